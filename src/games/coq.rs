@@ -1,0 +1,329 @@
+//! « ASTRO ANNEE DU COQ » (JORF n°0303, 30 December 2016): eight symbol cells and two GAIN
+//! boxes. Rules: règlement art. 4.5 (Jeu 1: two identical COQ win GAIN 1), art. 4.6
+//! (Jeu 2: two identical vœux win GAIN 2), art. 4.7 (losing otherwise); art. 3 (the lot is
+//! the sum of the winning games). Ambiguity policy: GAMES.md, section coq.
+
+use super::{AreaWin, Captions, Column, ColumnKind, Evaluation, Face, FaceRng, Mechanic};
+use crate::money::Money;
+use crate::rng::{below, chance, weighted};
+use crate::spec::{ErrorAt, GameSpec, SpecError, Way};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use toml::Spanned;
+
+/// The twelve signs of the Chinese zodiac, as coded in files (GAMES.md).
+pub const SIGNS: [&str; 12] =
+    ["RAT", "BUFFLE", "TIGRE", "LAPIN", "DRAGON", "SERPENT", "CHEVAL", "CHEVRE", "SINGE", "COQ", "CHIEN", "COCHON"];
+/// The sign that wins Jeu 1 (art. 4.5.1).
+pub const COQ: &str = "COQ";
+/// Number of symbol cells ("pastilles", art. 4.2).
+pub const CELLS: usize = 8;
+const COQ_CODE: u8 = 9;
+const GAIN1: usize = CELLS;
+const GAIN1_CAPTION: usize = CELLS + 1;
+const GAIN2: usize = CELLS + 2;
+const GAIN2_CAPTION: usize = CELLS + 3;
+
+/// Ambiguity: three or more COQ ("two identical" read as "exactly two" or "at least two").
+pub const AMB_COQ3: &str = "three or more COQ";
+/// Ambiguity: two different vœux each appear twice or more.
+pub const AMB_TWO_VOEUX: &str = "two different repeated voeux";
+/// Ambiguity: one vœu appears three times or more.
+pub const AMB_VOEU3: &str = "a voeu three times or more";
+/// Ambiguity: a zodiac sign other than COQ appears twice or more (reads as a win).
+pub const AMB_SIGN_PAIR: &str = "a repeated zodiac sign other than COQ";
+
+/// `[coq]` in the spec.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCoq {
+    /// The vœux (Jeu 2 symbols): uppercase ASCII words other than the twelve signs.
+    pub voeux: Vec<String>,
+    /// Every amount a GAIN box may show.
+    pub box_amounts: Vec<Money>,
+    /// Weight of each amount shown as a decoy in the GAIN box of a losing game
+    /// (key: amount, e.g. `"2" = 30`); amounts not listed are never decoys.
+    pub decoy_weights: BTreeMap<String, u32>,
+    /// Share (0..=1) of tickets whose Jeu 1 loses that show one single COQ (near miss).
+    pub near_miss_coq: f64,
+    /// Share (0..=1) of tickets whose Jeu 2 loses that show one single vœu (near miss).
+    pub near_miss_voeu: f64,
+}
+
+/// The coq mechanic, built from a validated `[coq]` section.
+pub struct Coq {
+    areas: Vec<String>,
+    columns: Vec<Column>,
+    /// Symbol codes: 0..12 are [`SIGNS`], 12.. are the vœux.
+    n_voeux: u8,
+    box_amounts: Vec<Money>,
+    /// Caption code of each box amount code.
+    caption_code: Vec<u8>,
+    decoy_weights: Vec<u32>,
+    near_miss_coq: u32,
+    near_miss_voeu: u32,
+}
+
+fn per_million(x: f64) -> u32 {
+    (x * 1_000_000.0).round() as u32
+}
+
+impl Coq {
+    /// Validates `[coq]`. Errors: a vœu that is a sign, not uppercase ASCII or repeated;
+    /// fewer than 2 vœux; no box amounts or a repeated one; a decoy weight for an amount
+    /// that is not a box amount; all decoy weights zero; a rate outside 0..=1; a box
+    /// amount without a caption.
+    pub fn new(sec: &Spanned<RawCoq>, captions: &Captions, at: &ErrorAt) -> Result<Coq, SpecError> {
+        let span = Some(sec.span().start);
+        let raw = sec.get_ref();
+        let err = |field: &str, msg: String| at.at(span, format!("coq.{field}"), msg);
+        let mut symbols: Vec<String> = SIGNS.iter().map(|s| s.to_string()).collect();
+        for v in &raw.voeux {
+            if v.is_empty() || !v.bytes().all(|b| b.is_ascii_uppercase()) {
+                return Err(err("voeux", format!("\"{v}\" is not an uppercase ASCII word")));
+            }
+            if symbols.contains(v) {
+                return Err(err("voeux", format!("\"{v}\" is a zodiac sign or listed twice")));
+            }
+            symbols.push(v.clone());
+        }
+        if raw.voeux.len() < 2 {
+            return Err(err("voeux", "expected at least 2 voeux".into()));
+        }
+        if symbols.len() > 255 {
+            return Err(err("voeux", "at most 243 voeux".into()));
+        }
+        if raw.box_amounts.is_empty() {
+            return Err(err("box_amounts", "expected at least one amount".into()));
+        }
+        let mut box_amounts = raw.box_amounts.clone();
+        box_amounts.sort_unstable();
+        box_amounts.dedup();
+        if box_amounts.len() != raw.box_amounts.len() || box_amounts.iter().any(|m| m.is_zero()) {
+            return Err(err("box_amounts", "amounts must be distinct and above 0".into()));
+        }
+        let mut decoy_weights = vec![0u32; box_amounts.len()];
+        for (k, &w) in &raw.decoy_weights {
+            let m: Money = k.parse().map_err(|e| err("decoy_weights", format!("key \"{k}\": {e}")))?;
+            let i = box_amounts
+                .iter()
+                .position(|&b| b == m)
+                .ok_or_else(|| err("decoy_weights", format!("{m} is not one of box_amounts")))?;
+            decoy_weights[i] = w;
+        }
+        if decoy_weights.iter().map(|&w| u64::from(w)).sum::<u64>() == 0
+            || decoy_weights.iter().map(|&w| u64::from(w)).sum::<u64>() > u64::from(u32::MAX)
+        {
+            return Err(err("decoy_weights", "expected weights summing to 1..=4294967295".into()));
+        }
+        for (f, x) in [("near_miss_coq", raw.near_miss_coq), ("near_miss_voeu", raw.near_miss_voeu)] {
+            if !(0.0..=1.0).contains(&x) {
+                return Err(err(f, format!("{x} is not a share between 0 and 1")));
+            }
+        }
+        let caption_code = box_amounts
+            .iter()
+            .map(|&m| captions.code(m).map_err(|e| at.at(span, "captions", e)))
+            .collect::<Result<Vec<u8>, SpecError>>()?;
+        let amount_values: Vec<String> = box_amounts.iter().map(|m| m.to_string()).collect();
+        let mut columns: Vec<Column> = (1..=CELLS)
+            .map(|i| Column { name: format!("s{i}"), kind: ColumnKind::Symbol, values: symbols.clone() })
+            .collect();
+        let amount_col = |name: &str| Column {
+            name: name.into(),
+            kind: ColumnKind::Amount(box_amounts.clone()),
+            values: amount_values.clone(),
+        };
+        columns.push(amount_col("gain1"));
+        columns.push(Column::caption("gain1_caption", GAIN1, captions));
+        columns.push(amount_col("gain2"));
+        columns.push(Column::caption("gain2_caption", GAIN2, captions));
+        Ok(Coq {
+            areas: vec!["jeu1".into(), "jeu2".into()],
+            columns,
+            n_voeux: raw.voeux.len() as u8,
+            caption_code,
+            box_amounts,
+            decoy_weights,
+            near_miss_coq: per_million(raw.near_miss_coq),
+            near_miss_voeu: per_million(raw.near_miss_voeu),
+        })
+    }
+
+    fn amount_code(&self, m: Money) -> Option<u8> {
+        self.box_amounts.iter().position(|&b| b == m).map(|i| i as u8)
+    }
+
+    fn decoy(&self, rng: &mut FaceRng) -> u8 {
+        weighted(rng, &self.decoy_weights) as u8
+    }
+}
+
+impl Mechanic for Coq {
+    fn name(&self) -> &'static str {
+        "coq"
+    }
+
+    fn areas(&self) -> &[String] {
+        &self.areas
+    }
+
+    fn columns(&self) -> &[Column] {
+        &self.columns
+    }
+
+    fn shown_amounts(&self) -> Vec<Money> {
+        self.box_amounts.clone()
+    }
+
+    fn check_way(&self, way: &Way, _spec: &GameSpec) -> Result<(), String> {
+        if way.wins.len() > 2 {
+            return Err(format!("{} wins, but a coq ticket has 2 games", way.wins.len()));
+        }
+        for w in &way.wins {
+            if self.amount_code(w.amount).is_none() {
+                return Err(format!("win {} is not one of coq.box_amounts", w.amount));
+            }
+        }
+        if let [a, b] = way.wins.as_slice() {
+            if a.area.is_some() && a.area == b.area {
+                return Err("both wins name the same game".into());
+            }
+        }
+        Ok(())
+    }
+
+    /// Builds a face for `way` (GAMES.md, coq): each winning game shows its pair (two COQ for
+    /// Jeu 1, one vœu twice for Jeu 2) and its amount in its GAIN box; a losing game's box
+    /// shows a decoy; the other cells are distinct signs other than COQ, plus one single COQ
+    /// or one single vœu as near misses at the spec's rates; cells are then shuffled.
+    fn synthesize(&self, way: &Way, rng: &mut FaceRng) -> Result<Face, String> {
+        // Which game each win goes to.
+        let mut game_amount: [Option<Money>; 2] = [None, None];
+        let mut free: Vec<usize> = Vec::with_capacity(2);
+        for w in &way.wins {
+            match w.area {
+                Some(a) => game_amount[a as usize] = Some(w.amount),
+                None => free.push(0),
+            }
+        }
+        if !free.is_empty() {
+            let mut open: Vec<usize> = (0..2).filter(|&g| game_amount[g].is_none()).collect();
+            if open.len() == 2 && below(rng, 2) == 1 {
+                open.swap(0, 1);
+            }
+            let mut k = 0;
+            for w in way.wins.iter().filter(|w| w.area.is_none()) {
+                let g = *open.get(k).ok_or("more wins than games")?;
+                game_amount[g] = Some(w.amount);
+                k += 1;
+            }
+        }
+
+        let mut face = Face::default();
+        let mut cells: [u8; CELLS] = [0; CELLS];
+        let mut n = 0;
+        let nv = u32::from(self.n_voeux);
+        if game_amount[0].is_some() {
+            cells[0] = COQ_CODE;
+            cells[1] = COQ_CODE;
+            n = 2;
+        } else if chance(rng, self.near_miss_coq) {
+            cells[n] = COQ_CODE;
+            n += 1;
+        }
+        if game_amount[1].is_some() {
+            let v = 12 + below(rng, nv) as u8;
+            cells[n] = v;
+            cells[n + 1] = v;
+            n += 2;
+        } else if chance(rng, self.near_miss_voeu) {
+            cells[n] = 12 + below(rng, nv) as u8;
+            n += 1;
+        }
+        // Fill with distinct signs other than COQ: a partial Fisher–Yates over the 11.
+        let mut pool: [u8; 11] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11];
+        for (k, slot) in (n..CELLS).enumerate() {
+            let j = k + below(rng, (pool.len() - k) as u32) as usize;
+            pool.swap(k, j);
+            cells[slot] = pool[k];
+        }
+        crate::rng::shuffle(rng, &mut cells);
+        face.codes[..CELLS].copy_from_slice(&cells);
+
+        for (g, (col, cap)) in [(GAIN1, GAIN1_CAPTION), (GAIN2, GAIN2_CAPTION)].into_iter().enumerate() {
+            let code = match game_amount[g] {
+                Some(m) => self.amount_code(m).ok_or("win amount is not a box amount")?,
+                None => self.decoy(rng),
+            };
+            face.codes[col] = code;
+            face.codes[cap] = self.caption_code[code as usize];
+        }
+        Ok(face)
+    }
+
+    /// Judges the face by art. 4.5–4.7: Jeu 1 wins GAIN 1 when two identical COQ appear,
+    /// Jeu 2 wins GAIN 2 when two identical vœux appear; the lot is the sum (art. 3).
+    /// "Two identical" is read as "at least two"; the cases where readings differ are
+    /// reported as ambiguities (GAMES.md policy).
+    fn evaluate(&self, face: &Face) -> Evaluation {
+        let cells = &face.codes[..CELLS];
+        // How often each cell's symbol appears among the eight.
+        let mut times = [0u8; CELLS];
+        for (i, &c) in cells.iter().enumerate() {
+            times[i] = cells.iter().filter(|&&d| d == c).count() as u8;
+        }
+        let is_voeu = |c: u8| c >= 12;
+        let coqs = cells.iter().filter(|&&c| c == COQ_CODE).count();
+        // Distinct vœux appearing twice or more (counted at their first cell).
+        let repeated_voeux =
+            (0..CELLS).filter(|&i| is_voeu(cells[i]) && times[i] >= 2 && !cells[..i].contains(&cells[i])).count();
+        let mut ev = Evaluation::default();
+        let amounts = |col: usize| match &self.columns[col].kind {
+            ColumnKind::Amount(a) => a[face.codes[col] as usize],
+            _ => unreachable!("gain columns hold amounts"),
+        };
+        if coqs >= 2 {
+            ev.wins.push(AreaWin { area: 0, amount: amounts(GAIN1) });
+        }
+        if repeated_voeux >= 1 {
+            ev.wins.push(AreaWin { area: 1, amount: amounts(GAIN2) });
+        }
+        if coqs >= 3 {
+            ev.ambiguities.push(AMB_COQ3);
+        }
+        if repeated_voeux >= 2 {
+            ev.ambiguities.push(AMB_TWO_VOEUX);
+        }
+        if cells.iter().zip(&times).any(|(&c, &t)| is_voeu(c) && t >= 3) {
+            ev.ambiguities.push(AMB_VOEU3);
+        }
+        if cells.iter().zip(&times).any(|(&c, &t)| !is_voeu(c) && c != COQ_CODE && t >= 2) {
+            ev.ambiguities.push(AMB_SIGN_PAIR);
+        }
+        ev
+    }
+
+    fn describe(&self) -> Vec<String> {
+        let sym = &self.columns[0].values;
+        let weights: Vec<String> = self
+            .box_amounts
+            .iter()
+            .zip(&self.decoy_weights)
+            .filter(|(_, &w)| w > 0)
+            .map(|(m, w)| format!("{m}×{w}"))
+            .collect();
+        vec![
+            format!("play areas: jeu1 (two {COQ} win GAIN 1), jeu2 (two identical voeux win GAIN 2)"),
+            format!("signs: {}", sym[..12].join(" ")),
+            format!("voeux: {}", sym[12..].join(" ")),
+            format!("GAIN box amounts: {}", self.box_amounts.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")),
+            format!("decoy weights (losing game's GAIN box): {}", weights.join(" ")),
+            format!(
+                "near misses: one single COQ on {:.2}% of tickets whose Jeu 1 loses, one single voeu on {:.2}% of those whose Jeu 2 loses",
+                f64::from(self.near_miss_coq) / 1e4,
+                f64::from(self.near_miss_voeu) / 1e4
+            ),
+        ]
+    }
+}

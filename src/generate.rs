@@ -1,0 +1,322 @@
+//! Generation of one block: allocation → faces (in parallel, one ChaCha20 stream per pack)
+//! → `tickets.csv` and `tickets.bin` hashed while written → `manifest.json` → `SHA256SUMS`.
+//!
+//! Everything is written into a temporary directory beside the destination and moved into
+//! place only when complete, so a block directory that exists is always whole. Packs are
+//! built in batches, in parallel, and written in pack order: the bytes never depend on the
+//! number of threads. Every face is evaluated by the rules before it is written; a face the
+//! evaluator does not judge as its way (or finds ambiguous) stops the run.
+
+use crate::alloc::{allocate, tally};
+use crate::games::Face;
+use crate::output::manifest::{self, FileEntry, Manifest, TierCount, WayCount};
+use crate::output::{print_file, sums, tickets_csv, Ticket, BIN, CSV, MANIFEST, SPEC, SUMS};
+use crate::rng::{stream, Purpose, Seed};
+use crate::serial::serial;
+use crate::spec::{GameSpec, WayId};
+use rayon::prelude::*;
+use sha2::{Digest, Sha256};
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{sync_channel, Receiver};
+use std::thread;
+
+/// Packs built per batch (the unit handed to the writers).
+const BATCH_PACKS: u32 = 128;
+
+/// Why a block could not be generated. Nothing is left at the destination on any of them.
+#[derive(Debug, thiserror::Error)]
+pub enum GenerateError {
+    /// The destination exists and `force` was not given.
+    #[error("{0} already exists; pass --force to replace it")]
+    Exists(PathBuf),
+    /// A file could not be created, written or moved.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+    /// The block number does not fit in a serial.
+    #[error("block {0} is out of range: expected 1..=999")]
+    Block(u32),
+    /// The mechanic could not build a face for a way: a bug or an infeasible spec.
+    #[error("ticket {ticket}: cannot build a face for way \"{way}\": {message}")]
+    Synthesis {
+        /// Ticket, 1-based.
+        ticket: u32,
+        /// Way id.
+        way: String,
+        /// The mechanic's reason.
+        message: String,
+    },
+    /// The evaluator does not judge a synthesized face as its way: a bug, never retried.
+    #[error("ticket {ticket}: the face built for way \"{way}\" is judged {judged} by the rules")]
+    Disagreement {
+        /// Ticket, 1-based.
+        ticket: u32,
+        /// Way id assigned.
+        way: String,
+        /// What the evaluator found.
+        judged: String,
+    },
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> GenerateError + '_ {
+    move |source| GenerateError::Io { path: path.to_path_buf(), source }
+}
+
+/// Builds the faces of one pack and renders its CSV rows and print records.
+struct PackBuilder<'a> {
+    spec: &'a GameSpec,
+    seed: &'a Seed,
+    block: u32,
+    ways: &'a [WayId],
+}
+
+impl PackBuilder<'_> {
+    /// The tickets of pack `pack` (0-based), built and judged.
+    fn tickets(&self, pack: u32, out: &mut Vec<Ticket>) -> Result<(), GenerateError> {
+        let spec = self.spec;
+        let mut rng = stream(self.seed, Purpose::Faces, self.block, u64::from(pack));
+        let first = pack * spec.pack_size;
+        let last = (first + spec.pack_size).min(spec.block_size);
+        for i in first..last {
+            let way_id = self.ways[i as usize];
+            let way = &spec.ways[way_id as usize];
+            let face: Face = spec.mechanic.synthesize(way, &mut rng).map_err(|message| GenerateError::Synthesis {
+                ticket: i + 1,
+                way: way.id.clone(),
+                message,
+            })?;
+            judge(spec, &face, way_id).map_err(|judged| GenerateError::Disagreement {
+                ticket: i + 1,
+                way: way.id.clone(),
+                judged,
+            })?;
+            out.push(Ticket {
+                block: self.block,
+                pack: pack + 1,
+                pack_position: i - first + 1,
+                ticket: i + 1,
+                serial: serial(spec.game_code, spec.emission, self.block, pack + 1, i - first + 1),
+                prize: way.amount,
+                way: way_id,
+                face,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Evaluates `face` and checks the rules give exactly `way_id`, with no ambiguity.
+/// `Err` describes what the rules found instead.
+pub fn judge(spec: &GameSpec, face: &Face, way_id: WayId) -> Result<(), String> {
+    let ev = spec.mechanic.evaluate(face);
+    if !ev.ambiguities.is_empty() {
+        return Err(format!("ambiguous ({})", ev.ambiguities.join("; ")));
+    }
+    match spec.recognise(&ev.wins) {
+        Some(w) if w == way_id => Ok(()),
+        Some(w) => Err(format!("way \"{}\" (prize {})", spec.ways[w as usize].id, ev.prize())),
+        None => Err(format!("a prize of {} that no way of the spec gives", ev.prize())),
+    }
+}
+
+/// A file being written by its own thread, hashed as it goes.
+struct HashedFile {
+    handle: thread::JoinHandle<Result<(u64, String), GenerateError>>,
+}
+
+impl HashedFile {
+    /// Spawns the writer of `path`; it writes `head`, then every buffer received.
+    fn spawn(path: PathBuf, head: Vec<u8>, rx: Receiver<Vec<Vec<u8>>>) -> HashedFile {
+        let handle = thread::spawn(move || {
+            let mut f = File::create(&path).map_err(io(&path))?;
+            let mut h = Sha256::new();
+            let mut n = 0u64;
+            for buf in std::iter::once(vec![head]).chain(rx).flatten() {
+                h.update(&buf);
+                f.write_all(&buf).map_err(io(&path))?;
+                n += buf.len() as u64;
+            }
+            //f.sync_all().map_err(io(&path))?;
+            Ok((n, hex::encode(h.finalize())))
+        });
+        HashedFile { handle }
+    }
+
+    fn finish(self) -> Result<(u64, String), GenerateError> {
+        self.handle.join().expect("writer thread panicked")
+    }
+}
+
+/// Generates block `block` of `spec` from `seed` into directory `out`.
+///
+/// `progress` is called with the number of tickets done so far. Returns the manifest
+/// written. Errors: see [`GenerateError`]; on any error nothing is left at `out` (an
+/// existing block there is kept as it was).
+pub fn generate(
+    spec: &GameSpec,
+    seed: &Seed,
+    block: u32,
+    out: &Path,
+    force: bool,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Manifest, GenerateError> {
+    if block == 0 || block > 999 {
+        return Err(GenerateError::Block(block));
+    }
+    if out.exists() && !force {
+        return Err(GenerateError::Exists(out.to_path_buf()));
+    }
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&parent).map_err(io(&parent))?;
+    let tmp = tempfile::Builder::new().prefix(".tirage-tmp-").tempdir_in(&parent).map_err(io(&parent))?;
+    let dir = tmp.path();
+
+    std::fs::write(dir.join(SPEC), &spec.text).map_err(io(&dir.join(SPEC)))?;
+    let (csv_tx, csv_rx) = sync_channel::<Vec<Vec<u8>>>(2);
+    let (bin_tx, bin_rx) = sync_channel::<Vec<Vec<u8>>>(2);
+    let csv_w = HashedFile::spawn(dir.join(CSV), tickets_csv::header(spec), csv_rx);
+    let bin_w = HashedFile::spawn(dir.join(BIN), print_file::header(spec, block, spec.block_size), bin_rx);
+
+    let ways = allocate(spec, seed, block);
+    let builder = PackBuilder { spec, seed, block, ways: &ways };
+    let ncols = spec.mechanic.columns().len();
+    let rec = print_file::record_size(spec);
+    let packs = spec.packs();
+    let mut result = Ok(());
+    for start in (0..packs).step_by(BATCH_PACKS as usize) {
+        let end = (start + BATCH_PACKS).min(packs);
+        let parts: Result<Vec<(Vec<u8>, Vec<u8>)>, GenerateError> = (start..end)
+            .into_par_iter()
+            .map_init(
+                || (tickets_csv::RowWriter::new(spec), Vec::with_capacity(spec.pack_size as usize)),
+                |(rows, tickets), pack| {
+                    tickets.clear();
+                    builder.tickets(pack, tickets)?;
+                    let mut bin = Vec::with_capacity(tickets.len() * rec);
+                    for t in tickets.iter() {
+                        rows.push(t);
+                        print_file::push_record(&mut bin, t, ncols);
+                    }
+                    Ok((rows.take(), bin))
+                },
+            )
+            .collect();
+        let parts = match parts {
+            Ok(p) => p,
+            Err(e) => {
+                result = Err(e);
+                break;
+            }
+        };
+        let (csv, bin): (Vec<Vec<u8>>, Vec<Vec<u8>>) = parts.into_iter().unzip();
+        // A writer that stopped (I/O error) reports it when joined below.
+        if csv_tx.send(csv).is_err() || bin_tx.send(bin).is_err() {
+            break;
+        }
+        progress(u64::from(end.saturating_mul(spec.pack_size).min(spec.block_size)));
+    }
+    drop((csv_tx, bin_tx));
+    let csv_done = csv_w.finish();
+    let bin_done = bin_w.finish();
+    result?;
+    let (csv_bytes, csv_hash) = csv_done?;
+    let (bin_bytes, bin_hash) = bin_done?;
+
+    let counts = tally(&ways, spec.ways.len());
+    let manifest = build_manifest(spec, seed, block, &counts, vec![
+        FileEntry { name: CSV.into(), bytes: csv_bytes, records: u64::from(spec.block_size), sha256: csv_hash },
+        FileEntry { name: BIN.into(), bytes: bin_bytes, records: u64::from(spec.block_size), sha256: bin_hash },
+        FileEntry {
+            name: SPEC.into(),
+            bytes: spec.text.len() as u64,
+            records: 0,
+            sha256: spec.sha256.clone(),
+        },
+    ]);
+    let mut mjson = serde_json::to_vec_pretty(&manifest).expect("manifest serializes");
+    mjson.push(b'\n');
+    std::fs::write(dir.join(MANIFEST), &mjson).map_err(io(&dir.join(MANIFEST)))?;
+    let mut entries: Vec<(String, String)> = manifest.files.iter().map(|f| (f.name.clone(), f.sha256.clone())).collect();
+    entries.push((MANIFEST.into(), hex::encode(Sha256::digest(&mjson))));
+    std::fs::write(dir.join(SUMS), sums::render(&entries)).map_err(io(&dir.join(SUMS)))?;
+
+    put_in_place(tmp, out, &parent)?;
+    Ok(manifest)
+}
+
+/// Moves the finished temporary directory to `out`, replacing an existing one only after
+/// the new one is complete.
+fn put_in_place(tmp: tempfile::TempDir, out: &Path, parent: &Path) -> Result<(), GenerateError> {
+    let old = if out.exists() {
+        let old = tempfile::Builder::new().prefix(".tirage-old-").tempdir_in(parent).map_err(io(parent))?;
+        let old_path = old.keep();
+        std::fs::remove_dir(&old_path).map_err(io(&old_path))?;
+        std::fs::rename(out, &old_path).map_err(io(out))?;
+        Some(old_path)
+    } else {
+        None
+    };
+    let path = tmp.keep();
+    if let Err(e) = std::fs::rename(&path, out) {
+        if let Some(old) = &old {
+            let _ = std::fs::rename(old, out);
+        }
+        let _ = std::fs::remove_dir_all(&path);
+        return Err(io(out)(e));
+    }
+    if let Some(old) = old {
+        std::fs::remove_dir_all(&old).map_err(io(&old))?;
+    }
+    Ok(())
+}
+
+/// Makes the manifest of a block whose way counts are `counts` (index = way id).
+pub fn build_manifest(spec: &GameSpec, seed: &Seed, block: u32, counts: &[u64], files: Vec<FileEntry>) -> Manifest {
+    let tiers = spec
+        .tiers
+        .iter()
+        .map(|t| TierCount {
+            amount: t.amount.to_string(),
+            count: t.ways.iter().map(|&w| counts[w as usize]).sum(),
+            ways: t.ways.iter().map(|&w| WayCount { id: spec.ways[w as usize].id.clone(), count: counts[w as usize] }).collect(),
+        })
+        .collect();
+    let sales = spec.price.cents() as f64 * f64::from(spec.block_size);
+    Manifest {
+        format: manifest::FORMAT.into(),
+        tool: manifest::Tool { name: "tirage".into(), version: env!("CARGO_PKG_VERSION").into() },
+        game: manifest::Game {
+            id: spec.id.clone(),
+            name: spec.name.clone(),
+            mechanic: spec.mechanic.name().into(),
+            legal_reference: spec.legal_reference.clone(),
+            reconstructed: spec.reconstructed,
+            note: spec.note.clone(),
+            game_code: spec.game_code,
+            emission: spec.emission,
+            currency: spec.currency.clone(),
+        },
+        spec: manifest::SpecRef { file: SPEC.into(), source: spec.path.display().to_string(), sha256: spec.sha256.clone() },
+        seed_commitment: seed.commitment(),
+        block,
+        tickets: spec.block_size,
+        pack_size: spec.pack_size,
+        packs: spec.packs(),
+        price: spec.price.to_string(),
+        lots: spec.lots(),
+        payout: spec.payout().to_string(),
+        payout_ratio: spec.payout().cents() as f64 / sales,
+        tiers,
+        losers: counts[0],
+        files,
+    }
+}

@@ -1,0 +1,184 @@
+//! Amounts of money in integer cents.
+//!
+//! Every amount in tirage (ticket price, lot amounts, GAIN boxes, payouts) is a [`Money`]:
+//! a whole number of cents of the spec's currency. Parsing accepts the forms a game team
+//! writes (`20000`, `4.5`, `4,50`, `20 000`); display is the plain decimal used in every
+//! file (`20000`, `4.5`): no thousands separator, no trailing zero, no currency sign.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// An amount in integer cents (`Money(250)` is 2.50 units of the currency).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Money(pub u64);
+
+/// Why a text is not an amount.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoneyError {
+    /// Empty text, or text that is not digits with at most one decimal separator.
+    #[error("`{0}` is not an amount (expected digits with at most 2 decimals, e.g. 20000, 4.5 or 4,50)")]
+    Syntax(String),
+    /// More than two decimals: cents are the smallest unit.
+    #[error("`{0}` has more than 2 decimals")]
+    TooPrecise(String),
+    /// The amount does not fit in 64 bits of cents.
+    #[error("`{0}` is too large")]
+    Overflow(String),
+}
+
+impl Money {
+    /// Zero.
+    pub const ZERO: Money = Money(0);
+
+    /// `units` whole currency units (euros), as cents.
+    pub const fn units(units: u64) -> Money {
+        Money(units * 100)
+    }
+
+    /// The amount in cents.
+    pub const fn cents(self) -> u64 {
+        self.0
+    }
+
+    /// Sum, or `None` on overflow.
+    pub fn checked_add(self, other: Money) -> Option<Money> {
+        self.0.checked_add(other.0).map(Money)
+    }
+
+    /// Product by a count, or `None` on overflow.
+    pub fn checked_mul(self, n: u64) -> Option<Money> {
+        self.0.checked_mul(n).map(Money)
+    }
+
+    /// True for zero.
+    pub fn is_zero(self) -> bool {
+        self.0 == 0
+    }
+}
+
+impl fmt::Display for Money {
+    /// Plain decimal in currency units: `20000`, `4.5`, `0.05`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (u, c) = (self.0 / 100, self.0 % 100);
+        let s = if c == 0 {
+            format!("{u}")
+        } else if c % 10 == 0 {
+            format!("{u}.{}", c / 10)
+        } else {
+            format!("{u}.{c:02}")
+        };
+        f.pad(&s)
+    }
+}
+
+impl FromStr for Money {
+    type Err = MoneyError;
+
+    /// Parses `20000`, `20 000`, `4.5`, `4,50`, `0.05` (spaces and non-breaking spaces
+    /// between digit groups are ignored; `.` or `,` is the decimal separator).
+    fn from_str(s: &str) -> Result<Money, MoneyError> {
+        let cleaned: String = s
+            .trim()
+            .chars()
+            .filter(|c| !matches!(c, ' ' | '\u{a0}' | '\u{202f}'))
+            .collect();
+        let syntax = || MoneyError::Syntax(s.to_string());
+        let (int, frac) = match cleaned.find(['.', ',']) {
+            Some(i) => (&cleaned[..i], &cleaned[i + 1..]),
+            None => (&cleaned[..], ""),
+        };
+        if int.is_empty() || !int.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(syntax());
+        }
+        if !frac.bytes().all(|b| b.is_ascii_digit()) || (cleaned.len() > int.len() && frac.is_empty()) {
+            return Err(syntax());
+        }
+        if frac.len() > 2 {
+            return Err(MoneyError::TooPrecise(s.to_string()));
+        }
+        let overflow = || MoneyError::Overflow(s.to_string());
+        let units: u64 = int.parse().map_err(|_| overflow())?;
+        let mut cents: u64 = frac.parse().unwrap_or(0);
+        if frac.len() == 1 {
+            cents *= 10;
+        }
+        units
+            .checked_mul(100)
+            .and_then(|c| c.checked_add(cents))
+            .map(Money)
+            .ok_or_else(overflow)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Money {
+    /// From a TOML integer (whole units) or a string parsed by [`Money::from_str`].
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Money, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = Money;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an amount: a whole number of currency units, or a string like \"4.50\"")
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Money, E> {
+                u64::try_from(v)
+                    .ok()
+                    .and_then(|u| u.checked_mul(100))
+                    .map(Money)
+                    .ok_or_else(|| E::custom(format!("{v} is not a non-negative amount")))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Money, E> {
+                v.checked_mul(100).map(Money).ok_or_else(|| E::custom("amount too large"))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Money, E> {
+                v.parse().map_err(E::custom)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl serde::Serialize for Money {
+    /// As the plain decimal string of [`fmt::Display`].
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_forms_a_game_team_writes() {
+        assert_eq!("20000".parse(), Ok(Money(2_000_000)));
+        assert_eq!("20 000".parse(), Ok(Money(2_000_000)));
+        assert_eq!("4.5".parse(), Ok(Money(450)));
+        assert_eq!("4,50".parse(), Ok(Money(450)));
+        assert_eq!("0.05".parse(), Ok(Money(5)));
+        assert_eq!("0".parse(), Ok(Money(0)));
+    }
+
+    #[test]
+    fn rejects_what_is_not_an_amount() {
+        for bad in ["", "x", "4.", ".5", "-1", "4.5.0", "1e3", "4.505"] {
+            assert!(bad.parse::<Money>().is_err(), "{bad:?} accepted");
+        }
+        assert_eq!("4.505".parse::<Money>(), Err(MoneyError::TooPrecise("4.505".into())));
+        assert!("999999999999999999999".parse::<Money>().is_err());
+    }
+
+    #[test]
+    fn displays_plain_decimals() {
+        assert_eq!(Money(2_000_000).to_string(), "20000");
+        assert_eq!(Money(450).to_string(), "4.5");
+        assert_eq!(Money(405).to_string(), "4.05");
+        assert_eq!(Money(0).to_string(), "0");
+    }
+
+    #[test]
+    fn display_and_parse_round_trip() {
+        for c in [0u64, 1, 10, 99, 100, 450, 123_456_789] {
+            assert_eq!(Money(c).to_string().parse(), Ok(Money(c)));
+        }
+    }
+}

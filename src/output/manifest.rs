@@ -1,0 +1,129 @@
+//! `manifest.json`: what a block is (game, spec, block, seed commitment), what it holds
+//! (counts per tier and per way, payout) and the size, record count and SHA-256 of every
+//! file. Written after every other file of the block, just before `SHA256SUMS`.
+
+use serde::{Deserialize, Serialize};
+
+/// Manifest format identifier.
+pub const FORMAT: &str = "tirage-manifest/1";
+
+/// The whole manifest.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// The tool that wrote the block.
+    pub tool: Tool,
+    /// The game.
+    pub game: Game,
+    /// The spec the block was made from.
+    pub spec: SpecRef,
+    /// Hex SHA-256 commitment of the master seed (see `rng::Seed::commitment`); the seed
+    /// itself is never in a deliverable.
+    pub seed_commitment: String,
+    /// Block number.
+    pub block: u32,
+    /// Tickets in the block.
+    pub tickets: u32,
+    /// Tickets per pack.
+    pub pack_size: u32,
+    /// Packs in the block.
+    pub packs: u32,
+    /// Ticket price, currency units.
+    pub price: String,
+    /// Lots (winning tickets) in the block.
+    pub lots: u64,
+    /// Total payout of the block, currency units.
+    pub payout: String,
+    /// Payout / (tickets × price).
+    pub payout_ratio: f64,
+    /// Per tier: amount, count, and per way its count.
+    pub tiers: Vec<TierCount>,
+    /// Tickets of the losing way.
+    pub losers: u64,
+    /// Every file of the block but the manifest and SHA256SUMS.
+    pub files: Vec<FileEntry>,
+}
+
+/// The tool that wrote the block.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Tool {
+    /// `tirage`.
+    pub name: String,
+    /// Cargo package version.
+    pub version: String,
+}
+
+/// Game identity.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Game {
+    /// Spec id.
+    pub id: String,
+    /// Published name.
+    pub name: String,
+    /// Mechanic.
+    pub mechanic: String,
+    /// Journal officiel reference.
+    pub legal_reference: String,
+    /// True when the lot table is a reconstruction.
+    pub reconstructed: bool,
+    /// The spec's note, if any.
+    pub note: Option<String>,
+    /// Game code.
+    pub game_code: u16,
+    /// Emission.
+    pub emission: u16,
+    /// Currency.
+    pub currency: String,
+}
+
+/// Where the spec is and its digest.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SpecRef {
+    /// The copy inside the block directory (`spec.toml`).
+    pub file: String,
+    /// Path the spec was read from when the block was generated.
+    pub source: String,
+    /// Hex SHA-256 of the spec text.
+    pub sha256: String,
+}
+
+/// Count of one tier and of its ways in the block.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct TierCount {
+    /// Lot amount, currency units.
+    pub amount: String,
+    /// Tickets of this tier.
+    pub count: u64,
+    /// Per way: id and count.
+    pub ways: Vec<WayCount>,
+}
+
+/// Count of one way.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct WayCount {
+    /// Way id.
+    pub id: String,
+    /// Tickets of this way.
+    pub count: u64,
+}
+
+/// One file of the block.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct FileEntry {
+    /// File name inside the block directory.
+    pub name: String,
+    /// Size in bytes.
+    pub bytes: u64,
+    /// Ticket records it holds (0 for the spec copy).
+    pub records: u64,
+    /// Hex SHA-256.
+    pub sha256: String,
+}

@@ -1,0 +1,48 @@
+//! The files a block produces (GAMES.md, "Files a block produces"; docs/FORMAT.md).
+//!
+//! - [`tickets_csv`]: `tickets.csv`, for QA and audit (one place owns its dialect and columns);
+//! - [`print_file`]: `tickets.bin`, the printer's fixed-width binary print file;
+//! - [`manifest`]: `manifest.json`, what the block is and the digest of every file;
+//! - [`sums`]: `SHA256SUMS`, in the format `sha256sum -c` reads.
+
+pub mod manifest;
+pub mod print_file;
+pub mod sums;
+pub mod tickets_csv;
+
+use crate::money::Money;
+use crate::serial;
+use crate::spec::WayId;
+use crate::games::Face;
+
+/// File names inside a block directory.
+pub const CSV: &str = "tickets.csv";
+/// The print file.
+pub const BIN: &str = "tickets.bin";
+/// The copy of the spec the block was made from.
+pub const SPEC: &str = "spec.toml";
+/// The manifest.
+pub const MANIFEST: &str = "manifest.json";
+/// The checksums.
+pub const SUMS: &str = "SHA256SUMS";
+
+/// One ticket as written: where it is, which way it realises, and its face.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ticket {
+    /// Block number.
+    pub block: u32,
+    /// Pack number, 1-based.
+    pub pack: u32,
+    /// Position in the pack, 1-based.
+    pub pack_position: u32,
+    /// Position in print order within the block, 1-based.
+    pub ticket: u32,
+    /// The serial (20 ASCII digits, see [`serial`]).
+    pub serial: [u8; serial::LEN],
+    /// The ticket's lot, in cents (0 for a loser).
+    pub prize: Money,
+    /// The way realised.
+    pub way: WayId,
+    /// Everything under the scratch layer.
+    pub face: Face,
+}

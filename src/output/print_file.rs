@@ -1,0 +1,164 @@
+//! `tickets.bin`: the print file the printer images tickets from. Layout (all integers
+//! little-endian; docs/FORMAT.md has the same table):
+//!
+//! Header:
+//!
+//! | offset | size | field |
+//! |---:|---:|---|
+//! | 0 | 8 | magic `TIRAGEPF` |
+//! | 8 | 2 | format version (1) |
+//! | 10 | 2 | record size in bytes (30 + face columns) |
+//! | 12 | 4 | header size in bytes: records start here |
+//! | 16 | 2 | game code |
+//! | 18 | 2 | emission |
+//! | 20 | 4 | block |
+//! | 24 | 4 | record count |
+//! | 28 | 2 | face column count `k` |
+//! | 30 | … | game id (u16 length + UTF-8), then per face column: name (u16 length + UTF-8), kind (u8: 0 symbol, 1 amount, 2 caption), value count (u16), values (each u16 length + UTF-8) |
+//!
+//! Record (fixed width, in print order):
+//!
+//! | offset | size | field |
+//! |---:|---:|---|
+//! | 0 | 4 | ticket (1-based position in the block) |
+//! | 4 | 4 | pack (1-based) |
+//! | 8 | 2 | position in the pack (1-based) |
+//! | 10 | 20 | serial, ASCII digits |
+//! | 30 | k | face: one code per face column, an index into that column's values |
+//!
+//! The print file carries no prize and no way: the printer needs only what it images.
+
+use super::Ticket;
+use crate::games::{Column, ColumnKind, Face, MAX_CELLS};
+use crate::serial;
+use crate::spec::GameSpec;
+
+/// First 8 bytes of every print file.
+pub const MAGIC: &[u8; 8] = b"TIRAGEPF";
+/// Format version written in the header.
+pub const VERSION: u16 = 1;
+/// Bytes of a record before the face codes.
+pub const RECORD_META: usize = 30;
+
+/// Record size for `spec` in bytes.
+pub fn record_size(spec: &GameSpec) -> usize {
+    RECORD_META + spec.mechanic.columns().len()
+}
+
+fn put_str(out: &mut Vec<u8>, s: &str) {
+    out.extend_from_slice(&(s.len() as u16).to_le_bytes());
+    out.extend_from_slice(s.as_bytes());
+}
+
+/// The header of a print file of `records` tickets of `spec`'s block `block`.
+pub fn header(spec: &GameSpec, block: u32, records: u32) -> Vec<u8> {
+    let cols = spec.mechanic.columns();
+    let mut h = Vec::new();
+    h.extend_from_slice(MAGIC);
+    h.extend_from_slice(&VERSION.to_le_bytes());
+    h.extend_from_slice(&(record_size(spec) as u16).to_le_bytes());
+    h.extend_from_slice(&0u32.to_le_bytes()); // header size, patched below
+    h.extend_from_slice(&spec.game_code.to_le_bytes());
+    h.extend_from_slice(&spec.emission.to_le_bytes());
+    h.extend_from_slice(&block.to_le_bytes());
+    h.extend_from_slice(&records.to_le_bytes());
+    h.extend_from_slice(&(cols.len() as u16).to_le_bytes());
+    put_str(&mut h, &spec.id);
+    for c in cols {
+        put_str(&mut h, &c.name);
+        h.push(match c.kind {
+            ColumnKind::Symbol => 0,
+            ColumnKind::Amount(_) => 1,
+            ColumnKind::Caption { .. } => 2,
+        });
+        h.extend_from_slice(&(c.values.len() as u16).to_le_bytes());
+        for v in &c.values {
+            put_str(&mut h, v);
+        }
+    }
+    let len = h.len() as u32;
+    h[12..16].copy_from_slice(&len.to_le_bytes());
+    h
+}
+
+/// Appends the record of `t` (with `ncols` face codes) to `out`.
+pub fn push_record(out: &mut Vec<u8>, t: &Ticket, ncols: usize) {
+    out.extend_from_slice(&t.ticket.to_le_bytes());
+    out.extend_from_slice(&t.pack.to_le_bytes());
+    out.extend_from_slice(&(t.pack_position as u16).to_le_bytes());
+    out.extend_from_slice(&t.serial);
+    out.extend_from_slice(&t.face.codes[..ncols]);
+}
+
+/// The fixed fields of a print file header.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Header {
+    /// Format version.
+    pub version: u16,
+    /// Record size in bytes.
+    pub record_size: usize,
+    /// Header size in bytes.
+    pub header_size: usize,
+    /// Game code.
+    pub game_code: u16,
+    /// Emission.
+    pub emission: u16,
+    /// Block.
+    pub block: u32,
+    /// Record count.
+    pub records: u32,
+}
+
+/// Reads the fixed fields of a header. `Err` says what is wrong (too short, bad magic).
+pub fn read_header(bytes: &[u8]) -> Result<Header, String> {
+    if bytes.len() < 30 {
+        return Err(format!("{} bytes: shorter than a print file header", bytes.len()));
+    }
+    if &bytes[..8] != MAGIC {
+        return Err("bad magic: not a tirage print file".into());
+    }
+    let u16_at = |o: usize| u16::from_le_bytes([bytes[o], bytes[o + 1]]);
+    let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().expect("4 bytes"));
+    Ok(Header {
+        version: u16_at(8),
+        record_size: usize::from(u16_at(10)),
+        header_size: u32_at(12) as usize,
+        game_code: u16_at(16),
+        emission: u16_at(18),
+        block: u32_at(20),
+        records: u32_at(24),
+    })
+}
+
+/// One record as read back: the fields it holds (no prize, no way).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Record {
+    /// Ticket, 1-based.
+    pub ticket: u32,
+    /// Pack, 1-based.
+    pub pack: u32,
+    /// Position in the pack, 1-based.
+    pub pack_position: u32,
+    /// Serial digits.
+    pub serial: [u8; serial::LEN],
+    /// Face codes.
+    pub face: Face,
+}
+
+/// Decodes one record of `rec.len()` bytes with `ncols` face codes.
+pub fn read_record(rec: &[u8], ncols: usize) -> Record {
+    let mut face = Face::default();
+    face.codes[..ncols.min(MAX_CELLS)].copy_from_slice(&rec[RECORD_META..RECORD_META + ncols.min(MAX_CELLS)]);
+    Record {
+        ticket: u32::from_le_bytes(rec[0..4].try_into().expect("4 bytes")),
+        pack: u32::from_le_bytes(rec[4..8].try_into().expect("4 bytes")),
+        pack_position: u32::from(u16::from_le_bytes([rec[8], rec[9]])),
+        serial: rec[10..30].try_into().expect("20 bytes"),
+        face,
+    }
+}
+
+/// True when every face code of `face` indexes its column's values.
+pub fn codes_in_range(face: &Face, cols: &[Column]) -> bool {
+    cols.iter().zip(&face.codes).all(|(c, &k)| (k as usize) < c.values.len())
+}

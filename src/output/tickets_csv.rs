@@ -1,0 +1,102 @@
+//! `tickets.csv`: one row per ticket, for QA and audit. This module owns the dialect
+//! (comma-separated, `\n`-terminated, UTF-8, a header row, fields quoted only where needed —
+//! captions and ids are validated so none ever is) and the column order:
+//!
+//! `block,pack,pack_position,ticket,serial,prize,way,` then the mechanic's face columns
+//! (GAMES.md, "Files a block produces"). `prize` is in currency units, plain decimal.
+
+use super::Ticket;
+use crate::games::Column;
+use crate::spec::GameSpec;
+
+/// The columns that come before the face, in order.
+pub const META_COLUMNS: [&str; 7] = ["block", "pack", "pack_position", "ticket", "serial", "prize", "way"];
+
+/// The header row of `spec`'s CSV, with its line terminator.
+pub fn header(spec: &GameSpec) -> Vec<u8> {
+    let mut names: Vec<&str> = META_COLUMNS.to_vec();
+    names.extend(spec.mechanic.columns().iter().map(|c| c.name.as_str()));
+    let mut w = csv::WriterBuilder::new().terminator(csv::Terminator::Any(b'\n')).from_writer(Vec::new());
+    w.write_record(&names).expect("write to memory");
+    w.into_inner().expect("flush to memory")
+}
+
+/// One field as the csv crate writes it (quoted only if needed), without a terminator.
+fn escaped(field: &str) -> Vec<u8> {
+    let mut w = csv::WriterBuilder::new().has_headers(false).terminator(csv::Terminator::Any(b'\n')).from_writer(Vec::new());
+    w.write_record([field]).expect("write to memory");
+    let mut v = w.into_inner().expect("flush to memory");
+    v.pop();
+    v
+}
+
+/// Renders ticket rows of one spec into a byte buffer, the same way for `generate` and for
+/// `verify` (which compares what it renders with what it reads). Every text field is escaped
+/// once, by the csv crate, when the writer is built; a row is then a concatenation.
+pub struct RowWriter {
+    /// Escaped values of every face column, by column then code.
+    columns: Vec<Vec<Vec<u8>>>,
+    /// Escaped way id and prize text of every way, by way id.
+    way_ids: Vec<Vec<u8>>,
+    prizes: Vec<Vec<u8>>,
+    buf: Vec<u8>,
+}
+
+impl RowWriter {
+    /// A writer for `spec`'s rows.
+    pub fn new(spec: &GameSpec) -> Self {
+        RowWriter {
+            columns: spec.mechanic.columns().iter().map(|c: &Column| c.values.iter().map(|v| escaped(v)).collect()).collect(),
+            way_ids: spec.ways.iter().map(|w| escaped(&w.id)).collect(),
+            prizes: spec.ways.iter().map(|w| escaped(&w.amount.to_string())).collect(),
+            buf: Vec::with_capacity(1 << 16),
+        }
+    }
+
+    /// Appends the row of `t`, with its `\n` (its prize and way text come from its way id).
+    pub fn push(&mut self, t: &Ticket) {
+        let mut b = itoa::Buffer::new();
+        let buf = &mut self.buf;
+        for n in [t.block, t.pack, t.pack_position, t.ticket] {
+            buf.extend_from_slice(b.format(n).as_bytes());
+            buf.push(b',');
+        }
+        buf.extend_from_slice(&t.serial);
+        buf.push(b',');
+        buf.extend_from_slice(&self.prizes[t.way as usize]);
+        buf.push(b',');
+        buf.extend_from_slice(&self.way_ids[t.way as usize]);
+        for (col, &code) in self.columns.iter().zip(&t.face.codes) {
+            buf.push(b',');
+            buf.extend_from_slice(&col[code as usize]);
+        }
+        buf.push(b'\n');
+    }
+
+    /// The bytes rendered since the last [`RowWriter::clear`].
+    pub fn bytes(&self) -> &[u8] {
+        &self.buf
+    }
+
+    /// Forgets the rendered bytes, keeping the buffer.
+    pub fn clear(&mut self) {
+        self.buf.clear();
+    }
+
+    /// Takes the rendered bytes out (the next rows go to a new buffer of the same capacity).
+    pub fn take(&mut self) -> Vec<u8> {
+        let cap = self.buf.capacity();
+        std::mem::replace(&mut self.buf, Vec::with_capacity(cap))
+    }
+}
+
+/// Splits one CSV line (without its terminator) into fields with the csv crate, for
+/// explaining a row that differs from what verify expects.
+pub fn fields(line: &[u8]) -> Vec<String> {
+    let mut r = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(line);
+    let mut rec = csv::StringRecord::new();
+    match r.read_record(&mut rec) {
+        Ok(true) => rec.iter().map(str::to_string).collect(),
+        _ => vec![String::from_utf8_lossy(line).into_owned()],
+    }
+}

@@ -1,0 +1,499 @@
+//! Game specs: the TOML file a game team writes (`game_specs/<game>.toml`), parsed
+//! ([`raw`]) and validated into a [`GameSpec`] that the rest of tirage trusts.
+//!
+//! Validation checks what the décret n°78-1067 and the game's règlement make binding:
+//! the lot table adds up to the published totals, every tier is split into ways whose
+//! counts sum to the tier, every way's wins add up to its tier, tiers the règlement says
+//! are reachable only by adding several play areas have no single-area way, every amount a
+//! face can show has exactly one caption and no two amounts share one. The mechanic then
+//! checks what only it knows (areas, symbols, feasibility). Every error names the file,
+//! the field and, where the parser gives it, the line; the CLI exits 2 on it.
+
+pub mod raw;
+
+use crate::games::{self, AreaWin, Mechanic, MAX_WINS};
+use crate::money::Money;
+use sha2::{Digest, Sha256};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// A spec that is not valid: where, which field, and what was expected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpecError {
+    /// The spec file.
+    pub file: PathBuf,
+    /// 1-based line of the offending entry, when the parser gives it.
+    pub line: Option<usize>,
+    /// Dotted path of the field (`tiers[3].ways[0].count`).
+    pub field: String,
+    /// What is wrong and what was expected.
+    pub message: String,
+}
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file.display())?;
+        if let Some(l) = self.line {
+            write!(f, ":{l}")?;
+        }
+        if !self.field.is_empty() {
+            write!(f, ": {}", self.field)?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+/// Builds [`SpecError`]s for one file, turning byte offsets into line numbers.
+pub struct ErrorAt<'a> {
+    file: &'a Path,
+    text: &'a str,
+}
+
+impl<'a> ErrorAt<'a> {
+    /// An error context for `file`, whose content is `text`.
+    pub fn new(file: &'a Path, text: &'a str) -> Self {
+        ErrorAt { file, text }
+    }
+
+    /// An error at byte `offset` of the file (or with no line if `None`).
+    pub fn at(&self, offset: Option<usize>, field: impl Into<String>, message: impl Into<String>) -> SpecError {
+        SpecError {
+            file: self.file.to_path_buf(),
+            line: offset.map(|o| self.text[..o.min(self.text.len())].matches('\n').count() + 1),
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// The index of a way in [`GameSpec::ways`]; way 0 is always the losing ticket.
+pub type WayId = u16;
+
+/// One win of a way: a play area (or any area the mechanic chooses) showing an amount.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Win {
+    /// The play area's index in the mechanic's [`Mechanic::areas`], or `None` when the
+    /// mechanic places the win in any free area (at random).
+    pub area: Option<u8>,
+    /// The amount this play area wins, in cents.
+    pub amount: Money,
+}
+
+/// One concrete way a ticket reaches a tier (GAMES.md vocabulary), e.g. `500 + 500`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Way {
+    /// The spec's id of the way, written in the `way` column of every file.
+    pub id: String,
+    /// Index of its tier in [`GameSpec::tiers`]; `None` for the losing way.
+    pub tier: Option<usize>,
+    /// The ticket's total lot (sum of `wins`), in cents.
+    pub amount: Money,
+    /// Exact number of tickets of this way in every block.
+    pub count: u32,
+    /// The winning play areas, in the spec's order (empty for the losing way).
+    pub wins: Vec<Win>,
+}
+
+/// One row of the lot table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tier {
+    /// The lot amount, in cents.
+    pub amount: Money,
+    /// Number of lots of this amount per block.
+    pub count: u32,
+    /// True when the règlement says this amount is reachable only by adding several wins.
+    pub combined_only: bool,
+    /// Indices of this tier's ways in [`GameSpec::ways`].
+    pub ways: Vec<WayId>,
+}
+
+/// A validated game spec: everything needed to generate and verify blocks of one game.
+pub struct GameSpec {
+    /// Short id (`coq`), used in paths and files.
+    pub id: String,
+    /// The game's name as published.
+    pub name: String,
+    /// Where the rule text was published (Journal officiel reference).
+    pub legal_reference: String,
+    /// Free note, e.g. that the lot table is a reconstruction.
+    pub note: Option<String>,
+    /// True when the lot table is a reconstruction rather than the published table.
+    pub reconstructed: bool,
+    /// ISO 4217 code of the currency.
+    pub currency: String,
+    /// Price of one ticket, in cents.
+    pub price: Money,
+    /// Tickets per block.
+    pub block_size: u32,
+    /// Tickets per pack ("carnet").
+    pub pack_size: u32,
+    /// The operator's game code (0..=9999), first digits of every serial.
+    pub game_code: u16,
+    /// Emission number (0..=999).
+    pub emission: u16,
+    /// The lot table, in the spec's order.
+    pub tiers: Vec<Tier>,
+    /// Every way; index 0 is the losing way (`lose`).
+    pub ways: Vec<Way>,
+    /// Caption (amount in letters) of every amount a face can show, in cents.
+    pub captions: BTreeMap<Money, String>,
+    /// Published totals per block: number of lots and payout in cents.
+    pub published_lots: u64,
+    /// Published payout per block, in cents.
+    pub published_payout: Money,
+    /// The mechanic that builds and judges faces.
+    pub mechanic: Box<dyn Mechanic>,
+    /// The spec file's exact text (copied into every block).
+    pub text: String,
+    /// Hex SHA-256 of `text`.
+    pub sha256: String,
+    /// Where the spec was read from.
+    pub path: PathBuf,
+}
+
+impl fmt::Debug for GameSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GameSpec").field("id", &self.id).field("block_size", &self.block_size).finish_non_exhaustive()
+    }
+}
+
+/// The id of the losing way, in files.
+pub const LOSE: &str = "lose";
+
+impl GameSpec {
+    /// Reads and validates the spec at `path`. Errors: the file cannot be read, is not
+    /// valid TOML, has unknown or missing fields, or breaks a rule listed in the module doc.
+    pub fn load(path: &Path) -> Result<GameSpec, SpecError> {
+        let text = std::fs::read_to_string(path).map_err(|e| SpecError {
+            file: path.to_path_buf(),
+            line: None,
+            field: String::new(),
+            message: format!("cannot read the spec: {e}"),
+        })?;
+        GameSpec::parse(path, text)
+    }
+
+    /// Validates a spec given as text; `path` is used in error messages only.
+    pub fn parse(path: &Path, text: String) -> Result<GameSpec, SpecError> {
+        let at = ErrorAt::new(path, &text);
+        let raw: raw::RawSpec = toml::from_str(&text).map_err(|e| {
+            let msg = e.message().to_string();
+            at.at(e.span().map(|s| s.start), "", msg)
+        })?;
+        let mechanic = games::build(&raw, &at)?;
+        check_area_names(&raw, mechanic.areas(), &at)?;
+        let mut spec = validate_common(&raw, &at, mechanic)?;
+        let areas = spec.mechanic.areas().to_vec();
+        resolve_areas(&mut spec.ways, &raw, &areas);
+        validate_against_mechanic(&spec, &raw, &at)?;
+        for (i, way) in spec.ways.iter().enumerate().skip(1) {
+            spec.mechanic.check_way(way, &spec).map_err(|m| {
+                at.at(way_span(&raw, i), format!("way \"{}\"", way.id), m)
+            })?;
+        }
+        spec.sha256 = hex::encode(Sha256::digest(text.as_bytes()));
+        spec.path = path.to_path_buf();
+        spec.text = text;
+        Ok(spec)
+    }
+
+    /// Number of packs in a block (the last may be short).
+    pub fn packs(&self) -> u32 {
+        self.block_size.div_ceil(self.pack_size)
+    }
+
+    /// Total number of lots (winning tickets) per block.
+    pub fn lots(&self) -> u64 {
+        self.tiers.iter().map(|t| u64::from(t.count)).sum()
+    }
+
+    /// Total payout per block, in cents.
+    pub fn payout(&self) -> Money {
+        Money(self.tiers.iter().map(|t| t.amount.cents() * u64::from(t.count)).sum())
+    }
+
+    /// The caption of `amount`, if the spec has one.
+    pub fn caption(&self, amount: Money) -> Option<&str> {
+        self.captions.get(&amount).map(String::as_str)
+    }
+
+    /// The way whose id is `id`.
+    pub fn way_by_id(&self, id: &str) -> Option<WayId> {
+        self.ways.iter().position(|w| w.id == id).map(|i| i as WayId)
+    }
+
+    /// Recognises the way realised by the winning play areas of an evaluation: the way
+    /// whose wins are the same multiset of amounts and whose fixed areas match. No wins is
+    /// the losing way. `None` when no way of the spec matches.
+    pub fn recognise(&self, wins: &[AreaWin]) -> Option<WayId> {
+        if wins.is_empty() {
+            return Some(0);
+        }
+        let total: u64 = wins.iter().map(|w| w.amount.cents()).sum();
+        let tier = self.tiers.iter().find(|t| t.amount.cents() == total)?;
+        tier.ways.iter().copied().find(|&id| way_matches(&self.ways[id as usize], wins))
+    }
+}
+
+/// True when `wins` realise exactly `way`: one win per way win, same amounts, and every win
+/// with a fixed area in that area.
+fn way_matches(way: &Way, wins: &[AreaWin]) -> bool {
+    if way.wins.len() != wins.len() || wins.len() > MAX_WINS {
+        return false;
+    }
+    let mut used = [false; MAX_WINS];
+    // Fixed areas first, then free ones take whatever is left with the right amount.
+    let fixed = way.wins.iter().filter(|w| w.area.is_some());
+    for w in fixed.chain(way.wins.iter().filter(|w| w.area.is_none())) {
+        let hit = wins
+            .iter()
+            .enumerate()
+            .position(|(i, a)| !used[i] && a.amount == w.amount && w.area.is_none_or(|wa| wa == a.area));
+        match hit {
+            Some(i) => used[i] = true,
+            None => return false,
+        }
+    }
+    true
+}
+
+fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, mechanic: Box<dyn Mechanic>) -> Result<GameSpec, SpecError> {
+    let g = raw.game.get_ref();
+    let gspan = Some(raw.game.span().start);
+    if g.id.is_empty() || !g.id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_') {
+        return Err(at.at(gspan, "game.id", "expected a short lowercase id (letters, digits, - or _)"));
+    }
+    if g.block_size == 0 {
+        return Err(at.at(gspan, "game.block_size", "expected at least 1 ticket"));
+    }
+    if g.pack_size == 0 || g.pack_size > g.block_size {
+        return Err(at.at(gspan, "game.pack_size", format!("expected 1..={} tickets (the block size)", g.block_size)));
+    }
+    if g.block_size.div_ceil(g.pack_size) > 999_999 || g.pack_size > 999 {
+        return Err(at.at(gspan, "game.pack_size", "a serial holds at most 999 999 packs of at most 999 tickets"));
+    }
+    if g.game_code > 9999 {
+        return Err(at.at(gspan, "game.game_code", "expected 0..=9999 (four digits of the serial)"));
+    }
+    if g.emission > 999 {
+        return Err(at.at(gspan, "game.emission", "expected 0..=999 (three digits of the serial)"));
+    }
+    if g.price.is_zero() {
+        return Err(at.at(gspan, "game.price", "expected a price above 0"));
+    }
+
+    // Captions: one per amount, no caption shared by two amounts (décret: a caption
+    // that does not match its figures is a printing anomaly).
+    let mut captions = BTreeMap::new();
+    let mut seen: BTreeMap<String, Money> = BTreeMap::new();
+    for (k, c) in raw.captions.get_ref() {
+        let amount: Money = k
+            .parse()
+            .map_err(|e| at.at(Some(raw.captions_span()), format!("captions.\"{k}\""), format!("the key is not an amount: {e}")))?;
+        let c = c.trim().to_string();
+        if c.is_empty() {
+            return Err(at.at(Some(raw.captions_span()), format!("captions.\"{k}\""), "empty caption"));
+        }
+        if c.contains([',', '"', '\n', '\r']) {
+            return Err(at.at(Some(raw.captions_span()), format!("captions.\"{k}\""), "a caption may not contain a comma, a double quote or a line break"));
+        }
+        let key = c.to_uppercase();
+        if let Some(other) = seen.get(&key) {
+            return Err(at.at(
+                Some(raw.captions_span()),
+                format!("captions.\"{k}\""),
+                format!("caption \"{c}\" is already the caption of {other}: two amounts may not share a caption"),
+            ));
+        }
+        seen.insert(key, amount);
+        if captions.insert(amount, c).is_some() {
+            return Err(at.at(Some(raw.captions_span()), format!("captions.\"{k}\""), format!("amount {amount} has two captions")));
+        }
+    }
+
+    let mut tiers = Vec::new();
+    let mut ways = vec![Way { id: LOSE.into(), tier: None, amount: Money::ZERO, count: 0, wins: vec![] }];
+    let mut amounts_seen = BTreeSet::new();
+    let mut way_ids = BTreeSet::from([LOSE.to_string()]);
+    for (ti, st) in raw.tiers.iter().enumerate() {
+        let t = st.get_ref();
+        let tspan = Some(st.span().start);
+        let f = format!("tiers[{ti}]");
+        if t.amount.is_zero() {
+            return Err(at.at(tspan, format!("{f}.amount"), "a lot amount must be above 0"));
+        }
+        if !amounts_seen.insert(t.amount) {
+            return Err(at.at(tspan, format!("{f}.amount"), format!("amount {} appears in two tiers", t.amount)));
+        }
+        if t.count == 0 {
+            return Err(at.at(tspan, format!("{f}.count"), "expected at least 1 lot"));
+        }
+        if t.ways.is_empty() {
+            return Err(at.at(tspan, format!("{f}.ways"), format!("tier {} has no way: say how it is reached", t.amount)));
+        }
+        let mut ids = Vec::new();
+        let mut sum: u64 = 0;
+        for (wi, sw) in t.ways.iter().enumerate() {
+            let w = sw.get_ref();
+            let wspan = Some(sw.span().start);
+            let wf = format!("{f}.ways[{wi}]");
+            if w.id.is_empty() || w.id.contains([',', '"', '\n', ' ']) || !way_ids.insert(w.id.clone()) {
+                return Err(at.at(wspan, format!("{wf}.id"), format!("way id \"{}\" must be unique, non-empty, without spaces or commas (\"lose\" is reserved)", w.id)));
+            }
+            if w.count == 0 {
+                return Err(at.at(wspan, format!("{wf}.count"), "expected at least 1 ticket"));
+            }
+            if w.wins.is_empty() {
+                return Err(at.at(wspan, format!("{wf}.wins"), "expected at least one winning amount"));
+            }
+            if let Some(areas) = &w.areas {
+                if areas.len() != w.wins.len() {
+                    return Err(at.at(wspan, format!("{wf}.areas"), format!("expected {} areas, one per win", w.wins.len())));
+                }
+            }
+            let total = w.wins.iter().try_fold(Money::ZERO, |a, &m| a.checked_add(m));
+            if total != Some(t.amount) {
+                let shown: Vec<String> = w.wins.iter().map(|m| m.to_string()).collect();
+                return Err(at.at(
+                    wspan,
+                    format!("{wf}.wins"),
+                    format!("{} adds up to {}, expected the tier's amount {}", shown.join(" + "), total.map_or("overflow".into(), |m| m.to_string()), t.amount),
+                ));
+            }
+            if t.combined_only && w.wins.len() < 2 {
+                return Err(at.at(
+                    wspan,
+                    format!("{wf}.wins"),
+                    format!("tier {} is reachable only by adding several wins (combined_only), but this way has a single win", t.amount),
+                ));
+            }
+            sum += u64::from(w.count);
+            ids.push(ways.len() as WayId);
+            ways.push(Way {
+                id: w.id.clone(),
+                tier: Some(ti),
+                amount: t.amount,
+                count: w.count,
+                wins: w.wins.iter().map(|&amount| Win { area: None, amount }).collect(),
+            });
+        }
+        if sum != u64::from(t.count) {
+            return Err(at.at(tspan, format!("{f}.ways"), format!("the ways' counts sum to {sum}, expected the tier's count {}", t.count)));
+        }
+        tiers.push(Tier { amount: t.amount, count: t.count, combined_only: t.combined_only, ways: ids });
+    }
+    if ways.len() > usize::from(u16::MAX) {
+        return Err(at.at(None, "tiers", "too many ways (at most 65 534)"));
+    }
+    let lots: u64 = tiers.iter().map(|t| u64::from(t.count)).sum();
+    let payout: u64 = tiers.iter().map(|t| t.amount.cents() * u64::from(t.count)).sum();
+    let published = raw.published.get_ref();
+    let pspan = Some(raw.published.span().start);
+    if lots != published.lots {
+        return Err(at.at(pspan, "published.lots", format!("the lot table has {lots} lots, the published total is {}", published.lots)));
+    }
+    if payout != published.payout.cents() {
+        return Err(at.at(pspan, "published.payout", format!("the lot table pays {}, the published total is {}", Money(payout), published.payout)));
+    }
+    if lots > u64::from(g.block_size) {
+        return Err(at.at(pspan, "published.lots", format!("{lots} lots do not fit in a block of {} tickets", g.block_size)));
+    }
+    ways[0].count = g.block_size - lots as u32;
+
+    Ok(GameSpec {
+        id: g.id.clone(),
+        name: g.name.clone(),
+        legal_reference: g.legal_reference.clone(),
+        note: g.note.clone(),
+        reconstructed: g.reconstructed,
+        currency: g.currency.clone(),
+        price: g.price,
+        block_size: g.block_size,
+        pack_size: g.pack_size,
+        game_code: g.game_code,
+        emission: g.emission,
+        tiers,
+        ways,
+        captions,
+        published_lots: published.lots,
+        published_payout: published.payout,
+        mechanic,
+        text: String::new(),
+        sha256: String::new(),
+        path: PathBuf::new(),
+    })
+}
+
+/// Byte offset of the entry of way `index` (1-based: way 0 is the losing way).
+fn way_span(raw: &raw::RawSpec, index: usize) -> Option<usize> {
+    raw.tiers.iter().flat_map(|t| t.get_ref().ways.iter()).nth(index.checked_sub(1)?).map(|w| w.span().start)
+}
+
+/// Every area a way names is one of the mechanic's play areas.
+fn check_area_names(raw: &raw::RawSpec, areas: &[String], at: &ErrorAt) -> Result<(), SpecError> {
+    for (ti, st) in raw.tiers.iter().enumerate() {
+        for (wi, sw) in st.get_ref().ways.iter().enumerate() {
+            if let Some(names) = &sw.get_ref().areas {
+                for n in names {
+                    if !areas.iter().any(|a| a == n) {
+                        return Err(at.at(
+                            Some(sw.span().start),
+                            format!("tiers[{ti}].ways[{wi}].areas"),
+                            format!("unknown play area \"{n}\"; this game's areas are {}", areas.join(", ")),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks that need the mechanic: every amount a face can show has a caption, and ways of
+/// one tier can be told apart on a face.
+fn validate_against_mechanic(spec: &GameSpec, raw: &raw::RawSpec, at: &ErrorAt) -> Result<(), SpecError> {
+    for amount in spec.mechanic.shown_amounts() {
+        if spec.caption(amount).is_none() {
+            return Err(at.at(Some(raw.captions_span()), "captions", format!("amount {amount} can be shown on a face but has no caption")));
+        }
+    }
+    // Ways of a tier must be distinguishable from the face alone.
+    for t in &spec.tiers {
+        for (i, &a) in t.ways.iter().enumerate() {
+            for &b in &t.ways[i + 1..] {
+                let (wa, wb) = (&spec.ways[a as usize], &spec.ways[b as usize]);
+                let sorted = |w: &Way| {
+                    let mut v: Vec<Money> = w.wins.iter().map(|x| x.amount).collect();
+                    v.sort_unstable();
+                    v
+                };
+                if sorted(wa) == sorted(wb) && (wa.wins.iter().any(|w| w.area.is_none()) || wb.wins.iter().any(|w| w.area.is_none())) {
+                    return Err(at.at(
+                        None,
+                        format!("ways \"{}\" and \"{}\"", wa.id, wb.id),
+                        "same winning amounts: give both fixed areas (`areas = [...]`) so a face tells them apart",
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Resolves the `areas` of every way against the mechanic's area names.
+fn resolve_areas(ways: &mut [Way], raw: &raw::RawSpec, areas: &[String]) {
+    let mut k = 1;
+    for st in &raw.tiers {
+        for sw in &st.get_ref().ways {
+            if let Some(names) = &sw.get_ref().areas {
+                for (win, n) in ways[k].wins.iter_mut().zip(names) {
+                    win.area = areas.iter().position(|a| a == n).map(|i| i as u8);
+                }
+            }
+            k += 1;
+        }
+    }
+}

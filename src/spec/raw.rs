@@ -1,0 +1,109 @@
+//! The spec file as written: serde structs with `deny_unknown_fields`, so a misspelt field
+//! is an error, not a silent default. [`super::GameSpec::parse`] validates them.
+
+use crate::games;
+use crate::money::Money;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use toml::Spanned;
+
+/// The whole spec file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSpec {
+    /// `[game]`: identity, price, block and pack geometry.
+    pub game: Spanned<RawGame>,
+    /// `[published]`: the totals printed under the lot table.
+    pub published: Spanned<RawPublished>,
+    /// `[captions]`: amount (as a string key, e.g. `"20000"`) → caption in letters.
+    pub captions: Spanned<BTreeMap<String, String>>,
+    /// `[[tiers]]`: the lot table, one entry per amount.
+    pub tiers: Vec<Spanned<RawTier>>,
+    /// `[coq]`: the coq mechanic's symbols, GAIN box amounts, decoys and near misses.
+    pub coq: Option<Spanned<games::coq::RawCoq>>,
+}
+
+/// `[game]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawGame {
+    /// Short lowercase id, e.g. `coq`.
+    pub id: String,
+    /// Published name, e.g. `ASTRO ANNEE DU COQ`.
+    pub name: String,
+    /// Which mechanic builds and judges faces: `coq`.
+    pub mechanic: String,
+    /// Journal officiel reference of the règlement.
+    pub legal_reference: String,
+    /// Free note (for example: the lot table is a reconstruction).
+    #[serde(default)]
+    pub note: Option<String>,
+    /// True when the lot table is a reconstruction, not the published one.
+    #[serde(default)]
+    pub reconstructed: bool,
+    /// ISO 4217 currency code.
+    pub currency: String,
+    /// Ticket price.
+    pub price: Money,
+    /// Tickets per block.
+    pub block_size: u32,
+    /// Tickets per pack.
+    pub pack_size: u32,
+    /// Operator's game code, 0..=9999.
+    pub game_code: u16,
+    /// Emission number, 0..=999.
+    #[serde(default = "one")]
+    pub emission: u16,
+}
+
+fn one() -> u16 {
+    1
+}
+
+/// `[published]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPublished {
+    /// Number of lots per block.
+    pub lots: u64,
+    /// Total payout per block.
+    pub payout: Money,
+}
+
+/// One `[[tiers]]` entry.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTier {
+    /// Lot amount.
+    pub amount: Money,
+    /// Lots of this amount per block.
+    pub count: u32,
+    /// Reachable only by adding the wins of several play areas (règlement).
+    #[serde(default)]
+    pub combined_only: bool,
+    /// `[[tiers.ways]]`: how the tier is reached.
+    pub ways: Vec<Spanned<RawWay>>,
+}
+
+/// One `[[tiers.ways]]` entry.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawWay {
+    /// Unique id, written in the `way` column.
+    pub id: String,
+    /// Tickets of this way per block.
+    pub count: u32,
+    /// The amounts of the winning play areas; they add up to the tier's amount.
+    pub wins: Vec<Money>,
+    /// Optional: the play area of each win, by name; by default the mechanic picks free
+    /// areas at random.
+    #[serde(default)]
+    pub areas: Option<Vec<String>>,
+}
+
+impl RawSpec {
+    /// Byte offset of `[captions]`.
+    pub fn captions_span(&self) -> usize {
+        self.captions.span().start
+    }
+}
