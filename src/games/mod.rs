@@ -11,6 +11,7 @@
 //! shared by every game.
 
 pub mod coq;
+pub mod poker;
 
 use crate::money::Money;
 use arrayvec::ArrayVec;
@@ -101,6 +102,17 @@ pub struct AreaWin {
 /// Most winning play areas on one ticket.
 pub const MAX_WINS: usize = 8;
 
+/// What a winning play area shows, for mechanics whose areas win in several ways (poker:
+/// the combination of art. 3.4, e.g. `brelan`). Informative only: the amount never depends
+/// on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AreaFeature {
+    /// Index of the play area in [`Mechanic::areas`].
+    pub area: u8,
+    /// The mechanic's name for what it shows (an ASCII id, e.g. `quinte_flush_royale`).
+    pub name: &'static str,
+}
+
 /// The rule's judgement of a face.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Evaluation {
@@ -109,6 +121,9 @@ pub struct Evaluation {
     /// Breaches of the ambiguity policy (GAMES.md): each names the case. A face with any
     /// is never produced and is a finding in `verify`.
     pub ambiguities: Vec<&'static str>,
+    /// What each winning play area shows, for mechanics that name it (poker); empty for
+    /// the others (coq).
+    pub features: ArrayVec<AreaFeature, MAX_WINS>,
 }
 
 impl Evaluation {
@@ -117,6 +132,10 @@ impl Evaluation {
         Money(self.wins.iter().map(|w| w.amount.cents()).sum())
     }
 
+    /// What winning play area `area` shows, if the mechanic names it.
+    pub fn feature(&self, area: u8) -> Option<&'static str> {
+        self.features.iter().find(|f| f.area == area).map(|f| f.name)
+    }
 }
 
 /// A game mechanic. Implementations are pure: no I/O, no global RNG.
@@ -155,10 +174,14 @@ pub fn build(raw: &RawSpec, at: &ErrorAt) -> Result<Box<dyn Mechanic>, SpecError
             let sec = raw.coq.as_ref().ok_or_else(|| missing("coq"))?;
             Ok(Box::new(coq::Coq::new(sec, &captions, at)?))
         }
+        "poker" => {
+            let sec = raw.poker.as_ref().ok_or_else(|| missing("poker"))?;
+            Ok(Box::new(poker::Poker::new(sec, &captions, raw, at)?))
+        }
         other => Err(at.at(
             Some(raw.game.span().start),
             "game.mechanic",
-            format!("unknown mechanic \"{other}\"; expected one of: coq"),
+            format!("unknown mechanic \"{other}\"; expected one of: coq, poker"),
         )),
     }
 }

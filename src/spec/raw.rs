@@ -21,6 +21,9 @@ pub struct RawSpec {
     pub tiers: Vec<Spanned<RawTier>>,
     /// `[coq]`: the coq mechanic's symbols, GAIN box amounts, decoys and near misses.
     pub coq: Option<Spanned<games::coq::RawCoq>>,
+    /// `[poker]`: the poker mechanic's zone amounts, decoys, near misses, card captions and
+    /// combination weights.
+    pub poker: Option<Spanned<games::poker::RawPoker>>,
 }
 
 /// `[game]`.
