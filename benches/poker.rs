@@ -1,0 +1,79 @@
+//! Poker mechanic: synthesis per face and evaluation per zone, next to rs_poker's 7-card
+//! hand ranking of the same zones (an established evaluator, for scale only: it ranks
+//! standard poker hands, ours applies art. 3.4–3.6 plus the ambiguity checks).
+//!
+//! Run: `cargo bench --bench poker` (add `-- --warm-up-time 1 --measurement-time 3` for a
+//! quick look).
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use rand_core::SeedableRng;
+use rs_poker::core::{Card as PCard, Rankable};
+use std::path::Path;
+use tirage::games::poker::{card_code, read_zone, Card};
+use tirage::games::{Face, FaceRng};
+use tirage::spec::GameSpec;
+
+fn bench(c: &mut Criterion) {
+    let spec = GameSpec::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("game_specs/poker.toml"))
+        .expect("spec");
+    let m = &spec.mechanic;
+    let lose = &spec.ways[0];
+    let four = &spec.ways[spec.way_by_id("2+2+2+2").expect("way") as usize];
+    let mut rng = FaceRng::seed_from_u64(1);
+    // Faces as a block has them: about one in five wins.
+    let faces: Vec<Face> = (0..1024)
+        .map(|i| {
+            m.synthesize(if i % 5 == 0 { four } else { lose }, &mut rng)
+                .expect("face")
+        })
+        .collect();
+    let zones: Vec<([Card; 2], [Card; 5])> = faces
+        .iter()
+        .flat_map(|f| {
+            let board: [Card; 5] = f.codes[16..21].try_into().expect("5 cards");
+            (0..4).map(move |z| ([f.codes[z * 4], f.codes[z * 4 + 1]], board))
+        })
+        .collect();
+    let lib_zones: Vec<[PCard; 7]> = zones
+        .iter()
+        .map(|(own, board)| {
+            let all = [
+                own[0], own[1], board[0], board[1], board[2], board[3], board[4],
+            ];
+            all.map(|x| PCard::try_from(card_code(x).as_str()).expect("card"))
+        })
+        .collect();
+
+    let mut g = c.benchmark_group("poker");
+    g.bench_function("synthesize losing face", |b| {
+        b.iter(|| black_box(m.synthesize(lose, &mut rng).expect("face")))
+    });
+    g.bench_function("synthesize 2+2+2+2 face", |b| {
+        b.iter(|| black_box(m.synthesize(four, &mut rng).expect("face")))
+    });
+    let mut i = 0;
+    g.bench_function("evaluate face (4 zones)", |b| {
+        b.iter(|| {
+            i = (i + 1) & 1023;
+            black_box(m.evaluate(&faces[i]))
+        })
+    });
+    let mut i = 0;
+    g.bench_function("read_zone (1 zone, both readings)", |b| {
+        b.iter(|| {
+            i = (i + 1) & 4095;
+            black_box(read_zone(zones[i].0, zones[i].1))
+        })
+    });
+    let mut i = 0;
+    g.bench_function("rs_poker 7-card rank (1 zone)", |b| {
+        b.iter(|| {
+            i = (i + 1) & 4095;
+            black_box(lib_zones[i][..].rank())
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
