@@ -38,7 +38,8 @@ mod tests {
     use std::path::Path;
 
     fn small() -> GameSpec {
-        GameSpec::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/specs/coq_small.toml")).unwrap()
+        GameSpec::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/specs/coq_small.toml"))
+            .unwrap()
     }
 
     proptest! {

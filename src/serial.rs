@@ -30,13 +30,17 @@ pub fn luhn_digit(digits: &[u8]) -> u8 {
 
 /// True when `serial` is 20 digits whose last is the Luhn digit of the others.
 pub fn is_valid(serial: &[u8]) -> bool {
-    serial.len() == LEN && serial.iter().all(u8::is_ascii_digit) && luhn_digit(&serial[..LEN - 1]) == serial[LEN - 1]
+    serial.len() == LEN
+        && serial.iter().all(u8::is_ascii_digit)
+        && luhn_digit(&serial[..LEN - 1]) == serial[LEN - 1]
 }
 
 /// The serial of one ticket, as 20 ASCII digits. Fields wider than their digits are a caller
 /// bug (the spec check bounds them) and panic.
 pub fn serial(game_code: u16, emission: u16, block: u32, pack: u32, position: u32) -> [u8; LEN] {
-    assert!(game_code <= 9999 && emission <= 999 && block <= 999 && pack <= 999_999 && position <= 999);
+    assert!(
+        game_code <= 9999 && emission <= 999 && block <= 999 && pack <= 999_999 && position <= 999
+    );
     let mut out = [0u8; LEN];
     let mut put = |at: usize, width: usize, mut v: u64| {
         for k in (at..at + width).rev() {

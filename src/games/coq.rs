@@ -12,8 +12,10 @@ use std::collections::BTreeMap;
 use toml::Spanned;
 
 /// The twelve signs of the Chinese zodiac, as coded in files (GAMES.md).
-pub const SIGNS: [&str; 12] =
-    ["RAT", "BUFFLE", "TIGRE", "LAPIN", "DRAGON", "SERPENT", "CHEVAL", "CHEVRE", "SINGE", "COQ", "CHIEN", "COCHON"];
+pub const SIGNS: [&str; 12] = [
+    "RAT", "BUFFLE", "TIGRE", "LAPIN", "DRAGON", "SERPENT", "CHEVAL", "CHEVRE", "SINGE", "COQ",
+    "CHIEN", "COCHON",
+];
 /// The sign that wins Jeu 1 (art. 4.5.1).
 pub const COQ: &str = "COQ";
 /// Number of symbol cells ("pastilles", art. 4.2).
@@ -80,10 +82,16 @@ impl Coq {
         let mut symbols: Vec<String> = SIGNS.iter().map(|s| s.to_string()).collect();
         for v in &raw.voeux {
             if v.is_empty() || !v.bytes().all(|b| b.is_ascii_uppercase()) {
-                return Err(err("voeux", format!("\"{v}\" is not an uppercase ASCII word")));
+                return Err(err(
+                    "voeux",
+                    format!("\"{v}\" is not an uppercase ASCII word"),
+                ));
             }
             if symbols.contains(v) {
-                return Err(err("voeux", format!("\"{v}\" is a zodiac sign or listed twice")));
+                return Err(err(
+                    "voeux",
+                    format!("\"{v}\" is a zodiac sign or listed twice"),
+                ));
             }
             symbols.push(v.clone());
         }
@@ -100,11 +108,16 @@ impl Coq {
         box_amounts.sort_unstable();
         box_amounts.dedup();
         if box_amounts.len() != raw.box_amounts.len() || box_amounts.iter().any(|m| m.is_zero()) {
-            return Err(err("box_amounts", "amounts must be distinct and above 0".into()));
+            return Err(err(
+                "box_amounts",
+                "amounts must be distinct and above 0".into(),
+            ));
         }
         let mut decoy_weights = vec![0u32; box_amounts.len()];
         for (k, &w) in &raw.decoy_weights {
-            let m: Money = k.parse().map_err(|e| err("decoy_weights", format!("key \"{k}\": {e}")))?;
+            let m: Money = k
+                .parse()
+                .map_err(|e| err("decoy_weights", format!("key \"{k}\": {e}")))?;
             let i = box_amounts
                 .iter()
                 .position(|&b| b == m)
@@ -114,9 +127,15 @@ impl Coq {
         if decoy_weights.iter().map(|&w| u64::from(w)).sum::<u64>() == 0
             || decoy_weights.iter().map(|&w| u64::from(w)).sum::<u64>() > u64::from(u32::MAX)
         {
-            return Err(err("decoy_weights", "expected weights summing to 1..=4294967295".into()));
+            return Err(err(
+                "decoy_weights",
+                "expected weights summing to 1..=4294967295".into(),
+            ));
         }
-        for (f, x) in [("near_miss_coq", raw.near_miss_coq), ("near_miss_voeu", raw.near_miss_voeu)] {
+        for (f, x) in [
+            ("near_miss_coq", raw.near_miss_coq),
+            ("near_miss_voeu", raw.near_miss_voeu),
+        ] {
             if !(0.0..=1.0).contains(&x) {
                 return Err(err(f, format!("{x} is not a share between 0 and 1")));
             }
@@ -127,7 +146,11 @@ impl Coq {
             .collect::<Result<Vec<u8>, SpecError>>()?;
         let amount_values: Vec<String> = box_amounts.iter().map(|m| m.to_string()).collect();
         let mut columns: Vec<Column> = (1..=CELLS)
-            .map(|i| Column { name: format!("s{i}"), kind: ColumnKind::Symbol, values: symbols.clone() })
+            .map(|i| Column {
+                name: format!("s{i}"),
+                kind: ColumnKind::Symbol,
+                values: symbols.clone(),
+            })
             .collect();
         let amount_col = |name: &str| Column {
             name: name.into(),
@@ -151,7 +174,10 @@ impl Coq {
     }
 
     fn amount_code(&self, m: Money) -> Option<u8> {
-        self.box_amounts.iter().position(|&b| b == m).map(|i| i as u8)
+        self.box_amounts
+            .iter()
+            .position(|&b| b == m)
+            .map(|i| i as u8)
     }
 
     fn decoy(&self, rng: &mut FaceRng) -> u8 {
@@ -178,7 +204,10 @@ impl Mechanic for Coq {
 
     fn check_way(&self, way: &Way, _spec: &GameSpec) -> Result<(), String> {
         if way.wins.len() > 2 {
-            return Err(format!("{} wins, but a coq ticket has 2 games", way.wins.len()));
+            return Err(format!(
+                "{} wins, but a coq ticket has 2 games",
+                way.wins.len()
+            ));
         }
         for w in &way.wins {
             if self.amount_code(w.amount).is_none() {
@@ -198,26 +227,27 @@ impl Mechanic for Coq {
     /// shows a decoy; the other cells are distinct signs other than COQ, plus one single COQ
     /// or one single vœu as near misses at the spec's rates; cells are then shuffled.
     fn synthesize(&self, way: &Way, rng: &mut FaceRng) -> Result<Face, String> {
-        // Which game each win goes to.
+        // Which game each win goes to: fixed areas first, then free wins to the open games,
+        // in an order drawn at random when both are open.
         let mut game_amount: [Option<Money>; 2] = [None, None];
-        let mut free: Vec<usize> = Vec::with_capacity(2);
-        for w in &way.wins {
-            match w.area {
-                Some(a) => game_amount[a as usize] = Some(w.amount),
-                None => free.push(0),
-            }
+        for w in way.wins.iter().filter(|w| w.area.is_some()) {
+            game_amount[w.area.unwrap_or(0) as usize] = Some(w.amount);
         }
-        if !free.is_empty() {
-            let mut open: Vec<usize> = (0..2).filter(|&g| game_amount[g].is_none()).collect();
-            if open.len() == 2 && below(rng, 2) == 1 {
-                open.swap(0, 1);
-            }
-            let mut k = 0;
-            for w in way.wins.iter().filter(|w| w.area.is_none()) {
-                let g = *open.get(k).ok_or("more wins than games")?;
-                game_amount[g] = Some(w.amount);
-                k += 1;
-            }
+        let mut open: Vec<usize> = (0..2).filter(|&g| game_amount[g].is_none()).collect();
+        let free: Vec<Money> = way
+            .wins
+            .iter()
+            .filter(|w| w.area.is_none())
+            .map(|w| w.amount)
+            .collect();
+        if !free.is_empty() && open.len() == 2 && below(rng, 2) == 1 {
+            open.swap(0, 1);
+        }
+        if free.len() > open.len() {
+            return Err("more wins than games".into());
+        }
+        for (g, m) in open.into_iter().zip(free) {
+            game_amount[g] = Some(m);
         }
 
         let mut face = Face::default();
@@ -251,9 +281,14 @@ impl Mechanic for Coq {
         crate::rng::shuffle(rng, &mut cells);
         face.codes[..CELLS].copy_from_slice(&cells);
 
-        for (g, (col, cap)) in [(GAIN1, GAIN1_CAPTION), (GAIN2, GAIN2_CAPTION)].into_iter().enumerate() {
+        for (g, (col, cap)) in [(GAIN1, GAIN1_CAPTION), (GAIN2, GAIN2_CAPTION)]
+            .into_iter()
+            .enumerate()
+        {
             let code = match game_amount[g] {
-                Some(m) => self.amount_code(m).ok_or("win amount is not a box amount")?,
+                Some(m) => self
+                    .amount_code(m)
+                    .ok_or("win amount is not a box amount")?,
                 None => self.decoy(rng),
             };
             face.codes[col] = code;
@@ -276,18 +311,25 @@ impl Mechanic for Coq {
         let is_voeu = |c: u8| c >= 12;
         let coqs = cells.iter().filter(|&&c| c == COQ_CODE).count();
         // Distinct vœux appearing twice or more (counted at their first cell).
-        let repeated_voeux =
-            (0..CELLS).filter(|&i| is_voeu(cells[i]) && times[i] >= 2 && !cells[..i].contains(&cells[i])).count();
+        let repeated_voeux = (0..CELLS)
+            .filter(|&i| is_voeu(cells[i]) && times[i] >= 2 && !cells[..i].contains(&cells[i]))
+            .count();
         let mut ev = Evaluation::default();
         let amounts = |col: usize| match &self.columns[col].kind {
             ColumnKind::Amount(a) => a[face.codes[col] as usize],
             _ => unreachable!("gain columns hold amounts"),
         };
         if coqs >= 2 {
-            ev.wins.push(AreaWin { area: 0, amount: amounts(GAIN1) });
+            ev.wins.push(AreaWin {
+                area: 0,
+                amount: amounts(GAIN1),
+            });
         }
         if repeated_voeux >= 1 {
-            ev.wins.push(AreaWin { area: 1, amount: amounts(GAIN2) });
+            ev.wins.push(AreaWin {
+                area: 1,
+                amount: amounts(GAIN2),
+            });
         }
         if coqs >= 3 {
             ev.ambiguities.push(AMB_COQ3);
@@ -295,10 +337,18 @@ impl Mechanic for Coq {
         if repeated_voeux >= 2 {
             ev.ambiguities.push(AMB_TWO_VOEUX);
         }
-        if cells.iter().zip(&times).any(|(&c, &t)| is_voeu(c) && t >= 3) {
+        if cells
+            .iter()
+            .zip(&times)
+            .any(|(&c, &t)| is_voeu(c) && t >= 3)
+        {
             ev.ambiguities.push(AMB_VOEU3);
         }
-        if cells.iter().zip(&times).any(|(&c, &t)| !is_voeu(c) && c != COQ_CODE && t >= 2) {
+        if cells
+            .iter()
+            .zip(&times)
+            .any(|(&c, &t)| !is_voeu(c) && c != COQ_CODE && t >= 2)
+        {
             ev.ambiguities.push(AMB_SIGN_PAIR);
         }
         ev
@@ -338,13 +388,20 @@ mod tests {
     use std::path::Path;
 
     fn spec() -> GameSpec {
-        GameSpec::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("game_specs/coq.toml")).expect("coq spec loads")
+        GameSpec::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("game_specs/coq.toml"))
+            .expect("coq spec loads")
     }
 
     /// A face from symbol names and the two GAIN amounts (whole euros), captions correct.
     fn face(spec: &GameSpec, cells: [&str; 8], g1: u64, g2: u64) -> Face {
         let cols = spec.mechanic.columns();
-        let code = |col: usize, v: &str| cols[col].values.iter().position(|x| x == v).expect("known value") as u8;
+        let code = |col: usize, v: &str| {
+            cols[col]
+                .values
+                .iter()
+                .position(|x| x == v)
+                .expect("known value") as u8
+        };
         let mut f = Face::default();
         for (i, c) in cells.iter().enumerate() {
             f.codes[i] = code(i, c);
@@ -358,13 +415,23 @@ mod tests {
     }
 
     fn wins(ev: &Evaluation) -> Vec<(u8, u64)> {
-        ev.wins.iter().map(|w| (w.area, w.amount.cents() / 100)).collect()
+        ev.wins
+            .iter()
+            .map(|w| (w.area, w.amount.cents() / 100))
+            .collect()
     }
 
     #[test]
     fn art_4_5_two_coq_win_gain_1() {
         let s = spec();
-        let ev = s.mechanic.evaluate(&face(&s, ["COQ", "RAT", "COQ", "TIGRE", "LAPIN", "DRAGON", "CHIEN", "SINGE"], 500, 4));
+        let ev = s.mechanic.evaluate(&face(
+            &s,
+            [
+                "COQ", "RAT", "COQ", "TIGRE", "LAPIN", "DRAGON", "CHIEN", "SINGE",
+            ],
+            500,
+            4,
+        ));
         assert_eq!(wins(&ev), vec![(0, 500)]);
         assert!(ev.ambiguities.is_empty());
     }
@@ -372,7 +439,14 @@ mod tests {
     #[test]
     fn art_4_6_two_identical_voeux_win_gain_2() {
         let s = spec();
-        let ev = s.mechanic.evaluate(&face(&s, ["SANTE", "RAT", "COQ", "TIGRE", "SANTE", "DRAGON", "AMOUR", "SINGE"], 8, 20));
+        let ev = s.mechanic.evaluate(&face(
+            &s,
+            [
+                "SANTE", "RAT", "COQ", "TIGRE", "SANTE", "DRAGON", "AMOUR", "SINGE",
+            ],
+            8,
+            20,
+        ));
         assert_eq!(wins(&ev), vec![(1, 20)]);
         assert!(ev.ambiguities.is_empty());
         assert_eq!(ev.prize(), Money::units(20));
@@ -381,16 +455,34 @@ mod tests {
     #[test]
     fn art_3_both_games_add_up() {
         let s = spec();
-        let ev = s.mechanic.evaluate(&face(&s, ["SANTE", "COQ", "COQ", "TIGRE", "SANTE", "DRAGON", "RAT", "SINGE"], 10, 20));
+        let ev = s.mechanic.evaluate(&face(
+            &s,
+            [
+                "SANTE", "COQ", "COQ", "TIGRE", "SANTE", "DRAGON", "RAT", "SINGE",
+            ],
+            10,
+            20,
+        ));
         assert_eq!(wins(&ev), vec![(0, 10), (1, 20)]);
         assert_eq!(ev.prize(), Money::units(30));
-        assert_eq!(s.recognise(&ev.wins).map(|w| s.ways[w as usize].id.as_str()), Some("10+20"));
+        assert_eq!(
+            s.recognise(&ev.wins)
+                .map(|w| s.ways[w as usize].id.as_str()),
+            Some("10+20")
+        );
     }
 
     #[test]
     fn art_4_7_no_pair_loses() {
         let s = spec();
-        let ev = s.mechanic.evaluate(&face(&s, ["COQ", "RAT", "SANTE", "TIGRE", "LAPIN", "DRAGON", "AMOUR", "SINGE"], 20000, 500));
+        let ev = s.mechanic.evaluate(&face(
+            &s,
+            [
+                "COQ", "RAT", "SANTE", "TIGRE", "LAPIN", "DRAGON", "AMOUR", "SINGE",
+            ],
+            20000,
+            500,
+        ));
         assert!(ev.wins.is_empty());
         assert!(ev.ambiguities.is_empty());
         assert_eq!(s.recognise(&ev.wins), Some(0));
@@ -400,10 +492,30 @@ mod tests {
     fn every_ambiguous_case_is_flagged() {
         let s = spec();
         let cases: [([&str; 8], &str); 4] = [
-            (["COQ", "COQ", "COQ", "TIGRE", "LAPIN", "DRAGON", "RAT", "SINGE"], AMB_COQ3),
-            (["SANTE", "SANTE", "AMOUR", "AMOUR", "LAPIN", "DRAGON", "RAT", "SINGE"], AMB_TWO_VOEUX),
-            (["SANTE", "SANTE", "SANTE", "TIGRE", "LAPIN", "DRAGON", "RAT", "SINGE"], AMB_VOEU3),
-            (["RAT", "RAT", "COQ", "TIGRE", "LAPIN", "DRAGON", "CHIEN", "SINGE"], AMB_SIGN_PAIR),
+            (
+                [
+                    "COQ", "COQ", "COQ", "TIGRE", "LAPIN", "DRAGON", "RAT", "SINGE",
+                ],
+                AMB_COQ3,
+            ),
+            (
+                [
+                    "SANTE", "SANTE", "AMOUR", "AMOUR", "LAPIN", "DRAGON", "RAT", "SINGE",
+                ],
+                AMB_TWO_VOEUX,
+            ),
+            (
+                [
+                    "SANTE", "SANTE", "SANTE", "TIGRE", "LAPIN", "DRAGON", "RAT", "SINGE",
+                ],
+                AMB_VOEU3,
+            ),
+            (
+                [
+                    "RAT", "RAT", "COQ", "TIGRE", "LAPIN", "DRAGON", "CHIEN", "SINGE",
+                ],
+                AMB_SIGN_PAIR,
+            ),
         ];
         for (cells, amb) in cases {
             let ev = s.mechanic.evaluate(&face(&s, cells, 2, 2));
@@ -435,7 +547,13 @@ mod tests {
         let s = spec();
         let make = || {
             let mut rng = FaceRng::seed_from_u64(7);
-            (0..50).map(|i| s.mechanic.synthesize(&s.ways[i % s.ways.len()], &mut rng).unwrap()).collect::<Vec<_>>()
+            (0..50)
+                .map(|i| {
+                    s.mechanic
+                        .synthesize(&s.ways[i % s.ways.len()], &mut rng)
+                        .unwrap()
+                })
+                .collect::<Vec<_>>()
         };
         assert_eq!(make(), make());
     }

@@ -10,20 +10,33 @@ use crate::games::Column;
 use crate::spec::GameSpec;
 
 /// The columns that come before the face, in order.
-pub const META_COLUMNS: [&str; 7] = ["block", "pack", "pack_position", "ticket", "serial", "prize", "way"];
+pub const META_COLUMNS: [&str; 7] = [
+    "block",
+    "pack",
+    "pack_position",
+    "ticket",
+    "serial",
+    "prize",
+    "way",
+];
 
 /// The header row of `spec`'s CSV, with its line terminator.
 pub fn header(spec: &GameSpec) -> Vec<u8> {
     let mut names: Vec<&str> = META_COLUMNS.to_vec();
     names.extend(spec.mechanic.columns().iter().map(|c| c.name.as_str()));
-    let mut w = csv::WriterBuilder::new().terminator(csv::Terminator::Any(b'\n')).from_writer(Vec::new());
+    let mut w = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
     w.write_record(&names).expect("write to memory");
     w.into_inner().expect("flush to memory")
 }
 
 /// One field as the csv crate writes it (quoted only if needed), without a terminator.
 fn escaped(field: &str) -> Vec<u8> {
-    let mut w = csv::WriterBuilder::new().has_headers(false).terminator(csv::Terminator::Any(b'\n')).from_writer(Vec::new());
+    let mut w = csv::WriterBuilder::new()
+        .has_headers(false)
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
     w.write_record([field]).expect("write to memory");
     let mut v = w.into_inner().expect("flush to memory");
     v.pop();
@@ -46,9 +59,18 @@ impl RowWriter {
     /// A writer for `spec`'s rows.
     pub fn new(spec: &GameSpec) -> Self {
         RowWriter {
-            columns: spec.mechanic.columns().iter().map(|c: &Column| c.values.iter().map(|v| escaped(v)).collect()).collect(),
+            columns: spec
+                .mechanic
+                .columns()
+                .iter()
+                .map(|c: &Column| c.values.iter().map(|v| escaped(v)).collect())
+                .collect(),
             way_ids: spec.ways.iter().map(|w| escaped(&w.id)).collect(),
-            prizes: spec.ways.iter().map(|w| escaped(&w.amount.to_string())).collect(),
+            prizes: spec
+                .ways
+                .iter()
+                .map(|w| escaped(&w.amount.to_string()))
+                .collect(),
             buf: Vec::with_capacity(1 << 16),
         }
     }
@@ -93,7 +115,10 @@ impl RowWriter {
 /// Splits one CSV line (without its terminator) into fields with the csv crate, for
 /// explaining a row that differs from what verify expects.
 pub fn fields(line: &[u8]) -> Vec<String> {
-    let mut r = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(line);
+    let mut r = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(line);
     let mut rec = csv::StringRecord::new();
     match r.read_record(&mut rec) {
         Ok(true) => rec.iter().map(str::to_string).collect(),
