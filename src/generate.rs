@@ -12,7 +12,7 @@ use crate::games::Face;
 use crate::output::manifest::{self, FileEntry, Manifest, TierCount, WayCount};
 use crate::output::{print_file, sums, tickets_csv, Ticket, BIN, CSV, MANIFEST, SPEC, SUMS};
 use crate::rng::{stream, Purpose, Seed};
-use crate::serial::serial;
+use crate::serial::PackSerials;
 use crate::spec::{GameSpec, WayId};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
@@ -89,6 +89,7 @@ impl PackBuilder<'_> {
         let mut rng = stream(self.seed, Purpose::Faces, self.block, u64::from(pack));
         let first = pack * spec.pack_size;
         let last = (first + spec.pack_size).min(spec.block_size);
+        let serials = PackSerials::new(spec.game_code, spec.emission, self.block, pack + 1);
         for i in first..last {
             let way_id = self.ways[i as usize];
             let way = &spec.ways[way_id as usize];
@@ -109,13 +110,7 @@ impl PackBuilder<'_> {
                 pack: pack + 1,
                 pack_position: i - first + 1,
                 ticket: i + 1,
-                serial: serial(
-                    spec.game_code,
-                    spec.emission,
-                    self.block,
-                    pack + 1,
-                    i - first + 1,
-                ),
+                serial: serials.at(i - first + 1),
                 prize: way.amount,
                 way: way_id,
                 face,
@@ -163,7 +158,6 @@ impl HashedFile {
                 f.write_all(&buf).map_err(io(&path))?;
                 n += buf.len() as u64;
             }
-            //f.sync_all().map_err(io(&path))?;
             Ok((n, hex::encode(h.finalize())))
         });
         HashedFile { handle }

@@ -57,6 +57,53 @@ pub fn serial(game_code: u16, emission: u16, block: u32, pack: u32, position: u3
     out
 }
 
+/// Serials of the tickets of one pack, computed from the pack's fixed digits once.
+pub struct PackSerials {
+    digits: [u8; LEN],
+    /// Luhn sum of the first 16 digits (their weights do not depend on the position).
+    partial: u32,
+}
+
+/// Luhn weight of the digit at `index` (0-based from the left) of the 19 data digits.
+fn luhn_term(index: usize, d: u8) -> u32 {
+    let v = u32::from(d - b'0');
+    if (LEN - 2 - index) % 2 == 0 {
+        let v = v * 2;
+        if v > 9 {
+            v - 9
+        } else {
+            v
+        }
+    } else {
+        v
+    }
+}
+
+impl PackSerials {
+    /// The serials of pack `pack` of `block` (see [`serial`] for the bounds).
+    pub fn new(game_code: u16, emission: u16, block: u32, pack: u32) -> PackSerials {
+        let digits = serial(game_code, emission, block, pack, 0);
+        let partial = digits[..16]
+            .iter()
+            .enumerate()
+            .map(|(i, &d)| luhn_term(i, d))
+            .sum();
+        PackSerials { digits, partial }
+    }
+
+    /// The serial of position `position` (1..=999) in the pack; equal to [`serial`].
+    pub fn at(&self, position: u32) -> [u8; LEN] {
+        debug_assert!(position <= 999);
+        let mut s = self.digits;
+        s[16] = b'0' + (position / 100) as u8;
+        s[17] = b'0' + (position / 10 % 10) as u8;
+        s[18] = b'0' + (position % 10) as u8;
+        let sum = self.partial + (16..19).map(|i| luhn_term(i, s[i])).sum::<u32>();
+        s[LEN - 1] = b'0' + ((10 - sum % 10) % 10) as u8;
+        s
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -74,6 +121,16 @@ mod tests {
         let s = serial(2017, 1, 1, 30000, 150);
         assert_eq!(&s[..19], b"2017001001030000150");
         assert!(is_valid(&s));
+    }
+
+    #[test]
+    fn pack_serials_equal_serial() {
+        for pack in [1, 2, 999_999] {
+            let p = PackSerials::new(1703, 12, 345, pack);
+            for pos in [1, 2, 9, 10, 99, 150, 999] {
+                assert_eq!(p.at(pos), serial(1703, 12, 345, pack, pos));
+            }
+        }
     }
 
     #[test]

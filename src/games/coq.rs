@@ -7,6 +7,7 @@ use super::{AreaWin, Captions, Column, ColumnKind, Evaluation, Face, FaceRng, Me
 use crate::money::Money;
 use crate::rng::{below, chance, weighted};
 use crate::spec::{ErrorAt, GameSpec, SpecError, Way};
+use arrayvec::ArrayVec;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use toml::Spanned;
@@ -72,7 +73,7 @@ fn per_million(x: f64) -> u32 {
 
 impl Coq {
     /// Validates `[coq]`. Errors: a vœu that is a sign, not uppercase ASCII or repeated;
-    /// fewer than 2 vœux; no box amounts or a repeated one; a decoy weight for an amount
+    /// fewer than 2 or more than 116 vœux; no box amounts or a repeated one; a decoy weight for an amount
     /// that is not a box amount; all decoy weights zero; a rate outside 0..=1; a box
     /// amount without a caption.
     pub fn new(sec: &Spanned<RawCoq>, captions: &Captions, at: &ErrorAt) -> Result<Coq, SpecError> {
@@ -98,8 +99,8 @@ impl Coq {
         if raw.voeux.len() < 2 {
             return Err(err("voeux", "expected at least 2 voeux".into()));
         }
-        if symbols.len() > 255 {
-            return Err(err("voeux", "at most 243 voeux".into()));
+        if symbols.len() > 128 {
+            return Err(err("voeux", "at most 116 voeux".into()));
         }
         if raw.box_amounts.is_empty() {
             return Err(err("box_amounts", "expected at least one amount".into()));
@@ -233,13 +234,12 @@ impl Mechanic for Coq {
         for w in way.wins.iter().filter(|w| w.area.is_some()) {
             game_amount[w.area.unwrap_or(0) as usize] = Some(w.amount);
         }
-        let mut open: Vec<usize> = (0..2).filter(|&g| game_amount[g].is_none()).collect();
-        let free: Vec<Money> = way
-            .wins
-            .iter()
-            .filter(|w| w.area.is_none())
-            .map(|w| w.amount)
-            .collect();
+        let mut open: ArrayVec<usize, 2> = (0..2).filter(|&g| game_amount[g].is_none()).collect();
+        let mut free: ArrayVec<Money, 2> = ArrayVec::new();
+        for w in way.wins.iter().filter(|w| w.area.is_none()) {
+            free.try_push(w.amount)
+                .map_err(|_| "more wins than games")?;
+        }
         if !free.is_empty() && open.len() == 2 && below(rng, 2) == 1 {
             open.swap(0, 1);
         }
@@ -302,24 +302,25 @@ impl Mechanic for Coq {
     /// "Two identical" is read as "at least two"; the cases where readings differ are
     /// reported as ambiguities (GAMES.md policy).
     fn evaluate(&self, face: &Face) -> Evaluation {
-        let cells = &face.codes[..CELLS];
-        // How often each cell's symbol appears among the eight.
-        let mut times = [0u8; CELLS];
-        for (i, &c) in cells.iter().enumerate() {
-            times[i] = cells.iter().filter(|&&d| d == c).count() as u8;
+        // Bit sets of the symbols seen at least once, twice and three times.
+        let (mut once, mut twice, mut thrice) = (0u128, 0u128, 0u128);
+        for &c in &face.codes[..CELLS] {
+            let bit = 1u128 << c;
+            thrice |= twice & bit;
+            twice |= once & bit;
+            once |= bit;
         }
-        let is_voeu = |c: u8| c >= 12;
-        let coqs = cells.iter().filter(|&&c| c == COQ_CODE).count();
-        // Distinct vœux appearing twice or more (counted at their first cell).
-        let repeated_voeux = (0..CELLS)
-            .filter(|&i| is_voeu(cells[i]) && times[i] >= 2 && !cells[..i].contains(&cells[i]))
-            .count();
+        let coq = 1u128 << COQ_CODE;
+        let signs = (1u128 << SIGNS.len()) - 1;
+        let voeux = !signs;
+        let repeated_voeux = (twice & voeux).count_ones();
+        let coqs_twice = twice & coq != 0;
         let mut ev = Evaluation::default();
         let amounts = |col: usize| match &self.columns[col].kind {
             ColumnKind::Amount(a) => a[face.codes[col] as usize],
             _ => unreachable!("gain columns hold amounts"),
         };
-        if coqs >= 2 {
+        if coqs_twice {
             ev.wins.push(AreaWin {
                 area: 0,
                 amount: amounts(GAIN1),
@@ -331,24 +332,16 @@ impl Mechanic for Coq {
                 amount: amounts(GAIN2),
             });
         }
-        if coqs >= 3 {
+        if thrice & coq != 0 {
             ev.ambiguities.push(AMB_COQ3);
         }
         if repeated_voeux >= 2 {
             ev.ambiguities.push(AMB_TWO_VOEUX);
         }
-        if cells
-            .iter()
-            .zip(&times)
-            .any(|(&c, &t)| is_voeu(c) && t >= 3)
-        {
+        if thrice & voeux != 0 {
             ev.ambiguities.push(AMB_VOEU3);
         }
-        if cells
-            .iter()
-            .zip(&times)
-            .any(|(&c, &t)| !is_voeu(c) && c != COQ_CODE && t >= 2)
-        {
+        if twice & signs & !coq != 0 {
             ev.ambiguities.push(AMB_SIGN_PAIR);
         }
         ev

@@ -43,33 +43,79 @@ fn escaped(field: &str) -> Vec<u8> {
     v
 }
 
+/// Bytes of a [`Field`]: values up to this length are copied as one fixed-size block.
+const FIELD: usize = 32;
+
+/// A pre-escaped field followed by its separator, padded to [`FIELD`] bytes so that appending
+/// it is one fixed-size copy (longer fields are appended as they are).
+#[derive(Clone)]
+struct Field {
+    padded: [u8; FIELD],
+    bytes: Vec<u8>,
+}
+
+impl Field {
+    fn new(text: &str, sep: u8) -> Field {
+        let mut bytes = escaped(text);
+        bytes.push(sep);
+        let mut padded = [0u8; FIELD];
+        if bytes.len() <= FIELD {
+            padded[..bytes.len()].copy_from_slice(&bytes);
+        }
+        Field { padded, bytes }
+    }
+
+    #[inline]
+    fn append_to(&self, buf: &mut Vec<u8>) {
+        let len = self.bytes.len();
+        if len <= FIELD {
+            // Copy the whole padded block, then drop the padding.
+            let end = buf.len() + len;
+            buf.extend_from_slice(&self.padded);
+            buf.truncate(end);
+        } else {
+            buf.extend_from_slice(&self.bytes);
+        }
+    }
+}
+
 /// Renders ticket rows of one spec into a byte buffer, the same way for `generate` and for
 /// `verify` (which compares what it renders with what it reads). Every text field is escaped
 /// once, by the csv crate, when the writer is built; a row is then a concatenation.
 pub struct RowWriter {
-    /// Escaped values of every face column, by column then code.
-    columns: Vec<Vec<Vec<u8>>>,
-    /// Escaped way id and prize text of every way, by way id.
-    way_ids: Vec<Vec<u8>>,
-    prizes: Vec<Vec<u8>>,
+    /// Escaped values of every face column with their separator, by column then code.
+    columns: Vec<Vec<Field>>,
+    /// Escaped prize and way id of every way with their separators, by way id.
+    prizes: Vec<Field>,
+    way_ids: Vec<Field>,
     buf: Vec<u8>,
 }
 
 impl RowWriter {
     /// A writer for `spec`'s rows.
     pub fn new(spec: &GameSpec) -> Self {
+        let cols = spec.mechanic.columns();
+        let sep = |last: bool| if last { b'\n' } else { b',' };
         RowWriter {
-            columns: spec
-                .mechanic
-                .columns()
+            columns: cols
                 .iter()
-                .map(|c: &Column| c.values.iter().map(|v| escaped(v)).collect())
+                .enumerate()
+                .map(|(i, c): (usize, &Column)| {
+                    c.values
+                        .iter()
+                        .map(|v| Field::new(v, sep(i + 1 == cols.len())))
+                        .collect()
+                })
                 .collect(),
-            way_ids: spec.ways.iter().map(|w| escaped(&w.id)).collect(),
             prizes: spec
                 .ways
                 .iter()
-                .map(|w| escaped(&w.amount.to_string()))
+                .map(|w| Field::new(&w.amount.to_string(), b','))
+                .collect(),
+            way_ids: spec
+                .ways
+                .iter()
+                .map(|w| Field::new(&w.id, sep(cols.is_empty())))
                 .collect(),
             buf: Vec::with_capacity(1 << 16),
         }
@@ -79,20 +125,18 @@ impl RowWriter {
     pub fn push(&mut self, t: &Ticket) {
         let mut b = itoa::Buffer::new();
         let buf = &mut self.buf;
+        buf.reserve(FIELD * (self.columns.len() + 8) + 64);
         for n in [t.block, t.pack, t.pack_position, t.ticket] {
             buf.extend_from_slice(b.format(n).as_bytes());
             buf.push(b',');
         }
         buf.extend_from_slice(&t.serial);
         buf.push(b',');
-        buf.extend_from_slice(&self.prizes[t.way as usize]);
-        buf.push(b',');
-        buf.extend_from_slice(&self.way_ids[t.way as usize]);
+        self.prizes[t.way as usize].append_to(buf);
+        self.way_ids[t.way as usize].append_to(buf);
         for (col, &code) in self.columns.iter().zip(&t.face.codes) {
-            buf.push(b',');
-            buf.extend_from_slice(&col[code as usize]);
+            col[code as usize].append_to(buf);
         }
-        buf.push(b'\n');
     }
 
     /// The bytes rendered since the last [`RowWriter::clear`].
