@@ -6,16 +6,15 @@
 //! draws) makes every arrangement of that multiset equally likely.
 
 use crate::rng::{shuffle, stream, Purpose, Seed};
-use crate::spec::{GameSpec, WayId};
+use crate::spec::WayId;
 
-/// The way of every ticket of `block`, indexed by position (0-based print order).
-/// Shape: `Vec` of `spec.block_size` way ids; way 0 is the losing way.
-pub fn allocate(spec: &GameSpec, seed: &Seed, block: u32) -> Vec<WayId> {
-    let mut ways = Vec::with_capacity(spec.block_size as usize);
-    for (id, way) in spec.ways.iter().enumerate() {
-        ways.extend(std::iter::repeat_n(id as WayId, way.count as usize));
+/// The way of every ticket of `block`, indexed by position (0-based print order), for
+/// `counts[w]` tickets of way `w`. Shape: `Vec` of `counts.iter().sum()` way ids.
+pub fn allocate(counts: &[u32], seed: &Seed, block: u32) -> Vec<WayId> {
+    let mut ways = Vec::with_capacity(counts.iter().map(|&c| c as usize).sum());
+    for (id, &count) in counts.iter().enumerate() {
+        ways.extend(std::iter::repeat_n(id as WayId, count as usize));
     }
-    debug_assert_eq!(ways.len(), spec.block_size as usize);
     let mut rng = stream(seed, Purpose::Allocation, block, 0);
     shuffle(&mut rng, &mut ways);
     ways
@@ -34,6 +33,7 @@ pub fn tally(ways: &[WayId], n_ways: usize) -> Vec<u64> {
 mod tests {
     use super::*;
     use crate::rng::Seed;
+    use crate::spec::GameSpec;
     use proptest::prelude::*;
     use std::path::Path;
 
@@ -42,13 +42,17 @@ mod tests {
             .unwrap()
     }
 
+    fn counts(s: &GameSpec) -> Vec<u32> {
+        s.ways.iter().map(|w| w.count).collect()
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(32))]
         /// The exact count of every way, whatever the seed and block.
         #[test]
         fn counts_are_exact(seed in any::<[u8; 32]>(), block in 1u32..999) {
             let s = small();
-            let ways = allocate(&s, &Seed(seed), block);
+            let ways = allocate(&counts(&s), &Seed(seed), block);
             prop_assert_eq!(ways.len(), 3000);
             let t = tally(&ways, s.ways.len());
             for (i, w) in s.ways.iter().enumerate() {
@@ -60,10 +64,10 @@ mod tests {
     #[test]
     fn positions_differ_by_block_and_seed() {
         let s = small();
-        let a = allocate(&s, &Seed([1; 32]), 1);
-        assert_ne!(a, allocate(&s, &Seed([1; 32]), 2));
-        assert_ne!(a, allocate(&s, &Seed([2; 32]), 1));
-        assert_eq!(a, allocate(&s, &Seed([1; 32]), 1));
+        let a = allocate(&counts(&s), &Seed([1; 32]), 1);
+        assert_ne!(a, allocate(&counts(&s), &Seed([1; 32]), 2));
+        assert_ne!(a, allocate(&counts(&s), &Seed([2; 32]), 1));
+        assert_eq!(a, allocate(&counts(&s), &Seed([1; 32]), 1));
     }
 
     /// Each position is equally likely to hold the top prize: over 3 000 seeds, the top
@@ -76,7 +80,7 @@ mod tests {
         for k in 0..3000u32 {
             let mut seed = [0u8; 32];
             seed[..4].copy_from_slice(&k.to_le_bytes());
-            let ways = allocate(&s, &Seed(seed), 1);
+            let ways = allocate(&counts(&s), &Seed(seed), 1);
             let pos = ways.iter().position(|&w| w == 1).unwrap();
             bins[pos * 10 / 3000] += 1.0;
         }

@@ -11,4 +11,5 @@ pub mod output;
 pub mod rng;
 pub mod serial;
 pub mod spec;
+pub mod validation;
 pub mod verify;

@@ -3,7 +3,7 @@
 use super::{progress, with_threads, Outcome};
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
-use tirage::generate::generate;
+use tirage::generate::{generate, BlockPlan};
 use tirage::rng::Seed;
 use tirage::spec::GameSpec;
 
@@ -64,11 +64,10 @@ pub fn run(a: Args) -> Result<Outcome> {
             seed_path.display()
         );
     }
+    let plan = BlockPlan::production(&spec, a.block)?;
     let bar = progress::bar(u64::from(spec.block_size), "generate", a.quiet);
     let manifest = with_threads(a.threads, || {
-        generate(&spec, &seed, a.block, &out, a.force, &|n| {
-            bar.set_position(n)
-        })
+        generate(&plan, &seed, &out, a.force, &|n| bar.set_position(n))
     })??;
     bar.finish_and_clear();
     if fresh {
