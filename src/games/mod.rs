@@ -10,6 +10,7 @@
 //! keeps faces small and copyable and lets the writers, the parsers and the caption check be
 //! shared by every game.
 
+pub mod common;
 pub mod coq;
 
 use crate::money::Money;
