@@ -11,3 +11,4 @@ pub mod spec;
 pub mod generate;
 pub mod output;
 pub mod serial;
+pub mod verify;

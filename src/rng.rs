@@ -181,10 +181,13 @@ mod tests {
         assert_eq!(s.commitment(), COMMITMENT);
     }
 
-    const KEY_ALLOC_1: &str = "TBD";
-    const FIRST_U32: [u32; 4] = [0, 0, 0, 0];
-    const FIRST_BELOW: [u32; 6] = [0, 0, 0, 0, 0, 0];
-    const COMMITMENT: &str = "TBD";
+    // Computed independently of this crate (Python: hashlib for the key and commitment,
+    // `cryptography`'s RFC 7539 ChaCha20 with a zero nonce for the stream, and Lemire's
+    // rejection written out by hand for the bounded draws).
+    const KEY_ALLOC_1: &str = "0f2b85596c89773aadcea0b676259315d8b72ab4afd90b1d904d77e07c3df19b";
+    const FIRST_U32: [u32; 4] = [2909474171, 1442585483, 3139455547, 1408416504];
+    const FIRST_BELOW: [u32; 6] = [2229074, 1133451, 2641297, 2004267, 2692310, 353508];
+    const COMMITMENT: &str = "ece366772a67eb5c33ac762e226c085f330cd2adc4ae956789627a6aede2d8ea";
 
     #[test]
     fn keys_differ_by_purpose_block_and_index() {

@@ -280,3 +280,140 @@ impl Mechanic for Coq {
         ]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::judge;
+    use crate::spec::GameSpec;
+    use proptest::prelude::*;
+    use rand_core::SeedableRng;
+    use std::path::Path;
+
+    fn spec() -> GameSpec {
+        GameSpec::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("game_specs/coq.toml")).expect("coq spec loads")
+    }
+
+    /// A face from symbol names and the two GAIN amounts (whole euros), captions correct.
+    fn face(spec: &GameSpec, cells: [&str; 8], g1: u64, g2: u64) -> Face {
+        let cols = spec.mechanic.columns();
+        let code = |col: usize, v: &str| cols[col].values.iter().position(|x| x == v).expect("known value") as u8;
+        let mut f = Face::default();
+        for (i, c) in cells.iter().enumerate() {
+            f.codes[i] = code(i, c);
+        }
+        for (col, cap, g) in [(GAIN1, GAIN1_CAPTION, g1), (GAIN2, GAIN2_CAPTION, g2)] {
+            let m = Money::units(g);
+            f.codes[col] = code(col, &m.to_string());
+            f.codes[cap] = code(cap, spec.caption(m).expect("caption"));
+        }
+        f
+    }
+
+    fn wins(ev: &Evaluation) -> Vec<(u8, u64)> {
+        ev.wins.iter().map(|w| (w.area, w.amount.cents() / 100)).collect()
+    }
+
+    #[test]
+    fn art_4_5_two_coq_win_gain_1() {
+        let s = spec();
+        let ev = s.mechanic.evaluate(&face(&s, ["COQ", "RAT", "COQ", "TIGRE", "LAPIN", "DRAGON", "CHIEN", "SINGE"], 500, 4));
+        assert_eq!(wins(&ev), vec![(0, 500)]);
+        assert!(ev.ambiguities.is_empty());
+    }
+
+    #[test]
+    fn art_4_6_two_identical_voeux_win_gain_2() {
+        let s = spec();
+        let ev = s.mechanic.evaluate(&face(&s, ["SANTE", "RAT", "COQ", "TIGRE", "SANTE", "DRAGON", "AMOUR", "SINGE"], 8, 20));
+        assert_eq!(wins(&ev), vec![(1, 20)]);
+        assert!(ev.ambiguities.is_empty());
+        assert_eq!(ev.prize(), Money::units(20));
+    }
+
+    #[test]
+    fn art_3_both_games_add_up() {
+        let s = spec();
+        let ev = s.mechanic.evaluate(&face(&s, ["SANTE", "COQ", "COQ", "TIGRE", "SANTE", "DRAGON", "RAT", "SINGE"], 10, 20));
+        assert_eq!(wins(&ev), vec![(0, 10), (1, 20)]);
+        assert_eq!(ev.prize(), Money::units(30));
+        assert_eq!(s.recognise(&ev.wins).map(|w| s.ways[w as usize].id.as_str()), Some("10+20"));
+    }
+
+    #[test]
+    fn art_4_7_no_pair_loses() {
+        let s = spec();
+        let ev = s.mechanic.evaluate(&face(&s, ["COQ", "RAT", "SANTE", "TIGRE", "LAPIN", "DRAGON", "AMOUR", "SINGE"], 20000, 500));
+        assert!(ev.wins.is_empty());
+        assert!(ev.ambiguities.is_empty());
+        assert_eq!(s.recognise(&ev.wins), Some(0));
+    }
+
+    #[test]
+    fn every_ambiguous_case_is_flagged() {
+        let s = spec();
+        let cases: [([&str; 8], &str); 4] = [
+            (["COQ", "COQ", "COQ", "TIGRE", "LAPIN", "DRAGON", "RAT", "SINGE"], AMB_COQ3),
+            (["SANTE", "SANTE", "AMOUR", "AMOUR", "LAPIN", "DRAGON", "RAT", "SINGE"], AMB_TWO_VOEUX),
+            (["SANTE", "SANTE", "SANTE", "TIGRE", "LAPIN", "DRAGON", "RAT", "SINGE"], AMB_VOEU3),
+            (["RAT", "RAT", "COQ", "TIGRE", "LAPIN", "DRAGON", "CHIEN", "SINGE"], AMB_SIGN_PAIR),
+        ];
+        for (cells, amb) in cases {
+            let ev = s.mechanic.evaluate(&face(&s, cells, 2, 2));
+            assert_eq!(ev.ambiguities, vec![amb], "{cells:?}");
+        }
+        // A repeated sign other than COQ wins nothing by the letter.
+        let ev = s.mechanic.evaluate(&face(&s, cases[3].0, 2, 2));
+        assert!(ev.wins.is_empty());
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// Every way of the spec round-trips: synthesize → evaluate → the same way, no ambiguity.
+        #[test]
+        fn every_way_round_trips(seed in any::<u64>()) {
+            let s = spec();
+            let mut rng = FaceRng::seed_from_u64(seed);
+            for (id, way) in s.ways.iter().enumerate() {
+                for _ in 0..20 {
+                    let f = s.mechanic.synthesize(way, &mut rng).unwrap();
+                    prop_assert_eq!(judge(&s, &f, id as u16), Ok(()));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn synthesis_is_deterministic() {
+        let s = spec();
+        let make = || {
+            let mut rng = FaceRng::seed_from_u64(7);
+            (0..50).map(|i| s.mechanic.synthesize(&s.ways[i % s.ways.len()], &mut rng).unwrap()).collect::<Vec<_>>()
+        };
+        assert_eq!(make(), make());
+    }
+
+    #[test]
+    fn near_misses_and_decoys_follow_the_spec() {
+        let s = spec();
+        let mut rng = FaceRng::seed_from_u64(1);
+        let n = 20_000;
+        let (mut coq, mut voeu) = (0, 0);
+        let mut decoys = vec![0u32; 8];
+        for _ in 0..n {
+            let f = s.mechanic.synthesize(&s.ways[0], &mut rng).unwrap();
+            coq += usize::from(f.codes[..CELLS].contains(&COQ_CODE));
+            voeu += usize::from(f.codes[..CELLS].iter().any(|&c| c >= 12));
+            decoys[f.codes[GAIN1] as usize] += 1;
+        }
+        // 30 % each; the standard deviation of the share over 20 000 draws is 0.32 %.
+        for share in [coq, voeu] {
+            let p = share as f64 / n as f64;
+            assert!((p - 0.30).abs() < 0.015, "near-miss share {p}");
+        }
+        // Decoy weights 300:250:150:100:80:60:40:20 over 1000.
+        let p2 = f64::from(decoys[0]) / n as f64;
+        assert!((p2 - 0.30).abs() < 0.015, "decoy 2 share {p2}");
+        assert!(decoys.iter().all(|&d| d > 0), "{decoys:?}");
+    }
+}
