@@ -29,14 +29,21 @@ pub fn share(x: f64) -> Result<u32, String> {
 /// are further names no spec symbol may take (e.g. the winning symbols of another play area).
 /// Errors: a word that is empty or not uppercase ASCII letters, a word listed twice or equal
 /// to a fixed or reserved symbol, fewer than `min` words, more than [`MAX_SYMBOLS`] in all.
-pub fn symbol_set(words: &[String], fixed: &[&str], reserved: &[&str], min: usize) -> Result<Vec<String>, String> {
+pub fn symbol_set(
+    words: &[String],
+    fixed: &[&str],
+    reserved: &[&str],
+    min: usize,
+) -> Result<Vec<String>, String> {
     let mut symbols: Vec<String> = fixed.iter().map(|s| s.to_string()).collect();
     for w in words {
         if w.is_empty() || !w.bytes().all(|b| b.is_ascii_uppercase()) {
             return Err(format!("\"{w}\" is not an uppercase ASCII word"));
         }
         if fixed.contains(&w.as_str()) || reserved.contains(&w.as_str()) {
-            return Err(format!("\"{w}\" is a symbol the rule names; expected another word"));
+            return Err(format!(
+                "\"{w}\" is a symbol the rule names; expected another word"
+            ));
         }
         if symbols.contains(w) {
             return Err(format!("\"{w}\" is listed twice"));
@@ -44,7 +51,10 @@ pub fn symbol_set(words: &[String], fixed: &[&str], reserved: &[&str], min: usiz
         symbols.push(w.clone());
     }
     if words.len() < min {
-        return Err(format!("expected at least {min} symbols, got {}", words.len()));
+        return Err(format!(
+            "expected at least {min} symbols, got {}",
+            words.len()
+        ));
     }
     if symbols.len() > MAX_SYMBOLS {
         return Err(format!("at most {} symbols", MAX_SYMBOLS - fixed.len()));
@@ -57,11 +67,18 @@ pub fn symbol_set(words: &[String], fixed: &[&str], reserved: &[&str], min: usiz
 ///
 /// `allowed` names what `amounts` are, for the error message. Errors: a key that is not an
 /// amount or not one of `amounts`, weights summing to 0 or above `u32::MAX`.
-pub fn decoy_weights(table: &BTreeMap<String, u32>, amounts: &[Money], allowed: &str) -> Result<Vec<u32>, String> {
+pub fn decoy_weights(
+    table: &BTreeMap<String, u32>,
+    amounts: &[Money],
+    allowed: &str,
+) -> Result<Vec<u32>, String> {
     let mut weights = vec![0u32; amounts.len()];
     for (k, &w) in table {
         let m: Money = k.parse().map_err(|e| format!("key \"{k}\": {e}"))?;
-        let i = amounts.iter().position(|&a| a == m).ok_or_else(|| format!("{m} is not {allowed}"))?;
+        let i = amounts
+            .iter()
+            .position(|&a| a == m)
+            .ok_or_else(|| format!("{m} is not {allowed}"))?;
         weights[i] = w;
     }
     let total: u64 = weights.iter().map(|&w| u64::from(w)).sum();
@@ -90,8 +107,14 @@ impl AmountBox {
         if amounts.len() > MAX_SYMBOLS {
             return Err(format!("at most {MAX_SYMBOLS} amounts in one box"));
         }
-        let caption_code = amounts.iter().map(|&m| captions.code(m)).collect::<Result<Vec<u8>, String>>()?;
-        Ok(AmountBox { amounts, caption_code })
+        let caption_code = amounts
+            .iter()
+            .map(|&m| captions.code(m))
+            .collect::<Result<Vec<u8>, String>>()?;
+        Ok(AmountBox {
+            amounts,
+            caption_code,
+        })
     }
 
     /// The amounts the box may show, ascending, in cents.
@@ -101,7 +124,10 @@ impl AmountBox {
 
     /// The code of `amount`, if the box may show it.
     pub fn code(&self, amount: Money) -> Option<u8> {
-        self.amounts.iter().position(|&m| m == amount).map(|i| i as u8)
+        self.amounts
+            .iter()
+            .position(|&m| m == amount)
+            .map(|i| i as u8)
     }
 
     /// The amount shown by `code`, in cents. Panics on a code outside the box (faces only
@@ -169,24 +195,48 @@ mod tests {
     #[test]
     fn symbol_sets_are_checked() {
         let w = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert_eq!(symbol_set(&w(&["LOTUS", "VASE"]), &["IBIS"], &[], 2).unwrap(), w(&["IBIS", "LOTUS", "VASE"]));
-        assert_eq!(symbol_set(&w(&["Lotus"]), &[], &[], 1).unwrap_err(), "\"Lotus\" is not an uppercase ASCII word");
-        assert_eq!(symbol_set(&w(&["LOTUS", "LOTUS"]), &[], &[], 1).unwrap_err(), "\"LOTUS\" is listed twice");
+        assert_eq!(
+            symbol_set(&w(&["LOTUS", "VASE"]), &["IBIS"], &[], 2).unwrap(),
+            w(&["IBIS", "LOTUS", "VASE"])
+        );
+        assert_eq!(
+            symbol_set(&w(&["Lotus"]), &[], &[], 1).unwrap_err(),
+            "\"Lotus\" is not an uppercase ASCII word"
+        );
+        assert_eq!(
+            symbol_set(&w(&["LOTUS", "LOTUS"]), &[], &[], 1).unwrap_err(),
+            "\"LOTUS\" is listed twice"
+        );
         assert!(symbol_set(&w(&["IBIS"]), &["IBIS"], &[], 1).is_err());
         assert!(symbol_set(&w(&["MASQUE"]), &[], &["MASQUE"], 1).is_err());
-        assert_eq!(symbol_set(&w(&["LOTUS"]), &[], &[], 2).unwrap_err(), "expected at least 2 symbols, got 1");
+        assert_eq!(
+            symbol_set(&w(&["LOTUS"]), &[], &[], 2).unwrap_err(),
+            "expected at least 2 symbols, got 1"
+        );
         assert!(symbol_set(&w(&[""]), &[], &[], 0).is_err());
     }
 
     #[test]
     fn decoy_weights_follow_the_amounts() {
         let amounts = [Money(300), Money(1000)];
-        let t = |v: &[(&str, u32)]| v.iter().map(|(k, w)| (k.to_string(), *w)).collect::<BTreeMap<_, _>>();
-        assert_eq!(decoy_weights(&t(&[("10", 5), ("3", 2)]), &amounts, "a box amount"), Ok(vec![2, 5]));
-        assert_eq!(decoy_weights(&t(&[("4", 5)]), &amounts, "a box amount").unwrap_err(), "4 is not a box amount");
+        let t = |v: &[(&str, u32)]| {
+            v.iter()
+                .map(|(k, w)| (k.to_string(), *w))
+                .collect::<BTreeMap<_, _>>()
+        };
+        assert_eq!(
+            decoy_weights(&t(&[("10", 5), ("3", 2)]), &amounts, "a box amount"),
+            Ok(vec![2, 5])
+        );
+        assert_eq!(
+            decoy_weights(&t(&[("4", 5)]), &amounts, "a box amount").unwrap_err(),
+            "4 is not a box amount"
+        );
         assert!(decoy_weights(&t(&[("x", 5)]), &amounts, "a box amount").is_err());
         assert!(decoy_weights(&t(&[("3", 0)]), &amounts, "a box amount").is_err());
-        assert!(decoy_weights(&t(&[("3", u32::MAX), ("10", 1)]), &amounts, "a box amount").is_err());
+        assert!(
+            decoy_weights(&t(&[("3", u32::MAX), ("10", 1)]), &amounts, "a box amount").is_err()
+        );
     }
 
     #[test]
@@ -221,6 +271,12 @@ mod tests {
         }
         // Each value is in 3/5 of the draws: 1200 expected.
         assert!(seen.iter().all(|&c| (1100..1300).contains(&c)), "{seen:?}");
-        assert_eq!(pick_distinct(&mut r, 4, 4).iter().copied().fold(0, |a, x| a | (1 << x)), 0b1111);
+        assert_eq!(
+            pick_distinct(&mut r, 4, 4)
+                .iter()
+                .copied()
+                .fold(0, |a, x| a | (1 << x)),
+            0b1111
+        );
     }
 }

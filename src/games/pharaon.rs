@@ -28,29 +28,44 @@ use toml::Spanned;
 /// The play areas, by name: I sarcophagus, II hieroglyphs, III colossi, IV pyramid (art. 3.1).
 pub const AREAS: [&str; 4] = ["I", "II", "III", "IV"];
 /// Printed maximum win of each surface, in cents (art. 3.6): 5 000, 10 000, 15 000, 20 000.
-pub const SURFACE_MAX: [Money; 4] = [Money(500_000), Money(1_000_000), Money(1_500_000), Money(2_000_000)];
+pub const SURFACE_MAX: [Money; 4] = [
+    Money(500_000),
+    Money(1_000_000),
+    Money(1_500_000),
+    Money(2_000_000),
+];
 /// The three winning hieroglyphs of surface II (art. 3.3.1): long-beaked bird, man holding a
 /// rope, stylised eye. Codes 0..3 of the `j2_sym` columns.
 pub const HIEROGLYPHS: [&str; 3] = ["IBIS", "HALEUR", "OUDJAT"];
 /// The four winning symbols of surface III (art. 3.4.3). Codes 0..4 of the `j3` columns.
 pub const COLOSSI: [&str; 4] = ["AMPHORE", "VOILIER", "OEIL", "SCARABEE"];
 /// What a pedestal rebuilding `COLOSSI[i]` wins, in cents (art. 3.4.3): 3, 50, 500, 15 000.
-pub const COLOSSUS_AMOUNTS: [Money; 4] = [Money(300), Money(5_000), Money(50_000), Money(1_500_000)];
+pub const COLOSSUS_AMOUNTS: [Money; 4] =
+    [Money(300), Money(5_000), Money(50_000), Money(1_500_000)];
 /// The five winning symbols of surface IV (art. 3.5.3). Codes 0..5 of the `j4` columns.
 pub const PYRAMID: [&str; 5] = ["LION", "OISEAU", "BATEAU", "MAIN", "CROIX"];
 /// What three `PYRAMID[i]` win, in cents (art. 3.5.3): 3, 10, 100, 1 000, 10 000.
-pub const PYRAMID_AMOUNTS: [Money; 5] = [Money(300), Money(1_000), Money(10_000), Money(100_000), Money(1_000_000)];
+pub const PYRAMID_AMOUNTS: [Money; 5] = [
+    Money(300),
+    Money(1_000),
+    Money(10_000),
+    Money(100_000),
+    Money(1_000_000),
+];
 /// The pharaoh's mask, which doubles a pyramid win (art. 3.5.4). Code 5 of the `j4` columns.
 pub const MASQUE: &str = "MASQUE";
 
 /// Ambiguity: surface I shows an amount above its printed maximum (art. 3.2.3 vs 3.6).
 pub const AMB_I_OVER_MAX: &str = "surface I shows more than its printed maximum of 5000 (art. 3.6)";
 /// Ambiguity: the winning hieroglyphs add up to more than 10 000 (art. 3.3.3 vs 3.6).
-pub const AMB_II_OVER_MAX: &str = "surface II wins more than its printed maximum of 10000 (art. 3.6)";
+pub const AMB_II_OVER_MAX: &str =
+    "surface II wins more than its printed maximum of 10000 (art. 3.6)";
 /// Ambiguity: surface III wins more than 15 000 (art. 3.4.3 vs 3.6).
-pub const AMB_III_OVER_MAX: &str = "surface III wins more than its printed maximum of 15000 (art. 3.6)";
+pub const AMB_III_OVER_MAX: &str =
+    "surface III wins more than its printed maximum of 15000 (art. 3.6)";
 /// Ambiguity: surface IV wins more than 20 000 (art. 3.5 vs 3.6).
-pub const AMB_IV_OVER_MAX: &str = "surface IV wins more than its printed maximum of 20000 (art. 3.6)";
+pub const AMB_IV_OVER_MAX: &str =
+    "surface IV wins more than its printed maximum of 20000 (art. 3.6)";
 /// Ambiguity: both pedestals rebuild a winning symbol (art. 3.4.3 says "un des 2 socles").
 pub const AMB_TWO_PEDESTALS: &str = "both pedestals rebuild a winning symbol";
 /// Ambiguity: two symbols appear three times or more in the pyramid.
@@ -61,7 +76,12 @@ pub const AMB_FOUR_OF_ONE: &str = "four or more of one symbol in the pyramid";
 pub const AMB_TWO_MASKS: &str = "two or more masks in the pyramid";
 
 /// The over-maximum ambiguity of each surface, by area index.
-const AMB_OVER_MAX: [&str; 4] = [AMB_I_OVER_MAX, AMB_II_OVER_MAX, AMB_III_OVER_MAX, AMB_IV_OVER_MAX];
+const AMB_OVER_MAX: [&str; 4] = [
+    AMB_I_OVER_MAX,
+    AMB_II_OVER_MAX,
+    AMB_III_OVER_MAX,
+    AMB_IV_OVER_MAX,
+];
 
 /// Symbols under the papyrus of surface II (art. 3.3.2).
 pub const HIEROGLYPH_CELLS: usize = 3;
@@ -140,7 +160,13 @@ type Plan = [ArrayVec<Money, HIEROGLYPH_CELLS>; 4];
 
 /// Every symbol the règlement names; no decoy may take one of these names.
 fn named_symbols() -> Vec<&'static str> {
-    HIEROGLYPHS.iter().chain(&COLOSSI).chain(&PYRAMID).chain(&[MASQUE]).copied().collect()
+    HIEROGLYPHS
+        .iter()
+        .chain(&COLOSSI)
+        .chain(&PYRAMID)
+        .chain(&[MASQUE])
+        .copied()
+        .collect()
 }
 
 impl Pharaon {
@@ -151,19 +177,29 @@ impl Pharaon {
     /// decoy; a decoy weight keyed by something other than a table amount up to 10 000; all
     /// decoy weights zero; a share outside 0..=1 or `near_miss_pedestal + decoy_rebuilt > 1`;
     /// a table amount (or 0 €) without a caption (art. 3.2.2, 3.3.2).
-    pub fn new(sec: &Spanned<RawPharaon>, captions: &Captions, table: &[Money], at: &ErrorAt) -> Result<Pharaon, SpecError> {
+    pub fn new(
+        sec: &Spanned<RawPharaon>,
+        captions: &Captions,
+        table: &[Money],
+        at: &ErrorAt,
+    ) -> Result<Pharaon, SpecError> {
         let span = Some(sec.span().start);
         let raw = sec.get_ref();
         let err = |field: &str, msg: String| at.at(span, format!("pharaon.{field}"), msg);
         let named = named_symbols();
-        let hiero_symbols = common::symbol_set(&raw.hieroglyph_decoys, &HIEROGLYPHS, &named, HIEROGLYPH_CELLS)
-            .map_err(|e| err("hieroglyph_decoys", e))?;
-        let colossus_symbols =
-            common::symbol_set(&raw.colossus_decoys, &COLOSSI, &named, 2).map_err(|e| err("colossus_decoys", e))?;
+        let hiero_symbols = common::symbol_set(
+            &raw.hieroglyph_decoys,
+            &HIEROGLYPHS,
+            &named,
+            HIEROGLYPH_CELLS,
+        )
+        .map_err(|e| err("hieroglyph_decoys", e))?;
+        let colossus_symbols = common::symbol_set(&raw.colossus_decoys, &COLOSSI, &named, 2)
+            .map_err(|e| err("colossus_decoys", e))?;
         let mut fixed_pyramid: Vec<&str> = PYRAMID.to_vec();
         fixed_pyramid.push(MASQUE);
-        let pyramid_symbols =
-            common::symbol_set(&raw.pyramid_decoys, &fixed_pyramid, &named, 1).map_err(|e| err("pyramid_decoys", e))?;
+        let pyramid_symbols = common::symbol_set(&raw.pyramid_decoys, &fixed_pyramid, &named, 1)
+            .map_err(|e| err("pyramid_decoys", e))?;
 
         let mut table: Vec<Money> = table.iter().copied().filter(|m| !m.is_zero()).collect();
         table.sort_unstable();
@@ -174,31 +210,55 @@ impl Pharaon {
         let sarcophagus = AmountBox::new(with_zero, captions).map_err(caption_err)?;
         let hieroglyph = AmountBox::new(table.clone(), captions).map_err(caption_err)?;
         // Decoys stay within the surface's printed maximum: a table amount up to 10 000.
-        let decoy_amounts: Vec<Money> = table.iter().copied().filter(|&m| m <= SURFACE_MAX[1]).collect();
-        let mut decoy_weights =
-            common::decoy_weights(&raw.decoy_weights, &decoy_amounts, "a lot table amount up to 10000 (art. 3.3.2, 3.6)")
-                .map_err(|e| err("decoy_weights", e))?;
+        let decoy_amounts: Vec<Money> = table
+            .iter()
+            .copied()
+            .filter(|&m| m <= SURFACE_MAX[1])
+            .collect();
+        let mut decoy_weights = common::decoy_weights(
+            &raw.decoy_weights,
+            &decoy_amounts,
+            "a lot table amount up to 10000 (art. 3.3.2, 3.6)",
+        )
+        .map_err(|e| err("decoy_weights", e))?;
         decoy_weights.resize(table.len(), 0);
 
-        let near_miss_pedestal = common::share(raw.near_miss_pedestal).map_err(|e| err("near_miss_pedestal", e))?;
-        let decoy_rebuilt = common::share(raw.decoy_rebuilt).map_err(|e| err("decoy_rebuilt", e))?;
+        let near_miss_pedestal =
+            common::share(raw.near_miss_pedestal).map_err(|e| err("near_miss_pedestal", e))?;
+        let decoy_rebuilt =
+            common::share(raw.decoy_rebuilt).map_err(|e| err("decoy_rebuilt", e))?;
         if near_miss_pedestal + decoy_rebuilt > 1_000_000 {
-            return Err(err("decoy_rebuilt", "near_miss_pedestal + decoy_rebuilt is above 1".into()));
+            return Err(err(
+                "decoy_rebuilt",
+                "near_miss_pedestal + decoy_rebuilt is above 1".into(),
+            ));
         }
-        let near_miss_pyramid = common::share(raw.near_miss_pyramid).map_err(|e| err("near_miss_pyramid", e))?;
+        let near_miss_pyramid =
+            common::share(raw.near_miss_pyramid).map_err(|e| err("near_miss_pyramid", e))?;
         let decoy_mask = common::share(raw.decoy_mask).map_err(|e| err("decoy_mask", e))?;
 
-        let symbol_col = |name: String, values: &Vec<String>| Column { name, kind: ColumnKind::Symbol, values: values.clone() };
-        let mut columns = vec![sarcophagus.column("j1_amount"), Column::caption("j1_caption", J1_AMOUNT, captions)];
-        columns.extend((1..=HIEROGLYPH_CELLS).map(|i| symbol_col(format!("j2_sym{i}"), &hiero_symbols)));
+        let symbol_col = |name: String, values: &Vec<String>| Column {
+            name,
+            kind: ColumnKind::Symbol,
+            values: values.clone(),
+        };
+        let mut columns = vec![
+            sarcophagus.column("j1_amount"),
+            Column::caption("j1_caption", J1_AMOUNT, captions),
+        ];
+        columns.extend(
+            (1..=HIEROGLYPH_CELLS).map(|i| symbol_col(format!("j2_sym{i}"), &hiero_symbols)),
+        );
         columns.extend((1..=HIEROGLYPH_CELLS).map(|i| hieroglyph.column(format!("j2_amt{i}"))));
         columns.extend(
-            (1..=HIEROGLYPH_CELLS).map(|i| Column::caption(format!("j2_cap{i}"), J2_AMT + i - 1, captions)),
+            (1..=HIEROGLYPH_CELLS)
+                .map(|i| Column::caption(format!("j2_cap{i}"), J2_AMT + i - 1, captions)),
         );
         for name in ["j3_p1_left", "j3_p1_right", "j3_p2_left", "j3_p2_right"] {
             columns.push(symbol_col(name.into(), &colossus_symbols));
         }
-        columns.extend((1..=PYRAMID_CELLS).map(|i| symbol_col(format!("j4_{i}"), &pyramid_symbols)));
+        columns
+            .extend((1..=PYRAMID_CELLS).map(|i| symbol_col(format!("j4_{i}"), &pyramid_symbols)));
         debug_assert_eq!(columns.len(), COLUMNS);
 
         Ok(Pharaon {
@@ -223,13 +283,19 @@ impl Pharaon {
     fn surface_fits(&self, s: usize, amounts: &[Money]) -> Result<(), String> {
         let name = AREAS[s];
         if amounts.len() > CAPACITY[s] {
-            return Err(format!("surface {name} holds at most {} win(s), got {}", CAPACITY[s], amounts.len()));
+            return Err(format!(
+                "surface {name} holds at most {} win(s), got {}",
+                CAPACITY[s],
+                amounts.len()
+            ));
         }
         for &m in amounts {
             let ok = match s {
                 0 | 1 => self.table.binary_search(&m).is_ok(),
                 2 => COLOSSUS_AMOUNTS.contains(&m),
-                _ => PYRAMID_AMOUNTS.iter().any(|&p| p == m || Money(p.cents() * 2) == m),
+                _ => PYRAMID_AMOUNTS
+                    .iter()
+                    .any(|&p| p == m || Money(p.cents() * 2) == m),
             };
             if !ok {
                 let expected = match s {
@@ -238,12 +304,17 @@ impl Pharaon {
                     2 => "3, 50, 500 or 15000 (art. 3.4.3)",
                     _ => "3, 10, 100, 1000 or 10000, or twice one of them with the mask (art. 3.5.3-3.5.4)",
                 };
-                return Err(format!("surface {name} cannot win {m}: expected {expected}"));
+                return Err(format!(
+                    "surface {name} cannot win {m}: expected {expected}"
+                ));
             }
         }
         let total = Money(amounts.iter().map(|m| m.cents()).sum());
         if total > SURFACE_MAX[s] {
-            return Err(format!("surface {name} would win {total}, above its printed maximum {} (art. 3.6)", SURFACE_MAX[s]));
+            return Err(format!(
+                "surface {name} would win {total}, above its printed maximum {} (art. 3.6)",
+                SURFACE_MAX[s]
+            ));
         }
         Ok(())
     }
@@ -265,10 +336,15 @@ impl Pharaon {
             match w.area {
                 Some(a) => {
                     let s = a as usize;
-                    let slot = fixed.get_mut(s).ok_or_else(|| format!("unknown play area {a}"))?;
+                    let slot = fixed
+                        .get_mut(s)
+                        .ok_or_else(|| format!("unknown play area {a}"))?;
                     slot.try_push(w.amount).map_err(|_| {
                         let n = way.wins.iter().filter(|x| x.area == Some(a)).count();
-                        format!("surface {} holds at most {} win(s), got {n}", AREAS[s], CAPACITY[s])
+                        format!(
+                            "surface {} holds at most {} win(s), got {n}",
+                            AREAS[s], CAPACITY[s]
+                        )
                     })?;
                 }
                 None => free.push(w.amount),
@@ -286,7 +362,10 @@ impl Pharaon {
                 p[(k % 4) as usize].try_push(m).ok()?;
                 k /= 4;
             }
-            p.iter().enumerate().all(|(s, a)| self.surface_fits(s, a).is_ok()).then_some(p)
+            p.iter()
+                .enumerate()
+                .all(|(s, a)| self.surface_fits(s, a).is_ok())
+                .then_some(p)
         };
         let n = 4u32.pow(free.len() as u32);
         let feasible = (0..n).filter(|&k| placement(k).is_some()).count() as u32;
@@ -294,14 +373,20 @@ impl Pharaon {
             return Err("no placement of these wins on surfaces I-IV respects art. 3.2-3.6".into());
         }
         let r = rng.map_or(0, |rng| below(rng, feasible));
-        (0..n).filter_map(placement).nth(r as usize).ok_or_else(|| "placement vanished".into())
+        (0..n)
+            .filter_map(placement)
+            .nth(r as usize)
+            .ok_or_else(|| "placement vanished".into())
     }
 
     /// Surface I (art. 3.2.2): the winning amount, or 0 € on a losing sarcophagus (the only
     /// losing sum the article allows).
     fn sarcophagus(&self, wins: &[Money], face: &mut Face) -> Result<(), String> {
         let amount = wins.first().copied().unwrap_or(Money::ZERO);
-        let code = self.sarcophagus.code(amount).ok_or_else(|| format!("{amount} is not a surface I amount"))?;
+        let code = self
+            .sarcophagus
+            .code(amount)
+            .ok_or_else(|| format!("{amount} is not a surface I amount"))?;
         self.sarcophagus.show(face, J1_AMOUNT, J1_CAPTION, code);
         Ok(())
     }
@@ -309,17 +394,28 @@ impl Pharaon {
     /// Surface II (art. 3.3.2): one distinct winning hieroglyph over each winning amount,
     /// distinct decoy hieroglyphs over decoy amounts (spec weights) elsewhere, in random
     /// positions.
-    fn hieroglyphs(&self, wins: &[Money], rng: &mut FaceRng, face: &mut Face) -> Result<(), String> {
+    fn hieroglyphs(
+        &self,
+        wins: &[Money],
+        rng: &mut FaceRng,
+        face: &mut Face,
+    ) -> Result<(), String> {
         let k = wins.len();
         let winners = common::pick_distinct(rng, HIEROGLYPHS.len() as u32, k);
         let decoys = common::pick_distinct(rng, self.n_hieroglyph_decoys, HIEROGLYPH_CELLS - k);
         let mut cells = [(0u8, 0u8); HIEROGLYPH_CELLS];
         for (i, (&sym, &m)) in winners.iter().zip(wins).enumerate() {
-            let code = self.hieroglyph.code(m).ok_or_else(|| format!("{m} is not a lot table amount"))?;
+            let code = self
+                .hieroglyph
+                .code(m)
+                .ok_or_else(|| format!("{m} is not a lot table amount"))?;
             cells[i] = (sym as u8, code);
         }
         for (i, &d) in decoys.iter().enumerate() {
-            cells[k + i] = ((HIEROGLYPHS.len() as u32 + d) as u8, weighted(rng, &self.decoy_weights) as u8);
+            cells[k + i] = (
+                (HIEROGLYPHS.len() as u32 + d) as u8,
+                weighted(rng, &self.decoy_weights) as u8,
+            );
         }
         shuffle(rng, &mut cells);
         for (i, &(sym, amount)) in cells.iter().enumerate() {
@@ -335,7 +431,10 @@ impl Pharaon {
         let mut pedestals = [(0u8, 0u8); 2];
         let winner = match wins.first() {
             Some(&m) => {
-                let s = COLOSSUS_AMOUNTS.iter().position(|&a| a == m).ok_or_else(|| format!("no pedestal wins {m}"))?;
+                let s = COLOSSUS_AMOUNTS
+                    .iter()
+                    .position(|&a| a == m)
+                    .ok_or_else(|| format!("no pedestal wins {m}"))?;
                 let p = below(rng, 2) as usize;
                 pedestals[p] = (s as u8, s as u8);
                 Some(p)
@@ -396,7 +495,9 @@ impl Pharaon {
                     .iter()
                     .enumerate()
                     .find_map(|(i, &p)| {
-                        (p == m).then_some((i, false)).or((Money(p.cents() * 2) == m).then_some((i, true)))
+                        (p == m)
+                            .then_some((i, false))
+                            .or((Money(p.cents() * 2) == m).then_some((i, true)))
                     })
                     .ok_or_else(|| format!("no pyramid wins {m}"))?;
                 cells.extend([s as u8; 3]);
@@ -418,12 +519,18 @@ impl Pharaon {
             }
         }
         while !cells.is_full() {
-            let open = room[..self.n_pyramid_symbols].iter().filter(|&&r| r > 0).count() as u32;
+            let open = room[..self.n_pyramid_symbols]
+                .iter()
+                .filter(|&&r| r > 0)
+                .count() as u32;
             if open == 0 {
                 return Err("no symbol left to fill the pyramid".into());
             }
             let k = below(rng, open) as usize;
-            let s = (0..self.n_pyramid_symbols).filter(|&s| room[s] > 0).nth(k).expect("open counts the symbols with room");
+            let s = (0..self.n_pyramid_symbols)
+                .filter(|&s| room[s] > 0)
+                .nth(k)
+                .expect("open counts the symbols with room");
             room[s] -= 1;
             cells.push(s as u8);
         }
@@ -488,7 +595,10 @@ impl Mechanic for Pharaon {
         let mut totals = [0u64; 4];
         let mut win = |ev: &mut Evaluation, area: usize, amount: Money| {
             totals[area] += amount.cents();
-            ev.wins.push(AreaWin { area: area as u8, amount });
+            ev.wins.push(AreaWin {
+                area: area as u8,
+                amount,
+            });
         };
         // I
         let amount = self.sarcophagus.amount(face.codes[J1_AMOUNT]);
@@ -526,7 +636,11 @@ impl Mechanic for Pharaon {
             triples += 1;
             four |= times >= 4;
             if usize::from(c) < PYRAMID.len() {
-                win(&mut ev, 3, Money(PYRAMID_AMOUNTS[usize::from(c)].cents() * factor));
+                win(
+                    &mut ev,
+                    3,
+                    Money(PYRAMID_AMOUNTS[usize::from(c)].cents() * factor),
+                );
             }
         }
         if triples >= 2 {
@@ -621,7 +735,10 @@ mod tests {
     /// The code of `text` in face column `col`.
     fn code(s: &GameSpec, col: usize, text: &str) -> u8 {
         let values = &s.mechanic.columns()[col].values;
-        values.iter().position(|v| v == text).unwrap_or_else(|| panic!("{text} not in column {col}")) as u8
+        values
+            .iter()
+            .position(|v| v == text)
+            .unwrap_or_else(|| panic!("{text} not in column {col}")) as u8
     }
 
     /// A face from its printed texts, with the right captions.
@@ -651,7 +768,13 @@ mod tests {
     const LOSING_IV: [&str; 6] = ["LION", "LION", "SOLEIL", "SOLEIL", "MASQUE", "CROIX"];
 
     fn wins(f: &Face) -> Vec<(&'static str, u64)> {
-        spec().mechanic.evaluate(f).wins.iter().map(|w| (AREAS[w.area as usize], w.amount.cents() / 100)).collect()
+        spec()
+            .mechanic
+            .evaluate(f)
+            .wins
+            .iter()
+            .map(|w| (AREAS[w.area as usize], w.amount.cents() / 100))
+            .collect()
     }
 
     fn ambiguities(f: &Face) -> Vec<&'static str> {
@@ -661,7 +784,8 @@ mod tests {
     fn way_of(f: &Face) -> Option<&'static str> {
         let s = spec();
         let ev = s.mechanic.evaluate(f);
-        s.recognise(&ev.wins).map(|w| s.ways[w as usize].id.as_str())
+        s.recognise(&ev.wins)
+            .map(|w| s.ways[w as usize].id.as_str())
     }
 
     #[test]
@@ -675,16 +799,32 @@ mod tests {
         );
         // Every amount column is followed by its caption column (art. 3.7).
         for (amount, caption) in [(0, 1), (5, 8), (6, 9), (7, 10)] {
-            assert!(matches!(cols[amount].kind, ColumnKind::Amount(_)), "{}", cols[amount].name);
+            assert!(
+                matches!(cols[amount].kind, ColumnKind::Amount(_)),
+                "{}",
+                cols[amount].name
+            );
             assert_eq!(cols[caption].kind, ColumnKind::Caption { of: amount });
         }
-        let amount_cols = cols.iter().filter(|c| matches!(c.kind, ColumnKind::Amount(_))).count();
+        let amount_cols = cols
+            .iter()
+            .filter(|c| matches!(c.kind, ColumnKind::Amount(_)))
+            .count();
         assert_eq!(amount_cols, 4);
         assert_eq!(cols[J1_AMOUNT].values[..3], ["0", "3", "6"]);
         assert_eq!(cols[J2_AMT].values[0], "3");
-        assert_eq!(cols[J2_SYM].values[..4], ["IBIS", "HALEUR", "OUDJAT", "VAUTOUR"]);
-        assert_eq!(cols[J3].values[..5], ["AMPHORE", "VOILIER", "OEIL", "SCARABEE", "VASE"]);
-        assert_eq!(cols[J4].values[..7], ["LION", "OISEAU", "BATEAU", "MAIN", "CROIX", "MASQUE", "SOLEIL"]);
+        assert_eq!(
+            cols[J2_SYM].values[..4],
+            ["IBIS", "HALEUR", "OUDJAT", "VAUTOUR"]
+        );
+        assert_eq!(
+            cols[J3].values[..5],
+            ["AMPHORE", "VOILIER", "OEIL", "SCARABEE", "VASE"]
+        );
+        assert_eq!(
+            cols[J4].values[..7],
+            ["LION", "OISEAU", "BATEAU", "MAIN", "CROIX", "MASQUE", "SOLEIL"]
+        );
         assert_eq!(spec().mechanic.areas(), ["I", "II", "III", "IV"]);
     }
 
@@ -723,16 +863,36 @@ mod tests {
     #[test]
     fn surface_ii_adds_every_winning_hieroglyph() {
         // Art. 3.3.3: each winning symbol wins the amount under it; decoys win nothing.
-        let f = face("0", [("IBIS", "200"), ("LOTUS", "5000"), ("OUDJAT", "100")], LOSING_III, LOSING_IV);
+        let f = face(
+            "0",
+            [("IBIS", "200"), ("LOTUS", "5000"), ("OUDJAT", "100")],
+            LOSING_III,
+            LOSING_IV,
+        );
         assert_eq!(wins(&f), [("II", 200), ("II", 100)]);
         assert_eq!(way_of(&f), None, "300 is not a table amount");
-        let f = face("0", [("OUDJAT", "100"), ("HALEUR", "200"), ("IBIS", "200")], LOSING_III, LOSING_IV);
+        let f = face(
+            "0",
+            [("OUDJAT", "100"), ("HALEUR", "200"), ("IBIS", "200")],
+            LOSING_III,
+            LOSING_IV,
+        );
         assert_eq!(way_of(&f), Some("II:200+200+100"));
-        let f = face("0", [("SCEPTRE", "20"), ("HALEUR", "5000"), ("IBIS", "5000")], LOSING_III, LOSING_IV);
+        let f = face(
+            "0",
+            [("SCEPTRE", "20"), ("HALEUR", "5000"), ("IBIS", "5000")],
+            LOSING_III,
+            LOSING_IV,
+        );
         assert_eq!(way_of(&f), Some("II:5000+5000"));
         assert_eq!(ambiguities(&f), Vec::<&str>::new());
         // Art. 3.6: 10 000 + 5 000 is above surface II's printed maximum.
-        let f = face("0", [("IBIS", "10000"), ("HALEUR", "5000"), ("LOTUS", "3")], LOSING_III, LOSING_IV);
+        let f = face(
+            "0",
+            [("IBIS", "10000"), ("HALEUR", "5000"), ("LOTUS", "3")],
+            LOSING_III,
+            LOSING_IV,
+        );
         assert_eq!(wins(&f), [("II", 10_000), ("II", 5000)]);
         assert_eq!(ambiguities(&f), [AMB_II_OVER_MAX]);
     }
@@ -741,7 +901,12 @@ mod tests {
     fn surface_iii_wins_a_rebuilt_winning_symbol() {
         let with = |j3: [&str; 4]| face("0", LOSING_II, j3, LOSING_IV);
         // Art. 3.4.3: the four winning symbols and their amounts, on either pedestal.
-        for (sym, amount) in [("AMPHORE", 3), ("VOILIER", 50), ("OEIL", 500), ("SCARABEE", 15_000)] {
+        for (sym, amount) in [
+            ("AMPHORE", 3),
+            ("VOILIER", 50),
+            ("OEIL", 500),
+            ("SCARABEE", 15_000),
+        ] {
             assert_eq!(wins(&with([sym, sym, "VASE", "LUNE"])), [("III", amount)]);
             assert_eq!(wins(&with(["PALMIER", sym, sym, sym])), [("III", amount)]);
         }
@@ -760,18 +925,45 @@ mod tests {
     fn surface_iv_wins_three_identical_and_the_mask_doubles() {
         let with = |j4: [&str; 6]| face("0", LOSING_II, LOSING_III, j4);
         // Art. 3.5.3.
-        for (sym, amount) in [("LION", 3), ("OISEAU", 10), ("BATEAU", 100), ("MAIN", 1000), ("CROIX", 10_000)] {
+        for (sym, amount) in [
+            ("LION", 3),
+            ("OISEAU", 10),
+            ("BATEAU", 100),
+            ("MAIN", 1000),
+            ("CROIX", 10_000),
+        ] {
             let f = with([sym, "SOLEIL", sym, "DATTE", sym, "SOLEIL"]);
             assert_eq!((wins(&f), ambiguities(&f)), (vec![("IV", amount)], vec![]));
             // Art. 3.5.4: a mask anywhere doubles.
             let f = with(["MASQUE", sym, "SOLEIL", sym, "DATTE", sym]);
-            assert_eq!((wins(&f), ambiguities(&f)), (vec![("IV", 2 * amount)], vec![]));
+            assert_eq!(
+                (wins(&f), ambiguities(&f)),
+                (vec![("IV", 2 * amount)], vec![])
+            );
         }
-        assert_eq!(way_of(&with(["CROIX", "MASQUE", "CROIX", "SOLEIL", "CROIX", "DATTE"])), Some("IV:20000"));
-        assert_eq!(way_of(&with(["LION", "MASQUE", "LION", "SOLEIL", "LION", "DATTE"])), Some("IV:6"));
+        assert_eq!(
+            way_of(&with([
+                "CROIX", "MASQUE", "CROIX", "SOLEIL", "CROIX", "DATTE"
+            ])),
+            Some("IV:20000")
+        );
+        assert_eq!(
+            way_of(&with(["LION", "MASQUE", "LION", "SOLEIL", "LION", "DATTE"])),
+            Some("IV:6")
+        );
         // Art. 3.5.5: three of another symbol lose; so do two of a winning one.
-        assert_eq!(wins(&with(["SOLEIL", "SOLEIL", "SOLEIL", "LION", "LION", "MASQUE"])), []);
-        assert_eq!(ambiguities(&with(["SOLEIL", "SOLEIL", "SOLEIL", "LION", "LION", "MASQUE"])), Vec::<&str>::new());
+        assert_eq!(
+            wins(&with([
+                "SOLEIL", "SOLEIL", "SOLEIL", "LION", "LION", "MASQUE"
+            ])),
+            []
+        );
+        assert_eq!(
+            ambiguities(&with([
+                "SOLEIL", "SOLEIL", "SOLEIL", "LION", "LION", "MASQUE"
+            ])),
+            Vec::<&str>::new()
+        );
     }
 
     #[test]
@@ -801,15 +993,35 @@ mod tests {
     #[test]
     fn surfaces_add_up_and_ways_are_told_apart() {
         // Art. 3.1: I 3 + III 3 and III 3 + IV 3 are the same amounts on other surfaces.
-        let f = face("3", LOSING_II, ["AMPHORE", "AMPHORE", "VASE", "LUNE"], LOSING_IV);
+        let f = face(
+            "3",
+            LOSING_II,
+            ["AMPHORE", "AMPHORE", "VASE", "LUNE"],
+            LOSING_IV,
+        );
         assert_eq!(wins(&f), [("I", 3), ("III", 3)]);
         assert_eq!(way_of(&f), Some("I:3+III:3"));
-        let f = face("0", LOSING_II, ["AMPHORE", "AMPHORE", "VASE", "LUNE"], ["LION", "LION", "LION", "DATTE", "SOLEIL", "SOLEIL"]);
+        let f = face(
+            "0",
+            LOSING_II,
+            ["AMPHORE", "AMPHORE", "VASE", "LUNE"],
+            ["LION", "LION", "LION", "DATTE", "SOLEIL", "SOLEIL"],
+        );
         assert_eq!(way_of(&f), Some("III:3+IV:3"));
-        let f = face("0", [("IBIS", "3"), ("HALEUR", "3"), ("LOTUS", "3")], LOSING_III, LOSING_IV);
+        let f = face(
+            "0",
+            [("IBIS", "3"), ("HALEUR", "3"), ("LOTUS", "3")],
+            LOSING_III,
+            LOSING_IV,
+        );
         assert_eq!(way_of(&f), Some("II:3+3"));
         // I 3 + II 3: a 6 € ticket no way of the spec gives.
-        let f = face("3", [("IBIS", "3"), ("PLUME", "3"), ("LOTUS", "3")], LOSING_III, LOSING_IV);
+        let f = face(
+            "3",
+            [("IBIS", "3"), ("PLUME", "3"), ("LOTUS", "3")],
+            LOSING_III,
+            LOSING_IV,
+        );
         assert_eq!(way_of(&f), None);
     }
 
@@ -823,12 +1035,19 @@ mod tests {
                 assert_eq!(c.values[f.codes[i] as usize], s.caption(amount).unwrap());
             }
         }
-        let j1: Money = m[J1_AMOUNT].values[f.codes[J1_AMOUNT] as usize].parse().unwrap();
+        let j1: Money = m[J1_AMOUNT].values[f.codes[J1_AMOUNT] as usize]
+            .parse()
+            .unwrap();
         assert!(j1 <= SURFACE_MAX[0]);
         let syms = &f.codes[J2_SYM..J2_SYM + 3];
-        assert!(syms[0] != syms[1] && syms[0] != syms[2] && syms[1] != syms[2], "II repeats a symbol: {f:?}");
+        assert!(
+            syms[0] != syms[1] && syms[0] != syms[2] && syms[1] != syms[2],
+            "II repeats a symbol: {f:?}"
+        );
         for i in 0..3 {
-            let amount: Money = m[J2_AMT + i].values[f.codes[J2_AMT + i] as usize].parse().unwrap();
+            let amount: Money = m[J2_AMT + i].values[f.codes[J2_AMT + i] as usize]
+                .parse()
+                .unwrap();
             assert!(amount <= SURFACE_MAX[1]);
         }
         let cells = &f.codes[J4..J4 + 6];
@@ -843,7 +1062,13 @@ mod tests {
             let f = s.mechanic.synthesize(way, rng).unwrap();
             let ev = s.mechanic.evaluate(&f);
             assert_eq!(ev.ambiguities, Vec::<&str>::new(), "way {}: {f:?}", way.id);
-            assert_eq!(s.recognise(&ev.wins), Some(id as WayId), "way {}: {:?}", way.id, ev.wins);
+            assert_eq!(
+                s.recognise(&ev.wins),
+                Some(id as WayId),
+                "way {}: {:?}",
+                way.id,
+                ev.wins
+            );
             assert_eq!(ev.prize(), way.amount);
             check_policy(s, &f);
         }
@@ -870,7 +1095,9 @@ mod tests {
 
     fn losing_faces(s: &GameSpec, n: usize) -> Vec<Face> {
         let mut r = rng(3);
-        (0..n).map(|_| s.mechanic.synthesize(&s.ways[0], &mut r).unwrap()).collect()
+        (0..n)
+            .map(|_| s.mechanic.synthesize(&s.ways[0], &mut r).unwrap())
+            .collect()
     }
 
     fn pyramid_counts(f: &Face) -> [u8; MAX_SYMBOLS] {
@@ -884,14 +1111,28 @@ mod tests {
     #[test]
     fn pyramid_near_misses_and_masks_follow_the_shares() {
         let t = spec_text();
-        let all = parse(edited(&edited(&t, "near_miss_pyramid = 0.40", "near_miss_pyramid = 1"), "decoy_mask = 0.25", "decoy_mask = 1")).unwrap();
+        let all = parse(edited(
+            &edited(&t, "near_miss_pyramid = 0.40", "near_miss_pyramid = 1"),
+            "decoy_mask = 0.25",
+            "decoy_mask = 1",
+        ))
+        .unwrap();
         for f in losing_faces(&all, 300) {
             let n = pyramid_counts(&f);
             assert_eq!(n[MASK as usize], 1);
-            assert_eq!(n[..5].iter().filter(|&&k| k == 2).count(), 1, "one pair of a winning symbol");
+            assert_eq!(
+                n[..5].iter().filter(|&&k| k == 2).count(),
+                1,
+                "one pair of a winning symbol"
+            );
             assert!(n.iter().all(|&k| k <= 2));
         }
-        let none = parse(edited(&edited(&t, "near_miss_pyramid = 0.40", "near_miss_pyramid = 0"), "decoy_mask = 0.25", "decoy_mask = 0")).unwrap();
+        let none = parse(edited(
+            &edited(&t, "near_miss_pyramid = 0.40", "near_miss_pyramid = 0"),
+            "decoy_mask = 0.25",
+            "decoy_mask = 0",
+        ))
+        .unwrap();
         for f in losing_faces(&none, 300) {
             let n = pyramid_counts(&f);
             assert_eq!(n[MASK as usize], 0);
@@ -905,17 +1146,29 @@ mod tests {
         let t = spec_text();
         let with = |near: &str, rebuilt: &str| {
             parse(edited(
-                &edited(&t, "near_miss_pedestal = 0.35", &format!("near_miss_pedestal = {near}")),
+                &edited(
+                    &t,
+                    "near_miss_pedestal = 0.35",
+                    &format!("near_miss_pedestal = {near}"),
+                ),
                 "decoy_rebuilt = 0.20",
                 &format!("decoy_rebuilt = {rebuilt}"),
             ))
             .unwrap()
         };
-        let pedestals = |f: &Face| [(f.codes[J3], f.codes[J3 + 1]), (f.codes[J3 + 2], f.codes[J3 + 3])];
+        let pedestals = |f: &Face| {
+            [
+                (f.codes[J3], f.codes[J3 + 1]),
+                (f.codes[J3 + 2], f.codes[J3 + 3]),
+            ]
+        };
         let win = COLOSSI.len() as u8;
         for f in losing_faces(&with("1", "0"), 300) {
             for (l, r) in pedestals(&f) {
-                assert!(l != r && ((l < win) ^ (r < win) || (l < win && r < win)), "near miss {l} {r}");
+                assert!(
+                    l != r && ((l < win) ^ (r < win) || (l < win && r < win)),
+                    "near miss {l} {r}"
+                );
             }
         }
         for f in losing_faces(&with("0", "1"), 300) {
@@ -928,7 +1181,13 @@ mod tests {
                 assert!(l != r && l >= win && r >= win, "two decoy halves {l} {r}");
             }
         }
-        let e = parse(edited(&t, "near_miss_pedestal = 0.35", "near_miss_pedestal = 0.9")).err().unwrap();
+        let e = parse(edited(
+            &t,
+            "near_miss_pedestal = 0.35",
+            "near_miss_pedestal = 0.9",
+        ))
+        .err()
+        .unwrap();
         assert_eq!(e.message, "near_miss_pedestal + decoy_rebuilt is above 1");
     }
 
@@ -937,28 +1196,43 @@ mod tests {
         let t = spec_text();
         let start = t.find("[pharaon.decoy_weights]").unwrap();
         let end = t[start..].find("\n\n").unwrap() + start;
-        let only_50 = format!("{}[pharaon.decoy_weights]\n\"50\" = 1{}", &t[..start], &t[end..]);
+        let only_50 = format!(
+            "{}[pharaon.decoy_weights]\n\"50\" = 1{}",
+            &t[..start],
+            &t[end..]
+        );
         let s = parse(only_50).unwrap();
         for f in losing_faces(&s, 100) {
             for i in 0..3 {
-                assert_eq!(s.mechanic.columns()[J2_AMT + i].values[f.codes[J2_AMT + i] as usize], "50");
+                assert_eq!(
+                    s.mechanic.columns()[J2_AMT + i].values[f.codes[J2_AMT + i] as usize],
+                    "50"
+                );
             }
         }
     }
 
     fn spec_error(from: &str, to: &str) -> SpecError {
-        parse(edited(&spec_text(), from, to)).err().unwrap_or_else(|| panic!("{to} was accepted"))
+        parse(edited(&spec_text(), from, to))
+            .err()
+            .unwrap_or_else(|| panic!("{to} was accepted"))
     }
 
     #[test]
     fn infeasible_ways_are_rejected_at_load() {
         let i5000 = "id = \"I:5000\"\ncount = 1\nwins = [5000]\nareas = [\"I\"]";
         let way = |from: &str, wins: &str, areas: &str| {
-            let e = spec_error(from, &format!("id = \"x\"\ncount = 1\nwins = [{wins}]\nareas = [{areas}]"));
+            let e = spec_error(
+                from,
+                &format!("id = \"x\"\ncount = 1\nwins = [{wins}]\nareas = [{areas}]"),
+            );
             assert_eq!(e.field, "way \"x\"");
             e.message
         };
-        assert_eq!(way(i5000, "5000", "\"III\""), "surface III cannot win 5000: expected 3, 50, 500 or 15000 (art. 3.4.3)");
+        assert_eq!(
+            way(i5000, "5000", "\"III\""),
+            "surface III cannot win 5000: expected 3, 50, 500 or 15000 (art. 3.4.3)"
+        );
         assert_eq!(
             way(i5000, "5000", "\"IV\""),
             "surface IV cannot win 5000: expected 3, 10, 100, 1000 or 10000, or twice one of them with the mask (art. 3.5.3-3.5.4)"
@@ -967,43 +1241,89 @@ mod tests {
             way(i5000, "2000, 3000", "\"II\", \"II\""),
             "surface II cannot win 3000: expected a lot table amount under each winning hieroglyph (art. 3.3.2)"
         );
-        assert_eq!(way(i5000, "2000, 2000, 500, 500", "\"II\", \"II\", \"II\", \"II\""), "surface II holds at most 3 win(s), got 4");
-        assert_eq!(way(i5000, "2000, 3000", "\"I\", \"I\""), "surface I holds at most 1 win(s), got 2");
+        assert_eq!(
+            way(
+                i5000,
+                "2000, 2000, 500, 500",
+                "\"II\", \"II\", \"II\", \"II\""
+            ),
+            "surface II holds at most 3 win(s), got 4"
+        );
+        assert_eq!(
+            way(i5000, "2000, 3000", "\"I\", \"I\""),
+            "surface I holds at most 1 win(s), got 2"
+        );
         let iv10000 = "id = \"IV:10000\"\ncount = 1\nwins = [10_000]\nareas = [\"IV\"]";
-        assert_eq!(way(iv10000, "10000", "\"I\""), "surface I would win 10000, above its printed maximum 5000 (art. 3.6)");
+        assert_eq!(
+            way(iv10000, "10000", "\"I\""),
+            "surface I would win 10000, above its printed maximum 5000 (art. 3.6)"
+        );
         let iv20000 = "id = \"IV:20000\"\ncount = 1\nwins = [20_000]\nareas = [\"IV\"]";
         assert_eq!(
             way(iv20000, "10000, 10000", "\"II\", \"II\""),
             "surface II would win 20000, above its printed maximum 10000 (art. 3.6)"
         );
         assert_eq!(
-            way(iv20000, "5000, 5000, 5000, 5000", "\"I\", \"II\", \"II\", \"II\""),
+            way(
+                iv20000,
+                "5000, 5000, 5000, 5000",
+                "\"I\", \"II\", \"II\", \"II\""
+            ),
             "surface II would win 15000, above its printed maximum 10000 (art. 3.6)"
         );
         // Two ways of a tier with the same wins in the same areas cannot be told apart.
-        let e = spec_error(i5000, "id = \"I:5000\"\ncount = 1\nwins = [5000]\nareas = [\"II\"]");
+        let e = spec_error(
+            i5000,
+            "id = \"I:5000\"\ncount = 1\nwins = [5000]\nareas = [\"II\"]",
+        );
         assert_eq!(e.field, "ways \"I:5000\" and \"II:5000\"");
-        assert_eq!(e.message, "same winning amounts in the same areas: a face cannot tell them apart");
+        assert_eq!(
+            e.message,
+            "same winning amounts in the same areas: a face cannot tell them apart"
+        );
     }
 
     #[test]
     fn bad_mechanic_sections_are_rejected() {
         let e = spec_error("colossus_decoys = [\"VASE\"", "colossus_decoys = [\"IBIS\"");
-        assert_eq!((e.field.as_str(), e.message.as_str()), ("pharaon.colossus_decoys", "\"IBIS\" is a symbol the rule names; expected another word"));
-        let e = spec_error("pyramid_decoys = [\"SOLEIL\"", "pyramid_decoys = [\"MASQUE\"");
+        assert_eq!(
+            (e.field.as_str(), e.message.as_str()),
+            (
+                "pharaon.colossus_decoys",
+                "\"IBIS\" is a symbol the rule names; expected another word"
+            )
+        );
+        let e = spec_error(
+            "pyramid_decoys = [\"SOLEIL\"",
+            "pyramid_decoys = [\"MASQUE\"",
+        );
         assert_eq!(e.field, "pharaon.pyramid_decoys");
         let e = spec_error("hieroglyph_decoys = [\"VAUTOUR\", \"LOTUS\", \"PLUME\", \"ROSEAU\", \"SCEPTRE\", \"SERPENT\"]", "hieroglyph_decoys = [\"VAUTOUR\", \"LOTUS\"]");
         assert_eq!(e.message, "expected at least 3 symbols, got 2");
         let e = spec_error("\"10000\" = 4", "\"15000\" = 4");
-        assert_eq!(e.message, "15000 is not a lot table amount up to 10000 (art. 3.3.2, 3.6)");
+        assert_eq!(
+            e.message,
+            "15000 is not a lot table amount up to 10000 (art. 3.3.2, 3.6)"
+        );
         let e = spec_error("\"0\" = \"ZERO EURO\"\n", "");
-        assert_eq!((e.field.as_str(), e.message.as_str()), ("captions", "amount 0 can be shown on a face but has no caption"));
+        assert_eq!(
+            (e.field.as_str(), e.message.as_str()),
+            (
+                "captions",
+                "amount 0 can be shown on a face but has no caption"
+            )
+        );
         let e = spec_error("decoy_mask = 0.25", "decoy_mask = 1.5");
         assert_eq!(e.field, "pharaon.decoy_mask");
         let e = spec_error("decoy_mask = 0.25", "decoy_mask = 0.25\nextra = 1");
         assert!(e.message.contains("unknown field `extra`"), "{}", e.message);
-        let coq = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("game_specs/coq.toml")).unwrap();
-        let e = parse(edited(&coq, "mechanic = \"coq\"", "mechanic = \"pharaon\"")).err().unwrap();
+        let coq = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("game_specs/coq.toml"),
+        )
+        .unwrap();
+        let e = parse(edited(&coq, "mechanic = \"coq\"", "mechanic = \"pharaon\""))
+            .err()
+            .unwrap();
         assert_eq!(e.message, "mechanic \"pharaon\" needs a [pharaon] section");
     }
 
@@ -1011,7 +1331,11 @@ mod tests {
     fn free_wins_are_placed_on_feasible_surfaces() {
         let t = spec_text();
         let t = edited(&t, "wins = [15_000]\nareas = [\"III\"]", "wins = [15_000]");
-        let t = edited(&t, "wins = [5000, 5000]\nareas = [\"II\", \"II\"]", "wins = [5000, 5000]");
+        let t = edited(
+            &t,
+            "wins = [5000, 5000]\nareas = [\"II\", \"II\"]",
+            "wins = [5000, 5000]",
+        );
         let s = parse(t).unwrap();
         let scarab = &s.ways[s.way_by_id("III:15000").unwrap() as usize];
         let fives = &s.ways[s.way_by_id("II:5000+5000").unwrap() as usize];
@@ -1020,7 +1344,13 @@ mod tests {
         let mut placements = BTreeMap::new();
         for _ in 0..400 {
             let f = s.mechanic.synthesize(scarab, &mut r).unwrap();
-            assert_eq!(s.mechanic.evaluate(&f).wins.as_slice(), [AreaWin { area: 2, amount: Money(1_500_000) }]);
+            assert_eq!(
+                s.mechanic.evaluate(&f).wins.as_slice(),
+                [AreaWin {
+                    area: 2,
+                    amount: Money(1_500_000)
+                }]
+            );
             let f = s.mechanic.synthesize(fives, &mut r).unwrap();
             let ev = s.mechanic.evaluate(&f);
             assert!(ev.ambiguities.is_empty());
@@ -1029,8 +1359,14 @@ mod tests {
             *placements.entry(areas).or_insert(0) += 1;
         }
         // Feasible placements of 5000 + 5000: I + II, II + I (the same face) and II + II.
-        assert_eq!(placements.keys().cloned().collect::<Vec<_>>(), [vec![0, 1], vec![1, 1]]);
-        assert!((230..310).contains(&placements[&vec![0, 1]]), "{placements:?}");
+        assert_eq!(
+            placements.keys().cloned().collect::<Vec<_>>(),
+            [vec![0, 1], vec![1, 1]]
+        );
+        assert!(
+            (230..310).contains(&placements[&vec![0, 1]]),
+            "{placements:?}"
+        );
     }
 
     #[test]
@@ -1039,8 +1375,13 @@ mod tests {
         let way = &s.ways[s.way_by_id("IV:20000").unwrap() as usize];
         let a = s.mechanic.synthesize(way, &mut rng(5)).unwrap();
         assert_eq!(a, s.mechanic.synthesize(way, &mut rng(5)).unwrap());
-        let texts: Vec<&str> =
-            s.mechanic.columns().iter().enumerate().map(|(i, c)| c.values[a.codes[i] as usize].as_str()).collect();
+        let texts: Vec<&str> = s
+            .mechanic
+            .columns()
+            .iter()
+            .enumerate()
+            .map(|(i, c)| c.values[a.codes[i] as usize].as_str())
+            .collect();
         // Value-stability vector: part of the reproducibility contract; change on purpose only.
         assert_eq!(
             texts.join(" "),
@@ -1051,8 +1392,14 @@ mod tests {
 
     #[test]
     fn small_test_spec_loads() {
-        let s = GameSpec::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/specs/pharaon_small.toml")).unwrap();
-        assert_eq!((s.block_size, s.lots(), s.payout()), (2000, 540, Money(5_712_200)));
+        let s = GameSpec::load(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/specs/pharaon_small.toml"),
+        )
+        .unwrap();
+        assert_eq!(
+            (s.block_size, s.lots(), s.payout()),
+            (2000, 540, Money(5_712_200))
+        );
         assert_eq!(s.mechanic.name(), "pharaon");
         let mut r = rng(11);
         round_trip(&s, &mut r);
