@@ -22,6 +22,9 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{sync_channel, Receiver};
 use std::thread;
 
+/// One pack rendered: its `tickets.csv` rows and its `tickets.bin` records.
+type PackBytes = (Vec<u8>, Vec<u8>);
+
 /// Packs built per batch (the unit handed to the writers).
 const BATCH_PACKS: u32 = 128;
 
@@ -194,7 +197,7 @@ pub fn generate(
     let mut result = Ok(());
     for start in (0..packs).step_by(BATCH_PACKS as usize) {
         let end = (start + BATCH_PACKS).min(packs);
-        let parts: Result<Vec<(Vec<u8>, Vec<u8>)>, GenerateError> = (start..end)
+        let parts: Result<Vec<PackBytes>, GenerateError> = (start..end)
             .into_par_iter()
             .map_init(
                 || (tickets_csv::RowWriter::new(spec), Vec::with_capacity(spec.pack_size as usize)),

@@ -168,11 +168,9 @@ impl Mechanic for Coq {
             if open.len() == 2 && below(rng, 2) == 1 {
                 open.swap(0, 1);
             }
-            let mut k = 0;
-            for w in way.wins.iter().filter(|w| w.area.is_none()) {
+            for (k, w) in way.wins.iter().filter(|w| w.area.is_none()).enumerate() {
                 let g = *open.get(k).ok_or("more wins than games")?;
                 game_amount[g] = Some(w.amount);
-                k += 1;
             }
         }
 

@@ -252,7 +252,7 @@ fn way_matches(way: &Way, wins: &[AreaWin]) -> bool {
         let hit = wins
             .iter()
             .enumerate()
-            .position(|(i, a)| !used[i] && a.amount == w.amount && w.area.is_none_or(|wa| wa == a.area));
+            .position(|(i, a)| !used[i] && a.amount == w.amount && w.area.map_or(true, |wa| wa == a.area));
         match hit {
             Some(i) => used[i] = true,
             None => return false,

@@ -347,10 +347,8 @@ fn reader(
         }
         nb += records.len() as u64;
         let n = lines.max(records.len().div_ceil(rec.max(1))) as u64;
-        if !block.is_empty() || !records.is_empty() {
-            if tx.send(Batch { first, csv: block, bin: records }).is_err() {
-                break;
-            }
+        if (!block.is_empty() || !records.is_empty()) && tx.send(Batch { first, csv: block, bin: records }).is_err() {
+            break;
         }
         first += n;
         if csv_done {
