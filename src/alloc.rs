@@ -13,7 +13,7 @@ use crate::spec::{GameSpec, WayId};
 pub fn allocate(spec: &GameSpec, seed: &Seed, block: u32) -> Vec<WayId> {
     let mut ways = Vec::with_capacity(spec.block_size as usize);
     for (id, way) in spec.ways.iter().enumerate() {
-        ways.extend(std::iter::repeat(id as WayId).take(way.count as usize));
+        ways.extend(std::iter::repeat_n(id as WayId, way.count as usize));
     }
     debug_assert_eq!(ways.len(), spec.block_size as usize);
     let mut rng = stream(seed, Purpose::Allocation, block, 0);
@@ -38,7 +38,8 @@ mod tests {
     use std::path::Path;
 
     fn small() -> GameSpec {
-        GameSpec::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/specs/coq_small.toml")).unwrap()
+        GameSpec::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/specs/coq_small.toml"))
+            .unwrap()
     }
 
     proptest! {

@@ -12,7 +12,7 @@ use crate::games::Face;
 use crate::output::manifest::{self, FileEntry, Manifest, TierCount, WayCount};
 use crate::output::{print_file, sums, tickets_csv, Ticket, BIN, CSV, MANIFEST, SPEC, SUMS};
 use crate::rng::{stream, Purpose, Seed};
-use crate::serial::serial;
+use crate::serial::PackSerials;
 use crate::spec::{GameSpec, WayId};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{sync_channel, Receiver};
 use std::thread;
 
-/// One pack rendered: its `tickets.csv` rows and its `tickets.bin` records.
+/// The rendered CSV rows and print records of one pack.
 type PackBytes = (Vec<u8>, Vec<u8>);
 
 /// Packs built per batch (the unit handed to the writers).
@@ -68,7 +68,10 @@ pub enum GenerateError {
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> GenerateError + '_ {
-    move |source| GenerateError::Io { path: path.to_path_buf(), source }
+    move |source| GenerateError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
 }
 
 /// Builds the faces of one pack and renders its CSV rows and print records.
@@ -86,13 +89,16 @@ impl PackBuilder<'_> {
         let mut rng = stream(self.seed, Purpose::Faces, self.block, u64::from(pack));
         let first = pack * spec.pack_size;
         let last = (first + spec.pack_size).min(spec.block_size);
+        let serials = PackSerials::new(spec.game_code, spec.emission, self.block, pack + 1);
         for i in first..last {
             let way_id = self.ways[i as usize];
             let way = &spec.ways[way_id as usize];
-            let face: Face = spec.mechanic.synthesize(way, &mut rng).map_err(|message| GenerateError::Synthesis {
-                ticket: i + 1,
-                way: way.id.clone(),
-                message,
+            let face: Face = spec.mechanic.synthesize(way, &mut rng).map_err(|message| {
+                GenerateError::Synthesis {
+                    ticket: i + 1,
+                    way: way.id.clone(),
+                    message,
+                }
             })?;
             judge(spec, &face, way_id).map_err(|judged| GenerateError::Disagreement {
                 ticket: i + 1,
@@ -104,7 +110,7 @@ impl PackBuilder<'_> {
                 pack: pack + 1,
                 pack_position: i - first + 1,
                 ticket: i + 1,
-                serial: serial(spec.game_code, spec.emission, self.block, pack + 1, i - first + 1),
+                serial: serials.at(i - first + 1),
                 prize: way.amount,
                 way: way_id,
                 face,
@@ -123,8 +129,15 @@ pub fn judge(spec: &GameSpec, face: &Face, way_id: WayId) -> Result<(), String> 
     }
     match spec.recognise(&ev.wins) {
         Some(w) if w == way_id => Ok(()),
-        Some(w) => Err(format!("way \"{}\" (prize {})", spec.ways[w as usize].id, ev.prize())),
-        None => Err(format!("a prize of {} that no way of the spec gives", ev.prize())),
+        Some(w) => Err(format!(
+            "way \"{}\" (prize {})",
+            spec.ways[w as usize].id,
+            ev.prize()
+        )),
+        None => Err(format!(
+            "a prize of {} that no way of the spec gives",
+            ev.prize()
+        )),
     }
 }
 
@@ -145,7 +158,6 @@ impl HashedFile {
                 f.write_all(&buf).map_err(io(&path))?;
                 n += buf.len() as u64;
             }
-            //f.sync_all().map_err(io(&path))?;
             Ok((n, hex::encode(h.finalize())))
         });
         HashedFile { handle }
@@ -180,17 +192,29 @@ pub fn generate(
         _ => PathBuf::from("."),
     };
     std::fs::create_dir_all(&parent).map_err(io(&parent))?;
-    let tmp = tempfile::Builder::new().prefix(".tirage-tmp-").tempdir_in(&parent).map_err(io(&parent))?;
+    let tmp = tempfile::Builder::new()
+        .prefix(".tirage-tmp-")
+        .tempdir_in(&parent)
+        .map_err(io(&parent))?;
     let dir = tmp.path();
 
     std::fs::write(dir.join(SPEC), &spec.text).map_err(io(&dir.join(SPEC)))?;
     let (csv_tx, csv_rx) = sync_channel::<Vec<Vec<u8>>>(2);
     let (bin_tx, bin_rx) = sync_channel::<Vec<Vec<u8>>>(2);
     let csv_w = HashedFile::spawn(dir.join(CSV), tickets_csv::header(spec), csv_rx);
-    let bin_w = HashedFile::spawn(dir.join(BIN), print_file::header(spec, block, spec.block_size), bin_rx);
+    let bin_w = HashedFile::spawn(
+        dir.join(BIN),
+        print_file::header(spec, block, spec.block_size),
+        bin_rx,
+    );
 
     let ways = allocate(spec, seed, block);
-    let builder = PackBuilder { spec, seed, block, ways: &ways };
+    let builder = PackBuilder {
+        spec,
+        seed,
+        block,
+        ways: &ways,
+    };
     let ncols = spec.mechanic.columns().len();
     let rec = print_file::record_size(spec);
     let packs = spec.packs();
@@ -200,7 +224,12 @@ pub fn generate(
         let parts: Result<Vec<PackBytes>, GenerateError> = (start..end)
             .into_par_iter()
             .map_init(
-                || (tickets_csv::RowWriter::new(spec), Vec::with_capacity(spec.pack_size as usize)),
+                || {
+                    (
+                        tickets_csv::RowWriter::new(spec),
+                        Vec::with_capacity(spec.pack_size as usize),
+                    )
+                },
                 |(rows, tickets), pack| {
                     tickets.clear();
                     builder.tickets(pack, tickets)?;
@@ -225,7 +254,9 @@ pub fn generate(
         if csv_tx.send(csv).is_err() || bin_tx.send(bin).is_err() {
             break;
         }
-        progress(u64::from(end.saturating_mul(spec.pack_size).min(spec.block_size)));
+        progress(u64::from(
+            end.saturating_mul(spec.pack_size).min(spec.block_size),
+        ));
     }
     drop((csv_tx, bin_tx));
     let csv_done = csv_w.finish();
@@ -235,20 +266,40 @@ pub fn generate(
     let (bin_bytes, bin_hash) = bin_done?;
 
     let counts = tally(&ways, spec.ways.len());
-    let manifest = build_manifest(spec, seed, block, &counts, vec![
-        FileEntry { name: CSV.into(), bytes: csv_bytes, records: u64::from(spec.block_size), sha256: csv_hash },
-        FileEntry { name: BIN.into(), bytes: bin_bytes, records: u64::from(spec.block_size), sha256: bin_hash },
-        FileEntry {
-            name: SPEC.into(),
-            bytes: spec.text.len() as u64,
-            records: 0,
-            sha256: spec.sha256.clone(),
-        },
-    ]);
+    let manifest = build_manifest(
+        spec,
+        seed,
+        block,
+        &counts,
+        vec![
+            FileEntry {
+                name: CSV.into(),
+                bytes: csv_bytes,
+                records: u64::from(spec.block_size),
+                sha256: csv_hash,
+            },
+            FileEntry {
+                name: BIN.into(),
+                bytes: bin_bytes,
+                records: u64::from(spec.block_size),
+                sha256: bin_hash,
+            },
+            FileEntry {
+                name: SPEC.into(),
+                bytes: spec.text.len() as u64,
+                records: 0,
+                sha256: spec.sha256.clone(),
+            },
+        ],
+    );
     let mut mjson = serde_json::to_vec_pretty(&manifest).expect("manifest serializes");
     mjson.push(b'\n');
     std::fs::write(dir.join(MANIFEST), &mjson).map_err(io(&dir.join(MANIFEST)))?;
-    let mut entries: Vec<(String, String)> = manifest.files.iter().map(|f| (f.name.clone(), f.sha256.clone())).collect();
+    let mut entries: Vec<(String, String)> = manifest
+        .files
+        .iter()
+        .map(|f| (f.name.clone(), f.sha256.clone()))
+        .collect();
     entries.push((MANIFEST.into(), hex::encode(Sha256::digest(&mjson))));
     std::fs::write(dir.join(SUMS), sums::render(&entries)).map_err(io(&dir.join(SUMS)))?;
 
@@ -260,7 +311,10 @@ pub fn generate(
 /// the new one is complete.
 fn put_in_place(tmp: tempfile::TempDir, out: &Path, parent: &Path) -> Result<(), GenerateError> {
     let old = if out.exists() {
-        let old = tempfile::Builder::new().prefix(".tirage-old-").tempdir_in(parent).map_err(io(parent))?;
+        let old = tempfile::Builder::new()
+            .prefix(".tirage-old-")
+            .tempdir_in(parent)
+            .map_err(io(parent))?;
         let old_path = old.keep();
         std::fs::remove_dir(&old_path).map_err(io(&old_path))?;
         std::fs::rename(out, &old_path).map_err(io(out))?;
@@ -283,20 +337,36 @@ fn put_in_place(tmp: tempfile::TempDir, out: &Path, parent: &Path) -> Result<(),
 }
 
 /// Makes the manifest of a block whose way counts are `counts` (index = way id).
-pub fn build_manifest(spec: &GameSpec, seed: &Seed, block: u32, counts: &[u64], files: Vec<FileEntry>) -> Manifest {
+pub fn build_manifest(
+    spec: &GameSpec,
+    seed: &Seed,
+    block: u32,
+    counts: &[u64],
+    files: Vec<FileEntry>,
+) -> Manifest {
     let tiers = spec
         .tiers
         .iter()
         .map(|t| TierCount {
             amount: t.amount.to_string(),
             count: t.ways.iter().map(|&w| counts[w as usize]).sum(),
-            ways: t.ways.iter().map(|&w| WayCount { id: spec.ways[w as usize].id.clone(), count: counts[w as usize] }).collect(),
+            ways: t
+                .ways
+                .iter()
+                .map(|&w| WayCount {
+                    id: spec.ways[w as usize].id.clone(),
+                    count: counts[w as usize],
+                })
+                .collect(),
         })
         .collect();
     let sales = spec.price.cents() as f64 * f64::from(spec.block_size);
     Manifest {
         format: manifest::FORMAT.into(),
-        tool: manifest::Tool { name: "tirage".into(), version: env!("CARGO_PKG_VERSION").into() },
+        tool: manifest::Tool {
+            name: "tirage".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+        },
         game: manifest::Game {
             id: spec.id.clone(),
             name: spec.name.clone(),
@@ -308,7 +378,11 @@ pub fn build_manifest(spec: &GameSpec, seed: &Seed, block: u32, counts: &[u64], 
             emission: spec.emission,
             currency: spec.currency.clone(),
         },
-        spec: manifest::SpecRef { file: SPEC.into(), source: spec.path.display().to_string(), sha256: spec.sha256.clone() },
+        spec: manifest::SpecRef {
+            file: SPEC.into(),
+            source: spec.path.display().to_string(),
+            sha256: spec.sha256.clone(),
+        },
         seed_commitment: seed.commitment(),
         block,
         tickets: spec.block_size,

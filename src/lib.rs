@@ -5,10 +5,10 @@
 
 pub mod alloc;
 pub mod games;
-pub mod money;
-pub mod rng;
-pub mod spec;
 pub mod generate;
+pub mod money;
 pub mod output;
+pub mod rng;
 pub mod serial;
+pub mod spec;
 pub mod verify;

@@ -248,7 +248,10 @@ mod tests {
     fn seed_parsing() {
         assert!(Seed::from_hex("00").is_err());
         assert!(Seed::from_hex(&"g".repeat(64)).is_err());
-        assert_eq!(seed().to_hex(), "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff");
+        assert_eq!(
+            seed().to_hex(),
+            "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
+        );
         assert!(!format!("{:?}", seed()).contains("00112233"));
     }
 }

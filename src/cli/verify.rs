@@ -8,7 +8,9 @@ use tirage::verify::verify;
 
 /// Arguments of `tirage verify`.
 #[derive(clap::Args, Debug)]
-#[command(after_help = "Exit status: 0 clean, 1 findings, 2 error.\n\nExamples:\n  tirage verify output/coq/block-001\n  tirage verify output/coq/block-001 --spec game_specs/coq.toml --json > report.json")]
+#[command(
+    after_help = "Exit status: 0 clean, 1 findings, 2 error.\n\nExamples:\n  tirage verify output/coq/block-001\n  tirage verify output/coq/block-001 --spec game_specs/coq.toml --json > report.json"
+)]
 pub struct Args {
     /// The block directory (holding SHA256SUMS, manifest.json, spec.toml, tickets.csv, tickets.bin).
     dir: PathBuf,
@@ -30,12 +32,18 @@ pub fn run(a: Args) -> Result<Outcome> {
     let reference = a.spec.as_deref().map(GameSpec::load).transpose()?;
     let expected = reference.as_ref().map_or(0, |s| u64::from(s.block_size));
     let bar = progress::bar(expected, "verify", a.quiet);
-    let report = with_threads(a.threads, || verify(&a.dir, reference.as_ref(), &|n| bar.set_position(n)))??;
+    let report = with_threads(a.threads, || {
+        verify(&a.dir, reference.as_ref(), &|n| bar.set_position(n))
+    })??;
     bar.finish_and_clear();
     if a.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         print!("{}", report.to_text());
     }
-    Ok(if report.clean { Outcome::Success } else { Outcome::Findings })
+    Ok(if report.clean {
+        Outcome::Success
+    } else {
+        Outcome::Findings
+    })
 }

@@ -8,13 +8,16 @@ use super::{AreaWin, Captions, Column, ColumnKind, Evaluation, Face, FaceRng, Me
 use crate::money::Money;
 use crate::rng::{below, chance, weighted};
 use crate::spec::{ErrorAt, GameSpec, SpecError, Way};
+use arrayvec::ArrayVec;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use toml::Spanned;
 
 /// The twelve signs of the Chinese zodiac, as coded in files (GAMES.md).
-pub const SIGNS: [&str; 12] =
-    ["RAT", "BUFFLE", "TIGRE", "LAPIN", "DRAGON", "SERPENT", "CHEVAL", "CHEVRE", "SINGE", "COQ", "CHIEN", "COCHON"];
+pub const SIGNS: [&str; 12] = [
+    "RAT", "BUFFLE", "TIGRE", "LAPIN", "DRAGON", "SERPENT", "CHEVAL", "CHEVRE", "SINGE", "COQ",
+    "CHIEN", "COCHON",
+];
 /// The sign that wins Jeu 1 (art. 4.5.1).
 pub const COQ: &str = "COQ";
 /// Number of symbol cells ("pastilles", art. 4.2).
@@ -66,7 +69,7 @@ pub struct Coq {
 
 impl Coq {
     /// Validates `[coq]`. Errors: a vœu that is a sign, not uppercase ASCII or repeated;
-    /// fewer than 2 vœux; no box amounts or a repeated one; a decoy weight for an amount
+    /// fewer than 2 or more than 116 vœux; no box amounts or a repeated one; a decoy weight for an amount
     /// that is not a box amount; all decoy weights zero; a rate outside 0..=1; a box
     /// amount without a caption.
     pub fn new(sec: &Spanned<RawCoq>, captions: &Captions, at: &ErrorAt) -> Result<Coq, SpecError> {
@@ -74,6 +77,9 @@ impl Coq {
         let raw = sec.get_ref();
         let err = |field: &str, msg: String| at.at(span, format!("coq.{field}"), msg);
         let symbols = common::symbol_set(&raw.voeux, &SIGNS, &[], 2).map_err(|e| err("voeux", e))?;
+        if symbols.len() > 128 {
+            return Err(err("voeux", "at most 116 voeux".into()));
+        }
         if raw.box_amounts.is_empty() {
             return Err(err("box_amounts", "expected at least one amount".into()));
         }
@@ -89,7 +95,11 @@ impl Coq {
         let near_miss_coq = common::share(raw.near_miss_coq).map_err(|e| err("near_miss_coq", e))?;
         let near_miss_voeu = common::share(raw.near_miss_voeu).map_err(|e| err("near_miss_voeu", e))?;
         let mut columns: Vec<Column> = (1..=CELLS)
-            .map(|i| Column { name: format!("s{i}"), kind: ColumnKind::Symbol, values: symbols.clone() })
+            .map(|i| Column {
+                name: format!("s{i}"),
+                kind: ColumnKind::Symbol,
+                values: symbols.clone(),
+            })
             .collect();
         columns.push(gain.column("gain1"));
         columns.push(Column::caption("gain1_caption", GAIN1, captions));
@@ -134,7 +144,10 @@ impl Mechanic for Coq {
 
     fn check_way(&self, way: &Way, _spec: &GameSpec) -> Result<(), String> {
         if way.wins.len() > 2 {
-            return Err(format!("{} wins, but a coq ticket has 2 games", way.wins.len()));
+            return Err(format!(
+                "{} wins, but a coq ticket has 2 games",
+                way.wins.len()
+            ));
         }
         for w in &way.wins {
             if self.amount_code(w.amount).is_none() {
@@ -154,24 +167,26 @@ impl Mechanic for Coq {
     /// shows a decoy; the other cells are distinct signs other than COQ, plus one single COQ
     /// or one single vœu as near misses at the spec's rates; cells are then shuffled.
     fn synthesize(&self, way: &Way, rng: &mut FaceRng) -> Result<Face, String> {
-        // Which game each win goes to.
+        // Which game each win goes to: fixed areas first, then free wins to the open games,
+        // in an order drawn at random when both are open.
         let mut game_amount: [Option<Money>; 2] = [None, None];
-        let mut free: Vec<usize> = Vec::with_capacity(2);
-        for w in &way.wins {
-            match w.area {
-                Some(a) => game_amount[a as usize] = Some(w.amount),
-                None => free.push(0),
-            }
+        for w in way.wins.iter().filter(|w| w.area.is_some()) {
+            game_amount[w.area.unwrap_or(0) as usize] = Some(w.amount);
         }
-        if !free.is_empty() {
-            let mut open: Vec<usize> = (0..2).filter(|&g| game_amount[g].is_none()).collect();
-            if open.len() == 2 && below(rng, 2) == 1 {
-                open.swap(0, 1);
-            }
-            for (k, w) in way.wins.iter().filter(|w| w.area.is_none()).enumerate() {
-                let g = *open.get(k).ok_or("more wins than games")?;
-                game_amount[g] = Some(w.amount);
-            }
+        let mut open: ArrayVec<usize, 2> = (0..2).filter(|&g| game_amount[g].is_none()).collect();
+        let mut free: ArrayVec<Money, 2> = ArrayVec::new();
+        for w in way.wins.iter().filter(|w| w.area.is_none()) {
+            free.try_push(w.amount)
+                .map_err(|_| "more wins than games")?;
+        }
+        if !free.is_empty() && open.len() == 2 && below(rng, 2) == 1 {
+            open.swap(0, 1);
+        }
+        if free.len() > open.len() {
+            return Err("more wins than games".into());
+        }
+        for (g, m) in open.into_iter().zip(free) {
+            game_amount[g] = Some(m);
         }
 
         let mut face = Face::default();
@@ -205,9 +220,14 @@ impl Mechanic for Coq {
         crate::rng::shuffle(rng, &mut cells);
         face.codes[..CELLS].copy_from_slice(&cells);
 
-        for (g, (col, cap)) in [(GAIN1, GAIN1_CAPTION), (GAIN2, GAIN2_CAPTION)].into_iter().enumerate() {
+        for (g, (col, cap)) in [(GAIN1, GAIN1_CAPTION), (GAIN2, GAIN2_CAPTION)]
+            .into_iter()
+            .enumerate()
+        {
             let code = match game_amount[g] {
-                Some(m) => self.amount_code(m).ok_or("win amount is not a box amount")?,
+                Some(m) => self
+                    .amount_code(m)
+                    .ok_or("win amount is not a box amount")?,
                 None => self.decoy(rng),
             };
             self.gain.show(&mut face, col, cap, code);
@@ -220,35 +240,43 @@ impl Mechanic for Coq {
     /// "Two identical" is read as "at least two"; the cases where readings differ are
     /// reported as ambiguities (GAMES.md policy).
     fn evaluate(&self, face: &Face) -> Evaluation {
-        let cells = &face.codes[..CELLS];
-        // How often each cell's symbol appears among the eight.
-        let mut times = [0u8; CELLS];
-        for (i, &c) in cells.iter().enumerate() {
-            times[i] = cells.iter().filter(|&&d| d == c).count() as u8;
+        // Bit sets of the symbols seen at least once, twice and three times.
+        let (mut once, mut twice, mut thrice) = (0u128, 0u128, 0u128);
+        for &c in &face.codes[..CELLS] {
+            let bit = 1u128 << c;
+            thrice |= twice & bit;
+            twice |= once & bit;
+            once |= bit;
         }
-        let is_voeu = |c: u8| c >= 12;
-        let coqs = cells.iter().filter(|&&c| c == COQ_CODE).count();
-        // Distinct vœux appearing twice or more (counted at their first cell).
-        let repeated_voeux =
-            (0..CELLS).filter(|&i| is_voeu(cells[i]) && times[i] >= 2 && !cells[..i].contains(&cells[i])).count();
+        let coq = 1u128 << COQ_CODE;
+        let signs = (1u128 << SIGNS.len()) - 1;
+        let voeux = !signs;
+        let repeated_voeux = (twice & voeux).count_ones();
+        let coqs_twice = twice & coq != 0;
         let mut ev = Evaluation::default();
         let amounts = |col: usize| self.gain.amount(face.codes[col]);
-        if coqs >= 2 {
-            ev.wins.push(AreaWin { area: 0, amount: amounts(GAIN1) });
+        if coqs_twice {
+            ev.wins.push(AreaWin {
+                area: 0,
+                amount: amounts(GAIN1),
+            });
         }
         if repeated_voeux >= 1 {
-            ev.wins.push(AreaWin { area: 1, amount: amounts(GAIN2) });
+            ev.wins.push(AreaWin {
+                area: 1,
+                amount: amounts(GAIN2),
+            });
         }
-        if coqs >= 3 {
+        if thrice & coq != 0 {
             ev.ambiguities.push(AMB_COQ3);
         }
         if repeated_voeux >= 2 {
             ev.ambiguities.push(AMB_TWO_VOEUX);
         }
-        if cells.iter().zip(&times).any(|(&c, &t)| is_voeu(c) && t >= 3) {
+        if thrice & voeux != 0 {
             ev.ambiguities.push(AMB_VOEU3);
         }
-        if cells.iter().zip(&times).any(|(&c, &t)| !is_voeu(c) && c != COQ_CODE && t >= 2) {
+        if twice & signs & !coq != 0 {
             ev.ambiguities.push(AMB_SIGN_PAIR);
         }
         ev
@@ -289,13 +317,20 @@ mod tests {
     use std::path::Path;
 
     fn spec() -> GameSpec {
-        GameSpec::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("game_specs/coq.toml")).expect("coq spec loads")
+        GameSpec::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("game_specs/coq.toml"))
+            .expect("coq spec loads")
     }
 
     /// A face from symbol names and the two GAIN amounts (whole euros), captions correct.
     fn face(spec: &GameSpec, cells: [&str; 8], g1: u64, g2: u64) -> Face {
         let cols = spec.mechanic.columns();
-        let code = |col: usize, v: &str| cols[col].values.iter().position(|x| x == v).expect("known value") as u8;
+        let code = |col: usize, v: &str| {
+            cols[col]
+                .values
+                .iter()
+                .position(|x| x == v)
+                .expect("known value") as u8
+        };
         let mut f = Face::default();
         for (i, c) in cells.iter().enumerate() {
             f.codes[i] = code(i, c);
@@ -309,13 +344,23 @@ mod tests {
     }
 
     fn wins(ev: &Evaluation) -> Vec<(u8, u64)> {
-        ev.wins.iter().map(|w| (w.area, w.amount.cents() / 100)).collect()
+        ev.wins
+            .iter()
+            .map(|w| (w.area, w.amount.cents() / 100))
+            .collect()
     }
 
     #[test]
     fn art_4_5_two_coq_win_gain_1() {
         let s = spec();
-        let ev = s.mechanic.evaluate(&face(&s, ["COQ", "RAT", "COQ", "TIGRE", "LAPIN", "DRAGON", "CHIEN", "SINGE"], 500, 4));
+        let ev = s.mechanic.evaluate(&face(
+            &s,
+            [
+                "COQ", "RAT", "COQ", "TIGRE", "LAPIN", "DRAGON", "CHIEN", "SINGE",
+            ],
+            500,
+            4,
+        ));
         assert_eq!(wins(&ev), vec![(0, 500)]);
         assert!(ev.ambiguities.is_empty());
     }
@@ -323,7 +368,14 @@ mod tests {
     #[test]
     fn art_4_6_two_identical_voeux_win_gain_2() {
         let s = spec();
-        let ev = s.mechanic.evaluate(&face(&s, ["SANTE", "RAT", "COQ", "TIGRE", "SANTE", "DRAGON", "AMOUR", "SINGE"], 8, 20));
+        let ev = s.mechanic.evaluate(&face(
+            &s,
+            [
+                "SANTE", "RAT", "COQ", "TIGRE", "SANTE", "DRAGON", "AMOUR", "SINGE",
+            ],
+            8,
+            20,
+        ));
         assert_eq!(wins(&ev), vec![(1, 20)]);
         assert!(ev.ambiguities.is_empty());
         assert_eq!(ev.prize(), Money::units(20));
@@ -332,16 +384,34 @@ mod tests {
     #[test]
     fn art_3_both_games_add_up() {
         let s = spec();
-        let ev = s.mechanic.evaluate(&face(&s, ["SANTE", "COQ", "COQ", "TIGRE", "SANTE", "DRAGON", "RAT", "SINGE"], 10, 20));
+        let ev = s.mechanic.evaluate(&face(
+            &s,
+            [
+                "SANTE", "COQ", "COQ", "TIGRE", "SANTE", "DRAGON", "RAT", "SINGE",
+            ],
+            10,
+            20,
+        ));
         assert_eq!(wins(&ev), vec![(0, 10), (1, 20)]);
         assert_eq!(ev.prize(), Money::units(30));
-        assert_eq!(s.recognise(&ev.wins).map(|w| s.ways[w as usize].id.as_str()), Some("10+20"));
+        assert_eq!(
+            s.recognise(&ev.wins)
+                .map(|w| s.ways[w as usize].id.as_str()),
+            Some("10+20")
+        );
     }
 
     #[test]
     fn art_4_7_no_pair_loses() {
         let s = spec();
-        let ev = s.mechanic.evaluate(&face(&s, ["COQ", "RAT", "SANTE", "TIGRE", "LAPIN", "DRAGON", "AMOUR", "SINGE"], 20000, 500));
+        let ev = s.mechanic.evaluate(&face(
+            &s,
+            [
+                "COQ", "RAT", "SANTE", "TIGRE", "LAPIN", "DRAGON", "AMOUR", "SINGE",
+            ],
+            20000,
+            500,
+        ));
         assert!(ev.wins.is_empty());
         assert!(ev.ambiguities.is_empty());
         assert_eq!(s.recognise(&ev.wins), Some(0));
@@ -351,10 +421,30 @@ mod tests {
     fn every_ambiguous_case_is_flagged() {
         let s = spec();
         let cases: [([&str; 8], &str); 4] = [
-            (["COQ", "COQ", "COQ", "TIGRE", "LAPIN", "DRAGON", "RAT", "SINGE"], AMB_COQ3),
-            (["SANTE", "SANTE", "AMOUR", "AMOUR", "LAPIN", "DRAGON", "RAT", "SINGE"], AMB_TWO_VOEUX),
-            (["SANTE", "SANTE", "SANTE", "TIGRE", "LAPIN", "DRAGON", "RAT", "SINGE"], AMB_VOEU3),
-            (["RAT", "RAT", "COQ", "TIGRE", "LAPIN", "DRAGON", "CHIEN", "SINGE"], AMB_SIGN_PAIR),
+            (
+                [
+                    "COQ", "COQ", "COQ", "TIGRE", "LAPIN", "DRAGON", "RAT", "SINGE",
+                ],
+                AMB_COQ3,
+            ),
+            (
+                [
+                    "SANTE", "SANTE", "AMOUR", "AMOUR", "LAPIN", "DRAGON", "RAT", "SINGE",
+                ],
+                AMB_TWO_VOEUX,
+            ),
+            (
+                [
+                    "SANTE", "SANTE", "SANTE", "TIGRE", "LAPIN", "DRAGON", "RAT", "SINGE",
+                ],
+                AMB_VOEU3,
+            ),
+            (
+                [
+                    "RAT", "RAT", "COQ", "TIGRE", "LAPIN", "DRAGON", "CHIEN", "SINGE",
+                ],
+                AMB_SIGN_PAIR,
+            ),
         ];
         for (cells, amb) in cases {
             let ev = s.mechanic.evaluate(&face(&s, cells, 2, 2));
@@ -386,7 +476,13 @@ mod tests {
         let s = spec();
         let make = || {
             let mut rng = FaceRng::seed_from_u64(7);
-            (0..50).map(|i| s.mechanic.synthesize(&s.ways[i % s.ways.len()], &mut rng).unwrap()).collect::<Vec<_>>()
+            (0..50)
+                .map(|i| {
+                    s.mechanic
+                        .synthesize(&s.ways[i % s.ways.len()], &mut rng)
+                        .unwrap()
+                })
+                .collect::<Vec<_>>()
         };
         assert_eq!(make(), make());
     }

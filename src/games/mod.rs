@@ -15,9 +15,9 @@ pub mod coq;
 pub mod pharaon;
 
 use crate::money::Money;
-use arrayvec::ArrayVec;
 use crate::spec::raw::RawSpec;
 use crate::spec::{ErrorAt, GameSpec, SpecError, Way};
+use arrayvec::ArrayVec;
 use rand_chacha::ChaCha20Rng;
 
 /// Most face columns a mechanic may have.
@@ -35,7 +35,9 @@ pub struct Face {
 
 impl Default for Face {
     fn default() -> Self {
-        Face { codes: [0; MAX_CELLS] }
+        Face {
+            codes: [0; MAX_CELLS],
+        }
     }
 }
 
@@ -67,7 +69,11 @@ pub struct Column {
 impl Column {
     /// A caption column over every caption of the spec, for the amount column `of`.
     pub fn caption(name: impl Into<String>, of: usize, captions: &Captions) -> Column {
-        Column { name: name.into(), kind: ColumnKind::Caption { of }, values: captions.texts.clone() }
+        Column {
+            name: name.into(),
+            kind: ColumnKind::Caption { of },
+            values: captions.texts.clone(),
+        }
     }
 }
 
@@ -118,7 +124,6 @@ impl Evaluation {
     pub fn prize(&self) -> Money {
         Money(self.wins.iter().map(|w| w.amount.cents()).sum())
     }
-
 }
 
 /// A game mechanic. Implementations are pure: no I/O, no global RNG.
@@ -151,7 +156,11 @@ pub fn build(raw: &RawSpec, at: &ErrorAt) -> Result<Box<dyn Mechanic>, SpecError
     let game = raw.game.get_ref();
     let captions = caption_values(raw);
     let missing = |name: &str| {
-        at.at(Some(raw.game.span().start), format!("[{name}]"), format!("mechanic \"{name}\" needs a [{name}] section"))
+        at.at(
+            Some(raw.game.span().start),
+            format!("[{name}]"),
+            format!("mechanic \"{name}\" needs a [{name}] section"),
+        )
     };
     match game.mechanic.as_str() {
         "coq" => {
@@ -181,6 +190,8 @@ fn caption_values(raw: &RawSpec) -> Captions {
         .filter_map(|(k, c)| k.parse::<Money>().ok().map(|m| (m, c.trim().to_string())))
         .collect();
     v.sort();
-    Captions { amounts: v.iter().map(|x| x.0).collect(), texts: v.into_iter().map(|x| x.1).collect() }
+    Captions {
+        amounts: v.iter().map(|x| x.0).collect(),
+        texts: v.into_iter().map(|x| x.1).collect(),
+    }
 }
-

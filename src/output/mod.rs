@@ -10,10 +10,10 @@ pub mod print_file;
 pub mod sums;
 pub mod tickets_csv;
 
+use crate::games::Face;
 use crate::money::Money;
 use crate::serial;
 use crate::spec::WayId;
-use crate::games::Face;
 
 /// File names inside a block directory.
 pub const CSV: &str = "tickets.csv";

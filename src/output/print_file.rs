@@ -112,7 +112,10 @@ pub struct Header {
 /// Reads the fixed fields of a header. `Err` says what is wrong (too short, bad magic).
 pub fn read_header(bytes: &[u8]) -> Result<Header, String> {
     if bytes.len() < 30 {
-        return Err(format!("{} bytes: shorter than a print file header", bytes.len()));
+        return Err(format!(
+            "{} bytes: shorter than a print file header",
+            bytes.len()
+        ));
     }
     if &bytes[..8] != MAGIC {
         return Err("bad magic: not a tirage print file".into());
@@ -148,7 +151,8 @@ pub struct Record {
 /// Decodes one record of `rec.len()` bytes with `ncols` face codes.
 pub fn read_record(rec: &[u8], ncols: usize) -> Record {
     let mut face = Face::default();
-    face.codes[..ncols.min(MAX_CELLS)].copy_from_slice(&rec[RECORD_META..RECORD_META + ncols.min(MAX_CELLS)]);
+    face.codes[..ncols.min(MAX_CELLS)]
+        .copy_from_slice(&rec[RECORD_META..RECORD_META + ncols.min(MAX_CELLS)]);
     Record {
         ticket: u32::from_le_bytes(rec[0..4].try_into().expect("4 bytes")),
         pack: u32::from_le_bytes(rec[4..8].try_into().expect("4 bytes")),
@@ -160,5 +164,7 @@ pub fn read_record(rec: &[u8], ncols: usize) -> Record {
 
 /// True when every face code of `face` indexes its column's values.
 pub fn codes_in_range(face: &Face, cols: &[Column]) -> bool {
-    cols.iter().zip(&face.codes).all(|(c, &k)| (k as usize) < c.values.len())
+    cols.iter()
+        .zip(&face.codes)
+        .all(|(c, &k)| (k as usize) < c.values.len())
 }

@@ -49,7 +49,11 @@ fn add(checks: &mut Checks, id: CheckId, ticket: Option<u32>, detail: impl Into<
 /// Verifies the block in `dir`. `reference`: the spec the auditor expects the block to be
 /// made from (its text must equal the block's copy). `progress` is called with the number
 /// of tickets checked so far.
-pub fn verify(dir: &Path, reference: Option<&GameSpec>, progress: &(dyn Fn(u64) + Sync)) -> Result<Report, VerifyError> {
+pub fn verify(
+    dir: &Path,
+    reference: Option<&GameSpec>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Report, VerifyError> {
     if !dir.is_dir() {
         return Err(VerifyError::NotADirectory(dir.to_path_buf()));
     }
@@ -62,36 +66,64 @@ pub fn verify(dir: &Path, reference: Option<&GameSpec>, progress: &(dyn Fn(u64) 
         Ok(b) => match sums::parse(&String::from_utf8_lossy(&b)) {
             Ok(l) => l,
             Err((line, text)) => {
-                add(&mut checks, CheckId::Sha256sums, None, format!("SHA256SUMS line {line} is malformed: {text:?}"));
+                add(
+                    &mut checks,
+                    CheckId::Sha256sums,
+                    None,
+                    format!("SHA256SUMS line {line} is malformed: {text:?}"),
+                );
                 Vec::new()
             }
         },
         Err(e) => {
-            add(&mut checks, CheckId::Sha256sums, None, format!("cannot read SHA256SUMS: {e}"));
+            add(
+                &mut checks,
+                CheckId::Sha256sums,
+                None,
+                format!("cannot read SHA256SUMS: {e}"),
+            );
             Vec::new()
         }
     };
     for name in [CSV, BIN, SPEC, MANIFEST] {
         if !listed.iter().any(|(n, _)| n == name) {
-            add(&mut checks, CheckId::Sha256sums, None, format!("SHA256SUMS does not list {name}"));
+            add(
+                &mut checks,
+                CheckId::Sha256sums,
+                None,
+                format!("SHA256SUMS does not list {name}"),
+            );
         }
     }
     let mut actual: BTreeMap<String, (u64, String)> = BTreeMap::new();
     for name in [SPEC, MANIFEST] {
         if let Ok(b) = read(name) {
-            actual.insert(name.into(), (b.len() as u64, hex::encode(Sha256::digest(&b))));
+            actual.insert(
+                name.into(),
+                (b.len() as u64, hex::encode(Sha256::digest(&b))),
+            );
         }
     }
 
     // The spec copy.
     let spec = match std::fs::read_to_string(dir.join(SPEC)) {
         Err(e) => {
-            add(&mut checks, CheckId::Spec, None, format!("cannot read spec.toml: {e}"));
+            add(
+                &mut checks,
+                CheckId::Spec,
+                None,
+                format!("cannot read spec.toml: {e}"),
+            );
             None
         }
         Ok(text) => match GameSpec::parse(&dir.join(SPEC), text) {
             Err(e) => {
-                add(&mut checks, CheckId::Spec, None, format!("spec.toml does not validate: {e}"));
+                add(
+                    &mut checks,
+                    CheckId::Spec,
+                    None,
+                    format!("spec.toml does not validate: {e}"),
+                );
                 None
             }
             Ok(s) => Some(s),
@@ -103,7 +135,12 @@ pub fn verify(dir: &Path, reference: Option<&GameSpec>, progress: &(dyn Fn(u64) 
                 &mut checks,
                 CheckId::Spec,
                 None,
-                format!("spec.toml (SHA-256 {}) is not the reference spec {} (SHA-256 {})", s.sha256, r.path.display(), r.sha256),
+                format!(
+                    "spec.toml (SHA-256 {}) is not the reference spec {} (SHA-256 {})",
+                    s.sha256,
+                    r.path.display(),
+                    r.sha256
+                ),
             );
         }
     }
@@ -111,12 +148,22 @@ pub fn verify(dir: &Path, reference: Option<&GameSpec>, progress: &(dyn Fn(u64) 
     // The manifest.
     let manifest: Option<Manifest> = match read(MANIFEST) {
         Err(e) => {
-            add(&mut checks, CheckId::Manifest, None, format!("cannot read manifest.json: {e}"));
+            add(
+                &mut checks,
+                CheckId::Manifest,
+                None,
+                format!("cannot read manifest.json: {e}"),
+            );
             None
         }
         Ok(b) => match serde_json::from_slice::<Manifest>(&b) {
             Err(e) => {
-                add(&mut checks, CheckId::Manifest, None, format!("manifest.json does not parse: {e}"));
+                add(
+                    &mut checks,
+                    CheckId::Manifest,
+                    None,
+                    format!("manifest.json does not parse: {e}"),
+                );
                 None
             }
             Ok(m) => Some(m),
@@ -128,7 +175,12 @@ pub fn verify(dir: &Path, reference: Option<&GameSpec>, progress: &(dyn Fn(u64) 
     let mut payout = 0u64;
     let mut block = manifest.as_ref().map(|m| m.block);
     match &spec {
-        None => not_run.extend([CheckId::PrintHeader, CheckId::CsvHeader, CheckId::RecordCount, CheckId::Counts]),
+        None => not_run.extend([
+            CheckId::PrintHeader,
+            CheckId::CsvHeader,
+            CheckId::RecordCount,
+            CheckId::Counts,
+        ]),
         Some(spec) => {
             let run = check_tickets(dir, spec, block, &mut checks, progress);
             block = block.or(run.block);
@@ -144,7 +196,10 @@ pub fn verify(dir: &Path, reference: Option<&GameSpec>, progress: &(dyn Fn(u64) 
                             &mut checks,
                             CheckId::Counts,
                             None,
-                            format!("way \"{}\" ({}): {} tickets, the spec says {}", w.id, w.amount, counts[i], w.count),
+                            format!(
+                                "way \"{}\" ({}): {} tickets, the spec says {}",
+                                w.id, w.amount, counts[i], w.count
+                            ),
                         );
                     }
                 }
@@ -153,7 +208,11 @@ pub fn verify(dir: &Path, reference: Option<&GameSpec>, progress: &(dyn Fn(u64) 
                         &mut checks,
                         CheckId::Counts,
                         None,
-                        format!("evaluated payout {} differs from the spec's {}", crate::money::Money(payout), spec.payout()),
+                        format!(
+                            "evaluated payout {} differs from the spec's {}",
+                            crate::money::Money(payout),
+                            spec.payout()
+                        ),
                     );
                 }
             } else {
@@ -169,21 +228,46 @@ pub fn verify(dir: &Path, reference: Option<&GameSpec>, progress: &(dyn Fn(u64) 
     // Digests: SHA256SUMS and the manifest against what was read.
     for (name, hash) in &listed {
         match actual.get(name) {
-            None => add(&mut checks, CheckId::Sha256sums, None, format!("{name} is listed but missing")),
-            Some((_, h)) if h != hash => add(&mut checks, CheckId::Sha256sums, None, format!("{name}: SHA-256 {h}, SHA256SUMS says {hash}")),
+            None => add(
+                &mut checks,
+                CheckId::Sha256sums,
+                None,
+                format!("{name} is listed but missing"),
+            ),
+            Some((_, h)) if h != hash => add(
+                &mut checks,
+                CheckId::Sha256sums,
+                None,
+                format!("{name}: SHA-256 {h}, SHA256SUMS says {hash}"),
+            ),
             _ => {}
         }
     }
     if let Some(m) = &manifest {
         for f in &m.files {
             match actual.get(&f.name) {
-                None => add(&mut checks, CheckId::Manifest, None, format!("{} is in the manifest but missing", f.name)),
+                None => add(
+                    &mut checks,
+                    CheckId::Manifest,
+                    None,
+                    format!("{} is in the manifest but missing", f.name),
+                ),
                 Some((n, h)) => {
                     if *n != f.bytes {
-                        add(&mut checks, CheckId::Manifest, None, format!("{}: {n} bytes, the manifest says {}", f.name, f.bytes));
+                        add(
+                            &mut checks,
+                            CheckId::Manifest,
+                            None,
+                            format!("{}: {n} bytes, the manifest says {}", f.name, f.bytes),
+                        );
                     }
                     if *h != f.sha256 {
-                        add(&mut checks, CheckId::Manifest, None, format!("{}: SHA-256 {h}, the manifest says {}", f.name, f.sha256));
+                        add(
+                            &mut checks,
+                            CheckId::Manifest,
+                            None,
+                            format!("{}: SHA-256 {h}, the manifest says {}", f.name, f.sha256),
+                        );
                     }
                 }
             }
@@ -201,7 +285,13 @@ pub fn verify(dir: &Path, reference: Option<&GameSpec>, progress: &(dyn Fn(u64) 
             } else {
                 "pass"
             };
-            CheckResult { id, procedure: id.procedure(), result, findings: f.count, examples: f.examples }
+            CheckResult {
+                id,
+                procedure: id.procedure(),
+                result,
+                findings: f.count,
+                examples: f.examples,
+            }
         })
         .collect();
     let clean = results.iter().all(|c| c.result == "pass");
@@ -210,7 +300,12 @@ pub fn verify(dir: &Path, reference: Option<&GameSpec>, progress: &(dyn Fn(u64) 
             .ways
             .iter()
             .enumerate()
-            .map(|(i, w)| WayTally { way: w.id.clone(), amount: w.amount.to_string(), expected: u64::from(w.count), found: t[i] })
+            .map(|(i, w)| WayTally {
+                way: w.id.clone(),
+                amount: w.amount.to_string(),
+                expected: u64::from(w.count),
+                found: t[i],
+            })
             .collect(),
         _ => Vec::new(),
     };
@@ -230,13 +325,23 @@ pub fn verify(dir: &Path, reference: Option<&GameSpec>, progress: &(dyn Fn(u64) 
 fn check_manifest(m: &Manifest, spec: &GameSpec, checks: &mut Checks) {
     let mut bad = |what: String| add(checks, CheckId::Manifest, None, what);
     if m.format != crate::output::manifest::FORMAT {
-        bad(format!("format \"{}\", expected \"{}\"", m.format, crate::output::manifest::FORMAT));
+        bad(format!(
+            "format \"{}\", expected \"{}\"",
+            m.format,
+            crate::output::manifest::FORMAT
+        ));
     }
     if m.game.id != spec.id {
-        bad(format!("game \"{}\", the spec is \"{}\"", m.game.id, spec.id));
+        bad(format!(
+            "game \"{}\", the spec is \"{}\"",
+            m.game.id, spec.id
+        ));
     }
     if m.spec.sha256 != spec.sha256 {
-        bad(format!("spec SHA-256 {}, spec.toml has {}", m.spec.sha256, spec.sha256));
+        bad(format!(
+            "spec SHA-256 {}, spec.toml has {}",
+            m.spec.sha256, spec.sha256
+        ));
     }
     if m.tickets != spec.block_size || m.pack_size != spec.pack_size || m.packs != spec.packs() {
         bad(format!(
@@ -250,13 +355,29 @@ fn check_manifest(m: &Manifest, spec: &GameSpec, checks: &mut Checks) {
         ));
     }
     if m.lots != spec.lots() || m.payout != spec.payout().to_string() {
-        bad(format!("{} lots paying {}, the spec says {} paying {}", m.lots, m.payout, spec.lots(), spec.payout()));
+        bad(format!(
+            "{} lots paying {}, the spec says {} paying {}",
+            m.lots,
+            m.payout,
+            spec.lots(),
+            spec.payout()
+        ));
     }
     if m.losers != u64::from(spec.ways[0].count) {
-        bad(format!("{} losers, the spec says {}", m.losers, spec.ways[0].count));
+        bad(format!(
+            "{} losers, the spec says {}",
+            m.losers, spec.ways[0].count
+        ));
     }
-    let listed: Vec<(String, u64)> = m.tiers.iter().flat_map(|t| t.ways.iter().map(|w| (w.id.clone(), w.count))).collect();
-    let want: Vec<(String, u64)> = spec.ways[1..].iter().map(|w| (w.id.clone(), u64::from(w.count))).collect();
+    let listed: Vec<(String, u64)> = m
+        .tiers
+        .iter()
+        .flat_map(|t| t.ways.iter().map(|w| (w.id.clone(), w.count)))
+        .collect();
+    let want: Vec<(String, u64)> = spec.ways[1..]
+        .iter()
+        .map(|w| (w.id.clone(), u64::from(w.count)))
+        .collect();
     if listed != want {
         bad("way counts differ from the spec's".into());
     }
@@ -280,7 +401,12 @@ struct Batch {
 }
 
 /// Reads `f` to fill `buf` up to `want` bytes (less at end of file), hashing what it reads.
-fn read_hashed(f: &mut File, h: &mut Sha256, buf: &mut Vec<u8>, want: usize) -> std::io::Result<()> {
+fn read_hashed(
+    f: &mut File,
+    h: &mut Sha256,
+    buf: &mut Vec<u8>,
+    want: usize,
+) -> std::io::Result<()> {
     let start = buf.len();
     buf.resize(start + want, 0);
     let mut got = 0;
@@ -338,7 +464,11 @@ fn reader(
         let lines = memchr::memchr_iter(b'\n', &block).count();
         let mut records = Vec::new();
         // At the end of the CSV, take every remaining record.
-        let want = if csv_done { usize::MAX / 2 } else { lines * rec };
+        let want = if csv_done {
+            usize::MAX / 2
+        } else {
+            lines * rec
+        };
         if csv_done {
             bin.read_to_end(&mut records)?;
             hb.update(&records);
@@ -347,7 +477,12 @@ fn reader(
         }
         nb += records.len() as u64;
         let n = lines.max(records.len().div_ceil(rec.max(1))) as u64;
-        if (!block.is_empty() || !records.is_empty()) && tx.send(Batch { first, csv: block, bin: records }).is_err() {
+        let batch = Batch {
+            first,
+            csv: block,
+            bin: records,
+        };
+        if (!batch.csv.is_empty() || !batch.bin.is_empty()) && tx.send(batch).is_err() {
             break;
         }
         first += n;
@@ -355,7 +490,10 @@ fn reader(
             break;
         }
     }
-    Ok([(nc, hex::encode(hc.finalize())), (nb, hex::encode(hb.finalize()))])
+    Ok([
+        (nc, hex::encode(hc.finalize())),
+        (nb, hex::encode(hb.finalize())),
+    ])
 }
 
 /// Per-task accumulator of the ticket checks.
@@ -412,7 +550,14 @@ struct Ctx<'a> {
 impl Ctx<'_> {
     /// Checks ticket index `i` (0-based) from its print record and CSV line (either may be
     /// missing when the files disagree in length).
-    fn check(&self, i: u64, line: Option<&[u8]>, rec: Option<&[u8]>, rows: &mut tickets_csv::RowWriter, acc: &mut Acc) {
+    fn check(
+        &self,
+        i: u64,
+        line: Option<&[u8]>,
+        rec: Option<&[u8]>,
+        rows: &mut tickets_csv::RowWriter,
+        acc: &mut Acc,
+    ) {
         let spec = self.spec;
         let t = u32::try_from(i + 1).unwrap_or(u32::MAX);
         let Some(rec) = rec else {
@@ -442,23 +587,42 @@ impl Ctx<'_> {
                 &mut acc.checks,
                 CheckId::Serials,
                 Some(t),
-                format!("serial {}, expected {}", String::from_utf8_lossy(&r.serial), String::from_utf8_lossy(&want)),
+                format!(
+                    "serial {}, expected {}",
+                    String::from_utf8_lossy(&r.serial),
+                    String::from_utf8_lossy(&want)
+                ),
             );
         }
         if !print_file::codes_in_range(&r.face, spec.mechanic.columns()) {
-            add(&mut acc.checks, CheckId::FaceCodes, Some(t), "a face code is not a value of its column");
+            add(
+                &mut acc.checks,
+                CheckId::FaceCodes,
+                Some(t),
+                "a face code is not a value of its column",
+            );
             return;
         }
         let ev = spec.mechanic.evaluate(&r.face);
         if !ev.ambiguities.is_empty() {
-            add(&mut acc.checks, CheckId::Ambiguity, Some(t), ev.ambiguities.join("; "));
+            add(
+                &mut acc.checks,
+                CheckId::Ambiguity,
+                Some(t),
+                ev.ambiguities.join("; "),
+            );
         }
         let prize = ev.prize();
         acc.payout += prize.cents();
         let way = spec.recognise(&ev.wins);
         match way {
             Some(w) => acc.counts[w as usize] += 1,
-            None => add(&mut acc.checks, CheckId::WayRecognised, Some(t), format!("the face wins {prize}, which no way of the spec gives")),
+            None => add(
+                &mut acc.checks,
+                CheckId::WayRecognised,
+                Some(t),
+                format!("the face wins {prize}, which no way of the spec gives"),
+            ),
         }
         self.check_captions(&r.face, t, acc);
         if let Some(line) = line {
@@ -512,7 +676,9 @@ fn explain(line: &[u8], expected: &[u8], unrecognised: bool, prize: crate::money
     let got = tickets_csv::fields(line);
     let want = tickets_csv::fields(expected);
     let mut names: Vec<&str> = tickets_csv::META_COLUMNS.to_vec();
-    let face_names: Vec<String> = (0..want.len().saturating_sub(names.len())).map(|k| format!("face column {}", k + 1)).collect();
+    let face_names: Vec<String> = (0..want.len().saturating_sub(names.len()))
+        .map(|k| format!("face column {}", k + 1))
+        .collect();
     names.extend(face_names.iter().map(String::as_str));
     let mut diffs = Vec::new();
     if got.len() != want.len() {
@@ -522,26 +688,47 @@ fn explain(line: &[u8], expected: &[u8], unrecognised: bool, prize: crate::money
         if g != w {
             let name = names.get(k).copied().unwrap_or("?");
             let why = match name {
-                "prize" | "way" if unrecognised => format!(" (the face wins {prize}, no way of the spec)"),
+                "prize" | "way" if unrecognised => {
+                    format!(" (the face wins {prize}, no way of the spec)")
+                }
                 "prize" | "way" => " (by the evaluation of the face)".to_string(),
                 _ => " (per tickets.bin)".to_string(),
             };
             if unrecognised && matches!(name, "way") {
                 continue;
             }
-            diffs.push(format!("{name}: tickets.csv has {g:?}, expected {w:?}{why}"));
+            diffs.push(format!(
+                "{name}: tickets.csv has {g:?}, expected {w:?}{why}"
+            ));
         }
     }
     diffs.join("; ")
 }
 
 /// The record-by-record pass over both ticket files.
-fn check_tickets(dir: &Path, spec: &GameSpec, block: Option<u32>, checks: &mut Checks, progress: &(dyn Fn(u64) + Sync)) -> TicketRun {
-    let mut run = TicketRun { block, tickets: 0, counts: None, payout: 0, hashes: Vec::new() };
+fn check_tickets(
+    dir: &Path,
+    spec: &GameSpec,
+    block: Option<u32>,
+    checks: &mut Checks,
+    progress: &(dyn Fn(u64) + Sync),
+) -> TicketRun {
+    let mut run = TicketRun {
+        block,
+        tickets: 0,
+        counts: None,
+        payout: 0,
+        hashes: Vec::new(),
+    };
     let open = |name: &str, checks: &mut Checks| match File::open(dir.join(name)) {
         Ok(f) => Some(f),
         Err(e) => {
-            add(checks, CheckId::RecordCount, None, format!("cannot open {name}: {e}"));
+            add(
+                checks,
+                CheckId::RecordCount,
+                None,
+                format!("cannot open {name}: {e}"),
+            );
             None
         }
     };
@@ -562,7 +749,12 @@ fn check_tickets(dir: &Path, spec: &GameSpec, block: Option<u32>, checks: &mut C
     let block = *run.block.get_or_insert(header.block);
     let mut bin_head = fixed;
     if header.header_size > 30 && header.header_size < (1 << 24) {
-        let _ = read_hashed(&mut bin, &mut hdr_hash, &mut bin_head, header.header_size - 30);
+        let _ = read_hashed(
+            &mut bin,
+            &mut hdr_hash,
+            &mut bin_head,
+            header.header_size - 30,
+        );
     }
     let want_head = print_file::header(spec, block, spec.block_size);
     let rec = print_file::record_size(spec);
@@ -598,11 +790,20 @@ fn check_tickets(dir: &Path, spec: &GameSpec, block: Option<u32>, checks: &mut C
             checks,
             CheckId::CsvHeader,
             None,
-            format!("header {:?}, expected {:?}", String::from_utf8_lossy(&csv_head).trim_end(), String::from_utf8_lossy(&want_csv_head).trim_end()),
+            format!(
+                "header {:?}, expected {:?}",
+                String::from_utf8_lossy(&csv_head).trim_end(),
+                String::from_utf8_lossy(&want_csv_head).trim_end()
+            ),
         );
     }
 
-    let ctx = Ctx { spec, block, ncols: spec.mechanic.columns().len(), expected_tickets: u64::from(spec.block_size) };
+    let ctx = Ctx {
+        spec,
+        block,
+        ncols: spec.mechanic.columns().len(),
+        expected_tickets: u64::from(spec.block_size),
+    };
     let (tx, rx) = sync_channel::<Batch>(2);
     let mut total = Acc::new(spec.ways.len());
     let reader_result = std::thread::scope(|s| {
@@ -636,16 +837,45 @@ fn check_tickets(dir: &Path, spec: &GameSpec, block: Option<u32>, checks: &mut C
     });
     match reader_result {
         Ok([c, b]) => run.hashes = vec![(CSV.into(), c), (BIN.into(), b)],
-        Err(e) => add(checks, CheckId::RecordCount, None, format!("read error: {e}")),
+        Err(e) => add(
+            checks,
+            CheckId::RecordCount,
+            None,
+            format!("read error: {e}"),
+        ),
     }
     if total.tickets != ctx.expected_tickets {
-        add(checks, CheckId::RecordCount, None, format!("tickets.bin holds {} records, the block has {} tickets", total.tickets, ctx.expected_tickets));
+        add(
+            checks,
+            CheckId::RecordCount,
+            None,
+            format!(
+                "tickets.bin holds {} records, the block has {} tickets",
+                total.tickets, ctx.expected_tickets
+            ),
+        );
     }
     if total.extra_csv > 0 {
-        add(checks, CheckId::RecordCount, total.first_extra.map(|t| t as u32), format!("tickets.csv has {} rows more than tickets.bin", total.extra_csv));
+        add(
+            checks,
+            CheckId::RecordCount,
+            total.first_extra.map(|t| t as u32),
+            format!(
+                "tickets.csv has {} rows more than tickets.bin",
+                total.extra_csv
+            ),
+        );
     }
     if total.missing_csv > 0 {
-        add(checks, CheckId::RecordCount, total.first_missing.map(|t| t as u32), format!("tickets.csv has {} rows fewer than tickets.bin", total.missing_csv));
+        add(
+            checks,
+            CheckId::RecordCount,
+            total.first_missing.map(|t| t as u32),
+            format!(
+                "tickets.csv has {} rows fewer than tickets.bin",
+                total.missing_csv
+            ),
+        );
     }
     for (id, f) in std::mem::take(&mut total.checks) {
         checks.entry(id).or_default().merge(f);

@@ -126,7 +126,10 @@ impl Findings {
     pub fn add(&mut self, ticket: Option<u32>, detail: impl Into<String>) {
         self.count += 1;
         if self.examples.len() < EXAMPLES {
-            self.examples.push(Finding { ticket, detail: detail.into() });
+            self.examples.push(Finding {
+                ticket,
+                detail: detail.into(),
+            });
         }
     }
 
@@ -200,7 +203,13 @@ impl Report {
             self.tickets
         );
         for c in &self.checks {
-            let _ = writeln!(s, "{:<7} {:<18} {}", c.result.to_uppercase(), c.id.name(), c.procedure);
+            let _ = writeln!(
+                s,
+                "{:<7} {:<18} {}",
+                c.result.to_uppercase(),
+                c.id.name(),
+                c.procedure
+            );
             if c.findings > 0 {
                 let _ = writeln!(s, "        {} finding(s); first:", c.findings);
                 for f in &c.examples {
@@ -216,16 +225,36 @@ impl Report {
             }
         }
         if !self.ways.is_empty() {
-            let _ = writeln!(s, "\n{:>16} {:>12} {:>12} {:>12}", "way", "amount", "expected", "found");
+            let _ = writeln!(
+                s,
+                "\n{:>16} {:>12} {:>12} {:>12}",
+                "way", "amount", "expected", "found"
+            );
             for w in &self.ways {
-                let mark = if w.expected == w.found { "" } else { "  <-- differs" };
-                let _ = writeln!(s, "{:>16} {:>12} {:>12} {:>12}{mark}", w.way, w.amount, w.expected, w.found);
+                let mark = if w.expected == w.found {
+                    ""
+                } else {
+                    "  <-- differs"
+                };
+                let _ = writeln!(
+                    s,
+                    "{:>16} {:>12} {:>12} {:>12}{mark}",
+                    w.way, w.amount, w.expected, w.found
+                );
             }
         }
         if let Some(p) = &self.payout {
             let _ = writeln!(s, "evaluated payout: {p}");
         }
-        let _ = writeln!(s, "{}", if self.clean { "verify: CLEAN" } else { "verify: FINDINGS" });
+        let _ = writeln!(
+            s,
+            "{}",
+            if self.clean {
+                "verify: CLEAN"
+            } else {
+                "verify: FINDINGS"
+            }
+        );
         s
     }
 }
