@@ -76,7 +76,8 @@ impl Coq {
         let span = Some(sec.span().start);
         let raw = sec.get_ref();
         let err = |field: &str, msg: String| at.at(span, format!("coq.{field}"), msg);
-        let symbols = common::symbol_set(&raw.voeux, &SIGNS, &[], 2).map_err(|e| err("voeux", e))?;
+        let symbols =
+            common::symbol_set(&raw.voeux, &SIGNS, &[], 2).map_err(|e| err("voeux", e))?;
         if symbols.len() > 128 {
             return Err(err("voeux", "at most 116 voeux".into()));
         }
@@ -87,13 +88,19 @@ impl Coq {
         sorted.sort_unstable();
         sorted.dedup();
         if sorted.len() != raw.box_amounts.len() || sorted.iter().any(|m| m.is_zero()) {
-            return Err(err("box_amounts", "amounts must be distinct and above 0".into()));
+            return Err(err(
+                "box_amounts",
+                "amounts must be distinct and above 0".into(),
+            ));
         }
         let gain = AmountBox::new(sorted, captions).map_err(|e| at.at(span, "captions", e))?;
-        let decoy_weights = common::decoy_weights(&raw.decoy_weights, gain.amounts(), "one of box_amounts")
-            .map_err(|e| err("decoy_weights", e))?;
-        let near_miss_coq = common::share(raw.near_miss_coq).map_err(|e| err("near_miss_coq", e))?;
-        let near_miss_voeu = common::share(raw.near_miss_voeu).map_err(|e| err("near_miss_voeu", e))?;
+        let decoy_weights =
+            common::decoy_weights(&raw.decoy_weights, gain.amounts(), "one of box_amounts")
+                .map_err(|e| err("decoy_weights", e))?;
+        let near_miss_coq =
+            common::share(raw.near_miss_coq).map_err(|e| err("near_miss_coq", e))?;
+        let near_miss_voeu =
+            common::share(raw.near_miss_voeu).map_err(|e| err("near_miss_voeu", e))?;
         let mut columns: Vec<Column> = (1..=CELLS)
             .map(|i| Column {
                 name: format!("s{i}"),

@@ -636,7 +636,8 @@ fn validate_against_mechanic(
                 // Several wins may share an area (pharaon: one per winning hieroglyph of
                 // area II), so compare the multisets of (area, amount).
                 let placed = |w: &Way| {
-                    let mut v: Vec<(Option<u8>, Money)> = w.wins.iter().map(|x| (x.area, x.amount)).collect();
+                    let mut v: Vec<(Option<u8>, Money)> =
+                        w.wins.iter().map(|x| (x.area, x.amount)).collect();
                     v.sort_unstable();
                     v
                 };
