@@ -242,8 +242,9 @@ impl GameSpec {
     }
 
     /// Recognises the way realised by the winning play areas of an evaluation: the way
-    /// whose wins are the same multiset of amounts and whose fixed areas match. No wins is
-    /// the losing way. `None` when no way of the spec matches.
+    /// whose wins are the same multiset of amounts and whose fixed areas match (several
+    /// wins may sit in one area, e.g. pharaon's area `II`, one per winning hieroglyph).
+    /// No wins is the losing way. `None` when no way of the spec matches.
     pub fn recognise(&self, wins: &[AreaWin]) -> Option<WayId> {
         if wins.is_empty() {
             return Some(0);
@@ -630,6 +631,21 @@ fn validate_against_mechanic(
                         None,
                         format!("ways \"{}\" and \"{}\"", wa.id, wb.id),
                         "same winning amounts: give both fixed areas (`areas = [...]`) so a face tells them apart",
+                    ));
+                }
+                // Several wins may share an area (pharaon: one per winning hieroglyph of
+                // area II), so compare the multisets of (area, amount).
+                let placed = |w: &Way| {
+                    let mut v: Vec<(Option<u8>, Money)> =
+                        w.wins.iter().map(|x| (x.area, x.amount)).collect();
+                    v.sort_unstable();
+                    v
+                };
+                if placed(wa) == placed(wb) {
+                    return Err(at.at(
+                        None,
+                        format!("ways \"{}\" and \"{}\"", wa.id, wb.id),
+                        "same winning amounts in the same areas: a face cannot tell them apart",
                     ));
                 }
             }

@@ -21,6 +21,8 @@ pub struct RawSpec {
     pub tiers: Vec<Spanned<RawTier>>,
     /// `[coq]`: the coq mechanic's symbols, GAIN box amounts, decoys and near misses.
     pub coq: Option<Spanned<games::coq::RawCoq>>,
+    /// `[pharaon]`: the pharaon mechanic's decoy symbols, decoy amounts, decoys and near misses.
+    pub pharaon: Option<Spanned<games::pharaon::RawPharaon>>,
 }
 
 /// `[game]`.
@@ -31,7 +33,7 @@ pub struct RawGame {
     pub id: String,
     /// Published name, e.g. `ASTRO ANNEE DU COQ`.
     pub name: String,
-    /// Which mechanic builds and judges faces: `coq`.
+    /// Which mechanic builds and judges faces: `coq` or `pharaon`.
     pub mechanic: String,
     /// Journal officiel reference of the règlement.
     pub legal_reference: String,
