@@ -27,7 +27,7 @@ fn small_pharaon_block_generates_and_verifies_clean() {
     );
     assert_eq!(
         sha256(&out.join("tickets.bin")),
-        "7501e7ba189a03030ce5bd711bd278d584d357c193c7353f0e9cd5955188b935"
+        "2b4e58a286e56e792ca336f2787b79db624fcca83187194de5ea930953019b5e"
     );
 }
 
