@@ -7,7 +7,7 @@
 //! number of threads. Every face is evaluated by the rules before it is written; a face the
 //! evaluator does not judge as its way (or finds ambiguous) stops the run.
 
-use crate::alloc::{allocate, tally};
+use crate::alloc::{allocate_packs, tally};
 use crate::games::Face;
 use crate::money::Money;
 use crate::output::manifest::{self, FileEntry, Manifest, TierCount, WayCount};
@@ -17,7 +17,7 @@ use crate::output::{
 };
 use crate::rng::{stream, Purpose, Seed};
 use crate::serial::PackSerials;
-use crate::spec::{GameSpec, WayId};
+use crate::spec::{GameSpec, PackRules, WayId};
 use crate::validation::Validator;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
@@ -50,6 +50,9 @@ pub enum GenerateError {
     /// The block number does not fit in a serial (0 is reserved for specimen decks).
     #[error("block {0} is out of range: expected 1..=999")]
     Block(u32),
+    /// No arrangement drawn met the spec's pack constraints.
+    #[error("the pack constraints were not met by any of {0} uniformly drawn arrangements: they are too tight for this lot table")]
+    PackRules(u32),
     /// The mechanic could not build a face for a way: a bug or an infeasible spec.
     #[error("ticket {ticket}: cannot build a face for way \"{way}\": {message}")]
     Synthesis {
@@ -195,6 +198,9 @@ pub struct BlockPlan<'a> {
     pub kind: Kind,
     /// Tickets of every way (index = way id); they sum to the block's tickets.
     pub counts: Vec<u32>,
+    /// Pack constraints honoured by the allocation (the spec's for production, none for a
+    /// specimen deck).
+    pub rules: PackRules,
 }
 
 impl<'a> BlockPlan<'a> {
@@ -210,6 +216,7 @@ impl<'a> BlockPlan<'a> {
             block,
             kind: Kind::Production,
             counts,
+            rules: spec.pack_rules.clone(),
         })
     }
 
@@ -220,6 +227,7 @@ impl<'a> BlockPlan<'a> {
             block: 0,
             kind: Kind::Specimen,
             counts,
+            rules: PackRules::default(),
         }
     }
 
@@ -282,7 +290,8 @@ pub fn generate(
     );
     let val_w = HashedFile::spawn(dir.join(VALIDATION), validation_csv::header(), val_rx);
 
-    let ways = allocate(&plan.counts, seed, plan.block);
+    let (ways, attempts) = allocate_packs(spec, &plan.counts, &plan.rules, seed, plan.block)
+        .map_err(GenerateError::PackRules)?;
     let validator = plan.validator(seed);
     let builder = PackBuilder {
         plan,
@@ -359,7 +368,7 @@ pub fn generate(
     });
 
     let counts = tally(&ways, spec.ways.len());
-    let manifest = build_manifest(plan, seed, &validator, &counts, files);
+    let manifest = build_manifest(plan, seed, &validator, &counts, attempts, files);
     let mut mjson = serde_json::to_vec_pretty(&manifest).expect("manifest serializes");
     mjson.push(b'\n');
     std::fs::write(dir.join(MANIFEST), &mjson).map_err(io(&dir.join(MANIFEST)))?;
@@ -410,6 +419,7 @@ pub fn build_manifest(
     seed: &Seed,
     validator: &Validator,
     counts: &[u64],
+    allocation_attempts: u32,
     files: Vec<FileEntry>,
 ) -> Manifest {
     let spec = plan.spec;
@@ -473,6 +483,8 @@ pub fn build_manifest(
         payout_ratio: payout.cents() as f64 / sales,
         tiers,
         losers: counts[0],
+        pack_rules: plan.rules.describe(),
+        allocation_attempts,
         files,
     }
 }

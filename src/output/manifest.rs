@@ -47,6 +47,10 @@ pub struct Manifest {
     pub tiers: Vec<TierCount>,
     /// Tickets of the losing way.
     pub losers: u64,
+    /// The pack constraints in force, in words (empty: none).
+    pub pack_rules: Vec<String>,
+    /// Uniform arrangements drawn until one met the pack constraints (1 without constraints).
+    pub allocation_attempts: u32,
     /// Every file of the block but the manifest and SHA256SUMS.
     pub files: Vec<FileEntry>,
 }

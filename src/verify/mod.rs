@@ -22,7 +22,7 @@ use crate::output::{
     VALIDATION,
 };
 use crate::serial::{is_valid, serial};
-use crate::spec::GameSpec;
+use crate::spec::{GameSpec, PackRules, WayId};
 use rayon::prelude::*;
 pub use report::{CheckId, CheckResult, Findings, Report, WayTally};
 use sha2::{Digest, Sha256};
@@ -232,6 +232,7 @@ pub fn verify(
     let mut expect_kind = manifest.as_ref().map(|m| m.kind);
     let mut block = manifest.as_ref().map(|m| m.block);
     let mut ways = Vec::new();
+    let mut pack_rules = PackRules::default();
     match &spec {
         None => not_run.extend([
             CheckId::PrintHeader,
@@ -252,6 +253,19 @@ pub fn verify(
             expect_kind = expect_kind.or(expect.map(|e| e.kind));
             if let (Some(e), Some(counts)) = (expect, &run.counts) {
                 check_kind(e, &mut checks);
+                pack_rules = match e.kind {
+                    Kind::Production => spec.pack_rules.clone(),
+                    Kind::Specimen => PackRules::default(),
+                };
+                let (w, f, full) = pack_rules.tally(spec, &run.ways);
+                for (pack, what) in pack_rules.breaches(&w, &f, &full) {
+                    add(
+                        &mut checks,
+                        CheckId::PackRules,
+                        None,
+                        format!("pack {pack}: {what}"),
+                    );
+                }
                 for (i, w) in spec.ways.iter().enumerate() {
                     if counts[i] != e.counts[i] {
                         add(
@@ -295,7 +309,7 @@ pub fn verify(
                     })
                     .collect();
             } else {
-                not_run.extend([CheckId::Counts, CheckId::Kind]);
+                not_run.extend([CheckId::Counts, CheckId::Kind, CheckId::PackRules]);
             }
             for (name, h) in std::mem::take(&mut run.hashes) {
                 actual.insert(name, h);
@@ -383,6 +397,7 @@ pub fn verify(
         checks: results,
         ways,
         payout: run.counts.as_ref().map(|_| Money(run.payout).to_string()),
+        pack_rules: pack_rules.describe(),
     })
 }
 
@@ -451,6 +466,13 @@ fn check_manifest(m: &Manifest, spec: &GameSpec, checks: &mut Checks) {
         bad(format!("{} lots, its way counts give {lots}", m.lots));
     }
     if m.kind == Kind::Production {
+        if m.pack_rules != spec.pack_rules.describe() {
+            bad(format!(
+                "pack constraints {:?}, the spec's are {:?}",
+                m.pack_rules,
+                spec.pack_rules.describe()
+            ));
+        }
         if m.tickets != spec.block_size {
             bad(format!(
                 "{} tickets, the spec's block has {}",
@@ -480,6 +502,8 @@ fn check_manifest(m: &Manifest, spec: &GameSpec, checks: &mut Checks) {
 #[derive(Default)]
 struct TicketRun {
     expect: Option<Expect>,
+    /// Evaluated way of every ticket, in print order.
+    ways: Vec<WayId>,
     tickets: u64,
     counts: Option<Vec<u64>>,
     payout: u64,
@@ -657,6 +681,8 @@ struct Acc {
     payout: u64,
     tickets: u64,
     codes: Vec<u64>,
+    /// Evaluated way of every ticket with a print record, in order (0 when unrecognised).
+    ways: Vec<WayId>,
     /// Rows of tickets.csv / validation.csv with no print record, and print records with no
     /// row: (count, first ticket).
     extra_csv: (u64, Option<u64>),
@@ -683,6 +709,7 @@ impl Acc {
             payout: 0,
             tickets: 0,
             codes: Vec::new(),
+            ways: Vec::new(),
             extra_csv: (0, None),
             missing_csv: (0, None),
             extra_val: (0, None),
@@ -701,6 +728,7 @@ impl Acc {
         self.payout += later.payout;
         self.tickets += later.tickets;
         self.codes.extend(later.codes);
+        self.ways.extend(later.ways);
         join(&mut self.extra_csv, later.extra_csv);
         join(&mut self.missing_csv, later.missing_csv);
         join(&mut self.extra_val, later.extra_val);
@@ -804,6 +832,7 @@ impl Ctx<'_> {
         let prize = ev.prize();
         acc.payout += prize.cents();
         let way = spec.recognise(&ev.wins);
+        acc.ways.push(way.unwrap_or(0));
         match way {
             Some(w) => acc.counts[w as usize] += 1,
             None => add(
@@ -1122,6 +1151,7 @@ fn check_tickets(
         checks.entry(id).or_default().merge(f);
     }
     run.tickets = total.tickets;
+    run.ways = std::mem::take(&mut total.ways);
     run.payout = total.payout;
     run.counts = Some(total.counts);
     run.expect = Some(expect);

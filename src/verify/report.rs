@@ -46,6 +46,8 @@ pub enum CheckId {
     ValidationCodes,
     /// Counts per way (hence per tier) and the total payout equal the spec.
     Counts,
+    /// The spec's pack constraints hold on every pack.
+    PackRules,
 }
 
 impl CheckId {
@@ -69,6 +71,7 @@ impl CheckId {
             CheckId::Kind => "a production block is numbered 1..=999, a specimen deck 0 (serials 000 in the block field), never mixed",
             CheckId::ValidationFile => "every validation.csv row equals its ticket's serial and code in tickets.bin and its evaluated way and prize",
             CheckId::ValidationCodes => "validation codes are unique within the block",
+            CheckId::PackRules => "the spec's pack constraints hold on every pack (evaluated ways)",
         }
     }
 
@@ -92,11 +95,12 @@ impl CheckId {
             CheckId::Kind => "kind",
             CheckId::ValidationFile => "validation_file",
             CheckId::ValidationCodes => "validation_codes",
+            CheckId::PackRules => "pack_rules",
         }
     }
 
     /// Every check, in report order.
-    pub const ALL: [CheckId; 17] = [
+    pub const ALL: [CheckId; 18] = [
         CheckId::Sha256sums,
         CheckId::Manifest,
         CheckId::Spec,
@@ -114,6 +118,7 @@ impl CheckId {
         CheckId::ValidationFile,
         CheckId::ValidationCodes,
         CheckId::Counts,
+        CheckId::PackRules,
     ];
 }
 
@@ -205,6 +210,8 @@ pub struct Report {
     pub ways: Vec<WayTally>,
     /// Total prize of all evaluated faces (currency units).
     pub payout: Option<String>,
+    /// The pack constraints checked, in words.
+    pub pack_rules: Vec<String>,
 }
 
 impl Report {
@@ -264,6 +271,9 @@ impl Report {
                     w.way, w.amount, w.expected, w.found
                 );
             }
+        }
+        for r in &self.pack_rules {
+            let _ = writeln!(s, "pack constraint: {r}");
         }
         if let Some(p) = &self.payout {
             let _ = writeln!(s, "evaluated payout: {p}");
