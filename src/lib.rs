@@ -5,9 +5,11 @@
 
 pub mod alloc;
 pub mod games;
-pub mod money;
-pub mod rng;
-pub mod spec;
 pub mod generate;
+pub mod money;
 pub mod output;
+pub mod rng;
 pub mod serial;
+pub mod spec;
+pub mod validation;
+pub mod verify;

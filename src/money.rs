@@ -16,7 +16,9 @@ pub struct Money(pub u64);
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MoneyError {
     /// Empty text, or text that is not digits with at most one decimal separator.
-    #[error("`{0}` is not an amount (expected digits with at most 2 decimals, e.g. 20000, 4.5 or 4,50)")]
+    #[error(
+        "`{0}` is not an amount (expected digits with at most 2 decimals, e.g. 20000, 4.5 or 4,50)"
+    )]
     Syntax(String),
     /// More than two decimals: cents are the smallest unit.
     #[error("`{0}` has more than 2 decimals")]
@@ -90,7 +92,9 @@ impl FromStr for Money {
         if int.is_empty() || !int.bytes().all(|b| b.is_ascii_digit()) {
             return Err(syntax());
         }
-        if !frac.bytes().all(|b| b.is_ascii_digit()) || (cleaned.len() > int.len() && frac.is_empty()) {
+        if !frac.bytes().all(|b| b.is_ascii_digit())
+            || (cleaned.len() > int.len() && frac.is_empty())
+        {
             return Err(syntax());
         }
         if frac.len() > 2 {
@@ -117,7 +121,9 @@ impl<'de> serde::Deserialize<'de> for Money {
         impl serde::de::Visitor<'_> for V {
             type Value = Money;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("an amount: a whole number of currency units, or a string like \"4.50\"")
+                f.write_str(
+                    "an amount: a whole number of currency units, or a string like \"4.50\"",
+                )
             }
             fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Money, E> {
                 u64::try_from(v)
@@ -127,7 +133,9 @@ impl<'de> serde::Deserialize<'de> for Money {
                     .ok_or_else(|| E::custom(format!("{v} is not a non-negative amount")))
             }
             fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Money, E> {
-                v.checked_mul(100).map(Money).ok_or_else(|| E::custom("amount too large"))
+                v.checked_mul(100)
+                    .map(Money)
+                    .ok_or_else(|| E::custom("amount too large"))
             }
             fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Money, E> {
                 v.parse().map_err(E::custom)
@@ -163,7 +171,10 @@ mod tests {
         for bad in ["", "x", "4.", ".5", "-1", "4.5.0", "1e3", "4.505"] {
             assert!(bad.parse::<Money>().is_err(), "{bad:?} accepted");
         }
-        assert_eq!("4.505".parse::<Money>(), Err(MoneyError::TooPrecise("4.505".into())));
+        assert_eq!(
+            "4.505".parse::<Money>(),
+            Err(MoneyError::TooPrecise("4.505".into()))
+        );
         assert!("999999999999999999999".parse::<Money>().is_err());
     }
 

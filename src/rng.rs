@@ -83,6 +83,10 @@ pub enum Purpose {
     Allocation,
     /// Faces of one pack (one stream per pack; `index` = pack number).
     Faces,
+    /// The emission's validation-code key (block 0, index 0).
+    Validation,
+    /// The validation-code key of specimen (QA deck) tickets (block 0, index 0).
+    SpecimenValidation,
 }
 
 impl Purpose {
@@ -90,6 +94,8 @@ impl Purpose {
         match self {
             Purpose::Allocation => b"allocation",
             Purpose::Faces => b"faces",
+            Purpose::Validation => b"validation",
+            Purpose::SpecimenValidation => b"validation-specimen",
         }
     }
 }
@@ -181,10 +187,13 @@ mod tests {
         assert_eq!(s.commitment(), COMMITMENT);
     }
 
-    const KEY_ALLOC_1: &str = "TBD";
-    const FIRST_U32: [u32; 4] = [0, 0, 0, 0];
-    const FIRST_BELOW: [u32; 6] = [0, 0, 0, 0, 0, 0];
-    const COMMITMENT: &str = "TBD";
+    // Computed independently of this crate (Python: hashlib for the key and commitment,
+    // `cryptography`'s RFC 7539 ChaCha20 with a zero nonce for the stream, and Lemire's
+    // rejection written out by hand for the bounded draws).
+    const KEY_ALLOC_1: &str = "0f2b85596c89773aadcea0b676259315d8b72ab4afd90b1d904d77e07c3df19b";
+    const FIRST_U32: [u32; 4] = [2909474171, 1442585483, 3139455547, 1408416504];
+    const FIRST_BELOW: [u32; 6] = [2229074, 1133451, 2641297, 2004267, 2692310, 353508];
+    const COMMITMENT: &str = "ece366772a67eb5c33ac762e226c085f330cd2adc4ae956789627a6aede2d8ea";
 
     #[test]
     fn keys_differ_by_purpose_block_and_index() {
@@ -245,7 +254,10 @@ mod tests {
     fn seed_parsing() {
         assert!(Seed::from_hex("00").is_err());
         assert!(Seed::from_hex(&"g".repeat(64)).is_err());
-        assert_eq!(seed().to_hex(), "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff");
+        assert_eq!(
+            seed().to_hex(),
+            "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
+        );
         assert!(!format!("{:?}", seed()).contains("00112233"));
     }
 }

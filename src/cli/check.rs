@@ -42,7 +42,10 @@ fn report(spec: &GameSpec) -> String {
         spec.game_code,
         spec.emission
     );
-    s += &format!("{:>12} {:>10} {:>14} {:>16}  ways\n", "amount", "count", "odds 1 in", "payout");
+    s += &format!(
+        "{:>12} {:>10} {:>14} {:>16}  ways\n",
+        "amount", "count", "odds 1 in", "payout"
+    );
     for t in &spec.tiers {
         let ways: Vec<String> = t
             .ways
@@ -67,7 +70,11 @@ fn report(spec: &GameSpec) -> String {
             n / f64::from(t.count),
             Money(t.amount.cents() * u64::from(t.count)).to_string(),
             ways.join(", "),
-            if t.combined_only { "  (combined only)" } else { "" }
+            if t.combined_only {
+                "  (combined only)"
+            } else {
+                ""
+            }
         );
     }
     let lots = spec.lots();

@@ -3,13 +3,15 @@
 use super::{progress, with_threads, Outcome};
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
-use tirage::generate::generate;
+use tirage::generate::{generate, BlockPlan};
 use tirage::rng::Seed;
 use tirage::spec::GameSpec;
 
 /// Arguments of `tirage generate`.
 #[derive(clap::Args, Debug)]
-#[command(after_help = "Examples:\n  tirage generate game_specs/coq.toml\n  tirage generate game_specs/coq.toml --block 2 --seed-file coq.seed --out /tmp/coq-2 --threads 2")]
+#[command(
+    after_help = "Examples:\n  tirage generate game_specs/coq.toml\n  tirage generate game_specs/coq.toml --block 2 --seed-file coq.seed --out /tmp/coq-2 --threads 2"
+)]
 pub struct Args {
     /// The game spec (TOML), e.g. game_specs/coq.toml.
     spec: PathBuf,
@@ -39,21 +41,34 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<Outcome> {
     let spec = GameSpec::load(&a.spec)?;
-    let out = a.out.clone().unwrap_or_else(|| PathBuf::from(format!("output/{}/block-{:03}", spec.id, a.block)));
+    let out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("output/{}/block-{:03}", spec.id, a.block)));
     let (seed, fresh) = match (&a.seed, &a.seed_file) {
         (Some(hex), _) => (Seed::from_hex(hex).context("--seed")?, false),
         (None, Some(f)) => {
-            let text = std::fs::read_to_string(f).with_context(|| format!("cannot read the seed file {}", f.display()))?;
-            (Seed::from_hex(&text).with_context(|| format!("seed file {}", f.display()))?, false)
+            let text = std::fs::read_to_string(f)
+                .with_context(|| format!("cannot read the seed file {}", f.display()))?;
+            (
+                Seed::from_hex(&text).with_context(|| format!("seed file {}", f.display()))?,
+                false,
+            )
         }
         (None, None) => (Seed::from_os()?, true),
     };
     let seed_path = seed_file_path(&out);
     if fresh && seed_path.exists() && !a.force {
-        bail!("{} already exists; pass --force to replace it", seed_path.display());
+        bail!(
+            "{} already exists; pass --force to replace it",
+            seed_path.display()
+        );
     }
+    let plan = BlockPlan::production(&spec, a.block)?;
     let bar = progress::bar(u64::from(spec.block_size), "generate", a.quiet);
-    let manifest = with_threads(a.threads, || generate(&spec, &seed, a.block, &out, a.force, &|n| bar.set_position(n)))??;
+    let manifest = with_threads(a.threads, || {
+        generate(&plan, &seed, &out, a.force, &|n| bar.set_position(n))
+    })??;
     bar.finish_and_clear();
     if fresh {
         write_secret(&seed_path, &seed)?;
@@ -70,7 +85,10 @@ pub fn run(a: Args) -> Result<Outcome> {
             out.display()
         );
         if fresh {
-            eprintln!("master seed saved to {} (mode 0600): keep it secret; it replays the block", seed_path.display());
+            eprintln!(
+                "master seed saved to {} (mode 0600): keep it secret; it replays the block",
+                seed_path.display()
+            );
         }
     }
     Ok(Outcome::Success)
@@ -78,7 +96,10 @@ pub fn run(a: Args) -> Result<Outcome> {
 
 /// Where a fresh seed is saved: beside the block directory, never inside it.
 fn seed_file_path(out: &Path) -> PathBuf {
-    let mut name = out.file_name().map(|n| n.to_os_string()).unwrap_or_else(|| "block".into());
+    let mut name = out
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_else(|| "block".into());
     name.push(".seed");
     out.with_file_name(name)
 }
@@ -93,7 +114,10 @@ fn write_secret(path: &Path, seed: &Seed) -> Result<()> {
         use std::os::unix::fs::OpenOptionsExt;
         opts.mode(0o600);
     }
-    let mut f = opts.open(path).with_context(|| format!("cannot write the seed file {}", path.display()))?;
-    writeln!(f, "{}", seed.to_hex()).with_context(|| format!("cannot write the seed file {}", path.display()))?;
+    let mut f = opts
+        .open(path)
+        .with_context(|| format!("cannot write the seed file {}", path.display()))?;
+    writeln!(f, "{}", seed.to_hex())
+        .with_context(|| format!("cannot write the seed file {}", path.display()))?;
     Ok(())
 }

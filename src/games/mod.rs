@@ -10,13 +10,15 @@
 //! keeps faces small and copyable and lets the writers, the parsers and the caption check be
 //! shared by every game.
 
+pub mod common;
 pub mod coq;
+pub mod pharaon;
 pub mod poker;
 
 use crate::money::Money;
-use arrayvec::ArrayVec;
 use crate::spec::raw::RawSpec;
 use crate::spec::{ErrorAt, GameSpec, SpecError, Way};
+use arrayvec::ArrayVec;
 use rand_chacha::ChaCha20Rng;
 
 /// Most face columns a mechanic may have.
@@ -34,7 +36,9 @@ pub struct Face {
 
 impl Default for Face {
     fn default() -> Self {
-        Face { codes: [0; MAX_CELLS] }
+        Face {
+            codes: [0; MAX_CELLS],
+        }
     }
 }
 
@@ -66,7 +70,11 @@ pub struct Column {
 impl Column {
     /// A caption column over every caption of the spec, for the amount column `of`.
     pub fn caption(name: impl Into<String>, of: usize, captions: &Captions) -> Column {
-        Column { name: name.into(), kind: ColumnKind::Caption { of }, values: captions.texts.clone() }
+        Column {
+            name: name.into(),
+            kind: ColumnKind::Caption { of },
+            values: captions.texts.clone(),
+        }
     }
 }
 
@@ -134,7 +142,10 @@ impl Evaluation {
 
     /// What winning play area `area` shows, if the mechanic names it.
     pub fn feature(&self, area: u8) -> Option<&'static str> {
-        self.features.iter().find(|f| f.area == area).map(|f| f.name)
+        self.features
+            .iter()
+            .find(|f| f.area == area)
+            .map(|f| f.name)
     }
 }
 
@@ -142,7 +153,8 @@ impl Evaluation {
 pub trait Mechanic: Send + Sync {
     /// Mechanic name as written in `game.mechanic`.
     fn name(&self) -> &'static str;
-    /// Play areas a win can sit in, by name (`jeu1`, `jeu2` for coq).
+    /// Play areas a win can sit in, by name (`jeu1`, `jeu2` for coq; `I`..`IV` for pharaon,
+    /// where several wins may sit in area `II`, one per winning hieroglyph).
     fn areas(&self) -> &[String];
     /// The face columns, in file order.
     fn columns(&self) -> &[Column];
@@ -167,7 +179,11 @@ pub fn build(raw: &RawSpec, at: &ErrorAt) -> Result<Box<dyn Mechanic>, SpecError
     let game = raw.game.get_ref();
     let captions = caption_values(raw);
     let missing = |name: &str| {
-        at.at(Some(raw.game.span().start), format!("[{name}]"), format!("mechanic \"{name}\" needs a [{name}] section"))
+        at.at(
+            Some(raw.game.span().start),
+            format!("[{name}]"),
+            format!("mechanic \"{name}\" needs a [{name}] section"),
+        )
     };
     match game.mechanic.as_str() {
         "coq" => {
@@ -178,10 +194,15 @@ pub fn build(raw: &RawSpec, at: &ErrorAt) -> Result<Box<dyn Mechanic>, SpecError
             let sec = raw.poker.as_ref().ok_or_else(|| missing("poker"))?;
             Ok(Box::new(poker::Poker::new(sec, &captions, raw, at)?))
         }
+        "pharaon" => {
+            let sec = raw.pharaon.as_ref().ok_or_else(|| missing("pharaon"))?;
+            let table: Vec<Money> = raw.tiers.iter().map(|t| t.get_ref().amount).collect();
+            Ok(Box::new(pharaon::Pharaon::new(sec, &captions, &table, at)?))
+        }
         other => Err(at.at(
             Some(raw.game.span().start),
             "game.mechanic",
-            format!("unknown mechanic \"{other}\"; expected one of: coq, poker"),
+            format!("unknown mechanic \"{other}\"; expected one of: coq, pharaon, poker"),
         )),
     }
 }
@@ -196,6 +217,8 @@ fn caption_values(raw: &RawSpec) -> Captions {
         .filter_map(|(k, c)| k.parse::<Money>().ok().map(|m| (m, c.trim().to_string())))
         .collect();
     v.sort();
-    Captions { amounts: v.iter().map(|x| x.0).collect(), texts: v.into_iter().map(|x| x.1).collect() }
+    Captions {
+        amounts: v.iter().map(|x| x.0).collect(),
+        texts: v.into_iter().map(|x| x.1).collect(),
+    }
 }
-

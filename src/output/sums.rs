@@ -22,7 +22,10 @@ pub fn parse(text: &str) -> Result<Vec<(String, String)>, (usize, String)> {
         }
         let bad = || (i + 1, line.to_string());
         let (hash, rest) = line.split_at_checked(64).ok_or_else(bad)?;
-        let name = rest.strip_prefix("  ").or_else(|| rest.strip_prefix(" *")).ok_or_else(bad)?;
+        let name = rest
+            .strip_prefix("  ")
+            .or_else(|| rest.strip_prefix(" *"))
+            .ok_or_else(bad)?;
         if !hash.bytes().all(|b| b.is_ascii_hexdigit()) || name.is_empty() {
             return Err(bad());
         }

@@ -10,45 +10,119 @@ use crate::games::Column;
 use crate::spec::GameSpec;
 
 /// The columns that come before the face, in order.
-pub const META_COLUMNS: [&str; 7] = ["block", "pack", "pack_position", "ticket", "serial", "prize", "way"];
+pub const META_COLUMNS: [&str; 7] = [
+    "block",
+    "pack",
+    "pack_position",
+    "ticket",
+    "serial",
+    "prize",
+    "way",
+];
+
+/// Every column name of `spec`'s CSV, in order.
+pub fn column_names(spec: &GameSpec) -> Vec<String> {
+    let mut names: Vec<String> = META_COLUMNS.iter().map(|s| s.to_string()).collect();
+    names.extend(spec.mechanic.columns().iter().map(|c| c.name.clone()));
+    names
+}
 
 /// The header row of `spec`'s CSV, with its line terminator.
 pub fn header(spec: &GameSpec) -> Vec<u8> {
-    let mut names: Vec<&str> = META_COLUMNS.to_vec();
-    names.extend(spec.mechanic.columns().iter().map(|c| c.name.as_str()));
-    let mut w = csv::WriterBuilder::new().terminator(csv::Terminator::Any(b'\n')).from_writer(Vec::new());
+    let names = column_names(spec);
+    let mut w = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
     w.write_record(&names).expect("write to memory");
     w.into_inner().expect("flush to memory")
 }
 
 /// One field as the csv crate writes it (quoted only if needed), without a terminator.
 fn escaped(field: &str) -> Vec<u8> {
-    let mut w = csv::WriterBuilder::new().has_headers(false).terminator(csv::Terminator::Any(b'\n')).from_writer(Vec::new());
+    let mut w = csv::WriterBuilder::new()
+        .has_headers(false)
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
     w.write_record([field]).expect("write to memory");
     let mut v = w.into_inner().expect("flush to memory");
     v.pop();
     v
 }
 
+/// Bytes of a [`Field`]: values up to this length are copied as one fixed-size block.
+const FIELD: usize = 32;
+
+/// A pre-escaped field followed by its separator, padded to [`FIELD`] bytes so that appending
+/// it is one fixed-size copy (longer fields are appended as they are).
+#[derive(Clone)]
+struct Field {
+    padded: [u8; FIELD],
+    bytes: Vec<u8>,
+}
+
+impl Field {
+    fn new(text: &str, sep: u8) -> Field {
+        let mut bytes = escaped(text);
+        bytes.push(sep);
+        let mut padded = [0u8; FIELD];
+        if bytes.len() <= FIELD {
+            padded[..bytes.len()].copy_from_slice(&bytes);
+        }
+        Field { padded, bytes }
+    }
+
+    #[inline]
+    fn append_to(&self, buf: &mut Vec<u8>) {
+        let len = self.bytes.len();
+        if len <= FIELD {
+            // Copy the whole padded block, then drop the padding.
+            let end = buf.len() + len;
+            buf.extend_from_slice(&self.padded);
+            buf.truncate(end);
+        } else {
+            buf.extend_from_slice(&self.bytes);
+        }
+    }
+}
+
 /// Renders ticket rows of one spec into a byte buffer, the same way for `generate` and for
 /// `verify` (which compares what it renders with what it reads). Every text field is escaped
 /// once, by the csv crate, when the writer is built; a row is then a concatenation.
 pub struct RowWriter {
-    /// Escaped values of every face column, by column then code.
-    columns: Vec<Vec<Vec<u8>>>,
-    /// Escaped way id and prize text of every way, by way id.
-    way_ids: Vec<Vec<u8>>,
-    prizes: Vec<Vec<u8>>,
+    /// Escaped values of every face column with their separator, by column then code.
+    columns: Vec<Vec<Field>>,
+    /// Escaped prize and way id of every way with their separators, by way id.
+    prizes: Vec<Field>,
+    way_ids: Vec<Field>,
     buf: Vec<u8>,
 }
 
 impl RowWriter {
     /// A writer for `spec`'s rows.
     pub fn new(spec: &GameSpec) -> Self {
+        let cols = spec.mechanic.columns();
+        let sep = |last: bool| if last { b'\n' } else { b',' };
         RowWriter {
-            columns: spec.mechanic.columns().iter().map(|c: &Column| c.values.iter().map(|v| escaped(v)).collect()).collect(),
-            way_ids: spec.ways.iter().map(|w| escaped(&w.id)).collect(),
-            prizes: spec.ways.iter().map(|w| escaped(&w.amount.to_string())).collect(),
+            columns: cols
+                .iter()
+                .enumerate()
+                .map(|(i, c): (usize, &Column)| {
+                    c.values
+                        .iter()
+                        .map(|v| Field::new(v, sep(i + 1 == cols.len())))
+                        .collect()
+                })
+                .collect(),
+            prizes: spec
+                .ways
+                .iter()
+                .map(|w| Field::new(&w.amount.to_string(), b','))
+                .collect(),
+            way_ids: spec
+                .ways
+                .iter()
+                .map(|w| Field::new(&w.id, sep(cols.is_empty())))
+                .collect(),
             buf: Vec::with_capacity(1 << 16),
         }
     }
@@ -57,20 +131,18 @@ impl RowWriter {
     pub fn push(&mut self, t: &Ticket) {
         let mut b = itoa::Buffer::new();
         let buf = &mut self.buf;
+        buf.reserve(FIELD * (self.columns.len() + 8) + 64);
         for n in [t.block, t.pack, t.pack_position, t.ticket] {
             buf.extend_from_slice(b.format(n).as_bytes());
             buf.push(b',');
         }
         buf.extend_from_slice(&t.serial);
         buf.push(b',');
-        buf.extend_from_slice(&self.prizes[t.way as usize]);
-        buf.push(b',');
-        buf.extend_from_slice(&self.way_ids[t.way as usize]);
+        self.prizes[t.way as usize].append_to(buf);
+        self.way_ids[t.way as usize].append_to(buf);
         for (col, &code) in self.columns.iter().zip(&t.face.codes) {
-            buf.push(b',');
-            buf.extend_from_slice(&col[code as usize]);
+            col[code as usize].append_to(buf);
         }
-        buf.push(b'\n');
     }
 
     /// The bytes rendered since the last [`RowWriter::clear`].
@@ -93,7 +165,10 @@ impl RowWriter {
 /// Splits one CSV line (without its terminator) into fields with the csv crate, for
 /// explaining a row that differs from what verify expects.
 pub fn fields(line: &[u8]) -> Vec<String> {
-    let mut r = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(line);
+    let mut r = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(line);
     let mut rec = csv::StringRecord::new();
     match r.read_record(&mut rec) {
         Ok(true) => rec.iter().map(str::to_string).collect(),

@@ -59,7 +59,12 @@ impl<'a> ErrorAt<'a> {
     }
 
     /// An error at byte `offset` of the file (or with no line if `None`).
-    pub fn at(&self, offset: Option<usize>, field: impl Into<String>, message: impl Into<String>) -> SpecError {
+    pub fn at(
+        &self,
+        offset: Option<usize>,
+        field: impl Into<String>,
+        message: impl Into<String>,
+    ) -> SpecError {
         SpecError {
             file: self.file.to_path_buf(),
             line: offset.map(|o| self.text[..o.min(self.text.len())].matches('\n').count() + 1),
@@ -110,6 +115,97 @@ pub struct Tier {
     pub ways: Vec<WayId>,
 }
 
+/// Pack-level constraints (`[packs]`): allocation honours them exactly, by drawing uniform
+/// arrangements until one satisfies them, so every arrangement that satisfies them stays
+/// equally likely; verify checks them on the evaluated block.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PackRules {
+    /// Every full pack holds at least this many winning tickets.
+    pub min_winners: Option<u32>,
+    /// `(amount, count)`: at most `count` tickets of a tier ≥ `amount` per pack.
+    pub max_from_tier: Vec<(Money, u32)>,
+}
+
+impl PackRules {
+    /// True when there is no constraint.
+    pub fn is_empty(&self) -> bool {
+        self.min_winners.is_none() && self.max_from_tier.is_empty()
+    }
+
+    /// One line per constraint, for reports.
+    pub fn describe(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        if let Some(k) = self.min_winners {
+            v.push(format!(
+                "every full pack holds at least {k} winning tickets"
+            ));
+        }
+        for (m, c) in &self.max_from_tier {
+            v.push(format!(
+                "at most {c} ticket(s) of a tier of {m} or more per pack"
+            ));
+        }
+        v
+    }
+
+    /// Checks the constraints on a block whose pack `p` (0-based) holds `winners[p]` winning
+    /// tickets, and `from_tier[i][p]` tickets of a tier ≥ `max_from_tier[i].0`; `full[p]` says
+    /// whether the pack is full. Returns every breach as `(pack, 1-based; what)`.
+    pub fn breaches(
+        &self,
+        winners: &[u32],
+        from_tier: &[Vec<u32>],
+        full: &[bool],
+    ) -> Vec<(u32, String)> {
+        let mut out = Vec::new();
+        for p in 0..winners.len() {
+            if let Some(k) = self.min_winners {
+                if full[p] && winners[p] < k {
+                    out.push((
+                        p as u32 + 1,
+                        format!("{} winning tickets, at least {k} required", winners[p]),
+                    ));
+                }
+            }
+            for (i, (m, c)) in self.max_from_tier.iter().enumerate() {
+                if from_tier[i][p] > *c {
+                    out.push((
+                        p as u32 + 1,
+                        format!(
+                            "{} tickets of {m} or more, at most {c} allowed",
+                            from_tier[i][p]
+                        ),
+                    ));
+                }
+            }
+        }
+        out
+    }
+
+    /// Per-pack tallies of a block whose ways by position are `ways`, for [`Self::breaches`]:
+    /// `(winners, from_tier, full)`.
+    pub fn tally(&self, spec: &GameSpec, ways: &[WayId]) -> (Vec<u32>, Vec<Vec<u32>>, Vec<bool>) {
+        let ps = spec.pack_size as usize;
+        let packs = ways.len().div_ceil(ps);
+        let mut winners = vec![0u32; packs];
+        let mut from = vec![vec![0u32; packs]; self.max_from_tier.len()];
+        for (i, &w) in ways.iter().enumerate() {
+            if w == 0 {
+                continue;
+            }
+            winners[i / ps] += 1;
+            let amount = spec.ways[w as usize].amount;
+            for (k, (m, _)) in self.max_from_tier.iter().enumerate() {
+                if amount >= *m {
+                    from[k][i / ps] += 1;
+                }
+            }
+        }
+        let full = (0..packs).map(|p| (p + 1) * ps <= ways.len()).collect();
+        (winners, from, full)
+    }
+}
+
 /// A validated game spec: everything needed to generate and verify blocks of one game.
 pub struct GameSpec {
     /// Short id (`coq`), used in paths and files.
@@ -134,6 +230,8 @@ pub struct GameSpec {
     pub game_code: u16,
     /// Emission number (0..=999).
     pub emission: u16,
+    /// Pack-level constraints (none by default).
+    pub pack_rules: PackRules,
     /// The lot table, in the spec's order.
     pub tiers: Vec<Tier>,
     /// Every way; index 0 is the losing way (`lose`).
@@ -156,7 +254,10 @@ pub struct GameSpec {
 
 impl fmt::Debug for GameSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("GameSpec").field("id", &self.id).field("block_size", &self.block_size).finish_non_exhaustive()
+        f.debug_struct("GameSpec")
+            .field("id", &self.id)
+            .field("block_size", &self.block_size)
+            .finish_non_exhaustive()
     }
 }
 
@@ -190,9 +291,9 @@ impl GameSpec {
         resolve_areas(&mut spec.ways, &raw, &areas);
         validate_against_mechanic(&spec, &raw, &at)?;
         for (i, way) in spec.ways.iter().enumerate().skip(1) {
-            spec.mechanic.check_way(way, &spec).map_err(|m| {
-                at.at(way_span(&raw, i), format!("way \"{}\"", way.id), m)
-            })?;
+            spec.mechanic
+                .check_way(way, &spec)
+                .map_err(|m| at.at(way_span(&raw, i), format!("way \"{}\"", way.id), m))?;
         }
         spec.sha256 = hex::encode(Sha256::digest(text.as_bytes()));
         spec.path = path.to_path_buf();
@@ -212,7 +313,12 @@ impl GameSpec {
 
     /// Total payout per block, in cents.
     pub fn payout(&self) -> Money {
-        Money(self.tiers.iter().map(|t| t.amount.cents() * u64::from(t.count)).sum())
+        Money(
+            self.tiers
+                .iter()
+                .map(|t| t.amount.cents() * u64::from(t.count))
+                .sum(),
+        )
     }
 
     /// The caption of `amount`, if the spec has one.
@@ -222,19 +328,26 @@ impl GameSpec {
 
     /// The way whose id is `id`.
     pub fn way_by_id(&self, id: &str) -> Option<WayId> {
-        self.ways.iter().position(|w| w.id == id).map(|i| i as WayId)
+        self.ways
+            .iter()
+            .position(|w| w.id == id)
+            .map(|i| i as WayId)
     }
 
     /// Recognises the way realised by the winning play areas of an evaluation: the way
-    /// whose wins are the same multiset of amounts and whose fixed areas match. No wins is
-    /// the losing way. `None` when no way of the spec matches.
+    /// whose wins are the same multiset of amounts and whose fixed areas match (several
+    /// wins may sit in one area, e.g. pharaon's area `II`, one per winning hieroglyph).
+    /// No wins is the losing way. `None` when no way of the spec matches.
     pub fn recognise(&self, wins: &[AreaWin]) -> Option<WayId> {
         if wins.is_empty() {
             return Some(0);
         }
         let total: u64 = wins.iter().map(|w| w.amount.cents()).sum();
         let tier = self.tiers.iter().find(|t| t.amount.cents() == total)?;
-        tier.ways.iter().copied().find(|&id| way_matches(&self.ways[id as usize], wins))
+        tier.ways
+            .iter()
+            .copied()
+            .find(|&id| way_matches(&self.ways[id as usize], wins))
     }
 }
 
@@ -248,10 +361,9 @@ fn way_matches(way: &Way, wins: &[AreaWin]) -> bool {
     // Fixed areas first, then free ones take whatever is left with the right amount.
     let fixed = way.wins.iter().filter(|w| w.area.is_some());
     for w in fixed.chain(way.wins.iter().filter(|w| w.area.is_none())) {
-        let hit = wins
-            .iter()
-            .enumerate()
-            .position(|(i, a)| !used[i] && a.amount == w.amount && w.area.is_none_or(|wa| wa == a.area));
+        let hit = wins.iter().enumerate().position(|(i, a)| {
+            !used[i] && a.amount == w.amount && w.area.is_none_or(|wa| wa == a.area)
+        });
         match hit {
             Some(i) => used[i] = true,
             None => return false,
@@ -260,26 +372,55 @@ fn way_matches(way: &Way, wins: &[AreaWin]) -> bool {
     true
 }
 
-fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, mechanic: Box<dyn Mechanic>) -> Result<GameSpec, SpecError> {
+fn validate_common(
+    raw: &raw::RawSpec,
+    at: &ErrorAt,
+    mechanic: Box<dyn Mechanic>,
+) -> Result<GameSpec, SpecError> {
     let g = raw.game.get_ref();
     let gspan = Some(raw.game.span().start);
-    if g.id.is_empty() || !g.id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_') {
-        return Err(at.at(gspan, "game.id", "expected a short lowercase id (letters, digits, - or _)"));
+    if g.id.is_empty()
+        || !g
+            .id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
+    {
+        return Err(at.at(
+            gspan,
+            "game.id",
+            "expected a short lowercase id (letters, digits, - or _)",
+        ));
     }
     if g.block_size == 0 {
         return Err(at.at(gspan, "game.block_size", "expected at least 1 ticket"));
     }
     if g.pack_size == 0 || g.pack_size > g.block_size {
-        return Err(at.at(gspan, "game.pack_size", format!("expected 1..={} tickets (the block size)", g.block_size)));
+        return Err(at.at(
+            gspan,
+            "game.pack_size",
+            format!("expected 1..={} tickets (the block size)", g.block_size),
+        ));
     }
     if g.block_size.div_ceil(g.pack_size) > 999_999 || g.pack_size > 999 {
-        return Err(at.at(gspan, "game.pack_size", "a serial holds at most 999 999 packs of at most 999 tickets"));
+        return Err(at.at(
+            gspan,
+            "game.pack_size",
+            "a serial holds at most 999 999 packs of at most 999 tickets",
+        ));
     }
     if g.game_code > 9999 {
-        return Err(at.at(gspan, "game.game_code", "expected 0..=9999 (four digits of the serial)"));
+        return Err(at.at(
+            gspan,
+            "game.game_code",
+            "expected 0..=9999 (four digits of the serial)",
+        ));
     }
     if g.emission > 999 {
-        return Err(at.at(gspan, "game.emission", "expected 0..=999 (three digits of the serial)"));
+        return Err(at.at(
+            gspan,
+            "game.emission",
+            "expected 0..=999 (three digits of the serial)",
+        ));
     }
     if g.price.is_zero() {
         return Err(at.at(gspan, "game.price", "expected a price above 0"));
@@ -290,15 +431,27 @@ fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, mechanic: Box<dyn Mechanic>
     let mut captions = BTreeMap::new();
     let mut seen: BTreeMap<String, Money> = BTreeMap::new();
     for (k, c) in raw.captions.get_ref() {
-        let amount: Money = k
-            .parse()
-            .map_err(|e| at.at(Some(raw.captions_span()), format!("captions.\"{k}\""), format!("the key is not an amount: {e}")))?;
+        let amount: Money = k.parse().map_err(|e| {
+            at.at(
+                Some(raw.captions_span()),
+                format!("captions.\"{k}\""),
+                format!("the key is not an amount: {e}"),
+            )
+        })?;
         let c = c.trim().to_string();
         if c.is_empty() {
-            return Err(at.at(Some(raw.captions_span()), format!("captions.\"{k}\""), "empty caption"));
+            return Err(at.at(
+                Some(raw.captions_span()),
+                format!("captions.\"{k}\""),
+                "empty caption",
+            ));
         }
         if c.contains([',', '"', '\n', '\r']) {
-            return Err(at.at(Some(raw.captions_span()), format!("captions.\"{k}\""), "a caption may not contain a comma, a double quote or a line break"));
+            return Err(at.at(
+                Some(raw.captions_span()),
+                format!("captions.\"{k}\""),
+                "a caption may not contain a comma, a double quote or a line break",
+            ));
         }
         let key = c.to_uppercase();
         if let Some(other) = seen.get(&key) {
@@ -310,12 +463,22 @@ fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, mechanic: Box<dyn Mechanic>
         }
         seen.insert(key, amount);
         if captions.insert(amount, c).is_some() {
-            return Err(at.at(Some(raw.captions_span()), format!("captions.\"{k}\""), format!("amount {amount} has two captions")));
+            return Err(at.at(
+                Some(raw.captions_span()),
+                format!("captions.\"{k}\""),
+                format!("amount {amount} has two captions"),
+            ));
         }
     }
 
     let mut tiers = Vec::new();
-    let mut ways = vec![Way { id: LOSE.into(), tier: None, amount: Money::ZERO, count: 0, wins: vec![] }];
+    let mut ways = vec![Way {
+        id: LOSE.into(),
+        tier: None,
+        amount: Money::ZERO,
+        count: 0,
+        wins: vec![],
+    }];
     let mut amounts_seen = BTreeSet::new();
     let mut way_ids = BTreeSet::from([LOSE.to_string()]);
     for (ti, st) in raw.tiers.iter().enumerate() {
@@ -326,13 +489,21 @@ fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, mechanic: Box<dyn Mechanic>
             return Err(at.at(tspan, format!("{f}.amount"), "a lot amount must be above 0"));
         }
         if !amounts_seen.insert(t.amount) {
-            return Err(at.at(tspan, format!("{f}.amount"), format!("amount {} appears in two tiers", t.amount)));
+            return Err(at.at(
+                tspan,
+                format!("{f}.amount"),
+                format!("amount {} appears in two tiers", t.amount),
+            ));
         }
         if t.count == 0 {
             return Err(at.at(tspan, format!("{f}.count"), "expected at least 1 lot"));
         }
         if t.ways.is_empty() {
-            return Err(at.at(tspan, format!("{f}.ways"), format!("tier {} has no way: say how it is reached", t.amount)));
+            return Err(at.at(
+                tspan,
+                format!("{f}.ways"),
+                format!("tier {} has no way: say how it is reached", t.amount),
+            ));
         }
         let mut ids = Vec::new();
         let mut sum: u64 = 0;
@@ -340,27 +511,46 @@ fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, mechanic: Box<dyn Mechanic>
             let w = sw.get_ref();
             let wspan = Some(sw.span().start);
             let wf = format!("{f}.ways[{wi}]");
-            if w.id.is_empty() || w.id.contains([',', '"', '\n', ' ']) || !way_ids.insert(w.id.clone()) {
+            if w.id.is_empty()
+                || w.id.contains([',', '"', '\n', ' '])
+                || !way_ids.insert(w.id.clone())
+            {
                 return Err(at.at(wspan, format!("{wf}.id"), format!("way id \"{}\" must be unique, non-empty, without spaces or commas (\"lose\" is reserved)", w.id)));
             }
             if w.count == 0 {
                 return Err(at.at(wspan, format!("{wf}.count"), "expected at least 1 ticket"));
             }
             if w.wins.is_empty() {
-                return Err(at.at(wspan, format!("{wf}.wins"), "expected at least one winning amount"));
+                return Err(at.at(
+                    wspan,
+                    format!("{wf}.wins"),
+                    "expected at least one winning amount",
+                ));
             }
             if let Some(areas) = &w.areas {
                 if areas.len() != w.wins.len() {
-                    return Err(at.at(wspan, format!("{wf}.areas"), format!("expected {} areas, one per win", w.wins.len())));
+                    return Err(at.at(
+                        wspan,
+                        format!("{wf}.areas"),
+                        format!("expected {} areas, one per win", w.wins.len()),
+                    ));
                 }
             }
-            let total = w.wins.iter().try_fold(Money::ZERO, |a, &m| a.checked_add(m));
+            let total = w
+                .wins
+                .iter()
+                .try_fold(Money::ZERO, |a, &m| a.checked_add(m));
             if total != Some(t.amount) {
                 let shown: Vec<String> = w.wins.iter().map(|m| m.to_string()).collect();
                 return Err(at.at(
                     wspan,
                     format!("{wf}.wins"),
-                    format!("{} adds up to {}, expected the tier's amount {}", shown.join(" + "), total.map_or("overflow".into(), |m| m.to_string()), t.amount),
+                    format!(
+                        "{} adds up to {}, expected the tier's amount {}",
+                        shown.join(" + "),
+                        total.map_or("overflow".into(), |m| m.to_string()),
+                        t.amount
+                    ),
                 ));
             }
             if t.combined_only && w.wins.len() < 2 {
@@ -377,29 +567,70 @@ fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, mechanic: Box<dyn Mechanic>
                 tier: Some(ti),
                 amount: t.amount,
                 count: w.count,
-                wins: w.wins.iter().map(|&amount| Win { area: None, amount }).collect(),
+                wins: w
+                    .wins
+                    .iter()
+                    .map(|&amount| Win { area: None, amount })
+                    .collect(),
             });
         }
         if sum != u64::from(t.count) {
-            return Err(at.at(tspan, format!("{f}.ways"), format!("the ways' counts sum to {sum}, expected the tier's count {}", t.count)));
+            return Err(at.at(
+                tspan,
+                format!("{f}.ways"),
+                format!(
+                    "the ways' counts sum to {sum}, expected the tier's count {}",
+                    t.count
+                ),
+            ));
         }
-        tiers.push(Tier { amount: t.amount, count: t.count, combined_only: t.combined_only, ways: ids });
+        tiers.push(Tier {
+            amount: t.amount,
+            count: t.count,
+            combined_only: t.combined_only,
+            ways: ids,
+        });
     }
     if ways.len() > usize::from(u16::MAX) {
         return Err(at.at(None, "tiers", "too many ways (at most 65 534)"));
     }
     let lots: u64 = tiers.iter().map(|t| u64::from(t.count)).sum();
-    let payout: u64 = tiers.iter().map(|t| t.amount.cents() * u64::from(t.count)).sum();
+    let payout: u64 = tiers
+        .iter()
+        .map(|t| t.amount.cents() * u64::from(t.count))
+        .sum();
     let published = raw.published.get_ref();
     let pspan = Some(raw.published.span().start);
     if lots != published.lots {
-        return Err(at.at(pspan, "published.lots", format!("the lot table has {lots} lots, the published total is {}", published.lots)));
+        return Err(at.at(
+            pspan,
+            "published.lots",
+            format!(
+                "the lot table has {lots} lots, the published total is {}",
+                published.lots
+            ),
+        ));
     }
     if payout != published.payout.cents() {
-        return Err(at.at(pspan, "published.payout", format!("the lot table pays {}, the published total is {}", Money(payout), published.payout)));
+        return Err(at.at(
+            pspan,
+            "published.payout",
+            format!(
+                "the lot table pays {}, the published total is {}",
+                Money(payout),
+                published.payout
+            ),
+        ));
     }
     if lots > u64::from(g.block_size) {
-        return Err(at.at(pspan, "published.lots", format!("{lots} lots do not fit in a block of {} tickets", g.block_size)));
+        return Err(at.at(
+            pspan,
+            "published.lots",
+            format!(
+                "{lots} lots do not fit in a block of {} tickets",
+                g.block_size
+            ),
+        ));
     }
     ways[0].count = g.block_size - lots as u32;
 
@@ -415,6 +646,7 @@ fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, mechanic: Box<dyn Mechanic>
         pack_size: g.pack_size,
         game_code: g.game_code,
         emission: g.emission,
+        pack_rules: pack_rules(raw, at, g.block_size, g.pack_size, lots)?,
         tiers,
         ways,
         captions,
@@ -427,9 +659,62 @@ fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, mechanic: Box<dyn Mechanic>
     })
 }
 
+/// Validates `[packs]`: constraints that no arrangement could meet are rejected.
+fn pack_rules(
+    raw: &raw::RawSpec,
+    at: &ErrorAt,
+    block_size: u32,
+    pack_size: u32,
+    lots: u64,
+) -> Result<PackRules, SpecError> {
+    let Some(sp) = &raw.packs else {
+        return Ok(PackRules::default());
+    };
+    let (p, span) = (sp.get_ref(), Some(sp.span().start));
+    let full_packs = u64::from(block_size / pack_size);
+    let packs = u64::from(block_size.div_ceil(pack_size));
+    if let Some(k) = p.min_winners {
+        if k == 0 || k > pack_size || u64::from(k) * full_packs > lots {
+            return Err(at.at(
+                span,
+                "packs.min_winners",
+                format!("{k} winners in each of {full_packs} full packs: expected 1..={pack_size} and at most {lots} lots in all"),
+            ));
+        }
+    }
+    let mut max_from_tier = Vec::new();
+    for (i, m) in p.max_from_tier.iter().enumerate() {
+        let n: u64 = raw
+            .tiers
+            .iter()
+            .filter(|t| t.get_ref().amount >= m.amount)
+            .map(|t| u64::from(t.get_ref().count))
+            .sum();
+        if m.count == 0 || u64::from(m.count) * packs < n {
+            return Err(at.at(
+                span,
+                format!("packs.max_from_tier[{i}]"),
+                format!(
+                    "{n} tickets of {} or more cannot fit {} per pack in {packs} packs",
+                    m.amount, m.count
+                ),
+            ));
+        }
+        max_from_tier.push((m.amount, m.count));
+    }
+    Ok(PackRules {
+        min_winners: p.min_winners,
+        max_from_tier,
+    })
+}
+
 /// Byte offset of the entry of way `index` (1-based: way 0 is the losing way).
 fn way_span(raw: &raw::RawSpec, index: usize) -> Option<usize> {
-    raw.tiers.iter().flat_map(|t| t.get_ref().ways.iter()).nth(index.checked_sub(1)?).map(|w| w.span().start)
+    raw.tiers
+        .iter()
+        .flat_map(|t| t.get_ref().ways.iter())
+        .nth(index.checked_sub(1)?)
+        .map(|w| w.span().start)
 }
 
 /// Every area a way names is one of the mechanic's play areas.
@@ -442,7 +727,10 @@ fn check_area_names(raw: &raw::RawSpec, areas: &[String], at: &ErrorAt) -> Resul
                         return Err(at.at(
                             Some(sw.span().start),
                             format!("tiers[{ti}].ways[{wi}].areas"),
-                            format!("unknown play area \"{n}\"; this game's areas are {}", areas.join(", ")),
+                            format!(
+                                "unknown play area \"{n}\"; this game's areas are {}",
+                                areas.join(", ")
+                            ),
                         ));
                     }
                 }
@@ -454,10 +742,18 @@ fn check_area_names(raw: &raw::RawSpec, areas: &[String], at: &ErrorAt) -> Resul
 
 /// Checks that need the mechanic: every amount a face can show has a caption, and ways of
 /// one tier can be told apart on a face.
-fn validate_against_mechanic(spec: &GameSpec, raw: &raw::RawSpec, at: &ErrorAt) -> Result<(), SpecError> {
+fn validate_against_mechanic(
+    spec: &GameSpec,
+    raw: &raw::RawSpec,
+    at: &ErrorAt,
+) -> Result<(), SpecError> {
     for amount in spec.mechanic.shown_amounts() {
         if spec.caption(amount).is_none() {
-            return Err(at.at(Some(raw.captions_span()), "captions", format!("amount {amount} can be shown on a face but has no caption")));
+            return Err(at.at(
+                Some(raw.captions_span()),
+                "captions",
+                format!("amount {amount} can be shown on a face but has no caption"),
+            ));
         }
     }
     // Ways of a tier must be distinguishable from the face alone.
@@ -470,11 +766,29 @@ fn validate_against_mechanic(spec: &GameSpec, raw: &raw::RawSpec, at: &ErrorAt) 
                     v.sort_unstable();
                     v
                 };
-                if sorted(wa) == sorted(wb) && (wa.wins.iter().any(|w| w.area.is_none()) || wb.wins.iter().any(|w| w.area.is_none())) {
+                if sorted(wa) == sorted(wb)
+                    && (wa.wins.iter().any(|w| w.area.is_none())
+                        || wb.wins.iter().any(|w| w.area.is_none()))
+                {
                     return Err(at.at(
                         None,
                         format!("ways \"{}\" and \"{}\"", wa.id, wb.id),
                         "same winning amounts: give both fixed areas (`areas = [...]`) so a face tells them apart",
+                    ));
+                }
+                // Several wins may share an area (pharaon: one per winning hieroglyph of
+                // area II), so compare the multisets of (area, amount).
+                let placed = |w: &Way| {
+                    let mut v: Vec<(Option<u8>, Money)> =
+                        w.wins.iter().map(|x| (x.area, x.amount)).collect();
+                    v.sort_unstable();
+                    v
+                };
+                if placed(wa) == placed(wb) {
+                    return Err(at.at(
+                        None,
+                        format!("ways \"{}\" and \"{}\"", wa.id, wb.id),
+                        "same winning amounts in the same areas: a face cannot tell them apart",
                     ));
                 }
             }

@@ -1,0 +1,1159 @@
+//! `verify`: the independent re-check of a finished block.
+//!
+//! It trusts nothing in the block but the spec copy (`spec.toml`), and checks that copy
+//! against `SHA256SUMS`, the manifest and, optionally, a reference spec held by the auditor.
+//! Then it re-reads `tickets.bin` and `tickets.csv` together, record by record, re-evaluates
+//! every face with the rules (the mechanic's evaluator, which never sees how a face was
+//! built), and re-tallies. A mismatch is a finding in the [`Report`], never a panic; only a
+//! block directory that cannot be read at all is an error.
+//!
+//! The three ticket files are read once, in large blocks, by a reader thread that hashes them
+//! as it goes; the records of each block are checked in parallel and the findings merged in
+//! ticket order, so the report never depends on the number of threads.
+
+pub mod report;
+
+use crate::games::{ColumnKind, Face};
+use crate::generate::Kind;
+use crate::money::Money;
+use crate::output::manifest::Manifest;
+use crate::output::{
+    print_file, sums, tickets_csv, validation_csv, Ticket, BIN, CSV, MANIFEST, SPEC, SUMS,
+    VALIDATION,
+};
+use crate::serial::{is_valid, serial};
+use crate::spec::{GameSpec, PackRules, WayId};
+use rayon::prelude::*;
+pub use report::{CheckId, CheckResult, Findings, Report, WayTally};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{sync_channel, SyncSender};
+
+/// CSV bytes read per block.
+const READ_BLOCK: usize = 8 << 20;
+/// Tickets checked per parallel task.
+const TASK_TICKETS: usize = 4096;
+
+/// Why verify could not run at all (exit 2). Anything wrong *inside* a block is a finding.
+#[derive(Debug, thiserror::Error)]
+pub enum VerifyError {
+    /// The path is not a readable directory.
+    #[error("{0}: not a block directory (expected a directory holding SHA256SUMS, manifest.json, tickets.csv, tickets.bin, spec.toml)")]
+    NotADirectory(PathBuf),
+}
+
+type Checks = BTreeMap<CheckId, Findings>;
+
+fn add(checks: &mut Checks, id: CheckId, ticket: Option<u32>, detail: impl Into<String>) {
+    checks.entry(id).or_default().add(ticket, detail);
+}
+
+/// What the block must be: its kind, number, size and the count of every way.
+struct Expect {
+    kind: Kind,
+    block: u32,
+    tickets: u64,
+    counts: Vec<u64>,
+}
+
+impl Expect {
+    /// From the manifest: a production block must have the spec's counts (checked
+    /// separately); a specimen deck declares its own composition.
+    fn from_manifest(m: &Manifest, spec: &GameSpec, checks: &mut Checks) -> Expect {
+        let counts = match m.kind {
+            Kind::Production => spec.ways.iter().map(|w| u64::from(w.count)).collect(),
+            Kind::Specimen => {
+                let mut c = vec![0u64; spec.ways.len()];
+                c[0] = m.losers;
+                for w in m.tiers.iter().flat_map(|t| &t.ways) {
+                    match spec.way_by_id(&w.id) {
+                        Some(id) => c[id as usize] = w.count,
+                        None => add(
+                            checks,
+                            CheckId::Manifest,
+                            None,
+                            format!(
+                                "the manifest lists way \"{}\", which the spec does not have",
+                                w.id
+                            ),
+                        ),
+                    }
+                }
+                c
+            }
+        };
+        Expect {
+            kind: m.kind,
+            block: m.block,
+            tickets: u64::from(m.tickets),
+            counts,
+        }
+    }
+
+    /// Without a readable manifest: a production block of the spec.
+    fn production(spec: &GameSpec, block: u32) -> Expect {
+        Expect {
+            kind: Kind::Production,
+            block,
+            tickets: u64::from(spec.block_size),
+            counts: spec.ways.iter().map(|w| u64::from(w.count)).collect(),
+        }
+    }
+}
+
+/// Verifies the block in `dir`. `reference`: the spec the auditor expects the block to be
+/// made from (its text must equal the block's copy). `progress` is called with the number
+/// of tickets checked so far. Errors: only [`VerifyError::NotADirectory`].
+pub fn verify(
+    dir: &Path,
+    reference: Option<&GameSpec>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Report, VerifyError> {
+    if !dir.is_dir() {
+        return Err(VerifyError::NotADirectory(dir.to_path_buf()));
+    }
+    let mut checks: Checks = BTreeMap::new();
+    let mut not_run: Vec<CheckId> = Vec::new();
+    let read = |name: &str| std::fs::read(dir.join(name));
+
+    // SHA256SUMS.
+    let listed: Vec<(String, String)> = match read(SUMS) {
+        Ok(b) => match sums::parse(&String::from_utf8_lossy(&b)) {
+            Ok(l) => l,
+            Err((line, text)) => {
+                add(
+                    &mut checks,
+                    CheckId::Sha256sums,
+                    None,
+                    format!("SHA256SUMS line {line} is malformed: {text:?}"),
+                );
+                Vec::new()
+            }
+        },
+        Err(e) => {
+            add(
+                &mut checks,
+                CheckId::Sha256sums,
+                None,
+                format!("cannot read SHA256SUMS: {e}"),
+            );
+            Vec::new()
+        }
+    };
+    for name in [CSV, BIN, VALIDATION, SPEC, MANIFEST] {
+        if !listed.iter().any(|(n, _)| n == name) {
+            add(
+                &mut checks,
+                CheckId::Sha256sums,
+                None,
+                format!("SHA256SUMS does not list {name}"),
+            );
+        }
+    }
+    let mut actual: BTreeMap<String, (u64, String)> = BTreeMap::new();
+    for name in [SPEC, MANIFEST] {
+        if let Ok(b) = read(name) {
+            actual.insert(
+                name.into(),
+                (b.len() as u64, hex::encode(Sha256::digest(&b))),
+            );
+        }
+    }
+
+    // The spec copy.
+    let spec = match std::fs::read_to_string(dir.join(SPEC)) {
+        Err(e) => {
+            add(
+                &mut checks,
+                CheckId::Spec,
+                None,
+                format!("cannot read spec.toml: {e}"),
+            );
+            None
+        }
+        Ok(text) => match GameSpec::parse(&dir.join(SPEC), text) {
+            Err(e) => {
+                add(
+                    &mut checks,
+                    CheckId::Spec,
+                    None,
+                    format!("spec.toml does not validate: {e}"),
+                );
+                None
+            }
+            Ok(s) => Some(s),
+        },
+    };
+    if let (Some(s), Some(r)) = (&spec, reference) {
+        if s.sha256 != r.sha256 {
+            add(
+                &mut checks,
+                CheckId::Spec,
+                None,
+                format!(
+                    "spec.toml (SHA-256 {}) is not the reference spec {} (SHA-256 {})",
+                    s.sha256,
+                    r.path.display(),
+                    r.sha256
+                ),
+            );
+        }
+    }
+
+    // The manifest.
+    let manifest: Option<Manifest> = match read(MANIFEST) {
+        Err(e) => {
+            add(
+                &mut checks,
+                CheckId::Manifest,
+                None,
+                format!("cannot read manifest.json: {e}"),
+            );
+            None
+        }
+        Ok(b) => match serde_json::from_slice::<Manifest>(&b) {
+            Err(e) => {
+                add(
+                    &mut checks,
+                    CheckId::Manifest,
+                    None,
+                    format!("manifest.json does not parse: {e}"),
+                );
+                None
+            }
+            Ok(m) => Some(m),
+        },
+    };
+
+    let mut run = TicketRun::default();
+    let mut expect_kind = manifest.as_ref().map(|m| m.kind);
+    let mut block = manifest.as_ref().map(|m| m.block);
+    let mut ways = Vec::new();
+    let mut pack_rules = PackRules::default();
+    match &spec {
+        None => not_run.extend([
+            CheckId::PrintHeader,
+            CheckId::CsvHeader,
+            CheckId::RecordCount,
+            CheckId::Counts,
+        ]),
+        Some(spec) => {
+            let expect = manifest
+                .as_ref()
+                .map(|m| Expect::from_manifest(m, spec, &mut checks));
+            if let Some(m) = &manifest {
+                check_manifest(m, spec, &mut checks);
+            }
+            run = check_tickets(dir, spec, expect, &mut checks, progress);
+            let expect = run.expect.as_ref();
+            block = block.or(expect.map(|e| e.block));
+            expect_kind = expect_kind.or(expect.map(|e| e.kind));
+            if let (Some(e), Some(counts)) = (expect, &run.counts) {
+                check_kind(e, &mut checks);
+                pack_rules = match e.kind {
+                    Kind::Production => spec.pack_rules.clone(),
+                    Kind::Specimen => PackRules::default(),
+                };
+                let (w, f, full) = pack_rules.tally(spec, &run.ways);
+                for (pack, what) in pack_rules.breaches(&w, &f, &full) {
+                    add(
+                        &mut checks,
+                        CheckId::PackRules,
+                        None,
+                        format!("pack {pack}: {what}"),
+                    );
+                }
+                for (i, w) in spec.ways.iter().enumerate() {
+                    if counts[i] != e.counts[i] {
+                        add(
+                            &mut checks,
+                            CheckId::Counts,
+                            None,
+                            format!(
+                                "way \"{}\" ({}): {} tickets, expected {}",
+                                w.id, w.amount, counts[i], e.counts[i]
+                            ),
+                        );
+                    }
+                }
+                let want: u64 = spec
+                    .ways
+                    .iter()
+                    .zip(&e.counts)
+                    .map(|(w, &n)| w.amount.cents() * n)
+                    .sum();
+                if run.payout != want {
+                    add(
+                        &mut checks,
+                        CheckId::Counts,
+                        None,
+                        format!(
+                            "evaluated payout {} differs from the expected {}",
+                            Money(run.payout),
+                            Money(want)
+                        ),
+                    );
+                }
+                ways = spec
+                    .ways
+                    .iter()
+                    .enumerate()
+                    .map(|(i, w)| WayTally {
+                        way: w.id.clone(),
+                        amount: w.amount.to_string(),
+                        expected: e.counts[i],
+                        found: counts[i],
+                    })
+                    .collect();
+            } else {
+                not_run.extend([CheckId::Counts, CheckId::Kind, CheckId::PackRules]);
+            }
+            for (name, h) in std::mem::take(&mut run.hashes) {
+                actual.insert(name, h);
+            }
+        }
+    }
+
+    // Digests: SHA256SUMS and the manifest against what was read.
+    for (name, hash) in &listed {
+        match actual.get(name) {
+            None => add(
+                &mut checks,
+                CheckId::Sha256sums,
+                None,
+                format!("{name} is listed but missing"),
+            ),
+            Some((_, h)) if h != hash => add(
+                &mut checks,
+                CheckId::Sha256sums,
+                None,
+                format!("{name}: SHA-256 {h}, SHA256SUMS says {hash}"),
+            ),
+            _ => {}
+        }
+    }
+    if let Some(m) = &manifest {
+        for f in &m.files {
+            match actual.get(&f.name) {
+                None => add(
+                    &mut checks,
+                    CheckId::Manifest,
+                    None,
+                    format!("{} is in the manifest but missing", f.name),
+                ),
+                Some((n, h)) => {
+                    if *n != f.bytes {
+                        add(
+                            &mut checks,
+                            CheckId::Manifest,
+                            None,
+                            format!("{}: {n} bytes, the manifest says {}", f.name, f.bytes),
+                        );
+                    }
+                    if *h != f.sha256 {
+                        add(
+                            &mut checks,
+                            CheckId::Manifest,
+                            None,
+                            format!("{}: SHA-256 {h}, the manifest says {}", f.name, f.sha256),
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    let results: Vec<CheckResult> = CheckId::ALL
+        .iter()
+        .map(|&id| {
+            let f = checks.remove(&id).unwrap_or_default();
+            let result = if f.count > 0 {
+                "fail"
+            } else if not_run.contains(&id) || (spec.is_none() && id > CheckId::Spec) {
+                "not run"
+            } else {
+                "pass"
+            };
+            CheckResult {
+                id,
+                procedure: id.procedure(),
+                result,
+                findings: f.count,
+                examples: f.examples,
+            }
+        })
+        .collect();
+    let clean = results.iter().all(|c| c.result == "pass");
+    Ok(Report {
+        dir: dir.display().to_string(),
+        game: spec.as_ref().map(|s| s.id.clone()),
+        kind: expect_kind,
+        block,
+        tickets: run.tickets,
+        clean,
+        checks: results,
+        ways,
+        payout: run.counts.as_ref().map(|_| Money(run.payout).to_string()),
+        pack_rules: pack_rules.describe(),
+    })
+}
+
+/// Production blocks are numbered 1..=999; specimen decks are block 0. (The serials carry
+/// the block number, so the Serials check extends this to every ticket.)
+fn check_kind(e: &Expect, checks: &mut Checks) {
+    match e.kind {
+        Kind::Production if e.block == 0 || e.block > 999 => add(
+            checks,
+            CheckId::Kind,
+            None,
+            format!("a production block numbered {}, expected 1..=999 (0 is reserved for specimens)", e.block),
+        ),
+        Kind::Specimen if e.block != 0 => add(
+            checks,
+            CheckId::Kind,
+            None,
+            format!("a specimen deck numbered {}: specimens are block 0, outside every production range", e.block),
+        ),
+        _ => {}
+    }
+}
+
+/// The manifest's description of the block against the spec.
+fn check_manifest(m: &Manifest, spec: &GameSpec, checks: &mut Checks) {
+    let mut bad = |what: String| add(checks, CheckId::Manifest, None, what);
+    if m.format != crate::output::manifest::FORMAT {
+        bad(format!(
+            "format \"{}\", expected \"{}\"",
+            m.format,
+            crate::output::manifest::FORMAT
+        ));
+    }
+    if m.game.id != spec.id {
+        bad(format!(
+            "game \"{}\", the spec is \"{}\"",
+            m.game.id, spec.id
+        ));
+    }
+    if m.spec.sha256 != spec.sha256 {
+        bad(format!(
+            "spec SHA-256 {}, spec.toml has {}",
+            m.spec.sha256, spec.sha256
+        ));
+    }
+    if m.pack_size != spec.pack_size || m.packs != m.tickets.div_ceil(spec.pack_size) {
+        bad(format!(
+            "{} tickets in {} packs of {}; the spec's packs are of {}",
+            m.tickets, m.packs, m.pack_size, spec.pack_size
+        ));
+    }
+    let listed: Vec<(String, u64)> = m
+        .tiers
+        .iter()
+        .flat_map(|t| t.ways.iter().map(|w| (w.id.clone(), w.count)))
+        .collect();
+    let listed_total: u64 = listed.iter().map(|w| w.1).sum::<u64>() + m.losers;
+    if listed_total != u64::from(m.tickets) {
+        bad(format!(
+            "the way counts add up to {listed_total} tickets, the manifest says {}",
+            m.tickets
+        ));
+    }
+    let lots: u64 = listed.iter().map(|w| w.1).sum();
+    if m.lots != lots {
+        bad(format!("{} lots, its way counts give {lots}", m.lots));
+    }
+    if m.kind == Kind::Production {
+        if m.pack_rules != spec.pack_rules.describe() {
+            bad(format!(
+                "pack constraints {:?}, the spec's are {:?}",
+                m.pack_rules,
+                spec.pack_rules.describe()
+            ));
+        }
+        if m.tickets != spec.block_size {
+            bad(format!(
+                "{} tickets, the spec's block has {}",
+                m.tickets, spec.block_size
+            ));
+        }
+        if m.lots != spec.lots() || m.payout != spec.payout().to_string() {
+            bad(format!(
+                "{} lots paying {}, the spec says {} paying {}",
+                m.lots,
+                m.payout,
+                spec.lots(),
+                spec.payout()
+            ));
+        }
+        let want: Vec<(String, u64)> = spec.ways[1..]
+            .iter()
+            .map(|w| (w.id.clone(), u64::from(w.count)))
+            .collect();
+        if listed != want {
+            bad("way counts differ from the spec's lot table".into());
+        }
+    }
+}
+
+/// What the ticket pass found besides findings.
+#[derive(Default)]
+struct TicketRun {
+    expect: Option<Expect>,
+    /// Evaluated way of every ticket, in print order.
+    ways: Vec<WayId>,
+    tickets: u64,
+    counts: Option<Vec<u64>>,
+    payout: u64,
+    hashes: Vec<(String, (u64, String))>,
+}
+
+/// One block of input for the checkers: complete lines of the two CSV files and the
+/// matching print records.
+struct Batch {
+    /// 0-based index of the first ticket.
+    first: u64,
+    csv: Vec<u8>,
+    bin: Vec<u8>,
+    val: Vec<u8>,
+}
+
+/// A file read in blocks and hashed as it is read; its length so far.
+struct Hashed {
+    f: File,
+    h: Sha256,
+    n: u64,
+    eof: bool,
+}
+
+impl Hashed {
+    fn new(f: File, head: &[u8]) -> Hashed {
+        let mut h = Sha256::new();
+        h.update(head);
+        Hashed {
+            f,
+            h,
+            n: head.len() as u64,
+            eof: false,
+        }
+    }
+
+    /// Appends up to `want` bytes to `buf` (fewer at end of file).
+    fn read(&mut self, buf: &mut Vec<u8>, want: usize) -> std::io::Result<()> {
+        let start = buf.len();
+        buf.resize(start + want, 0);
+        let mut got = 0;
+        while got < want {
+            let n = self.f.read(&mut buf[start + got..])?;
+            if n == 0 {
+                self.eof = true;
+                break;
+            }
+            got += n;
+        }
+        buf.truncate(start + got);
+        self.h.update(&buf[start..]);
+        self.n += got as u64;
+        Ok(())
+    }
+
+    fn finish(self) -> (u64, String) {
+        (self.n, hex::encode(self.h.finalize()))
+    }
+}
+
+/// A text file read line by line in large blocks.
+struct Lines {
+    src: Hashed,
+    carry: Vec<u8>,
+}
+
+impl Lines {
+    /// The complete lines of the next block of about [`READ_BLOCK`] bytes (at end of file,
+    /// everything left, with a final `\n` added if missing).
+    fn block(&mut self) -> std::io::Result<Vec<u8>> {
+        let mut buf = std::mem::take(&mut self.carry);
+        loop {
+            if !self.src.eof {
+                self.src.read(&mut buf, READ_BLOCK)?;
+            }
+            if self.src.eof {
+                if !buf.is_empty() && buf.last() != Some(&b'\n') {
+                    buf.push(b'\n');
+                }
+                return Ok(buf);
+            }
+            if let Some(p) = memchr::memrchr(b'\n', &buf) {
+                self.carry = buf.split_off(p + 1);
+                return Ok(buf);
+            }
+        }
+    }
+
+    /// The next `n` lines (fewer at end of file).
+    fn lines(&mut self, n: usize) -> std::io::Result<Vec<u8>> {
+        let mut buf = std::mem::take(&mut self.carry);
+        loop {
+            if n == 0 {
+                self.carry = buf;
+                return Ok(Vec::new());
+            }
+            if let Some(p) = memchr::memchr_iter(b'\n', &buf).nth(n - 1) {
+                self.carry = buf.split_off(p + 1);
+                return Ok(buf);
+            }
+            if self.src.eof {
+                if !buf.is_empty() && buf.last() != Some(&b'\n') {
+                    buf.push(b'\n');
+                }
+                return Ok(buf);
+            }
+            self.src.read(&mut buf, READ_BLOCK / 2)?;
+        }
+    }
+}
+
+/// Reads the three ticket files after their headers, in step, and sends batches; returns
+/// the byte count and digest of each whole file (tickets.csv, tickets.bin, validation.csv).
+fn reader(
+    mut csv: Lines,
+    mut bin: Hashed,
+    mut val: Lines,
+    rec: usize,
+    tx: SyncSender<Batch>,
+) -> std::io::Result<[(u64, String); 3]> {
+    let mut first = 0u64;
+    loop {
+        let block = csv.block()?;
+        let lines = memchr::memchr_iter(b'\n', &block).count();
+        let (mut records, vals);
+        if lines == 0 {
+            // tickets.csv is done: whatever is left of the other two.
+            records = Vec::new();
+            while !bin.eof {
+                bin.read(&mut records, READ_BLOCK)?;
+            }
+            let mut rest = Vec::new();
+            loop {
+                let b = val.block()?;
+                if b.is_empty() {
+                    break;
+                }
+                rest.extend_from_slice(&b);
+            }
+            vals = rest;
+        } else {
+            records = Vec::new();
+            bin.read(&mut records, lines * rec)?;
+            vals = val.lines(lines)?;
+        }
+        let n = lines
+            .max(records.len().div_ceil(rec))
+            .max(memchr::memchr_iter(b'\n', &vals).count());
+        if n == 0 {
+            break;
+        }
+        if tx
+            .send(Batch {
+                first,
+                csv: block,
+                bin: records,
+                val: vals,
+            })
+            .is_err()
+        {
+            break;
+        }
+        first += n as u64;
+        if lines == 0 {
+            break;
+        }
+    }
+    Ok([csv.src.finish(), bin.finish(), val.src.finish()])
+}
+
+/// Per-task accumulator of the ticket checks.
+struct Acc {
+    checks: Checks,
+    counts: Vec<u64>,
+    payout: u64,
+    tickets: u64,
+    codes: Vec<u64>,
+    /// Evaluated way of every ticket with a print record, in order (0 when unrecognised).
+    ways: Vec<WayId>,
+    /// Rows of tickets.csv / validation.csv with no print record, and print records with no
+    /// row: (count, first ticket).
+    extra_csv: (u64, Option<u64>),
+    missing_csv: (u64, Option<u64>),
+    extra_val: (u64, Option<u64>),
+    missing_val: (u64, Option<u64>),
+}
+
+fn bump(c: &mut (u64, Option<u64>), ticket: u64) {
+    c.0 += 1;
+    c.1.get_or_insert(ticket);
+}
+
+fn join(a: &mut (u64, Option<u64>), b: (u64, Option<u64>)) {
+    a.0 += b.0;
+    a.1 = a.1.or(b.1);
+}
+
+impl Acc {
+    fn new(n_ways: usize) -> Acc {
+        Acc {
+            checks: Checks::new(),
+            counts: vec![0; n_ways],
+            payout: 0,
+            tickets: 0,
+            codes: Vec::new(),
+            ways: Vec::new(),
+            extra_csv: (0, None),
+            missing_csv: (0, None),
+            extra_val: (0, None),
+            missing_val: (0, None),
+        }
+    }
+
+    /// Appends `later` (a task of later tickets).
+    fn merge(&mut self, later: Acc) {
+        for (id, f) in later.checks {
+            self.checks.entry(id).or_default().merge(f);
+        }
+        for (a, b) in self.counts.iter_mut().zip(later.counts) {
+            *a += b;
+        }
+        self.payout += later.payout;
+        self.tickets += later.tickets;
+        self.codes.extend(later.codes);
+        self.ways.extend(later.ways);
+        join(&mut self.extra_csv, later.extra_csv);
+        join(&mut self.missing_csv, later.missing_csv);
+        join(&mut self.extra_val, later.extra_val);
+        join(&mut self.missing_val, later.missing_val);
+    }
+}
+
+/// Row renderers of one checker task.
+struct Writers {
+    rows: tickets_csv::RowWriter,
+    vrows: validation_csv::RowWriter,
+}
+
+/// Everything a checker task needs about the block.
+struct Ctx<'a> {
+    spec: &'a GameSpec,
+    block: u32,
+    ncols: usize,
+}
+
+impl Ctx<'_> {
+    /// Checks ticket index `i` (0-based) from its print record, tickets.csv line and
+    /// validation.csv line (any may be missing when the files disagree in length).
+    fn check(
+        &self,
+        i: u64,
+        line: Option<&[u8]>,
+        vline: Option<&[u8]>,
+        rec: Option<&[u8]>,
+        w: &mut Writers,
+        acc: &mut Acc,
+    ) {
+        let spec = self.spec;
+        let t = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        let Some(rec) = rec else {
+            if line.is_some() {
+                bump(&mut acc.extra_csv, i + 1);
+            }
+            if vline.is_some() {
+                bump(&mut acc.extra_val, i + 1);
+            }
+            return;
+        };
+        if line.is_none() {
+            bump(&mut acc.missing_csv, i + 1);
+        }
+        if vline.is_none() {
+            bump(&mut acc.missing_val, i + 1);
+        }
+        acc.tickets += 1;
+        let r = print_file::read_record(rec, self.ncols);
+        acc.codes.push(r.validation);
+        let ps = u64::from(spec.pack_size);
+        let (pack, pos) = ((i / ps + 1) as u32, (i % ps + 1) as u32);
+        if u64::from(r.ticket) != i + 1 || r.pack != pack || r.pack_position != pos {
+            add(
+                &mut acc.checks,
+                CheckId::Positions,
+                Some(t),
+                format!(
+                    "record {} says ticket {}, pack {}, position {}; expected ticket {}, pack {pack}, position {pos}",
+                    i + 1,
+                    r.ticket,
+                    r.pack,
+                    r.pack_position,
+                    i + 1
+                ),
+            );
+        }
+        let want = serial(spec.game_code, spec.emission, self.block, pack, pos);
+        if r.serial != want || !is_valid(&r.serial) {
+            add(
+                &mut acc.checks,
+                CheckId::Serials,
+                Some(t),
+                format!(
+                    "serial {}, expected {}",
+                    String::from_utf8_lossy(&r.serial),
+                    String::from_utf8_lossy(&want)
+                ),
+            );
+        }
+        if !print_file::codes_in_range(&r.face, spec.mechanic.columns()) {
+            add(
+                &mut acc.checks,
+                CheckId::FaceCodes,
+                Some(t),
+                "a face code is not a value of its column",
+            );
+            return;
+        }
+        let ev = spec.mechanic.evaluate(&r.face);
+        if !ev.ambiguities.is_empty() {
+            add(
+                &mut acc.checks,
+                CheckId::Ambiguity,
+                Some(t),
+                ev.ambiguities.join("; "),
+            );
+        }
+        let prize = ev.prize();
+        acc.payout += prize.cents();
+        let way = spec.recognise(&ev.wins);
+        acc.ways.push(way.unwrap_or(0));
+        match way {
+            Some(w) => acc.counts[w as usize] += 1,
+            None => add(
+                &mut acc.checks,
+                CheckId::WayRecognised,
+                Some(t),
+                format!("the face wins {prize}, which no way of the spec gives"),
+            ),
+        }
+        self.check_captions(&r.face, t, acc);
+        let ticket = Ticket {
+            block: self.block,
+            pack: r.pack,
+            pack_position: r.pack_position,
+            ticket: r.ticket,
+            serial: r.serial,
+            validation: r.validation,
+            prize,
+            way: way.unwrap_or(0),
+            face: r.face,
+        };
+        if let Some(line) = line {
+            w.rows.clear();
+            w.rows.push(&ticket);
+            let expected = w.rows.bytes().strip_suffix(b"\n").unwrap_or_default();
+            if line != expected || way.is_none() {
+                let detail = explain(
+                    CSV,
+                    line,
+                    expected,
+                    &tickets_csv::column_names(spec),
+                    way.is_none(),
+                    prize,
+                );
+                if !detail.is_empty() {
+                    add(&mut acc.checks, CheckId::CsvMatchesPrint, Some(t), detail);
+                }
+            }
+        }
+        if let Some(vline) = vline {
+            w.vrows.clear();
+            w.vrows.push(&ticket);
+            let expected = w.vrows.bytes().strip_suffix(b"\n").unwrap_or_default();
+            if vline != expected || way.is_none() {
+                let names: Vec<String> = validation_csv::COLUMNS
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect();
+                let detail = explain(VALIDATION, vline, expected, &names, way.is_none(), prize);
+                if !detail.is_empty() {
+                    add(&mut acc.checks, CheckId::ValidationFile, Some(t), detail);
+                }
+            }
+        }
+    }
+
+    /// Every amount column's caption column holds the spec's caption of that amount
+    /// (décret n°78-1067 and GAMES.md: a missing or wrong caption is a printing anomaly).
+    fn check_captions(&self, face: &Face, t: u32, acc: &mut Acc) {
+        let cols = self.spec.mechanic.columns();
+        for (ci, c) in cols.iter().enumerate() {
+            if let ColumnKind::Caption { of } = c.kind {
+                let shown = &c.values[face.codes[ci] as usize];
+                if let ColumnKind::Amount(amounts) = &cols[of].kind {
+                    let amount = amounts[face.codes[of] as usize];
+                    if self.spec.caption(amount) != Some(shown.as_str()) {
+                        add(
+                            &mut acc.checks,
+                            CheckId::Captions,
+                            Some(t),
+                            format!(
+                                "{} shows {amount} captioned \"{shown}\"; the spec's caption is \"{}\"",
+                                cols[of].name,
+                                self.spec.caption(amount).unwrap_or("(none)")
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Names the columns where a row differs from the expected one.
+fn explain(
+    file: &str,
+    line: &[u8],
+    expected: &[u8],
+    names: &[String],
+    unrecognised: bool,
+    prize: Money,
+) -> String {
+    let got = tickets_csv::fields(line);
+    let want = tickets_csv::fields(expected);
+    let mut diffs = Vec::new();
+    if got.len() != want.len() {
+        diffs.push(format!("{} fields, expected {}", got.len(), want.len()));
+    }
+    for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+        let name = names.get(k).map_or("?", String::as_str);
+        if g == w || (unrecognised && name == "way") {
+            continue;
+        }
+        let why = match name {
+            "prize" | "way" if unrecognised => {
+                format!(" (the face wins {prize}, no way of the spec)")
+            }
+            "prize" | "way" => " (by the evaluation of the face)".to_string(),
+            _ => " (per tickets.bin)".to_string(),
+        };
+        diffs.push(format!("{name}: {file} has {g:?}, expected {w:?}{why}"));
+    }
+    diffs.join("; ")
+}
+
+/// The record-by-record pass over the three ticket files.
+fn check_tickets(
+    dir: &Path,
+    spec: &GameSpec,
+    expect: Option<Expect>,
+    checks: &mut Checks,
+    progress: &(dyn Fn(u64) + Sync),
+) -> TicketRun {
+    let mut run = TicketRun::default();
+    let open = |name: &str, checks: &mut Checks| match File::open(dir.join(name)) {
+        Ok(f) => Some(f),
+        Err(e) => {
+            add(
+                checks,
+                CheckId::RecordCount,
+                None,
+                format!("cannot open {name}: {e}"),
+            );
+            None
+        }
+    };
+    let (Some(csv), Some(bin), Some(val)) = (
+        open(CSV, checks),
+        open(BIN, checks),
+        open(VALIDATION, checks),
+    ) else {
+        run.expect = expect;
+        return run;
+    };
+    // Print file header.
+    let mut bin = Hashed::new(bin, &[]);
+    let mut head = Vec::new();
+    let _ = bin.read(&mut head, 30);
+    let header = match print_file::read_header(&head) {
+        Ok(h) => h,
+        Err(e) => {
+            add(checks, CheckId::PrintHeader, None, e);
+            run.expect = expect;
+            return run;
+        }
+    };
+    let expect = expect.unwrap_or_else(|| Expect::production(spec, header.block));
+    let want_head = print_file::header(spec, expect.block, expect.tickets as u32);
+    if header.header_size > 30 && header.header_size < (1 << 24) {
+        let _ = bin.read(&mut head, header.header_size - 30);
+    }
+    let rec = print_file::record_size(spec);
+    if head != want_head {
+        let got = print_file::read_header(&head).ok();
+        let want = print_file::read_header(&want_head).expect("own header");
+        let detail = match got {
+            Some(g) if g != want => format!("header fields {g:?}, expected {want:?}"),
+            _ => "the column dictionaries differ from the spec's".into(),
+        };
+        add(checks, CheckId::PrintHeader, None, detail);
+        if header.record_size != rec || header.header_size != want_head.len() {
+            run.expect = Some(expect);
+            return run;
+        }
+    }
+    // Header lines of the two CSV files.
+    let mut csv = Lines {
+        src: Hashed::new(csv, &[]),
+        carry: Vec::new(),
+    };
+    let mut val = Lines {
+        src: Hashed::new(val, &[]),
+        carry: Vec::new(),
+    };
+    for (lines, want, id, name) in [
+        (&mut csv, tickets_csv::header(spec), CheckId::CsvHeader, CSV),
+        (
+            &mut val,
+            validation_csv::header(),
+            CheckId::ValidationFile,
+            VALIDATION,
+        ),
+    ] {
+        let got = lines.lines(1).unwrap_or_default();
+        if got != want {
+            add(
+                checks,
+                id,
+                None,
+                format!(
+                    "{name} header {:?}, expected {:?}",
+                    String::from_utf8_lossy(&got).trim_end(),
+                    String::from_utf8_lossy(&want).trim_end()
+                ),
+            );
+        }
+    }
+
+    let ctx = Ctx {
+        spec,
+        block: expect.block,
+        ncols: spec.mechanic.columns().len(),
+    };
+    let (tx, rx) = sync_channel::<Batch>(2);
+    let mut total = Acc::new(spec.ways.len());
+    let reader_result = std::thread::scope(|s| {
+        let h = s.spawn(|| reader(csv, bin, val, rec, tx));
+        for batch in rx {
+            let ends: Vec<usize> = memchr::memchr_iter(b'\n', &batch.csv).collect();
+            let vends: Vec<usize> = memchr::memchr_iter(b'\n', &batch.val).collect();
+            let nrec = batch.bin.len() / rec;
+            let n = ends.len().max(nrec).max(vends.len());
+            let line =
+                |ends: &[usize], buf: &'_ [u8], k: usize| -> Option<std::ops::Range<usize>> {
+                    (k < ends.len())
+                        .then(|| if k == 0 { 0 } else { ends[k - 1] + 1 }..ends[k])
+                        .map(|r| r.start.min(buf.len())..r.end)
+                };
+            let accs: Vec<Acc> = (0..n.div_ceil(TASK_TICKETS))
+                .into_par_iter()
+                .map_init(
+                    || Writers {
+                        rows: tickets_csv::RowWriter::new(spec),
+                        vrows: validation_csv::RowWriter::new(spec),
+                    },
+                    |w, task| {
+                        let mut acc = Acc::new(spec.ways.len());
+                        for k in task * TASK_TICKETS..((task + 1) * TASK_TICKETS).min(n) {
+                            let l = line(&ends, &batch.csv, k).map(|r| &batch.csv[r]);
+                            let v = line(&vends, &batch.val, k).map(|r| &batch.val[r]);
+                            let r = (k < nrec).then(|| &batch.bin[k * rec..(k + 1) * rec]);
+                            ctx.check(batch.first + k as u64, l, v, r, w, &mut acc);
+                        }
+                        acc
+                    },
+                )
+                .collect();
+            for a in accs {
+                total.merge(a);
+            }
+            progress(batch.first + n as u64);
+        }
+        h.join().expect("reader thread panicked")
+    });
+    match reader_result {
+        Ok([c, b, v]) => {
+            run.hashes = vec![(CSV.into(), c), (BIN.into(), b), (VALIDATION.into(), v)]
+        }
+        Err(e) => add(
+            checks,
+            CheckId::RecordCount,
+            None,
+            format!("read error: {e}"),
+        ),
+    }
+    if total.tickets != expect.tickets {
+        add(
+            checks,
+            CheckId::RecordCount,
+            None,
+            format!(
+                "tickets.bin holds {} records, the block has {} tickets",
+                total.tickets, expect.tickets
+            ),
+        );
+    }
+    for (c, what) in [
+        (
+            total.extra_csv,
+            "tickets.csv has {} rows more than tickets.bin",
+        ),
+        (
+            total.missing_csv,
+            "tickets.csv has {} rows fewer than tickets.bin",
+        ),
+        (
+            total.extra_val,
+            "validation.csv has {} rows more than tickets.bin",
+        ),
+        (
+            total.missing_val,
+            "validation.csv has {} rows fewer than tickets.bin",
+        ),
+    ] {
+        if c.0 > 0 {
+            add(
+                checks,
+                CheckId::RecordCount,
+                c.1.map(|t| t as u32),
+                what.replace("{}", &c.0.to_string()),
+            );
+        }
+    }
+    let mut codes = std::mem::take(&mut total.codes);
+    codes.sort_unstable();
+    let dups = codes.windows(2).filter(|w| w[0] == w[1]).count();
+    if dups > 0 {
+        add(
+            checks,
+            CheckId::ValidationCodes,
+            None,
+            format!("{dups} validation codes appear more than once"),
+        );
+    }
+    for (id, f) in std::mem::take(&mut total.checks) {
+        checks.entry(id).or_default().merge(f);
+    }
+    run.tickets = total.tickets;
+    run.ways = std::mem::take(&mut total.ways);
+    run.payout = total.payout;
+    run.counts = Some(total.counts);
+    run.expect = Some(expect);
+    run
+}

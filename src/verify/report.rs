@@ -1,0 +1,292 @@
+//! The verify report: one entry per procedure, each passed or with its findings (the first
+//! offending tickets and what is wrong with them). Rendered as text or JSON.
+
+use serde::Serialize;
+use std::fmt::Write;
+
+/// How many example findings each check keeps (the first, in ticket order).
+pub const EXAMPLES: usize = 10;
+
+/// The procedures verify runs, in report order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckId {
+    /// SHA256SUMS lists every file of the block and each digest matches.
+    Sha256sums,
+    /// manifest.json parses and agrees with the files and the spec.
+    Manifest,
+    /// The block's spec copy loads, and matches the reference spec if one is given.
+    Spec,
+    /// tickets.bin's header is the one this spec and block give.
+    PrintHeader,
+    /// tickets.csv's header row is the one this spec gives.
+    CsvHeader,
+    /// The three ticket files hold exactly one record per ticket of the block.
+    RecordCount,
+    /// Ticket numbers run 1..N in print order; pack and position agree with them.
+    Positions,
+    /// Every serial is the documented serial of its block, pack and position (so serials
+    /// are unique), with a valid check digit.
+    Serials,
+    /// Every face code is a value of its column.
+    FaceCodes,
+    /// No face shows a case the ambiguity policy forbids.
+    Ambiguity,
+    /// Every face's evaluated prize is a way of the spec.
+    WayRecognised,
+    /// tickets.csv agrees field by field with tickets.bin and with the evaluation (prize, way).
+    CsvMatchesPrint,
+    /// Every amount carries its spec caption.
+    Captions,
+    /// The block's kind (production or specimen) agrees with its block number and serials.
+    Kind,
+    /// validation.csv agrees with tickets.bin (serial, code) and the evaluation (way, prize).
+    ValidationFile,
+    /// Validation codes are unique within the block.
+    ValidationCodes,
+    /// Counts per way (hence per tier) and the total payout equal the spec.
+    Counts,
+    /// The spec's pack constraints hold on every pack.
+    PackRules,
+}
+
+impl CheckId {
+    /// What the procedure establishes, in one sentence.
+    pub fn procedure(self) -> &'static str {
+        match self {
+            CheckId::Sha256sums => "SHA256SUMS lists tickets.csv, tickets.bin, validation.csv, spec.toml and manifest.json, and each file's SHA-256 matches",
+            CheckId::Manifest => "manifest.json parses; its file sizes, digests, counts and totals agree with the files and the spec",
+            CheckId::Spec => "the block's spec.toml loads and validates (and equals the reference spec, if given)",
+            CheckId::PrintHeader => "tickets.bin's header is exactly the one the spec and block number give",
+            CheckId::CsvHeader => "tickets.csv's header row is exactly the documented column list",
+            CheckId::RecordCount => "tickets.csv, tickets.bin and validation.csv each hold one record per ticket of the block",
+            CheckId::Positions => "ticket numbers run 1..N in print order; pack and position in pack agree",
+            CheckId::Serials => "every serial is its documented value (game, emission, block, pack, position, Luhn digit): unique across the emission",
+            CheckId::FaceCodes => "every face code in tickets.bin is a value of its column",
+            CheckId::Ambiguity => "no face shows a case the ambiguity policy forbids (every ticket re-evaluated)",
+            CheckId::WayRecognised => "every face, judged by the rules alone, realises a way of the spec",
+            CheckId::CsvMatchesPrint => "every tickets.csv row equals tickets.bin's record and the evaluated prize and way",
+            CheckId::Captions => "every amount on every face carries the spec's caption",
+            CheckId::Counts => "evaluated counts per way and tier, and the total payout, equal the spec (a specimen deck: its manifest)",
+            CheckId::Kind => "a production block is numbered 1..=999, a specimen deck 0 (serials 000 in the block field), never mixed",
+            CheckId::ValidationFile => "every validation.csv row equals its ticket's serial and code in tickets.bin and its evaluated way and prize",
+            CheckId::ValidationCodes => "validation codes are unique within the block",
+            CheckId::PackRules => "the spec's pack constraints hold on every pack (evaluated ways)",
+        }
+    }
+
+    /// The check's name in reports (snake case, as in JSON).
+    pub fn name(self) -> &'static str {
+        match self {
+            CheckId::Sha256sums => "sha256sums",
+            CheckId::Manifest => "manifest",
+            CheckId::Spec => "spec",
+            CheckId::PrintHeader => "print_header",
+            CheckId::CsvHeader => "csv_header",
+            CheckId::RecordCount => "record_count",
+            CheckId::Positions => "positions",
+            CheckId::Serials => "serials",
+            CheckId::FaceCodes => "face_codes",
+            CheckId::Ambiguity => "ambiguity",
+            CheckId::WayRecognised => "way_recognised",
+            CheckId::CsvMatchesPrint => "csv_matches_print",
+            CheckId::Captions => "captions",
+            CheckId::Counts => "counts",
+            CheckId::Kind => "kind",
+            CheckId::ValidationFile => "validation_file",
+            CheckId::ValidationCodes => "validation_codes",
+            CheckId::PackRules => "pack_rules",
+        }
+    }
+
+    /// Every check, in report order.
+    pub const ALL: [CheckId; 18] = [
+        CheckId::Sha256sums,
+        CheckId::Manifest,
+        CheckId::Spec,
+        CheckId::Kind,
+        CheckId::PrintHeader,
+        CheckId::CsvHeader,
+        CheckId::RecordCount,
+        CheckId::Positions,
+        CheckId::Serials,
+        CheckId::FaceCodes,
+        CheckId::Ambiguity,
+        CheckId::WayRecognised,
+        CheckId::CsvMatchesPrint,
+        CheckId::Captions,
+        CheckId::ValidationFile,
+        CheckId::ValidationCodes,
+        CheckId::Counts,
+        CheckId::PackRules,
+    ];
+}
+
+/// One finding: the ticket concerned (if any) and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// Ticket number (1-based), when the finding is about one ticket.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ticket: Option<u32>,
+    /// What is wrong.
+    pub detail: String,
+}
+
+/// The findings of one check.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Findings {
+    /// How many findings in all.
+    pub count: u64,
+    /// The first [`EXAMPLES`], in ticket order.
+    pub examples: Vec<Finding>,
+}
+
+impl Findings {
+    /// Records one finding.
+    pub fn add(&mut self, ticket: Option<u32>, detail: impl Into<String>) {
+        self.count += 1;
+        if self.examples.len() < EXAMPLES {
+            self.examples.push(Finding {
+                ticket,
+                detail: detail.into(),
+            });
+        }
+    }
+
+    /// Appends `later` (findings of later tickets).
+    pub fn merge(&mut self, later: Findings) {
+        self.count += later.count;
+        let room = EXAMPLES - self.examples.len().min(EXAMPLES);
+        self.examples.extend(later.examples.into_iter().take(room));
+    }
+}
+
+/// Result of one procedure.
+#[derive(Clone, Debug, Serialize)]
+pub struct CheckResult {
+    /// Which procedure.
+    pub id: CheckId,
+    /// What it establishes.
+    pub procedure: &'static str,
+    /// `pass`, `fail`, or `not run` (an earlier failure made it impossible).
+    pub result: &'static str,
+    /// Number of findings.
+    pub findings: u64,
+    /// The first findings.
+    pub examples: Vec<Finding>,
+}
+
+/// Evaluated count of one way.
+#[derive(Clone, Debug, Serialize)]
+pub struct WayTally {
+    /// Way id.
+    pub way: String,
+    /// Lot amount (currency units).
+    pub amount: String,
+    /// Count the spec requires.
+    pub expected: u64,
+    /// Count found by evaluating every face.
+    pub found: u64,
+}
+
+/// The whole report.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// The block directory.
+    pub dir: String,
+    /// Game id, if the spec could be read.
+    pub game: Option<String>,
+    /// `production` or `specimen`, if the manifest could be read.
+    pub kind: Option<crate::generate::Kind>,
+    /// Block number, if the manifest could be read.
+    pub block: Option<u32>,
+    /// Tickets read.
+    pub tickets: u64,
+    /// True when every procedure passed.
+    pub clean: bool,
+    /// Every procedure, in order.
+    pub checks: Vec<CheckResult>,
+    /// Evaluated counts per way.
+    pub ways: Vec<WayTally>,
+    /// Total prize of all evaluated faces (currency units).
+    pub payout: Option<String>,
+    /// The pack constraints checked, in words.
+    pub pack_rules: Vec<String>,
+}
+
+impl Report {
+    /// The report as text, one line per procedure, then the findings and the counts.
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "tirage verify {} — game {}, {} block {}, {} tickets",
+            self.dir,
+            self.game.as_deref().unwrap_or("?"),
+            match self.kind {
+                Some(crate::generate::Kind::Production) => "production",
+                Some(crate::generate::Kind::Specimen) => "SPECIMEN (not payable)",
+                None => "?",
+            },
+            self.block.map_or("?".into(), |b| b.to_string()),
+            self.tickets
+        );
+        for c in &self.checks {
+            let _ = writeln!(
+                s,
+                "{:<7} {:<18} {}",
+                c.result.to_uppercase(),
+                c.id.name(),
+                c.procedure
+            );
+            if c.findings > 0 {
+                let _ = writeln!(s, "        {} finding(s); first:", c.findings);
+                for f in &c.examples {
+                    match f.ticket {
+                        Some(t) => {
+                            let _ = writeln!(s, "          ticket {t}: {}", f.detail);
+                        }
+                        None => {
+                            let _ = writeln!(s, "          {}", f.detail);
+                        }
+                    }
+                }
+            }
+        }
+        if !self.ways.is_empty() {
+            let _ = writeln!(
+                s,
+                "\n{:>16} {:>12} {:>12} {:>12}",
+                "way", "amount", "expected", "found"
+            );
+            for w in &self.ways {
+                let mark = if w.expected == w.found {
+                    ""
+                } else {
+                    "  <-- differs"
+                };
+                let _ = writeln!(
+                    s,
+                    "{:>16} {:>12} {:>12} {:>12}{mark}",
+                    w.way, w.amount, w.expected, w.found
+                );
+            }
+        }
+        for r in &self.pack_rules {
+            let _ = writeln!(s, "pack constraint: {r}");
+        }
+        if let Some(p) = &self.payout {
+            let _ = writeln!(s, "evaluated payout: {p}");
+        }
+        let _ = writeln!(
+            s,
+            "{}",
+            if self.clean {
+                "verify: CLEAN"
+            } else {
+                "verify: FINDINGS"
+            }
+        );
+        s
+    }
+}

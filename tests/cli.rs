@@ -1,0 +1,243 @@
+//! Command-line behaviour: bad specs exit 2 with a message naming the field, an existing
+//! block is never overwritten without --force, fresh seeds are saved with mode 0600.
+
+mod common;
+
+use common::*;
+use std::path::Path;
+
+fn small_text() -> String {
+    std::fs::read_to_string(repo("tests/specs/coq_small.toml")).unwrap()
+}
+
+/// Runs `tirage check` on `text` (written to a temporary spec file); returns exit code and stderr.
+fn check(text: &str) -> (i32, String) {
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path().join("bad.toml");
+    std::fs::write(&p, text).unwrap();
+    let out = tirage().arg("check").arg(&p).output().unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn replace_once(text: &str, from: &str, to: &str) -> String {
+    assert!(text.contains(from), "test spec lacks {from:?}");
+    text.replacen(from, to, 1)
+}
+
+#[test]
+fn the_real_specs_check() {
+    let out = tirage()
+        .arg("check")
+        .arg(repo("game_specs/coq.toml"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("1370092"));
+    assert!(text.contains("5940400"));
+    assert!(text.contains("spec OK"));
+}
+
+#[test]
+fn bad_specs_exit_2_naming_the_field_and_line() {
+    let t = small_text();
+    let cases: Vec<(String, &str)> = vec![
+        (
+            replace_once(&t, "lots = 919", "lots = 918"),
+            "published.lots: the lot table has 919 lots, the published total is 918",
+        ),
+        (
+            replace_once(&t, "payout = 25_294", "payout = 25_295"),
+            "published.payout",
+        ),
+        (
+            replace_once(&t, "id = \"8\"\ncount = 100", "id = \"8\"\ncount = 99"),
+            "the ways' counts sum to 149, expected the tier's count 150",
+        ),
+        (
+            replace_once(&t, "wins = [10, 8]", "wins = [10, 9]"),
+            "10 + 9 adds up to 19, expected the tier's amount 18",
+        ),
+        (
+            replace_once(
+                &t,
+                "id = \"10+8\"\ncount = 30\nwins = [10, 8]",
+                "id = \"10+8\"\ncount = 30\nwins = [18]",
+            ),
+            "reachable only by adding several wins",
+        ),
+        (
+            replace_once(&t, "\"8\" = \"HUIT EUROS\"\n", ""),
+            "8 can be shown on a face but has no caption",
+        ),
+        (
+            replace_once(&t, "\"8\" = \"HUIT EUROS\"", "\"8\" = \"DIX EUROS\""),
+            "two amounts may not share a caption",
+        ),
+        (
+            replace_once(&t, "pack_size = 150", "pack_size = 150\ncolour = \"red\""),
+            "unknown field `colour`",
+        ),
+        (
+            replace_once(&t, "mechanic = \"coq\"", "mechanic = \"bingo\""),
+            "unknown mechanic \"bingo\"",
+        ),
+        (
+            replace_once(&t, "near_miss_coq = 0.30", "near_miss_coq = 1.5"),
+            "coq.near_miss_coq",
+        ),
+        (
+            replace_once(
+                &t,
+                "wins = [10, 20]",
+                "wins = [10, 20]\nareas = [\"jeu1\", \"jeu3\"]",
+            ),
+            "unknown play area \"jeu3\"",
+        ),
+    ];
+    for (text, want) in cases {
+        let (code, err) = check(&text);
+        assert_eq!(code, 2, "expected exit 2 for {want:?}; stderr: {err}");
+        assert!(err.contains(want), "stderr {err:?} lacks {want:?}");
+        assert!(
+            err.contains("bad.toml:"),
+            "stderr {err:?} does not name the file and line"
+        );
+    }
+}
+
+#[test]
+fn a_spec_error_names_the_line_of_the_tier() {
+    let t = replace_once(
+        &small_text(),
+        "id = \"8\"\ncount = 100",
+        "id = \"8\"\ncount = 99",
+    );
+    let line = t.lines().position(|l| l == "amount = 8").unwrap(); // the [[tiers]] header is one line above
+    let (_, err) = check(&t);
+    assert!(
+        err.contains(&format!("bad.toml:{}: tiers[5].ways", line)),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_existing_block_is_not_overwritten_without_force() {
+    let t = tempfile::tempdir().unwrap();
+    let out = t.path().join("b");
+    let spec = repo("tests/specs/coq_small.toml");
+    generate(&spec, &out, 1);
+    let before = std::fs::read(out.join("SHA256SUMS")).unwrap();
+    let other = "ff".repeat(32);
+    let run = |force: bool| {
+        let mut c = tirage();
+        c.arg("generate")
+            .arg(&spec)
+            .args(["--seed", &other, "-q", "--out"])
+            .arg(&out);
+        if force {
+            c.arg("--force");
+        }
+        c.output().unwrap()
+    };
+    let o = run(false);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("already exists; pass --force"));
+    assert_eq!(std::fs::read(out.join("SHA256SUMS")).unwrap(), before);
+    assert_eq!(run(true).status.code(), Some(0));
+    assert_ne!(std::fs::read(out.join("SHA256SUMS")).unwrap(), before);
+    assert_eq!(verify_code(&out), 0);
+    // Nothing temporary is left beside the block.
+    let names: Vec<String> = std::fs::read_dir(t.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names, vec!["b".to_string()]);
+}
+
+#[test]
+fn a_failed_generate_leaves_nothing() {
+    let t = tempfile::tempdir().unwrap();
+    let out = t.path().join("b");
+    let o = tirage()
+        .arg("generate")
+        .arg(repo("tests/specs/coq_small.toml"))
+        .args(["--seed", SEED, "--block", "1000", "-q", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("block 1000 is out of range"));
+    assert_eq!(std::fs::read_dir(t.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn a_fresh_seed_is_saved_with_mode_0600_and_replays_the_block() {
+    let t = tempfile::tempdir().unwrap();
+    let out = t.path().join("b");
+    let spec = repo("tests/specs/coq_small.toml");
+    tirage()
+        .arg("generate")
+        .arg(&spec)
+        .args(["-q", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let seed_file = t.path().join("b.seed");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(
+            std::fs::metadata(&seed_file).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+    }
+    let seed = std::fs::read_to_string(&seed_file).unwrap();
+    assert_eq!(seed.trim().len(), 64);
+    for f in std::fs::read_dir(&out).unwrap() {
+        let text =
+            String::from_utf8_lossy(&std::fs::read(f.unwrap().path()).unwrap()).to_lowercase();
+        assert!(!text.contains(seed.trim()));
+    }
+    let replay = t.path().join("replay");
+    tirage()
+        .arg("generate")
+        .arg(&spec)
+        .arg("--seed-file")
+        .arg(&seed_file)
+        .args(["-q", "--out"])
+        .arg(&replay)
+        .assert()
+        .success();
+    assert_eq!(
+        std::fs::read(out.join("SHA256SUMS")).unwrap(),
+        std::fs::read(replay.join("SHA256SUMS")).unwrap()
+    );
+}
+
+#[test]
+fn bad_seeds_exit_2() {
+    for bad in ["00", &"zz".repeat(32)] {
+        let o = tirage()
+            .arg("generate")
+            .arg(repo("tests/specs/coq_small.toml"))
+            .args(["--seed", bad, "-q", "--out", "/tmp/never"])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("64 hexadecimal digits"));
+    }
+    assert!(!Path::new("/tmp/never").exists());
+}
+
+#[test]
+fn help_lists_every_subcommand() {
+    let o = tirage().arg("--help").output().unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    for c in ["generate", "verify", "check"] {
+        assert!(text.contains(c), "{text}");
+    }
+}

@@ -1,0 +1,58 @@
+//! Helpers shared by the integration tests: run the real binary on small specs.
+
+#![allow(dead_code)]
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+
+/// A fixed test seed (never a production seed).
+pub const SEED: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+
+/// Path of a file in the repository.
+pub fn repo(p: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(p)
+}
+
+/// The `tirage` binary.
+pub fn tirage() -> Command {
+    Command::cargo_bin("tirage").expect("binary built")
+}
+
+/// Generates block 1 of `spec` with [`SEED`] into `out` with `threads` threads; panics on failure.
+pub fn generate(spec: &Path, out: &Path, threads: usize) {
+    tirage()
+        .args(["generate"])
+        .arg(spec)
+        .args([
+            "--seed",
+            SEED,
+            "--threads",
+            &threads.to_string(),
+            "-q",
+            "--out",
+        ])
+        .arg(out)
+        .assert()
+        .success();
+}
+
+/// Exit code of `tirage verify dir`.
+pub fn verify_code(dir: &Path) -> i32 {
+    tirage()
+        .args(["verify", "-q"])
+        .arg(dir)
+        .output()
+        .expect("runs")
+        .status
+        .code()
+        .expect("exit code")
+}
+
+/// Copies a block directory.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    }
+}

@@ -1,0 +1,301 @@
+//! The real binary on the scaled-down coq spec: determinism, golden digests, verify, and
+//! tampering of every kind making verify exit 1.
+
+mod common;
+
+use common::*;
+use std::path::Path;
+use std::sync::OnceLock;
+
+/// One clean block shared by the tamper tests (each works on its own copy).
+fn clean_block() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let d = tempfile::tempdir().unwrap();
+        generate(&repo("tests/specs/coq_small.toml"), &d.path().join("b"), 2);
+        d
+    })
+    .path()
+}
+
+fn block() -> std::path::PathBuf {
+    clean_block().join("b")
+}
+
+fn sums(dir: &Path) -> String {
+    std::fs::read_to_string(dir.join("SHA256SUMS")).unwrap()
+}
+
+#[test]
+fn identical_files_for_1_2_and_8_threads() {
+    let t = tempfile::tempdir().unwrap();
+    let spec = repo("tests/specs/coq_small.toml");
+    for n in [1, 8] {
+        generate(&spec, &t.path().join(format!("t{n}")), n);
+    }
+    let reference = sums(&block());
+    assert_eq!(sums(&t.path().join("t1")), reference);
+    assert_eq!(sums(&t.path().join("t8")), reference);
+}
+
+/// Golden digests of the small block for the test seed. They change only when the format,
+/// the spec or the generator changes on purpose: then rewrite them, and say why in the commit.
+#[test]
+fn golden_digests() {
+    let s = sums(&block());
+    let line = |name: &str| {
+        s.lines()
+            .find(|l| l.ends_with(name))
+            .unwrap()
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(line("tickets.csv"), GOLDEN_CSV);
+    assert_eq!(line("tickets.bin"), GOLDEN_BIN);
+    assert_eq!(line("validation.csv"), GOLDEN_VALIDATION);
+}
+const GOLDEN_CSV: &str = "19f821b02d743a0c9e619c5b76f4101bff7f4687249083523fb23bccfa9f52b0";
+const GOLDEN_BIN: &str = "55ab42fbee4a1e6ef6f241f1fc4adcb71f7a0e26ca4c922fb68cb2f137366890";
+const GOLDEN_VALIDATION: &str = "1e6cba1f435c760b9b233d82a221876b0fe04b29c4c61aa1558391c42b5e78cc";
+
+#[test]
+fn a_fresh_block_verifies_clean() {
+    let out = tirage().args(["verify"]).arg(block()).output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("verify: CLEAN"));
+    assert!(!text.contains("FAIL"));
+}
+
+#[test]
+fn json_report_lists_every_check_and_the_counts() {
+    let out = tirage()
+        .args(["verify", "--json", "-q"])
+        .arg(block())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["clean"], true);
+    assert_eq!(v["tickets"], 3000);
+    assert_eq!(v["checks"].as_array().unwrap().len(), 18);
+    let lose = v["ways"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["way"] == "lose")
+        .unwrap();
+    assert_eq!(lose["found"], 2081);
+    assert_eq!(v["payout"], "25294");
+}
+
+#[test]
+fn manifest_has_counts_commitment_and_no_seed() {
+    let m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(block().join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(m["tickets"], 3000);
+    assert_eq!(m["lots"], 919);
+    assert_eq!(m["payout"], "25294");
+    assert_eq!(m["seed_commitment"].as_str().unwrap().len(), 64);
+    for f in [
+        "tickets.csv",
+        "tickets.bin",
+        "manifest.json",
+        "spec.toml",
+        "SHA256SUMS",
+    ] {
+        let bytes = std::fs::read(block().join(f)).unwrap();
+        let text = String::from_utf8_lossy(&bytes).to_lowercase();
+        assert!(!text.contains(SEED), "{f} holds the seed in clear");
+    }
+}
+
+#[test]
+fn sha256sum_accepts_sha256sums() {
+    let ok = std::process::Command::new("sha256sum")
+        .args(["-c", "--quiet", "SHA256SUMS"])
+        .current_dir(block())
+        .status();
+    if let Ok(st) = ok {
+        assert!(st.success());
+    }
+}
+
+/// Applies `edit` to a copy of the clean block and returns verify's exit code and report.
+fn tampered(name: &str, edit: impl FnOnce(&Path)) -> (i32, String) {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path().join(name);
+    copy_dir(&block(), &d);
+    edit(&d);
+    let out = tirage().args(["verify", "-q"]).arg(&d).output().unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+fn edit_csv_row(d: &Path, ticket_line: usize, f: impl FnOnce(&mut Vec<String>)) {
+    let p = d.join("tickets.csv");
+    let text = std::fs::read_to_string(&p).unwrap();
+    let mut lines: Vec<String> = text.split('\n').map(String::from).collect();
+    let mut fields: Vec<String> = lines[ticket_line].split(',').map(String::from).collect();
+    f(&mut fields);
+    lines[ticket_line] = fields.join(",");
+    std::fs::write(&p, lines.join("\n")).unwrap();
+}
+
+/// The first ticket (1-based) whose prize is not 0.
+fn first_winner() -> usize {
+    let text = std::fs::read_to_string(block().join("tickets.csv")).unwrap();
+    text.lines()
+        .skip(1)
+        .position(|l| l.split(',').nth(5) != Some("0"))
+        .unwrap()
+        + 1
+}
+
+#[test]
+fn an_edited_prize_is_caught() {
+    let w = first_winner();
+    let (code, report) = tampered("prize", |d| {
+        edit_csv_row(d, w, |f| f[5] = format!("9{}", f[5]))
+    });
+    assert_eq!(code, 1);
+    assert!(
+        report.contains(&format!("ticket {w}: prize: tickets.csv has")),
+        "{report}"
+    );
+}
+
+#[test]
+fn an_edited_face_cell_is_caught() {
+    let (code, report) = tampered("cell", |d| {
+        edit_csv_row(d, 1, |f| {
+            f[7] = if f[7] == "COQ" {
+                "RAT".into()
+            } else {
+                "COQ".into()
+            }
+        })
+    });
+    assert_eq!(code, 1);
+    assert!(report.contains("ticket 1: s1: tickets.csv has"), "{report}");
+}
+
+#[test]
+fn a_flipped_byte_in_any_file_is_caught() {
+    for name in [
+        "tickets.csv",
+        "tickets.bin",
+        "manifest.json",
+        "spec.toml",
+        "SHA256SUMS",
+    ] {
+        let (code, _) = tampered("flip", |d| {
+            let p = d.join(name);
+            let mut b = std::fs::read(&p).unwrap();
+            let i = b.len() / 2;
+            b[i] ^= 0x01;
+            std::fs::write(&p, b).unwrap();
+        });
+        assert_eq!(code, 1, "flip in {name}");
+    }
+}
+
+#[test]
+fn a_flipped_face_code_in_the_print_file_is_caught_even_with_fixed_sums() {
+    // Change a face code in tickets.bin and rewrite SHA256SUMS to match: the record still
+    // disagrees with tickets.csv and the counts.
+    let (code, report) = tampered("bin", |d| {
+        let p = d.join("tickets.bin");
+        let mut b = std::fs::read(&p).unwrap();
+        let header = u32::from_le_bytes(b[12..16].try_into().unwrap()) as usize;
+        let rec = u16::from_le_bytes([b[10], b[11]]) as usize;
+        b[header + 2 * rec + 38] ^= 0x01; // ticket 3, cell s1
+        std::fs::write(&p, &b).unwrap();
+        let sums = std::fs::read_to_string(d.join("SHA256SUMS")).unwrap();
+        let new_hash = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&b));
+        let fixed: String = sums
+            .lines()
+            .map(|l| {
+                if l.ends_with("tickets.bin") {
+                    format!("{new_hash}  tickets.bin\n")
+                } else {
+                    format!("{l}\n")
+                }
+            })
+            .collect();
+        std::fs::write(d.join("SHA256SUMS"), fixed).unwrap();
+    });
+    assert_eq!(code, 1);
+    assert!(report.contains("ticket 3:"), "{report}");
+}
+
+#[test]
+fn a_deleted_row_is_caught() {
+    let (code, report) = tampered("row", |d| {
+        let p = d.join("tickets.csv");
+        let text = std::fs::read_to_string(&p).unwrap();
+        let mut lines: Vec<&str> = text.split('\n').collect();
+        lines.remove(10);
+        std::fs::write(&p, lines.join("\n")).unwrap();
+    });
+    assert_eq!(code, 1);
+    assert!(report.contains("rows fewer than tickets.bin"), "{report}");
+}
+
+#[test]
+fn a_truncated_file_is_caught() {
+    for name in ["tickets.csv", "tickets.bin"] {
+        let (code, _) = tampered("trunc", |d| {
+            let p = d.join(name);
+            let b = std::fs::read(&p).unwrap();
+            std::fs::write(&p, &b[..b.len() * 2 / 3]).unwrap();
+        });
+        assert_eq!(code, 1, "truncated {name}");
+    }
+}
+
+#[test]
+fn a_missing_file_is_caught() {
+    let (code, _) = tampered("missing", |d| {
+        std::fs::remove_file(d.join("tickets.bin")).unwrap()
+    });
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn verify_against_another_reference_spec_is_a_finding() {
+    let out = tirage()
+        .args(["verify", "-q", "--spec"])
+        .arg(repo("game_specs/coq.toml"))
+        .arg(block())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("is not the reference spec"));
+    let out = tirage()
+        .args(["verify", "-q", "--spec"])
+        .arg(repo("tests/specs/coq_small.toml"))
+        .arg(block())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn verify_of_a_missing_directory_exits_2() {
+    let out = tirage()
+        .args(["verify", "/nonexistent/block"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a block directory"));
+}
