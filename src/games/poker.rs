@@ -15,6 +15,7 @@
 //! better among the zone's seven cards, ace high or low). A face where they could differ is
 //! reported as an ambiguity and is never produced.
 
+use super::common::{self, AmountBox};
 use super::{
     AreaFeature, AreaWin, Captions, Column, ColumnKind, Evaluation, Face, FaceRng, Mechanic,
 };
@@ -429,9 +430,9 @@ enum Draw {
 pub struct Poker {
     areas: Vec<String>,
     columns: Vec<Column>,
-    zone_amounts: Vec<Money>,
-    /// Caption code of each zone amount code.
-    caption_code: Vec<u8>,
+    /// The GAIN box of every zone: its amounts and their captions.
+    gain: AmountBox,
+    /// Weight of each GAIN amount code as a decoy on a losing zone.
     decoy_weights: Vec<u32>,
     /// Per-million weights of no near miss, four to a flush, four to a straight.
     near_miss: [u32; 3],
@@ -439,10 +440,6 @@ pub struct Poker {
     suit_captions: Vec<String>,
     tier_weights: BTreeMap<Money, [u32; 6]>,
     way_weights: BTreeMap<String, [u32; 6]>,
-}
-
-fn per_million(x: f64) -> u32 {
-    (x * 1_000_000.0).round() as u32
 }
 
 fn caption_list(v: &[String], n: usize, what: &str) -> Result<Vec<String>, String> {
@@ -481,51 +478,24 @@ impl Poker {
         let span = Some(sec.span().start);
         let p = sec.get_ref();
         let err = |field: &str, msg: String| at.at(span, format!("poker.{field}"), msg);
-        let mut zone_amounts = p.zone_amounts.clone();
-        zone_amounts.sort_unstable();
-        zone_amounts.dedup();
-        if zone_amounts.is_empty()
-            || zone_amounts.len() != p.zone_amounts.len()
-            || zone_amounts.iter().any(|m| m.is_zero())
+        let mut sorted = p.zone_amounts.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        if sorted.is_empty()
+            || sorted.len() != p.zone_amounts.len()
+            || sorted.iter().any(|m| m.is_zero())
         {
             return Err(err(
                 "zone_amounts",
                 "expected distinct amounts above 0".into(),
             ));
         }
-        if zone_amounts.len() > 255 {
-            return Err(err("zone_amounts", "at most 255 amounts".into()));
-        }
-        let mut decoy_weights = vec![0u32; zone_amounts.len()];
-        for (k, &w) in &p.decoy_weights {
-            let m: Money = k
-                .parse()
-                .map_err(|e| err("decoy_weights", format!("key \"{k}\": {e}")))?;
-            let i = zone_amounts
-                .iter()
-                .position(|&b| b == m)
-                .ok_or_else(|| err("decoy_weights", format!("{m} is not one of zone_amounts")))?;
-            decoy_weights[i] = w;
-        }
-        let total: u64 = decoy_weights.iter().map(|&w| u64::from(w)).sum();
-        if total == 0 || total > u64::from(u32::MAX) {
-            return Err(err(
-                "decoy_weights",
-                "expected weights summing to 1..=4294967295".into(),
-            ));
-        }
-        for (f, x) in [
-            ("near_miss_flush", p.near_miss_flush),
-            ("near_miss_straight", p.near_miss_straight),
-        ] {
-            if !(0.0..=1.0).contains(&x) {
-                return Err(err(f, format!("{x} is not a share between 0 and 1")));
-            }
-        }
-        let (nf, ns) = (
-            per_million(p.near_miss_flush),
-            per_million(p.near_miss_straight),
-        );
+        let gain = AmountBox::new(sorted, captions).map_err(|e| at.at(span, "captions", e))?;
+        let decoy_weights =
+            common::decoy_weights(&p.decoy_weights, gain.amounts(), "one of zone_amounts")
+                .map_err(|e| err("decoy_weights", e))?;
+        let nf = common::share(p.near_miss_flush).map_err(|e| err("near_miss_flush", e))?;
+        let ns = common::share(p.near_miss_straight).map_err(|e| err("near_miss_straight", e))?;
         if nf + ns > 1_000_000 {
             return Err(err(
                 "near_miss_flush",
@@ -579,12 +549,7 @@ impl Poker {
             way_weights.insert(k.clone(), check_weights("way_combination_weights", k, w)?);
         }
 
-        let caption_code = zone_amounts
-            .iter()
-            .map(|&m| captions.code(m).map_err(|e| at.at(span, "captions", e)))
-            .collect::<Result<Vec<u8>, SpecError>>()?;
         let cards: Vec<String> = (0..DECK).map(card_code).collect();
-        let amount_values: Vec<String> = zone_amounts.iter().map(|m| m.to_string()).collect();
         let mut columns = Vec::new();
         for z in 1..=ZONES {
             for c in 1..=2 {
@@ -594,13 +559,9 @@ impl Poker {
                     values: cards.clone(),
                 });
             }
-            let gain = columns.len();
-            columns.push(Column {
-                name: format!("p{z}_gain"),
-                kind: ColumnKind::Amount(zone_amounts.clone()),
-                values: amount_values.clone(),
-            });
-            columns.push(Column::caption(format!("p{z}_caption"), gain, captions));
+            let gain_col = columns.len();
+            columns.push(gain.column(format!("p{z}_gain")));
+            columns.push(Column::caption(format!("p{z}_caption"), gain_col, captions));
         }
         for i in 1..=COMMUNITY {
             columns.push(Column {
@@ -612,8 +573,7 @@ impl Poker {
         Ok(Poker {
             areas: (1..=ZONES).map(|z| format!("p{z}")).collect(),
             columns,
-            zone_amounts,
-            caption_code,
+            gain,
             decoy_weights,
             near_miss: [1_000_000 - nf - ns, nf, ns],
             rank_captions,
@@ -634,10 +594,7 @@ impl Poker {
     }
 
     fn amount_code(&self, m: Money) -> Option<u8> {
-        self.zone_amounts
-            .iter()
-            .position(|&b| b == m)
-            .map(|i| i as u8)
+        self.gain.code(m)
     }
 
     /// Combination weights of `way`: its own, else its tier's.
@@ -663,7 +620,7 @@ impl Mechanic for Poker {
     }
 
     fn shown_amounts(&self) -> Vec<Money> {
-        self.zone_amounts.clone()
+        self.gain.amounts().to_vec()
     }
 
     /// A way is feasible when it has at most 4 wins, each a zone amount, in distinct zones,
@@ -794,8 +751,7 @@ impl Mechanic for Poker {
                     .ok_or("win amount is not a zone amount")?,
                 None => weighted(rng, &self.decoy_weights) as u8,
             };
-            face.codes[base + 2] = code;
-            face.codes[base + 3] = self.caption_code[code as usize];
+            self.gain.show(&mut face, base + 2, base + 3, code);
         }
         face.codes[BOARD_COLUMN..BOARD_COLUMN + COMMUNITY].copy_from_slice(&board);
 
@@ -857,7 +813,7 @@ impl Mechanic for Poker {
             let base = z * ZONE_COLUMNS;
             let r = read([codes[base], codes[base + 1]], &board);
             if let Some(c) = r.strict {
-                match self.zone_amounts.get(codes[base + 2] as usize) {
+                match self.gain.amounts().get(codes[base + 2] as usize) {
                     Some(&amount) => {
                         ev.wins.push(AreaWin {
                             area: z as u8,
@@ -901,7 +857,8 @@ impl Mechanic for Poker {
 
     fn describe(&self) -> Vec<String> {
         let weights: Vec<String> = self
-            .zone_amounts
+            .gain
+            .amounts()
             .iter()
             .zip(&self.decoy_weights)
             .filter(|(_, &w)| w > 0)
@@ -925,7 +882,7 @@ impl Mechanic for Poker {
                 self.rank_captions.join(" "),
                 self.suit_captions.join(" ")
             ),
-            format!("GAIN amounts: {}", self.zone_amounts.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")),
+            format!("GAIN amounts: {}", self.gain.amounts().iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")),
             format!("decoy weights (losing zone's GAIN): {}", weights.join(" ")),
             format!(
                 "near misses: of losing zones, {:.2}% show four to a flush and {:.2}% four to a straight made with their own cards (when the community cards leave room)",
