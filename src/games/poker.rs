@@ -214,6 +214,46 @@ const STRAIGHTS: [u16; 10] = {
     s
 };
 
+/// `WINDOWS_OF[r]`: bit `i` set when straight `STRAIGHTS[i]` holds rank `r`.
+const WINDOWS_OF: [u16; 13] = {
+    let mut t = [0u16; 13];
+    let mut r = 0;
+    while r < 13 {
+        let mut i = 0;
+        while i < 10 {
+            if STRAIGHTS[i] & (1 << r) != 0 {
+                t[r] |= 1 << i;
+            }
+            i += 1;
+        }
+        r += 1;
+    }
+    t
+};
+
+/// Bits of the ace-high straights in a window mask (all but A-2-3-4-5, bit 0).
+const ACE_HIGH_WINDOWS: u16 = 0x3FE;
+
+/// For every 13-bit rank mask `m`: bit `i` set when `STRAIGHTS[i]` holds `n` or more of
+/// the ranks in `m` (tabulated for `n` = 3 and 4, which synthesis asks often).
+const fn window_table(n: u32) -> [u16; 8192] {
+    let mut t = [0u16; 8192];
+    let mut m = 0;
+    while m < 8192 {
+        let mut i = 0;
+        while i < 10 {
+            if (m as u16 & STRAIGHTS[i]).count_ones() >= n {
+                t[m] |= 1 << i;
+            }
+            i += 1;
+        }
+        m += 1;
+    }
+    t
+}
+static WINDOWS_3: [u16; 8192] = window_table(3);
+static WINDOWS_4: [u16; 8192] = window_table(4);
+
 /// The community cards, summarised once for all four zones.
 #[derive(Clone, Copy, Debug)]
 struct Board {
@@ -298,10 +338,15 @@ fn read(own: [Card; 2], b: &Board) -> ZoneReading {
             .iter()
             .any(|&m| straight_starts(m) & 0xFF != 0 || m & WHEEL == WHEEL);
     z.flush_draw = suits[s0] == 4 || suits[s1] == 4;
-    let own_new = own_bits & !b.ranks;
-    z.straight_draw = STRAIGHTS
-        .iter()
-        .any(|&w| (ranks & w).count_ones() == 4 && w & own_new != 0);
+    // Straights with exactly four ranks here, one of them a rank only the own cards bring.
+    let mut own_windows = 0;
+    for r in [r0, r1] {
+        if b.count[r as usize] == 0 {
+            own_windows |= WINDOWS_OF[r as usize];
+        }
+    }
+    let full = (straight_starts(ranks) & 0x1FF) << 1 | u16::from(ranks & WHEEL == WHEEL);
+    z.straight_draw = WINDOWS_4[ranks as usize] & !full & own_windows != 0;
 
     // Art. 3.4 quinte, couleur, quinte flush royale: five cards, at least one own (then at
     // least three are community cards). Only worth trying when five consecutive ranks (ace
@@ -1071,30 +1116,24 @@ fn used_of(b: &[Card]) -> u64 {
 fn first_ok(g: Goal, c: Card, b: &Board) -> bool {
     let (r, s) = (rank(c) as usize, suit(c) as usize);
     let with = b.ranks | 1 << r;
-    // Some straight holding rank `r` has `n` or more of the ranks in `with`.
-    let window = |n: u32| {
-        STRAIGHTS
-            .iter()
-            .any(|&w| w & (1 << r) != 0 && (with & w).count_ones() >= n)
-    };
+    // Straights holding rank `r` with three / four or more of the ranks in `with`.
+    let window3 = WINDOWS_3[with as usize] & WINDOWS_OF[r] != 0;
+    let window4 = WINDOWS_4[with as usize] & WINDOWS_OF[r] != 0;
     match g {
         Goal::Lose(d) => {
             b.count[r] == 0
                 && !has_straight(with)
                 && match d {
-                    Draw::None => b.suits[s] <= 2 && !window(4),
-                    Draw::Flush => (2..=3).contains(&b.suits[s]) && !window(4),
-                    Draw::Straight => b.suits[s] <= 2 && window(3),
+                    Draw::None => b.suits[s] <= 2 && !window4,
+                    Draw::Flush => (2..=3).contains(&b.suits[s]) && !window4,
+                    Draw::Straight => b.suits[s] <= 2 && window3,
                     Draw::Any => b.suits[s] <= 3,
                 }
         }
         Goal::Win(Combination::Paire) | Goal::Win(Combination::Brelan) => b.count[r] == 1,
         Goal::Win(Combination::Carre) => b.count[r] == 2,
         Goal::Win(Combination::Quinte) => {
-            b.count[r] == 0
-                && STRAIGHTS[1..]
-                    .iter()
-                    .any(|&w| w & (1 << r) != 0 && (b.ranks & w).count_ones() >= 3)
+            b.count[r] == 0 && WINDOWS_3[b.ranks as usize] & WINDOWS_OF[r] & ACE_HIGH_WINDOWS != 0
         }
         Goal::Win(Combination::Couleur) => b.suits[s] >= 3,
         Goal::Win(Combination::QuinteFlushRoyale) => {
@@ -1121,9 +1160,9 @@ fn second_ok(g: Goal, c: Card, b: &Board) -> bool {
 /// naive hand above it (no straight or flush beside a paire, brelan or carré, no flush
 /// beside a quinte); a loser shows nothing under either reading, with the near miss asked.
 fn zone_ok(g: Goal, own: [Card; 2], b: &Board) -> bool {
-    let z = read(own, b);
     match g {
         Goal::Win(c) => {
+            let z = read(own, b);
             z.strict == Some(c)
                 && !z.straight_flush
                 && match c {
@@ -1134,16 +1173,38 @@ fn zone_ok(g: Goal, own: [Card; 2], b: &Board) -> bool {
                     Combination::Couleur | Combination::QuinteFlushRoyale => true,
                 }
         }
-        Goal::Lose(d) => {
-            z.strict.is_none()
-                && !z.naive_wins()
-                && match d {
-                    Draw::None => !z.flush_draw && !z.straight_draw,
-                    Draw::Flush => z.flush_draw && !z.straight_draw,
-                    Draw::Straight => z.straight_draw && !z.flush_draw,
-                    Draw::Any => true,
-                }
-        }
+        Goal::Lose(d) => lose_ok(d, own, b),
+    }
+}
+
+/// [`zone_ok`] for a losing goal, with bit operations only: no naive hand (then there is
+/// no combination by the letter either, the naive reading being the wider), and the near
+/// miss asked. Same answer as reading the zone with [`read`] (pinned by a test).
+fn lose_ok(d: Draw, own: [Card; 2], b: &Board) -> bool {
+    let (r0, r1) = (rank(own[0]) as usize, rank(own[1]) as usize);
+    if r0 == r1 || b.pair || b.count[r0] != 0 || b.count[r1] != 0 {
+        return false;
+    }
+    let own_bits = (1u16 << r0) | (1u16 << r1);
+    let ranks = b.ranks | own_bits;
+    if has_straight(ranks) {
+        return false;
+    }
+    let (s0, s1) = (suit(own[0]) as usize, suit(own[1]) as usize);
+    let mut suits = b.suits;
+    suits[s0] += 1;
+    suits[s1] += 1;
+    if suits.iter().any(|&n| n >= 5) {
+        return false;
+    }
+    let flush_draw = suits[s0] == 4 || suits[s1] == 4;
+    // No straight here, so "four or more" is "exactly four".
+    let straight_draw = || WINDOWS_4[ranks as usize] & (WINDOWS_OF[r0] | WINDOWS_OF[r1]) != 0;
+    match d {
+        Draw::None => !flush_draw && !straight_draw(),
+        Draw::Flush => flush_draw && !straight_draw(),
+        Draw::Straight => !flush_draw && straight_draw(),
+        Draw::Any => true,
     }
 }
 
@@ -1562,6 +1623,41 @@ mod tests {
         // Dead ends are rare: far from MAX_ATTEMPTS in a row.
         assert!(dead_ends < sets.len() * 8 / 10, "{dead_ends} dead ends");
         assert!(near[0] > 0 && near[1] > 0);
+    }
+
+    /// The fast test of a losing zone agrees with reading the zone, on random deals.
+    #[test]
+    fn lose_ok_agrees_with_read() {
+        let mut rng = FaceRng::seed_from_u64(11);
+        let mut deck: Vec<Card> = (0..DECK).collect();
+        let mut hits = [0u32; 4];
+        for _ in 0..40_000 {
+            shuffle(&mut rng, &mut deck);
+            let board = Board::new(deck[2..7].try_into().unwrap());
+            let own = [deck[0], deck[1]];
+            let z = read(own, &board);
+            for (i, d) in [Draw::None, Draw::Flush, Draw::Straight, Draw::Any]
+                .into_iter()
+                .enumerate()
+            {
+                let by_read = z.strict.is_none()
+                    && !z.naive_wins()
+                    && match d {
+                        Draw::None => !z.flush_draw && !z.straight_draw,
+                        Draw::Flush => z.flush_draw && !z.straight_draw,
+                        Draw::Straight => z.straight_draw && !z.flush_draw,
+                        Draw::Any => true,
+                    };
+                assert_eq!(
+                    lose_ok(d, own, &board),
+                    by_read,
+                    "{:?} {d:?}",
+                    (own, board.cards)
+                );
+                hits[i] += u32::from(by_read);
+            }
+        }
+        assert!(hits.iter().all(|&h| h > 200), "{hits:?}");
     }
 
     proptest! {
