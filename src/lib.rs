@@ -4,6 +4,8 @@
 //! digests out. See `ARCHITECTURE` in the README for the data flow.
 
 pub mod alloc;
+pub mod deck;
+pub mod emission;
 pub mod games;
 pub mod generate;
 pub mod money;

@@ -3,8 +3,10 @@
 //! or I/O error. Every error is printed once, here.
 
 mod check;
+mod deck;
 mod generate;
 mod progress;
+mod seed;
 mod verify;
 
 use clap::{Parser, Subcommand};
@@ -27,6 +29,8 @@ enum Command {
     Verify(verify::Args),
     /// Validate a game spec and print its tiers, ways, odds and payout.
     Check(check::Args),
+    /// Make a small QA deck of specimen (never payable) tickets.
+    Deck(deck::Args),
 }
 
 /// How a command ended.
@@ -55,6 +59,7 @@ pub fn run() -> ExitCode {
         Command::Generate(a) => generate::run(a),
         Command::Verify(a) => verify::run(a),
         Command::Check(a) => check::run(a),
+        Command::Deck(a) => deck::run(a),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,
