@@ -10,6 +10,7 @@ pub mod games;
 pub mod generate;
 pub mod money;
 pub mod output;
+pub mod render;
 pub mod rng;
 pub mod serial;
 pub mod spec;

@@ -6,6 +6,7 @@ mod check;
 mod deck;
 mod generate;
 mod progress;
+mod render;
 mod seed;
 mod verify;
 
@@ -31,6 +32,8 @@ enum Command {
     Check(check::Args),
     /// Make a small QA deck of specimen (never payable) tickets.
     Deck(deck::Args),
+    /// Draw SVG proofs of chosen tickets of a block or deck.
+    Render(render::Args),
 }
 
 /// How a command ended.
@@ -60,6 +63,7 @@ pub fn run() -> ExitCode {
         Command::Verify(a) => verify::run(a),
         Command::Check(a) => check::run(a),
         Command::Deck(a) => deck::run(a),
+        Command::Render(a) => render::run(a),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,
