@@ -67,6 +67,13 @@ pub fn find_rows(csv: &Path, tickets: &[u32]) -> Result<Vec<Vec<String>>, Render
         .collect()
 }
 
+/// One drawn cell: column name, value, and the caption when the column is an amount.
+struct Cell {
+    name: String,
+    value: String,
+    caption: Option<String>,
+}
+
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -105,7 +112,7 @@ pub fn ticket_svg(spec: &GameSpec, kind: Kind, row: &[String]) -> Result<String,
         .encode();
 
     // Group face columns by play area, keeping file order; captions go with their amount.
-    let mut areas: Vec<(String, Vec<(String, String, Option<String>)>)> = Vec::new();
+    let mut areas: Vec<(String, Vec<Cell>)> = Vec::new();
     for (i, c) in cols.iter().enumerate() {
         if matches!(c.kind, ColumnKind::Caption { .. }) {
             continue;
@@ -115,7 +122,11 @@ pub fn ticket_svg(spec: &GameSpec, kind: Kind, row: &[String]) -> Result<String,
             _ => None,
         });
         let area = area_of(&c.name);
-        let cell = (c.name.clone(), row[meta + i].clone(), caption);
+        let cell = Cell {
+            name: c.name.clone(),
+            value: row[meta + i].clone(),
+            caption,
+        };
         match areas.last_mut() {
             Some((a, cells)) if *a == area => cells.push(cell),
             _ => areas.push((area, vec![cell])),
@@ -171,7 +182,15 @@ pub fn ticket_svg(spec: &GameSpec, kind: Kind, row: &[String]) -> Result<String,
             y + cell_h / 2.0 + 4.0,
             esc(area)
         );
-        for (k, (name, value, caption)) in cells.iter().enumerate() {
+        for (
+            k,
+            Cell {
+                name,
+                value,
+                caption,
+            },
+        ) in cells.iter().enumerate()
+        {
             let x = left + k as f64 * (cell_w + gap);
             let _ = writeln!(
                 s,
