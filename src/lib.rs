@@ -4,10 +4,13 @@
 //! digests out. See `ARCHITECTURE` in the README for the data flow.
 
 pub mod alloc;
+pub mod deck;
+pub mod emission;
 pub mod games;
 pub mod generate;
 pub mod money;
 pub mod output;
+pub mod render;
 pub mod rng;
 pub mod serial;
 pub mod spec;

@@ -11,6 +11,7 @@
 //! as it goes; the records of each block are checked in parallel and the findings merged in
 //! ticket order, so the report never depends on the number of threads.
 
+pub mod emission;
 pub mod report;
 
 use crate::games::{ColumnKind, Face};
@@ -112,6 +113,15 @@ pub fn verify(
     reference: Option<&GameSpec>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Report, VerifyError> {
+    verify_block(dir, reference, progress).map(|(r, _)| r)
+}
+
+/// [`verify`], also returning the block's validation codes, sorted (for emission checks).
+pub fn verify_block(
+    dir: &Path,
+    reference: Option<&GameSpec>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<(Report, Vec<u64>), VerifyError> {
     if !dir.is_dir() {
         return Err(VerifyError::NotADirectory(dir.to_path_buf()));
     }
@@ -387,7 +397,8 @@ pub fn verify(
         })
         .collect();
     let clean = results.iter().all(|c| c.result == "pass");
-    Ok(Report {
+    let codes = std::mem::take(&mut run.codes);
+    let report = Report {
         dir: dir.display().to_string(),
         game: spec.as_ref().map(|s| s.id.clone()),
         kind: expect_kind,
@@ -398,7 +409,8 @@ pub fn verify(
         ways,
         payout: run.counts.as_ref().map(|_| Money(run.payout).to_string()),
         pack_rules: pack_rules.describe(),
-    })
+    };
+    Ok((report, codes))
 }
 
 /// Production blocks are numbered 1..=999; specimen decks are block 0. (The serials carry
@@ -504,6 +516,8 @@ struct TicketRun {
     expect: Option<Expect>,
     /// Evaluated way of every ticket, in print order.
     ways: Vec<WayId>,
+    /// Validation codes of every ticket, sorted.
+    codes: Vec<u64>,
     tickets: u64,
     counts: Option<Vec<u64>>,
     payout: u64,
@@ -1150,6 +1164,7 @@ fn check_tickets(
     for (id, f) in std::mem::take(&mut total.checks) {
         checks.entry(id).or_default().merge(f);
     }
+    run.codes = codes;
     run.tickets = total.tickets;
     run.ways = std::mem::take(&mut total.ways);
     run.payout = total.payout;
