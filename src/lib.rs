@@ -6,6 +6,7 @@
 pub mod alloc;
 pub mod games;
 pub mod generate;
+pub mod identity;
 pub mod money;
 pub mod output;
 pub mod rng;

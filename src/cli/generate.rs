@@ -3,14 +3,14 @@
 use super::{progress, with_threads, Outcome};
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
-use tirage::generate::generate;
-use tirage::rng::Seed;
+use tirage::generate::{generate_with, Provenance};
+use tirage::rng::{Seed, SeedShare};
 use tirage::spec::GameSpec;
 
 /// Arguments of `tirage generate`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Examples:\n  tirage generate game_specs/coq.toml\n  tirage generate game_specs/coq.toml --block 2 --seed-file coq.seed --out /tmp/coq-2 --threads 2"
+    after_help = "Examples:\n  tirage generate game_specs/coq.toml\n  tirage generate game_specs/coq.toml --block 2 --seed-file coq.seed --out /tmp/coq-2 --threads 2\n  tirage generate game_specs/coq.toml --seed-share lottery.share --seed-share auditor.share"
 )]
 pub struct Args {
     /// The game spec (TOML), e.g. game_specs/coq.toml.
@@ -23,8 +23,13 @@ pub struct Args {
     #[arg(long, conflicts_with = "seed_file")]
     seed: Option<String>,
     /// File holding the master seed (64 hex digits).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "seed_share")]
     seed_file: Option<PathBuf>,
+    /// File holding one party's seed share (64 hex digits); repeat for each party, in an
+    /// agreed order. The master seed is SHA-256("tirage/v1/seed-shares" ‖ 0x00 ‖ share₁ ‖ …
+    /// ‖ shareₙ); the manifest records a commitment to each share, never a share.
+    #[arg(long, value_name = "FILE", conflicts_with = "seed")]
+    seed_share: Vec<PathBuf>,
     /// Output directory. Default: output/<game>/block-<NNN>.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -45,7 +50,14 @@ pub fn run(a: Args) -> Result<Outcome> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("output/{}/block-{:03}", spec.id, a.block)));
+    let shares = read_shares(&a.seed_share)?;
+    let provenance = Provenance {
+        seed_shares: (!shares.is_empty())
+            .then(|| shares.iter().map(SeedShare::commitment).collect()),
+        ..Provenance::default()
+    };
     let (seed, fresh) = match (&a.seed, &a.seed_file) {
+        _ if !shares.is_empty() => (Seed::from_shares(&shares), false),
         (Some(hex), _) => (Seed::from_hex(hex).context("--seed")?, false),
         (None, Some(f)) => {
             let text = std::fs::read_to_string(f)
@@ -66,7 +78,7 @@ pub fn run(a: Args) -> Result<Outcome> {
     }
     let bar = progress::bar(u64::from(spec.block_size), "generate", a.quiet);
     let manifest = with_threads(a.threads, || {
-        generate(&spec, &seed, a.block, &out, a.force, &|n| {
+        generate_with(&spec, &seed, a.block, &out, a.force, &provenance, &|n| {
             bar.set_position(n)
         })
     })??;
@@ -93,6 +105,18 @@ pub fn run(a: Args) -> Result<Outcome> {
         }
     }
     Ok(Outcome::Success)
+}
+
+/// Reads seed share files (64 hex digits each), in the order given.
+pub(super) fn read_shares(paths: &[PathBuf]) -> Result<Vec<SeedShare>> {
+    paths
+        .iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(f)
+                .with_context(|| format!("cannot read the seed share file {}", f.display()))?;
+            SeedShare::from_hex(&text).with_context(|| format!("seed share file {}", f.display()))
+        })
+        .collect()
 }
 
 /// Where a fresh seed is saved: beside the block directory, never inside it.
