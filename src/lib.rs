@@ -12,4 +12,5 @@ pub mod output;
 pub mod rng;
 pub mod serial;
 pub mod spec;
+pub mod stats;
 pub mod verify;
