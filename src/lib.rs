@@ -4,6 +4,7 @@
 //! digests out. See `ARCHITECTURE` in the README for the data flow.
 
 pub mod alloc;
+pub mod audit;
 pub mod games;
 pub mod generate;
 pub mod identity;

@@ -444,7 +444,11 @@ mod tests {
         let a = association(&[[10, 0], [0, 10]]).unwrap();
         close(a.chi_square.statistic, 20.0, 1e-12);
         close(a.mi_bits, 1.0, 1e-12);
-        close(a.mi_baseline_bits, 1.0 / (40.0 * std::f64::consts::LN_2), 1e-12);
+        close(
+            a.mi_baseline_bits,
+            1.0 / (40.0 * std::f64::consts::LN_2),
+            1e-12,
+        );
         let b = association(&[[5, 5], [5, 5], [0, 0]]).unwrap();
         close(b.chi_square.statistic, 0.0, 1e-12);
         assert_eq!(b.chi_square.df, 1.0);
