@@ -380,7 +380,7 @@ pub fn analyze(spec: &GameSpec, ways: &[WayId]) -> Evidence {
         let s = Statistic::new(
             format!("positions_{}", t.amount),
             format!(
-                "positions of the {} tier against the uniform law (Kolmogorov–Smirnov)",
+                "positions of the tickets of tier {} against the uniform law (Kolmogorov–Smirnov)",
                 t.amount
             ),
             t.count as u64,
@@ -410,7 +410,7 @@ fn serial(id: &str, test: &str, x: &[f64]) -> Statistic {
                 .max_by(|a, b| a.z.abs().total_cmp(&b.z.abs()))
                 .expect("lags");
             let mut s = s.chi(q).note(format!(
-                "largest |r_k| at lag {}: r = {:.5} (z = {:.2}); |r_k| of an honest block is about 1/√N = {:.5}",
+                "largest |z| at lag {}: r = {:.5}, z = {:.2}; |r_k| of an honest block is about 1/√N = {:.5}",
                 worst.lag,
                 worst.r,
                 worst.z,

@@ -40,6 +40,10 @@ pub enum CheckId {
     Captions,
     /// Counts per way (hence per tier) and the total payout equal the spec.
     Counts,
+    /// No field printed outside the scratch layer predicts win / lose (the leakage gate).
+    Leakage,
+    /// Replayed from the seed (or seed shares), the block comes out byte-identical.
+    Replay,
 }
 
 impl CheckId {
@@ -60,6 +64,8 @@ impl CheckId {
             CheckId::CsvMatchesPrint => "every tickets.csv row equals tickets.bin's record and the evaluated prize and way",
             CheckId::Captions => "every amount on every face carries the spec's caption",
             CheckId::Counts => "evaluated counts per way and tier, and the total payout, equal the spec",
+            CheckId::Leakage => "no field printed outside the scratch layer (ticket number, pack, position, serial / barcode) predicts win or lose (chi-square test of independence; the gate fails at p < 10^-6)",
+            CheckId::Replay => "regenerated in memory from the seed (or seed shares), every file of the block comes out byte-identical (SHA-256 of each file)",
         }
     }
 
@@ -80,11 +86,13 @@ impl CheckId {
             CheckId::CsvMatchesPrint => "csv_matches_print",
             CheckId::Captions => "captions",
             CheckId::Counts => "counts",
+            CheckId::Leakage => "leakage",
+            CheckId::Replay => "replay",
         }
     }
 
     /// Every check, in report order.
-    pub const ALL: [CheckId; 14] = [
+    pub const ALL: [CheckId; 16] = [
         CheckId::Sha256sums,
         CheckId::Manifest,
         CheckId::Spec,
@@ -99,6 +107,8 @@ impl CheckId {
         CheckId::CsvMatchesPrint,
         CheckId::Captions,
         CheckId::Counts,
+        CheckId::Leakage,
+        CheckId::Replay,
     ];
 }
 
@@ -148,7 +158,8 @@ pub struct CheckResult {
     pub id: CheckId,
     /// What it establishes.
     pub procedure: &'static str,
-    /// `pass`, `fail`, or `not run` (an earlier failure made it impossible).
+    /// `pass`, `fail`, `not run` (an earlier failure made it impossible) or `skipped` (not
+    /// asked for: the replay without a seed). Only `pass` and `skipped` are clean.
     pub result: &'static str,
     /// Number of findings.
     pub findings: u64,
@@ -167,6 +178,21 @@ pub struct WayTally {
     pub expected: u64,
     /// Count found by evaluating every face.
     pub found: u64,
+}
+
+/// One file of the block: what was read and what the block's lists say.
+#[derive(Clone, Debug, Serialize)]
+pub struct FileDigest {
+    /// File name.
+    pub name: String,
+    /// Size in bytes, if the file could be read.
+    pub bytes: Option<u64>,
+    /// Hex SHA-256 of the bytes read.
+    pub sha256: Option<String>,
+    /// What SHA256SUMS says, if it lists the file.
+    pub sha256sums: Option<String>,
+    /// What manifest.json says, if it lists the file.
+    pub manifest: Option<String>,
 }
 
 /// The whole report.
@@ -188,6 +214,8 @@ pub struct Report {
     pub ways: Vec<WayTally>,
     /// Total prize of all evaluated faces (currency units).
     pub payout: Option<String>,
+    /// Every file of the block with its digests.
+    pub files: Vec<FileDigest>,
 }
 
 impl Report {
