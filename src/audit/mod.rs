@@ -308,13 +308,27 @@ impl Audit {
         let mut written = Vec::new();
         for (name, text) in files {
             let path = dir.join(name);
-            let tmp = dir.join(format!(".{name}.tmp"));
             let io = |source| AuditError::Io {
                 path: path.clone(),
                 source,
             };
-            std::fs::write(&tmp, text).map_err(io)?;
-            std::fs::rename(&tmp, &path).map_err(io)?;
+            // A unique temporary name in the same directory, so that two verify runs at
+            // once never write the same temporary file; the rename replaces atomically.
+            let mut tmp = tempfile::Builder::new()
+                .prefix(&format!(".{name}."))
+                .suffix(".tmp")
+                .tempfile_in(dir)
+                .map_err(io)?;
+            std::io::Write::write_all(&mut tmp, text.as_bytes()).map_err(io)?;
+            // Temporary files are created 0600; the report is for every reader.
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                tmp.as_file()
+                    .set_permissions(std::fs::Permissions::from_mode(0o644))
+                    .map_err(io)?;
+            }
+            tmp.persist(&path).map_err(|e| io(e.error))?;
             written.push(path);
         }
         Ok(written)
