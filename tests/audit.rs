@@ -355,3 +355,17 @@ fn flagged_statistics_are_exceptions_not_findings() {
     assert!(ids.contains(&"runs"), "{ids:?}");
     assert!(a.to_markdown().contains("1 % of honest blocks"));
 }
+
+/// The ticket pass's way of every ticket, in print order, is exactly the allocation the
+/// generator made (the evaluation of every face recovers it).
+#[test]
+fn evaluated_ways_are_the_allocation() {
+    let t = tempfile::tempdir().unwrap();
+    let b = t.path().join("b");
+    generate_lib(&b, &seed());
+    let v = inspect(&b, &Options::default(), &|_| {}).unwrap();
+    let spec = GameSpec::load(&small_spec()).unwrap();
+    assert_eq!(v.ways, tirage::alloc::allocate(&spec, &seed(), 1));
+    assert_eq!(v.leakage.as_ref().unwrap().len(), 6);
+    assert!(v.replay.is_none());
+}
