@@ -10,8 +10,8 @@
 //! positions of the winners are a uniform random arrangement, so each test has a uniform
 //! p-value.
 //!
-//! Decision: p < [`GATE_P`] (one in a million) **fails** the gate — a finding, verify exits
-//! 1. An exact leak (say, a check digit that is the win flag) gives p ≈ 0 on any block of a
+//! Decision: p < [`GATE_P`] (one in a million) **fails** the gate — a finding: verify
+//! exits with status 1. An exact leak (say, a check digit that is the win flag) gives p ≈ 0 on any block of a
 //! few hundred tickets, while an honest block fails with probability 10⁻⁶ per field. A p
 //! below [`super::FLAG_P`] (1 %) but above the gate is an *exception*: reported, not failed.
 //! The association with the pack number itself is the randomness test "winners per pack".

@@ -298,22 +298,40 @@ pub fn analyze(spec: &GameSpec, ways: &[WayId]) -> Evidence {
         None => s.note("needs at least two winners and two losers"),
     });
 
-    let amounts: Vec<f64> = ways
+    // Per way: its amount and the mid-rank of that amount among all tickets; the series
+    // are read through the way ids (2 bytes per ticket), never built.
+    let amounts: Vec<f64> = spec
+        .ways
         .iter()
-        .map(|&w| spec.ways[w as usize].amount.cents() as f64 / 100.0)
+        .map(|w| w.amount.cents() as f64 / 100.0)
         .collect();
+    let mut counts = vec![0u64; spec.ways.len()];
+    for &w in ways {
+        counts[w as usize] += 1;
+    }
     let mut sa = serial(
         "serial_amounts",
         "serial correlation of prize amounts in print order, lags 1..10 (Ljung–Box)",
+        ways,
         &amounts,
     );
     if let Some(top) = amounts.iter().copied().reduce(f64::max) {
-        let mean = amounts.iter().sum::<f64>() / n.max(1) as f64;
-        let ss: f64 = amounts.iter().map(|a| (a - mean).powi(2)).sum();
-        let top_ss: f64 = amounts
+        let mean = counts
             .iter()
-            .filter(|&&a| a == top)
-            .map(|a| (a - mean).powi(2))
+            .zip(&amounts)
+            .map(|(&k, a)| k as f64 * a)
+            .sum::<f64>()
+            / n.max(1) as f64;
+        let ss: f64 = counts
+            .iter()
+            .zip(&amounts)
+            .map(|(&k, a)| k as f64 * (a - mean).powi(2))
+            .sum();
+        let top_ss: f64 = counts
+            .iter()
+            .zip(&amounts)
+            .filter(|(_, &a)| a == top)
+            .map(|(&k, a)| k as f64 * (a - mean).powi(2))
             .sum();
         if ss > 0.0 {
             sa.note += &format!(
@@ -326,7 +344,8 @@ pub fn analyze(spec: &GameSpec, ways: &[WayId]) -> Evidence {
     out.push(serial(
         "serial_ranks",
         "serial correlation of the ranks of prize amounts in print order, lags 1..10 (Ljung–Box)",
-        &stats::mid_ranks(&amounts),
+        ways,
+        &stats::mid_rank_table(&amounts, &counts),
     ));
 
     // Positions per tier.
@@ -399,12 +418,12 @@ pub fn analyze(spec: &GameSpec, ways: &[WayId]) -> Evidence {
     }
 }
 
-/// Serial correlation test of `x`.
-fn serial(id: &str, test: &str, x: &[f64]) -> Statistic {
-    let s = Statistic::new(id, test, x.len() as u64);
-    match stats::autocorrelations(x, MAX_LAG) {
+/// Serial correlation test of the series `values[ways[t]]`.
+fn serial(id: &str, test: &str, ways: &[WayId], values: &[f64]) -> Statistic {
+    let s = Statistic::new(id, test, ways.len() as u64);
+    match stats::autocorrelations_coded(ways, values, MAX_LAG) {
         Some(r) => {
-            let (lags, q) = stats::ljung_box(&r, x.len());
+            let (lags, q) = stats::ljung_box(&r, ways.len());
             let worst = lags
                 .iter()
                 .max_by(|a, b| a.z.abs().total_cmp(&b.z.abs()))
@@ -414,7 +433,7 @@ fn serial(id: &str, test: &str, x: &[f64]) -> Statistic {
                 worst.lag,
                 worst.r,
                 worst.z,
-                1.0 / (x.len() as f64).sqrt()
+                1.0 / (ways.len() as f64).sqrt()
             ));
             s.lags = lags
                 .into_iter()
