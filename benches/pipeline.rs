@@ -13,7 +13,7 @@ use std::path::Path;
 use std::time::Duration;
 use tirage::alloc::allocate;
 use tirage::games::FaceRng;
-use tirage::generate::generate;
+use tirage::generate::{generate, BlockPlan};
 use tirage::output::{print_file, tickets_csv, Ticket};
 use tirage::rng::Seed;
 use tirage::spec::GameSpec;
@@ -33,10 +33,12 @@ fn parts(c: &mut Criterion) {
     let mut g = c.benchmark_group("allocation");
     g.sample_size(10);
     g.throughput(Throughput::Elements(u64::from(s.block_size)));
-    g.bench_function("coq", |b| b.iter(|| allocate(&s, &seed, 1)));
+    let counts: Vec<u32> = s.ways.iter().map(|w| w.count).collect();
+    g.bench_function("coq", |b| b.iter(|| allocate(&counts, &seed, 1)));
     g.finish();
 
-    let ways = allocate(&s, &seed, 1);
+    let counts: Vec<u32> = s.ways.iter().map(|w| w.count).collect();
+    let ways = allocate(&counts, &seed, 1);
     let n = 100_000usize;
     let mut g = c.benchmark_group("faces");
     g.throughput(Throughput::Elements(n as u64));
@@ -66,6 +68,7 @@ fn parts(c: &mut Criterion) {
             pack_position: i as u32 % 150 + 1,
             ticket: i as u32 + 1,
             serial: tirage::serial::serial(1703, 1, 1, i as u32 / 150 + 1, i as u32 % 150 + 1),
+            validation: i as u64,
             prize: s.ways[w as usize].amount,
             way: w,
             face: s
@@ -102,7 +105,10 @@ fn block(c: &mut Criterion) {
     g.sample_size(10).measurement_time(Duration::from_secs(40));
     g.throughput(Throughput::Elements(u64::from(s.block_size)));
     g.bench_function("generate_coq", |b| {
-        b.iter(|| generate(&s, &seed, 1, &out, true, &|_| {}).unwrap())
+        b.iter(|| {
+            let plan = BlockPlan::production(&s, 1).unwrap();
+            generate(&plan, &seed, &out, true, &|_| {}).unwrap()
+        })
     });
     g.bench_function("verify_coq", |b| {
         b.iter(|| {

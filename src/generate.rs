@@ -7,13 +7,18 @@
 //! number of threads. Every face is evaluated by the rules before it is written; a face the
 //! evaluator does not judge as its way (or finds ambiguous) stops the run.
 
-use crate::alloc::{allocate, tally};
+use crate::alloc::{allocate_packs, tally};
 use crate::games::Face;
+use crate::money::Money;
 use crate::output::manifest::{self, FileEntry, Manifest, TierCount, WayCount};
-use crate::output::{print_file, sums, tickets_csv, Ticket, BIN, CSV, MANIFEST, SPEC, SUMS};
+use crate::output::{
+    print_file, sums, tickets_csv, validation_csv, Ticket, BIN, CSV, MANIFEST, SPEC, SUMS,
+    VALIDATION,
+};
 use crate::rng::{stream, Purpose, Seed};
 use crate::serial::PackSerials;
-use crate::spec::{GameSpec, WayId};
+use crate::spec::{GameSpec, PackRules, WayId};
+use crate::validation::Validator;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 use std::fs::File;
@@ -22,8 +27,8 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{sync_channel, Receiver};
 use std::thread;
 
-/// The rendered CSV rows and print records of one pack.
-type PackBytes = (Vec<u8>, Vec<u8>);
+/// The rendered CSV rows, print records and validation rows of one pack.
+type PackBytes = (Vec<u8>, Vec<u8>, Vec<u8>);
 
 /// Packs built per batch (the unit handed to the writers).
 const BATCH_PACKS: u32 = 128;
@@ -42,9 +47,12 @@ pub enum GenerateError {
         /// The operating system's error.
         source: std::io::Error,
     },
-    /// The block number does not fit in a serial.
+    /// The block number does not fit in a serial (0 is reserved for specimen decks).
     #[error("block {0} is out of range: expected 1..=999")]
     Block(u32),
+    /// No arrangement drawn met the spec's pack constraints.
+    #[error("the pack constraints were not met by any of {0} uniformly drawn arrangements: they are too tight for this lot table")]
+    PackRules(u32),
     /// The mechanic could not build a face for a way: a bug or an infeasible spec.
     #[error("ticket {ticket}: cannot build a face for way \"{way}\": {message}")]
     Synthesis {
@@ -76,20 +84,20 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> GenerateError + '_ {
 
 /// Builds the faces of one pack and renders its CSV rows and print records.
 struct PackBuilder<'a> {
-    spec: &'a GameSpec,
+    plan: &'a BlockPlan<'a>,
     seed: &'a Seed,
-    block: u32,
+    validator: &'a Validator,
     ways: &'a [WayId],
 }
 
 impl PackBuilder<'_> {
     /// The tickets of pack `pack` (0-based), built and judged.
     fn tickets(&self, pack: u32, out: &mut Vec<Ticket>) -> Result<(), GenerateError> {
-        let spec = self.spec;
-        let mut rng = stream(self.seed, Purpose::Faces, self.block, u64::from(pack));
+        let (spec, block) = (self.plan.spec, self.plan.block);
+        let mut rng = stream(self.seed, Purpose::Faces, block, u64::from(pack));
         let first = pack * spec.pack_size;
-        let last = (first + spec.pack_size).min(spec.block_size);
-        let serials = PackSerials::new(spec.game_code, spec.emission, self.block, pack + 1);
+        let last = (first + spec.pack_size).min(self.plan.tickets());
+        let serials = PackSerials::new(spec.game_code, spec.emission, block, pack + 1);
         for i in first..last {
             let way_id = self.ways[i as usize];
             let way = &spec.ways[way_id as usize];
@@ -106,11 +114,12 @@ impl PackBuilder<'_> {
                 judged,
             })?;
             out.push(Ticket {
-                block: self.block,
+                block,
                 pack: pack + 1,
                 pack_position: i - first + 1,
                 ticket: i + 1,
                 serial: serials.at(i - first + 1),
+                validation: self.validator.code(block, i),
                 prize: way.amount,
                 way: way_id,
                 face,
@@ -174,6 +183,79 @@ impl HashedFile {
     }
 }
 
+/// What a block's tickets are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// A production block (blocks 1..=999): the spec's exact counts, payable codes.
+    Production,
+    /// A specimen deck for QA (block 0 in every serial): chosen counts, validation codes under
+    /// the specimen key — never payable.
+    Specimen,
+}
+
+/// What to generate: a block of a spec, its kind, and the exact count of every way.
+pub struct BlockPlan<'a> {
+    /// The game.
+    pub spec: &'a GameSpec,
+    /// Block number: 1..=999 for production, 0 for a specimen deck.
+    pub block: u32,
+    /// Production or specimen.
+    pub kind: Kind,
+    /// Tickets of every way (index = way id); they sum to the block's tickets.
+    pub counts: Vec<u32>,
+    /// Pack constraints honoured by the allocation (the spec's for production, none for a
+    /// specimen deck).
+    pub rules: PackRules,
+}
+
+impl<'a> BlockPlan<'a> {
+    /// Production block `block` of `spec`, with the lot table's counts.
+    /// Errors: the block number is not in 1..=999.
+    pub fn production(spec: &'a GameSpec, block: u32) -> Result<Self, GenerateError> {
+        if block == 0 || block > 999 {
+            return Err(GenerateError::Block(block));
+        }
+        let counts = spec.ways.iter().map(|w| w.count).collect();
+        Ok(BlockPlan {
+            spec,
+            block,
+            kind: Kind::Production,
+            counts,
+            rules: spec.pack_rules.clone(),
+        })
+    }
+
+    /// A specimen deck of `spec` with `counts[w]` tickets of way `w` (block 0).
+    pub fn specimen(spec: &'a GameSpec, counts: Vec<u32>) -> Self {
+        BlockPlan {
+            spec,
+            block: 0,
+            kind: Kind::Specimen,
+            counts,
+            rules: PackRules::default(),
+        }
+    }
+
+    /// Tickets in the block.
+    pub fn tickets(&self) -> u32 {
+        self.counts.iter().sum()
+    }
+
+    /// Packs in the block (the last may be short).
+    pub fn packs(&self) -> u32 {
+        self.tickets().div_ceil(self.spec.pack_size)
+    }
+
+    /// The validation-code permutation of this kind of block.
+    pub fn validator(&self, seed: &Seed) -> Validator {
+        match self.kind {
+            Kind::Production => Validator::production(seed),
+            Kind::Specimen => Validator::specimen(seed),
+        }
+    }
+}
+
 /// What the manifest records besides the block itself.
 #[derive(Clone, Debug, Default)]
 pub struct Provenance {
@@ -198,62 +280,45 @@ pub struct Built {
     pub sums: String,
 }
 
-/// Generates block `block` of `spec` from `seed` into directory `out`, recording
-/// no seed shares and this build's identity (see [`generate_with`]).
+/// Generates the block `plan` describes from `seed` into directory `out`, recording no
+/// seed shares and this build's identity (see [`generate_with`]).
 pub fn generate(
-    spec: &GameSpec,
+    plan: &BlockPlan,
     seed: &Seed,
-    block: u32,
     out: &Path,
     force: bool,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Manifest, GenerateError> {
-    generate_with(
-        spec,
-        seed,
-        block,
-        out,
-        force,
-        &Provenance::default(),
-        progress,
-    )
+    generate_with(plan, seed, out, force, &Provenance::default(), progress)
 }
 
-/// Builds block `block` of `spec` from `seed` exactly as [`generate_with`] would, but writes
-/// nothing: returns the manifest, the bytes of `manifest.json` and the text of `SHA256SUMS`
-/// (whose digests cover `tickets.csv`, `tickets.bin` and `spec.toml`). The audit replay
-/// compares them with a block's files. Errors: as [`generate_with`] (no I/O errors).
+/// Builds the block `plan` describes from `seed` exactly as [`generate_with`] would, but
+/// writes nothing: returns the manifest, the bytes of `manifest.json` and the text of
+/// `SHA256SUMS` (whose digests cover every other file). The audit replay compares them with
+/// a block's files. Errors: as [`generate_with`] (no I/O errors).
 pub fn replay(
-    spec: &GameSpec,
+    plan: &BlockPlan,
     seed: &Seed,
-    block: u32,
     provenance: &Provenance,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Built, GenerateError> {
-    if block == 0 || block > 999 {
-        return Err(GenerateError::Block(block));
-    }
-    build(spec, seed, block, None, provenance, progress)
+    build(plan, seed, None, provenance, progress)
 }
 
-/// Generates block `block` of `spec` from `seed` into directory `out`; the manifest records
-/// `provenance` (seed share commitments, tool identity).
+/// Generates the block `plan` describes from `seed` into directory `out`; the manifest
+/// records `provenance` (seed share commitments, tool identity).
 ///
 /// `progress` is called with the number of tickets done so far. Returns the manifest
 /// written. Errors: see [`GenerateError`]; on any error nothing is left at `out` (an
 /// existing block there is kept as it was).
 pub fn generate_with(
-    spec: &GameSpec,
+    plan: &BlockPlan,
     seed: &Seed,
-    block: u32,
     out: &Path,
     force: bool,
     provenance: &Provenance,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Manifest, GenerateError> {
-    if block == 0 || block > 999 {
-        return Err(GenerateError::Block(block));
-    }
     if out.exists() && !force {
         return Err(GenerateError::Exists(out.to_path_buf()));
     }
@@ -266,7 +331,7 @@ pub fn generate_with(
         .prefix(".tirage-tmp-")
         .tempdir_in(&parent)
         .map_err(io(&parent))?;
-    let built = build(spec, seed, block, Some(tmp.path()), provenance, progress)?;
+    let built = build(plan, seed, Some(tmp.path()), provenance, progress)?;
     put_in_place(tmp, out, &parent)?;
     Ok(built.manifest)
 }
@@ -274,34 +339,44 @@ pub fn generate_with(
 /// The pipeline: allocation → faces → ticket files (into `dir`, or hashed only when `None`)
 /// → manifest → SHA256SUMS.
 fn build(
-    spec: &GameSpec,
+    plan: &BlockPlan,
     seed: &Seed,
-    block: u32,
     dir: Option<&Path>,
     provenance: &Provenance,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Built, GenerateError> {
+    let spec = plan.spec;
+    let tickets = plan.tickets();
     if let Some(dir) = dir {
         std::fs::write(dir.join(SPEC), &spec.text).map_err(io(&dir.join(SPEC)))?;
     }
     let (csv_tx, csv_rx) = sync_channel::<Vec<Vec<u8>>>(2);
     let (bin_tx, bin_rx) = sync_channel::<Vec<Vec<u8>>>(2);
+    let (val_tx, val_rx) = sync_channel::<Vec<Vec<u8>>>(2);
     let csv_w = HashedFile::spawn(dir.map(|d| d.join(CSV)), tickets_csv::header(spec), csv_rx);
     let bin_w = HashedFile::spawn(
         dir.map(|d| d.join(BIN)),
-        print_file::header(spec, block, spec.block_size),
+        print_file::header(spec, plan.block, tickets),
         bin_rx,
     );
-    let ways = allocate(spec, seed, block);
+    let val_w = HashedFile::spawn(
+        dir.map(|d| d.join(VALIDATION)),
+        validation_csv::header(),
+        val_rx,
+    );
+
+    let (ways, attempts) = allocate_packs(spec, &plan.counts, &plan.rules, seed, plan.block)
+        .map_err(GenerateError::PackRules)?;
+    let validator = plan.validator(seed);
     let builder = PackBuilder {
-        spec,
+        plan,
         seed,
-        block,
+        validator: &validator,
         ways: &ways,
     };
     let ncols = spec.mechanic.columns().len();
     let rec = print_file::record_size(spec);
-    let packs = spec.packs();
+    let packs = plan.packs();
     let mut result = Ok(());
     for start in (0..packs).step_by(BATCH_PACKS as usize) {
         let end = (start + BATCH_PACKS).min(packs);
@@ -311,18 +386,20 @@ fn build(
                 || {
                     (
                         tickets_csv::RowWriter::new(spec),
+                        validation_csv::RowWriter::new(spec),
                         Vec::with_capacity(spec.pack_size as usize),
                     )
                 },
-                |(rows, tickets), pack| {
+                |(rows, vrows, tickets), pack| {
                     tickets.clear();
                     builder.tickets(pack, tickets)?;
                     let mut bin = Vec::with_capacity(tickets.len() * rec);
                     for t in tickets.iter() {
                         rows.push(t);
+                        vrows.push(t);
                         print_file::push_record(&mut bin, t, ncols);
                     }
-                    Ok((rows.take(), bin))
+                    Ok((rows.take(), bin, vrows.take()))
                 },
             )
             .collect();
@@ -333,49 +410,40 @@ fn build(
                 break;
             }
         };
-        let (csv, bin): (Vec<Vec<u8>>, Vec<Vec<u8>>) = parts.into_iter().unzip();
+        let (mut csv, mut bin, mut val) = (Vec::new(), Vec::new(), Vec::new());
+        for (c, b, v) in parts {
+            csv.push(c);
+            bin.push(b);
+            val.push(v);
+        }
         // A writer that stopped (I/O error) reports it when joined below.
-        if csv_tx.send(csv).is_err() || bin_tx.send(bin).is_err() {
+        if csv_tx.send(csv).is_err() || bin_tx.send(bin).is_err() || val_tx.send(val).is_err() {
             break;
         }
-        progress(u64::from(
-            end.saturating_mul(spec.pack_size).min(spec.block_size),
-        ));
+        progress(u64::from(end.saturating_mul(spec.pack_size).min(tickets)));
     }
-    drop((csv_tx, bin_tx));
-    let csv_done = csv_w.finish();
-    let bin_done = bin_w.finish();
+    drop((csv_tx, bin_tx, val_tx));
+    let done = [csv_w.finish(), bin_w.finish(), val_w.finish()];
     result?;
-    let (csv_bytes, csv_hash) = csv_done?;
-    let (bin_bytes, bin_hash) = bin_done?;
+    let mut files = Vec::new();
+    for (name, d) in [CSV, BIN, VALIDATION].into_iter().zip(done) {
+        let (bytes, sha256) = d?;
+        files.push(FileEntry {
+            name: name.into(),
+            bytes,
+            records: u64::from(tickets),
+            sha256,
+        });
+    }
+    files.push(FileEntry {
+        name: SPEC.into(),
+        bytes: spec.text.len() as u64,
+        records: 0,
+        sha256: spec.sha256.clone(),
+    });
 
     let counts = tally(&ways, spec.ways.len());
-    let mut manifest = build_manifest(
-        spec,
-        seed,
-        block,
-        &counts,
-        vec![
-            FileEntry {
-                name: CSV.into(),
-                bytes: csv_bytes,
-                records: u64::from(spec.block_size),
-                sha256: csv_hash,
-            },
-            FileEntry {
-                name: BIN.into(),
-                bytes: bin_bytes,
-                records: u64::from(spec.block_size),
-                sha256: bin_hash,
-            },
-            FileEntry {
-                name: SPEC.into(),
-                bytes: spec.text.len() as u64,
-                records: 0,
-                sha256: spec.sha256.clone(),
-            },
-        ],
-    );
+    let mut manifest = build_manifest(plan, seed, &validator, &counts, attempts, files);
     manifest.seed_shares = provenance.seed_shares.clone();
     if let Some(tool) = &provenance.tool {
         manifest.tool = tool.clone();
@@ -434,14 +502,16 @@ fn put_in_place(tmp: tempfile::TempDir, out: &Path, parent: &Path) -> Result<(),
     Ok(())
 }
 
-/// Makes the manifest of a block whose way counts are `counts` (index = way id).
+/// Makes the manifest of the block `plan`, whose way counts are `counts` (index = way id).
 pub fn build_manifest(
-    spec: &GameSpec,
+    plan: &BlockPlan,
     seed: &Seed,
-    block: u32,
+    validator: &Validator,
     counts: &[u64],
+    allocation_attempts: u32,
     files: Vec<FileEntry>,
 ) -> Manifest {
+    let spec = plan.spec;
     let tiers = spec
         .tiers
         .iter()
@@ -458,10 +528,19 @@ pub fn build_manifest(
                 .collect(),
         })
         .collect();
-    let sales = spec.price.cents() as f64 * f64::from(spec.block_size);
+    let lots: u64 = counts[1..].iter().sum();
+    let payout = Money(
+        spec.ways
+            .iter()
+            .zip(counts)
+            .map(|(w, &n)| w.amount.cents() * n)
+            .sum(),
+    );
+    let sales = spec.price.cents() as f64 * f64::from(plan.tickets());
     Manifest {
         format: manifest::FORMAT.into(),
         tool: manifest::Tool::this_build(),
+        kind: plan.kind,
         game: manifest::Game {
             id: spec.id.clone(),
             name: spec.name.clone(),
@@ -480,16 +559,19 @@ pub fn build_manifest(
         },
         seed_commitment: seed.commitment(),
         seed_shares: None,
-        block,
-        tickets: spec.block_size,
+        validation_key_commitment: validator.commitment().to_string(),
+        block: plan.block,
+        tickets: plan.tickets(),
         pack_size: spec.pack_size,
-        packs: spec.packs(),
+        packs: plan.packs(),
         price: spec.price.to_string(),
-        lots: spec.lots(),
-        payout: spec.payout().to_string(),
-        payout_ratio: spec.payout().cents() as f64 / sales,
+        lots,
+        payout: payout.to_string(),
+        payout_ratio: payout.cents() as f64 / sales,
         tiers,
         losers: counts[0],
+        pack_rules: plan.rules.describe(),
+        allocation_attempts,
         files,
     }
 }

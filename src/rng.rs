@@ -133,6 +133,10 @@ pub enum Purpose {
     Allocation,
     /// Faces of one pack (one stream per pack; `index` = pack number).
     Faces,
+    /// The emission's validation-code key (block 0, index 0).
+    Validation,
+    /// The validation-code key of specimen (QA deck) tickets (block 0, index 0).
+    SpecimenValidation,
 }
 
 impl Purpose {
@@ -140,6 +144,8 @@ impl Purpose {
         match self {
             Purpose::Allocation => b"allocation",
             Purpose::Faces => b"faces",
+            Purpose::Validation => b"validation",
+            Purpose::SpecimenValidation => b"validation-specimen",
         }
     }
 }

@@ -21,7 +21,8 @@ fn seed() -> Seed {
 /// Generates block 1 of the small spec in process into `out`.
 fn generate_lib(out: &Path, seed: &Seed) {
     let spec = GameSpec::load(&small_spec()).unwrap();
-    tirage::generate::generate(&spec, seed, 1, out, true, &|_| {}).unwrap();
+    let plan = tirage::generate::BlockPlan::production(&spec, 1).unwrap();
+    tirage::generate::generate(&plan, seed, out, true, &|_| {}).unwrap();
 }
 
 fn sha(b: &[u8]) -> String {
@@ -42,7 +43,14 @@ fn fix_digests(d: &Path) {
     mj.push(b'\n');
     std::fs::write(&mpath, &mj).unwrap();
     let mut sums = String::new();
-    for name in ["tickets.csv", "tickets.bin", "spec.toml", "manifest.json"] {
+    let mut names: Vec<String> = m["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap().to_string())
+        .collect();
+    names.push("manifest.json".into());
+    for name in &names {
         let b = std::fs::read(d.join(name)).unwrap();
         sums += &format!("{}  {name}\n", sha(&b));
     }
@@ -85,14 +93,14 @@ fn verify_writes_the_audit_beside_the_block_and_rewrites_it() {
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(names.len(), 8, "{names:?}");
+    assert_eq!(names.len(), 9, "{names:?}");
     assert!(names.iter().all(|n| !n.starts_with('.')), "{names:?}");
 
     let a = json(&b.join("audit.json"));
     assert_eq!(a["format"], "tirage-audit/1");
     assert_eq!(a["verdict"], "clean");
     assert_eq!(a["report"]["clean"], true);
-    assert_eq!(a["report"]["checks"].as_array().unwrap().len(), 16);
+    assert_eq!(a["report"]["checks"].as_array().unwrap().len(), 20);
     assert_eq!(check(&a["report"], "replay")["result"], "skipped");
     assert_eq!(check(&a["report"], "leakage")["result"], "pass");
     assert_eq!(a["totals"]["payout"], "25294");
@@ -101,7 +109,7 @@ fn verify_writes_the_audit_beside_the_block_and_rewrites_it() {
     assert_eq!(a["tiers"][0]["found"], 1);
     assert_eq!(a["randomness"]["statistics"].as_array().unwrap().len(), 10);
     assert_eq!(a["leakage"].as_array().unwrap().len(), 6);
-    assert_eq!(a["report"]["files"].as_array().unwrap().len(), 5);
+    assert_eq!(a["report"]["files"].as_array().unwrap().len(), 6);
     assert_eq!(
         a["verified_by"]["cargo_lock_sha256"],
         sha(&std::fs::read(repo("Cargo.lock")).unwrap())
@@ -240,6 +248,7 @@ fn replay_confirms_identical_bytes_and_catches_a_swapped_block() {
         [
             "tickets.csv",
             "tickets.bin",
+            "validation.csv",
             "spec.toml",
             "manifest.json",
             "SHA256SUMS"
@@ -274,7 +283,13 @@ fn replay_confirms_identical_bytes_and_catches_a_swapped_block() {
         .collect();
     assert_eq!(
         bad,
-        ["tickets.csv", "tickets.bin", "manifest.json", "SHA256SUMS"]
+        [
+            "tickets.csv",
+            "tickets.bin",
+            "validation.csv",
+            "manifest.json",
+            "SHA256SUMS"
+        ]
     );
     assert_eq!(a.verdict, "findings");
 }
@@ -365,7 +380,8 @@ fn evaluated_ways_are_the_allocation() {
     generate_lib(&b, &seed());
     let v = inspect(&b, &Options::default(), &|_| {}).unwrap();
     let spec = GameSpec::load(&small_spec()).unwrap();
-    assert_eq!(v.ways, tirage::alloc::allocate(&spec, &seed(), 1));
+    let counts: Vec<u32> = spec.ways.iter().map(|w| w.count).collect();
+    assert_eq!(v.ways, tirage::alloc::allocate(&counts, &seed(), 1));
     assert_eq!(v.leakage.as_ref().unwrap().len(), 6);
     assert!(v.replay.is_none());
 }

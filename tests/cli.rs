@@ -237,7 +237,7 @@ fn bad_seeds_exit_2() {
 fn help_lists_every_subcommand() {
     let o = tirage().arg("--help").output().unwrap();
     let text = String::from_utf8_lossy(&o.stdout);
-    for c in ["generate", "verify", "check"] {
+    for c in ["generate", "verify", "check", "deck", "render"] {
         assert!(text.contains(c), "{text}");
     }
 }

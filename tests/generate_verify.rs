@@ -54,9 +54,11 @@ fn golden_digests() {
     };
     assert_eq!(line("tickets.csv"), GOLDEN_CSV);
     assert_eq!(line("tickets.bin"), GOLDEN_BIN);
+    assert_eq!(line("validation.csv"), GOLDEN_VALIDATION);
 }
 const GOLDEN_CSV: &str = "19f821b02d743a0c9e619c5b76f4101bff7f4687249083523fb23bccfa9f52b0";
-const GOLDEN_BIN: &str = "5b5ec14e6a38cbf0fec47988aca7436310a73dd38c847cc30d1b0878d08ba62a";
+const GOLDEN_BIN: &str = "55ab42fbee4a1e6ef6f241f1fc4adcb71f7a0e26ca4c922fb68cb2f137366890";
+const GOLDEN_VALIDATION: &str = "1e6cba1f435c760b9b233d82a221876b0fe04b29c4c61aa1558391c42b5e78cc";
 
 #[test]
 fn a_fresh_block_verifies_clean() {
@@ -83,7 +85,7 @@ fn json_report_lists_every_check_and_the_counts() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["clean"], true);
     assert_eq!(v["tickets"], 3000);
-    assert_eq!(v["checks"].as_array().unwrap().len(), 16);
+    assert_eq!(v["checks"].as_array().unwrap().len(), 20);
     let lose = v["ways"]
         .as_array()
         .unwrap()
@@ -184,7 +186,7 @@ fn an_edited_face_cell_is_caught() {
         })
     });
     assert_eq!(code, 1);
-    assert!(report.contains("ticket 1: face column 1"), "{report}");
+    assert!(report.contains("ticket 1: s1: tickets.csv has"), "{report}");
 }
 
 #[test]
@@ -216,7 +218,7 @@ fn a_flipped_face_code_in_the_print_file_is_caught_even_with_fixed_sums() {
         let mut b = std::fs::read(&p).unwrap();
         let header = u32::from_le_bytes(b[12..16].try_into().unwrap()) as usize;
         let rec = u16::from_le_bytes([b[10], b[11]]) as usize;
-        b[header + 2 * rec + 30] ^= 0x01; // ticket 3, cell s1
+        b[header + 2 * rec + 38] ^= 0x01; // ticket 3, cell s1
         std::fs::write(&p, &b).unwrap();
         let sums = std::fs::read_to_string(d.join("SHA256SUMS")).unwrap();
         let new_hash = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&b));

@@ -20,7 +20,7 @@ pub mod leakage;
 pub mod randomness;
 
 use crate::output::manifest::Tool;
-use crate::verify::{CheckResult, ReplayFile, Report, Verified, NO_WAY};
+use crate::verify::{CheckResult, ReplayFile, Report, Verified};
 use randomness::Evidence;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -118,6 +118,8 @@ pub struct Audit {
     pub randomness: Option<Evidence>,
     /// Why the randomness tests did not run, if they did not.
     pub randomness_not_run: Option<String>,
+    /// A caveat on reading them: the block was drawn under pack constraints.
+    pub randomness_caveat: Option<String>,
     /// Each printed field's association with win / lose.
     pub leakage: Option<Vec<leakage::FieldResult>>,
     /// The replay's files, when a replay ran.
@@ -154,6 +156,7 @@ impl Audit {
             ways,
             leakage,
             replay,
+            codes: _,
         } = v;
         let mut tiers = Vec::new();
         let mut totals = None;
@@ -198,12 +201,18 @@ impl Audit {
                     payout_ratio_expected: spec.payout().cents() as f64 / sales,
                 });
             }
-            let unrecognised = ways.iter().filter(|&&w| w == NO_WAY).count();
-            if ways.len() != spec.block_size as usize {
+            let unrecognised = report
+                .checks
+                .iter()
+                .filter(|c| matches!(c.id.name(), "way_recognised" | "face_codes"))
+                .map(|c| c.findings)
+                .sum::<u64>();
+            let tickets = report.ways.iter().map(|w| w.expected).sum::<u64>();
+            if tickets == 0 || ways.len() as u64 != tickets {
                 randomness_not_run = Some(format!(
                     "{} print records read, the block has {} tickets: the arrangement cannot be tested",
                     ways.len(),
-                    spec.block_size
+                    tickets
                 ));
             } else if unrecognised > 0 {
                 randomness_not_run = Some(format!(
@@ -215,6 +224,16 @@ impl Audit {
         } else {
             randomness_not_run = Some("the spec could not be read".into());
         }
+        let randomness_caveat = manifest
+            .as_ref()
+            .filter(|m| !m.pack_rules.is_empty())
+            .map(|m| {
+                format!(
+                    "this block was drawn under pack constraints ({}; {} arrangement(s) drawn): it is uniform among the arrangements that meet them, while the laws below are those of an unconstrained arrangement, so the per-pack tests may show exceptions caused by the constraints themselves",
+                    m.pack_rules.join("; "),
+                    m.allocation_attempts
+                )
+            });
         let mut exceptions: Vec<Exception> = Vec::new();
         let mut tests = 0;
         if let Some(e) = &randomness {
@@ -269,6 +288,7 @@ impl Audit {
             serials,
             randomness,
             randomness_not_run,
+            randomness_caveat,
             leakage,
             replay,
             exceptions,
@@ -535,7 +555,12 @@ impl Audit {
         // Randomness.
         let _ = writeln!(s, "\n## 5. Randomness of the arrangement\n");
         match (&self.randomness, &self.randomness_not_run) {
-            (Some(e), _) => render_randomness(&mut s, e),
+            (Some(e), _) => {
+                if let Some(c) = &self.randomness_caveat {
+                    let _ = writeln!(s, "**Caveat:** {c}.\n");
+                }
+                render_randomness(&mut s, e)
+            }
             (None, Some(why)) => {
                 let _ = writeln!(s, "Not run: {why}.");
             }

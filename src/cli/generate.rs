@@ -1,36 +1,33 @@
-//! `tirage generate SPEC`: write one block.
+//! `tirage generate SPEC`: write one block, or every block of an emission.
 
+use super::seed::{check_free, seed_file_path, write_secret, SeedArgs};
 use super::{progress, with_threads, Outcome};
-use anyhow::{bail, Context, Result};
-use std::path::{Path, PathBuf};
-use tirage::generate::{generate_with, Provenance};
-use tirage::rng::{Seed, SeedShare};
+use anyhow::Result;
+use std::path::PathBuf;
+use tirage::emission::{generate_emission_with, parse_blocks};
+use tirage::generate::{generate_with, BlockPlan};
 use tirage::spec::GameSpec;
 
 /// Arguments of `tirage generate`.
 #[derive(clap::Args, Debug)]
-#[command(
-    after_help = "Examples:\n  tirage generate game_specs/coq.toml\n  tirage generate game_specs/coq.toml --block 2 --seed-file coq.seed --out /tmp/coq-2 --threads 2\n  tirage generate game_specs/coq.toml --seed-share lottery.share --seed-share auditor.share"
-)]
+#[command(after_help = "Examples:
+  tirage generate game_specs/coq.toml
+  tirage generate game_specs/coq.toml --block 2 --seed-file coq.seed --out /tmp/coq-2 --threads 2
+  tirage generate game_specs/coq.toml --blocks 1..3      # an emission: output/coq/block-001..003 + emission.json
+  tirage generate game_specs/coq.toml --seed-share lottery.share --seed-share auditor.share")]
 pub struct Args {
     /// The game spec (TOML), e.g. game_specs/coq.toml.
     spec: PathBuf,
     /// Block number (1..=999).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, conflicts_with = "blocks")]
     block: u32,
-    /// Master seed, 64 hex digits, to replay a block. Default: a fresh seed from the
-    /// operating system's CSPRNG, saved with mode 0600 beside the block as <out>.seed.
-    #[arg(long, conflicts_with = "seed_file")]
-    seed: Option<String>,
-    /// File holding the master seed (64 hex digits).
-    #[arg(long, conflicts_with = "seed_share")]
-    seed_file: Option<PathBuf>,
-    /// File holding one party's seed share (64 hex digits); repeat for each party, in an
-    /// agreed order. The master seed is SHA-256("tirage/v1/seed-shares" ‖ 0x00 ‖ share₁ ‖ …
-    /// ‖ shareₙ); the manifest records a commitment to each share, never a share.
-    #[arg(long, value_name = "FILE", conflicts_with = "seed")]
-    seed_share: Vec<PathBuf>,
-    /// Output directory. Default: output/<game>/block-<NNN>.
+    /// Several blocks of one emission from one seed: `A..B` (inclusive) or `N`. Each goes to
+    /// <out>/block-NNN, with <out>/emission.json listing them (default <out>: output/<game>).
+    #[arg(long)]
+    blocks: Option<String>,
+    #[command(flatten)]
+    seed: SeedArgs,
+    /// Output directory. Default: output/<game>/block-<NNN> (with --blocks: output/<game>).
     #[arg(long)]
     out: Option<PathBuf>,
     /// Worker threads (0: one per core). The files are identical for any value.
@@ -46,39 +43,53 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<Outcome> {
     let spec = GameSpec::load(&a.spec)?;
+    let (seed, fresh) = a.seed.seed()?;
+    let provenance = a.seed.provenance()?;
+    if let Some(range) = &a.blocks {
+        let blocks = parse_blocks(range).map_err(anyhow::Error::msg)?;
+        let out = a
+            .out
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(format!("output/{}", spec.id)));
+        let seed_path = out.join("emission.seed");
+        check_free(&seed_path, fresh, a.force)?;
+        let n = u64::from(spec.block_size) * u64::from(blocks.end() - blocks.start() + 1);
+        let first = *blocks.start();
+        let bar = progress::bar(n, "emission", a.quiet);
+        let per = u64::from(spec.block_size);
+        let m = with_threads(a.threads, || {
+            generate_emission_with(&spec, &seed, blocks, &out, a.force, &provenance, &|b, k| {
+                bar.set_position(u64::from(b - first) * per + k)
+            })
+        })??;
+        bar.finish_and_clear();
+        if fresh {
+            write_secret(&seed_path, &seed)?;
+        }
+        if !a.quiet {
+            eprintln!(
+                "emission {} of {}: {} blocks → {}",
+                m.emission,
+                m.game,
+                m.blocks.len(),
+                out.display()
+            );
+            if fresh {
+                eprintln!("emission seed saved to {} (mode 0600): keep it secret and out of every delivery", seed_path.display());
+            }
+        }
+        return Ok(Outcome::Success);
+    }
     let out = a
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("output/{}/block-{:03}", spec.id, a.block)));
-    let shares = read_shares(&a.seed_share)?;
-    let provenance = Provenance {
-        seed_shares: (!shares.is_empty())
-            .then(|| shares.iter().map(SeedShare::commitment).collect()),
-        ..Provenance::default()
-    };
-    let (seed, fresh) = match (&a.seed, &a.seed_file) {
-        _ if !shares.is_empty() => (Seed::from_shares(&shares), false),
-        (Some(hex), _) => (Seed::from_hex(hex).context("--seed")?, false),
-        (None, Some(f)) => {
-            let text = std::fs::read_to_string(f)
-                .with_context(|| format!("cannot read the seed file {}", f.display()))?;
-            (
-                Seed::from_hex(&text).with_context(|| format!("seed file {}", f.display()))?,
-                false,
-            )
-        }
-        (None, None) => (Seed::from_os()?, true),
-    };
     let seed_path = seed_file_path(&out);
-    if fresh && seed_path.exists() && !a.force {
-        bail!(
-            "{} already exists; pass --force to replace it",
-            seed_path.display()
-        );
-    }
+    check_free(&seed_path, fresh, a.force)?;
+    let plan = BlockPlan::production(&spec, a.block)?;
     let bar = progress::bar(u64::from(spec.block_size), "generate", a.quiet);
     let manifest = with_threads(a.threads, || {
-        generate_with(&spec, &seed, a.block, &out, a.force, &provenance, &|n| {
+        generate_with(&plan, &seed, &out, a.force, &provenance, &|n| {
             bar.set_position(n)
         })
     })??;
@@ -105,44 +116,4 @@ pub fn run(a: Args) -> Result<Outcome> {
         }
     }
     Ok(Outcome::Success)
-}
-
-/// Reads seed share files (64 hex digits each), in the order given.
-pub(super) fn read_shares(paths: &[PathBuf]) -> Result<Vec<SeedShare>> {
-    paths
-        .iter()
-        .map(|f| {
-            let text = std::fs::read_to_string(f)
-                .with_context(|| format!("cannot read the seed share file {}", f.display()))?;
-            SeedShare::from_hex(&text).with_context(|| format!("seed share file {}", f.display()))
-        })
-        .collect()
-}
-
-/// Where a fresh seed is saved: beside the block directory, never inside it.
-fn seed_file_path(out: &Path) -> PathBuf {
-    let mut name = out
-        .file_name()
-        .map(|n| n.to_os_string())
-        .unwrap_or_else(|| "block".into());
-    name.push(".seed");
-    out.with_file_name(name)
-}
-
-/// Writes the seed's hex digits to `path`, readable by its owner only.
-fn write_secret(path: &Path, seed: &Seed) -> Result<()> {
-    use std::io::Write;
-    let mut opts = std::fs::OpenOptions::new();
-    opts.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        opts.mode(0o600);
-    }
-    let mut f = opts
-        .open(path)
-        .with_context(|| format!("cannot write the seed file {}", path.display()))?;
-    writeln!(f, "{}", seed.to_hex())
-        .with_context(|| format!("cannot write the seed file {}", path.display()))?;
-    Ok(())
 }

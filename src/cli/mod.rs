@@ -3,8 +3,11 @@
 //! or I/O error. Every error is printed once, here.
 
 mod check;
+mod deck;
 mod generate;
 mod progress;
+mod render;
+mod seed;
 mod verify;
 
 use clap::{Parser, Subcommand};
@@ -27,6 +30,10 @@ enum Command {
     Verify(verify::Args),
     /// Validate a game spec and print its tiers, ways, odds and payout.
     Check(check::Args),
+    /// Make a small QA deck of specimen (never payable) tickets.
+    Deck(deck::Args),
+    /// Draw SVG proofs of chosen tickets of a block or deck.
+    Render(render::Args),
 }
 
 /// How a command ended.
@@ -55,6 +62,8 @@ pub fn run() -> ExitCode {
         Command::Generate(a) => generate::run(a),
         Command::Verify(a) => verify::run(a),
         Command::Check(a) => check::run(a),
+        Command::Deck(a) => deck::run(a),
+        Command::Render(a) => render::run(a),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,

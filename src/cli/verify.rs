@@ -5,6 +5,7 @@ use anyhow::{Context, Result};
 use std::path::PathBuf;
 use tirage::rng::Seed;
 use tirage::spec::GameSpec;
+use tirage::verify::emission::{is_emission, verify_emission};
 use tirage::verify::{audit, Options, SeedInput};
 
 /// Arguments of `tirage verify`.
@@ -13,7 +14,8 @@ use tirage::verify::{audit, Options, SeedInput};
     after_help = "Exit status: 0 clean (statistics flagged at p < 1 % are exceptions, reported in audit.md, not findings), 1 findings (including the leakage gate and a replay mismatch), 2 error.\n\nExamples:\n  tirage verify output/coq/block-001\n  tirage verify output/coq/block-001 --spec game_specs/coq.toml --json > report.json\n  tirage verify output/coq/block-001 --seed-file output/coq/block-001.seed --report /tmp/audit\n  tirage verify output/coq/block-001 --seed-share lottery.share --seed-share auditor.share"
 )]
 pub struct Args {
-    /// The block directory (holding SHA256SUMS, manifest.json, spec.toml, tickets.csv, tickets.bin).
+    /// The block directory (holding SHA256SUMS, manifest.json, spec.toml, tickets.csv,
+    /// tickets.bin, validation.csv), or an emission directory (holding emission.json).
     dir: PathBuf,
     /// The reference spec: the block's spec.toml must be this exact file.
     #[arg(long)]
@@ -54,12 +56,35 @@ pub fn run(a: Args) -> Result<Outcome> {
                 Seed::from_hex(&text).with_context(|| format!("seed file {}", f.display()))?,
             ))
         }
-        (None, false) => Some(SeedInput::from_shares(super::generate::read_shares(
+        (None, false) => Some(SeedInput::from_shares(super::seed::read_shares(
             &a.seed_share,
         )?)),
         (None, true) => None,
     };
     let expected = reference.as_ref().map_or(0, |s| u64::from(s.block_size));
+    if is_emission(&a.dir) {
+        if opts_seed_given(&a) {
+            anyhow::bail!(
+                "{} is an emission: replay one block at a time (tirage verify <emission>/block-NNN --seed-file …)",
+                a.dir.display()
+            );
+        }
+        let bar = progress::bar(0, "verify", a.quiet);
+        let report = with_threads(a.threads, || {
+            verify_emission(&a.dir, reference.as_ref(), &|_, _| bar.tick())
+        })??;
+        bar.finish_and_clear();
+        if a.json {
+            println!("{}", serde_json::to_string_pretty(&report)?);
+        } else {
+            print!("{}", report.to_text());
+        }
+        return Ok(if report.clean {
+            Outcome::Success
+        } else {
+            Outcome::Findings
+        });
+    }
     let bar = progress::bar(expected, "verify", a.quiet);
     let opts = Options {
         reference: reference.as_ref(),
@@ -91,4 +116,9 @@ pub fn run(a: Args) -> Result<Outcome> {
     } else {
         Outcome::Findings
     })
+}
+
+/// True when a seed or seed shares were given.
+fn opts_seed_given(a: &Args) -> bool {
+    a.seed_file.is_some() || !a.seed_share.is_empty()
 }

@@ -3,6 +3,7 @@
 //! (Jeu 2: two identical vœux win GAIN 2), art. 4.7 (losing otherwise); art. 3 (the lot is
 //! the sum of the winning games). Ambiguity policy: GAMES.md, section coq.
 
+use super::common::{self, AmountBox};
 use super::{AreaWin, Captions, Column, ColumnKind, Evaluation, Face, FaceRng, Mechanic};
 use crate::money::Money;
 use crate::rng::{below, chance, weighted};
@@ -59,16 +60,11 @@ pub struct Coq {
     columns: Vec<Column>,
     /// Symbol codes: 0..12 are [`SIGNS`], 12.. are the vœux.
     n_voeux: u8,
-    box_amounts: Vec<Money>,
-    /// Caption code of each box amount code.
-    caption_code: Vec<u8>,
+    /// The GAIN boxes' amounts and captions (both boxes show the same set).
+    gain: AmountBox,
     decoy_weights: Vec<u32>,
     near_miss_coq: u32,
     near_miss_voeu: u32,
-}
-
-fn per_million(x: f64) -> u32 {
-    (x * 1_000_000.0).round() as u32
 }
 
 impl Coq {
@@ -80,72 +76,31 @@ impl Coq {
         let span = Some(sec.span().start);
         let raw = sec.get_ref();
         let err = |field: &str, msg: String| at.at(span, format!("coq.{field}"), msg);
-        let mut symbols: Vec<String> = SIGNS.iter().map(|s| s.to_string()).collect();
-        for v in &raw.voeux {
-            if v.is_empty() || !v.bytes().all(|b| b.is_ascii_uppercase()) {
-                return Err(err(
-                    "voeux",
-                    format!("\"{v}\" is not an uppercase ASCII word"),
-                ));
-            }
-            if symbols.contains(v) {
-                return Err(err(
-                    "voeux",
-                    format!("\"{v}\" is a zodiac sign or listed twice"),
-                ));
-            }
-            symbols.push(v.clone());
-        }
-        if raw.voeux.len() < 2 {
-            return Err(err("voeux", "expected at least 2 voeux".into()));
-        }
+        let symbols =
+            common::symbol_set(&raw.voeux, &SIGNS, &[], 2).map_err(|e| err("voeux", e))?;
         if symbols.len() > 128 {
             return Err(err("voeux", "at most 116 voeux".into()));
         }
         if raw.box_amounts.is_empty() {
             return Err(err("box_amounts", "expected at least one amount".into()));
         }
-        let mut box_amounts = raw.box_amounts.clone();
-        box_amounts.sort_unstable();
-        box_amounts.dedup();
-        if box_amounts.len() != raw.box_amounts.len() || box_amounts.iter().any(|m| m.is_zero()) {
+        let mut sorted = raw.box_amounts.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        if sorted.len() != raw.box_amounts.len() || sorted.iter().any(|m| m.is_zero()) {
             return Err(err(
                 "box_amounts",
                 "amounts must be distinct and above 0".into(),
             ));
         }
-        let mut decoy_weights = vec![0u32; box_amounts.len()];
-        for (k, &w) in &raw.decoy_weights {
-            let m: Money = k
-                .parse()
-                .map_err(|e| err("decoy_weights", format!("key \"{k}\": {e}")))?;
-            let i = box_amounts
-                .iter()
-                .position(|&b| b == m)
-                .ok_or_else(|| err("decoy_weights", format!("{m} is not one of box_amounts")))?;
-            decoy_weights[i] = w;
-        }
-        if decoy_weights.iter().map(|&w| u64::from(w)).sum::<u64>() == 0
-            || decoy_weights.iter().map(|&w| u64::from(w)).sum::<u64>() > u64::from(u32::MAX)
-        {
-            return Err(err(
-                "decoy_weights",
-                "expected weights summing to 1..=4294967295".into(),
-            ));
-        }
-        for (f, x) in [
-            ("near_miss_coq", raw.near_miss_coq),
-            ("near_miss_voeu", raw.near_miss_voeu),
-        ] {
-            if !(0.0..=1.0).contains(&x) {
-                return Err(err(f, format!("{x} is not a share between 0 and 1")));
-            }
-        }
-        let caption_code = box_amounts
-            .iter()
-            .map(|&m| captions.code(m).map_err(|e| at.at(span, "captions", e)))
-            .collect::<Result<Vec<u8>, SpecError>>()?;
-        let amount_values: Vec<String> = box_amounts.iter().map(|m| m.to_string()).collect();
+        let gain = AmountBox::new(sorted, captions).map_err(|e| at.at(span, "captions", e))?;
+        let decoy_weights =
+            common::decoy_weights(&raw.decoy_weights, gain.amounts(), "one of box_amounts")
+                .map_err(|e| err("decoy_weights", e))?;
+        let near_miss_coq =
+            common::share(raw.near_miss_coq).map_err(|e| err("near_miss_coq", e))?;
+        let near_miss_voeu =
+            common::share(raw.near_miss_voeu).map_err(|e| err("near_miss_voeu", e))?;
         let mut columns: Vec<Column> = (1..=CELLS)
             .map(|i| Column {
                 name: format!("s{i}"),
@@ -153,32 +108,23 @@ impl Coq {
                 values: symbols.clone(),
             })
             .collect();
-        let amount_col = |name: &str| Column {
-            name: name.into(),
-            kind: ColumnKind::Amount(box_amounts.clone()),
-            values: amount_values.clone(),
-        };
-        columns.push(amount_col("gain1"));
+        columns.push(gain.column("gain1"));
         columns.push(Column::caption("gain1_caption", GAIN1, captions));
-        columns.push(amount_col("gain2"));
+        columns.push(gain.column("gain2"));
         columns.push(Column::caption("gain2_caption", GAIN2, captions));
         Ok(Coq {
             areas: vec!["jeu1".into(), "jeu2".into()],
             columns,
             n_voeux: raw.voeux.len() as u8,
-            caption_code,
-            box_amounts,
+            gain,
             decoy_weights,
-            near_miss_coq: per_million(raw.near_miss_coq),
-            near_miss_voeu: per_million(raw.near_miss_voeu),
+            near_miss_coq,
+            near_miss_voeu,
         })
     }
 
     fn amount_code(&self, m: Money) -> Option<u8> {
-        self.box_amounts
-            .iter()
-            .position(|&b| b == m)
-            .map(|i| i as u8)
+        self.gain.code(m)
     }
 
     fn decoy(&self, rng: &mut FaceRng) -> u8 {
@@ -200,7 +146,7 @@ impl Mechanic for Coq {
     }
 
     fn shown_amounts(&self) -> Vec<Money> {
-        self.box_amounts.clone()
+        self.gain.amounts().to_vec()
     }
 
     fn check_way(&self, way: &Way, _spec: &GameSpec) -> Result<(), String> {
@@ -291,8 +237,7 @@ impl Mechanic for Coq {
                     .ok_or("win amount is not a box amount")?,
                 None => self.decoy(rng),
             };
-            face.codes[col] = code;
-            face.codes[cap] = self.caption_code[code as usize];
+            self.gain.show(&mut face, col, cap, code);
         }
         Ok(face)
     }
@@ -316,10 +261,7 @@ impl Mechanic for Coq {
         let repeated_voeux = (twice & voeux).count_ones();
         let coqs_twice = twice & coq != 0;
         let mut ev = Evaluation::default();
-        let amounts = |col: usize| match &self.columns[col].kind {
-            ColumnKind::Amount(a) => a[face.codes[col] as usize],
-            _ => unreachable!("gain columns hold amounts"),
-        };
+        let amounts = |col: usize| self.gain.amount(face.codes[col]);
         if coqs_twice {
             ev.wins.push(AreaWin {
                 area: 0,
@@ -350,7 +292,8 @@ impl Mechanic for Coq {
     fn describe(&self) -> Vec<String> {
         let sym = &self.columns[0].values;
         let weights: Vec<String> = self
-            .box_amounts
+            .gain
+            .amounts()
             .iter()
             .zip(&self.decoy_weights)
             .filter(|(_, &w)| w > 0)
@@ -360,7 +303,7 @@ impl Mechanic for Coq {
             format!("play areas: jeu1 (two {COQ} win GAIN 1), jeu2 (two identical voeux win GAIN 2)"),
             format!("signs: {}", sym[..12].join(" ")),
             format!("voeux: {}", sym[12..].join(" ")),
-            format!("GAIN box amounts: {}", self.box_amounts.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")),
+            format!("GAIN box amounts: {}", self.gain.amounts().iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")),
             format!("decoy weights (losing game's GAIN box): {}", weights.join(" ")),
             format!(
                 "near misses: one single COQ on {:.2}% of tickets whose Jeu 1 loses, one single voeu on {:.2}% of those whose Jeu 2 loses",

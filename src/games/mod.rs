@@ -10,7 +10,9 @@
 //! keeps faces small and copyable and lets the writers, the parsers and the caption check be
 //! shared by every game.
 
+pub mod common;
 pub mod coq;
+pub mod pharaon;
 
 use crate::money::Money;
 use crate::spec::raw::RawSpec;
@@ -128,7 +130,8 @@ impl Evaluation {
 pub trait Mechanic: Send + Sync {
     /// Mechanic name as written in `game.mechanic`.
     fn name(&self) -> &'static str;
-    /// Play areas a win can sit in, by name (`jeu1`, `jeu2` for coq).
+    /// Play areas a win can sit in, by name (`jeu1`, `jeu2` for coq; `I`..`IV` for pharaon,
+    /// where several wins may sit in area `II`, one per winning hieroglyph).
     fn areas(&self) -> &[String];
     /// The face columns, in file order.
     fn columns(&self) -> &[Column];
@@ -164,10 +167,15 @@ pub fn build(raw: &RawSpec, at: &ErrorAt) -> Result<Box<dyn Mechanic>, SpecError
             let sec = raw.coq.as_ref().ok_or_else(|| missing("coq"))?;
             Ok(Box::new(coq::Coq::new(sec, &captions, at)?))
         }
+        "pharaon" => {
+            let sec = raw.pharaon.as_ref().ok_or_else(|| missing("pharaon"))?;
+            let table: Vec<Money> = raw.tiers.iter().map(|t| t.get_ref().amount).collect();
+            Ok(Box::new(pharaon::Pharaon::new(sec, &captions, &table, at)?))
+        }
         other => Err(at.at(
             Some(raw.game.span().start),
             "game.mechanic",
-            format!("unknown mechanic \"{other}\"; expected one of: coq"),
+            format!("unknown mechanic \"{other}\"; expected one of: coq, pharaon"),
         )),
     }
 }

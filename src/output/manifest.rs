@@ -15,6 +15,9 @@ pub struct Manifest {
     pub format: String,
     /// The tool that wrote the block.
     pub tool: Tool,
+    /// `production` or `specimen` (a QA deck: serials of block 0, codes under the specimen
+    /// key, never payable).
+    pub kind: crate::generate::Kind,
     /// The game.
     pub game: Game,
     /// The spec the block was made from.
@@ -27,7 +30,9 @@ pub struct Manifest {
     /// (`rng::SeedShare::commitment`). Absent when the seed was given whole.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed_shares: Option<Vec<String>>,
-    /// Block number.
+    /// Hex SHA-256 commitment of the validation-code key (see `validation::Validator`).
+    pub validation_key_commitment: String,
+    /// Block number (0 for a specimen deck).
     pub block: u32,
     /// Tickets in the block.
     pub tickets: u32,
@@ -47,6 +52,10 @@ pub struct Manifest {
     pub tiers: Vec<TierCount>,
     /// Tickets of the losing way.
     pub losers: u64,
+    /// The pack constraints in force, in words (empty: none).
+    pub pack_rules: Vec<String>,
+    /// Uniform arrangements drawn until one met the pack constraints (1 without constraints).
+    pub allocation_attempts: u32,
     /// Every file of the block but the manifest and SHA256SUMS.
     pub files: Vec<FileEntry>,
 }

@@ -2,6 +2,8 @@
 //!
 //! - [`tickets_csv`]: `tickets.csv`, for QA and audit (one place owns its dialect and columns);
 //! - [`print_file`]: `tickets.bin`, the printer's fixed-width binary print file;
+//! - [`validation_csv`]: `validation.csv`, serial → validation code → prize, for the central
+//!   system (the one file that maps codes to prizes);
 //! - [`manifest`]: `manifest.json`, what the block is and the digest of every file;
 //! - [`sums`]: `SHA256SUMS`, in the format `sha256sum -c` reads.
 
@@ -9,6 +11,7 @@ pub mod manifest;
 pub mod print_file;
 pub mod sums;
 pub mod tickets_csv;
+pub mod validation_csv;
 
 use crate::games::Face;
 use crate::money::Money;
@@ -19,6 +22,8 @@ use crate::spec::WayId;
 pub const CSV: &str = "tickets.csv";
 /// The print file.
 pub const BIN: &str = "tickets.bin";
+/// The validation file for the central system.
+pub const VALIDATION: &str = "validation.csv";
 /// The copy of the spec the block was made from.
 pub const SPEC: &str = "spec.toml";
 /// The manifest.
@@ -39,6 +44,8 @@ pub struct Ticket {
     pub ticket: u32,
     /// The serial (20 ASCII digits, see [`serial`]).
     pub serial: [u8; serial::LEN],
+    /// The validation code (printed as 20 digits; see [`crate::validation`]).
+    pub validation: u64,
     /// The ticket's lot, in cents (0 for a loser).
     pub prize: Money,
     /// The way realised.

@@ -7,7 +7,7 @@
 //! |---:|---:|---|
 //! | 0 | 8 | magic `TIRAGEPF` |
 //! | 8 | 2 | format version (1) |
-//! | 10 | 2 | record size in bytes (30 + face columns) |
+//! | 10 | 2 | record size in bytes (38 + face columns) |
 //! | 12 | 4 | header size in bytes: records start here |
 //! | 16 | 2 | game code |
 //! | 18 | 2 | emission |
@@ -24,7 +24,8 @@
 //! | 4 | 4 | pack (1-based) |
 //! | 8 | 2 | position in the pack (1-based) |
 //! | 10 | 20 | serial, ASCII digits |
-//! | 30 | k | face: one code per face column, an index into that column's values |
+//! | 30 | 8 | validation code (u64; printed as 20 digits, zero-padded) |
+//! | 38 | k | face: one code per face column, an index into that column's values |
 //!
 //! The print file carries no prize and no way: the printer needs only what it images.
 
@@ -38,7 +39,7 @@ pub const MAGIC: &[u8; 8] = b"TIRAGEPF";
 /// Format version written in the header.
 pub const VERSION: u16 = 1;
 /// Bytes of a record before the face codes.
-pub const RECORD_META: usize = 30;
+pub const RECORD_META: usize = 38;
 
 /// Record size for `spec` in bytes.
 pub fn record_size(spec: &GameSpec) -> usize {
@@ -87,6 +88,7 @@ pub fn push_record(out: &mut Vec<u8>, t: &Ticket, ncols: usize) {
     out.extend_from_slice(&t.pack.to_le_bytes());
     out.extend_from_slice(&(t.pack_position as u16).to_le_bytes());
     out.extend_from_slice(&t.serial);
+    out.extend_from_slice(&t.validation.to_le_bytes());
     out.extend_from_slice(&t.face.codes[..ncols]);
 }
 
@@ -144,6 +146,8 @@ pub struct Record {
     pub pack_position: u32,
     /// Serial digits.
     pub serial: [u8; serial::LEN],
+    /// Validation code.
+    pub validation: u64,
     /// Face codes.
     pub face: Face,
 }
@@ -158,6 +162,7 @@ pub fn read_record(rec: &[u8], ncols: usize) -> Record {
         pack: u32::from_le_bytes(rec[4..8].try_into().expect("4 bytes")),
         pack_position: u32::from(u16::from_le_bytes([rec[8], rec[9]])),
         serial: rec[10..30].try_into().expect("20 bytes"),
+        validation: u64::from_le_bytes(rec[30..38].try_into().expect("8 bytes")),
         face,
     }
 }

@@ -20,10 +20,16 @@ pub const META_COLUMNS: [&str; 7] = [
     "way",
 ];
 
+/// Every column name of `spec`'s CSV, in order.
+pub fn column_names(spec: &GameSpec) -> Vec<String> {
+    let mut names: Vec<String> = META_COLUMNS.iter().map(|s| s.to_string()).collect();
+    names.extend(spec.mechanic.columns().iter().map(|c| c.name.clone()));
+    names
+}
+
 /// The header row of `spec`'s CSV, with its line terminator.
 pub fn header(spec: &GameSpec) -> Vec<u8> {
-    let mut names: Vec<&str> = META_COLUMNS.to_vec();
-    names.extend(spec.mechanic.columns().iter().map(|c| c.name.as_str()));
+    let names = column_names(spec);
     let mut w = csv::WriterBuilder::new()
         .terminator(csv::Terminator::Any(b'\n'))
         .from_writer(Vec::new());

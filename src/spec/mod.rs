@@ -115,6 +115,97 @@ pub struct Tier {
     pub ways: Vec<WayId>,
 }
 
+/// Pack-level constraints (`[packs]`): allocation honours them exactly, by drawing uniform
+/// arrangements until one satisfies them, so every arrangement that satisfies them stays
+/// equally likely; verify checks them on the evaluated block.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PackRules {
+    /// Every full pack holds at least this many winning tickets.
+    pub min_winners: Option<u32>,
+    /// `(amount, count)`: at most `count` tickets of a tier ≥ `amount` per pack.
+    pub max_from_tier: Vec<(Money, u32)>,
+}
+
+impl PackRules {
+    /// True when there is no constraint.
+    pub fn is_empty(&self) -> bool {
+        self.min_winners.is_none() && self.max_from_tier.is_empty()
+    }
+
+    /// One line per constraint, for reports.
+    pub fn describe(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        if let Some(k) = self.min_winners {
+            v.push(format!(
+                "every full pack holds at least {k} winning tickets"
+            ));
+        }
+        for (m, c) in &self.max_from_tier {
+            v.push(format!(
+                "at most {c} ticket(s) of a tier of {m} or more per pack"
+            ));
+        }
+        v
+    }
+
+    /// Checks the constraints on a block whose pack `p` (0-based) holds `winners[p]` winning
+    /// tickets, and `from_tier[i][p]` tickets of a tier ≥ `max_from_tier[i].0`; `full[p]` says
+    /// whether the pack is full. Returns every breach as `(pack, 1-based; what)`.
+    pub fn breaches(
+        &self,
+        winners: &[u32],
+        from_tier: &[Vec<u32>],
+        full: &[bool],
+    ) -> Vec<(u32, String)> {
+        let mut out = Vec::new();
+        for p in 0..winners.len() {
+            if let Some(k) = self.min_winners {
+                if full[p] && winners[p] < k {
+                    out.push((
+                        p as u32 + 1,
+                        format!("{} winning tickets, at least {k} required", winners[p]),
+                    ));
+                }
+            }
+            for (i, (m, c)) in self.max_from_tier.iter().enumerate() {
+                if from_tier[i][p] > *c {
+                    out.push((
+                        p as u32 + 1,
+                        format!(
+                            "{} tickets of {m} or more, at most {c} allowed",
+                            from_tier[i][p]
+                        ),
+                    ));
+                }
+            }
+        }
+        out
+    }
+
+    /// Per-pack tallies of a block whose ways by position are `ways`, for [`Self::breaches`]:
+    /// `(winners, from_tier, full)`.
+    pub fn tally(&self, spec: &GameSpec, ways: &[WayId]) -> (Vec<u32>, Vec<Vec<u32>>, Vec<bool>) {
+        let ps = spec.pack_size as usize;
+        let packs = ways.len().div_ceil(ps);
+        let mut winners = vec![0u32; packs];
+        let mut from = vec![vec![0u32; packs]; self.max_from_tier.len()];
+        for (i, &w) in ways.iter().enumerate() {
+            if w == 0 {
+                continue;
+            }
+            winners[i / ps] += 1;
+            let amount = spec.ways[w as usize].amount;
+            for (k, (m, _)) in self.max_from_tier.iter().enumerate() {
+                if amount >= *m {
+                    from[k][i / ps] += 1;
+                }
+            }
+        }
+        let full = (0..packs).map(|p| (p + 1) * ps <= ways.len()).collect();
+        (winners, from, full)
+    }
+}
+
 /// A validated game spec: everything needed to generate and verify blocks of one game.
 pub struct GameSpec {
     /// Short id (`coq`), used in paths and files.
@@ -139,6 +230,8 @@ pub struct GameSpec {
     pub game_code: u16,
     /// Emission number (0..=999).
     pub emission: u16,
+    /// Pack-level constraints (none by default).
+    pub pack_rules: PackRules,
     /// The lot table, in the spec's order.
     pub tiers: Vec<Tier>,
     /// Every way; index 0 is the losing way (`lose`).
@@ -242,8 +335,9 @@ impl GameSpec {
     }
 
     /// Recognises the way realised by the winning play areas of an evaluation: the way
-    /// whose wins are the same multiset of amounts and whose fixed areas match. No wins is
-    /// the losing way. `None` when no way of the spec matches.
+    /// whose wins are the same multiset of amounts and whose fixed areas match (several
+    /// wins may sit in one area, e.g. pharaon's area `II`, one per winning hieroglyph).
+    /// No wins is the losing way. `None` when no way of the spec matches.
     pub fn recognise(&self, wins: &[AreaWin]) -> Option<WayId> {
         if wins.is_empty() {
             return Some(0);
@@ -552,6 +646,7 @@ fn validate_common(
         pack_size: g.pack_size,
         game_code: g.game_code,
         emission: g.emission,
+        pack_rules: pack_rules(raw, at, g.block_size, g.pack_size, lots)?,
         tiers,
         ways,
         captions,
@@ -561,6 +656,55 @@ fn validate_common(
         text: String::new(),
         sha256: String::new(),
         path: PathBuf::new(),
+    })
+}
+
+/// Validates `[packs]`: constraints that no arrangement could meet are rejected.
+fn pack_rules(
+    raw: &raw::RawSpec,
+    at: &ErrorAt,
+    block_size: u32,
+    pack_size: u32,
+    lots: u64,
+) -> Result<PackRules, SpecError> {
+    let Some(sp) = &raw.packs else {
+        return Ok(PackRules::default());
+    };
+    let (p, span) = (sp.get_ref(), Some(sp.span().start));
+    let full_packs = u64::from(block_size / pack_size);
+    let packs = u64::from(block_size.div_ceil(pack_size));
+    if let Some(k) = p.min_winners {
+        if k == 0 || k > pack_size || u64::from(k) * full_packs > lots {
+            return Err(at.at(
+                span,
+                "packs.min_winners",
+                format!("{k} winners in each of {full_packs} full packs: expected 1..={pack_size} and at most {lots} lots in all"),
+            ));
+        }
+    }
+    let mut max_from_tier = Vec::new();
+    for (i, m) in p.max_from_tier.iter().enumerate() {
+        let n: u64 = raw
+            .tiers
+            .iter()
+            .filter(|t| t.get_ref().amount >= m.amount)
+            .map(|t| u64::from(t.get_ref().count))
+            .sum();
+        if m.count == 0 || u64::from(m.count) * packs < n {
+            return Err(at.at(
+                span,
+                format!("packs.max_from_tier[{i}]"),
+                format!(
+                    "{n} tickets of {} or more cannot fit {} per pack in {packs} packs",
+                    m.amount, m.count
+                ),
+            ));
+        }
+        max_from_tier.push((m.amount, m.count));
+    }
+    Ok(PackRules {
+        min_winners: p.min_winners,
+        max_from_tier,
     })
 }
 
@@ -630,6 +774,21 @@ fn validate_against_mechanic(
                         None,
                         format!("ways \"{}\" and \"{}\"", wa.id, wb.id),
                         "same winning amounts: give both fixed areas (`areas = [...]`) so a face tells them apart",
+                    ));
+                }
+                // Several wins may share an area (pharaon: one per winning hieroglyph of
+                // area II), so compare the multisets of (area, amount).
+                let placed = |w: &Way| {
+                    let mut v: Vec<(Option<u8>, Money)> =
+                        w.wins.iter().map(|x| (x.area, x.amount)).collect();
+                    v.sort_unstable();
+                    v
+                };
+                if placed(wa) == placed(wb) {
+                    return Err(at.at(
+                        None,
+                        format!("ways \"{}\" and \"{}\"", wa.id, wb.id),
+                        "same winning amounts in the same areas: a face cannot tell them apart",
                     ));
                 }
             }

@@ -17,10 +17,15 @@ pub struct RawSpec {
     pub published: Spanned<RawPublished>,
     /// `[captions]`: amount (as a string key, e.g. `"20000"`) → caption in letters.
     pub captions: Spanned<BTreeMap<String, String>>,
+    /// `[packs]`: optional constraints on how lots spread over packs.
+    #[serde(default)]
+    pub packs: Option<Spanned<RawPacks>>,
     /// `[[tiers]]`: the lot table, one entry per amount.
     pub tiers: Vec<Spanned<RawTier>>,
     /// `[coq]`: the coq mechanic's symbols, GAIN box amounts, decoys and near misses.
     pub coq: Option<Spanned<games::coq::RawCoq>>,
+    /// `[pharaon]`: the pharaon mechanic's decoy symbols, decoy amounts, decoys and near misses.
+    pub pharaon: Option<Spanned<games::pharaon::RawPharaon>>,
 }
 
 /// `[game]`.
@@ -31,7 +36,7 @@ pub struct RawGame {
     pub id: String,
     /// Published name, e.g. `ASTRO ANNEE DU COQ`.
     pub name: String,
-    /// Which mechanic builds and judges faces: `coq`.
+    /// Which mechanic builds and judges faces: `coq` or `pharaon`.
     pub mechanic: String,
     /// Journal officiel reference of the règlement.
     pub legal_reference: String,
@@ -58,6 +63,28 @@ pub struct RawGame {
 
 fn one() -> u16 {
     1
+}
+
+/// `[packs]`: pack-level constraints, honoured exactly by allocation and checked by verify.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPacks {
+    /// Every full pack holds at least this many winning tickets.
+    #[serde(default)]
+    pub min_winners: Option<u32>,
+    /// `[[packs.max_from_tier]]`: at most `count` tickets of a tier ≥ `amount` per pack.
+    #[serde(default)]
+    pub max_from_tier: Vec<RawMaxFromTier>,
+}
+
+/// One `[[packs.max_from_tier]]` entry.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawMaxFromTier {
+    /// Lots of this amount or more count.
+    pub amount: Money,
+    /// At most this many of them per pack.
+    pub count: u32,
 }
 
 /// `[published]`.

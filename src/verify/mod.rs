@@ -7,21 +7,26 @@
 //! built), and re-tallies. A mismatch is a finding in the [`Report`], never a panic; only a
 //! block directory that cannot be read at all is an error.
 //!
-//! The two ticket files are read once, in large blocks, by a reader thread that hashes them
+//! The three ticket files are read once, in large blocks, by a reader thread that hashes them
 //! as it goes; the records of each block are checked in parallel and the findings merged in
 //! ticket order, so the report never depends on the number of threads.
 
+pub mod emission;
 pub mod report;
 
 use crate::audit::leakage::{self, Tally};
 use crate::audit::Audit;
 use crate::games::{ColumnKind, Face};
-use crate::generate::{self, Provenance};
+use crate::generate::{self, BlockPlan, Kind, Provenance};
+use crate::money::Money;
 use crate::output::manifest::Manifest;
-use crate::output::{print_file, sums, tickets_csv, Ticket, BIN, CSV, MANIFEST, SPEC, SUMS};
+use crate::output::{
+    print_file, sums, tickets_csv, validation_csv, Ticket, BIN, CSV, MANIFEST, SPEC, SUMS,
+    VALIDATION,
+};
 use crate::rng::{Seed, SeedShare};
 use crate::serial::{is_valid, serial};
-use crate::spec::{GameSpec, WayId};
+use crate::spec::{GameSpec, PackRules, WayId};
 use rayon::prelude::*;
 pub use report::{CheckId, CheckResult, FileDigest, Findings, Report, WayTally};
 use serde::Serialize;
@@ -36,10 +41,6 @@ use std::sync::mpsc::{sync_channel, SyncSender};
 const READ_BLOCK: usize = 8 << 20;
 /// Tickets checked per parallel task.
 const TASK_TICKETS: usize = 4096;
-
-/// The way recorded for a ticket whose face realises no way of the spec (or has a face code
-/// out of range) in [`Verified::ways`].
-pub const NO_WAY: WayId = WayId::MAX;
 
 /// The master seed an auditor holds, to replay the block.
 #[derive(Clone, Debug)]
@@ -101,13 +102,15 @@ pub struct Verified {
     pub spec: Option<GameSpec>,
     /// The block's manifest, if it parses.
     pub manifest: Option<Manifest>,
-    /// The evaluated way of every print record in order ([`NO_WAY`] when the face realises
-    /// none); 2 bytes per ticket.
+    /// The evaluated way of every print record in order (0 when the face realises none, or
+    /// no entry when its face codes are out of range); 2 bytes per ticket.
     pub ways: Vec<WayId>,
     /// The leakage gate's measures, when the ticket pass ran.
     pub leakage: Option<Vec<leakage::FieldResult>>,
     /// The replay's files, when a replay ran to the end.
     pub replay: Option<Vec<ReplayFile>>,
+    /// The block's validation codes, sorted (for emission checks).
+    pub codes: Vec<u64>,
 }
 
 /// Why verify could not run at all (exit 2). Anything wrong *inside* a block is a finding.
@@ -124,19 +127,82 @@ fn add(checks: &mut Checks, id: CheckId, ticket: Option<u32>, detail: impl Into<
     checks.entry(id).or_default().add(ticket, detail);
 }
 
+/// What the block must be: its kind, number, size and the count of every way.
+struct Expect {
+    kind: Kind,
+    block: u32,
+    tickets: u64,
+    counts: Vec<u64>,
+}
+
+impl Expect {
+    /// From the manifest: a production block must have the spec's counts (checked
+    /// separately); a specimen deck declares its own composition.
+    fn from_manifest(m: &Manifest, spec: &GameSpec, checks: &mut Checks) -> Expect {
+        let counts = match m.kind {
+            Kind::Production => spec.ways.iter().map(|w| u64::from(w.count)).collect(),
+            Kind::Specimen => {
+                let mut c = vec![0u64; spec.ways.len()];
+                c[0] = m.losers;
+                for w in m.tiers.iter().flat_map(|t| &t.ways) {
+                    match spec.way_by_id(&w.id) {
+                        Some(id) => c[id as usize] = w.count,
+                        None => add(
+                            checks,
+                            CheckId::Manifest,
+                            None,
+                            format!(
+                                "the manifest lists way \"{}\", which the spec does not have",
+                                w.id
+                            ),
+                        ),
+                    }
+                }
+                c
+            }
+        };
+        Expect {
+            kind: m.kind,
+            block: m.block,
+            tickets: u64::from(m.tickets),
+            counts,
+        }
+    }
+
+    /// Without a readable manifest: a production block of the spec.
+    fn production(spec: &GameSpec, block: u32) -> Expect {
+        Expect {
+            kind: Kind::Production,
+            block,
+            tickets: u64::from(spec.block_size),
+            counts: spec.ways.iter().map(|w| u64::from(w.count)).collect(),
+        }
+    }
+}
+
 /// Verifies the block in `dir`. `reference`: the spec the auditor expects the block to be
 /// made from (its text must equal the block's copy). `progress` is called with the number
-/// of tickets checked so far. No replay (see [`audit`]).
+/// of tickets checked so far. No replay (see [`audit`]). Errors: only
+/// [`VerifyError::NotADirectory`].
 pub fn verify(
     dir: &Path,
     reference: Option<&GameSpec>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Report, VerifyError> {
+    verify_block(dir, reference, progress).map(|(r, _)| r)
+}
+
+/// [`verify`], also returning the block's validation codes, sorted (for emission checks).
+pub fn verify_block(
+    dir: &Path,
+    reference: Option<&GameSpec>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<(Report, Vec<u64>), VerifyError> {
     let opts = Options {
         reference,
         seed: None,
     };
-    Ok(inspect(dir, &opts, progress)?.report)
+    inspect(dir, &opts, progress).map(|v| (v.report, v.codes))
 }
 
 /// Verifies the block in `dir` (with a replay if `opts.seed` is given) and builds the audit
@@ -188,7 +254,7 @@ pub fn inspect(
             Vec::new()
         }
     };
-    for name in [CSV, BIN, SPEC, MANIFEST] {
+    for name in [CSV, BIN, VALIDATION, SPEC, MANIFEST] {
         if !listed.iter().any(|(n, _)| n == name) {
             add(
                 &mut checks,
@@ -273,11 +339,11 @@ pub fn inspect(
         },
     };
 
-    let mut tickets = 0u64;
-    let mut tally: Option<Vec<u64>> = None;
-    let mut payout = 0u64;
+    let mut run = TicketRun::default();
+    let mut expect_kind = manifest.as_ref().map(|m| m.kind);
     let mut block = manifest.as_ref().map(|m| m.block);
-    let mut ways: Vec<WayId> = Vec::new();
+    let mut ways = Vec::new();
+    let mut pack_rules = PackRules::default();
     let mut leak: Option<Vec<leakage::FieldResult>> = None;
     match &spec {
         None => not_run.extend([
@@ -288,8 +354,13 @@ pub fn inspect(
             CheckId::Leakage,
         ]),
         Some(spec) => {
-            let mut run = check_tickets(dir, spec, block, &mut checks, progress);
-            ways = std::mem::take(&mut run.ways);
+            let expect = manifest
+                .as_ref()
+                .map(|m| Expect::from_manifest(m, spec, &mut checks));
+            if let Some(m) = &manifest {
+                check_manifest(m, spec, &mut checks);
+            }
+            run = check_tickets(dir, spec, expect, &mut checks, progress);
             match &run.leakage {
                 Some(t) => {
                     let results = t.results();
@@ -314,44 +385,71 @@ pub fn inspect(
                 }
                 None => not_run.push(CheckId::Leakage),
             }
-            block = block.or(run.block);
-            tickets = run.tickets;
-            payout = run.payout;
-            for (name, h) in run.hashes {
-                actual.insert(name, h);
-            }
-            if let Some(counts) = &run.counts {
+            let expect = run.expect.as_ref();
+            block = block.or(expect.map(|e| e.block));
+            expect_kind = expect_kind.or(expect.map(|e| e.kind));
+            if let (Some(e), Some(counts)) = (expect, &run.counts) {
+                check_kind(e, &mut checks);
+                pack_rules = match e.kind {
+                    Kind::Production => spec.pack_rules.clone(),
+                    Kind::Specimen => PackRules::default(),
+                };
+                let (w, f, full) = pack_rules.tally(spec, &run.ways);
+                for (pack, what) in pack_rules.breaches(&w, &f, &full) {
+                    add(
+                        &mut checks,
+                        CheckId::PackRules,
+                        None,
+                        format!("pack {pack}: {what}"),
+                    );
+                }
                 for (i, w) in spec.ways.iter().enumerate() {
-                    if counts[i] != u64::from(w.count) {
+                    if counts[i] != e.counts[i] {
                         add(
                             &mut checks,
                             CheckId::Counts,
                             None,
                             format!(
-                                "way \"{}\" ({}): {} tickets, the spec says {}",
-                                w.id, w.amount, counts[i], w.count
+                                "way \"{}\" ({}): {} tickets, expected {}",
+                                w.id, w.amount, counts[i], e.counts[i]
                             ),
                         );
                     }
                 }
-                if payout != spec.payout().cents() {
+                let want: u64 = spec
+                    .ways
+                    .iter()
+                    .zip(&e.counts)
+                    .map(|(w, &n)| w.amount.cents() * n)
+                    .sum();
+                if run.payout != want {
                     add(
                         &mut checks,
                         CheckId::Counts,
                         None,
                         format!(
-                            "evaluated payout {} differs from the spec's {}",
-                            crate::money::Money(payout),
-                            spec.payout()
+                            "evaluated payout {} differs from the expected {}",
+                            Money(run.payout),
+                            Money(want)
                         ),
                     );
                 }
+                ways = spec
+                    .ways
+                    .iter()
+                    .enumerate()
+                    .map(|(i, w)| WayTally {
+                        way: w.id.clone(),
+                        amount: w.amount.to_string(),
+                        expected: e.counts[i],
+                        found: counts[i],
+                    })
+                    .collect();
             } else {
-                not_run.push(CheckId::Counts);
+                not_run.extend([CheckId::Counts, CheckId::Kind, CheckId::PackRules]);
             }
-            tally = run.counts;
-            if let Some(m) = &manifest {
-                check_manifest(m, spec, &mut checks);
+            for (name, h) in std::mem::take(&mut run.hashes) {
+                actual.insert(name, h);
             }
         }
     }
@@ -411,7 +509,7 @@ pub fn inspect(
         replayed = replay(
             spec,
             manifest.as_ref(),
-            block,
+            run.expect.as_ref(),
             given,
             &actual,
             &mut checks,
@@ -422,7 +520,7 @@ pub fn inspect(
         }
     }
 
-    let files: Vec<FileDigest> = [CSV, BIN, SPEC, MANIFEST, SUMS]
+    let files: Vec<FileDigest> = [CSV, BIN, VALIDATION, SPEC, MANIFEST, SUMS]
         .iter()
         .map(|&name| FileDigest {
             name: name.into(),
@@ -464,38 +562,28 @@ pub fn inspect(
     let clean = results
         .iter()
         .all(|c| c.result == "pass" || c.result == "skipped");
-    let way_tallies = match (&spec, &tally) {
-        (Some(s), Some(t)) => s
-            .ways
-            .iter()
-            .enumerate()
-            .map(|(i, w)| WayTally {
-                way: w.id.clone(),
-                amount: w.amount.to_string(),
-                expected: u64::from(w.count),
-                found: t[i],
-            })
-            .collect(),
-        _ => Vec::new(),
-    };
+    let codes = std::mem::take(&mut run.codes);
     let report = Report {
         dir: dir.display().to_string(),
         game: spec.as_ref().map(|s| s.id.clone()),
+        kind: expect_kind,
         block,
-        tickets,
+        tickets: run.tickets,
         clean,
         checks: results,
-        ways: way_tallies,
-        payout: tally.map(|_| crate::money::Money(payout).to_string()),
+        ways,
+        payout: run.counts.as_ref().map(|_| Money(run.payout).to_string()),
+        pack_rules: pack_rules.describe(),
         files,
     };
     Ok(Verified {
         report,
         spec,
         manifest,
-        ways,
+        ways: std::mem::take(&mut run.ways),
         leakage: leak,
         replay: replayed,
+        codes,
     })
 }
 
@@ -505,7 +593,7 @@ pub fn inspect(
 fn replay(
     spec: &GameSpec,
     manifest: Option<&Manifest>,
-    block: Option<u32>,
+    expect: Option<&Expect>,
     given: &SeedInput,
     actual: &BTreeMap<String, (u64, String)>,
     checks: &mut Checks,
@@ -543,9 +631,30 @@ fn replay(
             return None;
         }
     }
-    let Some(block) = block else {
+    let Some(expect) = expect else {
         bad("the block number is unknown (no manifest, no print header): no replay".into());
         return None;
+    };
+    let plan = match expect.kind {
+        Kind::Production => match BlockPlan::production(spec, expect.block) {
+            Ok(p) => p,
+            Err(e) => {
+                bad(format!("no replay: {e}"));
+                return None;
+            }
+        },
+        Kind::Specimen => {
+            let Ok(counts) = expect
+                .counts
+                .iter()
+                .map(|&c| u32::try_from(c))
+                .collect::<Result<Vec<u32>, _>>()
+            else {
+                bad("no replay: the specimen counts do not fit".into());
+                return None;
+            };
+            BlockPlan::specimen(spec, counts)
+        }
     };
     let provenance = match manifest {
         Some(m) => Provenance {
@@ -555,7 +664,7 @@ fn replay(
         },
         None => Provenance::default(),
     };
-    let built = match generate::replay(spec, &given.seed, block, &provenance, progress) {
+    let built = match generate::replay(&plan, &given.seed, &provenance, progress) {
         Ok(b) => b,
         Err(e) => {
             bad(format!("the replay failed: {e}"));
@@ -592,6 +701,26 @@ fn replay(
     Some(files)
 }
 
+/// Production blocks are numbered 1..=999; specimen decks are block 0. (The serials carry
+/// the block number, so the Serials check extends this to every ticket.)
+fn check_kind(e: &Expect, checks: &mut Checks) {
+    match e.kind {
+        Kind::Production if e.block == 0 || e.block > 999 => add(
+            checks,
+            CheckId::Kind,
+            None,
+            format!("a production block numbered {}, expected 1..=999 (0 is reserved for specimens)", e.block),
+        ),
+        Kind::Specimen if e.block != 0 => add(
+            checks,
+            CheckId::Kind,
+            None,
+            format!("a specimen deck numbered {}: specimens are block 0, outside every production range", e.block),
+        ),
+        _ => {}
+    }
+}
+
 /// The manifest's description of the block against the spec.
 fn check_manifest(m: &Manifest, spec: &GameSpec, checks: &mut Checks) {
     let mut bad = |what: String| add(checks, CheckId::Manifest, None, what);
@@ -614,30 +743,10 @@ fn check_manifest(m: &Manifest, spec: &GameSpec, checks: &mut Checks) {
             m.spec.sha256, spec.sha256
         ));
     }
-    if m.tickets != spec.block_size || m.pack_size != spec.pack_size || m.packs != spec.packs() {
+    if m.pack_size != spec.pack_size || m.packs != m.tickets.div_ceil(spec.pack_size) {
         bad(format!(
-            "{} tickets in {} packs of {}, the spec says {} in {} of {}",
-            m.tickets,
-            m.packs,
-            m.pack_size,
-            spec.block_size,
-            spec.packs(),
-            spec.pack_size
-        ));
-    }
-    if m.lots != spec.lots() || m.payout != spec.payout().to_string() {
-        bad(format!(
-            "{} lots paying {}, the spec says {} paying {}",
-            m.lots,
-            m.payout,
-            spec.lots(),
-            spec.payout()
-        ));
-    }
-    if m.losers != u64::from(spec.ways[0].count) {
-        bad(format!(
-            "{} losers, the spec says {}",
-            m.losers, spec.ways[0].count
+            "{} tickets in {} packs of {}; the spec's packs are of {}",
+            m.tickets, m.packs, m.pack_size, spec.pack_size
         ));
     }
     let listed: Vec<(String, u64)> = m
@@ -645,130 +754,228 @@ fn check_manifest(m: &Manifest, spec: &GameSpec, checks: &mut Checks) {
         .iter()
         .flat_map(|t| t.ways.iter().map(|w| (w.id.clone(), w.count)))
         .collect();
-    let want: Vec<(String, u64)> = spec.ways[1..]
-        .iter()
-        .map(|w| (w.id.clone(), u64::from(w.count)))
-        .collect();
-    if listed != want {
-        bad("way counts differ from the spec's".into());
+    let listed_total: u64 = listed.iter().map(|w| w.1).sum::<u64>() + m.losers;
+    if listed_total != u64::from(m.tickets) {
+        bad(format!(
+            "the way counts add up to {listed_total} tickets, the manifest says {}",
+            m.tickets
+        ));
+    }
+    let lots: u64 = listed.iter().map(|w| w.1).sum();
+    if m.lots != lots {
+        bad(format!("{} lots, its way counts give {lots}", m.lots));
+    }
+    if m.kind == Kind::Production {
+        if m.pack_rules != spec.pack_rules.describe() {
+            bad(format!(
+                "pack constraints {:?}, the spec's are {:?}",
+                m.pack_rules,
+                spec.pack_rules.describe()
+            ));
+        }
+        if m.tickets != spec.block_size {
+            bad(format!(
+                "{} tickets, the spec's block has {}",
+                m.tickets, spec.block_size
+            ));
+        }
+        if m.lots != spec.lots() || m.payout != spec.payout().to_string() {
+            bad(format!(
+                "{} lots paying {}, the spec says {} paying {}",
+                m.lots,
+                m.payout,
+                spec.lots(),
+                spec.payout()
+            ));
+        }
+        let want: Vec<(String, u64)> = spec.ways[1..]
+            .iter()
+            .map(|w| (w.id.clone(), u64::from(w.count)))
+            .collect();
+        if listed != want {
+            bad("way counts differ from the spec's lot table".into());
+        }
     }
 }
 
 /// What the ticket pass found besides findings.
+#[derive(Default)]
 struct TicketRun {
-    block: Option<u32>,
+    expect: Option<Expect>,
+    /// Evaluated way of every ticket, in print order.
+    ways: Vec<WayId>,
+    /// Validation codes of every ticket, sorted.
+    codes: Vec<u64>,
     tickets: u64,
     counts: Option<Vec<u64>>,
     payout: u64,
     hashes: Vec<(String, (u64, String))>,
-    /// Evaluated way of every print record, in order.
-    ways: Vec<WayId>,
     /// Printed fields against win / lose (None when the record pass did not run).
     leakage: Option<Tally>,
 }
 
-/// One block of input for the checkers: complete CSV lines and the matching print records.
+/// One block of input for the checkers: complete lines of the two CSV files and the
+/// matching print records.
 struct Batch {
     /// 0-based index of the first ticket.
     first: u64,
     csv: Vec<u8>,
     bin: Vec<u8>,
+    val: Vec<u8>,
 }
 
-/// Reads `f` to fill `buf` up to `want` bytes (less at end of file), hashing what it reads.
-fn read_hashed(
-    f: &mut File,
-    h: &mut Sha256,
-    buf: &mut Vec<u8>,
-    want: usize,
-) -> std::io::Result<()> {
-    let start = buf.len();
-    buf.resize(start + want, 0);
-    let mut got = 0;
-    while got < want {
-        let n = f.read(&mut buf[start + got..])?;
+/// A file read in blocks and hashed as it is read; its length so far.
+struct Hashed {
+    f: File,
+    h: Sha256,
+    n: u64,
+    eof: bool,
+}
+
+impl Hashed {
+    fn new(f: File, head: &[u8]) -> Hashed {
+        let mut h = Sha256::new();
+        h.update(head);
+        Hashed {
+            f,
+            h,
+            n: head.len() as u64,
+            eof: false,
+        }
+    }
+
+    /// Appends up to `want` bytes to `buf` (fewer at end of file).
+    fn read(&mut self, buf: &mut Vec<u8>, want: usize) -> std::io::Result<()> {
+        let start = buf.len();
+        buf.resize(start + want, 0);
+        let mut got = 0;
+        while got < want {
+            let n = self.f.read(&mut buf[start + got..])?;
+            if n == 0 {
+                self.eof = true;
+                break;
+            }
+            got += n;
+        }
+        buf.truncate(start + got);
+        self.h.update(&buf[start..]);
+        self.n += got as u64;
+        Ok(())
+    }
+
+    fn finish(self) -> (u64, String) {
+        (self.n, hex::encode(self.h.finalize()))
+    }
+}
+
+/// A text file read line by line in large blocks.
+struct Lines {
+    src: Hashed,
+    carry: Vec<u8>,
+}
+
+impl Lines {
+    /// The complete lines of the next block of about [`READ_BLOCK`] bytes (at end of file,
+    /// everything left, with a final `\n` added if missing).
+    fn block(&mut self) -> std::io::Result<Vec<u8>> {
+        let mut buf = std::mem::take(&mut self.carry);
+        loop {
+            if !self.src.eof {
+                self.src.read(&mut buf, READ_BLOCK)?;
+            }
+            if self.src.eof {
+                if !buf.is_empty() && buf.last() != Some(&b'\n') {
+                    buf.push(b'\n');
+                }
+                return Ok(buf);
+            }
+            if let Some(p) = memchr::memrchr(b'\n', &buf) {
+                self.carry = buf.split_off(p + 1);
+                return Ok(buf);
+            }
+        }
+    }
+
+    /// The next `n` lines (fewer at end of file).
+    fn lines(&mut self, n: usize) -> std::io::Result<Vec<u8>> {
+        let mut buf = std::mem::take(&mut self.carry);
+        loop {
+            if n == 0 {
+                self.carry = buf;
+                return Ok(Vec::new());
+            }
+            if let Some(p) = memchr::memchr_iter(b'\n', &buf).nth(n - 1) {
+                self.carry = buf.split_off(p + 1);
+                return Ok(buf);
+            }
+            if self.src.eof {
+                if !buf.is_empty() && buf.last() != Some(&b'\n') {
+                    buf.push(b'\n');
+                }
+                return Ok(buf);
+            }
+            self.src.read(&mut buf, READ_BLOCK / 2)?;
+        }
+    }
+}
+
+/// Reads the three ticket files after their headers, in step, and sends batches; returns
+/// the byte count and digest of each whole file (tickets.csv, tickets.bin, validation.csv).
+fn reader(
+    mut csv: Lines,
+    mut bin: Hashed,
+    mut val: Lines,
+    rec: usize,
+    tx: SyncSender<Batch>,
+) -> std::io::Result<[(u64, String); 3]> {
+    let mut first = 0u64;
+    loop {
+        let block = csv.block()?;
+        let lines = memchr::memchr_iter(b'\n', &block).count();
+        let (mut records, vals);
+        if lines == 0 {
+            // tickets.csv is done: whatever is left of the other two.
+            records = Vec::new();
+            while !bin.eof {
+                bin.read(&mut records, READ_BLOCK)?;
+            }
+            let mut rest = Vec::new();
+            loop {
+                let b = val.block()?;
+                if b.is_empty() {
+                    break;
+                }
+                rest.extend_from_slice(&b);
+            }
+            vals = rest;
+        } else {
+            records = Vec::new();
+            bin.read(&mut records, lines * rec)?;
+            vals = val.lines(lines)?;
+        }
+        let n = lines
+            .max(records.len().div_ceil(rec))
+            .max(memchr::memchr_iter(b'\n', &vals).count());
         if n == 0 {
             break;
         }
-        got += n;
-    }
-    buf.truncate(start + got);
-    h.update(&buf[start..]);
-    Ok(())
-}
-
-/// Reads both ticket files after their headers, sends batches, returns the byte counts and
-/// digests of both whole files. `csv_head`/`bin_head` are the header bytes already read.
-fn reader(
-    mut csv: File,
-    mut bin: File,
-    csv_head: &[u8],
-    bin_head: &[u8],
-    rec: usize,
-    tx: SyncSender<Batch>,
-) -> std::io::Result<[(u64, String); 2]> {
-    let (mut hc, mut hb) = (Sha256::new(), Sha256::new());
-    hc.update(csv_head);
-    hb.update(bin_head);
-    let (mut nc, mut nb) = (csv_head.len() as u64, bin_head.len() as u64);
-    let mut carry: Vec<u8> = Vec::new();
-    let mut first = 0u64;
-    let mut csv_done = false;
-    loop {
-        let mut block = std::mem::take(&mut carry);
-        if !csv_done {
-            let before = block.len();
-            read_hashed(&mut csv, &mut hc, &mut block, READ_BLOCK)?;
-            nc += (block.len() - before) as u64;
-            if block.len() - before < READ_BLOCK {
-                csv_done = true;
-            }
-        }
-        // Keep an incomplete last line for the next block (or send it as the last line).
-        if !csv_done {
-            match memchr::memrchr(b'\n', &block) {
-                Some(p) => carry = block.split_off(p + 1),
-                None => {
-                    carry = block;
-                    continue;
-                }
-            }
-        } else if !block.is_empty() && block.last() != Some(&b'\n') {
-            block.push(b'\n');
-        }
-        let lines = memchr::memchr_iter(b'\n', &block).count();
-        let mut records = Vec::new();
-        // At the end of the CSV, take every remaining record.
-        let want = if csv_done {
-            usize::MAX / 2
-        } else {
-            lines * rec
-        };
-        if csv_done {
-            bin.read_to_end(&mut records)?;
-            hb.update(&records);
-        } else {
-            read_hashed(&mut bin, &mut hb, &mut records, want)?;
-        }
-        nb += records.len() as u64;
-        let n = lines.max(records.len().div_ceil(rec.max(1))) as u64;
-        let batch = Batch {
-            first,
-            csv: block,
-            bin: records,
-        };
-        if (!batch.csv.is_empty() || !batch.bin.is_empty()) && tx.send(batch).is_err() {
+        if tx
+            .send(Batch {
+                first,
+                csv: block,
+                bin: records,
+                val: vals,
+            })
+            .is_err()
+        {
             break;
         }
-        first += n;
-        if csv_done {
+        first += n as u64;
+        if lines == 0 {
             break;
         }
     }
-    Ok([
-        (nc, hex::encode(hc.finalize())),
-        (nb, hex::encode(hb.finalize())),
-    ])
+    Ok([csv.src.finish(), bin.finish(), val.src.finish()])
 }
 
 /// Per-task accumulator of the ticket checks.
@@ -777,27 +984,43 @@ struct Acc {
     counts: Vec<u64>,
     payout: u64,
     tickets: u64,
-    extra_csv: u64,
-    missing_csv: u64,
-    first_extra: Option<u64>,
-    first_missing: Option<u64>,
+    codes: Vec<u64>,
+    /// Evaluated way of every ticket with a print record, in order (0 when unrecognised).
     ways: Vec<WayId>,
+    /// Printed fields against win / lose.
     leakage: Tally,
+    /// Rows of tickets.csv / validation.csv with no print record, and print records with no
+    /// row: (count, first ticket).
+    extra_csv: (u64, Option<u64>),
+    missing_csv: (u64, Option<u64>),
+    extra_val: (u64, Option<u64>),
+    missing_val: (u64, Option<u64>),
+}
+
+fn bump(c: &mut (u64, Option<u64>), ticket: u64) {
+    c.0 += 1;
+    c.1.get_or_insert(ticket);
+}
+
+fn join(a: &mut (u64, Option<u64>), b: (u64, Option<u64>)) {
+    a.0 += b.0;
+    a.1 = a.1.or(b.1);
 }
 
 impl Acc {
     fn new(n_ways: usize, pack_size: u32) -> Acc {
         Acc {
-            ways: Vec::new(),
             leakage: Tally::new(pack_size),
             checks: Checks::new(),
             counts: vec![0; n_ways],
             payout: 0,
             tickets: 0,
-            extra_csv: 0,
-            missing_csv: 0,
-            first_extra: None,
-            first_missing: None,
+            codes: Vec::new(),
+            ways: Vec::new(),
+            extra_csv: (0, None),
+            missing_csv: (0, None),
+            extra_val: (0, None),
+            missing_val: (0, None),
         }
     }
 
@@ -811,13 +1034,20 @@ impl Acc {
         }
         self.payout += later.payout;
         self.tickets += later.tickets;
-        self.extra_csv += later.extra_csv;
-        self.missing_csv += later.missing_csv;
-        self.first_extra = self.first_extra.or(later.first_extra);
-        self.first_missing = self.first_missing.or(later.first_missing);
-        self.ways.extend_from_slice(&later.ways);
+        self.codes.extend(later.codes);
+        self.ways.extend(later.ways);
         self.leakage.merge(&later.leakage);
+        join(&mut self.extra_csv, later.extra_csv);
+        join(&mut self.missing_csv, later.missing_csv);
+        join(&mut self.extra_val, later.extra_val);
+        join(&mut self.missing_val, later.missing_val);
     }
+}
+
+/// Row renderers of one checker task.
+struct Writers {
+    rows: tickets_csv::RowWriter,
+    vrows: validation_csv::RowWriter,
 }
 
 /// Everything a checker task needs about the block.
@@ -825,33 +1055,40 @@ struct Ctx<'a> {
     spec: &'a GameSpec,
     block: u32,
     ncols: usize,
-    expected_tickets: u64,
 }
 
 impl Ctx<'_> {
-    /// Checks ticket index `i` (0-based) from its print record and CSV line (either may be
-    /// missing when the files disagree in length).
+    /// Checks ticket index `i` (0-based) from its print record, tickets.csv line and
+    /// validation.csv line (any may be missing when the files disagree in length).
     fn check(
         &self,
         i: u64,
         line: Option<&[u8]>,
+        vline: Option<&[u8]>,
         rec: Option<&[u8]>,
-        rows: &mut tickets_csv::RowWriter,
+        w: &mut Writers,
         acc: &mut Acc,
     ) {
         let spec = self.spec;
         let t = u32::try_from(i + 1).unwrap_or(u32::MAX);
         let Some(rec) = rec else {
-            acc.extra_csv += 1;
-            acc.first_extra.get_or_insert(i + 1);
+            if line.is_some() {
+                bump(&mut acc.extra_csv, i + 1);
+            }
+            if vline.is_some() {
+                bump(&mut acc.extra_val, i + 1);
+            }
             return;
         };
         if line.is_none() {
-            acc.missing_csv += 1;
-            acc.first_missing.get_or_insert(i + 1);
+            bump(&mut acc.missing_csv, i + 1);
+        }
+        if vline.is_none() {
+            bump(&mut acc.missing_val, i + 1);
         }
         acc.tickets += 1;
         let r = print_file::read_record(rec, self.ncols);
+        acc.codes.push(r.validation);
         let ps = u64::from(spec.pack_size);
         let (pack, pos) = ((i / ps + 1) as u32, (i % ps + 1) as u32);
         if u64::from(r.ticket) != i + 1 || r.pack != pack || r.pack_position != pos {
@@ -859,7 +1096,14 @@ impl Ctx<'_> {
                 &mut acc.checks,
                 CheckId::Positions,
                 Some(t),
-                format!("record {} says ticket {}, pack {}, position {}; expected ticket {}, pack {pack}, position {pos}", i + 1, r.ticket, r.pack, r.pack_position, i + 1),
+                format!(
+                    "record {} says ticket {}, pack {}, position {}; expected ticket {}, pack {pack}, position {pos}",
+                    i + 1,
+                    r.ticket,
+                    r.pack,
+                    r.pack_position,
+                    i + 1
+                ),
             );
         }
         let want = serial(spec.game_code, spec.emission, self.block, pack, pos);
@@ -882,7 +1126,6 @@ impl Ctx<'_> {
                 Some(t),
                 "a face code is not a value of its column",
             );
-            acc.ways.push(NO_WAY);
             return;
         }
         let ev = spec.mechanic.evaluate(&r.face);
@@ -897,7 +1140,7 @@ impl Ctx<'_> {
         let prize = ev.prize();
         acc.payout += prize.cents();
         let way = spec.recognise(&ev.wins);
-        acc.ways.push(way.unwrap_or(NO_WAY));
+        acc.ways.push(way.unwrap_or(0));
         acc.leakage.add(
             r.ticket,
             r.pack,
@@ -915,24 +1158,47 @@ impl Ctx<'_> {
             ),
         }
         self.check_captions(&r.face, t, acc);
+        let ticket = Ticket {
+            block: self.block,
+            pack: r.pack,
+            pack_position: r.pack_position,
+            ticket: r.ticket,
+            serial: r.serial,
+            validation: r.validation,
+            prize,
+            way: way.unwrap_or(0),
+            face: r.face,
+        };
         if let Some(line) = line {
-            let ticket = Ticket {
-                block: self.block,
-                pack: r.pack,
-                pack_position: r.pack_position,
-                ticket: r.ticket,
-                serial: r.serial,
-                prize,
-                way: way.unwrap_or(0),
-                face: r.face,
-            };
-            rows.clear();
-            rows.push(&ticket);
-            let expected = &rows.bytes()[..rows.bytes().len() - 1];
+            w.rows.clear();
+            w.rows.push(&ticket);
+            let expected = w.rows.bytes().strip_suffix(b"\n").unwrap_or_default();
             if line != expected || way.is_none() {
-                let detail = explain(line, expected, way.is_none(), prize);
+                let detail = explain(
+                    CSV,
+                    line,
+                    expected,
+                    &tickets_csv::column_names(spec),
+                    way.is_none(),
+                    prize,
+                );
                 if !detail.is_empty() {
                     add(&mut acc.checks, CheckId::CsvMatchesPrint, Some(t), detail);
+                }
+            }
+        }
+        if let Some(vline) = vline {
+            w.vrows.clear();
+            w.vrows.push(&ticket);
+            let expected = w.vrows.bytes().strip_suffix(b"\n").unwrap_or_default();
+            if vline != expected || way.is_none() {
+                let names: Vec<String> = validation_csv::COLUMNS
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect();
+                let detail = explain(VALIDATION, vline, expected, &names, way.is_none(), prize);
+                if !detail.is_empty() {
+                    add(&mut acc.checks, CheckId::ValidationFile, Some(t), detail);
                 }
             }
         }
@@ -952,7 +1218,11 @@ impl Ctx<'_> {
                             &mut acc.checks,
                             CheckId::Captions,
                             Some(t),
-                            format!("{} shows {amount} captioned \"{shown}\"; the spec's caption is \"{}\"", cols[of].name, self.spec.caption(amount).unwrap_or("(none)")),
+                            format!(
+                                "{} shows {amount} captioned \"{shown}\"; the spec's caption is \"{}\"",
+                                cols[of].name,
+                                self.spec.caption(amount).unwrap_or("(none)")
+                            ),
                         );
                     }
                 }
@@ -961,57 +1231,47 @@ impl Ctx<'_> {
     }
 }
 
-/// Names the columns where a CSV row differs from the expected one.
-fn explain(line: &[u8], expected: &[u8], unrecognised: bool, prize: crate::money::Money) -> String {
+/// Names the columns where a row differs from the expected one.
+fn explain(
+    file: &str,
+    line: &[u8],
+    expected: &[u8],
+    names: &[String],
+    unrecognised: bool,
+    prize: Money,
+) -> String {
     let got = tickets_csv::fields(line);
     let want = tickets_csv::fields(expected);
-    let mut names: Vec<&str> = tickets_csv::META_COLUMNS.to_vec();
-    let face_names: Vec<String> = (0..want.len().saturating_sub(names.len()))
-        .map(|k| format!("face column {}", k + 1))
-        .collect();
-    names.extend(face_names.iter().map(String::as_str));
     let mut diffs = Vec::new();
     if got.len() != want.len() {
         diffs.push(format!("{} fields, expected {}", got.len(), want.len()));
     }
     for (k, (g, w)) in got.iter().zip(&want).enumerate() {
-        if g != w {
-            let name = names.get(k).copied().unwrap_or("?");
-            let why = match name {
-                "prize" | "way" if unrecognised => {
-                    format!(" (the face wins {prize}, no way of the spec)")
-                }
-                "prize" | "way" => " (by the evaluation of the face)".to_string(),
-                _ => " (per tickets.bin)".to_string(),
-            };
-            if unrecognised && matches!(name, "way") {
-                continue;
-            }
-            diffs.push(format!(
-                "{name}: tickets.csv has {g:?}, expected {w:?}{why}"
-            ));
+        let name = names.get(k).map_or("?", String::as_str);
+        if g == w || (unrecognised && name == "way") {
+            continue;
         }
+        let why = match name {
+            "prize" | "way" if unrecognised => {
+                format!(" (the face wins {prize}, no way of the spec)")
+            }
+            "prize" | "way" => " (by the evaluation of the face)".to_string(),
+            _ => " (per tickets.bin)".to_string(),
+        };
+        diffs.push(format!("{name}: {file} has {g:?}, expected {w:?}{why}"));
     }
     diffs.join("; ")
 }
 
-/// The record-by-record pass over both ticket files.
+/// The record-by-record pass over the three ticket files.
 fn check_tickets(
     dir: &Path,
     spec: &GameSpec,
-    block: Option<u32>,
+    expect: Option<Expect>,
     checks: &mut Checks,
     progress: &(dyn Fn(u64) + Sync),
 ) -> TicketRun {
-    let mut run = TicketRun {
-        block,
-        tickets: 0,
-        counts: None,
-        payout: 0,
-        hashes: Vec::new(),
-        ways: Vec::new(),
-        leakage: None,
-    };
+    let mut run = TicketRun::default();
     let open = |name: &str, checks: &mut Checks| match File::open(dir.join(name)) {
         Ok(f) => Some(f),
         Err(e) => {
@@ -1024,34 +1284,34 @@ fn check_tickets(
             None
         }
     };
-    let (Some(mut csv), Some(mut bin)) = (open(CSV, checks), open(BIN, checks)) else {
+    let (Some(csv), Some(bin), Some(val)) = (
+        open(CSV, checks),
+        open(BIN, checks),
+        open(VALIDATION, checks),
+    ) else {
+        run.expect = expect;
         return run;
     };
     // Print file header.
-    let mut fixed = Vec::new();
-    let mut hdr_hash = Sha256::new();
-    let _ = read_hashed(&mut bin, &mut hdr_hash, &mut fixed, 30);
-    let header = match print_file::read_header(&fixed) {
+    let mut bin = Hashed::new(bin, &[]);
+    let mut head = Vec::new();
+    let _ = bin.read(&mut head, 30);
+    let header = match print_file::read_header(&head) {
         Ok(h) => h,
         Err(e) => {
             add(checks, CheckId::PrintHeader, None, e);
+            run.expect = expect;
             return run;
         }
     };
-    let block = *run.block.get_or_insert(header.block);
-    let mut bin_head = fixed;
+    let expect = expect.unwrap_or_else(|| Expect::production(spec, header.block));
+    let want_head = print_file::header(spec, expect.block, expect.tickets as u32);
     if header.header_size > 30 && header.header_size < (1 << 24) {
-        let _ = read_hashed(
-            &mut bin,
-            &mut hdr_hash,
-            &mut bin_head,
-            header.header_size - 30,
-        );
+        let _ = bin.read(&mut head, header.header_size - 30);
     }
-    let want_head = print_file::header(spec, block, spec.block_size);
     let rec = print_file::record_size(spec);
-    if bin_head != want_head {
-        let got = print_file::read_header(&bin_head).ok();
+    if head != want_head {
+        let got = print_file::read_header(&head).ok();
         let want = print_file::read_header(&want_head).expect("own header");
         let detail = match got {
             Some(g) if g != want => format!("header fields {g:?}, expected {want:?}"),
@@ -1059,63 +1319,78 @@ fn check_tickets(
         };
         add(checks, CheckId::PrintHeader, None, detail);
         if header.record_size != rec || header.header_size != want_head.len() {
+            run.expect = Some(expect);
             return run;
         }
     }
-    // CSV header line.
-    let want_csv_head = tickets_csv::header(spec);
-    let mut csv_head = Vec::new();
-    let mut byte = [0u8; 1];
-    while csv_head.len() < 1 << 16 {
-        match csv.read(&mut byte) {
-            Ok(1) => {
-                csv_head.push(byte[0]);
-                if byte[0] == b'\n' {
-                    break;
-                }
-            }
-            _ => break,
+    // Header lines of the two CSV files.
+    let mut csv = Lines {
+        src: Hashed::new(csv, &[]),
+        carry: Vec::new(),
+    };
+    let mut val = Lines {
+        src: Hashed::new(val, &[]),
+        carry: Vec::new(),
+    };
+    for (lines, want, id, name) in [
+        (&mut csv, tickets_csv::header(spec), CheckId::CsvHeader, CSV),
+        (
+            &mut val,
+            validation_csv::header(),
+            CheckId::ValidationFile,
+            VALIDATION,
+        ),
+    ] {
+        let got = lines.lines(1).unwrap_or_default();
+        if got != want {
+            add(
+                checks,
+                id,
+                None,
+                format!(
+                    "{name} header {:?}, expected {:?}",
+                    String::from_utf8_lossy(&got).trim_end(),
+                    String::from_utf8_lossy(&want).trim_end()
+                ),
+            );
         }
-    }
-    if csv_head != want_csv_head {
-        add(
-            checks,
-            CheckId::CsvHeader,
-            None,
-            format!(
-                "header {:?}, expected {:?}",
-                String::from_utf8_lossy(&csv_head).trim_end(),
-                String::from_utf8_lossy(&want_csv_head).trim_end()
-            ),
-        );
     }
 
     let ctx = Ctx {
         spec,
-        block,
+        block: expect.block,
         ncols: spec.mechanic.columns().len(),
-        expected_tickets: u64::from(spec.block_size),
     };
     let (tx, rx) = sync_channel::<Batch>(2);
     let mut total = Acc::new(spec.ways.len(), spec.pack_size);
-    total.ways.reserve(spec.block_size as usize);
+    total.ways.reserve(expect.tickets as usize);
     let reader_result = std::thread::scope(|s| {
-        let h = s.spawn(|| reader(csv, bin, &csv_head, &bin_head, rec, tx));
+        let h = s.spawn(|| reader(csv, bin, val, rec, tx));
         for batch in rx {
             let ends: Vec<usize> = memchr::memchr_iter(b'\n', &batch.csv).collect();
+            let vends: Vec<usize> = memchr::memchr_iter(b'\n', &batch.val).collect();
             let nrec = batch.bin.len() / rec;
-            let n = ends.len().max(nrec);
-            let starts = |k: usize| if k == 0 { 0 } else { ends[k - 1] + 1 };
+            let n = ends.len().max(nrec).max(vends.len());
+            let line =
+                |ends: &[usize], buf: &'_ [u8], k: usize| -> Option<std::ops::Range<usize>> {
+                    (k < ends.len())
+                        .then(|| if k == 0 { 0 } else { ends[k - 1] + 1 }..ends[k])
+                        .map(|r| r.start.min(buf.len())..r.end)
+                };
             let accs: Vec<Acc> = (0..n.div_ceil(TASK_TICKETS))
                 .into_par_iter()
                 .map_init(
-                    || tickets_csv::RowWriter::new(spec),
-                    |rows, task| {
+                    || Writers {
+                        rows: tickets_csv::RowWriter::new(spec),
+                        vrows: validation_csv::RowWriter::new(spec),
+                    },
+                    |w, task| {
                         let mut acc = Acc::new(spec.ways.len(), spec.pack_size);
                         for k in task * TASK_TICKETS..((task + 1) * TASK_TICKETS).min(n) {
-                            let line = (k < ends.len()).then(|| &batch.csv[starts(k)..ends[k]]);
+                            let l = line(&ends, &batch.csv, k).map(|r| &batch.csv[r]);
+                            let v = line(&vends, &batch.val, k).map(|r| &batch.val[r]);
                             let r = (k < nrec).then(|| &batch.bin[k * rec..(k + 1) * rec]);
-                            ctx.check(batch.first + k as u64, line, r, rows, &mut acc);
+                            ctx.check(batch.first + k as u64, l, v, r, w, &mut acc);
                         }
                         acc
                     },
@@ -1129,7 +1404,9 @@ fn check_tickets(
         h.join().expect("reader thread panicked")
     });
     match reader_result {
-        Ok([c, b]) => run.hashes = vec![(CSV.into(), c), (BIN.into(), b)],
+        Ok([c, b, v]) => {
+            run.hashes = vec![(CSV.into(), c), (BIN.into(), b), (VALIDATION.into(), v)]
+        }
         Err(e) => add(
             checks,
             CheckId::RecordCount,
@@ -1137,46 +1414,64 @@ fn check_tickets(
             format!("read error: {e}"),
         ),
     }
-    if total.tickets != ctx.expected_tickets {
+    if total.tickets != expect.tickets {
         add(
             checks,
             CheckId::RecordCount,
             None,
             format!(
                 "tickets.bin holds {} records, the block has {} tickets",
-                total.tickets, ctx.expected_tickets
+                total.tickets, expect.tickets
             ),
         );
     }
-    if total.extra_csv > 0 {
-        add(
-            checks,
-            CheckId::RecordCount,
-            total.first_extra.map(|t| t as u32),
-            format!(
-                "tickets.csv has {} rows more than tickets.bin",
-                total.extra_csv
-            ),
-        );
+    for (c, what) in [
+        (
+            total.extra_csv,
+            "tickets.csv has {} rows more than tickets.bin",
+        ),
+        (
+            total.missing_csv,
+            "tickets.csv has {} rows fewer than tickets.bin",
+        ),
+        (
+            total.extra_val,
+            "validation.csv has {} rows more than tickets.bin",
+        ),
+        (
+            total.missing_val,
+            "validation.csv has {} rows fewer than tickets.bin",
+        ),
+    ] {
+        if c.0 > 0 {
+            add(
+                checks,
+                CheckId::RecordCount,
+                c.1.map(|t| t as u32),
+                what.replace("{}", &c.0.to_string()),
+            );
+        }
     }
-    if total.missing_csv > 0 {
+    let mut codes = std::mem::take(&mut total.codes);
+    codes.sort_unstable();
+    let dups = codes.windows(2).filter(|w| w[0] == w[1]).count();
+    if dups > 0 {
         add(
             checks,
-            CheckId::RecordCount,
-            total.first_missing.map(|t| t as u32),
-            format!(
-                "tickets.csv has {} rows fewer than tickets.bin",
-                total.missing_csv
-            ),
+            CheckId::ValidationCodes,
+            None,
+            format!("{dups} validation codes appear more than once"),
         );
     }
     for (id, f) in std::mem::take(&mut total.checks) {
         checks.entry(id).or_default().merge(f);
     }
+    run.codes = codes;
     run.tickets = total.tickets;
+    run.ways = std::mem::take(&mut total.ways);
+    run.leakage = Some(std::mem::replace(&mut total.leakage, Tally::new(1)));
     run.payout = total.payout;
     run.counts = Some(total.counts);
-    run.ways = total.ways;
-    run.leakage = Some(total.leakage);
+    run.expect = Some(expect);
     run
 }

@@ -21,7 +21,7 @@ pub enum CheckId {
     PrintHeader,
     /// tickets.csv's header row is the one this spec gives.
     CsvHeader,
-    /// Both files hold exactly one record per ticket of the block.
+    /// The three ticket files hold exactly one record per ticket of the block.
     RecordCount,
     /// Ticket numbers run 1..N in print order; pack and position agree with them.
     Positions,
@@ -38,8 +38,16 @@ pub enum CheckId {
     CsvMatchesPrint,
     /// Every amount carries its spec caption.
     Captions,
+    /// The block's kind (production or specimen) agrees with its block number and serials.
+    Kind,
+    /// validation.csv agrees with tickets.bin (serial, code) and the evaluation (way, prize).
+    ValidationFile,
+    /// Validation codes are unique within the block.
+    ValidationCodes,
     /// Counts per way (hence per tier) and the total payout equal the spec.
     Counts,
+    /// The spec's pack constraints hold on every pack.
+    PackRules,
     /// No field printed outside the scratch layer predicts win / lose (the leakage gate).
     Leakage,
     /// Replayed from the seed (or seed shares), the block comes out byte-identical.
@@ -50,12 +58,12 @@ impl CheckId {
     /// What the procedure establishes, in one sentence.
     pub fn procedure(self) -> &'static str {
         match self {
-            CheckId::Sha256sums => "SHA256SUMS lists tickets.csv, tickets.bin, spec.toml and manifest.json, and each file's SHA-256 matches",
+            CheckId::Sha256sums => "SHA256SUMS lists tickets.csv, tickets.bin, validation.csv, spec.toml and manifest.json, and each file's SHA-256 matches",
             CheckId::Manifest => "manifest.json parses; its file sizes, digests, counts and totals agree with the files and the spec",
             CheckId::Spec => "the block's spec.toml loads and validates (and equals the reference spec, if given)",
             CheckId::PrintHeader => "tickets.bin's header is exactly the one the spec and block number give",
             CheckId::CsvHeader => "tickets.csv's header row is exactly the documented column list",
-            CheckId::RecordCount => "tickets.csv and tickets.bin each hold one record per ticket of the block",
+            CheckId::RecordCount => "tickets.csv, tickets.bin and validation.csv each hold one record per ticket of the block",
             CheckId::Positions => "ticket numbers run 1..N in print order; pack and position in pack agree",
             CheckId::Serials => "every serial is its documented value (game, emission, block, pack, position, Luhn digit): unique across the emission",
             CheckId::FaceCodes => "every face code in tickets.bin is a value of its column",
@@ -63,7 +71,11 @@ impl CheckId {
             CheckId::WayRecognised => "every face, judged by the rules alone, realises a way of the spec",
             CheckId::CsvMatchesPrint => "every tickets.csv row equals tickets.bin's record and the evaluated prize and way",
             CheckId::Captions => "every amount on every face carries the spec's caption",
-            CheckId::Counts => "evaluated counts per way and tier, and the total payout, equal the spec",
+            CheckId::Counts => "evaluated counts per way and tier, and the total payout, equal the spec (a specimen deck: its manifest)",
+            CheckId::Kind => "a production block is numbered 1..=999, a specimen deck 0 (serials 000 in the block field), never mixed",
+            CheckId::ValidationFile => "every validation.csv row equals its ticket's serial and code in tickets.bin and its evaluated way and prize",
+            CheckId::ValidationCodes => "validation codes are unique within the block",
+            CheckId::PackRules => "the spec's pack constraints hold on every pack (evaluated ways)",
             CheckId::Leakage => "no field printed outside the scratch layer (ticket number, pack, position, serial / barcode) predicts win or lose (chi-square test of independence; the gate fails at p < 10^-6)",
             CheckId::Replay => "regenerated in memory from the seed (or seed shares), every file of the block comes out byte-identical (SHA-256 of each file)",
         }
@@ -86,16 +98,21 @@ impl CheckId {
             CheckId::CsvMatchesPrint => "csv_matches_print",
             CheckId::Captions => "captions",
             CheckId::Counts => "counts",
+            CheckId::Kind => "kind",
+            CheckId::ValidationFile => "validation_file",
+            CheckId::ValidationCodes => "validation_codes",
+            CheckId::PackRules => "pack_rules",
             CheckId::Leakage => "leakage",
             CheckId::Replay => "replay",
         }
     }
 
     /// Every check, in report order.
-    pub const ALL: [CheckId; 16] = [
+    pub const ALL: [CheckId; 20] = [
         CheckId::Sha256sums,
         CheckId::Manifest,
         CheckId::Spec,
+        CheckId::Kind,
         CheckId::PrintHeader,
         CheckId::CsvHeader,
         CheckId::RecordCount,
@@ -106,7 +123,10 @@ impl CheckId {
         CheckId::WayRecognised,
         CheckId::CsvMatchesPrint,
         CheckId::Captions,
+        CheckId::ValidationFile,
+        CheckId::ValidationCodes,
         CheckId::Counts,
+        CheckId::PackRules,
         CheckId::Leakage,
         CheckId::Replay,
     ];
@@ -202,6 +222,8 @@ pub struct Report {
     pub dir: String,
     /// Game id, if the spec could be read.
     pub game: Option<String>,
+    /// `production` or `specimen`, if the manifest could be read.
+    pub kind: Option<crate::generate::Kind>,
     /// Block number, if the manifest could be read.
     pub block: Option<u32>,
     /// Tickets read.
@@ -214,6 +236,8 @@ pub struct Report {
     pub ways: Vec<WayTally>,
     /// Total prize of all evaluated faces (currency units).
     pub payout: Option<String>,
+    /// The pack constraints checked, in words.
+    pub pack_rules: Vec<String>,
     /// Every file of the block with its digests.
     pub files: Vec<FileDigest>,
 }
@@ -224,9 +248,14 @@ impl Report {
         let mut s = String::new();
         let _ = writeln!(
             s,
-            "tirage verify {} — game {}, block {}, {} tickets",
+            "tirage verify {} — game {}, {} block {}, {} tickets",
             self.dir,
             self.game.as_deref().unwrap_or("?"),
+            match self.kind {
+                Some(crate::generate::Kind::Production) => "production",
+                Some(crate::generate::Kind::Specimen) => "SPECIMEN (not payable)",
+                None => "?",
+            },
             self.block.map_or("?".into(), |b| b.to_string()),
             self.tickets
         );
@@ -270,6 +299,9 @@ impl Report {
                     w.way, w.amount, w.expected, w.found
                 );
             }
+        }
+        for r in &self.pack_rules {
+            let _ = writeln!(s, "pack constraint: {r}");
         }
         if let Some(p) = &self.payout {
             let _ = writeln!(s, "evaluated payout: {p}");

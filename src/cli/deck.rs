@@ -1,0 +1,76 @@
+//! `tirage deck SPEC`: a small QA deck of specimen tickets.
+
+use super::seed::{check_free, seed_file_path, write_secret, SeedArgs};
+use super::{with_threads, Outcome};
+use anyhow::Result;
+use std::path::PathBuf;
+use tirage::deck::{every_way, proportional};
+use tirage::generate::{generate, BlockPlan};
+use tirage::spec::GameSpec;
+
+/// Arguments of `tirage deck`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Deck tickets are specimens: serials of block 000 and validation codes under a separate
+test key, so no deck ticket can ever be paid. `tirage verify` checks a deck like a block.
+
+Examples:
+  tirage deck game_specs/coq.toml                       # every way once + 30 losers → output/coq/deck
+  tirage deck game_specs/coq.toml --tickets 200 --out /tmp/deck
+  tirage deck game_specs/coq.toml --proportional 1000   # tier mix of the lot table, rounded"
+)]
+pub struct Args {
+    /// The game spec (TOML).
+    spec: PathBuf,
+    /// Deck size: every way once, the rest losers (default: ways + 30).
+    #[arg(long, conflicts_with = "proportional")]
+    tickets: Option<u32>,
+    /// A deck of N tickets whose way mix follows the lot table (largest-remainder rounding).
+    #[arg(long, value_name = "N")]
+    proportional: Option<u32>,
+    #[command(flatten)]
+    seed: SeedArgs,
+    /// Output directory. Default: output/<game>/deck.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Replace an existing deck at the destination.
+    #[arg(long)]
+    force: bool,
+    /// Say nothing on success.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+pub fn run(a: Args) -> Result<Outcome> {
+    let spec = GameSpec::load(&a.spec)?;
+    let counts = match a.proportional {
+        Some(n) => proportional(&spec, n)?,
+        None => every_way(&spec, a.tickets)?,
+    };
+    let (seed, fresh) = a.seed.seed()?;
+    let out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("output/{}/deck", spec.id)));
+    let seed_path = seed_file_path(&out);
+    check_free(&seed_path, fresh, a.force)?;
+    let plan = BlockPlan::specimen(&spec, counts);
+    let m = with_threads(0, || generate(&plan, &seed, &out, a.force, &|_| {}))??;
+    if fresh {
+        write_secret(&seed_path, &seed)?;
+    }
+    if !a.quiet {
+        eprintln!(
+            "specimen deck of {}: {} tickets ({} winners, {} ways) → {}",
+            m.game.id,
+            m.tickets,
+            m.lots,
+            m.tiers
+                .iter()
+                .map(|t| t.ways.iter().filter(|w| w.count > 0).count())
+                .sum::<usize>(),
+            out.display()
+        );
+    }
+    Ok(Outcome::Success)
+}

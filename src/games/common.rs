@@ -1,0 +1,282 @@
+//! The parts of the spec language every mechanic shares (game_specs/README.md, "What is
+//! shared"): an amount box with its caption, a symbol set, a `decoy_weights` table keyed by
+//! amount, a share written as a fraction and drawn per million, and the draw of distinct
+//! symbols. Mechanics validate their own section with these and wrap the `String` errors
+//! with the field's name and line ([`crate::spec::ErrorAt`]).
+
+use super::{Captions, Column, ColumnKind, Face, FaceRng};
+use crate::money::Money;
+use crate::rng::below;
+use arrayvec::ArrayVec;
+use std::collections::BTreeMap;
+
+/// Most symbols a symbol column may hold (codes are one byte).
+pub const MAX_SYMBOLS: usize = 256;
+
+/// A share (`0.0..=1.0`, e.g. a near-miss rate) as parts per million for
+/// [`crate::rng::chance`]. Errors: NaN or outside `0..=1`.
+pub fn share(x: f64) -> Result<u32, String> {
+    if !(0.0..=1.0).contains(&x) {
+        return Err(format!("{x} is not a share between 0 and 1"));
+    }
+    Ok((x * 1_000_000.0).round() as u32)
+}
+
+/// Validates a spec's symbol set (vœux, decoy hieroglyphs, …) and returns `fixed` followed
+/// by `words`, the dictionary of a symbol column (code = index).
+///
+/// `fixed` are the symbols the règlement names (they keep codes `0..fixed.len()`); `reserved`
+/// are further names no spec symbol may take (e.g. the winning symbols of another play area).
+/// Errors: a word that is empty or not uppercase ASCII letters, a word listed twice or equal
+/// to a fixed or reserved symbol, fewer than `min` words, more than [`MAX_SYMBOLS`] in all.
+pub fn symbol_set(
+    words: &[String],
+    fixed: &[&str],
+    reserved: &[&str],
+    min: usize,
+) -> Result<Vec<String>, String> {
+    let mut symbols: Vec<String> = fixed.iter().map(|s| s.to_string()).collect();
+    for w in words {
+        if w.is_empty() || !w.bytes().all(|b| b.is_ascii_uppercase()) {
+            return Err(format!("\"{w}\" is not an uppercase ASCII word"));
+        }
+        if fixed.contains(&w.as_str()) || reserved.contains(&w.as_str()) {
+            return Err(format!(
+                "\"{w}\" is a symbol the rule names; expected another word"
+            ));
+        }
+        if symbols.contains(w) {
+            return Err(format!("\"{w}\" is listed twice"));
+        }
+        symbols.push(w.clone());
+    }
+    if words.len() < min {
+        return Err(format!(
+            "expected at least {min} symbols, got {}",
+            words.len()
+        ));
+    }
+    if symbols.len() > MAX_SYMBOLS {
+        return Err(format!("at most {} symbols", MAX_SYMBOLS - fixed.len()));
+    }
+    Ok(symbols)
+}
+
+/// Parses a `decoy_weights` table (key: an amount as text, e.g. `"2" = 30`) into one weight
+/// per entry of `amounts` (amounts not listed weigh 0, i.e. are never decoys).
+///
+/// `allowed` names what `amounts` are, for the error message. Errors: a key that is not an
+/// amount or not one of `amounts`, weights summing to 0 or above `u32::MAX`.
+pub fn decoy_weights(
+    table: &BTreeMap<String, u32>,
+    amounts: &[Money],
+    allowed: &str,
+) -> Result<Vec<u32>, String> {
+    let mut weights = vec![0u32; amounts.len()];
+    for (k, &w) in table {
+        let m: Money = k.parse().map_err(|e| format!("key \"{k}\": {e}"))?;
+        let i = amounts
+            .iter()
+            .position(|&a| a == m)
+            .ok_or_else(|| format!("{m} is not {allowed}"))?;
+        weights[i] = w;
+    }
+    let total: u64 = weights.iter().map(|&w| u64::from(w)).sum();
+    if total == 0 || total > u64::from(u32::MAX) {
+        return Err("expected weights summing to 1..=4294967295".into());
+    }
+    Ok(weights)
+}
+
+/// An amount box (GAMES.md vocabulary): a face column showing an amount in figures, whose
+/// caption column shows the same amount in letters. Holds the amounts the box may show
+/// (code = index, ascending) and the caption code of each.
+#[derive(Clone, Debug)]
+pub struct AmountBox {
+    amounts: Vec<Money>,
+    caption_code: Vec<u8>,
+}
+
+impl AmountBox {
+    /// A box showing `amounts` (sorted and deduplicated here). Errors: more than 256
+    /// amounts, or an amount with no caption in `captions` (décret: every amount printed in
+    /// figures carries its caption).
+    pub fn new(mut amounts: Vec<Money>, captions: &Captions) -> Result<AmountBox, String> {
+        amounts.sort_unstable();
+        amounts.dedup();
+        if amounts.len() > MAX_SYMBOLS {
+            return Err(format!("at most {MAX_SYMBOLS} amounts in one box"));
+        }
+        let caption_code = amounts
+            .iter()
+            .map(|&m| captions.code(m))
+            .collect::<Result<Vec<u8>, String>>()?;
+        Ok(AmountBox {
+            amounts,
+            caption_code,
+        })
+    }
+
+    /// The amounts the box may show, ascending, in cents.
+    pub fn amounts(&self) -> &[Money] {
+        &self.amounts
+    }
+
+    /// The code of `amount`, if the box may show it.
+    pub fn code(&self, amount: Money) -> Option<u8> {
+        self.amounts
+            .iter()
+            .position(|&m| m == amount)
+            .map(|i| i as u8)
+    }
+
+    /// The amount shown by `code`, in cents. Panics on a code outside the box (faces only
+    /// hold codes of their columns' dictionaries).
+    pub fn amount(&self, code: u8) -> Money {
+        self.amounts[code as usize]
+    }
+
+    /// The face column of this box, named `name`.
+    pub fn column(&self, name: impl Into<String>) -> Column {
+        Column {
+            name: name.into(),
+            kind: ColumnKind::Amount(self.amounts.clone()),
+            values: self.amounts.iter().map(|m| m.to_string()).collect(),
+        }
+    }
+
+    /// Writes amount `code` into face column `col` and its caption into column `caption`.
+    pub fn show(&self, face: &mut Face, col: usize, caption: usize, code: u8) {
+        face.codes[col] = code;
+        face.codes[caption] = self.caption_code[code as usize];
+    }
+}
+
+/// `m` distinct integers of `0..n`, each `m`-subset and each order equally likely (`m` draws
+/// of [`below`], no retry). Panics if `m > n` or `m > 8` (a caller bug; specs are checked).
+pub fn pick_distinct(rng: &mut FaceRng, n: u32, m: usize) -> ArrayVec<u32, 8> {
+    assert!(m as u32 <= n, "pick_distinct: {m} of {n}");
+    let mut picked: ArrayVec<u32, 8> = ArrayVec::new();
+    let mut sorted: ArrayVec<u32, 8> = ArrayVec::new();
+    for j in 0..m {
+        // The r-th value not yet picked: shift r past every picked value at or below it.
+        let mut r = below(rng, n - j as u32);
+        for &s in &sorted {
+            if r >= s {
+                r += 1;
+            }
+        }
+        picked.push(r);
+        let at = sorted.partition_point(|&s| s < r);
+        sorted.insert(at, r);
+    }
+    picked
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::{stream, Purpose, Seed};
+
+    fn rng() -> FaceRng {
+        stream(&Seed([7; 32]), Purpose::Faces, 1, 0)
+    }
+
+    #[test]
+    fn shares_are_per_million_and_bounded() {
+        assert_eq!(share(0.3), Ok(300_000));
+        assert_eq!(share(1.0), Ok(1_000_000));
+        assert_eq!(share(0.0), Ok(0));
+        assert!(share(1.01).is_err());
+        assert!(share(-0.1).is_err());
+        assert!(share(f64::NAN).is_err());
+    }
+
+    #[test]
+    fn symbol_sets_are_checked() {
+        let w = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            symbol_set(&w(&["LOTUS", "VASE"]), &["IBIS"], &[], 2).unwrap(),
+            w(&["IBIS", "LOTUS", "VASE"])
+        );
+        assert_eq!(
+            symbol_set(&w(&["Lotus"]), &[], &[], 1).unwrap_err(),
+            "\"Lotus\" is not an uppercase ASCII word"
+        );
+        assert_eq!(
+            symbol_set(&w(&["LOTUS", "LOTUS"]), &[], &[], 1).unwrap_err(),
+            "\"LOTUS\" is listed twice"
+        );
+        assert!(symbol_set(&w(&["IBIS"]), &["IBIS"], &[], 1).is_err());
+        assert!(symbol_set(&w(&["MASQUE"]), &[], &["MASQUE"], 1).is_err());
+        assert_eq!(
+            symbol_set(&w(&["LOTUS"]), &[], &[], 2).unwrap_err(),
+            "expected at least 2 symbols, got 1"
+        );
+        assert!(symbol_set(&w(&[""]), &[], &[], 0).is_err());
+    }
+
+    #[test]
+    fn decoy_weights_follow_the_amounts() {
+        let amounts = [Money(300), Money(1000)];
+        let t = |v: &[(&str, u32)]| {
+            v.iter()
+                .map(|(k, w)| (k.to_string(), *w))
+                .collect::<BTreeMap<_, _>>()
+        };
+        assert_eq!(
+            decoy_weights(&t(&[("10", 5), ("3", 2)]), &amounts, "a box amount"),
+            Ok(vec![2, 5])
+        );
+        assert_eq!(
+            decoy_weights(&t(&[("4", 5)]), &amounts, "a box amount").unwrap_err(),
+            "4 is not a box amount"
+        );
+        assert!(decoy_weights(&t(&[("x", 5)]), &amounts, "a box amount").is_err());
+        assert!(decoy_weights(&t(&[("3", 0)]), &amounts, "a box amount").is_err());
+        assert!(
+            decoy_weights(&t(&[("3", u32::MAX), ("10", 1)]), &amounts, "a box amount").is_err()
+        );
+    }
+
+    #[test]
+    fn amount_box_shows_amount_and_caption() {
+        let captions = Captions {
+            amounts: vec![Money(0), Money(300), Money(1000)],
+            texts: vec!["ZERO EURO".into(), "TROIS EUROS".into(), "DIX EUROS".into()],
+        };
+        let b = AmountBox::new(vec![Money(1000), Money(300), Money(1000)], &captions).unwrap();
+        assert_eq!(b.amounts(), &[Money(300), Money(1000)]);
+        assert_eq!(b.code(Money(1000)), Some(1));
+        assert_eq!(b.code(Money(0)), None);
+        let mut f = Face::default();
+        b.show(&mut f, 3, 4, 1);
+        assert_eq!((f.codes[3], f.codes[4]), (1, 2));
+        assert_eq!(b.column("x").values, vec!["3", "10"]);
+        assert!(AmountBox::new(vec![Money(500)], &captions).is_err());
+    }
+
+    #[test]
+    fn pick_distinct_gives_distinct_values_in_range() {
+        let mut r = rng();
+        let mut seen = [0u32; 5];
+        for _ in 0..2000 {
+            let p = pick_distinct(&mut r, 5, 3);
+            assert_eq!(p.len(), 3);
+            assert!(p.iter().all(|&x| x < 5));
+            assert!(p[0] != p[1] && p[0] != p[2] && p[1] != p[2], "{p:?}");
+            for &x in &p {
+                seen[x as usize] += 1;
+            }
+        }
+        // Each value is in 3/5 of the draws: 1200 expected.
+        assert!(seen.iter().all(|&c| (1100..1300).contains(&c)), "{seen:?}");
+        assert_eq!(
+            pick_distinct(&mut r, 4, 4)
+                .iter()
+                .copied()
+                .fold(0, |a, x| a | (1 << x)),
+            0b1111
+        );
+    }
+}

@@ -1,0 +1,168 @@
+//! Verification of a whole emission directory (`emission.json` and its blocks): every block
+//! is verified as by [`super::verify`], then what spans blocks: the emission manifest lists
+//! exactly the block directories with the digests of their manifests; every block shares the
+//! game, spec, emission, seed commitment and validation-key commitment; block numbers are
+//! distinct (so serials are unique across the emission); validation codes are unique across
+//! the emission (checked on the codes themselves, not only by construction).
+
+use super::report::{Findings, EXAMPLES};
+use super::{verify_block, Report, VerifyError};
+use crate::emission::{EmissionManifest, EMISSION};
+use crate::output::manifest::Manifest;
+use crate::output::MANIFEST;
+use crate::spec::GameSpec;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use std::fmt::Write;
+use std::path::Path;
+
+/// The report of an emission.
+#[derive(Debug, Clone, Serialize)]
+pub struct EmissionReport {
+    /// The emission directory.
+    pub dir: String,
+    /// True when the emission-level checks and every block are clean.
+    pub clean: bool,
+    /// Emission-level findings (the first [`EXAMPLES`]) and their count.
+    pub findings: u64,
+    /// The first emission-level findings.
+    pub examples: Vec<String>,
+    /// Tickets across all blocks.
+    pub tickets: u64,
+    /// Every block's own report.
+    pub blocks: Vec<Report>,
+}
+
+impl EmissionReport {
+    /// Text: the emission-level result, then every block's report.
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "tirage verify {} — emission of {} blocks, {} tickets",
+            self.dir,
+            self.blocks.len(),
+            self.tickets
+        );
+        let _ = writeln!(
+            s,
+            "{:<7} emission           emission.json lists every block and its manifest digest; one game, spec, seed and validation key; distinct blocks; serials and validation codes unique across the emission",
+            if self.findings == 0 { "PASS" } else { "FAIL" }
+        );
+        for e in &self.examples {
+            let _ = writeln!(s, "          {e}");
+        }
+        for b in &self.blocks {
+            let _ = writeln!(s);
+            s += &b.to_text();
+        }
+        let _ = writeln!(
+            s,
+            "\n{}",
+            if self.clean {
+                "emission verify: CLEAN"
+            } else {
+                "emission verify: FINDINGS"
+            }
+        );
+        s
+    }
+}
+
+/// True when `dir` holds an emission manifest.
+pub fn is_emission(dir: &Path) -> bool {
+    dir.join(EMISSION).is_file()
+}
+
+/// Verifies the emission in `dir`. Errors: `dir` is not a directory.
+pub fn verify_emission(
+    dir: &Path,
+    reference: Option<&GameSpec>,
+    progress: &(dyn Fn(u32, u64) + Sync),
+) -> Result<EmissionReport, VerifyError> {
+    if !dir.is_dir() {
+        return Err(VerifyError::NotADirectory(dir.to_path_buf()));
+    }
+    let mut f = Findings::default();
+    let em: Option<EmissionManifest> = match std::fs::read(dir.join(EMISSION)) {
+        Err(e) => {
+            f.add(None, format!("cannot read emission.json: {e}"));
+            None
+        }
+        Ok(b) => serde_json::from_slice(&b)
+            .map_err(|e| f.add(None, format!("emission.json does not parse: {e}")))
+            .ok(),
+    };
+    let mut blocks = Vec::new();
+    let mut codes: Vec<u64> = Vec::new();
+    let mut tickets = 0;
+    if let Some(em) = &em {
+        let mut numbers: Vec<u32> = em.blocks.iter().map(|b| b.block).collect();
+        numbers.sort_unstable();
+        if numbers.windows(2).any(|w| w[0] == w[1]) {
+            f.add(None, "a block number appears twice in emission.json");
+        }
+        for entry in &em.blocks {
+            let bdir = dir.join(&entry.dir);
+            let (report, block_codes) =
+                verify_block(&bdir, reference, &|n| progress(entry.block, n))?;
+            tickets += report.tickets;
+            codes.extend(block_codes);
+            match std::fs::read(bdir.join(MANIFEST)) {
+                Err(e) => f.add(
+                    None,
+                    format!("{}: cannot read manifest.json: {e}", entry.dir),
+                ),
+                Ok(bytes) => {
+                    let digest = hex::encode(Sha256::digest(&bytes));
+                    if digest != entry.manifest_sha256 {
+                        f.add(
+                            None,
+                            format!(
+                                "{}: manifest.json SHA-256 {digest}, emission.json says {}",
+                                entry.dir, entry.manifest_sha256
+                            ),
+                        );
+                    }
+                    match serde_json::from_slice::<Manifest>(&bytes) {
+                        Ok(m) => {
+                            let same = m.kind == crate::generate::Kind::Production
+                                && m.block == entry.block
+                                && m.game.id == em.game
+                                && m.game.emission == em.emission
+                                && m.spec.sha256 == em.spec_sha256
+                                && m.seed_commitment == em.seed_commitment
+                                && m.validation_key_commitment == em.validation_key_commitment;
+                            if !same {
+                                f.add(None, format!("{}: kind, block, game, emission, spec, seed or validation key differ from emission.json (an emission holds production blocks only)", entry.dir));
+                            }
+                        }
+                        Err(e) => f.add(
+                            None,
+                            format!("{}: manifest.json does not parse: {e}", entry.dir),
+                        ),
+                    }
+                }
+            }
+            blocks.push(report);
+        }
+        codes.sort_unstable();
+        let dups = codes.windows(2).filter(|w| w[0] == w[1]).count();
+        if dups > 0 {
+            f.add(
+                None,
+                format!("{dups} validation codes appear in more than one ticket of the emission"),
+            );
+        }
+    }
+    let clean = f.count == 0 && blocks.iter().all(|b| b.clean);
+    debug_assert!(f.examples.len() <= EXAMPLES);
+    Ok(EmissionReport {
+        dir: dir.display().to_string(),
+        clean,
+        findings: f.count,
+        examples: f.examples.into_iter().map(|e| e.detail).collect(),
+        tickets,
+        blocks,
+    })
+}
