@@ -6,7 +6,7 @@
 //! they are unique across the emission by construction, and serials are unique because
 //! each carries its block number.
 
-use crate::generate::{generate, BlockPlan, GenerateError};
+use crate::generate::{BlockPlan, GenerateError};
 use crate::output::MANIFEST;
 use crate::rng::Seed;
 use crate::spec::GameSpec;
@@ -74,6 +74,28 @@ pub fn generate_emission(
     force: bool,
     progress: &(dyn Fn(u32, u64) + Sync),
 ) -> Result<EmissionManifest, GenerateError> {
+    generate_emission_with(
+        spec,
+        seed,
+        blocks,
+        out,
+        force,
+        &crate::generate::Provenance::default(),
+        progress,
+    )
+}
+
+/// [`generate_emission`], every block's manifest recording `provenance` (seed share
+/// commitments).
+pub fn generate_emission_with(
+    spec: &GameSpec,
+    seed: &Seed,
+    blocks: std::ops::RangeInclusive<u32>,
+    out: &Path,
+    force: bool,
+    provenance: &crate::generate::Provenance,
+    progress: &(dyn Fn(u32, u64) + Sync),
+) -> Result<EmissionManifest, GenerateError> {
     let plans = blocks
         .clone()
         .map(|b| BlockPlan::production(spec, b))
@@ -92,9 +114,10 @@ pub fn generate_emission(
     let mut entries = Vec::new();
     for plan in &plans {
         let dir = block_dir(plan.block);
-        let m = generate(plan, seed, &out.join(&dir), force, &|n| {
-            progress(plan.block, n)
-        })?;
+        let m =
+            crate::generate::generate_with(plan, seed, &out.join(&dir), force, provenance, &|n| {
+                progress(plan.block, n)
+            })?;
         let path = out.join(&dir).join(MANIFEST);
         let bytes = std::fs::read(&path).map_err(|source| GenerateError::Io {
             path: path.clone(),

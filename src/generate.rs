@@ -150,21 +150,27 @@ pub fn judge(spec: &GameSpec, face: &Face, way_id: WayId) -> Result<(), String> 
     }
 }
 
-/// A file being written by its own thread, hashed as it goes.
+/// A file being written by its own thread, hashed as it goes (or only hashed, for a replay).
 struct HashedFile {
     handle: thread::JoinHandle<Result<(u64, String), GenerateError>>,
 }
 
 impl HashedFile {
-    /// Spawns the writer of `path`; it writes `head`, then every buffer received.
-    fn spawn(path: PathBuf, head: Vec<u8>, rx: Receiver<Vec<Vec<u8>>>) -> HashedFile {
+    /// Spawns the writer of `path` (`None`: hash only, write nothing); it writes `head`,
+    /// then every buffer received.
+    fn spawn(path: Option<PathBuf>, head: Vec<u8>, rx: Receiver<Vec<Vec<u8>>>) -> HashedFile {
         let handle = thread::spawn(move || {
-            let mut f = File::create(&path).map_err(io(&path))?;
+            let mut f = match &path {
+                Some(p) => Some(File::create(p).map_err(io(p))?),
+                None => None,
+            };
             let mut h = Sha256::new();
             let mut n = 0u64;
             for buf in std::iter::once(vec![head]).chain(rx).flatten() {
                 h.update(&buf);
-                f.write_all(&buf).map_err(io(&path))?;
+                if let (Some(f), Some(p)) = (f.as_mut(), &path) {
+                    f.write_all(&buf).map_err(io(p))?;
+                }
                 n += buf.len() as u64;
             }
             Ok((n, hex::encode(h.finalize())))
@@ -250,11 +256,32 @@ impl<'a> BlockPlan<'a> {
     }
 }
 
-/// Generates the block `plan` describes from `seed` into directory `out`.
-///
-/// `progress` is called with the number of tickets done so far. Returns the manifest
-/// written. Errors: see [`GenerateError`]; on any error nothing is left at `out` (an
-/// existing block there is kept as it was).
+/// What the manifest records besides the block itself.
+#[derive(Clone, Debug, Default)]
+pub struct Provenance {
+    /// Commitments of the seed shares the master seed was combined from, in order
+    /// (`rng::SeedShare::commitment`); `None` when the seed was given whole.
+    pub seed_shares: Option<Vec<String>>,
+    /// The tool identity to record; `None`: this build's ([`manifest::Tool::this_build`]).
+    /// A replay sets the block's recorded identity, so that the manifest can match.
+    pub tool: Option<manifest::Tool>,
+    /// The spec path to record as `spec.source`; `None`: the path the spec was loaded from.
+    pub spec_source: Option<String>,
+}
+
+/// The digests of a block built in memory (see [`replay`]).
+#[derive(Clone, Debug)]
+pub struct Built {
+    /// The manifest.
+    pub manifest: Manifest,
+    /// The exact bytes of `manifest.json`.
+    pub manifest_json: Vec<u8>,
+    /// The exact text of `SHA256SUMS`.
+    pub sums: String,
+}
+
+/// Generates the block `plan` describes from `seed` into directory `out`, recording no
+/// seed shares and this build's identity (see [`generate_with`]).
 pub fn generate(
     plan: &BlockPlan,
     seed: &Seed,
@@ -262,7 +289,36 @@ pub fn generate(
     force: bool,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Manifest, GenerateError> {
-    let spec = plan.spec;
+    generate_with(plan, seed, out, force, &Provenance::default(), progress)
+}
+
+/// Builds the block `plan` describes from `seed` exactly as [`generate_with`] would, but
+/// writes nothing: returns the manifest, the bytes of `manifest.json` and the text of
+/// `SHA256SUMS` (whose digests cover every other file). The audit replay compares them with
+/// a block's files. Errors: as [`generate_with`] (no I/O errors).
+pub fn replay(
+    plan: &BlockPlan,
+    seed: &Seed,
+    provenance: &Provenance,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Built, GenerateError> {
+    build(plan, seed, None, provenance, progress)
+}
+
+/// Generates the block `plan` describes from `seed` into directory `out`; the manifest
+/// records `provenance` (seed share commitments, tool identity).
+///
+/// `progress` is called with the number of tickets done so far. Returns the manifest
+/// written. Errors: see [`GenerateError`]; on any error nothing is left at `out` (an
+/// existing block there is kept as it was).
+pub fn generate_with(
+    plan: &BlockPlan,
+    seed: &Seed,
+    out: &Path,
+    force: bool,
+    provenance: &Provenance,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Manifest, GenerateError> {
     if out.exists() && !force {
         return Err(GenerateError::Exists(out.to_path_buf()));
     }
@@ -275,20 +331,39 @@ pub fn generate(
         .prefix(".tirage-tmp-")
         .tempdir_in(&parent)
         .map_err(io(&parent))?;
-    let dir = tmp.path();
+    let built = build(plan, seed, Some(tmp.path()), provenance, progress)?;
+    put_in_place(tmp, out, &parent)?;
+    Ok(built.manifest)
+}
 
+/// The pipeline: allocation → faces → ticket files (into `dir`, or hashed only when `None`)
+/// → manifest → SHA256SUMS.
+fn build(
+    plan: &BlockPlan,
+    seed: &Seed,
+    dir: Option<&Path>,
+    provenance: &Provenance,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Built, GenerateError> {
+    let spec = plan.spec;
     let tickets = plan.tickets();
-    std::fs::write(dir.join(SPEC), &spec.text).map_err(io(&dir.join(SPEC)))?;
+    if let Some(dir) = dir {
+        std::fs::write(dir.join(SPEC), &spec.text).map_err(io(&dir.join(SPEC)))?;
+    }
     let (csv_tx, csv_rx) = sync_channel::<Vec<Vec<u8>>>(2);
     let (bin_tx, bin_rx) = sync_channel::<Vec<Vec<u8>>>(2);
     let (val_tx, val_rx) = sync_channel::<Vec<Vec<u8>>>(2);
-    let csv_w = HashedFile::spawn(dir.join(CSV), tickets_csv::header(spec), csv_rx);
+    let csv_w = HashedFile::spawn(dir.map(|d| d.join(CSV)), tickets_csv::header(spec), csv_rx);
     let bin_w = HashedFile::spawn(
-        dir.join(BIN),
+        dir.map(|d| d.join(BIN)),
         print_file::header(spec, plan.block, tickets),
         bin_rx,
     );
-    let val_w = HashedFile::spawn(dir.join(VALIDATION), validation_csv::header(), val_rx);
+    let val_w = HashedFile::spawn(
+        dir.map(|d| d.join(VALIDATION)),
+        validation_csv::header(),
+        val_rx,
+    );
 
     let (ways, attempts) = allocate_packs(spec, &plan.counts, &plan.rules, seed, plan.block)
         .map_err(GenerateError::PackRules)?;
@@ -368,20 +443,34 @@ pub fn generate(
     });
 
     let counts = tally(&ways, spec.ways.len());
-    let manifest = build_manifest(plan, seed, &validator, &counts, attempts, files);
+    let mut manifest = build_manifest(plan, seed, &validator, &counts, attempts, files);
+    manifest.seed_shares = provenance.seed_shares.clone();
+    if let Some(tool) = &provenance.tool {
+        manifest.tool = tool.clone();
+    }
+    if let Some(source) = &provenance.spec_source {
+        manifest.spec.source = source.clone();
+    }
     let mut mjson = serde_json::to_vec_pretty(&manifest).expect("manifest serializes");
     mjson.push(b'\n');
-    std::fs::write(dir.join(MANIFEST), &mjson).map_err(io(&dir.join(MANIFEST)))?;
+    if let Some(dir) = dir {
+        std::fs::write(dir.join(MANIFEST), &mjson).map_err(io(&dir.join(MANIFEST)))?;
+    }
     let mut entries: Vec<(String, String)> = manifest
         .files
         .iter()
         .map(|f| (f.name.clone(), f.sha256.clone()))
         .collect();
     entries.push((MANIFEST.into(), hex::encode(Sha256::digest(&mjson))));
-    std::fs::write(dir.join(SUMS), sums::render(&entries)).map_err(io(&dir.join(SUMS)))?;
-
-    put_in_place(tmp, out, &parent)?;
-    Ok(manifest)
+    let sums = sums::render(&entries);
+    if let Some(dir) = dir {
+        std::fs::write(dir.join(SUMS), &sums).map_err(io(&dir.join(SUMS)))?;
+    }
+    Ok(Built {
+        manifest,
+        manifest_json: mjson,
+        sums,
+    })
 }
 
 /// Moves the finished temporary directory to `out`, replacing an existing one only after
@@ -450,10 +539,7 @@ pub fn build_manifest(
     let sales = spec.price.cents() as f64 * f64::from(plan.tickets());
     Manifest {
         format: manifest::FORMAT.into(),
-        tool: manifest::Tool {
-            name: "tirage".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-        },
+        tool: manifest::Tool::this_build(),
         kind: plan.kind,
         game: manifest::Game {
             id: spec.id.clone(),
@@ -472,6 +558,7 @@ pub fn build_manifest(
             sha256: spec.sha256.clone(),
         },
         seed_commitment: seed.commitment(),
+        seed_shares: None,
         validation_key_commitment: validator.commitment().to_string(),
         block: plan.block,
         tickets: plan.tickets(),

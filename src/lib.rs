@@ -4,15 +4,18 @@
 //! digests out. See `ARCHITECTURE` in the README for the data flow.
 
 pub mod alloc;
+pub mod audit;
 pub mod deck;
 pub mod emission;
 pub mod games;
 pub mod generate;
+pub mod identity;
 pub mod money;
 pub mod output;
 pub mod render;
 pub mod rng;
 pub mod serial;
 pub mod spec;
+pub mod stats;
 pub mod validation;
 pub mod verify;

@@ -70,6 +70,56 @@ impl Seed {
     }
 }
 
+/// One party's share of a multi-party master seed: 256 bits, written as 64 hex digits.
+///
+/// Several parties each bring a share; the master seed is [`Seed::from_shares`] of them, in
+/// order, so no party alone can choose or predict it as long as one share is secret and
+/// random. Shares never reach a deliverable: the manifest records only each share's
+/// [`SeedShare::commitment`]. Its `Debug` form never shows the bytes.
+#[derive(Clone, PartialEq, Eq)]
+pub struct SeedShare(pub [u8; 32]);
+
+impl SeedShare {
+    /// Parses 64 hex digits (surrounding white space ignored); same rules as [`Seed::from_hex`].
+    pub fn from_hex(s: &str) -> Result<SeedShare, SeedError> {
+        Seed::from_hex(s).map(|k| SeedShare(k.0))
+    }
+
+    /// The public commitment to this share: hex SHA-256 of
+    /// `"tirage/v1/share-commitment" ‖ 0x00 ‖ share` (64 hex digits).
+    pub fn commitment(&self) -> String {
+        let mut h = Sha256::new();
+        h.update(b"tirage/v1/share-commitment\0");
+        h.update(self.0);
+        hex::encode(h.finalize())
+    }
+}
+
+impl fmt::Debug for SeedShare {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "SeedShare(<secret>, commitment {})",
+            &self.commitment()[..16]
+        )
+    }
+}
+
+impl Seed {
+    /// The master seed made of `shares`, in the given order:
+    /// SHA-256(`"tirage/v1/seed-shares"` ‖ 0x00 ‖ share₁ ‖ … ‖ shareₙ), each share its 32
+    /// raw bytes. Order matters (the same shares in another order give another seed). An
+    /// empty list is allowed by the formula but the CLI requires at least one share.
+    pub fn from_shares(shares: &[SeedShare]) -> Seed {
+        let mut h = Sha256::new();
+        h.update(b"tirage/v1/seed-shares\0");
+        for s in shares {
+            h.update(s.0);
+        }
+        Seed(h.finalize().into())
+    }
+}
+
 impl fmt::Debug for Seed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Seed(<secret>, commitment {})", &self.commitment()[..16])
@@ -249,6 +299,30 @@ mod tests {
         assert_eq!(w, (0..1000).collect::<Vec<_>>());
         assert_ne!(v, w);
     }
+
+    /// Share combination and commitments, computed independently with Python's hashlib:
+    /// `sha256(b"tirage/v1/seed-shares\0" + bytes.fromhex(a) + bytes.fromhex(b))` and
+    /// `sha256(b"tirage/v1/share-commitment\0" + bytes.fromhex(a))`.
+    #[test]
+    fn seed_from_shares_known_vector() {
+        let a = SeedShare::from_hex(SHARE_A).unwrap();
+        let b = SeedShare::from_hex(SHARE_B).unwrap();
+        assert_eq!(Seed::from_shares(&[a.clone(), b.clone()]).to_hex(), SEED_AB);
+        assert_eq!(Seed::from_shares(&[b.clone(), a.clone()]).to_hex(), SEED_BA);
+        assert_eq!(Seed::from_shares(std::slice::from_ref(&a)).to_hex(), SEED_A);
+        assert_eq!(a.commitment(), COMMIT_A);
+        assert_eq!(b.commitment(), COMMIT_B);
+        assert!(!format!("{a:?}").contains("0123"));
+        assert!(SeedShare::from_hex("12").is_err());
+    }
+
+    const SHARE_A: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+    const SHARE_B: &str = "ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100";
+    const SEED_AB: &str = "405595a5c61459393e7df0ad3873e76d31b7fa9e8a1e4c456a034cfb791e9315";
+    const SEED_BA: &str = "6d8c89a60debc43546eff97f591fdffc7cd34d24757dac64cac5272ae016f91c";
+    const SEED_A: &str = "6cbbd27f8fbb836eb286c7e7f2a685ceb270a73955f1823616609599cac67202";
+    const COMMIT_A: &str = "6b9adc8f8cc87a4157ab847fdcf250b2eb1385d452643e81fd5ff95c0a3ae5cc";
+    const COMMIT_B: &str = "f759860a00b200244dc5b5ed89912b4428e6b9acc818a4729ce17acc98d6af70";
 
     #[test]
     fn seed_parsing() {

@@ -4,8 +4,8 @@ use super::seed::{check_free, seed_file_path, write_secret, SeedArgs};
 use super::{progress, with_threads, Outcome};
 use anyhow::Result;
 use std::path::PathBuf;
-use tirage::emission::{generate_emission, parse_blocks};
-use tirage::generate::{generate, BlockPlan};
+use tirage::emission::{generate_emission_with, parse_blocks};
+use tirage::generate::{generate_with, BlockPlan};
 use tirage::spec::GameSpec;
 
 /// Arguments of `tirage generate`.
@@ -13,7 +13,8 @@ use tirage::spec::GameSpec;
 #[command(after_help = "Examples:
   tirage generate game_specs/coq.toml
   tirage generate game_specs/coq.toml --block 2 --seed-file coq.seed --out /tmp/coq-2 --threads 2
-  tirage generate game_specs/coq.toml --blocks 1..3      # an emission: output/coq/block-001..003 + emission.json")]
+  tirage generate game_specs/coq.toml --blocks 1..3      # an emission: output/coq/block-001..003 + emission.json
+  tirage generate game_specs/coq.toml --seed-share lottery.share --seed-share auditor.share")]
 pub struct Args {
     /// The game spec (TOML), e.g. game_specs/coq.toml.
     spec: PathBuf,
@@ -43,6 +44,7 @@ pub struct Args {
 pub fn run(a: Args) -> Result<Outcome> {
     let spec = GameSpec::load(&a.spec)?;
     let (seed, fresh) = a.seed.seed()?;
+    let provenance = a.seed.provenance()?;
     if let Some(range) = &a.blocks {
         let blocks = parse_blocks(range).map_err(anyhow::Error::msg)?;
         let out = a
@@ -56,7 +58,7 @@ pub fn run(a: Args) -> Result<Outcome> {
         let bar = progress::bar(n, "emission", a.quiet);
         let per = u64::from(spec.block_size);
         let m = with_threads(a.threads, || {
-            generate_emission(&spec, &seed, blocks, &out, a.force, &|b, k| {
+            generate_emission_with(&spec, &seed, blocks, &out, a.force, &provenance, &|b, k| {
                 bar.set_position(u64::from(b - first) * per + k)
             })
         })??;
@@ -87,7 +89,9 @@ pub fn run(a: Args) -> Result<Outcome> {
     let plan = BlockPlan::production(&spec, a.block)?;
     let bar = progress::bar(u64::from(spec.block_size), "generate", a.quiet);
     let manifest = with_threads(a.threads, || {
-        generate(&plan, &seed, &out, a.force, &|n| bar.set_position(n))
+        generate_with(&plan, &seed, &out, a.force, &provenance, &|n| {
+            bar.set_position(n)
+        })
     })??;
     bar.finish_and_clear();
     if fresh {

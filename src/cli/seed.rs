@@ -2,7 +2,8 @@
 
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
-use tirage::rng::Seed;
+use tirage::generate::Provenance;
+use tirage::rng::{Seed, SeedShare};
 
 /// Where the master seed comes from.
 #[derive(clap::Args, Debug)]
@@ -12,14 +13,21 @@ pub struct SeedArgs {
     #[arg(long, conflicts_with = "seed_file")]
     seed: Option<String>,
     /// File holding the master seed (64 hex digits).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "seed_share")]
     seed_file: Option<PathBuf>,
+    /// File holding one party's seed share (64 hex digits); repeat for each party, in an
+    /// agreed order. The master seed is SHA-256("tirage/v1/seed-shares" ‖ 0x00 ‖ share₁ ‖ …
+    /// ‖ shareₙ); the manifest records a commitment to each share, never a share.
+    #[arg(long, value_name = "FILE", conflicts_with = "seed")]
+    seed_share: Vec<PathBuf>,
 }
 
 impl SeedArgs {
     /// The seed, and whether it is fresh (drawn now from the OS, to be saved).
     pub fn seed(&self) -> Result<(Seed, bool)> {
+        let shares = read_shares(&self.seed_share)?;
         Ok(match (&self.seed, &self.seed_file) {
+            _ if !shares.is_empty() => (Seed::from_shares(&shares), false),
             (Some(hex), _) => (Seed::from_hex(hex).context("--seed")?, false),
             (None, Some(f)) => {
                 let text = std::fs::read_to_string(f)
@@ -32,6 +40,29 @@ impl SeedArgs {
             (None, None) => (Seed::from_os()?, true),
         })
     }
+
+    /// What the manifest records about the seed: each share's commitment, when the seed was
+    /// combined from shares. Errors: a share file cannot be read or is not 64 hex digits.
+    pub fn provenance(&self) -> Result<Provenance> {
+        let shares = read_shares(&self.seed_share)?;
+        Ok(Provenance {
+            seed_shares: (!shares.is_empty())
+                .then(|| shares.iter().map(SeedShare::commitment).collect()),
+            ..Provenance::default()
+        })
+    }
+}
+
+/// Reads seed share files (64 hex digits each), in the order given.
+pub fn read_shares(paths: &[PathBuf]) -> Result<Vec<SeedShare>> {
+    paths
+        .iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(f)
+                .with_context(|| format!("cannot read the seed share file {}", f.display()))?;
+            SeedShare::from_hex(&text).with_context(|| format!("seed share file {}", f.display()))
+        })
+        .collect()
 }
 
 /// Where a fresh seed for output `out` is saved: beside it, never inside it.

@@ -1,16 +1,17 @@
-//! `tirage verify DIR`: the independent re-check of a block.
+//! `tirage verify DIR`: the independent re-check of a block, and its audit report.
 
 use super::{progress, with_threads, Outcome};
-use anyhow::Result;
+use anyhow::{Context, Result};
 use std::path::PathBuf;
+use tirage::rng::Seed;
 use tirage::spec::GameSpec;
 use tirage::verify::emission::{is_emission, verify_emission};
-use tirage::verify::verify;
+use tirage::verify::{audit, Options, SeedInput};
 
 /// Arguments of `tirage verify`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Exit status: 0 clean, 1 findings, 2 error.\n\nExamples:\n  tirage verify output/coq/block-001\n  tirage verify output/coq/block-001 --spec game_specs/coq.toml --json > report.json"
+    after_help = "Exit status: 0 clean (statistics flagged at p < 1 % are exceptions, reported in audit.md, not findings), 1 findings (including the leakage gate and a replay mismatch), 2 error.\n\nExamples:\n  tirage verify output/coq/block-001\n  tirage verify output/coq/block-001 --spec game_specs/coq.toml --json > report.json\n  tirage verify output/coq/block-001 --seed-file output/coq/block-001.seed --report /tmp/audit\n  tirage verify output/coq/block-001 --seed-share lottery.share --seed-share auditor.share"
 )]
 pub struct Args {
     /// The block directory (holding SHA256SUMS, manifest.json, spec.toml, tickets.csv,
@@ -22,6 +23,21 @@ pub struct Args {
     /// Print the report as JSON instead of text.
     #[arg(long)]
     json: bool,
+    /// Where to write the audit report (audit.md, audit.json, audit.svg). Default: the block
+    /// directory itself (the files are not deliverables; SHA256SUMS does not list them).
+    #[arg(long, value_name = "DIR")]
+    report: Option<PathBuf>,
+    /// Do not write the audit report.
+    #[arg(long, conflicts_with = "report")]
+    no_audit: bool,
+    /// The block's master seed file (64 hex digits): replay the block in memory and check
+    /// every file is byte-identical.
+    #[arg(long, value_name = "FILE", conflicts_with = "seed_share")]
+    seed_file: Option<PathBuf>,
+    /// One party's seed share file (64 hex digits); repeat in generation order to replay a
+    /// block made with `generate --seed-share`.
+    #[arg(long, value_name = "FILE")]
+    seed_share: Vec<PathBuf>,
     /// Worker threads (0: one per core). The report is identical for any value.
     #[arg(long, default_value_t = 0)]
     threads: usize,
@@ -32,8 +48,27 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<Outcome> {
     let reference = a.spec.as_deref().map(GameSpec::load).transpose()?;
+    let seed = match (&a.seed_file, a.seed_share.is_empty()) {
+        (Some(f), _) => {
+            let text = std::fs::read_to_string(f)
+                .with_context(|| format!("cannot read the seed file {}", f.display()))?;
+            Some(SeedInput::whole(
+                Seed::from_hex(&text).with_context(|| format!("seed file {}", f.display()))?,
+            ))
+        }
+        (None, false) => Some(SeedInput::from_shares(super::seed::read_shares(
+            &a.seed_share,
+        )?)),
+        (None, true) => None,
+    };
     let expected = reference.as_ref().map_or(0, |s| u64::from(s.block_size));
     if is_emission(&a.dir) {
+        if opts_seed_given(&a) {
+            anyhow::bail!(
+                "{} is an emission: replay one block at a time (tirage verify <emission>/block-NNN --seed-file …)",
+                a.dir.display()
+            );
+        }
         let bar = progress::bar(0, "verify", a.quiet);
         let report = with_threads(a.threads, || {
             verify_emission(&a.dir, reference.as_ref(), &|_, _| bar.tick())
@@ -51,18 +86,39 @@ pub fn run(a: Args) -> Result<Outcome> {
         });
     }
     let bar = progress::bar(expected, "verify", a.quiet);
-    let report = with_threads(a.threads, || {
-        verify(&a.dir, reference.as_ref(), &|n| bar.set_position(n))
-    })??;
+    let opts = Options {
+        reference: reference.as_ref(),
+        seed,
+    };
+    let audit = with_threads(a.threads, || audit(&a.dir, &opts, &|n| bar.set_position(n)))??;
     bar.finish_and_clear();
+    let report = &audit.report;
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        println!("{}", serde_json::to_string_pretty(report)?);
     } else {
         print!("{}", report.to_text());
+    }
+    if !a.no_audit {
+        let dir = a.report.clone().unwrap_or_else(|| a.dir.clone());
+        let written = audit.write(&dir)?;
+        if !a.quiet {
+            let names: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
+            eprintln!(
+                "audit report: {} ({}; {} exception(s) at p < 1 %)",
+                names.join(", "),
+                audit.verdict,
+                audit.exceptions.len()
+            );
+        }
     }
     Ok(if report.clean {
         Outcome::Success
     } else {
         Outcome::Findings
     })
+}
+
+/// True when a seed or seed shares were given.
+fn opts_seed_given(a: &Args) -> bool {
+    a.seed_file.is_some() || !a.seed_share.is_empty()
 }

@@ -25,6 +25,11 @@ pub struct Manifest {
     /// Hex SHA-256 commitment of the master seed (see `rng::Seed::commitment`); the seed
     /// itself is never in a deliverable.
     pub seed_commitment: String,
+    /// When the master seed was combined from several parties' shares
+    /// (`rng::Seed::from_shares`): the commitment of each share, in order
+    /// (`rng::SeedShare::commitment`). Absent when the seed was given whole.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed_shares: Option<Vec<String>>,
     /// Hex SHA-256 commitment of the validation-code key (see `validation::Validator`).
     pub validation_key_commitment: String,
     /// Block number (0 for a specimen deck).
@@ -63,6 +68,26 @@ pub struct Tool {
     pub name: String,
     /// Cargo package version.
     pub version: String,
+    /// Git commit the tool was built from (40 hex digits), or `unknown`
+    /// (see [`crate::identity`]). Empty in manifests written before it was recorded.
+    #[serde(default)]
+    pub git_commit: String,
+    /// Hex SHA-256 of the `Cargo.lock` the tool was built with. Empty in manifests written
+    /// before it was recorded.
+    #[serde(default)]
+    pub cargo_lock_sha256: String,
+}
+
+impl Tool {
+    /// This build's identity ([`crate::identity`]).
+    pub fn this_build() -> Tool {
+        Tool {
+            name: "tirage".into(),
+            version: crate::identity::VERSION.into(),
+            git_commit: crate::identity::GIT_COMMIT.into(),
+            cargo_lock_sha256: crate::identity::cargo_lock_sha256().into(),
+        }
+    }
 }
 
 /// Game identity.

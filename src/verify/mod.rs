@@ -14,18 +14,22 @@
 pub mod emission;
 pub mod report;
 
+use crate::audit::leakage::{self, Tally};
+use crate::audit::Audit;
 use crate::games::{ColumnKind, Face};
-use crate::generate::Kind;
+use crate::generate::{self, BlockPlan, Kind, Provenance};
 use crate::money::Money;
 use crate::output::manifest::Manifest;
 use crate::output::{
     print_file, sums, tickets_csv, validation_csv, Ticket, BIN, CSV, MANIFEST, SPEC, SUMS,
     VALIDATION,
 };
+use crate::rng::{Seed, SeedShare};
 use crate::serial::{is_valid, serial};
 use crate::spec::{GameSpec, PackRules, WayId};
 use rayon::prelude::*;
-pub use report::{CheckId, CheckResult, Findings, Report, WayTally};
+pub use report::{CheckId, CheckResult, FileDigest, Findings, Report, WayTally};
+use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -37,6 +41,77 @@ use std::sync::mpsc::{sync_channel, SyncSender};
 const READ_BLOCK: usize = 8 << 20;
 /// Tickets checked per parallel task.
 const TASK_TICKETS: usize = 4096;
+
+/// The master seed an auditor holds, to replay the block.
+#[derive(Clone, Debug)]
+pub struct SeedInput {
+    /// The master seed.
+    pub seed: Seed,
+    /// The shares it was combined from, in order (empty when the seed was given whole):
+    /// their commitments are checked against the manifest's `seed_shares`.
+    pub shares: Vec<SeedShare>,
+}
+
+impl SeedInput {
+    /// A whole seed.
+    pub fn whole(seed: Seed) -> SeedInput {
+        SeedInput {
+            seed,
+            shares: Vec::new(),
+        }
+    }
+
+    /// The seed combined from `shares`, in order ([`Seed::from_shares`]).
+    pub fn from_shares(shares: Vec<SeedShare>) -> SeedInput {
+        SeedInput {
+            seed: Seed::from_shares(&shares),
+            shares,
+        }
+    }
+}
+
+/// What verify is asked to do besides the re-check.
+#[derive(Clone, Debug, Default)]
+pub struct Options<'a> {
+    /// The spec the auditor expects the block to be made from (its text must equal the
+    /// block's copy).
+    pub reference: Option<&'a GameSpec>,
+    /// The master seed, to replay the block and compare every file byte for byte.
+    pub seed: Option<SeedInput>,
+}
+
+/// One file of the replay: the block's digest against the regenerated one.
+#[derive(Clone, Debug, Serialize)]
+pub struct ReplayFile {
+    /// File name.
+    pub name: String,
+    /// Hex SHA-256 of the block's file, if it could be read.
+    pub block_sha256: Option<String>,
+    /// Hex SHA-256 of the regenerated file.
+    pub replay_sha256: String,
+    /// Byte-identical (equal SHA-256).
+    pub identical: bool,
+}
+
+/// Everything verify found, for the audit report.
+#[derive(Debug)]
+pub struct Verified {
+    /// The report of every procedure.
+    pub report: Report,
+    /// The block's spec copy, if it loads.
+    pub spec: Option<GameSpec>,
+    /// The block's manifest, if it parses.
+    pub manifest: Option<Manifest>,
+    /// The evaluated way of every print record in order (0 when the face realises none, or
+    /// no entry when its face codes are out of range); 2 bytes per ticket.
+    pub ways: Vec<WayId>,
+    /// The leakage gate's measures, when the ticket pass ran.
+    pub leakage: Option<Vec<leakage::FieldResult>>,
+    /// The replay's files, when a replay ran to the end.
+    pub replay: Option<Vec<ReplayFile>>,
+    /// The block's validation codes, sorted (for emission checks).
+    pub codes: Vec<u64>,
+}
 
 /// Why verify could not run at all (exit 2). Anything wrong *inside* a block is a finding.
 #[derive(Debug, thiserror::Error)]
@@ -107,7 +182,8 @@ impl Expect {
 
 /// Verifies the block in `dir`. `reference`: the spec the auditor expects the block to be
 /// made from (its text must equal the block's copy). `progress` is called with the number
-/// of tickets checked so far. Errors: only [`VerifyError::NotADirectory`].
+/// of tickets checked so far. No replay (see [`audit`]). Errors: only
+/// [`VerifyError::NotADirectory`].
 pub fn verify(
     dir: &Path,
     reference: Option<&GameSpec>,
@@ -122,6 +198,31 @@ pub fn verify_block(
     reference: Option<&GameSpec>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(Report, Vec<u64>), VerifyError> {
+    let opts = Options {
+        reference,
+        seed: None,
+    };
+    inspect(dir, &opts, progress).map(|v| (v.report, v.codes))
+}
+
+/// Verifies the block in `dir` (with a replay if `opts.seed` is given) and builds the audit
+/// report: procedures, findings, randomness evidence, leakage measures. Errors: as
+/// [`verify`]; anything wrong inside the block is a finding.
+pub fn audit(
+    dir: &Path,
+    opts: &Options,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Audit, VerifyError> {
+    Ok(Audit::build(inspect(dir, opts, progress)?))
+}
+
+/// Every procedure of verify; returns the report and what the audit needs.
+pub fn inspect(
+    dir: &Path,
+    opts: &Options,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Verified, VerifyError> {
+    let reference = opts.reference;
     if !dir.is_dir() {
         return Err(VerifyError::NotADirectory(dir.to_path_buf()));
     }
@@ -164,7 +265,7 @@ pub fn verify_block(
         }
     }
     let mut actual: BTreeMap<String, (u64, String)> = BTreeMap::new();
-    for name in [SPEC, MANIFEST] {
+    for name in [SPEC, MANIFEST, SUMS] {
         if let Ok(b) = read(name) {
             actual.insert(
                 name.into(),
@@ -243,12 +344,14 @@ pub fn verify_block(
     let mut block = manifest.as_ref().map(|m| m.block);
     let mut ways = Vec::new();
     let mut pack_rules = PackRules::default();
+    let mut leak: Option<Vec<leakage::FieldResult>> = None;
     match &spec {
         None => not_run.extend([
             CheckId::PrintHeader,
             CheckId::CsvHeader,
             CheckId::RecordCount,
             CheckId::Counts,
+            CheckId::Leakage,
         ]),
         Some(spec) => {
             let expect = manifest
@@ -258,6 +361,30 @@ pub fn verify_block(
                 check_manifest(m, spec, &mut checks);
             }
             run = check_tickets(dir, spec, expect, &mut checks, progress);
+            match &run.leakage {
+                Some(t) => {
+                    let results = t.results();
+                    for r in results.iter().filter(|r| r.result == "fail") {
+                        add(
+                            &mut checks,
+                            CheckId::Leakage,
+                            None,
+                            format!(
+                                "{} ({}): chi-square {:.1} on {} df, p = {:.1e}, mutual information {:.4} bits (an independent field: {:.6}): this printed field predicts win or lose",
+                                r.field,
+                                r.measures,
+                                r.chi_square.unwrap_or(0.0),
+                                r.df.unwrap_or(0.0),
+                                r.p_value.unwrap_or(0.0),
+                                r.mi_bits.unwrap_or(0.0),
+                                r.mi_baseline_bits.unwrap_or(0.0),
+                            ),
+                        );
+                    }
+                    leak = Some(results);
+                }
+                None => not_run.push(CheckId::Leakage),
+            }
             let expect = run.expect.as_ref();
             block = block.or(expect.map(|e| e.block));
             expect_kind = expect_kind.or(expect.map(|e| e.kind));
@@ -376,12 +503,48 @@ pub fn verify_block(
         }
     }
 
+    // The replay.
+    let mut replayed = None;
+    if let (Some(given), Some(spec)) = (&opts.seed, &spec) {
+        replayed = replay(
+            spec,
+            manifest.as_ref(),
+            run.expect.as_ref(),
+            given,
+            &actual,
+            &mut checks,
+            progress,
+        );
+        if replayed.is_none() && !checks.contains_key(&CheckId::Replay) {
+            not_run.push(CheckId::Replay);
+        }
+    }
+
+    let files: Vec<FileDigest> = [CSV, BIN, VALIDATION, SPEC, MANIFEST, SUMS]
+        .iter()
+        .map(|&name| FileDigest {
+            name: name.into(),
+            bytes: actual.get(name).map(|a| a.0),
+            sha256: actual.get(name).map(|a| a.1.clone()),
+            sha256sums: listed
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, h)| h.clone()),
+            manifest: manifest
+                .as_ref()
+                .and_then(|m| m.files.iter().find(|f| f.name == name))
+                .map(|f| f.sha256.clone()),
+        })
+        .collect();
+
     let results: Vec<CheckResult> = CheckId::ALL
         .iter()
         .map(|&id| {
             let f = checks.remove(&id).unwrap_or_default();
             let result = if f.count > 0 {
                 "fail"
+            } else if id == CheckId::Replay && opts.seed.is_none() {
+                "skipped"
             } else if not_run.contains(&id) || (spec.is_none() && id > CheckId::Spec) {
                 "not run"
             } else {
@@ -396,7 +559,9 @@ pub fn verify_block(
             }
         })
         .collect();
-    let clean = results.iter().all(|c| c.result == "pass");
+    let clean = results
+        .iter()
+        .all(|c| c.result == "pass" || c.result == "skipped");
     let codes = std::mem::take(&mut run.codes);
     let report = Report {
         dir: dir.display().to_string(),
@@ -409,8 +574,131 @@ pub fn verify_block(
         ways,
         payout: run.counts.as_ref().map(|_| Money(run.payout).to_string()),
         pack_rules: pack_rules.describe(),
+        files,
     };
-    Ok((report, codes))
+    Ok(Verified {
+        report,
+        spec,
+        manifest,
+        ways: std::mem::take(&mut run.ways),
+        leakage: leak,
+        replay: replayed,
+        codes,
+    })
+}
+
+/// Replays the block from `given` in memory and compares every file's SHA-256 with the
+/// block's (`actual`: name → (bytes, hex SHA-256) of what was read). Findings go to
+/// [`CheckId::Replay`]; returns the files compared, or `None` when the replay could not run.
+fn replay(
+    spec: &GameSpec,
+    manifest: Option<&Manifest>,
+    expect: Option<&Expect>,
+    given: &SeedInput,
+    actual: &BTreeMap<String, (u64, String)>,
+    checks: &mut Checks,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Option<Vec<ReplayFile>> {
+    let mut bad = |what: String| add(checks, CheckId::Replay, None, what);
+    if let Some(m) = manifest {
+        if !given.shares.is_empty() {
+            let mine: Vec<String> = given.shares.iter().map(SeedShare::commitment).collect();
+            match &m.seed_shares {
+                None => bad("seed shares were given, but the manifest records none: the block was generated from a whole seed".into()),
+                Some(theirs) if theirs.len() != mine.len() => bad(format!(
+                    "{} seed shares were given, the manifest records {}",
+                    mine.len(),
+                    theirs.len()
+                )),
+                Some(theirs) => {
+                    for (i, (a, b)) in mine.iter().zip(theirs).enumerate() {
+                        if a != b {
+                            bad(format!(
+                                "seed share {} has commitment {a}, the manifest records {b} at that place",
+                                i + 1
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        let c = given.seed.commitment();
+        if c != m.seed_commitment {
+            bad(format!(
+                "the seed given has commitment {c}, the manifest records {}: it is not this block's seed; no replay",
+                m.seed_commitment
+            ));
+            return None;
+        }
+    }
+    let Some(expect) = expect else {
+        bad("the block number is unknown (no manifest, no print header): no replay".into());
+        return None;
+    };
+    let plan = match expect.kind {
+        Kind::Production => match BlockPlan::production(spec, expect.block) {
+            Ok(p) => p,
+            Err(e) => {
+                bad(format!("no replay: {e}"));
+                return None;
+            }
+        },
+        Kind::Specimen => {
+            let Ok(counts) = expect
+                .counts
+                .iter()
+                .map(|&c| u32::try_from(c))
+                .collect::<Result<Vec<u32>, _>>()
+            else {
+                bad("no replay: the specimen counts do not fit".into());
+                return None;
+            };
+            BlockPlan::specimen(spec, counts)
+        }
+    };
+    let provenance = match manifest {
+        Some(m) => Provenance {
+            seed_shares: m.seed_shares.clone(),
+            tool: Some(m.tool.clone()),
+            spec_source: Some(m.spec.source.clone()),
+        },
+        None => Provenance::default(),
+    };
+    let built = match generate::replay(&plan, &given.seed, &provenance, progress) {
+        Ok(b) => b,
+        Err(e) => {
+            bad(format!("the replay failed: {e}"));
+            return None;
+        }
+    };
+    let mut expected: Vec<(String, String)> = sums::parse(&built.sums).expect("own SHA256SUMS");
+    expected.push((
+        SUMS.into(),
+        hex::encode(Sha256::digest(built.sums.as_bytes())),
+    ));
+    let files: Vec<ReplayFile> = expected
+        .into_iter()
+        .map(|(name, replay_sha256)| {
+            let block_sha256 = actual.get(&name).map(|a| a.1.clone());
+            let identical = block_sha256.as_deref() == Some(replay_sha256.as_str());
+            ReplayFile {
+                name,
+                block_sha256,
+                replay_sha256,
+                identical,
+            }
+        })
+        .collect();
+    for f in files.iter().filter(|f| !f.identical) {
+        bad(match &f.block_sha256 {
+            Some(h) => format!(
+                "{}: the replay gives SHA-256 {}, the block's file has {h}",
+                f.name, f.replay_sha256
+            ),
+            None => format!("{}: missing or unreadable in the block", f.name),
+        });
+    }
+    Some(files)
 }
 
 /// Production blocks are numbered 1..=999; specimen decks are block 0. (The serials carry
@@ -522,6 +810,8 @@ struct TicketRun {
     counts: Option<Vec<u64>>,
     payout: u64,
     hashes: Vec<(String, (u64, String))>,
+    /// Printed fields against win / lose (None when the record pass did not run).
+    leakage: Option<Tally>,
 }
 
 /// One block of input for the checkers: complete lines of the two CSV files and the
@@ -697,6 +987,8 @@ struct Acc {
     codes: Vec<u64>,
     /// Evaluated way of every ticket with a print record, in order (0 when unrecognised).
     ways: Vec<WayId>,
+    /// Printed fields against win / lose.
+    leakage: Tally,
     /// Rows of tickets.csv / validation.csv with no print record, and print records with no
     /// row: (count, first ticket).
     extra_csv: (u64, Option<u64>),
@@ -716,8 +1008,9 @@ fn join(a: &mut (u64, Option<u64>), b: (u64, Option<u64>)) {
 }
 
 impl Acc {
-    fn new(n_ways: usize) -> Acc {
+    fn new(n_ways: usize, pack_size: u32) -> Acc {
         Acc {
+            leakage: Tally::new(pack_size),
             checks: Checks::new(),
             counts: vec![0; n_ways],
             payout: 0,
@@ -743,6 +1036,7 @@ impl Acc {
         self.tickets += later.tickets;
         self.codes.extend(later.codes);
         self.ways.extend(later.ways);
+        self.leakage.merge(&later.leakage);
         join(&mut self.extra_csv, later.extra_csv);
         join(&mut self.missing_csv, later.missing_csv);
         join(&mut self.extra_val, later.extra_val);
@@ -847,6 +1141,13 @@ impl Ctx<'_> {
         acc.payout += prize.cents();
         let way = spec.recognise(&ev.wins);
         acc.ways.push(way.unwrap_or(0));
+        acc.leakage.add(
+            r.ticket,
+            r.pack,
+            r.pack_position,
+            &r.serial,
+            prize.cents() > 0,
+        );
         match way {
             Some(w) => acc.counts[w as usize] += 1,
             None => add(
@@ -1061,7 +1362,8 @@ fn check_tickets(
         ncols: spec.mechanic.columns().len(),
     };
     let (tx, rx) = sync_channel::<Batch>(2);
-    let mut total = Acc::new(spec.ways.len());
+    let mut total = Acc::new(spec.ways.len(), spec.pack_size);
+    total.ways.reserve(expect.tickets as usize);
     let reader_result = std::thread::scope(|s| {
         let h = s.spawn(|| reader(csv, bin, val, rec, tx));
         for batch in rx {
@@ -1083,7 +1385,7 @@ fn check_tickets(
                         vrows: validation_csv::RowWriter::new(spec),
                     },
                     |w, task| {
-                        let mut acc = Acc::new(spec.ways.len());
+                        let mut acc = Acc::new(spec.ways.len(), spec.pack_size);
                         for k in task * TASK_TICKETS..((task + 1) * TASK_TICKETS).min(n) {
                             let l = line(&ends, &batch.csv, k).map(|r| &batch.csv[r]);
                             let v = line(&vends, &batch.val, k).map(|r| &batch.val[r]);
@@ -1167,6 +1469,7 @@ fn check_tickets(
     run.codes = codes;
     run.tickets = total.tickets;
     run.ways = std::mem::take(&mut total.ways);
+    run.leakage = Some(std::mem::replace(&mut total.leakage, Tally::new(1)));
     run.payout = total.payout;
     run.counts = Some(total.counts);
     run.expect = Some(expect);

@@ -48,6 +48,10 @@ pub enum CheckId {
     Counts,
     /// The spec's pack constraints hold on every pack.
     PackRules,
+    /// No field printed outside the scratch layer predicts win / lose (the leakage gate).
+    Leakage,
+    /// Replayed from the seed (or seed shares), the block comes out byte-identical.
+    Replay,
 }
 
 impl CheckId {
@@ -72,6 +76,8 @@ impl CheckId {
             CheckId::ValidationFile => "every validation.csv row equals its ticket's serial and code in tickets.bin and its evaluated way and prize",
             CheckId::ValidationCodes => "validation codes are unique within the block",
             CheckId::PackRules => "the spec's pack constraints hold on every pack (evaluated ways)",
+            CheckId::Leakage => "no field printed outside the scratch layer (ticket number, pack, position, serial / barcode) predicts win or lose (chi-square test of independence; the gate fails at p < 10^-6)",
+            CheckId::Replay => "regenerated in memory from the seed (or seed shares), every file of the block comes out byte-identical (SHA-256 of each file)",
         }
     }
 
@@ -96,11 +102,13 @@ impl CheckId {
             CheckId::ValidationFile => "validation_file",
             CheckId::ValidationCodes => "validation_codes",
             CheckId::PackRules => "pack_rules",
+            CheckId::Leakage => "leakage",
+            CheckId::Replay => "replay",
         }
     }
 
     /// Every check, in report order.
-    pub const ALL: [CheckId; 18] = [
+    pub const ALL: [CheckId; 20] = [
         CheckId::Sha256sums,
         CheckId::Manifest,
         CheckId::Spec,
@@ -119,6 +127,8 @@ impl CheckId {
         CheckId::ValidationCodes,
         CheckId::Counts,
         CheckId::PackRules,
+        CheckId::Leakage,
+        CheckId::Replay,
     ];
 }
 
@@ -168,7 +178,8 @@ pub struct CheckResult {
     pub id: CheckId,
     /// What it establishes.
     pub procedure: &'static str,
-    /// `pass`, `fail`, or `not run` (an earlier failure made it impossible).
+    /// `pass`, `fail`, `not run` (an earlier failure made it impossible) or `skipped` (not
+    /// asked for: the replay without a seed). Only `pass` and `skipped` are clean.
     pub result: &'static str,
     /// Number of findings.
     pub findings: u64,
@@ -187,6 +198,21 @@ pub struct WayTally {
     pub expected: u64,
     /// Count found by evaluating every face.
     pub found: u64,
+}
+
+/// One file of the block: what was read and what the block's lists say.
+#[derive(Clone, Debug, Serialize)]
+pub struct FileDigest {
+    /// File name.
+    pub name: String,
+    /// Size in bytes, if the file could be read.
+    pub bytes: Option<u64>,
+    /// Hex SHA-256 of the bytes read.
+    pub sha256: Option<String>,
+    /// What SHA256SUMS says, if it lists the file.
+    pub sha256sums: Option<String>,
+    /// What manifest.json says, if it lists the file.
+    pub manifest: Option<String>,
 }
 
 /// The whole report.
@@ -212,6 +238,8 @@ pub struct Report {
     pub payout: Option<String>,
     /// The pack constraints checked, in words.
     pub pack_rules: Vec<String>,
+    /// Every file of the block with its digests.
+    pub files: Vec<FileDigest>,
 }
 
 impl Report {

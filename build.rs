@@ -1,0 +1,49 @@
+//! Build identity: the git commit the binary is built from, embedded as `TIRAGE_GIT_COMMIT`
+//! (`git rev-parse HEAD`, or `unknown` outside a git checkout or without git). The value can
+//! be forced with the environment variable `TIRAGE_GIT_COMMIT` (e.g. by a packager).
+
+use std::path::Path;
+use std::process::Command;
+
+fn git(args: &[&str]) -> Option<String> {
+    let out = Command::new("git").args(args).output().ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let s = String::from_utf8(out.stdout).ok()?.trim().to_string();
+    (!s.is_empty()).then_some(s)
+}
+
+fn main() {
+    println!("cargo:rerun-if-env-changed=TIRAGE_GIT_COMMIT");
+    println!("cargo:rerun-if-changed=build.rs");
+    let commit = match std::env::var("TIRAGE_GIT_COMMIT") {
+        Ok(c) if !c.trim().is_empty() => c.trim().to_string(),
+        _ => {
+            let c = git(&["rev-parse", "HEAD"])
+                .filter(|c| c.len() == 40 && c.bytes().all(|b| b.is_ascii_hexdigit()));
+            // Re-run when HEAD moves: HEAD itself (branch switch), the branch's ref, packed refs.
+            if let (Some(dir), Some(common)) = (
+                git(&["rev-parse", "--git-dir"]),
+                git(&["rev-parse", "--git-common-dir"]),
+            ) {
+                println!(
+                    "cargo:rerun-if-changed={}",
+                    Path::new(&dir).join("HEAD").display()
+                );
+                if let Some(r) = git(&["symbolic-ref", "-q", "HEAD"]) {
+                    println!(
+                        "cargo:rerun-if-changed={}",
+                        Path::new(&common).join(r).display()
+                    );
+                }
+                let packed = Path::new(&common).join("packed-refs");
+                if packed.exists() {
+                    println!("cargo:rerun-if-changed={}", packed.display());
+                }
+            }
+            c.unwrap_or_else(|| "unknown".into())
+        }
+    };
+    println!("cargo:rustc-env=TIRAGE_GIT_COMMIT={commit}");
+}

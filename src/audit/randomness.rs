@@ -1,0 +1,658 @@
+//! Randomness evidence on a block: is the arrangement of the ways in print order what an
+//! honest uniform shuffle gives?
+//!
+//! Input: the evaluated way of every ticket in print order (verify's ticket pass), and the
+//! spec. Tests, each with its p-value (the probability of a result at least as extreme in an
+//! honest block):
+//! - **winners per pack** against their hypergeometric expectation, two ways: the spread
+//!   over packs (chi-square of the packs × {win, lose} table, packs − 1 degrees of freedom)
+//!   and the distribution of per-pack counts against the hypergeometric law (chi-square
+//!   goodness of fit, full packs only, bins pooled to expect ≥ 5 packs);
+//! - **Wald–Wolfowitz runs** of win / lose in print order (two-sided: clustered or too
+//!   regular);
+//! - **serial correlation** at lags 1..=[`MAX_LAG`] of the prize amounts, and of their
+//!   mid-ranks (the amounts alone are dominated by the few top prizes; ranks weigh every
+//!   ticket alike): Ljung–Box portmanteau with [`MAX_LAG`] degrees of freedom, per-lag values
+//!   shown;
+//! - **positions of each tier** against the uniform law on the block (Kolmogorov–Smirnov),
+//!   for tiers of at least [`KS_MIN`] tickets. Tiers with fewer are pooled into one group;
+//!   if the group still has fewer than [`KS_MIN`] tickets it is not tested (no test can tell
+//!   a fair from a biased placement of so few tickets) and its positions are listed and
+//!   charted for the reader.
+//!
+//! A p-value below [`super::FLAG_P`] (1 %) is an *exception*: reported in words, never a
+//! finding by itself, since 1 % of honest blocks flag any given test by chance.
+
+use super::FLAG_P;
+use crate::spec::{GameSpec, WayId};
+use crate::stats::{self, ChiSquare};
+use serde::Serialize;
+
+/// Largest lag of the serial-correlation tests.
+pub const MAX_LAG: usize = 10;
+
+/// Fewest tickets a tier (or the pooled small tiers) needs for its positions to be tested.
+pub const KS_MIN: usize = 20;
+
+/// Minimum expected number of packs per bin of the per-pack distribution test.
+pub const MIN_EXPECTED: f64 = 5.0;
+
+/// One lag of a serial-correlation test.
+#[derive(Clone, Debug, Serialize)]
+pub struct LagResult {
+    /// k.
+    pub lag: usize,
+    /// Autocorrelation r_k.
+    pub r: f64,
+    /// Standardised r_k.
+    pub z: f64,
+    /// Two-sided p-value of this lag alone (information; the test is the portmanteau).
+    pub p_value: f64,
+}
+
+/// One bin of the per-pack distribution test.
+#[derive(Clone, Debug, Serialize)]
+pub struct Bin {
+    /// Fewest winners in a pack of this bin.
+    pub from: usize,
+    /// Most winners in a pack of this bin.
+    pub to: usize,
+    /// Packs observed.
+    pub observed: f64,
+    /// Packs expected (hypergeometric law × full packs).
+    pub expected: f64,
+}
+
+/// One statistical test.
+#[derive(Clone, Debug, Serialize)]
+pub struct Statistic {
+    /// Identifier (`pack_dispersion`, `pack_distribution`, `runs`, `serial_amounts`,
+    /// `serial_ranks`, `positions_<amount>`, `positions_small_tiers`).
+    pub id: String,
+    /// What is tested, in words.
+    pub test: String,
+    /// Sample size (tickets, packs or positions).
+    pub n: u64,
+    /// The statistic (X², z, Q or D).
+    pub statistic: Option<f64>,
+    /// Degrees of freedom, for chi-square statistics.
+    pub df: Option<f64>,
+    /// p-value.
+    pub p_value: Option<f64>,
+    /// `no exception`, `exception` (p < 1 %) or `not run`.
+    pub result: &'static str,
+    /// Details: observed against expected, or why the test was not run.
+    pub note: String,
+    /// Per-lag values (serial correlation only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lags: Vec<LagResult>,
+    /// Bins (per-pack distribution only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub bins: Vec<Bin>,
+}
+
+impl Statistic {
+    fn new(id: impl Into<String>, test: impl Into<String>, n: u64) -> Statistic {
+        Statistic {
+            id: id.into(),
+            test: test.into(),
+            n,
+            statistic: None,
+            df: None,
+            p_value: None,
+            result: "not run",
+            note: String::new(),
+            lags: Vec::new(),
+            bins: Vec::new(),
+        }
+    }
+
+    fn with_p(mut self, statistic: f64, df: Option<f64>, p: f64) -> Statistic {
+        self.statistic = Some(statistic);
+        self.df = df;
+        self.p_value = Some(p);
+        self.result = if p < FLAG_P {
+            "exception"
+        } else {
+            "no exception"
+        };
+        self
+    }
+
+    fn chi(self, t: ChiSquare) -> Statistic {
+        self.with_p(t.statistic, Some(t.df), t.p)
+    }
+
+    fn note(mut self, note: impl Into<String>) -> Statistic {
+        self.note = note.into();
+        self
+    }
+
+    /// True when the p-value is below 1 %.
+    pub fn flagged(&self) -> bool {
+        self.result == "exception"
+    }
+}
+
+/// Positions of the tickets of one tier (1-based print order).
+#[derive(Clone, Debug, Serialize)]
+pub struct TierPositions {
+    /// Lot amount (currency units).
+    pub amount: String,
+    /// Tickets of the tier.
+    pub count: usize,
+    /// Their positions, ascending.
+    pub positions: Vec<u32>,
+}
+
+/// Winners per pack, summarised.
+#[derive(Clone, Debug, Serialize)]
+pub struct PackSummary {
+    /// Packs in the block.
+    pub packs: usize,
+    /// Fewest winners in a pack.
+    pub min: u64,
+    /// Most winners in a pack.
+    pub max: u64,
+    /// Mean winners per full pack.
+    pub mean: f64,
+    /// Expected winners per full pack (pack size × winners / tickets).
+    pub expected: f64,
+    /// Standard deviation of the hypergeometric law of one full pack.
+    pub expected_sd: f64,
+}
+
+/// All randomness evidence of one block.
+#[derive(Clone, Debug, Serialize)]
+pub struct Evidence {
+    /// Every test, in report order.
+    pub statistics: Vec<Statistic>,
+    /// Winners per pack, summarised.
+    pub packs: PackSummary,
+    /// Positions of the tiers too small to be tested one by one (fewer than [`KS_MIN`]).
+    pub small_tiers: Vec<TierPositions>,
+    /// Winners in each pack, in pack order (for the chart; not in audit.json).
+    #[serde(skip)]
+    pub winners_per_pack: Vec<u64>,
+    /// Hypergeometric probability of k winners in a full pack, k = 0..=pack size (chart).
+    #[serde(skip)]
+    pub pack_pmf: Vec<f64>,
+    /// Positions of every tier, in spec order (chart).
+    #[serde(skip)]
+    pub tier_positions: Vec<TierPositions>,
+    /// Tickets in the block.
+    pub tickets: u64,
+}
+
+impl Evidence {
+    /// The tests flagged at p < 1 %.
+    pub fn exceptions(&self) -> impl Iterator<Item = &Statistic> {
+        self.statistics.iter().filter(|s| s.flagged())
+    }
+}
+
+/// Runs every test on `ways`, the way of every ticket in print order (`ways.len()` must be
+/// the spec's block size, every id a way of the spec; the caller checks).
+pub fn analyze(spec: &GameSpec, ways: &[WayId]) -> Evidence {
+    let n = ways.len();
+    let ps = spec.pack_size.max(1) as usize;
+    let win: Vec<bool> = ways.iter().map(|&w| w != 0).collect();
+    let winners = win.iter().filter(|&&b| b).count() as u64;
+
+    // Winners per pack.
+    let packs = n.div_ceil(ps);
+    let mut per_pack = vec![0u64; packs];
+    let mut sizes = vec![0u64; packs];
+    for (i, &w) in win.iter().enumerate() {
+        per_pack[i / ps] += u64::from(w);
+        sizes[i / ps] += 1;
+    }
+    let full: Vec<u64> = per_pack
+        .iter()
+        .zip(&sizes)
+        .filter(|(_, &s)| s == ps as u64)
+        .map(|(&w, _)| w)
+        .collect();
+    let p = winners as f64 / n.max(1) as f64;
+    let expected = ps as f64 * p;
+    let nf = n as f64;
+    let expected_sd = (ps as f64 * p * (1.0 - p) * (nf - ps as f64) / (nf - 1.0).max(1.0))
+        .max(0.0)
+        .sqrt();
+    let pmf = if n > 0 && ps <= n {
+        stats::hypergeometric_pmf(n as u64, winners, ps as u64)
+    } else {
+        Vec::new()
+    };
+    let summary = PackSummary {
+        packs,
+        min: per_pack.iter().copied().min().unwrap_or(0),
+        max: per_pack.iter().copied().max().unwrap_or(0),
+        mean: full.iter().sum::<u64>() as f64 / full.len().max(1) as f64,
+        expected,
+        expected_sd,
+    };
+
+    let mut out = Vec::new();
+    let s = Statistic::new(
+        "pack_dispersion",
+        "winners per pack against their hypergeometric expectation (chi-square of packs × win/lose)",
+        packs as u64,
+    );
+    out.push(match stats::pack_dispersion(&per_pack, &sizes) {
+        Some(t) => s.chi(t).note(format!(
+            "{} packs: {}..{} winners per pack, mean {:.2}, expected {:.2} ± {:.2}",
+            packs, summary.min, summary.max, summary.mean, expected, expected_sd
+        )),
+        None => s.note("needs at least two packs and both winners and losers"),
+    });
+
+    let s = Statistic::new(
+        "pack_distribution",
+        "distribution of winners per full pack against the hypergeometric law (chi-square goodness of fit)",
+        full.len() as u64,
+    );
+    let mut hist = vec![0.0; ps + 1];
+    for &w in &full {
+        hist[w as usize] += 1.0;
+    }
+    let exp: Vec<f64> = pmf.iter().map(|q| q * full.len() as f64).collect();
+    out.push(match stats::goodness_of_fit(&hist, &exp, MIN_EXPECTED) {
+        Some((t, bins)) => {
+            let mut s = s.chi(t).note(format!(
+                "{} full packs in {} bins, each expecting at least {MIN_EXPECTED} packs",
+                full.len(),
+                bins.len()
+            ));
+            s.bins = bins
+                .into_iter()
+                .map(|(from, to, observed, expected)| Bin {
+                    from,
+                    to,
+                    observed,
+                    expected,
+                })
+                .collect();
+            s
+        }
+        None => s.note(format!(
+            "{} full packs: too few to form two bins expecting {MIN_EXPECTED} packs each",
+            full.len()
+        )),
+    });
+
+    let s = Statistic::new(
+        "runs",
+        "Wald–Wolfowitz runs of win/lose in print order (two-sided)",
+        n as u64,
+    );
+    out.push(match stats::runs_test(&win) {
+        Some(r) => s.with_p(r.z, None, r.p).note(format!(
+            "{} runs, expected {:.1} ± {:.1} ({} winners, {} losers)",
+            r.runs,
+            r.expected,
+            r.variance.sqrt(),
+            r.n1,
+            r.n2
+        )),
+        None => s.note("needs at least two winners and two losers"),
+    });
+
+    // Per way: its amount and the mid-rank of that amount among all tickets; the series
+    // are read through the way ids (2 bytes per ticket), never built.
+    let amounts: Vec<f64> = spec
+        .ways
+        .iter()
+        .map(|w| w.amount.cents() as f64 / 100.0)
+        .collect();
+    let mut counts = vec![0u64; spec.ways.len()];
+    for &w in ways {
+        counts[w as usize] += 1;
+    }
+    let mut sa = serial(
+        "serial_amounts",
+        "serial correlation of prize amounts in print order, lags 1..10 (Ljung–Box)",
+        ways,
+        &amounts,
+    );
+    if let Some(top) = amounts.iter().copied().reduce(f64::max) {
+        let mean = counts
+            .iter()
+            .zip(&amounts)
+            .map(|(&k, a)| k as f64 * a)
+            .sum::<f64>()
+            / n.max(1) as f64;
+        let ss: f64 = counts
+            .iter()
+            .zip(&amounts)
+            .map(|(&k, a)| k as f64 * (a - mean).powi(2))
+            .sum();
+        let top_ss: f64 = counts
+            .iter()
+            .zip(&amounts)
+            .filter(|(_, &a)| a == top)
+            .map(|(&k, a)| k as f64 * (a - mean).powi(2))
+            .sum();
+        if ss > 0.0 {
+            sa.note += &format!(
+                "; the top prize carries {:.0} % of the amounts' variance, which makes this test conservative — the rank version weighs every ticket alike",
+                100.0 * top_ss / ss
+            );
+        }
+    }
+    out.push(sa);
+    out.push(serial(
+        "serial_ranks",
+        "serial correlation of the ranks of prize amounts in print order, lags 1..10 (Ljung–Box)",
+        ways,
+        &stats::mid_rank_table(&amounts, &counts),
+    ));
+
+    // Positions per tier.
+    let mut tier_positions: Vec<TierPositions> = spec
+        .tiers
+        .iter()
+        .map(|t| TierPositions {
+            amount: t.amount.to_string(),
+            count: 0,
+            positions: Vec::new(),
+        })
+        .collect();
+    for (i, &w) in ways.iter().enumerate() {
+        if let Some(t) = spec.ways[w as usize].tier {
+            tier_positions[t].positions.push(i as u32 + 1);
+        }
+    }
+    for t in &mut tier_positions {
+        t.count = t.positions.len();
+    }
+    let small: Vec<TierPositions> = tier_positions
+        .iter()
+        .filter(|t| t.count < KS_MIN)
+        .cloned()
+        .collect();
+    if !small.is_empty() {
+        let mut pooled: Vec<u32> = small
+            .iter()
+            .flat_map(|t| t.positions.iter().copied())
+            .collect();
+        pooled.sort_unstable();
+        let names: Vec<&str> = small.iter().map(|t| t.amount.as_str()).collect();
+        let s = Statistic::new(
+            "positions_small_tiers",
+            format!(
+                "positions of the pooled tiers with fewer than {KS_MIN} tickets ({}) against the uniform law (Kolmogorov–Smirnov)",
+                names.join(", ")
+            ),
+            pooled.len() as u64,
+        );
+        out.push(if pooled.len() >= KS_MIN {
+            ks(s, &pooled, n)
+        } else {
+            s.note(format!(
+                "not tested: {} tickets in all, fewer than {KS_MIN}; no test can tell a fair from a biased placement of so few tickets — their positions are listed below and charted",
+                pooled.len()
+            ))
+        });
+    }
+    for t in tier_positions.iter().filter(|t| t.count >= KS_MIN) {
+        let s = Statistic::new(
+            format!("positions_{}", t.amount),
+            format!(
+                "positions of the tickets of tier {} against the uniform law (Kolmogorov–Smirnov)",
+                t.amount
+            ),
+            t.count as u64,
+        );
+        out.push(ks(s, &t.positions, n));
+    }
+
+    Evidence {
+        statistics: out,
+        packs: summary,
+        small_tiers: small,
+        winners_per_pack: per_pack,
+        pack_pmf: pmf,
+        tier_positions,
+        tickets: n as u64,
+    }
+}
+
+/// Serial correlation test of the series `values[ways[t]]`.
+fn serial(id: &str, test: &str, ways: &[WayId], values: &[f64]) -> Statistic {
+    let s = Statistic::new(id, test, ways.len() as u64);
+    match stats::autocorrelations_coded(ways, values, MAX_LAG) {
+        Some(r) => {
+            let (lags, q) = stats::ljung_box(&r, ways.len());
+            let worst = lags
+                .iter()
+                .max_by(|a, b| a.z.abs().total_cmp(&b.z.abs()))
+                .expect("lags");
+            let mut s = s.chi(q).note(format!(
+                "largest |z| at lag {}: r = {:.5}, z = {:.2}; |r_k| of an honest block is about 1/√N = {:.5}",
+                worst.lag,
+                worst.r,
+                worst.z,
+                1.0 / (ways.len() as f64).sqrt()
+            ));
+            s.lags = lags
+                .into_iter()
+                .map(|l| LagResult {
+                    lag: l.lag,
+                    r: l.r,
+                    z: l.z,
+                    p_value: l.p,
+                })
+                .collect();
+            s
+        }
+        None => s.note("needs at least two distinct values and more tickets than lags"),
+    }
+}
+
+/// Kolmogorov–Smirnov test of 1-based positions (ascending) in a block of `n` tickets.
+/// Positions are mapped to the middle of their cell, u = (pos − ½)/n; since a tier's
+/// positions are drawn without replacement, the effective size is m·(n − 1)/(n − m) (the
+/// finite-population correction of the empirical distribution's variance).
+fn ks(s: Statistic, positions: &[u32], n: usize) -> Statistic {
+    let u: Vec<f64> = positions
+        .iter()
+        .map(|&p| (f64::from(p) - 0.5) / n as f64)
+        .collect();
+    let m = u.len() as f64;
+    let d = stats::ks_uniform(&u);
+    let n_eff = if (n as f64) > m {
+        m * (n as f64 - 1.0) / (n as f64 - m)
+    } else {
+        m
+    };
+    let p = stats::ks_p(d, n_eff);
+    let median = positions[positions.len() / 2];
+    s.with_p(d, None, p).note(format!(
+        "D = {d:.4} on {} positions (effective size {n_eff:.0}); median position {median} of {n}",
+        positions.len()
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::alloc::allocate;
+    use crate::rng::{below, stream, Purpose, Seed};
+    use std::path::Path;
+
+    fn counts(s: &GameSpec) -> Vec<u32> {
+        s.ways.iter().map(|w| w.count).collect()
+    }
+
+    fn small() -> GameSpec {
+        GameSpec::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/specs/coq_small.toml"))
+            .unwrap()
+    }
+
+    fn seed(k: u32) -> Seed {
+        let mut s = [0u8; 32];
+        s[..4].copy_from_slice(&k.to_le_bytes());
+        s[31] = 0xa5;
+        Seed(s)
+    }
+
+    fn get<'a>(e: &'a Evidence, id: &str) -> &'a Statistic {
+        e.statistics.iter().find(|s| s.id == id).unwrap()
+    }
+
+    #[test]
+    fn small_block_runs_every_test_it_can() {
+        let s = small();
+        let e = analyze(&s, &allocate(&counts(&s), &seed(0), 1));
+        let ids: Vec<&str> = e.statistics.iter().map(|s| s.id.as_str()).collect();
+        assert_eq!(
+            ids,
+            [
+                "pack_dispersion",
+                "pack_distribution",
+                "runs",
+                "serial_amounts",
+                "serial_ranks",
+                "positions_small_tiers",
+                "positions_18",
+                "positions_8",
+                "positions_4",
+                "positions_2"
+            ]
+        );
+        // 20000, 1000, 200, 30: 1 + 1 + 2 + 3 = 7 tickets, too few to test.
+        let small_t = get(&e, "positions_small_tiers");
+        assert_eq!(small_t.result, "not run");
+        assert_eq!(small_t.n, 7);
+        assert_eq!(e.small_tiers.len(), 4);
+        assert_eq!(e.small_tiers[0].positions.len(), 1);
+        assert_eq!(e.packs.packs, 20);
+        assert_eq!(e.winners_per_pack.iter().sum::<u64>(), 919);
+        assert!((e.packs.expected - 150.0 * 919.0 / 3000.0).abs() < 1e-12);
+        for id in ids.iter().filter(|i| **i != "positions_small_tiers") {
+            assert_ne!(get(&e, id).result, "not run", "{id}");
+        }
+        assert_eq!(get(&e, "serial_amounts").lags.len(), MAX_LAG);
+    }
+
+    /// The false-alarm rate: over 200 honest small blocks, each test flags at most 4 % of
+    /// them at the 1 % level (8 of 200; the expected number is 2). And no test but one sits
+    /// near p = 1 (at least 2.5 % of its p-values below 0.10, nominally 10 %), which would
+    /// mean a test that cannot see anything. The exception is the serial correlation of
+    /// amounts: one 20 000 € ticket carries nearly all the variance of the small block's
+    /// amounts, so that test is conservative (p near 1) by construction — the rank version
+    /// is the calibrated one. (The per-pack distribution, with 20 packs and 3 bins, is
+    /// conservative too, about 4 % below 0.10.)
+    #[test]
+    fn false_alarm_rate_stays_near_its_nominal_level() {
+        let s = small();
+        let blocks = 200;
+        let mut flags: std::collections::BTreeMap<String, (u32, u32, u32)> = Default::default();
+        for k in 0..blocks {
+            let e = analyze(&s, &allocate(&counts(&s), &seed(k), 1));
+            for st in &e.statistics {
+                let Some(p) = st.p_value else { continue };
+                let f = flags.entry(st.id.clone()).or_default();
+                f.0 += u32::from(p < 0.01);
+                f.1 += u32::from(p < 0.10);
+                f.2 += 1;
+            }
+        }
+        assert_eq!(flags.len(), 9, "{flags:?}");
+        for (id, (f1, f10, runs)) in &flags {
+            assert_eq!(*runs, blocks, "{id}");
+            assert!(
+                *f1 <= blocks * 4 / 100,
+                "{id}: {f1} of {blocks} flagged at 1 %"
+            );
+            if id != "serial_amounts" {
+                assert!(
+                    *f10 >= blocks / 40,
+                    "{id}: only {f10} of {blocks} below 0.10"
+                );
+            }
+        }
+    }
+
+    /// A test-only biased allocator: the honest shuffle, then each winner in the last five
+    /// packs is swapped, with probability ½, with a random loser of the first five packs.
+    fn biased_towards_first_packs(spec: &GameSpec, k: u32) -> Vec<WayId> {
+        let mut ways = allocate(&counts(spec), &seed(k), 1);
+        let mut rng = stream(&seed(k), Purpose::Faces, 1, 999);
+        let ps = spec.pack_size as usize;
+        let n = ways.len();
+        for i in n - 5 * ps..n {
+            if ways[i] != 0 && below(&mut rng, 2) == 0 {
+                for _ in 0..100 {
+                    let j = below(&mut rng, (5 * ps) as u32) as usize;
+                    if ways[j] == 0 {
+                        ways.swap(i, j);
+                        break;
+                    }
+                }
+            }
+        }
+        ways
+    }
+
+    #[test]
+    fn a_biased_allocator_is_caught() {
+        let s = small();
+        for k in 0..20 {
+            let e = analyze(&s, &biased_towards_first_packs(&s, k));
+            let d = get(&e, "pack_dispersion");
+            assert_eq!(d.result, "exception", "block {k}: {d:?}");
+            assert!(d.p_value.unwrap() < 1e-6, "block {k}: {d:?}");
+        }
+    }
+
+    /// A test-only allocator that spreads winners too evenly: winners and losers dealt
+    /// in a fixed rhythm. The runs test sees the alternation.
+    #[test]
+    fn a_too_regular_allocation_is_caught_by_the_runs_test() {
+        let s = small();
+        let honest = allocate(&counts(&s), &seed(3), 1);
+        let mut winners: Vec<WayId> = honest.iter().copied().filter(|&w| w != 0).collect();
+        let losers = honest.len() - winners.len();
+        let mut ways = Vec::with_capacity(honest.len());
+        // Loser, loser, winner, … until one kind runs out.
+        let mut l = losers;
+        while !winners.is_empty() || l > 0 {
+            for _ in 0..2 {
+                if l > 0 {
+                    ways.push(0);
+                    l -= 1;
+                }
+            }
+            if let Some(w) = winners.pop() {
+                ways.push(w);
+            }
+        }
+        let e = analyze(&s, &ways);
+        let r = get(&e, "runs");
+        assert_eq!(r.result, "exception");
+        assert!(r.statistic.unwrap() > 10.0, "{r:?}");
+    }
+
+    /// The top prize always in the first pack (a predictable placement) is seen by the
+    /// position test of a tier once the tier is large enough: every 2 € winner in the first
+    /// half of the block.
+    #[test]
+    fn a_tier_placed_in_half_the_block_is_caught_by_kolmogorov_smirnov() {
+        let s = small();
+        let mut ways = allocate(&counts(&s), &seed(4), 1);
+        let two = s.ways.iter().position(|w| w.id == "2").unwrap() as WayId;
+        let half = ways.len() / 2;
+        for i in half..ways.len() {
+            if ways[i] == two {
+                let j = (0..half).find(|&j| ways[j] == 0).unwrap();
+                ways.swap(i, j);
+            }
+        }
+        let e = analyze(&s, &ways);
+        let t = get(&e, "positions_2");
+        assert_eq!(t.result, "exception");
+        assert!(t.statistic.unwrap() > 0.4, "{t:?}");
+    }
+}

@@ -1,0 +1,387 @@
+//! The audit report, the leakage gate, seed shares and the audit replay, on the scaled-down
+//! coq spec: through the binary where the command line matters, in process otherwise.
+
+mod common;
+
+use common::*;
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+use tirage::rng::{Seed, SeedShare};
+use tirage::spec::GameSpec;
+use tirage::verify::{audit, inspect, Options, SeedInput};
+
+fn small_spec() -> PathBuf {
+    repo("tests/specs/coq_small.toml")
+}
+
+fn seed() -> Seed {
+    Seed::from_hex(SEED).unwrap()
+}
+
+/// Generates block 1 of the small spec in process into `out`.
+fn generate_lib(out: &Path, seed: &Seed) {
+    let spec = GameSpec::load(&small_spec()).unwrap();
+    let plan = tirage::generate::BlockPlan::production(&spec, 1).unwrap();
+    tirage::generate::generate(&plan, seed, out, true, &|_| {}).unwrap();
+}
+
+fn sha(b: &[u8]) -> String {
+    hex::encode(Sha256::digest(b))
+}
+
+/// Rewrites manifest.json's file digests and SHA256SUMS so that they match the files
+/// (what a forger would do after editing the ticket files).
+fn fix_digests(d: &Path) {
+    let mpath = d.join("manifest.json");
+    let mut m: serde_json::Value = serde_json::from_slice(&std::fs::read(&mpath).unwrap()).unwrap();
+    for f in m["files"].as_array_mut().unwrap() {
+        let b = std::fs::read(d.join(f["name"].as_str().unwrap())).unwrap();
+        f["sha256"] = sha(&b).into();
+        f["bytes"] = b.len().into();
+    }
+    let mut mj = serde_json::to_vec_pretty(&m).unwrap();
+    mj.push(b'\n');
+    std::fs::write(&mpath, &mj).unwrap();
+    let mut sums = String::new();
+    let mut names: Vec<String> = m["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap().to_string())
+        .collect();
+    names.push("manifest.json".into());
+    for name in &names {
+        let b = std::fs::read(d.join(name)).unwrap();
+        sums += &format!("{}  {name}\n", sha(&b));
+    }
+    std::fs::write(d.join("SHA256SUMS"), sums).unwrap();
+}
+
+fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+fn check<'a>(report: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
+    report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == id)
+        .unwrap()
+}
+
+#[test]
+fn verify_writes_the_audit_beside_the_block_and_rewrites_it() {
+    let t = tempfile::tempdir().unwrap();
+    let b = t.path().join("b");
+    generate(&small_spec(), &b, 2);
+    assert_eq!(verify_code(&b), 0);
+    for f in ["audit.md", "audit.json", "audit.svg"] {
+        assert!(b.join(f).is_file(), "{f} missing");
+    }
+    let first = std::fs::read(b.join("audit.json")).unwrap();
+    // A second run is still clean (the audit files are not deliverables), replaces the
+    // files with the same content and leaves no temporary file behind.
+    std::fs::write(b.join("audit.md"), "stale").unwrap();
+    assert_eq!(verify_code(&b), 0);
+    assert_eq!(std::fs::read(b.join("audit.json")).unwrap(), first);
+    assert_ne!(
+        std::fs::read_to_string(b.join("audit.md")).unwrap(),
+        "stale"
+    );
+    let names: Vec<String> = std::fs::read_dir(&b)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 9, "{names:?}");
+    assert!(names.iter().all(|n| !n.starts_with('.')), "{names:?}");
+
+    let a = json(&b.join("audit.json"));
+    assert_eq!(a["format"], "tirage-audit/1");
+    assert_eq!(a["verdict"], "clean");
+    assert_eq!(a["report"]["clean"], true);
+    assert_eq!(a["report"]["checks"].as_array().unwrap().len(), 20);
+    assert_eq!(check(&a["report"], "replay")["result"], "skipped");
+    assert_eq!(check(&a["report"], "leakage")["result"], "pass");
+    assert_eq!(a["totals"]["payout"], "25294");
+    assert_eq!(a["totals"]["lots"], 919);
+    assert_eq!(a["tiers"][0]["amount"], "20000");
+    assert_eq!(a["tiers"][0]["found"], 1);
+    assert_eq!(a["randomness"]["statistics"].as_array().unwrap().len(), 10);
+    assert_eq!(a["leakage"].as_array().unwrap().len(), 6);
+    assert_eq!(a["report"]["files"].as_array().unwrap().len(), 6);
+    assert_eq!(
+        a["verified_by"]["cargo_lock_sha256"],
+        sha(&std::fs::read(repo("Cargo.lock")).unwrap())
+    );
+    assert_eq!(a["generated_by"], a["verified_by"]);
+
+    let md = std::fs::read_to_string(b.join("audit.md")).unwrap();
+    for s in [
+        "## 1. Procedures and findings",
+        "**Verdict: CLEAN.**",
+        "pack_dispersion",
+        "serial_ranks",
+        "## 6. Leakage gate",
+        "## 7. Audit replay",
+        "Skipped: no seed was given",
+        "![winners per pack and top-tier positions](audit.svg)",
+        "git commit",
+    ] {
+        assert!(md.contains(s), "audit.md lacks {s:?}");
+    }
+    let svg = std::fs::read_to_string(b.join("audit.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("Winners per pack"));
+}
+
+#[test]
+fn report_dir_receives_the_audit_and_the_block_is_untouched() {
+    let t = tempfile::tempdir().unwrap();
+    let b = t.path().join("b");
+    generate(&small_spec(), &b, 2);
+    let r = t.path().join("audit-out");
+    let out = tirage()
+        .args(["verify", "-q", "--report"])
+        .arg(&r)
+        .arg(&b)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(r.join("audit.md").is_file() && r.join("audit.json").is_file());
+    assert!(!b.join("audit.md").exists());
+}
+
+/// Share files, their combination (checked against Python's hashlib in `rng`'s tests), the
+/// manifest's commitments, and the replay from shares through the binary.
+#[test]
+fn seed_shares_generate_and_replay() {
+    let t = tempfile::tempdir().unwrap();
+    let a = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+    let bb = "ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100";
+    let (fa, fb) = (t.path().join("a.share"), t.path().join("b.share"));
+    std::fs::write(&fa, format!("{a}\n")).unwrap();
+    std::fs::write(&fb, format!("{bb}\n")).unwrap();
+    let blk = t.path().join("blk");
+    tirage()
+        .args(["generate", "-q", "--out"])
+        .arg(&blk)
+        .arg(small_spec())
+        .arg("--seed-share")
+        .arg(&fa)
+        .arg("--seed-share")
+        .arg(&fb)
+        .assert()
+        .success();
+    assert!(
+        !t.path().join("blk.seed").exists(),
+        "no seed file for shares"
+    );
+    let m = json(&blk.join("manifest.json"));
+    // sha256(b"tirage/v1/share-commitment\0" + bytes.fromhex(a)) with Python's hashlib.
+    assert_eq!(
+        m["seed_shares"][0],
+        "6b9adc8f8cc87a4157ab847fdcf250b2eb1385d452643e81fd5ff95c0a3ae5cc"
+    );
+    let combined = Seed::from_shares(&[
+        SeedShare::from_hex(a).unwrap(),
+        SeedShare::from_hex(bb).unwrap(),
+    ]);
+    assert_eq!(m["seed_commitment"], combined.commitment());
+    for f in ["tickets.csv", "tickets.bin", "manifest.json", "SHA256SUMS"] {
+        let text = String::from_utf8_lossy(&std::fs::read(blk.join(f)).unwrap()).to_lowercase();
+        assert!(!text.contains(a) && !text.contains(bb), "{f} holds a share");
+        assert!(!text.contains(&combined.to_hex()), "{f} holds the seed");
+    }
+
+    let run = |args: &[&Path]| {
+        let mut c = tirage();
+        c.args(["verify", "-q", "--json", "--no-audit"]).arg(&blk);
+        for p in args {
+            c.arg("--seed-share").arg(p);
+        }
+        let out = c.output().unwrap();
+        (
+            out.status.code().unwrap(),
+            serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap(),
+        )
+    };
+    let (code, r) = run(&[&fa, &fb]);
+    assert_eq!(code, 0, "{r:#}");
+    assert_eq!(check(&r, "replay")["result"], "pass");
+    // The shares in the wrong order: another seed.
+    let (code, r) = run(&[&fb, &fa]);
+    assert_eq!(code, 1);
+    let replay = check(&r, "replay");
+    assert_eq!(replay["result"], "fail");
+    let text = replay["examples"].to_string();
+    assert!(text.contains("seed share 1 has commitment"), "{text}");
+    assert!(text.contains("not this block's seed"), "{text}");
+    // The combined seed given whole replays too.
+    let sf = t.path().join("combined.seed");
+    std::fs::write(&sf, combined.to_hex()).unwrap();
+    let out = tirage()
+        .args(["verify", "-q", "--no-audit", "--seed-file"])
+        .arg(&sf)
+        .arg(&blk)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+}
+
+/// The replay in process: byte-identical files for the right seed, and a block re-made from
+/// another seed under the committed seed's manifest passes every other procedure but not the
+/// replay.
+#[test]
+fn replay_confirms_identical_bytes_and_catches_a_swapped_block() {
+    let t = tempfile::tempdir().unwrap();
+    let b = t.path().join("b");
+    generate_lib(&b, &seed());
+    let opts = Options {
+        reference: None,
+        seed: Some(SeedInput::whole(seed())),
+    };
+    let a = audit(&b, &opts, &|_| {}).unwrap();
+    assert!(a.report.clean);
+    let files = a.replay.as_ref().unwrap();
+    assert_eq!(
+        files.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(),
+        [
+            "tickets.csv",
+            "tickets.bin",
+            "validation.csv",
+            "spec.toml",
+            "manifest.json",
+            "SHA256SUMS"
+        ]
+    );
+    assert!(files.iter().all(|f| f.identical), "{files:?}");
+    assert!(a.to_markdown().contains("| tickets.csv | `"));
+
+    // The swapped block: generated from another seed, its manifest edited to carry the
+    // committed seed's commitment, digests fixed.
+    let other = t.path().join("other");
+    generate_lib(&other, &Seed([7; 32]));
+    let mpath = other.join("manifest.json");
+    let text = std::fs::read_to_string(&mpath).unwrap();
+    std::fs::write(
+        &mpath,
+        text.replace(&Seed([7; 32]).commitment(), &seed().commitment()),
+    )
+    .unwrap();
+    fix_digests(&other);
+    let plain = audit(&other, &Options::default(), &|_| {}).unwrap();
+    assert!(plain.report.clean, "{}", plain.report.to_text());
+    let a = audit(&other, &opts, &|_| {}).unwrap();
+    assert!(!a.report.clean);
+    let bad: Vec<&str> = a
+        .replay
+        .as_ref()
+        .unwrap()
+        .iter()
+        .filter(|f| !f.identical)
+        .map(|f| f.name.as_str())
+        .collect();
+    assert_eq!(
+        bad,
+        [
+            "tickets.csv",
+            "tickets.bin",
+            "validation.csv",
+            "manifest.json",
+            "SHA256SUMS"
+        ]
+    );
+    assert_eq!(a.verdict, "findings");
+}
+
+/// A test-only leaky serial scheme, end to end: the check digit of every serial is the win
+/// flag, in tickets.bin and tickets.csv, digests fixed. The leakage gate fails (as does the
+/// serial check, which knows the documented scheme) and verify exits 1.
+#[test]
+fn a_leaky_serial_scheme_fails_the_leakage_gate() {
+    let t = tempfile::tempdir().unwrap();
+    let b = t.path().join("b");
+    generate(&small_spec(), &b, 2);
+    let csv = std::fs::read_to_string(b.join("tickets.csv")).unwrap();
+    let mut lines: Vec<String> = csv.lines().map(String::from).collect();
+    let mut wins = Vec::new();
+    for l in lines.iter_mut().skip(1) {
+        let mut f: Vec<String> = l.split(',').map(String::from).collect();
+        let win = f[5] != "0";
+        let mut s = f[4].clone();
+        s.pop();
+        s.push(if win { '1' } else { '0' });
+        f[4] = s;
+        wins.push(win);
+        *l = f.join(",");
+    }
+    std::fs::write(b.join("tickets.csv"), lines.join("\n") + "\n").unwrap();
+    let mut bin = std::fs::read(b.join("tickets.bin")).unwrap();
+    let header = u32::from_le_bytes(bin[12..16].try_into().unwrap()) as usize;
+    let rec = u16::from_le_bytes([bin[10], bin[11]]) as usize;
+    for (i, &w) in wins.iter().enumerate() {
+        bin[header + i * rec + 10 + 19] = if w { b'1' } else { b'0' };
+    }
+    std::fs::write(b.join("tickets.bin"), &bin).unwrap();
+    fix_digests(&b);
+
+    let out = tirage()
+        .args(["verify", "-q", "--json"])
+        .arg(&b)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let leak = check(&r, "leakage");
+    assert_eq!(leak["result"], "fail", "{leak:#}");
+    assert!(leak["examples"][0]["detail"]
+        .as_str()
+        .unwrap()
+        .starts_with("serial_check_digit"));
+    assert_eq!(check(&r, "sha256sums")["result"], "pass");
+    let a = json(&b.join("audit.json"));
+    let f = a["leakage"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["field"] == "serial_check_digit")
+        .unwrap();
+    assert_eq!(f["result"], "fail");
+    assert_eq!(f["values"], 2);
+}
+
+/// Exceptions are not findings: the same clean block, its evaluated ways replaced by a
+/// biased arrangement (winners crowded into the first packs), gives exceptions in the audit
+/// while verify's report stays clean.
+#[test]
+fn flagged_statistics_are_exceptions_not_findings() {
+    let t = tempfile::tempdir().unwrap();
+    let b = t.path().join("b");
+    generate_lib(&b, &seed());
+    let mut v = inspect(&b, &Options::default(), &|_| {}).unwrap();
+    assert_eq!(v.ways.len(), 3000);
+    // Stable sort: winners first, each group in its original order.
+    v.ways.sort_by_key(|&w| w == 0);
+    let a = tirage::audit::Audit::build(v);
+    assert!(a.report.clean);
+    assert_eq!(a.verdict, "clean, with exceptions");
+    let ids: Vec<&str> = a.exceptions.iter().map(|x| x.id.as_str()).collect();
+    assert!(ids.contains(&"pack_dispersion"), "{ids:?}");
+    assert!(ids.contains(&"runs"), "{ids:?}");
+    assert!(a.to_markdown().contains("1 % of honest blocks"));
+}
+
+/// The ticket pass's way of every ticket, in print order, is exactly the allocation the
+/// generator made (the evaluation of every face recovers it).
+#[test]
+fn evaluated_ways_are_the_allocation() {
+    let t = tempfile::tempdir().unwrap();
+    let b = t.path().join("b");
+    generate_lib(&b, &seed());
+    let v = inspect(&b, &Options::default(), &|_| {}).unwrap();
+    let spec = GameSpec::load(&small_spec()).unwrap();
+    let counts: Vec<u32> = spec.ways.iter().map(|w| w.count).collect();
+    assert_eq!(v.ways, tirage::alloc::allocate(&counts, &seed(), 1));
+    assert_eq!(v.leakage.as_ref().unwrap().len(), 6);
+    assert!(v.replay.is_none());
+}
