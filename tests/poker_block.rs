@@ -19,6 +19,36 @@ fn small_poker_block_generates_and_verifies_clean() {
     let verify = tirage().arg("verify").arg(&out).assert().success();
     let report = String::from_utf8(verify.get_output().stdout.clone()).unwrap();
     assert!(report.contains("verify: CLEAN"), "{report}");
+    // verify reports how often each combination wins per tier, and the figures add up to
+    // the winning zones of the block (one combination per winning zone, art. 3.6).
+    let json = tirage()
+        .args(["verify", "--json", "-q", "--no-audit"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let features = v["features"].as_array().unwrap();
+    let names = [
+        "paire",
+        "brelan",
+        "quinte",
+        "couleur",
+        "carre",
+        "quinte_flush_royale",
+    ];
+    assert!(features
+        .iter()
+        .all(|f| names.contains(&f["feature"].as_str().unwrap())));
+    let zones: u64 = features.iter().map(|f| f["wins"].as_u64().unwrap()).sum();
+    let csv = std::fs::read_to_string(out.join("tickets.csv")).unwrap();
+    let winning_zones: u64 = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(6).unwrap())
+        .filter(|&w| w != "lose")
+        .map(|w| w.split('+').count() as u64)
+        .sum();
+    assert_eq!(zones, winning_zones);
     // Golden digests of this fixed-seed block: rewrite only on purpose (a change of the
     // mechanic's draws, of the RNG contract or of a file format).
     assert_eq!(sha256(&out.join("tickets.csv")), GOLDEN_CSV);

@@ -28,7 +28,7 @@ use crate::rng::{Seed, SeedShare};
 use crate::serial::{is_valid, serial};
 use crate::spec::{GameSpec, PackRules, WayId};
 use rayon::prelude::*;
-pub use report::{CheckId, CheckResult, FileDigest, Findings, Report, WayTally};
+pub use report::{CheckId, CheckResult, FeatureTally, FileDigest, Findings, Report, WayTally};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -563,6 +563,18 @@ pub fn inspect(
         .iter()
         .all(|c| c.result == "pass" || c.result == "skipped");
     let codes = std::mem::take(&mut run.codes);
+    let features = match &spec {
+        Some(sp) => run
+            .features
+            .iter()
+            .map(|(&(tier, name), &wins)| FeatureTally {
+                tier: sp.tiers[tier].amount.to_string(),
+                feature: name.to_string(),
+                wins,
+            })
+            .collect(),
+        None => Vec::new(),
+    };
     let report = Report {
         dir: dir.display().to_string(),
         game: spec.as_ref().map(|s| s.id.clone()),
@@ -574,6 +586,7 @@ pub fn inspect(
         ways,
         payout: run.counts.as_ref().map(|_| Money(run.payout).to_string()),
         pack_rules: pack_rules.describe(),
+        features,
         files,
     };
     Ok(Verified {
@@ -804,6 +817,8 @@ struct TicketRun {
     expect: Option<Expect>,
     /// Evaluated way of every ticket, in print order.
     ways: Vec<WayId>,
+    /// Wins per (tier index, feature shown).
+    features: BTreeMap<(usize, &'static str), u64>,
     /// Validation codes of every ticket, sorted.
     codes: Vec<u64>,
     tickets: u64,
@@ -987,6 +1002,9 @@ struct Acc {
     codes: Vec<u64>,
     /// Evaluated way of every ticket with a print record, in order (0 when unrecognised).
     ways: Vec<WayId>,
+    /// Wins per (tier index, feature the winning play area shows), for mechanics that name
+    /// features (poker's combinations).
+    features: BTreeMap<(usize, &'static str), u64>,
     /// Printed fields against win / lose.
     leakage: Tally,
     /// Rows of tickets.csv / validation.csv with no print record, and print records with no
@@ -1017,6 +1035,7 @@ impl Acc {
             tickets: 0,
             codes: Vec::new(),
             ways: Vec::new(),
+            features: BTreeMap::new(),
             extra_csv: (0, None),
             missing_csv: (0, None),
             extra_val: (0, None),
@@ -1036,6 +1055,9 @@ impl Acc {
         self.tickets += later.tickets;
         self.codes.extend(later.codes);
         self.ways.extend(later.ways);
+        for (k, n) in later.features {
+            *self.features.entry(k).or_default() += n;
+        }
         self.leakage.merge(&later.leakage);
         join(&mut self.extra_csv, later.extra_csv);
         join(&mut self.missing_csv, later.missing_csv);
@@ -1141,6 +1163,11 @@ impl Ctx<'_> {
         acc.payout += prize.cents();
         let way = spec.recognise(&ev.wins);
         acc.ways.push(way.unwrap_or(0));
+        if let Some(tier) = way.and_then(|w| spec.ways[w as usize].tier) {
+            for f in &ev.features {
+                *acc.features.entry((tier, f.name)).or_default() += 1;
+            }
+        }
         acc.leakage.add(
             r.ticket,
             r.pack,
@@ -1469,6 +1496,7 @@ fn check_tickets(
     run.codes = codes;
     run.tickets = total.tickets;
     run.ways = std::mem::take(&mut total.ways);
+    run.features = std::mem::take(&mut total.features);
     run.leakage = Some(std::mem::replace(&mut total.leakage, Tally::new(1)));
     run.payout = total.payout;
     run.counts = Some(total.counts);

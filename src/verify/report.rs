@@ -187,6 +187,17 @@ pub struct CheckResult {
     pub examples: Vec<Finding>,
 }
 
+/// How often winning play areas of one tier show one feature (poker: a combination).
+#[derive(Clone, Debug, Serialize)]
+pub struct FeatureTally {
+    /// Tier amount (currency units).
+    pub tier: String,
+    /// The feature (e.g. `brelan`).
+    pub feature: String,
+    /// Winning play areas of that tier showing it.
+    pub wins: u64,
+}
+
 /// Evaluated count of one way.
 #[derive(Clone, Debug, Serialize)]
 pub struct WayTally {
@@ -234,6 +245,9 @@ pub struct Report {
     pub checks: Vec<CheckResult>,
     /// Evaluated counts per way.
     pub ways: Vec<WayTally>,
+    /// Winning play areas per tier and feature shown (poker's combinations; empty for
+    /// mechanics that name none).
+    pub features: Vec<FeatureTally>,
     /// Total prize of all evaluated faces (currency units).
     pub payout: Option<String>,
     /// The pack constraints checked, in words.
@@ -298,6 +312,12 @@ impl Report {
                     "{:>16} {:>12} {:>12} {:>12}{mark}",
                     w.way, w.amount, w.expected, w.found
                 );
+            }
+        }
+        if !self.features.is_empty() {
+            let _ = writeln!(s, "\nwinning play areas per tier and combination shown:");
+            for f in &self.features {
+                let _ = writeln!(s, "{:>12} {:<22} {:>10}", f.tier, f.feature, f.wins);
             }
         }
         for r in &self.pack_rules {
