@@ -22,7 +22,7 @@ use crate::validation::Validator;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 use std::fs::File;
-use std::io::Write;
+use std::io::{IoSlice, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{sync_channel, Receiver};
 use std::thread;
@@ -166,12 +166,14 @@ impl HashedFile {
             };
             let mut h = Sha256::new();
             let mut n = 0u64;
-            for buf in std::iter::once(vec![head]).chain(rx).flatten() {
-                h.update(&buf);
-                if let (Some(f), Some(p)) = (f.as_mut(), &path) {
-                    f.write_all(&buf).map_err(io(p))?;
+            for batch in std::iter::once(vec![head]).chain(rx) {
+                for buf in &batch {
+                    h.update(buf);
+                    n += buf.len() as u64;
                 }
-                n += buf.len() as u64;
+                if let (Some(f), Some(p)) = (f.as_mut(), &path) {
+                    write_all_vectored(f, &batch).map_err(io(p))?;
+                }
             }
             Ok((n, hex::encode(h.finalize())))
         });
@@ -181,6 +183,27 @@ impl HashedFile {
     fn finish(self) -> Result<(u64, String), GenerateError> {
         self.handle.join().expect("writer thread panicked")
     }
+}
+
+/// Writes every buffer of `bufs`, in order, with as few system calls as the OS allows.
+fn write_all_vectored(f: &mut File, bufs: &[Vec<u8>]) -> std::io::Result<()> {
+    let mut slices: Vec<IoSlice> = bufs
+        .iter()
+        .filter(|b| !b.is_empty())
+        .map(|b| IoSlice::new(b))
+        .collect();
+    let mut rest = &mut slices[..];
+    while !rest.is_empty() {
+        // The OS takes at most IOV_MAX (1024 on Linux) slices per call.
+        let take = rest.len().min(1024);
+        match f.write_vectored(&rest[..take]) {
+            Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
+            Ok(n) => IoSlice::advance_slices(&mut rest, n),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
 }
 
 /// What a block's tickets are.
