@@ -21,6 +21,24 @@ pub enum DeckError {
     /// A deck of no tickets.
     #[error("a deck needs at least one ticket")]
     Empty,
+    /// More tickets than a block: a deck is a small QA sample.
+    #[error("a deck of {got} tickets is larger than a block ({max}); a deck is a small QA sample")]
+    TooLarge {
+        /// Tickets asked for.
+        got: u32,
+        /// The block size.
+        max: u32,
+    },
+}
+
+fn at_most_a_block(spec: &GameSpec, n: u32) -> Result<(), DeckError> {
+    if n > spec.block_size {
+        return Err(DeckError::TooLarge {
+            got: n,
+            max: spec.block_size,
+        });
+    }
+    Ok(())
 }
 
 /// Default number of losing tickets added to every way in a default deck.
@@ -32,6 +50,7 @@ pub const DEFAULT_LOSERS: u32 = 30;
 pub fn every_way(spec: &GameSpec, tickets: Option<u32>) -> Result<Vec<u32>, DeckError> {
     let ways = spec.ways.len() as u32 - 1;
     let n = tickets.unwrap_or(ways + DEFAULT_LOSERS);
+    at_most_a_block(spec, n)?;
     if n < ways + 1 {
         return Err(DeckError::TooSmall {
             needed: ways + 1,
@@ -50,6 +69,7 @@ pub fn proportional(spec: &GameSpec, n: u32) -> Result<Vec<u32>, DeckError> {
     if n == 0 {
         return Err(DeckError::Empty);
     }
+    at_most_a_block(spec, n)?;
     let total = u64::from(spec.block_size);
     let exact: Vec<(u64, u64)> = spec
         .ways
@@ -94,6 +114,21 @@ mod tests {
             })
         );
         assert_eq!(every_way(&s, Some(11)).unwrap()[0], 1);
+        assert_eq!(
+            every_way(&s, Some(4_500_001)),
+            Err(DeckError::TooLarge {
+                got: 4_500_001,
+                max: 4_500_000
+            })
+        );
+        assert_eq!(
+            proportional(&s, u32::MAX),
+            Err(DeckError::TooLarge {
+                got: u32::MAX,
+                max: 4_500_000
+            })
+        );
+        assert_eq!(proportional(&s, 0), Err(DeckError::Empty));
     }
 
     #[test]
