@@ -4,6 +4,8 @@
 GAME    ?= coq
 BLOCK   ?= 1
 SEED    ?=
+SEED_FILE ?=
+FORCE   ?=
 THREADS ?= 0
 CARGO   ?= cargo
 BIN     := target/release/tirage
@@ -14,9 +16,9 @@ BLOCKDIR = output/$(GAME)/block-$(shell printf %03d $(BLOCK))
 build:
 	$(CARGO) build --release --locked
 
-## make block GAME=coq [BLOCK=1] [SEED=<64 hex>] [THREADS=n]: build, then write output/<game>/block-<NNN>/
+## make block GAME=coq [BLOCK=1] [SEED_FILE=f | SEED=<64 hex>] [FORCE=1] [THREADS=n]: build, then write output/<game>/block-<NNN>/
 block: build
-	$(BIN) generate game_specs/$(GAME).toml --block $(BLOCK) --threads $(THREADS) $(if $(SEED),--seed $(SEED)) --out $(BLOCKDIR)
+	@$(BIN) generate game_specs/$(GAME).toml --block $(BLOCK) --threads $(THREADS) $(if $(SEED),--seed $(SEED)) $(if $(SEED_FILE),--seed-file $(SEED_FILE)) $(if $(FORCE),--force) --out $(BLOCKDIR)
 
 ## make verify GAME=coq [BLOCK=1]: re-check that block against game_specs/<game>.toml
 verify: build

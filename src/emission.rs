@@ -100,16 +100,11 @@ pub fn generate_emission_with(
         .clone()
         .map(|b| BlockPlan::production(spec, b))
         .collect::<Result<Vec<_>, _>>()?;
-    if !force {
-        for p in &plans {
-            let d = out.join(block_dir(p.block));
-            if d.exists() {
-                return Err(GenerateError::Exists(d));
-            }
-        }
-        if out.join(EMISSION).exists() {
-            return Err(GenerateError::Exists(out.join(EMISSION)));
-        }
+    for p in &plans {
+        crate::generate::check_destination(&out.join(block_dir(p.block)), force)?;
+    }
+    if !force && out.join(EMISSION).exists() {
+        return Err(GenerateError::Exists(out.join(EMISSION)));
     }
     let mut entries = Vec::new();
     for plan in &plans {

@@ -39,6 +39,9 @@ pub enum GenerateError {
     /// The destination exists and `force` was not given.
     #[error("{0} already exists; pass --force to replace it")]
     Exists(PathBuf),
+    /// `--force` was given but the destination is not a tirage block: it is never deleted.
+    #[error("{0} exists and is not a tirage block (no tirage manifest.json in it); --force replaces only blocks: choose another --out")]
+    NotABlock(PathBuf),
     /// A file could not be created, written or moved.
     #[error("{path}: {source}")]
     Io {
@@ -342,9 +345,7 @@ pub fn generate_with(
     provenance: &Provenance,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Manifest, GenerateError> {
-    if out.exists() && !force {
-        return Err(GenerateError::Exists(out.to_path_buf()));
-    }
+    check_destination(out, force)?;
     let parent = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
@@ -494,6 +495,30 @@ fn build(
         manifest_json: mjson,
         sums,
     })
+}
+
+/// A destination may be replaced only with `force`, and only when it is a tirage block (a
+/// directory holding a tirage manifest) or an empty directory: `--force` never deletes
+/// anything else.
+pub fn check_destination(out: &Path, force: bool) -> Result<(), GenerateError> {
+    let Ok(meta) = std::fs::symlink_metadata(out) else {
+        return Ok(());
+    };
+    if !force {
+        return Err(GenerateError::Exists(out.to_path_buf()));
+    }
+    let is_block = meta.is_dir()
+        && std::fs::read(out.join(MANIFEST))
+            .ok()
+            .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+            .is_some_and(|v| v["format"] == manifest::FORMAT);
+    let is_empty_dir =
+        meta.is_dir() && std::fs::read_dir(out).is_ok_and(|mut d| d.next().is_none());
+    if is_block || is_empty_dir {
+        Ok(())
+    } else {
+        Err(GenerateError::NotABlock(out.to_path_buf()))
+    }
 }
 
 /// Moves the finished temporary directory to `out`, replacing an existing one only after

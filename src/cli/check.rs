@@ -95,6 +95,13 @@ fn report(spec: &GameSpec) -> String {
         spec.currency,
         spec.payout().cents() as f64 / sales.cents() as f64
     );
+    if !spec.pack_rules.is_empty() {
+        s += "pack constraints:\n";
+        for r in spec.pack_rules.describe() {
+            s += &format!("  {r}\n");
+        }
+        s += "\n";
+    }
     s += "captions:\n";
     for (m, c) in &spec.captions {
         s += &format!("  {m:>10}  {c}\n");

@@ -1,11 +1,11 @@
 //! `tirage deck SPEC`: a small QA deck of specimen tickets.
 
-use super::seed::{check_free, seed_file_path, write_secret, SeedArgs};
+use super::seed::{seed_file_path, PendingSeed, SeedArgs};
 use super::{with_threads, Outcome};
 use anyhow::Result;
 use std::path::PathBuf;
 use tirage::deck::{every_way, proportional};
-use tirage::generate::{generate, BlockPlan};
+use tirage::generate::{generate_with, BlockPlan};
 use tirage::spec::GameSpec;
 
 /// Arguments of `tirage deck`.
@@ -53,13 +53,24 @@ pub fn run(a: Args) -> Result<Outcome> {
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("output/{}/deck", spec.id)));
     let seed_path = seed_file_path(&out);
-    check_free(&seed_path, fresh, a.force)?;
+    let pending = fresh
+        .then(|| PendingSeed::stage(&seed_path, &seed, a.force))
+        .transpose()?;
     let plan = BlockPlan::specimen(&spec, counts);
-    let m = with_threads(0, || generate(&plan, &seed, &out, a.force, &|_| {}))??;
-    if fresh {
-        write_secret(&seed_path, &seed)?;
+    let provenance = a.seed.provenance()?;
+    let m = with_threads(0, || {
+        generate_with(&plan, &seed, &out, a.force, &provenance, &|_| {})
+    })??;
+    if let Some(p) = pending {
+        p.commit()?;
     }
     if !a.quiet {
+        if fresh {
+            eprintln!(
+                "deck seed saved to {} (mode 0600): it replays the deck",
+                seed_path.display()
+            );
+        }
         eprintln!(
             "specimen deck of {}: {} tickets ({} winners, {} ways) → {}",
             m.game.id,

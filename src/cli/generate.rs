@@ -1,6 +1,6 @@
 //! `tirage generate SPEC`: write one block, or every block of an emission.
 
-use super::seed::{check_free, seed_file_path, write_secret, SeedArgs};
+use super::seed::{seed_file_path, PendingSeed, SeedArgs};
 use super::{progress, with_threads, Outcome};
 use anyhow::Result;
 use std::path::PathBuf;
@@ -31,8 +31,8 @@ pub struct Args {
     #[arg(long)]
     out: Option<PathBuf>,
     /// Worker threads (0: one per core). The files are identical for any value.
-    #[arg(long, default_value_t = 0)]
-    threads: usize,
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=256))]
+    threads: u16,
     /// Replace an existing block (and seed file) at the destination.
     #[arg(long)]
     force: bool,
@@ -51,20 +51,22 @@ pub fn run(a: Args) -> Result<Outcome> {
             .out
             .clone()
             .unwrap_or_else(|| PathBuf::from(format!("output/{}", spec.id)));
-        let seed_path = out.join("emission.seed");
-        check_free(&seed_path, fresh, a.force)?;
+        let seed_path = seed_file_path(&out);
+        let pending = fresh
+            .then(|| PendingSeed::stage(&seed_path, &seed, a.force))
+            .transpose()?;
         let n = u64::from(spec.block_size) * u64::from(blocks.end() - blocks.start() + 1);
         let first = *blocks.start();
         let bar = progress::bar(n, "emission", a.quiet);
         let per = u64::from(spec.block_size);
-        let m = with_threads(a.threads, || {
+        let m = with_threads(usize::from(a.threads), || {
             generate_emission_with(&spec, &seed, blocks, &out, a.force, &provenance, &|b, k| {
                 bar.set_position(u64::from(b - first) * per + k)
             })
         })??;
         bar.finish_and_clear();
-        if fresh {
-            write_secret(&seed_path, &seed)?;
+        if let Some(p) = pending {
+            p.commit()?;
         }
         if !a.quiet {
             eprintln!(
@@ -75,7 +77,7 @@ pub fn run(a: Args) -> Result<Outcome> {
                 out.display()
             );
             if fresh {
-                eprintln!("emission seed saved to {} (mode 0600): keep it secret and out of every delivery", seed_path.display());
+                eprintln!("emission seed saved to {} (mode 0600), beside the emission: keep it secret and out of every delivery", seed_path.display());
             }
         }
         return Ok(Outcome::Success);
@@ -85,17 +87,19 @@ pub fn run(a: Args) -> Result<Outcome> {
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("output/{}/block-{:03}", spec.id, a.block)));
     let seed_path = seed_file_path(&out);
-    check_free(&seed_path, fresh, a.force)?;
+    let pending = fresh
+        .then(|| PendingSeed::stage(&seed_path, &seed, a.force))
+        .transpose()?;
     let plan = BlockPlan::production(&spec, a.block)?;
     let bar = progress::bar(u64::from(spec.block_size), "generate", a.quiet);
-    let manifest = with_threads(a.threads, || {
+    let manifest = with_threads(usize::from(a.threads), || {
         generate_with(&plan, &seed, &out, a.force, &provenance, &|n| {
             bar.set_position(n)
         })
     })??;
     bar.finish_and_clear();
-    if fresh {
-        write_secret(&seed_path, &seed)?;
+    if let Some(p) = pending {
+        p.commit()?;
     }
     if !a.quiet {
         eprintln!(

@@ -30,8 +30,7 @@ impl SeedArgs {
             _ if !shares.is_empty() => (Seed::from_shares(&shares), false),
             (Some(hex), _) => (Seed::from_hex(hex).context("--seed")?, false),
             (None, Some(f)) => {
-                let text = std::fs::read_to_string(f)
-                    .with_context(|| format!("cannot read the seed file {}", f.display()))?;
+                let text = read_small(f, "seed file")?;
                 (
                     Seed::from_hex(&text).with_context(|| format!("seed file {}", f.display()))?,
                     false,
@@ -58,8 +57,7 @@ pub fn read_shares(paths: &[PathBuf]) -> Result<Vec<SeedShare>> {
     paths
         .iter()
         .map(|f| {
-            let text = std::fs::read_to_string(f)
-                .with_context(|| format!("cannot read the seed share file {}", f.display()))?;
+            let text = read_small(f, "seed share file")?;
             SeedShare::from_hex(&text).with_context(|| format!("seed share file {}", f.display()))
         })
         .collect()
@@ -75,35 +73,79 @@ pub fn seed_file_path(out: &Path) -> PathBuf {
     out.with_file_name(name)
 }
 
-/// Fails early when a fresh seed would overwrite an existing seed file without `force`.
-pub fn check_free(path: &Path, fresh: bool, force: bool) -> Result<()> {
-    if fresh && path.exists() && !force {
+/// A fresh seed, written before anything is generated to a new temporary file beside its
+/// destination (created exclusively, mode 0600, never through a link), and moved into place
+/// only once the output is complete. If writing it fails, nothing has been generated; if
+/// generation fails, the temporary file is removed and an older seed file stays as it was.
+pub struct PendingSeed {
+    file: tempfile::NamedTempFile,
+    path: PathBuf,
+}
+
+impl PendingSeed {
+    /// Stages `seed` for `path`. Errors: `path` exists and `force` is not given; `path` is
+    /// not a regular file (a link, a directory); the file cannot be written.
+    pub fn stage(path: &Path, seed: &Seed, force: bool) -> Result<PendingSeed> {
+        use std::io::Write;
+        if let Ok(meta) = std::fs::symlink_metadata(path) {
+            if !force {
+                bail!(
+                    "{} already exists; pass --force to replace it",
+                    path.display()
+                );
+            }
+            if !meta.file_type().is_file() {
+                bail!("{} exists and is not a regular file (a link or a directory): the seed is never written there", path.display());
+            }
+        }
+        let parent = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        std::fs::create_dir_all(&parent)
+            .with_context(|| format!("cannot create {}", parent.display()))?;
+        // tempfile creates the file with O_EXCL and mode 0600.
+        let mut file = tempfile::Builder::new()
+            .prefix(".tirage-seed-")
+            .tempfile_in(&parent)
+            .with_context(|| format!("cannot write the seed file in {}", parent.display()))?;
+        writeln!(file, "{}", seed.to_hex())
+            .and_then(|_| file.as_file().sync_all())
+            .with_context(|| format!("cannot write the seed file in {}", parent.display()))?;
+        Ok(PendingSeed {
+            file,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// Moves the seed file into place (replacing an older regular file of the same name).
+    pub fn commit(self) -> Result<PathBuf> {
+        let path = self.path;
+        self.file
+            .persist(&path)
+            .map_err(|e| e.error)
+            .with_context(|| format!("cannot move the seed file into {}", path.display()))?;
+        Ok(path)
+    }
+}
+
+/// Reads a small text file (a seed or a seed share): at most 4 KiB, a regular file.
+pub fn read_small(path: &Path, what: &str) -> Result<String> {
+    use std::io::Read;
+    let f = std::fs::File::open(path)
+        .with_context(|| format!("cannot read the {what} {}", path.display()))?;
+    if !f.metadata().is_ok_and(|m| m.is_file()) {
+        bail!("the {what} {} is not a regular file", path.display());
+    }
+    let mut text = String::new();
+    f.take(4097)
+        .read_to_string(&mut text)
+        .with_context(|| format!("cannot read the {what} {}", path.display()))?;
+    if text.len() > 4096 {
         bail!(
-            "{} already exists; pass --force to replace it",
+            "the {what} {} is larger than 4 KiB: expected 64 hexadecimal digits",
             path.display()
         );
     }
-    Ok(())
-}
-
-/// Writes the seed's hex digits to `path`, readable by its owner only.
-pub fn write_secret(path: &Path, seed: &Seed) -> Result<()> {
-    use std::io::Write;
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent)
-            .with_context(|| format!("cannot create {}", parent.display()))?;
-    }
-    let mut opts = std::fs::OpenOptions::new();
-    opts.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        opts.mode(0o600);
-    }
-    let mut f = opts
-        .open(path)
-        .with_context(|| format!("cannot write the seed file {}", path.display()))?;
-    writeln!(f, "{}", seed.to_hex())
-        .with_context(|| format!("cannot write the seed file {}", path.display()))?;
-    Ok(())
+    Ok(text)
 }

@@ -3,6 +3,7 @@
 use super::{progress, with_threads, Outcome};
 use anyhow::{Context, Result};
 use std::path::PathBuf;
+use tirage::output::{MANIFEST, SPEC, SUMS};
 use tirage::rng::Seed;
 use tirage::spec::GameSpec;
 use tirage::verify::emission::{is_emission, verify_emission};
@@ -39,8 +40,8 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     seed_share: Vec<PathBuf>,
     /// Worker threads (0: one per core). The report is identical for any value.
-    #[arg(long, default_value_t = 0)]
-    threads: usize,
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=256))]
+    threads: u16,
     /// No progress bar.
     #[arg(short, long)]
     quiet: bool,
@@ -70,7 +71,7 @@ pub fn run(a: Args) -> Result<Outcome> {
             );
         }
         let bar = progress::bar(0, "verify", a.quiet);
-        let report = with_threads(a.threads, || {
+        let report = with_threads(usize::from(a.threads), || {
             verify_emission(&a.dir, reference.as_ref(), &|_, _| bar.tick())
         })??;
         bar.finish_and_clear();
@@ -85,12 +86,23 @@ pub fn run(a: Args) -> Result<Outcome> {
             Outcome::Findings
         });
     }
+    let looks_like_block = [MANIFEST, SUMS, SPEC]
+        .iter()
+        .any(|n| a.dir.join(n).exists());
+    if a.dir.is_dir() && !looks_like_block {
+        anyhow::bail!(
+            "{}: neither a block (no manifest.json, SHA256SUMS or spec.toml) nor an emission (no emission.json); nothing verified, nothing written",
+            a.dir.display()
+        );
+    }
     let bar = progress::bar(expected, "verify", a.quiet);
     let opts = Options {
         reference: reference.as_ref(),
         seed,
     };
-    let audit = with_threads(a.threads, || audit(&a.dir, &opts, &|n| bar.set_position(n)))??;
+    let audit = with_threads(usize::from(a.threads), || {
+        audit(&a.dir, &opts, &|n| bar.set_position(n))
+    })??;
     bar.finish_and_clear();
     let report = &audit.report;
     if a.json {
@@ -100,15 +112,23 @@ pub fn run(a: Args) -> Result<Outcome> {
     }
     if !a.no_audit {
         let dir = a.report.clone().unwrap_or_else(|| a.dir.clone());
-        let written = audit.write(&dir)?;
-        if !a.quiet {
-            let names: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
-            eprintln!(
-                "audit report: {} ({}; {} exception(s) at p < 1 %)",
-                names.join(", "),
-                audit.verdict,
-                audit.exceptions.len()
-            );
+        // A report that cannot be written is said, but never hides the verdict: findings
+        // still exit 1, a clean block still exits 0.
+        match audit.write(&dir) {
+            Err(e) => eprintln!(
+                "tirage: warning: the audit report could not be written to {}: {e:#}",
+                dir.display()
+            ),
+            Ok(written) if !a.quiet => {
+                let names: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
+                eprintln!(
+                    "audit report: {} ({}; {} exception(s) at p < 1 %)",
+                    names.join(", "),
+                    audit.verdict,
+                    audit.exceptions.len()
+                );
+            }
+            Ok(_) => {}
         }
     }
     Ok(if report.clean {

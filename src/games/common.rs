@@ -37,8 +37,10 @@ pub fn symbol_set(
 ) -> Result<Vec<String>, String> {
     let mut symbols: Vec<String> = fixed.iter().map(|s| s.to_string()).collect();
     for w in words {
-        if w.is_empty() || !w.bytes().all(|b| b.is_ascii_uppercase()) {
-            return Err(format!("\"{w}\" is not an uppercase ASCII word"));
+        if w.is_empty() || w.len() > 64 || !w.bytes().all(|b| b.is_ascii_uppercase()) {
+            return Err(format!(
+                "\"{w}\" is not an uppercase ASCII word of 1 to 64 letters"
+            ));
         }
         if fixed.contains(&w.as_str()) || reserved.contains(&w.as_str()) {
             return Err(format!(
@@ -201,7 +203,7 @@ mod tests {
         );
         assert_eq!(
             symbol_set(&w(&["Lotus"]), &[], &[], 1).unwrap_err(),
-            "\"Lotus\" is not an uppercase ASCII word"
+            "\"Lotus\" is not an uppercase ASCII word of 1 to 64 letters"
         );
         assert_eq!(
             symbol_set(&w(&["LOTUS", "LOTUS"]), &[], &[], 1).unwrap_err(),

@@ -261,6 +261,9 @@ impl fmt::Debug for GameSpec {
     }
 }
 
+/// Longest caption, in bytes (print-file strings carry a 16-bit length; a caption is short).
+pub const MAX_TEXT: usize = 200;
+
 /// The id of the losing way, in files.
 pub const LOSE: &str = "lose";
 
@@ -446,11 +449,11 @@ fn validate_common(
                 "empty caption",
             ));
         }
-        if c.contains([',', '"', '\n', '\r']) {
+        if c.contains([',', '"']) || c.chars().any(char::is_control) || c.len() > MAX_TEXT {
             return Err(at.at(
                 Some(raw.captions_span()),
                 format!("captions.\"{k}\""),
-                "a caption may not contain a comma, a double quote or a line break",
+                format!("a caption is at most {MAX_TEXT} bytes, without a comma, a double quote, a line break or another control character"),
             ));
         }
         let key = c.to_uppercase();
@@ -511,11 +514,25 @@ fn validate_common(
             let w = sw.get_ref();
             let wspan = Some(sw.span().start);
             let wf = format!("{f}.ways[{wi}]");
-            if w.id.is_empty()
-                || w.id.contains([',', '"', '\n', ' '])
-                || !way_ids.insert(w.id.clone())
-            {
-                return Err(at.at(wspan, format!("{wf}.id"), format!("way id \"{}\" must be unique, non-empty, without spaces or commas (\"lose\" is reserved)", w.id)));
+            let printable =
+                w.id.bytes()
+                    .all(|b| b.is_ascii_graphic() && b != b',' && b != b'"');
+            if w.id.is_empty() || w.id.len() > 64 || !printable {
+                return Err(at.at(
+                    wspan,
+                    format!("{wf}.id"),
+                    format!("way id {:?}: expected 1 to 64 printable ASCII characters, without spaces, commas or quotes", w.id),
+                ));
+            }
+            if !way_ids.insert(w.id.clone()) {
+                return Err(at.at(
+                    wspan,
+                    format!("{wf}.id"),
+                    format!(
+                        "way id \"{}\" is used twice (\"lose\" is reserved for losing tickets)",
+                        w.id
+                    ),
+                ));
             }
             if w.count == 0 {
                 return Err(at.at(wspan, format!("{wf}.count"), "expected at least 1 ticket"));
@@ -595,10 +612,22 @@ fn validate_common(
         return Err(at.at(None, "tiers", "too many ways (at most 65 534)"));
     }
     let lots: u64 = tiers.iter().map(|t| u64::from(t.count)).sum();
+    // Checked: a payout that does not fit in 64 bits of cents is an error, never a wrap.
     let payout: u64 = tiers
         .iter()
-        .map(|t| t.amount.cents() * u64::from(t.count))
-        .sum();
+        .try_fold(0u64, |acc, t| {
+            t.amount
+                .cents()
+                .checked_mul(u64::from(t.count))
+                .and_then(|p| acc.checked_add(p))
+        })
+        .ok_or_else(|| {
+            at.at(
+                Some(raw.published.span().start),
+                "tiers",
+                format!("the lot table's payout exceeds {} (64-bit cents): an amount or count is far too large", Money(u64::MAX)),
+            )
+        })?;
     let published = raw.published.get_ref();
     let pspan = Some(raw.published.span().start);
     if lots != published.lots {

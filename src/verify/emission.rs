@@ -102,8 +102,53 @@ pub fn verify_emission(
         if numbers.windows(2).any(|w| w[0] == w[1]) {
             f.add(None, "a block number appears twice in emission.json");
         }
+        if em.blocks.is_empty() {
+            f.add(None, "emission.json lists no block");
+        }
+        // Every block directory on disk is listed, and every listed one is the plain
+        // `block-NNN` of its number: no block escapes the check, none is read elsewhere.
+        let listed: Vec<String> = em
+            .blocks
+            .iter()
+            .map(|b| crate::emission::block_dir(b.block))
+            .collect();
+        if let Ok(entries) = std::fs::read_dir(dir) {
+            let mut on_disk: Vec<String> = entries
+                .filter_map(|e| e.ok())
+                .filter(|e| e.path().is_dir())
+                .filter_map(|e| e.file_name().into_string().ok())
+                .filter(|n| n.starts_with("block-"))
+                .filter(|n| !listed.contains(n))
+                .collect();
+            on_disk.sort();
+            for n in on_disk {
+                f.add(
+                    None,
+                    format!("{n} is in the emission directory but not in emission.json"),
+                );
+            }
+        }
         for entry in &em.blocks {
+            if entry.dir != crate::emission::block_dir(entry.block) {
+                f.add(
+                    None,
+                    format!(
+                        "block {} is listed in {:?}; expected {:?}",
+                        entry.block,
+                        entry.dir,
+                        crate::emission::block_dir(entry.block)
+                    ),
+                );
+                continue;
+            }
             let bdir = dir.join(&entry.dir);
+            if !bdir.is_dir() {
+                f.add(
+                    None,
+                    format!("{} is listed in emission.json but missing", entry.dir),
+                );
+                continue;
+            }
             let (report, block_codes) =
                 verify_block(&bdir, reference, &|n| progress(entry.block, n))?;
             tickets += report.tickets;

@@ -737,6 +737,38 @@ fn check_kind(e: &Expect, checks: &mut Checks) {
 /// The manifest's description of the block against the spec.
 fn check_manifest(m: &Manifest, spec: &GameSpec, checks: &mut Checks) {
     let mut bad = |what: String| add(checks, CheckId::Manifest, None, what);
+    // What the manifest says of the game must be what the spec says.
+    let g = &m.game;
+    let same_game = g.name == spec.name
+        && g.mechanic == spec.mechanic.name()
+        && g.legal_reference == spec.legal_reference
+        && g.reconstructed == spec.reconstructed
+        && g.note == spec.note
+        && g.game_code == spec.game_code
+        && g.emission == spec.emission
+        && g.currency == spec.currency;
+    if !same_game {
+        bad("the game it describes (name, mechanic, legal reference, reconstructed, note, game code, emission or currency) differs from spec.toml".into());
+    }
+    if m.price != spec.price.to_string() {
+        bad(format!("price {}, the spec says {}", m.price, spec.price));
+    }
+    let amounts: Vec<String> = m.tiers.iter().map(|t| t.amount.clone()).collect();
+    let want: Vec<String> = spec.tiers.iter().map(|t| t.amount.to_string()).collect();
+    if amounts != want {
+        bad(format!(
+            "tier amounts {amounts:?}, the spec's lot table has {want:?}"
+        ));
+    }
+    let mut names: Vec<&str> = m.files.iter().map(|f| f.name.as_str()).collect();
+    names.sort_unstable();
+    let mut want_files = vec![CSV, BIN, VALIDATION, SPEC];
+    want_files.sort_unstable();
+    if names != want_files {
+        bad(format!(
+            "it lists files {names:?}, expected {want_files:?} once each"
+        ));
+    }
     if m.format != crate::output::manifest::FORMAT {
         bad(format!(
             "format \"{}\", expected \"{}\"",
@@ -845,6 +877,10 @@ struct Hashed {
     h: Sha256,
     n: u64,
     eof: bool,
+    /// Bytes it may still read: a file larger than its block could be is not read past it.
+    left: u64,
+    /// True when reading stopped at `left` with more in the file.
+    truncated: bool,
 }
 
 impl Hashed {
@@ -856,24 +892,39 @@ impl Hashed {
             h,
             n: head.len() as u64,
             eof: false,
+            left: u64::MAX,
+            truncated: false,
         }
     }
 
-    /// Appends up to `want` bytes to `buf` (fewer at end of file).
+    /// At most `limit` more bytes will be read.
+    fn limit(mut self, limit: u64) -> Hashed {
+        self.left = limit;
+        self
+    }
+
+    /// Appends up to `want` bytes to `buf` (fewer at end of file or at the limit).
     fn read(&mut self, buf: &mut Vec<u8>, want: usize) -> std::io::Result<()> {
         let start = buf.len();
+        let want = want.min(usize::try_from(self.left).unwrap_or(usize::MAX));
         buf.reserve(want);
         let got = (&mut self.f).take(want as u64).read_to_end(buf)?;
+        self.left -= got as u64;
         if got < want {
             self.eof = true;
+        } else if self.left == 0 {
+            self.eof = true;
+            let mut probe = [0u8; 1];
+            self.truncated = self.f.read(&mut probe).is_ok_and(|n| n > 0);
         }
         self.h.update(&buf[start..]);
         self.n += got as u64;
         Ok(())
     }
 
-    fn finish(self) -> (u64, String) {
-        (self.n, hex::encode(self.h.finalize()))
+    /// Bytes read, their SHA-256, and whether the file went on past the limit.
+    fn finish(self) -> (u64, String, bool) {
+        (self.n, hex::encode(self.h.finalize()), self.truncated)
     }
 }
 
@@ -905,6 +956,9 @@ impl Lines {
                 buf.truncate(p + 1);
                 return Ok(buf);
             }
+            if buf.len() > MAX_LINE {
+                return Err(too_long());
+            }
         }
     }
 
@@ -926,9 +980,25 @@ impl Lines {
                 }
                 return Ok(buf);
             }
+            if buf.len() > MAX_LINE * n.max(1) {
+                return Err(too_long());
+            }
             self.src.read(&mut buf, READ_BLOCK / 2)?;
         }
     }
+}
+
+/// Longest line verify reads before it gives up on a file (real rows are a few hundred bytes).
+const MAX_LINE: usize = 4 * READ_BLOCK;
+
+fn too_long() -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::InvalidData,
+        format!(
+            "a line longer than {} MiB: not a tirage ticket file",
+            MAX_LINE >> 20
+        ),
+    )
 }
 
 /// Reads the three ticket files after their headers, in step, and sends batches; returns
@@ -940,7 +1010,7 @@ fn reader(
     rec: usize,
     tx: SyncSender<Batch>,
     spare: Receiver<Batch>,
-) -> std::io::Result<[(u64, String); 3]> {
+) -> std::io::Result<[(u64, String, bool); 3]> {
     let mut first = 0u64;
     loop {
         // Reuse the buffers of a batch already checked: no fresh pages to fault in.
@@ -1352,6 +1422,15 @@ fn check_tickets(
 ) -> TicketRun {
     let mut run = TicketRun::default();
     let open = |name: &str, checks: &mut Checks| match File::open(dir.join(name)) {
+        Ok(f) if !f.metadata().is_ok_and(|m| m.is_file()) => {
+            add(
+                checks,
+                CheckId::RecordCount,
+                None,
+                format!("{name} is not a regular file"),
+            );
+            None
+        }
         Ok(f) => Some(f),
         Err(e) => {
             add(
@@ -1389,6 +1468,11 @@ fn check_tickets(
         let _ = bin.read(&mut head, header.header_size - 30);
     }
     let rec = print_file::record_size(spec);
+    // Never read past one record more than the block holds (a huge or endless file).
+    let read_so_far = head.len() as u64;
+    let bin = bin.limit(
+        (want_head.len() as u64 + (expect.tickets + 1) * rec as u64).saturating_sub(read_so_far),
+    );
     if head != want_head {
         let got = print_file::read_header(&head).ok();
         let want = print_file::read_header(&want_head).expect("own header");
@@ -1403,12 +1487,14 @@ fn check_tickets(
         }
     }
     // Header lines of the two CSV files.
+    // Rows are a few hundred bytes: 4 KiB per ticket bounds what is read of either CSV.
+    let text_limit = (expect.tickets + 2) * 4096;
     let mut csv = Lines {
-        src: Hashed::new(csv, &[]),
+        src: Hashed::new(csv, &[]).limit(text_limit),
         carry: Vec::new(),
     };
     let mut val = Lines {
-        src: Hashed::new(val, &[]),
+        src: Hashed::new(val, &[]).limit(text_limit),
         carry: Vec::new(),
     };
     for (lines, want, id, name) in [
@@ -1487,8 +1573,18 @@ fn check_tickets(
         h.join().expect("reader thread panicked")
     });
     match reader_result {
-        Ok([c, b, v]) => {
-            run.hashes = vec![(CSV.into(), c), (BIN.into(), b), (VALIDATION.into(), v)]
+        Ok(files) => {
+            for ((n, h, truncated), name) in files.into_iter().zip([CSV, BIN, VALIDATION]) {
+                if truncated {
+                    add(
+                        checks,
+                        CheckId::RecordCount,
+                        None,
+                        format!("{name} goes on past what a block of {} tickets holds: only the first {n} bytes were read", expect.tickets),
+                    );
+                }
+                run.hashes.push((name.into(), (n, h)));
+            }
         }
         Err(e) => add(
             checks,

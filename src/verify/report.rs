@@ -132,6 +132,26 @@ impl CheckId {
     ];
 }
 
+/// Longest finding detail kept, in characters.
+pub const MAX_DETAIL: usize = 400;
+
+/// `text` with control characters escaped, cut to [`MAX_DETAIL`] characters.
+pub fn printable(text: &str) -> String {
+    let mut out = String::new();
+    for (n, c) in text.chars().enumerate() {
+        if n == MAX_DETAIL {
+            out.push_str("… (cut)");
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// One finding: the ticket concerned (if any) and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Finding {
@@ -336,5 +356,18 @@ impl Report {
             }
         );
         s
+    }
+}
+
+#[cfg(test)]
+mod tests_printable {
+    use super::*;
+
+    #[test]
+    fn details_are_escaped_and_cut() {
+        assert_eq!(printable("a\u{1b}[31mb"), "a\\u{1b}[31mb");
+        let long = "x".repeat(1000);
+        let p = printable(&long);
+        assert_eq!(p.chars().count(), MAX_DETAIL + "… (cut)".chars().count());
     }
 }

@@ -1,0 +1,186 @@
+//! Bad input and careless use: nothing is deleted that is not a block, secrets never go
+//! through links, arithmetic never wraps, verify stays bounded and says what it can't read.
+
+mod common;
+
+use common::*;
+use std::path::Path;
+
+fn small() -> String {
+    std::fs::read_to_string(repo("tests/specs/coq_small.toml")).unwrap()
+}
+
+fn check_text(dir: &Path, text: &str) -> (i32, String) {
+    let p = dir.join("bad.toml");
+    std::fs::write(&p, text).unwrap();
+    let o = tirage().arg("check").arg(&p).output().unwrap();
+    (
+        o.status.code().unwrap(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn force_never_deletes_a_directory_that_is_not_a_block() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path().join("stuff");
+    std::fs::create_dir(&d).unwrap();
+    std::fs::write(d.join("important"), "keep me").unwrap();
+    let o = tirage()
+        .arg("generate")
+        .arg(repo("tests/specs/coq_small.toml"))
+        .args(["--seed", SEED, "-q", "--force", "--out"])
+        .arg(&d)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is not a tirage block"));
+    assert_eq!(
+        std::fs::read_to_string(d.join("important")).unwrap(),
+        "keep me"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fresh_seed_is_never_written_through_a_link() {
+    let t = tempfile::tempdir().unwrap();
+    let public = t.path().join("public.txt");
+    std::fs::write(&public, "").unwrap();
+    std::os::unix::fs::symlink(&public, t.path().join("b.seed")).unwrap();
+    for force in [false, true] {
+        let mut c = tirage();
+        c.arg("generate")
+            .arg(repo("tests/specs/coq_small.toml"))
+            .args(["-q", "--out"])
+            .arg(t.path().join("b"));
+        if force {
+            c.arg("--force");
+        }
+        let o = c.output().unwrap();
+        assert_eq!(o.status.code(), Some(2));
+        assert!(!t.path().join("b").exists(), "nothing generated");
+    }
+    assert_eq!(std::fs::read_to_string(&public).unwrap(), "");
+}
+
+#[test]
+fn an_unwritable_seed_path_stops_before_anything_is_generated() {
+    let t = tempfile::tempdir().unwrap();
+    std::fs::create_dir(t.path().join("b.seed")).unwrap();
+    let o = tirage()
+        .arg("generate")
+        .arg(repo("tests/specs/coq_small.toml"))
+        .args(["-q", "--force", "--out"])
+        .arg(t.path().join("b"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!t.path().join("b").exists());
+}
+
+#[test]
+fn a_payout_that_overflows_is_an_error_not_a_wrap() {
+    let t = tempfile::tempdir().unwrap();
+    // 92 233 720 368 557 758.08 × 2 wraps 64-bit cents back to 20 000.
+    let text = small()
+        .replacen(
+            "amount = 20000\ncount = 1\n",
+            "amount = \"92233720368557758.08\"\ncount = 2\n",
+            1,
+        )
+        .replacen(
+            "id = \"20000\"\ncount = 1\nwins = [20000]",
+            "id = \"JACKPOT\"\ncount = 2\nwins = [\"92233720368557758.08\"]",
+            1,
+        )
+        .replacen("lots = 919", "lots = 920", 1);
+    let (code, err) = check_text(t.path(), &text);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("payout exceeds"), "{err}");
+}
+
+#[test]
+fn way_ids_and_captions_are_plain_printable_text() {
+    let t = tempfile::tempdir().unwrap();
+    let (code, err) = check_text(
+        t.path(),
+        &small().replacen("id = \"2\"\n", "id = \"2\\rx\"\n", 1),
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("printable ASCII"), "{err}");
+    let long = "A".repeat(300);
+    let (code, err) = check_text(
+        t.path(),
+        &small().replacen("\"DEUX EUROS\"", &format!("\"{long}\""), 1),
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("at most 200 bytes"), "{err}");
+}
+
+#[test]
+fn verify_refuses_a_directory_that_is_no_block_and_writes_nothing() {
+    let t = tempfile::tempdir().unwrap();
+    std::fs::write(t.path().join("notes.txt"), "x").unwrap();
+    let o = tirage().arg("verify").arg(t.path()).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let names: Vec<_> = std::fs::read_dir(t.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 1, "{names:?}");
+}
+
+#[test]
+fn a_print_file_longer_than_its_block_is_a_bounded_finding() {
+    let t = tempfile::tempdir().unwrap();
+    let b = t.path().join("b");
+    generate(&repo("tests/specs/coq_small.toml"), &b, 1);
+    let f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(b.join("tickets.bin"))
+        .unwrap();
+    f.set_len(f.metadata().unwrap().len() + (64 << 20)).unwrap(); // 64 MiB of zeros
+    let o = tirage()
+        .args(["verify", "-q", "--no-audit"])
+        .arg(&b)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stdout)
+        .contains("goes on past what a block of 3000 tickets holds"));
+}
+
+#[test]
+fn an_emission_checks_every_block_directory_on_disk() {
+    let t = tempfile::tempdir().unwrap();
+    let em = t.path().join("em");
+    tirage()
+        .arg("generate")
+        .arg(repo("tests/specs/coq_small.toml"))
+        .args(["--blocks", "1..2", "--seed", SEED, "-q", "--out"])
+        .arg(&em)
+        .assert()
+        .success();
+    // A stray block directory, and a listed block redirected elsewhere.
+    copy_dir(&em.join("block-001"), &em.join("block-003"));
+    let json = std::fs::read_to_string(em.join("emission.json"))
+        .unwrap()
+        .replacen("\"block-002\"", "\"../elsewhere\"", 1);
+    std::fs::write(em.join("emission.json"), json).unwrap();
+    let o = tirage()
+        .args(["verify", "-q", "--no-audit"])
+        .arg(&em)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text.contains("block-003 is in the emission directory but not in emission.json"),
+        "{text}"
+    );
+    assert!(
+        text.contains("block 2 is listed in \"../elsewhere\""),
+        "{text}"
+    );
+}
