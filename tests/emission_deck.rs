@@ -101,13 +101,7 @@ fn a_replaced_block_manifest_breaks_the_emission() {
 fn a_default_deck_has_every_way_and_is_specimen() {
     let t = tempfile::tempdir().unwrap();
     let deck = t.path().join("deck");
-    tirage()
-        .arg("deck")
-        .arg(repo("tests/specs/coq_small.toml"))
-        .args(["--seed", SEED, "-q", "--out"])
-        .arg(&deck)
-        .assert()
-        .success();
+    common::deck(&repo("tests/specs/coq_small.toml"), &deck);
     let ways: HashSet<String> = column(&deck.join("tickets.csv"), "way")
         .into_iter()
         .collect();
@@ -162,13 +156,7 @@ fn a_proportional_deck_follows_the_lot_table() {
 fn a_deck_marked_production_is_caught() {
     let t = tempfile::tempdir().unwrap();
     let deck = t.path().join("deck");
-    tirage()
-        .arg("deck")
-        .arg(repo("tests/specs/coq_small.toml"))
-        .args(["--seed", SEED, "-q", "--out"])
-        .arg(&deck)
-        .assert()
-        .success();
+    common::deck(&repo("tests/specs/coq_small.toml"), &deck);
     let p = deck.join("manifest.json");
     let text = std::fs::read_to_string(&p)
         .unwrap()

@@ -55,13 +55,7 @@ fn proofs_parse_and_render_to_png() {
 fn a_specimen_proof_says_so_and_a_missing_ticket_is_an_error() {
     let t = tempfile::tempdir().unwrap();
     let deck = t.path().join("deck");
-    tirage()
-        .arg("deck")
-        .arg(repo("tests/specs/coq_small.toml"))
-        .args(["--seed", SEED, "-q", "--out"])
-        .arg(&deck)
-        .assert()
-        .success();
+    common::deck(&repo("tests/specs/coq_small.toml"), &deck);
     tirage()
         .arg("render")
         .arg(&deck)

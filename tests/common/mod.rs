@@ -36,6 +36,17 @@ pub fn generate(spec: &Path, out: &Path, threads: usize) {
         .success();
 }
 
+/// Makes the default specimen deck of `spec` with [`SEED`] into `out`; panics on failure.
+pub fn deck(spec: &Path, out: &Path) {
+    tirage()
+        .arg("deck")
+        .arg(spec)
+        .args(["--seed", SEED, "-q", "--out"])
+        .arg(out)
+        .assert()
+        .success();
+}
+
 /// Exit code of `tirage verify dir`.
 pub fn verify_code(dir: &Path) -> i32 {
     tirage()
