@@ -184,3 +184,20 @@ fn an_emission_checks_every_block_directory_on_disk() {
         "{text}"
     );
 }
+
+#[test]
+fn a_block_whose_print_file_cannot_be_read_reports_ticket_checks_as_not_run() {
+    let t = tempfile::tempdir().unwrap();
+    let b = t.path().join("b");
+    generate(&repo("tests/specs/coq_small.toml"), &b, 1);
+    std::fs::write(b.join("tickets.bin"), b"not a print file").unwrap();
+    let o = tirage()
+        .args(["verify", "-q", "--no-audit"])
+        .arg(&b)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text.contains("NOT RUN serials"), "{text}");
+    assert!(!text.contains("PASS    serials"), "{text}");
+}
