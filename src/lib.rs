@@ -1,7 +1,9 @@
 //! tirage: print runs of instant lottery tickets.
 //!
 //! The library is a pure, deterministic engine: spec + seed + block number in, tickets and
-//! digests out. See `ARCHITECTURE` in the README for the data flow.
+//! digests out: [`spec`] → [`alloc`] → [`games`] (faces) → [`output`] (files), driven by
+//! [`generate`]; [`verify`] re-checks a block independently and [`audit`] reports on it.
+//! The README's "Layout" section maps every module; `docs/FORMAT.md` documents every file.
 
 pub mod alloc;
 pub mod audit;
