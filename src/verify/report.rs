@@ -107,6 +107,34 @@ impl CheckId {
         }
     }
 
+    /// True for the procedures that the record-by-record pass over the ticket files
+    /// carries out (or that need its tallies): when that pass cannot run, they are
+    /// reported "not run", never "pass".
+    pub fn from_ticket_pass(self) -> bool {
+        match self {
+            CheckId::Kind
+            | CheckId::Positions
+            | CheckId::Serials
+            | CheckId::FaceCodes
+            | CheckId::Ambiguity
+            | CheckId::WayRecognised
+            | CheckId::CsvMatchesPrint
+            | CheckId::Captions
+            | CheckId::ValidationFile
+            | CheckId::ValidationCodes
+            | CheckId::Counts
+            | CheckId::PackRules => true,
+            CheckId::Sha256sums
+            | CheckId::Manifest
+            | CheckId::Spec
+            | CheckId::PrintHeader
+            | CheckId::CsvHeader
+            | CheckId::RecordCount
+            | CheckId::Leakage
+            | CheckId::Replay => false,
+        }
+    }
+
     /// Every check, in report order.
     pub const ALL: [CheckId; 20] = [
         CheckId::Sha256sums,
