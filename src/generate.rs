@@ -401,6 +401,8 @@ fn build(
     let ncols = spec.mechanic.columns().len();
     let rec = print_file::record_size(spec);
     let packs = plan.packs();
+    // Escaped once; each thread renders into its own clone.
+    let row_writer = tickets_csv::RowWriter::new(spec);
     let mut result = Ok(());
     for start in (0..packs).step_by(BATCH_PACKS as usize) {
         let end = (start + BATCH_PACKS).min(packs);
@@ -409,7 +411,7 @@ fn build(
             .map_init(
                 || {
                     (
-                        tickets_csv::RowWriter::new(spec),
+                        row_writer.clone(),
                         validation_csv::RowWriter::new(spec),
                         Vec::with_capacity(spec.pack_size as usize),
                     )

@@ -8,6 +8,7 @@
 use super::Ticket;
 use crate::games::Column;
 use crate::spec::GameSpec;
+use std::sync::Arc;
 
 /// The columns that come before the face, in order.
 pub const META_COLUMNS: [&str; 7] = [
@@ -41,6 +42,7 @@ pub fn header(spec: &GameSpec) -> Vec<u8> {
 fn escaped(field: &str) -> Vec<u8> {
     let mut w = csv::WriterBuilder::new()
         .has_headers(false)
+        .buffer_capacity(2 * field.len() + 8)
         .terminator(csv::Terminator::Any(b'\n'))
         .from_writer(Vec::new());
     w.write_record([field]).expect("write to memory");
@@ -87,14 +89,29 @@ impl Field {
 
 /// Renders ticket rows of one spec into a byte buffer, the same way for `generate` and for
 /// `verify` (which compares what it renders with what it reads). Every text field is escaped
-/// once, by the csv crate, when the writer is built; a row is then a concatenation.
+/// once, by the csv crate, when the writer is built; a row is then a concatenation. A clone
+/// shares the escaped fields and starts with an empty buffer (one per thread).
 pub struct RowWriter {
-    /// Escaped values of every face column with their separator, by column then code.
+    fields: Arc<Fields>,
+    buf: Vec<u8>,
+}
+
+/// The escaped fields of one spec, with their separators.
+struct Fields {
+    /// Every face column's values, by column then code.
     columns: Vec<Vec<Field>>,
-    /// Escaped prize and way id of every way with their separators, by way id.
+    /// Prize and way id of every way, by way id.
     prizes: Vec<Field>,
     way_ids: Vec<Field>,
-    buf: Vec<u8>,
+}
+
+impl Clone for RowWriter {
+    fn clone(&self) -> Self {
+        RowWriter {
+            fields: Arc::clone(&self.fields),
+            buf: Vec::with_capacity(self.buf.capacity()),
+        }
+    }
 }
 
 impl RowWriter {
@@ -102,7 +119,7 @@ impl RowWriter {
     pub fn new(spec: &GameSpec) -> Self {
         let cols = spec.mechanic.columns();
         let sep = |last: bool| if last { b'\n' } else { b',' };
-        RowWriter {
+        let fields = Fields {
             columns: cols
                 .iter()
                 .enumerate()
@@ -123,6 +140,9 @@ impl RowWriter {
                 .iter()
                 .map(|w| Field::new(&w.id, sep(cols.is_empty())))
                 .collect(),
+        };
+        RowWriter {
+            fields: Arc::new(fields),
             buf: Vec::with_capacity(1 << 16),
         }
     }
@@ -130,17 +150,17 @@ impl RowWriter {
     /// Appends the row of `t`, with its `\n` (its prize and way text come from its way id).
     pub fn push(&mut self, t: &Ticket) {
         let mut b = itoa::Buffer::new();
-        let buf = &mut self.buf;
-        buf.reserve(FIELD * (self.columns.len() + 8) + 64);
+        let (f, buf) = (&*self.fields, &mut self.buf);
+        buf.reserve(FIELD * (f.columns.len() + 8) + 64);
         for n in [t.block, t.pack, t.pack_position, t.ticket] {
             buf.extend_from_slice(b.format(n).as_bytes());
             buf.push(b',');
         }
         buf.extend_from_slice(&t.serial);
         buf.push(b',');
-        self.prizes[t.way as usize].append_to(buf);
-        self.way_ids[t.way as usize].append_to(buf);
-        for (col, &code) in self.columns.iter().zip(&t.face.codes) {
+        f.prizes[t.way as usize].append_to(buf);
+        f.way_ids[t.way as usize].append_to(buf);
+        for (col, &code) in f.columns.iter().zip(&t.face.codes) {
             col[code as usize].append_to(buf);
         }
     }

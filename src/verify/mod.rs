@@ -1533,6 +1533,8 @@ fn check_tickets(
     let (spare_tx, spare_rx) = channel::<Batch>();
     let mut total = Acc::new(spec.ways.len(), spec.pack_size);
     total.ways.reserve(expect.tickets as usize);
+    // Escaped once; each thread renders into its own clone.
+    let row_writer = tickets_csv::RowWriter::new(spec);
     let reader_result = std::thread::scope(|s| {
         let h = s.spawn(|| reader(csv, bin, val, rec, tx, spare_rx));
         for batch in rx {
@@ -1550,7 +1552,7 @@ fn check_tickets(
                 .into_par_iter()
                 .map_init(
                     || Writers {
-                        rows: tickets_csv::RowWriter::new(spec),
+                        rows: row_writer.clone(),
                         vrows: validation_csv::RowWriter::new(spec),
                         pack: None,
                     },
