@@ -58,8 +58,8 @@ fn small_poker_block_generates_and_verifies_clean() {
     assert_eq!(sha256(&one.join("tickets.csv")), GOLDEN_CSV);
     assert_eq!(sha256(&one.join("tickets.bin")), GOLDEN_BIN);
 }
-const GOLDEN_CSV: &str = "0b6284866398fdcf60f252d0e444a5c5e1d872c22fe8721e95a9717e35cbce25";
-const GOLDEN_BIN: &str = "2dcd546f1b6b8727446d18fa47200603bd773797da949f3090f74f3bdea83154";
+const GOLDEN_CSV: &str = "7e146bea6cde2e09f180bd3f39f94554507a4b60e04c25171347641318ecd9fc";
+const GOLDEN_BIN: &str = "292af039a7f7f3feb48ae58a574eb8681e967d828ab1b0bc654311a211fcae3c";
 
 #[test]
 fn verify_finds_a_pocket_pair_edited_onto_a_losing_zone() {

@@ -26,6 +26,7 @@ use crate::spec::{ErrorAt, GameSpec, SpecError, Way};
 use arrayvec::ArrayVec;
 use serde::Deserialize;
 use std::collections::BTreeMap;
+use std::sync::LazyLock;
 use toml::Spanned;
 
 /// Rank characters in ascending order (art. 3.2: 2 … 10, V, D, R, A), as written in files.
@@ -254,6 +255,69 @@ const fn window_table(n: u32) -> [u16; 8192] {
 static WINDOWS_3: [u16; 8192] = window_table(3);
 static WINDOWS_4: [u16; 8192] = window_table(4);
 
+/// The 1 277 sets of five ranks with no straight (A-2-3-4-5 included), as ascending rank
+/// masks: the community cards of a losing ticket hold one of them.
+static LOSING_RANK_SETS: [u16; 1277] = {
+    let mut t = [0u16; 1277];
+    let (mut m, mut i) = (0u16, 0);
+    while m < 8192 {
+        if m.count_ones() == 5 && !has_straight(m) {
+            t[i] = m;
+            i += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// Index of every rank mask in [`LOSING_RANK_SETS`], `u16::MAX` for masks not there.
+static LOSING_SET_INDEX: [u16; 8192] = {
+    let mut t = [u16::MAX; 8192];
+    let mut i = 0;
+    while i < LOSING_RANK_SETS.len() {
+        t[LOSING_RANK_SETS[i] as usize] = i as u16;
+        i += 1;
+    }
+    t
+};
+
+/// The rank pairs `(a, b)`, `a < b`, a losing zone may hold as its own cards beside the
+/// community ranks of one of the [`LOSING_RANK_SETS`]: neither rank there, and no straight
+/// (A-2-3-4-5 included) among the seven ranks.
+#[derive(Default)]
+struct LosingRankPairs {
+    /// Those with no four to a straight made with an own rank.
+    plain: ArrayVec<(u8, u8), 28>,
+    /// Those with a four to a straight made with an own rank (a near miss).
+    straight_draw: ArrayVec<(u8, u8), 28>,
+}
+
+/// [`LosingRankPairs`] of each of the [`LOSING_RANK_SETS`], in the same order.
+static LOSING_RANK_PAIRS: LazyLock<Vec<LosingRankPairs>> = LazyLock::new(|| {
+    LOSING_RANK_SETS
+        .iter()
+        .map(|&m| {
+            let mut t = LosingRankPairs::default();
+            for a in 0..13u8 {
+                for b in a + 1..13 {
+                    let own = 1u16 << a | 1 << b;
+                    let with = m | own;
+                    if m & own != 0 || has_straight(with) {
+                        continue;
+                    }
+                    let windows = WINDOWS_OF[a as usize] | WINDOWS_OF[b as usize];
+                    if WINDOWS_4[with as usize] & windows != 0 {
+                        t.straight_draw.push((a, b));
+                    } else {
+                        t.plain.push((a, b));
+                    }
+                }
+            }
+            t
+        })
+        .collect()
+});
+
 /// The community cards, summarised once for all four zones.
 #[derive(Clone, Copy, Debug)]
 struct Board {
@@ -287,7 +351,7 @@ impl Board {
             b.suits[s] += 1;
             b.suit_ranks[s] |= 1 << r;
         }
-        b.pair = b.count.iter().any(|&n| n >= 2);
+        b.pair = b.ranks.count_ones() < COMMUNITY as u32;
         b
     }
 }
@@ -322,29 +386,30 @@ fn read(own: [Card; 2], b: &Board) -> ZoneReading {
 
     let own_bits = (1u16 << r0) | (1u16 << r1);
     let ranks = b.ranks | own_bits;
-    let mut suits = b.suits;
-    suits[s0] += 1;
-    suits[s1] += 1;
-    let mut suit_ranks = b.suit_ranks;
-    suit_ranks[s0] |= 1 << r0;
-    suit_ranks[s1] |= 1 << r1;
-
-    z.pair = r0 == r1 || b.pair || b.count[r0 as usize] > 0 || b.count[r1 as usize] > 0;
+    let (c0, c1) = (b.count[r0 as usize], b.count[r1 as usize]);
+    z.pair = r0 == r1 || b.pair || c0 > 0 || c1 > 0;
     z.straight = has_straight(ranks);
-    z.flush = suits.iter().any(|&n| n >= 5);
-    let royal = suit_ranks.iter().any(|&m| m & ROYAL == ROYAL);
-    z.straight_flush = !royal
-        && suit_ranks
-            .iter()
-            .any(|&m| straight_starts(m) & 0xFF != 0 || m & WHEEL == WHEEL);
-    z.flush_draw = suits[s0] == 4 || suits[s1] == 4;
-    // Straights with exactly four ranks here, one of them a rank only the own cards bring.
-    let mut own_windows = 0;
-    for r in [r0, r1] {
-        if b.count[r as usize] == 0 {
-            own_windows |= WINDOWS_OF[r as usize];
-        }
+    // Cards of the own cards' suits among the seven.
+    let both = u8::from(s0 == s1);
+    let (n0, n1) = (b.suits[s0] + 1 + both, b.suits[s1] + 1 + both);
+    // Five of a suit: at most one suit can have them among seven cards.
+    let flush_suit = if n0 >= 5 {
+        Some(s0)
+    } else if n1 >= 5 {
+        Some(s1)
+    } else {
+        (0..4).find(|&s| b.suits[s] >= 5)
+    };
+    z.flush = flush_suit.is_some();
+    if let Some(f) = flush_suit {
+        let m = b.suit_ranks[f] | u16::from(s0 == f) << r0 | u16::from(s1 == f) << r1;
+        let royal = m & ROYAL == ROYAL;
+        z.straight_flush = !royal && (straight_starts(m) & 0xFF != 0 || m & WHEEL == WHEEL);
     }
+    z.flush_draw = n0 == 4 || n1 == 4;
+    // Straights with exactly four ranks here, one of them a rank only the own cards bring.
+    let own_windows = if c0 == 0 { WINDOWS_OF[r0 as usize] } else { 0 }
+        | if c1 == 0 { WINDOWS_OF[r1 as usize] } else { 0 };
     let full = (straight_starts(ranks) & 0x1FF) << 1 | u16::from(ranks & WHEEL == WHEEL);
     z.straight_draw = WINDOWS_4[ranks as usize] & !full & own_windows != 0;
 
@@ -651,6 +716,33 @@ impl Poker {
     }
 }
 
+impl Poker {
+    /// `Err` unless `face` is unambiguous and each zone shows exactly its goal.
+    fn check_goals(&self, face: &Face, goals: &[Goal; ZONES]) -> Result<(), String> {
+        let ev = self.evaluate(face);
+        if !ev.ambiguities.is_empty() {
+            return Err(format!(
+                "built an ambiguous face ({}): a bug",
+                ev.ambiguities.join("; ")
+            ));
+        }
+        for (z, goal) in goals.iter().enumerate() {
+            let got = ev.feature(z as u8);
+            let want = match goal {
+                Goal::Win(c) => Some(c.id()),
+                Goal::Lose(_) => None,
+            };
+            if got != want {
+                return Err(format!(
+                    "zone p{} shows {got:?} instead of {want:?}: a bug",
+                    z + 1
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
 impl Mechanic for Poker {
     fn name(&self) -> &'static str {
         "poker"
@@ -723,8 +815,8 @@ impl Mechanic for Poker {
     /// the cards that give it exactly its goal under both readings); a deal that reaches a
     /// dead end is started again, at most [`MAX_ATTEMPTS`] times, with the same goals, and
     /// then an `Err`. A near miss the community cards leave no room for is dropped (the
-    /// zone still loses under both readings). The finished face is evaluated; any
-    /// difference from the goals is an `Err`.
+    /// zone still loses under both readings). In debug builds the finished face is evaluated
+    /// and any difference from the goals is an `Err`; generation judges every face anyway.
     fn synthesize(&self, way: &Way, rng: &mut FaceRng) -> Result<Face, String> {
         // Which zone each win goes to.
         let mut zone_amount: [Option<Money>; ZONES] = [None; ZONES];
@@ -800,30 +892,15 @@ impl Mechanic for Poker {
         }
         face.codes[BOARD_COLUMN..BOARD_COLUMN + COMMUNITY].copy_from_slice(&board);
 
-        // The face must be what was wanted, by the rules alone.
-        let ev = self.evaluate(&face);
-        if !ev.ambiguities.is_empty() {
-            return Err(format!(
-                "built an ambiguous face ({}): a bug",
-                ev.ambiguities.join("; ")
-            ));
-        }
-        for (z, goal) in goals.iter().enumerate() {
-            let got = ev.feature(z as u8);
-            let want = match goal {
-                Goal::Win(c) => Some(c.id()),
-                Goal::Lose(_) => None,
-            };
-            if got != want {
-                return Err(format!(
-                    "zone p{} shows {got:?} instead of {want:?}: a bug",
-                    z + 1
-                ));
-            }
+        // The face must be what was wanted, by the rules alone. The construction ensures it
+        // (each zone is checked against the finished community cards as it is dealt, and a
+        // zone reads only its own cards and those) and generation judges every face again,
+        // so the check runs in debug builds, which the tests use.
+        if cfg!(debug_assertions) {
+            self.check_goals(&face, &goals)?;
         }
         Ok(face)
     }
-
     /// Judges the face by art. 3.4–3.8: each zone whose best combination by the letter
     /// exists (see [`read_zone`]) wins its GAIN amount (art. 3.6), and the lot is the sum of
     /// the winning zones (art. 3.7). Every case where the strict and the naive readings
@@ -959,14 +1036,248 @@ fn draw_card(rng: &mut FaceRng, excluded: u64, ok: impl Fn(Card) -> bool) -> Opt
             return Some(c);
         }
     }
-    let v: ArrayVec<Card, 52> = (0..DECK)
-        .filter(|&c| excluded & bit(c) == 0 && ok(c))
-        .collect();
-    if v.is_empty() {
-        None
-    } else {
-        Some(v[below(rng, v.len() as u32) as usize])
+    let mut m = 0u64;
+    for c in 0..DECK {
+        if excluded & bit(c) == 0 && ok(c) {
+            m |= bit(c);
+        }
     }
+    (m != 0).then(|| pick(rng, m))
+}
+
+/// Every card of the deck, as a card set (bit `c` for card `c`).
+const ALL_CARDS: u64 = (1 << DECK) - 1;
+
+/// One card of every rank of suit `c` (0) as a card set: multiply by a 4-bit suit set to get
+/// the cards of those suits.
+const ONE_PER_RANK: u64 = 0x1_1111_1111_1111;
+
+/// The cards of the suits in `suits` (bit `s` for suit `s`).
+const fn suit_cards(suits: u8) -> u64 {
+    ONE_PER_RANK * (suits as u64 & 0xF)
+}
+
+/// The cards of the ranks in `ranks` (bit `r` for rank `r`).
+fn rank_cards(ranks: u16) -> u64 {
+    /// `SPREAD[x]`: bit `4i` set for every bit `i` of the 7-bit `x`.
+    const SPREAD: [u64; 128] = {
+        let mut t = [0u64; 128];
+        let mut x = 0;
+        while x < 128 {
+            let mut i = 0;
+            while i < 7 {
+                if x & 1 << i != 0 {
+                    t[x] |= 1 << (4 * i);
+                }
+                i += 1;
+            }
+            x += 1;
+        }
+        t
+    };
+    let (lo, hi) = (ranks as usize & 0x7F, (ranks as usize >> 7) & 0x3F);
+    (SPREAD[lo] | SPREAD[hi] << 28) * 0xF
+}
+
+/// A card of the non-empty set `m`, uniformly.
+fn pick(rng: &mut FaceRng, m: u64) -> Card {
+    select(m, below(rng, m.count_ones())) as Card
+}
+
+/// The position of the `k`-th set bit of `m` (from 0; `k` below `m.count_ones()`).
+fn select(mut m: u64, mut k: u32) -> u32 {
+    let mut base = 0;
+    loop {
+        let n = (m & 0xFFFF).count_ones();
+        if k < n {
+            break;
+        }
+        k -= n;
+        m >>= 16;
+        base += 16;
+    }
+    for _ in 0..k {
+        m &= m - 1;
+    }
+    base + m.trailing_zeros()
+}
+
+/// Community cards for a ticket whose four zones lose: uniformly one of the
+/// [`LOSING_RANK_SETS`] (five ranks, no pair, no straight), each rank of a uniform suit,
+/// redrawn when all five share a suit (ascending ranks; shuffled later).
+fn losing_board(rng: &mut FaceRng) -> [Card; COMMUNITY] {
+    let mut ranks = LOSING_RANK_SETS[below(rng, LOSING_RANK_SETS.len() as u32) as usize];
+    let suits = loop {
+        let x = below(rng, 1 << (2 * COMMUNITY));
+        if ![0, 0x155, 0x2AA, 0x3FF].contains(&x) {
+            break x;
+        }
+    };
+    let mut b = [0; COMMUNITY];
+    for (i, c) in b.iter_mut().enumerate() {
+        *c = card(ranks.trailing_zeros() as u8, (suits >> (2 * i) & 3) as u8);
+        ranks &= ranks - 1;
+    }
+    b
+}
+
+/// Proposals drawn for a losing zone before every candidate is enumerated.
+const LOSE_TRIES: usize = 24;
+
+/// Suit pairs `sa | sb << 2` (suits of a losing zone's lower and higher own rank) that
+/// leave at most four of a suit among its seven cards: `[0]` with no four made with an own
+/// card, `[1]` with one (a near miss), `[2]` all of them.
+type SuitPairs = [ArrayVec<u8, 16>; 3];
+
+/// [`SuitPairs`] for every count of community cards per suit (`c + 5d + 25h + 125s`,
+/// each count at most 4).
+static SUIT_PAIRS: LazyLock<Vec<SuitPairs>> = LazyLock::new(|| {
+    (0..625usize)
+        .map(|key| {
+            let counts = [key % 5, key / 5 % 5, key / 25 % 5, key / 125];
+            let mut t: SuitPairs = Default::default();
+            for x in 0..16u8 {
+                let (sa, sb) = (usize::from(x & 3), usize::from(x >> 2));
+                let both = usize::from(sa == sb);
+                let (na, nb) = (counts[sa] + 1 + both, counts[sb] + 1 + both);
+                if na <= 4 && nb <= 4 {
+                    t[usize::from(na == 4 || nb == 4)].push(x);
+                    t[2].push(x);
+                }
+            }
+            t
+        })
+        .collect()
+});
+
+/// What the community cards leave to losing zones, worked out once per ticket.
+struct LosingRoom {
+    /// Rank pairs for the community ranks.
+    pairs: &'static LosingRankPairs,
+    /// Suit pairs for the community suits.
+    suits: &'static SuitPairs,
+}
+
+impl LosingRoom {
+    /// The room on community cards `b`, or `None` when they are not five distinct ranks
+    /// with no straight and at most four of a suit (then no zone can lose: GAMES.md).
+    fn new(b: &Board) -> Option<LosingRoom> {
+        let set = LOSING_SET_INDEX[b.ranks as usize];
+        let pairs = LOSING_RANK_PAIRS.get(usize::from(set))?;
+        if b.suits.iter().any(|&n| n > 4) {
+            return None;
+        }
+        let [c, d, h, sp] = b.suits.map(usize::from);
+        let suits = &SUIT_PAIRS[c + 5 * d + 25 * h + 125 * sp];
+        Some(LosingRoom { pairs, suits })
+    }
+}
+
+/// The own cards a losing zone with near miss `d` may hold on community cards with `room`,
+/// ignoring cards already taken: each rank pair of `room` for `d` with each suit pair for
+/// `d` (lower rank first). Exactly the pairs that lose under both readings with that near
+/// miss (GAMES.md: no pair, no straight, no five of a suit among the seven cards; a four to
+/// a flush / to a straight made with an own card only when `d` asks for it; `Any` allows
+/// either or both). Pinned by a test against [`read`].
+struct LosingChoice<'a> {
+    /// Rank pairs, in two runs.
+    pairs: [&'a [(u8, u8)]; 2],
+    suits: &'a [u8],
+}
+
+impl<'a> LosingChoice<'a> {
+    fn new(d: Draw, room: &'a LosingRoom) -> LosingChoice<'a> {
+        let (plain, draw) = (&room.pairs.plain[..], &room.pairs.straight_draw[..]);
+        let (pairs, suits) = match d {
+            Draw::None => ([plain, &[][..]], 0),
+            Draw::Flush => ([plain, &[][..]], 1),
+            Draw::Straight => ([draw, &[][..]], 0),
+            Draw::Any => ([plain, draw], 2),
+        };
+        LosingChoice {
+            pairs,
+            suits: &room.suits[suits],
+        }
+    }
+
+    /// How many choices there are, cards taken or not.
+    fn len(&self) -> u32 {
+        ((self.pairs[0].len() + self.pairs[1].len()) * self.suits.len()) as u32
+    }
+
+    /// The `i`-th choice (`i` below [`LosingChoice::len`]).
+    fn cards(&self, i: u32) -> [Card; 2] {
+        let m = self.suits.len() as u32;
+        let (k, x) = ((i / m) as usize, self.suits[(i % m) as usize]);
+        let n0 = self.pairs[0].len();
+        let (ra, rb) = if k < n0 {
+            self.pairs[0][k]
+        } else {
+            self.pairs[1][k - n0]
+        };
+        [card(ra, x & 3), card(rb, x >> 2)]
+    }
+
+    /// Every choice whose cards are not in `used`.
+    fn all(&self, used: u64) -> ArrayVec<[Card; 2], { 56 * 16 }> {
+        (0..self.len())
+            .map(|i| self.cards(i))
+            .filter(|c| free(used, c))
+            .collect()
+    }
+}
+
+/// Neither card of `own` is in `used`.
+fn free(used: u64, own: &[Card; 2]) -> bool {
+    used & (bit(own[0]) | bit(own[1])) == 0
+}
+
+/// Own cards for a losing zone with near miss `d`, none in `used`, or `None` when there are
+/// none: uniformly among the [`LosingChoice`]s, in random order. A choice is drawn and
+/// redrawn while a card is taken, at most [`LOSE_TRIES`] times; then every free choice is
+/// enumerated.
+fn pick_losing(d: Draw, room: &LosingRoom, used: u64, rng: &mut FaceRng) -> Option<[Card; 2]> {
+    let choice = LosingChoice::new(d, room);
+    let total = choice.len();
+    if total == 0 {
+        return None;
+    }
+    let mut found = None;
+    for _ in 0..LOSE_TRIES {
+        let own = choice.cards(below(rng, total));
+        if free(used, &own) {
+            found = Some(own);
+            break;
+        }
+    }
+    let mut own = match found {
+        Some(own) => own,
+        None => {
+            let all = choice.all(used);
+            if all.is_empty() {
+                return None;
+            }
+            all[below(rng, all.len() as u32) as usize]
+        }
+    };
+    if below(rng, 2) == 1 {
+        own.swap(0, 1);
+    }
+    Some(own)
+}
+
+/// Ranks held exactly `n` times by the community cards.
+fn ranks_counted(b: &Board, n: u8) -> u16 {
+    (0..13)
+        .filter(|&r| b.count[r] == n)
+        .fold(0, |m, r| m | 1 << r)
+}
+
+/// Suits of which the community cards hold `n` cards with `ok(n)`.
+fn suits_where(b: &Board, ok: impl Fn(u8) -> bool) -> u8 {
+    (0..4)
+        .filter(|&s| ok(b.suits[s]))
+        .fold(0, |m, s| m | 1 << s)
 }
 
 /// Order in which zones are dealt: the most constrained first.
@@ -995,14 +1306,26 @@ fn deal(
     goals: &[Goal; ZONES],
     rng: &mut FaceRng,
 ) -> Option<([[Card; 2]; ZONES], [Card; COMMUNITY])> {
-    let cards = build_board(goals, rng)?;
+    let losing = goals.iter().filter(|g| matches!(g, Goal::Lose(_))).count();
+    let cards = if losing == ZONES {
+        losing_board(rng)
+    } else {
+        build_board(goals, rng)?
+    };
     let board = Board::new(cards);
+    let room = if losing > 0 {
+        Some(LosingRoom::new(&board)?)
+    } else {
+        None
+    };
     let mut used = cards.iter().fold(0u64, |u, &c| u | bit(c));
     let mut order = [0usize, 1, 2, 3];
-    order.sort_by_key(|&z| priority(goals[z]));
+    if losing < ZONES {
+        order.sort_by_key(|&z| priority(goals[z]));
+    }
     let mut own = [[0; 2]; ZONES];
     for z in order {
-        let p = pick_own(goals[z], &board, used, rng)?;
+        let p = pick_own(goals[z], &board, &room, used, rng)?;
         used |= bit(p[0]) | bit(p[1]);
         own[z] = p;
     }
@@ -1112,118 +1435,114 @@ fn used_of(b: &[Card]) -> u64 {
     b.iter().fold(0u64, |u, &c| u | bit(c))
 }
 
-/// A cheap necessary condition on the first own card of a zone with goal `g`.
-fn first_ok(g: Goal, c: Card, b: &Board) -> bool {
-    let (r, s) = (rank(c) as usize, suit(c) as usize);
-    let with = b.ranks | 1 << r;
-    // Straights holding rank `r` with three / four or more of the ranks in `with`.
-    let window3 = WINDOWS_3[with as usize] & WINDOWS_OF[r] != 0;
-    let window4 = WINDOWS_4[with as usize] & WINDOWS_OF[r] != 0;
-    match g {
+/// The cards a zone winning with `c` may take as its first own card: a necessary
+/// condition, by rank and suit, for the zone to show exactly `c` (every pair of own cards
+/// that does holds at least one such card; pinned by a test).
+fn first_cards(c: Combination, b: &Board) -> u64 {
+    match c {
+        Combination::Paire | Combination::Brelan => rank_cards(ranks_counted(b, 1)),
+        Combination::Carre => rank_cards(ranks_counted(b, 2)),
+        Combination::Quinte => {
+            let windows = WINDOWS_3[b.ranks as usize] & ACE_HIGH_WINDOWS;
+            let ranks = (0..13)
+                .filter(|&r| b.count[r] == 0 && WINDOWS_OF[r] & windows != 0)
+                .fold(0, |m, r| m | 1 << r);
+            rank_cards(ranks)
+        }
+        Combination::Couleur => suit_cards(suits_where(b, |n| n >= 3)),
+        Combination::QuinteFlushRoyale => (0..4u8)
+            .filter(|&s| {
+                let s = s as usize;
+                b.suits[s] >= 3 && (b.suit_ranks[s] & ROYAL).count_ones() >= 3
+            })
+            .fold(0, |m, s| {
+                m | rank_cards(ROYAL & !b.suit_ranks[s as usize]) & suit_cards(1 << s)
+            }),
+    }
+}
+
+/// The cards a zone winning with `c`, whose first own card is `c1`, may take as its second:
+/// a necessary condition, by rank and suit, for the pair to show exactly `c` (pinned by a
+/// test).
+fn second_cards(c: Combination, c1: Card, b: &Board) -> u64 {
+    let (r1, s1) = (rank(c1), suit(c1) as usize);
+    // Suits the zone can take one more card of without five of a suit.
+    let room = (0..4)
+        .filter(|&s| b.suits[s] + u8::from(s == s1) < 4)
+        .fold(0u8, |m, s| m | 1 << s);
+    match c {
+        Combination::Paire => {
+            let ranks = (0..13u8)
+                .filter(|&r| r != r1 && !has_straight(b.ranks | 1 << r))
+                .fold(0, |m, r| m | 1 << r);
+            rank_cards(ranks) & suit_cards(room)
+        }
+        Combination::Brelan | Combination::Carre => rank_cards(1 << r1),
+        Combination::Quinte => {
+            let with = b.ranks | 1 << r1;
+            let ranks = (0..13u8)
+                .filter(|&r| straight_starts(with | 1 << r) != 0)
+                .fold(0, |m, r| m | 1 << r);
+            rank_cards(ranks) & suit_cards(room)
+        }
+        Combination::Couleur if b.suits[s1] >= 4 => ALL_CARDS,
+        Combination::Couleur => suit_cards(1 << s1),
+        Combination::QuinteFlushRoyale => {
+            let royal = b.suit_ranks[s1] | 1 << r1;
+            if royal & ROYAL == ROYAL {
+                ALL_CARDS
+            } else {
+                rank_cards(ROYAL & !royal) & suit_cards(1 << s1)
+            }
+        }
+    }
+}
+
+/// True when own cards `own` give the zone exactly combination `c` under both readings:
+/// `c` is its best by the letter, with no non-royal straight flush and no naive hand above
+/// it (no straight or flush beside a paire, brelan or carré, no flush beside a quinte).
+fn win_ok(c: Combination, own: [Card; 2], b: &Board) -> bool {
+    let z = read(own, b);
+    z.strict == Some(c)
+        && !z.straight_flush
+        && match c {
+            Combination::Paire | Combination::Brelan | Combination::Carre => {
+                !z.straight && !z.flush
+            }
+            Combination::Quinte => !z.flush,
+            Combination::Couleur | Combination::QuinteFlushRoyale => true,
+        }
+}
+
+/// Own cards for a zone with goal `g`, none in `used`, or `None`. A losing zone: see
+/// [`pick_losing`]; a near miss that cannot be shown is replaced by [`Draw::Any`]. A zone
+/// winning with `c`: a first card is drawn uniformly among [`first_cards`], then a second
+/// uniformly among those of [`second_cards`] that make [`win_ok`] hold (drawn without
+/// replacement, so the loop ends); a first card with no second is set aside (at most 52).
+fn pick_own(
+    g: Goal,
+    b: &Board,
+    room: &Option<LosingRoom>,
+    used: u64,
+    rng: &mut FaceRng,
+) -> Option<[Card; 2]> {
+    let c = match g {
         Goal::Lose(d) => {
-            b.count[r] == 0
-                && !has_straight(with)
-                && match d {
-                    Draw::None => b.suits[s] <= 2 && !window4,
-                    Draw::Flush => (2..=3).contains(&b.suits[s]) && !window4,
-                    Draw::Straight => b.suits[s] <= 2 && window3,
-                    Draw::Any => b.suits[s] <= 3,
-                }
+            let room = room.as_ref()?;
+            return pick_losing(d, room, used, rng)
+                .or_else(|| pick_losing(Draw::Any, room, used, rng));
         }
-        Goal::Win(Combination::Paire) | Goal::Win(Combination::Brelan) => b.count[r] == 1,
-        Goal::Win(Combination::Carre) => b.count[r] == 2,
-        Goal::Win(Combination::Quinte) => {
-            b.count[r] == 0 && WINDOWS_3[b.ranks as usize] & WINDOWS_OF[r] & ACE_HIGH_WINDOWS != 0
-        }
-        Goal::Win(Combination::Couleur) => b.suits[s] >= 3,
-        Goal::Win(Combination::QuinteFlushRoyale) => {
-            r >= 8
-                && b.suits[s] >= 3
-                && (b.suit_ranks[s] & ROYAL).count_ones() >= 3
-                && b.suit_ranks[s] & (1 << r) == 0
-        }
-    }
-}
-
-/// A cheap necessary condition on the second own card of a losing zone (any card for a
-/// winning one): what [`first_ok`] asks of every card of such a zone.
-fn second_ok(g: Goal, c: Card, b: &Board) -> bool {
-    match g {
-        Goal::Lose(Draw::None) | Goal::Lose(Draw::Any) => first_ok(g, c, b),
-        Goal::Lose(_) => first_ok(Goal::Lose(Draw::Any), c, b),
-        Goal::Win(_) => true,
-    }
-}
-
-/// True when own cards `own` give the zone exactly goal `g` under both readings: a winner
-/// shows its combination as its best by the letter, no non-royal straight flush, and no
-/// naive hand above it (no straight or flush beside a paire, brelan or carré, no flush
-/// beside a quinte); a loser shows nothing under either reading, with the near miss asked.
-fn zone_ok(g: Goal, own: [Card; 2], b: &Board) -> bool {
-    match g {
-        Goal::Win(c) => {
-            let z = read(own, b);
-            z.strict == Some(c)
-                && !z.straight_flush
-                && match c {
-                    Combination::Paire | Combination::Brelan | Combination::Carre => {
-                        !z.straight && !z.flush
-                    }
-                    Combination::Quinte => !z.flush,
-                    Combination::Couleur | Combination::QuinteFlushRoyale => true,
-                }
-        }
-        Goal::Lose(d) => lose_ok(d, own, b),
-    }
-}
-
-/// [`zone_ok`] for a losing goal, with bit operations only: no naive hand (then there is
-/// no combination by the letter either, the naive reading being the wider), and the near
-/// miss asked. Same answer as reading the zone with [`read`] (pinned by a test).
-fn lose_ok(d: Draw, own: [Card; 2], b: &Board) -> bool {
-    let (r0, r1) = (rank(own[0]) as usize, rank(own[1]) as usize);
-    if r0 == r1 || b.pair || b.count[r0] != 0 || b.count[r1] != 0 {
-        return false;
-    }
-    let own_bits = (1u16 << r0) | (1u16 << r1);
-    let ranks = b.ranks | own_bits;
-    if has_straight(ranks) {
-        return false;
-    }
-    let (s0, s1) = (suit(own[0]) as usize, suit(own[1]) as usize);
-    let mut suits = b.suits;
-    suits[s0] += 1;
-    suits[s1] += 1;
-    if suits.iter().any(|&n| n >= 5) {
-        return false;
-    }
-    let flush_draw = suits[s0] == 4 || suits[s1] == 4;
-    // No straight here, so "four or more" is "exactly four".
-    let straight_draw = || WINDOWS_4[ranks as usize] & (WINDOWS_OF[r0] | WINDOWS_OF[r1]) != 0;
-    match d {
-        Draw::None => !flush_draw && !straight_draw(),
-        Draw::Flush => flush_draw && !straight_draw(),
-        Draw::Straight => !flush_draw && straight_draw(),
-        Draw::Any => true,
-    }
-}
-
-/// Own cards for a zone with goal `g`, or `None`. A first card is drawn among those that
-/// pass [`first_ok`], then a second among those that make [`zone_ok`] hold; a first card
-/// with no second is set aside (at most 52 of them). A near miss that cannot be shown is
-/// replaced by [`Draw::Any`].
-fn pick_own(g: Goal, b: &Board, used: u64, rng: &mut FaceRng) -> Option<[Card; 2]> {
-    let goals: ArrayVec<Goal, 2> = match g {
-        Goal::Lose(d) if d != Draw::Any => [g, Goal::Lose(Draw::Any)].into(),
-        _ => [g].into_iter().collect(),
+        Goal::Win(c) => c,
     };
-    for g in goals {
-        let mut tried = used;
-        while let Some(c1) = draw_card(rng, tried, |c| first_ok(g, c, b)) {
-            tried |= bit(c1);
-            if let Some(c2) = draw_card(rng, used | bit(c1), |c| {
-                second_ok(g, c, b) && zone_ok(g, [c1, c], b)
-            }) {
+    let mut firsts = first_cards(c, b) & !used;
+    while firsts != 0 {
+        let c1 = pick(rng, firsts);
+        firsts &= !bit(c1);
+        let mut seconds = second_cards(c, c1, b) & !used & !bit(c1);
+        while seconds != 0 {
+            let c2 = pick(rng, seconds);
+            seconds &= !bit(c2);
+            if win_ok(c, [c1, c2], b) {
                 let mut p = [c1, c2];
                 if below(rng, 2) == 1 {
                     p.swap(0, 1);
@@ -1625,39 +1944,119 @@ mod tests {
         assert!(near[0] > 0 && near[1] > 0);
     }
 
-    /// The fast test of a losing zone agrees with reading the zone, on random deals.
+    /// The losing choices are exactly the own cards that read as a loser with the near
+    /// miss asked, on every board a losing zone can meet (all-losing tickets' and those built
+    /// for winning zones), with cards taken by other zones left out.
     #[test]
-    fn lose_ok_agrees_with_read() {
+    fn losing_choices_are_exactly_the_losers() {
         let mut rng = FaceRng::seed_from_u64(11);
-        let mut deck: Vec<Card> = (0..DECK).collect();
-        let mut hits = [0u32; 4];
-        for _ in 0..40_000 {
-            shuffle(&mut rng, &mut deck);
-            let board = Board::new(deck[2..7].try_into().unwrap());
-            let own = [deck[0], deck[1]];
-            let z = read(own, &board);
+        let goal_sets = every_goal_set();
+        let mut sizes = [0usize; 4];
+        for round in 0..600 {
+            let goals = goal_sets[round % goal_sets.len()];
+            let cards = if round % 2 == 0 {
+                losing_board(&mut rng)
+            } else {
+                match build_board(&goals, &mut rng) {
+                    Some(c) => c,
+                    None => continue,
+                }
+            };
+            let b = Board::new(cards);
+            if b.pair {
+                continue; // a carré's board: every zone wins there
+            }
+            let room = LosingRoom::new(&b).unwrap();
+            // A few cards already taken by other zones.
+            let mut used = used_of(&cards);
+            for _ in 0..below(&mut rng, 7) {
+                used |= bit(below(&mut rng, 52) as Card);
+            }
             for (i, d) in [Draw::None, Draw::Flush, Draw::Straight, Draw::Any]
                 .into_iter()
                 .enumerate()
             {
-                let by_read = z.strict.is_none()
-                    && !z.naive_wins()
-                    && match d {
-                        Draw::None => !z.flush_draw && !z.straight_draw,
-                        Draw::Flush => z.flush_draw && !z.straight_draw,
-                        Draw::Straight => z.straight_draw && !z.flush_draw,
-                        Draw::Any => true,
-                    };
-                assert_eq!(
-                    lose_ok(d, own, &board),
-                    by_read,
-                    "{:?} {d:?}",
-                    (own, board.cards)
-                );
-                hits[i] += u32::from(by_read);
+                let mut got: Vec<[Card; 2]> = LosingChoice::new(d, &room).all(used).to_vec();
+                got.sort();
+                let mut want = Vec::new();
+                for c0 in 0..DECK {
+                    for c1 in 0..DECK {
+                        if rank(c0) >= rank(c1) || !free(used, &[c0, c1]) {
+                            continue;
+                        }
+                        let z = read([c0, c1], &b);
+                        let ok = z.strict.is_none()
+                            && !z.naive_wins()
+                            && match d {
+                                Draw::None => !z.flush_draw && !z.straight_draw,
+                                Draw::Flush => z.flush_draw && !z.straight_draw,
+                                Draw::Straight => z.straight_draw && !z.flush_draw,
+                                Draw::Any => true,
+                            };
+                        if ok {
+                            want.push([c0, c1]);
+                        }
+                    }
+                }
+                assert_eq!(got, want, "{d:?} on {:?}", b.cards);
+                sizes[i] += got.len();
             }
         }
-        assert!(hits.iter().all(|&h| h > 200), "{hits:?}");
+        // Every kind of choice was met, many times.
+        assert!(sizes.iter().all(|&n| n > 1000), "{sizes:?}");
+    }
+
+    /// The first and second card sets of a winning zone hold every pair of own cards that
+    /// shows the combination (one card in the first set, the other in that card's second).
+    #[test]
+    fn winning_card_sets_miss_no_winner() {
+        let mut rng = FaceRng::seed_from_u64(13);
+        let goal_sets: Vec<[Goal; 4]> = every_goal_set()
+            .into_iter()
+            .filter(|g| g.iter().any(|g| matches!(g, Goal::Win(_))))
+            .collect();
+        let mut winners = [0usize; 6];
+        for round in 0..400 {
+            let goals = goal_sets[round % goal_sets.len()];
+            let Some(cards) = build_board(&goals, &mut rng) else {
+                continue;
+            };
+            let b = Board::new(cards);
+            let room = LosingRoom::new(&b);
+            let mut used = used_of(&cards);
+            // Zones in dealing order, each checked against the cards dealt before it.
+            let mut order = goals;
+            order.sort_by_key(|&g| priority(g));
+            for g in order {
+                let Some(own) = pick_own(g, &b, &room, used, &mut rng) else {
+                    break; // a dead end: the deal would start again
+                };
+                let before = used;
+                used |= bit(own[0]) | bit(own[1]);
+                let Goal::Win(c) = g else { continue };
+                let used = before;
+                let firsts = first_cards(c, &b);
+                for c0 in 0..DECK {
+                    for c1 in 0..DECK {
+                        if c0 == c1 || !free(used, &[c0, c1]) || !win_ok(c, [c0, c1], &b) {
+                            continue;
+                        }
+                        let reachable = |x: Card, y: Card| {
+                            firsts & bit(x) != 0 && second_cards(c, x, &b) & bit(y) != 0
+                        };
+                        assert!(
+                            reachable(c0, c1) || reachable(c1, c0),
+                            "{c:?}: {} {} on {:?}",
+                            card_code(c0),
+                            card_code(c1),
+                            b.cards
+                        );
+                        winners[c.index()] += 1;
+                    }
+                }
+            }
+        }
+        assert!(winners.iter().all(|&n| n > 40), "{winners:?}");
     }
 
     proptest! {
@@ -1737,8 +2136,8 @@ mod tests {
         assert_eq!(show(&a), PINNED_4333);
     }
 
-    const PINNED_LOSE: &str = "9c,3d,10,DIX EUROS,8d,3c,2,DEUX EUROS,3s,8c,2,DEUX EUROS,7s,2s,3,TROIS EUROS,Qs,4c,Th,As,6d";
-    const PINNED_4333: &str = "Td,Kc,4,QUATRE EUROS,Ts,Jh,3,TROIS EUROS,Tc,9s,3,TROIS EUROS,6s,6c,3,TROIS EUROS,Th,As,Qs,4c,6d";
+    const PINNED_LOSE: &str = "Kd,2s,100,CENT EUROS,Ks,2c,10,DIX EUROS,6c,As,100,CENT EUROS,5c,9d,50,CINQUANTE EUROS,Th,3h,Jh,4d,8h";
+    const PINNED_4333: &str = "4d,7s,4,QUATRE EUROS,3c,Qd,3,TROIS EUROS,Ks,Ts,3,TROIS EUROS,Ad,Ac,3,TROIS EUROS,4c,Th,6d,Qs,As";
 
     /// Combination and near-miss frequencies follow the spec over many faces.
     #[test]
