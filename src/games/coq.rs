@@ -541,6 +541,55 @@ mod tests {
         assert!(ev.wins.is_empty());
         assert!(ev.ambiguities.is_empty());
         assert_eq!(s.recognise(&ev.wins), Some(0));
+        // One single COQ and single vœux: both near misses, reported on their games.
+        let near: Vec<(u8, &str)> = ev
+            .losing_features
+            .iter()
+            .map(|f| (f.area, f.name))
+            .collect();
+        assert_eq!(near, vec![(0, NEAR_MISS_COQ), (1, NEAR_MISS_VOEU)]);
+        assert!(ev.features.is_empty());
+    }
+
+    #[test]
+    fn near_misses_only_on_losing_games() {
+        let s = spec();
+        // Jeu 1 wins (two COQ): no COQ near miss; Jeu 2 loses with one single vœu.
+        let ev = s.mechanic.evaluate(&face(
+            &s,
+            [
+                "COQ", "RAT", "COQ", "TIGRE", "SANTE", "DRAGON", "CHIEN", "SINGE",
+            ],
+            500,
+            4,
+        ));
+        let near: Vec<(u8, &str)> = ev
+            .losing_features
+            .iter()
+            .map(|f| (f.area, f.name))
+            .collect();
+        assert_eq!(near, vec![(1, NEAR_MISS_VOEU)]);
+        let way = |id: &str| &s.ways[s.way_by_id(id).unwrap() as usize];
+        assert_eq!(
+            s.mechanic.can_show(way("500+500"), NEAR_MISS_COQ),
+            Err(
+                "near_miss_coq needs Jeu 1 to lose, and way \"500+500\" cannot leave it losing"
+                    .into()
+            )
+        );
+        assert_eq!(s.mechanic.can_show(way("20000"), NEAR_MISS_COQ), Ok(()));
+        assert_eq!(
+            s.mechanic.can_show(way("2"), "carre"),
+            Err("the coq mechanic shows no feature \"carre\"".into())
+        );
+        assert!(s
+            .mechanic
+            .synthesize_showing(
+                way("500+500"),
+                Some(NEAR_MISS_VOEU),
+                &mut FaceRng::seed_from_u64(1)
+            )
+            .is_err());
     }
 
     #[test]

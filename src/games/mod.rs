@@ -320,3 +320,63 @@ fn caption_values(raw: &RawSpec) -> Captions {
         texts: v.into_iter().map(|x| x.1).collect(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::judge;
+    use rand_core::SeedableRng;
+    use std::path::Path;
+
+    /// Every mechanic: each feature on each way that can show it comes out on the face,
+    /// judged as its way, from several streams; a way that cannot show it gets an `Err`,
+    /// never a face without it; and `show = None` draws exactly what `synthesize` draws.
+    #[test]
+    fn every_feature_on_every_way_that_can_show_it() {
+        for rel in [
+            "game_specs/coq.toml",
+            "game_specs/poker.toml",
+            "game_specs/pharaon.toml",
+            "tests/specs/poker_small.toml",
+        ] {
+            let s = GameSpec::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)).unwrap();
+            let m = &s.mechanic;
+            let features = m.features();
+            assert!(!features.is_empty(), "{rel}");
+            for (id, way) in s.ways.iter().enumerate() {
+                for f in &features {
+                    for seed in 0..6u64 {
+                        let mut rng = FaceRng::seed_from_u64(seed);
+                        match m.can_show(way, f.id) {
+                            Ok(()) => {
+                                let face = synthesize_showing_checked(&**m, way, f.id, &mut rng)
+                                    .unwrap_or_else(|e| panic!("{rel} {} {}: {e}", way.id, f.id));
+                                assert_eq!(judge(&s, &face, id as u16), Ok(()), "{rel} {}", way.id);
+                                assert!(m.evaluate(&face).shows(f.id));
+                            }
+                            Err(_) => assert!(
+                                m.synthesize_showing(way, Some(f.id), &mut rng).is_err(),
+                                "{rel} {} {}",
+                                way.id,
+                                f.id
+                            ),
+                        }
+                    }
+                }
+                for always in m.always_shows(way) {
+                    let mut rng = FaceRng::seed_from_u64(9);
+                    for _ in 0..10 {
+                        assert!(m
+                            .evaluate(&m.synthesize(way, &mut rng).unwrap())
+                            .shows(always));
+                    }
+                }
+                let (mut a, mut b) = (FaceRng::seed_from_u64(5), FaceRng::seed_from_u64(5));
+                assert_eq!(
+                    m.synthesize(way, &mut a),
+                    m.synthesize_showing(way, None, &mut b)
+                );
+            }
+        }
+    }
+}

@@ -405,7 +405,7 @@ impl Pharaon {
                 .enumerate()
                 .all(|(s, a)| self.surface_fits(s, a).is_ok())
                 && keep(&p))
-                .then_some(p)
+            .then_some(p)
         };
         let n = 4u32.pow(free.len() as u32);
         let feasible = (0..n).filter(|&k| placement(k).is_some()).count() as u32;
@@ -685,14 +685,18 @@ impl Mechanic for Pharaon {
     /// A feature whose share is 1 on a way that always has room for it: every way for a
     /// pedestal feature, a way that never wins on surface IV for a pyramid feature.
     fn always_shows(&self, way: &Way) -> Vec<&'static str> {
-        [NEAR_MISS_PEDESTAL, DECOY_REBUILT, NEAR_MISS_PYRAMID, DECOY_MASK]
-            .into_iter()
-            .filter(|&id| {
-                self.share(id) == Some(1_000_000)
-                    && (!Self::on_pyramid(id)
-                        || self.plan(way, None, &|p| !p[3].is_empty()).is_err())
-            })
-            .collect()
+        [
+            NEAR_MISS_PEDESTAL,
+            DECOY_REBUILT,
+            NEAR_MISS_PYRAMID,
+            DECOY_MASK,
+        ]
+        .into_iter()
+        .filter(|&id| {
+            self.share(id) == Some(1_000_000)
+                && (!Self::on_pyramid(id) || self.plan(way, None, &|p| !p[3].is_empty()).is_err())
+        })
+        .collect()
     }
 
     /// Builds a face for `way` (GAMES.md, pharaon): each surface shows its wins as planned
@@ -718,7 +722,12 @@ impl Mechanic for Pharaon {
         let mut face = Face::default();
         self.sarcophagus(&plan[0], &mut face)?;
         self.hieroglyphs(&plan[1], rng, &mut face)?;
-        self.colossi(&plan[2], show.filter(|id| !Self::on_pyramid(id)), rng, &mut face)?;
+        self.colossi(
+            &plan[2],
+            show.filter(|id| !Self::on_pyramid(id)),
+            rng,
+            &mut face,
+        )?;
         self.pyramid(&plan[3], pyramid_feature, rng, &mut face)?;
         Ok(face)
     }
@@ -798,8 +807,8 @@ impl Mechanic for Pharaon {
             }
         }
         if !ev.wins.iter().any(|w| w.area == 3) {
-            let pair = (0..PYRAMID.len() as u8)
-                .any(|s| cells.iter().filter(|&&c| c == s).count() == 2);
+            let pair =
+                (0..PYRAMID.len() as u8).any(|s| cells.iter().filter(|&&c| c == s).count() == 2);
             if pair {
                 ev.losing_features.push(AreaFeature {
                     area: 3,
@@ -1016,6 +1025,54 @@ mod tests {
         assert_eq!(wins(&f), []);
         assert_eq!(ambiguities(&f), Vec::<&str>::new());
         assert_eq!(way_of(&f), Some(LOSE));
+    }
+
+    fn losing_features(f: &Face) -> Vec<(u8, &'static str)> {
+        spec()
+            .mechanic
+            .evaluate(f)
+            .losing_features
+            .iter()
+            .map(|x| (x.area, x.name))
+            .collect()
+    }
+
+    #[test]
+    fn near_misses_and_named_decoys_are_reported() {
+        // III: VASE|COBRA (two decoy halves), AMPHORE|VOILIER (winning halves, not
+        // rebuilt); IV: two LION and one MASQUE on a losing pyramid.
+        let f = face("0", LOSING_II, LOSING_III, LOSING_IV);
+        assert_eq!(
+            losing_features(&f),
+            vec![
+                (2, NEAR_MISS_PEDESTAL),
+                (3, NEAR_MISS_PYRAMID),
+                (3, DECOY_MASK)
+            ]
+        );
+        // A rebuilt decoy beside a winning pedestal; a winning pyramid shows no near miss.
+        let f = face(
+            "0",
+            LOSING_II,
+            ["VASE", "VASE", "SCARABEE", "SCARABEE"],
+            ["LION", "LION", "LION", "SOLEIL", "MASQUE", "CROIX"],
+        );
+        assert_eq!(wins(&f), [("III", 15_000), ("IV", 6)]);
+        assert_eq!(losing_features(&f), vec![(2, DECOY_REBUILT)]);
+        let s = spec();
+        let way = |id: &str| &s.ways[s.way_by_id(id).unwrap() as usize];
+        assert_eq!(
+            s.mechanic.can_show(way("IV:20000"), NEAR_MISS_PEDESTAL),
+            Ok(())
+        );
+        assert_eq!(
+            s.mechanic.can_show(way("IV:20000"), DECOY_MASK),
+            Err("decoy_mask needs a losing pyramid, and way \"IV:20000\" cannot leave surface IV losing".into())
+        );
+        assert!(s
+            .mechanic
+            .can_show(way("III:3+IV:3"), NEAR_MISS_PYRAMID)
+            .is_err());
     }
 
     #[test]

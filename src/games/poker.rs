@@ -772,7 +772,6 @@ impl Poker {
         Ok((zone_amount, goals))
     }
 
-
     fn amount_code(&self, m: Money) -> Option<u8> {
         self.gain.code(m)
     }
@@ -1601,6 +1600,61 @@ mod tests {
         assert_eq!(ev.ambiguities, Vec::<&str>::new());
         assert_eq!(wins(&ev), vec![(0, 5, "paire"), (1, 10, "brelan")]);
         assert_eq!(ev.prize(), Money::units(15));
+    }
+
+    #[test]
+    fn near_misses_on_losing_zones_are_reported() {
+        // p1: 2h 7h Kh 5h, four hearts; p2: A 2 3 4, four of the wheel; p3: nothing;
+        // p4 pairs the jack and wins.
+        let f = face(
+            ["Kh 5h", "Ac 3d", "Kd 6d", "Jh 3h"],
+            "2h 7h Jc 9d 4s",
+            [5, 10, 50, 3],
+        );
+        let ev = full().mechanic.evaluate(&f);
+        assert_eq!(ev.ambiguities, Vec::<&str>::new());
+        assert_eq!(wins(&ev), vec![(3, 3, "paire")]);
+        let near: Vec<(u8, &str)> = ev
+            .losing_features
+            .iter()
+            .map(|f| (f.area, f.name))
+            .collect();
+        assert_eq!(near, vec![(0, NEAR_MISS_FLUSH), (1, NEAR_MISS_STRAIGHT)]);
+        // The winning zones' features are unchanged by them.
+        assert_eq!(ev.feature(0), None);
+        assert_eq!(ev.feature(3), Some("paire"));
+        assert!(ev.shows(NEAR_MISS_FLUSH) && ev.shows("paire") && !ev.shows("brelan"));
+    }
+
+    #[test]
+    fn which_ways_can_show_which_feature() {
+        let s = full();
+        let m = &s.mechanic;
+        let way = |id: &str| &s.ways[s.way_by_id(id).unwrap() as usize];
+        assert_eq!(m.can_show(way("50000"), "quinte_flush_royale"), Ok(()));
+        assert_eq!(
+            m.can_show(way("50000"), "paire"),
+            Err("way \"50000\" gives paire no weight (poker.combination_weights of its tier, or poker.way_combination_weights)".into())
+        );
+        assert_eq!(
+            m.can_show(way("lose"), "paire"),
+            Err("way \"lose\" gives paire no weight (poker.combination_weights of its tier, or poker.way_combination_weights)".into())
+        );
+        assert_eq!(m.can_show(way("25+25+25+25"), "carre"), Ok(()));
+        assert_eq!(
+            m.can_show(way("25+25+25+25"), NEAR_MISS_FLUSH),
+            Err(
+                "near_miss_flush needs a losing zone, and way \"25+25+25+25\" wins on all 4 zones"
+                    .into()
+            )
+        );
+        assert_eq!(m.can_show(way("10+3"), NEAR_MISS_STRAIGHT), Ok(()));
+        assert_eq!(m.always_shows(way("50000")), vec!["quinte_flush_royale"]);
+        assert_eq!(m.always_shows(way("1000")), Vec::<&str>::new());
+        let err = m
+            .synthesize_showing(way("50000"), Some("carre"), &mut FaceRng::seed_from_u64(3))
+            .unwrap_err();
+        assert!(err.contains("gives carre no weight"), "{err}");
     }
 
     #[test]

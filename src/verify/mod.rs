@@ -823,9 +823,10 @@ fn check_features(
     let mech = &spec.mechanic;
     let known = mech.features();
     for f in &known {
-        let showable = spec.ways.iter().any(|w| {
-            mech.always_shows(w).contains(&f.id) || mech.can_show(w, f.id).is_ok()
-        });
+        let showable = spec
+            .ways
+            .iter()
+            .any(|w| mech.always_shows(w).contains(&f.id) || mech.can_show(w, f.id).is_ok());
         if showable && !list.iter().any(|p| p.feature == f.id) {
             bad(
                 None,
@@ -859,7 +860,11 @@ fn check_features(
             );
         } else {
             let w = way.unwrap_or(0);
-            if !p.forced && !mech.always_shows(&spec.ways[w as usize]).contains(&p.feature.as_str()) {
+            if !p.forced
+                && !mech
+                    .always_shows(&spec.ways[w as usize])
+                    .contains(&p.feature.as_str())
+            {
                 bad(
                     Some(p.ticket),
                     format!(

@@ -412,7 +412,11 @@ impl Report {
                 "\nlosing play areas per feature shown (near misses, decoys): areas, tickets"
             );
             for f in &self.losing_features {
-                let _ = writeln!(s, "{:>12} {:<22} {:>10} {:>10}", "", f.feature, f.areas, f.tickets);
+                let _ = writeln!(
+                    s,
+                    "{:>12} {:<22} {:>10} {:>10}",
+                    "", f.feature, f.areas, f.tickets
+                );
             }
         }
         if !self.promised.is_empty() {
