@@ -2,19 +2,27 @@
 //! verifiable by the same `verify`. Deck tickets are specimens: serials of block 000 (never a
 //! production block) and validation codes under the specimen key, so a deck ticket can never
 //! be paid.
+//!
+//! A default deck shows every way of the spec and every feature its mechanic can show with
+//! this spec (poker's combinations, every game's near misses and named decoys; see
+//! [`crate::games::Mechanic::features`]), each *guaranteed*: the manifest lists the features
+//! promised with the ticket that shows each, and `verify` checks them.
 
-use crate::spec::GameSpec;
+use crate::generate::Promise;
+use crate::spec::{GameSpec, WayId};
 
 /// Why a deck cannot be composed.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum DeckError {
-    /// Fewer tickets than the ways a default deck must show.
-    #[error("a deck showing every way needs at least {needed} tickets ({ways} ways and 1 loser); got {got}")]
+    /// Fewer tickets than the ways and features a default deck must show.
+    #[error("a deck showing every way and every feature needs at least {needed} tickets ({ways} ways, {features} tickets each asked to show a feature and 1 loser); got {got}")]
     TooSmall {
         /// Tickets needed.
         needed: u32,
         /// Ways of the spec (losing way excluded).
         ways: u32,
+        /// Tickets added to show a feature no way shows on every ticket.
+        features: u32,
         /// Tickets asked for.
         got: u32,
     },
@@ -44,28 +52,79 @@ fn at_most_a_block(spec: &GameSpec, n: u32) -> Result<(), DeckError> {
 /// Default number of losing tickets added to every way in a default deck.
 pub const DEFAULT_LOSERS: u32 = 30;
 
-/// The default deck: every way of the spec once, the rest losers (which show near misses
-/// at the spec's rates). `tickets`: total size, default ways + [`DEFAULT_LOSERS`].
-/// Returns the count of every way (index = way id).
-pub fn every_way(spec: &GameSpec, tickets: Option<u32>) -> Result<Vec<u32>, DeckError> {
+/// What a deck holds: the count of every way and the features it promises.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Deck {
+    /// Tickets of every way (index = way id).
+    pub counts: Vec<u32>,
+    /// The features promised, in the mechanic's order ([`crate::games::Mechanic::features`]);
+    /// `None` for a proportional deck, which promises none.
+    pub promises: Option<Vec<Promise>>,
+}
+
+/// The features a default deck of `spec` promises, in the mechanic's order: a feature some
+/// way shows on every ticket ([`crate::games::Mechanic::always_shows`]) is promised on the
+/// first such way (lowest id) and costs no ticket; any other on the first way that can show
+/// it ([`crate::games::Mechanic::can_show`]; near misses land on the losing way), on a ticket
+/// added and built asked to show it (`forced`). A feature no way can show is not promised.
+pub fn promises(spec: &GameSpec) -> Vec<Promise> {
+    let m = &spec.mechanic;
+    let mut out = Vec::new();
+    for f in m.features() {
+        let always = (0..spec.ways.len()).find(|&w| m.always_shows(&spec.ways[w]).contains(&f.id));
+        let promise = match always {
+            Some(w) => Some((w, false)),
+            None => (0..spec.ways.len())
+                .find(|&w| m.can_show(&spec.ways[w], f.id).is_ok())
+                .map(|w| (w, true)),
+        };
+        if let Some((w, forced)) = promise {
+            out.push(Promise {
+                feature: f.id,
+                way: w as WayId,
+                forced,
+            });
+        }
+    }
+    out
+}
+
+/// The default deck: every way of the spec once, one more ticket for each feature no way
+/// shows on every ticket, built asked to show it (see [`promises`]), and the rest losers
+/// (which show near misses at the spec's rates). `tickets`: total size, default ways +
+/// forced features + [`DEFAULT_LOSERS`]. Errors: fewer tickets than ways + forced features
+/// + 1 loser ([`DeckError::TooSmall`], saying how many are needed), more than a block.
+pub fn every_way(spec: &GameSpec, tickets: Option<u32>) -> Result<Deck, DeckError> {
     let ways = spec.ways.len() as u32 - 1;
-    let n = tickets.unwrap_or(ways + DEFAULT_LOSERS);
+    let promises = promises(spec);
+    let features = promises.iter().filter(|p| p.forced).count() as u32;
+    let needed = ways + features + 1;
+    let n = tickets.unwrap_or(ways + features + DEFAULT_LOSERS);
     at_most_a_block(spec, n)?;
-    if n < ways + 1 {
+    if n < needed {
         return Err(DeckError::TooSmall {
-            needed: ways + 1,
+            needed,
             ways,
+            features,
             got: n,
         });
     }
     let mut counts = vec![1u32; spec.ways.len()];
-    counts[0] = n - ways;
-    Ok(counts)
+    for p in promises.iter().filter(|p| p.forced) {
+        counts[p.way as usize] += 1;
+    }
+    counts[0] = n - (ways + features) + (counts[0] - 1);
+    Ok(Deck {
+        counts,
+        promises: Some(promises),
+    })
 }
 
 /// A deck of `n` tickets whose mix follows the lot table: each way's block count scaled to
 /// `n` and rounded by largest remainder (ties to the lower way id), so the counts sum to `n`.
-pub fn proportional(spec: &GameSpec, n: u32) -> Result<Vec<u32>, DeckError> {
+/// It promises no feature: its tickets show them at the spec's weights and rates, like a
+/// production block. Errors: `n` is 0 or more than a block.
+pub fn proportional(spec: &GameSpec, n: u32) -> Result<Deck, DeckError> {
     if n == 0 {
         return Err(DeckError::Empty);
     }
@@ -86,7 +145,10 @@ pub fn proportional(spec: &GameSpec, n: u32) -> Result<Vec<u32>, DeckError> {
     for &i in order.iter().take(left as usize) {
         counts[i] += 1;
     }
-    Ok(counts)
+    Ok(Deck {
+        counts,
+        promises: None,
+    })
 }
 
 #[cfg(test)]
@@ -94,26 +156,49 @@ mod tests {
     use super::*;
     use std::path::Path;
 
+    fn load(rel: &str) -> GameSpec {
+        GameSpec::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)).unwrap()
+    }
+
     fn coq() -> GameSpec {
-        GameSpec::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("game_specs/coq.toml")).unwrap()
+        load("game_specs/coq.toml")
+    }
+
+    /// Each promise as (feature, way id, forced).
+    fn shown(s: &GameSpec) -> Vec<(&'static str, String, bool)> {
+        promises(s)
+            .into_iter()
+            .map(|p| (p.feature, s.ways[p.way as usize].id.clone(), p.forced))
+            .collect()
+    }
+
+    fn owned(v: &[(&'static str, &str, bool)]) -> Vec<(&'static str, String, bool)> {
+        v.iter().map(|&(f, w, b)| (f, w.to_string(), b)).collect()
     }
 
     #[test]
-    fn default_deck_has_every_way_once() {
+    fn default_deck_has_every_way_once_and_a_ticket_per_feature() {
         let s = coq();
-        let c = every_way(&s, None).unwrap();
+        let d = every_way(&s, None).unwrap();
+        let c = &d.counts;
         assert_eq!(c.len(), 11);
-        assert_eq!(c[0], DEFAULT_LOSERS);
+        // 30 losers + near_miss_coq + near_miss_voeu, each on a losing ticket of its own.
+        assert_eq!(c[0], DEFAULT_LOSERS + 2);
         assert!(c[1..].iter().all(|&n| n == 1));
         assert_eq!(
-            every_way(&s, Some(10)),
+            every_way(&s, Some(12)),
             Err(DeckError::TooSmall {
-                needed: 11,
+                needed: 13,
                 ways: 10,
-                got: 10
+                features: 2,
+                got: 12
             })
         );
-        assert_eq!(every_way(&s, Some(11)).unwrap()[0], 1);
+        assert_eq!(
+            every_way(&s, Some(12)).unwrap_err().to_string(),
+            "a deck showing every way and every feature needs at least 13 tickets (10 ways, 2 tickets each asked to show a feature and 1 loser); got 12"
+        );
+        assert_eq!(every_way(&s, Some(13)).unwrap().counts[0], 3);
         assert_eq!(
             every_way(&s, Some(4_500_001)),
             Err(DeckError::TooLarge {
@@ -132,9 +217,71 @@ mod tests {
     }
 
     #[test]
+    fn every_game_promises_every_feature() {
+        let expect_coq = owned(&[
+            ("near_miss_coq", "lose", true),
+            ("near_miss_voeu", "lose", true),
+        ]);
+        assert_eq!(shown(&coq()), expect_coq);
+        assert_eq!(shown(&load("tests/specs/coq_small.toml")), expect_coq);
+
+        // The royal flush is the only combination of way "50000": no ticket added for it.
+        let expect_poker = owned(&[
+            ("paire", "30", true),
+            ("brelan", "100", true),
+            ("quinte", "1000", true),
+            ("couleur", "1000", true),
+            ("carre", "25+25+25+25", true),
+            ("quinte_flush_royale", "50000", false),
+            ("near_miss_flush", "lose", true),
+            ("near_miss_straight", "lose", true),
+        ]);
+        for rel in ["game_specs/poker.toml", "tests/specs/poker_small.toml"] {
+            let s = load(rel);
+            assert_eq!(shown(&s), expect_poker, "{rel}");
+            let d = every_way(&s, None).unwrap();
+            assert_eq!(d.counts.iter().sum::<u32>(), 19 + 7 + DEFAULT_LOSERS);
+            assert_eq!(d.counts[0], DEFAULT_LOSERS + 2);
+            assert_eq!(d.counts[s.way_by_id("1000").unwrap() as usize], 3);
+            assert_eq!(
+                every_way(&s, Some(26)),
+                Err(DeckError::TooSmall {
+                    needed: 27,
+                    ways: 19,
+                    features: 7,
+                    got: 26
+                })
+            );
+        }
+
+        let expect_pharaon = owned(&[
+            ("near_miss_pedestal", "lose", true),
+            ("decoy_rebuilt", "lose", true),
+            ("near_miss_pyramid", "lose", true),
+            ("decoy_mask", "lose", true),
+        ]);
+        for rel in ["game_specs/pharaon.toml", "tests/specs/pharaon_small.toml"] {
+            let s = load(rel);
+            assert_eq!(shown(&s), expect_pharaon, "{rel}");
+            let ways = s.ways.len() as u32 - 1;
+            assert_eq!(
+                every_way(&s, Some(ways + 4)),
+                Err(DeckError::TooSmall {
+                    needed: ways + 5,
+                    ways,
+                    features: 4,
+                    got: ways + 4
+                })
+            );
+        }
+    }
+
+    #[test]
     fn proportional_deck_follows_the_lot_table() {
         let s = coq();
-        let c = proportional(&s, 1000).unwrap();
+        let d = proportional(&s, 1000).unwrap();
+        assert_eq!(d.promises, None);
+        let c = d.counts;
         assert_eq!(c.iter().sum::<u32>(), 1000);
         // 3 129 908 / 4 500 000 × 1000 = 695.5 losers; "2": 143.9; "4": 77.8; "8": 33.3;
         // "2+2": 22.2; "4+4": 16.7; "10+8": 10.0; the rest round to 0 or 1 by remainder.

@@ -8,9 +8,9 @@
 //! evaluator does not judge as its way (or finds ambiguous) stops the run.
 
 use crate::alloc::{allocate_packs, tally};
-use crate::games::Face;
+use crate::games::{synthesize_showing_checked, Face};
 use crate::money::Money;
-use crate::output::manifest::{self, FileEntry, Manifest, TierCount, WayCount};
+use crate::output::manifest::{self, FileEntry, Manifest, PromisedFeature, TierCount, WayCount};
 use crate::output::{
     print_file, sums, tickets_csv, validation_csv, Ticket, BIN, CSV, MANIFEST, SPEC, SUMS,
     VALIDATION,
@@ -21,6 +21,7 @@ use crate::spec::{GameSpec, PackRules, WayId};
 use crate::validation::Validator;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::{IoSlice, Write};
 use std::path::{Path, PathBuf};
@@ -66,6 +67,16 @@ pub enum GenerateError {
         /// The mechanic's reason.
         message: String,
     },
+    /// A specimen deck promises more features on a way than it holds tickets of it.
+    #[error("the deck promises {promised} feature(s) on way \"{way}\" but holds {tickets} ticket(s) of it")]
+    Promises {
+        /// Way id.
+        way: String,
+        /// Features promised on it that need a ticket of their own.
+        promised: usize,
+        /// Tickets of the way.
+        tickets: usize,
+    },
     /// The evaluator does not judge a synthesized face as its way: a bug, never retried.
     #[error("ticket {ticket}: the face built for way \"{way}\" is judged {judged} by the rules")]
     Disagreement {
@@ -91,6 +102,9 @@ struct PackBuilder<'a> {
     seed: &'a Seed,
     validator: &'a Validator,
     ways: &'a [WayId],
+    /// Per ticket index (0-based): the features promised on it, each with `true` when the
+    /// ticket is built asked to show it. Empty for production blocks.
+    promised: &'a HashMap<u32, Vec<(&'static str, bool)>>,
 }
 
 impl PackBuilder<'_> {
@@ -104,18 +118,31 @@ impl PackBuilder<'_> {
         for i in first..last {
             let way_id = self.ways[i as usize];
             let way = &spec.ways[way_id as usize];
-            let face: Face = spec.mechanic.synthesize(way, &mut rng).map_err(|message| {
-                GenerateError::Synthesis {
-                    ticket: i + 1,
-                    way: way.id.clone(),
-                    message,
-                }
-            })?;
+            let synthesis = |message| GenerateError::Synthesis {
+                ticket: i + 1,
+                way: way.id.clone(),
+                message,
+            };
+            let promised = self.promised.get(&i);
+            let asked = promised.and_then(|v| v.iter().find(|p| p.1)).map(|p| p.0);
+            let face: Face = match asked {
+                None => spec.mechanic.synthesize(way, &mut rng),
+                Some(id) => synthesize_showing_checked(&*spec.mechanic, way, id, &mut rng),
+            }
+            .map_err(synthesis)?;
             judge(spec, &face, way_id).map_err(|judged| GenerateError::Disagreement {
                 ticket: i + 1,
                 way: way.id.clone(),
                 judged,
             })?;
+            if let Some(v) = promised {
+                let ev = spec.mechanic.evaluate(&face);
+                if let Some((id, _)) = v.iter().find(|(id, _)| !ev.shows(id)) {
+                    return Err(synthesis(format!(
+                        "the face does not show the feature \"{id}\" the deck promises on it"
+                    )));
+                }
+            }
             out.push(Ticket {
                 block,
                 pack: pack + 1,
@@ -220,6 +247,61 @@ pub enum Kind {
     Specimen,
 }
 
+/// A feature a specimen deck promises to show on a ticket of a way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Promise {
+    /// The mechanic's feature id ([`crate::games::Mechanic::features`]).
+    pub feature: &'static str,
+    /// The way of the ticket that shows it.
+    pub way: WayId,
+    /// True: a ticket of `way` is built asked to show it; false: every ticket of `way` shows
+    /// it anyway ([`crate::games::Mechanic::always_shows`]).
+    pub forced: bool,
+}
+
+/// The ticket (0-based index) of each of `promises`, given the allocated way of every
+/// ticket in print order: the k-th forced promise of a way goes to that way's k-th ticket;
+/// a promise not forced to the way's first ticket asked for nothing (else its first).
+/// Errors: more forced promises on a way than it has tickets.
+pub fn place_promises(
+    spec: &GameSpec,
+    promises: &[Promise],
+    ways: &[WayId],
+) -> Result<Vec<u32>, GenerateError> {
+    let mut of_way: HashMap<WayId, Vec<u32>> = HashMap::new();
+    for (i, &w) in ways.iter().enumerate() {
+        of_way.entry(w).or_default().push(i as u32);
+    }
+    let mut used: HashMap<WayId, usize> = HashMap::new();
+    let mut at = vec![0u32; promises.len()];
+    for (k, p) in promises.iter().enumerate().filter(|(_, p)| p.forced) {
+        let n = used.entry(p.way).or_default();
+        let tickets = of_way.get(&p.way).map_or(&[][..], |v| v.as_slice());
+        at[k] = *tickets.get(*n).ok_or_else(|| GenerateError::Promises {
+            way: spec.ways[p.way as usize].id.clone(),
+            promised: promises
+                .iter()
+                .filter(|q| q.forced && q.way == p.way)
+                .count(),
+            tickets: tickets.len(),
+        })?;
+        *n += 1;
+    }
+    for (k, p) in promises.iter().enumerate().filter(|(_, p)| !p.forced) {
+        let tickets = of_way.get(&p.way).map_or(&[][..], |v| v.as_slice());
+        let free = used.get(&p.way).copied().unwrap_or(0);
+        at[k] = *tickets
+            .get(free)
+            .or(tickets.first())
+            .ok_or_else(|| GenerateError::Promises {
+                way: spec.ways[p.way as usize].id.clone(),
+                promised: 1,
+                tickets: 0,
+            })?;
+    }
+    Ok(at)
+}
+
 /// What to generate: a block of a spec, its kind, and the exact count of every way.
 pub struct BlockPlan<'a> {
     /// The game.
@@ -233,6 +315,9 @@ pub struct BlockPlan<'a> {
     /// Pack constraints honoured by the allocation (the spec's for production, none for a
     /// specimen deck).
     pub rules: PackRules,
+    /// A default specimen deck's promised features (recorded in the manifest with their
+    /// tickets); `None` for production blocks and proportional decks.
+    pub promises: Option<Vec<Promise>>,
 }
 
 impl<'a> BlockPlan<'a> {
@@ -249,10 +334,12 @@ impl<'a> BlockPlan<'a> {
             kind: Kind::Production,
             counts,
             rules: spec.pack_rules.clone(),
+            promises: None,
         })
     }
 
-    /// A specimen deck of `spec` with `counts[w]` tickets of way `w` (block 0).
+    /// A specimen deck of `spec` with `counts[w]` tickets of way `w` (block 0), promising
+    /// no feature.
     pub fn specimen(spec: &'a GameSpec, counts: Vec<u32>) -> Self {
         BlockPlan {
             spec,
@@ -260,7 +347,16 @@ impl<'a> BlockPlan<'a> {
             kind: Kind::Specimen,
             counts,
             rules: PackRules::default(),
+            promises: None,
         }
+    }
+
+    /// The same plan promising `promises` (a default specimen deck; see
+    /// [`crate::deck::every_way`]). The counts must leave a ticket for every forced promise
+    /// of a way, else generation fails with [`GenerateError::Promises`].
+    pub fn promising(mut self, promises: Vec<Promise>) -> Self {
+        self.promises = Some(promises);
+        self
     }
 
     /// Tickets in the block.
@@ -392,11 +488,18 @@ fn build(
     let (ways, attempts) = allocate_packs(spec, &plan.counts, &plan.rules, seed, plan.block)
         .map_err(GenerateError::PackRules)?;
     let validator = plan.validator(seed);
+    let promises = plan.promises.as_deref().unwrap_or_default();
+    let placed = place_promises(spec, promises, &ways)?;
+    let mut promised: HashMap<u32, Vec<(&'static str, bool)>> = HashMap::new();
+    for (p, &t) in promises.iter().zip(&placed) {
+        promised.entry(t).or_default().push((p.feature, p.forced));
+    }
     let builder = PackBuilder {
         plan,
         seed,
         validator: &validator,
         ways: &ways,
+        promised: &promised,
     };
     let ncols = spec.mechanic.columns().len();
     let rec = print_file::record_size(spec);
@@ -470,6 +573,17 @@ fn build(
 
     let counts = tally(&ways, spec.ways.len());
     let mut manifest = build_manifest(plan, seed, &validator, &counts, attempts, files);
+    manifest.promised_features = plan.promises.as_ref().map(|ps| {
+        ps.iter()
+            .zip(&placed)
+            .map(|(p, &t)| PromisedFeature {
+                feature: p.feature.into(),
+                way: spec.ways[p.way as usize].id.clone(),
+                ticket: t + 1,
+                forced: p.forced,
+            })
+            .collect()
+    });
     manifest.seed_shares = provenance.seed_shares.clone();
     if let Some(tool) = &provenance.tool {
         manifest.tool = tool.clone();
@@ -620,6 +734,7 @@ pub fn build_manifest(
         payout_ratio: payout.cents() as f64 / sales,
         tiers,
         losers: counts[0],
+        promised_features: None,
         pack_rules: plan.rules.describe(),
         allocation_attempts,
         files,

@@ -100,8 +100,11 @@ fn verify_writes_the_audit_beside_the_block_and_rewrites_it() {
     assert_eq!(a["format"], "tirage-audit/1");
     assert_eq!(a["verdict"], "clean");
     assert_eq!(a["report"]["clean"], true);
-    assert_eq!(a["report"]["checks"].as_array().unwrap().len(), 20);
+    assert_eq!(a["report"]["checks"].as_array().unwrap().len(), 21);
     assert_eq!(check(&a["report"], "replay")["result"], "skipped");
+    // A production block promises no feature: the procedure passes with nothing to check.
+    assert_eq!(check(&a["report"], "features")["result"], "pass");
+    assert_eq!(a["report"]["promised"].as_array().unwrap().len(), 0);
     assert_eq!(check(&a["report"], "leakage")["result"], "pass");
     assert_eq!(a["totals"]["payout"], "25294");
     assert_eq!(a["totals"]["lots"], 919);

@@ -113,7 +113,8 @@ fn a_default_deck_has_every_way_and_is_specimen() {
         serde_json::from_slice(&std::fs::read(deck.join("manifest.json")).unwrap()).unwrap();
     assert_eq!(m["kind"], "specimen");
     assert_eq!(m["block"], 0);
-    assert_eq!(m["tickets"], 40);
+    // 10 ways + 2 tickets each asked to show a near miss + 30 losers.
+    assert_eq!(m["tickets"], 42);
     let o = tirage().args(["verify"]).arg(&deck).output().unwrap();
     let text = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{text}");
@@ -177,5 +178,287 @@ fn a_too_small_deck_is_refused() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("needs at least 11 tickets"));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains(
+            "a deck showing every way and every feature needs at least 13 tickets (10 ways, 2 tickets each asked to show a feature and 1 loser); got 5"
+        ),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // Exactly the minimum is fine, and still shows every feature.
+    let t = tempfile::tempdir().unwrap();
+    let deck = t.path().join("deck");
+    let o = tirage()
+        .arg("deck")
+        .arg(repo("tests/specs/poker_small.toml"))
+        .args(["--tickets", "26", "--seed", SEED, "-q", "--out"])
+        .arg(&deck)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains(
+        "needs at least 27 tickets (19 ways, 7 tickets each asked to show a feature and 1 loser); got 26"
+    ));
+    assert!(!deck.exists());
+    tirage()
+        .arg("deck")
+        .arg(repo("tests/specs/poker_small.toml"))
+        .args(["--tickets", "27", "--seed", SEED, "-q", "--out"])
+        .arg(&deck)
+        .assert()
+        .success();
+    assert_eq!(promised(&deck).len(), 8);
+    assert_eq!(verify_code(&deck), 0);
+}
+
+/// The manifest's promised features as (feature, way, forced).
+fn promised(deck: &Path) -> Vec<(String, String, bool)> {
+    let m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(deck.join("manifest.json")).unwrap()).unwrap();
+    m["promised_features"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["feature"].as_str().unwrap().to_string(),
+                p["way"].as_str().unwrap().to_string(),
+                p["forced"].as_bool().unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn owned(v: &[(&str, &str, bool)]) -> Vec<(String, String, bool)> {
+    v.iter()
+        .map(|&(f, w, b)| (f.to_string(), w.to_string(), b))
+        .collect()
+}
+
+/// The text of `tirage verify dir` and its exit code.
+fn verify_text(dir: &Path) -> (i32, String) {
+    let o = tirage()
+        .args(["verify", "--no-audit"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    (
+        o.status.code().unwrap(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+    )
+}
+
+/// Rewrites the deck's manifest with `edit` and re-seals SHA256SUMS, so that only what the
+/// manifest says changes.
+fn edit_manifest(deck: &Path, edit: impl Fn(&mut serde_json::Value)) {
+    let p = deck.join("manifest.json");
+    let mut m: serde_json::Value = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
+    edit(&mut m);
+    let mut bytes = serde_json::to_vec_pretty(&m).unwrap();
+    bytes.push(b'\n');
+    std::fs::write(&p, &bytes).unwrap();
+    let sums = std::fs::read_to_string(deck.join("SHA256SUMS")).unwrap();
+    let digest = {
+        use sha2::Digest;
+        hex::encode(sha2::Sha256::digest(&bytes))
+    };
+    let resealed: String = sums
+        .lines()
+        .map(|l| {
+            if l.ends_with("manifest.json") {
+                format!("{digest}  manifest.json\n")
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    std::fs::write(deck.join("SHA256SUMS"), resealed).unwrap();
+}
+
+/// Every feature each game can show is promised on the default deck (game specs and the
+/// small test specs), shown, and checked by verify; the deck replays from its seed.
+#[test]
+fn a_default_deck_shows_every_feature_of_every_game() {
+    let coq = owned(&[
+        ("near_miss_coq", "lose", true),
+        ("near_miss_voeu", "lose", true),
+    ]);
+    let poker = owned(&[
+        ("paire", "30", true),
+        ("brelan", "100", true),
+        ("quinte", "1000", true),
+        ("couleur", "1000", true),
+        ("carre", "25+25+25+25", true),
+        ("quinte_flush_royale", "50000", false),
+        ("near_miss_flush", "lose", true),
+        ("near_miss_straight", "lose", true),
+    ]);
+    let pharaon = owned(&[
+        ("near_miss_pedestal", "lose", true),
+        ("decoy_rebuilt", "lose", true),
+        ("near_miss_pyramid", "lose", true),
+        ("decoy_mask", "lose", true),
+    ]);
+    let t = tempfile::tempdir().unwrap();
+    let seed = t.path().join("seed");
+    std::fs::write(&seed, SEED).unwrap();
+    for (spec, want, tickets) in [
+        ("game_specs/coq.toml", &coq, 42),
+        ("tests/specs/coq_small.toml", &coq, 42),
+        ("game_specs/poker.toml", &poker, 56),
+        ("tests/specs/poker_small.toml", &poker, 56),
+        ("game_specs/pharaon.toml", &pharaon, 80),
+        ("tests/specs/pharaon_small.toml", &pharaon, 65),
+    ] {
+        let deck = t.path().join(spec.replace('/', "_"));
+        common::deck(&repo(spec), &deck);
+        assert_eq!(&promised(&deck), want, "{spec}");
+        let m: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(deck.join("manifest.json")).unwrap()).unwrap();
+        assert_eq!(m["tickets"], tickets, "{spec}");
+        let o = tirage()
+            .args(["verify", "--no-audit", "--seed-file"])
+            .arg(&seed)
+            .arg(&deck)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(0), "{spec}: {text}");
+        assert!(text.contains("PASS    features"), "{text}");
+        assert!(text.contains("PASS    replay"), "{text}");
+        for (f, _, _) in want {
+            assert!(
+                text.lines()
+                    .any(|l| l.contains(f.as_str()) && l.ends_with("shown")),
+                "{spec}: {f} not shown\n{text}"
+            );
+        }
+        assert!(!text.contains("NOT SHOWN"), "{text}");
+    }
+}
+
+/// The exact tallies of the coq test deck: near misses on losing games, and the two
+/// tickets asked for them.
+#[test]
+fn verify_tallies_every_feature_of_a_deck() {
+    let t = tempfile::tempdir().unwrap();
+    let deck = t.path().join("deck");
+    common::deck(&repo("tests/specs/coq_small.toml"), &deck);
+    let o = tirage()
+        .args(["verify", "--no-audit", "--json"])
+        .arg(&deck)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let tally: Vec<(String, u64, u64)> = r["losing_features"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["feature"].as_str().unwrap().to_string(),
+                f["areas"].as_u64().unwrap(),
+                f["tickets"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        tally,
+        vec![
+            ("near_miss_coq".to_string(), 10, 10),
+            ("near_miss_voeu".to_string(), 9, 9)
+        ]
+    );
+    let promised: Vec<(String, u64, bool)> = r["promised"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["feature"].as_str().unwrap().to_string(),
+                p["ticket"].as_u64().unwrap(),
+                p["shown"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        promised,
+        vec![
+            ("near_miss_coq".to_string(), 1, true),
+            ("near_miss_voeu".to_string(), 2, true)
+        ]
+    );
+}
+
+/// A deck whose manifest drops a promised feature, or names a ticket that does not show
+/// it, fails verify (exit 1) under `features`, even with SHA256SUMS re-sealed.
+#[test]
+fn a_missing_or_false_promise_is_a_finding() {
+    let t = tempfile::tempdir().unwrap();
+    let base = t.path().join("deck");
+    common::deck(&repo("tests/specs/poker_small.toml"), &base);
+
+    // Dropped: the carré is no longer promised.
+    let dropped = t.path().join("dropped");
+    copy_dir(&base, &dropped);
+    edit_manifest(&dropped, |m| {
+        m["promised_features"]
+            .as_array_mut()
+            .unwrap()
+            .retain(|p| p["feature"] != "carre");
+    });
+    let (code, text) = verify_text(&dropped);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("FAIL    features"), "{text}");
+    assert!(
+        text.contains("the deck promises no ticket showing carre (a winning zone's best combination is a carre), which the spec can show"),
+        "{text}"
+    );
+
+    // Moved: the flush near miss promised on a winning ticket of another way.
+    let moved = t.path().join("moved");
+    copy_dir(&base, &moved);
+    edit_manifest(&moved, |m| {
+        let ps = m["promised_features"].as_array_mut().unwrap();
+        let royal = ps
+            .iter()
+            .find(|p| p["feature"] == "quinte_flush_royale")
+            .unwrap()["ticket"]
+            .clone();
+        let flush = ps
+            .iter_mut()
+            .find(|p| p["feature"] == "near_miss_flush")
+            .unwrap();
+        flush["ticket"] = royal;
+    });
+    let (code, text) = verify_text(&moved);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("FAIL    features"), "{text}");
+    assert!(
+        text.contains(
+            "promised to show near_miss_flush on way \"lose\"; by the rules it is way \"50000\""
+        ),
+        "{text}"
+    );
+    assert!(text.contains("NOT SHOWN"), "{text}");
+
+    // Unknown: a feature poker does not show.
+    let unknown = t.path().join("unknown");
+    copy_dir(&base, &unknown);
+    edit_manifest(&unknown, |m| {
+        m["promised_features"][0]["feature"] = "near_miss_coq".into();
+    });
+    let (code, text) = verify_text(&unknown);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains(
+            "promised feature \"near_miss_coq\" is not one the poker mechanic shows with this spec"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("the deck promises no ticket showing paire"),
+        "{text}"
+    );
 }

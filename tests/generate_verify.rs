@@ -85,7 +85,7 @@ fn json_report_lists_every_check_and_the_counts() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["clean"], true);
     assert_eq!(v["tickets"], 3000);
-    assert_eq!(v["checks"].as_array().unwrap().len(), 20);
+    assert_eq!(v["checks"].as_array().unwrap().len(), 21);
     let lose = v["ways"]
         .as_array()
         .unwrap()
@@ -94,6 +94,16 @@ fn json_report_lists_every_check_and_the_counts() {
         .unwrap();
     assert_eq!(lose["found"], 2081);
     assert_eq!(v["payout"], "25294");
+    // Near misses at the spec's rates (30 % of the games that lose), tallied from the faces;
+    // a production block promises nothing.
+    assert_eq!(
+        v["losing_features"],
+        serde_json::json!([
+            {"feature": "near_miss_coq", "areas": 741, "tickets": 741},
+            {"feature": "near_miss_voeu", "areas": 716, "tickets": 716}
+        ])
+    );
+    assert_eq!(v["promised"], serde_json::json!([]));
 }
 
 #[test]

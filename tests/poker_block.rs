@@ -58,8 +58,8 @@ fn small_poker_block_generates_and_verifies_clean() {
     assert_eq!(sha256(&one.join("tickets.csv")), GOLDEN_CSV);
     assert_eq!(sha256(&one.join("tickets.bin")), GOLDEN_BIN);
 }
-const GOLDEN_CSV: &str = "7e146bea6cde2e09f180bd3f39f94554507a4b60e04c25171347641318ecd9fc";
-const GOLDEN_BIN: &str = "292af039a7f7f3feb48ae58a574eb8681e967d828ab1b0bc654311a211fcae3c";
+const GOLDEN_CSV: &str = "fffce5b1a37c1b772a6e03bb39559825b3c5bd4732d94e22ae11429aa895ff2f";
+const GOLDEN_BIN: &str = "16809efa1c4233b296719c47e731f9be122a33c28fb8b8a43279ad179cff7a22";
 
 #[test]
 fn verify_finds_a_pocket_pair_edited_onto_a_losing_zone() {

@@ -11,18 +11,31 @@ use tirage::spec::GameSpec;
 /// Arguments of `tirage deck`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Deck tickets are specimens: serials of block 000 and validation codes under a separate
+    after_help = "By default a deck shows every way of the spec once and every feature the game can show
+with this spec, each guaranteed: poker's combinations (paire … quinte_flush_royale) with a
+weight above 0, and the near misses and named decoys of every game (coq: near_miss_coq,
+near_miss_voeu; poker: near_miss_flush, near_miss_straight; pharaon: near_miss_pedestal,
+decoy_rebuilt, near_miss_pyramid, decoy_mask) with a rate above 0. A feature that some way
+shows on every ticket costs nothing; each other one gets a ticket of its own, built asked to
+show it. The rest are losers. The manifest lists every promised feature with its ticket, and
+`tirage verify` fails the deck if one is missing.
+
+--proportional N follows the lot table and promises no feature: its tickets show them at the
+spec's weights and rates, like a production block.
+
+Deck tickets are specimens: serials of block 000 and validation codes under a separate
 test key, so no deck ticket can ever be paid. `tirage verify` checks a deck like a block.
 
 Examples:
-  tirage deck game_specs/coq.toml                       # every way once + 30 losers → output/coq/deck
+  tirage deck game_specs/coq.toml                       # every way and feature + 30 losers → output/coq/deck
   tirage deck game_specs/coq.toml --tickets 200 --out /tmp/deck
   tirage deck game_specs/coq.toml --proportional 1000   # tier mix of the lot table, rounded"
 )]
 pub struct Args {
     /// The game spec (TOML).
     spec: PathBuf,
-    /// Deck size: every way once, the rest losers (default: ways + 30).
+    /// Deck size: every way once, one ticket per feature no way always shows, the rest
+    /// losers (default: those + 30 losers; fewer than those + 1 is an error).
     #[arg(long, conflicts_with = "proportional")]
     tickets: Option<u32>,
     /// A deck of N tickets whose way mix follows the lot table (largest-remainder rounding).
@@ -43,7 +56,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<Outcome> {
     let spec = GameSpec::load(&a.spec)?;
-    let counts = match a.proportional {
+    let deck = match a.proportional {
         Some(n) => proportional(&spec, n)?,
         None => every_way(&spec, a.tickets)?,
     };
@@ -56,7 +69,10 @@ pub fn run(a: Args) -> Result<Outcome> {
     let pending = fresh
         .then(|| PendingSeed::stage(&seed_path, &seed, a.force))
         .transpose()?;
-    let plan = BlockPlan::specimen(&spec, counts);
+    let mut plan = BlockPlan::specimen(&spec, deck.counts);
+    if let Some(p) = deck.promises {
+        plan = plan.promising(p);
+    }
     let provenance = a.seed.provenance()?;
     let m = with_threads(0, || {
         generate_with(&plan, &seed, &out, a.force, &provenance, &|_| {})
@@ -82,6 +98,15 @@ pub fn run(a: Args) -> Result<Outcome> {
                 .sum::<usize>(),
             out.display()
         );
+        if let Some(p) = &m.promised_features {
+            eprintln!(
+                "features promised: {}",
+                p.iter()
+                    .map(|f| format!("{} (ticket {})", f.feature, f.ticket))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
     }
     Ok(Outcome::Success)
 }

@@ -4,7 +4,10 @@
 //! the sum of the winning games). Ambiguity policy: GAMES.md, section coq.
 
 use super::common::{self, AmountBox};
-use super::{AreaWin, Captions, Column, ColumnKind, Evaluation, Face, FaceRng, Mechanic};
+use super::{
+    AreaFeature, AreaWin, Captions, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo,
+    FeatureKind, Mechanic,
+};
 use crate::money::Money;
 use crate::rng::{below, chance, weighted};
 use crate::spec::{ErrorAt, GameSpec, SpecError, Way};
@@ -36,6 +39,11 @@ pub const AMB_TWO_VOEUX: &str = "two different repeated voeux";
 pub const AMB_VOEU3: &str = "a voeu three times or more";
 /// Ambiguity: a zodiac sign other than COQ appears twice or more (reads as a win).
 pub const AMB_SIGN_PAIR: &str = "a repeated zodiac sign other than COQ";
+
+/// Feature: Jeu 1 loses and the cells show one single COQ (near miss).
+pub const NEAR_MISS_COQ: &str = "near_miss_coq";
+/// Feature: Jeu 2 loses and the cells show one single vœu (near miss).
+pub const NEAR_MISS_VOEU: &str = "near_miss_voeu";
 
 /// `[coq]` in the spec.
 #[derive(Debug, Deserialize)]
@@ -130,6 +138,25 @@ impl Coq {
     fn decoy(&self, rng: &mut FaceRng) -> u8 {
         weighted(rng, &self.decoy_weights) as u8
     }
+
+    /// The game (0: Jeu 1, 1: Jeu 2) whose near miss `id` is, and the spec's rate of it.
+    fn near_miss(&self, id: &str) -> Option<(usize, u32)> {
+        match id {
+            NEAR_MISS_COQ => Some((0, self.near_miss_coq)),
+            NEAR_MISS_VOEU => Some((1, self.near_miss_voeu)),
+            _ => None,
+        }
+    }
+
+    /// Whether `way` can leave game `g` losing: not two wins, and not its single win fixed
+    /// on `g` (a free win goes to the other game).
+    fn can_lose(way: &Way, g: usize) -> bool {
+        match way.wins.as_slice() {
+            [] => true,
+            [w] => w.area != Some(g as u8),
+            _ => false,
+        }
+    }
 }
 
 impl Mechanic for Coq {
@@ -169,11 +196,81 @@ impl Mechanic for Coq {
         Ok(())
     }
 
+    /// `near_miss_coq` (Jeu 1 loses, one single COQ) and `near_miss_voeu` (Jeu 2 loses, one
+    /// single vœu), each when the spec's rate is above 0.
+    fn features(&self) -> Vec<FeatureInfo> {
+        let mut v = Vec::new();
+        if self.near_miss_coq > 0 {
+            v.push(FeatureInfo {
+                id: NEAR_MISS_COQ,
+                kind: FeatureKind::Losing,
+                about: "Jeu 1 loses with one single COQ",
+            });
+        }
+        if self.near_miss_voeu > 0 {
+            v.push(FeatureInfo {
+                id: NEAR_MISS_VOEU,
+                kind: FeatureKind::Losing,
+                about: "Jeu 2 loses with one single voeu",
+            });
+        }
+        v
+    }
+
+    /// A near miss of a game needs a spec rate above 0 and a way that can leave that game
+    /// losing (no win, or one win that is not fixed on it).
+    fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
+        let (g, rate) = self
+            .near_miss(id)
+            .ok_or_else(|| format!("the coq mechanic shows no feature \"{id}\""))?;
+        if rate == 0 {
+            return Err(format!("{id} has a rate of 0 in this spec"));
+        }
+        if !Self::can_lose(way, g) {
+            return Err(format!(
+                "{id} needs Jeu {} to lose, and way \"{}\" cannot leave it losing",
+                g + 1,
+                way.id
+            ));
+        }
+        Ok(())
+    }
+
+    /// A near miss whose rate is 1 on a way that never wins its game.
+    fn always_shows(&self, way: &Way) -> Vec<&'static str> {
+        [(NEAR_MISS_COQ, 0), (NEAR_MISS_VOEU, 1)]
+            .into_iter()
+            .filter(|&(id, g)| {
+                let never_wins = match way.wins.as_slice() {
+                    [] => true,
+                    [w] => w.area == Some(1 - g as u8),
+                    _ => false,
+                };
+                self.near_miss(id).map(|(_, r)| r) == Some(1_000_000) && never_wins
+            })
+            .map(|(id, _)| id)
+            .collect()
+    }
+
     /// Builds a face for `way` (GAMES.md, coq): each winning game shows its pair (two COQ for
     /// Jeu 1, one vœu twice for Jeu 2) and its amount in its GAIN box; a losing game's box
     /// shows a decoy; the other cells are distinct signs other than COQ, plus one single COQ
     /// or one single vœu as near misses at the spec's rates; cells are then shuffled.
-    fn synthesize(&self, way: &Way, rng: &mut FaceRng) -> Result<Face, String> {
+    /// Asked to show a near miss (`show`), a free win goes to the other game and the near
+    /// miss is shown instead of drawn at its rate.
+    fn synthesize_showing(
+        &self,
+        way: &Way,
+        show: Option<&str>,
+        rng: &mut FaceRng,
+    ) -> Result<Face, String> {
+        let forced = match show {
+            Some(id) => {
+                self.can_show(way, id)?;
+                self.near_miss(id).map(|(g, _)| g)
+            }
+            None => None,
+        };
         // Which game each win goes to: fixed areas first, then free wins to the open games,
         // in an order drawn at random when both are open.
         let mut game_amount: [Option<Money>; 2] = [None, None];
@@ -186,8 +283,16 @@ impl Mechanic for Coq {
             free.try_push(w.amount)
                 .map_err(|_| "more wins than games")?;
         }
-        if !free.is_empty() && open.len() == 2 && below(rng, 2) == 1 {
-            open.swap(0, 1);
+        if !free.is_empty() && open.len() == 2 {
+            // A game that must lose for the near miss asked comes last, out of the free
+            // win's reach.
+            let swap = match forced {
+                Some(g) => g == 0,
+                None => below(rng, 2) == 1,
+            };
+            if swap {
+                open.swap(0, 1);
+            }
         }
         if free.len() > open.len() {
             return Err("more wins than games".into());
@@ -204,7 +309,7 @@ impl Mechanic for Coq {
             cells[0] = COQ_CODE;
             cells[1] = COQ_CODE;
             n = 2;
-        } else if chance(rng, self.near_miss_coq) {
+        } else if forced == Some(0) || chance(rng, self.near_miss_coq) {
             cells[n] = COQ_CODE;
             n += 1;
         }
@@ -213,7 +318,7 @@ impl Mechanic for Coq {
             cells[n] = v;
             cells[n + 1] = v;
             n += 2;
-        } else if chance(rng, self.near_miss_voeu) {
+        } else if forced == Some(1) || chance(rng, self.near_miss_voeu) {
             cells[n] = 12 + below(rng, nv) as u8;
             n += 1;
         }
@@ -245,7 +350,9 @@ impl Mechanic for Coq {
     /// Judges the face by art. 4.5–4.7: Jeu 1 wins GAIN 1 when two identical COQ appear,
     /// Jeu 2 wins GAIN 2 when two identical vœux appear; the lot is the sum (art. 3).
     /// "Two identical" is read as "at least two"; the cases where readings differ are
-    /// reported as ambiguities (GAMES.md policy).
+    /// reported as ambiguities (GAMES.md policy). Near misses are reported as losing
+    /// features: `near_miss_coq` when Jeu 1 loses with one single COQ, `near_miss_voeu` when
+    /// Jeu 2 loses with a vœu shown once.
     fn evaluate(&self, face: &Face) -> Evaluation {
         // Bit sets of the symbols seen at least once, twice and three times.
         let (mut once, mut twice, mut thrice) = (0u128, 0u128, 0u128);
@@ -285,6 +392,18 @@ impl Mechanic for Coq {
         }
         if twice & signs & !coq != 0 {
             ev.ambiguities.push(AMB_SIGN_PAIR);
+        }
+        if !coqs_twice && once & coq != 0 {
+            ev.losing_features.push(AreaFeature {
+                area: 0,
+                name: NEAR_MISS_COQ,
+            });
+        }
+        if repeated_voeux == 0 && once & voeux != 0 {
+            ev.losing_features.push(AreaFeature {
+                area: 1,
+                name: NEAR_MISS_VOEU,
+            });
         }
         ev
     }
@@ -422,6 +541,55 @@ mod tests {
         assert!(ev.wins.is_empty());
         assert!(ev.ambiguities.is_empty());
         assert_eq!(s.recognise(&ev.wins), Some(0));
+        // One single COQ and single vœux: both near misses, reported on their games.
+        let near: Vec<(u8, &str)> = ev
+            .losing_features
+            .iter()
+            .map(|f| (f.area, f.name))
+            .collect();
+        assert_eq!(near, vec![(0, NEAR_MISS_COQ), (1, NEAR_MISS_VOEU)]);
+        assert!(ev.features.is_empty());
+    }
+
+    #[test]
+    fn near_misses_only_on_losing_games() {
+        let s = spec();
+        // Jeu 1 wins (two COQ): no COQ near miss; Jeu 2 loses with one single vœu.
+        let ev = s.mechanic.evaluate(&face(
+            &s,
+            [
+                "COQ", "RAT", "COQ", "TIGRE", "SANTE", "DRAGON", "CHIEN", "SINGE",
+            ],
+            500,
+            4,
+        ));
+        let near: Vec<(u8, &str)> = ev
+            .losing_features
+            .iter()
+            .map(|f| (f.area, f.name))
+            .collect();
+        assert_eq!(near, vec![(1, NEAR_MISS_VOEU)]);
+        let way = |id: &str| &s.ways[s.way_by_id(id).unwrap() as usize];
+        assert_eq!(
+            s.mechanic.can_show(way("500+500"), NEAR_MISS_COQ),
+            Err(
+                "near_miss_coq needs Jeu 1 to lose, and way \"500+500\" cannot leave it losing"
+                    .into()
+            )
+        );
+        assert_eq!(s.mechanic.can_show(way("20000"), NEAR_MISS_COQ), Ok(()));
+        assert_eq!(
+            s.mechanic.can_show(way("2"), "carre"),
+            Err("the coq mechanic shows no feature \"carre\"".into())
+        );
+        assert!(s
+            .mechanic
+            .synthesize_showing(
+                way("500+500"),
+                Some(NEAR_MISS_VOEU),
+                &mut FaceRng::seed_from_u64(1)
+            )
+            .is_err());
     }
 
     #[test]

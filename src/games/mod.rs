@@ -129,9 +129,13 @@ pub struct Evaluation {
     /// Breaches of the ambiguity policy (GAMES.md): each names the case. A face with any
     /// is never produced and is a finding in `verify`.
     pub ambiguities: Vec<&'static str>,
-    /// What each winning play area shows, for mechanics that name it (poker); empty for
-    /// the others (coq).
+    /// What each winning play area shows, for mechanics that name it (poker: its
+    /// combination); empty for the others. At most one per winning play area.
     pub features: ArrayVec<AreaFeature, MAX_WINS>,
+    /// What losing play areas (or losing parts of an area, such as a pharaon pedestal beside
+    /// a winning one) show: near misses, and the decoys the rules name. Never read to judge
+    /// the prize; several may name one area.
+    pub losing_features: ArrayVec<AreaFeature, MAX_WINS>,
 }
 
 impl Evaluation {
@@ -147,6 +151,65 @@ impl Evaluation {
             .find(|f| f.area == area)
             .map(|f| f.name)
     }
+
+    /// True when the face shows feature `id` anywhere (a winning play area's feature or a
+    /// losing one's).
+    pub fn shows(&self, id: &str) -> bool {
+        self.features
+            .iter()
+            .chain(&self.losing_features)
+            .any(|f| f.name == id)
+    }
+}
+
+/// Where a feature is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FeatureKind {
+    /// On a winning play area: what it wins with (poker: a combination).
+    Winning,
+    /// On a losing play area or element: a near miss (one symbol short of a win) or a decoy
+    /// the rules name.
+    Losing,
+}
+
+/// A feature a mechanic's faces can show, reported by its evaluator from the face alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FeatureInfo {
+    /// ASCII id used in evaluations, manifests and reports (e.g. `carre`,
+    /// `near_miss_flush`).
+    pub id: &'static str,
+    /// Winning or losing play area.
+    pub kind: FeatureKind,
+    /// What the face shows, in words.
+    pub about: &'static str,
+}
+
+/// Most syntheses of one ticket asked to show a feature before giving up (see
+/// [`synthesize_showing_checked`]).
+pub const FEATURE_ATTEMPTS: usize = 16;
+
+/// A face of `way` showing feature `id` (as the evaluator reports it), drawing every choice
+/// from `rng`. Mechanics build the feature constructively, but a few (poker's near misses)
+/// can be left no room by the rest of the face; then the face is built again from the same
+/// stream, at most [`FEATURE_ATTEMPTS`] times. Errors: the mechanic's (an unrealisable
+/// request included), or no face showing `id` in [`FEATURE_ATTEMPTS`] attempts: never a face
+/// without the feature.
+pub fn synthesize_showing_checked(
+    mechanic: &dyn Mechanic,
+    way: &Way,
+    id: &str,
+    rng: &mut FaceRng,
+) -> Result<Face, String> {
+    for _ in 0..FEATURE_ATTEMPTS {
+        let face = mechanic.synthesize_showing(way, Some(id), rng)?;
+        if mechanic.evaluate(&face).shows(id) {
+            return Ok(face);
+        }
+    }
+    Err(format!(
+        "no face showing feature \"{id}\" in {FEATURE_ATTEMPTS} attempts"
+    ))
 }
 
 /// A game mechanic. Implementations are pure: no I/O, no global RNG.
@@ -165,8 +228,43 @@ pub trait Mechanic: Send + Sync {
     fn check_way(&self, way: &Way, spec: &GameSpec) -> Result<(), String>;
     /// Builds a face realising `way` (the losing way for `way.wins` empty), drawing every
     /// choice from `rng`. `Err` means the mechanic could not build it: a bug or an
-    /// infeasible spec, never retried silently.
-    fn synthesize(&self, way: &Way, rng: &mut FaceRng) -> Result<Face, String>;
+    /// infeasible spec, never retried silently. Same as [`Mechanic::synthesize_showing`]
+    /// with no feature asked.
+    fn synthesize(&self, way: &Way, rng: &mut FaceRng) -> Result<Face, String> {
+        self.synthesize_showing(way, None, rng)
+    }
+    /// [`Mechanic::synthesize`], and when `show` names a feature (an id of
+    /// [`Mechanic::features`]), a face that shows it (QA decks). With `show = None` the
+    /// draws are exactly those of a production face. `Err` also when `way` cannot show the
+    /// feature ([`Mechanic::can_show`]): a request is never dropped silently. A few
+    /// features may still be left no room by the rest of the face: callers check the
+    /// evaluation ([`synthesize_showing_checked`]).
+    fn synthesize_showing(
+        &self,
+        way: &Way,
+        show: Option<&str>,
+        rng: &mut FaceRng,
+    ) -> Result<Face, String>;
+    /// Every feature this mechanic, with this spec's settings, can show (a near miss or
+    /// decoy the spec gives a rate of 0 is left out), in report order.
+    fn features(&self) -> Vec<FeatureInfo> {
+        Vec::new()
+    }
+    /// Whether a face of `way` can be asked to show feature `id`; `Err` says why not (an
+    /// unknown feature, a weight or rate of 0 for this way, no losing play area, …).
+    fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
+        let _ = way;
+        Err(format!(
+            "the {} mechanic shows no feature \"{id}\"",
+            self.name()
+        ))
+    }
+    /// The features every face of `way` shows without being asked (poker: the only
+    /// combination a way's weights allow). Empty when unsure: a QA deck then asks for them.
+    fn always_shows(&self, way: &Way) -> Vec<&'static str> {
+        let _ = way;
+        Vec::new()
+    }
     /// Judges `face` by the règlement alone.
     fn evaluate(&self, face: &Face) -> Evaluation;
     /// Human-readable lines on the mechanic's settings, for `tirage check`.
@@ -220,5 +318,65 @@ fn caption_values(raw: &RawSpec) -> Captions {
     Captions {
         amounts: v.iter().map(|x| x.0).collect(),
         texts: v.into_iter().map(|x| x.1).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::judge;
+    use rand_core::SeedableRng;
+    use std::path::Path;
+
+    /// Every mechanic: each feature on each way that can show it comes out on the face,
+    /// judged as its way, from several streams; a way that cannot show it gets an `Err`,
+    /// never a face without it; and `show = None` draws exactly what `synthesize` draws.
+    #[test]
+    fn every_feature_on_every_way_that_can_show_it() {
+        for rel in [
+            "game_specs/coq.toml",
+            "game_specs/poker.toml",
+            "game_specs/pharaon.toml",
+            "tests/specs/poker_small.toml",
+        ] {
+            let s = GameSpec::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)).unwrap();
+            let m = &s.mechanic;
+            let features = m.features();
+            assert!(!features.is_empty(), "{rel}");
+            for (id, way) in s.ways.iter().enumerate() {
+                for f in &features {
+                    for seed in 0..6u64 {
+                        let mut rng = FaceRng::seed_from_u64(seed);
+                        match m.can_show(way, f.id) {
+                            Ok(()) => {
+                                let face = synthesize_showing_checked(&**m, way, f.id, &mut rng)
+                                    .unwrap_or_else(|e| panic!("{rel} {} {}: {e}", way.id, f.id));
+                                assert_eq!(judge(&s, &face, id as u16), Ok(()), "{rel} {}", way.id);
+                                assert!(m.evaluate(&face).shows(f.id));
+                            }
+                            Err(_) => assert!(
+                                m.synthesize_showing(way, Some(f.id), &mut rng).is_err(),
+                                "{rel} {} {}",
+                                way.id,
+                                f.id
+                            ),
+                        }
+                    }
+                }
+                for always in m.always_shows(way) {
+                    let mut rng = FaceRng::seed_from_u64(9);
+                    for _ in 0..10 {
+                        assert!(m
+                            .evaluate(&m.synthesize(way, &mut rng).unwrap())
+                            .shows(always));
+                    }
+                }
+                let (mut a, mut b) = (FaceRng::seed_from_u64(5), FaceRng::seed_from_u64(5));
+                assert_eq!(
+                    m.synthesize(way, &mut a),
+                    m.synthesize_showing(way, None, &mut b)
+                );
+            }
+        }
     }
 }

@@ -16,7 +16,10 @@
 //! with its caption column.
 
 use super::common::{self, AmountBox, MAX_SYMBOLS};
-use super::{AreaWin, Captions, Column, ColumnKind, Evaluation, Face, FaceRng, Mechanic};
+use super::{
+    AreaFeature, AreaWin, Captions, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo,
+    FeatureKind, Mechanic,
+};
 use crate::money::Money;
 use crate::rng::{below, chance, shuffle, weighted};
 use crate::spec::{ErrorAt, GameSpec, SpecError, Way};
@@ -74,6 +77,16 @@ pub const AMB_TWO_TRIPLES: &str = "two triples in the pyramid";
 pub const AMB_FOUR_OF_ONE: &str = "four or more of one symbol in the pyramid";
 /// Ambiguity: two masks or more in the pyramid ("un symbole" doubles: once or twice?).
 pub const AMB_TWO_MASKS: &str = "two or more masks in the pyramid";
+
+/// Feature: a losing pedestal shows one half of a winning symbol beside a half of another
+/// symbol (near miss, surface III).
+pub const NEAR_MISS_PEDESTAL: &str = "near_miss_pedestal";
+/// Feature: a pedestal rebuilds a decoy symbol, which loses (art. 3.4.3, surface III).
+pub const DECOY_REBUILT: &str = "decoy_rebuilt";
+/// Feature: a losing pyramid shows two of one winning symbol (near miss, surface IV).
+pub const NEAR_MISS_PYRAMID: &str = "near_miss_pyramid";
+/// Feature: a losing pyramid shows a mask, which doubles nothing (surface IV).
+pub const DECOY_MASK: &str = "decoy_mask";
 
 /// The over-maximum ambiguity of each surface, by area index.
 const AMB_OVER_MAX: [&str; 4] = [
@@ -280,6 +293,22 @@ impl Pharaon {
 
     /// Whether surface `s` (0..4) can win exactly `amounts` (one per winning element) under
     /// the rule and the policy. `Err` says why not.
+    /// The spec's share (per million) of feature `id`, or `None` for an unknown id.
+    fn share(&self, id: &str) -> Option<u32> {
+        match id {
+            NEAR_MISS_PEDESTAL => Some(self.near_miss_pedestal),
+            DECOY_REBUILT => Some(self.decoy_rebuilt),
+            NEAR_MISS_PYRAMID => Some(self.near_miss_pyramid),
+            DECOY_MASK => Some(self.decoy_mask),
+            _ => None,
+        }
+    }
+
+    /// True for the features of surface IV.
+    fn on_pyramid(id: &str) -> bool {
+        id == NEAR_MISS_PYRAMID || id == DECOY_MASK
+    }
+
     fn surface_fits(&self, s: usize, amounts: &[Money]) -> Result<(), String> {
         let name = AREAS[s];
         if amounts.len() > CAPACITY[s] {
@@ -321,9 +350,16 @@ impl Pharaon {
 
     /// The wins of `way` by surface. Wins with a fixed area go there; the others are placed
     /// on the surfaces by one uniform draw among every feasible placement (enumerated in a
-    /// fixed order, at most 4^6), or the first one when `rng` is `None`.
+    /// fixed order, at most 4^6), or the first one when `rng` is `None`. Only placements
+    /// for which `keep` holds are considered (a QA deck keeps surface IV losing to show a
+    /// pyramid near miss; `|_| true` otherwise).
     /// Errors: more than [`MAX_FACE_WINS`] wins, an unknown area, no feasible placement.
-    fn plan(&self, way: &Way, rng: Option<&mut FaceRng>) -> Result<Plan, String> {
+    fn plan(
+        &self,
+        way: &Way,
+        rng: Option<&mut FaceRng>,
+        keep: &dyn Fn(&Plan) -> bool,
+    ) -> Result<Plan, String> {
         if way.wins.len() > MAX_FACE_WINS {
             return Err(format!(
                 "{} wins, but a pharaon ticket wins at most {MAX_FACE_WINS} (1 + 3 + 1 + 1 on surfaces I-IV)",
@@ -354,6 +390,9 @@ impl Pharaon {
             for (s, amounts) in fixed.iter().enumerate() {
                 self.surface_fits(s, amounts)?;
             }
+            if !keep(&fixed) {
+                return Err("the wins' fixed surfaces leave no room for the feature asked".into());
+            }
             return Ok(fixed);
         }
         let placement = |mut k: u32| -> Option<Plan> {
@@ -362,10 +401,11 @@ impl Pharaon {
                 p[(k % 4) as usize].try_push(m).ok()?;
                 k /= 4;
             }
-            p.iter()
+            (p.iter()
                 .enumerate()
                 .all(|(s, a)| self.surface_fits(s, a).is_ok())
-                .then_some(p)
+                && keep(&p))
+            .then_some(p)
         };
         let n = 4u32.pow(free.len() as u32);
         let feasible = (0..n).filter(|&k| placement(k).is_some()).count() as u32;
@@ -427,7 +467,14 @@ impl Pharaon {
 
     /// Surface III (art. 3.4.2-3.4.3): a winning symbol rebuilt on a random pedestal; every
     /// losing pedestal is a near miss, a rebuilt decoy or halves of two decoys (spec shares).
-    fn colossi(&self, wins: &[Money], rng: &mut FaceRng, face: &mut Face) -> Result<(), String> {
+    /// `forced` (a pedestal feature) is shown on the first losing pedestal instead of drawn.
+    fn colossi(
+        &self,
+        wins: &[Money],
+        forced: Option<&str>,
+        rng: &mut FaceRng,
+        face: &mut Face,
+    ) -> Result<(), String> {
         let mut pedestals = [(0u8, 0u8); 2];
         let winner = match wins.first() {
             Some(&m) => {
@@ -441,9 +488,10 @@ impl Pharaon {
             }
             None => None,
         };
+        let mut forced = forced;
         for (p, ped) in pedestals.iter_mut().enumerate() {
             if winner != Some(p) {
-                *ped = self.losing_pedestal(rng);
+                *ped = self.losing_pedestal(forced.take(), rng);
             }
         }
         for (p, &(left, right)) in pedestals.iter().enumerate() {
@@ -453,10 +501,16 @@ impl Pharaon {
         Ok(())
     }
 
-    /// A losing pedestal as (symbol of the left half, symbol of the right half).
-    fn losing_pedestal(&self, rng: &mut FaceRng) -> (u8, u8) {
+    /// A losing pedestal as (symbol of the left half, symbol of the right half): of the kind
+    /// `forced` names ([`NEAR_MISS_PEDESTAL`], [`DECOY_REBUILT`]), else drawn at the spec's
+    /// shares.
+    fn losing_pedestal(&self, forced: Option<&str>, rng: &mut FaceRng) -> (u8, u8) {
         let n_win = COLOSSI.len() as u32;
-        let u = below(rng, 1_000_000);
+        let u = match forced {
+            Some(NEAR_MISS_PEDESTAL) => 0,
+            Some(DECOY_REBUILT) => self.near_miss_pedestal,
+            _ => below(rng, 1_000_000),
+        };
         if u < self.near_miss_pedestal {
             // One half of a winning symbol beside a half of any other symbol.
             let w = below(rng, n_win);
@@ -482,8 +536,18 @@ impl Pharaon {
     /// the win is doubled; a losing one shows at most two of any symbol, two of one winning
     /// symbol (near miss) and one mask at the spec's shares. Other cells are drawn uniformly
     /// among the symbols still allowed: at most two of any symbol, never a fourth of the
-    /// winning one, never a second mask. Cells are then shuffled.
-    fn pyramid(&self, wins: &[Money], rng: &mut FaceRng, face: &mut Face) -> Result<(), String> {
+    /// winning one, never a second mask. Cells are then shuffled. `forced` (a pyramid
+    /// feature, on a losing pyramid) is shown instead of drawn at its share.
+    fn pyramid(
+        &self,
+        wins: &[Money],
+        forced: Option<&str>,
+        rng: &mut FaceRng,
+        face: &mut Face,
+    ) -> Result<(), String> {
+        if forced.is_some() && !wins.is_empty() {
+            return Err("a pyramid feature was asked on a winning pyramid".into());
+        }
         let mut cells: ArrayVec<u8, PYRAMID_CELLS> = ArrayVec::new();
         // How many more of each symbol may be placed.
         let mut room = [0u8; MAX_SYMBOLS];
@@ -508,12 +572,12 @@ impl Pharaon {
             }
             None => {
                 room[..PYRAMID.len()].fill(1);
-                if chance(rng, self.near_miss_pyramid) {
+                if forced == Some(NEAR_MISS_PYRAMID) || chance(rng, self.near_miss_pyramid) {
                     let w = below(rng, PYRAMID.len() as u32) as u8;
                     cells.extend([w, w]);
                     room[w as usize] = 0;
                 }
-                if chance(rng, self.decoy_mask) {
+                if forced == Some(DECOY_MASK) || chance(rng, self.decoy_mask) {
                     cells.push(MASK);
                 }
             }
@@ -562,19 +626,109 @@ impl Mechanic for Pharaon {
     /// 5 000; II up to three table amounts adding up to at most 10 000; III one of 3, 50,
     /// 500, 15 000; IV one of 3, 10, 100, 1 000, 10 000 or twice one of them (art. 3.2-3.6).
     fn check_way(&self, way: &Way, _spec: &GameSpec) -> Result<(), String> {
-        self.plan(way, None).map(|_| ())
+        self.plan(way, None, &|_| true).map(|_| ())
+    }
+
+    /// `near_miss_pedestal`, `decoy_rebuilt` (surface III), `near_miss_pyramid`, `decoy_mask`
+    /// (surface IV), each when the spec's share is above 0.
+    fn features(&self) -> Vec<FeatureInfo> {
+        let all = [
+            (
+                NEAR_MISS_PEDESTAL,
+                self.near_miss_pedestal,
+                "a losing pedestal shows one half of a winning symbol (III)",
+            ),
+            (
+                DECOY_REBUILT,
+                self.decoy_rebuilt,
+                "a pedestal rebuilds a decoy symbol, which loses (III)",
+            ),
+            (
+                NEAR_MISS_PYRAMID,
+                self.near_miss_pyramid,
+                "a losing pyramid shows two of one winning symbol (IV)",
+            ),
+            (
+                DECOY_MASK,
+                self.decoy_mask,
+                "a losing pyramid shows a mask, which doubles nothing (IV)",
+            ),
+        ];
+        all.into_iter()
+            .filter(|&(_, share, _)| share > 0)
+            .map(|(id, _, about)| FeatureInfo {
+                id,
+                kind: FeatureKind::Losing,
+                about,
+            })
+            .collect()
+    }
+
+    /// A feature needs a share above 0 in the spec; a pedestal feature fits every way (at
+    /// most one pedestal wins), a pyramid feature a way that can leave surface IV losing.
+    fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
+        let share = self
+            .share(id)
+            .ok_or_else(|| format!("the pharaon mechanic shows no feature \"{id}\""))?;
+        if share == 0 {
+            return Err(format!("{id} has a share of 0 in this spec"));
+        }
+        if Self::on_pyramid(id) && self.plan(way, None, &|p| p[3].is_empty()).is_err() {
+            return Err(format!(
+                "{id} needs a losing pyramid, and way \"{}\" cannot leave surface IV losing",
+                way.id
+            ));
+        }
+        Ok(())
+    }
+
+    /// A feature whose share is 1 on a way that always has room for it: every way for a
+    /// pedestal feature, a way that never wins on surface IV for a pyramid feature.
+    fn always_shows(&self, way: &Way) -> Vec<&'static str> {
+        [
+            NEAR_MISS_PEDESTAL,
+            DECOY_REBUILT,
+            NEAR_MISS_PYRAMID,
+            DECOY_MASK,
+        ]
+        .into_iter()
+        .filter(|&id| {
+            self.share(id) == Some(1_000_000)
+                && (!Self::on_pyramid(id) || self.plan(way, None, &|p| !p[3].is_empty()).is_err())
+        })
+        .collect()
     }
 
     /// Builds a face for `way` (GAMES.md, pharaon): each surface shows its wins as planned
     /// and a losing surface shows 0 € (I), decoy hieroglyphs over decoy amounts (II), losing
     /// pedestals (III) or a losing pyramid (IV); see the surface functions for the shares.
-    fn synthesize(&self, way: &Way, rng: &mut FaceRng) -> Result<Face, String> {
-        let plan = self.plan(way, Some(&mut *rng))?;
+    /// Asked to show a feature (`show`), the wins are placed only where they leave it room
+    /// (surface IV losing for a pyramid feature), and the first losing pedestal or the
+    /// losing pyramid shows it instead of drawing it at its share.
+    fn synthesize_showing(
+        &self,
+        way: &Way,
+        show: Option<&str>,
+        rng: &mut FaceRng,
+    ) -> Result<Face, String> {
+        if let Some(id) = show {
+            self.can_show(way, id)?;
+        }
+        let pyramid_feature = show.filter(|id| Self::on_pyramid(id));
+        let plan = match pyramid_feature {
+            Some(_) => self.plan(way, Some(&mut *rng), &|p| p[3].is_empty())?,
+            None => self.plan(way, Some(&mut *rng), &|_| true)?,
+        };
         let mut face = Face::default();
         self.sarcophagus(&plan[0], &mut face)?;
         self.hieroglyphs(&plan[1], rng, &mut face)?;
-        self.colossi(&plan[2], rng, &mut face)?;
-        self.pyramid(&plan[3], rng, &mut face)?;
+        self.colossi(
+            &plan[2],
+            show.filter(|id| !Self::on_pyramid(id)),
+            rng,
+            &mut face,
+        )?;
+        self.pyramid(&plan[3], pyramid_feature, rng, &mut face)?;
         Ok(face)
     }
 
@@ -618,6 +772,15 @@ impl Mechanic for Pharaon {
             if left == right && usize::from(left) < COLOSSI.len() {
                 win(&mut ev, 2, COLOSSUS_AMOUNTS[usize::from(left)]);
                 rebuilt += 1;
+            } else {
+                let name = if left == right {
+                    DECOY_REBUILT
+                } else if usize::from(left.min(right)) < COLOSSI.len() {
+                    NEAR_MISS_PEDESTAL
+                } else {
+                    continue;
+                };
+                ev.losing_features.push(AreaFeature { area: 2, name });
             }
         }
         if rebuilt == 2 {
@@ -641,6 +804,22 @@ impl Mechanic for Pharaon {
                     3,
                     Money(PYRAMID_AMOUNTS[usize::from(c)].cents() * factor),
                 );
+            }
+        }
+        if !ev.wins.iter().any(|w| w.area == 3) {
+            let pair =
+                (0..PYRAMID.len() as u8).any(|s| cells.iter().filter(|&&c| c == s).count() == 2);
+            if pair {
+                ev.losing_features.push(AreaFeature {
+                    area: 3,
+                    name: NEAR_MISS_PYRAMID,
+                });
+            }
+            if masks >= 1 {
+                ev.losing_features.push(AreaFeature {
+                    area: 3,
+                    name: DECOY_MASK,
+                });
             }
         }
         if triples >= 2 {
@@ -846,6 +1025,54 @@ mod tests {
         assert_eq!(wins(&f), []);
         assert_eq!(ambiguities(&f), Vec::<&str>::new());
         assert_eq!(way_of(&f), Some(LOSE));
+    }
+
+    fn losing_features(f: &Face) -> Vec<(u8, &'static str)> {
+        spec()
+            .mechanic
+            .evaluate(f)
+            .losing_features
+            .iter()
+            .map(|x| (x.area, x.name))
+            .collect()
+    }
+
+    #[test]
+    fn near_misses_and_named_decoys_are_reported() {
+        // III: VASE|COBRA (two decoy halves), AMPHORE|VOILIER (winning halves, not
+        // rebuilt); IV: two LION and one MASQUE on a losing pyramid.
+        let f = face("0", LOSING_II, LOSING_III, LOSING_IV);
+        assert_eq!(
+            losing_features(&f),
+            vec![
+                (2, NEAR_MISS_PEDESTAL),
+                (3, NEAR_MISS_PYRAMID),
+                (3, DECOY_MASK)
+            ]
+        );
+        // A rebuilt decoy beside a winning pedestal; a winning pyramid shows no near miss.
+        let f = face(
+            "0",
+            LOSING_II,
+            ["VASE", "VASE", "SCARABEE", "SCARABEE"],
+            ["LION", "LION", "LION", "SOLEIL", "MASQUE", "CROIX"],
+        );
+        assert_eq!(wins(&f), [("III", 15_000), ("IV", 6)]);
+        assert_eq!(losing_features(&f), vec![(2, DECOY_REBUILT)]);
+        let s = spec();
+        let way = |id: &str| &s.ways[s.way_by_id(id).unwrap() as usize];
+        assert_eq!(
+            s.mechanic.can_show(way("IV:20000"), NEAR_MISS_PEDESTAL),
+            Ok(())
+        );
+        assert_eq!(
+            s.mechanic.can_show(way("IV:20000"), DECOY_MASK),
+            Err("decoy_mask needs a losing pyramid, and way \"IV:20000\" cannot leave surface IV losing".into())
+        );
+        assert!(s
+            .mechanic
+            .can_show(way("III:3+IV:3"), NEAR_MISS_PYRAMID)
+            .is_err());
     }
 
     #[test]

@@ -17,7 +17,8 @@
 
 use super::common::{self, AmountBox};
 use super::{
-    AreaFeature, AreaWin, Captions, Column, ColumnKind, Evaluation, Face, FaceRng, Mechanic,
+    AreaFeature, AreaWin, Captions, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo,
+    FeatureKind, Mechanic,
 };
 use crate::money::Money;
 use crate::rng::{below, shuffle, weighted};
@@ -151,6 +152,20 @@ impl Combination {
             Combination::Couleur => "couleur",
             Combination::Carre => "carre",
             Combination::QuinteFlushRoyale => "quinte_flush_royale",
+        }
+    }
+
+    /// What a zone showing it has, in words.
+    pub const fn about(self) -> &'static str {
+        match self {
+            Combination::Paire => "a winning zone's best combination is a paire",
+            Combination::Brelan => "a winning zone's best combination is a brelan",
+            Combination::Quinte => "a winning zone's best combination is a quinte",
+            Combination::Couleur => "a winning zone's best combination is a couleur",
+            Combination::Carre => "a winning zone's best combination is a carre",
+            Combination::QuinteFlushRoyale => {
+                "a winning zone's best combination is a quinte flush royale"
+            }
         }
     }
 
@@ -536,6 +551,32 @@ enum Draw {
     Any,
 }
 
+/// Feature: a losing zone whose own cards make four to a flush (near miss).
+pub const NEAR_MISS_FLUSH: &str = "near_miss_flush";
+/// Feature: a losing zone whose own cards make four to a straight (near miss).
+pub const NEAR_MISS_STRAIGHT: &str = "near_miss_straight";
+
+/// A feature asked of a face being built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Want {
+    /// A winning zone showing this combination.
+    Win(Combination),
+    /// A losing zone showing this near miss.
+    Draw(Draw),
+}
+
+/// The feature named `id`, or `None` for an id poker does not know.
+fn parse_want(id: &str) -> Option<Want> {
+    match id {
+        NEAR_MISS_FLUSH => Some(Want::Draw(Draw::Flush)),
+        NEAR_MISS_STRAIGHT => Some(Want::Draw(Draw::Straight)),
+        _ => Combination::ALL
+            .iter()
+            .find(|c| c.id() == id)
+            .map(|&c| Want::Win(c)),
+    }
+}
+
 /// The poker mechanic, built from a validated `[poker]` section.
 pub struct Poker {
     areas: Vec<String>,
@@ -703,6 +744,101 @@ impl Poker {
         &self.suit_captions[suit(c) as usize]
     }
 
+    /// The rates (per million) of near miss `d` on a losing zone.
+    fn draw_rate(&self, d: Draw) -> u32 {
+        match d {
+            Draw::Flush => self.near_miss[1],
+            Draw::Straight => self.near_miss[2],
+            Draw::None | Draw::Any => 0,
+        }
+    }
+
+    /// The amount of each zone (`None`: a losing zone) and its goal, for a face of `way`
+    /// showing feature `show` if given (an `Err` when `way` cannot show it, see
+    /// [`Mechanic::can_show`]). Wins with a fixed zone go there, the others to free zones
+    /// in a random order; each winning zone draws its combination from the weights (a carré
+    /// or quinte flush royale weighing 0 after it is drawn), each losing zone its near miss
+    /// at the spec's rates. The combination or near miss asked is taken by the first
+    /// winning, resp. losing, zone instead of drawn; with `show = None` the draws are those
+    /// of every production face.
+    fn goals(
+        &self,
+        way: &Way,
+        show: Option<&str>,
+        rng: &mut FaceRng,
+    ) -> Result<([Option<Money>; ZONES], [Goal; ZONES]), String> {
+        let mut want = match show {
+            Some(id) => {
+                self.can_show(way, id)?;
+                parse_want(id)
+            }
+            None => None,
+        };
+        // Which zone each win goes to.
+        let mut zone_amount: [Option<Money>; ZONES] = [None; ZONES];
+        for w in way.wins.iter() {
+            if let Some(a) = w.area {
+                let slot = zone_amount
+                    .get_mut(a as usize)
+                    .ok_or("win in an unknown zone")?;
+                *slot = Some(w.amount);
+            }
+        }
+        let mut open: ArrayVec<usize, ZONES> =
+            (0..ZONES).filter(|&z| zone_amount[z].is_none()).collect();
+        if way.wins.iter().any(|w| w.area.is_none()) {
+            shuffle(rng, &mut open);
+        }
+        let mut next = open.iter();
+        for w in way.wins.iter().filter(|w| w.area.is_none()) {
+            let z = *next.next().ok_or("more wins than zones")?;
+            zone_amount[z] = Some(w.amount);
+        }
+        let wins = zone_amount.iter().filter(|a| a.is_some()).count();
+
+        let mut weights = if wins > 0 {
+            self.weights_for(way)
+                .ok_or("no combination weights for this way")?
+        } else {
+            [0; 6]
+        };
+        let mut goals = [Goal::Lose(Draw::Any); ZONES];
+        for z in 0..ZONES {
+            if zone_amount[z].is_some() {
+                if weights.iter().all(|&w| w == 0) {
+                    return Err("the combination weights cannot fill every winning zone".into());
+                }
+                let c = match want {
+                    Some(Want::Win(c)) => {
+                        want = None;
+                        c
+                    }
+                    _ => Combination::ALL[weighted(rng, &weights)],
+                };
+                if matches!(c, Combination::Carre | Combination::QuinteFlushRoyale) {
+                    weights[c.index()] = 0;
+                }
+                if c == Combination::Carre && wins < ZONES {
+                    return Err("a carré needs all four zones to win".into());
+                }
+                goals[z] = Goal::Win(c);
+            } else {
+                let d = match want {
+                    Some(Want::Draw(d)) => {
+                        want = None;
+                        d
+                    }
+                    _ => [Draw::None, Draw::Flush, Draw::Straight][weighted(rng, &self.near_miss)],
+                };
+                goals[z] = Goal::Lose(d);
+            }
+        }
+        if want.is_some() {
+            return Err(format!("no zone of way \"{}\" can show {show:?}", way.id));
+        }
+        Ok((zone_amount, goals))
+    }
+
     fn amount_code(&self, m: Money) -> Option<u8> {
         self.gain.code(m)
     }
@@ -805,65 +941,110 @@ impl Mechanic for Poker {
         Ok(())
     }
 
+    /// The six combinations that some tier or way weighs above 0, then `near_miss_flush`
+    /// and `near_miss_straight` when their rates are above 0.
+    fn features(&self) -> Vec<FeatureInfo> {
+        let mut v: Vec<FeatureInfo> = Combination::ALL
+            .iter()
+            .filter(|c| {
+                self.tier_weights
+                    .values()
+                    .chain(self.way_weights.values())
+                    .any(|w| w[c.index()] > 0)
+            })
+            .map(|c| FeatureInfo {
+                id: c.id(),
+                kind: FeatureKind::Winning,
+                about: c.about(),
+            })
+            .collect();
+        for (d, id, about) in [
+            (
+                Draw::Flush,
+                NEAR_MISS_FLUSH,
+                "a losing zone's own cards make four to a flush",
+            ),
+            (
+                Draw::Straight,
+                NEAR_MISS_STRAIGHT,
+                "a losing zone's own cards make four to a straight",
+            ),
+        ] {
+            if self.draw_rate(d) > 0 {
+                v.push(FeatureInfo {
+                    id,
+                    kind: FeatureKind::Losing,
+                    about,
+                });
+            }
+        }
+        v
+    }
+
+    /// A combination needs a weight above 0 in the way's weights (its own, else its
+    /// tier's); a near miss a rate above 0 and a way with a losing zone (fewer than four
+    /// wins).
+    fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
+        match parse_want(id) {
+            None => Err(format!("the poker mechanic shows no feature \"{id}\"")),
+            Some(Want::Win(c)) => match self.weights_for(way) {
+                Some(w) if !way.wins.is_empty() && w[c.index()] > 0 => Ok(()),
+                _ => Err(format!(
+                    "way \"{}\" gives {id} no weight (poker.combination_weights of its tier, or poker.way_combination_weights)",
+                    way.id
+                )),
+            },
+            Some(Want::Draw(d)) => {
+                if self.draw_rate(d) == 0 {
+                    Err(format!("{id} has a rate of 0 in this spec"))
+                } else if way.wins.len() >= ZONES {
+                    Err(format!(
+                        "{id} needs a losing zone, and way \"{}\" wins on all {ZONES} zones",
+                        way.id
+                    ))
+                } else {
+                    Ok(())
+                }
+            }
+        }
+    }
+
+    /// The way's only combination, when its weights give exactly one a weight above 0.
+    fn always_shows(&self, way: &Way) -> Vec<&'static str> {
+        match self.weights_for(way) {
+            Some(w) if !way.wins.is_empty() && w.iter().filter(|&&x| x > 0).count() == 1 => {
+                Combination::ALL
+                    .iter()
+                    .filter(|c| w[c.index()] > 0)
+                    .map(|c| c.id())
+                    .collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
     /// Builds a face for `way` (GAMES.md, poker). Winning zones get the way's amounts (fixed
     /// zones as the spec says, the others in random free zones); each draws its combination
     /// from the way's weights (else its tier's), in zone order, a drawn carré or quinte flush
     /// royale weighing 0 for the zones after it. Each losing zone draws its near miss (four
     /// to a flush / to a straight made with its own cards, at the spec's rates, else none)
-    /// and shows a decoy amount. Then the cards are dealt constructively (community cards
-    /// first, shaped for the combinations wanted, then the zones, hardest first, each from
-    /// the cards that give it exactly its goal under both readings); a deal that reaches a
-    /// dead end is started again, at most [`MAX_ATTEMPTS`] times, with the same goals, and
-    /// then an `Err`. A near miss the community cards leave no room for is dropped (the
-    /// zone still loses under both readings). In debug builds the finished face is evaluated
-    /// and any difference from the goals is an `Err`; generation judges every face anyway.
-    fn synthesize(&self, way: &Way, rng: &mut FaceRng) -> Result<Face, String> {
-        // Which zone each win goes to.
-        let mut zone_amount: [Option<Money>; ZONES] = [None; ZONES];
-        for w in way.wins.iter() {
-            if let Some(a) = w.area {
-                let slot = zone_amount
-                    .get_mut(a as usize)
-                    .ok_or("win in an unknown zone")?;
-                *slot = Some(w.amount);
-            }
-        }
-        let mut open: ArrayVec<usize, ZONES> =
-            (0..ZONES).filter(|&z| zone_amount[z].is_none()).collect();
-        shuffle(rng, &mut open);
-        let mut next = open.iter();
-        for w in way.wins.iter().filter(|w| w.area.is_none()) {
-            let z = *next.next().ok_or("more wins than zones")?;
-            zone_amount[z] = Some(w.amount);
-        }
-        let wins = zone_amount.iter().filter(|a| a.is_some()).count();
-
-        let mut weights = if wins > 0 {
-            self.weights_for(way)
-                .ok_or("no combination weights for this way")?
-        } else {
-            [0; 6]
-        };
-        let mut goals = [Goal::Lose(Draw::Any); ZONES];
-        for z in 0..ZONES {
-            if zone_amount[z].is_some() {
-                if weights.iter().all(|&w| w == 0) {
-                    return Err("the combination weights cannot fill every winning zone".into());
-                }
-                let c = Combination::ALL[weighted(rng, &weights)];
-                if matches!(c, Combination::Carre | Combination::QuinteFlushRoyale) {
-                    weights[c.index()] = 0;
-                }
-                if c == Combination::Carre && wins < ZONES {
-                    return Err("a carré needs all four zones to win".into());
-                }
-                goals[z] = Goal::Win(c);
-            } else {
-                goals[z] = Goal::Lose(
-                    [Draw::None, Draw::Flush, Draw::Straight][weighted(rng, &self.near_miss)],
-                );
-            }
-        }
+    /// and shows a decoy amount. Asked to show a feature (`show`), the first winning zone
+    /// takes the combination asked, or the first losing zone the near miss asked, instead
+    /// of drawing it (see [`Poker::goals`]). Then the cards are dealt constructively
+    /// (community cards first, shaped for the combinations wanted, then the zones, hardest
+    /// first, each from the cards that give it exactly its goal under both readings); a
+    /// deal that reaches a dead end is started again, at most [`MAX_ATTEMPTS`] times, with
+    /// the same goals, and then an `Err`. A near miss the community cards leave no room for
+    /// is dropped (the zone still loses under both readings). In debug builds the finished
+    /// face is evaluated and any difference from the goals is an `Err`; generation judges
+    /// every face anyway.
+    fn synthesize_showing(
+        &self,
+        way: &Way,
+        show: Option<&str>,
+        rng: &mut FaceRng,
+    ) -> Result<Face, String> {
+        let (zone_amount, goals) = self.goals(way, show, rng)?;
 
         let mut dealt = None;
         for _ in 0..MAX_ATTEMPTS {
@@ -949,6 +1130,17 @@ impl Mechanic for Poker {
                     None => push(&mut ev, AMB_BAD_CODE),
                 }
             } else {
+                for (on, name) in [
+                    (r.flush_draw, NEAR_MISS_FLUSH),
+                    (r.straight_draw, NEAR_MISS_STRAIGHT),
+                ] {
+                    if on {
+                        ev.losing_features.push(AreaFeature {
+                            area: z as u8,
+                            name,
+                        });
+                    }
+                }
                 if r.pair {
                     push(&mut ev, AMB_LOSER_PAIR);
                 }
@@ -1733,6 +1925,61 @@ mod tests {
     }
 
     #[test]
+    fn near_misses_on_losing_zones_are_reported() {
+        // p1: 2h 7h Kh 5h, four hearts; p2: A 2 3 4, four of the wheel; p3: nothing;
+        // p4 pairs the jack and wins.
+        let f = face(
+            ["Kh 5h", "Ac 3d", "Kd 6d", "Jh 3h"],
+            "2h 7h Jc 9d 4s",
+            [5, 10, 50, 3],
+        );
+        let ev = full().mechanic.evaluate(&f);
+        assert_eq!(ev.ambiguities, Vec::<&str>::new());
+        assert_eq!(wins(&ev), vec![(3, 3, "paire")]);
+        let near: Vec<(u8, &str)> = ev
+            .losing_features
+            .iter()
+            .map(|f| (f.area, f.name))
+            .collect();
+        assert_eq!(near, vec![(0, NEAR_MISS_FLUSH), (1, NEAR_MISS_STRAIGHT)]);
+        // The winning zones' features are unchanged by them.
+        assert_eq!(ev.feature(0), None);
+        assert_eq!(ev.feature(3), Some("paire"));
+        assert!(ev.shows(NEAR_MISS_FLUSH) && ev.shows("paire") && !ev.shows("brelan"));
+    }
+
+    #[test]
+    fn which_ways_can_show_which_feature() {
+        let s = full();
+        let m = &s.mechanic;
+        let way = |id: &str| &s.ways[s.way_by_id(id).unwrap() as usize];
+        assert_eq!(m.can_show(way("50000"), "quinte_flush_royale"), Ok(()));
+        assert_eq!(
+            m.can_show(way("50000"), "paire"),
+            Err("way \"50000\" gives paire no weight (poker.combination_weights of its tier, or poker.way_combination_weights)".into())
+        );
+        assert_eq!(
+            m.can_show(way("lose"), "paire"),
+            Err("way \"lose\" gives paire no weight (poker.combination_weights of its tier, or poker.way_combination_weights)".into())
+        );
+        assert_eq!(m.can_show(way("25+25+25+25"), "carre"), Ok(()));
+        assert_eq!(
+            m.can_show(way("25+25+25+25"), NEAR_MISS_FLUSH),
+            Err(
+                "near_miss_flush needs a losing zone, and way \"25+25+25+25\" wins on all 4 zones"
+                    .into()
+            )
+        );
+        assert_eq!(m.can_show(way("10+3"), NEAR_MISS_STRAIGHT), Ok(()));
+        assert_eq!(m.always_shows(way("50000")), vec!["quinte_flush_royale"]);
+        assert_eq!(m.always_shows(way("1000")), Vec::<&str>::new());
+        let err = m
+            .synthesize_showing(way("50000"), Some("carre"), &mut FaceRng::seed_from_u64(3))
+            .unwrap_err();
+        assert!(err.contains("gives carre no weight"), "{err}");
+    }
+
+    #[test]
     fn every_combination_on_a_face() {
         let spec = full();
         // Royale, quinte and couleur on one clean face (p4 loses).
@@ -2136,7 +2383,7 @@ mod tests {
         assert_eq!(show(&a), PINNED_4333);
     }
 
-    const PINNED_LOSE: &str = "Kd,2s,100,CENT EUROS,Ks,2c,10,DIX EUROS,6c,As,100,CENT EUROS,5c,9d,50,CINQUANTE EUROS,Th,3h,Jh,4d,8h";
+    const PINNED_LOSE: &str = "Jd,Kd,4,QUATRE EUROS,Js,Qs,3,TROIS EUROS,Qh,Ks,10,DIX EUROS,Qc,Td,2,DEUX EUROS,5h,2c,6d,3d,7c";
     const PINNED_4333: &str = "4d,7s,4,QUATRE EUROS,3c,Qd,3,TROIS EUROS,Ks,Ts,3,TROIS EUROS,Ad,Ac,3,TROIS EUROS,4c,Th,6d,Qs,As";
 
     /// Combination and near-miss frequencies follow the spec over many faces.

@@ -52,6 +52,10 @@ pub struct Manifest {
     pub tiers: Vec<TierCount>,
     /// Tickets of the losing way.
     pub losers: u64,
+    /// A default specimen deck only: every feature the deck promises to show, each with the
+    /// ticket that shows it. Absent from production blocks and proportional decks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub promised_features: Option<Vec<PromisedFeature>>,
     /// The pack constraints in force, in words (empty: none).
     pub pack_rules: Vec<String>,
     /// Uniform arrangements drawn until one met the pack constraints (1 without constraints).
@@ -146,6 +150,21 @@ pub struct WayCount {
     pub id: String,
     /// Tickets of this way.
     pub count: u64,
+}
+
+/// A feature a specimen deck promises (see `deck::every_way`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PromisedFeature {
+    /// The mechanic's feature id (e.g. `carre`, `near_miss_coq`).
+    pub feature: String,
+    /// Id of the way of the ticket that shows it.
+    pub way: String,
+    /// The ticket (1-based, print order) that shows it.
+    pub ticket: u32,
+    /// True when that ticket was built asked to show it (a ticket added for it); false when
+    /// every ticket of its way shows it anyway.
+    pub forced: bool,
 }
 
 /// One file of the block.

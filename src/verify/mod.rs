@@ -16,10 +16,10 @@ pub mod report;
 
 use crate::audit::leakage::{self, Tally};
 use crate::audit::Audit;
-use crate::games::{ColumnKind, Face};
-use crate::generate::{self, BlockPlan, Kind, Provenance};
+use crate::games::{ColumnKind, Face, FeatureKind};
+use crate::generate::{self, BlockPlan, Kind, Promise, Provenance};
 use crate::money::Money;
-use crate::output::manifest::Manifest;
+use crate::output::manifest::{Manifest, PromisedFeature};
 use crate::output::{
     print_file, sums, tickets_csv, validation_csv, Ticket, BIN, CSV, MANIFEST, SPEC, SUMS,
     VALIDATION,
@@ -28,10 +28,13 @@ use crate::rng::{Seed, SeedShare};
 use crate::serial::{is_valid, PackSerials};
 use crate::spec::{GameSpec, PackRules, WayId};
 use rayon::prelude::*;
-pub use report::{CheckId, CheckResult, FeatureTally, FileDigest, Findings, Report, WayTally};
+pub use report::{
+    CheckId, CheckResult, FeatureTally, FileDigest, Findings, LosingFeatureTally, PromiseCheck,
+    Report, WayTally,
+};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -345,6 +348,12 @@ pub fn inspect(
     let mut ways = Vec::new();
     let mut pack_rules = PackRules::default();
     let mut leak: Option<Vec<leakage::FieldResult>> = None;
+    let mut promised = Vec::new();
+    let promised_tickets: HashSet<u32> = manifest
+        .iter()
+        .flat_map(|m| m.promised_features.iter().flatten())
+        .map(|p| p.ticket)
+        .collect();
     match &spec {
         None => not_run.extend([
             CheckId::PrintHeader,
@@ -360,7 +369,7 @@ pub fn inspect(
             if let Some(m) = &manifest {
                 check_manifest(m, spec, &mut checks);
             }
-            run = check_tickets(dir, spec, expect, &mut checks, progress);
+            run = check_tickets(dir, spec, expect, &promised_tickets, &mut checks, progress);
             match &run.leakage {
                 Some(t) => {
                     let results = t.results();
@@ -434,6 +443,7 @@ pub fn inspect(
                         ),
                     );
                 }
+                promised = check_features(manifest.as_ref(), spec, &run, &mut checks);
                 ways = spec
                     .ways
                     .iter()
@@ -577,6 +587,32 @@ pub fn inspect(
             .collect(),
         None => Vec::new(),
     };
+    let losing_features = match &spec {
+        Some(sp) if run.counts.is_some() => {
+            let known: Vec<&'static str> = sp
+                .mechanic
+                .features()
+                .iter()
+                .filter(|f| f.kind == FeatureKind::Losing)
+                .map(|f| f.id)
+                .collect();
+            let others = run.losing.keys().filter(|k| !known.contains(k)).copied();
+            known
+                .iter()
+                .copied()
+                .chain(others.collect::<Vec<_>>())
+                .map(|name| {
+                    let (areas, tickets) = run.losing.get(name).copied().unwrap_or_default();
+                    LosingFeatureTally {
+                        feature: name.to_string(),
+                        areas,
+                        tickets,
+                    }
+                })
+                .collect()
+        }
+        _ => Vec::new(),
+    };
     let report = Report {
         dir: dir.display().to_string(),
         game: spec.as_ref().map(|s| s.id.clone()),
@@ -589,6 +625,8 @@ pub fn inspect(
         payout: run.counts.as_ref().map(|_| Money(run.payout).to_string()),
         pack_rules: pack_rules.describe(),
         features,
+        losing_features,
+        promised,
         files,
     };
     Ok(Verified {
@@ -668,7 +706,17 @@ fn replay(
                 bad("no replay: the specimen counts do not fit".into());
                 return None;
             };
-            BlockPlan::specimen(spec, counts)
+            let plan = BlockPlan::specimen(spec, counts);
+            match manifest.and_then(|m| m.promised_features.as_ref()) {
+                None => plan,
+                Some(list) => match promises_of(spec, list) {
+                    Ok(p) => plan.promising(p),
+                    Err(what) => {
+                        bad(format!("no replay: {what}"));
+                        return None;
+                    }
+                },
+            }
         }
     };
     let provenance = match manifest {
@@ -714,6 +762,153 @@ fn replay(
         });
     }
     Some(files)
+}
+
+/// The promises a deck's manifest lists, as the generator takes them. Errors: a feature the
+/// mechanic does not show with this spec, or a way the spec does not have.
+fn promises_of(spec: &GameSpec, list: &[PromisedFeature]) -> Result<Vec<Promise>, String> {
+    let known = spec.mechanic.features();
+    list.iter()
+        .map(|p| {
+            let feature = known
+                .iter()
+                .find(|f| f.id == p.feature)
+                .map(|f| f.id)
+                .ok_or_else(|| {
+                    format!(
+                        "the manifest promises feature \"{}\", which this spec's {} mechanic does not show",
+                        p.feature,
+                        spec.mechanic.name()
+                    )
+                })?;
+            let way = spec.way_by_id(&p.way).ok_or_else(|| {
+                format!(
+                    "the manifest promises {} on way \"{}\", which the spec does not have",
+                    p.feature, p.way
+                )
+            })?;
+            Ok(Promise {
+                feature,
+                way,
+                forced: p.forced,
+            })
+        })
+        .collect()
+}
+
+/// The features a default specimen deck promises (manifest `promised_features`): every
+/// feature the spec can show on some way is promised, each promise names a feature of the
+/// mechanic and a way of the spec, a promise not built asked for is one its way shows on every
+/// ticket, and each promised ticket, evaluated by the rules, is of its way and shows its
+/// feature. Production blocks promise nothing. Returns each promise as checked.
+fn check_features(
+    m: Option<&Manifest>,
+    spec: &GameSpec,
+    run: &TicketRun,
+    checks: &mut Checks,
+) -> Vec<PromiseCheck> {
+    let Some(m) = m else {
+        return Vec::new();
+    };
+    let Some(list) = &m.promised_features else {
+        return Vec::new();
+    };
+    let mut bad = |t: Option<u32>, what: String| add(checks, CheckId::Features, t, what);
+    if m.kind == Kind::Production {
+        bad(
+            None,
+            "a production block with promised features: only specimen decks promise any".into(),
+        );
+    }
+    let mech = &spec.mechanic;
+    let known = mech.features();
+    for f in &known {
+        let showable = spec
+            .ways
+            .iter()
+            .any(|w| mech.always_shows(w).contains(&f.id) || mech.can_show(w, f.id).is_ok());
+        if showable && !list.iter().any(|p| p.feature == f.id) {
+            bad(
+                None,
+                format!(
+                    "the deck promises no ticket showing {} ({}), which the spec can show",
+                    f.id, f.about
+                ),
+            );
+        }
+    }
+    let mut out = Vec::new();
+    for p in list {
+        let way = spec.way_by_id(&p.way);
+        let mut shown = false;
+        if !known.iter().any(|f| f.id == p.feature) {
+            bad(
+                Some(p.ticket),
+                format!(
+                    "promised feature \"{}\" is not one the {} mechanic shows with this spec",
+                    p.feature,
+                    mech.name()
+                ),
+            );
+        } else if way.is_none() {
+            bad(
+                Some(p.ticket),
+                format!(
+                    "promised on way \"{}\", which the spec does not have",
+                    p.way
+                ),
+            );
+        } else {
+            let w = way.unwrap_or(0);
+            if !p.forced
+                && !mech
+                    .always_shows(&spec.ways[w as usize])
+                    .contains(&p.feature.as_str())
+            {
+                bad(
+                    Some(p.ticket),
+                    format!(
+                        "{} is promised as shown on every ticket of way \"{}\", which does not always show it",
+                        p.feature, p.way
+                    ),
+                );
+            }
+            match run.promised.get(&p.ticket) {
+                None => bad(
+                    Some(p.ticket),
+                    format!(
+                        "{} is promised on ticket {}, which the deck does not hold (or whose face could not be read)",
+                        p.feature, p.ticket
+                    ),
+                ),
+                Some((got, names)) => {
+                    shown = *got == way && names.iter().any(|n| *n == p.feature);
+                    if !shown {
+                        let got_way = got.map_or("no way".to_string(), |g| {
+                            format!("way \"{}\"", spec.ways[g as usize].id)
+                        });
+                        bad(
+                            Some(p.ticket),
+                            format!(
+                                "promised to show {} on way \"{}\"; by the rules it is {got_way} showing [{}]",
+                                p.feature,
+                                p.way,
+                                names.join(", ")
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+        out.push(PromiseCheck {
+            feature: p.feature.clone(),
+            way: p.way.clone(),
+            ticket: p.ticket,
+            forced: p.forced,
+            shown,
+        });
+    }
+    out
 }
 
 /// Production blocks are numbered 1..=999; specimen decks are block 0. (The serials carry
@@ -853,6 +1048,10 @@ struct TicketRun {
     ways: Vec<WayId>,
     /// Wins per (tier index, feature shown).
     features: BTreeMap<(usize, &'static str), u64>,
+    /// Per losing feature: (play areas showing it, tickets showing it).
+    losing: BTreeMap<&'static str, (u64, u64)>,
+    /// Per promised ticket (1-based): its evaluated way and every feature it shows.
+    promised: HashMap<u32, (Option<WayId>, Vec<&'static str>)>,
     /// Validation codes of every ticket, sorted.
     codes: Vec<u64>,
     tickets: u64,
@@ -1079,6 +1278,10 @@ struct Acc {
     /// Wins per (tier index, feature the winning play area shows), for mechanics that name
     /// features (poker's combinations).
     features: BTreeMap<(usize, &'static str), u64>,
+    /// Per losing feature: (play areas showing it, tickets showing it).
+    losing: BTreeMap<&'static str, (u64, u64)>,
+    /// Tickets a deck promises a feature on: (ticket, evaluated way, features shown).
+    promised: Vec<(u32, Option<WayId>, Vec<&'static str>)>,
     /// Printed fields against win / lose.
     leakage: Tally,
     /// Rows of tickets.csv / validation.csv with no print record, and print records with no
@@ -1110,6 +1313,8 @@ impl Acc {
             codes: Vec::new(),
             ways: Vec::new(),
             features: BTreeMap::new(),
+            losing: BTreeMap::new(),
+            promised: Vec::new(),
             extra_csv: (0, None),
             missing_csv: (0, None),
             extra_val: (0, None),
@@ -1132,6 +1337,12 @@ impl Acc {
         for (k, n) in later.features {
             *self.features.entry(k).or_default() += n;
         }
+        for (k, (a, t)) in later.losing {
+            let e = self.losing.entry(k).or_default();
+            e.0 += a;
+            e.1 += t;
+        }
+        self.promised.extend(later.promised);
         self.leakage.merge(&later.leakage);
         join(&mut self.extra_csv, later.extra_csv);
         join(&mut self.missing_csv, later.missing_csv);
@@ -1169,6 +1380,8 @@ struct Ctx<'a> {
     /// Per caption column: (its index, its amount column, the spec's caption code for each
     /// amount code — `None` when the amount has no caption).
     captions: Vec<(usize, usize, Vec<Option<u8>>)>,
+    /// Tickets (1-based) a deck promises a feature on.
+    promised: &'a HashSet<u32>,
 }
 
 /// The caption table of [`Ctx::captions`] for `spec`'s face columns.
@@ -1286,6 +1499,22 @@ impl Ctx<'_> {
             for f in &ev.features {
                 *acc.features.entry((tier, f.name)).or_default() += 1;
             }
+        }
+        for (k, f) in ev.losing_features.iter().enumerate() {
+            let e = acc.losing.entry(f.name).or_default();
+            e.0 += 1;
+            if !ev.losing_features[..k].iter().any(|g| g.name == f.name) {
+                e.1 += 1;
+            }
+        }
+        if self.promised.contains(&t) {
+            let names = ev
+                .features
+                .iter()
+                .chain(&ev.losing_features)
+                .map(|f| f.name)
+                .collect();
+            acc.promised.push((t, way, names));
         }
         acc.leakage.add(
             r.ticket,
@@ -1419,6 +1648,7 @@ fn check_tickets(
     dir: &Path,
     spec: &GameSpec,
     expect: Option<Expect>,
+    promised: &HashSet<u32>,
     checks: &mut Checks,
     progress: &(dyn Fn(u64) + Sync),
 ) -> TicketRun {
@@ -1528,6 +1758,7 @@ fn check_tickets(
         block: expect.block,
         ncols: spec.mechanic.columns().len(),
         captions: caption_table(spec),
+        promised,
     };
     let (tx, rx) = sync_channel::<Batch>(2);
     let (spare_tx, spare_rx) = channel::<Batch>();
@@ -1653,6 +1884,12 @@ fn check_tickets(
     run.tickets = total.tickets;
     run.ways = std::mem::take(&mut total.ways);
     run.features = std::mem::take(&mut total.features);
+    run.losing = std::mem::take(&mut total.losing);
+    run.promised = total
+        .promised
+        .drain(..)
+        .map(|(t, w, names)| (t, (w, names)))
+        .collect();
     run.leakage = Some(std::mem::replace(&mut total.leakage, Tally::new(1)));
     run.payout = total.payout;
     run.counts = Some(total.counts);

@@ -48,6 +48,9 @@ pub enum CheckId {
     Counts,
     /// The spec's pack constraints hold on every pack.
     PackRules,
+    /// A default specimen deck promises every feature the spec can show, and each promised
+    /// ticket shows its feature.
+    Features,
     /// No field printed outside the scratch layer predicts win / lose (the leakage gate).
     Leakage,
     /// Replayed from the seed (or seed shares), the block comes out byte-identical.
@@ -76,6 +79,7 @@ impl CheckId {
             CheckId::ValidationFile => "every validation.csv row equals its ticket's serial and code in tickets.bin and its evaluated way and prize",
             CheckId::ValidationCodes => "validation codes are unique within the block",
             CheckId::PackRules => "the spec's pack constraints hold on every pack (evaluated ways)",
+            CheckId::Features => "a default specimen deck's manifest promises every feature the spec can show (combinations, near misses, named decoys), and each promised ticket is of its way and shows its feature, by the rules alone (production blocks and proportional decks promise none)",
             CheckId::Leakage => "no field printed outside the scratch layer (ticket number, pack, position, serial / barcode) predicts win or lose (chi-square test of independence; the gate fails at p < 10^-6)",
             CheckId::Replay => "regenerated in memory from the seed (or seed shares), every file of the block comes out byte-identical (SHA-256 of each file)",
         }
@@ -102,6 +106,7 @@ impl CheckId {
             CheckId::ValidationFile => "validation_file",
             CheckId::ValidationCodes => "validation_codes",
             CheckId::PackRules => "pack_rules",
+            CheckId::Features => "features",
             CheckId::Leakage => "leakage",
             CheckId::Replay => "replay",
         }
@@ -123,7 +128,8 @@ impl CheckId {
             | CheckId::ValidationFile
             | CheckId::ValidationCodes
             | CheckId::Counts
-            | CheckId::PackRules => true,
+            | CheckId::PackRules
+            | CheckId::Features => true,
             CheckId::Sha256sums
             | CheckId::Manifest
             | CheckId::Spec
@@ -136,7 +142,7 @@ impl CheckId {
     }
 
     /// Every check, in report order.
-    pub const ALL: [CheckId; 20] = [
+    pub const ALL: [CheckId; 21] = [
         CheckId::Sha256sums,
         CheckId::Manifest,
         CheckId::Spec,
@@ -155,6 +161,7 @@ impl CheckId {
         CheckId::ValidationCodes,
         CheckId::Counts,
         CheckId::PackRules,
+        CheckId::Features,
         CheckId::Leakage,
         CheckId::Replay,
     ];
@@ -246,6 +253,32 @@ pub struct FeatureTally {
     pub wins: u64,
 }
 
+/// How often losing play areas show one feature (a near miss or a named decoy).
+#[derive(Clone, Debug, Serialize)]
+pub struct LosingFeatureTally {
+    /// The feature (e.g. `near_miss_flush`).
+    pub feature: String,
+    /// Losing play areas (or parts of one, such as a pedestal) showing it.
+    pub areas: u64,
+    /// Tickets showing it at least once.
+    pub tickets: u64,
+}
+
+/// One feature a specimen deck promises, as verify found it.
+#[derive(Clone, Debug, Serialize)]
+pub struct PromiseCheck {
+    /// The feature id.
+    pub feature: String,
+    /// The way the manifest says its ticket is.
+    pub way: String,
+    /// The ticket (1-based).
+    pub ticket: u32,
+    /// Built asked to show it (else its way shows it on every ticket).
+    pub forced: bool,
+    /// The ticket, evaluated by the rules, is of that way and shows the feature.
+    pub shown: bool,
+}
+
 /// Evaluated count of one way.
 #[derive(Clone, Debug, Serialize)]
 pub struct WayTally {
@@ -296,6 +329,11 @@ pub struct Report {
     /// Winning play areas per tier and feature shown (poker's combinations; empty for
     /// mechanics that name none).
     pub features: Vec<FeatureTally>,
+    /// Every losing feature the mechanic can show with this spec (near misses, named
+    /// decoys), with how often it is shown (0 included), then any other shown.
+    pub losing_features: Vec<LosingFeatureTally>,
+    /// The features a default specimen deck promises (empty otherwise), each checked.
+    pub promised: Vec<PromiseCheck>,
     /// Total prize of all evaluated faces (currency units).
     pub payout: Option<String>,
     /// The pack constraints checked, in words.
@@ -366,6 +404,34 @@ impl Report {
             let _ = writeln!(s, "\nwinning play areas per tier and combination shown:");
             for f in &self.features {
                 let _ = writeln!(s, "{:>12} {:<22} {:>10}", f.tier, f.feature, f.wins);
+            }
+        }
+        if !self.losing_features.is_empty() {
+            let _ = writeln!(
+                s,
+                "\nlosing play areas per feature shown (near misses, decoys): areas, tickets"
+            );
+            for f in &self.losing_features {
+                let _ = writeln!(
+                    s,
+                    "{:>12} {:<22} {:>10} {:>10}",
+                    "", f.feature, f.areas, f.tickets
+                );
+            }
+        }
+        if !self.promised.is_empty() {
+            let _ = writeln!(s, "\nfeatures the deck promises:");
+            for p in &self.promised {
+                let _ = writeln!(
+                    s,
+                    "{:>12} {:<22} ticket {:>6}  way {:<16} {}{}",
+                    "",
+                    p.feature,
+                    p.ticket,
+                    p.way,
+                    if p.forced { "asked" } else { "always" },
+                    if p.shown { "  shown" } else { "  NOT SHOWN" }
+                );
             }
         }
         for r in &self.pack_rules {
