@@ -9,7 +9,7 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use rand_core::SeedableRng;
 use rs_poker::core::{Card as PCard, Rankable};
 use std::path::Path;
-use tirage::games::poker::{card_code, read_zone, Card};
+use tirage::games::poker::{card_code, read_zone, Card, Poker};
 use tirage::games::{Face, FaceRng};
 use tirage::spec::GameSpec;
 
@@ -44,6 +44,8 @@ fn bench(c: &mut Criterion) {
         })
         .collect();
 
+    report_dead_ends(&spec, &mut rng);
+
     let mut g = c.benchmark_group("poker");
     g.bench_function("synthesize losing face", |b| {
         b.iter(|| black_box(m.synthesize(lose, &mut rng).expect("face")))
@@ -73,6 +75,31 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.finish();
+}
+
+/// The rate of deals started again (a dead end) per way, over 20 000 faces of each: the
+/// only retry loop of poker synthesis, bounded by `poker::MAX_ATTEMPTS`.
+fn report_dead_ends(spec: &GameSpec, rng: &mut FaceRng) {
+    let any: &dyn std::any::Any = &*spec.mechanic;
+    let poker = any.downcast_ref::<Poker>().expect("the poker mechanic");
+    println!("poker synthesis: deals started again per face (dead ends), 20 000 faces per way");
+    let mut per_block = 0.0;
+    for way in &spec.ways {
+        let (mut retries, mut most) = (0u64, 1usize);
+        for _ in 0..20_000 {
+            let (_, attempts) = poker.synthesize_counted(way, None, rng).expect("face");
+            retries += attempts as u64 - 1;
+            most = most.max(attempts);
+        }
+        let rate = retries as f64 / 20_000.0;
+        per_block += rate * f64::from(way.count);
+        println!(
+            "  {:>14}: {rate:.5} per face (most deals for one face: {most})",
+            way.id
+        );
+    }
+    // Weighted by the block's counts: what a full block sees.
+    println!("  expected per block of the spec: {per_block:.1} deals started again");
 }
 
 criterion_group!(benches, bench);

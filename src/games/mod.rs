@@ -213,7 +213,10 @@ pub fn synthesize_showing_checked(
 }
 
 /// A game mechanic. Implementations are pure: no I/O, no global RNG.
-pub trait Mechanic: Send + Sync {
+/// A mechanic is also `Any`, so that a caller holding a `&dyn Mechanic` can reach the
+/// concrete type's own methods (e.g. the poker benchmark's
+/// [`poker::Poker::synthesize_counted`]).
+pub trait Mechanic: Send + Sync + std::any::Any {
     /// Mechanic name as written in `game.mechanic`.
     fn name(&self) -> &'static str;
     /// Play areas a win can sit in, by name (`jeu1`, `jeu2` for coq; `I`..`IV` for pharaon,

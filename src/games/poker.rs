@@ -853,6 +853,52 @@ impl Poker {
 }
 
 impl Poker {
+    /// [`Mechanic::synthesize_showing`], also saying how many deals were tried (1 when the
+    /// first reached no dead end; at most [`MAX_ATTEMPTS`]): the benchmark reports the
+    /// rate of dead ends from it.
+    pub fn synthesize_counted(
+        &self,
+        way: &Way,
+        show: Option<&str>,
+        rng: &mut FaceRng,
+    ) -> Result<(Face, usize), String> {
+        let (zone_amount, goals) = self.goals(way, show, rng)?;
+        let mut dealt = None;
+        let mut attempts = 0;
+        while attempts < MAX_ATTEMPTS && dealt.is_none() {
+            attempts += 1;
+            dealt = deal(&goals, rng);
+        }
+        let (own, mut board) = dealt.ok_or_else(|| {
+            format!("no deal found for the goals {goals:?} in {MAX_ATTEMPTS} attempts")
+        })?;
+        shuffle(rng, &mut board);
+
+        let mut face = Face::default();
+        for z in 0..ZONES {
+            let base = z * ZONE_COLUMNS;
+            face.codes[base] = own[z][0];
+            face.codes[base + 1] = own[z][1];
+            let code = match zone_amount[z] {
+                Some(m) => self
+                    .amount_code(m)
+                    .ok_or("win amount is not a zone amount")?,
+                None => weighted(rng, &self.decoy_weights) as u8,
+            };
+            self.gain.show(&mut face, base + 2, base + 3, code);
+        }
+        face.codes[BOARD_COLUMN..BOARD_COLUMN + COMMUNITY].copy_from_slice(&board);
+
+        // The face must be what was wanted, by the rules alone. The construction ensures it
+        // (each zone is checked against the finished community cards as it is dealt, and a
+        // zone reads only its own cards and those) and generation judges every face again,
+        // so the check runs in debug builds, which the tests use.
+        if cfg!(debug_assertions) {
+            self.check_goals(&face, &goals)?;
+        }
+        Ok((face, attempts))
+    }
+
     /// `Err` unless `face` is unambiguous and each zone shows exactly its goal.
     fn check_goals(&self, face: &Face, goals: &[Goal; ZONES]) -> Result<(), String> {
         let ev = self.evaluate(face);
@@ -1044,44 +1090,10 @@ impl Mechanic for Poker {
         show: Option<&str>,
         rng: &mut FaceRng,
     ) -> Result<Face, String> {
-        let (zone_amount, goals) = self.goals(way, show, rng)?;
-
-        let mut dealt = None;
-        for _ in 0..MAX_ATTEMPTS {
-            dealt = deal(&goals, rng);
-            if dealt.is_some() {
-                break;
-            }
-        }
-        let (own, mut board) = dealt.ok_or_else(|| {
-            format!("no deal found for the goals {goals:?} in {MAX_ATTEMPTS} attempts")
-        })?;
-        shuffle(rng, &mut board);
-
-        let mut face = Face::default();
-        for z in 0..ZONES {
-            let base = z * ZONE_COLUMNS;
-            face.codes[base] = own[z][0];
-            face.codes[base + 1] = own[z][1];
-            let code = match zone_amount[z] {
-                Some(m) => self
-                    .amount_code(m)
-                    .ok_or("win amount is not a zone amount")?,
-                None => weighted(rng, &self.decoy_weights) as u8,
-            };
-            self.gain.show(&mut face, base + 2, base + 3, code);
-        }
-        face.codes[BOARD_COLUMN..BOARD_COLUMN + COMMUNITY].copy_from_slice(&board);
-
-        // The face must be what was wanted, by the rules alone. The construction ensures it
-        // (each zone is checked against the finished community cards as it is dealt, and a
-        // zone reads only its own cards and those) and generation judges every face again,
-        // so the check runs in debug builds, which the tests use.
-        if cfg!(debug_assertions) {
-            self.check_goals(&face, &goals)?;
-        }
-        Ok(face)
+        self.synthesize_counted(way, show, rng)
+            .map(|(face, _)| face)
     }
+
     /// Judges the face by art. 3.4–3.8: each zone whose best combination by the letter
     /// exists (see [`read_zone`]) wins its GAIN amount (art. 3.6), and the lot is the sum of
     /// the winning zones (art. 3.7). Every case where the strict and the naive readings
