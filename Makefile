@@ -28,9 +28,11 @@ verify: build
 test:
 	$(CARGO) test --locked
 
-## make bench: criterion benchmarks, full-size coq block included (several minutes)
+## make bench: criterion benchmarks (several minutes): the pipeline with a full-size coq
+## block, and poker synthesis / evaluation next to rs_poker, with poker's dead-end rate
 bench:
 	$(CARGO) bench --locked --bench pipeline
+	$(CARGO) bench --locked --bench poker
 
 ## make check: formatting, lints, and every spec under game_specs/
 check: build
