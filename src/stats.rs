@@ -56,11 +56,11 @@ pub struct Runs {
     pub n1: u64,
     /// Count of `false`.
     pub n2: u64,
-    /// E[R] = 2·n1·n2/N + 1.
+    /// E\[R\] = 2·n1·n2/N + 1.
     pub expected: f64,
-    /// Var[R] = 2·n1·n2·(2·n1·n2 − N) / (N²·(N − 1)).
+    /// Var\[R\] = 2·n1·n2·(2·n1·n2 − N) / (N²·(N − 1)).
     pub variance: f64,
-    /// (R − E[R]) / √Var[R].
+    /// (R − E\[R\]) / √Var\[R\].
     pub z: f64,
     /// Two-sided normal p-value (too few runs: clustering; too many: alternation).
     pub p: f64,
@@ -180,7 +180,7 @@ pub struct Lag {
     pub lag: usize,
     /// r_k.
     pub r: f64,
-    /// (r_k − E[r_k]) / sd, E[r_k] = −(N−k)/(N(N−1)) (exact for a random permutation of
+    /// (r_k − E\[r_k\]) / sd, E\[r_k\] = −(N−k)/(N(N−1)) (exact for a random permutation of
     /// fixed values), sd = √((N−k)/(N(N+2))) (the Ljung–Box variance).
     pub z: f64,
     /// Two-sided normal p-value of this lag alone.

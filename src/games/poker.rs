@@ -1076,7 +1076,7 @@ impl Mechanic for Poker {
     /// to a flush / to a straight made with its own cards, at the spec's rates, else none)
     /// and shows a decoy amount. Asked to show a feature (`show`), the first winning zone
     /// takes the combination asked, or the first losing zone the near miss asked, instead
-    /// of drawing it (see [`Poker::goals`]). Then the cards are dealt constructively
+    /// of drawing it (see `Poker::goals`). Then the cards are dealt constructively
     /// (community cards first, shaped for the combinations wanted, then the zones, hardest
     /// first, each from the cards that give it exactly its goal under both readings); a
     /// deal that reaches a dead end is started again, at most [`MAX_ATTEMPTS`] times, with
