@@ -101,18 +101,24 @@ pub fn generate_emission_with(
         .map(|b| BlockPlan::production(spec, b))
         .collect::<Result<Vec<_>, _>>()?;
     for p in &plans {
-        crate::generate::check_destination(&out.join(block_dir(p.block)), force)?;
+        crate::generate::check_destination(&out.join(block_dir(p.block)), force, p.kind)?;
     }
     if !force && out.join(EMISSION).exists() {
         return Err(GenerateError::Exists(out.join(EMISSION)));
     }
     let mut entries = Vec::new();
+    let mut written: Vec<PathBuf> = Vec::new();
     for plan in &plans {
         let dir = block_dir(plan.block);
-        let m =
+        let made =
             crate::generate::generate_with(plan, seed, &out.join(&dir), force, provenance, &|n| {
                 progress(plan.block, n)
-            })?;
+            });
+        let m = match made {
+            Ok(m) => m,
+            Err(e) => return Err(abandon(&written, format!("block {}", plan.block), e)),
+        };
+        written.push(out.join(&dir));
         let path = out.join(&dir).join(MANIFEST);
         let bytes = std::fs::read(&path).map_err(|source| GenerateError::Io {
             path: path.clone(),
@@ -143,9 +149,30 @@ pub fn generate_emission_with(
         let path = path.to_path_buf();
         move |source| GenerateError::Io { path, source }
     };
-    std::fs::write(&tmp, &json).map_err(io(&tmp))?;
-    std::fs::rename(&tmp, out.join(EMISSION)).map_err(io(&out.join(EMISSION)))?;
+    let put = std::fs::write(&tmp, &json)
+        .map_err(io(&tmp))
+        .and_then(|()| std::fs::rename(&tmp, out.join(EMISSION)).map_err(io(&out.join(EMISSION))));
+    if let Err(e) = put {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(abandon(&written, EMISSION.to_string(), e));
+    }
     Ok(manifest)
+}
+
+/// An emission is whole or absent: when one of its parts (`at`) fails with `e`, the blocks
+/// already `written` from its seed are removed too (the seed is kept only once the emission
+/// is complete), and the error says which.
+fn abandon(written: &[PathBuf], at: String, e: GenerateError) -> GenerateError {
+    let removed: Vec<PathBuf> = written
+        .iter()
+        .filter(|d| std::fs::remove_dir_all(d).is_ok())
+        .cloned()
+        .collect();
+    GenerateError::EmissionIncomplete {
+        at,
+        removed,
+        cause: Box::new(e),
+    }
 }
 
 /// Parses a block range: `3` or `1..4` / `1-4` (inclusive). `Err` says what was expected.
@@ -165,6 +192,39 @@ pub fn parse_blocks(s: &str) -> Result<std::ops::RangeInclusive<u32>, String> {
 
 #[cfg(test)]
 mod tests {
+
+    /// An emission that fails part-way removes the blocks it already wrote, and says so.
+    #[test]
+    fn an_abandoned_emission_leaves_no_block() {
+        let t = tempfile::tempdir().unwrap();
+        let written: Vec<PathBuf> = ["block-001", "block-002"]
+            .iter()
+            .map(|d| t.path().join(d))
+            .collect();
+        for d in &written {
+            std::fs::create_dir(d).unwrap();
+            std::fs::write(d.join(MANIFEST), "{}").unwrap();
+        }
+        let e = abandon(
+            &written,
+            "block 3".into(),
+            GenerateError::Exists(t.path().join("x")),
+        );
+        assert!(written.iter().all(|d| !d.exists()));
+        let msg = e.to_string();
+        assert!(msg.starts_with("block 3 of the emission: "), "{msg}");
+        assert!(
+            msg.contains("the emission is incomplete: the blocks written before were removed (")
+                && msg.contains("block-001")
+                && msg.contains("block-002"),
+            "{msg}"
+        );
+        match e {
+            GenerateError::EmissionIncomplete { removed, .. } => assert_eq!(removed, written),
+            other => panic!("{other:?}"),
+        }
+    }
+
     use super::*;
 
     #[test]

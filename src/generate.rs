@@ -43,6 +43,28 @@ pub enum GenerateError {
     /// `--force` was given but the destination is not a tirage block: it is never deleted.
     #[error("{0} exists and is not a tirage block (no tirage manifest.json in it); --force replaces only blocks: choose another --out")]
     NotABlock(PathBuf),
+    /// A block of an emission failed; the blocks of the emission already written by this
+    /// run were removed, so that no block is left without its seed.
+    #[error("{at} of the emission: {cause}; the emission is incomplete: the blocks written before were removed ({})", removed.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "))]
+    EmissionIncomplete {
+        /// What failed: `block N` or the emission manifest.
+        at: String,
+        /// Block directories removed.
+        removed: Vec<PathBuf>,
+        /// Why it failed.
+        cause: Box<GenerateError>,
+    },
+    /// `--force` was given but the destination holds a block of the other kind: a deck never
+    /// replaces a production block (nor its seed), nor a production block a deck.
+    #[error("{path} holds a {existing} block; --force replaces it only with another {existing} block (this is a {wanted} block): choose another --out")]
+    OtherKind {
+        /// The destination.
+        path: PathBuf,
+        /// Kind of the block there (`production`, `specimen`, or `unknown`).
+        existing: String,
+        /// Kind of the block being made.
+        wanted: String,
+    },
     /// A file could not be created, written or moved.
     #[error("{path}: {source}")]
     Io {
@@ -441,7 +463,7 @@ pub fn generate_with(
     provenance: &Provenance,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Manifest, GenerateError> {
-    check_destination(out, force)?;
+    check_destination(out, force, plan.kind)?;
     let parent = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
@@ -613,27 +635,46 @@ fn build(
     })
 }
 
-/// A destination may be replaced only with `force`, and only when it is a tirage block (a
-/// directory holding a tirage manifest) or an empty directory: `--force` never deletes
-/// anything else.
-pub fn check_destination(out: &Path, force: bool) -> Result<(), GenerateError> {
+/// A destination may be replaced only with `force`, and only when it is a tirage block of
+/// the same `kind` (a directory holding a tirage manifest saying so) or an empty directory:
+/// `--force` never deletes anything else, and a deck never replaces a production block.
+/// Errors: [`GenerateError::Exists`], [`GenerateError::NotABlock`],
+/// [`GenerateError::OtherKind`].
+pub fn check_destination(out: &Path, force: bool, kind: Kind) -> Result<(), GenerateError> {
     let Ok(meta) = std::fs::symlink_metadata(out) else {
         return Ok(());
     };
     if !force {
         return Err(GenerateError::Exists(out.to_path_buf()));
     }
-    let is_block = meta.is_dir()
-        && std::fs::read(out.join(MANIFEST))
-            .ok()
-            .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
-            .is_some_and(|v| v["format"] == manifest::FORMAT);
+    let manifest = meta
+        .is_dir()
+        .then(|| std::fs::read(out.join(MANIFEST)).ok())
+        .flatten()
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+        .filter(|v| v["format"] == manifest::FORMAT);
     let is_empty_dir =
         meta.is_dir() && std::fs::read_dir(out).is_ok_and(|mut d| d.next().is_none());
-    if is_block || is_empty_dir {
-        Ok(())
-    } else {
-        Err(GenerateError::NotABlock(out.to_path_buf()))
+    match manifest {
+        Some(v) => {
+            let existing = serde_json::from_value::<Kind>(v["kind"].clone()).ok();
+            if existing == Some(kind) {
+                Ok(())
+            } else {
+                let name = |k: Option<Kind>| match k {
+                    Some(Kind::Production) => "production",
+                    Some(Kind::Specimen) => "specimen",
+                    None => "unknown",
+                };
+                Err(GenerateError::OtherKind {
+                    path: out.to_path_buf(),
+                    existing: name(existing).into(),
+                    wanted: name(Some(kind)).into(),
+                })
+            }
+        }
+        None if is_empty_dir => Ok(()),
+        None => Err(GenerateError::NotABlock(out.to_path_buf())),
     }
 }
 

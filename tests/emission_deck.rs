@@ -462,3 +462,62 @@ fn a_missing_or_false_promise_is_a_finding() {
         "{text}"
     );
 }
+
+/// `--force` replaces a block only with one of its own kind: a deck never replaces a
+/// production block nor the seed file beside it, and a production block never a deck.
+#[test]
+fn force_never_replaces_a_block_of_the_other_kind() {
+    let t = tempfile::tempdir().unwrap();
+    let spec = repo("tests/specs/coq_small.toml");
+    // A production block with a fresh seed saved beside it.
+    let block = t.path().join("block");
+    tirage()
+        .arg("generate")
+        .arg(&spec)
+        .args(["-q", "--out"])
+        .arg(&block)
+        .assert()
+        .success();
+    let seed_file = t.path().join("block.seed");
+    let seed = std::fs::read(&seed_file).unwrap();
+    let manifest = std::fs::read(block.join("manifest.json")).unwrap();
+    let o = tirage()
+        .arg("deck")
+        .arg(&spec)
+        .args(["--force", "-q", "--out"])
+        .arg(&block)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains(
+        "holds a production block; --force replaces it only with another production block (this is a specimen block)"
+    ));
+    assert_eq!(std::fs::read(&seed_file).unwrap(), seed);
+    assert_eq!(
+        std::fs::read(block.join("manifest.json")).unwrap(),
+        manifest
+    );
+
+    let deck = t.path().join("deck");
+    common::deck(&spec, &deck);
+    let manifest = std::fs::read(deck.join("manifest.json")).unwrap();
+    let o = tirage()
+        .arg("generate")
+        .arg(&spec)
+        .args(["--force", "--seed", SEED, "-q", "--out"])
+        .arg(&deck)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("holds a specimen block"));
+    assert_eq!(std::fs::read(deck.join("manifest.json")).unwrap(), manifest);
+    // Same kind: replaced.
+    tirage()
+        .arg("deck")
+        .arg(&spec)
+        .args(["--force", "--tickets", "40", "--seed", SEED, "-q", "--out"])
+        .arg(&deck)
+        .assert()
+        .success();
+    assert_ne!(std::fs::read(deck.join("manifest.json")).unwrap(), manifest);
+}

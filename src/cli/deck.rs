@@ -5,7 +5,7 @@ use super::{with_threads, Outcome};
 use anyhow::Result;
 use std::path::PathBuf;
 use tirage::deck::{every_way, proportional};
-use tirage::generate::{generate_with, BlockPlan};
+use tirage::generate::{check_destination, generate_with, BlockPlan, Kind};
 use tirage::spec::GameSpec;
 
 /// Arguments of `tirage deck`.
@@ -65,6 +65,8 @@ pub fn run(a: Args) -> Result<Outcome> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("output/{}/deck", spec.id)));
+    // Before the seed is staged: a deck never replaces a production block or its seed.
+    check_destination(&out, a.force, Kind::Specimen)?;
     let seed_path = seed_file_path(&out);
     let pending = fresh
         .then(|| PendingSeed::stage(&seed_path, &seed, a.force))

@@ -5,7 +5,7 @@ use super::{progress, with_threads, Outcome};
 use anyhow::Result;
 use std::path::PathBuf;
 use tirage::emission::{generate_emission_with, parse_blocks};
-use tirage::generate::{generate_with, BlockPlan};
+use tirage::generate::{check_destination, generate_with, BlockPlan, Kind};
 use tirage::spec::GameSpec;
 
 /// Arguments of `tirage generate`.
@@ -86,6 +86,8 @@ pub fn run(a: Args) -> Result<Outcome> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("output/{}/block-{:03}", spec.id, a.block)));
+    // Before the seed is staged: a production block never replaces a deck (nor a deck's seed).
+    check_destination(&out, a.force, Kind::Production)?;
     let seed_path = seed_file_path(&out);
     let pending = fresh
         .then(|| PendingSeed::stage(&seed_path, &seed, a.force))
