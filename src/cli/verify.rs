@@ -112,9 +112,17 @@ pub fn run(a: Args) -> Result<Outcome> {
     }
     if !a.no_audit {
         let dir = a.report.clone().unwrap_or_else(|| a.dir.clone());
-        // A report that cannot be written is said, but never hides the verdict: findings
-        // still exit 1, a clean block still exits 0.
+        // A report that cannot be written is said, but never hides findings (exit 1). On a
+        // clean block, a report asked for with --report that could not be written is an
+        // error (exit 2); at the default place (the block, perhaps on read-only media) a
+        // warning.
         match audit.write(&dir) {
+            Err(e) if a.report.is_some() && report.clean => {
+                anyhow::bail!(
+                    "the block verified clean, but the audit report asked for could not be written to {}: {e:#}",
+                    dir.display()
+                )
+            }
             Err(e) => eprintln!(
                 "tirage: warning: the audit report could not be written to {}: {e:#}",
                 dir.display()
