@@ -68,19 +68,27 @@ pub fn symbol_set(
 /// per entry of `amounts` (amounts not listed weigh 0, i.e. are never decoys).
 ///
 /// `allowed` names what `amounts` are, for the error message. Errors: a key that is not an
-/// amount or not one of `amounts`, weights summing to 0 or above `u32::MAX`.
+/// amount or not one of `amounts`, weights summing to 0 or above `u32::MAX`, the same
+/// amount under two keys (`"2"` and `"2.00"`).
 pub fn decoy_weights(
     table: &BTreeMap<String, u32>,
     amounts: &[Money],
     allowed: &str,
 ) -> Result<Vec<u32>, String> {
     let mut weights = vec![0u32; amounts.len()];
+    let mut seen = vec![false; amounts.len()];
     for (k, &w) in table {
         let m: Money = k.parse().map_err(|e| format!("key \"{k}\": {e}"))?;
         let i = amounts
             .iter()
             .position(|&a| a == m)
             .ok_or_else(|| format!("{m} is not {allowed}"))?;
+        if seen[i] {
+            return Err(format!(
+                "key \"{k}\" is the amount {m} a second time (written another way)"
+            ));
+        }
+        seen[i] = true;
         weights[i] = w;
     }
     let total: u64 = weights.iter().map(|&w| u64::from(w)).sum();

@@ -687,7 +687,15 @@ impl Poker {
                     format!("\"{k}\" is not the amount of a tier"),
                 ));
             }
-            tier_weights.insert(m, check_weights("combination_weights", k, w)?);
+            if tier_weights
+                .insert(m, check_weights("combination_weights", k, w)?)
+                .is_some()
+            {
+                return Err(err(
+                    "combination_weights",
+                    format!("key \"{k}\" is the amount {m} a second time (written another way)"),
+                ));
+            }
         }
         let mut way_weights = BTreeMap::new();
         for (k, w) in &p.way_combination_weights {
@@ -2440,6 +2448,17 @@ mod tests {
 
     #[test]
     fn infeasible_weights_are_rejected() {
+        // The same amount under two keys, in combination and decoy weights.
+        let e = spec_with(
+            "[poker.combination_weights.\"5\"]\npaire = 8",
+            "[poker.combination_weights.\"5.0\"]\nquinte = 1\n[poker.combination_weights.\"5\"]\npaire = 8",
+        )
+        .unwrap_err();
+        assert_eq!(e.field, "poker.combination_weights");
+        assert!(e.message.contains("is the amount 5 a second time"), "{e}");
+        let e = spec_with("\"2\" = 200\n", "\"2\" = 200\n\"2.00\" = 9\n").unwrap_err();
+        assert_eq!(e.field, "poker.decoy_weights");
+        assert!(e.message.contains("is the amount 2 a second time"), "{e}");
         // A carré on a tier that has single-zone ways.
         let e = spec_with(
             "[poker.combination_weights.\"5\"]\npaire = 8",
