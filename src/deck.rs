@@ -52,9 +52,31 @@ fn at_most_a_block(spec: &GameSpec, n: u32) -> Result<(), DeckError> {
 /// Default number of losing tickets added to every way in a default deck.
 pub const DEFAULT_LOSERS: u32 = 30;
 
+/// How a deck's counts were chosen; recorded in its manifest (`composition`) so that
+/// `verify` can recompute the counts and promises from the spec and the deck's size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Composition {
+    /// The default deck ([`every_way`]): every way, every feature, the rest losers.
+    EveryWay,
+    /// The lot table's mix rounded to the deck's size ([`proportional`]); promises nothing.
+    Proportional,
+}
+
+/// The deck of `composition` with `tickets` tickets: [`every_way`] or [`proportional`].
+/// Errors: theirs.
+pub fn compose(spec: &GameSpec, composition: Composition, tickets: u32) -> Result<Deck, DeckError> {
+    match composition {
+        Composition::EveryWay => every_way(spec, Some(tickets)),
+        Composition::Proportional => proportional(spec, tickets),
+    }
+}
+
 /// What a deck holds: the count of every way and the features it promises.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Deck {
+    /// How the counts were chosen.
+    pub composition: Composition,
     /// Tickets of every way (index = way id).
     pub counts: Vec<u32>,
     /// The features promised, in the mechanic's order ([`crate::games::Mechanic::features`]);
@@ -115,6 +137,7 @@ pub fn every_way(spec: &GameSpec, tickets: Option<u32>) -> Result<Deck, DeckErro
     }
     counts[0] = n - (ways + features) + (counts[0] - 1);
     Ok(Deck {
+        composition: Composition::EveryWay,
         counts,
         promises: Some(promises),
     })
@@ -146,6 +169,7 @@ pub fn proportional(spec: &GameSpec, n: u32) -> Result<Deck, DeckError> {
         counts[i] += 1;
     }
     Ok(Deck {
+        composition: Composition::Proportional,
         counts,
         promises: None,
     })

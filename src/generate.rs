@@ -340,6 +340,8 @@ pub struct BlockPlan<'a> {
     /// A default specimen deck's promised features (recorded in the manifest with their
     /// tickets); `None` for production blocks and proportional decks.
     pub promises: Option<Vec<Promise>>,
+    /// A specimen deck's composition, recorded in its manifest (`None`: a production block).
+    pub composition: Option<crate::deck::Composition>,
 }
 
 impl<'a> BlockPlan<'a> {
@@ -357,6 +359,7 @@ impl<'a> BlockPlan<'a> {
             counts,
             rules: spec.pack_rules.clone(),
             promises: None,
+            composition: None,
         })
     }
 
@@ -370,6 +373,19 @@ impl<'a> BlockPlan<'a> {
             counts,
             rules: PackRules::default(),
             promises: None,
+            composition: None,
+        }
+    }
+
+    /// The specimen plan of `deck`: its counts, its promises and its composition.
+    pub fn deck(spec: &'a GameSpec, deck: crate::deck::Deck) -> Self {
+        let plan = BlockPlan {
+            composition: Some(deck.composition),
+            ..BlockPlan::specimen(spec, deck.counts)
+        };
+        match deck.promises {
+            Some(p) => plan.promising(p),
+            None => plan,
         }
     }
 
@@ -775,6 +791,7 @@ pub fn build_manifest(
         payout_ratio: payout.cents() as f64 / sales,
         tiers,
         losers: counts[0],
+        composition: plan.composition,
         promised_features: None,
         pack_rules: plan.rules.describe(),
         allocation_attempts,

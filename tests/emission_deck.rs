@@ -463,6 +463,123 @@ fn a_missing_or_false_promise_is_a_finding() {
     );
 }
 
+/// Without the seed, verify recomputes a deck's counts and promises from its stated
+/// composition: deleting the promise list, stating no composition, duplicating a promise,
+/// or moving one to another ticket of its way that happens to show the feature are all
+/// findings (exit 1) under `features`, with SHA256SUMS re-sealed.
+#[test]
+fn a_deck_is_checked_against_its_composition() {
+    let t = tempfile::tempdir().unwrap();
+    let base = t.path().join("deck");
+    common::deck(&repo("tests/specs/poker_small.toml"), &base);
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(base.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["composition"], "every_way");
+    assert_eq!(verify_code(&base), 0);
+
+    let case = |name: &str, edit: &dyn Fn(&mut serde_json::Value), says: &str| {
+        let d = t.path().join(name);
+        copy_dir(&base, &d);
+        edit_manifest(&d, edit);
+        let (code, text) = verify_text(&d);
+        assert_eq!(code, 1, "{name}: {text}");
+        assert!(text.contains("FAIL    features"), "{name}: {text}");
+        assert!(text.contains(says), "{name}: {text}");
+    };
+    case(
+        "no-list",
+        &|m| {
+            m.as_object_mut().unwrap().remove("promised_features");
+        },
+        "the promised features are not those of a every_way deck of 56 tickets: expected 8 [",
+    );
+    case(
+        "as-proportional",
+        &|m| {
+            m.as_object_mut().unwrap().remove("promised_features");
+            m["composition"] = "proportional".into();
+        },
+        "a proportional deck of 56 tickets holds 44 of way \"lose\"; this one 32",
+    );
+    case(
+        "no-composition",
+        &|m| {
+            m.as_object_mut().unwrap().remove("composition");
+        },
+        "a specimen deck states no composition (every_way or proportional)",
+    );
+    case(
+        "duplicate",
+        &|m| {
+            let ps = m["promised_features"].as_array_mut().unwrap();
+            let first = ps[0].clone();
+            ps.push(first);
+        },
+        "the manifest lists 9 [",
+    );
+    // Moved to another losing ticket that also shows the flush near miss.
+    let flush_tickets: Vec<u64> = {
+        let d = t.path().join("probe");
+        copy_dir(&base, &d);
+        let o = tirage()
+            .args(["verify", "--json", "--no-audit"])
+            .arg(&d)
+            .output()
+            .unwrap();
+        let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        r["promised"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p["feature"] == "near_miss_flush")
+            .map(|p| p["ticket"].as_u64().unwrap())
+            .collect()
+    };
+    assert_eq!(flush_tickets.len(), 1);
+    let csv = std::fs::read_to_string(base.join("tickets.csv")).unwrap();
+    let board =
+        |row: &[&str]| -> Vec<String> { row[23..28].iter().map(|s| s.to_string()).collect() };
+    // Another loser whose own cards make four of a suit with the community cards.
+    let other = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .find(|r| {
+            let t: u64 = r[3].parse().unwrap();
+            r[6] == "lose"
+                && t != flush_tickets[0]
+                && (0..4).any(|z| {
+                    let own = [r[7 + 4 * z], r[8 + 4 * z]];
+                    "cdhs".chars().any(|s| {
+                        let n = own
+                            .iter()
+                            .map(|c| c.to_string())
+                            .chain(board(r))
+                            .filter(|c| c.ends_with(s))
+                            .count();
+                        n == 4 && own.iter().any(|c| c.ends_with(s))
+                    })
+                })
+        })
+        .map(|r| r[3].parse::<u64>().unwrap())
+        .expect("another loser with a flush near miss");
+    case(
+        "moved",
+        &|m| {
+            let ps = m["promised_features"].as_array_mut().unwrap();
+            let p = ps
+                .iter_mut()
+                .find(|p| p["feature"] == "near_miss_flush")
+                .unwrap();
+            p["ticket"] = other.into();
+        },
+        &format!(
+            "near_miss_flush is promised on ticket {other}; the deck's rule puts it on ticket {}",
+            flush_tickets[0]
+        ),
+    );
+}
+
 /// `--force` replaces a block only with one of its own kind: a deck never replaces a
 /// production block nor the seed file beside it, and a production block never a deck.
 #[test]

@@ -71,10 +71,7 @@ pub fn run(a: Args) -> Result<Outcome> {
     let pending = fresh
         .then(|| PendingSeed::stage(&seed_path, &seed, a.force))
         .transpose()?;
-    let mut plan = BlockPlan::specimen(&spec, deck.counts);
-    if let Some(p) = deck.promises {
-        plan = plan.promising(p);
-    }
+    let plan = BlockPlan::deck(&spec, deck);
     let provenance = a.seed.provenance()?;
     let m = with_threads(0, || {
         generate_with(&plan, &seed, &out, a.force, &provenance, &|_| {})

@@ -52,6 +52,11 @@ pub struct Manifest {
     pub tiers: Vec<TierCount>,
     /// Tickets of the losing way.
     pub losers: u64,
+    /// A specimen deck only: how its counts were chosen (`every_way`: the default deck;
+    /// `proportional`: the lot table's mix rounded to its size). `verify` recomputes its
+    /// counts and promises from the spec and `tickets`. Absent from production blocks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub composition: Option<crate::deck::Composition>,
     /// A default specimen deck only: every feature the deck promises to show, each with the
     /// ticket that shows it. Absent from production blocks and proportional decks.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -443,6 +443,7 @@ pub fn inspect(
                         ),
                     );
                 }
+                check_composition(manifest.as_ref(), spec, &run, &mut checks);
                 promised = check_features(manifest.as_ref(), spec, &run, &mut checks);
                 ways = spec
                     .ways
@@ -706,7 +707,10 @@ fn replay(
                 bad("no replay: the specimen counts do not fit".into());
                 return None;
             };
-            let plan = BlockPlan::specimen(spec, counts);
+            let plan = BlockPlan {
+                composition: manifest.and_then(|m| m.composition),
+                ..BlockPlan::specimen(spec, counts)
+            };
             match manifest.and_then(|m| m.promised_features.as_ref()) {
                 None => plan,
                 Some(list) => match promises_of(spec, list) {
@@ -794,6 +798,106 @@ fn promises_of(spec: &GameSpec, list: &[PromisedFeature]) -> Result<Vec<Promise>
             })
         })
         .collect()
+}
+
+/// A specimen deck states its composition (manifest `composition`), and its counts and
+/// promises are exactly those that composition gives for the spec and the deck's size
+/// ([`crate::deck::compose`]): the same count of every way (evaluated), the same features
+/// on the same ways in the same order, and each promise on the ticket the deck's rule puts
+/// it on ([`generate::place_promises`], from the evaluated way of every ticket). So a
+/// promise removed, added, duplicated or moved is a finding without the seed. A production
+/// block states no composition.
+fn check_composition(m: Option<&Manifest>, spec: &GameSpec, run: &TicketRun, checks: &mut Checks) {
+    let Some(m) = m else {
+        return;
+    };
+    let mut bad = |t: Option<u32>, what: String| add(checks, CheckId::Features, t, what);
+    let c = match (m.kind, m.composition) {
+        (Kind::Production, None) => return,
+        (Kind::Production, Some(_)) => {
+            return bad(None, "a production block states a deck composition".into())
+        }
+        (Kind::Specimen, None) => {
+            return bad(
+                None,
+                "a specimen deck states no composition (every_way or proportional)".into(),
+            )
+        }
+        (Kind::Specimen, Some(c)) => c,
+    };
+    let name = serde_json::to_value(c)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default();
+    let deck = match crate::deck::compose(spec, c, m.tickets) {
+        Ok(d) => d,
+        Err(e) => {
+            return bad(
+                None,
+                format!("no {name} deck of {} tickets: {e}", m.tickets),
+            )
+        }
+    };
+    let complete = run.ways.len() as u64 == u64::from(m.tickets);
+    if complete {
+        let mut got = vec![0u32; spec.ways.len()];
+        for &w in &run.ways {
+            got[w as usize] += 1;
+        }
+        for (w, (&want, &n)) in deck.counts.iter().zip(&got).enumerate() {
+            if want != n {
+                bad(
+                    None,
+                    format!(
+                        "a {name} deck of {} tickets holds {want} of way \"{}\"; this one {n}",
+                        m.tickets, spec.ways[w].id
+                    ),
+                );
+            }
+        }
+    }
+    let want = deck.promises.unwrap_or_default();
+    let listed = m.promised_features.as_deref().unwrap_or_default();
+    let same = want.len() == listed.len()
+        && want.iter().zip(listed).all(|(p, l)| {
+            p.feature == l.feature && spec.ways[p.way as usize].id == l.way && p.forced == l.forced
+        });
+    if !same {
+        let show = |v: Vec<String>| {
+            let n = v.len();
+            let mut s: Vec<String> = v.into_iter().take(8).collect();
+            if n > 8 {
+                s.push(format!("… {} more", n - 8));
+            }
+            format!("{n} [{}]", s.join(", "))
+        };
+        return bad(
+            None,
+            format!(
+                "the promised features are not those of a {name} deck of {} tickets: expected {}, the manifest lists {}",
+                m.tickets,
+                show(want.iter().map(|p| format!("{} on {}", p.feature, spec.ways[p.way as usize].id)).collect()),
+                show(listed.iter().map(|l| format!("{} on {}", l.feature, l.way)).collect()),
+            ),
+        );
+    }
+    if complete && !want.is_empty() {
+        if let Ok(at) = generate::place_promises(spec, &want, &run.ways) {
+            for (l, &t) in listed.iter().zip(&at) {
+                if l.ticket != t + 1 {
+                    bad(
+                        Some(l.ticket),
+                        format!(
+                            "{} is promised on ticket {}; the deck's rule puts it on ticket {} (its way's ticket in print order)",
+                            l.feature,
+                            l.ticket,
+                            t + 1
+                        ),
+                    );
+                }
+            }
+        }
+    }
 }
 
 /// The features a default specimen deck promises (manifest `promised_features`): every
