@@ -1,5 +1,8 @@
 //! Ticket proofs: `tirage render` writes SVGs that a maintained SVG library parses and
-//! renders, showing the ticket's serial, its symbols, amounts and captions.
+//! renders, showing the ticket's serial, its symbols, amounts and captions, taken from its
+//! print record with the prize and way the rules give; a block whose files do not match
+//! SHA256SUMS, or whose CSV row disagrees with the record, or a face the rules refuse, gets
+//! no proof.
 
 mod common;
 
@@ -351,4 +354,19 @@ fn a_face_the_rules_judge_ambiguous_or_unrecognised_has_no_proof() {
         format!("tirage: error: ticket {n}: the face in tickets.bin wins 20 in jeu1 (prize 20 EUR), which is no way of the spec; no proof is drawn of it\n")
     );
     assert!(!out.exists());
+}
+
+#[test]
+fn help_says_where_a_proofs_data_comes_from() {
+    let o = tirage().args(["render", "--help"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&o.stdout);
+    for line in [
+        "face, serial, barcode, pack, position: the ticket's record in tickets.bin (the print file)",
+        "prize, way: the spec's rules evaluating that face (no CSV column is drawn)",
+        "- spec.toml, manifest.json, tickets.bin, tickets.csv match SHA256SUMS (each read once;",
+        "- the ticket's tickets.csv row is the row of that record, prize and way",
+    ] {
+        assert!(text.contains(line), "{line:?} not in\n{text}");
+    }
 }

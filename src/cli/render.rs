@@ -8,16 +8,21 @@ use tirage::render::{load, ticket_svg};
 /// Arguments of `tirage render`.
 #[derive(clap::Args, Debug)]
 #[command(
-    long_about = "Draw SVG proofs of chosen tickets of a block or deck.\n\n\
-A proof shows what will be printed and what the rules give for it. First the block's \
-SHA256SUMS must match spec.toml, manifest.json, tickets.bin and tickets.csv (each file is \
-read once; the rest of verify is not run), spec.toml must load and the manifest describe \
-its game. Each ticket's face, serial, pack and position come from its record in \
-tickets.bin (the print file); its prize and way come from the spec's rules evaluating that \
-face. Its tickets.csv row must be the row of that record, prize and way. A digest that \
-differs, a face the rules judge ambiguous or whose wins are no way of the spec, or a CSV \
-row that differs is an error (exit 2), and no proof is written.",
-    after_help = "Example:\n  tirage render output/coq/block-001 --tickets 1,5,9 --out /tmp/proofs"
+    after_help = "A proof's face, serial, pack and position come from the ticket's record in \
+tickets.bin; its prize and way from the spec's rules (--help: what is checked first).\n\n\
+Example:\n  tirage render output/coq/block-001 --tickets 1,5,9 --out /tmp/proofs",
+    after_long_help = "Where a proof's data comes from:\n  \
+face, serial, barcode, pack, position: the ticket's record in tickets.bin (the print file)\n  \
+prize, way: the spec's rules evaluating that face (no CSV column is drawn)\n  \
+SPECIMEN: the manifest's kind\n\n\
+Checked first (any failure: exit 2, no proof written):\n  \
+- spec.toml, manifest.json, tickets.bin, tickets.csv match SHA256SUMS (each read once;\n    \
+the rest of verify is not run)\n  \
+- spec.toml loads; the manifest describes its game; the print header is the manifest's block\n  \
+- each record is at its place and its face codes are values of their columns\n  \
+- the rules judge the face unambiguous and its wins are a way of the spec\n  \
+- the ticket's tickets.csv row is the row of that record, prize and way\n\n\
+Example:\n  tirage render output/coq/block-001 --tickets 1,5,9 --out /tmp/proofs"
 )]
 pub struct Args {
     /// The block (or deck) directory.
