@@ -1,70 +1,354 @@
-//! Ticket proofs: one SVG per chosen ticket, drawn from its `tickets.csv` row, for QA and
-//! the printer's proof-reading. Every play area with its symbols (as labelled cells), the
-//! amounts with their captions, the serial, pack and ticket, and the Interleaved 2 of 5
-//! barcode of the serial (encoded by the `barcoders` crate). Specimen tickets carry a
-//! SPECIMEN mark. The validation code is not drawn: it is secret, printed only under the
-//! « Nul si découvert » box.
+//! Ticket proofs: one SVG per chosen ticket, for QA and the printer's proof-reading. Every
+//! play area with its symbols (as labelled cells), the amounts with their captions, the
+//! serial, pack and ticket, and the Interleaved 2 of 5 barcode of the serial (encoded by the
+//! `barcoders` crate). Specimen tickets carry a SPECIMEN mark. The validation code is not
+//! drawn: it is secret, printed only under the « Nul si découvert » box.
+//!
+//! A proof shows what will be printed and what the rules give for it ([`load`]):
+//!
+//! 1. the block's `SHA256SUMS` must list `spec.toml`, `manifest.json`, `tickets.bin` and
+//!    `tickets.csv` with their SHA-256 (each file is read once and hashed; nothing else of
+//!    `verify` runs); `spec.toml` must load, the manifest parse and describe that spec's
+//!    game, and the print file's header be the one of the manifest's block;
+//! 2. each ticket's face, serial, pack and position come from its record in `tickets.bin`
+//!    (the print file), read at its offset;
+//! 3. its prize and way come from the spec's rules evaluating that face; a face the rules
+//!    judge ambiguous, or whose wins are no way of the spec, has no proof;
+//! 4. its `tickets.csv` row must be, byte for byte, the row of that record, prize and way (the
+//!    CSV is what QA reads beside the proof): a row that differs is an error naming the
+//!    columns.
 
 use crate::games::ColumnKind;
 use crate::generate::Kind;
-use crate::output::tickets_csv::META_COLUMNS;
+use crate::output::manifest::Manifest;
+use crate::output::print_file;
+use crate::output::tickets_csv::{self, RowWriter};
+use crate::output::{sums, Ticket, BIN, CSV, MANIFEST, SPEC};
 use crate::spec::GameSpec;
-use std::collections::BTreeSet;
+use sha2::{Digest, Sha256};
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
+use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
-/// Why proofs cannot be drawn.
+/// Why proofs cannot be drawn. Every error stops `render` before any proof is written.
 #[derive(Debug, thiserror::Error)]
 pub enum RenderError {
-    /// tickets.csv cannot be read or parsed.
+    /// A file of the block cannot be read, differs from its `SHA256SUMS` line, or is not
+    /// what the other files say it is.
     #[error("{path}: {message}")]
-    Csv {
+    File {
         /// The file.
         path: String,
-        /// What went wrong.
+        /// What is wrong and what was expected.
         message: String,
     },
-    /// A requested ticket is not in the block.
+    /// A requested ticket is not in the block (ticket numbers are 1-based).
     #[error("ticket {0} is not in the block")]
     Missing(u32),
-    /// A row does not have the spec's columns.
-    #[error("ticket {0}: the row does not have the spec's columns")]
-    Shape(u32),
-    /// The serial is not a barcode payload (digits).
-    #[error("ticket {0}: the serial is not made of digits")]
-    Serial(u32),
+    /// A ticket's record cannot be proofed: it is not where it should be, its face is not
+    /// one the rules allow, or its `tickets.csv` row differs from it.
+    #[error("ticket {ticket}: {message}")]
+    Ticket {
+        /// The ticket, 1-based.
+        ticket: u32,
+        /// What is wrong and what was expected.
+        message: String,
+    },
 }
 
-/// Reads the rows of `tickets` (1-based ticket numbers) from `csv`, in the order asked.
-pub fn find_rows(csv: &Path, tickets: &[u32]) -> Result<Vec<Vec<String>>, RenderError> {
-    let err = |m: String| RenderError::Csv {
-        path: csv.display().to_string(),
-        message: m,
-    };
-    let want: BTreeSet<u32> = tickets.iter().copied().collect();
-    let mut found = std::collections::BTreeMap::new();
-    let mut r = csv::Reader::from_path(csv).map_err(|e| err(e.to_string()))?;
-    let col = META_COLUMNS
-        .iter()
-        .position(|&c| c == "ticket")
-        .expect("ticket column");
-    for rec in r.records() {
-        let rec = rec.map_err(|e| err(e.to_string()))?;
-        let t: u32 = rec
-            .get(col)
-            .and_then(|s| s.parse().ok())
-            .ok_or_else(|| err("a ticket number is not a number".into()))?;
-        if want.contains(&t) {
-            found.insert(t, rec.iter().map(str::to_string).collect::<Vec<_>>());
-            if found.len() == want.len() {
-                break;
+/// A block's tickets ready to be drawn, as [`load`] read and checked them.
+#[derive(Debug)]
+pub struct Proofs {
+    /// The block's `spec.toml`.
+    pub spec: GameSpec,
+    /// The block's `manifest.json`.
+    pub manifest: Manifest,
+    /// The tickets asked for, in the order asked: position, serial, validation code and face
+    /// from `tickets.bin`; prize (cents) and way from evaluating the face with the spec.
+    pub tickets: Vec<Ticket>,
+}
+
+/// Longest `tickets.csv` row kept for the comparison, in bytes (rows are a few hundred).
+const MAX_ROW: usize = 16 * 1024;
+
+/// The lines of a text file wanted by number (0-based: the header is line 0, ticket `t`'s
+/// row is line `t`), taken from the chunks of one read.
+struct Lines {
+    want: BTreeSet<u64>,
+    last: u64,
+    line: u64,
+    got: BTreeMap<u64, Vec<u8>>,
+}
+
+impl Lines {
+    fn new(want: BTreeSet<u64>) -> Lines {
+        let last = want.last().copied().unwrap_or(0);
+        Lines {
+            want,
+            last,
+            line: 0,
+            got: BTreeMap::new(),
+        }
+    }
+
+    fn feed(&mut self, mut chunk: &[u8]) {
+        while self.line <= self.last && !chunk.is_empty() {
+            let end = memchr::memchr(b'\n', chunk);
+            let part = &chunk[..end.unwrap_or(chunk.len())];
+            if self.want.contains(&self.line) {
+                let buf = self.got.entry(self.line).or_default();
+                let room = MAX_ROW.saturating_sub(buf.len());
+                buf.extend_from_slice(&part[..part.len().min(room)]);
+            }
+            match end {
+                Some(i) => {
+                    self.line += 1;
+                    chunk = &chunk[i + 1..];
+                }
+                None => break,
             }
         }
     }
-    tickets
+}
+
+/// Reads the block in `dir` and the tickets `tickets` (1-based, print order) for proofs,
+/// checking it as the module docs say. Reads `SHA256SUMS`, `spec.toml` and `manifest.json`
+/// whole, `tickets.bin` and `tickets.csv` once each from start to end (to hash them), then
+/// one print record per ticket at offset `header size + (ticket − 1) × record size`.
+///
+/// Errors ([`RenderError`]): a file missing, unreadable, not listed in or differing from
+/// `SHA256SUMS`; a spec that does not load; a manifest that does not parse or describes
+/// another game or spec; a print file whose header or length is not that of the manifest's
+/// block; a ticket not in the block; a record at the wrong place, with a face code outside
+/// its column, or with a face the rules judge ambiguous or whose wins are no way of the
+/// spec; a `tickets.csv` row or header that differs from what the print file and the rules
+/// give.
+pub fn load(dir: &Path, tickets: &[u32]) -> Result<Proofs, RenderError> {
+    let file = |name: &str, message: String| RenderError::File {
+        path: dir.join(name).display().to_string(),
+        message,
+    };
+    let listed = sums::read(dir).map_err(|m| file(crate::output::SUMS, m))?;
+    let read_small = |name: &str| -> Result<Vec<u8>, RenderError> {
+        let bytes = std::fs::read(dir.join(name))
+            .map_err(|e| file(name, format!("cannot read it: {e}")))?;
+        sums::check(&listed, name, &hex::encode(Sha256::digest(&bytes)))
+            .map_err(|m| file(name, m))?;
+        Ok(bytes)
+    };
+    let spec_bytes = read_small(SPEC)?;
+    let manifest_bytes = read_small(MANIFEST)?;
+    let bin_hash = sums::file_sha256(&dir.join(BIN), |_| {})
+        .map_err(|e| file(BIN, format!("cannot read it: {e}")))?;
+    sums::check(&listed, BIN, &bin_hash).map_err(|m| file(BIN, m))?;
+    let mut lines = Lines::new(
+        std::iter::once(0)
+            .chain(tickets.iter().map(|&t| u64::from(t)))
+            .collect(),
+    );
+    let csv_hash = sums::file_sha256(&dir.join(CSV), |c| lines.feed(c))
+        .map_err(|e| file(CSV, format!("cannot read it: {e}")))?;
+    sums::check(&listed, CSV, &csv_hash).map_err(|m| file(CSV, m))?;
+
+    let spec_text = String::from_utf8(spec_bytes)
+        .map_err(|_| file(SPEC, "not UTF-8 text (expected a game spec in TOML)".into()))?;
+    let spec =
+        GameSpec::parse(&dir.join(SPEC), spec_text).map_err(|e| file(SPEC, e.to_string()))?;
+    let manifest: Manifest = serde_json::from_slice(&manifest_bytes)
+        .map_err(|e| file(MANIFEST, format!("does not parse: {e}")))?;
+    let g = &manifest.game;
+    if g.id != spec.id
+        || g.mechanic != spec.mechanic.name()
+        || g.game_code != spec.game_code
+        || g.emission != spec.emission
+        || manifest.spec.sha256 != spec.sha256
+    {
+        return Err(file(
+            MANIFEST,
+            format!(
+                "describes game {} ({}, game code {}, emission {}, spec SHA-256 {}); spec.toml is game {} ({}, game code {}, emission {}, SHA-256 {})",
+                g.id, g.mechanic, g.game_code, g.emission, manifest.spec.sha256,
+                spec.id, spec.mechanic.name(), spec.game_code, spec.emission, spec.sha256
+            ),
+        ));
+    }
+
+    // The print file: its header must be the one this spec writes for the manifest's block.
+    let want_head = print_file::header(&spec, manifest.block, manifest.tickets);
+    let rec_size = print_file::record_size(&spec);
+    let mut bin = std::fs::File::open(dir.join(BIN))
+        .map_err(|e| file(BIN, format!("cannot read it: {e}")))?;
+    let mut head = vec![0u8; want_head.len()];
+    let read_head = bin.read_exact(&mut head);
+    if read_head.is_err() || head != want_head {
+        let got = read_head
+            .ok()
+            .and_then(|()| print_file::read_header(&head).ok());
+        let want = print_file::read_header(&want_head).expect("own header");
+        let detail = match got {
+            Some(g) if g != want => format!("header fields {g:?}"),
+            Some(_) => "the column dictionaries differ from the spec's".into(),
+            None => "no print file header".into(),
+        };
+        return Err(file(
+            BIN,
+            format!(
+                "{detail}; expected the header of block {} of {} tickets of {} ({want:?})",
+                manifest.block, manifest.tickets, spec.id
+            ),
+        ));
+    }
+    let want_len = want_head.len() as u64 + u64::from(manifest.tickets) * rec_size as u64;
+    let len = bin
+        .metadata()
+        .map_err(|e| file(BIN, format!("cannot read it: {e}")))?
+        .len();
+    if len != want_len {
+        return Err(file(
+            BIN,
+            format!(
+                "{len} bytes; expected {want_len}: a header of {} bytes and {} records of {rec_size}",
+                want_head.len(),
+                manifest.tickets
+            ),
+        ));
+    }
+
+    // The CSV header, then each ticket.
+    let csv_head = tickets_csv::header(&spec);
+    let csv_head = &csv_head[..csv_head.len() - 1];
+    if lines.got.get(&0).map(Vec::as_slice) != Some(csv_head) {
+        return Err(file(
+            CSV,
+            format!(
+                "its header row is not the spec's: expected {:?}",
+                String::from_utf8_lossy(csv_head)
+            ),
+        ));
+    }
+    let ncols = spec.mechanic.columns().len();
+    let mut rows = RowWriter::new(&spec);
+    let mut out = Vec::with_capacity(tickets.len());
+    for &t in tickets {
+        if t == 0 || t > manifest.tickets {
+            return Err(RenderError::Missing(t));
+        }
+        let bad = |message: String| RenderError::Ticket { ticket: t, message };
+        let offset = want_head.len() as u64 + u64::from(t - 1) * rec_size as u64;
+        let mut rec = vec![0u8; rec_size];
+        bin.seek(SeekFrom::Start(offset))
+            .and_then(|_| bin.read_exact(&mut rec))
+            .map_err(|e| {
+                file(
+                    BIN,
+                    format!("cannot read the record at offset {offset}: {e}"),
+                )
+            })?;
+        let r = print_file::read_record(&rec, ncols);
+        let ps = spec.pack_size;
+        let (pack, pos) = ((t - 1) / ps + 1, (t - 1) % ps + 1);
+        if r.ticket != t || r.pack != pack || r.pack_position != pos {
+            return Err(bad(format!(
+                "the record at offset {offset} of {BIN} says ticket {}, pack {}, position {}; expected ticket {t}, pack {pack}, position {pos}",
+                r.ticket, r.pack, r.pack_position
+            )));
+        }
+        if !r.serial.iter().all(u8::is_ascii_digit) {
+            return Err(bad(format!(
+                "the serial in {BIN} is {:?}, expected 20 digits",
+                String::from_utf8_lossy(&r.serial)
+            )));
+        }
+        for (c, &k) in spec.mechanic.columns().iter().zip(&r.face.codes) {
+            if usize::from(k) >= c.values.len() {
+                return Err(bad(format!(
+                    "face code {k} of column {} in {BIN} is not one of its {} values",
+                    c.name,
+                    c.values.len()
+                )));
+            }
+        }
+        let ev = spec.mechanic.evaluate(&r.face);
+        if !ev.ambiguities.is_empty() {
+            return Err(bad(format!(
+                "the rules judge the face in {BIN} ambiguous ({}); no proof is drawn of it",
+                ev.ambiguities.join("; ")
+            )));
+        }
+        let Some(way) = spec.recognise(&ev.wins) else {
+            let areas = spec.mechanic.areas();
+            let wins: Vec<String> = ev
+                .wins
+                .iter()
+                .map(|w| {
+                    let area = areas.get(usize::from(w.area)).map_or("?", String::as_str);
+                    format!("{} in {area}", w.amount)
+                })
+                .collect();
+            return Err(bad(format!(
+                "the face in {BIN} wins {} (prize {} {}), which is no way of the spec; no proof is drawn of it",
+                wins.join(" + "),
+                ev.prize(),
+                spec.currency
+            )));
+        };
+        let ticket = Ticket {
+            block: manifest.block,
+            pack: r.pack,
+            pack_position: r.pack_position,
+            ticket: r.ticket,
+            serial: r.serial,
+            validation: r.validation,
+            prize: ev.prize(),
+            way,
+            face: r.face,
+        };
+        rows.clear();
+        rows.push(&ticket);
+        let want = &rows.bytes()[..rows.bytes().len() - 1];
+        let got = lines.got.get(&u64::from(t)).map(Vec::as_slice);
+        if got != Some(want) {
+            let Some(got) = got else {
+                return Err(file(CSV, format!("has no row for ticket {t}")));
+            };
+            return Err(bad(format!(
+                "its {CSV} row differs from its record in {BIN} and the prize and way the rules give: {}",
+                row_diff(&spec, got, want)
+            )));
+        }
+        out.push(ticket);
+    }
+    Ok(Proofs {
+        spec,
+        manifest,
+        tickets: out,
+    })
+}
+
+/// The columns where a `tickets.csv` row `got` differs from the row `want`, in words.
+fn row_diff(spec: &GameSpec, got: &[u8], want: &[u8]) -> String {
+    let (g, w) = (tickets_csv::fields(got), tickets_csv::fields(want));
+    let names = tickets_csv::column_names(spec);
+    if g.len() != w.len() {
+        return format!("{} fields, expected {}", g.len(), w.len());
+    }
+    let diffs: Vec<String> = names
         .iter()
-        .map(|t| found.get(t).cloned().ok_or(RenderError::Missing(*t)))
-        .collect()
+        .zip(g.iter().zip(&w))
+        .filter(|(_, (a, b))| a != b)
+        .map(|(n, (a, b))| format!("{n}: {CSV} has {a:?}, expected {b:?}"))
+        .collect();
+    if diffs.is_empty() {
+        // Same fields, different bytes (quoting).
+        format!(
+            "{:?}, expected {:?}",
+            String::from_utf8_lossy(got),
+            String::from_utf8_lossy(want)
+        )
+    } else {
+        diffs.join("; ")
+    }
 }
 
 /// One drawn cell: column name, value, and the caption when the column is an amount.
@@ -92,23 +376,42 @@ fn area_of(name: &str) -> String {
     }
 }
 
-/// The SVG proof of one ticket of `spec` from its CSV row (`row`, in file column order).
-pub fn ticket_svg(spec: &GameSpec, kind: Kind, row: &[String]) -> Result<String, RenderError> {
+/// The SVG proof of ticket `t` of `spec` (as [`load`] gives it: its face codes index the
+/// spec's columns, its way is a way of the spec). `kind` says whether to mark it SPECIMEN.
+/// Errors: a face code or way outside the spec, or a serial that is not digits (the barcode
+/// payload).
+pub fn ticket_svg(spec: &GameSpec, kind: Kind, t: &Ticket) -> Result<String, RenderError> {
     let cols = spec.mechanic.columns();
-    let meta = META_COLUMNS.len();
-    let ticket: u32 = row.get(3).and_then(|s| s.parse().ok()).unwrap_or(0);
-    if row.len() != meta + cols.len() {
-        return Err(RenderError::Shape(ticket));
-    }
-    let field = |name: &str| {
-        &row[META_COLUMNS
-            .iter()
-            .position(|&c| c == name)
-            .expect("meta column")]
+    let bad = |message: String| RenderError::Ticket {
+        ticket: t.ticket,
+        message,
     };
-    let serial = field("serial");
-    let bars = barcoders::sym::tf::TF::interleaved(serial.as_str())
-        .map_err(|_| RenderError::Serial(ticket))?
+    let values: Vec<&str> = cols
+        .iter()
+        .zip(&t.face.codes)
+        .map(|(c, &k)| {
+            c.values
+                .get(usize::from(k))
+                .map(String::as_str)
+                .ok_or_else(|| {
+                    bad(format!(
+                        "face code {k} of column {} is not one of its {} values",
+                        c.name,
+                        c.values.len()
+                    ))
+                })
+        })
+        .collect::<Result<_, _>>()?;
+    let way = spec
+        .ways
+        .get(usize::from(t.way))
+        .ok_or_else(|| bad(format!("way {} is not a way of the spec", t.way)))?;
+    let serial = std::str::from_utf8(&t.serial)
+        .ok()
+        .filter(|s| s.bytes().all(|b| b.is_ascii_digit()))
+        .ok_or_else(|| bad("the serial is not made of digits".into()))?;
+    let bars = barcoders::sym::tf::TF::interleaved(serial)
+        .map_err(|_| bad("the serial is not a barcode payload (an even count of digits)".into()))?
         .encode();
 
     // Group face columns by play area, keeping file order; captions go with their amount.
@@ -118,13 +421,13 @@ pub fn ticket_svg(spec: &GameSpec, kind: Kind, row: &[String]) -> Result<String,
             continue;
         }
         let caption = cols.iter().enumerate().find_map(|(j, d)| match d.kind {
-            ColumnKind::Caption { of } if of == i => Some(row[meta + j].clone()),
+            ColumnKind::Caption { of } if of == i => Some(values[j].to_string()),
             _ => None,
         });
         let area = area_of(&c.name);
         let cell = Cell {
             name: c.name.clone(),
-            value: row[meta + i].clone(),
+            value: values[i].to_string(),
             caption,
         };
         match areas.last_mut() {
@@ -154,18 +457,18 @@ pub fn ticket_svg(spec: &GameSpec, kind: Kind, row: &[String]) -> Result<String,
     let _ = writeln!(
         s,
         r#"<text x="20" y="52" font-size="12">block {} · pack {} · position {} · ticket {} · serial {}</text>"#,
-        esc(field("block")),
-        esc(field("pack")),
-        esc(field("pack_position")),
-        esc(field("ticket")),
+        t.block,
+        t.pack,
+        t.pack_position,
+        t.ticket,
         esc(serial)
     );
     let _ = writeln!(
         s,
         r#"<text x="20" y="70" font-size="12">proof: prize {} {} · way {}</text>"#,
-        esc(field("prize")),
+        t.prize,
         esc(&spec.currency),
-        esc(field("way"))
+        esc(&way.id)
     );
     if kind == Kind::Specimen {
         let _ = writeln!(
@@ -246,6 +549,28 @@ pub fn ticket_svg(spec: &GameSpec, kind: Kind, row: &[String]) -> Result<String,
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wanted_lines_are_taken_across_chunk_boundaries() {
+        let text = b"h,e\na,1\nbb,22\n\nccc,333\n";
+        for size in 1..=text.len() {
+            let mut l = Lines::new([0, 2, 3, 4, 9].into_iter().collect());
+            for c in text.chunks(size) {
+                l.feed(c);
+            }
+            let got: Vec<(u64, &[u8])> = l.got.iter().map(|(k, v)| (*k, v.as_slice())).collect();
+            assert_eq!(
+                got,
+                vec![
+                    (0, b"h,e".as_slice()),
+                    (2, b"bb,22".as_slice()),
+                    (3, b"".as_slice()),
+                    (4, b"ccc,333".as_slice())
+                ],
+                "chunks of {size}"
+            );
+        }
+    }
 
     #[test]
     fn play_areas_from_column_names() {

@@ -1,5 +1,8 @@
 //! Ticket proofs: `tirage render` writes SVGs that a maintained SVG library parses and
-//! renders, showing the ticket's serial, its symbols, amounts and captions.
+//! renders, showing the ticket's serial, its symbols, amounts and captions, taken from its
+//! print record with the prize and way the rules give; a block whose files do not match
+//! SHA256SUMS, or whose CSV row disagrees with the record, or a face the rules refuse, gets
+//! no proof.
 
 mod common;
 
@@ -72,4 +75,298 @@ fn a_specimen_proof_says_so_and_a_missing_ticket_is_an_error() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("ticket 999 is not in the block"));
+}
+
+/// Rewrites `dir/SHA256SUMS` with the digests of the files it lists, as they are now (what
+/// someone re-sealing an edited block would do).
+fn reseal(dir: &std::path::Path) {
+    use sha2::{Digest, Sha256};
+    let sums = std::fs::read_to_string(dir.join("SHA256SUMS")).unwrap();
+    let mut out = String::new();
+    for line in sums.lines() {
+        let name = &line[66..];
+        let bytes = std::fs::read(dir.join(name)).unwrap();
+        out.push_str(&format!(
+            "{}  {name}\n",
+            hex::encode(Sha256::digest(&bytes))
+        ));
+    }
+    std::fs::write(dir.join("SHA256SUMS"), out).unwrap();
+}
+
+fn sha256_hex(path: &std::path::Path) -> String {
+    use sha2::{Digest, Sha256};
+    hex::encode(Sha256::digest(std::fs::read(path).unwrap()))
+}
+
+/// Byte offset of ticket `t`'s record in `tickets.bin` (header size at byte 12, record size
+/// at byte 10).
+fn record_offset(bin: &[u8], t: usize) -> usize {
+    let header = u32::from_le_bytes(bin[12..16].try_into().unwrap()) as usize;
+    let record = u16::from_le_bytes([bin[10], bin[11]]) as usize;
+    header + (t - 1) * record
+}
+
+/// Writes `face` (one text per face column) into ticket `t`'s record of `dir/tickets.bin`,
+/// as codes into the spec's column values.
+fn write_face(dir: &std::path::Path, t: usize, face: &[&str]) {
+    let spec = tirage::spec::GameSpec::load(&dir.join("spec.toml")).unwrap();
+    let cols = spec.mechanic.columns();
+    assert_eq!(cols.len(), face.len());
+    let path = dir.join("tickets.bin");
+    let mut bin = std::fs::read(&path).unwrap();
+    let at = record_offset(&bin, t) + 38;
+    for (i, (c, v)) in cols.iter().zip(face).enumerate() {
+        bin[at + i] = c.values.iter().position(|x| x == v).unwrap() as u8;
+    }
+    std::fs::write(&path, bin).unwrap();
+}
+
+/// The CSV rows of a block (header excluded), split into fields.
+fn rows(dir: &std::path::Path) -> Vec<Vec<String>> {
+    std::fs::read_to_string(dir.join("tickets.csv"))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect()
+}
+
+fn render(dir: &std::path::Path, ticket: usize, out: &std::path::Path) -> std::process::Output {
+    tirage()
+        .arg("render")
+        .arg(dir)
+        .args(["--tickets", &ticket.to_string(), "--out"])
+        .arg(out)
+        .output()
+        .unwrap()
+}
+
+fn coq_block(t: &tempfile::TempDir) -> std::path::PathBuf {
+    let block = t.path().join("b");
+    generate(&repo("tests/specs/coq_small.toml"), &block, 1);
+    block
+}
+
+#[test]
+fn a_csv_edited_after_sealing_is_refused_and_no_proof_is_written() {
+    let t = tempfile::tempdir().unwrap();
+    let block = coq_block(&t);
+    let out = t.path().join("proofs");
+    // A ticket of way "2" made to show a prize of 20000 in tickets.csv.
+    let all = rows(&block);
+    let n = all.iter().position(|r| r[6] == "2").unwrap() + 1;
+    let csv_path = block.join("tickets.csv");
+    let sealed = sha256_hex(&csv_path);
+    let mut lines: Vec<String> = std::fs::read_to_string(&csv_path)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let mut row = all[n - 1].clone();
+    assert_eq!(row[5], "2");
+    row[5] = "20000".into();
+    lines[n] = row.join(",");
+    std::fs::write(&csv_path, lines.join("\n") + "\n").unwrap();
+
+    let o = render(&block, n, &out);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "tirage: error: {}: SHA-256 {}, SHA256SUMS says {sealed}: the file changed after the block was sealed\n",
+            csv_path.display(),
+            sha256_hex(&csv_path)
+        )
+    );
+    assert!(!out.exists(), "no proof is written");
+
+    // Re-sealed, the digests pass, but the row is not the one of the print record.
+    reseal(&block);
+    let o = render(&block, n, &out);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "tirage: error: ticket {n}: its tickets.csv row differs from its record in tickets.bin and the prize and way the rules give: prize: tickets.csv has \"20000\", expected \"2\"\n"
+        )
+    );
+    assert!(!out.exists(), "no proof is written");
+}
+
+#[test]
+fn a_spec_edited_after_sealing_is_refused() {
+    let t = tempfile::tempdir().unwrap();
+    let block = coq_block(&t);
+    let spec = block.join("spec.toml");
+    let sealed = sha256_hex(&spec);
+    let mut text = std::fs::read_to_string(&spec).unwrap();
+    text.push_str("# edited\n");
+    std::fs::write(&spec, text).unwrap();
+    let out = t.path().join("proofs");
+    let o = render(&block, 1, &out);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "tirage: error: {}: SHA-256 {}, SHA256SUMS says {sealed}: the file changed after the block was sealed\n",
+            spec.display(),
+            sha256_hex(&spec)
+        )
+    );
+    assert!(!out.exists());
+}
+
+#[test]
+fn a_proof_shows_the_print_record_and_the_prize_the_rules_give() {
+    let t = tempfile::tempdir().unwrap();
+    let block = coq_block(&t);
+    let out = t.path().join("proofs");
+    let all = rows(&block);
+    let n = all.iter().position(|r| r[6] == "lose").unwrap() + 1;
+    let before = all[n - 1].clone();
+    assert_eq!(before[5], "0");
+    // Two COQ win GAIN 1 (8, game 1); no vœu repeats, so game 2 loses: prize 8, way "8".
+    let face = [
+        "COQ",
+        "COQ",
+        "RAT",
+        "BUFFLE",
+        "TIGRE",
+        "LAPIN",
+        "DRAGON",
+        "SERPENT",
+        "8",
+        "HUIT EUROS",
+        "4",
+        "QUATRE EUROS",
+    ];
+    write_face(&block, n, &face);
+    reseal(&block);
+
+    // The CSV row still says what the block was sealed with: refused, naming each column.
+    let names: Vec<String> = std::fs::read_to_string(block.join("tickets.csv"))
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .split(',')
+        .map(str::to_string)
+        .collect();
+    let mut after = before[..5].to_vec();
+    after.extend(["8".to_string(), "8".to_string()]);
+    after.extend(face.iter().map(|s| s.to_string()));
+    let diffs: Vec<String> = (0..names.len())
+        .filter(|&j| before[j] != after[j])
+        .map(|j| {
+            format!(
+                "{}: tickets.csv has {:?}, expected {:?}",
+                names[j], before[j], after[j]
+            )
+        })
+        .collect();
+    assert!(diffs.len() >= 3, "prize, way and at least one cell differ");
+    let o = render(&block, n, &out);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "tirage: error: ticket {n}: its tickets.csv row differs from its record in tickets.bin and the prize and way the rules give: {}\n",
+            diffs.join("; ")
+        )
+    );
+    assert!(!out.exists());
+
+    // With the CSV row made to agree and the block re-sealed, the proof shows the print
+    // record's face and the prize and way the rules give for it.
+    let csv_path = block.join("tickets.csv");
+    let mut lines: Vec<String> = std::fs::read_to_string(&csv_path)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    lines[n] = after.join(",");
+    std::fs::write(&csv_path, lines.join("\n") + "\n").unwrap();
+    reseal(&block);
+    let o = render(&block, n, &out);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let svg = std::fs::read_to_string(out.join(format!("ticket-{n}.svg"))).unwrap();
+    assert!(svg.contains(">proof: prize 8 EUR · way 8</text>"), "{svg}");
+    assert!(svg.contains(&format!(
+        ">block 1 · pack {} · position {} · ticket {n} · serial {}</text>",
+        before[1], before[2], before[4]
+    )));
+    // Each cell is labelled with its column; a caption is drawn under its amount.
+    for (name, v) in names[7..].iter().zip(face) {
+        assert!(
+            svg.contains(&format!(">{v}</text>")),
+            "{name} = {v} not drawn"
+        );
+        assert!(
+            name.ends_with("_caption") || svg.contains(&format!(">{name}</text>")),
+            "{name} not labelled"
+        );
+    }
+    assert_eq!(svg.matches(">COQ</text>").count(), 2);
+}
+
+#[test]
+fn a_face_the_rules_judge_ambiguous_or_unrecognised_has_no_proof() {
+    let t = tempfile::tempdir().unwrap();
+    let block = coq_block(&t);
+    let out = t.path().join("proofs");
+    let n = rows(&block).iter().position(|r| r[6] == "lose").unwrap() + 1;
+    let cells = ["RAT", "BUFFLE", "TIGRE", "LAPIN", "DRAGON"];
+    let boxes = ["8", "HUIT EUROS", "4", "QUATRE EUROS"];
+    // Three COQ: "two identical" may or may not be met.
+    let face: Vec<&str> = ["COQ", "COQ", "COQ"]
+        .into_iter()
+        .chain(cells)
+        .chain(boxes)
+        .collect();
+    write_face(&block, n, &face);
+    reseal(&block);
+    let o = render(&block, n, &out);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!("tirage: error: ticket {n}: the rules judge the face in tickets.bin ambiguous (three or more COQ); no proof is drawn of it\n")
+    );
+    assert!(!out.exists());
+
+    // Two COQ under a GAIN 1 of 20: a prize of 20, which is no tier of coq.
+    let face: Vec<&str> = ["COQ", "COQ", "SERPENT"]
+        .into_iter()
+        .chain(cells)
+        .chain(["20", "VINGT EUROS", "4", "QUATRE EUROS"])
+        .collect();
+    write_face(&block, n, &face);
+    reseal(&block);
+    let o = render(&block, n, &out);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!("tirage: error: ticket {n}: the face in tickets.bin wins 20 in jeu1 (prize 20 EUR), which is no way of the spec; no proof is drawn of it\n")
+    );
+    assert!(!out.exists());
+}
+
+#[test]
+fn help_says_where_a_proofs_data_comes_from() {
+    let o = tirage().args(["render", "--help"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&o.stdout);
+    for line in [
+        "face, serial, barcode, pack, position: the ticket's record in tickets.bin (the print file)",
+        "prize, way: the spec's rules evaluating that face (no CSV column is drawn)",
+        "- spec.toml, manifest.json, tickets.bin, tickets.csv match SHA256SUMS (each read once;",
+        "- the ticket's tickets.csv row is the row of that record, prize and way",
+    ] {
+        assert!(text.contains(line), "{line:?} not in\n{text}");
+    }
 }

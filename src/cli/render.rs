@@ -3,15 +3,26 @@
 use super::Outcome;
 use anyhow::{Context, Result};
 use std::path::PathBuf;
-use tirage::output::manifest::Manifest;
-use tirage::output::{CSV, MANIFEST, SPEC};
-use tirage::render::{find_rows, ticket_svg};
-use tirage::spec::GameSpec;
+use tirage::render::{load, ticket_svg};
 
 /// Arguments of `tirage render`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Example:\n  tirage render output/coq/block-001 --tickets 1,5,9 --out /tmp/proofs"
+    after_help = "A proof's face, serial, pack and position come from the ticket's record in \
+tickets.bin; its prize and way from the spec's rules (--help: what is checked first).\n\n\
+Example:\n  tirage render output/coq/block-001 --tickets 1,5,9 --out /tmp/proofs",
+    after_long_help = "Where a proof's data comes from:\n  \
+face, serial, barcode, pack, position: the ticket's record in tickets.bin (the print file)\n  \
+prize, way: the spec's rules evaluating that face (no CSV column is drawn)\n  \
+SPECIMEN: the manifest's kind\n\n\
+Checked first (any failure: exit 2, no proof written):\n  \
+- spec.toml, manifest.json, tickets.bin, tickets.csv match SHA256SUMS (each read once;\n    \
+the rest of verify is not run)\n  \
+- spec.toml loads; the manifest describes its game; the print header is the manifest's block\n  \
+- each record is at its place and its face codes are values of their columns\n  \
+- the rules judge the face unambiguous and its wins are a way of the spec\n  \
+- the ticket's tickets.csv row is the row of that record, prize and way\n\n\
+Example:\n  tirage render output/coq/block-001 --tickets 1,5,9 --out /tmp/proofs"
 )]
 pub struct Args {
     /// The block (or deck) directory.
@@ -25,17 +36,16 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<Outcome> {
-    let spec = GameSpec::load(&a.dir.join(SPEC))?;
-    let manifest: Manifest = serde_json::from_slice(
-        &std::fs::read(a.dir.join(MANIFEST))
-            .with_context(|| format!("cannot read {}", a.dir.join(MANIFEST).display()))?,
-    )
-    .with_context(|| format!("{} does not parse", a.dir.join(MANIFEST).display()))?;
+    // Every check and every drawing before the first file is written.
+    let proofs = load(&a.dir, &a.tickets)?;
+    let svgs = proofs
+        .tickets
+        .iter()
+        .map(|t| ticket_svg(&proofs.spec, proofs.manifest.kind, t))
+        .collect::<Result<Vec<_>, _>>()?;
     let out = a.out.clone().unwrap_or_else(|| a.dir.join("proofs"));
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
-    let rows = find_rows(&a.dir.join(CSV), &a.tickets)?;
-    for (t, row) in a.tickets.iter().zip(rows) {
-        let svg = ticket_svg(&spec, manifest.kind, &row)?;
+    for (t, svg) in a.tickets.iter().zip(svgs) {
         let path = out.join(format!("ticket-{t}.svg"));
         std::fs::write(&path, svg).with_context(|| format!("cannot write {}", path.display()))?;
         println!("{}", path.display());

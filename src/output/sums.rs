@@ -2,6 +2,7 @@
 //! `sha256sum -c SHA256SUMS` checks.
 
 use std::fmt::Write;
+use std::path::Path;
 
 /// Renders the lines for `(name, hex sha256)` pairs, in the given order.
 pub fn render(entries: &[(String, String)]) -> String {
@@ -34,6 +35,65 @@ pub fn parse(text: &str) -> Result<Vec<(String, String)>, (usize, String)> {
     Ok(out)
 }
 
+/// Reads and parses `dir/SHA256SUMS` into `(name, hex sha256)` pairs. `Err` says why (the
+/// caller names the file): it cannot be read, or which line is malformed.
+pub fn read(dir: &Path) -> Result<Vec<(String, String)>, String> {
+    let bytes = std::fs::read(dir.join(super::SUMS)).map_err(|e| format!("cannot read it: {e}"))?;
+    parse(&String::from_utf8_lossy(&bytes)).map_err(|(line, text)| {
+        format!(
+            "line {line} is malformed: {text:?} (expected 64 hex digits, two spaces, a file name)"
+        )
+    })
+}
+
+/// Checks `actual`, the hex SHA-256 of file `name`, against every line of `entries` that
+/// lists `name`. `Err` says what differs (the caller names the file): `name` is not listed,
+/// or its digest and the listed one.
+pub fn check(entries: &[(String, String)], name: &str, actual: &str) -> Result<(), String> {
+    let mut listed = entries.iter().filter(|(n, _)| n == name).peekable();
+    if listed.peek().is_none() {
+        return Err(format!("{} does not list it", super::SUMS));
+    }
+    for (_, hash) in listed {
+        if !hash.eq_ignore_ascii_case(actual) {
+            return Err(format!(
+                "SHA-256 {actual}, {} says {hash}: the file changed after the block was sealed",
+                super::SUMS
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Hex SHA-256 (64 lowercase digits) of the regular file at `path`, read once from start to
+/// end in chunks of at most 1 MiB; `each` sees every chunk in order, so a caller can take
+/// what it needs from the same bytes it hashes. Errors: the file cannot be opened or read,
+/// or is not a regular file (`InvalidInput`).
+pub fn file_sha256(path: &Path, mut each: impl FnMut(&[u8])) -> std::io::Result<String> {
+    use sha2::{Digest, Sha256};
+    use std::io::Read;
+    let mut f = std::fs::File::open(path)?;
+    if !f.metadata()?.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    let mut h = Sha256::new();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = match f.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        h.update(&buf[..n]);
+        each(&buf[..n]);
+    }
+    Ok(hex::encode(h.finalize()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -50,5 +110,45 @@ mod tests {
     fn malformed_lines_are_reported() {
         assert_eq!(parse("xyz  a\n").unwrap_err().0, 1);
         assert_eq!(parse(&format!("{} a", "0".repeat(64))).unwrap_err().0, 1);
+    }
+
+    #[test]
+    fn a_digest_is_checked_against_its_line() {
+        let e = vec![
+            ("tickets.csv".to_string(), "ab".repeat(32)),
+            ("tickets.bin".to_string(), "cd".repeat(32)),
+        ];
+        assert_eq!(check(&e, "tickets.csv", &"ab".repeat(32)), Ok(()));
+        assert_eq!(
+            check(&e, "tickets.bin", &"ab".repeat(32)),
+            Err(format!(
+                "SHA-256 {}, SHA256SUMS says {}: the file changed after the block was sealed",
+                "ab".repeat(32),
+                "cd".repeat(32)
+            ))
+        );
+        assert_eq!(
+            check(&e, "spec.toml", &"ab".repeat(32)),
+            Err("SHA256SUMS does not list it".to_string())
+        );
+    }
+
+    #[test]
+    fn file_digest_is_sha256_of_the_bytes_seen() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f");
+        std::fs::write(&p, b"abc").unwrap();
+        let mut seen = Vec::new();
+        let h = file_sha256(&p, |c| seen.extend_from_slice(c)).unwrap();
+        // FIPS 180-2 appendix B.1.
+        assert_eq!(
+            h,
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        assert_eq!(seen, b"abc");
+        assert_eq!(
+            file_sha256(dir.path(), |_| {}).unwrap_err().kind(),
+            std::io::ErrorKind::InvalidInput
+        );
     }
 }
