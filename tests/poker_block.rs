@@ -117,3 +117,75 @@ fn verify_finds_a_pocket_pair_edited_onto_a_losing_zone() {
     assert_eq!(line("csv_matches_print"), "PASS", "{text}");
     assert_eq!(verify_code(&out), 0);
 }
+
+/// A face edited in both files so that it wins an amount no way of the spec gives: the CSV
+/// row and the validation row, which still say it loses, disagree with the evaluated face
+/// (`csv_matches_print` and `validation_file` fail, not only `way_recognised`).
+#[test]
+fn rows_of_a_face_that_realises_no_way_are_findings() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("block");
+    generate(&repo("tests/specs/poker_small.toml"), &out, 1);
+    let bad = dir.path().join("bad");
+    copy_dir(&out, &bad);
+    let csv = std::fs::read_to_string(bad.join("tickets.csv")).unwrap();
+    let head: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let col = |name: &str| head.iter().position(|&h| h == name).unwrap();
+    let mut lines: Vec<String> = csv.lines().map(str::to_string).collect();
+    // A losing ticket whose zone 1 shows a decoy that is no single-zone way (2, 3, 4, 10, 15
+    // or 25): paired with a community card, the zone wins it alone.
+    let row = (1..lines.len())
+        .find(|&i| {
+            let f: Vec<&str> = lines[i].split(',').collect();
+            f[col("way")] == "lose"
+                && ["2", "3", "4", "10", "15", "25"].contains(&f[col("p1_gain")])
+        })
+        .unwrap();
+    let mut bin = std::fs::read(bad.join("tickets.bin")).unwrap();
+    let u16_at = |o: usize| u16::from_le_bytes([bin[o], bin[o + 1]]) as usize;
+    let (record, k) = (u16_at(10), u16_at(28));
+    let start = u32::from_le_bytes(bin[12..16].try_into().unwrap()) as usize;
+    let face = start + (row - 1) * record + record - k;
+    let cards: Vec<u8> = [0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 18, 19, 20]
+        .iter()
+        .map(|&c| bin[face + c])
+        .collect();
+    let rank = bin[face + 16] / 4; // the first community card's rank
+    let pair = (rank * 4..rank * 4 + 4)
+        .find(|c| !cards.contains(c))
+        .unwrap();
+    bin[face + 1] = pair;
+    std::fs::write(bad.join("tickets.bin"), bin).unwrap();
+    let mut fields: Vec<String> = lines[row].split(',').map(str::to_string).collect();
+    fields[col("p1_c2")] = format!(
+        "{}{}",
+        &"23456789TJQKA"[rank as usize..rank as usize + 1],
+        ["c", "d", "h", "s"][(pair % 4) as usize]
+    );
+    let gain = fields[col("p1_gain")].clone();
+    lines[row] = fields.join(",");
+    std::fs::write(bad.join("tickets.csv"), lines.join("\n") + "\n").unwrap();
+    let report = tirage()
+        .args(["verify", "--no-audit"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(report.status.code(), Some(1));
+    let text = String::from_utf8(report.stdout).unwrap();
+    let status = |check: &str| {
+        text.lines()
+            .find(|l| l.split_whitespace().nth(1) == Some(check))
+            .and_then(|l| l.split_whitespace().next())
+            .unwrap_or_else(|| panic!("no {check} line in {text}"))
+            .to_string()
+    };
+    assert_eq!(status("way_recognised"), "FAIL", "{text}");
+    assert_eq!(status("csv_matches_print"), "FAIL", "{text}");
+    assert_eq!(status("validation_file"), "FAIL", "{text}");
+    assert!(
+        text.contains(&format!(
+            "prize: tickets.csv has \"0\", but the face wins {gain}, which no way of the spec gives"
+        )),
+        "{text}"
+    );
+}

@@ -1732,13 +1732,18 @@ fn explain(
     }
     for (k, (g, w)) in got.iter().zip(&want).enumerate() {
         let name = names.get(k).map_or("?", String::as_str);
-        if g == w || (unrecognised && name == "way") {
+        let prize_or_way = name == "prize" || name == "way";
+        // A face that realises no way: no row can agree with it, whatever it says.
+        if unrecognised && prize_or_way {
+            diffs.push(format!(
+                "{name}: {file} has {g:?}, but the face wins {prize}, which no way of the spec gives"
+            ));
+            continue;
+        }
+        if g == w {
             continue;
         }
         let why = match name {
-            "prize" | "way" if unrecognised => {
-                format!(" (the face wins {prize}, no way of the spec)")
-            }
             "prize" | "way" => " (by the evaluation of the face)".to_string(),
             _ => " (per tickets.bin)".to_string(),
         };
