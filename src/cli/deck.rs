@@ -49,7 +49,7 @@ pub struct Args {
     /// Replace an existing deck at the destination.
     #[arg(long)]
     force: bool,
-    /// Say nothing on success.
+    /// No summary (where a fresh seed was saved is still said).
     #[arg(short, long)]
     quiet: bool,
 }
@@ -79,13 +79,14 @@ pub fn run(a: Args) -> Result<Outcome> {
     if let Some(p) = pending {
         p.commit()?;
     }
+    // Said even with -q: where a secret was written is never silent.
+    if fresh {
+        eprintln!(
+            "deck seed saved to {} (mode 0600): it replays the deck",
+            seed_path.display()
+        );
+    }
     if !a.quiet {
-        if fresh {
-            eprintln!(
-                "deck seed saved to {} (mode 0600): it replays the deck",
-                seed_path.display()
-            );
-        }
         eprintln!(
             "specimen deck of {}: {} tickets ({} winners, {} ways) → {}",
             m.game.id,

@@ -36,7 +36,7 @@ pub struct Args {
     /// Replace an existing block (and seed file) at the destination.
     #[arg(long)]
     force: bool,
-    /// No progress bar.
+    /// No progress bar and no summary (where a fresh seed was saved is still said).
     #[arg(short, long)]
     quiet: bool,
 }
@@ -76,9 +76,10 @@ pub fn run(a: Args) -> Result<Outcome> {
                 m.blocks.len(),
                 out.display()
             );
-            if fresh {
-                eprintln!("emission seed saved to {} (mode 0600), beside the emission: keep it secret and out of every delivery", seed_path.display());
-            }
+        }
+        // Said even with -q: where a secret was written is never silent.
+        if fresh {
+            eprintln!("emission seed saved to {} (mode 0600), beside the emission: keep it secret and out of every delivery", seed_path.display());
         }
         return Ok(Outcome::Success);
     }
@@ -114,12 +115,13 @@ pub fn run(a: Args) -> Result<Outcome> {
             manifest.game.currency,
             out.display()
         );
-        if fresh {
-            eprintln!(
-                "master seed saved to {} (mode 0600): keep it secret; it replays the block",
-                seed_path.display()
-            );
-        }
+    }
+    // Said even with -q: where a secret was written is never silent.
+    if fresh {
+        eprintln!(
+            "master seed saved to {} (mode 0600): keep it secret; it replays the block",
+            seed_path.display()
+        );
     }
     Ok(Outcome::Success)
 }

@@ -24,7 +24,7 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Generate one block: tickets.csv, tickets.bin, manifest.json, SHA256SUMS.
+    /// Generate one block (or an emission): tickets.csv, tickets.bin, validation.csv, spec.toml, manifest.json, SHA256SUMS.
     Generate(generate::Args),
     /// Re-check a finished block independently; exit 0 clean, 1 findings, 2 error.
     Verify(verify::Args),
