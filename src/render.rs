@@ -508,17 +508,19 @@ pub fn ticket_svg(spec: &GameSpec, kind: Kind, t: &Ticket) -> Result<String, Ren
             );
             let _ = writeln!(
                 s,
-                r#"<text x="{}" y="{}" font-size="15" font-weight="bold" text-anchor="middle">{}</text>"#,
+                r#"<text x="{}" y="{}" font-size="{}" font-weight="bold" text-anchor="middle">{}</text>"#,
                 x + cell_w / 2.0,
                 y + 32.0,
+                fit(15.0, value, cell_w - 8.0),
                 esc(value)
             );
             if let Some(c) = caption {
                 let _ = writeln!(
                     s,
-                    r#"<text x="{}" y="{}" font-size="8" text-anchor="middle">{}</text>"#,
+                    r#"<text x="{}" y="{}" font-size="{}" text-anchor="middle">{}</text>"#,
                     x + cell_w / 2.0,
                     y + 47.0,
+                    fit(8.0, c, cell_w - 6.0),
                     esc(c)
                 );
             }
@@ -546,8 +548,27 @@ pub fn ticket_svg(spec: &GameSpec, kind: Kind, t: &Ticket) -> Result<String, Ren
     Ok(s)
 }
 
+/// The font size, at most `size` px, at which `text` fits in `width` px: a bold capital is
+/// at most about 0.72 em wide in the usual sans-serif faces. One decimal.
+fn fit(size: f64, text: &str, width: f64) -> f64 {
+    let chars = text.chars().count().max(1) as f64;
+    let s = size.min(width / (0.72 * chars));
+    (s * 10.0).floor() / 10.0
+}
+
 #[cfg(test)]
 mod tests {
+    use super::fit;
+
+    /// Long symbols and captions are drawn smaller so they stay inside their cell.
+    #[test]
+    fn long_labels_fit_their_cell() {
+        assert_eq!(fit(15.0, "COQ", 78.0), 15.0);
+        // 10 capitals at 0.72 em in 78 px: 10.8 px.
+        assert_eq!(fit(15.0, "PROSPERITE", 78.0), 10.8);
+        assert_eq!(fit(8.0, "CINQUANTE MILLE EUROS", 80.0), 5.2);
+    }
+
     use super::*;
 
     #[test]
