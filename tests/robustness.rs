@@ -201,3 +201,33 @@ fn a_block_whose_print_file_cannot_be_read_reports_ticket_checks_as_not_run() {
     assert!(text.contains("NOT RUN serials"), "{text}");
     assert!(!text.contains("PASS    serials"), "{text}");
 }
+
+/// A named pipe given as a spec or a seed file is refused at once (exit 2), instead of
+/// waiting for a writer forever.
+#[cfg(unix)]
+#[test]
+fn a_pipe_is_refused_not_waited_on() {
+    let t = tempfile::tempdir().unwrap();
+    let fifo = t.path().join("fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let o = tirage().arg("check").arg(&fifo).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr)
+        .contains("cannot read the spec: not a regular file (a directory, a pipe or a device)"));
+    let o = tirage()
+        .arg("generate")
+        .arg(repo("tests/specs/coq_small.toml"))
+        .arg("--seed-file")
+        .arg(&fifo)
+        .arg("--out")
+        .arg(t.path().join("block"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is not a regular file"));
+    assert!(!t.path().join("block").exists());
+}

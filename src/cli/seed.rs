@@ -132,6 +132,10 @@ impl PendingSeed {
 /// Reads a small text file (a seed or a seed share): at most 4 KiB, a regular file.
 pub fn read_small(path: &Path, what: &str) -> Result<String> {
     use std::io::Read;
+    // Checked before opening too: opening a FIFO would wait for a writer.
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        bail!("the {what} {} is not a regular file", path.display());
+    }
     let f = std::fs::File::open(path)
         .with_context(|| format!("cannot read the {what} {}", path.display()))?;
     if !f.metadata().is_ok_and(|m| m.is_file()) {

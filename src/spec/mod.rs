@@ -271,12 +271,20 @@ impl GameSpec {
     /// Reads and validates the spec at `path`. Errors: the file cannot be read, is not
     /// valid TOML, has unknown or missing fields, or breaks a rule listed in the module doc.
     pub fn load(path: &Path) -> Result<GameSpec, SpecError> {
-        let text = std::fs::read_to_string(path).map_err(|e| SpecError {
+        let cannot = |message: String| SpecError {
             file: path.to_path_buf(),
             line: None,
             field: String::new(),
-            message: format!("cannot read the spec: {e}"),
-        })?;
+            message,
+        };
+        // Checked before opening: opening a FIFO would wait for a writer.
+        if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+            return Err(cannot(
+                "cannot read the spec: not a regular file (a directory, a pipe or a device)".into(),
+            ));
+        }
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| cannot(format!("cannot read the spec: {e}")))?;
         GameSpec::parse(path, text)
     }
 
