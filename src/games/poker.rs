@@ -2448,6 +2448,24 @@ mod tests {
 
     #[test]
     fn infeasible_weights_are_rejected() {
+        // A field error names the field's own line, not its table's header.
+        let line_of = |key: &str| {
+            full()
+                .text
+                .lines()
+                .position(|l| l.starts_with(key))
+                .map(|i| i + 1)
+        };
+        let e = spec_with("near_miss_flush = 0.12", "near_miss_flush = -0.12").unwrap_err();
+        assert_eq!(e.field, "poker.near_miss_flush");
+        assert_eq!(e.line, line_of("near_miss_flush ="));
+        let e = spec_with(
+            "[poker.combination_weights.\"5\"]\npaire = 8\nbrelan = 2",
+            "[poker.combination_weights.\"5\"]\npaire = 0\nbrelan = 0",
+        )
+        .unwrap_err();
+        assert_eq!(e.field, "poker.combination_weights.\"5\"");
+        assert_eq!(e.line, line_of("[poker.combination_weights.\"5\"]"));
         // The same amount under two keys, in combination and decoy weights.
         let e = spec_with(
             "[poker.combination_weights.\"5\"]\npaire = 8",

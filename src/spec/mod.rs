@@ -58,19 +58,69 @@ impl<'a> ErrorAt<'a> {
         ErrorAt { file, text }
     }
 
-    /// An error at byte `offset` of the file (or with no line if `None`).
+    /// An error at byte `offset` of the file (or with no line if `None`). When `offset` is a
+    /// table header (`[poker]`) and `field` a key of that table (`poker.near_miss_flush`,
+    /// `poker.combination_weights`), the line is the key's own (`near_miss_flush = …`, or
+    /// the first `[poker.combination_weights…]` header) if the table writes it.
     pub fn at(
         &self,
         offset: Option<usize>,
         field: impl Into<String>,
         message: impl Into<String>,
     ) -> SpecError {
+        let field = field.into();
+        let offset = offset.map(|o| self.key_of_table(o.min(self.text.len()), &field));
         SpecError {
             file: self.file.to_path_buf(),
-            line: offset.map(|o| self.text[..o.min(self.text.len())].matches('\n').count() + 1),
-            field: field.into(),
+            line: offset.map(|o| self.text[..o].matches('\n').count() + 1),
+            field,
             message: message.into(),
         }
+    }
+
+    /// The offset of `field`'s key line in the table whose header starts at `offset`, else
+    /// `offset`.
+    fn key_of_table(&self, offset: usize, field: &str) -> usize {
+        let line_start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        let rest = &self.text[line_start..];
+        let header = rest.lines().next().unwrap_or("").trim();
+        let Some(table) = header
+            .strip_prefix('[')
+            .and_then(|h| h.split(']').next())
+            .map(str::trim)
+            .filter(|t| !t.starts_with('['))
+        else {
+            return offset;
+        };
+        let Some(path) = field
+            .strip_prefix(table)
+            .and_then(|k| k.strip_prefix('.'))
+            .filter(|k| !k.is_empty())
+        else {
+            return offset;
+        };
+        let key = path.split(['.', ' ']).next().unwrap_or(path);
+        // `poker.combination_weights."5"`: that sub-table's own header, if written after
+        // its table (a TOML table is defined once, so the header is unique).
+        if let Some(i) = rest.find(&format!("[{table}.{path}]")) {
+            return line_start + i;
+        }
+        let sub_header = format!("[{table}.{key}");
+        let mut at = line_start;
+        for (i, line) in rest.split_inclusive('\n').enumerate() {
+            let t = line.trim_start();
+            if i > 0 && t.starts_with('[') && !t.starts_with(&format!("[{table}.")) {
+                break; // the next table
+            }
+            let assigns = t
+                .strip_prefix(key)
+                .is_some_and(|r| r.trim_start().starts_with('='));
+            if assigns || t.starts_with(&sub_header) {
+                return at;
+            }
+            at += line.len();
+        }
+        offset
     }
 }
 
