@@ -70,37 +70,8 @@ fn verify_finds_a_pocket_pair_edited_onto_a_losing_zone() {
     copy_dir(&out, &bad);
     // On the first losing ticket, give zone 1 a pocket pair (a card not on the ticket), in
     // the print file and the CSV alike: by the letter the zone still loses, a player sees a
-    // pair (GAMES.md: never). Cards are coded rank * 4 + suit in both.
-    let csv = std::fs::read_to_string(bad.join("tickets.csv")).unwrap();
-    let head: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
-    let col = |name: &str| head.iter().position(|&h| h == name).unwrap();
-    let mut lines: Vec<String> = csv.lines().map(str::to_string).collect();
-    let row = (1..lines.len())
-        .find(|&i| lines[i].split(',').nth(col("way")) == Some("lose"))
-        .unwrap();
-    let mut bin = std::fs::read(bad.join("tickets.bin")).unwrap();
-    let u16_at = |o: usize| u16::from_le_bytes([bin[o], bin[o + 1]]) as usize;
-    let (record, k) = (u16_at(10), u16_at(28));
-    let start = u32::from_le_bytes(bin[12..16].try_into().unwrap()) as usize;
-    let face = start + (row - 1) * record + record - k;
-    let cards: Vec<u8> = [0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 18, 19, 20]
-        .iter()
-        .map(|&c| bin[face + c])
-        .collect();
-    let rank = bin[face] / 4;
-    let pair = (rank * 4..rank * 4 + 4)
-        .find(|c| !cards.contains(c))
-        .unwrap();
-    bin[face + 1] = pair;
-    std::fs::write(bad.join("tickets.bin"), bin).unwrap();
-    let mut fields: Vec<String> = lines[row].split(',').map(str::to_string).collect();
-    fields[col("p1_c2")] = format!(
-        "{}{}",
-        &"23456789TJQKA"[rank as usize..rank as usize + 1],
-        ["c", "d", "h", "s"][(pair % 4) as usize]
-    );
-    lines[row] = fields.join(",");
-    std::fs::write(bad.join("tickets.csv"), lines.join("\n") + "\n").unwrap();
+    // pair (GAMES.md: never).
+    set_p1_c2(&bad, |f, col| f[col("way")] == "lose", |face| face[0] / 4);
     let report = tirage().arg("verify").arg(&bad).output().unwrap();
     assert_eq!(report.status.code(), Some(1));
     let text = String::from_utf8(report.stdout).unwrap();
@@ -128,43 +99,21 @@ fn rows_of_a_face_that_realises_no_way_are_findings() {
     generate(&repo("tests/specs/poker_small.toml"), &out, 1);
     let bad = dir.path().join("bad");
     copy_dir(&out, &bad);
-    let csv = std::fs::read_to_string(bad.join("tickets.csv")).unwrap();
-    let head: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
-    let col = |name: &str| head.iter().position(|&h| h == name).unwrap();
-    let mut lines: Vec<String> = csv.lines().map(str::to_string).collect();
     // A losing ticket whose zone 1 shows a decoy that is no single-zone way (2, 3, 4, 10, 15
-    // or 25): paired with a community card, the zone wins it alone.
-    let row = (1..lines.len())
-        .find(|&i| {
-            let f: Vec<&str> = lines[i].split(',').collect();
+    // or 25): paired with the first community card, the zone wins it alone.
+    let fields = set_p1_c2(
+        &bad,
+        |f, col| {
             f[col("way")] == "lose"
                 && ["2", "3", "4", "10", "15", "25"].contains(&f[col("p1_gain")])
-        })
-        .unwrap();
-    let mut bin = std::fs::read(bad.join("tickets.bin")).unwrap();
-    let u16_at = |o: usize| u16::from_le_bytes([bin[o], bin[o + 1]]) as usize;
-    let (record, k) = (u16_at(10), u16_at(28));
-    let start = u32::from_le_bytes(bin[12..16].try_into().unwrap()) as usize;
-    let face = start + (row - 1) * record + record - k;
-    let cards: Vec<u8> = [0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 18, 19, 20]
-        .iter()
-        .map(|&c| bin[face + c])
-        .collect();
-    let rank = bin[face + 16] / 4; // the first community card's rank
-    let pair = (rank * 4..rank * 4 + 4)
-        .find(|c| !cards.contains(c))
-        .unwrap();
-    bin[face + 1] = pair;
-    std::fs::write(bad.join("tickets.bin"), bin).unwrap();
-    let mut fields: Vec<String> = lines[row].split(',').map(str::to_string).collect();
-    fields[col("p1_c2")] = format!(
-        "{}{}",
-        &"23456789TJQKA"[rank as usize..rank as usize + 1],
-        ["c", "d", "h", "s"][(pair % 4) as usize]
+        },
+        |face| face[16] / 4,
     );
-    let gain = fields[col("p1_gain")].clone();
-    lines[row] = fields.join(",");
-    std::fs::write(bad.join("tickets.csv"), lines.join("\n") + "\n").unwrap();
+    let gain = fields
+        .iter()
+        .find_map(|f| f.strip_prefix("p1_gain="))
+        .unwrap()
+        .to_string();
     let report = tirage()
         .args(["verify", "--no-audit"])
         .arg(&bad)
@@ -188,4 +137,51 @@ fn rows_of_a_face_that_realises_no_way_are_findings() {
         )),
         "{text}"
     );
+}
+
+/// In `dir`'s tickets.csv and tickets.bin alike, gives zone 1 of the first ticket whose CSV
+/// row `pick` accepts (it gets the row's fields and the column index of a name) a second
+/// card of rank `rank(face codes)` that is not on the ticket; cards are coded rank * 4 + suit
+/// in both files. Returns the edited row's fields.
+fn set_p1_c2(
+    dir: &std::path::Path,
+    pick: impl Fn(&[&str], &dyn Fn(&str) -> usize) -> bool,
+    rank: impl Fn(&[u8]) -> u8,
+) -> Vec<String> {
+    let csv = std::fs::read_to_string(dir.join("tickets.csv")).unwrap();
+    let head: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let col = |name: &str| head.iter().position(|&h| h == name).unwrap();
+    let mut lines: Vec<String> = csv.lines().map(str::to_string).collect();
+    let row = (1..lines.len())
+        .find(|&i| pick(&lines[i].split(',').collect::<Vec<_>>(), &col))
+        .unwrap();
+    let mut bin = std::fs::read(dir.join("tickets.bin")).unwrap();
+    let u16_at = |o: usize| u16::from_le_bytes([bin[o], bin[o + 1]]) as usize;
+    let (record, k) = (u16_at(10), u16_at(28));
+    let start = u32::from_le_bytes(bin[12..16].try_into().unwrap()) as usize;
+    let face = start + (row - 1) * record + record - k;
+    let cards: Vec<u8> = [0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 18, 19, 20]
+        .iter()
+        .map(|&c| bin[face + c])
+        .collect();
+    let rank = rank(&bin[face..face + k]);
+    let card = (rank * 4..rank * 4 + 4)
+        .find(|c| !cards.contains(c))
+        .unwrap();
+    bin[face + 1] = card;
+    std::fs::write(dir.join("tickets.bin"), bin).unwrap();
+    let mut fields: Vec<String> = lines[row].split(',').map(str::to_string).collect();
+    fields[col("p1_c2")] = format!(
+        "{}{}",
+        &"23456789TJQKA"[rank as usize..rank as usize + 1],
+        ["c", "d", "h", "s"][(card % 4) as usize]
+    );
+    lines[row] = fields.join(",");
+    std::fs::write(dir.join("tickets.csv"), lines.join("\n") + "\n").unwrap();
+    let head: Vec<String> = head.iter().map(|h| h.to_string()).collect();
+    fields
+        .into_iter()
+        .zip(head)
+        .map(|(f, h)| format!("{h}={f}"))
+        .collect()
 }
