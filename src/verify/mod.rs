@@ -234,29 +234,15 @@ pub fn inspect(
     let read = |name: &str| std::fs::read(dir.join(name));
 
     // SHA256SUMS.
-    let listed: Vec<(String, String)> = match read(SUMS) {
-        Ok(b) => match sums::parse(&String::from_utf8_lossy(&b)) {
-            Ok(l) => l,
-            Err((line, text)) => {
-                add(
-                    &mut checks,
-                    CheckId::Sha256sums,
-                    None,
-                    format!("SHA256SUMS line {line} is malformed: {text:?}"),
-                );
-                Vec::new()
-            }
-        },
-        Err(e) => {
-            add(
-                &mut checks,
-                CheckId::Sha256sums,
-                None,
-                format!("cannot read SHA256SUMS: {e}"),
-            );
-            Vec::new()
-        }
-    };
+    let listed: Vec<(String, String)> = sums::read(dir).unwrap_or_else(|why| {
+        add(
+            &mut checks,
+            CheckId::Sha256sums,
+            None,
+            format!("{SUMS}: {why}"),
+        );
+        Vec::new()
+    });
     for name in [CSV, BIN, VALIDATION, SPEC, MANIFEST] {
         if !listed.iter().any(|(n, _)| n == name) {
             add(
