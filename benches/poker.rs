@@ -46,7 +46,23 @@ fn bench(c: &mut Criterion) {
 
     report_dead_ends(&spec, &mut rng);
 
+    // The ways of a block in their proportions (every 150th ticket of the spec's counts):
+    // what generation synthesizes and judges per ticket.
+    let mix: Vec<&tirage::spec::Way> = spec
+        .ways
+        .iter()
+        .flat_map(|w| std::iter::repeat_n(w, (w.count as usize).div_ceil(150)))
+        .collect();
+
     let mut g = c.benchmark_group("poker");
+    let mut i = 0;
+    g.bench_function("synthesize and judge, block mix (per face)", |b| {
+        b.iter(|| {
+            i = (i + 7919) % mix.len();
+            let face = m.synthesize(mix[i], &mut rng).expect("face");
+            black_box(m.evaluate(&face))
+        })
+    });
     g.bench_function("synthesize losing face", |b| {
         b.iter(|| black_box(m.synthesize(lose, &mut rng).expect("face")))
     });
