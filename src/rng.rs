@@ -172,15 +172,80 @@ pub fn stream(seed: &Seed, purpose: Purpose, block: u32, index: u64) -> ChaCha20
 /// 32-bit draws: no modulo bias. Panics if `n == 0` (a caller bug, never input).
 #[inline]
 pub fn below<R: RngCore + ?Sized>(rng: &mut R, n: u32) -> u32 {
+    ((u64::from(accepted(rng, n)) * u64::from(n)) >> 32) as u32
+}
+
+/// The 32-bit draw [`below`]`(rng, n)` keeps (the first one Lemire's method does not
+/// reject): `u × n / 2³²`, rounded down, is uniform in `0..n`. Panics if `n == 0`.
+#[inline(always)]
+fn accepted<R: RngCore + ?Sized>(rng: &mut R, n: u32) -> u32 {
     assert!(n > 0, "below(0)");
-    let mut m = u64::from(rng.next_u32()) * u64::from(n);
-    if (m as u32) < n {
+    let mut u = rng.next_u32();
+    if ((u64::from(u) * u64::from(n)) as u32) < n {
         let threshold = n.wrapping_neg() % n;
-        while (m as u32) < threshold {
-            m = u64::from(rng.next_u32()) * u64::from(n);
+        while ((u64::from(u) * u64::from(n)) as u32) < threshold {
+            u = rng.next_u32();
         }
     }
-    (m >> 32) as u32
+    u
+}
+
+/// Independent uniform digits: `digits[i]` in `0..radices[i]`, every combination equally
+/// likely. Consecutive radices whose product fits in a `u32` share one draw: the digits
+/// are those of [`below`]`(rng, product)` written in that mixed radix (first radix most
+/// significant), read off without a division. A radix of 1 gives the digit 0 and changes
+/// no draw. Panics if a radix is 0 (a caller bug).
+#[inline(always)]
+pub fn below_mixed<R: RngCore + ?Sized, const N: usize>(
+    rng: &mut R,
+    radices: [u32; N],
+) -> [u32; N] {
+    let n = radices
+        .iter()
+        .fold(1u64, |n, &r| n.saturating_mul(u64::from(r)));
+    if n > u64::from(u32::MAX) {
+        return below_mixed_grouped(rng, radices);
+    }
+    let mut digits = [0; N];
+    digits_of(accepted(rng, n as u32), &radices, &mut digits);
+    digits
+}
+
+/// [`below_mixed`] when the product of all radices does not fit in a `u32`.
+#[cold]
+fn below_mixed_grouped<R: RngCore + ?Sized, const N: usize>(
+    rng: &mut R,
+    radices: [u32; N],
+) -> [u32; N] {
+    let mut digits = [0; N];
+    let (mut start, mut n) = (0, 1u64);
+    for k in 0..=N {
+        // The group start..k is drawn once radix k would not fit in it (or at the end).
+        if k > start && (k == N || n * u64::from(radices[k]) > u64::from(u32::MAX)) {
+            digits_of(
+                accepted(rng, n as u32),
+                &radices[start..k],
+                &mut digits[start..k],
+            );
+            (start, n) = (k, 1);
+        }
+        if k < N {
+            n *= u64::from(radices[k]);
+        }
+    }
+    digits
+}
+
+/// The digits of `⌊u·n / 2³²⌋` in the mixed radix `radices` (their product `n`): each digit
+/// is the integer part of the fraction left times its radix, the fraction being the low
+/// 32 bits of the product.
+#[inline(always)]
+fn digits_of(mut u: u32, radices: &[u32], digits: &mut [u32]) {
+    for (d, &r) in digits.iter_mut().zip(radices) {
+        let m = u64::from(u) * u64::from(r);
+        *d = (m >> 32) as u32;
+        u = m as u32;
+    }
 }
 
 /// True with probability `p_per_million / 1 000 000` (exact, via [`below`]).
@@ -193,14 +258,78 @@ pub fn chance<R: RngCore + ?Sized>(rng: &mut R, p_per_million: u32) -> bool {
 /// zero (a spec with such weights is rejected at load).
 pub fn weighted<R: RngCore + ?Sized>(rng: &mut R, weights: &[u32]) -> usize {
     let total: u32 = weights.iter().sum();
-    let mut x = below(rng, total);
+    weight_index(weights, below(rng, total))
+}
+
+/// The index `i` whose share of `0..sum(weights)` holds `x`: the first `i` with
+/// `x < weights[0] + … + weights[i]`. Panics if `x` is not below the sum (a caller bug).
+pub fn weight_index(weights: &[u32], mut x: u32) -> usize {
     for (i, &w) in weights.iter().enumerate() {
         if x < w {
             return i;
         }
         x -= w;
     }
-    unreachable!("weights sum to total")
+    panic!("weight_index: draw past the sum of the weights")
+}
+
+/// Weights ready to be drawn from a digit (see [`below_mixed`]): divided by their greatest
+/// common divisor (the same distribution over a smaller range, so more draws fit in one),
+/// and tabulated when that range is small, so that [`Weights::index`] is one lookup.
+#[derive(Clone, Debug)]
+pub struct Weights {
+    weights: Vec<u32>,
+    total: u32,
+    /// `table[x]` = the index for `x`, when the reduced total is at most [`Weights::TABLE`].
+    table: Vec<u8>,
+}
+
+impl Weights {
+    /// Largest reduced total that gets a lookup table.
+    const TABLE: u32 = 4096;
+
+    /// Panics if every weight is zero, there are more than 256, or they sum past
+    /// `u32::MAX` (specs are checked before).
+    pub fn new(weights: &[u32]) -> Weights {
+        fn gcd(a: u32, b: u32) -> u32 {
+            if b == 0 {
+                a
+            } else {
+                gcd(b, a % b)
+            }
+        }
+        let g = weights.iter().fold(0, |g, &w| gcd(g, w));
+        assert!(g > 0 && weights.len() <= 256, "Weights::new: {weights:?}");
+        let weights: Vec<u32> = weights.iter().map(|&w| w / g).collect();
+        let total = weights.iter().try_fold(0u32, |t, &w| t.checked_add(w));
+        let total = total.expect("weights summing past u32::MAX");
+        let mut table = Vec::new();
+        if total <= Self::TABLE {
+            for (i, &w) in weights.iter().enumerate() {
+                table.extend(std::iter::repeat_n(i as u8, w as usize));
+            }
+        }
+        Weights {
+            weights,
+            total,
+            table,
+        }
+    }
+
+    /// The range to draw from: the sum of the reduced weights.
+    pub fn total(&self) -> u32 {
+        self.total
+    }
+
+    /// The index drawn by `x` (below [`Weights::total`]): [`weight_index`] of the reduced
+    /// weights.
+    #[inline]
+    pub fn index(&self, x: u32) -> usize {
+        match self.table.get(x as usize) {
+            Some(&i) => usize::from(i),
+            None => weight_index(&self.weights, x),
+        }
+    }
 }
 
 /// Shuffles `items` in place: Fisher–Yates with [`below`], every permutation equally likely.
@@ -217,6 +346,57 @@ mod tests {
 
     fn seed() -> Seed {
         Seed::from_hex("00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff").unwrap()
+    }
+
+    #[test]
+    fn weights_are_reduced_and_tabulated() {
+        let w = Weights::new(&[760_000, 120_000, 120_000]);
+        assert_eq!(
+            (w.total(), w.index(18), w.index(19), w.index(24)),
+            (25, 0, 1, 2)
+        );
+        let w = Weights::new(&[19, 0, 3]);
+        assert_eq!(
+            (w.total(), w.index(18), w.index(19), w.index(21)),
+            (22, 0, 2, 2)
+        );
+        // Too wide for a table: the same answers by the running sum.
+        let w = Weights::new(&[4095, 1, 1]);
+        assert!(w.table.is_empty());
+        assert_eq!(
+            (w.total(), w.index(4094), w.index(4095), w.index(4096)),
+            (4097, 0, 1, 2)
+        );
+        for x in 0..4097 {
+            assert_eq!(w.index(x), weight_index(&[4095, 1, 1], x));
+        }
+    }
+
+    #[test]
+    fn mixed_digits_are_those_of_one_draw() {
+        let s = seed();
+        let radices = [1277, 1020, 5, 4, 3, 2];
+        let n: u32 = radices.iter().product();
+        let (mut a, mut b) = (
+            stream(&s, Purpose::Faces, 1, 3),
+            stream(&s, Purpose::Faces, 1, 3),
+        );
+        for _ in 0..1000 {
+            let d = below_mixed(&mut a, radices);
+            let mut x = below(&mut b, n);
+            for (k, &r) in radices.iter().enumerate().rev() {
+                assert_eq!(d[k], x % r, "digit {k}");
+                x /= r;
+            }
+        }
+        // 10⁶ · 10⁶ does not fit in a u32: two draws, each a plain `below`; a radix of 1
+        // changes nothing.
+        let d = below_mixed(&mut a, [1_000_000, 1, 1_000_000, 7]);
+        let first = below(&mut b, 1_000_000);
+        let mut x = below(&mut b, 7_000_000);
+        assert_eq!(d, [first, 0, x / 7, x % 7]);
+        x = below(&mut a, 3);
+        assert_eq!(x, below(&mut b, 3), "streams still in step");
     }
 
     /// Value-stability vector: these draws are part of the reproducibility contract. If this
