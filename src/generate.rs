@@ -145,7 +145,12 @@ impl PackBuilder<'_> {
                 way: way.id.clone(),
                 message,
             };
-            let promised = self.promised.get(&i);
+            // Production blocks promise nothing: no lookup per ticket.
+            let promised = if self.promised.is_empty() {
+                None
+            } else {
+                self.promised.get(&i)
+            };
             let asked = promised.and_then(|v| v.iter().find(|p| p.1)).map(|p| p.0);
             let face: Face = match asked {
                 None => spec.mechanic.synthesize(way, &mut rng),
