@@ -21,13 +21,12 @@ use super::{
     FeatureKind, Mechanic,
 };
 use crate::money::Money;
-use crate::rng::{below, shuffle, weighted};
+use crate::rng::{below, below_mixed, shuffle, weighted, Weights};
 use crate::spec::raw::RawSpec;
 use crate::spec::{ErrorAt, GameSpec, SpecError, Way};
 use arrayvec::ArrayVec;
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use std::sync::LazyLock;
 use toml::Spanned;
 
 /// Rank characters in ascending order (art. 3.2: 2 … 10, V, D, R, A), as written in files.
@@ -46,6 +45,22 @@ pub const DECK: u8 = 52;
 const ZONE_COLUMNS: usize = 4;
 /// Face column of the first community card.
 const BOARD_COLUMN: usize = ZONES * ZONE_COLUMNS;
+/// Face columns holding a card: two per zone, then the community cards.
+const CARD_COLUMNS: [usize; 2 * ZONES + COMMUNITY] = {
+    let mut t = [0; 2 * ZONES + COMMUNITY];
+    let mut i = 0;
+    while i < ZONES {
+        t[2 * i] = i * ZONE_COLUMNS;
+        t[2 * i + 1] = i * ZONE_COLUMNS + 1;
+        i += 1;
+    }
+    let mut k = 0;
+    while k < COMMUNITY {
+        t[2 * ZONES + k] = BOARD_COLUMN + k;
+        k += 1;
+    }
+    t
+};
 /// Whole-face attempts before synthesis gives up with an `Err` (see [`Poker::synthesize`]).
 pub const MAX_ATTEMPTS: usize = 32;
 /// Plain random draws tried before a card is drawn from the enumerated candidates.
@@ -296,47 +311,85 @@ static LOSING_SET_INDEX: [u16; 8192] = {
     t
 };
 
-/// The rank pairs `(a, b)`, `a < b`, a losing zone may hold as its own cards beside the
-/// community ranks of one of the [`LOSING_RANK_SETS`]: neither rank there, and no straight
-/// (A-2-3-4-5 included) among the seven ranks.
-#[derive(Default)]
-struct LosingRankPairs {
-    /// Those with no four to a straight made with an own rank.
-    plain: ArrayVec<(u8, u8), 28>,
-    /// Those with a four to a straight made with an own rank (a near miss).
-    straight_draw: ArrayVec<(u8, u8), 28>,
+/// Up to `N` byte codes in two runs: `items[..plain]` then `items[plain..len]`.
+#[derive(Clone, Copy)]
+struct Runs<const N: usize> {
+    items: [u8; N],
+    plain: u8,
+    len: u8,
 }
 
-/// [`LosingRankPairs`] of each of the [`LOSING_RANK_SETS`], in the same order.
-static LOSING_RANK_PAIRS: LazyLock<Vec<LosingRankPairs>> = LazyLock::new(|| {
-    LOSING_RANK_SETS
-        .iter()
-        .map(|&m| {
-            let mut t = LosingRankPairs::default();
-            for a in 0..13u8 {
-                for b in a + 1..13 {
+impl<const N: usize> Runs<N> {
+    const EMPTY: Runs<N> = Runs {
+        items: [0; N],
+        plain: 0,
+        len: 0,
+    };
+
+    /// Appends `x` (to the first run while [`Runs::close_first`] was not called).
+    const fn push(&mut self, x: u8) {
+        self.items[self.len as usize] = x;
+        self.len += 1;
+    }
+
+    /// Ends the first run.
+    const fn close_first(&mut self) {
+        self.plain = self.len;
+    }
+
+    /// The codes of the first run (`first`), of the second (`second`), or of both.
+    fn runs(&self, first: bool, second: bool) -> &[u8] {
+        let (p, n) = (usize::from(self.plain), usize::from(self.len));
+        &self.items[if first { 0 } else { p }..if second { n } else { p }]
+    }
+}
+
+/// The rank pairs `a | b << 4` (`a < b`) a losing zone may hold as its own cards beside the
+/// community ranks of one of the [`LOSING_RANK_SETS`] (neither rank there, and no straight,
+/// A-2-3-4-5 included, among the seven ranks): first those with no four to a straight made
+/// with an own rank, then those with one (a near miss). At most 28: two of the eight ranks
+/// left.
+type LosingRankPairs = Runs<28>;
+
+/// [`LosingRankPairs`] of each of the [`LOSING_RANK_SETS`], in the same order (worked
+/// out at compile time).
+static LOSING_RANK_PAIRS: [LosingRankPairs; 1277] = {
+    let mut t = [Runs::EMPTY; 1277];
+    let mut i = 0;
+    while i < t.len() {
+        let m = LOSING_RANK_SETS[i];
+        let mut pass = 0;
+        while pass < 2 {
+            let mut a = 0u8;
+            while a < 13 {
+                let mut b = a + 1;
+                while b < 13 {
                     let own = 1u16 << a | 1 << b;
                     let with = m | own;
-                    if m & own != 0 || has_straight(with) {
-                        continue;
-                    }
                     let windows = WINDOWS_OF[a as usize] | WINDOWS_OF[b as usize];
-                    if WINDOWS_4[with as usize] & windows != 0 {
-                        t.straight_draw.push((a, b));
-                    } else {
-                        t.plain.push((a, b));
+                    if m & own == 0
+                        && !has_straight(with)
+                        && (WINDOWS_4[with as usize] & windows != 0) == (pass == 1)
+                    {
+                        t[i].push(a | b << 4);
                     }
+                    b += 1;
                 }
+                a += 1;
             }
-            t
-        })
-        .collect()
-});
+            if pass == 0 {
+                t[i].close_first();
+            }
+            pass += 1;
+        }
+        i += 1;
+    }
+    t
+};
 
 /// The community cards, summarised once for all four zones.
 #[derive(Clone, Copy, Debug)]
 struct Board {
-    cards: [Card; COMMUNITY],
     /// Ranks present.
     ranks: u16,
     /// Cards of each rank.
@@ -347,17 +400,19 @@ struct Board {
     suit_ranks: [u16; 4],
     /// Some rank twice or more.
     pair: bool,
+    /// The suit with five cards, if any.
+    flush_suit: Option<usize>,
 }
 
 impl Board {
     fn new(cards: [Card; COMMUNITY]) -> Board {
         let mut b = Board {
-            cards,
             ranks: 0,
             count: [0; 13],
             suits: [0; 4],
             suit_ranks: [0; 4],
             pair: false,
+            flush_suit: None,
         };
         for &c in &cards {
             let (r, s) = (rank(c) as usize, suit(c) as usize);
@@ -367,26 +422,59 @@ impl Board {
             b.suit_ranks[s] |= 1 << r;
         }
         b.pair = b.ranks.count_ones() < COMMUNITY as u32;
+        b.flush_suit = (0..4).find(|&s| b.suits[s] >= 5);
         b
     }
 }
 
 /// Reads one player zone (cards coded `0..52`; panics on a larger code) under both readings.
-/// Strict reading, art. 3.4–3.6: every set of cards that holds at least one of `own` and at
-/// least one of `community` is tried for each of the six combinations; the best found is
-/// kept. Naive reading: see [`ZoneReading`].
+/// Strict reading, art. 3.4–3.6: the best of the six combinations formed by a set of cards
+/// that holds at least one of `own` and at least one of `community` (worked out from rank
+/// masks; a test pins quinte, couleur and quinte flush royale against trying every
+/// five-card hand). Naive reading: see [`ZoneReading`].
 pub fn read_zone(own: [Card; 2], community: [Card; COMMUNITY]) -> ZoneReading {
     read(own, &Board::new(community))
 }
 
+#[inline]
 fn read(own: [Card; 2], b: &Board) -> ZoneReading {
     let (r0, r1) = (rank(own[0]), rank(own[1]));
     let (s0, s1) = (suit(own[0]) as usize, suit(own[1]) as usize);
-    let mut z = ZoneReading::default();
+    let own_bits = (1u16 << r0) | (1u16 << r1);
+    let ranks = b.ranks | own_bits;
+    let (c0, c1) = (b.count[r0 as usize], b.count[r1 as usize]);
+    // Cards of the own cards' suits among the seven.
+    let both = u8::from(s0 == s1);
+    let (n0, n1) = (b.suits[s0] + 1 + both, b.suits[s1] + 1 + both);
+    // Five of a suit: at most one suit can have them among seven cards.
+    let flush_suit = if n0 >= 5 {
+        Some(s0)
+    } else if n1 >= 5 {
+        Some(s1)
+    } else {
+        b.flush_suit
+    };
+    // Straights with exactly four ranks here, one of them a rank only the own cards bring.
+    let own_windows = if c0 == 0 { WINDOWS_OF[r0 as usize] } else { 0 }
+        | if c1 == 0 { WINDOWS_OF[r1 as usize] } else { 0 };
+    let full = (straight_starts(ranks) & 0x1FF) << 1 | u16::from(ranks & WHEEL == WHEEL);
+    let mut z = ZoneReading {
+        strict: None,
+        pair: r0 == r1 || b.pair || c0 > 0 || c1 > 0,
+        straight: has_straight(ranks),
+        flush: flush_suit.is_some(),
+        straight_flush: false,
+        flush_draw: n0 == 4 || n1 == 4,
+        straight_draw: WINDOWS_4[ranks as usize] & !full & own_windows != 0,
+    };
+    // Every strict combination is a naive pair, straight or flush: with none, the zone
+    // loses under both readings.
+    if !z.naive_wins() {
+        return z;
+    }
 
     // Art. 3.4 paire, brelan, carré: n cards of one rank, at least one own and one community.
-    for r in [r0, r1] {
-        let cb = b.count[r as usize];
+    for (r, cb) in [(r0, c0), (r1, c1)] {
         if cb == 0 {
             continue;
         }
@@ -398,73 +486,88 @@ fn read(own: [Card; 2], b: &Board) -> ZoneReading {
         };
         z.strict = z.strict.max(Some(c));
     }
-
-    let own_bits = (1u16 << r0) | (1u16 << r1);
-    let ranks = b.ranks | own_bits;
-    let (c0, c1) = (b.count[r0 as usize], b.count[r1 as usize]);
-    z.pair = r0 == r1 || b.pair || c0 > 0 || c1 > 0;
-    z.straight = has_straight(ranks);
-    // Cards of the own cards' suits among the seven.
-    let both = u8::from(s0 == s1);
-    let (n0, n1) = (b.suits[s0] + 1 + both, b.suits[s1] + 1 + both);
-    // Five of a suit: at most one suit can have them among seven cards.
-    let flush_suit = if n0 >= 5 {
-        Some(s0)
-    } else if n1 >= 5 {
-        Some(s1)
-    } else {
-        (0..4).find(|&s| b.suits[s] >= 5)
-    };
-    z.flush = flush_suit.is_some();
     if let Some(f) = flush_suit {
         let m = b.suit_ranks[f] | u16::from(s0 == f) << r0 | u16::from(s1 == f) << r1;
         let royal = m & ROYAL == ROYAL;
         z.straight_flush = !royal && (straight_starts(m) & 0xFF != 0 || m & WHEEL == WHEEL);
     }
-    z.flush_draw = n0 == 4 || n1 == 4;
-    // Straights with exactly four ranks here, one of them a rank only the own cards bring.
-    let own_windows = if c0 == 0 { WINDOWS_OF[r0 as usize] } else { 0 }
-        | if c1 == 0 { WINDOWS_OF[r1 as usize] } else { 0 };
-    let full = (straight_starts(ranks) & 0x1FF) << 1 | u16::from(ranks & WHEEL == WHEEL);
-    z.straight_draw = WINDOWS_4[ranks as usize] & !full & own_windows != 0;
 
     // Art. 3.4 quinte, couleur, quinte flush royale: five cards, at least one own (then at
     // least three are community cards). Only worth trying when five consecutive ranks (ace
     // high) or five of a suit are there at all.
     if straight_starts(ranks) != 0 || z.flush {
-        let seven = [
-            own[0], own[1], b.cards[0], b.cards[1], b.cards[2], b.cards[3], b.cards[4],
-        ];
-        for i in 0..7 {
-            for j in i + 1..7 {
-                if (i, j) == (0, 1) {
-                    continue; // the five community cards alone (art. 3.5)
-                }
-                let mut bits = 0u16;
-                let mut same_suit = true;
-                let mut first_suit = None;
-                for (k, &c) in seven.iter().enumerate() {
-                    if k == i || k == j {
-                        continue;
-                    }
-                    bits |= 1 << rank(c);
-                    match first_suit {
-                        None => first_suit = Some(suit(c)),
-                        Some(s) => same_suit &= s == suit(c),
-                    }
-                }
-                let consecutive = bits.count_ones() == 5 && bits >> bits.trailing_zeros() == 0x1F;
-                let c = match (consecutive, same_suit) {
-                    (true, false) => Some(Combination::Quinte),
-                    (false, true) => Some(Combination::Couleur),
-                    (true, true) if bits == ROYAL => Some(Combination::QuinteFlushRoyale),
-                    _ => None, // a straight flush other than the royal one is neither
+        z.strict = z.strict.max(best_five(own, b));
+    }
+    z
+}
+
+/// Art. 3.4–3.5: the best quinte, couleur or quinte flush royale among the five-card
+/// hands of the seven cards (`own` and the community cards of `b`) that hold at least one
+/// own card. By the letter a hand is a quinte when its ranks are five consecutive (ace high
+/// only) and its suits are not all one; a couleur when its suits are all one and its ranks
+/// not consecutive; a quinte flush royale when it is 10-V-D-R-A of one suit; any other
+/// straight flush is none of them. The same answers as trying each of the 21 hands (a test
+/// pins it against that reading), found from rank masks.
+fn best_five(own: [Card; 2], b: &Board) -> Option<Combination> {
+    let mut all = b.suit_ranks;
+    let mut mine = [0u16; 4];
+    for &c in &own {
+        all[suit(c) as usize] |= 1 << rank(c);
+        mine[suit(c) as usize] |= 1 << rank(c);
+    }
+    let mut best = None;
+    // Five of one suit: every five of them holding an own card.
+    for s in 0..4 {
+        let m = all[s];
+        if m.count_ones() < 5 || mine[s] == 0 {
+            continue;
+        }
+        let mut consider = |hand: u16| {
+            if hand & mine[s] != 0 {
+                let c = if hand >> hand.trailing_zeros() != 0x1F {
+                    Some(Combination::Couleur)
+                } else if hand == ROYAL {
+                    Some(Combination::QuinteFlushRoyale)
+                } else {
+                    None
                 };
-                z.strict = z.strict.max(c);
+                best = best.max(c);
+            }
+        };
+        // Five of the five, six or seven: leave out none, one or two cards.
+        match m.count_ones() {
+            5 => consider(m),
+            6 => each_bit(m, |x| consider(m & !x)),
+            _ => each_bit(m, |x| {
+                each_bit(m & !x & !(x - 1), |y| consider(m & !x & !y))
+            }),
+        }
+    }
+    // Five consecutive ranks (ace high) holding own card (r, s), with a card of another suit
+    // than s on one of the other four ranks.
+    let ranks = all[0] | all[1] | all[2] | all[3];
+    let mut starts = straight_starts(ranks) & 0x1FF;
+    while starts != 0 {
+        let window = 0x1F << starts.trailing_zeros();
+        starts &= starts - 1;
+        for &c in &own {
+            let (r, s) = (rank(c), suit(c) as usize);
+            let other_suits = (0..4).filter(|&t| t != s).fold(0, |m, t| m | all[t]);
+            if window & 1 << r != 0 && window & !(1 << r) & other_suits != 0 {
+                best = best.max(Some(Combination::Quinte));
             }
         }
     }
-    z
+    best
+}
+
+/// Calls `f` with each set bit of `m`, as a one-bit mask, lowest first.
+fn each_bit(mut m: u16, mut f: impl FnMut(u16)) {
+    while m != 0 {
+        let x = m & m.wrapping_neg();
+        f(x);
+        m &= m - 1;
+    }
 }
 
 /// Combination weights as written in the spec (`[poker.combination_weights."<tier>"]`);
@@ -587,6 +690,9 @@ pub struct Poker {
     decoy_weights: Vec<u32>,
     /// Per-million weights of no near miss, four to a flush, four to a straight.
     near_miss: [u32; 3],
+    /// `decoy_weights` and `near_miss` as drawn (the same rates).
+    decoy_draw: Weights,
+    near_miss_draw: Weights,
     rank_captions: Vec<String>,
     suit_captions: Vec<String>,
     tier_weights: BTreeMap<Money, [u32; 6]>,
@@ -729,12 +835,15 @@ impl Poker {
                 values: cards.clone(),
             });
         }
+        let near_miss = [1_000_000 - nf - ns, nf, ns];
         Ok(Poker {
             areas: (1..=ZONES).map(|z| format!("p{z}")).collect(),
             columns,
             gain,
+            decoy_draw: Weights::new(&decoy_weights),
+            near_miss_draw: Weights::new(&near_miss),
             decoy_weights,
-            near_miss: [1_000_000 - nf - ns, nf, ns],
+            near_miss,
             rank_captions,
             suit_captions,
             tier_weights,
@@ -761,20 +870,21 @@ impl Poker {
         }
     }
 
-    /// The amount of each zone (`None`: a losing zone) and its goal, for a face of `way`
-    /// showing feature `show` if given (an `Err` when `way` cannot show it, see
-    /// [`Mechanic::can_show`]). Wins with a fixed zone go there, the others to free zones
-    /// in a random order; each winning zone draws its combination from the weights (a carré
-    /// or quinte flush royale weighing 0 after it is drawn), each losing zone its near miss
-    /// at the spec's rates. The combination or near miss asked is taken by the first
-    /// winning, resp. losing, zone instead of drawn; with `show = None` the draws are those
-    /// of every production face.
+    /// The GAIN code of each zone (its amount, or for a losing zone a decoy) and its goal,
+    /// for a face of `way` showing feature `show` if given (an `Err` when `way` cannot show
+    /// it, see [`Mechanic::can_show`]). Wins with a fixed zone go there, the others to free
+    /// zones in a random order; each winning zone draws its combination from the weights (a
+    /// carré or quinte flush royale weighing 0 after it is drawn), each losing zone its near
+    /// miss at the spec's rates and its decoy from `decoy_weights` (all losing zones in as
+    /// few draws as [`below_mixed`] can). The combination or near miss asked is taken by the
+    /// first winning, resp. losing, zone instead of drawn; with `show = None` the draws are
+    /// those of every production face.
     fn goals(
         &self,
         way: &Way,
         show: Option<&str>,
         rng: &mut FaceRng,
-    ) -> Result<([Option<Money>; ZONES], [Goal; ZONES]), String> {
+    ) -> Result<([u8; ZONES], [Goal; ZONES]), String> {
         let mut want = match show {
             Some(id) => {
                 self.can_show(way, id)?;
@@ -811,8 +921,27 @@ impl Poker {
             [0; 6]
         };
         let mut goals = [Goal::Lose(Draw::Any); ZONES];
+        let mut codes = [0u8; ZONES];
+        // Near miss and decoy of each losing zone, two zones per draw (a winning zone's
+        // radices are 1: nothing drawn).
+        let radices = |z: usize| match zone_amount[z] {
+            Some(_) => [1, 1],
+            None => [self.near_miss_draw.total(), self.decoy_draw.total()],
+        };
+        let digits: [u32; 2 * ZONES] = {
+            let [a, b] = radices(0);
+            let [c, d] = radices(1);
+            let [e, f] = radices(2);
+            let [g, h] = radices(3);
+            let [a, b, c, d] = below_mixed(rng, [a, b, c, d]);
+            let [e, f, g, h] = below_mixed(rng, [e, f, g, h]);
+            [a, b, c, d, e, f, g, h]
+        };
         for z in 0..ZONES {
-            if zone_amount[z].is_some() {
+            if let Some(m) = zone_amount[z] {
+                codes[z] = self
+                    .amount_code(m)
+                    .ok_or("win amount is not a zone amount")?;
                 if weights.iter().all(|&w| w == 0) {
                     return Err("the combination weights cannot fill every winning zone".into());
                 }
@@ -831,12 +960,14 @@ impl Poker {
                 }
                 goals[z] = Goal::Win(c);
             } else {
+                codes[z] = self.decoy_draw.index(digits[2 * z + 1]) as u8;
                 let d = match want {
                     Some(Want::Draw(d)) => {
                         want = None;
                         d
                     }
-                    _ => [Draw::None, Draw::Flush, Draw::Straight][weighted(rng, &self.near_miss)],
+                    _ => [Draw::None, Draw::Flush, Draw::Straight]
+                        [self.near_miss_draw.index(digits[2 * z])],
                 };
                 goals[z] = Goal::Lose(d);
             }
@@ -844,7 +975,7 @@ impl Poker {
         if want.is_some() {
             return Err(format!("no zone of way \"{}\" can show {show:?}", way.id));
         }
-        Ok((zone_amount, goals))
+        Ok((codes, goals))
     }
 
     fn amount_code(&self, m: Money) -> Option<u8> {
@@ -870,30 +1001,23 @@ impl Poker {
         show: Option<&str>,
         rng: &mut FaceRng,
     ) -> Result<(Face, usize), String> {
-        let (zone_amount, goals) = self.goals(way, show, rng)?;
+        let (codes, goals) = self.goals(way, show, rng)?;
         let mut dealt = None;
         let mut attempts = 0;
         while attempts < MAX_ATTEMPTS && dealt.is_none() {
             attempts += 1;
             dealt = deal(&goals, rng);
         }
-        let (own, mut board) = dealt.ok_or_else(|| {
+        let (own, board) = dealt.ok_or_else(|| {
             format!("no deal found for the goals {goals:?} in {MAX_ATTEMPTS} attempts")
         })?;
-        shuffle(rng, &mut board);
 
         let mut face = Face::default();
         for z in 0..ZONES {
             let base = z * ZONE_COLUMNS;
             face.codes[base] = own[z][0];
             face.codes[base + 1] = own[z][1];
-            let code = match zone_amount[z] {
-                Some(m) => self
-                    .amount_code(m)
-                    .ok_or("win amount is not a zone amount")?,
-                None => weighted(rng, &self.decoy_weights) as u8,
-            };
-            self.gain.show(&mut face, base + 2, base + 3, code);
+            self.gain.show(&mut face, base + 2, base + 3, codes[z]);
         }
         face.codes[BOARD_COLUMN..BOARD_COLUMN + COMMUNITY].copy_from_slice(&board);
 
@@ -1114,20 +1238,19 @@ impl Mechanic for Poker {
                 ev.ambiguities.push(a);
             }
         };
-        let card_cols = (0..ZONES)
-            .flat_map(|z| [z * ZONE_COLUMNS, z * ZONE_COLUMNS + 1])
-            .chain(BOARD_COLUMN..BOARD_COLUMN + COMMUNITY);
-        let mut seen = 0u64;
-        for i in card_cols {
+        let (mut seen, mut duplicate, mut highest) = (0u64, false, 0u8);
+        for i in CARD_COLUMNS {
             let c = codes[i];
-            if c >= DECK {
-                push(&mut ev, AMB_BAD_CODE);
-                return ev;
-            }
-            if seen & (1 << c) != 0 {
-                push(&mut ev, AMB_DUPLICATE);
-            }
-            seen |= 1 << c;
+            highest = highest.max(c);
+            duplicate |= seen & 1 << (c & 63) != 0;
+            seen |= 1 << (c & 63);
+        }
+        if highest >= DECK {
+            push(&mut ev, AMB_BAD_CODE);
+            return ev;
+        }
+        if duplicate {
+            push(&mut ev, AMB_DUPLICATE);
         }
         let mut cards = [0; COMMUNITY];
         cards.copy_from_slice(&codes[BOARD_COLUMN..BOARD_COLUMN + COMMUNITY]);
@@ -1314,53 +1437,78 @@ fn select(mut m: u64, mut k: u32) -> u32 {
     base + m.trailing_zeros()
 }
 
-/// Community cards for a ticket whose four zones lose: uniformly one of the
-/// [`LOSING_RANK_SETS`] (five ranks, no pair, no straight), each rank of a uniform suit,
-/// redrawn when all five share a suit (ascending ranks; shuffled later).
-fn losing_board(rng: &mut FaceRng) -> [Card; COMMUNITY] {
-    let mut ranks = LOSING_RANK_SETS[below(rng, LOSING_RANK_SETS.len() as u32) as usize];
-    let suits = loop {
-        let x = below(rng, 1 << (2 * COMMUNITY));
-        if ![0, 0x155, 0x2AA, 0x3FF].contains(&x) {
-            break x;
+/// Community cards for a ticket whose zones lose or win with a paire or brelan, in the order
+/// printed: uniformly one of the [`LOSING_RANK_SETS`] (five ranks, no pair, no straight),
+/// each rank of a uniform suit but never all five of one suit, in a uniform order; with the
+/// index of their rank set. One draw.
+fn losing_board(rng: &mut FaceRng) -> ([Card; COMMUNITY], u16) {
+    // 1 020 suit patterns: two bits per rank, less the four where all suits agree.
+    let d = below_mixed(rng, [LOSING_RANK_SETS.len() as u32, 1020, 5, 4, 3, 2]);
+    let mut ranks = LOSING_RANK_SETS[d[0] as usize];
+    let mut suits = d[1] + 1;
+    for monochrome in [0x155, 0x2AA] {
+        if suits >= monochrome {
+            suits += 1;
         }
-    };
+    }
     let mut b = [0; COMMUNITY];
     for (i, c) in b.iter_mut().enumerate() {
         *c = card(ranks.trailing_zeros() as u8, (suits >> (2 * i) & 3) as u8);
         ranks &= ranks - 1;
     }
-    b
+    permute(&mut b, [d[2], d[3], d[4], d[5]]);
+    (b, d[0] as u16)
+}
+
+/// Fisher–Yates on the five community cards with the digits `j` (in `0..5`, `0..4`, `0..3`,
+/// `0..2`): the card at 4 is swapped with the one at `j[0]`, then 3 with `j[1]`, and so on.
+fn permute(b: &mut [Card; COMMUNITY], j: [u32; 4]) {
+    for (i, &j) in (1..COMMUNITY).rev().zip(&j) {
+        b.swap(i, j as usize);
+    }
+}
+
+/// The five community cards in a uniform order (one draw).
+fn shuffle_board(rng: &mut FaceRng, b: &mut [Card; COMMUNITY]) {
+    permute(b, below_mixed(rng, [5, 4, 3, 2]));
 }
 
 /// Proposals drawn for a losing zone before every candidate is enumerated.
 const LOSE_TRIES: usize = 24;
 
 /// Suit pairs `sa | sb << 2` (suits of a losing zone's lower and higher own rank) that
-/// leave at most four of a suit among its seven cards: `[0]` with no four made with an own
-/// card, `[1]` with one (a near miss), `[2]` all of them.
-type SuitPairs = [ArrayVec<u8, 16>; 3];
+/// leave at most four of a suit among its seven cards: first those with no four made with
+/// an own card, then those with one (a near miss).
+type SuitPairs = Runs<16>;
 
 /// [`SuitPairs`] for every count of community cards per suit (`c + 5d + 25h + 125s`,
-/// each count at most 4).
-static SUIT_PAIRS: LazyLock<Vec<SuitPairs>> = LazyLock::new(|| {
-    (0..625usize)
-        .map(|key| {
-            let counts = [key % 5, key / 5 % 5, key / 25 % 5, key / 125];
-            let mut t: SuitPairs = Default::default();
-            for x in 0..16u8 {
-                let (sa, sb) = (usize::from(x & 3), usize::from(x >> 2));
-                let both = usize::from(sa == sb);
+/// each count at most 4), worked out at compile time.
+static SUIT_PAIRS: [SuitPairs; 625] = {
+    let mut t = [Runs::EMPTY; 625];
+    let mut key = 0;
+    while key < t.len() {
+        let counts = [key % 5, key / 5 % 5, key / 25 % 5, key / 125];
+        let mut pass = 0;
+        while pass < 2 {
+            let mut x = 0u8;
+            while x < 16 {
+                let (sa, sb) = ((x & 3) as usize, (x >> 2) as usize);
+                let both = (sa == sb) as usize;
                 let (na, nb) = (counts[sa] + 1 + both, counts[sb] + 1 + both);
-                if na <= 4 && nb <= 4 {
-                    t[usize::from(na == 4 || nb == 4)].push(x);
-                    t[2].push(x);
+                if na <= 4 && nb <= 4 && (na == 4 || nb == 4) == (pass == 1) {
+                    t[key].push(x);
                 }
+                x += 1;
             }
-            t
-        })
-        .collect()
-});
+            if pass == 0 {
+                t[key].close_first();
+            }
+            pass += 1;
+        }
+        key += 1;
+    }
+    t
+};
 
 /// What the community cards leave to losing zones, worked out once per ticket.
 struct LosingRoom {
@@ -1371,10 +1519,11 @@ struct LosingRoom {
 }
 
 impl LosingRoom {
-    /// The room on community cards `b`, or `None` when they are not five distinct ranks
-    /// with no straight and at most four of a suit (then no zone can lose: GAMES.md).
-    fn new(b: &Board) -> Option<LosingRoom> {
-        let set = LOSING_SET_INDEX[b.ranks as usize];
+    /// The room on community cards `b`, whose ranks have index `set` in
+    /// [`LOSING_SET_INDEX`], or `None` when they are not five distinct ranks with no
+    /// straight and at most four of a suit (then no zone can lose: GAMES.md).
+    fn new(b: &Board, set: u16) -> Option<LosingRoom> {
+        debug_assert_eq!(set, LOSING_SET_INDEX[b.ranks as usize]);
         let pairs = LOSING_RANK_PAIRS.get(usize::from(set))?;
         if b.suits.iter().any(|&n| n > 4) {
             return None;
@@ -1392,48 +1541,35 @@ impl LosingRoom {
 /// a flush / to a straight made with an own card only when `d` asks for it; `Any` allows
 /// either or both). Pinned by a test against [`read`].
 struct LosingChoice<'a> {
-    /// Rank pairs, in two runs.
-    pairs: [&'a [(u8, u8)]; 2],
+    /// Rank pairs `a | b << 4`.
+    pairs: &'a [u8],
+    /// Suit pairs `sa | sb << 2`.
     suits: &'a [u8],
 }
 
 impl<'a> LosingChoice<'a> {
     fn new(d: Draw, room: &'a LosingRoom) -> LosingChoice<'a> {
-        let (plain, draw) = (&room.pairs.plain[..], &room.pairs.straight_draw[..]);
+        let (p, s) = (&room.pairs, &room.suits);
         let (pairs, suits) = match d {
-            Draw::None => ([plain, &[][..]], 0),
-            Draw::Flush => ([plain, &[][..]], 1),
-            Draw::Straight => ([draw, &[][..]], 0),
-            Draw::Any => ([plain, draw], 2),
+            Draw::None => (p.runs(true, false), s.runs(true, false)),
+            Draw::Flush => (p.runs(true, false), s.runs(false, true)),
+            Draw::Straight => (p.runs(false, true), s.runs(true, false)),
+            Draw::Any => (p.runs(true, true), s.runs(true, true)),
         };
-        LosingChoice {
-            pairs,
-            suits: &room.suits[suits],
-        }
+        LosingChoice { pairs, suits }
     }
 
-    /// How many choices there are, cards taken or not.
-    fn len(&self) -> u32 {
-        ((self.pairs[0].len() + self.pairs[1].len()) * self.suits.len()) as u32
-    }
-
-    /// The `i`-th choice (`i` below [`LosingChoice::len`]).
-    fn cards(&self, i: u32) -> [Card; 2] {
-        let m = self.suits.len() as u32;
-        let (k, x) = ((i / m) as usize, self.suits[(i % m) as usize]);
-        let n0 = self.pairs[0].len();
-        let (ra, rb) = if k < n0 {
-            self.pairs[0][k]
-        } else {
-            self.pairs[1][k - n0]
-        };
-        [card(ra, x & 3), card(rb, x >> 2)]
+    /// The choice of rank pair `k` (below `pairs.len()`) and suit pair `j` (below
+    /// `suits.len()`).
+    fn cards(&self, k: u32, j: u32) -> [Card; 2] {
+        let (r, x) = (self.pairs[k as usize], self.suits[j as usize]);
+        [card(r & 15, x & 3), card(r >> 4, x >> 2)]
     }
 
     /// Every choice whose cards are not in `used`.
-    fn all(&self, used: u64) -> ArrayVec<[Card; 2], { 56 * 16 }> {
-        (0..self.len())
-            .map(|i| self.cards(i))
+    fn all(&self, used: u64) -> ArrayVec<[Card; 2], { 28 * 16 }> {
+        (0..self.pairs.len() as u32)
+            .flat_map(|k| (0..self.suits.len() as u32).map(move |j| self.cards(k, j)))
             .filter(|c| free(used, c))
             .collect()
     }
@@ -1445,37 +1581,46 @@ fn free(used: u64, own: &[Card; 2]) -> bool {
 }
 
 /// Own cards for a losing zone with near miss `d`, none in `used`, or `None` when there are
-/// none: uniformly among the [`LosingChoice`]s, in random order. A choice is drawn and
-/// redrawn while a card is taken, at most [`LOSE_TRIES`] times; then every free choice is
-/// enumerated.
+/// none: uniformly among the [`LosingChoice`]s, in random order. A choice and its order are
+/// drawn (one draw) and redrawn while a card is taken, at most [`LOSE_TRIES`] times; then
+/// every free choice is enumerated.
 fn pick_losing(d: Draw, room: &LosingRoom, used: u64, rng: &mut FaceRng) -> Option<[Card; 2]> {
     let choice = LosingChoice::new(d, room);
-    let total = choice.len();
-    if total == 0 {
+    let radices = [choice.pairs.len() as u32, choice.suits.len() as u32, 2];
+    if radices.contains(&0) {
         return None;
     }
-    let mut found = None;
     for _ in 0..LOSE_TRIES {
-        let own = choice.cards(below(rng, total));
+        let [k, j, order] = below_mixed(rng, radices);
+        let own = choice.cards(k, j);
         if free(used, &own) {
-            found = Some(own);
-            break;
+            return Some(ordered(own, order));
         }
     }
-    let mut own = match found {
-        Some(own) => own,
-        None => {
-            let all = choice.all(used);
-            if all.is_empty() {
-                return None;
-            }
-            all[below(rng, all.len() as u32) as usize]
-        }
-    };
-    if below(rng, 2) == 1 {
-        own.swap(0, 1);
+    pick_losing_among_free(&choice, used, rng)
+}
+
+/// The end of [`pick_losing`] once its draws keep hitting taken cards: a choice among those
+/// whose cards are free, uniformly, in random order.
+#[cold]
+#[inline(never)]
+fn pick_losing_among_free(
+    choice: &LosingChoice,
+    used: u64,
+    rng: &mut FaceRng,
+) -> Option<[Card; 2]> {
+    let all = choice.all(used);
+    if all.is_empty() {
+        return None;
     }
-    Some(own)
+    let [i, order] = below_mixed(rng, [all.len() as u32, 2]);
+    Some(ordered(all[i as usize], order))
+}
+
+/// `own` as it is (`order` 0) or swapped (1).
+fn ordered(own: [Card; 2], order: u32) -> [Card; 2] {
+    let swap = order as usize & 1;
+    [own[swap], own[1 - swap]]
 }
 
 /// Ranks held exactly `n` times by the community cards.
@@ -1513,20 +1658,31 @@ fn has_straight_core(m: u16) -> bool {
 }
 
 /// One attempt at dealing the 13 cards for `goals`: own cards per zone and the community
-/// cards (not yet shuffled). `None` on a dead end.
+/// cards in the order printed. `None` on a dead end.
 fn deal(
     goals: &[Goal; ZONES],
     rng: &mut FaceRng,
 ) -> Option<([[Card; 2]; ZONES], [Card; COMMUNITY])> {
     let losing = goals.iter().filter(|g| matches!(g, Goal::Lose(_))).count();
-    let cards = if losing == ZONES {
-        losing_board(rng)
+    // Paires and brelans need nothing of the community cards that losing zones do not.
+    let plain = goals.iter().all(|g| {
+        matches!(
+            g,
+            Goal::Lose(_) | Goal::Win(Combination::Paire | Combination::Brelan)
+        )
+    });
+    let (cards, set) = if plain {
+        let (cards, set) = losing_board(rng);
+        (cards, Some(set))
     } else {
-        build_board(goals, rng)?
+        let mut cards = build_board(goals, rng)?;
+        shuffle_board(rng, &mut cards);
+        (cards, None)
     };
     let board = Board::new(cards);
+    let set = set.unwrap_or_else(|| LOSING_SET_INDEX[board.ranks as usize]);
     let room = if losing > 0 {
-        Some(LosingRoom::new(&board)?)
+        Some(LosingRoom::new(&board, set)?)
     } else {
         None
     };
@@ -1544,7 +1700,8 @@ fn deal(
     Some((own, cards))
 }
 
-/// Community cards for `goals`. Always five distinct ranks with no straight and at most
+/// Community cards for `goals` (some zone winning with a carré, quinte flush royale,
+/// couleur or quinte), not yet shuffled. Always five distinct ranks with no straight and at most
 /// four of a suit, except one pair when a carré is wanted (then all four zones win). A
 /// quinte flush royale gets three or four of its cards here, a couleur three or four cards
 /// of its suit, a quinte three ranks of one straight, a carré its pair.
@@ -2222,7 +2379,7 @@ mod tests {
         for round in 0..600 {
             let goals = goal_sets[round % goal_sets.len()];
             let cards = if round % 2 == 0 {
-                losing_board(&mut rng)
+                losing_board(&mut rng).0
             } else {
                 match build_board(&goals, &mut rng) {
                     Some(c) => c,
@@ -2233,7 +2390,7 @@ mod tests {
             if b.pair {
                 continue; // a carré's board: every zone wins there
             }
-            let room = LosingRoom::new(&b).unwrap();
+            let room = LosingRoom::new(&b, LOSING_SET_INDEX[b.ranks as usize]).unwrap();
             // A few cards already taken by other zones.
             let mut used = used_of(&cards);
             for _ in 0..below(&mut rng, 7) {
@@ -2265,7 +2422,7 @@ mod tests {
                         }
                     }
                 }
-                assert_eq!(got, want, "{d:?} on {:?}", b.cards);
+                assert_eq!(got, want, "{d:?} on {cards:?}");
                 sizes[i] += got.len();
             }
         }
@@ -2289,7 +2446,7 @@ mod tests {
                 continue;
             };
             let b = Board::new(cards);
-            let room = LosingRoom::new(&b);
+            let room = LosingRoom::new(&b, LOSING_SET_INDEX[b.ranks as usize]);
             let mut used = used_of(&cards);
             // Zones in dealing order, each checked against the cards dealt before it.
             let mut order = goals;
@@ -2313,10 +2470,9 @@ mod tests {
                         };
                         assert!(
                             reachable(c0, c1) || reachable(c1, c0),
-                            "{c:?}: {} {} on {:?}",
+                            "{c:?}: {} {} on {cards:?}",
                             card_code(c0),
                             card_code(c1),
-                            b.cards
                         );
                         winners[c.index()] += 1;
                     }
@@ -2403,8 +2559,8 @@ mod tests {
         assert_eq!(show(&a), PINNED_4333);
     }
 
-    const PINNED_LOSE: &str = "Jd,Kd,4,QUATRE EUROS,Js,Qs,3,TROIS EUROS,Qh,Ks,10,DIX EUROS,Qc,Td,2,DEUX EUROS,5h,2c,6d,3d,7c";
-    const PINNED_4333: &str = "4d,7s,4,QUATRE EUROS,3c,Qd,3,TROIS EUROS,Ks,Ts,3,TROIS EUROS,Ad,Ac,3,TROIS EUROS,4c,Th,6d,Qs,As";
+    const PINNED_LOSE: &str = "Jh,Qc,2,DEUX EUROS,2c,9c,10,DIX EUROS,Td,Qd,15,QUINZE EUROS,Th,Qs,15,QUINZE EUROS,5s,8c,4h,Ah,7h";
+    const PINNED_4333: &str = "6s,2h,4,QUATRE EUROS,Js,Jc,3,TROIS EUROS,6d,Qh,3,TROIS EUROS,Th,Ts,3,TROIS EUROS,3h,Jd,6c,7h,Td";
 
     /// Combination and near-miss frequencies follow the spec over many faces.
     #[test]
@@ -2525,6 +2681,82 @@ mod tests {
         assert_eq!(f.lots(), 319_380);
         assert_eq!(f.payout(), Money::units(3_060_000));
         assert_eq!(f.price, Money::units(3));
+    }
+
+    /// Art. 3.4–3.5 by the letter: each of the 21 five-card hands of the seven cards but the
+    /// community cards alone, judged as written; the best kept.
+    fn best_five_by_letter(own: [Card; 2], community: [Card; COMMUNITY]) -> Option<Combination> {
+        let seven = [
+            own[0],
+            own[1],
+            community[0],
+            community[1],
+            community[2],
+            community[3],
+            community[4],
+        ];
+        let mut best = None;
+        for i in 0..7 {
+            for j in i + 1..7 {
+                if (i, j) == (0, 1) {
+                    continue; // the five community cards alone (art. 3.5)
+                }
+                let hand: Vec<Card> = (0..7)
+                    .filter(|&k| k != i && k != j)
+                    .map(|k| seven[k])
+                    .collect();
+                let bits = hand.iter().fold(0u16, |m, &c| m | 1 << rank(c));
+                let same_suit = hand.iter().all(|&c| suit(c) == suit(hand[0]));
+                let consecutive = bits.count_ones() == 5 && bits >> bits.trailing_zeros() == 0x1F;
+                let c = match (consecutive, same_suit) {
+                    (true, false) => Some(Combination::Quinte),
+                    (false, true) => Some(Combination::Couleur),
+                    (true, true) if bits == ROYAL => Some(Combination::QuinteFlushRoyale),
+                    _ => None,
+                };
+                best = best.max(c);
+            }
+        }
+        best
+    }
+
+    /// The bit-mask reading of quinte, couleur and quinte flush royale against the letter,
+    /// on deals from small pools of cards (one to four suits, seven to thirteen ranks) where
+    /// straights, flushes and straight flushes are common.
+    #[test]
+    fn best_five_is_the_letter() {
+        let mut rng = FaceRng::seed_from_u64(35);
+        let mut seen = [0u32; 4];
+        for _ in 0..300_000 {
+            let suits = 1 + below(&mut rng, 15) as u8;
+            let width = 7 + below(&mut rng, 7) as u8;
+            let low = below(&mut rng, u32::from(14 - width)) as u8;
+            let pool: Vec<Card> = (0..4u8)
+                .filter(|s| suits & 1 << s != 0)
+                .flat_map(|s| (low..low + width).map(move |r| card(r, s)))
+                .collect();
+            if pool.len() < 7 {
+                continue;
+            }
+            let mut pool = pool;
+            shuffle(&mut rng, &mut pool);
+            let own = [pool[0], pool[1]];
+            let community: [Card; COMMUNITY] = pool[2..7].try_into().unwrap();
+            let want = best_five_by_letter(own, community);
+            assert_eq!(
+                best_five(own, &Board::new(community)),
+                want,
+                "own {own:?}, community {community:?}"
+            );
+            if let Some(c) = want {
+                seen[c.index() - 2] += 1;
+            }
+        }
+        // Each of quinte, couleur, (carré slot unused), quinte flush royale came up often.
+        assert!(
+            seen[0] > 10_000 && seen[1] > 10_000 && seen[3] > 100,
+            "{seen:?}"
+        );
     }
 
     /// Cross-check against rs_poker (an established poker hand evaluator), on random
