@@ -1,6 +1,8 @@
 //! Poker mechanic: synthesis per face and evaluation per zone, next to rs_poker's 7-card
 //! hand ranking of the same zones (an established evaluator, for scale only: it ranks
-//! standard poker hands, ours applies art. 3.4–3.6 plus the ambiguity checks).
+//! standard poker hands, ours applies art. 3.4–3.6 plus the ambiguity checks); and what
+//! generation spends on faces per ticket (synthesis plus judgement, ways in a block's
+//! proportions).
 //!
 //! Run: `cargo bench --bench poker` (add `-- --warm-up-time 1 --measurement-time 3` for a
 //! quick look).
