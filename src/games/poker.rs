@@ -875,10 +875,10 @@ impl Poker {
     /// it, see [`Mechanic::can_show`]). Wins with a fixed zone go there, the others to free
     /// zones in a random order; each winning zone draws its combination from the weights (a
     /// carré or quinte flush royale weighing 0 after it is drawn), each losing zone its near
-    /// miss at the spec's rates and its decoy from `decoy_weights` (all losing zones in as
-    /// few draws as [`below_mixed`] can). The combination or near miss asked is taken by the
-    /// first winning, resp. losing, zone instead of drawn; with `show = None` the draws are
-    /// those of every production face.
+    /// miss at the spec's rates and its decoy from `decoy_weights` (two zones per draw of
+    /// [`below_mixed`] when their ranges fit). The combination or near miss asked is taken
+    /// by the first winning, resp. losing, zone instead of drawn; with `show = None` the
+    /// draws are those of every production face.
     fn goals(
         &self,
         way: &Way,
@@ -922,8 +922,8 @@ impl Poker {
         };
         let mut goals = [Goal::Lose(Draw::Any); ZONES];
         let mut codes = [0u8; ZONES];
-        // Near miss and decoy of each losing zone, two zones per draw (a winning zone's
-        // radices are 1: nothing drawn).
+        // Near miss and decoy of each losing zone, two zones per call (one draw when their
+        // ranges fit; a winning zone's radices are 1: nothing drawn).
         let radices = |z: usize| match zone_amount[z] {
             Some(_) => [1, 1],
             None => [self.near_miss_draw.total(), self.decoy_draw.total()],
