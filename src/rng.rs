@@ -194,7 +194,7 @@ fn accepted<R: RngCore + ?Sized>(rng: &mut R, n: u32) -> u32 {
 /// likely. Consecutive radices whose product fits in a `u32` share one draw: the digits
 /// are those of [`below`]`(rng, product)` written in that mixed radix (first radix most
 /// significant), read off without a division. A radix of 1 gives the digit 0 and changes
-/// no draw. Panics if a radix is 0 (a caller bug).
+/// no draw (radices that are all 1 draw nothing). Panics if a radix is 0 (a caller bug).
 #[inline(always)]
 pub fn below_mixed<R: RngCore + ?Sized, const N: usize>(
     rng: &mut R,
@@ -203,11 +203,13 @@ pub fn below_mixed<R: RngCore + ?Sized, const N: usize>(
     let n = radices
         .iter()
         .fold(1u64, |n, &r| n.saturating_mul(u64::from(r)));
-    if n > u64::from(u32::MAX) {
-        return below_mixed_grouped(rng, radices);
-    }
     let mut digits = [0; N];
-    digits_of(accepted(rng, n as u32), &radices, &mut digits);
+    match n {
+        // Only radices of 1: every digit is 0, nothing to draw.
+        1 => {}
+        n if n > u64::from(u32::MAX) => return below_mixed_grouped(rng, radices),
+        n => digits_of(accepted(rng, n as u32), &radices, &mut digits),
+    }
     digits
 }
 
@@ -395,6 +397,8 @@ mod tests {
         let first = below(&mut b, 1_000_000);
         let mut x = below(&mut b, 7_000_000);
         assert_eq!(d, [first, 0, x / 7, x % 7]);
+        // Radices that are all 1 draw nothing.
+        assert_eq!(below_mixed(&mut a, [1, 1, 1]), [0, 0, 0]);
         x = below(&mut a, 3);
         assert_eq!(x, below(&mut b, 3), "streams still in step");
     }

@@ -58,8 +58,8 @@ fn small_poker_block_generates_and_verifies_clean() {
     assert_eq!(sha256(&one.join("tickets.csv")), GOLDEN_CSV);
     assert_eq!(sha256(&one.join("tickets.bin")), GOLDEN_BIN);
 }
-const GOLDEN_CSV: &str = "cd5211cc0dcb59f58712a16b1a5f1e6bfc74daaab37403829e26c9af7ea65cf7";
-const GOLDEN_BIN: &str = "598bf49eaa71d0c21b51aa68acaef993f4be026a7e96b20ec479c018a63012ae";
+const GOLDEN_CSV: &str = "d049a8c2f372cf6e08238f16809a7da1b3d54a47c64ebb764c685f57f70b1dd3";
+const GOLDEN_BIN: &str = "3be5c7292df409624d9e3f6699c3d48de53787bc62eaf8fe0e9e03fcba17e3d9";
 
 #[test]
 fn verify_finds_a_pocket_pair_edited_onto_a_losing_zone() {

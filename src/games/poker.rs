@@ -2560,7 +2560,7 @@ mod tests {
     }
 
     const PINNED_LOSE: &str = "Jh,Qc,2,DEUX EUROS,2c,9c,10,DIX EUROS,Td,Qd,15,QUINZE EUROS,Th,Qs,15,QUINZE EUROS,5s,8c,4h,Ah,7h";
-    const PINNED_4333: &str = "6s,2h,4,QUATRE EUROS,Js,Jc,3,TROIS EUROS,6d,Qh,3,TROIS EUROS,Th,Ts,3,TROIS EUROS,3h,Jd,6c,7h,Td";
+    const PINNED_4333: &str = "5c,4d,4,QUATRE EUROS,Jh,7d,3,TROIS EUROS,3c,8d,3,TROIS EUROS,Th,Td,3,TROIS EUROS,Tc,8h,3d,4h,Js";
 
     /// Combination and near-miss frequencies follow the spec over many faces.
     #[test]
