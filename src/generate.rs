@@ -295,9 +295,13 @@ pub fn place_promises(
     promises: &[Promise],
     ways: &[WayId],
 ) -> Result<Vec<u32>, GenerateError> {
-    let mut of_way: HashMap<WayId, Vec<u32>> = HashMap::new();
-    for (i, &w) in ways.iter().enumerate() {
-        of_way.entry(w).or_default().push(i as u32);
+    // Only the tickets of promised ways are listed (none for a production block).
+    let mut of_way: HashMap<WayId, Vec<u32>> =
+        promises.iter().map(|p| (p.way, Vec::new())).collect();
+    for (i, w) in ways.iter().enumerate() {
+        if let Some(v) = of_way.get_mut(w) {
+            v.push(i as u32);
+        }
     }
     let mut used: HashMap<WayId, usize> = HashMap::new();
     let mut at = vec![0u32; promises.len()];
