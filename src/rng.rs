@@ -109,7 +109,7 @@ impl Seed {
     /// The master seed made of `shares`, in the given order:
     /// SHA-256(`"tirage/v1/seed-shares"` ‖ 0x00 ‖ share₁ ‖ … ‖ shareₙ), each share its 32
     /// raw bytes. Order matters (the same shares in another order give another seed). An
-    /// empty list is allowed by the formula but the CLI requires at least one share.
+    /// empty list is allowed by the formula but the CLI requires at least two distinct shares.
     pub fn from_shares(shares: &[SeedShare]) -> Seed {
         let mut h = Sha256::new();
         h.update(b"tirage/v1/seed-shares\0");

@@ -214,6 +214,26 @@ fn seed_shares_generate_and_replay() {
     // The shares in the wrong order: another seed.
     let (code, r) = run(&[&fb, &fa]);
     assert_eq!(code, 1);
+    // One party alone, or one share given twice: refused before anything is made.
+    let fa2 = t.path().join("a-again.share");
+    std::fs::copy(&fa, &fa2).unwrap();
+    for (shares, says) in [
+        (vec![&fa], "needs at least two"),
+        (vec![&fa, &fb, &fa2], "hold the same share"),
+    ] {
+        let mut c = tirage();
+        c.args(["generate", "-q", "--out"])
+            .arg(t.path().join("refused"))
+            .arg(small_spec());
+        for p in &shares {
+            c.arg("--seed-share").arg(p);
+        }
+        let out = c.output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(says), "{err}");
+        assert!(!t.path().join("refused").exists());
+    }
     let replay = check(&r, "replay");
     assert_eq!(replay["result"], "fail");
     let text = replay["examples"].to_string();

@@ -52,15 +52,36 @@ impl SeedArgs {
     }
 }
 
-/// Reads seed share files (64 hex digits each), in the order given.
+/// Reads seed share files (64 hex digits each), in the order given. None given: none read.
+/// Errors: a file cannot be read or is not 64 hex digits; a single share (the master seed
+/// would rest on one party: give it whole with `--seed-file`); two files holding the same
+/// share (one party's share counted twice, so the seed rests on fewer parties than the
+/// manifest shows).
 pub fn read_shares(paths: &[PathBuf]) -> Result<Vec<SeedShare>> {
-    paths
+    let shares = paths
         .iter()
         .map(|f| {
             let text = read_small(f, "seed share file")?;
             SeedShare::from_hex(&text).with_context(|| format!("seed share file {}", f.display()))
         })
-        .collect()
+        .collect::<Result<Vec<_>>>()?;
+    if let [only] = paths {
+        bail!(
+            "--seed-share {}: a master seed from shares needs at least two, one per party; \
+             a seed from one party is given whole with --seed-file",
+            only.display()
+        );
+    }
+    for (j, b) in shares.iter().enumerate() {
+        if let Some(i) = shares[..j].iter().position(|a| a == b) {
+            bail!(
+                "seed share files {} and {} hold the same share: each party brings its own",
+                paths[i].display(),
+                paths[j].display()
+            );
+        }
+    }
+    Ok(shares)
 }
 
 /// Where a fresh seed for output `out` is saved: beside it, never inside it.
