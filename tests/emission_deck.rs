@@ -638,3 +638,57 @@ fn force_never_replaces_a_block_of_the_other_kind() {
         .success();
     assert_ne!(std::fs::read(deck.join("manifest.json")).unwrap(), manifest);
 }
+
+/// The seed file beside a block always replays it: a block remade from a given seed keeps a
+/// seed file holding that seed, refuses (exit 2, nothing made) one holding another seed
+/// without `--force`, and removes it with `--force` once the new block is in place.
+#[test]
+fn a_seed_file_never_sits_beside_a_block_it_does_not_replay() {
+    let t = tempfile::tempdir().unwrap();
+    let spec = repo("tests/specs/coq_small.toml");
+    let block = t.path().join("block");
+    let seed_file = t.path().join("block.seed");
+    let generate = |args: &[&str]| {
+        tirage()
+            .arg("generate")
+            .arg(&spec)
+            .args(["-q", "--out"])
+            .arg(&block)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    assert!(generate(&[]).status.success());
+    let fresh = std::fs::read(&seed_file).unwrap();
+    // Replayed from its own seed file: kept as it is.
+    let own = seed_file.to_str().unwrap();
+    let o = generate(&["--force", "--seed-file", own]);
+    assert!(o.status.success());
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(std::fs::read(&seed_file).unwrap(), fresh);
+    // Another seed, the block gone: refused, nothing made, the seed file kept.
+    std::fs::remove_dir_all(&block).unwrap();
+    let o = generate(&["--seed", SEED]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("holds another seed than the one given"),
+        "{err}"
+    );
+    assert!(!block.exists());
+    assert_eq!(std::fs::read(&seed_file).unwrap(), fresh);
+    // With --force: the block is made and the stale seed file removed, and said so.
+    let o = generate(&["--force", "--seed", SEED]);
+    assert!(o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("removed") && err.contains("block.seed"),
+        "{err}"
+    );
+    assert!(block.join("manifest.json").exists());
+    assert!(!seed_file.exists());
+}

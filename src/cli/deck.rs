@@ -1,6 +1,6 @@
 //! `tirage deck SPEC`: a small QA deck of specimen tickets.
 
-use super::seed::{seed_file_path, PendingSeed, SeedArgs};
+use super::seed::{seed_file_path, SeedArgs, SeedFile};
 use super::{with_threads, Outcome};
 use anyhow::Result;
 use std::path::PathBuf;
@@ -67,24 +67,15 @@ pub fn run(a: Args) -> Result<Outcome> {
         .unwrap_or_else(|| PathBuf::from(format!("output/{}/deck", spec.id)));
     // Before the seed is staged: a deck never replaces a production block or its seed.
     check_destination(&out, a.force, Kind::Specimen)?;
-    let seed_path = seed_file_path(&out);
-    let pending = fresh
-        .then(|| PendingSeed::stage(&seed_path, &seed, a.force))
-        .transpose()?;
+    let seed_file = SeedFile::prepare(&seed_file_path(&out), &seed, fresh, a.force)?;
     let plan = BlockPlan::deck(&spec, deck);
     let provenance = a.seed.provenance()?;
     let m = with_threads(0, || {
         generate_with(&plan, &seed, &out, a.force, &provenance, &|_| {})
     })??;
-    if let Some(p) = pending {
-        p.commit()?;
-    }
-    // Said even with -q: where a secret was written is never silent.
-    if fresh {
-        eprintln!(
-            "deck seed saved to {} (mode 0600): it replays the deck",
-            seed_path.display()
-        );
+    // Said even with -q: a secret written or removed is never silent.
+    if let Some(said) = seed_file.finish("deck seed", "the deck")? {
+        eprintln!("{said}");
     }
     if !a.quiet {
         eprintln!(

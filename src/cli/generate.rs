@@ -1,6 +1,6 @@
 //! `tirage generate SPEC`: write one block, or every block of an emission.
 
-use super::seed::{seed_file_path, PendingSeed, SeedArgs};
+use super::seed::{seed_file_path, SeedArgs, SeedFile};
 use super::{progress, with_threads, Outcome};
 use anyhow::Result;
 use std::path::PathBuf;
@@ -12,7 +12,7 @@ use tirage::spec::GameSpec;
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:
   tirage generate game_specs/coq.toml
-  tirage generate game_specs/coq.toml --block 2 --seed-file coq.seed --out /tmp/coq-2 --threads 2
+  tirage generate game_specs/coq.toml --seed-file output/coq/block-001.seed --out /tmp/coq-001 --threads 2   # replay block 1
   tirage generate game_specs/coq.toml --blocks 1..3      # an emission: output/coq/block-001..003 + emission.json
   tirage generate game_specs/coq.toml --seed-share lottery.share --seed-share auditor.share")]
 pub struct Args {
@@ -51,10 +51,7 @@ pub fn run(a: Args) -> Result<Outcome> {
             .out
             .clone()
             .unwrap_or_else(|| PathBuf::from(format!("output/{}", spec.id)));
-        let seed_path = seed_file_path(&out);
-        let pending = fresh
-            .then(|| PendingSeed::stage(&seed_path, &seed, a.force))
-            .transpose()?;
+        let seed_file = SeedFile::prepare(&seed_file_path(&out), &seed, fresh, a.force)?;
         let n = u64::from(spec.block_size) * u64::from(blocks.end() - blocks.start() + 1);
         let first = *blocks.start();
         let bar = progress::bar(n, "emission", a.quiet);
@@ -65,9 +62,7 @@ pub fn run(a: Args) -> Result<Outcome> {
             })
         })??;
         bar.finish_and_clear();
-        if let Some(p) = pending {
-            p.commit()?;
-        }
+        let said = seed_file.finish("emission seed", "every block of the emission")?;
         if !a.quiet {
             eprintln!(
                 "emission {} of {}: {} blocks → {}",
@@ -77,9 +72,9 @@ pub fn run(a: Args) -> Result<Outcome> {
                 out.display()
             );
         }
-        // Said even with -q: where a secret was written is never silent.
-        if fresh {
-            eprintln!("emission seed saved to {} (mode 0600), beside the emission: keep it secret and out of every delivery", seed_path.display());
+        // Said even with -q: a secret written or removed is never silent.
+        if let Some(said) = said {
+            eprintln!("{said}");
         }
         return Ok(Outcome::Success);
     }
@@ -89,10 +84,7 @@ pub fn run(a: Args) -> Result<Outcome> {
         .unwrap_or_else(|| PathBuf::from(format!("output/{}/block-{:03}", spec.id, a.block)));
     // Before the seed is staged: a production block never replaces a deck (nor a deck's seed).
     check_destination(&out, a.force, Kind::Production)?;
-    let seed_path = seed_file_path(&out);
-    let pending = fresh
-        .then(|| PendingSeed::stage(&seed_path, &seed, a.force))
-        .transpose()?;
+    let seed_file = SeedFile::prepare(&seed_file_path(&out), &seed, fresh, a.force)?;
     let plan = BlockPlan::production(&spec, a.block)?;
     let bar = progress::bar(u64::from(spec.block_size), "generate", a.quiet);
     let manifest = with_threads(usize::from(a.threads), || {
@@ -101,9 +93,7 @@ pub fn run(a: Args) -> Result<Outcome> {
         })
     })??;
     bar.finish_and_clear();
-    if let Some(p) = pending {
-        p.commit()?;
-    }
+    let said = seed_file.finish("master seed", "the block")?;
     if !a.quiet {
         eprintln!(
             "block {} of {}: {} tickets, {} lots, payout {} {} → {}",
@@ -116,12 +106,9 @@ pub fn run(a: Args) -> Result<Outcome> {
             out.display()
         );
     }
-    // Said even with -q: where a secret was written is never silent.
-    if fresh {
-        eprintln!(
-            "master seed saved to {} (mode 0600): keep it secret; it replays the block",
-            seed_path.display()
-        );
+    // Said even with -q: a secret written or removed is never silent.
+    if let Some(said) = said {
+        eprintln!("{said}");
     }
     Ok(Outcome::Success)
 }

@@ -94,6 +94,74 @@ pub fn seed_file_path(out: &Path) -> PathBuf {
     out.with_file_name(name)
 }
 
+/// The seed file beside an output (`<out>.seed`), which must always replay what sits at
+/// `<out>`: a fresh seed is staged and saved ([`PendingSeed`]); with a seed given, an older
+/// seed file holding another seed would sit beside an output it does not replay, so it is
+/// refused without `--force` and removed with it, once the new output is in place.
+pub enum SeedFile {
+    /// A fresh seed, saved when the output is complete.
+    Fresh(PendingSeed),
+    /// A seed given; the seed file beside the output, if any, holds it already.
+    Kept,
+    /// A seed given; the seed file at this path holds another (or no) seed and goes.
+    Stale(PathBuf),
+}
+
+impl SeedFile {
+    /// Prepares the seed file `path` for an output made from `seed` (`fresh`: drawn now).
+    /// Call before anything is generated. Errors: as [`PendingSeed::stage`]; a seed given
+    /// while `path` holds another seed and `force` is not given.
+    pub fn prepare(path: &Path, seed: &Seed, fresh: bool, force: bool) -> Result<SeedFile> {
+        if fresh {
+            return PendingSeed::stage(path, seed, force).map(SeedFile::Fresh);
+        }
+        if std::fs::symlink_metadata(path).is_err() {
+            return Ok(SeedFile::Kept);
+        }
+        let same = read_small(path, "seed file")
+            .ok()
+            .and_then(|t| Seed::from_hex(&t).ok())
+            .is_some_and(|old| old == *seed);
+        if same {
+            return Ok(SeedFile::Kept);
+        }
+        if !force {
+            bail!(
+                "{} holds another seed than the one given: it would sit beside an output it \
+                 does not replay; move it away, or pass --force to remove it",
+                path.display()
+            );
+        }
+        Ok(SeedFile::Stale(path.to_path_buf()))
+    }
+
+    /// Once the output is in place: saves a fresh seed, or removes a stale seed file.
+    /// Returns what to tell the user (said even with `-q`: a secret written or removed is
+    /// never silent): `seed` names the seed ("master seed"), `output` what it replays ("the
+    /// block").
+    pub fn finish(self, seed: &str, output: &str) -> Result<Option<String>> {
+        Ok(match self {
+            SeedFile::Fresh(p) => {
+                let path = p.commit()?;
+                Some(format!(
+                    "{seed} saved to {} (mode 0600): keep it secret and out of every \
+                     delivery; it replays {output}",
+                    path.display()
+                ))
+            }
+            SeedFile::Kept => None,
+            SeedFile::Stale(path) => {
+                std::fs::remove_file(&path)
+                    .with_context(|| format!("cannot remove {}", path.display()))?;
+                Some(format!(
+                    "removed {}: it held another seed, which does not replay {output}",
+                    path.display()
+                ))
+            }
+        })
+    }
+}
+
 /// A fresh seed, written before anything is generated to a new temporary file beside its
 /// destination (created exclusively, mode 0600, never through a link), and moved into place
 /// only once the output is complete. If writing it fails, nothing has been generated; if
