@@ -152,6 +152,28 @@ fn report_dir_receives_the_audit_and_the_block_is_untouched() {
     assert_eq!(out.status.code(), Some(0));
     assert!(r.join("audit.md").is_file() && r.join("audit.json").is_file());
     assert!(!b.join("audit.md").exists());
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // An earlier report beside the block, this run writing none there: said, left alone.
+    assert_eq!(verify_code(&b), 0);
+    let before = std::fs::read(b.join("audit.md")).unwrap();
+    let out = tirage()
+        .args(["verify", "-q", "--no-audit"])
+        .arg(&b)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "audit.md is an earlier run's report, not this run's (clean); this run wrote none"
+        ),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(b.join("audit.md")).unwrap(), before);
 }
 
 /// Share files, their combination (checked against Python's hashlib in `rng`'s tests), the

@@ -308,5 +308,18 @@ fn verify_of_a_missing_directory_exits_2() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not a block directory"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("/nonexistent/block: no such file or directory: expected a block directory"),
+        "{err}"
+    );
+    // A file: said to be one.
+    let out = tirage()
+        .arg("verify")
+        .arg(repo("Cargo.toml"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("Cargo.toml: not a directory"), "{err}");
 }

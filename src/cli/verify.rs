@@ -3,6 +3,7 @@
 use super::{progress, with_threads, Outcome};
 use anyhow::{Context, Result};
 use std::path::PathBuf;
+use tirage::audit::AUDIT_MD;
 use tirage::output::{MANIFEST, SPEC, SUMS};
 use tirage::rng::Seed;
 use tirage::spec::GameSpec;
@@ -109,6 +110,23 @@ pub fn run(a: Args) -> Result<Outcome> {
         println!("{}", serde_json::to_string_pretty(report)?);
     } else {
         print!("{}", report.to_text());
+    }
+    // An earlier run's report beside the block may say another verdict: never left unsaid.
+    let earlier = a.dir.join(AUDIT_MD);
+    let beside = !a.no_audit
+        && a.report
+            .as_ref()
+            .is_none_or(|d| std::fs::canonicalize(d).ok() == std::fs::canonicalize(&a.dir).ok());
+    if !beside && earlier.is_file() {
+        eprintln!(
+            "tirage: note: {} is an earlier run's report, not this run's ({}); this run wrote {}",
+            earlier.display(),
+            if report.clean { "clean" } else { "findings" },
+            match &a.report {
+                Some(d) => format!("its report to {}", d.display()),
+                None => "none (--no-audit)".into(),
+            }
+        );
     }
     if !a.no_audit {
         let dir = a.report.clone().unwrap_or_else(|| a.dir.clone());

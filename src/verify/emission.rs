@@ -81,7 +81,7 @@ pub fn verify_emission(
     progress: &(dyn Fn(u32, u64) + Sync),
 ) -> Result<EmissionReport, VerifyError> {
     if !dir.is_dir() {
-        return Err(VerifyError::NotADirectory(dir.to_path_buf()));
+        return Err(VerifyError::not_a_directory(dir));
     }
     let mut f = Findings::default();
     let em: Option<EmissionManifest> = match std::fs::read(dir.join(EMISSION)) {

@@ -119,9 +119,24 @@ pub struct Verified {
 /// Why verify could not run at all (exit 2). Anything wrong *inside* a block is a finding.
 #[derive(Debug, thiserror::Error)]
 pub enum VerifyError {
-    /// The path is not a readable directory.
-    #[error("{0}: not a block directory (expected a directory holding SHA256SUMS, manifest.json, tickets.csv, tickets.bin, spec.toml)")]
-    NotADirectory(PathBuf),
+    /// The path is not a readable directory (`exists`: something is there, a file say).
+    #[error("{path}: {}: expected a block directory holding SHA256SUMS, manifest.json, spec.toml, tickets.csv, tickets.bin and validation.csv", if *.exists { "not a directory" } else { "no such file or directory" })]
+    NotADirectory {
+        /// The path given.
+        path: PathBuf,
+        /// Whether anything exists at `path`.
+        exists: bool,
+    },
+}
+
+impl VerifyError {
+    /// [`VerifyError::NotADirectory`] for `path`, saying whether anything is there.
+    pub fn not_a_directory(path: &Path) -> VerifyError {
+        VerifyError::NotADirectory {
+            path: path.to_path_buf(),
+            exists: std::fs::symlink_metadata(path).is_ok(),
+        }
+    }
 }
 
 type Checks = BTreeMap<CheckId, Findings>;
@@ -227,7 +242,7 @@ pub fn inspect(
 ) -> Result<Verified, VerifyError> {
     let reference = opts.reference;
     if !dir.is_dir() {
-        return Err(VerifyError::NotADirectory(dir.to_path_buf()));
+        return Err(VerifyError::not_a_directory(dir));
     }
     let mut checks: Checks = BTreeMap::new();
     let mut not_run: Vec<CheckId> = Vec::new();
