@@ -61,6 +61,17 @@ fn serials_and_codes_are_unique_across_an_emission() {
         String::from_utf8_lossy(&o.stdout)
     );
     assert!(String::from_utf8_lossy(&o.stdout).contains("emission verify: CLEAN"));
+    // An emission gets no audit report: asking for one is an error, not silently ignored.
+    let r = t.path().join("report");
+    let o = tirage()
+        .args(["verify", "-q", "--report"])
+        .arg(&r)
+        .arg(&em)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("gets no audit report"));
+    assert!(!r.exists());
 }
 
 #[test]

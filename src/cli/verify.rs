@@ -71,6 +71,13 @@ pub fn run(a: Args) -> Result<Outcome> {
                 a.dir.display()
             );
         }
+        if let Some(r) = &a.report {
+            anyhow::bail!(
+                "{} is an emission, which gets no audit report (--report {}): verify each block for one (tirage verify <emission>/block-NNN --report DIR)",
+                a.dir.display(),
+                r.display()
+            );
+        }
         let bar = progress::bar(0, "verify", a.quiet);
         let report = with_threads(usize::from(a.threads), || {
             verify_emission(&a.dir, reference.as_ref(), &|_, _| bar.tick())
