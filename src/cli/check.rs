@@ -29,7 +29,7 @@ fn report(spec: &GameSpec) -> String {
         s += "NOTE: the lot table is a RECONSTRUCTION, not the published table.\n";
     }
     if let Some(note) = &spec.note {
-        s += &format!("note: {note}\n");
+        s += &format!("the spec's note: {note}\n");
     }
     s += &format!(
         "mechanic {}, price {} {}, block {} tickets in {} packs of {}, game code {:04}, emission {:03}\n\n",

@@ -856,7 +856,7 @@ impl Mechanic for Pharaon {
         vec![
             "play areas: I sarcophagus (art. 3.2), II hieroglyphs (3.3, one win per winning symbol), III colossi (3.4), IV pyramid (3.5); maxima 5000 / 10000 / 15000 / 20000 (3.6)".into(),
             format!(
-                "surface I shows 0 (loses) or a lot table amount; faces are made with wins up to 5000 only ({})",
+                "surface I shows 0 (loses) or the amount it wins, at most 5000 (art. 3.6); its column lists every lot table amount: {}",
                 join(&self.columns[J1_AMOUNT].values)
             ),
             format!("surface II: winning {}; decoys {}", HIEROGLYPHS.join(" "), join(&self.columns[J2_SYM].values[HIEROGLYPHS.len()..])),
