@@ -44,8 +44,13 @@ pub enum RenderError {
         message: String,
     },
     /// A requested ticket is not in the block (ticket numbers are 1-based).
-    #[error("ticket {0} is not in the block")]
-    Missing(u32),
+    #[error("ticket {ticket} is not in the block: its tickets are 1 to {tickets}")]
+    Missing {
+        /// The ticket asked for.
+        ticket: u32,
+        /// The block's number of tickets.
+        tickets: u32,
+    },
     /// A ticket's record cannot be proofed: it is not where it should be, its face is not
     /// one the rules allow, or its `tickets.csv` row differs from it.
     #[error("ticket {ticket}: {message}")]
@@ -232,7 +237,10 @@ pub fn load(dir: &Path, tickets: &[u32]) -> Result<Proofs, RenderError> {
     let mut out = Vec::with_capacity(tickets.len());
     for &t in tickets {
         if t == 0 || t > manifest.tickets {
-            return Err(RenderError::Missing(t));
+            return Err(RenderError::Missing {
+                ticket: t,
+                tickets: manifest.tickets,
+            });
         }
         let bad = |message: String| RenderError::Ticket { ticket: t, message };
         let offset = want_head.len() as u64 + u64::from(t - 1) * rec_size as u64;

@@ -74,7 +74,25 @@ fn a_specimen_proof_says_so_and_a_missing_ticket_is_an_error() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("ticket 999 is not in the block"));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("ticket 999 is not in the block: its tickets are 1 to 42"),
+        "{err}"
+    );
+    // Spaces after the commas are fine, and a ticket asked twice is drawn once.
+    let o = tirage()
+        .arg("render")
+        .arg(&deck)
+        .args(["--tickets", "3, 1,3"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let listed = String::from_utf8_lossy(&o.stdout);
+    let names: Vec<&str> = listed
+        .lines()
+        .map(|l| l.rsplit('/').next().unwrap())
+        .collect();
+    assert_eq!(names, ["ticket-3.svg", "ticket-1.svg"]);
 }
 
 /// Rewrites `dir/SHA256SUMS` with the digests of the files it lists, as they are now (what

@@ -27,15 +27,25 @@ Example:\n  tirage render output/coq/block-001 --tickets 1,5,9 --out /tmp/proofs
 pub struct Args {
     /// The block (or deck) directory.
     dir: PathBuf,
-    /// Ticket numbers (1-based, print order), comma-separated.
-    #[arg(long, value_delimiter = ',', required = true)]
+    /// Ticket numbers (1-based, print order), comma-separated; each is drawn once.
+    #[arg(long, value_delimiter = ',', required = true, value_parser = ticket_number)]
     tickets: Vec<u32>,
     /// Output directory for ticket-<N>.svg. Default: <DIR>/proofs.
     #[arg(long)]
     out: Option<PathBuf>,
 }
 
-pub fn run(a: Args) -> Result<Outcome> {
+/// A ticket number, spaces around it allowed (`--tickets "1, 5"`).
+fn ticket_number(s: &str) -> Result<u32, String> {
+    s.trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a ticket number (1, 2, …)"))
+}
+
+pub fn run(mut a: Args) -> Result<Outcome> {
+    // Each ticket once, in the order first asked.
+    let mut seen = std::collections::HashSet::new();
+    a.tickets.retain(|t| seen.insert(*t));
     // Every check and every drawing before the first file is written.
     let proofs = load(&a.dir, &a.tickets)?;
     let svgs = proofs
