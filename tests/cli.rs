@@ -79,7 +79,11 @@ fn bad_specs_exit_2_naming_the_field_and_line() {
         ),
         (
             replace_once(&t, "pack_size = 150", "pack_size = 150\ncolour = \"red\""),
-            "unknown field `colour`",
+            "game.colour: unknown field `colour`",
+        ),
+        (
+            replace_once(&t, "price = 2", "price = \"two\""),
+            "game.price: `two` is not an amount",
         ),
         (
             replace_once(&t, "mechanic = \"coq\"", "mechanic = \"bingo\""),

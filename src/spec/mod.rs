@@ -78,6 +78,34 @@ impl<'a> ErrorAt<'a> {
         }
     }
 
+    /// The dotted key (`game.price`) written on the line holding byte `offset`, under the
+    /// last table header before it; empty when that line assigns no key (a header, say).
+    /// Names the field of an error the TOML parser places by offset only.
+    pub fn field_at(&self, offset: usize) -> String {
+        let offset = offset.min(self.text.len());
+        let line_start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        let line = self.text[line_start..].lines().next().unwrap_or("");
+        let Some((key, _)) = line.split_once('=') else {
+            return String::new();
+        };
+        let key = key.trim().trim_matches('"');
+        if key.is_empty() || key.starts_with('[') || key.starts_with('#') {
+            return String::new();
+        }
+        let table = self.text[..line_start]
+            .lines()
+            .rev()
+            .map(str::trim)
+            .find(|l| l.starts_with('['))
+            .map(|h| h.trim_matches(|c| c == '[' || c == ']').trim())
+            .unwrap_or("");
+        if table.is_empty() {
+            key.to_string()
+        } else {
+            format!("{table}.{key}")
+        }
+    }
+
     /// The offset of `field`'s key line in the table whose header starts at `offset`, else
     /// `offset`.
     fn key_of_table(&self, offset: usize, field: &str) -> usize {
@@ -343,7 +371,8 @@ impl GameSpec {
         let at = ErrorAt::new(path, &text);
         let raw: raw::RawSpec = toml::from_str(&text).map_err(|e| {
             let msg = e.message().to_string();
-            at.at(e.span().map(|s| s.start), "", msg)
+            let start = e.span().map(|s| s.start);
+            at.at(start, start.map_or(String::new(), |o| at.field_at(o)), msg)
         })?;
         let mechanic = games::build(&raw, &at)?;
         check_area_names(&raw, mechanic.areas(), &at)?;
