@@ -134,7 +134,7 @@ pub struct Audit {
 #[derive(Debug, thiserror::Error)]
 pub enum AuditError {
     /// A file could not be written or renamed.
-    #[error("{path}: {source} (write the audit report elsewhere with --report DIR)")]
+    #[error("{path}: {source}")]
     Io {
         /// The file.
         path: PathBuf,

@@ -126,13 +126,9 @@ pub fn run(a: Args) -> Result<Outcome> {
             .is_none_or(|d| std::fs::canonicalize(d).ok() == std::fs::canonicalize(&a.dir).ok());
     if !beside && earlier.is_file() {
         eprintln!(
-            "tirage: note: {} is an earlier run's report, not this run's ({}); this run wrote {}",
+            "tirage: note: {} is an earlier run's report, not this run's ({})",
             earlier.display(),
             if report.clean { "clean" } else { "findings" },
-            match &a.report {
-                Some(d) => format!("its report to {}", d.display()),
-                None => "none (--no-audit)".into(),
-            }
         );
     }
     if !a.no_audit {
@@ -149,8 +145,13 @@ pub fn run(a: Args) -> Result<Outcome> {
                 )
             }
             Err(e) => eprintln!(
-                "tirage: warning: the audit report could not be written to {}: {e:#}",
-                dir.display()
+                "tirage: warning: the audit report could not be written to {}: {e:#}{}",
+                dir.display(),
+                if a.report.is_none() {
+                    " (write it elsewhere with --report DIR)"
+                } else {
+                    ""
+                }
             ),
             Ok(written) if !a.quiet => {
                 let names: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
