@@ -56,6 +56,7 @@ fn per_pack(e: &Evidence, area: &DrawingArea<SVGBackend, plotters::coord::Shift>
     let mut chart = ChartBuilder::on(area)
         .caption(caption, ("sans-serif", 16))
         .margin(12)
+        .margin_right(28)
         .x_label_area_size(36)
         .y_label_area_size(50)
         .build_cartesian_2d(0.0..x_max, y_min..y_max)?;
@@ -128,6 +129,7 @@ fn distribution(
             ("sans-serif", 16),
         )
         .margin(12)
+        .margin_right(28)
         .x_label_area_size(36)
         .y_label_area_size(50)
         .build_cartesian_2d(lo as f64 - 1.0..hi as f64 + 1.0, 0.0..y_max)?;
@@ -198,6 +200,7 @@ fn positions(e: &Evidence, area: &DrawingArea<SVGBackend, plotters::coord::Shift
             ("sans-serif", 16),
         )
         .margin(12)
+        .margin_right(28)
         .x_label_area_size(36)
         .y_label_area_size(70)
         .build_cartesian_2d(0.0..n + 1.0, -0.5..(tiers.len() as f64 - 0.5).max(0.5))?;

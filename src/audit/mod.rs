@@ -388,7 +388,10 @@ impl Audit {
                 }
             }
             None => {
-                let _ = writeln!(s, "| seed shares | none recorded (seed given whole) |");
+                let _ = writeln!(
+                    s,
+                    "| seed shares | none recorded (the seed was not combined from shares) |"
+                );
             }
         }
         let tool = |t: &Tool| {
