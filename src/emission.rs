@@ -6,14 +6,15 @@
 //! they are unique across the emission by construction, and serials are unique because
 //! each carries its block number.
 
-use crate::generate::{BlockPlan, GenerateError};
+use crate::generate::{stage, BlockPlan, GenerateError, LeftOver, Placed};
 use crate::output::MANIFEST;
 use crate::rng::Seed;
 use crate::spec::GameSpec;
 use crate::validation::Validator;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use std::path::{Path, PathBuf};
+use std::io::Write;
+use std::path::Path;
 
 /// File name of the emission manifest.
 pub const EMISSION: &str = "emission.json";
@@ -63,6 +64,15 @@ pub fn block_dir(b: u32) -> String {
     format!("block-{b:03}")
 }
 
+/// What [`generate_emission_with`] made.
+#[derive(Debug)]
+pub struct GeneratedEmission {
+    /// The emission manifest written.
+    pub manifest: EmissionManifest,
+    /// Older blocks replaced (with `force`) that could not be removed.
+    pub left_over: Vec<LeftOver>,
+}
+
 /// Generates blocks `blocks` of `spec` from the emission seed `seed` into `out/block-NNN`,
 /// then writes `out/emission.json`. Nothing is started if any destination exists and
 /// `force` is not given. `progress(block, tickets done)`.
@@ -73,7 +83,7 @@ pub fn generate_emission(
     out: &Path,
     force: bool,
     progress: &(dyn Fn(u32, u64) + Sync),
-) -> Result<EmissionManifest, GenerateError> {
+) -> Result<GeneratedEmission, GenerateError> {
     generate_emission_with(
         spec,
         seed,
@@ -87,6 +97,13 @@ pub fn generate_emission(
 
 /// [`generate_emission`], every block's manifest recording `provenance` (seed share
 /// commitments).
+///
+/// An emission is put in place whole or not at all: every block is built beside its
+/// destination first; only when all are complete are they moved into place (older blocks
+/// moved aside), then `emission.json`, and only then are the older blocks removed. Errors:
+/// [`GenerateError::BlockNotEmission`] when `out` holds a block; a block's destination
+/// error ([`GenerateError::Exists`], …); [`GenerateError::EmissionIncomplete`] when a part
+/// fails, and then the blocks and `emission.json` already at `out` are as they were.
 pub fn generate_emission_with(
     spec: &GameSpec,
     seed: &Seed,
@@ -95,7 +112,10 @@ pub fn generate_emission_with(
     force: bool,
     provenance: &crate::generate::Provenance,
     progress: &(dyn Fn(u32, u64) + Sync),
-) -> Result<EmissionManifest, GenerateError> {
+) -> Result<GeneratedEmission, GenerateError> {
+    if out.join(MANIFEST).exists() {
+        return Err(GenerateError::BlockNotEmission(out.to_path_buf()));
+    }
     let plans = blocks
         .clone()
         .map(|b| BlockPlan::production(spec, b))
@@ -106,24 +126,26 @@ pub fn generate_emission_with(
     if !force && out.join(EMISSION).exists() {
         return Err(GenerateError::Exists(out.join(EMISSION)));
     }
+    let incomplete = |at: String| {
+        move |e: GenerateError| GenerateError::EmissionIncomplete {
+            at,
+            cause: Box::new(e),
+        }
+    };
+    // Every block built beside its place; dropped (removed) on any error below.
     let mut entries = Vec::new();
-    let mut written: Vec<PathBuf> = Vec::new();
+    let mut staged = Vec::new();
     for plan in &plans {
         let dir = block_dir(plan.block);
-        let made =
-            crate::generate::generate_with(plan, seed, &out.join(&dir), force, provenance, &|n| {
-                progress(plan.block, n)
-            });
-        let m = match made {
-            Ok(m) => m,
-            Err(e) => return Err(abandon(&written, format!("block {}", plan.block), e)),
-        };
-        written.push(out.join(&dir));
-        let path = out.join(&dir).join(MANIFEST);
-        let bytes = std::fs::read(&path).map_err(|source| GenerateError::Io {
-            path: path.clone(),
-            source,
-        })?;
+        let at = format!("block {}", plan.block);
+        let (s, m) = stage(plan, seed, &out.join(&dir), force, provenance, &|n| {
+            progress(plan.block, n)
+        })
+        .map_err(incomplete(at.clone()))?;
+        let path = s.path().join(MANIFEST);
+        let bytes = std::fs::read(&path)
+            .map_err(|source| GenerateError::Io { path, source })
+            .map_err(incomplete(at))?;
         entries.push(BlockEntry {
             block: plan.block,
             dir,
@@ -132,6 +154,7 @@ pub fn generate_emission_with(
             lots: m.lots,
             payout: m.payout,
         });
+        staged.push(s);
     }
     let manifest = EmissionManifest {
         format: FORMAT.into(),
@@ -144,35 +167,48 @@ pub fn generate_emission_with(
     };
     let mut json = serde_json::to_vec_pretty(&manifest).expect("serializes");
     json.push(b'\n');
-    let tmp: PathBuf = out.join(format!(".{EMISSION}.tmp"));
     let io = |path: &Path| {
         let path = path.to_path_buf();
         move |source| GenerateError::Io { path, source }
     };
-    let put = std::fs::write(&tmp, &json)
-        .map_err(io(&tmp))
-        .and_then(|()| std::fs::rename(&tmp, out.join(EMISSION)).map_err(io(&out.join(EMISSION))));
-    if let Err(e) = put {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(abandon(&written, EMISSION.to_string(), e));
-    }
-    Ok(manifest)
-}
+    let mut tmp = tempfile::Builder::new()
+        .prefix(&format!(".{EMISSION}."))
+        .tempfile_in(out)
+        .map_err(io(out))
+        .map_err(incomplete(EMISSION.into()))?;
+    tmp.write_all(&json)
+        .map_err(io(tmp.path()))
+        .map_err(incomplete(EMISSION.into()))?;
 
-/// An emission is whole or absent: when one of its parts (`at`) fails with `e`, the blocks
-/// already `written` from its seed are removed too (the seed is kept only once the emission
-/// is complete), and the error says which.
-fn abandon(written: &[PathBuf], at: String, e: GenerateError) -> GenerateError {
-    let removed: Vec<PathBuf> = written
-        .iter()
-        .filter(|d| std::fs::remove_dir_all(d).is_ok())
-        .cloned()
-        .collect();
-    GenerateError::EmissionIncomplete {
-        at,
-        removed,
-        cause: Box::new(e),
+    // Into place: the blocks, then emission.json; on a failure every block goes back.
+    let mut placed: Vec<Placed> = Vec::new();
+    let undo = |placed: Vec<Placed>, at: String, e: GenerateError| {
+        for p in placed.into_iter().rev() {
+            let _ = p.undo();
+        }
+        incomplete(at)(e)
+    };
+    for (s, plan) in staged.into_iter().zip(&plans) {
+        match s.put_in_place() {
+            Ok(p) => placed.push(p),
+            Err(e) => return Err(undo(placed, format!("block {}", plan.block), e)),
+        }
     }
+    if let Err(e) = tmp.persist(out.join(EMISSION)) {
+        return Err(undo(
+            placed,
+            EMISSION.into(),
+            io(&out.join(EMISSION))(e.error),
+        ));
+    }
+    let left_over = placed
+        .into_iter()
+        .filter_map(|p| p.finish().err())
+        .collect();
+    Ok(GeneratedEmission {
+        manifest,
+        left_over,
+    })
 }
 
 /// Parses a block range: `3` or `1..4` / `1-4` (inclusive). `Err` says what was expected.
@@ -192,38 +228,6 @@ pub fn parse_blocks(s: &str) -> Result<std::ops::RangeInclusive<u32>, String> {
 
 #[cfg(test)]
 mod tests {
-
-    /// An emission that fails part-way removes the blocks it already wrote, and says so.
-    #[test]
-    fn an_abandoned_emission_leaves_no_block() {
-        let t = tempfile::tempdir().unwrap();
-        let written: Vec<PathBuf> = ["block-001", "block-002"]
-            .iter()
-            .map(|d| t.path().join(d))
-            .collect();
-        for d in &written {
-            std::fs::create_dir(d).unwrap();
-            std::fs::write(d.join(MANIFEST), "{}").unwrap();
-        }
-        let e = abandon(
-            &written,
-            "block 3".into(),
-            GenerateError::Exists(t.path().join("x")),
-        );
-        assert!(written.iter().all(|d| !d.exists()));
-        let msg = e.to_string();
-        assert!(msg.starts_with("block 3 of the emission: "), "{msg}");
-        assert!(
-            msg.contains("the emission is incomplete: the blocks written before were removed (")
-                && msg.contains("block-001")
-                && msg.contains("block-002"),
-            "{msg}"
-        );
-        match e {
-            GenerateError::EmissionIncomplete { removed, .. } => assert_eq!(removed, written),
-            other => panic!("{other:?}"),
-        }
-    }
 
     use super::*;
 

@@ -25,6 +25,7 @@ use std::collections::HashMap;
 use std::fs::File;
 use std::io::{IoSlice, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver};
 use std::thread;
 
@@ -33,6 +34,29 @@ type PackBytes = (Vec<u8>, Vec<u8>, Vec<u8>);
 
 /// Packs built per batch (the unit handed to the writers).
 const BATCH_PACKS: u32 = 128;
+
+impl GenerateError {
+    /// The run was interrupted ([`GenerateError::Interrupted`], also as the cause of an
+    /// incomplete emission).
+    pub fn is_interrupted(&self) -> bool {
+        match self {
+            GenerateError::Interrupted => true,
+            GenerateError::EmissionIncomplete { cause, .. } => cause.is_interrupted(),
+            _ => false,
+        }
+    }
+}
+
+/// Set by [`request_stop`]; read between batches of packs.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Asks every generation running in this process to stop as soon as it can (between two
+/// batches of packs): it then fails with [`GenerateError::Interrupted`] and what it staged
+/// is removed. Once an output is being put in place, that step finishes first. For a
+/// signal handler (Ctrl-C, SIGTERM); never cleared.
+pub fn request_stop() {
+    STOP.store(true, Ordering::SeqCst);
+}
 
 /// Why a block could not be generated. Nothing is left at the destination on any of them.
 #[derive(Debug, thiserror::Error)]
@@ -43,17 +67,22 @@ pub enum GenerateError {
     /// `--force` was given but the destination is not a tirage block: it is never deleted.
     #[error("{0} exists and is not a tirage block (no tirage manifest.json in it); --force replaces only blocks: choose another --out")]
     NotABlock(PathBuf),
-    /// A block of an emission failed; the blocks of the emission already written by this
-    /// run were removed, so that no block is left without its seed.
-    #[error("{at} of the emission: {cause}; the emission is incomplete: the blocks written before were removed ({})", removed.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "))]
+    /// A part of an emission failed: no block of it was put in place, and the blocks and
+    /// `emission.json` already at the destination are as they were.
+    #[error("{at} of the emission: {cause}; nothing of the emission was put in place")]
     EmissionIncomplete {
         /// What failed: `block N` or the emission manifest.
         at: String,
-        /// Block directories removed.
-        removed: Vec<PathBuf>,
         /// Why it failed.
         cause: Box<GenerateError>,
     },
+    /// An emission's destination holds a block: an emission goes to a directory of its own.
+    #[error("{0} holds a block (manifest.json): an emission goes to a directory of its own, holding block-NNN directories and emission.json; choose another --out")]
+    BlockNotEmission(PathBuf),
+    /// The run was asked to stop ([`request_stop`]: Ctrl-C, SIGTERM) before its output was
+    /// complete.
+    #[error("interrupted: nothing was written, and what was at the destination is as it was")]
+    Interrupted,
     /// `--force` was given but the destination holds a block of the other kind: a deck never
     /// replaces a production block (nor its seed), nor a production block a deck.
     #[error("{path} holds a {existing} block; --force replaces it only with another {existing} block (this is a {wanted} block): choose another --out")]
@@ -457,7 +486,7 @@ pub fn generate(
     out: &Path,
     force: bool,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<Manifest, GenerateError> {
+) -> Result<Generated, GenerateError> {
     generate_with(plan, seed, out, force, &Provenance::default(), progress)
 }
 
@@ -474,12 +503,22 @@ pub fn replay(
     build(plan, seed, None, provenance, progress)
 }
 
+/// What [`generate_with`] made.
+#[derive(Debug)]
+pub struct Generated {
+    /// The manifest written.
+    pub manifest: Manifest,
+    /// The older block the new one replaced, when it could not be removed (the new block is
+    /// in place all the same).
+    pub left_over: Option<LeftOver>,
+}
+
 /// Generates the block `plan` describes from `seed` into directory `out`; the manifest
 /// records `provenance` (seed share commitments, tool identity).
 ///
-/// `progress` is called with the number of tickets done so far. Returns the manifest
-/// written. Errors: see [`GenerateError`]; on any error nothing is left at `out` (an
-/// existing block there is kept as it was).
+/// `progress` is called with the number of tickets done so far. Errors: see
+/// [`GenerateError`]; on any error nothing is left at `out` (an existing block there is
+/// kept as it was), nor beside it.
 pub fn generate_with(
     plan: &BlockPlan,
     seed: &Seed,
@@ -487,7 +526,26 @@ pub fn generate_with(
     force: bool,
     provenance: &Provenance,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<Manifest, GenerateError> {
+) -> Result<Generated, GenerateError> {
+    let (staged, manifest) = stage(plan, seed, out, force, provenance, progress)?;
+    let left_over = staged.put_in_place()?.finish().err();
+    Ok(Generated {
+        manifest,
+        left_over,
+    })
+}
+
+/// Builds the block `plan` describes into a temporary directory beside `out` (after
+/// [`check_destination`]), not yet in place: [`Staged::put_in_place`] moves it there, and
+/// dropping it removes it. Returns it with its manifest. Errors: as [`generate_with`].
+pub fn stage(
+    plan: &BlockPlan,
+    seed: &Seed,
+    out: &Path,
+    force: bool,
+    provenance: &Provenance,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<(Staged, Manifest), GenerateError> {
     check_destination(out, force, plan.kind)?;
     let parent = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
@@ -499,8 +557,95 @@ pub fn generate_with(
         .tempdir_in(&parent)
         .map_err(io(&parent))?;
     let built = build(plan, seed, Some(tmp.path()), provenance, progress)?;
-    put_in_place(tmp, out, &parent)?;
-    Ok(built.manifest)
+    let staged = Staged {
+        tmp,
+        out: out.to_path_buf(),
+        parent,
+    };
+    Ok((staged, built.manifest))
+}
+
+/// A complete output in a temporary directory beside its destination (see [`stage`]).
+#[derive(Debug)]
+pub struct Staged {
+    tmp: tempfile::TempDir,
+    out: PathBuf,
+    parent: PathBuf,
+}
+
+/// An output just put in place, the older one it replaced (if any) moved aside beside it
+/// until [`Placed::finish`] removes it or [`Placed::undo`] puts it back.
+#[derive(Debug)]
+#[must_use = "the replaced output stays aside until finish() or undo()"]
+pub struct Placed {
+    out: PathBuf,
+    old: Option<PathBuf>,
+}
+
+/// An older output that was replaced but could not be removed: left at `path`, a hidden
+/// `.tirage-old-*` directory beside the new one, to be removed by hand.
+#[derive(Debug, thiserror::Error)]
+#[error("the output replaced could not be removed and is left at {}: {error}; remove it by hand", path.display())]
+pub struct LeftOver {
+    /// Where it is.
+    pub path: PathBuf,
+    /// Why it could not be removed.
+    pub error: std::io::Error,
+}
+
+impl Staged {
+    /// The temporary directory holding the output.
+    pub fn path(&self) -> &Path {
+        self.tmp.path()
+    }
+
+    /// Moves the output to its destination, an existing one there first moved aside.
+    /// Errors: a rename failed; then the destination is as it was and the output removed.
+    pub fn put_in_place(self) -> Result<Placed, GenerateError> {
+        let Staged { tmp, out, parent } = self;
+        let old = if std::fs::symlink_metadata(&out).is_ok() {
+            let old = tempfile::Builder::new()
+                .prefix(".tirage-old-")
+                .tempdir_in(&parent)
+                .map_err(io(&parent))?
+                .keep();
+            std::fs::remove_dir(&old).map_err(io(&old))?;
+            std::fs::rename(&out, &old).map_err(io(&out))?;
+            Some(old)
+        } else {
+            None
+        };
+        if let Err(e) = std::fs::rename(tmp.path(), &out) {
+            if let Some(old) = &old {
+                let _ = std::fs::rename(old, &out);
+            }
+            return Err(io(&out)(e));
+        }
+        // Moved: nothing left for the temporary directory to remove.
+        let _ = tmp.keep();
+        Ok(Placed { out, old })
+    }
+}
+
+impl Placed {
+    /// Removes the older output moved aside. `Err`: it could not be removed and is left
+    /// where it was moved (the new output is in place all the same).
+    pub fn finish(self) -> Result<(), LeftOver> {
+        match self.old {
+            Some(path) => std::fs::remove_dir_all(&path).map_err(|error| LeftOver { path, error }),
+            None => Ok(()),
+        }
+    }
+
+    /// Takes the new output away and puts the older one back (an emission whose later part
+    /// failed). Errors: a removal or rename failed.
+    pub fn undo(self) -> Result<(), GenerateError> {
+        std::fs::remove_dir_all(&self.out).map_err(io(&self.out))?;
+        if let Some(old) = &self.old {
+            std::fs::rename(old, &self.out).map_err(io(old))?;
+        }
+        Ok(())
+    }
 }
 
 /// The pipeline: allocation → faces → ticket files (into `dir`, or hashed only when `None`)
@@ -555,6 +700,10 @@ fn build(
     let row_writer = tickets_csv::RowWriter::new(spec);
     let mut result = Ok(());
     for start in (0..packs).step_by(BATCH_PACKS as usize) {
+        if STOP.load(Ordering::Relaxed) {
+            result = Err(GenerateError::Interrupted);
+            break;
+        }
         let end = (start + BATCH_PACKS).min(packs);
         let parts: Result<Vec<PackBytes>, GenerateError> = (start..end)
             .into_par_iter()
@@ -701,35 +850,6 @@ pub fn check_destination(out: &Path, force: bool, kind: Kind) -> Result<(), Gene
         None if is_empty_dir => Ok(()),
         None => Err(GenerateError::NotABlock(out.to_path_buf())),
     }
-}
-
-/// Moves the finished temporary directory to `out`, replacing an existing one only after
-/// the new one is complete.
-fn put_in_place(tmp: tempfile::TempDir, out: &Path, parent: &Path) -> Result<(), GenerateError> {
-    let old = if out.exists() {
-        let old = tempfile::Builder::new()
-            .prefix(".tirage-old-")
-            .tempdir_in(parent)
-            .map_err(io(parent))?;
-        let old_path = old.keep();
-        std::fs::remove_dir(&old_path).map_err(io(&old_path))?;
-        std::fs::rename(out, &old_path).map_err(io(out))?;
-        Some(old_path)
-    } else {
-        None
-    };
-    let path = tmp.keep();
-    if let Err(e) = std::fs::rename(&path, out) {
-        if let Some(old) = &old {
-            let _ = std::fs::rename(old, out);
-        }
-        let _ = std::fs::remove_dir_all(&path);
-        return Err(io(out)(e));
-    }
-    if let Some(old) = old {
-        std::fs::remove_dir_all(&old).map_err(io(&old))?;
-    }
-    Ok(())
 }
 
 /// Makes the manifest of the block `plan`, whose way counts are `counts` (index = way id).

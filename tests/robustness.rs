@@ -231,3 +231,117 @@ fn a_pipe_is_refused_not_waited_on() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("is not a regular file"));
     assert!(!t.path().join("block").exists());
 }
+
+/// Ctrl-C (or SIGTERM) during generation: exit 130, and nothing is left beside the output,
+/// neither the partial block nor the staged fresh seed; a block it was replacing stays.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_run_leaves_nothing_behind() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("out");
+    std::fs::create_dir(&dir).unwrap();
+    let entries = |d: &Path| -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    // A small block already in place, to be replaced with --force.
+    let out = dir.join("block-001");
+    generate(&repo("tests/specs/coq_small.toml"), &out, 1);
+    let sums = std::fs::read(out.join("SHA256SUMS")).unwrap();
+    for (signal, force) in [("INT", false), ("TERM", true)] {
+        let target = if force {
+            out.clone()
+        } else {
+            dir.join("fresh")
+        };
+        // The full coq block: long enough to be caught while it is being written.
+        let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("tirage"));
+        c.arg("generate")
+            .arg(repo("game_specs/coq.toml"))
+            .args(["-q", "--threads", "1", "--out"])
+            .arg(&target)
+            .stderr(std::process::Stdio::piped());
+        if force {
+            c.arg("--force");
+        }
+        let child = c.spawn().unwrap();
+        // Wait until the block is being written beside its destination.
+        let t0 = std::time::Instant::now();
+        while !entries(&dir).iter().any(|n| n.starts_with(".tirage-tmp-")) {
+            assert!(t0.elapsed().as_secs() < 60, "generation never started");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let killed = std::process::Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let o = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(130), "{signal}: {err}");
+        assert!(err.contains("interrupted"), "{err}");
+        assert_eq!(
+            entries(&dir),
+            ["block-001"],
+            "{signal}: something was left beside the output"
+        );
+        assert_eq!(std::fs::read(out.join("SHA256SUMS")).unwrap(), sums);
+    }
+}
+
+/// An emission never goes into a block's directory, even with --force.
+#[test]
+fn an_emission_never_goes_into_a_block() {
+    let t = tempfile::tempdir().unwrap();
+    let b = t.path().join("b");
+    generate(&repo("tests/specs/coq_small.toml"), &b, 1);
+    let before = std::fs::read_dir(&b).unwrap().count();
+    for force in [false, true] {
+        let mut c = tirage();
+        c.arg("generate")
+            .arg(repo("tests/specs/coq_small.toml"))
+            .args(["--blocks", "1..2", "--seed", SEED, "-q", "--out"])
+            .arg(&b);
+        if force {
+            c.arg("--force");
+        }
+        let o = c.output().unwrap();
+        assert_eq!(o.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("holds a block (manifest.json)"), "{err}");
+        assert_eq!(std::fs::read_dir(&b).unwrap().count(), before);
+    }
+}
+
+/// A forced replacement puts the new block in place and moves the old one aside; undone,
+/// the old block is back exactly and nothing is left beside it (what an emission does when
+/// a later part fails).
+#[test]
+fn a_placed_block_can_be_undone() {
+    use tirage::generate::{stage, BlockPlan, Provenance};
+    use tirage::rng::Seed;
+    use tirage::spec::GameSpec;
+    let t = tempfile::tempdir().unwrap();
+    let out = t.path().join("b");
+    generate(&repo("tests/specs/coq_small.toml"), &out, 1);
+    let sums = std::fs::read(out.join("SHA256SUMS")).unwrap();
+    let spec = GameSpec::load(&repo("tests/specs/coq_small.toml")).unwrap();
+    let plan = BlockPlan::production(&spec, 1).unwrap();
+    let other = Seed::from_hex(&"7".repeat(64)).unwrap();
+    let (staged, _) = stage(&plan, &other, &out, true, &Provenance::default(), &|_| {}).unwrap();
+    assert!(staged.path().starts_with(t.path()));
+    let placed = staged.put_in_place().unwrap();
+    assert_ne!(std::fs::read(out.join("SHA256SUMS")).unwrap(), sums);
+    assert_eq!(
+        std::fs::read_dir(t.path()).unwrap().count(),
+        2,
+        "old block aside"
+    );
+    placed.undo().unwrap();
+    assert_eq!(std::fs::read(out.join("SHA256SUMS")).unwrap(), sums);
+    assert_eq!(std::fs::read_dir(t.path()).unwrap().count(), 1);
+}

@@ -1,6 +1,7 @@
 //! `tirage deck SPEC`: a small QA deck of specimen tickets.
 
 use super::seed::{seed_file_path, SeedArgs, SeedFile};
+use super::stop_on_signal;
 use super::{with_threads, Outcome};
 use anyhow::Result;
 use std::path::PathBuf;
@@ -55,6 +56,8 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<Outcome> {
+    // Before anything is staged: a signal from now on leaves nothing behind.
+    stop_on_signal();
     let spec = GameSpec::load(&a.spec)?;
     let deck = match a.proportional {
         Some(n) => proportional(&spec, n)?,
@@ -67,16 +70,20 @@ pub fn run(a: Args) -> Result<Outcome> {
         .unwrap_or_else(|| PathBuf::from(format!("output/{}/deck", spec.id)));
     // Before the seed is staged: a deck never replaces a production block or its seed.
     check_destination(&out, a.force, Kind::Specimen)?;
-    let seed_file = SeedFile::prepare(&seed_file_path(&out), &seed, fresh, a.force)?;
     let plan = BlockPlan::deck(&spec, deck);
     let provenance = a.seed.provenance()?;
-    let m = with_threads(0, || {
+    let seed_file = SeedFile::prepare(&seed_file_path(&out), &seed, fresh, a.force)?;
+    let made = with_threads(0, || {
         generate_with(&plan, &seed, &out, a.force, &provenance, &|_| {})
     })??;
     // Said even with -q: a secret written or removed is never silent.
     if let Some(said) = seed_file.finish("deck seed", "the deck")? {
         eprintln!("{said}");
     }
+    if let Some(l) = &made.left_over {
+        eprintln!("tirage: warning: {l}");
+    }
+    let m = made.manifest;
     if !a.quiet {
         eprintln!(
             "specimen deck of {}: {} tickets ({} winners, {} ways) → {}",

@@ -1,6 +1,7 @@
 //! `tirage generate SPEC`: write one block, or every block of an emission.
 
 use super::seed::{seed_file_path, SeedArgs, SeedFile};
+use super::stop_on_signal;
 use super::{progress, with_threads, Outcome};
 use anyhow::Result;
 use std::path::PathBuf;
@@ -42,6 +43,8 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<Outcome> {
+    // Before anything is staged: a signal from now on leaves nothing behind.
+    stop_on_signal();
     let spec = GameSpec::load(&a.spec)?;
     let (seed, fresh) = a.seed.seed()?;
     let provenance = a.seed.provenance()?;
@@ -56,13 +59,17 @@ pub fn run(a: Args) -> Result<Outcome> {
         let first = *blocks.start();
         let bar = progress::bar(n, "emission", a.quiet);
         let per = u64::from(spec.block_size);
-        let m = with_threads(usize::from(a.threads), || {
+        let made = with_threads(usize::from(a.threads), || {
             generate_emission_with(&spec, &seed, blocks, &out, a.force, &provenance, &|b, k| {
                 bar.set_position(u64::from(b - first) * per + k)
             })
         })??;
         bar.finish_and_clear();
         let said = seed_file.finish("emission seed", "every block of the emission")?;
+        for l in &made.left_over {
+            eprintln!("tirage: warning: {l}");
+        }
+        let m = made.manifest;
         if !a.quiet {
             eprintln!(
                 "emission {} of {}: {} blocks → {}",
@@ -84,16 +91,21 @@ pub fn run(a: Args) -> Result<Outcome> {
         .unwrap_or_else(|| PathBuf::from(format!("output/{}/block-{:03}", spec.id, a.block)));
     // Before the seed is staged: a production block never replaces a deck (nor a deck's seed).
     check_destination(&out, a.force, Kind::Production)?;
-    let seed_file = SeedFile::prepare(&seed_file_path(&out), &seed, fresh, a.force)?;
     let plan = BlockPlan::production(&spec, a.block)?;
+    let seed_file = SeedFile::prepare(&seed_file_path(&out), &seed, fresh, a.force)?;
+    stop_on_signal();
     let bar = progress::bar(u64::from(spec.block_size), "generate", a.quiet);
-    let manifest = with_threads(usize::from(a.threads), || {
+    let made = with_threads(usize::from(a.threads), || {
         generate_with(&plan, &seed, &out, a.force, &provenance, &|n| {
             bar.set_position(n)
         })
     })??;
     bar.finish_and_clear();
     let said = seed_file.finish("master seed", "the block")?;
+    if let Some(l) = &made.left_over {
+        eprintln!("tirage: warning: {l}");
+    }
+    let manifest = made.manifest;
     if !a.quiet {
         eprintln!(
             "block {} of {}: {} tickets, {} lots, payout {} {} → {}",

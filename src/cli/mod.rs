@@ -12,6 +12,7 @@ mod verify;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
+use tirage::generate::GenerateError;
 
 /// tirage — print runs of instant lottery tickets: exact lot tables, reproducible
 /// allocation, rule-checked faces, audited files.
@@ -70,9 +71,33 @@ pub fn run() -> ExitCode {
         Ok(Outcome::Findings) => ExitCode::from(1),
         Err(e) => {
             eprintln!("tirage: error: {e:#}");
-            ExitCode::from(2)
+            let interrupted = e
+                .chain()
+                .any(|c| c.downcast_ref().is_some_and(GenerateError::is_interrupted));
+            // 128 + SIGINT, as a shell reports a command stopped by Ctrl-C.
+            ExitCode::from(if interrupted { 130 } else { 2 })
         }
     }
+}
+
+/// From now on, Ctrl-C, SIGTERM or SIGHUP asks generation to stop cleanly: it fails with
+/// [`GenerateError::Interrupted`] once the current batch of packs is done, and everything
+/// staged (the output, a fresh seed) is removed. A second signal stops at once, leaving
+/// `.tirage-*` temporaries beside the output. For the commands that write an output only.
+fn stop_on_signal() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let asked = std::sync::atomic::AtomicBool::new(false);
+        // Fails only if a handler is set already: then that one stays.
+        let _ = ctrlc::set_handler(move || {
+            if asked.swap(true, std::sync::atomic::Ordering::SeqCst) {
+                eprintln!("tirage: stopped at once; temporary .tirage-* files may be left beside the output");
+                std::process::exit(130);
+            }
+            eprintln!("tirage: stopping: removing what was written so far (again to stop at once)");
+            tirage::generate::request_stop();
+        });
+    });
 }
 
 /// Runs `f` on a rayon pool of `threads` threads (0: one per core).
