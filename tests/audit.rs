@@ -428,3 +428,83 @@ fn evaluated_ways_are_the_allocation() {
     assert_eq!(v.leakage.as_ref().unwrap().len(), 6);
     assert!(v.replay.is_none());
 }
+
+/// A forged manifest whose digests and SHA256SUMS are made to match: every field verify can
+/// derive again (tier counts, payout ratio, record counts, the form of commitments and tool
+/// identity, allocation attempts) is a manifest finding; a print file with bytes past its
+/// last whole record is a record-count finding.
+#[test]
+fn a_forged_manifest_with_matching_digests_is_caught() {
+    let t = tempfile::tempdir().unwrap();
+    let base = t.path().join("base");
+    generate(&small_spec(), &base, 1);
+    let edits: [(&str, fn(&mut serde_json::Value)); 6] = [
+        ("tier 20000: count 2, its ways add up to 1", |m| {
+            m["tiers"][0]["count"] = 2.into()
+        }),
+        ("payout ratio 0.5, its payout and sales give", |m| {
+            m["payout_ratio"] = 0.5.into()
+        }),
+        ("tickets.bin: 5 records, expected 3000", |m| {
+            m["files"][1]["records"] = 5.into()
+        }),
+        (
+            "seed commitment \"zz\" is not 64 lowercase hex digits",
+            |m| m["seed_commitment"] = "zz".into(),
+        ),
+        ("tool: expected name \"tirage\"", |m| {
+            m["tool"]["git_commit"] = "not a commit".into()
+        }),
+        ("999 allocation attempt(s)", |m| {
+            m["allocation_attempts"] = 999.into()
+        }),
+    ];
+    for (i, (says, edit)) in edits.iter().enumerate() {
+        let d = t.path().join(format!("m{i}"));
+        common::copy_dir(&base, &d);
+        let mut m = json(&d.join("manifest.json"));
+        edit(&mut m);
+        std::fs::write(
+            d.join("manifest.json"),
+            serde_json::to_vec_pretty(&m).unwrap(),
+        )
+        .unwrap();
+        fix_digests(&d);
+        let out = tirage()
+            .args(["verify", "--json", "--no-audit", "-q"])
+            .arg(&d)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{says}");
+        let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let manifest = check(&r, "manifest");
+        assert_eq!(manifest["result"], "fail", "{says}");
+        let details: Vec<&str> = manifest["examples"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["detail"].as_str().unwrap())
+            .collect();
+        assert!(
+            details.iter().any(|d| d.contains(says)),
+            "{says}: {details:?}"
+        );
+    }
+    // Seven bytes past the last record of the print file, digests made to match.
+    let d = t.path().join("junk");
+    common::copy_dir(&base, &d);
+    let mut bin = std::fs::read(d.join("tickets.bin")).unwrap();
+    bin.extend_from_slice(b"1234567");
+    std::fs::write(d.join("tickets.bin"), &bin).unwrap();
+    fix_digests(&d);
+    let out = tirage()
+        .args(["verify", "--json", "--no-audit", "-q"])
+        .arg(&d)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rc = check(&r, "record_count");
+    assert_eq!(rc["result"], "fail");
+    assert!(rc.to_string().contains("then 7 byte(s) more"), "{rc}");
+}

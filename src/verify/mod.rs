@@ -1112,6 +1112,7 @@ fn check_manifest(m: &Manifest, spec: &GameSpec, checks: &mut Checks) {
     if m.lots != lots {
         bad(format!("{} lots, its way counts give {lots}", m.lots));
     }
+    check_manifest_sums(m, spec, &mut bad);
     if m.kind == Kind::Production {
         if m.pack_rules != spec.pack_rules.describe() {
             bad(format!(
@@ -1142,6 +1143,106 @@ fn check_manifest(m: &Manifest, spec: &GameSpec, checks: &mut Checks) {
         if listed != want {
             bad("way counts differ from the spec's lot table".into());
         }
+    }
+}
+
+/// What the manifest derives from its own counts and the spec, worked out again: each
+/// tier's ways (the spec's, in order) and count (the sum of its ways'), the payout and its
+/// ratio to sales, every file's record count; and the form of what only a replay can check
+/// (commitments: 64 hex digits; tool identity; allocation attempts).
+fn check_manifest_sums(m: &Manifest, spec: &GameSpec, bad: &mut impl FnMut(String)) {
+    let hex = |s: &str, n: usize| {
+        s.len() == n
+            && s.bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    };
+    for (t, st) in m.tiers.iter().zip(&spec.tiers) {
+        let ids: Vec<&str> = t.ways.iter().map(|w| w.id.as_str()).collect();
+        let want: Vec<&str> = st
+            .ways
+            .iter()
+            .map(|&w| spec.ways[w as usize].id.as_str())
+            .collect();
+        if ids != want {
+            bad(format!(
+                "tier {}: ways {ids:?}, the spec's are {want:?}",
+                t.amount
+            ));
+        }
+        let sum: u64 = t.ways.iter().map(|w| w.count).sum();
+        if t.count != sum {
+            bad(format!(
+                "tier {}: count {}, its ways add up to {sum}",
+                t.amount, t.count
+            ));
+        }
+    }
+    let cents: Option<u64> = m
+        .tiers
+        .iter()
+        .flat_map(|t| &t.ways)
+        .map(|w| {
+            let way = spec.ways.iter().find(|x| x.id == w.id)?;
+            way.amount.cents().checked_mul(w.count)
+        })
+        .try_fold(0u64, |a, c| a.checked_add(c?));
+    match cents {
+        Some(c) if Money(c).to_string() != m.payout => bad(format!(
+            "payout {}, its way counts give {}",
+            m.payout,
+            Money(c)
+        )),
+        Some(c) => {
+            let ratio = c as f64 / (spec.price.cents() as f64 * f64::from(m.tickets));
+            if m.payout_ratio.to_bits() != ratio.to_bits() {
+                bad(format!(
+                    "payout ratio {}, its payout and sales give {ratio}",
+                    m.payout_ratio
+                ));
+            }
+        }
+        None => bad("its way counts name a way the spec does not have, or overflow".into()),
+    }
+    for f in &m.files {
+        let want = if f.name == SPEC {
+            0
+        } else {
+            u64::from(m.tickets)
+        };
+        if f.records != want {
+            bad(format!(
+                "{}: {} records, expected {want}",
+                f.name, f.records
+            ));
+        }
+    }
+    for (what, c) in [
+        ("seed commitment", &m.seed_commitment),
+        ("validation-key commitment", &m.validation_key_commitment),
+    ] {
+        if !hex(c, 64) {
+            bad(format!("{what} \"{c}\" is not 64 lowercase hex digits"));
+        }
+    }
+    if let Some(shares) = &m.seed_shares {
+        if shares.len() < 2 || shares.iter().any(|c| !hex(c, 64)) {
+            bad(
+                "seed share commitments: expected two or more, each 64 lowercase hex digits".into(),
+            );
+        }
+    }
+    let t = &m.tool;
+    let commit_ok = t.git_commit.is_empty() || t.git_commit == "unknown" || hex(&t.git_commit, 40);
+    let lock_ok = t.cargo_lock_sha256.is_empty() || hex(&t.cargo_lock_sha256, 64);
+    if t.name != "tirage" || t.version.is_empty() || !commit_ok || !lock_ok {
+        bad("tool: expected name \"tirage\", a version, a 40-hex-digit git commit (or \"unknown\") and a 64-hex-digit Cargo.lock SHA-256".into());
+    }
+    let unconstrained = m.pack_rules.is_empty();
+    if m.allocation_attempts == 0 || (unconstrained && m.allocation_attempts != 1) {
+        bad(format!(
+            "{} allocation attempt(s): at least 1, and exactly 1 without pack constraints",
+            m.allocation_attempts
+        ));
     }
 }
 
@@ -1926,6 +2027,16 @@ fn check_tickets(
                         CheckId::RecordCount,
                         None,
                         format!("{name} goes on past what a block of {} tickets holds: only the first {n} bytes were read", expect.tickets),
+                    );
+                }
+                // The print file is exactly its header and whole records.
+                let part = n.saturating_sub(want_head.len() as u64) % rec as u64;
+                if name == BIN && !truncated && part != 0 {
+                    add(
+                        checks,
+                        CheckId::RecordCount,
+                        None,
+                        format!("tickets.bin is {n} bytes: its header and whole records of {rec} bytes, then {part} byte(s) more"),
                     );
                 }
                 run.hashes.push((name.into(), (n, h)));
