@@ -86,6 +86,14 @@ fn bad_specs_exit_2_naming_the_field_and_line() {
             "game.price: `two` is not an amount",
         ),
         (
+            replace_once(&t, "\"8\" = \"HUIT EUROS\"", "\"8\" = \"=HYPERLINK(1)\""),
+            "does not begin with = + - or @",
+        ),
+        (
+            replace_once(&t, "id = \"10+8\"", "id = \"+10+8\""),
+            "not beginning with = + - or @",
+        ),
+        (
             replace_once(&t, "mechanic = \"coq\"", "mechanic = \"bingo\""),
             "unknown mechanic \"bingo\"",
         ),

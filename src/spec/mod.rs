@@ -342,6 +342,10 @@ impl fmt::Debug for GameSpec {
 /// Longest caption, in bytes (print-file strings carry a 16-bit length; a caption is short).
 pub const MAX_TEXT: usize = 200;
 
+/// First characters a spreadsheet reads as the start of a formula (CSV injection): no
+/// caption or way id written to a CSV file begins with one.
+pub const FORMULA_START: [char; 4] = ['=', '+', '-', '@'];
+
 /// The id of the losing way, in files.
 pub const LOSE: &str = "lose";
 
@@ -536,11 +540,15 @@ fn validate_common(
                 "empty caption",
             ));
         }
-        if c.contains([',', '"']) || c.chars().any(char::is_control) || c.len() > MAX_TEXT {
+        if c.contains([',', '"'])
+            || c.chars().any(char::is_control)
+            || c.len() > MAX_TEXT
+            || c.starts_with(FORMULA_START)
+        {
             return Err(at.at(
                 Some(raw.captions_span()),
                 format!("captions.\"{k}\""),
-                format!("a caption is at most {MAX_TEXT} bytes, without a comma, a double quote, a line break or another control character"),
+                format!("a caption is at most {MAX_TEXT} bytes, without a comma, a double quote, a line break or another control character, and does not begin with = + - or @ (a spreadsheet opening tickets.csv would take it for a formula)"),
             ));
         }
         let key = c.to_uppercase();
@@ -604,11 +612,11 @@ fn validate_common(
             let printable =
                 w.id.bytes()
                     .all(|b| b.is_ascii_graphic() && b != b',' && b != b'"');
-            if w.id.is_empty() || w.id.len() > 64 || !printable {
+            if w.id.is_empty() || w.id.len() > 64 || !printable || w.id.starts_with(FORMULA_START) {
                 return Err(at.at(
                     wspan,
                     format!("{wf}.id"),
-                    format!("way id {:?}: expected 1 to 64 printable ASCII characters, without spaces, commas or quotes", w.id),
+                    format!("way id {:?}: expected 1 to 64 printable ASCII characters, without spaces, commas or quotes, not beginning with = + - or @ (a spreadsheet opening the CSV files would take it for a formula)", w.id),
                 ));
             }
             if !way_ids.insert(w.id.clone()) {
