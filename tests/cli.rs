@@ -86,6 +86,14 @@ fn bad_specs_exit_2_naming_the_field_and_line() {
             "game.price: `two` is not an amount",
         ),
         (
+            replace_once(&t, "price = 2", ""),
+            "game: missing field `price`",
+        ),
+        (
+            replace_once(&t, "price = 2", "price = \"92233720368547758.08\""),
+            "game.price: 92233720368547758.08 × 3000 tickets: the block's sales do not fit",
+        ),
+        (
             replace_once(&t, "\"8\" = \"HUIT EUROS\"", "\"8\" = \"=HYPERLINK(1)\""),
             "does not begin with = + - or @",
         ),

@@ -79,12 +79,20 @@ impl<'a> ErrorAt<'a> {
     }
 
     /// The dotted key (`game.price`) written on the line holding byte `offset`, under the
-    /// last table header before it; empty when that line assigns no key (a header, say).
+    /// last table header before it; the table itself on its header line; else empty.
     /// Names the field of an error the TOML parser places by offset only.
     pub fn field_at(&self, offset: usize) -> String {
         let offset = offset.min(self.text.len());
         let line_start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
         let line = self.text[line_start..].lines().next().unwrap_or("");
+        // A table's header (a key missing from it, say): the table.
+        if line.trim_start().starts_with('[') {
+            return line
+                .trim()
+                .trim_matches(|c| c == '[' || c == ']')
+                .trim()
+                .to_string();
+        }
         let Some((key, _)) = line.split_once('=') else {
             return String::new();
         };
@@ -374,7 +382,16 @@ impl GameSpec {
     pub fn parse(path: &Path, text: String) -> Result<GameSpec, SpecError> {
         let at = ErrorAt::new(path, &text);
         let raw: raw::RawSpec = toml::from_str(&text).map_err(|e| {
-            let msg = e.message().to_string();
+            let mut msg = e.message().to_string();
+            // A huge number quoted back in full (1e300 as 301 digits) says nothing more.
+            if msg.len() > 240 {
+                let cut = (0..=240)
+                    .rev()
+                    .find(|&i| msg.is_char_boundary(i))
+                    .unwrap_or(0);
+                msg.truncate(cut);
+                msg.push('…');
+            }
             let start = e.span().map(|s| s.start);
             at.at(start, start.map_or(String::new(), |o| at.field_at(o)), msg)
         })?;
@@ -495,11 +512,23 @@ fn validate_common(
             format!("expected 1..={} tickets (the block size)", g.block_size),
         ));
     }
-    if g.block_size.div_ceil(g.pack_size) > 999_999 || g.pack_size > 999 {
+    if g.pack_size > 999 {
         return Err(at.at(
             gspan,
             "game.pack_size",
             "a serial holds at most 999 999 packs of at most 999 tickets",
+        ));
+    }
+    if g.block_size.div_ceil(g.pack_size) > 999_999 {
+        return Err(at.at(
+            gspan,
+            "game.block_size",
+            format!(
+                "{} tickets make {} packs of {}: a serial holds at most 999 999 packs of at most 999 tickets",
+                g.block_size,
+                g.block_size.div_ceil(g.pack_size),
+                g.pack_size
+            ),
         ));
     }
     if g.game_code > 9999 {
@@ -518,6 +547,20 @@ fn validate_common(
     }
     if g.price.is_zero() {
         return Err(at.at(gspan, "game.price", "expected a price above 0"));
+    }
+    if g.price
+        .cents()
+        .checked_mul(u64::from(g.block_size))
+        .is_none()
+    {
+        return Err(at.at(
+            gspan,
+            "game.price",
+            format!(
+                "{} × {} tickets: the block's sales do not fit in 64-bit cents",
+                g.price, g.block_size
+            ),
+        ));
     }
 
     // Captions: one per amount, no caption shared by two amounts (décret: a caption
