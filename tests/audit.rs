@@ -438,7 +438,8 @@ fn a_forged_manifest_with_matching_digests_is_caught() {
     let t = tempfile::tempdir().unwrap();
     let base = t.path().join("base");
     generate(&small_spec(), &base, 1);
-    let edits: [(&str, fn(&mut serde_json::Value)); 6] = [
+    type Edit = fn(&mut serde_json::Value);
+    let edits: [(&str, Edit); 6] = [
         ("tier 20000: count 2, its ways add up to 1", |m| {
             m["tiers"][0]["count"] = 2.into()
         }),
