@@ -345,3 +345,62 @@ fn a_placed_block_can_be_undone() {
     assert_eq!(std::fs::read(out.join("SHA256SUMS")).unwrap(), sums);
     assert_eq!(std::fs::read_dir(t.path()).unwrap().count(), 1);
 }
+
+/// A torn block (one ticket file deleted, or cut short): verify blames that file only, and
+/// says the procedures it could not run were not run rather than passed.
+#[test]
+fn a_torn_block_is_reported_file_by_file() {
+    let t = tempfile::tempdir().unwrap();
+    let base = t.path().join("base");
+    generate(&repo("tests/specs/coq_small.toml"), &base, 1);
+    for (name, cut) in [
+        ("tickets.bin", None),
+        ("tickets.csv", None),
+        ("tickets.bin", Some(20u64)),
+    ] {
+        let d = t.path().join("torn");
+        let _ = std::fs::remove_dir_all(&d);
+        copy_dir(&base, &d);
+        match cut {
+            None => std::fs::remove_file(d.join(name)).unwrap(),
+            Some(n) => std::fs::File::options()
+                .write(true)
+                .open(d.join(name))
+                .unwrap()
+                .set_len(n)
+                .unwrap(),
+        }
+        let o = tirage()
+            .args(["verify", "--json", "--no-audit", "-q"])
+            .arg(&d)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(1));
+        let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let result = |id: &str| {
+            let c = r["checks"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| c["id"] == id)
+                .unwrap();
+            (
+                c["result"].as_str().unwrap().to_string(),
+                c["examples"].to_string(),
+            )
+        };
+        let (sums, text) = result("sha256sums");
+        assert_eq!(sums, "fail");
+        assert!(text.contains(name), "{text}");
+        for other in ["tickets.csv", "tickets.bin", "validation.csv"] {
+            if other != name {
+                assert!(!text.contains(other), "{other} blamed: {text}");
+            }
+        }
+        assert_ne!(result("csv_header").0, "pass", "{name} {cut:?}");
+        assert_ne!(result("record_count").0, "pass", "{name} {cut:?}");
+        if cut.is_none() {
+            assert_eq!(result("print_header").0, "not run", "{name}");
+        }
+    }
+}

@@ -459,11 +459,27 @@ pub fn inspect(
                     .collect();
             } else {
                 // The ticket pass did not run (unreadable files or print header): nothing
-                // was checked ticket by ticket, and the report must not say PASS for it.
+                // was checked ticket by ticket, and the report must not say PASS for it,
+                // nor for the headers it did not reach.
                 not_run.extend(CheckId::ALL.into_iter().filter(|c| c.from_ticket_pass()));
+                not_run.push(CheckId::CsvHeader);
+                for id in [CheckId::PrintHeader, CheckId::RecordCount] {
+                    if !checks.contains_key(&id) {
+                        not_run.push(id);
+                    }
+                }
             }
             for (name, h) in std::mem::take(&mut run.hashes) {
                 actual.insert(name, h);
+            }
+        }
+    }
+    // Ticket files the pass did not read (it stopped early): hashed here, so that the
+    // digest checks tell a file that is there from one that is missing.
+    for name in [CSV, BIN, VALIDATION] {
+        if !actual.contains_key(name) {
+            if let Some(h) = hash_file(&dir.join(name)) {
+                actual.insert(name.into(), h);
             }
         }
     }
@@ -1194,7 +1210,8 @@ fn check_manifest_sums(m: &Manifest, spec: &GameSpec, bad: &mut impl FnMut(Strin
         )),
         Some(c) => {
             let ratio = c as f64 / (spec.price.cents() as f64 * f64::from(m.tickets));
-            if m.payout_ratio.to_bits() != ratio.to_bits() {
+            // JSON's decimal form of a float reads back within an ulp or so, not exactly.
+            if (m.payout_ratio - ratio).abs() > 1e-12 * ratio.abs().max(1.0) {
                 bad(format!(
                     "payout ratio {}, its payout and sales give {ratio}",
                     m.payout_ratio
@@ -1244,6 +1261,18 @@ fn check_manifest_sums(m: &Manifest, spec: &GameSpec, bad: &mut impl FnMut(Strin
             m.allocation_attempts
         ));
     }
+}
+
+/// Size and hex SHA-256 of the regular file at `path`, or `None` when it is not one or
+/// cannot be read.
+fn hash_file(path: &Path) -> Option<(u64, String)> {
+    let mut f = File::open(path).ok()?;
+    if !f.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut h = Sha256::new();
+    let n = std::io::copy(&mut f, &mut h).ok()?;
+    Some((n, hex::encode(h.finalize())))
 }
 
 /// What the ticket pass found besides findings.

@@ -211,10 +211,21 @@ impl Findings {
     pub fn add(&mut self, ticket: Option<u32>, detail: impl Into<String>) {
         self.count += 1;
         if self.examples.len() < EXAMPLES {
-            self.examples.push(Finding {
-                ticket,
-                detail: detail.into(),
-            });
+            let detail: String = detail.into();
+            // Bytes read from a damaged file are quoted as escapes, never sent raw to a
+            // terminal (a NUL, an escape sequence).
+            let detail = if detail.chars().any(char::is_control) {
+                detail
+                    .chars()
+                    .map(|c| match c {
+                        c if c.is_control() => c.escape_default().to_string(),
+                        c => c.to_string(),
+                    })
+                    .collect()
+            } else {
+                detail
+            };
+            self.examples.push(Finding { ticket, detail });
         }
     }
 
@@ -348,7 +359,7 @@ impl Report {
         let mut s = String::new();
         let _ = writeln!(
             s,
-            "tirage verify {} — game {}, {} block {}, {} tickets",
+            "tirage verify {} — game {}, {} block {}, {} tickets read",
             self.dir,
             self.game.as_deref().unwrap_or("?"),
             match self.kind {
