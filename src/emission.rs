@@ -144,7 +144,7 @@ pub fn generate_emission_with(
         .map_err(incomplete(at.clone()))?;
         let path = s.path().join(MANIFEST);
         let bytes = std::fs::read(&path)
-            .map_err(|source| GenerateError::Io { path, source })
+            .map_err(|error| GenerateError::Io { path, error })
             .map_err(incomplete(at))?;
         entries.push(BlockEntry {
             block: plan.block,
@@ -169,7 +169,7 @@ pub fn generate_emission_with(
     json.push(b'\n');
     let io = |path: &Path| {
         let path = path.to_path_buf();
-        move |source| GenerateError::Io { path, source }
+        move |error| GenerateError::Io { path, error }
     };
     let mut tmp = tempfile::Builder::new()
         .prefix(&format!(".{EMISSION}."))

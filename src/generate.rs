@@ -95,12 +95,12 @@ pub enum GenerateError {
         wanted: String,
     },
     /// A file could not be created, written or moved.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Io {
         /// The file or directory.
         path: PathBuf,
         /// The operating system's error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The block number does not fit in a serial (0 is reserved for specimen decks).
     #[error("block {0} is out of range: expected 1..=999")]
@@ -141,9 +141,9 @@ pub enum GenerateError {
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> GenerateError + '_ {
-    move |source| GenerateError::Io {
+    move |error| GenerateError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     }
 }
 

@@ -134,12 +134,12 @@ pub struct Audit {
 #[derive(Debug, thiserror::Error)]
 pub enum AuditError {
     /// A file could not be written or renamed.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
         /// The operating system's error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The chart could not be drawn.
     #[error("the audit chart could not be drawn: {0}")]
@@ -317,9 +317,9 @@ impl Audit {
     /// `dir` (created if missing), each to a temporary name then renamed over any previous
     /// one. Returns the paths written. Errors: [`AuditError`].
     pub fn write(&self, dir: &Path) -> Result<Vec<PathBuf>, AuditError> {
-        std::fs::create_dir_all(dir).map_err(|source| AuditError::Io {
+        std::fs::create_dir_all(dir).map_err(|error| AuditError::Io {
             path: dir.to_path_buf(),
-            source,
+            error,
         })?;
         let mut files = vec![(AUDIT_MD, self.to_markdown()), (AUDIT_JSON, self.to_json())];
         if let Some(svg) = self.chart() {
@@ -328,9 +328,9 @@ impl Audit {
         let mut written = Vec::new();
         for (name, text) in files {
             let path = dir.join(name);
-            let io = |source| AuditError::Io {
+            let io = |error| AuditError::Io {
                 path: path.clone(),
-                source,
+                error,
             };
             // A unique temporary name in the same directory, so that two verify runs at
             // once never write the same temporary file; the rename replaces atomically.

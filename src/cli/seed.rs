@@ -191,6 +191,14 @@ impl PendingSeed {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         };
+        if let Some(p) = parent.ancestors().find(|p| p.exists()) {
+            if !p.is_dir() {
+                bail!(
+                    "{} is not a directory: nothing can be written under it",
+                    p.display()
+                );
+            }
+        }
         std::fs::create_dir_all(&parent)
             .with_context(|| format!("cannot create {}", parent.display()))?;
         // tempfile creates the file with O_EXCL and mode 0600.
