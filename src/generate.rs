@@ -8,6 +8,7 @@
 //! evaluator does not judge as its way (or finds ambiguous) stops the run.
 
 use crate::alloc::{allocate_packs, tally};
+use crate::audit::{AUDIT_JSON, AUDIT_MD, AUDIT_SVG};
 use crate::games::{synthesize_showing_checked, Face};
 use crate::money::Money;
 use crate::output::manifest::{self, FileEntry, Manifest, PromisedFeature, TierCount, WayCount};
@@ -15,6 +16,7 @@ use crate::output::{
     print_file, sums, tickets_csv, validation_csv, Ticket, BIN, CSV, MANIFEST, SPEC, SUMS,
     VALIDATION,
 };
+use crate::render::PROOFS;
 use crate::rng::{stream, Purpose, Seed};
 use crate::serial::PackSerials;
 use crate::spec::{GameSpec, PackRules, WayId};
@@ -75,6 +77,15 @@ pub enum GenerateError {
         at: String,
         /// Why it failed.
         cause: Box<GenerateError>,
+    },
+    /// `--force` was given but the block directory also holds files tirage did not write,
+    /// which replacing it would delete.
+    #[error("{} holds files tirage did not write ({}): --force would delete them with the block; move them out first", path.display(), names.join(", "))]
+    ForeignFiles {
+        /// The block directory.
+        path: PathBuf,
+        /// Their names.
+        names: Vec<String>,
     },
     /// An emission's destination holds a block: an emission goes to a directory of its own.
     #[error("{0} holds a block (manifest.json): an emission goes to a directory of its own, holding block-NNN directories and emission.json; choose another --out")]
@@ -833,7 +844,15 @@ pub fn check_destination(out: &Path, force: bool, kind: Kind) -> Result<(), Gene
         Some(v) => {
             let existing = serde_json::from_value::<Kind>(v["kind"].clone()).ok();
             if existing == Some(kind) {
-                Ok(())
+                let foreign = foreign_files(out);
+                if foreign.is_empty() {
+                    Ok(())
+                } else {
+                    Err(GenerateError::ForeignFiles {
+                        path: out.to_path_buf(),
+                        names: foreign,
+                    })
+                }
             } else {
                 let name = |k: Option<Kind>| match k {
                     Some(Kind::Production) => "production",
@@ -850,6 +869,29 @@ pub fn check_destination(out: &Path, force: bool, kind: Kind) -> Result<(), Gene
         None if is_empty_dir => Ok(()),
         None => Err(GenerateError::NotABlock(out.to_path_buf())),
     }
+}
+
+/// What tirage itself writes in a block directory: the block's files, verify's audit
+/// report and its temporary files, render's proofs.
+fn written_by_tirage(name: &str) -> bool {
+    const FILES: [&str; 10] = [
+        SUMS, MANIFEST, SPEC, CSV, BIN, VALIDATION, AUDIT_MD, AUDIT_JSON, AUDIT_SVG, PROOFS,
+    ];
+    FILES.contains(&name) || (name.starts_with(".audit.") && name.ends_with(".tmp"))
+}
+
+/// The names in block directory `dir` that tirage did not write (sorted), which `--force`
+/// would delete with the block.
+fn foreign_files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| !written_by_tirage(n))
+        .collect();
+    names.sort();
+    names
 }
 
 /// Makes the manifest of the block `plan`, whose way counts are `counts` (index = way id).

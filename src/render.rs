@@ -18,6 +18,9 @@
 //!    CSV is what QA reads beside the proof): a row that differs is an error naming the
 //!    columns.
 
+/// The directory `render` writes proofs to inside a block, by default.
+pub const PROOFS: &str = "proofs";
+
 use crate::games::ColumnKind;
 use crate::generate::Kind;
 use crate::output::manifest::Manifest;

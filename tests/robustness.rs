@@ -404,3 +404,48 @@ fn a_torn_block_is_reported_file_by_file() {
         }
     }
 }
+
+/// `--force` replaces a block with its audit report and proofs, but never deletes a file
+/// tirage did not write there: it names it and stops.
+#[test]
+fn force_never_deletes_a_file_put_in_a_block() {
+    let t = tempfile::tempdir().unwrap();
+    let b = t.path().join("b");
+    generate(&repo("tests/specs/coq_small.toml"), &b, 1);
+    assert_eq!(verify_code(&b), 0); // writes audit.md, audit.json, audit.svg
+    tirage()
+        .args(["render", "--tickets", "1"])
+        .arg(&b)
+        .assert()
+        .success();
+    std::fs::write(b.join("NOTES.txt"), "keep me").unwrap();
+    let again = || {
+        tirage()
+            .arg("generate")
+            .arg(repo("tests/specs/coq_small.toml"))
+            .args(["--seed", SEED, "-q", "--force", "--out"])
+            .arg(&b)
+            .output()
+            .unwrap()
+    };
+    let o = again();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("holds files tirage did not write (NOTES.txt)"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(b.join("NOTES.txt")).unwrap(),
+        "keep me"
+    );
+    std::fs::remove_file(b.join("NOTES.txt")).unwrap();
+    let o = again();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(!b.join("proofs").exists() && !b.join("audit.md").exists());
+}

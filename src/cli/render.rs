@@ -3,7 +3,7 @@
 use super::Outcome;
 use anyhow::{Context, Result};
 use std::path::PathBuf;
-use tirage::render::{load, ticket_svg};
+use tirage::render::{load, ticket_svg, PROOFS};
 
 /// Arguments of `tirage render`.
 #[derive(clap::Args, Debug)]
@@ -53,7 +53,7 @@ pub fn run(mut a: Args) -> Result<Outcome> {
         .iter()
         .map(|t| ticket_svg(&proofs.spec, proofs.manifest.kind, t))
         .collect::<Result<Vec<_>, _>>()?;
-    let out = a.out.clone().unwrap_or_else(|| a.dir.join("proofs"));
+    let out = a.out.clone().unwrap_or_else(|| a.dir.join(PROOFS));
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
     for (t, svg) in a.tickets.iter().zip(svgs) {
         let path = out.join(format!("ticket-{t}.svg"));
