@@ -86,6 +86,10 @@ fn bad_specs_exit_2_naming_the_field_and_line() {
             "game.price: `two` is not an amount",
         ),
         (
+            replace_once(&t, "currency = \"EUR\"", "currency = \"euro€\""),
+            "game.currency: \"euro€\": expected an ISO 4217 code",
+        ),
+        (
             replace_once(&t, "price = 2", ""),
             "game: missing field `price`",
         ),

@@ -548,6 +548,16 @@ fn validate_common(
     if g.price.is_zero() {
         return Err(at.at(gspan, "game.price", "expected a price above 0"));
     }
+    if g.currency.len() != 3 || !g.currency.bytes().all(|b| b.is_ascii_uppercase()) {
+        return Err(at.at(
+            gspan,
+            "game.currency",
+            format!(
+                "{:?}: expected an ISO 4217 code, three capital letters (EUR)",
+                g.currency
+            ),
+        ));
+    }
     if g.price
         .cents()
         .checked_mul(u64::from(g.block_size))
