@@ -449,3 +449,22 @@ fn force_never_deletes_a_file_put_in_a_block() {
     );
     assert!(!b.join("proofs").exists() && !b.join("audit.md").exists());
 }
+
+/// A file listed twice in SHA256SUMS is a finding, even with the same digest.
+#[test]
+fn sha256sums_lists_each_file_once() {
+    let t = tempfile::tempdir().unwrap();
+    let b = t.path().join("b");
+    generate(&repo("tests/specs/coq_small.toml"), &b, 1);
+    let sums = std::fs::read_to_string(b.join("SHA256SUMS")).unwrap();
+    let first = sums.lines().next().unwrap();
+    std::fs::write(b.join("SHA256SUMS"), format!("{sums}{first}\n")).unwrap();
+    let o = tirage()
+        .args(["verify", "--no-audit", "-q"])
+        .arg(&b)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stdout)
+        .contains("SHA256SUMS lists tickets.csv 2 times, expected once"));
+}

@@ -259,13 +259,20 @@ pub fn inspect(
         Vec::new()
     });
     for name in [CSV, BIN, VALIDATION, SPEC, MANIFEST] {
-        if !listed.iter().any(|(n, _)| n == name) {
-            add(
+        match listed.iter().filter(|(n, _)| n == name).count() {
+            0 => add(
                 &mut checks,
                 CheckId::Sha256sums,
                 None,
                 format!("SHA256SUMS does not list {name}"),
-            );
+            ),
+            1 => {}
+            n => add(
+                &mut checks,
+                CheckId::Sha256sums,
+                None,
+                format!("SHA256SUMS lists {name} {n} times, expected once"),
+            ),
         }
     }
     let mut actual: BTreeMap<String, (u64, String)> = BTreeMap::new();
