@@ -431,10 +431,14 @@ pub fn ticket_svg(spec: &GameSpec, kind: Kind, t: &Ticket) -> Result<String, Ren
         if matches!(c.kind, ColumnKind::Caption { .. }) {
             continue;
         }
-        let caption = cols.iter().enumerate().find_map(|(j, d)| match d.kind {
-            ColumnKind::Caption { of } if of == i => Some(values[j].to_string()),
-            _ => None,
-        });
+        let caption = cols
+            .iter()
+            .enumerate()
+            .find_map(|(j, d)| match d.kind {
+                ColumnKind::Caption { of } if of == i => Some(values[j].to_string()),
+                _ => None,
+            })
+            .or_else(|| spec.mechanic.inscription(i, t.face.codes[i]));
         let area = area_of(&c.name);
         let cell = Cell {
             name: c.name.clone(),

@@ -388,3 +388,59 @@ fn help_says_where_a_proofs_data_comes_from() {
         assert!(text.contains(line), "{line:?} not in\n{text}");
     }
 }
+
+/// A poker proof writes each card's inscription in letters (art. 3.2–3.3) under its code,
+/// from the spec's rank and suit captions.
+#[test]
+fn poker_proofs_write_each_card_in_letters() {
+    let t = tempfile::tempdir().unwrap();
+    let block = t.path().join("p");
+    generate(&repo("tests/specs/poker_small.toml"), &block, 1);
+    tirage()
+        .arg("render")
+        .arg(&block)
+        .args(["--tickets", "1"])
+        .assert()
+        .success();
+    let svg = std::fs::read_to_string(block.join("proofs/ticket-1.svg")).unwrap();
+    let csv = std::fs::read_to_string(block.join("tickets.csv")).unwrap();
+    let head: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let row: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
+    let rank = |c: char| match c {
+        '2' => "DEUX",
+        '3' => "TROIS",
+        '4' => "QUATRE",
+        '5' => "CINQ",
+        '6' => "SIX",
+        '7' => "SEPT",
+        '8' => "HUIT",
+        '9' => "NEUF",
+        'T' => "DIX",
+        'J' => "VALET",
+        'Q' => "DAME",
+        'K' => "ROI",
+        'A' => "AS",
+        _ => panic!("rank {c}"),
+    };
+    let suit = |c: char| match c {
+        'c' => "TREFLE",
+        'd' => "CARREAU",
+        'h' => "COEUR",
+        's' => "PIQUE",
+        _ => panic!("suit {c}"),
+    };
+    let mut cards = 0;
+    for (name, code) in head.iter().zip(&row) {
+        if name.ends_with("_c1")
+            || name.ends_with("_c2")
+            || name.starts_with('b') && name.len() == 2
+        {
+            let mut ch = code.chars();
+            let (r, s) = (ch.next().unwrap(), ch.next().unwrap());
+            let words = format!("{} DE {}", rank(r), suit(s));
+            assert!(svg.contains(&words), "{name} {code}: {words} not drawn");
+            cards += 1;
+        }
+    }
+    assert_eq!(cards, 13);
+}

@@ -248,6 +248,14 @@ pub trait Mechanic: Send + Sync + std::any::Any {
         show: Option<&str>,
         rng: &mut FaceRng,
     ) -> Result<Face, String>;
+    /// The inscription in letters the rules print with symbol `code` of face column
+    /// `column` (index into [`Mechanic::columns`]), when they give one beside a symbol
+    /// that is not an amount (poker: each card's, art. 3.2–3.3); `None` for the others.
+    /// Proofs show it; the files carry the code only, the inscription coming from the spec.
+    fn inscription(&self, column: usize, code: u8) -> Option<String> {
+        let _ = (column, code);
+        None
+    }
     /// Every feature this mechanic, with this spec's settings, can show (a near miss or
     /// decoy the spec gives a rate of 0 is left out), in report order.
     fn features(&self) -> Vec<FeatureInfo> {

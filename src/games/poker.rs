@@ -1230,6 +1230,13 @@ impl Mechanic for Poker {
     /// exists (see [`read_zone`]) wins its GAIN amount (art. 3.6), and the lot is the sum of
     /// the winning zones (art. 3.7). Every case where the strict and the naive readings
     /// could differ, and every duplicate card, is reported as an ambiguity (GAMES.md).
+    /// A card's inscription, art. 3.2–3.3: its rank and suit in letters from the spec's
+    /// `rank_captions` and `suit_captions`, as `<rank> DE <suit>` (`DAME DE COEUR`).
+    fn inscription(&self, column: usize, code: u8) -> Option<String> {
+        (CARD_COLUMNS.contains(&column) && code < DECK)
+            .then(|| format!("{} DE {}", self.rank_caption(code), self.suit_caption(code)))
+    }
+
     fn evaluate(&self, face: &Face) -> Evaluation {
         let mut ev = Evaluation::default();
         let codes = &face.codes;
