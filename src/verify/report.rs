@@ -413,6 +413,7 @@ impl Report {
         }
         if !self.features.is_empty() {
             let _ = writeln!(s, "\nwinning play areas per tier and combination shown:");
+            let _ = writeln!(s, "{:>12} {:<22} {:>10}", "tier", "combination", "areas");
             for f in &self.features {
                 let _ = writeln!(s, "{:>12} {:<22} {:>10}", f.tier, f.feature, f.wins);
             }
@@ -420,7 +421,12 @@ impl Report {
         if !self.losing_features.is_empty() {
             let _ = writeln!(
                 s,
-                "\nlosing play areas per feature shown (near misses, decoys): areas, tickets"
+                "\nlosing play areas per feature shown (near misses, decoys):"
+            );
+            let _ = writeln!(
+                s,
+                "{:>12} {:<22} {:>10} {:>10}",
+                "", "feature", "areas", "tickets"
             );
             for f in &self.losing_features {
                 let _ = writeln!(
