@@ -471,21 +471,10 @@ fn a_forged_manifest_with_matching_digests_is_caught() {
         )
         .unwrap();
         fix_digests(&d);
-        let out = tirage()
-            .args(["verify", "--json", "--no-audit", "-q"])
-            .arg(&d)
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(1), "{says}");
-        let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        let manifest = check(&r, "manifest");
-        assert_eq!(manifest["result"], "fail", "{says}");
-        let details: Vec<&str> = manifest["examples"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|e| e["detail"].as_str().unwrap())
-            .collect();
+        let (code, r) = verify_json(&d);
+        assert_eq!(code, 1, "{says}");
+        let (result, details) = check_result(&r, "manifest");
+        assert_eq!(result, "fail", "{says}");
         assert!(
             details.iter().any(|d| d.contains(says)),
             "{says}: {details:?}"
@@ -498,14 +487,12 @@ fn a_forged_manifest_with_matching_digests_is_caught() {
     bin.extend_from_slice(b"1234567");
     std::fs::write(d.join("tickets.bin"), &bin).unwrap();
     fix_digests(&d);
-    let out = tirage()
-        .args(["verify", "--json", "--no-audit", "-q"])
-        .arg(&d)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let rc = check(&r, "record_count");
-    assert_eq!(rc["result"], "fail");
-    assert!(rc.to_string().contains("then 7 byte(s) more"), "{rc}");
+    let (code, r) = verify_json(&d);
+    assert_eq!(code, 1);
+    let (result, details) = check_result(&r, "record_count");
+    assert_eq!(result, "fail");
+    assert!(
+        details.iter().any(|d| d.contains("then 7 byte(s) more")),
+        "{details:?}"
+    );
 }

@@ -370,24 +370,11 @@ fn a_torn_block_is_reported_file_by_file() {
                 .set_len(n)
                 .unwrap(),
         }
-        let o = tirage()
-            .args(["verify", "--json", "--no-audit", "-q"])
-            .arg(&d)
-            .output()
-            .unwrap();
-        assert_eq!(o.status.code(), Some(1));
-        let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let (code, r) = verify_json(&d);
+        assert_eq!(code, 1);
         let result = |id: &str| {
-            let c = r["checks"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|c| c["id"] == id)
-                .unwrap();
-            (
-                c["result"].as_str().unwrap().to_string(),
-                c["examples"].to_string(),
-            )
+            let (result, details) = check_result(&r, id);
+            (result, details.join("\n"))
         };
         let (sums, text) = result("sha256sums");
         assert_eq!(sums, "fail");

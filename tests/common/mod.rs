@@ -59,6 +59,38 @@ pub fn verify_code(dir: &Path) -> i32 {
         .expect("exit code")
 }
 
+/// `tirage verify --json --no-audit -q dir`: its exit code and its JSON report.
+pub fn verify_json(dir: &Path) -> (i32, serde_json::Value) {
+    let out = tirage()
+        .args(["verify", "--json", "--no-audit", "-q"])
+        .arg(dir)
+        .output()
+        .expect("runs");
+    let report = serde_json::from_slice(&out.stdout).expect("a JSON report");
+    (out.status.code().expect("exit code"), report)
+}
+
+/// The result (`pass`, `fail`, `not run`, …) and the findings' details of check `id` in a
+/// JSON report.
+pub fn check_result(report: &serde_json::Value, id: &str) -> (String, Vec<String>) {
+    let c = report["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .find(|c| c["id"] == id)
+        .expect("check listed");
+    let details = c["examples"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|e| e["detail"].as_str().unwrap_or_default().to_string())
+        .collect();
+    (
+        c["result"].as_str().unwrap_or_default().to_string(),
+        details,
+    )
+}
+
 /// Copies a block directory.
 pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
