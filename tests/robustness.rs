@@ -275,8 +275,9 @@ fn an_interrupted_run_leaves_nothing_behind() {
             assert!(t0.elapsed().as_secs() < 60, "generation never started");
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
-        let killed = std::process::Command::new("kill")
-            .args([&format!("-{signal}"), &child.id().to_string()])
+        // The shell's own kill: no other program needed.
+        let killed = std::process::Command::new("sh")
+            .args(["-c", &format!("kill -{signal} {}", child.id())])
             .status()
             .unwrap();
         assert!(killed.success());
