@@ -113,6 +113,25 @@ pub fn generate_emission_with(
     provenance: &crate::generate::Provenance,
     progress: &(dyn Fn(u32, u64) + Sync),
 ) -> Result<GeneratedEmission, GenerateError> {
+    let created = std::fs::symlink_metadata(out).is_err();
+    let made = emission_into(spec, seed, blocks, out, force, provenance, progress);
+    if made.is_err() && created {
+        // The directory this run made, left empty by the failure: not left behind.
+        let _ = std::fs::remove_dir(out);
+    }
+    made
+}
+
+/// [`generate_emission_with`] but for removing the directory it created on a failure.
+fn emission_into(
+    spec: &GameSpec,
+    seed: &Seed,
+    blocks: std::ops::RangeInclusive<u32>,
+    out: &Path,
+    force: bool,
+    provenance: &crate::generate::Provenance,
+    progress: &(dyn Fn(u32, u64) + Sync),
+) -> Result<GeneratedEmission, GenerateError> {
     if out.join(MANIFEST).exists() {
         return Err(GenerateError::BlockNotEmission(out.to_path_buf()));
     }
@@ -121,10 +140,48 @@ pub fn generate_emission_with(
         .map(|b| BlockPlan::production(spec, b))
         .collect::<Result<Vec<_>, _>>()?;
     for p in &plans {
-        crate::generate::check_destination(&out.join(block_dir(p.block)), force, p.kind)?;
+        let dir = out.join(block_dir(p.block));
+        crate::generate::check_destination(&dir, force, p.kind)?;
+        // A block made alone there has its own seed file, which would not replay the
+        // emission's block (they share `<out>.seed`).
+        let own_seed = dir.with_extension("seed");
+        if own_seed.exists() {
+            return Err(GenerateError::NotInEmission {
+                path: own_seed,
+                why: "the seed file of a block made alone: it would sit beside a block of the emission it does not replay".into(),
+            });
+        }
     }
-    if !force && out.join(EMISSION).exists() {
-        return Err(GenerateError::Exists(out.join(EMISSION)));
+    if out.join(EMISSION).exists() {
+        if !force {
+            return Err(GenerateError::Exists(out.join(EMISSION)));
+        }
+        let ours = std::fs::read(out.join(EMISSION))
+            .ok()
+            .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+            .is_some_and(|v| v["format"] == FORMAT);
+        if !ours {
+            return Err(GenerateError::NotInEmission {
+                path: out.join(EMISSION),
+                why: "not a tirage emission manifest: --force replaces only those".into(),
+            });
+        }
+    }
+    // Blocks of an older emission there that this one would not replace would stay beside
+    // blocks of another seed.
+    for e in std::fs::read_dir(out).into_iter().flatten().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let number = name
+            .strip_prefix("block-")
+            .and_then(|n| n.parse::<u32>().ok());
+        if let Some(b) = number.filter(|b| !blocks.contains(b)) {
+            if e.path().join(MANIFEST).exists() {
+                return Err(GenerateError::NotInEmission {
+                    path: e.path(),
+                    why: format!("block {b} is not in this emission's range {}..{}: it would stay beside blocks of another seed; include it, or move it away", blocks.start(), blocks.end()),
+                });
+            }
+        }
     }
     let incomplete = |at: String| {
         move |e: GenerateError| GenerateError::EmissionIncomplete {
@@ -180,6 +237,9 @@ pub fn generate_emission_with(
         .map_err(io(tmp.path()))
         .map_err(incomplete(EMISSION.into()))?;
 
+    if crate::generate::stop_requested() {
+        return Err(incomplete(EMISSION.into())(GenerateError::Interrupted));
+    }
     // Into place: the blocks, then emission.json; on a failure every block goes back.
     let mut placed: Vec<Placed> = Vec::new();
     let undo = |placed: Vec<Placed>, at: String, e: GenerateError| {

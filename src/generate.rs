@@ -60,6 +60,11 @@ pub fn request_stop() {
     STOP.store(true, Ordering::SeqCst);
 }
 
+/// Whether [`request_stop`] was called.
+pub fn stop_requested() -> bool {
+    STOP.load(Ordering::SeqCst)
+}
+
 /// Why a block could not be generated. Nothing is left at the destination on any of them.
 #[derive(Debug, thiserror::Error)]
 pub enum GenerateError {
@@ -86,6 +91,16 @@ pub enum GenerateError {
         path: PathBuf,
         /// Their names.
         names: Vec<String>,
+    },
+    /// Something at an emission's destination, or a block's, would no longer belong with
+    /// what is made there (a stray block, a seed file, a foreign emission manifest, a
+    /// block of an emission made alone).
+    #[error("{}: {why}", path.display())]
+    NotInEmission {
+        /// What is there.
+        path: PathBuf,
+        /// Why it is in the way, and what to do.
+        why: String,
     },
     /// An emission's destination holds a block: an emission goes to a directory of its own.
     #[error("{0} holds a block (manifest.json): an emission goes to a directory of its own, holding block-NNN directories and emission.json; choose another --out")]
@@ -539,6 +554,9 @@ pub fn generate_with(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Generated, GenerateError> {
     let (staged, manifest) = stage(plan, seed, out, force, provenance, progress)?;
+    if stop_requested() {
+        return Err(GenerateError::Interrupted);
+    }
     let left_over = staged.put_in_place()?.finish().err();
     Ok(Generated {
         manifest,
@@ -614,6 +632,16 @@ impl Staged {
     /// Errors: a rename failed; then the destination is as it was and the output removed.
     pub fn put_in_place(self) -> Result<Placed, GenerateError> {
         let Staged { tmp, out, parent } = self;
+        // Checked again: a file may have been put there while the output was being made.
+        if out.is_dir() {
+            let foreign = foreign_files(&out);
+            if !foreign.is_empty() {
+                return Err(GenerateError::ForeignFiles {
+                    path: out,
+                    names: foreign,
+                });
+            }
+        }
         let old = if std::fs::symlink_metadata(&out).is_ok() {
             let old = tempfile::Builder::new()
                 .prefix(".tirage-old-")
@@ -871,27 +899,78 @@ pub fn check_destination(out: &Path, force: bool, kind: Kind) -> Result<(), Gene
     }
 }
 
-/// What tirage itself writes in a block directory: the block's files, verify's audit
-/// report and its temporary files, render's proofs.
-fn written_by_tirage(name: &str) -> bool {
-    const FILES: [&str; 10] = [
-        SUMS, MANIFEST, SPEC, CSV, BIN, VALIDATION, AUDIT_MD, AUDIT_JSON, AUDIT_SVG, PROOFS,
+/// Whether entry `name` of a block directory, of type `ft`, is one tirage writes there: a
+/// block file, an audit report file or its temporary file (regular files), or `proofs/`
+/// (checked further by [`foreign_files`]).
+fn written_by_tirage(name: &str, ft: std::fs::FileType) -> bool {
+    const FILES: [&str; 9] = [
+        SUMS, MANIFEST, SPEC, CSV, BIN, VALIDATION, AUDIT_MD, AUDIT_JSON, AUDIT_SVG,
     ];
-    FILES.contains(&name) || (name.starts_with(".audit.") && name.ends_with(".tmp"))
+    let report_tmp = [AUDIT_MD, AUDIT_JSON, AUDIT_SVG]
+        .iter()
+        .any(|r| name.starts_with(&format!(".{r}.")) && name.ends_with(".tmp"));
+    if name == PROOFS {
+        return ft.is_dir();
+    }
+    (FILES.contains(&name) || report_tmp) && (ft.is_file() || ft.is_symlink())
 }
 
-/// The names in block directory `dir` that tirage did not write (sorted), which `--force`
-/// would delete with the block.
+/// What in block directory `dir` tirage did not write (sorted; `proofs/x` for an entry of
+/// `proofs/` other than a `ticket-N.svg` file), which `--force` would delete with the block.
 fn foreign_files(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| !written_by_tirage(n))
-        .collect();
+    let entries = |d: &Path| -> Vec<(String, Option<std::fs::FileType>)> {
+        std::fs::read_dir(d)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| {
+                (
+                    e.file_name().to_string_lossy().into_owned(),
+                    e.file_type().ok(),
+                )
+            })
+            .collect()
+    };
+    let mut names = Vec::new();
+    for (name, ft) in entries(dir) {
+        match ft {
+            Some(ft) if written_by_tirage(&name, ft) => {
+                if name == PROOFS {
+                    for (p, ft) in entries(&dir.join(PROOFS)) {
+                        let proof = p.starts_with("ticket-")
+                            && p.ends_with(".svg")
+                            && ft.is_some_and(|t| t.is_file());
+                        if !proof {
+                            names.push(format!("{PROOFS}/{p}"));
+                        }
+                    }
+                }
+            }
+            _ => names.push(name),
+        }
+    }
     names.sort();
     names
+}
+
+/// A block or deck made alone never goes into an emission's directory (beside its
+/// `emission.json`): it would stand among blocks of another seed, and replacing one of
+/// them would leave the emission manifest wrong. Errors: [`GenerateError::NotInEmission`].
+pub fn check_not_in_emission(out: &Path) -> Result<(), GenerateError> {
+    let emission = out
+        .parent()
+        .map(|p| p.join(crate::emission::EMISSION))
+        .filter(|e| e.exists());
+    match emission {
+        Some(e) => Err(GenerateError::NotInEmission {
+            path: out.to_path_buf(),
+            why: format!(
+                "beside {}: a block of an emission is made with the emission (generate --blocks); choose another --out",
+                e.display()
+            ),
+        }),
+        None => Ok(()),
+    }
 }
 
 /// Makes the manifest of the block `plan`, whose way counts are `counts` (index = way id).

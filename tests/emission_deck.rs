@@ -703,3 +703,61 @@ fn a_seed_file_never_sits_beside_a_block_it_does_not_replay() {
     assert!(block.join("manifest.json").exists());
     assert!(!seed_file.exists());
 }
+
+/// What an emission's directory holds stays coherent: a forced emission refuses (exit 2,
+/// nothing changed) a stray block it would not replace, a block's own seed file, and an
+/// emission.json tirage did not write; a block made alone never goes into an emission.
+#[test]
+fn an_emission_directory_stays_coherent() {
+    let t = tempfile::tempdir().unwrap();
+    let em = t.path().join("em");
+    emission(&em);
+    let sums = |d: &Path| std::fs::read(d.join("emission.json")).unwrap();
+    let before = sums(&em);
+    let run = |args: &[&str], out: &Path| {
+        let o = tirage()
+            .arg("generate")
+            .arg(repo("tests/specs/coq_small.toml"))
+            .args(args)
+            .args(["--seed", SEED, "-q", "--force", "--out"])
+            .arg(out)
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    // Blocks 1..2 only: block-003 would stay beside blocks of another emission.
+    let (code, err) = run(&["--blocks", "1..2"], &em);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("block 3 is not in this emission's range 1..2"),
+        "{err}"
+    );
+    // A block of the emission made alone.
+    let (code, err) = run(&[], &em.join("block-002"));
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("a block of an emission is made with the emission"),
+        "{err}"
+    );
+    // A seed file of a block made alone, beside a block the emission would replace.
+    std::fs::write(em.join("block-001.seed"), "0".repeat(64)).unwrap();
+    let (code, err) = run(&["--blocks", "1..3"], &em);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("the seed file of a block made alone"), "{err}");
+    std::fs::remove_file(em.join("block-001.seed")).unwrap();
+    // An emission.json that is not tirage's.
+    let other = t.path().join("other");
+    std::fs::create_dir(&other).unwrap();
+    std::fs::write(other.join("emission.json"), "{\"mine\": 1}").unwrap();
+    let (code, err) = run(&["--blocks", "1..2"], &other);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("not a tirage emission manifest"), "{err}");
+    assert_eq!(sums(&other), b"{\"mine\": 1}");
+    assert_eq!(sums(&em), before);
+    // All three again: replaced.
+    let (code, err) = run(&["--blocks", "1..3"], &em);
+    assert_eq!(code, Some(0), "{err}");
+}

@@ -428,6 +428,16 @@ fn force_never_deletes_a_file_put_in_a_block() {
         "keep me"
     );
     std::fs::remove_file(b.join("NOTES.txt")).unwrap();
+    // Inside proofs/, too, and a directory under a tirage file's name.
+    std::fs::write(b.join("proofs/MYNOTES.txt"), "keep me").unwrap();
+    std::fs::remove_file(b.join("audit.md")).unwrap();
+    std::fs::create_dir(b.join("audit.md")).unwrap();
+    let o = again();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("(audit.md, proofs/MYNOTES.txt)"), "{err}");
+    std::fs::remove_file(b.join("proofs/MYNOTES.txt")).unwrap();
+    std::fs::remove_dir(b.join("audit.md")).unwrap();
     let o = again();
     assert_eq!(
         o.status.code(),

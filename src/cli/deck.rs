@@ -1,12 +1,12 @@
 //! `tirage deck SPEC`: a small QA deck of specimen tickets.
 
 use super::seed::{seed_file_path, SeedArgs, SeedFile};
-use super::stop_on_signal;
+use super::{said_if_stopped_late, stop_on_signal};
 use super::{with_threads, Outcome};
 use anyhow::Result;
 use std::path::PathBuf;
 use tirage::deck::{every_way, proportional};
-use tirage::generate::{check_destination, generate_with, BlockPlan, Kind};
+use tirage::generate::{check_destination, check_not_in_emission, generate_with, BlockPlan, Kind};
 use tirage::spec::GameSpec;
 
 /// Arguments of `tirage deck`.
@@ -70,6 +70,7 @@ pub fn run(a: Args) -> Result<Outcome> {
         .unwrap_or_else(|| PathBuf::from(format!("output/{}/deck", spec.id)));
     // Before the seed is staged: a deck never replaces a production block or its seed.
     check_destination(&out, a.force, Kind::Specimen)?;
+    check_not_in_emission(&out)?;
     let plan = BlockPlan::deck(&spec, deck);
     let provenance = a.seed.provenance()?;
     let seed_file = SeedFile::prepare(&seed_file_path(&out), &seed, fresh, a.force)?;
@@ -80,6 +81,7 @@ pub fn run(a: Args) -> Result<Outcome> {
     if let Some(said) = seed_file.finish("deck seed", "the deck")? {
         eprintln!("{said}");
     }
+    said_if_stopped_late();
     if let Some(l) = &made.left_over {
         eprintln!("tirage: warning: {l}");
     }

@@ -1,12 +1,12 @@
 //! `tirage generate SPEC`: write one block, or every block of an emission.
 
 use super::seed::{seed_file_path, SeedArgs, SeedFile};
-use super::stop_on_signal;
 use super::{progress, with_threads, Outcome};
+use super::{said_if_stopped_late, stop_on_signal};
 use anyhow::Result;
 use std::path::PathBuf;
 use tirage::emission::{generate_emission_with, parse_blocks};
-use tirage::generate::{check_destination, generate_with, BlockPlan, Kind};
+use tirage::generate::{check_destination, check_not_in_emission, generate_with, BlockPlan, Kind};
 use tirage::spec::GameSpec;
 
 /// Arguments of `tirage generate`.
@@ -66,6 +66,7 @@ pub fn run(a: Args) -> Result<Outcome> {
         })??;
         bar.finish_and_clear();
         let said = seed_file.finish("emission seed", "every block of the emission")?;
+        said_if_stopped_late();
         for l in &made.left_over {
             eprintln!("tirage: warning: {l}");
         }
@@ -91,9 +92,9 @@ pub fn run(a: Args) -> Result<Outcome> {
         .unwrap_or_else(|| PathBuf::from(format!("output/{}/block-{:03}", spec.id, a.block)));
     // Before the seed is staged: a production block never replaces a deck (nor a deck's seed).
     check_destination(&out, a.force, Kind::Production)?;
+    check_not_in_emission(&out)?;
     let plan = BlockPlan::production(&spec, a.block)?;
     let seed_file = SeedFile::prepare(&seed_file_path(&out), &seed, fresh, a.force)?;
-    stop_on_signal();
     let bar = progress::bar(u64::from(spec.block_size), "generate", a.quiet);
     let made = with_threads(usize::from(a.threads), || {
         generate_with(&plan, &seed, &out, a.force, &provenance, &|n| {
@@ -102,6 +103,7 @@ pub fn run(a: Args) -> Result<Outcome> {
     })??;
     bar.finish_and_clear();
     let said = seed_file.finish("master seed", "the block")?;
+    said_if_stopped_late();
     if let Some(l) = &made.left_over {
         eprintln!("tirage: warning: {l}");
     }

@@ -82,22 +82,30 @@ pub fn run() -> ExitCode {
 
 /// From now on, Ctrl-C, SIGTERM or SIGHUP asks generation to stop cleanly: it fails with
 /// [`GenerateError::Interrupted`] once the current batch of packs is done, and everything
-/// staged (the output, a fresh seed) is removed. A second signal stops at once, leaving
-/// `.tirage-*` temporaries beside the output. For the commands that write an output only.
+/// staged (the output, a fresh seed) is removed. An output already complete when the
+/// signal comes is put in place all the same (its renames are never cut short): see
+/// [`said_if_stopped_late`]. Every signal is handled so; none stops the process at once,
+/// which could leave a destination half replaced. For the commands that write an output.
 fn stop_on_signal() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
-        let asked = std::sync::atomic::AtomicBool::new(false);
+        let told = std::sync::atomic::AtomicBool::new(false);
         // Fails only if a handler is set already: then that one stays.
         let _ = ctrlc::set_handler(move || {
-            if asked.swap(true, std::sync::atomic::Ordering::SeqCst) {
-                eprintln!("tirage: stopped at once; temporary .tirage-* files may be left beside the output");
-                std::process::exit(130);
-            }
-            eprintln!("tirage: stopping: removing what was written so far (again to stop at once)");
             tirage::generate::request_stop();
+            if !told.swap(true, std::sync::atomic::Ordering::SeqCst) {
+                eprintln!("tirage: stopping: what is not yet complete is removed");
+            }
         });
     });
+}
+
+/// After an output was put in place: if a stop was asked meanwhile, says that it came too
+/// late to drop the output (which is complete and in place).
+fn said_if_stopped_late() {
+    if tirage::generate::stop_requested() {
+        eprintln!("tirage: the stop came once the output was complete: it is in place");
+    }
 }
 
 /// Runs `f` on a rayon pool of `threads` threads (0: one per core).

@@ -115,8 +115,13 @@ impl SeedFile {
         if fresh {
             return PendingSeed::stage(path, seed, force).map(SeedFile::Fresh);
         }
-        if std::fs::symlink_metadata(path).is_err() {
-            return Ok(SeedFile::Kept);
+        match std::fs::symlink_metadata(path) {
+            Err(_) => return Ok(SeedFile::Kept),
+            Ok(m) if !m.file_type().is_file() => bail!(
+                "{} exists and is not a regular file (a link or a directory): it would sit beside an output it does not replay; move it away",
+                path.display()
+            ),
+            Ok(_) => {}
         }
         let same = read_small(path, "seed file")
             .ok()
