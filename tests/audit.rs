@@ -168,7 +168,7 @@ fn report_dir_receives_the_audit_and_the_block_is_untouched() {
     assert_eq!(out.status.code(), Some(0));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("audit.md is an earlier run's report, not this run's (clean)"),
+        err.contains("audit.md is an earlier run's report, not this run's (this run: clean)"),
         "{err}"
     );
     assert_eq!(std::fs::read(b.join("audit.md")).unwrap(), before);
@@ -439,7 +439,16 @@ fn a_forged_manifest_with_matching_digests_is_caught() {
     let base = t.path().join("base");
     generate(&small_spec(), &base, 1);
     type Edit = fn(&mut serde_json::Value);
-    let edits: [(&str, Edit); 6] = [
+    let edits: [(&str, Edit); 9] = [
+        ("all different", |m| {
+            m["seed_shares"] = serde_json::json!(["a".repeat(64), "a".repeat(64)])
+        }),
+        ("a version (letters, digits, . + -)", |m| {
+            m["tool"]["version"] = "0.1\u{202e}<script>".into()
+        }),
+        ("spec file \"other.toml\", expected \"spec.toml\"", |m| {
+            m["spec"]["file"] = "other.toml".into()
+        }),
         ("tier 20000: count 2, its ways add up to 1", |m| {
             m["tiers"][0]["count"] = 2.into()
         }),

@@ -126,7 +126,7 @@ pub fn run(a: Args) -> Result<Outcome> {
             .is_none_or(|d| std::fs::canonicalize(d).ok() == std::fs::canonicalize(&a.dir).ok());
     if !beside && earlier.is_file() {
         eprintln!(
-            "tirage: note: {} is an earlier run's report, not this run's ({})",
+            "tirage: note: {} is an earlier run's report, not this run's (this run: {})",
             earlier.display(),
             if report.clean { "clean" } else { "findings" },
         );

@@ -706,9 +706,13 @@ fn caption_list(v: &[String], n: usize, what: &str) -> Result<Vec<String>, Strin
     let mut seen: Vec<String> = Vec::new();
     for c in v {
         let t = c.trim();
-        if t.is_empty() || t.contains([',', '"', '\n', '\r']) {
+        if t.is_empty()
+            || t.contains([',', '"'])
+            || t.chars().any(char::is_control)
+            || t.starts_with(crate::spec::FORMULA_START)
+        {
             return Err(format!(
-                "\"{c}\": a caption is not empty and has no comma, double quote or line break"
+                "\"{c}\": a caption is not empty, has no comma, double quote, line break or other control character, and does not begin with = + - or @"
             ));
         }
         if seen.contains(&t.to_uppercase()) {

@@ -1249,17 +1249,30 @@ fn check_manifest_sums(m: &Manifest, spec: &GameSpec, bad: &mut impl FnMut(Strin
         }
     }
     if let Some(shares) = &m.seed_shares {
-        if shares.len() < 2 || shares.iter().any(|c| !hex(c, 64)) {
-            bad(
-                "seed share commitments: expected two or more, each 64 lowercase hex digits".into(),
-            );
+        let distinct = shares
+            .iter()
+            .enumerate()
+            .all(|(i, c)| !shares[..i].contains(c));
+        if shares.len() < 2 || !distinct || shares.iter().any(|c| !hex(c, 64)) {
+            bad("seed share commitments: expected two or more, all different, each 64 lowercase hex digits".into());
         }
     }
     let t = &m.tool;
     let commit_ok = t.git_commit.is_empty() || t.git_commit == "unknown" || hex(&t.git_commit, 40);
     let lock_ok = t.cargo_lock_sha256.is_empty() || hex(&t.cargo_lock_sha256, 64);
-    if t.name != "tirage" || t.version.is_empty() || !commit_ok || !lock_ok {
-        bad("tool: expected name \"tirage\", a version, a 40-hex-digit git commit (or \"unknown\") and a 64-hex-digit Cargo.lock SHA-256".into());
+    let version_ok = !t.version.is_empty()
+        && t.version.len() <= 64
+        && t.version
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b".+-".contains(&b));
+    if t.name != "tirage" || !version_ok || !commit_ok || !lock_ok {
+        bad("tool: expected name \"tirage\", a version (letters, digits, . + -), a git commit of 40 hex digits (\"unknown\" when not known, empty in manifests written before it was recorded) and a Cargo.lock SHA-256 of 64 hex digits (empty likewise)".into());
+    }
+    if m.spec.file != SPEC {
+        bad(format!(
+            "spec file \"{}\", expected \"{SPEC}\"",
+            m.spec.file
+        ));
     }
     let unconstrained = m.pack_rules.is_empty();
     if m.allocation_attempts == 0 || (unconstrained && m.allocation_attempts != 1) {
