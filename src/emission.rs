@@ -146,7 +146,7 @@ fn emission_into(
         // emission's block (they share `<out>.seed`).
         let own_seed = dir.with_extension("seed");
         if own_seed.exists() {
-            return Err(GenerateError::NotInEmission {
+            return Err(GenerateError::InTheWay {
                 path: own_seed,
                 why: "the seed file of a block made alone: it would sit beside a block of the emission it does not replay".into(),
             });
@@ -161,7 +161,7 @@ fn emission_into(
             .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
             .is_some_and(|v| v["format"] == FORMAT);
         if !ours {
-            return Err(GenerateError::NotInEmission {
+            return Err(GenerateError::InTheWay {
                 path: out.join(EMISSION),
                 why: "not a tirage emission manifest: --force replaces only those".into(),
             });
@@ -176,7 +176,7 @@ fn emission_into(
             .and_then(|n| n.parse::<u32>().ok());
         if let Some(b) = number.filter(|b| !blocks.contains(b)) {
             if e.path().join(MANIFEST).exists() {
-                return Err(GenerateError::NotInEmission {
+                return Err(GenerateError::InTheWay {
                     path: e.path(),
                     why: format!("block {b} is not in this emission's range {}..{}: it would stay beside blocks of another seed; include it, or move it away", blocks.start(), blocks.end()),
                 });

@@ -96,7 +96,7 @@ pub enum GenerateError {
     /// what is made there (a stray block, a seed file, a foreign emission manifest, a
     /// block of an emission made alone).
     #[error("{}: {why}", path.display())]
-    NotInEmission {
+    InTheWay {
         /// What is there.
         path: PathBuf,
         /// Why it is in the way, and what to do.
@@ -955,14 +955,14 @@ fn foreign_files(dir: &Path) -> Vec<String> {
 
 /// A block or deck made alone never goes into an emission's directory (beside its
 /// `emission.json`): it would stand among blocks of another seed, and replacing one of
-/// them would leave the emission manifest wrong. Errors: [`GenerateError::NotInEmission`].
+/// them would leave the emission manifest wrong. Errors: [`GenerateError::InTheWay`].
 pub fn check_not_in_emission(out: &Path) -> Result<(), GenerateError> {
     let emission = out
         .parent()
         .map(|p| p.join(crate::emission::EMISSION))
         .filter(|e| e.exists());
     match emission {
-        Some(e) => Err(GenerateError::NotInEmission {
+        Some(e) => Err(GenerateError::InTheWay {
             path: out.to_path_buf(),
             why: format!(
                 "beside {}: a block of an emission is made with the emission (generate --blocks); choose another --out",
