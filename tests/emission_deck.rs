@@ -761,3 +761,25 @@ fn an_emission_directory_stays_coherent() {
     let (code, err) = run(&["--blocks", "1..3"], &em);
     assert_eq!(code, Some(0), "{err}");
 }
+
+/// By default an emission goes to output/<game>/emission-<EEE>, apart from the blocks made
+/// one by one in output/<game>/block-<NNN>: making one never stands in the other's way.
+#[test]
+fn an_emission_and_a_block_by_default_stay_apart() {
+    let t = tempfile::tempdir().unwrap();
+    let spec = repo("tests/specs/coq_small.toml");
+    for args in [&["--blocks", "1..2"][..], &[][..]] {
+        tirage()
+            .current_dir(t.path())
+            .arg("generate")
+            .arg(&spec)
+            .args(args)
+            .args(["--seed", SEED, "-q"])
+            .assert()
+            .success();
+    }
+    let out = t.path().join("output/coq");
+    assert!(out.join("emission-001/emission.json").is_file());
+    assert!(out.join("emission-001/block-002/manifest.json").is_file());
+    assert!(out.join("block-001/manifest.json").is_file());
+}

@@ -14,7 +14,7 @@ use tirage::spec::GameSpec;
 #[command(after_help = "Examples:
   tirage generate game_specs/coq.toml
   tirage generate game_specs/coq.toml --seed-file output/coq/block-001.seed --out /tmp/coq-001 --threads 2   # replay block 1
-  tirage generate game_specs/coq.toml --blocks 1..3      # an emission: output/coq/block-001..003 + emission.json
+  tirage generate game_specs/coq.toml --blocks 1..3      # an emission: output/coq/emission-001/block-001..003 + emission.json
   tirage generate game_specs/coq.toml --seed-share lottery.share --seed-share auditor.share")]
 pub struct Args {
     /// The game spec (TOML), e.g. game_specs/coq.toml.
@@ -23,7 +23,9 @@ pub struct Args {
     #[arg(long, default_value_t = 1, conflicts_with = "blocks")]
     block: u32,
     /// Several blocks of one emission from one seed: `A..B` (inclusive) or `N`. Each goes to
-    /// <out>/block-NNN, with <out>/emission.json listing them (default <out>: output/<game>).
+    /// <out>/block-NNN, with <out>/emission.json listing them (default <out>:
+    /// output/<game>/emission-<EEE>, the spec's emission number, apart from blocks made
+    /// one by one).
     #[arg(long)]
     blocks: Option<String>,
     #[command(flatten)]
@@ -50,10 +52,9 @@ pub fn run(a: Args) -> Result<Outcome> {
     let provenance = a.seed.provenance()?;
     if let Some(range) = &a.blocks {
         let blocks = parse_blocks(range).map_err(anyhow::Error::msg)?;
-        let out = a
-            .out
-            .clone()
-            .unwrap_or_else(|| PathBuf::from(format!("output/{}", spec.id)));
+        let out = a.out.clone().unwrap_or_else(|| {
+            PathBuf::from(format!("output/{}/emission-{:03}", spec.id, spec.emission))
+        });
         let seed_file = SeedFile::prepare(&seed_file_path(&out), &seed, fresh, a.force)?;
         let n = u64::from(spec.block_size) * u64::from(blocks.end() - blocks.start() + 1);
         let first = *blocks.start();
