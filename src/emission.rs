@@ -148,7 +148,7 @@ fn emission_into(
         if own_seed.exists() {
             return Err(GenerateError::InTheWay {
                 path: own_seed,
-                why: "the seed file of a block made alone: it would sit beside a block of the emission it does not replay".into(),
+                why: "the seed file of a block made alone there: it would sit beside a block of the emission it does not replay; move the block and its seed file away, or make the emission elsewhere (--out)".into(),
             });
         }
     }
@@ -236,6 +236,15 @@ fn emission_into(
     tmp.write_all(&json)
         .map_err(io(tmp.path()))
         .map_err(incomplete(EMISSION.into()))?;
+    // A temporary file is created 0600; emission.json is for every reader, as the blocks.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        tmp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(0o644))
+            .map_err(io(tmp.path()))
+            .map_err(incomplete(EMISSION.into()))?;
+    }
 
     if crate::generate::stop_requested() {
         return Err(incomplete(EMISSION.into())(GenerateError::Interrupted));

@@ -5,8 +5,10 @@ use super::{progress, with_threads, Outcome};
 use super::{said_if_stopped_late, stop_on_signal};
 use anyhow::Result;
 use std::path::PathBuf;
-use tirage::emission::{generate_emission_with, parse_blocks};
-use tirage::generate::{check_destination, check_not_in_emission, generate_with, BlockPlan, Kind};
+use tirage::emission::{generate_emission_with, parse_blocks, EMISSION};
+use tirage::generate::{
+    check_destination, check_not_in_emission, generate_with, BlockPlan, GenerateError, Kind,
+};
 use tirage::spec::GameSpec;
 
 /// Arguments of `tirage generate`.
@@ -15,7 +17,7 @@ use tirage::spec::GameSpec;
   tirage generate game_specs/coq.toml
   tirage generate game_specs/coq.toml --seed-file output/coq/block-001.seed --out /tmp/coq-001 --threads 2   # replay block 1
   tirage generate game_specs/coq.toml --blocks 1..3      # an emission: output/coq/emission-001/block-001..003 + emission.json
-  tirage generate game_specs/coq.toml --seed-share lottery.share --seed-share auditor.share")]
+  tirage generate game_specs/coq.toml --seed-share lottery.share --seed-share auditor.share --out /tmp/coq-sh")]
 pub struct Args {
     /// The game spec (TOML), e.g. game_specs/coq.toml.
     spec: PathBuf,
@@ -30,7 +32,8 @@ pub struct Args {
     blocks: Option<String>,
     #[command(flatten)]
     seed: SeedArgs,
-    /// Output directory. Default: output/<game>/block-<NNN> (with --blocks: output/<game>).
+    /// Output directory. Default: output/<game>/block-<NNN> (with --blocks:
+    /// output/<game>/emission-<EEE>).
     #[arg(long)]
     out: Option<PathBuf>,
     /// Worker threads (0: one per core). The files are identical for any value.
@@ -55,6 +58,10 @@ pub fn run(a: Args) -> Result<Outcome> {
         let out = a.out.clone().unwrap_or_else(|| {
             PathBuf::from(format!("output/{}/emission-{:03}", spec.id, spec.emission))
         });
+        // Before the seed is staged: an existing emission is named, not its seed file.
+        if !a.force && out.join(EMISSION).exists() {
+            return Err(GenerateError::Exists(out.clone()).into());
+        }
         let seed_file = SeedFile::prepare(&seed_file_path(&out), &seed, fresh, a.force)?;
         let n = u64::from(spec.block_size) * u64::from(blocks.end() - blocks.start() + 1);
         let first = *blocks.start();

@@ -94,7 +94,7 @@ fn stop_on_signal() {
         let _ = ctrlc::set_handler(move || {
             tirage::generate::request_stop();
             if !told.swap(true, std::sync::atomic::Ordering::SeqCst) {
-                eprintln!("tirage: stopping: what is not yet complete is removed");
+                eprintln!("tirage: stopping: an output not yet complete is removed");
             }
         });
     });

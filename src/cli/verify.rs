@@ -13,7 +13,7 @@ use tirage::verify::{audit, Options, SeedInput};
 /// Arguments of `tirage verify`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Exit status: 0 clean (statistics flagged at p < 1 % are exceptions, reported in audit.md, not findings), 1 findings (including the leakage gate and a replay mismatch), 2 error.\n\nExamples:\n  tirage verify output/coq/block-001\n  tirage verify output/coq/block-001 --spec game_specs/coq.toml --json > report.json\n  tirage verify output/coq/block-001 --seed-file output/coq/block-001.seed --report /tmp/audit\n  tirage verify output/coq/block-001 --seed-share lottery.share --seed-share auditor.share"
+    after_help = "Exit status: 0 clean (statistics flagged at p < 1 % are exceptions, reported in audit.md, not findings), 1 findings (including the leakage gate and a replay mismatch), 2 error.\n\nExamples:\n  tirage verify output/coq/block-001\n  tirage verify output/coq/block-001 --spec game_specs/coq.toml --json > report.json\n  tirage verify output/coq/block-001 --seed-file output/coq/block-001.seed --report /tmp/audit\n  tirage verify /tmp/coq-sh --seed-share lottery.share --seed-share auditor.share"
 )]
 pub struct Args {
     /// The block directory (holding SHA256SUMS, manifest.json, spec.toml, tickets.csv,
@@ -43,7 +43,7 @@ pub struct Args {
     /// Worker threads (0: one per core). The report is identical for any value.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=256))]
     threads: u16,
-    /// No progress bar.
+    /// No progress bar, and no line saying where the audit report went.
     #[arg(short, long)]
     quiet: bool,
 }
