@@ -6,7 +6,7 @@
 //! they are unique across the emission by construction, and serials are unique because
 //! each carries its block number.
 
-use crate::generate::{stage, BlockPlan, GenerateError, LeftOver, Placed};
+use crate::generate::{stage, BlockPlan, GenerateError, Kind, LeftOver, Placed};
 use crate::output::MANIFEST;
 use crate::rng::Seed;
 use crate::spec::GameSpec;
@@ -132,57 +132,11 @@ fn emission_into(
     provenance: &crate::generate::Provenance,
     progress: &(dyn Fn(u32, u64) + Sync),
 ) -> Result<GeneratedEmission, GenerateError> {
-    if out.join(MANIFEST).exists() {
-        return Err(GenerateError::BlockNotEmission(out.to_path_buf()));
-    }
     let plans = blocks
         .clone()
         .map(|b| BlockPlan::production(spec, b))
         .collect::<Result<Vec<_>, _>>()?;
-    for p in &plans {
-        let dir = out.join(block_dir(p.block));
-        crate::generate::check_destination(&dir, force, p.kind)?;
-        // A block made alone there has its own seed file, which would not replay the
-        // emission's block (they share `<out>.seed`).
-        let own_seed = dir.with_extension("seed");
-        if own_seed.exists() {
-            return Err(GenerateError::InTheWay {
-                path: own_seed,
-                why: "the seed file of a block made alone there: it would sit beside a block of the emission it does not replay; move the block and its seed file away, or make the emission elsewhere (--out)".into(),
-            });
-        }
-    }
-    if out.join(EMISSION).exists() {
-        if !force {
-            return Err(GenerateError::Exists(out.join(EMISSION)));
-        }
-        let ours = std::fs::read(out.join(EMISSION))
-            .ok()
-            .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
-            .is_some_and(|v| v["format"] == FORMAT);
-        if !ours {
-            return Err(GenerateError::InTheWay {
-                path: out.join(EMISSION),
-                why: "not a tirage emission manifest: --force replaces only those".into(),
-            });
-        }
-    }
-    // Blocks of an older emission there that this one would not replace would stay beside
-    // blocks of another seed.
-    for e in std::fs::read_dir(out).into_iter().flatten().flatten() {
-        let name = e.file_name().to_string_lossy().into_owned();
-        let number = name
-            .strip_prefix("block-")
-            .and_then(|n| n.parse::<u32>().ok());
-        if let Some(b) = number.filter(|b| !blocks.contains(b)) {
-            if e.path().join(MANIFEST).exists() {
-                return Err(GenerateError::InTheWay {
-                    path: e.path(),
-                    why: format!("block {b} is not in this emission's range {}..{}: it would stay beside blocks of another seed; include it, or move it away", blocks.start(), blocks.end()),
-                });
-            }
-        }
-    }
+    check_emission_destination(&blocks, out, force)?;
     let incomplete = |at: String| {
         move |e: GenerateError| GenerateError::EmissionIncomplete {
             at,
@@ -278,6 +232,68 @@ fn emission_into(
         manifest,
         left_over,
     })
+}
+
+/// Where an emission of `blocks` may go (call before anything is staged, a fresh seed
+/// included): `out` is not a block; an existing `emission.json` is tirage's and replaced
+/// only with `force`; each block's destination may be replaced
+/// ([`crate::generate::check_destination`]) and has no seed file of a block made alone;
+/// no block there lies outside `blocks`. Errors: [`GenerateError::BlockNotEmission`],
+/// [`GenerateError::Exists`] (`out`, an emission already), a block's destination error,
+/// [`GenerateError::InTheWay`].
+pub fn check_emission_destination(
+    blocks: &std::ops::RangeInclusive<u32>,
+    out: &Path,
+    force: bool,
+) -> Result<(), GenerateError> {
+    if out.join(MANIFEST).exists() {
+        return Err(GenerateError::BlockNotEmission(out.to_path_buf()));
+    }
+    if out.join(EMISSION).exists() {
+        if !force {
+            return Err(GenerateError::Exists(out.to_path_buf()));
+        }
+        let ours = std::fs::read(out.join(EMISSION))
+            .ok()
+            .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+            .is_some_and(|v| v["format"] == FORMAT);
+        if !ours {
+            return Err(GenerateError::InTheWay {
+                path: out.join(EMISSION),
+                why: "not a tirage emission manifest: --force replaces only those".into(),
+            });
+        }
+    }
+    for b in blocks.clone() {
+        let dir = out.join(block_dir(b));
+        crate::generate::check_destination(&dir, force, Kind::Production)?;
+        // A block made alone there has its own seed file, which would not replay the
+        // emission's block (they share `<out>.seed`).
+        let own_seed = dir.with_extension("seed");
+        if own_seed.exists() {
+            return Err(GenerateError::InTheWay {
+                path: own_seed,
+                why: "the seed file of a block made alone there: it would sit beside a block of the emission it does not replay; move the block and its seed file away, or make the emission elsewhere (--out)".into(),
+            });
+        }
+    }
+    // Blocks of an older emission there that this one would not replace would stay beside
+    // blocks of another seed.
+    for e in std::fs::read_dir(out).into_iter().flatten().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let number = name
+            .strip_prefix("block-")
+            .and_then(|n| n.parse::<u32>().ok());
+        if let Some(b) = number.filter(|b| !blocks.contains(b)) {
+            if e.path().join(MANIFEST).exists() {
+                return Err(GenerateError::InTheWay {
+                    path: e.path(),
+                    why: format!("block {b} is not in this emission's range {}..{}: it would stay beside blocks of another seed; include it, or move it away", blocks.start(), blocks.end()),
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Parses a block range: `3` or `1..4` / `1-4` (inclusive). `Err` says what was expected.

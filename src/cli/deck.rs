@@ -1,7 +1,7 @@
 //! `tirage deck SPEC`: a small QA deck of specimen tickets.
 
 use super::seed::{seed_file_path, SeedArgs, SeedFile};
-use super::{said_if_stopped_late, stop_on_signal};
+use super::{once_placed, stop_on_signal};
 use super::{with_threads, Outcome};
 use anyhow::Result;
 use std::path::PathBuf;
@@ -77,14 +77,12 @@ pub fn run(a: Args) -> Result<Outcome> {
     let made = with_threads(0, || {
         generate_with(&plan, &seed, &out, a.force, &provenance, &|_| {})
     })??;
-    // Said even with -q: a secret written or removed is never silent.
-    if let Some(said) = seed_file.finish("deck seed", "the deck")? {
-        eprintln!("{said}");
-    }
-    said_if_stopped_late();
-    if let Some(l) = &made.left_over {
-        eprintln!("tirage: warning: {l}");
-    }
+    let said = once_placed(
+        seed_file,
+        "deck seed",
+        "the deck",
+        made.left_over.as_slice(),
+    )?;
     let m = made.manifest;
     if !a.quiet {
         eprintln!(
@@ -107,6 +105,9 @@ pub fn run(a: Args) -> Result<Outcome> {
                     .join(", ")
             );
         }
+    }
+    if let Some(said) = said {
+        eprintln!("{said}");
     }
     Ok(Outcome::Success)
 }

@@ -1,14 +1,12 @@
 //! `tirage generate SPEC`: write one block, or every block of an emission.
 
 use super::seed::{seed_file_path, SeedArgs, SeedFile};
+use super::{once_placed, stop_on_signal};
 use super::{progress, with_threads, Outcome};
-use super::{said_if_stopped_late, stop_on_signal};
 use anyhow::Result;
 use std::path::PathBuf;
-use tirage::emission::{generate_emission_with, parse_blocks, EMISSION};
-use tirage::generate::{
-    check_destination, check_not_in_emission, generate_with, BlockPlan, GenerateError, Kind,
-};
+use tirage::emission::{check_emission_destination, generate_emission_with, parse_blocks};
+use tirage::generate::{check_destination, check_not_in_emission, generate_with, BlockPlan, Kind};
 use tirage::spec::GameSpec;
 
 /// Arguments of `tirage generate`.
@@ -58,10 +56,8 @@ pub fn run(a: Args) -> Result<Outcome> {
         let out = a.out.clone().unwrap_or_else(|| {
             PathBuf::from(format!("output/{}/emission-{:03}", spec.id, spec.emission))
         });
-        // Before the seed is staged: an existing emission is named, not its seed file.
-        if !a.force && out.join(EMISSION).exists() {
-            return Err(GenerateError::Exists(out.clone()).into());
-        }
+        // Before the seed is staged: what is in the way is named, not the seed file.
+        check_emission_destination(&blocks, &out, a.force)?;
         let seed_file = SeedFile::prepare(&seed_file_path(&out), &seed, fresh, a.force)?;
         let n = u64::from(spec.block_size) * u64::from(blocks.end() - blocks.start() + 1);
         let first = *blocks.start();
@@ -73,11 +69,12 @@ pub fn run(a: Args) -> Result<Outcome> {
             })
         })??;
         bar.finish_and_clear();
-        let said = seed_file.finish("emission seed", "every block of the emission")?;
-        said_if_stopped_late();
-        for l in &made.left_over {
-            eprintln!("tirage: warning: {l}");
-        }
+        let said = once_placed(
+            seed_file,
+            "emission seed",
+            "every block of the emission",
+            &made.left_over,
+        )?;
         let m = made.manifest;
         if !a.quiet {
             eprintln!(
@@ -88,7 +85,6 @@ pub fn run(a: Args) -> Result<Outcome> {
                 out.display()
             );
         }
-        // Said even with -q: a secret written or removed is never silent.
         if let Some(said) = said {
             eprintln!("{said}");
         }
@@ -110,11 +106,12 @@ pub fn run(a: Args) -> Result<Outcome> {
         })
     })??;
     bar.finish_and_clear();
-    let said = seed_file.finish("master seed", "the block")?;
-    said_if_stopped_late();
-    if let Some(l) = &made.left_over {
-        eprintln!("tirage: warning: {l}");
-    }
+    let said = once_placed(
+        seed_file,
+        "master seed",
+        "the block",
+        made.left_over.as_slice(),
+    )?;
     let manifest = made.manifest;
     if !a.quiet {
         eprintln!(
@@ -128,7 +125,6 @@ pub fn run(a: Args) -> Result<Outcome> {
             out.display()
         );
     }
-    // Said even with -q: a secret written or removed is never silent.
     if let Some(said) = said {
         eprintln!("{said}");
     }

@@ -11,8 +11,9 @@ mod seed;
 mod verify;
 
 use clap::{Parser, Subcommand};
+use seed::SeedFile;
 use std::process::ExitCode;
-use tirage::generate::GenerateError;
+use tirage::generate::{GenerateError, LeftOver};
 
 /// tirage — print runs of instant lottery tickets: exact lot tables, reproducible
 /// allocation, rule-checked faces, audited files.
@@ -84,7 +85,7 @@ pub fn run() -> ExitCode {
 /// [`GenerateError::Interrupted`] once the current batch of packs is done, and everything
 /// staged (the output, a fresh seed) is removed. An output already complete when the
 /// signal comes is put in place all the same (its renames are never cut short): see
-/// [`said_if_stopped_late`]. Every signal is handled so; none stops the process at once,
+/// [`once_placed`]. Every signal is handled so; none stops the process at once,
 /// which could leave a destination half replaced. For the commands that write an output.
 fn stop_on_signal() {
     static ONCE: std::sync::Once = std::sync::Once::new();
@@ -100,12 +101,24 @@ fn stop_on_signal() {
     });
 }
 
-/// After an output was put in place: if a stop was asked meanwhile, says that it came too
-/// late to drop the output (which is complete and in place).
-fn said_if_stopped_late() {
+/// Once an output is in place: its seed file saved or removed ([`SeedFile::finish`]); said
+/// that a stop came too late to drop the output (complete and in place), and that an older
+/// output replaced could not be removed. Returns what to say of the seed file, which the
+/// caller says last, even with `-q` (a secret written or removed is never silent).
+fn once_placed(
+    seed_file: SeedFile,
+    seed: &str,
+    output: &str,
+    left_over: &[LeftOver],
+) -> anyhow::Result<Option<String>> {
+    let said = seed_file.finish(seed, output)?;
     if tirage::generate::stop_requested() {
         eprintln!("tirage: the stop came once the output was complete: it is in place");
     }
+    for l in left_over {
+        eprintln!("tirage: warning: {l}");
+    }
+    Ok(said)
 }
 
 /// Runs `f` on a rayon pool of `threads` threads (0: one per core).
