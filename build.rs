@@ -1,6 +1,8 @@
 //! Build identity: the git commit the binary is built from, embedded as `TIRAGE_GIT_COMMIT`
-//! (`git rev-parse HEAD`, or `unknown` outside a git checkout or without git). The value can
-//! be forced with the environment variable `TIRAGE_GIT_COMMIT` (e.g. by a packager).
+//! (`git rev-parse HEAD`, or `unknown` outside a git checkout or without git), and whether
+//! the source tree (src/, build.rs, Cargo.toml, Cargo.lock) differed from that commit,
+//! embedded as `TIRAGE_SOURCE_STATE` (`clean`, `modified` or `unknown`). Neither can be set
+//! from the environment: a manifest's build identity is what git says.
 
 use std::path::Path;
 use std::process::Command;
@@ -15,11 +17,27 @@ fn git(args: &[&str]) -> Option<String> {
 }
 
 fn main() {
-    println!("cargo:rerun-if-env-changed=TIRAGE_GIT_COMMIT");
     println!("cargo:rerun-if-changed=build.rs");
-    let commit = match std::env::var("TIRAGE_GIT_COMMIT") {
-        Ok(c) if !c.trim().is_empty() => c.trim().to_string(),
-        _ => {
+    // Any edit of the sources re-runs this script, so the source state stays true.
+    for p in ["src", "Cargo.toml", "Cargo.lock"] {
+        println!("cargo:rerun-if-changed={p}");
+    }
+    let state = match git(&[
+        "status",
+        "--porcelain",
+        "--",
+        "src",
+        "build.rs",
+        "Cargo.toml",
+        "Cargo.lock",
+    ]) {
+        None if git(&["rev-parse", "HEAD"]).is_some() => "clean",
+        Some(_) => "modified",
+        None => "unknown",
+    };
+    println!("cargo:rustc-env=TIRAGE_SOURCE_STATE={state}");
+    let commit = {
+        {
             let c = git(&["rev-parse", "HEAD"])
                 .filter(|c| c.len() == 40 && c.bytes().all(|b| b.is_ascii_hexdigit()));
             // Re-run when HEAD moves: HEAD itself (branch switch), the branch's ref, packed refs.

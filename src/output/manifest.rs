@@ -85,6 +85,14 @@ pub struct Tool {
     /// before it was recorded.
     #[serde(default)]
     pub cargo_lock_sha256: String,
+    /// Whether the sources were those of `git_commit` at build time: `clean`, `modified`
+    /// or `unknown` (empty in manifests written before it was recorded).
+    #[serde(default)]
+    pub source: String,
+    /// Hex SHA-256 of the executable that wrote the block, or `unknown` (empty in
+    /// manifests written before it was recorded).
+    #[serde(default)]
+    pub binary_sha256: String,
 }
 
 impl Tool {
@@ -95,6 +103,8 @@ impl Tool {
             version: crate::identity::VERSION.into(),
             git_commit: crate::identity::GIT_COMMIT.into(),
             cargo_lock_sha256: crate::identity::cargo_lock_sha256().into(),
+            source: crate::identity::SOURCE_STATE.into(),
+            binary_sha256: crate::identity::binary_sha256().into(),
         }
     }
 }
