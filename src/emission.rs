@@ -9,8 +9,9 @@
 use crate::generate::{stage, BlockPlan, GenerateError, Kind, LeftOver, Placed};
 use crate::output::MANIFEST;
 use crate::rng::Seed;
+use crate::sign::Signer;
 use crate::spec::GameSpec;
-use crate::validation::Validator;
+use crate::validation::{ValidationKey, Validator};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::io::Write;
@@ -64,6 +65,18 @@ pub fn block_dir(b: u32) -> String {
     format!("block-{b:03}")
 }
 
+/// What an emission is made with besides its seed.
+pub struct EmissionOptions<'a> {
+    /// The validation key every block's codes are made with.
+    pub validation: &'a ValidationKey,
+    /// The key each block's `SHA256SUMS` is signed with; `None`: unsigned.
+    pub signer: Option<&'a Signer>,
+    /// Permission bits of the blocks' files ([`crate::generate::DEFAULT_MODE`]).
+    pub mode: u32,
+    /// What every block's manifest records of the seed (share commitments).
+    pub provenance: &'a crate::generate::Provenance,
+}
+
 /// What [`generate_emission_with`] made.
 #[derive(Debug)]
 pub struct GeneratedEmission {
@@ -73,30 +86,10 @@ pub struct GeneratedEmission {
     pub left_over: Vec<LeftOver>,
 }
 
-/// Generates blocks `blocks` of `spec` from the emission seed `seed` into `out/block-NNN`,
-/// then writes `out/emission.json`. Nothing is started if any destination exists and
-/// `force` is not given. `progress(block, tickets done)`.
-pub fn generate_emission(
-    spec: &GameSpec,
-    seed: &Seed,
-    blocks: std::ops::RangeInclusive<u32>,
-    out: &Path,
-    force: bool,
-    progress: &(dyn Fn(u32, u64) + Sync),
-) -> Result<GeneratedEmission, GenerateError> {
-    generate_emission_with(
-        spec,
-        seed,
-        blocks,
-        out,
-        force,
-        &crate::generate::Provenance::default(),
-        progress,
-    )
-}
-
-/// [`generate_emission`], every block's manifest recording `provenance` (seed share
-/// commitments).
+/// Generates blocks `blocks` of `spec` from the emission seed `seed` with `opts` (their
+/// validation key, signer, file mode and provenance) into `out/block-NNN`, then writes
+/// `out/emission.json`. Nothing is started if any destination exists and `force` is not
+/// given. `progress(block, tickets done)`.
 ///
 /// An emission is put in place whole or not at all: every block is built beside its
 /// destination first; only when all are complete are they moved into place (older blocks
@@ -107,14 +100,14 @@ pub fn generate_emission(
 pub fn generate_emission_with(
     spec: &GameSpec,
     seed: &Seed,
+    keys: &EmissionOptions,
     blocks: std::ops::RangeInclusive<u32>,
     out: &Path,
     force: bool,
-    provenance: &crate::generate::Provenance,
     progress: &(dyn Fn(u32, u64) + Sync),
 ) -> Result<GeneratedEmission, GenerateError> {
     let created = std::fs::symlink_metadata(out).is_err();
-    let made = emission_into(spec, seed, blocks, out, force, provenance, progress);
+    let made = emission_into(spec, seed, keys, blocks, out, force, progress);
     if made.is_err() && created {
         // The directory this run made, left empty by the failure: not left behind.
         let _ = std::fs::remove_dir(out);
@@ -126,15 +119,23 @@ pub fn generate_emission_with(
 fn emission_into(
     spec: &GameSpec,
     seed: &Seed,
+    keys: &EmissionOptions,
     blocks: std::ops::RangeInclusive<u32>,
     out: &Path,
     force: bool,
-    provenance: &crate::generate::Provenance,
     progress: &(dyn Fn(u32, u64) + Sync),
 ) -> Result<GeneratedEmission, GenerateError> {
     let plans = blocks
         .clone()
-        .map(|b| BlockPlan::production(spec, b))
+        .map(|b| {
+            BlockPlan::production(spec, b).map(|p| {
+                let p = p.validated_by(keys.validation).with_mode(keys.mode);
+                match keys.signer {
+                    Some(s) => p.signed_by(s),
+                    None => p,
+                }
+            })
+        })
         .collect::<Result<Vec<_>, _>>()?;
     check_emission_destination(&blocks, out, force)?;
     let incomplete = |at: String| {
@@ -149,7 +150,7 @@ fn emission_into(
     for plan in &plans {
         let dir = block_dir(plan.block);
         let at = format!("block {}", plan.block);
-        let (s, m) = stage(plan, seed, &out.join(&dir), force, provenance, &|n| {
+        let (s, m) = stage(plan, seed, &out.join(&dir), force, keys.provenance, &|n| {
             progress(plan.block, n)
         })
         .map_err(incomplete(at.clone()))?;
@@ -173,7 +174,13 @@ fn emission_into(
         emission: spec.emission,
         spec_sha256: spec.sha256.clone(),
         seed_commitment: seed.commitment(),
-        validation_key_commitment: Validator::production(seed).commitment().to_string(),
+        validation_key_commitment: Validator::production(
+            keys.validation,
+            spec.game_code,
+            spec.emission,
+        )
+        .commitment()
+        .to_string(),
         blocks: entries,
     };
     let mut json = serde_json::to_vec_pretty(&manifest).expect("serializes");

@@ -13,13 +13,14 @@ use crate::money::Money;
 use crate::output::manifest::{self, FileEntry, Manifest, PromisedFeature, TierCount, WayCount};
 use crate::output::{
     print_file, sums, tickets_csv, validation_csv, Ticket, BIN, CSV, MANIFEST, SPEC, SUMS,
-    VALIDATION,
+    SUMS_SIG, VALIDATION,
 };
 pub use crate::place::{check_destination, check_not_in_emission, LeftOver, Placed, Staged};
 use crate::rng::{stream, Purpose, Seed};
 use crate::serial::PackSerials;
+use crate::sign::Signer;
 use crate::spec::{GameSpec, PackRules, WayId};
-use crate::validation::Validator;
+use crate::validation::{ValidationKey, Validator};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -30,8 +31,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver};
 use std::thread;
 
-/// The rendered CSV rows, print records and validation rows of one pack.
-type PackBytes = (Vec<u8>, Vec<u8>, Vec<u8>);
+/// The rendered CSV rows, print records and validation rows (claims, not yet in file
+/// order) of one pack.
+type PackBytes = (Vec<u8>, Vec<u8>, Vec<validation_csv::Row>);
+
+/// Validation rows rendered per buffer handed to the writer.
+const VALIDATION_CHUNK: usize = 1 << 16;
 
 /// Packs built per batch (the unit handed to the writers).
 const BATCH_PACKS: u32 = 128;
@@ -127,6 +132,13 @@ pub enum GenerateError {
         /// The operating system's error.
         error: std::io::Error,
     },
+    /// A production block was asked for without the emission's validation key, which its
+    /// validation codes are made with.
+    #[error("a production block needs the emission's validation key (--validation-key FILE, 64 hex digits; `tirage seed new --out FILE` makes one)")]
+    NoValidationKey,
+    /// The signature of `SHA256SUMS` could not be made.
+    #[error("cannot sign SHA256SUMS: {0}")]
+    Sign(String),
     /// The block number does not fit in a serial (0 is reserved for specimen decks).
     #[error("block {0} is out of range: expected 1..=999")]
     Block(u32),
@@ -387,6 +399,10 @@ pub fn place_promises(
     Ok(at)
 }
 
+/// Permission bits of a block's files unless told otherwise: readable by their owner only,
+/// since `tickets.csv` and `validation.csv` say which tickets win.
+pub const DEFAULT_MODE: u32 = 0o600;
+
 /// What to generate: a block of a spec, its kind, and the exact count of every way.
 pub struct BlockPlan<'a> {
     /// The game.
@@ -405,6 +421,14 @@ pub struct BlockPlan<'a> {
     pub promises: Option<Vec<Promise>>,
     /// A specimen deck's composition, recorded in its manifest (`None`: a production block).
     pub composition: Option<crate::deck::Composition>,
+    /// The emission's validation key, which a production block's codes are made with (its
+    /// own secret, never derived from the seed); `None` for a specimen deck.
+    pub validation_key: Option<&'a ValidationKey>,
+    /// The key `SHA256SUMS` is signed with (`SHA256SUMS.minisig`); `None`: unsigned.
+    pub signer: Option<&'a Signer>,
+    /// Permission bits of the block's files (default 0o600, owner only); the directory
+    /// gets the same plus search where read is given (0o700).
+    pub mode: u32,
 }
 
 impl<'a> BlockPlan<'a> {
@@ -423,6 +447,9 @@ impl<'a> BlockPlan<'a> {
             rules: spec.pack_rules.clone(),
             promises: None,
             composition: None,
+            validation_key: None,
+            signer: None,
+            mode: DEFAULT_MODE,
         })
     }
 
@@ -437,6 +464,9 @@ impl<'a> BlockPlan<'a> {
             rules: PackRules::default(),
             promises: None,
             composition: None,
+            validation_key: None,
+            signer: None,
+            mode: DEFAULT_MODE,
         }
     }
 
@@ -460,6 +490,24 @@ impl<'a> BlockPlan<'a> {
         self
     }
 
+    /// The same plan, its codes made with the validation key `key`.
+    pub fn validated_by(mut self, key: &'a ValidationKey) -> Self {
+        self.validation_key = Some(key);
+        self
+    }
+
+    /// The same plan, its files given permission bits `mode` (e.g. 0o640).
+    pub fn with_mode(mut self, mode: u32) -> Self {
+        self.mode = mode & 0o777;
+        self
+    }
+
+    /// The same plan, its `SHA256SUMS` signed with `signer`.
+    pub fn signed_by(mut self, signer: &'a Signer) -> Self {
+        self.signer = Some(signer);
+        self
+    }
+
     /// Tickets in the block.
     pub fn tickets(&self) -> u32 {
         self.counts.iter().sum()
@@ -470,11 +518,21 @@ impl<'a> BlockPlan<'a> {
         self.tickets().div_ceil(self.spec.pack_size)
     }
 
-    /// The validation-code permutation of this kind of block.
-    pub fn validator(&self, seed: &Seed) -> Validator {
-        match self.kind {
-            Kind::Production => Validator::production(seed),
-            Kind::Specimen => Validator::specimen(seed),
+    /// The validation-code permutation of this kind of block: the validation key's for
+    /// production, the deck seed's for a specimen deck. Errors: a production plan with no
+    /// validation key ([`GenerateError::NoValidationKey`]).
+    pub fn validator(&self, seed: &Seed) -> Result<Validator, GenerateError> {
+        let spec = self.spec;
+        match (self.kind, self.validation_key) {
+            (Kind::Production, Some(key)) => {
+                Ok(Validator::production(key, spec.game_code, spec.emission))
+            }
+            (Kind::Production, None) => Err(GenerateError::NoValidationKey),
+            (Kind::Specimen, _) => Ok(Validator::specimen(
+                &seed.bound_to(spec.game_code, spec.emission, &spec.sha256),
+                spec.game_code,
+                spec.emission,
+            )),
         }
     }
 }
@@ -585,7 +643,27 @@ pub fn stage(
         .tempdir_in(&parent)
         .map_err(io(&parent))?;
     let built = build(plan, seed, Some(tmp.path()), provenance, progress)?;
+    set_modes(tmp.path(), plan.mode)?;
     Ok((Staged::new(tmp, out.to_path_buf(), parent), built.manifest))
+}
+
+/// Gives every file in `dir` the permission bits `mode`, and `dir` the same plus search
+/// where read is given.
+fn set_modes(dir: &Path, mode: u32) -> Result<(), GenerateError> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let set = |p: &Path, m: u32| {
+            std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).map_err(io(p))
+        };
+        for e in std::fs::read_dir(dir).map_err(io(dir))? {
+            set(&e.map_err(io(dir))?.path(), mode)?;
+        }
+        set(dir, mode | ((mode & 0o444) >> 2))?;
+    }
+    #[cfg(not(unix))]
+    let _ = (dir, mode);
+    Ok(())
 }
 
 /// The pipeline: allocation → faces → ticket files (into `dir`, or hashed only when `None`)
@@ -604,22 +682,18 @@ fn build(
     }
     let (csv_tx, csv_rx) = sync_channel::<Vec<Vec<u8>>>(2);
     let (bin_tx, bin_rx) = sync_channel::<Vec<Vec<u8>>>(2);
-    let (val_tx, val_rx) = sync_channel::<Vec<Vec<u8>>>(2);
     let csv_w = HashedFile::spawn(dir.map(|d| d.join(CSV)), tickets_csv::header(spec), csv_rx);
     let bin_w = HashedFile::spawn(
         dir.map(|d| d.join(BIN)),
         print_file::header(spec, plan.block, tickets),
         bin_rx,
     );
-    let val_w = HashedFile::spawn(
-        dir.map(|d| d.join(VALIDATION)),
-        validation_csv::header(),
-        val_rx,
-    );
 
-    let (ways, attempts) = allocate_packs(spec, &plan.counts, &plan.rules, seed, plan.block)
+    let validator = plan.validator(seed)?;
+    // Every stream is drawn from the seed bound to the game, emission and lot table.
+    let keys = seed.bound_to(spec.game_code, spec.emission, &spec.sha256);
+    let (ways, attempts) = allocate_packs(spec, &plan.counts, &plan.rules, &keys, plan.block)
         .map_err(GenerateError::PackRules)?;
-    let validator = plan.validator(seed);
     let promises = plan.promises.as_deref().unwrap_or_default();
     let placed = place_promises(spec, promises, &ways)?;
     let mut promised: HashMap<u32, Vec<(&'static str, bool)>> = HashMap::new();
@@ -628,7 +702,7 @@ fn build(
     }
     let builder = PackBuilder {
         plan,
-        seed,
+        seed: &keys,
         validator: &validator,
         ways: &ways,
         promised: &promised,
@@ -639,6 +713,7 @@ fn build(
     // Escaped once; each thread renders into its own clone.
     let row_writer = tickets_csv::RowWriter::new(spec);
     let mut result = Ok(());
+    let mut claims: Vec<validation_csv::Row> = Vec::with_capacity(tickets as usize);
     for start in (0..packs).step_by(BATCH_PACKS as usize) {
         if STOP.load(Ordering::Relaxed) {
             result = Err(GenerateError::Interrupted);
@@ -651,20 +726,23 @@ fn build(
                 || {
                     (
                         row_writer.clone(),
-                        validation_csv::RowWriter::new(spec),
                         Vec::with_capacity(spec.pack_size as usize),
                     )
                 },
-                |(rows, vrows, tickets), pack| {
+                |(rows, tickets), pack| {
                     tickets.clear();
                     builder.tickets(pack, tickets)?;
                     let mut bin = Vec::with_capacity(tickets.len() * rec);
+                    let mut claims = Vec::with_capacity(tickets.len());
                     for t in tickets.iter() {
                         rows.push(t);
-                        vrows.push(t);
+                        claims.push(validation_csv::Row {
+                            claim: validation_csv::claim(&t.serial, t.validation),
+                            way: t.way,
+                        });
                         print_file::push_record(&mut bin, t, ncols);
                     }
-                    Ok((rows.take(), bin, vrows.take()))
+                    Ok((rows.take(), bin, claims))
                 },
             )
             .collect();
@@ -675,20 +753,25 @@ fn build(
                 break;
             }
         };
-        let (mut csv, mut bin, mut val) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut csv, mut bin) = (Vec::new(), Vec::new());
         for (c, b, v) in parts {
             csv.push(c);
             bin.push(b);
-            val.push(v);
+            claims.extend(v);
         }
         // A writer that stopped (I/O error) reports it when joined below.
-        if csv_tx.send(csv).is_err() || bin_tx.send(bin).is_err() || val_tx.send(val).is_err() {
+        if csv_tx.send(csv).is_err() || bin_tx.send(bin).is_err() {
             break;
         }
         progress(u64::from(end.saturating_mul(spec.pack_size).min(tickets)));
     }
-    drop((csv_tx, bin_tx, val_tx));
-    let done = [csv_w.finish(), bin_w.finish(), val_w.finish()];
+    drop((csv_tx, bin_tx));
+    let val = match result {
+        // The validation file in claim order, never in print order.
+        Ok(()) => write_validation(dir, spec, claims),
+        Err(_) => Ok((0, String::new())),
+    };
+    let done = [csv_w.finish(), bin_w.finish(), val];
     result?;
     let mut files = Vec::new();
     for (name, d) in [CSV, BIN, VALIDATION].into_iter().zip(done) {
@@ -741,12 +824,57 @@ fn build(
     let sums = sums::render(&entries);
     if let Some(dir) = dir {
         std::fs::write(dir.join(SUMS), &sums).map_err(io(&dir.join(SUMS)))?;
+        if let Some(signer) = plan.signer {
+            let comment = format!(
+                "tirage {} game:{} emission:{} block:{} kind:{}",
+                SUMS,
+                spec.id,
+                spec.emission,
+                plan.block,
+                match plan.kind {
+                    Kind::Production => "production",
+                    Kind::Specimen => "specimen",
+                }
+            );
+            let sig = signer
+                .sign(sums.as_bytes(), &comment)
+                .map_err(|e| GenerateError::Sign(e.to_string()))?;
+            std::fs::write(dir.join(SUMS_SIG), sig).map_err(io(&dir.join(SUMS_SIG)))?;
+        }
     }
     Ok(Built {
         manifest,
         manifest_json: mjson,
         sums,
     })
+}
+
+/// Writes `validation.csv` into `dir` (or only hashes it, for a replay): the rows of
+/// `claims` sorted by claim. Returns its size and hex SHA-256.
+fn write_validation(
+    dir: Option<&Path>,
+    spec: &GameSpec,
+    mut claims: Vec<validation_csv::Row>,
+) -> Result<(u64, String), GenerateError> {
+    validation_csv::sort(&mut claims);
+    let (tx, rx) = sync_channel::<Vec<Vec<u8>>>(2);
+    let w = HashedFile::spawn(
+        dir.map(|d| d.join(VALIDATION)),
+        validation_csv::header(),
+        rx,
+    );
+    let rows = validation_csv::RowWriter::new(spec);
+    for chunk in claims.chunks(VALIDATION_CHUNK) {
+        let mut buf = Vec::with_capacity(chunk.len() * 48);
+        for r in chunk {
+            rows.push(&mut buf, r);
+        }
+        if tx.send(vec![buf]).is_err() {
+            break;
+        }
+    }
+    drop(tx);
+    w.finish()
 }
 
 /// Makes the manifest of the block `plan`, whose way counts are `counts` (index = way id).

@@ -18,6 +18,7 @@ pub mod place;
 pub mod render;
 pub mod rng;
 pub mod serial;
+pub mod sign;
 pub mod spec;
 pub mod stats;
 pub mod validation;

@@ -6,7 +6,7 @@
 
 use crate::audit::{AUDIT_JSON, AUDIT_MD, AUDIT_SVG};
 use crate::generate::{io, GenerateError, Kind};
-use crate::output::{manifest, BIN, CSV, MANIFEST, SPEC, SUMS, VALIDATION};
+use crate::output::{manifest, BIN, CSV, MANIFEST, SPEC, SUMS, SUMS_SIG, VALIDATION};
 use crate::render::PROOFS;
 use std::path::{Path, PathBuf};
 
@@ -66,8 +66,8 @@ pub fn check_destination(out: &Path, force: bool, kind: Kind) -> Result<(), Gene
 /// block file, an audit report file or its temporary file (regular files), or `proofs/`
 /// (checked further by [`foreign_files`]).
 fn written_by_tirage(name: &str, ft: std::fs::FileType) -> bool {
-    const FILES: [&str; 9] = [
-        SUMS, MANIFEST, SPEC, CSV, BIN, VALIDATION, AUDIT_MD, AUDIT_JSON, AUDIT_SVG,
+    const FILES: [&str; 10] = [
+        SUMS, SUMS_SIG, MANIFEST, SPEC, CSV, BIN, VALIDATION, AUDIT_MD, AUDIT_JSON, AUDIT_SVG,
     ];
     let report_tmp = [AUDIT_MD, AUDIT_JSON, AUDIT_SVG]
         .iter()

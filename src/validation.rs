@@ -1,60 +1,104 @@
 //! Validation codes: the secret code under the « Nul si découvert » box that the central
 //! system uses to pay a ticket.
 //!
-//! The code of a ticket is a keyed pseudo-random permutation of its place in the emission:
-//! Blowfish (64-bit block, RustCrypto `blowfish` crate) under a 256-bit key derived from the
-//! emission seed, applied to `block << 32 | ticket index (0-based)`, written as 20 decimal
-//! digits. A permutation maps distinct inputs to distinct outputs, so codes are unique
-//! across every block of an emission *by construction*; without the key, knowing any number
-//! of (serial, code) pairs does not help predict another ticket's code. The key is never
-//! written anywhere; the manifest holds only a commitment to it.
+//! The code of a ticket is FF1 (NIST SP 800-38G, format-preserving encryption with
+//! AES-256, radix 10) of its place in the emission: the 19 decimal digits of
+//! `block << 32 | ticket index (0-based)`, encrypted under the emission's **validation key**
+//! with a tweak that binds the game code, the emission and the kind of ticket (production
+//! or specimen). The result is 19 decimal digits, printed as such. FF1 is a permutation of
+//! the 19-digit numbers for each key and tweak, so codes are unique across every block of
+//! a game's emission *by construction*; without the key, knowing any number of (serial,
+//! code) pairs does not help predict another ticket's code.
 //!
-//! Specimen tickets (QA decks) use a separate key (label `validation-specimen`), so a deck
-//! ticket's code is never a code the central system would pay.
+//! The validation key is its own secret with its own custodian: a file of 64 hex digits
+//! (`tirage seed new`), never derived from the seed that makes the allocation and faces, so
+//! that replaying a block (with its seed) does not reveal its codes. Specimen decks, whose
+//! codes are never payable, take their key from the deck's seed and a specimen tweak.
+//! The manifest holds only a commitment to the key.
 
-use crate::rng::{derive_key, Purpose, Seed};
-use blowfish::Blowfish;
-use cipher::generic_array::GenericArray;
-use cipher::{BlockEncrypt, KeyInit};
+use crate::rng::{derive_key, Purpose, Seed, SeedError};
+use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
+use aes::Aes256;
 use sha2::{Digest, Sha256};
+use zeroize::Zeroize;
 
-/// Digits of a printed validation code (2^64 − 1 has 20 digits).
-pub const DIGITS: usize = 20;
+/// Digits of a printed validation code: FF1's domain is the 19-digit numbers (below 10^19,
+/// which fits in 64 bits).
+pub const DIGITS: usize = 19;
 
-/// Computes the validation codes of one emission (or of specimen decks).
+/// The largest code plus one: 10^19.
+#[cfg(test)]
+const DOMAIN: u64 = 10_000_000_000_000_000_000;
+
+/// The validation key of an emission: 256 bits, kept by its own custodian as a file of 64
+/// hex digits. Its bytes are wiped when it is dropped; its `Debug` form never shows them.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ValidationKey(pub [u8; 32]);
+
+impl ValidationKey {
+    /// Parses 64 hex digits; errors as [`Seed::from_hex`].
+    pub fn from_hex(s: &str) -> Result<ValidationKey, SeedError> {
+        Seed::from_hex(s).map(|k| ValidationKey(k.0))
+    }
+
+    /// A fresh key from the operating system's CSPRNG.
+    pub fn from_os() -> Result<ValidationKey, SeedError> {
+        Seed::from_os().map(|k| ValidationKey(k.0))
+    }
+}
+
+impl Drop for ValidationKey {
+    fn drop(&mut self) {
+        self.0.zeroize();
+    }
+}
+
+impl std::fmt::Debug for ValidationKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ValidationKey(<secret>)")
+    }
+}
+
+/// Computes the validation codes of one emission of one game (or of specimen decks).
 pub struct Validator {
-    cipher: Blowfish,
+    ff1: Ff1,
     commitment: String,
 }
 
 impl Validator {
-    /// The production validator of the emission whose master seed is `seed`.
-    pub fn production(seed: &Seed) -> Validator {
-        Validator::with_key(derive_key(seed, Purpose::Validation, 0, 0))
+    /// The production validator of emission `emission` of game `game_code`, under the
+    /// validation key `key` (64 hex digits kept by its custodian, not the seed).
+    pub fn production(key: &ValidationKey, game_code: u16, emission: u16) -> Validator {
+        Validator::with_key(&key.0, game_code, emission, b"production")
     }
 
-    /// The specimen validator (QA decks): a key no production ticket uses.
-    pub fn specimen(seed: &Seed) -> Validator {
-        Validator::with_key(derive_key(seed, Purpose::SpecimenValidation, 0, 0))
+    /// The specimen validator (QA decks) of the deck seed `seed`: a key and tweak no
+    /// production ticket uses, derived from the deck's own seed (specimen codes are never
+    /// payable, so replaying a deck may show them).
+    pub fn specimen(seed: &Seed, game_code: u16, emission: u16) -> Validator {
+        let key = derive_key(seed, Purpose::SpecimenValidation, 0, 0);
+        Validator::with_key(&key, game_code, emission, b"specimen")
     }
 
-    fn with_key(key: [u8; 32]) -> Validator {
+    fn with_key(key: &[u8; 32], game_code: u16, emission: u16, kind: &[u8]) -> Validator {
         let mut h = Sha256::new();
         h.update(b"tirage/v1/validation-key-commitment\0");
         h.update(key);
+        let mut tweak = b"tirage/v1/validation\0".to_vec();
+        tweak.extend_from_slice(&game_code.to_be_bytes());
+        tweak.extend_from_slice(&emission.to_be_bytes());
+        tweak.extend_from_slice(kind);
         Validator {
-            cipher: Blowfish::new_from_slice(&key).expect("Blowfish accepts 32-byte keys"),
+            ff1: Ff1::new(key, &tweak, DIGITS as u32),
             commitment: hex::encode(h.finalize()),
         }
     }
 
-    /// The code of ticket `index` (0-based) of `block`: Blowfish of `block << 32 | index`
-    /// (big-endian block), as a number below 2^64.
+    /// The code of ticket `index` (0-based) of `block`: FF1 of the 19 digits of
+    /// `block << 32 | index`, a number below 10^19.
     pub fn code(&self, block: u32, index: u32) -> u64 {
         let input = (u64::from(block) << 32) | u64::from(index);
-        let mut b = GenericArray::clone_from_slice(&input.to_be_bytes());
-        self.cipher.encrypt_block(&mut b);
-        u64::from_be_bytes(b.into())
+        self.ff1.encrypt(input)
     }
 
     /// Hex SHA-256 of `"tirage/v1/validation-key-commitment" ‖ 0x00 ‖ key`: identifies the
@@ -64,7 +108,110 @@ impl Validator {
     }
 }
 
-/// A code as printed: 20 digits, zero-padded.
+/// FF1 (NIST SP 800-38G, Algorithm 7) for radix 10 and 6 ≤ `n` ≤ 19 digits, with AES-256, one
+/// key and one tweak, on numbers below 10^n (the numeral string read most significant digit
+/// first). Radix 10 lets every numeral string of a half fit in a `u64` and every round's
+/// sum in a `u128`; the PRF's state after the fixed block P and the tweak's whole blocks is
+/// computed once, so a round costs one AES block. The tests hold it to NIST's sample
+/// vectors and, on thousands of inputs, to the `fpe` crate's FF1.
+struct Ff1 {
+    aes: Aes256,
+    /// CBC-MAC state after P and every whole 16-byte block of `T ‖ 0^pad` before the last.
+    prefix: [u8; 16],
+    /// The bytes of `T ‖ 0^pad` that open the last block of Q.
+    tail: Vec<u8>,
+    /// u = ⌊n/2⌋, v = n − u digits.
+    u: u32,
+    v: u32,
+    /// b: bytes of NUM(B) in Q.
+    b: usize,
+    /// d: bytes of the PRF output taken as y (at most 16 for n ≤ 19).
+    d: usize,
+}
+
+impl Ff1 {
+    fn new(key: &[u8; 32], tweak: &[u8], n: u32) -> Ff1 {
+        // NIST SP 800-38G Rev. 1: radix^n ≥ 1 000 000, so n ≥ 6 for radix 10.
+        assert!(
+            (6..=19).contains(&n),
+            "FF1 here takes 6 to 19 decimal digits"
+        );
+        let aes = Aes256::new(&Array::from(*key));
+        let (u, v) = (n / 2, n - n / 2);
+        // b = ⌈⌈v·log2(10)⌉ / 8⌉; ⌈v·log2(10)⌉ is the bit length of 10^v − 1.
+        let bits = 64 - (10u64.pow(v) - 1).leading_zeros();
+        let b = bits.div_ceil(8) as usize;
+        let d = 4 * b.div_ceil(4) + 4;
+        assert!(d <= 16);
+        let t = tweak.len();
+        // P = [1]¹ [2]¹ [1]¹ [radix]³ [10]¹ [u mod 256]¹ [n]⁴ [t]⁴.
+        let mut p = [0u8; 16];
+        p[..3].copy_from_slice(&[1, 2, 1]);
+        p[3..6].copy_from_slice(&10u32.to_be_bytes()[1..]);
+        p[6] = 10;
+        p[7] = (u % 256) as u8;
+        p[8..12].copy_from_slice(&n.to_be_bytes());
+        p[12..16].copy_from_slice(&(t as u32).to_be_bytes());
+        let pad = (16 - (t + b + 1) % 16) % 16;
+        let mut fixed = tweak.to_vec();
+        fixed.resize(t + pad, 0);
+        // Q = T ‖ 0^pad ‖ [i]¹ ‖ [NUM(B)]^b: its last block holds `tail`, i and NUM(B).
+        let whole = fixed.len() + 1 + b - 16;
+        let mut ff1 = Ff1 {
+            aes,
+            prefix: [0; 16],
+            tail: fixed[whole..].to_vec(),
+            u,
+            v,
+            b,
+            d,
+        };
+        let mut state = ff1.cipher(p);
+        for chunk in fixed[..whole].chunks(16) {
+            let mut x = state;
+            for (a, c) in x.iter_mut().zip(chunk) {
+                *a ^= c;
+            }
+            state = ff1.cipher(x);
+        }
+        ff1.prefix = state;
+        ff1
+    }
+
+    fn cipher(&self, block: [u8; 16]) -> [u8; 16] {
+        let mut b = Array::from(block);
+        self.aes.encrypt_block(&mut b);
+        b.into()
+    }
+
+    /// FF1 of the `n`-digit numeral string of `x` (below 10^n), as a number.
+    fn encrypt(&self, x: u64) -> u64 {
+        let (pu, pv) = (10u64.pow(self.u), 10u64.pow(self.v));
+        let (mut a, mut b) = (x / pv, x % pv);
+        for i in 0..10u8 {
+            // The last block of Q: tail ‖ [i] ‖ [NUM(B)]^b, chained onto the prefix.
+            let mut last = [0u8; 16];
+            let k = self.tail.len();
+            last[..k].copy_from_slice(&self.tail);
+            last[k] = i;
+            last[k + 1..].copy_from_slice(&b.to_be_bytes()[8 - self.b..]);
+            for (l, s) in last.iter_mut().zip(self.prefix) {
+                *l ^= s;
+            }
+            let r = self.cipher(last);
+            let y = r[..self.d]
+                .iter()
+                .fold(0u128, |y, &byte| (y << 8) | u128::from(byte));
+            let m = u128::from(if i % 2 == 0 { pu } else { pv });
+            let c = ((u128::from(a) + y % m) % m) as u64;
+            (a, b) = (b, c);
+        }
+        // After ten rounds A holds u digits and B holds v digits again.
+        a * pv + b
+    }
+}
+
+/// A code as printed: 19 digits, zero-padded.
 pub fn format(code: u64) -> [u8; DIGITS] {
     let mut out = [b'0'; DIGITS];
     let mut v = code;
@@ -80,35 +227,112 @@ mod tests {
     use super::*;
     use std::collections::HashSet;
 
-    #[test]
-    fn blowfish_known_answer() {
-        // Eric Young's Blowfish test vector: key 0000000000000000, plaintext 0000000000000000
-        // → ciphertext 4EF997456198DD78 (checks the cipher we build on).
-        let bf: Blowfish = Blowfish::new_from_slice(&[0u8; 8]).unwrap();
-        let mut b = GenericArray::clone_from_slice(&[0u8; 8]);
-        bf.encrypt_block(&mut b);
-        assert_eq!(hex::encode(b), "4ef997456198dd78");
+    const NIST_KEY: &str = "2b7e151628aed2a6abf7158809cf4f3cef4359d8d580aa4f7f036d6f04fc6a94";
+
+    fn nist_key() -> [u8; 32] {
+        hex::decode(NIST_KEY).unwrap().try_into().unwrap()
     }
 
     #[test]
-    fn codes_are_unique_across_blocks_and_differ_between_keys() {
-        let seed = Seed([3; 32]);
-        let v = Validator::production(&seed);
-        let s = Validator::specimen(&seed);
-        let mut seen = HashSet::new();
-        for block in 1..=3 {
-            for i in 0..20_000 {
-                assert!(seen.insert(v.code(block, i)));
+    fn ff1_aes256_nist_sample_vectors() {
+        // NIST SP 800-38G, FF1 samples #7 and #8 (AES-256, radix 10, 10 digits).
+        let ff1 = Ff1::new(&nist_key(), &[], 10);
+        assert_eq!(ff1.encrypt(123_456_789), 6_657_667_009);
+        let ff1 = Ff1::new(
+            &nist_key(),
+            &[0x39, 0x38, 0x37, 0x36, 0x35, 0x34, 0x33, 0x32, 0x31, 0x30],
+            10,
+        );
+        assert_eq!(ff1.encrypt(123_456_789), 1_001_623_463);
+    }
+
+    /// The same permutation as the `fpe` crate's FF1 (RustCrypto's AES), on 19 digits with
+    /// tweaks of several lengths (each pads Q differently) and on every length 6..=19 (FF1 needs 10^n ≥ 10^6).
+    #[test]
+    fn ff1_agrees_with_the_fpe_crate() {
+        use fpe::ff1::{FlexibleNumeralString, FF1};
+        let key = nist_key();
+        let theirs = FF1::<Aes256>::new(&key, 10).unwrap();
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for (k, tweak) in [
+            &b""[..],
+            b"t",
+            b"tirage/v1/validation\0\x07\xe1\0\x01production",
+            &[7; 40],
+        ]
+        .iter()
+        .enumerate()
+        {
+            for n in 6..=19u32 {
+                let ours = Ff1::new(&key, tweak, n);
+                for _ in 0..if n == 19 { 400 } else { 20 } {
+                    x = x
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407 + k as u64);
+                    let v = x % 10u64.pow(n);
+                    let digits: Vec<u16> = format!("{v:0width$}", width = n as usize)
+                        .bytes()
+                        .map(|c| u16::from(c - b'0'))
+                        .collect();
+                    let out: Vec<u16> = theirs
+                        .encrypt(tweak, &FlexibleNumeralString::from(digits))
+                        .unwrap()
+                        .into();
+                    let want = out.iter().fold(0u64, |a, &d| a * 10 + u64::from(d));
+                    assert_eq!(ours.encrypt(v), want, "n {n}, tweak {tweak:?}, x {v}");
+                }
             }
         }
-        assert_ne!(v.code(1, 0), s.code(1, 0));
-        assert_ne!(v.commitment(), s.commitment());
-        assert_eq!(v.code(2, 7), Validator::production(&seed).code(2, 7));
     }
 
     #[test]
-    fn format_pads_to_20_digits() {
-        assert_eq!(&format(42), b"00000000000000000042");
-        assert_eq!(&format(u64::MAX), b"18446744073709551615");
+    fn codes_are_unique_across_blocks_and_differ_between_keys_games_and_kinds() {
+        let key = ValidationKey([3; 32]);
+        let v = Validator::production(&key, 2017, 1);
+        let mut seen = HashSet::new();
+        for block in 1..=3 {
+            for i in 0..5_000 {
+                let c = v.code(block, i);
+                assert!(c < DOMAIN);
+                assert!(seen.insert(c));
+            }
+        }
+        assert_ne!(
+            v.code(1, 0),
+            Validator::specimen(&Seed([3; 32]), 2017, 1).code(1, 0)
+        );
+        assert_ne!(
+            v.code(1, 0),
+            Validator::production(&key, 2018, 1).code(1, 0)
+        );
+        assert_ne!(
+            v.code(1, 0),
+            Validator::production(&key, 2017, 2).code(1, 0)
+        );
+        assert_ne!(
+            v.code(1, 0),
+            Validator::production(&ValidationKey([4; 32]), 2017, 1).code(1, 0)
+        );
+        assert_ne!(
+            v.commitment(),
+            Validator::production(&ValidationKey([4; 32]), 2017, 1).commitment()
+        );
+        assert_eq!(
+            v.code(2, 7),
+            Validator::production(&key, 2017, 1).code(2, 7)
+        );
+    }
+
+    #[test]
+    fn value_stability() {
+        // Pins the code of a fixed key and place: it changes only with the construction.
+        let v = Validator::production(&ValidationKey([3; 32]), 2017, 1);
+        assert_eq!(format(v.code(1, 0)), *b"9755047222379088738");
+    }
+
+    #[test]
+    fn format_pads_to_19_digits() {
+        assert_eq!(&format(42), b"0000000000000000042");
+        assert_eq!(&format(DOMAIN - 1), b"9999999999999999999");
     }
 }

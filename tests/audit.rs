@@ -8,6 +8,7 @@ use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use tirage::rng::{Seed, SeedShare};
 use tirage::spec::GameSpec;
+use tirage::validation::ValidationKey;
 use tirage::verify::{audit, inspect, Options, SeedInput};
 
 fn small_spec() -> PathBuf {
@@ -18,10 +19,18 @@ fn seed() -> Seed {
     Seed::from_hex(SEED).unwrap()
 }
 
+/// The test validation key.
+fn validation_key() -> ValidationKey {
+    ValidationKey::from_hex(&std::fs::read_to_string(repo(VALIDATION_KEY)).unwrap()).unwrap()
+}
+
 /// Generates block 1 of the small spec in process into `out`.
 fn generate_lib(out: &Path, seed: &Seed) {
     let spec = GameSpec::load(&small_spec()).unwrap();
-    let plan = tirage::generate::BlockPlan::production(&spec, 1).unwrap();
+    let key = validation_key();
+    let plan = tirage::generate::BlockPlan::production(&spec, 1)
+        .unwrap()
+        .validated_by(&key);
     tirage::generate::generate(&plan, seed, out, true, &|_| {}).unwrap();
 }
 
@@ -100,7 +109,8 @@ fn verify_writes_the_audit_beside_the_block_and_rewrites_it() {
     assert_eq!(a["format"], "tirage-audit/1");
     assert_eq!(a["verdict"], "clean");
     assert_eq!(a["report"]["clean"], true);
-    assert_eq!(a["report"]["checks"].as_array().unwrap().len(), 21);
+    assert_eq!(a["report"]["checks"].as_array().unwrap().len(), 22);
+    assert_eq!(check(&a["report"], "signature")["result"], "skipped");
     assert_eq!(check(&a["report"], "replay")["result"], "skipped");
     // A production block promises no feature: the procedure passes with nothing to check.
     assert_eq!(check(&a["report"], "features")["result"], "pass");
@@ -144,7 +154,7 @@ fn report_dir_receives_the_audit_and_the_block_is_untouched() {
     generate(&small_spec(), &b, 2);
     let r = t.path().join("audit-out");
     let out = tirage()
-        .args(["verify", "-q", "--report"])
+        .args(["verify", "--unauthenticated", "-q", "--report"])
         .arg(&r)
         .arg(&b)
         .output()
@@ -161,7 +171,7 @@ fn report_dir_receives_the_audit_and_the_block_is_untouched() {
     assert_eq!(verify_code(&b), 0);
     let before = std::fs::read(b.join("audit.md")).unwrap();
     let out = tirage()
-        .args(["verify", "-q", "--no-audit"])
+        .args(["verify", "--unauthenticated", "-q", "--no-audit"])
         .arg(&b)
         .output()
         .unwrap();
@@ -174,51 +184,100 @@ fn report_dir_receives_the_audit_and_the_block_is_untouched() {
     assert_eq!(std::fs::read(b.join("audit.md")).unwrap(), before);
 }
 
-/// Share files, their combination (checked against Python's hashlib in `rng`'s tests), the
-/// manifest's commitments, and the replay from shares through the binary.
+/// A seed ceremony through the binary: shares made with `seed new`, commitments published
+/// with `seed commit`, a block generated from the shares against the commitments, the
+/// manifest recording exactly the published lines, and the replay from the shares.
 #[test]
 fn seed_shares_generate_and_replay() {
     let t = tempfile::tempdir().unwrap();
-    let a = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
-    let bb = "ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100";
     let (fa, fb) = (t.path().join("a.share"), t.path().join("b.share"));
-    std::fs::write(&fa, format!("{a}\n")).unwrap();
-    std::fs::write(&fb, format!("{bb}\n")).unwrap();
+    let commitments = t.path().join("commitments.txt");
+    let mut published = String::new();
+    for f in [&fa, &fb] {
+        tirage()
+            .args(["seed", "new", "--out"])
+            .arg(f)
+            .assert()
+            .success();
+        let out = tirage().args(["seed", "commit"]).arg(f).output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        published.push_str(&String::from_utf8(out.stdout).unwrap());
+    }
+    std::fs::write(&commitments, &published).unwrap();
+    let key = repo(VALIDATION_KEY);
+    let gen = |out: &Path, shares: &[&Path]| {
+        let mut c = tirage();
+        c.args(["generate", "-q", "--out"])
+            .arg(out)
+            .arg(small_spec())
+            .arg("--validation-key")
+            .arg(&key)
+            .arg("--commitments")
+            .arg(&commitments);
+        for p in shares {
+            c.arg("--seed-share").arg(p);
+        }
+        c.output().unwrap()
+    };
     let blk = t.path().join("blk");
-    tirage()
-        .args(["generate", "-q", "--out"])
-        .arg(&blk)
-        .arg(small_spec())
-        .arg("--seed-share")
-        .arg(&fa)
-        .arg("--seed-share")
-        .arg(&fb)
-        .assert()
-        .success();
+    assert_eq!(gen(&blk, &[&fa, &fb]).status.code(), Some(0));
     assert!(
         !t.path().join("blk.seed").exists(),
         "no seed file for shares"
     );
     let m = json(&blk.join("manifest.json"));
-    // sha256(b"tirage/v1/share-commitment\0" + bytes.fromhex(a)) with Python's hashlib.
-    assert_eq!(
-        m["seed_shares"][0],
-        "6b9adc8f8cc87a4157ab847fdcf250b2eb1385d452643e81fd5ff95c0a3ae5cc"
-    );
-    let combined = Seed::from_shares(&[
-        SeedShare::from_hex(a).unwrap(),
-        SeedShare::from_hex(bb).unwrap(),
-    ]);
+    let lines: Vec<&str> = published.lines().collect();
+    assert_eq!(m["seed_shares"], serde_json::json!(lines));
+    let read = |f: &Path| SeedShare::from_hex(&std::fs::read_to_string(f).unwrap()).unwrap();
+    let (a, bb) = (read(&fa), read(&fb));
+    assert!(a.opens(lines[0]) && bb.opens(lines[1]));
+    let combined = Seed::from_shares(&[a.clone(), bb.clone()]);
     assert_eq!(m["seed_commitment"], combined.commitment());
     for f in ["tickets.csv", "tickets.bin", "manifest.json", "SHA256SUMS"] {
         let text = String::from_utf8_lossy(&std::fs::read(blk.join(f)).unwrap()).to_lowercase();
-        assert!(!text.contains(a) && !text.contains(bb), "{f} holds a share");
-        assert!(!text.contains(&combined.to_hex()), "{f} holds the seed");
+        for secret in [hex::encode(a.0), hex::encode(bb.0), combined.to_hex()] {
+            assert!(!text.contains(&secret), "{f} holds a secret");
+        }
+    }
+
+    // Shares given in the other order do not open the commitments: refused, nothing made.
+    let refused = t.path().join("refused");
+    let out = gen(&refused, &[&fb, &fa]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("does not open commitment 1"), "{err}");
+    assert!(!refused.exists());
+    // A party that changed its share after the commitments were published: refused.
+    let fc = t.path().join("c.share");
+    tirage()
+        .args(["seed", "new", "--out"])
+        .arg(&fc)
+        .assert()
+        .success();
+    let out = gen(&refused, &[&fa, &fc]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("does not open commitment 2"), "{err}");
+    // One party alone, or one share given twice: refused before anything is made.
+    let fa2 = t.path().join("a-again.share");
+    std::fs::copy(&fa, &fa2).unwrap();
+    for (shares, says) in [
+        (vec![fa.as_path()], "needs at least two"),
+        (vec![&fa, &fb, &fa2], "hold the same share"),
+    ] {
+        let out = gen(&refused, &shares);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(says), "{err}");
+        assert!(!refused.exists());
     }
 
     let run = |args: &[&Path]| {
         let mut c = tirage();
-        c.args(["verify", "-q", "--json", "--no-audit"]).arg(&blk);
+        c.args(["verify", "--unauthenticated", "-q", "--json", "--no-audit"])
+            .arg(&blk)
+            .arg("--validation-key")
+            .arg(&key);
         for p in args {
             c.arg("--seed-share").arg(p);
         }
@@ -234,37 +293,25 @@ fn seed_shares_generate_and_replay() {
     // The shares in the wrong order: another seed.
     let (code, r) = run(&[&fb, &fa]);
     assert_eq!(code, 1);
-    // One party alone, or one share given twice: refused before anything is made.
-    let fa2 = t.path().join("a-again.share");
-    std::fs::copy(&fa, &fa2).unwrap();
-    for (shares, says) in [
-        (vec![&fa], "needs at least two"),
-        (vec![&fa, &fb, &fa2], "hold the same share"),
-    ] {
-        let mut c = tirage();
-        c.args(["generate", "-q", "--out"])
-            .arg(t.path().join("refused"))
-            .arg(small_spec());
-        for p in &shares {
-            c.arg("--seed-share").arg(p);
-        }
-        let out = c.output().unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{err}");
-        assert!(err.contains(says), "{err}");
-        assert!(!t.path().join("refused").exists());
-    }
     let replay = check(&r, "replay");
     assert_eq!(replay["result"], "fail");
     let text = replay["examples"].to_string();
-    assert!(text.contains("seed share 1 has commitment"), "{text}");
+    assert!(text.contains("seed share 1 does not open"), "{text}");
     assert!(text.contains("not this block's seed"), "{text}");
     // The combined seed given whole replays too.
     let sf = t.path().join("combined.seed");
     std::fs::write(&sf, combined.to_hex()).unwrap();
     let out = tirage()
-        .args(["verify", "-q", "--no-audit", "--seed-file"])
+        .args([
+            "verify",
+            "--unauthenticated",
+            "-q",
+            "--no-audit",
+            "--seed-file",
+        ])
         .arg(&sf)
+        .arg("--validation-key")
+        .arg(&key)
         .arg(&blk)
         .output()
         .unwrap();
@@ -279,9 +326,11 @@ fn replay_confirms_identical_bytes_and_catches_a_swapped_block() {
     let t = tempfile::tempdir().unwrap();
     let b = t.path().join("b");
     generate_lib(&b, &seed());
+    let key = validation_key();
     let opts = Options {
-        reference: None,
         seed: Some(SeedInput::whole(seed())),
+        validation_key: Some(&key),
+        ..Options::default()
     };
     let a = audit(&b, &opts, &|_| {}).unwrap();
     assert!(a.report.clean);
@@ -369,7 +418,7 @@ fn a_leaky_serial_scheme_fails_the_leakage_gate() {
     fix_digests(&b);
 
     let out = tirage()
-        .args(["verify", "-q", "--json"])
+        .args(["verify", "--unauthenticated", "-q", "--json"])
         .arg(&b)
         .output()
         .unwrap();
@@ -424,7 +473,8 @@ fn evaluated_ways_are_the_allocation() {
     let v = inspect(&b, &Options::default(), &|_| {}).unwrap();
     let spec = GameSpec::load(&small_spec()).unwrap();
     let counts: Vec<u32> = spec.ways.iter().map(|w| w.count).collect();
-    assert_eq!(v.ways, tirage::alloc::allocate(&counts, &seed(), 1));
+    let keys = seed().bound_to(spec.game_code, spec.emission, &spec.sha256);
+    assert_eq!(v.ways, tirage::alloc::allocate(&counts, &keys, 1));
     assert_eq!(v.leakage.as_ref().unwrap().len(), 6);
     assert!(v.replay.is_none());
 }

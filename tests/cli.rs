@@ -160,8 +160,10 @@ fn an_existing_block_is_not_overwritten_without_force() {
         let mut c = tirage();
         c.arg("generate")
             .arg(&spec)
-            .args(["--seed", &other, "-q", "--out"])
-            .arg(&out);
+            .args(["--insecure-seed", "--seed", &other, "-q", "--out"])
+            .arg(&out)
+            .arg("--validation-key")
+            .arg(repo(VALIDATION_KEY));
         if force {
             c.arg("--force");
         }
@@ -189,7 +191,15 @@ fn a_failed_generate_leaves_nothing() {
     let o = tirage()
         .arg("generate")
         .arg(repo("tests/specs/coq_small.toml"))
-        .args(["--seed", SEED, "--block", "1000", "-q", "--out"])
+        .args([
+            "--insecure-seed",
+            "--seed",
+            SEED,
+            "--block",
+            "1000",
+            "-q",
+            "--out",
+        ])
         .arg(&out)
         .output()
         .unwrap();
@@ -219,12 +229,24 @@ fn a_fresh_seed_is_saved_with_mode_0600_and_replays_the_block() {
             0o600
         );
     }
+    // A fresh validation key, its own secret, is saved beside the block too.
+    let key_file = t.path().join("b.validation-key");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(
+            std::fs::metadata(&key_file).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+    }
     let seed = std::fs::read_to_string(&seed_file).unwrap();
+    let key = std::fs::read_to_string(&key_file).unwrap();
     assert_eq!(seed.trim().len(), 64);
+    assert_ne!(seed, key);
     for f in std::fs::read_dir(&out).unwrap() {
         let text =
             String::from_utf8_lossy(&std::fs::read(f.unwrap().path()).unwrap()).to_lowercase();
-        assert!(!text.contains(seed.trim()));
+        assert!(!text.contains(seed.trim()) && !text.contains(key.trim()));
     }
     let replay = t.path().join("replay");
     tirage()
@@ -232,6 +254,8 @@ fn a_fresh_seed_is_saved_with_mode_0600_and_replays_the_block() {
         .arg(&spec)
         .arg("--seed-file")
         .arg(&seed_file)
+        .arg("--validation-key")
+        .arg(&key_file)
         .args(["-q", "--out"])
         .arg(&replay)
         .assert()
@@ -248,7 +272,14 @@ fn bad_seeds_exit_2() {
         let o = tirage()
             .arg("generate")
             .arg(repo("tests/specs/coq_small.toml"))
-            .args(["--seed", bad, "-q", "--out", "/tmp/never"])
+            .args([
+                "--insecure-seed",
+                "--seed",
+                bad,
+                "-q",
+                "--out",
+                "/tmp/never",
+            ])
             .output()
             .unwrap();
         assert_eq!(o.status.code(), Some(2));

@@ -25,7 +25,17 @@ fn emission(dir: &Path) {
     tirage()
         .arg("generate")
         .arg(repo("tests/specs/coq_small.toml"))
-        .args(["--blocks", "1..3", "--seed", SEED, "-q", "--out"])
+        .arg("--validation-key")
+        .arg(repo(VALIDATION_KEY))
+        .args([
+            "--blocks",
+            "1..3",
+            "--insecure-seed",
+            "--seed",
+            SEED,
+            "-q",
+            "--out",
+        ])
         .arg(dir)
         .assert()
         .success();
@@ -42,8 +52,8 @@ fn serials_and_codes_are_unique_across_an_emission() {
         for s in column(&dir.join("tickets.csv"), "serial") {
             assert!(serials.insert(s), "duplicate serial");
         }
-        for c in column(&dir.join("validation.csv"), "validation_code") {
-            assert_eq!(c.len(), 20);
+        for c in common::codes(&dir) {
+            assert_eq!(c.len(), 19);
             assert!(codes.insert(c), "duplicate validation code");
         }
     }
@@ -53,7 +63,11 @@ fn serials_and_codes_are_unique_across_an_emission() {
         serde_json::from_slice(&std::fs::read(em.join("emission.json")).unwrap()).unwrap();
     assert_eq!(e["blocks"].as_array().unwrap().len(), 3);
     assert_eq!(e["blocks"][2]["dir"], "block-003");
-    let o = tirage().args(["verify", "-q"]).arg(&em).output().unwrap();
+    let o = tirage()
+        .args(["verify", "--unauthenticated", "-q"])
+        .arg(&em)
+        .output()
+        .unwrap();
     assert_eq!(
         o.status.code(),
         Some(0),
@@ -64,7 +78,7 @@ fn serials_and_codes_are_unique_across_an_emission() {
     // An emission gets no audit report: asking for one is an error, not silently ignored.
     let r = t.path().join("report");
     let o = tirage()
-        .args(["verify", "-q", "--report"])
+        .args(["verify", "--unauthenticated", "-q", "--report"])
         .arg(&r)
         .arg(&em)
         .output()
@@ -82,7 +96,17 @@ fn each_block_of_an_emission_is_the_block_generated_alone() {
     tirage()
         .arg("generate")
         .arg(repo("tests/specs/coq_small.toml"))
-        .args(["--block", "2", "--seed", SEED, "-q", "--out"])
+        .arg("--validation-key")
+        .arg(repo(VALIDATION_KEY))
+        .args([
+            "--block",
+            "2",
+            "--insecure-seed",
+            "--seed",
+            SEED,
+            "-q",
+            "--out",
+        ])
         .arg(&alone)
         .assert()
         .success();
@@ -102,7 +126,11 @@ fn a_replaced_block_manifest_breaks_the_emission() {
         em.join("block-002/manifest.json"),
     )
     .unwrap();
-    let o = tirage().args(["verify", "-q"]).arg(&em).output().unwrap();
+    let o = tirage()
+        .args(["verify", "--unauthenticated", "-q"])
+        .arg(&em)
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(1));
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("block-002: manifest.json SHA-256"), "{text}");
@@ -126,7 +154,11 @@ fn a_default_deck_has_every_way_and_is_specimen() {
     assert_eq!(m["block"], 0);
     // 10 ways + 2 tickets each asked to show a near miss + 30 losers.
     assert_eq!(m["tickets"], 42);
-    let o = tirage().args(["verify"]).arg(&deck).output().unwrap();
+    let o = tirage()
+        .args(["verify", "--unauthenticated"])
+        .arg(&deck)
+        .output()
+        .unwrap();
     let text = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{text}");
     assert!(text.contains("SPECIMEN (not payable)"));
@@ -135,10 +167,9 @@ fn a_default_deck_has_every_way_and_is_specimen() {
     // from the same seed.
     let prod = t.path().join("prod");
     generate(&repo("tests/specs/coq_small.toml"), &prod, 1);
-    let prod_codes: HashSet<String> = column(&prod.join("validation.csv"), "validation_code")
-        .into_iter()
-        .collect();
-    let deck_codes = column(&deck.join("validation.csv"), "validation_code");
+    let prod_codes: HashSet<String> = codes(&prod).into_iter().collect();
+    let deck_codes = codes(&deck);
+    assert_eq!(deck_codes.len(), 42);
     assert!(deck_codes.iter().all(|c| !prod_codes.contains(c)));
 }
 
@@ -149,7 +180,15 @@ fn a_proportional_deck_follows_the_lot_table() {
     tirage()
         .arg("deck")
         .arg(repo("tests/specs/coq_small.toml"))
-        .args(["--proportional", "300", "--seed", SEED, "-q", "--out"])
+        .args([
+            "--proportional",
+            "300",
+            "--insecure-seed",
+            "--seed",
+            SEED,
+            "-q",
+            "--out",
+        ])
         .arg(&deck)
         .assert()
         .success();
@@ -174,7 +213,11 @@ fn a_deck_marked_production_is_caught() {
         .unwrap()
         .replacen("\"specimen\"", "\"production\"", 1);
     std::fs::write(&p, text).unwrap();
-    let o = tirage().args(["verify"]).arg(&deck).output().unwrap();
+    let o = tirage()
+        .args(["verify", "--unauthenticated"])
+        .arg(&deck)
+        .output()
+        .unwrap();
     let text = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(1));
     assert!(text.contains("FAIL    kind"), "{text}");
@@ -202,7 +245,15 @@ fn a_too_small_deck_is_refused() {
     let o = tirage()
         .arg("deck")
         .arg(repo("tests/specs/poker_small.toml"))
-        .args(["--tickets", "26", "--seed", SEED, "-q", "--out"])
+        .args([
+            "--tickets",
+            "26",
+            "--insecure-seed",
+            "--seed",
+            SEED,
+            "-q",
+            "--out",
+        ])
         .arg(&deck)
         .output()
         .unwrap();
@@ -214,7 +265,15 @@ fn a_too_small_deck_is_refused() {
     tirage()
         .arg("deck")
         .arg(repo("tests/specs/poker_small.toml"))
-        .args(["--tickets", "27", "--seed", SEED, "-q", "--out"])
+        .args([
+            "--tickets",
+            "27",
+            "--insecure-seed",
+            "--seed",
+            SEED,
+            "-q",
+            "--out",
+        ])
         .arg(&deck)
         .assert()
         .success();
@@ -249,7 +308,7 @@ fn owned(v: &[(&str, &str, bool)]) -> Vec<(String, String, bool)> {
 /// The text of `tirage verify dir` and its exit code.
 fn verify_text(dir: &Path) -> (i32, String) {
     let o = tirage()
-        .args(["verify", "--no-audit"])
+        .args(["verify", "--unauthenticated", "--no-audit"])
         .arg(dir)
         .output()
         .unwrap();
@@ -328,7 +387,7 @@ fn a_default_deck_shows_every_feature_of_every_game() {
             serde_json::from_slice(&std::fs::read(deck.join("manifest.json")).unwrap()).unwrap();
         assert_eq!(m["tickets"], tickets, "{spec}");
         let o = tirage()
-            .args(["verify", "--no-audit", "--seed-file"])
+            .args(["verify", "--unauthenticated", "--no-audit", "--seed-file"])
             .arg(&seed)
             .arg(&deck)
             .output()
@@ -356,7 +415,7 @@ fn verify_tallies_every_feature_of_a_deck() {
     let deck = t.path().join("deck");
     common::deck(&repo("tests/specs/coq_small.toml"), &deck);
     let o = tirage()
-        .args(["verify", "--no-audit", "--json"])
+        .args(["verify", "--unauthenticated", "--no-audit", "--json"])
         .arg(&deck)
         .output()
         .unwrap();
@@ -377,8 +436,8 @@ fn verify_tallies_every_feature_of_a_deck() {
     assert_eq!(
         tally,
         vec![
-            ("near_miss_coq".to_string(), 10, 10),
-            ("near_miss_voeu".to_string(), 9, 9)
+            ("near_miss_coq".to_string(), 11, 11),
+            ("near_miss_voeu".to_string(), 11, 11)
         ]
     );
     let promised: Vec<(String, u64, bool)> = r["promised"]
@@ -397,7 +456,7 @@ fn verify_tallies_every_feature_of_a_deck() {
         promised,
         vec![
             ("near_miss_coq".to_string(), 1, true),
-            ("near_miss_voeu".to_string(), 2, true)
+            ("near_miss_voeu".to_string(), 3, true)
         ]
     );
 }
@@ -533,7 +592,7 @@ fn a_deck_is_checked_against_its_composition() {
         let d = t.path().join("probe");
         copy_dir(&base, &d);
         let o = tirage()
-            .args(["verify", "--json", "--no-audit"])
+            .args(["verify", "--unauthenticated", "--json", "--no-audit"])
             .arg(&d)
             .output()
             .unwrap();
@@ -632,7 +691,7 @@ fn force_never_replaces_a_block_of_the_other_kind() {
     let o = tirage()
         .arg("generate")
         .arg(&spec)
-        .args(["--force", "--seed", SEED, "-q", "--out"])
+        .args(["--force", "--insecure-seed", "--seed", SEED, "-q", "--out"])
         .arg(&deck)
         .output()
         .unwrap();
@@ -643,7 +702,16 @@ fn force_never_replaces_a_block_of_the_other_kind() {
     tirage()
         .arg("deck")
         .arg(&spec)
-        .args(["--force", "--tickets", "40", "--seed", SEED, "-q", "--out"])
+        .args([
+            "--force",
+            "--tickets",
+            "40",
+            "--insecure-seed",
+            "--seed",
+            SEED,
+            "-q",
+            "--out",
+        ])
         .arg(&deck)
         .assert()
         .success();
@@ -665,6 +733,8 @@ fn a_seed_file_never_sits_beside_a_block_it_does_not_replay() {
             .arg(&spec)
             .args(["-q", "--out"])
             .arg(&block)
+            .arg("--validation-key")
+            .arg(repo(VALIDATION_KEY))
             .args(args)
             .output()
             .unwrap()
@@ -683,7 +753,7 @@ fn a_seed_file_never_sits_beside_a_block_it_does_not_replay() {
     assert_eq!(std::fs::read(&seed_file).unwrap(), fresh);
     // Another seed, the block gone: refused, nothing made, the seed file kept.
     std::fs::remove_dir_all(&block).unwrap();
-    let o = generate(&["--seed", SEED]);
+    let o = generate(&["--insecure-seed", "--seed", SEED]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
@@ -693,7 +763,7 @@ fn a_seed_file_never_sits_beside_a_block_it_does_not_replay() {
     assert!(!block.exists());
     assert_eq!(std::fs::read(&seed_file).unwrap(), fresh);
     // With --force: the block is made and the stale seed file removed, and said so.
-    let o = generate(&["--force", "--seed", SEED]);
+    let o = generate(&["--force", "--insecure-seed", "--seed", SEED]);
     assert!(o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
@@ -719,7 +789,7 @@ fn an_emission_directory_stays_coherent() {
             .arg("generate")
             .arg(repo("tests/specs/coq_small.toml"))
             .args(args)
-            .args(["--seed", SEED, "-q", "--force", "--out"])
+            .args(["--insecure-seed", "--seed", SEED, "-q", "--force", "--out"])
             .arg(out)
             .output()
             .unwrap();
@@ -774,7 +844,7 @@ fn an_emission_and_a_block_by_default_stay_apart() {
             .arg("generate")
             .arg(&spec)
             .args(args)
-            .args(["--seed", SEED, "-q"])
+            .args(["--insecure-seed", "--seed", SEED, "-q"])
             .assert()
             .success();
     }

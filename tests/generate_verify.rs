@@ -56,13 +56,17 @@ fn golden_digests() {
     assert_eq!(line("tickets.bin"), GOLDEN_BIN);
     assert_eq!(line("validation.csv"), GOLDEN_VALIDATION);
 }
-const GOLDEN_CSV: &str = "19f821b02d743a0c9e619c5b76f4101bff7f4687249083523fb23bccfa9f52b0";
-const GOLDEN_BIN: &str = "55ab42fbee4a1e6ef6f241f1fc4adcb71f7a0e26ca4c922fb68cb2f137366890";
-const GOLDEN_VALIDATION: &str = "1e6cba1f435c760b9b233d82a221876b0fe04b29c4c61aa1558391c42b5e78cc";
+const GOLDEN_CSV: &str = "170c6455e68f4fe618ac94f7d5649494845db331f23117c2104191ffaa58342a";
+const GOLDEN_BIN: &str = "20211bc93454c30571949acaadfa5901f2f4c3d59d3ec303b021be47e22adaeb";
+const GOLDEN_VALIDATION: &str = "ee2bf4fbad75f6cfda63c3bb781f138b32577432e96b4c55f59b859d5429cf45";
 
 #[test]
 fn a_fresh_block_verifies_clean() {
-    let out = tirage().args(["verify"]).arg(block()).output().unwrap();
+    let out = tirage()
+        .args(["verify", "--unauthenticated"])
+        .arg(block())
+        .output()
+        .unwrap();
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -77,7 +81,7 @@ fn a_fresh_block_verifies_clean() {
 #[test]
 fn json_report_lists_every_check_and_the_counts() {
     let out = tirage()
-        .args(["verify", "--json", "-q"])
+        .args(["verify", "--unauthenticated", "--json", "-q"])
         .arg(block())
         .output()
         .unwrap();
@@ -85,7 +89,7 @@ fn json_report_lists_every_check_and_the_counts() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["clean"], true);
     assert_eq!(v["tickets"], 3000);
-    assert_eq!(v["checks"].as_array().unwrap().len(), 21);
+    assert_eq!(v["checks"].as_array().unwrap().len(), 22);
     let lose = v["ways"]
         .as_array()
         .unwrap()
@@ -99,8 +103,8 @@ fn json_report_lists_every_check_and_the_counts() {
     assert_eq!(
         v["losing_features"],
         serde_json::json!([
-            {"feature": "near_miss_coq", "areas": 741, "tickets": 741},
-            {"feature": "near_miss_voeu", "areas": 716, "tickets": 716}
+            {"feature": "near_miss_coq", "areas": 705, "tickets": 705},
+            {"feature": "near_miss_voeu", "areas": 729, "tickets": 729}
         ])
     );
     assert_eq!(v["promised"], serde_json::json!([]));
@@ -145,7 +149,11 @@ fn tampered(name: &str, edit: impl FnOnce(&Path)) -> (i32, String) {
     let d = t.path().join(name);
     copy_dir(&block(), &d);
     edit(&d);
-    let out = tirage().args(["verify", "-q"]).arg(&d).output().unwrap();
+    let out = tirage()
+        .args(["verify", "--unauthenticated", "-q"])
+        .arg(&d)
+        .output()
+        .unwrap();
     (
         out.status.code().unwrap(),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -285,7 +293,7 @@ fn a_missing_file_is_caught() {
 #[test]
 fn verify_against_another_reference_spec_is_a_finding() {
     let out = tirage()
-        .args(["verify", "-q", "--spec"])
+        .args(["verify", "--unauthenticated", "-q", "--spec"])
         .arg(repo("game_specs/coq.toml"))
         .arg(block())
         .output()
@@ -293,7 +301,7 @@ fn verify_against_another_reference_spec_is_a_finding() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("is not the reference spec"));
     let out = tirage()
-        .args(["verify", "-q", "--spec"])
+        .args(["verify", "--unauthenticated", "-q", "--spec"])
         .arg(repo("tests/specs/coq_small.toml"))
         .arg(block())
         .output()
@@ -304,7 +312,7 @@ fn verify_against_another_reference_spec_is_a_finding() {
 #[test]
 fn verify_of_a_missing_directory_exits_2() {
     let out = tirage()
-        .args(["verify", "/nonexistent/block"])
+        .args(["verify", "--unauthenticated", "/nonexistent/block"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
@@ -315,7 +323,7 @@ fn verify_of_a_missing_directory_exits_2() {
     );
     // A file: said to be one.
     let out = tirage()
-        .arg("verify")
+        .args(["verify", "--unauthenticated"])
         .arg(repo("Cargo.toml"))
         .output()
         .unwrap();

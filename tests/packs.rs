@@ -49,7 +49,11 @@ fn constraints_hold_and_are_reported() {
     assert!(winners.iter().all(|&w| w >= 40), "{winners:?}");
     assert!(high.iter().all(|&h| h <= 1), "{high:?}");
     assert_eq!(winners.iter().sum::<u32>(), 919);
-    let out_v = tirage().args(["verify"]).arg(&out).output().unwrap();
+    let out_v = tirage()
+        .args(["verify", "--unauthenticated"])
+        .arg(&out)
+        .output()
+        .unwrap();
     let report = String::from_utf8_lossy(&out_v.stdout);
     assert_eq!(out_v.status.code(), Some(0), "{report}");
     assert!(report.contains("PASS    pack_rules"));
@@ -70,7 +74,11 @@ fn a_block_that_breaks_a_constraint_fails_verify() {
         1,
     );
     std::fs::write(&p, text).unwrap();
-    let o = tirage().args(["verify"]).arg(&out).output().unwrap();
+    let o = tirage()
+        .args(["verify", "--unauthenticated"])
+        .arg(&out)
+        .output()
+        .unwrap();
     let report = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(1));
     assert!(report.contains("FAIL    pack_rules"), "{report}");

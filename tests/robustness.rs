@@ -29,7 +29,7 @@ fn force_never_deletes_a_directory_that_is_not_a_block() {
     let o = tirage()
         .arg("generate")
         .arg(repo("tests/specs/coq_small.toml"))
-        .args(["--seed", SEED, "-q", "--force", "--out"])
+        .args(["--insecure-seed", "--seed", SEED, "-q", "--force", "--out"])
         .arg(&d)
         .output()
         .unwrap();
@@ -122,7 +122,11 @@ fn way_ids_and_captions_are_plain_printable_text() {
 fn verify_refuses_a_directory_that_is_no_block_and_writes_nothing() {
     let t = tempfile::tempdir().unwrap();
     std::fs::write(t.path().join("notes.txt"), "x").unwrap();
-    let o = tirage().arg("verify").arg(t.path()).output().unwrap();
+    let o = tirage()
+        .args(["verify", "--unauthenticated"])
+        .arg(t.path())
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(2));
     let names: Vec<_> = std::fs::read_dir(t.path())
         .unwrap()
@@ -142,7 +146,7 @@ fn a_print_file_longer_than_its_block_is_a_bounded_finding() {
         .unwrap();
     f.set_len(f.metadata().unwrap().len() + (64 << 20)).unwrap(); // 64 MiB of zeros
     let o = tirage()
-        .args(["verify", "-q", "--no-audit"])
+        .args(["verify", "--unauthenticated", "-q", "--no-audit"])
         .arg(&b)
         .output()
         .unwrap();
@@ -158,7 +162,15 @@ fn an_emission_checks_every_block_directory_on_disk() {
     tirage()
         .arg("generate")
         .arg(repo("tests/specs/coq_small.toml"))
-        .args(["--blocks", "1..2", "--seed", SEED, "-q", "--out"])
+        .args([
+            "--blocks",
+            "1..2",
+            "--insecure-seed",
+            "--seed",
+            SEED,
+            "-q",
+            "--out",
+        ])
         .arg(&em)
         .assert()
         .success();
@@ -169,7 +181,7 @@ fn an_emission_checks_every_block_directory_on_disk() {
         .replacen("\"block-002\"", "\"../elsewhere\"", 1);
     std::fs::write(em.join("emission.json"), json).unwrap();
     let o = tirage()
-        .args(["verify", "-q", "--no-audit"])
+        .args(["verify", "--unauthenticated", "-q", "--no-audit"])
         .arg(&em)
         .output()
         .unwrap();
@@ -192,7 +204,7 @@ fn a_block_whose_print_file_cannot_be_read_reports_ticket_checks_as_not_run() {
     generate(&repo("tests/specs/coq_small.toml"), &b, 1);
     std::fs::write(b.join("tickets.bin"), b"not a print file").unwrap();
     let o = tirage()
-        .args(["verify", "-q", "--no-audit"])
+        .args(["verify", "--unauthenticated", "-q", "--no-audit"])
         .arg(&b)
         .output()
         .unwrap();
@@ -305,7 +317,15 @@ fn an_emission_never_goes_into_a_block() {
         let mut c = tirage();
         c.arg("generate")
             .arg(repo("tests/specs/coq_small.toml"))
-            .args(["--blocks", "1..2", "--seed", SEED, "-q", "--out"])
+            .args([
+                "--blocks",
+                "1..2",
+                "--insecure-seed",
+                "--seed",
+                SEED,
+                "-q",
+                "--out",
+            ])
             .arg(&b);
         if force {
             c.arg("--force");
@@ -331,7 +351,11 @@ fn a_placed_block_can_be_undone() {
     generate(&repo("tests/specs/coq_small.toml"), &out, 1);
     let sums = std::fs::read(out.join("SHA256SUMS")).unwrap();
     let spec = GameSpec::load(&repo("tests/specs/coq_small.toml")).unwrap();
-    let plan = BlockPlan::production(&spec, 1).unwrap();
+    let key = tirage::validation::ValidationKey::from_hex(
+        &std::fs::read_to_string(repo(VALIDATION_KEY)).unwrap(),
+    )
+    .unwrap();
+    let plan = BlockPlan::production(&spec, 1).unwrap().validated_by(&key);
     let other = Seed::from_hex(&"7".repeat(64)).unwrap();
     let (staged, _) = stage(&plan, &other, &out, true, &Provenance::default(), &|_| {}).unwrap();
     assert!(staged.path().starts_with(t.path()));
@@ -411,7 +435,7 @@ fn force_never_deletes_a_file_put_in_a_block() {
         tirage()
             .arg("generate")
             .arg(repo("tests/specs/coq_small.toml"))
-            .args(["--seed", SEED, "-q", "--force", "--out"])
+            .args(["--insecure-seed", "--seed", SEED, "-q", "--force", "--out"])
             .arg(&b)
             .output()
             .unwrap()
@@ -458,7 +482,7 @@ fn sha256sums_lists_each_file_once() {
     let first = sums.lines().next().unwrap();
     std::fs::write(b.join("SHA256SUMS"), format!("{sums}{first}\n")).unwrap();
     let o = tirage()
-        .args(["verify", "--no-audit", "-q"])
+        .args(["verify", "--unauthenticated", "--no-audit", "-q"])
         .arg(&b)
         .output()
         .unwrap();

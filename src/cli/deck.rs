@@ -7,6 +7,7 @@ use anyhow::Result;
 use std::path::PathBuf;
 use tirage::deck::{every_way, proportional};
 use tirage::generate::{check_destination, check_not_in_emission, generate_with, BlockPlan, Kind};
+use tirage::sign::Signer;
 use tirage::spec::GameSpec;
 
 /// Arguments of `tirage deck`.
@@ -44,6 +45,9 @@ pub struct Args {
     proportional: Option<u32>,
     #[command(flatten)]
     seed: SeedArgs,
+    /// Sign SHA256SUMS with this minisign secret key (`tirage keygen`): SHA256SUMS.minisig.
+    #[arg(long, value_name = "KEY")]
+    sign: Option<PathBuf>,
     /// Output directory. Default: output/<game>/deck.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -71,7 +75,12 @@ pub fn run(a: Args) -> Result<Outcome> {
     // Before the seed is staged: a deck never replaces a production block or its seed.
     check_destination(&out, a.force, Kind::Specimen)?;
     check_not_in_emission(&out)?;
+    let signer = a.sign.as_deref().map(Signer::load).transpose()?;
     let plan = BlockPlan::deck(&spec, deck);
+    let plan = match &signer {
+        Some(s) => plan.signed_by(s),
+        None => plan,
+    };
     let provenance = a.seed.provenance()?;
     let seed_file = SeedFile::prepare(&seed_file_path(&out), &seed, fresh, a.force)?;
     let made = with_threads(0, || {

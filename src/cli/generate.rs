@@ -1,11 +1,14 @@
 //! `tirage generate SPEC`: write one block, or every block of an emission.
 
+use super::keys::BlockKeys;
 use super::seed::{seed_file_path, SeedArgs, SeedFile};
 use super::{once_placed, stop_on_signal};
 use super::{progress, with_threads, Outcome};
 use anyhow::Result;
 use std::path::PathBuf;
-use tirage::emission::{check_emission_destination, generate_emission_with, parse_blocks};
+use tirage::emission::{
+    check_emission_destination, generate_emission_with, parse_blocks, EmissionOptions,
+};
 use tirage::generate::{check_destination, check_not_in_emission, generate_with, BlockPlan, Kind};
 use tirage::spec::GameSpec;
 
@@ -15,7 +18,8 @@ use tirage::spec::GameSpec;
   tirage generate game_specs/coq.toml
   tirage generate game_specs/coq.toml --seed-file output/coq/block-001.seed --out /tmp/coq-001 --threads 2   # replay block 1
   tirage generate game_specs/coq.toml --blocks 1..3      # an emission: output/coq/emission-001/block-001..003 + emission.json
-  tirage generate game_specs/coq.toml --seed-share lottery.share --seed-share auditor.share --out /tmp/coq-sh")]
+  tirage generate game_specs/coq.toml --validation-key output/coq/validation.key --sign output/operator.key --out /tmp/coq-signed
+  tirage generate game_specs/coq.toml --seed-share alice.share --seed-share bob.share --commitments commitments.txt --out /tmp/coq-sh")]
 pub struct Args {
     /// The game spec (TOML), e.g. game_specs/coq.toml.
     spec: PathBuf,
@@ -30,6 +34,8 @@ pub struct Args {
     blocks: Option<String>,
     #[command(flatten)]
     seed: SeedArgs,
+    #[command(flatten)]
+    keys: BlockKeys,
     /// Output directory. Default: output/<game>/block-<NNN> (with --blocks:
     /// output/<game>/emission-<EEE>).
     #[arg(long)]
@@ -58,13 +64,21 @@ pub fn run(a: Args) -> Result<Outcome> {
         });
         // Before the seed is staged: what is in the way is named, not the seed file.
         check_emission_destination(&blocks, &out, a.force)?;
+        let (vkey, vkey_file) = a.keys.validation_key(&out, a.seed.insecure(), a.force)?;
+        let signer = a.keys.signer()?;
         let seed_file = SeedFile::prepare(&seed_file_path(&out), &seed, fresh, a.force)?;
         let n = u64::from(spec.block_size) * u64::from(blocks.end() - blocks.start() + 1);
         let first = *blocks.start();
         let bar = progress::bar(n, "emission", a.quiet);
         let per = u64::from(spec.block_size);
         let made = with_threads(usize::from(a.threads), || {
-            generate_emission_with(&spec, &seed, blocks, &out, a.force, &provenance, &|b, k| {
+            let keys = EmissionOptions {
+                validation: &vkey,
+                signer: signer.as_ref(),
+                mode: a.keys.mode(),
+                provenance: &provenance,
+            };
+            generate_emission_with(&spec, &seed, &keys, blocks, &out, a.force, &|b, k| {
                 bar.set_position(u64::from(b - first) * per + k)
             })
         })??;
@@ -75,6 +89,7 @@ pub fn run(a: Args) -> Result<Outcome> {
             "every block of the emission",
             &made.left_over,
         )?;
+        let key_said = vkey_file.finish("validation key", "the emission's validation codes")?;
         let m = made.manifest;
         if !a.quiet {
             eprintln!(
@@ -85,7 +100,7 @@ pub fn run(a: Args) -> Result<Outcome> {
                 out.display()
             );
         }
-        if let Some(said) = said {
+        for said in [said, key_said].into_iter().flatten() {
             eprintln!("{said}");
         }
         return Ok(Outcome::Success);
@@ -97,7 +112,15 @@ pub fn run(a: Args) -> Result<Outcome> {
     // Before the seed is staged: a production block never replaces a deck (nor a deck's seed).
     check_destination(&out, a.force, Kind::Production)?;
     check_not_in_emission(&out)?;
-    let plan = BlockPlan::production(&spec, a.block)?;
+    let (vkey, vkey_file) = a.keys.validation_key(&out, a.seed.insecure(), a.force)?;
+    let signer = a.keys.signer()?;
+    let plan = BlockPlan::production(&spec, a.block)?
+        .validated_by(&vkey)
+        .with_mode(a.keys.mode());
+    let plan = match &signer {
+        Some(s) => plan.signed_by(s),
+        None => plan,
+    };
     let seed_file = SeedFile::prepare(&seed_file_path(&out), &seed, fresh, a.force)?;
     let bar = progress::bar(u64::from(spec.block_size), "generate", a.quiet);
     let made = with_threads(usize::from(a.threads), || {
@@ -112,6 +135,7 @@ pub fn run(a: Args) -> Result<Outcome> {
         "the block",
         made.left_over.as_slice(),
     )?;
+    let key_said = vkey_file.finish("validation key", "the block's validation codes")?;
     let manifest = made.manifest;
     if !a.quiet {
         eprintln!(
@@ -125,7 +149,7 @@ pub fn run(a: Args) -> Result<Outcome> {
             out.display()
         );
     }
-    if let Some(said) = said {
+    for said in [said, key_said].into_iter().flatten() {
         eprintln!("{said}");
     }
     Ok(Outcome::Success)

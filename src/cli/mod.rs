@@ -5,6 +5,7 @@
 mod check;
 mod deck;
 mod generate;
+mod keys;
 mod progress;
 mod render;
 mod seed;
@@ -36,6 +37,10 @@ enum Command {
     Deck(deck::Args),
     /// Draw SVG proofs of chosen tickets of a block or deck.
     Render(render::Args),
+    /// Make the operator's signing key pair (minisign's formats): PREFIX.key, PREFIX.pub.
+    Keygen(keys::KeygenArgs),
+    /// Secrets for a seed ceremony or a validation key: `seed new`, `seed commit`.
+    Seed(keys::SeedArgs),
 }
 
 /// How a command ended.
@@ -60,12 +65,15 @@ pub fn run() -> ExitCode {
             };
         }
     };
+    no_core_dumps();
     let result = match cli.command {
         Command::Generate(a) => generate::run(a),
         Command::Verify(a) => verify::run(a),
         Command::Check(a) => check::run(a),
         Command::Deck(a) => deck::run(a),
         Command::Render(a) => render::run(a),
+        Command::Keygen(a) => keys::run_keygen(a),
+        Command::Seed(a) => keys::run_seed(a),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,
@@ -79,6 +87,23 @@ pub fn run() -> ExitCode {
             ExitCode::from(if interrupted { 130 } else { 2 })
         }
     }
+}
+
+/// Seeds and keys pass through this process's memory: a crash must not write them to a
+/// core file. Sets the core file size limit to 0 and, on Linux, marks the process not
+/// dumpable (which also keeps other users' debuggers out). Best effort: a system that
+/// refuses leaves the process as it was.
+fn no_core_dumps() {
+    use rustix::process::{setrlimit, Resource, Rlimit};
+    let _ = setrlimit(
+        Resource::Core,
+        Rlimit {
+            current: Some(0),
+            maximum: Some(0),
+        },
+    );
+    #[cfg(target_os = "linux")]
+    let _ = rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable);
 }
 
 /// From now on, Ctrl-C, SIGTERM or SIGHUP asks generation to stop cleanly: it fails with

@@ -8,48 +8,157 @@ use tirage::rng::{Seed, SeedShare};
 /// Where the master seed comes from.
 #[derive(clap::Args, Debug)]
 pub struct SeedArgs {
-    /// Master seed, 64 hex digits, to replay. Default: a fresh seed from the operating
-    /// system's CSPRNG, saved with mode 0600 beside the output as <out>.seed.
-    #[arg(long, conflicts_with = "seed_file")]
+    /// Master seed, 64 hex digits, to replay: for tests and examples only (a command line
+    /// is seen by every user of the machine), so it needs --insecure-seed; use --seed-file.
+    /// Default: a fresh seed from the operating system's CSPRNG, saved with mode 0600
+    /// beside the output as <out>.seed.
+    #[arg(long, conflicts_with = "seed_file", requires = "insecure_seed")]
     seed: Option<String>,
     /// File holding the master seed (64 hex digits).
     #[arg(long, conflicts_with = "seed_share")]
     seed_file: Option<PathBuf>,
-    /// File holding one party's seed share (64 hex digits); repeat for each party, in an
-    /// agreed order. The master seed is SHA-256("tirage/v1/seed-shares" ‖ 0x00 ‖ share₁ ‖ …
-    /// ‖ shareₙ); the manifest records a commitment to each share, never a share.
-    #[arg(long, value_name = "FILE", conflicts_with = "seed")]
+    /// File holding one party's seed share (64 hex digits, `tirage seed new`); repeat for
+    /// each party, in the order of --commitments. The master seed is
+    /// SHA-256("tirage/v1/seed-shares" ‖ 0x00 ‖ share₁ ‖ … ‖ shareₙ); the manifest records
+    /// each share's commitment, never a share.
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with = "seed",
+        requires = "commitments"
+    )]
     seed_share: Vec<PathBuf>,
+    /// The share commitments the parties published before any share was revealed (`tirage
+    /// seed commit`), one line per party in share order: every share must open its line,
+    /// so no party can choose its share once it has seen another's.
+    #[arg(long, value_name = "FILE", requires = "seed_share")]
+    commitments: Option<PathBuf>,
+    /// Accept a seed given on the command line (--seed) and weak secrets (the documented
+    /// test seed, all zero, a repeated pattern): for tests only, never a production block.
+    #[arg(long)]
+    insecure_seed: bool,
 }
 
 impl SeedArgs {
-    /// The seed, and whether it is fresh (drawn now from the OS, to be saved).
+    /// The seed, and whether it is fresh (drawn now from the OS, to be saved). Errors: a
+    /// file cannot be read or is not 64 hex digits; a weak seed or share without
+    /// `--insecure-seed`; a share that does not open its commitment.
     pub fn seed(&self) -> Result<(Seed, bool)> {
-        let shares = read_shares(&self.seed_share)?;
-        Ok(match (&self.seed, &self.seed_file) {
+        let shares = self.shares()?;
+        let (seed, fresh) = match (&self.seed, &self.seed_file) {
             _ if !shares.is_empty() => (Seed::from_shares(&shares), false),
             (Some(hex), _) => (Seed::from_hex(hex).context("--seed")?, false),
-            (None, Some(f)) => {
-                let text = read_small(f, "seed file")?;
-                (
-                    Seed::from_hex(&text).with_context(|| format!("seed file {}", f.display()))?,
-                    false,
-                )
-            }
+            (None, Some(f)) => (read_secret(f, "seed file")?, false),
             (None, None) => (Seed::from_os()?, true),
-        })
+        };
+        if !fresh && shares.is_empty() {
+            refuse_weak(&seed, "the seed", self.insecure_seed)?;
+        }
+        Ok((seed, fresh))
     }
 
-    /// What the manifest records about the seed: each share's commitment, when the seed was
-    /// combined from shares. Errors: a share file cannot be read or is not 64 hex digits.
-    pub fn provenance(&self) -> Result<Provenance> {
+    /// True when weak secrets are accepted (`--insecure-seed`).
+    pub fn insecure(&self) -> bool {
+        self.insecure_seed
+    }
+
+    /// The shares, each checked against its commitment.
+    fn shares(&self) -> Result<Vec<SeedShare>> {
         let shares = read_shares(&self.seed_share)?;
+        for (s, p) in shares.iter().zip(&self.seed_share) {
+            refuse_weak(
+                &Seed(s.0),
+                &format!("the seed share {}", p.display()),
+                self.insecure_seed,
+            )?;
+        }
+        if let Some(c) = &self.commitments {
+            let lines = read_commitments(c)?;
+            if lines.len() != shares.len() {
+                bail!(
+                    "{} holds {} commitment(s) and {} seed share(s) were given: one share per published commitment, in its order",
+                    c.display(),
+                    lines.len(),
+                    shares.len()
+                );
+            }
+            for (i, ((s, p), line)) in shares.iter().zip(&self.seed_share).zip(&lines).enumerate() {
+                if !s.opens(line) {
+                    bail!(
+                        "the seed share {} does not open commitment {} of {} (line {}): a share must be the one its party committed to before the shares were revealed",
+                        p.display(),
+                        i + 1,
+                        c.display(),
+                        i + 1
+                    );
+                }
+            }
+        }
+        Ok(shares)
+    }
+
+    /// What the manifest records about the seed: each share's published commitment, when
+    /// the seed was combined from shares. Errors: as [`SeedArgs::seed`].
+    pub fn provenance(&self) -> Result<Provenance> {
+        let seed_shares = match &self.commitments {
+            Some(c) if !self.seed_share.is_empty() => Some(read_commitments(c)?),
+            _ => None,
+        };
         Ok(Provenance {
-            seed_shares: (!shares.is_empty())
-                .then(|| shares.iter().map(SeedShare::commitment).collect()),
+            seed_shares,
             ..Provenance::default()
         })
     }
+}
+
+/// Refuses a weak secret (see [`Seed::weakness`]) unless `insecure`.
+pub fn refuse_weak(secret: &Seed, what: &str, insecure: bool) -> Result<()> {
+    match secret.weakness() {
+        Some(why) if !insecure => bail!(
+            "{what} is weak: {why}; production secrets come from the operating system (`tirage seed new`, or no --seed-file) or from seed shares; --insecure-seed accepts it, for tests only"
+        ),
+        _ => Ok(()),
+    }
+}
+
+/// Reads a secret file of 64 hex digits (a seed, a share or a validation key).
+pub fn read_secret(path: &Path, what: &str) -> Result<Seed> {
+    let text = zeroize::Zeroizing::new(read_small(path, what)?);
+    Seed::from_hex(&text).with_context(|| format!("{what} {}", path.display()))
+}
+
+/// Reads a commitments file: one `tirage-share/1:…` line per party (blank lines and
+/// lines starting with `#` are skipped). Errors: a line of another form (named by
+/// number), none at all, one given twice.
+pub fn read_commitments(path: &Path) -> Result<Vec<String>> {
+    let text = read_small_up_to(path, "commitments file", 64 << 10)?;
+    let mut lines = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if !tirage::rng::is_commitment(line) {
+            bail!(
+                "{} line {}: expected a share commitment (tirage-share/1:<32 hex>:<64 hex>, from `tirage seed commit`), got {:?}",
+                path.display(),
+                n + 1,
+                line.chars().take(80).collect::<String>()
+            );
+        }
+        if lines.iter().any(|l| l == line) {
+            bail!(
+                "{} line {}: the same commitment twice",
+                path.display(),
+                n + 1
+            );
+        }
+        lines.push(line.to_string());
+    }
+    if lines.is_empty() {
+        bail!("{}: no share commitment in it", path.display());
+    }
+    Ok(lines)
 }
 
 /// Reads seed share files (64 hex digits each), in the order given. None given: none read.
@@ -60,10 +169,7 @@ impl SeedArgs {
 pub fn read_shares(paths: &[PathBuf]) -> Result<Vec<SeedShare>> {
     let shares = paths
         .iter()
-        .map(|f| {
-            let text = read_small(f, "seed share file")?;
-            SeedShare::from_hex(&text).with_context(|| format!("seed share file {}", f.display()))
-        })
+        .map(|f| read_secret(f, "seed share file").map(|s| SeedShare(s.0)))
         .collect::<Result<Vec<_>>>()?;
     if let [only] = paths {
         bail!(
@@ -233,6 +339,11 @@ impl PendingSeed {
 
 /// Reads a small text file (a seed or a seed share): at most 4 KiB, a regular file.
 pub fn read_small(path: &Path, what: &str) -> Result<String> {
+    read_small_up_to(path, what, 4096)
+}
+
+/// Reads a regular text file of at most `max` bytes.
+fn read_small_up_to(path: &Path, what: &str, max: u64) -> Result<String> {
     use std::io::Read;
     // Checked before opening too: opening a FIFO would wait for a writer.
     if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
@@ -244,13 +355,14 @@ pub fn read_small(path: &Path, what: &str) -> Result<String> {
         bail!("the {what} {} is not a regular file", path.display());
     }
     let mut text = String::new();
-    f.take(4097)
+    f.take(max + 1)
         .read_to_string(&mut text)
         .with_context(|| format!("cannot read the {what} {}", path.display()))?;
-    if text.len() > 4096 {
+    if text.len() as u64 > max {
         bail!(
-            "the {what} {} is larger than 4 KiB: expected 64 hexadecimal digits",
-            path.display()
+            "the {what} {} is larger than {} KiB",
+            path.display(),
+            max / 1024
         );
     }
     Ok(text)

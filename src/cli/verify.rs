@@ -6,14 +6,16 @@ use std::path::PathBuf;
 use tirage::audit::AUDIT_MD;
 use tirage::output::{MANIFEST, SPEC, SUMS};
 use tirage::rng::Seed;
+use tirage::sign::Verifier;
 use tirage::spec::GameSpec;
+use tirage::validation::ValidationKey;
 use tirage::verify::emission::{is_emission, verify_emission};
 use tirage::verify::{audit, Options, SeedInput};
 
 /// Arguments of `tirage verify`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Exit status: 0 clean (statistics flagged at p < 1 % are exceptions, reported in audit.md, not findings), 1 findings (including the leakage gate and a replay mismatch), 2 error.\n\nExamples:\n  tirage verify output/coq/block-001\n  tirage verify output/coq/block-001 --spec game_specs/coq.toml --json > report.json\n  tirage verify output/coq/block-001 --seed-file output/coq/block-001.seed --report /tmp/audit\n  tirage verify /tmp/coq-sh --seed-share lottery.share --seed-share auditor.share"
+    after_help = "Exit status: 0 clean (statistics flagged at p < 1 % are exceptions, reported in audit.md, not findings), 1 findings (including the leakage gate and a replay mismatch), 2 error.\n\nExamples:\n  tirage verify output/coq/block-001 --signer output/operator.pub --spec game_specs/coq.toml\n  tirage verify output/coq/block-001 --unauthenticated --json > report.json\n  tirage verify output/coq/block-001 --signer output/operator.pub --seed-file output/coq/block-001.seed --validation-key output/coq/validation.key --report /tmp/audit\n  tirage verify /tmp/coq-sh --unauthenticated --seed-share alice.share --seed-share bob.share --validation-key /tmp/coq-sh.validation-key"
 )]
 pub struct Args {
     /// The block directory (holding SHA256SUMS, manifest.json, spec.toml, tickets.csv,
@@ -40,6 +42,19 @@ pub struct Args {
     /// block made with `generate --seed-share`.
     #[arg(long, value_name = "FILE")]
     seed_share: Vec<PathBuf>,
+    /// The operator's minisign public key (`tirage keygen`): SHA256SUMS.minisig must be its
+    /// signature of SHA256SUMS. Without it, a production block is a finding unless
+    /// --unauthenticated is given.
+    #[arg(long, value_name = "KEY.pub")]
+    signer: Option<PathBuf>,
+    /// Check a production block without its signature: the verdict then says it is
+    /// unauthenticated (anyone could have written the files and their digests).
+    #[arg(long, conflicts_with = "signer")]
+    unauthenticated: bool,
+    /// The emission's validation key file (64 hex digits): a production block's replay
+    /// needs it, since its validation codes are made with it, not with the seed.
+    #[arg(long, value_name = "FILE")]
+    validation_key: Option<PathBuf>,
     /// Worker threads (0: one per core). The report is identical for any value.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=256))]
     threads: u16,
@@ -64,6 +79,20 @@ pub fn run(a: Args) -> Result<Outcome> {
         (None, true) => None,
     };
     let expected = reference.as_ref().map_or(0, |s| u64::from(s.block_size));
+    let signer = a.signer.as_deref().map(Verifier::load).transpose()?;
+    let validation_key = match &a.validation_key {
+        Some(f) => Some(ValidationKey(
+            super::seed::read_secret(f, "validation key file")?.0,
+        )),
+        None => None,
+    };
+    let opts = Options {
+        reference: reference.as_ref(),
+        seed,
+        validation_key: validation_key.as_ref(),
+        signer: signer.as_ref(),
+        require_signature: !a.unauthenticated,
+    };
     if is_emission(&a.dir) {
         if opts_seed_given(&a) {
             anyhow::bail!(
@@ -80,7 +109,7 @@ pub fn run(a: Args) -> Result<Outcome> {
         }
         let bar = progress::bar(0, "verify", a.quiet);
         let report = with_threads(usize::from(a.threads), || {
-            verify_emission(&a.dir, reference.as_ref(), &|_, _| bar.tick())
+            verify_emission(&a.dir, &opts, &|_, _| bar.tick())
         })??;
         bar.finish_and_clear();
         if a.json {
@@ -104,10 +133,6 @@ pub fn run(a: Args) -> Result<Outcome> {
         );
     }
     let bar = progress::bar(expected, "verify", a.quiet);
-    let opts = Options {
-        reference: reference.as_ref(),
-        seed,
-    };
     let audit = with_threads(usize::from(a.threads), || {
         audit(&a.dir, &opts, &|n| bar.set_position(n))
     })??;

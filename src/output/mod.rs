@@ -30,6 +30,8 @@ pub const SPEC: &str = "spec.toml";
 pub const MANIFEST: &str = "manifest.json";
 /// The checksums.
 pub const SUMS: &str = "SHA256SUMS";
+/// The minisign signature of the checksums ([`crate::sign`]), when the block is signed.
+pub const SUMS_SIG: &str = "SHA256SUMS.minisig";
 
 /// One ticket as written: where it is, which way it realises, and its face.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

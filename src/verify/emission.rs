@@ -6,11 +6,10 @@
 //! the emission (checked on the codes themselves, not only by construction).
 
 use super::report::{Findings, EXAMPLES};
-use super::{verify_block, Report, VerifyError};
+use super::{verify_block, Options, Report, VerifyError};
 use crate::emission::{EmissionManifest, EMISSION};
 use crate::output::manifest::Manifest;
 use crate::output::MANIFEST;
-use crate::spec::GameSpec;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::fmt::Write;
@@ -77,7 +76,7 @@ pub fn is_emission(dir: &Path) -> bool {
 /// Verifies the emission in `dir`. Errors: `dir` is not a directory.
 pub fn verify_emission(
     dir: &Path,
-    reference: Option<&GameSpec>,
+    opts: &Options,
     progress: &(dyn Fn(u32, u64) + Sync),
 ) -> Result<EmissionReport, VerifyError> {
     if !dir.is_dir() {
@@ -149,8 +148,7 @@ pub fn verify_emission(
                 );
                 continue;
             }
-            let (report, block_codes) =
-                verify_block(&bdir, reference, &|n| progress(entry.block, n))?;
+            let (report, block_codes) = verify_block(&bdir, opts, &|n| progress(entry.block, n))?;
             tickets += report.tickets;
             codes.extend(block_codes);
             match std::fs::read(bdir.join(MANIFEST)) {

@@ -22,15 +22,17 @@ use crate::money::Money;
 use crate::output::manifest::{Manifest, PromisedFeature};
 use crate::output::{
     print_file, sums, tickets_csv, validation_csv, Ticket, BIN, CSV, MANIFEST, SPEC, SUMS,
-    VALIDATION,
+    SUMS_SIG, VALIDATION,
 };
 use crate::rng::{Seed, SeedShare};
 use crate::serial::{is_valid, PackSerials};
+use crate::sign::Verifier;
 use crate::spec::{GameSpec, PackRules, WayId};
+use crate::validation::{ValidationKey, Validator};
 use rayon::prelude::*;
 pub use report::{
-    CheckId, CheckResult, FeatureTally, FileDigest, Findings, LosingFeatureTally, PromiseCheck,
-    Report, WayTally,
+    Authenticated, CheckId, CheckResult, FeatureTally, FileDigest, Findings, LosingFeatureTally,
+    PromiseCheck, Report, WayTally,
 };
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -81,6 +83,14 @@ pub struct Options<'a> {
     pub reference: Option<&'a GameSpec>,
     /// The master seed, to replay the block and compare every file byte for byte.
     pub seed: Option<SeedInput>,
+    /// The emission's validation key, which a production block's replay needs (its codes
+    /// are made with it, not with the seed).
+    pub validation_key: Option<&'a ValidationKey>,
+    /// The public key SHA256SUMS must be signed with (`SHA256SUMS.minisig`).
+    pub signer: Option<&'a Verifier>,
+    /// When no signer is given, a production block is a finding (its files could be
+    /// anyone's): the command line sets this unless told `--unauthenticated`.
+    pub require_signature: bool,
 }
 
 /// One file of the replay: the block's digest against the regenerated one.
@@ -207,20 +217,20 @@ pub fn verify(
     reference: Option<&GameSpec>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Report, VerifyError> {
-    verify_block(dir, reference, progress).map(|(r, _)| r)
+    let opts = Options {
+        reference,
+        ..Options::default()
+    };
+    verify_block(dir, &opts, progress).map(|(r, _)| r)
 }
 
 /// [`verify`], also returning the block's validation codes, sorted (for emission checks).
 pub fn verify_block(
     dir: &Path,
-    reference: Option<&GameSpec>,
+    opts: &Options,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(Report, Vec<u64>), VerifyError> {
-    let opts = Options {
-        reference,
-        seed: None,
-    };
-    inspect(dir, &opts, progress).map(|v| (v.report, v.codes))
+    inspect(dir, opts, progress).map(|v| (v.report, v.codes))
 }
 
 /// Verifies the block in `dir` (with a replay if `opts.seed` is given) and builds the audit
@@ -547,7 +557,7 @@ pub fn inspect(
             spec,
             manifest.as_ref(),
             run.expect.as_ref(),
-            given,
+            (given, opts.validation_key),
             &actual,
             &mut checks,
             progress,
@@ -574,13 +584,23 @@ pub fn inspect(
         })
         .collect();
 
+    let signer = check_signature(dir, opts, expect_kind, &mut checks);
+    let authenticated = Authenticated {
+        signer,
+        reference_spec: reference.map(|r| r.sha256.clone()),
+        replayed: replayed
+            .as_ref()
+            .is_some_and(|f| f.iter().all(|f| f.identical)),
+    };
     let results: Vec<CheckResult> = CheckId::ALL
         .iter()
         .map(|&id| {
             let f = checks.remove(&id).unwrap_or_default();
             let result = if f.count > 0 {
                 "fail"
-            } else if id == CheckId::Replay && opts.seed.is_none() {
+            } else if (id == CheckId::Replay && opts.seed.is_none())
+                || (id == CheckId::Signature && opts.signer.is_none())
+            {
                 "skipped"
             } else if not_run.contains(&id) || (spec.is_none() && id > CheckId::Spec) {
                 "not run"
@@ -653,6 +673,7 @@ pub fn inspect(
         losing_features,
         promised,
         files,
+        authenticated,
     };
     Ok(Verified {
         report,
@@ -665,6 +686,45 @@ pub fn inspect(
     })
 }
 
+/// Checks `SHA256SUMS.minisig` with `opts.signer` ([`CheckId::Signature`]); returns the
+/// signer's key id when the signature holds. With no signer, the check is "skipped", or a
+/// finding for a production block when `opts.require_signature` is set.
+fn check_signature(
+    dir: &Path,
+    opts: &Options,
+    kind: Option<Kind>,
+    checks: &mut Checks,
+) -> Option<String> {
+    let mut bad = |what: String| add(checks, CheckId::Signature, None, what);
+    let Some(v) = opts.signer else {
+        if opts.require_signature && kind != Some(Kind::Specimen) {
+            bad("no signature was checked: anyone could have written these files and their digests; give the operator's public key (--signer KEY.pub), or --unauthenticated to check the block without it".into());
+        }
+        return None;
+    };
+    let sums = match std::fs::read(dir.join(SUMS)) {
+        Ok(b) => b,
+        Err(e) => {
+            bad(format!("cannot read {SUMS}: {e}"));
+            return None;
+        }
+    };
+    let sig = match std::fs::read_to_string(dir.join(SUMS_SIG)) {
+        Ok(t) => t,
+        Err(e) => {
+            bad(format!("{SUMS_SIG}: {e}: the block is not signed"));
+            return None;
+        }
+    };
+    match v.verify(&sums, &sig) {
+        Ok(_) => Some(v.id().to_string()),
+        Err(e) => {
+            bad(format!("{SUMS_SIG}: {e}"));
+            None
+        }
+    }
+}
+
 /// Replays the block from `given` in memory and compares every file's SHA-256 with the
 /// block's (`actual`: name → (bytes, hex SHA-256) of what was read). Findings go to
 /// [`CheckId::Replay`]; returns the files compared, or `None` when the replay could not run.
@@ -672,7 +732,7 @@ fn replay(
     spec: &GameSpec,
     manifest: Option<&Manifest>,
     expect: Option<&Expect>,
-    given: &SeedInput,
+    (given, validation_key): (&SeedInput, Option<&ValidationKey>),
     actual: &BTreeMap<String, (u64, String)>,
     checks: &mut Checks,
     progress: &(dyn Fn(u64) + Sync),
@@ -680,19 +740,18 @@ fn replay(
     let mut bad = |what: String| add(checks, CheckId::Replay, None, what);
     if let Some(m) = manifest {
         if !given.shares.is_empty() {
-            let mine: Vec<String> = given.shares.iter().map(SeedShare::commitment).collect();
             match &m.seed_shares {
                 None => bad("seed shares were given, but the manifest records none: the block was generated from a whole seed".into()),
-                Some(theirs) if theirs.len() != mine.len() => bad(format!(
+                Some(theirs) if theirs.len() != given.shares.len() => bad(format!(
                     "{} seed shares were given, the manifest records {}",
-                    mine.len(),
+                    given.shares.len(),
                     theirs.len()
                 )),
                 Some(theirs) => {
-                    for (i, (a, b)) in mine.iter().zip(theirs).enumerate() {
-                        if a != b {
+                    for (i, (share, c)) in given.shares.iter().zip(theirs).enumerate() {
+                        if !share.opens(c) {
                             bad(format!(
-                                "seed share {} has commitment {a}, the manifest records {b} at that place",
+                                "seed share {} does not open the commitment the manifest records at that place ({c})",
                                 i + 1
                             ));
                         }
@@ -714,11 +773,27 @@ fn replay(
         return None;
     };
     let plan = match expect.kind {
-        Kind::Production => match BlockPlan::production(spec, expect.block) {
-            Ok(p) => p,
-            Err(e) => {
+        Kind::Production => match (BlockPlan::production(spec, expect.block), validation_key) {
+            (Err(e), _) => {
                 bad(format!("no replay: {e}"));
                 return None;
+            }
+            (Ok(_), None) => {
+                bad("no replay: a production block's validation codes are made with the emission's validation key, not the seed: give it too (--validation-key FILE)".into());
+                return None;
+            }
+            (Ok(p), Some(key)) => {
+                let c = Validator::production(key, spec.game_code, spec.emission);
+                if let Some(m) = manifest.filter(|m| m.validation_key_commitment != c.commitment())
+                {
+                    bad(format!(
+                        "the validation key given has commitment {}, the manifest records {}: it is not this block's key; no replay",
+                        c.commitment(),
+                        m.validation_key_commitment
+                    ));
+                    return None;
+                }
+                p.validated_by(key)
             }
         },
         Kind::Specimen => {
@@ -1253,20 +1328,23 @@ fn check_manifest_sums(m: &Manifest, spec: &GameSpec, bad: &mut impl FnMut(Strin
             .iter()
             .enumerate()
             .all(|(i, c)| !shares[..i].contains(c));
-        if shares.len() < 2 || !distinct || shares.iter().any(|c| !hex(c, 64)) {
-            bad("seed share commitments: expected two or more, all different, each 64 lowercase hex digits".into());
+        if shares.len() < 2 || !distinct || shares.iter().any(|c| !crate::rng::is_commitment(c)) {
+            bad("seed share commitments: expected two or more, all different, each a salted commitment tirage-share/1:<32 hex>:<64 hex>".into());
         }
     }
     let t = &m.tool;
     let commit_ok = t.git_commit.is_empty() || t.git_commit == "unknown" || hex(&t.git_commit, 40);
     let lock_ok = t.cargo_lock_sha256.is_empty() || hex(&t.cargo_lock_sha256, 64);
+    let binary_ok =
+        ["", "unknown"].contains(&t.binary_sha256.as_str()) || hex(&t.binary_sha256, 64);
+    let source_ok = ["", "clean", "modified", "unknown"].contains(&t.source.as_str());
     let version_ok = !t.version.is_empty()
         && t.version.len() <= 64
         && t.version
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b".+-".contains(&b));
-    if t.name != "tirage" || !version_ok || !commit_ok || !lock_ok {
-        bad("tool: expected name \"tirage\", a version (letters, digits, . + -), a git commit of 40 hex digits (\"unknown\" when not known, empty in manifests written before it was recorded) and a Cargo.lock SHA-256 of 64 hex digits (empty likewise)".into());
+    if t.name != "tirage" || !version_ok || !commit_ok || !lock_ok || !binary_ok || !source_ok {
+        bad("tool: expected name \"tirage\", a version (letters, digits, . + -), a git commit of 40 hex digits (\"unknown\" when not known, empty in manifests written before it was recorded), a Cargo.lock SHA-256 of 64 hex digits (empty likewise), a source state (clean, modified or unknown) and the binary's SHA-256 (64 hex digits or unknown)".into());
     }
     if m.spec.file != SPEC {
         bad(format!(
@@ -1324,7 +1402,6 @@ struct Batch {
     first: u64,
     csv: Vec<u8>,
     bin: Vec<u8>,
-    val: Vec<u8>,
 }
 
 /// A file read in blocks and hashed as it is read; its length so far.
@@ -1462,11 +1539,10 @@ fn too_long() -> std::io::Error {
 fn reader(
     mut csv: Lines,
     mut bin: Hashed,
-    mut val: Lines,
     rec: usize,
     tx: SyncSender<Batch>,
     spare: Receiver<Batch>,
-) -> std::io::Result<[(u64, String, bool); 3]> {
+) -> std::io::Result<[(u64, String, bool); 2]> {
     let mut first = 0u64;
     loop {
         // Reuse the buffers of a batch already checked: no fresh pages to fault in.
@@ -1478,27 +1554,15 @@ fn reader(
         records.clear();
         let block = csv.block(old_csv)?;
         let lines = memchr::memchr_iter(b'\n', &block).count();
-        let vals = if lines == 0 {
-            // tickets.csv is done: whatever is left of the other two.
+        if lines == 0 {
+            // tickets.csv is done: whatever is left of the print file.
             while !bin.eof {
                 bin.read(&mut records, READ_BLOCK)?;
             }
-            let mut rest = Vec::new();
-            loop {
-                let b = val.block(Vec::new())?;
-                if b.is_empty() {
-                    break;
-                }
-                rest.extend_from_slice(&b);
-            }
-            rest
         } else {
             bin.read(&mut records, lines * rec)?;
-            val.lines(lines)?
-        };
-        let n = lines
-            .max(records.len().div_ceil(rec))
-            .max(memchr::memchr_iter(b'\n', &vals).count());
+        }
+        let n = lines.max(records.len().div_ceil(rec));
         if n == 0 {
             break;
         }
@@ -1507,7 +1571,6 @@ fn reader(
                 first,
                 csv: block,
                 bin: records,
-                val: vals,
             })
             .is_err()
         {
@@ -1518,7 +1581,7 @@ fn reader(
             break;
         }
     }
-    Ok([csv.src.finish(), bin.finish(), val.src.finish()])
+    Ok([csv.src.finish(), bin.finish()])
 }
 
 /// Per-task accumulator of the ticket checks.
@@ -1543,8 +1606,8 @@ struct Acc {
     /// row: (count, first ticket).
     extra_csv: (u64, Option<u64>),
     missing_csv: (u64, Option<u64>),
-    extra_val: (u64, Option<u64>),
-    missing_val: (u64, Option<u64>),
+    /// The validation row every print record calls for (claim, evaluated way).
+    claims: Vec<validation_csv::Row>,
 }
 
 fn bump(c: &mut (u64, Option<u64>), ticket: u64) {
@@ -1572,8 +1635,7 @@ impl Acc {
             promised: Vec::new(),
             extra_csv: (0, None),
             missing_csv: (0, None),
-            extra_val: (0, None),
-            missing_val: (0, None),
+            claims: Vec::new(),
         }
     }
 
@@ -1601,15 +1663,13 @@ impl Acc {
         self.leakage.merge(&later.leakage);
         join(&mut self.extra_csv, later.extra_csv);
         join(&mut self.missing_csv, later.missing_csv);
-        join(&mut self.extra_val, later.extra_val);
-        join(&mut self.missing_val, later.missing_val);
+        self.claims.extend(later.claims);
     }
 }
 
 /// Row renderers of one checker task.
 struct Writers {
     rows: tickets_csv::RowWriter,
-    vrows: validation_csv::RowWriter,
     /// The expected serials of the pack being checked.
     pack: Option<(u32, PackSerials)>,
 }
@@ -1671,7 +1731,6 @@ impl Ctx<'_> {
         &self,
         i: u64,
         line: Option<&[u8]>,
-        vline: Option<&[u8]>,
         rec: Option<&[u8]>,
         w: &mut Writers,
         acc: &mut Acc,
@@ -1682,16 +1741,10 @@ impl Ctx<'_> {
             if line.is_some() {
                 bump(&mut acc.extra_csv, i + 1);
             }
-            if vline.is_some() {
-                bump(&mut acc.extra_val, i + 1);
-            }
             return;
         };
         if line.is_none() {
             bump(&mut acc.missing_csv, i + 1);
-        }
-        if vline.is_none() {
-            bump(&mut acc.missing_val, i + 1);
         }
         acc.tickets += 1;
         let r = print_file::read_record(rec, self.ncols);
@@ -1780,12 +1833,20 @@ impl Ctx<'_> {
         );
         match way {
             Some(w) => acc.counts[w as usize] += 1,
-            None => add(
-                &mut acc.checks,
-                CheckId::WayRecognised,
-                Some(t),
-                format!("the face wins {prize}, which no way of the spec gives"),
-            ),
+            None => {
+                add(
+                    &mut acc.checks,
+                    CheckId::WayRecognised,
+                    Some(t),
+                    format!("the face wins {prize}, which no way of the spec gives"),
+                );
+                add(
+                    &mut acc.checks,
+                    CheckId::ValidationFile,
+                    Some(t),
+                    format!("the face wins {prize}, which no way of the spec gives: no validation row can pay it"),
+                );
+            }
         }
         self.check_captions(&r.face, t, acc);
         let ticket = Ticket {
@@ -1817,21 +1878,10 @@ impl Ctx<'_> {
                 }
             }
         }
-        if let Some(vline) = vline {
-            w.vrows.clear();
-            w.vrows.push(&ticket);
-            let expected = w.vrows.bytes().strip_suffix(b"\n").unwrap_or_default();
-            if vline != expected || way.is_none() {
-                let names: Vec<String> = validation_csv::COLUMNS
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect();
-                let detail = explain(VALIDATION, vline, expected, &names, way.is_none(), prize);
-                if !detail.is_empty() {
-                    add(&mut acc.checks, CheckId::ValidationFile, Some(t), detail);
-                }
-            }
-        }
+        acc.claims.push(validation_csv::Row {
+            claim: validation_csv::claim(&ticket.serial, ticket.validation),
+            way: ticket.way,
+        });
     }
 
     /// Every amount column's caption column holds the spec's caption of that amount
@@ -1903,6 +1953,105 @@ fn explain(
     diffs.join("; ")
 }
 
+/// Checks `validation.csv` against the rows the print records call for (`claims`: each
+/// ticket's claim from its serial and code, and its evaluated way): the header, then every
+/// row in claim order, byte for byte; reads at most `limit` bytes. Findings go to
+/// [`CheckId::ValidationFile`]. Returns the file's size and SHA-256 as read.
+fn check_validation_file(
+    file: File,
+    spec: &GameSpec,
+    mut claims: Vec<validation_csv::Row>,
+    limit: u64,
+    checks: &mut Checks,
+) -> (u64, String) {
+    validation_csv::sort(&mut claims);
+    let mut lines = Lines {
+        src: Hashed::new(file, &[]).limit(limit),
+        carry: Vec::new(),
+    };
+    let mut bad =
+        |ticket: Option<u32>, what: String| add(checks, CheckId::ValidationFile, ticket, what);
+    let head = lines.lines(1).unwrap_or_default();
+    if head != validation_csv::header() {
+        bad(
+            None,
+            format!(
+                "{VALIDATION} header {:?}, expected {:?}",
+                String::from_utf8_lossy(&head).trim_end(),
+                String::from_utf8_lossy(&validation_csv::header()).trim_end()
+            ),
+        );
+    }
+    let rows = validation_csv::RowWriter::new(spec);
+    let mut want = Vec::new();
+    let mut k = 0usize;
+    let mut more = 0u64;
+    loop {
+        let got = match lines.lines(4096) {
+            Ok(b) => b,
+            Err(e) => {
+                bad(None, format!("{VALIDATION}: read error: {e}"));
+                break;
+            }
+        };
+        if got.is_empty() {
+            break;
+        }
+        for line in got.split_inclusive(|&b| b == b'\n') {
+            match claims.get(k) {
+                Some(row) => {
+                    want.clear();
+                    rows.push(&mut want, row);
+                    if line != want.as_slice() {
+                        let names: Vec<String> = validation_csv::COLUMNS
+                            .iter()
+                            .map(|s| s.to_string())
+                            .collect();
+                        let strip = |b: &[u8]| b.strip_suffix(b"\n").unwrap_or(b).to_vec();
+                        bad(
+                            None,
+                            format!(
+                                "row {} (in claim order): {}",
+                                k + 1,
+                                explain(
+                                    VALIDATION,
+                                    &strip(line),
+                                    &strip(&want),
+                                    &names,
+                                    false,
+                                    Money(0)
+                                )
+                            ),
+                        );
+                    }
+                }
+                None => more += 1,
+            }
+            k += 1;
+        }
+    }
+    if more > 0 {
+        bad(
+            None,
+            format!("{VALIDATION} has {more} rows more than tickets.bin has tickets"),
+        );
+    }
+    if k < claims.len() {
+        bad(
+            None,
+            format!(
+                "{VALIDATION} has {} rows fewer than tickets.bin has tickets",
+                claims.len() - k
+            ),
+        );
+    }
+    let (n, h, truncated) = lines.src.finish();
+    if truncated {
+        bad(None, format!("{VALIDATION} goes on past what the block holds: only the first {n} bytes were read"));
+    }
+    (n, h)
+}
+
 /// The record-by-record pass over the three ticket files.
 fn check_tickets(
     dir: &Path,
@@ -1934,11 +2083,7 @@ fn check_tickets(
             None
         }
     };
-    let (Some(csv), Some(bin), Some(val)) = (
-        open(CSV, checks),
-        open(BIN, checks),
-        open(VALIDATION, checks),
-    ) else {
+    let (Some(csv), Some(bin)) = (open(CSV, checks), open(BIN, checks)) else {
         run.expect = expect;
         return run;
     };
@@ -1985,19 +2130,9 @@ fn check_tickets(
         src: Hashed::new(csv, &[]).limit(text_limit),
         carry: Vec::new(),
     };
-    let mut val = Lines {
-        src: Hashed::new(val, &[]).limit(text_limit),
-        carry: Vec::new(),
-    };
-    for (lines, want, id, name) in [
-        (&mut csv, tickets_csv::header(spec), CheckId::CsvHeader, CSV),
-        (
-            &mut val,
-            validation_csv::header(),
-            CheckId::ValidationFile,
-            VALIDATION,
-        ),
-    ] {
+    {
+        let (lines, want, id, name) =
+            (&mut csv, tickets_csv::header(spec), CheckId::CsvHeader, CSV);
         let got = lines.lines(1).unwrap_or_default();
         if got != want {
             add(
@@ -2027,12 +2162,11 @@ fn check_tickets(
     // Escaped once; each thread renders into its own clone.
     let row_writer = tickets_csv::RowWriter::new(spec);
     let reader_result = std::thread::scope(|s| {
-        let h = s.spawn(|| reader(csv, bin, val, rec, tx, spare_rx));
+        let h = s.spawn(|| reader(csv, bin, rec, tx, spare_rx));
         for batch in rx {
             let ends: Vec<usize> = memchr::memchr_iter(b'\n', &batch.csv).collect();
-            let vends: Vec<usize> = memchr::memchr_iter(b'\n', &batch.val).collect();
             let nrec = batch.bin.len() / rec;
-            let n = ends.len().max(nrec).max(vends.len());
+            let n = ends.len().max(nrec);
             let line =
                 |ends: &[usize], buf: &'_ [u8], k: usize| -> Option<std::ops::Range<usize>> {
                     (k < ends.len())
@@ -2044,16 +2178,14 @@ fn check_tickets(
                 .map_init(
                     || Writers {
                         rows: row_writer.clone(),
-                        vrows: validation_csv::RowWriter::new(spec),
                         pack: None,
                     },
                     |w, task| {
                         let mut acc = Acc::new(spec.ways.len(), spec.pack_size);
                         for k in task * TASK_TICKETS..((task + 1) * TASK_TICKETS).min(n) {
                             let l = line(&ends, &batch.csv, k).map(|r| &batch.csv[r]);
-                            let v = line(&vends, &batch.val, k).map(|r| &batch.val[r]);
                             let r = (k < nrec).then(|| &batch.bin[k * rec..(k + 1) * rec]);
-                            ctx.check(batch.first + k as u64, l, v, r, w, &mut acc);
+                            ctx.check(batch.first + k as u64, l, r, w, &mut acc);
                         }
                         acc
                     },
@@ -2069,7 +2201,7 @@ fn check_tickets(
     });
     match reader_result {
         Ok(files) => {
-            for ((n, h, truncated), name) in files.into_iter().zip([CSV, BIN, VALIDATION]) {
+            for ((n, h, truncated), name) in files.into_iter().zip([CSV, BIN]) {
                 if truncated {
                     add(
                         checks,
@@ -2118,14 +2250,6 @@ fn check_tickets(
             total.missing_csv,
             "tickets.csv has {} rows fewer than tickets.bin",
         ),
-        (
-            total.extra_val,
-            "validation.csv has {} rows more than tickets.bin",
-        ),
-        (
-            total.missing_val,
-            "validation.csv has {} rows fewer than tickets.bin",
-        ),
     ] {
         if c.0 > 0 {
             add(
@@ -2135,6 +2259,19 @@ fn check_tickets(
                 what.replace("{}", &c.0.to_string()),
             );
         }
+    }
+    match open(VALIDATION, checks) {
+        Some(val) => {
+            let claims = std::mem::take(&mut total.claims);
+            let read = check_validation_file(val, spec, claims, text_limit, checks);
+            run.hashes.push((VALIDATION.into(), read));
+        }
+        None => add(
+            checks,
+            CheckId::ValidationFile,
+            None,
+            format!("{VALIDATION} cannot be read"),
+        ),
     }
     let mut codes = std::mem::take(&mut total.codes);
     codes.sort_unstable();

@@ -11,6 +11,8 @@ pub const EXAMPLES: usize = 10;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CheckId {
+    /// SHA256SUMS.minisig is the signer's valid minisign signature of SHA256SUMS.
+    Signature,
     /// SHA256SUMS lists every file of the block and each digest matches.
     Sha256sums,
     /// manifest.json parses and agrees with the files and the spec.
@@ -40,7 +42,8 @@ pub enum CheckId {
     Captions,
     /// The block's kind (production or specimen) agrees with its block number and serials.
     Kind,
-    /// validation.csv agrees with tickets.bin (serial, code) and the evaluation (way, prize).
+    /// validation.csv holds each ticket's claim (from its serial and code in tickets.bin) with
+    /// its evaluated way and prize, in claim order.
     ValidationFile,
     /// Validation codes are unique within the block.
     ValidationCodes,
@@ -61,6 +64,7 @@ impl CheckId {
     /// What the procedure establishes, in one sentence.
     pub fn procedure(self) -> &'static str {
         match self {
+            CheckId::Signature => "SHA256SUMS.minisig is a valid minisign signature of SHA256SUMS by the signer's key (--signer), so every digest below is the signer's",
             CheckId::Sha256sums => "SHA256SUMS lists tickets.csv, tickets.bin, validation.csv, spec.toml and manifest.json, and each file's SHA-256 matches",
             CheckId::Manifest => "manifest.json parses; its file sizes, digests, counts and totals agree with the files and the spec",
             CheckId::Spec => "the block's spec.toml loads and validates (and equals the reference spec, if given)",
@@ -76,7 +80,7 @@ impl CheckId {
             CheckId::Captions => "every amount on every face carries the spec's caption",
             CheckId::Counts => "evaluated counts per way and tier, and the total payout, equal the spec (a specimen deck: its manifest)",
             CheckId::Kind => "a production block is numbered 1..=999, a specimen deck 0 (serials 000 in the block field), never mixed",
-            CheckId::ValidationFile => "every validation.csv row equals its ticket's serial and code in tickets.bin and its evaluated way and prize",
+            CheckId::ValidationFile => "validation.csv holds one row per ticket, in claim order: the claim of its serial and code in tickets.bin, its evaluated way and prize (no serial, pack or position in the file)",
             CheckId::ValidationCodes => "validation codes are unique within the block",
             CheckId::PackRules => "the spec's pack constraints hold on every pack (evaluated ways)",
             CheckId::Features => "a specimen deck's counts and promises are exactly those its stated composition gives for the spec and its size; a default deck promises every feature the spec can show (combinations, near misses, named decoys), each on the ticket the deck's rule gives, and each promised ticket is of its way and shows its feature, by the rules alone (production blocks and proportional decks promise none)",
@@ -88,6 +92,7 @@ impl CheckId {
     /// The check's name in reports (snake case, as in JSON).
     pub fn name(self) -> &'static str {
         match self {
+            CheckId::Signature => "signature",
             CheckId::Sha256sums => "sha256sums",
             CheckId::Manifest => "manifest",
             CheckId::Spec => "spec",
@@ -130,7 +135,8 @@ impl CheckId {
             | CheckId::Counts
             | CheckId::PackRules
             | CheckId::Features => true,
-            CheckId::Sha256sums
+            CheckId::Signature
+            | CheckId::Sha256sums
             | CheckId::Manifest
             | CheckId::Spec
             | CheckId::PrintHeader
@@ -142,7 +148,8 @@ impl CheckId {
     }
 
     /// Every check, in report order.
-    pub const ALL: [CheckId; 21] = [
+    pub const ALL: [CheckId; 22] = [
+        CheckId::Signature,
         CheckId::Sha256sums,
         CheckId::Manifest,
         CheckId::Spec,
@@ -351,6 +358,41 @@ pub struct Report {
     pub pack_rules: Vec<String>,
     /// Every file of the block with its digests.
     pub files: Vec<FileDigest>,
+    /// What the verdict rests on: signer, reference spec, replay.
+    pub authenticated: Authenticated,
+}
+
+/// What a verdict was held against, said on its verdict line.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Authenticated {
+    /// The key id whose signature of SHA256SUMS was checked and holds; `None`: no
+    /// signature was checked (or it did not hold).
+    pub signer: Option<String>,
+    /// Hex SHA-256 of the reference spec the block's copy was held against (`--spec`);
+    /// `None`: only the block's own copy was read.
+    pub reference_spec: Option<String>,
+    /// True when the block was replayed from its seed and came out byte-identical.
+    pub replayed: bool,
+}
+
+impl Authenticated {
+    /// One line: what was authenticated, and what was not.
+    pub fn describe(&self) -> String {
+        let signer = match &self.signer {
+            Some(id) => format!("signed by key {id}"),
+            None => "UNAUTHENTICATED: no signature checked".into(),
+        };
+        let spec = match &self.reference_spec {
+            Some(h) => format!("lot table held against the reference spec (SHA-256 {h})"),
+            None => "lot table: only the block's own spec copy (no --spec)".into(),
+        };
+        let replay = if self.replayed {
+            "replayed byte for byte from its seed"
+        } else {
+            "not replayed"
+        };
+        format!("{signer}; {spec}; {replay}")
+    }
 }
 
 impl Report {
@@ -466,6 +508,7 @@ impl Report {
                 "verify: FINDINGS"
             }
         );
+        let _ = writeln!(s, "held against: {}", self.authenticated.describe());
         s
     }
 }

@@ -8,6 +8,9 @@ use std::path::{Path, PathBuf};
 /// A fixed test seed (never a production seed).
 pub const SEED: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
 
+/// The test validation key (64 hex digits; never a production key).
+pub const VALIDATION_KEY: &str = "tests/keys/validation.key";
+
 /// Path of a file in the repository.
 pub fn repo(p: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(p)
@@ -23,7 +26,10 @@ pub fn generate(spec: &Path, out: &Path, threads: usize) {
     tirage()
         .args(["generate"])
         .arg(spec)
+        .arg("--validation-key")
+        .arg(repo(VALIDATION_KEY))
         .args([
+            "--insecure-seed",
             "--seed",
             SEED,
             "--threads",
@@ -41,7 +47,7 @@ pub fn deck(spec: &Path, out: &Path) {
     tirage()
         .arg("deck")
         .arg(spec)
-        .args(["--seed", SEED, "-q", "--out"])
+        .args(["--insecure-seed", "--seed", SEED, "-q", "--out"])
         .arg(out)
         .assert()
         .success();
@@ -50,7 +56,7 @@ pub fn deck(spec: &Path, out: &Path) {
 /// Exit code of `tirage verify dir`.
 pub fn verify_code(dir: &Path) -> i32 {
     tirage()
-        .args(["verify", "-q"])
+        .args(["verify", "--unauthenticated", "-q"])
         .arg(dir)
         .output()
         .expect("runs")
@@ -62,7 +68,7 @@ pub fn verify_code(dir: &Path) -> i32 {
 /// `tirage verify --json --no-audit -q dir`: its exit code and its JSON report.
 pub fn verify_json(dir: &Path) -> (i32, serde_json::Value) {
     let out = tirage()
-        .args(["verify", "--json", "--no-audit", "-q"])
+        .args(["verify", "--unauthenticated", "--json", "--no-audit", "-q"])
         .arg(dir)
         .output()
         .expect("runs");
@@ -98,4 +104,21 @@ pub fn copy_dir(from: &Path, to: &Path) {
         let e = e.unwrap();
         std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
     }
+}
+
+/// The validation code of every ticket of the block `dir`, from its print file, as printed
+/// (19 digits).
+pub fn codes(dir: &Path) -> Vec<String> {
+    use tirage::output::print_file;
+    let spec = tirage::spec::GameSpec::load(&dir.join("spec.toml")).expect("spec copy");
+    let bin = std::fs::read(dir.join("tickets.bin")).expect("print file");
+    let h = print_file::read_header(&bin).expect("header");
+    let ncols = spec.mechanic.columns().len();
+    bin[h.header_size..]
+        .chunks(h.record_size)
+        .map(|r| {
+            let code = print_file::read_record(r, ncols).validation;
+            String::from_utf8(tirage::validation::format(code).to_vec()).unwrap()
+        })
+        .collect()
 }

@@ -1,0 +1,201 @@
+//! `tirage keygen` (the operator's signing key) and `tirage seed new|commit` (secrets of
+//! 256 bits and the commitments of a seed ceremony).
+
+use super::seed::{read_secret, refuse_weak, SeedFile};
+use super::Outcome;
+use anyhow::{bail, Context, Result};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use tirage::rng::{Seed, SeedShare};
+use tirage::sign::{keygen, Signer, PASSWORD_VAR};
+use tirage::validation::ValidationKey;
+
+/// Arguments of `tirage keygen`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Writes PREFIX.key (secret, mode 0600) and PREFIX.pub (public) in minisign's formats:
+`minisign -V -p PREFIX.pub -m SHA256SUMS` checks a block signed with `generate --sign PREFIX.key`.
+The password is read from TIRAGE_KEY_PASSWORD, or asked on the terminal.
+
+Examples:
+  tirage keygen --out /tmp/operator --no-password
+  TIRAGE_KEY_PASSWORD='a long passphrase' tirage keygen --out /tmp/operator-2"
+)]
+pub struct KeygenArgs {
+    /// Path prefix of the two files: PREFIX.key and PREFIX.pub.
+    #[arg(long, value_name = "PREFIX")]
+    out: PathBuf,
+    /// Leave the secret key unencrypted (keep it on an access-controlled machine).
+    #[arg(long)]
+    no_password: bool,
+}
+
+/// Runs `tirage keygen`.
+pub fn run_keygen(a: KeygenArgs) -> Result<Outcome> {
+    let password = if a.no_password {
+        None
+    } else {
+        Some(password_twice()?)
+    };
+    let id = keygen(&a.out, password)?;
+    eprintln!(
+        "key {id}: secret key {}.key (mode 0600: keep it with the operator), public key {}.pub (give it to the printer, the central system and the auditors)",
+        a.out.display(),
+        a.out.display()
+    );
+    Ok(Outcome::Success)
+}
+
+/// The new key's password: `TIRAGE_KEY_PASSWORD`, or asked twice on the terminal.
+fn password_twice() -> Result<String> {
+    if let Ok(p) = std::env::var(PASSWORD_VAR) {
+        if p.is_empty() {
+            bail!("{PASSWORD_VAR} is empty: give a password, or --no-password");
+        }
+        return Ok(p);
+    }
+    let p = rpassword::prompt_password("Password for the new secret key: ").context(
+        "cannot read a password (no terminal?): set TIRAGE_KEY_PASSWORD, or pass --no-password",
+    )?;
+    let q = rpassword::prompt_password("The same password again: ")?;
+    if p != q || p.is_empty() {
+        bail!("the two passwords differ, or are empty: no key written");
+    }
+    Ok(p)
+}
+
+/// `tirage seed …`.
+#[derive(clap::Subcommand, Debug)]
+pub enum SeedCommand {
+    /// Write a fresh 256-bit secret (a seed share, a seed file or a validation key) from
+    /// the operating system's CSPRNG to a new file, mode 0600.
+    New {
+        /// The file to create (never overwritten).
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Print the salted commitment of a seed share, to publish before any share is revealed.
+    Commit {
+        /// The share file (64 hex digits).
+        share: PathBuf,
+    },
+}
+
+/// Arguments of `tirage seed`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "A seed ceremony, step by step (each party on its own machine):
+  tirage seed new --out alice.share                 # each party makes its share, and keeps it
+  tirage seed commit alice.share >> commitments.txt # each publishes its commitment first
+  # once every commitment is published, the shares are brought together:
+  tirage generate game_specs/coq.toml --seed-share alice.share --seed-share bob.share --commitments commitments.txt
+
+Examples:
+  tirage seed new --out /tmp/alice.share
+  tirage seed commit /tmp/alice.share"
+)]
+pub struct SeedArgs {
+    #[command(subcommand)]
+    command: SeedCommand,
+}
+
+/// Runs `tirage seed`.
+pub fn run_seed(a: SeedArgs) -> Result<Outcome> {
+    match a.command {
+        SeedCommand::New { out } => {
+            write_secret(&out, &Seed::from_os()?)?;
+            eprintln!(
+                "a fresh 256-bit secret written to {} (mode 0600): keep it secret",
+                out.display()
+            );
+        }
+        SeedCommand::Commit { share } => {
+            let s = read_secret(&share, "seed share file")?;
+            refuse_weak(&s, &format!("the seed share {}", share.display()), false)?;
+            println!("{}", SeedShare(s.0).commit()?);
+        }
+    }
+    Ok(Outcome::Success)
+}
+
+/// Creates `path` (exclusively, mode 0600) holding `secret`'s 64 hex digits.
+pub fn write_secret(path: &Path, secret: &Seed) -> Result<()> {
+    let mut o = std::fs::OpenOptions::new();
+    o.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
+    let mut f = o
+        .open(path)
+        .with_context(|| format!("cannot create {} (it is never overwritten)", path.display()))?;
+    let text = zeroize::Zeroizing::new(format!("{}\n", secret.to_hex()));
+    f.write_all(text.as_bytes())
+        .and_then(|_| f.sync_all())
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// The keys a production block is made with besides its seed, and its files' mode.
+#[derive(clap::Args, Debug)]
+pub struct BlockKeys {
+    /// The emission's validation key (64 hex digits, `tirage seed new`), held by its own
+    /// custodian: every block of one emission takes the same key, so their codes never
+    /// collide. Default: a fresh key, saved with mode 0600 beside the output as
+    /// <out>.validation-key.
+    #[arg(long, value_name = "FILE")]
+    validation_key: Option<PathBuf>,
+    /// Sign SHA256SUMS with this minisign secret key (`tirage keygen`), writing
+    /// SHA256SUMS.minisig; its password from TIRAGE_KEY_PASSWORD or the terminal.
+    #[arg(long, value_name = "KEY")]
+    sign: Option<PathBuf>,
+    /// Permission bits of the block's files, in octal (directories get search where read
+    /// is given). The files say which tickets win: owner only unless the run says otherwise.
+    #[arg(long, default_value = "600", value_parser = parse_mode)]
+    mode: u32,
+}
+
+impl BlockKeys {
+    /// The validation key, and its fresh file to save once the output is in place. Errors:
+    /// the file cannot be read or is not 64 hex digits; a weak key without `insecure`.
+    pub fn validation_key(
+        &self,
+        out: &Path,
+        insecure: bool,
+        force: bool,
+    ) -> Result<(ValidationKey, SeedFile)> {
+        match &self.validation_key {
+            Some(f) => {
+                let k = read_secret(f, "validation key file")?;
+                refuse_weak(&k, &format!("the validation key {}", f.display()), insecure)?;
+                Ok((ValidationKey(k.0), SeedFile::Kept))
+            }
+            None => {
+                let k = ValidationKey::from_os()?;
+                let mut name = out
+                    .file_name()
+                    .map(|n| n.to_os_string())
+                    .unwrap_or_else(|| "block".into());
+                name.push(".validation-key");
+                let file = SeedFile::prepare(&out.with_file_name(name), &Seed(k.0), true, force)?;
+                Ok((k, file))
+            }
+        }
+    }
+
+    /// The signing key, if `--sign` was given. Errors: as [`Signer::load`].
+    pub fn signer(&self) -> Result<Option<Signer>> {
+        Ok(self.sign.as_deref().map(Signer::load).transpose()?)
+    }
+
+    /// The files' permission bits.
+    pub fn mode(&self) -> u32 {
+        self.mode
+    }
+}
+
+/// Parses permission bits in octal (`600`, `0640`).
+fn parse_mode(s: &str) -> Result<u32, String> {
+    match u32::from_str_radix(s.trim_start_matches("0o"), 8) {
+        Ok(m) if m <= 0o777 && m & 0o600 == 0o600 => Ok(m),
+        Ok(_) => Err("expected octal permission bits up to 777 that let the owner read and write (600, 640, 644)".into()),
+        Err(_) => Err(format!("{s:?} is not an octal mode such as 600 or 640")),
+    }
+}

@@ -1,0 +1,270 @@
+//! Signatures of a block: minisign (Ed25519) over `SHA256SUMS`, in minisign's own formats,
+//! so the standard `minisign` command checks them (`minisign -V -p KEY.pub -m SHA256SUMS`).
+//!
+//! `SHA256SUMS` lists the SHA-256 of every delivered file and of `manifest.json`, and the
+//! manifest lists every file's digest, size and record count: one signature over
+//! `SHA256SUMS` authenticates the whole block. The signature is `SHA256SUMS.minisig` beside
+//! it; its trusted comment (signed too) names the game, emission and block. An emission's
+//! `emission.json` is signed the same way (`emission.json.minisig`).
+//!
+//! Keys are minisign's: `KEY.key` (the secret key, optionally protected by a password,
+//! mode 0600) and `KEY.pub` (the public key an auditor, printer or central system holds).
+
+use minisign::{KeyPair, PublicKey, PublicKeyBox, SecretKey, SecretKeyBox, SignatureBox};
+use std::io::{Cursor, Write};
+use std::path::{Path, PathBuf};
+
+/// The environment variable holding the secret key's password, for runs without a
+/// terminal; otherwise the password is asked on the terminal.
+pub const PASSWORD_VAR: &str = "TIRAGE_KEY_PASSWORD";
+
+/// The signature file's name for a signed file `name` (`SHA256SUMS.minisig`).
+pub fn signature_name(name: &str) -> String {
+    format!("{name}.minisig")
+}
+
+/// Why a key could not be made or used, or a signature did not hold.
+#[derive(Debug, thiserror::Error)]
+pub enum SignError {
+    /// A key file could not be read or written.
+    #[error("{}: {error}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's error.
+        error: std::io::Error,
+    },
+    /// A key file exists already: keys are never overwritten.
+    #[error(
+        "{0} already exists: a key is never overwritten; choose another --out or move it away"
+    )]
+    Exists(PathBuf),
+    /// A key file is not in minisign's format, or its password is wrong.
+    #[error("{}: not a minisign {what}: {why}", path.display())]
+    BadKey {
+        /// The file.
+        path: PathBuf,
+        /// `secret key` or `public key`.
+        what: &'static str,
+        /// minisign's reason.
+        why: String,
+    },
+    /// The signature is missing, malformed, made by another key, or does not match the file.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// The key id minisign prints: the key number as 16 upper-case hex digits.
+fn key_id(keynum: &[u8]) -> String {
+    let mut n = [0u8; 8];
+    n.copy_from_slice(&keynum[..8]);
+    format!("{:016X}", u64::from_le_bytes(n))
+}
+
+/// Writes a fresh key pair: `PREFIX.key` (secret, mode 0600, created exclusively) and
+/// `PREFIX.pub` (public). With `password`, the secret key is encrypted under it
+/// (minisign's scrypt); `None` leaves it unencrypted. Returns the key id. Errors: a file
+/// exists ([`SignError::Exists`]); a file cannot be written.
+pub fn keygen(prefix: &Path, password: Option<String>) -> Result<String, SignError> {
+    let (sk_path, pk_path) = (with_ext(prefix, "key"), with_ext(prefix, "pub"));
+    for p in [&sk_path, &pk_path] {
+        if std::fs::symlink_metadata(p).is_ok() {
+            return Err(SignError::Exists(p.clone()));
+        }
+    }
+    let bad = |why: minisign::PError| SignError::BadKey {
+        path: sk_path.clone(),
+        what: "secret key",
+        why: why.to_string(),
+    };
+    let kp = match password {
+        Some(p) => KeyPair::generate_encrypted_keypair(Some(p)).map_err(bad)?,
+        None => KeyPair::generate_unencrypted_keypair().map_err(bad)?,
+    };
+    let id = key_id(kp.pk.keynum());
+    let comment = format!("tirage secret key {id}");
+    let sk_text = kp.sk.to_box(Some(&comment)).map_err(bad)?.into_string();
+    let pk_text = kp.pk.to_box().map_err(bad)?.into_string();
+    write_new(&sk_path, sk_text.as_bytes(), 0o600)?;
+    if let Err(e) = write_new(&pk_path, pk_text.as_bytes(), 0o644) {
+        let _ = std::fs::remove_file(&sk_path);
+        return Err(e);
+    }
+    Ok(id)
+}
+
+/// `PREFIX.ext`, the extension added to the whole name (`op.v2` → `op.v2.key`).
+fn with_ext(prefix: &Path, ext: &str) -> PathBuf {
+    let mut s = prefix.as_os_str().to_os_string();
+    s.push(".");
+    s.push(ext);
+    PathBuf::from(s)
+}
+
+/// Creates `path` exclusively with `mode` and writes `bytes`, synced.
+fn write_new(path: &Path, bytes: &[u8], mode: u32) -> Result<(), SignError> {
+    let io = |error| SignError::Io {
+        path: path.to_path_buf(),
+        error,
+    };
+    let mut o = std::fs::OpenOptions::new();
+    o.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut o, mode);
+    #[cfg(not(unix))]
+    let _ = mode;
+    let mut f = o.open(path).map_err(io)?;
+    f.write_all(bytes).and_then(|_| f.sync_all()).map_err(io)
+}
+
+/// A secret key, ready to sign.
+pub struct Signer {
+    sk: SecretKey,
+    pk: Option<PublicKey>,
+    id: String,
+}
+
+impl Signer {
+    /// Loads the secret key `path` (minisign's format). An encrypted key is opened with
+    /// the password in `TIRAGE_KEY_PASSWORD`, or asked on the terminal. Errors: the file
+    /// cannot be read; it is not a minisign secret key; the password is wrong.
+    pub fn load(path: &Path) -> Result<Signer, SignError> {
+        let text = std::fs::read_to_string(path).map_err(|error| SignError::Io {
+            path: path.to_path_buf(),
+            error,
+        })?;
+        let bad = |why: minisign::PError| SignError::BadKey {
+            path: path.to_path_buf(),
+            what: "secret key",
+            why: why.to_string(),
+        };
+        let sk_box = SecretKeyBox::from_string(&text).map_err(bad)?;
+        let sk = match SecretKey::from_unencrypted_box(sk_box.clone()) {
+            Ok(sk) => sk,
+            Err(_) => {
+                let password = std::env::var(PASSWORD_VAR).ok();
+                sk_box.into_secret_key(password).map_err(bad)?
+            }
+        };
+        let pk = PublicKey::from_secret_key(&sk).ok();
+        let id = key_id(sk.keynum());
+        Ok(Signer { sk, pk, id })
+    }
+
+    /// The key id (16 hex digits, as minisign prints it).
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The text of a minisign signature of `data` whose trusted comment is `comment` (one
+    /// line). Errors: the signature could not be made (minisign's reason).
+    pub fn sign(&self, data: &[u8], comment: &str) -> Result<String, SignError> {
+        let sig = minisign::sign(
+            self.pk.as_ref(),
+            &self.sk,
+            Cursor::new(data),
+            Some(comment),
+            Some(&format!("signature from tirage secret key {}", self.id)),
+        )
+        .map_err(|e| SignError::Invalid(e.to_string()))?;
+        Ok(sig.into_string())
+    }
+}
+
+/// A public key, to check signatures with.
+pub struct Verifier {
+    pk: PublicKey,
+    id: String,
+}
+
+impl std::fmt::Debug for Verifier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Verifier({})", self.id)
+    }
+}
+
+impl Verifier {
+    /// Loads the public key `path` (minisign's `.pub` format, or the bare base64 line).
+    /// Errors: the file cannot be read, or is not a minisign public key.
+    pub fn load(path: &Path) -> Result<Verifier, SignError> {
+        let text = std::fs::read_to_string(path).map_err(|error| SignError::Io {
+            path: path.to_path_buf(),
+            error,
+        })?;
+        let bad = |why: minisign::PError| SignError::BadKey {
+            path: path.to_path_buf(),
+            what: "public key",
+            why: why.to_string(),
+        };
+        let pk = match PublicKeyBox::from_string(&text).and_then(PublicKeyBox::into_public_key) {
+            Ok(pk) => pk,
+            Err(_) => PublicKey::from_base64(text.trim()).map_err(bad)?,
+        };
+        let id = key_id(pk.keynum());
+        Ok(Verifier { pk, id })
+    }
+
+    /// The key id (16 hex digits).
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// Checks that `signature` (a minisign signature file's text) is this key's signature
+    /// of `data`; returns its trusted comment. Errors ([`SignError::Invalid`]): malformed,
+    /// made by another key (both ids named), or not a signature of these bytes.
+    pub fn verify(&self, data: &[u8], signature: &str) -> Result<String, SignError> {
+        let sig = SignatureBox::from_string(signature)
+            .map_err(|e| SignError::Invalid(format!("not a minisign signature: {e}")))?;
+        let signer = key_id(sig.keynum());
+        if signer != self.id {
+            return Err(SignError::Invalid(format!(
+                "signed by key {signer}, not by the key given ({})",
+                self.id
+            )));
+        }
+        minisign::verify(&self.pk, &sig, Cursor::new(data), true, false, false)
+            .map_err(|e| SignError::Invalid(format!("the signature does not hold: {e}")))?;
+        sig.trusted_comment()
+            .map_err(|e| SignError::Invalid(e.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sign_then_verify_and_tampering_is_caught() {
+        let d = tempfile::tempdir().unwrap();
+        let id = keygen(&d.path().join("op"), None).unwrap();
+        assert_eq!(id.len(), 16);
+        let s = Signer::load(&d.path().join("op.key")).unwrap();
+        let v = Verifier::load(&d.path().join("op.pub")).unwrap();
+        assert_eq!((s.id(), v.id()), (id.as_str(), id.as_str()));
+        let sig = s.sign(b"abc\n", "game:coq block:1").unwrap();
+        assert_eq!(v.verify(b"abc\n", &sig).unwrap(), "game:coq block:1");
+        assert!(v.verify(b"abd\n", &sig).is_err());
+        // Another key's signature is refused, naming both keys.
+        keygen(&d.path().join("other"), None).unwrap();
+        let o = Signer::load(&d.path().join("other.key")).unwrap();
+        let e = v
+            .verify(b"abc\n", &o.sign(b"abc\n", "x").unwrap())
+            .unwrap_err();
+        assert!(e.to_string().contains(o.id()), "{e}");
+        // Keys are never overwritten.
+        assert!(matches!(
+            keygen(&d.path().join("op"), None),
+            Err(SignError::Exists(_))
+        ));
+    }
+
+    #[test]
+    fn an_encrypted_key_opens_with_its_password_only() {
+        let d = tempfile::tempdir().unwrap();
+        keygen(&d.path().join("k"), Some("correct horse".into())).unwrap();
+        let text = std::fs::read_to_string(d.path().join("k.key")).unwrap();
+        let b = SecretKeyBox::from_string(&text).unwrap();
+        assert!(b.clone().into_secret_key(Some("wrong".into())).is_err());
+        assert!(b.into_secret_key(Some("correct horse".into())).is_ok());
+    }
+}
