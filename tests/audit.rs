@@ -555,3 +555,49 @@ fn a_forged_manifest_with_matching_digests_is_caught() {
         "{details:?}"
     );
 }
+
+/// The audit report describes the tiers too small to test (the top prizes) by statistics
+/// alone: neither audit.json nor audit.md gives their ticket numbers, which would be a map
+/// of the top prizes handed to everyone who reads the report.
+#[test]
+fn the_audit_never_lists_where_the_top_prizes_are() {
+    let t = tempfile::tempdir().unwrap();
+    let b = t.path().join("b");
+    generate(&small_spec(), &b, 1);
+    tirage()
+        .args(["verify", "--unauthenticated", "-q"])
+        .arg(&b)
+        .assert()
+        .success();
+    // The rare tiers' tickets, from the auditor's own file.
+    let text = std::fs::read_to_string(b.join("tickets.csv")).unwrap();
+    let head: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    let col = |n: &str| head.iter().position(|h| *h == n).unwrap();
+    let (ti, pi) = (col("ticket"), col("prize"));
+    let mut by_prize: std::collections::BTreeMap<String, Vec<u32>> = Default::default();
+    for l in text.lines().skip(1) {
+        let f: Vec<&str> = l.split(',').collect();
+        by_prize
+            .entry(f[pi].to_string())
+            .or_default()
+            .push(f[ti].parse().unwrap());
+    }
+    let a = json(&b.join("audit.json"));
+    let small = a["randomness"]["small_tiers"].as_array().unwrap();
+    assert!(!small.is_empty());
+    for tier in small {
+        let tickets = &by_prize[tier["amount"].as_str().unwrap()];
+        assert_eq!(tier["count"], tickets.len());
+        let mut packs: Vec<u32> = tickets.iter().map(|t| (t - 1) / 150).collect();
+        packs.dedup();
+        assert_eq!(tier["packs"], packs.len());
+        let closest = tickets.windows(2).map(|w| w[1] - w[0]).min();
+        assert_eq!(tier["closest"], serde_json::json!(closest));
+        assert!(tier.get("positions").is_none(), "{tier}");
+    }
+    assert!(!std::fs::read_to_string(b.join("audit.json"))
+        .unwrap()
+        .contains("\"positions\": ["));
+    let md = std::fs::read_to_string(b.join("audit.md")).unwrap();
+    assert!(md.contains("their positions are not published"), "{md}");
+}

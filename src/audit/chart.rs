@@ -196,7 +196,7 @@ fn positions(e: &Evidence, area: &DrawingArea<SVGBackend, plotters::coord::Shift
     let n = e.tickets.max(1) as f64;
     let mut chart = ChartBuilder::on(area)
         .caption(
-            "Positions of the top tiers in the block (one mark per ticket)",
+            "Positions of the tiers of 20 tickets or more (one mark per ticket; rarer tiers are never drawn)",
             ("sans-serif", 16),
         )
         .margin(12)

@@ -736,10 +736,14 @@ fn render_randomness(s: &mut String, e: &Evidence) {
         }
     }
     if !e.small_tiers.is_empty() {
-        let _ = writeln!(s, "\nPositions of the tiers with fewer than {} tickets:\n\n| tier | tickets | positions |\n|---:|---:|---|", randomness::KS_MIN);
+        let _ = writeln!(s, "\nThe tiers with fewer than {} tickets (their positions are not published: they would tell where the top prizes are):\n\n| tier | tickets | packs holding them | closest two (tickets apart) |\n|---:|---:|---:|---:|", randomness::KS_MIN);
         for t in &e.small_tiers {
-            let p: Vec<String> = t.positions.iter().map(u32::to_string).collect();
-            let _ = writeln!(s, "| {} | {} | {} |", t.amount, t.count, p.join(", "));
+            let closest = t.closest.map_or("–".into(), |c| c.to_string());
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {closest} |",
+                t.amount, t.count, t.packs
+            );
         }
     }
 }

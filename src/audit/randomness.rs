@@ -145,6 +145,33 @@ pub struct TierPositions {
     pub positions: Vec<u32>,
 }
 
+/// What the report says of a tier too small to be tested: statistics, never positions
+/// (they would tell which tickets hold the top prizes).
+#[derive(Clone, Debug, Serialize)]
+pub struct RareTier {
+    /// Lot amount (currency units).
+    pub amount: String,
+    /// Tickets of the tier.
+    pub count: usize,
+    /// Distinct packs holding them.
+    pub packs: usize,
+    /// Fewest tickets between two of them in print order (`None` with fewer than two).
+    pub closest: Option<u32>,
+}
+
+impl RareTier {
+    fn of(t: &TierPositions, pack_size: u32) -> RareTier {
+        let mut packs: Vec<u32> = t.positions.iter().map(|p| (p - 1) / pack_size).collect();
+        packs.dedup();
+        RareTier {
+            amount: t.amount.clone(),
+            count: t.count,
+            packs: packs.len(),
+            closest: t.positions.windows(2).map(|w| w[1] - w[0]).min(),
+        }
+    }
+}
+
 /// Winners per pack, summarised.
 #[derive(Clone, Debug, Serialize)]
 pub struct PackSummary {
@@ -169,15 +196,17 @@ pub struct Evidence {
     pub statistics: Vec<Statistic>,
     /// Winners per pack, summarised.
     pub packs: PackSummary,
-    /// Positions of the tiers too small to be tested one by one (fewer than [`KS_MIN`]).
-    pub small_tiers: Vec<TierPositions>,
+    /// The tiers too small to be tested one by one (fewer than [`KS_MIN`]), described
+    /// without their positions.
+    pub small_tiers: Vec<RareTier>,
     /// Winners in each pack, in pack order (for the chart; not in audit.json).
     #[serde(skip)]
     pub winners_per_pack: Vec<u64>,
     /// Hypergeometric probability of k winners in a full pack, k = 0..=pack size (chart).
     #[serde(skip)]
     pub pack_pmf: Vec<f64>,
-    /// Positions of every tier, in spec order (chart).
+    /// Positions of every tier of [`KS_MIN`] tickets or more, in spec order (chart; the
+    /// smaller tiers are never charted).
     #[serde(skip)]
     pub tier_positions: Vec<TierPositions>,
     /// Tickets in the block.
@@ -390,7 +419,7 @@ pub fn analyze(spec: &GameSpec, ways: &[WayId]) -> Evidence {
             ks(s, &pooled, n)
         } else {
             s.note(format!(
-                "not tested: {} tickets in all, fewer than {KS_MIN}; no test can tell a fair from a biased placement of so few tickets — their positions are listed below and charted",
+                "not tested: {} tickets in all, fewer than {KS_MIN}; no test can tell a fair from a biased placement of so few tickets — their positions are not published here (they would tell where the top prizes are); an auditor who needs them reads the ticket files",
                 pooled.len()
             ))
         });
@@ -410,10 +439,16 @@ pub fn analyze(spec: &GameSpec, ways: &[WayId]) -> Evidence {
     Evidence {
         statistics: out,
         packs: summary,
-        small_tiers: small,
+        small_tiers: small
+            .iter()
+            .map(|t| RareTier::of(t, spec.pack_size))
+            .collect(),
         winners_per_pack: per_pack,
         pack_pmf: pmf,
-        tier_positions,
+        tier_positions: tier_positions
+            .into_iter()
+            .filter(|t| t.count >= KS_MIN)
+            .collect(),
         tickets: n as u64,
     }
 }
@@ -526,7 +561,7 @@ mod tests {
         assert_eq!(small_t.result, "not run");
         assert_eq!(small_t.n, 7);
         assert_eq!(e.small_tiers.len(), 4);
-        assert_eq!(e.small_tiers[0].positions.len(), 1);
+        assert_eq!(e.small_tiers[0].count, 1);
         assert_eq!(e.packs.packs, 20);
         assert_eq!(e.winners_per_pack.iter().sum::<u64>(), 919);
         assert!((e.packs.expected - 150.0 * 919.0 / 3000.0).abs() < 1e-12);
