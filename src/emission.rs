@@ -75,6 +75,8 @@ pub struct EmissionOptions<'a> {
     pub mode: u32,
     /// What every block's manifest records of the seed (share commitments).
     pub provenance: &'a crate::generate::Provenance,
+    /// The recipients every block's ticket files are encrypted to.
+    pub recipients: &'a crate::seal::Recipients,
 }
 
 /// What [`generate_emission_with`] made.
@@ -129,7 +131,10 @@ fn emission_into(
         .clone()
         .map(|b| {
             BlockPlan::production(spec, b).map(|p| {
-                let p = p.validated_by(keys.validation).with_mode(keys.mode);
+                let p = p
+                    .validated_by(keys.validation)
+                    .with_mode(keys.mode)
+                    .sealed_for(keys.recipients);
                 match keys.signer {
                     Some(s) => p.signed_by(s),
                     None => p,

@@ -17,6 +17,7 @@ use crate::output::{
 };
 pub use crate::place::{check_destination, check_not_in_emission, LeftOver, Placed, Staged};
 use crate::rng::{stream, Purpose, Seed};
+use crate::seal::Recipients;
 use crate::serial::PackSerials;
 use crate::sign::Signer;
 use crate::spec::{GameSpec, PackRules, WayId};
@@ -136,6 +137,9 @@ pub enum GenerateError {
     /// validation codes are made with.
     #[error("a production block needs the emission's validation key (--validation-key FILE, 64 hex digits; `tirage seed new --out FILE` makes one)")]
     NoValidationKey,
+    /// A ticket file could not be encrypted to its recipients.
+    #[error("{0}")]
+    Seal(String),
     /// The signature of `SHA256SUMS` could not be made.
     #[error("cannot sign SHA256SUMS: {0}")]
     Sign(String),
@@ -273,37 +277,102 @@ pub fn judge(spec: &GameSpec, face: &Face, way_id: WayId) -> Result<(), String> 
     }
 }
 
+/// What a writer thread made: the plaintext's size and hex SHA-256, and, for a file
+/// encrypted to its recipients, the delivered file's.
+struct Written {
+    bytes: u64,
+    sha256: String,
+    sealed: Option<(u64, String)>,
+}
+
 /// A file being written by its own thread, hashed as it goes (or only hashed, for a replay).
 struct HashedFile {
-    handle: thread::JoinHandle<Result<(u64, String), GenerateError>>,
+    handle: thread::JoinHandle<Result<Written, GenerateError>>,
+}
+
+/// A writer that hashes what passes through it (the delivered bytes of an encrypted file).
+struct Hashing<W> {
+    inner: W,
+    h: Sha256,
+    n: u64,
+}
+
+impl<W: Write> Write for Hashing<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let k = self.inner.write(buf)?;
+        self.h.update(&buf[..k]);
+        self.n += k as u64;
+        Ok(k)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
 }
 
 impl HashedFile {
     /// Spawns the writer of `path` (`None`: hash only, write nothing); it writes `head`,
-    /// then every buffer received.
-    fn spawn(path: Option<PathBuf>, head: Vec<u8>, rx: Receiver<Vec<Vec<u8>>>) -> HashedFile {
+    /// then every buffer received. With `seal`, the file is written encrypted to those
+    /// recipients as `path.age`.
+    fn spawn(
+        path: Option<PathBuf>,
+        head: Vec<u8>,
+        rx: Receiver<Vec<Vec<u8>>>,
+        seal: Option<Vec<age::x25519::Recipient>>,
+    ) -> HashedFile {
         let handle = thread::spawn(move || {
-            let mut f = match &path {
-                Some(p) => Some(File::create(p).map_err(io(p))?),
-                None => None,
-            };
             let mut h = Sha256::new();
             let mut n = 0u64;
-            for batch in std::iter::once(vec![head]).chain(rx) {
-                for buf in &batch {
-                    h.update(buf);
-                    n += buf.len() as u64;
+            let batches = std::iter::once(vec![head]).chain(rx);
+            let sealed = match (&path, seal) {
+                (Some(p), Some(to)) => {
+                    let p = PathBuf::from(format!("{}{}", p.display(), crate::seal::SUFFIX));
+                    let f = File::create(&p).map_err(io(&p))?;
+                    let hashing = Hashing {
+                        inner: std::io::BufWriter::with_capacity(1 << 20, f),
+                        h: Sha256::new(),
+                        n: 0,
+                    };
+                    let mut w = crate::seal::encrypt_to(hashing, &to)
+                        .map_err(|e| GenerateError::Seal(e.to_string()))?;
+                    for batch in batches {
+                        for buf in &batch {
+                            h.update(buf);
+                            n += buf.len() as u64;
+                            w.write_all(buf).map_err(io(&p))?;
+                        }
+                    }
+                    let mut hashing = w.finish().map_err(io(&p))?;
+                    hashing.flush().map_err(io(&p))?;
+                    Some((hashing.n, hex::encode(hashing.h.finalize())))
                 }
-                if let (Some(f), Some(p)) = (f.as_mut(), &path) {
-                    write_all_vectored(f, &batch).map_err(io(p))?;
+                (path, _) => {
+                    let mut f = match path {
+                        Some(p) => Some(File::create(p).map_err(io(p))?),
+                        None => None,
+                    };
+                    for batch in batches {
+                        for buf in &batch {
+                            h.update(buf);
+                            n += buf.len() as u64;
+                        }
+                        if let (Some(f), Some(p)) = (f.as_mut(), path) {
+                            write_all_vectored(f, &batch).map_err(io(p))?;
+                        }
+                    }
+                    None
                 }
-            }
-            Ok((n, hex::encode(h.finalize())))
+            };
+            Ok(Written {
+                bytes: n,
+                sha256: hex::encode(h.finalize()),
+                sealed,
+            })
         });
         HashedFile { handle }
     }
 
-    fn finish(self) -> Result<(u64, String), GenerateError> {
+    fn finish(self) -> Result<Written, GenerateError> {
         self.handle.join().expect("writer thread panicked")
     }
 }
@@ -429,6 +498,8 @@ pub struct BlockPlan<'a> {
     /// Permission bits of the block's files (default 0o600, owner only); the directory
     /// gets the same plus search where read is given (0o700).
     pub mode: u32,
+    /// The recipients each ticket file is encrypted to ([`crate::seal`]); `None`: in clear.
+    pub recipients: Option<&'a Recipients>,
 }
 
 impl<'a> BlockPlan<'a> {
@@ -450,6 +521,7 @@ impl<'a> BlockPlan<'a> {
             validation_key: None,
             signer: None,
             mode: DEFAULT_MODE,
+            recipients: None,
         })
     }
 
@@ -467,6 +539,7 @@ impl<'a> BlockPlan<'a> {
             validation_key: None,
             signer: None,
             mode: DEFAULT_MODE,
+            recipients: None,
         }
     }
 
@@ -499,6 +572,12 @@ impl<'a> BlockPlan<'a> {
     /// The same plan, its files given permission bits `mode` (e.g. 0o640).
     pub fn with_mode(mut self, mode: u32) -> Self {
         self.mode = mode & 0o777;
+        self
+    }
+
+    /// The same plan, its ticket files encrypted to `recipients` (none given: in clear).
+    pub fn sealed_for(mut self, recipients: &'a Recipients) -> Self {
+        self.recipients = recipients.any().then_some(recipients);
         self
     }
 
@@ -682,11 +761,18 @@ fn build(
     }
     let (csv_tx, csv_rx) = sync_channel::<Vec<Vec<u8>>>(2);
     let (bin_tx, bin_rx) = sync_channel::<Vec<Vec<u8>>>(2);
-    let csv_w = HashedFile::spawn(dir.map(|d| d.join(CSV)), tickets_csv::header(spec), csv_rx);
+    let seal = |name: &str| plan.recipients.and_then(|r| r.of(name)).map(|r| r.to_vec());
+    let csv_w = HashedFile::spawn(
+        dir.map(|d| d.join(CSV)),
+        tickets_csv::header(spec),
+        csv_rx,
+        seal(CSV),
+    );
     let bin_w = HashedFile::spawn(
         dir.map(|d| d.join(BIN)),
         print_file::header(spec, plan.block, tickets),
         bin_rx,
+        seal(BIN),
     );
 
     let validator = plan.validator(seed)?;
@@ -768,19 +854,34 @@ fn build(
     drop((csv_tx, bin_tx));
     let val = match result {
         // The validation file in claim order, never in print order.
-        Ok(()) => write_validation(dir, spec, claims),
-        Err(_) => Ok((0, String::new())),
+        Ok(()) => write_validation(dir, spec, claims, seal(VALIDATION)),
+        Err(_) => Ok(Written {
+            bytes: 0,
+            sha256: String::new(),
+            sealed: None,
+        }),
     };
     let done = [csv_w.finish(), bin_w.finish(), val];
     result?;
     let mut files = Vec::new();
+    // What SHA256SUMS lists: the files as delivered (an encrypted one as `.age`).
+    let mut delivered: Vec<(String, String)> = Vec::new();
     for (name, d) in [CSV, BIN, VALIDATION].into_iter().zip(done) {
-        let (bytes, sha256) = d?;
+        let w = d?;
+        let recipients = plan
+            .recipients
+            .and_then(|r| r.of(name))
+            .map(|r| r.iter().map(|k| k.to_string()).collect());
+        delivered.push(match &w.sealed {
+            Some((_, h)) => (format!("{name}{}", crate::seal::SUFFIX), h.clone()),
+            None => (name.into(), w.sha256.clone()),
+        });
         files.push(FileEntry {
             name: name.into(),
-            bytes,
+            bytes: w.bytes,
             records: u64::from(tickets),
-            sha256,
+            sha256: w.sha256,
+            encrypted_for: recipients,
         });
     }
     files.push(FileEntry {
@@ -788,7 +889,9 @@ fn build(
         bytes: spec.text.len() as u64,
         records: 0,
         sha256: spec.sha256.clone(),
+        encrypted_for: None,
     });
+    delivered.push((SPEC.into(), spec.sha256.clone()));
 
     let counts = tally(&ways, spec.ways.len());
     let mut manifest = build_manifest(plan, seed, &validator, &counts, attempts, files);
@@ -815,11 +918,7 @@ fn build(
     if let Some(dir) = dir {
         std::fs::write(dir.join(MANIFEST), &mjson).map_err(io(&dir.join(MANIFEST)))?;
     }
-    let mut entries: Vec<(String, String)> = manifest
-        .files
-        .iter()
-        .map(|f| (f.name.clone(), f.sha256.clone()))
-        .collect();
+    let mut entries = delivered;
     entries.push((MANIFEST.into(), hex::encode(Sha256::digest(&mjson))));
     let sums = sums::render(&entries);
     if let Some(dir) = dir {
@@ -850,18 +949,20 @@ fn build(
 }
 
 /// Writes `validation.csv` into `dir` (or only hashes it, for a replay): the rows of
-/// `claims` sorted by claim. Returns its size and hex SHA-256.
+/// `claims` sorted by claim, encrypted to `seal` if given. Returns what was written.
 fn write_validation(
     dir: Option<&Path>,
     spec: &GameSpec,
     mut claims: Vec<validation_csv::Row>,
-) -> Result<(u64, String), GenerateError> {
+    seal: Option<Vec<age::x25519::Recipient>>,
+) -> Result<Written, GenerateError> {
     validation_csv::sort(&mut claims);
     let (tx, rx) = sync_channel::<Vec<Vec<u8>>>(2);
     let w = HashedFile::spawn(
         dir.map(|d| d.join(VALIDATION)),
         validation_csv::header(),
         rx,
+        seal,
     );
     let rows = validation_csv::RowWriter::new(spec);
     for chunk in claims.chunks(VALIDATION_CHUNK) {

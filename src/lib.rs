@@ -17,6 +17,7 @@ pub mod output;
 pub mod place;
 pub mod render;
 pub mod rng;
+pub mod seal;
 pub mod serial;
 pub mod sign;
 pub mod spec;

@@ -66,8 +66,20 @@ pub fn check_destination(out: &Path, force: bool, kind: Kind) -> Result<(), Gene
 /// block file, an audit report file or its temporary file (regular files), or `proofs/`
 /// (checked further by [`foreign_files`]).
 fn written_by_tirage(name: &str, ft: std::fs::FileType) -> bool {
-    const FILES: [&str; 10] = [
-        SUMS, SUMS_SIG, MANIFEST, SPEC, CSV, BIN, VALIDATION, AUDIT_MD, AUDIT_JSON, AUDIT_SVG,
+    const FILES: [&str; 13] = [
+        SUMS,
+        SUMS_SIG,
+        MANIFEST,
+        SPEC,
+        CSV,
+        BIN,
+        VALIDATION,
+        "tickets.csv.age",
+        "tickets.bin.age",
+        "validation.csv.age",
+        AUDIT_MD,
+        AUDIT_JSON,
+        AUDIT_SVG,
     ];
     let report_tmp = [AUDIT_MD, AUDIT_JSON, AUDIT_SVG]
         .iter()

@@ -27,11 +27,12 @@ use crate::output::manifest::Manifest;
 use crate::output::print_file;
 use crate::output::tickets_csv::{self, RowWriter};
 use crate::output::{sums, Ticket, BIN, CSV, MANIFEST, SPEC};
+use crate::seal::{self, Identities};
 use crate::spec::GameSpec;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
-use std::io::{Read, Seek, SeekFrom};
+use std::io::Read;
 use std::path::Path;
 
 /// Why proofs cannot be drawn. Every error stops `render` before any proof is written.
@@ -132,7 +133,7 @@ impl Lines {
 /// its column, or with a face the rules judge ambiguous or whose wins are no way of the
 /// spec; a `tickets.csv` row or header that differs from what the print file and the rules
 /// give.
-pub fn load(dir: &Path, tickets: &[u32]) -> Result<Proofs, RenderError> {
+pub fn load(dir: &Path, tickets: &[u32], ids: &Identities) -> Result<Proofs, RenderError> {
     let file = |name: &str, message: String| RenderError::File {
         path: dir.join(name).display().to_string(),
         message,
@@ -147,24 +148,83 @@ pub fn load(dir: &Path, tickets: &[u32]) -> Result<Proofs, RenderError> {
     };
     let spec_bytes = read_small(SPEC)?;
     let manifest_bytes = read_small(MANIFEST)?;
-    let bin_hash = sums::file_sha256(&dir.join(BIN), |_| {})
-        .map_err(|e| file(BIN, format!("cannot read it: {e}")))?;
-    sums::check(&listed, BIN, &bin_hash).map_err(|m| file(BIN, m))?;
+    let manifest: Manifest = serde_json::from_slice(&manifest_bytes)
+        .map_err(|e| file(MANIFEST, format!("does not parse: {e}")))?;
+    let spec_text = String::from_utf8(spec_bytes)
+        .map_err(|_| file(SPEC, "not UTF-8 text (expected a game spec in TOML)".into()))?;
+    let spec =
+        GameSpec::parse(&dir.join(SPEC), spec_text).map_err(|e| file(SPEC, e.to_string()))?;
+    let want_head = print_file::header(&spec, manifest.block, manifest.tickets);
+    let rec_size = print_file::record_size(&spec);
+    // A ticket file, in clear or encrypted (`.age`, opened with `ids`), read once: its
+    // digest is checked against SHA256SUMS (in clear) or the manifest (the plaintext of an
+    // encrypted file, whose delivered bytes SHA256SUMS checks). Returns its length.
+    let stream = |name: &str, each: &mut dyn FnMut(&[u8])| -> Result<u64, RenderError> {
+        let mut o =
+            seal::open(dir, name, ids).map_err(|e| file(name, format!("cannot read it: {e}")))?;
+        let mut h = Sha256::new();
+        let mut n = 0u64;
+        let mut buf = vec![0u8; 1 << 20];
+        loop {
+            let k = match o.reader.read(&mut buf) {
+                Ok(0) => break,
+                Ok(k) => k,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(file(name, format!("cannot read it: {e}"))),
+            };
+            h.update(&buf[..k]);
+            each(&buf[..k]);
+            n += k as u64;
+        }
+        let digest = hex::encode(h.finalize());
+        if o.delivered == name {
+            sums::check(&listed, name, &digest).map_err(|m| file(name, m))?;
+        } else {
+            let sealed = sums::file_sha256(&dir.join(&o.delivered), |_| {})
+                .map_err(|e| file(&o.delivered, format!("cannot read it: {e}")))?;
+            sums::check(&listed, &o.delivered, &sealed).map_err(|m| file(&o.delivered, m))?;
+            let want = manifest
+                .files
+                .iter()
+                .find(|f| f.name == name)
+                .map(|f| f.sha256.as_str());
+            if want != Some(digest.as_str()) {
+                return Err(file(
+                    name,
+                    format!("decrypted, its SHA-256 is {digest}; the manifest says {want:?}"),
+                ));
+            }
+        }
+        Ok(n)
+    };
+    // The print file: its header and the records of the tickets asked for, kept as they
+    // stream past.
+    let mut bin_bytes: Vec<u8> = Vec::new();
+    let mut wanted: BTreeMap<u64, Vec<u8>> = BTreeMap::new();
+    let (head_len, rec) = (want_head.len() as u64, rec_size as u64);
+    let mut at = 0u64;
+    let bin_len = stream(BIN, &mut |c: &[u8]| {
+        let keep = (want_head.len().saturating_sub(bin_bytes.len())).min(c.len());
+        bin_bytes.extend_from_slice(&c[..keep]);
+        for &t in tickets {
+            let from = head_len + u64::from(t.saturating_sub(1)) * rec;
+            let (lo, hi) = (from.max(at), (from + rec).min(at + c.len() as u64));
+            if t > 0 && lo < hi {
+                wanted
+                    .entry(u64::from(t))
+                    .or_default()
+                    .extend_from_slice(&c[(lo - at) as usize..(hi - at) as usize]);
+            }
+        }
+        at += c.len() as u64;
+    })?;
     let mut lines = Lines::new(
         std::iter::once(0)
             .chain(tickets.iter().map(|&t| u64::from(t)))
             .collect(),
     );
-    let csv_hash = sums::file_sha256(&dir.join(CSV), |c| lines.feed(c))
-        .map_err(|e| file(CSV, format!("cannot read it: {e}")))?;
-    sums::check(&listed, CSV, &csv_hash).map_err(|m| file(CSV, m))?;
+    stream(CSV, &mut |c: &[u8]| lines.feed(c))?;
 
-    let spec_text = String::from_utf8(spec_bytes)
-        .map_err(|_| file(SPEC, "not UTF-8 text (expected a game spec in TOML)".into()))?;
-    let spec =
-        GameSpec::parse(&dir.join(SPEC), spec_text).map_err(|e| file(SPEC, e.to_string()))?;
-    let manifest: Manifest = serde_json::from_slice(&manifest_bytes)
-        .map_err(|e| file(MANIFEST, format!("does not parse: {e}")))?;
     let g = &manifest.game;
     if g.id != spec.id
         || g.mechanic != spec.mechanic.name()
@@ -183,12 +243,12 @@ pub fn load(dir: &Path, tickets: &[u32]) -> Result<Proofs, RenderError> {
     }
 
     // The print file: its header must be the one this spec writes for the manifest's block.
-    let want_head = print_file::header(&spec, manifest.block, manifest.tickets);
-    let rec_size = print_file::record_size(&spec);
-    let mut bin = std::fs::File::open(dir.join(BIN))
-        .map_err(|e| file(BIN, format!("cannot read it: {e}")))?;
-    let mut head = vec![0u8; want_head.len()];
-    let read_head = bin.read_exact(&mut head);
+    let head = bin_bytes[..want_head.len().min(bin_bytes.len())].to_vec();
+    let read_head: Result<(), ()> = if head.len() == want_head.len() {
+        Ok(())
+    } else {
+        Err(())
+    };
     if read_head.is_err() || head != want_head {
         let got = read_head
             .ok()
@@ -208,10 +268,7 @@ pub fn load(dir: &Path, tickets: &[u32]) -> Result<Proofs, RenderError> {
         ));
     }
     let want_len = want_head.len() as u64 + u64::from(manifest.tickets) * rec_size as u64;
-    let len = bin
-        .metadata()
-        .map_err(|e| file(BIN, format!("cannot read it: {e}")))?
-        .len();
+    let len = bin_len;
     if len != want_len {
         return Err(file(
             BIN,
@@ -247,15 +304,11 @@ pub fn load(dir: &Path, tickets: &[u32]) -> Result<Proofs, RenderError> {
         }
         let bad = |message: String| RenderError::Ticket { ticket: t, message };
         let offset = want_head.len() as u64 + u64::from(t - 1) * rec_size as u64;
-        let mut rec = vec![0u8; rec_size];
-        bin.seek(SeekFrom::Start(offset))
-            .and_then(|_| bin.read_exact(&mut rec))
-            .map_err(|e| {
-                file(
-                    BIN,
-                    format!("cannot read the record at offset {offset}: {e}"),
-                )
-            })?;
+        let rec = wanted
+            .get(&u64::from(t))
+            .filter(|r| r.len() == rec_size)
+            .cloned()
+            .ok_or_else(|| file(BIN, format!("cannot read the record at offset {offset}")))?;
         let r = print_file::read_record(&rec, ncols);
         let ps = spec.pack_size;
         let (pack, pos) = ((t - 1) / ps + 1, (t - 1) % ps + 1);

@@ -66,6 +66,7 @@ pub fn run(a: Args) -> Result<Outcome> {
         check_emission_destination(&blocks, &out, a.force)?;
         let (vkey, vkey_file) = a.keys.validation_key(&out, a.seed.insecure(), a.force)?;
         let signer = a.keys.signer()?;
+        let recipients = a.keys.recipients()?;
         let seed_file = SeedFile::prepare(&seed_file_path(&out), &seed, fresh, a.force)?;
         let n = u64::from(spec.block_size) * u64::from(blocks.end() - blocks.start() + 1);
         let first = *blocks.start();
@@ -77,6 +78,7 @@ pub fn run(a: Args) -> Result<Outcome> {
                 signer: signer.as_ref(),
                 mode: a.keys.mode(),
                 provenance: &provenance,
+                recipients: &recipients,
             };
             generate_emission_with(&spec, &seed, &keys, blocks, &out, a.force, &|b, k| {
                 bar.set_position(u64::from(b - first) * per + k)
@@ -114,9 +116,11 @@ pub fn run(a: Args) -> Result<Outcome> {
     check_not_in_emission(&out)?;
     let (vkey, vkey_file) = a.keys.validation_key(&out, a.seed.insecure(), a.force)?;
     let signer = a.keys.signer()?;
+    let recipients = a.keys.recipients()?;
     let plan = BlockPlan::production(&spec, a.block)?
         .validated_by(&vkey)
-        .with_mode(a.keys.mode());
+        .with_mode(a.keys.mode())
+        .sealed_for(&recipients);
     let plan = match &signer {
         Some(s) => plan.signed_by(s),
         None => plan,

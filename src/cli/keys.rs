@@ -7,6 +7,7 @@ use anyhow::{bail, Context, Result};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use tirage::rng::{Seed, SeedShare};
+use tirage::seal::Recipients;
 use tirage::sign::{keygen, Signer, PASSWORD_VAR};
 use tirage::validation::ValidationKey;
 
@@ -150,6 +151,12 @@ pub struct BlockKeys {
     /// is given). The files say which tickets win: owner only unless the run says otherwise.
     #[arg(long, default_value = "600", value_parser = parse_mode)]
     mode: u32,
+    /// Encrypt a ticket file to an age recipient (age1…, from `age-keygen`): ROLE is
+    /// printer (tickets.bin.age), central (validation.csv.age) or auditor
+    /// (tickets.csv.age). Repeat for each role, and for several keys of one role; with
+    /// any, every role needs one, so nothing of the tickets stays in clear.
+    #[arg(long, value_name = "ROLE=AGE1…")]
+    recipient: Vec<String>,
 }
 
 impl BlockKeys {
@@ -188,6 +195,12 @@ impl BlockKeys {
     /// The files' permission bits.
     pub fn mode(&self) -> u32 {
         self.mode
+    }
+
+    /// The recipients of the ticket files (none: in clear). Errors: as
+    /// [`Recipients::parse`].
+    pub fn recipients(&self) -> Result<Recipients> {
+        Ok(Recipients::parse(&self.recipient)?)
     }
 }
 

@@ -33,6 +33,10 @@ pub struct Args {
     /// Output directory for ticket-<N>.svg. Default: <DIR>/proofs.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// An age identity file that opens the block's encrypted tickets.bin.age and
+    /// tickets.csv.age (the auditor's); repeat for several.
+    #[arg(long, value_name = "FILE")]
+    identity: Vec<PathBuf>,
 }
 
 /// A ticket number, spaces around it allowed (`--tickets "1, 5"`).
@@ -47,7 +51,11 @@ pub fn run(mut a: Args) -> Result<Outcome> {
     let mut seen = std::collections::HashSet::new();
     a.tickets.retain(|t| seen.insert(*t));
     // Every check and every drawing before the first file is written.
-    let proofs = load(&a.dir, &a.tickets)?;
+    let proofs = load(
+        &a.dir,
+        &a.tickets,
+        &tirage::seal::Identities::load(&a.identity)?,
+    )?;
     let svgs = proofs
         .tickets
         .iter()

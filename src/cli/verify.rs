@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use tirage::audit::AUDIT_MD;
 use tirage::output::{MANIFEST, SPEC, SUMS};
 use tirage::rng::Seed;
+use tirage::seal::Identities;
 use tirage::sign::Verifier;
 use tirage::spec::GameSpec;
 use tirage::validation::ValidationKey;
@@ -55,6 +56,10 @@ pub struct Args {
     /// needs it, since its validation codes are made with it, not with the seed.
     #[arg(long, value_name = "FILE")]
     validation_key: Option<PathBuf>,
+    /// An age identity file (`age-keygen`'s AGE-SECRET-KEY-1… lines) that opens the block's
+    /// encrypted ticket files (.age), decrypted as they are read; repeat for several.
+    #[arg(long, value_name = "FILE")]
+    identity: Vec<PathBuf>,
     /// Worker threads (0: one per core). The report is identical for any value.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=256))]
     threads: u16,
@@ -80,6 +85,7 @@ pub fn run(a: Args) -> Result<Outcome> {
     };
     let expected = reference.as_ref().map_or(0, |s| u64::from(s.block_size));
     let signer = a.signer.as_deref().map(Verifier::load).transpose()?;
+    let identities = Identities::load(&a.identity)?;
     let validation_key = match &a.validation_key {
         Some(f) => Some(ValidationKey(
             super::seed::read_secret(f, "validation key file")?.0,
@@ -92,6 +98,7 @@ pub fn run(a: Args) -> Result<Outcome> {
         validation_key: validation_key.as_ref(),
         signer: signer.as_ref(),
         require_signature: !a.unauthenticated,
+        identities: Some(&identities),
     };
     if is_emission(&a.dir) {
         if opts_seed_given(&a) {

@@ -192,6 +192,10 @@ pub struct FileEntry {
     pub bytes: u64,
     /// Ticket records it holds (0 for the spec copy).
     pub records: u64,
-    /// Hex SHA-256.
+    /// Hex SHA-256 (of the plaintext, for an encrypted file).
     pub sha256: String,
+    /// The age recipients (`age1…`) the file is delivered encrypted to, as `NAME.age`;
+    /// absent for a file delivered in clear.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encrypted_for: Option<Vec<String>>,
 }

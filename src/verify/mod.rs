@@ -25,6 +25,7 @@ use crate::output::{
     SUMS_SIG, VALIDATION,
 };
 use crate::rng::{Seed, SeedShare};
+use crate::seal::{Identities, Recipients};
 use crate::serial::{is_valid, PackSerials};
 use crate::sign::Verifier;
 use crate::spec::{GameSpec, PackRules, WayId};
@@ -91,6 +92,8 @@ pub struct Options<'a> {
     /// When no signer is given, a production block is a finding (its files could be
     /// anyone's): the command line sets this unless told `--unauthenticated`.
     pub require_signature: bool,
+    /// The age identities that open the block's encrypted ticket files (`.age`).
+    pub identities: Option<&'a Identities>,
 }
 
 /// One file of the replay: the block's digest against the regenerated one.
@@ -251,6 +254,8 @@ pub fn inspect(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Verified, VerifyError> {
     let reference = opts.reference;
+    let no_ids = Identities::default();
+    let ids = opts.identities.unwrap_or(&no_ids);
     if !dir.is_dir() {
         return Err(VerifyError::not_a_directory(dir));
     }
@@ -269,7 +274,12 @@ pub fn inspect(
         Vec::new()
     });
     for name in [CSV, BIN, VALIDATION, SPEC, MANIFEST] {
-        match listed.iter().filter(|(n, _)| n == name).count() {
+        // A ticket file is listed as delivered: in clear, or encrypted (`.age`).
+        let sealed = format!("{name}{}", crate::seal::SUFFIX);
+        let counted = |(n, _): &&(String, String)| {
+            n == name || (n == &sealed && ![SPEC, MANIFEST].contains(&name))
+        };
+        match listed.iter().filter(counted).count() {
             0 => add(
                 &mut checks,
                 CheckId::Sha256sums,
@@ -286,6 +296,14 @@ pub fn inspect(
         }
     }
     let mut actual: BTreeMap<String, (u64, String)> = BTreeMap::new();
+    // The encrypted ticket files as delivered, for SHA256SUMS (their plaintexts are hashed
+    // by the ticket pass, for the manifest).
+    for name in [CSV, BIN, VALIDATION] {
+        let sealed = format!("{name}{}", crate::seal::SUFFIX);
+        if let Some(h) = hash_file(&dir.join(&sealed)) {
+            actual.insert(sealed, h);
+        }
+    }
     for name in [SPEC, MANIFEST, SUMS] {
         if let Ok(b) = read(name) {
             actual.insert(
@@ -387,7 +405,15 @@ pub fn inspect(
             if let Some(m) = &manifest {
                 check_manifest(m, spec, &mut checks);
             }
-            run = check_tickets(dir, spec, expect, &promised_tickets, &mut checks, progress);
+            run = check_tickets(
+                dir,
+                &ids,
+                spec,
+                expect,
+                &promised_tickets,
+                &mut checks,
+                progress,
+            );
             match &run.leakage {
                 Some(t) => {
                     let results = t.results();
@@ -522,6 +548,17 @@ pub fn inspect(
     if let Some(m) = &manifest {
         for f in &m.files {
             match actual.get(&f.name) {
+                None if f.encrypted_for.is_some() => add(
+                    &mut checks,
+                    CheckId::Manifest,
+                    None,
+                    format!(
+                        "{}: delivered encrypted ({}{}) and not opened: its plaintext digest was not checked",
+                        f.name,
+                        f.name,
+                        crate::seal::SUFFIX
+                    ),
+                ),
                 None => add(
                     &mut checks,
                     CheckId::Manifest,
@@ -586,6 +623,9 @@ pub fn inspect(
 
     let signer = check_signature(dir, opts, expect_kind, &mut checks);
     let authenticated = Authenticated {
+        encrypted: manifest
+            .as_ref()
+            .is_some_and(|m| m.files.iter().any(|f| f.encrypted_for.is_some())),
         signer,
         reference_spec: reference.map(|r| r.sha256.clone()),
         replayed: replayed
@@ -830,6 +870,24 @@ fn replay(
         },
         None => Provenance::default(),
     };
+    // An encrypted block: the replay rebuilds its plaintexts and its manifest, which
+    // records their recipients; the delivered `.age` files differ at each encryption.
+    let sealed: Vec<(&str, &[String])> = manifest
+        .map(|m| {
+            m.files
+                .iter()
+                .filter_map(|f| f.encrypted_for.as_deref().map(|r| (f.name.as_str(), r)))
+                .collect()
+        })
+        .unwrap_or_default();
+    let recipients = match Recipients::from_manifest(&sealed) {
+        Ok(r) => r,
+        Err(e) => {
+            bad(format!("no replay: the manifest's recipients: {e}"));
+            return None;
+        }
+    };
+    let plan = plan.sealed_for(&recipients);
     let built = match generate::replay(&plan, &given.seed, &provenance, progress) {
         Ok(b) => b,
         Err(e) => {
@@ -838,10 +896,12 @@ fn replay(
         }
     };
     let mut expected: Vec<(String, String)> = sums::parse(&built.sums).expect("own SHA256SUMS");
-    expected.push((
-        SUMS.into(),
-        hex::encode(Sha256::digest(built.sums.as_bytes())),
-    ));
+    if !recipients.any() {
+        expected.push((
+            SUMS.into(),
+            hex::encode(Sha256::digest(built.sums.as_bytes())),
+        ));
+    }
     let files: Vec<ReplayFile> = expected
         .into_iter()
         .map(|(name, replay_sha256)| {
@@ -1406,7 +1466,7 @@ struct Batch {
 
 /// A file read in blocks and hashed as it is read; its length so far.
 struct Hashed {
-    f: File,
+    f: Box<dyn Read + Send>,
     h: Sha256,
     n: u64,
     eof: bool,
@@ -1417,7 +1477,7 @@ struct Hashed {
 }
 
 impl Hashed {
-    fn new(f: File, head: &[u8]) -> Hashed {
+    fn new(f: Box<dyn Read + Send>, head: &[u8]) -> Hashed {
         let mut h = Sha256::new();
         h.update(head);
         Hashed {
@@ -1958,7 +2018,7 @@ fn explain(
 /// row in claim order, byte for byte; reads at most `limit` bytes. Findings go to
 /// [`CheckId::ValidationFile`]. Returns the file's size and SHA-256 as read.
 fn check_validation_file(
-    file: File,
+    file: Box<dyn Read + Send>,
     spec: &GameSpec,
     mut claims: Vec<validation_csv::Row>,
     limit: u64,
@@ -2055,6 +2115,7 @@ fn check_validation_file(
 /// The record-by-record pass over the three ticket files.
 fn check_tickets(
     dir: &Path,
+    ids: &Identities,
     spec: &GameSpec,
     expect: Option<Expect>,
     promised: &HashSet<u32>,
@@ -2062,17 +2123,8 @@ fn check_tickets(
     progress: &(dyn Fn(u64) + Sync),
 ) -> TicketRun {
     let mut run = TicketRun::default();
-    let open = |name: &str, checks: &mut Checks| match File::open(dir.join(name)) {
-        Ok(f) if !f.metadata().is_ok_and(|m| m.is_file()) => {
-            add(
-                checks,
-                CheckId::RecordCount,
-                None,
-                format!("{name} is not a regular file"),
-            );
-            None
-        }
-        Ok(f) => Some(f),
+    let open = |name: &str, checks: &mut Checks| match crate::seal::open(dir, name, ids) {
+        Ok(o) => Some(o.reader),
         Err(e) => {
             add(
                 checks,

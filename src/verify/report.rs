@@ -373,6 +373,8 @@ pub struct Authenticated {
     pub reference_spec: Option<String>,
     /// True when the block was replayed from its seed and came out byte-identical.
     pub replayed: bool,
+    /// True when the ticket files were delivered encrypted to their recipients (`.age`).
+    pub encrypted: bool,
 }
 
 impl Authenticated {
@@ -391,7 +393,12 @@ impl Authenticated {
         } else {
             "not replayed"
         };
-        format!("{signer}; {spec}; {replay}")
+        let files = if self.encrypted {
+            "ticket files delivered encrypted to their recipients"
+        } else {
+            "ticket files delivered in clear"
+        };
+        format!("{signer}; {spec}; {replay}; {files}")
     }
 }
 

@@ -1,0 +1,304 @@
+//! Encryption of a block's ticket files per recipient, with age (X25519; the `age` crate,
+//! compatible with the `age` command-line tool).
+//!
+//! Each ticket file goes to one role, and only that role can read it:
+//!
+//! | role | file | why |
+//! |---|---|---|
+//! | `printer` | `tickets.bin.age` | the printer images the faces and codes |
+//! | `central` | `validation.csv.age` | the central system pays claims |
+//! | `auditor` | `tickets.csv.age` | QA and the auditors read the faces and prizes |
+//!
+//! A role may have several recipients (an auditor's key may be added to every role, so that
+//! one `tirage verify --identity` reads the whole block). The manifest records every
+//! file's plaintext SHA-256 and size and the recipients it was encrypted to; SHA256SUMS
+//! lists the files as delivered (`.age`), so `sha256sum -c` still checks what was handed
+//! over. An age file is encrypted under a fresh random key each time: the delivered bytes
+//! differ from run to run, the plaintexts and the manifest do not.
+
+use crate::output::{BIN, CSV, VALIDATION};
+use std::io::{Read, Write};
+use std::path::Path;
+use std::str::FromStr;
+
+/// The suffix of an encrypted file.
+pub const SUFFIX: &str = ".age";
+
+/// The three roles, the file each receives, in the order the command line names them.
+pub const ROLES: [(&str, &str); 3] = [("printer", BIN), ("central", VALIDATION), ("auditor", CSV)];
+
+/// Why recipients or identities could not be used, or a file not opened.
+#[derive(Debug, thiserror::Error)]
+pub enum SealError {
+    /// A `--recipient` is not `ROLE=age1…` with a known role and an X25519 recipient.
+    #[error("--recipient {given:?}: {why}")]
+    Recipient {
+        /// What was given.
+        given: String,
+        /// What was expected.
+        why: String,
+    },
+    /// Some roles have recipients and others none: a file would stay in clear.
+    #[error("--recipient: no recipient for {0}: with any recipient, every role needs one (printer, central, auditor), so that nothing of the tickets stays in clear")]
+    Missing(&'static str),
+    /// An identity file cannot be read or holds no age identity.
+    #[error("{path}: {why}")]
+    Identity {
+        /// The file.
+        path: String,
+        /// Why.
+        why: String,
+    },
+    /// Encryption failed.
+    #[error("encryption failed: {0}")]
+    Encrypt(String),
+}
+
+/// The recipients of each ticket file.
+#[derive(Clone, Default)]
+pub struct Recipients {
+    /// By file name (tickets.bin, validation.csv, tickets.csv): the recipients' public keys.
+    files: Vec<(&'static str, Vec<age::x25519::Recipient>)>,
+}
+
+impl Recipients {
+    /// Parses `ROLE=age1…` arguments. None: no encryption. Errors: an unknown role, a key
+    /// that is not an X25519 age recipient, the same key twice for a role, a role left
+    /// without a recipient while another has one.
+    pub fn parse(args: &[String]) -> Result<Recipients, SealError> {
+        let mut files: Vec<(&'static str, Vec<age::x25519::Recipient>)> =
+            ROLES.iter().map(|&(_, f)| (f, Vec::new())).collect();
+        for a in args {
+            let bad = |why: &str| SealError::Recipient {
+                given: a.clone(),
+                why: why.into(),
+            };
+            let (role, key) = a
+                .split_once('=')
+                .ok_or_else(|| bad("expected ROLE=age1… (ROLE: printer, central or auditor)"))?;
+            let i = ROLES
+                .iter()
+                .position(|(r, _)| *r == role.trim())
+                .ok_or_else(|| bad("unknown role: expected printer, central or auditor"))?;
+            let r = age::x25519::Recipient::from_str(key.trim())
+                .map_err(|e| bad(&format!("not an age X25519 recipient (age1…): {e}")))?;
+            if files[i].1.iter().any(|x| x.to_string() == r.to_string()) {
+                return Err(bad("this recipient is given twice for the role"));
+            }
+            files[i].1.push(r);
+        }
+        if files.iter().all(|(_, r)| r.is_empty()) {
+            return Ok(Recipients::default());
+        }
+        for ((role, _), (_, r)) in ROLES.iter().zip(&files) {
+            if r.is_empty() {
+                return Err(SealError::Missing(role));
+            }
+        }
+        Ok(Recipients { files })
+    }
+
+    /// Recipients given as their public keys (`age1…`), by file name, as a manifest
+    /// records them. Errors: as [`Recipients::parse`].
+    pub fn from_manifest(files: &[(&str, &[String])]) -> Result<Recipients, SealError> {
+        let mut args = Vec::new();
+        for (name, keys) in files {
+            if let Some((role, _)) = ROLES.iter().find(|(_, f)| f == name) {
+                args.extend(keys.iter().map(|k| format!("{role}={k}")));
+            }
+        }
+        Recipients::parse(&args)
+    }
+
+    /// True when the files are encrypted.
+    pub fn any(&self) -> bool {
+        !self.files.is_empty()
+    }
+
+    /// The recipients of file `name`, if it is encrypted.
+    pub fn of(&self, name: &str) -> Option<&[age::x25519::Recipient]> {
+        self.files
+            .iter()
+            .find(|(f, _)| *f == name)
+            .map(|(_, r)| r.as_slice())
+    }
+}
+
+/// Wraps `out` so that what is written is encrypted to `recipients`; call
+/// [`age::stream::StreamWriter::finish`] at the end. Errors: the age header cannot be
+/// written.
+pub fn encrypt_to<W: Write>(
+    out: W,
+    recipients: &[age::x25519::Recipient],
+) -> Result<age::stream::StreamWriter<W>, SealError> {
+    let e = age::Encryptor::with_recipients(recipients.iter().map(|r| r as &dyn age::Recipient))
+        .map_err(|e| SealError::Encrypt(e.to_string()))?;
+    e.wrap_output(out)
+        .map_err(|e| SealError::Encrypt(e.to_string()))
+}
+
+/// The identities (age secret keys) an auditor, printer or central system holds.
+#[derive(Default)]
+pub struct Identities(Vec<Box<dyn age::Identity + Send + Sync>>);
+
+impl std::fmt::Debug for Identities {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Identities({} secret)", self.0.len())
+    }
+}
+
+impl Identities {
+    /// Loads age identity files (`AGE-SECRET-KEY-1…` lines, as `age-keygen` writes).
+    /// Errors: a file cannot be read, or holds no X25519 identity.
+    pub fn load(paths: &[std::path::PathBuf]) -> Result<Identities, SealError> {
+        let mut ids: Vec<Box<dyn age::Identity + Send + Sync>> = Vec::new();
+        for p in paths {
+            let bad = |why: String| SealError::Identity {
+                path: p.display().to_string(),
+                why,
+            };
+            let text = std::fs::read_to_string(p).map_err(|e| bad(e.to_string()))?;
+            let before = ids.len();
+            for line in text.lines().map(str::trim) {
+                if line.starts_with("AGE-SECRET-KEY-") {
+                    let id = age::x25519::Identity::from_str(line)
+                        .map_err(|e| bad(format!("not an age identity: {e}")))?;
+                    ids.push(Box::new(id));
+                }
+            }
+            if ids.len() == before {
+                return Err(bad("holds no age identity (AGE-SECRET-KEY-1…)".into()));
+            }
+        }
+        Ok(Identities(ids))
+    }
+
+    /// True when none was given.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// A ticket file of a block opened for reading, in clear whichever form it was delivered in.
+pub struct Opened {
+    /// The plaintext.
+    pub reader: Box<dyn Read + Send>,
+    /// The name of the file as delivered (`tickets.csv` or `tickets.csv.age`).
+    pub delivered: String,
+}
+
+/// Opens the ticket file `name` of the block `dir`: `name` itself, or `name.age` decrypted
+/// with `ids`. Only regular files are opened (a FIFO would wait for a writer). Errors
+/// (`io::Error`, with a message that says what to do): neither form exists or is a regular
+/// file; the file is encrypted and no identity given opens it.
+pub fn open(dir: &Path, name: &str, ids: &Identities) -> std::io::Result<Opened> {
+    use std::io::{Error, ErrorKind};
+    let sealed = format!("{name}{SUFFIX}");
+    let regular = |p: &Path| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_file());
+    if regular(&dir.join(name)) {
+        return Ok(Opened {
+            reader: Box::new(std::fs::File::open(dir.join(name))?),
+            delivered: name.into(),
+        });
+    }
+    if !regular(&dir.join(&sealed)) {
+        return match std::fs::symlink_metadata(dir.join(name)) {
+            Ok(_) => Err(Error::new(ErrorKind::InvalidData, "not a regular file")),
+            Err(e) => Err(e),
+        };
+    }
+    let f = std::fs::File::open(dir.join(&sealed))?;
+    if ids.is_empty() {
+        return Err(Error::new(
+            ErrorKind::PermissionDenied,
+            format!("{sealed} is encrypted: give the identity that opens it (--identity FILE)"),
+        ));
+    }
+    let d = age::Decryptor::new_buffered(std::io::BufReader::new(f)).map_err(|e| {
+        Error::new(
+            ErrorKind::InvalidData,
+            format!("{sealed}: not an age file: {e}"),
+        )
+    })?;
+    let r = d
+        .decrypt(ids.0.iter().map(|i| i.as_ref() as &dyn age::Identity))
+        .map_err(|e| {
+            Error::new(
+                ErrorKind::PermissionDenied,
+                format!("{sealed}: no identity given opens it ({e})"),
+            )
+        })?;
+    Ok(Opened {
+        reader: Box::new(r),
+        delivered: sealed,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recipients_are_per_role_and_all_or_none() {
+        let k = || age::x25519::Identity::generate().to_public().to_string();
+        let (p, c, a) = (k(), k(), k());
+        assert!(!Recipients::parse(&[]).unwrap().any());
+        let r = Recipients::parse(&[
+            format!("printer={p}"),
+            format!("central={c}"),
+            format!("auditor={a}"),
+            format!("auditor={p}"),
+        ])
+        .unwrap();
+        assert_eq!(r.of(BIN).unwrap().len(), 1);
+        assert_eq!(r.of(CSV).unwrap().len(), 2);
+        assert!(matches!(
+            Recipients::parse(&[format!("printer={p}")]),
+            Err(SealError::Missing("central"))
+        ));
+        for bad in [format!("printr={p}"), "central=age1nope".into(), p.clone()] {
+            assert!(
+                matches!(
+                    Recipients::parse(&[bad.clone()]),
+                    Err(SealError::Recipient { .. })
+                ),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_file_opens_only_for_its_recipients() {
+        let d = tempfile::tempdir().unwrap();
+        let (mine, other) = (
+            age::x25519::Identity::generate(),
+            age::x25519::Identity::generate(),
+        );
+        let mut w = encrypt_to(
+            std::fs::File::create(d.path().join("tickets.csv.age")).unwrap(),
+            &[mine.to_public()],
+        )
+        .unwrap();
+        w.write_all(b"ticket,prize\n1,0\n").unwrap();
+        w.finish().unwrap();
+        let write_id = |name: &str, id: &age::x25519::Identity| {
+            use age::secrecy::ExposeSecret;
+            let p = d.path().join(name);
+            std::fs::write(&p, format!("{}\n", id.to_string().expose_secret())).unwrap();
+            p
+        };
+        let ids = Identities::load(&[write_id("mine.txt", &mine)]).unwrap();
+        let mut text = String::new();
+        let mut o = open(d.path(), CSV, &ids).unwrap();
+        o.reader.read_to_string(&mut text).unwrap();
+        assert_eq!(
+            (text.as_str(), o.delivered.as_str()),
+            ("ticket,prize\n1,0\n", "tickets.csv.age")
+        );
+        let theirs = Identities::load(&[write_id("other.txt", &other)]).unwrap();
+        let e = open(d.path(), CSV, &theirs).err().unwrap();
+        assert!(e.to_string().contains("no identity given opens it"), "{e}");
+        let e = open(d.path(), CSV, &Identities::default()).err().unwrap();
+        assert!(e.to_string().contains("--identity"), "{e}");
+    }
+}
