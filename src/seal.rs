@@ -259,7 +259,7 @@ mod tests {
         for bad in [format!("printr={p}"), "central=age1nope".into(), p.clone()] {
             assert!(
                 matches!(
-                    Recipients::parse(&[bad.clone()]),
+                    Recipients::parse(std::slice::from_ref(&bad)),
                     Err(SealError::Recipient { .. })
                 ),
                 "{bad}"

@@ -407,7 +407,7 @@ pub fn inspect(
             }
             run = check_tickets(
                 dir,
-                &ids,
+                ids,
                 spec,
                 expect,
                 &promised_tickets,
