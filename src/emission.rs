@@ -6,14 +6,16 @@
 //! they are unique across the emission by construction, and serials are unique because
 //! each carries its block number.
 
-use crate::generate::{stage, BlockPlan, GenerateError, Kind, LeftOver, Placed};
+use crate::durable;
+use crate::generate::{
+    build_into, BlockPlan, GenerateError, Kind, LeftOver, SeedPlacement, Staged,
+};
 use crate::output::MANIFEST;
 use crate::rng::Seed;
 use crate::spec::GameSpec;
 use crate::validation::Validator;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use std::io::Write;
 use std::path::Path;
 
 /// File name of the emission manifest.
@@ -97,13 +99,6 @@ pub fn generate_emission(
 
 /// [`generate_emission`], every block's manifest recording `provenance` (seed share
 /// commitments).
-///
-/// An emission is put in place whole or not at all: every block is built beside its
-/// destination first; only when all are complete are they moved into place (older blocks
-/// moved aside), then `emission.json`, and only then are the older blocks removed. Errors:
-/// [`GenerateError::BlockNotEmission`] when `out` holds a block; a block's destination
-/// error ([`GenerateError::Exists`], …); [`GenerateError::EmissionIncomplete`] when a part
-/// fails, and then the blocks and `emission.json` already at `out` are as they were.
 pub fn generate_emission_with(
     spec: &GameSpec,
     seed: &Seed,
@@ -113,23 +108,28 @@ pub fn generate_emission_with(
     provenance: &crate::generate::Provenance,
     progress: &(dyn Fn(u32, u64) + Sync),
 ) -> Result<GeneratedEmission, GenerateError> {
-    let created = std::fs::symlink_metadata(out).is_err();
-    let made = emission_into(spec, seed, blocks, out, force, provenance, progress);
-    if made.is_err() && created {
-        // The directory this run made, left empty by the failure: not left behind.
-        let _ = std::fs::remove_dir(out);
-    }
-    made
+    generate_emission_placing(spec, seed, blocks, out, force, provenance, None, progress)
 }
 
-/// [`generate_emission_with`] but for removing the directory it created on a failure.
-fn emission_into(
+/// [`generate_emission_with`], the seed file beside `out` put in place with the emission
+/// as `seed_file` says. The caller holds `out`'s exclusive lock ([`crate::lock`]).
+///
+/// An emission is put in place whole or not at all: the emission directory is built
+/// beside its destination (every block, then `emission.json`, all flushed to the disk),
+/// then moved there in one rename, an older emission moved aside first and removed last
+/// (see [`crate::generate::Staged::put_in_place`]). Errors:
+/// [`GenerateError::BlockNotEmission`] when `out` holds a block; a block's destination
+/// error ([`GenerateError::Exists`], …); [`GenerateError::EmissionIncomplete`] when a part
+/// fails, and then what is at `out` is as it was.
+#[allow(clippy::too_many_arguments)]
+pub fn generate_emission_placing(
     spec: &GameSpec,
     seed: &Seed,
     blocks: std::ops::RangeInclusive<u32>,
     out: &Path,
     force: bool,
     provenance: &crate::generate::Provenance,
+    seed_file: Option<&SeedPlacement>,
     progress: &(dyn Fn(u32, u64) + Sync),
 ) -> Result<GeneratedEmission, GenerateError> {
     let plans = blocks
@@ -143,19 +143,29 @@ fn emission_into(
             cause: Box::new(e),
         }
     };
-    // Every block built beside its place; dropped (removed) on any error below.
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |error| GenerateError::Io { path, error }
+    };
+    let parent = durable::parent_of(out);
+    std::fs::create_dir_all(&parent)
+        .map_err(io(&parent))
+        .map_err(incomplete(EMISSION.into()))?;
+    // The whole emission built beside its place; removed when dropped on any error below.
+    let tmp = tempfile::Builder::new()
+        .prefix(&crate::lock::staging_prefix(out, "tmp"))
+        .tempdir_in(&parent)
+        .map_err(io(&parent))
+        .map_err(incomplete(EMISSION.into()))?;
     let mut entries = Vec::new();
-    let mut staged = Vec::new();
     for plan in &plans {
         let dir = block_dir(plan.block);
         let at = format!("block {}", plan.block);
-        let (s, m) = stage(plan, seed, &out.join(&dir), force, provenance, &|n| {
-            progress(plan.block, n)
-        })
-        .map_err(incomplete(at.clone()))?;
-        let path = s.path().join(MANIFEST);
-        let bytes = std::fs::read(&path)
-            .map_err(|error| GenerateError::Io { path, error })
+        let bdir = tmp.path().join(&dir);
+        std::fs::create_dir(&bdir)
+            .map_err(io(&bdir))
+            .map_err(incomplete(at.clone()))?;
+        let (m, bytes) = build_into(plan, seed, &bdir, provenance, &|n| progress(plan.block, n))
             .map_err(incomplete(at))?;
         entries.push(BlockEntry {
             block: plan.block,
@@ -165,7 +175,6 @@ fn emission_into(
             lots: m.lots,
             payout: m.payout,
         });
-        staged.push(s);
     }
     let manifest = EmissionManifest {
         format: FORMAT.into(),
@@ -178,60 +187,49 @@ fn emission_into(
     };
     let mut json = serde_json::to_vec_pretty(&manifest).expect("serializes");
     json.push(b'\n');
-    let io = |path: &Path| {
-        let path = path.to_path_buf();
-        move |error| GenerateError::Io { path, error }
-    };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&format!(".{EMISSION}."))
-        .tempfile_in(out)
-        .map_err(io(out))
+    let path = tmp.path().join(EMISSION);
+    durable::write_file(&path, &json)
+        .and_then(|()| durable::sync_dir(tmp.path()))
+        .map_err(io(&path))
         .map_err(incomplete(EMISSION.into()))?;
-    tmp.write_all(&json)
-        .map_err(io(tmp.path()))
-        .map_err(incomplete(EMISSION.into()))?;
-    // A temporary file is created 0600; emission.json is for every reader, as the blocks.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        tmp.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(0o644))
-            .map_err(io(tmp.path()))
-            .map_err(incomplete(EMISSION.into()))?;
-    }
-
     if crate::generate::stop_requested() {
         return Err(incomplete(EMISSION.into())(GenerateError::Interrupted));
     }
-    // Into place: the blocks, then emission.json; on a failure every block goes back.
-    let mut placed: Vec<Placed> = Vec::new();
-    let undo = |placed: Vec<Placed>, at: String, e: GenerateError| {
-        for p in placed.into_iter().rev() {
-            let _ = p.undo();
-        }
-        incomplete(at)(e)
-    };
-    for (s, plan) in staged.into_iter().zip(&plans) {
-        match s.put_in_place() {
-            Ok(p) => placed.push(p),
-            Err(e) => return Err(undo(placed, format!("block {}", plan.block), e)),
-        }
-    }
-    if let Err(e) = tmp.persist(out.join(EMISSION)) {
-        return Err(undo(
-            placed,
-            EMISSION.into(),
-            io(&out.join(EMISSION))(e.error),
-        ));
-    }
-    let left_over = placed
-        .into_iter()
-        .filter_map(|p| p.finish().err())
-        .collect();
+    let staged = Staged::new(tmp, out.to_path_buf(), parent).with_foreign(foreign_entries);
+    let placed = staged
+        .put_in_place(seed_file)
+        .map_err(incomplete(EMISSION.into()))?;
+    let left_over = placed.finish().err().into_iter().collect();
     Ok(GeneratedEmission {
         manifest,
         left_over,
     })
+}
+
+/// What in emission directory `dir` tirage did not write, which replacing the emission
+/// would delete: anything but `emission.json`, `block-NNN` directories (and what in them
+/// tirage did not write, as `block-NNN/name`) and the blocks' lock files.
+fn foreign_entries(dir: &Path) -> Vec<String> {
+    let mut names = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let ft = e.file_type().ok();
+        let is_block = name
+            .strip_prefix("block-")
+            .is_some_and(|n| n.len() == 3 && n.bytes().all(|b| b.is_ascii_digit()));
+        let lock = name.starts_with(".block-") && name.ends_with(".tirage-lock");
+        match ft {
+            Some(t) if t.is_dir() && is_block => names.extend(
+                crate::place::foreign_in_block(&e.path())
+                    .into_iter()
+                    .map(|n| format!("{name}/{n}")),
+            ),
+            Some(t) if t.is_file() && (name == EMISSION || lock) => {}
+            _ => names.push(name),
+        }
+    }
+    names.sort();
+    names
 }
 
 /// Where an emission of `blocks` may go (call before anything is staged, a fresh seed
@@ -274,6 +272,20 @@ pub fn check_emission_destination(
             return Err(GenerateError::InTheWay {
                 path: own_seed,
                 why: "the seed file of a block made alone there: it would sit beside a block of the emission it does not replay; move the block and its seed file away, or make the emission elsewhere (--out)".into(),
+            });
+        }
+    }
+    // Replacing the emission replaces its whole directory: nothing tirage did not write
+    // goes with it.
+    if force && out.is_dir() {
+        let names = foreign_entries(out)
+            .into_iter()
+            .filter(|n| !n.starts_with("block-"))
+            .collect::<Vec<_>>();
+        if !names.is_empty() {
+            return Err(GenerateError::ForeignFiles {
+                path: out.to_path_buf(),
+                names,
             });
         }
     }
