@@ -14,6 +14,7 @@ use clap::{Parser, Subcommand};
 use seed::SeedFile;
 use std::process::ExitCode;
 use tirage::generate::{GenerateError, LeftOver};
+use tirage::lock::{LockError, Mode, OutputLock};
 
 /// tirage — print runs of instant lottery tickets: exact lot tables, reproducible
 /// allocation, rule-checked faces, audited files.
@@ -119,6 +120,35 @@ fn once_placed(
         eprintln!("tirage: warning: {l}");
     }
     Ok(said)
+}
+
+/// Locks output `out` for this run alone ([`tirage::lock`]) and removes what dead runs
+/// left beside it, saying so. Held by another run: without `force` an error (two runs to
+/// one output never both succeed); with `force` it waits its turn, saying so.
+fn lock_output(out: &std::path::Path, force: bool) -> anyhow::Result<OutputLock> {
+    let lock = match OutputLock::acquire(out, Mode::Exclusive, false) {
+        Err(LockError::Busy { .. }) if force => {
+            eprintln!(
+                "tirage: waiting for another tirage run writing or verifying {} to finish",
+                out.display()
+            );
+            OutputLock::acquire(out, Mode::Exclusive, true)?
+        }
+        r => r?,
+    };
+    for (path, error) in lock.remove_leftovers() {
+        match error {
+            None => eprintln!(
+                "tirage: removed {}, left by an earlier run that did not finish",
+                path.display()
+            ),
+            Some(e) => eprintln!(
+                "tirage: warning: {}, left by an earlier run that did not finish, could not be removed: {e}",
+                path.display()
+            ),
+        }
+    }
+    Ok(lock)
 }
 
 /// Runs `f` on a rayon pool of `threads` threads (0: one per core).

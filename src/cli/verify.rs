@@ -2,12 +2,14 @@
 
 use super::{progress, with_threads, Outcome};
 use anyhow::{Context, Result};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use tirage::audit::AUDIT_MD;
+use tirage::lock::{LockError, Mode, OutputLock};
 use tirage::output::{MANIFEST, SPEC, SUMS};
 use tirage::rng::Seed;
 use tirage::spec::GameSpec;
 use tirage::verify::emission::{is_emission, verify_emission};
+use tirage::verify::seal::Seal;
 use tirage::verify::{audit, Options, SeedInput};
 
 /// Arguments of `tirage verify`.
@@ -64,6 +66,8 @@ pub fn run(a: Args) -> Result<Outcome> {
         (None, true) => None,
     };
     let expected = reference.as_ref().map_or(0, |s| u64::from(s.block_size));
+    // No run replaces the block (or its emission) while it is read.
+    let _locks = lock_shared(&a.dir);
     if is_emission(&a.dir) {
         if opts_seed_given(&a) {
             anyhow::bail!(
@@ -103,6 +107,7 @@ pub fn run(a: Args) -> Result<Outcome> {
             a.dir.display()
         );
     }
+    let seal = Seal::of(&a.dir).ok();
     let bar = progress::bar(expected, "verify", a.quiet);
     let opts = Options {
         reference: reference.as_ref(),
@@ -133,6 +138,13 @@ pub fn run(a: Args) -> Result<Outcome> {
     }
     if !a.no_audit {
         let dir = a.report.clone().unwrap_or_else(|| a.dir.clone());
+        // Only into the block that was read, never into one put there since.
+        if a.report.is_none() && Seal::of(&a.dir).ok() != seal {
+            anyhow::bail!(
+                "{} changed while it was being verified (another run replaced or changed it): this report is not about what is there now, so none was written; verify it again",
+                a.dir.display()
+            );
+        }
         // A report that cannot be written is said, but never hides findings (exit 1). On a
         // clean block, a report asked for with --report that could not be written is an
         // error (exit 2); at the default place (the block, perhaps on read-only media) a
@@ -170,6 +182,37 @@ pub fn run(a: Args) -> Result<Outcome> {
     } else {
         Outcome::Findings
     })
+}
+
+/// Shared locks on block or emission `dir` and, for a block of an emission, on the
+/// emission ([`tirage::lock`]), waited for (a run writing it finishes first, saying so).
+/// A lock file missing (an output not made by this tirage) is no lock; one that cannot be
+/// locked is said; verify goes on without them (the seal check stays).
+fn lock_shared(dir: &Path) -> Vec<OutputLock> {
+    let mut dirs = vec![dir.to_path_buf()];
+    if let Some(parent) = dir.parent().filter(|p| is_emission(p)) {
+        dirs.insert(0, parent.to_path_buf());
+    }
+    let mut locks = Vec::new();
+    for d in dirs {
+        let lock = match OutputLock::acquire(&d, Mode::Shared, false) {
+            Err(LockError::Busy { .. }) => {
+                eprintln!(
+                    "tirage: waiting for another tirage run writing {} to finish",
+                    d.display()
+                );
+                OutputLock::acquire(&d, Mode::Shared, true)
+            }
+            r => r,
+        };
+        match lock {
+            Ok(l) => locks.push(l),
+            // No lock file: not made by this tirage; the seal check still holds.
+            Err(LockError::Io { error, .. }) if error.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => eprintln!("tirage: note: {e}; verifying without it"),
+        }
+    }
+    locks
 }
 
 /// True when a seed or seed shares were given.

@@ -13,6 +13,7 @@
 
 pub mod emission;
 pub mod report;
+pub mod seal;
 
 use crate::audit::leakage::{self, Tally};
 use crate::audit::Audit;
