@@ -271,7 +271,7 @@ fn an_interrupted_run_leaves_nothing_behind() {
         let child = c.spawn().unwrap();
         // Wait until the block is being written beside its destination.
         let t0 = std::time::Instant::now();
-        while !entries(&dir).iter().any(|n| n.starts_with(".tirage-tmp-")) {
+        while !entries(&dir).iter().any(|n| n.contains(".tirage-tmp-")) {
             assert!(t0.elapsed().as_secs() < 60, "generation never started");
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
@@ -286,7 +286,10 @@ fn an_interrupted_run_leaves_nothing_behind() {
         assert_eq!(o.status.code(), Some(130), "{signal}: {err}");
         assert!(err.contains("interrupted"), "{err}");
         assert_eq!(
-            entries(&dir),
+            entries(&dir)
+                .into_iter()
+                .filter(|n| !n.ends_with(".tirage-lock"))
+                .collect::<Vec<_>>(),
             ["block-001"],
             "{signal}: something was left beside the output"
         );
@@ -318,11 +321,10 @@ fn an_emission_never_goes_into_a_block() {
     }
 }
 
-/// A forced replacement puts the new block in place and moves the old one aside; undone,
-/// the old block is back exactly and nothing is left beside it (what an emission does when
-/// a later part fails).
+/// A forced replacement moves the old block aside under a name of this run's, puts the new
+/// one in place, and removes the old one once finished; nothing else is left beside it.
 #[test]
-fn a_placed_block_can_be_undone() {
+fn a_placed_block_replaces_the_old_one_once_finished() {
     use tirage::generate::{stage, BlockPlan, Provenance};
     use tirage::rng::Seed;
     use tirage::spec::GameSpec;
@@ -335,16 +337,23 @@ fn a_placed_block_can_be_undone() {
     let other = Seed::from_hex(&"7".repeat(64)).unwrap();
     let (staged, _) = stage(&plan, &other, &out, true, &Provenance::default(), &|_| {}).unwrap();
     assert!(staged.path().starts_with(t.path()));
-    let placed = staged.put_in_place().unwrap();
+    let placed = staged.put_in_place(None).unwrap();
     assert_ne!(std::fs::read(out.join("SHA256SUMS")).unwrap(), sums);
-    assert_eq!(
-        std::fs::read_dir(t.path()).unwrap().count(),
-        2,
-        "old block aside"
-    );
-    placed.undo().unwrap();
-    assert_eq!(std::fs::read(out.join("SHA256SUMS")).unwrap(), sums);
-    assert_eq!(std::fs::read_dir(t.path()).unwrap().count(), 1);
+    let names = |d: &Path| -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|n| !n.ends_with(".tirage-lock"))
+            .collect();
+        v.sort();
+        v
+    };
+    let aside = names(t.path());
+    assert_eq!(aside.len(), 2, "{aside:?}");
+    let prefix = format!(".b.tirage-old-{}-", std::process::id());
+    assert!(aside[0].starts_with(&prefix), "{aside:?}");
+    placed.finish().unwrap();
+    assert_eq!(names(t.path()), ["b"]);
 }
 
 /// A torn block (one ticket file deleted, or cut short): verify blames that file only, and
