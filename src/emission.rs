@@ -251,7 +251,7 @@ pub fn check_emission_destination(
         if !force {
             return Err(GenerateError::Exists(out.to_path_buf()));
         }
-        let ours = std::fs::read(out.join(EMISSION))
+        let ours = crate::output::read_regular(&out.join(EMISSION), crate::output::MAX_JSON)
             .ok()
             .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
             .is_some_and(|v| v["format"] == FORMAT);

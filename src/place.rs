@@ -26,7 +26,7 @@ pub fn check_destination(out: &Path, force: bool, kind: Kind) -> Result<(), Gene
     }
     let manifest = meta
         .is_dir()
-        .then(|| std::fs::read(out.join(MANIFEST)).ok())
+        .then(|| crate::output::read_regular(&out.join(MANIFEST), crate::output::MAX_JSON).ok())
         .flatten()
         .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
         .filter(|v| v["format"] == manifest::FORMAT);

@@ -139,7 +139,7 @@ pub fn load(dir: &Path, tickets: &[u32]) -> Result<Proofs, RenderError> {
     };
     let listed = sums::read(dir).map_err(|m| file(crate::output::SUMS, m))?;
     let read_small = |name: &str| -> Result<Vec<u8>, RenderError> {
-        let bytes = std::fs::read(dir.join(name))
+        let bytes = crate::output::read_regular(&dir.join(name), crate::output::MAX_JSON)
             .map_err(|e| file(name, format!("cannot read it: {e}")))?;
         sums::check(&listed, name, &hex::encode(Sha256::digest(&bytes)))
             .map_err(|m| file(name, m))?;
@@ -185,7 +185,7 @@ pub fn load(dir: &Path, tickets: &[u32]) -> Result<Proofs, RenderError> {
     // The print file: its header must be the one this spec writes for the manifest's block.
     let want_head = print_file::header(&spec, manifest.block, manifest.tickets);
     let rec_size = print_file::record_size(&spec);
-    let mut bin = std::fs::File::open(dir.join(BIN))
+    let mut bin = crate::output::open_regular(&dir.join(BIN))
         .map_err(|e| file(BIN, format!("cannot read it: {e}")))?;
     let mut head = vec![0u8; want_head.len()];
     let read_head = bin.read_exact(&mut head);

@@ -217,7 +217,7 @@ fn a_pipe_is_refused_not_waited_on() {
     let o = tirage().arg("check").arg(&fifo).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr)
-        .contains("cannot read the spec: not a regular file (a directory, a pipe or a device)"));
+        .contains("cannot read the spec: a FIFO, not a regular file"));
     let o = tirage()
         .arg("generate")
         .arg(repo("tests/specs/coq_small.toml"))

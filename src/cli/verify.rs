@@ -54,8 +54,7 @@ pub fn run(a: Args) -> Result<Outcome> {
     let reference = a.spec.as_deref().map(GameSpec::load).transpose()?;
     let seed = match (&a.seed_file, a.seed_share.is_empty()) {
         (Some(f), _) => {
-            let text = std::fs::read_to_string(f)
-                .with_context(|| format!("cannot read the seed file {}", f.display()))?;
+            let text = super::seed::read_small(f, "seed file")?;
             Some(SeedInput::whole(
                 Seed::from_hex(&text).with_context(|| format!("seed file {}", f.display()))?,
             ))
@@ -90,7 +89,7 @@ pub fn run(a: Args) -> Result<Outcome> {
         if a.json {
             println!("{}", serde_json::to_string_pretty(&report)?);
         } else {
-            print!("{}", report.to_text());
+            print!("{}", super::visible(&report.to_text()));
         }
         return Ok(if report.clean {
             Outcome::Success
@@ -121,7 +120,7 @@ pub fn run(a: Args) -> Result<Outcome> {
     if a.json {
         println!("{}", serde_json::to_string_pretty(report)?);
     } else {
-        print!("{}", report.to_text());
+        print!("{}", super::visible(&report.to_text()));
     }
     // An earlier run's report beside the block may say another verdict: never left unsaid.
     let earlier = a.dir.join(AUDIT_MD);

@@ -34,6 +34,9 @@ pub const MANIFEST: &str = "manifest.json";
 /// The checksums.
 pub const SUMS: &str = "SHA256SUMS";
 
+/// The largest `manifest.json` or `emission.json` read (they are a few kilobytes).
+pub const MAX_JSON: u64 = 64 << 20;
+
 /// One ticket as written: where it is, which way it realises, and its face.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Ticket {

@@ -9,7 +9,7 @@ use super::report::{Findings, EXAMPLES};
 use super::{verify_block, Report, VerifyError};
 use crate::emission::{EmissionManifest, EMISSION};
 use crate::output::manifest::Manifest;
-use crate::output::MANIFEST;
+use crate::output::{MANIFEST, MAX_JSON};
 use crate::spec::GameSpec;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -84,15 +84,16 @@ pub fn verify_emission(
         return Err(VerifyError::not_a_directory(dir));
     }
     let mut f = Findings::default();
-    let em: Option<EmissionManifest> = match std::fs::read(dir.join(EMISSION)) {
-        Err(e) => {
-            f.add(None, format!("cannot read emission.json: {e}"));
-            None
-        }
-        Ok(b) => serde_json::from_slice(&b)
-            .map_err(|e| f.add(None, format!("emission.json does not parse: {e}")))
-            .ok(),
-    };
+    let em: Option<EmissionManifest> =
+        match crate::output::read_regular(&dir.join(EMISSION), MAX_JSON) {
+            Err(e) => {
+                f.add(None, format!("cannot read emission.json: {e}"));
+                None
+            }
+            Ok(b) => serde_json::from_slice(&b)
+                .map_err(|e| f.add(None, format!("emission.json does not parse: {e}")))
+                .ok(),
+        };
     let mut blocks = Vec::new();
     let mut codes: Vec<u64> = Vec::new();
     let mut tickets = 0;
@@ -153,7 +154,7 @@ pub fn verify_emission(
                 verify_block(&bdir, reference, &|n| progress(entry.block, n))?;
             tickets += report.tickets;
             codes.extend(block_codes);
-            match std::fs::read(bdir.join(MANIFEST)) {
+            match crate::output::read_regular(&bdir.join(MANIFEST), MAX_JSON) {
                 Err(e) => f.add(
                     None,
                     format!("{}: cannot read manifest.json: {e}", entry.dir),

@@ -247,7 +247,15 @@ pub fn inspect(
     }
     let mut checks: Checks = BTreeMap::new();
     let mut not_run: Vec<CheckId> = Vec::new();
-    let read = |name: &str| std::fs::read(dir.join(name));
+    // Only regular files, never more than a block's file of that kind can hold.
+    let read = |name: &str| {
+        let limit = if name == SPEC {
+            crate::spec::MAX_SPEC_BYTES
+        } else {
+            crate::output::MAX_JSON
+        };
+        crate::output::read_regular(&dir.join(name), limit)
+    };
 
     // SHA256SUMS.
     let listed: Vec<(String, String)> = sums::read(dir).unwrap_or_else(|why| {
@@ -287,7 +295,11 @@ pub fn inspect(
     }
 
     // The spec copy.
-    let spec = match std::fs::read_to_string(dir.join(SPEC)) {
+    let spec_text = read(SPEC).and_then(|b| {
+        String::from_utf8(b)
+            .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))
+    });
+    let spec = match spec_text {
         Err(e) => {
             add(
                 &mut checks,
@@ -492,6 +504,12 @@ pub fn inspect(
         }
     }
 
+    // Why a file was not read: missing, or what it is instead (a FIFO, a link…).
+    let unread = |name: &str| match crate::output::open_regular(&dir.join(name)) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => "missing".to_string(),
+        Err(e) => format!("cannot be read: {e}"),
+        Ok(_) => "cannot be read".to_string(),
+    };
     // Digests: SHA256SUMS and the manifest against what was read.
     for (name, hash) in &listed {
         match actual.get(name) {
@@ -499,7 +517,7 @@ pub fn inspect(
                 &mut checks,
                 CheckId::Sha256sums,
                 None,
-                format!("{name} is listed but missing"),
+                format!("{name} is listed but {}", unread(name)),
             ),
             Some((_, h)) if h != hash => add(
                 &mut checks,
@@ -517,7 +535,7 @@ pub fn inspect(
                     &mut checks,
                     CheckId::Manifest,
                     None,
-                    format!("{} is in the manifest but missing", f.name),
+                    format!("{} is in the manifest but {}", f.name, unread(&f.name)),
                 ),
                 Some((n, h)) => {
                     if *n != f.bytes {
@@ -543,7 +561,13 @@ pub fn inspect(
 
     // The replay.
     let mut replayed = None;
-    if let (Some(given), Some(spec)) = (&opts.seed, &spec) {
+    // A block of as many records as it declares: a replay never builds more tickets than
+    // the print file holds.
+    let whole = run
+        .expect
+        .as_ref()
+        .is_some_and(|e| e.tickets == run.tickets);
+    if let (Some(given), Some(spec), true) = (&opts.seed, &spec, whole) {
         replayed = replay(
             spec,
             manifest.as_ref(),
@@ -556,6 +580,8 @@ pub fn inspect(
         if replayed.is_none() && !checks.contains_key(&CheckId::Replay) {
             not_run.push(CheckId::Replay);
         }
+    } else if opts.seed.is_some() {
+        not_run.push(CheckId::Replay);
     }
 
     let files: Vec<FileDigest> = [CSV, BIN, VALIDATION, SPEC, MANIFEST, SUMS]
@@ -1287,10 +1313,7 @@ fn check_manifest_sums(m: &Manifest, spec: &GameSpec, bad: &mut impl FnMut(Strin
 /// Size and hex SHA-256 of the regular file at `path`, or `None` when it is not one or
 /// cannot be read.
 fn hash_file(path: &Path) -> Option<(u64, String)> {
-    let mut f = File::open(path).ok()?;
-    if !f.metadata().ok()?.is_file() {
-        return None;
-    }
+    let mut f = crate::output::open_regular(path).ok()?;
     let mut h = Sha256::new();
     let n = std::io::copy(&mut f, &mut h).ok()?;
     Some((n, hex::encode(h.finalize())))
@@ -1914,16 +1937,8 @@ fn check_tickets(
     progress: &(dyn Fn(u64) + Sync),
 ) -> TicketRun {
     let mut run = TicketRun::default();
-    let open = |name: &str, checks: &mut Checks| match File::open(dir.join(name)) {
-        Ok(f) if !f.metadata().is_ok_and(|m| m.is_file()) => {
-            add(
-                checks,
-                CheckId::RecordCount,
-                None,
-                format!("{name} is not a regular file"),
-            );
-            None
-        }
+    let open = |name: &str, checks: &mut Checks| match crate::output::open_regular(&dir.join(name))
+    {
         Ok(f) => Some(f),
         Err(e) => {
             add(
@@ -1943,6 +1958,7 @@ fn check_tickets(
         run.expect = expect;
         return run;
     };
+    let bin_len = bin.metadata().map_or(0, |m| m.len());
     // Print file header.
     let mut bin = Hashed::new(bin, &[]);
     let mut head = Vec::new();
@@ -1961,6 +1977,7 @@ fn check_tickets(
         let _ = bin.read(&mut head, header.header_size - 30);
     }
     let rec = print_file::record_size(spec);
+    let bin_records = bin_len.saturating_sub(want_head.len() as u64) / rec.max(1) as u64;
     // Never read past one record more than the block holds (a huge or endless file).
     let read_so_far = head.len() as u64;
     let bin = bin.limit(
@@ -2005,10 +2022,11 @@ fn check_tickets(
                 checks,
                 id,
                 None,
+                // Only the line's end is dropped: a carriage return before it stays visible.
                 format!(
                     "{name} header {:?}, expected {:?}",
-                    String::from_utf8_lossy(&got).trim_end(),
-                    String::from_utf8_lossy(&want).trim_end()
+                    String::from_utf8_lossy(got.strip_suffix(b"\n").unwrap_or(&got)),
+                    String::from_utf8_lossy(want.strip_suffix(b"\n").unwrap_or(&want))
                 ),
             );
         }
@@ -2024,7 +2042,8 @@ fn check_tickets(
     let (tx, rx) = sync_channel::<Batch>(2);
     let (spare_tx, spare_rx) = channel::<Batch>();
     let mut total = Acc::new(spec.ways.len(), spec.pack_size);
-    total.ways.reserve(expect.tickets as usize);
+    // The records the print file can hold, whatever the manifest declares.
+    total.ways.reserve(expect.tickets.min(bin_records) as usize);
     // Escaped once; each thread renders into its own clone.
     let row_writer = tickets_csv::RowWriter::new(spec);
     let reader_result = std::thread::scope(|s| {
