@@ -72,7 +72,7 @@ pub fn run() -> ExitCode {
         Ok(Outcome::Success) => ExitCode::SUCCESS,
         Ok(Outcome::Findings) => ExitCode::from(1),
         Err(e) => {
-            eprintln!("tirage: error: {e:#}");
+            eprintln!("tirage: error: {}", visible(&format!("{e:#}")));
             let interrupted = e
                 .chain()
                 .any(|c| c.downcast_ref().is_some_and(GenerateError::is_interrupted));
@@ -80,6 +80,24 @@ pub fn run() -> ExitCode {
             ExitCode::from(if interrupted { 130 } else { 2 })
         }
     }
+}
+
+/// `text` with every control character but the line feed shown as an escape (`\u{1b}`,
+/// `\r`): a file name or a file's bytes quoted in a message never drive the terminal nor
+/// hide what precedes them.
+pub fn visible(text: &str) -> String {
+    let mut s = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c != '\n'
+            && (c.is_control()
+                || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'))
+        {
+            s.extend(c.escape_default());
+        } else {
+            s.push(c);
+        }
+    }
+    s
 }
 
 /// From now on, Ctrl-C, SIGTERM or SIGHUP asks generation to stop cleanly: it fails with
