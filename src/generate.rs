@@ -501,7 +501,8 @@ pub struct Provenance {
     /// The tool identity to record; `None`: this build's ([`manifest::Tool::this_build`]).
     /// A replay sets the block's recorded identity, so that the manifest can match.
     pub tool: Option<manifest::Tool>,
-    /// The spec path to record as `spec.source`; `None`: the path the spec was loaded from.
+    /// The spec name to record as `spec.source`; `None`: the file name of the path the spec
+    /// was loaded from.
     pub spec_source: Option<String>,
 }
 
@@ -842,7 +843,14 @@ pub fn build_manifest(
         },
         spec: manifest::SpecRef {
             file: SPEC.into(),
-            source: spec.path.display().to_string(),
+            // The file's name only: the same spec gives the same manifest however its
+            // path is spelled (`./game_specs/coq.toml`, an absolute path, another directory).
+            source: spec
+                .path
+                .file_name()
+                .unwrap_or(spec.path.as_os_str())
+                .to_string_lossy()
+                .into_owned(),
             sha256: spec.sha256.clone(),
         },
         seed_commitment: seed.commitment(),
