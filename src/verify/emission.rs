@@ -95,7 +95,9 @@ pub fn verify_emission(
                 .ok(),
         };
     let mut blocks = Vec::new();
-    let mut codes: Vec<u64> = Vec::new();
+    // Every block's codes sorted on disk, merged at the end: bounded memory.
+    let scratch = |error| VerifyError::Scratch { error };
+    let mut codes = super::codes::CodeRuns::new().map_err(scratch)?;
     let mut tickets = 0;
     if let Some(em) = &em {
         let mut numbers: Vec<u32> = em.blocks.iter().map(|b| b.block).collect();
@@ -153,7 +155,8 @@ pub fn verify_emission(
             let (report, block_codes) =
                 verify_block(&bdir, reference, &|n| progress(entry.block, n))?;
             tickets += report.tickets;
-            codes.extend(block_codes);
+            codes.add(&block_codes).map_err(scratch)?;
+            drop(block_codes);
             match crate::output::read_regular(&bdir.join(MANIFEST), MAX_JSON) {
                 Err(e) => f.add(
                     None,
@@ -192,8 +195,7 @@ pub fn verify_emission(
             }
             blocks.push(report);
         }
-        codes.sort_unstable();
-        let dups = codes.windows(2).filter(|w| w[0] == w[1]).count();
+        let dups = codes.duplicates().map_err(scratch)?;
         if dups > 0 {
             f.add(
                 None,

@@ -11,6 +11,7 @@
 //! as it goes; the records of each block are checked in parallel and the findings merged in
 //! ticket order, so the report never depends on the number of threads.
 
+pub mod codes;
 pub mod emission;
 pub mod report;
 pub mod seal;
@@ -127,6 +128,13 @@ pub enum VerifyError {
         path: PathBuf,
         /// Whether anything exists at `path`.
         exists: bool,
+    },
+    /// The validation codes of an emission could not be sorted on disk (in a temporary
+    /// directory): the cross-block check could not run.
+    #[error("cannot sort the emission's validation codes in a temporary directory ({}): {error}; set TMPDIR to a directory with room (8 bytes a ticket)", std::env::temp_dir().display())]
+    Scratch {
+        /// The operating system's error.
+        error: std::io::Error,
     },
 }
 
