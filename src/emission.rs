@@ -275,8 +275,20 @@ pub fn check_emission_destination(
             });
         }
     }
-    // Replacing the emission replaces its whole directory: nothing tirage did not write
-    // goes with it.
+    // Replacing the emission replaces its whole directory: without force only an empty
+    // one, and nothing tirage did not write goes with it.
+    if let Ok(meta) = std::fs::symlink_metadata(out) {
+        let empty = meta.is_dir() && std::fs::read_dir(out).is_ok_and(|mut d| d.next().is_none());
+        if !meta.is_dir() {
+            return Err(GenerateError::InTheWay {
+                path: out.to_path_buf(),
+                why: "not a directory: an emission goes to a directory of its own; choose another --out".into(),
+            });
+        }
+        if !force && !empty {
+            return Err(GenerateError::Exists(out.to_path_buf()));
+        }
+    }
     if force && out.is_dir() {
         let names = foreign_entries(out)
             .into_iter()

@@ -475,3 +475,37 @@ fn sha256sums_lists_each_file_once() {
     assert!(String::from_utf8_lossy(&o.stdout)
         .contains("SHA256SUMS lists tickets.csv 2 times, expected once"));
 }
+
+/// An emission replaces its whole directory: never one holding anything without --force,
+/// nor with it one holding a file tirage did not write; both stay as they were.
+#[test]
+fn an_emission_never_deletes_what_tirage_did_not_write() {
+    let t = tempfile::tempdir().unwrap();
+    let em = t.path().join("em");
+    std::fs::create_dir(&em).unwrap();
+    std::fs::write(em.join("notes.txt"), "keep me").unwrap();
+    let run = |force: bool| {
+        let mut c = tirage();
+        c.arg("generate")
+            .arg(repo("tests/specs/coq_small.toml"))
+            .args(["--blocks", "1..2", "--seed", SEED, "-q", "--out"])
+            .arg(&em);
+        if force {
+            c.arg("--force");
+        }
+        c.output().unwrap()
+    };
+    let o = run(false);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("already exists; pass --force"));
+    let o = run(true);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("holds files tirage did not write (notes.txt)"), "{err}");
+    assert_eq!(std::fs::read_to_string(em.join("notes.txt")).unwrap(), "keep me");
+    assert_eq!(std::fs::read_dir(&em).unwrap().count(), 1);
+    // Empty, it takes the emission.
+    std::fs::remove_file(em.join("notes.txt")).unwrap();
+    assert_eq!(run(false).status.code(), Some(0));
+    assert_eq!(verify_code(&em), 0);
+}
