@@ -31,8 +31,10 @@ fn traced(args: &[&str], tirage_args: &[OsString]) -> std::process::Output {
         .expect("strace is needed by this test (apt-get install strace)")
 }
 
-/// A fresh block with its fresh seed file, in a directory of its own.
+/// A fresh block (or an emission of two blocks) with its fresh seed file, in a directory
+/// of its own.
 struct Case {
+    emission: bool,
     dir: tempfile::TempDir,
     out: PathBuf,
     seed: PathBuf,
@@ -42,37 +44,58 @@ struct Case {
 
 impl Case {
     fn new() -> Case {
+        Case::made(false)
+    }
+
+    fn made(emission: bool) -> Case {
         let dir = tempfile::tempdir().unwrap();
         let root = std::fs::canonicalize(dir.path()).unwrap();
         let out = root.join("b");
-        let o = tirage()
-            .arg("generate")
+        let mut c = tirage();
+        c.arg("generate")
             .arg(spec())
             .args(["-q", "--out"])
-            .arg(&out)
-            .output()
-            .unwrap();
-        assert!(o.status.success());
+            .arg(&out);
+        if emission {
+            c.args(["--blocks", "1..2"]);
+        }
+        assert!(c.output().unwrap().status.success());
         let seed = root.join("b.seed");
-        Case {
-            old_sums: std::fs::read(out.join("SHA256SUMS")).unwrap(),
+        let mut case = Case {
+            emission,
+            old_sums: Vec::new(),
             old_seed: std::fs::read(&seed).unwrap(),
             dir,
             out,
             seed,
-        }
+        };
+        case.old_sums = std::fs::read(case.sealed()).unwrap();
+        case
+    }
+
+    /// The file whose bytes tell one output from another: SHA256SUMS, or emission.json.
+    fn sealed(&self) -> PathBuf {
+        self.out.join(if self.emission {
+            "emission.json"
+        } else {
+            "SHA256SUMS"
+        })
     }
 
     /// The arguments of a forced replacement of the block with a fresh seed.
     fn replace_args(&self) -> Vec<OsString> {
-        vec![
+        let mut v: Vec<OsString> = vec![
             "generate".into(),
             spec().into(),
             "-q".into(),
             "--force".into(),
             "--out".into(),
             self.out.clone().into(),
-        ]
+        ];
+        if self.emission {
+            v.extend(["--blocks".into(), "1..2".into()]);
+        }
+        v
     }
 
     /// What is beside the output but the output, its seed file and its lock file.
@@ -92,7 +115,7 @@ impl Case {
         if std::fs::symlink_metadata(&self.out).is_err() {
             return "nothing";
         }
-        let sums = std::fs::read(self.out.join("SHA256SUMS")).unwrap_or_default();
+        let sums = std::fs::read(self.sealed()).unwrap_or_default();
         let seed = std::fs::read(&self.seed).unwrap_or_default();
         if sums == self.old_sums {
             assert_eq!(
@@ -101,27 +124,46 @@ impl Case {
             );
             return "old";
         }
-        let o = tirage()
-            .args(["verify", "-q", "--no-audit", "--seed-file"])
-            .arg(&self.seed)
-            .arg(&self.out)
-            .output()
-            .unwrap();
-        assert_eq!(
-            o.status.code(),
-            Some(0),
-            "{what}: the new block is not whole or its seed file does not replay it:\n{}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        );
+        // A whole block replayed by the seed file beside it; an emission whole, and its
+        // blocks replayed by the emission's seed file.
+        let replayed: Vec<PathBuf> = if self.emission {
+            let o = tirage()
+                .args(["verify", "-q"])
+                .arg(&self.out)
+                .output()
+                .unwrap();
+            assert_eq!(
+                o.status.code(),
+                Some(0),
+                "{what}: the new emission is not whole"
+            );
+            vec![self.out.join("block-001"), self.out.join("block-002")]
+        } else {
+            vec![self.out.clone()]
+        };
+        for dir in replayed {
+            let o = tirage()
+                .args(["verify", "-q", "--no-audit", "--seed-file"])
+                .arg(&self.seed)
+                .arg(&dir)
+                .output()
+                .unwrap();
+            assert_eq!(
+                o.status.code(),
+                Some(0),
+                "{what}: the new block is not whole or its seed file does not replay it:\n{}{}",
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
         "new"
     }
 }
 
 /// How many times a forced replacement calls `syscall` in one thread at most (strace counts
 /// `when=N` in each thread: the writers of the ticket files each flush their own file).
-fn calls(syscall: &str) -> usize {
-    let c = Case::new();
+fn calls(syscall: &str, emission: bool) -> usize {
+    let c = Case::made(emission);
     let log = c.dir.path().join("strace.log");
     let o = traced(
         &[
@@ -146,7 +188,7 @@ fn calls(syscall: &str) -> usize {
 #[test]
 fn a_failed_write_or_rename_at_any_step_leaves_the_old_block_or_the_new_one() {
     for syscall in ["fsync", "renameat2"] {
-        let n = calls(syscall);
+        let n = calls(syscall, false);
         assert!(n >= 3, "{syscall} called {n} times");
         for when in 1..=n {
             let c = Case::new();
@@ -175,13 +217,17 @@ fn a_failed_write_or_rename_at_any_step_leaves_the_old_block_or_the_new_one() {
     }
 }
 
-#[test]
-fn a_run_killed_at_any_step_leaves_the_old_block_nothing_or_the_new_one() {
+/// Kills a forced replacement (of a block, or of an emission) at every call of each of
+/// `syscalls`; returns the states seen after the kills.
+fn kill_at_every_step(
+    emission: bool,
+    syscalls: &[(&str, Option<usize>)],
+) -> std::collections::BTreeSet<&'static str> {
     let mut seen = std::collections::BTreeSet::new();
-    for syscall in ["fsync", "renameat2", "unlinkat"] {
-        let n = calls(syscall);
+    for &(syscall, cap) in syscalls {
+        let n = calls(syscall, emission).min(cap.unwrap_or(usize::MAX));
         for when in 1..=n {
-            let c = Case::new();
+            let c = Case::made(emission);
             let what = format!("killed at {syscall} #{when}");
             let o = traced(
                 &[
@@ -212,7 +258,27 @@ fn a_run_killed_at_any_step_leaves_the_old_block_nothing_or_the_new_one() {
             assert_eq!(c.check(&format!("{what}, then run again")), "new");
         }
     }
+    seen
+}
+
+#[test]
+fn a_run_killed_at_any_step_leaves_the_old_block_nothing_or_the_new_one() {
+    let seen = kill_at_every_step(
+        false,
+        &[("fsync", None), ("renameat2", None), ("unlinkat", None)],
+    );
     // Every state was reached at some step: the test does look at each.
+    assert_eq!(
+        seen.into_iter().collect::<Vec<_>>(),
+        ["new", "nothing", "old"],
+        "states after a crash"
+    );
+}
+
+#[test]
+fn an_emission_killed_at_any_move_is_the_old_one_nothing_or_the_new_one() {
+    // Every move, and the first removal of the old emission (once the new one is in).
+    let seen = kill_at_every_step(true, &[("renameat2", None), ("unlinkat", Some(1))]);
     assert_eq!(
         seen.into_iter().collect::<Vec<_>>(),
         ["new", "nothing", "old"],
