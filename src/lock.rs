@@ -84,8 +84,9 @@ impl OutputLock {
             std::fs::create_dir_all(parent_of(out)).map_err(io)?;
         }
         let mut opts = File::options();
-        opts.read(true)
-            .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32);
+        // Never through a link, never waiting (a FIFO planted there).
+        let flags = rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK;
+        opts.read(true).custom_flags(flags.bits() as i32);
         if mode == Mode::Exclusive {
             opts.write(true).create(true);
         }
