@@ -290,9 +290,16 @@ pub fn check_emission_destination(
         }
     }
     if force && out.is_dir() {
+        // The blocks of the range were checked above, each with its own error.
+        let in_range = |n: &str| {
+            n.strip_prefix("block-")
+                .and_then(|r| r.split('/').next())
+                .and_then(|b| b.parse::<u32>().ok())
+                .is_some_and(|b| blocks.contains(&b))
+        };
         let names = foreign_entries(out)
             .into_iter()
-            .filter(|n| !n.starts_with("block-"))
+            .filter(|n| !in_range(n))
             .collect::<Vec<_>>();
         if !names.is_empty() {
             return Err(GenerateError::ForeignFiles {

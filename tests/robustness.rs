@@ -501,11 +501,45 @@ fn an_emission_never_deletes_what_tirage_did_not_write() {
     let o = run(true);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("holds files tirage did not write (notes.txt)"), "{err}");
-    assert_eq!(std::fs::read_to_string(em.join("notes.txt")).unwrap(), "keep me");
+    assert!(
+        err.contains("holds files tirage did not write (notes.txt)"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(em.join("notes.txt")).unwrap(),
+        "keep me"
+    );
     assert_eq!(std::fs::read_dir(&em).unwrap().count(), 1);
     // Empty, it takes the emission.
     std::fs::remove_file(em.join("notes.txt")).unwrap();
     assert_eq!(run(false).status.code(), Some(0));
     assert_eq!(verify_code(&em), 0);
+}
+
+/// A block directory outside a forced emission's range holding files tirage did not write
+/// stops the emission: replacing the directory would delete them.
+#[test]
+fn a_forced_emission_keeps_a_stray_directory_of_notes() {
+    let t = tempfile::tempdir().unwrap();
+    let em = t.path().join("em");
+    let run = || {
+        tirage()
+            .arg("generate")
+            .arg(repo("tests/specs/coq_small.toml"))
+            .args(["--blocks", "1..2", "--seed", SEED, "-q", "--force", "--out"])
+            .arg(&em)
+            .output()
+            .unwrap()
+    };
+    assert_eq!(run().status.code(), Some(0));
+    std::fs::create_dir(em.join("block-009")).unwrap();
+    std::fs::write(em.join("block-009/notes.txt"), "keep me").unwrap();
+    let o = run();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("(block-009/notes.txt)"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(em.join("block-009/notes.txt")).unwrap(),
+        "keep me"
+    );
 }
