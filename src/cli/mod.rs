@@ -169,6 +169,41 @@ fn lock_output(out: &std::path::Path, force: bool) -> anyhow::Result<OutputLock>
     Ok(lock)
 }
 
+/// For `verify` and `render`: shared locks on block or emission `dir` and, for a block of
+/// an emission, on the emission ([`tirage::lock`]), waited for (a run writing it finishes
+/// first, saying so). A lock file missing (an output not made by this tirage) is no lock;
+/// one that cannot be locked is said; the command goes on without them (verify's seal
+/// check stays).
+fn lock_shared(dir: &std::path::Path) -> Vec<OutputLock> {
+    let mut dirs = vec![dir.to_path_buf()];
+    if let Some(parent) = dir
+        .parent()
+        .filter(|p| tirage::verify::emission::is_emission(p))
+    {
+        dirs.insert(0, parent.to_path_buf());
+    }
+    let mut locks = Vec::new();
+    for d in dirs {
+        let lock = match OutputLock::acquire(&d, Mode::Shared, false) {
+            Err(LockError::Busy { .. }) => {
+                eprintln!(
+                    "tirage: waiting for another tirage run writing {} to finish",
+                    d.display()
+                );
+                OutputLock::acquire(&d, Mode::Shared, true)
+            }
+            r => r,
+        };
+        match lock {
+            Ok(l) => locks.push(l),
+            // No lock file: not made by this tirage; the seal check still holds.
+            Err(LockError::Io { error, .. }) if error.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => eprintln!("tirage: note: {e}; going on without it"),
+        }
+    }
+    locks
+}
+
 /// Runs `f` on a rayon pool of `threads` threads (0: one per core).
 fn with_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> anyhow::Result<T> {
     let pool = rayon::ThreadPoolBuilder::new()

@@ -3,7 +3,6 @@
 use super::Outcome;
 use anyhow::{Context, Result};
 use std::path::PathBuf;
-use tirage::lock::{Mode, OutputLock};
 use tirage::render::{load, ticket_svg, PROOFS};
 
 /// Arguments of `tirage render`.
@@ -48,7 +47,7 @@ pub fn run(mut a: Args) -> Result<Outcome> {
     let mut seen = std::collections::HashSet::new();
     a.tickets.retain(|t| seen.insert(*t));
     // No run replaces the block while it is read.
-    let _lock = OutputLock::acquire(&a.dir, Mode::Shared, true).ok();
+    let _locks = super::lock_shared(&a.dir);
     // Every check and every drawing before the first file is written.
     let proofs = load(&a.dir, &a.tickets)?;
     let svgs = proofs

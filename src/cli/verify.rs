@@ -2,9 +2,8 @@
 
 use super::{progress, with_threads, Outcome};
 use anyhow::{Context, Result};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use tirage::audit::AUDIT_MD;
-use tirage::lock::{LockError, Mode, OutputLock};
 use tirage::output::{MANIFEST, SPEC, SUMS};
 use tirage::rng::Seed;
 use tirage::spec::GameSpec;
@@ -66,7 +65,7 @@ pub fn run(a: Args) -> Result<Outcome> {
     };
     let expected = reference.as_ref().map_or(0, |s| u64::from(s.block_size));
     // No run replaces the block (or its emission) while it is read.
-    let _locks = lock_shared(&a.dir);
+    let _locks = super::lock_shared(&a.dir);
     if is_emission(&a.dir) {
         if opts_seed_given(&a) {
             anyhow::bail!(
@@ -181,37 +180,6 @@ pub fn run(a: Args) -> Result<Outcome> {
     } else {
         Outcome::Findings
     })
-}
-
-/// Shared locks on block or emission `dir` and, for a block of an emission, on the
-/// emission ([`tirage::lock`]), waited for (a run writing it finishes first, saying so).
-/// A lock file missing (an output not made by this tirage) is no lock; one that cannot be
-/// locked is said; verify goes on without them (the seal check stays).
-fn lock_shared(dir: &Path) -> Vec<OutputLock> {
-    let mut dirs = vec![dir.to_path_buf()];
-    if let Some(parent) = dir.parent().filter(|p| is_emission(p)) {
-        dirs.insert(0, parent.to_path_buf());
-    }
-    let mut locks = Vec::new();
-    for d in dirs {
-        let lock = match OutputLock::acquire(&d, Mode::Shared, false) {
-            Err(LockError::Busy { .. }) => {
-                eprintln!(
-                    "tirage: waiting for another tirage run writing {} to finish",
-                    d.display()
-                );
-                OutputLock::acquire(&d, Mode::Shared, true)
-            }
-            r => r,
-        };
-        match lock {
-            Ok(l) => locks.push(l),
-            // No lock file: not made by this tirage; the seal check still holds.
-            Err(LockError::Io { error, .. }) if error.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => eprintln!("tirage: note: {e}; verifying without it"),
-        }
-    }
-    locks
 }
 
 /// True when a seed or seed shares were given.
