@@ -6,7 +6,10 @@
 //! they are unique across the emission by construction, and serials are unique because
 //! each carries its block number.
 
-use crate::generate::{stage, BlockPlan, GenerateError, Kind, LeftOver, Placed};
+use crate::durable;
+use crate::generate::{
+    build_into, BlockPlan, GenerateError, Kind, LeftOver, SeedPlacement, Staged,
+};
 use crate::output::MANIFEST;
 use crate::rng::Seed;
 use crate::sign::Signer;
@@ -14,7 +17,6 @@ use crate::spec::GameSpec;
 use crate::validation::{ValidationKey, Validator};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use std::io::Write;
 use std::path::Path;
 
 /// File name of the emission manifest.
@@ -79,7 +81,7 @@ pub struct EmissionOptions<'a> {
     pub recipients: &'a crate::seal::Recipients,
 }
 
-/// What [`generate_emission_with`] made.
+/// What [`generate_emission_placing`] made.
 #[derive(Debug)]
 pub struct GeneratedEmission {
     /// The emission manifest written.
@@ -89,42 +91,28 @@ pub struct GeneratedEmission {
 }
 
 /// Generates blocks `blocks` of `spec` from the emission seed `seed` with `opts` (their
-/// validation key, signer, file mode and provenance) into `out/block-NNN`, then writes
-/// `out/emission.json`. Nothing is started if any destination exists and `force` is not
-/// given. `progress(block, tickets done)`.
+/// validation key, signer, file mode, recipients and provenance) into `out/block-NNN`, then
+/// writes `out/emission.json`; the seed file beside `out` is put in place with the emission
+/// as `seed_file` says. Nothing is started if any destination exists and `force` is not
+/// given. `progress(block, tickets done)`. The caller holds `out`'s exclusive lock
+/// ([`crate::lock`]).
 ///
-/// An emission is put in place whole or not at all: every block is built beside its
-/// destination first; only when all are complete are they moved into place (older blocks
-/// moved aside), then `emission.json`, and only then are the older blocks removed. Errors:
+/// An emission is put in place whole or not at all: the emission directory is built
+/// beside its destination (every block, then `emission.json`, all flushed to the disk),
+/// then moved there in one rename, an older emission moved aside first and removed last
+/// (see [`crate::generate::Staged::put_in_place`]). Errors:
 /// [`GenerateError::BlockNotEmission`] when `out` holds a block; a block's destination
 /// error ([`GenerateError::Exists`], …); [`GenerateError::EmissionIncomplete`] when a part
-/// fails, and then the blocks and `emission.json` already at `out` are as they were.
-pub fn generate_emission_with(
+/// fails, and then what is at `out` is as it was.
+#[allow(clippy::too_many_arguments)]
+pub fn generate_emission_placing(
     spec: &GameSpec,
     seed: &Seed,
-    keys: &EmissionOptions,
+    opts: &EmissionOptions,
     blocks: std::ops::RangeInclusive<u32>,
     out: &Path,
     force: bool,
-    progress: &(dyn Fn(u32, u64) + Sync),
-) -> Result<GeneratedEmission, GenerateError> {
-    let created = std::fs::symlink_metadata(out).is_err();
-    let made = emission_into(spec, seed, keys, blocks, out, force, progress);
-    if made.is_err() && created {
-        // The directory this run made, left empty by the failure: not left behind.
-        let _ = std::fs::remove_dir(out);
-    }
-    made
-}
-
-/// [`generate_emission_with`] but for removing the directory it created on a failure.
-fn emission_into(
-    spec: &GameSpec,
-    seed: &Seed,
-    keys: &EmissionOptions,
-    blocks: std::ops::RangeInclusive<u32>,
-    out: &Path,
-    force: bool,
+    seed_file: Option<&SeedPlacement>,
     progress: &(dyn Fn(u32, u64) + Sync),
 ) -> Result<GeneratedEmission, GenerateError> {
     let plans = blocks
@@ -132,10 +120,10 @@ fn emission_into(
         .map(|b| {
             BlockPlan::production(spec, b).map(|p| {
                 let p = p
-                    .validated_by(keys.validation)
-                    .with_mode(keys.mode)
-                    .sealed_for(keys.recipients);
-                match keys.signer {
+                    .validated_by(opts.validation)
+                    .with_mode(opts.mode)
+                    .sealed_for(opts.recipients);
+                match opts.signer {
                     Some(s) => p.signed_by(s),
                     None => p,
                 }
@@ -149,20 +137,32 @@ fn emission_into(
             cause: Box::new(e),
         }
     };
-    // Every block built beside its place; dropped (removed) on any error below.
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |error| GenerateError::Io { path, error }
+    };
+    let parent = durable::parent_of(out);
+    std::fs::create_dir_all(&parent)
+        .map_err(io(&parent))
+        .map_err(incomplete(EMISSION.into()))?;
+    // The whole emission built beside its place; removed when dropped on any error below.
+    let tmp = tempfile::Builder::new()
+        .prefix(&crate::lock::staging_prefix(out, "tmp"))
+        .tempdir_in(&parent)
+        .map_err(io(&parent))
+        .map_err(incomplete(EMISSION.into()))?;
     let mut entries = Vec::new();
-    let mut staged = Vec::new();
     for plan in &plans {
         let dir = block_dir(plan.block);
         let at = format!("block {}", plan.block);
-        let (s, m) = stage(plan, seed, &out.join(&dir), force, keys.provenance, &|n| {
+        let bdir = tmp.path().join(&dir);
+        std::fs::create_dir(&bdir)
+            .map_err(io(&bdir))
+            .map_err(incomplete(at.clone()))?;
+        let (m, bytes) = build_into(plan, seed, &bdir, opts.provenance, &|n| {
             progress(plan.block, n)
         })
-        .map_err(incomplete(at.clone()))?;
-        let path = s.path().join(MANIFEST);
-        let bytes = std::fs::read(&path)
-            .map_err(|error| GenerateError::Io { path, error })
-            .map_err(incomplete(at))?;
+        .map_err(incomplete(at))?;
         entries.push(BlockEntry {
             block: plan.block,
             dir,
@@ -171,7 +171,6 @@ fn emission_into(
             lots: m.lots,
             payout: m.payout,
         });
-        staged.push(s);
     }
     let manifest = EmissionManifest {
         format: FORMAT.into(),
@@ -180,7 +179,7 @@ fn emission_into(
         spec_sha256: spec.sha256.clone(),
         seed_commitment: seed.commitment(),
         validation_key_commitment: Validator::production(
-            keys.validation,
+            opts.validation,
             spec.game_code,
             spec.emission,
         )
@@ -190,60 +189,49 @@ fn emission_into(
     };
     let mut json = serde_json::to_vec_pretty(&manifest).expect("serializes");
     json.push(b'\n');
-    let io = |path: &Path| {
-        let path = path.to_path_buf();
-        move |error| GenerateError::Io { path, error }
-    };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&format!(".{EMISSION}."))
-        .tempfile_in(out)
-        .map_err(io(out))
+    let path = tmp.path().join(EMISSION);
+    durable::write_file(&path, &json)
+        .and_then(|()| durable::sync_dir(tmp.path()))
+        .map_err(io(&path))
         .map_err(incomplete(EMISSION.into()))?;
-    tmp.write_all(&json)
-        .map_err(io(tmp.path()))
-        .map_err(incomplete(EMISSION.into()))?;
-    // A temporary file is created 0600; emission.json is for every reader, as the blocks.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        tmp.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(0o644))
-            .map_err(io(tmp.path()))
-            .map_err(incomplete(EMISSION.into()))?;
-    }
-
     if crate::generate::stop_requested() {
         return Err(incomplete(EMISSION.into())(GenerateError::Interrupted));
     }
-    // Into place: the blocks, then emission.json; on a failure every block goes back.
-    let mut placed: Vec<Placed> = Vec::new();
-    let undo = |placed: Vec<Placed>, at: String, e: GenerateError| {
-        for p in placed.into_iter().rev() {
-            let _ = p.undo();
-        }
-        incomplete(at)(e)
-    };
-    for (s, plan) in staged.into_iter().zip(&plans) {
-        match s.put_in_place() {
-            Ok(p) => placed.push(p),
-            Err(e) => return Err(undo(placed, format!("block {}", plan.block), e)),
-        }
-    }
-    if let Err(e) = tmp.persist(out.join(EMISSION)) {
-        return Err(undo(
-            placed,
-            EMISSION.into(),
-            io(&out.join(EMISSION))(e.error),
-        ));
-    }
-    let left_over = placed
-        .into_iter()
-        .filter_map(|p| p.finish().err())
-        .collect();
+    let staged = Staged::new(tmp, out.to_path_buf(), parent).with_foreign(foreign_entries);
+    let placed = staged
+        .put_in_place(seed_file)
+        .map_err(incomplete(EMISSION.into()))?;
+    let left_over = placed.finish().err().into_iter().collect();
     Ok(GeneratedEmission {
         manifest,
         left_over,
     })
+}
+
+/// What in emission directory `dir` tirage did not write, which replacing the emission
+/// would delete: anything but `emission.json`, `block-NNN` directories (and what in them
+/// tirage did not write, as `block-NNN/name`) and the blocks' lock files.
+fn foreign_entries(dir: &Path) -> Vec<String> {
+    let mut names = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let ft = e.file_type().ok();
+        let is_block = name
+            .strip_prefix("block-")
+            .is_some_and(|n| n.len() == 3 && n.bytes().all(|b| b.is_ascii_digit()));
+        let lock = name.starts_with(".block-") && name.ends_with(".tirage-lock");
+        match ft {
+            Some(t) if t.is_dir() && is_block => names.extend(
+                crate::place::foreign_in_block(&e.path())
+                    .into_iter()
+                    .map(|n| format!("{name}/{n}")),
+            ),
+            Some(t) if t.is_file() && (name == EMISSION || lock) => {}
+            _ => names.push(name),
+        }
+    }
+    names.sort();
+    names
 }
 
 /// Where an emission of `blocks` may go (call before anything is staged, a fresh seed
@@ -265,7 +253,7 @@ pub fn check_emission_destination(
         if !force {
             return Err(GenerateError::Exists(out.to_path_buf()));
         }
-        let ours = std::fs::read(out.join(EMISSION))
+        let ours = crate::output::read_regular(&out.join(EMISSION), crate::output::MAX_JSON)
             .ok()
             .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
             .is_some_and(|v| v["format"] == FORMAT);
@@ -286,6 +274,39 @@ pub fn check_emission_destination(
             return Err(GenerateError::InTheWay {
                 path: own_seed,
                 why: "the seed file of a block made alone there: it would sit beside a block of the emission it does not replay; move the block and its seed file away, or make the emission elsewhere (--out)".into(),
+            });
+        }
+    }
+    // Replacing the emission replaces its whole directory: without force only an empty
+    // one, and nothing tirage did not write goes with it.
+    if let Ok(meta) = std::fs::symlink_metadata(out) {
+        let empty = meta.is_dir() && std::fs::read_dir(out).is_ok_and(|mut d| d.next().is_none());
+        if !meta.is_dir() {
+            return Err(GenerateError::InTheWay {
+                path: out.to_path_buf(),
+                why: "not a directory: an emission goes to a directory of its own; choose another --out".into(),
+            });
+        }
+        if !force && !empty {
+            return Err(GenerateError::Exists(out.to_path_buf()));
+        }
+    }
+    if force && out.is_dir() {
+        // The blocks of the range were checked above, each with its own error.
+        let in_range = |n: &str| {
+            n.strip_prefix("block-")
+                .and_then(|r| r.split('/').next())
+                .and_then(|b| b.parse::<u32>().ok())
+                .is_some_and(|b| blocks.contains(&b))
+        };
+        let names = foreign_entries(out)
+            .into_iter()
+            .filter(|n| !in_range(n))
+            .collect::<Vec<_>>();
+        if !names.is_empty() {
+            return Err(GenerateError::ForeignFiles {
+                path: out.to_path_buf(),
+                names,
             });
         }
     }

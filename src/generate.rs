@@ -8,6 +8,7 @@
 //! evaluator does not judge as its way (or finds ambiguous) stops the run.
 
 use crate::alloc::{allocate_packs, tally};
+use crate::durable;
 use crate::games::{synthesize_showing_checked, Face};
 use crate::money::Money;
 use crate::output::manifest::{self, FileEntry, Manifest, PromisedFeature, TierCount, WayCount};
@@ -15,7 +16,9 @@ use crate::output::{
     print_file, sums, tickets_csv, validation_csv, Ticket, BIN, CSV, MANIFEST, SPEC, SUMS,
     SUMS_SIG, VALIDATION,
 };
-pub use crate::place::{check_destination, check_not_in_emission, LeftOver, Placed, Staged};
+pub use crate::place::{
+    check_destination, check_not_in_emission, LeftOver, Placed, SeedPlacement, Staged,
+};
 use crate::rng::{stream, Purpose, Seed};
 use crate::seal::Recipients;
 use crate::serial::PackSerials;
@@ -327,7 +330,11 @@ impl HashedFile {
             let sealed = match (&path, seal) {
                 (Some(p), Some(to)) => {
                     let p = PathBuf::from(format!("{}{}", p.display(), crate::seal::SUFFIX));
-                    let f = File::create(&p).map_err(io(&p))?;
+                    let f = File::options()
+                        .write(true)
+                        .create_new(true)
+                        .open(&p)
+                        .map_err(io(&p))?;
                     let hashing = Hashing {
                         inner: std::io::BufWriter::with_capacity(1 << 20, f),
                         h: Sha256::new(),
@@ -342,13 +349,25 @@ impl HashedFile {
                             w.write_all(buf).map_err(io(&p))?;
                         }
                     }
-                    let mut hashing = w.finish().map_err(io(&p))?;
-                    hashing.flush().map_err(io(&p))?;
-                    Some((hashing.n, hex::encode(hashing.h.finalize())))
+                    let hashing = w.finish().map_err(io(&p))?;
+                    let (n_sealed, h_sealed) = (hashing.n, hashing.h);
+                    // On the disk before the block can be moved into place.
+                    let f = hashing
+                        .inner
+                        .into_inner()
+                        .map_err(|e| io(&p)(e.into_error()))?;
+                    f.sync_all().map_err(io(&p))?;
+                    Some((n_sealed, hex::encode(h_sealed.finalize())))
                 }
                 (path, _) => {
                     let mut f = match path {
-                        Some(p) => Some(File::create(p).map_err(io(p))?),
+                        Some(p) => Some(
+                            File::options()
+                                .write(true)
+                                .create_new(true)
+                                .open(p)
+                                .map_err(io(p))?,
+                        ),
                         None => None,
                     };
                     for batch in batches {
@@ -359,6 +378,10 @@ impl HashedFile {
                         if let (Some(f), Some(p)) = (f.as_mut(), path) {
                             write_all_vectored(f, &batch).map_err(io(p))?;
                         }
+                    }
+                    // On the disk before the block can be moved into place.
+                    if let (Some(f), Some(p)) = (&f, path) {
+                        f.sync_all().map_err(io(p))?;
                     }
                     None
                 }
@@ -625,7 +648,8 @@ pub struct Provenance {
     /// The tool identity to record; `None`: this build's ([`manifest::Tool::this_build`]).
     /// A replay sets the block's recorded identity, so that the manifest can match.
     pub tool: Option<manifest::Tool>,
-    /// The spec path to record as `spec.source`; `None`: the path the spec was loaded from.
+    /// The spec name to record as `spec.source`; `None`: the file name of the path the spec
+    /// was loaded from.
     pub spec_source: Option<String>,
 }
 
@@ -689,11 +713,26 @@ pub fn generate_with(
     provenance: &Provenance,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Generated, GenerateError> {
+    generate_placing(plan, seed, out, force, provenance, None, progress)
+}
+
+/// [`generate_with`], the seed file beside `out` put in place with the block as
+/// `seed_file` says (see [`Staged::put_in_place`]). The caller holds `out`'s exclusive
+/// lock ([`crate::lock`]). Errors: as [`generate_with`]; then the seed file is as it was.
+pub fn generate_placing(
+    plan: &BlockPlan,
+    seed: &Seed,
+    out: &Path,
+    force: bool,
+    provenance: &Provenance,
+    seed_file: Option<&SeedPlacement>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Generated, GenerateError> {
     let (staged, manifest) = stage(plan, seed, out, force, provenance, progress)?;
     if stop_requested() {
         return Err(GenerateError::Interrupted);
     }
-    let left_over = staged.put_in_place()?.finish().err();
+    let left_over = staged.put_in_place(seed_file)?.finish().err();
     Ok(Generated {
         manifest,
         left_over,
@@ -702,7 +741,8 @@ pub fn generate_with(
 
 /// Builds the block `plan` describes into a temporary directory beside `out` (after
 /// [`check_destination`]), not yet in place: [`Staged::put_in_place`] moves it there, and
-/// dropping it removes it. Returns it with its manifest. Errors: as [`generate_with`].
+/// dropping it removes it. Every file and the directory are flushed to the disk. Returns
+/// it with its manifest. Errors: as [`generate_with`].
 pub fn stage(
     plan: &BlockPlan,
     seed: &Seed,
@@ -712,13 +752,10 @@ pub fn stage(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(Staged, Manifest), GenerateError> {
     check_destination(out, force, plan.kind)?;
-    let parent = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let parent = durable::parent_of(out);
     std::fs::create_dir_all(&parent).map_err(io(&parent))?;
     let tmp = tempfile::Builder::new()
-        .prefix(".tirage-tmp-")
+        .prefix(&crate::lock::staging_prefix(out, "tmp"))
         .tempdir_in(&parent)
         .map_err(io(&parent))?;
     let built = build(plan, seed, Some(tmp.path()), provenance, progress)?;
@@ -745,6 +782,21 @@ fn set_modes(dir: &Path, mode: u32) -> Result<(), GenerateError> {
     Ok(())
 }
 
+/// Builds the block `plan` describes into `dir`, an empty directory, every file flushed to
+/// the disk; returns its manifest and the bytes of `manifest.json`. For an emission, whose
+/// blocks are staged together. Errors: as [`generate_with`].
+pub fn build_into(
+    plan: &BlockPlan,
+    seed: &Seed,
+    dir: &Path,
+    provenance: &Provenance,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<(Manifest, Vec<u8>), GenerateError> {
+    let built = build(plan, seed, Some(dir), provenance, progress)?;
+    set_modes(dir, plan.mode)?;
+    Ok((built.manifest, built.manifest_json))
+}
+
 /// The pipeline: allocation → faces → ticket files (into `dir`, or hashed only when `None`)
 /// → manifest → SHA256SUMS.
 fn build(
@@ -757,7 +809,7 @@ fn build(
     let spec = plan.spec;
     let tickets = plan.tickets();
     if let Some(dir) = dir {
-        std::fs::write(dir.join(SPEC), &spec.text).map_err(io(&dir.join(SPEC)))?;
+        durable::write_file(&dir.join(SPEC), spec.text.as_bytes()).map_err(io(&dir.join(SPEC)))?;
     }
     let (csv_tx, csv_rx) = sync_channel::<Vec<Vec<u8>>>(2);
     let (bin_tx, bin_rx) = sync_channel::<Vec<Vec<u8>>>(2);
@@ -916,13 +968,13 @@ fn build(
     let mut mjson = serde_json::to_vec_pretty(&manifest).expect("manifest serializes");
     mjson.push(b'\n');
     if let Some(dir) = dir {
-        std::fs::write(dir.join(MANIFEST), &mjson).map_err(io(&dir.join(MANIFEST)))?;
+        durable::write_file(&dir.join(MANIFEST), &mjson).map_err(io(&dir.join(MANIFEST)))?;
     }
     let mut entries = delivered;
     entries.push((MANIFEST.into(), hex::encode(Sha256::digest(&mjson))));
     let sums = sums::render(&entries);
     if let Some(dir) = dir {
-        std::fs::write(dir.join(SUMS), &sums).map_err(io(&dir.join(SUMS)))?;
+        durable::write_file(&dir.join(SUMS), sums.as_bytes()).map_err(io(&dir.join(SUMS)))?;
         if let Some(signer) = plan.signer {
             let comment = format!(
                 "tirage {} game:{} emission:{} block:{} kind:{}",
@@ -938,8 +990,10 @@ fn build(
             let sig = signer
                 .sign(sums.as_bytes(), &comment)
                 .map_err(|e| GenerateError::Sign(e.to_string()))?;
-            std::fs::write(dir.join(SUMS_SIG), sig).map_err(io(&dir.join(SUMS_SIG)))?;
+            durable::write_file(&dir.join(SUMS_SIG), sig.as_bytes())
+                .map_err(io(&dir.join(SUMS_SIG)))?;
         }
+        durable::sync_dir(dir).map_err(io(dir))?;
     }
     Ok(Built {
         manifest,
@@ -1030,7 +1084,14 @@ pub fn build_manifest(
         },
         spec: manifest::SpecRef {
             file: SPEC.into(),
-            source: spec.path.display().to_string(),
+            // The file's name only: the same spec gives the same manifest however its
+            // path is spelled (`./game_specs/coq.toml`, an absolute path, another directory).
+            source: spec
+                .path
+                .file_name()
+                .unwrap_or(spec.path.as_os_str())
+                .to_string_lossy()
+                .into_owned(),
             sha256: spec.sha256.clone(),
         },
         seed_commitment: seed.commitment(),

@@ -8,10 +8,12 @@
 pub mod alloc;
 pub mod audit;
 pub mod deck;
+pub mod durable;
 pub mod emission;
 pub mod games;
 pub mod generate;
 pub mod identity;
+pub mod lock;
 pub mod money;
 pub mod output;
 pub mod place;

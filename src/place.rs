@@ -5,6 +5,7 @@
 //! tirage did not write.
 
 use crate::audit::{AUDIT_JSON, AUDIT_MD, AUDIT_SVG};
+use crate::durable;
 use crate::generate::{io, GenerateError, Kind};
 use crate::output::{manifest, BIN, CSV, MANIFEST, SPEC, SUMS, SUMS_SIG, VALIDATION};
 use crate::render::PROOFS;
@@ -25,7 +26,7 @@ pub fn check_destination(out: &Path, force: bool, kind: Kind) -> Result<(), Gene
     }
     let manifest = meta
         .is_dir()
-        .then(|| std::fs::read(out.join(MANIFEST)).ok())
+        .then(|| crate::output::read_regular(&out.join(MANIFEST), crate::output::MAX_JSON).ok())
         .flatten()
         .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
         .filter(|v| v["format"] == manifest::FORMAT);
@@ -90,6 +91,12 @@ fn written_by_tirage(name: &str, ft: std::fs::FileType) -> bool {
     (FILES.contains(&name) || report_tmp) && (ft.is_file() || ft.is_symlink())
 }
 
+/// What in block directory `dir` tirage did not write (see [`foreign_files`]), for an
+/// emission's check of its blocks.
+pub(crate) fn foreign_in_block(dir: &Path) -> Vec<String> {
+    foreign_files(dir)
+}
+
 /// What in block directory `dir` tirage did not write (sorted; `proofs/x` for an entry of
 /// `proofs/` other than a `ticket-N.svg` file), which `--force` would delete with the block.
 fn foreign_files(dir: &Path) -> Vec<String> {
@@ -148,28 +155,46 @@ pub fn check_not_in_emission(out: &Path) -> Result<(), GenerateError> {
     }
 }
 
+/// The seed file beside an output (`<out>.seed`) and what becomes of it when the output
+/// goes in place: it must always replay the output beside it.
+#[derive(Debug, Clone)]
+pub struct SeedPlacement {
+    /// The seed file's path, `<out>.seed`.
+    pub path: PathBuf,
+    /// A fresh seed staged beside it (flushed to the disk), moved to `path`; `None`: no
+    /// new seed file.
+    pub new: Option<PathBuf>,
+    /// True: an older file at `path` goes (it does not replay the new output).
+    pub replace_old: bool,
+}
+
 /// A complete output in a temporary directory beside its destination (see
-/// [`crate::generate::stage`]).
+/// [`crate::generate::stage`]), every file of it flushed to the disk.
 #[derive(Debug)]
 pub struct Staged {
     tmp: tempfile::TempDir,
     out: PathBuf,
     parent: PathBuf,
+    /// What in an existing destination the new output may not replace (rechecked just
+    /// before the move).
+    foreign: fn(&Path) -> Vec<String>,
 }
 
-/// An output just put in place, the older one it replaced (if any) moved aside beside it
-/// until [`Placed::finish`] removes it or [`Placed::undo`] puts it back.
+/// An output just put in place, the older one it replaced (and its seed file) moved aside
+/// until [`Placed::finish`] removes them.
 #[derive(Debug)]
-#[must_use = "the replaced output stays aside until finish() or undo()"]
+#[must_use = "the replaced output stays aside until finish()"]
 pub struct Placed {
-    out: PathBuf,
     old: Option<PathBuf>,
+    old_seed: Option<PathBuf>,
+    parent: PathBuf,
 }
 
 /// An older output that was replaced but could not be removed: left at `path`, a hidden
-/// `.tirage-old-*` directory beside the new one, to be removed by hand.
+/// `.<name>.tirage-old-*` directory beside the new one; the next run to that destination
+/// removes it, or remove it by hand.
 #[derive(Debug, thiserror::Error)]
-#[error("the output replaced could not be removed and is left at {}: {error}; remove it by hand", path.display())]
+#[error("the output replaced could not be removed and is left at {}: {error}; the next run to this destination removes it, or remove it by hand", path.display())]
 pub struct LeftOver {
     /// Where it is.
     pub path: PathBuf,
@@ -177,10 +202,34 @@ pub struct LeftOver {
     pub error: std::io::Error,
 }
 
+/// A new hidden name beside output `out` for `what` (see [`crate::lock::staging_prefix`]),
+/// nothing there yet.
+fn aside_name(out: &Path, parent: &Path, what: &str) -> Result<PathBuf, GenerateError> {
+    let d = tempfile::Builder::new()
+        .prefix(&crate::lock::staging_prefix(out, what))
+        .tempdir_in(parent)
+        .map_err(io(parent))?
+        .keep();
+    std::fs::remove_dir(&d).map_err(io(&d))?;
+    Ok(d)
+}
+
 impl Staged {
-    /// The output in `tmp`, a temporary directory in `parent`, for destination `out`.
+    /// The output in `tmp`, a temporary directory in `parent`, for destination `out` (a
+    /// block or deck).
     pub(crate) fn new(tmp: tempfile::TempDir, out: PathBuf, parent: PathBuf) -> Staged {
-        Staged { tmp, out, parent }
+        Staged {
+            tmp,
+            out,
+            parent,
+            foreign: foreign_files,
+        }
+    }
+
+    /// The same, for a destination whose tirage files are told by `foreign` (an emission).
+    pub(crate) fn with_foreign(mut self, foreign: fn(&Path) -> Vec<String>) -> Staged {
+        self.foreign = foreign;
+        self
     }
 
     /// The temporary directory holding the output.
@@ -188,61 +237,94 @@ impl Staged {
         self.tmp.path()
     }
 
-    /// Moves the output to its destination, an existing one there first moved aside.
-    /// Errors: a rename failed; then the destination is as it was and the output removed.
-    pub fn put_in_place(self) -> Result<Placed, GenerateError> {
-        let Staged { tmp, out, parent } = self;
+    /// Moves the output to its destination, with its seed file (see [`SeedPlacement`]), in
+    /// an order such that a crash at any point leaves at the destination the old output,
+    /// nothing, or the new output whole, and beside it a seed file that replays it (or
+    /// none): the old output, then the old seed file, are moved aside; the new seed file is
+    /// moved in; then the new output (never over something another run put there); the
+    /// directory is flushed to the disk after each step. Errors: a step failed; then what
+    /// was moved is put back, and the output stays staged (removed when dropped).
+    pub fn put_in_place(self, seed: Option<&SeedPlacement>) -> Result<Placed, GenerateError> {
+        let Staged {
+            tmp,
+            out,
+            parent,
+            foreign,
+        } = self;
         // Checked again: a file may have been put there while the output was being made.
         if out.is_dir() {
-            let foreign = foreign_files(&out);
-            if !foreign.is_empty() {
-                return Err(GenerateError::ForeignFiles {
-                    path: out,
-                    names: foreign,
-                });
+            let names = foreign(&out);
+            if !names.is_empty() {
+                return Err(GenerateError::ForeignFiles { path: out, names });
             }
         }
-        let old = if std::fs::symlink_metadata(&out).is_ok() {
-            let old = tempfile::Builder::new()
-                .prefix(".tirage-old-")
-                .tempdir_in(&parent)
-                .map_err(io(&parent))?
-                .keep();
-            std::fs::remove_dir(&old).map_err(io(&old))?;
-            std::fs::rename(&out, &old).map_err(io(&out))?;
-            Some(old)
-        } else {
-            None
+        let sync = || durable::sync_dir(&parent).map_err(io(&parent));
+        let mut placed = Placed {
+            old: None,
+            old_seed: None,
+            parent: parent.clone(),
         };
-        if let Err(e) = std::fs::rename(tmp.path(), &out) {
-            if let Some(old) = &old {
+        let mut new_seed_in: Option<(&Path, &Path)> = None;
+        let steps = (|| {
+            if std::fs::symlink_metadata(&out).is_ok() {
+                let old = aside_name(&out, &parent, "old")?;
+                durable::rename_noreplace(&out, &old).map_err(io(&out))?;
+                placed.old = Some(old);
+                sync()?;
+            }
+            if let Some(s) = seed {
+                let there = std::fs::symlink_metadata(&s.path).is_ok();
+                if there && (s.replace_old || s.new.is_some()) {
+                    let old = aside_name(&out, &parent, "oldseed")?;
+                    durable::rename_noreplace(&s.path, &old).map_err(io(&s.path))?;
+                    placed.old_seed = Some(old);
+                    sync()?;
+                }
+                if let Some(new) = &s.new {
+                    durable::rename_noreplace(new, &s.path).map_err(io(&s.path))?;
+                    new_seed_in = Some((new, &s.path));
+                    sync()?;
+                }
+            }
+            durable::rename_noreplace(tmp.path(), &out).map_err(io(&out))?;
+            sync()
+        })();
+        if let Err(e) = steps {
+            if std::fs::symlink_metadata(tmp.path()).is_err() {
+                // The output went in but was not flushed: it goes back to be removed.
+                let _ = std::fs::rename(&out, tmp.path());
+            }
+            if let Some((new, path)) = new_seed_in {
+                let _ = std::fs::rename(path, new);
+            }
+            if let (Some(old), Some(s)) = (&placed.old_seed, seed) {
+                let _ = std::fs::rename(old, &s.path);
+            }
+            if let Some(old) = &placed.old {
                 let _ = std::fs::rename(old, &out);
             }
-            return Err(io(&out)(e));
+            let _ = durable::sync_dir(&parent);
+            return Err(e);
         }
         // Moved: nothing left for the temporary directory to remove.
         let _ = tmp.keep();
-        Ok(Placed { out, old })
+        Ok(placed)
     }
 }
 
 impl Placed {
-    /// Removes the older output moved aside. `Err`: it could not be removed and is left
-    /// where it was moved (the new output is in place all the same).
+    /// Removes the older output and seed file moved aside. `Err`: the older output could
+    /// not be removed and is left where it was moved (the new output is in place all the
+    /// same).
     pub fn finish(self) -> Result<(), LeftOver> {
-        match self.old {
+        if let Some(seed) = &self.old_seed {
+            let _ = std::fs::remove_file(seed);
+        }
+        let r = match self.old {
             Some(path) => std::fs::remove_dir_all(&path).map_err(|error| LeftOver { path, error }),
             None => Ok(()),
-        }
-    }
-
-    /// Takes the new output away and puts the older one back (an emission whose later part
-    /// failed). Errors: a removal or rename failed.
-    pub fn undo(self) -> Result<(), GenerateError> {
-        std::fs::remove_dir_all(&self.out).map_err(io(&self.out))?;
-        if let Some(old) = &self.old {
-            std::fs::rename(old, &self.out).map_err(io(old))?;
-        }
-        Ok(())
+        };
+        let _ = durable::sync_dir(&self.parent);
+        r
     }
 }

@@ -140,7 +140,7 @@ pub fn load(dir: &Path, tickets: &[u32], ids: &Identities) -> Result<Proofs, Ren
     };
     let listed = sums::read(dir).map_err(|m| file(crate::output::SUMS, m))?;
     let read_small = |name: &str| -> Result<Vec<u8>, RenderError> {
-        let bytes = std::fs::read(dir.join(name))
+        let bytes = crate::output::read_regular(&dir.join(name), crate::output::MAX_JSON)
             .map_err(|e| file(name, format!("cannot read it: {e}")))?;
         sums::check(&listed, name, &hex::encode(Sha256::digest(&bytes)))
             .map_err(|m| file(name, m))?;

@@ -194,20 +194,17 @@ pub struct Opened {
 pub fn open(dir: &Path, name: &str, ids: &Identities) -> std::io::Result<Opened> {
     use std::io::{Error, ErrorKind};
     let sealed = format!("{name}{SUFFIX}");
-    let regular = |p: &Path| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_file());
-    if regular(&dir.join(name)) {
+    // In clear when that form is there at all (a FIFO or link in its place is refused,
+    // never waited on nor followed); else encrypted.
+    if std::fs::symlink_metadata(dir.join(name)).is_ok()
+        || std::fs::symlink_metadata(dir.join(&sealed)).is_err()
+    {
         return Ok(Opened {
-            reader: Box::new(std::fs::File::open(dir.join(name))?),
+            reader: Box::new(crate::output::open_regular(&dir.join(name))?),
             delivered: name.into(),
         });
     }
-    if !regular(&dir.join(&sealed)) {
-        return match std::fs::symlink_metadata(dir.join(name)) {
-            Ok(_) => Err(Error::new(ErrorKind::InvalidData, "not a regular file")),
-            Err(e) => Err(e),
-        };
-    }
-    let f = std::fs::File::open(dir.join(&sealed))?;
+    let f = crate::output::open_regular(&dir.join(&sealed))?;
     if ids.is_empty() {
         return Err(Error::new(
             ErrorKind::PermissionDenied,

@@ -176,12 +176,13 @@ fn an_existing_block_is_not_overwritten_without_force() {
     assert_eq!(run(true).status.code(), Some(0));
     assert_ne!(std::fs::read(out.join("SHA256SUMS")).unwrap(), before);
     assert_eq!(verify_code(&out), 0);
-    // Nothing temporary is left beside the block.
-    let names: Vec<String> = std::fs::read_dir(t.path())
+    // Nothing temporary is left beside the block, only its lock file.
+    let mut names: Vec<String> = std::fs::read_dir(t.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
-    assert_eq!(names, vec!["b".to_string()]);
+    names.sort();
+    assert_eq!(names, [".b.tirage-lock", "b"]);
 }
 
 #[test]

@@ -331,3 +331,43 @@ fn verify_of_a_missing_directory_exits_2() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("Cargo.toml: not a directory"), "{err}");
 }
+
+/// The same spec named three ways (`./x`, `x`, an absolute path) gives byte-identical
+/// deliverables: the manifest records the spec's file name only.
+#[test]
+fn manifests_do_not_depend_on_how_the_spec_path_is_spelled() {
+    let t = tempfile::tempdir().unwrap();
+    let mut sums = Vec::new();
+    for (i, spec) in [
+        "./tests/specs/coq_small.toml".to_string(),
+        "tests/specs/coq_small.toml".to_string(),
+        repo("tests/specs/coq_small.toml").display().to_string(),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let out = t.path().join(format!("b{i}"));
+        tirage()
+            .current_dir(repo(""))
+            .args([
+                "generate",
+                spec,
+                "--validation-key",
+                VALIDATION_KEY,
+                "--insecure-seed",
+                "--seed",
+                SEED,
+                "-q",
+                "--out",
+            ])
+            .arg(&out)
+            .assert()
+            .success();
+        let m: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out.join("manifest.json")).unwrap()).unwrap();
+        assert_eq!(m["spec"]["source"], "coq_small.toml");
+        sums.push(std::fs::read(out.join("SHA256SUMS")).unwrap());
+    }
+    assert_eq!(sums[0], sums[1]);
+    assert_eq!(sums[1], sums[2]);
+}

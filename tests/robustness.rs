@@ -229,7 +229,7 @@ fn a_pipe_is_refused_not_waited_on() {
     let o = tirage().arg("check").arg(&fifo).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr)
-        .contains("cannot read the spec: not a regular file (a directory, a pipe or a device)"));
+        .contains("cannot read the spec: a FIFO, not a regular file"));
     let o = tirage()
         .arg("generate")
         .arg(repo("tests/specs/coq_small.toml"))
@@ -283,7 +283,7 @@ fn an_interrupted_run_leaves_nothing_behind() {
         let child = c.spawn().unwrap();
         // Wait until the block is being written beside its destination.
         let t0 = std::time::Instant::now();
-        while !entries(&dir).iter().any(|n| n.starts_with(".tirage-tmp-")) {
+        while !entries(&dir).iter().any(|n| n.contains(".tirage-tmp-")) {
             assert!(t0.elapsed().as_secs() < 60, "generation never started");
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
@@ -298,7 +298,10 @@ fn an_interrupted_run_leaves_nothing_behind() {
         assert_eq!(o.status.code(), Some(130), "{signal}: {err}");
         assert!(err.contains("interrupted"), "{err}");
         assert_eq!(
-            entries(&dir),
+            entries(&dir)
+                .into_iter()
+                .filter(|n| !n.ends_with(".tirage-lock"))
+                .collect::<Vec<_>>(),
             ["block-001"],
             "{signal}: something was left beside the output"
         );
@@ -338,11 +341,10 @@ fn an_emission_never_goes_into_a_block() {
     }
 }
 
-/// A forced replacement puts the new block in place and moves the old one aside; undone,
-/// the old block is back exactly and nothing is left beside it (what an emission does when
-/// a later part fails).
+/// A forced replacement moves the old block aside under a name of this run's, puts the new
+/// one in place, and removes the old one once finished; nothing else is left beside it.
 #[test]
-fn a_placed_block_can_be_undone() {
+fn a_placed_block_replaces_the_old_one_once_finished() {
     use tirage::generate::{stage, BlockPlan, Provenance};
     use tirage::rng::Seed;
     use tirage::spec::GameSpec;
@@ -359,16 +361,23 @@ fn a_placed_block_can_be_undone() {
     let other = Seed::from_hex(&"7".repeat(64)).unwrap();
     let (staged, _) = stage(&plan, &other, &out, true, &Provenance::default(), &|_| {}).unwrap();
     assert!(staged.path().starts_with(t.path()));
-    let placed = staged.put_in_place().unwrap();
+    let placed = staged.put_in_place(None).unwrap();
     assert_ne!(std::fs::read(out.join("SHA256SUMS")).unwrap(), sums);
-    assert_eq!(
-        std::fs::read_dir(t.path()).unwrap().count(),
-        2,
-        "old block aside"
-    );
-    placed.undo().unwrap();
-    assert_eq!(std::fs::read(out.join("SHA256SUMS")).unwrap(), sums);
-    assert_eq!(std::fs::read_dir(t.path()).unwrap().count(), 1);
+    let names = |d: &Path| -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|n| !n.ends_with(".tirage-lock"))
+            .collect();
+        v.sort();
+        v
+    };
+    let aside = names(t.path());
+    assert_eq!(aside.len(), 2, "{aside:?}");
+    let prefix = format!(".b.tirage-old-{}-", std::process::id());
+    assert!(aside[0].starts_with(&prefix), "{aside:?}");
+    placed.finish().unwrap();
+    assert_eq!(names(t.path()), ["b"]);
 }
 
 /// A torn block (one ticket file deleted, or cut short): verify blames that file only, and
@@ -489,4 +498,89 @@ fn sha256sums_lists_each_file_once() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stdout)
         .contains("SHA256SUMS lists tickets.csv 2 times, expected once"));
+}
+
+/// An emission replaces its whole directory: never one holding anything without --force,
+/// nor with it one holding a file tirage did not write; both stay as they were.
+#[test]
+fn an_emission_never_deletes_what_tirage_did_not_write() {
+    let t = tempfile::tempdir().unwrap();
+    let em = t.path().join("em");
+    std::fs::create_dir(&em).unwrap();
+    std::fs::write(em.join("notes.txt"), "keep me").unwrap();
+    let run = |force: bool| {
+        let mut c = tirage();
+        c.arg("generate")
+            .arg(repo("tests/specs/coq_small.toml"))
+            .args([
+                "--blocks",
+                "1..2",
+                "--insecure-seed",
+                "--seed",
+                SEED,
+                "-q",
+                "--out",
+            ])
+            .arg(&em);
+        if force {
+            c.arg("--force");
+        }
+        c.output().unwrap()
+    };
+    let o = run(false);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("already exists; pass --force"));
+    let o = run(true);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("holds files tirage did not write (notes.txt)"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(em.join("notes.txt")).unwrap(),
+        "keep me"
+    );
+    assert_eq!(std::fs::read_dir(&em).unwrap().count(), 1);
+    // Empty, it takes the emission.
+    std::fs::remove_file(em.join("notes.txt")).unwrap();
+    assert_eq!(run(false).status.code(), Some(0));
+    assert_eq!(verify_code(&em), 0);
+}
+
+/// A block directory outside a forced emission's range holding files tirage did not write
+/// stops the emission: replacing the directory would delete them.
+#[test]
+fn a_forced_emission_keeps_a_stray_directory_of_notes() {
+    let t = tempfile::tempdir().unwrap();
+    let em = t.path().join("em");
+    let run = || {
+        tirage()
+            .arg("generate")
+            .arg(repo("tests/specs/coq_small.toml"))
+            .args([
+                "--blocks",
+                "1..2",
+                "--insecure-seed",
+                "--seed",
+                SEED,
+                "-q",
+                "--force",
+                "--out",
+            ])
+            .arg(&em)
+            .output()
+            .unwrap()
+    };
+    assert_eq!(run().status.code(), Some(0));
+    std::fs::create_dir(em.join("block-009")).unwrap();
+    std::fs::write(em.join("block-009/notes.txt"), "keep me").unwrap();
+    let o = run();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("(block-009/notes.txt)"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(em.join("block-009/notes.txt")).unwrap(),
+        "keep me"
+    );
 }

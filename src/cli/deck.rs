@@ -1,12 +1,15 @@
 //! `tirage deck SPEC`: a small QA deck of specimen tickets.
 
 use super::seed::{seed_file_path, SeedArgs, SeedFile};
-use super::{once_placed, stop_on_signal};
+use super::{lock_output, once_placed, stop_on_signal};
 use super::{with_threads, Outcome};
 use anyhow::Result;
 use std::path::PathBuf;
 use tirage::deck::{every_way, proportional};
-use tirage::generate::{check_destination, check_not_in_emission, generate_with, BlockPlan, Kind};
+use tirage::generate::{
+    check_destination, check_not_in_emission, generate_placing, BlockPlan, Kind,
+};
+use tirage::lock::staging_prefix;
 use tirage::sign::Signer;
 use tirage::spec::GameSpec;
 
@@ -72,9 +75,11 @@ pub fn run(a: Args) -> Result<Outcome> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("output/{}/deck", spec.id)));
+    // Before its lock file is made there.
+    check_not_in_emission(&out)?;
+    let _lock = lock_output(&out, a.force)?;
     // Before the seed is staged: a deck never replaces a production block or its seed.
     check_destination(&out, a.force, Kind::Specimen)?;
-    check_not_in_emission(&out)?;
     let signer = a.sign.as_deref().map(Signer::load).transpose()?;
     let plan = BlockPlan::deck(&spec, deck);
     let plan = match &signer {
@@ -82,9 +87,23 @@ pub fn run(a: Args) -> Result<Outcome> {
         None => plan,
     };
     let provenance = a.seed.provenance()?;
-    let seed_file = SeedFile::prepare(&seed_file_path(&out), &seed, fresh, a.force)?;
+    let seed_file = SeedFile::prepare(
+        &seed_file_path(&out),
+        &seed,
+        fresh,
+        a.force,
+        &staging_prefix(&out, "seed"),
+    )?;
     let made = with_threads(0, || {
-        generate_with(&plan, &seed, &out, a.force, &provenance, &|_| {})
+        generate_placing(
+            &plan,
+            &seed,
+            &out,
+            a.force,
+            &provenance,
+            seed_file.placement().as_ref(),
+            &|_| {},
+        )
     })??;
     let said = once_placed(
         seed_file,

@@ -2,14 +2,17 @@
 
 use super::keys::BlockKeys;
 use super::seed::{seed_file_path, SeedArgs, SeedFile};
-use super::{once_placed, stop_on_signal};
+use super::{lock_output, once_placed, stop_on_signal};
 use super::{progress, with_threads, Outcome};
 use anyhow::Result;
 use std::path::PathBuf;
 use tirage::emission::{
-    check_emission_destination, generate_emission_with, parse_blocks, EmissionOptions,
+    check_emission_destination, generate_emission_placing, parse_blocks, EmissionOptions,
 };
-use tirage::generate::{check_destination, check_not_in_emission, generate_with, BlockPlan, Kind};
+use tirage::generate::{
+    check_destination, check_not_in_emission, generate_placing, BlockPlan, Kind,
+};
+use tirage::lock::staging_prefix;
 use tirage::spec::GameSpec;
 
 /// Arguments of `tirage generate`.
@@ -62,12 +65,19 @@ pub fn run(a: Args) -> Result<Outcome> {
         let out = a.out.clone().unwrap_or_else(|| {
             PathBuf::from(format!("output/{}/emission-{:03}", spec.id, spec.emission))
         });
+        let _lock = lock_output(&out, a.force)?;
         // Before the seed is staged: what is in the way is named, not the seed file.
         check_emission_destination(&blocks, &out, a.force)?;
         let (vkey, vkey_file) = a.keys.validation_key(&out, a.seed.insecure(), a.force)?;
         let signer = a.keys.signer()?;
         let recipients = a.keys.recipients()?;
-        let seed_file = SeedFile::prepare(&seed_file_path(&out), &seed, fresh, a.force)?;
+        let seed_file = SeedFile::prepare(
+            &seed_file_path(&out),
+            &seed,
+            fresh,
+            a.force,
+            &staging_prefix(&out, "seed"),
+        )?;
         let n = u64::from(spec.block_size) * u64::from(blocks.end() - blocks.start() + 1);
         let first = *blocks.start();
         let bar = progress::bar(n, "emission", a.quiet);
@@ -80,9 +90,16 @@ pub fn run(a: Args) -> Result<Outcome> {
                 provenance: &provenance,
                 recipients: &recipients,
             };
-            generate_emission_with(&spec, &seed, &keys, blocks, &out, a.force, &|b, k| {
-                bar.set_position(u64::from(b - first) * per + k)
-            })
+            generate_emission_placing(
+                &spec,
+                &seed,
+                &keys,
+                blocks,
+                &out,
+                a.force,
+                seed_file.placement().as_ref(),
+                &|b, k| bar.set_position(u64::from(b - first) * per + k),
+            )
         })??;
         bar.finish_and_clear();
         let said = once_placed(
@@ -91,6 +108,7 @@ pub fn run(a: Args) -> Result<Outcome> {
             "every block of the emission",
             &made.left_over,
         )?;
+        vkey_file.put_in_place()?;
         let key_said = vkey_file.finish("validation key", "the emission's validation codes")?;
         let m = made.manifest;
         if !a.quiet {
@@ -111,6 +129,10 @@ pub fn run(a: Args) -> Result<Outcome> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("output/{}/block-{:03}", spec.id, a.block)));
+    // Before its lock file is made there: the block number, and not inside an emission.
+    BlockPlan::production(&spec, a.block)?;
+    check_not_in_emission(&out)?;
+    let _lock = lock_output(&out, a.force)?;
     // Before the seed is staged: a production block never replaces a deck (nor a deck's seed).
     check_destination(&out, a.force, Kind::Production)?;
     check_not_in_emission(&out)?;
@@ -125,12 +147,24 @@ pub fn run(a: Args) -> Result<Outcome> {
         Some(s) => plan.signed_by(s),
         None => plan,
     };
-    let seed_file = SeedFile::prepare(&seed_file_path(&out), &seed, fresh, a.force)?;
+    let seed_file = SeedFile::prepare(
+        &seed_file_path(&out),
+        &seed,
+        fresh,
+        a.force,
+        &staging_prefix(&out, "seed"),
+    )?;
     let bar = progress::bar(u64::from(spec.block_size), "generate", a.quiet);
     let made = with_threads(usize::from(a.threads), || {
-        generate_with(&plan, &seed, &out, a.force, &provenance, &|n| {
-            bar.set_position(n)
-        })
+        generate_placing(
+            &plan,
+            &seed,
+            &out,
+            a.force,
+            &provenance,
+            seed_file.placement().as_ref(),
+            &|n| bar.set_position(n),
+        )
     })??;
     bar.finish_and_clear();
     let said = once_placed(
@@ -139,6 +173,7 @@ pub fn run(a: Args) -> Result<Outcome> {
         "the block",
         made.left_over.as_slice(),
     )?;
+    vkey_file.put_in_place()?;
     let key_said = vkey_file.finish("validation key", "the block's validation codes")?;
     let manifest = made.manifest;
     if !a.quiet {

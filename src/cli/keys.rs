@@ -181,7 +181,13 @@ impl BlockKeys {
                     .map(|n| n.to_os_string())
                     .unwrap_or_else(|| "block".into());
                 name.push(".validation-key");
-                let file = SeedFile::prepare(&out.with_file_name(name), &Seed(k.0), true, force)?;
+                let file = SeedFile::prepare(
+                    &out.with_file_name(name),
+                    &Seed(k.0),
+                    true,
+                    force,
+                    &tirage::lock::staging_prefix(out, "key"),
+                )?;
                 Ok((k, file))
             }
         }

@@ -15,6 +15,7 @@ use clap::{Parser, Subcommand};
 use seed::SeedFile;
 use std::process::ExitCode;
 use tirage::generate::{GenerateError, LeftOver};
+use tirage::lock::{LockError, Mode, OutputLock};
 
 /// tirage — print runs of instant lottery tickets: exact lot tables, reproducible
 /// allocation, rule-checked faces, audited files.
@@ -79,7 +80,7 @@ pub fn run() -> ExitCode {
         Ok(Outcome::Success) => ExitCode::SUCCESS,
         Ok(Outcome::Findings) => ExitCode::from(1),
         Err(e) => {
-            eprintln!("tirage: error: {e:#}");
+            eprintln!("tirage: error: {}", visible(&format!("{e:#}")));
             let interrupted = e
                 .chain()
                 .any(|c| c.downcast_ref().is_some_and(GenerateError::is_interrupted));
@@ -104,6 +105,24 @@ fn no_core_dumps() {
     );
     #[cfg(target_os = "linux")]
     let _ = rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable);
+}
+
+/// `text` with every control character but the line feed shown as an escape (`\u{1b}`,
+/// `\r`): a file name or a file's bytes quoted in a message never drive the terminal nor
+/// hide what precedes them.
+pub fn visible(text: &str) -> String {
+    let mut s = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c != '\n'
+            && (c.is_control()
+                || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'))
+        {
+            s.extend(c.escape_default());
+        } else {
+            s.push(c);
+        }
+    }
+    s
 }
 
 /// From now on, Ctrl-C, SIGTERM or SIGHUP asks generation to stop cleanly: it fails with
@@ -144,6 +163,70 @@ fn once_placed(
         eprintln!("tirage: warning: {l}");
     }
     Ok(said)
+}
+
+/// Locks output `out` for this run alone ([`tirage::lock`]) and removes what dead runs
+/// left beside it, saying so. Held by another run: without `force` an error (two runs to
+/// one output never both succeed); with `force` it waits its turn, saying so.
+fn lock_output(out: &std::path::Path, force: bool) -> anyhow::Result<OutputLock> {
+    let lock = match OutputLock::acquire(out, Mode::Exclusive, false) {
+        Err(LockError::Busy { .. }) if force => {
+            eprintln!(
+                "tirage: waiting for another tirage run writing or verifying {} to finish",
+                out.display()
+            );
+            OutputLock::acquire(out, Mode::Exclusive, true)?
+        }
+        r => r?,
+    };
+    for (path, error) in lock.remove_leftovers() {
+        match error {
+            None => eprintln!(
+                "tirage: removed {}, left by an earlier run that did not finish",
+                path.display()
+            ),
+            Some(e) => eprintln!(
+                "tirage: warning: {}, left by an earlier run that did not finish, could not be removed: {e}",
+                path.display()
+            ),
+        }
+    }
+    Ok(lock)
+}
+
+/// For `verify` and `render`: shared locks on block or emission `dir` and, for a block of
+/// an emission, on the emission ([`tirage::lock`]), waited for (a run writing it finishes
+/// first, saying so). A lock file missing (an output not made by this tirage) is no lock;
+/// one that cannot be locked is said; the command goes on without them (verify's seal
+/// check stays).
+fn lock_shared(dir: &std::path::Path) -> Vec<OutputLock> {
+    let mut dirs = vec![dir.to_path_buf()];
+    if let Some(parent) = dir
+        .parent()
+        .filter(|p| tirage::verify::emission::is_emission(p))
+    {
+        dirs.insert(0, parent.to_path_buf());
+    }
+    let mut locks = Vec::new();
+    for d in dirs {
+        let lock = match OutputLock::acquire(&d, Mode::Shared, false) {
+            Err(LockError::Busy { .. }) => {
+                eprintln!(
+                    "tirage: waiting for another tirage run writing {} to finish",
+                    d.display()
+                );
+                OutputLock::acquire(&d, Mode::Shared, true)
+            }
+            r => r,
+        };
+        match lock {
+            Ok(l) => locks.push(l),
+            // No lock file: not made by this tirage; the seal check still holds.
+            Err(LockError::Io { error, .. }) if error.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => eprintln!("tirage: note: {e}; going on without it"),
+        }
+    }
+    locks
 }
 
 /// Runs `f` on a rayon pool of `threads` threads (0: one per core).

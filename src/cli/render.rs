@@ -50,6 +50,8 @@ pub fn run(mut a: Args) -> Result<Outcome> {
     // Each ticket once, in the order first asked.
     let mut seen = std::collections::HashSet::new();
     a.tickets.retain(|t| seen.insert(*t));
+    // No run replaces the block while it is read.
+    let _locks = super::lock_shared(&a.dir);
     // Every check and every drawing before the first file is written.
     let proofs = load(
         &a.dir,
@@ -62,11 +64,49 @@ pub fn run(mut a: Args) -> Result<Outcome> {
         .map(|t| ticket_svg(&proofs.spec, proofs.manifest.kind, t))
         .collect::<Result<Vec<_>, _>>()?;
     let out = a.out.clone().unwrap_or_else(|| a.dir.join(PROOFS));
-    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+    if a.out.is_none() {
+        // Never through a link planted in the block: proofs/ is a directory of the block.
+        match std::fs::symlink_metadata(&out) {
+            Ok(m) if !m.is_dir() => anyhow::bail!(
+                "{} is not a directory of the block (a link or a file): no proof is written through it; remove it, or write elsewhere with --out",
+                out.display()
+            ),
+            Ok(_) => {}
+            Err(_) => std::fs::create_dir(&out)
+                .with_context(|| format!("cannot create {}", out.display()))?,
+        }
+    } else {
+        std::fs::create_dir_all(&out)
+            .with_context(|| format!("cannot create {}", out.display()))?;
+    }
     for (t, svg) in a.tickets.iter().zip(svgs) {
         let path = out.join(format!("ticket-{t}.svg"));
-        std::fs::write(&path, svg).with_context(|| format!("cannot write {}", path.display()))?;
+        write_proof(&path, svg.as_bytes())?;
         println!("{}", path.display());
     }
     Ok(Outcome::Success)
+}
+
+/// Writes proof `path`, replacing an older proof (a regular file) but never writing
+/// through a link or into anything else there.
+fn write_proof(path: &std::path::Path, svg: &[u8]) -> Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let cannot = || format!("cannot write {}", path.display());
+    if let Ok(m) = std::fs::symlink_metadata(path) {
+        if !m.is_file() {
+            anyhow::bail!(
+                "{} is not a regular file (a link, a directory…): no proof is written through it; remove it",
+                path.display()
+            );
+        }
+    }
+    let mut f = std::fs::File::options()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
+        .open(path)
+        .with_context(cannot)?;
+    f.write_all(svg).with_context(cannot)
 }

@@ -2,7 +2,7 @@
 
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
-use tirage::generate::Provenance;
+use tirage::generate::{Provenance, SeedPlacement};
 use tirage::rng::{Seed, SeedShare};
 
 /// Where the master seed comes from.
@@ -217,9 +217,16 @@ impl SeedFile {
     /// Prepares the seed file `path` for an output made from `seed` (`fresh`: drawn now).
     /// Call before anything is generated. Errors: as [`PendingSeed::stage`]; a seed given
     /// while `path` holds another seed and `force` is not given.
-    pub fn prepare(path: &Path, seed: &Seed, fresh: bool, force: bool) -> Result<SeedFile> {
+    /// `prefix` starts the staged file's name ([`tirage::lock::staging_prefix`]).
+    pub fn prepare(
+        path: &Path,
+        seed: &Seed,
+        fresh: bool,
+        force: bool,
+        prefix: &str,
+    ) -> Result<SeedFile> {
         if fresh {
-            return PendingSeed::stage(path, seed, force).map(SeedFile::Fresh);
+            return PendingSeed::stage(path, seed, force, prefix).map(SeedFile::Fresh);
         }
         match std::fs::symlink_metadata(path) {
             Err(_) => return Ok(SeedFile::Kept),
@@ -246,29 +253,57 @@ impl SeedFile {
         Ok(SeedFile::Stale(path.to_path_buf()))
     }
 
-    /// Once the output is in place: saves a fresh seed, or removes a stale seed file.
-    /// Returns what to tell the user (said even with `-q`: a secret written or removed is
-    /// never silent): `seed` names the seed ("master seed"), `output` what it replays ("the
-    /// block").
+    /// How the seed file goes in place with the output (the move itself is made by
+    /// [`tirage::generate::Staged::put_in_place`], in the order that survives a crash).
+    pub fn placement(&self) -> Option<SeedPlacement> {
+        match self {
+            SeedFile::Fresh(p) => Some(SeedPlacement {
+                path: p.path.clone(),
+                new: Some(p.file.path().to_path_buf()),
+                replace_old: true,
+            }),
+            SeedFile::Kept => None,
+            SeedFile::Stale(path) => Some(SeedPlacement {
+                path: path.clone(),
+                new: None,
+                replace_old: true,
+            }),
+        }
+    }
+
+    /// Puts a fresh secret file in place on its own (a fresh validation key, once the
+    /// output it belongs with is in place), flushed to the disk; the other cases have
+    /// nothing to move. Errors: the rename or the flush failed.
+    pub fn put_in_place(&self) -> Result<()> {
+        if let SeedFile::Fresh(p) = self {
+            std::fs::rename(p.file.path(), &p.path)
+                .with_context(|| format!("cannot move the key file into {}", p.path.display()))?;
+            let parent = tirage::durable::parent_of(&p.path);
+            tirage::durable::sync_dir(&parent)
+                .with_context(|| format!("cannot flush {}", parent.display()))?;
+        }
+        Ok(())
+    }
+
+    /// Once the output and its seed file are in place: what to tell the user (said even
+    /// with `-q`: a secret written or removed is never silent): `seed` names the seed
+    /// ("master seed"), `output` what it replays ("the block").
     pub fn finish(self, seed: &str, output: &str) -> Result<Option<String>> {
         Ok(match self {
             SeedFile::Fresh(p) => {
-                let path = p.commit()?;
+                // Moved into place already: nothing left for the temporary file to remove.
+                let (_, _kept) = p.file.keep().map_err(|e| e.error)?;
                 Some(format!(
                     "{seed} saved to {} (mode 0600): keep it secret and out of every \
                      delivery; it replays {output}",
-                    path.display()
+                    p.path.display()
                 ))
             }
             SeedFile::Kept => None,
-            SeedFile::Stale(path) => {
-                std::fs::remove_file(&path)
-                    .with_context(|| format!("cannot remove {}", path.display()))?;
-                Some(format!(
-                    "removed {}: it held another seed, which does not replay {output}",
-                    path.display()
-                ))
-            }
+            SeedFile::Stale(path) => Some(format!(
+                "removed {}: it held another seed, which does not replay {output}",
+                path.display()
+            )),
         })
     }
 }
@@ -285,7 +320,8 @@ pub struct PendingSeed {
 impl PendingSeed {
     /// Stages `seed` for `path`. Errors: `path` exists and `force` is not given; `path` is
     /// not a regular file (a link, a directory); the file cannot be written.
-    pub fn stage(path: &Path, seed: &Seed, force: bool) -> Result<PendingSeed> {
+    /// `prefix` starts the staged file's name, which identifies the run.
+    pub fn stage(path: &Path, seed: &Seed, force: bool, prefix: &str) -> Result<PendingSeed> {
         use std::io::Write;
         if let Ok(meta) = std::fs::symlink_metadata(path) {
             if !force {
@@ -314,26 +350,17 @@ impl PendingSeed {
             .with_context(|| format!("cannot create {}", parent.display()))?;
         // tempfile creates the file with O_EXCL and mode 0600.
         let mut file = tempfile::Builder::new()
-            .prefix(".tirage-seed-")
+            .prefix(prefix)
             .tempfile_in(&parent)
             .with_context(|| format!("cannot write the seed file in {}", parent.display()))?;
         writeln!(file, "{}", seed.to_hex())
             .and_then(|_| file.as_file().sync_all())
+            .and_then(|_| tirage::durable::sync_dir(&parent))
             .with_context(|| format!("cannot write the seed file in {}", parent.display()))?;
         Ok(PendingSeed {
             file,
             path: path.to_path_buf(),
         })
-    }
-
-    /// Moves the seed file into place (replacing an older regular file of the same name).
-    pub fn commit(self) -> Result<PathBuf> {
-        let path = self.path;
-        self.file
-            .persist(&path)
-            .map_err(|e| e.error)
-            .with_context(|| format!("cannot move the seed file into {}", path.display()))?;
-        Ok(path)
     }
 }
 

@@ -11,6 +11,7 @@ use tirage::sign::Verifier;
 use tirage::spec::GameSpec;
 use tirage::validation::ValidationKey;
 use tirage::verify::emission::{is_emission, verify_emission};
+use tirage::verify::seal::Seal;
 use tirage::verify::{audit, Options, SeedInput};
 
 /// Arguments of `tirage verify`.
@@ -72,8 +73,7 @@ pub fn run(a: Args) -> Result<Outcome> {
     let reference = a.spec.as_deref().map(GameSpec::load).transpose()?;
     let seed = match (&a.seed_file, a.seed_share.is_empty()) {
         (Some(f), _) => {
-            let text = std::fs::read_to_string(f)
-                .with_context(|| format!("cannot read the seed file {}", f.display()))?;
+            let text = super::seed::read_small(f, "seed file")?;
             Some(SeedInput::whole(
                 Seed::from_hex(&text).with_context(|| format!("seed file {}", f.display()))?,
             ))
@@ -100,6 +100,8 @@ pub fn run(a: Args) -> Result<Outcome> {
         require_signature: !a.unauthenticated,
         identities: Some(&identities),
     };
+    // No run replaces the block (or its emission) while it is read.
+    let _locks = super::lock_shared(&a.dir);
     if is_emission(&a.dir) {
         if opts_seed_given(&a) {
             anyhow::bail!(
@@ -122,7 +124,7 @@ pub fn run(a: Args) -> Result<Outcome> {
         if a.json {
             println!("{}", serde_json::to_string_pretty(&report)?);
         } else {
-            print!("{}", report.to_text());
+            print!("{}", super::visible(&report.to_text()));
         }
         return Ok(if report.clean {
             Outcome::Success
@@ -139,6 +141,7 @@ pub fn run(a: Args) -> Result<Outcome> {
             a.dir.display()
         );
     }
+    let seal = Seal::of(&a.dir).ok();
     let bar = progress::bar(expected, "verify", a.quiet);
     let audit = with_threads(usize::from(a.threads), || {
         audit(&a.dir, &opts, &|n| bar.set_position(n))
@@ -148,7 +151,7 @@ pub fn run(a: Args) -> Result<Outcome> {
     if a.json {
         println!("{}", serde_json::to_string_pretty(report)?);
     } else {
-        print!("{}", report.to_text());
+        print!("{}", super::visible(&report.to_text()));
     }
     // An earlier run's report beside the block may say another verdict: never left unsaid.
     let earlier = a.dir.join(AUDIT_MD);
@@ -165,6 +168,13 @@ pub fn run(a: Args) -> Result<Outcome> {
     }
     if !a.no_audit {
         let dir = a.report.clone().unwrap_or_else(|| a.dir.clone());
+        // Only into the block that was read, never into one put there since.
+        if a.report.is_none() && Seal::of(&a.dir).ok() != seal {
+            anyhow::bail!(
+                "{} changed while it was being verified (another run replaced or changed it): this report is not about what is there now, so none was written; verify it again",
+                a.dir.display()
+            );
+        }
         // A report that cannot be written is said, but never hides findings (exit 1). On a
         // clean block, a report asked for with --report that could not be written is an
         // error (exit 2); at the default place (the block, perhaps on read-only media) a

@@ -139,7 +139,7 @@ pub struct Game {
 pub struct SpecRef {
     /// The copy inside the block directory (`spec.toml`).
     pub file: String,
-    /// Path the spec was read from when the block was generated.
+    /// File name of the spec the block was made from (its directory is not recorded).
     pub source: String,
     /// Hex SHA-256 of the spec text.
     pub sha256: String,

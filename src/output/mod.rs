@@ -9,9 +9,12 @@
 
 pub mod manifest;
 pub mod print_file;
+pub mod regular;
 pub mod sums;
 pub mod tickets_csv;
 pub mod validation_csv;
+
+pub use regular::{open_regular, read_regular};
 
 use crate::games::Face;
 use crate::money::Money;
@@ -32,6 +35,9 @@ pub const MANIFEST: &str = "manifest.json";
 pub const SUMS: &str = "SHA256SUMS";
 /// The minisign signature of the checksums ([`crate::sign`]), when the block is signed.
 pub const SUMS_SIG: &str = "SHA256SUMS.minisig";
+
+/// The largest `manifest.json` or `emission.json` read (they are a few kilobytes).
+pub const MAX_JSON: u64 = 64 << 20;
 
 /// One ticket as written: where it is, which way it realises, and its face.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -13,24 +13,23 @@ pub fn render(entries: &[(String, String)]) -> String {
     s
 }
 
-/// Parses SHA256SUMS text into `(name, hex sha256)` pairs. A malformed line is returned as
-/// `Err(line number, line)`.
+/// Parses SHA256SUMS text, in its canonical form only (the one [`render`] writes), into
+/// `(name, hex sha256)` pairs: every line is 64 lowercase hex digits, two spaces and a
+/// plain file name, and ends with `\n` (no blank line, no carriage return, no `*` binary
+/// mark, no escaped name). A line not so is returned as `Err(line number, line)`.
 pub fn parse(text: &str) -> Result<Vec<(String, String)>, (usize, String)> {
     let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.is_empty() {
-            continue;
-        }
+    for (i, line) in text.split_inclusive('\n').enumerate() {
         let bad = || (i + 1, line.to_string());
+        let line = line.strip_suffix('\n').ok_or_else(bad)?;
         let (hash, rest) = line.split_at_checked(64).ok_or_else(bad)?;
-        let name = rest
-            .strip_prefix("  ")
-            .or_else(|| rest.strip_prefix(" *"))
-            .ok_or_else(bad)?;
-        if !hash.bytes().all(|b| b.is_ascii_hexdigit()) || name.is_empty() {
+        let name = rest.strip_prefix("  ").ok_or_else(bad)?;
+        let plain = |b: u8| b.is_ascii_graphic() && b != b'/' && b != b'\\';
+        let lower_hex = |b: u8| b.is_ascii_digit() || (b'a'..=b'f').contains(&b);
+        if !hash.bytes().all(lower_hex) || name.is_empty() || !name.bytes().all(plain) {
             return Err(bad());
         }
-        out.push((name.to_string(), hash.to_ascii_lowercase()));
+        out.push((name.to_string(), hash.to_string()));
     }
     Ok(out)
 }
@@ -38,10 +37,11 @@ pub fn parse(text: &str) -> Result<Vec<(String, String)>, (usize, String)> {
 /// Reads and parses `dir/SHA256SUMS` into `(name, hex sha256)` pairs. `Err` says why (the
 /// caller names the file): it cannot be read, or which line is malformed.
 pub fn read(dir: &Path) -> Result<Vec<(String, String)>, String> {
-    let bytes = std::fs::read(dir.join(super::SUMS)).map_err(|e| format!("cannot read it: {e}"))?;
+    let bytes = super::read_regular(&dir.join(super::SUMS), 1 << 20)
+        .map_err(|e| format!("cannot read it: {e}"))?;
     parse(&String::from_utf8_lossy(&bytes)).map_err(|(line, text)| {
         format!(
-            "line {line} is malformed: {text:?} (expected 64 hex digits, two spaces, a file name)"
+            "line {line} is not in the canonical form: {text:?} (expected 64 lowercase hex digits, two spaces, a file name, a line feed)"
         )
     })
 }
@@ -72,13 +72,7 @@ pub fn check(entries: &[(String, String)], name: &str, actual: &str) -> Result<(
 pub fn file_sha256(path: &Path, mut each: impl FnMut(&[u8])) -> std::io::Result<String> {
     use sha2::{Digest, Sha256};
     use std::io::Read;
-    let mut f = std::fs::File::open(path)?;
-    if !f.metadata()?.is_file() {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "not a regular file",
-        ));
-    }
+    let mut f = super::open_regular(path)?;
     let mut h = Sha256::new();
     let mut buf = vec![0u8; 1 << 20];
     loop {
@@ -110,6 +104,26 @@ mod tests {
     fn malformed_lines_are_reported() {
         assert_eq!(parse("xyz  a\n").unwrap_err().0, 1);
         assert_eq!(parse(&format!("{} a", "0".repeat(64))).unwrap_err().0, 1);
+    }
+
+    #[test]
+    fn only_the_canonical_form_is_accepted() {
+        let h = "ab".repeat(32);
+        let ok = format!("{h}  tickets.csv\n{h}  tickets.bin\n");
+        assert_eq!(parse(&ok).unwrap().len(), 2);
+        for (bad, line) in [
+            (format!("{h}  tickets.csv"), 1),     // no final line feed
+            (format!("{h}  tickets.csv\r\n"), 1), // a carriage return
+            (format!("{h}  tickets.csv\n\n"), 2), // a blank line
+            (format!("{h} *tickets.csv\n"), 1),   // the binary mark
+            (format!("{}  tickets.csv\n", h.to_uppercase()), 1), // capital hex digits
+            (format!("\\{h}  tick\\ets.csv\n"), 1), // an escaped name
+            (format!("{h}  a/tickets.csv\n"), 1), // a path
+            (format!("{h}  tickets.csv \n"), 1),  // a trailing space
+            (format!("{h}  tickets.csv\n{h}   x\n"), 2), // three spaces
+        ] {
+            assert_eq!(parse(&bad).unwrap_err().0, line, "{bad:?}");
+        }
     }
 
     #[test]

@@ -52,6 +52,21 @@ pub struct ErrorAt<'a> {
     text: &'a str,
 }
 
+/// The table a header line names (`[coq] # comment` → `coq`, `[[tiers]]` → `tiers`); `None`
+/// when `line` is no header.
+fn header_name(line: &str) -> Option<&str> {
+    let t = line.trim_start().strip_prefix('[')?;
+    let t = t.strip_prefix('[').unwrap_or(t);
+    Some(t.split(']').next().unwrap_or(t).trim())
+}
+
+/// The first character TOML allows nowhere in a file (a control character other than tab,
+/// newline and carriage return, even inside a string), with its byte offset.
+fn forbidden_char(text: &str) -> Option<(usize, char)> {
+    text.char_indices()
+        .find(|&(_, c)| (c.is_control() && !matches!(c, '\t' | '\n' | '\r')) || c == '\u{7f}')
+}
+
 impl<'a> ErrorAt<'a> {
     /// An error context for `file`, whose content is `text`.
     pub fn new(file: &'a Path, text: &'a str) -> Self {
@@ -86,12 +101,8 @@ impl<'a> ErrorAt<'a> {
         let line_start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
         let line = self.text[line_start..].lines().next().unwrap_or("");
         // A table's header (a key missing from it, say): the table.
-        if line.trim_start().starts_with('[') {
-            return line
-                .trim()
-                .trim_matches(|c| c == '[' || c == ']')
-                .trim()
-                .to_string();
+        if let Some(table) = header_name(line) {
+            return table.to_string();
         }
         let Some((key, _)) = line.split_once('=') else {
             return String::new();
@@ -103,9 +114,7 @@ impl<'a> ErrorAt<'a> {
         let table = self.text[..line_start]
             .lines()
             .rev()
-            .map(str::trim)
-            .find(|l| l.starts_with('['))
-            .map(|h| h.trim_matches(|c| c == '[' || c == ']').trim())
+            .find_map(header_name)
             .unwrap_or("");
         if table.is_empty() {
             key.to_string()
@@ -354,6 +363,9 @@ pub const MAX_TEXT: usize = 200;
 /// caption or way id written to a CSV file begins with one.
 pub const FORMULA_START: [char; 4] = ['=', '+', '-', '@'];
 
+/// The largest spec file read (a spec is a few kilobytes).
+pub const MAX_SPEC_BYTES: u64 = 4 << 20;
+
 /// The id of the losing way, in files.
 pub const LOSE: &str = "lose";
 
@@ -367,22 +379,37 @@ impl GameSpec {
             field: String::new(),
             message,
         };
-        // Checked before opening: opening a FIFO would wait for a writer.
-        if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
-            return Err(cannot(
-                "cannot read the spec: not a regular file (a directory, a pipe or a device)".into(),
-            ));
-        }
-        let text = std::fs::read_to_string(path)
+        // Never waits on a FIFO, never reads a huge file whole.
+        let bytes = crate::output::read_regular(path, MAX_SPEC_BYTES)
             .map_err(|e| cannot(format!("cannot read the spec: {e}")))?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            cannot(format!(
+                "cannot read the spec: not UTF-8 text (byte {} is not)",
+                e.utf8_error().valid_up_to() + 1
+            ))
+        })?;
         GameSpec::parse(path, text)
     }
 
     /// Validates a spec given as text; `path` is used in error messages only.
     pub fn parse(path: &Path, text: String) -> Result<GameSpec, SpecError> {
         let at = ErrorAt::new(path, &text);
+        if let Some((offset, c)) = forbidden_char(&text) {
+            return Err(at.at(
+                Some(offset),
+                at.field_at(offset),
+                format!(
+                    "a control character {} (U+{:04X}) is not allowed in a spec: TOML allows tab, newline and carriage return only (write it escaped inside a string)",
+                    c.escape_default(),
+                    u32::from(c)
+                ),
+            ));
+        }
         let raw: raw::RawSpec = toml::from_str(&text).map_err(|e| {
-            let mut msg = e.message().to_string();
+            let mut msg = e.message().trim().to_string();
+            if msg.is_empty() {
+                msg = "not valid TOML here".into();
+            }
             // A huge number quoted back in full (1e300 as 301 digits) says nothing more.
             if msg.len() > 240 {
                 let cut = (0..=240)

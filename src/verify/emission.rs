@@ -9,7 +9,7 @@ use super::report::{Findings, EXAMPLES};
 use super::{verify_block, Options, Report, VerifyError};
 use crate::emission::{EmissionManifest, EMISSION};
 use crate::output::manifest::Manifest;
-use crate::output::MANIFEST;
+use crate::output::{MANIFEST, MAX_JSON};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::fmt::Write;
@@ -83,17 +83,20 @@ pub fn verify_emission(
         return Err(VerifyError::not_a_directory(dir));
     }
     let mut f = Findings::default();
-    let em: Option<EmissionManifest> = match std::fs::read(dir.join(EMISSION)) {
-        Err(e) => {
-            f.add(None, format!("cannot read emission.json: {e}"));
-            None
-        }
-        Ok(b) => serde_json::from_slice(&b)
-            .map_err(|e| f.add(None, format!("emission.json does not parse: {e}")))
-            .ok(),
-    };
+    let em: Option<EmissionManifest> =
+        match crate::output::read_regular(&dir.join(EMISSION), MAX_JSON) {
+            Err(e) => {
+                f.add(None, format!("cannot read emission.json: {e}"));
+                None
+            }
+            Ok(b) => serde_json::from_slice(&b)
+                .map_err(|e| f.add(None, format!("emission.json does not parse: {e}")))
+                .ok(),
+        };
     let mut blocks = Vec::new();
-    let mut codes: Vec<u64> = Vec::new();
+    // Every block's codes sorted on disk, merged at the end: bounded memory.
+    let scratch = |error| VerifyError::Scratch { error };
+    let mut codes = super::codes::CodeRuns::new().map_err(scratch)?;
     let mut tickets = 0;
     if let Some(em) = &em {
         let mut numbers: Vec<u32> = em.blocks.iter().map(|b| b.block).collect();
@@ -150,8 +153,9 @@ pub fn verify_emission(
             }
             let (report, block_codes) = verify_block(&bdir, opts, &|n| progress(entry.block, n))?;
             tickets += report.tickets;
-            codes.extend(block_codes);
-            match std::fs::read(bdir.join(MANIFEST)) {
+            codes.add(&block_codes).map_err(scratch)?;
+            drop(block_codes);
+            match crate::output::read_regular(&bdir.join(MANIFEST), MAX_JSON) {
                 Err(e) => f.add(
                     None,
                     format!("{}: cannot read manifest.json: {e}", entry.dir),
@@ -189,8 +193,7 @@ pub fn verify_emission(
             }
             blocks.push(report);
         }
-        codes.sort_unstable();
-        let dups = codes.windows(2).filter(|w| w[0] == w[1]).count();
+        let dups = codes.duplicates().map_err(scratch)?;
         if dups > 0 {
             f.add(
                 None,

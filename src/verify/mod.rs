@@ -11,8 +11,10 @@
 //! as it goes; the records of each block are checked in parallel and the findings merged in
 //! ticket order, so the report never depends on the number of threads.
 
+pub mod codes;
 pub mod emission;
 pub mod report;
+pub mod seal;
 
 use crate::audit::leakage::{self, Tally};
 use crate::audit::Audit;
@@ -38,7 +40,6 @@ pub use report::{
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{channel, sync_channel, Receiver, SyncSender};
@@ -139,6 +140,13 @@ pub enum VerifyError {
         path: PathBuf,
         /// Whether anything exists at `path`.
         exists: bool,
+    },
+    /// The validation codes of an emission could not be sorted on disk (in a temporary
+    /// directory): the cross-block check could not run.
+    #[error("cannot sort the emission's validation codes in a temporary directory ({}): {error}; set TMPDIR to a directory with room (8 bytes a ticket)", std::env::temp_dir().display())]
+    Scratch {
+        /// The operating system's error.
+        error: std::io::Error,
     },
 }
 
@@ -261,7 +269,15 @@ pub fn inspect(
     }
     let mut checks: Checks = BTreeMap::new();
     let mut not_run: Vec<CheckId> = Vec::new();
-    let read = |name: &str| std::fs::read(dir.join(name));
+    // Only regular files, never more than a block's file of that kind can hold.
+    let read = |name: &str| {
+        let limit = if name == SPEC {
+            crate::spec::MAX_SPEC_BYTES
+        } else {
+            crate::output::MAX_JSON
+        };
+        crate::output::read_regular(&dir.join(name), limit)
+    };
 
     // SHA256SUMS.
     let listed: Vec<(String, String)> = sums::read(dir).unwrap_or_else(|why| {
@@ -314,7 +330,11 @@ pub fn inspect(
     }
 
     // The spec copy.
-    let spec = match std::fs::read_to_string(dir.join(SPEC)) {
+    let spec_text = read(SPEC).and_then(|b| {
+        String::from_utf8(b)
+            .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))
+    });
+    let spec = match spec_text {
         Err(e) => {
             add(
                 &mut checks,
@@ -527,6 +547,12 @@ pub fn inspect(
         }
     }
 
+    // Why a file was not read: missing, or what it is instead (a FIFO, a link…).
+    let unread = |name: &str| match crate::output::open_regular(&dir.join(name)) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => "missing".to_string(),
+        Err(e) => format!("cannot be read: {e}"),
+        Ok(_) => "cannot be read".to_string(),
+    };
     // Digests: SHA256SUMS and the manifest against what was read.
     for (name, hash) in &listed {
         match actual.get(name) {
@@ -534,7 +560,7 @@ pub fn inspect(
                 &mut checks,
                 CheckId::Sha256sums,
                 None,
-                format!("{name} is listed but missing"),
+                format!("{name} is listed but {}", unread(name)),
             ),
             Some((_, h)) if h != hash => add(
                 &mut checks,
@@ -563,7 +589,7 @@ pub fn inspect(
                     &mut checks,
                     CheckId::Manifest,
                     None,
-                    format!("{} is in the manifest but missing", f.name),
+                    format!("{} is in the manifest but {}", f.name, unread(&f.name)),
                 ),
                 Some((n, h)) => {
                     if *n != f.bytes {
@@ -589,7 +615,13 @@ pub fn inspect(
 
     // The replay.
     let mut replayed = None;
-    if let (Some(given), Some(spec)) = (&opts.seed, &spec) {
+    // A block of as many records as it declares: a replay never builds more tickets than
+    // the print file holds.
+    let whole = run
+        .expect
+        .as_ref()
+        .is_some_and(|e| e.tickets == run.tickets);
+    if let (Some(given), Some(spec), true) = (&opts.seed, &spec, whole) {
         replayed = replay(
             spec,
             manifest.as_ref(),
@@ -602,6 +634,8 @@ pub fn inspect(
         if replayed.is_none() && !checks.contains_key(&CheckId::Replay) {
             not_run.push(CheckId::Replay);
         }
+    } else if opts.seed.is_some() {
+        not_run.push(CheckId::Replay);
     }
 
     let files: Vec<FileDigest> = [CSV, BIN, VALIDATION, SPEC, MANIFEST, SUMS]
@@ -1424,10 +1458,7 @@ fn check_manifest_sums(m: &Manifest, spec: &GameSpec, bad: &mut impl FnMut(Strin
 /// Size and hex SHA-256 of the regular file at `path`, or `None` when it is not one or
 /// cannot be read.
 fn hash_file(path: &Path) -> Option<(u64, String)> {
-    let mut f = File::open(path).ok()?;
-    if !f.metadata().ok()?.is_file() {
-        return None;
-    }
+    let mut f = crate::output::open_regular(path).ok()?;
     let mut h = Sha256::new();
     let n = std::io::copy(&mut f, &mut h).ok()?;
     Some((n, hex::encode(h.finalize())))
@@ -2124,7 +2155,7 @@ fn check_tickets(
 ) -> TicketRun {
     let mut run = TicketRun::default();
     let open = |name: &str, checks: &mut Checks| match crate::seal::open(dir, name, ids) {
-        Ok(o) => Some(o.reader),
+        Ok(o) => Some(o),
         Err(e) => {
             add(
                 checks,
@@ -2139,6 +2170,10 @@ fn check_tickets(
         run.expect = expect;
         return run;
     };
+    // The bytes present bound what the print file can hold (an encrypted file is a little
+    // longer than its plaintext).
+    let bin_len = std::fs::metadata(dir.join(&bin.delivered)).map_or(0, |m| m.len());
+    let (csv, bin) = (csv.reader, bin.reader);
     // Print file header.
     let mut bin = Hashed::new(bin, &[]);
     let mut head = Vec::new();
@@ -2157,6 +2192,7 @@ fn check_tickets(
         let _ = bin.read(&mut head, header.header_size - 30);
     }
     let rec = print_file::record_size(spec);
+    let bin_records = bin_len.saturating_sub(want_head.len() as u64) / rec.max(1) as u64;
     // Never read past one record more than the block holds (a huge or endless file).
     let read_so_far = head.len() as u64;
     let bin = bin.limit(
@@ -2191,10 +2227,11 @@ fn check_tickets(
                 checks,
                 id,
                 None,
+                // Only the line's end is dropped: a carriage return before it stays visible.
                 format!(
                     "{name} header {:?}, expected {:?}",
-                    String::from_utf8_lossy(&got).trim_end(),
-                    String::from_utf8_lossy(&want).trim_end()
+                    String::from_utf8_lossy(got.strip_suffix(b"\n").unwrap_or(&got)),
+                    String::from_utf8_lossy(want.strip_suffix(b"\n").unwrap_or(&want))
                 ),
             );
         }
@@ -2210,7 +2247,8 @@ fn check_tickets(
     let (tx, rx) = sync_channel::<Batch>(2);
     let (spare_tx, spare_rx) = channel::<Batch>();
     let mut total = Acc::new(spec.ways.len(), spec.pack_size);
-    total.ways.reserve(expect.tickets as usize);
+    // The records the print file can hold, whatever the manifest declares.
+    total.ways.reserve(expect.tickets.min(bin_records) as usize);
     // Escaped once; each thread renders into its own clone.
     let row_writer = tickets_csv::RowWriter::new(spec);
     let reader_result = std::thread::scope(|s| {
@@ -2314,6 +2352,7 @@ fn check_tickets(
     }
     match open(VALIDATION, checks) {
         Some(val) => {
+            let val = val.reader;
             let claims = std::mem::take(&mut total.claims);
             let read = check_validation_file(val, spec, claims, text_limit, checks);
             run.hashes.push((VALIDATION.into(), read));

@@ -1,0 +1,227 @@
+//! Exclusive outputs: an advisory lock (`flock`) on a lock file beside each output,
+//! `.<name>.tirage-lock`, held while the output is made, replaced or verified: exclusive
+//! for `generate` and `deck`, shared for `verify` and `render`. Everything a run stages
+//! beside output `<name>` is named `.<name>.tirage-<what>-<pid>-<random>`: while a run
+//! holds the exclusive lock, no other run of that output is alive, so every such name is a
+//! leftover of a dead run ([`OutputLock::leftovers`]), which the next run removes. The lock
+//! file itself stays (removing it would let two runs lock two different files).
+
+use crate::durable::parent_of;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+/// Why an output could not be locked.
+#[derive(Debug, thiserror::Error)]
+pub enum LockError {
+    /// Another run holds the lock and waiting was not asked for.
+    #[error("{} is being written or verified by another tirage run (it holds {}): wait for it to finish, or choose another --out", out.display(), lock.display())]
+    Busy {
+        /// The output.
+        out: PathBuf,
+        /// Its lock file.
+        lock: PathBuf,
+    },
+    /// The lock file could not be created or locked.
+    #[error("{}: cannot lock it: {error}", path.display())]
+    Io {
+        /// The lock file.
+        path: PathBuf,
+        /// The operating system's error.
+        error: std::io::Error,
+    },
+}
+
+/// The name of output `out`'s file name, or `output` when it has none (`/`, `..`).
+fn name_of(out: &Path) -> String {
+    out.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "output".into())
+}
+
+/// The lock file of output `out`: `.<name>.tirage-lock` beside it.
+pub fn lock_path(out: &Path) -> PathBuf {
+    parent_of(out).join(format!(".{}.tirage-lock", name_of(out)))
+}
+
+/// The start of every name a run stages beside output `out` for `what` (`tmp`: the output
+/// being made; `old`: an output replaced; `seed`: a fresh seed; `oldseed`: a seed file
+/// replaced): `.<name>.tirage-<what>-<pid>-`, a random part follows.
+pub fn staging_prefix(out: &Path, what: &str) -> String {
+    format!(".{}.tirage-{what}-{}-", name_of(out), std::process::id())
+}
+
+/// A lock held on an output until dropped.
+#[derive(Debug)]
+pub struct OutputLock {
+    _file: File,
+    out: PathBuf,
+}
+
+/// How to lock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// One run alone: it makes or replaces the output.
+    Exclusive,
+    /// Runs that only read the output (and write reports into it).
+    Shared,
+}
+
+impl OutputLock {
+    /// Locks output `out` (which need not exist). Exclusive: the lock file is created, and
+    /// the parent directory; shared: only a lock file already there is locked (a reader
+    /// writes nothing beside an output; an output made by tirage has one), else an `Io`
+    /// error of kind `NotFound`. `wait`: block until the lock is free; else fail at once
+    /// with [`LockError::Busy`]. Errors: [`LockError`].
+    pub fn acquire(out: &Path, mode: Mode, wait: bool) -> Result<OutputLock, LockError> {
+        use rustix::fs::{flock, FlockOperation as Op};
+        use std::os::unix::fs::OpenOptionsExt;
+        let path = lock_path(out);
+        let io = |error: std::io::Error| LockError::Io {
+            path: path.clone(),
+            error,
+        };
+        if mode == Mode::Exclusive {
+            std::fs::create_dir_all(parent_of(out)).map_err(io)?;
+        }
+        let mut opts = File::options();
+        // Never through a link, never waiting (a FIFO planted there).
+        let flags = rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK;
+        opts.read(true).custom_flags(flags.bits() as i32);
+        if mode == Mode::Exclusive {
+            opts.write(true).create(true);
+        }
+        let file = opts.open(&path).map_err(io)?;
+        if !file.metadata().map_err(io)?.is_file() {
+            return Err(io(std::io::Error::other("not a regular file")));
+        }
+        let op = match (mode, wait) {
+            (Mode::Exclusive, true) => Op::LockExclusive,
+            (Mode::Exclusive, false) => Op::NonBlockingLockExclusive,
+            (Mode::Shared, true) => Op::LockShared,
+            (Mode::Shared, false) => Op::NonBlockingLockShared,
+        };
+        loop {
+            match flock(&file, op) {
+                Ok(()) => break,
+                Err(rustix::io::Errno::INTR) => continue,
+                Err(rustix::io::Errno::WOULDBLOCK) => {
+                    return Err(LockError::Busy {
+                        out: out.to_path_buf(),
+                        lock: path,
+                    })
+                }
+                Err(e) => return Err(io(e.into())),
+            }
+        }
+        Ok(OutputLock {
+            _file: file,
+            out: out.to_path_buf(),
+        })
+    }
+
+    /// What dead runs left beside the output: every `.<name>.tirage-<what>-…` entry but the
+    /// lock file, sorted. Only meaningful under an exclusive lock (no other run of the
+    /// output is alive then).
+    pub fn leftovers(&self) -> Vec<PathBuf> {
+        let start = format!(".{}.tirage-", name_of(&self.out));
+        let lock = lock_path(&self.out);
+        let mut found: Vec<PathBuf> = std::fs::read_dir(parent_of(&self.out))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with(&start))
+            .map(|e| e.path())
+            .filter(|p| *p != lock)
+            .collect();
+        found.sort();
+        found
+    }
+
+    /// Removes every leftover of a dead run ([`OutputLock::leftovers`]; a directory with
+    /// all it holds, a link itself, never what it points to). Returns each with the error
+    /// that kept it, if any.
+    pub fn remove_leftovers(&self) -> Vec<(PathBuf, Option<std::io::Error>)> {
+        let removed: Vec<_> = self
+            .leftovers()
+            .into_iter()
+            .map(|p| {
+                let r = match std::fs::symlink_metadata(&p) {
+                    Ok(m) if m.is_dir() => std::fs::remove_dir_all(&p),
+                    Ok(_) => std::fs::remove_file(&p),
+                    Err(e) => Err(e),
+                };
+                (p, r.err())
+            })
+            .collect();
+        if !removed.is_empty() {
+            let _ = crate::durable::sync_dir(&parent_of(&self.out));
+        }
+        removed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exclusive_excludes_and_shared_shares() {
+        let d = tempfile::tempdir().unwrap();
+        let out = d.path().join("block-001");
+        let a = OutputLock::acquire(&out, Mode::Exclusive, false).unwrap();
+        assert!(matches!(
+            OutputLock::acquire(&out, Mode::Exclusive, false),
+            Err(LockError::Busy { .. })
+        ));
+        assert!(matches!(
+            OutputLock::acquire(&out, Mode::Shared, false),
+            Err(LockError::Busy { .. })
+        ));
+        drop(a);
+        let other = d.path().join("block-002");
+        assert!(matches!(
+            OutputLock::acquire(&other, Mode::Shared, false),
+            Err(LockError::Io { error, .. }) if error.kind() == std::io::ErrorKind::NotFound
+        ));
+        assert!(!lock_path(&other).exists());
+        let r1 = OutputLock::acquire(&out, Mode::Shared, false).unwrap();
+        let _r2 = OutputLock::acquire(&out, Mode::Shared, false).unwrap();
+        assert!(matches!(
+            OutputLock::acquire(&out, Mode::Exclusive, false),
+            Err(LockError::Busy { .. })
+        ));
+        drop(r1);
+        assert_eq!(lock_path(&out), d.path().join(".block-001.tirage-lock"));
+    }
+
+    #[test]
+    fn leftovers_are_the_outputs_staging_names_only() {
+        let d = tempfile::tempdir().unwrap();
+        let out = d.path().join("block-001");
+        let l = OutputLock::acquire(&out, Mode::Exclusive, false).unwrap();
+        std::fs::create_dir(d.path().join(".block-001.tirage-tmp-1-x")).unwrap();
+        std::fs::write(d.path().join(".block-001.tirage-tmp-1-x/f"), "x").unwrap();
+        std::fs::write(d.path().join(".block-001.tirage-seed-1-y"), "s").unwrap();
+        std::fs::write(d.path().join(".block-002.tirage-seed-1-y"), "s").unwrap();
+        std::fs::write(d.path().join("block-001.seed"), "s").unwrap();
+        let names: Vec<_> = l
+            .remove_leftovers()
+            .into_iter()
+            .map(|(p, e)| {
+                assert!(e.is_none());
+                p.file_name().unwrap().to_string_lossy().into_owned()
+            })
+            .collect();
+        assert_eq!(
+            names,
+            [".block-001.tirage-seed-1-y", ".block-001.tirage-tmp-1-x"]
+        );
+        assert!(d.path().join(".block-002.tirage-seed-1-y").exists());
+        assert!(d.path().join("block-001.seed").exists());
+        assert!(l.leftovers().is_empty());
+        assert_eq!(
+            staging_prefix(&out, "tmp"),
+            format!(".block-001.tirage-tmp-{}-", std::process::id())
+        );
+    }
+}
