@@ -10,19 +10,34 @@ THREADS ?= 0
 CARGO   ?= cargo
 BIN     := target/release/tirage
 BLOCKDIR = output/$(GAME)/block-$(shell printf %03d $(BLOCK))
+# The keys of a developer's machine, made on first use and kept (directory mode 0700): the
+# operator's signing key pair and each game's validation key. A production operator keeps
+# them apart, with their custodians (README, "Keys and recipients").
+KEYS    ?= output/keys
+OPKEY   := $(KEYS)/operator
+VKEY     = $(KEYS)/$(GAME).validation-key
 
-.PHONY: block verify test bench check build clean
+.PHONY: block verify keys test bench check build clean
 
 build:
 	$(CARGO) build --release --locked
 
-## make block GAME=coq [BLOCK=1] [SEED_FILE=f | SEED=<64 hex>] [FORCE=1] [THREADS=n]: build, then write output/<game>/block-<NNN>/
-block: build
-	@$(BIN) generate game_specs/$(GAME).toml --block $(BLOCK) --threads $(THREADS) $(if $(SEED),--seed $(SEED)) $(if $(SEED_FILE),--seed-file $(SEED_FILE)) $(if $(FORCE),--force) --out $(BLOCKDIR)
+## make block GAME=coq [BLOCK=1] [SEED_FILE=f | SEED=<64 hex, tests only>] [FORCE=1] [THREADS=n]:
+## build, then write output/<game>/block-<NNN>/, signed with output/keys/operator.key and its
+## codes made with output/keys/<game>.validation-key (both made on first use)
+block: build keys
+	@$(BIN) generate game_specs/$(GAME).toml --block $(BLOCK) --threads $(THREADS) --sign $(OPKEY).key --validation-key $(VKEY) $(if $(SEED),--insecure-seed --seed $(SEED)) $(if $(SEED_FILE),--seed-file $(SEED_FILE)) $(if $(FORCE),--force) --out $(BLOCKDIR)
 
-## make verify GAME=coq [BLOCK=1]: re-check that block against game_specs/<game>.toml
+## make verify GAME=coq [BLOCK=1]: re-check that block against game_specs/<game>.toml and the
+## operator's public key
 verify: build
-	$(BIN) verify $(BLOCKDIR) --spec game_specs/$(GAME).toml --threads $(THREADS)
+	$(BIN) verify $(BLOCKDIR) --spec game_specs/$(GAME).toml --signer $(OPKEY).pub --threads $(THREADS)
+
+## make keys [GAME=coq]: the operator's key pair and the game's validation key, if missing
+keys: build
+	@mkdir -p $(KEYS) && chmod 700 $(KEYS)
+	@[ -f $(OPKEY).key ] || $(BIN) keygen --no-password --out $(OPKEY)
+	@[ -f $(VKEY) ] || $(BIN) seed new --out $(VKEY)
 
 ## make test: every unit, property and integration test (small specs under tests/)
 test:
