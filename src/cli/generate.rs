@@ -13,6 +13,7 @@ use tirage::generate::{
     check_destination, check_not_in_emission, generate_placing, BlockPlan, Kind,
 };
 use tirage::lock::staging_prefix;
+use tirage::sign::Signer;
 use tirage::spec::GameSpec;
 
 /// Arguments of `tirage generate`.
@@ -187,9 +188,34 @@ pub fn run(a: Args) -> Result<Outcome> {
             manifest.game.currency,
             out.display()
         );
+        eprintln!("{}", delivery(&manifest.files, signer.as_ref()));
     }
     for said in [said, key_said].into_iter().flatten() {
         eprintln!("{said}");
     }
     Ok(Outcome::Success)
+}
+
+/// One line on how the block is delivered: signed or not, its ticket files encrypted to
+/// their recipients or in clear.
+fn delivery(files: &[tirage::output::manifest::FileEntry], signer: Option<&Signer>) -> String {
+    let signed = match signer {
+        Some(s) => format!("SHA256SUMS signed by key {} (SHA256SUMS.minisig)", s.id()),
+        None => "unsigned (no --sign)".into(),
+    };
+    let sealed: Vec<String> = files
+        .iter()
+        .filter_map(|f| {
+            f.encrypted_for
+                .as_ref()
+                .map(|r| format!("{}.age to {} recipient(s)", f.name, r.len()))
+        })
+        .collect();
+    if sealed.is_empty() {
+        format!(
+            "{signed}; ticket files in clear (no --recipient): hand each only to whom it is for"
+        )
+    } else {
+        format!("{signed}; encrypted: {}", sealed.join(", "))
+    }
 }
