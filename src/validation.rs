@@ -120,13 +120,15 @@ struct Ff1 {
     prefix: [u8; 16],
     /// The bytes of `T ‖ 0^pad` that open the last block of Q.
     tail: Vec<u8>,
-    /// u = ⌊n/2⌋, v = n − u digits.
-    u: u32,
+    /// v = n − ⌊n/2⌋: the digits of B.
     v: u32,
     /// b: bytes of NUM(B) in Q.
     b: usize,
-    /// d: bytes of the PRF output taken as y (at most 16 for n ≤ 19).
+    /// d: bytes of the PRF output taken as y (8 or 12 for n ≤ 19).
     d: usize,
+    /// For m = 10^u and m = 10^v: (m, 2^32 mod m, 2^64 mod m), to reduce y mod m with
+    /// machine divisions only.
+    moduli: [(u64, u64, u64); 2],
 }
 
 impl Ff1 {
@@ -142,7 +144,11 @@ impl Ff1 {
         let bits = 64 - (10u64.pow(v) - 1).leading_zeros();
         let b = bits.div_ceil(8) as usize;
         let d = 4 * b.div_ceil(4) + 4;
-        assert!(d <= 16);
+        assert!(d == 8 || d == 12);
+        let modulus = |m: u64| {
+            let c1 = (1u64 << 32) % m;
+            (m, c1, ((u128::from(c1) << 32) % u128::from(m)) as u64)
+        };
         let t = tweak.len();
         // P = [1]¹ [2]¹ [1]¹ [radix]³ [10]¹ [u mod 256]¹ [n]⁴ [t]⁴.
         let mut p = [0u8; 16];
@@ -161,10 +167,10 @@ impl Ff1 {
             aes,
             prefix: [0; 16],
             tail: fixed[whole..].to_vec(),
-            u,
             v,
             b,
             d,
+            moduli: [modulus(10u64.pow(u)), modulus(10u64.pow(v))],
         };
         let mut state = ff1.cipher(p);
         for chunk in fixed[..whole].chunks(16) {
@@ -186,7 +192,7 @@ impl Ff1 {
 
     /// FF1 of the `n`-digit numeral string of `x` (below 10^n), as a number.
     fn encrypt(&self, x: u64) -> u64 {
-        let (pu, pv) = (10u64.pow(self.u), 10u64.pow(self.v));
+        let pv = 10u64.pow(self.v);
         let (mut a, mut b) = (x / pv, x % pv);
         for i in 0..10u8 {
             // The last block of Q: tail ‖ [i] ‖ [NUM(B)]^b, chained onto the prefix.
@@ -199,11 +205,23 @@ impl Ff1 {
                 *l ^= s;
             }
             let r = self.cipher(last);
-            let y = r[..self.d]
-                .iter()
-                .fold(0u128, |y, &byte| (y << 8) | u128::from(byte));
-            let m = u128::from(if i % 2 == 0 { pu } else { pv });
-            let c = ((u128::from(a) + y % m) % m) as u64;
+            // y = NUM(S), S the first d bytes of R, as 32-bit limbs y2 ‖ y1 ‖ y0.
+            let limb = |k: usize| u64::from(u32::from_be_bytes(r[k..k + 4].try_into().unwrap()));
+            let (y2, y1, y0) = if self.d == 12 {
+                (limb(0), limb(4), limb(8))
+            } else {
+                (0, limb(0), limb(4))
+            };
+            // c = (NUM(A) + y) mod m, m = 10^u on even rounds, 10^v on odd ones.
+            let (m, c1, c2) = self.moduli[usize::from(i % 2)];
+            let sum =
+                u128::from(y2) * u128::from(c2) + u128::from(y1) * u128::from(c1) + u128::from(y0);
+            // sum < 2^67: its high word times 2^64 mod m, plus its low word mod m.
+            let t = ((sum >> 64) as u64) * c2 + (sum as u64) % m;
+            let mut c = a + t % m;
+            if c >= m {
+                c -= m;
+            }
             (a, b) = (b, c);
         }
         // After ten rounds A holds u digits and B holds v digits again.

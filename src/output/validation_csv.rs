@@ -81,9 +81,11 @@ impl RowWriter {
     }
 }
 
-/// Sorts `rows` into file order: by claim (then way, so that the order is total).
+/// Sorts `rows` into file order: by claim (then way, so that the order is total), on the
+/// current rayon pool (the order is the same for any number of threads).
 pub fn sort(rows: &mut [Row]) {
-    rows.sort_unstable();
+    use rayon::slice::ParallelSliceMut;
+    rows.par_sort_unstable();
 }
 
 #[cfg(test)]
