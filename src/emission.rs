@@ -71,6 +71,8 @@ pub fn block_dir(b: u32) -> String {
 pub struct EmissionOptions<'a> {
     /// The validation key every block's codes are made with.
     pub validation: &'a ValidationKey,
+    /// True when that key was derived from the seed (no key of its own was given).
+    pub validation_from_seed: bool,
     /// The key each block's `SHA256SUMS` is signed with; `None`: unsigned.
     pub signer: Option<&'a Signer>,
     /// Permission bits of the blocks' files ([`crate::generate::DEFAULT_MODE`]).
@@ -119,10 +121,12 @@ pub fn generate_emission_placing(
         .clone()
         .map(|b| {
             BlockPlan::production(spec, b).map(|p| {
-                let p = p
-                    .validated_by(opts.validation)
-                    .with_mode(opts.mode)
-                    .sealed_for(opts.recipients);
+                let p = if opts.validation_from_seed {
+                    p.validated_by_seed(opts.validation)
+                } else {
+                    p.validated_by(opts.validation)
+                };
+                let p = p.with_mode(opts.mode).sealed_for(opts.recipients);
                 match opts.signer {
                     Some(s) => p.signed_by(s),
                     None => p,

@@ -516,6 +516,9 @@ pub struct BlockPlan<'a> {
     /// The emission's validation key, which a production block's codes are made with (its
     /// own secret, never derived from the seed); `None` for a specimen deck.
     pub validation_key: Option<&'a ValidationKey>,
+    /// True when that key was derived from the seed ([`ValidationKey::from_seed`]), not
+    /// given as a secret of its own; the manifest records it.
+    pub validation_key_from_seed: bool,
     /// The key `SHA256SUMS` is signed with (`SHA256SUMS.minisig`); `None`: unsigned.
     pub signer: Option<&'a Signer>,
     /// Permission bits of the block's files (default 0o600, owner only); the directory
@@ -542,6 +545,7 @@ impl<'a> BlockPlan<'a> {
             promises: None,
             composition: None,
             validation_key: None,
+            validation_key_from_seed: false,
             signer: None,
             mode: DEFAULT_MODE,
             recipients: None,
@@ -560,6 +564,7 @@ impl<'a> BlockPlan<'a> {
             promises: None,
             composition: None,
             validation_key: None,
+            validation_key_from_seed: false,
             signer: None,
             mode: DEFAULT_MODE,
             recipients: None,
@@ -589,6 +594,14 @@ impl<'a> BlockPlan<'a> {
     /// The same plan, its codes made with the validation key `key`.
     pub fn validated_by(mut self, key: &'a ValidationKey) -> Self {
         self.validation_key = Some(key);
+        self
+    }
+
+    /// The same plan, its codes made with `key` derived from the seed
+    /// ([`ValidationKey::from_seed`]), as the manifest then says.
+    pub fn validated_by_seed(mut self, key: &'a ValidationKey) -> Self {
+        self.validation_key = Some(key);
+        self.validation_key_from_seed = true;
         self
     }
 
@@ -1097,6 +1110,7 @@ pub fn build_manifest(
         seed_commitment: seed.commitment(),
         seed_shares: None,
         validation_key_commitment: validator.commitment().to_string(),
+        validation_key_from_seed: plan.validation_key_from_seed,
         block: plan.block,
         tickets: plan.tickets(),
         pack_size: spec.pack_size,

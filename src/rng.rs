@@ -222,6 +222,8 @@ pub enum Purpose {
     Faces,
     /// The validation-code key of specimen (QA deck) tickets (block 0, index 0).
     SpecimenValidation,
+    /// A production validation key derived from the seed, when none of its own is given.
+    DerivedValidation,
 }
 
 impl Purpose {
@@ -230,6 +232,7 @@ impl Purpose {
             Purpose::Allocation => b"allocation",
             Purpose::Faces => b"faces",
             Purpose::SpecimenValidation => b"validation-specimen",
+            Purpose::DerivedValidation => b"validation-derived",
         }
     }
 }

@@ -36,6 +36,20 @@ const DOMAIN: u64 = 10_000_000_000_000_000_000;
 pub struct ValidationKey(pub [u8; 32]);
 
 impl ValidationKey {
+    /// The key derived from the master seed, when no key of its own is given: SHA-256(
+    /// `"tirage/v1/validation-derived"` ‖ 0x00 ‖ seed bound to the game ([`Seed::bound_to`]) ‖
+    /// 0 ‖ 0). Whoever holds the seed can then compute the codes; the manifest says so
+    /// (`validation_key_from_seed`).
+    pub fn from_seed(
+        seed: &Seed,
+        game_code: u16,
+        emission: u16,
+        spec_sha256: &str,
+    ) -> ValidationKey {
+        let bound = seed.bound_to(game_code, emission, spec_sha256);
+        ValidationKey(derive_key(&bound, Purpose::DerivedValidation, 0, 0))
+    }
+
     /// Parses 64 hex digits; errors as [`Seed::from_hex`].
     pub fn from_hex(s: &str) -> Result<ValidationKey, SeedError> {
         Seed::from_hex(s).map(|k| ValidationKey(k.0))

@@ -230,24 +230,17 @@ fn a_fresh_seed_is_saved_with_mode_0600_and_replays_the_block() {
             0o600
         );
     }
-    // A fresh validation key, its own secret, is saved beside the block too.
-    let key_file = t.path().join("b.validation-key");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        assert_eq!(
-            std::fs::metadata(&key_file).unwrap().permissions().mode() & 0o777,
-            0o600
-        );
-    }
+    // No validation key was given: it is derived from the seed, and the manifest says so.
+    let m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(m["validation_key_from_seed"], true);
+    assert!(!t.path().join("b.validation-key").exists());
     let seed = std::fs::read_to_string(&seed_file).unwrap();
-    let key = std::fs::read_to_string(&key_file).unwrap();
     assert_eq!(seed.trim().len(), 64);
-    assert_ne!(seed, key);
     for f in std::fs::read_dir(&out).unwrap() {
         let text =
             String::from_utf8_lossy(&std::fs::read(f.unwrap().path()).unwrap()).to_lowercase();
-        assert!(!text.contains(seed.trim()) && !text.contains(key.trim()));
+        assert!(!text.contains(seed.trim()));
     }
     let replay = t.path().join("replay");
     tirage()
@@ -255,8 +248,6 @@ fn a_fresh_seed_is_saved_with_mode_0600_and_replays_the_block() {
         .arg(&spec)
         .arg("--seed-file")
         .arg(&seed_file)
-        .arg("--validation-key")
-        .arg(&key_file)
         .args(["-q", "--out"])
         .arg(&replay)
         .assert()

@@ -69,7 +69,7 @@ pub fn run(a: Args) -> Result<Outcome> {
         let _lock = lock_output(&out, a.force)?;
         // Before the seed is staged: what is in the way is named, not the seed file.
         check_emission_destination(&blocks, &out, a.force)?;
-        let (vkey, vkey_file) = a.keys.validation_key(&out, a.seed.insecure(), a.force)?;
+        let (vkey, derived) = a.keys.validation_key(&seed, &spec, a.seed.insecure())?;
         let signer = a.keys.signer()?;
         let recipients = a.keys.recipients()?;
         let seed_file = SeedFile::prepare(
@@ -86,6 +86,7 @@ pub fn run(a: Args) -> Result<Outcome> {
         let made = with_threads(usize::from(a.threads), || {
             let keys = EmissionOptions {
                 validation: &vkey,
+                validation_from_seed: derived,
                 signer: signer.as_ref(),
                 mode: a.keys.mode(),
                 provenance: &provenance,
@@ -109,8 +110,7 @@ pub fn run(a: Args) -> Result<Outcome> {
             "every block of the emission",
             &made.left_over,
         )?;
-        vkey_file.put_in_place()?;
-        let key_said = vkey_file.finish("validation key", "the emission's validation codes")?;
+        let key_said = derived.then(|| DERIVED.to_string());
         let m = made.manifest;
         if !a.quiet {
             eprintln!(
@@ -137,13 +137,17 @@ pub fn run(a: Args) -> Result<Outcome> {
     // Before the seed is staged: a production block never replaces a deck (nor a deck's seed).
     check_destination(&out, a.force, Kind::Production)?;
     check_not_in_emission(&out)?;
-    let (vkey, vkey_file) = a.keys.validation_key(&out, a.seed.insecure(), a.force)?;
+    let (vkey, derived) = a.keys.validation_key(&seed, &spec, a.seed.insecure())?;
     let signer = a.keys.signer()?;
     let recipients = a.keys.recipients()?;
-    let plan = BlockPlan::production(&spec, a.block)?
-        .validated_by(&vkey)
-        .with_mode(a.keys.mode())
-        .sealed_for(&recipients);
+    let plan = BlockPlan::production(&spec, a.block)?;
+    let plan = if derived {
+        plan.validated_by_seed(&vkey)
+    } else {
+        plan.validated_by(&vkey)
+    }
+    .with_mode(a.keys.mode())
+    .sealed_for(&recipients);
     let plan = match &signer {
         Some(s) => plan.signed_by(s),
         None => plan,
@@ -174,8 +178,7 @@ pub fn run(a: Args) -> Result<Outcome> {
         "the block",
         made.left_over.as_slice(),
     )?;
-    vkey_file.put_in_place()?;
-    let key_said = vkey_file.finish("validation key", "the block's validation codes")?;
+    let key_said = derived.then(|| DERIVED.to_string());
     let manifest = made.manifest;
     if !a.quiet {
         eprintln!(
@@ -195,6 +198,9 @@ pub fn run(a: Args) -> Result<Outcome> {
     }
     Ok(Outcome::Success)
 }
+
+/// Said when no validation key of its own was given.
+const DERIVED: &str = "tirage: note: the validation codes are made with a key derived from the seed (no --validation-key): whoever holds the seed can compute them; give a validation key of its own (tirage seed new) for a production block";
 
 /// One line on how the block is delivered: signed or not, its ticket files encrypted to
 /// their recipients or in clear.

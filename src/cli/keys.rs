@@ -1,7 +1,7 @@
 //! `tirage keygen` (the operator's signing key) and `tirage seed new|commit` (secrets of
 //! 256 bits and the commitments of a seed ceremony).
 
-use super::seed::{read_secret, refuse_weak, SeedFile};
+use super::seed::{read_secret, refuse_weak};
 use super::Outcome;
 use anyhow::{bail, Context, Result};
 use std::io::Write;
@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use tirage::rng::{Seed, SeedShare};
 use tirage::seal::Recipients;
 use tirage::sign::{keygen, Signer, PASSWORD_VAR};
+use tirage::spec::GameSpec;
 use tirage::validation::ValidationKey;
 
 /// Arguments of `tirage keygen`.
@@ -139,8 +140,8 @@ pub fn write_secret(path: &Path, secret: &Seed) -> Result<()> {
 pub struct BlockKeys {
     /// The emission's validation key (64 hex digits, `tirage seed new`), held by its own
     /// custodian: every block of one emission takes the same key, so their codes never
-    /// collide. Default: a fresh key, saved with mode 0600 beside the output as
-    /// <out>.validation-key.
+    /// collide. Default: a key derived from the seed, which the manifest and the verdict then
+    /// say (whoever holds the seed can compute the codes): for tests and examples.
     #[arg(long, value_name = "FILE")]
     validation_key: Option<PathBuf>,
     /// Sign SHA256SUMS with this minisign secret key (`tirage keygen`), writing
@@ -160,36 +161,25 @@ pub struct BlockKeys {
 }
 
 impl BlockKeys {
-    /// The validation key, and its fresh file to save once the output is in place. Errors:
-    /// the file cannot be read or is not 64 hex digits; a weak key without `insecure`.
+    /// The validation key, and whether it was derived from the seed (no `--validation-key`).
+    /// Errors: the file cannot be read or is not 64 hex digits; a weak key without
+    /// `insecure`.
     pub fn validation_key(
         &self,
-        out: &Path,
+        seed: &Seed,
+        spec: &GameSpec,
         insecure: bool,
-        force: bool,
-    ) -> Result<(ValidationKey, SeedFile)> {
+    ) -> Result<(ValidationKey, bool)> {
         match &self.validation_key {
             Some(f) => {
                 let k = read_secret(f, "validation key file")?;
                 refuse_weak(&k, &format!("the validation key {}", f.display()), insecure)?;
-                Ok((ValidationKey(k.0), SeedFile::Kept))
+                Ok((ValidationKey(k.0), false))
             }
-            None => {
-                let k = ValidationKey::from_os()?;
-                let mut name = out
-                    .file_name()
-                    .map(|n| n.to_os_string())
-                    .unwrap_or_else(|| "block".into());
-                name.push(".validation-key");
-                let file = SeedFile::prepare(
-                    &out.with_file_name(name),
-                    &Seed(k.0),
-                    true,
-                    force,
-                    &tirage::lock::staging_prefix(out, "key"),
-                )?;
-                Ok((k, file))
-            }
+            None => Ok((
+                ValidationKey::from_seed(seed, spec.game_code, spec.emission, &spec.sha256),
+                true,
+            )),
         }
     }
 

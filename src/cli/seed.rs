@@ -271,20 +271,6 @@ impl SeedFile {
         }
     }
 
-    /// Puts a fresh secret file in place on its own (a fresh validation key, once the
-    /// output it belongs with is in place), flushed to the disk; the other cases have
-    /// nothing to move. Errors: the rename or the flush failed.
-    pub fn put_in_place(&self) -> Result<()> {
-        if let SeedFile::Fresh(p) = self {
-            std::fs::rename(p.file.path(), &p.path)
-                .with_context(|| format!("cannot move the key file into {}", p.path.display()))?;
-            let parent = tirage::durable::parent_of(&p.path);
-            tirage::durable::sync_dir(&parent)
-                .with_context(|| format!("cannot flush {}", parent.display()))?;
-        }
-        Ok(())
-    }
-
     /// Once the output and its seed file are in place: what to tell the user (said even
     /// with `-q`: a secret written or removed is never silent): `seed` names the seed
     /// ("master seed"), `output` what it replays ("the block").

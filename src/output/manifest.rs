@@ -32,6 +32,10 @@ pub struct Manifest {
     pub seed_shares: Option<Vec<String>>,
     /// Hex SHA-256 commitment of the validation-code key (see `validation::Validator`).
     pub validation_key_commitment: String,
+    /// True when the validation key was derived from the seed (no key of its own was
+    /// given): whoever holds the seed can then compute the codes.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub validation_key_from_seed: bool,
     /// Block number (0 for a specimen deck).
     pub block: u32,
     /// Tickets in the block.

@@ -657,6 +657,9 @@ pub fn inspect(
 
     let signer = check_signature(dir, opts, expect_kind, &mut checks);
     let authenticated = Authenticated {
+        validation_key_from_seed: manifest
+            .as_ref()
+            .is_some_and(|m| m.validation_key_from_seed),
         encrypted: manifest
             .as_ref()
             .is_some_and(|m| m.files.iter().any(|f| f.encrypted_for.is_some())),
@@ -846,11 +849,21 @@ fn replay(
         bad("the block number is unknown (no manifest, no print header): no replay".into());
         return None;
     };
+    let derived;
     let plan = match expect.kind {
         Kind::Production => match (BlockPlan::production(spec, expect.block), validation_key) {
             (Err(e), _) => {
                 bad(format!("no replay: {e}"));
                 return None;
+            }
+            (Ok(p), _) if manifest.is_some_and(|m| m.validation_key_from_seed) => {
+                derived = ValidationKey::from_seed(
+                    &given.seed,
+                    spec.game_code,
+                    spec.emission,
+                    &spec.sha256,
+                );
+                p.validated_by_seed(&derived)
             }
             (Ok(_), None) => {
                 bad("no replay: a production block's validation codes are made with the emission's validation key, not the seed: give it too (--validation-key FILE)".into());

@@ -375,6 +375,8 @@ pub struct Authenticated {
     pub replayed: bool,
     /// True when the ticket files were delivered encrypted to their recipients (`.age`).
     pub encrypted: bool,
+    /// True when the validation codes were made with a key derived from the seed.
+    pub validation_key_from_seed: bool,
 }
 
 impl Authenticated {
@@ -398,7 +400,12 @@ impl Authenticated {
         } else {
             "ticket files delivered in clear"
         };
-        format!("{signer}; {spec}; {replay}; {files}")
+        let codes = if self.validation_key_from_seed {
+            "validation codes under a key derived from the seed (no validation key of their own)"
+        } else {
+            "validation codes under a key of their own"
+        };
+        format!("{signer}; {spec}; {replay}; {files}; {codes}")
     }
 }
 
