@@ -3,10 +3,15 @@
 //!
 //! The block starts as every way repeated exactly its count, in spec order (losers first),
 //! then a Fisher–Yates shuffle on the block's allocation stream (ChaCha20, unbiased bounded
-//! draws) makes every arrangement of that multiset equally likely.
+//! draws) makes every arrangement of that multiset equally likely. Under pack constraints
+//! ([`allocate_packs`], [`PackSampler`]), every arrangement that meets them is equally
+//! likely: winners per pack from their exact law ([`crate::packlaw`]), then the ways and
+//! the orders within packs (docs/FORMAT.md, "Pack constraints").
 
+use crate::packlaw::{draw_subset, PackOrders, WinnerLaw};
 use crate::rng::{shuffle, stream, Purpose, Seed};
-use crate::spec::{GameSpec, PackRules, WayId};
+use crate::spec::{GameSpec, PackConstraint, PackRules, WayId};
+use rand_core::RngCore;
 
 /// The way of every ticket of `block`, indexed by position (0-based print order), for
 /// `counts[w]` tickets of way `w`. Shape: `Vec` of `counts.iter().sum()` way ids.
@@ -20,37 +25,261 @@ pub fn allocate(counts: &[u32], seed: &Seed, block: u32) -> Vec<WayId> {
     ways
 }
 
-/// Most arrangements drawn before allocation gives up on the pack constraints.
-pub const MAX_ATTEMPTS: u32 = 1000;
+/// Most proposals drawn before allocation gives up on the constraints met by rejection
+/// (`min_payout`, `max_from_tier`, `max_per_carton`).
+pub const MAX_ROUNDS: u32 = 1000;
 
-/// Like [`allocate`], under pack constraints: arrangements are drawn one after the other
-/// from the block's allocation stream (each a fresh Fisher–Yates shuffle) until one meets
-/// `rules`. Rejection keeps every arrangement that meets them equally likely, and the counts
-/// exact. Returns the ways by position and how many arrangements were drawn; `Err(n)` when
-/// none of [`MAX_ATTEMPTS`] met them (the constraints are too tight for this table).
+/// Most tries of the winners per pack ([`WinnerLaw::draw`]) for one proposal.
+pub const MAX_TRIES: u32 = 1_000_000;
+
+/// Why allocation cannot meet the pack constraints.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PackError {
+    /// No arrangement of this lot table meets the constraints on winners per pack.
+    #[error("{field}: no arrangement of the lot table's {winners} winning tickets meets it")]
+    Impossible {
+        /// The constraint (`packs.min_winners` or `packs.max_losers_in_a_row`).
+        field: String,
+        /// Winning tickets in the block.
+        winners: u64,
+    },
+    /// The winners per pack drew no kept try (never seen with a sane table).
+    #[error("the winners per pack were not drawn in {0} tries")]
+    Tries(u32),
+    /// Every proposal broke a constraint met by rejection.
+    #[error("the pack constraints were not met by any of {rounds} proposals; {field} ({what}) broke {breaks} of them: it is too tight for this lot table")]
+    NotMet {
+        /// Proposals drawn.
+        rounds: u32,
+        /// The constraint broken most often.
+        field: String,
+        /// It, in words.
+        what: String,
+        /// Proposals it broke.
+        breaks: u32,
+    },
+}
+
+/// The pack-constrained allocation of one block (see docs/FORMAT.md, "Pack constraints"):
+/// a proposal is the winners of every pack, drawn from their exact law under
+/// `min_winners` and `max_losers_in_a_row` ([`WinnerLaw`]), and the winning ways in slot
+/// order, a uniform shuffle; a proposal that breaks `min_payout`, `max_from_tier` or
+/// `max_per_carton` is dropped; a kept one gets each pack's order, uniform among the
+/// allowed ones.
+pub struct PackSampler<'a> {
+    spec: &'a GameSpec,
+    rules: &'a PackRules,
+    law: WinnerLaw,
+    full: PackOrders,
+    short: Option<PackOrders>,
+    /// Every winning way, `counts[w]` times each, in way order.
+    winners: Vec<WayId>,
+    /// Tickets in the block.
+    tickets: usize,
+}
+
+/// One proposal: winners per pack, winning ways in slot order.
+#[derive(Clone, Debug, Default)]
+pub struct Proposal {
+    /// Winners in each pack, in pack order.
+    pub per_pack: Vec<u32>,
+    /// Winning ways: pack 1's, then pack 2's, …
+    pub ways: Vec<WayId>,
+    /// Tries of the winner law it took.
+    pub tries: u32,
+}
+
+impl<'a> PackSampler<'a> {
+    /// The sampler for a block of `counts[w]` tickets of way `w` under `rules`.
+    /// Errors: no vector of winners per pack meets `min_winners` and `max_losers_in_a_row`.
+    pub fn new(
+        spec: &'a GameSpec,
+        counts: &[u32],
+        rules: &'a PackRules,
+    ) -> Result<PackSampler<'a>, PackError> {
+        let tickets: usize = counts.iter().map(|&c| c as usize).sum();
+        let ps = spec.pack_size;
+        let full_packs = (tickets / ps as usize) as u32;
+        let short_size = (tickets % ps as usize) as u32;
+        let mut winners = Vec::new();
+        for (id, &count) in counts.iter().enumerate().skip(1) {
+            winners.extend(std::iter::repeat_n(id as WayId, count as usize));
+        }
+        let k = winners.len() as u64;
+        let runs = rules.max_losers_in_a_row;
+        let field = if rules.max_losers_in_a_row.is_some() {
+            "packs.max_losers_in_a_row"
+        } else {
+            "packs.min_winners"
+        };
+        let impossible = || PackError::Impossible {
+            field: field.into(),
+            winners: k,
+        };
+        let full =
+            PackOrders::new(ps, rules.min_winners.unwrap_or(0), runs).ok_or_else(impossible)?;
+        let short = match short_size {
+            0 => None,
+            s => Some(PackOrders::new(s, 0, runs).ok_or_else(impossible)?),
+        };
+        let law = WinnerLaw::new(full_packs, &full, short.as_ref(), k).ok_or_else(impossible)?;
+        Ok(PackSampler {
+            spec,
+            rules,
+            law,
+            full,
+            short,
+            winners,
+            tickets,
+        })
+    }
+
+    /// The winner law (for reports).
+    pub fn law(&self) -> &WinnerLaw {
+        &self.law
+    }
+
+    /// Draws a proposal into `p` (its winners per pack exact, its ways a uniform shuffle).
+    pub fn propose<R: RngCore + ?Sized>(
+        &self,
+        rng: &mut R,
+        p: &mut Proposal,
+    ) -> Result<(), PackError> {
+        p.tries = self
+            .law
+            .draw(rng, MAX_TRIES, &mut p.per_pack)
+            .map_err(PackError::Tries)?;
+        p.ways.clear();
+        p.ways.extend_from_slice(&self.winners);
+        shuffle(rng, &mut p.ways);
+        Ok(())
+    }
+
+    /// The constraints met by rejection that `p` breaks, each once, in spec order.
+    pub fn broken(&self, p: &Proposal) -> Vec<PackConstraint> {
+        let r = self.rules;
+        let ways = &self.spec.ways;
+        let cs = r.carton_size.unwrap_or(1).max(1) as usize;
+        let packs = p.per_pack.len();
+        let mut broken = vec![false; 1 + r.max_from_tier.len() + r.max_per_carton.len()];
+        let mut carton = vec![0u32; r.max_per_carton.len()];
+        let mut from = vec![0u32; r.max_from_tier.len()];
+        let mut off = 0usize;
+        for (i, &c) in p.per_pack.iter().enumerate() {
+            let slots = &p.ways[off..off + c as usize];
+            off += c as usize;
+            let full = (i + 1) * self.spec.pack_size as usize <= self.tickets;
+            from.iter_mut().for_each(|x| *x = 0);
+            let mut payout = 0u64;
+            for &w in slots {
+                let a = ways[w as usize].amount;
+                payout += a.cents();
+                for (k, (m, _)) in r.max_from_tier.iter().enumerate() {
+                    from[k] += u32::from(a >= *m);
+                }
+                for (k, (m, _)) in r.max_per_carton.iter().enumerate() {
+                    carton[k] += u32::from(a >= *m);
+                }
+            }
+            if let Some(m) = r.min_payout {
+                broken[0] |= full && payout < m.cents();
+            }
+            for (k, &(_, cap)) in r.max_from_tier.iter().enumerate() {
+                broken[1 + k] |= from[k] > cap;
+            }
+            if (i + 1) % cs == 0 || i + 1 == packs {
+                for (k, &(_, cap)) in r.max_per_carton.iter().enumerate() {
+                    broken[1 + r.max_from_tier.len() + k] |= carton[k] > cap;
+                    carton[k] = 0;
+                }
+            }
+        }
+        let mut out = Vec::new();
+        if broken[0] {
+            out.push(PackConstraint::MinPayout);
+        }
+        for k in 0..r.max_from_tier.len() {
+            if broken[1 + k] {
+                out.push(PackConstraint::MaxFromTier(k));
+            }
+        }
+        for k in 0..r.max_per_carton.len() {
+            if broken[1 + r.max_from_tier.len() + k] {
+                out.push(PackConstraint::MaxPerCarton(k));
+            }
+        }
+        out
+    }
+
+    /// The block of a kept proposal: each pack's winners at positions drawn uniformly among
+    /// the allowed orders, in slot order; every other ticket loses (way 0).
+    pub fn place<R: RngCore + ?Sized>(&self, rng: &mut R, p: &Proposal) -> Vec<WayId> {
+        let ps = self.spec.pack_size as usize;
+        let mut out = vec![0 as WayId; self.tickets];
+        let (mut scratch, mut pos) = (Vec::new(), Vec::new());
+        let mut off = 0usize;
+        for (i, &c) in p.per_pack.iter().enumerate() {
+            let size = ps.min(self.tickets - i * ps) as u32;
+            let orders = if size as usize == ps {
+                &self.full
+            } else {
+                self.short.as_ref().expect("a short pack has its orders")
+            };
+            match &orders.runs {
+                Some(r) => r.draw(rng, c, &mut pos),
+                None => draw_subset(rng, size, c, &mut scratch, &mut pos),
+            }
+            for (j, &q) in pos.iter().enumerate() {
+                out[i * ps + q as usize] = p.ways[off + j];
+            }
+            off += c as usize;
+        }
+        out
+    }
+}
+
+/// Like [`allocate`], under pack constraints (see [`PackSampler`]); without any, exactly
+/// [`allocate`]. Every arrangement that meets `rules` is equally likely and the counts are
+/// exact. Returns the ways by position and how many proposals were drawn (1 without
+/// constraints). Errors: [`PackError`].
 pub fn allocate_packs(
     spec: &GameSpec,
     counts: &[u32],
     rules: &PackRules,
     seed: &Seed,
     block: u32,
-) -> Result<(Vec<WayId>, u32), u32> {
-    let mut ways = Vec::with_capacity(counts.iter().map(|&c| c as usize).sum());
-    for (id, &count) in counts.iter().enumerate() {
-        ways.extend(std::iter::repeat_n(id as WayId, count as usize));
+) -> Result<(Vec<WayId>, u32), PackError> {
+    if rules.is_empty() {
+        return Ok((allocate(counts, seed, block), 1));
     }
+    let sampler = PackSampler::new(spec, counts, rules)?;
     let mut rng = stream(seed, Purpose::Allocation, block, 0);
-    for attempt in 1..=MAX_ATTEMPTS {
-        shuffle(&mut rng, &mut ways);
-        if rules.is_empty() {
-            return Ok((ways, attempt));
+    let mut p = Proposal::default();
+    let mut breaks: Vec<(PackConstraint, u32)> = Vec::new();
+    for round in 1..=MAX_ROUNDS {
+        sampler.propose(&mut rng, &mut p)?;
+        let broken = sampler.broken(&p);
+        if broken.is_empty() {
+            return Ok((sampler.place(&mut rng, &p), round));
         }
-        let (w, f, full) = rules.tally(spec, &ways);
-        if rules.breaches(&w, &f, &full).is_empty() {
-            return Ok((ways, attempt));
+        for c in broken {
+            match breaks.iter_mut().find(|(x, _)| *x == c) {
+                Some((_, n)) => *n += 1,
+                None => breaks.push((c, 1)),
+            }
         }
     }
-    Err(MAX_ATTEMPTS)
+    let (c, n) = breaks
+        .iter()
+        .copied()
+        .max_by_key(|&(c, n)| (n, std::cmp::Reverse(c)))
+        .expect("a dropped proposal broke a constraint");
+    Err(PackError::NotMet {
+        rounds: MAX_ROUNDS,
+        field: c.field(),
+        what: rules.describe_one(c),
+        breaks: n,
+    })
 }
 
 /// Number of tickets of each way in `ways` (index = way id).
@@ -65,6 +294,7 @@ pub fn tally(ways: &[WayId], n_ways: usize) -> Vec<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::money::Money;
     use crate::rng::Seed;
     use proptest::prelude::*;
     use std::path::Path;
@@ -102,23 +332,31 @@ mod tests {
         assert_eq!(ways, allocate(&counts(&s), &Seed([5; 32]), 1));
     }
 
+    fn seed_of(k: u32) -> Seed {
+        let mut seed = [0u8; 32];
+        seed[..4].copy_from_slice(&k.to_le_bytes());
+        Seed(seed)
+    }
+
     #[test]
     fn pack_constraints_are_met_with_exact_counts() {
         let s = small();
-        // 20 packs of 150; about 46 winners each. At most one ticket of 200 or more per
-        // pack (4 such tickets), and at least 40 winners in every pack.
+        // 20 packs of 150; about 46 winners each. At least 44 winners in every pack (919
+        // lots: 880 are bound), at most one ticket of 200 or more per pack (4 such
+        // tickets), cartons of 5 packs with at most one of 1000 or more (2 such), at most
+        // 12 losers in a row, every pack paying at least 150.
         let rules = PackRules {
-            min_winners: Some(40),
-            max_from_tier: vec![(crate::money::Money::units(200), 1)],
+            min_winners: Some(44),
+            min_payout: Some(Money::units(150)),
+            max_from_tier: vec![(Money::units(200), 1)],
+            carton_size: Some(5),
+            max_per_carton: vec![(Money::units(1000), 1)],
+            max_losers_in_a_row: Some(12),
         };
-        for k in 0..20u8 {
-            let (ways, attempts) =
-                allocate_packs(&s, &counts(&s), &rules, &Seed([k; 32]), 1).unwrap();
-            assert!(attempts >= 1);
-            let (w, f, full) = rules.tally(&s, &ways);
-            assert!(rules.breaches(&w, &f, &full).is_empty());
-            assert!(w.iter().all(|&n| n >= 40), "{w:?}");
-            assert!(f[0].iter().all(|&n| n <= 1));
+        for k in 0..10 {
+            let (ways, rounds) = allocate_packs(&s, &counts(&s), &rules, &seed_of(k), 1).unwrap();
+            assert!(rounds >= 1);
+            assert_eq!(rules.breaches(&s, &ways), vec![]);
             let t = tally(&ways, s.ways.len());
             for (i, way) in s.ways.iter().enumerate() {
                 assert_eq!(t[i], u64::from(way.count));
@@ -127,18 +365,163 @@ mod tests {
     }
 
     #[test]
-    fn impossible_constraints_give_up() {
+    fn impossible_constraints_are_named() {
         let s = small();
-        // 919 lots in 20 packs: at least 46 in every pack is (just) possible in count but
-        // essentially never drawn.
+        // 919 lots in 20 packs: 46 in every pack would need 920.
         let rules = PackRules {
             min_winners: Some(46),
-            max_from_tier: vec![],
+            ..PackRules::default()
         };
         assert_eq!(
             allocate_packs(&s, &counts(&s), &rules, &Seed([1; 32]), 1),
-            Err(MAX_ATTEMPTS)
+            Err(PackError::Impossible {
+                field: "packs.min_winners".into(),
+                winners: 919
+            })
         );
+        // 45 in every pack is tight (900 of the 919 lots bound) but met by construction.
+        let rules = PackRules {
+            min_winners: Some(45),
+            ..PackRules::default()
+        };
+        let (ways, rounds) = allocate_packs(&s, &counts(&s), &rules, &Seed([1; 32]), 1).unwrap();
+        assert_eq!((rules.breaches(&s, &ways), rounds), (vec![], 1));
+        // A pack payout no proposal reaches: named, with how often it broke.
+        let rules = PackRules {
+            min_payout: Some(Money::units(1000)),
+            ..PackRules::default()
+        };
+        assert_eq!(
+            allocate_packs(&s, &counts(&s), &rules, &Seed([1; 32]), 1),
+            Err(PackError::NotMet {
+                rounds: MAX_ROUNDS,
+                field: "packs.min_payout".into(),
+                what: "every full pack pays at least 1000".into(),
+                breaks: MAX_ROUNDS
+            })
+        );
+    }
+
+    /// Every distinct arrangement of the multiset `items`, in lexicographic order.
+    fn arrangements(items: &mut Vec<WayId>) -> Vec<Vec<WayId>> {
+        items.sort_unstable();
+        let mut out = vec![items.clone()];
+        loop {
+            // Next permutation (lexicographic), or stop.
+            let Some(i) = (1..items.len()).rev().find(|&i| items[i - 1] < items[i]) else {
+                return out;
+            };
+            let j = (i..items.len())
+                .rev()
+                .find(|&j| items[j] > items[i - 1])
+                .unwrap();
+            items.swap(i - 1, j);
+            items[i..].reverse();
+            out.push(items.clone());
+        }
+    }
+
+    /// The tiny block (9 tickets, 3 packs of 3: 1 × 20000, 1 × 1000, 2 × 4, 1 × 2 and 4
+    /// losers, 7 560 arrangements): under `rules`, each of the arrangements that meet them
+    /// (found by enumeration, judged by [`PackRules::breaches`], the verify side) comes
+    /// about equally often over 10 draws per arrangement from seeds 0, 1, 2, …, and no
+    /// other: chi-square against the uniform law on them, p > 0.001. Returns how many meet
+    /// the rules. Deterministic: the seeds are fixed.
+    fn uniform_over_valid(rules: &PackRules) -> usize {
+        let s = GameSpec::load(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/specs/coq_tiny.toml"),
+        )
+        .unwrap();
+        let c = counts(&s);
+        let mut items: Vec<WayId> = c
+            .iter()
+            .enumerate()
+            .flat_map(|(w, &n)| std::iter::repeat_n(w as WayId, n as usize))
+            .collect();
+        let all = arrangements(&mut items);
+        assert_eq!(all.len(), 7560);
+        let valid: Vec<Vec<WayId>> = all
+            .into_iter()
+            .filter(|a| rules.breaches(&s, a).is_empty())
+            .collect();
+        let index: std::collections::HashMap<&[WayId], usize> = valid
+            .iter()
+            .enumerate()
+            .map(|(i, a)| (a.as_slice(), i))
+            .collect();
+        let draws = 10 * valid.len() as u32;
+        let mut seen = vec![0u64; valid.len()];
+        for k in 0..draws {
+            let (ways, _) = allocate_packs(&s, &c, rules, &seed_of(k), 1).unwrap();
+            let i = index
+                .get(ways.as_slice())
+                .unwrap_or_else(|| panic!("seed {k}: {ways:?} breaks the rules"));
+            seen[*i] += 1;
+        }
+        let e = f64::from(draws) / valid.len() as f64;
+        let chi2: f64 = seen.iter().map(|&o| (o as f64 - e).powi(2) / e).sum();
+        let p = crate::stats::chi2_sf(chi2, (valid.len() - 1) as f64);
+        assert!(p > 0.001, "chi2 {chi2} on {} df, p = {p}", valid.len() - 1);
+        valid.len()
+    }
+
+    #[test]
+    fn min_winners_law_is_uniform() {
+        let rules = PackRules {
+            min_winners: Some(1),
+            ..PackRules::default()
+        };
+        assert_eq!(uniform_over_valid(&rules), 0);
+    }
+
+    #[test]
+    fn max_losers_in_a_row_law_is_uniform() {
+        let rules = PackRules {
+            max_losers_in_a_row: Some(1),
+            ..PackRules::default()
+        };
+        assert_eq!(uniform_over_valid(&rules), 1800);
+    }
+
+    #[test]
+    fn max_from_tier_law_is_uniform() {
+        let rules = PackRules {
+            max_from_tier: vec![(Money::units(1000), 1)],
+            ..PackRules::default()
+        };
+        assert_eq!(uniform_over_valid(&rules), 5670);
+    }
+
+    #[test]
+    fn max_per_carton_law_is_uniform() {
+        let rules = PackRules {
+            carton_size: Some(2),
+            max_per_carton: vec![(Money::units(1000), 1)],
+            ..PackRules::default()
+        };
+        assert_eq!(uniform_over_valid(&rules), 3780);
+    }
+
+    #[test]
+    fn min_payout_law_is_uniform() {
+        let rules = PackRules {
+            min_payout: Some(Money::units(4)),
+            ..PackRules::default()
+        };
+        assert_eq!(uniform_over_valid(&rules), 4860);
+    }
+
+    #[test]
+    fn all_constraints_together_law_is_uniform() {
+        let rules = PackRules {
+            min_winners: Some(1),
+            min_payout: Some(Money::units(4)),
+            max_from_tier: vec![(Money::units(1000), 1)],
+            carton_size: Some(2),
+            max_per_carton: vec![(Money::units(20000), 1)],
+            max_losers_in_a_row: Some(1),
+        };
+        assert_eq!(uniform_over_valid(&rules), 1170);
     }
 
     #[test]

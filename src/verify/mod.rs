@@ -411,13 +411,12 @@ pub fn inspect(
                     Kind::Production => spec.pack_rules.clone(),
                     Kind::Specimen => PackRules::default(),
                 };
-                let (w, f, full) = pack_rules.tally(spec, &run.ways);
-                for (pack, what) in pack_rules.breaches(&w, &f, &full) {
+                for b in pack_rules.breaches(spec, &run.ways) {
                     add(
                         &mut checks,
                         CheckId::PackRules,
                         None,
-                        format!("pack {pack}: {what}"),
+                        format!("{}: {} ({})", b.place, b.what, b.constraint.field()),
                     );
                 }
                 for (i, w) in spec.ways.iter().enumerate() {
