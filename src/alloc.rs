@@ -282,6 +282,90 @@ pub fn allocate_packs(
     })
 }
 
+/// What the pack law does, estimated by drawing proposals as [`allocate_packs`] does
+/// (from a fixed stream: the same figures every run), for `tirage check`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Estimate {
+    /// Proposals drawn: `draws` winner vectors × `shuffles` ways each.
+    pub proposals: u32,
+    /// Proposals that met every constraint.
+    pub kept: u32,
+    /// Per constraint met by rejection, the proposals it broke (spec order).
+    pub breaks: Vec<(PackConstraint, u32)>,
+    /// Winners per full pack over the drawn winner vectors: mean, standard deviation,
+    /// fewest and most.
+    pub winners: (f64, f64, u32, u32),
+    /// Mean tries of the winner law per winner vector.
+    pub tries: f64,
+}
+
+/// Estimates the pack law of a block of `counts[w]` tickets of way `w` under `rules`:
+/// `draws` winner vectors, each with `shuffles` shuffles of the ways. Errors: as
+/// [`PackSampler::new`] and [`PackSampler::propose`].
+pub fn estimate(
+    spec: &GameSpec,
+    counts: &[u32],
+    rules: &PackRules,
+    draws: u32,
+    shuffles: u32,
+) -> Result<Estimate, PackError> {
+    let sampler = PackSampler::new(spec, counts, rules)?;
+    let mut rng = stream(&Seed([0; 32]), Purpose::Allocation, 0, 0);
+    let mut p = Proposal::default();
+    let mut breaks: Vec<(PackConstraint, u32)> = rules
+        .constraints()
+        .into_iter()
+        .filter(|c| {
+            matches!(
+                c,
+                PackConstraint::MinPayout
+                    | PackConstraint::MaxFromTier(_)
+                    | PackConstraint::MaxPerCarton(_)
+            )
+        })
+        .map(|c| (c, 0))
+        .collect();
+    let (mut kept, mut tries) = (0u32, 0u64);
+    let (mut n, mut sum, mut sq, mut lo, mut hi) = (0u64, 0f64, 0f64, u32::MAX, 0u32);
+    let full = sampler.law.full_packs as usize;
+    for _ in 0..draws {
+        sampler.propose(&mut rng, &mut p)?;
+        tries += u64::from(p.tries);
+        for &c in &p.per_pack[..full] {
+            n += 1;
+            sum += f64::from(c);
+            sq += f64::from(c) * f64::from(c);
+            lo = lo.min(c);
+            hi = hi.max(c);
+        }
+        for i in 0..shuffles {
+            if i > 0 {
+                shuffle(&mut rng, &mut p.ways);
+            }
+            let broken = sampler.broken(&p);
+            kept += u32::from(broken.is_empty());
+            for c in broken {
+                if let Some(b) = breaks.iter_mut().find(|(x, _)| *x == c) {
+                    b.1 += 1;
+                }
+            }
+        }
+    }
+    let mean = sum / n.max(1) as f64;
+    Ok(Estimate {
+        proposals: draws * shuffles,
+        kept,
+        breaks,
+        winners: (
+            mean,
+            (sq / n.max(1) as f64 - mean * mean).max(0.0).sqrt(),
+            lo,
+            hi,
+        ),
+        tries: tries as f64 / f64::from(draws.max(1)),
+    })
+}
+
 /// Number of tickets of each way in `ways` (index = way id).
 pub fn tally(ways: &[WayId], n_ways: usize) -> Vec<u64> {
     let mut t = vec![0u64; n_ways];

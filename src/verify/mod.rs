@@ -1274,10 +1274,14 @@ fn check_manifest_sums(m: &Manifest, spec: &GameSpec, bad: &mut impl FnMut(Strin
         ));
     }
     let unconstrained = m.pack_rules.is_empty();
-    if m.allocation_attempts == 0 || (unconstrained && m.allocation_attempts != 1) {
+    if m.allocation_attempts == 0
+        || m.allocation_attempts > crate::alloc::MAX_ROUNDS
+        || (unconstrained && m.allocation_attempts != 1)
+    {
         bad(format!(
-            "{} allocation attempt(s): at least 1, and exactly 1 without pack constraints",
-            m.allocation_attempts
+            "{} allocation attempt(s): 1..={}, and exactly 1 without pack constraints",
+            m.allocation_attempts,
+            crate::alloc::MAX_ROUNDS
         ));
     }
 }
