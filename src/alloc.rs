@@ -139,6 +139,11 @@ impl<'a> PackSampler<'a> {
         &self.law
     }
 
+    /// The orders of a full pack.
+    pub fn full_orders(&self) -> &PackOrders {
+        &self.full
+    }
+
     /// Draws a proposal into `p` (its winners per pack exact, its ways a uniform shuffle).
     pub fn propose<R: RngCore + ?Sized>(
         &self,

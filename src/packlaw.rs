@@ -161,6 +161,20 @@ impl RunCounts {
         self.a(c as usize + 1, (self.size - c) as usize)
     }
 
+    /// The chance that a uniform valid order with `c` winners starts with exactly `j`
+    /// losers (0 when none does).
+    pub fn first_run(&self, c: u32, j: u32) -> f64 {
+        let m = self.size.saturating_sub(c);
+        if c > self.size || j > m || j > self.max_run || self.orders(c) == 0.0 {
+            return 0.0;
+        }
+        if c == 0 {
+            return f64::from(u8::from(j == m));
+        }
+        self.a(c as usize, (m - j) as usize) * 0.5f64.powi(j as i32 + 1)
+            / self.a(c as usize + 1, m as usize)
+    }
+
     /// The winners' positions (0-based, ascending) of an order of a pack with `c` winners,
     /// drawn uniformly among the valid orders: each run of losers in turn, with the chance
     /// of its length given the runs left. Panics if no order has `c` winners.
@@ -277,6 +291,47 @@ impl PackOrders {
     }
 }
 
+/// For a full pack of `size` tickets whose winners follow `pmf` (`pmf[c]`, `c` =
+/// 0..=size) in uniform orders (uniform valid orders under `runs`): `cond[i]`, the chance
+/// that ticket `i + 1` wins once the first `i` have all lost (0 where that never happens).
+/// The pack-exploitation risk: what a buyer who watched a pack's first tickets lose can
+/// expect of the next one.
+pub fn after_losses(pmf: &[f64], size: u32, runs: Option<&RunCounts>) -> Vec<f64> {
+    let s = size as usize;
+    let mut cond = vec![0.0; s];
+    match runs {
+        None => {
+            // P(first i lost | c) = C(s − i, c) / C(s, c), updated factor by factor.
+            let mut lost: Vec<f64> = pmf.to_vec();
+            for (i, out) in cond.iter_mut().enumerate() {
+                let (mut num, mut den) = (0.0, 0.0);
+                for (c, l) in lost.iter_mut().enumerate() {
+                    den += *l;
+                    num += *l * c as f64 / (s - i) as f64;
+                    *l *= (s - i).saturating_sub(c) as f64 / (s - i) as f64;
+                }
+                *out = if den > 0.0 { num / den } else { 0.0 };
+            }
+        }
+        Some(r) => {
+            for (i, out) in cond.iter_mut().enumerate() {
+                let (mut num, mut den) = (0.0, 0.0);
+                for (c, &p) in pmf.iter().enumerate() {
+                    if p == 0.0 {
+                        continue;
+                    }
+                    let at = r.first_run(c as u32, i as u32);
+                    let beyond: f64 = (i as u32..=size).map(|j| r.first_run(c as u32, j)).sum();
+                    num += p * at;
+                    den += p * beyond;
+                }
+                *out = if den > 0.0 { num / den } else { 0.0 };
+            }
+        }
+    }
+    cond
+}
+
 /// The law of the winners per pack of a block: `full` packs of one kind and perhaps one
 /// short last pack, `total` winners in all.
 #[derive(Clone, Debug)]
@@ -330,6 +385,25 @@ impl WinnerLaw {
             total,
             tilt,
         })
+    }
+
+    /// The law of one full pack's winners, `pmf[c]` for `c` = 0..=`size`: the full packs'
+    /// table, times the chance that the other packs hold the rest (normal approximation,
+    /// relative error O(1/packs²)); for the audit's expectations.
+    pub fn full_pack_pmf(&self, size: u32) -> Vec<f64> {
+        let q = self.full.probabilities();
+        let mean: f64 = q.iter().map(|&(c, p)| f64::from(c) * p).sum();
+        let var: f64 = q
+            .iter()
+            .map(|&(c, p)| (f64::from(c) - mean).powi(2) * p)
+            .sum();
+        let others = f64::from(self.full_packs.max(2) - 1) * var.max(1e-12);
+        let mut pmf = vec![0.0; size as usize + 1];
+        for (c, p) in q {
+            pmf[c as usize] = p * (-(f64::from(c) - mean).powi(2) / (2.0 * others)).exp();
+        }
+        let t: f64 = pmf.iter().sum();
+        pmf.iter().map(|p| p / t).collect()
     }
 
     /// One try: the winners of every pack (full packs, then the short one), or `None` when

@@ -38,7 +38,8 @@ pub struct ChiSquare {
 }
 
 impl ChiSquare {
-    fn new(statistic: f64, df: f64) -> ChiSquare {
+    /// The test of `statistic` on `df` degrees of freedom.
+    pub fn new(statistic: f64, df: f64) -> ChiSquare {
         ChiSquare {
             statistic,
             df,

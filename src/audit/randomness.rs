@@ -24,7 +24,9 @@
 //! finding by itself, since 1 % of honest blocks flag any given test by chance.
 
 use super::FLAG_P;
-use crate::spec::{GameSpec, WayId};
+use crate::alloc::PackSampler;
+use crate::packlaw::{after_losses, RunCounts};
+use crate::spec::{GameSpec, PackRules, WayId};
 use crate::stats::{self, ChiSquare};
 use serde::Serialize;
 
@@ -191,9 +193,67 @@ impl Evidence {
     }
 }
 
+/// Per full pack of `win` (print order), the 0-based position of its first winner (`size`
+/// when it has none).
+fn full_wins_first(win: &[bool], size: usize) -> Vec<usize> {
+    win.chunks_exact(size)
+        .map(|p| p.iter().position(|&w| w).unwrap_or(size))
+        .collect()
+}
+
+/// Losers' run ahead, a few lengths reported in words.
+const AFTER: [usize; 3] = [10, 25, 50];
+
+/// The pack-exploitation test: in every full pack, each ticket whose pack-mates before it
+/// all lost wins with the law's chance `cond[i]` (packlaw::after_losses); observed wins
+/// against that expectation, z = (O − E)/√Σ p(1 − p) (a martingale: normal in the limit),
+/// two-sided.
+fn after_losses_test(
+    size: usize,
+    first: &[usize],
+    pmf: &[f64],
+    runs: Option<&RunCounts>,
+    law_name: &str,
+) -> Statistic {
+    let s = Statistic::new(
+        "pack_after_losses",
+        format!(
+            "chance a pack's next ticket wins once its first ones all lost, against {law_name}"
+        ),
+        first.len() as u64,
+    );
+    if first.is_empty() || pmf.len() != size + 1 {
+        return s.note("needs a full pack");
+    }
+    let cond = after_losses(pmf, size as u32, runs);
+    let (mut o, mut e, mut v) = (0.0, 0.0, 0.0);
+    for &f in first {
+        for (i, &q) in cond.iter().enumerate().take((f + 1).min(size)) {
+            o += f64::from(u8::from(i == f));
+            e += q;
+            v += q * (1.0 - q);
+        }
+    }
+    let words: Vec<String> = AFTER
+        .iter()
+        .filter(|&&i| i < size)
+        .map(|&i| format!("after {i} losers {:.1} %", 100.0 * cond[i]))
+        .collect();
+    let note = format!(
+        "next ticket wins {} (first ticket {:.1} %); first winners observed {o:.0}, expected {e:.1}",
+        words.join(", "),
+        100.0 * cond[0]
+    );
+    if v <= 0.0 {
+        return s.note(note);
+    }
+    let z = (o - e) / v.sqrt();
+    s.with_p(z, None, stats::normal_two_sided(z)).note(note)
+}
+
 /// Runs every test on `ways`, the way of every ticket in print order (`ways.len()` must be
 /// the spec's block size, every id a way of the spec; the caller checks).
-pub fn analyze(spec: &GameSpec, ways: &[WayId]) -> Evidence {
+pub fn analyze(spec: &GameSpec, rules: &PackRules, ways: &[WayId]) -> Evidence {
     let n = ways.len();
     let ps = spec.pack_size.max(1) as usize;
     let win: Vec<bool> = ways.iter().map(|&w| w != 0).collect();
@@ -214,15 +274,45 @@ pub fn analyze(spec: &GameSpec, ways: &[WayId]) -> Evidence {
         .map(|(&w, _)| w)
         .collect();
     let p = winners as f64 / n.max(1) as f64;
-    let expected = ps as f64 * p;
     let nf = n as f64;
-    let expected_sd = (ps as f64 * p * (1.0 - p) * (nf - ps as f64) / (nf - 1.0).max(1.0))
-        .max(0.0)
-        .sqrt();
-    let pmf = if n > 0 && ps <= n {
-        stats::hypergeometric_pmf(n as u64, winners, ps as u64)
-    } else {
-        Vec::new()
+    // The law of one full pack's winners: under the pack constraints, the allocation's
+    // (packlaw); else hypergeometric.
+    let mut counts = vec![0u32; spec.ways.len()];
+    for &w in ways {
+        counts[w as usize] += 1;
+    }
+    let law = (!rules.is_empty() && ps <= n)
+        .then(|| PackSampler::new(spec, &counts, rules).ok())
+        .flatten();
+    let (pmf, runs, law_name) = match &law {
+        Some(l) => (
+            l.law().full_pack_pmf(ps as u32),
+            l.full_orders().runs.clone(),
+            "their law under the pack constraints",
+        ),
+        None if n > 0 && ps <= n => (
+            stats::hypergeometric_pmf(n as u64, winners, ps as u64),
+            None,
+            "the hypergeometric law",
+        ),
+        None => (Vec::new(), None, "the hypergeometric law"),
+    };
+    let (expected, expected_sd) = match &law {
+        Some(_) => {
+            let m: f64 = pmf.iter().enumerate().map(|(c, q)| c as f64 * q).sum();
+            let v: f64 = pmf
+                .iter()
+                .enumerate()
+                .map(|(c, q)| (c as f64 - m).powi(2) * q)
+                .sum();
+            (m, v.sqrt())
+        }
+        None => (
+            ps as f64 * p,
+            (ps as f64 * p * (1.0 - p) * (nf - ps as f64) / (nf - 1.0).max(1.0))
+                .max(0.0)
+                .sqrt(),
+        ),
     };
     let summary = PackSummary {
         packs,
@@ -234,12 +324,32 @@ pub fn analyze(spec: &GameSpec, ways: &[WayId]) -> Evidence {
     };
 
     let mut out = Vec::new();
+    let dispersion = match &law {
+        Some(_) if full.len() >= 2 && expected_sd > 0.0 => {
+            // When every pack is full their sum is fixed: one degree of freedom less, and
+            // the variance of one pack free of that condition (the marginal's × n/(n − 1)).
+            let nfull = full.len() as f64;
+            let fixed = full.len() == packs;
+            let var = expected_sd * expected_sd * if fixed { nfull / (nfull - 1.0) } else { 1.0 };
+            let x2 = full
+                .iter()
+                .map(|&o| (o as f64 - expected).powi(2) / var)
+                .sum();
+            let df = full.len() - usize::from(fixed);
+            Some(ChiSquare::new(x2, df as f64))
+        }
+        Some(_) => None,
+        None => stats::pack_dispersion(&per_pack, &sizes),
+    };
     let s = Statistic::new(
         "pack_dispersion",
-        "winners per pack against their hypergeometric expectation (chi-square of packs × win/lose)",
+        match &law {
+            Some(_) => "winners per full pack against their expectation under the pack constraints (chi-square)",
+            None => "winners per pack against their hypergeometric expectation (chi-square of packs × win/lose)",
+        },
         packs as u64,
     );
-    out.push(match stats::pack_dispersion(&per_pack, &sizes) {
+    out.push(match dispersion {
         Some(t) => s.chi(t).note(format!(
             "{} packs: {}..{} winners per pack, mean {:.2}, expected {:.2} ± {:.2}",
             packs, summary.min, summary.max, summary.mean, expected, expected_sd
@@ -249,7 +359,9 @@ pub fn analyze(spec: &GameSpec, ways: &[WayId]) -> Evidence {
 
     let s = Statistic::new(
         "pack_distribution",
-        "distribution of winners per full pack against the hypergeometric law (chi-square goodness of fit)",
+        format!(
+            "distribution of winners per full pack against {law_name} (chi-square goodness of fit)"
+        ),
         full.len() as u64,
     );
     let mut hist = vec![0.0; ps + 1];
@@ -280,6 +392,14 @@ pub fn analyze(spec: &GameSpec, ways: &[WayId]) -> Evidence {
             full.len()
         )),
     });
+
+    out.push(after_losses_test(
+        ps,
+        &full_wins_first(&win, ps),
+        &pmf,
+        runs.as_ref(),
+        law_name,
+    ));
 
     let s = Statistic::new(
         "runs",
@@ -504,13 +624,18 @@ mod tests {
     #[test]
     fn small_block_runs_every_test_it_can() {
         let s = small();
-        let e = analyze(&s, &allocate(&counts(&s), &seed(0), 1));
+        let e = analyze(
+            &s,
+            &PackRules::default(),
+            &allocate(&counts(&s), &seed(0), 1),
+        );
         let ids: Vec<&str> = e.statistics.iter().map(|s| s.id.as_str()).collect();
         assert_eq!(
             ids,
             [
                 "pack_dispersion",
                 "pack_distribution",
+                "pack_after_losses",
                 "runs",
                 "serial_amounts",
                 "serial_ranks",
@@ -544,13 +669,55 @@ mod tests {
     /// amounts, so that test is conservative (p near 1) by construction — the rank version
     /// is the calibrated one. (The per-pack distribution, with 20 packs and 3 bins, is
     /// conservative too, about 4 % below 0.10.)
+    /// Blocks drawn under pack constraints, read against the law under them: the per-pack
+    /// tests flag about as often as their nominal level (at most 4 % at 1 %, 2.5..=20 % at
+    /// 10 %, over 200 blocks; the per-pack distribution, 20 packs in 3 bins, is
+    /// conservative). Read against the hypergeometric law, the same blocks' winners per
+    /// pack are too even (p > 0.99 in at least 20 of the 200 blocks, 2 expected).
+    #[test]
+    fn constrained_blocks_are_read_against_their_own_law() {
+        let s = small();
+        let rules = PackRules {
+            min_winners: Some(42),
+            max_losers_in_a_row: Some(16),
+            ..PackRules::default()
+        };
+        let blocks = 200;
+        let mut flags: std::collections::BTreeMap<String, (u32, u32)> = Default::default();
+        let mut naive = 0;
+        for k in 0..blocks {
+            let (ways, _) =
+                crate::alloc::allocate_packs(&s, &counts(&s), &rules, &seed(k), 1).unwrap();
+            let e = analyze(&s, &rules, &ways);
+            for st in e.statistics.iter().filter(|st| st.id.starts_with("pack_")) {
+                let p = st.p_value.unwrap();
+                let f = flags.entry(st.id.clone()).or_default();
+                f.0 += u32::from(p < 0.01);
+                f.1 += u32::from(p < 0.10);
+            }
+            let h = analyze(&s, &PackRules::default(), &ways);
+            naive += u32::from(get(&h, "pack_dispersion").p_value.unwrap() > 0.99);
+        }
+        assert_eq!(flags.len(), 3, "{flags:?}");
+        for (id, (f1, f10)) in &flags {
+            assert!(*f1 <= blocks * 4 / 100, "{id}: {flags:?}");
+            assert!((5..=40).contains(f10), "{id}: {flags:?}");
+        }
+        // Too even for the hypergeometric law: p near 1 in many blocks.
+        assert!(naive >= 20, "{naive}");
+    }
+
     #[test]
     fn false_alarm_rate_stays_near_its_nominal_level() {
         let s = small();
         let blocks = 200;
         let mut flags: std::collections::BTreeMap<String, (u32, u32, u32)> = Default::default();
         for k in 0..blocks {
-            let e = analyze(&s, &allocate(&counts(&s), &seed(k), 1));
+            let e = analyze(
+                &s,
+                &PackRules::default(),
+                &allocate(&counts(&s), &seed(k), 1),
+            );
             for st in &e.statistics {
                 let Some(p) = st.p_value else { continue };
                 let f = flags.entry(st.id.clone()).or_default();
@@ -559,7 +726,7 @@ mod tests {
                 f.2 += 1;
             }
         }
-        assert_eq!(flags.len(), 9, "{flags:?}");
+        assert_eq!(flags.len(), 10, "{flags:?}");
         for (id, (f1, f10, runs)) in &flags {
             assert_eq!(*runs, blocks, "{id}");
             assert!(
@@ -600,7 +767,11 @@ mod tests {
     fn a_biased_allocator_is_caught() {
         let s = small();
         for k in 0..20 {
-            let e = analyze(&s, &biased_towards_first_packs(&s, k));
+            let e = analyze(
+                &s,
+                &PackRules::default(),
+                &biased_towards_first_packs(&s, k),
+            );
             let d = get(&e, "pack_dispersion");
             assert_eq!(d.result, "exception", "block {k}: {d:?}");
             assert!(d.p_value.unwrap() < 1e-6, "block {k}: {d:?}");
@@ -629,7 +800,7 @@ mod tests {
                 ways.push(w);
             }
         }
-        let e = analyze(&s, &ways);
+        let e = analyze(&s, &PackRules::default(), &ways);
         let r = get(&e, "runs");
         assert_eq!(r.result, "exception");
         assert!(r.statistic.unwrap() > 10.0, "{r:?}");
@@ -650,7 +821,7 @@ mod tests {
                 ways.swap(i, j);
             }
         }
-        let e = analyze(&s, &ways);
+        let e = analyze(&s, &PackRules::default(), &ways);
         let t = get(&e, "positions_2");
         assert_eq!(t.result, "exception");
         assert!(t.statistic.unwrap() > 0.4, "{t:?}");

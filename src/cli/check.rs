@@ -23,8 +23,8 @@ pub fn run(a: Args) -> Result<Outcome> {
 }
 
 /// Winner vectors and shuffles of the ways each that `check` draws to estimate the pack law.
-const DRAWS: u32 = 8;
-const SHUFFLES: u32 = 25;
+const DRAWS: u32 = 4;
+const SHUFFLES: u32 = 10;
 
 /// What the pack constraints do to the allocation's law, in words; an error naming the
 /// constraint when they cannot be met (exactly, or in practice: no proposal kept).
