@@ -4,10 +4,13 @@
 //! Input: the evaluated way of every ticket in print order (verify's ticket pass), and the
 //! spec. Tests, each with its p-value (the probability of a result at least as extreme in an
 //! honest block):
-//! - **winners per pack** against their hypergeometric expectation, two ways: the spread
-//!   over packs (chi-square of the packs × {win, lose} table, packs − 1 degrees of freedom)
-//!   and the distribution of per-pack counts against the hypergeometric law (chi-square
-//!   goodness of fit, full packs only, bins pooled to expect ≥ 5 packs);
+//! - **winners per pack** against their expectation, two ways: the spread over packs
+//!   (chi-square of the packs × {win, lose} table, packs − 1 degrees of freedom) and the
+//!   distribution of per-pack counts against their law (chi-square goodness of fit, full
+//!   packs only, bins pooled to expect ≥ 5 packs). The law is hypergeometric, or for a
+//!   block drawn under pack constraints the allocation's law under them (packlaw);
+//! - **the chance a pack's next ticket wins once its first ones all lost**, observed first
+//!   winners against that law (the pack-exploitation risk);
 //! - **Wald–Wolfowitz runs** of win / lose in print order (two-sided: clustered or too
 //!   regular);
 //! - **serial correlation** at lags 1..=[`MAX_LAG`] of the prize amounts, and of their
