@@ -492,9 +492,9 @@ mod tests {
     }
 
     /// Every distinct arrangement of the multiset `items`, in lexicographic order.
-    fn arrangements(items: &mut Vec<WayId>) -> Vec<Vec<WayId>> {
+    fn arrangements(items: &mut [WayId]) -> Vec<Vec<WayId>> {
         items.sort_unstable();
-        let mut out = vec![items.clone()];
+        let mut out = vec![items.to_vec()];
         loop {
             // Next permutation (lexicographic), or stop.
             let Some(i) = (1..items.len()).rev().find(|&i| items[i - 1] < items[i]) else {
@@ -506,7 +506,7 @@ mod tests {
                 .unwrap();
             items.swap(i - 1, j);
             items[i..].reverse();
-            out.push(items.clone());
+            out.push(items.to_vec());
         }
     }
 

@@ -125,9 +125,9 @@ impl RunCounts {
         let w = size as usize + 1;
         let mut table = vec![0.0f64; w * w];
         let mut p = 1.0f64;
-        for m in 0..w {
+        for (m, a) in table[..w].iter_mut().enumerate() {
             if m as u32 <= max_run {
-                table[m] = p;
+                *a = p;
             }
             p *= 0.5;
         }

@@ -31,7 +31,7 @@ fn spec_with(dir: &std::path::Path, packs: &str) -> std::path::PathBuf {
 /// more, and the longest run of losers.
 fn per_pack(csv: &str) -> Vec<(u32, u32, u32, u32, u32)> {
     let mut packs = vec![(0, 0, 0, 0, 0); 20];
-    let mut run = vec![0u32; 20];
+    let mut run = [0u32; 20];
     for line in csv.lines().skip(1) {
         let f: Vec<&str> = line.split(',').collect();
         let p = &mut packs[f[1].parse::<usize>().unwrap() - 1];
