@@ -560,7 +560,8 @@ mod tests {
             min_winners: Some(1),
             ..PackRules::default()
         };
-        assert_eq!(uniform_over_valid(&rules), 0);
+        // 7 560 less the 3 × 360 with a pack of three losers.
+        assert_eq!(uniform_over_valid(&rules), 6480);
     }
 
     #[test]
@@ -578,6 +579,7 @@ mod tests {
             max_from_tier: vec![(Money::units(1000), 1)],
             ..PackRules::default()
         };
+        // The two tickets of 1000 or more in different packs: 9 × 6 × 105.
         assert_eq!(uniform_over_valid(&rules), 5670);
     }
 
@@ -588,6 +590,8 @@ mod tests {
             max_per_carton: vec![(Money::units(1000), 1)],
             ..PackRules::default()
         };
+        // One of the two tickets of 1000 or more in pack 3 (3 places), the other in packs
+        // 1–2 (6), either way round, the other 7 tickets anywhere: 2 × 3 × 6 × 105.
         assert_eq!(uniform_over_valid(&rules), 3780);
     }
 
