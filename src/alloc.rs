@@ -8,6 +8,8 @@
 //! likely: winners per pack from their exact law ([`crate::packlaw`]), then the ways and
 //! the orders within packs (docs/FORMAT.md, "Pack constraints").
 
+use crate::money::Money;
+use crate::packcaps::{BandCap, CapLaw};
 use crate::packlaw::{draw_subset, PackOrders, WinnerLaw};
 use crate::rng::{shuffle, stream, Purpose, Seed};
 use crate::spec::{GameSpec, PackConstraint, PackRules, WayId};
@@ -76,6 +78,8 @@ pub struct PackSampler<'a> {
     winners: Vec<WayId>,
     /// Tickets in the block.
     tickets: usize,
+    /// With caps: their law (packcaps) and the winning ways of each band (band 0 first).
+    caps: Option<(CapLaw, Vec<Vec<WayId>>)>,
 }
 
 /// One proposal: winners per pack, winning ways in slot order.
@@ -122,7 +126,57 @@ impl<'a> PackSampler<'a> {
             0 => None,
             s => Some(PackOrders::new(s, 0, runs).ok_or_else(impossible)?),
         };
-        let law = WinnerLaw::new(full_packs, &full, short.as_ref(), k).ok_or_else(impossible)?;
+        // The caps' bands: amounts capped, ascending; band j holds the winning ways from
+        // the j-th to the next (band 0: below them all).
+        let mut cuts: Vec<Money> = rules
+            .max_from_tier
+            .iter()
+            .chain(&rules.max_per_carton)
+            .map(|&(m, _)| m)
+            .collect();
+        cuts.sort_unstable();
+        cuts.dedup();
+        let band = |m: Money| cuts.iter().filter(|&&c| c <= m).count();
+        let cap = |&(m, count): &(Money, u32)| BandCap {
+            from: band(m),
+            count,
+        };
+        let pack_caps: Vec<BandCap> = rules.max_from_tier.iter().map(cap).collect();
+        let carton_caps: Vec<BandCap> = rules.max_per_carton.iter().map(cap).collect();
+        let mut by_band = vec![Vec::new(); cuts.len() + 1];
+        for &w in &winners {
+            by_band[band(spec.ways[w as usize].amount)].push(w);
+        }
+        let kmax = pack_caps
+            .iter()
+            .chain(&carton_caps)
+            .filter(|c| c.from == 1)
+            .map(|c| c.count)
+            .min()
+            .unwrap_or(0)
+            .min(ps);
+        let law =
+            WinnerLaw::new(full_packs, &full, short.as_ref(), k, kmax).ok_or_else(impossible)?;
+        let caps = if cuts.is_empty() {
+            None
+        } else {
+            let packs = full_packs as usize + usize::from(short.is_some());
+            let mut kinds = vec![0usize; packs];
+            kinds[full_packs as usize - 1] = 1;
+            if short.is_some() {
+                kinds[packs - 1] = 2;
+            }
+            let totals: Vec<u32> = by_band[1..].iter().map(|b| b.len() as u32).collect();
+            CapLaw::new(
+                &totals,
+                &pack_caps,
+                &carton_caps,
+                rules.carton_size.unwrap_or(1) as usize,
+                kinds,
+                law.cap_factors.to_vec(),
+            )
+            .map(|c| (c, by_band))
+        };
         Ok(PackSampler {
             spec,
             rules,
@@ -131,7 +185,14 @@ impl<'a> PackSampler<'a> {
             short,
             winners,
             tickets,
+            caps,
         })
+    }
+
+    /// True when the caps are met by construction (their law is small enough to tabulate);
+    /// false when they are met by rejection, or there are none.
+    pub fn caps_by_construction(&self) -> bool {
+        self.caps.is_some()
     }
 
     /// The winner law (for reports).
@@ -150,13 +211,52 @@ impl<'a> PackSampler<'a> {
         rng: &mut R,
         p: &mut Proposal,
     ) -> Result<(), PackError> {
-        p.tries = self
-            .law
-            .draw(rng, MAX_TRIES, &mut p.per_pack)
-            .map_err(PackError::Tries)?;
+        let Some((caps, by_band)) = &self.caps else {
+            p.tries = self
+                .law
+                .draw(rng, MAX_TRIES, &mut p.per_pack)
+                .map_err(PackError::Tries)?;
+            p.ways.clear();
+            p.ways.extend_from_slice(&self.winners);
+            shuffle(rng, &mut p.ways);
+            return Ok(());
+        };
+        // Capped tickets per pack, then the winners per pack given them; a rejected try
+        // starts again from the capped tickets (their law accounts for the tries).
+        let (mut h, mut ks) = (Vec::new(), Vec::new());
+        p.tries = 0;
+        loop {
+            p.tries += 1;
+            if p.tries > MAX_TRIES {
+                return Err(PackError::Tries(MAX_TRIES));
+            }
+            caps.draw(rng, &mut h, &mut ks);
+            if self.law.try_draw(rng, &ks, &mut p.per_pack) {
+                break;
+            }
+        }
+        // The ways of each band shuffled, dealt to the packs' slots of that band; each
+        // pack's slots labelled by band in a uniform order.
+        let mut bands = by_band.clone();
+        for b in &mut bands {
+            shuffle(rng, b);
+        }
+        let mut next = vec![0usize; bands.len()];
+        let l = caps.bands();
+        let mut labels = Vec::new();
         p.ways.clear();
-        p.ways.extend_from_slice(&self.winners);
-        shuffle(rng, &mut p.ways);
+        for (i, &c) in p.per_pack.iter().enumerate() {
+            labels.clear();
+            for (j, &x) in h[i * l..(i + 1) * l].iter().enumerate() {
+                labels.extend(std::iter::repeat_n(j + 1, x as usize));
+            }
+            labels.resize(c as usize, 0);
+            shuffle(rng, &mut labels);
+            for &j in &labels {
+                p.ways.push(bands[j][next[j]]);
+                next[j] += 1;
+            }
+        }
         Ok(())
     }
 
@@ -514,8 +614,9 @@ mod tests {
     /// losers, 7 560 arrangements): under `rules`, each of the arrangements that meet them
     /// (found by enumeration, judged by [`PackRules::breaches`], the verify side) comes
     /// about equally often over 10 draws per arrangement from seeds 0, 1, 2, …, and no
-    /// other: chi-square against the uniform law on them, p > 0.001. Returns how many meet
-    /// the rules. Deterministic: the seeds are fixed.
+    /// other: chi-square against the uniform law on them, p > 0.001; and pooled by pack
+    /// profile, the same. Returns how many meet the rules. Deterministic: the seeds are
+    /// fixed.
     fn uniform_over_valid(rules: &PackRules) -> usize {
         let s = GameSpec::load(
             &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/specs/coq_tiny.toml"),
@@ -551,6 +652,29 @@ mod tests {
         let chi2: f64 = seen.iter().map(|&o| (o as f64 - e).powi(2) / e).sum();
         let p = crate::stats::chi2_sf(chi2, (valid.len() - 1) as f64);
         assert!(p > 0.001, "chi2 {chi2} on {} df, p = {p}", valid.len() - 1);
+        // The same draws, pooled by profile (winners and tickets of 1000 or more in each
+        // pack): few cells, many draws each, so a law off by a few per cent shows.
+        let profile = |a: &[WayId]| -> Vec<(u32, u32)> {
+            a.chunks(3)
+                .map(|p| {
+                    let amount = |&w: &WayId| s.ways[w as usize].amount;
+                    (
+                        p.iter().filter(|&&w| w != 0).count() as u32,
+                        p.iter().filter(|w| amount(w) >= Money::units(1000)).count() as u32,
+                    )
+                })
+                .collect()
+        };
+        let mut cells: std::collections::BTreeMap<Vec<(u32, u32)>, (f64, f64)> = Default::default();
+        for (a, &o) in valid.iter().zip(&seen) {
+            let c = cells.entry(profile(a)).or_default();
+            c.0 += o as f64;
+            c.1 += e;
+        }
+        let chi2: f64 = cells.values().map(|(o, e)| (o - e).powi(2) / e).sum();
+        let df = (cells.len() - 1) as f64;
+        let p = crate::stats::chi2_sf(chi2, df);
+        assert!(p > 0.001, "profiles: chi2 {chi2} on {df} df, p = {p}");
         valid.len()
     }
 

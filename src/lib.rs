@@ -14,6 +14,7 @@ pub mod generate;
 pub mod identity;
 pub mod money;
 pub mod output;
+pub mod packcaps;
 pub mod packlaw;
 pub mod place;
 pub mod render;

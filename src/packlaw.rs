@@ -106,6 +106,30 @@ impl IntTable {
     }
 }
 
+/// An index of `weights` (non-negative, at least one positive), with chance
+/// `⌊2⁵³ wᵢ / max w⌋ / Σ`: the integer law of [`IntTable`], without building one.
+pub fn draw_weights<R: RngCore + ?Sized>(rng: &mut R, weights: &[f64]) -> usize {
+    let max = weights.iter().copied().fold(0.0f64, f64::max);
+    assert!(max > 0.0, "draw_weights: no positive weight");
+    let scale = |w: f64| -> u64 {
+        if w >= max {
+            TOP
+        } else {
+            ((w / max) * TOP as f64) as u64
+        }
+    };
+    let total: u64 = weights.iter().map(|&w| scale(w)).sum();
+    let mut u = below_u64(rng, total);
+    for (i, &w) in weights.iter().enumerate() {
+        let x = scale(w);
+        if u < x {
+            return i;
+        }
+        u -= x;
+    }
+    unreachable!("u is below the total")
+}
+
 /// Orders of a pack with no run of losers longer than `max_run`: for `r` gaps (runs of
 /// losers, each 0..=max_run long) holding `m` losers in all, `a(r, m) = N(r, m) 2^−(r−1+m)`
 /// where `N` counts them. A pack of `size` tickets with `c` winners has `c + 1` gaps and
@@ -190,9 +214,7 @@ impl RunCounts {
                 weights.push(self.a(r - 1, m - j) * f);
                 f *= 0.5;
             }
-            let gap = IntTable::new(0, &weights)
-                .expect("a valid order exists")
-                .draw(rng) as usize;
+            let gap = draw_weights(rng, &weights);
             pos += gap as u32;
             out.push(pos);
             pos += 1;
@@ -332,16 +354,65 @@ pub fn after_losses(pmf: &[f64], size: u32, runs: Option<&RunCounts>) -> Vec<f64
     cond
 }
 
+/// The tables of one kind of pack for `k` = 0..=kmax capped tickets: the law of its
+/// winners `∝ w(c) C(c, k) tᶜ` (`None` where it cannot hold `k`), and the factors
+/// `a(k)` the capped tickets' law weighs them by (1 for `k` = 0).
+fn tables(
+    orders: &PackOrders,
+    t: f64,
+    kmax: u32,
+    forced: bool,
+) -> (Vec<Option<IntTable>>, Vec<f64>) {
+    let base = orders.tilted(t);
+    let mut out = Vec::new();
+    let mut a = Vec::new();
+    let mut total0 = 0.0;
+    for k in 0..=kmax {
+        let values: Vec<f64> = base
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| {
+                let c = orders.lo + i as u32;
+                if c < k {
+                    return 0.0;
+                }
+                let mut b = 1.0f64;
+                for j in 0..k {
+                    b = b * f64::from(c - j) / f64::from(j + 1);
+                }
+                v * b
+            })
+            .collect();
+        let g = values.iter().copied().fold(0.0f64, f64::max);
+        let table = IntTable::new(orders.lo, &values);
+        let total = table.as_ref().map_or(0.0, |t| t.total() as f64);
+        if k == 0 {
+            total0 = total;
+        }
+        a.push(match &table {
+            None => 0.0,
+            Some(_) if forced => g,
+            Some(_) => g * total / total0,
+        });
+        out.push(table);
+    }
+    (out, a)
+}
+
 /// The law of the winners per pack of a block: `full` packs of one kind and perhaps one
-/// short last pack, `total` winners in all.
+/// short last pack, `total` winners in all; with capped tickets, one table per number of
+/// capped tickets a pack holds (packcaps).
 #[derive(Clone, Debug)]
 pub struct WinnerLaw {
     /// Full packs.
     pub full_packs: u32,
-    /// The full packs' table.
-    pub full: IntTable,
-    /// The short last pack's table, if the block has one.
-    pub short: Option<IntTable>,
+    /// The full packs' tables, per number of capped tickets (index 0: none).
+    pub full: Vec<Option<IntTable>>,
+    /// The short last pack's tables, if the block has one.
+    pub short: Option<Vec<Option<IntTable>>>,
+    /// The capped tickets' factors `a(k)`: a full pack, the last full pack (the one that
+    /// takes the rest), the short pack.
+    pub cap_factors: [Vec<f64>; 3],
     /// Winners in the block.
     pub total: u64,
     /// The tilt `t` (it changes how many tries a draw takes, never the law).
@@ -349,13 +420,15 @@ pub struct WinnerLaw {
 }
 
 impl WinnerLaw {
-    /// The law for `full_packs` packs of `full` and one of `short` if any, `total` winners.
-    /// `None` when no vector of allowed counts sums to `total`.
+    /// The law for `full_packs` packs of `full` and one of `short` if any, `total` winners,
+    /// with tables for packs holding up to `kmax` capped tickets. `None` when no vector of
+    /// allowed counts sums to `total`.
     pub fn new(
         full_packs: u32,
         full: &PackOrders,
         short: Option<&PackOrders>,
         total: u64,
+        kmax: u32,
     ) -> Option<WinnerLaw> {
         let lo = u64::from(full.lo) * u64::from(full_packs) + short.map_or(0, |s| u64::from(s.lo));
         let hi =
@@ -375,13 +448,22 @@ impl WinnerLaw {
             }
         }
         let tilt = (a * b).sqrt();
+        let (f, af) = tables(full, tilt, kmax.min(full.size), false);
+        let (_, aforced) = tables(full, tilt, kmax.min(full.size), true);
+        let (sh, ash) = match short {
+            Some(s) => {
+                let (t, a) = tables(s, tilt, kmax.min(s.size), false);
+                t[0].as_ref()?;
+                (Some(t), a)
+            }
+            None => (None, Vec::new()),
+        };
+        f[0].as_ref()?;
         Some(WinnerLaw {
             full_packs,
-            full: IntTable::new(full.lo, &full.tilted(tilt))?,
-            short: match short {
-                Some(s) => Some(IntTable::new(s.lo, &s.tilted(tilt))?),
-                None => None,
-            },
+            full: f,
+            short: sh,
+            cap_factors: [af, aforced, ash],
             total,
             tilt,
         })
@@ -389,9 +471,12 @@ impl WinnerLaw {
 
     /// The law of one full pack's winners, `pmf[c]` for `c` = 0..=`size`: the full packs'
     /// table, times the chance that the other packs hold the rest (normal approximation,
-    /// relative error O(1/packs²)); for the audit's expectations.
+    /// relative error O(1/packs²)); for the audit's expectations (capped tickets aside).
     pub fn full_pack_pmf(&self, size: u32) -> Vec<f64> {
-        let q = self.full.probabilities();
+        let q = self.full[0]
+            .as_ref()
+            .expect("checked in new")
+            .probabilities();
         let mean: f64 = q.iter().map(|&(c, p)| f64::from(c) * p).sum();
         let var: f64 = q
             .iter()
@@ -406,22 +491,38 @@ impl WinnerLaw {
         pmf.iter().map(|p| p / t).collect()
     }
 
-    /// One try: the winners of every pack (full packs, then the short one), or `None` when
-    /// the try is rejected. The last full pack is the one that takes the rest.
-    pub fn try_draw<R: RngCore + ?Sized>(&self, rng: &mut R, out: &mut Vec<u32>) -> bool {
+    /// One try: the winners of every pack (full packs, then the short one) into `out`;
+    /// false when the try is rejected. `ks[p]` is the number of capped tickets pack `p`
+    /// holds (empty: none anywhere). The last full pack is the one that takes the rest.
+    pub fn try_draw<R: RngCore + ?Sized>(
+        &self,
+        rng: &mut R,
+        ks: &[u32],
+        out: &mut Vec<u32>,
+    ) -> bool {
+        let k = |p: usize| ks.get(p).copied().unwrap_or(0) as usize;
         out.clear();
         let mut sum = 0u64;
-        for _ in 1..self.full_packs {
-            let c = self.full.draw(rng);
+        let n = self.full_packs as usize;
+        for p in 0..n - 1 {
+            let t = self.full[k(p)]
+                .as_ref()
+                .expect("a capped law holds what a pack can");
+            let c = t.draw(rng);
             sum += u64::from(c);
             out.push(c);
         }
-        let short = self.short.as_ref().map(|s| s.draw(rng));
+        let short = self.short.as_ref().map(|s| {
+            s[k(n)]
+                .as_ref()
+                .expect("a capped law holds what a pack can")
+                .draw(rng)
+        });
         sum += u64::from(short.unwrap_or(0));
         let Some(rest) = self.total.checked_sub(sum) else {
             return false;
         };
-        let w = self.full.weight(rest);
+        let w = self.full[k(n - 1)].as_ref().map_or(0, |t| t.weight(rest));
         if w == 0 || below_u64(rng, TOP) >= w {
             return false;
         }
@@ -430,8 +531,8 @@ impl WinnerLaw {
         true
     }
 
-    /// Draws until a try is kept: the winners of every pack and the tries it took, or
-    /// `Err(tries)` after `max_tries`.
+    /// Draws until a try is kept, with no capped tickets: the winners of every pack and
+    /// the tries it took, or `Err(tries)` after `max_tries`.
     pub fn draw<R: RngCore + ?Sized>(
         &self,
         rng: &mut R,
@@ -439,7 +540,7 @@ impl WinnerLaw {
         out: &mut Vec<u32>,
     ) -> Result<u32, u32> {
         for t in 1..=max_tries {
-            if self.try_draw(rng, out) {
+            if self.try_draw(rng, &[], out) {
                 return Ok(t);
             }
         }
@@ -494,7 +595,7 @@ mod tests {
     #[test]
     fn winner_counts_sum_and_respect_the_minimum() {
         let full = PackOrders::new(150, 40, None).unwrap();
-        let law = WinnerLaw::new(20, &full, None, 919).unwrap();
+        let law = WinnerLaw::new(20, &full, None, 919, 0).unwrap();
         let mut rng = stream(&Seed([3; 32]), Purpose::Allocation, 1, 0);
         let mut c = Vec::new();
         for _ in 0..50 {
