@@ -91,6 +91,8 @@ pub struct Proposal {
     pub ways: Vec<WayId>,
     /// Tries of the winner law it took.
     pub tries: u32,
+    /// With caps by construction: each pack's capped tickets per band, pack after pack.
+    pub capped: Vec<u32>,
 }
 
 impl<'a> PackSampler<'a> {
@@ -205,38 +207,58 @@ impl<'a> PackSampler<'a> {
         &self.full
     }
 
-    /// Draws a proposal into `p` (its winners per pack exact, its ways a uniform shuffle).
+    /// Draws a proposal into `p`: its counts ([`Self::draw_counts`]), then its ways
+    /// ([`Self::deal`]).
     pub fn propose<R: RngCore + ?Sized>(
         &self,
         rng: &mut R,
         p: &mut Proposal,
     ) -> Result<(), PackError> {
-        let Some((caps, by_band)) = &self.caps else {
+        self.draw_counts(rng, p)?;
+        self.deal(rng, p);
+        Ok(())
+    }
+
+    /// Draws the winners of every pack (and with caps by construction, first its capped
+    /// tickets per band) from their exact law.
+    pub fn draw_counts<R: RngCore + ?Sized>(
+        &self,
+        rng: &mut R,
+        p: &mut Proposal,
+    ) -> Result<(), PackError> {
+        let Some((caps, _)) = &self.caps else {
             p.tries = self
                 .law
                 .draw(rng, MAX_TRIES, &mut p.per_pack)
                 .map_err(PackError::Tries)?;
-            p.ways.clear();
-            p.ways.extend_from_slice(&self.winners);
-            shuffle(rng, &mut p.ways);
             return Ok(());
         };
         // Capped tickets per pack, then the winners per pack given them; a rejected try
         // starts again from the capped tickets (their law accounts for the tries).
-        let (mut h, mut ks) = (Vec::new(), Vec::new());
+        let mut ks = Vec::new();
         p.tries = 0;
         loop {
             p.tries += 1;
             if p.tries > MAX_TRIES {
                 return Err(PackError::Tries(MAX_TRIES));
             }
-            caps.draw(rng, &mut h, &mut ks);
+            caps.draw(rng, &mut p.capped, &mut ks);
             if self.law.try_draw(rng, &ks, &mut p.per_pack) {
-                break;
+                return Ok(());
             }
         }
-        // The ways of each band shuffled, dealt to the packs' slots of that band; each
-        // pack's slots labelled by band in a uniform order.
+    }
+
+    /// Deals the winning ways to the slots of `p`'s counts: a uniform shuffle of them all,
+    /// or with caps by construction each band's ways shuffled and dealt to the slots of
+    /// that band, each pack's slots labelled by band in a uniform order.
+    pub fn deal<R: RngCore + ?Sized>(&self, rng: &mut R, p: &mut Proposal) {
+        let Some((caps, by_band)) = &self.caps else {
+            p.ways.clear();
+            p.ways.extend_from_slice(&self.winners);
+            shuffle(rng, &mut p.ways);
+            return;
+        };
         let mut bands = by_band.clone();
         for b in &mut bands {
             shuffle(rng, b);
@@ -247,7 +269,7 @@ impl<'a> PackSampler<'a> {
         p.ways.clear();
         for (i, &c) in p.per_pack.iter().enumerate() {
             labels.clear();
-            for (j, &x) in h[i * l..(i + 1) * l].iter().enumerate() {
+            for (j, &x) in p.capped[i * l..(i + 1) * l].iter().enumerate() {
                 labels.extend(std::iter::repeat_n(j + 1, x as usize));
             }
             labels.resize(c as usize, 0);
@@ -257,7 +279,6 @@ impl<'a> PackSampler<'a> {
                 next[j] += 1;
             }
         }
-        Ok(())
     }
 
     /// The constraints met by rejection that `p` breaks, each once, in spec order.
@@ -397,6 +418,8 @@ pub struct Estimate {
     pub kept: u32,
     /// Per constraint met by rejection, the proposals it broke (spec order).
     pub breaks: Vec<(PackConstraint, u32)>,
+    /// True when the caps are met by construction (see [`PackSampler::caps_by_construction`]).
+    pub caps_by_construction: bool,
     /// Winners per full pack over the drawn winner vectors: mean, standard deviation,
     /// fewest and most.
     pub winners: (f64, f64, u32, u32),
@@ -420,13 +443,12 @@ pub fn estimate(
     let mut breaks: Vec<(PackConstraint, u32)> = rules
         .constraints()
         .into_iter()
-        .filter(|c| {
-            matches!(
-                c,
-                PackConstraint::MinPayout
-                    | PackConstraint::MaxFromTier(_)
-                    | PackConstraint::MaxPerCarton(_)
-            )
+        .filter(|c| match c {
+            PackConstraint::MinPayout => true,
+            PackConstraint::MaxFromTier(_) | PackConstraint::MaxPerCarton(_) => {
+                !sampler.caps_by_construction()
+            }
+            _ => false,
         })
         .map(|c| (c, 0))
         .collect();
@@ -434,7 +456,7 @@ pub fn estimate(
     let (mut n, mut sum, mut sq, mut lo, mut hi) = (0u64, 0f64, 0f64, u32::MAX, 0u32);
     let full = sampler.law.full_packs as usize;
     for _ in 0..draws {
-        sampler.propose(&mut rng, &mut p)?;
+        sampler.draw_counts(&mut rng, &mut p)?;
         tries += u64::from(p.tries);
         for &c in &p.per_pack[..full] {
             n += 1;
@@ -443,10 +465,8 @@ pub fn estimate(
             lo = lo.min(c);
             hi = hi.max(c);
         }
-        for i in 0..shuffles {
-            if i > 0 {
-                shuffle(&mut rng, &mut p.ways);
-            }
+        for _ in 0..shuffles {
+            sampler.deal(&mut rng, &mut p);
             let broken = sampler.broken(&p);
             kept += u32::from(broken.is_empty());
             for c in broken {
@@ -461,6 +481,7 @@ pub fn estimate(
         proposals: draws * shuffles,
         kept,
         breaks,
+        caps_by_construction: sampler.caps_by_construction(),
         winners: (
             mean,
             (sq / n.max(1) as f64 - mean * mean).max(0.0).sqrt(),

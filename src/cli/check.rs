@@ -78,6 +78,11 @@ fn pack_law(spec: &GameSpec) -> Result<String> {
         "winners per full pack under the constraints: mean {wm:.2}, sd {wsd:.2}, {lo}..{hi} (from {DRAWS} drawn blocks, about {:.0} tries each)\n",
         e.tries
     );
+    if e.caps_by_construction {
+        s += "  the caps per pack and per carton are met by construction\n";
+    } else if !rules.max_from_tier.is_empty() || !rules.max_per_carton.is_empty() {
+        s += "  the caps per pack and per carton hold too many tickets to tabulate: they are met by rejection\n";
+    }
     for (c, n) in &e.breaks {
         s += &format!(
             "  {} is met by rejection: it broke {n} of {} proposals\n",
