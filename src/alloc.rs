@@ -5,8 +5,9 @@
 //! then a Fisher–Yates shuffle on the block's allocation stream (ChaCha20, unbiased bounded
 //! draws) makes every arrangement of that multiset equally likely. Under pack constraints
 //! ([`allocate_packs`], [`PackSampler`]), every arrangement that meets them is equally
-//! likely: winners per pack from their exact law ([`crate::packlaw`]), then the ways and
-//! the orders within packs (docs/FORMAT.md, "Pack constraints").
+//! likely: capped tickets and winners per pack from their exact law ([`crate::packcaps`],
+//! [`crate::packlaw`]), then the ways and the orders within packs (docs/FORMAT.md, "Pack
+//! constraints").
 
 use crate::money::Money;
 use crate::packcaps::{BandCap, CapLaw};
@@ -28,10 +29,10 @@ pub fn allocate(counts: &[u32], seed: &Seed, block: u32) -> Vec<WayId> {
 }
 
 /// Most proposals drawn before allocation gives up on the constraints met by rejection
-/// (`min_payout`, `max_from_tier`, `max_per_carton`).
+/// (`min_payout`; the caps when they cannot be tabulated).
 pub const MAX_ROUNDS: u32 = 1000;
 
-/// Most tries of the winners per pack ([`WinnerLaw::draw`]) for one proposal.
+/// Most tries of the winners per pack (and capped tickets) for one proposal.
 pub const MAX_TRIES: u32 = 1_000_000;
 
 /// Why allocation cannot meet the pack constraints.
@@ -63,11 +64,11 @@ pub enum PackError {
 }
 
 /// The pack-constrained allocation of one block (see docs/FORMAT.md, "Pack constraints"):
-/// a proposal is the winners of every pack, drawn from their exact law under
-/// `min_winners` and `max_losers_in_a_row` ([`WinnerLaw`]), and the winning ways in slot
-/// order, a uniform shuffle; a proposal that breaks `min_payout`, `max_from_tier` or
-/// `max_per_carton` is dropped; a kept one gets each pack's order, uniform among the
-/// allowed ones.
+/// a proposal is each pack's capped tickets per band ([`CapLaw`], when there are caps and
+/// their table is small) and winners ([`WinnerLaw`]), drawn from their exact law under the
+/// caps, `min_winners` and `max_losers_in_a_row`, then the winning ways dealt to the slots;
+/// a proposal that breaks `min_payout` (or a cap, when the caps could not be tabulated) is
+/// dropped; a kept one gets each pack's order, uniform among the allowed ones.
 pub struct PackSampler<'a> {
     spec: &'a GameSpec,
     rules: &'a PackRules,
