@@ -13,7 +13,7 @@
 //! the current carton) and a forward draw. It is used only when that table is small
 //! ([`MAX_CELLS`]); otherwise the caps are met by rejection.
 
-use crate::packlaw::draw_weights;
+use crate::packlaw::{below_u64, TOP};
 use rand_core::RngCore;
 
 /// Largest backward table (packs × states) [`CapLaw::new`] builds.
@@ -53,6 +53,11 @@ pub struct CapLaw {
     /// Backward weights, row `p` (0..=packs) × state, each row scaled to a largest 1.
     v: Vec<f64>,
     totals: Vec<u32>,
+    /// `trans[(ends × states + state) × choices + c]`: the state after a pack takes
+    /// choice `c` in `state` (`ends`: the pack ends its carton), or `u32::MAX`.
+    trans: Vec<u32>,
+    /// `phi[kind][c]`: φ of choice `c` for a pack of that kind.
+    phi: Vec<Vec<f64>>,
 }
 
 impl CapLaw {
@@ -147,7 +152,10 @@ impl CapLaw {
             a,
             v: vec![0.0; states * (packs + 1)],
             totals: totals.to_vec(),
+            trans: Vec::new(),
+            phi: Vec::new(),
         };
+        law.tabulate();
         law.backward();
         let start = law.start();
         (law.v[start] > 0.0).then_some(law)
@@ -191,17 +199,64 @@ impl CapLaw {
         Some(self.encode(&out[..self.bands], &out[self.bands..]))
     }
 
-    /// φₚ of choice `c`: 0 when pack `p` cannot hold it.
-    fn phi(&self, p: usize, c: usize) -> f64 {
-        let a = &self.a[self.kinds[p]];
+    /// φ of choice `c` for a pack of `kind`: 0 when it cannot hold it.
+    fn phi_of(&self, kind: usize, c: usize) -> f64 {
+        let a = &self.a[kind];
         a.get(self.size[c] as usize).copied().unwrap_or(0.0) * self.multinomial[c]
     }
 
-    fn backward(&mut self) {
-        let s = self.states;
-        let n = self.packs;
+    /// Fills [`Self::trans`] and [`Self::phi`].
+    fn tabulate(&mut self) {
+        let (s, nc) = (self.states, self.choices.len());
         let mut digits = vec![0u32; self.radix.len()];
         let mut out = vec![0u32; self.radix.len()];
+        let mut trans = vec![u32::MAX; 2 * s * nc];
+        for ends in 0..2 {
+            for i in 0..s {
+                self.decode(i, &mut digits);
+                for c in 0..nc {
+                    // The block's last pack ends its carton.
+                    let next = if ends == 1 {
+                        self.next(self.packs - 1, &digits, c, &mut out)
+                    } else {
+                        self.next_within(&digits, c, &mut out)
+                    };
+                    if let Some(j) = next {
+                        trans[(ends * s + i) * nc + c] = j as u32;
+                    }
+                }
+            }
+        }
+        self.trans = trans;
+        self.phi = (0..self.a.len())
+            .map(|k| (0..nc).map(|c| self.phi_of(k, c)).collect())
+            .collect();
+    }
+
+    /// Like [`Self::next`] for a pack that does not end its carton.
+    fn next_within(&self, digits: &[u32], c: usize, out: &mut [u32]) -> Option<usize> {
+        let h = &self.choices[c];
+        for j in 0..self.bands {
+            out[j] = digits[j].checked_sub(h[j])?;
+        }
+        for (k, &cap) in self.carton_caps.iter().enumerate() {
+            let z = digits[self.bands + k] + self.carton_counts[c][k];
+            if z > cap {
+                return None;
+            }
+            out[self.bands + k] = z;
+        }
+        Some(self.encode(&out[..self.bands], &out[self.bands..]))
+    }
+
+    /// True when pack `p` ends its carton.
+    fn ends(&self, p: usize) -> usize {
+        usize::from((p + 1) % self.carton_size == 0 || p + 1 == self.packs)
+    }
+
+    fn backward(&mut self) {
+        let (s, n, nc) = (self.states, self.packs, self.choices.len());
+        let mut digits = vec![0u32; self.radix.len()];
         for i in 0..s {
             self.decode(i, &mut digits);
             if digits[..self.bands].iter().all(|&x| x == 0) {
@@ -209,20 +264,24 @@ impl CapLaw {
             }
         }
         for p in (0..n).rev() {
+            let base = self.ends(p) * s;
+            let (head, tail) = self.v.split_at_mut((p + 1) * s);
+            let (row, below) = (&mut head[p * s..], &tail[..s]);
+            let phi = &self.phi[self.kinds[p]];
             let mut max = 0.0f64;
-            for i in 0..s {
-                self.decode(i, &mut digits);
+            for (i, x) in row.iter_mut().enumerate() {
+                let t = &self.trans[(base + i) * nc..(base + i + 1) * nc];
                 let mut sum = 0.0;
-                for c in 0..self.choices.len() {
-                    if let Some(j) = self.next(p, &digits, c, &mut out) {
-                        sum += self.phi(p, c) * self.v[(p + 1) * s + j];
+                for (c, &j) in t.iter().enumerate() {
+                    if j != u32::MAX {
+                        sum += phi[c] * below[j as usize];
                     }
                 }
-                self.v[p * s + i] = sum;
+                *x = sum;
                 max = max.max(sum);
             }
             if max > 0.0 {
-                for x in &mut self.v[p * s..(p + 1) * s] {
+                for x in row.iter_mut() {
                     *x /= max;
                 }
             }
@@ -235,37 +294,44 @@ impl CapLaw {
     }
 
     /// Draws every pack's capped tickets into `out` (pack after pack, `bands` entries each)
-    /// and their totals per pack into `k`.
+    /// and their totals per pack into `k`. Each pack's choice has chance
+    /// `⌊φ × weight × 2⁵³ / largest⌋ / Σ` (an integer law, drawn without bias).
     pub fn draw<R: RngCore + ?Sized>(&self, rng: &mut R, out: &mut Vec<u32>, k: &mut Vec<u32>) {
         out.clear();
         k.clear();
-        let s = self.states;
-        let mut digits = vec![0u32; self.radix.len()];
-        let mut next = vec![0u32; self.radix.len()];
-        let mut weights = Vec::with_capacity(self.choices.len());
-        let mut targets = Vec::with_capacity(self.choices.len());
+        let (s, nc) = (self.states, self.choices.len());
+        let mut w = vec![0u64; nc];
         let mut state = self.start();
         for p in 0..self.packs {
-            self.decode(state, &mut digits);
-            weights.clear();
-            targets.clear();
-            for c in 0..self.choices.len() {
-                let w = match self.next(p, &digits, c, &mut next) {
-                    Some(j) => {
-                        targets.push(j);
-                        self.phi(p, c) * self.v[(p + 1) * s + j]
-                    }
-                    None => {
-                        targets.push(usize::MAX);
-                        0.0
-                    }
-                };
-                weights.push(w);
+            let below = &self.v[(p + 1) * s..(p + 2) * s];
+            let phi = &self.phi[self.kinds[p]];
+            let base = (self.ends(p) * s + state) * nc;
+            let t = &self.trans[base..base + nc];
+            let mut max = 0.0f64;
+            for (c, &j) in t.iter().enumerate() {
+                if j != u32::MAX {
+                    max = max.max(phi[c] * below[j as usize]);
+                }
             }
-            let c = draw_weights(rng, &weights);
+            let scale = TOP as f64 / max;
+            let mut total = 0u64;
+            for (c, &j) in t.iter().enumerate() {
+                w[c] = if j == u32::MAX {
+                    0
+                } else {
+                    (phi[c] * below[j as usize] * scale) as u64
+                };
+                total += w[c];
+            }
+            let mut u = below_u64(rng, total);
+            let mut c = 0;
+            while u >= w[c] {
+                u -= w[c];
+                c += 1;
+            }
             out.extend_from_slice(&self.choices[c]);
             k.push(self.size[c]);
-            state = targets[c];
+            state = t[c] as usize;
         }
     }
 }
