@@ -50,7 +50,8 @@ pub struct CapLaw {
     /// `a(k)` per pack: `kinds[p]` indexes `a`.
     kinds: Vec<usize>,
     a: Vec<Vec<f64>>,
-    /// Backward weights, row `p` (0..=packs) × state, each row scaled to a largest 1.
+    /// Backward weights of each state before pack `p` (0..=packs), state-major; each
+    /// pack's weights scaled to a largest 1.
     v: Vec<f64>,
     totals: Vec<u32>,
     /// `trans[(ends × states + state) × choices + c]`: the state after a pack takes
@@ -158,7 +159,7 @@ impl CapLaw {
         law.tabulate();
         law.backward();
         let start = law.start();
-        (law.v[start] > 0.0).then_some(law)
+        (law.v[start * (packs + 1)] > 0.0).then_some(law)
     }
 
     /// The state index of the block's start: every ticket left, empty carton.
@@ -254,36 +255,36 @@ impl CapLaw {
         usize::from((p + 1) % self.carton_size == 0 || p + 1 == self.packs)
     }
 
+    /// `v` is stored state-major (`v[state × (packs + 1) + p]`) so that the forward draw,
+    /// whose state changes rarely, reads it sequentially.
     fn backward(&mut self) {
         let (s, n, nc) = (self.states, self.packs, self.choices.len());
+        let w = n + 1;
         let mut digits = vec![0u32; self.radix.len()];
         for i in 0..s {
             self.decode(i, &mut digits);
             if digits[..self.bands].iter().all(|&x| x == 0) {
-                self.v[n * s + i] = 1.0;
+                self.v[i * w + n] = 1.0;
             }
         }
+        let mut col = vec![0.0f64; s];
         for p in (0..n).rev() {
             let base = self.ends(p) * s;
-            let (head, tail) = self.v.split_at_mut((p + 1) * s);
-            let (row, below) = (&mut head[p * s..], &tail[..s]);
             let phi = &self.phi[self.kinds[p]];
             let mut max = 0.0f64;
-            for (i, x) in row.iter_mut().enumerate() {
+            for (i, x) in col.iter_mut().enumerate() {
                 let t = &self.trans[(base + i) * nc..(base + i + 1) * nc];
                 let mut sum = 0.0;
                 for (c, &j) in t.iter().enumerate() {
                     if j != u32::MAX {
-                        sum += phi[c] * below[j as usize];
+                        sum += phi[c] * self.v[j as usize * w + p + 1];
                     }
                 }
                 *x = sum;
                 max = max.max(sum);
             }
-            if max > 0.0 {
-                for x in row.iter_mut() {
-                    *x /= max;
-                }
+            for (i, &x) in col.iter().enumerate() {
+                self.v[i * w + p] = if max > 0.0 { x / max } else { x };
             }
         }
     }
@@ -303,14 +304,14 @@ impl CapLaw {
         let mut w = vec![0u64; nc];
         let mut state = self.start();
         for p in 0..self.packs {
-            let below = &self.v[(p + 1) * s..(p + 2) * s];
+            let at = |j: u32| self.v[j as usize * (self.packs + 1) + p + 1];
             let phi = &self.phi[self.kinds[p]];
             let base = (self.ends(p) * s + state) * nc;
             let t = &self.trans[base..base + nc];
             let mut max = 0.0f64;
             for (c, &j) in t.iter().enumerate() {
                 if j != u32::MAX {
-                    max = max.max(phi[c] * below[j as usize]);
+                    max = max.max(phi[c] * at(j));
                 }
             }
             let scale = TOP as f64 / max;
@@ -319,7 +320,7 @@ impl CapLaw {
                 w[c] = if j == u32::MAX {
                     0
                 } else {
-                    (phi[c] * below[j as usize] * scale) as u64
+                    (phi[c] * at(j) * scale) as u64
                 };
                 total += w[c];
             }
