@@ -426,6 +426,10 @@ pub struct Estimate {
     pub winners: (f64, f64, u32, u32),
     /// Mean tries of the winner law per winner vector.
     pub tries: f64,
+    /// `after_losses[i]`: the chance a full pack's ticket `i + 1` wins once its first `i`
+    /// lost, under the constraints ([`crate::packlaw::after_losses`]; caps and
+    /// `min_payout` aside).
+    pub after_losses: Vec<f64>,
 }
 
 /// Estimates the pack law of a block of `counts[w]` tickets of way `w` under `rules`:
@@ -490,6 +494,11 @@ pub fn estimate(
             hi,
         ),
         tries: tries as f64 / f64::from(draws.max(1)),
+        after_losses: crate::packlaw::after_losses(
+            &sampler.law.full_pack_pmf(spec.pack_size),
+            spec.pack_size,
+            sampler.full.runs.as_ref(),
+        ),
     })
 }
 

@@ -235,6 +235,11 @@ fn check_estimates_the_law_and_refuses_what_cannot_be_drawn() {
         out.contains("winners per full pack under the constraints: mean 45.95"),
         "{out}"
     );
+    // With at most 14 losers in a row, a pack whose first 14 lost wins next for sure.
+    assert!(
+        out.contains("once a full pack's first 14 tickets lost, its next one wins with chance 100.0 % under the constraints (30.8 % without; its first ticket 30.1 %)"),
+        "{out}"
+    );
     assert!(
         out.contains("the caps per pack and per carton are met by construction"),
         "{out}"

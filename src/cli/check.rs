@@ -5,7 +5,7 @@ use anyhow::Result;
 use std::path::PathBuf;
 use tirage::money::Money;
 use tirage::spec::GameSpec;
-use tirage::{alloc, stats};
+use tirage::{alloc, packlaw, stats};
 
 /// Arguments of `tirage check`.
 #[derive(clap::Args, Debug)]
@@ -77,6 +77,18 @@ fn pack_law(spec: &GameSpec) -> Result<String> {
     s += &format!(
         "winners per full pack under the constraints: mean {wm:.2}, sd {wsd:.2}, {lo}..{hi} (from {DRAWS} drawn blocks, about {:.0} tries each)\n",
         e.tries
+    );
+    // The pack-exploitation risk: what a buyer who watched a pack's first tickets lose can
+    // expect of the next one.
+    let plain = packlaw::after_losses(&pmf, spec.pack_size, None);
+    let i = (spec.pack_size as usize / 3)
+        .min(50)
+        .min(rules.max_losers_in_a_row.unwrap_or(u32::MAX) as usize);
+    s += &format!(
+        "once a full pack's first {i} tickets lost, its next one wins with chance {:.1} % under the constraints ({:.1} % without; its first ticket {:.1} %)\n",
+        100.0 * e.after_losses[i],
+        100.0 * plain[i],
+        100.0 * e.after_losses[0]
     );
     if e.caps_by_construction {
         s += "  the caps per pack and per carton are met by construction\n";
