@@ -1,6 +1,8 @@
 //! `make bench`: the pipeline's speed on the full-size coq block (4 500 000 tickets).
 //!
 //! - `allocation/coq`: placing every way in the block (Fisher–Yates on ChaCha20);
+//!   `allocation/coq_pack_constraints`: the same under `min_winners = 35`, at most one
+//!   ticket of 1000 or more per pack and one top prize per carton of 20 packs;
 //! - `faces/coq`: synthesize + evaluate, per ticket;
 //! - `render/coq`: CSV row + print record + SHA-256 of both, per ticket;
 //! - `block/generate_coq` and `block/verify_coq`: the whole block, written to a temporary
@@ -11,12 +13,13 @@ use rand_core::SeedableRng;
 use sha2::{Digest, Sha256};
 use std::path::Path;
 use std::time::Duration;
-use tirage::alloc::allocate;
+use tirage::alloc::{allocate, allocate_packs};
 use tirage::games::FaceRng;
 use tirage::generate::{generate, BlockPlan};
+use tirage::money::Money;
 use tirage::output::{print_file, tickets_csv, Ticket};
 use tirage::rng::Seed;
-use tirage::spec::GameSpec;
+use tirage::spec::{GameSpec, PackRules};
 
 fn spec(name: &str) -> GameSpec {
     GameSpec::load(
@@ -35,6 +38,18 @@ fn parts(c: &mut Criterion) {
     g.throughput(Throughput::Elements(u64::from(s.block_size)));
     let counts: Vec<u32> = s.ways.iter().map(|w| w.count).collect();
     g.bench_function("coq", |b| b.iter(|| allocate(&counts, &seed, 1)));
+    // The pack guarantees of the operators' kind: at least 35 winners per pack, at most one
+    // ticket of 1000 or more per pack, at most one top prize per carton of 20 packs.
+    let rules = PackRules {
+        min_winners: Some(35),
+        max_from_tier: vec![(Money::units(1000), 1)],
+        carton_size: Some(20),
+        max_per_carton: vec![(Money::units(20000), 1)],
+        ..PackRules::default()
+    };
+    g.bench_function("coq_pack_constraints", |b| {
+        b.iter(|| allocate_packs(&s, &counts, &rules, &seed, 1).unwrap())
+    });
     g.finish();
 
     let counts: Vec<u32> = s.ways.iter().map(|w| w.count).collect();

@@ -149,9 +149,9 @@ pub enum GenerateError {
     /// The block number does not fit in a serial (0 is reserved for specimen decks).
     #[error("block {0} is out of range: expected 1..=999")]
     Block(u32),
-    /// No arrangement drawn met the spec's pack constraints.
-    #[error("the pack constraints were not met by any of {0} uniformly drawn arrangements: they are too tight for this lot table")]
-    PackRules(u32),
+    /// Allocation could not meet the spec's pack constraints.
+    #[error("{0}")]
+    PackRules(crate::alloc::PackError),
     /// The mechanic could not build a face for a way: a bug or an infeasible spec.
     #[error("ticket {ticket}: cannot build a face for way \"{way}\": {message}")]
     Synthesis {

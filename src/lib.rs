@@ -16,6 +16,8 @@ pub mod identity;
 pub mod lock;
 pub mod money;
 pub mod output;
+pub mod packcaps;
+pub mod packlaw;
 pub mod place;
 pub mod render;
 pub mod rng;

@@ -38,7 +38,8 @@ pub struct ChiSquare {
 }
 
 impl ChiSquare {
-    fn new(statistic: f64, df: f64) -> ChiSquare {
+    /// The test of `statistic` on `df` degrees of freedom.
+    pub fn new(statistic: f64, df: f64) -> ChiSquare {
         ChiSquare {
             statistic,
             df,
@@ -191,13 +192,19 @@ pub struct Lag {
 /// `r`, and the Ljung–Box portmanteau Q = Σ z_k² (Ljung & Box 1978, with r_k centred on its
 /// permutation mean), chi-square with `max_lag` degrees of freedom.
 pub fn ljung_box(r: &[f64], n: usize) -> (Vec<Lag>, ChiSquare) {
+    ljung_box_shifted(r, n, &[])
+}
+
+/// [`ljung_box`] with each lag's mean moved by `shift[k − 1]` (0 where `shift` is short):
+/// the expectation under a law other than the uniform permutation (pack constraints).
+pub fn ljung_box_shifted(r: &[f64], n: usize, shift: &[f64]) -> (Vec<Lag>, ChiSquare) {
     let nf = n as f64;
     let lags: Vec<Lag> = r
         .iter()
         .enumerate()
         .map(|(i, &r)| {
             let k = (i + 1) as f64;
-            let mean = -(nf - k) / (nf * (nf - 1.0));
+            let mean = -(nf - k) / (nf * (nf - 1.0)) + shift.get(i).copied().unwrap_or(0.0);
             let sd = ((nf - k) / (nf * (nf + 2.0))).sqrt();
             let z = (r - mean) / sd;
             Lag {

@@ -120,7 +120,7 @@ fn verify_writes_the_audit_beside_the_block_and_rewrites_it() {
     assert_eq!(a["totals"]["lots"], 919);
     assert_eq!(a["tiers"][0]["amount"], "20000");
     assert_eq!(a["tiers"][0]["found"], 1);
-    assert_eq!(a["randomness"]["statistics"].as_array().unwrap().len(), 10);
+    assert_eq!(a["randomness"]["statistics"].as_array().unwrap().len(), 11);
     assert_eq!(a["leakage"].as_array().unwrap().len(), 6);
     assert_eq!(a["report"]["files"].as_array().unwrap().len(), 6);
     assert_eq!(

@@ -1,5 +1,6 @@
 //! The audit chart (`audit.svg`): winners per pack along the block, the distribution of
-//! winners per pack against the hypergeometric law, and the positions of the top tiers.
+//! winners per pack against their law (hypergeometric, or under the pack constraints), and
+//! the positions of the top tiers.
 //! Drawn with `plotters`' SVG backend only (text as SVG `<text>`, no font files).
 
 use super::randomness::Evidence;
@@ -68,7 +69,7 @@ fn per_pack(e: &Evidence, area: &DrawingArea<SVGBackend, plotters::coord::Shift>
         .light_line_style(WHITE)
         .draw()?;
     for (y, style, label) in [
-        (exp, RED.stroke_width(2), "expected (hypergeometric mean)"),
+        (exp, RED.stroke_width(2), "expected mean"),
         (exp + 2.0 * sd, RED.mix(0.4).stroke_width(1), "± 2 sd"),
         (exp - 2.0 * sd, RED.mix(0.4).stroke_width(1), ""),
     ] {
@@ -123,7 +124,7 @@ fn distribution(
     let mut chart = ChartBuilder::on(area)
         .caption(
             format!(
-                "Distribution of winners per full pack ({} packs) against the hypergeometric law",
+                "Distribution of winners per full pack ({} packs) against its law",
                 full.len()
             ),
             ("sans-serif", 16),

@@ -118,8 +118,6 @@ pub struct Audit {
     pub randomness: Option<Evidence>,
     /// Why the randomness tests did not run, if they did not.
     pub randomness_not_run: Option<String>,
-    /// A caveat on reading them: the block was drawn under pack constraints.
-    pub randomness_caveat: Option<String>,
     /// Each printed field's association with win / lose.
     pub leakage: Option<Vec<leakage::FieldResult>>,
     /// The replay's files, when a replay ran.
@@ -219,21 +217,18 @@ impl Audit {
                     "{unrecognised} tickets realise no way of the spec: the arrangement cannot be tested"
                 ));
             } else {
-                randomness = Some(randomness::analyze(spec, &ways));
+                // The constraints in force (none on a specimen deck): the laws the
+                // randomness tests expect are the allocation's under them.
+                let rules = if report.pack_rules.is_empty() {
+                    crate::spec::PackRules::default()
+                } else {
+                    spec.pack_rules.clone()
+                };
+                randomness = Some(randomness::analyze(spec, &rules, &ways));
             }
         } else {
             randomness_not_run = Some("the spec could not be read".into());
         }
-        let randomness_caveat = manifest
-            .as_ref()
-            .filter(|m| !m.pack_rules.is_empty())
-            .map(|m| {
-                format!(
-                    "this block was drawn under pack constraints ({}; {} arrangement(s) drawn): it is uniform among the arrangements that meet them, while the laws below are those of an unconstrained arrangement, so the per-pack tests may show exceptions caused by the constraints themselves",
-                    m.pack_rules.join("; "),
-                    m.allocation_attempts
-                )
-            });
         let mut exceptions: Vec<Exception> = Vec::new();
         let mut tests = 0;
         if let Some(e) = &randomness {
@@ -288,7 +283,6 @@ impl Audit {
             serials,
             randomness,
             randomness_not_run,
-            randomness_caveat,
             leakage,
             replay,
             exceptions,
@@ -558,12 +552,7 @@ impl Audit {
         // Randomness.
         let _ = writeln!(s, "\n## 5. Randomness of the arrangement\n");
         match (&self.randomness, &self.randomness_not_run) {
-            (Some(e), _) => {
-                if let Some(c) = &self.randomness_caveat {
-                    let _ = writeln!(s, "**Caveat:** {c}.\n");
-                }
-                render_randomness(&mut s, e)
-            }
+            (Some(e), _) => render_randomness(&mut s, e),
             (None, Some(why)) => {
                 let _ = writeln!(s, "Not run: {why}.");
             }

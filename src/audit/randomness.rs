@@ -4,10 +4,13 @@
 //! Input: the evaluated way of every ticket in print order (verify's ticket pass), and the
 //! spec. Tests, each with its p-value (the probability of a result at least as extreme in an
 //! honest block):
-//! - **winners per pack** against their hypergeometric expectation, two ways: the spread
-//!   over packs (chi-square of the packs × {win, lose} table, packs − 1 degrees of freedom)
-//!   and the distribution of per-pack counts against the hypergeometric law (chi-square
-//!   goodness of fit, full packs only, bins pooled to expect ≥ 5 packs);
+//! - **winners per pack** against their expectation, two ways: the spread over packs
+//!   (chi-square of the packs × {win, lose} table, packs − 1 degrees of freedom) and the
+//!   distribution of per-pack counts against their law (chi-square goodness of fit, full
+//!   packs only, bins pooled to expect ≥ 5 packs). The law is hypergeometric, or for a
+//!   block drawn under pack constraints the allocation's law under them (packlaw);
+//! - **the chance a pack's next ticket wins once its first ones all lost**, observed first
+//!   winners against that law (the pack-exploitation risk);
 //! - **Wald–Wolfowitz runs** of win / lose in print order (two-sided: clustered or too
 //!   regular);
 //! - **serial correlation** at lags 1..=[`MAX_LAG`] of the prize amounts, and of their
@@ -24,7 +27,9 @@
 //! finding by itself, since 1 % of honest blocks flag any given test by chance.
 
 use super::FLAG_P;
-use crate::spec::{GameSpec, WayId};
+use crate::alloc::PackSampler;
+use crate::packlaw::{after_losses, RunCounts};
+use crate::spec::{GameSpec, PackRules, WayId};
 use crate::stats::{self, ChiSquare};
 use serde::Serialize;
 
@@ -220,9 +225,67 @@ impl Evidence {
     }
 }
 
+/// Per full pack of `win` (print order), the 0-based position of its first winner (`size`
+/// when it has none).
+fn full_wins_first(win: &[bool], size: usize) -> Vec<usize> {
+    win.chunks_exact(size)
+        .map(|p| p.iter().position(|&w| w).unwrap_or(size))
+        .collect()
+}
+
+/// Losers' run ahead, a few lengths reported in words.
+const AFTER: [usize; 3] = [10, 25, 50];
+
+/// The pack-exploitation test: in every full pack, each ticket whose pack-mates before it
+/// all lost wins with the law's chance `cond[i]` (packlaw::after_losses); observed wins
+/// against that expectation, z = (O − E)/√Σ p(1 − p) (a martingale: normal in the limit),
+/// two-sided.
+fn after_losses_test(
+    size: usize,
+    first: &[usize],
+    pmf: &[f64],
+    runs: Option<&RunCounts>,
+    law_name: &str,
+) -> Statistic {
+    let s = Statistic::new(
+        "pack_after_losses",
+        format!(
+            "chance a pack's next ticket wins once its first ones all lost, against {law_name}"
+        ),
+        first.len() as u64,
+    );
+    if first.is_empty() || pmf.len() != size + 1 {
+        return s.note("needs a full pack");
+    }
+    let cond = after_losses(pmf, size as u32, runs);
+    let (mut o, mut e, mut v) = (0.0, 0.0, 0.0);
+    for &f in first {
+        for (i, &q) in cond.iter().enumerate().take((f + 1).min(size)) {
+            o += f64::from(u8::from(i == f));
+            e += q;
+            v += q * (1.0 - q);
+        }
+    }
+    let words: Vec<String> = AFTER
+        .iter()
+        .filter(|&&i| i < size)
+        .map(|&i| format!("after {i} losers {:.1} %", 100.0 * cond[i]))
+        .collect();
+    let note = format!(
+        "next ticket wins {} (first ticket {:.1} %); first winners observed {o:.0}, expected {e:.1}",
+        words.join(", "),
+        100.0 * cond[0]
+    );
+    if v <= 0.0 {
+        return s.note(note);
+    }
+    let z = (o - e) / v.sqrt();
+    s.with_p(z, None, stats::normal_two_sided(z)).note(note)
+}
+
 /// Runs every test on `ways`, the way of every ticket in print order (`ways.len()` must be
 /// the spec's block size, every id a way of the spec; the caller checks).
-pub fn analyze(spec: &GameSpec, ways: &[WayId]) -> Evidence {
+pub fn analyze(spec: &GameSpec, rules: &PackRules, ways: &[WayId]) -> Evidence {
     let n = ways.len();
     let ps = spec.pack_size.max(1) as usize;
     let win: Vec<bool> = ways.iter().map(|&w| w != 0).collect();
@@ -243,15 +306,45 @@ pub fn analyze(spec: &GameSpec, ways: &[WayId]) -> Evidence {
         .map(|(&w, _)| w)
         .collect();
     let p = winners as f64 / n.max(1) as f64;
-    let expected = ps as f64 * p;
     let nf = n as f64;
-    let expected_sd = (ps as f64 * p * (1.0 - p) * (nf - ps as f64) / (nf - 1.0).max(1.0))
-        .max(0.0)
-        .sqrt();
-    let pmf = if n > 0 && ps <= n {
-        stats::hypergeometric_pmf(n as u64, winners, ps as u64)
-    } else {
-        Vec::new()
+    // The law of one full pack's winners: under the pack constraints, the allocation's
+    // (packlaw); else hypergeometric.
+    let mut counts = vec![0u32; spec.ways.len()];
+    for &w in ways {
+        counts[w as usize] += 1;
+    }
+    let law = (!rules.is_empty() && ps <= n)
+        .then(|| PackSampler::new(spec, &counts, rules).ok())
+        .flatten();
+    let (pmf, runs, law_name) = match &law {
+        Some(l) => (
+            l.law().full_pack_pmf(ps as u32),
+            l.full_orders().runs.clone(),
+            "their law under the pack constraints",
+        ),
+        None if n > 0 && ps <= n => (
+            stats::hypergeometric_pmf(n as u64, winners, ps as u64),
+            None,
+            "the hypergeometric law",
+        ),
+        None => (Vec::new(), None, "the hypergeometric law"),
+    };
+    let (expected, expected_sd) = match &law {
+        Some(_) => {
+            let m: f64 = pmf.iter().enumerate().map(|(c, q)| c as f64 * q).sum();
+            let v: f64 = pmf
+                .iter()
+                .enumerate()
+                .map(|(c, q)| (c as f64 - m).powi(2) * q)
+                .sum();
+            (m, v.sqrt())
+        }
+        None => (
+            ps as f64 * p,
+            (ps as f64 * p * (1.0 - p) * (nf - ps as f64) / (nf - 1.0).max(1.0))
+                .max(0.0)
+                .sqrt(),
+        ),
     };
     let summary = PackSummary {
         packs,
@@ -262,13 +355,51 @@ pub fn analyze(spec: &GameSpec, ways: &[WayId]) -> Evidence {
         expected_sd,
     };
 
+    // Under pack constraints two tickets of one full pack win together more or less often
+    // than under a plain shuffle: their correlation moves by Δρ (from the law's variance of
+    // one pack's winners), which moves the runs and the serial correlations' expectations.
+    let pq = p * (1.0 - p);
+    let drho = match &law {
+        Some(_) if pq > 0.0 && ps > 1 => {
+            let psf = ps as f64;
+            (expected_sd * expected_sd - psf * pq) / (psf * (psf - 1.0) * pq) + 1.0 / (nf - 1.0)
+        }
+        _ => 0.0,
+    };
+    let pack_shift = PackShift {
+        drho,
+        pq,
+        size: ps,
+        full_share: (full.len() * ps) as f64 / nf.max(1.0),
+    };
+
     let mut out = Vec::new();
+    let dispersion = match &law {
+        Some(_) if full.len() >= 2 && expected_sd > 0.0 => {
+            // When every pack is full their sum is fixed: one degree of freedom less, and
+            // the variance of one pack free of that condition (the marginal's × n/(n − 1)).
+            let nfull = full.len() as f64;
+            let fixed = full.len() == packs;
+            let var = expected_sd * expected_sd * if fixed { nfull / (nfull - 1.0) } else { 1.0 };
+            let x2 = full
+                .iter()
+                .map(|&o| (o as f64 - expected).powi(2) / var)
+                .sum();
+            let df = full.len() - usize::from(fixed);
+            Some(ChiSquare::new(x2, df as f64))
+        }
+        Some(_) => None,
+        None => stats::pack_dispersion(&per_pack, &sizes),
+    };
     let s = Statistic::new(
         "pack_dispersion",
-        "winners per pack against their hypergeometric expectation (chi-square of packs × win/lose)",
+        match &law {
+            Some(_) => "winners per full pack against their expectation under the pack constraints (chi-square)",
+            None => "winners per pack against their hypergeometric expectation (chi-square of packs × win/lose)",
+        },
         packs as u64,
     );
-    out.push(match stats::pack_dispersion(&per_pack, &sizes) {
+    out.push(match dispersion {
         Some(t) => s.chi(t).note(format!(
             "{} packs: {}..{} winners per pack, mean {:.2}, expected {:.2} ± {:.2}",
             packs, summary.min, summary.max, summary.mean, expected, expected_sd
@@ -278,7 +409,9 @@ pub fn analyze(spec: &GameSpec, ways: &[WayId]) -> Evidence {
 
     let s = Statistic::new(
         "pack_distribution",
-        "distribution of winners per full pack against the hypergeometric law (chi-square goodness of fit)",
+        format!(
+            "distribution of winners per full pack against {law_name} (chi-square goodness of fit)"
+        ),
         full.len() as u64,
     );
     let mut hist = vec![0.0; ps + 1];
@@ -310,22 +443,32 @@ pub fn analyze(spec: &GameSpec, ways: &[WayId]) -> Evidence {
         )),
     });
 
+    out.push(after_losses_test(
+        ps,
+        &full_wins_first(&win, ps),
+        &pmf,
+        runs.as_ref(),
+        law_name,
+    ));
+
     let s = Statistic::new(
         "runs",
         "Wald–Wolfowitz runs of win/lose in print order (two-sided)",
         n as u64,
     );
-    out.push(match stats::runs_test(&win) {
-        Some(r) => s.with_p(r.z, None, r.p).note(format!(
-            "{} runs, expected {:.1} ± {:.1} ({} winners, {} losers)",
-            r.runs,
-            r.expected,
-            r.variance.sqrt(),
-            r.n1,
-            r.n2
-        )),
-        None => s.note("needs at least two winners and two losers"),
-    });
+    out.push(
+        match stats::runs_test(&win).map(|r| pack_shift.runs(r, full.len())) {
+            Some(r) => s.with_p(r.z, None, r.p).note(format!(
+                "{} runs, expected {:.1} ± {:.1} ({} winners, {} losers)",
+                r.runs,
+                r.expected,
+                r.variance.sqrt(),
+                r.n1,
+                r.n2
+            )),
+            None => s.note("needs at least two winners and two losers"),
+        },
+    );
 
     // Per way: its amount and the mid-rank of that amount among all tickets; the series
     // are read through the way ids (2 bytes per ticket), never built.
@@ -343,6 +486,7 @@ pub fn analyze(spec: &GameSpec, ways: &[WayId]) -> Evidence {
         "serial correlation of prize amounts in print order, lags 1..10 (Ljung–Box)",
         ways,
         &amounts,
+        &pack_shift,
     );
     if let Some(top) = amounts.iter().copied().reduce(f64::max) {
         let mean = counts
@@ -375,6 +519,7 @@ pub fn analyze(spec: &GameSpec, ways: &[WayId]) -> Evidence {
         "serial correlation of the ranks of prize amounts in print order, lags 1..10 (Ljung–Box)",
         ways,
         &stats::mid_rank_table(&amounts, &counts),
+        &pack_shift,
     ));
 
     // Positions per tier.
@@ -454,11 +599,75 @@ pub fn analyze(spec: &GameSpec, ways: &[WayId]) -> Evidence {
 }
 
 /// Serial correlation test of the series `values[ways[t]]`.
-fn serial(id: &str, test: &str, ways: &[WayId], values: &[f64]) -> Statistic {
+/// How pack constraints move the expectations of the tests in print order: `drho`, the
+/// change of the correlation of two tickets of one full pack winning (0 without
+/// constraints); `pq` = p(1 − p) of the block's winning share; `full_share` of the tickets
+/// in full packs of `size`.
+struct PackShift {
+    drho: f64,
+    pq: f64,
+    size: usize,
+    full_share: f64,
+}
+
+impl PackShift {
+    /// The runs test with its expectation moved: each adjacent pair within a full pack
+    /// differs with chance 2pq(1 − ρ).
+    fn runs(&self, mut r: stats::Runs, full_packs: usize) -> stats::Runs {
+        if self.drho != 0.0 {
+            r.expected -= 2.0 * self.pq * self.drho * (full_packs * (self.size - 1)) as f64;
+            r.z = (r.runs as f64 - r.expected) / r.variance.sqrt();
+            r.p = stats::normal_two_sided(r.z);
+        }
+        r
+    }
+
+    /// The move of E[r_k], k = 1..=[`MAX_LAG`], of the series `values[way]` over `ways`:
+    /// pairs k apart in one full pack (a share (size − k)/size of the full packs' pairs)
+    /// covary by (mean winner value − loser value)² × pq × Δρ more, over the variance.
+    fn serial(&self, ways: &[WayId], values: &[f64]) -> Vec<f64> {
+        if self.drho == 0.0 || ways.is_empty() {
+            return Vec::new();
+        }
+        let mut counts = vec![0u64; values.len()];
+        for &w in ways {
+            counts[w as usize] += 1;
+        }
+        let n = ways.len() as f64;
+        let mean = counts
+            .iter()
+            .zip(values)
+            .map(|(&c, v)| c as f64 * v)
+            .sum::<f64>()
+            / n;
+        let var = counts
+            .iter()
+            .zip(values)
+            .map(|(&c, v)| c as f64 * (v - mean).powi(2))
+            .sum::<f64>()
+            / n;
+        let winners: u64 = counts[1..].iter().sum();
+        if var <= 0.0 || winners == 0 {
+            return Vec::new();
+        }
+        let mean_w = counts[1..]
+            .iter()
+            .zip(&values[1..])
+            .map(|(&c, v)| c as f64 * v)
+            .sum::<f64>()
+            / winners as f64;
+        let cov = (mean_w - values[0]).powi(2) * self.pq * self.drho / var;
+        (1..=MAX_LAG)
+            .map(|k| cov * self.full_share * self.size.saturating_sub(k) as f64 / self.size as f64)
+            .collect()
+    }
+}
+
+fn serial(id: &str, test: &str, ways: &[WayId], values: &[f64], shift: &PackShift) -> Statistic {
     let s = Statistic::new(id, test, ways.len() as u64);
     match stats::autocorrelations_coded(ways, values, MAX_LAG) {
         Some(r) => {
-            let (lags, q) = stats::ljung_box(&r, ways.len());
+            let (lags, q) = stats::ljung_box_shifted(&r, ways.len(), &shift.serial(ways, values));
             let worst = lags
                 .iter()
                 .max_by(|a, b| a.z.abs().total_cmp(&b.z.abs()))
@@ -539,13 +748,18 @@ mod tests {
     #[test]
     fn small_block_runs_every_test_it_can() {
         let s = small();
-        let e = analyze(&s, &allocate(&counts(&s), &seed(0), 1));
+        let e = analyze(
+            &s,
+            &PackRules::default(),
+            &allocate(&counts(&s), &seed(0), 1),
+        );
         let ids: Vec<&str> = e.statistics.iter().map(|s| s.id.as_str()).collect();
         assert_eq!(
             ids,
             [
                 "pack_dispersion",
                 "pack_distribution",
+                "pack_after_losses",
                 "runs",
                 "serial_amounts",
                 "serial_ranks",
@@ -579,13 +793,60 @@ mod tests {
     /// amounts, so that test is conservative (p near 1) by construction — the rank version
     /// is the calibrated one. (The per-pack distribution, with 20 packs and 3 bins, is
     /// conservative too, about 4 % below 0.10.)
+    /// Blocks drawn under pack constraints, read against the law under them: the per-pack
+    /// tests, the runs and the serial correlation of ranks flag about as often as their nominal level (at most 4 % at 1 %, 2.5..=20 % at
+    /// 10 %, over 200 blocks; the per-pack distribution, 20 packs in 3 bins, is
+    /// conservative). Read against the hypergeometric law, the same blocks' winners per
+    /// pack are too even (p > 0.99 in at least 20 of the 200 blocks, 2 expected).
+    #[test]
+    fn constrained_blocks_are_read_against_their_own_law() {
+        let s = small();
+        let rules = PackRules {
+            min_winners: Some(42),
+            max_losers_in_a_row: Some(16),
+            ..PackRules::default()
+        };
+        let blocks = 200;
+        let mut flags: std::collections::BTreeMap<String, (u32, u32)> = Default::default();
+        let mut naive = 0;
+        for k in 0..blocks {
+            let (ways, _) =
+                crate::alloc::allocate_packs(&s, &counts(&s), &rules, &seed(k), 1).unwrap();
+            let e = analyze(&s, &rules, &ways);
+            let in_order = ["runs", "serial_ranks"];
+            for st in e
+                .statistics
+                .iter()
+                .filter(|st| st.id.starts_with("pack_") || in_order.contains(&st.id.as_str()))
+            {
+                let p = st.p_value.unwrap();
+                let f = flags.entry(st.id.clone()).or_default();
+                f.0 += u32::from(p < 0.01);
+                f.1 += u32::from(p < 0.10);
+            }
+            let h = analyze(&s, &PackRules::default(), &ways);
+            naive += u32::from(get(&h, "pack_dispersion").p_value.unwrap() > 0.99);
+        }
+        assert_eq!(flags.len(), 5, "{flags:?}");
+        for (id, (f1, f10)) in &flags {
+            assert!(*f1 <= blocks * 4 / 100, "{id}: {flags:?}");
+            assert!((5..=40).contains(f10), "{id}: {flags:?}");
+        }
+        // Too even for the hypergeometric law: p near 1 in many blocks.
+        assert!(naive >= 20, "{naive}");
+    }
+
     #[test]
     fn false_alarm_rate_stays_near_its_nominal_level() {
         let s = small();
         let blocks = 200;
         let mut flags: std::collections::BTreeMap<String, (u32, u32, u32)> = Default::default();
         for k in 0..blocks {
-            let e = analyze(&s, &allocate(&counts(&s), &seed(k), 1));
+            let e = analyze(
+                &s,
+                &PackRules::default(),
+                &allocate(&counts(&s), &seed(k), 1),
+            );
             for st in &e.statistics {
                 let Some(p) = st.p_value else { continue };
                 let f = flags.entry(st.id.clone()).or_default();
@@ -594,7 +855,7 @@ mod tests {
                 f.2 += 1;
             }
         }
-        assert_eq!(flags.len(), 9, "{flags:?}");
+        assert_eq!(flags.len(), 10, "{flags:?}");
         for (id, (f1, f10, runs)) in &flags {
             assert_eq!(*runs, blocks, "{id}");
             assert!(
@@ -635,7 +896,11 @@ mod tests {
     fn a_biased_allocator_is_caught() {
         let s = small();
         for k in 0..20 {
-            let e = analyze(&s, &biased_towards_first_packs(&s, k));
+            let e = analyze(
+                &s,
+                &PackRules::default(),
+                &biased_towards_first_packs(&s, k),
+            );
             let d = get(&e, "pack_dispersion");
             assert_eq!(d.result, "exception", "block {k}: {d:?}");
             assert!(d.p_value.unwrap() < 1e-6, "block {k}: {d:?}");
@@ -664,7 +929,7 @@ mod tests {
                 ways.push(w);
             }
         }
-        let e = analyze(&s, &ways);
+        let e = analyze(&s, &PackRules::default(), &ways);
         let r = get(&e, "runs");
         assert_eq!(r.result, "exception");
         assert!(r.statistic.unwrap() > 10.0, "{r:?}");
@@ -685,7 +950,7 @@ mod tests {
                 ways.swap(i, j);
             }
         }
-        let e = analyze(&s, &ways);
+        let e = analyze(&s, &PackRules::default(), &ways);
         let t = get(&e, "positions_2");
         assert_eq!(t.result, "exception");
         assert!(t.statistic.unwrap() > 0.4, "{t:?}");

@@ -5,6 +5,7 @@ use anyhow::Result;
 use std::path::PathBuf;
 use tirage::money::Money;
 use tirage::spec::GameSpec;
+use tirage::{alloc, packlaw, stats};
 
 /// Arguments of `tirage check`.
 #[derive(clap::Args, Debug)]
@@ -16,12 +17,102 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<Outcome> {
     let spec = GameSpec::load(&a.spec)?;
-    print!("{}", report(&spec));
+    let packs = pack_law(&spec).map_err(|e| anyhow::anyhow!("{}: {e}", a.spec.display()))?;
+    print!("{}", report(&spec, &packs));
     Ok(Outcome::Success)
 }
 
+/// Winner vectors and shuffles of the ways each that `check` draws to estimate the pack law.
+const DRAWS: u32 = 4;
+const SHUFFLES: u32 = 10;
+
+/// What the pack constraints do to the allocation's law, in words; an error naming the
+/// constraint when they cannot be met (exactly, or in practice: no proposal kept).
+fn pack_law(spec: &GameSpec) -> Result<String> {
+    let rules = &spec.pack_rules;
+    if rules.is_empty() {
+        return Ok(String::new());
+    }
+    let counts: Vec<u32> = spec.ways.iter().map(|w| w.count).collect();
+    let e = alloc::estimate(spec, &counts, rules, DRAWS, SHUFFLES)?;
+    if e.kept == 0 {
+        let (c, n) = e
+            .breaks
+            .iter()
+            .copied()
+            .max_by_key(|&(c, n)| (n, std::cmp::Reverse(c)))
+            .expect("a dropped proposal broke a constraint");
+        anyhow::bail!(
+            "{} ({}): broke {n} of {} proposals, no proposal met every constraint: it cannot be met in practice for this lot table",
+            c.field(),
+            rules.describe_one(c),
+            e.proposals
+        );
+    }
+    let ps = u64::from(spec.pack_size);
+    let (n, k) = (u64::from(spec.block_size), spec.lots());
+    let pmf = stats::hypergeometric_pmf(n, k, ps);
+    let mean = (ps * k) as f64 / n as f64;
+    let var = pmf
+        .iter()
+        .enumerate()
+        .map(|(c, p)| p * (c as f64 - mean).powi(2))
+        .sum::<f64>();
+    let mut s = String::from("pack constraints:\n");
+    for c in rules.constraints() {
+        s += &format!("  {}  ({})\n", rules.describe_one(c), c.field());
+    }
+    s += &format!(
+        "winners per full pack: without constraints mean {mean:.2}, sd {:.2} (hypergeometric)\n",
+        var.sqrt()
+    );
+    if let Some(m) = rules.min_winners {
+        let below: f64 = pmf[..m as usize].iter().sum();
+        s += &format!(
+            "  without packs.min_winners, {:.4} % of full packs would hold fewer than {m}\n",
+            100.0 * below
+        );
+    }
+    let (wm, wsd, lo, hi) = e.winners;
+    s += &format!(
+        "winners per full pack under the constraints: mean {wm:.2}, sd {wsd:.2}, {lo}..{hi} (from {DRAWS} drawn blocks, about {:.0} tries each)\n",
+        e.tries
+    );
+    // The pack-exploitation risk: what a buyer who watched a pack's first tickets lose can
+    // expect of the next one.
+    let plain = packlaw::after_losses(&pmf, spec.pack_size, None);
+    let i = (spec.pack_size as usize / 3)
+        .min(50)
+        .min(rules.max_losers_in_a_row.unwrap_or(u32::MAX) as usize);
+    s += &format!(
+        "once a full pack's first {i} tickets lost, its next one wins with chance {:.1} % under the constraints ({:.1} % without; its first ticket {:.1} %)\n",
+        100.0 * e.after_losses[i],
+        100.0 * plain[i],
+        100.0 * e.after_losses[0]
+    );
+    if e.caps_by_construction {
+        s += "  the caps per pack and per carton are met by construction\n";
+    } else if !rules.max_from_tier.is_empty() || !rules.max_per_carton.is_empty() {
+        s += "  the caps per pack and per carton hold too many tickets to tabulate: they are met by rejection\n";
+    }
+    for (c, n) in &e.breaks {
+        s += &format!(
+            "  {} is met by rejection: it broke {n} of {} proposals\n",
+            c.field(),
+            e.proposals
+        );
+    }
+    s += &format!(
+        "the constraints can be met: {} of {} proposals kept (generate draws until one is, at most {})\n\n",
+        e.kept,
+        e.proposals,
+        alloc::MAX_ROUNDS
+    );
+    Ok(s)
+}
+
 /// The text `check` prints.
-fn report(spec: &GameSpec) -> String {
+fn report(spec: &GameSpec, packs: &str) -> String {
     let mut s = String::new();
     let n = f64::from(spec.block_size);
     s += &format!("{} — {} ({})\n", spec.id, spec.name, spec.legal_reference);
@@ -95,13 +186,7 @@ fn report(spec: &GameSpec) -> String {
         spec.currency,
         spec.payout().cents() as f64 / sales.cents() as f64
     );
-    if !spec.pack_rules.is_empty() {
-        s += "pack constraints:\n";
-        for r in spec.pack_rules.describe() {
-            s += &format!("  {r}\n");
-        }
-        s += "\n";
-    }
+    s += packs;
     s += "captions:\n";
     for (m, c) in &spec.captions {
         s += &format!("  {m:>10}  {c}\n");

@@ -210,94 +210,207 @@ pub struct Tier {
     pub ways: Vec<WayId>,
 }
 
-/// Pack-level constraints (`[packs]`): allocation honours them exactly, by drawing uniform
-/// arrangements until one satisfies them, so every arrangement that satisfies them stays
-/// equally likely; verify checks them on the evaluated block.
+/// Pack-level constraints (`[packs]`): allocation honours them exactly (see `docs/FORMAT.md`,
+/// "Pack constraints": every arrangement that meets them is equally likely); verify checks
+/// them on the evaluated block. Amounts are lot amounts (a tier's amount); a "full pack" is
+/// one of `pack_size` tickets (the block's last pack may be short); cartons are runs of
+/// `carton_size` consecutive packs (the last may be short).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PackRules {
     /// Every full pack holds at least this many winning tickets.
     pub min_winners: Option<u32>,
+    /// Every full pack pays at least this much (the sum of its lots).
+    pub min_payout: Option<Money>,
     /// `(amount, count)`: at most `count` tickets of a tier ≥ `amount` per pack.
     pub max_from_tier: Vec<(Money, u32)>,
+    /// Packs per carton (needed by `max_per_carton`).
+    pub carton_size: Option<u32>,
+    /// `(amount, count)`: at most `count` tickets of a tier ≥ `amount` per carton.
+    pub max_per_carton: Vec<(Money, u32)>,
+    /// No pack shows more than this many losing tickets in a row (print order).
+    pub max_losers_in_a_row: Option<u32>,
+}
+
+/// One constraint of [`PackRules`], named as in the spec.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum PackConstraint {
+    /// `packs.min_winners`.
+    MinWinners,
+    /// `packs.min_payout`.
+    MinPayout,
+    /// `packs.max_from_tier[i]`.
+    MaxFromTier(usize),
+    /// `packs.max_per_carton[i]`.
+    MaxPerCarton(usize),
+    /// `packs.max_losers_in_a_row`.
+    MaxLosersInARow,
+}
+
+impl PackConstraint {
+    /// The spec field, e.g. `packs.max_from_tier[0]`.
+    pub fn field(self) -> String {
+        match self {
+            PackConstraint::MinWinners => "packs.min_winners".into(),
+            PackConstraint::MinPayout => "packs.min_payout".into(),
+            PackConstraint::MaxFromTier(i) => format!("packs.max_from_tier[{i}]"),
+            PackConstraint::MaxPerCarton(i) => format!("packs.max_per_carton[{i}]"),
+            PackConstraint::MaxLosersInARow => "packs.max_losers_in_a_row".into(),
+        }
+    }
+}
+
+/// A constraint broken on a block: which one, where (`pack 3`, `carton 2`) and what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PackBreach {
+    /// The constraint.
+    pub constraint: PackConstraint,
+    /// `pack N` or `carton N` (1-based).
+    pub place: String,
+    /// What was found and what was required.
+    pub what: String,
 }
 
 impl PackRules {
     /// True when there is no constraint.
     pub fn is_empty(&self) -> bool {
-        self.min_winners.is_none() && self.max_from_tier.is_empty()
+        self.constraints().is_empty()
     }
 
-    /// One line per constraint, for reports.
-    pub fn describe(&self) -> Vec<String> {
+    /// Every constraint in force, in spec order.
+    pub fn constraints(&self) -> Vec<PackConstraint> {
         let mut v = Vec::new();
-        if let Some(k) = self.min_winners {
-            v.push(format!(
-                "every full pack holds at least {k} winning tickets"
-            ));
+        if self.min_winners.is_some() {
+            v.push(PackConstraint::MinWinners);
         }
-        for (m, c) in &self.max_from_tier {
-            v.push(format!(
-                "at most {c} ticket(s) of a tier of {m} or more per pack"
-            ));
+        if self.min_payout.is_some() {
+            v.push(PackConstraint::MinPayout);
+        }
+        v.extend((0..self.max_from_tier.len()).map(PackConstraint::MaxFromTier));
+        v.extend((0..self.max_per_carton.len()).map(PackConstraint::MaxPerCarton));
+        if self.max_losers_in_a_row.is_some() {
+            v.push(PackConstraint::MaxLosersInARow);
         }
         v
     }
 
-    /// Checks the constraints on a block whose pack `p` (0-based) holds `winners[p]` winning
-    /// tickets, and `from_tier[i][p]` tickets of a tier ≥ `max_from_tier[i].0`; `full[p]` says
-    /// whether the pack is full. Returns every breach as `(pack, 1-based; what)`.
-    pub fn breaches(
-        &self,
-        winners: &[u32],
-        from_tier: &[Vec<u32>],
-        full: &[bool],
-    ) -> Vec<(u32, String)> {
+    /// One constraint in words. Panics if `c` is not one of [`Self::constraints`].
+    pub fn describe_one(&self, c: PackConstraint) -> String {
+        match c {
+            PackConstraint::MinWinners => format!(
+                "every full pack holds at least {} winning tickets",
+                self.min_winners.unwrap()
+            ),
+            PackConstraint::MinPayout => {
+                format!("every full pack pays at least {}", self.min_payout.unwrap())
+            }
+            PackConstraint::MaxFromTier(i) => {
+                let (m, c) = self.max_from_tier[i];
+                format!("at most {c} ticket(s) of a tier of {m} or more per pack")
+            }
+            PackConstraint::MaxPerCarton(i) => {
+                let (m, c) = self.max_per_carton[i];
+                format!(
+                    "at most {c} ticket(s) of a tier of {m} or more per carton of {} packs",
+                    self.carton_size.unwrap_or(1)
+                )
+            }
+            PackConstraint::MaxLosersInARow => format!(
+                "no pack shows more than {} losing tickets in a row",
+                self.max_losers_in_a_row.unwrap()
+            ),
+        }
+    }
+
+    /// One line per constraint, for reports and the manifest.
+    pub fn describe(&self) -> Vec<String> {
+        self.constraints()
+            .into_iter()
+            .map(|c| self.describe_one(c))
+            .collect()
+    }
+
+    /// Every breach of the constraints by a block of `spec` whose ways by position are
+    /// `ways` (print order): per pack in pack order, then per carton.
+    pub fn breaches(&self, spec: &GameSpec, ways: &[WayId]) -> Vec<PackBreach> {
+        let ps = spec.pack_size.max(1) as usize;
         let mut out = Vec::new();
-        for p in 0..winners.len() {
-            if let Some(k) = self.min_winners {
-                if full[p] && winners[p] < k {
-                    out.push((
-                        p as u32 + 1,
-                        format!("{} winning tickets, at least {k} required", winners[p]),
-                    ));
+        let cs = self.carton_size.unwrap_or(1).max(1) as usize;
+        let mut carton = vec![0u32; self.max_per_carton.len()];
+        let packs = ways.len().div_ceil(ps);
+        for (p, pack) in ways.chunks(ps).enumerate() {
+            let place = format!("pack {}", p + 1);
+            let full = pack.len() == ps;
+            let mut winners = 0u32;
+            let mut payout = 0u64;
+            let mut from = vec![0u32; self.max_from_tier.len()];
+            let (mut run, mut longest) = (0u32, 0u32);
+            for &w in pack {
+                let amount = spec.ways[w as usize].amount;
+                if w == 0 {
+                    run += 1;
+                    longest = longest.max(run);
+                    continue;
+                }
+                run = 0;
+                winners += 1;
+                payout = payout.saturating_add(amount.cents());
+                for (k, (m, _)) in self.max_from_tier.iter().enumerate() {
+                    from[k] += u32::from(amount >= *m);
+                }
+                for (k, (m, _)) in self.max_per_carton.iter().enumerate() {
+                    carton[k] += u32::from(amount >= *m);
                 }
             }
-            for (i, (m, c)) in self.max_from_tier.iter().enumerate() {
-                if from_tier[i][p] > *c {
-                    out.push((
-                        p as u32 + 1,
-                        format!(
-                            "{} tickets of {m} or more, at most {c} allowed",
-                            from_tier[i][p]
-                        ),
-                    ));
+            let mut breach = |constraint, what| {
+                out.push(PackBreach {
+                    constraint,
+                    place: place.clone(),
+                    what,
+                })
+            };
+            if let Some(k) = self.min_winners.filter(|&k| full && winners < k) {
+                breach(
+                    PackConstraint::MinWinners,
+                    format!("{winners} winning tickets, at least {k} required"),
+                );
+            }
+            if let Some(m) = self.min_payout.filter(|m| full && payout < m.cents()) {
+                breach(
+                    PackConstraint::MinPayout,
+                    format!("pays {}, at least {m} required", Money(payout)),
+                );
+            }
+            for (k, &(m, c)) in self.max_from_tier.iter().enumerate() {
+                if from[k] > c {
+                    breach(
+                        PackConstraint::MaxFromTier(k),
+                        format!("{} tickets of {m} or more, at most {c} allowed", from[k]),
+                    );
+                }
+            }
+            if let Some(l) = self.max_losers_in_a_row.filter(|&l| longest > l) {
+                breach(
+                    PackConstraint::MaxLosersInARow,
+                    format!("{longest} losing tickets in a row, at most {l} allowed"),
+                );
+            }
+            if (p + 1) % cs == 0 || p + 1 == packs {
+                for (k, &(m, c)) in self.max_per_carton.iter().enumerate() {
+                    if carton[k] > c {
+                        out.push(PackBreach {
+                            constraint: PackConstraint::MaxPerCarton(k),
+                            place: format!("carton {}", p / cs + 1),
+                            what: format!(
+                                "{} tickets of {m} or more, at most {c} allowed",
+                                carton[k]
+                            ),
+                        });
+                    }
+                    carton[k] = 0;
                 }
             }
         }
         out
-    }
-
-    /// Per-pack tallies of a block whose ways by position are `ways`, for [`Self::breaches`]:
-    /// `(winners, from_tier, full)`.
-    pub fn tally(&self, spec: &GameSpec, ways: &[WayId]) -> (Vec<u32>, Vec<Vec<u32>>, Vec<bool>) {
-        let ps = spec.pack_size as usize;
-        let packs = ways.len().div_ceil(ps);
-        let mut winners = vec![0u32; packs];
-        let mut from = vec![vec![0u32; packs]; self.max_from_tier.len()];
-        for (i, &w) in ways.iter().enumerate() {
-            if w == 0 {
-                continue;
-            }
-            winners[i / ps] += 1;
-            let amount = spec.ways[w as usize].amount;
-            for (k, (m, _)) in self.max_from_tier.iter().enumerate() {
-                if amount >= *m {
-                    from[k][i / ps] += 1;
-                }
-            }
-        }
-        let full = (0..packs).map(|p| (p + 1) * ps <= ways.len()).collect();
-        (winners, from, full)
     }
 }
 
@@ -863,7 +976,15 @@ fn validate_common(
     })
 }
 
-/// Validates `[packs]`: constraints that no arrangement could meet are rejected.
+/// Fewest winners a pack of `size` tickets needs so that no run of losers is longer than
+/// `max_run`: `size − c` losers in the `c + 1` gaps around `c` winners.
+pub fn least_winners_for_runs(size: u32, max_run: u32) -> u32 {
+    size.saturating_sub(max_run).div_ceil(max_run + 1)
+}
+
+/// Validates `[packs]`: constraints that no arrangement could meet are rejected, naming the
+/// field (constraints that could be met but that allocation is unlikely to draw are
+/// `tirage check`'s business).
 fn pack_rules(
     raw: &raw::RawSpec,
     at: &ErrorAt,
@@ -877,6 +998,7 @@ fn pack_rules(
     let (p, span) = (sp.get_ref(), Some(sp.span().start));
     let full_packs = u64::from(block_size / pack_size);
     let packs = u64::from(block_size.div_ceil(pack_size));
+    let short = block_size % pack_size;
     if let Some(k) = p.min_winners {
         if k == 0 || k > pack_size || u64::from(k) * full_packs > lots {
             return Err(at.at(
@@ -886,14 +1008,38 @@ fn pack_rules(
             ));
         }
     }
+    let payout: u64 = raw
+        .tiers
+        .iter()
+        .map(|t| {
+            t.get_ref()
+                .amount
+                .cents()
+                .saturating_mul(u64::from(t.get_ref().count))
+        })
+        .fold(0u64, u64::saturating_add);
+    if let Some(m) = p.min_payout {
+        if m.is_zero() || m.cents().saturating_mul(full_packs) > payout {
+            return Err(at.at(
+                span,
+                "packs.min_payout",
+                format!(
+                    "{m} in each of {full_packs} full packs: expected more than 0 and at most {} in all (the block's payout)",
+                    Money(payout)
+                ),
+            ));
+        }
+    }
+    let at_least = |amount: Money| -> u64 {
+        raw.tiers
+            .iter()
+            .filter(|t| t.get_ref().amount >= amount)
+            .map(|t| u64::from(t.get_ref().count))
+            .sum()
+    };
     let mut max_from_tier = Vec::new();
     for (i, m) in p.max_from_tier.iter().enumerate() {
-        let n: u64 = raw
-            .tiers
-            .iter()
-            .filter(|t| t.get_ref().amount >= m.amount)
-            .map(|t| u64::from(t.get_ref().count))
-            .sum();
+        let n = at_least(m.amount);
         if m.count == 0 || u64::from(m.count) * packs < n {
             return Err(at.at(
                 span,
@@ -906,9 +1052,63 @@ fn pack_rules(
         }
         max_from_tier.push((m.amount, m.count));
     }
+    if let Some(c) = p.carton_size {
+        if c == 0 || u64::from(c) > packs {
+            return Err(at.at(
+                span,
+                "packs.carton_size",
+                format!("{c} packs per carton: expected 1..={packs} (the block's packs)"),
+            ));
+        }
+    }
+    let mut max_per_carton = Vec::new();
+    for (i, m) in p.max_per_carton.iter().enumerate() {
+        let Some(c) = p.carton_size else {
+            return Err(at.at(
+                span,
+                format!("packs.max_per_carton[{i}]"),
+                "a cap per carton needs packs.carton_size (packs per carton)",
+            ));
+        };
+        let cartons = packs.div_ceil(u64::from(c));
+        let n = at_least(m.amount);
+        if m.count == 0 || u64::from(m.count) * cartons < n {
+            return Err(at.at(
+                span,
+                format!("packs.max_per_carton[{i}]"),
+                format!(
+                    "{n} tickets of {} or more cannot fit {} per carton in {cartons} cartons",
+                    m.amount, m.count
+                ),
+            ));
+        }
+        max_per_carton.push((m.amount, m.count));
+    }
+    if let Some(l) = p.max_losers_in_a_row {
+        let per_full = least_winners_for_runs(pack_size, l).max(p.min_winners.unwrap_or(0));
+        let need = u64::from(per_full) * full_packs
+            + u64::from(if short > 0 {
+                least_winners_for_runs(short, l)
+            } else {
+                0
+            });
+        if need > lots {
+            return Err(at.at(
+                span,
+                "packs.max_losers_in_a_row",
+                format!(
+                    "at most {l} losers in a row needs at least {need} winning tickets in the block ({per_full} per full pack), the lot table has {lots}"
+                ),
+            ));
+        }
+    }
     Ok(PackRules {
         min_winners: p.min_winners,
+        min_payout: p.min_payout,
         max_from_tier,
+        carton_size: p.carton_size,
+        max_per_carton,
+        max_losers_in_a_row: p.max_losers_in_a_row,
     })
 }
 

@@ -75,18 +75,30 @@ pub struct RawPacks {
     /// Every full pack holds at least this many winning tickets.
     #[serde(default)]
     pub min_winners: Option<u32>,
+    /// Every full pack pays at least this much (sum of its lots).
+    #[serde(default)]
+    pub min_payout: Option<Money>,
     /// `[[packs.max_from_tier]]`: at most `count` tickets of a tier ≥ `amount` per pack.
     #[serde(default)]
     pub max_from_tier: Vec<RawMaxFromTier>,
+    /// Packs per carton (consecutive packs in print order; the last carton may be short).
+    #[serde(default)]
+    pub carton_size: Option<u32>,
+    /// `[[packs.max_per_carton]]`: at most `count` tickets of a tier ≥ `amount` per carton.
+    #[serde(default)]
+    pub max_per_carton: Vec<RawMaxFromTier>,
+    /// No run of more than this many losing tickets in print order within a pack.
+    #[serde(default)]
+    pub max_losers_in_a_row: Option<u32>,
 }
 
-/// One `[[packs.max_from_tier]]` entry.
+/// One `[[packs.max_from_tier]]` or `[[packs.max_per_carton]]` entry.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawMaxFromTier {
     /// Lots of this amount or more count.
     pub amount: Money,
-    /// At most this many of them per pack.
+    /// At most this many of them per pack (or carton).
     pub count: u32,
 }
 

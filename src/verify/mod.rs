@@ -467,13 +467,12 @@ pub fn inspect(
                     Kind::Production => spec.pack_rules.clone(),
                     Kind::Specimen => PackRules::default(),
                 };
-                let (w, f, full) = pack_rules.tally(spec, &run.ways);
-                for (pack, what) in pack_rules.breaches(&w, &f, &full) {
+                for b in pack_rules.breaches(spec, &run.ways) {
                     add(
                         &mut checks,
                         CheckId::PackRules,
                         None,
-                        format!("pack {pack}: {what}"),
+                        format!("{}: {} ({})", b.place, b.what, b.constraint.field()),
                     );
                 }
                 for (i, w) in spec.ways.iter().enumerate() {
@@ -1460,10 +1459,14 @@ fn check_manifest_sums(m: &Manifest, spec: &GameSpec, bad: &mut impl FnMut(Strin
         ));
     }
     let unconstrained = m.pack_rules.is_empty();
-    if m.allocation_attempts == 0 || (unconstrained && m.allocation_attempts != 1) {
+    if m.allocation_attempts == 0
+        || m.allocation_attempts > crate::alloc::MAX_ROUNDS
+        || (unconstrained && m.allocation_attempts != 1)
+    {
         bad(format!(
-            "{} allocation attempt(s): at least 1, and exactly 1 without pack constraints",
-            m.allocation_attempts
+            "{} allocation attempt(s): 1..={}, and exactly 1 without pack constraints",
+            m.allocation_attempts,
+            crate::alloc::MAX_ROUNDS
         ));
     }
 }
