@@ -377,6 +377,8 @@ pub struct Authenticated {
     pub encrypted: bool,
     /// True when the validation codes were made with a key derived from the seed.
     pub validation_key_from_seed: bool,
+    /// True for a specimen deck, whose codes are never payable.
+    pub specimen: bool,
 }
 
 impl Authenticated {
@@ -400,7 +402,9 @@ impl Authenticated {
         } else {
             "ticket files delivered in clear"
         };
-        let codes = if self.validation_key_from_seed {
+        let codes = if self.specimen {
+            "specimen validation codes (never payable)"
+        } else if self.validation_key_from_seed {
             "validation codes under a key derived from the seed (no validation key of their own)"
         } else {
             "validation codes under a key of their own"
