@@ -21,6 +21,8 @@ use std::path::Path;
 
 /// File name of the emission manifest.
 pub const EMISSION: &str = "emission.json";
+/// The minisign signature of `emission.json`, when the emission is signed.
+pub const EMISSION_SIG: &str = "emission.json.minisig";
 /// Emission manifest format identifier.
 pub const FORMAT: &str = "tirage-emission/1";
 
@@ -195,8 +197,26 @@ pub fn generate_emission_placing(
     json.push(b'\n');
     let path = tmp.path().join(EMISSION);
     durable::write_file(&path, &json)
-        .and_then(|()| durable::sync_dir(tmp.path()))
         .map_err(io(&path))
+        .map_err(incomplete(EMISSION.into()))?;
+    if let Some(signer) = opts.signer {
+        let comment = format!(
+            "tirage {EMISSION} game:{} emission:{} blocks:{}",
+            spec.id,
+            spec.emission,
+            manifest.blocks.len()
+        );
+        let sig = signer
+            .sign(&json, &comment)
+            .map_err(|e| GenerateError::Sign(e.to_string()))
+            .map_err(incomplete(EMISSION.into()))?;
+        let sig_path = tmp.path().join(EMISSION_SIG);
+        durable::write_file(&sig_path, sig.as_bytes())
+            .map_err(io(&sig_path))
+            .map_err(incomplete(EMISSION.into()))?;
+    }
+    durable::sync_dir(tmp.path())
+        .map_err(io(tmp.path()))
         .map_err(incomplete(EMISSION.into()))?;
     if crate::generate::stop_requested() {
         return Err(incomplete(EMISSION.into())(GenerateError::Interrupted));
@@ -230,7 +250,7 @@ fn foreign_entries(dir: &Path) -> Vec<String> {
                     .into_iter()
                     .map(|n| format!("{name}/{n}")),
             ),
-            Some(t) if t.is_file() && (name == EMISSION || lock) => {}
+            Some(t) if t.is_file() && (name == EMISSION || name == EMISSION_SIG || lock) => {}
             _ => names.push(name),
         }
     }

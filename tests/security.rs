@@ -139,6 +139,10 @@ fn a_forged_block_with_every_digest_rebuilt_fails_the_signature() {
     let (code, text) = verify(&genuine, &["--signer", other.to_str().unwrap()]);
     assert_eq!(code, 1);
     assert!(text.contains("not by the key given"), "{text}");
+    assert!(
+        text.contains("held against: NOT AUTHENTICATED: the signature does not hold"),
+        "{text}"
+    );
 }
 
 /// `age-keygen` identities: each file opens with its own role's identity only (age itself
@@ -345,4 +349,49 @@ fn a_password_protected_key_signs_with_its_password_only() {
         &["--signer", public.to_str().unwrap()],
     );
     assert_eq!(code, 0, "{text}");
+}
+
+/// A signed emission: every block's SHA256SUMS and emission.json itself are signed, and
+/// verify of the emission checks them all; a signature removed is a finding.
+#[test]
+fn a_signed_emission_is_checked_whole() {
+    let t = tempfile::tempdir().unwrap();
+    let (key, public) = keypair(t.path(), "op");
+    let em = t.path().join("em");
+    let o = tirage()
+        .arg("generate")
+        .arg(repo("tests/specs/coq_small.toml"))
+        .args([
+            "--blocks",
+            "1..2",
+            "--insecure-seed",
+            "--seed",
+            SEED,
+            "-q",
+            "--sign",
+        ])
+        .arg(&key)
+        .arg("--out")
+        .arg(&em)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let m = tool("minisign")
+        .args(["-V", "-p"])
+        .arg(&public)
+        .arg("-m")
+        .arg(em.join("emission.json"))
+        .output()
+        .unwrap();
+    assert!(m.status.success(), "{}", String::from_utf8_lossy(&m.stderr));
+    let signer = public.to_str().unwrap();
+    let (code, text) = verify(&em, &["--signer", signer]);
+    assert_eq!(code, 0, "{text}");
+    std::fs::remove_file(em.join("emission.json.minisig")).unwrap();
+    let (code, text) = verify(&em, &["--signer", signer]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("the emission manifest is not signed"),
+        "{text}"
+    );
 }

@@ -7,7 +7,7 @@
 
 use super::report::{Findings, EXAMPLES};
 use super::{verify_block, Options, Report, VerifyError};
-use crate::emission::{EmissionManifest, EMISSION};
+use crate::emission::{EmissionManifest, EMISSION, EMISSION_SIG};
 use crate::output::manifest::Manifest;
 use crate::output::{MANIFEST, MAX_JSON};
 use serde::Serialize;
@@ -93,6 +93,23 @@ pub fn verify_emission(
                 .map_err(|e| f.add(None, format!("emission.json does not parse: {e}")))
                 .ok(),
         };
+    // The emission manifest's own signature, when a signer is given.
+    if let Some(v) = opts.signer {
+        let sig = crate::output::read_regular(&dir.join(EMISSION_SIG), 1 << 16);
+        let json = crate::output::read_regular(&dir.join(EMISSION), MAX_JSON);
+        match (json, sig) {
+            (Ok(j), Ok(s)) => {
+                if let Err(e) = v.verify(&j, &String::from_utf8_lossy(&s)) {
+                    f.add(None, format!("{EMISSION_SIG}: {e}"));
+                }
+            }
+            (_, Err(e)) => f.add(
+                None,
+                format!("{EMISSION_SIG}: {e}: the emission manifest is not signed"),
+            ),
+            (Err(_), _) => {}
+        }
+    }
     let mut blocks = Vec::new();
     // Every block's codes sorted on disk, merged at the end: bounded memory.
     let scratch = |error| VerifyError::Scratch { error };

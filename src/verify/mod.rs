@@ -656,6 +656,7 @@ pub fn inspect(
 
     let signer = check_signature(dir, opts, expect_kind, &mut checks);
     let authenticated = Authenticated {
+        signature_rejected: opts.signer.is_some() && signer.is_none(),
         specimen: expect_kind == Some(Kind::Specimen),
         validation_key_from_seed: manifest
             .as_ref()

@@ -65,7 +65,7 @@ impl CheckId {
     pub fn procedure(self) -> &'static str {
         match self {
             CheckId::Signature => "SHA256SUMS.minisig is a valid minisign signature of SHA256SUMS by the signer's key (--signer), so every digest below is the signer's",
-            CheckId::Sha256sums => "SHA256SUMS lists tickets.csv, tickets.bin, validation.csv, spec.toml and manifest.json, and each file's SHA-256 matches",
+            CheckId::Sha256sums => "SHA256SUMS lists tickets.csv, tickets.bin, validation.csv (each as delivered: in clear or .age), spec.toml and manifest.json, and each file's SHA-256 matches",
             CheckId::Manifest => "manifest.json parses; its file sizes, digests, counts and totals agree with the files and the spec",
             CheckId::Spec => "the block's spec.toml loads and validates (and equals the reference spec, if given)",
             CheckId::PrintHeader => "tickets.bin's header is exactly the one the spec and block number give",
@@ -368,6 +368,8 @@ pub struct Authenticated {
     /// The key id whose signature of SHA256SUMS was checked and holds; `None`: no
     /// signature was checked (or it did not hold).
     pub signer: Option<String>,
+    /// True when a signer was given and the signature did not hold (or was missing).
+    pub signature_rejected: bool,
     /// Hex SHA-256 of the reference spec the block's copy was held against (`--spec`);
     /// `None`: only the block's own copy was read.
     pub reference_spec: Option<String>,
@@ -386,6 +388,9 @@ impl Authenticated {
     pub fn describe(&self) -> String {
         let signer = match &self.signer {
             Some(id) => format!("signed by key {id}"),
+            None if self.signature_rejected => {
+                "NOT AUTHENTICATED: the signature does not hold for the key given".into()
+            }
             None => "UNAUTHENTICATED: no signature checked".into(),
         };
         let spec = match &self.reference_spec {
