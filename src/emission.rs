@@ -129,10 +129,7 @@ pub fn generate_emission_placing(
                     p.validated_by(opts.validation)
                 };
                 let p = p.with_mode(opts.mode).sealed_for(opts.recipients);
-                match opts.signer {
-                    Some(s) => p.signed_by(s),
-                    None => p,
-                }
+                p.signed_by(opts.signer)
             })
         })
         .collect::<Result<Vec<_>, _>>()?;

@@ -617,9 +617,9 @@ impl<'a> BlockPlan<'a> {
         self
     }
 
-    /// The same plan, its `SHA256SUMS` signed with `signer`.
-    pub fn signed_by(mut self, signer: &'a Signer) -> Self {
-        self.signer = Some(signer);
+    /// The same plan, its `SHA256SUMS` signed with `signer` (`None`: unsigned).
+    pub fn signed_by(mut self, signer: Option<&'a Signer>) -> Self {
+        self.signer = signer;
         self
     }
 

@@ -243,16 +243,11 @@ pub fn load(dir: &Path, tickets: &[u32], ids: &Identities) -> Result<Proofs, Ren
     }
 
     // The print file: its header must be the one this spec writes for the manifest's block.
-    let head = bin_bytes[..want_head.len().min(bin_bytes.len())].to_vec();
-    let read_head: Result<(), ()> = if head.len() == want_head.len() {
-        Ok(())
-    } else {
-        Err(())
-    };
-    if read_head.is_err() || head != want_head {
-        let got = read_head
-            .ok()
-            .and_then(|()| print_file::read_header(&head).ok());
+    let head = &bin_bytes[..want_head.len().min(bin_bytes.len())];
+    if head != want_head {
+        let got = (head.len() == want_head.len())
+            .then(|| print_file::read_header(head).ok())
+            .flatten();
         let want = print_file::read_header(&want_head).expect("own header");
         let detail = match got {
             Some(g) if g != want => format!("header fields {g:?}"),

@@ -18,11 +18,6 @@ use std::path::{Path, PathBuf};
 /// terminal; otherwise the password is asked on the terminal.
 pub const PASSWORD_VAR: &str = "TIRAGE_KEY_PASSWORD";
 
-/// The signature file's name for a signed file `name` (`SHA256SUMS.minisig`).
-pub fn signature_name(name: &str) -> String {
-    format!("{name}.minisig")
-}
-
 /// Why a key could not be made or used, or a signature did not hold.
 #[derive(Debug, thiserror::Error)]
 pub enum SignError {

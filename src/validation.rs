@@ -54,11 +54,6 @@ impl ValidationKey {
     pub fn from_hex(s: &str) -> Result<ValidationKey, SeedError> {
         Seed::from_hex(s).map(|k| ValidationKey(k.0))
     }
-
-    /// A fresh key from the operating system's CSPRNG.
-    pub fn from_os() -> Result<ValidationKey, SeedError> {
-        Seed::from_os().map(|k| ValidationKey(k.0))
-    }
 }
 
 impl Drop for ValidationKey {

@@ -1,6 +1,6 @@
 //! `tirage deck SPEC`: a small QA deck of specimen tickets.
 
-use super::seed::{seed_file_path, SeedArgs, SeedFile};
+use super::seed::{SeedArgs, SeedFile};
 use super::{lock_output, once_placed, stop_on_signal};
 use super::{with_threads, Outcome};
 use anyhow::Result;
@@ -9,7 +9,6 @@ use tirage::deck::{every_way, proportional};
 use tirage::generate::{
     check_destination, check_not_in_emission, generate_placing, BlockPlan, Kind,
 };
-use tirage::lock::staging_prefix;
 use tirage::sign::Signer;
 use tirage::spec::GameSpec;
 
@@ -82,18 +81,9 @@ pub fn run(a: Args) -> Result<Outcome> {
     check_destination(&out, a.force, Kind::Specimen)?;
     let signer = a.sign.as_deref().map(Signer::load).transpose()?;
     let plan = BlockPlan::deck(&spec, deck);
-    let plan = match &signer {
-        Some(s) => plan.signed_by(s),
-        None => plan,
-    };
+    let plan = plan.signed_by(signer.as_ref());
     let provenance = a.seed.provenance()?;
-    let seed_file = SeedFile::prepare(
-        &seed_file_path(&out),
-        &seed,
-        fresh,
-        a.force,
-        &staging_prefix(&out, "seed"),
-    )?;
+    let seed_file = SeedFile::beside(&out, &seed, fresh, a.force)?;
     let made = with_threads(0, || {
         generate_placing(
             &plan,

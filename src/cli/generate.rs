@@ -1,7 +1,7 @@
 //! `tirage generate SPEC`: write one block, or every block of an emission.
 
 use super::keys::BlockKeys;
-use super::seed::{seed_file_path, SeedArgs, SeedFile};
+use super::seed::{SeedArgs, SeedFile};
 use super::{lock_output, once_placed, stop_on_signal};
 use super::{progress, with_threads, Outcome};
 use anyhow::Result;
@@ -12,7 +12,6 @@ use tirage::emission::{
 use tirage::generate::{
     check_destination, check_not_in_emission, generate_placing, BlockPlan, Kind,
 };
-use tirage::lock::staging_prefix;
 use tirage::sign::Signer;
 use tirage::spec::GameSpec;
 
@@ -72,13 +71,7 @@ pub fn run(a: Args) -> Result<Outcome> {
         let (vkey, derived) = a.keys.validation_key(&seed, &spec, a.seed.insecure())?;
         let signer = a.keys.signer()?;
         let recipients = a.keys.recipients()?;
-        let seed_file = SeedFile::prepare(
-            &seed_file_path(&out),
-            &seed,
-            fresh,
-            a.force,
-            &staging_prefix(&out, "seed"),
-        )?;
+        let seed_file = SeedFile::beside(&out, &seed, fresh, a.force)?;
         let n = u64::from(spec.block_size) * u64::from(blocks.end() - blocks.start() + 1);
         let first = *blocks.start();
         let bar = progress::bar(n, "emission", a.quiet);
@@ -148,17 +141,8 @@ pub fn run(a: Args) -> Result<Outcome> {
     }
     .with_mode(a.keys.mode())
     .sealed_for(&recipients);
-    let plan = match &signer {
-        Some(s) => plan.signed_by(s),
-        None => plan,
-    };
-    let seed_file = SeedFile::prepare(
-        &seed_file_path(&out),
-        &seed,
-        fresh,
-        a.force,
-        &staging_prefix(&out, "seed"),
-    )?;
+    let plan = plan.signed_by(signer.as_ref());
+    let seed_file = SeedFile::beside(&out, &seed, fresh, a.force)?;
     let bar = progress::bar(u64::from(spec.block_size), "generate", a.quiet);
     let made = with_threads(usize::from(a.threads), || {
         generate_placing(

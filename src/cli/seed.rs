@@ -191,7 +191,7 @@ pub fn read_shares(paths: &[PathBuf]) -> Result<Vec<SeedShare>> {
 }
 
 /// Where a fresh seed for output `out` is saved: beside it, never inside it.
-pub fn seed_file_path(out: &Path) -> PathBuf {
+fn seed_file_path(out: &Path) -> PathBuf {
     let mut name = out
         .file_name()
         .map(|n| n.to_os_string())
@@ -214,6 +214,18 @@ pub enum SeedFile {
 }
 
 impl SeedFile {
+    /// [`SeedFile::prepare`] for the seed file beside output `out` (`<out>.seed`), staged
+    /// under `out`'s staging name.
+    pub fn beside(out: &Path, seed: &Seed, fresh: bool, force: bool) -> Result<SeedFile> {
+        SeedFile::prepare(
+            &seed_file_path(out),
+            seed,
+            fresh,
+            force,
+            &tirage::lock::staging_prefix(out, "seed"),
+        )
+    }
+
     /// Prepares the seed file `path` for an output made from `seed` (`fresh`: drawn now).
     /// Call before anything is generated. Errors: as [`PendingSeed::stage`]; a seed given
     /// while `path` holds another seed and `force` is not given.
