@@ -8,6 +8,7 @@
 pub mod alloc;
 pub mod audit;
 pub mod deck;
+pub mod draw;
 pub mod durable;
 pub mod emission;
 pub mod games;
