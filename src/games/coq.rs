@@ -6,7 +6,7 @@
 use super::common::{self, AmountBox};
 use super::{
     AreaFeature, AreaWin, Captions, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo,
-    FeatureKind, Mechanic,
+    FeatureKind, Mark, MarkKind, Mechanic, Panel,
 };
 use crate::money::Money;
 use crate::rng::{below, chance, weighted};
@@ -408,6 +408,55 @@ impl Mechanic for Coq {
         ev
     }
 
+    /// The eight cells (`cells`), then GAIN 1 (`jeu1`) and GAIN 2 (`jeu2`).
+    fn panels(&self) -> Vec<Panel> {
+        let panel = |id: &str, cols: Vec<usize>| Panel {
+            id: id.into(),
+            rows: vec![cols],
+        };
+        vec![
+            panel("cells", (0..CELLS).collect()),
+            panel("jeu1", vec![GAIN1]),
+            panel("jeu2", vec![GAIN2]),
+        ]
+    }
+
+    /// Jeu 1: the two COQ and GAIN 1 when it wins (art. 4.5), else the single COQ (a near
+    /// miss) and GAIN 1 (a decoy). Jeu 2: the repeated vœu and GAIN 2 when it wins
+    /// (art. 4.6), else every vœu shown once (a near miss) and GAIN 2 (a decoy).
+    fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark> {
+        let cells = &face.codes[..CELLS];
+        let is_voeu = |c: u8| usize::from(c) >= SIGNS.len();
+        let count = |c: u8| cells.iter().filter(|&&d| d == c).count();
+        let mut out = Vec::new();
+        let mut mark =
+            |area: u8, column: usize, kind: MarkKind| out.push(Mark { area, column, kind });
+        for (area, gain) in [(0u8, GAIN1), (1, GAIN2)] {
+            let wins = ev.wins.iter().any(|w| w.area == area);
+            let kind = if wins {
+                MarkKind::Win
+            } else {
+                MarkKind::NearMiss
+            };
+            for (i, &c) in cells.iter().enumerate() {
+                let shown = match (area, wins) {
+                    (0, _) => c == COQ_CODE,
+                    (_, true) => is_voeu(c) && count(c) >= 2,
+                    (_, false) => is_voeu(c),
+                };
+                if shown {
+                    mark(area, i, kind);
+                }
+            }
+            mark(
+                area,
+                gain,
+                if wins { MarkKind::Win } else { MarkKind::Decoy },
+            );
+        }
+        out
+    }
+
     fn describe(&self) -> Vec<String> {
         let sym = &self.columns[0].values;
         let weights: Vec<String> = self
@@ -549,6 +598,62 @@ mod tests {
             .collect();
         assert_eq!(near, vec![(0, NEAR_MISS_COQ), (1, NEAR_MISS_VOEU)]);
         assert!(ev.features.is_empty());
+    }
+
+    /// Proof marks: the winning pair and its GAIN box; on the losing game, its near miss
+    /// and its GAIN box as a decoy.
+    #[test]
+    fn marks_show_each_games_pair_near_miss_and_decoy() {
+        let s = spec();
+        let m = &s.mechanic;
+        let marks = |f: &Face| {
+            let mut v: Vec<(u8, usize, MarkKind)> = m
+                .marks(f, &m.evaluate(f))
+                .into_iter()
+                .map(|k| (k.area, k.column, k.kind))
+                .collect();
+            v.sort_unstable();
+            v
+        };
+        use MarkKind::{Decoy, NearMiss, Win};
+        // Two COQ win GAIN 1; SANTE once is Jeu 2's near miss.
+        let f = face(
+            &s,
+            [
+                "COQ", "RAT", "COQ", "SANTE", "TIGRE", "LAPIN", "DRAGON", "CHIEN",
+            ],
+            8,
+            4,
+        );
+        assert_eq!(
+            marks(&f),
+            vec![
+                (0, 0, Win),
+                (0, 2, Win),
+                (0, GAIN1, Win),
+                (1, 3, NearMiss),
+                (1, GAIN2, Decoy)
+            ]
+        );
+        // Two AMOUR win GAIN 2; a single COQ is Jeu 1's near miss.
+        let f = face(
+            &s,
+            [
+                "AMOUR", "RAT", "COQ", "AMOUR", "TIGRE", "LAPIN", "DRAGON", "CHIEN",
+            ],
+            8,
+            4,
+        );
+        assert_eq!(
+            marks(&f),
+            vec![
+                (0, 2, NearMiss),
+                (0, GAIN1, Decoy),
+                (1, 0, Win),
+                (1, 3, Win),
+                (1, GAIN2, Win)
+            ]
+        );
     }
 
     #[test]

@@ -185,6 +185,42 @@ pub struct FeatureInfo {
     pub about: &'static str,
 }
 
+/// One part of the printed face as a proof draws it: a box of cells under a label.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Panel {
+    /// The panel's id: the key of its printed name in the spec's `[labels]` table (coq's
+    /// `cells`, `jeu1`; poker's `p1`, `board`; pharaon's `I` … `IV`).
+    pub id: String,
+    /// The face columns it shows, row by row (indices into [`Mechanic::columns`]). Caption
+    /// columns are not listed: each is drawn under its amount.
+    pub rows: Vec<Vec<usize>>,
+}
+
+/// What a proof marks on a cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MarkKind {
+    /// The cell is part of a win: a symbol of the winning pattern or the amount it wins.
+    Win,
+    /// The cell makes a near miss: a losing play area one symbol short of a win.
+    NearMiss,
+    /// The cell is a decoy: an amount or symbol shown where it wins nothing.
+    Decoy,
+}
+
+/// One marked cell of a face.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mark {
+    /// The play area whose win, near miss or decoy this is (index into
+    /// [`Mechanic::areas`]). A cell two areas read (coq's eight cells, poker's community
+    /// cards) may be marked once for each.
+    pub area: u8,
+    /// The face column (index into [`Mechanic::columns`]).
+    pub column: usize,
+    /// What the cell does on this face.
+    pub kind: MarkKind,
+}
+
 /// Most syntheses of one ticket asked to show a feature before giving up (see
 /// [`synthesize_showing_checked`]).
 pub const FEATURE_ATTEMPTS: usize = 16;
@@ -276,6 +312,13 @@ pub trait Mechanic: Send + Sync + std::any::Any {
         let _ = way;
         Vec::new()
     }
+    /// The printed face as proofs lay it out: its panels, in print order. Every face column
+    /// that is not a caption is in exactly one panel.
+    fn panels(&self) -> Vec<Panel>;
+    /// The cells of `face` a proof marks, given its evaluation `ev`: the cells of every win
+    /// (its symbols and its amount), and on losing play areas the near misses and decoys
+    /// `ev` reports. Marks never change the prize.
+    fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark>;
     /// Judges `face` by the règlement alone.
     fn evaluate(&self, face: &Face) -> Evaluation;
     /// Human-readable lines on the mechanic's settings, for `tirage check`.
@@ -338,6 +381,54 @@ mod tests {
     use crate::generate::judge;
     use rand_core::SeedableRng;
     use std::path::Path;
+
+    /// Every mechanic: its panels draw every face column but the captions exactly once; on
+    /// every way's faces, each winning play area has a cell marked as its win, a losing
+    /// one none, and each near miss or decoy the evaluation reports has its cell marked.
+    #[test]
+    fn panels_draw_every_cell_once_and_marks_follow_the_evaluation() {
+        for rel in [
+            "game_specs/coq.toml",
+            "game_specs/poker.toml",
+            "game_specs/pharaon.toml",
+        ] {
+            let s = GameSpec::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)).unwrap();
+            let m = &s.mechanic;
+            let mut drawn: Vec<usize> = m.panels().iter().flat_map(|p| p.rows.concat()).collect();
+            drawn.sort_unstable();
+            let want: Vec<usize> = (0..m.columns().len())
+                .filter(|&i| !matches!(m.columns()[i].kind, ColumnKind::Caption { .. }))
+                .collect();
+            assert_eq!(drawn, want, "{rel}");
+            let mut seen_losing = 0;
+            for way in &s.ways {
+                for seed in 0..40u64 {
+                    let face = m
+                        .synthesize(way, &mut FaceRng::seed_from_u64(seed))
+                        .unwrap();
+                    let ev = m.evaluate(&face);
+                    let marks = m.marks(&face, &ev);
+                    for a in 0..m.areas().len() as u8 {
+                        let wins = ev.wins.iter().any(|w| w.area == a);
+                        let marked = marks.iter().any(|k| k.area == a && k.kind == MarkKind::Win);
+                        assert_eq!(wins, marked, "{rel} {} seed {seed} area {a}", way.id);
+                    }
+                    for f in &ev.losing_features {
+                        seen_losing += 1;
+                        assert!(
+                            marks
+                                .iter()
+                                .any(|k| k.area == f.area && k.kind != MarkKind::Win),
+                            "{rel} {} seed {seed}: {} unmarked",
+                            way.id,
+                            f.name
+                        );
+                    }
+                }
+            }
+            assert!(seen_losing > 0, "{rel}");
+        }
+    }
 
     /// Every mechanic: each feature on each way that can show it comes out on the face,
     /// judged as its way, from several streams; a way that cannot show it gets an `Err`,

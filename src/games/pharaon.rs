@@ -18,7 +18,7 @@
 use super::common::{self, AmountBox, MAX_SYMBOLS};
 use super::{
     AreaFeature, AreaWin, Captions, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo,
-    FeatureKind, Mechanic,
+    FeatureKind, Mark, MarkKind, Mechanic, Panel,
 };
 use crate::money::Money;
 use crate::rng::{below, chance, shuffle, weighted};
@@ -838,6 +838,90 @@ impl Mechanic for Pharaon {
             }
         }
         ev
+    }
+
+    /// Surfaces I to IV: the sarcophagus; the three hieroglyphs over their three amounts;
+    /// the two pedestals' halves; the six pyramid symbols in two rows of three.
+    fn panels(&self) -> Vec<Panel> {
+        let panel = |id: &str, rows: Vec<Vec<usize>>| Panel {
+            id: id.into(),
+            rows,
+        };
+        vec![
+            panel("I", vec![vec![J1_AMOUNT]]),
+            panel(
+                "II",
+                vec![
+                    (J2_SYM..J2_SYM + HIEROGLYPH_CELLS).collect(),
+                    (J2_AMT..J2_AMT + HIEROGLYPH_CELLS).collect(),
+                ],
+            ),
+            panel("III", vec![(J3..J3 + 4).collect()]),
+            panel(
+                "IV",
+                vec![(J4..J4 + 3).collect(), (J4 + 3..J4 + 6).collect()],
+            ),
+        ]
+    }
+
+    /// I: an amount other than 0 wins (art. 3.2). II: a winning hieroglyph and the amount
+    /// under it win; an amount under another symbol is a decoy (3.3). III: a rebuilt winning
+    /// symbol's halves win; a rebuilt other symbol is a decoy; a half of a winning symbol
+    /// beside another half is a near miss (3.4). IV: the winning triple and the mask that
+    /// doubles it win; with no triple, a pair of a winning symbol is a near miss and a mask a
+    /// decoy (3.5).
+    fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark> {
+        let c = &face.codes;
+        let mut out = Vec::new();
+        let mut mark =
+            |area: u8, column: usize, kind: MarkKind| out.push(Mark { area, column, kind });
+        if !self.sarcophagus.amount(c[J1_AMOUNT]).is_zero() {
+            mark(0, J1_AMOUNT, MarkKind::Win);
+        }
+        for i in 0..HIEROGLYPH_CELLS {
+            if usize::from(c[J2_SYM + i]) < HIEROGLYPHS.len() {
+                mark(1, J2_SYM + i, MarkKind::Win);
+                mark(1, J2_AMT + i, MarkKind::Win);
+            } else {
+                mark(1, J2_AMT + i, MarkKind::Decoy);
+            }
+        }
+        for p in 0..2 {
+            let (l, r) = (J3 + 2 * p, J3 + 2 * p + 1);
+            let winning = |k: usize| usize::from(c[k]) < COLOSSI.len();
+            if c[l] == c[r] {
+                let kind = if winning(l) {
+                    MarkKind::Win
+                } else {
+                    MarkKind::Decoy
+                };
+                mark(2, l, kind);
+                mark(2, r, kind);
+            } else {
+                for k in [l, r].into_iter().filter(|&k| winning(k)) {
+                    mark(2, k, MarkKind::NearMiss);
+                }
+            }
+        }
+        let cells = &c[J4..J4 + PYRAMID_CELLS];
+        let times = |s: u8| cells.iter().filter(|&&d| d == s).count();
+        let wins = ev.wins.iter().any(|w| w.area == 3);
+        for (i, &s) in cells.iter().enumerate() {
+            let kind = match (wins, s == MASK) {
+                (true, true) => Some(MarkKind::Win),
+                (true, false) => {
+                    (usize::from(s) < PYRAMID.len() && times(s) >= 3).then_some(MarkKind::Win)
+                }
+                (false, true) => Some(MarkKind::Decoy),
+                (false, false) => {
+                    (usize::from(s) < PYRAMID.len() && times(s) == 2).then_some(MarkKind::NearMiss)
+                }
+            };
+            if let Some(kind) = kind {
+                mark(3, J4 + i, kind);
+            }
+        }
+        out
     }
 
     fn describe(&self) -> Vec<String> {

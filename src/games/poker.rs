@@ -18,7 +18,7 @@
 use super::common::{self, AmountBox};
 use super::{
     AreaFeature, AreaWin, Captions, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo,
-    FeatureKind, Mechanic,
+    FeatureKind, Mark, MarkKind, Mechanic, Panel,
 };
 use crate::money::Money;
 use crate::rng::{below, below_mixed, shuffle, weighted, Weights};
@@ -1321,6 +1321,123 @@ impl Mechanic for Poker {
             }
         }
         ev
+    }
+
+    /// Joueur 1 to 4 (`p1` … `p4`: two cards and the GAIN), then the community cards
+    /// (`board`).
+    fn panels(&self) -> Vec<Panel> {
+        let mut out: Vec<Panel> = (0..ZONES)
+            .map(|z| Panel {
+                id: format!("p{}", z + 1),
+                rows: vec![(z * ZONE_COLUMNS..z * ZONE_COLUMNS + 3).collect()],
+            })
+            .collect();
+        out.push(Panel {
+            id: "board".into(),
+            rows: vec![(BOARD_COLUMN..BOARD_COLUMN + COMMUNITY).collect()],
+        });
+        out
+    }
+
+    /// A winning zone: its GAIN and the cards of its combination (art. 3.4) among its own
+    /// and the community cards: the cards of the rank of its paire, brelan or carré; one
+    /// card of each rank of its quinte; the cards of the suit of its couleur; the five of
+    /// its quinte flush royale. A losing zone: its GAIN (a decoy), and the four cards of a
+    /// suit or of four ranks of a straight that make its near miss.
+    fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark> {
+        let c = &face.codes;
+        let mut out = Vec::new();
+        for z in 0..ZONES {
+            let base = z * ZONE_COLUMNS;
+            let seven: Vec<usize> = [base, base + 1]
+                .into_iter()
+                .chain(BOARD_COLUMN..BOARD_COLUMN + COMMUNITY)
+                .collect();
+            let area = z as u8;
+            let wins = ev.wins.iter().any(|w| w.area == area);
+            let mut mark = |column: usize, kind: MarkKind| out.push(Mark { area, column, kind });
+            let of_rank = |r: u8| seven.iter().copied().filter(move |&k| rank(c[k]) == r);
+            let of_suit = |s: u8| seven.iter().copied().filter(move |&k| suit(c[k]) == s);
+            let suit_count = |s: u8| of_suit(s).count();
+            // One column for each rank of `window` (a bit set of ranks), own cards first.
+            let straight = |window: u16| -> Vec<usize> {
+                (0..13u8)
+                    .filter(|r| window >> r & 1 == 1)
+                    .filter_map(|r| of_rank(r).next())
+                    .collect()
+            };
+            let ranks: u16 = seven.iter().fold(0, |m, &k| m | 1 << rank(c[k]));
+            let windows = || {
+                (0..=8u8)
+                    .rev()
+                    .map(|lo| 0x1Fu16 << lo)
+                    .chain(std::iter::once(WHEEL))
+            };
+            let own = |k: &usize| *k == base || *k == base + 1;
+            if wins {
+                let cells: Vec<usize> = match ev.feature(area) {
+                    Some("paire" | "brelan" | "carre") => {
+                        let r = [c[base], c[base + 1]]
+                            .into_iter()
+                            .map(rank)
+                            .filter(|&r| of_rank(r).any(|k| !own(&k)))
+                            .max_by_key(|&r| (of_rank(r).count(), r));
+                        r.map(|r| of_rank(r).collect()).unwrap_or_default()
+                    }
+                    Some("couleur") => (0..4u8)
+                        .find(|&s| suit_count(s) >= 5)
+                        .map(|s| of_suit(s).collect())
+                        .unwrap_or_default(),
+                    Some("quinte") => windows()
+                        .take(9)
+                        .find(|&w| ranks & w == w && straight(w).iter().any(own))
+                        .map(straight)
+                        .unwrap_or_default(),
+                    Some("quinte_flush_royale") => (0..4u8)
+                        .map(|s| {
+                            of_suit(s)
+                                .filter(|&k| ROYAL >> rank(c[k]) & 1 == 1)
+                                .collect::<Vec<_>>()
+                        })
+                        .find(|v| v.len() == 5)
+                        .unwrap_or_default(),
+                    _ => Vec::new(),
+                };
+                for k in cells {
+                    mark(k, MarkKind::Win);
+                }
+                mark(base + 2, MarkKind::Win);
+                continue;
+            }
+            if ev
+                .losing_features
+                .iter()
+                .any(|f| f.area == area && f.name == NEAR_MISS_FLUSH)
+            {
+                if let Some(s) =
+                    (0..4u8).find(|&s| suit_count(s) == 4 && of_suit(s).any(|k| own(&k)))
+                {
+                    for k in of_suit(s) {
+                        mark(k, MarkKind::NearMiss);
+                    }
+                }
+            }
+            if ev
+                .losing_features
+                .iter()
+                .any(|f| f.area == area && f.name == NEAR_MISS_STRAIGHT)
+            {
+                let four = windows()
+                    .find(|&w| (ranks & w).count_ones() == 4 && straight(w).iter().any(own));
+                if let Some(w) = four {
+                    for k in straight(ranks & w) {
+                        mark(k, MarkKind::NearMiss);
+                    }
+                }
+            }
+            mark(base + 2, MarkKind::Decoy);
+        }
+        out
     }
 
     fn describe(&self) -> Vec<String> {
