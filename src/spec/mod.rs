@@ -446,6 +446,8 @@ pub struct GameSpec {
     pub ways: Vec<Way>,
     /// Caption (amount in letters) of every amount a face can show, in cents.
     pub captions: BTreeMap<Money, String>,
+    /// `[labels]`: printed name of a panel or play area by its id (see [`GameSpec::label`]).
+    pub labels: BTreeMap<String, String>,
     /// Published totals per block: number of lots and payout in cents.
     pub published_lots: u64,
     /// Published payout per block, in cents.
@@ -537,7 +539,9 @@ impl GameSpec {
         })?;
         let mechanic = games::build(&raw, &at)?;
         check_area_names(&raw, mechanic.areas(), &at)?;
+        let labels = labels(&raw, &*mechanic, &at)?;
         let mut spec = validate_common(&raw, &at, mechanic)?;
+        spec.labels = labels;
         let areas = spec.mechanic.areas().to_vec();
         resolve_areas(&mut spec.ways, &raw, &areas);
         validate_against_mechanic(&spec, &raw, &at)?;
@@ -550,6 +554,12 @@ impl GameSpec {
         spec.path = path.to_path_buf();
         spec.text = text;
         Ok(spec)
+    }
+
+    /// The printed name of panel or play area `id` (`[labels]`), or `id` itself when the
+    /// spec gives none.
+    pub fn label<'a>(&'a self, id: &'a str) -> &'a str {
+        self.labels.get(id).map_or(id, String::as_str)
     }
 
     /// Number of packs in a block (the last may be short).
@@ -621,6 +631,45 @@ fn way_matches(way: &Way, wins: &[AreaWin]) -> bool {
         }
     }
     true
+}
+
+/// `[labels]`, checked: every key is a panel or play area id of the mechanic, every label a
+/// short line of text. Errors name the key: an unknown id (listing the known ones), an
+/// empty or overlong label, or one with a line break.
+fn labels(
+    raw: &raw::RawSpec,
+    mechanic: &dyn Mechanic,
+    at: &ErrorAt,
+) -> Result<BTreeMap<String, String>, SpecError> {
+    let Some(t) = &raw.labels else {
+        return Ok(BTreeMap::new());
+    };
+    let mut known: Vec<String> = mechanic.panels().into_iter().map(|p| p.id).collect();
+    for a in mechanic.areas() {
+        if !known.contains(a) {
+            known.push(a.clone());
+        }
+    }
+    for (k, v) in t.get_ref() {
+        let bad = |m: String| at.at(Some(t.span().start), format!("labels.{k}"), m);
+        if !known.contains(k) {
+            return Err(bad(format!(
+                "\"{k}\" is not a panel or play area of the {} mechanic; expected one of: {}",
+                mechanic.name(),
+                known.join(", ")
+            )));
+        }
+        let v = v.trim();
+        if v.is_empty() || v.len() > 60 || v.contains(['\n', '\r']) {
+            return Err(bad(format!(
+                "expected the printed name on one line of 1 to 60 bytes, got {v:?}"
+            )));
+        }
+    }
+    Ok(t.get_ref()
+        .iter()
+        .map(|(k, v)| (k.clone(), v.trim().to_string()))
+        .collect())
 }
 
 fn validate_common(
@@ -967,6 +1016,7 @@ fn validate_common(
         tiers,
         ways,
         captions,
+        labels: BTreeMap::new(),
         published_lots: published.lots,
         published_payout: published.payout,
         mechanic,

@@ -22,6 +22,11 @@ pub struct RawSpec {
     pub packs: Option<Spanned<RawPacks>>,
     /// `[[tiers]]`: the lot table, one entry per amount.
     pub tiers: Vec<Spanned<RawTier>>,
+    /// `[labels]`: the printed name of each panel and play area of the face (key: the
+    /// mechanic's id, e.g. `jeu1 = "Jeu 1"`, `board = "Cartes communes"`), as proofs show
+    /// it. A panel with no label is named by its id.
+    #[serde(default)]
+    pub labels: Option<Spanned<BTreeMap<String, String>>>,
     /// `[coq]`: the coq mechanic's symbols, GAIN box amounts, decoys and near misses.
     pub coq: Option<Spanned<games::coq::RawCoq>>,
     /// `[poker]`: the poker mechanic's zone amounts, decoys, near misses, card captions and
