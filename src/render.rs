@@ -21,7 +21,8 @@
 /// The directory `render` writes proofs to inside a block, by default.
 pub const PROOFS: &str = "proofs";
 
-use crate::games::ColumnKind;
+use crate::draw::{fit, svg, text_width, Anchor, Canvas, Color, Font};
+use crate::games::{ColumnKind, MarkKind};
 use crate::generate::Kind;
 use crate::output::manifest::Manifest;
 use crate::output::print_file;
@@ -410,37 +411,91 @@ fn row_diff(spec: &GameSpec, got: &[u8], want: &[u8]) -> String {
     }
 }
 
-/// One drawn cell: column name, value, and the caption when the column is an amount.
+/// Whether a proof marks what wins, near misses and decoys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Marks {
+    /// QA proofs: winning cells and play areas in green, near misses in orange, decoys in
+    /// blue, each cell tagged in words, and a note per play area saying why it wins or
+    /// loses.
+    Shown,
+    /// What the ticket prints, with no mark and no note (`render --plain`).
+    Hidden,
+}
+
+/// Width of every proof, in points: a proof sheet scales it to its page.
+pub const PROOF_WIDTH: f64 = 540.0;
+const MARGIN: f64 = 16.0;
+const CELL_W: f64 = 54.0;
+const CELL_H: f64 = 46.0;
+const GAP: f64 = 6.0;
+const PAD: f64 = 6.0;
+const LABEL_H: f64 = 15.0;
+/// Width of one barcode module, in points (Interleaved 2 of 5 at 0.39 mm), and the bars'
+/// height.
+const MODULE: f64 = 1.1;
+const BAR_H: f64 = 30.0;
+
+/// A drawn cell: what it prints, what is written under it, and its mark.
 struct Cell {
-    name: String,
     value: String,
-    caption: Option<String>,
+    under: Option<String>,
+    mark: Option<MarkKind>,
 }
 
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-/// The play area a face column belongs to, from its name: the letters, plus the digits
-/// before an `_` (`s3` → `s`, `gain1` → `gain`, `p2_c1` → `p2`, `j4_1` → `j4`).
-fn area_of(name: &str) -> String {
-    match name.split_once('_') {
-        Some((head, _)) => head.to_string(),
-        None => name
-            .trim_end_matches(|c: char| c.is_ascii_digit())
-            .to_string(),
+/// The text of the value of face column `i` on `t`, with the currency after an amount.
+fn shown_value(spec: &GameSpec, i: usize, value: &str) -> String {
+    match spec.mechanic.columns()[i].kind {
+        ColumnKind::Amount(_) => match spec.currency.as_str() {
+            "EUR" => format!("{} €", group(value)),
+            other => format!("{} {other}", group(value)),
+        },
+        _ => value.to_string(),
     }
 }
 
-/// The SVG proof of ticket `t` of `spec` (as [`load`] gives it: its face codes index the
-/// spec's columns, its way is a way of the spec). `kind` says whether to mark it SPECIMEN.
-/// Errors: a face code or way outside the spec, or a serial that is not digits (the barcode
-/// payload).
-pub fn ticket_svg(spec: &GameSpec, kind: Kind, t: &Ticket) -> Result<String, RenderError> {
-    let cols = spec.mechanic.columns();
+/// An amount's digits grouped by three with a space (`20000` → `20 000`).
+fn group(amount: &str) -> String {
+    let (int, frac) = amount.split_once('.').unwrap_or((amount, ""));
+    let mut out = String::new();
+    for (k, ch) in int.chars().enumerate() {
+        if k > 0 && (int.len() - k) % 3 == 0 {
+            out.push(' ');
+        }
+        out.push(ch);
+    }
+    if !frac.is_empty() {
+        out.push(',');
+        out.push_str(&format!("{frac:0<2}"));
+    }
+    out
+}
+
+/// The words of a mark's tag and its colour.
+fn mark_style(k: MarkKind) -> (&'static str, Color) {
+    match k {
+        MarkKind::Win => ("WIN", Color::WIN),
+        MarkKind::NearMiss => ("NEAR MISS", Color::NEAR),
+        MarkKind::Decoy => ("DECOY", Color::DECOY),
+    }
+}
+
+/// The proof of ticket `t` of `spec` (as [`load`] gives it: its face codes index the spec's
+/// columns, its way is a way of the spec), [`PROOF_WIDTH`] points wide, drawn from the
+/// mechanic's panels ([`crate::games::Mechanic::panels`]) under their printed names (the
+/// spec's `[labels]`): a header with the game, block, pack, position, ticket and serial, and
+/// the prize and way the rules give; every panel with its cells, amounts with their caption,
+/// cards with their inscription; with `marks` shown, the cells of each win, near miss and
+/// decoy ([`crate::games::Mechanic::marks`]) and a note per play area; the serial's
+/// Interleaved 2 of 5 barcode. `kind` says whether to mark it SPECIMEN. Errors: a face code
+/// or way outside the spec, or a serial that is not an even count of digits.
+pub fn ticket_canvas(
+    spec: &GameSpec,
+    kind: Kind,
+    t: &Ticket,
+    marks: Marks,
+) -> Result<Canvas, RenderError> {
+    let m = &spec.mechanic;
+    let cols = m.columns();
     let bad = |message: String| RenderError::Ticket {
         ticket: t.ticket,
         message,
@@ -472,166 +527,347 @@ pub fn ticket_svg(spec: &GameSpec, kind: Kind, t: &Ticket) -> Result<String, Ren
     let bars = barcoders::sym::tf::TF::interleaved(serial)
         .map_err(|_| bad("the serial is not a barcode payload (an even count of digits)".into()))?
         .encode();
-
-    // Group face columns by play area, keeping file order; captions go with their amount.
-    let mut areas: Vec<(String, Vec<Cell>)> = Vec::new();
-    for (i, c) in cols.iter().enumerate() {
-        if matches!(c.kind, ColumnKind::Caption { .. }) {
-            continue;
-        }
-        let caption = cols
+    let ev = m.evaluate(&t.face);
+    let all_marks = match marks {
+        Marks::Shown => m.marks(&t.face, &ev),
+        Marks::Hidden => Vec::new(),
+    };
+    // The strongest mark of each column: a win over a near miss over a decoy.
+    let mark_of = |i: usize| {
+        all_marks
+            .iter()
+            .filter(|k| k.column == i)
+            .map(|k| k.kind)
+            .min()
+    };
+    let cell = |i: usize| {
+        let under = cols
             .iter()
             .enumerate()
             .find_map(|(j, d)| match d.kind {
                 ColumnKind::Caption { of } if of == i => Some(values[j].to_string()),
                 _ => None,
             })
-            .or_else(|| spec.mechanic.inscription(i, t.face.codes[i]));
-        let area = area_of(&c.name);
-        let cell = Cell {
-            name: c.name.clone(),
-            value: values[i].to_string(),
-            caption,
-        };
-        match areas.last_mut() {
-            Some((a, cells)) if *a == area => cells.push(cell),
-            _ => areas.push((area, vec![cell])),
+            .or_else(|| m.inscription(i, t.face.codes[i]));
+        Cell {
+            value: shown_value(spec, i, values[i]),
+            under,
+            mark: mark_of(i),
         }
-    }
+    };
+    let areas = m.areas();
+    let area_wins = |id: &str| {
+        areas
+            .iter()
+            .position(|a| a == id)
+            .is_some_and(|a| ev.wins.iter().any(|w| usize::from(w.area) == a))
+    };
 
-    let (cell_w, cell_h, gap, left) = (86.0, 54.0, 6.0, 90.0);
-    let widest = areas.iter().map(|a| a.1.len()).max().unwrap_or(1) as f64;
-    let width = (left + widest * (cell_w + gap) + 20.0).max(2.0 * 20.0 + bars.len() as f64 * 1.5);
-    let height = 110.0 + areas.len() as f64 * (cell_h + gap + 14.0) + 90.0;
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif">"#
-    );
-    let _ = writeln!(
-        s,
-        r##"<rect x="0" y="0" width="{width}" height="{height}" fill="#fffdf5" stroke="#333"/>"##
-    );
-    let _ = writeln!(
-        s,
-        r#"<text x="20" y="30" font-size="20" font-weight="bold">{}</text>"#,
-        esc(&spec.name)
-    );
-    let _ = writeln!(
-        s,
-        r#"<text x="20" y="52" font-size="12">block {} · pack {} · position {} · ticket {} · serial {}</text>"#,
-        t.block,
-        t.pack,
-        t.pack_position,
-        t.ticket,
-        esc(serial)
-    );
-    let _ = writeln!(
-        s,
-        r#"<text x="20" y="70" font-size="12">proof: prize {} {} · way {}</text>"#,
-        t.prize,
-        esc(&spec.currency),
-        esc(&way.id)
-    );
-    if kind == Kind::Specimen {
-        let _ = writeln!(
-            s,
-            r##"<text x="{}" y="40" font-size="26" font-weight="bold" fill="#c00" text-anchor="end">SPECIMEN</text>"##,
-            width - 20.0
-        );
+    // Panels flow left to right, wrapping at the proof's width.
+    struct Placed {
+        x: f64,
+        y: f64,
+        w: f64,
+        h: f64,
+        label: String,
+        wins: bool,
+        rows: Vec<Vec<Cell>>,
     }
-    let mut y = 95.0;
-    for (area, cells) in &areas {
-        let _ = writeln!(
-            s,
-            r#"<text x="20" y="{}" font-size="13" font-weight="bold">{}</text>"#,
-            y + cell_h / 2.0 + 4.0,
-            esc(area)
-        );
-        for (
-            k,
-            Cell {
-                name,
-                value,
-                caption,
-            },
-        ) in cells.iter().enumerate()
-        {
-            let x = left + k as f64 * (cell_w + gap);
-            let _ = writeln!(
-                s,
-                r##"<rect x="{x}" y="{y}" width="{cell_w}" height="{cell_h}" rx="6" fill="#fff" stroke="#777"/>"##
-            );
-            let _ = writeln!(
-                s,
-                r##"<text x="{}" y="{}" font-size="9" fill="#777">{}</text>"##,
-                x + 4.0,
-                y + 11.0,
-                esc(name)
-            );
-            let _ = writeln!(
-                s,
-                r#"<text x="{}" y="{}" font-size="{}" font-weight="bold" text-anchor="middle">{}</text>"#,
-                x + cell_w / 2.0,
-                y + 32.0,
-                fit(15.0, value, cell_w - 8.0),
-                esc(value)
-            );
-            if let Some(c) = caption {
-                let _ = writeln!(
-                    s,
-                    r#"<text x="{}" y="{}" font-size="{}" text-anchor="middle">{}</text>"#,
-                    x + cell_w / 2.0,
-                    y + 47.0,
-                    fit(8.0, c, cell_w - 6.0),
-                    esc(c)
-                );
+    let mut placed: Vec<Placed> = Vec::new();
+    let (mut x, mut y, mut line_h) = (MARGIN, 64.0, 0.0f64);
+    for p in m.panels() {
+        let rows: Vec<Vec<Cell>> = p
+            .rows
+            .iter()
+            .map(|r| r.iter().map(|&i| cell(i)).collect())
+            .collect();
+        let label = spec.label(&p.id).to_string();
+        let widest = rows.iter().map(Vec::len).max().unwrap_or(1) as f64;
+        let cells_w = widest * CELL_W + (widest - 1.0) * GAP;
+        let label_w = text_width(&label, Font::Bold, 10.0) * 1.1;
+        let w = cells_w.max(label_w) + 2.0 * PAD;
+        let h = PAD + LABEL_H + rows.len() as f64 * (CELL_H + GAP) - GAP + PAD;
+        if x > MARGIN && x + w > PROOF_WIDTH - MARGIN {
+            x = MARGIN;
+            y += line_h + GAP;
+            line_h = 0.0;
+        }
+        placed.push(Placed {
+            x,
+            y,
+            w,
+            h,
+            label,
+            wins: marks == Marks::Shown && area_wins(&p.id),
+            rows,
+        });
+        x += w + GAP * 1.5;
+        line_h = line_h.max(h);
+    }
+    let panels_end = y + line_h;
+
+    // The notes: each play area's win, near miss or decoy, in words.
+    let mut notes: Vec<(Color, String)> = Vec::new();
+    if marks == Marks::Shown {
+        let features = m.features();
+        let about = |id: &str| {
+            features
+                .iter()
+                .find(|f| f.id == id)
+                .map_or(id.replace('_', " "), |f| f.about.to_string())
+        };
+        let cells_of = |area: u8, kind: MarkKind| -> String {
+            let v: Vec<String> = all_marks
+                .iter()
+                .filter(|k| k.area == area && k.kind == kind)
+                .filter(|k| !matches!(cols[k.column].kind, ColumnKind::Amount(_)))
+                .map(|k| values[k.column].to_string())
+                .collect();
+            v.join(" ")
+        };
+        for (a, name) in areas.iter().enumerate() {
+            let area = a as u8;
+            let label = spec.label(name);
+            for w in ev.wins.iter().filter(|w| w.area == area) {
+                let mut s = format!("{label} wins {} {}", w.amount, spec.currency);
+                if let Some(f) = ev.feature(area) {
+                    let _ = write!(s, " with a {}", f.replace('_', " "));
+                }
+                let shown = cells_of(area, MarkKind::Win);
+                if !shown.is_empty() {
+                    let _ = write!(s, ": {shown}");
+                }
+                notes.push((Color::WIN, s));
+            }
+            for f in ev.losing_features.iter().filter(|f| f.area == area) {
+                // Feature ids say what they are: `decoy_…` or `near_miss_…`.
+                let (kind, words) = if f.name.starts_with("decoy") {
+                    (MarkKind::Decoy, "decoy")
+                } else {
+                    (MarkKind::NearMiss, "near miss")
+                };
+                let shown = cells_of(area, kind);
+                let mut s = format!("{label}, {words}: {}", about(f.name));
+                if !shown.is_empty() {
+                    let _ = write!(s, " ({shown})");
+                }
+                notes.push((Color::NEAR, s));
             }
         }
-        y += cell_h + gap + 14.0;
+        if ev.wins.is_empty() {
+            notes.push((Color::GREY, "No play area wins: the ticket loses.".into()));
+        }
     }
-    // Interleaved 2 of 5 barcode of the serial, one module = 1.5 px.
-    let by = y + 5.0;
-    for (k, &m) in bars.iter().enumerate() {
-        if m == 1 {
-            let _ = writeln!(
-                s,
-                r#"<rect x="{}" y="{by}" width="1.5" height="50" fill="black"/>"#,
-                20.0 + k as f64 * 1.5
+
+    let notes_y = panels_end + 15.0;
+    let bar_y = notes_y + notes.len() as f64 * 12.0 - 4.0;
+    let height = bar_y + BAR_H + 20.0;
+    let mut c = Canvas::new(PROOF_WIDTH, height);
+    c.rect(
+        0.5,
+        0.5,
+        PROOF_WIDTH - 1.0,
+        height - 1.0,
+        8.0,
+        Some(Color(255, 253, 245)),
+        Some((Color(60, 60, 60), 1.0)),
+    );
+    let title_room = PROOF_WIDTH - 2.0 * MARGIN - if kind == Kind::Specimen { 120.0 } else { 0.0 };
+    c.text(
+        MARGIN,
+        24.0,
+        fit(&spec.name, Font::Bold, 15.0, title_room),
+        Font::Bold,
+        spec.name.clone(),
+    );
+    if kind == Kind::Specimen {
+        c.text_styled(
+            PROOF_WIDTH - MARGIN,
+            25.0,
+            18.0,
+            Font::Bold,
+            Color::RED,
+            Anchor::End,
+            "SPECIMEN",
+        );
+    }
+    let line = format!(
+        "Block {} · pack {} · position {} · ticket {} · serial {serial}",
+        t.block, t.pack, t.pack_position, t.ticket
+    );
+    c.text(
+        MARGIN,
+        39.0,
+        fit(&line, Font::Regular, 9.0, PROOF_WIDTH - 2.0 * MARGIN),
+        Font::Regular,
+        line,
+    );
+    let verdict = format!(
+        "Proof: prize {} {} · way {}",
+        t.prize, spec.currency, way.id
+    );
+    c.text(MARGIN, 52.0, 9.5, Font::Bold, verdict);
+    for p in &placed {
+        let (edge, lw) = if p.wins {
+            (Color::WIN, 1.8)
+        } else {
+            (Color(150, 150, 150), 0.8)
+        };
+        c.rect(
+            p.x,
+            p.y,
+            p.w,
+            p.h,
+            6.0,
+            Some(Color::WHITE),
+            Some((edge, lw)),
+        );
+        let size = fit(&p.label, Font::Bold, 10.0, p.w - 2.0 * PAD);
+        c.text_styled(
+            p.x + PAD,
+            p.y + PAD + 10.0,
+            size,
+            Font::Bold,
+            if p.wins { Color::WIN } else { Color::BLACK },
+            Anchor::Start,
+            p.label.clone(),
+        );
+        for (r, row) in p.rows.iter().enumerate() {
+            let row_w = row.len() as f64 * CELL_W + (row.len() as f64 - 1.0) * GAP;
+            let x0 = p.x + (p.w - row_w) / 2.0;
+            let cy = p.y + PAD + LABEL_H + r as f64 * (CELL_H + GAP);
+            for (k, cell) in row.iter().enumerate() {
+                let cx = x0 + k as f64 * (CELL_W + GAP);
+                let (fill, stroke) = match cell.mark {
+                    Some(MarkKind::Win) => (Color::WIN_FILL, (Color::WIN, 2.0)),
+                    Some(k) => (Color::WHITE, (mark_style(k).1, 1.6)),
+                    None => (Color::WHITE, (Color(120, 120, 120), 0.7)),
+                };
+                c.rect(cx, cy, CELL_W, CELL_H, 4.0, Some(fill), Some(stroke));
+                if let Some(k) = cell.mark {
+                    let (tag, color) = mark_style(k);
+                    c.text_styled(
+                        cx + CELL_W / 2.0,
+                        cy + 8.5,
+                        5.5,
+                        Font::Bold,
+                        color,
+                        Anchor::Middle,
+                        tag,
+                    );
+                }
+                let vs = fit(&cell.value, Font::Bold, 12.0, CELL_W - 8.0);
+                c.text_styled(
+                    cx + CELL_W / 2.0,
+                    cy + 26.0,
+                    vs,
+                    Font::Bold,
+                    Color::BLACK,
+                    Anchor::Middle,
+                    cell.value.clone(),
+                );
+                if let Some(u) = &cell.under {
+                    let us = fit(u, Font::Regular, 6.5, CELL_W - 6.0);
+                    c.text_styled(
+                        cx + CELL_W / 2.0,
+                        cy + CELL_H - 8.0,
+                        us,
+                        Font::Regular,
+                        Color::GREY,
+                        Anchor::Middle,
+                        u.clone(),
+                    );
+                }
+            }
+        }
+    }
+    for (k, (color, note)) in notes.iter().enumerate() {
+        let size = fit(note, Font::Regular, 9.0, PROOF_WIDTH - 2.0 * MARGIN);
+        c.text_styled(
+            MARGIN,
+            notes_y + k as f64 * 12.0,
+            size,
+            Font::Regular,
+            *color,
+            Anchor::Start,
+            note.clone(),
+        );
+    }
+    if marks == Marks::Shown {
+        // The legend, right of the barcode, one line a mark.
+        let lx = MARGIN + bars.len() as f64 * MODULE + 24.0;
+        for (n, k) in [MarkKind::Win, MarkKind::NearMiss, MarkKind::Decoy]
+            .into_iter()
+            .enumerate()
+        {
+            let legend_y = bar_y + 9.0 + n as f64 * 12.0;
+            let (tag, color) = mark_style(k);
+            c.rect(
+                lx,
+                legend_y - 7.0,
+                9.0,
+                9.0,
+                2.0,
+                Some(if k == MarkKind::Win {
+                    Color::WIN_FILL
+                } else {
+                    Color::WHITE
+                }),
+                Some((color, 1.4)),
+            );
+            let words = match k {
+                MarkKind::Win => "wins",
+                MarkKind::NearMiss => "near miss (one symbol short of a win)",
+                MarkKind::Decoy => "decoy (shown, wins nothing)",
+            };
+            let text = format!("{tag}: {words}");
+            c.text_styled(
+                lx + 13.0,
+                legend_y,
+                7.5,
+                Font::Regular,
+                Color::GREY,
+                Anchor::Start,
+                text.clone(),
             );
         }
     }
-    let _ = writeln!(
-        s,
-        r#"<text x="20" y="{}" font-size="12" font-family="monospace">{}</text>"#,
-        by + 66.0,
-        esc(serial)
+    // Interleaved 2 of 5 barcode of the serial, with the serial in figures under it.
+    for (k, &b) in bars.iter().enumerate() {
+        if b == 1 {
+            c.rect(
+                MARGIN + k as f64 * MODULE,
+                bar_y,
+                MODULE,
+                BAR_H,
+                0.0,
+                Some(Color::BLACK),
+                None,
+            );
+        }
+    }
+    c.text(
+        MARGIN,
+        bar_y + BAR_H + 11.0,
+        9.0,
+        Font::Mono,
+        serial.to_string(),
     );
-    s.push_str("</svg>\n");
-    Ok(s)
+    Ok(c)
 }
 
-/// The font size, at most `size` px, at which `text` fits in `width` px: a bold capital is
-/// at most about 0.72 em wide in the usual sans-serif faces. One decimal.
-fn fit(size: f64, text: &str, width: f64) -> f64 {
-    let chars = text.chars().count().max(1) as f64;
-    let s = size.min(width / (0.72 * chars));
-    (s * 10.0).floor() / 10.0
+/// The SVG proof of ticket `t`: [`ticket_canvas`] written as SVG. Errors: its.
+pub fn ticket_svg(
+    spec: &GameSpec,
+    kind: Kind,
+    t: &Ticket,
+    marks: Marks,
+) -> Result<String, RenderError> {
+    Ok(svg::to_svg(&ticket_canvas(spec, kind, t, marks)?))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::fit;
-
-    /// Long symbols and captions are drawn smaller so they stay inside their cell.
-    #[test]
-    fn long_labels_fit_their_cell() {
-        assert_eq!(fit(15.0, "COQ", 78.0), 15.0);
-        // 10 capitals at 0.72 em in 78 px: 10.8 px.
-        assert_eq!(fit(15.0, "PROSPERITE", 78.0), 10.8);
-        assert_eq!(fit(8.0, "CINQUANTE MILLE EUROS", 80.0), 5.2);
-    }
-
     use super::*;
 
     #[test]
@@ -657,13 +893,11 @@ mod tests {
     }
 
     #[test]
-    fn play_areas_from_column_names() {
-        assert_eq!(area_of("s3"), "s");
-        assert_eq!(area_of("gain1"), "gain");
-        assert_eq!(area_of("gain1_caption"), "gain1");
-        assert_eq!(area_of("p2_c1"), "p2");
-        assert_eq!(area_of("j4_1"), "j4");
-        assert_eq!(area_of("b5"), "b");
+    fn amounts_are_grouped_by_three() {
+        assert_eq!(group("20000"), "20 000");
+        assert_eq!(group("500"), "500");
+        assert_eq!(group("1000000"), "1 000 000");
+        assert_eq!(group("4.5"), "4,50");
     }
 
     #[test]

@@ -314,22 +314,33 @@ fn a_proof_shows_the_print_record_and_the_prize_the_rules_give() {
         String::from_utf8_lossy(&o.stderr)
     );
     let svg = std::fs::read_to_string(out.join(format!("ticket-{n}.svg"))).unwrap();
-    assert!(svg.contains(">proof: prize 8 EUR · way 8</text>"), "{svg}");
+    assert!(svg.contains(">Proof: prize 8 EUR · way 8</text>"), "{svg}");
     assert!(svg.contains(&format!(
-        ">block 1 · pack {} · position {} · ticket {n} · serial {}</text>",
+        ">Block 1 · pack {} · position {} · ticket {n} · serial {}</text>",
         before[1], before[2], before[4]
     )));
-    // Each cell is labelled with its column; a caption is drawn under its amount.
+    // Each cell shows its value, an amount in euros with its caption under it; the panels
+    // carry their ids, since this spec gives no [labels].
     for (name, v) in names[7..].iter().zip(face) {
+        let shown = if name.starts_with("gain") && !name.ends_with("_caption") {
+            format!(">{v} €</text>")
+        } else {
+            format!(">{v}</text>")
+        };
+        assert!(svg.contains(&shown), "{name} = {v} not drawn");
         assert!(
-            svg.contains(&format!(">{v}</text>")),
-            "{name} = {v} not drawn"
-        );
-        assert!(
-            name.ends_with("_caption") || svg.contains(&format!(">{name}</text>")),
-            "{name} not labelled"
+            !svg.contains(&format!(">{name}</text>")),
+            "{name}: a column name"
         );
     }
+    for id in ["cells", "jeu1", "jeu2"] {
+        assert_eq!(svg.matches(&format!(">{id}</text>")).count(), 1, "{id}");
+    }
+    // Jeu 1 wins with its two COQ and GAIN 1; Jeu 2 shows no vœu, so GAIN 2 is its decoy.
+    assert_eq!(svg.matches(">WIN</text>").count(), 3);
+    assert_eq!(svg.matches(">DECOY</text>").count(), 1);
+    assert_eq!(svg.matches(">NEAR MISS</text>").count(), 0);
+    assert!(svg.contains(">jeu1 wins 8 EUR: COQ COQ</text>"), "{svg}");
     assert_eq!(svg.matches(">COQ</text>").count(), 2);
 }
 
@@ -443,4 +454,213 @@ fn poker_proofs_write_each_card_in_letters() {
         }
     }
     assert_eq!(cards, 13);
+}
+
+/// The manifest of a block, parsed.
+fn manifest(dir: &std::path::Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn a_deck_proof_sheet_is_a_searchable_pdf_with_a_cover_and_every_ticket() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path().join("deck");
+    deck(&repo("game_specs/coq.toml"), &d);
+    let pdf = t.path().join("sheet.pdf");
+    // No --tickets: every ticket of the deck.
+    let o = tirage()
+        .arg("render")
+        .arg(&d)
+        .arg("--pdf")
+        .arg(&pdf)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        format!("{}\n", pdf.display())
+    );
+    assert!(std::fs::read(&pdf).unwrap().starts_with(b"%PDF-1.7"));
+    let text = std::process::Command::new("pdftotext")
+        .arg(&pdf)
+        .arg("-")
+        .output()
+        .expect("pdftotext (poppler-utils) runs");
+    assert!(text.status.success());
+    let text = String::from_utf8(text.stdout).unwrap();
+    let pages: Vec<&str> = text
+        .split('\u{c}')
+        .filter(|p| !p.trim().is_empty())
+        .collect();
+    // The cover: the game, its reference, the composition of the deck.
+    let cover = pages[0];
+    for line in [
+        "Proof sheet",
+        "SPECIMEN",
+        "ASTRO ANNEE DU COQ",
+        "Règlement particulier « ASTRO ANNEE DU COQ », JORF n°0303 du 30 décembre 2016",
+        "Game code 1703 · emission 1 · block 0 · 42 tickets in packs of 150",
+        "near miss coq",
+    ] {
+        assert!(cover.contains(line), "{line:?} not on the cover:\n{cover}");
+    }
+    let csv = std::fs::read_to_string(d.join("tickets.csv")).unwrap();
+    for id in ["20000", "500+500", "100+100", "10+20", "10+8", "4+4", "2+2"] {
+        assert!(
+            cover.lines().any(|l| l.trim() == id),
+            "way {id} not on the cover"
+        );
+    }
+    // Every ticket's serial is text on exactly one page after the cover, with the play
+    // areas under their printed names.
+    let rows: Vec<Vec<&str>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    assert_eq!(rows.len(), 42);
+    for r in &rows {
+        let on: Vec<usize> = (1..pages.len())
+            .filter(|&p| pages[p].contains(&format!("serial {}", r[4])))
+            .collect();
+        assert_eq!(on.len(), 1, "serial {}", r[4]);
+    }
+    for label in ["Les huit pastilles", "Jeu 1 : GAIN 1", "Jeu 2 : GAIN 2"] {
+        let n = text.lines().filter(|l| l.trim() == label).count();
+        assert_eq!(n, 42, "{label}");
+    }
+    // The winner of 20 000 says, on its page, which game wins it.
+    let top = rows.iter().find(|r| r[6] == "20000").unwrap();
+    let page = pages
+        .iter()
+        .find(|p| p.contains(&format!("serial {}", top[4])))
+        .unwrap();
+    assert!(
+        page.contains("Jeu 1 : GAIN 1 wins 20000 EUR: COQ COQ")
+            || page.contains("Jeu 2 : GAIN 2 wins 20000 EUR"),
+        "{page}"
+    );
+}
+
+#[test]
+fn a_poker_proof_names_the_combination_and_marks_its_cards() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path().join("deck");
+    deck(&repo("game_specs/poker.toml"), &d);
+    let m = manifest(&d);
+    let royal = m["promised_features"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["feature"] == "quinte_flush_royale")
+        .unwrap()["ticket"]
+        .as_u64()
+        .unwrap();
+    let out = t.path().join("p");
+    tirage()
+        .arg("render")
+        .arg(&d)
+        .args(["--tickets", &royal.to_string(), "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let svg = std::fs::read_to_string(out.join(format!("ticket-{royal}.svg"))).unwrap();
+    for label in [
+        "Joueur 1",
+        "Joueur 2",
+        "Joueur 3",
+        "Joueur 4",
+        "Cartes communes",
+    ] {
+        assert!(svg.contains(&format!(">{label}</text>")), "{label}");
+    }
+    // The note names the zone, its amount, the combination and its five cards: ten to ace
+    // of one suit.
+    let note = svg
+        .lines()
+        .find(|l| l.contains("with a quinte flush royale: "))
+        .unwrap_or_else(|| panic!("no note of the quinte flush royale:\n{svg}"));
+    let cards: Vec<&str> = note
+        .rsplit_once(": ")
+        .unwrap()
+        .1
+        .trim_end_matches("</text>")
+        .split(' ')
+        .collect();
+    assert_eq!(cards.len(), 5, "{note}");
+    let mut ranks: Vec<char> = cards.iter().map(|c| c.chars().next().unwrap()).collect();
+    ranks.sort_unstable();
+    assert_eq!(ranks, ['A', 'J', 'K', 'Q', 'T']);
+    let suit = cards[0].chars().nth(1).unwrap();
+    assert!(cards.iter().all(|c| c.ends_with(suit)), "{note}");
+    assert!(note.contains(">Joueur "), "{note}");
+    // Its five cards and its GAIN are marked, at least.
+    assert!(svg.matches(">WIN</text>").count() >= 6);
+
+    // --plain draws the same ticket with no mark and no note.
+    let plain = t.path().join("plain");
+    tirage()
+        .arg("render")
+        .arg(&d)
+        .args(["--plain", "--tickets", &royal.to_string(), "--out"])
+        .arg(&plain)
+        .assert()
+        .success();
+    let svg = std::fs::read_to_string(plain.join(format!("ticket-{royal}.svg"))).unwrap();
+    for word in [
+        ">WIN</text>",
+        ">DECOY</text>",
+        ">NEAR MISS</text>",
+        "quinte flush royale",
+    ] {
+        assert!(!svg.contains(word), "{word} on a plain proof");
+    }
+    assert!(svg.contains(">Joueur 1</text>"));
+}
+
+#[test]
+fn a_whole_block_is_not_drawn_without_tickets_named() {
+    let t = tempfile::tempdir().unwrap();
+    let block = coq_block(&t);
+    let o = tirage()
+        .arg("render")
+        .arg(&block)
+        .arg("--pdf")
+        .arg(t.path().join("x.pdf"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "tirage: error: {} holds 3000 tickets: name the ones to draw with --tickets (every ticket is drawn by default only for at most 2000)\n",
+            block.display()
+        )
+    );
+    assert!(!t.path().join("x.pdf").exists());
+}
+
+#[test]
+fn a_label_for_no_panel_is_refused_naming_it() {
+    let t = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(repo("game_specs/coq.toml"))
+        .unwrap()
+        .replace("jeu2 = \"Jeu 2 : GAIN 2\"", "jeu3 = \"Jeu 3\"");
+    let spec = t.path().join("coq.toml");
+    std::fs::write(&spec, &text).unwrap();
+    let line = text.lines().position(|l| l.starts_with("jeu3 =")).unwrap() + 1;
+    let o = tirage().arg("check").arg(&spec).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "tirage: error: {}:{line}: labels.jeu3: \"jeu3\" is not a panel or play area of the coq mechanic; expected one of: cells, jeu1, jeu2\n",
+            spec.display()
+        )
+    );
 }
