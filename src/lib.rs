@@ -24,6 +24,7 @@ pub mod render;
 pub mod rng;
 pub mod seal;
 pub mod serial;
+pub mod sheet;
 pub mod sign;
 pub mod spec;
 pub mod stats;

@@ -1,16 +1,20 @@
-//! `tirage render DIR --tickets 1,5,9`: SVG proofs of chosen tickets.
+//! `tirage render DIR --tickets 1,5,9`: SVG proofs of chosen tickets, or a PDF proof sheet
+//! (`--pdf FILE`) of a deck or of chosen tickets.
 
 use super::Outcome;
 use anyhow::{Context, Result};
 use std::path::PathBuf;
-use tirage::render::{load, ticket_svg, PROOFS};
+use tirage::render::{load, ticket_svg, Marks, PROOFS};
+
+/// Most tickets drawn when `--tickets` is not given: a deck's, never a whole block's.
+const ALL_TICKETS_UP_TO: u32 = 2000;
 
 /// Arguments of `tirage render`.
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "A proof's face, serial, pack and position come from the ticket's record in \
 tickets.bin; its prize and way from the spec's rules (--help: what is checked first).\n\n\
-Example:\n  tirage render output/coq/block-001 --tickets 1,5,9 --out /tmp/proofs",
+Examples:\n  tirage render output/coq/block-001 --tickets 1,5,9 --out /tmp/proofs\n  tirage render output/coq/deck --pdf /tmp/coq-deck.pdf",
     after_long_help = "Where a proof's data comes from:\n  \
 face, serial, barcode, pack, position: the ticket's record in tickets.bin (the print file)\n  \
 prize, way: the spec's rules evaluating that face (no CSV column is drawn)\n  \
@@ -22,17 +26,26 @@ the rest of verify is not run)\n  \
 - each record is at its place and its face codes are values of their columns\n  \
 - the rules judge the face unambiguous and its wins are a way of the spec\n  \
 - the ticket's tickets.csv row is the row of that record, prize and way\n\n\
-Example:\n  tirage render output/coq/block-001 --tickets 1,5,9 --out /tmp/proofs"
+Examples:\n  tirage render output/coq/block-001 --tickets 1,5,9 --out /tmp/proofs\n  \
+tirage render output/coq/deck --pdf /tmp/coq-deck.pdf"
 )]
 pub struct Args {
     /// The block (or deck) directory.
     dir: PathBuf,
-    /// Ticket numbers (1-based, print order), comma-separated; each is drawn once.
-    #[arg(long, value_delimiter = ',', required = true, value_parser = ticket_number)]
+    /// Ticket numbers (1-based, print order), comma-separated; each is drawn once. Default:
+    /// every ticket, for a deck or block of at most 2000 tickets.
+    #[arg(long, value_delimiter = ',', value_parser = ticket_number)]
     tickets: Vec<u32>,
     /// Output directory for ticket-<N>.svg. Default: <DIR>/proofs.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "pdf")]
     out: Option<PathBuf>,
+    /// Write one PDF proof sheet (A4 pages: a cover with the composition, then the
+    /// proofs) to FILE instead of SVG files.
+    #[arg(long, value_name = "FILE")]
+    pdf: Option<PathBuf>,
+    /// Draw what the ticket prints only: no win, near miss or decoy marks, no notes.
+    #[arg(long)]
+    plain: bool,
     /// An age identity file that opens the block's encrypted tickets.bin.age and
     /// tickets.csv.age (the auditor's); repeat for several.
     #[arg(long, value_name = "FILE")]
@@ -52,16 +65,41 @@ pub fn run(mut a: Args) -> Result<Outcome> {
     a.tickets.retain(|t| seen.insert(*t));
     // No run replaces the block while it is read.
     let _locks = super::lock_shared(&a.dir);
+    let ids = tirage::seal::Identities::load(&a.identity)?;
+    if a.tickets.is_empty() {
+        // The count only: load() then checks the manifest against SHA256SUMS.
+        let path = a.dir.join(tirage::output::MANIFEST);
+        let n = tirage::output::read_regular(&path, tirage::output::MAX_JSON)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<tirage::output::manifest::Manifest>(&b).ok())
+            .map(|m| m.tickets)
+            .with_context(|| {
+                format!(
+                    "{}: no ticket asked for (--tickets), and it cannot be read as a block's manifest",
+                    path.display()
+                )
+            })?;
+        if n > ALL_TICKETS_UP_TO {
+            anyhow::bail!(
+                "{} holds {n} tickets: name the ones to draw with --tickets (every ticket is drawn by default only for at most {ALL_TICKETS_UP_TO})",
+                a.dir.display()
+            );
+        }
+        a.tickets = (1..=n).collect();
+    }
+    let marks = if a.plain { Marks::Hidden } else { Marks::Shown };
     // Every check and every drawing before the first file is written.
-    let proofs = load(
-        &a.dir,
-        &a.tickets,
-        &tirage::seal::Identities::load(&a.identity)?,
-    )?;
+    let proofs = load(&a.dir, &a.tickets, &ids)?;
+    if let Some(pdf) = &a.pdf {
+        let bytes = tirage::sheet::proof_sheet(&proofs, marks)?;
+        write_proof(pdf, &bytes)?;
+        println!("{}", pdf.display());
+        return Ok(Outcome::Success);
+    }
     let svgs = proofs
         .tickets
         .iter()
-        .map(|t| ticket_svg(&proofs.spec, proofs.manifest.kind, t))
+        .map(|t| ticket_svg(&proofs.spec, proofs.manifest.kind, t, marks))
         .collect::<Result<Vec<_>, _>>()?;
     let out = a.out.clone().unwrap_or_else(|| a.dir.join(PROOFS));
     if a.out.is_none() {
