@@ -651,7 +651,7 @@ pub fn ticket_canvas(
                 if !shown.is_empty() {
                     let _ = write!(s, " ({shown})");
                 }
-                notes.push((Color::NEAR, s));
+                notes.push((mark_style(kind).1, s));
             }
         }
         if ev.wins.is_empty() {
