@@ -1030,6 +1030,45 @@ mod tests {
     const LOSING_III: [&str; 4] = ["VASE", "COBRA", "AMPHORE", "VOILIER"];
     const LOSING_IV: [&str; 6] = ["LION", "LION", "SOLEIL", "SOLEIL", "MASQUE", "CROIX"];
 
+    /// Proof marks on every surface: I's amount; II's winning hieroglyph with its amount and
+    /// the decoy amounts; III's rebuilt scarab and a near-miss half; IV's triple with the
+    /// doubling mask.
+    #[test]
+    fn marks_show_each_surfaces_win_near_miss_and_decoy() {
+        use MarkKind::{Decoy, NearMiss, Win};
+        let s = spec();
+        let f = face(
+            "50",
+            [("IBIS", "10"), ("PLUME", "50"), ("ROSEAU", "3")],
+            ["SCARABEE", "SCARABEE", "VASE", "OEIL"],
+            ["LION", "MASQUE", "LION", "SOLEIL", "LION", "CROIX"],
+        );
+        let mut got: Vec<(u8, usize, MarkKind)> = s
+            .mechanic
+            .marks(&f, &s.mechanic.evaluate(&f))
+            .into_iter()
+            .map(|k| (k.area, k.column, k.kind))
+            .collect();
+        got.sort_unstable();
+        assert_eq!(
+            got,
+            vec![
+                (0, J1_AMOUNT, Win),
+                (1, J2_SYM, Win),
+                (1, J2_AMT, Win),
+                (1, J2_AMT + 1, Decoy),
+                (1, J2_AMT + 2, Decoy),
+                (2, J3, Win),
+                (2, J3 + 1, Win),
+                (2, J3 + 3, NearMiss),
+                (3, J4, Win),
+                (3, J4 + 1, Win),
+                (3, J4 + 2, Win),
+                (3, J4 + 4, Win),
+            ]
+        );
+    }
+
     fn wins(f: &Face) -> Vec<(&'static str, u64)> {
         spec()
             .mechanic
