@@ -10,7 +10,7 @@
 //! and page number. The text is real text: a PDF reader finds a serial by searching.
 
 use crate::draw::pdf::{document, A4_HEIGHT, A4_WIDTH};
-use crate::draw::{fit, Canvas, Color, Font};
+use crate::draw::{fit, Anchor, Canvas, Color, Font};
 use crate::generate::Kind;
 use crate::render::{ticket_canvas, Marks, Proofs, RenderError, PROOF_WIDTH};
 
@@ -83,7 +83,7 @@ pub fn proof_sheet(proofs: &Proofs, marks: Marks) -> Result<Vec<u8>, RenderError
             8.0,
             Font::Regular,
             Color::BLACK,
-            crate::draw::Anchor::End,
+            Anchor::End,
             format!("page {} of {n}", i + 1),
         );
     }
@@ -106,7 +106,7 @@ fn cover(proofs: &Proofs) -> Canvas {
             20.0,
             Font::Bold,
             Color::RED,
-            crate::draw::Anchor::End,
+            Anchor::End,
             "SPECIMEN",
         );
     }
@@ -148,26 +148,12 @@ fn cover(proofs: &Proofs) -> Canvas {
     c.text(MARGIN, y, 12.0, Font::Bold, "Ways");
     y += 6.0;
     let cols = [MARGIN, MARGIN + 110.0, MARGIN + 190.0, MARGIN + 270.0];
-    let heads = ["way", "prize", "in the block", "tickets on this sheet"];
     y += 12.0;
-    for (x, h) in cols.iter().zip(heads) {
-        c.text_styled(
-            *x,
-            y,
-            8.5,
-            Font::Bold,
-            Color::GREY,
-            crate::draw::Anchor::Start,
-            h,
-        );
-    }
-    c.line(
-        MARGIN,
-        y + 3.0,
-        A4_WIDTH - MARGIN,
-        y + 3.0,
-        Color::LIGHT,
-        0.6,
+    table_head(
+        &mut c,
+        y,
+        &cols,
+        &["way", "prize", "in the block", "tickets on this sheet"],
     );
     let counts: std::collections::BTreeMap<&str, u64> = man
         .tiers
@@ -218,31 +204,13 @@ fn cover(proofs: &Proofs) -> Canvas {
     y += 26.0;
     c.text(MARGIN, y, 12.0, Font::Bold, "Features");
     y += 18.0;
+    let fcols = [MARGIN, MARGIN + 190.0, MARGIN + 290.0];
     let heads = [
         "feature",
         "promised on ticket",
         "tickets on this sheet showing it",
     ];
-    let fcols = [MARGIN, MARGIN + 190.0, MARGIN + 290.0];
-    for (x, h) in fcols.iter().zip(heads) {
-        c.text_styled(
-            *x,
-            y,
-            8.5,
-            Font::Bold,
-            Color::GREY,
-            crate::draw::Anchor::Start,
-            h,
-        );
-    }
-    c.line(
-        MARGIN,
-        y + 3.0,
-        A4_WIDTH - MARGIN,
-        y + 3.0,
-        Color::LIGHT,
-        0.6,
-    );
+    table_head(&mut c, y, &fcols, &heads);
     let m = &spec.mechanic;
     let shown: Vec<_> = proofs.tickets.iter().map(|t| m.evaluate(&t.face)).collect();
     for f in m.features() {
@@ -296,11 +264,26 @@ fn cover(proofs: &Proofs) -> Canvas {
             fit(&about, Font::Regular, 7.5, width - 8.0),
             Font::Regular,
             Color::GREY,
-            crate::draw::Anchor::Start,
+            Anchor::Start,
             about,
         );
     }
     c
+}
+
+/// A table's column heads on baseline `y`, one at each of `cols`, ruled under.
+fn table_head(c: &mut Canvas, y: f64, cols: &[f64], heads: &[&str]) {
+    for (x, h) in cols.iter().zip(heads) {
+        c.text_styled(*x, y, 8.5, Font::Bold, Color::GREY, Anchor::Start, *h);
+    }
+    c.line(
+        MARGIN,
+        y + 3.0,
+        A4_WIDTH - MARGIN,
+        y + 3.0,
+        Color::LIGHT,
+        0.6,
+    );
 }
 
 /// Ticket numbers as runs, in the order given: `1–4, 7, 9–10`; `—` for none.
