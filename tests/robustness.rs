@@ -584,3 +584,28 @@ fn a_forced_emission_keeps_a_stray_directory_of_notes() {
         "keep me"
     );
 }
+
+#[test]
+fn a_lot_table_row_whose_printed_total_is_wrong_is_refused_naming_it() {
+    let t = tempfile::tempdir().unwrap();
+    // The row of 1 000 € (tiers[1]) holds 1 lot: its printed total is 1 000.
+    let good = small().replacen(
+        "amount = 1000\ncount = 1\n",
+        "amount = 1000\ncount = 1\ntotal = 1000\n",
+        1,
+    );
+    assert_ne!(good, small());
+    let (code, err) = check_text(t.path(), &good);
+    assert_eq!(code, 0, "{err}");
+    let typo = good.replacen("total = 1000\n", "total = 100\n", 1);
+    let line = typo.lines().position(|l| l == "total = 100").unwrap() + 1;
+    let (code, err) = check_text(t.path(), &typo);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        format!(
+            "tirage: error: {}:{line}: tiers[1].total: the row says a total of 100, but 1 lots of 1000 make 1000: a typo in the printed table, or in count or amount\n",
+            t.path().join("bad.toml").display()
+        )
+    );
+}

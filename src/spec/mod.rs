@@ -129,6 +129,33 @@ impl<'a> ErrorAt<'a> {
         let line_start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
         let rest = &self.text[line_start..];
         let header = rest.lines().next().unwrap_or("").trim();
+        // An element of an array of tables (`[[tiers]]`, field `tiers[1].total`): the key's
+        // line inside that element, before its first sub-table.
+        if let Some(array) = header.strip_prefix("[[").and_then(|h| h.strip_suffix("]]")) {
+            let key = field
+                .strip_prefix(array.trim())
+                .and_then(|k| k.strip_prefix('['))
+                .and_then(|k| k.split_once("]."))
+                .map(|(_, k)| k)
+                .filter(|k| !k.is_empty() && !k.contains(['.', '[']));
+            let Some(key) = key else {
+                return offset;
+            };
+            let mut at = line_start;
+            for (i, line) in rest.split_inclusive('\n').enumerate() {
+                let t = line.trim_start();
+                if i > 0 && t.starts_with('[') {
+                    break;
+                }
+                if t.strip_prefix(key)
+                    .is_some_and(|r| r.trim_start().starts_with('='))
+                {
+                    return at;
+                }
+                at += line.len();
+            }
+            return offset;
+        }
         let Some(table) = header
             .strip_prefix('[')
             .and_then(|h| h.split(']').next())
@@ -837,6 +864,21 @@ fn validate_common(
         }
         if t.count == 0 {
             return Err(at.at(tspan, format!("{f}.count"), "expected at least 1 lot"));
+        }
+        if let Some(total) = t.total {
+            let want = u128::from(t.count) * u128::from(t.amount.cents());
+            if u128::from(total.cents()) != want {
+                return Err(at.at(
+                    tspan,
+                    format!("{f}.total"),
+                    format!(
+                        "the row says a total of {total}, but {} lots of {} make {}: a typo in the printed table, or in count or amount",
+                        t.count,
+                        t.amount,
+                        u64::try_from(want).map_or("more than can be counted".into(), |c| Money(c).to_string())
+                    ),
+                ));
+            }
         }
         if t.ways.is_empty() {
             return Err(at.at(

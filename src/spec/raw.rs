@@ -125,6 +125,10 @@ pub struct RawTier {
     pub amount: Money,
     /// Lots of this amount per block.
     pub count: u32,
+    /// Optional: the row's total as printed in the lot table (`count` × `amount`); a row
+    /// whose total is not that product is refused, as a printed table with a typo must be.
+    #[serde(default)]
+    pub total: Option<Money>,
     /// Reachable only by adding the wins of several play areas (règlement).
     #[serde(default)]
     pub combined_only: bool,
