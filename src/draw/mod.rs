@@ -7,6 +7,7 @@
 //! [`text_width`] gives the width those fonts take, so that a layout can keep every word off
 //! its box's border.
 
+pub mod page;
 pub mod pdf;
 pub mod svg;
 
