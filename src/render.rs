@@ -21,9 +21,11 @@
 /// The directory `render` writes proofs to inside a block, by default.
 pub const PROOFS: &str = "proofs";
 
+use crate::draw::page::wrap;
 use crate::draw::{fit, svg, text_width, Anchor, Canvas, Color, Font};
 use crate::games::{ColumnKind, MarkKind};
 use crate::generate::Kind;
+use crate::money::Money;
 use crate::output::manifest::Manifest;
 use crate::output::print_file;
 use crate::output::tickets_csv::{self, RowWriter};
@@ -426,7 +428,7 @@ pub enum Marks {
 pub const PROOF_WIDTH: f64 = 540.0;
 const MARGIN: f64 = 16.0;
 const CELL_W: f64 = 54.0;
-const CELL_H: f64 = 46.0;
+const CELL_H: f64 = 48.0;
 const GAP: f64 = 6.0;
 const PAD: f64 = 6.0;
 const LABEL_H: f64 = 15.0;
@@ -585,7 +587,7 @@ pub fn ticket_canvas(
         let widest = rows.iter().map(Vec::len).max().unwrap_or(1) as f64;
         let cells_w = widest * CELL_W + (widest - 1.0) * GAP;
         let label_w = text_width(&label, Font::Bold, 10.0) * 1.1;
-        let w = cells_w.max(label_w) + 2.0 * PAD;
+        let w = (cells_w.max(label_w) + 2.0 * PAD).min(PROOF_WIDTH - 2.0 * MARGIN);
         let h = PAD + LABEL_H + rows.len() as f64 * (CELL_H + GAP) - GAP + PAD;
         if x > MARGIN && x + w > PROOF_WIDTH - MARGIN {
             x = MARGIN;
@@ -628,8 +630,19 @@ pub fn ticket_canvas(
         for (a, name) in areas.iter().enumerate() {
             let area = a as u8;
             let label = spec.label(name);
-            for w in ev.wins.iter().filter(|w| w.area == area) {
-                let mut s = format!("{label} wins {} {}", w.amount, spec.currency);
+            let wins: Vec<Money> = ev
+                .wins
+                .iter()
+                .filter(|w| w.area == area)
+                .map(|w| w.amount)
+                .collect();
+            if !wins.is_empty() {
+                let total = Money(wins.iter().map(|w| w.cents()).sum());
+                let mut s = format!("{label} wins {total} {}", spec.currency);
+                if wins.len() > 1 {
+                    let parts: Vec<String> = wins.iter().map(Money::to_string).collect();
+                    let _ = write!(s, " ({})", parts.join(" + "));
+                }
                 if let Some(f) = ev.feature(area) {
                     let _ = write!(s, " with a {}", f.replace('_', " "));
                 }
@@ -639,7 +652,13 @@ pub fn ticket_canvas(
                 }
                 notes.push((Color::WIN, s));
             }
+            // Each near miss or decoy once, however many times the area shows it.
+            let mut told: Vec<&str> = Vec::new();
             for f in ev.losing_features.iter().filter(|f| f.area == area) {
+                if told.contains(&f.name) {
+                    continue;
+                }
+                told.push(f.name);
                 // Feature ids say what they are: `decoy_…` or `near_miss_…`.
                 let (kind, words) = if f.name.starts_with("decoy") {
                     (MarkKind::Decoy, "decoy")
@@ -653,14 +672,29 @@ pub fn ticket_canvas(
                 }
                 notes.push((mark_style(kind).1, s));
             }
+            if wins.is_empty() && told.is_empty() {
+                notes.push((
+                    Color::GREY,
+                    format!("{label} loses: it shows no winning pattern."),
+                ));
+            }
         }
         if ev.wins.is_empty() {
             notes.push((Color::GREY, "No play area wins: the ticket loses.".into()));
         }
     }
 
+    // Each note wrapped to the proof's width, one colour a note.
+    let notes: Vec<(Color, String)> = notes
+        .into_iter()
+        .flat_map(|(color, n)| {
+            wrap(&n, Font::Regular, 8.5, PROOF_WIDTH - 2.0 * MARGIN)
+                .into_iter()
+                .map(move |l| (color, l))
+        })
+        .collect();
     let notes_y = panels_end + 15.0;
-    let bar_y = notes_y + notes.len() as f64 * 12.0 - 4.0;
+    let bar_y = notes_y + notes.len() as f64 * 11.5 - 4.0;
     let height = bar_y + BAR_H + 20.0;
     let mut c = Canvas::new(PROOF_WIDTH, height);
     c.rect(
@@ -706,7 +740,9 @@ pub fn ticket_canvas(
         "Proof: prize {} {} · way {}",
         t.prize, spec.currency, way.id
     );
-    c.text(MARGIN, 52.0, 9.5, Font::Bold, verdict);
+    if marks == Marks::Shown {
+        c.text(MARGIN, 52.0, 9.5, Font::Bold, verdict);
+    }
     for p in &placed {
         let (edge, lw) = if p.wins {
             (Color::WIN, 1.8)
@@ -767,25 +803,41 @@ pub fn ticket_canvas(
                     cell.value.clone(),
                 );
                 if let Some(u) = &cell.under {
-                    let us = fit(u, Font::Regular, 6.5, CELL_W - 6.0);
-                    c.text_styled(
-                        cx + CELL_W / 2.0,
-                        cy + CELL_H - 8.0,
-                        us,
-                        Font::Regular,
-                        Color::GREY,
-                        Anchor::Middle,
-                        u.clone(),
-                    );
+                    // On one line if it fits at 5.5 pt or more, else on two.
+                    let room = CELL_W - 6.0;
+                    let one = fit(u, Font::Regular, 6.5, room);
+                    let lines = if one >= 5.5 || !u.contains(' ') {
+                        vec![(u.clone(), one)]
+                    } else {
+                        let two = wrap(u, Font::Regular, 5.8, room);
+                        let size = two
+                            .iter()
+                            .map(|l| fit(l, Font::Regular, 5.8, room))
+                            .fold(5.8, f64::min);
+                        two.into_iter().take(2).map(|l| (l, size)).collect()
+                    };
+                    let last = cy + CELL_H - 5.0;
+                    for (n, (l, size)) in lines.iter().enumerate() {
+                        let y = last - (lines.len() - 1 - n) as f64 * 6.6;
+                        c.text_styled(
+                            cx + CELL_W / 2.0,
+                            y,
+                            *size,
+                            Font::Regular,
+                            Color::GREY,
+                            Anchor::Middle,
+                            l.clone(),
+                        );
+                    }
                 }
             }
         }
     }
     for (k, (color, note)) in notes.iter().enumerate() {
-        let size = fit(note, Font::Regular, 9.0, PROOF_WIDTH - 2.0 * MARGIN);
+        let size = 8.5;
         c.text_styled(
             MARGIN,
-            notes_y + k as f64 * 12.0,
+            notes_y + k as f64 * 11.5,
             size,
             Font::Regular,
             *color,

@@ -43,9 +43,13 @@ pub struct Args {
     /// proofs) to FILE instead of SVG files.
     #[arg(long, value_name = "FILE")]
     pdf: Option<PathBuf>,
-    /// Draw what the ticket prints only: no win, near miss or decoy marks, no notes.
+    /// Draw what the ticket prints only: no prize, way, marks or notes, and a proof sheet
+    /// that does not say which tickets win.
     #[arg(long)]
     plain: bool,
+    /// Replace an existing --pdf file (SVG proofs always replace older proofs).
+    #[arg(long, requires = "pdf")]
+    force: bool,
     /// An age identity file that opens the block's encrypted tickets.bin.age and
     /// tickets.csv.age (the auditor's); repeat for several.
     #[arg(long, value_name = "FILE")]
@@ -91,8 +95,18 @@ pub fn run(mut a: Args) -> Result<Outcome> {
     // Every check and every drawing before the first file is written.
     let proofs = load(&a.dir, &a.tickets, &ids)?;
     if let Some(pdf) = &a.pdf {
+        // Never among the block's own files (a subdirectory such as proofs/ is fine).
+        let parent = pdf.parent().filter(|p| !p.as_os_str().is_empty());
+        let parent = std::fs::canonicalize(parent.unwrap_or(std::path::Path::new(".")));
+        if parent.ok() == std::fs::canonicalize(&a.dir).ok() {
+            anyhow::bail!(
+                "{}: a proof sheet is not written among the block's files; write it elsewhere, for instance {}",
+                pdf.display(),
+                a.dir.join(PROOFS).join("sheet.pdf").display()
+            );
+        }
         let bytes = tirage::sheet::proof_sheet(&proofs, marks)?;
-        write_proof(pdf, &bytes)?;
+        write_proof(pdf, &bytes, a.force)?;
         println!("{}", pdf.display());
         return Ok(Outcome::Success);
     }
@@ -119,17 +133,19 @@ pub fn run(mut a: Args) -> Result<Outcome> {
     }
     for (t, svg) in a.tickets.iter().zip(svgs) {
         let path = out.join(format!("ticket-{t}.svg"));
-        write_proof(&path, svg.as_bytes())?;
+        write_proof(&path, svg.as_bytes(), true)?;
         println!("{}", path.display());
     }
     Ok(Outcome::Success)
 }
 
-/// Writes proof `path`, replacing an older proof (a regular file) but never writing
-/// through a link or into anything else there.
-fn write_proof(path: &std::path::Path, svg: &[u8]) -> Result<()> {
+/// Writes proof `path` whole: into a new file beside it (mode 0600, like the ticket files,
+/// since a proof shows a ticket's serial and prize), moved into place only when complete.
+/// An older proof (a regular file) is replaced when `replace` is true, else refused; a
+/// link or anything else there is never written through, nor is a file another name links
+/// to (the move replaces the name, not the file).
+fn write_proof(path: &std::path::Path, bytes: &[u8], replace: bool) -> Result<()> {
     use std::io::Write;
-    use std::os::unix::fs::OpenOptionsExt;
     let cannot = || format!("cannot write {}", path.display());
     if let Ok(m) = std::fs::symlink_metadata(path) {
         if !m.is_file() {
@@ -138,13 +154,29 @@ fn write_proof(path: &std::path::Path, svg: &[u8]) -> Result<()> {
                 path.display()
             );
         }
+        if !replace {
+            anyhow::bail!(
+                "{} exists: nothing was written; give --force to replace it, or another file",
+                path.display()
+            );
+        }
     }
-    let mut f = std::fs::File::options()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
-        .open(path)
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    let mut f = tempfile::Builder::new()
+        .prefix(".tirage-proof-")
+        .tempfile_in(dir)
         .with_context(cannot)?;
-    f.write_all(svg).with_context(cannot)
+    f.write_all(bytes).with_context(cannot)?;
+    f.as_file().sync_all().with_context(cannot)?;
+    if replace {
+        f.persist(path).map_err(|e| e.error).with_context(cannot)?;
+    } else {
+        f.persist_noclobber(path)
+            .map_err(|e| e.error)
+            .with_context(cannot)?;
+    }
+    Ok(())
 }

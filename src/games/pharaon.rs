@@ -841,7 +841,7 @@ impl Mechanic for Pharaon {
     }
 
     /// Surfaces I to IV: the sarcophagus; the three hieroglyphs over their three amounts;
-    /// the two pedestals' halves; the six pyramid symbols in two rows of three.
+    /// each pedestal's two halves on a row; the six pyramid symbols in two rows of three.
     fn panels(&self) -> Vec<Panel> {
         let panel = |id: &str, rows: Vec<Vec<usize>>| Panel {
             id: id.into(),
@@ -856,7 +856,7 @@ impl Mechanic for Pharaon {
                     (J2_AMT..J2_AMT + HIEROGLYPH_CELLS).collect(),
                 ],
             ),
-            panel("III", vec![(J3..J3 + 4).collect()]),
+            panel("III", vec![vec![J3, J3 + 1], vec![J3 + 2, J3 + 3]]),
             panel(
                 "IV",
                 vec![(J4..J4 + 3).collect(), (J4 + 3..J4 + 6).collect()],
