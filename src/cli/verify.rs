@@ -72,7 +72,8 @@ pub struct Args {
     /// signature block.
     #[arg(long, value_name = "NAME", value_parser = party_name)]
     operator: Option<String>,
-    /// No progress bar, and no line saying where the audit report went.
+    /// The verdict line only (CLEAN or FINDINGS, and what it was held against): no report
+    /// on stdout, no progress bar, no line saying where the audit report went.
     #[arg(short, long)]
     quiet: bool,
 }
@@ -142,6 +143,8 @@ pub fn run(a: Args) -> Result<Outcome> {
         bar.finish_and_clear();
         if a.json {
             println!("{}", serde_json::to_string_pretty(&report)?);
+        } else if a.quiet {
+            print!("{}", super::visible(&report.verdict_text()));
         } else {
             print!("{}", super::visible(&report.to_text()));
         }
@@ -171,6 +174,8 @@ pub fn run(a: Args) -> Result<Outcome> {
     let report = &audit.report;
     if a.json {
         println!("{}", serde_json::to_string_pretty(report)?);
+    } else if a.quiet {
+        print!("{}", super::visible(&report.verdict_text()));
     } else {
         print!("{}", super::visible(&report.to_text()));
     }
