@@ -327,3 +327,35 @@ fn bare_decimal_amounts_load_exactly() {
         "{err}"
     );
 }
+
+/// `-q` is the verdict alone: `check -q` one line, `generate -q` and `deck -q` nothing on
+/// stdout (where a fresh seed went is still said on stderr: a secret written is never
+/// silent).
+#[test]
+fn quiet_commands_print_their_verdict_alone() {
+    let spec = repo("tests/specs/coq_small.toml");
+    let out = tirage().args(["check", "-q"]).arg(&spec).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!(
+            "{}: valid (coq, 8 tiers, 10 ways, blocks of 3000 tickets)\n",
+            spec.display()
+        )
+    );
+    let t = tempfile::tempdir().unwrap();
+    for cmd in ["generate", "deck"] {
+        let d = t.path().join(cmd);
+        let out = tirage()
+            .args([cmd, "-q", "--out"])
+            .arg(&d)
+            .arg(&spec)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        assert!(out.stdout.is_empty());
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains("seed saved to"), "{err}");
+        assert!(!err.contains("tickets ("), "{err}");
+    }
+}
