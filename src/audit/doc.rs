@@ -88,7 +88,9 @@ pub fn markdown(blocks: &[Block]) -> String {
                     .collect();
                 let _ = writeln!(s, "|{}|", rule.join("|"));
                 for r in rows {
-                    let _ = writeln!(s, "| {} |", r.join(" | "));
+                    // A `|` inside a cell (a name, a quoted file's bytes) stays in its cell.
+                    let cells: Vec<String> = r.iter().map(|c| c.replace('|', "\\|")).collect();
+                    let _ = writeln!(s, "| {} |", cells.join(" | "));
                 }
             }
             Block::Chart { alt, file } => {
@@ -97,7 +99,7 @@ pub fn markdown(blocks: &[Block]) -> String {
             Block::Signatures(parties) => {
                 let names: Vec<String> = parties
                     .iter()
-                    .map(|(_, n)| n.clone().unwrap_or_else(|| "(not named)".into()))
+                    .map(|(_, n)| n.as_deref().unwrap_or("(not named)").replace('|', "\\|"))
                     .collect();
                 let roles: Vec<&str> = parties.iter().map(|(r, _)| r.as_str()).collect();
                 let blank = vec![""; parties.len()].join(" | ");
@@ -236,11 +238,11 @@ mod tests {
             Block::Para("text".into()),
             Block::Item(0, "a".into()),
             Block::Item(1, "b".into()),
-            table(&["x", ">n"], vec![vec!["`k`".into(), "2".into()]]),
+            table(&["x", ">n"], vec![vec!["`k`".into(), "2|3".into()]]),
         ];
         assert_eq!(
             markdown(&blocks),
-            "## 1. A\n\ntext\n\n- a\n  - b\n\n| x | n |\n|---|---:|\n| `k` | 2 |\n"
+            "## 1. A\n\ntext\n\n- a\n  - b\n\n| x | n |\n|---|---:|\n| `k` | 2\\|3 |\n"
         );
     }
 
