@@ -17,7 +17,9 @@ KEYS    ?= output/keys
 OPKEY   := $(KEYS)/operator
 VKEY     = $(KEYS)/$(GAME).validation-key
 
-.PHONY: block verify keys test bench check build clean
+PREFIX  ?= $(HOME)/.cargo
+
+.PHONY: block verify keys test bench check build clean install
 
 build:
 	$(CARGO) build --release --locked
@@ -54,6 +56,12 @@ check: build
 	$(CARGO) fmt --check
 	$(CARGO) clippy --locked --all-targets -- -D warnings
 	for s in game_specs/*.toml; do $(BIN) check $$s >/dev/null || exit 1; echo "$$s: OK"; done
+
+## make install [PREFIX=dir]: build in release mode and put `tirage` in $(PREFIX)/bin
+## (default ~/.cargo/bin, on PATH with a rustup install)
+install:
+	$(CARGO) install --locked --path . --root $(PREFIX)
+	@echo "installed $(PREFIX)/bin/tirage"
 
 clean:
 	$(CARGO) clean

@@ -4,7 +4,7 @@
 //! output moved aside until the new one is in place, never deleted when it holds files
 //! tirage did not write.
 
-use crate::audit::{AUDIT_JSON, AUDIT_MD, AUDIT_SVG};
+use crate::audit::{AUDIT_JSON, AUDIT_MD, AUDIT_PDF, AUDIT_SVG};
 use crate::durable;
 use crate::generate::{io, GenerateError, Kind};
 use crate::output::{manifest, BIN, CSV, MANIFEST, SPEC, SUMS, SUMS_SIG, VALIDATION};
@@ -67,7 +67,7 @@ pub fn check_destination(out: &Path, force: bool, kind: Kind) -> Result<(), Gene
 /// block file, an audit report file or its temporary file (regular files), or `proofs/`
 /// (checked further by [`foreign_files`]).
 fn written_by_tirage(name: &str, ft: std::fs::FileType) -> bool {
-    const FILES: [&str; 13] = [
+    const FILES: [&str; 14] = [
         SUMS,
         SUMS_SIG,
         MANIFEST,
@@ -81,8 +81,9 @@ fn written_by_tirage(name: &str, ft: std::fs::FileType) -> bool {
         AUDIT_MD,
         AUDIT_JSON,
         AUDIT_SVG,
+        AUDIT_PDF,
     ];
-    let report_tmp = [AUDIT_MD, AUDIT_JSON, AUDIT_SVG]
+    let report_tmp = [AUDIT_MD, AUDIT_JSON, AUDIT_SVG, AUDIT_PDF]
         .iter()
         .any(|r| name.starts_with(&format!(".{r}.")) && name.ends_with(".tmp"));
     if name == PROOFS {

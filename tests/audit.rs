@@ -66,6 +66,13 @@ fn fix_digests(d: &Path) {
     std::fs::write(d.join("SHA256SUMS"), sums).unwrap();
 }
 
+/// The 32 bytes of the share in file `f`.
+fn a_share(f: &Path) -> [u8; 32] {
+    SeedShare::from_hex(&std::fs::read_to_string(f).unwrap())
+        .unwrap()
+        .0
+}
+
 fn json(path: &Path) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
 }
@@ -84,25 +91,35 @@ fn verify_writes_the_audit_beside_the_block_and_rewrites_it() {
     let t = tempfile::tempdir().unwrap();
     let b = t.path().join("b");
     generate(&small_spec(), &b, 2);
-    assert_eq!(verify_code(&b), 0);
-    for f in ["audit.md", "audit.json", "audit.svg"] {
-        assert!(b.join(f).is_file(), "{f} missing");
-    }
-    let first = std::fs::read(b.join("audit.json")).unwrap();
+    // The report's date pinned (SOURCE_DATE_EPOCH): two runs give the same bytes.
+    let pinned = || {
+        tirage()
+            .args(["verify", "--unauthenticated", "-q"])
+            .arg(&b)
+            .env("SOURCE_DATE_EPOCH", "1700000000")
+            .output()
+            .unwrap()
+            .status
+            .code()
+    };
+    assert_eq!(pinned(), Some(0));
+    let files = ["audit.md", "audit.json", "audit.pdf", "audit.svg"];
+    let first: Vec<Vec<u8>> = files
+        .iter()
+        .map(|f| std::fs::read(b.join(f)).unwrap_or_else(|_| panic!("{f} missing")))
+        .collect();
     // A second run is still clean (the audit files are not deliverables), replaces the
     // files with the same content and leaves no temporary file behind.
     std::fs::write(b.join("audit.md"), "stale").unwrap();
-    assert_eq!(verify_code(&b), 0);
-    assert_eq!(std::fs::read(b.join("audit.json")).unwrap(), first);
-    assert_ne!(
-        std::fs::read_to_string(b.join("audit.md")).unwrap(),
-        "stale"
-    );
+    assert_eq!(pinned(), Some(0));
+    for (f, bytes) in files.iter().zip(&first) {
+        assert_eq!(&std::fs::read(b.join(f)).unwrap(), bytes, "{f} differs");
+    }
     let names: Vec<String> = std::fs::read_dir(&b)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(names.len(), 9, "{names:?}");
+    assert_eq!(names.len(), 10, "{names:?}");
     assert!(names.iter().all(|n| !n.starts_with('.')), "{names:?}");
 
     let a = json(&b.join("audit.json"));
@@ -128,6 +145,11 @@ fn verify_writes_the_audit_beside_the_block_and_rewrites_it() {
         sha(&std::fs::read(repo("Cargo.lock")).unwrap())
     );
     assert_eq!(a["generated_by"], a["verified_by"]);
+    assert_eq!(a["date_utc"], "2023-11-14 22:13:20 UTC");
+    assert_eq!(a["game"]["name"], "ASTRO ANNEE DU COQ");
+    assert_eq!(a["game"]["game_code"], 1703);
+    assert_eq!(a["auditor"], serde_json::Value::Null);
+    assert_eq!(a["replay_seed"], serde_json::Value::Null);
 
     let md = std::fs::read_to_string(b.join("audit.md")).unwrap();
     for s in [
@@ -140,6 +162,14 @@ fn verify_writes_the_audit_beside_the_block_and_rewrites_it() {
         "Skipped: no seed was given",
         "![winners per pack and top-tier positions](audit.svg)",
         "git commit",
+        "| date and time of the procedures (UTC) | 2023-11-14 22:13:20 UTC |",
+        "| game | ASTRO ANNEE DU COQ |",
+        "| game code / emission / block | 1703 / 1 / 1 |",
+        "| auditor | (not named: `tirage verify --auditor NAME`) |",
+        "| replay used | no replay (no seed given) |",
+        "Held against: UNAUTHENTICATED: no signature checked; lot table: only the block's own spec copy (no --spec);",
+        "## Sign-off",
+        "| name | (not named) | (not named) |",
     ] {
         assert!(md.contains(s), "audit.md lacks {s:?}");
     }
@@ -290,6 +320,39 @@ fn seed_shares_generate_and_replay() {
     let (code, r) = run(&[&fa, &fb]);
     assert_eq!(code, 0, "{r:#}");
     assert_eq!(check(&r, "replay")["result"], "pass");
+    // The audit says which commitments the shares of the replay opened, never a share.
+    let report = t.path().join("report");
+    let mut c = tirage();
+    c.args(["verify", "--unauthenticated", "-q", "--report"])
+        .arg(&report)
+        .arg(&blk)
+        .arg("--validation-key")
+        .arg(&key);
+    for p in [&fa, &fb] {
+        c.arg("--seed-share").arg(p);
+    }
+    assert_eq!(c.output().unwrap().status.code(), Some(0));
+    let a = json(&report.join("audit.json"));
+    assert_eq!(
+        a["replay_seed"],
+        serde_json::json!({"seed_commitment": combined.commitment(), "share_commitments": lines})
+    );
+    let md = std::fs::read_to_string(report.join("audit.md")).unwrap();
+    assert!(
+        md.contains(&format!(
+            "| replay used | 2 seed shares (`--seed-share`), in order opening the commitments 1: `{}`, 2: `{}`",
+            lines[0], lines[1]
+        )),
+        "{md}"
+    );
+    for secret in [hex::encode(a_share(&fa)), hex::encode(a_share(&fb))] {
+        for f in ["audit.md", "audit.json"] {
+            let text = std::fs::read_to_string(report.join(f))
+                .unwrap()
+                .to_lowercase();
+            assert!(!text.contains(&secret), "{f} holds a share");
+        }
+    }
     // The shares in the wrong order: another seed.
     let (code, r) = run(&[&fb, &fa]);
     assert_eq!(code, 1);
@@ -600,4 +663,207 @@ fn the_audit_never_lists_where_the_top_prizes_are() {
         .contains("\"positions\": ["));
     let md = std::fs::read_to_string(b.join("audit.md")).unwrap();
     assert!(md.contains("their positions are not published"), "{md}");
+}
+
+/// The texts of an SVG drawn by tirage (each `<text …>…</text>`), unescaped.
+fn svg_texts(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            let body = t.split_once('>')?.1;
+            Some(
+                body.split_once("</text>")?
+                    .0
+                    .replace("&lt;", "<")
+                    .replace("&gt;", ">")
+                    .replace("&amp;", "&"),
+            )
+        })
+        .collect()
+}
+
+/// The report an auditor signs: the parties named on the command line, the date, the game,
+/// what the counts were held against (said in the verdict, so the report with `--spec`
+/// differs from the one without), in audit.md, audit.json and audit.pdf (as text a reader
+/// finds), with a signature block.
+#[test]
+fn the_audit_names_its_parties_and_what_the_counts_were_held_against() {
+    let t = tempfile::tempdir().unwrap();
+    let b = t.path().join("b");
+    generate(&small_spec(), &b, 1);
+    let run = |report: &str, spec: bool| {
+        let mut c = tirage();
+        c.args(["verify", "--unauthenticated", "-q", "--report"])
+            .arg(t.path().join(report))
+            .args([
+                "--auditor",
+                "Claire Dupont",
+                "--operator",
+                "Jeux Opérations",
+            ])
+            .env("SOURCE_DATE_EPOCH", "1700000000")
+            .arg(&b);
+        if spec {
+            c.arg("--spec").arg(small_spec());
+        }
+        let out = c.output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let held = run("with", true);
+    run("without", false);
+    let spec_sha = sha(&std::fs::read(small_spec()).unwrap());
+    let with = std::fs::read_to_string(t.path().join("with/audit.md")).unwrap();
+    let without = std::fs::read_to_string(t.path().join("without/audit.md")).unwrap();
+    assert_ne!(with, without);
+    let verdict = format!("**Verdict: CLEAN.** Held against: UNAUTHENTICATED: no signature checked; lot table held against the reference spec (SHA-256 {spec_sha});");
+    assert!(with.contains(&verdict), "{with}");
+    assert!(with.contains(&format!(
+        "| lot table held against | the reference spec given with --spec (SHA-256 `{spec_sha}`) |"
+    )));
+    assert!(without.contains(
+        "| lot table held against | only the block's own spec copy (no reference spec: --spec) |"
+    ));
+    // -q: the verdict alone.
+    assert_eq!(held.lines().count(), 2, "{held}");
+    assert!(held.starts_with("verify: CLEAN\nheld against: "), "{held}");
+    for s in [
+        "| auditor | Claire Dupont |",
+        "| operator | Jeux Opérations |",
+        "| name | Claire Dupont | Jeux Opérations |",
+        "| legal reference | Règlement particulier « ASTRO ANNEE DU COQ », JORF n°0303 du 30 décembre 2016 |",
+    ] {
+        assert!(with.contains(s), "audit.md lacks {s:?}");
+    }
+    let a = json(&t.path().join("with/audit.json"));
+    assert_eq!(a["auditor"], "Claire Dupont");
+    assert_eq!(a["operator"], "Jeux Opérations");
+    assert_eq!(a["date_utc"], "2023-11-14 22:13:20 UTC");
+    assert!(a["host"].as_str().is_some_and(|h| !h.is_empty()));
+    assert_eq!(
+        a["game"]["legal_reference"],
+        "Règlement particulier « ASTRO ANNEE DU COQ », JORF n°0303 du 30 décembre 2016"
+    );
+
+    let pdf = t.path().join("with/audit.pdf");
+    assert!(std::fs::read(&pdf).unwrap().starts_with(b"%PDF-1.7"));
+    let out = std::process::Command::new("pdftotext")
+        .arg(&pdf)
+        .arg("-")
+        .output()
+        .expect("pdftotext (poppler-utils) is installed");
+    let text = String::from_utf8(out.stdout).unwrap();
+    for s in [
+        "Audit report — coq, block 1",
+        "2023-11-14 22:13:20 UTC",
+        "Claire Dupont",
+        "Jeux Opérations",
+        "ASTRO ANNEE DU COQ",
+        "Verdict: CLEAN.",
+        "lot table held against the reference spec",
+        "Winners per pack, in print order",
+        "Distribution of winners per full pack (20 packs) against its law",
+        "Sign-off",
+        "Signature",
+        "page 1 of ",
+    ] {
+        assert!(text.contains(s), "audit.pdf lacks {s:?}");
+    }
+    assert!(!text.contains('?'), "a sign the PDF fonts lack: {text}");
+
+    // A name that is no name, a malformed SOURCE_DATE_EPOCH: refused (exit 2).
+    let out = tirage()
+        .args([
+            "verify",
+            "--unauthenticated",
+            "--auditor",
+            " ",
+            "--no-audit",
+        ])
+        .arg(&b)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = tirage()
+        .args(["verify", "--unauthenticated", "--no-audit"])
+        .arg(&b)
+        .env("SOURCE_DATE_EPOCH", "yesterday")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains(
+        "SOURCE_DATE_EPOCH=\"yesterday\": expected whole seconds since 1970-01-01 00:00:00 UTC"
+    ));
+}
+
+/// A deck smaller than a pack, and one ending in a short pack: each pack is read against
+/// the expectation for its own size, the summary describes the deck, the chart draws no
+/// empty panel and its axis labels are distinct.
+#[test]
+fn decks_are_described_pack_by_pack_for_their_size() {
+    let t = tempfile::tempdir().unwrap();
+    let deck = |spec: &str, out: &str, extra: &[&str]| {
+        let d = t.path().join(out);
+        tirage()
+            .arg("deck")
+            .arg(repo(spec))
+            .args(["--insecure-seed", "--seed", SEED, "-q", "--out"])
+            .arg(&d)
+            .args(extra)
+            .assert()
+            .success();
+        assert_eq!(verify_code(&d), 0);
+        d
+    };
+    // 56 tickets (24 winners), packs of 100: one short pack, no full one.
+    let d = deck("tests/specs/poker_small.toml", "poker", &[]);
+    let a = json(&d.join("audit.json"));
+    assert_eq!(
+        a["randomness"]["packs"],
+        serde_json::json!({"packs": 1, "pack_size": 100, "full_packs": 0, "min": 24, "max": 24,
+            "pack_tickets": 56, "mean": 24.0, "expected": 24.0, "expected_sd": 0.0,
+            "short_pack": {"tickets": 56, "winners": 24, "expected": 24.0, "expected_sd": 0.0}})
+    );
+    let texts = svg_texts(&std::fs::read_to_string(d.join("audit.svg")).unwrap());
+    let caption =
+        "Winners per pack, in print order (the last pack holds 56 tickets: expected 24.0)";
+    let at = texts.iter().position(|t| t == caption).expect(caption);
+    // The pack axis: one pack, one label.
+    let pack_axis: Vec<&str> = texts[at..]
+        .iter()
+        .take_while(|t| *t != "pack")
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        pack_axis.iter().filter(|t| **t == "1").count(),
+        1,
+        "{pack_axis:?}"
+    );
+    assert!(
+        !texts
+            .iter()
+            .any(|t| t.starts_with("Distribution of winners")),
+        "{texts:?}"
+    );
+    assert!(
+        !texts
+            .iter()
+            .any(|t| t.starts_with("Positions of the tiers")),
+        "{texts:?}"
+    );
+    assert!(texts.contains(&"Not drawn: the distribution of winners per full pack (0 full pack(s) of 100 tickets; it needs two).".to_string()));
+
+    // 400 tickets in packs of 150: two full packs and a short one of 100.
+    let d = deck("tests/specs/coq_small.toml", "coq", &["--tickets", "400"]);
+    let a = json(&d.join("audit.json"));
+    let p = &a["randomness"]["packs"];
+    assert_eq!(
+        (p["packs"].as_u64(), p["full_packs"].as_u64()),
+        (Some(3), Some(2))
+    );
+    let lots = json(&d.join("manifest.json"))["lots"].as_u64().unwrap() as f64;
+    assert_eq!(p["short_pack"]["tickets"], 100);
+    let e = p["short_pack"]["expected"].as_f64().unwrap();
+    assert!((e - 100.0 * lots / 400.0).abs() < 1e-9, "{e} {lots}");
+    assert!((p["expected"].as_f64().unwrap() - 150.0 * lots / 400.0).abs() < 1e-9);
 }

@@ -288,3 +288,74 @@ fn help_lists_every_subcommand() {
         assert!(text.contains(c), "{text}");
     }
 }
+
+/// A bare TOML decimal amount loads exactly, from its own digits (`price = 0.5`,
+/// `amount = 20_000.00`, `payout = 25294.0`); the spec's digest stays that of the file as
+/// written. One with more than 2 decimals is refused naming the file, line and field
+/// (exit 2), never rounded.
+#[test]
+fn bare_decimal_amounts_load_exactly() {
+    let text = replace_once(&small_text(), "price = 2 ", "price = 0.5 ");
+    let text = replace_once(&text, "amount = 20000\n", "amount = 20_000.00\n");
+    let text = replace_once(&text, "payout = 25_294", "payout = 25294.0");
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path().join("decimal.toml");
+    std::fs::write(&p, &text).unwrap();
+    let spec = tirage::spec::GameSpec::load(&p).unwrap();
+    assert_eq!(spec.price, tirage::money::Money(50));
+    assert_eq!(spec.tiers[0].amount, tirage::money::Money(2_000_000));
+    assert_eq!(spec.payout(), tirage::money::Money(2_529_400));
+    assert_eq!(spec.text, text);
+    assert_eq!(
+        spec.sha256,
+        hex::encode(<sha2::Sha256 as sha2::Digest>::digest(text.as_bytes()))
+    );
+    assert_eq!(check(&text).0, 0);
+
+    // 4.555 is no amount of cents: refused, with the file, line 11 and the field.
+    let (code, err) = check(&replace_once(&small_text(), "price = 2 ", "price = 4.555 "));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("bad.toml:11: game.price: `4.555` has more than 2 decimals"),
+        "{err}"
+    );
+    // A rate is a float of its own: untouched, and an amount in exponent form is refused.
+    let (code, err) = check(&replace_once(&small_text(), "price = 2 ", "price = 5e-1 "));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("bad.toml:11: game.price: `5e-1` is not an amount"),
+        "{err}"
+    );
+}
+
+/// `-q` is the verdict alone: `check -q` one line, `generate -q` and `deck -q` nothing on
+/// stdout (where a fresh seed went is still said on stderr: a secret written is never
+/// silent).
+#[test]
+fn quiet_commands_print_their_verdict_alone() {
+    let spec = repo("tests/specs/coq_small.toml");
+    let out = tirage().args(["check", "-q"]).arg(&spec).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!(
+            "{}: valid (coq, 8 tiers, 10 ways, blocks of 3000 tickets)\n",
+            spec.display()
+        )
+    );
+    let t = tempfile::tempdir().unwrap();
+    for cmd in ["generate", "deck"] {
+        let d = t.path().join(cmd);
+        let out = tirage()
+            .args([cmd, "-q", "--out"])
+            .arg(&d)
+            .arg(&spec)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        assert!(out.stdout.is_empty());
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains("seed saved to"), "{err}");
+        assert!(!err.contains("tickets ("), "{err}");
+    }
+}

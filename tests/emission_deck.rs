@@ -127,7 +127,7 @@ fn a_replaced_block_manifest_breaks_the_emission() {
     )
     .unwrap();
     let o = tirage()
-        .args(["verify", "--unauthenticated", "-q"])
+        .args(["verify", "--unauthenticated"])
         .arg(&em)
         .output()
         .unwrap();

@@ -150,7 +150,7 @@ fn tampered(name: &str, edit: impl FnOnce(&Path)) -> (i32, String) {
     copy_dir(&block(), &d);
     edit(&d);
     let out = tirage()
-        .args(["verify", "--unauthenticated", "-q"])
+        .args(["verify", "--unauthenticated"])
         .arg(&d)
         .output()
         .unwrap();
@@ -293,13 +293,27 @@ fn a_missing_file_is_caught() {
 #[test]
 fn verify_against_another_reference_spec_is_a_finding() {
     let out = tirage()
-        .args(["verify", "--unauthenticated", "-q", "--spec"])
+        .args(["verify", "--unauthenticated", "--spec"])
         .arg(repo("game_specs/coq.toml"))
         .arg(block())
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("is not the reference spec"));
+    // -q: the verdict alone, naming the procedures with findings.
+    let out = tirage()
+        .args(["verify", "--unauthenticated", "-q", "--no-audit", "--spec"])
+        .arg(repo("game_specs/coq.toml"))
+        .arg(block())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.lines().count(), 2, "{text}");
+    assert!(
+        text.starts_with("verify: FINDINGS (spec fail)\nheld against: UNAUTHENTICATED"),
+        "{text}"
+    );
     let out = tirage()
         .args(["verify", "--unauthenticated", "-q", "--spec"])
         .arg(repo("tests/specs/coq_small.toml"))

@@ -14,7 +14,7 @@ fn block(t: &Path, name: &str) -> std::path::PathBuf {
 
 fn verify_out(dir: &Path) -> (Option<i32>, String) {
     let o = tirage()
-        .args(["verify", "-q", "--no-audit"])
+        .args(["verify", "--no-audit"])
         .arg(dir)
         .timeout(std::time::Duration::from_secs(60))
         .output()
@@ -83,7 +83,7 @@ fn a_declared_count_never_sizes_an_allocation() {
     // 1 GiB of address space: far less than 4294967295 tickets would take.
     let o = std::process::Command::new("sh")
         .arg("-c")
-        .arg("ulimit -v 1048576; exec \"$0\" verify -q --no-audit --threads 1 --seed-file \"$1\" \"$2\"")
+        .arg("ulimit -v 1048576; exec \"$0\" verify --no-audit --threads 1 --seed-file \"$1\" \"$2\"")
         .arg(assert_cmd::cargo::cargo_bin("tirage"))
         .arg(&seed)
         .arg(&b)

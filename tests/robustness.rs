@@ -146,7 +146,7 @@ fn a_print_file_longer_than_its_block_is_a_bounded_finding() {
         .unwrap();
     f.set_len(f.metadata().unwrap().len() + (64 << 20)).unwrap(); // 64 MiB of zeros
     let o = tirage()
-        .args(["verify", "--unauthenticated", "-q", "--no-audit"])
+        .args(["verify", "--unauthenticated", "--no-audit"])
         .arg(&b)
         .output()
         .unwrap();
@@ -181,7 +181,7 @@ fn an_emission_checks_every_block_directory_on_disk() {
         .replacen("\"block-002\"", "\"../elsewhere\"", 1);
     std::fs::write(em.join("emission.json"), json).unwrap();
     let o = tirage()
-        .args(["verify", "--unauthenticated", "-q", "--no-audit"])
+        .args(["verify", "--unauthenticated", "--no-audit"])
         .arg(&em)
         .output()
         .unwrap();
@@ -204,7 +204,7 @@ fn a_block_whose_print_file_cannot_be_read_reports_ticket_checks_as_not_run() {
     generate(&repo("tests/specs/coq_small.toml"), &b, 1);
     std::fs::write(b.join("tickets.bin"), b"not a print file").unwrap();
     let o = tirage()
-        .args(["verify", "--unauthenticated", "-q", "--no-audit"])
+        .args(["verify", "--unauthenticated", "--no-audit"])
         .arg(&b)
         .output()
         .unwrap();
@@ -491,7 +491,7 @@ fn sha256sums_lists_each_file_once() {
     let first = sums.lines().next().unwrap();
     std::fs::write(b.join("SHA256SUMS"), format!("{sums}{first}\n")).unwrap();
     let o = tirage()
-        .args(["verify", "--unauthenticated", "--no-audit", "-q"])
+        .args(["verify", "--unauthenticated", "--no-audit"])
         .arg(&b)
         .output()
         .unwrap();

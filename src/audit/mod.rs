@@ -16,11 +16,13 @@
 //! same bytes are **findings** (verify exits 1), like every other failed procedure.
 
 pub mod chart;
+pub mod doc;
 pub mod leakage;
 pub mod randomness;
 
-use crate::output::manifest::Tool;
-use crate::verify::{CheckResult, ReplayFile, Report, Verified};
+use crate::output::manifest::{Game, Tool};
+use crate::verify::{CheckResult, ReplayFile, Report, SeedInput, Verified};
+use doc::Block;
 use randomness::Evidence;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -38,6 +40,8 @@ pub const AUDIT_MD: &str = "audit.md";
 pub const AUDIT_JSON: &str = "audit.json";
 /// The chart.
 pub const AUDIT_SVG: &str = "audit.svg";
+/// The report on A4 pages, with the chart and the signature block.
+pub const AUDIT_PDF: &str = "audit.pdf";
 
 /// What one exception means, in words.
 pub const EXCEPTION_MEANING: &str = "a result this far from what an honest random block gives happens by chance in 1 % of honest blocks; an exception calls for a look (for instance at the chart, or at the next blocks), it is not by itself evidence of bias";
@@ -89,13 +93,66 @@ pub struct Exception {
     pub meaning: &'static str,
 }
 
-/// The whole audit report (`audit.json`; `audit.md` renders it).
+/// The seed a replay used, by commitment (never the secret itself).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ReplaySeed {
+    /// Commitment of the master seed the replay ran from (`Seed::commitment`).
+    pub seed_commitment: String,
+    /// When the seed was combined from shares (`--seed-share`): for each share in order,
+    /// the manifest's commitment it opens (`(opens none)` when it opens none). Empty when
+    /// the seed was given whole (`--seed-file`).
+    pub share_commitments: Vec<String>,
+}
+
+impl ReplaySeed {
+    /// What `seed` is, by commitment; a share is named by the commitment of `recorded`
+    /// (the manifest's) at its place that it opens.
+    pub fn of(seed: &SeedInput, recorded: Option<&[String]>) -> ReplaySeed {
+        ReplaySeed {
+            seed_commitment: seed.seed.commitment(),
+            share_commitments: seed
+                .shares
+                .iter()
+                .enumerate()
+                .map(|(i, sh)| {
+                    recorded
+                        .and_then(|r| r.get(i))
+                        .filter(|c| sh.opens(c))
+                        .cloned()
+                        .unwrap_or_else(|| "(opens none)".into())
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The whole audit report (`audit.json`; `audit.md` and `audit.pdf` render it).
 #[derive(Clone, Debug, Serialize)]
 pub struct Audit {
     /// Always [`FORMAT`].
     pub format: &'static str,
     /// `clean`, `clean, with exceptions` or `findings` (verify exits 1 only on findings).
     pub verdict: &'static str,
+    /// What the verdict rests on, in words: signer, reference spec, replay, encryption,
+    /// codes (the `held against` of verify's verdict line).
+    pub held_against: String,
+    /// What the counts were held against: the reference spec (`--spec`, with its SHA-256)
+    /// or only the block's own spec copy.
+    pub lot_table_held_against: String,
+    /// When the procedures ran, UTC, as `YYYY-MM-DD HH:MM:SS UTC` ([`report_time`]: the
+    /// clock, or `SOURCE_DATE_EPOCH` when set).
+    pub date_utc: String,
+    /// The host name of the machine verify ran on.
+    pub host: String,
+    /// The auditor named on the command line (`--auditor`), if any.
+    pub auditor: Option<String>,
+    /// The operator named on the command line (`--operator`), if any.
+    pub operator: Option<String>,
+    /// The game as the block's manifest describes it (full name, legal reference, game
+    /// code, emission).
+    pub game: Option<Game>,
+    /// The seed the replay used, by commitment; `None` when no seed was given.
+    pub replay_seed: Option<ReplaySeed>,
     /// The tool that generated the block (from its manifest).
     pub generated_by: Option<Tool>,
     /// The tool that ran these procedures (this build).
@@ -139,9 +196,62 @@ pub enum AuditError {
         /// The operating system's error.
         error: std::io::Error,
     },
-    /// The chart could not be drawn.
-    #[error("the audit chart could not be drawn: {0}")]
-    Chart(String),
+}
+
+/// The time the report states, UTC: `SOURCE_DATE_EPOCH` (seconds since 1970, the
+/// reproducible-builds convention) when set, so that a report can be made byte for byte
+/// again; else the clock. Errors: a `SOURCE_DATE_EPOCH` that is not a whole number of
+/// seconds from 0 to 253402300799 (year 9999), named with its value.
+pub fn report_time() -> Result<String, String> {
+    let secs = match std::env::var("SOURCE_DATE_EPOCH") {
+        Ok(v) => v
+            .trim()
+            .parse::<i64>()
+            .ok()
+            .filter(|s| (0..=253_402_300_799).contains(s))
+            .ok_or_else(|| {
+                format!(
+                    "SOURCE_DATE_EPOCH={v:?}: expected whole seconds since 1970-01-01 00:00:00 UTC (0 to 253402300799)"
+                )
+            })?,
+        Err(_) => std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64),
+    };
+    Ok(utc_text(secs))
+}
+
+/// `secs` since 1970-01-01 00:00:00 UTC as `YYYY-MM-DD HH:MM:SS UTC` (proleptic
+/// Gregorian calendar; `secs` ≥ 0).
+pub fn utc_text(secs: i64) -> String {
+    let (days, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Days to civil date (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60
+    )
+}
+
+/// This machine's host name (`/proc/sys/kernel/hostname`, else `/etc/hostname`), or
+/// `unknown`.
+pub fn host_name() -> String {
+    ["/proc/sys/kernel/hostname", "/etc/hostname"]
+        .iter()
+        .filter_map(|p| std::fs::read_to_string(p).ok())
+        .map(|s| s.trim().to_string())
+        .find(|s| !s.is_empty())
+        .unwrap_or_else(|| "unknown".into())
 }
 
 impl Audit {
@@ -269,9 +379,22 @@ impl Audit {
             Some(r) => format!("Not established: the serials procedure's result is \"{r}\""),
             None => "Not established".into(),
         };
+        let held_against = report.authenticated.describe();
+        let lot_table_held_against = match &report.authenticated.reference_spec {
+            Some(h) => format!("the reference spec given with --spec (SHA-256 `{h}`)"),
+            None => "only the block's own spec copy (no reference spec: --spec)".into(),
+        };
         Audit {
             format: FORMAT,
             verdict,
+            held_against,
+            lot_table_held_against,
+            date_utc: report_time().unwrap_or_else(|_| utc_text(0)),
+            host: host_name(),
+            auditor: None,
+            operator: None,
+            game: manifest.as_ref().map(|m| m.game.clone()),
+            replay_seed: None,
             generated_by: manifest.as_ref().map(|m| m.tool.clone()),
             verified_by: Tool::this_build(),
             seed_commitment: manifest.as_ref().map(|m| m.seed_commitment.clone()),
@@ -297,30 +420,53 @@ impl Audit {
         s
     }
 
-    /// The chart (`audit.svg`), when the randomness tests ran.
-    pub fn chart(&self) -> Option<Result<String, String>> {
+    /// The chart on a canvas, when the randomness tests ran ([`chart::canvas`]).
+    pub fn chart_canvas(&self) -> Option<crate::draw::Canvas> {
         let title = format!(
             "tirage audit — {} block {}",
             self.report.game.as_deref().unwrap_or("?"),
             self.report.block.map_or("?".into(), |b| b.to_string())
         );
-        self.randomness.as_ref().map(|e| chart::svg(e, &title))
+        self.randomness.as_ref().map(|e| chart::canvas(e, &title))
     }
 
-    /// Writes `audit.md`, `audit.json` and (when the randomness tests ran) `audit.svg` into
-    /// `dir` (created if missing), each to a temporary name then renamed over any previous
-    /// one. Returns the paths written. Errors: [`AuditError`].
+    /// The chart (`audit.svg`), when the randomness tests ran.
+    pub fn chart(&self) -> Option<String> {
+        self.chart_canvas().map(|c| crate::draw::svg::to_svg(&c))
+    }
+
+    /// `audit.pdf`: the report on A4 pages, the chart drawn in section 5, the signature
+    /// block last. Text is real text (standard fonts), so it can be searched and copied.
+    pub fn to_pdf(&self) -> Vec<u8> {
+        let head = format!(
+            "tirage audit report — {}, block {} — {}",
+            self.game_name(),
+            self.report.block.map_or("?".into(), |b| b.to_string()),
+            self.date_utc
+        );
+        let chart = self.chart_canvas();
+        let pages = doc::pages(&self.document(), &head, chart.as_ref());
+        crate::draw::pdf::document(&head, &pages)
+    }
+
+    /// Writes `audit.md`, `audit.json`, `audit.pdf` and (when the randomness tests ran)
+    /// `audit.svg` into `dir` (created if missing), each to a temporary name then renamed
+    /// over any previous one. Returns the paths written. Errors: [`AuditError`].
     pub fn write(&self, dir: &Path) -> Result<Vec<PathBuf>, AuditError> {
         std::fs::create_dir_all(dir).map_err(|error| AuditError::Io {
             path: dir.to_path_buf(),
             error,
         })?;
-        let mut files = vec![(AUDIT_MD, self.to_markdown()), (AUDIT_JSON, self.to_json())];
+        let mut files = vec![
+            (AUDIT_MD, self.to_markdown().into_bytes()),
+            (AUDIT_JSON, self.to_json().into_bytes()),
+            (AUDIT_PDF, self.to_pdf()),
+        ];
         if let Some(svg) = self.chart() {
-            files.push((AUDIT_SVG, svg.map_err(AuditError::Chart)?));
+            files.push((AUDIT_SVG, svg.into_bytes()));
         }
         let mut written = Vec::new();
-        for (name, text) in files {
+        for (name, bytes) in files {
             let path = dir.join(name);
             let io = |error| AuditError::Io {
                 path: path.clone(),
@@ -333,7 +479,7 @@ impl Audit {
                 .suffix(".tmp")
                 .tempfile_in(dir)
                 .map_err(io)?;
-            std::io::Write::write_all(&mut tmp, text.as_bytes()).map_err(io)?;
+            std::io::Write::write_all(&mut tmp, &bytes).map_err(io)?;
             // Temporary files are created 0600; the report is for every reader.
             #[cfg(unix)]
             {
@@ -348,76 +494,115 @@ impl Audit {
         Ok(written)
     }
 
+    /// The game's full name (the manifest's, else the spec id).
+    fn game_name(&self) -> String {
+        match (&self.game, &self.report.game) {
+            (Some(g), _) => g.name.clone(),
+            (None, Some(id)) => id.clone(),
+            (None, None) => "?".into(),
+        }
+    }
+
     /// `audit.md`: the report in Markdown.
     pub fn to_markdown(&self) -> String {
-        let mut s = String::new();
+        doc::markdown(&self.document())
+    }
+
+    /// The report as blocks, for `audit.md` and `audit.pdf` alike.
+    pub fn document(&self) -> Vec<Block> {
+        let mut d = Vec::new();
         let r = &self.report;
         let game = r.game.as_deref().unwrap_or("?");
         let block = r.block.map_or("?".into(), |b| b.to_string());
-        let _ = writeln!(s, "# Audit report — {game}, block {block}\n");
-        let _ = writeln!(
-            s,
+        d.push(Block::Title(format!(
+            "Audit report — {game}, block {block}"
+        )));
+        d.push(Block::Para(format!(
             "Agreed-upon procedures performed by `tirage verify` on the block in `{}`. This report \
              states the procedures performed and the factual findings; it draws no conclusion beyond \
-             them.\n",
+             them.",
             r.dir
-        );
+        )));
 
         // Identification.
-        let _ = writeln!(s, "## Identification\n");
-        let _ = writeln!(s, "| item | value |\n|---|---|");
-        let _ = writeln!(s, "| block directory | `{}` |", r.dir);
-        let _ = writeln!(s, "| game / block | {game} / {block} |");
-        let _ = writeln!(s, "| tickets read | {} |", r.tickets);
-        if let Some(h) = &self.spec_sha256 {
-            let _ = writeln!(s, "| spec.toml SHA-256 | `{h}` |");
+        d.push(Block::Heading("Identification".into()));
+        let named = |n: &Option<String>, flag: &str| {
+            n.clone()
+                .unwrap_or_else(|| format!("(not named: `tirage verify {flag} NAME`)"))
+        };
+        let mut rows = vec![
+            vec![
+                "date and time of the procedures (UTC)".to_string(),
+                self.date_utc.clone(),
+            ],
+            vec!["auditor".into(), named(&self.auditor, "--auditor")],
+            vec!["operator".into(), named(&self.operator, "--operator")],
+            vec!["host".into(), format!("`{}`", self.host)],
+        ];
+        if let Some(g) = &self.game {
+            rows.push(vec!["game".into(), g.name.clone()]);
+            rows.push(vec!["legal reference".into(), g.legal_reference.clone()]);
+            rows.push(vec![
+                "game code / emission / block".into(),
+                format!("{} / {} / {block}", g.game_code, g.emission),
+            ]);
+        } else {
+            rows.push(vec!["game / block".into(), format!("{game} / {block}")]);
         }
+        rows.push(vec![
+            "kind".into(),
+            match r.kind {
+                Some(crate::generate::Kind::Production) => "production block".into(),
+                Some(crate::generate::Kind::Specimen) => {
+                    "specimen deck (QA; its codes are never payable)".into()
+                }
+                None => "? (the manifest could not be read)".to_string(),
+            },
+        ]);
+        rows.push(vec!["block directory".into(), format!("`{}`", r.dir)]);
+        rows.push(vec!["tickets read".into(), r.tickets.to_string()]);
+        if let Some(h) = &self.spec_sha256 {
+            rows.push(vec!["spec.toml SHA-256".into(), format!("`{h}`")]);
+        }
+        rows.push(vec![
+            "lot table held against".into(),
+            self.lot_table_held_against.clone(),
+        ]);
         if let Some(c) = &self.seed_commitment {
-            let _ = writeln!(s, "| seed commitment | `{c}` |");
+            rows.push(vec!["seed commitment".into(), format!("`{c}`")]);
         }
         match &self.seed_shares {
             Some(sh) => {
                 for (i, c) in sh.iter().enumerate() {
-                    let _ = writeln!(s, "| seed share {} commitment | `{c}` |", i + 1);
+                    rows.push(vec![
+                        format!("seed share {} commitment", i + 1),
+                        format!("`{c}`"),
+                    ]);
                 }
             }
-            None => {
-                let _ = writeln!(
-                    s,
-                    "| seed shares | none recorded (the seed was not combined from shares) |"
-                );
-            }
+            None => rows.push(vec![
+                "seed shares".into(),
+                "none recorded (the seed was not combined from shares)".into(),
+            ]),
         }
-        let tool = |t: &Tool| {
-            format!(
-                "{} {}, git commit `{}`, Cargo.lock SHA-256 `{}`",
-                t.name,
-                t.version,
-                if t.git_commit.is_empty() {
-                    "(not recorded)"
-                } else {
-                    &t.git_commit
-                },
-                if t.cargo_lock_sha256.is_empty() {
-                    "(not recorded)"
-                } else {
-                    &t.cargo_lock_sha256
-                }
-            )
-        };
+        rows.push(vec!["replay used".into(), self.replay_used_text()]);
         if let Some(t) = &self.generated_by {
-            let _ = writeln!(s, "| generated by | {} |", tool(t));
+            rows.push(vec!["generated by".into(), tool_text(t)]);
         }
-        let _ = writeln!(s, "| verified by | {} |", tool(&self.verified_by));
+        rows.push(vec!["verified by".into(), tool_text(&self.verified_by)]);
+        d.push(doc::table(&["item", "value"], rows));
 
         // Summary.
         let count = |res: &str| r.checks.iter().filter(|c| c.result == res).count();
-        let _ = writeln!(s, "\n## Summary\n");
-        let _ = writeln!(
-            s,
-            "**Verdict: {}.** {} procedures: {} passed, {} with findings, {} not run, {} skipped. \
-             {} statistical tests with p-values, {} exception(s) at p < 1 %.\n",
+        d.push(Block::Heading("Summary".into()));
+        d.push(Block::Para(format!(
+            "**Verdict: {}.** Held against: {}.",
             self.verdict.to_uppercase(),
+            self.held_against
+        )));
+        d.push(Block::Para(format!(
+            "{} procedures: {} passed, {} with findings, {} not run, {} skipped. \
+             {} statistical tests with p-values, {} exception(s) at p < 1 %.",
             r.checks.len(),
             count("pass"),
             count("fail"),
@@ -425,94 +610,114 @@ impl Audit {
             count("skipped"),
             self.tests_with_p_values,
             self.exceptions.len()
-        );
-        let _ = writeln!(
-            s,
+        )));
+        d.push(Block::Para(format!(
             "Findings (a failed procedure, including the leakage gate and the replay) make \
              `tirage verify` exit 1. Exceptions (a statistic at p < 1 %) are reported but do not: \
              about 1 % of honest blocks flag any given test by chance, so with {} tests about {} % \
-             of honest blocks show at least one exception.\n",
+             of honest blocks show at least one exception.",
             self.tests_with_p_values, self.tests_with_p_values
-        );
+        )));
 
         // Procedures.
-        let _ = writeln!(s, "## 1. Procedures and findings\n");
-        let _ = writeln!(
-            s,
-            "| # | procedure | what it establishes | result | findings |\n|---:|---|---|---|---:|"
-        );
-        for (i, c) in r.checks.iter().enumerate() {
-            let _ = writeln!(
-                s,
-                "| {} | `{}` | {} | {} | {} |",
-                i + 1,
-                c.id.name(),
-                c.procedure,
-                c.result.to_uppercase(),
-                c.findings
-            );
-        }
+        d.push(Block::Heading("1. Procedures and findings".into()));
+        let rows = r
+            .checks
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                vec![
+                    (i + 1).to_string(),
+                    format!("`{}`", c.id.name()),
+                    c.procedure.to_string(),
+                    c.result.to_uppercase(),
+                    c.findings.to_string(),
+                ]
+            })
+            .collect();
+        d.push(doc::table(
+            &[
+                ">#",
+                "procedure",
+                "what it establishes",
+                "result",
+                ">findings",
+            ],
+            rows,
+        ));
         let failed: Vec<&CheckResult> = r.checks.iter().filter(|c| c.findings > 0).collect();
         if failed.is_empty() {
-            let _ = writeln!(s, "\nNo findings.");
+            d.push(Block::Para("No findings.".into()));
         } else {
-            let _ = writeln!(
-                s,
-                "\n### Findings (first {} of each)\n",
+            d.push(Block::Subheading(format!(
+                "Findings (first {} of each)",
                 crate::verify::report::EXAMPLES
-            );
+            )));
             for c in failed {
-                let _ = writeln!(s, "- **{}** — {} finding(s):", c.id.name(), c.findings);
+                d.push(Block::Item(
+                    0,
+                    format!("**{}** — {} finding(s):", c.id.name(), c.findings),
+                ));
                 for f in &c.examples {
-                    match f.ticket {
-                        Some(t) => {
-                            let _ = writeln!(s, "  - ticket {t}: {}", f.detail);
-                        }
-                        None => {
-                            let _ = writeln!(s, "  - {}", f.detail);
-                        }
-                    }
+                    d.push(Block::Item(
+                        1,
+                        match f.ticket {
+                            Some(t) => format!("ticket {t}: {}", f.detail),
+                            None => f.detail.clone(),
+                        },
+                    ));
                 }
             }
         }
 
         // Counts.
-        let _ = writeln!(s, "\n## 2. Counts per tier and way, payout\n");
+        d.push(Block::Heading("2. Counts per tier and way, payout".into()));
         if self.tiers.is_empty() {
-            let _ = writeln!(s, "Not established (the spec could not be read).");
+            d.push(Block::Para(
+                "Not established (the spec could not be read).".into(),
+            ));
         } else {
-            let _ = writeln!(s, "Every face was re-evaluated by the rules alone; the counts below are the evaluation's.\n");
-            let _ = writeln!(
-                s,
-                "| tier (amount) | spec | found | agree | ways |\n|---:|---:|---:|---|---|"
-            );
-            for t in &self.tiers {
-                let _ = writeln!(
-                    s,
-                    "| {} | {} | {} | {} | {} |",
-                    t.amount,
-                    t.expected,
-                    t.found,
-                    if t.expected == t.found {
-                        "yes"
-                    } else {
-                        "**no**"
-                    },
-                    t.ways.join(", ")
-                );
-            }
-            let _ = writeln!(s, "\n| way | amount | spec | found |\n|---|---:|---:|---:|");
-            for w in &r.ways {
-                let _ = writeln!(
-                    s,
-                    "| `{}` | {} | {} | {} |",
-                    w.way, w.amount, w.expected, w.found
-                );
-            }
+            d.push(Block::Para(format!(
+                "Every face was re-evaluated by the rules alone; the counts below are the evaluation's, held against {}.",
+                self.lot_table_held_against
+            )));
+            let rows = self
+                .tiers
+                .iter()
+                .map(|t| {
+                    vec![
+                        t.amount.clone(),
+                        t.expected.to_string(),
+                        t.found.to_string(),
+                        if t.expected == t.found {
+                            "yes".into()
+                        } else {
+                            "**no**".into()
+                        },
+                        t.ways.join(", "),
+                    ]
+                })
+                .collect();
+            d.push(doc::table(
+                &[">tier (amount)", ">spec", ">found", "agree", "ways"],
+                rows,
+            ));
+            let rows = r
+                .ways
+                .iter()
+                .map(|w| {
+                    vec![
+                        format!("`{}`", w.way),
+                        w.amount.clone(),
+                        w.expected.to_string(),
+                        w.found.to_string(),
+                    ]
+                })
+                .collect();
+            d.push(doc::table(&["way", ">amount", ">spec", ">found"], rows));
             if let Some(t) = &self.totals {
-                let _ = writeln!(
-                    s,
-                    "\nLots: {} found, {} in the spec. Payout: {} found, {} in the spec. \
+                d.push(Block::Para(format!(
+                    "Lots: {} found, {} in the spec. Payout: {} found, {} in the spec. \
                      Payout ratio (payout ÷ {} tickets × {}): {:.6} found, {:.6} in the spec.",
                     t.lots,
                     t.lots_expected,
@@ -522,141 +727,223 @@ impl Audit {
                     t.price,
                     t.payout_ratio,
                     t.payout_ratio_expected
-                );
+                )));
             }
         }
 
         // Serials.
-        let _ = writeln!(s, "\n## 3. Uniqueness of serials\n\n{}.", self.serials);
+        d.push(Block::Heading("3. Uniqueness of serials".into()));
+        d.push(Block::Para(format!("{}.", self.serials)));
 
         // Digests.
-        let _ = writeln!(s, "\n## 4. Digests\n");
-        let _ = writeln!(s, "| file | bytes | SHA-256 of the bytes read | SHA256SUMS | manifest |\n|---|---:|---|---|---|");
-        for f in &r.files {
-            let cmp = |listed: &Option<String>| match (listed, &f.sha256) {
-                (None, _) => "not listed".to_string(),
-                (Some(l), Some(h)) if l == h => "agrees".to_string(),
-                (Some(l), _) => format!("**differs**: `{l}`"),
-            };
-            let _ = writeln!(
-                s,
-                "| {} | {} | `{}` | {} | {} |",
-                f.name,
-                f.bytes.map_or("—".into(), |b| b.to_string()),
-                f.sha256.as_deref().unwrap_or("unreadable"),
-                cmp(&f.sha256sums),
-                cmp(&f.manifest)
-            );
-        }
+        d.push(Block::Heading("4. Digests".into()));
+        let rows = r
+            .files
+            .iter()
+            .map(|f| {
+                let cmp = |listed: &Option<String>| match (listed, &f.sha256) {
+                    (None, _) => "not listed".to_string(),
+                    (Some(l), Some(h)) if l == h => "agrees".to_string(),
+                    (Some(l), _) => format!("**differs**: `{l}`"),
+                };
+                vec![
+                    f.name.clone(),
+                    f.bytes.map_or("—".into(), |b| b.to_string()),
+                    format!("`{}`", f.sha256.as_deref().unwrap_or("unreadable")),
+                    cmp(&f.sha256sums),
+                    cmp(&f.manifest),
+                ]
+            })
+            .collect();
+        d.push(doc::table(
+            &[
+                "file",
+                ">bytes",
+                "SHA-256 of the bytes read",
+                "SHA256SUMS",
+                "manifest",
+            ],
+            rows,
+        ));
 
         // Randomness.
-        let _ = writeln!(s, "\n## 5. Randomness of the arrangement\n");
+        d.push(Block::Heading("5. Randomness of the arrangement".into()));
         match (&self.randomness, &self.randomness_not_run) {
-            (Some(e), _) => render_randomness(&mut s, e),
-            (None, Some(why)) => {
-                let _ = writeln!(s, "Not run: {why}.");
-            }
-            (None, None) => {
-                let _ = writeln!(s, "Not run.");
-            }
+            (Some(e), _) => randomness_blocks(&mut d, e),
+            (None, Some(why)) => d.push(Block::Para(format!("Not run: {why}."))),
+            (None, None) => d.push(Block::Para("Not run.".into())),
         }
 
         // Leakage.
-        let _ = writeln!(
-            s,
-            "\n## 6. Leakage gate: printed fields against win / lose\n"
-        );
+        d.push(Block::Heading(
+            "6. Leakage gate: printed fields against win / lose".into(),
+        ));
         match &self.leakage {
-            None => {
-                let _ = writeln!(s, "Not run (the print records could not be read).");
-            }
+            None => d.push(Block::Para(
+                "Not run (the print records could not be read).".into(),
+            )),
             Some(l) => {
-                let _ = writeln!(
-                    s,
+                d.push(Block::Para(
                     "For each field printed outside the scratch layer, the tickets are tallied by the \
                      field's value and by win / lose; a chi-square test of independence gives the \
                      p-value, and the mutual information says how many bits about win / lose the \
                      field carries (beside the mean for an independent field of the same shape). \
-                     The gate fails (a finding, exit 1) at p < 10⁻⁶; p < 1 % is an exception.\n"
-                );
-                let _ = writeln!(s, "| field | values | χ² | df | p-value | MI (bits) | independent field (bits) | result |\n|---|---:|---:|---:|---:|---:|---:|---|");
-                for f in l {
-                    let _ = writeln!(
-                        s,
-                        "| {} | {} | {} | {} | {} | {} | {} | {} |",
-                        f.measures,
-                        f.values,
-                        opt(f.chi_square, 2),
-                        opt(f.df, 0),
-                        p_text(f.p_value),
-                        f.mi_bits.map_or("—".into(), |v| format!("{v:.6}")),
-                        f.mi_baseline_bits.map_or("—".into(), |v| format!("{v:.6}")),
-                        f.result.to_uppercase()
-                    );
-                }
-                let _ = writeln!(s, "\nThe association with the pack number itself is the test `pack_dispersion` of section 5.");
+                     The gate fails (a finding, exit 1) at p < 10⁻⁶; p < 1 % is an exception."
+                        .into(),
+                ));
+                let rows = l
+                    .iter()
+                    .map(|f| {
+                        vec![
+                            f.measures.to_string(),
+                            f.values.to_string(),
+                            opt(f.chi_square, 2),
+                            opt(f.df, 0),
+                            p_text(f.p_value),
+                            f.mi_bits.map_or("—".into(), |v| format!("{v:.6}")),
+                            f.mi_baseline_bits.map_or("—".into(), |v| format!("{v:.6}")),
+                            f.result.to_uppercase(),
+                        ]
+                    })
+                    .collect();
+                d.push(doc::table(
+                    &[
+                        "field",
+                        ">values",
+                        ">χ²",
+                        ">df",
+                        ">p-value",
+                        ">MI (bits)",
+                        ">independent field (bits)",
+                        "result",
+                    ],
+                    rows,
+                ));
+                d.push(Block::Para("The association with the pack number itself is the test `pack_dispersion` of section 5.".into()));
             }
         }
 
         // Replay.
-        let _ = writeln!(s, "\n## 7. Audit replay\n");
+        d.push(Block::Heading("7. Audit replay".into()));
         let replay_check = r.checks.iter().find(|c| c.id.name() == "replay");
         match (&self.replay, replay_check.map(|c| c.result)) {
-            (_, Some("skipped")) => {
-                let _ = writeln!(s, "Skipped: no seed was given (`--seed-file` or `--seed-share`). With the seed, verify regenerates the block in memory and compares every file's bytes.");
-            }
+            (_, Some("skipped")) => d.push(Block::Para("Skipped: no seed was given (`--seed-file` or `--seed-share`). With the seed, verify regenerates the block in memory and compares every file's bytes.".into())),
             (Some(files), _) => {
-                let _ = writeln!(s, "The block was regenerated in memory from the seed given (whose commitment matches the manifest) and each file compared by SHA-256.\n");
-                let _ = writeln!(
-                    s,
-                    "| file | block | replay | identical |\n|---|---|---|---|"
-                );
-                for f in files {
-                    let _ = writeln!(
-                        s,
-                        "| {} | `{}` | `{}` | {} |",
-                        f.name,
-                        f.block_sha256.as_deref().unwrap_or("missing"),
-                        f.replay_sha256,
-                        if f.identical { "yes" } else { "**no**" }
-                    );
-                }
+                d.push(Block::Para(format!(
+                    "The block was regenerated in memory from {} and each file compared by SHA-256.",
+                    self.replay_used_text()
+                )));
+                let rows = files
+                    .iter()
+                    .map(|f| {
+                        vec![
+                            f.name.clone(),
+                            format!("`{}`", f.block_sha256.as_deref().unwrap_or("missing")),
+                            format!("`{}`", f.replay_sha256),
+                            if f.identical { "yes".into() } else { "**no**".into() },
+                        ]
+                    })
+                    .collect();
+                d.push(doc::table(&["file", "block", "replay", "identical"], rows));
             }
-            (None, res) => {
-                let _ = writeln!(
-                    s,
-                    "Result: {}; see the findings of `replay` in section 1.",
-                    res.unwrap_or("not run")
-                );
-            }
+            (None, res) => d.push(Block::Para(format!(
+                "Result: {}; see the findings of `replay` in section 1.",
+                res.unwrap_or("not run")
+            ))),
         }
 
         // Exceptions.
-        let _ = writeln!(s, "\n## 8. Exceptions\n");
+        d.push(Block::Heading("8. Exceptions".into()));
         if self.exceptions.is_empty() {
-            let _ = writeln!(s, "None: no test has a p-value below 1 %.");
+            d.push(Block::Para("None: no test has a p-value below 1 %.".into()));
         } else {
             for x in &self.exceptions {
-                let _ = writeln!(
-                    s,
-                    "- `{}` ({}): p = {} — {}.",
-                    x.id,
-                    x.test,
-                    p_text(Some(x.p_value)),
-                    x.meaning
-                );
+                d.push(Block::Item(
+                    0,
+                    format!(
+                        "`{}` ({}): p = {} — {}.",
+                        x.id,
+                        x.test,
+                        p_text(Some(x.p_value)),
+                        x.meaning
+                    ),
+                ));
             }
         }
-        let _ = writeln!(
-            s,
-            "\n## Reading the p-values\n\nA p-value is the probability that an honest block — every \
+        d.push(Block::Heading("Reading the p-values".into()));
+        d.push(Block::Para(
+            "A p-value is the probability that an honest block — every \
              arrangement of the lot table's tickets equally likely — gives a result at least as far \
              from expectation as this one. Small values are rare for honest blocks: below 1 % \
              (flagged here) in one honest block in a hundred, below 10⁻⁶ (the leakage gate) in one \
              in a million. Uniform p-values across many blocks are what honest generation looks like."
-        );
-        s
+                .into(),
+        ));
+
+        // Sign-off.
+        d.push(Block::Heading("Sign-off".into()));
+        d.push(Block::Para(format!(
+            "The procedures above were performed on {} on host `{}` by tirage {} (git commit `{}`), on the block {}; verdict: {}. \
+             By signing, the auditor attests that this report states the procedures performed and their \
+             results, and the operator that the block is the one delivered.",
+            self.date_utc,
+            self.host,
+            self.verified_by.version,
+            self.verified_by.git_commit,
+            self.seed_commitment
+                .as_deref()
+                .map_or("(no manifest)".into(), |c| format!("with seed commitment `{c}`")),
+            self.verdict.to_uppercase()
+        )));
+        d.push(Block::Signatures(vec![
+            ("Auditor".into(), self.auditor.clone()),
+            ("Operator".into(), self.operator.clone()),
+        ]));
+        d
     }
+
+    /// What the replay used, in words: the seed file or the shares, by commitment.
+    fn replay_used_text(&self) -> String {
+        match &self.replay_seed {
+            None => "no replay (no seed given)".into(),
+            Some(s) if s.share_commitments.is_empty() => format!(
+                "the seed given whole (`--seed-file`), whose commitment is `{}`",
+                s.seed_commitment
+            ),
+            Some(s) => format!(
+                "{} seed shares (`--seed-share`), in order opening the commitments {} (combined seed commitment `{}`)",
+                s.share_commitments.len(),
+                s.share_commitments
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| format!("{}: `{c}`", i + 1))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                s.seed_commitment
+            ),
+        }
+    }
+}
+
+/// A build's identity in words: version, git commit and source state, the executable's
+/// SHA-256 and Cargo.lock's.
+fn tool_text(t: &Tool) -> String {
+    let or = |v: &str| {
+        if v.is_empty() {
+            "(not recorded)".to_string()
+        } else {
+            v.to_string()
+        }
+    };
+    format!(
+        "{} {}, git commit `{}` (sources {}), binary SHA-256 `{}`, Cargo.lock SHA-256 `{}`",
+        t.name,
+        t.version,
+        or(&t.git_commit),
+        or(&t.source),
+        or(&t.binary_sha256),
+        or(&t.cargo_lock_sha256)
+    )
 }
 
 fn opt(v: Option<f64>, digits: usize) -> String {
@@ -671,68 +958,140 @@ fn p_text(p: Option<f64>) -> String {
     }
 }
 
-fn render_randomness(s: &mut String, e: &Evidence) {
-    let _ = writeln!(
-        s,
-        "Tests on the evaluated way of every ticket in print order. The chart `{AUDIT_SVG}` shows \
-         the winners per pack and the positions of the top tiers.\n\n![winners per pack and top-tier positions]({AUDIT_SVG})\n"
+fn randomness_blocks(d: &mut Vec<Block>, e: &Evidence) {
+    d.push(Block::Para(format!(
+        "Tests on the evaluated way of every ticket in print order. The chart (`{AUDIT_SVG}`; \
+         drawn here in the PDF) shows the winners per pack against each pack's expectation, \
+         their distribution over the full packs and the positions of the larger tiers."
+    )));
+    d.push(Block::Chart {
+        alt: "winners per pack and top-tier positions".into(),
+        file: AUDIT_SVG.into(),
+    });
+    let p = &e.packs;
+    let mut summary = format!(
+        "{} pack(s) of {} tickets, {} of them full: {}..{} winners per pack; ",
+        p.packs, p.pack_size, p.full_packs, p.min, p.max
     );
-    let _ = writeln!(s, "| test | what it tests | n | statistic | df | p-value | result |\n|---|---|---:|---:|---:|---:|---|");
-    for t in &e.statistics {
-        let _ = writeln!(
-            s,
-            "| `{}` | {} | {} | {} | {} | {} | {} |",
-            t.id,
-            t.test,
-            t.n,
-            opt(t.statistic, 4),
-            opt(t.df, 0),
-            p_text(t.p_value),
-            t.result.to_uppercase()
+    if p.full_packs > 0 {
+        let _ = write!(
+            summary,
+            "a full pack holds {:.2} winners on average, {:.2} ± {:.2} expected",
+            p.mean, p.expected, p.expected_sd
+        );
+    } else {
+        summary.push_str("no pack is full");
+    }
+    if let Some(s) = &p.short_pack {
+        let _ = write!(
+            summary,
+            "; the last pack holds {} tickets and {} winners, {:.2} ± {:.2} expected for its size",
+            s.tickets, s.winners, s.expected, s.expected_sd
         );
     }
-    let _ = writeln!(s);
+    d.push(Block::Para(format!("{summary}.")));
+    let rows = e
+        .statistics
+        .iter()
+        .map(|t| {
+            vec![
+                format!("`{}`", t.id),
+                t.test.clone(),
+                t.n.to_string(),
+                opt(t.statistic, 4),
+                opt(t.df, 0),
+                p_text(t.p_value),
+                t.result.to_uppercase(),
+            ]
+        })
+        .collect();
+    d.push(doc::table(
+        &[
+            "test",
+            "what it tests",
+            ">n",
+            ">statistic",
+            ">df",
+            ">p-value",
+            "result",
+        ],
+        rows,
+    ));
     for t in &e.statistics {
         if !t.note.is_empty() {
-            let _ = writeln!(s, "- `{}`: {}.", t.id, t.note);
+            d.push(Block::Item(0, format!("`{}`: {}.", t.id, t.note)));
         }
     }
     for t in e.statistics.iter().filter(|t| !t.lags.is_empty()) {
-        let _ = writeln!(
-            s,
-            "\n`{}`, per lag:\n\n| lag | r | z | p-value |\n|---:|---:|---:|---:|",
-            t.id
-        );
-        for l in &t.lags {
-            let _ = writeln!(
-                s,
-                "| {} | {:.6} | {:.3} | {} |",
-                l.lag,
-                l.r,
-                l.z,
-                p_text(Some(l.p_value))
-            );
-        }
+        d.push(Block::Para(format!("`{}`, per lag:", t.id)));
+        let rows = t
+            .lags
+            .iter()
+            .map(|l| {
+                vec![
+                    l.lag.to_string(),
+                    format!("{:.6}", l.r),
+                    format!("{:.3}", l.z),
+                    p_text(Some(l.p_value)),
+                ]
+            })
+            .collect();
+        d.push(doc::table(&[">lag", ">r", ">z", ">p-value"], rows));
     }
     for t in e.statistics.iter().filter(|t| !t.bins.is_empty()) {
-        let _ = writeln!(s, "\n`{}`, bins (winners per pack):\n\n| winners | packs observed | packs expected |\n|---|---:|---:|", t.id);
-        for b in &t.bins {
-            let _ = writeln!(
-                s,
-                "| {}–{} | {} | {:.2} |",
-                b.from, b.to, b.observed, b.expected
-            );
-        }
+        d.push(Block::Para(format!("`{}`, bins (winners per pack):", t.id)));
+        let rows = t
+            .bins
+            .iter()
+            .map(|b| {
+                vec![
+                    format!("{}–{}", b.from, b.to),
+                    b.observed.to_string(),
+                    format!("{:.2}", b.expected),
+                ]
+            })
+            .collect();
+        d.push(doc::table(
+            &["winners", ">packs observed", ">packs expected"],
+            rows,
+        ));
     }
     if !e.small_tiers.is_empty() {
-        let _ = writeln!(s, "\nThe tiers with fewer than {} tickets (their positions are not published: they would tell where the top prizes are):\n\n| tier | tickets | packs holding them | closest two (tickets apart) |\n|---:|---:|---:|---:|", randomness::KS_MIN);
-        for t in &e.small_tiers {
-            let closest = t.closest.map_or("–".into(), |c| c.to_string());
-            let _ = writeln!(
-                s,
-                "| {} | {} | {} | {closest} |",
-                t.amount, t.count, t.packs
-            );
-        }
+        d.push(Block::Para(format!("The tiers with fewer than {} tickets (their positions are not published: they would tell where the top prizes are):", randomness::KS_MIN)));
+        let rows = e
+            .small_tiers
+            .iter()
+            .map(|t| {
+                vec![
+                    t.amount.clone(),
+                    t.count.to_string(),
+                    t.packs.to_string(),
+                    t.closest.map_or("–".into(), |c| c.to_string()),
+                ]
+            })
+            .collect();
+        d.push(doc::table(
+            &[
+                ">tier",
+                ">tickets",
+                ">packs holding them",
+                ">closest two (tickets apart)",
+            ],
+            rows,
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utc_text_is_the_civil_date() {
+        assert_eq!(utc_text(0), "1970-01-01 00:00:00 UTC");
+        assert_eq!(utc_text(1_700_000_000), "2023-11-14 22:13:20 UTC");
+        // A leap day, and the last second of 9999.
+        assert_eq!(utc_text(951_782_400), "2000-02-29 00:00:00 UTC");
+        assert_eq!(utc_text(253_402_300_799), "9999-12-31 23:59:59 UTC");
     }
 }

@@ -182,16 +182,49 @@ impl RareTier {
 pub struct PackSummary {
     /// Packs in the block.
     pub packs: usize,
-    /// Fewest winners in a pack.
+    /// Tickets in a full pack (the spec's pack size).
+    pub pack_size: u64,
+    /// Packs holding the spec's pack size of tickets (all but a shorter last one).
+    pub full_packs: usize,
+    /// Fewest winners in a pack (any pack, the short one included).
     pub min: u64,
-    /// Most winners in a pack.
+    /// Most winners in a pack (any pack, the short one included).
     pub max: u64,
-    /// Mean winners per full pack.
+    /// Tickets in each pack that `mean`, `expected` and `expected_sd` describe: the pack
+    /// size, or with no full pack (a deck smaller than one pack) the short pack's tickets.
+    pub pack_tickets: u64,
+    /// Mean winners per full pack (with no full pack: the short pack's winners).
     pub mean: f64,
-    /// Expected winners per full pack (pack size × winners / tickets).
+    /// Expected winners in such a pack (its tickets × winners / tickets of the block, or
+    /// under the pack constraints the mean of their law).
     pub expected: f64,
-    /// Standard deviation of the hypergeometric law of one full pack.
+    /// Standard deviation of that pack's winners under the same law.
     pub expected_sd: f64,
+    /// The last pack, when it holds fewer tickets than the pack size.
+    pub short_pack: Option<ShortPack>,
+}
+
+/// The last pack of a block (or deck) whose tickets do not fill a pack: its own
+/// expectation, hypergeometric for its size (the pack constraints apply to full packs).
+#[derive(Clone, Debug, Serialize)]
+pub struct ShortPack {
+    /// Tickets in it.
+    pub tickets: u64,
+    /// Winners in it.
+    pub winners: u64,
+    /// Expected winners (tickets × winners / tickets of the block).
+    pub expected: f64,
+    /// Standard deviation of the hypergeometric law of a pack of that size.
+    pub expected_sd: f64,
+}
+
+/// Mean and standard deviation of the winners among `size` tickets drawn without
+/// replacement from `n` tickets holding `winners` (the hypergeometric law).
+pub fn hypergeometric_mean_sd(n: u64, winners: u64, size: u64) -> (f64, f64) {
+    let (nf, s) = (n as f64, size as f64);
+    let p = winners as f64 / nf.max(1.0);
+    let var = s * p * (1.0 - p) * (nf - s) / (nf - 1.0).max(1.0);
+    (s * p, var.max(0.0).sqrt())
 }
 
 /// All randomness evidence of one block.
@@ -207,6 +240,10 @@ pub struct Evidence {
     /// Winners in each pack, in pack order (for the chart; not in audit.json).
     #[serde(skip)]
     pub winners_per_pack: Vec<u64>,
+    /// Tickets in each pack, in pack order (the pack size but for a shorter last pack;
+    /// for the chart, not in audit.json).
+    #[serde(skip)]
+    pub tickets_per_pack: Vec<u64>,
     /// Hypergeometric probability of k winners in a full pack, k = 0..=pack size (chart).
     #[serde(skip)]
     pub pack_pmf: Vec<f64>,
@@ -339,20 +376,43 @@ pub fn analyze(spec: &GameSpec, rules: &PackRules, ways: &[WayId]) -> Evidence {
                 .sum();
             (m, v.sqrt())
         }
-        None => (
-            ps as f64 * p,
-            (ps as f64 * p * (1.0 - p) * (nf - ps as f64) / (nf - 1.0).max(1.0))
-                .max(0.0)
-                .sqrt(),
-        ),
+        None => hypergeometric_mean_sd(n as u64, winners, ps as u64),
     };
-    let summary = PackSummary {
-        packs,
-        min: per_pack.iter().copied().min().unwrap_or(0),
-        max: per_pack.iter().copied().max().unwrap_or(0),
-        mean: full.iter().sum::<u64>() as f64 / full.len().max(1) as f64,
-        expected,
-        expected_sd,
+    let short_pack = sizes.last().filter(|&&s| s < ps as u64).map(|&tickets| {
+        let (expected, expected_sd) = hypergeometric_mean_sd(n as u64, winners, tickets);
+        ShortPack {
+            tickets,
+            winners: per_pack.last().copied().unwrap_or(0),
+            expected,
+            expected_sd,
+        }
+    });
+    let summary = match (&short_pack, full.is_empty()) {
+        // No full pack: the one short pack is what there is to describe.
+        (Some(sp), true) => PackSummary {
+            packs,
+            pack_size: ps as u64,
+            full_packs: 0,
+            min: sp.winners,
+            max: sp.winners,
+            pack_tickets: sp.tickets,
+            mean: sp.winners as f64,
+            expected: sp.expected,
+            expected_sd: sp.expected_sd,
+            short_pack: short_pack.clone(),
+        },
+        _ => PackSummary {
+            packs,
+            pack_size: ps as u64,
+            full_packs: full.len(),
+            min: per_pack.iter().copied().min().unwrap_or(0),
+            max: per_pack.iter().copied().max().unwrap_or(0),
+            pack_tickets: ps as u64,
+            mean: full.iter().sum::<u64>() as f64 / full.len().max(1) as f64,
+            expected,
+            expected_sd,
+            short_pack: short_pack.clone(),
+        },
     };
 
     // Under pack constraints two tickets of one full pack win together more or less often
@@ -589,6 +649,7 @@ pub fn analyze(spec: &GameSpec, rules: &PackRules, ways: &[WayId]) -> Evidence {
             .map(|t| RareTier::of(t, spec.pack_size))
             .collect(),
         winners_per_pack: per_pack,
+        tickets_per_pack: sizes,
         pack_pmf: pmf,
         tier_positions: tier_positions
             .into_iter()

@@ -9,16 +9,33 @@ use tirage::{alloc, packlaw, stats};
 
 /// Arguments of `tirage check`.
 #[derive(clap::Args, Debug)]
-#[command(after_help = "Example:\n  tirage check game_specs/coq.toml")]
+#[command(
+    after_help = "Example:\n  tirage check game_specs/coq.toml\n  tirage check -q game_specs/coq.toml"
+)]
 pub struct Args {
     /// The game spec (TOML), e.g. game_specs/coq.toml.
     spec: PathBuf,
+    /// The verdict alone: one line saying the spec is valid (an invalid spec is an error,
+    /// exit 2, as without -q).
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 pub fn run(a: Args) -> Result<Outcome> {
     let spec = GameSpec::load(&a.spec)?;
     let packs = pack_law(&spec).map_err(|e| anyhow::anyhow!("{}: {e}", a.spec.display()))?;
-    print!("{}", report(&spec, &packs));
+    if a.quiet {
+        println!(
+            "{}: valid ({}, {} tiers, {} ways, blocks of {} tickets)",
+            a.spec.display(),
+            spec.id,
+            spec.tiers.len(),
+            spec.ways.len() - 1,
+            spec.block_size
+        );
+    } else {
+        print!("{}", report(&spec, &packs));
+    }
     Ok(Outcome::Success)
 }
 

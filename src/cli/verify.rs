@@ -29,7 +29,7 @@ pub struct Args {
     /// Print the report as JSON instead of text.
     #[arg(long)]
     json: bool,
-    /// Where to write the audit report (audit.md, audit.json, audit.svg). Default: the block
+    /// Where to write the audit report (audit.md, audit.json, audit.pdf, audit.svg). Default: the block
     /// directory itself (the files are not deliverables; SHA256SUMS does not list them).
     #[arg(long, value_name = "DIR")]
     report: Option<PathBuf>,
@@ -64,12 +64,32 @@ pub struct Args {
     /// Worker threads (0: one per core). The report is identical for any value.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=256))]
     threads: u16,
-    /// No progress bar, and no line saying where the audit report went.
+    /// The auditor who performs these procedures, named in the audit report's
+    /// identification and signature block.
+    #[arg(long, value_name = "NAME", value_parser = party_name)]
+    auditor: Option<String>,
+    /// The operator whose block this is, named in the audit report's identification and
+    /// signature block.
+    #[arg(long, value_name = "NAME", value_parser = party_name)]
+    operator: Option<String>,
+    /// The verdict line only (CLEAN or FINDINGS, and what it was held against): no report
+    /// on stdout, no progress bar, no line saying where the audit report went.
     #[arg(short, long)]
     quiet: bool,
 }
 
+/// A name for the audit report: 1 to 120 characters, no control character.
+fn party_name(s: &str) -> Result<String, String> {
+    let t = s.trim();
+    if t.is_empty() || t.chars().count() > 120 || t.chars().any(char::is_control) {
+        return Err("expected a name of 1 to 120 characters, without control characters".into());
+    }
+    Ok(t.to_string())
+}
+
 pub fn run(a: Args) -> Result<Outcome> {
+    // The report's date: refused before any work when SOURCE_DATE_EPOCH is malformed.
+    tirage::audit::report_time().map_err(anyhow::Error::msg)?;
     let reference = a.spec.as_deref().map(GameSpec::load).transpose()?;
     let seed = match (&a.seed_file, a.seed_share.is_empty()) {
         (Some(f), _) => {
@@ -123,6 +143,8 @@ pub fn run(a: Args) -> Result<Outcome> {
         bar.finish_and_clear();
         if a.json {
             println!("{}", serde_json::to_string_pretty(&report)?);
+        } else if a.quiet {
+            print!("{}", super::visible(&report.verdict_text()));
         } else {
             print!("{}", super::visible(&report.to_text()));
         }
@@ -143,13 +165,17 @@ pub fn run(a: Args) -> Result<Outcome> {
     }
     let seal = Seal::of(&a.dir).ok();
     let bar = progress::bar(expected, "verify", a.quiet);
-    let audit = with_threads(usize::from(a.threads), || {
+    let mut audit = with_threads(usize::from(a.threads), || {
         audit(&a.dir, &opts, &|n| bar.set_position(n))
     })??;
+    audit.auditor = a.auditor.clone();
+    audit.operator = a.operator.clone();
     bar.finish_and_clear();
     let report = &audit.report;
     if a.json {
         println!("{}", serde_json::to_string_pretty(report)?);
+    } else if a.quiet {
+        print!("{}", super::visible(&report.verdict_text()));
     } else {
         print!("{}", super::visible(&report.to_text()));
     }

@@ -52,6 +52,38 @@ pub struct ErrorAt<'a> {
     text: &'a str,
 }
 
+/// `text` with every bare decimal literal that a [`Money`] field receives written as a
+/// string of the same digits (`price = 0.5` → `price = "0.5"`), so that it loads exactly
+/// (a float would have lost its digits): each is found by the error [`Money`]'s
+/// deserializer gives a float ([`crate::money::BARE_DECIMAL`]), whose span is the literal.
+/// Underscores between digits (`4_000.5`) are dropped. Floats of other fields (rates) stay
+/// as they are. Text that is not valid TOML is returned as it is, for the loader's error.
+fn quote_bare_decimals(text: &str) -> String {
+    let mut text = text.to_string();
+    // Each pass quotes one literal; a spec has a few dozen amounts at most.
+    for _ in 0..10_000 {
+        let Err(e) = toml::from_str::<raw::RawSpec>(&text) else {
+            break;
+        };
+        let Some(span) = e
+            .span()
+            .filter(|_| e.message().contains(crate::money::BARE_DECIMAL))
+        else {
+            break;
+        };
+        let literal: String = text[span.clone()].chars().filter(|&c| c != '_').collect();
+        let float = literal.contains(['.', 'e', 'E'])
+            && literal
+                .chars()
+                .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-'));
+        if !float {
+            break;
+        }
+        text.replace_range(span, &format!("\"{literal}\""));
+    }
+    text
+}
+
 /// The table a header line names (`[coq] # comment` → `coq`, `[[tiers]]` → `tiers`); `None`
 /// when `line` is no header.
 fn header_name(line: &str) -> Option<&str> {
@@ -535,6 +567,10 @@ impl GameSpec {
 
     /// Validates a spec given as text; `path` is used in error messages only.
     pub fn parse(path: &Path, text: String) -> Result<GameSpec, SpecError> {
+        // Bare decimal amounts (`price = 0.5`) are read from their own text, exactly: the
+        // text parsed has them quoted, on the same lines.
+        let original = text;
+        let text = quote_bare_decimals(&original);
         let at = ErrorAt::new(path, &text);
         if let Some((offset, c)) = forbidden_char(&text) {
             return Err(at.at(
@@ -577,9 +613,9 @@ impl GameSpec {
                 .check_way(way, &spec)
                 .map_err(|m| at.at(way_span(&raw, i), format!("way \"{}\"", way.id), m))?;
         }
-        spec.sha256 = hex::encode(Sha256::digest(text.as_bytes()));
+        spec.sha256 = hex::encode(Sha256::digest(original.as_bytes()));
         spec.path = path.to_path_buf();
-        spec.text = text;
+        spec.text = original;
         Ok(spec)
     }
 

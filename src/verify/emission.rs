@@ -55,16 +55,27 @@ impl EmissionReport {
             let _ = writeln!(s);
             s += &b.to_text();
         }
-        let _ = writeln!(
-            s,
-            "\n{}",
-            if self.clean {
-                "emission verify: CLEAN"
-            } else {
-                "emission verify: FINDINGS"
-            }
-        );
+        let _ = writeln!(s);
+        s += &self.verdict_text();
         s
+    }
+
+    /// The verdict alone (what `verify -q` prints): `emission verify: CLEAN`, or FINDINGS
+    /// with the blocks that have some.
+    pub fn verdict_text(&self) -> String {
+        if self.clean {
+            return "emission verify: CLEAN\n".into();
+        }
+        let mut with: Vec<&str> = self
+            .blocks
+            .iter()
+            .filter(|b| !b.clean)
+            .map(|b| b.dir.as_str())
+            .collect();
+        if self.findings > 0 {
+            with.insert(0, "emission");
+        }
+        format!("emission verify: FINDINGS ({})\n", with.join(", "))
     }
 }
 

@@ -252,7 +252,12 @@ pub fn audit(
     opts: &Options,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Audit, VerifyError> {
-    Ok(Audit::build(inspect(dir, opts, progress)?))
+    let mut a = Audit::build(inspect(dir, opts, progress)?);
+    a.replay_seed = opts
+        .seed
+        .as_ref()
+        .map(|s| crate::audit::ReplaySeed::of(s, a.seed_shares.as_deref()));
+    Ok(a)
 }
 
 /// Every procedure of verify; returns the report and what the audit needs.

@@ -522,17 +522,28 @@ impl Report {
         if let Some(p) = &self.payout {
             let _ = writeln!(s, "evaluated payout: {p}");
         }
-        let _ = writeln!(
-            s,
-            "{}",
-            if self.clean {
-                "verify: CLEAN"
-            } else {
-                "verify: FINDINGS"
-            }
-        );
-        let _ = writeln!(s, "held against: {}", self.authenticated.describe());
+        s += &self.verdict_text();
         s
+    }
+
+    /// The verdict alone (what `verify -q` prints): `verify: CLEAN`, or FINDINGS with the
+    /// procedures that have some, then the line saying what it was held against.
+    pub fn verdict_text(&self) -> String {
+        let verdict = if self.clean {
+            "verify: CLEAN".to_string()
+        } else {
+            let failed: Vec<String> = self
+                .checks
+                .iter()
+                .filter(|c| c.result != "pass" && c.result != "skipped")
+                .map(|c| format!("{} {}", c.id.name(), c.result))
+                .collect();
+            format!("verify: FINDINGS ({})", failed.join(", "))
+        };
+        format!(
+            "{verdict}\nheld against: {}\n",
+            self.authenticated.describe()
+        )
     }
 }
 

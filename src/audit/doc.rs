@@ -1,0 +1,256 @@
+//! The audit report as a list of blocks (headings, paragraphs, lists, tables, the chart,
+//! the signature block), written once and rendered twice: as Markdown (`audit.md`) and as
+//! A4 pages (`audit.pdf`, through [`crate::draw::page`]). Texts carry Markdown's inline
+//! marks (`` `code` ``, `**bold**`); the PDF sets a cell that is all code in Courier and one
+//! that is all bold in bold, and drops the marks elsewhere.
+
+use crate::draw::page::{plain, Cell, Flow};
+use crate::draw::{Canvas, Color, Font};
+use std::fmt::Write as _;
+
+/// One block of the report.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Block {
+    /// The report's title (`#`).
+    Title(String),
+    /// A section heading (`##`).
+    Heading(String),
+    /// A subsection heading (`###`).
+    Subheading(String),
+    /// A paragraph.
+    Para(String),
+    /// A list item at depth 0 or 1.
+    Item(usize, String),
+    /// A table: its header, which columns are right-aligned, its rows.
+    Table {
+        /// Column titles.
+        head: Vec<String>,
+        /// Right-aligned columns (numbers).
+        right: Vec<bool>,
+        /// The rows, one text per column.
+        rows: Vec<Vec<String>>,
+    },
+    /// The chart: a link to `audit.svg` in Markdown, the drawing itself in the PDF.
+    Chart {
+        /// The link's text.
+        alt: String,
+        /// The file it links to.
+        file: String,
+    },
+    /// The signature block: per party (its role), the name given, and lines for the date
+    /// and the signature.
+    Signatures(Vec<(String, Option<String>)>),
+}
+
+/// A table block from its header (a `>` before a title right-aligns its column) and rows.
+pub fn table(head: &[&str], rows: Vec<Vec<String>>) -> Block {
+    Block::Table {
+        head: head
+            .iter()
+            .map(|h| h.trim_start_matches('>').to_string())
+            .collect(),
+        right: head.iter().map(|h| h.starts_with('>')).collect(),
+        rows,
+    }
+}
+
+/// The blocks as Markdown: one blank line between blocks, none between list items.
+pub fn markdown(blocks: &[Block]) -> String {
+    let mut s = String::new();
+    let mut prev_item = false;
+    for (i, b) in blocks.iter().enumerate() {
+        let item = matches!(b, Block::Item(..));
+        if i > 0 && !(item && prev_item) {
+            s.push('\n');
+        }
+        prev_item = item;
+        match b {
+            Block::Title(t) => {
+                let _ = writeln!(s, "# {t}");
+            }
+            Block::Heading(t) => {
+                let _ = writeln!(s, "## {t}");
+            }
+            Block::Subheading(t) => {
+                let _ = writeln!(s, "### {t}");
+            }
+            Block::Para(t) => {
+                let _ = writeln!(s, "{t}");
+            }
+            Block::Item(depth, t) => {
+                let _ = writeln!(s, "{}- {t}", "  ".repeat(*depth));
+            }
+            Block::Table { head, right, rows } => {
+                let _ = writeln!(s, "| {} |", head.join(" | "));
+                let rule: Vec<&str> = right
+                    .iter()
+                    .map(|&r| if r { "---:" } else { "---" })
+                    .collect();
+                let _ = writeln!(s, "|{}|", rule.join("|"));
+                for r in rows {
+                    // A `|` inside a cell (a name, a quoted file's bytes) stays in its cell.
+                    let cells: Vec<String> = r.iter().map(|c| c.replace('|', "\\|")).collect();
+                    let _ = writeln!(s, "| {} |", cells.join(" | "));
+                }
+            }
+            Block::Chart { alt, file } => {
+                let _ = writeln!(s, "![{alt}]({file})");
+            }
+            Block::Signatures(parties) => {
+                let names: Vec<String> = parties
+                    .iter()
+                    .map(|(_, n)| n.as_deref().unwrap_or("(not named)").replace('|', "\\|"))
+                    .collect();
+                let roles: Vec<&str> = parties.iter().map(|(r, _)| r.as_str()).collect();
+                let blank = vec![""; parties.len()].join(" | ");
+                let _ = writeln!(s, "| | {} |", roles.join(" | "));
+                let _ = writeln!(s, "|---|{}|", vec!["---"; parties.len()].join("|"));
+                let _ = writeln!(s, "| name | {} |", names.join(" | "));
+                let _ = writeln!(s, "| date | {blank} |");
+                let _ = writeln!(s, "| signature | {blank} |");
+            }
+        }
+    }
+    s
+}
+
+/// A text's inline marks read for the PDF: all `` `code` `` → Courier, all `**bold**` →
+/// bold, else the marks dropped; the signs WinAnsi lacks spelled out ([`plain`]).
+fn inline(text: &str) -> Cell {
+    let t = text.trim();
+    let whole = |mark: &str| {
+        t.len() > 2 * mark.len()
+            && t.starts_with(mark)
+            && t.ends_with(mark)
+            && !t[mark.len()..t.len() - mark.len()].contains(mark)
+    };
+    let (text, font) = if whole("`") {
+        (&t[1..t.len() - 1], Font::Mono)
+    } else if whole("**") {
+        (&t[2..t.len() - 2], Font::Bold)
+    } else {
+        (t, Font::Regular)
+    };
+    Cell {
+        text: plain(&text.replace("**", "").replace('`', "")),
+        font,
+    }
+}
+
+/// Text size of paragraphs, in points.
+const BODY: f64 = 9.0;
+/// Text size of tables, in points.
+const SMALL: f64 = 7.5;
+
+/// The blocks as A4 pages headed `head`; `chart` is drawn where the chart block is (and
+/// nothing there when it is `None`).
+pub fn pages(blocks: &[Block], head: &str, chart: Option<&Canvas>) -> Vec<Canvas> {
+    let mut f = Flow::new(&plain(head));
+    for b in blocks {
+        match b {
+            Block::Title(t) => f.heading(&plain(t), 15.0),
+            Block::Heading(t) => f.heading(&plain(&t.replace('`', "")), 12.0),
+            Block::Subheading(t) => f.heading(&plain(&t.replace('`', "")), 10.0),
+            Block::Para(t) => {
+                // A paragraph opening with a bold sentence: that sentence on its own line.
+                let rest = t.strip_prefix("**").and_then(|r| r.split_once("**"));
+                if let Some((bold, rest)) = rest {
+                    f.paragraph(&plain(bold), Font::Bold, BODY + 1.0, 0.0);
+                    let c = inline(rest);
+                    if !c.text.is_empty() {
+                        f.paragraph(&c.text, Font::Regular, BODY, 0.0);
+                    }
+                } else {
+                    let c = inline(t);
+                    // A paragraph that introduces what follows stays with its start.
+                    if c.text.ends_with(':') {
+                        f.ensure(BODY * 1.3 * 2.0 + 50.0);
+                    }
+                    f.paragraph(&c.text, c.font, BODY, 0.0);
+                }
+            }
+            Block::Item(depth, t) => {
+                let c = inline(t);
+                let indent = 10.0 + 12.0 * *depth as f64;
+                f.paragraph(&format!("• {}", c.text), c.font, BODY, indent);
+            }
+            Block::Table { head, right, rows } => {
+                let head: Vec<Cell> = head.iter().map(|h| inline(h)).collect();
+                let rows: Vec<Vec<Cell>> = rows
+                    .iter()
+                    .map(|r| r.iter().map(|c| inline(c)).collect())
+                    .collect();
+                f.table(&head, &rows, right, SMALL);
+            }
+            Block::Chart { .. } => {
+                if let Some(c) = chart {
+                    f.drawing(c);
+                }
+            }
+            Block::Signatures(parties) => signatures(&mut f, parties),
+        }
+    }
+    f.finish()
+}
+
+/// One box per party, side by side: its role, the name given (or a line to write it on),
+/// then lines for the date and the signature.
+fn signatures(f: &mut Flow, parties: &[(String, Option<String>)]) {
+    let n = parties.len().max(1) as f64;
+    let gap = 16.0;
+    let w = (f.width() - gap * (n - 1.0)) / n;
+    let h = 118.0;
+    f.space(6.0);
+    f.boxed(h, |c, x0, y0| {
+        for (i, (role, name)) in parties.iter().enumerate() {
+            let x = x0 + i as f64 * (w + gap);
+            c.rect(x, y0, w, h - 8.0, 3.0, None, Some((Color::GREY, 0.6)));
+            c.text(x + 10.0, y0 + 18.0, 10.0, Font::Bold, plain(role));
+            let lines = [
+                ("Name", name.as_deref()),
+                ("Date", None),
+                ("Signature", None),
+            ];
+            for (k, (label, value)) in lines.iter().enumerate() {
+                let y = y0 + 42.0 + 26.0 * k as f64;
+                c.text(x + 10.0, y, 8.5, Font::Regular, *label);
+                let lx = x + 62.0;
+                match value {
+                    Some(v) => {
+                        let size = crate::draw::fit(v, Font::Regular, 9.0, w - 72.0);
+                        c.text(lx, y, size, Font::Regular, plain(v));
+                    }
+                    None => c.line(lx, y + 1.0, x + w - 10.0, y + 1.0, Color::GREY, 0.6),
+                }
+            }
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markdown_separates_blocks_and_keeps_lists_together() {
+        let blocks = vec![
+            Block::Heading("1. A".into()),
+            Block::Para("text".into()),
+            Block::Item(0, "a".into()),
+            Block::Item(1, "b".into()),
+            table(&["x", ">n"], vec![vec!["`k`".into(), "2|3".into()]]),
+        ];
+        assert_eq!(
+            markdown(&blocks),
+            "## 1. A\n\ntext\n\n- a\n  - b\n\n| x | n |\n|---|---:|\n| `k` | 2\\|3 |\n"
+        );
+    }
+
+    #[test]
+    fn inline_marks_choose_the_font() {
+        assert_eq!(inline("`abc`").font, Font::Mono);
+        assert_eq!(inline("**no**").font, Font::Bold);
+        let c = inline("`a` and `b` ≥ 1");
+        assert_eq!((c.text.as_str(), c.font), ("a and b >= 1", Font::Regular));
+    }
+}
