@@ -6,11 +6,10 @@
 //! they are unique across the emission by construction, and serials are unique because
 //! each carries its block number.
 
+use crate::block::layout::MANIFEST;
+use crate::block::Kind;
 use crate::durable;
-use crate::generate::{
-    build_into, BlockPlan, GenerateError, Kind, LeftOver, SeedPlacement, Staged,
-};
-use crate::output::MANIFEST;
+use crate::generate::{build_into, BlockPlan, GenerateError, LeftOver, SeedPlacement, Staged};
 use crate::rng::Seed;
 use crate::sign::Signer;
 use crate::spec::GameSpec;
@@ -19,10 +18,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::path::Path;
 
-/// File name of the emission manifest.
-pub const EMISSION: &str = "emission.json";
-/// The minisign signature of `emission.json`, when the emission is signed.
-pub const EMISSION_SIG: &str = "emission.json.minisig";
+pub use crate::block::layout::{block_dir, EMISSION, EMISSION_SIG};
 /// Emission manifest format identifier.
 pub const FORMAT: &str = "tirage-emission/1";
 
@@ -64,11 +60,6 @@ pub struct BlockEntry {
     pub payout: String,
 }
 
-/// The directory name of block `b` inside an emission directory.
-pub fn block_dir(b: u32) -> String {
-    format!("block-{b:03}")
-}
-
 /// What an emission is made with besides its seed.
 pub struct EmissionOptions<'a> {
     /// The validation key every block's codes are made with.
@@ -80,7 +71,7 @@ pub struct EmissionOptions<'a> {
     /// Permission bits of the blocks' files ([`crate::generate::DEFAULT_MODE`]).
     pub mode: u32,
     /// What every block's manifest records of the seed (share commitments).
-    pub provenance: &'a crate::generate::Provenance,
+    pub provenance: &'a crate::block::Provenance,
     /// The recipients every block's ticket files are encrypted to.
     pub recipients: &'a crate::seal::Recipients,
 }

@@ -8,14 +8,13 @@
 //! evaluator does not judge as its way (or finds ambiguous) stops the run.
 
 use crate::alloc::{allocate_packs, tally};
+use crate::block::layout::{BIN, CSV, MANIFEST, SEALED_SUFFIX, SPEC, SUMS, SUMS_SIG, VALIDATION};
+use crate::block::{judge, Composition, Kind, Promise, Provenance};
 use crate::durable;
 use crate::games::{synthesize_showing_checked, Face};
 use crate::money::Money;
 use crate::output::manifest::{self, FileEntry, Manifest, PromisedFeature, TierCount, WayCount};
-use crate::output::{
-    print_file, sums, tickets_csv, validation_csv, Ticket, BIN, CSV, MANIFEST, SPEC, SUMS,
-    SUMS_SIG, VALIDATION,
-};
+use crate::output::{print_file, sums, tickets_csv, validation_csv, Ticket};
 pub use crate::place::{
     check_destination, check_not_in_emission, LeftOver, Placed, SeedPlacement, Staged,
 };
@@ -230,13 +229,16 @@ impl PackBuilder<'_> {
                 Some(id) => synthesize_showing_checked(&*spec.mechanic, way, id, &mut rng),
             }
             .map_err(synthesis)?;
-            judge(spec, &face, way_id).map_err(|judged| GenerateError::Disagreement {
-                ticket: i + 1,
-                way: way.id.clone(),
-                judged,
-            })?;
+            let judged = judge(spec, &face);
+            judged
+                .realises(spec, way_id)
+                .map_err(|judged| GenerateError::Disagreement {
+                    ticket: i + 1,
+                    way: way.id.clone(),
+                    judged,
+                })?;
             if let Some(v) = promised {
-                let ev = spec.mechanic.evaluate(&face);
+                let ev = &judged.evaluation;
                 if let Some((id, _)) = v.iter().find(|(id, _)| !ev.shows(id)) {
                     return Err(synthesis(format!(
                         "the face does not show the feature \"{id}\" the deck promises on it"
@@ -256,27 +258,6 @@ impl PackBuilder<'_> {
             });
         }
         Ok(())
-    }
-}
-
-/// Evaluates `face` and checks the rules give exactly `way_id`, with no ambiguity.
-/// `Err` describes what the rules found instead.
-pub fn judge(spec: &GameSpec, face: &Face, way_id: WayId) -> Result<(), String> {
-    let ev = spec.mechanic.evaluate(face);
-    if !ev.ambiguities.is_empty() {
-        return Err(format!("ambiguous ({})", ev.ambiguities.join("; ")));
-    }
-    match spec.recognise(&ev.wins) {
-        Some(w) if w == way_id => Ok(()),
-        Some(w) => Err(format!(
-            "way \"{}\" (prize {})",
-            spec.ways[w as usize].id,
-            ev.prize()
-        )),
-        None => Err(format!(
-            "a prize of {} that no way of the spec gives",
-            ev.prize()
-        )),
     }
 }
 
@@ -329,7 +310,7 @@ impl HashedFile {
             let batches = std::iter::once(vec![head]).chain(rx);
             let sealed = match (&path, seal) {
                 (Some(p), Some(to)) => {
-                    let p = PathBuf::from(format!("{}{}", p.display(), crate::seal::SUFFIX));
+                    let p = PathBuf::from(format!("{}{}", p.display(), SEALED_SUFFIX));
                     let f = File::options()
                         .write(true)
                         .create_new(true)
@@ -421,29 +402,6 @@ fn write_all_vectored(f: &mut File, bufs: &[Vec<u8>]) -> std::io::Result<()> {
     Ok(())
 }
 
-/// What a block's tickets are.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Kind {
-    /// A production block (blocks 1..=999): the spec's exact counts, payable codes.
-    Production,
-    /// A specimen deck for QA (block 0 in every serial): chosen counts, validation codes under
-    /// the specimen key — never payable.
-    Specimen,
-}
-
-/// A feature a specimen deck promises to show on a ticket of a way.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Promise {
-    /// The mechanic's feature id ([`crate::games::Mechanic::features`]).
-    pub feature: &'static str,
-    /// The way of the ticket that shows it.
-    pub way: WayId,
-    /// True: a ticket of `way` is built asked to show it; false: every ticket of `way` shows
-    /// it anyway ([`crate::games::Mechanic::always_shows`]).
-    pub forced: bool,
-}
-
 /// The ticket (0-based index) of each of `promises`, given the allocated way of every
 /// ticket in print order: the k-th forced promise of a way goes to that way's k-th ticket;
 /// a promise not forced to the way's first ticket asked for nothing (else its first).
@@ -512,7 +470,7 @@ pub struct BlockPlan<'a> {
     /// tickets); `None` for production blocks and proportional decks.
     pub promises: Option<Vec<Promise>>,
     /// A specimen deck's composition, recorded in its manifest (`None`: a production block).
-    pub composition: Option<crate::deck::Composition>,
+    pub composition: Option<Composition>,
     /// The emission's validation key, which a production block's codes are made with (its
     /// own secret, never derived from the seed); `None` for a specimen deck.
     pub validation_key: Option<&'a ValidationKey>,
@@ -650,20 +608,6 @@ impl<'a> BlockPlan<'a> {
             )),
         }
     }
-}
-
-/// What the manifest records besides the block itself.
-#[derive(Clone, Debug, Default)]
-pub struct Provenance {
-    /// Commitments of the seed shares the master seed was combined from, in order
-    /// (`rng::SeedShare::commitment`); `None` when the seed was given whole.
-    pub seed_shares: Option<Vec<String>>,
-    /// The tool identity to record; `None`: this build's ([`manifest::Tool::this_build`]).
-    /// A replay sets the block's recorded identity, so that the manifest can match.
-    pub tool: Option<manifest::Tool>,
-    /// The spec name to record as `spec.source`; `None`: the file name of the path the spec
-    /// was loaded from.
-    pub spec_source: Option<String>,
 }
 
 /// The digests of a block built in memory (see [`replay`]).
@@ -938,7 +882,7 @@ fn build(
             .and_then(|r| r.of(name))
             .map(|r| r.iter().map(|k| k.to_string()).collect());
         delivered.push(match &w.sealed {
-            Some((_, h)) => (format!("{name}{}", crate::seal::SUFFIX), h.clone()),
+            Some((_, h)) => (format!("{name}{}", SEALED_SUFFIX), h.clone()),
             None => (name.into(), w.sha256.clone()),
         });
         files.push(FileEntry {
@@ -995,10 +939,7 @@ fn build(
                 spec.id,
                 spec.emission,
                 plan.block,
-                match plan.kind {
-                    Kind::Production => "production",
-                    Kind::Specimen => "specimen",
-                }
+                plan.kind.name()
             );
             let sig = signer
                 .sign(sums.as_bytes(), &comment)

@@ -7,6 +7,7 @@
 
 pub mod alloc;
 pub mod audit;
+pub mod block;
 pub mod deck;
 pub mod durable;
 pub mod emission;

@@ -4,11 +4,11 @@
 //! output moved aside until the new one is in place, never deleted when it holds files
 //! tirage did not write.
 
-use crate::audit::{AUDIT_JSON, AUDIT_MD, AUDIT_SVG};
+use crate::block::layout::{is_proof, written_by_tirage, EMISSION, MANIFEST, PROOFS};
+use crate::block::Kind;
 use crate::durable;
-use crate::generate::{io, GenerateError, Kind};
-use crate::output::{manifest, BIN, CSV, MANIFEST, SPEC, SUMS, SUMS_SIG, VALIDATION};
-use crate::render::PROOFS;
+use crate::generate::{io, GenerateError};
+use crate::output::manifest;
 use std::path::{Path, PathBuf};
 
 /// A destination may be replaced only with `force`, and only when it is a tirage block of
@@ -46,11 +46,7 @@ pub fn check_destination(out: &Path, force: bool, kind: Kind) -> Result<(), Gene
                     })
                 }
             } else {
-                let name = |k: Option<Kind>| match k {
-                    Some(Kind::Production) => "production",
-                    Some(Kind::Specimen) => "specimen",
-                    None => "unknown",
-                };
+                let name = |k: Option<Kind>| k.map_or("unknown", Kind::name);
                 Err(GenerateError::OtherKind {
                     path: out.to_path_buf(),
                     existing: name(existing).into(),
@@ -61,34 +57,6 @@ pub fn check_destination(out: &Path, force: bool, kind: Kind) -> Result<(), Gene
         None if is_empty_dir => Ok(()),
         None => Err(GenerateError::NotABlock(out.to_path_buf())),
     }
-}
-
-/// Whether entry `name` of a block directory, of type `ft`, is one tirage writes there: a
-/// block file, an audit report file or its temporary file (regular files), or `proofs/`
-/// (checked further by [`foreign_files`]).
-fn written_by_tirage(name: &str, ft: std::fs::FileType) -> bool {
-    const FILES: [&str; 13] = [
-        SUMS,
-        SUMS_SIG,
-        MANIFEST,
-        SPEC,
-        CSV,
-        BIN,
-        VALIDATION,
-        "tickets.csv.age",
-        "tickets.bin.age",
-        "validation.csv.age",
-        AUDIT_MD,
-        AUDIT_JSON,
-        AUDIT_SVG,
-    ];
-    let report_tmp = [AUDIT_MD, AUDIT_JSON, AUDIT_SVG]
-        .iter()
-        .any(|r| name.starts_with(&format!(".{r}.")) && name.ends_with(".tmp"));
-    if name == PROOFS {
-        return ft.is_dir();
-    }
-    (FILES.contains(&name) || report_tmp) && (ft.is_file() || ft.is_symlink())
 }
 
 /// What in block directory `dir` tirage did not write (see [`foreign_files`]), for an
@@ -116,13 +84,13 @@ fn foreign_files(dir: &Path) -> Vec<String> {
     let mut names = Vec::new();
     for (name, ft) in entries(dir) {
         match ft {
-            Some(ft) if written_by_tirage(&name, ft) => {
+            Some(ft)
+                if (ft.is_dir() || ft.is_file() || ft.is_symlink())
+                    && written_by_tirage(&name, ft.is_dir()) =>
+            {
                 if name == PROOFS {
                     for (p, ft) in entries(&dir.join(PROOFS)) {
-                        let proof = p.starts_with("ticket-")
-                            && p.ends_with(".svg")
-                            && ft.is_some_and(|t| t.is_file());
-                        if !proof {
+                        if !is_proof(&p, ft.is_some_and(|t| t.is_file())) {
                             names.push(format!("{PROOFS}/{p}"));
                         }
                     }
@@ -141,7 +109,7 @@ fn foreign_files(dir: &Path) -> Vec<String> {
 pub fn check_not_in_emission(out: &Path) -> Result<(), GenerateError> {
     let emission = out
         .parent()
-        .map(|p| p.join(crate::emission::EMISSION))
+        .map(|p| p.join(EMISSION))
         .filter(|e| e.exists());
     match emission {
         Some(e) => Err(GenerateError::InTheWay {

@@ -32,12 +32,7 @@ pub const FLAG_P: f64 = 0.01;
 /// Audit report format identifier (`audit.json`'s `format`).
 pub const FORMAT: &str = "tirage-audit/1";
 
-/// File names of the audit report.
-pub const AUDIT_MD: &str = "audit.md";
-/// The JSON form.
-pub const AUDIT_JSON: &str = "audit.json";
-/// The chart.
-pub const AUDIT_SVG: &str = "audit.svg";
+pub use crate::block::layout::{AUDIT_JSON, AUDIT_MD, AUDIT_SVG};
 
 /// What one exception means, in words.
 pub const EXCEPTION_MEANING: &str = "a result this far from what an honest random block gives happens by chance in 1 % of honest blocks; an exception calls for a look (for instance at the chart, or at the next blocks), it is not by itself evidence of bias";

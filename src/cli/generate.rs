@@ -6,12 +6,11 @@ use super::{lock_output, once_placed, stop_on_signal};
 use super::{progress, with_threads, Outcome};
 use anyhow::Result;
 use std::path::PathBuf;
+use tirage::block::Kind;
 use tirage::emission::{
     check_emission_destination, generate_emission_placing, parse_blocks, EmissionOptions,
 };
-use tirage::generate::{
-    check_destination, check_not_in_emission, generate_placing, BlockPlan, Kind,
-};
+use tirage::generate::{check_destination, check_not_in_emission, generate_placing, BlockPlan};
 use tirage::sign::Signer;
 use tirage::spec::GameSpec;
 

@@ -2,7 +2,8 @@
 
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
-use tirage::generate::{Provenance, SeedPlacement};
+use tirage::block::Provenance;
+use tirage::generate::SeedPlacement;
 use tirage::rng::{Seed, SeedShare};
 
 /// Where the master seed comes from.

@@ -3,8 +3,7 @@
 use super::{progress, with_threads, Outcome};
 use anyhow::{Context, Result};
 use std::path::PathBuf;
-use tirage::audit::AUDIT_MD;
-use tirage::output::{MANIFEST, SPEC, SUMS};
+use tirage::block::layout::{AUDIT_MD, MANIFEST, SPEC, SUMS};
 use tirage::rng::Seed;
 use tirage::seal::Identities;
 use tirage::sign::Verifier;

@@ -436,7 +436,7 @@ impl Mechanic for Coq {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::judge;
+    use crate::block::judge;
     use crate::spec::GameSpec;
     use proptest::prelude::*;
     use rand_core::SeedableRng;
@@ -640,7 +640,7 @@ mod tests {
             for (id, way) in s.ways.iter().enumerate() {
                 for _ in 0..20 {
                     let f = s.mechanic.synthesize(way, &mut rng).unwrap();
-                    prop_assert_eq!(judge(&s, &f, id as u16), Ok(()));
+                    prop_assert_eq!(judge(&s, &f).realises(&s, id as u16), Ok(()));
                 }
             }
         }

@@ -335,7 +335,7 @@ fn caption_values(raw: &RawSpec) -> Captions {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::judge;
+    use crate::block::judge;
     use rand_core::SeedableRng;
     use std::path::Path;
 
@@ -362,7 +362,7 @@ mod tests {
                             Ok(()) => {
                                 let face = synthesize_showing_checked(&**m, way, f.id, &mut rng)
                                     .unwrap_or_else(|e| panic!("{rel} {} {}: {e}", way.id, f.id));
-                                assert_eq!(judge(&s, &face, id as u16), Ok(()), "{rel} {}", way.id);
+                                assert_eq!(judge(&s, &face).realises(&s, id as u16), Ok(()), "{rel} {}", way.id);
                                 assert!(m.evaluate(&face).shows(f.id));
                             }
                             Err(_) => assert!(

@@ -21,21 +21,6 @@ use crate::money::Money;
 use crate::serial;
 use crate::spec::WayId;
 
-/// File names inside a block directory.
-pub const CSV: &str = "tickets.csv";
-/// The print file.
-pub const BIN: &str = "tickets.bin";
-/// The validation file for the central system.
-pub const VALIDATION: &str = "validation.csv";
-/// The copy of the spec the block was made from.
-pub const SPEC: &str = "spec.toml";
-/// The manifest.
-pub const MANIFEST: &str = "manifest.json";
-/// The checksums.
-pub const SUMS: &str = "SHA256SUMS";
-/// The minisign signature of the checksums ([`crate::sign`]), when the block is signed.
-pub const SUMS_SIG: &str = "SHA256SUMS.minisig";
-
 /// The largest `manifest.json` or `emission.json` read (they are a few kilobytes).
 pub const MAX_JSON: u64 = 64 << 20;
 

@@ -18,14 +18,13 @@ pub mod seal;
 
 use crate::audit::leakage::{self, Tally};
 use crate::audit::Audit;
+use crate::block::layout::{BIN, CSV, MANIFEST, SEALED_SUFFIX, SPEC, SUMS, SUMS_SIG, VALIDATION};
+use crate::block::{judge, Kind, Promise, Provenance};
 use crate::games::{ColumnKind, Face, FeatureKind};
-use crate::generate::{self, BlockPlan, Kind, Promise, Provenance};
+use crate::generate::{self, BlockPlan};
 use crate::money::Money;
 use crate::output::manifest::{Manifest, PromisedFeature};
-use crate::output::{
-    print_file, sums, tickets_csv, validation_csv, Ticket, BIN, CSV, MANIFEST, SPEC, SUMS,
-    SUMS_SIG, VALIDATION,
-};
+use crate::output::{print_file, sums, tickets_csv, validation_csv, Ticket};
 use crate::rng::{Seed, SeedShare};
 use crate::seal::{Identities, Recipients};
 use crate::serial::{is_valid, PackSerials};
@@ -291,7 +290,7 @@ pub fn inspect(
     });
     for name in [CSV, BIN, VALIDATION, SPEC, MANIFEST] {
         // A ticket file is listed as delivered: in clear, or encrypted (`.age`).
-        let sealed = format!("{name}{}", crate::seal::SUFFIX);
+        let sealed = format!("{name}{}", SEALED_SUFFIX);
         let counted = |(n, _): &&(String, String)| {
             n == name || (n == &sealed && ![SPEC, MANIFEST].contains(&name))
         };
@@ -315,7 +314,7 @@ pub fn inspect(
     // The encrypted ticket files as delivered, for SHA256SUMS (their plaintexts are hashed
     // by the ticket pass, for the manifest).
     for name in [CSV, BIN, VALIDATION] {
-        let sealed = format!("{name}{}", crate::seal::SUFFIX);
+        let sealed = format!("{name}{}", SEALED_SUFFIX);
         if let Some(h) = hash_file(&dir.join(&sealed)) {
             actual.insert(sealed, h);
         }
@@ -581,7 +580,7 @@ pub fn inspect(
                         "{}: delivered encrypted ({}{}) and not opened: its plaintext digest was not checked",
                         f.name,
                         f.name,
-                        crate::seal::SUFFIX
+                        SEALED_SUFFIX
                     ),
                 ),
                 None => add(
@@ -1899,18 +1898,17 @@ impl Ctx<'_> {
             );
             return;
         }
-        let ev = spec.mechanic.evaluate(&r.face);
-        if !ev.ambiguities.is_empty() {
+        let judged = judge(spec, &r.face);
+        if !judged.ambiguities.is_empty() {
             add(
                 &mut acc.checks,
                 CheckId::Ambiguity,
                 Some(t),
-                ev.ambiguities.join("; "),
+                judged.ambiguities.join("; "),
             );
         }
-        let prize = ev.prize();
+        let (prize, way, ev) = (judged.prize, judged.way, &judged.evaluation);
         acc.payout += prize.cents();
-        let way = spec.recognise(&ev.wins);
         acc.ways.push(way.unwrap_or(0));
         if let Some(tier) = way.and_then(|w| spec.ways[w as usize].tier) {
             for f in &ev.features {
