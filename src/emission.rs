@@ -9,7 +9,8 @@
 use crate::block::layout::MANIFEST;
 use crate::block::Kind;
 use crate::durable;
-use crate::generate::{build_into, BlockPlan, GenerateError, LeftOver, SeedPlacement, Staged};
+use crate::generate::{build_into, BlockPlan, GenerateError};
+use crate::place::{LeftOver, PlaceError, SeedPlacement, Staged};
 use crate::rng::Seed;
 use crate::sign::Signer;
 use crate::spec::GameSpec;
@@ -95,9 +96,9 @@ pub struct GeneratedEmission {
 /// An emission is put in place whole or not at all: the emission directory is built
 /// beside its destination (every block, then `emission.json`, all flushed to the disk),
 /// then moved there in one rename, an older emission moved aside first and removed last
-/// (see [`crate::generate::Staged::put_in_place`]). Errors:
-/// [`GenerateError::BlockNotEmission`] when `out` holds a block; a block's destination
-/// error ([`GenerateError::Exists`], …); [`GenerateError::EmissionIncomplete`] when a part
+/// (see [`crate::place::Staged::put_in_place`]). Errors:
+/// [`PlaceError::BlockNotEmission`] when `out` holds a block; a block's destination
+/// error ([`PlaceError::Exists`], …); [`GenerateError::EmissionIncomplete`] when a part
 /// fails, and then what is at `out` is as it was.
 #[allow(clippy::too_many_arguments)]
 pub fn generate_emission_placing(
@@ -212,7 +213,7 @@ pub fn generate_emission_placing(
     let staged = Staged::new(tmp, out.to_path_buf(), parent).with_foreign(foreign_entries);
     let placed = staged
         .put_in_place(seed_file)
-        .map_err(incomplete(EMISSION.into()))?;
+        .map_err(|e| incomplete(EMISSION.into())(e.into()))?;
     let left_over = placed.finish().err().into_iter().collect();
     Ok(GeneratedEmission {
         manifest,
@@ -249,28 +250,28 @@ fn foreign_entries(dir: &Path) -> Vec<String> {
 /// Where an emission of `blocks` may go (call before anything is staged, a fresh seed
 /// included): `out` is not a block; an existing `emission.json` is tirage's and replaced
 /// only with `force`; each block's destination may be replaced
-/// ([`crate::generate::check_destination`]) and has no seed file of a block made alone;
-/// no block there lies outside `blocks`. Errors: [`GenerateError::BlockNotEmission`],
-/// [`GenerateError::Exists`] (`out`, an emission already), a block's destination error,
-/// [`GenerateError::InTheWay`].
+/// ([`crate::place::check_destination`]) and has no seed file of a block made alone;
+/// no block there lies outside `blocks`. Errors: [`PlaceError::BlockNotEmission`],
+/// [`PlaceError::Exists`] (`out`, an emission already), a block's destination error,
+/// [`PlaceError::InTheWay`].
 pub fn check_emission_destination(
     blocks: &std::ops::RangeInclusive<u32>,
     out: &Path,
     force: bool,
-) -> Result<(), GenerateError> {
+) -> Result<(), PlaceError> {
     if out.join(MANIFEST).exists() {
-        return Err(GenerateError::BlockNotEmission(out.to_path_buf()));
+        return Err(PlaceError::BlockNotEmission(out.to_path_buf()));
     }
     if out.join(EMISSION).exists() {
         if !force {
-            return Err(GenerateError::Exists(out.to_path_buf()));
+            return Err(PlaceError::Exists(out.to_path_buf()));
         }
         let ours = crate::output::read_regular(&out.join(EMISSION), crate::output::MAX_JSON)
             .ok()
             .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
             .is_some_and(|v| v["format"] == FORMAT);
         if !ours {
-            return Err(GenerateError::InTheWay {
+            return Err(PlaceError::InTheWay {
                 path: out.join(EMISSION),
                 why: "not a tirage emission manifest: --force replaces only those".into(),
             });
@@ -278,12 +279,12 @@ pub fn check_emission_destination(
     }
     for b in blocks.clone() {
         let dir = out.join(block_dir(b));
-        crate::generate::check_destination(&dir, force, Kind::Production)?;
+        crate::place::check_destination(&dir, force, Kind::Production)?;
         // A block made alone there has its own seed file, which would not replay the
         // emission's block (they share `<out>.seed`).
         let own_seed = dir.with_extension("seed");
         if own_seed.exists() {
-            return Err(GenerateError::InTheWay {
+            return Err(PlaceError::InTheWay {
                 path: own_seed,
                 why: "the seed file of a block made alone there: it would sit beside a block of the emission it does not replay; move the block and its seed file away, or make the emission elsewhere (--out)".into(),
             });
@@ -294,13 +295,13 @@ pub fn check_emission_destination(
     if let Ok(meta) = std::fs::symlink_metadata(out) {
         let empty = meta.is_dir() && std::fs::read_dir(out).is_ok_and(|mut d| d.next().is_none());
         if !meta.is_dir() {
-            return Err(GenerateError::InTheWay {
+            return Err(PlaceError::InTheWay {
                 path: out.to_path_buf(),
                 why: "not a directory: an emission goes to a directory of its own; choose another --out".into(),
             });
         }
         if !force && !empty {
-            return Err(GenerateError::Exists(out.to_path_buf()));
+            return Err(PlaceError::Exists(out.to_path_buf()));
         }
     }
     if force && out.is_dir() {
@@ -316,7 +317,7 @@ pub fn check_emission_destination(
             .filter(|n| !in_range(n))
             .collect::<Vec<_>>();
         if !names.is_empty() {
-            return Err(GenerateError::ForeignFiles {
+            return Err(PlaceError::ForeignFiles {
                 path: out.to_path_buf(),
                 names,
             });
@@ -331,7 +332,7 @@ pub fn check_emission_destination(
             .and_then(|n| n.parse::<u32>().ok());
         if let Some(b) = number.filter(|b| !blocks.contains(b)) {
             if e.path().join(MANIFEST).exists() {
-                return Err(GenerateError::InTheWay {
+                return Err(PlaceError::InTheWay {
                     path: e.path(),
                     why: format!("block {b} is not in this emission's range {}..{}: it would stay beside blocks of another seed; include it, or move it away", blocks.start(), blocks.end()),
                 });

@@ -16,7 +16,7 @@ use crate::money::Money;
 use crate::output::manifest::{self, FileEntry, Manifest, PromisedFeature, TierCount, WayCount};
 use crate::output::{print_file, sums, tickets_csv, validation_csv, Ticket};
 pub use crate::place::{
-    check_destination, check_not_in_emission, LeftOver, Placed, SeedPlacement, Staged,
+    check_destination, check_not_in_emission, LeftOver, PlaceError, Placed, SeedPlacement, Staged,
 };
 use crate::rng::{stream, Purpose, Seed};
 use crate::seal::Recipients;
@@ -75,12 +75,6 @@ pub fn stop_requested() -> bool {
 /// Why a block could not be generated. Nothing is left at the destination on any of them.
 #[derive(Debug, thiserror::Error)]
 pub enum GenerateError {
-    /// The destination exists and `force` was not given.
-    #[error("{0} already exists; pass --force to replace it")]
-    Exists(PathBuf),
-    /// `--force` was given but the destination is not a tirage block: it is never deleted.
-    #[error("{0} exists and is not a tirage block (no tirage manifest.json in it); --force replaces only blocks: choose another --out")]
-    NotABlock(PathBuf),
     /// A part of an emission failed: no block of it was put in place, and the blocks and
     /// `emission.json` already at the destination are as they were.
     #[error("{at} of the emission: {cause}; nothing of the emission was put in place")]
@@ -90,43 +84,13 @@ pub enum GenerateError {
         /// Why it failed.
         cause: Box<GenerateError>,
     },
-    /// `--force` was given but the block directory also holds files tirage did not write,
-    /// which replacing it would delete.
-    #[error("{} holds files tirage did not write ({}): --force would delete them with the block; move them out first", path.display(), names.join(", "))]
-    ForeignFiles {
-        /// The block directory.
-        path: PathBuf,
-        /// Their names.
-        names: Vec<String>,
-    },
-    /// Something at an emission's destination, or a block's, would no longer belong with
-    /// what is made there (a stray block, a seed file, a foreign emission manifest, a
-    /// block of an emission made alone).
-    #[error("{}: {why}", path.display())]
-    InTheWay {
-        /// What is there.
-        path: PathBuf,
-        /// Why it is in the way, and what to do.
-        why: String,
-    },
-    /// An emission's destination holds a block: an emission goes to a directory of its own.
-    #[error("{0} holds a block (manifest.json): an emission goes to a directory of its own, holding block-NNN directories and emission.json; choose another --out")]
-    BlockNotEmission(PathBuf),
     /// The run was asked to stop ([`request_stop`]: Ctrl-C, SIGTERM) before its output was
     /// complete.
     #[error("interrupted: nothing was written, and what was at the destination is as it was")]
     Interrupted,
-    /// `--force` was given but the destination holds a block of the other kind: a deck never
-    /// replaces a production block (nor its seed), nor a production block a deck.
-    #[error("{path} holds a {existing} block; --force replaces it only with another {existing} block (this is a {wanted} block): choose another --out")]
-    OtherKind {
-        /// The destination.
-        path: PathBuf,
-        /// Kind of the block there (`production`, `specimen`, or `unknown`).
-        existing: String,
-        /// Kind of the block being made.
-        wanted: String,
-    },
+    /// Where the output goes, or its move there (see [`crate::place`]).
+    #[error(transparent)]
+    Place(#[from] PlaceError),
     /// A file could not be created, written or moved.
     #[error("{path}: {error}")]
     Io {

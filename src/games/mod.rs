@@ -362,7 +362,12 @@ mod tests {
                             Ok(()) => {
                                 let face = synthesize_showing_checked(&**m, way, f.id, &mut rng)
                                     .unwrap_or_else(|e| panic!("{rel} {} {}: {e}", way.id, f.id));
-                                assert_eq!(judge(&s, &face).realises(&s, id as u16), Ok(()), "{rel} {}", way.id);
+                                assert_eq!(
+                                    judge(&s, &face).realises(&s, id as u16),
+                                    Ok(()),
+                                    "{rel} {}",
+                                    way.id
+                                );
                                 assert!(m.evaluate(&face).shows(f.id));
                             }
                             Err(_) => assert!(
