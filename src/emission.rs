@@ -75,6 +75,9 @@ pub struct EmissionOptions<'a> {
     pub provenance: &'a crate::block::Provenance,
     /// The recipients every block's ticket files are encrypted to.
     pub recipients: &'a crate::seal::Recipients,
+    /// Set, it stops the emission before it is put in place (a block being built stops
+    /// between two batches of packs): it then fails as interrupted and nothing of it stays.
+    pub cancel: &'a crate::cancel::Cancel,
 }
 
 /// What [`generate_emission_placing`] made.
@@ -121,7 +124,7 @@ pub fn generate_emission_placing(
                     p.validated_by(opts.validation)
                 };
                 let p = p.with_mode(opts.mode).sealed_for(opts.recipients);
-                p.signed_by(opts.signer)
+                p.signed_by(opts.signer).cancelled_by(opts.cancel)
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
@@ -207,7 +210,7 @@ pub fn generate_emission_placing(
     durable::sync_dir(tmp.path())
         .map_err(io(tmp.path()))
         .map_err(incomplete(EMISSION.into()))?;
-    if crate::generate::stop_requested() {
+    if opts.cancel.is_cancelled() {
         return Err(incomplete(EMISSION.into())(GenerateError::Interrupted));
     }
     let staged = Staged::new(tmp, out.to_path_buf(), parent).with_foreign(foreign_entries);

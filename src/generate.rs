@@ -10,6 +10,7 @@
 use crate::alloc::{allocate_packs, tally};
 use crate::block::layout::{BIN, CSV, MANIFEST, SEALED_SUFFIX, SPEC, SUMS, SUMS_SIG, VALIDATION};
 use crate::block::{judge, Composition, Kind, Promise, Provenance};
+use crate::cancel::Cancel;
 use crate::durable;
 use crate::games::{synthesize_showing_checked, Face};
 use crate::money::Money;
@@ -30,7 +31,6 @@ use std::collections::HashMap;
 use std::fs::File;
 use std::io::{IoSlice, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver};
 use std::thread;
 
@@ -56,22 +56,6 @@ impl GenerateError {
     }
 }
 
-/// Set by [`request_stop`]; read between batches of packs.
-static STOP: AtomicBool = AtomicBool::new(false);
-
-/// Asks every generation running in this process to stop as soon as it can (between two
-/// batches of packs): it then fails with [`GenerateError::Interrupted`] and what it staged
-/// is removed. Once an output is being put in place, that step finishes first. For a
-/// signal handler (Ctrl-C, SIGTERM); never cleared.
-pub fn request_stop() {
-    STOP.store(true, Ordering::SeqCst);
-}
-
-/// Whether [`request_stop`] was called.
-pub fn stop_requested() -> bool {
-    STOP.load(Ordering::SeqCst)
-}
-
 /// Why a block could not be generated. Nothing is left at the destination on any of them.
 #[derive(Debug, thiserror::Error)]
 pub enum GenerateError {
@@ -84,8 +68,8 @@ pub enum GenerateError {
         /// Why it failed.
         cause: Box<GenerateError>,
     },
-    /// The run was asked to stop ([`request_stop`]: Ctrl-C, SIGTERM) before its output was
-    /// complete.
+    /// The run was asked to stop (its plan's [`Cancel`] token set: Ctrl-C, SIGTERM) before
+    /// its output was complete.
     #[error("interrupted: nothing was written, and what was at the destination is as it was")]
     Interrupted,
     /// Where the output goes, or its move there (see [`crate::place`]).
@@ -448,6 +432,10 @@ pub struct BlockPlan<'a> {
     pub mode: u32,
     /// The recipients each ticket file is encrypted to ([`crate::seal`]); `None`: in clear.
     pub recipients: Option<&'a Recipients>,
+    /// Set, it stops the run between two batches of packs: it then fails with
+    /// [`GenerateError::Interrupted`] and what it staged is removed. Once an output is being
+    /// put in place, that step finishes first.
+    pub cancel: Cancel,
 }
 
 impl<'a> BlockPlan<'a> {
@@ -471,6 +459,7 @@ impl<'a> BlockPlan<'a> {
             signer: None,
             mode: DEFAULT_MODE,
             recipients: None,
+            cancel: Cancel::default(),
         })
     }
 
@@ -490,6 +479,7 @@ impl<'a> BlockPlan<'a> {
             signer: None,
             mode: DEFAULT_MODE,
             recipients: None,
+            cancel: Cancel::default(),
         }
     }
 
@@ -542,6 +532,12 @@ impl<'a> BlockPlan<'a> {
     /// The same plan, its `SHA256SUMS` signed with `signer` (`None`: unsigned).
     pub fn signed_by(mut self, signer: Option<&'a Signer>) -> Self {
         self.signer = signer;
+        self
+    }
+
+    /// Stopped when `cancel` is set (see [`BlockPlan::cancel`]).
+    pub fn cancelled_by(mut self, cancel: &Cancel) -> Self {
+        self.cancel = cancel.clone();
         self
     }
 
@@ -650,7 +646,7 @@ pub fn generate_placing(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Generated, GenerateError> {
     let (staged, manifest) = stage(plan, seed, out, force, provenance, progress)?;
-    if stop_requested() {
+    if plan.cancel.is_cancelled() {
         return Err(GenerateError::Interrupted);
     }
     let left_over = staged.put_in_place(seed_file)?.finish().err();
@@ -774,7 +770,7 @@ fn build(
     let mut result = Ok(());
     let mut claims: Vec<validation_csv::Row> = Vec::with_capacity(tickets as usize);
     for start in (0..packs).step_by(BATCH_PACKS as usize) {
-        if STOP.load(Ordering::Relaxed) {
+        if plan.cancel.is_cancelled() {
             result = Err(GenerateError::Interrupted);
             break;
         }

@@ -8,6 +8,7 @@
 pub mod alloc;
 pub mod audit;
 pub mod block;
+pub mod cancel;
 pub mod deck;
 pub mod durable;
 pub mod emission;

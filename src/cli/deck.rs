@@ -62,7 +62,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<Outcome> {
     // Before anything is staged: a signal from now on leaves nothing behind.
-    stop_on_signal();
+    let stop = stop_on_signal();
     let spec = GameSpec::load(&a.spec)?;
     let deck = match a.proportional {
         Some(n) => proportional(&spec, n)?,
@@ -80,7 +80,7 @@ pub fn run(a: Args) -> Result<Outcome> {
     check_destination(&out, a.force, Kind::Specimen)?;
     let signer = a.sign.as_deref().map(Signer::load).transpose()?;
     let plan = BlockPlan::deck(&spec, deck);
-    let plan = plan.signed_by(signer.as_ref());
+    let plan = plan.signed_by(signer.as_ref()).cancelled_by(&stop);
     let provenance = a.seed.provenance()?;
     let seed_file = SeedFile::beside(&out, &seed, fresh, a.force)?;
     let made = with_threads(0, || {
@@ -99,6 +99,7 @@ pub fn run(a: Args) -> Result<Outcome> {
         "deck seed",
         "the deck",
         made.left_over.as_slice(),
+        &stop,
     )?;
     let m = made.manifest;
     if !a.quiet {

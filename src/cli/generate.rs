@@ -55,7 +55,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<Outcome> {
     // Before anything is staged: a signal from now on leaves nothing behind.
-    stop_on_signal();
+    let stop = stop_on_signal();
     let spec = GameSpec::load(&a.spec)?;
     let (seed, fresh) = a.seed.seed()?;
     let provenance = a.seed.provenance()?;
@@ -83,6 +83,7 @@ pub fn run(a: Args) -> Result<Outcome> {
                 mode: a.keys.mode(),
                 provenance: &provenance,
                 recipients: &recipients,
+                cancel: &stop,
             };
             generate_emission_placing(
                 &spec,
@@ -101,6 +102,7 @@ pub fn run(a: Args) -> Result<Outcome> {
             "emission seed",
             "every block of the emission",
             &made.left_over,
+            &stop,
         )?;
         let key_said = derived.then(|| DERIVED.to_string());
         let m = made.manifest;
@@ -140,7 +142,7 @@ pub fn run(a: Args) -> Result<Outcome> {
     }
     .with_mode(a.keys.mode())
     .sealed_for(&recipients);
-    let plan = plan.signed_by(signer.as_ref());
+    let plan = plan.signed_by(signer.as_ref()).cancelled_by(&stop);
     let seed_file = SeedFile::beside(&out, &seed, fresh, a.force)?;
     let bar = progress::bar(u64::from(spec.block_size), "generate", a.quiet);
     let made = with_threads(usize::from(a.threads), || {
@@ -160,6 +162,7 @@ pub fn run(a: Args) -> Result<Outcome> {
         "master seed",
         "the block",
         made.left_over.as_slice(),
+        &stop,
     )?;
     let key_said = derived.then(|| DERIVED.to_string());
     let manifest = made.manifest;
