@@ -8,9 +8,10 @@ use super::{
     AreaFeature, AreaWin, Captions, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo,
     FeatureKind, Mechanic,
 };
+use crate::lots::Way;
 use crate::money::Money;
 use crate::rng::{below, chance, weighted};
-use crate::spec::{ErrorAt, GameSpec, SpecError, Way};
+use crate::spec_error::{ErrorAt, SpecError};
 use arrayvec::ArrayVec;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -176,7 +177,7 @@ impl Mechanic for Coq {
         self.gain.amounts().to_vec()
     }
 
-    fn check_way(&self, way: &Way, _spec: &GameSpec) -> Result<(), String> {
+    fn check_way(&self, way: &Way) -> Result<(), String> {
         if way.wins.len() > 2 {
             return Err(format!(
                 "{} wins, but a coq ticket has 2 games",

@@ -9,12 +9,11 @@
 
 pub mod manifest;
 pub mod print_file;
-pub mod regular;
 pub mod sums;
 pub mod tickets_csv;
 pub mod validation_csv;
 
-pub use regular::{open_regular, read_regular};
+pub use crate::regular::{open_regular, read_regular};
 
 use crate::games::Face;
 use crate::money::Money;
