@@ -9,7 +9,7 @@
 
 use crate::alloc::{allocate_packs, tally};
 use crate::block::layout::{BIN, CSV, MANIFEST, SEALED_SUFFIX, SPEC, SUMS, SUMS_SIG, VALIDATION};
-use crate::block::{judge, Composition, Kind, Promise, Provenance};
+use crate::block::{judge, place_promises, Composition, Kind, Promise, Provenance};
 use crate::cancel::Cancel;
 use crate::durable;
 use crate::games::{synthesize_showing_checked, Face};
@@ -110,15 +110,8 @@ pub enum GenerateError {
         message: String,
     },
     /// A specimen deck promises more features on a way than it holds tickets of it.
-    #[error("the deck promises {promised} feature(s) on way \"{way}\" but holds {tickets} ticket(s) of it")]
-    Promises {
-        /// Way id.
-        way: String,
-        /// Features promised on it that need a ticket of their own.
-        promised: usize,
-        /// Tickets of the way.
-        tickets: usize,
-    },
+    #[error(transparent)]
+    Promises(#[from] crate::block::TooManyPromises),
     /// The evaluator does not judge a synthesized face as its way: a bug, never retried.
     #[error("ticket {ticket}: the face built for way \"{way}\" is judged {judged} by the rules")]
     Disagreement {
@@ -350,53 +343,6 @@ fn write_all_vectored(f: &mut File, bufs: &[Vec<u8>]) -> std::io::Result<()> {
     Ok(())
 }
 
-/// The ticket (0-based index) of each of `promises`, given the allocated way of every
-/// ticket in print order: the k-th forced promise of a way goes to that way's k-th ticket;
-/// a promise not forced to the way's first ticket asked for nothing (else its first).
-/// Errors: more forced promises on a way than it has tickets.
-pub fn place_promises(
-    spec: &GameSpec,
-    promises: &[Promise],
-    ways: &[WayId],
-) -> Result<Vec<u32>, GenerateError> {
-    // Only the tickets of promised ways are listed (none for a production block).
-    let mut of_way: HashMap<WayId, Vec<u32>> =
-        promises.iter().map(|p| (p.way, Vec::new())).collect();
-    for (i, w) in ways.iter().enumerate() {
-        if let Some(v) = of_way.get_mut(w) {
-            v.push(i as u32);
-        }
-    }
-    let mut used: HashMap<WayId, usize> = HashMap::new();
-    let mut at = vec![0u32; promises.len()];
-    for (k, p) in promises.iter().enumerate().filter(|(_, p)| p.forced) {
-        let n = used.entry(p.way).or_default();
-        let tickets = of_way.get(&p.way).map_or(&[][..], |v| v.as_slice());
-        at[k] = *tickets.get(*n).ok_or_else(|| GenerateError::Promises {
-            way: spec.ways[p.way as usize].id.clone(),
-            promised: promises
-                .iter()
-                .filter(|q| q.forced && q.way == p.way)
-                .count(),
-            tickets: tickets.len(),
-        })?;
-        *n += 1;
-    }
-    for (k, p) in promises.iter().enumerate().filter(|(_, p)| !p.forced) {
-        let tickets = of_way.get(&p.way).map_or(&[][..], |v| v.as_slice());
-        let free = used.get(&p.way).copied().unwrap_or(0);
-        at[k] = *tickets
-            .get(free)
-            .or(tickets.first())
-            .ok_or_else(|| GenerateError::Promises {
-                way: spec.ways[p.way as usize].id.clone(),
-                promised: 1,
-                tickets: 0,
-            })?;
-    }
-    Ok(at)
-}
-
 /// Permission bits of a block's files unless told otherwise: readable by their owner only,
 /// since `tickets.csv` and `validation.csv` say which tickets win.
 pub const DEFAULT_MODE: u32 = 0o600;
@@ -497,7 +443,7 @@ impl<'a> BlockPlan<'a> {
 
     /// The same plan promising `promises` (a default specimen deck; see
     /// [`crate::deck::every_way`]). The counts must leave a ticket for every forced promise
-    /// of a way, else generation fails with [`GenerateError::Promises`].
+    /// of a way, else generation fails with [`crate::block::TooManyPromises`].
     pub fn promising(mut self, promises: Vec<Promise>) -> Self {
         self.promises = Some(promises);
         self

@@ -16,7 +16,7 @@
 //! same bytes are **findings** (verify exits 1), like every other failed procedure.
 
 pub mod chart;
-pub mod leakage;
+pub use crate::verify::leakage;
 pub mod randomness;
 
 use crate::output::manifest::Tool;
@@ -26,8 +26,7 @@ use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// A test whose p-value is below this (1 %) is reported as an exception.
-pub const FLAG_P: f64 = 0.01;
+pub use crate::stats::FLAG_P;
 
 /// Audit report format identifier (`audit.json`'s `format`).
 pub const FORMAT: &str = "tirage-audit/1";

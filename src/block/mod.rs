@@ -12,7 +12,8 @@ pub mod layout;
 
 pub use judge::{judge, Judgement};
 
-use crate::spec::WayId;
+use crate::spec::{GameSpec, WayId};
+use std::collections::HashMap;
 
 /// What a block's tickets are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -45,6 +46,65 @@ pub struct Promise {
     /// True: a ticket of `way` is built asked to show it; false: every ticket of `way` shows
     /// it anyway ([`crate::games::Mechanic::always_shows`]).
     pub forced: bool,
+}
+
+/// A specimen deck promises more features on a way than it holds tickets of it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the deck promises {promised} feature(s) on way \"{way}\" but holds {tickets} ticket(s) of it")]
+pub struct TooManyPromises {
+    /// Way id.
+    pub way: String,
+    /// Features promised on it that need a ticket of their own.
+    pub promised: usize,
+    /// Tickets of the way.
+    pub tickets: usize,
+}
+
+/// The ticket (0-based index) of each of `promises`, given the allocated way of every
+/// ticket in print order: the k-th forced promise of a way goes to that way's k-th ticket;
+/// a promise not forced to the way's first ticket asked for nothing (else its first).
+/// Errors: more forced promises on a way than it has tickets.
+pub fn place_promises(
+    spec: &GameSpec,
+    promises: &[Promise],
+    ways: &[WayId],
+) -> Result<Vec<u32>, TooManyPromises> {
+    // Only the tickets of promised ways are listed (none for a production block).
+    let mut of_way: HashMap<WayId, Vec<u32>> =
+        promises.iter().map(|p| (p.way, Vec::new())).collect();
+    for (i, w) in ways.iter().enumerate() {
+        if let Some(v) = of_way.get_mut(w) {
+            v.push(i as u32);
+        }
+    }
+    let mut used: HashMap<WayId, usize> = HashMap::new();
+    let mut at = vec![0u32; promises.len()];
+    for (k, p) in promises.iter().enumerate().filter(|(_, p)| p.forced) {
+        let n = used.entry(p.way).or_default();
+        let tickets = of_way.get(&p.way).map_or(&[][..], |v| v.as_slice());
+        at[k] = *tickets.get(*n).ok_or_else(|| TooManyPromises {
+            way: spec.ways[p.way as usize].id.clone(),
+            promised: promises
+                .iter()
+                .filter(|q| q.forced && q.way == p.way)
+                .count(),
+            tickets: tickets.len(),
+        })?;
+        *n += 1;
+    }
+    for (k, p) in promises.iter().enumerate().filter(|(_, p)| !p.forced) {
+        let tickets = of_way.get(&p.way).map_or(&[][..], |v| v.as_slice());
+        let free = used.get(&p.way).copied().unwrap_or(0);
+        at[k] = *tickets
+            .get(free)
+            .or(tickets.first())
+            .ok_or_else(|| TooManyPromises {
+                way: spec.ways[p.way as usize].id.clone(),
+                promised: 1,
+                tickets: 0,
+            })?;
+    }
+    Ok(at)
 }
 
 /// How a deck's counts were chosen; recorded in its manifest (`composition`) so that

@@ -3,6 +3,7 @@
 use super::{progress, with_threads, Outcome};
 use anyhow::{Context, Result};
 use std::path::PathBuf;
+use tirage::audit::Audit;
 use tirage::block::layout::{AUDIT_MD, MANIFEST, SPEC, SUMS};
 use tirage::rng::Seed;
 use tirage::seal::Identities;
@@ -11,7 +12,7 @@ use tirage::spec::GameSpec;
 use tirage::validation::ValidationKey;
 use tirage::verify::emission::{is_emission, verify_emission};
 use tirage::verify::seal::Seal;
-use tirage::verify::{audit, Options, SeedInput};
+use tirage::verify::{inspect, Options, SeedInput};
 
 /// Arguments of `tirage verify`.
 #[derive(clap::Args, Debug)]
@@ -143,7 +144,7 @@ pub fn run(a: Args) -> Result<Outcome> {
     let seal = Seal::of(&a.dir).ok();
     let bar = progress::bar(expected, "verify", a.quiet);
     let audit = with_threads(usize::from(a.threads), || {
-        audit(&a.dir, &opts, &|n| bar.set_position(n))
+        inspect(&a.dir, &opts, &|n| bar.set_position(n)).map(Audit::build)
     })??;
     bar.finish_and_clear();
     let report = &audit.report;

@@ -13,11 +13,10 @@
 
 pub mod codes;
 pub mod emission;
+pub mod leakage;
 pub mod report;
 pub mod seal;
 
-use crate::audit::leakage::{self, Tally};
-use crate::audit::Audit;
 use crate::block::layout::{BIN, CSV, MANIFEST, SEALED_SUFFIX, SPEC, SUMS, SUMS_SIG, VALIDATION};
 use crate::block::{judge, Kind, Promise, Provenance};
 use crate::games::{ColumnKind, Face, FeatureKind};
@@ -31,6 +30,7 @@ use crate::serial::{is_valid, PackSerials};
 use crate::sign::Verifier;
 use crate::spec::{GameSpec, PackRules, WayId};
 use crate::validation::{ValidationKey, Validator};
+use leakage::Tally;
 use rayon::prelude::*;
 pub use report::{
     Authenticated, CheckId, CheckResult, FeatureTally, FileDigest, Findings, LosingFeatureTally,
@@ -220,7 +220,7 @@ impl Expect {
 
 /// Verifies the block in `dir`. `reference`: the spec the auditor expects the block to be
 /// made from (its text must equal the block's copy). `progress` is called with the number
-/// of tickets checked so far. No replay (see [`audit`]). Errors: only
+/// of tickets checked so far. No replay (see [`inspect`]). Errors: only
 /// [`VerifyError::NotADirectory`].
 pub fn verify(
     dir: &Path,
@@ -241,17 +241,6 @@ pub fn verify_block(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(Report, Vec<u64>), VerifyError> {
     inspect(dir, opts, progress).map(|v| (v.report, v.codes))
-}
-
-/// Verifies the block in `dir` (with a replay if `opts.seed` is given) and builds the audit
-/// report: procedures, findings, randomness evidence, leakage measures. Errors: as
-/// [`verify`]; anything wrong inside the block is a finding.
-pub fn audit(
-    dir: &Path,
-    opts: &Options,
-    progress: &(dyn Fn(u64) + Sync),
-) -> Result<Audit, VerifyError> {
-    Ok(Audit::build(inspect(dir, opts, progress)?))
 }
 
 /// Every procedure of verify; returns the report and what the audit needs.
@@ -1010,7 +999,7 @@ fn promises_of(spec: &GameSpec, list: &[PromisedFeature]) -> Result<Vec<Promise>
 /// promises are exactly those that composition gives for the spec and the deck's size
 /// ([`crate::deck::compose`]): the same count of every way (evaluated), the same features
 /// on the same ways in the same order, and each promise on the ticket the deck's rule puts
-/// it on ([`generate::place_promises`], from the evaluated way of every ticket). So a
+/// it on ([`crate::block::place_promises`], from the evaluated way of every ticket). So a
 /// promise removed, added, duplicated or moved is a finding without the seed. A production
 /// block states no composition.
 fn check_composition(m: Option<&Manifest>, spec: &GameSpec, run: &TicketRun, checks: &mut Checks) {
@@ -1088,7 +1077,7 @@ fn check_composition(m: Option<&Manifest>, spec: &GameSpec, run: &TicketRun, che
         );
     }
     if complete && !want.is_empty() {
-        if let Ok(at) = generate::place_promises(spec, &want, &run.ways) {
+        if let Ok(at) = crate::block::place_promises(spec, &want, &run.ways) {
             for (l, &t) in listed.iter().zip(&at) {
                 if l.ticket != t + 1 {
                     bad(
