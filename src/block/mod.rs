@@ -1,7 +1,7 @@
 //! The vocabulary every part of tirage speaks of a block in, with no I/O: what a block is
 //! ([`Kind`]), what a specimen deck promises ([`Promise`], [`Composition`]), what a
 //! manifest records besides the block ([`Provenance`], [`Tool`]), the one judge of a face
-//! ([`judge`]), and the layout of a block directory ([`layout`]: every file name tirage
+//! ([`judge()`]), and the layout of a block directory ([`layout`]: every file name tirage
 //! writes, and which entries are tirage's).
 //!
 //! The generator, `verify`, `render` and the output formats depend on it; it depends on
@@ -50,7 +50,9 @@ pub struct Promise {
 
 /// A specimen deck promises more features on a way than it holds tickets of it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("the deck promises {promised} feature(s) on way \"{way}\" but holds {tickets} ticket(s) of it")]
+#[error(
+    "the deck promises {promised} feature(s) on way \"{way}\" but holds {tickets} ticket(s) of it"
+)]
 pub struct TooManyPromises {
     /// Way id.
     pub way: String,

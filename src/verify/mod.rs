@@ -11,11 +11,11 @@
 //! as it goes; the records of each block are checked in parallel and the findings merged in
 //! ticket order, so the report never depends on the number of threads.
 //!
-//! [`inspect`] is a runner: it opens the block ([`open`]: `SHA256SUMS`, the spec copy, the
-//! manifest), makes the ticket pass ([`tickets`]), then runs every [`Procedure`] of
-//! [`PROCEDURES`] in order on what it opened, and writes the report. One file holds each
-//! group of procedures; a new check is a new procedure. Only [`replay`] names the
-//! generator.
+//! [`inspect`] is a runner: it opens the block (`open.rs`: `SHA256SUMS`, the spec copy, the
+//! manifest), makes the ticket pass (`tickets.rs`), then runs every procedure (one trait,
+//! `Procedure`: its check, and a run on the opened block that says what it finds) in
+//! order on what it opened, and writes the report. One file holds each group of
+//! procedures; a new check is a new procedure. Only `replay.rs` names the generator.
 
 pub mod codes;
 mod deck;
