@@ -10,12 +10,12 @@ use tirage::{alloc, packlaw, stats};
 /// Arguments of `tirage check`.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Example:\n  tirage check game_specs/coq.toml")]
-pub struct Args {
+pub(super) struct Args {
     /// The game spec (TOML), e.g. game_specs/coq.toml.
     spec: PathBuf,
 }
 
-pub fn run(a: Args) -> Result<Outcome> {
+pub(super) fn run(a: Args) -> Result<Outcome> {
     let spec = GameSpec::load(&a.spec)?;
     let packs = pack_law(&spec).map_err(|e| anyhow::anyhow!("{}: {e}", a.spec.display()))?;
     print!("{}", report(&spec, &packs));

@@ -34,7 +34,7 @@ Examples:
   tirage deck game_specs/coq.toml --tickets 200 --out /tmp/deck
   tirage deck game_specs/coq.toml --proportional 1000   # tier mix of the lot table, rounded"
 )]
-pub struct Args {
+pub(super) struct Args {
     /// The game spec (TOML).
     spec: PathBuf,
     /// Deck size: every way once, one ticket per feature no way always shows, the rest
@@ -60,7 +60,7 @@ pub struct Args {
     quiet: bool,
 }
 
-pub fn run(a: Args) -> Result<Outcome> {
+pub(super) fn run(a: Args) -> Result<Outcome> {
     // Before anything is staged: a signal from now on leaves nothing behind.
     let stop = stop_on_signal();
     let spec = GameSpec::load(&a.spec)?;

@@ -22,7 +22,7 @@ use tirage::spec::GameSpec;
   tirage generate game_specs/coq.toml --blocks 1..3      # an emission: output/coq/emission-001/block-001..003 + emission.json
   tirage generate game_specs/coq.toml --validation-key output/coq/validation.key --sign output/operator.key --out /tmp/coq-signed
   tirage generate game_specs/coq.toml --seed-share alice.share --seed-share bob.share --commitments commitments.txt --out /tmp/coq-sh")]
-pub struct Args {
+pub(super) struct Args {
     /// The game spec (TOML), e.g. game_specs/coq.toml.
     spec: PathBuf,
     /// Block number (1..=999).
@@ -53,7 +53,7 @@ pub struct Args {
     quiet: bool,
 }
 
-pub fn run(a: Args) -> Result<Outcome> {
+pub(super) fn run(a: Args) -> Result<Outcome> {
     // Before anything is staged: a signal from now on leaves nothing behind.
     let stop = stop_on_signal();
     let spec = GameSpec::load(&a.spec)?;

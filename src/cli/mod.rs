@@ -22,7 +22,7 @@ use tirage::lock::{LockError, Mode, OutputLock};
 /// allocation, rule-checked faces, audited files.
 #[derive(Parser, Debug)]
 #[command(name = "tirage", version, about, long_about = None)]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     command: Command,
 }
@@ -46,7 +46,7 @@ enum Command {
 }
 
 /// How a command ended.
-pub enum Outcome {
+pub(crate) enum Outcome {
     /// Everything held.
     Success,
     /// `verify` found discrepancies (exit 1).
@@ -54,7 +54,7 @@ pub enum Outcome {
 }
 
 /// Parses the arguments, runs the command, prints any error once; returns the exit code.
-pub fn run() -> ExitCode {
+pub(crate) fn run() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -111,7 +111,7 @@ fn no_core_dumps() {
 /// `text` with every control character but the line feed shown as an escape (`\u{1b}`,
 /// `\r`): a file name or a file's bytes quoted in a message never drive the terminal nor
 /// hide what precedes them.
-pub fn visible(text: &str) -> String {
+pub(crate) fn visible(text: &str) -> String {
     let mut s = String::with_capacity(text.len());
     for c in text.chars() {
         if c != '\n'

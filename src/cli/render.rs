@@ -24,7 +24,7 @@ the rest of verify is not run)\n  \
 - the ticket's tickets.csv row is the row of that record, prize and way\n\n\
 Example:\n  tirage render output/coq/block-001 --tickets 1,5,9 --out /tmp/proofs"
 )]
-pub struct Args {
+pub(super) struct Args {
     /// The block (or deck) directory.
     dir: PathBuf,
     /// Ticket numbers (1-based, print order), comma-separated; each is drawn once.
@@ -46,7 +46,7 @@ fn ticket_number(s: &str) -> Result<u32, String> {
         .map_err(|_| format!("`{s}` is not a ticket number (1, 2, …)"))
 }
 
-pub fn run(mut a: Args) -> Result<Outcome> {
+pub(super) fn run(mut a: Args) -> Result<Outcome> {
     // Each ticket once, in the order first asked.
     let mut seen = std::collections::HashSet::new();
     a.tickets.retain(|t| seen.insert(*t));

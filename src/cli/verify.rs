@@ -19,7 +19,7 @@ use tirage::verify::{inspect, Options, SeedInput};
 #[command(
     after_help = "Exit status: 0 clean (statistics flagged at p < 1 % are exceptions, reported in audit.md, not findings), 1 findings (including the leakage gate and a replay mismatch), 2 error.\n\nExamples:\n  tirage verify output/coq/block-001 --signer output/operator.pub --spec game_specs/coq.toml\n  tirage verify output/coq/block-001 --unauthenticated --json > report.json\n  tirage verify output/coq/block-001 --signer output/operator.pub --seed-file output/coq/block-001.seed --validation-key output/coq/validation.key --report /tmp/audit\n  tirage verify /tmp/coq-sh --unauthenticated --seed-share alice.share --seed-share bob.share --validation-key /tmp/coq-sh.validation-key"
 )]
-pub struct Args {
+pub(super) struct Args {
     /// The block directory (holding SHA256SUMS, manifest.json, spec.toml, tickets.csv,
     /// tickets.bin, validation.csv), or an emission directory (holding emission.json).
     dir: PathBuf,
@@ -69,7 +69,7 @@ pub struct Args {
     quiet: bool,
 }
 
-pub fn run(a: Args) -> Result<Outcome> {
+pub(super) fn run(a: Args) -> Result<Outcome> {
     let reference = a.spec.as_deref().map(GameSpec::load).transpose()?;
     let seed = match (&a.seed_file, a.seed_share.is_empty()) {
         (Some(f), _) => {
