@@ -5,8 +5,10 @@
 //! - [`validation_csv`]: `validation.csv`, serial → validation code → prize, for the central
 //!   system (the one file that maps codes to prizes);
 //! - [`manifest`]: `manifest.json`, what the block is and the digest of every file;
-//! - [`sums`]: `SHA256SUMS`, in the format `sha256sum -c` reads.
+//! - [`sums`]: `SHA256SUMS`, in the format `sha256sum -c` reads;
+//! - [`emission_manifest`]: `emission.json`, beside the blocks of an emission.
 
+pub mod emission_manifest;
 pub mod manifest;
 pub mod print_file;
 pub mod sums;

@@ -8,7 +8,7 @@
 use super::report::{Findings, EXAMPLES};
 use super::{verify_block, Options, Report, VerifyError};
 use crate::block::layout::{block_dir, EMISSION, EMISSION_SIG, MANIFEST};
-use crate::emission::EmissionManifest;
+use crate::output::emission_manifest::EmissionManifest;
 use crate::output::manifest::Manifest;
 use crate::output::MAX_JSON;
 use serde::Serialize;
