@@ -8,6 +8,9 @@
 //! - `block/generate_coq` and `block/verify_coq`: the whole block, written to a temporary
 //!   directory, on the default rayon pool (one thread per core).
 
+// criterion_group! writes a function without a doc comment.
+#![allow(missing_docs)]
+
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use rand_core::SeedableRng;
 use sha2::{Digest, Sha256};

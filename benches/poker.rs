@@ -7,6 +7,9 @@
 //! Run: `cargo bench --bench poker` (add `-- --warm-up-time 1 --measurement-time 3` for a
 //! quick look).
 
+// criterion_group! writes a function without a doc comment.
+#![allow(missing_docs)]
+
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use rand_core::SeedableRng;
 use rs_poker::core::{Card as PCard, Rankable};

@@ -8,7 +8,8 @@
 //! [`crate::games::Mechanic::features`]), each *guaranteed*: the manifest lists the features
 //! promised with the ticket that shows each, and `verify` checks them.
 
-use crate::generate::Promise;
+pub use crate::block::Composition;
+use crate::block::Promise;
 use crate::spec::{GameSpec, WayId};
 
 /// Why a deck cannot be composed.
@@ -51,17 +52,6 @@ fn at_most_a_block(spec: &GameSpec, n: u32) -> Result<(), DeckError> {
 
 /// Default number of losing tickets added to every way in a default deck.
 pub const DEFAULT_LOSERS: u32 = 30;
-
-/// How a deck's counts were chosen; recorded in its manifest (`composition`) so that
-/// `verify` can recompute the counts and promises from the spec and the deck's size.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Composition {
-    /// The default deck ([`every_way`]): every way, every feature, the rest losers.
-    EveryWay,
-    /// The lot table's mix rounded to the deck's size ([`proportional`]); promises nothing.
-    Proportional,
-}
 
 /// The deck of `composition` with `tickets` tickets: [`every_way`] or [`proportional`].
 /// Errors: theirs.

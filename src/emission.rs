@@ -6,68 +6,20 @@
 //! they are unique across the emission by construction, and serials are unique because
 //! each carries its block number.
 
+use crate::block::layout::MANIFEST;
+use crate::block::Kind;
 use crate::durable;
-use crate::generate::{
-    build_into, BlockPlan, GenerateError, Kind, LeftOver, SeedPlacement, Staged,
-};
-use crate::output::MANIFEST;
+use crate::generate::{build_into, BlockPlan, GenerateError};
+use crate::place::{LeftOver, PlaceError, SeedPlacement, Staged};
 use crate::rng::Seed;
 use crate::sign::Signer;
 use crate::spec::GameSpec;
 use crate::validation::{ValidationKey, Validator};
-use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::path::Path;
 
-/// File name of the emission manifest.
-pub const EMISSION: &str = "emission.json";
-/// The minisign signature of `emission.json`, when the emission is signed.
-pub const EMISSION_SIG: &str = "emission.json.minisig";
-/// Emission manifest format identifier.
-pub const FORMAT: &str = "tirage-emission/1";
-
-/// `emission.json`.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct EmissionManifest {
-    /// Always [`FORMAT`].
-    pub format: String,
-    /// Game id.
-    pub game: String,
-    /// Emission number.
-    pub emission: u16,
-    /// Hex SHA-256 of the spec every block was made from.
-    pub spec_sha256: String,
-    /// Commitment to the emission's master seed (the same in every block manifest).
-    pub seed_commitment: String,
-    /// Commitment to the emission's validation-code key.
-    pub validation_key_commitment: String,
-    /// The blocks, in block order.
-    pub blocks: Vec<BlockEntry>,
-}
-
-/// One block of an emission.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct BlockEntry {
-    /// Block number.
-    pub block: u32,
-    /// Directory, relative to the emission directory.
-    pub dir: String,
-    /// Hex SHA-256 of the block's manifest.json.
-    pub manifest_sha256: String,
-    /// Tickets in the block.
-    pub tickets: u32,
-    /// Lots in the block.
-    pub lots: u64,
-    /// Payout of the block, currency units.
-    pub payout: String,
-}
-
-/// The directory name of block `b` inside an emission directory.
-pub fn block_dir(b: u32) -> String {
-    format!("block-{b:03}")
-}
+pub use crate::block::layout::{block_dir, EMISSION, EMISSION_SIG};
+pub use crate::output::emission_manifest::{BlockEntry, EmissionManifest, FORMAT};
 
 /// What an emission is made with besides its seed.
 pub struct EmissionOptions<'a> {
@@ -80,9 +32,12 @@ pub struct EmissionOptions<'a> {
     /// Permission bits of the blocks' files ([`crate::generate::DEFAULT_MODE`]).
     pub mode: u32,
     /// What every block's manifest records of the seed (share commitments).
-    pub provenance: &'a crate::generate::Provenance,
+    pub provenance: &'a crate::block::Provenance,
     /// The recipients every block's ticket files are encrypted to.
     pub recipients: &'a crate::seal::Recipients,
+    /// Set, it stops the emission before it is put in place (a block being built stops
+    /// between two batches of packs): it then fails as interrupted and nothing of it stays.
+    pub cancel: &'a crate::cancel::Cancel,
 }
 
 /// What [`generate_emission_placing`] made.
@@ -104,9 +59,9 @@ pub struct GeneratedEmission {
 /// An emission is put in place whole or not at all: the emission directory is built
 /// beside its destination (every block, then `emission.json`, all flushed to the disk),
 /// then moved there in one rename, an older emission moved aside first and removed last
-/// (see [`crate::generate::Staged::put_in_place`]). Errors:
-/// [`GenerateError::BlockNotEmission`] when `out` holds a block; a block's destination
-/// error ([`GenerateError::Exists`], …); [`GenerateError::EmissionIncomplete`] when a part
+/// (see [`crate::place::Staged::put_in_place`]). Errors:
+/// [`PlaceError::BlockNotEmission`] when `out` holds a block; a block's destination
+/// error ([`PlaceError::Exists`], …); [`GenerateError::EmissionIncomplete`] when a part
 /// fails, and then what is at `out` is as it was.
 #[allow(clippy::too_many_arguments)]
 pub fn generate_emission_placing(
@@ -129,7 +84,7 @@ pub fn generate_emission_placing(
                     p.validated_by(opts.validation)
                 };
                 let p = p.with_mode(opts.mode).sealed_for(opts.recipients);
-                p.signed_by(opts.signer)
+                p.signed_by(opts.signer).cancelled_by(opts.cancel)
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
@@ -215,13 +170,13 @@ pub fn generate_emission_placing(
     durable::sync_dir(tmp.path())
         .map_err(io(tmp.path()))
         .map_err(incomplete(EMISSION.into()))?;
-    if crate::generate::stop_requested() {
+    if opts.cancel.is_cancelled() {
         return Err(incomplete(EMISSION.into())(GenerateError::Interrupted));
     }
     let staged = Staged::new(tmp, out.to_path_buf(), parent).with_foreign(foreign_entries);
     let placed = staged
         .put_in_place(seed_file)
-        .map_err(incomplete(EMISSION.into()))?;
+        .map_err(|e| incomplete(EMISSION.into())(e.into()))?;
     let left_over = placed.finish().err().into_iter().collect();
     Ok(GeneratedEmission {
         manifest,
@@ -258,28 +213,28 @@ fn foreign_entries(dir: &Path) -> Vec<String> {
 /// Where an emission of `blocks` may go (call before anything is staged, a fresh seed
 /// included): `out` is not a block; an existing `emission.json` is tirage's and replaced
 /// only with `force`; each block's destination may be replaced
-/// ([`crate::generate::check_destination`]) and has no seed file of a block made alone;
-/// no block there lies outside `blocks`. Errors: [`GenerateError::BlockNotEmission`],
-/// [`GenerateError::Exists`] (`out`, an emission already), a block's destination error,
-/// [`GenerateError::InTheWay`].
+/// ([`crate::place::check_destination`]) and has no seed file of a block made alone;
+/// no block there lies outside `blocks`. Errors: [`PlaceError::BlockNotEmission`],
+/// [`PlaceError::Exists`] (`out`, an emission already), a block's destination error,
+/// [`PlaceError::InTheWay`].
 pub fn check_emission_destination(
     blocks: &std::ops::RangeInclusive<u32>,
     out: &Path,
     force: bool,
-) -> Result<(), GenerateError> {
+) -> Result<(), PlaceError> {
     if out.join(MANIFEST).exists() {
-        return Err(GenerateError::BlockNotEmission(out.to_path_buf()));
+        return Err(PlaceError::BlockNotEmission(out.to_path_buf()));
     }
     if out.join(EMISSION).exists() {
         if !force {
-            return Err(GenerateError::Exists(out.to_path_buf()));
+            return Err(PlaceError::Exists(out.to_path_buf()));
         }
         let ours = crate::output::read_regular(&out.join(EMISSION), crate::output::MAX_JSON)
             .ok()
             .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
             .is_some_and(|v| v["format"] == FORMAT);
         if !ours {
-            return Err(GenerateError::InTheWay {
+            return Err(PlaceError::InTheWay {
                 path: out.join(EMISSION),
                 why: "not a tirage emission manifest: --force replaces only those".into(),
             });
@@ -287,12 +242,12 @@ pub fn check_emission_destination(
     }
     for b in blocks.clone() {
         let dir = out.join(block_dir(b));
-        crate::generate::check_destination(&dir, force, Kind::Production)?;
+        crate::place::check_destination(&dir, force, Kind::Production)?;
         // A block made alone there has its own seed file, which would not replay the
         // emission's block (they share `<out>.seed`).
         let own_seed = dir.with_extension("seed");
         if own_seed.exists() {
-            return Err(GenerateError::InTheWay {
+            return Err(PlaceError::InTheWay {
                 path: own_seed,
                 why: "the seed file of a block made alone there: it would sit beside a block of the emission it does not replay; move the block and its seed file away, or make the emission elsewhere (--out)".into(),
             });
@@ -303,13 +258,13 @@ pub fn check_emission_destination(
     if let Ok(meta) = std::fs::symlink_metadata(out) {
         let empty = meta.is_dir() && std::fs::read_dir(out).is_ok_and(|mut d| d.next().is_none());
         if !meta.is_dir() {
-            return Err(GenerateError::InTheWay {
+            return Err(PlaceError::InTheWay {
                 path: out.to_path_buf(),
                 why: "not a directory: an emission goes to a directory of its own; choose another --out".into(),
             });
         }
         if !force && !empty {
-            return Err(GenerateError::Exists(out.to_path_buf()));
+            return Err(PlaceError::Exists(out.to_path_buf()));
         }
     }
     if force && out.is_dir() {
@@ -325,7 +280,7 @@ pub fn check_emission_destination(
             .filter(|n| !in_range(n))
             .collect::<Vec<_>>();
         if !names.is_empty() {
-            return Err(GenerateError::ForeignFiles {
+            return Err(PlaceError::ForeignFiles {
                 path: out.to_path_buf(),
                 names,
             });
@@ -340,7 +295,7 @@ pub fn check_emission_destination(
             .and_then(|n| n.parse::<u32>().ok());
         if let Some(b) = number.filter(|b| !blocks.contains(b)) {
             if e.path().join(MANIFEST).exists() {
-                return Err(GenerateError::InTheWay {
+                return Err(PlaceError::InTheWay {
                     path: e.path(),
                     why: format!("block {b} is not in this emission's range {}..{}: it would stay beside blocks of another seed; include it, or move it away", blocks.start(), blocks.end()),
                 });

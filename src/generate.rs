@@ -8,16 +8,16 @@
 //! evaluator does not judge as its way (or finds ambiguous) stops the run.
 
 use crate::alloc::{allocate_packs, tally};
+use crate::block::layout::{BIN, CSV, MANIFEST, SEALED_SUFFIX, SPEC, SUMS, SUMS_SIG, VALIDATION};
+use crate::block::{judge, place_promises, Composition, Kind, Promise, Provenance};
+use crate::cancel::Cancel;
 use crate::durable;
 use crate::games::{synthesize_showing_checked, Face};
 use crate::money::Money;
 use crate::output::manifest::{self, FileEntry, Manifest, PromisedFeature, TierCount, WayCount};
-use crate::output::{
-    print_file, sums, tickets_csv, validation_csv, Ticket, BIN, CSV, MANIFEST, SPEC, SUMS,
-    SUMS_SIG, VALIDATION,
-};
+use crate::output::{print_file, sums, tickets_csv, validation_csv, Ticket};
 pub use crate::place::{
-    check_destination, check_not_in_emission, LeftOver, Placed, SeedPlacement, Staged,
+    check_destination, check_not_in_emission, LeftOver, PlaceError, Placed, SeedPlacement, Staged,
 };
 use crate::rng::{stream, Purpose, Seed};
 use crate::seal::Recipients;
@@ -31,7 +31,6 @@ use std::collections::HashMap;
 use std::fs::File;
 use std::io::{IoSlice, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver};
 use std::thread;
 
@@ -57,31 +56,9 @@ impl GenerateError {
     }
 }
 
-/// Set by [`request_stop`]; read between batches of packs.
-static STOP: AtomicBool = AtomicBool::new(false);
-
-/// Asks every generation running in this process to stop as soon as it can (between two
-/// batches of packs): it then fails with [`GenerateError::Interrupted`] and what it staged
-/// is removed. Once an output is being put in place, that step finishes first. For a
-/// signal handler (Ctrl-C, SIGTERM); never cleared.
-pub fn request_stop() {
-    STOP.store(true, Ordering::SeqCst);
-}
-
-/// Whether [`request_stop`] was called.
-pub fn stop_requested() -> bool {
-    STOP.load(Ordering::SeqCst)
-}
-
 /// Why a block could not be generated. Nothing is left at the destination on any of them.
 #[derive(Debug, thiserror::Error)]
 pub enum GenerateError {
-    /// The destination exists and `force` was not given.
-    #[error("{0} already exists; pass --force to replace it")]
-    Exists(PathBuf),
-    /// `--force` was given but the destination is not a tirage block: it is never deleted.
-    #[error("{0} exists and is not a tirage block (no tirage manifest.json in it); --force replaces only blocks: choose another --out")]
-    NotABlock(PathBuf),
     /// A part of an emission failed: no block of it was put in place, and the blocks and
     /// `emission.json` already at the destination are as they were.
     #[error("{at} of the emission: {cause}; nothing of the emission was put in place")]
@@ -91,43 +68,13 @@ pub enum GenerateError {
         /// Why it failed.
         cause: Box<GenerateError>,
     },
-    /// `--force` was given but the block directory also holds files tirage did not write,
-    /// which replacing it would delete.
-    #[error("{} holds files tirage did not write ({}): --force would delete them with the block; move them out first", path.display(), names.join(", "))]
-    ForeignFiles {
-        /// The block directory.
-        path: PathBuf,
-        /// Their names.
-        names: Vec<String>,
-    },
-    /// Something at an emission's destination, or a block's, would no longer belong with
-    /// what is made there (a stray block, a seed file, a foreign emission manifest, a
-    /// block of an emission made alone).
-    #[error("{}: {why}", path.display())]
-    InTheWay {
-        /// What is there.
-        path: PathBuf,
-        /// Why it is in the way, and what to do.
-        why: String,
-    },
-    /// An emission's destination holds a block: an emission goes to a directory of its own.
-    #[error("{0} holds a block (manifest.json): an emission goes to a directory of its own, holding block-NNN directories and emission.json; choose another --out")]
-    BlockNotEmission(PathBuf),
-    /// The run was asked to stop ([`request_stop`]: Ctrl-C, SIGTERM) before its output was
-    /// complete.
+    /// The run was asked to stop (its plan's [`Cancel`] token set: Ctrl-C, SIGTERM) before
+    /// its output was complete.
     #[error("interrupted: nothing was written, and what was at the destination is as it was")]
     Interrupted,
-    /// `--force` was given but the destination holds a block of the other kind: a deck never
-    /// replaces a production block (nor its seed), nor a production block a deck.
-    #[error("{path} holds a {existing} block; --force replaces it only with another {existing} block (this is a {wanted} block): choose another --out")]
-    OtherKind {
-        /// The destination.
-        path: PathBuf,
-        /// Kind of the block there (`production`, `specimen`, or `unknown`).
-        existing: String,
-        /// Kind of the block being made.
-        wanted: String,
-    },
+    /// Where the output goes, or its move there (see [`crate::place`]).
+    #[error(transparent)]
+    Place(#[from] PlaceError),
     /// A file could not be created, written or moved.
     #[error("{path}: {error}")]
     Io {
@@ -163,15 +110,8 @@ pub enum GenerateError {
         message: String,
     },
     /// A specimen deck promises more features on a way than it holds tickets of it.
-    #[error("the deck promises {promised} feature(s) on way \"{way}\" but holds {tickets} ticket(s) of it")]
-    Promises {
-        /// Way id.
-        way: String,
-        /// Features promised on it that need a ticket of their own.
-        promised: usize,
-        /// Tickets of the way.
-        tickets: usize,
-    },
+    #[error(transparent)]
+    Promises(#[from] crate::block::TooManyPromises),
     /// The evaluator does not judge a synthesized face as its way: a bug, never retried.
     #[error("ticket {ticket}: the face built for way \"{way}\" is judged {judged} by the rules")]
     Disagreement {
@@ -230,13 +170,16 @@ impl PackBuilder<'_> {
                 Some(id) => synthesize_showing_checked(&*spec.mechanic, way, id, &mut rng),
             }
             .map_err(synthesis)?;
-            judge(spec, &face, way_id).map_err(|judged| GenerateError::Disagreement {
-                ticket: i + 1,
-                way: way.id.clone(),
-                judged,
-            })?;
+            let judged = judge(spec, &face);
+            judged
+                .realises(spec, way_id)
+                .map_err(|judged| GenerateError::Disagreement {
+                    ticket: i + 1,
+                    way: way.id.clone(),
+                    judged,
+                })?;
             if let Some(v) = promised {
-                let ev = spec.mechanic.evaluate(&face);
+                let ev = &judged.evaluation;
                 if let Some((id, _)) = v.iter().find(|(id, _)| !ev.shows(id)) {
                     return Err(synthesis(format!(
                         "the face does not show the feature \"{id}\" the deck promises on it"
@@ -256,27 +199,6 @@ impl PackBuilder<'_> {
             });
         }
         Ok(())
-    }
-}
-
-/// Evaluates `face` and checks the rules give exactly `way_id`, with no ambiguity.
-/// `Err` describes what the rules found instead.
-pub fn judge(spec: &GameSpec, face: &Face, way_id: WayId) -> Result<(), String> {
-    let ev = spec.mechanic.evaluate(face);
-    if !ev.ambiguities.is_empty() {
-        return Err(format!("ambiguous ({})", ev.ambiguities.join("; ")));
-    }
-    match spec.recognise(&ev.wins) {
-        Some(w) if w == way_id => Ok(()),
-        Some(w) => Err(format!(
-            "way \"{}\" (prize {})",
-            spec.ways[w as usize].id,
-            ev.prize()
-        )),
-        None => Err(format!(
-            "a prize of {} that no way of the spec gives",
-            ev.prize()
-        )),
     }
 }
 
@@ -329,7 +251,7 @@ impl HashedFile {
             let batches = std::iter::once(vec![head]).chain(rx);
             let sealed = match (&path, seal) {
                 (Some(p), Some(to)) => {
-                    let p = PathBuf::from(format!("{}{}", p.display(), crate::seal::SUFFIX));
+                    let p = PathBuf::from(format!("{}{}", p.display(), SEALED_SUFFIX));
                     let f = File::options()
                         .write(true)
                         .create_new(true)
@@ -421,76 +343,6 @@ fn write_all_vectored(f: &mut File, bufs: &[Vec<u8>]) -> std::io::Result<()> {
     Ok(())
 }
 
-/// What a block's tickets are.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Kind {
-    /// A production block (blocks 1..=999): the spec's exact counts, payable codes.
-    Production,
-    /// A specimen deck for QA (block 0 in every serial): chosen counts, validation codes under
-    /// the specimen key — never payable.
-    Specimen,
-}
-
-/// A feature a specimen deck promises to show on a ticket of a way.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Promise {
-    /// The mechanic's feature id ([`crate::games::Mechanic::features`]).
-    pub feature: &'static str,
-    /// The way of the ticket that shows it.
-    pub way: WayId,
-    /// True: a ticket of `way` is built asked to show it; false: every ticket of `way` shows
-    /// it anyway ([`crate::games::Mechanic::always_shows`]).
-    pub forced: bool,
-}
-
-/// The ticket (0-based index) of each of `promises`, given the allocated way of every
-/// ticket in print order: the k-th forced promise of a way goes to that way's k-th ticket;
-/// a promise not forced to the way's first ticket asked for nothing (else its first).
-/// Errors: more forced promises on a way than it has tickets.
-pub fn place_promises(
-    spec: &GameSpec,
-    promises: &[Promise],
-    ways: &[WayId],
-) -> Result<Vec<u32>, GenerateError> {
-    // Only the tickets of promised ways are listed (none for a production block).
-    let mut of_way: HashMap<WayId, Vec<u32>> =
-        promises.iter().map(|p| (p.way, Vec::new())).collect();
-    for (i, w) in ways.iter().enumerate() {
-        if let Some(v) = of_way.get_mut(w) {
-            v.push(i as u32);
-        }
-    }
-    let mut used: HashMap<WayId, usize> = HashMap::new();
-    let mut at = vec![0u32; promises.len()];
-    for (k, p) in promises.iter().enumerate().filter(|(_, p)| p.forced) {
-        let n = used.entry(p.way).or_default();
-        let tickets = of_way.get(&p.way).map_or(&[][..], |v| v.as_slice());
-        at[k] = *tickets.get(*n).ok_or_else(|| GenerateError::Promises {
-            way: spec.ways[p.way as usize].id.clone(),
-            promised: promises
-                .iter()
-                .filter(|q| q.forced && q.way == p.way)
-                .count(),
-            tickets: tickets.len(),
-        })?;
-        *n += 1;
-    }
-    for (k, p) in promises.iter().enumerate().filter(|(_, p)| !p.forced) {
-        let tickets = of_way.get(&p.way).map_or(&[][..], |v| v.as_slice());
-        let free = used.get(&p.way).copied().unwrap_or(0);
-        at[k] = *tickets
-            .get(free)
-            .or(tickets.first())
-            .ok_or_else(|| GenerateError::Promises {
-                way: spec.ways[p.way as usize].id.clone(),
-                promised: 1,
-                tickets: 0,
-            })?;
-    }
-    Ok(at)
-}
-
 /// Permission bits of a block's files unless told otherwise: readable by their owner only,
 /// since `tickets.csv` and `validation.csv` say which tickets win.
 pub const DEFAULT_MODE: u32 = 0o600;
@@ -512,7 +364,7 @@ pub struct BlockPlan<'a> {
     /// tickets); `None` for production blocks and proportional decks.
     pub promises: Option<Vec<Promise>>,
     /// A specimen deck's composition, recorded in its manifest (`None`: a production block).
-    pub composition: Option<crate::deck::Composition>,
+    pub composition: Option<Composition>,
     /// The emission's validation key, which a production block's codes are made with (its
     /// own secret, never derived from the seed); `None` for a specimen deck.
     pub validation_key: Option<&'a ValidationKey>,
@@ -526,6 +378,10 @@ pub struct BlockPlan<'a> {
     pub mode: u32,
     /// The recipients each ticket file is encrypted to ([`crate::seal`]); `None`: in clear.
     pub recipients: Option<&'a Recipients>,
+    /// Set, it stops the run between two batches of packs: it then fails with
+    /// [`GenerateError::Interrupted`] and what it staged is removed. Once an output is being
+    /// put in place, that step finishes first.
+    pub cancel: Cancel,
 }
 
 impl<'a> BlockPlan<'a> {
@@ -549,6 +405,7 @@ impl<'a> BlockPlan<'a> {
             signer: None,
             mode: DEFAULT_MODE,
             recipients: None,
+            cancel: Cancel::default(),
         })
     }
 
@@ -568,6 +425,7 @@ impl<'a> BlockPlan<'a> {
             signer: None,
             mode: DEFAULT_MODE,
             recipients: None,
+            cancel: Cancel::default(),
         }
     }
 
@@ -585,7 +443,7 @@ impl<'a> BlockPlan<'a> {
 
     /// The same plan promising `promises` (a default specimen deck; see
     /// [`crate::deck::every_way`]). The counts must leave a ticket for every forced promise
-    /// of a way, else generation fails with [`GenerateError::Promises`].
+    /// of a way, else generation fails with [`crate::block::TooManyPromises`].
     pub fn promising(mut self, promises: Vec<Promise>) -> Self {
         self.promises = Some(promises);
         self
@@ -623,6 +481,12 @@ impl<'a> BlockPlan<'a> {
         self
     }
 
+    /// Stopped when `cancel` is set (see [`BlockPlan::cancel`]).
+    pub fn cancelled_by(mut self, cancel: &Cancel) -> Self {
+        self.cancel = cancel.clone();
+        self
+    }
+
     /// Tickets in the block.
     pub fn tickets(&self) -> u32 {
         self.counts.iter().sum()
@@ -650,20 +514,6 @@ impl<'a> BlockPlan<'a> {
             )),
         }
     }
-}
-
-/// What the manifest records besides the block itself.
-#[derive(Clone, Debug, Default)]
-pub struct Provenance {
-    /// Commitments of the seed shares the master seed was combined from, in order
-    /// (`rng::SeedShare::commitment`); `None` when the seed was given whole.
-    pub seed_shares: Option<Vec<String>>,
-    /// The tool identity to record; `None`: this build's ([`manifest::Tool::this_build`]).
-    /// A replay sets the block's recorded identity, so that the manifest can match.
-    pub tool: Option<manifest::Tool>,
-    /// The spec name to record as `spec.source`; `None`: the file name of the path the spec
-    /// was loaded from.
-    pub spec_source: Option<String>,
 }
 
 /// The digests of a block built in memory (see [`replay`]).
@@ -742,7 +592,7 @@ pub fn generate_placing(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Generated, GenerateError> {
     let (staged, manifest) = stage(plan, seed, out, force, provenance, progress)?;
-    if stop_requested() {
+    if plan.cancel.is_cancelled() {
         return Err(GenerateError::Interrupted);
     }
     let left_over = staged.put_in_place(seed_file)?.finish().err();
@@ -866,7 +716,7 @@ fn build(
     let mut result = Ok(());
     let mut claims: Vec<validation_csv::Row> = Vec::with_capacity(tickets as usize);
     for start in (0..packs).step_by(BATCH_PACKS as usize) {
-        if STOP.load(Ordering::Relaxed) {
+        if plan.cancel.is_cancelled() {
             result = Err(GenerateError::Interrupted);
             break;
         }
@@ -938,7 +788,7 @@ fn build(
             .and_then(|r| r.of(name))
             .map(|r| r.iter().map(|k| k.to_string()).collect());
         delivered.push(match &w.sealed {
-            Some((_, h)) => (format!("{name}{}", crate::seal::SUFFIX), h.clone()),
+            Some((_, h)) => (format!("{name}{}", SEALED_SUFFIX), h.clone()),
             None => (name.into(), w.sha256.clone()),
         });
         files.push(FileEntry {
@@ -995,10 +845,7 @@ fn build(
                 spec.id,
                 spec.emission,
                 plan.block,
-                match plan.kind {
-                    Kind::Production => "production",
-                    Kind::Specimen => "specimen",
-                }
+                plan.kind.name()
             );
             let sig = signer
                 .sign(sums.as_bytes(), &comment)

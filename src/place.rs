@@ -4,25 +4,85 @@
 //! output moved aside until the new one is in place, never deleted when it holds files
 //! tirage did not write.
 
-use crate::audit::{AUDIT_JSON, AUDIT_MD, AUDIT_PDF, AUDIT_SVG};
+use crate::block::layout::{is_proof, written_by_tirage, EMISSION, MANIFEST, PROOFS};
+use crate::block::Kind;
 use crate::durable;
-use crate::generate::{io, GenerateError, Kind};
-use crate::output::{manifest, BIN, CSV, MANIFEST, SPEC, SUMS, SUMS_SIG, VALIDATION};
-use crate::render::PROOFS;
+use crate::output::manifest;
 use std::path::{Path, PathBuf};
+
+/// Why an output may not go to its destination, or could not be moved there. On any of
+/// them, what was at the destination is as it was.
+#[derive(Debug, thiserror::Error)]
+pub enum PlaceError {
+    /// The destination exists and `force` was not given.
+    #[error("{0} already exists; pass --force to replace it")]
+    Exists(PathBuf),
+    /// `--force` was given but the destination is not a tirage block: it is never deleted.
+    #[error("{0} exists and is not a tirage block (no tirage manifest.json in it); --force replaces only blocks: choose another --out")]
+    NotABlock(PathBuf),
+    /// `--force` was given but the block directory also holds files tirage did not write,
+    /// which replacing it would delete.
+    #[error("{} holds files tirage did not write ({}): --force would delete them with the block; move them out first", path.display(), names.join(", "))]
+    ForeignFiles {
+        /// The block directory.
+        path: PathBuf,
+        /// Their names.
+        names: Vec<String>,
+    },
+    /// Something at an emission's destination, or a block's, would no longer belong with
+    /// what is made there (a stray block, a seed file, a foreign emission manifest, a
+    /// block of an emission made alone).
+    #[error("{}: {why}", path.display())]
+    InTheWay {
+        /// What is there.
+        path: PathBuf,
+        /// Why it is in the way, and what to do.
+        why: String,
+    },
+    /// `--force` was given but the destination holds a block of the other kind: a deck never
+    /// replaces a production block (nor its seed), nor a production block a deck.
+    #[error("{path} holds a {existing} block; --force replaces it only with another {existing} block (this is a {wanted} block): choose another --out")]
+    OtherKind {
+        /// The destination.
+        path: PathBuf,
+        /// Kind of the block there (`production`, `specimen`, or `unknown`).
+        existing: String,
+        /// Kind of the block being made.
+        wanted: String,
+    },
+    /// An emission's destination holds a block: an emission goes to a directory of its own.
+    #[error("{0} holds a block (manifest.json): an emission goes to a directory of its own, holding block-NNN directories and emission.json; choose another --out")]
+    BlockNotEmission(PathBuf),
+    /// A file could not be created, written or moved.
+    #[error("{path}: {error}")]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The operating system's error.
+        error: std::io::Error,
+    },
+}
+
+/// Maps an I/O error on `path` to [`PlaceError::Io`].
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> PlaceError + '_ {
+    move |error| PlaceError::Io {
+        path: path.to_path_buf(),
+        error,
+    }
+}
 
 /// A destination may be replaced only with `force`, and only when it is a tirage block of
 /// the same `kind` (a directory holding a tirage manifest saying so) or an empty directory:
 /// `--force` never deletes anything else, and a deck never replaces a production block.
-/// Errors: [`GenerateError::Exists`], [`GenerateError::NotABlock`],
-/// [`GenerateError::OtherKind`], [`GenerateError::ForeignFiles`] (the block directory
+/// Errors: [`PlaceError::Exists`], [`PlaceError::NotABlock`],
+/// [`PlaceError::OtherKind`], [`PlaceError::ForeignFiles`] (the block directory
 /// holds files tirage did not write).
-pub fn check_destination(out: &Path, force: bool, kind: Kind) -> Result<(), GenerateError> {
+pub fn check_destination(out: &Path, force: bool, kind: Kind) -> Result<(), PlaceError> {
     let Ok(meta) = std::fs::symlink_metadata(out) else {
         return Ok(());
     };
     if !force {
-        return Err(GenerateError::Exists(out.to_path_buf()));
+        return Err(PlaceError::Exists(out.to_path_buf()));
     }
     let manifest = meta
         .is_dir()
@@ -40,18 +100,14 @@ pub fn check_destination(out: &Path, force: bool, kind: Kind) -> Result<(), Gene
                 if foreign.is_empty() {
                     Ok(())
                 } else {
-                    Err(GenerateError::ForeignFiles {
+                    Err(PlaceError::ForeignFiles {
                         path: out.to_path_buf(),
                         names: foreign,
                     })
                 }
             } else {
-                let name = |k: Option<Kind>| match k {
-                    Some(Kind::Production) => "production",
-                    Some(Kind::Specimen) => "specimen",
-                    None => "unknown",
-                };
-                Err(GenerateError::OtherKind {
+                let name = |k: Option<Kind>| k.map_or("unknown", Kind::name);
+                Err(PlaceError::OtherKind {
                     path: out.to_path_buf(),
                     existing: name(existing).into(),
                     wanted: name(Some(kind)).into(),
@@ -59,37 +115,8 @@ pub fn check_destination(out: &Path, force: bool, kind: Kind) -> Result<(), Gene
             }
         }
         None if is_empty_dir => Ok(()),
-        None => Err(GenerateError::NotABlock(out.to_path_buf())),
+        None => Err(PlaceError::NotABlock(out.to_path_buf())),
     }
-}
-
-/// Whether entry `name` of a block directory, of type `ft`, is one tirage writes there: a
-/// block file, an audit report file or its temporary file (regular files), or `proofs/`
-/// (checked further by [`foreign_files`]).
-fn written_by_tirage(name: &str, ft: std::fs::FileType) -> bool {
-    const FILES: [&str; 14] = [
-        SUMS,
-        SUMS_SIG,
-        MANIFEST,
-        SPEC,
-        CSV,
-        BIN,
-        VALIDATION,
-        "tickets.csv.age",
-        "tickets.bin.age",
-        "validation.csv.age",
-        AUDIT_MD,
-        AUDIT_JSON,
-        AUDIT_SVG,
-        AUDIT_PDF,
-    ];
-    let report_tmp = [AUDIT_MD, AUDIT_JSON, AUDIT_SVG, AUDIT_PDF]
-        .iter()
-        .any(|r| name.starts_with(&format!(".{r}.")) && name.ends_with(".tmp"));
-    if name == PROOFS {
-        return ft.is_dir();
-    }
-    (FILES.contains(&name) || report_tmp) && (ft.is_file() || ft.is_symlink())
 }
 
 /// What in block directory `dir` tirage did not write (see [`foreign_files`]), for an
@@ -117,13 +144,13 @@ fn foreign_files(dir: &Path) -> Vec<String> {
     let mut names = Vec::new();
     for (name, ft) in entries(dir) {
         match ft {
-            Some(ft) if written_by_tirage(&name, ft) => {
+            Some(ft)
+                if (ft.is_dir() || ft.is_file() || ft.is_symlink())
+                    && written_by_tirage(&name, ft.is_dir()) =>
+            {
                 if name == PROOFS {
                     for (p, ft) in entries(&dir.join(PROOFS)) {
-                        let proof = p.starts_with("ticket-")
-                            && p.ends_with(".svg")
-                            && ft.is_some_and(|t| t.is_file());
-                        if !proof {
+                        if !is_proof(&p, ft.is_some_and(|t| t.is_file())) {
                             names.push(format!("{PROOFS}/{p}"));
                         }
                     }
@@ -138,14 +165,14 @@ fn foreign_files(dir: &Path) -> Vec<String> {
 
 /// A block or deck made alone never goes into an emission's directory (beside its
 /// `emission.json`): it would stand among blocks of another seed, and replacing one of
-/// them would leave the emission manifest wrong. Errors: [`GenerateError::InTheWay`].
-pub fn check_not_in_emission(out: &Path) -> Result<(), GenerateError> {
+/// them would leave the emission manifest wrong. Errors: [`PlaceError::InTheWay`].
+pub fn check_not_in_emission(out: &Path) -> Result<(), PlaceError> {
     let emission = out
         .parent()
-        .map(|p| p.join(crate::emission::EMISSION))
+        .map(|p| p.join(EMISSION))
         .filter(|e| e.exists());
     match emission {
-        Some(e) => Err(GenerateError::InTheWay {
+        Some(e) => Err(PlaceError::InTheWay {
             path: out.to_path_buf(),
             why: format!(
                 "beside {}: a block of an emission is made with the emission (generate --blocks); choose another --out",
@@ -205,7 +232,7 @@ pub struct LeftOver {
 
 /// A new hidden name beside output `out` for `what` (see [`crate::lock::staging_prefix`]),
 /// nothing there yet.
-fn aside_name(out: &Path, parent: &Path, what: &str) -> Result<PathBuf, GenerateError> {
+fn aside_name(out: &Path, parent: &Path, what: &str) -> Result<PathBuf, PlaceError> {
     let d = tempfile::Builder::new()
         .prefix(&crate::lock::staging_prefix(out, what))
         .tempdir_in(parent)
@@ -245,7 +272,7 @@ impl Staged {
     /// moved in; then the new output (never over something another run put there); the
     /// directory is flushed to the disk after each step. Errors: a step failed; then what
     /// was moved is put back, and the output stays staged (removed when dropped).
-    pub fn put_in_place(self, seed: Option<&SeedPlacement>) -> Result<Placed, GenerateError> {
+    pub fn put_in_place(self, seed: Option<&SeedPlacement>) -> Result<Placed, PlaceError> {
         let Staged {
             tmp,
             out,
@@ -256,7 +283,7 @@ impl Staged {
         if out.is_dir() {
             let names = foreign(&out);
             if !names.is_empty() {
-                return Err(GenerateError::ForeignFiles { path: out, names });
+                return Err(PlaceError::ForeignFiles { path: out, names });
             }
         }
         let sync = || durable::sync_dir(&parent).map_err(io(&parent));

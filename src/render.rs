@@ -18,18 +18,18 @@
 //!    CSV is what QA reads beside the proof): a row that differs is an error naming the
 //!    columns.
 
-/// The directory `render` writes proofs to inside a block, by default.
-pub const PROOFS: &str = "proofs";
+pub use crate::block::layout::PROOFS;
 
+use crate::block::layout::{BIN, CSV, MANIFEST, SPEC, SUMS};
+use crate::block::{judge, Kind};
 use crate::draw::page::wrap;
 use crate::draw::{fit, svg, text_width, Anchor, Canvas, Color, Font};
 use crate::games::{ColumnKind, MarkKind};
-use crate::generate::Kind;
 use crate::money::Money;
 use crate::output::manifest::Manifest;
 use crate::output::print_file;
 use crate::output::tickets_csv::{self, RowWriter};
-use crate::output::{sums, Ticket, BIN, CSV, MANIFEST, SPEC};
+use crate::output::{sums, Ticket};
 use crate::seal::{self, Identities};
 use crate::spec::GameSpec;
 use sha2::{Digest, Sha256};
@@ -141,7 +141,7 @@ pub fn load(dir: &Path, tickets: &[u32], ids: &Identities) -> Result<Proofs, Ren
         path: dir.join(name).display().to_string(),
         message,
     };
-    let listed = sums::read(dir).map_err(|m| file(crate::output::SUMS, m))?;
+    let listed = sums::read(dir).map_err(|m| file(SUMS, m))?;
     let read_small = |name: &str| -> Result<Vec<u8>, RenderError> {
         let bytes = crate::output::read_regular(&dir.join(name), crate::output::MAX_JSON)
             .map_err(|e| file(name, format!("cannot read it: {e}")))?;
@@ -331,16 +331,17 @@ pub fn load(dir: &Path, tickets: &[u32], ids: &Identities) -> Result<Proofs, Ren
                 )));
             }
         }
-        let ev = spec.mechanic.evaluate(&r.face);
-        if !ev.ambiguities.is_empty() {
+        let judged = judge(&spec, &r.face);
+        if !judged.ambiguities.is_empty() {
             return Err(bad(format!(
                 "the rules judge the face in {BIN} ambiguous ({}); no proof is drawn of it",
-                ev.ambiguities.join("; ")
+                judged.ambiguities.join("; ")
             )));
         }
-        let Some(way) = spec.recognise(&ev.wins) else {
+        let Some(way) = judged.way else {
             let areas = spec.mechanic.areas();
-            let wins: Vec<String> = ev
+            let wins: Vec<String> = judged
+                .evaluation
                 .wins
                 .iter()
                 .map(|w| {
@@ -351,7 +352,7 @@ pub fn load(dir: &Path, tickets: &[u32], ids: &Identities) -> Result<Proofs, Ren
             return Err(bad(format!(
                 "the face in {BIN} wins {} (prize {} {}), which is no way of the spec; no proof is drawn of it",
                 wins.join(" + "),
-                ev.prize(),
+                judged.prize,
                 spec.currency
             )));
         };
@@ -362,7 +363,7 @@ pub fn load(dir: &Path, tickets: &[u32], ids: &Identities) -> Result<Proofs, Ren
             ticket: r.ticket,
             serial: r.serial,
             validation: r.validation,
-            prize: ev.prize(),
+            prize: judged.prize,
             way,
             face: r.face,
         };

@@ -16,13 +16,13 @@
 //! over. An age file is encrypted under a fresh random key each time: the delivered bytes
 //! differ from run to run, the plaintexts and the manifest do not.
 
-use crate::output::{BIN, CSV, VALIDATION};
+use crate::block::layout::{BIN, CSV, VALIDATION};
 use std::io::{Read, Write};
 use std::path::Path;
 use std::str::FromStr;
 
 /// The suffix of an encrypted file.
-pub const SUFFIX: &str = ".age";
+pub use crate::block::layout::SEALED_SUFFIX as SUFFIX;
 
 /// The three roles, the file each receives, in the order the command line names them.
 pub const ROLES: [(&str, &str); 3] = [("printer", BIN), ("central", VALIDATION), ("auditor", CSV)];

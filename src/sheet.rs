@@ -13,10 +13,10 @@
 //! With [`Marks::Hidden`] (production proofs), the tables leave out which tickets win: the
 //! sheet shows what is printed, not where the winners are.
 
+use crate::block::Kind;
 use crate::draw::page::{Cell, Flow};
 use crate::draw::pdf::document;
 use crate::draw::{Anchor, Color, Font};
-use crate::generate::Kind;
 use crate::render::{ticket_canvas, Marks, Proofs, RenderError};
 
 /// Space between two proofs on a page, in points.

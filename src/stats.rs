@@ -6,6 +6,9 @@
 //! probability, under the null hypothesis that the block is an honest random arrangement, of
 //! a result at least as extreme as the one observed.
 
+/// A test whose p-value is below this (1 %) is reported as an exception.
+pub const FLAG_P: f64 = 0.01;
+
 use statrs::distribution::{ChiSquared, ContinuousCDF, Discrete, Hypergeometric, Normal};
 
 /// Upper-tail probability P(X ≥ `x`) of a chi-square with `df` > 0 degrees of freedom.

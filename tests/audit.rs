@@ -6,10 +6,20 @@ mod common;
 use common::*;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
+use tirage::audit::Audit;
 use tirage::rng::{Seed, SeedShare};
 use tirage::spec::GameSpec;
 use tirage::validation::ValidationKey;
-use tirage::verify::{audit, inspect, Options, SeedInput};
+use tirage::verify::{inspect, Options, SeedInput, VerifyError};
+
+/// Verifies the block in `dir` and builds its audit report.
+fn audit(
+    dir: &std::path::Path,
+    opts: &Options,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Audit, VerifyError> {
+    inspect(dir, opts, progress).map(Audit::build)
+}
 
 fn small_spec() -> PathBuf {
     repo("tests/specs/coq_small.toml")

@@ -345,7 +345,8 @@ fn an_emission_never_goes_into_a_block() {
 /// one in place, and removes the old one once finished; nothing else is left beside it.
 #[test]
 fn a_placed_block_replaces_the_old_one_once_finished() {
-    use tirage::generate::{stage, BlockPlan, Provenance};
+    use tirage::block::Provenance;
+    use tirage::generate::{stage, BlockPlan};
     use tirage::rng::Seed;
     use tirage::spec::GameSpec;
     let t = tempfile::tempdir().unwrap();

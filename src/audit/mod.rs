@@ -17,7 +17,7 @@
 
 pub mod chart;
 pub mod doc;
-pub mod leakage;
+pub use crate::verify::leakage;
 pub mod randomness;
 
 use crate::output::manifest::{Game, Tool};
@@ -28,20 +28,12 @@ use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// A test whose p-value is below this (1 %) is reported as an exception.
-pub const FLAG_P: f64 = 0.01;
+pub use crate::stats::FLAG_P;
 
 /// Audit report format identifier (`audit.json`'s `format`).
 pub const FORMAT: &str = "tirage-audit/1";
 
-/// File names of the audit report.
-pub const AUDIT_MD: &str = "audit.md";
-/// The JSON form.
-pub const AUDIT_JSON: &str = "audit.json";
-/// The chart.
-pub const AUDIT_SVG: &str = "audit.svg";
-/// The report on A4 pages, with the chart and the signature block.
-pub const AUDIT_PDF: &str = "audit.pdf";
+pub use crate::block::layout::{AUDIT_JSON, AUDIT_MD, AUDIT_PDF, AUDIT_SVG};
 
 /// What one exception means, in words.
 pub const EXCEPTION_MEANING: &str = "a result this far from what an honest random block gives happens by chance in 1 % of honest blocks; an exception calls for a look (for instance at the chart, or at the next blocks), it is not by itself evidence of bias";
@@ -552,8 +544,8 @@ impl Audit {
         rows.push(vec![
             "kind".into(),
             match r.kind {
-                Some(crate::generate::Kind::Production) => "production block".into(),
-                Some(crate::generate::Kind::Specimen) => {
+                Some(crate::block::Kind::Production) => "production block".into(),
+                Some(crate::block::Kind::Specimen) => {
                     "specimen deck (QA; its codes are never payable)".into()
                 }
                 None => "? (the manifest could not be read)".to_string(),

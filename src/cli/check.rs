@@ -12,7 +12,7 @@ use tirage::{alloc, packlaw, stats};
 #[command(
     after_help = "Example:\n  tirage check game_specs/coq.toml\n  tirage check -q game_specs/coq.toml"
 )]
-pub struct Args {
+pub(super) struct Args {
     /// The game spec (TOML), e.g. game_specs/coq.toml.
     spec: PathBuf,
     /// The verdict alone: one line saying the spec is valid (an invalid spec is an error,
@@ -21,7 +21,7 @@ pub struct Args {
     quiet: bool,
 }
 
-pub fn run(a: Args) -> Result<Outcome> {
+pub(super) fn run(a: Args) -> Result<Outcome> {
     let spec = GameSpec::load(&a.spec)?;
     let packs = pack_law(&spec).map_err(|e| anyhow::anyhow!("{}: {e}", a.spec.display()))?;
     if a.quiet {

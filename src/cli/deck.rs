@@ -5,10 +5,9 @@ use super::{lock_output, once_placed, stop_on_signal};
 use super::{with_threads, Outcome};
 use anyhow::Result;
 use std::path::PathBuf;
+use tirage::block::Kind;
 use tirage::deck::{every_way, proportional};
-use tirage::generate::{
-    check_destination, check_not_in_emission, generate_placing, BlockPlan, Kind,
-};
+use tirage::generate::{check_destination, check_not_in_emission, generate_placing, BlockPlan};
 use tirage::sign::Signer;
 use tirage::spec::GameSpec;
 
@@ -35,7 +34,7 @@ Examples:
   tirage deck game_specs/coq.toml --tickets 200 --out /tmp/deck
   tirage deck game_specs/coq.toml --proportional 1000   # tier mix of the lot table, rounded"
 )]
-pub struct Args {
+pub(super) struct Args {
     /// The game spec (TOML).
     spec: PathBuf,
     /// Deck size: every way once, one ticket per feature no way always shows, the rest
@@ -61,9 +60,9 @@ pub struct Args {
     quiet: bool,
 }
 
-pub fn run(a: Args) -> Result<Outcome> {
+pub(super) fn run(a: Args) -> Result<Outcome> {
     // Before anything is staged: a signal from now on leaves nothing behind.
-    stop_on_signal();
+    let stop = stop_on_signal();
     let spec = GameSpec::load(&a.spec)?;
     let deck = match a.proportional {
         Some(n) => proportional(&spec, n)?,
@@ -81,7 +80,7 @@ pub fn run(a: Args) -> Result<Outcome> {
     check_destination(&out, a.force, Kind::Specimen)?;
     let signer = a.sign.as_deref().map(Signer::load).transpose()?;
     let plan = BlockPlan::deck(&spec, deck);
-    let plan = plan.signed_by(signer.as_ref());
+    let plan = plan.signed_by(signer.as_ref()).cancelled_by(&stop);
     let provenance = a.seed.provenance()?;
     let seed_file = SeedFile::beside(&out, &seed, fresh, a.force)?;
     let made = with_threads(0, || {
@@ -100,6 +99,7 @@ pub fn run(a: Args) -> Result<Outcome> {
         "deck seed",
         "the deck",
         made.left_over.as_slice(),
+        &stop,
     )?;
     let m = made.manifest;
     if !a.quiet {

@@ -6,12 +6,11 @@ use super::{lock_output, once_placed, stop_on_signal};
 use super::{progress, with_threads, Outcome};
 use anyhow::Result;
 use std::path::PathBuf;
+use tirage::block::Kind;
 use tirage::emission::{
     check_emission_destination, generate_emission_placing, parse_blocks, EmissionOptions,
 };
-use tirage::generate::{
-    check_destination, check_not_in_emission, generate_placing, BlockPlan, Kind,
-};
+use tirage::generate::{check_destination, check_not_in_emission, generate_placing, BlockPlan};
 use tirage::sign::Signer;
 use tirage::spec::GameSpec;
 
@@ -23,7 +22,7 @@ use tirage::spec::GameSpec;
   tirage generate game_specs/coq.toml --blocks 1..3      # an emission: output/coq/emission-001/block-001..003 + emission.json
   tirage generate game_specs/coq.toml --validation-key output/coq/validation.key --sign output/operator.key --out /tmp/coq-signed
   tirage generate game_specs/coq.toml --seed-share alice.share --seed-share bob.share --commitments commitments.txt --out /tmp/coq-sh")]
-pub struct Args {
+pub(super) struct Args {
     /// The game spec (TOML), e.g. game_specs/coq.toml.
     spec: PathBuf,
     /// Block number (1..=999).
@@ -54,9 +53,9 @@ pub struct Args {
     quiet: bool,
 }
 
-pub fn run(a: Args) -> Result<Outcome> {
+pub(super) fn run(a: Args) -> Result<Outcome> {
     // Before anything is staged: a signal from now on leaves nothing behind.
-    stop_on_signal();
+    let stop = stop_on_signal();
     let spec = GameSpec::load(&a.spec)?;
     let (seed, fresh) = a.seed.seed()?;
     let provenance = a.seed.provenance()?;
@@ -84,6 +83,7 @@ pub fn run(a: Args) -> Result<Outcome> {
                 mode: a.keys.mode(),
                 provenance: &provenance,
                 recipients: &recipients,
+                cancel: &stop,
             };
             generate_emission_placing(
                 &spec,
@@ -102,6 +102,7 @@ pub fn run(a: Args) -> Result<Outcome> {
             "emission seed",
             "every block of the emission",
             &made.left_over,
+            &stop,
         )?;
         let key_said = derived.then(|| DERIVED.to_string());
         let m = made.manifest;
@@ -141,7 +142,7 @@ pub fn run(a: Args) -> Result<Outcome> {
     }
     .with_mode(a.keys.mode())
     .sealed_for(&recipients);
-    let plan = plan.signed_by(signer.as_ref());
+    let plan = plan.signed_by(signer.as_ref()).cancelled_by(&stop);
     let seed_file = SeedFile::beside(&out, &seed, fresh, a.force)?;
     let bar = progress::bar(u64::from(spec.block_size), "generate", a.quiet);
     let made = with_threads(usize::from(a.threads), || {
@@ -161,6 +162,7 @@ pub fn run(a: Args) -> Result<Outcome> {
         "master seed",
         "the block",
         made.left_over.as_slice(),
+        &stop,
     )?;
     let key_said = derived.then(|| DERIVED.to_string());
     let manifest = made.manifest;

@@ -23,7 +23,7 @@ Examples:
   tirage keygen --out /tmp/operator --no-password
   TIRAGE_KEY_PASSWORD='a long passphrase' tirage keygen --out /tmp/operator-2"
 )]
-pub struct KeygenArgs {
+pub(super) struct KeygenArgs {
     /// Path prefix of the two files: PREFIX.key and PREFIX.pub.
     #[arg(long, value_name = "PREFIX")]
     out: PathBuf,
@@ -33,7 +33,7 @@ pub struct KeygenArgs {
 }
 
 /// Runs `tirage keygen`.
-pub fn run_keygen(a: KeygenArgs) -> Result<Outcome> {
+pub(super) fn run_keygen(a: KeygenArgs) -> Result<Outcome> {
     let password = if a.no_password {
         None
     } else {
@@ -68,7 +68,7 @@ fn password_twice() -> Result<String> {
 
 /// `tirage seed …`.
 #[derive(clap::Subcommand, Debug)]
-pub enum SeedCommand {
+pub(super) enum SeedCommand {
     /// Write a fresh 256-bit secret (a seed share, a seed file or a validation key) from
     /// the operating system's CSPRNG to a new file, mode 0600.
     New {
@@ -96,13 +96,13 @@ Examples:
   tirage seed new --out /tmp/alice.share
   tirage seed commit /tmp/alice.share"
 )]
-pub struct SeedArgs {
+pub(super) struct SeedArgs {
     #[command(subcommand)]
     command: SeedCommand,
 }
 
 /// Runs `tirage seed`.
-pub fn run_seed(a: SeedArgs) -> Result<Outcome> {
+pub(super) fn run_seed(a: SeedArgs) -> Result<Outcome> {
     match a.command {
         SeedCommand::New { out } => {
             write_secret(&out, &Seed::from_os()?)?;
@@ -121,7 +121,7 @@ pub fn run_seed(a: SeedArgs) -> Result<Outcome> {
 }
 
 /// Creates `path` (exclusively, mode 0600) holding `secret`'s 64 hex digits.
-pub fn write_secret(path: &Path, secret: &Seed) -> Result<()> {
+pub(super) fn write_secret(path: &Path, secret: &Seed) -> Result<()> {
     let mut o = std::fs::OpenOptions::new();
     o.write(true).create_new(true);
     #[cfg(unix)]
@@ -137,7 +137,7 @@ pub fn write_secret(path: &Path, secret: &Seed) -> Result<()> {
 
 /// The keys a production block is made with besides its seed, and its files' mode.
 #[derive(clap::Args, Debug)]
-pub struct BlockKeys {
+pub(super) struct BlockKeys {
     /// The emission's validation key (64 hex digits, `tirage seed new`), held by its own
     /// custodian: every block of one emission takes the same key, so their codes never
     /// collide. Default: a key derived from the seed, which the manifest and the verdict then
@@ -164,7 +164,7 @@ impl BlockKeys {
     /// The validation key, and whether it was derived from the seed (no `--validation-key`).
     /// Errors: the file cannot be read or is not 64 hex digits; a weak key without
     /// `insecure`.
-    pub fn validation_key(
+    pub(super) fn validation_key(
         &self,
         seed: &Seed,
         spec: &GameSpec,
@@ -184,18 +184,18 @@ impl BlockKeys {
     }
 
     /// The signing key, if `--sign` was given. Errors: as [`Signer::load`].
-    pub fn signer(&self) -> Result<Option<Signer>> {
+    pub(super) fn signer(&self) -> Result<Option<Signer>> {
         Ok(self.sign.as_deref().map(Signer::load).transpose()?)
     }
 
     /// The files' permission bits.
-    pub fn mode(&self) -> u32 {
+    pub(super) fn mode(&self) -> u32 {
         self.mode
     }
 
     /// The recipients of the ticket files (none: in clear). Errors: as
     /// [`Recipients::parse`].
-    pub fn recipients(&self) -> Result<Recipients> {
+    pub(super) fn recipients(&self) -> Result<Recipients> {
         Ok(Recipients::parse(&self.recipient)?)
     }
 }

@@ -14,6 +14,7 @@ mod verify;
 use clap::{Parser, Subcommand};
 use seed::SeedFile;
 use std::process::ExitCode;
+use tirage::cancel::Cancel;
 use tirage::generate::{GenerateError, LeftOver};
 use tirage::lock::{LockError, Mode, OutputLock};
 
@@ -21,7 +22,7 @@ use tirage::lock::{LockError, Mode, OutputLock};
 /// allocation, rule-checked faces, audited files.
 #[derive(Parser, Debug)]
 #[command(name = "tirage", version, about, long_about = None)]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     command: Command,
 }
@@ -45,7 +46,7 @@ enum Command {
 }
 
 /// How a command ended.
-pub enum Outcome {
+pub(crate) enum Outcome {
     /// Everything held.
     Success,
     /// `verify` found discrepancies (exit 1).
@@ -53,7 +54,7 @@ pub enum Outcome {
 }
 
 /// Parses the arguments, runs the command, prints any error once; returns the exit code.
-pub fn run() -> ExitCode {
+pub(crate) fn run() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -110,7 +111,7 @@ fn no_core_dumps() {
 /// `text` with every control character but the line feed shown as an escape (`\u{1b}`,
 /// `\r`): a file name or a file's bytes quoted in a message never drive the terminal nor
 /// hide what precedes them.
-pub fn visible(text: &str) -> String {
+pub(crate) fn visible(text: &str) -> String {
     let mut s = String::with_capacity(text.len());
     for c in text.chars() {
         if c != '\n'
@@ -131,18 +132,23 @@ pub fn visible(text: &str) -> String {
 /// signal comes is put in place all the same (its renames are never cut short): see
 /// [`once_placed`]. Every signal is handled so; none stops the process at once,
 /// which could leave a destination half replaced. For the commands that write an output.
-fn stop_on_signal() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
+/// Returns the token the signals set, to pass to the work (the same token on every call).
+fn stop_on_signal() -> Cancel {
+    static STOP: std::sync::OnceLock<Cancel> = std::sync::OnceLock::new();
+    STOP.get_or_init(|| {
+        let stop = Cancel::default();
+        let set = stop.clone();
         let told = std::sync::atomic::AtomicBool::new(false);
         // Fails only if a handler is set already: then that one stays.
         let _ = ctrlc::set_handler(move || {
-            tirage::generate::request_stop();
+            set.cancel();
             if !told.swap(true, std::sync::atomic::Ordering::SeqCst) {
                 eprintln!("tirage: stopping: an output not yet complete is removed");
             }
         });
-    });
+        stop
+    })
+    .clone()
 }
 
 /// Once an output is in place: its seed file saved or removed ([`SeedFile::finish`]); said
@@ -154,9 +160,10 @@ fn once_placed(
     seed: &str,
     output: &str,
     left_over: &[LeftOver],
+    stop: &Cancel,
 ) -> anyhow::Result<Option<String>> {
     let said = seed_file.finish(seed, output)?;
-    if tirage::generate::stop_requested() {
+    if stop.is_cancelled() {
         eprintln!("tirage: the stop came once the output was complete: it is in place");
     }
     for l in left_over {

@@ -3,7 +3,7 @@
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// A bar of `len` items labelled `what`; hidden when `quiet`.
-pub fn bar(len: u64, what: &str, quiet: bool) -> ProgressBar {
+pub(super) fn bar(len: u64, what: &str, quiet: bool) -> ProgressBar {
     let target = if quiet {
         ProgressDrawTarget::hidden()
     } else {

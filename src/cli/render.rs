@@ -29,7 +29,7 @@ the rest of verify is not run)\n  \
 Examples:\n  tirage render output/coq/block-001 --tickets 1,5,9 --out /tmp/proofs\n  \
 tirage render output/coq/deck --pdf /tmp/coq-deck.pdf"
 )]
-pub struct Args {
+pub(super) struct Args {
     /// The block (or deck) directory.
     dir: PathBuf,
     /// Ticket numbers (1-based, print order), comma-separated; each is drawn once. Default:
@@ -63,7 +63,7 @@ fn ticket_number(s: &str) -> Result<u32, String> {
         .map_err(|_| format!("`{s}` is not a ticket number (1, 2, …)"))
 }
 
-pub fn run(mut a: Args) -> Result<Outcome> {
+pub(super) fn run(mut a: Args) -> Result<Outcome> {
     // Each ticket once, in the order first asked.
     let mut seen = std::collections::HashSet::new();
     a.tickets.retain(|t| seen.insert(*t));
@@ -72,8 +72,8 @@ pub fn run(mut a: Args) -> Result<Outcome> {
     let ids = tirage::seal::Identities::load(&a.identity)?;
     if a.tickets.is_empty() {
         // The count only: load() then checks the manifest against SHA256SUMS.
-        let path = a.dir.join(tirage::output::MANIFEST);
-        let n = tirage::output::read_regular(&path, tirage::output::MAX_JSON)
+        let path = a.dir.join(tirage::block::layout::MANIFEST);
+        let n = tirage::regular::read_regular(&path, tirage::output::MAX_JSON)
             .ok()
             .and_then(|b| serde_json::from_slice::<tirage::output::manifest::Manifest>(&b).ok())
             .map(|m| m.tickets)

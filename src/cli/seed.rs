@@ -2,12 +2,13 @@
 
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
-use tirage::generate::{Provenance, SeedPlacement};
+use tirage::block::Provenance;
+use tirage::generate::SeedPlacement;
 use tirage::rng::{Seed, SeedShare};
 
 /// Where the master seed comes from.
 #[derive(clap::Args, Debug)]
-pub struct SeedArgs {
+pub(super) struct SeedArgs {
     /// Master seed, 64 hex digits, to replay: for tests and examples only (a command line
     /// is seen by every user of the machine), so it needs --insecure-seed; use --seed-file.
     /// Default: a fresh seed from the operating system's CSPRNG, saved with mode 0600
@@ -43,7 +44,7 @@ impl SeedArgs {
     /// The seed, and whether it is fresh (drawn now from the OS, to be saved). Errors: a
     /// file cannot be read or is not 64 hex digits; a weak seed or share without
     /// `--insecure-seed`; a share that does not open its commitment.
-    pub fn seed(&self) -> Result<(Seed, bool)> {
+    pub(super) fn seed(&self) -> Result<(Seed, bool)> {
         let shares = self.shares()?;
         let (seed, fresh) = match (&self.seed, &self.seed_file) {
             _ if !shares.is_empty() => (Seed::from_shares(&shares), false),
@@ -58,7 +59,7 @@ impl SeedArgs {
     }
 
     /// True when weak secrets are accepted (`--insecure-seed`).
-    pub fn insecure(&self) -> bool {
+    pub(super) fn insecure(&self) -> bool {
         self.insecure_seed
     }
 
@@ -99,7 +100,7 @@ impl SeedArgs {
 
     /// What the manifest records about the seed: each share's published commitment, when
     /// the seed was combined from shares. Errors: as [`SeedArgs::seed`].
-    pub fn provenance(&self) -> Result<Provenance> {
+    pub(super) fn provenance(&self) -> Result<Provenance> {
         let seed_shares = match &self.commitments {
             Some(c) if !self.seed_share.is_empty() => Some(read_commitments(c)?),
             _ => None,
@@ -112,7 +113,7 @@ impl SeedArgs {
 }
 
 /// Refuses a weak secret (see [`Seed::weakness`]) unless `insecure`.
-pub fn refuse_weak(secret: &Seed, what: &str, insecure: bool) -> Result<()> {
+pub(super) fn refuse_weak(secret: &Seed, what: &str, insecure: bool) -> Result<()> {
     match secret.weakness() {
         Some(why) if !insecure => bail!(
             "{what} is weak: {why}; production secrets come from the operating system (`tirage seed new`, or no --seed-file) or from seed shares; --insecure-seed accepts it, for tests only"
@@ -122,7 +123,7 @@ pub fn refuse_weak(secret: &Seed, what: &str, insecure: bool) -> Result<()> {
 }
 
 /// Reads a secret file of 64 hex digits (a seed, a share or a validation key).
-pub fn read_secret(path: &Path, what: &str) -> Result<Seed> {
+pub(super) fn read_secret(path: &Path, what: &str) -> Result<Seed> {
     let text = zeroize::Zeroizing::new(read_small(path, what)?);
     Seed::from_hex(&text).with_context(|| format!("{what} {}", path.display()))
 }
@@ -130,7 +131,7 @@ pub fn read_secret(path: &Path, what: &str) -> Result<Seed> {
 /// Reads a commitments file: one `tirage-share/1:…` line per party (blank lines and
 /// lines starting with `#` are skipped). Errors: a line of another form (named by
 /// number), none at all, one given twice.
-pub fn read_commitments(path: &Path) -> Result<Vec<String>> {
+pub(super) fn read_commitments(path: &Path) -> Result<Vec<String>> {
     let text = read_small_up_to(path, "commitments file", 64 << 10)?;
     let mut lines = Vec::new();
     for (n, line) in text.lines().enumerate() {
@@ -166,7 +167,7 @@ pub fn read_commitments(path: &Path) -> Result<Vec<String>> {
 /// would rest on one party: give it whole with `--seed-file`); two files holding the same
 /// share (one party's share counted twice, so the seed rests on fewer parties than the
 /// manifest shows).
-pub fn read_shares(paths: &[PathBuf]) -> Result<Vec<SeedShare>> {
+pub(super) fn read_shares(paths: &[PathBuf]) -> Result<Vec<SeedShare>> {
     let shares = paths
         .iter()
         .map(|f| read_secret(f, "seed share file").map(|s| SeedShare(s.0)))
@@ -204,7 +205,7 @@ fn seed_file_path(out: &Path) -> PathBuf {
 /// `<out>`: a fresh seed is staged and saved ([`PendingSeed`]); with a seed given, an older
 /// seed file holding another seed would sit beside an output it does not replay, so it is
 /// refused without `--force` and removed with it, once the new output is in place.
-pub enum SeedFile {
+pub(super) enum SeedFile {
     /// A fresh seed, saved when the output is complete.
     Fresh(PendingSeed),
     /// A seed given; the seed file beside the output, if any, holds it already.
@@ -216,7 +217,7 @@ pub enum SeedFile {
 impl SeedFile {
     /// [`SeedFile::prepare`] for the seed file beside output `out` (`<out>.seed`), staged
     /// under `out`'s staging name.
-    pub fn beside(out: &Path, seed: &Seed, fresh: bool, force: bool) -> Result<SeedFile> {
+    pub(super) fn beside(out: &Path, seed: &Seed, fresh: bool, force: bool) -> Result<SeedFile> {
         SeedFile::prepare(
             &seed_file_path(out),
             seed,
@@ -230,7 +231,7 @@ impl SeedFile {
     /// Call before anything is generated. Errors: as [`PendingSeed::stage`]; a seed given
     /// while `path` holds another seed and `force` is not given.
     /// `prefix` starts the staged file's name ([`tirage::lock::staging_prefix`]).
-    pub fn prepare(
+    pub(super) fn prepare(
         path: &Path,
         seed: &Seed,
         fresh: bool,
@@ -267,7 +268,7 @@ impl SeedFile {
 
     /// How the seed file goes in place with the output (the move itself is made by
     /// [`tirage::generate::Staged::put_in_place`], in the order that survives a crash).
-    pub fn placement(&self) -> Option<SeedPlacement> {
+    pub(super) fn placement(&self) -> Option<SeedPlacement> {
         match self {
             SeedFile::Fresh(p) => Some(SeedPlacement {
                 path: p.path.clone(),
@@ -286,7 +287,7 @@ impl SeedFile {
     /// Once the output and its seed file are in place: what to tell the user (said even
     /// with `-q`: a secret written or removed is never silent): `seed` names the seed
     /// ("master seed"), `output` what it replays ("the block").
-    pub fn finish(self, seed: &str, output: &str) -> Result<Option<String>> {
+    pub(super) fn finish(self, seed: &str, output: &str) -> Result<Option<String>> {
         Ok(match self {
             SeedFile::Fresh(p) => {
                 // Moved into place already: nothing left for the temporary file to remove.
@@ -310,7 +311,7 @@ impl SeedFile {
 /// destination (created exclusively, mode 0600, never through a link), and moved into place
 /// only once the output is complete. If writing it fails, nothing has been generated; if
 /// generation fails, the temporary file is removed and an older seed file stays as it was.
-pub struct PendingSeed {
+pub(super) struct PendingSeed {
     file: tempfile::NamedTempFile,
     path: PathBuf,
 }
@@ -319,7 +320,12 @@ impl PendingSeed {
     /// Stages `seed` for `path`. Errors: `path` exists and `force` is not given; `path` is
     /// not a regular file (a link, a directory); the file cannot be written.
     /// `prefix` starts the staged file's name, which identifies the run.
-    pub fn stage(path: &Path, seed: &Seed, force: bool, prefix: &str) -> Result<PendingSeed> {
+    pub(super) fn stage(
+        path: &Path,
+        seed: &Seed,
+        force: bool,
+        prefix: &str,
+    ) -> Result<PendingSeed> {
         use std::io::Write;
         if let Ok(meta) = std::fs::symlink_metadata(path) {
             if !force {
@@ -363,7 +369,7 @@ impl PendingSeed {
 }
 
 /// Reads a small text file (a seed or a seed share): at most 4 KiB, a regular file.
-pub fn read_small(path: &Path, what: &str) -> Result<String> {
+pub(super) fn read_small(path: &Path, what: &str) -> Result<String> {
     read_small_up_to(path, what, 4096)
 }
 

@@ -3,8 +3,8 @@
 use super::{progress, with_threads, Outcome};
 use anyhow::{Context, Result};
 use std::path::PathBuf;
-use tirage::audit::AUDIT_MD;
-use tirage::output::{MANIFEST, SPEC, SUMS};
+use tirage::audit::Audit;
+use tirage::block::layout::{AUDIT_MD, MANIFEST, SPEC, SUMS};
 use tirage::rng::Seed;
 use tirage::seal::Identities;
 use tirage::sign::Verifier;
@@ -12,14 +12,14 @@ use tirage::spec::GameSpec;
 use tirage::validation::ValidationKey;
 use tirage::verify::emission::{is_emission, verify_emission};
 use tirage::verify::seal::Seal;
-use tirage::verify::{audit, Options, SeedInput};
+use tirage::verify::{inspect, Options, SeedInput};
 
 /// Arguments of `tirage verify`.
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "Exit status: 0 clean (statistics flagged at p < 1 % are exceptions, reported in audit.md, not findings), 1 findings (including the leakage gate and a replay mismatch), 2 error.\n\nExamples:\n  tirage verify output/coq/block-001 --signer output/operator.pub --spec game_specs/coq.toml\n  tirage verify output/coq/block-001 --unauthenticated --json > report.json\n  tirage verify output/coq/block-001 --signer output/operator.pub --seed-file output/coq/block-001.seed --validation-key output/coq/validation.key --report /tmp/audit\n  tirage verify /tmp/coq-sh --unauthenticated --seed-share alice.share --seed-share bob.share --validation-key /tmp/coq-sh.validation-key"
 )]
-pub struct Args {
+pub(super) struct Args {
     /// The block directory (holding SHA256SUMS, manifest.json, spec.toml, tickets.csv,
     /// tickets.bin, validation.csv), or an emission directory (holding emission.json).
     dir: PathBuf,
@@ -87,7 +87,7 @@ fn party_name(s: &str) -> Result<String, String> {
     Ok(t.to_string())
 }
 
-pub fn run(a: Args) -> Result<Outcome> {
+pub(super) fn run(a: Args) -> Result<Outcome> {
     // The report's date: refused before any work when SOURCE_DATE_EPOCH is malformed.
     tirage::audit::report_time().map_err(anyhow::Error::msg)?;
     let reference = a.spec.as_deref().map(GameSpec::load).transpose()?;
@@ -166,8 +166,12 @@ pub fn run(a: Args) -> Result<Outcome> {
     let seal = Seal::of(&a.dir).ok();
     let bar = progress::bar(expected, "verify", a.quiet);
     let mut audit = with_threads(usize::from(a.threads), || {
-        audit(&a.dir, &opts, &|n| bar.set_position(n))
+        inspect(&a.dir, &opts, &|n| bar.set_position(n)).map(Audit::build)
     })??;
+    audit.replay_seed = opts
+        .seed
+        .as_ref()
+        .map(|s| tirage::audit::ReplaySeed::of(s, audit.seed_shares.as_deref()));
     audit.auditor = a.auditor.clone();
     audit.operator = a.operator.clone();
     bar.finish_and_clear();

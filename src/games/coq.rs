@@ -8,9 +8,10 @@ use super::{
     AreaFeature, AreaWin, Captions, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo,
     FeatureKind, Mark, MarkKind, Mechanic, Panel,
 };
+use crate::lots::Way;
 use crate::money::Money;
 use crate::rng::{below, chance, weighted};
-use crate::spec::{ErrorAt, GameSpec, SpecError, Way};
+use crate::spec_error::{ErrorAt, SpecError};
 use arrayvec::ArrayVec;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -176,7 +177,7 @@ impl Mechanic for Coq {
         self.gain.amounts().to_vec()
     }
 
-    fn check_way(&self, way: &Way, _spec: &GameSpec) -> Result<(), String> {
+    fn check_way(&self, way: &Way) -> Result<(), String> {
         if way.wins.len() > 2 {
             return Err(format!(
                 "{} wins, but a coq ticket has 2 games",
@@ -485,7 +486,7 @@ impl Mechanic for Coq {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::judge;
+    use crate::block::judge;
     use crate::spec::GameSpec;
     use proptest::prelude::*;
     use rand_core::SeedableRng;
@@ -745,7 +746,7 @@ mod tests {
             for (id, way) in s.ways.iter().enumerate() {
                 for _ in 0..20 {
                     let f = s.mechanic.synthesize(way, &mut rng).unwrap();
-                    prop_assert_eq!(judge(&s, &f, id as u16), Ok(()));
+                    prop_assert_eq!(judge(&s, &f).realises(&s, id as u16), Ok(()));
                 }
             }
         }

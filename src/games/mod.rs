@@ -15,9 +15,8 @@ pub mod coq;
 pub mod pharaon;
 pub mod poker;
 
+use crate::lots::Way;
 use crate::money::Money;
-use crate::spec::raw::RawSpec;
-use crate::spec::{ErrorAt, GameSpec, SpecError, Way};
 use arrayvec::ArrayVec;
 use rand_chacha::ChaCha20Rng;
 
@@ -264,7 +263,7 @@ pub trait Mechanic: Send + Sync + std::any::Any {
     fn shown_amounts(&self) -> Vec<Money>;
     /// Whether this mechanic can realise `way` under the ambiguity policy; `Err` says why
     /// not (the spec is then rejected).
-    fn check_way(&self, way: &Way, spec: &GameSpec) -> Result<(), String>;
+    fn check_way(&self, way: &Way) -> Result<(), String>;
     /// Builds a face realising `way` (the losing way for `way.wins` empty), drawing every
     /// choice from `rng`. `Err` means the mechanic could not build it: a bug or an
     /// infeasible spec, never retried silently. Same as [`Mechanic::synthesize_showing`]
@@ -325,60 +324,11 @@ pub trait Mechanic: Send + Sync + std::any::Any {
     fn describe(&self) -> Vec<String>;
 }
 
-/// Builds the mechanic named in `game.mechanic` from its spec section.
-/// Errors: unknown mechanic, missing or invalid mechanic section.
-pub fn build(raw: &RawSpec, at: &ErrorAt) -> Result<Box<dyn Mechanic>, SpecError> {
-    let game = raw.game.get_ref();
-    let captions = caption_values(raw);
-    let missing = |name: &str| {
-        at.at(
-            Some(raw.game.span().start),
-            format!("[{name}]"),
-            format!("mechanic \"{name}\" needs a [{name}] section"),
-        )
-    };
-    match game.mechanic.as_str() {
-        "coq" => {
-            let sec = raw.coq.as_ref().ok_or_else(|| missing("coq"))?;
-            Ok(Box::new(coq::Coq::new(sec, &captions, at)?))
-        }
-        "poker" => {
-            let sec = raw.poker.as_ref().ok_or_else(|| missing("poker"))?;
-            Ok(Box::new(poker::Poker::new(sec, &captions, raw, at)?))
-        }
-        "pharaon" => {
-            let sec = raw.pharaon.as_ref().ok_or_else(|| missing("pharaon"))?;
-            let table: Vec<Money> = raw.tiers.iter().map(|t| t.get_ref().amount).collect();
-            Ok(Box::new(pharaon::Pharaon::new(sec, &captions, &table, at)?))
-        }
-        other => Err(at.at(
-            Some(raw.game.span().start),
-            "game.mechanic",
-            format!("unknown mechanic \"{other}\"; expected one of: coq, pharaon, poker"),
-        )),
-    }
-}
-
-/// The caption dictionary every caption column shares: the spec's captions in amount order
-/// (keys that are not amounts are left out here and rejected by the spec's own checks).
-fn caption_values(raw: &RawSpec) -> Captions {
-    let mut v: Vec<(Money, String)> = raw
-        .captions
-        .get_ref()
-        .iter()
-        .filter_map(|(k, c)| k.parse::<Money>().ok().map(|m| (m, c.trim().to_string())))
-        .collect();
-    v.sort();
-    Captions {
-        amounts: v.iter().map(|x| x.0).collect(),
-        texts: v.into_iter().map(|x| x.1).collect(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::judge;
+    use crate::block::judge;
+    use crate::spec::GameSpec;
     use rand_core::SeedableRng;
     use std::path::Path;
 
@@ -453,7 +403,12 @@ mod tests {
                             Ok(()) => {
                                 let face = synthesize_showing_checked(&**m, way, f.id, &mut rng)
                                     .unwrap_or_else(|e| panic!("{rel} {} {}: {e}", way.id, f.id));
-                                assert_eq!(judge(&s, &face, id as u16), Ok(()), "{rel} {}", way.id);
+                                assert_eq!(
+                                    judge(&s, &face).realises(&s, id as u16),
+                                    Ok(()),
+                                    "{rel} {}",
+                                    way.id
+                                );
                                 assert!(m.evaluate(&face).shows(f.id));
                             }
                             Err(_) => assert!(

@@ -20,9 +20,10 @@ use super::{
     AreaFeature, AreaWin, Captions, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo,
     FeatureKind, Mark, MarkKind, Mechanic, Panel,
 };
+use crate::lots::Way;
 use crate::money::Money;
 use crate::rng::{below, chance, shuffle, weighted};
-use crate::spec::{ErrorAt, GameSpec, SpecError, Way};
+use crate::spec_error::{ErrorAt, SpecError};
 use arrayvec::ArrayVec;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -625,7 +626,7 @@ impl Mechanic for Pharaon {
     /// A way is feasible when its wins can sit on the surfaces: I one table amount up to
     /// 5 000; II up to three table amounts adding up to at most 10 000; III one of 3, 50,
     /// 500, 15 000; IV one of 3, 10, 100, 1 000, 10 000 or twice one of them (art. 3.2-3.6).
-    fn check_way(&self, way: &Way, _spec: &GameSpec) -> Result<(), String> {
+    fn check_way(&self, way: &Way) -> Result<(), String> {
         self.plan(way, None, &|_| true).map(|_| ())
     }
 
@@ -971,7 +972,7 @@ impl Mechanic for Pharaon {
 mod tests {
     use super::*;
     use crate::rng::{stream, Purpose, Seed};
-    use crate::spec::{WayId, LOSE};
+    use crate::spec::{GameSpec, WayId, LOSE};
     use proptest::prelude::*;
     use std::path::Path;
     use std::sync::OnceLock;

@@ -20,10 +20,10 @@ use super::{
     AreaFeature, AreaWin, Captions, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo,
     FeatureKind, Mark, MarkKind, Mechanic, Panel,
 };
+use crate::lots::Way;
 use crate::money::Money;
 use crate::rng::{below, below_mixed, shuffle, weighted, Weights};
-use crate::spec::raw::RawSpec;
-use crate::spec::{ErrorAt, GameSpec, SpecError, Way};
+use crate::spec_error::{ErrorAt, SpecError};
 use arrayvec::ArrayVec;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -709,7 +709,7 @@ fn caption_list(v: &[String], n: usize, what: &str) -> Result<Vec<String>, Strin
         if t.is_empty()
             || t.contains([',', '"'])
             || t.chars().any(char::is_control)
-            || t.starts_with(crate::spec::FORMULA_START)
+            || t.starts_with(crate::lots::FORMULA_START)
         {
             return Err(format!(
                 "\"{c}\": a caption is not empty, has no comma, double quote, line break or other control character, and does not begin with = + - or @"
@@ -724,7 +724,7 @@ fn caption_list(v: &[String], n: usize, what: &str) -> Result<Vec<String>, Strin
 }
 
 impl Poker {
-    /// Validates `[poker]` against the rest of the spec (`raw`: tier amounts, way ids).
+    /// Validates `[poker]` against the rest of the spec: its tier amounts and way ids.
     /// Errors: no zone amounts, a repeated or zero one, or one without a caption; a decoy
     /// weight for an amount that is not a zone amount, or all decoy weights zero; a near
     /// miss rate outside 0..=1 or both summing above 1; not 13 rank captions or 4 suit
@@ -733,7 +733,8 @@ impl Poker {
     pub fn new(
         sec: &Spanned<RawPoker>,
         captions: &Captions,
-        raw: &RawSpec,
+        tier_amounts: &[Money],
+        way_ids: &[&str],
         at: &ErrorAt,
     ) -> Result<Poker, SpecError> {
         let span = Some(sec.span().start);
@@ -768,12 +769,6 @@ impl Poker {
         let suit_captions = caption_list(&p.suit_captions, 4, "suit captions (c d h s)")
             .map_err(|m| err("suit_captions", m))?;
 
-        let tier_amounts: Vec<Money> = raw.tiers.iter().map(|t| t.get_ref().amount).collect();
-        let way_ids: Vec<&str> = raw
-            .tiers
-            .iter()
-            .flat_map(|t| t.get_ref().ways.iter().map(|w| w.get_ref().id.as_str()))
-            .collect();
         let check_weights =
             |field: &str, key: &str, w: &RawWeights| -> Result<[u32; 6], SpecError> {
                 let a = w.array();
@@ -1085,7 +1080,7 @@ impl Mechanic for Poker {
     /// quinte flush royale fit on a ticket (two royals need six community cards of one
     /// suit; a third carré a third community pair), so a way of two or more wins needs a
     /// positive weight on paire, brelan, quinte or couleur.
-    fn check_way(&self, way: &Way, _spec: &GameSpec) -> Result<(), String> {
+    fn check_way(&self, way: &Way) -> Result<(), String> {
         let k = way.wins.len();
         if k > ZONES {
             return Err(format!(
@@ -2054,6 +2049,7 @@ fn pick_own(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::spec::raw::RawSpec;
     use crate::spec::GameSpec;
     use proptest::prelude::*;
     use rand_core::SeedableRng;

@@ -17,7 +17,7 @@ pub struct Manifest {
     pub tool: Tool,
     /// `production` or `specimen` (a QA deck: serials of block 0, codes under the specimen
     /// key, never payable).
-    pub kind: crate::generate::Kind,
+    pub kind: crate::block::Kind,
     /// The game.
     pub game: Game,
     /// The spec the block was made from.
@@ -60,7 +60,7 @@ pub struct Manifest {
     /// `proportional`: the lot table's mix rounded to its size). `verify` recomputes its
     /// counts and promises from the spec and `tickets`. Absent from production blocks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub composition: Option<crate::deck::Composition>,
+    pub composition: Option<crate::block::Composition>,
     /// A default specimen deck only: every feature the deck promises to show, each with the
     /// ticket that shows it. Absent from production blocks and proportional decks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -73,45 +73,7 @@ pub struct Manifest {
     pub files: Vec<FileEntry>,
 }
 
-/// The tool that wrote the block.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct Tool {
-    /// `tirage`.
-    pub name: String,
-    /// Cargo package version.
-    pub version: String,
-    /// Git commit the tool was built from (40 hex digits), or `unknown`
-    /// (see [`crate::identity`]). Empty in manifests written before it was recorded.
-    #[serde(default)]
-    pub git_commit: String,
-    /// Hex SHA-256 of the `Cargo.lock` the tool was built with. Empty in manifests written
-    /// before it was recorded.
-    #[serde(default)]
-    pub cargo_lock_sha256: String,
-    /// Whether the sources were those of `git_commit` at build time: `clean`, `modified`
-    /// or `unknown` (empty in manifests written before it was recorded).
-    #[serde(default)]
-    pub source: String,
-    /// Hex SHA-256 of the executable that wrote the block, or `unknown` (empty in
-    /// manifests written before it was recorded).
-    #[serde(default)]
-    pub binary_sha256: String,
-}
-
-impl Tool {
-    /// This build's identity ([`crate::identity`]).
-    pub fn this_build() -> Tool {
-        Tool {
-            name: "tirage".into(),
-            version: crate::identity::VERSION.into(),
-            git_commit: crate::identity::GIT_COMMIT.into(),
-            cargo_lock_sha256: crate::identity::cargo_lock_sha256().into(),
-            source: crate::identity::SOURCE_STATE.into(),
-            binary_sha256: crate::identity::binary_sha256().into(),
-        }
-    }
-}
+pub use crate::block::Tool;
 
 /// Game identity.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

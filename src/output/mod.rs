@@ -5,36 +5,22 @@
 //! - [`validation_csv`]: `validation.csv`, serial → validation code → prize, for the central
 //!   system (the one file that maps codes to prizes);
 //! - [`manifest`]: `manifest.json`, what the block is and the digest of every file;
-//! - [`sums`]: `SHA256SUMS`, in the format `sha256sum -c` reads.
+//! - [`sums`]: `SHA256SUMS`, in the format `sha256sum -c` reads;
+//! - [`emission_manifest`]: `emission.json`, beside the blocks of an emission.
 
+pub mod emission_manifest;
 pub mod manifest;
 pub mod print_file;
-pub mod regular;
 pub mod sums;
 pub mod tickets_csv;
 pub mod validation_csv;
 
-pub use regular::{open_regular, read_regular};
+pub use crate::regular::{open_regular, read_regular};
 
 use crate::games::Face;
 use crate::money::Money;
 use crate::serial;
 use crate::spec::WayId;
-
-/// File names inside a block directory.
-pub const CSV: &str = "tickets.csv";
-/// The print file.
-pub const BIN: &str = "tickets.bin";
-/// The validation file for the central system.
-pub const VALIDATION: &str = "validation.csv";
-/// The copy of the spec the block was made from.
-pub const SPEC: &str = "spec.toml";
-/// The manifest.
-pub const MANIFEST: &str = "manifest.json";
-/// The checksums.
-pub const SUMS: &str = "SHA256SUMS";
-/// The minisign signature of the checksums ([`crate::sign`]), when the block is signed.
-pub const SUMS_SIG: &str = "SHA256SUMS.minisig";
 
 /// The largest `manifest.json` or `emission.json` read (they are a few kilobytes).
 pub const MAX_JSON: u64 = 64 << 20;

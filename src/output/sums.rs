@@ -37,7 +37,7 @@ pub fn parse(text: &str) -> Result<Vec<(String, String)>, (usize, String)> {
 /// Reads and parses `dir/SHA256SUMS` into `(name, hex sha256)` pairs. `Err` says why (the
 /// caller names the file): it cannot be read, or which line is malformed.
 pub fn read(dir: &Path) -> Result<Vec<(String, String)>, String> {
-    let bytes = super::read_regular(&dir.join(super::SUMS), 1 << 20)
+    let bytes = super::read_regular(&dir.join(crate::block::layout::SUMS), 1 << 20)
         .map_err(|e| format!("cannot read it: {e}"))?;
     parse(&String::from_utf8_lossy(&bytes)).map_err(|(line, text)| {
         format!(
@@ -52,13 +52,13 @@ pub fn read(dir: &Path) -> Result<Vec<(String, String)>, String> {
 pub fn check(entries: &[(String, String)], name: &str, actual: &str) -> Result<(), String> {
     let mut listed = entries.iter().filter(|(n, _)| n == name).peekable();
     if listed.peek().is_none() {
-        return Err(format!("{} does not list it", super::SUMS));
+        return Err(format!("{} does not list it", crate::block::layout::SUMS));
     }
     for (_, hash) in listed {
         if !hash.eq_ignore_ascii_case(actual) {
             return Err(format!(
                 "SHA-256 {actual}, {} says {hash}: the file changed after the block was sealed",
-                super::SUMS
+                crate::block::layout::SUMS
             ));
         }
     }

@@ -12,45 +12,13 @@
 pub mod raw;
 
 use crate::games::{self, AreaWin, Mechanic, MAX_WINS};
+pub use crate::lots::{Way, WayId, Win, FORMULA_START, LOSE};
 use crate::money::Money;
+pub use crate::spec_error::{ErrorAt, SpecError};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
-
-/// A spec that is not valid: where, which field, and what was expected.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SpecError {
-    /// The spec file.
-    pub file: PathBuf,
-    /// 1-based line of the offending entry, when the parser gives it.
-    pub line: Option<usize>,
-    /// Dotted path of the field (`tiers[3].ways[0].count`).
-    pub field: String,
-    /// What is wrong and what was expected.
-    pub message: String,
-}
-
-impl fmt::Display for SpecError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file.display())?;
-        if let Some(l) = self.line {
-            write!(f, ":{l}")?;
-        }
-        if !self.field.is_empty() {
-            write!(f, ": {}", self.field)?;
-        }
-        write!(f, ": {}", self.message)
-    }
-}
-
-impl std::error::Error for SpecError {}
-
-/// Builds [`SpecError`]s for one file, turning byte offsets into line numbers.
-pub struct ErrorAt<'a> {
-    file: &'a Path,
-    text: &'a str,
-}
 
 /// `text` with every bare decimal literal that a [`Money`] field receives written as a
 /// string of the same digits (`price = 0.5` → `price = "0.5"`), so that it loads exactly
@@ -84,176 +52,11 @@ fn quote_bare_decimals(text: &str) -> String {
     text
 }
 
-/// The table a header line names (`[coq] # comment` → `coq`, `[[tiers]]` → `tiers`); `None`
-/// when `line` is no header.
-fn header_name(line: &str) -> Option<&str> {
-    let t = line.trim_start().strip_prefix('[')?;
-    let t = t.strip_prefix('[').unwrap_or(t);
-    Some(t.split(']').next().unwrap_or(t).trim())
-}
-
 /// The first character TOML allows nowhere in a file (a control character other than tab,
 /// newline and carriage return, even inside a string), with its byte offset.
 fn forbidden_char(text: &str) -> Option<(usize, char)> {
     text.char_indices()
         .find(|&(_, c)| (c.is_control() && !matches!(c, '\t' | '\n' | '\r')) || c == '\u{7f}')
-}
-
-impl<'a> ErrorAt<'a> {
-    /// An error context for `file`, whose content is `text`.
-    pub fn new(file: &'a Path, text: &'a str) -> Self {
-        ErrorAt { file, text }
-    }
-
-    /// An error at byte `offset` of the file (or with no line if `None`). When `offset` is a
-    /// table header (`[poker]`) and `field` a key of that table (`poker.near_miss_flush`,
-    /// `poker.combination_weights`), the line is the key's own (`near_miss_flush = …`, or
-    /// the first `[poker.combination_weights…]` header) if the table writes it.
-    pub fn at(
-        &self,
-        offset: Option<usize>,
-        field: impl Into<String>,
-        message: impl Into<String>,
-    ) -> SpecError {
-        let field = field.into();
-        let offset = offset.map(|o| self.key_of_table(o.min(self.text.len()), &field));
-        SpecError {
-            file: self.file.to_path_buf(),
-            line: offset.map(|o| self.text[..o].matches('\n').count() + 1),
-            field,
-            message: message.into(),
-        }
-    }
-
-    /// The dotted key (`game.price`) written on the line holding byte `offset`, under the
-    /// last table header before it; the table itself on its header line; else empty.
-    /// Names the field of an error the TOML parser places by offset only.
-    pub fn field_at(&self, offset: usize) -> String {
-        let offset = offset.min(self.text.len());
-        let line_start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
-        let line = self.text[line_start..].lines().next().unwrap_or("");
-        // A table's header (a key missing from it, say): the table.
-        if let Some(table) = header_name(line) {
-            return table.to_string();
-        }
-        let Some((key, _)) = line.split_once('=') else {
-            return String::new();
-        };
-        let key = key.trim().trim_matches('"');
-        if key.is_empty() || key.starts_with('[') || key.starts_with('#') {
-            return String::new();
-        }
-        let table = self.text[..line_start]
-            .lines()
-            .rev()
-            .find_map(header_name)
-            .unwrap_or("");
-        if table.is_empty() {
-            key.to_string()
-        } else {
-            format!("{table}.{key}")
-        }
-    }
-
-    /// The offset of `field`'s key line in the table whose header starts at `offset`, else
-    /// `offset`.
-    fn key_of_table(&self, offset: usize, field: &str) -> usize {
-        let line_start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
-        let rest = &self.text[line_start..];
-        let header = rest.lines().next().unwrap_or("").trim();
-        // An element of an array of tables (`[[tiers]]`, field `tiers[1].total`): the key's
-        // line inside that element, before its first sub-table.
-        if let Some(array) = header.strip_prefix("[[").and_then(|h| h.strip_suffix("]]")) {
-            let key = field
-                .strip_prefix(array.trim())
-                .and_then(|k| k.strip_prefix('['))
-                .and_then(|k| k.split_once("]."))
-                .map(|(_, k)| k)
-                .filter(|k| !k.is_empty() && !k.contains(['.', '[']));
-            let Some(key) = key else {
-                return offset;
-            };
-            let mut at = line_start;
-            for (i, line) in rest.split_inclusive('\n').enumerate() {
-                let t = line.trim_start();
-                if i > 0 && t.starts_with('[') {
-                    break;
-                }
-                if t.strip_prefix(key)
-                    .is_some_and(|r| r.trim_start().starts_with('='))
-                {
-                    return at;
-                }
-                at += line.len();
-            }
-            return offset;
-        }
-        let Some(table) = header
-            .strip_prefix('[')
-            .and_then(|h| h.split(']').next())
-            .map(str::trim)
-            .filter(|t| !t.starts_with('['))
-        else {
-            return offset;
-        };
-        let Some(path) = field
-            .strip_prefix(table)
-            .and_then(|k| k.strip_prefix('.'))
-            .filter(|k| !k.is_empty())
-        else {
-            return offset;
-        };
-        let key = path.split(['.', ' ']).next().unwrap_or(path);
-        // `poker.combination_weights."5"`: that sub-table's own header, if written after
-        // its table (a TOML table is defined once, so the header is unique).
-        if let Some(i) = rest.find(&format!("[{table}.{path}]")) {
-            return line_start + i;
-        }
-        let sub_header = format!("[{table}.{key}");
-        let mut at = line_start;
-        for (i, line) in rest.split_inclusive('\n').enumerate() {
-            let t = line.trim_start();
-            if i > 0 && t.starts_with('[') && !t.starts_with(&format!("[{table}.")) {
-                break; // the next table
-            }
-            let assigns = t
-                .strip_prefix(key)
-                .is_some_and(|r| r.trim_start().starts_with('='));
-            if assigns || t.starts_with(&sub_header) {
-                return at;
-            }
-            at += line.len();
-        }
-        offset
-    }
-}
-
-/// The index of a way in [`GameSpec::ways`]; way 0 is always the losing ticket.
-pub type WayId = u16;
-
-/// One win of a way: a play area (or any area the mechanic chooses) showing an amount.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Win {
-    /// The play area's index in the mechanic's [`Mechanic::areas`], or `None` when the
-    /// mechanic places the win in any free area (at random).
-    pub area: Option<u8>,
-    /// The amount this play area wins, in cents.
-    pub amount: Money,
-}
-
-/// One concrete way a ticket reaches a tier (GAMES.md vocabulary), e.g. `500 + 500`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Way {
-    /// The spec's id of the way, written in the `way` column of every file.
-    pub id: String,
-    /// Index of its tier in [`GameSpec::tiers`]; `None` for the losing way.
-    pub tier: Option<usize>,
-    /// The ticket's total lot (sum of `wins`), in cents.
-    pub amount: Money,
-    /// Exact number of tickets of this way in every block.
-    pub count: u32,
-    /// The winning play areas, in the spec's order (empty for the losing way).
-    pub wins: Vec<Win>,
 }
 
 /// One row of the lot table.
@@ -533,15 +336,8 @@ impl fmt::Debug for GameSpec {
 /// Longest caption, in bytes (print-file strings carry a 16-bit length; a caption is short).
 pub const MAX_TEXT: usize = 200;
 
-/// First characters a spreadsheet reads as the start of a formula (CSV injection): no
-/// caption or way id written to a CSV file begins with one.
-pub const FORMULA_START: [char; 4] = ['=', '+', '-', '@'];
-
 /// The largest spec file read (a spec is a few kilobytes).
 pub const MAX_SPEC_BYTES: u64 = 4 << 20;
-
-/// The id of the losing way, in files.
-pub const LOSE: &str = "lose";
 
 impl GameSpec {
     /// Reads and validates the spec at `path`. Errors: the file cannot be read, is not
@@ -554,7 +350,7 @@ impl GameSpec {
             message,
         };
         // Never waits on a FIFO, never reads a huge file whole.
-        let bytes = crate::output::read_regular(path, MAX_SPEC_BYTES)
+        let bytes = crate::regular::read_regular(path, MAX_SPEC_BYTES)
             .map_err(|e| cannot(format!("cannot read the spec: {e}")))?;
         let text = String::from_utf8(bytes).map_err(|e| {
             cannot(format!(
@@ -600,7 +396,7 @@ impl GameSpec {
             let start = e.span().map(|s| s.start);
             at.at(start, start.map_or(String::new(), |o| at.field_at(o)), msg)
         })?;
-        let mechanic = games::build(&raw, &at)?;
+        let mechanic = build_mechanic(&raw, &at)?;
         check_area_names(&raw, mechanic.areas(), &at)?;
         let labels = labels(&raw, &*mechanic, &at)?;
         let mut spec = validate_common(&raw, &at, mechanic)?;
@@ -610,7 +406,7 @@ impl GameSpec {
         validate_against_mechanic(&spec, &raw, &at)?;
         for (i, way) in spec.ways.iter().enumerate().skip(1) {
             spec.mechanic
-                .check_way(way, &spec)
+                .check_way(way)
                 .map_err(|m| at.at(way_span(&raw, i), format!("way \"{}\"", way.id), m))?;
         }
         spec.sha256 = hex::encode(Sha256::digest(original.as_bytes()));
@@ -733,6 +529,79 @@ fn labels(
         .iter()
         .map(|(k, v)| (k.clone(), v.trim().to_string()))
         .collect())
+}
+
+/// Builds the mechanic named in `game.mechanic` from its spec section.
+/// Errors: unknown mechanic, missing or invalid mechanic section.
+fn build_mechanic(raw: &raw::RawSpec, at: &ErrorAt) -> Result<Box<dyn Mechanic>, SpecError> {
+    let game = raw.game.get_ref();
+    let captions = caption_values(raw);
+    let missing = |name: &str| {
+        at.at(
+            Some(raw.game.span().start),
+            format!("[{name}]"),
+            format!("mechanic \"{name}\" needs a [{name}] section"),
+        )
+    };
+    match game.mechanic.as_str() {
+        "coq" => {
+            let sec = raw.coq.as_ref().ok_or_else(|| missing("coq"))?;
+            Ok(Box::new(games::coq::Coq::new(sec, &captions, at)?))
+        }
+        "poker" => {
+            let sec = raw.poker.as_ref().ok_or_else(|| missing("poker"))?;
+            Ok(Box::new(games::poker::Poker::new(
+                sec,
+                &captions,
+                &tier_amounts(raw),
+                &way_ids(raw),
+                at,
+            )?))
+        }
+        "pharaon" => {
+            let sec = raw.pharaon.as_ref().ok_or_else(|| missing("pharaon"))?;
+            Ok(Box::new(games::pharaon::Pharaon::new(
+                sec,
+                &captions,
+                &tier_amounts(raw),
+                at,
+            )?))
+        }
+        other => Err(at.at(
+            Some(raw.game.span().start),
+            "game.mechanic",
+            format!("unknown mechanic \"{other}\"; expected one of: coq, pharaon, poker"),
+        )),
+    }
+}
+
+/// The caption dictionary every caption column shares: the spec's captions in amount order
+/// (keys that are not amounts are left out here and rejected by the spec's own checks).
+fn caption_values(raw: &raw::RawSpec) -> games::Captions {
+    let mut v: Vec<(Money, String)> = raw
+        .captions
+        .get_ref()
+        .iter()
+        .filter_map(|(k, c)| k.parse::<Money>().ok().map(|m| (m, c.trim().to_string())))
+        .collect();
+    v.sort();
+    games::Captions {
+        amounts: v.iter().map(|x| x.0).collect(),
+        texts: v.into_iter().map(|x| x.1).collect(),
+    }
+}
+
+/// The amount of every tier, in the spec's order.
+fn tier_amounts(raw: &raw::RawSpec) -> Vec<Money> {
+    raw.tiers.iter().map(|t| t.get_ref().amount).collect()
+}
+
+/// The id of every way of every tier, in the spec's order.
+fn way_ids(raw: &raw::RawSpec) -> Vec<&str> {
+    raw.tiers
+        .iter()
+        .flat_map(|t| t.get_ref().ways.iter().map(|w| w.get_ref().id.as_str()))
+        .collect()
 }
 
 fn validate_common(

@@ -7,9 +7,10 @@
 
 use super::report::{Findings, EXAMPLES};
 use super::{verify_block, Options, Report, VerifyError};
-use crate::emission::{EmissionManifest, EMISSION, EMISSION_SIG};
+use crate::block::layout::{block_dir, EMISSION, EMISSION_SIG, MANIFEST};
+use crate::output::emission_manifest::EmissionManifest;
 use crate::output::manifest::Manifest;
-use crate::output::{MANIFEST, MAX_JSON};
+use crate::output::MAX_JSON;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::fmt::Write;
@@ -137,11 +138,7 @@ pub fn verify_emission(
         }
         // Every block directory on disk is listed, and every listed one is the plain
         // `block-NNN` of its number: no block escapes the check, none is read elsewhere.
-        let listed: Vec<String> = em
-            .blocks
-            .iter()
-            .map(|b| crate::emission::block_dir(b.block))
-            .collect();
+        let listed: Vec<String> = em.blocks.iter().map(|b| block_dir(b.block)).collect();
         if let Ok(entries) = std::fs::read_dir(dir) {
             let mut on_disk: Vec<String> = entries
                 .filter_map(|e| e.ok())
@@ -159,14 +156,14 @@ pub fn verify_emission(
             }
         }
         for entry in &em.blocks {
-            if entry.dir != crate::emission::block_dir(entry.block) {
+            if entry.dir != block_dir(entry.block) {
                 f.add(
                     None,
                     format!(
                         "block {} is listed in {:?}; expected {:?}",
                         entry.block,
                         entry.dir,
-                        crate::emission::block_dir(entry.block)
+                        block_dir(entry.block)
                     ),
                 );
                 continue;
@@ -201,7 +198,7 @@ pub fn verify_emission(
                     }
                     match serde_json::from_slice::<Manifest>(&bytes) {
                         Ok(m) => {
-                            let same = m.kind == crate::generate::Kind::Production
+                            let same = m.kind == crate::block::Kind::Production
                                 && m.block == entry.block
                                 && m.game.id == em.game
                                 && m.game.emission == em.emission

@@ -333,7 +333,7 @@ pub struct Report {
     /// Game id, if the spec could be read.
     pub game: Option<String>,
     /// `production` or `specimen`, if the manifest could be read.
-    pub kind: Option<crate::generate::Kind>,
+    pub kind: Option<crate::block::Kind>,
     /// Block number, if the manifest could be read.
     pub block: Option<u32>,
     /// Tickets read.
@@ -428,8 +428,8 @@ impl Report {
             self.dir,
             self.game.as_deref().unwrap_or("?"),
             match self.kind {
-                Some(crate::generate::Kind::Production) => "production",
-                Some(crate::generate::Kind::Specimen) => "SPECIMEN (not payable)",
+                Some(crate::block::Kind::Production) => "production",
+                Some(crate::block::Kind::Specimen) => "SPECIMEN (not payable)",
                 None => "?",
             },
             self.block.map_or("?".into(), |b| b.to_string()),

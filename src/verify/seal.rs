@@ -3,7 +3,7 @@
 //! before the checks and again just before the audit report is written into the block:
 //! a report is written only into the block that was read, never into one that replaced it.
 
-use crate::output::{MANIFEST, SUMS};
+use crate::block::layout::{MANIFEST, SUMS};
 use sha2::{Digest, Sha256};
 use std::path::Path;
 

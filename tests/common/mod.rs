@@ -6,23 +6,23 @@ use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 
 /// A fixed test seed (never a production seed).
-pub const SEED: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+pub(crate) const SEED: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
 
 /// The test validation key (64 hex digits; never a production key).
-pub const VALIDATION_KEY: &str = "tests/keys/validation.key";
+pub(crate) const VALIDATION_KEY: &str = "tests/keys/validation.key";
 
 /// Path of a file in the repository.
-pub fn repo(p: &str) -> PathBuf {
+pub(crate) fn repo(p: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(p)
 }
 
 /// The `tirage` binary.
-pub fn tirage() -> Command {
+pub(crate) fn tirage() -> Command {
     Command::cargo_bin("tirage").expect("binary built")
 }
 
 /// Generates block 1 of `spec` with [`SEED`] into `out` with `threads` threads; panics on failure.
-pub fn generate(spec: &Path, out: &Path, threads: usize) {
+pub(crate) fn generate(spec: &Path, out: &Path, threads: usize) {
     tirage()
         .args(["generate"])
         .arg(spec)
@@ -43,7 +43,7 @@ pub fn generate(spec: &Path, out: &Path, threads: usize) {
 }
 
 /// Makes the default specimen deck of `spec` with [`SEED`] into `out`; panics on failure.
-pub fn deck(spec: &Path, out: &Path) {
+pub(crate) fn deck(spec: &Path, out: &Path) {
     tirage()
         .arg("deck")
         .arg(spec)
@@ -54,7 +54,7 @@ pub fn deck(spec: &Path, out: &Path) {
 }
 
 /// Exit code of `tirage verify dir`.
-pub fn verify_code(dir: &Path) -> i32 {
+pub(crate) fn verify_code(dir: &Path) -> i32 {
     tirage()
         .args(["verify", "--unauthenticated", "-q"])
         .arg(dir)
@@ -66,7 +66,7 @@ pub fn verify_code(dir: &Path) -> i32 {
 }
 
 /// `tirage verify --json --no-audit -q dir`: its exit code and its JSON report.
-pub fn verify_json(dir: &Path) -> (i32, serde_json::Value) {
+pub(crate) fn verify_json(dir: &Path) -> (i32, serde_json::Value) {
     let out = tirage()
         .args(["verify", "--unauthenticated", "--json", "--no-audit", "-q"])
         .arg(dir)
@@ -78,7 +78,7 @@ pub fn verify_json(dir: &Path) -> (i32, serde_json::Value) {
 
 /// The result (`pass`, `fail`, `not run`, …) and the findings' details of check `id` in a
 /// JSON report.
-pub fn check_result(report: &serde_json::Value, id: &str) -> (String, Vec<String>) {
+pub(crate) fn check_result(report: &serde_json::Value, id: &str) -> (String, Vec<String>) {
     let c = report["checks"]
         .as_array()
         .expect("checks")
@@ -98,7 +98,7 @@ pub fn check_result(report: &serde_json::Value, id: &str) -> (String, Vec<String
 }
 
 /// Copies a block directory.
-pub fn copy_dir(from: &Path, to: &Path) {
+pub(crate) fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for e in std::fs::read_dir(from).unwrap() {
         let e = e.unwrap();
@@ -108,7 +108,7 @@ pub fn copy_dir(from: &Path, to: &Path) {
 
 /// The validation code of every ticket of the block `dir`, from its print file, as printed
 /// (19 digits).
-pub fn codes(dir: &Path) -> Vec<String> {
+pub(crate) fn codes(dir: &Path) -> Vec<String> {
     use tirage::output::print_file;
     let spec = tirage::spec::GameSpec::load(&dir.join("spec.toml")).expect("spec copy");
     let bin = std::fs::read(dir.join("tickets.bin")).expect("print file");

@@ -1,4 +1,4 @@
-//! Reading a block's files as a hostile block may hold them: only regular files are read
+//! Reading files (a block's, a spec) as a hostile sender may have made them: only regular files are read
 //! (a FIFO, a device, a socket, a directory or a symbolic link is refused at once, never
 //! waited on), and never more bytes than asked for.
 

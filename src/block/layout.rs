@@ -1,0 +1,106 @@
+//! The layout of a block directory and of an emission directory: every file name tirage
+//! writes there (docs/FORMAT.md), and which entries are tirage's. Names only, no I/O.
+
+/// The tickets for QA and audit.
+pub const CSV: &str = "tickets.csv";
+/// The print file.
+pub const BIN: &str = "tickets.bin";
+/// The validation file for the central system.
+pub const VALIDATION: &str = "validation.csv";
+/// The copy of the spec the block was made from.
+pub const SPEC: &str = "spec.toml";
+/// The manifest.
+pub const MANIFEST: &str = "manifest.json";
+/// The checksums.
+pub const SUMS: &str = "SHA256SUMS";
+/// The minisign signature of the checksums ([`crate::sign`]), when the block is signed.
+pub const SUMS_SIG: &str = "SHA256SUMS.minisig";
+/// The suffix of a file encrypted to its recipients ([`crate::seal`]).
+pub const SEALED_SUFFIX: &str = ".age";
+/// The audit report.
+pub const AUDIT_MD: &str = "audit.md";
+/// The audit report's JSON form.
+pub const AUDIT_JSON: &str = "audit.json";
+/// The audit report's chart.
+pub const AUDIT_SVG: &str = "audit.svg";
+/// The audit report on A4 pages, with the chart and the signature block.
+pub const AUDIT_PDF: &str = "audit.pdf";
+/// The directory `render` writes proofs to inside a block, by default.
+pub const PROOFS: &str = "proofs";
+/// The emission manifest, in an emission directory.
+pub const EMISSION: &str = "emission.json";
+/// The minisign signature of `emission.json`, when the emission is signed.
+pub const EMISSION_SIG: &str = "emission.json.minisig";
+
+/// The ticket files, which may be delivered encrypted (`<name>.age`).
+pub const TICKET_FILES: [&str; 3] = [CSV, BIN, VALIDATION];
+
+/// The directory name of block `b` inside an emission directory: `block-NNN`.
+pub fn block_dir(b: u32) -> String {
+    format!("block-{b:03}")
+}
+
+/// The audit report's files.
+const REPORT: [&str; 4] = [AUDIT_MD, AUDIT_JSON, AUDIT_SVG, AUDIT_PDF];
+
+/// Whether entry `name` of a block directory is one tirage writes there: a block file (in
+/// clear or encrypted), an audit report file or its temporary file (`.audit.md.*.tmp`),
+/// as a regular file or a symbolic link (`is_dir` false); or `proofs/`, a directory,
+/// whose entries [`is_proof`] tells.
+pub fn written_by_tirage(name: &str, is_dir: bool) -> bool {
+    if name == PROOFS {
+        return is_dir;
+    }
+    let file = [SUMS, SUMS_SIG, MANIFEST, SPEC].contains(&name)
+        || TICKET_FILES.iter().any(|f| {
+            name.strip_prefix(f)
+                .is_some_and(|s| s.is_empty() || s == SEALED_SUFFIX)
+        })
+        || REPORT.contains(&name)
+        || REPORT
+            .iter()
+            .any(|r| name.starts_with(&format!(".{r}.")) && name.ends_with(".tmp"));
+    file && !is_dir
+}
+
+/// Whether entry `name` of `proofs/`, a regular file when `is_file`, is one `render`
+/// writes: `ticket-N.svg`.
+pub fn is_proof(name: &str, is_file: bool) -> bool {
+    name.starts_with("ticket-") && name.ends_with(".svg") && is_file
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_block_file_and_report_is_tirages_and_nothing_else() {
+        for n in [
+            "SHA256SUMS",
+            "SHA256SUMS.minisig",
+            "manifest.json",
+            "spec.toml",
+            "tickets.csv",
+            "tickets.bin.age",
+            "validation.csv.age",
+            "audit.md",
+            ".audit.json.x1.tmp",
+        ] {
+            assert!(written_by_tirage(n, false), "{n}");
+            assert!(!written_by_tirage(n, true), "{n} as a directory");
+        }
+        assert!(written_by_tirage("proofs", true));
+        assert!(!written_by_tirage("proofs", false));
+        for n in [
+            "notes.txt",
+            "tickets.csv.bak",
+            "spec.toml.age",
+            "audit.md.tmp",
+        ] {
+            assert!(!written_by_tirage(n, false), "{n}");
+        }
+        assert!(is_proof("ticket-12.svg", true));
+        assert!(!is_proof("ticket-12.svg", false) || !is_proof("x.svg", true));
+        assert_eq!(block_dir(7), "block-007");
+    }
+}

@@ -1,0 +1,176 @@
+//! The error of a spec that is not valid, and where it is: file, line, field. The spec's
+//! own checks and every game's make them with [`ErrorAt`].
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// A spec that is not valid: where, which field, and what was expected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpecError {
+    /// The spec file.
+    pub file: PathBuf,
+    /// 1-based line of the offending entry, when the parser gives it.
+    pub line: Option<usize>,
+    /// Dotted path of the field (`tiers[3].ways[0].count`).
+    pub field: String,
+    /// What is wrong and what was expected.
+    pub message: String,
+}
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file.display())?;
+        if let Some(l) = self.line {
+            write!(f, ":{l}")?;
+        }
+        if !self.field.is_empty() {
+            write!(f, ": {}", self.field)?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+/// Builds [`SpecError`]s for one file, turning byte offsets into line numbers.
+pub struct ErrorAt<'a> {
+    file: &'a Path,
+    text: &'a str,
+}
+
+/// The table a header line names (`[coq] # comment` → `coq`, `[[tiers]]` → `tiers`); `None`
+/// when `line` is no header.
+fn header_name(line: &str) -> Option<&str> {
+    let t = line.trim_start().strip_prefix('[')?;
+    let t = t.strip_prefix('[').unwrap_or(t);
+    Some(t.split(']').next().unwrap_or(t).trim())
+}
+
+impl<'a> ErrorAt<'a> {
+    /// An error context for `file`, whose content is `text`.
+    pub fn new(file: &'a Path, text: &'a str) -> Self {
+        ErrorAt { file, text }
+    }
+
+    /// An error at byte `offset` of the file (or with no line if `None`). When `offset` is a
+    /// table header (`[poker]`) and `field` a key of that table (`poker.near_miss_flush`,
+    /// `poker.combination_weights`), the line is the key's own (`near_miss_flush = …`, or
+    /// the first `[poker.combination_weights…]` header) if the table writes it.
+    pub fn at(
+        &self,
+        offset: Option<usize>,
+        field: impl Into<String>,
+        message: impl Into<String>,
+    ) -> SpecError {
+        let field = field.into();
+        let offset = offset.map(|o| self.key_of_table(o.min(self.text.len()), &field));
+        SpecError {
+            file: self.file.to_path_buf(),
+            line: offset.map(|o| self.text[..o].matches('\n').count() + 1),
+            field,
+            message: message.into(),
+        }
+    }
+
+    /// The dotted key (`game.price`) written on the line holding byte `offset`, under the
+    /// last table header before it; the table itself on its header line; else empty.
+    /// Names the field of an error the TOML parser places by offset only.
+    pub fn field_at(&self, offset: usize) -> String {
+        let offset = offset.min(self.text.len());
+        let line_start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        let line = self.text[line_start..].lines().next().unwrap_or("");
+        // A table's header (a key missing from it, say): the table.
+        if let Some(table) = header_name(line) {
+            return table.to_string();
+        }
+        let Some((key, _)) = line.split_once('=') else {
+            return String::new();
+        };
+        let key = key.trim().trim_matches('"');
+        if key.is_empty() || key.starts_with('[') || key.starts_with('#') {
+            return String::new();
+        }
+        let table = self.text[..line_start]
+            .lines()
+            .rev()
+            .find_map(header_name)
+            .unwrap_or("");
+        if table.is_empty() {
+            key.to_string()
+        } else {
+            format!("{table}.{key}")
+        }
+    }
+
+    /// The offset of `field`'s key line in the table whose header starts at `offset`, else
+    /// `offset`.
+    fn key_of_table(&self, offset: usize, field: &str) -> usize {
+        let line_start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        let rest = &self.text[line_start..];
+        let header = rest.lines().next().unwrap_or("").trim();
+        // An element of an array of tables (`[[tiers]]`, field `tiers[1].total`): the key's
+        // line inside that element, before its first sub-table.
+        if let Some(array) = header.strip_prefix("[[").and_then(|h| h.strip_suffix("]]")) {
+            let key = field
+                .strip_prefix(array.trim())
+                .and_then(|k| k.strip_prefix('['))
+                .and_then(|k| k.split_once("]."))
+                .map(|(_, k)| k)
+                .filter(|k| !k.is_empty() && !k.contains(['.', '[']));
+            let Some(key) = key else {
+                return offset;
+            };
+            let mut at = line_start;
+            for (i, line) in rest.split_inclusive('\n').enumerate() {
+                let t = line.trim_start();
+                if i > 0 && t.starts_with('[') {
+                    break;
+                }
+                if t.strip_prefix(key)
+                    .is_some_and(|r| r.trim_start().starts_with('='))
+                {
+                    return at;
+                }
+                at += line.len();
+            }
+            return offset;
+        }
+        let Some(table) = header
+            .strip_prefix('[')
+            .and_then(|h| h.split(']').next())
+            .map(str::trim)
+            .filter(|t| !t.starts_with('['))
+        else {
+            return offset;
+        };
+        let Some(path) = field
+            .strip_prefix(table)
+            .and_then(|k| k.strip_prefix('.'))
+            .filter(|k| !k.is_empty())
+        else {
+            return offset;
+        };
+        let key = path.split(['.', ' ']).next().unwrap_or(path);
+        // `poker.combination_weights."5"`: that sub-table's own header, if written after
+        // its table (a TOML table is defined once, so the header is unique).
+        if let Some(i) = rest.find(&format!("[{table}.{path}]")) {
+            return line_start + i;
+        }
+        let sub_header = format!("[{table}.{key}");
+        let mut at = line_start;
+        for (i, line) in rest.split_inclusive('\n').enumerate() {
+            let t = line.trim_start();
+            if i > 0 && t.starts_with('[') && !t.starts_with(&format!("[{table}.")) {
+                break; // the next table
+            }
+            let assigns = t
+                .strip_prefix(key)
+                .is_some_and(|r| r.trim_start().starts_with('='));
+            if assigns || t.starts_with(&sub_header) {
+                return at;
+            }
+            at += line.len();
+        }
+        offset
+    }
+}

@@ -1,0 +1,110 @@
+//! The digests: every file `SHA256SUMS` lists, and every file the manifest lists (size and
+//! SHA-256), against what was read.
+
+use super::{add, Block, CheckId, Found, Procedure};
+use crate::block::layout::SEALED_SUFFIX;
+
+/// Every file is as `SHA256SUMS` and the manifest say ([`CheckId::Sha256sums`],
+/// [`CheckId::Manifest`]).
+pub(super) struct Digests;
+
+impl Procedure for Digests {
+    fn id(&self) -> CheckId {
+        CheckId::Sha256sums
+    }
+
+    fn run(&self, block: &Block, found: &mut Found) {
+        // Why a file was not read: missing, or what it is instead (a FIFO, a link…).
+        let unread = |name: &str| match crate::output::open_regular(&block.dir.join(name)) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => "missing".to_string(),
+            Err(e) => format!("cannot be read: {e}"),
+            Ok(_) => "cannot be read".to_string(),
+        };
+        // Digests: SHA256SUMS and the manifest against what was read.
+        for (name, hash) in &block.listed {
+            match block.actual.get(name) {
+                None => add(
+                    &mut found.checks,
+                    CheckId::Sha256sums,
+                    None,
+                    format!("{name} is listed but {}", unread(name)),
+                ),
+                Some((_, h)) if h != hash => add(
+                    &mut found.checks,
+                    CheckId::Sha256sums,
+                    None,
+                    format!("{name}: SHA-256 {h}, SHA256SUMS says {hash}"),
+                ),
+                _ => {}
+            }
+        }
+        if let Some(m) = &block.manifest {
+            for f in &m.files {
+                match block.actual.get(&f.name) {
+                    None if f.encrypted_for.is_some() => add(
+                        &mut found.checks,
+                        CheckId::Manifest,
+                        None,
+                        format!(
+                            "{}: delivered encrypted ({}{}) and not opened: its plaintext digest was not checked",
+                            f.name,
+                            f.name,
+                            SEALED_SUFFIX
+                        ),
+                    ),
+                    None => add(
+                        &mut found.checks,
+                        CheckId::Manifest,
+                        None,
+                        format!("{} is in the manifest but {}", f.name, unread(&f.name)),
+                    ),
+                    Some((n, h)) => {
+                        if *n != f.bytes {
+                            add(
+                                &mut found.checks,
+                                CheckId::Manifest,
+                                None,
+                                format!("{}: {n} bytes, the manifest says {}", f.name, f.bytes),
+                            );
+                        }
+                        if *h != f.sha256 {
+                            add(
+                                &mut found.checks,
+                                CheckId::Manifest,
+                                None,
+                                format!("{}: SHA-256 {h}, the manifest says {}", f.name, f.sha256),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{block, findings, made, run};
+    use super::super::Options;
+    use super::*;
+    use crate::block::layout::CSV;
+
+    #[test]
+    fn a_file_unlike_its_digests_is_a_finding_of_each_list() {
+        let m = made();
+        let opts = Options::default();
+        let mut b = block(&m, &opts);
+        assert_eq!(Digests.id(), CheckId::Sha256sums);
+        let found = run(&Digests, &b);
+        assert_eq!(findings(&found, CheckId::Sha256sums), 0);
+        assert_eq!(findings(&found, CheckId::Manifest), 0);
+        b.actual.get_mut(CSV).unwrap().1 = "0".repeat(64);
+        let found = run(&Digests, &b);
+        assert_eq!(findings(&found, CheckId::Sha256sums), 1);
+        assert_eq!(findings(&found, CheckId::Manifest), 1);
+        b.actual.remove(CSV);
+        let found = run(&Digests, &b);
+        assert_eq!(findings(&found, CheckId::Sha256sums), 1);
+        assert_eq!(found.checks[&CheckId::Sha256sums].examples.len(), 1);
+    }
+}

@@ -1,0 +1,325 @@
+//! The manifest against the spec: what it says of the game, the block and the files, and
+//! what it derives from its own counts; and the block's number for its kind.
+
+use super::tickets::Expect;
+use super::{add, Block, CheckId, Checks, Found, Procedure};
+use crate::block::layout::{BIN, CSV, SPEC, VALIDATION};
+use crate::block::Kind;
+use crate::money::Money;
+use crate::output::manifest::Manifest;
+use crate::spec::GameSpec;
+
+/// The manifest describes the block the spec makes ([`CheckId::Manifest`]).
+pub(super) struct Describes;
+
+impl Procedure for Describes {
+    fn id(&self) -> CheckId {
+        CheckId::Manifest
+    }
+
+    fn run(&self, block: &Block, found: &mut Found) {
+        if let (Some(m), Some(spec)) = (&block.manifest, &block.spec) {
+            check_manifest(m, spec, &mut found.checks);
+        }
+    }
+}
+
+/// The block's number is one of its kind's ([`CheckId::Kind`]).
+pub(super) struct BlockNumber;
+
+impl Procedure for BlockNumber {
+    fn id(&self) -> CheckId {
+        CheckId::Kind
+    }
+
+    fn run(&self, block: &Block, found: &mut Found) {
+        if let Some((_, e, _)) = block.tallied() {
+            check_kind(e, &mut found.checks);
+        }
+    }
+}
+
+/// Production blocks are numbered 1..=999; specimen decks are block 0. (The serials carry
+/// the block number, so the Serials check extends this to every ticket.)
+fn check_kind(e: &Expect, checks: &mut Checks) {
+    match e.kind {
+        Kind::Production if e.block == 0 || e.block > 999 => add(
+            checks,
+            CheckId::Kind,
+            None,
+            format!("a production block numbered {}, expected 1..=999 (0 is reserved for specimens)", e.block),
+        ),
+        Kind::Specimen if e.block != 0 => add(
+            checks,
+            CheckId::Kind,
+            None,
+            format!("a specimen deck numbered {}: specimens are block 0, outside every production range", e.block),
+        ),
+        _ => {}
+    }
+}
+
+/// The manifest's description of the block against the spec.
+fn check_manifest(m: &Manifest, spec: &GameSpec, checks: &mut Checks) {
+    let mut bad = |what: String| add(checks, CheckId::Manifest, None, what);
+    // What the manifest says of the game must be what the spec says.
+    let g = &m.game;
+    let same_game = g.name == spec.name
+        && g.mechanic == spec.mechanic.name()
+        && g.legal_reference == spec.legal_reference
+        && g.reconstructed == spec.reconstructed
+        && g.note == spec.note
+        && g.game_code == spec.game_code
+        && g.emission == spec.emission
+        && g.currency == spec.currency;
+    if !same_game {
+        bad("the game it describes (name, mechanic, legal reference, reconstructed, note, game code, emission or currency) differs from spec.toml".into());
+    }
+    if m.price != spec.price.to_string() {
+        bad(format!("price {}, the spec says {}", m.price, spec.price));
+    }
+    let amounts: Vec<String> = m.tiers.iter().map(|t| t.amount.clone()).collect();
+    let want: Vec<String> = spec.tiers.iter().map(|t| t.amount.to_string()).collect();
+    if amounts != want {
+        bad(format!(
+            "tier amounts {amounts:?}, the spec's lot table has {want:?}"
+        ));
+    }
+    let mut names: Vec<&str> = m.files.iter().map(|f| f.name.as_str()).collect();
+    names.sort_unstable();
+    let mut want_files = vec![CSV, BIN, VALIDATION, SPEC];
+    want_files.sort_unstable();
+    if names != want_files {
+        bad(format!(
+            "it lists files {names:?}, expected {want_files:?} once each"
+        ));
+    }
+    if m.format != crate::output::manifest::FORMAT {
+        bad(format!(
+            "format \"{}\", expected \"{}\"",
+            m.format,
+            crate::output::manifest::FORMAT
+        ));
+    }
+    if m.game.id != spec.id {
+        bad(format!(
+            "game \"{}\", the spec is \"{}\"",
+            m.game.id, spec.id
+        ));
+    }
+    if m.spec.sha256 != spec.sha256 {
+        bad(format!(
+            "spec SHA-256 {}, spec.toml has {}",
+            m.spec.sha256, spec.sha256
+        ));
+    }
+    if m.pack_size != spec.pack_size || m.packs != m.tickets.div_ceil(spec.pack_size) {
+        bad(format!(
+            "{} tickets in {} packs of {}; the spec's packs are of {}",
+            m.tickets, m.packs, m.pack_size, spec.pack_size
+        ));
+    }
+    let listed: Vec<(String, u64)> = m
+        .tiers
+        .iter()
+        .flat_map(|t| t.ways.iter().map(|w| (w.id.clone(), w.count)))
+        .collect();
+    let listed_total: u64 = listed.iter().map(|w| w.1).sum::<u64>() + m.losers;
+    if listed_total != u64::from(m.tickets) {
+        bad(format!(
+            "the way counts add up to {listed_total} tickets, the manifest says {}",
+            m.tickets
+        ));
+    }
+    let lots: u64 = listed.iter().map(|w| w.1).sum();
+    if m.lots != lots {
+        bad(format!("{} lots, its way counts give {lots}", m.lots));
+    }
+    check_manifest_sums(m, spec, &mut bad);
+    if m.kind == Kind::Production {
+        if m.pack_rules != spec.pack_rules.describe() {
+            bad(format!(
+                "pack constraints {:?}, the spec's are {:?}",
+                m.pack_rules,
+                spec.pack_rules.describe()
+            ));
+        }
+        if m.tickets != spec.block_size {
+            bad(format!(
+                "{} tickets, the spec's block has {}",
+                m.tickets, spec.block_size
+            ));
+        }
+        if m.lots != spec.lots() || m.payout != spec.payout().to_string() {
+            bad(format!(
+                "{} lots paying {}, the spec says {} paying {}",
+                m.lots,
+                m.payout,
+                spec.lots(),
+                spec.payout()
+            ));
+        }
+        let want: Vec<(String, u64)> = spec.ways[1..]
+            .iter()
+            .map(|w| (w.id.clone(), u64::from(w.count)))
+            .collect();
+        if listed != want {
+            bad("way counts differ from the spec's lot table".into());
+        }
+    }
+}
+
+/// What the manifest derives from its own counts and the spec, worked out again: each
+/// tier's ways (the spec's, in order) and count (the sum of its ways'), the payout and its
+/// ratio to sales, every file's record count; and the form of what only a replay can check
+/// (commitments: 64 hex digits; tool identity; allocation attempts).
+fn check_manifest_sums(m: &Manifest, spec: &GameSpec, bad: &mut impl FnMut(String)) {
+    let hex = |s: &str, n: usize| {
+        s.len() == n
+            && s.bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    };
+    for (t, st) in m.tiers.iter().zip(&spec.tiers) {
+        let ids: Vec<&str> = t.ways.iter().map(|w| w.id.as_str()).collect();
+        let want: Vec<&str> = st
+            .ways
+            .iter()
+            .map(|&w| spec.ways[w as usize].id.as_str())
+            .collect();
+        if ids != want {
+            bad(format!(
+                "tier {}: ways {ids:?}, the spec's are {want:?}",
+                t.amount
+            ));
+        }
+        let sum: u64 = t.ways.iter().map(|w| w.count).sum();
+        if t.count != sum {
+            bad(format!(
+                "tier {}: count {}, its ways add up to {sum}",
+                t.amount, t.count
+            ));
+        }
+    }
+    let cents: Option<u64> = m
+        .tiers
+        .iter()
+        .flat_map(|t| &t.ways)
+        .map(|w| {
+            let way = spec.ways.iter().find(|x| x.id == w.id)?;
+            way.amount.cents().checked_mul(w.count)
+        })
+        .try_fold(0u64, |a, c| a.checked_add(c?));
+    match cents {
+        Some(c) if Money(c).to_string() != m.payout => bad(format!(
+            "payout {}, its way counts give {}",
+            m.payout,
+            Money(c)
+        )),
+        Some(c) => {
+            let ratio = c as f64 / (spec.price.cents() as f64 * f64::from(m.tickets));
+            // JSON's decimal form of a float reads back within an ulp or so, not exactly.
+            if (m.payout_ratio - ratio).abs() > 1e-12 * ratio.abs().max(1.0) {
+                bad(format!(
+                    "payout ratio {}, its payout and sales give {ratio}",
+                    m.payout_ratio
+                ));
+            }
+        }
+        None => bad("its way counts name a way the spec does not have, or overflow".into()),
+    }
+    for f in &m.files {
+        let want = if f.name == SPEC {
+            0
+        } else {
+            u64::from(m.tickets)
+        };
+        if f.records != want {
+            bad(format!(
+                "{}: {} records, expected {want}",
+                f.name, f.records
+            ));
+        }
+    }
+    for (what, c) in [
+        ("seed commitment", &m.seed_commitment),
+        ("validation-key commitment", &m.validation_key_commitment),
+    ] {
+        if !hex(c, 64) {
+            bad(format!("{what} \"{c}\" is not 64 lowercase hex digits"));
+        }
+    }
+    if let Some(shares) = &m.seed_shares {
+        let distinct = shares
+            .iter()
+            .enumerate()
+            .all(|(i, c)| !shares[..i].contains(c));
+        if shares.len() < 2 || !distinct || shares.iter().any(|c| !crate::rng::is_commitment(c)) {
+            bad("seed share commitments: expected two or more, all different, each a salted commitment tirage-share/1:<32 hex>:<64 hex>".into());
+        }
+    }
+    let t = &m.tool;
+    let commit_ok = t.git_commit.is_empty() || t.git_commit == "unknown" || hex(&t.git_commit, 40);
+    let lock_ok = t.cargo_lock_sha256.is_empty() || hex(&t.cargo_lock_sha256, 64);
+    let binary_ok =
+        ["", "unknown"].contains(&t.binary_sha256.as_str()) || hex(&t.binary_sha256, 64);
+    let source_ok = ["", "clean", "modified", "unknown"].contains(&t.source.as_str());
+    let version_ok = !t.version.is_empty()
+        && t.version.len() <= 64
+        && t.version
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b".+-".contains(&b));
+    if t.name != "tirage" || !version_ok || !commit_ok || !lock_ok || !binary_ok || !source_ok {
+        bad("tool: expected name \"tirage\", a version (letters, digits, . + -), a git commit of 40 hex digits (\"unknown\" when not known, empty in manifests written before it was recorded), a Cargo.lock SHA-256 of 64 hex digits (empty likewise), a source state (clean, modified or unknown) and the binary's SHA-256 (64 hex digits or unknown)".into());
+    }
+    if m.spec.file != SPEC {
+        bad(format!(
+            "spec file \"{}\", expected \"{SPEC}\"",
+            m.spec.file
+        ));
+    }
+    let unconstrained = m.pack_rules.is_empty();
+    if m.allocation_attempts == 0
+        || m.allocation_attempts > crate::alloc::MAX_ROUNDS
+        || (unconstrained && m.allocation_attempts != 1)
+    {
+        bad(format!(
+            "{} allocation attempt(s): 1..={}, and exactly 1 without pack constraints",
+            m.allocation_attempts,
+            crate::alloc::MAX_ROUNDS
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{block, findings, made, run};
+    use super::super::Options;
+    use super::*;
+
+    #[test]
+    fn a_manifest_with_another_price_than_the_spec_is_a_finding() {
+        let mut m = made();
+        let opts = Options::default();
+        assert_eq!(Describes.id(), CheckId::Manifest);
+        assert_eq!(
+            findings(&run(&Describes, &block(&m, &opts)), CheckId::Manifest),
+            0
+        );
+        m.manifest.price = "9.99".into();
+        assert_eq!(
+            findings(&run(&Describes, &block(&m, &opts)), CheckId::Manifest),
+            1
+        );
+    }
+
+    #[test]
+    fn a_production_block_numbered_0_is_a_finding() {
+        let m = made();
+        let opts = Options::default();
+        let mut b = block(&m, &opts);
+        assert_eq!(BlockNumber.id(), CheckId::Kind);
+        assert_eq!(findings(&run(&BlockNumber, &b), CheckId::Kind), 0);
+        b.run.expect.as_mut().unwrap().block = 0;
+        assert_eq!(findings(&run(&BlockNumber, &b), CheckId::Kind), 1);
+    }
+}

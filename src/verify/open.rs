@@ -1,0 +1,167 @@
+//! Opening a block: `SHA256SUMS` (each file listed once), the spec copy (it validates, and
+//! is the reference spec when one is given) and the manifest (it parses), each read once.
+
+use super::CheckId;
+use super::{add, Block, Checks, Options};
+use crate::block::layout::{BIN, CSV, MANIFEST, SEALED_SUFFIX, SPEC, SUMS, VALIDATION};
+use crate::output::manifest::Manifest;
+use crate::output::sums;
+use crate::spec::GameSpec;
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Opens the block in `dir`: reads `SHA256SUMS`, the spec copy and the manifest, and hashes
+/// the encrypted ticket files as delivered. Findings go to [`CheckId::Sha256sums`],
+/// [`CheckId::Spec`] and [`CheckId::Manifest`]; the ticket pass has not run.
+pub(super) fn open<'a>(
+    dir: &'a Path,
+    opts: &'a Options<'a>,
+    progress: &'a (dyn Fn(u64) + Sync),
+    checks: &mut Checks,
+) -> Block<'a> {
+    let reference = opts.reference;
+    // Only regular files, never more than a block's file of that kind can hold.
+    let read = |name: &str| {
+        let limit = if name == SPEC {
+            crate::spec::MAX_SPEC_BYTES
+        } else {
+            crate::output::MAX_JSON
+        };
+        crate::output::read_regular(&dir.join(name), limit)
+    };
+
+    // SHA256SUMS.
+    let listed: Vec<(String, String)> = sums::read(dir).unwrap_or_else(|why| {
+        add(checks, CheckId::Sha256sums, None, format!("{SUMS}: {why}"));
+        Vec::new()
+    });
+    for name in [CSV, BIN, VALIDATION, SPEC, MANIFEST] {
+        // A ticket file is listed as delivered: in clear, or encrypted (`.age`).
+        let sealed = format!("{name}{}", SEALED_SUFFIX);
+        let counted = |(n, _): &&(String, String)| {
+            n == name || (n == &sealed && ![SPEC, MANIFEST].contains(&name))
+        };
+        match listed.iter().filter(counted).count() {
+            0 => add(
+                checks,
+                CheckId::Sha256sums,
+                None,
+                format!("SHA256SUMS does not list {name}"),
+            ),
+            1 => {}
+            n => add(
+                checks,
+                CheckId::Sha256sums,
+                None,
+                format!("SHA256SUMS lists {name} {n} times, expected once"),
+            ),
+        }
+    }
+    let mut actual: BTreeMap<String, (u64, String)> = BTreeMap::new();
+    // The encrypted ticket files as delivered, for SHA256SUMS (their plaintexts are hashed
+    // by the ticket pass, for the manifest).
+    for name in [CSV, BIN, VALIDATION] {
+        let sealed = format!("{name}{}", SEALED_SUFFIX);
+        if let Some(h) = hash_file(&dir.join(&sealed)) {
+            actual.insert(sealed, h);
+        }
+    }
+    for name in [SPEC, MANIFEST, SUMS] {
+        if let Ok(b) = read(name) {
+            actual.insert(
+                name.into(),
+                (b.len() as u64, hex::encode(Sha256::digest(&b))),
+            );
+        }
+    }
+
+    // The spec copy.
+    let spec_text = read(SPEC).and_then(|b| {
+        String::from_utf8(b)
+            .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))
+    });
+    let spec = match spec_text {
+        Err(e) => {
+            add(
+                checks,
+                CheckId::Spec,
+                None,
+                format!("cannot read spec.toml: {e}"),
+            );
+            None
+        }
+        Ok(text) => match GameSpec::parse(&dir.join(SPEC), text) {
+            Err(e) => {
+                add(
+                    checks,
+                    CheckId::Spec,
+                    None,
+                    format!("spec.toml does not validate: {e}"),
+                );
+                None
+            }
+            Ok(s) => Some(s),
+        },
+    };
+    if let (Some(s), Some(r)) = (&spec, reference) {
+        if s.sha256 != r.sha256 {
+            add(
+                checks,
+                CheckId::Spec,
+                None,
+                format!(
+                    "spec.toml (SHA-256 {}) is not the reference spec {} (SHA-256 {})",
+                    s.sha256,
+                    r.path.display(),
+                    r.sha256
+                ),
+            );
+        }
+    }
+
+    // The manifest.
+    let manifest: Option<Manifest> = match read(MANIFEST) {
+        Err(e) => {
+            add(
+                checks,
+                CheckId::Manifest,
+                None,
+                format!("cannot read manifest.json: {e}"),
+            );
+            None
+        }
+        Ok(b) => match serde_json::from_slice::<Manifest>(&b) {
+            Err(e) => {
+                add(
+                    checks,
+                    CheckId::Manifest,
+                    None,
+                    format!("manifest.json does not parse: {e}"),
+                );
+                None
+            }
+            Ok(m) => Some(m),
+        },
+    };
+
+    Block {
+        dir,
+        opts,
+        listed,
+        actual,
+        spec,
+        manifest,
+        run: Default::default(),
+        progress,
+    }
+}
+
+/// Size and hex SHA-256 of the regular file at `path`, or `None` when it is not one or
+/// cannot be read.
+pub(super) fn hash_file(path: &Path) -> Option<(u64, String)> {
+    let mut f = crate::output::open_regular(path).ok()?;
+    let mut h = Sha256::new();
+    let n = std::io::copy(&mut f, &mut h).ok()?;
+    Some((n, hex::encode(h.finalize())))
+}

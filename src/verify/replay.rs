@@ -1,0 +1,285 @@
+//! The replay: the block rebuilt in memory from the master seed (and the validation key),
+//! every file's SHA-256 compared with the block's. The one procedure that names the
+//! generator.
+
+use super::tickets::Expect;
+use super::{add, Block, CheckId, Checks, Found, Procedure, ReplayFile, SeedInput};
+use crate::block::layout::SUMS;
+use crate::block::{Kind, Promise, Provenance};
+use crate::generate::{self, BlockPlan};
+use crate::output::manifest::{Manifest, PromisedFeature};
+use crate::output::sums;
+use crate::seal::Recipients;
+use crate::spec::GameSpec;
+use crate::validation::{ValidationKey, Validator};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+
+/// The block replayed from the seed is byte for byte the block ([`CheckId::Replay`]).
+pub(super) struct Replay;
+
+impl Procedure for Replay {
+    fn id(&self) -> CheckId {
+        CheckId::Replay
+    }
+
+    fn run(&self, block: &Block, found: &mut Found) {
+        let (opts, run) = (block.opts, &block.run);
+        // A block of as many records as it declares: a replay never builds more tickets than
+        // the print file holds.
+        let whole = run
+            .expect
+            .as_ref()
+            .is_some_and(|e| e.tickets == run.tickets);
+        if let (Some(given), Some(spec), true) = (&opts.seed, &block.spec, whole) {
+            found.replay = replay(
+                spec,
+                block.manifest.as_ref(),
+                run.expect.as_ref(),
+                (given, opts.validation_key),
+                &block.actual,
+                &mut found.checks,
+                block.progress,
+            );
+            if found.replay.is_none() && !found.checks.contains_key(&CheckId::Replay) {
+                found.not_run.push(CheckId::Replay);
+            }
+        } else if opts.seed.is_some() {
+            found.not_run.push(CheckId::Replay);
+        }
+    }
+}
+
+/// Replays the block from `given` in memory and compares every file's SHA-256 with the
+/// block's (`actual`: name → (bytes, hex SHA-256) of what was read). Findings go to
+/// [`CheckId::Replay`]; returns the files compared, or `None` when the replay could not run.
+fn replay(
+    spec: &GameSpec,
+    manifest: Option<&Manifest>,
+    expect: Option<&Expect>,
+    (given, validation_key): (&SeedInput, Option<&ValidationKey>),
+    actual: &BTreeMap<String, (u64, String)>,
+    checks: &mut Checks,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Option<Vec<ReplayFile>> {
+    let mut bad = |what: String| add(checks, CheckId::Replay, None, what);
+    if let Some(m) = manifest {
+        if !given.shares.is_empty() {
+            match &m.seed_shares {
+                None => bad("seed shares were given, but the manifest records none: the block was generated from a whole seed".into()),
+                Some(theirs) if theirs.len() != given.shares.len() => bad(format!(
+                    "{} seed shares were given, the manifest records {}",
+                    given.shares.len(),
+                    theirs.len()
+                )),
+                Some(theirs) => {
+                    for (i, (share, c)) in given.shares.iter().zip(theirs).enumerate() {
+                        if !share.opens(c) {
+                            bad(format!(
+                                "seed share {} does not open the commitment the manifest records at that place ({c})",
+                                i + 1
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        let c = given.seed.commitment();
+        if c != m.seed_commitment {
+            bad(format!(
+                "the seed given has commitment {c}, the manifest records {}: it is not this block's seed; no replay",
+                m.seed_commitment
+            ));
+            return None;
+        }
+    }
+    let Some(expect) = expect else {
+        bad("the block number is unknown (no manifest, no print header): no replay".into());
+        return None;
+    };
+    let derived;
+    let plan = match expect.kind {
+        Kind::Production => match (BlockPlan::production(spec, expect.block), validation_key) {
+            (Err(e), _) => {
+                bad(format!("no replay: {e}"));
+                return None;
+            }
+            (Ok(p), _) if manifest.is_some_and(|m| m.validation_key_from_seed) => {
+                derived = ValidationKey::from_seed(
+                    &given.seed,
+                    spec.game_code,
+                    spec.emission,
+                    &spec.sha256,
+                );
+                p.validated_by_seed(&derived)
+            }
+            (Ok(_), None) => {
+                bad("no replay: a production block's validation codes are made with the emission's validation key, not the seed: give it too (--validation-key FILE)".into());
+                return None;
+            }
+            (Ok(p), Some(key)) => {
+                let c = Validator::production(key, spec.game_code, spec.emission);
+                if let Some(m) = manifest.filter(|m| m.validation_key_commitment != c.commitment())
+                {
+                    bad(format!(
+                        "the validation key given has commitment {}, the manifest records {}: it is not this block's key; no replay",
+                        c.commitment(),
+                        m.validation_key_commitment
+                    ));
+                    return None;
+                }
+                p.validated_by(key)
+            }
+        },
+        Kind::Specimen => {
+            let Ok(counts) = expect
+                .counts
+                .iter()
+                .map(|&c| u32::try_from(c))
+                .collect::<Result<Vec<u32>, _>>()
+            else {
+                bad("no replay: the specimen counts do not fit".into());
+                return None;
+            };
+            let plan = BlockPlan {
+                composition: manifest.and_then(|m| m.composition),
+                ..BlockPlan::specimen(spec, counts)
+            };
+            match manifest.and_then(|m| m.promised_features.as_ref()) {
+                None => plan,
+                Some(list) => match promises_of(spec, list) {
+                    Ok(p) => plan.promising(p),
+                    Err(what) => {
+                        bad(format!("no replay: {what}"));
+                        return None;
+                    }
+                },
+            }
+        }
+    };
+    let provenance = match manifest {
+        Some(m) => Provenance {
+            seed_shares: m.seed_shares.clone(),
+            tool: Some(m.tool.clone()),
+            spec_source: Some(m.spec.source.clone()),
+        },
+        None => Provenance::default(),
+    };
+    // An encrypted block: the replay rebuilds its plaintexts and its manifest, which
+    // records their recipients; the delivered `.age` files differ at each encryption.
+    let sealed: Vec<(&str, &[String])> = manifest
+        .map(|m| {
+            m.files
+                .iter()
+                .filter_map(|f| f.encrypted_for.as_deref().map(|r| (f.name.as_str(), r)))
+                .collect()
+        })
+        .unwrap_or_default();
+    let recipients = match Recipients::from_manifest(&sealed) {
+        Ok(r) => r,
+        Err(e) => {
+            bad(format!("no replay: the manifest's recipients: {e}"));
+            return None;
+        }
+    };
+    let plan = plan.sealed_for(&recipients);
+    let built = match generate::replay(&plan, &given.seed, &provenance, progress) {
+        Ok(b) => b,
+        Err(e) => {
+            bad(format!("the replay failed: {e}"));
+            return None;
+        }
+    };
+    let mut expected: Vec<(String, String)> = sums::parse(&built.sums).expect("own SHA256SUMS");
+    if !recipients.any() {
+        expected.push((
+            SUMS.into(),
+            hex::encode(Sha256::digest(built.sums.as_bytes())),
+        ));
+    }
+    let files: Vec<ReplayFile> = expected
+        .into_iter()
+        .map(|(name, replay_sha256)| {
+            let block_sha256 = actual.get(&name).map(|a| a.1.clone());
+            let identical = block_sha256.as_deref() == Some(replay_sha256.as_str());
+            ReplayFile {
+                name,
+                block_sha256,
+                replay_sha256,
+                identical,
+            }
+        })
+        .collect();
+    for f in files.iter().filter(|f| !f.identical) {
+        bad(match &f.block_sha256 {
+            Some(h) => format!(
+                "{}: the replay gives SHA-256 {}, the block's file has {h}",
+                f.name, f.replay_sha256
+            ),
+            None => format!("{}: missing or unreadable in the block", f.name),
+        });
+    }
+    Some(files)
+}
+
+/// The promises a deck's manifest lists, as the generator takes them. Errors: a feature the
+/// mechanic does not show with this spec, or a way the spec does not have.
+fn promises_of(spec: &GameSpec, list: &[PromisedFeature]) -> Result<Vec<Promise>, String> {
+    let known = spec.mechanic.features();
+    list.iter()
+        .map(|p| {
+            let feature = known
+                .iter()
+                .find(|f| f.id == p.feature)
+                .map(|f| f.id)
+                .ok_or_else(|| {
+                    format!(
+                        "the manifest promises feature \"{}\", which this spec's {} mechanic does not show",
+                        p.feature,
+                        spec.mechanic.name()
+                    )
+                })?;
+            let way = spec.way_by_id(&p.way).ok_or_else(|| {
+                format!(
+                    "the manifest promises {} on way \"{}\", which the spec does not have",
+                    p.feature, p.way
+                )
+            })?;
+            Ok(Promise {
+                feature,
+                way,
+                forced: p.forced,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{block, findings, made, run, seed};
+    use super::super::Options;
+    use super::*;
+    use crate::rng::Seed;
+
+    #[test]
+    fn the_seed_replays_the_block_and_another_seed_is_a_finding() {
+        let m = made();
+        assert_eq!(Replay.id(), CheckId::Replay);
+        let opts = Options {
+            seed: Some(SeedInput::whole(seed())),
+            ..Options::default()
+        };
+        let found = run(&Replay, &block(&m, &opts));
+        assert_eq!(findings(&found, CheckId::Replay), 0);
+        let files = found.replay.expect("replayed");
+        assert!(!files.is_empty() && files.iter().all(|f| f.identical));
+        let other = Seed::from_hex(&"ab".repeat(32)).unwrap();
+        let opts = Options {
+            seed: Some(SeedInput::whole(other)),
+            ..Options::default()
+        };
+        let found = run(&Replay, &block(&m, &opts));
+        assert_eq!(findings(&found, CheckId::Replay), 1);
+        assert!(found.replay.is_none());
+    }
+}

@@ -1,0 +1,1076 @@
+//! The ticket pass: `tickets.bin`, `tickets.csv` and `validation.csv` read once, together,
+//! record by record; every face re-judged by the rules; serials, codes, captions and the
+//! validation file checked; the ways, features, codes and leakage tallied for the
+//! procedures that follow.
+
+use super::leakage::Tally;
+use super::open::hash_file;
+use super::{add, Block, CheckId, Checks, Found};
+use crate::block::layout::{BIN, CSV, VALIDATION};
+use crate::block::{judge, Kind};
+use crate::games::{ColumnKind, Face};
+use crate::money::Money;
+use crate::output::manifest::Manifest;
+use crate::output::{print_file, tickets_csv, validation_csv, Ticket};
+use crate::seal::Identities;
+use crate::serial::{is_valid, PackSerials};
+use crate::spec::{GameSpec, WayId};
+use rayon::prelude::*;
+use sha2::{Digest, Sha256};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::io::Read;
+use std::path::Path;
+use std::sync::mpsc::{channel, sync_channel, Receiver, SyncSender};
+
+/// CSV bytes read per block.
+const READ_BLOCK: usize = 8 << 20;
+/// Tickets checked per parallel task.
+const TASK_TICKETS: usize = 4096;
+
+/// The ticket pass over `block`, when its spec loads: what it finds goes to `found`, what
+/// it tallies to `block.run`, the digests of the files it read to `block.actual`. Without a
+/// spec, or when the pass stops early, the checks it could not make are noted not run.
+pub(super) fn pass(block: &mut Block, found: &mut Found) {
+    let checks = &mut found.checks;
+    let promised_tickets: HashSet<u32> = block
+        .manifest
+        .iter()
+        .flat_map(|m| m.promised_features.iter().flatten())
+        .map(|p| p.ticket)
+        .collect();
+    match &block.spec {
+        None => found.not_run.extend([
+            CheckId::PrintHeader,
+            CheckId::CsvHeader,
+            CheckId::RecordCount,
+            CheckId::Counts,
+            CheckId::Leakage,
+        ]),
+        Some(spec) => {
+            let expect = block
+                .manifest
+                .as_ref()
+                .map(|m| Expect::from_manifest(m, spec, checks));
+            let no_ids = Identities::default();
+            let ids = block.opts.identities.unwrap_or(&no_ids);
+            block.run = check_tickets(
+                block.dir,
+                ids,
+                spec,
+                expect,
+                &promised_tickets,
+                checks,
+                block.progress,
+            );
+            let run = &block.run;
+            if run.expect.is_none() || run.counts.is_none() {
+                // The ticket pass did not run (unreadable files or print header): nothing
+                // was checked ticket by ticket, and the report must not say PASS for it,
+                // nor for the headers it did not reach.
+                let not_run = &mut found.not_run;
+                not_run.extend(CheckId::ALL.into_iter().filter(|c| c.from_ticket_pass()));
+                not_run.push(CheckId::CsvHeader);
+                for id in [CheckId::PrintHeader, CheckId::RecordCount] {
+                    if !checks.contains_key(&id) {
+                        not_run.push(id);
+                    }
+                }
+            }
+            for (name, h) in std::mem::take(&mut block.run.hashes) {
+                block.actual.insert(name, h);
+            }
+        }
+    }
+    // Ticket files the pass did not read (it stopped early): hashed here, so that the
+    // digest checks tell a file that is there from one that is missing.
+    for name in [CSV, BIN, VALIDATION] {
+        if !block.actual.contains_key(name) {
+            if let Some(h) = hash_file(&block.dir.join(name)) {
+                block.actual.insert(name.into(), h);
+            }
+        }
+    }
+}
+
+/// What the block must be: its kind, number, size and the count of every way.
+pub(super) struct Expect {
+    pub(super) kind: Kind,
+    pub(super) block: u32,
+    pub(super) tickets: u64,
+    pub(super) counts: Vec<u64>,
+}
+
+impl Expect {
+    /// From the manifest: a production block must have the spec's counts (checked
+    /// separately); a specimen deck declares its own composition.
+    pub(super) fn from_manifest(m: &Manifest, spec: &GameSpec, checks: &mut Checks) -> Expect {
+        let counts = match m.kind {
+            Kind::Production => spec.ways.iter().map(|w| u64::from(w.count)).collect(),
+            Kind::Specimen => {
+                let mut c = vec![0u64; spec.ways.len()];
+                c[0] = m.losers;
+                for w in m.tiers.iter().flat_map(|t| &t.ways) {
+                    match spec.way_by_id(&w.id) {
+                        Some(id) => c[id as usize] = w.count,
+                        None => add(
+                            checks,
+                            CheckId::Manifest,
+                            None,
+                            format!(
+                                "the manifest lists way \"{}\", which the spec does not have",
+                                w.id
+                            ),
+                        ),
+                    }
+                }
+                c
+            }
+        };
+        Expect {
+            kind: m.kind,
+            block: m.block,
+            tickets: u64::from(m.tickets),
+            counts,
+        }
+    }
+
+    /// Without a readable manifest: a production block of the spec.
+    pub(super) fn production(spec: &GameSpec, block: u32) -> Expect {
+        Expect {
+            kind: Kind::Production,
+            block,
+            tickets: u64::from(spec.block_size),
+            counts: spec.ways.iter().map(|w| u64::from(w.count)).collect(),
+        }
+    }
+}
+
+/// What the ticket pass found besides findings.
+#[derive(Default)]
+pub(super) struct TicketRun {
+    pub(super) expect: Option<Expect>,
+    /// Evaluated way of every ticket, in print order.
+    pub(super) ways: Vec<WayId>,
+    /// Wins per (tier index, feature shown).
+    pub(super) features: BTreeMap<(usize, &'static str), u64>,
+    /// Per losing feature: (play areas showing it, tickets showing it).
+    pub(super) losing: BTreeMap<&'static str, (u64, u64)>,
+    /// Per promised ticket (1-based): its evaluated way and every feature it shows.
+    pub(super) promised: HashMap<u32, (Option<WayId>, Vec<&'static str>)>,
+    /// Validation codes of every ticket, sorted.
+    pub(super) codes: Vec<u64>,
+    pub(super) tickets: u64,
+    pub(super) counts: Option<Vec<u64>>,
+    pub(super) payout: u64,
+    pub(super) hashes: Vec<(String, (u64, String))>,
+    /// Printed fields against win / lose (None when the record pass did not run).
+    pub(super) leakage: Option<Tally>,
+}
+
+/// One block of input for the checkers: complete lines of the two CSV files and the
+/// matching print records.
+struct Batch {
+    /// 0-based index of the first ticket.
+    first: u64,
+    csv: Vec<u8>,
+    bin: Vec<u8>,
+}
+
+/// A file read in blocks and hashed as it is read; its length so far.
+struct Hashed {
+    f: Box<dyn Read + Send>,
+    h: Sha256,
+    n: u64,
+    eof: bool,
+    /// Bytes it may still read: a file larger than its block could be is not read past it.
+    left: u64,
+    /// True when reading stopped at `left` with more in the file.
+    truncated: bool,
+}
+
+impl Hashed {
+    fn new(f: Box<dyn Read + Send>, head: &[u8]) -> Hashed {
+        let mut h = Sha256::new();
+        h.update(head);
+        Hashed {
+            f,
+            h,
+            n: head.len() as u64,
+            eof: false,
+            left: u64::MAX,
+            truncated: false,
+        }
+    }
+
+    /// At most `limit` more bytes will be read.
+    fn limit(mut self, limit: u64) -> Hashed {
+        self.left = limit;
+        self
+    }
+
+    /// Appends up to `want` bytes to `buf` (fewer at end of file or at the limit).
+    fn read(&mut self, buf: &mut Vec<u8>, want: usize) -> std::io::Result<()> {
+        let start = buf.len();
+        let want = want.min(usize::try_from(self.left).unwrap_or(usize::MAX));
+        buf.reserve(want);
+        let got = (&mut self.f).take(want as u64).read_to_end(buf)?;
+        self.left -= got as u64;
+        if got < want {
+            self.eof = true;
+        } else if self.left == 0 {
+            self.eof = true;
+            let mut probe = [0u8; 1];
+            self.truncated = self.f.read(&mut probe).is_ok_and(|n| n > 0);
+        }
+        self.h.update(&buf[start..]);
+        self.n += got as u64;
+        Ok(())
+    }
+
+    /// Bytes read, their SHA-256, and whether the file went on past the limit.
+    fn finish(self) -> (u64, String, bool) {
+        (self.n, hex::encode(self.h.finalize()), self.truncated)
+    }
+}
+
+/// A text file read line by line in large blocks.
+struct Lines {
+    src: Hashed,
+    carry: Vec<u8>,
+}
+
+impl Lines {
+    /// The complete lines of the next block of about [`READ_BLOCK`] bytes (at end of file,
+    /// everything left, with a final `\n` added if missing).
+    fn block(&mut self, mut buf: Vec<u8>) -> std::io::Result<Vec<u8>> {
+        buf.clear();
+        buf.extend_from_slice(&self.carry);
+        self.carry.clear();
+        loop {
+            if !self.src.eof {
+                self.src.read(&mut buf, READ_BLOCK)?;
+            }
+            if self.src.eof {
+                if !buf.is_empty() && buf.last() != Some(&b'\n') {
+                    buf.push(b'\n');
+                }
+                return Ok(buf);
+            }
+            if let Some(p) = memchr::memrchr(b'\n', &buf) {
+                self.carry.extend_from_slice(&buf[p + 1..]);
+                buf.truncate(p + 1);
+                return Ok(buf);
+            }
+            if buf.len() > MAX_LINE {
+                return Err(too_long());
+            }
+        }
+    }
+
+    /// The next `n` lines (fewer at end of file).
+    fn lines(&mut self, n: usize) -> std::io::Result<Vec<u8>> {
+        let mut buf = std::mem::take(&mut self.carry);
+        loop {
+            if n == 0 {
+                self.carry = buf;
+                return Ok(Vec::new());
+            }
+            if let Some(p) = memchr::memchr_iter(b'\n', &buf).nth(n - 1) {
+                self.carry = buf.split_off(p + 1);
+                return Ok(buf);
+            }
+            if self.src.eof {
+                if !buf.is_empty() && buf.last() != Some(&b'\n') {
+                    buf.push(b'\n');
+                }
+                return Ok(buf);
+            }
+            if buf.len() > MAX_LINE * n.max(1) {
+                return Err(too_long());
+            }
+            self.src.read(&mut buf, READ_BLOCK / 2)?;
+        }
+    }
+}
+
+/// Longest line verify reads before it gives up on a file (real rows are a few hundred bytes).
+const MAX_LINE: usize = 4 * READ_BLOCK;
+
+fn too_long() -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::InvalidData,
+        format!(
+            "a line longer than {} MiB: not a tirage ticket file",
+            MAX_LINE >> 20
+        ),
+    )
+}
+
+/// Reads the three ticket files after their headers, in step, and sends batches; returns
+/// the byte count and digest of each whole file (tickets.csv, tickets.bin, validation.csv).
+fn reader(
+    mut csv: Lines,
+    mut bin: Hashed,
+    rec: usize,
+    tx: SyncSender<Batch>,
+    spare: Receiver<Batch>,
+) -> std::io::Result<[(u64, String, bool); 2]> {
+    let mut first = 0u64;
+    loop {
+        // Reuse the buffers of a batch already checked: no fresh pages to fault in.
+        let recycled = spare.try_recv().ok();
+        let (old_csv, mut records) = match recycled {
+            Some(b) => (b.csv, b.bin),
+            None => (Vec::new(), Vec::new()),
+        };
+        records.clear();
+        let block = csv.block(old_csv)?;
+        let lines = memchr::memchr_iter(b'\n', &block).count();
+        if lines == 0 {
+            // tickets.csv is done: whatever is left of the print file.
+            while !bin.eof {
+                bin.read(&mut records, READ_BLOCK)?;
+            }
+        } else {
+            bin.read(&mut records, lines * rec)?;
+        }
+        let n = lines.max(records.len().div_ceil(rec));
+        if n == 0 {
+            break;
+        }
+        if tx
+            .send(Batch {
+                first,
+                csv: block,
+                bin: records,
+            })
+            .is_err()
+        {
+            break;
+        }
+        first += n as u64;
+        if lines == 0 {
+            break;
+        }
+    }
+    Ok([csv.src.finish(), bin.finish()])
+}
+
+/// Per-task accumulator of the ticket checks.
+struct Acc {
+    checks: Checks,
+    counts: Vec<u64>,
+    payout: u64,
+    tickets: u64,
+    codes: Vec<u64>,
+    /// Evaluated way of every ticket with a print record, in order (0 when unrecognised).
+    ways: Vec<WayId>,
+    /// Wins per (tier index, feature the winning play area shows), for mechanics that name
+    /// features (poker's combinations).
+    features: BTreeMap<(usize, &'static str), u64>,
+    /// Per losing feature: (play areas showing it, tickets showing it).
+    losing: BTreeMap<&'static str, (u64, u64)>,
+    /// Tickets a deck promises a feature on: (ticket, evaluated way, features shown).
+    promised: Vec<(u32, Option<WayId>, Vec<&'static str>)>,
+    /// Printed fields against win / lose.
+    leakage: Tally,
+    /// Rows of tickets.csv / validation.csv with no print record, and print records with no
+    /// row: (count, first ticket).
+    extra_csv: (u64, Option<u64>),
+    missing_csv: (u64, Option<u64>),
+    /// The validation row every print record calls for (claim, evaluated way).
+    claims: Vec<validation_csv::Row>,
+}
+
+fn bump(c: &mut (u64, Option<u64>), ticket: u64) {
+    c.0 += 1;
+    c.1.get_or_insert(ticket);
+}
+
+fn join(a: &mut (u64, Option<u64>), b: (u64, Option<u64>)) {
+    a.0 += b.0;
+    a.1 = a.1.or(b.1);
+}
+
+impl Acc {
+    fn new(n_ways: usize, pack_size: u32) -> Acc {
+        Acc {
+            leakage: Tally::new(pack_size),
+            checks: Checks::new(),
+            counts: vec![0; n_ways],
+            payout: 0,
+            tickets: 0,
+            codes: Vec::new(),
+            ways: Vec::new(),
+            features: BTreeMap::new(),
+            losing: BTreeMap::new(),
+            promised: Vec::new(),
+            extra_csv: (0, None),
+            missing_csv: (0, None),
+            claims: Vec::new(),
+        }
+    }
+
+    /// Appends `later` (a task of later tickets).
+    fn merge(&mut self, later: Acc) {
+        for (id, f) in later.checks {
+            self.checks.entry(id).or_default().merge(f);
+        }
+        for (a, b) in self.counts.iter_mut().zip(later.counts) {
+            *a += b;
+        }
+        self.payout += later.payout;
+        self.tickets += later.tickets;
+        self.codes.extend(later.codes);
+        self.ways.extend(later.ways);
+        for (k, n) in later.features {
+            *self.features.entry(k).or_default() += n;
+        }
+        for (k, (a, t)) in later.losing {
+            let e = self.losing.entry(k).or_default();
+            e.0 += a;
+            e.1 += t;
+        }
+        self.promised.extend(later.promised);
+        self.leakage.merge(&later.leakage);
+        join(&mut self.extra_csv, later.extra_csv);
+        join(&mut self.missing_csv, later.missing_csv);
+        self.claims.extend(later.claims);
+    }
+}
+
+/// Row renderers of one checker task.
+struct Writers {
+    rows: tickets_csv::RowWriter,
+    /// The expected serials of the pack being checked.
+    pack: Option<(u32, PackSerials)>,
+}
+
+impl Writers {
+    /// The expected serials of pack `pack` (1-based) of `block`, computed once per pack.
+    fn serials(&mut self, spec: &GameSpec, block: u32, pack: u32) -> &PackSerials {
+        if self.pack.as_ref().is_none_or(|(p, _)| *p != pack) {
+            self.pack = Some((
+                pack,
+                PackSerials::new(spec.game_code, spec.emission, block, pack),
+            ));
+        }
+        &self.pack.as_ref().expect("just set").1
+    }
+}
+
+/// Everything a checker task needs about the block.
+struct Ctx<'a> {
+    spec: &'a GameSpec,
+    block: u32,
+    ncols: usize,
+    /// Per caption column: (its index, its amount column, the spec's caption code for each
+    /// amount code — `None` when the amount has no caption).
+    captions: Vec<(usize, usize, Vec<Option<u8>>)>,
+    /// Tickets (1-based) a deck promises a feature on.
+    promised: &'a HashSet<u32>,
+}
+
+/// The caption table of [`Ctx::captions`] for `spec`'s face columns.
+fn caption_table(spec: &GameSpec) -> Vec<(usize, usize, Vec<Option<u8>>)> {
+    let cols = spec.mechanic.columns();
+    cols.iter()
+        .enumerate()
+        .filter_map(|(ci, c)| match c.kind {
+            ColumnKind::Caption { of } => match &cols[of].kind {
+                ColumnKind::Amount(amounts) => Some((
+                    ci,
+                    of,
+                    amounts
+                        .iter()
+                        .map(|&m| {
+                            let want = spec.caption(m)?;
+                            c.values.iter().position(|v| v == want).map(|k| k as u8)
+                        })
+                        .collect(),
+                )),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+impl Ctx<'_> {
+    /// Checks ticket index `i` (0-based) from its print record, tickets.csv line and
+    /// validation.csv line (any may be missing when the files disagree in length).
+    fn check(
+        &self,
+        i: u64,
+        line: Option<&[u8]>,
+        rec: Option<&[u8]>,
+        w: &mut Writers,
+        acc: &mut Acc,
+    ) {
+        let spec = self.spec;
+        let t = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        let Some(rec) = rec else {
+            if line.is_some() {
+                bump(&mut acc.extra_csv, i + 1);
+            }
+            return;
+        };
+        if line.is_none() {
+            bump(&mut acc.missing_csv, i + 1);
+        }
+        acc.tickets += 1;
+        let r = print_file::read_record(rec, self.ncols);
+        acc.codes.push(r.validation);
+        let ps = u64::from(spec.pack_size);
+        let (pack, pos) = ((i / ps + 1) as u32, (i % ps + 1) as u32);
+        if u64::from(r.ticket) != i + 1 || r.pack != pack || r.pack_position != pos {
+            add(
+                &mut acc.checks,
+                CheckId::Positions,
+                Some(t),
+                format!(
+                    "record {} says ticket {}, pack {}, position {}; expected ticket {}, pack {pack}, position {pos}",
+                    i + 1,
+                    r.ticket,
+                    r.pack,
+                    r.pack_position,
+                    i + 1
+                ),
+            );
+        }
+        let want = w.serials(spec, self.block, pack).at(pos);
+        // `want` is valid by construction, so equality implies a valid check digit.
+        if r.serial != want {
+            debug_assert!(is_valid(&want));
+            add(
+                &mut acc.checks,
+                CheckId::Serials,
+                Some(t),
+                format!(
+                    "serial {}, expected {}",
+                    String::from_utf8_lossy(&r.serial),
+                    String::from_utf8_lossy(&want)
+                ),
+            );
+        }
+        if !print_file::codes_in_range(&r.face, spec.mechanic.columns()) {
+            add(
+                &mut acc.checks,
+                CheckId::FaceCodes,
+                Some(t),
+                "a face code is not a value of its column",
+            );
+            return;
+        }
+        let judged = judge(spec, &r.face);
+        if !judged.ambiguities.is_empty() {
+            add(
+                &mut acc.checks,
+                CheckId::Ambiguity,
+                Some(t),
+                judged.ambiguities.join("; "),
+            );
+        }
+        let (prize, way, ev) = (judged.prize, judged.way, &judged.evaluation);
+        acc.payout += prize.cents();
+        acc.ways.push(way.unwrap_or(0));
+        if let Some(tier) = way.and_then(|w| spec.ways[w as usize].tier) {
+            for f in &ev.features {
+                *acc.features.entry((tier, f.name)).or_default() += 1;
+            }
+        }
+        for (k, f) in ev.losing_features.iter().enumerate() {
+            let e = acc.losing.entry(f.name).or_default();
+            e.0 += 1;
+            if !ev.losing_features[..k].iter().any(|g| g.name == f.name) {
+                e.1 += 1;
+            }
+        }
+        if self.promised.contains(&t) {
+            let names = ev
+                .features
+                .iter()
+                .chain(&ev.losing_features)
+                .map(|f| f.name)
+                .collect();
+            acc.promised.push((t, way, names));
+        }
+        acc.leakage.add(
+            r.ticket,
+            r.pack,
+            r.pack_position,
+            &r.serial,
+            prize.cents() > 0,
+        );
+        match way {
+            Some(w) => acc.counts[w as usize] += 1,
+            None => {
+                add(
+                    &mut acc.checks,
+                    CheckId::WayRecognised,
+                    Some(t),
+                    format!("the face wins {prize}, which no way of the spec gives"),
+                );
+                add(
+                    &mut acc.checks,
+                    CheckId::ValidationFile,
+                    Some(t),
+                    format!("the face wins {prize}, which no way of the spec gives: no validation row can pay it"),
+                );
+            }
+        }
+        self.check_captions(&r.face, t, acc);
+        let ticket = Ticket {
+            block: self.block,
+            pack: r.pack,
+            pack_position: r.pack_position,
+            ticket: r.ticket,
+            serial: r.serial,
+            validation: r.validation,
+            prize,
+            way: way.unwrap_or(0),
+            face: r.face,
+        };
+        if let Some(line) = line {
+            w.rows.clear();
+            w.rows.push(&ticket);
+            let expected = w.rows.bytes().strip_suffix(b"\n").unwrap_or_default();
+            if line != expected || way.is_none() {
+                let detail = explain(
+                    CSV,
+                    line,
+                    expected,
+                    &tickets_csv::column_names(spec),
+                    way.is_none(),
+                    prize,
+                );
+                if !detail.is_empty() {
+                    add(&mut acc.checks, CheckId::CsvMatchesPrint, Some(t), detail);
+                }
+            }
+        }
+        acc.claims.push(validation_csv::Row {
+            claim: validation_csv::claim(&ticket.serial, ticket.validation),
+            way: ticket.way,
+        });
+    }
+
+    /// Every amount column's caption column holds the spec's caption of that amount
+    /// (décret n°78-1067 and GAMES.md: a missing or wrong caption is a printing anomaly).
+    fn check_captions(&self, face: &Face, t: u32, acc: &mut Acc) {
+        let cols = self.spec.mechanic.columns();
+        for (ci, of, want) in &self.captions {
+            let (ci, of) = (*ci, *of);
+            if want[face.codes[of] as usize] == Some(face.codes[ci]) {
+                continue;
+            }
+            let c = &cols[ci];
+            {
+                let shown = &c.values[face.codes[ci] as usize];
+                if let ColumnKind::Amount(amounts) = &cols[of].kind {
+                    let amount = amounts[face.codes[of] as usize];
+                    if self.spec.caption(amount) != Some(shown.as_str()) {
+                        add(
+                            &mut acc.checks,
+                            CheckId::Captions,
+                            Some(t),
+                            format!(
+                                "{} shows {amount} captioned \"{shown}\"; the spec's caption is \"{}\"",
+                                cols[of].name,
+                                self.spec.caption(amount).unwrap_or("(none)")
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Names the columns where a row differs from the expected one.
+fn explain(
+    file: &str,
+    line: &[u8],
+    expected: &[u8],
+    names: &[String],
+    unrecognised: bool,
+    prize: Money,
+) -> String {
+    let got = tickets_csv::fields(line);
+    let want = tickets_csv::fields(expected);
+    let mut diffs = Vec::new();
+    if got.len() != want.len() {
+        diffs.push(format!("{} fields, expected {}", got.len(), want.len()));
+    }
+    for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+        let name = names.get(k).map_or("?", String::as_str);
+        let prize_or_way = name == "prize" || name == "way";
+        // A face that realises no way: no row can agree with it, whatever it says.
+        if unrecognised && prize_or_way {
+            diffs.push(format!(
+                "{name}: {file} has {g:?}, but the face wins {prize}, which no way of the spec gives"
+            ));
+            continue;
+        }
+        if g == w {
+            continue;
+        }
+        let why = match name {
+            "prize" | "way" => " (by the evaluation of the face)".to_string(),
+            _ => " (per tickets.bin)".to_string(),
+        };
+        diffs.push(format!("{name}: {file} has {g:?}, expected {w:?}{why}"));
+    }
+    diffs.join("; ")
+}
+
+/// Checks `validation.csv` against the rows the print records call for (`claims`: each
+/// ticket's claim from its serial and code, and its evaluated way): the header, then every
+/// row in claim order, byte for byte; reads at most `limit` bytes. Findings go to
+/// [`CheckId::ValidationFile`]. Returns the file's size and SHA-256 as read.
+fn check_validation_file(
+    file: Box<dyn Read + Send>,
+    spec: &GameSpec,
+    mut claims: Vec<validation_csv::Row>,
+    limit: u64,
+    checks: &mut Checks,
+) -> (u64, String) {
+    validation_csv::sort(&mut claims);
+    let mut lines = Lines {
+        src: Hashed::new(file, &[]).limit(limit),
+        carry: Vec::new(),
+    };
+    let mut bad =
+        |ticket: Option<u32>, what: String| add(checks, CheckId::ValidationFile, ticket, what);
+    let head = lines.lines(1).unwrap_or_default();
+    if head != validation_csv::header() {
+        bad(
+            None,
+            format!(
+                "{VALIDATION} header {:?}, expected {:?}",
+                String::from_utf8_lossy(&head).trim_end(),
+                String::from_utf8_lossy(&validation_csv::header()).trim_end()
+            ),
+        );
+    }
+    let rows = validation_csv::RowWriter::new(spec);
+    let mut want = Vec::new();
+    let mut k = 0usize;
+    let mut more = 0u64;
+    loop {
+        let got = match lines.lines(4096) {
+            Ok(b) => b,
+            Err(e) => {
+                bad(None, format!("{VALIDATION}: read error: {e}"));
+                break;
+            }
+        };
+        if got.is_empty() {
+            break;
+        }
+        for line in got.split_inclusive(|&b| b == b'\n') {
+            match claims.get(k) {
+                Some(row) => {
+                    want.clear();
+                    rows.push(&mut want, row);
+                    if line != want.as_slice() {
+                        let names: Vec<String> = validation_csv::COLUMNS
+                            .iter()
+                            .map(|s| s.to_string())
+                            .collect();
+                        let strip = |b: &[u8]| b.strip_suffix(b"\n").unwrap_or(b).to_vec();
+                        bad(
+                            None,
+                            format!(
+                                "row {} (in claim order): {}",
+                                k + 1,
+                                explain(
+                                    VALIDATION,
+                                    &strip(line),
+                                    &strip(&want),
+                                    &names,
+                                    false,
+                                    Money(0)
+                                )
+                            ),
+                        );
+                    }
+                }
+                None => more += 1,
+            }
+            k += 1;
+        }
+    }
+    if more > 0 {
+        bad(
+            None,
+            format!("{VALIDATION} has {more} rows more than tickets.bin has tickets"),
+        );
+    }
+    if k < claims.len() {
+        bad(
+            None,
+            format!(
+                "{VALIDATION} has {} rows fewer than tickets.bin has tickets",
+                claims.len() - k
+            ),
+        );
+    }
+    let (n, h, truncated) = lines.src.finish();
+    if truncated {
+        bad(None, format!("{VALIDATION} goes on past what the block holds: only the first {n} bytes were read"));
+    }
+    (n, h)
+}
+
+/// The record-by-record pass over the three ticket files.
+fn check_tickets(
+    dir: &Path,
+    ids: &Identities,
+    spec: &GameSpec,
+    expect: Option<Expect>,
+    promised: &HashSet<u32>,
+    checks: &mut Checks,
+    progress: &(dyn Fn(u64) + Sync),
+) -> TicketRun {
+    let mut run = TicketRun::default();
+    let open = |name: &str, checks: &mut Checks| match crate::seal::open(dir, name, ids) {
+        Ok(o) => Some(o),
+        Err(e) => {
+            add(
+                checks,
+                CheckId::RecordCount,
+                None,
+                format!("cannot open {name}: {e}"),
+            );
+            None
+        }
+    };
+    let (Some(csv), Some(bin)) = (open(CSV, checks), open(BIN, checks)) else {
+        run.expect = expect;
+        return run;
+    };
+    // The bytes present bound what the print file can hold (an encrypted file is a little
+    // longer than its plaintext).
+    let bin_len = std::fs::metadata(dir.join(&bin.delivered)).map_or(0, |m| m.len());
+    let (csv, bin) = (csv.reader, bin.reader);
+    // Print file header.
+    let mut bin = Hashed::new(bin, &[]);
+    let mut head = Vec::new();
+    let _ = bin.read(&mut head, 30);
+    let header = match print_file::read_header(&head) {
+        Ok(h) => h,
+        Err(e) => {
+            add(checks, CheckId::PrintHeader, None, e);
+            run.expect = expect;
+            return run;
+        }
+    };
+    let expect = expect.unwrap_or_else(|| Expect::production(spec, header.block));
+    let want_head = print_file::header(spec, expect.block, expect.tickets as u32);
+    if header.header_size > 30 && header.header_size < (1 << 24) {
+        let _ = bin.read(&mut head, header.header_size - 30);
+    }
+    let rec = print_file::record_size(spec);
+    let bin_records = bin_len.saturating_sub(want_head.len() as u64) / rec.max(1) as u64;
+    // Never read past one record more than the block holds (a huge or endless file).
+    let read_so_far = head.len() as u64;
+    let bin = bin.limit(
+        (want_head.len() as u64 + (expect.tickets + 1) * rec as u64).saturating_sub(read_so_far),
+    );
+    if head != want_head {
+        let got = print_file::read_header(&head).ok();
+        let want = print_file::read_header(&want_head).expect("own header");
+        let detail = match got {
+            Some(g) if g != want => format!("header fields {g:?}, expected {want:?}"),
+            _ => "the column dictionaries differ from the spec's".into(),
+        };
+        add(checks, CheckId::PrintHeader, None, detail);
+        if header.record_size != rec || header.header_size != want_head.len() {
+            run.expect = Some(expect);
+            return run;
+        }
+    }
+    // Header lines of the two CSV files.
+    // Rows are a few hundred bytes: 4 KiB per ticket bounds what is read of either CSV.
+    let text_limit = (expect.tickets + 2) * 4096;
+    let mut csv = Lines {
+        src: Hashed::new(csv, &[]).limit(text_limit),
+        carry: Vec::new(),
+    };
+    {
+        let (lines, want, id, name) =
+            (&mut csv, tickets_csv::header(spec), CheckId::CsvHeader, CSV);
+        let got = lines.lines(1).unwrap_or_default();
+        if got != want {
+            add(
+                checks,
+                id,
+                None,
+                // Only the line's end is dropped: a carriage return before it stays visible.
+                format!(
+                    "{name} header {:?}, expected {:?}",
+                    String::from_utf8_lossy(got.strip_suffix(b"\n").unwrap_or(&got)),
+                    String::from_utf8_lossy(want.strip_suffix(b"\n").unwrap_or(&want))
+                ),
+            );
+        }
+    }
+
+    let ctx = Ctx {
+        spec,
+        block: expect.block,
+        ncols: spec.mechanic.columns().len(),
+        captions: caption_table(spec),
+        promised,
+    };
+    let (tx, rx) = sync_channel::<Batch>(2);
+    let (spare_tx, spare_rx) = channel::<Batch>();
+    let mut total = Acc::new(spec.ways.len(), spec.pack_size);
+    // The records the print file can hold, whatever the manifest declares.
+    total.ways.reserve(expect.tickets.min(bin_records) as usize);
+    // Escaped once; each thread renders into its own clone.
+    let row_writer = tickets_csv::RowWriter::new(spec);
+    let reader_result = std::thread::scope(|s| {
+        let h = s.spawn(|| reader(csv, bin, rec, tx, spare_rx));
+        for batch in rx {
+            let ends: Vec<usize> = memchr::memchr_iter(b'\n', &batch.csv).collect();
+            let nrec = batch.bin.len() / rec;
+            let n = ends.len().max(nrec);
+            let line =
+                |ends: &[usize], buf: &'_ [u8], k: usize| -> Option<std::ops::Range<usize>> {
+                    (k < ends.len())
+                        .then(|| if k == 0 { 0 } else { ends[k - 1] + 1 }..ends[k])
+                        .map(|r| r.start.min(buf.len())..r.end)
+                };
+            let accs: Vec<Acc> = (0..n.div_ceil(TASK_TICKETS))
+                .into_par_iter()
+                .map_init(
+                    || Writers {
+                        rows: row_writer.clone(),
+                        pack: None,
+                    },
+                    |w, task| {
+                        let mut acc = Acc::new(spec.ways.len(), spec.pack_size);
+                        for k in task * TASK_TICKETS..((task + 1) * TASK_TICKETS).min(n) {
+                            let l = line(&ends, &batch.csv, k).map(|r| &batch.csv[r]);
+                            let r = (k < nrec).then(|| &batch.bin[k * rec..(k + 1) * rec]);
+                            ctx.check(batch.first + k as u64, l, r, w, &mut acc);
+                        }
+                        acc
+                    },
+                )
+                .collect();
+            for a in accs {
+                total.merge(a);
+            }
+            progress(batch.first + n as u64);
+            let _ = spare_tx.send(batch);
+        }
+        h.join().expect("reader thread panicked")
+    });
+    match reader_result {
+        Ok(files) => {
+            for ((n, h, truncated), name) in files.into_iter().zip([CSV, BIN]) {
+                if truncated {
+                    add(
+                        checks,
+                        CheckId::RecordCount,
+                        None,
+                        format!("{name} goes on past what a block of {} tickets holds: only the first {n} bytes were read", expect.tickets),
+                    );
+                }
+                // The print file is exactly its header and whole records.
+                let part = n.saturating_sub(want_head.len() as u64) % rec as u64;
+                if name == BIN && !truncated && part != 0 {
+                    add(
+                        checks,
+                        CheckId::RecordCount,
+                        None,
+                        format!("tickets.bin is {n} bytes: its header and whole records of {rec} bytes, then {part} byte(s) more"),
+                    );
+                }
+                run.hashes.push((name.into(), (n, h)));
+            }
+        }
+        Err(e) => add(
+            checks,
+            CheckId::RecordCount,
+            None,
+            format!("read error: {e}"),
+        ),
+    }
+    if total.tickets != expect.tickets {
+        add(
+            checks,
+            CheckId::RecordCount,
+            None,
+            format!(
+                "tickets.bin holds {} records, the block has {} tickets",
+                total.tickets, expect.tickets
+            ),
+        );
+    }
+    for (c, what) in [
+        (
+            total.extra_csv,
+            "tickets.csv has {} rows more than tickets.bin",
+        ),
+        (
+            total.missing_csv,
+            "tickets.csv has {} rows fewer than tickets.bin",
+        ),
+    ] {
+        if c.0 > 0 {
+            add(
+                checks,
+                CheckId::RecordCount,
+                c.1.map(|t| t as u32),
+                what.replace("{}", &c.0.to_string()),
+            );
+        }
+    }
+    match open(VALIDATION, checks) {
+        Some(val) => {
+            let val = val.reader;
+            let claims = std::mem::take(&mut total.claims);
+            let read = check_validation_file(val, spec, claims, text_limit, checks);
+            run.hashes.push((VALIDATION.into(), read));
+        }
+        None => add(
+            checks,
+            CheckId::ValidationFile,
+            None,
+            format!("{VALIDATION} cannot be read"),
+        ),
+    }
+    let mut codes = std::mem::take(&mut total.codes);
+    codes.sort_unstable();
+    let dups = codes.windows(2).filter(|w| w[0] == w[1]).count();
+    if dups > 0 {
+        add(
+            checks,
+            CheckId::ValidationCodes,
+            None,
+            format!("{dups} validation codes appear more than once"),
+        );
+    }
+    for (id, f) in std::mem::take(&mut total.checks) {
+        checks.entry(id).or_default().merge(f);
+    }
+    run.codes = codes;
+    run.tickets = total.tickets;
+    run.ways = std::mem::take(&mut total.ways);
+    run.features = std::mem::take(&mut total.features);
+    run.losing = std::mem::take(&mut total.losing);
+    run.promised = total
+        .promised
+        .drain(..)
+        .map(|(t, w, names)| (t, (w, names)))
+        .collect();
+    run.leakage = Some(std::mem::replace(&mut total.leakage, Tally::new(1)));
+    run.payout = total.payout;
+    run.counts = Some(total.counts);
+    run.expect = Some(expect);
+    run
+}

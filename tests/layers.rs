@@ -1,0 +1,342 @@
+//! The library's modules depend on each other one way: no cycle between top-level modules,
+//! counting every `crate::X` path outside tests and comments. Also pins the seams the
+//! layout promises: `output` never names the generator, and in `verify` only the replay does.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// The `src/` directory of this package.
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// Every `.rs` file under `dir`, sorted.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The library's top-level modules: `src/X.rs` or `src/X/` (the binary's `cli` excluded),
+/// each with its files.
+fn modules() -> BTreeMap<String, Vec<PathBuf>> {
+    let mut out = BTreeMap::new();
+    for e in std::fs::read_dir(src()).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+        if matches!(name.as_str(), "lib" | "main" | "cli") {
+            continue;
+        }
+        if p.is_dir() {
+            out.insert(name, rust_files(&p));
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.entry(name).or_insert_with(Vec::new).push(p);
+        }
+    }
+    out
+}
+
+/// `text` without comments, string literals' contents and `#[cfg(test)]` items.
+fn code(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i..].starts_with(b"//") {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+        } else if b[i..].starts_with(b"/*") {
+            i += 2;
+            while i < b.len() && !b[i..].starts_with(b"*/") {
+                i += 1;
+            }
+            i += 2;
+        } else if b[i..].starts_with(b"r#\"") {
+            let end = text[i + 3..].find("\"#").map_or(b.len(), |k| i + 3 + k + 2);
+            i = end;
+            out.push_str("\"\"");
+        } else if b[i] == b'\'' {
+            // A char literal ('"', '\'', 'é'), or a lifetime ('a), kept.
+            let c = text[i + 1..].chars().next().unwrap_or(' ');
+            if c == '\\' {
+                i += 2;
+                while i < b.len() && b[i] != b'\'' {
+                    i += 1;
+                }
+                i += 1;
+            } else if b.get(i + 1 + c.len_utf8()) == Some(&b'\'') {
+                i += 2 + c.len_utf8();
+            } else {
+                out.push('\'');
+                i += 1;
+            }
+        } else if b[i] == b'"' {
+            i += 1;
+            while i < b.len() && b[i] != b'"' {
+                i += if b[i] == b'\\' { 2 } else { 1 };
+            }
+            i += 1;
+            out.push_str("\"\"");
+        } else if b[i..].starts_with(b"#[cfg(test)]") {
+            i += "#[cfg(test)]".len();
+            // Skip the item: up to its `;`, or its braced body.
+            while i < b.len() && b[i] != b';' && b[i] != b'{' {
+                i += 1;
+            }
+            if i < b.len() && b[i] == b'{' {
+                let mut depth = 0;
+                while i < b.len() {
+                    match b[i] {
+                        b'{' => depth += 1,
+                        b'}' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    i += 1;
+                }
+            }
+            i += 1;
+        } else {
+            let c = text[i..].chars().next().unwrap();
+            out.push(c);
+            i += c.len_utf8();
+        }
+    }
+    out
+}
+
+fn ident(s: &str) -> &str {
+    let end = s
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(s.len());
+    &s[..end]
+}
+
+/// The top-level modules `code` names through `crate::`, including each of a `use
+/// crate::{a, b::c}` group.
+fn crate_refs(code: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut rest = code;
+    while let Some(at) = rest.find("crate::") {
+        let before = rest[..at].chars().next_back();
+        rest = &rest[at + "crate::".len()..];
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue; // `$crate::`, `foo_crate::`
+        }
+        let t = rest.trim_start();
+        if let Some(group) = t.strip_prefix('{') {
+            let mut depth = 0;
+            let mut start = true;
+            for (k, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => break,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => start = true,
+                    c if start && !c.is_whitespace() => {
+                        start = false;
+                        let id = ident(&group[k..]);
+                        if !id.is_empty() {
+                            out.insert(id.to_owned());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        } else {
+            let id = ident(t);
+            if !id.is_empty() {
+                out.insert(id.to_owned());
+            }
+        }
+    }
+    out
+}
+
+/// Edges `from → to` between top-level modules, each with the first file naming it.
+fn edges() -> BTreeMap<(String, String), PathBuf> {
+    let mods = modules();
+    let mut out = BTreeMap::new();
+    for (m, files) in &mods {
+        for f in files {
+            let text = std::fs::read_to_string(f).unwrap();
+            for r in crate_refs(&code(&text)) {
+                if &r != m && mods.contains_key(&r) {
+                    out.entry((m.clone(), r)).or_insert_with(|| f.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The strongly connected components of more than one module (Tarjan).
+fn cycles(edges: &BTreeMap<(String, String), PathBuf>) -> Vec<BTreeSet<String>> {
+    let mut nodes = BTreeSet::new();
+    for (a, b) in edges.keys() {
+        nodes.insert(a.clone());
+        nodes.insert(b.clone());
+    }
+    let nodes: Vec<String> = nodes.into_iter().collect();
+    let at = |n: &str| nodes.iter().position(|m| m == n).unwrap();
+    let mut succ = vec![Vec::new(); nodes.len()];
+    for (a, b) in edges.keys() {
+        succ[at(a)].push(at(b));
+    }
+    struct T<'a> {
+        succ: &'a [Vec<usize>],
+        index: Vec<Option<usize>>,
+        low: Vec<usize>,
+        on: Vec<bool>,
+        stack: Vec<usize>,
+        next: usize,
+        out: Vec<Vec<usize>>,
+    }
+    fn visit(t: &mut T, v: usize) {
+        t.index[v] = Some(t.next);
+        t.low[v] = t.next;
+        t.next += 1;
+        t.stack.push(v);
+        t.on[v] = true;
+        for &w in &t.succ[v] {
+            match t.index[w] {
+                None => {
+                    visit(t, w);
+                    t.low[v] = t.low[v].min(t.low[w]);
+                }
+                Some(i) if t.on[w] => t.low[v] = t.low[v].min(i),
+                Some(_) => {}
+            }
+        }
+        if Some(t.low[v]) == t.index[v] {
+            let mut c = Vec::new();
+            loop {
+                let w = t.stack.pop().unwrap();
+                t.on[w] = false;
+                c.push(w);
+                if w == v {
+                    break;
+                }
+            }
+            if c.len() > 1 {
+                t.out.push(c);
+            }
+        }
+    }
+    let mut t = T {
+        succ: &succ,
+        index: vec![None; nodes.len()],
+        low: vec![0; nodes.len()],
+        on: vec![false; nodes.len()],
+        stack: Vec::new(),
+        next: 0,
+        out: Vec::new(),
+    };
+    for v in 0..nodes.len() {
+        if t.index[v].is_none() {
+            visit(&mut t, v);
+        }
+    }
+    t.out
+        .into_iter()
+        .map(|c| c.into_iter().map(|i| nodes[i].clone()).collect())
+        .collect()
+}
+
+#[test]
+fn no_cycle_between_top_level_modules() {
+    let edges = edges();
+    let cycles = cycles(&edges);
+    let mut msg = String::new();
+    for c in &cycles {
+        msg += &format!("cycle between {c:?}:\n");
+        for ((a, b), f) in &edges {
+            if c.contains(a) && c.contains(b) {
+                let f = f.strip_prefix(src()).unwrap_or(f);
+                msg += &format!("  {a} -> {b}  ({})\n", f.display());
+            }
+        }
+    }
+    assert!(cycles.is_empty(), "{msg}");
+}
+
+#[test]
+fn output_never_names_the_generator() {
+    let edges = edges();
+    for to in ["generate", "deck", "verify", "render", "place"] {
+        let e = ("output".to_owned(), to.to_owned());
+        assert!(
+            !edges.contains_key(&e),
+            "output -> {to} ({:?})",
+            edges.get(&e)
+        );
+    }
+}
+
+/// An auditor's build could leave the generator out: only `verify/replay.rs` needs it.
+/// Every other file of `verify` names only modules that do not reach `generate`, directly
+/// or through others.
+#[test]
+fn in_verify_only_the_replay_reaches_the_generator() {
+    let edges = edges();
+    let reaches_generate = |from: &str| {
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![from.to_owned()];
+        while let Some(m) = todo.pop() {
+            if m == "generate" {
+                return true;
+            }
+            if seen.insert(m.clone()) {
+                todo.extend(
+                    edges
+                        .keys()
+                        .filter(|(a, _)| *a == m)
+                        .map(|(_, b)| b.clone()),
+                );
+            }
+        }
+        false
+    };
+    let mods = modules();
+    for f in rust_files(&src().join("verify")) {
+        if f.file_name().is_some_and(|n| n == "replay.rs") {
+            continue;
+        }
+        let refs = crate_refs(&code(&std::fs::read_to_string(&f).unwrap()));
+        for m in refs
+            .iter()
+            .filter(|m| *m != "verify" && mods.contains_key(*m))
+        {
+            assert!(
+                !reaches_generate(m),
+                "{} names crate::{m}, which reaches crate::generate",
+                f.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn the_reader_sees_use_groups_and_skips_tests_and_comments() {
+    let text = "use crate::{a::B, b, c::{d, e}};\n// crate::x\nfn f() { crate::g::h(); }\n\
+                fn q<'a>(s: &'a str) { s.trim_matches('\"'); crate::k::l(); }\n\
+                #[cfg(test)]\nmod tests { use crate::t; }\n";
+    let refs: Vec<_> = crate_refs(&code(text)).into_iter().collect();
+    assert_eq!(refs, ["a", "b", "c", "g", "k"]);
+}
