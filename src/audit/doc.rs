@@ -171,8 +171,7 @@ pub fn pages(blocks: &[Block], head: &str, chart: Option<&Canvas>) -> Vec<Canvas
             }
             Block::Item(depth, t) => {
                 let c = inline(t);
-                let indent = 10.0 + 12.0 * *depth as f64;
-                f.paragraph(&format!("• {}", c.text), c.font, BODY, indent);
+                f.item(&c.text, c.font, BODY, 6.0 + 12.0 * *depth as f64);
             }
             Block::Table { head, right, rows } => {
                 let head: Vec<Cell> = head.iter().map(|h| inline(h)).collect();

@@ -105,6 +105,18 @@ impl Flow {
         self.y += size * 0.45;
     }
 
+    /// A list item: a bullet at `indent` points, the text wrapped beside it (its lines
+    /// aligned after the bullet).
+    pub fn item(&mut self, text: &str, font: Font, size: f64, indent: f64) {
+        let lead = size * 1.3;
+        self.ensure(lead);
+        let y = self.y + size;
+        self.page()
+            .text(MARGIN_X + indent, y, size, Font::Regular, "•");
+        self.lines(text, font, size, Color::BLACK, indent + size);
+        self.y += size * 0.45;
+    }
+
     /// Wrapped lines of `text`, each on the next baseline, breaking pages between lines.
     fn lines(&mut self, text: &str, font: Font, size: f64, color: Color, indent: f64) {
         let lead = size * 1.3;
