@@ -625,14 +625,17 @@ fn a_poker_proof_names_the_combination_and_marks_its_cards() {
     assert!(svg.matches(">WIN</text>").count() >= 6);
 
     // --plain draws the same ticket with no mark and no note.
+    // With -q, nothing is printed.
     let plain = t.path().join("plain");
-    tirage()
+    let o = tirage()
         .arg("render")
         .arg(&d)
-        .args(["--plain", "--tickets", &royal.to_string(), "--out"])
+        .args(["-q", "--plain", "--tickets", &royal.to_string(), "--out"])
         .arg(&plain)
-        .assert()
-        .success();
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(o.stdout, b"");
     let svg = std::fs::read_to_string(plain.join(format!("ticket-{royal}.svg"))).unwrap();
     for word in [
         ">WIN</text>",

@@ -50,6 +50,9 @@ pub(super) struct Args {
     /// Replace an existing --pdf file (SVG proofs always replace older proofs).
     #[arg(long, requires = "pdf")]
     force: bool,
+    /// Print nothing (by default, the path of every file written).
+    #[arg(short, long)]
+    quiet: bool,
     /// An age identity file that opens the block's encrypted tickets.bin.age and
     /// tickets.csv.age (the auditor's); repeat for several.
     #[arg(long, value_name = "FILE")]
@@ -107,7 +110,9 @@ pub(super) fn run(mut a: Args) -> Result<Outcome> {
         }
         let bytes = tirage::sheet::proof_sheet(&proofs, marks)?;
         write_proof(pdf, &bytes, a.force)?;
-        println!("{}", pdf.display());
+        if !a.quiet {
+            println!("{}", pdf.display());
+        }
         return Ok(Outcome::Success);
     }
     let svgs = proofs
@@ -134,7 +139,9 @@ pub(super) fn run(mut a: Args) -> Result<Outcome> {
     for (t, svg) in a.tickets.iter().zip(svgs) {
         let path = out.join(format!("ticket-{t}.svg"));
         write_proof(&path, svg.as_bytes(), true)?;
-        println!("{}", path.display());
+        if !a.quiet {
+            println!("{}", path.display());
+        }
     }
     Ok(Outcome::Success)
 }
