@@ -8,7 +8,7 @@
 //! [`crate::games::Mechanic::features`]), each *guaranteed*: the manifest lists the features
 //! promised with the ticket that shows each, and `verify` checks them.
 
-pub use crate::block::Composition;
+use crate::block::Composition;
 use crate::block::Promise;
 use crate::spec::{GameSpec, WayId};
 

@@ -18,8 +18,8 @@ use crate::validation::{ValidationKey, Validator};
 use sha2::{Digest, Sha256};
 use std::path::Path;
 
-pub use crate::block::layout::{block_dir, EMISSION, EMISSION_SIG};
-pub use crate::output::emission_manifest::{BlockEntry, EmissionManifest, FORMAT};
+use crate::block::layout::{block_dir, EMISSION, EMISSION_SIG};
+use crate::output::emission_manifest::{BlockEntry, EmissionManifest, FORMAT};
 
 /// What an emission is made with besides its seed.
 pub struct EmissionOptions<'a> {

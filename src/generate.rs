@@ -13,8 +13,8 @@ use crate::block::{judge, place_promises, Composition, Kind, Promise, Provenance
 use crate::cancel::Cancel;
 use crate::durable;
 use crate::games::{synthesize_showing_checked, Face};
-use crate::money::Money;
-use crate::output::manifest::{self, FileEntry, Manifest, PromisedFeature, TierCount, WayCount};
+use crate::output::hashing::{HashingWriter, Sum};
+use crate::output::manifest::{self, FileEntry, Manifest, PromisedFeature};
 use crate::output::{print_file, sums, tickets_csv, validation_csv, Ticket};
 pub use crate::place::{
     check_destination, check_not_in_emission, LeftOver, PlaceError, Placed, SeedPlacement, Staged,
@@ -215,26 +215,6 @@ struct HashedFile {
     handle: thread::JoinHandle<Result<Written, GenerateError>>,
 }
 
-/// A writer that hashes what passes through it (the delivered bytes of an encrypted file).
-struct Hashing<W> {
-    inner: W,
-    h: Sha256,
-    n: u64,
-}
-
-impl<W: Write> Write for Hashing<W> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let k = self.inner.write(buf)?;
-        self.h.update(&buf[..k]);
-        self.n += k as u64;
-        Ok(k)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.inner.flush()
-    }
-}
-
 impl HashedFile {
     /// Spawns the writer of `path` (`None`: hash only, write nothing); it writes `head`,
     /// then every buffer received. With `seal`, the file is written encrypted to those
@@ -246,8 +226,7 @@ impl HashedFile {
         seal: Option<Vec<age::x25519::Recipient>>,
     ) -> HashedFile {
         let handle = thread::spawn(move || {
-            let mut h = Sha256::new();
-            let mut n = 0u64;
+            let mut sum = Sum::default();
             let batches = std::iter::once(vec![head]).chain(rx);
             let sealed = match (&path, seal) {
                 (Some(p), Some(to)) => {
@@ -257,29 +236,20 @@ impl HashedFile {
                         .create_new(true)
                         .open(&p)
                         .map_err(io(&p))?;
-                    let hashing = Hashing {
-                        inner: std::io::BufWriter::with_capacity(1 << 20, f),
-                        h: Sha256::new(),
-                        n: 0,
-                    };
+                    let hashing = HashingWriter::new(std::io::BufWriter::with_capacity(1 << 20, f));
                     let mut w = crate::seal::encrypt_to(hashing, &to)
                         .map_err(|e| GenerateError::Seal(e.to_string()))?;
                     for batch in batches {
                         for buf in &batch {
-                            h.update(buf);
-                            n += buf.len() as u64;
+                            sum.update(buf);
                             w.write_all(buf).map_err(io(&p))?;
                         }
                     }
-                    let hashing = w.finish().map_err(io(&p))?;
-                    let (n_sealed, h_sealed) = (hashing.n, hashing.h);
+                    let (inner, n_sealed, h_sealed) = w.finish().map_err(io(&p))?.finish();
                     // On the disk before the block can be moved into place.
-                    let f = hashing
-                        .inner
-                        .into_inner()
-                        .map_err(|e| io(&p)(e.into_error()))?;
+                    let f = inner.into_inner().map_err(|e| io(&p)(e.into_error()))?;
                     f.sync_all().map_err(io(&p))?;
-                    Some((n_sealed, hex::encode(h_sealed.finalize())))
+                    Some((n_sealed, h_sealed))
                 }
                 (path, _) => {
                     let mut f = match path {
@@ -294,8 +264,7 @@ impl HashedFile {
                     };
                     for batch in batches {
                         for buf in &batch {
-                            h.update(buf);
-                            n += buf.len() as u64;
+                            sum.update(buf);
                         }
                         if let (Some(f), Some(p)) = (f.as_mut(), path) {
                             write_all_vectored(f, &batch).map_err(io(p))?;
@@ -308,9 +277,10 @@ impl HashedFile {
                     None
                 }
             };
+            let (bytes, sha256) = sum.finish();
             Ok(Written {
-                bytes: n,
-                sha256: hex::encode(h.finalize()),
+                bytes,
+                sha256,
                 sealed,
             })
         });
@@ -809,7 +779,20 @@ fn build(
     delivered.push((SPEC.into(), spec.sha256.clone()));
 
     let counts = tally(&ways, spec.ways.len());
-    let mut manifest = build_manifest(plan, seed, &validator, &counts, attempts, files);
+    let facts = manifest::Facts {
+        kind: plan.kind,
+        block: plan.block,
+        tickets: plan.tickets(),
+        packs: plan.packs(),
+        composition: plan.composition,
+        pack_rules: plan.rules.describe(),
+        allocation_attempts: attempts,
+        seed_commitment: seed.commitment(),
+        validation_key_commitment: validator.commitment().to_string(),
+        validation_key_from_seed: plan.validation_key_from_seed,
+        files,
+    };
+    let mut manifest = Manifest::of(spec, facts, &counts);
     manifest.promised_features = plan.promises.as_ref().map(|ps| {
         ps.iter()
             .zip(&placed)
@@ -890,88 +873,4 @@ fn write_validation(
     }
     drop(tx);
     w.finish()
-}
-
-/// Makes the manifest of the block `plan`, whose way counts are `counts` (index = way id).
-pub fn build_manifest(
-    plan: &BlockPlan,
-    seed: &Seed,
-    validator: &Validator,
-    counts: &[u64],
-    allocation_attempts: u32,
-    files: Vec<FileEntry>,
-) -> Manifest {
-    let spec = plan.spec;
-    let tiers = spec
-        .tiers
-        .iter()
-        .map(|t| TierCount {
-            amount: t.amount.to_string(),
-            count: t.ways.iter().map(|&w| counts[w as usize]).sum(),
-            ways: t
-                .ways
-                .iter()
-                .map(|&w| WayCount {
-                    id: spec.ways[w as usize].id.clone(),
-                    count: counts[w as usize],
-                })
-                .collect(),
-        })
-        .collect();
-    let lots: u64 = counts[1..].iter().sum();
-    let payout = Money(
-        spec.ways
-            .iter()
-            .zip(counts)
-            .map(|(w, &n)| w.amount.cents() * n)
-            .sum(),
-    );
-    let sales = spec.price.cents() as f64 * f64::from(plan.tickets());
-    Manifest {
-        format: manifest::FORMAT.into(),
-        tool: manifest::Tool::this_build(),
-        kind: plan.kind,
-        game: manifest::Game {
-            id: spec.id.clone(),
-            name: spec.name.clone(),
-            mechanic: spec.mechanic.name().into(),
-            legal_reference: spec.legal_reference.clone(),
-            reconstructed: spec.reconstructed,
-            note: spec.note.clone(),
-            game_code: spec.game_code,
-            emission: spec.emission,
-            currency: spec.currency.clone(),
-        },
-        spec: manifest::SpecRef {
-            file: SPEC.into(),
-            // The file's name only: the same spec gives the same manifest however its
-            // path is spelled (`./game_specs/coq.toml`, an absolute path, another directory).
-            source: spec
-                .path
-                .file_name()
-                .unwrap_or(spec.path.as_os_str())
-                .to_string_lossy()
-                .into_owned(),
-            sha256: spec.sha256.clone(),
-        },
-        seed_commitment: seed.commitment(),
-        seed_shares: None,
-        validation_key_commitment: validator.commitment().to_string(),
-        validation_key_from_seed: plan.validation_key_from_seed,
-        block: plan.block,
-        tickets: plan.tickets(),
-        pack_size: spec.pack_size,
-        packs: plan.packs(),
-        price: spec.price.to_string(),
-        lots,
-        payout: payout.to_string(),
-        payout_ratio: payout.cents() as f64 / sales,
-        tiers,
-        losers: counts[0],
-        composition: plan.composition,
-        promised_features: None,
-        pack_rules: plan.rules.describe(),
-        allocation_attempts,
-        files,
-    }
 }

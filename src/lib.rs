@@ -3,7 +3,10 @@
 //! The library is a pure, deterministic engine: spec + seed + block number in, tickets and
 //! digests out: [`spec`] → [`alloc`] → [`games`] (faces) → [`output`] (files), driven by
 //! [`generate`]; [`verify`] re-checks a block independently and [`audit`] reports on it.
-//! The README's "Layout" section maps every module; `docs/FORMAT.md` documents every file.
+//! What they all say of a block (its kind, the judge of a face, its files' names) is in
+//! [`block`]; cancellation is passed in ([`cancel`]). Modules depend on each other one way
+//! (`docs/CONTRIBUTING.md`). The README's "Layout" section maps every module;
+//! `docs/FORMAT.md` documents every file.
 
 pub mod alloc;
 pub mod audit;

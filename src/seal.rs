@@ -16,13 +16,10 @@
 //! over. An age file is encrypted under a fresh random key each time: the delivered bytes
 //! differ from run to run, the plaintexts and the manifest do not.
 
-use crate::block::layout::{BIN, CSV, VALIDATION};
+use crate::block::layout::{BIN, CSV, SEALED_SUFFIX, VALIDATION};
 use std::io::{Read, Write};
 use std::path::Path;
 use std::str::FromStr;
-
-/// The suffix of an encrypted file.
-pub use crate::block::layout::SEALED_SUFFIX as SUFFIX;
 
 /// The three roles, the file each receives, in the order the command line names them.
 pub const ROLES: [(&str, &str); 3] = [("printer", BIN), ("central", VALIDATION), ("auditor", CSV)];
@@ -193,7 +190,7 @@ pub struct Opened {
 /// file; the file is encrypted and no identity given opens it.
 pub fn open(dir: &Path, name: &str, ids: &Identities) -> std::io::Result<Opened> {
     use std::io::{Error, ErrorKind};
-    let sealed = format!("{name}{SUFFIX}");
+    let sealed = format!("{name}{SEALED_SUFFIX}");
     // In clear when that form is there at all (a FIFO or link in its place is refused,
     // never waited on nor followed); else encrypted.
     if std::fs::symlink_metadata(dir.join(name)).is_ok()

@@ -2,6 +2,7 @@
 //! (counts per tier and per way, payout) and the size, record count and SHA-256 of every
 //! file. Written after every other file of the block, just before `SHA256SUMS`.
 
+use crate::money::Money;
 use serde::{Deserialize, Serialize};
 
 /// Manifest format identifier.
@@ -164,4 +165,113 @@ pub struct FileEntry {
     /// absent for a file delivered in clear.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub encrypted_for: Option<Vec<String>>,
+}
+
+/// What a block's manifest says of the block itself, besides the spec and the counts.
+#[derive(Debug, Clone)]
+pub struct Facts {
+    /// Production or specimen.
+    pub kind: crate::block::Kind,
+    /// Block number (0 for a specimen deck).
+    pub block: u32,
+    /// Tickets in the block.
+    pub tickets: u32,
+    /// Packs in the block.
+    pub packs: u32,
+    /// A specimen deck's composition (`None`: a production block).
+    pub composition: Option<crate::block::Composition>,
+    /// The pack constraints in force, in words (empty: none).
+    pub pack_rules: Vec<String>,
+    /// Uniform arrangements drawn until one met the pack constraints.
+    pub allocation_attempts: u32,
+    /// Hex SHA-256 commitment of the master seed.
+    pub seed_commitment: String,
+    /// Hex SHA-256 commitment of the validation-code key.
+    pub validation_key_commitment: String,
+    /// True when the validation key was derived from the seed.
+    pub validation_key_from_seed: bool,
+    /// Every file of the block but the manifest and SHA256SUMS.
+    pub files: Vec<FileEntry>,
+}
+
+impl Manifest {
+    /// The manifest of a block of `spec` that `block` describes, whose way counts are
+    /// `counts` (index = way id, tickets): the tiers and the payout from the counts, this
+    /// build's identity as the tool, no seed shares and no promised features (the
+    /// generator records those it has).
+    pub fn of(spec: &crate::spec::GameSpec, block: Facts, counts: &[u64]) -> Manifest {
+        let files = block.files;
+        let tiers = spec
+            .tiers
+            .iter()
+            .map(|t| TierCount {
+                amount: t.amount.to_string(),
+                count: t.ways.iter().map(|&w| counts[w as usize]).sum(),
+                ways: t
+                    .ways
+                    .iter()
+                    .map(|&w| WayCount {
+                        id: spec.ways[w as usize].id.clone(),
+                        count: counts[w as usize],
+                    })
+                    .collect(),
+            })
+            .collect();
+        let lots: u64 = counts[1..].iter().sum();
+        let payout = Money(
+            spec.ways
+                .iter()
+                .zip(counts)
+                .map(|(w, &n)| w.amount.cents() * n)
+                .sum(),
+        );
+        let sales = spec.price.cents() as f64 * f64::from(block.tickets);
+        Manifest {
+            format: FORMAT.into(),
+            tool: Tool::this_build(),
+            kind: block.kind,
+            game: Game {
+                id: spec.id.clone(),
+                name: spec.name.clone(),
+                mechanic: spec.mechanic.name().into(),
+                legal_reference: spec.legal_reference.clone(),
+                reconstructed: spec.reconstructed,
+                note: spec.note.clone(),
+                game_code: spec.game_code,
+                emission: spec.emission,
+                currency: spec.currency.clone(),
+            },
+            spec: SpecRef {
+                file: crate::block::layout::SPEC.into(),
+                // The file's name only: the same spec gives the same manifest however its
+                // path is spelled (`./game_specs/coq.toml`, an absolute path, another directory).
+                source: spec
+                    .path
+                    .file_name()
+                    .unwrap_or(spec.path.as_os_str())
+                    .to_string_lossy()
+                    .into_owned(),
+                sha256: spec.sha256.clone(),
+            },
+            seed_commitment: block.seed_commitment,
+            seed_shares: None,
+            validation_key_commitment: block.validation_key_commitment,
+            validation_key_from_seed: block.validation_key_from_seed,
+            block: block.block,
+            tickets: block.tickets,
+            pack_size: spec.pack_size,
+            packs: block.packs,
+            price: spec.price.to_string(),
+            lots,
+            payout: payout.to_string(),
+            payout_ratio: payout.cents() as f64 / sales,
+            tiers,
+            losers: counts[0],
+            composition: block.composition,
+            promised_features: None,
+            pack_rules: block.pack_rules,
+            allocation_attempts: block.allocation_attempts,
+            files,
+        }
+    }
 }

@@ -6,9 +6,11 @@
 //!   system (the one file that maps codes to prizes);
 //! - [`manifest`]: `manifest.json`, what the block is and the digest of every file;
 //! - [`sums`]: `SHA256SUMS`, in the format `sha256sum -c` reads;
-//! - [`emission_manifest`]: `emission.json`, beside the blocks of an emission.
+//! - [`emission_manifest`]: `emission.json`, beside the blocks of an emission;
+//! - [`hashing`]: the SHA-256 of a file as it is written and as it is read back.
 
 pub mod emission_manifest;
+pub mod hashing;
 pub mod manifest;
 pub mod print_file;
 pub mod sums;

@@ -10,13 +10,13 @@ use crate::block::layout::{BIN, CSV, VALIDATION};
 use crate::block::{judge, Kind};
 use crate::games::{ColumnKind, Face};
 use crate::money::Money;
+use crate::output::hashing::HashingReader;
 use crate::output::manifest::Manifest;
 use crate::output::{print_file, tickets_csv, validation_csv, Ticket};
 use crate::seal::Identities;
 use crate::serial::{is_valid, PackSerials};
 use crate::spec::{GameSpec, WayId};
 use rayon::prelude::*;
-use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Read;
 use std::path::Path;
@@ -176,66 +176,9 @@ struct Batch {
     bin: Vec<u8>,
 }
 
-/// A file read in blocks and hashed as it is read; its length so far.
-struct Hashed {
-    f: Box<dyn Read + Send>,
-    h: Sha256,
-    n: u64,
-    eof: bool,
-    /// Bytes it may still read: a file larger than its block could be is not read past it.
-    left: u64,
-    /// True when reading stopped at `left` with more in the file.
-    truncated: bool,
-}
-
-impl Hashed {
-    fn new(f: Box<dyn Read + Send>, head: &[u8]) -> Hashed {
-        let mut h = Sha256::new();
-        h.update(head);
-        Hashed {
-            f,
-            h,
-            n: head.len() as u64,
-            eof: false,
-            left: u64::MAX,
-            truncated: false,
-        }
-    }
-
-    /// At most `limit` more bytes will be read.
-    fn limit(mut self, limit: u64) -> Hashed {
-        self.left = limit;
-        self
-    }
-
-    /// Appends up to `want` bytes to `buf` (fewer at end of file or at the limit).
-    fn read(&mut self, buf: &mut Vec<u8>, want: usize) -> std::io::Result<()> {
-        let start = buf.len();
-        let want = want.min(usize::try_from(self.left).unwrap_or(usize::MAX));
-        buf.reserve(want);
-        let got = (&mut self.f).take(want as u64).read_to_end(buf)?;
-        self.left -= got as u64;
-        if got < want {
-            self.eof = true;
-        } else if self.left == 0 {
-            self.eof = true;
-            let mut probe = [0u8; 1];
-            self.truncated = self.f.read(&mut probe).is_ok_and(|n| n > 0);
-        }
-        self.h.update(&buf[start..]);
-        self.n += got as u64;
-        Ok(())
-    }
-
-    /// Bytes read, their SHA-256, and whether the file went on past the limit.
-    fn finish(self) -> (u64, String, bool) {
-        (self.n, hex::encode(self.h.finalize()), self.truncated)
-    }
-}
-
 /// A text file read line by line in large blocks.
 struct Lines {
-    src: Hashed,
+    src: HashingReader,
     carry: Vec<u8>,
 }
 
@@ -247,10 +190,10 @@ impl Lines {
         buf.extend_from_slice(&self.carry);
         self.carry.clear();
         loop {
-            if !self.src.eof {
+            if !self.src.eof() {
                 self.src.read(&mut buf, READ_BLOCK)?;
             }
-            if self.src.eof {
+            if self.src.eof() {
                 if !buf.is_empty() && buf.last() != Some(&b'\n') {
                     buf.push(b'\n');
                 }
@@ -279,7 +222,7 @@ impl Lines {
                 self.carry = buf.split_off(p + 1);
                 return Ok(buf);
             }
-            if self.src.eof {
+            if self.src.eof() {
                 if !buf.is_empty() && buf.last() != Some(&b'\n') {
                     buf.push(b'\n');
                 }
@@ -310,7 +253,7 @@ fn too_long() -> std::io::Error {
 /// the byte count and digest of each whole file (tickets.csv, tickets.bin, validation.csv).
 fn reader(
     mut csv: Lines,
-    mut bin: Hashed,
+    mut bin: HashingReader,
     rec: usize,
     tx: SyncSender<Batch>,
     spare: Receiver<Batch>,
@@ -328,7 +271,7 @@ fn reader(
         let lines = memchr::memchr_iter(b'\n', &block).count();
         if lines == 0 {
             // tickets.csv is done: whatever is left of the print file.
-            while !bin.eof {
+            while !bin.eof() {
                 bin.read(&mut records, READ_BLOCK)?;
             }
         } else {
@@ -737,7 +680,7 @@ fn check_validation_file(
 ) -> (u64, String) {
     validation_csv::sort(&mut claims);
     let mut lines = Lines {
-        src: Hashed::new(file, &[]).limit(limit),
+        src: HashingReader::new(file, &[]).limit(limit),
         carry: Vec::new(),
     };
     let mut bad =
@@ -855,7 +798,7 @@ fn check_tickets(
     let bin_len = std::fs::metadata(dir.join(&bin.delivered)).map_or(0, |m| m.len());
     let (csv, bin) = (csv.reader, bin.reader);
     // Print file header.
-    let mut bin = Hashed::new(bin, &[]);
+    let mut bin = HashingReader::new(bin, &[]);
     let mut head = Vec::new();
     let _ = bin.read(&mut head, 30);
     let header = match print_file::read_header(&head) {
@@ -895,7 +838,7 @@ fn check_tickets(
     // Rows are a few hundred bytes: 4 KiB per ticket bounds what is read of either CSV.
     let text_limit = (expect.tickets + 2) * 4096;
     let mut csv = Lines {
-        src: Hashed::new(csv, &[]).limit(text_limit),
+        src: HashingReader::new(csv, &[]).limit(text_limit),
         carry: Vec::new(),
     };
     {

@@ -1,0 +1,155 @@
+//! The SHA-256 of a file as it streams, both ways: [`HashingWriter`] as the generator
+//! writes a file, [`HashingReader`] as `verify` reads one back, each counting its bytes.
+//! One digest ([`Sum`]) for both, so a file hashed while written and while read gives the
+//! same hex string.
+
+use sha2::{Digest, Sha256};
+use std::io::{Read, Write};
+
+/// The byte count and SHA-256 of what passed so far.
+#[derive(Clone, Default)]
+pub struct Sum {
+    h: Sha256,
+    n: u64,
+}
+
+impl Sum {
+    /// Adds `bytes` to the sum.
+    pub fn update(&mut self, bytes: &[u8]) {
+        self.h.update(bytes);
+        self.n += bytes.len() as u64;
+    }
+
+    /// The byte count and the hex SHA-256 (64 lowercase digits).
+    pub fn finish(self) -> (u64, String) {
+        (self.n, hex::encode(self.h.finalize()))
+    }
+}
+
+/// A writer that sums what passes through it to `inner` (the delivered bytes of an
+/// encrypted file, say).
+pub struct HashingWriter<W> {
+    inner: W,
+    sum: Sum,
+}
+
+impl<W> HashingWriter<W> {
+    /// Sums what is written to `inner`.
+    pub fn new(inner: W) -> Self {
+        HashingWriter {
+            inner,
+            sum: Sum::default(),
+        }
+    }
+
+    /// The inner writer, the byte count and the hex SHA-256 of what went through.
+    pub fn finish(self) -> (W, u64, String) {
+        let (n, h) = self.sum.finish();
+        (self.inner, n, h)
+    }
+}
+
+impl<W: Write> Write for HashingWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let k = self.inner.write(buf)?;
+        self.sum.update(&buf[..k]);
+        Ok(k)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// A file read in blocks and summed as it is read, never past a limit (a file larger than
+/// its block could be is not read past it).
+pub struct HashingReader {
+    f: Box<dyn Read + Send>,
+    sum: Sum,
+    eof: bool,
+    /// Bytes it may still read.
+    left: u64,
+    /// True when reading stopped at the limit with more in the file.
+    truncated: bool,
+}
+
+impl HashingReader {
+    /// Reads `f`, whose first bytes `head` were read already (summed first).
+    pub fn new(f: Box<dyn Read + Send>, head: &[u8]) -> HashingReader {
+        let mut sum = Sum::default();
+        sum.update(head);
+        HashingReader {
+            f,
+            sum,
+            eof: false,
+            left: u64::MAX,
+            truncated: false,
+        }
+    }
+
+    /// At most `limit` more bytes will be read.
+    pub fn limit(mut self, limit: u64) -> HashingReader {
+        self.left = limit;
+        self
+    }
+
+    /// Whether the end of the file (or the limit) was reached.
+    pub fn eof(&self) -> bool {
+        self.eof
+    }
+
+    /// Appends up to `want` bytes to `buf` (fewer at end of file or at the limit).
+    /// Errors: the file's.
+    pub fn read(&mut self, buf: &mut Vec<u8>, want: usize) -> std::io::Result<()> {
+        let start = buf.len();
+        let want = want.min(usize::try_from(self.left).unwrap_or(usize::MAX));
+        buf.reserve(want);
+        let got = (&mut self.f).take(want as u64).read_to_end(buf)?;
+        self.left -= got as u64;
+        if got < want {
+            self.eof = true;
+        } else if self.left == 0 {
+            self.eof = true;
+            let mut probe = [0u8; 1];
+            self.truncated = self.f.read(&mut probe).is_ok_and(|n| n > 0);
+        }
+        self.sum.update(&buf[start..]);
+        Ok(())
+    }
+
+    /// Bytes read, their hex SHA-256, and whether the file went on past the limit.
+    pub fn finish(self) -> (u64, String, bool) {
+        let (n, h) = self.sum.finish();
+        (n, h, self.truncated)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_summed_while_written_and_while_read_gives_one_digest() {
+        let data: Vec<u8> = (0..10_000u32).map(|i| (i % 251) as u8).collect();
+        let mut w = HashingWriter::new(Vec::new());
+        w.write_all(&data).unwrap();
+        let (written, n, h) = w.finish();
+        assert_eq!(written, data);
+        let mut r = HashingReader::new(
+            Box::new(std::io::Cursor::new(data[10..].to_vec())),
+            &data[..10],
+        );
+        let mut buf = Vec::new();
+        while !r.eof() {
+            r.read(&mut buf, 4096).unwrap();
+        }
+        assert_eq!(r.finish(), (n, h.clone(), false));
+        assert_eq!(h, hex::encode(Sha256::digest(&data)));
+        let mut short =
+            HashingReader::new(Box::new(std::io::Cursor::new(data.clone())), &[]).limit(100);
+        let mut buf = Vec::new();
+        short.read(&mut buf, 4096).unwrap();
+        assert!(short.eof());
+        assert!(short.finish().2);
+    }
+}
