@@ -862,6 +862,23 @@ fn decks_are_described_pack_by_pack_for_their_size() {
         "{texts:?}"
     );
     assert!(texts.contains(&"Not drawn: the distribution of winners per full pack (0 full pack(s) of 100 tickets; it needs two).".to_string()));
+    // The counts are held against the deck's own: every tier agrees, the totals are the
+    // deck's, the payout ratio is over its 56 tickets.
+    let m = json(&d.join("manifest.json"));
+    for (tier, want) in a["tiers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(m["tiers"].as_array().unwrap())
+    {
+        assert_eq!(tier["expected"], want["count"], "{tier}");
+        assert_eq!(tier["found"], want["count"], "{tier}");
+    }
+    let totals = &a["totals"];
+    assert_eq!(totals["lots_expected"], m["lots"]);
+    assert_eq!(totals["payout_expected"], m["payout"]);
+    let ratio = m["payout"].as_str().unwrap().parse::<f64>().unwrap() / (56.0 * 3.0);
+    assert!((totals["payout_ratio_expected"].as_f64().unwrap() - ratio).abs() < 1e-9);
 
     // 400 tickets in packs of 150: two full packs and a short one of 100.
     let d = deck("tests/specs/coq_small.toml", "coq", &["--tickets", "400"]);

@@ -269,12 +269,24 @@ impl Audit {
                     .get(w)
                     .map_or(0, |t: &crate::verify::WayTally| t.found)
             };
+            // What this block must hold: the lot table's counts for a production block, a
+            // deck's own counts (from its composition and size) for a deck; verify's way
+            // tallies carry them either way.
+            let expected = |w: usize| {
+                report
+                    .ways
+                    .get(w)
+                    .map_or(u64::from(spec.ways[w].count), |t| t.expected)
+            };
+            let payout_expected: u64 = (1..spec.ways.len())
+                .map(|w| expected(w) * spec.ways[w].amount.cents())
+                .sum();
             tiers = spec
                 .tiers
                 .iter()
                 .map(|t| TierTally {
                     amount: t.amount.to_string(),
-                    expected: u64::from(t.count),
+                    expected: t.ways.iter().map(|&w| expected(w as usize)).sum(),
                     found: t.ways.iter().map(|&w| found(w as usize)).sum(),
                     ways: t
                         .ways
@@ -284,7 +296,7 @@ impl Audit {
                 })
                 .collect();
             if !report.ways.is_empty() {
-                let sales = spec.price.cents() as f64 * f64::from(spec.block_size);
+                let sales = spec.price.cents() as f64 * report.tickets as f64;
                 let payout_cents: u64 = report
                     .payout
                     .as_deref()
@@ -294,11 +306,11 @@ impl Audit {
                     price: spec.price.to_string(),
                     tickets: report.tickets,
                     lots: tiers.iter().map(|t| t.found).sum(),
-                    lots_expected: spec.lots(),
+                    lots_expected: tiers.iter().map(|t| t.expected).sum(),
                     payout: report.payout.clone().unwrap_or_default(),
-                    payout_expected: spec.payout().to_string(),
+                    payout_expected: crate::money::Money(payout_expected).to_string(),
                     payout_ratio: payout_cents as f64 / sales,
-                    payout_ratio_expected: spec.payout().cents() as f64 / sales,
+                    payout_ratio_expected: payout_expected as f64 / sales,
                 });
             }
             let unrecognised = report
@@ -691,7 +703,7 @@ impl Audit {
                 })
                 .collect();
             d.push(doc::table(
-                &[">tier (amount)", ">spec", ">found", "agree", "ways"],
+                &[">tier (amount)", ">required", ">found", "agree", "ways"],
                 rows,
             ));
             let rows = r
@@ -706,11 +718,11 @@ impl Audit {
                     ]
                 })
                 .collect();
-            d.push(doc::table(&["way", ">amount", ">spec", ">found"], rows));
+            d.push(doc::table(&["way", ">amount", ">required", ">found"], rows));
             if let Some(t) = &self.totals {
                 d.push(Block::Para(format!(
-                    "Lots: {} found, {} in the spec. Payout: {} found, {} in the spec. \
-                     Payout ratio (payout ÷ {} tickets × {}): {:.6} found, {:.6} in the spec.",
+                    "Lots: {} found, {} required. Payout: {} found, {} required. \
+                     Payout ratio (payout ÷ {} tickets × {}): {:.6} found, {:.6} required.",
                     t.lots,
                     t.lots_expected,
                     t.payout,
