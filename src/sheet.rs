@@ -165,7 +165,7 @@ fn composition(flow: &mut Flow, proofs: &Proofs, marks: Marks) {
             row
         })
         .collect();
-    flow.table(&head, &rows, &[false, true, true, false], 8.5);
+    flow.table(&head, &rows, &[false, true, true, false][..head.len()], 8.5);
 
     let m = &spec.mechanic;
     let features = m.features();
@@ -173,12 +173,9 @@ fn composition(flow: &mut Flow, proofs: &Proofs, marks: Marks) {
         return;
     }
     flow.heading("Features", 12.0);
-    let mut head = vec![
-        bold("feature"),
-        bold("what the face shows"),
-        bold("promised on ticket"),
-    ];
+    let mut head = vec![bold("feature"), bold("what the face shows")];
     if qa {
+        head.push(bold("promised on ticket"));
         head.push(bold("tickets on this sheet showing it"));
     }
     let shown: Vec<_> = proofs.tickets.iter().map(|t| m.evaluate(&t.face)).collect();
@@ -191,12 +188,9 @@ fn composition(flow: &mut Flow, proofs: &Proofs, marks: Marks) {
                 .flatten()
                 .find(|p| p.feature == f.id)
                 .map_or("—".to_string(), |p| p.ticket.to_string());
-            let mut row = vec![
-                bold(&f.id.replace('_', " ")),
-                Cell::new(f.about),
-                Cell::new(promised),
-            ];
+            let mut row = vec![bold(&f.id.replace('_', " ")), Cell::new(f.about)];
             if qa {
+                row.push(Cell::new(promised));
                 let on: Vec<u32> = proofs
                     .tickets
                     .iter()
@@ -209,7 +203,12 @@ fn composition(flow: &mut Flow, proofs: &Proofs, marks: Marks) {
             row
         })
         .collect();
-    flow.table(&head, &rows, &[false, false, true, false], 8.5);
+    flow.table(
+        &head,
+        &rows,
+        &[false, false, true, false][..head.len()],
+        8.5,
+    );
 }
 
 /// A table cell in bold.

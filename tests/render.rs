@@ -567,6 +567,34 @@ fn a_deck_proof_sheet_is_a_searchable_pdf_with_a_cover_and_every_ticket() {
             || page.contains("Jeu 2 : GAIN 2 wins 20000 EUR"),
         "{page}"
     );
+
+    // A plain sheet says nothing of which tickets win: no marks, no notes, no ticket lists.
+    let plain = t.path().join("plain.pdf");
+    tirage()
+        .arg("render")
+        .arg(&d)
+        .args(["--plain", "--pdf"])
+        .arg(&plain)
+        .assert()
+        .success();
+    let out = std::process::Command::new("pdftotext")
+        .arg(&plain)
+        .arg("-")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    for word in [
+        "promised on ticket",
+        "tickets on this sheet",
+        "wins",
+        "WIN",
+        "Proof: prize",
+    ] {
+        assert!(!text.contains(word), "{word:?} on a plain sheet");
+    }
+    for r in &rows {
+        assert!(text.contains(&format!("serial {}", r[4])));
+    }
 }
 
 #[test]

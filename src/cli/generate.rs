@@ -18,9 +18,9 @@ use tirage::spec::GameSpec;
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:
   tirage generate game_specs/coq.toml
-  tirage generate game_specs/coq.toml --seed-file output/coq/block-001.seed --out /tmp/coq-001 --threads 2   # replay block 1
+  tirage generate game_specs/coq.toml --seed-file output/coq/block-001.seed --validation-key output/keys/coq.validation-key --out /tmp/coq-001 --threads 2   # replay block 1 of make block
   tirage generate game_specs/coq.toml --blocks 1..3      # an emission: output/coq/emission-001/block-001..003 + emission.json
-  tirage generate game_specs/coq.toml --validation-key output/coq/validation.key --sign output/operator.key --out /tmp/coq-signed
+  tirage generate game_specs/coq.toml --validation-key output/keys/coq.validation-key --sign output/keys/operator.key --out /tmp/coq-signed
   tirage generate game_specs/coq.toml --seed-share alice.share --seed-share bob.share --commitments commitments.txt --out /tmp/coq-sh")]
 pub(super) struct Args {
     /// The game spec (TOML), e.g. game_specs/coq.toml.

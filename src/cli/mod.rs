@@ -37,7 +37,7 @@ enum Command {
     Check(check::Args),
     /// Make a small QA deck of specimen (never payable) tickets.
     Deck(deck::Args),
-    /// Draw SVG proofs of chosen tickets of a block or deck.
+    /// Draw proofs of a block's or deck's tickets: SVG files, or a PDF proof sheet.
     Render(render::Args),
     /// Make the operator's signing key pair (minisign's formats): PREFIX.key, PREFIX.pub.
     Keygen(keys::KeygenArgs),

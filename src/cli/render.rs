@@ -72,6 +72,12 @@ pub(super) fn run(mut a: Args) -> Result<Outcome> {
     a.tickets.retain(|t| seen.insert(*t));
     // No run replaces the block while it is read.
     let _locks = super::lock_shared(&a.dir);
+    if !a.dir.is_dir() {
+        anyhow::bail!(
+            "{}: no such directory: expected a block or deck directory (tirage generate, tirage deck)",
+            a.dir.display()
+        );
+    }
     let ids = tirage::seal::Identities::load(&a.identity)?;
     if a.tickets.is_empty() {
         // The count only: load() then checks the manifest against SHA256SUMS.
@@ -103,9 +109,8 @@ pub(super) fn run(mut a: Args) -> Result<Outcome> {
         let parent = std::fs::canonicalize(parent.unwrap_or(std::path::Path::new(".")));
         if parent.ok() == std::fs::canonicalize(&a.dir).ok() {
             anyhow::bail!(
-                "{}: a proof sheet is not written among the block's files; write it elsewhere, for instance {}",
-                pdf.display(),
-                a.dir.join(PROOFS).join("sheet.pdf").display()
+                "{}: a proof sheet is not written among the block's files; write it outside the block directory",
+                pdf.display()
             );
         }
         let bytes = tirage::sheet::proof_sheet(&proofs, marks)?;
