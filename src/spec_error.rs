@@ -90,15 +90,40 @@ impl<'a> ErrorAt<'a> {
         if key.is_empty() || key.starts_with('[') || key.starts_with('#') {
             return String::new();
         }
-        let table = self.text[..line_start]
-            .lines()
-            .rev()
-            .find_map(header_name)
-            .unwrap_or("");
-        if table.is_empty() {
-            key.to_string()
-        } else {
-            format!("{table}.{key}")
+        let before = &self.text[..line_start];
+        let Some(header) = before.lines().rev().find(|l| header_name(l).is_some()) else {
+            return key.to_string();
+        };
+        let table = header_name(header).unwrap_or("");
+        if !header.trim_start().starts_with("[[") {
+            return format!("{table}.{key}");
+        }
+        // An element of an array of tables: its index, and its parent's (`tiers[5].amount`,
+        // `tiers[1].ways[0].count`).
+        let count = |text: &str, name: &str| {
+            text.lines()
+                .filter(|l| l.trim_start().starts_with("[[") && header_name(l) == Some(name))
+                .count()
+        };
+        match table.split_once('.') {
+            None => format!("{table}[{}].{key}", count(before, table).saturating_sub(1)),
+            Some((parent, child)) => {
+                let from = before
+                    .match_indices('\n')
+                    .map(|(i, _)| i + 1)
+                    .chain(std::iter::once(0))
+                    .filter(|&i| {
+                        let l = before[i..].lines().next().unwrap_or("");
+                        l.trim_start().starts_with("[[") && header_name(l) == Some(parent)
+                    })
+                    .max()
+                    .unwrap_or(0);
+                format!(
+                    "{parent}[{}].{child}[{}].{key}",
+                    count(before, parent).saturating_sub(1),
+                    count(&before[from..], table).saturating_sub(1)
+                )
+            }
         }
     }
 

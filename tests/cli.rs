@@ -319,6 +319,21 @@ fn bare_decimal_amounts_load_exactly() {
         err.contains("bad.toml:11: game.price: `4.555` has more than 2 decimals"),
         "{err}"
     );
+    // In the lot table, the field names its row: the second tier, its first way.
+    let text = replace_once(&small_text(), "amount = 1000\n", "amount = 4.555\n");
+    let line = text.lines().position(|l| l == "amount = 4.555").unwrap() + 1;
+    let (code, err) = check(&text);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(&format!(
+            "bad.toml:{line}: tiers[1].amount: `4.555` has more than 2 decimals"
+        )),
+        "{err}"
+    );
+    let text = replace_once(&small_text(), "wins = [500, 500]", "wins = [500.001, 500]");
+    let (code, err) = check(&text);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(": tiers[1].ways[0].wins: "), "{err}");
     // A rate is a float of its own: untouched, and an amount in exponent form is refused.
     let (code, err) = check(&replace_once(&small_text(), "price = 2 ", "price = 5e-1 "));
     assert_eq!(code, 2, "{err}");
