@@ -74,12 +74,22 @@ fn replay(
                 )),
                 Some(theirs) => {
                     for (i, (share, c)) in given.shares.iter().zip(theirs).enumerate() {
-                        if !share.opens(c) {
-                            bad(format!(
-                                "seed share {} does not open the commitment the manifest records at that place ({c})",
-                                i + 1
-                            ));
+                        if share.opens(c) {
+                            continue;
                         }
+                        // A share that opens another place's commitment: given out of order.
+                        let elsewhere = theirs.iter().position(|o| share.opens(o));
+                        bad(match elsewhere {
+                            Some(j) => format!(
+                                "seed share {} opens the commitment the manifest records in place {}: the shares were given in another order than the commitments; give them in the commitments' order",
+                                i + 1,
+                                j + 1
+                            ),
+                            None => format!(
+                                "seed share {} does not open the commitment the manifest records at that place ({c}), nor any other",
+                                i + 1
+                            ),
+                        });
                     }
                 }
             }
