@@ -897,3 +897,27 @@ fn decks_are_described_pack_by_pack_for_their_size() {
     assert!((e - 100.0 * lots / 400.0).abs() < 1e-9, "{e} {lots}");
     assert!((p["expected"].as_f64().unwrap() - 150.0 * lots / 400.0).abs() < 1e-9);
 }
+
+#[test]
+fn another_blocks_directory_never_receives_a_report() {
+    let t = tempfile::tempdir().unwrap();
+    let (a, b) = (t.path().join("a"), t.path().join("b"));
+    deck(&small_spec(), &a);
+    deck(&small_spec(), &b);
+    let before = std::fs::read(b.join("audit.md")).ok();
+    let o = tirage()
+        .args(["verify", "--unauthenticated", "-q", "--report"])
+        .arg(&b)
+        .arg(&a)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "tirage: error: --report {}: that is another block's directory; its report would be replaced by this block's: give a directory of its own\n",
+            b.display()
+        )
+    );
+    assert_eq!(std::fs::read(b.join("audit.md")).ok(), before);
+}

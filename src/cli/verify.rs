@@ -88,6 +88,16 @@ fn party_name(s: &str) -> Result<String, String> {
 }
 
 pub(super) fn run(a: Args) -> Result<Outcome> {
+    // Another block's directory never receives this block's report.
+    if let Some(r) = &a.report {
+        let other = std::fs::canonicalize(r).ok() != std::fs::canonicalize(&a.dir).ok();
+        if other && [MANIFEST, SUMS].iter().any(|n| r.join(n).exists()) {
+            anyhow::bail!(
+                "--report {}: that is another block's directory; its report would be replaced by this block's: give a directory of its own",
+                r.display()
+            );
+        }
+    }
     // The report's date: refused before any work when SOURCE_DATE_EPOCH is malformed.
     tirage::audit::report_time().map_err(anyhow::Error::msg)?;
     let reference = a.spec.as_deref().map(GameSpec::load).transpose()?;
