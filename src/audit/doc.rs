@@ -216,8 +216,30 @@ fn signatures(f: &mut Flow, parties: &[(String, Option<String>)]) {
                 let lx = x + 62.0;
                 match value {
                     Some(v) => {
-                        let size = crate::draw::fit(v, Font::Regular, 9.0, w - 72.0);
-                        c.text(lx, y, size, Font::Regular, plain(v));
+                        // On one line at 9 pt, else on two lines (the second shrunk to fit).
+                        let v = plain(v);
+                        let room = w - 72.0;
+                        let mut lines = crate::draw::page::wrap(&v, Font::Regular, 8.5, room);
+                        if lines.len() > 2 {
+                            let rest = lines.split_off(1).join(" ");
+                            lines.push(rest);
+                        }
+                        let one = lines.len() == 1;
+                        for (n, l) in lines.iter().enumerate() {
+                            let size = crate::draw::fit(
+                                l,
+                                Font::Regular,
+                                if one { 9.0 } else { 8.5 },
+                                room,
+                            );
+                            c.text(
+                                lx,
+                                y - if one { 0.0 } else { 5.0 } + 10.0 * n as f64,
+                                size,
+                                Font::Regular,
+                                l.clone(),
+                            );
+                        }
                     }
                     None => c.line(lx, y + 1.0, x + w - 10.0, y + 1.0, Color::GREY, 0.6),
                 }
