@@ -242,6 +242,20 @@ fn each_ticket_file_opens_for_its_recipient_only() {
     );
     assert_eq!(code, 1, "{text}");
     assert!(text.contains("no identity given opens it"), "{text}");
+    // No identity at all: an error saying what to give, not a list of findings.
+    let o = tirage()
+        .args(["verify", "--no-audit", "--unauthenticated"])
+        .arg(&b)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "tirage: error: {}: tickets.csv.age, tickets.bin.age, validation.csv.age are encrypted: give the identities that open them (--identity FILE, the auditor's); nothing was verified\n",
+            b.display()
+        )
+    );
     // A role left without a recipient: refused, nothing written.
     let o = generate_with(
         &t.path().join("half"),

@@ -173,6 +173,21 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
             a.dir.display()
         );
     }
+    // An encrypted block with no identity at all: nothing of its tickets can be read.
+    if a.identity.is_empty() {
+        let sealed: Vec<String> = tirage::block::layout::TICKET_FILES
+            .iter()
+            .map(|f| format!("{f}{}", tirage::block::layout::SEALED_SUFFIX))
+            .filter(|f| a.dir.join(f).exists())
+            .collect();
+        if !sealed.is_empty() {
+            anyhow::bail!(
+                "{}: {} encrypted: give the identities that open them (--identity FILE, the auditor's); nothing was verified",
+                a.dir.display(),
+                if sealed.len() == 1 { format!("{} is", sealed[0]) } else { format!("{} are", sealed.join(", ")) }
+            );
+        }
+    }
     let seal = Seal::of(&a.dir).ok();
     let bar = progress::bar(expected, "verify", a.quiet);
     let mut audit = with_threads(usize::from(a.threads), || {
