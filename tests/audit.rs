@@ -921,3 +921,25 @@ fn another_blocks_directory_never_receives_a_report() {
     );
     assert_eq!(std::fs::read(b.join("audit.md")).ok(), before);
 }
+
+#[test]
+fn a_killed_runs_temporary_report_files_are_removed_by_the_next_run() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path().join("d");
+    deck(&small_spec(), &d);
+    let stale = d.join(".audit.json.Xk3v9Q.tmp");
+    let fresh = d.join(".audit.md.Yq1w2E.tmp");
+    for p in [&stale, &fresh] {
+        std::fs::write(p, "half a report").unwrap();
+    }
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    std::fs::File::options()
+        .write(true)
+        .open(&stale)
+        .unwrap()
+        .set_modified(hour_ago)
+        .unwrap();
+    assert_eq!(verify_code(&d), 0);
+    assert!(!stale.exists(), "an hour-old leftover is removed");
+    assert!(fresh.exists(), "a run may still be writing a fresh one");
+}

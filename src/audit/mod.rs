@@ -469,7 +469,10 @@ impl Audit {
         if let Some(svg) = self.chart() {
             files.push((AUDIT_SVG, svg.into_bytes()));
         }
-        let mut written = Vec::new();
+        // Every file is written in full to a temporary name first: a run that fails or is
+        // stopped while writing leaves the earlier report whole. Then each is renamed into
+        // place, one after the other.
+        let mut staged = Vec::new();
         for (name, bytes) in files {
             let path = dir.join(name);
             let io = |error| AuditError::Io {
@@ -492,9 +495,21 @@ impl Audit {
                     .set_permissions(std::fs::Permissions::from_mode(0o644))
                     .map_err(io)?;
             }
-            tmp.persist(&path).map_err(|e| io(e.error))?;
+            staged.push((path, tmp));
+        }
+        let mut written = Vec::new();
+        for (path, tmp) in staged {
+            tmp.persist(&path).map_err(|e| AuditError::Io {
+                path: path.clone(),
+                error: e.error,
+            })?;
             written.push(path);
         }
+        // A chart of an earlier run, when this run draws none, would not belong to the set.
+        if !written.iter().any(|p| p.ends_with(AUDIT_SVG)) {
+            let _ = std::fs::remove_file(dir.join(AUDIT_SVG));
+        }
+        remove_stale_temporaries(dir);
         Ok(written)
     }
 
@@ -1083,6 +1098,35 @@ fn randomness_blocks(d: &mut Vec<Block>, e: &Evidence) {
             ],
             rows,
         ));
+    }
+}
+
+/// Removes the temporary report files (`.audit.md.XXXX.tmp`, …) a run stopped by a crash or
+/// `kill -9` left in `dir`, when they are more than ten minutes old: a run still writing
+/// its own takes seconds. Errors are ignored: a leftover only takes room.
+fn remove_stale_temporaries(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let old = std::time::Duration::from_secs(600);
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(name) = name.to_str() else {
+            continue;
+        };
+        let ours = [AUDIT_MD, AUDIT_JSON, AUDIT_PDF, AUDIT_SVG]
+            .iter()
+            .any(|r| name.starts_with(&format!(".{r}.")) && name.ends_with(".tmp"));
+        let stale = e
+            .metadata()
+            .ok()
+            .filter(std::fs::Metadata::is_file)
+            .and_then(|m| m.modified().ok())
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > old);
+        if ours && stale {
+            let _ = std::fs::remove_file(e.path());
+        }
     }
 }
 
