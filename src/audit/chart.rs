@@ -59,6 +59,16 @@ pub fn canvas(e: &Evidence, title: &str) -> Canvas {
             PANEL.max(HEAD + FOOT + 24.0 * shown.len() as f64),
             Panel::Positions,
         ));
+        let left: Vec<&str> = e.tier_positions[shown.len()..]
+            .iter()
+            .map(|t| t.amount.as_str())
+            .collect();
+        if !left.is_empty() {
+            notes.push(format!(
+                "Not drawn: the positions of the tiers {} (past {MAX_POSITIONS} marks, a panel shows no more); their positions are tested all the same (section 5).",
+                left.join(", ")
+            ));
+        }
     }
     let height = 34.0 + panels.iter().map(|p| p.0).sum::<f64>() + 14.0 * notes.len() as f64 + 8.0;
     let mut c = Canvas::new(WIDTH, height);
