@@ -100,6 +100,9 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     }
     // The report's date: refused before any work when SOURCE_DATE_EPOCH is malformed.
     tirage::audit::report_time().map_err(anyhow::Error::msg)?;
+    // No run replaces the block (or its emission), nor the seed file beside it, while they
+    // are read: the lock is taken before the seed is.
+    let _locks = super::lock_shared(&a.dir);
     let reference = a.spec.as_deref().map(GameSpec::load).transpose()?;
     let seed = match (&a.seed_file, a.seed_share.is_empty()) {
         (Some(f), _) => {
@@ -130,8 +133,6 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         require_signature: !a.unauthenticated,
         identities: Some(&identities),
     };
-    // No run replaces the block (or its emission) while it is read.
-    let _locks = super::lock_shared(&a.dir);
     if is_emission(&a.dir) {
         if opts_seed_given(&a) {
             anyhow::bail!(
