@@ -24,7 +24,7 @@ use crate::block::layout::{BIN, CSV, MANIFEST, SPEC, SUMS};
 use crate::block::{judge, Kind};
 use crate::draw::page::wrap;
 use crate::draw::{fit, svg, text_width, Anchor, Canvas, Color, Font};
-use crate::games::{ColumnKind, MarkKind};
+use crate::games::{ColumnKind, Evaluation, Mark, MarkKind};
 use crate::money::Money;
 use crate::output::manifest::Manifest;
 use crate::output::print_file;
@@ -482,6 +482,195 @@ fn mark_style(k: MarkKind) -> (&'static str, Color) {
     }
 }
 
+/// Draws `cell` with its top left corner at (`cx`, `cy`): its box in its mark's colours and
+/// the mark's tag, its value, and under it its caption or inscription, on one line if that
+/// fits at 5.5 pt or more, else on two.
+fn draw_cell(c: &mut Canvas, cx: f64, cy: f64, cell: &Cell) {
+    let (fill, stroke) = match cell.mark {
+        Some(MarkKind::Win) => (Color::WIN_FILL, (Color::WIN, 2.0)),
+        Some(k) => (Color::WHITE, (mark_style(k).1, 1.6)),
+        None => (Color::WHITE, (Color(120, 120, 120), 0.7)),
+    };
+    c.rect(cx, cy, CELL_W, CELL_H, 4.0, Some(fill), Some(stroke));
+    if let Some(k) = cell.mark {
+        let (tag, color) = mark_style(k);
+        c.text_styled(
+            cx + CELL_W / 2.0,
+            cy + 8.5,
+            5.5,
+            Font::Bold,
+            color,
+            Anchor::Middle,
+            tag,
+        );
+    }
+    let vs = fit(&cell.value, Font::Bold, 12.0, CELL_W - 8.0);
+    c.text_styled(
+        cx + CELL_W / 2.0,
+        cy + 26.0,
+        vs,
+        Font::Bold,
+        Color::BLACK,
+        Anchor::Middle,
+        cell.value.clone(),
+    );
+    if let Some(u) = &cell.under {
+        // On one line if it fits at 5.5 pt or more, else on two.
+        let room = CELL_W - 6.0;
+        let one = fit(u, Font::Regular, 6.5, room);
+        let lines = if one >= 5.5 || !u.contains(' ') {
+            vec![(u.clone(), one)]
+        } else {
+            let two = wrap(u, Font::Regular, 5.8, room);
+            let size = two
+                .iter()
+                .map(|l| fit(l, Font::Regular, 5.8, room))
+                .fold(5.8, f64::min);
+            two.into_iter().take(2).map(|l| (l, size)).collect()
+        };
+        let last = cy + CELL_H - 5.0;
+        for (n, (l, size)) in lines.iter().enumerate() {
+            let y = last - (lines.len() - 1 - n) as f64 * 6.6;
+            c.text_styled(
+                cx + CELL_W / 2.0,
+                y,
+                *size,
+                Font::Regular,
+                Color::GREY,
+                Anchor::Middle,
+                l.clone(),
+            );
+        }
+    }
+}
+
+/// The marks' legend, one line a mark, its first line's top at `y` and its boxes at `lx`.
+fn draw_legend(c: &mut Canvas, lx: f64, y: f64) {
+    for (n, k) in [MarkKind::Win, MarkKind::NearMiss, MarkKind::Decoy]
+        .into_iter()
+        .enumerate()
+    {
+        let legend_y = y + 9.0 + n as f64 * 12.0;
+        let (tag, color) = mark_style(k);
+        c.rect(
+            lx,
+            legend_y - 7.0,
+            9.0,
+            9.0,
+            2.0,
+            Some(if k == MarkKind::Win {
+                Color::WIN_FILL
+            } else {
+                Color::WHITE
+            }),
+            Some((color, 1.4)),
+        );
+        let words = match k {
+            MarkKind::Win => "wins",
+            MarkKind::NearMiss => "near miss (one symbol short of a win)",
+            MarkKind::Decoy => "decoy (shown, wins nothing)",
+        };
+        let text = format!("{tag}: {words}");
+        c.text_styled(
+            lx + 13.0,
+            legend_y,
+            7.5,
+            Font::Regular,
+            Color::GREY,
+            Anchor::Start,
+            text.clone(),
+        );
+    }
+}
+
+/// A note per play area of a face judged `ev`, in words and in its mark's colour: what
+/// it wins (the sum of its wins, the combination, the cells `marks` marks as the win), each
+/// near miss or decoy it shows once, or that it shows no winning pattern; then, for a
+/// losing ticket, that it loses. `values` is the text of every face column.
+fn notes(
+    spec: &GameSpec,
+    ev: &Evaluation,
+    marks: &[Mark],
+    values: &[&str],
+) -> Vec<(Color, String)> {
+    let m = &spec.mechanic;
+    let cols = m.columns();
+    let areas = m.areas();
+    let mut notes: Vec<(Color, String)> = Vec::new();
+    let features = m.features();
+    let about = |id: &str| {
+        features
+            .iter()
+            .find(|f| f.id == id)
+            .map_or(id.replace('_', " "), |f| f.about.to_string())
+    };
+    let cells_of = |area: u8, kind: MarkKind| -> String {
+        let v: Vec<String> = marks
+            .iter()
+            .filter(|k| k.area == area && k.kind == kind)
+            .filter(|k| !matches!(cols[k.column].kind, ColumnKind::Amount(_)))
+            .map(|k| values[k.column].to_string())
+            .collect();
+        v.join(" ")
+    };
+    for (a, name) in areas.iter().enumerate() {
+        let area = a as u8;
+        let label = spec.label(name);
+        let wins: Vec<Money> = ev
+            .wins
+            .iter()
+            .filter(|w| w.area == area)
+            .map(|w| w.amount)
+            .collect();
+        if !wins.is_empty() {
+            let total = Money(wins.iter().map(|w| w.cents()).sum());
+            let mut s = format!("{label} wins {total} {}", spec.currency);
+            if wins.len() > 1 {
+                let parts: Vec<String> = wins.iter().map(Money::to_string).collect();
+                let _ = write!(s, " ({})", parts.join(" + "));
+            }
+            if let Some(f) = ev.feature(area) {
+                let _ = write!(s, " with a {}", f.replace('_', " "));
+            }
+            let shown = cells_of(area, MarkKind::Win);
+            if !shown.is_empty() {
+                let _ = write!(s, ": {shown}");
+            }
+            notes.push((Color::WIN, s));
+        }
+        // Each near miss or decoy once, however many times the area shows it.
+        let mut told: Vec<&str> = Vec::new();
+        for f in ev.losing_features.iter().filter(|f| f.area == area) {
+            if told.contains(&f.name) {
+                continue;
+            }
+            told.push(f.name);
+            // Feature ids say what they are: `decoy_…` or `near_miss_…`.
+            let (kind, words) = if f.name.starts_with("decoy") {
+                (MarkKind::Decoy, "decoy")
+            } else {
+                (MarkKind::NearMiss, "near miss")
+            };
+            let shown = cells_of(area, kind);
+            let mut s = format!("{label}, {words}: {}", about(f.name));
+            if !shown.is_empty() {
+                let _ = write!(s, " ({shown})");
+            }
+            notes.push((mark_style(kind).1, s));
+        }
+        if wins.is_empty() && told.is_empty() {
+            notes.push((
+                Color::GREY,
+                format!("{label} loses: it shows no winning pattern."),
+            ));
+        }
+    }
+    if ev.wins.is_empty() {
+        notes.push((Color::GREY, "No play area wins: the ticket loses.".into()));
+    }
+    notes
+}
+
 /// The proof of ticket `t` of `spec` (as [`load`] gives it: its face codes index the spec's
 /// columns, its way is a way of the spec), [`PROOF_WIDTH`] points wide, drawn from the
 /// mechanic's panels ([`crate::games::Mechanic::panels`]) under their printed names (the
@@ -610,80 +799,10 @@ pub fn ticket_canvas(
     let panels_end = y + line_h;
 
     // The notes: each play area's win, near miss or decoy, in words.
-    let mut notes: Vec<(Color, String)> = Vec::new();
-    if marks == Marks::Shown {
-        let features = m.features();
-        let about = |id: &str| {
-            features
-                .iter()
-                .find(|f| f.id == id)
-                .map_or(id.replace('_', " "), |f| f.about.to_string())
-        };
-        let cells_of = |area: u8, kind: MarkKind| -> String {
-            let v: Vec<String> = all_marks
-                .iter()
-                .filter(|k| k.area == area && k.kind == kind)
-                .filter(|k| !matches!(cols[k.column].kind, ColumnKind::Amount(_)))
-                .map(|k| values[k.column].to_string())
-                .collect();
-            v.join(" ")
-        };
-        for (a, name) in areas.iter().enumerate() {
-            let area = a as u8;
-            let label = spec.label(name);
-            let wins: Vec<Money> = ev
-                .wins
-                .iter()
-                .filter(|w| w.area == area)
-                .map(|w| w.amount)
-                .collect();
-            if !wins.is_empty() {
-                let total = Money(wins.iter().map(|w| w.cents()).sum());
-                let mut s = format!("{label} wins {total} {}", spec.currency);
-                if wins.len() > 1 {
-                    let parts: Vec<String> = wins.iter().map(Money::to_string).collect();
-                    let _ = write!(s, " ({})", parts.join(" + "));
-                }
-                if let Some(f) = ev.feature(area) {
-                    let _ = write!(s, " with a {}", f.replace('_', " "));
-                }
-                let shown = cells_of(area, MarkKind::Win);
-                if !shown.is_empty() {
-                    let _ = write!(s, ": {shown}");
-                }
-                notes.push((Color::WIN, s));
-            }
-            // Each near miss or decoy once, however many times the area shows it.
-            let mut told: Vec<&str> = Vec::new();
-            for f in ev.losing_features.iter().filter(|f| f.area == area) {
-                if told.contains(&f.name) {
-                    continue;
-                }
-                told.push(f.name);
-                // Feature ids say what they are: `decoy_…` or `near_miss_…`.
-                let (kind, words) = if f.name.starts_with("decoy") {
-                    (MarkKind::Decoy, "decoy")
-                } else {
-                    (MarkKind::NearMiss, "near miss")
-                };
-                let shown = cells_of(area, kind);
-                let mut s = format!("{label}, {words}: {}", about(f.name));
-                if !shown.is_empty() {
-                    let _ = write!(s, " ({shown})");
-                }
-                notes.push((mark_style(kind).1, s));
-            }
-            if wins.is_empty() && told.is_empty() {
-                notes.push((
-                    Color::GREY,
-                    format!("{label} loses: it shows no winning pattern."),
-                ));
-            }
-        }
-        if ev.wins.is_empty() {
-            notes.push((Color::GREY, "No play area wins: the ticket loses.".into()));
-        }
-    }
+    let notes = match marks {
+        Marks::Shown => notes(spec, &ev, &all_marks, &values),
+        Marks::Hidden => Vec::new(),
+    };
 
     // Each note wrapped to the proof's width, one colour a note.
     let notes: Vec<(Color, String)> = notes
@@ -737,11 +856,11 @@ pub fn ticket_canvas(
         Font::Regular,
         line,
     );
-    let verdict = format!(
-        "Proof: prize {} {} · way {}",
-        t.prize, spec.currency, way.id
-    );
     if marks == Marks::Shown {
+        let verdict = format!(
+            "Proof: prize {} {} · way {}",
+            t.prize, spec.currency, way.id
+        );
         c.text(MARGIN, 52.0, 9.5, Font::Bold, verdict);
     }
     for p in &placed {
@@ -775,62 +894,7 @@ pub fn ticket_canvas(
             let cy = p.y + PAD + LABEL_H + r as f64 * (CELL_H + GAP);
             for (k, cell) in row.iter().enumerate() {
                 let cx = x0 + k as f64 * (CELL_W + GAP);
-                let (fill, stroke) = match cell.mark {
-                    Some(MarkKind::Win) => (Color::WIN_FILL, (Color::WIN, 2.0)),
-                    Some(k) => (Color::WHITE, (mark_style(k).1, 1.6)),
-                    None => (Color::WHITE, (Color(120, 120, 120), 0.7)),
-                };
-                c.rect(cx, cy, CELL_W, CELL_H, 4.0, Some(fill), Some(stroke));
-                if let Some(k) = cell.mark {
-                    let (tag, color) = mark_style(k);
-                    c.text_styled(
-                        cx + CELL_W / 2.0,
-                        cy + 8.5,
-                        5.5,
-                        Font::Bold,
-                        color,
-                        Anchor::Middle,
-                        tag,
-                    );
-                }
-                let vs = fit(&cell.value, Font::Bold, 12.0, CELL_W - 8.0);
-                c.text_styled(
-                    cx + CELL_W / 2.0,
-                    cy + 26.0,
-                    vs,
-                    Font::Bold,
-                    Color::BLACK,
-                    Anchor::Middle,
-                    cell.value.clone(),
-                );
-                if let Some(u) = &cell.under {
-                    // On one line if it fits at 5.5 pt or more, else on two.
-                    let room = CELL_W - 6.0;
-                    let one = fit(u, Font::Regular, 6.5, room);
-                    let lines = if one >= 5.5 || !u.contains(' ') {
-                        vec![(u.clone(), one)]
-                    } else {
-                        let two = wrap(u, Font::Regular, 5.8, room);
-                        let size = two
-                            .iter()
-                            .map(|l| fit(l, Font::Regular, 5.8, room))
-                            .fold(5.8, f64::min);
-                        two.into_iter().take(2).map(|l| (l, size)).collect()
-                    };
-                    let last = cy + CELL_H - 5.0;
-                    for (n, (l, size)) in lines.iter().enumerate() {
-                        let y = last - (lines.len() - 1 - n) as f64 * 6.6;
-                        c.text_styled(
-                            cx + CELL_W / 2.0,
-                            y,
-                            *size,
-                            Font::Regular,
-                            Color::GREY,
-                            Anchor::Middle,
-                            l.clone(),
-                        );
-                    }
-                }
+                draw_cell(&mut c, cx, cy, cell);
             }
         }
     }
@@ -847,43 +911,7 @@ pub fn ticket_canvas(
         );
     }
     if marks == Marks::Shown {
-        // The legend, right of the barcode, one line a mark.
-        let lx = MARGIN + bars.len() as f64 * MODULE + 24.0;
-        for (n, k) in [MarkKind::Win, MarkKind::NearMiss, MarkKind::Decoy]
-            .into_iter()
-            .enumerate()
-        {
-            let legend_y = bar_y + 9.0 + n as f64 * 12.0;
-            let (tag, color) = mark_style(k);
-            c.rect(
-                lx,
-                legend_y - 7.0,
-                9.0,
-                9.0,
-                2.0,
-                Some(if k == MarkKind::Win {
-                    Color::WIN_FILL
-                } else {
-                    Color::WHITE
-                }),
-                Some((color, 1.4)),
-            );
-            let words = match k {
-                MarkKind::Win => "wins",
-                MarkKind::NearMiss => "near miss (one symbol short of a win)",
-                MarkKind::Decoy => "decoy (shown, wins nothing)",
-            };
-            let text = format!("{tag}: {words}");
-            c.text_styled(
-                lx + 13.0,
-                legend_y,
-                7.5,
-                Font::Regular,
-                Color::GREY,
-                Anchor::Start,
-                text.clone(),
-            );
-        }
+        draw_legend(&mut c, MARGIN + bars.len() as f64 * MODULE + 24.0, bar_y);
     }
     // Interleaved 2 of 5 barcode of the serial, with the serial in figures under it.
     for (k, &b) in bars.iter().enumerate() {

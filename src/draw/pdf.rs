@@ -62,7 +62,8 @@ pub fn document(title: &str, pages: &[Canvas]) -> Vec<u8> {
         }
         page.finish();
         let data = content(canvas).finish().into_vec();
-        let packed = miniz_deflate(&data);
+        // zlib, the FlateDecode filter, by the `miniz_oxide` crate.
+        let packed = miniz_oxide::deflate::compress_to_vec_zlib(&data, 6);
         pdf.stream(content_id, &packed).filter(Filter::FlateDecode);
     }
     pdf.finish()
@@ -205,11 +206,6 @@ pub fn win_ansi(text: &str) -> Vec<u8> {
             },
         })
         .collect()
-}
-
-/// `data` compressed with zlib (the FlateDecode filter), by the `miniz_oxide` crate.
-fn miniz_deflate(data: &[u8]) -> Vec<u8> {
-    miniz_oxide::deflate::compress_to_vec_zlib(data, 6)
 }
 
 #[cfg(test)]
