@@ -24,7 +24,7 @@ use crate::block::layout::{BIN, CSV, MANIFEST, SPEC, SUMS};
 use crate::block::{judge, Kind};
 use crate::draw::page::wrap;
 use crate::draw::{fit, svg, text_width, Anchor, Canvas, Color, Font};
-use crate::games::{ColumnKind, Evaluation, Mark, MarkKind};
+use crate::games::{ColumnKind, Evaluation, FeatureKind, Mark, MarkKind};
 use crate::money::Money;
 use crate::output::manifest::Manifest;
 use crate::output::print_file;
@@ -645,8 +645,10 @@ fn notes(
                 continue;
             }
             told.push(f.name);
-            // Feature ids say what they are: `decoy_…` or `near_miss_…`.
-            let (kind, words) = if f.name.starts_with("decoy") {
+            let decoy = features
+                .iter()
+                .any(|i| i.id == f.name && i.kind == FeatureKind::Decoy);
+            let (kind, words) = if decoy {
                 (MarkKind::Decoy, "decoy")
             } else {
                 (MarkKind::NearMiss, "near miss")

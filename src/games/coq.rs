@@ -204,14 +204,14 @@ impl Mechanic for Coq {
         if self.near_miss_coq > 0 {
             v.push(FeatureInfo {
                 id: NEAR_MISS_COQ,
-                kind: FeatureKind::Losing,
+                kind: FeatureKind::NearMiss,
                 about: "Jeu 1 loses with one single COQ",
             });
         }
         if self.near_miss_voeu > 0 {
             v.push(FeatureInfo {
                 id: NEAR_MISS_VOEU,
-                kind: FeatureKind::Losing,
+                kind: FeatureKind::NearMiss,
                 about: "Jeu 2 loses with one single voeu",
             });
         }

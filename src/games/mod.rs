@@ -162,14 +162,22 @@ impl Evaluation {
 }
 
 /// Where a feature is shown.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FeatureKind {
     /// On a winning play area: what it wins with (poker: a combination).
     Winning,
-    /// On a losing play area or element: a near miss (one symbol short of a win) or a decoy
-    /// the rules name.
-    Losing,
+    /// On a losing play area or element: a near miss, one symbol short of a win.
+    NearMiss,
+    /// On a losing play area or element: a decoy the rules name (a symbol or amount shown
+    /// where it wins nothing).
+    Decoy,
+}
+
+impl FeatureKind {
+    /// True for the features of losing play areas (near misses and decoys).
+    pub fn losing(self) -> bool {
+        self != FeatureKind::Winning
+    }
 }
 
 /// A feature a mechanic's faces can show, reported by its evaluator from the face alone.
@@ -178,7 +186,7 @@ pub struct FeatureInfo {
     /// ASCII id used in evaluations, manifests and reports (e.g. `carre`,
     /// `near_miss_flush`).
     pub id: &'static str,
-    /// Winning or losing play area.
+    /// A winning play area's, or a losing one's near miss or decoy.
     pub kind: FeatureKind,
     /// What the face shows, in words.
     pub about: &'static str,

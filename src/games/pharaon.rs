@@ -636,32 +636,32 @@ impl Mechanic for Pharaon {
         let all = [
             (
                 NEAR_MISS_PEDESTAL,
+                FeatureKind::NearMiss,
                 self.near_miss_pedestal,
                 "a losing pedestal shows one half of a winning symbol (III)",
             ),
             (
                 DECOY_REBUILT,
+                FeatureKind::Decoy,
                 self.decoy_rebuilt,
                 "a pedestal rebuilds a decoy symbol, which loses (III)",
             ),
             (
                 NEAR_MISS_PYRAMID,
+                FeatureKind::NearMiss,
                 self.near_miss_pyramid,
                 "a losing pyramid shows two of one winning symbol (IV)",
             ),
             (
                 DECOY_MASK,
+                FeatureKind::Decoy,
                 self.decoy_mask,
                 "a losing pyramid shows a mask, which doubles nothing (IV)",
             ),
         ];
         all.into_iter()
-            .filter(|&(_, share, _)| share > 0)
-            .map(|(id, _, about)| FeatureInfo {
-                id,
-                kind: FeatureKind::Losing,
-                about,
-            })
+            .filter(|&(_, _, share, _)| share > 0)
+            .map(|(id, kind, _, about)| FeatureInfo { id, kind, about })
             .collect()
     }
 

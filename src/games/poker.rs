@@ -1150,7 +1150,7 @@ impl Mechanic for Poker {
             if self.draw_rate(d) > 0 {
                 v.push(FeatureInfo {
                     id,
-                    kind: FeatureKind::Losing,
+                    kind: FeatureKind::NearMiss,
                     about,
                 });
             }

@@ -33,7 +33,6 @@ mod tickets;
 
 use crate::block::layout::{BIN, CSV, MANIFEST, SPEC, SUMS, VALIDATION};
 use crate::block::Kind;
-use crate::games::FeatureKind;
 use crate::money::Money;
 use crate::output::manifest::Manifest;
 use crate::rng::{Seed, SeedShare};
@@ -403,7 +402,7 @@ fn report(mut block: Block, found: Found) -> Verified {
                 .mechanic
                 .features()
                 .iter()
-                .filter(|f| f.kind == FeatureKind::Losing)
+                .filter(|f| f.kind.losing())
                 .map(|f| f.id)
                 .collect();
             let others = run.losing.keys().filter(|k| !known.contains(k)).copied();
