@@ -162,12 +162,15 @@ impl AmountBox {
     }
 }
 
+/// Most values [`pick_distinct`] draws at once.
+pub const MAX_PICK: usize = 64;
+
 /// `m` distinct integers of `0..n`, each `m`-subset and each order equally likely (`m` draws
-/// of [`below`], no retry). Panics if `m > n` or `m > 8` (a caller bug; specs are checked).
-pub fn pick_distinct(rng: &mut FaceRng, n: u32, m: usize) -> ArrayVec<u32, 8> {
+/// of [`below`], no retry). Panics if `m > n` or `m > MAX_PICK` (a caller bug; specs are checked).
+pub fn pick_distinct(rng: &mut FaceRng, n: u32, m: usize) -> ArrayVec<u32, MAX_PICK> {
     assert!(m as u32 <= n, "pick_distinct: {m} of {n}");
-    let mut picked: ArrayVec<u32, 8> = ArrayVec::new();
-    let mut sorted: ArrayVec<u32, 8> = ArrayVec::new();
+    let mut picked: ArrayVec<u32, MAX_PICK> = ArrayVec::new();
+    let mut sorted: ArrayVec<u32, MAX_PICK> = ArrayVec::new();
     for j in 0..m {
         // The r-th value not yet picked: shift r past every picked value at or below it.
         let mut r = below(rng, n - j as u32);

@@ -11,9 +11,11 @@
 //! shared by every game.
 
 pub mod common;
+pub mod composed;
 pub mod coq;
 pub mod pharaon;
 pub mod poker;
+pub mod style;
 
 use crate::lots::Way;
 use crate::money::Money;
@@ -21,7 +23,7 @@ use arrayvec::ArrayVec;
 use rand_chacha::ChaCha20Rng;
 
 /// Most face columns a mechanic may have.
-pub const MAX_CELLS: usize = 32;
+pub const MAX_CELLS: usize = 64;
 
 /// The random stream faces are drawn from (one per pack; see [`crate::rng`]).
 pub type FaceRng = ChaCha20Rng;
@@ -107,7 +109,7 @@ pub struct AreaWin {
 }
 
 /// Most winning play areas on one ticket.
-pub const MAX_WINS: usize = 8;
+pub const MAX_WINS: usize = 32;
 
 /// What a winning play area shows, for mechanics whose areas win in several ways (poker:
 /// the combination of art. 3.4, e.g. `brelan`). Informative only: the amount never depends

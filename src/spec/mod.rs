@@ -567,12 +567,90 @@ fn build_mechanic(raw: &raw::RawSpec, at: &ErrorAt) -> Result<Box<dyn Mechanic>,
                 at,
             )?))
         }
+        "styles" => build_surfaces(raw, &captions, at),
         other => Err(at.at(
             Some(raw.game.span().start),
             "game.mechanic",
-            format!("unknown mechanic \"{other}\"; expected one of: coq, pharaon, poker"),
+            format!(
+                "unknown mechanic \"{other}\"; expected \"styles\" (the default) or one of: \
+                 coq, pharaon, poker"
+            ),
         )),
     }
+}
+
+/// Builds a game from its `[[surfaces]]`, each by its play style from the library.
+/// Errors: no surface; a surface without `style` or `id`, or with a style the library does
+/// not have; a style's own error about one of its fields; two surfaces naming the same
+/// column, play area or panel. Each error names `surfaces[i].field` and the surface's line.
+fn build_surfaces(
+    raw: &raw::RawSpec,
+    captions: &games::Captions,
+    at: &ErrorAt,
+) -> Result<Box<dyn Mechanic>, SpecError> {
+    use games::style;
+    if raw.surfaces.is_empty() {
+        return Err(at.at(
+            Some(raw.game.span().start),
+            "surfaces",
+            "a game needs at least one [[surfaces]] entry (or a game.mechanic with its section)",
+        ));
+    }
+    let labels: BTreeMap<String, String> = raw
+        .labels
+        .as_ref()
+        .map(|l| l.get_ref().clone())
+        .unwrap_or_default();
+    let tiers = tier_amounts(raw);
+    let ways: Vec<String> = way_ids(raw).into_iter().map(str::to_string).collect();
+    let mut parts = Vec::new();
+    for (i, sec) in raw.surfaces.iter().enumerate() {
+        let span = Some(sec.span().start);
+        let err = |field: &str, msg: String| {
+            let f = if field.is_empty() {
+                format!("surfaces[{i}]")
+            } else {
+                format!("surfaces[{i}].{field}")
+            };
+            at.at(span, f, msg)
+        };
+        let mut table = sec.get_ref().clone();
+        let text = |v: Option<toml::Value>, field: &str| match v {
+            Some(toml::Value::String(s)) => Ok(s),
+            Some(_) => Err(err(field, "expected a string".into())),
+            None => Err(err(field, format!("every surface needs a `{field}`"))),
+        };
+        let name = text(table.remove("style"), "style")?;
+        let id = text(table.remove("id"), "id")?;
+        if id.is_empty() || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            return Err(err(
+                "id",
+                format!("\"{id}\" is not an id: expected ASCII letters, digits or _"),
+            ));
+        }
+        let info = style::find(&name).ok_or_else(|| {
+            let known: Vec<&str> = style::LIBRARY.iter().map(|s| s.name).collect();
+            err(
+                "style",
+                format!(
+                    "unknown play style \"{name}\"; expected one of: {} (see `tirage styles`)",
+                    known.join(", ")
+                ),
+            )
+        })?;
+        let ctx = style::StyleCtx {
+            id: &id,
+            captions,
+            labels: &labels,
+            tier_amounts: &tiers,
+            way_ids: &ways,
+        };
+        let mechanic = (info.build)(table, &ctx).map_err(|e| err(&e.field, e.message))?;
+        parts.push((id, info.name, mechanic));
+    }
+    let composed = games::composed::Composed::new(parts)
+        .map_err(|m| at.at(Some(raw.surfaces[0].span().start), "surfaces", m))?;
+    Ok(Box::new(composed))
 }
 
 /// The caption dictionary every caption column shares: the spec's captions in amount order

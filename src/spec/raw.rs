@@ -34,6 +34,10 @@ pub struct RawSpec {
     pub poker: Option<Spanned<games::poker::RawPoker>>,
     /// `[pharaon]`: the pharaon mechanic's decoy symbols, decoy amounts, decoys and near misses.
     pub pharaon: Option<Spanned<games::pharaon::RawPharaon>>,
+    /// `[[surfaces]]`: the game's surfaces, each of a play style of the library
+    /// ([`games::style`]), with its `style`, its `id` and the style's own parameters.
+    #[serde(default)]
+    pub surfaces: Vec<Spanned<toml::Table>>,
 }
 
 /// `[game]`.
@@ -44,7 +48,9 @@ pub struct RawGame {
     pub id: String,
     /// Published name, e.g. `ASTRO ANNEE DU COQ`.
     pub name: String,
-    /// Which mechanic builds and judges faces: `coq` or `pharaon`.
+    /// Which mechanic builds and judges faces: `styles` (the default: the game is its
+    /// `[[surfaces]]`), or one of the published games `coq`, `poker`, `pharaon`.
+    #[serde(default = "styles")]
     pub mechanic: String,
     /// Journal officiel reference of the règlement.
     pub legal_reference: String,
@@ -67,6 +73,10 @@ pub struct RawGame {
     /// Emission number, 0..=999.
     #[serde(default = "one")]
     pub emission: u16,
+}
+
+fn styles() -> String {
+    "styles".into()
 }
 
 fn one() -> u16 {

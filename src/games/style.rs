@@ -1,0 +1,244 @@
+//! The play-style library: how one surface of a ticket wins, as a game designer writes it in
+//! the spec (`[[surfaces]]`, game_specs/README.md "Play styles").
+//!
+//! A **surface** is a group of cells printed together and read by one play style (coq's
+//! eight cells with GAIN 1 and GAIN 2; poker's four player zones with the community cards;
+//! each of pharaon's surfaces I to IV). A surface holds one or more **play areas**: the
+//! parts of it that each win once (coq's Jeu 1 and Jeu 2 both read the eight cells). The
+//! ticket's lot is the sum of its winning play areas over every surface
+//! ([`super::composed::Composed`]).
+//!
+//! Each play style is a [`Mechanic`] built from its surface's TOML table by the
+//! [`StyleInfo::build`] function of its entry in [`LIBRARY`]. A style names its columns from
+//! the surface's id (see each style's docs), so the seed games keep the columns GAMES.md
+//! fixes.
+
+use super::{Captions, Mechanic};
+use crate::money::Money;
+use serde::de::DeserializeOwned;
+use std::collections::{BTreeMap, HashSet};
+use std::sync::Mutex;
+
+/// What a style's constructor gets besides its own table.
+pub struct StyleCtx<'a> {
+    /// The surface's id (`[[surfaces]] id`): an ASCII word, unique in the game. Styles name
+    /// their panels and, unless the spec says otherwise, their play areas and columns from it.
+    pub id: &'a str,
+    /// The spec's captions (`[captions]`), in amount order.
+    pub captions: &'a Captions,
+    /// The spec's printed names (`[labels]`, key → label), for the plain-words description.
+    pub labels: &'a BTreeMap<String, String>,
+    /// The amount of every tier, in the spec's order, in cents.
+    pub tier_amounts: &'a [Money],
+    /// The id of every way of the lot table, in the spec's order.
+    pub way_ids: &'a [String],
+}
+
+impl StyleCtx<'_> {
+    /// The printed name of panel or play area `id` (`[labels]`), or `id` itself.
+    pub fn label<'b>(&'b self, id: &'b str) -> &'b str {
+        self.labels.get(id).map_or(id, String::as_str)
+    }
+}
+
+/// An error in one field of a surface's table. The spec loader adds the file, the line of
+/// the surface and its index (`surfaces[2].cells`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldError {
+    /// The field's name inside the surface (`cells`, `legend.LION`); empty when the error is
+    /// about the surface as a whole.
+    pub field: String,
+    /// What was wrong and what was expected.
+    pub message: String,
+}
+
+impl FieldError {
+    /// An error about `field` of the surface.
+    pub fn new(field: impl Into<String>, message: impl Into<String>) -> FieldError {
+        FieldError {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// A function that builds a style's mechanic from its surface table (the `style` and `id`
+/// keys already removed). Errors name the field at fault.
+pub type Build = fn(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Mechanic>, FieldError>;
+
+/// One parameter of a play style, as `tirage styles` lists it.
+#[derive(Debug, Clone, Copy, serde::Serialize)]
+pub struct Param {
+    /// Key in the surface's table.
+    pub name: &'static str,
+    /// Its TOML type in words (`integer`, `array of strings`, `table symbol → amount`).
+    pub kind: &'static str,
+    /// Its default when it may be left out, as TOML text; `None` when it is required.
+    pub default: Option<&'static str>,
+    /// What it sets, in a plain sentence.
+    pub about: &'static str,
+}
+
+/// One play style of the library.
+#[derive(Clone, Copy, serde::Serialize)]
+pub struct StyleInfo {
+    /// The value of `style` in a surface (`match_symbols`).
+    pub name: &'static str,
+    /// The industry's name for it (`match symbols`, WAC 315-10-024 where it is listed).
+    pub term: &'static str,
+    /// How it wins, in one or two plain sentences.
+    pub about: &'static str,
+    /// What a naive player reads as a win on it, which no face may contradict (the
+    /// ambiguity policy, GAMES.md "Beyond the seed games").
+    pub naive: &'static str,
+    /// The face columns it writes, in words (`{id}_amount`, `{id}_caption`).
+    pub columns: &'static str,
+    /// Its parameters.
+    pub params: &'static [Param],
+    /// A complete `[[surfaces]]` entry using it, as TOML text.
+    pub example: &'static str,
+    /// Builds the mechanic from a surface table.
+    #[serde(skip)]
+    pub build: Build,
+}
+
+/// Every play style tirage knows, by name.
+pub static LIBRARY: &[StyleInfo] = &[];
+
+/// The style named `name`.
+pub fn find(name: &str) -> Option<&'static StyleInfo> {
+    LIBRARY.iter().find(|s| s.name == name)
+}
+
+/// Deserializes a surface's table into a style's raw parameters (a serde struct with
+/// `deny_unknown_fields`). Errors: a missing or unknown key, or a value of the wrong type,
+/// as the TOML library words it.
+pub fn parse<T: DeserializeOwned>(table: toml::Table) -> Result<T, FieldError> {
+    toml::Value::Table(table)
+        .try_into()
+        .map_err(|e: toml::de::Error| {
+            let msg = e.message().trim().to_string();
+            // The field is the word the message quotes first (`missing field `cells``).
+            let field = msg
+                .split('`')
+                .nth(1)
+                .filter(|f| !f.contains(' '))
+                .unwrap_or("")
+                .to_string();
+            FieldError::new(field, msg)
+        })
+}
+
+/// Checks a style's symbol list and returns it as a column dictionary (code = index).
+///
+/// Symbols are what the files print: uppercase ASCII letters, digits and `_` (`COQ`, `07`,
+/// `AS_DE_PIQUE`), 1 to 64 characters, none repeated. Errors (about `field`): an empty,
+/// long or malformed symbol, a repeat, fewer than `min` or more than 256 symbols.
+pub fn symbols(words: &[String], min: usize, field: &str) -> Result<Vec<String>, FieldError> {
+    let err = |m: String| FieldError::new(field, m);
+    let mut seen = HashSet::new();
+    for w in words {
+        if w.is_empty()
+            || w.len() > 64
+            || !w
+                .bytes()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+        {
+            return Err(err(format!(
+                "\"{w}\" is not a symbol: expected 1 to 64 uppercase letters, digits or _"
+            )));
+        }
+        if !seen.insert(w.as_str()) {
+            return Err(err(format!("\"{w}\" is listed twice")));
+        }
+    }
+    if words.len() < min {
+        return Err(err(format!(
+            "expected at least {min} symbols, got {}",
+            words.len()
+        )));
+    }
+    if words.len() > super::common::MAX_SYMBOLS {
+        return Err(err(format!(
+            "at most {} symbols, got {}",
+            super::common::MAX_SYMBOLS,
+            words.len()
+        )));
+    }
+    Ok(words.to_vec())
+}
+
+/// The numbers `from..=to` written with `width` digits (`01`…`75`), as a symbol list.
+pub fn numbers(from: u32, to: u32, width: usize) -> Vec<String> {
+    (from..=to).map(|n| format!("{n:0width$}")).collect()
+}
+
+/// A `'static` copy of `s`, made once per distinct text: feature ids and names a spec
+/// defines (a card hand's combination) live as long as the process, like the library's own.
+pub fn intern(s: &str) -> &'static str {
+    static SEEN: Mutex<Option<HashSet<&'static str>>> = Mutex::new(None);
+    let mut seen = SEEN.lock().unwrap_or_else(|p| p.into_inner());
+    let set = seen.get_or_insert_with(HashSet::new);
+    if let Some(&s) = set.get(s) {
+        return s;
+    }
+    let leaked: &'static str = Box::leak(s.to_string().into_boxed_str());
+    set.insert(leaked);
+    leaked
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symbols_allow_words_and_numbers_and_refuse_the_rest() {
+        let w = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            symbols(&w(&["COQ", "07", "AS_DE_PIQUE"]), 2, "symbols").unwrap(),
+            w(&["COQ", "07", "AS_DE_PIQUE"])
+        );
+        let e = symbols(&w(&["COQ", "coq"]), 1, "symbols").unwrap_err();
+        assert_eq!(e.field, "symbols");
+        assert!(
+            e.message.contains("\"coq\" is not a symbol"),
+            "{}",
+            e.message
+        );
+        let e = symbols(&w(&["A", "A"]), 1, "x").unwrap_err();
+        assert_eq!(e.message, "\"A\" is listed twice");
+        let e = symbols(&w(&["A"]), 2, "x").unwrap_err();
+        assert_eq!(e.message, "expected at least 2 symbols, got 1");
+        assert!(symbols(&w(&["=1"]), 1, "x").is_err());
+    }
+
+    #[test]
+    fn numbers_are_zero_padded() {
+        assert_eq!(numbers(1, 3, 2), vec!["01", "02", "03"]);
+        assert_eq!(numbers(9, 10, 1), vec!["9", "10"]);
+    }
+
+    #[test]
+    fn interned_texts_are_shared() {
+        let a = intern("quinte_flush");
+        let b = intern(&String::from("quinte_flush"));
+        assert!(std::ptr::eq(a, b));
+        assert_eq!(a, "quinte_flush");
+    }
+
+    #[test]
+    fn parse_names_the_missing_or_unknown_field() {
+        #[derive(serde::Deserialize, Debug)]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct Raw {
+            cells: u32,
+        }
+        let t: toml::Table = toml::from_str("cellz = 3").unwrap();
+        let e = parse::<Raw>(t).unwrap_err();
+        assert_eq!(e.field, "cellz", "{e:?}");
+        let t: toml::Table = toml::from_str("").unwrap();
+        let e = parse::<Raw>(t).unwrap_err();
+        assert_eq!(e.field, "cells", "{e:?}");
+    }
+}
