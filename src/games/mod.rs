@@ -13,6 +13,7 @@
 pub mod common;
 pub mod composed;
 pub mod coq;
+pub mod match_symbols;
 pub mod pharaon;
 pub mod poker;
 pub mod reveal;

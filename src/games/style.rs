@@ -106,7 +106,7 @@ pub struct StyleInfo {
 }
 
 /// Every play style tirage knows, by name.
-pub static LIBRARY: &[StyleInfo] = &[super::reveal::INFO];
+pub static LIBRARY: &[StyleInfo] = &[super::match_symbols::INFO, super::reveal::INFO];
 
 /// The style named `name`.
 pub fn find(name: &str) -> Option<&'static StyleInfo> {
