@@ -13,6 +13,7 @@
 pub mod common;
 pub mod composed;
 pub mod coq;
+pub mod key_match;
 pub mod pharaon;
 pub mod poker;
 pub mod style;
