@@ -16,6 +16,7 @@ pub mod coq;
 pub mod key_match;
 pub mod pharaon;
 pub mod poker;
+pub mod reveal;
 pub mod style;
 
 use crate::lots::Way;
