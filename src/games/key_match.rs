@@ -235,9 +235,15 @@ impl KeyMatch {
                 .tier_amounts
                 .iter()
                 .copied()
-                .filter(|m| !m.is_zero())
+                .filter(|&m| !m.is_zero() && ctx.max.is_none_or(|max| m <= max))
                 .collect(),
         };
+        if let Some(m) = ctx.max.and_then(|max| amounts.iter().find(|&&m| m > max)) {
+            return Err(FieldError::new(
+                "amounts",
+                format!("{m} is above the surface's printed maximum; a spot never shows it"),
+            ));
+        }
         let amounts =
             AmountBox::new(amounts, ctx.captions).map_err(|e| FieldError::new("amounts", e))?;
         let decoy_weights = common::decoy_weights(
@@ -636,7 +642,7 @@ pub static INFO: StyleInfo = StyleInfo {
         Param {
             name: "amounts",
             kind: "array of amounts",
-            default: Some("every lot table amount"),
+            default: Some("every lot table amount, up to `max`"),
             about: "The amounts a spot may show (each with a caption).",
         },
         Param {
@@ -699,6 +705,7 @@ mod tests {
             labels: &labels,
             tier_amounts: &tiers,
             way_ids: &[],
+            max: None,
         };
         KeyMatch::build(table, &ctx)
     }
@@ -1009,6 +1016,7 @@ mod tests {
             labels: &labels,
             tier_amounts: &[],
             way_ids: &[],
+            max: None,
         };
         let m = build(table, &ctx).unwrap();
         assert_eq!(

@@ -18,6 +18,7 @@ pub mod pharaon;
 pub mod poker;
 pub mod reveal;
 pub mod style;
+pub mod symbol_to_prize;
 
 use crate::lots::Way;
 use crate::money::Money;
