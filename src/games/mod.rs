@@ -13,11 +13,13 @@
 pub mod common;
 pub mod composed;
 pub mod coq;
+pub mod key_match;
 pub mod match_symbols;
 pub mod pharaon;
 pub mod poker;
 pub mod reveal;
 pub mod style;
+pub mod symbol_to_prize;
 
 use crate::lots::Way;
 use crate::money::Money;
