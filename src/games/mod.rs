@@ -11,6 +11,7 @@
 //! shared by every game.
 
 pub mod common;
+pub mod compare;
 pub mod composed;
 pub mod coq;
 pub mod pharaon;
