@@ -16,6 +16,7 @@ pub mod composed;
 pub mod coq;
 pub mod pharaon;
 pub mod poker;
+pub mod reveal;
 pub mod style;
 
 use crate::lots::Way;
