@@ -184,6 +184,16 @@ impl Compare {
                 "expected one or more amounts above 0",
             ));
         }
+        if let Some(m) = raw
+            .box_amounts
+            .iter()
+            .find(|&&m| ctx.max.is_some_and(|x| m > x))
+        {
+            return Err(FieldError::new(
+                "box_amounts",
+                format!("{m} is above the surface's max; a box never shows more"),
+            ));
+        }
         let gain = AmountBox::new(raw.box_amounts, ctx.captions)
             .map_err(|e| FieldError::new("box_amounts", e))?;
         let decoy_weights =
@@ -676,6 +686,7 @@ mod tests {
             labels: &labels,
             tier_amounts: &[],
             way_ids: &[],
+            max: None,
         };
         let text = format!(
             "{games}from = 1\nto = 20\nbox_amounts = [1, 2, 5, 10, 100]\nnear_miss = 0.3\n\
@@ -883,6 +894,7 @@ mod tests {
             labels: &labels,
             tier_amounts: &[],
             way_ids: &[],
+            max: None,
         };
         let bad = |t: &str| {
             Compare::new(style::parse(toml::from_str(t).unwrap()).unwrap(), &ctx)

@@ -16,6 +16,7 @@ pub mod composed;
 #[cfg(test)]
 mod conformance;
 pub mod coq;
+pub mod lines;
 pub mod pharaon;
 pub mod poker;
 pub mod reveal;

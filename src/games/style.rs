@@ -106,7 +106,11 @@ pub struct StyleInfo {
 }
 
 /// Every play style tirage knows, by name.
-pub static LIBRARY: &[StyleInfo] = &[super::compare::INFO, super::reveal::INFO];
+pub static LIBRARY: &[StyleInfo] = &[
+    super::compare::INFO,
+    super::lines::INFO,
+    super::reveal::INFO,
+];
 
 /// The style named `name`.
 pub fn find(name: &str) -> Option<&'static StyleInfo> {
