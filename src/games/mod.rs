@@ -17,6 +17,7 @@ pub mod composed;
 mod conformance;
 pub mod coq;
 pub mod lines;
+pub mod match_count;
 pub mod pharaon;
 pub mod poker;
 pub mod reveal;

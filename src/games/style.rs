@@ -109,6 +109,7 @@ pub struct StyleInfo {
 pub static LIBRARY: &[StyleInfo] = &[
     super::compare::INFO,
     super::lines::INFO,
+    super::match_count::INFO,
     super::reveal::INFO,
 ];
 
