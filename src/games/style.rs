@@ -110,6 +110,7 @@ pub static LIBRARY: &[StyleInfo] = &[
     super::compare::INFO,
     super::lines::INFO,
     super::match_count::INFO,
+    super::match_symbols::INFO,
     super::reveal::INFO,
 ];
 

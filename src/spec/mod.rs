@@ -618,7 +618,7 @@ fn build_surfaces(
         let text = |v: Option<toml::Value>, field: &str| match v {
             Some(toml::Value::String(s)) => Ok(s),
             Some(_) => Err(err(field, "expected a string".into())),
-            None => Err(err(field, format!("every surface needs a `{field}`"))),
+            None => Err(err(field, format!("every surface needs `{field}`"))),
         };
         let name = text(table.remove("style"), "style")?;
         let max = match table.remove("max") {
