@@ -11,9 +11,12 @@
 //! shared by every game.
 
 pub mod common;
+pub mod compare;
 pub mod composed;
 pub mod coq;
 pub mod key_match;
+pub mod lines;
+pub mod match_count;
 pub mod match_symbols;
 pub mod pharaon;
 pub mod poker;
