@@ -369,8 +369,8 @@ mod tests {
         assert_eq!(
             m.describe(),
             [
-                "« Cash » shows 1 box; each box wins the amount it shows (2, 5), and a box \
-              showing 0 loses; the boxes' wins add up."
+                "« Cash » shows one box; it wins the amount it shows (2, 5), and loses when it \
+                 shows 0."
             ]
         );
     }
