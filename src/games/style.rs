@@ -103,7 +103,7 @@ pub struct StyleInfo {
 }
 
 /// Every play style tirage knows, by name.
-pub static LIBRARY: &[StyleInfo] = &[];
+pub static LIBRARY: &[StyleInfo] = &[super::card_hands::INFO];
 
 /// The style named `name`.
 pub fn find(name: &str) -> Option<&'static StyleInfo> {
