@@ -175,6 +175,14 @@ fn count_word(k: usize) -> String {
     W.get(k).map_or_else(|| k.to_string(), |w| w.to_string())
 }
 
+fn times_word(k: usize) -> String {
+    match k {
+        1 => "once".into(),
+        2 => "twice".into(),
+        k => format!("{} times", count_word(k)),
+    }
+}
+
 fn pct(x: u32) -> String {
     format!("{:.2}%", f64::from(x) / 1e4)
 }
@@ -810,17 +818,17 @@ impl MatchSymbols {
         for g in &self.games {
             let syms: Vec<&str> = g.winning.iter().map(|&c| self.symbol(c)).collect();
             let what = if syms.len() == 1 {
-                format!("exactly {} {}", count_word(g.k), syms[0])
+                format!("{} shows exactly {}", syms[0], times_word(g.k))
             } else {
                 format!(
-                    "exactly {} identical symbols, one of {}",
-                    count_word(g.k),
-                    syms.join(" ")
+                    "one of {} shows exactly {}",
+                    syms.join(" "),
+                    times_word(g.k)
                 )
             };
             let mut line = match &g.prize {
                 Prize::Box { col, .. } => format!(
-                    "« {} » wins the amount in its box {} when {what} show among {cells}.",
+                    "« {} » wins the amount in its box {} when {what} among {cells}.",
                     ctx.label(&g.id),
                     self.columns[*col].name
                 ),
@@ -831,7 +839,7 @@ impl MatchSymbols {
                     let legend: Vec<String> =
                         pairs.iter().map(|(m, s)| format!("{s} {m}")).collect();
                     format!(
-                        "« {} » wins when {what} show among {cells}: the matched symbol's amount in its pay legend ({}).",
+                        "« {} » wins when {what} among {cells}: the matched symbol's amount in its pay legend ({}).",
                         ctx.label(&g.id),
                         legend.join(", ")
                     )
@@ -854,10 +862,10 @@ impl MatchSymbols {
             v.push(line);
             if g.near_miss > 0 {
                 v.push(format!(
-                    "  near miss: {} of the tickets where « {} » loses show {} of one of its winning symbols",
+                    "  near miss: {} of the tickets where « {} » loses show one of its winning symbols {}, one short of the match",
                     pct(g.near_miss),
                     ctx.label(&g.id),
-                    g.k - 1
+                    times_word(g.k - 1)
                 ));
             }
             if let Prize::Box {
@@ -942,9 +950,9 @@ impl Mechanic for MatchSymbols {
                     id: g.near_miss_id,
                     kind: FeatureKind::NearMiss,
                     about: style::intern(&format!(
-                        "play area {} loses with {} of one of its winning symbols",
+                        "play area {} loses with one of its winning symbols shown {}",
                         g.id,
-                        g.k - 1
+                        times_word(g.k - 1)
                     )),
                 });
             }
@@ -1352,10 +1360,10 @@ pub static INFO: StyleInfo = StyleInfo {
         Param { name: "games.id", kind: "string", default: None, about: "The play area's id (its name in `areas` and [labels])." },
         Param { name: "games.match", kind: "integer", default: None, about: "How many identical symbols win (at least 2)." },
         Param { name: "games.winning", kind: "array of strings", default: Some("the legend's symbols, or every symbol no other play area lists"), about: "The symbols that win this play area." },
-        Param { name: "games.box", kind: "string", default: None, about: "Name of the amount box (columns {box}, {box}_caption); the prize is the amount it shows." },
-        Param { name: "games.amounts", kind: "array of amounts", default: None, about: "The amounts the box may show (each needs a caption)." },
+        Param { name: "games.box", kind: "string", default: Some("none: give `box` or `legend`"), about: "Name of the amount box (columns {box}, {box}_caption); the prize is the amount it shows." },
+        Param { name: "games.amounts", kind: "array of amounts", default: Some("none: required with `box`"), about: "The amounts the box may show (each needs a caption)." },
         Param { name: "games.decoy_weights", kind: "table amount → integer", default: Some("equal weights"), about: "Weights of the decoy amount a losing play area's box shows." },
-        Param { name: "games.legend", kind: "table symbol → amount", default: None, about: "Pay legend: the prize is the matched symbol's amount (instead of a box)." },
+        Param { name: "games.legend", kind: "table symbol → amount", default: Some("none: give `box` or `legend`"), about: "Pay legend: the prize is the matched symbol's amount (instead of a box)." },
         Param { name: "games.near_miss", kind: "share 0..1", default: Some("0"), about: "Share of the faces where the play area loses that show one symbol fewer than its match of a winning symbol." },
         Param { name: "games.multiplied", kind: "boolean", default: Some("true"), about: "Whether the surface's multipliers multiply this play area's win." },
     ],
@@ -1970,13 +1978,27 @@ near_miss = 0.4
         let d = coq().describe();
         assert_eq!(
             d[0],
-            "« Jeu 1 » wins the amount in its box gain1 when exactly two COQ show among the 8 cells « cells »."
+            "« Jeu 1 » wins the amount in its box gain1 when COQ shows exactly twice among the 8 cells « cells »."
         );
         let d = pyramid().describe();
         assert_eq!(
             d[0],
-            "« IV » wins when exactly three identical symbols, one of LION OISEAU BATEAU MAIN CROIX show among the 6 cells « IV »: the matched symbol's amount in its pay legend (LION 3, OISEAU 10, BATEAU 100, MAIN 1000, CROIX 10000). Anywhere among the cells, a MASQUE multiplies its win by 2."
+            "« IV » wins when one of LION OISEAU BATEAU MAIN CROIX shows exactly three times among the 6 cells « IV »: the matched symbol's amount in its pay legend (LION 3, OISEAU 10, BATEAU 100, MAIN 1000, CROIX 10000). Anywhere among the cells, a MASQUE multiplies its win by 2."
         );
+    }
+
+    #[test]
+    fn the_librarys_example_builds_and_carries_its_legend() {
+        let t: toml::Table = toml::from_str(INFO.example).unwrap();
+        let mut surface = t["surfaces"].as_array().unwrap()[0]
+            .as_table()
+            .unwrap()
+            .clone();
+        assert_eq!(surface.remove("style").unwrap().as_str(), Some(INFO.name));
+        let id = surface.remove("id").unwrap();
+        let m = build_from(id.as_str().unwrap(), &toml::to_string(&surface).unwrap()).unwrap();
+        assert!(m.check_way(&way("200", &[(None, 200)])).is_ok());
+        assert!(m.check_way(&way("lose", &[])).is_ok());
     }
 
     #[test]

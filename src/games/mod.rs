@@ -14,7 +14,6 @@ pub mod common;
 pub mod composed;
 #[cfg(test)]
 mod conformance;
-pub mod coq;
 pub mod match_symbols;
 pub mod pharaon;
 pub mod poker;

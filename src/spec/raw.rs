@@ -27,8 +27,6 @@ pub struct RawSpec {
     /// it. A panel with no label is named by its id.
     #[serde(default)]
     pub labels: Option<Spanned<BTreeMap<String, String>>>,
-    /// `[coq]`: the coq mechanic's symbols, GAIN box amounts, decoys and near misses.
-    pub coq: Option<Spanned<games::coq::RawCoq>>,
     /// `[poker]`: the poker mechanic's zone amounts, decoys, near misses, card captions and
     /// combination weights.
     pub poker: Option<Spanned<games::poker::RawPoker>>,
@@ -49,7 +47,7 @@ pub struct RawGame {
     /// Published name, e.g. `ASTRO ANNEE DU COQ`.
     pub name: String,
     /// Which mechanic builds and judges faces: `styles` (the default: the game is its
-    /// `[[surfaces]]`), or one of the published games `coq`, `poker`, `pharaon`.
+    /// `[[surfaces]]`), or one of the published games `poker`, `pharaon`.
     #[serde(default = "styles")]
     pub mechanic: String,
     /// Journal officiel reference of the règlement.
