@@ -56,8 +56,8 @@ fn golden_digests() {
     assert_eq!(line("tickets.bin"), GOLDEN_BIN);
     assert_eq!(line("validation.csv"), GOLDEN_VALIDATION);
 }
-const GOLDEN_CSV: &str = "679ba0e3a733f0bc1141842274d0bf1ded9047ba4de6949bce31abb8bc2ccdeb";
-const GOLDEN_BIN: &str = "6f29fa5c0c33567883dcd4b8dee3fa228e60554cf8e81574c12058f22ef109eb";
+const GOLDEN_CSV: &str = "d84548d020a2a902c086f7cc30de221a7fa73c2065d4a811f200e6b269d4162f";
+const GOLDEN_BIN: &str = "71e88404e8b984b337446cef1109b79fb8bca200b3a5a3ecd9907f005c8c384a";
 const GOLDEN_VALIDATION: &str = "b735075e960a1151817856f77f2b607a951255893388d86d3038d6bd420b6e78";
 
 #[test]

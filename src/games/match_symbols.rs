@@ -37,7 +37,7 @@ use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
-    Mark, MarkKind, Mechanic, Panel, MAX_CELLS,
+    Mark, MarkKind, Mechanic, Panel, MAX_CELLS, MAX_WINS,
 };
 use crate::lots::Way;
 use crate::money::Money;
@@ -80,6 +80,8 @@ struct RawSurface {
     panel: Option<String>,
     #[serde(default)]
     per_row: Option<usize>,
+    #[serde(default)]
+    decoy_feature: Option<String>,
 }
 
 /// `[[surfaces.games]]`: one play area.
@@ -103,6 +105,8 @@ struct RawGame {
     near_miss: f64,
     #[serde(default)]
     multiplied: Option<bool>,
+    #[serde(default)]
+    near_miss_feature: Option<String>,
 }
 
 /// Where a game's prize comes from.
@@ -139,7 +143,10 @@ struct Plan {
 }
 
 /// A way's wins as a cache key: sorted (area, amount) pairs.
-type PlanKey = Vec<(Option<u8>, Money)>;
+type PlanKey = ArrayVec<(Option<u8>, Money), MAX_WINS>;
+
+/// The symbols (and box codes) a game can win an amount with.
+type Options = ArrayVec<(u8, Option<u8>), { common::MAX_SYMBOLS }>;
 
 /// The match-symbols mechanic of one surface.
 pub struct MatchSymbols {
@@ -162,6 +169,22 @@ pub struct MatchSymbols {
     per_row: usize,
     description: Vec<String>,
     plans: RwLock<HashMap<PlanKey, Arc<Vec<Plan>>>>,
+}
+
+/// Checks a feature id a spec names: lowercase ASCII letters, digits and `_`, 1 to 64.
+fn feature_id(s: &str, field: &str) -> Result<&'static str, FieldError> {
+    if s.is_empty()
+        || s.len() > 64
+        || !s
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+    {
+        return Err(FieldError::new(
+            field,
+            format!("\"{s}\" is not a feature id: expected 1 to 64 lowercase letters, digits or _"),
+        ));
+    }
+    Ok(style::intern(s))
 }
 
 fn is_id(s: &str) -> bool {
@@ -463,7 +486,10 @@ impl MatchSymbols {
                 prize,
                 multiplied: g.multiplied.unwrap_or(true),
                 near_miss,
-                near_miss_id: style::intern(&format!("near_miss_{}", g.id)),
+                near_miss_id: match &g.near_miss_feature {
+                    Some(id) => feature_id(id, &f("near_miss_feature"))?,
+                    None => style::intern(&format!("near_miss_{}", g.id)),
+                },
             });
             area_ids.push(g.id.clone());
         }
@@ -504,6 +530,30 @@ impl MatchSymbols {
                 "no play area is multiplied (every game has `multiplied = false`)",
             ));
         }
+        let decoy_ids: Vec<&'static str> = match &raw.decoy_feature {
+            Some(id) => {
+                let id = feature_id(id, "decoy_feature")?;
+                vec![id; multipliers.len()]
+            }
+            None => multipliers
+                .iter()
+                .map(|&(c, _)| style::intern(&format!("decoy_{}", symbols[c].to_lowercase())))
+                .collect(),
+        };
+        let mut ids: Vec<&str> = games.iter().map(|g| g.near_miss_id).collect();
+        ids.extend(decoy_ids.iter().take(if raw.decoy_feature.is_some() {
+            1
+        } else {
+            usize::MAX
+        }));
+        for (i, id) in ids.iter().enumerate() {
+            if ids[..i].contains(id) {
+                return Err(FieldError::new(
+                    "games",
+                    format!("two near misses or decoys of the surface are both named \"{id}\""),
+                ));
+            }
+        }
         let panel = raw.panel.clone().unwrap_or_else(|| ctx.id.to_string());
         if !is_id(&panel) {
             return Err(FieldError::new(
@@ -539,10 +589,7 @@ impl MatchSymbols {
             owner,
             factor,
             multipliers: multipliers.iter().map(|&(c, _)| c as u8).collect(),
-            decoy_ids: multipliers
-                .iter()
-                .map(|&(c, _)| style::intern(&format!("decoy_{}", symbols[c].to_lowercase())))
-                .collect(),
+            decoy_ids,
             decoy_multiplier,
             min_match,
             panel,
@@ -573,7 +620,7 @@ impl MatchSymbols {
     }
 
     /// The winning symbols (and box codes) game `g` can win `amount` with under factor `f`.
-    fn options(&self, g: usize, amount: Money, f: u64) -> Vec<(u8, Option<u8>)> {
+    fn options(&self, g: usize, amount: Money, f: u64) -> Options {
         let game = &self.games[g];
         match &game.prize {
             Prize::Legend(amounts) => game
@@ -585,11 +632,11 @@ impl MatchSymbols {
                 .collect(),
             Prize::Box { amounts, .. } => {
                 if amount.cents() % f != 0 {
-                    return Vec::new();
+                    return Options::new();
                 }
                 match amounts.code(Money(amount.cents() / f)) {
                     Some(code) => game.winning.iter().map(|&s| (s, Some(code))).collect(),
-                    None => Vec::new(),
+                    None => Options::new(),
                 }
             }
         }
@@ -634,8 +681,12 @@ impl MatchSymbols {
 
     /// Every placement of `way`'s wins on the games, found once per set of wins.
     fn plans(&self, way: &Way) -> Result<Arc<Vec<Plan>>, String> {
-        let mut key: PlanKey = way.wins.iter().map(|w| (w.area, w.amount)).collect();
-        key.sort();
+        let mut key = PlanKey::new();
+        for w in &way.wins {
+            key.try_push((w.area, w.amount))
+                .map_err(|_| format!("more than {MAX_WINS} wins"))?;
+        }
+        key.sort_unstable();
         if let Some(p) = self
             .plans
             .read()
@@ -959,13 +1010,17 @@ impl Mechanic for MatchSymbols {
         }
         if self.decoy_multiplier > 0 {
             for (i, &c) in self.multipliers.iter().enumerate() {
+                if self.decoy_ids[..i].contains(&self.decoy_ids[i]) {
+                    continue;
+                }
                 v.push(FeatureInfo {
                     id: self.decoy_ids[i],
                     kind: FeatureKind::Decoy,
-                    about: style::intern(&format!(
-                        "a {} on a surface where nothing wins",
-                        self.symbol(c)
-                    )),
+                    about: style::intern(&if self.decoy_ids[1..].contains(&self.decoy_ids[0]) {
+                        "a multiplier on a surface where nothing wins".to_string()
+                    } else {
+                        format!("a {} on a surface where nothing wins", self.symbol(c))
+                    }),
                 });
             }
         }
@@ -1014,7 +1069,10 @@ impl Mechanic for MatchSymbols {
                 v.push(game.near_miss_id);
             }
         }
-        if self.decoy_multiplier == 1_000_000 && self.multipliers.len() == 1 && way.wins.is_empty()
+        if self.decoy_multiplier == 1_000_000
+            && !self.decoy_ids.is_empty()
+            && self.decoy_ids.iter().all(|&d| d == self.decoy_ids[0])
+            && way.wins.is_empty()
         {
             v.push(self.decoy_ids[0]);
         }
@@ -1136,18 +1194,22 @@ impl Mechanic for MatchSymbols {
                 push(&mut cells, c, 1)?;
             }
         }
+        // The other cells: each drawn uniformly among the symbols still allowed.
+        let mut open: ArrayVec<u8, { common::MAX_SYMBOLS }> = (0..self.n_symbols)
+            .filter(|&s| room[s] > 0)
+            .map(|s| s as u8)
+            .collect();
         while cells.len() < self.cells {
-            let open = room[..self.n_symbols].iter().filter(|&&r| r > 0).count() as u32;
-            if open == 0 {
+            if open.is_empty() {
                 return Err("no symbol left to fill the cells".into());
             }
-            let k = below(rng, open) as usize;
-            let s = (0..self.n_symbols)
-                .filter(|&s| room[s] > 0)
-                .nth(k)
-                .expect("open counts the symbols with room");
-            room[s] -= 1;
-            cells.push(s as u8);
+            let k = below(rng, open.len() as u32) as usize;
+            let s = open[k];
+            room[s as usize] -= 1;
+            if room[s as usize] == 0 {
+                open.swap_remove(k);
+            }
+            cells.push(s);
         }
         shuffle(rng, &mut cells);
         face.codes[..self.cells].copy_from_slice(&cells);
@@ -1354,6 +1416,7 @@ pub static INFO: StyleInfo = StyleInfo {
         Param { name: "cell_prefix", kind: "string", default: Some("\"{id}_\""), about: "Column name prefix of the cells." },
         Param { name: "multiplier", kind: "table symbol → integer", default: Some("{}"), about: "Multiplier symbols and their factor: shown anywhere, it multiplies the win of the multiplied play areas." },
         Param { name: "decoy_multiplier", kind: "share 0..1", default: Some("0"), about: "Share of the faces where nothing wins on the surface that show one multiplier (a decoy)." },
+        Param { name: "decoy_feature", kind: "string", default: Some("\"decoy_<multiplier, lowercase>\""), about: "The feature id of a lone multiplier (one id for every multiplier symbol)." },
         Param { name: "panel", kind: "string", default: Some("\"{id}\""), about: "Panel id (key in [labels]) of the cells on proofs." },
         Param { name: "per_row", kind: "integer", default: Some("cells"), about: "Cells per printed row on proofs." },
         Param { name: "games", kind: "array of tables", default: None, about: "The play areas: id, match, winning, box + amounts + decoy_weights or legend, near_miss, multiplied." },
@@ -1365,6 +1428,7 @@ pub static INFO: StyleInfo = StyleInfo {
         Param { name: "games.decoy_weights", kind: "table amount → integer", default: Some("equal weights"), about: "Weights of the decoy amount a losing play area's box shows." },
         Param { name: "games.legend", kind: "table symbol → amount", default: Some("none: give `box` or `legend`"), about: "Pay legend: the prize is the matched symbol's amount (instead of a box)." },
         Param { name: "games.near_miss", kind: "share 0..1", default: Some("0"), about: "Share of the faces where the play area loses that show one symbol fewer than its match of a winning symbol." },
+        Param { name: "games.near_miss_feature", kind: "string", default: Some("\"near_miss_<id>\""), about: "The feature id of the play area's near miss." },
         Param { name: "games.multiplied", kind: "boolean", default: Some("true"), about: "Whether the surface's multipliers multiply this play area's win." },
     ],
     example: r#"[[surfaces]]
@@ -2002,6 +2066,43 @@ near_miss = 0.4
     }
 
     #[test]
+    fn feature_ids_may_be_named_by_the_spec() {
+        let text = PYRAMID
+            .replace(
+                "decoy_multiplier = 0.25",
+                "decoy_multiplier = 0.25\ndecoy_feature = \"decoy_mask\"",
+            )
+            .replace(
+                "near_miss = 0.4",
+                "near_miss = 0.4\nnear_miss_feature = \"near_miss_pyramid\"",
+            );
+        let m = build_from("j4", &text).unwrap();
+        assert_eq!(
+            m.features().iter().map(|f| f.id).collect::<Vec<_>>(),
+            ["near_miss_pyramid", "decoy_mask"]
+        );
+        let f = m
+            .synthesize_showing(
+                &way("lose", &[]),
+                Some("decoy_mask"),
+                &mut FaceRng::seed_from_u64(1),
+            )
+            .unwrap();
+        assert!(m.evaluate(&f).shows("decoy_mask"));
+        let e = build_from(
+            "j4",
+            &text.replace("\"decoy_mask\"", "\"near_miss_pyramid\""),
+        )
+        .err()
+        .unwrap();
+        assert_eq!(e.field, "games");
+        let e = build_from("j4", &text.replace("\"decoy_mask\"", "\"Decoy\""))
+            .err()
+            .unwrap();
+        assert_eq!(e.field, "decoy_feature");
+    }
+
+    #[test]
     fn synthesis_is_deterministic() {
         let m = coq();
         let w = way("10+20", &[(None, 10), (None, 20)]);
@@ -2014,5 +2115,5 @@ near_miss = 0.4
         assert_eq!(codes, VECTOR.to_vec());
     }
 
-    const VECTOR: [u8; 12] = [13, 12, 6, 10, 9, 12, 15, 9, 3, 5, 4, 6];
+    const VECTOR: [u8; 12] = [13, 12, 6, 8, 9, 12, 11, 9, 3, 5, 4, 6];
 }
