@@ -16,6 +16,7 @@ pub mod composed;
 mod conformance;
 pub mod coq;
 pub mod key_match;
+pub mod match_symbols;
 pub mod pharaon;
 pub mod poker;
 pub mod reveal;

@@ -108,6 +108,7 @@ pub struct StyleInfo {
 /// Every play style tirage knows, by name.
 pub static LIBRARY: &[StyleInfo] = &[
     super::key_match::INFO,
+    super::match_symbols::INFO,
     super::reveal::INFO,
     super::symbol_to_prize::INFO,
 ];
