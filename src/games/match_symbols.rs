@@ -420,6 +420,14 @@ impl MatchSymbols {
                             "expected one or more amounts above 0",
                         ));
                     }
+                    if let Some(max) = ctx.max {
+                        if let Some(m) = list.iter().find(|&&m| m > max) {
+                            return Err(FieldError::new(
+                                f("amounts"),
+                                format!("{m} is above the surface's printed maximum {max}; a box shows no amount above it"),
+                            ));
+                        }
+                    }
                     let amounts = AmountBox::new(list, ctx.captions)
                         .map_err(|e| FieldError::new(f("amounts"), e))?;
                     let weights = match &g.decoy_weights {
@@ -1393,6 +1401,7 @@ mod tests {
             labels: &labels,
             tier_amounts: &[],
             way_ids: &[],
+            max: None,
         };
         MatchSymbols::new(toml::from_str(text).unwrap(), &ctx)
     }
