@@ -11,11 +11,12 @@
 //! shared by every game.
 
 pub mod common;
+pub mod compare;
 pub mod composed;
-#[cfg(test)]
-mod conformance;
 pub mod coq;
 pub mod key_match;
+pub mod lines;
+pub mod match_count;
 pub mod match_symbols;
 pub mod pharaon;
 pub mod poker;
@@ -334,6 +335,11 @@ pub trait Mechanic: Send + Sync + std::any::Any {
     /// (its symbols and its amount), and on losing play areas the near misses and decoys
     /// `ev` reports. Marks never change the prize.
     fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark>;
+    /// The surfaces of a game made of play styles, in face order: each surface's id and its
+    /// style's name. Empty for a mechanic that is one published game.
+    fn surfaces(&self) -> Vec<(String, &'static str)> {
+        Vec::new()
+    }
     /// Judges `face` by the règlement alone.
     fn evaluate(&self, face: &Face) -> Evaluation;
     /// Human-readable lines on the mechanic's settings, for `tirage check`.

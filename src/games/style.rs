@@ -107,7 +107,10 @@ pub struct StyleInfo {
 
 /// Every play style tirage knows, by name.
 pub static LIBRARY: &[StyleInfo] = &[
+    super::compare::INFO,
     super::key_match::INFO,
+    super::lines::INFO,
+    super::match_count::INFO,
     super::match_symbols::INFO,
     super::reveal::INFO,
     super::symbol_to_prize::INFO,
