@@ -558,22 +558,13 @@ fn build_mechanic(raw: &raw::RawSpec, at: &ErrorAt) -> Result<Box<dyn Mechanic>,
                 at,
             )?))
         }
-        "pharaon" => {
-            let sec = raw.pharaon.as_ref().ok_or_else(|| missing("pharaon"))?;
-            Ok(Box::new(games::pharaon::Pharaon::new(
-                sec,
-                &captions,
-                &tier_amounts(raw),
-                at,
-            )?))
-        }
         "styles" => build_surfaces(raw, &captions, at),
         other => Err(at.at(
             Some(raw.game.span().start),
             "game.mechanic",
             format!(
                 "unknown mechanic \"{other}\"; expected \"styles\" (the default) or one of: \
-                 coq, pharaon, poker"
+                 coq, poker"
             ),
         )),
     }

@@ -32,8 +32,6 @@ pub struct RawSpec {
     /// `[poker]`: the poker mechanic's zone amounts, decoys, near misses, card captions and
     /// combination weights.
     pub poker: Option<Spanned<games::poker::RawPoker>>,
-    /// `[pharaon]`: the pharaon mechanic's decoy symbols, decoy amounts, decoys and near misses.
-    pub pharaon: Option<Spanned<games::pharaon::RawPharaon>>,
     /// `[[surfaces]]`: the game's surfaces, each of a play style of the library
     /// ([`games::style`]), with its `style`, its `id` and the style's own parameters.
     #[serde(default)]
@@ -49,7 +47,7 @@ pub struct RawGame {
     /// Published name, e.g. `ASTRO ANNEE DU COQ`.
     pub name: String,
     /// Which mechanic builds and judges faces: `styles` (the default: the game is its
-    /// `[[surfaces]]`), or one of the published games `coq`, `poker`, `pharaon`.
+    /// `[[surfaces]]`), or one of the published games `coq`, `poker`.
     #[serde(default = "styles")]
     pub mechanic: String,
     /// Journal officiel reference of the règlement.
