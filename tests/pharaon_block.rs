@@ -31,6 +31,22 @@ fn small_pharaon_block_generates_and_verifies_clean() {
          j2_sym1,j2_sym2,j2_sym3,j2_amt1,j2_amt2,j2_amt3,j2_cap1,j2_cap2,j2_cap3,\
          j3_p1_left,j3_p1_right,j3_p2_left,j3_p2_right,j4_1,j4_2,j4_3,j4_4,j4_5,j4_6"
     );
+    // Printed maxima (art. 3.6): no amount above them is shown, not even as a decoy.
+    let head: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    for row in csv.lines().skip(1) {
+        let f: Vec<&str> = row.split(',').collect();
+        for (name, max) in [
+            ("j1_amount", 5000),
+            ("j2_amt1", 10000),
+            ("j2_amt2", 10000),
+            ("j2_amt3", 10000),
+        ] {
+            let v: u64 = f[head.iter().position(|&h| h == name).unwrap()]
+                .parse()
+                .unwrap();
+            assert!(v <= max, "{name} shows {v}: {row}");
+        }
+    }
     // Golden digests of this fixed-seed block: rewrite only on purpose (a change of the
     // play styles' draws, of the RNG contract or of a file format).
     assert_eq!(

@@ -731,8 +731,9 @@ pub static INFO: StyleInfo = StyleInfo {
             multiplied by a multiplier symbol shown on the surface; with halves, a pedestal wins \
             when its left and right halves rebuild a legend symbol.",
     naive: "A player finds each legend symbol shown (rebuilt, with halves) and wins its amount, \
-            multiplied when a multiplier shows; no face has more winning cells than `max_wins` \
-            or two multipliers.",
+            multiplied when a multiplier shows, and may read a repeated symbol as a match; no \
+            face has more winning cells than `max_wins`, two multipliers or a decoy in two \
+            cells.",
     columns: "{id}_1..n (one symbol per cell); with halves {id}_p1_left {id}_p1_right … \
               {id}_pn_left {id}_pn_right",
     params: &[
@@ -752,8 +753,8 @@ pub static INFO: StyleInfo = StyleInfo {
             name: "decoys",
             kind: "array of strings",
             default: None,
-            about: "Symbols outside the legend, shown on cells that do not win (with halves, at \
-                    least 2).",
+            about: "Symbols outside the legend, shown on cells that do not win, never one in two \
+                    cells: at least `cells` of them (with halves, at least 2).",
         },
         Param {
             name: "halves",
