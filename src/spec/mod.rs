@@ -548,23 +548,13 @@ fn build_mechanic(raw: &raw::RawSpec, at: &ErrorAt) -> Result<Box<dyn Mechanic>,
             let sec = raw.coq.as_ref().ok_or_else(|| missing("coq"))?;
             Ok(Box::new(games::coq::Coq::new(sec, &captions, at)?))
         }
-        "poker" => {
-            let sec = raw.poker.as_ref().ok_or_else(|| missing("poker"))?;
-            Ok(Box::new(games::poker::Poker::new(
-                sec,
-                &captions,
-                &tier_amounts(raw),
-                &way_ids(raw),
-                at,
-            )?))
-        }
         "styles" => build_surfaces(raw, &captions, at),
         other => Err(at.at(
             Some(raw.game.span().start),
             "game.mechanic",
             format!(
                 "unknown mechanic \"{other}\"; expected \"styles\" (the default) or one of: \
-                 coq, poker"
+                 coq"
             ),
         )),
     }

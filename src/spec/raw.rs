@@ -29,9 +29,6 @@ pub struct RawSpec {
     pub labels: Option<Spanned<BTreeMap<String, String>>>,
     /// `[coq]`: the coq mechanic's symbols, GAIN box amounts, decoys and near misses.
     pub coq: Option<Spanned<games::coq::RawCoq>>,
-    /// `[poker]`: the poker mechanic's zone amounts, decoys, near misses, card captions and
-    /// combination weights.
-    pub poker: Option<Spanned<games::poker::RawPoker>>,
     /// `[[surfaces]]`: the game's surfaces, each of a play style of the library
     /// ([`games::style`]), with its `style`, its `id` and the style's own parameters.
     #[serde(default)]
@@ -47,7 +44,7 @@ pub struct RawGame {
     /// Published name, e.g. `ASTRO ANNEE DU COQ`.
     pub name: String,
     /// Which mechanic builds and judges faces: `styles` (the default: the game is its
-    /// `[[surfaces]]`), or one of the published games `coq`, `poker`.
+    /// `[[surfaces]]`), or the published game `coq`.
     #[serde(default = "styles")]
     pub mechanic: String,
     /// Journal officiel reference of the règlement.
