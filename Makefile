@@ -46,16 +46,18 @@ test:
 	$(CARGO) test --locked
 
 ## make bench: criterion benchmarks (several minutes): the pipeline with a full-size coq
-## block, and poker synthesis / evaluation next to rs_poker, with poker's dead-end rate
+## block, poker synthesis / evaluation next to rs_poker with poker's dead-end rate, and
+## every play style's face work per play area (every spec and example game)
 bench:
 	$(CARGO) bench --locked --bench pipeline
 	$(CARGO) bench --locked --bench poker
+	$(CARGO) bench --locked --bench styles
 
-## make check: formatting, lints, and every spec under game_specs/
+## make check: formatting, lints, and every spec under game_specs/ and its examples/
 check: build
 	$(CARGO) fmt --check
 	$(CARGO) clippy --locked --all-targets -- -D warnings
-	for s in game_specs/*.toml; do $(BIN) check $$s >/dev/null || exit 1; echo "$$s: OK"; done
+	for s in game_specs/*.toml game_specs/examples/*.toml; do $(BIN) check $$s >/dev/null || exit 1; echo "$$s: OK"; done
 
 ## make install [PREFIX=dir]: build in release mode and put `tirage` in $(PREFIX)/bin
 ## (default ~/.cargo/bin, on PATH with a rustup install)

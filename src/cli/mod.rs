@@ -9,6 +9,7 @@ mod keys;
 mod progress;
 mod render;
 mod seed;
+mod styles;
 mod verify;
 
 use clap::{Parser, Subcommand};
@@ -35,6 +36,8 @@ enum Command {
     Verify(verify::Args),
     /// Validate a game spec and print its tiers, ways, odds and payout.
     Check(check::Args),
+    /// List the play styles a game's surfaces are made of, with their parameters.
+    Styles(styles::Args),
     /// Make a small QA deck of specimen (never payable) tickets.
     Deck(deck::Args),
     /// Draw proofs of a block's or deck's tickets: SVG files, or a PDF proof sheet.
@@ -72,6 +75,7 @@ pub(crate) fn run() -> ExitCode {
         Command::Generate(a) => generate::run(a),
         Command::Verify(a) => verify::run(a),
         Command::Check(a) => check::run(a),
+        Command::Styles(a) => styles::run(a),
         Command::Deck(a) => deck::run(a),
         Command::Render(a) => render::run(a),
         Command::Keygen(a) => keys::run_keygen(a),

@@ -30,10 +30,25 @@ pub struct Surface {
     pub style: &'static str,
     /// The style's mechanic for this surface.
     pub mechanic: Box<dyn Mechanic>,
+    /// The surface's printed maximum, in cents: no split gives it more, and a face where it
+    /// wins more is ambiguous.
+    pub max: Option<Money>,
     /// First face column of the surface in the composed face.
     offset: usize,
     /// First play area of the surface in the composed game.
     area_offset: u8,
+}
+
+/// One surface as the spec gives it, before it is put beside the others.
+pub struct Part {
+    /// The surface's id.
+    pub id: String,
+    /// Its play style's name.
+    pub style: &'static str,
+    /// Its printed maximum, in cents (`max`).
+    pub max: Option<Money>,
+    /// The style's mechanic for it.
+    pub mechanic: Box<dyn Mechanic>,
 }
 
 /// A way split over the surfaces: one sub-way per surface (a losing one for a surface that
@@ -53,17 +68,23 @@ pub struct Composed {
 }
 
 impl Composed {
-    /// Puts `surfaces` (id, style name, mechanic) side by side. Errors: no surface, a face
+    /// Puts the surfaces side by side, in the spec's order. Errors: no surface, a face
     /// column or play area name used by two surfaces, or more than [`MAX_CELLS`] face
     /// columns in all; each error names what is wrong.
-    pub fn new(parts: Vec<(String, &'static str, Box<dyn Mechanic>)>) -> Result<Composed, String> {
+    pub fn new(parts: Vec<Part>) -> Result<Composed, String> {
         if parts.is_empty() {
             return Err("a game needs at least one [[surfaces]] entry".into());
         }
         let mut surfaces = Vec::new();
         let mut columns: Vec<Column> = Vec::new();
         let mut areas: Vec<String> = Vec::new();
-        for (id, style, mechanic) in parts {
+        for Part {
+            id,
+            style,
+            max,
+            mechanic,
+        } in parts
+        {
             let offset = columns.len();
             let area_offset = u8::try_from(areas.len()).map_err(|_| "more than 255 play areas")?;
             for c in mechanic.columns() {
@@ -97,6 +118,7 @@ impl Composed {
                 id,
                 style,
                 mechanic,
+                max,
                 offset,
                 area_offset,
             });
@@ -210,11 +232,18 @@ impl Composed {
                     })
                     .collect();
                 let refused = split.iter().enumerate().find_map(|(s, sw)| {
-                    self.surfaces[s]
+                    let surface = &self.surfaces[s];
+                    if let Some(max) = surface.max.filter(|&m| sw.amount > m) {
+                        return Some(format!(
+                            "surface \"{}\" would win {}, above its printed maximum {max}",
+                            surface.id, sw.amount
+                        ));
+                    }
+                    surface
                         .mechanic
                         .check_way(sw)
                         .err()
-                        .map(|e| format!("surface \"{}\": {e}", self.surfaces[s].id))
+                        .map(|e| format!("surface \"{}\": {e}", surface.id))
                 });
                 match refused {
                     None => found.push(split),
@@ -296,6 +325,9 @@ impl Composed {
 
 /// Ambiguity of a face whose surfaces together win more often than one evaluation can hold.
 pub const AMB_TOO_MANY_WINS: &str = "more winning play areas than one ticket may have";
+
+/// Ambiguity of a face where a surface wins more than its printed maximum.
+pub const AMB_ABOVE_MAX: &str = "a surface wins more than its printed maximum";
 
 impl Mechanic for Composed {
     fn name(&self) -> &'static str {
@@ -487,15 +519,31 @@ impl Mechanic for Composed {
                     name: f.name,
                 });
             }
+            if surface.max.is_some_and(|m| sub.prize() > m) {
+                ev.ambiguities.push(AMB_ABOVE_MAX);
+            }
             ev.ambiguities.extend(sub.ambiguities);
         }
         ev
     }
 
+    fn surfaces(&self) -> Vec<(String, &'static str)> {
+        self.surfaces
+            .iter()
+            .map(|s| (s.id.clone(), s.style))
+            .collect()
+    }
+
     fn describe(&self) -> Vec<String> {
         let mut v = Vec::new();
         for s in &self.surfaces {
-            v.push(format!("surface \"{}\" ({}):", s.id, s.style));
+            match s.max {
+                Some(m) => v.push(format!(
+                    "surface \"{}\" ({}), printed maximum {m}:",
+                    s.id, s.style
+                )),
+                None => v.push(format!("surface \"{}\" ({}):", s.id, s.style)),
+            }
             for line in s.mechanic.describe() {
                 v.push(format!("  {line}"));
             }

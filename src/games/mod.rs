@@ -12,10 +12,17 @@
 
 pub mod card_hands;
 pub mod common;
+pub mod compare;
 pub mod composed;
 pub mod coq;
+pub mod key_match;
+pub mod lines;
+pub mod match_count;
+pub mod match_symbols;
 pub mod pharaon;
+pub mod reveal;
 pub mod style;
+pub mod symbol_to_prize;
 
 use crate::lots::Way;
 use crate::money::Money;
@@ -328,122 +335,13 @@ pub trait Mechanic: Send + Sync + std::any::Any {
     /// (its symbols and its amount), and on losing play areas the near misses and decoys
     /// `ev` reports. Marks never change the prize.
     fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark>;
+    /// The surfaces of a game made of play styles, in face order: each surface's id and its
+    /// style's name. Empty for a mechanic that is one published game.
+    fn surfaces(&self) -> Vec<(String, &'static str)> {
+        Vec::new()
+    }
     /// Judges `face` by the règlement alone.
     fn evaluate(&self, face: &Face) -> Evaluation;
     /// Human-readable lines on the mechanic's settings, for `tirage check`.
     fn describe(&self) -> Vec<String>;
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::block::judge;
-    use crate::spec::GameSpec;
-    use rand_core::SeedableRng;
-    use std::path::Path;
-
-    /// Every mechanic: its panels draw every face column but the captions exactly once; on
-    /// every way's faces, each winning play area has a cell marked as its win, a losing
-    /// one none, and each near miss or decoy the evaluation reports has its cell marked.
-    #[test]
-    fn panels_draw_every_cell_once_and_marks_follow_the_evaluation() {
-        for rel in [
-            "game_specs/coq.toml",
-            "game_specs/poker.toml",
-            "game_specs/pharaon.toml",
-        ] {
-            let s = GameSpec::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)).unwrap();
-            let m = &s.mechanic;
-            let mut drawn: Vec<usize> = m.panels().iter().flat_map(|p| p.rows.concat()).collect();
-            drawn.sort_unstable();
-            let want: Vec<usize> = (0..m.columns().len())
-                .filter(|&i| !matches!(m.columns()[i].kind, ColumnKind::Caption { .. }))
-                .collect();
-            assert_eq!(drawn, want, "{rel}");
-            let mut seen_losing = 0;
-            for way in &s.ways {
-                for seed in 0..40u64 {
-                    let face = m
-                        .synthesize(way, &mut FaceRng::seed_from_u64(seed))
-                        .unwrap();
-                    let ev = m.evaluate(&face);
-                    let marks = m.marks(&face, &ev);
-                    for a in 0..m.areas().len() as u8 {
-                        let wins = ev.wins.iter().any(|w| w.area == a);
-                        let marked = marks.iter().any(|k| k.area == a && k.kind == MarkKind::Win);
-                        assert_eq!(wins, marked, "{rel} {} seed {seed} area {a}", way.id);
-                    }
-                    for f in &ev.losing_features {
-                        seen_losing += 1;
-                        assert!(
-                            marks
-                                .iter()
-                                .any(|k| k.area == f.area && k.kind != MarkKind::Win),
-                            "{rel} {} seed {seed}: {} unmarked",
-                            way.id,
-                            f.name
-                        );
-                    }
-                }
-            }
-            assert!(seen_losing > 0, "{rel}");
-        }
-    }
-
-    /// Every mechanic: each feature on each way that can show it comes out on the face,
-    /// judged as its way, from several streams; a way that cannot show it gets an `Err`,
-    /// never a face without it; and `show = None` draws exactly what `synthesize` draws.
-    #[test]
-    fn every_feature_on_every_way_that_can_show_it() {
-        for rel in [
-            "game_specs/coq.toml",
-            "game_specs/poker.toml",
-            "game_specs/pharaon.toml",
-            "tests/specs/poker_small.toml",
-        ] {
-            let s = GameSpec::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)).unwrap();
-            let m = &s.mechanic;
-            let features = m.features();
-            assert!(!features.is_empty(), "{rel}");
-            for (id, way) in s.ways.iter().enumerate() {
-                for f in &features {
-                    for seed in 0..6u64 {
-                        let mut rng = FaceRng::seed_from_u64(seed);
-                        match m.can_show(way, f.id) {
-                            Ok(()) => {
-                                let face = synthesize_showing_checked(&**m, way, f.id, &mut rng)
-                                    .unwrap_or_else(|e| panic!("{rel} {} {}: {e}", way.id, f.id));
-                                assert_eq!(
-                                    judge(&s, &face).realises(&s, id as u16),
-                                    Ok(()),
-                                    "{rel} {}",
-                                    way.id
-                                );
-                                assert!(m.evaluate(&face).shows(f.id));
-                            }
-                            Err(_) => assert!(
-                                m.synthesize_showing(way, Some(f.id), &mut rng).is_err(),
-                                "{rel} {} {}",
-                                way.id,
-                                f.id
-                            ),
-                        }
-                    }
-                }
-                for always in m.always_shows(way) {
-                    let mut rng = FaceRng::seed_from_u64(9);
-                    for _ in 0..10 {
-                        assert!(m
-                            .evaluate(&m.synthesize(way, &mut rng).unwrap())
-                            .shows(always));
-                    }
-                }
-                let (mut a, mut b) = (FaceRng::seed_from_u64(5), FaceRng::seed_from_u64(5));
-                assert_eq!(
-                    m.synthesize(way, &mut a),
-                    m.synthesize_showing(way, None, &mut b)
-                );
-            }
-        }
-    }
 }

@@ -32,6 +32,9 @@ pub struct StyleCtx<'a> {
     pub tier_amounts: &'a [Money],
     /// The id of every way of the lot table, in the spec's order.
     pub way_ids: &'a [String],
+    /// The surface's printed maximum (`max`), in cents: the composed game never lets the
+    /// surface win more, and a style shows no amount (not even a decoy) above it.
+    pub max: Option<Money>,
 }
 
 impl StyleCtx<'_> {
@@ -103,7 +106,16 @@ pub struct StyleInfo {
 }
 
 /// Every play style tirage knows, by name.
-pub static LIBRARY: &[StyleInfo] = &[super::card_hands::INFO];
+pub static LIBRARY: &[StyleInfo] = &[
+    super::card_hands::INFO,
+    super::compare::INFO,
+    super::key_match::INFO,
+    super::lines::INFO,
+    super::match_count::INFO,
+    super::match_symbols::INFO,
+    super::reveal::INFO,
+    super::symbol_to_prize::INFO,
+];
 
 /// The style named `name`.
 pub fn find(name: &str) -> Option<&'static StyleInfo> {

@@ -608,9 +608,16 @@ fn build_surfaces(
         let text = |v: Option<toml::Value>, field: &str| match v {
             Some(toml::Value::String(s)) => Ok(s),
             Some(_) => Err(err(field, "expected a string".into())),
-            None => Err(err(field, format!("every surface needs a `{field}`"))),
+            None => Err(err(field, format!("every surface needs `{field}`"))),
         };
         let name = text(table.remove("style"), "style")?;
+        let max = match table.remove("max") {
+            None => None,
+            Some(v) => Some(
+                v.try_into::<Money>()
+                    .map_err(|e| err("max", format!("expected an amount: {}", e.message())))?,
+            ),
+        };
         let id = text(table.remove("id"), "id")?;
         if id.is_empty() || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
             return Err(err(
@@ -634,9 +641,15 @@ fn build_surfaces(
             labels: &labels,
             tier_amounts: &tiers,
             way_ids: &ways,
+            max,
         };
         let mechanic = (info.build)(table, &ctx).map_err(|e| err(&e.field, e.message))?;
-        parts.push((id, info.name, mechanic));
+        parts.push(games::composed::Part {
+            id,
+            style: info.name,
+            max,
+            mechanic,
+        });
     }
     let composed = games::composed::Composed::new(parts)
         .map_err(|m| at.at(Some(raw.surfaces[0].span().start), "surfaces", m))?;

@@ -1,0 +1,70 @@
+//! `tirage styles`: the play styles of the library, with their parameters.
+
+use super::Outcome;
+use anyhow::Result;
+use std::io::Write;
+use tirage::games::style::{StyleInfo, LIBRARY};
+
+/// Arguments of `tirage styles`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Example:\n  tirage styles\n  tirage styles --json\n  tirage styles reveal")]
+pub(super) struct Args {
+    /// Show only this style (its name as a surface's `style` gives it), with its example.
+    name: Option<String>,
+    /// Print the library as JSON (one object per style) for tools.
+    #[arg(long)]
+    json: bool,
+}
+
+pub(super) fn run(a: Args) -> Result<Outcome> {
+    let chosen: Vec<&StyleInfo> = match &a.name {
+        None => LIBRARY.iter().collect(),
+        Some(n) => {
+            let s = LIBRARY.iter().find(|s| s.name == n).ok_or_else(|| {
+                let known: Vec<&str> = LIBRARY.iter().map(|s| s.name).collect();
+                anyhow::anyhow!(
+                    "unknown play style \"{n}\"; expected one of: {}",
+                    known.join(", ")
+                )
+            })?;
+            vec![s]
+        }
+    };
+    let out = if a.json {
+        serde_json::to_string_pretty(&chosen)? + "\n"
+    } else {
+        chosen
+            .iter()
+            .map(|s| text(s, a.name.is_some()))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    // A reader that stops early (`tirage styles | head`) is not an error.
+    match std::io::stdout().lock().write_all(out.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(Outcome::Success),
+    }
+}
+
+/// One style in words: its name and term, how it wins, its naive reading, its columns and
+/// parameters, and with `example` a complete surface using it.
+fn text(s: &StyleInfo, example: bool) -> String {
+    let mut out = format!("{} — {}\n", s.name, s.term);
+    out += &format!("  {}\n", s.about);
+    out += &format!("  naive reading: {}\n", s.naive);
+    out += &format!("  columns: {}\n", s.columns);
+    out += "  parameters (besides style, id and max):\n";
+    for p in s.params {
+        let default = p
+            .default
+            .map_or("required".to_string(), |d| format!("default {d}"));
+        out += &format!("    {:<16} {} ({default}): {}\n", p.name, p.kind, p.about);
+    }
+    if example {
+        out += "  example:\n";
+        for line in s.example.lines() {
+            out += &format!("    {line}\n");
+        }
+    }
+    out
+}

@@ -1,0 +1,1996 @@
+//! The *match symbols* play style (WAC 315-10-024 "match symbols", "match two or more",
+//! "three like symbols"): a surface of symbol cells read by one or more play areas.
+//!
+//! **Rule.** The surface shows `cells` symbol cells. Each play area (a *game* of the surface,
+//! `[[surfaces.games]]`) has a match count `k` (≥ 2) and its winning symbols. A game wins
+//! when one of its winning symbols shows exactly `k` times among the cells; it wins at most
+//! once. Its prize is either the amount shown in its own amount box (`box`) or the amount
+//! its pay legend gives the matched symbol (`legend`). A multiplier symbol (`multiplier`
+//! table, e.g. `MASQUE = 2`) anywhere among the cells multiplies the win of every game it
+//! applies to (`multiplied`, default true). The surface's wins add up.
+//!
+//! **Naive reading.** A player who glances at the ticket reads any symbol shown `k` times
+//! or more, for any game's `k`, as a win, and a multiplier as multiplying whatever wins. So
+//! no face ever shows (each is flagged in [`Evaluation::ambiguities`]):
+//! - a winning symbol more times than its game's `k` ([`AMB_OVER`]);
+//! - two different symbols completing one game ([`AMB_TWO_COMPLETE`]);
+//! - a symbol shown as often as the surface's smallest `k` that completes no game
+//!   ([`AMB_IDLE_REPEAT`]);
+//! - two multiplier symbols ([`AMB_TWO_MULTIPLIERS`]); a multiplier beside a win it does
+//!   not multiply ([`AMB_MULTIPLIER_ELSEWHERE`]); a multiplier on a surface where nothing
+//!   wins, unless the spec gives that decoy a rate ([`AMB_LONE_MULTIPLIER`]).
+//!
+//! Faces are built so that every symbol other than a winning match shows at most `k − 1`
+//! times (and below the smallest `k` of the surface); a losing game's winning symbols show
+//! at most `k − 2` times, except one shown `k − 1` times as a near miss.
+//!
+//! **Columns.** The cells `{cell_prefix}1` … `{cell_prefix}{cells}` (prefix default
+//! `{id}_`), then for each game with an amount box, in game order, `{box}` and
+//! `{box}_caption`.
+//!
+//! **Features.** `near_miss_<game id>` (a losing game shows `k − 1` of one of its winning
+//! symbols, at the game's `near_miss` rate); `decoy_<multiplier, lowercase>` (a multiplier
+//! on a surface where nothing wins, at the surface's `decoy_multiplier` rate). The amount
+//! box of a losing game always shows a decoy amount (`decoy_weights`), marked on proofs.
+
+use super::common::{self, AmountBox};
+use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
+use super::{
+    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
+    Mark, MarkKind, Mechanic, Panel, MAX_CELLS,
+};
+use crate::lots::Way;
+use crate::money::Money;
+use crate::rng::{below, chance, shuffle, weighted};
+use arrayvec::ArrayVec;
+use serde::Deserialize;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, RwLock};
+
+/// Ambiguity: a winning symbol shows more times than its game's match count.
+pub const AMB_OVER: &str = "a winning symbol shown more times than its play area's match";
+/// Ambiguity: two different winning symbols of one game each show its match count.
+pub const AMB_TWO_COMPLETE: &str = "two different symbols completing one play area";
+/// Ambiguity: a symbol shows as often as the smallest match of the surface and wins nothing.
+pub const AMB_IDLE_REPEAT: &str = "a repeated symbol that wins nothing";
+/// Ambiguity: two or more multiplier symbols on one surface.
+pub const AMB_TWO_MULTIPLIERS: &str = "two or more multiplier symbols";
+/// Ambiguity: a multiplier shows beside a win of a play area it does not multiply.
+pub const AMB_MULTIPLIER_ELSEWHERE: &str = "a multiplier beside a win it does not multiply";
+/// Ambiguity: a multiplier on a surface where nothing wins, with no decoy rate for it.
+pub const AMB_LONE_MULTIPLIER: &str = "a multiplier that multiplies nothing";
+
+/// Most ways one way's wins may be placed on the surface's games.
+pub const MAX_PLANS: usize = 4096;
+
+/// `[[surfaces]]` of style `match_symbols`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSurface {
+    cells: usize,
+    symbols: Vec<String>,
+    #[serde(default)]
+    cell_prefix: Option<String>,
+    games: Vec<RawGame>,
+    #[serde(default)]
+    multiplier: BTreeMap<String, u32>,
+    #[serde(default)]
+    decoy_multiplier: f64,
+    #[serde(default)]
+    panel: Option<String>,
+    #[serde(default)]
+    per_row: Option<usize>,
+}
+
+/// `[[surfaces.games]]`: one play area.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawGame {
+    id: String,
+    #[serde(rename = "match")]
+    k: usize,
+    #[serde(default)]
+    winning: Option<Vec<String>>,
+    #[serde(default, rename = "box")]
+    amount_box: Option<String>,
+    #[serde(default)]
+    amounts: Option<Vec<Money>>,
+    #[serde(default)]
+    decoy_weights: Option<BTreeMap<String, u32>>,
+    #[serde(default)]
+    legend: Option<BTreeMap<String, Money>>,
+    #[serde(default)]
+    near_miss: f64,
+    #[serde(default)]
+    multiplied: Option<bool>,
+}
+
+/// Where a game's prize comes from.
+enum Prize {
+    /// Its amount box: the amounts, the box's column and caption column, decoy weights.
+    Box {
+        amounts: AmountBox,
+        col: usize,
+        caption: usize,
+        weights: Vec<u32>,
+    },
+    /// Its pay legend: the amount of each of its winning symbols (same order).
+    Legend(Vec<Money>),
+}
+
+/// One play area of the surface.
+struct Game {
+    id: String,
+    k: usize,
+    /// Its winning symbols' codes, in the spec's order.
+    winning: Vec<u8>,
+    prize: Prize,
+    multiplied: bool,
+    near_miss: u32,
+    near_miss_id: &'static str,
+}
+
+/// One placement of a way's wins: the amount each game wins (or `None`), and the
+/// multiplier symbol shown, if any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Plan {
+    wins: Vec<Option<Money>>,
+    multiplier: Option<u8>,
+}
+
+/// A way's wins as a cache key: sorted (area, amount) pairs.
+type PlanKey = Vec<(Option<u8>, Money)>;
+
+/// The match-symbols mechanic of one surface.
+pub struct MatchSymbols {
+    areas: Vec<String>,
+    columns: Vec<Column>,
+    cells: usize,
+    n_symbols: usize,
+    games: Vec<Game>,
+    /// `owner[s]`: the game whose winning symbol `s` is.
+    owner: Vec<Option<u8>>,
+    /// `factor[s]`: the multiplier of symbol `s`, 0 for an ordinary symbol.
+    factor: Vec<u32>,
+    /// The multiplier symbols' codes.
+    multipliers: Vec<u8>,
+    /// `decoy_ids[i]`: the feature of a lone `multipliers[i]`.
+    decoy_ids: Vec<&'static str>,
+    decoy_multiplier: u32,
+    min_match: usize,
+    panel: String,
+    per_row: usize,
+    description: Vec<String>,
+    plans: RwLock<HashMap<PlanKey, Arc<Vec<Plan>>>>,
+}
+
+fn is_id(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+fn count_word(k: usize) -> String {
+    const W: [&str; 11] = [
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    ];
+    W.get(k).map_or_else(|| k.to_string(), |w| w.to_string())
+}
+
+fn pct(x: u32) -> String {
+    format!("{:.2}%", f64::from(x) / 1e4)
+}
+
+/// Builds the style from its surface table.
+fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Mechanic>, FieldError> {
+    Ok(Box::new(MatchSymbols::new(table, ctx)?))
+}
+
+impl MatchSymbols {
+    /// Validates a surface table. Errors name the field: too few or too many cells, a bad
+    /// symbol list, a game without a prize or with both a box and a legend, a match count
+    /// below 2 or above the cells, a winning symbol not among `symbols`, listed by two games
+    /// or used as a multiplier, a legend amount of 0, a box amount without a caption, a rate
+    /// outside 0..=1, a near miss that would be a repeated symbol winning nothing.
+    pub fn new(table: toml::Table, ctx: &StyleCtx) -> Result<MatchSymbols, FieldError> {
+        let raw: RawSurface = style::parse(table)?;
+        if raw.cells < 2 || raw.cells > MAX_CELLS {
+            return Err(FieldError::new(
+                "cells",
+                format!("{} cells: expected 2 to {MAX_CELLS}", raw.cells),
+            ));
+        }
+        let mut symbols = style::symbols(&raw.symbols, 1, "symbols")?;
+        let mut multipliers = Vec::new();
+        for (sym, &f) in &raw.multiplier {
+            let field = format!("multiplier.{sym}");
+            style::symbols(std::slice::from_ref(sym), 1, &field)?;
+            if f < 2 {
+                return Err(FieldError::new(
+                    field,
+                    format!("a factor of {f}: expected a whole number of at least 2"),
+                ));
+            }
+            let code = match symbols.iter().position(|s| s == sym) {
+                Some(i) => i,
+                None => {
+                    symbols.push(sym.clone());
+                    symbols.len() - 1
+                }
+            };
+            multipliers.push((code, f));
+        }
+        if symbols.len() > common::MAX_SYMBOLS {
+            return Err(FieldError::new(
+                "symbols",
+                format!(
+                    "{} symbols with the multipliers: at most {}",
+                    symbols.len(),
+                    common::MAX_SYMBOLS
+                ),
+            ));
+        }
+        let code_of = |s: &str| symbols.iter().position(|x| x == s);
+        let prefix = raw
+            .cell_prefix
+            .clone()
+            .unwrap_or_else(|| format!("{}_", ctx.id));
+        if !is_id(&prefix) {
+            return Err(FieldError::new(
+                "cell_prefix",
+                format!("\"{prefix}\" is not a column prefix: expected ASCII letters, digits or _"),
+            ));
+        }
+        let mut columns: Vec<Column> = (1..=raw.cells)
+            .map(|i| Column {
+                name: format!("{prefix}{i}"),
+                kind: ColumnKind::Symbol,
+                values: symbols.clone(),
+            })
+            .collect();
+        if raw.games.is_empty() {
+            return Err(FieldError::new(
+                "games",
+                "a match_symbols surface needs at least one [[surfaces.games]] entry",
+            ));
+        }
+        let mut owner: Vec<Option<u8>> = vec![None; symbols.len()];
+        let mut factor = vec![0u32; symbols.len()];
+        for &(c, f) in &multipliers {
+            factor[c] = f;
+        }
+        // Explicit winning lists and legends first, so that defaults take what is left.
+        let explicit = |g: &RawGame| -> Option<Vec<String>> {
+            g.winning.clone().or_else(|| {
+                g.legend.as_ref().map(|l| {
+                    // In the order of `symbols`.
+                    let mut keys: Vec<String> = l.keys().cloned().collect();
+                    keys.sort_by_key(|k| symbols.iter().position(|s| s == k));
+                    keys
+                })
+            })
+        };
+        let mut taken: Vec<bool> = vec![false; symbols.len()];
+        for (gi, g) in raw.games.iter().enumerate() {
+            let field = format!("games[{gi}].winning");
+            if let Some(list) = explicit(g) {
+                for w in &list {
+                    let c = code_of(w).ok_or_else(|| {
+                        FieldError::new(&field, format!("\"{w}\" is not one of `symbols`"))
+                    })?;
+                    if factor[c] > 0 {
+                        return Err(FieldError::new(
+                            &field,
+                            format!("\"{w}\" is a multiplier symbol; it cannot also win"),
+                        ));
+                    }
+                    if taken[c] {
+                        return Err(FieldError::new(
+                            &field,
+                            format!(
+                                "\"{w}\" is a winning symbol of two play areas (or listed twice)"
+                            ),
+                        ));
+                    }
+                    taken[c] = true;
+                }
+            }
+        }
+        let mut games: Vec<Game> = Vec::new();
+        let mut area_ids: Vec<String> = Vec::new();
+        let mut box_names: Vec<String> = Vec::new();
+        for (gi, g) in raw.games.iter().enumerate() {
+            let f = |name: &str| format!("games[{gi}].{name}");
+            if !is_id(&g.id) {
+                return Err(FieldError::new(
+                    f("id"),
+                    format!(
+                        "\"{}\" is not an id: expected ASCII letters, digits or _",
+                        g.id
+                    ),
+                ));
+            }
+            if area_ids.contains(&g.id) {
+                return Err(FieldError::new(
+                    f("id"),
+                    format!("play area \"{}\" is listed twice", g.id),
+                ));
+            }
+            if g.k < 2 || g.k > raw.cells {
+                return Err(FieldError::new(
+                    f("match"),
+                    format!("match = {}: expected 2 to the {} cells", g.k, raw.cells),
+                ));
+            }
+            let winning: Vec<u8> = match explicit(g) {
+                Some(list) => list
+                    .iter()
+                    .map(|w| code_of(w).expect("checked above") as u8)
+                    .collect(),
+                None => (0..symbols.len())
+                    .filter(|&c| !taken[c] && factor[c] == 0)
+                    .map(|c| c as u8)
+                    .collect(),
+            };
+            if winning.is_empty() {
+                return Err(FieldError::new(
+                    f("winning"),
+                    "no winning symbol: list them, or leave some symbols to it",
+                ));
+            }
+            for &c in &winning {
+                if let Some(o) = owner[c as usize] {
+                    return Err(FieldError::new(
+                        f("winning"),
+                        format!(
+                            "\"{}\" already wins play area \"{}\"",
+                            symbols[c as usize], raw.games[o as usize].id
+                        ),
+                    ));
+                }
+                owner[c as usize] = Some(gi as u8);
+            }
+            let prize = match (&g.amount_box, &g.legend) {
+                (Some(_), Some(_)) => {
+                    return Err(FieldError::new(
+                        f("legend"),
+                        "a play area takes its prize from a box or a legend, not both",
+                    ))
+                }
+                (None, None) => {
+                    return Err(FieldError::new(
+                        f("box"),
+                        "a play area needs its prize: `box` (with `amounts`) or `legend`",
+                    ))
+                }
+                (None, Some(legend)) => {
+                    if g.amounts.is_some() || g.decoy_weights.is_some() {
+                        return Err(FieldError::new(
+                            f("amounts"),
+                            "`amounts` and `decoy_weights` belong to a play area with a `box`",
+                        ));
+                    }
+                    if let Some(w) = &g.winning {
+                        let mut a: Vec<&String> = w.iter().collect();
+                        let mut b: Vec<&String> = legend.keys().collect();
+                        a.sort();
+                        b.sort();
+                        if a != b {
+                            return Err(FieldError::new(
+                                f("winning"),
+                                "with a legend, the winning symbols are the legend's symbols",
+                            ));
+                        }
+                    }
+                    let amounts: Vec<Money> = winning
+                        .iter()
+                        .map(|&c| legend[&symbols[c as usize]])
+                        .collect();
+                    if let Some(i) = amounts.iter().position(|m| m.is_zero()) {
+                        return Err(FieldError::new(
+                            format!("games[{gi}].legend.{}", symbols[winning[i] as usize]),
+                            "a legend amount of 0: expected an amount above 0",
+                        ));
+                    }
+                    Prize::Legend(amounts)
+                }
+                (Some(name), None) => {
+                    if !is_id(name) {
+                        return Err(FieldError::new(
+                            f("box"),
+                            format!("\"{name}\" is not a column name: expected ASCII letters, digits or _"),
+                        ));
+                    }
+                    let caption_name = format!("{name}_caption");
+                    if box_names.contains(name)
+                        || columns
+                            .iter()
+                            .any(|c| c.name == *name || c.name == caption_name)
+                    {
+                        return Err(FieldError::new(
+                            f("box"),
+                            format!("box \"{name}\" names a column the surface already has"),
+                        ));
+                    }
+                    box_names.push(name.clone());
+                    let list = g.amounts.clone().ok_or_else(|| {
+                        FieldError::new(f("amounts"), "a play area with a box needs `amounts`")
+                    })?;
+                    if list.is_empty() || list.iter().any(|m| m.is_zero()) {
+                        return Err(FieldError::new(
+                            f("amounts"),
+                            "expected one or more amounts above 0",
+                        ));
+                    }
+                    if let Some(max) = ctx.max {
+                        if let Some(m) = list.iter().find(|&&m| m > max) {
+                            return Err(FieldError::new(
+                                f("amounts"),
+                                format!("{m} is above the surface's printed maximum {max}; a box shows no amount above it"),
+                            ));
+                        }
+                    }
+                    let amounts = AmountBox::new(list, ctx.captions)
+                        .map_err(|e| FieldError::new(f("amounts"), e))?;
+                    let weights = match &g.decoy_weights {
+                        Some(t) => common::decoy_weights(t, amounts.amounts(), "one of `amounts`")
+                            .map_err(|e| FieldError::new(f("decoy_weights"), e))?,
+                        None => vec![1; amounts.amounts().len()],
+                    };
+                    let col = columns.len();
+                    columns.push(amounts.column(name.clone()));
+                    columns.push(Column::caption(caption_name, col, ctx.captions));
+                    Prize::Box {
+                        amounts,
+                        col,
+                        caption: col + 1,
+                        weights,
+                    }
+                }
+            };
+            let near_miss =
+                common::share(g.near_miss).map_err(|e| FieldError::new(f("near_miss"), e))?;
+            games.push(Game {
+                id: g.id.clone(),
+                k: g.k,
+                winning,
+                prize,
+                multiplied: g.multiplied.unwrap_or(true),
+                near_miss,
+                near_miss_id: style::intern(&format!("near_miss_{}", g.id)),
+            });
+            area_ids.push(g.id.clone());
+        }
+        if columns.len() > MAX_CELLS {
+            return Err(FieldError::new(
+                "cells",
+                format!(
+                    "{} cells and {} boxes make {} face columns: at most {MAX_CELLS}",
+                    raw.cells,
+                    box_names.len(),
+                    columns.len()
+                ),
+            ));
+        }
+        let min_match = games.iter().map(|g| g.k).min().expect("one game");
+        for (gi, g) in games.iter().enumerate() {
+            if g.near_miss > 0 && g.k > min_match {
+                return Err(FieldError::new(
+                    format!("games[{gi}].near_miss"),
+                    format!(
+                        "a near miss shows {} of a symbol, which another play area's match of {min_match} reads as a win: expected 0",
+                        g.k - 1
+                    ),
+                ));
+            }
+        }
+        let decoy_multiplier = common::share(raw.decoy_multiplier)
+            .map_err(|e| FieldError::new("decoy_multiplier", e))?;
+        if decoy_multiplier > 0 && multipliers.is_empty() {
+            return Err(FieldError::new(
+                "decoy_multiplier",
+                "a decoy multiplier rate needs a `multiplier` table",
+            ));
+        }
+        if !multipliers.is_empty() && !games.iter().any(|g| g.multiplied) {
+            return Err(FieldError::new(
+                "multiplier",
+                "no play area is multiplied (every game has `multiplied = false`)",
+            ));
+        }
+        let panel = raw.panel.clone().unwrap_or_else(|| ctx.id.to_string());
+        if !is_id(&panel) {
+            return Err(FieldError::new(
+                "panel",
+                format!("\"{panel}\" is not an id: expected ASCII letters, digits or _"),
+            ));
+        }
+        if let Some(g) = games
+            .iter()
+            .find(|g| matches!(g.prize, Prize::Box { .. }) && g.id == panel)
+        {
+            return Err(FieldError::new(
+                "panel",
+                format!(
+                    "the cells' panel \"{panel}\" has the name of play area \"{}\", whose box is a panel of its own",
+                    g.id
+                ),
+            ));
+        }
+        let per_row = raw.per_row.unwrap_or(raw.cells);
+        if per_row == 0 || per_row > raw.cells {
+            return Err(FieldError::new(
+                "per_row",
+                format!("{per_row} cells per row: expected 1 to {}", raw.cells),
+            ));
+        }
+        let mut m = MatchSymbols {
+            areas: area_ids,
+            columns,
+            cells: raw.cells,
+            n_symbols: symbols.len(),
+            games,
+            owner,
+            factor,
+            multipliers: multipliers.iter().map(|&(c, _)| c as u8).collect(),
+            decoy_ids: multipliers
+                .iter()
+                .map(|&(c, _)| style::intern(&format!("decoy_{}", symbols[c].to_lowercase())))
+                .collect(),
+            decoy_multiplier,
+            min_match,
+            panel,
+            per_row,
+            description: Vec::new(),
+            plans: RwLock::new(HashMap::new()),
+        };
+        m.description = m.describe_with(ctx);
+        Ok(m)
+    }
+
+    fn symbol(&self, c: u8) -> &str {
+        &self.columns[0].values[c as usize]
+    }
+
+    /// How many times symbol `s` may be drawn as a filler, given what each game does
+    /// (`wins[g]`): never a multiplier; a symbol below every match it could complete.
+    fn cap(&self, s: usize, wins: &[Option<Money>]) -> usize {
+        if self.factor[s] > 0 {
+            return 0;
+        }
+        let m1 = self.min_match - 1;
+        match self.owner[s] {
+            None => m1,
+            Some(g) if wins[g as usize].is_some() => (self.games[g as usize].k - 1).min(m1),
+            Some(g) => (self.games[g as usize].k - 2).min(m1),
+        }
+    }
+
+    /// The winning symbols (and box codes) game `g` can win `amount` with under factor `f`.
+    fn options(&self, g: usize, amount: Money, f: u64) -> Vec<(u8, Option<u8>)> {
+        let game = &self.games[g];
+        match &game.prize {
+            Prize::Legend(amounts) => game
+                .winning
+                .iter()
+                .zip(amounts)
+                .filter(|(_, m)| m.checked_mul(f) == Some(amount))
+                .map(|(&s, _)| (s, None))
+                .collect(),
+            Prize::Box { amounts, .. } => {
+                if amount.cents() % f != 0 {
+                    return Vec::new();
+                }
+                match amounts.code(Money(amount.cents() / f)) {
+                    Some(code) => game.winning.iter().map(|&s| (s, Some(code))).collect(),
+                    None => Vec::new(),
+                }
+            }
+        }
+    }
+
+    /// Whether the cells can hold the plan's matches, its multiplier, every near miss and
+    /// decoy the rates may draw, and fillers that break no rule.
+    fn fits(&self, wins: &[Option<Money>], multiplier: bool) -> Result<(), String> {
+        let mut fixed = usize::from(multiplier);
+        let mut extras = 0;
+        for (g, w) in self.games.iter().zip(wins) {
+            if w.is_some() {
+                fixed += g.k;
+            } else if g.near_miss > 0 {
+                extras += g.k - 1;
+            }
+        }
+        if wins.iter().all(Option::is_none) && self.decoy_multiplier > 0 {
+            extras += 1;
+        }
+        if fixed + extras > self.cells {
+            return Err(format!(
+                "its matches, multiplier, near misses and decoys need {} cells; the surface has {}",
+                fixed + extras,
+                self.cells
+            ));
+        }
+        let mut room: usize = (0..self.n_symbols).map(|s| self.cap(s, wins)).sum();
+        for (g, w) in self.games.iter().zip(wins) {
+            if w.is_some() {
+                room -= (g.k - 1).min(self.min_match - 1);
+            }
+        }
+        let fill = self.cells - fixed;
+        if fill > room {
+            return Err(format!(
+                "its {fill} other cells need more symbols: only {room} can be shown without a repeated symbol that wins nothing"
+            ));
+        }
+        Ok(())
+    }
+
+    /// Every placement of `way`'s wins on the games, found once per set of wins.
+    fn plans(&self, way: &Way) -> Result<Arc<Vec<Plan>>, String> {
+        let mut key: PlanKey = way.wins.iter().map(|w| (w.area, w.amount)).collect();
+        key.sort();
+        if let Some(p) = self
+            .plans
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&key)
+        {
+            return Ok(Arc::clone(p));
+        }
+        let found = Arc::new(self.find_plans(way)?);
+        self.plans
+            .write()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(key, Arc::clone(&found));
+        Ok(found)
+    }
+
+    fn find_plans(&self, way: &Way) -> Result<Vec<Plan>, String> {
+        let n = self.games.len();
+        if way.wins.len() > n {
+            return Err(format!(
+                "{} wins, but the surface has {n} play area(s), each winning at most once",
+                way.wins.len()
+            ));
+        }
+        let mut base: Vec<Option<Money>> = vec![None; n];
+        let mut free: Vec<Money> = Vec::new();
+        for w in &way.wins {
+            match w.area {
+                Some(a) if usize::from(a) >= n => {
+                    return Err(format!("play area {a} is not on this surface"))
+                }
+                Some(a) => {
+                    if base[usize::from(a)].is_some() {
+                        return Err(format!(
+                            "two wins name play area \"{}\", which wins at most once",
+                            self.areas[usize::from(a)]
+                        ));
+                    }
+                    base[usize::from(a)] = Some(w.amount);
+                }
+                None => free.push(w.amount),
+            }
+        }
+        // Every assignment of the free wins to the games left, each distinct once.
+        let mut assigns: Vec<Vec<Option<Money>>> = Vec::new();
+        let mut visited = 0usize;
+        fn place(
+            free: &[Money],
+            cur: &mut Vec<Option<Money>>,
+            out: &mut Vec<Vec<Option<Money>>>,
+            visited: &mut usize,
+        ) -> Result<(), String> {
+            *visited += 1;
+            if *visited > MAX_PLANS * 4 {
+                return Err(format!(
+                    "its wins can be placed on the play areas in more than {MAX_PLANS} ways; give the play area of some wins (`areas`)"
+                ));
+            }
+            let Some((&m, rest)) = free.split_first() else {
+                if !out.contains(cur) {
+                    out.push(cur.clone());
+                }
+                return Ok(());
+            };
+            for g in 0..cur.len() {
+                if cur[g].is_none() {
+                    cur[g] = Some(m);
+                    place(rest, cur, out, visited)?;
+                    cur[g] = None;
+                }
+            }
+            Ok(())
+        }
+        place(&free, &mut base, &mut assigns, &mut visited)?;
+        let mut plans = Vec::new();
+        let mut why = String::new();
+        for wins in assigns {
+            let mut choices: Vec<Option<u8>> = vec![None];
+            choices.extend(self.multipliers.iter().map(|&c| Some(c)));
+            for mult in choices {
+                let f = mult.map_or(1, |c| u64::from(self.factor[c as usize]));
+                if mult.is_some() {
+                    let winners: Vec<&Game> = self
+                        .games
+                        .iter()
+                        .zip(&wins)
+                        .filter(|(_, w)| w.is_some())
+                        .map(|(g, _)| g)
+                        .collect();
+                    if winners.is_empty() || winners.iter().any(|g| !g.multiplied) {
+                        continue;
+                    }
+                }
+                let short = wins.iter().enumerate().find_map(|(g, w)| {
+                    w.filter(|&a| self.options(g, a, f).is_empty())
+                        .map(|a| (g, a))
+                });
+                if let Some((g, a)) = short {
+                    if mult.is_none() {
+                        why = format!(
+                            "play area \"{}\" cannot win {a} ({})",
+                            self.games[g].id,
+                            self.can_win(g)
+                        );
+                    }
+                    continue;
+                }
+                if let Err(e) = self.fits(&wins, mult.is_some()) {
+                    why = e;
+                    continue;
+                }
+                if plans.len() >= MAX_PLANS {
+                    return Err(format!(
+                        "its wins can be placed on the play areas in more than {MAX_PLANS} ways; give the play area of some wins (`areas`)"
+                    ));
+                }
+                plans.push(Plan {
+                    wins: wins.clone(),
+                    multiplier: mult,
+                });
+            }
+        }
+        if plans.is_empty() {
+            return Err(if why.is_empty() {
+                "no play area of the surface can carry it".into()
+            } else {
+                why
+            });
+        }
+        Ok(plans)
+    }
+
+    /// What game `g` can win, in words (for errors).
+    fn can_win(&self, g: usize) -> String {
+        let game = &self.games[g];
+        let mults: Vec<String> = if game.multiplied {
+            self.multipliers
+                .iter()
+                .map(|&c| format!("×{}", self.factor[c as usize]))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let times = if mults.is_empty() {
+            String::new()
+        } else {
+            format!(", or one of them {}", mults.join(" or "))
+        };
+        match &game.prize {
+            Prize::Legend(a) => {
+                let mut a = a.clone();
+                a.sort_unstable();
+                a.dedup();
+                let a: Vec<String> = a.iter().map(|m| m.to_string()).collect();
+                format!("its legend pays {}{times}", a.join(", "))
+            }
+            Prize::Box { amounts, .. } => {
+                let a: Vec<String> = amounts.amounts().iter().map(|m| m.to_string()).collect();
+                format!("its box shows {}{times}", a.join(", "))
+            }
+        }
+    }
+
+    /// The feature `id`: `Ok(game)` for a near miss, `Err(multiplier index)` for a decoy.
+    fn feature(&self, id: &str) -> Option<Result<usize, usize>> {
+        if let Some(g) = self.games.iter().position(|g| g.near_miss_id == id) {
+            return Some(Ok(g));
+        }
+        self.decoy_ids.iter().position(|&d| d == id).map(Err)
+    }
+
+    /// The game a lone multiplier's decoy is reported on: the first multiplied one.
+    fn decoy_area(&self) -> u8 {
+        self.games.iter().position(|g| g.multiplied).unwrap_or(0) as u8
+    }
+
+    fn describe_with(&self, ctx: &StyleCtx) -> Vec<String> {
+        let mut v = Vec::new();
+        let cells = format!("the {} cells « {} »", self.cells, ctx.label(&self.panel));
+        for g in &self.games {
+            let syms: Vec<&str> = g.winning.iter().map(|&c| self.symbol(c)).collect();
+            let what = if syms.len() == 1 {
+                format!("exactly {} {}", count_word(g.k), syms[0])
+            } else {
+                format!(
+                    "exactly {} identical symbols, one of {}",
+                    count_word(g.k),
+                    syms.join(" ")
+                )
+            };
+            let mut line = match &g.prize {
+                Prize::Box { col, .. } => format!(
+                    "« {} » wins the amount in its box {} when {what} show among {cells}.",
+                    ctx.label(&g.id),
+                    self.columns[*col].name
+                ),
+                Prize::Legend(amounts) => {
+                    let mut pairs: Vec<(Money, &str)> =
+                        amounts.iter().copied().zip(syms.iter().copied()).collect();
+                    pairs.sort();
+                    let legend: Vec<String> =
+                        pairs.iter().map(|(m, s)| format!("{s} {m}")).collect();
+                    format!(
+                        "« {} » wins when {what} show among {cells}: the matched symbol's amount in its pay legend ({}).",
+                        ctx.label(&g.id),
+                        legend.join(", ")
+                    )
+                }
+            };
+            if g.multiplied && !self.multipliers.is_empty() {
+                let m: Vec<String> = self
+                    .multipliers
+                    .iter()
+                    .map(|&c| {
+                        format!(
+                            "a {} multiplies its win by {}",
+                            self.symbol(c),
+                            self.factor[c as usize]
+                        )
+                    })
+                    .collect();
+                line += &format!(" Anywhere among the cells, {}.", m.join("; "));
+            }
+            v.push(line);
+            if g.near_miss > 0 {
+                v.push(format!(
+                    "  near miss: {} of the tickets where « {} » loses show {} of one of its winning symbols",
+                    pct(g.near_miss),
+                    ctx.label(&g.id),
+                    g.k - 1
+                ));
+            }
+            if let Prize::Box {
+                amounts, weights, ..
+            } = &g.prize
+            {
+                let w: Vec<String> = amounts
+                    .amounts()
+                    .iter()
+                    .zip(weights)
+                    .filter(|(_, &w)| w > 0)
+                    .map(|(m, w)| format!("{m}×{w}"))
+                    .collect();
+                v.push(format!(
+                    "  box amounts {}; a losing box shows a decoy amount (weights {})",
+                    amounts
+                        .amounts()
+                        .iter()
+                        .map(|m| m.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    w.join(" ")
+                ));
+            }
+        }
+        if self.decoy_multiplier > 0 {
+            v.push(format!(
+                "decoy: {} of the tickets where nothing wins on the surface show one multiplier, which multiplies nothing",
+                pct(self.decoy_multiplier)
+            ));
+        }
+        v.push(format!(
+            "never printed: a winning symbol more times than its match, two symbols completing one play area, any other symbol {} times or more{}",
+            self.min_match,
+            if self.multipliers.is_empty() { "" } else { ", two multipliers" }
+        ));
+        v
+    }
+}
+
+impl Mechanic for MatchSymbols {
+    fn name(&self) -> &'static str {
+        "match_symbols"
+    }
+
+    fn areas(&self) -> &[String] {
+        &self.areas
+    }
+
+    fn columns(&self) -> &[Column] {
+        &self.columns
+    }
+
+    fn shown_amounts(&self) -> Vec<Money> {
+        let mut v: Vec<Money> = self
+            .games
+            .iter()
+            .filter_map(|g| match &g.prize {
+                Prize::Box { amounts, .. } => Some(amounts.amounts().to_vec()),
+                Prize::Legend(_) => None,
+            })
+            .flatten()
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    /// A way is feasible when its wins can be placed one per play area, each an amount its
+    /// area can show (a box amount, a legend amount, or either times a multiplier), with
+    /// room in the cells for the matches, the multiplier, every near miss and decoy the
+    /// rates may draw, and fillers that repeat no symbol into a win.
+    fn check_way(&self, way: &Way) -> Result<(), String> {
+        self.plans(way).map(|_| ())
+    }
+
+    fn features(&self) -> Vec<FeatureInfo> {
+        let mut v = Vec::new();
+        for g in &self.games {
+            if g.near_miss > 0 {
+                v.push(FeatureInfo {
+                    id: g.near_miss_id,
+                    kind: FeatureKind::NearMiss,
+                    about: style::intern(&format!(
+                        "play area {} loses with {} of one of its winning symbols",
+                        g.id,
+                        g.k - 1
+                    )),
+                });
+            }
+        }
+        if self.decoy_multiplier > 0 {
+            for (i, &c) in self.multipliers.iter().enumerate() {
+                v.push(FeatureInfo {
+                    id: self.decoy_ids[i],
+                    kind: FeatureKind::Decoy,
+                    about: style::intern(&format!(
+                        "a {} on a surface where nothing wins",
+                        self.symbol(c)
+                    )),
+                });
+            }
+        }
+        v
+    }
+
+    fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
+        let f = self
+            .feature(id)
+            .ok_or_else(|| format!("the match_symbols style shows no feature \"{id}\""))?;
+        let plans = self.plans(way)?;
+        match f {
+            Ok(g) => {
+                if self.games[g].near_miss == 0 {
+                    return Err(format!("{id} has a rate of 0 in this spec"));
+                }
+                if !plans.iter().any(|p| p.wins[g].is_none()) {
+                    return Err(format!(
+                        "{id} needs play area \"{}\" to lose, and way \"{}\" cannot leave it losing",
+                        self.games[g].id, way.id
+                    ));
+                }
+            }
+            Err(_) => {
+                if self.decoy_multiplier == 0 {
+                    return Err(format!("{id} has a rate of 0 in this spec"));
+                }
+                if !way.wins.is_empty() {
+                    return Err(format!(
+                        "{id} needs every play area of the surface to lose, and way \"{}\" wins on it",
+                        way.id
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn always_shows(&self, way: &Way) -> Vec<&'static str> {
+        let Ok(plans) = self.plans(way) else {
+            return Vec::new();
+        };
+        let mut v = Vec::new();
+        for (g, game) in self.games.iter().enumerate() {
+            if game.near_miss == 1_000_000 && plans.iter().all(|p| p.wins[g].is_none()) {
+                v.push(game.near_miss_id);
+            }
+        }
+        if self.decoy_multiplier == 1_000_000 && self.multipliers.len() == 1 && way.wins.is_empty()
+        {
+            v.push(self.decoy_ids[0]);
+        }
+        v
+    }
+
+    /// Places the way's wins on the play areas (a placement drawn among those found at
+    /// load); each winning area shows its symbol `k` times (a legend's symbol of the amount,
+    /// or any of its winning symbols over the box amount), the multiplier the amount needs;
+    /// each losing area a near miss at its rate and a decoy amount in its box; a surface
+    /// where nothing wins a lone multiplier at the decoy rate. The other cells are drawn
+    /// uniformly among the symbols still allowed, then all cells are shuffled.
+    fn synthesize_showing(
+        &self,
+        way: &Way,
+        show: Option<&str>,
+        rng: &mut FaceRng,
+    ) -> Result<Face, String> {
+        let plans = self.plans(way)?;
+        let asked = match show {
+            Some(id) => {
+                self.can_show(way, id)?;
+                self.feature(id)
+            }
+            None => None,
+        };
+        // With a near miss asked, only the placements leaving its play area losing.
+        let usable = |p: &Plan| match asked {
+            Some(Ok(g)) => p.wins[g].is_none(),
+            _ => true,
+        };
+        let n_usable = plans.iter().filter(|p| usable(p)).count();
+        let pick = match n_usable {
+            0 => return Err(format!("way \"{}\" has no placement for {show:?}", way.id)),
+            1 => 0,
+            n => below(rng, n as u32) as usize,
+        };
+        let plan = plans
+            .iter()
+            .filter(|p| usable(p))
+            .nth(pick)
+            .expect("pick < n_usable");
+        let f = plan
+            .multiplier
+            .map_or(1, |c| u64::from(self.factor[c as usize]));
+        let mut face = Face::default();
+        let mut cells: ArrayVec<u8, MAX_CELLS> = ArrayVec::new();
+        let mut room = [0u8; common::MAX_SYMBOLS];
+        for (s, r) in room.iter_mut().enumerate().take(self.n_symbols) {
+            *r = self.cap(s, &plan.wins) as u8;
+        }
+        let push = |cells: &mut ArrayVec<u8, MAX_CELLS>, s: u8, times: usize| {
+            for _ in 0..times {
+                cells.try_push(s).map_err(|_| "more symbols than cells")?;
+            }
+            Ok::<(), String>(())
+        };
+        for (g, game) in self.games.iter().enumerate() {
+            match plan.wins[g] {
+                Some(amount) => {
+                    let opts = self.options(g, amount, f);
+                    let (s, code) = match opts.len() {
+                        0 => return Err(format!("play area \"{}\" cannot win {amount}", game.id)),
+                        1 => opts[0],
+                        n => opts[below(rng, n as u32) as usize],
+                    };
+                    push(&mut cells, s, game.k)?;
+                    room[s as usize] = 0;
+                    if let (
+                        Prize::Box {
+                            amounts,
+                            col,
+                            caption,
+                            ..
+                        },
+                        Some(code),
+                    ) = (&game.prize, code)
+                    {
+                        amounts.show(&mut face, *col, *caption, code);
+                    }
+                }
+                None => {
+                    if asked == Some(Ok(g)) || chance(rng, game.near_miss) {
+                        let s = game.winning[below(rng, game.winning.len() as u32) as usize];
+                        push(&mut cells, s, game.k - 1)?;
+                        room[s as usize] = 0;
+                    }
+                    if let Prize::Box {
+                        amounts,
+                        col,
+                        caption,
+                        weights,
+                    } = &game.prize
+                    {
+                        let code = weighted(rng, weights) as u8;
+                        amounts.show(&mut face, *col, *caption, code);
+                    }
+                }
+            }
+        }
+        if let Some(c) = plan.multiplier {
+            push(&mut cells, c, 1)?;
+        } else if plan.wins.iter().all(Option::is_none) && !self.multipliers.is_empty() {
+            let lone = match asked {
+                Some(Err(i)) => Some(self.multipliers[i]),
+                _ if self.decoy_multiplier > 0 && chance(rng, self.decoy_multiplier) => {
+                    let n = self.multipliers.len();
+                    Some(
+                        self.multipliers[if n == 1 {
+                            0
+                        } else {
+                            below(rng, n as u32) as usize
+                        }],
+                    )
+                }
+                _ => None,
+            };
+            if let Some(c) = lone {
+                push(&mut cells, c, 1)?;
+            }
+        }
+        while cells.len() < self.cells {
+            let open = room[..self.n_symbols].iter().filter(|&&r| r > 0).count() as u32;
+            if open == 0 {
+                return Err("no symbol left to fill the cells".into());
+            }
+            let k = below(rng, open) as usize;
+            let s = (0..self.n_symbols)
+                .filter(|&s| room[s] > 0)
+                .nth(k)
+                .expect("open counts the symbols with room");
+            room[s] -= 1;
+            cells.push(s as u8);
+        }
+        shuffle(rng, &mut cells);
+        face.codes[..self.cells].copy_from_slice(&cells);
+        Ok(face)
+    }
+
+    /// Judges the face: a game wins when one of its winning symbols shows exactly its match
+    /// count (the first such symbol in the spec's order, if several: flagged); its prize is
+    /// its box amount or the symbol's legend amount, times the factor of a multiplier shown
+    /// anywhere among the cells when the game is multiplied. Near misses and a lone
+    /// multiplier are reported as losing features; every breach of the naive reading (module
+    /// docs) as an ambiguity.
+    fn evaluate(&self, face: &Face) -> Evaluation {
+        let mut ev = Evaluation::default();
+        let mut counts = [0u8; common::MAX_SYMBOLS];
+        for &c in &face.codes[..self.cells] {
+            counts[c as usize] = counts[c as usize].saturating_add(1);
+        }
+        let flag = |ev: &mut Evaluation, a: &'static str| {
+            if !ev.ambiguities.contains(&a) {
+                ev.ambiguities.push(a);
+            }
+        };
+        let mut n_mult = 0;
+        let mut f = 1u64;
+        for &c in &self.multipliers {
+            if counts[c as usize] > 0 {
+                if n_mult == 0 {
+                    f = u64::from(self.factor[c as usize]);
+                }
+                n_mult += usize::from(counts[c as usize]);
+            }
+        }
+        let mut any_win = false;
+        for (g, game) in self.games.iter().enumerate() {
+            let mut done: Option<usize> = None;
+            for (i, &s) in game.winning.iter().enumerate() {
+                if usize::from(counts[s as usize]) == game.k {
+                    if done.is_some() {
+                        flag(&mut ev, AMB_TWO_COMPLETE);
+                    } else {
+                        done = Some(i);
+                    }
+                }
+            }
+            match done {
+                Some(i) => {
+                    any_win = true;
+                    let base = match &game.prize {
+                        Prize::Box { amounts, col, .. } => amounts.amount(face.codes[*col]),
+                        Prize::Legend(a) => a[i],
+                    };
+                    let amount = if game.multiplied && n_mult > 0 {
+                        Money(base.cents().saturating_mul(f))
+                    } else {
+                        if n_mult > 0 {
+                            flag(&mut ev, AMB_MULTIPLIER_ELSEWHERE);
+                        }
+                        base
+                    };
+                    ev.wins.push(AreaWin {
+                        area: g as u8,
+                        amount,
+                    });
+                }
+                None => {
+                    if game
+                        .winning
+                        .iter()
+                        .any(|&s| usize::from(counts[s as usize]) == game.k - 1)
+                    {
+                        ev.losing_features.push(AreaFeature {
+                            area: g as u8,
+                            name: game.near_miss_id,
+                        });
+                    }
+                }
+            }
+        }
+        for (s, &c) in counts[..self.n_symbols].iter().enumerate() {
+            let c = usize::from(c);
+            if c < self.min_match || self.factor[s] > 0 {
+                continue;
+            }
+            match self.owner[s] {
+                Some(g) if c == self.games[g as usize].k => {}
+                Some(g) if c > self.games[g as usize].k => flag(&mut ev, AMB_OVER),
+                _ => flag(&mut ev, AMB_IDLE_REPEAT),
+            }
+        }
+        if n_mult >= 2 {
+            flag(&mut ev, AMB_TWO_MULTIPLIERS);
+        }
+        if n_mult >= 1 && !any_win {
+            if self.decoy_multiplier > 0 {
+                let i = self
+                    .multipliers
+                    .iter()
+                    .position(|&c| counts[c as usize] > 0)
+                    .expect("a multiplier is shown");
+                ev.losing_features.push(AreaFeature {
+                    area: self.decoy_area(),
+                    name: self.decoy_ids[i],
+                });
+            } else {
+                flag(&mut ev, AMB_LONE_MULTIPLIER);
+            }
+        }
+        ev
+    }
+
+    /// The cells (panel `panel`, default the surface id, `per_row` cells a row), then the
+    /// box of each game that has one (panel: the game's id).
+    fn panels(&self) -> Vec<Panel> {
+        let cells: Vec<usize> = (0..self.cells).collect();
+        let mut v = vec![Panel {
+            id: self.panel.clone(),
+            rows: cells.chunks(self.per_row).map(<[usize]>::to_vec).collect(),
+        }];
+        for g in &self.games {
+            if let Prize::Box { col, .. } = &g.prize {
+                v.push(Panel {
+                    id: g.id.clone(),
+                    rows: vec![vec![*col]],
+                });
+            }
+        }
+        v
+    }
+
+    /// A winning game: its matched symbols, its box, and the multiplier that multiplies
+    /// it. A losing game: the symbols of its near miss, its box (a decoy), and a lone
+    /// multiplier on the game its decoy is reported on.
+    fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark> {
+        let cells = &face.codes[..self.cells];
+        let mut counts = [0u8; common::MAX_SYMBOLS];
+        for &c in cells {
+            counts[c as usize] = counts[c as usize].saturating_add(1);
+        }
+        let mut out = Vec::new();
+        for (g, game) in self.games.iter().enumerate() {
+            let area = g as u8;
+            let wins = ev.wins.iter().any(|w| w.area == area);
+            let mut mark = |column: usize, kind: MarkKind| out.push(Mark { area, column, kind });
+            if wins {
+                let s = game
+                    .winning
+                    .iter()
+                    .copied()
+                    .find(|&s| usize::from(counts[s as usize]) == game.k);
+                for (i, &c) in cells.iter().enumerate() {
+                    if Some(c) == s || (game.multiplied && self.factor[c as usize] > 0) {
+                        mark(i, MarkKind::Win);
+                    }
+                }
+            } else {
+                if ev
+                    .losing_features
+                    .iter()
+                    .any(|f| f.area == area && f.name == game.near_miss_id)
+                {
+                    for (i, &c) in cells.iter().enumerate() {
+                        if self.owner[c as usize] == Some(area)
+                            && usize::from(counts[c as usize]) == game.k - 1
+                        {
+                            mark(i, MarkKind::NearMiss);
+                        }
+                    }
+                }
+                if ev
+                    .losing_features
+                    .iter()
+                    .any(|f| f.area == area && self.decoy_ids.contains(&f.name))
+                {
+                    for (i, &c) in cells.iter().enumerate() {
+                        if self.factor[c as usize] > 0 {
+                            mark(i, MarkKind::Decoy);
+                        }
+                    }
+                }
+            }
+            if let Prize::Box { col, .. } = &game.prize {
+                mark(*col, if wins { MarkKind::Win } else { MarkKind::Decoy });
+            }
+        }
+        out
+    }
+
+    fn describe(&self) -> Vec<String> {
+        self.description.clone()
+    }
+}
+
+/// The style's entry in the library.
+pub static INFO: StyleInfo = StyleInfo {
+    name: "match_symbols",
+    term: "match symbols (match two or more, three like symbols; WAC 315-10-024)",
+    about: "A surface of symbol cells read by one or more play areas: a play area wins when one of its winning symbols shows exactly its match count; it wins the amount in its box, or the matched symbol's amount in its pay legend, times any multiplier symbol shown among the cells.",
+    naive: "Any symbol shown as often as a match (or more) reads as a win, and a multiplier as multiplying whatever wins: so never a winning symbol beyond its match, two symbols completing one play area, a repeated symbol that wins nothing, two multipliers, or a multiplier beside a win it does not multiply.",
+    columns: "{cell_prefix}1 … {cell_prefix}{cells} (prefix default {id}_), then {box} and {box}_caption for each play area with a box",
+    params: &[
+        Param { name: "cells", kind: "integer", default: None, about: "Number of symbol cells (2 to 64, with the boxes' columns)." },
+        Param { name: "symbols", kind: "array of strings", default: None, about: "The symbols the cells may show (words or numbers)." },
+        Param { name: "cell_prefix", kind: "string", default: Some("\"{id}_\""), about: "Column name prefix of the cells." },
+        Param { name: "multiplier", kind: "table symbol → integer", default: Some("{}"), about: "Multiplier symbols and their factor: shown anywhere, it multiplies the win of the multiplied play areas." },
+        Param { name: "decoy_multiplier", kind: "share 0..1", default: Some("0"), about: "Share of the faces where nothing wins on the surface that show one multiplier (a decoy)." },
+        Param { name: "panel", kind: "string", default: Some("\"{id}\""), about: "Panel id (key in [labels]) of the cells on proofs." },
+        Param { name: "per_row", kind: "integer", default: Some("cells"), about: "Cells per printed row on proofs." },
+        Param { name: "games", kind: "array of tables", default: None, about: "The play areas: id, match, winning, box + amounts + decoy_weights or legend, near_miss, multiplied." },
+        Param { name: "games.id", kind: "string", default: None, about: "The play area's id (its name in `areas` and [labels])." },
+        Param { name: "games.match", kind: "integer", default: None, about: "How many identical symbols win (at least 2)." },
+        Param { name: "games.winning", kind: "array of strings", default: Some("the legend's symbols, or every symbol no other play area lists"), about: "The symbols that win this play area." },
+        Param { name: "games.box", kind: "string", default: None, about: "Name of the amount box (columns {box}, {box}_caption); the prize is the amount it shows." },
+        Param { name: "games.amounts", kind: "array of amounts", default: None, about: "The amounts the box may show (each needs a caption)." },
+        Param { name: "games.decoy_weights", kind: "table amount → integer", default: Some("equal weights"), about: "Weights of the decoy amount a losing play area's box shows." },
+        Param { name: "games.legend", kind: "table symbol → amount", default: None, about: "Pay legend: the prize is the matched symbol's amount (instead of a box)." },
+        Param { name: "games.near_miss", kind: "share 0..1", default: Some("0"), about: "Share of the faces where the play area loses that show one symbol fewer than its match of a winning symbol." },
+        Param { name: "games.multiplied", kind: "boolean", default: Some("true"), about: "Whether the surface's multipliers multiply this play area's win." },
+    ],
+    example: r#"[[surfaces]]
+style = "match_symbols"
+id = "trefle"
+cells = 9
+per_row = 3
+symbols = ["TREFLE", "FER", "CLOCHE", "ETOILE", "LUNE", "POMME", "ROSE", "SOLEIL"]
+multiplier = { X2 = 2 }
+decoy_multiplier = 0.2
+
+[[surfaces.games]]
+id = "jeu"
+match = 3
+legend = { TREFLE = 100, FER = 20, CLOCHE = 5, ETOILE = 2 }
+near_miss = 0.4
+"#,
+    build,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Captions;
+    use crate::lots::Win;
+    use rand_core::SeedableRng;
+
+    fn captions() -> Captions {
+        let a = [2u64, 3, 4, 6, 8, 10, 20, 100, 200, 500, 20000];
+        Captions {
+            amounts: a.iter().map(|&u| Money::units(u)).collect(),
+            texts: a.iter().map(|u| format!("C{u}")).collect(),
+        }
+    }
+
+    fn build_from(id: &str, text: &str) -> Result<MatchSymbols, FieldError> {
+        let caps = captions();
+        let labels = BTreeMap::from([("jeu1".to_string(), "Jeu 1".to_string())]);
+        let ctx = StyleCtx {
+            id,
+            captions: &caps,
+            labels: &labels,
+            tier_amounts: &[],
+            way_ids: &[],
+            max: None,
+        };
+        MatchSymbols::new(toml::from_str(text).unwrap(), &ctx)
+    }
+
+    /// Coq's eight cells: jeu1 two COQ → gain1, jeu2 two of a vœu → gain2.
+    const COQ: &str = r#"
+cells = 8
+cell_prefix = "s"
+symbols = ["RAT", "BUFFLE", "TIGRE", "LAPIN", "DRAGON", "SERPENT", "CHEVAL", "CHEVRE",
+           "SINGE", "COQ", "CHIEN", "COCHON", "SANTE", "AMOUR", "BONHEUR", "JOIE"]
+[[games]]
+id = "jeu1"
+match = 2
+winning = ["COQ"]
+box = "gain1"
+amounts = [2, 4, 8, 10, 20, 100, 500, 20000]
+decoy_weights = { "2" = 3, "4" = 1 }
+near_miss = 0.3
+[[games]]
+id = "jeu2"
+match = 2
+winning = ["SANTE", "AMOUR", "BONHEUR", "JOIE"]
+box = "gain2"
+amounts = [2, 4, 8, 10, 20, 100, 500, 20000]
+near_miss = 0.3
+"#;
+
+    /// Pharaon's pyramid: six cells, three of a legend symbol, the mask doubles.
+    const PYRAMID: &str = r#"
+cells = 6
+per_row = 3
+panel = "IV"
+symbols = ["LION", "OISEAU", "BATEAU", "MAIN", "CROIX", "MASQUE", "SOLEIL", "ETOILE", "PAPYRUS"]
+multiplier = { MASQUE = 2 }
+decoy_multiplier = 0.25
+[[games]]
+id = "IV"
+match = 3
+legend = { LION = 3, OISEAU = 10, BATEAU = 100, MAIN = 1000, CROIX = 10000 }
+near_miss = 0.4
+"#;
+
+    fn coq() -> MatchSymbols {
+        build_from("cells", COQ).unwrap()
+    }
+
+    fn pyramid() -> MatchSymbols {
+        build_from("j4", PYRAMID).unwrap()
+    }
+
+    fn face(m: &MatchSymbols, cells: &[&str], boxes: &[u64]) -> Face {
+        let mut f = Face::default();
+        for (i, s) in cells.iter().enumerate() {
+            f.codes[i] = m.columns[0].values.iter().position(|v| v == s).unwrap() as u8;
+        }
+        let caps = captions();
+        for (g, &b) in m
+            .games
+            .iter()
+            .filter(|g| matches!(g.prize, Prize::Box { .. }))
+            .zip(boxes)
+        {
+            if let Prize::Box {
+                amounts,
+                col,
+                caption,
+                ..
+            } = &g.prize
+            {
+                let code = amounts.code(Money::units(b)).unwrap();
+                amounts.show(&mut f, *col, *caption, code);
+                assert_eq!(caps.texts[f.codes[*caption] as usize], format!("C{b}"));
+            }
+        }
+        f
+    }
+
+    fn wins(ev: &Evaluation) -> Vec<(u8, u64)> {
+        ev.wins
+            .iter()
+            .map(|w| (w.area, w.amount.cents() / 100))
+            .collect()
+    }
+
+    fn way(id: &str, wins: &[(Option<u8>, u64)]) -> Way {
+        Way {
+            id: id.into(),
+            tier: if wins.is_empty() { None } else { Some(0) },
+            amount: Money::units(wins.iter().map(|w| w.1).sum()),
+            count: 1,
+            wins: wins
+                .iter()
+                .map(|&(area, a)| Win {
+                    area,
+                    amount: Money::units(a),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn columns_and_panels_follow_the_ids() {
+        let m = coq();
+        let names: Vec<&str> = m.columns.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "s1",
+                "s2",
+                "s3",
+                "s4",
+                "s5",
+                "s6",
+                "s7",
+                "s8",
+                "gain1",
+                "gain1_caption",
+                "gain2",
+                "gain2_caption"
+            ]
+        );
+        assert_eq!(m.areas(), ["jeu1", "jeu2"]);
+        let p = m.panels();
+        assert_eq!(
+            p.iter().map(|p| p.id.as_str()).collect::<Vec<_>>(),
+            ["cells", "jeu1", "jeu2"]
+        );
+        let m = pyramid();
+        let names: Vec<&str> = m.columns.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["j4_1", "j4_2", "j4_3", "j4_4", "j4_5", "j4_6"]);
+        assert_eq!(m.areas(), ["IV"]);
+        assert_eq!(
+            m.panels(),
+            vec![Panel {
+                id: "IV".into(),
+                rows: vec![vec![0, 1, 2], vec![3, 4, 5]]
+            }]
+        );
+        assert!(m.shown_amounts().is_empty());
+        assert_eq!(coq().shown_amounts().len(), 8);
+    }
+
+    #[test]
+    fn a_box_game_wins_its_box_when_its_symbol_shows_match_times() {
+        let m = coq();
+        let ev = m.evaluate(&face(
+            &m,
+            &[
+                "COQ", "RAT", "COQ", "TIGRE", "LAPIN", "DRAGON", "CHIEN", "SINGE",
+            ],
+            &[500, 4],
+        ));
+        assert_eq!(wins(&ev), vec![(0, 500)]);
+        assert!(ev.ambiguities.is_empty());
+        // Both games add up.
+        let ev = m.evaluate(&face(
+            &m,
+            &[
+                "SANTE", "COQ", "COQ", "TIGRE", "SANTE", "DRAGON", "RAT", "SINGE",
+            ],
+            &[10, 20],
+        ));
+        assert_eq!(wins(&ev), vec![(0, 10), (1, 20)]);
+        assert_eq!(ev.prize(), Money::units(30));
+        assert!(ev.ambiguities.is_empty());
+        // No pair loses; one COQ and one vœu are near misses of their games.
+        let ev = m.evaluate(&face(
+            &m,
+            &[
+                "COQ", "RAT", "SANTE", "TIGRE", "LAPIN", "DRAGON", "AMOUR", "SINGE",
+            ],
+            &[20000, 500],
+        ));
+        assert!(ev.wins.is_empty());
+        assert!(ev.ambiguities.is_empty());
+        let near: Vec<(u8, &str)> = ev
+            .losing_features
+            .iter()
+            .map(|f| (f.area, f.name))
+            .collect();
+        assert_eq!(near, vec![(0, "near_miss_jeu1"), (1, "near_miss_jeu2")]);
+    }
+
+    #[test]
+    fn a_legend_game_wins_the_symbols_amount_and_the_multiplier_doubles_it() {
+        let m = pyramid();
+        let ev = m.evaluate(&face(
+            &m,
+            &["LION", "MASQUE", "LION", "SOLEIL", "LION", "CROIX"],
+            &[],
+        ));
+        assert_eq!(wins(&ev), vec![(0, 6)]);
+        assert!(ev.ambiguities.is_empty());
+        let ev = m.evaluate(&face(
+            &m,
+            &["MAIN", "SOLEIL", "MAIN", "SOLEIL", "MAIN", "CROIX"],
+            &[],
+        ));
+        assert_eq!(wins(&ev), vec![(0, 1000)]);
+        assert!(ev.ambiguities.is_empty());
+        // Two LION (near miss), two SOLEIL (a pair of a decoy is below the match) and a
+        // lone mask (decoy).
+        let ev = m.evaluate(&face(
+            &m,
+            &["LION", "LION", "SOLEIL", "SOLEIL", "MASQUE", "CROIX"],
+            &[],
+        ));
+        assert!(ev.wins.is_empty());
+        assert!(ev.ambiguities.is_empty());
+        let f: Vec<&str> = ev.losing_features.iter().map(|f| f.name).collect();
+        assert_eq!(f, vec!["near_miss_IV", "decoy_masque"]);
+    }
+
+    #[test]
+    fn every_ambiguous_case_is_flagged() {
+        let m = coq();
+        let cases: [([&str; 8], &str); 4] = [
+            (
+                [
+                    "COQ", "COQ", "COQ", "TIGRE", "LAPIN", "DRAGON", "RAT", "SINGE",
+                ],
+                AMB_OVER,
+            ),
+            (
+                [
+                    "SANTE", "SANTE", "AMOUR", "AMOUR", "LAPIN", "DRAGON", "RAT", "SINGE",
+                ],
+                AMB_TWO_COMPLETE,
+            ),
+            (
+                [
+                    "SANTE", "SANTE", "SANTE", "TIGRE", "LAPIN", "DRAGON", "RAT", "SINGE",
+                ],
+                AMB_OVER,
+            ),
+            (
+                [
+                    "RAT", "RAT", "COQ", "TIGRE", "LAPIN", "DRAGON", "CHIEN", "SINGE",
+                ],
+                AMB_IDLE_REPEAT,
+            ),
+        ];
+        for (cells, amb) in cases {
+            let ev = m.evaluate(&face(&m, &cells, &[2, 2]));
+            assert_eq!(ev.ambiguities, vec![amb], "{cells:?}");
+        }
+        // A repeated other sign wins nothing by the letter; two vœux complete Jeu 2 once.
+        assert!(m.evaluate(&face(&m, &cases[3].0, &[2, 2])).wins.is_empty());
+        assert_eq!(
+            wins(&m.evaluate(&face(&m, &cases[1].0, &[2, 4]))),
+            vec![(1, 4)]
+        );
+        let m = pyramid();
+        let cases: [([&str; 6], &str); 5] = [
+            (
+                ["LION", "LION", "LION", "OISEAU", "OISEAU", "OISEAU"],
+                AMB_TWO_COMPLETE,
+            ),
+            (
+                ["LION", "LION", "LION", "LION", "SOLEIL", "CROIX"],
+                AMB_OVER,
+            ),
+            (
+                ["SOLEIL", "SOLEIL", "SOLEIL", "LION", "ETOILE", "CROIX"],
+                AMB_IDLE_REPEAT,
+            ),
+            (
+                ["LION", "LION", "LION", "MASQUE", "MASQUE", "CROIX"],
+                AMB_TWO_MULTIPLIERS,
+            ),
+            (
+                ["LION", "SOLEIL", "MASQUE", "MASQUE", "ETOILE", "CROIX"],
+                AMB_TWO_MULTIPLIERS,
+            ),
+        ];
+        for (cells, amb) in cases {
+            let ev = m.evaluate(&face(&m, &cells, &[]));
+            assert_eq!(ev.ambiguities, vec![amb], "{cells:?}");
+        }
+        // With no decoy rate, a lone multiplier is flagged.
+        let m = build_from("j4", &PYRAMID.replace("decoy_multiplier = 0.25", "")).unwrap();
+        let ev = m.evaluate(&face(
+            &m,
+            &["LION", "SOLEIL", "MASQUE", "OISEAU", "ETOILE", "CROIX"],
+            &[],
+        ));
+        assert_eq!(ev.ambiguities, vec![AMB_LONE_MULTIPLIER]);
+        // A multiplier beside a win it does not multiply.
+        let text = format!("{COQ}\n").replace(
+            "cell_prefix = \"s\"",
+            "cell_prefix = \"s\"\nmultiplier = { X2 = 2 }",
+        ) + "multiplied = false\n";
+        let m = build_from("cells", &text).unwrap();
+        let ev = m.evaluate(&face(
+            &m,
+            &[
+                "SANTE", "SANTE", "X2", "TIGRE", "LAPIN", "DRAGON", "RAT", "SINGE",
+            ],
+            &[2, 4],
+        ));
+        assert_eq!(wins(&ev), vec![(1, 4)]);
+        assert_eq!(ev.ambiguities, vec![AMB_MULTIPLIER_ELSEWHERE]);
+        let ev = m.evaluate(&face(
+            &m,
+            &[
+                "COQ", "COQ", "X2", "TIGRE", "LAPIN", "DRAGON", "RAT", "SINGE",
+            ],
+            &[2, 4],
+        ));
+        assert_eq!(wins(&ev), vec![(0, 4)]);
+        assert!(ev.ambiguities.is_empty());
+    }
+
+    #[test]
+    fn infeasible_ways_are_refused_with_the_reason() {
+        let m = coq();
+        assert_eq!(
+            m.check_way(&way("3", &[(None, 3)])),
+            Err(
+                "play area \"jeu2\" cannot win 3 (its box shows 2, 4, 8, 10, 20, 100, 500, 20000)"
+                    .into()
+            )
+        );
+        assert_eq!(
+            m.check_way(&way("x", &[(None, 2), (None, 2), (None, 2)])),
+            Err("3 wins, but the surface has 2 play area(s), each winning at most once".into())
+        );
+        assert_eq!(
+            m.check_way(&way("x", &[(Some(0), 2), (Some(0), 2)])),
+            Err("two wins name play area \"jeu1\", which wins at most once".into())
+        );
+        assert!(m
+            .check_way(&way("10+20", &[(None, 10), (None, 20)]))
+            .is_ok());
+        let m = pyramid();
+        assert!(m.check_way(&way("6", &[(None, 6)])).is_ok());
+        assert!(m.check_way(&way("20000", &[(None, 20000)])).is_ok());
+        assert_eq!(
+            m.check_way(&way("4", &[(None, 4)])),
+            Err("play area \"IV\" cannot win 4 (its legend pays 3, 10, 100, 1000, 10000, or one of them ×2)".into())
+        );
+        // Too few symbols to fill the cells without repeating one into a win.
+        let text = COQ.replace(
+            "\"RAT\", \"BUFFLE\", \"TIGRE\", \"LAPIN\", \"DRAGON\", \"SERPENT\", \"CHEVAL\", \"CHEVRE\",",
+            "",
+        );
+        let m = build_from("cells", &text).unwrap();
+        assert!(m.check_way(&way("lose", &[])).is_err());
+    }
+
+    #[test]
+    fn bad_tables_are_refused_naming_the_field() {
+        let e = build_from(
+            "x",
+            &COQ.replace(
+                "match = 2\nwinning = [\"COQ\"]",
+                "match = 1\nwinning = [\"COQ\"]",
+            ),
+        )
+        .err()
+        .unwrap();
+        assert_eq!(e.field, "games[0].match");
+        let e = build_from(
+            "x",
+            &COQ.replace("winning = [\"COQ\"]", "winning = [\"SANTE\"]"),
+        )
+        .err()
+        .unwrap();
+        assert_eq!(e.field, "games[1].winning");
+        assert!(e.message.contains("two play areas"), "{}", e.message);
+        let e = build_from("x", &COQ.replace("box = \"gain2\"", "box = \"gain1\""))
+            .err()
+            .unwrap();
+        assert_eq!(e.field, "games[1].box");
+        let e = build_from(
+            "x",
+            &COQ.replace(
+                "amounts = [2, 4, 8, 10, 20, 100, 500, 20000]\nnear",
+                "amounts = [7]\nnear",
+            ),
+        )
+        .err()
+        .unwrap();
+        assert_eq!(e.field, "games[1].amounts");
+        let e = build_from("x", &COQ.replace("cells = 8", "cells = 8\ncolour = 1"))
+            .err()
+            .unwrap();
+        assert_eq!(e.field, "colour");
+        let e = build_from("x", &PYRAMID.replace("LION = 3,", "LION = 3, LAPIN = 5,"))
+            .err()
+            .unwrap();
+        assert_eq!(e.field, "games[0].winning");
+        let e = build_from("x", &PYRAMID.replace("MASQUE = 2", "MASQUE = 1"))
+            .err()
+            .unwrap();
+        assert_eq!(e.field, "multiplier.MASQUE");
+    }
+
+    fn ways(m: &MatchSymbols) -> Vec<Way> {
+        if m.games.len() == 2 {
+            vec![
+                way("lose", &[]),
+                way("2", &[(None, 2)]),
+                way("20000", &[(None, 20000)]),
+                way("500+500", &[(None, 500), (None, 500)]),
+                way("10+20", &[(None, 10), (None, 20)]),
+                way("jeu2:8", &[(Some(1), 8)]),
+            ]
+        } else {
+            vec![
+                way("lose", &[]),
+                way("3", &[(None, 3)]),
+                way("6", &[(None, 6)]),
+                way("20", &[(None, 20)]),
+                way("10000", &[(None, 10000)]),
+                way("20000", &[(None, 20000)]),
+            ]
+        }
+    }
+
+    #[test]
+    fn every_way_round_trips_and_losers_never_win() {
+        for m in [coq(), pyramid()] {
+            for w in ways(&m) {
+                let mut rng = FaceRng::seed_from_u64(11);
+                for _ in 0..300 {
+                    let f = m.synthesize(&w, &mut rng).unwrap();
+                    let ev = m.evaluate(&f);
+                    assert!(ev.ambiguities.is_empty(), "{} {:?}", w.id, ev.ambiguities);
+                    let mut got: Vec<u64> = ev.wins.iter().map(|x| x.amount.cents()).collect();
+                    let mut want: Vec<u64> = w.wins.iter().map(|x| x.amount.cents()).collect();
+                    got.sort_unstable();
+                    want.sort_unstable();
+                    assert_eq!(got, want, "{}", w.id);
+                    for x in &w.wins {
+                        if let Some(a) = x.area {
+                            assert!(ev.wins.iter().any(|y| y.area == a && y.amount == x.amount));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_feature_shows_when_asked_and_refusals_are_errors() {
+        for m in [coq(), pyramid()] {
+            let features = m.features();
+            assert!(!features.is_empty());
+            for w in ways(&m) {
+                for f in &features {
+                    let mut rng = FaceRng::seed_from_u64(3);
+                    match m.can_show(&w, f.id) {
+                        Ok(()) => {
+                            for _ in 0..50 {
+                                let face = m.synthesize_showing(&w, Some(f.id), &mut rng).unwrap();
+                                let ev = m.evaluate(&face);
+                                assert!(ev.shows(f.id), "{} {}", w.id, f.id);
+                                assert!(ev.ambiguities.is_empty());
+                                assert_eq!(ev.prize(), w.amount);
+                            }
+                        }
+                        Err(_) => assert!(m.synthesize_showing(&w, Some(f.id), &mut rng).is_err()),
+                    }
+                }
+            }
+        }
+        let m = coq();
+        assert_eq!(
+            m.can_show(&way("jeu2:8", &[(Some(1), 8)]), "near_miss_jeu2"),
+            Err("near_miss_jeu2 needs play area \"jeu2\" to lose, and way \"jeu2:8\" cannot leave it losing".into())
+        );
+        assert!(m
+            .can_show(
+                &way("500+500", &[(None, 500), (None, 500)]),
+                "near_miss_jeu1"
+            )
+            .is_err());
+        assert_eq!(
+            m.can_show(&way("2", &[(None, 2)]), "carre"),
+            Err("the match_symbols style shows no feature \"carre\"".into())
+        );
+        let p = pyramid();
+        assert_eq!(
+            p.features().iter().map(|f| f.id).collect::<Vec<_>>(),
+            ["near_miss_IV", "decoy_masque"]
+        );
+        assert!(p.can_show(&way("3", &[(None, 3)]), "decoy_masque").is_err());
+    }
+
+    #[test]
+    fn rates_follow_the_spec() {
+        let m = pyramid();
+        let mut rng = FaceRng::seed_from_u64(1);
+        let n = 20_000;
+        let (mut near, mut mask) = (0, 0);
+        for _ in 0..n {
+            let ev = m.evaluate(&m.synthesize(&way("lose", &[]), &mut rng).unwrap());
+            near += usize::from(ev.shows("near_miss_IV"));
+            mask += usize::from(ev.shows("decoy_masque"));
+        }
+        let p = |x: usize| x as f64 / n as f64;
+        assert!((p(near) - 0.40).abs() < 0.015, "{}", p(near));
+        assert!((p(mask) - 0.25).abs() < 0.015, "{}", p(mask));
+    }
+
+    #[test]
+    fn marks_follow_the_evaluation() {
+        let m = coq();
+        let marks = |f: &Face| {
+            let mut v: Vec<(u8, usize, MarkKind)> = m
+                .marks(f, &m.evaluate(f))
+                .into_iter()
+                .map(|k| (k.area, k.column, k.kind))
+                .collect();
+            v.sort_unstable();
+            v
+        };
+        use MarkKind::{Decoy, NearMiss, Win};
+        let f = face(
+            &m,
+            &[
+                "COQ", "RAT", "COQ", "SANTE", "TIGRE", "LAPIN", "DRAGON", "CHIEN",
+            ],
+            &[8, 4],
+        );
+        assert_eq!(
+            marks(&f),
+            vec![
+                (0, 0, Win),
+                (0, 2, Win),
+                (0, 8, Win),
+                (1, 3, NearMiss),
+                (1, 10, Decoy)
+            ]
+        );
+        let p = pyramid();
+        let f = face(
+            &p,
+            &["LION", "MASQUE", "LION", "SOLEIL", "LION", "CROIX"],
+            &[],
+        );
+        let mut v: Vec<(usize, MarkKind)> = p
+            .marks(&f, &p.evaluate(&f))
+            .into_iter()
+            .map(|k| (k.column, k.kind))
+            .collect();
+        v.sort_unstable();
+        assert_eq!(v, vec![(0, Win), (1, Win), (2, Win), (4, Win)]);
+        let f = face(
+            &p,
+            &["LION", "LION", "SOLEIL", "SOLEIL", "MASQUE", "CROIX"],
+            &[],
+        );
+        let mut v: Vec<(usize, MarkKind)> = p
+            .marks(&f, &p.evaluate(&f))
+            .into_iter()
+            .map(|k| (k.column, k.kind))
+            .collect();
+        v.sort_unstable();
+        assert_eq!(v, vec![(0, NearMiss), (1, NearMiss), (4, Decoy)]);
+    }
+
+    #[test]
+    fn describe_says_how_each_area_wins() {
+        let d = coq().describe();
+        assert_eq!(
+            d[0],
+            "« Jeu 1 » wins the amount in its box gain1 when exactly two COQ show among the 8 cells « cells »."
+        );
+        let d = pyramid().describe();
+        assert_eq!(
+            d[0],
+            "« IV » wins when exactly three identical symbols, one of LION OISEAU BATEAU MAIN CROIX show among the 6 cells « IV »: the matched symbol's amount in its pay legend (LION 3, OISEAU 10, BATEAU 100, MAIN 1000, CROIX 10000). Anywhere among the cells, a MASQUE multiplies its win by 2."
+        );
+    }
+
+    #[test]
+    fn synthesis_is_deterministic() {
+        let m = coq();
+        let w = way("10+20", &[(None, 10), (None, 20)]);
+        let mut rng = FaceRng::seed_from_u64(7);
+        let f = m.synthesize(&w, &mut rng).unwrap();
+        let codes: Vec<u8> = f.codes[..12].to_vec();
+        let mut rng = FaceRng::seed_from_u64(7);
+        assert_eq!(m.synthesize(&w, &mut rng).unwrap(), f);
+        // The value-stability vector (changes only with the style's draws).
+        assert_eq!(codes, VECTOR.to_vec());
+    }
+
+    const VECTOR: [u8; 12] = [13, 12, 6, 10, 9, 12, 15, 9, 3, 5, 4, 6];
+}

@@ -1,0 +1,414 @@
+//! The *reveal* play style ("instant cash"): each box under the scratch layer shows an
+//! amount in figures with its caption, and wins what it shows; a box that shows 0 € loses.
+//!
+//! Pharaon's surface I (art. 3.2: the sarcophagus shows a table amount or 0 €) is one box
+//! of this style.
+//!
+//! - **Rule**: every box showing an amount above 0 wins that amount; the wins of the boxes
+//!   add up, one win per box, all in the surface's one play area.
+//! - **Naive reading**: the same as the rule — a player wins what a box shows. No face can
+//!   read otherwise, so the style has no ambiguous case, no near miss and no decoy: any
+//!   amount it showed on a losing box would be a win.
+//! - **Columns**: one box: `{id}_amount`, `{id}_caption`; `n` boxes: `{id}_amount1` …,
+//!   `{id}_caption1` … (amount then caption, box by box).
+//! - **Synthesis**: the boxes that win are drawn at random among the surface's boxes; each
+//!   shows its win; every other box shows 0 €.
+
+use super::common::{pick_distinct, AmountBox};
+use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
+use super::{
+    AreaWin, Column, Evaluation, Face, FaceRng, Mark, MarkKind, Mechanic, Panel, MAX_CELLS,
+};
+use crate::lots::Way;
+use crate::money::Money;
+use serde::Deserialize;
+
+/// The surface's parameters as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawReveal {
+    /// Number of boxes.
+    #[serde(default = "one")]
+    boxes: usize,
+    /// The amounts a box may show and win; by default every amount of the lot table (up to
+    /// the surface's `max`).
+    #[serde(default)]
+    amounts: Option<Vec<Money>>,
+    /// The play area's name; by default the surface id.
+    #[serde(default)]
+    area: Option<String>,
+}
+
+fn one() -> usize {
+    1
+}
+
+/// The library's entry for this style.
+pub static INFO: StyleInfo = StyleInfo {
+    name: "reveal",
+    term: "reveal (instant cash)",
+    about: "Each box shows an amount and wins it; a box showing 0 loses. The wins of the \
+            boxes add up.",
+    naive: "The same as the rule: a player wins what a box shows. A losing box shows 0, never \
+            an amount.",
+    columns: "{id}_amount, {id}_caption (one box); {id}_amount1, {id}_caption1, … (several)",
+    params: &[
+        Param {
+            name: "boxes",
+            kind: "integer",
+            default: Some("1"),
+            about: "Number of boxes on the surface.",
+        },
+        Param {
+            name: "amounts",
+            kind: "array of amounts",
+            default: Some("every amount of the lot table, up to `max`"),
+            about: "The amounts a box may show (each needs a caption, and so does 0).",
+        },
+        Param {
+            name: "area",
+            kind: "string",
+            default: Some("the surface id"),
+            about: "The play area's name, as ways' `areas` name it.",
+        },
+    ],
+    example: r#"[[surfaces]]
+style = "reveal"
+id = "cash"
+boxes = 2
+amounts = [2, 5, 50]"#,
+    build,
+};
+
+/// The reveal style on one surface.
+pub struct Reveal {
+    areas: Vec<String>,
+    columns: Vec<Column>,
+    /// Amounts a box shows, 0 first.
+    amounts: AmountBox,
+    boxes: usize,
+    panel: String,
+    about: String,
+}
+
+fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Mechanic>, FieldError> {
+    let raw: RawReveal = style::parse(table)?;
+    if raw.boxes == 0 || 2 * raw.boxes > MAX_CELLS {
+        return Err(FieldError::new(
+            "boxes",
+            format!("expected 1 to {} boxes, got {}", MAX_CELLS / 2, raw.boxes),
+        ));
+    }
+    let mut amounts: Vec<Money> = match raw.amounts {
+        Some(a) => {
+            if a.iter().any(|m| m.is_zero()) {
+                return Err(FieldError::new(
+                    "amounts",
+                    "0 is what a losing box shows; list only winning amounts",
+                ));
+            }
+            a
+        }
+        None => ctx
+            .tier_amounts
+            .iter()
+            .copied()
+            .filter(|&m| ctx.max.is_none_or(|max| m <= max))
+            .collect(),
+    };
+    amounts.sort_unstable();
+    let n = amounts.len();
+    amounts.dedup();
+    if amounts.len() != n {
+        return Err(FieldError::new("amounts", "an amount is listed twice"));
+    }
+    if amounts.is_empty() {
+        return Err(FieldError::new("amounts", "expected at least one amount"));
+    }
+    let mut with_zero = vec![Money::ZERO];
+    with_zero.extend(amounts);
+    let amounts =
+        AmountBox::new(with_zero, ctx.captions).map_err(|e| FieldError::new("amounts", e))?;
+    let area = raw.area.unwrap_or_else(|| ctx.id.to_string());
+    let mut columns = Vec::new();
+    for b in 1..=raw.boxes {
+        let n = if raw.boxes == 1 {
+            String::new()
+        } else {
+            b.to_string()
+        };
+        let at = columns.len();
+        columns.push(amounts.column(format!("{}_amount{n}", ctx.id)));
+        columns.push(Column::caption(
+            format!("{}_caption{n}", ctx.id),
+            at,
+            ctx.captions,
+        ));
+    }
+    let shown: Vec<String> = amounts.amounts()[1..]
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    let about = format!(
+        "« {} » shows {} box{}; each box wins the amount it shows ({}), and a box showing 0 \
+         loses; the boxes' wins add up.",
+        ctx.label(&area),
+        raw.boxes,
+        if raw.boxes == 1 { "" } else { "es" },
+        shown.join(", ")
+    );
+    Ok(Box::new(Reveal {
+        panel: area.clone(),
+        areas: vec![area],
+        columns,
+        amounts,
+        boxes: raw.boxes,
+        about,
+    }))
+}
+
+impl Mechanic for Reveal {
+    fn name(&self) -> &'static str {
+        INFO.name
+    }
+
+    fn areas(&self) -> &[String] {
+        &self.areas
+    }
+
+    fn columns(&self) -> &[Column] {
+        &self.columns
+    }
+
+    fn shown_amounts(&self) -> Vec<Money> {
+        self.amounts.amounts().to_vec()
+    }
+
+    fn check_way(&self, way: &Way) -> Result<(), String> {
+        if way.wins.len() > self.boxes {
+            return Err(format!(
+                "{} wins on « {} », which has {} box(es): one win per box",
+                way.wins.len(),
+                self.areas[0],
+                self.boxes
+            ));
+        }
+        for w in &way.wins {
+            if self.amounts.code(w.amount).is_none() || w.amount.is_zero() {
+                return Err(format!(
+                    "a box of « {} » cannot show {}; it shows {}",
+                    self.areas[0],
+                    w.amount,
+                    self.amounts.amounts()[1..]
+                        .iter()
+                        .map(|m| m.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn synthesize_showing(
+        &self,
+        way: &Way,
+        show: Option<&str>,
+        rng: &mut FaceRng,
+    ) -> Result<Face, String> {
+        if let Some(id) = show {
+            return Err(format!("the reveal style shows no feature \"{id}\""));
+        }
+        self.check_way(way)?;
+        let mut face = Face::default();
+        for b in 0..self.boxes {
+            self.amounts.show(&mut face, 2 * b, 2 * b + 1, 0);
+        }
+        let winners = pick_distinct(rng, self.boxes as u32, way.wins.len());
+        for (w, &b) in way.wins.iter().zip(&winners) {
+            let code = self.amounts.code(w.amount).ok_or("amount checked above")?;
+            self.amounts
+                .show(&mut face, 2 * b as usize, 2 * b as usize + 1, code);
+        }
+        Ok(face)
+    }
+
+    fn panels(&self) -> Vec<Panel> {
+        vec![Panel {
+            id: self.panel.clone(),
+            rows: vec![(0..self.boxes).map(|b| 2 * b).collect()],
+        }]
+    }
+
+    fn marks(&self, face: &Face, _ev: &Evaluation) -> Vec<Mark> {
+        (0..self.boxes)
+            .filter(|&b| !self.amounts.amount(face.codes[2 * b]).is_zero())
+            .map(|b| Mark {
+                area: 0,
+                column: 2 * b,
+                kind: MarkKind::Win,
+            })
+            .collect()
+    }
+
+    fn evaluate(&self, face: &Face) -> Evaluation {
+        let mut ev = Evaluation::default();
+        for b in 0..self.boxes {
+            let amount = self.amounts.amount(face.codes[2 * b]);
+            if !amount.is_zero() {
+                ev.wins.push(AreaWin { area: 0, amount });
+            }
+        }
+        ev
+    }
+
+    fn describe(&self) -> Vec<String> {
+        vec![self.about.clone()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Captions;
+    use crate::lots::Win;
+    use rand_core::SeedableRng;
+    use std::collections::BTreeMap;
+
+    fn captions() -> Captions {
+        let amounts = [0, 200, 500, 5000].map(Money);
+        Captions {
+            amounts: amounts.to_vec(),
+            texts: ["ZERO EURO", "DEUX EUROS", "CINQ EUROS", "CINQUANTE EUROS"]
+                .map(String::from)
+                .to_vec(),
+        }
+    }
+
+    fn reveal(toml: &str) -> Result<Box<dyn Mechanic>, FieldError> {
+        let caps = captions();
+        let labels = BTreeMap::from([("cash".to_string(), "Cash".to_string())]);
+        let tiers = [Money(500), Money(200)];
+        let ctx = StyleCtx {
+            id: "cash",
+            captions: &caps,
+            labels: &labels,
+            tier_amounts: &tiers,
+            way_ids: &[],
+            max: None,
+        };
+        build(toml::from_str(toml).unwrap(), &ctx)
+    }
+
+    fn way(wins: &[u64]) -> Way {
+        Way {
+            id: "w".into(),
+            tier: Some(0),
+            amount: Money(wins.iter().sum()),
+            count: 1,
+            wins: wins
+                .iter()
+                .map(|&c| Win {
+                    area: None,
+                    amount: Money(c),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn each_box_wins_what_it_shows_and_zero_loses() {
+        let m = reveal("boxes = 2\namounts = [2, 50]").unwrap();
+        let names: Vec<&str> = m.columns().iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "cash_amount1",
+                "cash_caption1",
+                "cash_amount2",
+                "cash_caption2"
+            ]
+        );
+        // Codes: 0 → 0 €, 1 → 2 €, 2 → 50 €.
+        let mut f = Face::default();
+        f.codes[0] = 1;
+        f.codes[2] = 2;
+        let ev = m.evaluate(&f);
+        assert_eq!(
+            ev.wins.as_slice(),
+            [
+                AreaWin {
+                    area: 0,
+                    amount: Money(200)
+                },
+                AreaWin {
+                    area: 0,
+                    amount: Money(5000)
+                }
+            ]
+        );
+        f.codes[2] = 0;
+        assert_eq!(m.evaluate(&f).prize(), Money(200));
+        f.codes[0] = 0;
+        assert!(m.evaluate(&f).wins.is_empty());
+    }
+
+    #[test]
+    fn default_amounts_are_the_lot_tables_and_one_box_has_plain_names() {
+        let m = reveal("").unwrap();
+        assert_eq!(m.shown_amounts(), [0, 200, 500].map(Money));
+        assert_eq!(m.columns()[0].name, "cash_amount");
+        assert_eq!(m.columns()[1].name, "cash_caption");
+        assert_eq!(
+            m.describe(),
+            [
+                "« Cash » shows 1 box; each box wins the amount it shows (2, 5), and a box \
+              showing 0 loses; the boxes' wins add up."
+            ]
+        );
+    }
+
+    #[test]
+    fn bad_parameters_name_their_field() {
+        let e = reveal("boxes = 0").err().unwrap();
+        assert_eq!(e.field, "boxes");
+        let e = reveal("amounts = [0, 2]").err().unwrap();
+        assert_eq!(e.field, "amounts");
+        let e = reveal("amounts = [3]").err().unwrap();
+        assert_eq!(e.field, "amounts");
+        assert!(e.message.contains("caption"), "{}", e.message);
+        let e = reveal("boxe = 2").err().unwrap();
+        assert_eq!(e.field, "boxe");
+    }
+
+    #[test]
+    fn ways_it_cannot_show_are_refused() {
+        let m = reveal("boxes = 2\namounts = [2, 50]").unwrap();
+        assert!(m.check_way(&way(&[200, 5000])).is_ok());
+        assert!(m.check_way(&way(&[200, 200, 200])).is_err());
+        assert_eq!(
+            m.check_way(&way(&[500])).unwrap_err(),
+            "a box of « cash » cannot show 5; it shows 2, 50"
+        );
+    }
+
+    #[test]
+    fn every_way_round_trips_and_the_draw_is_stable() {
+        let m = reveal("boxes = 3\namounts = [2, 5, 50]").unwrap();
+        for wins in [&[][..], &[200], &[500, 5000], &[200, 200, 5000]] {
+            let w = way(wins);
+            for seed in 0..200 {
+                let f = m.synthesize(&w, &mut FaceRng::seed_from_u64(seed)).unwrap();
+                let ev = m.evaluate(&f);
+                assert_eq!(ev.prize(), w.amount, "{wins:?} seed {seed}");
+                assert_eq!(ev.wins.len(), wins.len());
+                assert!(ev.ambiguities.is_empty());
+                assert_eq!(m.marks(&f, &ev).len(), wins.len());
+            }
+        }
+        let f = m
+            .synthesize(&way(&[500]), &mut FaceRng::seed_from_u64(7))
+            .unwrap();
+        assert_eq!(&f.codes[..6], [2, 2, 0, 0, 0, 0]);
+    }
+}

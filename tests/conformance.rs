@@ -1,0 +1,221 @@
+//! The conformance suite every play style runs, through every spec of the repository
+//! (`game_specs/`, `game_specs/examples/`, `tests/specs/`): a spec of a new style, or a new
+//! example, is checked as soon as its file exists.
+//!
+//! For every way of every spec, over many face streams:
+//! - the face round-trips: judged by the rules alone, it realises exactly its way, with no
+//!   ambiguity under either reading (a loser never wins);
+//! - the same stream gives the same face, and asking for no feature draws what a production
+//!   face draws;
+//! - the panels draw every face column but the captions exactly once, each winning play area
+//!   has a cell marked as its win and a losing one none, and every near miss or decoy the
+//!   evaluation reports has its cell marked;
+//! - each feature a way can show comes out when asked, judged as its way; a way that cannot
+//!   show it gets an error, never a face without it;
+//! - the features a way always shows come out unasked.
+//!
+//! The value-stability vector: for a fixed stream, the digest of every way's first faces is
+//! held against `tests/golden/faces.txt`, so a change in what a style draws is seen and made
+//! on purpose (run with `TIRAGE_BLESS=1` to write the new digests, and say so in the commit).
+
+use rand_core::SeedableRng;
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+use tirage::block::judge;
+use tirage::games::{synthesize_showing_checked, ColumnKind, FaceRng, MarkKind};
+use tirage::spec::GameSpec;
+
+/// Faces drawn per way for the round trip.
+const ROUND_TRIPS: u64 = 150;
+
+/// Faces asked per way and feature.
+const FEATURE_TRIES: u64 = 4;
+
+/// Every spec of the repository, by path relative to the crate.
+fn specs() -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out = Vec::new();
+    for dir in ["game_specs", "game_specs/examples", "tests/specs"] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+            .collect();
+        files.sort();
+        for f in files {
+            out.push(f.strip_prefix(root).unwrap().to_string_lossy().into_owned());
+        }
+    }
+    out
+}
+
+fn load(rel: &str) -> GameSpec {
+    GameSpec::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join(rel))
+        .unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+#[test]
+fn the_suite_covers_the_seed_games_and_at_least_ten_examples() {
+    let all = specs();
+    for seed in ["coq", "poker", "pharaon"] {
+        assert!(all.contains(&format!("game_specs/{seed}.toml")), "{all:?}");
+    }
+    let examples = all.iter().filter(|s| s.contains("/examples/")).count();
+    assert!(examples >= 1, "{all:?}");
+}
+
+#[test]
+fn every_way_round_trips_and_losers_never_win() {
+    for rel in specs() {
+        let s = load(&rel);
+        let m = &s.mechanic;
+        for (id, way) in s.ways.iter().enumerate() {
+            for seed in 0..ROUND_TRIPS {
+                let face = m
+                    .synthesize(way, &mut FaceRng::seed_from_u64(seed))
+                    .unwrap_or_else(|e| panic!("{rel} {} seed {seed}: {e}", way.id));
+                let j = judge(&s, &face);
+                assert_eq!(
+                    j.realises(&s, id as u16),
+                    Ok(()),
+                    "{rel} way {} seed {seed}",
+                    way.id
+                );
+                assert_eq!(j.prize, way.amount, "{rel} {}", way.id);
+                let again = m
+                    .synthesize(way, &mut FaceRng::seed_from_u64(seed))
+                    .unwrap();
+                assert_eq!(
+                    face, again,
+                    "{rel} {} seed {seed}: not deterministic",
+                    way.id
+                );
+            }
+            let (mut a, mut b) = (FaceRng::seed_from_u64(5), FaceRng::seed_from_u64(5));
+            assert_eq!(
+                m.synthesize(way, &mut a),
+                m.synthesize_showing(way, None, &mut b),
+                "{rel} {}",
+                way.id
+            );
+        }
+    }
+}
+
+#[test]
+fn panels_draw_every_cell_once_and_marks_follow_the_evaluation() {
+    for rel in specs() {
+        let s = load(&rel);
+        let m = &s.mechanic;
+        let mut drawn: Vec<usize> = m.panels().iter().flat_map(|p| p.rows.concat()).collect();
+        drawn.sort_unstable();
+        let want: Vec<usize> = (0..m.columns().len())
+            .filter(|&i| !matches!(m.columns()[i].kind, ColumnKind::Caption { .. }))
+            .collect();
+        assert_eq!(drawn, want, "{rel}");
+        for way in &s.ways {
+            for seed in 0..40u64 {
+                let face = m
+                    .synthesize(way, &mut FaceRng::seed_from_u64(seed))
+                    .unwrap();
+                let ev = m.evaluate(&face);
+                let marks = m.marks(&face, &ev);
+                for a in 0..m.areas().len() as u8 {
+                    let wins = ev.wins.iter().any(|w| w.area == a);
+                    let marked = marks.iter().any(|k| k.area == a && k.kind == MarkKind::Win);
+                    assert_eq!(wins, marked, "{rel} {} seed {seed} area {a}", way.id);
+                }
+                for f in &ev.losing_features {
+                    assert!(
+                        marks
+                            .iter()
+                            .any(|k| k.area == f.area && k.kind != MarkKind::Win),
+                        "{rel} {} seed {seed}: {} unmarked",
+                        way.id,
+                        f.name
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_feature_shows_when_asked_on_every_way_that_can_show_it() {
+    for rel in specs() {
+        let s = load(&rel);
+        let m = &s.mechanic;
+        let features = m.features();
+        for (id, way) in s.ways.iter().enumerate() {
+            for f in &features {
+                for seed in 0..FEATURE_TRIES {
+                    let mut rng = FaceRng::seed_from_u64(seed);
+                    match m.can_show(way, f.id) {
+                        Ok(()) => {
+                            let face = synthesize_showing_checked(&**m, way, f.id, &mut rng)
+                                .unwrap_or_else(|e| panic!("{rel} {} {}: {e}", way.id, f.id));
+                            assert_eq!(
+                                judge(&s, &face).realises(&s, id as u16),
+                                Ok(()),
+                                "{rel} {} {}",
+                                way.id,
+                                f.id
+                            );
+                            assert!(m.evaluate(&face).shows(f.id), "{rel} {} {}", way.id, f.id);
+                        }
+                        Err(_) => assert!(
+                            m.synthesize_showing(way, Some(f.id), &mut rng).is_err(),
+                            "{rel} {} {}",
+                            way.id,
+                            f.id
+                        ),
+                    }
+                }
+            }
+            for always in m.always_shows(way) {
+                let mut rng = FaceRng::seed_from_u64(9);
+                for _ in 0..10 {
+                    assert!(
+                        m.evaluate(&m.synthesize(way, &mut rng).unwrap())
+                            .shows(always),
+                        "{rel} {} {always}",
+                        way.id
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The digest of the first faces of every way of `s` from stream 0: one line per spec.
+fn face_digest(s: &GameSpec) -> String {
+    let mut h = Sha256::new();
+    for way in &s.ways {
+        let mut rng = FaceRng::seed_from_u64(0);
+        for _ in 0..20 {
+            let face = s.mechanic.synthesize(way, &mut rng).unwrap();
+            h.update(&face.codes[..s.mechanic.columns().len()]);
+        }
+    }
+    hex::encode(h.finalize())
+}
+
+#[test]
+fn faces_for_a_fixed_stream_are_stable() {
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/faces.txt");
+    let now: String = specs()
+        .iter()
+        .map(|rel| format!("{} {rel}\n", face_digest(&load(rel))))
+        .collect();
+    if std::env::var_os("TIRAGE_BLESS").is_some() {
+        std::fs::create_dir_all(golden.parent().unwrap()).unwrap();
+        std::fs::write(&golden, &now).unwrap();
+        return;
+    }
+    let want = std::fs::read_to_string(&golden).unwrap_or_default();
+    assert_eq!(
+        now, want,
+        "faces drawn for a fixed stream changed; if on purpose, run with TIRAGE_BLESS=1 \
+         and say so in the commit"
+    );
+}
