@@ -19,8 +19,11 @@ fn examples() -> Vec<PathBuf> {
     v
 }
 
+/// Example games that put surfaces of several play styles on one ticket.
+const MIXED: usize = 2;
+
 #[test]
-fn there_is_an_example_per_play_style() {
+fn there_is_an_example_per_play_style_and_two_that_mix_styles() {
     let out = tirage().args(["styles", "--json"]).output().unwrap();
     assert!(out.status.success());
     let styles: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -40,6 +43,18 @@ fn there_is_an_example_per_play_style() {
             .count();
         assert!(used >= 1, "no example game uses the {name} style");
     }
+    let mixed = examples()
+        .iter()
+        .filter(|p| {
+            let t = std::fs::read_to_string(p).unwrap();
+            let styles_used = names
+                .iter()
+                .filter(|n| t.contains(&format!("style = \"{n}\"")))
+                .count();
+            styles_used >= 2
+        })
+        .count();
+    assert!(mixed >= MIXED, "{mixed} example(s) mix play styles");
 }
 
 #[test]

@@ -712,19 +712,19 @@ pub static INFO: StyleInfo = StyleInfo {
         Param {
             name: "box_amounts",
             kind: "array of amounts",
-            default: None,
+            default: Some("none (give this or legend)"),
             about: "box mode: the amounts the box may show (give this or legend)",
         },
         Param {
             name: "decoy_weights",
             kind: "table amount → weight",
-            default: None,
+            default: Some("none (needed with box_amounts)"),
             about: "box mode: weight of each amount in the box of a losing grid",
         },
         Param {
             name: "legend",
             kind: "table symbol → amount",
-            default: None,
+            default: Some("none (give this or box_amounts)"),
             about: "legend mode: the amount a line of each winning symbol wins (give this or box_amounts)",
         },
         Param {
@@ -972,4 +972,31 @@ mod tests {
 
     /// Face codes for seed 42, way 5 (value stability).
     const VECTOR: [u8; 11] = [0, 3, 2, 0, 0, 1, 4, 0, 0, 1, 1];
+
+    #[test]
+    fn the_library_example_builds() {
+        let doc: toml::Table = toml::from_str(INFO.example).unwrap();
+        let mut t = doc["surfaces"].as_array().unwrap()[0]
+            .as_table()
+            .unwrap()
+            .clone();
+        assert_eq!(t.remove("style").unwrap().as_str(), Some(INFO.name));
+        let id = t.remove("id").unwrap().as_str().unwrap().to_string();
+        let amounts: Vec<Money> = (1..=1000).map(|a| Money(a * 100)).collect();
+        let caps = Captions {
+            texts: amounts.iter().map(|a| format!("C{a}")).collect(),
+            amounts,
+        };
+        let labels = BTreeMap::new();
+        let ctx = StyleCtx {
+            id: &id,
+            captions: &caps,
+            labels: &labels,
+            tier_amounts: &[],
+            way_ids: &[],
+            max: None,
+        };
+        let m = (INFO.build)(t, &ctx).unwrap();
+        assert_eq!(m.name(), INFO.name);
+    }
 }
