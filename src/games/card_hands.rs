@@ -20,7 +20,7 @@
 //!
 //! Cards are coded `0..52` as `rank * 4 + suit`, rank `0..13` for `23456789TJQKA` and suit
 //! `0..4` for `cdhs`; files show the standard two-character codes (`Ah`, `Td`); proofs show
-//! the spec's inscription (`card_name`, e.g. `DAME DE COEUR`). **Columns**: `{zone}_c1
+//! the spec's inscription (`card_name`, e.g. `QUEEN OF HEARTS`). **Columns**: `{zone}_c1
 //! {zone}_c2 {zone}_gain {zone}_caption` for each zone (`p1` … `pN` unless `zone_ids` says
 //! otherwise), then the community cards `{prefix}1` … `{prefix}5` (`community_prefix`,
 //! default `b`). **Panels**: one per zone (its id), and the community cards
@@ -55,7 +55,7 @@ use std::collections::BTreeMap;
 pub const RANK_CHARS: [char; 13] = [
     '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K', 'A',
 ];
-/// Suit characters (clubs/trèfle, diamonds/carreau, hearts/cœur, spades/pique).
+/// Suit characters (clubs, diamonds, hearts, spades).
 pub const SUIT_CHARS: [char; 4] = ['c', 'd', 'h', 's'];
 /// Most player zones on one surface.
 pub const MAX_ZONES: usize = 6;
@@ -222,7 +222,7 @@ pub const ALL_KINDS: u8 = 0x3F;
 /// Both readings of one player zone (its two cards and the five community cards).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ZoneReading {
-    /// Best combination by the letter (art. 3.4–3.6): formed with at least one of the
+    /// Best combination by the letter (the spec's combinations and usage rule): formed with at least one of the
     /// zone's cards and at least one community card; `None` for a losing zone.
     pub strict: Option<Combination>,
     /// Naive: some rank appears twice or more among the seven cards (from anywhere).
@@ -613,11 +613,11 @@ fn each_bit(mut m: u16, mut f: impl FnMut(u16)) {
 #[derive(Debug, Deserialize, Clone)]
 #[serde(deny_unknown_fields)]
 pub struct RawCombination {
-    /// Feature id of the combination (`paire`), ASCII letters, digits and `_`.
+    /// Feature id of the combination (`pair`), ASCII letters, digits and `_`.
     pub id: String,
     /// Its kind in the catalogue ([`CATALOGUE`]: `pair`, `straight`, …).
     pub kind: String,
-    /// Its printed name (`quinte flush royale`); the id when left out.
+    /// Its printed name (`royal flush`); the id when left out.
     #[serde(default)]
     pub name: Option<String>,
     /// `straight` only: not all five of one suit (the only reading carried: `true`).
@@ -641,7 +641,7 @@ fn default_one() -> usize {
     1
 }
 fn default_card_name() -> String {
-    "{rank} DE {suit}".into()
+    "{rank} OF {suit}".into()
 }
 
 /// A `card_hands` surface's table in the spec.
@@ -837,9 +837,9 @@ pub static INFO: StyleInfo = StyleInfo {
         Param { name: "community_id", kind: "string", default: Some("\"{id}_board\""), about: "Panel id ([labels] key) of the community cards." },
         Param { name: "min_own", kind: "integer", default: Some("1"), about: "Fewest own cards in a winning hand (this engine judges 1)." },
         Param { name: "min_community", kind: "integer", default: Some("1"), about: "Fewest community cards in a winning hand (this engine judges 1)." },
-        Param { name: "rank_names", kind: "array of 13 strings", default: None, about: "The ranks 2 … ace as printed (DEUX … AS)." },
-        Param { name: "suit_names", kind: "array of 4 strings", default: None, about: "The suits c d h s as printed (TREFLE CARREAU COEUR PIQUE)." },
-        Param { name: "card_name", kind: "string", default: Some("\"{rank} DE {suit}\""), about: "How a card's inscription is written." },
+        Param { name: "rank_names", kind: "array of 13 strings", default: None, about: "The ranks 2 … ace as printed (TWO … ACE)." },
+        Param { name: "suit_names", kind: "array of 4 strings", default: None, about: "The suits c d h s as printed (CLUBS DIAMONDS HEARTS SPADES)." },
+        Param { name: "card_name", kind: "string", default: Some("\"{rank} OF {suit}\""), about: "How a card's inscription is written." },
         Param { name: "combinations", kind: "array of tables {id, kind, name, not_flush, not_straight, ace_low}", default: None, about: "The winning combinations in ascending order; kind one of pair, three_of_a_kind, straight (not_flush = true, ace_low = false), flush (not_straight = true), four_of_a_kind, royal_flush (two_pair, full_house, straight_flush are refused)." },
         Param { name: "zone_amounts", kind: "array of amounts", default: None, about: "Every amount a zone's GAIN can show." },
         Param { name: "decoy_weights", kind: "table amount → integer", default: None, about: "Weight of each amount shown in the GAIN of a losing zone." },
@@ -854,23 +854,23 @@ id = "hands"
 zones = 3
 community_prefix = "b"
 community_id = "board"
-rank_names = ["DEUX", "TROIS", "QUATRE", "CINQ", "SIX", "SEPT", "HUIT", "NEUF", "DIX", "VALET", "DAME", "ROI", "AS"]
-suit_names = ["TREFLE", "CARREAU", "COEUR", "PIQUE"]
+rank_names = ["TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE", "TEN", "JACK", "QUEEN", "KING", "ACE"]
+suit_names = ["CLUBS", "DIAMONDS", "HEARTS", "SPADES"]
 zone_amounts = [2, 5, 20]
 decoy_weights = { "2" = 5, "5" = 3, "20" = 1 }
 near_miss_flush = 0.1
 near_miss_straight = 0.1
 combinations = [
-  { id = "paire", kind = "pair", name = "paire" },
-  { id = "brelan", kind = "three_of_a_kind", name = "brelan" },
-  { id = "quinte", kind = "straight", name = "quinte", not_flush = true, ace_low = false },
+  { id = "pair", kind = "pair", name = "PAIR" },
+  { id = "three", kind = "three_of_a_kind", name = "THREE OF A KIND" },
+  { id = "straight", kind = "straight", name = "STRAIGHT", not_flush = true, ace_low = false },
 ]
 [surfaces.combination_weights."2"]
-paire = 1
+pair = 1
 [surfaces.combination_weights."5"]
-brelan = 1
+three = 1
 [surfaces.combination_weights."20"]
-quinte = 1
+straight = 1
 "#,
     build,
 };
@@ -1285,7 +1285,7 @@ impl CardHands {
     /// for a face of `way` showing feature `show` if given (an `Err` when `way` cannot show
     /// it, see [`Mechanic::can_show`]). Wins with a fixed zone go there, the others to free
     /// zones in a random order; each winning zone draws its combination from the weights (a
-    /// carré or quinte flush royale weighing 0 after it is drawn), each losing zone its near
+    /// four of a kind or royal flush weighing 0 after it is drawn), each losing zone its near
     /// miss at the spec's rates and its decoy from `decoy_weights` (two zones per draw of
     /// [`below_mixed`] when their ranges fit). The combination or near miss asked is taken
     /// by the first winning, resp. losing, zone instead of drawn; with `show = None` the
@@ -1485,11 +1485,11 @@ impl Mechanic for CardHands {
 
     /// A way is feasible when it has at most 4 wins, each a zone amount, in distinct zones,
     /// and its combination weights (the way's, else its tier's) are feasible under the
-    /// policy: a carré needs a community pair, which makes every zone a naive winner, so
-    /// carré must weigh 0 unless the way wins on all four zones; at most one carré and one
-    /// quinte flush royale fit on a ticket (two royals need six community cards of one
-    /// suit; a third carré a third community pair), so a way of two or more wins needs a
-    /// positive weight on paire, brelan, quinte or couleur.
+    /// policy: a four of a kind needs a community pair, which makes every zone a naive
+    /// winner, so it must weigh 0 unless the way wins on every zone; at most one four of a
+    /// kind and one royal flush fit on a ticket (two royals need six community cards of one
+    /// suit; a second four of a kind a second community pair), so a way of two or more wins
+    /// needs a positive weight on a pair, three of a kind, straight or flush.
     fn check_way(&self, way: &Way) -> Result<(), String> {
         let k = way.wins.len();
         let zones = self.zones;
@@ -1648,7 +1648,7 @@ impl Mechanic for CardHands {
     }
 
     /// A card's inscription: its rank and suit in letters from the spec's `rank_names` and
-    /// `suit_names`, written as `card_name` says (`{rank} DE {suit}`: `DAME DE COEUR`).
+    /// `suit_names`, written as `card_name` says (`{rank} OF {suit}`: `QUEEN OF HEARTS`).
     fn inscription(&self, column: usize, code: u8) -> Option<String> {
         (self.card_columns.contains(&column) && code < DECK).then(|| {
             self.card_name
@@ -2032,7 +2032,7 @@ fn select(mut m: u64, mut k: u32) -> u32 {
     base + m.trailing_zeros()
 }
 
-/// Community cards for a ticket whose zones lose or win with a paire or brelan, in the order
+/// Community cards for a ticket whose zones lose or win with a pair or three of a kind, in the order
 /// printed: uniformly one of the [`LOSING_RANK_SETS`] (five ranks, no pair, no straight),
 /// each rank of a uniform suit but never all five of one suit, in a uniform order; with the
 /// index of their rank set. One draw.
@@ -2256,7 +2256,7 @@ fn has_straight_core(m: u16) -> bool {
 /// community cards in the order printed. `None` on a dead end.
 fn deal(goals: &[Goal], rng: &mut FaceRng) -> Option<(Zoned<[Card; 2]>, [Card; COMMUNITY])> {
     let losing = goals.iter().filter(|g| matches!(g, Goal::Lose(_))).count();
-    // Paires and brelans need nothing of the community cards that losing zones do not.
+    // Pairs and threes of a kind need nothing of the community cards that losing zones do not.
     let plain = goals.iter().all(|g| {
         matches!(
             g,
@@ -2292,16 +2292,16 @@ fn deal(goals: &[Goal], rng: &mut FaceRng) -> Option<(Zoned<[Card; 2]>, [Card; C
     Some((own, cards))
 }
 
-/// Community cards for `goals` (some zone winning with a carré, quinte flush royale,
-/// couleur or quinte), not yet shuffled. Always five distinct ranks with no straight and at most
-/// four of a suit, except one pair when a carré is wanted (then all four zones win). A
-/// quinte flush royale gets three or four of its cards here, a couleur three or four cards
-/// of its suit, a quinte three ranks of one straight, a carré its pair.
+/// Community cards for `goals` (some zone winning with a four of a kind, royal flush, flush
+/// or straight), not yet shuffled. Always five distinct ranks with no straight and at most
+/// four of a suit, except one pair when a four of a kind is wanted (then every zone wins). A
+/// royal flush gets three or four of its cards here, a flush three or four cards of its
+/// suit, a straight three ranks of one straight, a four of a kind its pair.
 fn build_board(goals: &[Goal], rng: &mut FaceRng) -> Option<[Card; COMMUNITY]> {
     let wants = |c: Combination| goals.contains(&Goal::Win(c));
-    let carre = wants(Combination::FourOfAKind);
+    let four_kind = wants(Combination::FourOfAKind);
     let royal = wants(Combination::RoyalFlush);
-    let quinte = wants(Combination::Straight);
+    let straight_wanted = wants(Combination::Straight);
     let flush_suit = (royal || wants(Combination::Flush)).then(|| below(rng, 4) as u8);
     let mut b: ArrayVec<Card, COMMUNITY> = ArrayVec::new();
     let mut used = 0u64;
@@ -2309,8 +2309,8 @@ fn build_board(goals: &[Goal], rng: &mut FaceRng) -> Option<[Card; COMMUNITY]> {
     let suit_count =
         |b: &ArrayVec<Card, COMMUNITY>, s: u8| b.iter().filter(|&&c| suit(c) == s).count();
     let mut pair_rank = None;
-    if carre {
-        // Not a royal rank: the carré takes all four cards of its rank.
+    if four_kind {
+        // Not a royal rank: the four of a kind takes all four cards of its rank.
         let r = below(rng, if royal { 8 } else { 13 }) as u8;
         let mut suits: ArrayVec<u8, 4> = (0..4).filter(|&s| Some(s) != flush_suit).collect();
         shuffle(rng, &mut suits);
@@ -2321,15 +2321,23 @@ fn build_board(goals: &[Goal], rng: &mut FaceRng) -> Option<[Card; COMMUNITY]> {
     }
     if let Some(f) = flush_suit {
         if royal {
-            let k = if carre { 3 } else { 3 + below(rng, 2) as usize };
+            let k = if four_kind {
+                3
+            } else {
+                3 + below(rng, 2) as usize
+            };
             let mut rr = [8u8, 9, 10, 11, 12];
             shuffle(rng, &mut rr);
             for &r in &rr[..k] {
                 b.push(card(r, f));
             }
         } else {
-            let n = if carre { 3 } else { 3 + below(rng, 2) as usize };
-            if quinte {
+            let n = if four_kind {
+                3
+            } else {
+                3 + below(rng, 2) as usize
+            };
+            if straight_wanted {
                 // The suited cards also hold three ranks of one straight.
                 let w = below(rng, 9) as u8;
                 let mut rs: ArrayVec<u8, 5> =
@@ -2349,7 +2357,7 @@ fn build_board(goals: &[Goal], rng: &mut FaceRng) -> Option<[Card; COMMUNITY]> {
         }
     }
     used |= used_of(&b);
-    if quinte && !has_straight_core(ranks(&b)) {
+    if straight_wanted && !has_straight_core(ranks(&b)) {
         let m = ranks(&b);
         let slots = (COMMUNITY - b.len()) as u32;
         let windows: ArrayVec<u16, 9> = STRAIGHTS[1..]
@@ -2387,7 +2395,7 @@ fn build_board(goals: &[Goal], rng: &mut FaceRng) -> Option<[Card; COMMUNITY]> {
     let pairs = board.count.iter().filter(|&&n| n >= 2).count();
     let ok = !has_straight(board.ranks)
         && board.suits.iter().all(|&n| n <= 4)
-        && pairs == usize::from(carre)
+        && pairs == usize::from(four_kind)
         && board.count.iter().all(|&n| n <= 2);
     ok.then_some(cards)
 }
