@@ -15,7 +15,8 @@
 //! weights and near-miss rates. This engine carries exactly: 2 own cards per zone, 5
 //! community cards, 1 to [`MAX_ZONES`] zones, `min_own = 1`, `min_community = 1`, and any
 //! ascending subset of `pair`, `three_of_a_kind`, `straight` (`not_flush = true`, ace high
-//! only: `ace_low = false`), `flush` (`not_straight = true`), `four_of_a_kind`,
+//! only, `ace_low = false`, or also A-2-3-4-5, `ace_low = true`), `flush` (`not_straight =
+//! true`, in the same sense of consecutive), `four_of_a_kind`,
 //! `royal_flush`. Anything else is refused when the spec is loaded, naming the field.
 //!
 //! Cards are coded `0..52` as `rank * 4 + suit`, rank `0..13` for `23456789TJQKA` and suit
@@ -27,7 +28,7 @@
 //! (`community_id`, default `{surface id}_board`).
 //!
 //! Two readings of a zone are computed ([`read_zone`]): the **strict** one (the letter of
-//! the combinations' definitions and the usage rule, ace high only) and the **naive** one
+//! the combinations' definitions and the usage rule, ace high only unless `ace_low`) and the **naive** one
 //! (any standard poker hand of a pair or better among the zone's seven cards, wherever they
 //! come from, ace high or low). A face where they could differ is reported as an ambiguity
 //! and is never produced: a losing zone shows no pair, straight or flush among its seven
@@ -218,6 +219,10 @@ impl Combination {
 
 /// The set of every kind.
 pub const ALL_KINDS: u8 = 0x3F;
+
+/// A flag beside the kinds of a set: the straight's `ace_low = true` (A-2-3-4-5 is five
+/// consecutive ranks, for the straight and for the flush's `not_straight` alike).
+const ACE_LOW: u8 = 0x40;
 
 /// Both readings of one player zone (its two cards and the five community cards).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -466,7 +471,8 @@ pub fn read_zone(own: [Card; 2], community: [Card; COMMUNITY]) -> ZoneReading {
 }
 
 /// [`read_zone`] on summarised community cards `b`, the strict best taken among the kinds
-/// in `kinds` (a set of [`Combination::bit`]s: the spec's combinations).
+/// in `kinds` (a set of [`Combination::bit`]s: the spec's combinations, with [`ACE_LOW`]
+/// when the straight counts A-2-3-4-5).
 #[inline]
 fn read(own: [Card; 2], b: &Board, kinds: u8) -> ZoneReading {
     let (r0, r1) = (rank(own[0]), rank(own[1]));
@@ -529,12 +535,13 @@ fn read(own: [Card; 2], b: &Board, kinds: u8) -> ZoneReading {
     }
 
     // Straight, flush, royal flush: five cards, at least one own (then at least three are
-    // community cards). Only worth trying when five consecutive ranks (ace high) or five of
-    // a suit are there at all.
-    if straight_starts(ranks) != 0 || z.flush {
-        found |= five_card_kinds(own, b);
+    // community cards). Only worth trying when five consecutive ranks or five of a suit
+    // are there at all.
+    let ace_low = kinds & ACE_LOW != 0;
+    if straight_starts(ranks) != 0 || z.flush || (ace_low && ranks & WHEEL == WHEEL) {
+        found |= five_card_kinds(own, b, ace_low);
     }
-    z.strict = best_of(found & kinds);
+    z.strict = best_of(found & kinds & ALL_KINDS);
     z
 }
 
@@ -546,11 +553,12 @@ fn best_of(kinds: u8) -> Option<Combination> {
 /// The straights, flushes and royal flushes among the five-card hands of the seven cards
 /// (`own` and the community cards of `b`) that hold at least one own card, as a set of
 /// kinds. By the letter a hand is a straight when its ranks are five consecutive (ace high
-/// only) and its suits are not all one; a flush when its suits are all one and its ranks
-/// not consecutive; a royal flush when it is 10-J-Q-K-A of one suit; any other straight
-/// flush is none of them. The same answers as trying each of the 21 hands (a test pins it
-/// against that reading), found from rank masks.
-fn five_card_kinds(own: [Card; 2], b: &Board) -> u8 {
+/// only, or also A-2-3-4-5 with `ace_low`) and its suits are not all one; a flush when its
+/// suits are all one and its ranks not consecutive (in the same sense); a royal flush when
+/// it is 10-J-Q-K-A of one suit; any other straight flush is none of them. The same
+/// answers as trying each of the 21 hands (a test pins it against that reading), found
+/// from rank masks.
+fn five_card_kinds(own: [Card; 2], b: &Board, ace_low: bool) -> u8 {
     let mut all = b.suit_ranks;
     let mut mine = [0u16; 4];
     for &c in &own {
@@ -566,7 +574,9 @@ fn five_card_kinds(own: [Card; 2], b: &Board) -> u8 {
         }
         let mut consider = |hand: u16| {
             if hand & mine[s] != 0 {
-                if hand >> hand.trailing_zeros() != 0x1F {
+                let consecutive =
+                    hand >> hand.trailing_zeros() == 0x1F || (ace_low && hand == WHEEL);
+                if !consecutive {
                     found |= Combination::Flush.bit();
                 } else if hand == ROYAL {
                     found |= Combination::RoyalFlush.bit();
@@ -582,13 +592,15 @@ fn five_card_kinds(own: [Card; 2], b: &Board) -> u8 {
             }),
         }
     }
-    // Five consecutive ranks (ace high) holding own card (r, s), with a card of another suit
+    // Five consecutive ranks holding own card (r, s), with a card of another suit
     // than s on one of the other four ranks.
     let ranks = all[0] | all[1] | all[2] | all[3];
-    let mut starts = straight_starts(ranks) & 0x1FF;
-    while starts != 0 {
-        let window = 0x1F << starts.trailing_zeros();
-        starts &= starts - 1;
+    let starts = straight_starts(ranks) & 0x1FF;
+    let windows = (0..9)
+        .filter(|i| starts >> i & 1 == 1)
+        .map(|i| 0x1Fu16 << i)
+        .chain((ace_low && ranks & WHEEL == WHEEL).then_some(WHEEL));
+    for window in windows {
         for &c in &own {
             let (r, s) = (rank(c), suit(c) as usize);
             let other_suits = (0..4).filter(|&t| t != s).fold(0, |m, t| m | all[t]);
@@ -840,7 +852,7 @@ pub static INFO: StyleInfo = StyleInfo {
         Param { name: "rank_names", kind: "array of 13 strings", default: None, about: "The ranks 2 … ace as printed (TWO … ACE)." },
         Param { name: "suit_names", kind: "array of 4 strings", default: None, about: "The suits c d h s as printed (CLUBS DIAMONDS HEARTS SPADES)." },
         Param { name: "card_name", kind: "string", default: Some("\"{rank} OF {suit}\""), about: "How a card's inscription is written." },
-        Param { name: "combinations", kind: "array of tables {id, kind, name, not_flush, not_straight, ace_low}", default: None, about: "The winning combinations in ascending order; kind one of pair, three_of_a_kind, straight (not_flush = true, ace_low = false), flush (not_straight = true), four_of_a_kind, royal_flush (two_pair, full_house, straight_flush are refused)." },
+        Param { name: "combinations", kind: "array of tables {id, kind, name, not_flush, not_straight, ace_low}", default: None, about: "The winning combinations in ascending order; kind one of pair, three_of_a_kind, straight (not_flush = true; ace_low = false or true), flush (not_straight = true), four_of_a_kind, royal_flush (two_pair, full_house, straight_flush are refused)." },
         Param { name: "zone_amounts", kind: "array of amounts", default: None, about: "Every amount a zone's GAIN can show." },
         Param { name: "decoy_weights", kind: "table amount → integer", default: None, about: "Weight of each amount shown in the GAIN of a losing zone." },
         Param { name: "near_miss_flush", kind: "number 0..1", default: Some("0"), about: "Share of losing zones whose own cards make four to a flush." },
@@ -1050,7 +1062,15 @@ impl CardHands {
                 kind == Combination::Straight,
                 true,
             )?;
-            opt("ace_low", c.ace_low, kind == Combination::Straight, false)?;
+            if c.ace_low.is_some() && kind != Combination::Straight {
+                return Err(e(
+                    ".ace_low",
+                    format!("ace_low does not apply to a {} combination", c.kind),
+                ));
+            }
+            if kind == Combination::Straight && c.ace_low == Some(true) {
+                kinds |= ACE_LOW;
+            }
             opt(
                 "not_straight",
                 c.not_straight,
@@ -1811,7 +1831,7 @@ impl Mechanic for CardHands {
                         .map(|s| of_suit(s).collect())
                         .unwrap_or_default(),
                     Some(Combination::Straight) => windows()
-                        .take(9)
+                        .take(if self.kinds & ACE_LOW != 0 { 10 } else { 9 })
                         .find(|&w| ranks & w == w && straight(w).iter().any(own))
                         .map(straight)
                         .unwrap_or_default(),
@@ -1893,12 +1913,14 @@ impl Mechanic for CardHands {
             "Combinations, lowest to highest: {}.",
             listed
                 .iter()
-                .map(|&c| format!(
-                    "« {} » ({}: {})",
-                    self.printed_name(c),
-                    self.id(c),
-                    c.definition()
-                ))
+                .map(|&c| {
+                    let def = if c == Combination::Straight && self.kinds & ACE_LOW != 0 {
+                        "five consecutive ranks, ace high or low (A-2-3-4-5), not all of one suit"
+                    } else {
+                        c.definition()
+                    };
+                    format!("« {} » ({}: {def})", self.printed_name(c), self.id(c))
+                })
                 .collect::<Vec<_>>()
                 .join("; ")
         ));
@@ -3381,7 +3403,7 @@ mod tests {
             let community: [Card; COMMUNITY] = pool[2..7].try_into().unwrap();
             let want = best_five_by_letter(own, community);
             assert_eq!(
-                best_of(five_card_kinds(own, &Board::new(community))),
+                best_of(five_card_kinds(own, &Board::new(community), false)),
                 want,
                 "own {own:?}, community {community:?}"
             );
@@ -3867,14 +3889,11 @@ mod style_tests {
         };
         let suite = "{ id = \"suite\", kind = \"straight\", name = \"SUITE\", not_flush = true, ace_low = false }";
         let (f, m) = refused(&[(
-            suite,
-            "{ id = \"suite\", kind = \"straight\", ace_low = true }",
+            "{ id = \"paire\", kind = \"pair\", name = \"PAIRE\" }",
+            "{ id = \"paire\", kind = \"pair\", ace_low = true }",
         )]);
-        assert_eq!(f, "surfaces[0].combinations[2].ace_low");
-        assert_eq!(
-            m,
-            "ace_low = true is not carried; this engine judges a straight with ace_low = false"
-        );
+        assert_eq!(f, "surfaces[0].combinations[0].ace_low");
+        assert_eq!(m, "ace_low does not apply to a pair combination");
         let (f, m) = refused(&[(
             suite,
             "{ id = \"suite\", kind = \"straight\", not_flush = false }",
@@ -3953,6 +3972,45 @@ mod style_tests {
                 .contains("5 wins, but this card_hands surface has 3 player zone(s)"),
             "{e}"
         );
+    }
+
+    /// `ace_low = true`: A-2-3-4-5 with an own card and a tapis card not all of one suit is
+    /// a SUITE; without it the same face is a loser a naive player reads as a win.
+    #[test]
+    fn an_ace_low_straight_wins_only_when_the_spec_says_so() {
+        let wheel = face(["Ac 2d", "Jc Qd", "Ks 8d"], "3h 4s 5c 9d Th", [2, 4, 10]);
+        let ev = surface(example()).evaluate(&wheel);
+        assert!(ev.wins.is_empty());
+        assert!(ev.ambiguities.contains(&AMB_LOSER_STRAIGHT), "{ev:?}");
+        let s = variant(&[("ace_low = false", "ace_low = true")]).unwrap();
+        let m = surface(&s);
+        let ev = m.evaluate(&wheel);
+        assert_eq!(ev.ambiguities, Vec::<&str>::new());
+        assert_eq!(wins(&ev), vec![(0, 2, "suite")]);
+        // Its five cards are marked: one per rank of A-2-3-4-5, and the GAIN.
+        let mut marked: Vec<usize> = m
+            .marks(&wheel, &ev)
+            .iter()
+            .filter(|k| k.area == 0 && k.kind == MarkKind::Win)
+            .map(|k| k.column)
+            .collect();
+        marked.sort_unstable();
+        assert_eq!(marked, [0, 1, 2, 12, 13, 14]);
+        assert!(m.describe()[4].contains("ace high or low (A-2-3-4-5)"));
+        // A suited A-2-3-4-5 is a straight flush: neither a SUITE nor five of a suit.
+        let suited = face(["Ah 2h", "Jc Qd", "Ks 8d"], "3h 4h 5h 9d Tc", [2, 4, 10]);
+        let ev = m.evaluate(&suited);
+        assert!(ev.ambiguities.contains(&AMB_STRAIGHT_FLUSH), "{ev:?}");
+        // Every way still round-trips.
+        for (id, way) in s.ways.iter().enumerate() {
+            for seed in 0..60u64 {
+                let f = s
+                    .mechanic
+                    .synthesize(way, &mut FaceRng::seed_from_u64(seed))
+                    .unwrap();
+                assert_eq!(judge(&s, &f).realises(&s, id as u16), Ok(()), "{}", way.id);
+            }
+        }
     }
 
     /// The library's example entry builds as it is written.
