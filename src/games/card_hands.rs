@@ -13,7 +13,8 @@
 //! `four_of_a_kind`, `straight_flush`, `royal_flush`) with its id, printed name and
 //! definition options, the combination weights per tier or way, the zone amounts, decoy
 //! weights and near-miss rates. This engine carries exactly: 2 own cards per zone, 5
-//! community cards, 1 to [`MAX_ZONES`] zones, `min_own = 1`, `min_community = 1`, and any
+//! community cards, 1 to [`MAX_ZONES`] zones, `min_own = 1`, `min_community = 1` or `0` (a
+//! pocket pair wins by itself), and any
 //! ascending subset of `pair`, `three_of_a_kind`, `straight` (`not_flush = true`, ace high
 //! only, `ace_low = false`, or also A-2-3-4-5, `ace_low = true`), `flush` (`not_straight =
 //! true`, in the same sense of consecutive), `four_of_a_kind`,
@@ -223,6 +224,10 @@ pub const ALL_KINDS: u8 = 0x3F;
 /// A flag beside the kinds of a set: the straight's `ace_low = true` (A-2-3-4-5 is five
 /// consecutive ranks, for the straight and for the flush's `not_straight` alike).
 const ACE_LOW: u8 = 0x40;
+
+/// A flag beside the kinds of a set: `min_community = 0`, so a zone's own two cards of one
+/// rank are a pair by themselves (every other combination needs community cards anyway).
+const POCKET: u8 = 0x80;
 
 /// Both readings of one player zone (its two cards and the five community cards).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -513,6 +518,9 @@ fn read(own: [Card; 2], b: &Board, kinds: u8) -> ZoneReading {
     // Pair, three and four of a kind: n cards of one rank, at least one own and one
     // community; they hold every smaller number of that rank with the same origins.
     let mut found = 0u8;
+    if kinds & POCKET != 0 && r0 == r1 {
+        found |= Combination::Pair.bit();
+    }
     for (r, cb) in [(r0, c0), (r1, c1)] {
         if cb == 0 {
             continue;
@@ -848,7 +856,7 @@ pub static INFO: StyleInfo = StyleInfo {
         Param { name: "community_prefix", kind: "string", default: Some("\"b\""), about: "Column prefix of the community cards (b1 … b5)." },
         Param { name: "community_id", kind: "string", default: Some("\"{id}_board\""), about: "Panel id ([labels] key) of the community cards." },
         Param { name: "min_own", kind: "integer", default: Some("1"), about: "Fewest own cards in a winning hand (this engine judges 1)." },
-        Param { name: "min_community", kind: "integer", default: Some("1"), about: "Fewest community cards in a winning hand (this engine judges 1)." },
+        Param { name: "min_community", kind: "integer", default: Some("1"), about: "Fewest community cards in a winning hand: 1, or 0 (a zone's two own cards of one rank are a pair by themselves)." },
         Param { name: "rank_names", kind: "array of 13 strings", default: None, about: "The ranks 2 … ace as printed (TWO … ACE)." },
         Param { name: "suit_names", kind: "array of 4 strings", default: None, about: "The suits c d h s as printed (CLUBS DIAMONDS HEARTS SPADES)." },
         Param { name: "card_name", kind: "string", default: Some("\"{rank} OF {suit}\""), about: "How a card's inscription is written." },
@@ -964,10 +972,10 @@ impl CardHands {
                 format!("min_own = {}; this engine judges exactly min_own = 1 (a hand holds at least one own card)", p.min_own),
             ));
         }
-        if p.min_community != 1 {
+        if p.min_community > 1 {
             return Err(err(
                 "min_community",
-                format!("min_community = {}; this engine judges exactly min_community = 1 (a hand holds at least one community card)", p.min_community),
+                format!("min_community = {}; this engine judges min_community = 1 (a hand holds at least one community card) or 0 (its own two cards may make a pair alone)", p.min_community),
             ));
         }
         let prefix = p.community_prefix.clone().unwrap_or_else(|| "b".into());
@@ -993,7 +1001,7 @@ impl CardHands {
         }
         let (mut ids, mut names) = ([None; 6], [None; 6]);
         let mut abouts = [""; 6];
-        let mut kinds = 0u8;
+        let mut kinds = if p.min_community == 0 { POCKET } else { 0 };
         let mut last: Option<(usize, &str)> = None;
         for (i, c) in p.combinations.iter().enumerate() {
             let field = format!("combinations[{i}]");
@@ -1823,7 +1831,9 @@ impl Mechanic for CardHands {
                             .into_iter()
                             .map(rank)
                             .filter(|&r| of_rank(r).any(|k| !own(&k)))
-                            .max_by_key(|&r| (of_rank(r).count(), r));
+                            .max_by_key(|&r| (of_rank(r).count(), r))
+                            // A pocket pair (min_community = 0).
+                            .or((rank(c[base]) == rank(c[base + 1])).then(|| rank(c[base])));
                         r.map(|r| of_rank(r).collect()).unwrap_or_default()
                     }
                     Some(Combination::Flush) => (0..4u8)
@@ -1897,8 +1907,13 @@ impl Mechanic for CardHands {
         let board = &self.board_label;
         let mut lines: Vec<String> = (0..self.zones)
             .map(|z| {
+                let usage = if self.kinds & POCKET != 0 {
+                    format!("made with at least one of its 2 own cards and any of the {COMMUNITY} cards of « {board} » (its two cards alone may make a pair)")
+                } else {
+                    format!("made with at least one of its 2 own cards and at least one of the {COMMUNITY} cards of « {board} »")
+                };
                 format!(
-                    "« {} » wins the amount in its GAIN when its best hand, made with at least one of its 2 own cards and at least one of the {COMMUNITY} cards of « {board} », is one of: {} (only its best counts; winning zones add up).",
+                    "« {} » wins the amount in its GAIN when its best hand, {usage}, is one of: {} (only its best counts; winning zones add up).",
                     self.zone_labels[z],
                     names.join(", ")
                 )
@@ -3947,7 +3962,7 @@ mod style_tests {
         assert_eq!(f, "surfaces[0].min_own");
         let (f, _) = refused(&[(
             "community_id = \"tapis\"",
-            "community_id = \"tapis\"\nmin_community = 0",
+            "community_id = \"tapis\"\nmin_community = 2",
         )]);
         assert_eq!(f, "surfaces[0].min_community");
         let (f, m) = refused(&[("zone_ids = [\"m1\", \"m2\", \"m3\"]", "zones = 7")]);
@@ -4002,6 +4017,46 @@ mod style_tests {
         let ev = m.evaluate(&suited);
         assert!(ev.ambiguities.contains(&AMB_STRAIGHT_FLUSH), "{ev:?}");
         // Every way still round-trips.
+        for (id, way) in s.ways.iter().enumerate() {
+            for seed in 0..60u64 {
+                let f = s
+                    .mechanic
+                    .synthesize(way, &mut FaceRng::seed_from_u64(seed))
+                    .unwrap();
+                assert_eq!(judge(&s, &f).realises(&s, id as u16), Ok(()), "{}", way.id);
+            }
+        }
+    }
+
+    /// `min_community = 0`: a pocket pair wins by itself; with the default it is a loser a
+    /// naive player reads as a win.
+    #[test]
+    fn a_pocket_pair_wins_only_when_the_spec_says_so() {
+        let pocket = face(["8c 8d", "Jc Qd", "Ks 2d"], "9c 7h 5h 4s 3d", [2, 4, 10]);
+        let ev = surface(example()).evaluate(&pocket);
+        assert!(ev.wins.is_empty() && ev.ambiguities.contains(&AMB_LOSER_PAIR));
+        let s = variant(&[(
+            "community_id = \"tapis\"",
+            "community_id = \"tapis\"\nmin_community = 0",
+        )])
+        .unwrap();
+        let m = surface(&s);
+        let ev = m.evaluate(&pocket);
+        assert_eq!(ev.ambiguities, Vec::<&str>::new());
+        assert_eq!(wins(&ev), vec![(0, 2, "paire")]);
+        let mut marked: Vec<usize> = m
+            .marks(&pocket, &ev)
+            .iter()
+            .filter(|k| k.area == 0 && k.kind == MarkKind::Win)
+            .map(|k| k.column)
+            .collect();
+        marked.sort_unstable();
+        assert_eq!(marked, [0, 1, 2]);
+        assert!(
+            m.describe()[0].contains("(its two cards alone may make a pair)"),
+            "{:?}",
+            m.describe()
+        );
         for (id, way) in s.ways.iter().enumerate() {
             for seed in 0..60u64 {
                 let f = s
