@@ -14,7 +14,6 @@ pub mod card_hands;
 pub mod common;
 pub mod compare;
 pub mod composed;
-pub mod coq;
 pub mod key_match;
 pub mod lines;
 pub mod match_count;

@@ -1672,9 +1672,13 @@ mod tests {
             Path::new(env!("CARGO_MANIFEST_DIR")).join("game_specs/coq.toml"),
         )
         .unwrap();
-        let e = parse(edited(&coq, "mechanic = \"coq\"", "mechanic = \"pharaon\""))
-            .err()
-            .unwrap();
+        let e = parse(edited(
+            &coq,
+            "currency = \"EUR\"",
+            "mechanic = \"pharaon\"\ncurrency = \"EUR\"",
+        ))
+        .err()
+        .unwrap();
         assert_eq!(e.message, "mechanic \"pharaon\" needs a [pharaon] section");
     }
 

@@ -544,10 +544,6 @@ fn build_mechanic(raw: &raw::RawSpec, at: &ErrorAt) -> Result<Box<dyn Mechanic>,
         )
     };
     match game.mechanic.as_str() {
-        "coq" => {
-            let sec = raw.coq.as_ref().ok_or_else(|| missing("coq"))?;
-            Ok(Box::new(games::coq::Coq::new(sec, &captions, at)?))
-        }
         "pharaon" => {
             let sec = raw.pharaon.as_ref().ok_or_else(|| missing("pharaon"))?;
             Ok(Box::new(games::pharaon::Pharaon::new(
@@ -563,7 +559,7 @@ fn build_mechanic(raw: &raw::RawSpec, at: &ErrorAt) -> Result<Box<dyn Mechanic>,
             "game.mechanic",
             format!(
                 "unknown mechanic \"{other}\"; expected \"styles\" (the default) or one of: \
-                 coq, pharaon"
+                 pharaon"
             ),
         )),
     }
