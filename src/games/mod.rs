@@ -14,6 +14,7 @@ pub mod common;
 pub mod compare;
 pub mod composed;
 pub mod coq;
+pub mod key_match;
 pub mod lines;
 pub mod match_count;
 pub mod match_symbols;
@@ -21,6 +22,7 @@ pub mod pharaon;
 pub mod poker;
 pub mod reveal;
 pub mod style;
+pub mod symbol_to_prize;
 
 use crate::lots::Way;
 use crate::money::Money;

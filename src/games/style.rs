@@ -108,10 +108,12 @@ pub struct StyleInfo {
 /// Every play style tirage knows, by name.
 pub static LIBRARY: &[StyleInfo] = &[
     super::compare::INFO,
+    super::key_match::INFO,
     super::lines::INFO,
     super::match_count::INFO,
     super::match_symbols::INFO,
     super::reveal::INFO,
+    super::symbol_to_prize::INFO,
 ];
 
 /// The style named `name`.
