@@ -30,6 +30,7 @@ use super::{
 use crate::lots::Way;
 use crate::money::Money;
 use crate::rng::{below, chance, weighted};
+use arrayvec::ArrayVec;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -268,18 +269,18 @@ impl Compare {
     }
 
     /// The row each win sits on: fixed areas first, the free ones drawn among the rest.
-    fn place(&self, way: &Way, rng: &mut FaceRng) -> Result<Vec<Want>, String> {
+    fn place(&self, way: &Way, rng: &mut FaceRng) -> Result<ArrayVec<Want, MAX_WINS>, String> {
         self.check_way(way)?;
-        let mut want = vec![Want::Lose; self.games];
-        let mut taken = vec![false; self.games];
+        let mut want: ArrayVec<Want, MAX_WINS> = (0..self.games).map(|_| Want::Lose).collect();
+        let mut taken = [false; MAX_WINS];
         for w in &way.wins {
             if let Some(a) = w.area {
                 want[a as usize] = Want::Win(self.gain.code(w.amount).expect("checked"));
                 taken[a as usize] = true;
             }
         }
-        let free_rows: Vec<usize> = (0..self.games).filter(|&r| !taken[r]).collect();
-        let free_wins: Vec<&crate::lots::Win> =
+        let free_rows: ArrayVec<usize, MAX_WINS> = (0..self.games).filter(|&r| !taken[r]).collect();
+        let free_wins: ArrayVec<&crate::lots::Win, MAX_WINS> =
             way.wins.iter().filter(|w| w.area.is_none()).collect();
         if !free_wins.is_empty() {
             let picks = common::pick_distinct(rng, free_rows.len() as u32, free_wins.len());
@@ -397,7 +398,8 @@ impl Mechanic for Compare {
             self.can_show(way, id)?;
         }
         let mut want = self.place(way, rng)?;
-        let losing: Vec<usize> = (0..self.games).filter(|&r| want[r] == Want::Lose).collect();
+        let losing: ArrayVec<usize, MAX_WINS> =
+            (0..self.games).filter(|&r| want[r] == Want::Lose).collect();
         let forced = if show.is_some() {
             Some(losing[below(rng, losing.len() as u32) as usize])
         } else {
