@@ -956,4 +956,49 @@ mod tests {
         let m = (INFO.build)(t, &ctx).unwrap();
         assert_eq!(m.name(), INFO.name);
     }
+
+    #[test]
+    fn any_face_of_the_columns_dictionaries_is_judged_without_panic() {
+        use crate::rng::below;
+        for text in ["", "sum = true\nyours = 3\ntheirs = 2\ngames = 6"] {
+            let make_one = make;
+            let m = make_one(text);
+            let mut rng = FaceRng::seed_from_u64(7);
+            for _ in 0..2000 {
+                let mut f = Face::default();
+                for (i, c) in m.columns().iter().enumerate() {
+                    f.codes[i] = below(&mut rng, c.values.len() as u32) as u8;
+                }
+                let ev = m.evaluate(&f);
+                let _ = m.marks(&f, &ev);
+                assert!(ev.wins.len() <= m.areas().len());
+            }
+        }
+    }
+
+    #[test]
+    fn marks_show_wins_near_misses_and_decoys() {
+        let m = make("games = 3");
+        let f = face(&m, &[(12, 11, 5), (8, 9, 100), (3, 9, 1)]);
+        let ev = m.evaluate(&f);
+        let mut got: Vec<(u8, usize, MarkKind)> = m
+            .marks(&f, &ev)
+            .into_iter()
+            .map(|k| (k.area, k.column, k.kind))
+            .collect();
+        got.sort_unstable();
+        use MarkKind::{Decoy, NearMiss, Win};
+        assert_eq!(
+            got,
+            vec![
+                (0, 0, Win),
+                (0, 1, Win),
+                (0, 2, Win),
+                (1, 4, NearMiss),
+                (1, 5, NearMiss),
+                (1, 6, Decoy),
+                (2, 10, Decoy)
+            ]
+        );
+    }
 }

@@ -968,4 +968,23 @@ mod tests {
         let m = (INFO.build)(t, &ctx).unwrap();
         assert_eq!(m.name(), INFO.name);
     }
+
+    #[test]
+    fn any_face_of_the_columns_dictionaries_is_judged_without_panic() {
+        use crate::rng::below;
+        for text in [BINGO, LOTTO] {
+            let make_one = |t: &str| make(t).unwrap();
+            let m = make_one(text);
+            let mut rng = FaceRng::seed_from_u64(7);
+            for _ in 0..2000 {
+                let mut f = Face::default();
+                for (i, c) in m.columns().iter().enumerate() {
+                    f.codes[i] = below(&mut rng, c.values.len() as u32) as u8;
+                }
+                let ev = m.evaluate(&f);
+                let _ = m.marks(&f, &ev);
+                assert!(ev.wins.len() <= m.areas().len());
+            }
+        }
+    }
 }
