@@ -10,6 +10,7 @@
 //! keeps faces small and copyable and lets the writers, the parsers and the caption check be
 //! shared by every game.
 
+pub mod card_hands;
 pub mod common;
 pub mod compare;
 pub mod composed;
@@ -19,7 +20,6 @@ pub mod lines;
 pub mod match_count;
 pub mod match_symbols;
 pub mod pharaon;
-pub mod poker;
 pub mod reveal;
 pub mod style;
 pub mod symbol_to_prize;
@@ -267,7 +267,7 @@ pub fn synthesize_showing_checked(
 /// A game mechanic. Implementations are pure: no I/O, no global RNG.
 /// A mechanic is also `Any`, so that a caller holding a `&dyn Mechanic` can reach the
 /// concrete type's own methods (e.g. the poker benchmark's
-/// [`poker::Poker::synthesize_counted`]).
+/// [`card_hands::CardHands::synthesize_counted`]).
 pub trait Mechanic: Send + Sync + std::any::Any {
     /// Mechanic name as written in `game.mechanic`.
     fn name(&self) -> &'static str;

@@ -107,6 +107,7 @@ pub struct StyleInfo {
 
 /// Every play style tirage knows, by name.
 pub static LIBRARY: &[StyleInfo] = &[
+    super::card_hands::INFO,
     super::compare::INFO,
     super::key_match::INFO,
     super::lines::INFO,

@@ -548,16 +548,6 @@ fn build_mechanic(raw: &raw::RawSpec, at: &ErrorAt) -> Result<Box<dyn Mechanic>,
             let sec = raw.coq.as_ref().ok_or_else(|| missing("coq"))?;
             Ok(Box::new(games::coq::Coq::new(sec, &captions, at)?))
         }
-        "poker" => {
-            let sec = raw.poker.as_ref().ok_or_else(|| missing("poker"))?;
-            Ok(Box::new(games::poker::Poker::new(
-                sec,
-                &captions,
-                &tier_amounts(raw),
-                &way_ids(raw),
-                at,
-            )?))
-        }
         "pharaon" => {
             let sec = raw.pharaon.as_ref().ok_or_else(|| missing("pharaon"))?;
             Ok(Box::new(games::pharaon::Pharaon::new(
@@ -573,7 +563,7 @@ fn build_mechanic(raw: &raw::RawSpec, at: &ErrorAt) -> Result<Box<dyn Mechanic>,
             "game.mechanic",
             format!(
                 "unknown mechanic \"{other}\"; expected \"styles\" (the default) or one of: \
-                 coq, pharaon, poker"
+                 coq, pharaon"
             ),
         )),
     }

@@ -29,9 +29,6 @@ pub struct RawSpec {
     pub labels: Option<Spanned<BTreeMap<String, String>>>,
     /// `[coq]`: the coq mechanic's symbols, GAIN box amounts, decoys and near misses.
     pub coq: Option<Spanned<games::coq::RawCoq>>,
-    /// `[poker]`: the poker mechanic's zone amounts, decoys, near misses, card captions and
-    /// combination weights.
-    pub poker: Option<Spanned<games::poker::RawPoker>>,
     /// `[pharaon]`: the pharaon mechanic's decoy symbols, decoy amounts, decoys and near misses.
     pub pharaon: Option<Spanned<games::pharaon::RawPharaon>>,
     /// `[[surfaces]]`: the game's surfaces, each of a play style of the library
@@ -49,7 +46,7 @@ pub struct RawGame {
     /// Published name, e.g. `ASTRO ANNEE DU COQ`.
     pub name: String,
     /// Which mechanic builds and judges faces: `styles` (the default: the game is its
-    /// `[[surfaces]]`), or one of the published games `coq`, `poker`, `pharaon`.
+    /// `[[surfaces]]`), or one of the published games `coq`, `pharaon`.
     #[serde(default = "styles")]
     pub mechanic: String,
     /// Journal officiel reference of the règlement.
