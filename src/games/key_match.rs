@@ -668,12 +668,12 @@ pub static INFO: StyleInfo = StyleInfo {
     ],
     example: r#"[[surfaces]]
 style = "key_match"
-id = "j2"
-area = "II"
-spots = 3
-symbols = ["IBIS", "HALEUR", "OUDJAT", "VAUTOUR", "LOTUS", "PLUME", "ROSEAU"]
-winning = ["IBIS", "HALEUR", "OUDJAT"]
-decoy_weights = { "3" = 250, "10" = 150, "100" = 70, "1000" = 20 }
+id = "chance"
+spots = 5
+winning_cells = 2
+symbols = ["01", "02", "03", "04", "05", "06", "07", "08", "09", "10", "11", "12"]
+amounts = [2, 5, 10, 100]
+decoy_weights = { "2" = 40, "5" = 30, "10" = 20, "100" = 5 }
 top_decoy = 0.1
 "#,
     build,

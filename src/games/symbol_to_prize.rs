@@ -803,13 +803,12 @@ pub static INFO: StyleInfo = StyleInfo {
     ],
     example: r#"[[surfaces]]
 style = "symbol_to_prize"
-id = "j3"
-area = "III"
+id = "phare"
 cells = 2
 halves = true
 max_wins = 1
-legend = { AMPHORE = 3, VOILIER = 50, OEIL = 500, SCARABEE = 15000 }
-decoys = ["VASE", "PALMIER", "COBRA", "SPHINX", "LUNE"]
+legend = { ANCRE = 3, PHARE = 50, COURONNE = 500 }
+decoys = ["BOUEE", "RAME", "VOILE", "FILET", "MOUETTE"]
 near_miss = 0.35
 decoy_rebuilt = 0.20
 "#,
