@@ -1,4 +1,4 @@
-//! Poker mechanic: synthesis per face and evaluation per zone, next to rs_poker's 7-card
+//! The poker spec's card_hands surface: synthesis per face and evaluation per zone, next to rs_poker's 7-card
 //! hand ranking of the same zones (an established evaluator, for scale only: it ranks
 //! standard poker hands, ours applies art. 3.4–3.6 plus the ambiguity checks); and what
 //! generation spends on faces per ticket (synthesis plus judgement, ways in a block's
@@ -14,7 +14,8 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use rand_core::SeedableRng;
 use rs_poker::core::{Card as PCard, Rankable};
 use std::path::Path;
-use tirage::games::poker::{card_code, read_zone, Card, Poker};
+use tirage::games::card_hands::{card_code, read_zone, Card, CardHands};
+use tirage::games::composed::Composed;
 use tirage::games::{Face, FaceRng};
 use tirage::spec::GameSpec;
 
@@ -99,10 +100,14 @@ fn bench(c: &mut Criterion) {
 }
 
 /// The rate of deals started again (a dead end) per way, over 20 000 faces of each: the
-/// only retry loop of poker synthesis, bounded by `poker::MAX_ATTEMPTS`.
+/// only retry loop of poker synthesis, bounded by `card_hands::MAX_ATTEMPTS`.
 fn report_dead_ends(spec: &GameSpec, rng: &mut FaceRng) {
     let any: &dyn std::any::Any = &*spec.mechanic;
-    let poker = any.downcast_ref::<Poker>().expect("the poker mechanic");
+    let composed = any.downcast_ref::<Composed>().expect("a game of surfaces");
+    let any: &dyn std::any::Any = &*composed.surfaces()[0].mechanic;
+    let poker = any
+        .downcast_ref::<CardHands>()
+        .expect("the poker spec's card_hands surface");
     println!("poker synthesis: deals started again per face (dead ends), 20 000 faces per way");
     let mut per_block = 0.0;
     for way in &spec.ways {

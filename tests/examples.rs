@@ -19,8 +19,11 @@ fn examples() -> Vec<PathBuf> {
     v
 }
 
+/// Example games that put surfaces of several play styles on one ticket.
+const MIXED: usize = 2;
+
 #[test]
-fn there_is_an_example_per_play_style() {
+fn there_is_an_example_per_play_style_and_two_that_mix_styles() {
     let out = tirage().args(["styles", "--json"]).output().unwrap();
     assert!(out.status.success());
     let styles: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -40,6 +43,18 @@ fn there_is_an_example_per_play_style() {
             .count();
         assert!(used >= 1, "no example game uses the {name} style");
     }
+    let mixed = examples()
+        .iter()
+        .filter(|p| {
+            let t = std::fs::read_to_string(p).unwrap();
+            let styles_used = names
+                .iter()
+                .filter(|n| t.contains(&format!("style = \"{n}\"")))
+                .count();
+            styles_used >= 2
+        })
+        .count();
+    assert!(mixed >= MIXED, "{mixed} example(s) mix play styles");
 }
 
 #[test]
@@ -115,6 +130,35 @@ fn every_example_checks_generates_verifies_and_draws() {
         assert!(
             drawn.starts_with("<svg") || drawn.starts_with("<?xml"),
             "{name}"
+        );
+    }
+}
+
+#[test]
+fn every_play_style_is_documented_with_an_example() {
+    let doc = std::fs::read_to_string(repo("game_specs/README.md")).unwrap();
+    let out = tirage().args(["styles", "--json"]).output().unwrap();
+    let styles: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for s in styles.as_array().unwrap() {
+        let name = s["name"].as_str().unwrap();
+        // The style's section: from its heading to the next heading of its level or above.
+        let start = doc
+            .lines()
+            .position(|l| l.starts_with("### ") && l.contains(&format!("`{name}`")))
+            .unwrap_or_else(|| panic!("game_specs/README.md has no section for {name}"));
+        let section: Vec<&str> = doc
+            .lines()
+            .skip(start + 1)
+            .take_while(|l| !l.starts_with("## ") && !l.starts_with("### "))
+            .collect();
+        let section = section.join("\n");
+        assert!(
+            section.contains("```toml") && section.contains(&format!("style = \"{name}\"")),
+            "the section of {name} has no example"
+        );
+        assert!(
+            section.to_lowercase().contains("naive"),
+            "the section of {name} does not say what its naive reading is"
         );
     }
 }

@@ -62,8 +62,8 @@ fn small_poker_block_generates_and_verifies_clean() {
     assert_eq!(sha256(&one.join("tickets.csv")), GOLDEN_CSV);
     assert_eq!(sha256(&one.join("tickets.bin")), GOLDEN_BIN);
 }
-const GOLDEN_CSV: &str = "abde9c716a2a2d66fc3f58de8d7f705765bca49fb91a13036074e4dac998fb3c";
-const GOLDEN_BIN: &str = "833d562fc9972aa07348a29586e16326315e0e80172d1d4599809f9109a17530";
+const GOLDEN_CSV: &str = "a850a15ec593dfe93837a19fc7e8440e7f51010f86c9c6a653c40ed680325987";
+const GOLDEN_BIN: &str = "1f2dfbfeb4344a31c8fdcf66940a48ee9992f8f915ef2d40a33ba3f815308e8a";
 
 #[test]
 fn verify_finds_a_pocket_pair_edited_onto_a_losing_zone() {

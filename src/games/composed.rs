@@ -527,6 +527,13 @@ impl Mechanic for Composed {
         ev
     }
 
+    fn surfaces(&self) -> Vec<(String, &'static str)> {
+        self.surfaces
+            .iter()
+            .map(|s| (s.id.clone(), s.style))
+            .collect()
+    }
+
     fn describe(&self) -> Vec<String> {
         let mut v = Vec::new();
         for s in &self.surfaces {

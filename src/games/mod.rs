@@ -10,15 +10,18 @@
 //! keeps faces small and copyable and lets the writers, the parsers and the caption check be
 //! shared by every game.
 
+pub mod card_hands;
 pub mod common;
+pub mod compare;
 pub mod composed;
-#[cfg(test)]
-mod conformance;
+pub mod key_match;
+pub mod lines;
+pub mod match_count;
 pub mod match_symbols;
 pub mod pharaon;
-pub mod poker;
 pub mod reveal;
 pub mod style;
+pub mod symbol_to_prize;
 
 use crate::lots::Way;
 use crate::money::Money;
@@ -263,7 +266,7 @@ pub fn synthesize_showing_checked(
 /// A game mechanic. Implementations are pure: no I/O, no global RNG.
 /// A mechanic is also `Any`, so that a caller holding a `&dyn Mechanic` can reach the
 /// concrete type's own methods (e.g. the poker benchmark's
-/// [`poker::Poker::synthesize_counted`]).
+/// [`card_hands::CardHands::synthesize_counted`]).
 pub trait Mechanic: Send + Sync + std::any::Any {
     /// Mechanic name as written in `game.mechanic`.
     fn name(&self) -> &'static str;
@@ -331,6 +334,11 @@ pub trait Mechanic: Send + Sync + std::any::Any {
     /// (its symbols and its amount), and on losing play areas the near misses and decoys
     /// `ev` reports. Marks never change the prize.
     fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark>;
+    /// The surfaces of a game made of play styles, in face order: each surface's id and its
+    /// style's name. Empty for a mechanic that is one published game.
+    fn surfaces(&self) -> Vec<(String, &'static str)> {
+        Vec::new()
+    }
     /// Judges `face` by the règlement alone.
     fn evaluate(&self, face: &Face) -> Evaluation;
     /// Human-readable lines on the mechanic's settings, for `tirage check`.

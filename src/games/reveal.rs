@@ -149,14 +149,21 @@ fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Mechanic>, FieldE
         .iter()
         .map(|m| m.to_string())
         .collect();
-    let about = format!(
-        "« {} » shows {} box{}; each box wins the amount it shows ({}), and a box showing 0 \
-         loses; the boxes' wins add up.",
-        ctx.label(&area),
-        raw.boxes,
-        if raw.boxes == 1 { "" } else { "es" },
-        shown.join(", ")
-    );
+    let about = if raw.boxes == 1 {
+        format!(
+            "« {} » shows one box; it wins the amount it shows ({}), and loses when it shows 0.",
+            ctx.label(&area),
+            shown.join(", ")
+        )
+    } else {
+        format!(
+            "« {} » shows {} boxes; each box wins the amount it shows ({}), and a box showing \
+             0 loses; the boxes' wins add up.",
+            ctx.label(&area),
+            raw.boxes,
+            shown.join(", ")
+        )
+    };
     Ok(Box::new(Reveal {
         panel: area.clone(),
         areas: vec![area],
@@ -362,8 +369,8 @@ mod tests {
         assert_eq!(
             m.describe(),
             [
-                "« Cash » shows 1 box; each box wins the amount it shows (2, 5), and a box \
-              showing 0 loses; the boxes' wins add up."
+                "« Cash » shows one box; it wins the amount it shows (2, 5), and loses when it \
+                 shows 0."
             ]
         );
     }

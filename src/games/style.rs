@@ -106,7 +106,16 @@ pub struct StyleInfo {
 }
 
 /// Every play style tirage knows, by name.
-pub static LIBRARY: &[StyleInfo] = &[super::match_symbols::INFO, super::reveal::INFO];
+pub static LIBRARY: &[StyleInfo] = &[
+    super::card_hands::INFO,
+    super::compare::INFO,
+    super::key_match::INFO,
+    super::lines::INFO,
+    super::match_count::INFO,
+    super::match_symbols::INFO,
+    super::reveal::INFO,
+    super::symbol_to_prize::INFO,
+];
 
 /// The style named `name`.
 pub fn find(name: &str) -> Option<&'static StyleInfo> {

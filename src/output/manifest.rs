@@ -76,6 +76,16 @@ pub struct Manifest {
 
 pub use crate::block::Tool;
 
+/// One surface of a game and the play style that reads it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct SurfaceRef {
+    /// The surface's id in the spec.
+    pub id: String,
+    /// Its play style (`tirage styles`).
+    pub style: String,
+}
+
 /// Game identity.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -84,8 +94,12 @@ pub struct Game {
     pub id: String,
     /// Published name.
     pub name: String,
-    /// Mechanic.
+    /// Mechanic: `styles` for a game made of surfaces.
     pub mechanic: String,
+    /// The game's surfaces, in face order, each with its play style (empty for a
+    /// published game's own mechanic).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub surfaces: Vec<SurfaceRef>,
     /// Journal officiel reference.
     pub legal_reference: String,
     /// True when the lot table is a reconstruction.
@@ -234,6 +248,7 @@ impl Manifest {
                 id: spec.id.clone(),
                 name: spec.name.clone(),
                 mechanic: spec.mechanic.name().into(),
+                surfaces: surfaces(spec),
                 legal_reference: spec.legal_reference.clone(),
                 reconstructed: spec.reconstructed,
                 note: spec.note.clone(),
@@ -274,4 +289,16 @@ impl Manifest {
             files,
         }
     }
+}
+
+/// The spec's surfaces and their play styles, as the manifest lists them.
+pub fn surfaces(spec: &crate::spec::GameSpec) -> Vec<SurfaceRef> {
+    spec.mechanic
+        .surfaces()
+        .into_iter()
+        .map(|(id, style)| SurfaceRef {
+            id,
+            style: style.into(),
+        })
+        .collect()
 }

@@ -544,16 +544,6 @@ fn build_mechanic(raw: &raw::RawSpec, at: &ErrorAt) -> Result<Box<dyn Mechanic>,
         )
     };
     match game.mechanic.as_str() {
-        "poker" => {
-            let sec = raw.poker.as_ref().ok_or_else(|| missing("poker"))?;
-            Ok(Box::new(games::poker::Poker::new(
-                sec,
-                &captions,
-                &tier_amounts(raw),
-                &way_ids(raw),
-                at,
-            )?))
-        }
         "pharaon" => {
             let sec = raw.pharaon.as_ref().ok_or_else(|| missing("pharaon"))?;
             Ok(Box::new(games::pharaon::Pharaon::new(
@@ -569,7 +559,7 @@ fn build_mechanic(raw: &raw::RawSpec, at: &ErrorAt) -> Result<Box<dyn Mechanic>,
             "game.mechanic",
             format!(
                 "unknown mechanic \"{other}\"; expected \"styles\" (the default) or one of: \
-                 pharaon, poker"
+                 pharaon"
             ),
         )),
     }

@@ -27,9 +27,6 @@ pub struct RawSpec {
     /// it. A panel with no label is named by its id.
     #[serde(default)]
     pub labels: Option<Spanned<BTreeMap<String, String>>>,
-    /// `[poker]`: the poker mechanic's zone amounts, decoys, near misses, card captions and
-    /// combination weights.
-    pub poker: Option<Spanned<games::poker::RawPoker>>,
     /// `[pharaon]`: the pharaon mechanic's decoy symbols, decoy amounts, decoys and near misses.
     pub pharaon: Option<Spanned<games::pharaon::RawPharaon>>,
     /// `[[surfaces]]`: the game's surfaces, each of a play style of the library
@@ -47,7 +44,7 @@ pub struct RawGame {
     /// Published name, e.g. `ASTRO ANNEE DU COQ`.
     pub name: String,
     /// Which mechanic builds and judges faces: `styles` (the default: the game is its
-    /// `[[surfaces]]`), or one of the published games `poker`, `pharaon`.
+    /// `[[surfaces]]`), or the published game `pharaon`.
     #[serde(default = "styles")]
     pub mechanic: String,
     /// Journal officiel reference of the règlement.

@@ -66,6 +66,7 @@ fn check_manifest(m: &Manifest, spec: &GameSpec, checks: &mut Checks) {
     let g = &m.game;
     let same_game = g.name == spec.name
         && g.mechanic == spec.mechanic.name()
+        && g.surfaces == crate::output::manifest::surfaces(spec)
         && g.legal_reference == spec.legal_reference
         && g.reconstructed == spec.reconstructed
         && g.note == spec.note
@@ -73,7 +74,7 @@ fn check_manifest(m: &Manifest, spec: &GameSpec, checks: &mut Checks) {
         && g.emission == spec.emission
         && g.currency == spec.currency;
     if !same_game {
-        bad("the game it describes (name, mechanic, legal reference, reconstructed, note, game code, emission or currency) differs from spec.toml".into());
+        bad("the game it describes (name, mechanic, surfaces and styles, legal reference, reconstructed, note, game code, emission or currency) differs from spec.toml".into());
     }
     if m.price != spec.price.to_string() {
         bad(format!("price {}, the spec says {}", m.price, spec.price));

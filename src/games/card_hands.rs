@@ -1,72 +1,79 @@
-//! « Poker » (règlement particulier, JORF n°0080 du 5 avril 2011): four player zones of two
-//! cards and a GAIN amount, and five community cards. Rules: art. 3.1–3.3 (the face),
-//! art. 3.4 (a zone wins when it forms one of six combinations with at least one of its own
-//! cards and one or more community cards), art. 3.5 (never with the community cards alone),
-//! art. 3.6 (only the zone's best combination counts, at most one win per zone), art. 3.7
-//! (winning zones add up), art. 3.8 (losing otherwise). Ambiguity policy: GAMES.md, section
-//! poker.
+//! The *card hands* play style (industry: "poker hands", "three like cards"; WAC 315-10-024
+//! "poker"): player zones of own cards and an amount box each, beside shared community
+//! cards. A zone wins its amount when its best hand, made with at least `min_own` of its own
+//! cards and at least `min_community` community cards, is one of the spec's
+//! **combinations**; only its best combination counts (one win per zone), and the winning
+//! zones add up. The seed game « Poker » (JORF n°0080 du 5 avril 2011, art. 3.1–3.8) is one
+//! instance: `game_specs/poker.toml`.
+//!
+//! **The spec gives** the zones (`zones`, or their ids `zone_ids`), the cards (`own_cards`,
+//! `community_cards`), the usage rule (`min_own`, `min_community`), the printed inscriptions
+//! of the 13 ranks and 4 suits, the combinations **in ascending order**, each a kind of the
+//! catalogue (`pair`, `two_pair`, `three_of_a_kind`, `straight`, `flush`, `full_house`,
+//! `four_of_a_kind`, `straight_flush`, `royal_flush`) with its id, printed name and
+//! definition options, the combination weights per tier or way, the zone amounts, decoy
+//! weights and near-miss rates. This engine carries exactly: 2 own cards per zone, 5
+//! community cards, 1 to [`MAX_ZONES`] zones, `min_own = 1`, `min_community = 1`, and any
+//! ascending subset of `pair`, `three_of_a_kind`, `straight` (`not_flush = true`, ace high
+//! only: `ace_low = false`), `flush` (`not_straight = true`), `four_of_a_kind`,
+//! `royal_flush`. Anything else is refused when the spec is loaded, naming the field.
 //!
 //! Cards are coded `0..52` as `rank * 4 + suit`, rank `0..13` for `23456789TJQKA` and suit
-//! `0..4` for `cdhs`; files show the standard two-character codes (`Ah`, `Td`). Face
-//! columns: `p1_c1 p1_c2 p1_gain p1_caption` … `p4_…`, then `b1`…`b5` (community).
+//! `0..4` for `cdhs`; files show the standard two-character codes (`Ah`, `Td`); proofs show
+//! the spec's inscription (`card_name`, e.g. `DAME DE COEUR`). **Columns**: `{zone}_c1
+//! {zone}_c2 {zone}_gain {zone}_caption` for each zone (`p1` … `pN` unless `zone_ids` says
+//! otherwise), then the community cards `{prefix}1` … `{prefix}5` (`community_prefix`,
+//! default `b`). **Panels**: one per zone (its id), and the community cards
+//! (`community_id`, default `{surface id}_board`).
 //!
 //! Two readings of a zone are computed ([`read_zone`]): the **strict** one (the letter of
-//! art. 3.4–3.6, ace high only) and the **naive** one (any standard poker hand of a pair or
-//! better among the zone's seven cards, ace high or low). A face where they could differ is
-//! reported as an ambiguity and is never produced.
+//! the combinations' definitions and the usage rule, ace high only) and the **naive** one
+//! (any standard poker hand of a pair or better among the zone's seven cards, wherever they
+//! come from, ace high or low). A face where they could differ is reported as an ambiguity
+//! and is never produced: a losing zone shows no pair, straight or flush among its seven
+//! cards; the community cards alone show none unless every zone wins; no zone is decided by
+//! a straight flush other than the royal one.
+//!
+//! **Features**: each combination (its spec id) on a winning zone; `near_miss_flush` (a
+//! losing zone's own cards make four to a flush) and `near_miss_straight` (four to a
+//! straight) on losing zones, at the spec's rates; the GAIN of a losing zone is a decoy.
 
 use super::common::{self, AmountBox};
+use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
-    AreaFeature, AreaWin, Captions, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo,
-    FeatureKind, Mark, MarkKind, Mechanic, Panel,
+    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
+    Mark, MarkKind, Mechanic, Panel,
 };
 use crate::lots::Way;
 use crate::money::Money;
 use crate::rng::{below, below_mixed, shuffle, weighted, Weights};
-use crate::spec_error::{ErrorAt, SpecError};
 use arrayvec::ArrayVec;
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use toml::Spanned;
 
-/// Rank characters in ascending order (art. 3.2: 2 … 10, V, D, R, A), as written in files.
+/// Rank characters in ascending order (2 … 10, J, Q, K, A), as written in files.
 pub const RANK_CHARS: [char; 13] = [
     '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K', 'A',
 ];
 /// Suit characters (clubs/trèfle, diamonds/carreau, hearts/cœur, spades/pique).
 pub const SUIT_CHARS: [char; 4] = ['c', 'd', 'h', 's'];
-/// Player zones per ticket (art. 3.1).
-pub const ZONES: usize = 4;
-/// Community cards per ticket (art. 3.1).
+/// Most player zones on one surface.
+pub const MAX_ZONES: usize = 6;
+/// Own cards per player zone (the only count this engine deals).
+pub const OWN: usize = 2;
+/// Community cards per surface (the only count this engine deals).
 pub const COMMUNITY: usize = 5;
 /// Cards in the deck all cards of a ticket come from.
 pub const DECK: u8 = 52;
 /// Face columns per player zone: two cards, the GAIN amount and its caption.
 const ZONE_COLUMNS: usize = 4;
-/// Face column of the first community card.
-const BOARD_COLUMN: usize = ZONES * ZONE_COLUMNS;
-/// Face columns holding a card: two per zone, then the community cards.
-const CARD_COLUMNS: [usize; 2 * ZONES + COMMUNITY] = {
-    let mut t = [0; 2 * ZONES + COMMUNITY];
-    let mut i = 0;
-    while i < ZONES {
-        t[2 * i] = i * ZONE_COLUMNS;
-        t[2 * i + 1] = i * ZONE_COLUMNS + 1;
-        i += 1;
-    }
-    let mut k = 0;
-    while k < COMMUNITY {
-        t[2 * ZONES + k] = BOARD_COLUMN + k;
-        k += 1;
-    }
-    t
-};
-/// Whole-face attempts before synthesis gives up with an `Err` (see [`Poker::synthesize`]).
+/// Whole-face attempts before synthesis gives up with an `Err` (see
+/// [`CardHands::synthesize_counted`]).
 pub const MAX_ATTEMPTS: usize = 32;
 /// Plain random draws tried before a card is drawn from the enumerated candidates.
 const QUICK_TRIES: usize = 12;
 
-/// Ambiguity: the same card twice on a ticket (the 13 cards come from one 52-card deck).
+/// Ambiguity: the same card twice on a ticket (all cards come from one 52-card deck).
 pub const AMB_DUPLICATE: &str = "the same card twice on the ticket";
 /// Ambiguity: a face code outside its column's dictionary (not a card, not a zone amount).
 pub const AMB_BAD_CODE: &str = "a face code outside its column's dictionary";
@@ -78,16 +85,17 @@ pub const AMB_LOSER_PAIR: &str = "a losing zone with a pair among its seven card
 pub const AMB_LOSER_STRAIGHT: &str = "a losing zone with a straight among its seven cards";
 /// Ambiguity: a losing zone shows five cards of one suit among its seven cards.
 pub const AMB_LOSER_FLUSH: &str = "a losing zone with five of a suit among its seven cards";
-/// Ambiguity: a pair inside the community cards while not all four zones win by the letter.
-pub const AMB_COMMUNITY_PAIR: &str = "a pair in the community cards, not all four zones winning";
-/// Ambiguity: a straight (A-2-3-4-5 included) inside the community cards while not all four
-/// zones win by the letter.
+/// Ambiguity: a pair inside the community cards while not every zone wins by the letter.
+pub const AMB_COMMUNITY_PAIR: &str = "a pair in the community cards, not every zone winning";
+/// Ambiguity: a straight (A-2-3-4-5 included) inside the community cards while not every
+/// zone wins by the letter.
 pub const AMB_COMMUNITY_STRAIGHT: &str =
-    "a straight in the community cards, not all four zones winning";
-/// Ambiguity: five community cards of one suit while not all four zones win by the letter.
-pub const AMB_COMMUNITY_FLUSH: &str = "a flush in the community cards, not all four zones winning";
+    "a straight in the community cards, not every zone winning";
+/// Ambiguity: five community cards of one suit while not every zone wins by the letter.
+pub const AMB_COMMUNITY_FLUSH: &str = "a flush in the community cards, not every zone winning";
 /// Ambiguity: a zone's best naive hand is a straight flush other than the royal one
-/// (A-2-3-4-5 suited included): neither « quinte » nor « couleur » by the letter.
+/// (A-2-3-4-5 suited included): neither a straight (not all of one suit) nor a flush (not
+/// consecutive) by the letter.
 pub const AMB_STRAIGHT_FLUSH: &str = "a non-royal straight flush deciding a zone";
 
 /// A card code, `rank * 4 + suit` (see the module doc).
@@ -129,58 +137,71 @@ pub fn parse_card(s: &str) -> Option<Card> {
     Some(card(r, su))
 }
 
-/// The six combinations of art. 3.4, in the article's ascending order.
+/// The combinations this engine can judge and build, in ascending order (the standard
+/// poker order, the carried part of the catalogue). A spec lists an ascending subset of
+/// them, each under its own id and printed name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Combination {
-    /// « paire »: two cards of the same rank.
-    Paire,
-    /// « brelan »: three cards of the same rank.
-    Brelan,
-    /// « quinte »: five consecutive ranks (ace high only), not all of one suit.
-    Quinte,
-    /// « couleur »: five cards of one suit, not consecutive.
-    Couleur,
-    /// « carré »: four cards of the same rank.
-    Carre,
-    /// « quinte flush royale »: 10, V, D, R, A of one suit.
-    QuinteFlushRoyale,
+    /// `pair`: two cards of the same rank.
+    Pair,
+    /// `three_of_a_kind`: three cards of the same rank.
+    ThreeOfAKind,
+    /// `straight` with `not_flush`: five consecutive ranks (ace high only), not all of one
+    /// suit.
+    Straight,
+    /// `flush` with `not_straight`: five cards of one suit, not consecutive.
+    Flush,
+    /// `four_of_a_kind`: four cards of the same rank.
+    FourOfAKind,
+    /// `royal_flush`: 10, J, Q, K, A of one suit.
+    RoyalFlush,
 }
 
+/// Every kind of the catalogue, in ascending order, and whether this engine carries it.
+pub const CATALOGUE: [(&str, Option<Combination>); 9] = [
+    ("pair", Some(Combination::Pair)),
+    ("two_pair", None),
+    ("three_of_a_kind", Some(Combination::ThreeOfAKind)),
+    ("straight", Some(Combination::Straight)),
+    ("flush", Some(Combination::Flush)),
+    ("full_house", None),
+    ("four_of_a_kind", Some(Combination::FourOfAKind)),
+    ("straight_flush", None),
+    ("royal_flush", Some(Combination::RoyalFlush)),
+];
+
 impl Combination {
-    /// All six, ascending (art. 3.4).
+    /// All six, ascending.
     pub const ALL: [Combination; 6] = [
-        Combination::Paire,
-        Combination::Brelan,
-        Combination::Quinte,
-        Combination::Couleur,
-        Combination::Carre,
-        Combination::QuinteFlushRoyale,
+        Combination::Pair,
+        Combination::ThreeOfAKind,
+        Combination::Straight,
+        Combination::Flush,
+        Combination::FourOfAKind,
+        Combination::RoyalFlush,
     ];
 
-    /// ASCII id used in specs and reports: `paire`, `brelan`, `quinte`, `couleur`, `carre`,
-    /// `quinte_flush_royale`.
-    pub const fn id(self) -> &'static str {
+    /// The catalogue's name of the kind (`pair`, `three_of_a_kind`, …).
+    pub const fn kind(self) -> &'static str {
         match self {
-            Combination::Paire => "paire",
-            Combination::Brelan => "brelan",
-            Combination::Quinte => "quinte",
-            Combination::Couleur => "couleur",
-            Combination::Carre => "carre",
-            Combination::QuinteFlushRoyale => "quinte_flush_royale",
+            Combination::Pair => "pair",
+            Combination::ThreeOfAKind => "three_of_a_kind",
+            Combination::Straight => "straight",
+            Combination::Flush => "flush",
+            Combination::FourOfAKind => "four_of_a_kind",
+            Combination::RoyalFlush => "royal_flush",
         }
     }
 
-    /// What a zone showing it has, in words.
-    pub const fn about(self) -> &'static str {
+    /// The definition, in words, as the engine judges it.
+    pub const fn definition(self) -> &'static str {
         match self {
-            Combination::Paire => "a winning zone's best combination is a paire",
-            Combination::Brelan => "a winning zone's best combination is a brelan",
-            Combination::Quinte => "a winning zone's best combination is a quinte",
-            Combination::Couleur => "a winning zone's best combination is a couleur",
-            Combination::Carre => "a winning zone's best combination is a carre",
-            Combination::QuinteFlushRoyale => {
-                "a winning zone's best combination is a quinte flush royale"
-            }
+            Combination::Pair => "two cards of the same rank",
+            Combination::ThreeOfAKind => "three cards of the same rank",
+            Combination::Straight => "five consecutive ranks, ace high only, not all of one suit",
+            Combination::Flush => "five cards of one suit, not of consecutive ranks",
+            Combination::FourOfAKind => "four cards of the same rank",
+            Combination::RoyalFlush => "10, jack, queen, king and ace of one suit",
         }
     }
 
@@ -188,7 +209,15 @@ impl Combination {
     pub const fn index(self) -> usize {
         self as usize
     }
+
+    /// Bit of the kind in a set of kinds.
+    const fn bit(self) -> u8 {
+        1 << self as u8
+    }
 }
+
+/// The set of every kind.
+pub const ALL_KINDS: u8 = 0x3F;
 
 /// Both readings of one player zone (its two cards and the five community cards).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -427,17 +456,19 @@ impl Board {
     }
 }
 
-/// Reads one player zone (cards coded `0..52`; panics on a larger code) under both readings.
-/// Strict reading, art. 3.4–3.6: the best of the six combinations formed by a set of cards
-/// that holds at least one of `own` and at least one of `community` (worked out from rank
-/// masks; a test pins quinte, couleur and quinte flush royale against trying every
-/// five-card hand). Naive reading: see [`ZoneReading`].
+/// Reads one player zone (cards coded `0..52`; panics on a larger code) under both readings,
+/// with every kind of combination this engine carries listed. Strict reading: the best
+/// combination formed by a set of cards that holds at least one of `own` and at least one
+/// of `community` (worked out from rank masks; a test pins straight, flush and royal flush
+/// against trying every five-card hand). Naive reading: see [`ZoneReading`].
 pub fn read_zone(own: [Card; 2], community: [Card; COMMUNITY]) -> ZoneReading {
-    read(own, &Board::new(community))
+    read(own, &Board::new(community), ALL_KINDS)
 }
 
+/// [`read_zone`] on summarised community cards `b`, the strict best taken among the kinds
+/// in `kinds` (a set of [`Combination::bit`]s: the spec's combinations).
 #[inline]
-fn read(own: [Card; 2], b: &Board) -> ZoneReading {
+fn read(own: [Card; 2], b: &Board, kinds: u8) -> ZoneReading {
     let (r0, r1) = (rank(own[0]), rank(own[1]));
     let (s0, s1) = (suit(own[0]) as usize, suit(own[1]) as usize);
     let own_bits = (1u16 << r0) | (1u16 << r1);
@@ -473,18 +504,23 @@ fn read(own: [Card; 2], b: &Board) -> ZoneReading {
         return z;
     }
 
-    // Art. 3.4 paire, brelan, carré: n cards of one rank, at least one own and one community.
+    // Pair, three and four of a kind: n cards of one rank, at least one own and one
+    // community; they hold every smaller number of that rank with the same origins.
+    let mut found = 0u8;
     for (r, cb) in [(r0, c0), (r1, c1)] {
         if cb == 0 {
             continue;
         }
         let n = cb + u8::from(r0 == r) + u8::from(r1 == r);
-        let c = match n {
-            2 => Combination::Paire,
-            3 => Combination::Brelan,
-            _ => Combination::Carre,
+        found |= match n {
+            2 => Combination::Pair.bit(),
+            3 => Combination::Pair.bit() | Combination::ThreeOfAKind.bit(),
+            _ => {
+                Combination::Pair.bit()
+                    | Combination::ThreeOfAKind.bit()
+                    | Combination::FourOfAKind.bit()
+            }
         };
-        z.strict = z.strict.max(Some(c));
     }
     if let Some(f) = flush_suit {
         let m = b.suit_ranks[f] | u16::from(s0 == f) << r0 | u16::from(s1 == f) << r1;
@@ -492,30 +528,36 @@ fn read(own: [Card; 2], b: &Board) -> ZoneReading {
         z.straight_flush = !royal && (straight_starts(m) & 0xFF != 0 || m & WHEEL == WHEEL);
     }
 
-    // Art. 3.4 quinte, couleur, quinte flush royale: five cards, at least one own (then at
-    // least three are community cards). Only worth trying when five consecutive ranks (ace
-    // high) or five of a suit are there at all.
+    // Straight, flush, royal flush: five cards, at least one own (then at least three are
+    // community cards). Only worth trying when five consecutive ranks (ace high) or five of
+    // a suit are there at all.
     if straight_starts(ranks) != 0 || z.flush {
-        z.strict = z.strict.max(best_five(own, b));
+        found |= five_card_kinds(own, b);
     }
+    z.strict = best_of(found & kinds);
     z
 }
 
-/// Art. 3.4–3.5: the best quinte, couleur or quinte flush royale among the five-card
-/// hands of the seven cards (`own` and the community cards of `b`) that hold at least one
-/// own card. By the letter a hand is a quinte when its ranks are five consecutive (ace high
-/// only) and its suits are not all one; a couleur when its suits are all one and its ranks
-/// not consecutive; a quinte flush royale when it is 10-V-D-R-A of one suit; any other
-/// straight flush is none of them. The same answers as trying each of the 21 hands (a test
-/// pins it against that reading), found from rank masks.
-fn best_five(own: [Card; 2], b: &Board) -> Option<Combination> {
+/// The highest kind in the set `kinds`, if any.
+fn best_of(kinds: u8) -> Option<Combination> {
+    (kinds != 0).then(|| Combination::ALL[7 - kinds.leading_zeros() as usize])
+}
+
+/// The straights, flushes and royal flushes among the five-card hands of the seven cards
+/// (`own` and the community cards of `b`) that hold at least one own card, as a set of
+/// kinds. By the letter a hand is a straight when its ranks are five consecutive (ace high
+/// only) and its suits are not all one; a flush when its suits are all one and its ranks
+/// not consecutive; a royal flush when it is 10-J-Q-K-A of one suit; any other straight
+/// flush is none of them. The same answers as trying each of the 21 hands (a test pins it
+/// against that reading), found from rank masks.
+fn five_card_kinds(own: [Card; 2], b: &Board) -> u8 {
     let mut all = b.suit_ranks;
     let mut mine = [0u16; 4];
     for &c in &own {
         all[suit(c) as usize] |= 1 << rank(c);
         mine[suit(c) as usize] |= 1 << rank(c);
     }
-    let mut best = None;
+    let mut found = 0u8;
     // Five of one suit: every five of them holding an own card.
     for s in 0..4 {
         let m = all[s];
@@ -524,14 +566,11 @@ fn best_five(own: [Card; 2], b: &Board) -> Option<Combination> {
         }
         let mut consider = |hand: u16| {
             if hand & mine[s] != 0 {
-                let c = if hand >> hand.trailing_zeros() != 0x1F {
-                    Some(Combination::Couleur)
+                if hand >> hand.trailing_zeros() != 0x1F {
+                    found |= Combination::Flush.bit();
                 } else if hand == ROYAL {
-                    Some(Combination::QuinteFlushRoyale)
-                } else {
-                    None
-                };
-                best = best.max(c);
+                    found |= Combination::RoyalFlush.bit();
+                }
             }
         };
         // Five of the five, six or seven: leave out none, one or two cards.
@@ -554,11 +593,11 @@ fn best_five(own: [Card; 2], b: &Board) -> Option<Combination> {
             let (r, s) = (rank(c), suit(c) as usize);
             let other_suits = (0..4).filter(|&t| t != s).fold(0, |m, t| m | all[t]);
             if window & 1 << r != 0 && window & !(1 << r) & other_suits != 0 {
-                best = best.max(Some(Combination::Quinte));
+                found |= Combination::Straight.bit();
             }
         }
     }
-    best
+    found
 }
 
 /// Calls `f` with each set bit of `m`, as a one-bit mask, lowest first.
@@ -570,67 +609,100 @@ fn each_bit(mut m: u16, mut f: impl FnMut(u16)) {
     }
 }
 
-/// Combination weights as written in the spec (`[poker.combination_weights."<tier>"]`);
-/// a missing combination weighs 0.
-#[derive(Debug, Deserialize, Default, Clone, Copy)]
+/// One entry of `combinations`: a kind of the catalogue under the spec's id and name.
+#[derive(Debug, Deserialize, Clone)]
 #[serde(deny_unknown_fields)]
-pub struct RawWeights {
-    /// Weight of « paire ».
+pub struct RawCombination {
+    /// Feature id of the combination (`paire`), ASCII letters, digits and `_`.
+    pub id: String,
+    /// Its kind in the catalogue ([`CATALOGUE`]: `pair`, `straight`, …).
+    pub kind: String,
+    /// Its printed name (`quinte flush royale`); the id when left out.
     #[serde(default)]
-    pub paire: u32,
-    /// Weight of « brelan ».
+    pub name: Option<String>,
+    /// `straight` only: not all five of one suit (the only reading carried: `true`).
     #[serde(default)]
-    pub brelan: u32,
-    /// Weight of « quinte ».
+    pub not_flush: Option<bool>,
+    /// `flush` only: not five consecutive ranks (the only reading carried: `true`).
     #[serde(default)]
-    pub quinte: u32,
-    /// Weight of « couleur ».
+    pub not_straight: Option<bool>,
+    /// `straight` only: whether A-2-3-4-5 counts (the only reading carried: `false`).
     #[serde(default)]
-    pub couleur: u32,
-    /// Weight of « carré » (only on ways where all four zones win).
-    #[serde(default)]
-    pub carre: u32,
-    /// Weight of « quinte flush royale » (at most one per ticket).
-    #[serde(default)]
-    pub quinte_flush_royale: u32,
+    pub ace_low: Option<bool>,
 }
 
-impl RawWeights {
-    fn array(&self) -> [u32; 6] {
-        [
-            self.paire,
-            self.brelan,
-            self.quinte,
-            self.couleur,
-            self.carre,
-            self.quinte_flush_royale,
-        ]
-    }
+fn default_own() -> usize {
+    OWN
+}
+fn default_community() -> usize {
+    COMMUNITY
+}
+fn default_one() -> usize {
+    1
+}
+fn default_card_name() -> String {
+    "{rank} DE {suit}".into()
 }
 
-/// `[poker]` in the spec.
+/// A `card_hands` surface's table in the spec.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawPoker {
-    /// Every amount a zone's GAIN may show (art. 3.2).
+pub struct RawCardHands {
+    /// Number of player zones (1 to [`MAX_ZONES`]); from `zone_ids` when left out.
+    #[serde(default)]
+    pub zones: Option<usize>,
+    /// The zones' ids (play areas, panels, column prefixes); `p1` … `pN` when left out.
+    #[serde(default)]
+    pub zone_ids: Option<Vec<String>>,
+    /// Own cards per zone.
+    #[serde(default = "default_own")]
+    pub own_cards: usize,
+    /// Community cards.
+    #[serde(default = "default_community")]
+    pub community_cards: usize,
+    /// Column prefix of the community cards (`b` gives `b1` … `b5`).
+    #[serde(default)]
+    pub community_prefix: Option<String>,
+    /// Panel id of the community cards (its `[labels]` key); `{surface id}_board` when left
+    /// out.
+    #[serde(default)]
+    pub community_id: Option<String>,
+    /// Fewest own cards a winning hand holds.
+    #[serde(default = "default_one")]
+    pub min_own: usize,
+    /// Fewest community cards a winning hand holds.
+    #[serde(default = "default_one")]
+    pub min_community: usize,
+    /// The 13 ranks in letters, 2 to ace (each card's inscription).
+    pub rank_names: Vec<String>,
+    /// The 4 suits in letters, in the order `c d h s` (clubs, diamonds, hearts, spades).
+    pub suit_names: Vec<String>,
+    /// How a card's inscription is written, with `{rank}` and `{suit}`.
+    #[serde(default = "default_card_name")]
+    pub card_name: String,
+    /// The combinations, in ascending order.
+    pub combinations: Vec<RawCombination>,
+    /// Every amount a zone's GAIN may show.
     pub zone_amounts: Vec<Money>,
     /// Weight of each amount shown as a decoy in the GAIN of a losing zone (key: amount);
     /// amounts not listed are never decoys.
     pub decoy_weights: BTreeMap<String, u32>,
     /// Share (0..=1) of losing zones whose own cards make four to a flush (near miss).
+    #[serde(default)]
     pub near_miss_flush: f64,
     /// Share (0..=1) of losing zones whose own cards make four to a straight (near miss).
+    #[serde(default)]
     pub near_miss_straight: f64,
-    /// The 13 ranks in letters, 2 to ace (art. 3.2: the inscription of each card).
-    pub rank_captions: Vec<String>,
-    /// The 4 suits in letters, in the order `c d h s` (trèfle, carreau, cœur, pique).
-    pub suit_captions: Vec<String>,
-    /// Combination weights of each tier (key: the tier's amount) for its winning zones.
-    pub combination_weights: BTreeMap<String, RawWeights>,
+    /// Combination weights of each tier (key: the tier's amount; inner key: a combination
+    /// id) for its winning zones; a combination not listed weighs 0.
+    pub combination_weights: BTreeMap<String, BTreeMap<String, u32>>,
     /// Optional combination weights of one way (key: way id), replacing its tier's.
     #[serde(default)]
-    pub way_combination_weights: BTreeMap<String, RawWeights>,
+    pub way_combination_weights: BTreeMap<String, BTreeMap<String, u32>>,
 }
+
+/// One value per player zone.
+type Zoned<T> = ArrayVec<T, MAX_ZONES>;
 
 /// What a zone must show in a face being built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -668,22 +740,30 @@ enum Want {
     Draw(Draw),
 }
 
-/// The feature named `id`, or `None` for an id poker does not know.
-fn parse_want(id: &str) -> Option<Want> {
-    match id {
-        NEAR_MISS_FLUSH => Some(Want::Draw(Draw::Flush)),
-        NEAR_MISS_STRAIGHT => Some(Want::Draw(Draw::Straight)),
-        _ => Combination::ALL
-            .iter()
-            .find(|c| c.id() == id)
-            .map(|&c| Want::Win(c)),
-    }
-}
-
-/// The poker mechanic, built from a validated `[poker]` section.
-pub struct Poker {
+/// A card_hands surface, built from its `[[surfaces]]` table.
+pub struct CardHands {
     areas: Vec<String>,
     columns: Vec<Column>,
+    /// Player zones.
+    zones: usize,
+    /// Face column of the first community card.
+    board_column: usize,
+    /// Face columns holding a card: two per zone, then the community cards.
+    card_columns: Vec<usize>,
+    /// Panel id of the community cards.
+    community_id: String,
+    /// Printed name of each zone (`[labels]`, else its id).
+    zone_labels: Vec<String>,
+    /// Printed name of the community cards.
+    board_label: String,
+    /// The spec's combinations, as a set of kinds.
+    kinds: u8,
+    /// Feature id of each kind the spec lists ([`Combination::index`]).
+    ids: [Option<&'static str>; 6],
+    /// Printed name of each kind the spec lists.
+    names: [Option<&'static str>; 6],
+    /// What a zone showing each kind has, in words.
+    abouts: [&'static str; 6],
     /// The GAIN box of every zone: its amounts and their captions.
     gain: AmountBox,
     /// Weight of each GAIN amount code as a decoy on a losing zone.
@@ -695,6 +775,7 @@ pub struct Poker {
     near_miss_draw: Weights,
     rank_captions: Vec<String>,
     suit_captions: Vec<String>,
+    card_name: String,
     tier_weights: BTreeMap<Money, [u32; 6]>,
     way_weights: BTreeMap<String, [u32; 6]>,
 }
@@ -705,16 +786,8 @@ fn caption_list(v: &[String], n: usize, what: &str) -> Result<Vec<String>, Strin
     }
     let mut seen: Vec<String> = Vec::new();
     for c in v {
+        printed(c)?;
         let t = c.trim();
-        if t.is_empty()
-            || t.contains([',', '"'])
-            || t.chars().any(char::is_control)
-            || t.starts_with(crate::lots::FORMULA_START)
-        {
-            return Err(format!(
-                "\"{c}\": a caption is not empty, has no comma, double quote, line break or other control character, and does not begin with = + - or @"
-            ));
-        }
         if seen.contains(&t.to_uppercase()) {
             return Err(format!("\"{c}\" appears twice"));
         }
@@ -723,23 +796,288 @@ fn caption_list(v: &[String], n: usize, what: &str) -> Result<Vec<String>, Strin
     Ok(v.iter().map(|c| c.trim().to_string()).collect())
 }
 
-impl Poker {
-    /// Validates `[poker]` against the rest of the spec: its tier amounts and way ids.
-    /// Errors: no zone amounts, a repeated or zero one, or one without a caption; a decoy
-    /// weight for an amount that is not a zone amount, or all decoy weights zero; a near
-    /// miss rate outside 0..=1 or both summing above 1; not 13 rank captions or 4 suit
-    /// captions (or a repeated one); combination weights for an amount that is no tier or
-    /// a way id that is no way, or all zero.
-    pub fn new(
-        sec: &Spanned<RawPoker>,
-        captions: &Captions,
-        tier_amounts: &[Money],
-        way_ids: &[&str],
-        at: &ErrorAt,
-    ) -> Result<Poker, SpecError> {
-        let span = Some(sec.span().start);
-        let p = sec.get_ref();
-        let err = |field: &str, msg: String| at.at(span, format!("poker.{field}"), msg);
+/// `Err` unless `c` may be printed in files and proofs as a name.
+fn printed(c: &str) -> Result<(), String> {
+    let t = c.trim();
+    if t.is_empty()
+        || t.contains([',', '"'])
+        || t.chars().any(char::is_control)
+        || t.starts_with(crate::lots::FORMULA_START)
+    {
+        return Err(format!(
+            "\"{c}\": a caption is not empty, has no comma, double quote, line break or other control character, and does not begin with = + - or @"
+        ));
+    }
+    Ok(())
+}
+
+/// `Err` unless `id` is an ASCII id (letters, digits, `_`).
+fn ascii_id(id: &str, what: &str) -> Result<(), String> {
+    if id.is_empty() || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        return Err(format!(
+            "\"{id}\" is not {what}: expected ASCII letters, digits or _"
+        ));
+    }
+    Ok(())
+}
+
+/// The style's entry in the library.
+pub static INFO: StyleInfo = StyleInfo {
+    name: "card_hands",
+    term: "poker hands / three like cards (WAC 315-10-024 \"poker\")",
+    about: "Player zones of own cards, each with an amount box, beside shared community cards. A zone wins its amount when its best hand, made with at least one own and one community card, is one of the spec's combinations; only the best counts, winning zones add up.",
+    naive: "Any standard poker hand of a pair or better among a zone's cards (own and community), wherever the cards come from, ace high or low: a losing zone shows none, the community cards alone show none unless every zone wins, and no zone is decided by a straight flush that is not royal.",
+    columns: "{zone}_c1 {zone}_c2 {zone}_gain {zone}_caption per zone (p1 … pN unless zone_ids), then {community_prefix}1 … {community_prefix}5; cards as Ah Td 7s",
+    params: &[
+        Param { name: "zones", kind: "integer", default: None, about: "Number of player zones, 1 to 6 (or give zone_ids)." },
+        Param { name: "zone_ids", kind: "array of strings", default: Some("[\"p1\", …]"), about: "The zones' ids: play areas, panels ([labels] keys) and column prefixes." },
+        Param { name: "own_cards", kind: "integer", default: Some("2"), about: "Own cards per zone (this engine deals 2)." },
+        Param { name: "community_cards", kind: "integer", default: Some("5"), about: "Community cards (this engine deals 5)." },
+        Param { name: "community_prefix", kind: "string", default: Some("\"b\""), about: "Column prefix of the community cards (b1 … b5)." },
+        Param { name: "community_id", kind: "string", default: Some("\"{id}_board\""), about: "Panel id ([labels] key) of the community cards." },
+        Param { name: "min_own", kind: "integer", default: Some("1"), about: "Fewest own cards in a winning hand (this engine judges 1)." },
+        Param { name: "min_community", kind: "integer", default: Some("1"), about: "Fewest community cards in a winning hand (this engine judges 1)." },
+        Param { name: "rank_names", kind: "array of 13 strings", default: None, about: "The ranks 2 … ace as printed (DEUX … AS)." },
+        Param { name: "suit_names", kind: "array of 4 strings", default: None, about: "The suits c d h s as printed (TREFLE CARREAU COEUR PIQUE)." },
+        Param { name: "card_name", kind: "string", default: Some("\"{rank} DE {suit}\""), about: "How a card's inscription is written." },
+        Param { name: "combinations", kind: "array of tables {id, kind, name, not_flush, not_straight, ace_low}", default: None, about: "The winning combinations in ascending order; kind one of pair, three_of_a_kind, straight (not_flush = true, ace_low = false), flush (not_straight = true), four_of_a_kind, royal_flush (two_pair, full_house, straight_flush are refused)." },
+        Param { name: "zone_amounts", kind: "array of amounts", default: None, about: "Every amount a zone's GAIN can show." },
+        Param { name: "decoy_weights", kind: "table amount → integer", default: None, about: "Weight of each amount shown in the GAIN of a losing zone." },
+        Param { name: "near_miss_flush", kind: "number 0..1", default: Some("0"), about: "Share of losing zones whose own cards make four to a flush." },
+        Param { name: "near_miss_straight", kind: "number 0..1", default: Some("0"), about: "Share of losing zones whose own cards make four to a straight." },
+        Param { name: "combination_weights", kind: "table tier amount → table combination id → integer", default: None, about: "Which combination a winning zone shows, per tier." },
+        Param { name: "way_combination_weights", kind: "table way id → table combination id → integer", default: Some("{}"), about: "Combination weights of one way, replacing its tier's." },
+    ],
+    example: r#"[[surfaces]]
+style = "card_hands"
+id = "hands"
+zones = 3
+community_prefix = "b"
+community_id = "board"
+rank_names = ["DEUX", "TROIS", "QUATRE", "CINQ", "SIX", "SEPT", "HUIT", "NEUF", "DIX", "VALET", "DAME", "ROI", "AS"]
+suit_names = ["TREFLE", "CARREAU", "COEUR", "PIQUE"]
+zone_amounts = [2, 5, 20]
+decoy_weights = { "2" = 5, "5" = 3, "20" = 1 }
+near_miss_flush = 0.1
+near_miss_straight = 0.1
+combinations = [
+  { id = "paire", kind = "pair", name = "paire" },
+  { id = "brelan", kind = "three_of_a_kind", name = "brelan" },
+  { id = "quinte", kind = "straight", name = "quinte", not_flush = true, ace_low = false },
+]
+[surfaces.combination_weights."2"]
+paire = 1
+[surfaces.combination_weights."5"]
+brelan = 1
+[surfaces.combination_weights."20"]
+quinte = 1
+"#,
+    build,
+};
+
+/// Builds a `card_hands` surface ([`StyleInfo::build`]).
+pub fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Mechanic>, FieldError> {
+    let raw: RawCardHands = style::parse(table)?;
+    Ok(Box::new(CardHands::new(&raw, ctx)?))
+}
+
+impl CardHands {
+    /// Validates a surface's table against the rest of the spec (its captions, tier amounts
+    /// and way ids). Errors, each naming its field: zones not 1 to [`MAX_ZONES`] or not
+    /// matching `zone_ids`, a zone id repeated or not an ASCII id; card counts or a usage
+    /// rule this engine does not carry; a combination of an unknown kind, one the engine
+    /// does not carry, a definition option it does not carry or that does not apply, out of
+    /// ascending order, listed twice, or with a repeated id; no zone amounts, a repeated or
+    /// zero one, or one without a caption; a decoy weight for an amount that is not a zone
+    /// amount, or all decoy weights zero; a near miss rate outside 0..=1 or both summing
+    /// above 1; not 13 rank names or 4 suit names (or a repeated one); a card name without
+    /// `{rank}` and `{suit}`; combination weights for an amount that is no tier, a way id
+    /// that is no way, a combination that is not listed, or all zero.
+    pub fn new(p: &RawCardHands, ctx: &StyleCtx) -> Result<CardHands, FieldError> {
+        let err = |field: &str, msg: String| FieldError::new(field, msg);
+        // Zones.
+        let zone_ids: Vec<String> = match (&p.zone_ids, p.zones) {
+            (Some(ids), n) => {
+                if n.is_some_and(|n| n != ids.len()) {
+                    return Err(err(
+                        "zones",
+                        format!(
+                            "zones = {} but zone_ids lists {}",
+                            n.unwrap_or(0),
+                            ids.len()
+                        ),
+                    ));
+                }
+                ids.clone()
+            }
+            (None, Some(n)) => (1..=n).map(|z| format!("p{z}")).collect(),
+            (None, None) => {
+                return Err(err("zones", "missing field `zones` (or `zone_ids`)".into()))
+            }
+        };
+        let zones = zone_ids.len();
+        if !(1..=MAX_ZONES).contains(&zones) {
+            return Err(err(
+                "zones",
+                format!("{zones} zones; expected 1 to {MAX_ZONES}"),
+            ));
+        }
+        for (i, z) in zone_ids.iter().enumerate() {
+            ascii_id(z, "a zone id").map_err(|m| err("zone_ids", m))?;
+            if zone_ids[..i].contains(z) {
+                return Err(err("zone_ids", format!("\"{z}\" is listed twice")));
+            }
+        }
+        if p.own_cards != OWN {
+            return Err(err(
+                "own_cards",
+                format!(
+                    "{} own cards per zone; this engine deals exactly {OWN}",
+                    p.own_cards
+                ),
+            ));
+        }
+        if p.community_cards != COMMUNITY {
+            return Err(err(
+                "community_cards",
+                format!(
+                    "{} community cards; this engine deals exactly {COMMUNITY}",
+                    p.community_cards
+                ),
+            ));
+        }
+        if p.min_own != 1 {
+            return Err(err(
+                "min_own",
+                format!("min_own = {}; this engine judges exactly min_own = 1 (a hand holds at least one own card)", p.min_own),
+            ));
+        }
+        if p.min_community != 1 {
+            return Err(err(
+                "min_community",
+                format!("min_community = {}; this engine judges exactly min_community = 1 (a hand holds at least one community card)", p.min_community),
+            ));
+        }
+        let prefix = p.community_prefix.clone().unwrap_or_else(|| "b".into());
+        ascii_id(&prefix, "a column prefix").map_err(|m| err("community_prefix", m))?;
+        let community_id = p
+            .community_id
+            .clone()
+            .unwrap_or_else(|| format!("{}_board", ctx.id));
+        ascii_id(&community_id, "a panel id").map_err(|m| err("community_id", m))?;
+        if zone_ids.contains(&community_id) {
+            return Err(err(
+                "community_id",
+                format!("\"{community_id}\" is also a zone id"),
+            ));
+        }
+
+        // Combinations.
+        if p.combinations.is_empty() {
+            return Err(err(
+                "combinations",
+                "expected at least one combination".into(),
+            ));
+        }
+        let (mut ids, mut names) = ([None; 6], [None; 6]);
+        let mut abouts = [""; 6];
+        let mut kinds = 0u8;
+        let mut last: Option<(usize, &str)> = None;
+        for (i, c) in p.combinations.iter().enumerate() {
+            let field = format!("combinations[{i}]");
+            let e = |sub: &str, m: String| err(&format!("{field}{sub}"), m);
+            let known: Vec<&str> = CATALOGUE.iter().map(|k| k.0).collect();
+            let pos = CATALOGUE
+                .iter()
+                .position(|k| k.0 == c.kind)
+                .ok_or_else(|| {
+                    e(
+                        ".kind",
+                        format!(
+                            "unknown kind \"{}\"; expected one of: {}",
+                            c.kind,
+                            known.join(", ")
+                        ),
+                    )
+                })?;
+            let kind = CATALOGUE[pos].1.ok_or_else(|| {
+                let carried: Vec<&str> = CATALOGUE
+                    .iter()
+                    .filter(|k| k.1.is_some())
+                    .map(|k| k.0)
+                    .collect();
+                e(
+                    ".kind",
+                    format!(
+                        "the card_hands engine does not build or judge \"{}\" hands yet; it carries: {}",
+                        c.kind,
+                        carried.join(", ")
+                    ),
+                )
+            })?;
+            if let Some((lp, lk)) = last {
+                if pos <= lp {
+                    return Err(e(
+                        ".kind",
+                        format!(
+                            "combinations are listed in ascending order: \"{}\" cannot come after \"{lk}\" (ascending: {})",
+                            c.kind,
+                            known.join(", ")
+                        ),
+                    ));
+                }
+            }
+            last = Some((pos, CATALOGUE[pos].0));
+            let opt = |name: &str, v: Option<bool>, applies: bool, carried: bool| {
+                match v {
+                    Some(_) if !applies => Err(e(
+                        &format!(".{name}"),
+                        format!("{name} does not apply to a {} combination", c.kind),
+                    )),
+                    Some(x) if x != carried => Err(e(
+                        &format!(".{name}"),
+                        format!(
+                            "{name} = {x} is not carried; this engine judges a {} with {name} = {carried}",
+                            c.kind
+                        ),
+                    )),
+                    _ => Ok(()),
+                }
+            };
+            opt(
+                "not_flush",
+                c.not_flush,
+                kind == Combination::Straight,
+                true,
+            )?;
+            opt("ace_low", c.ace_low, kind == Combination::Straight, false)?;
+            opt(
+                "not_straight",
+                c.not_straight,
+                kind == Combination::Flush,
+                true,
+            )?;
+            ascii_id(&c.id, "a combination id").map_err(|m| e(".id", m))?;
+            if ids.contains(&Some(c.id.as_str()))
+                || c.id == NEAR_MISS_FLUSH
+                || c.id == NEAR_MISS_STRAIGHT
+            {
+                return Err(e(
+                    ".id",
+                    format!("\"{}\" names another feature already", c.id),
+                ));
+            }
+            let name = c.name.clone().unwrap_or_else(|| c.id.clone());
+            printed(&name).map_err(|m| e(".name", m))?;
+            let id = style::intern(&c.id);
+            ids[kind.index()] = Some(id);
+            names[kind.index()] = Some(style::intern(name.trim()));
+            abouts[kind.index()] =
+                style::intern(&format!("a winning zone's best combination is a {id}"));
+            kinds |= kind.bit();
+        }
+
+        // Amounts, decoys, near misses.
         let mut sorted = p.zone_amounts.clone();
         sorted.sort_unstable();
         sorted.dedup();
@@ -752,7 +1090,7 @@ impl Poker {
                 "expected distinct amounts above 0".into(),
             ));
         }
-        let gain = AmountBox::new(sorted, captions).map_err(|e| at.at(span, "captions", e))?;
+        let gain = AmountBox::new(sorted, ctx.captions).map_err(|e| err("zone_amounts", e))?;
         let decoy_weights =
             common::decoy_weights(&p.decoy_weights, gain.amounts(), "one of zone_amounts")
                 .map_err(|e| err("decoy_weights", e))?;
@@ -764,20 +1102,40 @@ impl Poker {
                 "near_miss_flush + near_miss_straight exceed 1".into(),
             ));
         }
-        let rank_captions = caption_list(&p.rank_captions, 13, "rank captions (2 … ace)")
-            .map_err(|m| err("rank_captions", m))?;
-        let suit_captions = caption_list(&p.suit_captions, 4, "suit captions (c d h s)")
-            .map_err(|m| err("suit_captions", m))?;
+        let rank_captions = caption_list(&p.rank_names, 13, "rank names (2 … ace)")
+            .map_err(|m| err("rank_names", m))?;
+        let suit_captions = caption_list(&p.suit_names, 4, "suit names (c d h s)")
+            .map_err(|m| err("suit_names", m))?;
+        if !p.card_name.contains("{rank}") || !p.card_name.contains("{suit}") {
+            return Err(err(
+                "card_name",
+                format!(
+                    "\"{}\" should hold {{rank}} and {{suit}} (e.g. \"{{rank}} DE {{suit}}\")",
+                    p.card_name
+                ),
+            ));
+        }
+        printed(&p.card_name).map_err(|m| err("card_name", m))?;
 
         let check_weights =
-            |field: &str, key: &str, w: &RawWeights| -> Result<[u32; 6], SpecError> {
-                let a = w.array();
+            |field: &str, key: &str, w: &BTreeMap<String, u32>| -> Result<[u32; 6], FieldError> {
+                let f = format!("{field}.\"{key}\"");
+                let mut a = [0u32; 6];
+                for (id, &x) in w {
+                    let k = Combination::ALL
+                        .iter()
+                        .find(|c| ids[c.index()] == Some(id.as_str()))
+                        .ok_or_else(|| {
+                            err(
+                                &format!("{f}.{id}"),
+                                format!("\"{id}\" is not the id of one of the combinations"),
+                            )
+                        })?;
+                    a[k.index()] = x;
+                }
                 let t: u64 = a.iter().map(|&x| u64::from(x)).sum();
                 if t == 0 || t > u64::from(u32::MAX) {
-                    return Err(err(
-                        &format!("{field}.\"{key}\""),
-                        "expected weights summing to 1..=4294967295".into(),
-                    ));
+                    return Err(err(&f, "expected weights summing to 1..=4294967295".into()));
                 }
                 Ok(a)
             };
@@ -786,7 +1144,7 @@ impl Poker {
             let m: Money = k
                 .parse()
                 .map_err(|e| err("combination_weights", format!("key \"{k}\": {e}")))?;
-            if !tier_amounts.contains(&m) {
+            if !ctx.tier_amounts.contains(&m) {
                 return Err(err(
                     "combination_weights",
                     format!("\"{k}\" is not the amount of a tier"),
@@ -804,7 +1162,7 @@ impl Poker {
         }
         let mut way_weights = BTreeMap::new();
         for (k, w) in &p.way_combination_weights {
-            if !way_ids.contains(&k.as_str()) {
+            if !ctx.way_ids.iter().any(|x| x == k) {
                 return Err(err(
                     "way_combination_weights",
                     format!("\"{k}\" is not the id of a way"),
@@ -815,29 +1173,47 @@ impl Poker {
 
         let cards: Vec<String> = (0..DECK).map(card_code).collect();
         let mut columns = Vec::new();
-        for z in 1..=ZONES {
-            for c in 1..=2 {
+        let mut card_columns = Vec::new();
+        for z in &zone_ids {
+            for c in 1..=OWN {
+                card_columns.push(columns.len());
                 columns.push(Column {
-                    name: format!("p{z}_c{c}"),
+                    name: format!("{z}_c{c}"),
                     kind: ColumnKind::Symbol,
                     values: cards.clone(),
                 });
             }
             let gain_col = columns.len();
-            columns.push(gain.column(format!("p{z}_gain")));
-            columns.push(Column::caption(format!("p{z}_caption"), gain_col, captions));
+            columns.push(gain.column(format!("{z}_gain")));
+            columns.push(Column::caption(
+                format!("{z}_caption"),
+                gain_col,
+                ctx.captions,
+            ));
         }
+        let board_column = columns.len();
         for i in 1..=COMMUNITY {
+            card_columns.push(columns.len());
             columns.push(Column {
-                name: format!("b{i}"),
+                name: format!("{prefix}{i}"),
                 kind: ColumnKind::Symbol,
                 values: cards.clone(),
             });
         }
         let near_miss = [1_000_000 - nf - ns, nf, ns];
-        Ok(Poker {
-            areas: (1..=ZONES).map(|z| format!("p{z}")).collect(),
+        Ok(CardHands {
+            zone_labels: zone_ids.iter().map(|z| ctx.label(z).to_string()).collect(),
+            board_label: ctx.label(&community_id).to_string(),
+            areas: zone_ids,
             columns,
+            zones,
+            board_column,
+            card_columns,
+            community_id,
+            kinds,
+            ids,
+            names,
+            abouts,
             gain,
             decoy_draw: Weights::new(&decoy_weights),
             near_miss_draw: Weights::new(&near_miss),
@@ -845,9 +1221,37 @@ impl Poker {
             near_miss,
             rank_captions,
             suit_captions,
+            card_name: p.card_name.clone(),
             tier_weights,
             way_weights,
         })
+    }
+
+    /// The feature named `id`, or `None` for an id this surface does not know.
+    fn parse_want(&self, id: &str) -> Option<Want> {
+        match id {
+            NEAR_MISS_FLUSH => Some(Want::Draw(Draw::Flush)),
+            NEAR_MISS_STRAIGHT => Some(Want::Draw(Draw::Straight)),
+            _ => self.kind_of(id).map(Want::Win),
+        }
+    }
+
+    /// The kind of the combination with feature id `id`.
+    fn kind_of(&self, id: &str) -> Option<Combination> {
+        Combination::ALL
+            .iter()
+            .copied()
+            .find(|c| self.ids[c.index()] == Some(id))
+    }
+
+    /// The feature id of kind `c` (listed in the spec).
+    fn id(&self, c: Combination) -> &'static str {
+        self.ids[c.index()].unwrap_or(c.kind())
+    }
+
+    /// The printed name of kind `c` (listed in the spec).
+    fn printed_name(&self, c: Combination) -> &'static str {
+        self.names[c.index()].unwrap_or(c.kind())
     }
 
     /// The rank of card `c` in letters, from the spec (`AS`, `DIX`).
@@ -883,16 +1287,17 @@ impl Poker {
         way: &Way,
         show: Option<&str>,
         rng: &mut FaceRng,
-    ) -> Result<([u8; ZONES], [Goal; ZONES]), String> {
+    ) -> Result<(Zoned<u8>, Zoned<Goal>), String> {
+        let zones = self.zones;
         let mut want = match show {
             Some(id) => {
                 self.can_show(way, id)?;
-                parse_want(id)
+                self.parse_want(id)
             }
             None => None,
         };
         // Which zone each win goes to.
-        let mut zone_amount: [Option<Money>; ZONES] = [None; ZONES];
+        let mut zone_amount: Zoned<Option<Money>> = std::iter::repeat_n(None, zones).collect();
         for w in way.wins.iter() {
             if let Some(a) = w.area {
                 let slot = zone_amount
@@ -901,8 +1306,7 @@ impl Poker {
                 *slot = Some(w.amount);
             }
         }
-        let mut open: ArrayVec<usize, ZONES> =
-            (0..ZONES).filter(|&z| zone_amount[z].is_none()).collect();
+        let mut open: Zoned<usize> = (0..zones).filter(|&z| zone_amount[z].is_none()).collect();
         if way.wins.iter().any(|w| w.area.is_none()) {
             shuffle(rng, &mut open);
         }
@@ -919,24 +1323,22 @@ impl Poker {
         } else {
             [0; 6]
         };
-        let mut goals = [Goal::Lose(Draw::Any); ZONES];
-        let mut codes = [0u8; ZONES];
+        let mut goals: Zoned<Goal> = std::iter::repeat_n(Goal::Lose(Draw::Any), zones).collect();
+        let mut codes: Zoned<u8> = std::iter::repeat_n(0, zones).collect();
         // Near miss and decoy of each losing zone, two zones per call (one draw when their
         // ranges fit; a winning zone's radices are 1: nothing drawn).
-        let radices = |z: usize| match zone_amount[z] {
-            Some(_) => [1, 1],
-            None => [self.near_miss_draw.total(), self.decoy_draw.total()],
+        // A zone past the last (odd zone counts) has radices 1 too.
+        let radices = |z: usize| match zone_amount.get(z) {
+            Some(None) => [self.near_miss_draw.total(), self.decoy_draw.total()],
+            _ => [1, 1],
         };
-        let digits: [u32; 2 * ZONES] = {
-            let [a, b] = radices(0);
-            let [c, d] = radices(1);
-            let [e, f] = radices(2);
-            let [g, h] = radices(3);
-            let [a, b, c, d] = below_mixed(rng, [a, b, c, d]);
-            let [e, f, g, h] = below_mixed(rng, [e, f, g, h]);
-            [a, b, c, d, e, f, g, h]
-        };
-        for z in 0..ZONES {
+        let mut digits: ArrayVec<u32, { 2 * MAX_ZONES + 2 }> = ArrayVec::new();
+        for z in (0..zones).step_by(2) {
+            let [a, b] = radices(z);
+            let [c, d] = radices(z + 1);
+            digits.extend(below_mixed(rng, [a, b, c, d]));
+        }
+        for z in 0..zones {
             if let Some(m) = zone_amount[z] {
                 codes[z] = self
                     .amount_code(m)
@@ -951,11 +1353,11 @@ impl Poker {
                     }
                     _ => Combination::ALL[weighted(rng, &weights)],
                 };
-                if matches!(c, Combination::Carre | Combination::QuinteFlushRoyale) {
+                if matches!(c, Combination::FourOfAKind | Combination::RoyalFlush) {
                     weights[c.index()] = 0;
                 }
-                if c == Combination::Carre && wins < ZONES {
-                    return Err("a carré needs all four zones to win".into());
+                if c == Combination::FourOfAKind && wins < zones {
+                    return Err("a four of a kind needs every zone to win".into());
                 }
                 goals[z] = Goal::Win(c);
             } else {
@@ -990,7 +1392,7 @@ impl Poker {
     }
 }
 
-impl Poker {
+impl CardHands {
     /// [`Mechanic::synthesize_showing`], also saying how many deals were tried (1 when the
     /// first reached no dead end; at most [`MAX_ATTEMPTS`]): the benchmark reports the
     /// rate of dead ends from it.
@@ -1012,13 +1414,13 @@ impl Poker {
         })?;
 
         let mut face = Face::default();
-        for z in 0..ZONES {
+        for z in 0..self.zones {
             let base = z * ZONE_COLUMNS;
             face.codes[base] = own[z][0];
             face.codes[base + 1] = own[z][1];
             self.gain.show(&mut face, base + 2, base + 3, codes[z]);
         }
-        face.codes[BOARD_COLUMN..BOARD_COLUMN + COMMUNITY].copy_from_slice(&board);
+        face.codes[self.board_column..self.board_column + COMMUNITY].copy_from_slice(&board);
 
         // The face must be what was wanted, by the rules alone. The construction ensures it
         // (each zone is checked against the finished community cards as it is dealt, and a
@@ -1031,7 +1433,7 @@ impl Poker {
     }
 
     /// `Err` unless `face` is unambiguous and each zone shows exactly its goal.
-    fn check_goals(&self, face: &Face, goals: &[Goal; ZONES]) -> Result<(), String> {
+    fn check_goals(&self, face: &Face, goals: &[Goal]) -> Result<(), String> {
         let ev = self.evaluate(face);
         if !ev.ambiguities.is_empty() {
             return Err(format!(
@@ -1042,13 +1444,13 @@ impl Poker {
         for (z, goal) in goals.iter().enumerate() {
             let got = ev.feature(z as u8);
             let want = match goal {
-                Goal::Win(c) => Some(c.id()),
+                Goal::Win(c) => Some(self.id(*c)),
                 Goal::Lose(_) => None,
             };
             if got != want {
                 return Err(format!(
-                    "zone p{} shows {got:?} instead of {want:?}: a bug",
-                    z + 1
+                    "zone {} shows {got:?} instead of {want:?}: a bug",
+                    self.areas[z]
                 ));
             }
         }
@@ -1056,9 +1458,9 @@ impl Poker {
     }
 }
 
-impl Mechanic for Poker {
+impl Mechanic for CardHands {
     fn name(&self) -> &'static str {
-        "poker"
+        "card_hands"
     }
 
     fn areas(&self) -> &[String] {
@@ -1082,14 +1484,15 @@ impl Mechanic for Poker {
     /// positive weight on paire, brelan, quinte or couleur.
     fn check_way(&self, way: &Way) -> Result<(), String> {
         let k = way.wins.len();
-        if k > ZONES {
+        let zones = self.zones;
+        if k > zones {
             return Err(format!(
-                "{k} wins, but a poker ticket has {ZONES} player zones"
+                "{k} wins, but this card_hands surface has {zones} player zone(s)"
             ));
         }
         for w in &way.wins {
             if self.amount_code(w.amount).is_none() {
-                return Err(format!("win {} is not one of poker.zone_amounts", w.amount));
+                return Err(format!("win {} is not one of zone_amounts", w.amount));
             }
         }
         for (i, a) in way.wins.iter().enumerate() {
@@ -1097,28 +1500,39 @@ impl Mechanic for Poker {
                 return Err("two wins name the same zone".into());
             }
         }
+        if k == 0 {
+            return Ok(());
+        }
         let w = self.weights_for(way).ok_or_else(|| {
             format!(
-                "no combination weights: add poker.combination_weights.\"{}\" (its tier) or poker.way_combination_weights.\"{}\"",
+                "no combination weights: add combination_weights.\"{}\" (its tier) or way_combination_weights.\"{}\"",
                 way.amount, way.id
             )
         })?;
-        if k < ZONES && w[Combination::Carre.index()] > 0 {
+        let four = Combination::FourOfAKind;
+        if k < zones && w[four.index()] > 0 {
             return Err(format!(
-                "carre weighs {} but this way wins on {k} zone(s): a carré needs a community pair, which makes every zone a naive winner, so it is only possible when all {ZONES} zones win (give this way or tier carre = 0, or give the way its own poker.way_combination_weights)",
-                w[Combination::Carre.index()]
+                "{} weighs {} but this way wins on {k} zone(s): a four of a kind needs a community pair, which makes every zone a naive winner, so it is only possible when all {zones} zones win (give this way or tier {} = 0, or give the way its own way_combination_weights)",
+                self.id(four),
+                w[four.index()],
+                self.id(four),
             ));
         }
         let repeatable: u64 = w[..4].iter().map(|&x| u64::from(x)).sum();
         if k >= 2 && repeatable == 0 {
+            let listed: Vec<&str> = Combination::ALL[..4]
+                .iter()
+                .filter_map(|c| self.ids[c.index()])
+                .collect();
             return Err(format!(
-                "this way wins on {k} zones but only carre / quinte_flush_royale weigh: at most one of each fits on a ticket; give paire, brelan, quinte or couleur a weight"
+                "this way wins on {k} zones but only four of a kind / royal flush weigh: at most one of each fits on a ticket; give {} a weight",
+                if listed.is_empty() { "a pair, three of a kind, straight or flush combination".to_string() } else { listed.join(", ") }
             ));
         }
         Ok(())
     }
 
-    /// The six combinations that some tier or way weighs above 0, then `near_miss_flush`
+    /// The combinations that some tier or way weighs above 0, then `near_miss_flush`
     /// and `near_miss_straight` when their rates are above 0.
     fn features(&self) -> Vec<FeatureInfo> {
         let mut v: Vec<FeatureInfo> = Combination::ALL
@@ -1129,10 +1543,10 @@ impl Mechanic for Poker {
                     .chain(self.way_weights.values())
                     .any(|w| w[c.index()] > 0)
             })
-            .map(|c| FeatureInfo {
-                id: c.id(),
+            .map(|&c| FeatureInfo {
+                id: self.id(c),
                 kind: FeatureKind::Winning,
-                about: c.about(),
+                about: self.abouts[c.index()],
             })
             .collect();
         for (d, id, about) in [
@@ -1159,25 +1573,25 @@ impl Mechanic for Poker {
     }
 
     /// A combination needs a weight above 0 in the way's weights (its own, else its
-    /// tier's); a near miss a rate above 0 and a way with a losing zone (fewer than four
-    /// wins).
+    /// tier's); a near miss a rate above 0 and a way with a losing zone (fewer wins than
+    /// zones).
     fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
-        match parse_want(id) {
-            None => Err(format!("the poker mechanic shows no feature \"{id}\"")),
+        match self.parse_want(id) {
+            None => Err(format!("the card_hands style shows no feature \"{id}\"")),
             Some(Want::Win(c)) => match self.weights_for(way) {
                 Some(w) if !way.wins.is_empty() && w[c.index()] > 0 => Ok(()),
                 _ => Err(format!(
-                    "way \"{}\" gives {id} no weight (poker.combination_weights of its tier, or poker.way_combination_weights)",
+                    "way \"{}\" gives {id} no weight (combination_weights of its tier, or way_combination_weights)",
                     way.id
                 )),
             },
             Some(Want::Draw(d)) => {
                 if self.draw_rate(d) == 0 {
                     Err(format!("{id} has a rate of 0 in this spec"))
-                } else if way.wins.len() >= ZONES {
+                } else if way.wins.len() >= self.zones {
                     Err(format!(
-                        "{id} needs a losing zone, and way \"{}\" wins on all {ZONES} zones",
-                        way.id
+                        "{id} needs a losing zone, and way \"{}\" wins on all {} zones",
+                        way.id, self.zones
                     ))
                 } else {
                     Ok(())
@@ -1193,7 +1607,7 @@ impl Mechanic for Poker {
                 Combination::ALL
                     .iter()
                     .filter(|c| w[c.index()] > 0)
-                    .map(|c| c.id())
+                    .map(|&c| self.id(c))
                     .collect()
             }
             _ => Vec::new(),
@@ -1202,12 +1616,12 @@ impl Mechanic for Poker {
 
     /// Builds a face for `way` (GAMES.md, poker). Winning zones get the way's amounts (fixed
     /// zones as the spec says, the others in random free zones); each draws its combination
-    /// from the way's weights (else its tier's), in zone order, a drawn carré or quinte flush
-    /// royale weighing 0 for the zones after it. Each losing zone draws its near miss (four
+    /// from the way's weights (else its tier's), in zone order, a drawn four of a kind or
+    /// royal flush weighing 0 for the zones after it. Each losing zone draws its near miss (four
     /// to a flush / to a straight made with its own cards, at the spec's rates, else none)
     /// and shows a decoy amount. Asked to show a feature (`show`), the first winning zone
     /// takes the combination asked, or the first losing zone the near miss asked, instead
-    /// of drawing it (see `Poker::goals`). Then the cards are dealt constructively
+    /// of drawing it (see `CardHands::goals`). Then the cards are dealt constructively
     /// (community cards first, shaped for the combinations wanted, then the zones, hardest
     /// first, each from the cards that give it exactly its goal under both readings); a
     /// deal that reaches a dead end is started again, at most [`MAX_ATTEMPTS`] times, with
@@ -1225,17 +1639,21 @@ impl Mechanic for Poker {
             .map(|(face, _)| face)
     }
 
-    /// Judges the face by art. 3.4–3.8: each zone whose best combination by the letter
-    /// exists (see [`read_zone`]) wins its GAIN amount (art. 3.6), and the lot is the sum of
-    /// the winning zones (art. 3.7). Every case where the strict and the naive readings
-    /// could differ, and every duplicate card, is reported as an ambiguity (GAMES.md).
-    /// A card's inscription, art. 3.2–3.3: its rank and suit in letters from the spec's
-    /// `rank_captions` and `suit_captions`, as `<rank> DE <suit>` (`DAME DE COEUR`).
+    /// A card's inscription: its rank and suit in letters from the spec's `rank_names` and
+    /// `suit_names`, written as `card_name` says (`{rank} DE {suit}`: `DAME DE COEUR`).
     fn inscription(&self, column: usize, code: u8) -> Option<String> {
-        (CARD_COLUMNS.contains(&column) && code < DECK)
-            .then(|| format!("{} DE {}", self.rank_caption(code), self.suit_caption(code)))
+        (self.card_columns.contains(&column) && code < DECK).then(|| {
+            self.card_name
+                .replace("{rank}", self.rank_caption(code))
+                .replace("{suit}", self.suit_caption(code))
+        })
     }
 
+    /// Judges the face: each zone whose best combination by the letter exists (see
+    /// [`read_zone`]; the spec's combinations only) wins its GAIN amount (one win per
+    /// zone), and the lot is the sum of the winning zones. Every case where the strict and
+    /// the naive readings could differ, and every duplicate card, is reported as an
+    /// ambiguity (GAMES.md).
     fn evaluate(&self, face: &Face) -> Evaluation {
         let mut ev = Evaluation::default();
         let codes = &face.codes;
@@ -1245,7 +1663,7 @@ impl Mechanic for Poker {
             }
         };
         let (mut seen, mut duplicate, mut highest) = (0u64, false, 0u8);
-        for i in CARD_COLUMNS {
+        for &i in &self.card_columns {
             let c = codes[i];
             highest = highest.max(c);
             duplicate |= seen & 1 << (c & 63) != 0;
@@ -1259,11 +1677,11 @@ impl Mechanic for Poker {
             push(&mut ev, AMB_DUPLICATE);
         }
         let mut cards = [0; COMMUNITY];
-        cards.copy_from_slice(&codes[BOARD_COLUMN..BOARD_COLUMN + COMMUNITY]);
+        cards.copy_from_slice(&codes[self.board_column..self.board_column + COMMUNITY]);
         let board = Board::new(cards);
-        for z in 0..ZONES {
+        for z in 0..self.zones {
             let base = z * ZONE_COLUMNS;
-            let r = read([codes[base], codes[base + 1]], &board);
+            let r = read([codes[base], codes[base + 1]], &board, self.kinds);
             if let Some(c) = r.strict {
                 match self.gain.amounts().get(codes[base + 2] as usize) {
                     Some(&amount) => {
@@ -1273,7 +1691,7 @@ impl Mechanic for Poker {
                         });
                         ev.features.push(AreaFeature {
                             area: z as u8,
-                            name: c.id(),
+                            name: self.id(c),
                         });
                     }
                     None => push(&mut ev, AMB_BAD_CODE),
@@ -1304,7 +1722,7 @@ impl Mechanic for Poker {
                 push(&mut ev, AMB_STRAIGHT_FLUSH);
             }
         }
-        if ev.wins.len() < ZONES {
+        if ev.wins.len() < self.zones {
             if board.pair {
                 push(&mut ev, AMB_COMMUNITY_PAIR);
             }
@@ -1318,36 +1736,34 @@ impl Mechanic for Poker {
         ev
     }
 
-    /// Joueur 1 to 4 (`p1` … `p4`: two cards and the GAIN), then the community cards
-    /// (`board`).
+    /// Each zone (its id: its two cards and the GAIN), then the community cards
+    /// (`community_id`).
     fn panels(&self) -> Vec<Panel> {
-        let mut out: Vec<Panel> = (0..ZONES)
+        let mut out: Vec<Panel> = (0..self.zones)
             .map(|z| Panel {
-                id: format!("p{}", z + 1),
+                id: self.areas[z].clone(),
                 rows: vec![(z * ZONE_COLUMNS..z * ZONE_COLUMNS + 3).collect()],
             })
             .collect();
         out.push(Panel {
-            id: "board".into(),
-            rows: vec![(BOARD_COLUMN..BOARD_COLUMN + COMMUNITY).collect()],
+            id: self.community_id.clone(),
+            rows: vec![(self.board_column..self.board_column + COMMUNITY).collect()],
         });
         out
     }
 
-    /// A winning zone: its GAIN and the cards of its combination (art. 3.4) among its own
-    /// and the community cards: the cards of the rank of its paire, brelan or carré; one
-    /// card of each rank of its quinte; the cards of the suit of its couleur; the five of
-    /// its quinte flush royale. A losing zone: its GAIN (a decoy), and the four cards of a
+    /// A winning zone: its GAIN and the cards of its combination among its own and the
+    /// community cards: the cards of the rank of its pair, three or four of a kind; one
+    /// card of each rank of its straight; the cards of the suit of its flush; the five of
+    /// its royal flush. A losing zone: its GAIN (a decoy), and the four cards of a
     /// suit or of four ranks of a straight that make its near miss.
     fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark> {
         let c = &face.codes;
         let mut out = Vec::new();
-        for z in 0..ZONES {
+        let board = self.board_column..self.board_column + COMMUNITY;
+        for z in 0..self.zones {
             let base = z * ZONE_COLUMNS;
-            let seven: Vec<usize> = [base, base + 1]
-                .into_iter()
-                .chain(BOARD_COLUMN..BOARD_COLUMN + COMMUNITY)
-                .collect();
+            let seven: Vec<usize> = [base, base + 1].into_iter().chain(board.clone()).collect();
             let area = z as u8;
             let wins = ev.wins.iter().any(|w| w.area == area);
             let mut mark = |column: usize, kind: MarkKind| out.push(Mark { area, column, kind });
@@ -1370,8 +1786,11 @@ impl Mechanic for Poker {
             };
             let own = |k: &usize| *k == base || *k == base + 1;
             if wins {
-                let cells: Vec<usize> = match ev.feature(area) {
-                    Some("paire" | "brelan" | "carre") => {
+                let kind = ev.feature(area).and_then(|id| self.kind_of(id));
+                let cells: Vec<usize> = match kind {
+                    Some(
+                        Combination::Pair | Combination::ThreeOfAKind | Combination::FourOfAKind,
+                    ) => {
                         let r = [c[base], c[base + 1]]
                             .into_iter()
                             .map(rank)
@@ -1379,16 +1798,16 @@ impl Mechanic for Poker {
                             .max_by_key(|&r| (of_rank(r).count(), r));
                         r.map(|r| of_rank(r).collect()).unwrap_or_default()
                     }
-                    Some("couleur") => (0..4u8)
+                    Some(Combination::Flush) => (0..4u8)
                         .find(|&s| suit_count(s) >= 5)
                         .map(|s| of_suit(s).collect())
                         .unwrap_or_default(),
-                    Some("quinte") => windows()
+                    Some(Combination::Straight) => windows()
                         .take(9)
                         .find(|&w| ranks & w == w && straight(w).iter().any(own))
                         .map(straight)
                         .unwrap_or_default(),
-                    Some("quinte_flush_royale") => (0..4u8)
+                    Some(Combination::RoyalFlush) => (0..4u8)
                         .map(|s| {
                             of_suit(s)
                                 .filter(|&k| ROYAL >> rank(c[k]) & 1 == 1)
@@ -1396,7 +1815,7 @@ impl Mechanic for Poker {
                         })
                         .find(|v| v.len() == 5)
                         .unwrap_or_default(),
-                    _ => Vec::new(),
+                    None => Vec::new(),
                 };
                 for k in cells {
                     mark(k, MarkKind::Win);
@@ -1435,7 +1854,54 @@ impl Mechanic for Poker {
         out
     }
 
+    /// One sentence per zone, then the community cards, the combinations, the cards'
+    /// inscriptions, the amounts, decoys, near misses and the combination weights.
     fn describe(&self) -> Vec<String> {
+        let listed: Vec<Combination> = Combination::ALL
+            .iter()
+            .copied()
+            .filter(|c| self.kinds & c.bit() != 0)
+            .collect();
+        let names: Vec<String> = listed
+            .iter()
+            .map(|&c| format!("« {} »", self.printed_name(c)))
+            .collect();
+        let board = &self.board_label;
+        let mut lines: Vec<String> = (0..self.zones)
+            .map(|z| {
+                format!(
+                    "« {} » wins the amount in its GAIN when its best hand, made with at least one of its 2 own cards and at least one of the {COMMUNITY} cards of « {board} », is one of: {} (only its best counts; winning zones add up).",
+                    self.zone_labels[z],
+                    names.join(", ")
+                )
+            })
+            .collect();
+        lines.push(format!(
+            "« {board} » ({COMMUNITY} cards, {}1 to {}{COMMUNITY}) wins nothing by itself: it is read by every zone.",
+            self.columns[self.board_column].name.trim_end_matches('1'),
+            self.columns[self.board_column].name.trim_end_matches('1'),
+        ));
+        lines.push(format!(
+            "Combinations, lowest to highest: {}.",
+            listed
+                .iter()
+                .map(|&c| format!(
+                    "« {} » ({}: {})",
+                    self.printed_name(c),
+                    self.id(c),
+                    c.definition()
+                ))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ));
+        lines.push(format!(
+            "Cards: rank {} + suit {} in files; printed as \"{}\" with ranks {} and suits (c d h s) {}.",
+            RANK_CHARS.iter().collect::<String>(),
+            SUIT_CHARS.iter().collect::<String>(),
+            self.card_name,
+            self.rank_captions.join(" "),
+            self.suit_captions.join(" ")
+        ));
         let weights: Vec<String> = self
             .gain
             .amounts()
@@ -1444,37 +1910,35 @@ impl Mechanic for Poker {
             .filter(|(_, &w)| w > 0)
             .map(|(m, w)| format!("{m}×{w}"))
             .collect();
+        lines.push(format!(
+            "GAIN amounts: {}; a losing zone's GAIN shows a decoy, weights {}.",
+            self.gain
+                .amounts()
+                .iter()
+                .map(|m| m.to_string())
+                .collect::<Vec<_>>()
+                .join(" "),
+            weights.join(" ")
+        ));
+        lines.push(format!(
+            "Near misses: of losing zones, {:.2}% show four to a flush and {:.2}% four to a straight made with their own cards (when the community cards leave room).",
+            f64::from(self.near_miss[1]) / 1e4,
+            f64::from(self.near_miss[2]) / 1e4
+        ));
         let show = |w: &[u32; 6]| {
             Combination::ALL
                 .iter()
                 .zip(w)
                 .filter(|(_, &x)| x > 0)
-                .map(|(c, x)| format!("{}×{x}", c.id()))
+                .map(|(&c, x)| format!("{}×{x}", self.id(c)))
                 .collect::<Vec<_>>()
                 .join(" ")
         };
-        let mut lines = vec![
-            "play areas: p1 p2 p3 p4 (two cards each + GAIN), community b1..b5; a zone wins its GAIN with a paire, brelan, quinte, couleur, carre or quinte_flush_royale made with at least one of its cards and at least one community card (art. 3.4-3.6)".to_string(),
-            format!(
-                "cards: rank {} + suit {}; ranks in letters: {}; suits in letters (c d h s): {}",
-                RANK_CHARS.iter().collect::<String>(),
-                SUIT_CHARS.iter().collect::<String>(),
-                self.rank_captions.join(" "),
-                self.suit_captions.join(" ")
-            ),
-            format!("GAIN amounts: {}", self.gain.amounts().iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")),
-            format!("decoy weights (losing zone's GAIN): {}", weights.join(" ")),
-            format!(
-                "near misses: of losing zones, {:.2}% show four to a flush and {:.2}% four to a straight made with their own cards (when the community cards leave room)",
-                f64::from(self.near_miss[1]) / 1e4,
-                f64::from(self.near_miss[2]) / 1e4
-            ),
-        ];
         for (m, w) in &self.tier_weights {
-            lines.push(format!("combinations, tier {m}: {}", show(w)));
+            lines.push(format!("Combinations shown, tier {m}: {}.", show(w)));
         }
         for (id, w) in &self.way_weights {
-            lines.push(format!("combinations, way {id}: {}", show(w)));
+            lines.push(format!("Combinations shown, way {id}: {}.", show(w)));
         }
         lines
     }
@@ -1763,12 +2227,12 @@ fn suits_where(b: &Board, ok: impl Fn(u8) -> bool) -> u8 {
 /// Order in which zones are dealt: the most constrained first.
 fn priority(g: Goal) -> u8 {
     match g {
-        Goal::Win(Combination::Carre) => 0,
-        Goal::Win(Combination::QuinteFlushRoyale) => 1,
-        Goal::Win(Combination::Couleur) => 2,
-        Goal::Win(Combination::Quinte) => 3,
-        Goal::Win(Combination::Brelan) => 4,
-        Goal::Win(Combination::Paire) => 5,
+        Goal::Win(Combination::FourOfAKind) => 0,
+        Goal::Win(Combination::RoyalFlush) => 1,
+        Goal::Win(Combination::Flush) => 2,
+        Goal::Win(Combination::Straight) => 3,
+        Goal::Win(Combination::ThreeOfAKind) => 4,
+        Goal::Win(Combination::Pair) => 5,
         Goal::Lose(Draw::Flush) => 6,
         Goal::Lose(Draw::Straight) => 7,
         Goal::Lose(_) => 8,
@@ -1780,18 +2244,15 @@ fn has_straight_core(m: u16) -> bool {
     STRAIGHTS[1..].iter().any(|&w| (m & w).count_ones() >= 3)
 }
 
-/// One attempt at dealing the 13 cards for `goals`: own cards per zone and the community
-/// cards in the order printed. `None` on a dead end.
-fn deal(
-    goals: &[Goal; ZONES],
-    rng: &mut FaceRng,
-) -> Option<([[Card; 2]; ZONES], [Card; COMMUNITY])> {
+/// One attempt at dealing the cards for `goals` (one per zone): own cards per zone and the
+/// community cards in the order printed. `None` on a dead end.
+fn deal(goals: &[Goal], rng: &mut FaceRng) -> Option<(Zoned<[Card; 2]>, [Card; COMMUNITY])> {
     let losing = goals.iter().filter(|g| matches!(g, Goal::Lose(_))).count();
     // Paires and brelans need nothing of the community cards that losing zones do not.
     let plain = goals.iter().all(|g| {
         matches!(
             g,
-            Goal::Lose(_) | Goal::Win(Combination::Paire | Combination::Brelan)
+            Goal::Lose(_) | Goal::Win(Combination::Pair | Combination::ThreeOfAKind)
         )
     });
     let (cards, set) = if plain {
@@ -1810,11 +2271,11 @@ fn deal(
         None
     };
     let mut used = cards.iter().fold(0u64, |u, &c| u | bit(c));
-    let mut order = [0usize, 1, 2, 3];
-    if losing < ZONES {
+    let mut order: Zoned<usize> = (0..goals.len()).collect();
+    if losing < goals.len() {
         order.sort_by_key(|&z| priority(goals[z]));
     }
-    let mut own = [[0; 2]; ZONES];
+    let mut own: Zoned<[Card; 2]> = std::iter::repeat_n([0; 2], goals.len()).collect();
     for z in order {
         let p = pick_own(goals[z], &board, &room, used, rng)?;
         used |= bit(p[0]) | bit(p[1]);
@@ -1828,12 +2289,12 @@ fn deal(
 /// four of a suit, except one pair when a carré is wanted (then all four zones win). A
 /// quinte flush royale gets three or four of its cards here, a couleur three or four cards
 /// of its suit, a quinte three ranks of one straight, a carré its pair.
-fn build_board(goals: &[Goal; ZONES], rng: &mut FaceRng) -> Option<[Card; COMMUNITY]> {
+fn build_board(goals: &[Goal], rng: &mut FaceRng) -> Option<[Card; COMMUNITY]> {
     let wants = |c: Combination| goals.contains(&Goal::Win(c));
-    let carre = wants(Combination::Carre);
-    let royal = wants(Combination::QuinteFlushRoyale);
-    let quinte = wants(Combination::Quinte);
-    let flush_suit = (royal || wants(Combination::Couleur)).then(|| below(rng, 4) as u8);
+    let carre = wants(Combination::FourOfAKind);
+    let royal = wants(Combination::RoyalFlush);
+    let quinte = wants(Combination::Straight);
+    let flush_suit = (royal || wants(Combination::Flush)).then(|| below(rng, 4) as u8);
     let mut b: ArrayVec<Card, COMMUNITY> = ArrayVec::new();
     let mut used = 0u64;
     let ranks = |b: &ArrayVec<Card, COMMUNITY>| b.iter().fold(0u16, |m, &c| m | 1 << rank(c));
@@ -1932,17 +2393,17 @@ fn used_of(b: &[Card]) -> u64 {
 /// that does holds at least one such card; pinned by a test).
 fn first_cards(c: Combination, b: &Board) -> u64 {
     match c {
-        Combination::Paire | Combination::Brelan => rank_cards(ranks_counted(b, 1)),
-        Combination::Carre => rank_cards(ranks_counted(b, 2)),
-        Combination::Quinte => {
+        Combination::Pair | Combination::ThreeOfAKind => rank_cards(ranks_counted(b, 1)),
+        Combination::FourOfAKind => rank_cards(ranks_counted(b, 2)),
+        Combination::Straight => {
             let windows = WINDOWS_3[b.ranks as usize] & ACE_HIGH_WINDOWS;
             let ranks = (0..13)
                 .filter(|&r| b.count[r] == 0 && WINDOWS_OF[r] & windows != 0)
                 .fold(0, |m, r| m | 1 << r);
             rank_cards(ranks)
         }
-        Combination::Couleur => suit_cards(suits_where(b, |n| n >= 3)),
-        Combination::QuinteFlushRoyale => (0..4u8)
+        Combination::Flush => suit_cards(suits_where(b, |n| n >= 3)),
+        Combination::RoyalFlush => (0..4u8)
             .filter(|&s| {
                 let s = s as usize;
                 b.suits[s] >= 3 && (b.suit_ranks[s] & ROYAL).count_ones() >= 3
@@ -1963,23 +2424,23 @@ fn second_cards(c: Combination, c1: Card, b: &Board) -> u64 {
         .filter(|&s| b.suits[s] + u8::from(s == s1) < 4)
         .fold(0u8, |m, s| m | 1 << s);
     match c {
-        Combination::Paire => {
+        Combination::Pair => {
             let ranks = (0..13u8)
                 .filter(|&r| r != r1 && !has_straight(b.ranks | 1 << r))
                 .fold(0, |m, r| m | 1 << r);
             rank_cards(ranks) & suit_cards(room)
         }
-        Combination::Brelan | Combination::Carre => rank_cards(1 << r1),
-        Combination::Quinte => {
+        Combination::ThreeOfAKind | Combination::FourOfAKind => rank_cards(1 << r1),
+        Combination::Straight => {
             let with = b.ranks | 1 << r1;
             let ranks = (0..13u8)
                 .filter(|&r| straight_starts(with | 1 << r) != 0)
                 .fold(0, |m, r| m | 1 << r);
             rank_cards(ranks) & suit_cards(room)
         }
-        Combination::Couleur if b.suits[s1] >= 4 => ALL_CARDS,
-        Combination::Couleur => suit_cards(1 << s1),
-        Combination::QuinteFlushRoyale => {
+        Combination::Flush if b.suits[s1] >= 4 => ALL_CARDS,
+        Combination::Flush => suit_cards(1 << s1),
+        Combination::RoyalFlush => {
             let royal = b.suit_ranks[s1] | 1 << r1;
             if royal & ROYAL == ROYAL {
                 ALL_CARDS
@@ -1991,18 +2452,20 @@ fn second_cards(c: Combination, c1: Card, b: &Board) -> u64 {
 }
 
 /// True when own cards `own` give the zone exactly combination `c` under both readings:
-/// `c` is its best by the letter, with no non-royal straight flush and no naive hand above
-/// it (no straight or flush beside a paire, brelan or carré, no flush beside a quinte).
+/// `c` is its best by the letter among every kind this engine carries (then also among
+/// the spec's, which list `c`), with no non-royal straight flush and no naive hand above
+/// it (no straight or flush beside a pair, three or four of a kind, no flush beside a
+/// straight).
 fn win_ok(c: Combination, own: [Card; 2], b: &Board) -> bool {
-    let z = read(own, b);
+    let z = read(own, b, ALL_KINDS);
     z.strict == Some(c)
         && !z.straight_flush
         && match c {
-            Combination::Paire | Combination::Brelan | Combination::Carre => {
+            Combination::Pair | Combination::ThreeOfAKind | Combination::FourOfAKind => {
                 !z.straight && !z.flush
             }
-            Combination::Quinte => !z.flush,
-            Combination::Couleur | Combination::QuinteFlushRoyale => true,
+            Combination::Straight => !z.flush,
+            Combination::Flush | Combination::RoyalFlush => true,
         }
 }
 
@@ -2069,6 +2532,17 @@ mod tests {
     fn small() -> &'static GameSpec {
         static S: OnceLock<GameSpec> = OnceLock::new();
         S.get_or_init(|| load("tests/specs/poker_small.toml"))
+    }
+
+    /// The card_hands surface of a game of one surface.
+    fn surface(spec: &GameSpec) -> &CardHands {
+        let any: &dyn std::any::Any = &*spec.mechanic;
+        let composed = any
+            .downcast_ref::<crate::games::composed::Composed>()
+            .expect("a game of surfaces");
+        let any: &dyn std::any::Any = &*composed.surfaces()[0].mechanic;
+        any.downcast_ref::<CardHands>()
+            .expect("a card_hands surface")
     }
 
     fn cards<const N: usize>(s: &str) -> [Card; N] {
@@ -2147,30 +2621,39 @@ mod tests {
     /// One hand-made zone per combination (art. 3.4), each the zone's best.
     #[test]
     fn each_combination_by_the_letter() {
-        assert_eq!(strict("Ah 7c", "As Kd 9c 4h 2s"), Some(Combination::Paire));
-        assert_eq!(strict("9h 9d", "9c Kd 5s 2h Jc"), Some(Combination::Brelan));
-        assert_eq!(strict("Kc 3d", "Kd Kh 8s 5c 2h"), Some(Combination::Brelan));
-        assert_eq!(strict("8h 2c", "4c 5d 6s 7h Kd"), Some(Combination::Quinte));
+        assert_eq!(strict("Ah 7c", "As Kd 9c 4h 2s"), Some(Combination::Pair));
         assert_eq!(
-            strict("Ah 3h", "7h 9h Jh 2c Kd"),
-            Some(Combination::Couleur)
+            strict("9h 9d", "9c Kd 5s 2h Jc"),
+            Some(Combination::ThreeOfAKind)
         );
         assert_eq!(
-            strict("2h 9c", "4h 7h Jh Kh 3s"),
-            Some(Combination::Couleur)
+            strict("Kc 3d", "Kd Kh 8s 5c 2h"),
+            Some(Combination::ThreeOfAKind)
         );
-        assert_eq!(strict("7c 7d", "7h 7s Kd 4c 2h"), Some(Combination::Carre));
-        assert_eq!(strict("7c Qd", "7h 7s 7d 4c 2h"), Some(Combination::Carre));
+        assert_eq!(
+            strict("8h 2c", "4c 5d 6s 7h Kd"),
+            Some(Combination::Straight)
+        );
+        assert_eq!(strict("Ah 3h", "7h 9h Jh 2c Kd"), Some(Combination::Flush));
+        assert_eq!(strict("2h 9c", "4h 7h Jh Kh 3s"), Some(Combination::Flush));
+        assert_eq!(
+            strict("7c 7d", "7h 7s Kd 4c 2h"),
+            Some(Combination::FourOfAKind)
+        );
+        assert_eq!(
+            strict("7c Qd", "7h 7s 7d 4c 2h"),
+            Some(Combination::FourOfAKind)
+        );
         assert_eq!(
             strict("Ks As", "Ts Js Qs 3d 4c"),
-            Some(Combination::QuinteFlushRoyale)
+            Some(Combination::RoyalFlush)
         );
         // Best only (art. 3.6): brelan beats the paire it contains, couleur beats quinte.
-        assert_eq!(strict("9h Kc", "9c 9d Kd 5s 2h"), Some(Combination::Brelan));
         assert_eq!(
-            strict("8h 2h", "4h 5h 6s 7h Kh"),
-            Some(Combination::Couleur)
+            strict("9h Kc", "9c 9d Kd 5s 2h"),
+            Some(Combination::ThreeOfAKind)
         );
+        assert_eq!(strict("8h 2h", "4h 5h 6s 7h Kh"), Some(Combination::Flush));
         // Nothing: high card.
         assert_eq!(strict("Ah 7c", "Qs Kd 9c 4h 2s"), None);
     }
@@ -2191,24 +2674,27 @@ mod tests {
         // A straight flush other than the royal one is neither quinte nor couleur...
         assert_eq!(strict("6s 2c", "7s 8s 9s Ts Kd"), None);
         // ...unless another card of a rank breaks the suit: then it is a quinte,
-        assert_eq!(strict("6s Jh", "7s 8s 9s Ts Kd"), Some(Combination::Quinte));
-        assert_eq!(strict("6h 2c", "6s 7s 8s 9s Ts"), Some(Combination::Quinte));
+        assert_eq!(
+            strict("6s Jh", "7s 8s 9s Ts Kd"),
+            Some(Combination::Straight)
+        );
+        assert_eq!(
+            strict("6h 2c", "6s 7s 8s 9s Ts"),
+            Some(Combination::Straight)
+        );
         // ...or a sixth suited card leaves five non-consecutive ones: then a couleur.
-        assert_eq!(
-            strict("6s 2s", "7s 8s 9s Ts Kd"),
-            Some(Combination::Couleur)
-        );
+        assert_eq!(strict("6s 2s", "7s 8s 9s Ts Kd"), Some(Combination::Flush));
         // A-2-3-4-5 suited is not consecutive by the letter: a couleur.
-        assert_eq!(
-            strict("As 4s", "2s 3s 5s 9d Kc"),
-            Some(Combination::Couleur)
-        );
+        assert_eq!(strict("As 4s", "2s 3s 5s 9d Kc"), Some(Combination::Flush));
         // A card of the zone substitutes for a community card of the same rank.
-        assert_eq!(strict("5d Kh", "5c 6d 7h 8s 9c"), Some(Combination::Quinte));
+        assert_eq!(
+            strict("5d Kh", "5c 6d 7h 8s 9c"),
+            Some(Combination::Straight)
+        );
         // Royal with one own card.
         assert_eq!(
             strict("As 2d", "Ts Js Qs Ks 3c"),
-            Some(Combination::QuinteFlushRoyale)
+            Some(Combination::RoyalFlush)
         );
     }
 
@@ -2252,16 +2738,16 @@ mod tests {
     #[test]
     fn which_ways_can_show_which_feature() {
         let s = full();
-        let m = &s.mechanic;
+        let m = surface(s);
         let way = |id: &str| &s.ways[s.way_by_id(id).unwrap() as usize];
         assert_eq!(m.can_show(way("50000"), "quinte_flush_royale"), Ok(()));
         assert_eq!(
             m.can_show(way("50000"), "paire"),
-            Err("way \"50000\" gives paire no weight (poker.combination_weights of its tier, or poker.way_combination_weights)".into())
+            Err("way \"50000\" gives paire no weight (combination_weights of its tier, or way_combination_weights)".into())
         );
         assert_eq!(
             m.can_show(way("lose"), "paire"),
-            Err("way \"lose\" gives paire no weight (poker.combination_weights of its tier, or poker.way_combination_weights)".into())
+            Err("way \"lose\" gives paire no weight (combination_weights of its tier, or way_combination_weights)".into())
         );
         assert_eq!(m.can_show(way("25+25+25+25"), "carre"), Ok(()));
         assert_eq!(
@@ -2428,12 +2914,12 @@ mod tests {
                         let g = [kinds[a], kinds[b], kinds[c], kinds[d]];
                         let count = |x: Goal| g.iter().filter(|&&y| y == x).count();
                         let all_win = g.iter().all(|x| matches!(x, Goal::Win(_)));
-                        if count(Goal::Win(Combination::Carre)) > 1
-                            || count(Goal::Win(Combination::QuinteFlushRoyale)) > 1
+                        if count(Goal::Win(Combination::FourOfAKind)) > 1
+                            || count(Goal::Win(Combination::RoyalFlush)) > 1
                         {
                             continue;
                         }
-                        if count(Goal::Win(Combination::Carre)) == 1 && !all_win {
+                        if count(Goal::Win(Combination::FourOfAKind)) == 1 && !all_win {
                             continue;
                         }
                         out.push(g);
@@ -2474,7 +2960,7 @@ mod tests {
                     );
                     assert_ne!(own[z][0], own[z][1]);
                     seen |= bit(own[z][0]) | bit(own[z][1]);
-                    let r = read(own[z], &b);
+                    let r = read(own[z], &b, ALL_KINDS);
                     match goals[z] {
                         Goal::Win(c) => assert_eq!(r.strict, Some(c), "{goals:?}"),
                         Goal::Lose(d) => {
@@ -2532,7 +3018,7 @@ mod tests {
                         if rank(c0) >= rank(c1) || !free(used, &[c0, c1]) {
                             continue;
                         }
-                        let z = read([c0, c1], &b);
+                        let z = read([c0, c1], &b, ALL_KINDS);
                         let ok = z.strict.is_none()
                             && !z.naive_wins()
                             && match d {
@@ -2616,10 +3102,9 @@ mod tests {
         fn every_way_round_trips(seed in any::<[u8; 32]>()) {
             for spec in [full(), small()] {
                 let mut rng = FaceRng::from_seed(seed);
-                let raw: RawSpec = toml::from_str(&spec.text).unwrap();
-                let raw = raw.poker.unwrap().into_inner();
+                let raw = raw_surface(spec);
                 for (id, way) in spec.ways.iter().enumerate() {
-                    let allowed = if id == 0 { [0; 6] } else { spec_weights(&raw, way) };
+                    let allowed = if id == 0 { BTreeMap::new() } else { spec_weights(&raw, way) };
                     for _ in 0..3 {
                         let f = spec.mechanic.synthesize(way, &mut rng).map_err(TestCaseError::fail)?;
                         let ev = spec.mechanic.evaluate(&f);
@@ -2628,8 +3113,7 @@ mod tests {
                         prop_assert_eq!(ev.prize(), way.amount);
                         for w in &ev.wins {
                             let name = ev.feature(w.area).unwrap();
-                            let c = Combination::ALL.iter().find(|c| c.id() == name).unwrap();
-                            prop_assert!(allowed[c.index()] > 0, "{} on way {}", name, way.id);
+                            prop_assert!(allowed.get(name).is_some_and(|&w| w > 0), "{} on way {}", name, way.id);
                         }
                     }
                 }
@@ -2638,7 +3122,7 @@ mod tests {
     }
 
     /// The way's weights as the spec text gives them (read independently of the mechanic).
-    fn spec_weights(p: &RawPoker, way: &Way) -> [u32; 6] {
+    fn spec_weights(p: &RawCardHands, way: &Way) -> BTreeMap<String, u32> {
         p.way_combination_weights
             .get(&way.id)
             .or_else(|| {
@@ -2648,7 +3132,16 @@ mod tests {
                     .map(|x| x.1)
             })
             .unwrap()
-            .array()
+            .clone()
+    }
+
+    /// The spec's card_hands table as written (read independently of the mechanic).
+    fn raw_surface(spec: &GameSpec) -> RawCardHands {
+        let raw: RawSpec = toml::from_str(&spec.text).unwrap();
+        let mut t = raw.surfaces[0].get_ref().clone();
+        t.remove("style");
+        t.remove("id");
+        style::parse(t).unwrap()
     }
 
     /// Value-stability vector: the same stream gives the same face, and these two faces are
@@ -2728,7 +3221,8 @@ mod tests {
 
     #[test]
     fn infeasible_weights_are_rejected() {
-        // A field error names the field's own line, not its table's header.
+        // A field error names the surface's field, and the field's line where the loader
+        // finds it (a key of the surface), else the surface's (`[[surfaces]]`).
         let line_of = |key: &str| {
             full()
                 .text
@@ -2737,45 +3231,48 @@ mod tests {
                 .map(|i| i + 1)
         };
         let e = spec_with("near_miss_flush = 0.12", "near_miss_flush = -0.12").unwrap_err();
-        assert_eq!(e.field, "poker.near_miss_flush");
+        assert_eq!(e.field, "surfaces[0].near_miss_flush");
         assert_eq!(e.line, line_of("near_miss_flush ="));
         let e = spec_with(
-            "[poker.combination_weights.\"5\"]\npaire = 8\nbrelan = 2",
-            "[poker.combination_weights.\"5\"]\npaire = 0\nbrelan = 0",
+            "[surfaces.combination_weights.\"5\"]\npaire = 8\nbrelan = 2",
+            "[surfaces.combination_weights.\"5\"]\npaire = 0\nbrelan = 0",
         )
         .unwrap_err();
-        assert_eq!(e.field, "poker.combination_weights.\"5\"");
-        assert_eq!(e.line, line_of("[poker.combination_weights.\"5\"]"));
+        assert_eq!(e.field, "surfaces[0].combination_weights.\"5\"");
+        assert_eq!(e.line, line_of("[[surfaces]]"));
         // The same amount under two keys, in combination and decoy weights.
         let e = spec_with(
-            "[poker.combination_weights.\"5\"]\npaire = 8",
-            "[poker.combination_weights.\"5.0\"]\nquinte = 1\n[poker.combination_weights.\"5\"]\npaire = 8",
+            "[surfaces.combination_weights.\"5\"]\npaire = 8",
+            "[surfaces.combination_weights.\"5.0\"]\nquinte = 1\n[surfaces.combination_weights.\"5\"]\npaire = 8",
         )
         .unwrap_err();
-        assert_eq!(e.field, "poker.combination_weights");
+        assert_eq!(e.field, "surfaces[0].combination_weights");
         assert!(e.message.contains("is the amount 5 a second time"), "{e}");
         let e = spec_with("\"2\" = 200\n", "\"2\" = 200\n\"2.00\" = 9\n").unwrap_err();
-        assert_eq!(e.field, "poker.decoy_weights");
+        assert_eq!(e.field, "surfaces[0].decoy_weights");
         assert!(e.message.contains("is the amount 2 a second time"), "{e}");
         // A carré on a tier that has single-zone ways.
         let e = spec_with(
-            "[poker.combination_weights.\"5\"]\npaire = 8",
-            "[poker.combination_weights.\"5\"]\ncarre = 1\npaire = 8",
+            "[surfaces.combination_weights.\"5\"]\npaire = 8",
+            "[surfaces.combination_weights.\"5\"]\ncarre = 1\npaire = 8",
         )
         .unwrap_err();
-        assert!(e.message.contains("carré needs a community pair"), "{e}");
+        assert!(
+            e.message.contains("four of a kind needs a community pair"),
+            "{e}"
+        );
         assert_eq!(e.field, "way \"5\"");
         // Only royal on a way with two wins.
         let e = spec_with(
-            "[poker.combination_weights.\"1000\"]\nquinte = 1\ncouleur = 2\n",
-            "[poker.combination_weights.\"1000\"]\n",
+            "[surfaces.combination_weights.\"1000\"]\nquinte = 1\ncouleur = 2\n",
+            "[surfaces.combination_weights.\"1000\"]\n",
         )
         .unwrap_err();
         assert!(e.message.contains("at most one of each fits"), "{e}");
         // Weights for an amount that is no tier, and a tier without weights.
         let e = spec_with(
-            "[poker.combination_weights.\"5\"]",
-            "[poker.combination_weights.\"6\"]",
+            "[surfaces.combination_weights.\"5\"]",
+            "[surfaces.combination_weights.\"6\"]",
         )
         .unwrap_err();
         assert!(
@@ -2783,7 +3280,7 @@ mod tests {
             "{e}"
         );
         let e = spec_with(
-            "[poker.combination_weights.\"5\"]\npaire = 8\nbrelan = 2\n",
+            "[surfaces.combination_weights.\"5\"]\npaire = 8\nbrelan = 2\n",
             "",
         )
         .unwrap_err();
@@ -2833,9 +3330,9 @@ mod tests {
                 let same_suit = hand.iter().all(|&c| suit(c) == suit(hand[0]));
                 let consecutive = bits.count_ones() == 5 && bits >> bits.trailing_zeros() == 0x1F;
                 let c = match (consecutive, same_suit) {
-                    (true, false) => Some(Combination::Quinte),
-                    (false, true) => Some(Combination::Couleur),
-                    (true, true) if bits == ROYAL => Some(Combination::QuinteFlushRoyale),
+                    (true, false) => Some(Combination::Straight),
+                    (false, true) => Some(Combination::Flush),
+                    (true, true) if bits == ROYAL => Some(Combination::RoyalFlush),
                     _ => None,
                 };
                 best = best.max(c);
@@ -2868,7 +3365,7 @@ mod tests {
             let community: [Card; COMMUNITY] = pool[2..7].try_into().unwrap();
             let want = best_five_by_letter(own, community);
             assert_eq!(
-                best_five(own, &Board::new(community)),
+                best_of(five_card_kinds(own, &Board::new(community))),
                 want,
                 "own {own:?}, community {community:?}"
             );
@@ -2914,12 +3411,12 @@ mod tests {
         };
         let map = |r: Rank| match cat(r) {
             HIGH => None,
-            1 | 2 => Some(Combination::Paire),
-            3 | 6 => Some(Combination::Brelan),
-            4 => Some(Combination::Quinte),
-            5 => Some(Combination::Couleur),
-            7 => Some(Combination::Carre),
-            _ => (r == royal).then_some(Combination::QuinteFlushRoyale),
+            1 | 2 => Some(Combination::Pair),
+            3 | 6 => Some(Combination::ThreeOfAKind),
+            4 => Some(Combination::Straight),
+            5 => Some(Combination::Flush),
+            7 => Some(Combination::FourOfAKind),
+            _ => (r == royal).then_some(Combination::RoyalFlush),
         };
         // The letter via the library: the best listed combination over subsets of 2..=5 cards
         // with at least one own card and one community card, each judged by its category.
@@ -2944,18 +3441,18 @@ mod tests {
                 }
                 let r = lib(&sub5);
                 let c = match (n, cat(r)) {
-                    (2, 1) => Some(Combination::Paire),
-                    (3, 3) => Some(Combination::Brelan),
-                    (4, 7) => Some(Combination::Carre),
-                    (5, 4) if r != wheel => Some(Combination::Quinte),
-                    (5, 5) => Some(Combination::Couleur),
-                    (5, SF) if r == royal => Some(Combination::QuinteFlushRoyale),
+                    (2, 1) => Some(Combination::Pair),
+                    (3, 3) => Some(Combination::ThreeOfAKind),
+                    (4, 7) => Some(Combination::FourOfAKind),
+                    (5, 4) if r != wheel => Some(Combination::Straight),
+                    (5, 5) => Some(Combination::Flush),
+                    (5, SF) if r == royal => Some(Combination::RoyalFlush),
                     // A-2-3-4-5 suited: not consecutive by the letter, so five of a suit.
                     (5, SF)
                         if sub.iter().any(|&c| rank(c) == 3)
                             && sub.iter().any(|&c| rank(c) == 12) =>
                     {
-                        Some(Combination::Couleur)
+                        Some(Combination::Flush)
                     }
                     _ => None,
                 };

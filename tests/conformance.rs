@@ -18,12 +18,12 @@
 //! held against `tests/golden/faces.txt`, so a change in what a style draws is seen and made
 //! on purpose (run with `TIRAGE_BLESS=1` to write the new digests, and say so in the commit).
 
-use super::{synthesize_showing_checked, ColumnKind, FaceRng, MarkKind};
-use crate::block::judge;
-use crate::spec::GameSpec;
 use rand_core::SeedableRng;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
+use tirage::block::judge;
+use tirage::games::{synthesize_showing_checked, ColumnKind, FaceRng, MarkKind};
+use tirage::spec::GameSpec;
 
 /// Faces drawn per way for the round trip.
 const ROUND_TRIPS: u64 = 150;

@@ -1,0 +1,957 @@
+//! The *compare* play style (industry: "higher number", "beat the dealer", "add up yours
+//! against theirs"; WAC 315-10-024).
+//!
+//! **Rule.** The surface has `games` rows. Each row shows your number(s) (`yours` of them)
+//! and their number(s) (`theirs` of them), every number in `from..=to`, and an amount box.
+//! A row wins the amount in its box when yours beats theirs: your number is strictly higher
+//! than theirs, or with `sum = true` the sum of your numbers is strictly higher than the sum
+//! of theirs ("add up"). Every row is a play area of its own, so a ticket wins as many rows
+//! as beat theirs (up to `games`, more than 8 included); the lot is their sum.
+//!
+//! **Naive reading.** A player compares (or adds up and compares) the row's two sides; a tie
+//! reads as a win to some players ("I did not lose") and as a loss to the letter. So no face
+//! ever prints a tie: every row is strictly won or strictly lost, and a tie is flagged as an
+//! ambiguity by the evaluator.
+//!
+//! **Columns.** Per row `r` (1-based): `{id}_g{r}_you{i}` (i = 1..=yours),
+//! `{id}_g{r}_them{i}` (i = 1..=theirs), `{id}_g{r}_gain`, `{id}_g{r}_caption`. Play areas
+//! and panels: `areas` when given, else `{id}_g{r}`.
+//!
+//! **Features.** `near_miss_compare` (near miss): a losing row where yours is exactly one
+//! below theirs, on `near_miss` of the losing rows (the other losing rows are at least two
+//! below). The amount box of a losing row shows a decoy (`decoy_weights`), marked as such.
+
+use super::common::{self, AmountBox};
+use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
+use super::{
+    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
+    Mark, MarkKind, Mechanic, Panel, MAX_CELLS, MAX_WINS,
+};
+use crate::lots::Way;
+use crate::money::Money;
+use crate::rng::{below, chance, weighted};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// Feature: a losing row where yours is one below theirs (near miss).
+pub const NEAR_MISS: &str = "near_miss_compare";
+/// Ambiguity: a row where yours equals theirs (a tie reads as a win to some players).
+pub const AMB_TIE: &str = "a compare row where yours equals theirs";
+
+fn one() -> u32 {
+    1
+}
+
+/// A `compare` surface's table.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCompare {
+    games: u32,
+    #[serde(default = "one")]
+    yours: u32,
+    #[serde(default = "one")]
+    theirs: u32,
+    from: u32,
+    to: u32,
+    #[serde(default)]
+    width: Option<usize>,
+    #[serde(default)]
+    sum: bool,
+    box_amounts: Vec<Money>,
+    decoy_weights: BTreeMap<String, u32>,
+    #[serde(default)]
+    near_miss: f64,
+    #[serde(default)]
+    areas: Option<Vec<String>>,
+}
+
+/// The compare style, built from a validated surface table.
+pub struct Compare {
+    id: String,
+    areas: Vec<String>,
+    labels: Vec<String>,
+    columns: Vec<Column>,
+    games: usize,
+    yours: usize,
+    theirs: usize,
+    from: i64,
+    to: i64,
+    gain: AmountBox,
+    decoy_weights: Vec<u32>,
+    near_miss: u32,
+}
+
+/// What one row of a face must show.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Want {
+    /// Yours beats theirs; the box shows the amount of this code.
+    Win(u8),
+    /// Yours loses by at least two.
+    Lose,
+    /// Yours is exactly one below theirs.
+    Near,
+}
+
+impl Compare {
+    fn new(raw: RawCompare, ctx: &StyleCtx) -> Result<Compare, FieldError> {
+        if raw.games == 0 || raw.games as usize > MAX_WINS {
+            return Err(FieldError::new(
+                "games",
+                format!("expected 1 to {MAX_WINS} rows, got {}", raw.games),
+            ));
+        }
+        if raw.yours == 0 || raw.theirs == 0 || raw.yours > 8 || raw.theirs > 8 {
+            return Err(FieldError::new(
+                if raw.yours == 0 || raw.yours > 8 {
+                    "yours"
+                } else {
+                    "theirs"
+                },
+                "expected 1 to 8 numbers per side",
+            ));
+        }
+        if !raw.sum && (raw.yours != 1 || raw.theirs != 1) {
+            return Err(FieldError::new(
+                "sum",
+                "several numbers per side are compared by their sums: set sum = true, or \
+                 yours = theirs = 1",
+            ));
+        }
+        if raw.to < raw.from || raw.to - raw.from + 1 < 3 || raw.to - raw.from + 1 > 256 {
+            return Err(FieldError::new(
+                "to",
+                format!(
+                    "expected a range of 3 to 256 numbers, got {}..={}",
+                    raw.from, raw.to
+                ),
+            ));
+        }
+        let width = raw.width.unwrap_or_else(|| raw.to.to_string().len());
+        if width == 0 || width > 9 || raw.to.to_string().len() > width {
+            return Err(FieldError::new(
+                "width",
+                format!("{width} digits cannot write {}", raw.to),
+            ));
+        }
+        let games = raw.games as usize;
+        let (yours, theirs) = (raw.yours as usize, raw.theirs as usize);
+        let (from, to) = (i64::from(raw.from), i64::from(raw.to));
+        // Yours must be able both to beat theirs and to lose by two.
+        let dmax = yours as i64 * to - theirs as i64 * from;
+        let dmin = yours as i64 * from - theirs as i64 * to;
+        if dmax < 1 || dmin > -2 {
+            return Err(FieldError::new(
+                "yours",
+                "with these counts and range yours cannot both win and lose",
+            ));
+        }
+        let per_row = yours + theirs + 2;
+        if games * per_row > MAX_CELLS {
+            return Err(FieldError::new(
+                "games",
+                format!(
+                    "{games} rows of {per_row} columns are {} face columns; at most {MAX_CELLS}",
+                    games * per_row
+                ),
+            ));
+        }
+        let areas: Vec<String> = match raw.areas {
+            Some(a) => {
+                if a.len() != games {
+                    return Err(FieldError::new(
+                        "areas",
+                        format!("expected one name per row ({games}), got {}", a.len()),
+                    ));
+                }
+                for (i, n) in a.iter().enumerate() {
+                    if n.is_empty() || !n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+                        return Err(FieldError::new(
+                            "areas",
+                            format!("\"{n}\" is not an id: expected ASCII letters, digits or _"),
+                        ));
+                    }
+                    if a[..i].contains(n) {
+                        return Err(FieldError::new("areas", format!("\"{n}\" is listed twice")));
+                    }
+                }
+                a
+            }
+            None => (1..=games).map(|r| format!("{}_g{r}", ctx.id)).collect(),
+        };
+        if raw.box_amounts.is_empty() || raw.box_amounts.iter().any(|m| m.is_zero()) {
+            return Err(FieldError::new(
+                "box_amounts",
+                "expected one or more amounts above 0",
+            ));
+        }
+        if let Some(m) = raw
+            .box_amounts
+            .iter()
+            .find(|&&m| ctx.max.is_some_and(|x| m > x))
+        {
+            return Err(FieldError::new(
+                "box_amounts",
+                format!("{m} is above the surface's max; a box never shows more"),
+            ));
+        }
+        let gain = AmountBox::new(raw.box_amounts, ctx.captions)
+            .map_err(|e| FieldError::new("box_amounts", e))?;
+        let decoy_weights =
+            common::decoy_weights(&raw.decoy_weights, gain.amounts(), "one of box_amounts")
+                .map_err(|e| FieldError::new("decoy_weights", e))?;
+        let near_miss =
+            common::share(raw.near_miss).map_err(|e| FieldError::new("near_miss", e))?;
+        let values = style::numbers(raw.from, raw.to, width);
+        let mut columns = Vec::new();
+        for r in 1..=games {
+            let base = columns.len();
+            for i in 1..=yours {
+                columns.push(Column {
+                    name: format!("{}_g{r}_you{i}", ctx.id),
+                    kind: ColumnKind::Symbol,
+                    values: values.clone(),
+                });
+            }
+            for i in 1..=theirs {
+                columns.push(Column {
+                    name: format!("{}_g{r}_them{i}", ctx.id),
+                    kind: ColumnKind::Symbol,
+                    values: values.clone(),
+                });
+            }
+            columns.push(gain.column(format!("{}_g{r}_gain", ctx.id)));
+            columns.push(super::Column::caption(
+                format!("{}_g{r}_caption", ctx.id),
+                base + yours + theirs,
+                ctx.captions,
+            ));
+        }
+        let labels = areas.iter().map(|a| ctx.label(a).to_string()).collect();
+        Ok(Compare {
+            id: ctx.id.to_string(),
+            areas,
+            labels,
+            columns,
+            games,
+            yours,
+            theirs,
+            from,
+            to,
+            gain,
+            decoy_weights,
+            near_miss,
+        })
+    }
+
+    fn per_row(&self) -> usize {
+        self.yours + self.theirs + 2
+    }
+
+    /// First column of row `r` (0-based).
+    fn base(&self, r: usize) -> usize {
+        r * self.per_row()
+    }
+
+    fn gain_col(&self, r: usize) -> usize {
+        self.base(r) + self.yours + self.theirs
+    }
+
+    /// Yours minus theirs on row `r` (numbers or sums).
+    fn diff(&self, face: &Face, r: usize) -> i64 {
+        let b = self.base(r);
+        let val = |c: usize| i64::from(face.codes[c]) + self.from;
+        let you: i64 = (b..b + self.yours).map(val).sum();
+        let them: i64 = (b + self.yours..b + self.yours + self.theirs)
+            .map(val)
+            .sum();
+        you - them
+    }
+
+    /// The row each win sits on: fixed areas first, the free ones drawn among the rest.
+    fn place(&self, way: &Way, rng: &mut FaceRng) -> Result<Vec<Want>, String> {
+        self.check_way(way)?;
+        let mut want = vec![Want::Lose; self.games];
+        let mut taken = vec![false; self.games];
+        for w in &way.wins {
+            if let Some(a) = w.area {
+                want[a as usize] = Want::Win(self.gain.code(w.amount).expect("checked"));
+                taken[a as usize] = true;
+            }
+        }
+        let free_rows: Vec<usize> = (0..self.games).filter(|&r| !taken[r]).collect();
+        let free_wins: Vec<&crate::lots::Win> =
+            way.wins.iter().filter(|w| w.area.is_none()).collect();
+        if !free_wins.is_empty() {
+            let picks = common::pick_distinct(rng, free_rows.len() as u32, free_wins.len());
+            for (w, &p) in free_wins.iter().zip(&picks) {
+                want[free_rows[p as usize]] = Want::Win(self.gain.code(w.amount).expect("checked"));
+            }
+        }
+        Ok(want)
+    }
+
+    /// Writes row `r` showing `want`.
+    fn fill_row(&self, face: &mut Face, r: usize, want: Want, rng: &mut FaceRng) {
+        let n = (self.to - self.from + 1) as u32;
+        let b = self.base(r);
+        let cells = self.yours + self.theirs;
+        for c in b..b + cells {
+            face.codes[c] = below(rng, n) as u8;
+        }
+        let d0 = self.diff(face, r);
+        let dmax = self.yours as i64 * self.to - self.theirs as i64 * self.from;
+        let dmin = self.yours as i64 * self.from - self.theirs as i64 * self.to;
+        // The drawn difference if it already fits, else its mirror image, within reach.
+        let target = match want {
+            Want::Win(_) if d0 >= 1 => d0,
+            Want::Win(_) => (-d0).clamp(1, dmax),
+            Want::Lose if d0 <= -2 => d0,
+            Want::Lose => (-d0).clamp(dmin, -2),
+            Want::Near => -1,
+        };
+        let mut delta = target - d0;
+        if delta != 0 {
+            // Move the cells one by one, in a drawn order, as far as needed and allowed.
+            let order = common::pick_distinct(rng, cells as u32, cells);
+            for &o in &order {
+                if delta == 0 {
+                    break;
+                }
+                let c = b + o as usize;
+                let v = i64::from(face.codes[c]);
+                let mine = (o as usize) < self.yours;
+                // Raising one of yours or lowering one of theirs raises the difference.
+                let up = (delta > 0) == mine;
+                let room = if up { n as i64 - 1 - v } else { v };
+                let step = delta.abs().min(room);
+                face.codes[c] = (if up { v + step } else { v - step }) as u8;
+                delta -= delta.signum() * step;
+            }
+            debug_assert_eq!(delta, 0, "target within dmin..=dmax");
+        }
+        let gain = self.gain_col(r);
+        let code = match want {
+            Want::Win(code) => code,
+            _ => weighted(rng, &self.decoy_weights) as u8,
+        };
+        self.gain.show(face, gain, gain + 1, code);
+    }
+}
+
+impl Mechanic for Compare {
+    fn name(&self) -> &'static str {
+        "compare"
+    }
+
+    fn areas(&self) -> &[String] {
+        &self.areas
+    }
+
+    fn columns(&self) -> &[Column] {
+        &self.columns
+    }
+
+    fn shown_amounts(&self) -> Vec<Money> {
+        self.gain.amounts().to_vec()
+    }
+
+    /// At most one win per row, each a box amount; fixed rows distinct.
+    fn check_way(&self, way: &Way) -> Result<(), String> {
+        if way.wins.len() > self.games {
+            return Err(format!(
+                "{} wins, but surface \"{}\" has {} rows",
+                way.wins.len(),
+                self.id,
+                self.games
+            ));
+        }
+        let mut seen = vec![false; self.games];
+        for w in &way.wins {
+            if self.gain.code(w.amount).is_none() {
+                return Err(format!(
+                    "win {} is not one of box_amounts of surface \"{}\"",
+                    w.amount, self.id
+                ));
+            }
+            if let Some(a) = w.area {
+                let a = a as usize;
+                if a >= self.games {
+                    return Err(format!("play area {a} is not a row of \"{}\"", self.id));
+                }
+                if seen[a] {
+                    return Err(format!("two wins name row \"{}\"", self.areas[a]));
+                }
+                seen[a] = true;
+            }
+        }
+        Ok(())
+    }
+
+    fn synthesize_showing(
+        &self,
+        way: &Way,
+        show: Option<&str>,
+        rng: &mut FaceRng,
+    ) -> Result<Face, String> {
+        if let Some(id) = show {
+            self.can_show(way, id)?;
+        }
+        let mut want = self.place(way, rng)?;
+        let losing: Vec<usize> = (0..self.games).filter(|&r| want[r] == Want::Lose).collect();
+        let forced = if show.is_some() {
+            Some(losing[below(rng, losing.len() as u32) as usize])
+        } else {
+            None
+        };
+        for &r in &losing {
+            if Some(r) == forced || chance(rng, self.near_miss) {
+                want[r] = Want::Near;
+            }
+        }
+        let mut face = Face::default();
+        for (r, &w) in want.iter().enumerate() {
+            self.fill_row(&mut face, r, w, rng);
+        }
+        Ok(face)
+    }
+
+    fn features(&self) -> Vec<FeatureInfo> {
+        if self.near_miss == 0 {
+            return Vec::new();
+        }
+        vec![FeatureInfo {
+            id: NEAR_MISS,
+            kind: FeatureKind::NearMiss,
+            about: "a losing compare row where yours is one below theirs",
+        }]
+    }
+
+    fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
+        if id != NEAR_MISS {
+            return Err(format!("the compare style shows no feature \"{id}\""));
+        }
+        if self.near_miss == 0 {
+            return Err(format!("{id} has a rate of 0 on surface \"{}\"", self.id));
+        }
+        if way.wins.len() >= self.games {
+            return Err(format!(
+                "{id} needs a losing row, and way \"{}\" wins every row of \"{}\"",
+                way.id, self.id
+            ));
+        }
+        Ok(())
+    }
+
+    fn always_shows(&self, way: &Way) -> Vec<&'static str> {
+        if self.near_miss == 1_000_000 && way.wins.len() < self.games {
+            vec![NEAR_MISS]
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn panels(&self) -> Vec<Panel> {
+        (0..self.games)
+            .map(|r| {
+                let b = self.base(r);
+                Panel {
+                    id: self.areas[r].clone(),
+                    rows: vec![
+                        (b..b + self.yours).collect(),
+                        (b + self.yours..b + self.yours + self.theirs).collect(),
+                        vec![self.gain_col(r)],
+                    ],
+                }
+            })
+            .collect()
+    }
+
+    fn marks(&self, _face: &Face, ev: &Evaluation) -> Vec<Mark> {
+        let mut out = Vec::new();
+        for r in 0..self.games {
+            let area = r as u8;
+            let b = self.base(r);
+            let cells = b..b + self.yours + self.theirs;
+            let gain = self.gain_col(r);
+            let mut mark = |column: usize, kind: MarkKind| out.push(Mark { area, column, kind });
+            if ev.wins.iter().any(|w| w.area == area) {
+                for c in cells {
+                    mark(c, MarkKind::Win);
+                }
+                mark(gain, MarkKind::Win);
+            } else {
+                if ev
+                    .losing_features
+                    .iter()
+                    .any(|f| f.area == area && f.name == NEAR_MISS)
+                {
+                    for c in cells {
+                        mark(c, MarkKind::NearMiss);
+                    }
+                }
+                mark(gain, MarkKind::Decoy);
+            }
+        }
+        out
+    }
+
+    fn evaluate(&self, face: &Face) -> Evaluation {
+        let mut ev = Evaluation::default();
+        for r in 0..self.games {
+            let d = self.diff(face, r);
+            let area = r as u8;
+            if d > 0 {
+                let amount = self.gain.amount(face.codes[self.gain_col(r)]);
+                let _ = ev.wins.try_push(AreaWin { area, amount });
+            } else if d == 0 {
+                ev.ambiguities.push(AMB_TIE);
+            } else if d == -1 {
+                let _ = ev.losing_features.try_push(AreaFeature {
+                    area,
+                    name: NEAR_MISS,
+                });
+            }
+        }
+        ev
+    }
+
+    fn describe(&self) -> Vec<String> {
+        let range = format!(
+            "{} to {}",
+            self.columns[0].values[0],
+            self.columns[0].values.last().expect("3 or more numbers")
+        );
+        let side = |n: usize, whose: &str| {
+            if n == 1 {
+                format!("{whose} number")
+            } else {
+                format!("the sum of {whose} {n} numbers")
+            }
+        };
+        let mut v: Vec<String> = self
+            .labels
+            .iter()
+            .map(|l| {
+                format!(
+                    "« {l} » wins the amount in its box when {} is strictly higher than {} \
+                     (numbers {range}; a tie is never printed).",
+                    side(self.yours, "your"),
+                    side(self.theirs, "their"),
+                )
+            })
+            .collect();
+        v.push(format!(
+            "Box amounts: {}; a losing row's box shows a decoy.",
+            self.gain
+                .amounts()
+                .iter()
+                .map(|m| m.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        v.push(format!(
+            "Near miss (yours one below theirs) on {:.2}% of losing rows.",
+            f64::from(self.near_miss) / 1e4
+        ));
+        v
+    }
+}
+
+fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Mechanic>, FieldError> {
+    Ok(Box::new(Compare::new(style::parse(table)?, ctx)?))
+}
+
+/// The compare style's entry in the library.
+pub static INFO: StyleInfo = StyleInfo {
+    name: "compare",
+    term: "higher number / beat the dealer / add up yours against theirs",
+    about: "Rows of your number(s) against their number(s), each row with an amount box; a \
+            row wins its amount when yours is strictly higher than theirs (with sum = true, \
+            the sum of yours against the sum of theirs). Each row is a play area.",
+    naive: "A player compares (or adds up) the two sides of each row; a tie reads as a win to \
+            some players, so no face ever prints a tie.",
+    columns: "{id}_g{r}_you{i}, {id}_g{r}_them{i}, {id}_g{r}_gain, {id}_g{r}_caption per row r",
+    params: &[
+        Param {
+            name: "games",
+            kind: "integer",
+            default: None,
+            about: "number of rows (play areas), 1 to 32",
+        },
+        Param {
+            name: "yours",
+            kind: "integer",
+            default: Some("1"),
+            about: "your numbers per row",
+        },
+        Param {
+            name: "theirs",
+            kind: "integer",
+            default: Some("1"),
+            about: "their numbers per row",
+        },
+        Param {
+            name: "from",
+            kind: "integer",
+            default: None,
+            about: "lowest number printed",
+        },
+        Param {
+            name: "to",
+            kind: "integer",
+            default: None,
+            about: "highest number printed (3 to 256 numbers in all)",
+        },
+        Param {
+            name: "width",
+            kind: "integer",
+            default: Some("digits of `to`"),
+            about: "digits each number is written with (zero-padded)",
+        },
+        Param {
+            name: "sum",
+            kind: "boolean",
+            default: Some("false"),
+            about: "compare the sums of the numbers of each side (needed for several per side)",
+        },
+        Param {
+            name: "box_amounts",
+            kind: "array of amounts",
+            default: None,
+            about: "amounts a row's box may show; every win is one of them",
+        },
+        Param {
+            name: "decoy_weights",
+            kind: "table amount → weight",
+            default: None,
+            about: "weight of each amount in the box of a losing row",
+        },
+        Param {
+            name: "near_miss",
+            kind: "share",
+            default: Some("0"),
+            about: "share of losing rows where yours is one below theirs",
+        },
+        Param {
+            name: "areas",
+            kind: "array of strings",
+            default: Some("[\"{id}_g1\", …]"),
+            about: "the play areas' ids, one per row",
+        },
+    ],
+    example: r#"[[surfaces]]
+style = "compare"
+id = "ph"
+games = 10
+from = 1
+to = 20
+box_amounts = [1, 2, 5, 10, 100]
+near_miss = 0.3
+[surfaces.decoy_weights]
+"1" = 5
+"2" = 4
+"5" = 3
+"10" = 2
+"100" = 1
+"#,
+    build,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Captions;
+    use crate::lots::Win;
+    use rand_core::SeedableRng;
+
+    fn captions() -> Captions {
+        let amounts = [1, 2, 5, 10, 100];
+        Captions {
+            amounts: amounts.iter().map(|&a| Money(a * 100)).collect(),
+            texts: amounts.iter().map(|a| format!("C{a}")).collect(),
+        }
+    }
+
+    fn make(extra: &str) -> Compare {
+        let games = if extra.contains("games") {
+            ""
+        } else {
+            "games = 10\n"
+        };
+        let caps = captions();
+        let labels = BTreeMap::from([("ph_g1".to_string(), "Jeu 1".to_string())]);
+        let ctx = StyleCtx {
+            id: "ph",
+            captions: &caps,
+            labels: &labels,
+            tier_amounts: &[],
+            way_ids: &[],
+            max: None,
+        };
+        let text = format!(
+            "{games}from = 1\nto = 20\nbox_amounts = [1, 2, 5, 10, 100]\nnear_miss = 0.3\n\
+             {extra}\n[decoy_weights]\n\"1\" = 5\n\"2\" = 4\n\"100\" = 1\n"
+        );
+        Compare::new(style::parse(toml::from_str(&text).unwrap()).unwrap(), &ctx).unwrap()
+    }
+
+    fn way(wins: &[(Option<u8>, u64)]) -> Way {
+        Way {
+            id: "w".into(),
+            tier: if wins.is_empty() { None } else { Some(0) },
+            amount: Money(wins.iter().map(|w| w.1 * 100).sum()),
+            count: 1,
+            wins: wins
+                .iter()
+                .map(|&(area, a)| Win {
+                    area,
+                    amount: Money(a * 100),
+                })
+                .collect(),
+        }
+    }
+
+    /// A face of single-number rows: (you, them, box amount) per row.
+    fn face(m: &Compare, rows: &[(u8, u8, u64)]) -> Face {
+        let mut f = Face::default();
+        for (r, &(y, t, a)) in rows.iter().enumerate() {
+            let b = m.base(r);
+            f.codes[b] = y - 1;
+            f.codes[b + 1] = t - 1;
+            let code = m.gain.code(Money(a * 100)).unwrap();
+            m.gain.show(&mut f, b + 2, b + 3, code);
+        }
+        f
+    }
+
+    #[test]
+    fn columns_and_areas_are_named_from_the_surface() {
+        let m = make("");
+        assert_eq!(m.columns().len(), 40);
+        let names: Vec<&str> = m.columns()[..4].iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["ph_g1_you1", "ph_g1_them1", "ph_g1_gain", "ph_g1_caption"]
+        );
+        assert_eq!(m.columns()[39].name, "ph_g10_caption");
+        assert_eq!(m.areas()[9], "ph_g10");
+        assert_eq!(m.columns()[0].values[0], "01");
+        assert!(m.describe()[0].starts_with("« Jeu 1 » wins the amount in its box when your number is strictly higher than their number (numbers 01 to 20"));
+        let s = make("sum = true\nyours = 2\ntheirs = 2\ngames = 3");
+        assert_eq!(s.columns()[3].name, "ph_g1_them2");
+    }
+
+    #[test]
+    fn hand_made_faces_are_judged_by_the_rule() {
+        let m = make("");
+        let mut rows = vec![(3, 9, 1); 10];
+        rows[0] = (12, 11, 5); // higher: wins 5
+        rows[1] = (8, 9, 100); // one below: near miss, box a decoy
+        rows[9] = (20, 1, 10); // wins 10
+        let ev = m.evaluate(&face(&m, &rows));
+        assert_eq!(
+            ev.wins.as_slice(),
+            [
+                AreaWin {
+                    area: 0,
+                    amount: Money(500)
+                },
+                AreaWin {
+                    area: 9,
+                    amount: Money(1000)
+                }
+            ]
+        );
+        assert_eq!(ev.prize(), Money(1500));
+        assert!(ev.ambiguities.is_empty());
+        assert_eq!(
+            ev.losing_features.as_slice(),
+            [AreaFeature {
+                area: 1,
+                name: NEAR_MISS
+            }]
+        );
+        rows[2] = (7, 7, 2);
+        let ev = m.evaluate(&face(&m, &rows));
+        assert_eq!(ev.ambiguities, vec![AMB_TIE]);
+        assert_eq!(ev.wins.len(), 2);
+    }
+
+    #[test]
+    fn sums_are_compared_in_sum_mode() {
+        let m = make("sum = true\nyours = 2\ntheirs = 1\ngames = 2");
+        let mut f = Face::default();
+        // Row 1: 3 + 4 = 7 against 6: wins. Row 2: 1 + 2 = 3 against 4: near miss.
+        for (c, v) in [(0, 3), (1, 4), (2, 6), (5, 1), (6, 2), (7, 4)] {
+            f.codes[c] = v - 1;
+        }
+        m.gain.show(&mut f, 3, 4, 2);
+        m.gain.show(&mut f, 8, 9, 0);
+        let ev = m.evaluate(&f);
+        assert_eq!(
+            ev.wins.as_slice(),
+            [AreaWin {
+                area: 0,
+                amount: Money(500)
+            }]
+        );
+        assert!(ev.shows(NEAR_MISS));
+    }
+
+    #[test]
+    fn every_way_round_trips_and_never_ties() {
+        for extra in ["", "sum = true\nyours = 3\ntheirs = 2\ngames = 6"] {
+            let m = make(extra);
+            let g = m.games as u8;
+            let mut ways = vec![
+                way(&[]),
+                way(&[(None, 5)]),
+                way(&[(Some(2), 100), (None, 1)]),
+                way(&[(None, 2), (None, 2), (None, 2)]),
+            ];
+            ways.push(way(&vec![(None, 1); g as usize]));
+            for w in &ways {
+                m.check_way(w).unwrap();
+                for seed in 0..300u64 {
+                    let f = m.synthesize(w, &mut FaceRng::seed_from_u64(seed)).unwrap();
+                    let ev = m.evaluate(&f);
+                    assert!(ev.ambiguities.is_empty(), "{extra} {seed}");
+                    assert_eq!(ev.prize(), w.amount, "{extra} {seed}");
+                    assert_eq!(ev.wins.len(), w.wins.len());
+                    for x in &w.wins {
+                        if let Some(a) = x.area {
+                            assert!(ev.wins.iter().any(|v| v.area == a && v.amount == x.amount));
+                        }
+                    }
+                    if w.wins.is_empty() {
+                        assert!(ev.wins.is_empty());
+                    }
+                    for c in 0..m.columns().len() {
+                        assert!((f.codes[c] as usize) < m.columns()[c].values.len());
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ten_rows_win_ten_amounts() {
+        let m = make("");
+        let w = way(&[(None, 10); 10]);
+        let f = m.synthesize(&w, &mut FaceRng::seed_from_u64(1)).unwrap();
+        let ev = m.evaluate(&f);
+        assert_eq!(ev.wins.len(), 10);
+        assert_eq!(ev.prize(), Money(10_000));
+        assert!(m.can_show(&w, NEAR_MISS).is_err());
+        assert!(m
+            .synthesize_showing(&w, Some(NEAR_MISS), &mut FaceRng::seed_from_u64(1))
+            .is_err());
+    }
+
+    #[test]
+    fn near_miss_shows_when_asked_and_at_its_rate() {
+        let m = make("");
+        let w = way(&[(None, 5)]);
+        for seed in 0..200u64 {
+            let f = m
+                .synthesize_showing(&w, Some(NEAR_MISS), &mut FaceRng::seed_from_u64(seed))
+                .unwrap();
+            let ev = m.evaluate(&f);
+            assert!(ev.shows(NEAR_MISS));
+            assert_eq!(ev.prize(), Money(500));
+        }
+        let lose = way(&[]);
+        let mut rng = FaceRng::seed_from_u64(3);
+        let mut near = 0;
+        for _ in 0..1000 {
+            let ev = m.evaluate(&m.synthesize(&lose, &mut rng).unwrap());
+            near += ev.losing_features.len();
+        }
+        // 10 000 losing rows at 0.3.
+        assert!((2800..3200).contains(&near), "{near}");
+    }
+
+    #[test]
+    fn infeasible_ways_and_tables_are_refused() {
+        let m = make("");
+        assert!(m
+            .check_way(&way(&[(None, 1); 11]))
+            .unwrap_err()
+            .contains("has 10 rows"));
+        assert!(m
+            .check_way(&way(&[(None, 3)]))
+            .unwrap_err()
+            .contains("box_amounts"));
+        assert!(m
+            .check_way(&way(&[(Some(1), 1), (Some(1), 2)]))
+            .unwrap_err()
+            .contains("two wins"));
+        let caps = captions();
+        let labels = BTreeMap::new();
+        let ctx = StyleCtx {
+            id: "x",
+            captions: &caps,
+            labels: &labels,
+            tier_amounts: &[],
+            way_ids: &[],
+            max: None,
+        };
+        let bad = |t: &str| {
+            Compare::new(style::parse(toml::from_str(t).unwrap()).unwrap(), &ctx)
+                .err()
+                .unwrap()
+                .field
+        };
+        let base = "box_amounts = [1]\ndecoy_weights = { \"1\" = 1 }\n";
+        assert_eq!(bad(&format!("{base}games = 17\nfrom = 1\nto = 9")), "games");
+        assert_eq!(bad(&format!("{base}games = 2\nfrom = 1\nto = 2")), "to");
+        assert_eq!(
+            bad(&format!("{base}games = 2\nfrom = 1\nto = 9\nyours = 2")),
+            "sum"
+        );
+        assert_eq!(
+            bad("games = 2\nfrom = 1\nto = 9\nbox_amounts = [3]\ndecoy_weights = { \"3\" = 1 }"),
+            "box_amounts"
+        );
+    }
+
+    #[test]
+    fn same_seed_same_face() {
+        let m = make("");
+        let w = way(&[(None, 5), (Some(0), 1)]);
+        let f = m.synthesize(&w, &mut FaceRng::seed_from_u64(42)).unwrap();
+        let g = m.synthesize(&w, &mut FaceRng::seed_from_u64(42)).unwrap();
+        assert_eq!(f, g);
+        assert_eq!(&f.codes[..8], &VECTOR[..]);
+    }
+
+    /// Face codes of the first two rows for seed 42 (value stability).
+    const VECTOR: [u8; 8] = [19, 3, 0, 0, 16, 18, 0, 0];
+
+    #[test]
+    fn the_library_example_builds() {
+        let doc: toml::Table = toml::from_str(INFO.example).unwrap();
+        let mut t = doc["surfaces"].as_array().unwrap()[0]
+            .as_table()
+            .unwrap()
+            .clone();
+        assert_eq!(t.remove("style").unwrap().as_str(), Some(INFO.name));
+        let id = t.remove("id").unwrap().as_str().unwrap().to_string();
+        let amounts: Vec<Money> = (1..=1000).map(|a| Money(a * 100)).collect();
+        let caps = Captions {
+            texts: amounts.iter().map(|a| format!("C{a}")).collect(),
+            amounts,
+        };
+        let labels = BTreeMap::new();
+        let ctx = StyleCtx {
+            id: &id,
+            captions: &caps,
+            labels: &labels,
+            tier_amounts: &[],
+            way_ids: &[],
+            max: None,
+        };
+        let m = (INFO.build)(t, &ctx).unwrap();
+        assert_eq!(m.name(), INFO.name);
+    }
+}

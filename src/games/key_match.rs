@@ -1,0 +1,1028 @@
+//! The *key match* play style (`style = "key_match"`; the industry's "match one or more to
+//! the winning symbols", "your numbers against the winning numbers", WAC 315-10-024).
+//!
+//! **Rule.** The surface shows `spots` spots, each a symbol (a word or a number such as
+//! `07`) over an amount in figures with its caption. The **winning symbols** are either
+//! fixed by the rules (`winning = ["IBIS", "HALEUR", "OUDJAT"]`: printed on the ticket outside
+//! the scratch layer, so no face column holds them) or printed under the scratch layer
+//! (`winning_cells = k`: k cells drawn per ticket from `symbols`). Each spot whose symbol is
+//! one of the winning symbols wins the amount under it; these wins add up, one win of the
+//! play area per winning spot (a way writes `areas = ["II", "II"]` for two of them).
+//!
+//! **Naive reading.** A player looks for each spot's symbol among the winning symbols and
+//! adds up the amounts of the spots found. That agrees with the rule unless a symbol is
+//! shown twice: the same symbol on two spots (does a player who found it once look for it
+//! again? does one winning symbol pay two spots?), or the same symbol in two winning cells
+//! (does it count for two matches?). Policy: **never the same symbol on two spots, never
+//! the same symbol in two winning cells**; the evaluator flags both
+//! ([`AMB_SPOT_TWICE`], [`AMB_WINNING_TWICE`]).
+//!
+//! **Columns** (surface id `{id}`): `{id}_win1..k` (winning cells, only with
+//! `winning_cells`), then `{id}_sym1..n`, `{id}_amt1..n`, `{id}_cap1..n` (pharaon's surface II
+//! with id `j2`: `j2_sym1..3 j2_amt1..3 j2_cap1..3`). The face has one play area, named
+//! `area` (default the surface id); its panel has the same name (the key of its printed name
+//! in `[labels]`), and the winning cells are the panel `{area}_win`.
+//!
+//! **Features.** `top_decoy` (a decoy): a spot that does not win shows the largest amount
+//! of `decoy_weights`, at the spec's rate `top_decoy` (a share of the faces with a spot
+//! that does not win). Amounts under spots that do not win are decoys, drawn at
+//! `decoy_weights`; proofs mark them as decoys.
+
+use super::common::{self, AmountBox};
+use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
+use super::{
+    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
+    Mark, MarkKind, Mechanic, Panel, MAX_CELLS, MAX_WINS,
+};
+use crate::lots::Way;
+use crate::money::Money;
+use crate::rng::{chance, shuffle, weighted};
+use arrayvec::ArrayVec;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// Ambiguity: the same symbol on two spots.
+pub const AMB_SPOT_TWICE: &str = "the same symbol on two spots (key match)";
+/// Ambiguity: the same symbol in two winning cells.
+pub const AMB_WINNING_TWICE: &str = "the same symbol in two winning cells (key match)";
+/// Feature: a spot that does not win shows the largest decoy amount.
+pub const TOP_DECOY: &str = "top_decoy";
+
+/// Most spots on one surface.
+pub const MAX_SPOTS: usize = MAX_WINS;
+
+/// The parameters of a `key_match` surface.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawKeyMatch {
+    spots: usize,
+    symbols: Vec<String>,
+    #[serde(default)]
+    winning: Option<Vec<String>>,
+    #[serde(default)]
+    winning_cells: Option<usize>,
+    #[serde(default)]
+    amounts: Option<Vec<Money>>,
+    decoy_weights: BTreeMap<String, u32>,
+    #[serde(default)]
+    area: Option<String>,
+    #[serde(default)]
+    top_decoy: f64,
+}
+
+/// Where the winning symbols come from.
+#[derive(Debug, Clone)]
+enum Winning {
+    /// Fixed by the rules: codes `0..n` of the spot columns are the winning symbols.
+    Fixed(usize),
+    /// Printed under the scratch layer in this many cells, drawn from every symbol.
+    Cells(usize),
+}
+
+/// A `key_match` surface.
+pub struct KeyMatch {
+    areas: Vec<String>,
+    columns: Vec<Column>,
+    /// Symbols of the spot columns (for fixed winners: the winning ones first).
+    symbols: Vec<String>,
+    winning: Winning,
+    spots: usize,
+    amounts: AmountBox,
+    decoy_weights: Vec<u32>,
+    /// Code (in `amounts`) of the largest amount with a decoy weight.
+    top_code: u8,
+    top_decoy: u32,
+    /// The plain-words description, with the printed names.
+    lines: Vec<String>,
+}
+
+impl KeyMatch {
+    /// Index of the first winning-cell column (only with winning cells).
+    const WIN: usize = 0;
+
+    fn k(&self) -> usize {
+        match self.winning {
+            Winning::Fixed(_) => 0,
+            Winning::Cells(k) => k,
+        }
+    }
+    fn sym(&self, i: usize) -> usize {
+        self.k() + i
+    }
+    fn amt(&self, i: usize) -> usize {
+        self.k() + self.spots + i
+    }
+    fn cap(&self, i: usize) -> usize {
+        self.k() + 2 * self.spots + i
+    }
+
+    /// Most winning spots on one face: the spots, bounded by the winning symbols.
+    fn capacity(&self) -> usize {
+        match self.winning {
+            Winning::Fixed(n) => self.spots.min(n),
+            Winning::Cells(k) => self.spots.min(k),
+        }
+    }
+
+    /// Whether symbol `code` of a spot column wins on `face`.
+    fn wins_on(&self, face: &Face, code: u8) -> bool {
+        match self.winning {
+            Winning::Fixed(n) => usize::from(code) < n,
+            Winning::Cells(k) => face.codes[Self::WIN..Self::WIN + k].contains(&code),
+        }
+    }
+
+    /// Builds the surface from its table.
+    fn build(table: toml::Table, ctx: &StyleCtx) -> Result<KeyMatch, FieldError> {
+        let raw: RawKeyMatch = style::parse(table)?;
+        if raw.spots == 0 || raw.spots > MAX_SPOTS {
+            return Err(FieldError::new(
+                "spots",
+                format!("expected 1 to {MAX_SPOTS} spots, got {}", raw.spots),
+            ));
+        }
+        let all = style::symbols(&raw.symbols, 1, "symbols")?;
+        let (symbols, winning) = match (&raw.winning, raw.winning_cells) {
+            (Some(_), Some(_)) => {
+                return Err(FieldError::new(
+                    "winning_cells",
+                    "give either `winning` (symbols fixed by the rules) or `winning_cells` \
+                     (cells under the scratch layer), not both",
+                ))
+            }
+            (None, None) => {
+                return Err(FieldError::new(
+                    "winning",
+                    "expected `winning` (the symbols fixed by the rules) or `winning_cells` \
+                     (how many winning cells are printed under the scratch layer)",
+                ))
+            }
+            (Some(w), None) => {
+                let w = style::symbols(w, 1, "winning")?;
+                if let Some(s) = w.iter().find(|s| !all.contains(s)) {
+                    return Err(FieldError::new(
+                        "winning",
+                        format!("\"{s}\" is not one of `symbols`"),
+                    ));
+                }
+                let decoys: Vec<String> = all.iter().filter(|s| !w.contains(s)).cloned().collect();
+                if decoys.len() < raw.spots {
+                    return Err(FieldError::new(
+                        "symbols",
+                        format!(
+                            "a losing face shows {} different symbols that do not win, but \
+                             `symbols` has only {} besides the winning ones",
+                            raw.spots,
+                            decoys.len()
+                        ),
+                    ));
+                }
+                let n = w.len();
+                let mut v = w;
+                v.extend(decoys);
+                (v, Winning::Fixed(n))
+            }
+            (None, Some(k)) => {
+                if k == 0 || k > MAX_WINS {
+                    return Err(FieldError::new(
+                        "winning_cells",
+                        format!("expected 1 to {MAX_WINS} winning cells, got {k}"),
+                    ));
+                }
+                if all.len() < k + raw.spots {
+                    return Err(FieldError::new(
+                        "symbols",
+                        format!(
+                            "a losing face shows {k} winning cells and {} other symbols on the \
+                             spots, all different: expected at least {} symbols, got {}",
+                            raw.spots,
+                            k + raw.spots,
+                            all.len()
+                        ),
+                    ));
+                }
+                (all, Winning::Cells(k))
+            }
+        };
+        let k = match winning {
+            Winning::Fixed(_) => 0,
+            Winning::Cells(k) => k,
+        };
+        if k + 3 * raw.spots > MAX_CELLS {
+            return Err(FieldError::new(
+                "spots",
+                format!(
+                    "{} winning cells and {} spots (symbol, amount, caption) make {} face \
+                     columns; at most {MAX_CELLS}",
+                    k,
+                    raw.spots,
+                    k + 3 * raw.spots
+                ),
+            ));
+        }
+        let amounts: Vec<Money> = match raw.amounts {
+            Some(a) => {
+                if a.is_empty() || a.iter().any(|m| m.is_zero()) {
+                    return Err(FieldError::new(
+                        "amounts",
+                        "expected one or more amounts above 0 (a spot that does not win \
+                         still shows an amount)",
+                    ));
+                }
+                a
+            }
+            None => ctx
+                .tier_amounts
+                .iter()
+                .copied()
+                .filter(|&m| !m.is_zero() && ctx.max.is_none_or(|max| m <= max))
+                .collect(),
+        };
+        if let Some(m) = ctx.max.and_then(|max| amounts.iter().find(|&&m| m > max)) {
+            return Err(FieldError::new(
+                "amounts",
+                format!("{m} is above the surface's printed maximum; a spot never shows it"),
+            ));
+        }
+        let amounts =
+            AmountBox::new(amounts, ctx.captions).map_err(|e| FieldError::new("amounts", e))?;
+        let decoy_weights = common::decoy_weights(
+            &raw.decoy_weights,
+            amounts.amounts(),
+            "one of the spots' `amounts`",
+        )
+        .map_err(|e| FieldError::new("decoy_weights", e))?;
+        let top_code = decoy_weights
+            .iter()
+            .rposition(|&w| w > 0)
+            .expect("decoy weights sum above 0") as u8;
+        let top_decoy =
+            common::share(raw.top_decoy).map_err(|e| FieldError::new("top_decoy", e))?;
+        let area = raw.area.unwrap_or_else(|| ctx.id.to_string());
+        if area.is_empty() || !area.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            return Err(FieldError::new(
+                "area",
+                format!("\"{area}\" is not a play area name: expected ASCII letters, digits or _"),
+            ));
+        }
+
+        let id = ctx.id;
+        let sym_col = |name: String, values: &[String]| Column {
+            name,
+            kind: ColumnKind::Symbol,
+            values: values.to_vec(),
+        };
+        let mut columns = Vec::new();
+        columns.extend((1..=k).map(|i| sym_col(format!("{id}_win{i}"), &symbols)));
+        columns.extend((1..=raw.spots).map(|i| sym_col(format!("{id}_sym{i}"), &symbols)));
+        columns.extend((1..=raw.spots).map(|i| amounts.column(format!("{id}_amt{i}"))));
+        columns.extend(
+            (1..=raw.spots).map(|i| {
+                Column::caption(format!("{id}_cap{i}"), k + raw.spots + i - 1, ctx.captions)
+            }),
+        );
+        let mut m = KeyMatch {
+            areas: vec![area],
+            columns,
+            symbols,
+            winning,
+            spots: raw.spots,
+            amounts,
+            decoy_weights,
+            top_code,
+            top_decoy,
+            lines: Vec::new(),
+        };
+        m.lines = m.description(ctx.labels);
+        Ok(m)
+    }
+
+    /// The label of the play area, as printed.
+    fn printed<'a>(&'a self, ctx_labels: &'a BTreeMap<String, String>) -> &'a str {
+        ctx_labels
+            .get(&self.areas[0])
+            .map_or(self.areas[0].as_str(), String::as_str)
+    }
+}
+
+impl Mechanic for KeyMatch {
+    fn name(&self) -> &'static str {
+        "key_match"
+    }
+
+    fn areas(&self) -> &[String] {
+        &self.areas
+    }
+
+    fn columns(&self) -> &[Column] {
+        &self.columns
+    }
+
+    fn shown_amounts(&self) -> Vec<Money> {
+        self.amounts.amounts().to_vec()
+    }
+
+    /// Feasible: every win in this surface's area, at most one per spot and per winning
+    /// symbol, each one of the spots' `amounts`.
+    fn check_way(&self, way: &Way) -> Result<(), String> {
+        if let Some(w) = way.wins.iter().find(|w| w.area.is_some_and(|a| a != 0)) {
+            return Err(format!("play area {:?} is not on this surface", w.area));
+        }
+        let cap = self.capacity();
+        if way.wins.len() > cap {
+            return Err(format!(
+                "{} wins, but at most {cap} spots can win at once ({} spots, {} winning symbols)",
+                way.wins.len(),
+                self.spots,
+                match self.winning {
+                    Winning::Fixed(n) | Winning::Cells(n) => n,
+                }
+            ));
+        }
+        if let Some(w) = way
+            .wins
+            .iter()
+            .find(|w| self.amounts.code(w.amount).is_none())
+        {
+            let shown: Vec<String> = self
+                .amounts
+                .amounts()
+                .iter()
+                .map(|m| m.to_string())
+                .collect();
+            return Err(format!(
+                "no spot shows {}: expected one of {}",
+                w.amount,
+                shown.join(", ")
+            ));
+        }
+        Ok(())
+    }
+
+    /// The winning spots show distinct winning symbols over their amounts; the others show
+    /// distinct symbols that do not win, over decoy amounts (`decoy_weights`), one of them the
+    /// largest decoy amount at the `top_decoy` rate (or when asked). Winning cells show
+    /// distinct symbols: those of the winning spots and others no spot shows. Spots are
+    /// shuffled. Every choice is one bounded draw: no retry.
+    fn synthesize_showing(
+        &self,
+        way: &Way,
+        show: Option<&str>,
+        rng: &mut FaceRng,
+    ) -> Result<Face, String> {
+        self.check_way(way)?;
+        if let Some(id) = show {
+            self.can_show(way, id)?;
+        }
+        let m = way.wins.len();
+        let mut face = Face::default();
+        // (symbol code, amount code) of each spot.
+        let mut spots: ArrayVec<(u8, u8), MAX_SPOTS> = ArrayVec::new();
+        let mut losers: ArrayVec<u8, MAX_SPOTS> = ArrayVec::new();
+        match self.winning {
+            Winning::Fixed(n) => {
+                let win = common::pick_distinct(rng, n as u32, m);
+                for (&s, w) in win.iter().zip(&way.wins) {
+                    spots.push((s as u8, self.amounts.code(w.amount).expect("checked")));
+                }
+                let decoys = self.symbols.len() - n;
+                for d in common::pick_distinct(rng, decoys as u32, self.spots - m) {
+                    losers.push((n as u32 + d) as u8);
+                }
+            }
+            Winning::Cells(k) => {
+                // k + spots - m distinct symbols: the first k in the winning cells (the
+                // first m of them also on the winning spots), the rest on the losing spots.
+                let picked =
+                    common::pick_distinct(rng, self.symbols.len() as u32, k + self.spots - m);
+                for (i, &s) in picked[..k].iter().enumerate() {
+                    face.codes[Self::WIN + i] = s as u8;
+                }
+                for (&s, w) in picked[..m].iter().zip(&way.wins) {
+                    spots.push((s as u8, self.amounts.code(w.amount).expect("checked")));
+                }
+                losers.extend(picked[k..].iter().map(|&s| s as u8));
+            }
+        }
+        let top = !losers.is_empty()
+            && (show == Some(TOP_DECOY) || (show.is_none() && chance(rng, self.top_decoy)));
+        for (i, &s) in losers.iter().enumerate() {
+            let amount = if top && i == 0 {
+                self.top_code
+            } else {
+                weighted(rng, &self.decoy_weights) as u8
+            };
+            spots.push((s, amount));
+        }
+        shuffle(rng, &mut spots);
+        for (i, &(s, a)) in spots.iter().enumerate() {
+            face.codes[self.sym(i)] = s;
+            self.amounts.show(&mut face, self.amt(i), self.cap(i), a);
+        }
+        Ok(face)
+    }
+
+    fn features(&self) -> Vec<FeatureInfo> {
+        if self.top_decoy == 0 {
+            return Vec::new();
+        }
+        vec![FeatureInfo {
+            id: TOP_DECOY,
+            kind: FeatureKind::Decoy,
+            about: "a spot that does not win shows the largest decoy amount (key match)",
+        }]
+    }
+
+    fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
+        if id != TOP_DECOY {
+            return Err(format!("the key_match style shows no feature \"{id}\""));
+        }
+        if self.top_decoy == 0 {
+            return Err(format!("{id} has a rate of 0 on surface {}", self.areas[0]));
+        }
+        if way.wins.len() >= self.spots {
+            return Err(format!(
+                "{id} needs a spot that does not win, and way \"{}\" wins on every spot",
+                way.id
+            ));
+        }
+        Ok(())
+    }
+
+    fn always_shows(&self, way: &Way) -> Vec<&'static str> {
+        if self.top_decoy == 1_000_000 && way.wins.len() < self.spots {
+            vec![TOP_DECOY]
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// The spots: symbols on one row, amounts on the next (panel `{area}`); the winning
+    /// cells on a row of their own (panel `{area}_win`), when printed under the scratch.
+    fn panels(&self) -> Vec<Panel> {
+        let mut v = Vec::new();
+        if let Winning::Cells(k) = self.winning {
+            v.push(Panel {
+                id: format!("{}_win", self.areas[0]),
+                rows: vec![(Self::WIN..Self::WIN + k).collect()],
+            });
+        }
+        v.push(Panel {
+            id: self.areas[0].clone(),
+            rows: vec![
+                (0..self.spots).map(|i| self.sym(i)).collect(),
+                (0..self.spots).map(|i| self.amt(i)).collect(),
+            ],
+        });
+        v
+    }
+
+    /// A winning spot's symbol and amount (and the winning cell it matches) are wins; the
+    /// amount under a spot that does not win is a decoy.
+    fn marks(&self, face: &Face, _ev: &Evaluation) -> Vec<Mark> {
+        let mut out = Vec::new();
+        for i in 0..self.spots {
+            let s = face.codes[self.sym(i)];
+            if self.wins_on(face, s) {
+                for column in [self.sym(i), self.amt(i)] {
+                    out.push(Mark {
+                        area: 0,
+                        column,
+                        kind: MarkKind::Win,
+                    });
+                }
+                if let Winning::Cells(k) = self.winning {
+                    if let Some(c) = (0..k).find(|&c| face.codes[Self::WIN + c] == s) {
+                        out.push(Mark {
+                            area: 0,
+                            column: Self::WIN + c,
+                            kind: MarkKind::Win,
+                        });
+                    }
+                }
+            } else {
+                out.push(Mark {
+                    area: 0,
+                    column: self.amt(i),
+                    kind: MarkKind::Decoy,
+                });
+            }
+        }
+        out
+    }
+
+    /// Each spot whose symbol is a winning symbol (fixed, or in a winning cell) wins the
+    /// amount under it. Ambiguous: a symbol on two spots, a symbol in two winning cells.
+    fn evaluate(&self, face: &Face) -> Evaluation {
+        let mut ev = Evaluation::default();
+        let mut top_shown = false;
+        for i in 0..self.spots {
+            let s = face.codes[self.sym(i)];
+            let a = face.codes[self.amt(i)];
+            if self.wins_on(face, s) {
+                let _ = ev.wins.try_push(AreaWin {
+                    area: 0,
+                    amount: self.amounts.amount(a),
+                });
+            } else if a == self.top_code && self.top_decoy > 0 {
+                top_shown = true;
+            }
+        }
+        if top_shown {
+            ev.losing_features.push(AreaFeature {
+                area: 0,
+                name: TOP_DECOY,
+            });
+        }
+        let spots = &face.codes[self.sym(0)..self.sym(0) + self.spots];
+        if (1..spots.len()).any(|i| spots[..i].contains(&spots[i])) {
+            ev.ambiguities.push(AMB_SPOT_TWICE);
+        }
+        if let Winning::Cells(k) = self.winning {
+            let cells = &face.codes[Self::WIN..Self::WIN + k];
+            if (1..k).any(|i| cells[..i].contains(&cells[i])) {
+                ev.ambiguities.push(AMB_WINNING_TWICE);
+            }
+        }
+        ev
+    }
+
+    fn describe(&self) -> Vec<String> {
+        self.lines.clone()
+    }
+}
+
+impl KeyMatch {
+    /// The plain-words description, with the printed names `labels`.
+    fn description(&self, labels: &BTreeMap<String, String>) -> Vec<String> {
+        let name = self.printed(labels);
+        let amounts: Vec<String> = self
+            .amounts
+            .amounts()
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        let mut v = Vec::new();
+        match self.winning {
+            Winning::Fixed(n) => {
+                v.push(format!(
+                    "« {name} » wins, on each of its {} spots showing one of the winning symbols \
+                     printed on the ticket ({}), the amount under that spot; these wins add up.",
+                    self.spots,
+                    self.symbols[..n].join(", ")
+                ));
+                v.push(format!(
+                    "Spots that do not win show other symbols: {}.",
+                    self.symbols[n..].join(", ")
+                ));
+            }
+            Winning::Cells(k) => v.push(format!(
+                "« {name} » wins, on each of its {} spots showing a symbol of its {k} winning \
+                 cells, the amount under that spot; these wins add up. Symbols: {}.",
+                self.spots,
+                self.symbols.join(", ")
+            )),
+        }
+        v.push(format!(
+            "A spot shows one of {}; no symbol is shown on two spots{}.",
+            amounts.join(", "),
+            if self.k() > 0 {
+                " nor in two winning cells"
+            } else {
+                ""
+            }
+        ));
+        v
+    }
+}
+
+fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Mechanic>, FieldError> {
+    Ok(Box::new(KeyMatch::build(table, ctx)?))
+}
+
+/// The `key_match` entry of the library.
+pub static INFO: StyleInfo = StyleInfo {
+    name: "key_match",
+    term: "key match (match one or more to the winning symbols; your numbers against the winning numbers)",
+    about: "Each spot shows a symbol over an amount; each spot whose symbol is one of the winning \
+            symbols (fixed by the rules, or printed in winning cells under the scratch layer) wins \
+            the amount under it, and these wins add up.",
+    naive: "A player looks each spot's symbol up among the winning symbols and adds the amounts \
+            found; a symbol shown on two spots or in two winning cells would make that reading \
+            differ, so no face shows one.",
+    columns: "{id}_win1..k (winning cells, with winning_cells only), {id}_sym1..n, {id}_amt1..n, \
+              {id}_cap1..n",
+    params: &[
+        Param {
+            name: "spots",
+            kind: "integer",
+            default: None,
+            about: "How many spots (symbol over an amount) the surface shows, 1 to 32.",
+        },
+        Param {
+            name: "symbols",
+            kind: "array of strings",
+            default: None,
+            about: "Every symbol a spot or winning cell may show (words or numbers such as \"07\").",
+        },
+        Param {
+            name: "winning",
+            kind: "array of strings",
+            default: None,
+            about: "The winning symbols fixed by the rules, printed outside the scratch layer \
+                    (among `symbols`; the others are decoys). Either this or `winning_cells`.",
+        },
+        Param {
+            name: "winning_cells",
+            kind: "integer",
+            default: None,
+            about: "How many winning cells are printed under the scratch layer, each a different \
+                    symbol drawn from `symbols`. Either this or `winning`.",
+        },
+        Param {
+            name: "amounts",
+            kind: "array of amounts",
+            default: Some("every lot table amount, up to `max`"),
+            about: "The amounts a spot may show (each with a caption).",
+        },
+        Param {
+            name: "decoy_weights",
+            kind: "table amount → weight",
+            default: None,
+            about: "Weight of each amount under a spot that does not win (amounts not listed are \
+                    never decoys).",
+        },
+        Param {
+            name: "area",
+            kind: "string",
+            default: Some("the surface id"),
+            about: "The play area's name, as ways write it in `areas` and `[labels]` prints it.",
+        },
+        Param {
+            name: "top_decoy",
+            kind: "share",
+            default: Some("0"),
+            about: "Share of faces with a spot that does not win where one such spot shows the \
+                    largest decoy amount (feature `top_decoy`).",
+        },
+    ],
+    example: r#"[[surfaces]]
+style = "key_match"
+id = "j2"
+area = "II"
+spots = 3
+symbols = ["IBIS", "HALEUR", "OUDJAT", "VAUTOUR", "LOTUS", "PLUME", "ROSEAU"]
+winning = ["IBIS", "HALEUR", "OUDJAT"]
+decoy_weights = { "3" = 250, "10" = 150, "100" = 70, "1000" = 20 }
+top_decoy = 0.1
+"#,
+    build,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Captions;
+    use crate::lots::Win;
+    use rand_core::SeedableRng;
+
+    fn captions() -> Captions {
+        let amounts = [0u64, 3, 6, 10, 20, 50, 100, 1000, 5000];
+        Captions {
+            amounts: amounts.iter().map(|&a| Money(a * 100)).collect(),
+            texts: amounts.iter().map(|a| format!("{a} EUROS")).collect(),
+        }
+    }
+
+    fn make(toml_text: &str) -> Result<KeyMatch, FieldError> {
+        let table: toml::Table = toml::from_str(toml_text).unwrap();
+        let caps = captions();
+        let labels = BTreeMap::from([("II".to_string(), "Jeu II".to_string())]);
+        let tiers = [Money(300), Money(1000), Money(500_000)];
+        let ctx = StyleCtx {
+            id: "j2",
+            captions: &caps,
+            labels: &labels,
+            tier_amounts: &tiers,
+            way_ids: &[],
+            max: None,
+        };
+        KeyMatch::build(table, &ctx)
+    }
+
+    const FIXED: &str = r#"
+        spots = 3
+        area = "II"
+        symbols = ["IBIS", "HALEUR", "OUDJAT", "VAUTOUR", "LOTUS", "PLUME", "ROSEAU"]
+        winning = ["IBIS", "HALEUR", "OUDJAT"]
+        amounts = [3, 10, 50, 1000, 5000]
+        decoy_weights = { "3" = 5, "10" = 3, "1000" = 1 }
+        top_decoy = 0.2
+    "#;
+
+    /// 20 spots against 12 winning numbers fixed by the rules: up to 12 wins on a face.
+    const FIXED20: &str = r#"
+        spots = 20
+        symbols = ["01","02","03","04","05","06","07","08","09","10","11","12","13","14","15",
+                   "16","17","18","19","20","21","22","23","24","25","26","27","28","29","30",
+                   "31","32"]
+        winning = ["01","02","03","04","05","06","07","08","09","10","11","12"]
+        amounts = [3, 6, 10]
+        decoy_weights = { "3" = 1, "6" = 1, "10" = 1 }
+        top_decoy = 1.0
+    "#;
+
+    const CELLS: &str = r#"
+        spots = 15
+        winning_cells = 12
+        symbols = ["01","02","03","04","05","06","07","08","09","10","11","12","13","14","15",
+                   "16","17","18","19","20","21","22","23","24","25","26","27","28","29","30",
+                   "31","32","33","34","35","36","37","38","39","40"]
+        amounts = [3, 6, 10, 20, 50, 100]
+        decoy_weights = { "3" = 10, "6" = 5, "100" = 1 }
+    "#;
+
+    fn way(amounts: &[u64]) -> Way {
+        Way {
+            id: "w".into(),
+            tier: if amounts.is_empty() { None } else { Some(0) },
+            amount: Money(amounts.iter().sum::<u64>() * 100),
+            count: 1,
+            wins: amounts
+                .iter()
+                .map(|&a| Win {
+                    area: Some(0),
+                    amount: Money(a * 100),
+                })
+                .collect(),
+        }
+    }
+
+    fn code(m: &KeyMatch, col: usize, text: &str) -> u8 {
+        m.columns[col]
+            .values
+            .iter()
+            .position(|v| v == text)
+            .unwrap() as u8
+    }
+
+    /// A face of `m` from its texts: winning cells, then (symbol, amount) per spot.
+    fn face(m: &KeyMatch, cells: &[&str], spots: &[(&str, &str)]) -> Face {
+        let mut f = Face::default();
+        for (i, c) in cells.iter().enumerate() {
+            f.codes[i] = code(m, i, c);
+        }
+        for (i, (s, a)) in spots.iter().enumerate() {
+            f.codes[m.sym(i)] = code(m, m.sym(i), s);
+            let ac = code(m, m.amt(i), a);
+            m.amounts.show(&mut f, m.amt(i), m.cap(i), ac);
+        }
+        f
+    }
+
+    fn cents(ev: &Evaluation) -> Vec<u64> {
+        ev.wins.iter().map(|w| w.amount.cents() / 100).collect()
+    }
+
+    #[test]
+    fn columns_are_named_from_the_surface_id() {
+        let m = make(FIXED).unwrap();
+        let names: Vec<&str> = m.columns.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(
+            names.join(" "),
+            "j2_sym1 j2_sym2 j2_sym3 j2_amt1 j2_amt2 j2_amt3 j2_cap1 j2_cap2 j2_cap3"
+        );
+        assert_eq!(m.areas, vec!["II"]);
+        assert_eq!(m.columns[6].kind, ColumnKind::Caption { of: 3 });
+        let m = make(CELLS).unwrap();
+        assert_eq!(m.columns.len(), 12 + 45);
+        assert_eq!(m.columns[0].name, "j2_win1");
+        assert_eq!(m.columns[12].name, "j2_sym1");
+        assert_eq!(m.areas, vec!["j2"]);
+        let ids: Vec<String> = m.panels().into_iter().map(|p| p.id).collect();
+        assert_eq!(ids, vec!["j2_win", "j2"]);
+    }
+
+    #[test]
+    fn fixed_winners_each_win_the_amount_under_them() {
+        let m = make(FIXED).unwrap();
+        let f = face(
+            &m,
+            &[],
+            &[("LOTUS", "1000"), ("IBIS", "10"), ("OUDJAT", "50")],
+        );
+        let ev = m.evaluate(&f);
+        assert_eq!(cents(&ev), vec![10, 50]);
+        assert!(ev.ambiguities.is_empty());
+        assert!(ev.shows(TOP_DECOY));
+        let f = face(&m, &[], &[("LOTUS", "3"), ("PLUME", "10"), ("ROSEAU", "3")]);
+        let ev = m.evaluate(&f);
+        assert!(ev.wins.is_empty());
+        assert!(!ev.shows(TOP_DECOY));
+        let mut marks: Vec<(usize, MarkKind)> = m
+            .marks(&f, &ev)
+            .into_iter()
+            .map(|k| (k.column, k.kind))
+            .collect();
+        marks.sort();
+        assert_eq!(
+            marks,
+            vec![
+                (3, MarkKind::Decoy),
+                (4, MarkKind::Decoy),
+                (5, MarkKind::Decoy)
+            ]
+        );
+    }
+
+    #[test]
+    fn winning_cells_decide_which_spots_win() {
+        let m = make(CELLS).unwrap();
+        let cells = [
+            "01", "02", "03", "04", "05", "06", "07", "08", "09", "10", "11", "12",
+        ];
+        let mut spots: Vec<(&str, &str)> = vec![("40", "100"), ("05", "20"), ("12", "3")];
+        let rest = [
+            "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24",
+        ];
+        spots.extend(rest.iter().map(|s| (*s, "6")));
+        let f = face(&m, &cells, &spots);
+        let ev = m.evaluate(&f);
+        assert_eq!(cents(&ev), vec![20, 3]);
+        assert!(ev.ambiguities.is_empty());
+        // The winning symbol's cell is marked with its spot.
+        let marks = m.marks(&f, &ev);
+        assert!(marks
+            .iter()
+            .any(|k| k.column == 4 && k.kind == MarkKind::Win));
+        assert!(marks
+            .iter()
+            .any(|k| k.column == m.amt(0) && k.kind == MarkKind::Decoy));
+    }
+
+    #[test]
+    fn a_symbol_shown_twice_is_ambiguous() {
+        let m = make(FIXED).unwrap();
+        let f = face(&m, &[], &[("IBIS", "3"), ("IBIS", "10"), ("LOTUS", "3")]);
+        assert_eq!(m.evaluate(&f).ambiguities, vec![AMB_SPOT_TWICE]);
+        let f = face(&m, &[], &[("LOTUS", "3"), ("PLUME", "10"), ("LOTUS", "3")]);
+        assert_eq!(m.evaluate(&f).ambiguities, vec![AMB_SPOT_TWICE]);
+        let m = make(CELLS).unwrap();
+        let mut cells = vec!["01"; 12];
+        cells[1..].copy_from_slice(&[
+            "02", "03", "04", "05", "06", "07", "08", "09", "10", "11", "01",
+        ]);
+        let spots: Vec<(&str, &str)> = (13..28)
+            .map(|n| (Box::leak(format!("{n}").into_boxed_str()) as &str, "3"))
+            .collect();
+        let f = face(&m, &cells, &spots);
+        assert_eq!(m.evaluate(&f).ambiguities, vec![AMB_WINNING_TWICE]);
+    }
+
+    #[test]
+    fn infeasible_ways_and_bad_specs_are_refused() {
+        let m = make(FIXED).unwrap();
+        assert!(m.check_way(&way(&[3, 3, 3])).is_ok());
+        let e = m.check_way(&way(&[3, 3, 3, 3])).unwrap_err();
+        assert!(e.contains("at most 3 spots"), "{e}");
+        let e = m.check_way(&way(&[6])).unwrap_err();
+        assert_eq!(e, "no spot shows 6: expected one of 3, 10, 50, 1000, 5000");
+        let m = make(CELLS).unwrap();
+        assert!(m.check_way(&way(&[3; 12])).is_ok());
+        assert!(m.check_way(&way(&[3; 13])).is_err());
+
+        let bad = |text: &str| make(text).err().map(|e| e.field).unwrap_or_default();
+        assert_eq!(bad(&FIXED.replace("spots = 3", "spots = 5")), "symbols");
+        assert_eq!(
+            bad(&FIXED.replace("\"OUDJAT\"]\n", "\"SPHINX\"]\n")),
+            "winning"
+        );
+        assert_eq!(
+            bad(&FIXED.replace("winning =", "winning_cells = 2\nx =")),
+            "x"
+        );
+        assert_eq!(
+            bad(&FIXED.replace("winning = [", "winning_cells = 2\nwinning = [")),
+            "winning_cells"
+        );
+        assert_eq!(
+            bad(&FIXED.replace("\"10\" = 3", "\"6\" = 3")),
+            "decoy_weights"
+        );
+        assert_eq!(bad(&FIXED.replace("5000]", "5000, 7]")), "amounts");
+        assert_eq!(bad(&FIXED.replace("0.2", "1.2")), "top_decoy");
+        assert_eq!(bad(&CELLS.replace("spots = 15", "spots = 29")), "symbols");
+        assert_eq!(bad(&CELLS.replace("spots = 15", "spots = 33")), "spots");
+        // 18 spots and 12 cells: 66 columns.
+        let many = CELLS.replace("spots = 15", "spots = 18").replace(
+            "\"40\"]",
+            "\"40\",\"41\",\"42\",\"43\",\"44\",\"45\",\"46\",\"47\",\"48\",\"49\",\"50\"]",
+        );
+        assert_eq!(bad(&many), "spots");
+        // Amounts default to the lot table's.
+        let m = make(
+            &FIXED
+                .replace("amounts = [3, 10, 50, 1000, 5000]", "")
+                .replace(", \"1000\" = 1", ""),
+        )
+        .unwrap();
+        assert_eq!(
+            m.shown_amounts(),
+            vec![Money(300), Money(1000), Money(500_000)]
+        );
+    }
+
+    /// Every way synthesizes to a face the evaluator judges as that way, with no ambiguity,
+    /// over 300 seeds; losers never win; the feature shows when asked.
+    #[test]
+    fn round_trips_and_features() {
+        for (text, ways) in [
+            (
+                FIXED,
+                vec![vec![], vec![3], vec![10, 50], vec![5000, 5000, 3]],
+            ),
+            (
+                FIXED20,
+                vec![vec![], vec![3; 12], vec![10, 6, 3, 3, 3, 3, 3, 3, 3]],
+            ),
+            (
+                CELLS,
+                vec![
+                    vec![],
+                    vec![6],
+                    vec![3, 3],
+                    vec![100; 12],
+                    vec![20, 50, 3, 6, 10],
+                ],
+            ),
+        ] {
+            let m = make(text).unwrap();
+            for amounts in ways {
+                let w = way(&amounts);
+                m.check_way(&w).unwrap();
+                let mut want: Vec<u64> = amounts.clone();
+                want.sort();
+                for seed in 0..300u64 {
+                    let mut rng = FaceRng::seed_from_u64(seed);
+                    let f = m.synthesize(&w, &mut rng).unwrap();
+                    let ev = m.evaluate(&f);
+                    let mut got = cents(&ev);
+                    got.sort();
+                    assert_eq!(got, want, "seed {seed}");
+                    assert!(ev.ambiguities.is_empty(), "seed {seed}");
+                }
+                match m.can_show(&w, TOP_DECOY) {
+                    Ok(()) => {
+                        for seed in 0..50u64 {
+                            let mut rng = FaceRng::seed_from_u64(seed);
+                            let f = m.synthesize_showing(&w, Some(TOP_DECOY), &mut rng).unwrap();
+                            assert!(m.evaluate(&f).shows(TOP_DECOY));
+                        }
+                    }
+                    Err(_) => assert!(m
+                        .synthesize_showing(&w, Some(TOP_DECOY), &mut FaceRng::seed_from_u64(1))
+                        .is_err()),
+                }
+            }
+        }
+        let m = make(FIXED).unwrap();
+        assert!(m.can_show(&way(&[3, 3, 3]), TOP_DECOY).is_err());
+        assert!(make(CELLS).unwrap().features().is_empty());
+    }
+
+    #[test]
+    fn same_seed_same_face() {
+        let m = make(FIXED).unwrap();
+        let f = m
+            .synthesize(&way(&[10]), &mut FaceRng::seed_from_u64(42))
+            .unwrap();
+        let texts: Vec<&str> = (0..9)
+            .map(|c| m.columns[c].values[f.codes[c] as usize].as_str())
+            .collect();
+        assert_eq!(
+            texts,
+            vec!["PLUME", "OUDJAT", "LOTUS", "3", "10", "3", "3 EUROS", "10 EUROS", "3 EUROS"]
+        );
+    }
+
+    #[test]
+    fn describe_uses_the_printed_name() {
+        let table: toml::Table = toml::from_str(FIXED).unwrap();
+        let caps = captions();
+        let labels = BTreeMap::from([("II".to_string(), "Jeu II".to_string())]);
+        let ctx = StyleCtx {
+            id: "j2",
+            captions: &caps,
+            labels: &labels,
+            tier_amounts: &[],
+            way_ids: &[],
+            max: None,
+        };
+        let m = build(table, &ctx).unwrap();
+        assert_eq!(
+            m.describe()[0],
+            "« Jeu II » wins, on each of its 3 spots showing one of the winning symbols printed \
+             on the ticket (IBIS, HALEUR, OUDJAT), the amount under that spot; these wins add up."
+        );
+    }
+}

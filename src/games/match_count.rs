@@ -1,0 +1,960 @@
+//! The *match count* play style (industry: bingo-like cards and lotto-like grids).
+//!
+//! **Rule.** The surface shows your numbers (`numbers` cells, e.g. a 5×5 bingo card of 24
+//! numbers around a free centre, or a lotto grid of 6) and, under the scratch, the drawn
+//! numbers (`drawn` cells), every number from `from..=to`, none twice on the card nor twice
+//! among the drawn ones. The surface's one play area wins by the **number of matches**, the
+//! card numbers found among the drawn numbers: the prize legend (`prizes = { "5" = 10,
+//! "6" = 100 }`, printed on the ticket) pays each listed count; any other count loses.
+//!
+//! The card pays by count only: patterns (a full line of a bingo card) are not a way to win
+//! in this style.
+//!
+//! **Naive reading.** A player counts matches, and reads a legend "5 matches: 10 €" as "5 or
+//! more": so no face shows a count above the lowest prized count that the legend does not
+//! pay (`check_way` refuses a prize only such counts could show). A number printed twice (on
+//! the card or among the drawn ones) makes the count doubtful: never. On a card laid out as a
+//! grid (`grid = 5`), a bingo player reads a full row, column or diagonal of matches (the
+//! free centre counting as matched) as a win whatever the count: no face shows one, on
+//! losing and winning cards alike, so a grid card holds at most `numbers − grid` matches.
+//!
+//! **Columns.** `{id}_n{i}` (the card, row by row, the free centre left out), `{id}_d{i}`
+//! (the drawn numbers). The prize legend is printed, not a face column. Play area: `area`,
+//! by default the surface id; panels: `{id}` (the card) and `{id}_drawn`.
+//!
+//! **Features.** `near_miss_match_count` (near miss): a losing card one match short of the
+//! lowest prized count, on `near_miss` of losing faces; the other losing faces show fewer
+//! matches, every count from 0 to two short equally likely.
+//!
+//! **Synthesis.** The count is chosen first (a winning count paying the way's amount, drawn
+//! among those the legend lists); on a grid card one cell per line is kept unmatched (a
+//! drawn placement of one cell per row and per column hitting both diagonals, never the
+//! centre); the matched cells are drawn among the others; then distinct numbers are drawn
+//! for the matches, the card's other cells and the other drawn numbers, so no other number
+//! can match.
+
+use super::common::pick_distinct;
+use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
+use super::{
+    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
+    Mark, MarkKind, Mechanic, Panel, MAX_CELLS,
+};
+use crate::lots::Way;
+use crate::money::Money;
+use crate::rng::{below, chance};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// Feature: a losing card one match short of the lowest prized count (near miss).
+pub const NEAR_MISS: &str = "near_miss_match_count";
+/// Ambiguity: a number twice on the card.
+pub const AMB_CARD_REPEAT: &str = "a number twice on the card";
+/// Ambiguity: a number drawn twice.
+pub const AMB_DRAWN_REPEAT: &str = "a number drawn twice";
+/// Ambiguity: more matches than a prized count, with no prize of their own ("5 or more").
+pub const AMB_UNPAID_ABOVE: &str = "more matches than a prized count, with no prize of its own";
+/// Ambiguity: a full line of matches on a grid card (reads as a bingo).
+pub const AMB_LINE: &str = "a full line of matches on a card that pays by count";
+
+/// A `match_count` surface's table.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMatchCount {
+    numbers: usize,
+    drawn: usize,
+    from: u32,
+    to: u32,
+    #[serde(default)]
+    width: Option<usize>,
+    prizes: BTreeMap<String, Money>,
+    #[serde(default)]
+    grid: Option<usize>,
+    #[serde(default)]
+    free_centre: bool,
+    #[serde(default)]
+    near_miss: f64,
+    #[serde(default)]
+    area: Option<String>,
+}
+
+/// The match count style, built from a validated surface table.
+pub struct MatchCount {
+    id: String,
+    areas: Vec<String>,
+    label: String,
+    columns: Vec<Column>,
+    numbers: usize,
+    drawn: usize,
+    range: u32,
+    /// `prizes[m]`: the amount `m` matches win.
+    prizes: Vec<Option<Money>>,
+    /// The lowest prized count.
+    lowest: usize,
+    /// Side of the grid card, if laid out as one.
+    grid: Option<usize>,
+    free_centre: bool,
+    /// The grid's lines as card cell indices (the free centre left out: it counts as matched).
+    lines: Vec<Vec<usize>>,
+    /// Sets of card cells, one per row and per column, hitting both diagonals: one is kept
+    /// unmatched on every grid face.
+    blockers: Vec<Vec<usize>>,
+    near_miss: u32,
+}
+
+/// Every permutation of `0..n`, in lexicographic order.
+fn permutations(n: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    let mut p: Vec<usize> = (0..n).collect();
+    loop {
+        out.push(p.clone());
+        // Next permutation (lexicographic); stop after the last.
+        let Some(i) = (1..n).rev().find(|&i| p[i - 1] < p[i]) else {
+            return out;
+        };
+        let j = (i..n)
+            .rev()
+            .find(|&j| p[j] > p[i - 1])
+            .expect("p[i] qualifies");
+        p.swap(i - 1, j);
+        p[i..].reverse();
+    }
+}
+
+impl MatchCount {
+    fn new(raw: RawMatchCount, ctx: &StyleCtx) -> Result<MatchCount, FieldError> {
+        let (numbers, drawn) = (raw.numbers, raw.drawn);
+        if numbers == 0 || drawn == 0 || numbers + drawn > MAX_CELLS {
+            return Err(FieldError::new(
+                "numbers",
+                format!(
+                    "expected 1 or more numbers and drawn numbers, {MAX_CELLS} in all at most; \
+                     got {numbers} + {drawn}"
+                ),
+            ));
+        }
+        if raw.to < raw.from || raw.to - raw.from + 1 > 256 {
+            return Err(FieldError::new(
+                "to",
+                format!(
+                    "expected a range of at most 256 numbers, got {}..={}",
+                    raw.from, raw.to
+                ),
+            ));
+        }
+        let range = raw.to - raw.from + 1;
+        if (range as usize) < numbers + drawn {
+            return Err(FieldError::new(
+                "to",
+                format!(
+                    "{}..={} has {range} numbers; the card's {numbers} and the {drawn} drawn \
+                     need {} to be told apart",
+                    raw.from,
+                    raw.to,
+                    numbers + drawn
+                ),
+            ));
+        }
+        let width = raw.width.unwrap_or_else(|| raw.to.to_string().len());
+        if width == 0 || width > 9 || raw.to.to_string().len() > width {
+            return Err(FieldError::new(
+                "width",
+                format!("{width} digits cannot write {}", raw.to),
+            ));
+        }
+        let mut prizes = vec![None; numbers.min(drawn) + 1];
+        for (k, &m) in &raw.prizes {
+            let field = format!("prizes.{k}");
+            let count: usize = k.parse().map_err(|_| {
+                FieldError::new(&field, format!("\"{k}\" is not a number of matches"))
+            })?;
+            if count == 0 || count >= prizes.len() {
+                return Err(FieldError::new(
+                    &field,
+                    format!(
+                        "expected a number of matches from 1 to {}",
+                        prizes.len() - 1
+                    ),
+                ));
+            }
+            if m.is_zero() || ctx.max.is_some_and(|x| m > x) {
+                return Err(FieldError::new(
+                    &field,
+                    "expected an amount above 0 and not above the surface's max",
+                ));
+            }
+            if prizes[count].is_some() {
+                return Err(FieldError::new(&field, "this count is listed twice"));
+            }
+            prizes[count] = Some(m);
+        }
+        let Some(lowest) = prizes.iter().position(Option::is_some) else {
+            return Err(FieldError::new(
+                "prizes",
+                "expected one or more prized counts",
+            ));
+        };
+        let near_miss =
+            super::common::share(raw.near_miss).map_err(|e| FieldError::new("near_miss", e))?;
+        if near_miss > 0 && lowest < 2 {
+            return Err(FieldError::new(
+                "near_miss",
+                "one match short of 1 is every losing card: set near_miss = 0 or prize 2 or \
+                 more matches",
+            ));
+        }
+        let (lines, blockers) = match raw.grid {
+            None => {
+                if raw.free_centre {
+                    return Err(FieldError::new("free_centre", "a free centre needs a grid"));
+                }
+                (Vec::new(), Vec::new())
+            }
+            Some(n) => {
+                let centre = (raw.free_centre && n % 2 == 1).then_some((n / 2) * n + n / 2);
+                if raw.free_centre && centre.is_none() {
+                    return Err(FieldError::new("free_centre", "an even grid has no centre"));
+                }
+                let cells = n * n - usize::from(centre.is_some());
+                if !(3..=7).contains(&n) || cells != numbers {
+                    return Err(FieldError::new(
+                        "grid",
+                        format!(
+                            "expected a side of 3 to 7 holding the card's {numbers} numbers \
+                             ({n}×{n}{})",
+                            if centre.is_some() {
+                                " less the centre"
+                            } else {
+                                ""
+                            }
+                        ),
+                    ));
+                }
+                // Grid position → card cell (None for the free centre).
+                let cell = |p: usize| match centre {
+                    Some(c) if p == c => None,
+                    Some(c) if p > c => Some(p - 1),
+                    _ => Some(p),
+                };
+                let mut lines = Vec::new();
+                for i in 0..n {
+                    lines.push((0..n).filter_map(|j| cell(i * n + j)).collect::<Vec<_>>());
+                    lines.push((0..n).filter_map(|j| cell(j * n + i)).collect());
+                }
+                lines.push((0..n).filter_map(|i| cell(i * n + i)).collect());
+                lines.push((0..n).filter_map(|i| cell(i * n + n - 1 - i)).collect());
+                let blockers: Vec<Vec<usize>> = permutations(n)
+                    .into_iter()
+                    .filter(|p| {
+                        (0..n).all(|r| cell(r * n + p[r]).is_some())
+                            && (0..n).any(|r| p[r] == r)
+                            && (0..n).any(|r| p[r] == n - 1 - r)
+                    })
+                    .map(|p| (0..n).filter_map(|r| cell(r * n + p[r])).collect())
+                    .collect();
+                if blockers.is_empty() {
+                    return Err(FieldError::new(
+                        "grid",
+                        format!("a {n}×{n} card cannot keep one unmatched cell on every line"),
+                    ));
+                }
+                if lowest > numbers - n + 1 {
+                    return Err(FieldError::new(
+                        "prizes",
+                        format!(
+                            "a {n}×{n} card shows at most {} matches with no full line",
+                            numbers - n
+                        ),
+                    ));
+                }
+                (lines, blockers)
+            }
+        };
+        let values = style::numbers(raw.from, raw.to, width);
+        let mut columns: Vec<Column> = (1..=numbers)
+            .map(|i| Column {
+                name: format!("{}_n{i}", ctx.id),
+                kind: ColumnKind::Symbol,
+                values: values.clone(),
+            })
+            .collect();
+        columns.extend((1..=drawn).map(|i| Column {
+            name: format!("{}_d{i}", ctx.id),
+            kind: ColumnKind::Symbol,
+            values: values.clone(),
+        }));
+        let area = raw.area.unwrap_or_else(|| ctx.id.to_string());
+        Ok(MatchCount {
+            id: ctx.id.to_string(),
+            label: ctx.label(&area).to_string(),
+            areas: vec![area],
+            columns,
+            numbers,
+            drawn,
+            range,
+            prizes,
+            lowest,
+            grid: raw.grid,
+            free_centre: raw.free_centre,
+            lines,
+            blockers,
+            near_miss,
+        })
+    }
+
+    /// The most matches a face may show (fewer on a grid card: one cell per line unmatched).
+    fn most(&self) -> usize {
+        let m = self.numbers.min(self.drawn);
+        match self.grid {
+            Some(n) => m.min(self.numbers - n),
+            None => m,
+        }
+    }
+
+    /// The counts a win of `amount` may show.
+    fn counts_for(&self, amount: Money) -> Vec<usize> {
+        (0..=self.most())
+            .filter(|&m| self.prizes.get(m).copied().flatten() == Some(amount))
+            .collect()
+    }
+
+    /// Which card cells match on `face`.
+    fn matched(&self, face: &Face) -> Vec<bool> {
+        let mut drawn = [false; 256];
+        for &c in &face.codes[self.numbers..self.numbers + self.drawn] {
+            drawn[c as usize] = true;
+        }
+        face.codes[..self.numbers]
+            .iter()
+            .map(|&c| drawn[c as usize])
+            .collect()
+    }
+}
+
+impl Mechanic for MatchCount {
+    fn name(&self) -> &'static str {
+        "match_count"
+    }
+
+    fn areas(&self) -> &[String] {
+        &self.areas
+    }
+
+    fn columns(&self) -> &[Column] {
+        &self.columns
+    }
+
+    fn shown_amounts(&self) -> Vec<Money> {
+        Vec::new()
+    }
+
+    fn check_way(&self, way: &Way) -> Result<(), String> {
+        match way.wins.as_slice() {
+            [] => Ok(()),
+            [w] => {
+                if w.area.is_some_and(|a| a != 0) {
+                    return Err(format!("surface \"{}\" has one play area", self.id));
+                }
+                if self.counts_for(w.amount).is_empty() {
+                    return Err(format!(
+                        "win {} is no prized count's amount on surface \"{}\"{}",
+                        w.amount,
+                        self.id,
+                        if self.grid.is_some() {
+                            format!(" (at most {} matches, with no full line)", self.most())
+                        } else {
+                            String::new()
+                        }
+                    ));
+                }
+                Ok(())
+            }
+            _ => Err(format!(
+                "{} wins, but surface \"{}\" wins once (by its count of matches)",
+                way.wins.len(),
+                self.id
+            )),
+        }
+    }
+
+    fn synthesize_showing(
+        &self,
+        way: &Way,
+        show: Option<&str>,
+        rng: &mut FaceRng,
+    ) -> Result<Face, String> {
+        if let Some(id) = show {
+            self.can_show(way, id)?;
+        }
+        self.check_way(way)?;
+        let m = match way.wins.first() {
+            Some(w) => {
+                let counts = self.counts_for(w.amount);
+                counts[below(rng, counts.len() as u32) as usize]
+            }
+            None if self.lowest >= 2 && (show.is_some() || chance(rng, self.near_miss)) => {
+                self.lowest - 1
+            }
+            None if self.lowest >= 2 => below(rng, self.lowest as u32 - 1) as usize,
+            None => 0,
+        };
+        // The card cells that match.
+        let mut is_match = vec![false; self.numbers];
+        if self.grid.is_some() {
+            let blocker = &self.blockers[below(rng, self.blockers.len() as u32) as usize];
+            let open: Vec<usize> = (0..self.numbers).filter(|c| !blocker.contains(c)).collect();
+            for p in pick_distinct(rng, open.len() as u32, m) {
+                is_match[open[p as usize]] = true;
+            }
+        } else {
+            for p in pick_distinct(rng, self.numbers as u32, m) {
+                is_match[p as usize] = true;
+            }
+        }
+        // Distinct numbers: the matches, the card's others, the drawn's others.
+        let vals = pick_distinct(rng, self.range, self.numbers + self.drawn - m);
+        let mut face = Face::default();
+        let (shared, rest) = vals.split_at(m);
+        let (card_only, drawn_only) = rest.split_at(self.numbers - m);
+        let (mut s, mut o) = (shared.iter(), card_only.iter());
+        for (c, &hit) in is_match.iter().enumerate() {
+            let v = if hit { s.next() } else { o.next() };
+            face.codes[c] = *v.expect("counted") as u8;
+        }
+        let mut at_drawn = vec![false; self.drawn];
+        for p in pick_distinct(rng, self.drawn as u32, m) {
+            at_drawn[p as usize] = true;
+        }
+        let (mut s, mut o) = (shared.iter(), drawn_only.iter());
+        for (d, &hit) in at_drawn.iter().enumerate() {
+            let v = if hit { s.next() } else { o.next() };
+            face.codes[self.numbers + d] = *v.expect("counted") as u8;
+        }
+        Ok(face)
+    }
+
+    fn features(&self) -> Vec<FeatureInfo> {
+        if self.near_miss == 0 {
+            return Vec::new();
+        }
+        vec![FeatureInfo {
+            id: NEAR_MISS,
+            kind: FeatureKind::NearMiss,
+            about: "a losing card one match short of the lowest prized count",
+        }]
+    }
+
+    fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
+        if id != NEAR_MISS {
+            return Err(format!("the match_count style shows no feature \"{id}\""));
+        }
+        if self.near_miss == 0 {
+            return Err(format!("{id} has a rate of 0 on surface \"{}\"", self.id));
+        }
+        if !way.wins.is_empty() {
+            return Err(format!(
+                "{id} needs a losing card, and way \"{}\" wins on \"{}\"",
+                way.id, self.id
+            ));
+        }
+        Ok(())
+    }
+
+    fn always_shows(&self, way: &Way) -> Vec<&'static str> {
+        if way.wins.is_empty() && self.near_miss == 1_000_000 {
+            vec![NEAR_MISS]
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn panels(&self) -> Vec<Panel> {
+        let card_rows: Vec<Vec<usize>> = match self.grid {
+            Some(n) => {
+                let mut rows = vec![Vec::new(); n];
+                let centre = self.free_centre.then_some((n / 2) * n + n / 2);
+                let mut cell = 0;
+                for p in 0..n * n {
+                    if Some(p) != centre {
+                        rows[p / n].push(cell);
+                        cell += 1;
+                    }
+                }
+                rows
+            }
+            None => vec![(0..self.numbers).collect()],
+        };
+        let drawn: Vec<usize> = (self.numbers..self.numbers + self.drawn).collect();
+        vec![
+            Panel {
+                id: self.id.clone(),
+                rows: card_rows,
+            },
+            Panel {
+                id: format!("{}_drawn", self.id),
+                rows: drawn.chunks(8).map(<[usize]>::to_vec).collect(),
+            },
+        ]
+    }
+
+    fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark> {
+        let kind = if !ev.wins.is_empty() {
+            MarkKind::Win
+        } else if ev.shows(NEAR_MISS) {
+            MarkKind::NearMiss
+        } else {
+            return Vec::new();
+        };
+        let matched = self.matched(face);
+        let card: Vec<u8> = face.codes[..self.numbers].to_vec();
+        let mut out: Vec<Mark> = (0..self.numbers)
+            .filter(|&c| matched[c])
+            .map(|column| Mark {
+                area: 0,
+                column,
+                kind,
+            })
+            .collect();
+        for d in 0..self.drawn {
+            let col = self.numbers + d;
+            if card.contains(&face.codes[col]) {
+                out.push(Mark {
+                    area: 0,
+                    column: col,
+                    kind,
+                });
+            }
+        }
+        out
+    }
+
+    fn evaluate(&self, face: &Face) -> Evaluation {
+        let mut ev = Evaluation::default();
+        let repeats = |codes: &[u8]| {
+            let mut seen = [false; 256];
+            codes
+                .iter()
+                .any(|&c| std::mem::replace(&mut seen[c as usize], true))
+        };
+        if repeats(&face.codes[..self.numbers]) {
+            ev.ambiguities.push(AMB_CARD_REPEAT);
+        }
+        if repeats(&face.codes[self.numbers..self.numbers + self.drawn]) {
+            ev.ambiguities.push(AMB_DRAWN_REPEAT);
+        }
+        let matched = self.matched(face);
+        if self
+            .lines
+            .iter()
+            .any(|line| line.iter().all(|&c| matched[c]))
+        {
+            ev.ambiguities.push(AMB_LINE);
+        }
+        let m = matched.iter().filter(|&&x| x).count();
+        match self.prizes.get(m).copied().flatten() {
+            Some(amount) => ev.wins.push(AreaWin { area: 0, amount }),
+            None => {
+                if m > self.lowest {
+                    ev.ambiguities.push(AMB_UNPAID_ABOVE);
+                } else if m + 1 == self.lowest && self.lowest >= 2 {
+                    ev.losing_features.push(AreaFeature {
+                        area: 0,
+                        name: NEAR_MISS,
+                    });
+                }
+            }
+        }
+        ev
+    }
+
+    fn describe(&self) -> Vec<String> {
+        let vals = &self.columns[0].values;
+        let legend: Vec<String> = self
+            .prizes
+            .iter()
+            .enumerate()
+            .filter_map(|(m, p)| p.map(|a| format!("{m} matches win {a}")))
+            .collect();
+        let mut v = vec![format!(
+            "« {} » wins by the number of its {} numbers found among the {} drawn numbers \
+             (numbers {} to {}): {}; any other count loses.",
+            self.label,
+            self.numbers,
+            self.drawn,
+            vals[0],
+            vals.last().expect("a range"),
+            legend.join(", ")
+        )];
+        if let Some(n) = self.grid {
+            v.push(format!(
+                "The card is a {n}×{n} grid{}; it pays by count only, and no card shows a full \
+                 row, column or diagonal of matches{}, so it never reads as a bingo line.",
+                if self.free_centre {
+                    " with a free centre"
+                } else {
+                    ""
+                },
+                if self.free_centre {
+                    " (the free centre counting as matched)"
+                } else {
+                    ""
+                }
+            ));
+        }
+        v.push(format!(
+            "No face shows more matches than a prized count without a prize of its own. Near \
+             miss (one match short of {}) on {:.2}% of losing cards.",
+            self.lowest,
+            f64::from(self.near_miss) / 1e4
+        ));
+        v
+    }
+}
+
+fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Mechanic>, FieldError> {
+    Ok(Box::new(MatchCount::new(style::parse(table)?, ctx)?))
+}
+
+/// The match count style's entry in the library.
+pub static INFO: StyleInfo = StyleInfo {
+    name: "match_count",
+    term: "match count (bingo-like cards, lotto-like grids)",
+    about: "Your numbers against drawn numbers; the prize legend pays by the number of \
+            matches (prizes = { \"5\" = 10, \"6\" = 100 }); any other count loses.",
+    naive: "A player counts matches and reads a legend count as \"that many or more\", and a \
+            bingo player reads a full line of a grid card as a win: no face shows an unpaid \
+            count above a paid one, a repeated number, or a full line of matches.",
+    columns: "{id}_n{i} (the card, row by row, free centre left out), {id}_d{i} (drawn)",
+    params: &[
+        Param {
+            name: "numbers",
+            kind: "integer",
+            default: None,
+            about: "numbers on the card",
+        },
+        Param {
+            name: "drawn",
+            kind: "integer",
+            default: None,
+            about: "drawn numbers shown under the scratch",
+        },
+        Param {
+            name: "from",
+            kind: "integer",
+            default: None,
+            about: "lowest number",
+        },
+        Param {
+            name: "to",
+            kind: "integer",
+            default: None,
+            about: "highest number (the range holds the card's and the drawn numbers apart)",
+        },
+        Param {
+            name: "width",
+            kind: "integer",
+            default: Some("digits of `to`"),
+            about: "digits each number is written with (zero-padded)",
+        },
+        Param {
+            name: "prizes",
+            kind: "table count → amount",
+            default: None,
+            about: "the amount each number of matches wins (the printed legend)",
+        },
+        Param {
+            name: "grid",
+            kind: "integer",
+            default: Some("none (a row of numbers)"),
+            about: "side of a square grid card (3 to 7); no full line of matches is shown",
+        },
+        Param {
+            name: "free_centre",
+            kind: "boolean",
+            default: Some("false"),
+            about: "an odd grid's centre is a free cell (not a number)",
+        },
+        Param {
+            name: "near_miss",
+            kind: "share",
+            default: Some("0"),
+            about: "share of losing cards one match short of the lowest prized count",
+        },
+        Param {
+            name: "area",
+            kind: "string",
+            default: Some("the surface id"),
+            about: "the play area's name, as ways' `areas` name it",
+        },
+    ],
+    example: r#"[[surfaces]]
+style = "match_count"
+id = "bingo"
+numbers = 24
+drawn = 24
+from = 1
+to = 75
+grid = 5
+free_centre = true
+near_miss = 0.3
+prizes = { "9" = 2, "10" = 5, "11" = 20, "12" = 100 }
+"#,
+    build,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Captions;
+    use crate::lots::Win;
+    use rand_core::SeedableRng;
+
+    const BINGO: &str = "numbers = 24\ndrawn = 24\nfrom = 1\nto = 75\ngrid = 5\n\
+        free_centre = true\nnear_miss = 0.3\n\
+        prizes = { \"9\" = 2, \"10\" = 5, \"11\" = 20, \"12\" = 100 }\n";
+    const LOTTO: &str = "numbers = 6\ndrawn = 6\nfrom = 1\nto = 49\nnear_miss = 0.5\n\
+        prizes = { \"3\" = 2, \"4\" = 20, \"5\" = 100, \"6\" = 100 }\n";
+
+    fn make(text: &str) -> Result<MatchCount, FieldError> {
+        let caps = Captions::default();
+        let labels = BTreeMap::from([("b".to_string(), "Bingo".to_string())]);
+        let ctx = StyleCtx {
+            id: "b",
+            captions: &caps,
+            labels: &labels,
+            tier_amounts: &[],
+            way_ids: &[],
+            max: None,
+        };
+        MatchCount::new(style::parse(toml::from_str(text).unwrap())?, &ctx)
+    }
+
+    fn way(wins: &[u64]) -> Way {
+        Way {
+            id: "w".into(),
+            tier: if wins.is_empty() { None } else { Some(0) },
+            amount: Money(wins.iter().sum::<u64>() * 100),
+            count: 1,
+            wins: wins
+                .iter()
+                .map(|&a| Win {
+                    area: None,
+                    amount: Money(a * 100),
+                })
+                .collect(),
+        }
+    }
+
+    /// A face from its numbers as printed.
+    fn face(card: &[u8], drawn: &[u8]) -> Face {
+        let mut f = Face::default();
+        for (i, &n) in card.iter().chain(drawn).enumerate() {
+            f.codes[i] = n - 1;
+        }
+        f
+    }
+
+    #[test]
+    fn columns_panels_and_blockers() {
+        let m = make(BINGO).unwrap();
+        assert_eq!(m.columns().len(), 48);
+        assert_eq!(m.columns()[0].name, "b_n1");
+        assert_eq!(m.columns()[24].name, "b_d1");
+        assert_eq!(m.columns()[0].values[0], "01");
+        let p = m.panels();
+        assert_eq!(p[0].rows[2], vec![10, 11, 12, 13]);
+        assert_eq!(p[1].id, "b_drawn");
+        assert_eq!(m.lines.len(), 12);
+        // The centre row and column hold 4 cells; the diagonals too.
+        assert_eq!(m.lines.iter().filter(|l| l.len() == 4).count(), 4);
+        assert_eq!(m.most(), 19);
+        // Permutations of 5 avoiding the centre and meeting both diagonals.
+        assert!(!m.blockers.is_empty());
+        assert!(m.blockers.iter().all(|b| b.len() == 5));
+        assert_eq!(permutations(3).len(), 6);
+        assert!(m.describe()[0].starts_with("« Bingo » wins by the number of its 24 numbers"));
+    }
+
+    #[test]
+    fn hand_made_faces_are_judged_by_the_count() {
+        let m = make(LOTTO).unwrap();
+        // 3 matches: 2.
+        let ev = m.evaluate(&face(&[1, 2, 3, 4, 5, 6], &[3, 2, 1, 40, 41, 42]));
+        assert_eq!(
+            ev.wins.as_slice(),
+            [AreaWin {
+                area: 0,
+                amount: Money(200)
+            }]
+        );
+        assert!(ev.ambiguities.is_empty());
+        // 2 matches: near miss.
+        let ev = m.evaluate(&face(&[1, 2, 3, 4, 5, 6], &[6, 2, 10, 40, 41, 42]));
+        assert!(ev.wins.is_empty() && ev.shows(NEAR_MISS));
+        // A repeated drawn number.
+        let ev = m.evaluate(&face(&[1, 2, 3, 4, 5, 6], &[7, 7, 10, 40, 41, 42]));
+        assert_eq!(ev.ambiguities, vec![AMB_DRAWN_REPEAT]);
+        let ev = m.evaluate(&face(&[1, 1, 3, 4, 5, 6], &[7, 8, 10, 40, 41, 42]));
+        assert_eq!(ev.ambiguities, vec![AMB_CARD_REPEAT]);
+        // A count above the lowest with no prize of its own.
+        let gap = make(&LOTTO.replace("\"4\" = 20, ", "")).unwrap();
+        let ev = gap.evaluate(&face(&[1, 2, 3, 4, 5, 6], &[1, 2, 3, 4, 41, 42]));
+        assert!(ev.wins.is_empty());
+        assert_eq!(ev.ambiguities, vec![AMB_UNPAID_ABOVE]);
+        assert!(gap.check_way(&way(&[20])).is_err());
+    }
+
+    #[test]
+    fn a_full_line_on_a_grid_card_is_flagged() {
+        let m = make(BINGO).unwrap();
+        // Card 1..=24; drawn: the top row (1..=5) and 20 others not on the card.
+        let card: Vec<u8> = (1..=24).collect();
+        let mut drawn: Vec<u8> = (1..=5).collect();
+        drawn.extend(50..69);
+        let ev = m.evaluate(&face(&card, &drawn));
+        assert_eq!(ev.ambiguities, vec![AMB_LINE]);
+        // The centre column through the free centre: cells 2, 7, 16, 21 (numbers 3 8 17 22).
+        let mut drawn: Vec<u8> = vec![3, 8, 17, 22];
+        drawn.extend(50..70);
+        let ev = m.evaluate(&face(&card, &drawn));
+        assert_eq!(ev.ambiguities, vec![AMB_LINE]);
+        // Four of the top row only: no line, 4 matches, losing.
+        let mut drawn: Vec<u8> = (1..=4).collect();
+        drawn.extend(50..70);
+        let ev = m.evaluate(&face(&card, &drawn));
+        assert!(ev.ambiguities.is_empty() && ev.wins.is_empty());
+    }
+
+    #[test]
+    fn every_way_round_trips_with_no_line_and_no_repeat() {
+        for (text, wins) in [(BINGO, vec![2, 5, 20, 100]), (LOTTO, vec![2, 20, 100])] {
+            let m = make(text).unwrap();
+            let mut ways = vec![way(&[])];
+            ways.extend(wins.iter().map(|&a| way(&[a])));
+            for w in &ways {
+                m.check_way(w).unwrap();
+                for seed in 0..300u64 {
+                    let f = m.synthesize(w, &mut FaceRng::seed_from_u64(seed)).unwrap();
+                    let ev = m.evaluate(&f);
+                    assert!(ev.ambiguities.is_empty(), "{seed}: {:?}", ev.ambiguities);
+                    assert_eq!(ev.prize(), w.amount);
+                }
+            }
+        }
+        // 100 is paid by 5 and 6 matches on the lotto grid: both show.
+        let m = make(LOTTO).unwrap();
+        let mut rng = FaceRng::seed_from_u64(0);
+        let counts: Vec<usize> = (0..100)
+            .map(|_| {
+                let f = m.synthesize(&way(&[100]), &mut rng).unwrap();
+                m.matched(&f).iter().filter(|&&x| x).count()
+            })
+            .collect();
+        assert!(counts.contains(&5) && counts.contains(&6));
+    }
+
+    #[test]
+    fn near_miss_when_asked_and_at_its_rate() {
+        let m = make(BINGO).unwrap();
+        let lose = way(&[]);
+        for seed in 0..200u64 {
+            let f = m
+                .synthesize_showing(&lose, Some(NEAR_MISS), &mut FaceRng::seed_from_u64(seed))
+                .unwrap();
+            let ev = m.evaluate(&f);
+            assert!(ev.shows(NEAR_MISS) && ev.wins.is_empty());
+            let marks = m.marks(&f, &ev);
+            // 8 matched numbers on the card and 8 among the drawn.
+            assert_eq!(marks.len(), 16);
+        }
+        assert!(m.can_show(&way(&[2]), NEAR_MISS).is_err());
+        let mut rng = FaceRng::seed_from_u64(1);
+        let shown = (0..1000)
+            .filter(|_| {
+                m.evaluate(&m.synthesize(&lose, &mut rng).unwrap())
+                    .shows(NEAR_MISS)
+            })
+            .count();
+        assert!((260..340).contains(&shown), "{shown}");
+    }
+
+    #[test]
+    fn infeasible_cards_and_ways_are_refused() {
+        assert_eq!(
+            make(&BINGO.replace("to = 75", "to = 40"))
+                .err()
+                .unwrap()
+                .field,
+            "to"
+        );
+        assert_eq!(
+            make(&BINGO.replace("\"12\" = 100", "\"25\" = 100"))
+                .err()
+                .unwrap()
+                .field,
+            "prizes.25"
+        );
+        assert_eq!(
+            make(&BINGO.replace("grid = 5", "grid = 7"))
+                .err()
+                .unwrap()
+                .field,
+            "grid"
+        );
+        // 20 matches and more always make a line on a 5×5 card.
+        let high = BINGO.replace("\"12\" = 100", "\"12\" = 100, \"20\" = 500");
+        let m = make(&high).unwrap();
+        assert!(m
+            .check_way(&way(&[500]))
+            .unwrap_err()
+            .contains("at most 19"));
+        let m = make(LOTTO).unwrap();
+        assert!(m.check_way(&way(&[2, 2])).is_err());
+        assert!(m.check_way(&way(&[5])).is_err());
+        let one = LOTTO.replace("\"3\" = 2", "\"1\" = 2");
+        assert_eq!(make(&one).err().unwrap().field, "near_miss");
+    }
+
+    #[test]
+    fn same_seed_same_face() {
+        let m = make(LOTTO).unwrap();
+        let f = m
+            .synthesize(&way(&[20]), &mut FaceRng::seed_from_u64(42))
+            .unwrap();
+        assert_eq!(
+            f,
+            m.synthesize(&way(&[20]), &mut FaceRng::seed_from_u64(42))
+                .unwrap()
+        );
+        assert_eq!(&f.codes[..12], &VECTOR[..]);
+    }
+
+    /// Face codes for seed 42, way 20 (value stability).
+    const VECTOR: [u8; 12] = [4, 38, 9, 8, 32, 48, 17, 4, 38, 10, 8, 32];
+
+    #[test]
+    fn the_library_example_builds() {
+        let doc: toml::Table = toml::from_str(INFO.example).unwrap();
+        let mut t = doc["surfaces"].as_array().unwrap()[0]
+            .as_table()
+            .unwrap()
+            .clone();
+        assert_eq!(t.remove("style").unwrap().as_str(), Some(INFO.name));
+        let id = t.remove("id").unwrap().as_str().unwrap().to_string();
+        let amounts: Vec<Money> = (1..=1000).map(|a| Money(a * 100)).collect();
+        let caps = Captions {
+            texts: amounts.iter().map(|a| format!("C{a}")).collect(),
+            amounts,
+        };
+        let labels = BTreeMap::new();
+        let ctx = StyleCtx {
+            id: &id,
+            captions: &caps,
+            labels: &labels,
+            tier_amounts: &[],
+            way_ids: &[],
+            max: None,
+        };
+        let m = (INFO.build)(t, &ctx).unwrap();
+        assert_eq!(m.name(), INFO.name);
+    }
+}

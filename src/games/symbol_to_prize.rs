@@ -1,0 +1,1089 @@
+//! The *symbol to prize* play style (`style = "symbol_to_prize"`; the industry's "symbol to
+//! prize", "find the symbol, win the prize").
+//!
+//! **Rule.** The surface shows `cells` symbol cells and prints a **legend**: symbol →
+//! amount. Each cell showing a legend symbol wins its legend amount; the wins add up, one win
+//! of the play area per winning cell, at most `max_wins` on a face. Cells that do not win show
+//! **decoys** (symbols outside the legend).
+//!
+//! - **Multipliers** (`multiplier = { X2 = 2 }`, cells only): a multiplier symbol in any cell
+//!   multiplies every win of the surface by its factor (so a way's wins there are legend
+//!   amounts times one factor). A multiplier on a surface that wins nothing multiplies
+//!   nothing: it is a decoy (feature `decoy_multiplier`).
+//! - **Halves** (`halves = true`, pharaon's colossi): each cell is a pedestal hiding a left
+//!   half and a right half of symbols. A pedestal whose two halves are of one symbol
+//!   rebuilds it and wins its legend amount if it is a legend symbol; rebuilding any other
+//!   symbol loses (feature `decoy_rebuilt`); a pedestal showing one half of a legend symbol
+//!   beside a half of another symbol is a near miss (feature `near_miss_half`). A losing
+//!   pedestal is a near miss at the `near_miss` rate, a rebuilt decoy at the `decoy_rebuilt`
+//!   rate, and shows halves of two different decoys otherwise.
+//!
+//! **Naive reading.** A player finds each legend symbol shown (rebuilt, with halves) and wins
+//! its legend amount, multiplied when a multiplier symbol is shown. That differs from the
+//! rule when more cells win than `max_wins` allows (which of them pay?), or when two
+//! multipliers show (do they multiply each other?). Policy: **never more winning cells than
+//! `max_wins`, never two multipliers** ([`AMB_TOO_MANY_WINS`], [`AMB_TWO_MULTIPLIERS`]).
+//! A player who knows *match symbols* games may also read a symbol repeated in the cells as a
+//! win: **a decoy never shows in two cells** ([`AMB_DECOY_TWICE`]), so `decoys` must have at
+//! least as many symbols as there are cells (a legend symbol may repeat: each cell wins).
+//! Pharaon's colossi set `max_wins = 1`: both pedestals winning never happens.
+//!
+//! **Columns** (surface id `{id}`): `{id}_1..n`, one symbol per cell; with halves
+//! `{id}_p1_left {id}_p1_right … {id}_pn_left {id}_pn_right` (each the symbol whose left,
+//! resp. right, half the pedestal shows). One play area, `area` (default the surface id);
+//! its panel has the same name.
+
+use super::common;
+use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
+use super::{
+    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
+    Mark, MarkKind, Mechanic, Panel, MAX_CELLS, MAX_WINS,
+};
+use crate::lots::Way;
+use crate::money::Money;
+use crate::rng::{below, chance, shuffle};
+use arrayvec::ArrayVec;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// Ambiguity: more cells win than `max_wins` allows.
+pub const AMB_TOO_MANY_WINS: &str = "more winning cells than the surface allows (symbol to prize)";
+/// Ambiguity: the same decoy in two cells (a player may read a repeated symbol as a match).
+pub const AMB_DECOY_TWICE: &str = "the same decoy in two cells (symbol to prize)";
+/// Ambiguity: two multiplier symbols on one surface.
+pub const AMB_TWO_MULTIPLIERS: &str = "two multiplier symbols on one surface (symbol to prize)";
+/// Feature: a pedestal shows one half of a legend symbol beside a half of another symbol.
+pub const NEAR_MISS_HALF: &str = "near_miss_half";
+/// Feature: a pedestal rebuilds a symbol outside the legend, which loses.
+pub const DECOY_REBUILT: &str = "decoy_rebuilt";
+/// Feature: a multiplier on a surface that wins nothing.
+pub const DECOY_MULTIPLIER: &str = "decoy_multiplier";
+
+/// Most cells (or pedestals) on one surface.
+pub const MAX_SPOTS: usize = MAX_WINS;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSymbolToPrize {
+    cells: usize,
+    legend: BTreeMap<String, Money>,
+    decoys: Vec<String>,
+    #[serde(default)]
+    halves: bool,
+    #[serde(default)]
+    max_wins: Option<usize>,
+    #[serde(default)]
+    multiplier: BTreeMap<String, u32>,
+    #[serde(default)]
+    area: Option<String>,
+    #[serde(default)]
+    near_miss: f64,
+    #[serde(default)]
+    decoy_rebuilt: f64,
+    #[serde(default)]
+    decoy_multiplier: f64,
+}
+
+/// A `symbol_to_prize` surface.
+pub struct SymbolToPrize {
+    areas: Vec<String>,
+    columns: Vec<Column>,
+    /// Legend symbols (codes `0..legend.len()`), by amount then name.
+    legend: Vec<(String, Money)>,
+    /// Decoy symbols: codes `legend.len()..legend.len() + n_decoys`.
+    n_decoys: usize,
+    /// Multiplier symbols and their factors: the codes after the decoys.
+    multipliers: Vec<(String, u32)>,
+    cells: usize,
+    halves: bool,
+    max_wins: usize,
+    near_miss: u32,
+    decoy_rebuilt: u32,
+    decoy_multiplier: u32,
+    lines: Vec<String>,
+}
+
+impl SymbolToPrize {
+    fn build(table: toml::Table, ctx: &StyleCtx) -> Result<SymbolToPrize, FieldError> {
+        let raw: RawSymbolToPrize = style::parse(table)?;
+        let per_cell = if raw.halves { 2 } else { 1 };
+        if raw.cells == 0 || raw.cells > MAX_SPOTS || per_cell * raw.cells > MAX_CELLS {
+            return Err(FieldError::new(
+                "cells",
+                format!("expected 1 to {MAX_SPOTS} cells, got {}", raw.cells),
+            ));
+        }
+        if raw.legend.is_empty() {
+            return Err(FieldError::new(
+                "legend",
+                "expected at least one symbol with its amount",
+            ));
+        }
+        let mut legend: Vec<(String, Money)> = raw.legend.into_iter().collect();
+        let names: Vec<String> = legend.iter().map(|(s, _)| s.clone()).collect();
+        style::symbols(&names, 1, "legend")?;
+        if let Some((s, _)) = legend.iter().find(|(_, m)| m.is_zero()) {
+            return Err(FieldError::new(
+                format!("legend.{s}"),
+                "expected an amount above 0",
+            ));
+        }
+        legend.sort_by(|a, b| (a.1, &a.0).cmp(&(b.1, &b.0)));
+        let decoys = style::symbols(&raw.decoys, if raw.halves { 2 } else { 1 }, "decoys")?;
+        if let Some(d) = decoys.iter().find(|d| names.contains(d)) {
+            return Err(FieldError::new(
+                "decoys",
+                format!("\"{d}\" is in the legend; a decoy is a symbol outside it"),
+            ));
+        }
+        if !raw.halves && decoys.len() < raw.cells {
+            return Err(FieldError::new(
+                "decoys",
+                format!(
+                    "a losing face shows {} different decoys: expected at least {} decoys, got {}",
+                    raw.cells,
+                    raw.cells,
+                    decoys.len()
+                ),
+            ));
+        }
+        let mut multipliers: Vec<(String, u32)> = raw.multiplier.into_iter().collect();
+        if raw.halves && !multipliers.is_empty() {
+            return Err(FieldError::new(
+                "multiplier",
+                "multipliers are shown in cells, not on pedestals of halves",
+            ));
+        }
+        for (s, k) in &multipliers {
+            if *k < 2 || *k > 1000 {
+                return Err(FieldError::new(
+                    format!("multiplier.{s}"),
+                    format!("expected a factor of 2 to 1000, got {k}"),
+                ));
+            }
+            if names.contains(s) || decoys.contains(s) {
+                return Err(FieldError::new(
+                    format!("multiplier.{s}"),
+                    format!("\"{s}\" is already a legend symbol or a decoy"),
+                ));
+            }
+        }
+        let mnames: Vec<String> = multipliers.iter().map(|(s, _)| s.clone()).collect();
+        style::symbols(&mnames, 0, "multiplier")?;
+        multipliers.sort_by(|a, b| (a.1, &a.0).cmp(&(b.1, &b.0)));
+        if !multipliers.is_empty() && raw.cells < 2 {
+            return Err(FieldError::new(
+                "multiplier",
+                "a multiplier takes a cell of its own: expected at least 2 cells",
+            ));
+        }
+        let max_wins = raw.max_wins.unwrap_or(raw.cells);
+        if max_wins == 0 || max_wins > raw.cells {
+            return Err(FieldError::new(
+                "max_wins",
+                format!("expected 1 to {} (the cells), got {max_wins}", raw.cells),
+            ));
+        }
+        let share = |x: f64, f: &str| common::share(x).map_err(|e| FieldError::new(f, e));
+        let near_miss = share(raw.near_miss, "near_miss")?;
+        let decoy_rebuilt = share(raw.decoy_rebuilt, "decoy_rebuilt")?;
+        let decoy_multiplier = share(raw.decoy_multiplier, "decoy_multiplier")?;
+        if !raw.halves && (near_miss > 0 || decoy_rebuilt > 0) {
+            let f = if near_miss > 0 {
+                "near_miss"
+            } else {
+                "decoy_rebuilt"
+            };
+            return Err(FieldError::new(
+                f,
+                "near misses and rebuilt decoys are shown on pedestals of halves \
+                 (`halves = true`)",
+            ));
+        }
+        if near_miss + decoy_rebuilt > 1_000_000 {
+            return Err(FieldError::new(
+                "decoy_rebuilt",
+                "near_miss + decoy_rebuilt is above 1",
+            ));
+        }
+        if decoy_multiplier > 0 && multipliers.is_empty() {
+            return Err(FieldError::new(
+                "decoy_multiplier",
+                "no `multiplier` symbol to show",
+            ));
+        }
+        let mut values: Vec<String> = names_in(&legend);
+        values.extend(decoys.iter().cloned());
+        values.extend(multipliers.iter().map(|(s, _)| s.clone()));
+        if values.len() > common::MAX_SYMBOLS {
+            return Err(FieldError::new(
+                "decoys",
+                format!("at most {} symbols in all", common::MAX_SYMBOLS),
+            ));
+        }
+        let id = ctx.id;
+        let col = |name: String| Column {
+            name,
+            kind: ColumnKind::Symbol,
+            values: values.clone(),
+        };
+        let columns: Vec<Column> = if raw.halves {
+            (1..=raw.cells)
+                .flat_map(|i| [format!("{id}_p{i}_left"), format!("{id}_p{i}_right")])
+                .map(col)
+                .collect()
+        } else {
+            (1..=raw.cells).map(|i| col(format!("{id}_{i}"))).collect()
+        };
+        let area = raw.area.unwrap_or_else(|| ctx.id.to_string());
+        if area.is_empty() || !area.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            return Err(FieldError::new(
+                "area",
+                format!("\"{area}\" is not a play area name: expected ASCII letters, digits or _"),
+            ));
+        }
+        let mut m = SymbolToPrize {
+            areas: vec![area],
+            columns,
+            legend,
+            n_decoys: decoys.len(),
+            multipliers,
+            cells: raw.cells,
+            halves: raw.halves,
+            max_wins,
+            near_miss,
+            decoy_rebuilt,
+            decoy_multiplier,
+            lines: Vec::new(),
+        };
+        m.lines = m.description(ctx);
+        Ok(m)
+    }
+
+    fn n_legend(&self) -> usize {
+        self.legend.len()
+    }
+
+    fn is_legend(&self, code: u8) -> bool {
+        usize::from(code) < self.n_legend()
+    }
+
+    /// The factor of `code` if it is a multiplier symbol.
+    fn factor(&self, code: u8) -> Option<u32> {
+        let first = self.n_legend() + self.n_decoys;
+        usize::from(code)
+            .checked_sub(first)
+            .and_then(|i| self.multipliers.get(i))
+            .map(|m| m.1)
+    }
+
+    /// The factors (1 for none, else a multiplier's) by which `way` can be carried, with
+    /// the legend codes each win may show.
+    fn readings(&self, way: &Way) -> Vec<(u32, Vec<Vec<u8>>)> {
+        let mut out = Vec::new();
+        let factors = std::iter::once((1u32, None)).chain(
+            self.multipliers
+                .iter()
+                .enumerate()
+                .map(|(i, m)| (m.1, Some(i))),
+        );
+        for (k, mult) in factors {
+            if way.wins.is_empty() && mult.is_some() {
+                continue;
+            }
+            if mult.is_some() && way.wins.len() >= self.cells {
+                continue;
+            }
+            let per_win: Vec<Vec<u8>> = way
+                .wins
+                .iter()
+                .map(|w| {
+                    (0..self.n_legend())
+                        .filter(|&s| self.legend[s].1.cents() * u64::from(k) == w.amount.cents())
+                        .map(|s| s as u8)
+                        .collect()
+                })
+                .collect();
+            if per_win.iter().all(|c: &Vec<u8>| !c.is_empty())
+                && !out.iter().any(|r: &(u32, _)| r.0 == k)
+            {
+                out.push((k, per_win));
+            }
+        }
+        out
+    }
+
+    /// The multiplier symbol code of factor `k` (the first of that factor).
+    fn multiplier_code(&self, k: u32) -> Option<u8> {
+        self.multipliers
+            .iter()
+            .position(|m| m.1 == k)
+            .map(|i| (self.n_legend() + self.n_decoys + i) as u8)
+    }
+
+    fn share(&self, id: &str) -> Option<u32> {
+        match id {
+            NEAR_MISS_HALF if self.halves => Some(self.near_miss),
+            DECOY_REBUILT if self.halves => Some(self.decoy_rebuilt),
+            DECOY_MULTIPLIER if !self.halves => Some(self.decoy_multiplier),
+            _ => None,
+        }
+    }
+
+    /// A losing pedestal (left, right): of the kind `forced` names, else drawn at the rates.
+    fn losing_pedestal(&self, forced: Option<&str>, rng: &mut FaceRng) -> (u8, u8) {
+        let n_win = self.n_legend() as u32;
+        let n_dec = self.n_decoys as u32;
+        let u = match forced {
+            Some(NEAR_MISS_HALF) => 0,
+            Some(DECOY_REBUILT) => self.near_miss,
+            _ => below(rng, 1_000_000),
+        };
+        if u < self.near_miss {
+            // One half of a legend symbol beside a half of any other symbol.
+            let w = below(rng, n_win);
+            let mut x = below(rng, n_win + n_dec - 1);
+            if x >= w {
+                x += 1;
+            }
+            if below(rng, 2) == 0 {
+                (w as u8, x as u8)
+            } else {
+                (x as u8, w as u8)
+            }
+        } else if u < self.near_miss + self.decoy_rebuilt {
+            let d = (n_win + below(rng, n_dec)) as u8;
+            (d, d)
+        } else {
+            let d = common::pick_distinct(rng, n_dec, 2);
+            ((n_win + d[0]) as u8, (n_win + d[1]) as u8)
+        }
+    }
+
+    fn description(&self, ctx: &StyleCtx) -> Vec<String> {
+        let name = ctx.label(&self.areas[0]);
+        let legend: Vec<String> = self
+            .legend
+            .iter()
+            .map(|(s, m)| format!("{s} {m}"))
+            .collect();
+        let decoys = &self.columns[0].values[self.n_legend()..self.n_legend() + self.n_decoys];
+        let most = if self.max_wins == self.cells {
+            "these wins add up".to_string()
+        } else if self.max_wins == 1 {
+            "at most one of them wins on a ticket".to_string()
+        } else {
+            format!(
+                "at most {} of them win on a ticket, and their wins add up",
+                self.max_wins
+            )
+        };
+        let mut v = Vec::new();
+        if self.halves {
+            v.push(format!(
+                "« {name} » shows {} pedestals, each hiding a left half and a right half; a \
+                 pedestal whose halves rebuild a legend symbol wins its amount ({}); rebuilding \
+                 any other symbol loses; {most}.",
+                self.cells,
+                legend.join(", ")
+            ));
+        } else {
+            v.push(format!(
+                "« {name} » shows {} cells; each cell showing a legend symbol wins its amount \
+                 ({}); {most}.",
+                self.cells,
+                legend.join(", ")
+            ));
+        }
+        v.push(format!(
+            "Symbols outside the legend (decoys): {}.",
+            decoys.join(", ")
+        ));
+        if !self.multipliers.is_empty() {
+            let m: Vec<String> = self
+                .multipliers
+                .iter()
+                .map(|(s, k)| format!("{s} multiplies by {k}"))
+                .collect();
+            v.push(format!(
+                "A multiplier symbol in any cell multiplies every win of « {name} »: {}; never \
+                 two on a ticket.",
+                m.join(", ")
+            ));
+        }
+        v
+    }
+}
+
+fn names_in(legend: &[(String, Money)]) -> Vec<String> {
+    legend.iter().map(|(s, _)| s.clone()).collect()
+}
+
+impl Mechanic for SymbolToPrize {
+    fn name(&self) -> &'static str {
+        "symbol_to_prize"
+    }
+
+    fn areas(&self) -> &[String] {
+        &self.areas
+    }
+
+    fn columns(&self) -> &[Column] {
+        &self.columns
+    }
+
+    /// None: the legend's amounts are printed outside the scratch layer, not on the face.
+    fn shown_amounts(&self) -> Vec<Money> {
+        Vec::new()
+    }
+
+    /// Feasible: every win in this surface's area, at most `max_wins` of them, each a legend
+    /// amount, or all of them legend amounts times one multiplier's factor (with a cell left
+    /// for the multiplier).
+    fn check_way(&self, way: &Way) -> Result<(), String> {
+        if let Some(w) = way.wins.iter().find(|w| w.area.is_some_and(|a| a != 0)) {
+            return Err(format!("play area {:?} is not on this surface", w.area));
+        }
+        if way.wins.len() > self.max_wins {
+            return Err(format!(
+                "{} wins, but at most {} cell(s) win on « {} »",
+                way.wins.len(),
+                self.max_wins,
+                self.areas[0]
+            ));
+        }
+        if self.readings(way).is_empty() {
+            let amounts: Vec<String> = way.wins.iter().map(|w| w.amount.to_string()).collect();
+            let legend: Vec<String> = self
+                .legend
+                .iter()
+                .map(|(s, m)| format!("{s} {m}"))
+                .collect();
+            return Err(format!(
+                "the legend ({}) cannot pay {}{}",
+                legend.join(", "),
+                amounts.join(" + "),
+                if self.multipliers.is_empty() {
+                    ""
+                } else {
+                    ", even with one multiplier on the face"
+                }
+            ));
+        }
+        Ok(())
+    }
+
+    /// Winning cells (pedestals) show a legend symbol of their amount (divided by the factor
+    /// of the multiplier drawn among the feasible ones, which then shows in a cell); the
+    /// others show decoys drawn uniformly (with halves: a near miss, a rebuilt decoy or two
+    /// decoy halves, at the rates). A losing surface shows a multiplier at the
+    /// `decoy_multiplier` rate. Cells are shuffled; each choice is one bounded draw.
+    fn synthesize_showing(
+        &self,
+        way: &Way,
+        show: Option<&str>,
+        rng: &mut FaceRng,
+    ) -> Result<Face, String> {
+        self.check_way(way)?;
+        if let Some(id) = show {
+            self.can_show(way, id)?;
+        }
+        let readings = self.readings(way);
+        let (k, per_win) = if readings.len() == 1 {
+            &readings[0]
+        } else {
+            &readings[below(rng, readings.len() as u32) as usize]
+        };
+        let pick = |rng: &mut FaceRng, c: &[u8]| {
+            if c.len() == 1 {
+                c[0]
+            } else {
+                c[below(rng, c.len() as u32) as usize]
+            }
+        };
+        let mut face = Face::default();
+        if self.halves {
+            let mut peds: ArrayVec<(u8, u8), MAX_SPOTS> = ArrayVec::new();
+            for c in per_win {
+                let s = pick(rng, c);
+                peds.push((s, s));
+            }
+            let mut forced = show;
+            while !peds.is_full() && peds.len() < self.cells {
+                peds.push(self.losing_pedestal(forced.take(), rng));
+            }
+            shuffle(rng, &mut peds);
+            for (p, &(l, r)) in peds.iter().enumerate() {
+                face.codes[2 * p] = l;
+                face.codes[2 * p + 1] = r;
+            }
+        } else {
+            let mut cells: ArrayVec<u8, MAX_SPOTS> = ArrayVec::new();
+            for c in per_win {
+                cells.push(pick(rng, c));
+            }
+            if *k > 1 {
+                cells.push(self.multiplier_code(*k).expect("a reading's factor"));
+            } else if way.wins.is_empty()
+                && (show == Some(DECOY_MULTIPLIER)
+                    || (show.is_none() && chance(rng, self.decoy_multiplier)))
+            {
+                let i = below(rng, self.multipliers.len() as u32) as usize;
+                cells.push((self.n_legend() + self.n_decoys + i) as u8);
+            }
+            let rest = self.cells - cells.len();
+            for d in common::pick_distinct(rng, self.n_decoys as u32, rest) {
+                cells.push((self.n_legend() as u32 + d) as u8);
+            }
+            shuffle(rng, &mut cells);
+            face.codes[..self.cells].copy_from_slice(&cells);
+        }
+        Ok(face)
+    }
+
+    fn features(&self) -> Vec<FeatureInfo> {
+        let all = [
+            (
+                NEAR_MISS_HALF,
+                FeatureKind::NearMiss,
+                "a losing pedestal shows one half of a legend symbol (symbol to prize)",
+            ),
+            (
+                DECOY_REBUILT,
+                FeatureKind::Decoy,
+                "a pedestal rebuilds a symbol outside the legend, which loses (symbol to prize)",
+            ),
+            (
+                DECOY_MULTIPLIER,
+                FeatureKind::Decoy,
+                "a multiplier on a surface that wins nothing (symbol to prize)",
+            ),
+        ];
+        all.into_iter()
+            .filter(|(id, _, _)| self.share(id).is_some_and(|s| s > 0))
+            .map(|(id, kind, about)| FeatureInfo { id, kind, about })
+            .collect()
+    }
+
+    fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
+        let share = self
+            .share(id)
+            .ok_or_else(|| format!("this symbol_to_prize surface shows no feature \"{id}\""))?;
+        if share == 0 {
+            return Err(format!("{id} has a rate of 0 on « {} »", self.areas[0]));
+        }
+        if id == DECOY_MULTIPLIER && !way.wins.is_empty() {
+            return Err(format!(
+                "{id} needs « {} » to win nothing, and way \"{}\" wins there",
+                self.areas[0], way.id
+            ));
+        }
+        if way.wins.len() >= self.cells {
+            return Err(format!(
+                "{id} needs a losing pedestal, and way \"{}\" wins on every one",
+                way.id
+            ));
+        }
+        Ok(())
+    }
+
+    fn always_shows(&self, way: &Way) -> Vec<&'static str> {
+        [NEAR_MISS_HALF, DECOY_REBUILT, DECOY_MULTIPLIER]
+            .into_iter()
+            .filter(|id| {
+                self.share(id) == Some(1_000_000)
+                    && self.can_show(way, id).is_ok()
+                    && (*id != DECOY_MULTIPLIER || way.wins.is_empty())
+            })
+            .collect()
+    }
+
+    /// One row of cells; with halves, one row per pedestal (its left and right halves).
+    fn panels(&self) -> Vec<Panel> {
+        let rows = if self.halves {
+            (0..self.cells).map(|p| vec![2 * p, 2 * p + 1]).collect()
+        } else {
+            vec![(0..self.cells).collect()]
+        };
+        vec![Panel {
+            id: self.areas[0].clone(),
+            rows,
+        }]
+    }
+
+    /// Winning cells (rebuilt legend symbols) and the multiplier of a win are wins; a
+    /// rebuilt decoy and a multiplier on a losing surface are decoys; a legend half beside
+    /// another half is a near miss.
+    fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark> {
+        let c = &face.codes;
+        let mut out = Vec::new();
+        let mut mark = |column: usize, kind: MarkKind| {
+            out.push(Mark {
+                area: 0,
+                column,
+                kind,
+            })
+        };
+        if self.halves {
+            for p in 0..self.cells {
+                let (l, r) = (2 * p, 2 * p + 1);
+                if c[l] == c[r] {
+                    let kind = if self.is_legend(c[l]) {
+                        MarkKind::Win
+                    } else {
+                        MarkKind::Decoy
+                    };
+                    mark(l, kind);
+                    mark(r, kind);
+                } else {
+                    for k in [l, r].into_iter().filter(|&k| self.is_legend(c[k])) {
+                        mark(k, MarkKind::NearMiss);
+                    }
+                }
+            }
+        } else {
+            let wins = !ev.wins.is_empty();
+            for (i, &s) in c[..self.cells].iter().enumerate() {
+                if self.is_legend(s) {
+                    mark(i, MarkKind::Win);
+                } else if self.factor(s).is_some() {
+                    mark(i, if wins { MarkKind::Win } else { MarkKind::Decoy });
+                }
+            }
+        }
+        out
+    }
+
+    /// Each cell showing a legend symbol (each pedestal rebuilding one) wins its legend
+    /// amount, times the factor of the multiplier shown. Ambiguous: more winning cells than
+    /// `max_wins`, two multipliers.
+    fn evaluate(&self, face: &Face) -> Evaluation {
+        let mut ev = Evaluation::default();
+        let c = &face.codes;
+        if self.halves {
+            for p in 0..self.cells {
+                let (l, r) = (c[2 * p], c[2 * p + 1]);
+                if l == r && self.is_legend(l) {
+                    let _ = ev.wins.try_push(AreaWin {
+                        area: 0,
+                        amount: self.legend[usize::from(l)].1,
+                    });
+                } else {
+                    let name = if l == r {
+                        DECOY_REBUILT
+                    } else if self.is_legend(l) || self.is_legend(r) {
+                        NEAR_MISS_HALF
+                    } else {
+                        continue;
+                    };
+                    let _ = ev.losing_features.try_push(AreaFeature { area: 0, name });
+                }
+            }
+        } else {
+            let factors: ArrayVec<u32, MAX_SPOTS> = c[..self.cells]
+                .iter()
+                .filter_map(|&s| self.factor(s))
+                .collect();
+            let k = factors.first().copied().unwrap_or(1);
+            for &s in &c[..self.cells] {
+                if self.is_legend(s) {
+                    let _ = ev.wins.try_push(AreaWin {
+                        area: 0,
+                        amount: Money(self.legend[usize::from(s)].1.cents() * u64::from(k)),
+                    });
+                }
+            }
+            if factors.len() >= 2 {
+                ev.ambiguities.push(AMB_TWO_MULTIPLIERS);
+            }
+            let shown = &c[..self.cells];
+            let decoy = |s: u8| !self.is_legend(s) && self.factor(s).is_none();
+            if (1..self.cells).any(|i| decoy(shown[i]) && shown[..i].contains(&shown[i])) {
+                ev.ambiguities.push(AMB_DECOY_TWICE);
+            }
+            if ev.wins.is_empty() && !factors.is_empty() {
+                ev.losing_features.push(AreaFeature {
+                    area: 0,
+                    name: DECOY_MULTIPLIER,
+                });
+            }
+        }
+        if ev.wins.len() > self.max_wins {
+            ev.ambiguities.push(AMB_TOO_MANY_WINS);
+        }
+        ev
+    }
+
+    fn describe(&self) -> Vec<String> {
+        self.lines.clone()
+    }
+}
+
+fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Mechanic>, FieldError> {
+    Ok(Box::new(SymbolToPrize::build(table, ctx)?))
+}
+
+/// The `symbol_to_prize` entry of the library.
+pub static INFO: StyleInfo = StyleInfo {
+    name: "symbol_to_prize",
+    term: "symbol to prize (find the symbol, win the prize)",
+    about: "Each cell showing a symbol of the printed legend wins the legend's amount for it, \
+            multiplied by a multiplier symbol shown on the surface; with halves, a pedestal wins \
+            when its left and right halves rebuild a legend symbol.",
+    naive: "A player finds each legend symbol shown (rebuilt, with halves) and wins its amount, \
+            multiplied when a multiplier shows; no face has more winning cells than `max_wins` \
+            or two multipliers.",
+    columns: "{id}_1..n (one symbol per cell); with halves {id}_p1_left {id}_p1_right … \
+              {id}_pn_left {id}_pn_right",
+    params: &[
+        Param {
+            name: "cells",
+            kind: "integer",
+            default: None,
+            about: "How many cells (with halves: pedestals) the surface shows, 1 to 32.",
+        },
+        Param {
+            name: "legend",
+            kind: "table symbol → amount",
+            default: None,
+            about: "The printed legend: what a cell showing each symbol wins.",
+        },
+        Param {
+            name: "decoys",
+            kind: "array of strings",
+            default: None,
+            about: "Symbols outside the legend, shown on cells that do not win (with halves, at \
+                    least 2).",
+        },
+        Param {
+            name: "halves",
+            kind: "boolean",
+            default: Some("false"),
+            about: "Each cell is a pedestal of a left and a right half; it wins when both are of \
+                    one legend symbol.",
+        },
+        Param {
+            name: "max_wins",
+            kind: "integer",
+            default: Some("the cells"),
+            about: "Most cells that win on one ticket.",
+        },
+        Param {
+            name: "multiplier",
+            kind: "table symbol → factor",
+            default: Some("{}"),
+            about: "Multiplier symbols (not with halves): one in any cell multiplies every win \
+                    of the surface by its factor.",
+        },
+        Param {
+            name: "area",
+            kind: "string",
+            default: Some("the surface id"),
+            about: "The play area's name, as ways write it in `areas` and `[labels]` prints it.",
+        },
+        Param {
+            name: "near_miss",
+            kind: "share",
+            default: Some("0"),
+            about: "With halves: share of losing pedestals showing one half of a legend symbol \
+                    (feature `near_miss_half`).",
+        },
+        Param {
+            name: "decoy_rebuilt",
+            kind: "share",
+            default: Some("0"),
+            about: "With halves: share of losing pedestals rebuilding a decoy (feature \
+                    `decoy_rebuilt`).",
+        },
+        Param {
+            name: "decoy_multiplier",
+            kind: "share",
+            default: Some("0"),
+            about: "Share of losing surfaces showing a multiplier, which multiplies nothing \
+                    (feature `decoy_multiplier`).",
+        },
+    ],
+    example: r#"[[surfaces]]
+style = "symbol_to_prize"
+id = "j3"
+area = "III"
+cells = 2
+halves = true
+max_wins = 1
+legend = { AMPHORE = 3, VOILIER = 50, OEIL = 500, SCARABEE = 15000 }
+decoys = ["VASE", "PALMIER", "COBRA", "SPHINX", "LUNE"]
+near_miss = 0.35
+decoy_rebuilt = 0.20
+"#,
+    build,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Captions;
+    use crate::lots::Win;
+    use rand_core::SeedableRng;
+
+    fn make(text: &str) -> Result<SymbolToPrize, FieldError> {
+        let table: toml::Table = toml::from_str(text).unwrap();
+        let caps = Captions::default();
+        let labels = BTreeMap::from([("III".to_string(), "Jeu III".to_string())]);
+        let ctx = StyleCtx {
+            id: "j3",
+            captions: &caps,
+            labels: &labels,
+            tier_amounts: &[],
+            way_ids: &[],
+            max: None,
+        };
+        SymbolToPrize::build(table, &ctx)
+    }
+
+    const HALVES: &str = r#"
+        cells = 2
+        area = "III"
+        halves = true
+        max_wins = 1
+        legend = { AMPHORE = 3, VOILIER = 50, OEIL = 500, SCARABEE = 15000 }
+        decoys = ["VASE", "PALMIER", "COBRA", "SPHINX", "LUNE"]
+        near_miss = 0.35
+        decoy_rebuilt = 0.20
+    "#;
+
+    const CELLS: &str = r#"
+        cells = 6
+        legend = { RUBIS = 2, SAPHIR = 5, DIAMANT = 100, PERLE = 5 }
+        decoys = ["PIERRE", "COQUILLE", "SABLE", "ALGUE", "CORAIL", "GALET"]
+        multiplier = { X2 = 2, X5 = 5 }
+        max_wins = 3
+        decoy_multiplier = 0.3
+    "#;
+
+    fn way(amounts: &[u64]) -> Way {
+        Way {
+            id: "w".into(),
+            tier: if amounts.is_empty() { None } else { Some(0) },
+            amount: Money(amounts.iter().sum::<u64>() * 100),
+            count: 1,
+            wins: amounts
+                .iter()
+                .map(|&a| Win {
+                    area: None,
+                    amount: Money(a * 100),
+                })
+                .collect(),
+        }
+    }
+
+    fn face(m: &SymbolToPrize, texts: &[&str]) -> Face {
+        let mut f = Face::default();
+        for (i, t) in texts.iter().enumerate() {
+            f.codes[i] = m.columns[i].values.iter().position(|v| v == t).unwrap() as u8;
+        }
+        f
+    }
+
+    fn units(ev: &Evaluation) -> Vec<u64> {
+        let mut v: Vec<u64> = ev.wins.iter().map(|w| w.amount.cents() / 100).collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn columns_and_panels() {
+        let m = make(HALVES).unwrap();
+        let names: Vec<&str> = m.columns.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(
+            names.join(" "),
+            "j3_p1_left j3_p1_right j3_p2_left j3_p2_right"
+        );
+        assert_eq!(m.panels()[0].rows, vec![vec![0, 1], vec![2, 3]]);
+        let m = make(CELLS).unwrap();
+        assert_eq!(m.columns[5].name, "j3_6");
+        assert_eq!(
+            m.columns[0].values.join(" "),
+            "RUBIS PERLE SAPHIR DIAMANT PIERRE COQUILLE SABLE ALGUE CORAIL GALET X2 X5"
+        );
+    }
+
+    #[test]
+    fn a_pedestal_wins_when_it_rebuilds_a_legend_symbol() {
+        let m = make(HALVES).unwrap();
+        let ev = m.evaluate(&face(&m, &["SCARABEE", "SCARABEE", "VASE", "OEIL"]));
+        assert_eq!(units(&ev), vec![15000]);
+        assert_eq!(ev.losing_features[0].name, NEAR_MISS_HALF);
+        assert!(ev.ambiguities.is_empty());
+        let ev = m.evaluate(&face(&m, &["COBRA", "COBRA", "VASE", "LUNE"]));
+        assert!(ev.wins.is_empty());
+        assert!(ev.shows(DECOY_REBUILT) && !ev.shows(NEAR_MISS_HALF));
+        let ev = m.evaluate(&face(&m, &["AMPHORE", "VOILIER", "VASE", "LUNE"]));
+        assert!(ev.wins.is_empty());
+        assert!(ev.shows(NEAR_MISS_HALF));
+        // Both pedestals winning: never (max_wins = 1).
+        let ev = m.evaluate(&face(&m, &["OEIL", "OEIL", "AMPHORE", "AMPHORE"]));
+        assert_eq!(units(&ev), vec![3, 500]);
+        assert_eq!(ev.ambiguities, vec![AMB_TOO_MANY_WINS]);
+    }
+
+    #[test]
+    fn cells_win_their_legend_amount_times_the_multiplier() {
+        let m = make(CELLS).unwrap();
+        let ev = m.evaluate(&face(
+            &m,
+            &["PIERRE", "RUBIS", "SABLE", "SAPHIR", "SABLE", "SABLE"],
+        ));
+        assert_eq!(units(&ev), vec![2, 5]);
+        let ev = m.evaluate(&face(
+            &m,
+            &["PIERRE", "RUBIS", "X5", "SAPHIR", "SABLE", "GALET"],
+        ));
+        assert_eq!(units(&ev), vec![10, 25]);
+        assert!(ev.ambiguities.is_empty());
+        let f = face(&m, &["PIERRE", "X2", "SABLE", "COQUILLE", "ALGUE", "GALET"]);
+        let ev = m.evaluate(&f);
+        assert!(ev.wins.is_empty() && ev.shows(DECOY_MULTIPLIER));
+        assert_eq!(
+            m.marks(&f, &ev),
+            vec![Mark {
+                area: 0,
+                column: 1,
+                kind: MarkKind::Decoy
+            }]
+        );
+        let ev = m.evaluate(&face(&m, &["X2", "RUBIS", "X5", "SABLE", "ALGUE", "GALET"]));
+        assert_eq!(ev.ambiguities, vec![AMB_TWO_MULTIPLIERS]);
+        let ev = m.evaluate(&face(
+            &m,
+            &["RUBIS", "RUBIS", "RUBIS", "RUBIS", "SABLE", "GALET"],
+        ));
+        assert_eq!(ev.ambiguities, vec![AMB_TOO_MANY_WINS]);
+    }
+
+    #[test]
+    fn infeasible_ways_and_bad_specs_are_refused() {
+        let m = make(HALVES).unwrap();
+        assert!(m.check_way(&way(&[500])).is_ok());
+        assert!(m
+            .check_way(&way(&[3, 3]))
+            .unwrap_err()
+            .contains("at most 1"));
+        assert_eq!(
+            m.check_way(&way(&[6])).unwrap_err(),
+            "the legend (AMPHORE 3, VOILIER 50, OEIL 500, SCARABEE 15000) cannot pay 6"
+        );
+        let m = make(CELLS).unwrap();
+        assert!(m.check_way(&way(&[10, 25])).is_ok());
+        assert!(m.check_way(&way(&[4, 10])).is_ok());
+        assert!(m.check_way(&way(&[4, 25])).is_err());
+        assert!(m.check_way(&way(&[2, 2, 2, 2])).is_err());
+        let bad = |t: String| make(&t).err().map(|e| e.field).unwrap_or_default();
+        assert_eq!(bad(HALVES.replace("\"LUNE\"]", "\"OEIL\"]")), "decoys");
+        assert_eq!(
+            bad(HALVES.replace("max_wins = 1", "max_wins = 3")),
+            "max_wins"
+        );
+        assert_eq!(bad(HALVES.replace("0.20", "0.70")), "decoy_rebuilt");
+        assert_eq!(bad(HALVES.replace("halves = true", "")), "near_miss");
+        assert_eq!(
+            bad(HALVES.replace("AMPHORE = 3", "AMPHORE = 0")),
+            "legend.AMPHORE"
+        );
+        assert_eq!(
+            bad(HALVES.replace("decoy_rebuilt = 0.20", "multiplier = { X2 = 2 }")),
+            "multiplier"
+        );
+        assert_eq!(bad(CELLS.replace("X5 = 5", "X1 = 1")), "multiplier.X1");
+        assert_eq!(
+            bad(CELLS.replace("X5 = 5", "SABLE = 5")),
+            "multiplier.SABLE"
+        );
+        assert_eq!(bad(CELLS.replace("cells = 6", "cells = 33")), "cells");
+        assert_eq!(bad(CELLS.replace("cells = 6", "cellz = 6")), "cellz");
+    }
+
+    #[test]
+    fn round_trips_and_features() {
+        for (text, ways) in [
+            (HALVES, vec![vec![], vec![3], vec![50], vec![15000]]),
+            (
+                CELLS,
+                vec![
+                    vec![],
+                    vec![2],
+                    vec![5, 5, 100],
+                    vec![10, 25],
+                    vec![4, 200],
+                    vec![500],
+                ],
+            ),
+        ] {
+            let m = make(text).unwrap();
+            let features = m.features();
+            assert!(!features.is_empty());
+            for amounts in ways {
+                let w = way(&amounts);
+                m.check_way(&w).unwrap();
+                let mut want = amounts.clone();
+                want.sort();
+                for seed in 0..300u64 {
+                    let f = m.synthesize(&w, &mut FaceRng::seed_from_u64(seed)).unwrap();
+                    let ev = m.evaluate(&f);
+                    assert_eq!(units(&ev), want, "{amounts:?} seed {seed}");
+                    assert!(ev.ambiguities.is_empty(), "{amounts:?} seed {seed}");
+                }
+                for fi in &features {
+                    match m.can_show(&w, fi.id) {
+                        Ok(()) => {
+                            for seed in 0..50u64 {
+                                let mut rng = FaceRng::seed_from_u64(seed);
+                                let f = m.synthesize_showing(&w, Some(fi.id), &mut rng).unwrap();
+                                let ev = m.evaluate(&f);
+                                assert!(ev.shows(fi.id), "{} {amounts:?}", fi.id);
+                                assert_eq!(units(&ev), want);
+                            }
+                        }
+                        Err(_) => assert!(m
+                            .synthesize_showing(&w, Some(fi.id), &mut FaceRng::seed_from_u64(0))
+                            .is_err()),
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn same_seed_same_face() {
+        let m = make(HALVES).unwrap();
+        let f = m
+            .synthesize(&way(&[50]), &mut FaceRng::seed_from_u64(42))
+            .unwrap();
+        let t: Vec<&str> = (0..4)
+            .map(|c| m.columns[c].values[f.codes[c] as usize].as_str())
+            .collect();
+        assert_eq!(t, vec!["COBRA", "SPHINX", "VOILIER", "VOILIER"]);
+        let m = make(CELLS).unwrap();
+        let f = m
+            .synthesize(&way(&[10]), &mut FaceRng::seed_from_u64(42))
+            .unwrap();
+        let t: Vec<&str> = (0..6)
+            .map(|c| m.columns[c].values[f.codes[c] as usize].as_str())
+            .collect();
+        assert_eq!(
+            t,
+            vec!["ALGUE", "COQUILLE", "X5", "PIERRE", "CORAIL", "RUBIS"]
+        );
+    }
+
+    #[test]
+    fn describe_uses_the_printed_name() {
+        let m = make(HALVES).unwrap();
+        assert_eq!(
+            m.describe()[0],
+            "« Jeu III » shows 2 pedestals, each hiding a left half and a right half; a pedestal \
+             whose halves rebuild a legend symbol wins its amount (AMPHORE 3, VOILIER 50, OEIL \
+             500, SCARABEE 15000); rebuilding any other symbol loses; at most one of them wins \
+             on a ticket."
+        );
+    }
+}
