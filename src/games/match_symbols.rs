@@ -1898,9 +1898,8 @@ near_miss = 0.4
     fn every_way_round_trips_and_losers_never_win() {
         for m in [coq(), pyramid()] {
             for w in ways(&m) {
-                let mut rng = FaceRng::seed_from_u64(11);
-                for _ in 0..300 {
-                    let f = m.synthesize(&w, &mut rng).unwrap();
+                for seed in 0..300 {
+                    let f = m.synthesize(&w, &mut FaceRng::seed_from_u64(seed)).unwrap();
                     let ev = m.evaluate(&f);
                     assert!(ev.ambiguities.is_empty(), "{} {:?}", w.id, ev.ambiguities);
                     let mut got: Vec<u64> = ev.wins.iter().map(|x| x.amount.cents()).collect();
@@ -2100,6 +2099,74 @@ near_miss = 0.4
             .err()
             .unwrap();
         assert_eq!(e.field, "decoy_feature");
+    }
+
+    /// Two play areas of different matches and prizes under one multiplier: every win on a
+    /// face is multiplied alike, and a near miss the smaller match would read as a win is
+    /// refused.
+    #[test]
+    fn areas_of_different_matches_share_the_cells_and_the_multiplier() {
+        let text = r#"
+cells = 10
+symbols = ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L"]
+multiplier = { X3 = 3 }
+[[games]]
+id = "a"
+match = 2
+winning = ["A"]
+box = "ga"
+amounts = [2, 4]
+near_miss = 0.5
+[[games]]
+id = "b"
+match = 3
+legend = { B = 10, C = 20 }
+"#;
+        let m = build_from("s", text).unwrap();
+        let cases: [(&str, &[(Option<u8>, u64)], bool); 7] = [
+            ("lose", &[], true),
+            ("6", &[(None, 6)], true),
+            ("30", &[(None, 30)], true),
+            ("20+4", &[(None, 20), (None, 4)], true),
+            ("60+12", &[(None, 60), (None, 12)], true),
+            ("2+30", &[(None, 2), (None, 30)], false),
+            ("a:20", &[(Some(0), 20)], false),
+        ];
+        for (id, wins, ok) in cases {
+            let w = way(id, wins);
+            assert_eq!(m.check_way(&w).is_ok(), ok, "{id}: {:?}", m.check_way(&w));
+            if !ok {
+                continue;
+            }
+            for seed in 0..200 {
+                let f = m.synthesize(&w, &mut FaceRng::seed_from_u64(seed)).unwrap();
+                let ev = m.evaluate(&f);
+                assert!(ev.ambiguities.is_empty(), "{id} {:?}", ev.ambiguities);
+                assert_eq!(ev.prize(), w.amount, "{id}");
+                assert_eq!(ev.wins.len(), w.wins.len(), "{id}");
+            }
+        }
+        // Three B beside a pair of A: both win; a pair of B reads as a win and is flagged.
+        let ev = m.evaluate(&face(
+            &m,
+            &["A", "B", "A", "B", "B", "D", "E", "F", "G", "H"],
+            &[4],
+        ));
+        assert_eq!(wins(&ev), vec![(0, 4), (1, 10)]);
+        assert!(ev.ambiguities.is_empty());
+        let ev = m.evaluate(&face(
+            &m,
+            &["A", "B", "A", "B", "C", "D", "E", "F", "G", "H"],
+            &[4],
+        ));
+        assert_eq!(ev.ambiguities, vec![AMB_IDLE_REPEAT]);
+        let e = build_from(
+            "s",
+            &text.replace("legend = {", "near_miss = 0.2\nlegend = {"),
+        )
+        .err()
+        .unwrap();
+        assert_eq!(e.field, "games[1].near_miss");
     }
 
     #[test]
