@@ -2123,7 +2123,8 @@ match = 3
 legend = { B = 10, C = 20 }
 "#;
         let m = build_from("s", text).unwrap();
-        let cases: [(&str, &[(Option<u8>, u64)], bool); 7] = [
+        type Case<'a> = (&'a str, &'a [(Option<u8>, u64)], bool);
+        let cases: [Case; 7] = [
             ("lose", &[], true),
             ("6", &[(None, 6)], true),
             ("30", &[(None, 30)], true),
