@@ -2170,6 +2170,71 @@ legend = { B = 10, C = 20 }
         assert_eq!(e.field, "games[1].near_miss");
     }
 
+    /// The coq spec over this style: the columns GAMES.md fixes, and its policy (three COQ,
+    /// two different repeated vœux, a vœu three times, a repeated other sign: never).
+    #[test]
+    fn the_coq_spec_keeps_its_columns_and_its_policy() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("game_specs/coq.toml");
+        let s = crate::spec::GameSpec::load(&path).unwrap();
+        let m = &s.mechanic;
+        let names: Vec<&str> = m.columns().iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(
+            names.join(" "),
+            "s1 s2 s3 s4 s5 s6 s7 s8 gain1 gain1_caption gain2 gain2_caption"
+        );
+        assert_eq!(m.areas(), ["jeu1", "jeu2"]);
+        let face = |cells: [&str; 8]| {
+            let cols = m.columns();
+            let mut f = Face::default();
+            for (i, c) in cells.iter().enumerate() {
+                f.codes[i] = cols[i].values.iter().position(|v| v == c).unwrap() as u8;
+            }
+            // GAIN 1 shows 10, GAIN 2 shows 20, each with its caption.
+            for (col, v) in [(8, "10"), (10, "20")] {
+                f.codes[col] = cols[col].values.iter().position(|x| x == v).unwrap() as u8;
+                let cap = s.caption(v.parse().unwrap()).unwrap();
+                f.codes[col + 1] =
+                    cols[col + 1].values.iter().position(|x| x == cap).unwrap() as u8;
+            }
+            m.evaluate(&f)
+        };
+        let ev = face([
+            "SANTE", "COQ", "COQ", "TIGRE", "SANTE", "DRAGON", "RAT", "SINGE",
+        ]);
+        assert_eq!(wins(&ev), vec![(0, 10), (1, 20)]);
+        assert!(ev.ambiguities.is_empty());
+        for (cells, amb) in [
+            (
+                [
+                    "COQ", "COQ", "COQ", "TIGRE", "LAPIN", "DRAGON", "RAT", "SINGE",
+                ],
+                AMB_OVER,
+            ),
+            (
+                [
+                    "SANTE", "SANTE", "AMOUR", "AMOUR", "LAPIN", "DRAGON", "RAT", "SINGE",
+                ],
+                AMB_TWO_COMPLETE,
+            ),
+            (
+                [
+                    "PAIX", "PAIX", "PAIX", "TIGRE", "LAPIN", "DRAGON", "RAT", "SINGE",
+                ],
+                AMB_OVER,
+            ),
+            (
+                [
+                    "RAT", "RAT", "COQ", "TIGRE", "LAPIN", "DRAGON", "CHIEN", "SINGE",
+                ],
+                AMB_IDLE_REPEAT,
+            ),
+        ] {
+            assert_eq!(face(cells).ambiguities, vec![amb], "{cells:?}");
+        }
+        let features: Vec<&str> = m.features().iter().map(|f| f.id).collect();
+        assert_eq!(features, ["near_miss_jeu1", "near_miss_jeu2"]);
+    }
+
     #[test]
     fn synthesis_is_deterministic() {
         let m = coq();
