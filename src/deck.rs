@@ -269,10 +269,10 @@ mod tests {
         }
 
         let expect_pharaon = owned(&[
-            ("near_miss_pedestal", "lose", true),
+            ("near_miss_half", "lose", true),
             ("decoy_rebuilt", "lose", true),
-            ("near_miss_pyramid", "lose", true),
-            ("decoy_mask", "lose", true),
+            ("near_miss_IV", "lose", true),
+            ("decoy_masque", "lose", true),
         ]);
         for rel in ["game_specs/pharaon.toml", "tests/specs/pharaon_small.toml"] {
             let s = load(rel);
