@@ -1898,9 +1898,8 @@ near_miss = 0.4
     fn every_way_round_trips_and_losers_never_win() {
         for m in [coq(), pyramid()] {
             for w in ways(&m) {
-                let mut rng = FaceRng::seed_from_u64(11);
-                for _ in 0..300 {
-                    let f = m.synthesize(&w, &mut rng).unwrap();
+                for seed in 0..300 {
+                    let f = m.synthesize(&w, &mut FaceRng::seed_from_u64(seed)).unwrap();
                     let ev = m.evaluate(&f);
                     assert!(ev.ambiguities.is_empty(), "{} {:?}", w.id, ev.ambiguities);
                     let mut got: Vec<u64> = ev.wins.iter().map(|x| x.amount.cents()).collect();
@@ -2100,6 +2099,140 @@ near_miss = 0.4
             .err()
             .unwrap();
         assert_eq!(e.field, "decoy_feature");
+    }
+
+    /// Two play areas of different matches and prizes under one multiplier: every win on a
+    /// face is multiplied alike, and a near miss the smaller match would read as a win is
+    /// refused.
+    #[test]
+    fn areas_of_different_matches_share_the_cells_and_the_multiplier() {
+        let text = r#"
+cells = 10
+symbols = ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L"]
+multiplier = { X3 = 3 }
+[[games]]
+id = "a"
+match = 2
+winning = ["A"]
+box = "ga"
+amounts = [2, 4]
+near_miss = 0.5
+[[games]]
+id = "b"
+match = 3
+legend = { B = 10, C = 20 }
+"#;
+        let m = build_from("s", text).unwrap();
+        type Case<'a> = (&'a str, &'a [(Option<u8>, u64)], bool);
+        let cases: [Case; 7] = [
+            ("lose", &[], true),
+            ("6", &[(None, 6)], true),
+            ("30", &[(None, 30)], true),
+            ("20+4", &[(None, 20), (None, 4)], true),
+            ("60+12", &[(None, 60), (None, 12)], true),
+            ("2+30", &[(None, 2), (None, 30)], false),
+            ("a:20", &[(Some(0), 20)], false),
+        ];
+        for (id, wins, ok) in cases {
+            let w = way(id, wins);
+            assert_eq!(m.check_way(&w).is_ok(), ok, "{id}: {:?}", m.check_way(&w));
+            if !ok {
+                continue;
+            }
+            for seed in 0..200 {
+                let f = m.synthesize(&w, &mut FaceRng::seed_from_u64(seed)).unwrap();
+                let ev = m.evaluate(&f);
+                assert!(ev.ambiguities.is_empty(), "{id} {:?}", ev.ambiguities);
+                assert_eq!(ev.prize(), w.amount, "{id}");
+                assert_eq!(ev.wins.len(), w.wins.len(), "{id}");
+            }
+        }
+        // Three B beside a pair of A: both win; a pair of B reads as a win and is flagged.
+        let ev = m.evaluate(&face(
+            &m,
+            &["A", "B", "A", "B", "B", "D", "E", "F", "G", "H"],
+            &[4],
+        ));
+        assert_eq!(wins(&ev), vec![(0, 4), (1, 10)]);
+        assert!(ev.ambiguities.is_empty());
+        let ev = m.evaluate(&face(
+            &m,
+            &["A", "B", "A", "B", "C", "D", "E", "F", "G", "H"],
+            &[4],
+        ));
+        assert_eq!(ev.ambiguities, vec![AMB_IDLE_REPEAT]);
+        let e = build_from(
+            "s",
+            &text.replace("legend = {", "near_miss = 0.2\nlegend = {"),
+        )
+        .err()
+        .unwrap();
+        assert_eq!(e.field, "games[1].near_miss");
+    }
+
+    /// The coq spec over this style: the columns GAMES.md fixes, and its policy (three COQ,
+    /// two different repeated vœux, a vœu three times, a repeated other sign: never).
+    #[test]
+    fn the_coq_spec_keeps_its_columns_and_its_policy() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("game_specs/coq.toml");
+        let s = crate::spec::GameSpec::load(&path).unwrap();
+        let m = &s.mechanic;
+        let names: Vec<&str> = m.columns().iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(
+            names.join(" "),
+            "s1 s2 s3 s4 s5 s6 s7 s8 gain1 gain1_caption gain2 gain2_caption"
+        );
+        assert_eq!(m.areas(), ["jeu1", "jeu2"]);
+        let face = |cells: [&str; 8]| {
+            let cols = m.columns();
+            let mut f = Face::default();
+            for (i, c) in cells.iter().enumerate() {
+                f.codes[i] = cols[i].values.iter().position(|v| v == c).unwrap() as u8;
+            }
+            // GAIN 1 shows 10, GAIN 2 shows 20, each with its caption.
+            for (col, v) in [(8, "10"), (10, "20")] {
+                f.codes[col] = cols[col].values.iter().position(|x| x == v).unwrap() as u8;
+                let cap = s.caption(v.parse().unwrap()).unwrap();
+                f.codes[col + 1] =
+                    cols[col + 1].values.iter().position(|x| x == cap).unwrap() as u8;
+            }
+            m.evaluate(&f)
+        };
+        let ev = face([
+            "SANTE", "COQ", "COQ", "TIGRE", "SANTE", "DRAGON", "RAT", "SINGE",
+        ]);
+        assert_eq!(wins(&ev), vec![(0, 10), (1, 20)]);
+        assert!(ev.ambiguities.is_empty());
+        for (cells, amb) in [
+            (
+                [
+                    "COQ", "COQ", "COQ", "TIGRE", "LAPIN", "DRAGON", "RAT", "SINGE",
+                ],
+                AMB_OVER,
+            ),
+            (
+                [
+                    "SANTE", "SANTE", "AMOUR", "AMOUR", "LAPIN", "DRAGON", "RAT", "SINGE",
+                ],
+                AMB_TWO_COMPLETE,
+            ),
+            (
+                [
+                    "PAIX", "PAIX", "PAIX", "TIGRE", "LAPIN", "DRAGON", "RAT", "SINGE",
+                ],
+                AMB_OVER,
+            ),
+            (
+                [
+                    "RAT", "RAT", "COQ", "TIGRE", "LAPIN", "DRAGON", "CHIEN", "SINGE",
+                ],
+                AMB_IDLE_REPEAT,
+            ),
+        ] {
+            assert_eq!(face(cells).ambiguities, vec![amb], "{cells:?}");
+        }
+        let features: Vec<&str> = m.features().iter().map(|f| f.id).collect();
+        assert_eq!(features, ["near_miss_jeu1", "near_miss_jeu2"]);
     }
 
     #[test]
