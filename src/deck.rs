@@ -269,7 +269,7 @@ mod tests {
         }
 
         let expect_pharaon = owned(&[
-            ("near_miss_pedestal", "lose", true),
+            ("near_miss_half", "lose", true),
             ("decoy_rebuilt", "lose", true),
             ("near_miss_pyramid", "lose", true),
             ("decoy_mask", "lose", true),

@@ -364,7 +364,7 @@ fn a_default_deck_shows_every_feature_of_every_game() {
         ("near_miss_straight", "lose", true),
     ]);
     let pharaon = owned(&[
-        ("near_miss_pedestal", "lose", true),
+        ("near_miss_half", "lose", true),
         ("decoy_rebuilt", "lose", true),
         ("near_miss_pyramid", "lose", true),
         ("decoy_mask", "lose", true),

@@ -30,6 +30,7 @@ use super::{
 use crate::lots::Way;
 use crate::money::Money;
 use crate::rng::{below, chance, weighted};
+use arrayvec::ArrayVec;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -268,18 +269,18 @@ impl Compare {
     }
 
     /// The row each win sits on: fixed areas first, the free ones drawn among the rest.
-    fn place(&self, way: &Way, rng: &mut FaceRng) -> Result<Vec<Want>, String> {
+    fn place(&self, way: &Way, rng: &mut FaceRng) -> Result<ArrayVec<Want, MAX_WINS>, String> {
         self.check_way(way)?;
-        let mut want = vec![Want::Lose; self.games];
-        let mut taken = vec![false; self.games];
+        let mut want: ArrayVec<Want, MAX_WINS> = (0..self.games).map(|_| Want::Lose).collect();
+        let mut taken = [false; MAX_WINS];
         for w in &way.wins {
             if let Some(a) = w.area {
                 want[a as usize] = Want::Win(self.gain.code(w.amount).expect("checked"));
                 taken[a as usize] = true;
             }
         }
-        let free_rows: Vec<usize> = (0..self.games).filter(|&r| !taken[r]).collect();
-        let free_wins: Vec<&crate::lots::Win> =
+        let free_rows: ArrayVec<usize, MAX_WINS> = (0..self.games).filter(|&r| !taken[r]).collect();
+        let free_wins: ArrayVec<&crate::lots::Win, MAX_WINS> =
             way.wins.iter().filter(|w| w.area.is_none()).collect();
         if !free_wins.is_empty() {
             let picks = common::pick_distinct(rng, free_rows.len() as u32, free_wins.len());
@@ -397,7 +398,8 @@ impl Mechanic for Compare {
             self.can_show(way, id)?;
         }
         let mut want = self.place(way, rng)?;
-        let losing: Vec<usize> = (0..self.games).filter(|&r| want[r] == Want::Lose).collect();
+        let losing: ArrayVec<usize, MAX_WINS> =
+            (0..self.games).filter(|&r| want[r] == Want::Lose).collect();
         let forced = if show.is_some() {
             Some(losing[below(rng, losing.len() as u32) as usize])
         } else {
@@ -953,5 +955,50 @@ mod tests {
         };
         let m = (INFO.build)(t, &ctx).unwrap();
         assert_eq!(m.name(), INFO.name);
+    }
+
+    #[test]
+    fn any_face_of_the_columns_dictionaries_is_judged_without_panic() {
+        use crate::rng::below;
+        for text in ["", "sum = true\nyours = 3\ntheirs = 2\ngames = 6"] {
+            let make_one = make;
+            let m = make_one(text);
+            let mut rng = FaceRng::seed_from_u64(7);
+            for _ in 0..2000 {
+                let mut f = Face::default();
+                for (i, c) in m.columns().iter().enumerate() {
+                    f.codes[i] = below(&mut rng, c.values.len() as u32) as u8;
+                }
+                let ev = m.evaluate(&f);
+                let _ = m.marks(&f, &ev);
+                assert!(ev.wins.len() <= m.areas().len());
+            }
+        }
+    }
+
+    #[test]
+    fn marks_show_wins_near_misses_and_decoys() {
+        let m = make("games = 3");
+        let f = face(&m, &[(12, 11, 5), (8, 9, 100), (3, 9, 1)]);
+        let ev = m.evaluate(&f);
+        let mut got: Vec<(u8, usize, MarkKind)> = m
+            .marks(&f, &ev)
+            .into_iter()
+            .map(|k| (k.area, k.column, k.kind))
+            .collect();
+        got.sort_unstable();
+        use MarkKind::{Decoy, NearMiss, Win};
+        assert_eq!(
+            got,
+            vec![
+                (0, 0, Win),
+                (0, 1, Win),
+                (0, 2, Win),
+                (1, 4, NearMiss),
+                (1, 5, NearMiss),
+                (1, 6, Decoy),
+                (2, 10, Decoy)
+            ]
+        );
     }
 }

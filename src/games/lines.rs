@@ -348,17 +348,19 @@ impl Lines {
     }
 
     /// The symbols a win of `amount` may be shown with.
-    fn symbols_for(&self, amount: Money) -> Vec<u8> {
+    fn symbols_for(&self, amount: Money) -> ArrayVec<u8, 256> {
         match &self.pay {
             Pay::Box { gain, .. } => {
                 if gain.code(amount).is_none() {
-                    return Vec::new();
+                    return ArrayVec::new();
                 }
-                (0..self.n_symbols as u8)
+                (0..self.n_symbols)
+                    .map(|s| s as u8)
                     .filter(|&s| self.winning[s as usize])
                     .collect()
             }
-            Pay::Legend(pay) => (0..self.n_symbols as u8)
+            Pay::Legend(pay) => (0..self.n_symbols)
+                .map(|s| s as u8)
                 .filter(|&s| pay[s as usize] == Some(amount))
                 .collect(),
         }
@@ -368,7 +370,7 @@ impl Lines {
     fn fill(&self, face: &mut Face, placed: &[bool], rng: &mut FaceRng) {
         let n = self.cells();
         // For each cell, the lines whose last free cell it is.
-        let mut closes: Vec<ArrayVec<u8, 32>> = vec![ArrayVec::new(); n];
+        let mut closes: [ArrayVec<u8, 32>; MAX_CELLS] = std::array::from_fn(|_| ArrayVec::new());
         for (i, w) in self.windows.iter().enumerate() {
             if let Some(&last) = w.iter().rev().find(|&&c| !placed[c as usize]) {
                 closes[last as usize].push(i as u8);
@@ -460,7 +462,7 @@ impl Mechanic for Lines {
         self.check_way(way)?;
         let n = self.cells();
         let mut face = Face::default();
-        let mut placed = vec![false; n];
+        let mut placed = [false; MAX_CELLS];
         let win = way.wins.first().map(|w| w.amount);
         match win {
             Some(amount) => {
@@ -474,7 +476,8 @@ impl Mechanic for Lines {
             }
             None => {
                 if show.is_some() || chance(rng, self.near_miss) {
-                    let syms: Vec<u8> = (0..self.n_symbols as u8)
+                    let syms: ArrayVec<u8, 256> = (0..self.n_symbols)
+                        .map(|s| s as u8)
                         .filter(|&s| self.winning[s as usize])
                         .collect();
                     let w = &self.windows[below(rng, self.windows.len() as u32) as usize];
@@ -489,7 +492,7 @@ impl Mechanic for Lines {
                 }
             }
         }
-        self.fill(&mut face, &placed, rng);
+        self.fill(&mut face, &placed[..n], rng);
         if let Pay::Box {
             gain,
             decoy_weights,
@@ -998,5 +1001,24 @@ mod tests {
         };
         let m = (INFO.build)(t, &ctx).unwrap();
         assert_eq!(m.name(), INFO.name);
+    }
+
+    #[test]
+    fn any_face_of_the_columns_dictionaries_is_judged_without_panic() {
+        use crate::rng::below;
+        for text in [BOX, LEGEND] {
+            let make_one = |t: &str| make(t).unwrap();
+            let m = make_one(text);
+            let mut rng = FaceRng::seed_from_u64(7);
+            for _ in 0..2000 {
+                let mut f = Face::default();
+                for (i, c) in m.columns().iter().enumerate() {
+                    f.codes[i] = below(&mut rng, c.values.len() as u32) as u8;
+                }
+                let ev = m.evaluate(&f);
+                let _ = m.marks(&f, &ev);
+                assert!(ev.wins.len() <= m.areas().len());
+            }
+        }
     }
 }

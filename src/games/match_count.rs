@@ -7,8 +7,11 @@
 //! card numbers found among the drawn numbers: the prize legend (`prizes = { "5" = 10,
 //! "6" = 100 }`, printed on the ticket) pays each listed count; any other count loses.
 //!
-//! The card pays by count only: patterns (a full line of a bingo card) are not a way to win
-//! in this style.
+//! **Pattern mode.** A grid card (`grid`) may instead pay by **pattern**: with `patterns =
+//! { row = 5, column = 5, diagonal = 20 }` in place of `prizes`, the area wins when every
+//! number of a full row, column or diagonal of the card is among the drawn numbers (the free
+//! centre counting as drawn), the amount of that pattern; the number of matches then does
+//! not count.
 //!
 //! **Naive reading.** A player counts matches, and reads a legend "5 matches: 10 €" as "5 or
 //! more": so no face shows a count above the lowest prized count that the legend does not
@@ -22,16 +25,24 @@
 //! (the drawn numbers). The prize legend is printed, not a face column. Play area: `area`,
 //! by default the surface id; panels: `{id}` (the card) and `{id}_drawn`.
 //!
+//! In pattern mode, a bingo player reads any full line as a win and two full lines as two:
+//! a losing card shows no full line, a winning card exactly one, never one of a pattern
+//! that does not pay (the evaluator flags two lines and an unpaid line).
+//!
 //! **Features.** `near_miss_match_count` (near miss): a losing card one match short of the
 //! lowest prized count, on `near_miss` of losing faces; the other losing faces show fewer
-//! matches, every count from 0 to two short equally likely.
+//! matches, every count from 0 to two short equally likely. In pattern mode: a losing card
+//! with a paid line one match short.
 //!
 //! **Synthesis.** The count is chosen first (a winning count paying the way's amount, drawn
 //! among those the legend lists); on a grid card one cell per line is kept unmatched (a
 //! drawn placement of one cell per row and per column hitting both diagonals, never the
 //! centre); the matched cells are drawn among the others; then distinct numbers are drawn
 //! for the matches, the card's other cells and the other drawn numbers, so no other number
-//! can match.
+//! can match. In pattern mode: the winning line (or the near miss's line less one cell) is
+//! matched first; every other line then keeps one unmatched cell, drawn among its cells
+//! off the placed line (two lines share at most one cell, so there is always one); further
+//! matches are drawn among the cells left.
 
 use super::common::pick_distinct;
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
@@ -42,6 +53,7 @@ use super::{
 use crate::lots::Way;
 use crate::money::Money;
 use crate::rng::{below, chance};
+use arrayvec::ArrayVec;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -56,6 +68,13 @@ pub const AMB_UNPAID_ABOVE: &str = "more matches than a prized count, with no pr
 /// Ambiguity: a full line of matches on a grid card (reads as a bingo).
 pub const AMB_LINE: &str = "a full line of matches on a card that pays by count";
 
+/// The patterns a grid card may pay, as `patterns` keys them.
+const PATTERNS: [&str; 3] = ["row", "column", "diagonal"];
+/// Ambiguity: two or more full lines of matches on a card that pays by pattern.
+pub const AMB_TWO_LINES: &str = "two or more full lines of matches";
+/// Ambiguity: a full line of a pattern the card does not pay.
+pub const AMB_UNPAID_LINE: &str = "a full line of matches of a pattern that does not pay";
+
 /// A `match_count` surface's table.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -66,7 +85,10 @@ struct RawMatchCount {
     to: u32,
     #[serde(default)]
     width: Option<usize>,
-    prizes: BTreeMap<String, Money>,
+    #[serde(default)]
+    prizes: Option<BTreeMap<String, Money>>,
+    #[serde(default)]
+    patterns: Option<BTreeMap<String, Money>>,
     #[serde(default)]
     grid: Option<usize>,
     #[serde(default)]
@@ -88,16 +110,20 @@ pub struct MatchCount {
     range: u32,
     /// `prizes[m]`: the amount `m` matches win.
     prizes: Vec<Option<Money>>,
-    /// The lowest prized count.
+    /// The lowest prized count (0 when the card pays by pattern).
     lowest: usize,
+    /// When the card pays by pattern: the amount of a full row, column and diagonal.
+    patterns: Option<[Option<Money>; 3]>,
+    /// The kind of each of `lines`: 0 a row, 1 a column, 2 a diagonal.
+    line_kind: Vec<u8>,
     /// Side of the grid card, if laid out as one.
     grid: Option<usize>,
     free_centre: bool,
     /// The grid's lines as card cell indices (the free centre left out: it counts as matched).
     lines: Vec<Vec<usize>>,
-    /// Sets of card cells, one per row and per column, hitting both diagonals: one is kept
-    /// unmatched on every grid face.
-    blockers: Vec<Vec<usize>>,
+    /// For each set of card cells one per row and per column hitting both diagonals (one such
+    /// set is kept unmatched on every grid face), the card cells outside it, which may match.
+    open: Vec<ArrayVec<u8, MAX_CELLS>>,
     near_miss: u32,
 }
 
@@ -161,8 +187,38 @@ impl MatchCount {
                 format!("{width} digits cannot write {}", raw.to),
             ));
         }
+        let (prize_table, patterns) = match (raw.prizes, raw.patterns) {
+            (Some(p), None) => (p, None),
+            (None, Some(t)) => {
+                let mut kinds = [None; 3];
+                for (k, &m) in &t {
+                    let field = format!("patterns.{k}");
+                    let i = PATTERNS.iter().position(|p| p == k).ok_or_else(|| {
+                        FieldError::new(&field, "expected row, column or diagonal")
+                    })?;
+                    if m.is_zero() || ctx.max.is_some_and(|x| m > x) {
+                        return Err(FieldError::new(
+                            &field,
+                            "expected an amount above 0 and not above the surface's max",
+                        ));
+                    }
+                    kinds[i] = Some(m);
+                }
+                if kinds.iter().all(Option::is_none) {
+                    return Err(FieldError::new("patterns", "expected one or more patterns"));
+                }
+                (BTreeMap::new(), Some(kinds))
+            }
+            _ => {
+                return Err(FieldError::new(
+                    "prizes",
+                    "give either prizes (by number of matches) or patterns (by full line of a \
+                     grid card)",
+                ))
+            }
+        };
         let mut prizes = vec![None; numbers.min(drawn) + 1];
-        for (k, &m) in &raw.prizes {
+        for (k, &m) in &prize_table {
             let field = format!("prizes.{k}");
             let count: usize = k.parse().map_err(|_| {
                 FieldError::new(&field, format!("\"{k}\" is not a number of matches"))
@@ -187,15 +243,19 @@ impl MatchCount {
             }
             prizes[count] = Some(m);
         }
-        let Some(lowest) = prizes.iter().position(Option::is_some) else {
-            return Err(FieldError::new(
-                "prizes",
-                "expected one or more prized counts",
-            ));
+        let lowest = match prizes.iter().position(Option::is_some) {
+            Some(l) => l,
+            None if patterns.is_some() => 0,
+            None => {
+                return Err(FieldError::new(
+                    "prizes",
+                    "expected one or more prized counts",
+                ))
+            }
         };
         let near_miss =
             super::common::share(raw.near_miss).map_err(|e| FieldError::new("near_miss", e))?;
-        if near_miss > 0 && lowest < 2 {
+        if near_miss > 0 && lowest < 2 && patterns.is_none() {
             return Err(FieldError::new(
                 "near_miss",
                 "one match short of 1 is every losing card: set near_miss = 0 or prize 2 or \
@@ -204,6 +264,9 @@ impl MatchCount {
         }
         let (lines, blockers) = match raw.grid {
             None => {
+                if patterns.is_some() {
+                    return Err(FieldError::new("patterns", "patterns need a grid card"));
+                }
                 if raw.free_centre {
                     return Err(FieldError::new("free_centre", "a free centre needs a grid"));
                 }
@@ -251,13 +314,20 @@ impl MatchCount {
                     })
                     .map(|p| (0..n).filter_map(|r| cell(r * n + p[r])).collect())
                     .collect();
-                if blockers.is_empty() {
+                if patterns.is_some() {
+                    if drawn < n {
+                        return Err(FieldError::new(
+                            "drawn",
+                            format!("a full line needs {n} drawn numbers"),
+                        ));
+                    }
+                } else if blockers.is_empty() {
                     return Err(FieldError::new(
                         "grid",
                         format!("a {n}×{n} card cannot keep one unmatched cell on every line"),
                     ));
                 }
-                if lowest > numbers - n + 1 {
+                if patterns.is_none() && lowest > numbers - n + 1 {
                     return Err(FieldError::new(
                         "prizes",
                         format!(
@@ -283,6 +353,19 @@ impl MatchCount {
             values: values.clone(),
         }));
         let area = raw.area.unwrap_or_else(|| ctx.id.to_string());
+        let mut line_kind: Vec<u8> = (0..lines.len()).map(|i| (i % 2) as u8).collect();
+        if let Some(n) = raw.grid {
+            line_kind[2 * n] = 2;
+            line_kind[2 * n + 1] = 2;
+        }
+        let open = blockers
+            .iter()
+            .map(|b| {
+                (0..numbers as u8)
+                    .filter(|c| !b.contains(&(*c as usize)))
+                    .collect()
+            })
+            .collect();
         Ok(MatchCount {
             id: ctx.id.to_string(),
             label: ctx.label(&area).to_string(),
@@ -293,10 +376,12 @@ impl MatchCount {
             range,
             prizes,
             lowest,
+            patterns,
+            line_kind,
             grid: raw.grid,
             free_centre: raw.free_centre,
             lines,
-            blockers,
+            open,
             near_miss,
         })
     }
@@ -328,6 +413,119 @@ impl MatchCount {
             .map(|&c| drawn[c as usize])
             .collect()
     }
+
+    /// A face whose card cells `cells` (in a drawn order) match and no other: distinct
+    /// numbers are drawn for the matches, the card's other cells and the other drawn
+    /// numbers, and each matched number is put at a drawn place among the drawn.
+    fn write_numbers(&self, cells: &[u8], rng: &mut FaceRng) -> Face {
+        let m = cells.len();
+        let vals = pick_distinct(rng, self.range, self.numbers + self.drawn - m);
+
+        let mut face = Face::default();
+        let (shared, rest) = vals.split_at(m);
+        let (card_only, drawn_only) = rest.split_at(self.numbers - m);
+        // Each matched number at its own drawn position, on the card and among the drawn.
+        let drawn_at = pick_distinct(rng, self.drawn as u32, m);
+        let mut taken = [false; MAX_CELLS];
+        for j in 0..m {
+            let c = cells[j] as usize;
+            let d = self.numbers + drawn_at[j] as usize;
+            face.codes[c] = shared[j] as u8;
+            face.codes[d] = shared[j] as u8;
+            taken[c] = true;
+            taken[d] = true;
+        }
+        let mut others = card_only.iter().chain(drawn_only);
+        for (c, &t) in taken[..self.numbers + self.drawn].iter().enumerate() {
+            if !t {
+                face.codes[c] = *others.next().expect("counted") as u8;
+            }
+        }
+        face
+    }
+
+    /// Pattern mode: the card cells that match, in a drawn order. A winning card fills one
+    /// line of a pattern paying the way's amount; a near miss fills a paid line but one
+    /// cell; every other line keeps one unmatched cell (drawn line by line, in a drawn
+    /// order); then more matches are drawn among the cells left, as many as the drawn
+    /// numbers allow.
+    fn pattern_cells(
+        &self,
+        way: &Way,
+        show: Option<&str>,
+        rng: &mut FaceRng,
+    ) -> ArrayVec<u8, MAX_CELLS> {
+        let pay = self.patterns.expect("pattern mode");
+        let n_lines = self.lines.len();
+        let mut matched = [false; MAX_CELLS];
+        let mut blocked = [false; MAX_CELLS];
+        let mut full = None;
+        let paid = |l: usize| pay[self.line_kind[l] as usize];
+        match way.wins.first() {
+            Some(w) => {
+                let lines: ArrayVec<usize, 16> = (0..n_lines)
+                    .filter(|&l| paid(l) == Some(w.amount))
+                    .collect();
+                let l = lines[below(rng, lines.len() as u32) as usize];
+                for &c in &self.lines[l] {
+                    matched[c] = true;
+                }
+                full = Some(l);
+            }
+            None if show.is_some() || chance(rng, self.near_miss) => {
+                let lines: ArrayVec<usize, 16> =
+                    (0..n_lines).filter(|&l| paid(l).is_some()).collect();
+                let line = &self.lines[lines[below(rng, lines.len() as u32) as usize]];
+                let gap = line[below(rng, line.len() as u32) as usize];
+                for &c in line {
+                    matched[c] = c != gap;
+                }
+                blocked[gap] = true;
+            }
+            None => {}
+        }
+        // Every other line has a cell outside the placed one (two lines share at most one
+        // cell and hold two or more), so one is always left to keep unmatched.
+        for l in pick_distinct(rng, n_lines as u32, n_lines) {
+            let line = &self.lines[l as usize];
+            if Some(l as usize) == full || line.iter().any(|&c| blocked[c]) {
+                continue;
+            }
+            let free: ArrayVec<usize, 8> = line.iter().copied().filter(|&c| !matched[c]).collect();
+            blocked[free[below(rng, free.len() as u32) as usize]] = true;
+        }
+        let mut cells: ArrayVec<u8, MAX_CELLS> = (0..self.numbers)
+            .filter(|&c| matched[c])
+            .map(|c| c as u8)
+            .collect();
+        let open: ArrayVec<u8, MAX_CELLS> = (0..self.numbers)
+            .filter(|&c| !matched[c] && !blocked[c])
+            .map(|c| c as u8)
+            .collect();
+        let room = open.len().min(self.drawn - cells.len());
+        let extra = below(rng, room as u32 + 1) as usize;
+        for p in pick_distinct(rng, open.len() as u32, extra) {
+            cells.push(open[p as usize]);
+        }
+        let order = pick_distinct(rng, cells.len() as u32, cells.len());
+        order.iter().map(|&i| cells[i as usize]).collect()
+    }
+
+    /// Pattern mode: the full lines of matches on a card (line indices).
+    fn full_lines(&self, matched: &[bool]) -> ArrayVec<usize, 16> {
+        (0..self.lines.len())
+            .filter(|&l| self.lines[l].iter().all(|&c| matched[c]))
+            .collect()
+    }
+
+    /// Pattern mode: the first paid line one match short.
+    fn near_line(&self, matched: &[bool]) -> Option<usize> {
+        let pay = self.patterns?;
+        (0..self.lines.len()).find(|&l| {
+            pay[self.line_kind[l] as usize].is_some()
+                && self.lines[l].iter().filter(|&&c| !matched[c]).count() == 1
+        })
+    }
 }
 
 impl Mechanic for MatchCount {
@@ -354,7 +552,14 @@ impl Mechanic for MatchCount {
                 if w.area.is_some_and(|a| a != 0) {
                     return Err(format!("surface \"{}\" has one play area", self.id));
                 }
-                if self.counts_for(w.amount).is_empty() {
+                if let Some(pay) = self.patterns {
+                    if !pay.contains(&Some(w.amount)) {
+                        return Err(format!(
+                            "win {} is no pattern's amount on surface \"{}\"",
+                            w.amount, self.id
+                        ));
+                    }
+                } else if self.counts_for(w.amount).is_empty() {
                     return Err(format!(
                         "win {} is no prized count's amount on surface \"{}\"{}",
                         w.amount,
@@ -386,6 +591,10 @@ impl Mechanic for MatchCount {
             self.can_show(way, id)?;
         }
         self.check_way(way)?;
+        if self.patterns.is_some() {
+            let cells = self.pattern_cells(way, show, rng);
+            return Ok(self.write_numbers(&cells, rng));
+        }
         let m = match way.wins.first() {
             Some(w) => {
                 let counts = self.counts_for(w.amount);
@@ -397,39 +606,19 @@ impl Mechanic for MatchCount {
             None if self.lowest >= 2 => below(rng, self.lowest as u32 - 1) as usize,
             None => 0,
         };
-        // The card cells that match.
-        let mut is_match = vec![false; self.numbers];
+        // The card cells that match, in a drawn order (each matched number's cell).
+        let mut cells: ArrayVec<u8, MAX_CELLS> = ArrayVec::new();
         if self.grid.is_some() {
-            let blocker = &self.blockers[below(rng, self.blockers.len() as u32) as usize];
-            let open: Vec<usize> = (0..self.numbers).filter(|c| !blocker.contains(c)).collect();
+            let open = &self.open[below(rng, self.open.len() as u32) as usize];
             for p in pick_distinct(rng, open.len() as u32, m) {
-                is_match[open[p as usize]] = true;
+                cells.push(open[p as usize]);
             }
         } else {
             for p in pick_distinct(rng, self.numbers as u32, m) {
-                is_match[p as usize] = true;
+                cells.push(p as u8);
             }
         }
-        // Distinct numbers: the matches, the card's others, the drawn's others.
-        let vals = pick_distinct(rng, self.range, self.numbers + self.drawn - m);
-        let mut face = Face::default();
-        let (shared, rest) = vals.split_at(m);
-        let (card_only, drawn_only) = rest.split_at(self.numbers - m);
-        let (mut s, mut o) = (shared.iter(), card_only.iter());
-        for (c, &hit) in is_match.iter().enumerate() {
-            let v = if hit { s.next() } else { o.next() };
-            face.codes[c] = *v.expect("counted") as u8;
-        }
-        let mut at_drawn = vec![false; self.drawn];
-        for p in pick_distinct(rng, self.drawn as u32, m) {
-            at_drawn[p as usize] = true;
-        }
-        let (mut s, mut o) = (shared.iter(), drawn_only.iter());
-        for (d, &hit) in at_drawn.iter().enumerate() {
-            let v = if hit { s.next() } else { o.next() };
-            face.codes[self.numbers + d] = *v.expect("counted") as u8;
-        }
-        Ok(face)
+        Ok(self.write_numbers(&cells, rng))
     }
 
     fn features(&self) -> Vec<FeatureInfo> {
@@ -439,10 +628,9 @@ impl Mechanic for MatchCount {
         vec![FeatureInfo {
             id: NEAR_MISS,
             kind: FeatureKind::NearMiss,
-            about: "a losing card one match short of the lowest prized count",
+            about: "a losing card one match short of a win",
         }]
     }
-
     fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
         if id != NEAR_MISS {
             return Err(format!("the match_count style shows no feature \"{id}\""));
@@ -504,8 +692,25 @@ impl Mechanic for MatchCount {
         } else {
             return Vec::new();
         };
-        let matched = self.matched(face);
-        let card: Vec<u8> = face.codes[..self.numbers].to_vec();
+        let mut matched = self.matched(face);
+        if let Some(pay) = self.patterns {
+            // Only the cells of the winning line, or of the line one match short.
+            let line = if kind == MarkKind::Win {
+                self.full_lines(&matched)
+                    .into_iter()
+                    .find(|&l| pay[self.line_kind[l] as usize].is_some())
+            } else {
+                self.near_line(&matched)
+            };
+            let on: Vec<usize> = line.map_or(Vec::new(), |l| self.lines[l].clone());
+            for (c, m) in matched.iter_mut().enumerate() {
+                *m = *m && on.contains(&c);
+            }
+        }
+        let card: Vec<u8> = (0..self.numbers)
+            .filter(|&c| matched[c])
+            .map(|c| face.codes[c])
+            .collect();
         let mut out: Vec<Mark> = (0..self.numbers)
             .filter(|&c| matched[c])
             .map(|column| Mark {
@@ -542,6 +747,28 @@ impl Mechanic for MatchCount {
             ev.ambiguities.push(AMB_DRAWN_REPEAT);
         }
         let matched = self.matched(face);
+        if let Some(pay) = self.patterns {
+            let full = self.full_lines(&matched);
+            if full.len() >= 2 {
+                ev.ambiguities.push(AMB_TWO_LINES);
+            }
+            let paid = |l: usize| pay[self.line_kind[l] as usize];
+            if full.iter().any(|&l| paid(l).is_none()) {
+                ev.ambiguities.push(AMB_UNPAID_LINE);
+            }
+            match full.iter().find_map(|&l| paid(l)) {
+                Some(amount) => ev.wins.push(AreaWin { area: 0, amount }),
+                None => {
+                    if self.near_line(&matched).is_some() {
+                        ev.losing_features.push(AreaFeature {
+                            area: 0,
+                            name: NEAR_MISS,
+                        });
+                    }
+                }
+            }
+            return ev;
+        }
         if self
             .lines
             .iter()
@@ -568,6 +795,34 @@ impl Mechanic for MatchCount {
 
     fn describe(&self) -> Vec<String> {
         let vals = &self.columns[0].values;
+        if let (Some(pay), Some(n)) = (self.patterns, self.grid) {
+            let legend: Vec<String> = PATTERNS
+                .iter()
+                .zip(pay)
+                .filter_map(|(p, a)| a.map(|a| format!("a full {p} wins {a}")))
+                .collect();
+            return vec![
+                format!(
+                    "« {} » wins when every number of a full row, column or diagonal of its \
+                     {n}×{n} card{} is among the {} drawn numbers (numbers {} to {}): {}.",
+                    self.label,
+                    if self.free_centre {
+                        " (the free centre counting as drawn)"
+                    } else {
+                        ""
+                    },
+                    self.drawn,
+                    vals[0],
+                    vals.last().expect("a range"),
+                    legend.join(", ")
+                ),
+                format!(
+                    "A card shows at most one full line, never one of a pattern that does not \
+                     pay. Near miss (a paid line one match short) on {:.2}% of losing cards.",
+                    f64::from(self.near_miss) / 1e4
+                ),
+            ];
+        }
         let legend: Vec<String> = self
             .prizes
             .iter()
@@ -619,10 +874,12 @@ pub static INFO: StyleInfo = StyleInfo {
     name: "match_count",
     term: "match count (bingo-like cards, lotto-like grids)",
     about: "Your numbers against drawn numbers; the prize legend pays by the number of \
-            matches (prizes = { \"5\" = 10, \"6\" = 100 }); any other count loses.",
+            matches (prizes = { \"5\" = 10, \"6\" = 100 }); any other count loses. A grid \
+            card may pay by full line instead (patterns = { row = 5, diagonal = 20 }).",
     naive: "A player counts matches and reads a legend count as \"that many or more\", and a \
             bingo player reads a full line of a grid card as a win: no face shows an unpaid \
-            count above a paid one, a repeated number, or a full line of matches.",
+            count above a paid one, a repeated number, or a full line of matches; a card paid \
+            by pattern shows one full line when it wins, none when it loses.",
     columns: "{id}_n{i} (the card, row by row, free centre left out), {id}_d{i} (drawn)",
     params: &[
         Param {
@@ -658,8 +915,15 @@ pub static INFO: StyleInfo = StyleInfo {
         Param {
             name: "prizes",
             kind: "table count → amount",
-            default: None,
-            about: "the amount each number of matches wins (the printed legend)",
+            default: Some("none (give this or patterns)"),
+            about:
+                "the amount each number of matches wins (the printed legend); give this or patterns",
+        },
+        Param {
+            name: "patterns",
+            kind: "table pattern → amount",
+            default: Some("none (give this or prizes)"),
+            about: "a grid card paid by full line instead: row, column, diagonal → amount",
         },
         Param {
             name: "grid",
@@ -768,8 +1032,8 @@ mod tests {
         assert_eq!(m.lines.iter().filter(|l| l.len() == 4).count(), 4);
         assert_eq!(m.most(), 19);
         // Permutations of 5 avoiding the centre and meeting both diagonals.
-        assert!(!m.blockers.is_empty());
-        assert!(m.blockers.iter().all(|b| b.len() == 5));
+        assert!(!m.open.is_empty());
+        assert!(m.open.iter().all(|o| o.len() == 19));
         assert_eq!(permutations(3).len(), 6);
         assert!(m.describe()[0].starts_with("« Bingo » wins by the number of its 24 numbers"));
     }
@@ -929,7 +1193,7 @@ mod tests {
     }
 
     /// Face codes for seed 42, way 20 (value stability).
-    const VECTOR: [u8; 12] = [4, 38, 9, 8, 32, 48, 17, 4, 38, 10, 8, 32];
+    const VECTOR: [u8; 12] = [32, 8, 9, 4, 38, 48, 17, 8, 32, 10, 4, 38];
 
     #[test]
     fn the_library_example_builds() {
@@ -956,5 +1220,122 @@ mod tests {
         };
         let m = (INFO.build)(t, &ctx).unwrap();
         assert_eq!(m.name(), INFO.name);
+    }
+
+    #[test]
+    fn any_face_of_the_columns_dictionaries_is_judged_without_panic() {
+        use crate::rng::below;
+        for text in [BINGO, LOTTO] {
+            let make_one = |t: &str| make(t).unwrap();
+            let m = make_one(text);
+            let mut rng = FaceRng::seed_from_u64(7);
+            for _ in 0..2000 {
+                let mut f = Face::default();
+                for (i, c) in m.columns().iter().enumerate() {
+                    f.codes[i] = below(&mut rng, c.values.len() as u32) as u8;
+                }
+                let ev = m.evaluate(&f);
+                let _ = m.marks(&f, &ev);
+                assert!(ev.wins.len() <= m.areas().len());
+            }
+        }
+    }
+
+    const PATTERN: &str = "numbers = 24\ndrawn = 24\nfrom = 1\nto = 75\ngrid = 5\n\
+        free_centre = true\nnear_miss = 0.3\n\
+        patterns = { row = 5, column = 5, diagonal = 20 }\n";
+
+    /// Drawn numbers: `on` then numbers from 50 up, none on a card of 1..=24.
+    fn drawn_with(on: &[u8]) -> Vec<u8> {
+        let mut d = on.to_vec();
+        d.extend((50..).take(24 - on.len()));
+        d
+    }
+
+    #[test]
+    fn a_card_paid_by_pattern_is_judged_by_its_full_lines() {
+        let m = make(PATTERN).unwrap();
+        let card: Vec<u8> = (1..=24).collect();
+        // The top row: 5.
+        let ev = m.evaluate(&face(&card, &drawn_with(&[1, 2, 3, 4, 5])));
+        assert_eq!(
+            ev.wins.as_slice(),
+            [AreaWin {
+                area: 0,
+                amount: Money(500)
+            }]
+        );
+        assert!(ev.ambiguities.is_empty());
+        // The main diagonal through the free centre (cells 0, 6, 17, 23): 20.
+        let ev = m.evaluate(&face(&card, &drawn_with(&[1, 7, 18, 24])));
+        assert_eq!(
+            ev.wins.as_slice(),
+            [AreaWin {
+                area: 0,
+                amount: Money(2000)
+            }]
+        );
+        // Two rows.
+        let ev = m.evaluate(&face(&card, &drawn_with(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10])));
+        assert_eq!(ev.ambiguities, vec![AMB_TWO_LINES]);
+        // Four of the top row: a near miss, however many other matches.
+        let ev = m.evaluate(&face(&card, &drawn_with(&[1, 2, 3, 4, 9, 15])));
+        assert!(ev.wins.is_empty() && ev.ambiguities.is_empty() && ev.shows(NEAR_MISS));
+        // A full column on a card paying rows only.
+        let rows = make(&PATTERN.replace("row = 5, column = 5, diagonal = 20", "row = 5")).unwrap();
+        let ev = rows.evaluate(&face(&card, &drawn_with(&[1, 6, 11, 15, 20])));
+        assert!(ev.wins.is_empty());
+        assert_eq!(ev.ambiguities, vec![AMB_UNPAID_LINE]);
+        assert!(rows
+            .check_way(&way(&[20]))
+            .unwrap_err()
+            .contains("no pattern"));
+        assert!(m.describe()[0]
+            .contains("a full row wins 5, a full column wins 5, a full diagonal wins 20"));
+    }
+
+    #[test]
+    fn pattern_ways_round_trip_with_one_line_at_most() {
+        let m = make(PATTERN).unwrap();
+        for w in [way(&[]), way(&[5]), way(&[20])] {
+            m.check_way(&w).unwrap();
+            for seed in 0..300u64 {
+                let f = m.synthesize(&w, &mut FaceRng::seed_from_u64(seed)).unwrap();
+                let ev = m.evaluate(&f);
+                assert!(ev.ambiguities.is_empty(), "{seed}: {:?}", ev.ambiguities);
+                assert_eq!(ev.prize(), w.amount);
+                assert_eq!(m.full_lines(&m.matched(&f)).len(), w.wins.len());
+            }
+        }
+        let lose = way(&[]);
+        for seed in 0..200u64 {
+            let f = m
+                .synthesize_showing(&lose, Some(NEAR_MISS), &mut FaceRng::seed_from_u64(seed))
+                .unwrap();
+            let ev = m.evaluate(&f);
+            assert!(ev.shows(NEAR_MISS) && ev.wins.is_empty());
+            assert!(m
+                .marks(&f, &ev)
+                .iter()
+                .all(|k| k.kind == MarkKind::NearMiss));
+        }
+        let f = m
+            .synthesize(&way(&[20]), &mut FaceRng::seed_from_u64(42))
+            .unwrap();
+        assert_eq!(&f.codes[..4], &PATTERN_VECTOR[..]);
+    }
+
+    /// The first card numbers for seed 42, way 20, pattern mode (value stability).
+    const PATTERN_VECTOR: [u8; 4] = [20, 41, 48, 65];
+
+    #[test]
+    fn pattern_cards_are_checked() {
+        let e = |t: &str| make(t).err().unwrap().field;
+        assert_eq!(
+            e(&PATTERN.replace("grid = 5\nfree_centre = true\n", "")),
+            "patterns"
+        );
+        assert_eq!(e(&format!("{PATTERN}prizes = {{ \"9\" = 2 }}\n")), "prizes");
+        assert_eq!(e(&PATTERN.replace("row = 5", "line = 5")), "patterns.line");
     }
 }

@@ -18,7 +18,6 @@ pub mod key_match;
 pub mod lines;
 pub mod match_count;
 pub mod match_symbols;
-pub mod pharaon;
 pub mod reveal;
 pub mod style;
 pub mod symbol_to_prize;
