@@ -3338,7 +3338,7 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.message.contains("no combination weights"), "{e}");
-        // Unknown field in [poker].
+        // An unknown field of the surface.
         let e = spec_with("near_miss_flush", "near_miss_flushes").unwrap_err();
         assert!(e.message.contains("unknown field"), "{e}");
     }
