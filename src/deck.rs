@@ -196,7 +196,7 @@ mod tests {
         let d = every_way(&s, None).unwrap();
         let c = &d.counts;
         assert_eq!(c.len(), 11);
-        // 30 losers + near_miss_coq + near_miss_voeu, each on a losing ticket of its own.
+        // 30 losers + near_miss_jeu1 + near_miss_jeu2, each on a losing ticket of its own.
         assert_eq!(c[0], DEFAULT_LOSERS + 2);
         assert!(c[1..].iter().all(|&n| n == 1));
         assert_eq!(
@@ -233,8 +233,8 @@ mod tests {
     #[test]
     fn every_game_promises_every_feature() {
         let expect_coq = owned(&[
-            ("near_miss_coq", "lose", true),
-            ("near_miss_voeu", "lose", true),
+            ("near_miss_jeu1", "lose", true),
+            ("near_miss_jeu2", "lose", true),
         ]);
         assert_eq!(shown(&coq()), expect_coq);
         assert_eq!(shown(&load("tests/specs/coq_small.toml")), expect_coq);
@@ -269,7 +269,7 @@ mod tests {
         }
 
         let expect_pharaon = owned(&[
-            ("near_miss_pedestal", "lose", true),
+            ("near_miss_half", "lose", true),
             ("decoy_rebuilt", "lose", true),
             ("near_miss_pyramid", "lose", true),
             ("decoy_mask", "lose", true),

@@ -106,12 +106,16 @@ fn bad_specs_exit_2_naming_the_field_and_line() {
             "not beginning with = + - or @",
         ),
         (
-            replace_once(&t, "mechanic = \"coq\"", "mechanic = \"bingo\""),
+            replace_once(
+                &t,
+                "currency = \"EUR\"",
+                "currency = \"EUR\"\nmechanic = \"bingo\"",
+            ),
             "unknown mechanic \"bingo\"",
         ),
         (
-            replace_once(&t, "near_miss_coq = 0.30", "near_miss_coq = 1.5"),
-            "coq.near_miss_coq",
+            replace_once(&t, "near_miss = 0.30", "near_miss = 1.5"),
+            "surfaces[0].games[0].near_miss: 1.5 is not a share between 0 and 1",
         ),
         (
             replace_once(
@@ -312,11 +316,11 @@ fn bare_decimal_amounts_load_exactly() {
     );
     assert_eq!(check(&text).0, 0);
 
-    // 4.555 is no amount of cents: refused, with the file, line 11 and the field.
+    // 4.555 is no amount of cents: refused, with the file, line 10 and the field.
     let (code, err) = check(&replace_once(&small_text(), "price = 2 ", "price = 4.555 "));
     assert_eq!(code, 2, "{err}");
     assert!(
-        err.contains("bad.toml:11: game.price: `4.555` has more than 2 decimals"),
+        err.contains("bad.toml:10: game.price: `4.555` has more than 2 decimals"),
         "{err}"
     );
     // In the lot table, the field names its row: the second tier, its first way.
@@ -338,7 +342,7 @@ fn bare_decimal_amounts_load_exactly() {
     let (code, err) = check(&replace_once(&small_text(), "price = 2 ", "price = 5e-1 "));
     assert_eq!(code, 2, "{err}");
     assert!(
-        err.contains("bad.toml:11: game.price: `5e-1` is not an amount"),
+        err.contains("bad.toml:10: game.price: `5e-1` is not an amount"),
         "{err}"
     );
 }

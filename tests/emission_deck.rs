@@ -350,8 +350,8 @@ fn edit_manifest(deck: &Path, edit: impl Fn(&mut serde_json::Value)) {
 #[test]
 fn a_default_deck_shows_every_feature_of_every_game() {
     let coq = owned(&[
-        ("near_miss_coq", "lose", true),
-        ("near_miss_voeu", "lose", true),
+        ("near_miss_jeu1", "lose", true),
+        ("near_miss_jeu2", "lose", true),
     ]);
     let poker = owned(&[
         ("paire", "30", true),
@@ -364,7 +364,7 @@ fn a_default_deck_shows_every_feature_of_every_game() {
         ("near_miss_straight", "lose", true),
     ]);
     let pharaon = owned(&[
-        ("near_miss_pedestal", "lose", true),
+        ("near_miss_half", "lose", true),
         ("decoy_rebuilt", "lose", true),
         ("near_miss_pyramid", "lose", true),
         ("decoy_mask", "lose", true),
@@ -436,8 +436,8 @@ fn verify_tallies_every_feature_of_a_deck() {
     assert_eq!(
         tally,
         vec![
-            ("near_miss_coq".to_string(), 11, 11),
-            ("near_miss_voeu".to_string(), 11, 11)
+            ("near_miss_jeu1".to_string(), 7, 7),
+            ("near_miss_jeu2".to_string(), 10, 10)
         ]
     );
     let promised: Vec<(String, u64, bool)> = r["promised"]
@@ -455,8 +455,8 @@ fn verify_tallies_every_feature_of_a_deck() {
     assert_eq!(
         promised,
         vec![
-            ("near_miss_coq".to_string(), 1, true),
-            ("near_miss_voeu".to_string(), 3, true)
+            ("near_miss_jeu1".to_string(), 1, true),
+            ("near_miss_jeu2".to_string(), 2, true)
         ]
     );
 }
@@ -517,13 +517,13 @@ fn a_missing_or_false_promise_is_a_finding() {
     let unknown = t.path().join("unknown");
     copy_dir(&base, &unknown);
     edit_manifest(&unknown, |m| {
-        m["promised_features"][0]["feature"] = "near_miss_coq".into();
+        m["promised_features"][0]["feature"] = "near_miss_jeu1".into();
     });
     let (code, text) = verify_text(&unknown);
     assert_eq!(code, 1, "{text}");
     assert!(
         text.contains(
-            "promised feature \"near_miss_coq\" is not one the styles mechanic shows with this spec"
+            "promised feature \"near_miss_jeu1\" is not one the styles mechanic shows with this spec"
         ),
         "{text}"
     );

@@ -56,9 +56,9 @@ fn golden_digests() {
     assert_eq!(line("tickets.bin"), GOLDEN_BIN);
     assert_eq!(line("validation.csv"), GOLDEN_VALIDATION);
 }
-const GOLDEN_CSV: &str = "170c6455e68f4fe618ac94f7d5649494845db331f23117c2104191ffaa58342a";
-const GOLDEN_BIN: &str = "20211bc93454c30571949acaadfa5901f2f4c3d59d3ec303b021be47e22adaeb";
-const GOLDEN_VALIDATION: &str = "ee2bf4fbad75f6cfda63c3bb781f138b32577432e96b4c55f59b859d5429cf45";
+const GOLDEN_CSV: &str = "d84548d020a2a902c086f7cc30de221a7fa73c2065d4a811f200e6b269d4162f";
+const GOLDEN_BIN: &str = "71e88404e8b984b337446cef1109b79fb8bca200b3a5a3ecd9907f005c8c384a";
+const GOLDEN_VALIDATION: &str = "b735075e960a1151817856f77f2b607a951255893388d86d3038d6bd420b6e78";
 
 #[test]
 fn a_fresh_block_verifies_clean() {
@@ -103,8 +103,8 @@ fn json_report_lists_every_check_and_the_counts() {
     assert_eq!(
         v["losing_features"],
         serde_json::json!([
-            {"feature": "near_miss_coq", "areas": 705, "tickets": 705},
-            {"feature": "near_miss_voeu", "areas": 729, "tickets": 729}
+            {"feature": "near_miss_jeu1", "areas": 706, "tickets": 706},
+            {"feature": "near_miss_jeu2", "areas": 754, "tickets": 754}
         ])
     );
     assert_eq!(v["promised"], serde_json::json!([]));

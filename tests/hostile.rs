@@ -196,11 +196,15 @@ fn spec_errors_always_say_what_and_name_the_field() {
     let err = check("esc.toml", &text.replacen("id = ", "id\u{1b}[2J = ", 1));
     assert!(err.contains("\\u{1b}"), "{err}");
     assert!(!err.contains('\u{1b}'), "{err}");
-    let commented = text.replacen("[coq]\n", "[coq] # the mechanic\nbogus_key = 1\n", 1);
+    let commented = text.replacen(
+        "[[surfaces]]\n",
+        "[[surfaces]] # the eight pastilles\nbogus_key = 1\n",
+        1,
+    );
     assert_ne!(commented, text);
     let err = check("comment.toml", &commented);
     assert!(
-        err.contains(": coq.bogus_key: unknown field `bogus_key`"),
+        err.contains(": surfaces[0].bogus_key: unknown field `bogus_key`"),
         "{err}"
     );
 }

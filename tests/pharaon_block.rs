@@ -23,15 +23,39 @@ fn small_pharaon_block_generates_and_verifies_clean() {
         .success();
     let report = String::from_utf8(verify.get_output().stdout.clone()).unwrap();
     assert!(report.contains("verify: CLEAN"), "{report}");
+    // The face columns GAMES.md fixes for pharaon, whatever the play styles behind them.
+    let csv = std::fs::read_to_string(out.join("tickets.csv")).unwrap();
+    assert_eq!(
+        csv.lines().next().unwrap(),
+        "block,pack,pack_position,ticket,serial,prize,way,j1_amount,j1_caption,\
+         j2_sym1,j2_sym2,j2_sym3,j2_amt1,j2_amt2,j2_amt3,j2_cap1,j2_cap2,j2_cap3,\
+         j3_p1_left,j3_p1_right,j3_p2_left,j3_p2_right,j4_1,j4_2,j4_3,j4_4,j4_5,j4_6"
+    );
+    // Printed maxima (art. 3.6): no amount above them is shown, not even as a decoy.
+    let head: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    for row in csv.lines().skip(1) {
+        let f: Vec<&str> = row.split(',').collect();
+        for (name, max) in [
+            ("j1_amount", 5000),
+            ("j2_amt1", 10000),
+            ("j2_amt2", 10000),
+            ("j2_amt3", 10000),
+        ] {
+            let v: u64 = f[head.iter().position(|&h| h == name).unwrap()]
+                .parse()
+                .unwrap();
+            assert!(v <= max, "{name} shows {v}: {row}");
+        }
+    }
     // Golden digests of this fixed-seed block: rewrite only on purpose (a change of the
-    // mechanic's draws, of the RNG contract or of a file format).
+    // play styles' draws, of the RNG contract or of a file format).
     assert_eq!(
         sha256(&out.join("tickets.csv")),
-        "c612466e642ce03b56d0889bd1b1a705257a9fda86e6bd088e66a1eb5803c45c"
+        "3621d9edcfafbc5af08c02e9403e1c449f58f393cbf6b59f356c8fb8a89e2c4b"
     );
     assert_eq!(
         sha256(&out.join("tickets.bin")),
-        "b9288b7292664e9c9f50ab33e6f3086d72fb559b3e827559078dcce66426f7a2"
+        "dd7ac5288e527594c7f35ffc032be4422532723c0be6ef475ff61554006791f4"
     );
 }
 

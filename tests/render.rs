@@ -370,7 +370,7 @@ fn a_face_the_rules_judge_ambiguous_or_unrecognised_has_no_proof() {
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&o.stderr),
-        format!("tirage: error: ticket {n}: the rules judge the face in tickets.bin ambiguous (three or more COQ); no proof is drawn of it\n")
+        format!("tirage: error: ticket {n}: the rules judge the face in tickets.bin ambiguous (a winning symbol shown more times than its play area's match); no proof is drawn of it\n")
     );
     assert!(!out.exists());
 
@@ -527,7 +527,7 @@ fn a_deck_proof_sheet_is_a_searchable_pdf_with_a_cover_and_every_ticket() {
         "ASTRO ANNEE DU COQ",
         "Règlement particulier « ASTRO ANNEE DU COQ », JORF n°0303 du 30 décembre 2016",
         "Game code 1703 · emission 1 · block 0 · 42 tickets in packs of 150",
-        "near miss coq",
+        "near miss jeu1",
     ] {
         assert!(cover.contains(line), "{line:?} not on the cover:\n{cover}");
     }
@@ -712,7 +712,7 @@ fn a_label_for_no_panel_is_refused_naming_it() {
     assert_eq!(
         String::from_utf8_lossy(&o.stderr),
         format!(
-            "tirage: error: {}:{line}: labels.jeu3: \"jeu3\" is not a panel or play area of the coq mechanic; expected one of: cells, jeu1, jeu2\n",
+            "tirage: error: {}:{line}: labels.jeu3: \"jeu3\" is not a panel or play area of the styles mechanic; expected one of: cells, jeu1, jeu2\n",
             spec.display()
         )
     );

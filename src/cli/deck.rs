@@ -16,8 +16,8 @@ use tirage::spec::GameSpec;
 #[command(
     after_help = "By default a deck shows every way of the spec once and every feature the game can show
 with this spec, each guaranteed: poker's combinations (paire … quinte_flush_royale) with a
-weight above 0, and the near misses and named decoys of every game (coq: near_miss_coq,
-near_miss_voeu; poker: near_miss_flush, near_miss_straight; pharaon: near_miss_pedestal,
+weight above 0, and the near misses and named decoys of every game (coq: near_miss_jeu1,
+near_miss_jeu2; poker: near_miss_flush, near_miss_straight; pharaon: near_miss_half,
 decoy_rebuilt, near_miss_pyramid, decoy_mask) with a rate above 0. A feature that some way
 shows on every ticket costs nothing; each other one gets a ticket of its own, built asked to
 show it. The rest are losers. The manifest lists every promised feature with its ticket, and

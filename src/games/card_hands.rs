@@ -13,21 +13,23 @@
 //! `four_of_a_kind`, `straight_flush`, `royal_flush`) with its id, printed name and
 //! definition options, the combination weights per tier or way, the zone amounts, decoy
 //! weights and near-miss rates. This engine carries exactly: 2 own cards per zone, 5
-//! community cards, 1 to [`MAX_ZONES`] zones, `min_own = 1`, `min_community = 1`, and any
+//! community cards, 1 to [`MAX_ZONES`] zones, `min_own = 1`, `min_community = 1` or `0` (a
+//! pocket pair wins by itself), and any
 //! ascending subset of `pair`, `three_of_a_kind`, `straight` (`not_flush = true`, ace high
-//! only: `ace_low = false`), `flush` (`not_straight = true`), `four_of_a_kind`,
+//! only, `ace_low = false`, or also A-2-3-4-5, `ace_low = true`), `flush` (`not_straight =
+//! true`, in the same sense of consecutive), `four_of_a_kind`,
 //! `royal_flush`. Anything else is refused when the spec is loaded, naming the field.
 //!
 //! Cards are coded `0..52` as `rank * 4 + suit`, rank `0..13` for `23456789TJQKA` and suit
 //! `0..4` for `cdhs`; files show the standard two-character codes (`Ah`, `Td`); proofs show
-//! the spec's inscription (`card_name`, e.g. `DAME DE COEUR`). **Columns**: `{zone}_c1
+//! the spec's inscription (`card_name`, e.g. `QUEEN OF HEARTS`). **Columns**: `{zone}_c1
 //! {zone}_c2 {zone}_gain {zone}_caption` for each zone (`p1` … `pN` unless `zone_ids` says
 //! otherwise), then the community cards `{prefix}1` … `{prefix}5` (`community_prefix`,
 //! default `b`). **Panels**: one per zone (its id), and the community cards
 //! (`community_id`, default `{surface id}_board`).
 //!
 //! Two readings of a zone are computed ([`read_zone`]): the **strict** one (the letter of
-//! the combinations' definitions and the usage rule, ace high only) and the **naive** one
+//! the combinations' definitions and the usage rule, ace high only unless `ace_low`) and the **naive** one
 //! (any standard poker hand of a pair or better among the zone's seven cards, wherever they
 //! come from, ace high or low). A face where they could differ is reported as an ambiguity
 //! and is never produced: a losing zone shows no pair, straight or flush among its seven
@@ -55,7 +57,7 @@ use std::collections::BTreeMap;
 pub const RANK_CHARS: [char; 13] = [
     '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K', 'A',
 ];
-/// Suit characters (clubs/trèfle, diamonds/carreau, hearts/cœur, spades/pique).
+/// Suit characters (clubs, diamonds, hearts, spades).
 pub const SUIT_CHARS: [char; 4] = ['c', 'd', 'h', 's'];
 /// Most player zones on one surface.
 pub const MAX_ZONES: usize = 6;
@@ -219,10 +221,18 @@ impl Combination {
 /// The set of every kind.
 pub const ALL_KINDS: u8 = 0x3F;
 
+/// A flag beside the kinds of a set: the straight's `ace_low = true` (A-2-3-4-5 is five
+/// consecutive ranks, for the straight and for the flush's `not_straight` alike).
+const ACE_LOW: u8 = 0x40;
+
+/// A flag beside the kinds of a set: `min_community = 0`, so a zone's own two cards of one
+/// rank are a pair by themselves (every other combination needs community cards anyway).
+const POCKET: u8 = 0x80;
+
 /// Both readings of one player zone (its two cards and the five community cards).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ZoneReading {
-    /// Best combination by the letter (art. 3.4–3.6): formed with at least one of the
+    /// Best combination by the letter (the spec's combinations and usage rule): formed with at least one of the
     /// zone's cards and at least one community card; `None` for a losing zone.
     pub strict: Option<Combination>,
     /// Naive: some rank appears twice or more among the seven cards (from anywhere).
@@ -466,7 +476,8 @@ pub fn read_zone(own: [Card; 2], community: [Card; COMMUNITY]) -> ZoneReading {
 }
 
 /// [`read_zone`] on summarised community cards `b`, the strict best taken among the kinds
-/// in `kinds` (a set of [`Combination::bit`]s: the spec's combinations).
+/// in `kinds` (a set of [`Combination::bit`]s: the spec's combinations, with [`ACE_LOW`]
+/// when the straight counts A-2-3-4-5).
 #[inline]
 fn read(own: [Card; 2], b: &Board, kinds: u8) -> ZoneReading {
     let (r0, r1) = (rank(own[0]), rank(own[1]));
@@ -507,6 +518,9 @@ fn read(own: [Card; 2], b: &Board, kinds: u8) -> ZoneReading {
     // Pair, three and four of a kind: n cards of one rank, at least one own and one
     // community; they hold every smaller number of that rank with the same origins.
     let mut found = 0u8;
+    if kinds & POCKET != 0 && r0 == r1 {
+        found |= Combination::Pair.bit();
+    }
     for (r, cb) in [(r0, c0), (r1, c1)] {
         if cb == 0 {
             continue;
@@ -529,12 +543,13 @@ fn read(own: [Card; 2], b: &Board, kinds: u8) -> ZoneReading {
     }
 
     // Straight, flush, royal flush: five cards, at least one own (then at least three are
-    // community cards). Only worth trying when five consecutive ranks (ace high) or five of
-    // a suit are there at all.
-    if straight_starts(ranks) != 0 || z.flush {
-        found |= five_card_kinds(own, b);
+    // community cards). Only worth trying when five consecutive ranks or five of a suit
+    // are there at all.
+    let ace_low = kinds & ACE_LOW != 0;
+    if straight_starts(ranks) != 0 || z.flush || (ace_low && ranks & WHEEL == WHEEL) {
+        found |= five_card_kinds(own, b, ace_low);
     }
-    z.strict = best_of(found & kinds);
+    z.strict = best_of(found & kinds & ALL_KINDS);
     z
 }
 
@@ -546,11 +561,12 @@ fn best_of(kinds: u8) -> Option<Combination> {
 /// The straights, flushes and royal flushes among the five-card hands of the seven cards
 /// (`own` and the community cards of `b`) that hold at least one own card, as a set of
 /// kinds. By the letter a hand is a straight when its ranks are five consecutive (ace high
-/// only) and its suits are not all one; a flush when its suits are all one and its ranks
-/// not consecutive; a royal flush when it is 10-J-Q-K-A of one suit; any other straight
-/// flush is none of them. The same answers as trying each of the 21 hands (a test pins it
-/// against that reading), found from rank masks.
-fn five_card_kinds(own: [Card; 2], b: &Board) -> u8 {
+/// only, or also A-2-3-4-5 with `ace_low`) and its suits are not all one; a flush when its
+/// suits are all one and its ranks not consecutive (in the same sense); a royal flush when
+/// it is 10-J-Q-K-A of one suit; any other straight flush is none of them. The same
+/// answers as trying each of the 21 hands (a test pins it against that reading), found
+/// from rank masks.
+fn five_card_kinds(own: [Card; 2], b: &Board, ace_low: bool) -> u8 {
     let mut all = b.suit_ranks;
     let mut mine = [0u16; 4];
     for &c in &own {
@@ -566,7 +582,9 @@ fn five_card_kinds(own: [Card; 2], b: &Board) -> u8 {
         }
         let mut consider = |hand: u16| {
             if hand & mine[s] != 0 {
-                if hand >> hand.trailing_zeros() != 0x1F {
+                let consecutive =
+                    hand >> hand.trailing_zeros() == 0x1F || (ace_low && hand == WHEEL);
+                if !consecutive {
                     found |= Combination::Flush.bit();
                 } else if hand == ROYAL {
                     found |= Combination::RoyalFlush.bit();
@@ -582,13 +600,15 @@ fn five_card_kinds(own: [Card; 2], b: &Board) -> u8 {
             }),
         }
     }
-    // Five consecutive ranks (ace high) holding own card (r, s), with a card of another suit
+    // Five consecutive ranks holding own card (r, s), with a card of another suit
     // than s on one of the other four ranks.
     let ranks = all[0] | all[1] | all[2] | all[3];
-    let mut starts = straight_starts(ranks) & 0x1FF;
-    while starts != 0 {
-        let window = 0x1F << starts.trailing_zeros();
-        starts &= starts - 1;
+    let starts = straight_starts(ranks) & 0x1FF;
+    let windows = (0..9)
+        .filter(|i| starts >> i & 1 == 1)
+        .map(|i| 0x1Fu16 << i)
+        .chain((ace_low && ranks & WHEEL == WHEEL).then_some(WHEEL));
+    for window in windows {
         for &c in &own {
             let (r, s) = (rank(c), suit(c) as usize);
             let other_suits = (0..4).filter(|&t| t != s).fold(0, |m, t| m | all[t]);
@@ -613,11 +633,11 @@ fn each_bit(mut m: u16, mut f: impl FnMut(u16)) {
 #[derive(Debug, Deserialize, Clone)]
 #[serde(deny_unknown_fields)]
 pub struct RawCombination {
-    /// Feature id of the combination (`paire`), ASCII letters, digits and `_`.
+    /// Feature id of the combination (`pair`), ASCII letters, digits and `_`.
     pub id: String,
     /// Its kind in the catalogue ([`CATALOGUE`]: `pair`, `straight`, …).
     pub kind: String,
-    /// Its printed name (`quinte flush royale`); the id when left out.
+    /// Its printed name (`royal flush`); the id when left out.
     #[serde(default)]
     pub name: Option<String>,
     /// `straight` only: not all five of one suit (the only reading carried: `true`).
@@ -641,7 +661,7 @@ fn default_one() -> usize {
     1
 }
 fn default_card_name() -> String {
-    "{rank} DE {suit}".into()
+    "{rank} OF {suit}".into()
 }
 
 /// A `card_hands` surface's table in the spec.
@@ -836,11 +856,11 @@ pub static INFO: StyleInfo = StyleInfo {
         Param { name: "community_prefix", kind: "string", default: Some("\"b\""), about: "Column prefix of the community cards (b1 … b5)." },
         Param { name: "community_id", kind: "string", default: Some("\"{id}_board\""), about: "Panel id ([labels] key) of the community cards." },
         Param { name: "min_own", kind: "integer", default: Some("1"), about: "Fewest own cards in a winning hand (this engine judges 1)." },
-        Param { name: "min_community", kind: "integer", default: Some("1"), about: "Fewest community cards in a winning hand (this engine judges 1)." },
-        Param { name: "rank_names", kind: "array of 13 strings", default: None, about: "The ranks 2 … ace as printed (DEUX … AS)." },
-        Param { name: "suit_names", kind: "array of 4 strings", default: None, about: "The suits c d h s as printed (TREFLE CARREAU COEUR PIQUE)." },
-        Param { name: "card_name", kind: "string", default: Some("\"{rank} DE {suit}\""), about: "How a card's inscription is written." },
-        Param { name: "combinations", kind: "array of tables {id, kind, name, not_flush, not_straight, ace_low}", default: None, about: "The winning combinations in ascending order; kind one of pair, three_of_a_kind, straight (not_flush = true, ace_low = false), flush (not_straight = true), four_of_a_kind, royal_flush (two_pair, full_house, straight_flush are refused)." },
+        Param { name: "min_community", kind: "integer", default: Some("1"), about: "Fewest community cards in a winning hand: 1, or 0 (a zone's two own cards of one rank are a pair by themselves)." },
+        Param { name: "rank_names", kind: "array of 13 strings", default: None, about: "The ranks 2 … ace as printed (TWO … ACE)." },
+        Param { name: "suit_names", kind: "array of 4 strings", default: None, about: "The suits c d h s as printed (CLUBS DIAMONDS HEARTS SPADES)." },
+        Param { name: "card_name", kind: "string", default: Some("\"{rank} OF {suit}\""), about: "How a card's inscription is written." },
+        Param { name: "combinations", kind: "array of tables {id, kind, name, not_flush, not_straight, ace_low}", default: None, about: "The winning combinations in ascending order; kind one of pair, three_of_a_kind, straight (not_flush = true; ace_low = false or true), flush (not_straight = true), four_of_a_kind, royal_flush (two_pair, full_house, straight_flush are refused)." },
         Param { name: "zone_amounts", kind: "array of amounts", default: None, about: "Every amount a zone's GAIN can show." },
         Param { name: "decoy_weights", kind: "table amount → integer", default: None, about: "Weight of each amount shown in the GAIN of a losing zone." },
         Param { name: "near_miss_flush", kind: "number 0..1", default: Some("0"), about: "Share of losing zones whose own cards make four to a flush." },
@@ -854,23 +874,23 @@ id = "hands"
 zones = 3
 community_prefix = "b"
 community_id = "board"
-rank_names = ["DEUX", "TROIS", "QUATRE", "CINQ", "SIX", "SEPT", "HUIT", "NEUF", "DIX", "VALET", "DAME", "ROI", "AS"]
-suit_names = ["TREFLE", "CARREAU", "COEUR", "PIQUE"]
+rank_names = ["TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE", "TEN", "JACK", "QUEEN", "KING", "ACE"]
+suit_names = ["CLUBS", "DIAMONDS", "HEARTS", "SPADES"]
 zone_amounts = [2, 5, 20]
 decoy_weights = { "2" = 5, "5" = 3, "20" = 1 }
 near_miss_flush = 0.1
 near_miss_straight = 0.1
 combinations = [
-  { id = "paire", kind = "pair", name = "paire" },
-  { id = "brelan", kind = "three_of_a_kind", name = "brelan" },
-  { id = "quinte", kind = "straight", name = "quinte", not_flush = true, ace_low = false },
+  { id = "pair", kind = "pair", name = "PAIR" },
+  { id = "three", kind = "three_of_a_kind", name = "THREE OF A KIND" },
+  { id = "straight", kind = "straight", name = "STRAIGHT", not_flush = true, ace_low = false },
 ]
 [surfaces.combination_weights."2"]
-paire = 1
+pair = 1
 [surfaces.combination_weights."5"]
-brelan = 1
+three = 1
 [surfaces.combination_weights."20"]
-quinte = 1
+straight = 1
 "#,
     build,
 };
@@ -952,10 +972,10 @@ impl CardHands {
                 format!("min_own = {}; this engine judges exactly min_own = 1 (a hand holds at least one own card)", p.min_own),
             ));
         }
-        if p.min_community != 1 {
+        if p.min_community > 1 {
             return Err(err(
                 "min_community",
-                format!("min_community = {}; this engine judges exactly min_community = 1 (a hand holds at least one community card)", p.min_community),
+                format!("min_community = {}; this engine judges min_community = 1 (a hand holds at least one community card) or 0 (its own two cards may make a pair alone)", p.min_community),
             ));
         }
         let prefix = p.community_prefix.clone().unwrap_or_else(|| "b".into());
@@ -981,7 +1001,7 @@ impl CardHands {
         }
         let (mut ids, mut names) = ([None; 6], [None; 6]);
         let mut abouts = [""; 6];
-        let mut kinds = 0u8;
+        let mut kinds = if p.min_community == 0 { POCKET } else { 0 };
         let mut last: Option<(usize, &str)> = None;
         for (i, c) in p.combinations.iter().enumerate() {
             let field = format!("combinations[{i}]");
@@ -1050,7 +1070,15 @@ impl CardHands {
                 kind == Combination::Straight,
                 true,
             )?;
-            opt("ace_low", c.ace_low, kind == Combination::Straight, false)?;
+            if c.ace_low.is_some() && kind != Combination::Straight {
+                return Err(e(
+                    ".ace_low",
+                    format!("ace_low does not apply to a {} combination", c.kind),
+                ));
+            }
+            if kind == Combination::Straight && c.ace_low == Some(true) {
+                kinds |= ACE_LOW;
+            }
             opt(
                 "not_straight",
                 c.not_straight,
@@ -1089,6 +1117,14 @@ impl CardHands {
                 "zone_amounts",
                 "expected distinct amounts above 0".into(),
             ));
+        }
+        if let Some(max) = ctx.max {
+            if let Some(m) = sorted.iter().find(|&&m| m > max) {
+                return Err(err(
+                    "zone_amounts",
+                    format!("{m} is above the surface's max {max}: a GAIN never shows more (not even as a decoy)"),
+                ));
+            }
         }
         let gain = AmountBox::new(sorted, ctx.captions).map_err(|e| err("zone_amounts", e))?;
         let decoy_weights =
@@ -1277,7 +1313,7 @@ impl CardHands {
     /// for a face of `way` showing feature `show` if given (an `Err` when `way` cannot show
     /// it, see [`Mechanic::can_show`]). Wins with a fixed zone go there, the others to free
     /// zones in a random order; each winning zone draws its combination from the weights (a
-    /// carré or quinte flush royale weighing 0 after it is drawn), each losing zone its near
+    /// four of a kind or royal flush weighing 0 after it is drawn), each losing zone its near
     /// miss at the spec's rates and its decoy from `decoy_weights` (two zones per draw of
     /// [`below_mixed`] when their ranges fit). The combination or near miss asked is taken
     /// by the first winning, resp. losing, zone instead of drawn; with `show = None` the
@@ -1477,11 +1513,11 @@ impl Mechanic for CardHands {
 
     /// A way is feasible when it has at most 4 wins, each a zone amount, in distinct zones,
     /// and its combination weights (the way's, else its tier's) are feasible under the
-    /// policy: a carré needs a community pair, which makes every zone a naive winner, so
-    /// carré must weigh 0 unless the way wins on all four zones; at most one carré and one
-    /// quinte flush royale fit on a ticket (two royals need six community cards of one
-    /// suit; a third carré a third community pair), so a way of two or more wins needs a
-    /// positive weight on paire, brelan, quinte or couleur.
+    /// policy: a four of a kind needs a community pair, which makes every zone a naive
+    /// winner, so it must weigh 0 unless the way wins on every zone; at most one four of a
+    /// kind and one royal flush fit on a ticket (two royals need six community cards of one
+    /// suit; a second four of a kind a second community pair), so a way of two or more wins
+    /// needs a positive weight on a pair, three of a kind, straight or flush.
     fn check_way(&self, way: &Way) -> Result<(), String> {
         let k = way.wins.len();
         let zones = self.zones;
@@ -1640,7 +1676,7 @@ impl Mechanic for CardHands {
     }
 
     /// A card's inscription: its rank and suit in letters from the spec's `rank_names` and
-    /// `suit_names`, written as `card_name` says (`{rank} DE {suit}`: `DAME DE COEUR`).
+    /// `suit_names`, written as `card_name` says (`{rank} OF {suit}`: `QUEEN OF HEARTS`).
     fn inscription(&self, column: usize, code: u8) -> Option<String> {
         (self.card_columns.contains(&column) && code < DECK).then(|| {
             self.card_name
@@ -1795,7 +1831,9 @@ impl Mechanic for CardHands {
                             .into_iter()
                             .map(rank)
                             .filter(|&r| of_rank(r).any(|k| !own(&k)))
-                            .max_by_key(|&r| (of_rank(r).count(), r));
+                            .max_by_key(|&r| (of_rank(r).count(), r))
+                            // A pocket pair (min_community = 0).
+                            .or((rank(c[base]) == rank(c[base + 1])).then(|| rank(c[base])));
                         r.map(|r| of_rank(r).collect()).unwrap_or_default()
                     }
                     Some(Combination::Flush) => (0..4u8)
@@ -1803,7 +1841,7 @@ impl Mechanic for CardHands {
                         .map(|s| of_suit(s).collect())
                         .unwrap_or_default(),
                     Some(Combination::Straight) => windows()
-                        .take(9)
+                        .take(if self.kinds & ACE_LOW != 0 { 10 } else { 9 })
                         .find(|&w| ranks & w == w && straight(w).iter().any(own))
                         .map(straight)
                         .unwrap_or_default(),
@@ -1869,8 +1907,13 @@ impl Mechanic for CardHands {
         let board = &self.board_label;
         let mut lines: Vec<String> = (0..self.zones)
             .map(|z| {
+                let usage = if self.kinds & POCKET != 0 {
+                    format!("made with at least one of its 2 own cards and any of the {COMMUNITY} cards of « {board} » (its two cards alone may make a pair)")
+                } else {
+                    format!("made with at least one of its 2 own cards and at least one of the {COMMUNITY} cards of « {board} »")
+                };
                 format!(
-                    "« {} » wins the amount in its GAIN when its best hand, made with at least one of its 2 own cards and at least one of the {COMMUNITY} cards of « {board} », is one of: {} (only its best counts; winning zones add up).",
+                    "« {} » wins the amount in its GAIN when its best hand, {usage}, is one of: {} (only its best counts; winning zones add up).",
                     self.zone_labels[z],
                     names.join(", ")
                 )
@@ -1885,12 +1928,14 @@ impl Mechanic for CardHands {
             "Combinations, lowest to highest: {}.",
             listed
                 .iter()
-                .map(|&c| format!(
-                    "« {} » ({}: {})",
-                    self.printed_name(c),
-                    self.id(c),
-                    c.definition()
-                ))
+                .map(|&c| {
+                    let def = if c == Combination::Straight && self.kinds & ACE_LOW != 0 {
+                        "five consecutive ranks, ace high or low (A-2-3-4-5), not all of one suit"
+                    } else {
+                        c.definition()
+                    };
+                    format!("« {} » ({}: {def})", self.printed_name(c), self.id(c))
+                })
                 .collect::<Vec<_>>()
                 .join("; ")
         ));
@@ -2024,7 +2069,7 @@ fn select(mut m: u64, mut k: u32) -> u32 {
     base + m.trailing_zeros()
 }
 
-/// Community cards for a ticket whose zones lose or win with a paire or brelan, in the order
+/// Community cards for a ticket whose zones lose or win with a pair or three of a kind, in the order
 /// printed: uniformly one of the [`LOSING_RANK_SETS`] (five ranks, no pair, no straight),
 /// each rank of a uniform suit but never all five of one suit, in a uniform order; with the
 /// index of their rank set. One draw.
@@ -2248,7 +2293,7 @@ fn has_straight_core(m: u16) -> bool {
 /// community cards in the order printed. `None` on a dead end.
 fn deal(goals: &[Goal], rng: &mut FaceRng) -> Option<(Zoned<[Card; 2]>, [Card; COMMUNITY])> {
     let losing = goals.iter().filter(|g| matches!(g, Goal::Lose(_))).count();
-    // Paires and brelans need nothing of the community cards that losing zones do not.
+    // Pairs and threes of a kind need nothing of the community cards that losing zones do not.
     let plain = goals.iter().all(|g| {
         matches!(
             g,
@@ -2284,16 +2329,16 @@ fn deal(goals: &[Goal], rng: &mut FaceRng) -> Option<(Zoned<[Card; 2]>, [Card; C
     Some((own, cards))
 }
 
-/// Community cards for `goals` (some zone winning with a carré, quinte flush royale,
-/// couleur or quinte), not yet shuffled. Always five distinct ranks with no straight and at most
-/// four of a suit, except one pair when a carré is wanted (then all four zones win). A
-/// quinte flush royale gets three or four of its cards here, a couleur three or four cards
-/// of its suit, a quinte three ranks of one straight, a carré its pair.
+/// Community cards for `goals` (some zone winning with a four of a kind, royal flush, flush
+/// or straight), not yet shuffled. Always five distinct ranks with no straight and at most
+/// four of a suit, except one pair when a four of a kind is wanted (then every zone wins). A
+/// royal flush gets three or four of its cards here, a flush three or four cards of its
+/// suit, a straight three ranks of one straight, a four of a kind its pair.
 fn build_board(goals: &[Goal], rng: &mut FaceRng) -> Option<[Card; COMMUNITY]> {
     let wants = |c: Combination| goals.contains(&Goal::Win(c));
-    let carre = wants(Combination::FourOfAKind);
+    let four_kind = wants(Combination::FourOfAKind);
     let royal = wants(Combination::RoyalFlush);
-    let quinte = wants(Combination::Straight);
+    let straight_wanted = wants(Combination::Straight);
     let flush_suit = (royal || wants(Combination::Flush)).then(|| below(rng, 4) as u8);
     let mut b: ArrayVec<Card, COMMUNITY> = ArrayVec::new();
     let mut used = 0u64;
@@ -2301,8 +2346,8 @@ fn build_board(goals: &[Goal], rng: &mut FaceRng) -> Option<[Card; COMMUNITY]> {
     let suit_count =
         |b: &ArrayVec<Card, COMMUNITY>, s: u8| b.iter().filter(|&&c| suit(c) == s).count();
     let mut pair_rank = None;
-    if carre {
-        // Not a royal rank: the carré takes all four cards of its rank.
+    if four_kind {
+        // Not a royal rank: the four of a kind takes all four cards of its rank.
         let r = below(rng, if royal { 8 } else { 13 }) as u8;
         let mut suits: ArrayVec<u8, 4> = (0..4).filter(|&s| Some(s) != flush_suit).collect();
         shuffle(rng, &mut suits);
@@ -2313,15 +2358,23 @@ fn build_board(goals: &[Goal], rng: &mut FaceRng) -> Option<[Card; COMMUNITY]> {
     }
     if let Some(f) = flush_suit {
         if royal {
-            let k = if carre { 3 } else { 3 + below(rng, 2) as usize };
+            let k = if four_kind {
+                3
+            } else {
+                3 + below(rng, 2) as usize
+            };
             let mut rr = [8u8, 9, 10, 11, 12];
             shuffle(rng, &mut rr);
             for &r in &rr[..k] {
                 b.push(card(r, f));
             }
         } else {
-            let n = if carre { 3 } else { 3 + below(rng, 2) as usize };
-            if quinte {
+            let n = if four_kind {
+                3
+            } else {
+                3 + below(rng, 2) as usize
+            };
+            if straight_wanted {
                 // The suited cards also hold three ranks of one straight.
                 let w = below(rng, 9) as u8;
                 let mut rs: ArrayVec<u8, 5> =
@@ -2341,7 +2394,7 @@ fn build_board(goals: &[Goal], rng: &mut FaceRng) -> Option<[Card; COMMUNITY]> {
         }
     }
     used |= used_of(&b);
-    if quinte && !has_straight_core(ranks(&b)) {
+    if straight_wanted && !has_straight_core(ranks(&b)) {
         let m = ranks(&b);
         let slots = (COMMUNITY - b.len()) as u32;
         let windows: ArrayVec<u16, 9> = STRAIGHTS[1..]
@@ -2379,7 +2432,7 @@ fn build_board(goals: &[Goal], rng: &mut FaceRng) -> Option<[Card; COMMUNITY]> {
     let pairs = board.count.iter().filter(|&&n| n >= 2).count();
     let ok = !has_straight(board.ranks)
         && board.suits.iter().all(|&n| n <= 4)
-        && pairs == usize::from(carre)
+        && pairs == usize::from(four_kind)
         && board.count.iter().all(|&n| n <= 2);
     ok.then_some(cards)
 }
@@ -3365,7 +3418,7 @@ mod tests {
             let community: [Card; COMMUNITY] = pool[2..7].try_into().unwrap();
             let want = best_five_by_letter(own, community);
             assert_eq!(
-                best_of(five_card_kinds(own, &Board::new(community))),
+                best_of(five_card_kinds(own, &Board::new(community), false)),
                 want,
                 "own {own:?}, community {community:?}"
             );
@@ -3508,5 +3561,537 @@ mod tests {
         for k in [0, 1, 3, 4, 6] {
             assert!(agree_checked[k] > 0, "{agree_checked:?}");
         }
+    }
+}
+
+/// The style's own parameters: combinations, zones and columns from the spec, on the example
+/// game TROIS MAINS (three hands, paire / brelan / suite) and on variants of it.
+#[cfg(test)]
+mod style_tests {
+    use super::*;
+    use crate::block::judge;
+    use crate::games::Captions;
+    use crate::spec::GameSpec;
+    use rand_core::SeedableRng;
+    use std::path::PathBuf;
+    use std::sync::OnceLock;
+
+    const EXAMPLE: &str = "game_specs/examples/trois_mains.toml";
+
+    fn text() -> String {
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(EXAMPLE)).unwrap()
+    }
+
+    fn example() -> &'static GameSpec {
+        static S: OnceLock<GameSpec> = OnceLock::new();
+        S.get_or_init(|| variant(&[]).unwrap_or_else(|e| panic!("{e}")))
+    }
+
+    /// The example with each `(from, to)` replaced (each must be there).
+    fn variant(edits: &[(&str, &str)]) -> Result<GameSpec, crate::spec::SpecError> {
+        let mut t = text();
+        for (from, to) in edits {
+            assert!(t.contains(from), "{from:?} is in the example");
+            t = t.replacen(from, to, 1);
+        }
+        GameSpec::parse(&PathBuf::from("trois_mains-variant.toml"), t)
+    }
+
+    fn surface(spec: &GameSpec) -> &CardHands {
+        let any: &dyn std::any::Any = &*spec.mechanic;
+        let composed = any
+            .downcast_ref::<crate::games::composed::Composed>()
+            .expect("a game of surfaces");
+        let any: &dyn std::any::Any = &*composed.surfaces()[0].mechanic;
+        any.downcast_ref::<CardHands>()
+            .expect("a card_hands surface")
+    }
+
+    /// A face of the example: three hands as "Ah 7c", the tapis as "As Kd 9c 4h 2s", GAIN
+    /// amounts in euros.
+    fn face(hands: [&str; 3], tapis: &str, gains: [u64; 3]) -> Face {
+        let m = surface(example());
+        let mut f = Face::default();
+        for z in 0..3 {
+            let own: Vec<Card> = hands[z]
+                .split_whitespace()
+                .map(|c| parse_card(c).unwrap())
+                .collect();
+            f.codes[z * 4] = own[0];
+            f.codes[z * 4 + 1] = own[1];
+            f.codes[z * 4 + 2] = m.gain.code(Money::units(gains[z])).unwrap();
+            f.codes[z * 4 + 3] = 0;
+        }
+        for (i, c) in tapis.split_whitespace().enumerate() {
+            f.codes[12 + i] = parse_card(c).unwrap();
+        }
+        f
+    }
+
+    fn wins(ev: &Evaluation) -> Vec<(u8, u64, &'static str)> {
+        ev.wins
+            .iter()
+            .map(|w| (w.area, w.amount.cents() / 100, ev.feature(w.area).unwrap()))
+            .collect()
+    }
+
+    #[test]
+    fn columns_areas_panels_and_inscriptions_come_from_the_spec() {
+        let s = example();
+        let m = surface(s);
+        let names: Vec<&str> = m.columns().iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "m1_c1",
+                "m1_c2",
+                "m1_gain",
+                "m1_caption",
+                "m2_c1",
+                "m2_c2",
+                "m2_gain",
+                "m2_caption",
+                "m3_c1",
+                "m3_c2",
+                "m3_gain",
+                "m3_caption",
+                "t1",
+                "t2",
+                "t3",
+                "t4",
+                "t5"
+            ]
+        );
+        assert_eq!(m.areas(), ["m1", "m2", "m3"]);
+        let panels: Vec<String> = m.panels().into_iter().map(|p| p.id).collect();
+        assert_eq!(panels, ["m1", "m2", "m3", "tapis"]);
+        assert_eq!(m.name(), "card_hands");
+        let ten_of_spades = parse_card("Ts").unwrap();
+        assert_eq!(
+            m.inscription(12, ten_of_spades).as_deref(),
+            Some("10 DE PIQUE")
+        );
+        assert_eq!(
+            m.inscription(0, parse_card("Qh").unwrap()).as_deref(),
+            Some("DAME DE COEUR")
+        );
+        assert_eq!(m.inscription(2, 0), None, "a GAIN has no card inscription");
+        // The features are the spec's ids, then the near misses.
+        let ids: Vec<&str> = m.features().iter().map(|f| f.id).collect();
+        assert_eq!(
+            ids,
+            [
+                "paire",
+                "brelan",
+                "suite",
+                NEAR_MISS_FLUSH,
+                NEAR_MISS_STRAIGHT
+            ]
+        );
+        // Defaults: p1 … pN, b1 … b5 and the surface's board panel.
+        let d = variant(&[
+            ("zone_ids = [\"m1\", \"m2\", \"m3\"]", "zones = 3"),
+            ("community_prefix = \"t\"    # t1 … t5\n", ""),
+            ("community_id = \"tapis\"\n", ""),
+            (
+                "m1 = \"Main 1\"\nm2 = \"Main 2\"\nm3 = \"Main 3\"\ntapis = \"Le Tapis\"\n",
+                "",
+            ),
+        ])
+        .unwrap();
+        let m = surface(&d);
+        assert_eq!(m.columns()[0].name, "p1_c1");
+        assert_eq!(m.columns()[12].name, "b1");
+        assert_eq!(m.areas(), ["p1", "p2", "p3"]);
+        assert_eq!(m.panels()[3].id, "mains_board");
+    }
+
+    #[test]
+    fn describe_says_how_each_hand_wins() {
+        let lines = surface(example()).describe();
+        assert_eq!(
+            lines[0],
+            "« Main 1 » wins the amount in its GAIN when its best hand, made with at least one of its 2 own cards and at least one of the 5 cards of « Le Tapis », is one of: « PAIRE », « BRELAN », « SUITE » (only its best counts; winning zones add up)."
+        );
+        assert!(lines[2].starts_with("« Main 3 »"), "{lines:?}");
+        assert_eq!(
+            lines[3],
+            "« Le Tapis » (5 cards, t1 to t5) wins nothing by itself: it is read by every zone."
+        );
+        assert!(
+            lines[4].contains(
+                "« SUITE » (suite: five consecutive ranks, ace high only, not all of one suit)"
+            ),
+            "{lines:?}"
+        );
+    }
+
+    /// The letter of the example, clause by clause: only the listed combinations win, the
+    /// best listed one is the one reported, a hand needs one own and one tapis card.
+    #[test]
+    fn only_the_listed_combinations_win() {
+        let m = surface(example());
+        // Paire (own 9 + tapis 9), brelan (pocket 4s + tapis 4), suite 5-9 with own 8 and 5.
+        let f = face(["9d 2c", "4c 4s", "8c 5d"], "9s 4h 7h 6s Kd", [2, 4, 10]);
+        let ev = m.evaluate(&f);
+        assert_eq!(ev.ambiguities, Vec::<&str>::new());
+        assert_eq!(
+            wins(&ev),
+            vec![(0, 2, "paire"), (1, 4, "brelan"), (2, 10, "suite")]
+        );
+        // Five of a suit is no combination here: a hand with a flush and nothing listed
+        // loses by the letter and is a naive win, so the face is ambiguous.
+        let f = face(["2h 3h", "Jc Qd", "Ks Ad"], "9h 7h 5h Tc 4s", [2, 4, 10]);
+        let ev = m.evaluate(&f);
+        assert!(ev.wins.is_empty(), "{:?}", ev.wins);
+        assert!(
+            ev.ambiguities.contains(&AMB_LOSER_FLUSH),
+            "{:?}",
+            ev.ambiguities
+        );
+        // A flush beside a listed paire: the paire wins (best listed), no ambiguity of a
+        // loser.
+        let f = face(["9h 3h", "Jc Qd", "Ks 2d"], "9c 7h 5h 4h 8s", [2, 4, 10]);
+        let ev = m.evaluate(&f);
+        assert_eq!(wins(&ev), vec![(0, 2, "paire")]);
+        // A pocket pair alone is no hand by the letter (no tapis card): ambiguous.
+        let f = face(["8c 8d", "Jc Qd", "Ks 2d"], "9c 7h 5h 4s 3d", [2, 4, 10]);
+        let ev = m.evaluate(&f);
+        assert!(ev.wins.is_empty());
+        assert!(ev.ambiguities.contains(&AMB_LOSER_PAIR));
+    }
+
+    #[test]
+    fn every_way_round_trips_over_many_streams() {
+        let s = example();
+        let m = &s.mechanic;
+        for (id, way) in s.ways.iter().enumerate() {
+            for seed in 0..200u64 {
+                let f = m
+                    .synthesize(way, &mut FaceRng::seed_from_u64(seed))
+                    .unwrap_or_else(|e| panic!("{} seed {seed}: {e}", way.id));
+                let j = judge(s, &f);
+                assert_eq!(j.realises(s, id as u16), Ok(()), "{} seed {seed}", way.id);
+                let ev = m.evaluate(&f);
+                assert_eq!(ev.ambiguities, Vec::<&str>::new(), "{}", way.id);
+                assert_eq!(ev.prize(), way.amount);
+                for w in &ev.wins {
+                    assert!(
+                        ["paire", "brelan", "suite"].contains(&ev.feature(w.area).unwrap()),
+                        "{ev:?}"
+                    );
+                }
+                if way.wins.is_empty() {
+                    assert!(ev.wins.is_empty(), "a loser never wins");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_feature_shows_when_asked() {
+        let s = example();
+        let m = &s.mechanic;
+        for way in &s.ways {
+            for f in m.features() {
+                if m.can_show(way, f.id).is_err() {
+                    assert!(m
+                        .synthesize_showing(way, Some(f.id), &mut FaceRng::seed_from_u64(1))
+                        .is_err());
+                    continue;
+                }
+                for seed in 0..8u64 {
+                    let face = crate::games::synthesize_showing_checked(
+                        &**m,
+                        way,
+                        f.id,
+                        &mut FaceRng::seed_from_u64(seed),
+                    )
+                    .unwrap_or_else(|e| panic!("{} {}: {e}", way.id, f.id));
+                    assert!(m.evaluate(&face).shows(f.id));
+                }
+            }
+        }
+        let m = surface(s);
+        let way = |id: &str| &s.ways[s.way_by_id(id).unwrap() as usize];
+        assert_eq!(m.always_shows(way("1000")), vec!["suite"]);
+        assert_eq!(m.always_shows(way("2")), vec!["paire"]);
+        assert_eq!(
+            m.can_show(way("4+4+2"), NEAR_MISS_FLUSH),
+            Err(
+                "near_miss_flush needs a losing zone, and way \"4+4+2\" wins on all 3 zones".into()
+            )
+        );
+        assert_eq!(
+            m.can_show(way("2"), "couleur"),
+            Err("the card_hands style shows no feature \"couleur\"".into())
+        );
+    }
+
+    /// Value-stability vector of the example: the same stream gives the same face.
+    #[test]
+    fn synthesis_is_deterministic_and_pinned() {
+        let s = example();
+        let way = &s.ways[s.way_by_id("4+4+2").unwrap() as usize];
+        let draw = |seed| {
+            s.mechanic
+                .synthesize(way, &mut FaceRng::seed_from_u64(seed))
+                .unwrap()
+        };
+        assert_eq!(draw(7), draw(7));
+        let show = |f: &Face| -> String {
+            s.mechanic
+                .columns()
+                .iter()
+                .zip(&f.codes)
+                .map(|(c, &x)| c.values[x as usize].as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        assert_eq!(show(&draw(7)), PINNED);
+    }
+
+    /// Way 4+4+2, stream 7: brelan of 4 (GAIN 2), paire of kings (4), brelan of 8 (4).
+    const PINNED: &str =
+        "4c 4h 2 DEUX EUROS 7h Ks 4 QUATRE EUROS 8d 8c 4 QUATRE EUROS 8s As Kh 4d Jh";
+
+    #[test]
+    fn five_and_six_zones_round_trip() {
+        for (ids, labels) in [
+            (
+                "[\"m1\", \"m2\", \"m3\", \"m4\", \"m5\"]",
+                "m4 = \"Main 4\"\nm5 = \"Main 5\"\n",
+            ),
+            (
+                "[\"m1\", \"m2\", \"m3\", \"m4\", \"m5\", \"m6\"]",
+                "m4 = \"Main 4\"\nm5 = \"Main 5\"\nm6 = \"Main 6\"\n",
+            ),
+        ] {
+            let s = variant(&[
+                (
+                    "zone_ids = [\"m1\", \"m2\", \"m3\"]",
+                    &format!("zone_ids = {ids}"),
+                ),
+                (
+                    "tapis = \"Le Tapis\"\n",
+                    &format!("tapis = \"Le Tapis\"\n{labels}"),
+                ),
+            ])
+            .unwrap_or_else(|e| panic!("{e}"));
+            for (id, way) in s.ways.iter().enumerate() {
+                for seed in 0..60u64 {
+                    let f = s
+                        .mechanic
+                        .synthesize(way, &mut FaceRng::seed_from_u64(seed))
+                        .unwrap_or_else(|e| panic!("{ids} {} seed {seed}: {e}", way.id));
+                    assert_eq!(
+                        judge(&s, &f).realises(&s, id as u16),
+                        Ok(()),
+                        "{ids} {}",
+                        way.id
+                    );
+                }
+            }
+        }
+    }
+
+    /// What the engine does not carry is refused when the spec is loaded, naming the field.
+    #[test]
+    fn what_the_engine_cannot_carry_is_refused_at_load() {
+        let refused = |edits: &[(&str, &str)]| {
+            let e = variant(edits).unwrap_err();
+            (e.field.clone(), e.message.clone())
+        };
+        let suite = "{ id = \"suite\", kind = \"straight\", name = \"SUITE\", not_flush = true, ace_low = false }";
+        let (f, m) = refused(&[(
+            "{ id = \"paire\", kind = \"pair\", name = \"PAIRE\" }",
+            "{ id = \"paire\", kind = \"pair\", ace_low = true }",
+        )]);
+        assert_eq!(f, "surfaces[0].combinations[0].ace_low");
+        assert_eq!(m, "ace_low does not apply to a pair combination");
+        let (f, m) = refused(&[(
+            suite,
+            "{ id = \"suite\", kind = \"straight\", not_flush = false }",
+        )]);
+        assert_eq!(f, "surfaces[0].combinations[2].not_flush");
+        assert!(m.contains("not_flush = false is not carried"), "{m}");
+        let (f, m) = refused(&[(
+            suite,
+            "{ id = \"suite\", kind = \"straight\", not_straight = true }",
+        )]);
+        assert_eq!(f, "surfaces[0].combinations[2].not_straight");
+        assert_eq!(m, "not_straight does not apply to a straight combination");
+        let (f, m) = refused(&[(suite, "{ id = \"suite\", kind = \"full_house\" }")]);
+        assert_eq!(f, "surfaces[0].combinations[2].kind");
+        assert!(m.starts_with("the card_hands engine does not build or judge \"full_house\" hands yet; it carries: pair, three_of_a_kind, straight, flush, four_of_a_kind, royal_flush"), "{m}");
+        let (f, m) = refused(&[(suite, "{ id = \"suite\", kind = \"quinte\" }")]);
+        assert_eq!(f, "surfaces[0].combinations[2].kind");
+        assert!(m.starts_with("unknown kind \"quinte\""), "{m}");
+        // Out of ascending order.
+        let (f, m) = refused(&[(
+            "{ id = \"paire\", kind = \"pair\", name = \"PAIRE\" },",
+            "{ id = \"paire\", kind = \"pair\", name = \"PAIRE\" },\n  { id = \"couleur\", kind = \"flush\" },",
+        )]);
+        assert_eq!(f, "surfaces[0].combinations[2].kind");
+        assert!(m.contains("cannot come after \"flush\""), "{m}");
+        // A repeated id, a weight of a combination not listed.
+        let (f, _) = refused(&[(suite, "{ id = \"paire\", kind = \"straight\" }")]);
+        assert_eq!(f, "surfaces[0].combinations[2].id");
+        let (f, m) = refused(&[(
+            "[surfaces.combination_weights.\"2\"]\npaire = 1",
+            "[surfaces.combination_weights.\"2\"]\ncouleur = 1",
+        )]);
+        assert_eq!(f, "surfaces[0].combination_weights.\"2\".couleur");
+        assert_eq!(m, "\"couleur\" is not the id of one of the combinations");
+        // Card counts, usage rule, zones.
+        let (f, m) = refused(&[(
+            "community_id = \"tapis\"",
+            "community_id = \"tapis\"\nown_cards = 3",
+        )]);
+        assert_eq!(f, "surfaces[0].own_cards");
+        assert_eq!(m, "3 own cards per zone; this engine deals exactly 2");
+        let (f, _) = refused(&[(
+            "community_id = \"tapis\"",
+            "community_id = \"tapis\"\ncommunity_cards = 3",
+        )]);
+        assert_eq!(f, "surfaces[0].community_cards");
+        let (f, _) = refused(&[(
+            "community_id = \"tapis\"",
+            "community_id = \"tapis\"\nmin_own = 2",
+        )]);
+        assert_eq!(f, "surfaces[0].min_own");
+        let (f, _) = refused(&[(
+            "community_id = \"tapis\"",
+            "community_id = \"tapis\"\nmin_community = 2",
+        )]);
+        assert_eq!(f, "surfaces[0].min_community");
+        let (f, m) = refused(&[("zone_ids = [\"m1\", \"m2\", \"m3\"]", "zones = 7")]);
+        assert_eq!(f, "surfaces[0].zones");
+        assert_eq!(m, "7 zones; expected 1 to 6");
+        let (f, m) = refused(&[(
+            "zone_ids = [\"m1\", \"m2\", \"m3\"]",
+            "zone_ids = [\"m1\", \"m1\", \"m3\"]",
+        )]);
+        assert_eq!(f, "surfaces[0].zone_ids");
+        assert_eq!(m, "\"m1\" is listed twice");
+        let (f, _) = refused(&[("card_name = \"{rank} DE {suit}\"", "card_name = \"{rank}\"")]);
+        assert_eq!(f, "surfaces[0].card_name");
+        // A way of more wins than zones.
+        let e = variant(&[
+            ("wins = [4, 4, 2]", "wins = [2, 2, 2, 2, 2]"),
+            ("id = \"4+4+2\"", "id = \"2x5\""),
+        ])
+        .unwrap_err();
+        assert!(
+            e.message
+                .contains("5 wins, but this card_hands surface has 3 player zone(s)"),
+            "{e}"
+        );
+    }
+
+    /// `ace_low = true`: A-2-3-4-5 with an own card and a tapis card not all of one suit is
+    /// a SUITE; without it the same face is a loser a naive player reads as a win.
+    #[test]
+    fn an_ace_low_straight_wins_only_when_the_spec_says_so() {
+        let wheel = face(["Ac 2d", "Jc Qd", "Ks 8d"], "3h 4s 5c 9d Th", [2, 4, 10]);
+        let ev = surface(example()).evaluate(&wheel);
+        assert!(ev.wins.is_empty());
+        assert!(ev.ambiguities.contains(&AMB_LOSER_STRAIGHT), "{ev:?}");
+        let s = variant(&[("ace_low = false", "ace_low = true")]).unwrap();
+        let m = surface(&s);
+        let ev = m.evaluate(&wheel);
+        assert_eq!(ev.ambiguities, Vec::<&str>::new());
+        assert_eq!(wins(&ev), vec![(0, 2, "suite")]);
+        // Its five cards are marked: one per rank of A-2-3-4-5, and the GAIN.
+        let mut marked: Vec<usize> = m
+            .marks(&wheel, &ev)
+            .iter()
+            .filter(|k| k.area == 0 && k.kind == MarkKind::Win)
+            .map(|k| k.column)
+            .collect();
+        marked.sort_unstable();
+        assert_eq!(marked, [0, 1, 2, 12, 13, 14]);
+        assert!(m.describe()[4].contains("ace high or low (A-2-3-4-5)"));
+        // A suited A-2-3-4-5 is a straight flush: neither a SUITE nor five of a suit.
+        let suited = face(["Ah 2h", "Jc Qd", "Ks 8d"], "3h 4h 5h 9d Tc", [2, 4, 10]);
+        let ev = m.evaluate(&suited);
+        assert!(ev.ambiguities.contains(&AMB_STRAIGHT_FLUSH), "{ev:?}");
+        // Every way still round-trips.
+        for (id, way) in s.ways.iter().enumerate() {
+            for seed in 0..60u64 {
+                let f = s
+                    .mechanic
+                    .synthesize(way, &mut FaceRng::seed_from_u64(seed))
+                    .unwrap();
+                assert_eq!(judge(&s, &f).realises(&s, id as u16), Ok(()), "{}", way.id);
+            }
+        }
+    }
+
+    /// `min_community = 0`: a pocket pair wins by itself; with the default it is a loser a
+    /// naive player reads as a win.
+    #[test]
+    fn a_pocket_pair_wins_only_when_the_spec_says_so() {
+        let pocket = face(["8c 8d", "Jc Qd", "Ks 2d"], "9c 7h 5h 4s 3d", [2, 4, 10]);
+        let ev = surface(example()).evaluate(&pocket);
+        assert!(ev.wins.is_empty() && ev.ambiguities.contains(&AMB_LOSER_PAIR));
+        let s = variant(&[(
+            "community_id = \"tapis\"",
+            "community_id = \"tapis\"\nmin_community = 0",
+        )])
+        .unwrap();
+        let m = surface(&s);
+        let ev = m.evaluate(&pocket);
+        assert_eq!(ev.ambiguities, Vec::<&str>::new());
+        assert_eq!(wins(&ev), vec![(0, 2, "paire")]);
+        let mut marked: Vec<usize> = m
+            .marks(&pocket, &ev)
+            .iter()
+            .filter(|k| k.area == 0 && k.kind == MarkKind::Win)
+            .map(|k| k.column)
+            .collect();
+        marked.sort_unstable();
+        assert_eq!(marked, [0, 1, 2]);
+        assert!(
+            m.describe()[0].contains("(its two cards alone may make a pair)"),
+            "{:?}",
+            m.describe()
+        );
+        for (id, way) in s.ways.iter().enumerate() {
+            for seed in 0..60u64 {
+                let f = s
+                    .mechanic
+                    .synthesize(way, &mut FaceRng::seed_from_u64(seed))
+                    .unwrap();
+                assert_eq!(judge(&s, &f).realises(&s, id as u16), Ok(()), "{}", way.id);
+            }
+        }
+    }
+
+    /// The library's example entry builds as it is written.
+    #[test]
+    fn the_library_example_builds() {
+        let t: toml::Table = toml::from_str(INFO.example).unwrap();
+        let mut s = t["surfaces"].as_array().unwrap()[0]
+            .as_table()
+            .unwrap()
+            .clone();
+        assert_eq!(s.remove("style").unwrap().as_str(), Some("card_hands"));
+        let id = s.remove("id").unwrap();
+        let captions = Captions {
+            amounts: vec![Money::units(2), Money::units(5), Money::units(20)],
+            texts: vec!["DEUX".into(), "CINQ".into(), "VINGT".into()],
+        };
+        let ctx = StyleCtx {
+            id: id.as_str().unwrap(),
+            captions: &captions,
+            labels: &Default::default(),
+            tier_amounts: &captions.amounts,
+            way_ids: &[],
+            max: None,
+        };
+        let m = build(s, &ctx).unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(m.areas(), ["p1", "p2", "p3"]);
+        assert_eq!(m.panels()[3].id, "board");
     }
 }

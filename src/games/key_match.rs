@@ -628,14 +628,14 @@ pub static INFO: StyleInfo = StyleInfo {
         Param {
             name: "winning",
             kind: "array of strings",
-            default: None,
+            default: Some("none: give this or `winning_cells`"),
             about: "The winning symbols fixed by the rules, printed outside the scratch layer \
                     (among `symbols`; the others are decoys). Either this or `winning_cells`.",
         },
         Param {
             name: "winning_cells",
             kind: "integer",
-            default: None,
+            default: Some("none: give this or `winning`"),
             about: "How many winning cells are printed under the scratch layer, each a different \
                     symbol drawn from `symbols`. Either this or `winning`.",
         },

@@ -37,7 +37,7 @@ use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
-    Mark, MarkKind, Mechanic, Panel, MAX_CELLS,
+    Mark, MarkKind, Mechanic, Panel, MAX_CELLS, MAX_WINS,
 };
 use crate::lots::Way;
 use crate::money::Money;
@@ -80,6 +80,8 @@ struct RawSurface {
     panel: Option<String>,
     #[serde(default)]
     per_row: Option<usize>,
+    #[serde(default)]
+    decoy_feature: Option<String>,
 }
 
 /// `[[surfaces.games]]`: one play area.
@@ -103,6 +105,8 @@ struct RawGame {
     near_miss: f64,
     #[serde(default)]
     multiplied: Option<bool>,
+    #[serde(default)]
+    near_miss_feature: Option<String>,
 }
 
 /// Where a game's prize comes from.
@@ -139,7 +143,10 @@ struct Plan {
 }
 
 /// A way's wins as a cache key: sorted (area, amount) pairs.
-type PlanKey = Vec<(Option<u8>, Money)>;
+type PlanKey = ArrayVec<(Option<u8>, Money), MAX_WINS>;
+
+/// The symbols (and box codes) a game can win an amount with.
+type Options = ArrayVec<(u8, Option<u8>), { common::MAX_SYMBOLS }>;
 
 /// The match-symbols mechanic of one surface.
 pub struct MatchSymbols {
@@ -164,6 +171,22 @@ pub struct MatchSymbols {
     plans: RwLock<HashMap<PlanKey, Arc<Vec<Plan>>>>,
 }
 
+/// Checks a feature id a spec names: lowercase ASCII letters, digits and `_`, 1 to 64.
+fn feature_id(s: &str, field: &str) -> Result<&'static str, FieldError> {
+    if s.is_empty()
+        || s.len() > 64
+        || !s
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+    {
+        return Err(FieldError::new(
+            field,
+            format!("\"{s}\" is not a feature id: expected 1 to 64 lowercase letters, digits or _"),
+        ));
+    }
+    Ok(style::intern(s))
+}
+
 fn is_id(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
@@ -173,6 +196,14 @@ fn count_word(k: usize) -> String {
         "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
     ];
     W.get(k).map_or_else(|| k.to_string(), |w| w.to_string())
+}
+
+fn times_word(k: usize) -> String {
+    match k {
+        1 => "once".into(),
+        2 => "twice".into(),
+        k => format!("{} times", count_word(k)),
+    }
 }
 
 fn pct(x: u32) -> String {
@@ -455,7 +486,10 @@ impl MatchSymbols {
                 prize,
                 multiplied: g.multiplied.unwrap_or(true),
                 near_miss,
-                near_miss_id: style::intern(&format!("near_miss_{}", g.id)),
+                near_miss_id: match &g.near_miss_feature {
+                    Some(id) => feature_id(id, &f("near_miss_feature"))?,
+                    None => style::intern(&format!("near_miss_{}", g.id)),
+                },
             });
             area_ids.push(g.id.clone());
         }
@@ -496,6 +530,30 @@ impl MatchSymbols {
                 "no play area is multiplied (every game has `multiplied = false`)",
             ));
         }
+        let decoy_ids: Vec<&'static str> = match &raw.decoy_feature {
+            Some(id) => {
+                let id = feature_id(id, "decoy_feature")?;
+                vec![id; multipliers.len()]
+            }
+            None => multipliers
+                .iter()
+                .map(|&(c, _)| style::intern(&format!("decoy_{}", symbols[c].to_lowercase())))
+                .collect(),
+        };
+        let mut ids: Vec<&str> = games.iter().map(|g| g.near_miss_id).collect();
+        ids.extend(decoy_ids.iter().take(if raw.decoy_feature.is_some() {
+            1
+        } else {
+            usize::MAX
+        }));
+        for (i, id) in ids.iter().enumerate() {
+            if ids[..i].contains(id) {
+                return Err(FieldError::new(
+                    "games",
+                    format!("two near misses or decoys of the surface are both named \"{id}\""),
+                ));
+            }
+        }
         let panel = raw.panel.clone().unwrap_or_else(|| ctx.id.to_string());
         if !is_id(&panel) {
             return Err(FieldError::new(
@@ -531,10 +589,7 @@ impl MatchSymbols {
             owner,
             factor,
             multipliers: multipliers.iter().map(|&(c, _)| c as u8).collect(),
-            decoy_ids: multipliers
-                .iter()
-                .map(|&(c, _)| style::intern(&format!("decoy_{}", symbols[c].to_lowercase())))
-                .collect(),
+            decoy_ids,
             decoy_multiplier,
             min_match,
             panel,
@@ -565,7 +620,7 @@ impl MatchSymbols {
     }
 
     /// The winning symbols (and box codes) game `g` can win `amount` with under factor `f`.
-    fn options(&self, g: usize, amount: Money, f: u64) -> Vec<(u8, Option<u8>)> {
+    fn options(&self, g: usize, amount: Money, f: u64) -> Options {
         let game = &self.games[g];
         match &game.prize {
             Prize::Legend(amounts) => game
@@ -577,11 +632,11 @@ impl MatchSymbols {
                 .collect(),
             Prize::Box { amounts, .. } => {
                 if amount.cents() % f != 0 {
-                    return Vec::new();
+                    return Options::new();
                 }
                 match amounts.code(Money(amount.cents() / f)) {
                     Some(code) => game.winning.iter().map(|&s| (s, Some(code))).collect(),
-                    None => Vec::new(),
+                    None => Options::new(),
                 }
             }
         }
@@ -626,8 +681,12 @@ impl MatchSymbols {
 
     /// Every placement of `way`'s wins on the games, found once per set of wins.
     fn plans(&self, way: &Way) -> Result<Arc<Vec<Plan>>, String> {
-        let mut key: PlanKey = way.wins.iter().map(|w| (w.area, w.amount)).collect();
-        key.sort();
+        let mut key = PlanKey::new();
+        for w in &way.wins {
+            key.try_push((w.area, w.amount))
+                .map_err(|_| format!("more than {MAX_WINS} wins"))?;
+        }
+        key.sort_unstable();
         if let Some(p) = self
             .plans
             .read()
@@ -810,17 +869,17 @@ impl MatchSymbols {
         for g in &self.games {
             let syms: Vec<&str> = g.winning.iter().map(|&c| self.symbol(c)).collect();
             let what = if syms.len() == 1 {
-                format!("exactly {} {}", count_word(g.k), syms[0])
+                format!("{} shows exactly {}", syms[0], times_word(g.k))
             } else {
                 format!(
-                    "exactly {} identical symbols, one of {}",
-                    count_word(g.k),
-                    syms.join(" ")
+                    "one of {} shows exactly {}",
+                    syms.join(" "),
+                    times_word(g.k)
                 )
             };
             let mut line = match &g.prize {
                 Prize::Box { col, .. } => format!(
-                    "« {} » wins the amount in its box {} when {what} show among {cells}.",
+                    "« {} » wins the amount in its box {} when {what} among {cells}.",
                     ctx.label(&g.id),
                     self.columns[*col].name
                 ),
@@ -831,7 +890,7 @@ impl MatchSymbols {
                     let legend: Vec<String> =
                         pairs.iter().map(|(m, s)| format!("{s} {m}")).collect();
                     format!(
-                        "« {} » wins when {what} show among {cells}: the matched symbol's amount in its pay legend ({}).",
+                        "« {} » wins when {what} among {cells}: the matched symbol's amount in its pay legend ({}).",
                         ctx.label(&g.id),
                         legend.join(", ")
                     )
@@ -854,10 +913,10 @@ impl MatchSymbols {
             v.push(line);
             if g.near_miss > 0 {
                 v.push(format!(
-                    "  near miss: {} of the tickets where « {} » loses show {} of one of its winning symbols",
+                    "  near miss: {} of the tickets where « {} » loses show one of its winning symbols {}, one short of the match",
                     pct(g.near_miss),
                     ctx.label(&g.id),
-                    g.k - 1
+                    times_word(g.k - 1)
                 ));
             }
             if let Prize::Box {
@@ -942,22 +1001,26 @@ impl Mechanic for MatchSymbols {
                     id: g.near_miss_id,
                     kind: FeatureKind::NearMiss,
                     about: style::intern(&format!(
-                        "play area {} loses with {} of one of its winning symbols",
+                        "play area {} loses with one of its winning symbols shown {}",
                         g.id,
-                        g.k - 1
+                        times_word(g.k - 1)
                     )),
                 });
             }
         }
         if self.decoy_multiplier > 0 {
             for (i, &c) in self.multipliers.iter().enumerate() {
+                if self.decoy_ids[..i].contains(&self.decoy_ids[i]) {
+                    continue;
+                }
                 v.push(FeatureInfo {
                     id: self.decoy_ids[i],
                     kind: FeatureKind::Decoy,
-                    about: style::intern(&format!(
-                        "a {} on a surface where nothing wins",
-                        self.symbol(c)
-                    )),
+                    about: style::intern(&if self.decoy_ids[1..].contains(&self.decoy_ids[0]) {
+                        "a multiplier on a surface where nothing wins".to_string()
+                    } else {
+                        format!("a {} on a surface where nothing wins", self.symbol(c))
+                    }),
                 });
             }
         }
@@ -1006,7 +1069,10 @@ impl Mechanic for MatchSymbols {
                 v.push(game.near_miss_id);
             }
         }
-        if self.decoy_multiplier == 1_000_000 && self.multipliers.len() == 1 && way.wins.is_empty()
+        if self.decoy_multiplier == 1_000_000
+            && !self.decoy_ids.is_empty()
+            && self.decoy_ids.iter().all(|&d| d == self.decoy_ids[0])
+            && way.wins.is_empty()
         {
             v.push(self.decoy_ids[0]);
         }
@@ -1128,18 +1194,22 @@ impl Mechanic for MatchSymbols {
                 push(&mut cells, c, 1)?;
             }
         }
+        // The other cells: each drawn uniformly among the symbols still allowed.
+        let mut open: ArrayVec<u8, { common::MAX_SYMBOLS }> = (0..self.n_symbols)
+            .filter(|&s| room[s] > 0)
+            .map(|s| s as u8)
+            .collect();
         while cells.len() < self.cells {
-            let open = room[..self.n_symbols].iter().filter(|&&r| r > 0).count() as u32;
-            if open == 0 {
+            if open.is_empty() {
                 return Err("no symbol left to fill the cells".into());
             }
-            let k = below(rng, open) as usize;
-            let s = (0..self.n_symbols)
-                .filter(|&s| room[s] > 0)
-                .nth(k)
-                .expect("open counts the symbols with room");
-            room[s] -= 1;
-            cells.push(s as u8);
+            let k = below(rng, open.len() as u32) as usize;
+            let s = open[k];
+            room[s as usize] -= 1;
+            if room[s as usize] == 0 {
+                open.swap_remove(k);
+            }
+            cells.push(s);
         }
         shuffle(rng, &mut cells);
         face.codes[..self.cells].copy_from_slice(&cells);
@@ -1346,17 +1416,19 @@ pub static INFO: StyleInfo = StyleInfo {
         Param { name: "cell_prefix", kind: "string", default: Some("\"{id}_\""), about: "Column name prefix of the cells." },
         Param { name: "multiplier", kind: "table symbol → integer", default: Some("{}"), about: "Multiplier symbols and their factor: shown anywhere, it multiplies the win of the multiplied play areas." },
         Param { name: "decoy_multiplier", kind: "share 0..1", default: Some("0"), about: "Share of the faces where nothing wins on the surface that show one multiplier (a decoy)." },
+        Param { name: "decoy_feature", kind: "string", default: Some("\"decoy_<multiplier, lowercase>\""), about: "The feature id of a lone multiplier (one id for every multiplier symbol)." },
         Param { name: "panel", kind: "string", default: Some("\"{id}\""), about: "Panel id (key in [labels]) of the cells on proofs." },
         Param { name: "per_row", kind: "integer", default: Some("cells"), about: "Cells per printed row on proofs." },
         Param { name: "games", kind: "array of tables", default: None, about: "The play areas: id, match, winning, box + amounts + decoy_weights or legend, near_miss, multiplied." },
         Param { name: "games.id", kind: "string", default: None, about: "The play area's id (its name in `areas` and [labels])." },
         Param { name: "games.match", kind: "integer", default: None, about: "How many identical symbols win (at least 2)." },
         Param { name: "games.winning", kind: "array of strings", default: Some("the legend's symbols, or every symbol no other play area lists"), about: "The symbols that win this play area." },
-        Param { name: "games.box", kind: "string", default: None, about: "Name of the amount box (columns {box}, {box}_caption); the prize is the amount it shows." },
-        Param { name: "games.amounts", kind: "array of amounts", default: None, about: "The amounts the box may show (each needs a caption)." },
+        Param { name: "games.box", kind: "string", default: Some("none: give `box` or `legend`"), about: "Name of the amount box (columns {box}, {box}_caption); the prize is the amount it shows." },
+        Param { name: "games.amounts", kind: "array of amounts", default: Some("none: required with `box`"), about: "The amounts the box may show (each needs a caption)." },
         Param { name: "games.decoy_weights", kind: "table amount → integer", default: Some("equal weights"), about: "Weights of the decoy amount a losing play area's box shows." },
-        Param { name: "games.legend", kind: "table symbol → amount", default: None, about: "Pay legend: the prize is the matched symbol's amount (instead of a box)." },
+        Param { name: "games.legend", kind: "table symbol → amount", default: Some("none: give `box` or `legend`"), about: "Pay legend: the prize is the matched symbol's amount (instead of a box)." },
         Param { name: "games.near_miss", kind: "share 0..1", default: Some("0"), about: "Share of the faces where the play area loses that show one symbol fewer than its match of a winning symbol." },
+        Param { name: "games.near_miss_feature", kind: "string", default: Some("\"near_miss_<id>\""), about: "The feature id of the play area's near miss." },
         Param { name: "games.multiplied", kind: "boolean", default: Some("true"), about: "Whether the surface's multipliers multiply this play area's win." },
     ],
     example: r#"[[surfaces]]
@@ -1970,13 +2042,64 @@ near_miss = 0.4
         let d = coq().describe();
         assert_eq!(
             d[0],
-            "« Jeu 1 » wins the amount in its box gain1 when exactly two COQ show among the 8 cells « cells »."
+            "« Jeu 1 » wins the amount in its box gain1 when COQ shows exactly twice among the 8 cells « cells »."
         );
         let d = pyramid().describe();
         assert_eq!(
             d[0],
-            "« IV » wins when exactly three identical symbols, one of LION OISEAU BATEAU MAIN CROIX show among the 6 cells « IV »: the matched symbol's amount in its pay legend (LION 3, OISEAU 10, BATEAU 100, MAIN 1000, CROIX 10000). Anywhere among the cells, a MASQUE multiplies its win by 2."
+            "« IV » wins when one of LION OISEAU BATEAU MAIN CROIX shows exactly three times among the 6 cells « IV »: the matched symbol's amount in its pay legend (LION 3, OISEAU 10, BATEAU 100, MAIN 1000, CROIX 10000). Anywhere among the cells, a MASQUE multiplies its win by 2."
         );
+    }
+
+    #[test]
+    fn the_librarys_example_builds_and_carries_its_legend() {
+        let t: toml::Table = toml::from_str(INFO.example).unwrap();
+        let mut surface = t["surfaces"].as_array().unwrap()[0]
+            .as_table()
+            .unwrap()
+            .clone();
+        assert_eq!(surface.remove("style").unwrap().as_str(), Some(INFO.name));
+        let id = surface.remove("id").unwrap();
+        let m = build_from(id.as_str().unwrap(), &toml::to_string(&surface).unwrap()).unwrap();
+        assert!(m.check_way(&way("200", &[(None, 200)])).is_ok());
+        assert!(m.check_way(&way("lose", &[])).is_ok());
+    }
+
+    #[test]
+    fn feature_ids_may_be_named_by_the_spec() {
+        let text = PYRAMID
+            .replace(
+                "decoy_multiplier = 0.25",
+                "decoy_multiplier = 0.25\ndecoy_feature = \"decoy_mask\"",
+            )
+            .replace(
+                "near_miss = 0.4",
+                "near_miss = 0.4\nnear_miss_feature = \"near_miss_pyramid\"",
+            );
+        let m = build_from("j4", &text).unwrap();
+        assert_eq!(
+            m.features().iter().map(|f| f.id).collect::<Vec<_>>(),
+            ["near_miss_pyramid", "decoy_mask"]
+        );
+        let f = m
+            .synthesize_showing(
+                &way("lose", &[]),
+                Some("decoy_mask"),
+                &mut FaceRng::seed_from_u64(1),
+            )
+            .unwrap();
+        assert!(m.evaluate(&f).shows("decoy_mask"));
+        let e = build_from(
+            "j4",
+            &text.replace("\"decoy_mask\"", "\"near_miss_pyramid\""),
+        )
+        .err()
+        .unwrap();
+        assert_eq!(e.field, "games");
+        let e = build_from("j4", &text.replace("\"decoy_mask\"", "\"Decoy\""))
+            .err()
+            .unwrap();
+        assert_eq!(e.field, "decoy_feature");
     }
 
     #[test]
@@ -1992,5 +2115,5 @@ near_miss = 0.4
         assert_eq!(codes, VECTOR.to_vec());
     }
 
-    const VECTOR: [u8; 12] = [13, 12, 6, 10, 9, 12, 15, 9, 3, 5, 4, 6];
+    const VECTOR: [u8; 12] = [13, 12, 6, 8, 9, 12, 11, 9, 3, 5, 4, 6];
 }

@@ -277,40 +277,31 @@ impl SymbolToPrize {
             .map(|m| m.1)
     }
 
-    /// The factors (1 for none, else a multiplier's) by which `way` can be carried, with
-    /// the legend codes each win may show.
-    fn readings(&self, way: &Way) -> Vec<(u32, Vec<Vec<u8>>)> {
-        let mut out = Vec::new();
-        let factors = std::iter::once((1u32, None)).chain(
-            self.multipliers
-                .iter()
-                .enumerate()
-                .map(|(i, m)| (m.1, Some(i))),
-        );
-        for (k, mult) in factors {
-            if way.wins.is_empty() && mult.is_some() {
-                continue;
-            }
-            if mult.is_some() && way.wins.len() >= self.cells {
-                continue;
-            }
-            let per_win: Vec<Vec<u8>> = way
-                .wins
-                .iter()
-                .map(|w| {
-                    (0..self.n_legend())
-                        .filter(|&s| self.legend[s].1.cents() * u64::from(k) == w.amount.cents())
-                        .map(|s| s as u8)
-                        .collect()
-                })
-                .collect();
-            if per_win.iter().all(|c: &Vec<u8>| !c.is_empty())
-                && !out.iter().any(|r: &(u32, _)| r.0 == k)
-            {
-                out.push((k, per_win));
-            }
-        }
-        out
+    /// The factors (1 for none, else a multiplier's, each factor once, in that order) by
+    /// which `way` can be carried: every win a legend amount times it, and a cell left for
+    /// the multiplier. No allocation: faces call it.
+    fn factors<'a>(&'a self, way: &'a Way) -> impl Iterator<Item = u32> + 'a {
+        (0..=self.multipliers.len())
+            .filter_map(move |i| {
+                if i == 0 {
+                    return Some(1);
+                }
+                let k = self.multipliers[i - 1].1;
+                let first = !self.multipliers[..i - 1].iter().any(|m| m.1 == k);
+                (first && !way.wins.is_empty() && way.wins.len() < self.cells).then_some(k)
+            })
+            .filter(move |&k| {
+                way.wins
+                    .iter()
+                    .all(|w| self.candidates(w.amount, k).next().is_some())
+            })
+    }
+
+    /// The legend codes whose amount times `k` is `amount`.
+    fn candidates(&self, amount: Money, k: u32) -> impl Iterator<Item = u8> + '_ {
+        (0..self.n_legend())
+            .filter(move |&s| self.legend[s].1.cents() * u64::from(k) == amount.cents())
+            .map(|s| s as u8)
     }
 
     /// The multiplier symbol code of factor `k` (the first of that factor).
@@ -452,7 +443,7 @@ impl Mechanic for SymbolToPrize {
                 self.areas[0]
             ));
         }
-        if self.readings(way).is_empty() {
+        if self.factors(way).next().is_none() {
             let amounts: Vec<String> = way.wins.iter().map(|w| w.amount.to_string()).collect();
             let legend: Vec<String> = self
                 .legend
@@ -488,24 +479,30 @@ impl Mechanic for SymbolToPrize {
         if let Some(id) = show {
             self.can_show(way, id)?;
         }
-        let readings = self.readings(way);
-        let (k, per_win) = if readings.len() == 1 {
-            &readings[0]
-        } else {
-            &readings[below(rng, readings.len() as u32) as usize]
-        };
-        let pick = |rng: &mut FaceRng, c: &[u8]| {
-            if c.len() == 1 {
-                c[0]
+        // One draw among the feasible factors, then one per win among its legend symbols
+        // (no draw where there is a single choice).
+        let n = self.factors(way).count();
+        let k = match n {
+            1 => self.factors(way).next(),
+            _ => self.factors(way).nth(below(rng, n as u32) as usize),
+        }
+        .ok_or("no factor carries the way (checked above)")?;
+        let pick = |rng: &mut FaceRng, amount: Money| {
+            let n = self.candidates(amount, k).count();
+            let r = if n == 1 {
+                0
             } else {
-                c[below(rng, c.len() as u32) as usize]
-            }
+                below(rng, n as u32) as usize
+            };
+            self.candidates(amount, k)
+                .nth(r)
+                .expect("checked by factors")
         };
         let mut face = Face::default();
         if self.halves {
             let mut peds: ArrayVec<(u8, u8), MAX_SPOTS> = ArrayVec::new();
-            for c in per_win {
-                let s = pick(rng, c);
+            for w in &way.wins {
+                let s = pick(rng, w.amount);
                 peds.push((s, s));
             }
             let mut forced = show;
@@ -519,11 +516,11 @@ impl Mechanic for SymbolToPrize {
             }
         } else {
             let mut cells: ArrayVec<u8, MAX_SPOTS> = ArrayVec::new();
-            for c in per_win {
-                cells.push(pick(rng, c));
+            for w in &way.wins {
+                cells.push(pick(rng, w.amount));
             }
-            if *k > 1 {
-                cells.push(self.multiplier_code(*k).expect("a reading's factor"));
+            if k > 1 {
+                cells.push(self.multiplier_code(k).expect("a feasible factor"));
             } else if way.wins.is_empty()
                 && (show == Some(DECOY_MULTIPLIER)
                     || (show.is_none() && chance(rng, self.decoy_multiplier)))
@@ -731,8 +728,9 @@ pub static INFO: StyleInfo = StyleInfo {
             multiplied by a multiplier symbol shown on the surface; with halves, a pedestal wins \
             when its left and right halves rebuild a legend symbol.",
     naive: "A player finds each legend symbol shown (rebuilt, with halves) and wins its amount, \
-            multiplied when a multiplier shows; no face has more winning cells than `max_wins` \
-            or two multipliers.",
+            multiplied when a multiplier shows, and may read a repeated symbol as a match; no \
+            face has more winning cells than `max_wins`, two multipliers or a decoy in two \
+            cells.",
     columns: "{id}_1..n (one symbol per cell); with halves {id}_p1_left {id}_p1_right … \
               {id}_pn_left {id}_pn_right",
     params: &[
@@ -752,8 +750,8 @@ pub static INFO: StyleInfo = StyleInfo {
             name: "decoys",
             kind: "array of strings",
             default: None,
-            about: "Symbols outside the legend, shown on cells that do not win (with halves, at \
-                    least 2).",
+            about: "Symbols outside the legend, shown on cells that do not win, never one in two \
+                    cells: at least `cells` of them (with halves, at least 2).",
         },
         Param {
             name: "halves",

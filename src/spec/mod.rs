@@ -531,39 +531,21 @@ fn labels(
         .collect())
 }
 
-/// Builds the mechanic named in `game.mechanic` from its spec section.
-/// Errors: unknown mechanic, missing or invalid mechanic section.
+/// Builds the game's mechanic: its `[[surfaces]]` (`game.mechanic` is `styles`, the
+/// default). Errors: any other `game.mechanic` (the published games' own mechanics are gone:
+/// coq, poker and pharaon are specs over the play styles), and those of [`build_surfaces`].
 fn build_mechanic(raw: &raw::RawSpec, at: &ErrorAt) -> Result<Box<dyn Mechanic>, SpecError> {
     let game = raw.game.get_ref();
     let captions = caption_values(raw);
-    let missing = |name: &str| {
-        at.at(
-            Some(raw.game.span().start),
-            format!("[{name}]"),
-            format!("mechanic \"{name}\" needs a [{name}] section"),
-        )
-    };
     match game.mechanic.as_str() {
-        "coq" => {
-            let sec = raw.coq.as_ref().ok_or_else(|| missing("coq"))?;
-            Ok(Box::new(games::coq::Coq::new(sec, &captions, at)?))
-        }
-        "pharaon" => {
-            let sec = raw.pharaon.as_ref().ok_or_else(|| missing("pharaon"))?;
-            Ok(Box::new(games::pharaon::Pharaon::new(
-                sec,
-                &captions,
-                &tier_amounts(raw),
-                at,
-            )?))
-        }
         "styles" => build_surfaces(raw, &captions, at),
         other => Err(at.at(
             Some(raw.game.span().start),
             "game.mechanic",
             format!(
-                "unknown mechanic \"{other}\"; expected \"styles\" (the default) or one of: \
-                 coq, pharaon"
+                "unknown mechanic \"{other}\"; a game is its [[surfaces]] of play styles \
+                 (mechanic = \"styles\", the default, may be left out); coq, poker and \
+                 pharaon are such specs (game_specs/)"
             ),
         )),
     }

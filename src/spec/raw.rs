@@ -1,7 +1,6 @@
 //! The spec file as written: serde structs with `deny_unknown_fields`, so a misspelt field
 //! is an error, not a silent default. [`super::GameSpec::parse`] validates them.
 
-use crate::games;
 use crate::money::Money;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -27,10 +26,6 @@ pub struct RawSpec {
     /// it. A panel with no label is named by its id.
     #[serde(default)]
     pub labels: Option<Spanned<BTreeMap<String, String>>>,
-    /// `[coq]`: the coq mechanic's symbols, GAIN box amounts, decoys and near misses.
-    pub coq: Option<Spanned<games::coq::RawCoq>>,
-    /// `[pharaon]`: the pharaon mechanic's decoy symbols, decoy amounts, decoys and near misses.
-    pub pharaon: Option<Spanned<games::pharaon::RawPharaon>>,
     /// `[[surfaces]]`: the game's surfaces, each of a play style of the library
     /// ([`games::style`]), with its `style`, its `id` and the style's own parameters.
     #[serde(default)]
@@ -46,7 +41,7 @@ pub struct RawGame {
     /// Published name, e.g. `ASTRO ANNEE DU COQ`.
     pub name: String,
     /// Which mechanic builds and judges faces: `styles` (the default: the game is its
-    /// `[[surfaces]]`), or one of the published games `coq`, `pharaon`.
+    /// `[[surfaces]]`).
     #[serde(default = "styles")]
     pub mechanic: String,
     /// Journal officiel reference of the règlement.
