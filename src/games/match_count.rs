@@ -403,15 +403,16 @@ impl MatchCount {
     }
 
     /// Which card cells match on `face`.
-    fn matched(&self, face: &Face) -> Vec<bool> {
+    fn matched(&self, face: &Face) -> [bool; MAX_CELLS] {
         let mut drawn = [false; 256];
         for &c in &face.codes[self.numbers..self.numbers + self.drawn] {
             drawn[c as usize] = true;
         }
-        face.codes[..self.numbers]
-            .iter()
-            .map(|&c| drawn[c as usize])
-            .collect()
+        let mut out = [false; MAX_CELLS];
+        for (o, &c) in out.iter_mut().zip(&face.codes[..self.numbers]) {
+            *o = drawn[c as usize];
+        }
+        out
     }
 
     /// A face whose card cells `cells` (in a drawn order) match and no other: distinct
