@@ -845,7 +845,7 @@ fn ascii_id(id: &str, what: &str) -> Result<(), String> {
 pub static INFO: StyleInfo = StyleInfo {
     name: "card_hands",
     term: "poker hands / three like cards (WAC 315-10-024 \"poker\")",
-    about: "Player zones of own cards, each with an amount box, beside shared community cards. A zone wins its amount when its best hand, made with at least one own and one community card, is one of the spec's combinations; only the best counts, winning zones add up.",
+    about: "Player zones of own cards, each with an amount box, beside shared community cards. A zone wins its amount when its best hand, made under the spec's usage rule (at least one own card, and at least one community card unless min_community = 0), is one of the spec's combinations, listed in ascending order; only the best counts, winning zones add up.",
     naive: "Any standard poker hand of a pair or better among a zone's cards (own and community), wherever the cards come from, ace high or low: a losing zone shows none, the community cards alone show none unless every zone wins, and no zone is decided by a straight flush that is not royal.",
     columns: "{zone}_c1 {zone}_c2 {zone}_gain {zone}_caption per zone (p1 … pN unless zone_ids), then {community_prefix}1 … {community_prefix}5; cards as Ah Td 7s",
     params: &[
