@@ -28,7 +28,7 @@ use arrayvec::ArrayVec;
 use rand_chacha::ChaCha20Rng;
 
 /// Most face columns a mechanic may have.
-pub const MAX_CELLS: usize = 64;
+pub const MAX_CELLS: usize = 128;
 
 /// The random stream faces are drawn from (one per pack; see [`crate::rng`]).
 pub type FaceRng = ChaCha20Rng;
