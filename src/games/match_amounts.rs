@@ -375,7 +375,7 @@ impl Mechanic for MatchAmounts {
 
     /// A way is feasible when it has at most one win, of an amount the cells show, and the
     /// other cells can be filled with the other amounts at most `k − 1` times each (the
-    /// losing face's fill is checked at load).
+    /// losing face's fill is checked at load, and implies this one: kept as a guard).
     fn check_way(&self, way: &Way) -> Result<(), String> {
         if way.wins.len() > 1 {
             return Err(format!(
