@@ -16,6 +16,7 @@ pub mod compare;
 pub mod composed;
 pub mod key_match;
 pub mod lines;
+pub mod match_amounts;
 pub mod match_count;
 pub mod match_symbols;
 pub mod reveal;

@@ -111,6 +111,7 @@ pub static LIBRARY: &[StyleInfo] = &[
     super::compare::INFO,
     super::key_match::INFO,
     super::lines::INFO,
+    super::match_amounts::INFO,
     super::match_count::INFO,
     super::match_symbols::INFO,
     super::reveal::INFO,
