@@ -884,11 +884,12 @@ impl Mechanic for MatchCount {
         v.push(format!(
             "No face shows more matches than a prized count without a prize of its own. Near \
              miss {} (one match short of {}) on {:.2}% of losing cards; every other losing \
-             card shows at most {} matches.",
+             card shows at most {} match{}.",
             self.near_miss_id,
             self.lowest,
             f64::from(self.near_miss) / 1e4,
-            self.lowest.saturating_sub(2)
+            self.lowest.saturating_sub(2),
+            if self.lowest == 3 { "" } else { "es" }
         ));
         v
     }
