@@ -1070,10 +1070,22 @@ mod tests {
         assert_eq!(make(&bad).err().unwrap().field, "near_miss_feature");
     }
 
+    /// The symbols of a grid that builds.
+    fn m_ok(text: &str) -> usize {
+        make(text).unwrap().n_symbols
+    }
+
     #[test]
     fn infeasible_grids_and_ways_are_refused() {
         let few = BOX.replace("\"A\", \"B\", \"C\"", "\"A\"");
         assert_eq!(make(&few).err().unwrap().field, "symbols");
+        // 4 symbols close every line of a 3×3 grid, but a losing grid with no near miss also
+        // bars X from the last cell: 5 are needed unless every losing grid is a near miss.
+        let four = BOX.replace("\"A\", \"B\", \"C\"", "\"A\", \"B\"");
+        let e = make(&four).err().unwrap();
+        assert_eq!(e.field, "symbols");
+        assert!(e.message.contains("at least 5 symbols"), "{}", e.message);
+        assert_eq!(m_ok(&four.replace("near_miss = 0.3", "near_miss = 1.0")), 4);
         let both = format!("{BOX}legend = {{ X = 2 }}\n");
         assert_eq!(make(&both).err().unwrap().field, "box_amounts");
         let neither = "rows = 3\ncols = 3\nsymbols = [\"X\", \"O\", \"A\", \"B\"]\n";
