@@ -17,9 +17,10 @@
 //! `{id}_g{r}_them{i}` (i = 1..=theirs), `{id}_g{r}_gain`, `{id}_g{r}_caption`. Play areas
 //! and panels: `areas` when given, else `{id}_g{r}`.
 //!
-//! **Features.** `near_miss_compare` (near miss): a losing row where yours is exactly one
-//! below theirs, on `near_miss` of the losing rows (the other losing rows are at least two
-//! below). The amount box of a losing row shows a decoy (`decoy_weights`), marked as such.
+//! **Features.** `near_miss_<id>` (near miss, one feature for every row of the surface, so a
+//! QA deck asks for it once per surface; the spec may name it `near_miss_feature`): a losing
+//! row where yours is exactly one below theirs, on `near_miss` of the losing rows (the other
+//! losing rows are at least two below). The amount box of a losing row shows a decoy (`decoy_weights`), marked as such.
 
 use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
@@ -34,8 +35,6 @@ use arrayvec::ArrayVec;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
-/// Feature: a losing row where yours is one below theirs (near miss).
-pub const NEAR_MISS: &str = "near_miss_compare";
 /// Ambiguity: a row where yours equals theirs (a tie reads as a win to some players).
 pub const AMB_TIE: &str = "a compare row where yours equals theirs";
 
@@ -64,6 +63,8 @@ struct RawCompare {
     near_miss: f64,
     #[serde(default)]
     areas: Option<Vec<String>>,
+    #[serde(default)]
+    near_miss_feature: Option<String>,
 }
 
 /// The compare style, built from a validated surface table.
@@ -80,6 +81,9 @@ pub struct Compare {
     gain: AmountBox,
     decoy_weights: Vec<u32>,
     near_miss: u32,
+    /// The near miss's feature id, one for every row of the surface: `near_miss_<id>` or
+    /// the spec's `near_miss_feature`.
+    near_miss_id: &'static str,
 }
 
 /// What one row of a face must show.
@@ -241,6 +245,10 @@ impl Compare {
             gain,
             decoy_weights,
             near_miss,
+            near_miss_id: match &raw.near_miss_feature {
+                Some(id) => super::match_symbols::feature_id(id, "near_miss_feature")?,
+                None => style::intern(&format!("near_miss_{}", ctx.id)),
+            },
         })
     }
 
@@ -422,14 +430,14 @@ impl Mechanic for Compare {
             return Vec::new();
         }
         vec![FeatureInfo {
-            id: NEAR_MISS,
+            id: self.near_miss_id,
             kind: FeatureKind::NearMiss,
             about: "a losing compare row where yours is one below theirs",
         }]
     }
 
     fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
-        if id != NEAR_MISS {
+        if id != self.near_miss_id {
             return Err(format!("the compare style shows no feature \"{id}\""));
         }
         if self.near_miss == 0 {
@@ -446,7 +454,7 @@ impl Mechanic for Compare {
 
     fn always_shows(&self, way: &Way) -> Vec<&'static str> {
         if self.near_miss == 1_000_000 && way.wins.len() < self.games {
-            vec![NEAR_MISS]
+            vec![self.near_miss_id]
         } else {
             Vec::new()
         }
@@ -485,7 +493,7 @@ impl Mechanic for Compare {
                 if ev
                     .losing_features
                     .iter()
-                    .any(|f| f.area == area && f.name == NEAR_MISS)
+                    .any(|f| f.area == area && f.name == self.near_miss_id)
                 {
                     for c in cells {
                         mark(c, MarkKind::NearMiss);
@@ -510,7 +518,7 @@ impl Mechanic for Compare {
             } else if d == -1 {
                 let _ = ev.losing_features.try_push(AreaFeature {
                     area,
-                    name: NEAR_MISS,
+                    name: self.near_miss_id,
                 });
             }
         }
@@ -552,7 +560,9 @@ impl Mechanic for Compare {
                 .join(", ")
         ));
         v.push(format!(
-            "Near miss (yours one below theirs) on {:.2}% of losing rows.",
+            "Near miss {} (yours one below theirs; one feature for every row) on {:.2}% of \
+             losing rows; every other losing row is at least two below.",
+            self.near_miss_id,
             f64::from(self.near_miss) / 1e4
         ));
         v
@@ -632,7 +642,15 @@ pub static INFO: StyleInfo = StyleInfo {
             name: "near_miss",
             kind: "share",
             default: Some("0"),
-            about: "share of losing rows where yours is one below theirs",
+            about: "share of losing rows where yours is one below theirs (exact: the other losing \
+                    rows are at least two below)",
+        },
+        Param {
+            name: "near_miss_feature",
+            kind: "string",
+            default: Some("\"near_miss_<id>\""),
+            about: "the near miss's feature id, one for every row of the surface (lowercase \
+                    letters, digits, _)",
         },
         Param {
             name: "areas",
@@ -666,6 +684,9 @@ mod tests {
     use crate::lots::Win;
     use rand_core::SeedableRng;
 
+    /// The near miss's feature id on surface `ph`, one for every row.
+    const NEAR_MISS: &str = "near_miss_ph";
+
     fn captions() -> Captions {
         let amounts = [1, 2, 5, 10, 100];
         Captions {
@@ -680,6 +701,11 @@ mod tests {
         } else {
             "games = 10\n"
         };
+        let near = if extra.contains("near_miss =") {
+            ""
+        } else {
+            "near_miss = 0.3\n"
+        };
         let caps = captions();
         let labels = BTreeMap::from([("ph_g1".to_string(), "Jeu 1".to_string())]);
         let ctx = StyleCtx {
@@ -691,7 +717,7 @@ mod tests {
             max: None,
         };
         let text = format!(
-            "{games}from = 1\nto = 20\nbox_amounts = [1, 2, 5, 10, 100]\nnear_miss = 0.3\n\
+            "{games}from = 1\nto = 20\nbox_amounts = [1, 2, 5, 10, 100]\n{near}\
              {extra}\n[decoy_weights]\n\"1\" = 5\n\"2\" = 4\n\"100\" = 1\n"
         );
         Compare::new(style::parse(toml::from_str(&text).unwrap()).unwrap(), &ctx).unwrap()
@@ -1000,5 +1026,50 @@ mod tests {
                 (2, 10, Decoy)
             ]
         );
+    }
+
+    #[test]
+    fn the_near_miss_rate_is_the_spec_s() {
+        // 2 000 faces of 3 rows, one winning: 4 000 losing rows, each a near miss with
+        // probability r and never otherwise (the others at least two below), so the count
+        // is binomial(4000, r); 4 standard deviations (r = 0.2: ±101) hold it (fixed seed).
+        for (rate, lo, hi) in [
+            ("0", 0, 0),
+            ("0.2", 800 - 101, 800 + 101),
+            ("1.0", 4000, 4000),
+        ] {
+            let m = make(&format!("games = 3\nnear_miss = {rate}"));
+            let w = way(&[(None, 5)]);
+            let mut rng = FaceRng::seed_from_u64(4);
+            let mut near = 0;
+            for _ in 0..2000 {
+                let ev = m.evaluate(&m.synthesize(&w, &mut rng).unwrap());
+                assert_eq!(ev.prize(), Money(500));
+                near += ev.losing_features.len();
+            }
+            assert!((lo..=hi).contains(&near), "{rate} {near}");
+        }
+    }
+
+    #[test]
+    fn the_near_miss_feature_is_the_surface_s_or_named_by_the_spec() {
+        let m = make("");
+        assert_eq!(m.features()[0].id, "near_miss_ph");
+        let m = make("near_miss_feature = \"near_miss_duel\"");
+        assert_eq!(m.features()[0].id, "near_miss_duel");
+        let f = m
+            .synthesize_showing(
+                &way(&[]),
+                Some("near_miss_duel"),
+                &mut FaceRng::seed_from_u64(1),
+            )
+            .unwrap();
+        let ev = m.evaluate(&f);
+        assert!(ev.shows("near_miss_duel"));
+        assert!(ev
+            .losing_features
+            .iter()
+            .all(|f| f.name == "near_miss_duel"));
+        assert!(m.describe().last().unwrap().contains("near_miss_duel"));
     }
 }

@@ -24,9 +24,11 @@
 //! in `[labels]`), and the winning cells are the panel `{area}_win`.
 //!
 //! **Features.** `top_decoy` (a decoy): a spot that does not win shows the largest amount
-//! of `decoy_weights`, at the spec's rate `top_decoy` (a share of the faces with a spot
-//! that does not win). Amounts under spots that do not win are decoys, drawn at
-//! `decoy_weights`; proofs mark them as decoys.
+//! of `decoy_weights`, on exactly the spec's rate `top_decoy` of the faces with a spot that
+//! does not win. Amounts under spots that do not win are decoys, drawn at `decoy_weights`;
+//! when `top_decoy` is above 0, the largest is shown only on a face drawn to show it (on one
+//! spot), the other spots drawing among the other decoy amounts (so `decoy_weights` then
+//! lists at least two amounts, checked at load). Proofs mark them as decoys.
 
 use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
@@ -91,6 +93,9 @@ pub struct KeyMatch {
     decoy_weights: Vec<u32>,
     /// Code (in `amounts`) of the largest amount with a decoy weight.
     top_code: u8,
+    /// `decoy_weights` without the largest amount: the draws of spots not drawn to show it
+    /// (when `top_decoy` is above 0).
+    other_weights: Vec<u32>,
     top_decoy: u32,
     /// The plain-words description, with the printed names.
     lines: Vec<String>,
@@ -258,6 +263,20 @@ impl KeyMatch {
             .expect("decoy weights sum above 0") as u8;
         let top_decoy =
             common::share(raw.top_decoy).map_err(|e| FieldError::new("top_decoy", e))?;
+        let mut other_weights = decoy_weights.clone();
+        if top_decoy > 0 {
+            other_weights[top_code as usize] = 0;
+            if top_decoy < 1_000_000 && other_weights.iter().all(|&w| w == 0) {
+                return Err(FieldError::new(
+                    "top_decoy",
+                    "decoy_weights lists only the largest amount, so every spot that does not \
+                     win shows it: list another decoy amount, or set top_decoy to 0 or 1",
+                ));
+            }
+            if other_weights.iter().all(|&w| w == 0) {
+                other_weights = decoy_weights.clone();
+            }
+        }
         let area = raw.area.unwrap_or_else(|| ctx.id.to_string());
         if area.is_empty() || !area.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
             return Err(FieldError::new(
@@ -290,6 +309,7 @@ impl KeyMatch {
             amounts,
             decoy_weights,
             top_code,
+            other_weights,
             top_decoy,
             lines: Vec::new(),
         };
@@ -410,7 +430,7 @@ impl Mechanic for KeyMatch {
             let amount = if top && i == 0 {
                 self.top_code
             } else {
-                weighted(rng, &self.decoy_weights) as u8
+                weighted(rng, &self.other_weights) as u8
             };
             spots.push((s, amount));
         }
@@ -592,6 +612,28 @@ impl KeyMatch {
                 ""
             }
         ));
+        let decoys: Vec<String> = self
+            .decoy_weights
+            .iter()
+            .enumerate()
+            .filter(|&(_, &w)| w > 0)
+            .map(|(i, _)| self.amounts.amount(i as u8).to_string())
+            .collect();
+        v.push(if self.top_decoy > 0 {
+            format!(
+                "A spot that does not win shows a decoy amount ({}); the largest, {}, shows \
+                 (on one such spot) on {:.2}% of faces with a spot that does not win \
+                 (top_decoy), and on no other face.",
+                decoys.join(", "),
+                self.amounts.amount(self.top_code),
+                f64::from(self.top_decoy) / 1e4
+            )
+        } else {
+            format!(
+                "A spot that does not win shows a decoy amount ({}).",
+                decoys.join(", ")
+            )
+        });
         v
     }
 }
@@ -663,7 +705,7 @@ pub static INFO: StyleInfo = StyleInfo {
             kind: "share",
             default: Some("0"),
             about: "Share of faces with a spot that does not win where one such spot shows the \
-                    largest decoy amount (feature `top_decoy`).",
+                    largest decoy amount (feature `top_decoy`; exact: no other face shows it).",
         },
     ],
     example: r#"[[surfaces]]
@@ -1018,5 +1060,43 @@ mod tests {
             "« Jeu II » wins, on each of its 3 spots showing one of the winning symbols printed \
              on the ticket (IBIS, HALEUR, OUDJAT), the amount under that spot; these wins add up."
         );
+    }
+
+    #[test]
+    fn the_top_decoy_rate_is_the_spec_s() {
+        // 2 000 faces with spots that do not win: the largest decoy is drawn with
+        // probability r and shown on no other face, so the count is binomial(2000, r);
+        // 4 standard deviations (r = 0.1: ±54, r = 0.2: ±72) hold it (fixed seed).
+        for (rate, lo, hi) in [("0.1", 200 - 54, 200 + 54), ("0.2", 400 - 72, 400 + 72)] {
+            let m =
+                make(&FIXED.replace("top_decoy = 0.2", &format!("top_decoy = {rate}"))).unwrap();
+            for w in [way(&[]), way(&[10])] {
+                let mut rng = FaceRng::seed_from_u64(5);
+                let n = (0..2000)
+                    .filter(|_| {
+                        m.evaluate(&m.synthesize(&w, &mut rng).unwrap())
+                            .shows(TOP_DECOY)
+                    })
+                    .count();
+                assert!((lo..=hi).contains(&n), "{rate} {n}");
+            }
+        }
+        // Rate 0: the feature is not offered, and the largest amount is an ordinary decoy.
+        let m = make(&FIXED.replace("top_decoy = 0.2", "top_decoy = 0")).unwrap();
+        let mut rng = FaceRng::seed_from_u64(5);
+        let n = (0..2000)
+            .filter(|_| {
+                m.evaluate(&m.synthesize(&way(&[]), &mut rng).unwrap())
+                    .shows(TOP_DECOY)
+            })
+            .count();
+        assert_eq!(n, 0);
+        assert!(m.features().is_empty());
+        // Only the largest amount listed as a decoy: the rate cannot hold.
+        let only = FIXED.replace("\"3\" = 5, \"10\" = 3, \"1000\" = 1", "\"1000\" = 1");
+        assert_eq!(make(&only).err().unwrap().field, "top_decoy");
+        let d = make(FIXED).unwrap().describe();
+        assert!(d.last().unwrap().contains("1000") && d.last().unwrap().contains("20.00% "));
+        assert!(d.last().unwrap().contains("top_decoy"), "{d:?}");
     }
 }

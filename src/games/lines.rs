@@ -16,15 +16,19 @@
 //! **Columns.** `{id}_r{row}c{col}` (1-based, row by row), then in box mode `{id}_gain`,
 //! `{id}_caption`. Play area: `area`, by default the surface id; panel: the surface id.
 //!
-//! **Features.** `near_miss_lines` (near miss): a losing grid with a line holding `k − 1` of
-//! one winning symbol (and another symbol in its last cell), on `near_miss` of losing faces.
+//! **Features.** `near_miss_<area>` (near miss; the spec may name it `near_miss_feature`): a
+//! losing grid with a line holding `k − 1` of one winning symbol (and another symbol in its
+//! last cell), on exactly `near_miss` of losing faces: the other losing grids are filled so
+//! that no line holds `k − 1` of a winning symbol.
 //! In box mode, the box of a losing face shows a decoy (`decoy_weights`), marked as such.
 //!
 //! **Synthesis.** The winning line (or the near miss's `k − 1` cells) is placed first; the
 //! other cells are filled row by row, each with a symbol drawn among those that do not
 //! complete a line whose other cells are all placed. Each cell excludes at most one symbol
 //! per line it completes, so it always has a choice when the grid has more symbols than that
-//! (checked when the spec is loaded, over every placement).
+//! (checked when the spec is loaded, over every placement). A losing grid not drawn to show
+//! the near miss also bars from a cell every winning symbol that a line through it already
+//! holds `k − 2` times (checked when the spec is loaded too, unless `near_miss = 1`).
 
 use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
@@ -39,8 +43,6 @@ use arrayvec::ArrayVec;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
-/// Feature: a losing grid with `k − 1` of one winning symbol on a line (near miss).
-pub const NEAR_MISS: &str = "near_miss_lines";
 /// Ambiguity: a line of `k` identical symbols that do not win (reads as a win).
 pub const AMB_LOSING_LINE: &str = "a line of identical symbols that do not win";
 /// Ambiguity: two or more lines of `k` identical symbols (one win or two?).
@@ -67,6 +69,8 @@ struct RawLines {
     near_miss: f64,
     #[serde(default)]
     area: Option<String>,
+    #[serde(default)]
+    near_miss_feature: Option<String>,
 }
 
 /// How a winning line is paid.
@@ -96,6 +100,8 @@ pub struct Lines {
     windows: Vec<ArrayVec<u8, 16>>,
     pay: Pay,
     near_miss: u32,
+    /// The near miss's feature id: `near_miss_<area>` or the spec's `near_miss_feature`.
+    near_miss_id: &'static str,
 }
 
 /// The cells of every line of `k` in a `rows × cols` grid, row-major.
@@ -233,9 +239,14 @@ impl Lines {
         let near_miss =
             common::share(raw.near_miss).map_err(|e| FieldError::new("near_miss", e))?;
         let windows = windows(rows, cols, k);
+        let area = raw.area.unwrap_or_else(|| ctx.id.to_string());
+        let near_miss_id = match &raw.near_miss_feature {
+            Some(id) => super::match_symbols::feature_id(id, "near_miss_feature")?,
+            None => style::intern(&format!("near_miss_{area}")),
+        };
         let mut m = Lines {
             id: ctx.id.to_string(),
-            areas: vec![raw.area.unwrap_or_else(|| ctx.id.to_string())],
+            areas: vec![area],
             label: String::new(),
             columns: Vec::new(),
             rows,
@@ -246,9 +257,25 @@ impl Lines {
             windows,
             pay,
             near_miss,
+            near_miss_id,
         };
         m.label = ctx.label(&m.areas[0]).to_string();
         let need = m.worst_exclusions() + 1;
+        if m.near_miss < 1_000_000 {
+            let clean = m.worst_exclusions_no_near_miss() + 1;
+            if symbols.len() < clean {
+                return Err(FieldError::new(
+                    "symbols",
+                    format!(
+                        "a {rows}×{cols} grid with lines of {k} needs at least {clean} symbols \
+                         to fill a losing grid with no near miss (no line {} winning symbol \
+                         short), got {}",
+                        if k == 2 { "holding a" } else { "one" },
+                        symbols.len()
+                    ),
+                ));
+            }
+        }
         if symbols.len() < need {
             return Err(FieldError::new(
                 "symbols",
@@ -314,6 +341,26 @@ impl Lines {
         worst
     }
 
+    /// The most symbols one cell may have to exclude when a losing grid is filled with no
+    /// near miss (row by row, nothing placed): the winning symbols that a line through the
+    /// cell already holds `k − 2` times (at most `m / (k − 2)` per line of `m` filled
+    /// cells, every winning symbol when `k` is 2), and a symbol per line it completes.
+    fn worst_exclusions_no_near_miss(&self) -> usize {
+        let n_win = self.winning.iter().filter(|&&w| w).count();
+        (0..self.cells())
+            .map(|cell| {
+                let (mut win, mut complete) = (0, 0);
+                for w in self.windows.iter().filter(|w| w.contains(&(cell as u8))) {
+                    let m = w.iter().filter(|&&c| (c as usize) < cell).count();
+                    win += if self.k == 2 { n_win } else { m / (self.k - 2) };
+                    complete += usize::from(m == self.k - 1);
+                }
+                win.min(n_win) + complete
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
     /// Every line of `k` identical symbols on `face`: (window index, symbol).
     fn lines(&self, face: &Face) -> ArrayVec<(usize, u8), 8> {
         let mut out = ArrayVec::new();
@@ -366,8 +413,10 @@ impl Lines {
         }
     }
 
-    /// Fills every cell not `placed` so that no line but the placed one is complete.
-    fn fill(&self, face: &mut Face, placed: &[bool], rng: &mut FaceRng) {
+    /// Fills every cell not `placed` so that no line but the placed one is complete; with
+    /// `no_near_miss`, also so that no line holds `k − 1` of one winning symbol (a winning
+    /// symbol is barred from a cell when a line through it already holds `k − 2` of it).
+    fn fill(&self, face: &mut Face, placed: &[bool], no_near_miss: bool, rng: &mut FaceRng) {
         let n = self.cells();
         // For each cell, the lines whose last free cell it is.
         let mut closes: [ArrayVec<u8, 32>; MAX_CELLS] = std::array::from_fn(|_| ArrayVec::new());
@@ -376,27 +425,42 @@ impl Lines {
                 closes[last as usize].push(i as u8);
             }
         }
+        let mut done: [bool; MAX_CELLS] = [false; MAX_CELLS];
+        done[..n].copy_from_slice(placed);
         for cell in 0..n {
             if placed[cell] {
                 continue;
             }
-            let mut banned: ArrayVec<u8, 32> = ArrayVec::new();
+            let mut banned = [false; 256];
             for &wi in &closes[cell] {
                 let w = &self.windows[wi as usize];
                 let mut others = w.iter().filter(|&&c| c as usize != cell);
                 let first = face.codes[*others.clone().next().expect("k ≥ 2") as usize];
-                if others.all(|&c| face.codes[c as usize] == first) && !banned.contains(&first) {
-                    banned.push(first);
+                if others.all(|&c| face.codes[c as usize] == first) {
+                    banned[first as usize] = true;
                 }
             }
-            banned.sort_unstable();
-            let mut r = below(rng, (self.n_symbols - banned.len()) as u32) as u8;
-            for &b in &banned {
-                if r >= b {
-                    r += 1;
+            if no_near_miss {
+                for w in self.windows.iter().filter(|w| w.contains(&(cell as u8))) {
+                    for s in (0..self.n_symbols).filter(|&s| self.winning[s]) {
+                        let held = w
+                            .iter()
+                            .filter(|&&c| done[c as usize] && face.codes[c as usize] == s as u8)
+                            .count();
+                        if held + 2 >= self.k {
+                            banned[s] = true;
+                        }
+                    }
                 }
             }
-            face.codes[cell] = r;
+            let free = self.n_symbols - banned[..self.n_symbols].iter().filter(|&&b| b).count();
+            let r = below(rng, free as u32) as usize;
+            let s = (0..self.n_symbols)
+                .filter(|&s| !banned[s])
+                .nth(r)
+                .expect("checked when the spec is loaded");
+            face.codes[cell] = s as u8;
+            done[cell] = true;
         }
     }
 }
@@ -464,6 +528,7 @@ impl Mechanic for Lines {
         let mut face = Face::default();
         let mut placed = [false; MAX_CELLS];
         let win = way.wins.first().map(|w| w.amount);
+        let mut near = win.is_some();
         match win {
             Some(amount) => {
                 let syms = self.symbols_for(amount);
@@ -475,7 +540,8 @@ impl Mechanic for Lines {
                 }
             }
             None => {
-                if show.is_some() || chance(rng, self.near_miss) {
+                near = show.is_some() || chance(rng, self.near_miss);
+                if near {
                     let syms: ArrayVec<u8, 256> = (0..self.n_symbols)
                         .map(|s| s as u8)
                         .filter(|&s| self.winning[s as usize])
@@ -492,7 +558,7 @@ impl Mechanic for Lines {
                 }
             }
         }
-        self.fill(&mut face, &placed[..n], rng);
+        self.fill(&mut face, &placed[..n], !near, rng);
         if let Pay::Box {
             gain,
             decoy_weights,
@@ -512,14 +578,14 @@ impl Mechanic for Lines {
             return Vec::new();
         }
         vec![FeatureInfo {
-            id: NEAR_MISS,
+            id: self.near_miss_id,
             kind: FeatureKind::NearMiss,
             about: "a losing grid with a line one winning symbol short",
         }]
     }
 
     fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
-        if id != NEAR_MISS {
+        if id != self.near_miss_id {
             return Err(format!("the lines style shows no feature \"{id}\""));
         }
         if self.near_miss == 0 {
@@ -536,7 +602,7 @@ impl Mechanic for Lines {
 
     fn always_shows(&self, way: &Way) -> Vec<&'static str> {
         if self.near_miss == 1_000_000 && way.wins.is_empty() {
-            vec![NEAR_MISS]
+            vec![self.near_miss_id]
         } else {
             Vec::new()
         }
@@ -579,7 +645,7 @@ impl Mechanic for Lines {
                 mark(self.cells(), MarkKind::Win);
             }
         } else {
-            if ev.shows(NEAR_MISS) {
+            if ev.shows(self.near_miss_id) {
                 if let Some((wi, s)) = self.near_miss_line(face) {
                     for &c in &self.windows[wi] {
                         if face.codes[c as usize] == s {
@@ -613,7 +679,7 @@ impl Mechanic for Lines {
                 if self.near_miss_line(face).is_some() {
                     ev.losing_features.push(AreaFeature {
                         area: 0,
-                        name: NEAR_MISS,
+                        name: self.near_miss_id,
                     });
                 }
             }
@@ -659,9 +725,10 @@ impl Mechanic for Lines {
         };
         v.push(format!(
             "A losing grid shows no line of {} identical symbols of any kind; a winning one \
-             shows exactly one. Near miss (a line one winning symbol short) on {:.2}% of \
-             losing grids.",
+             shows exactly one. Near miss {} (a line one winning symbol short) on {:.2}% of \
+             losing grids; no other losing grid shows one.",
             self.k,
+            self.near_miss_id,
             f64::from(self.near_miss) / 1e4
         ));
         v
@@ -734,7 +801,14 @@ pub static INFO: StyleInfo = StyleInfo {
             name: "near_miss",
             kind: "share",
             default: Some("0"),
-            about: "share of losing grids with a line one winning symbol short",
+            about: "share of losing grids with a line one winning symbol short (exact: no other \
+                    losing grid shows one)",
+        },
+        Param {
+            name: "near_miss_feature",
+            kind: "string",
+            default: Some("\"near_miss_<area>\""),
+            about: "the near miss's feature id (lowercase letters, digits, _)",
         },
         Param {
             name: "area",
@@ -766,6 +840,9 @@ mod tests {
     use crate::games::Captions;
     use crate::lots::Win;
     use rand_core::SeedableRng;
+
+    /// The near miss's feature id on surface `m` (area `m`).
+    const NEAR_MISS: &str = "near_miss_m";
 
     fn captions() -> Captions {
         let amounts = [2, 5, 20];
@@ -932,21 +1009,83 @@ mod tests {
             );
         }
         assert!(m.can_show(&way(&[2]), NEAR_MISS).is_err());
-        let mut rng = FaceRng::seed_from_u64(1);
-        let shown = (0..1000)
+    }
+
+    /// Losing faces of `text` with `near_miss = rate` showing the near miss, out of `n`.
+    fn near_misses(text: &str, rate: &str, n: u64) -> usize {
+        let t = text.replace("near_miss = 0.3", &format!("near_miss = {rate}"));
+        let t = t.replace("near_miss = 0.5", &format!("near_miss = {rate}"));
+        let m = make(&t).unwrap();
+        let lose = way(&[]);
+        let mut rng = FaceRng::seed_from_u64(11);
+        (0..n)
             .filter(|_| {
-                m.evaluate(&m.synthesize(&lose, &mut rng).unwrap())
-                    .shows(NEAR_MISS)
+                let ev = m.evaluate(&m.synthesize(&lose, &mut rng).unwrap());
+                assert!(ev.wins.is_empty() && ev.ambiguities.is_empty());
+                ev.shows(NEAR_MISS)
             })
-            .count();
-        // At least the asked 30 %, plus the near misses the free fill makes by chance.
-        assert!(shown >= 280, "{shown}");
+            .count()
+    }
+
+    #[test]
+    fn the_near_miss_rate_is_the_spec_s() {
+        // 2 000 losing faces: a near miss is drawn with probability r and the fill makes
+        // none, so the count is binomial(2000, r); 4 standard deviations around 2000 r
+        // (r = 0.2: ±72, r = 0.5: ±90) hold it (the seed is fixed: no flakiness either).
+        for text in [BOX, LEGEND] {
+            assert_eq!(near_misses(text, "0", 2000), 0);
+            assert_eq!(near_misses(text, "1.0", 300), 300);
+            let n = near_misses(text, "0.2", 2000);
+            assert!((400 - 72..=400 + 72).contains(&n), "{n}");
+            let n = near_misses(text, "0.5", 2000);
+            assert!((1000 - 90..=1000 + 90).contains(&n), "{n}");
+        }
+        // k = 2: a losing grid with no near miss shows no winning symbol at all.
+        let pairs =
+            "rows = 2\ncols = 3\nk = 2\nsymbols = [\"X\", \"O\", \"A\", \"B\", \"C\", \"D\"]\n\
+            legend = { X = 5 }\nnear_miss = 0.3\n";
+        assert_eq!(near_misses(pairs, "0", 2000), 0);
+        let n = near_misses(pairs, "0.2", 2000);
+        assert!((400 - 72..=400 + 72).contains(&n), "{n}");
+    }
+
+    #[test]
+    fn feature_ids_are_per_play_area_or_named_by_the_spec() {
+        let m = make(BOX).unwrap();
+        assert_eq!(m.features()[0].id, "near_miss_m");
+        let m = make(&format!("{BOX}area = \"jeu2\"\n")).unwrap();
+        assert_eq!(m.features()[0].id, "near_miss_jeu2");
+        let m = make(&format!("{BOX}near_miss_feature = \"near_miss_morpion\"\n")).unwrap();
+        assert_eq!(m.features()[0].id, "near_miss_morpion");
+        let f = m
+            .synthesize_showing(
+                &way(&[]),
+                Some("near_miss_morpion"),
+                &mut FaceRng::seed_from_u64(3),
+            )
+            .unwrap();
+        assert!(m.evaluate(&f).shows("near_miss_morpion"));
+        assert!(m.can_show(&way(&[]), NEAR_MISS).is_err());
+        let bad = format!("{BOX}near_miss_feature = \"Near Miss\"\n");
+        assert_eq!(make(&bad).err().unwrap().field, "near_miss_feature");
+    }
+
+    /// The symbols of a grid that builds.
+    fn m_ok(text: &str) -> usize {
+        make(text).unwrap().n_symbols
     }
 
     #[test]
     fn infeasible_grids_and_ways_are_refused() {
         let few = BOX.replace("\"A\", \"B\", \"C\"", "\"A\"");
         assert_eq!(make(&few).err().unwrap().field, "symbols");
+        // 4 symbols close every line of a 3×3 grid, but a losing grid with no near miss also
+        // bars X from the last cell: 5 are needed unless every losing grid is a near miss.
+        let four = BOX.replace("\"A\", \"B\", \"C\"", "\"A\", \"B\"");
+        let e = make(&four).err().unwrap();
+        assert_eq!(e.field, "symbols");
+        assert!(e.message.contains("at least 5 symbols"), "{}", e.message);
+        assert_eq!(m_ok(&four.replace("near_miss = 0.3", "near_miss = 1.0")), 4);
         let both = format!("{BOX}legend = {{ X = 2 }}\n");
         assert_eq!(make(&both).err().unwrap().field, "box_amounts");
         let neither = "rows = 3\ncols = 3\nsymbols = [\"X\", \"O\", \"A\", \"B\"]\n";

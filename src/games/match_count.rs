@@ -29,10 +29,12 @@
 //! a losing card shows no full line, a winning card exactly one, never one of a pattern
 //! that does not pay (the evaluator flags two lines and an unpaid line).
 //!
-//! **Features.** `near_miss_match_count` (near miss): a losing card one match short of the
-//! lowest prized count, on `near_miss` of losing faces; the other losing faces show fewer
-//! matches, every count from 0 to two short equally likely. In pattern mode: a losing card
-//! with a paid line one match short.
+//! **Features.** `near_miss_<area>` (near miss; the spec may name it `near_miss_feature`):
+//! a losing card one match short of the lowest prized count, on exactly `near_miss` of
+//! losing faces; the other losing faces show fewer matches, every count from 0 to two short
+//! equally likely. In pattern mode: a losing card with a paid line one match short; every
+//! other losing card keeps two cells of each paid line unmatched (a line holds two or more
+//! cells, the grid being 3 to 7 wide), so none shows one.
 //!
 //! **Synthesis.** The count is chosen first (a winning count paying the way's amount, drawn
 //! among those the legend lists); on a grid card one cell per line is kept unmatched (a
@@ -57,8 +59,6 @@ use arrayvec::ArrayVec;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
-/// Feature: a losing card one match short of the lowest prized count (near miss).
-pub const NEAR_MISS: &str = "near_miss_match_count";
 /// Ambiguity: a number twice on the card.
 pub const AMB_CARD_REPEAT: &str = "a number twice on the card";
 /// Ambiguity: a number drawn twice.
@@ -97,6 +97,8 @@ struct RawMatchCount {
     near_miss: f64,
     #[serde(default)]
     area: Option<String>,
+    #[serde(default)]
+    near_miss_feature: Option<String>,
 }
 
 /// The match count style, built from a validated surface table.
@@ -125,6 +127,8 @@ pub struct MatchCount {
     /// set is kept unmatched on every grid face), the card cells outside it, which may match.
     open: Vec<ArrayVec<u8, MAX_CELLS>>,
     near_miss: u32,
+    /// The near miss's feature id: `near_miss_<area>` or the spec's `near_miss_feature`.
+    near_miss_id: &'static str,
 }
 
 /// Every permutation of `0..n`, in lexicographic order.
@@ -386,6 +390,10 @@ impl MatchCount {
         Ok(MatchCount {
             id: ctx.id.to_string(),
             label: ctx.label(&area).to_string(),
+            near_miss_id: match &raw.near_miss_feature {
+                Some(id) => super::match_symbols::feature_id(id, "near_miss_feature")?,
+                None => style::intern(&format!("near_miss_{area}")),
+            },
             areas: vec![area],
             columns,
             numbers,
@@ -478,6 +486,7 @@ impl MatchCount {
         let mut matched = [false; MAX_CELLS];
         let mut blocked = [false; MAX_CELLS];
         let mut full = None;
+        let mut clean = false;
         let paid = |l: usize| pay[self.line_kind[l] as usize];
         match way.wins.first() {
             Some(w) => {
@@ -500,17 +509,30 @@ impl MatchCount {
                 }
                 blocked[gap] = true;
             }
-            None => {}
+            None => clean = true,
         }
         // Every other line has a cell outside the placed one (two lines share at most one
-        // cell and hold two or more), so one is always left to keep unmatched.
+        // cell and hold two or more), so one is always left to keep unmatched. A losing card
+        // not drawn to show the near miss has nothing placed: each paid line keeps two of
+        // its cells (it holds two or more) unmatched, so none is one match short.
         for l in pick_distinct(rng, n_lines as u32, n_lines) {
             let line = &self.lines[l as usize];
-            if Some(l as usize) == full || line.iter().any(|&c| blocked[c]) {
+            let need = if clean && paid(l as usize).is_some() {
+                2
+            } else {
+                1
+            };
+            if Some(l as usize) == full {
                 continue;
             }
-            let free: ArrayVec<usize, 8> = line.iter().copied().filter(|&c| !matched[c]).collect();
-            blocked[free[below(rng, free.len() as u32) as usize]] = true;
+            for _ in line.iter().filter(|&&c| blocked[c]).count()..need {
+                let free: ArrayVec<usize, 8> = line
+                    .iter()
+                    .copied()
+                    .filter(|&c| !matched[c] && !blocked[c])
+                    .collect();
+                blocked[free[below(rng, free.len() as u32) as usize]] = true;
+            }
         }
         let mut cells: ArrayVec<u8, MAX_CELLS> = (0..self.numbers)
             .filter(|&c| matched[c])
@@ -644,13 +666,13 @@ impl Mechanic for MatchCount {
             return Vec::new();
         }
         vec![FeatureInfo {
-            id: NEAR_MISS,
+            id: self.near_miss_id,
             kind: FeatureKind::NearMiss,
             about: "a losing card one match short of a win",
         }]
     }
     fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
-        if id != NEAR_MISS {
+        if id != self.near_miss_id {
             return Err(format!("the match_count style shows no feature \"{id}\""));
         }
         if self.near_miss == 0 {
@@ -667,7 +689,7 @@ impl Mechanic for MatchCount {
 
     fn always_shows(&self, way: &Way) -> Vec<&'static str> {
         if way.wins.is_empty() && self.near_miss == 1_000_000 {
-            vec![NEAR_MISS]
+            vec![self.near_miss_id]
         } else {
             Vec::new()
         }
@@ -705,7 +727,7 @@ impl Mechanic for MatchCount {
     fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark> {
         let kind = if !ev.wins.is_empty() {
             MarkKind::Win
-        } else if ev.shows(NEAR_MISS) {
+        } else if ev.shows(self.near_miss_id) {
             MarkKind::NearMiss
         } else {
             return Vec::new();
@@ -780,7 +802,7 @@ impl Mechanic for MatchCount {
                     if self.near_line(&matched).is_some() {
                         ev.losing_features.push(AreaFeature {
                             area: 0,
-                            name: NEAR_MISS,
+                            name: self.near_miss_id,
                         });
                     }
                 }
@@ -803,7 +825,7 @@ impl Mechanic for MatchCount {
                 } else if m + 1 == self.lowest && self.lowest >= 2 {
                     ev.losing_features.push(AreaFeature {
                         area: 0,
-                        name: NEAR_MISS,
+                        name: self.near_miss_id,
                     });
                 }
             }
@@ -836,7 +858,10 @@ impl Mechanic for MatchCount {
                 ),
                 format!(
                     "A card shows at most one full line, never one of a pattern that does not \
-                     pay. Near miss (a paid line one match short) on {:.2}% of losing cards.",
+                     pay. Near miss {} (a paid line one match short) on {:.2}% of losing \
+                     cards; every other losing card keeps two numbers of each paid line \
+                     unmatched.",
+                    self.near_miss_id,
                     f64::from(self.near_miss) / 1e4
                 ),
             ];
@@ -875,9 +900,13 @@ impl Mechanic for MatchCount {
         }
         v.push(format!(
             "No face shows more matches than a prized count without a prize of its own. Near \
-             miss (one match short of {}) on {:.2}% of losing cards.",
+             miss {} (one match short of {}) on {:.2}% of losing cards; every other losing \
+             card shows at most {} match{}.",
+            self.near_miss_id,
             self.lowest,
-            f64::from(self.near_miss) / 1e4
+            f64::from(self.near_miss) / 1e4,
+            self.lowest.saturating_sub(2),
+            if self.lowest == 3 { "" } else { "es" }
         ));
         v
     }
@@ -959,7 +988,14 @@ pub static INFO: StyleInfo = StyleInfo {
             name: "near_miss",
             kind: "share",
             default: Some("0"),
-            about: "share of losing cards one match short of the lowest prized count",
+            about: "share of losing cards one match short of the lowest prized count (pattern \
+                    mode: a paid line one short); exact: no other losing card shows one",
+        },
+        Param {
+            name: "near_miss_feature",
+            kind: "string",
+            default: Some("\"near_miss_<area>\""),
+            about: "the near miss's feature id (lowercase letters, digits, _)",
         },
         Param {
             name: "area",
@@ -989,6 +1025,9 @@ mod tests {
     use crate::games::Captions;
     use crate::lots::Win;
     use rand_core::SeedableRng;
+
+    /// The near miss's feature id on surface `b` (area `b`).
+    const NEAR_MISS: &str = "near_miss_b";
 
     const BINGO: &str = "numbers = 24\ndrawn = 24\nfrom = 1\nto = 75\ngrid = 5\n\
         free_centre = true\nnear_miss = 0.3\n\
@@ -1360,5 +1399,48 @@ mod tests {
             "prizes.6"
         );
         assert_eq!(e(&PATTERN.replace("row = 5", "line = 5")), "patterns.line");
+    }
+
+    #[test]
+    fn the_near_miss_rate_is_the_spec_s() {
+        // 2 000 losing cards: the near miss is drawn with probability r and no other losing
+        // card is one match short (at most lowest − 2 matches; in pattern mode two cells of
+        // every paid line unmatched), so the count is binomial(2000, r); 4 standard
+        // deviations (r = 0.2: ±72, r = 0.5: ±90) hold it (fixed seed).
+        for text in [BINGO, LOTTO, PATTERN] {
+            for (rate, lo, hi) in [("0", 0, 0), ("0.2", 400 - 72, 400 + 72), ("0.5", 910, 1090)] {
+                let t = text
+                    .replace("near_miss = 0.3", &format!("near_miss = {rate}"))
+                    .replace("near_miss = 0.5", &format!("near_miss = {rate}"));
+                let m = make(&t).unwrap();
+                let mut rng = FaceRng::seed_from_u64(9);
+                let n = (0..2000)
+                    .filter(|_| {
+                        let ev = m.evaluate(&m.synthesize(&way(&[]), &mut rng).unwrap());
+                        assert!(ev.wins.is_empty() && ev.ambiguities.is_empty());
+                        ev.shows(NEAR_MISS)
+                    })
+                    .count();
+                assert!((lo..=hi).contains(&n), "{rate} {n} {text}");
+            }
+        }
+    }
+
+    #[test]
+    fn feature_ids_are_per_play_area_or_named_by_the_spec() {
+        let m = make(&format!("{LOTTO}near_miss_feature = \"near_miss_loto\"\n")).unwrap();
+        assert_eq!(m.features()[0].id, "near_miss_loto");
+        let f = m
+            .synthesize_showing(
+                &way(&[]),
+                Some("near_miss_loto"),
+                &mut FaceRng::seed_from_u64(2),
+            )
+            .unwrap();
+        assert!(m.evaluate(&f).shows("near_miss_loto"));
+        let m = make(&format!("{LOTTO}area = \"jeu1\"\n")).unwrap();
+        assert_eq!(m.features()[0].id, "near_miss_jeu1");
+        let bad = format!("{LOTTO}near_miss_feature = \"\"\n");
+        assert_eq!(make(&bad).err().unwrap().field, "near_miss_feature");
     }
 }

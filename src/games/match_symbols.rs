@@ -172,7 +172,7 @@ pub struct MatchSymbols {
 }
 
 /// Checks a feature id a spec names: lowercase ASCII letters, digits and `_`, 1 to 64.
-fn feature_id(s: &str, field: &str) -> Result<&'static str, FieldError> {
+pub(crate) fn feature_id(s: &str, field: &str) -> Result<&'static str, FieldError> {
     if s.is_empty()
         || s.len() > 64
         || !s
