@@ -186,6 +186,11 @@ pub fn pick_distinct(rng: &mut FaceRng, n: u32, m: usize) -> ArrayVec<u32, MAX_P
     picked
 }
 
+/// A printed legend's entries (`LION = 5 000`), three a line joined by ` · `.
+pub fn legend_lines(entries: &[String]) -> Vec<String> {
+    entries.chunks(3).map(|c| c.join(" · ")).collect()
+}
+
 /// An amount as a ticket prints it in a legend: its units grouped by three with a space,
 /// cents after a comma (`5000` → `5 000`, `4.5` → `4,50`).
 pub fn printed_amount(m: Money) -> String {
@@ -214,6 +219,10 @@ mod tests {
         assert_eq!(printed_amount(Money(500_000)), "5 000");
         assert_eq!(printed_amount(Money(450)), "4,50");
         assert_eq!(printed_amount(Money(100_000_000)), "1 000 000");
+        let e: Vec<String> = ["A = 1", "B = 2", "C = 3", "D = 4"]
+            .map(String::from)
+            .into();
+        assert_eq!(legend_lines(&e), ["A = 1 · B = 2 · C = 3", "D = 4"]);
     }
 
     fn rng() -> FaceRng {

@@ -9,8 +9,8 @@
 //! with no win of the split shows a losing face. The ticket's lot is the sum of every
 //! surface's winning areas (décret n°78-1067: a lot may be the sum of several play areas).
 
-use super::{common,
-    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, Mark,
+use super::{
+    common, AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, Mark,
     Mechanic, Panel, Printed, FREE_CELL, MAX_CELLS,
 };
 use crate::lots::{Way, Win};

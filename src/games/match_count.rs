@@ -48,7 +48,7 @@ use super::common::pick_distinct;
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
-    Mark, MarkKind, Mechanic, Panel, MAX_CELLS,
+    Mark, MarkKind, Mechanic, Panel, Printed, FREE_CELL, MAX_CELLS,
 };
 use crate::lots::Way;
 use crate::money::Money;
@@ -663,7 +663,9 @@ impl Mechanic for MatchCount {
                 let centre = self.free_centre.then_some((n / 2) * n + n / 2);
                 let mut cell = 0;
                 for p in 0..n * n {
-                    if Some(p) != centre {
+                    if Some(p) == centre {
+                        rows[p / n].push(FREE_CELL);
+                    } else {
                         rows[p / n].push(cell);
                         cell += 1;
                     }
@@ -683,6 +685,35 @@ impl Mechanic for MatchCount {
                 rows: drawn.chunks(8).map(<[usize]>::to_vec).collect(),
             },
         ]
+    }
+
+    /// The pay table the card prints: the amount of each prized number of matches, or of
+    /// each full line.
+    fn printed(&self) -> Vec<Printed> {
+        let lines = match self.patterns {
+            Some(p) => ["Full row", "Full column", "Full diagonal"]
+                .iter()
+                .zip(p)
+                .filter_map(|(name, m)| {
+                    m.map(|m| format!("{name}: {}", super::common::printed_amount(m)))
+                })
+                .collect(),
+            None => self
+                .prizes
+                .iter()
+                .enumerate()
+                .filter_map(|(n, m)| {
+                    m.map(|m| {
+                        let word = if n == 1 { "match" } else { "matches" };
+                        format!("{n} {word}: {}", super::common::printed_amount(m))
+                    })
+                })
+                .collect(),
+        };
+        vec![Printed {
+            panel: self.id.clone(),
+            lines,
+        }]
     }
 
     fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark> {
