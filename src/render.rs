@@ -608,7 +608,15 @@ fn notes(
             .find(|f| f.id == id)
             .map_or(id.replace('_', " "), |f| f.about.to_string())
     };
-    // Each marked cell once, in face order, however many times it is marked.
+    // The panel of each face column.
+    let panel_of: BTreeMap<usize, usize> = m
+        .panels()
+        .iter()
+        .enumerate()
+        .flat_map(|(n, p)| p.rows.iter().flatten().map(move |&c| (c, n)))
+        .collect();
+    // Each marked cell once, in face order, however many times it is marked; a value
+    // another panel already showed (a number on the card and among the drawn ones) once.
     let cells_of = |area: u8, kind: MarkKind| -> String {
         let cells: BTreeSet<usize> = marks
             .iter()
@@ -616,7 +624,16 @@ fn notes(
             .filter(|k| !matches!(cols[k.column].kind, ColumnKind::Amount(_)))
             .map(|k| k.column)
             .collect();
-        let v: Vec<&str> = cells.into_iter().map(|c| values[c]).collect();
+        let mut seen: Vec<(&str, Option<usize>)> = Vec::new();
+        let mut v: Vec<&str> = Vec::new();
+        for c in cells {
+            let (value, panel) = (values[c], panel_of.get(&c).copied());
+            if seen.iter().any(|&(s, p)| s == value && p != panel) {
+                continue;
+            }
+            seen.push((value, panel));
+            v.push(value);
+        }
         v.join(" ")
     };
     for (a, name) in areas.iter().enumerate() {
@@ -967,14 +984,16 @@ pub fn ticket_canvas(
         );
     }
     if marks == Marks::Shown {
-        // The key names only the marks this game can show.
+        // The key names only the marks the game's features have or this proof shows.
         let features = m.features();
-        let has = |kind: FeatureKind| features.iter().any(|f| f.kind == kind);
+        let has = |kind: FeatureKind, mark: MarkKind| {
+            features.iter().any(|f| f.kind == kind) || all_marks.iter().any(|k| k.kind == mark)
+        };
         let mut kinds = vec![MarkKind::Win];
-        if has(FeatureKind::NearMiss) {
+        if has(FeatureKind::NearMiss, MarkKind::NearMiss) {
             kinds.push(MarkKind::NearMiss);
         }
-        if has(FeatureKind::Decoy) {
+        if has(FeatureKind::Decoy, MarkKind::Decoy) {
             kinds.push(MarkKind::Decoy);
         }
         draw_legend(

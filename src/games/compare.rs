@@ -455,10 +455,9 @@ impl Mechanic for Compare {
     /// Which row of each game is yours and which is theirs.
     fn printed(&self) -> Vec<super::Printed> {
         let line = if self.yours == 1 && self.theirs == 1 {
-            "Top row: your number · middle row: their number · bottom: the prize".to_string()
+            "Top: yours · below: theirs".to_string()
         } else {
-            "Top row: your numbers · middle row: theirs (their sums compared) · bottom: the prize"
-                .to_string()
+            "Top: yours · below: theirs (sums)".to_string()
         };
         self.areas
             .iter()

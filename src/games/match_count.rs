@@ -690,7 +690,7 @@ impl Mechanic for MatchCount {
     /// The pay table the card prints: the amount of each prized number of matches, or of
     /// each full line.
     fn printed(&self) -> Vec<Printed> {
-        let lines = match self.patterns {
+        let lines: Vec<String> = match self.patterns {
             Some(p) => ["Full row", "Full column", "Full diagonal"]
                 .iter()
                 .zip(p)
@@ -712,7 +712,7 @@ impl Mechanic for MatchCount {
         };
         vec![Printed {
             panel: self.id.clone(),
-            lines,
+            lines: super::common::legend_lines(&lines),
         }]
     }
 
@@ -1057,7 +1057,18 @@ mod tests {
         assert_eq!(m.columns()[24].name, "b_d1");
         assert_eq!(m.columns()[0].values[0], "01");
         let p = m.panels();
-        assert_eq!(p[0].rows[2], vec![10, 11, 12, 13]);
+        // The FREE centre keeps its place in the middle row.
+        assert_eq!(p[0].rows[2], vec![10, 11, FREE_CELL, 12, 13]);
+        assert_eq!(
+            m.printed(),
+            vec![Printed {
+                panel: "b".into(),
+                lines: vec![
+                    "9 matches: 2 · 10 matches: 5 · 11 matches: 20".into(),
+                    "12 matches: 100".into()
+                ]
+            }]
+        );
         assert_eq!(p[1].id, "b_drawn");
         assert_eq!(m.lines.len(), 12);
         // The centre row and column hold 4 cells; the diagonals too.
