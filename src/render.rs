@@ -1,5 +1,6 @@
 //! Ticket proofs: one SVG per chosen ticket, for QA and the printer's proof-reading. Every
-//! play area with its symbols (as labelled cells), the amounts with their captions, the
+//! play area with its symbols (as labelled cells), the amounts with their captions, what the
+//! ticket prints beside them (pay legends, fixed winning symbols, printed maxima), the
 //! serial, pack and ticket, and the Interleaved 2 of 5 barcode of the serial (encoded by the
 //! `barcoders` crate). Specimen tickets carry a SPECIMEN mark. The validation code is not
 //! drawn: it is secret, printed only under the « Nul si découvert » box.
@@ -701,8 +702,11 @@ fn notes(
 /// mechanic's panels ([`crate::games::Mechanic::panels`]) under their printed names (the
 /// spec's `[labels]`): a header with the game, block, pack, position, ticket and serial, and
 /// the prize and way the rules give; every panel with its cells, amounts with their caption,
-/// cards with their inscription; with `marks` shown, the cells of each win, near miss and
-/// decoy ([`crate::games::Mechanic::marks`]) and a note per play area; the serial's
+/// cards with their inscription, a FREE square where the panel has one, and under them what
+/// the ticket prints with the panel ([`crate::games::Mechanic::printed`]: legends, fixed
+/// winning symbols, the surface's maximum); with `marks` shown, the cells of each win, near miss and
+/// decoy ([`crate::games::Mechanic::marks`]), a note per play area and a key naming only
+/// the marks the game's features have or the proof shows; the serial's
 /// Interleaved 2 of 5 barcode. `kind` says whether to mark it SPECIMEN. Errors: a face code
 /// or way outside the spec, or a serial that is not an even count of digits.
 pub fn ticket_canvas(
