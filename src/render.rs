@@ -1,5 +1,6 @@
 //! Ticket proofs: one SVG per chosen ticket, for QA and the printer's proof-reading. Every
-//! play area with its symbols (as labelled cells), the amounts with their captions, the
+//! play area with its symbols (as labelled cells), the amounts with their captions, what the
+//! ticket prints beside them (pay legends, fixed winning symbols, printed maxima), the
 //! serial, pack and ticket, and the Interleaved 2 of 5 barcode of the serial (encoded by the
 //! `barcoders` crate). Specimen tickets carry a SPECIMEN mark. The validation code is not
 //! drawn: it is secret, printed only under the « Nul si découvert » box.
@@ -24,7 +25,7 @@ use crate::block::layout::{BIN, CSV, MANIFEST, SPEC, SUMS};
 use crate::block::{judge, Kind};
 use crate::draw::page::wrap;
 use crate::draw::{fit, svg, text_width, Anchor, Canvas, Color, Font};
-use crate::games::{ColumnKind, Evaluation, FeatureKind, Mark, MarkKind};
+use crate::games::{ColumnKind, Evaluation, FeatureKind, Mark, MarkKind, FREE_CELL};
 use crate::money::Money;
 use crate::output::manifest::Manifest;
 use crate::output::print_file;
@@ -433,6 +434,9 @@ const CELL_H: f64 = 48.0;
 const GAP: f64 = 6.0;
 const PAD: f64 = 6.0;
 const LABEL_H: f64 = 15.0;
+/// Font size and line spacing of what a panel prints besides its cells (legends, maxima).
+const PRINTED_SIZE: f64 = 7.5;
+const PRINTED_LEAD: f64 = 9.5;
 /// Width of one barcode module, in points (Interleaved 2 of 5 at 0.39 mm), and the bars'
 /// height.
 const MODULE: f64 = 1.1;
@@ -443,6 +447,8 @@ struct Cell {
     value: String,
     under: Option<String>,
     mark: Option<MarkKind>,
+    /// A printed square that is no face column (bingo's FREE centre).
+    free: bool,
 }
 
 /// The text of the value of face column `i` on `t`, with the currency after an amount.
@@ -489,6 +495,7 @@ fn draw_cell(c: &mut Canvas, cx: f64, cy: f64, cell: &Cell) {
     let (fill, stroke) = match cell.mark {
         Some(MarkKind::Win) => (Color::WIN_FILL, (Color::WIN, 2.0)),
         Some(k) => (Color::WHITE, (mark_style(k).1, 1.6)),
+        None if cell.free => (Color(240, 240, 240), (Color(120, 120, 120), 0.7)),
         None => (Color::WHITE, (Color(120, 120, 120), 0.7)),
     };
     c.rect(cx, cy, CELL_W, CELL_H, 4.0, Some(fill), Some(stroke));
@@ -544,12 +551,10 @@ fn draw_cell(c: &mut Canvas, cx: f64, cy: f64, cell: &Cell) {
     }
 }
 
-/// The marks' legend, one line a mark, its first line's top at `y` and its boxes at `lx`.
-fn draw_legend(c: &mut Canvas, lx: f64, y: f64) {
-    for (n, k) in [MarkKind::Win, MarkKind::NearMiss, MarkKind::Decoy]
-        .into_iter()
-        .enumerate()
-    {
+/// The marks' legend, one line a mark of `kinds`, its first line's top at `y` and its
+/// boxes at `lx`.
+fn draw_legend(c: &mut Canvas, lx: f64, y: f64, kinds: &[MarkKind]) {
+    for (n, &k) in kinds.iter().enumerate() {
         let legend_y = y + 9.0 + n as f64 * 12.0;
         let (tag, color) = mark_style(k);
         c.rect(
@@ -585,7 +590,7 @@ fn draw_legend(c: &mut Canvas, lx: f64, y: f64) {
 
 /// A note per play area of a face judged `ev`, in words and in its mark's colour: what
 /// it wins (the sum of its wins, the combination, the cells `marks` marks as the win), each
-/// near miss or decoy it shows once, or that it shows no winning pattern; then, for a
+/// near miss or decoy it shows once (each cell once), or that nothing it shows wins; then, for a
 /// losing ticket, that it loses. `values` is the text of every face column.
 fn notes(
     spec: &GameSpec,
@@ -604,13 +609,32 @@ fn notes(
             .find(|f| f.id == id)
             .map_or(id.replace('_', " "), |f| f.about.to_string())
     };
+    // The panel of each face column.
+    let panel_of: BTreeMap<usize, usize> = m
+        .panels()
+        .iter()
+        .enumerate()
+        .flat_map(|(n, p)| p.rows.iter().flatten().map(move |&c| (c, n)))
+        .collect();
+    // Each marked cell once, in face order, however many times it is marked; a value
+    // another panel already showed (a number on the card and among the drawn ones) once.
     let cells_of = |area: u8, kind: MarkKind| -> String {
-        let v: Vec<String> = marks
+        let cells: BTreeSet<usize> = marks
             .iter()
             .filter(|k| k.area == area && k.kind == kind)
             .filter(|k| !matches!(cols[k.column].kind, ColumnKind::Amount(_)))
-            .map(|k| values[k.column].to_string())
+            .map(|k| k.column)
             .collect();
+        let mut seen: Vec<(&str, Option<usize>)> = Vec::new();
+        let mut v: Vec<&str> = Vec::new();
+        for c in cells {
+            let (value, panel) = (values[c], panel_of.get(&c).copied());
+            if seen.iter().any(|&(s, p)| s == value && p != panel) {
+                continue;
+            }
+            seen.push((value, panel));
+            v.push(value);
+        }
         v.join(" ")
     };
     for (a, name) in areas.iter().enumerate() {
@@ -663,7 +687,7 @@ fn notes(
         if wins.is_empty() && told.is_empty() {
             notes.push((
                 Color::GREY,
-                format!("{label} loses: it shows no winning pattern."),
+                format!("{label} loses: nothing it shows wins."),
             ));
         }
     }
@@ -678,8 +702,11 @@ fn notes(
 /// mechanic's panels ([`crate::games::Mechanic::panels`]) under their printed names (the
 /// spec's `[labels]`): a header with the game, block, pack, position, ticket and serial, and
 /// the prize and way the rules give; every panel with its cells, amounts with their caption,
-/// cards with their inscription; with `marks` shown, the cells of each win, near miss and
-/// decoy ([`crate::games::Mechanic::marks`]) and a note per play area; the serial's
+/// cards with their inscription, a FREE square where the panel has one, and under them what
+/// the ticket prints with the panel ([`crate::games::Mechanic::printed`]: legends, fixed
+/// winning symbols, the surface's maximum); with `marks` shown, the cells of each win, near miss and
+/// decoy ([`crate::games::Mechanic::marks`]), a note per play area and a key naming only
+/// the marks the game's features have or the proof shows; the serial's
 /// Interleaved 2 of 5 barcode. `kind` says whether to mark it SPECIMEN. Errors: a face code
 /// or way outside the spec, or a serial that is not an even count of digits.
 pub fn ticket_canvas(
@@ -747,7 +774,23 @@ pub fn ticket_canvas(
             value: shown_value(spec, i, values[i]),
             under,
             mark: mark_of(i),
+            free: false,
         }
+    };
+    let free = || Cell {
+        value: "FREE".into(),
+        under: None,
+        mark: None,
+        free: true,
+    };
+    // What the ticket prints with each panel besides its cells.
+    let printed = m.printed();
+    let printed_of = |id: &str| -> Vec<String> {
+        printed
+            .iter()
+            .filter(|p| p.panel == id)
+            .flat_map(|p| p.lines.iter().cloned())
+            .collect()
     };
     let areas = m.areas();
     let area_wins = |id: &str| {
@@ -766,6 +809,7 @@ pub fn ticket_canvas(
         label: String,
         wins: bool,
         rows: Vec<Vec<Cell>>,
+        printed: Vec<String>,
     }
     let mut placed: Vec<Placed> = Vec::new();
     let (mut x, mut y, mut line_h) = (MARGIN, 64.0, 0.0f64);
@@ -773,14 +817,32 @@ pub fn ticket_canvas(
         let rows: Vec<Vec<Cell>> = p
             .rows
             .iter()
-            .map(|r| r.iter().map(|&i| cell(i)).collect())
+            .map(|r| {
+                r.iter()
+                    .map(|&i| if i == FREE_CELL { free() } else { cell(i) })
+                    .collect()
+            })
             .collect();
         let label = spec.label(&p.id).to_string();
         let widest = rows.iter().map(Vec::len).max().unwrap_or(1) as f64;
         let cells_w = widest * CELL_W + (widest - 1.0) * GAP;
         let label_w = text_width(&label, Font::Bold, 10.0) * 1.1;
-        let w = (cells_w.max(label_w) + 2.0 * PAD).min(PROOF_WIDTH - 2.0 * MARGIN);
-        let h = PAD + LABEL_H + rows.len() as f64 * (CELL_H + GAP) - GAP + PAD;
+        let own = printed_of(&p.id);
+        let printed_w = own
+            .iter()
+            .map(|l| text_width(l, Font::Regular, PRINTED_SIZE) * 1.1)
+            .fold(0.0, f64::max);
+        let w = (cells_w.max(label_w).max(printed_w) + 2.0 * PAD).min(PROOF_WIDTH - 2.0 * MARGIN);
+        let printed: Vec<String> = own
+            .iter()
+            .flat_map(|l| wrap(l, Font::Regular, PRINTED_SIZE, w - 2.0 * PAD))
+            .collect();
+        let h = PAD
+            + LABEL_H
+            + rows.len() as f64 * (CELL_H + GAP)
+            + printed.len() as f64 * PRINTED_LEAD
+            - GAP
+            + PAD;
         if x > MARGIN && x + w > PROOF_WIDTH - MARGIN {
             x = MARGIN;
             y += line_h + GAP;
@@ -794,6 +856,7 @@ pub fn ticket_canvas(
             label,
             wins: marks == Marks::Shown && area_wins(&p.id),
             rows,
+            printed,
         });
         x += w + GAP * 1.5;
         line_h = line_h.max(h);
@@ -899,6 +962,18 @@ pub fn ticket_canvas(
                 draw_cell(&mut c, cx, cy, cell);
             }
         }
+        let below = p.y + PAD + LABEL_H + p.rows.len() as f64 * (CELL_H + GAP);
+        for (k, l) in p.printed.iter().enumerate() {
+            c.text_styled(
+                p.x + PAD,
+                below + PRINTED_SIZE + k as f64 * PRINTED_LEAD,
+                PRINTED_SIZE,
+                Font::Regular,
+                Color::BLACK,
+                Anchor::Start,
+                l.clone(),
+            );
+        }
     }
     for (k, (color, note)) in notes.iter().enumerate() {
         let size = 8.5;
@@ -913,7 +988,24 @@ pub fn ticket_canvas(
         );
     }
     if marks == Marks::Shown {
-        draw_legend(&mut c, MARGIN + bars.len() as f64 * MODULE + 24.0, bar_y);
+        // The key names only the marks the game's features have or this proof shows.
+        let features = m.features();
+        let has = |kind: FeatureKind, mark: MarkKind| {
+            features.iter().any(|f| f.kind == kind) || all_marks.iter().any(|k| k.kind == mark)
+        };
+        let mut kinds = vec![MarkKind::Win];
+        if has(FeatureKind::NearMiss, MarkKind::NearMiss) {
+            kinds.push(MarkKind::NearMiss);
+        }
+        if has(FeatureKind::Decoy, MarkKind::Decoy) {
+            kinds.push(MarkKind::Decoy);
+        }
+        draw_legend(
+            &mut c,
+            MARGIN + bars.len() as f64 * MODULE + 24.0,
+            bar_y,
+            &kinds,
+        );
     }
     // Interleaved 2 of 5 barcode of the serial, with the serial in figures under it.
     for (k, &b) in bars.iter().enumerate() {

@@ -773,3 +773,46 @@ fn a_proof_sheet_never_overwrites_a_file_unasked_nor_through_a_link_nor_in_the_b
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
+
+#[test]
+fn a_proof_shows_what_the_ticket_prints_outside_its_cells() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path().join("pharaon");
+    deck(&repo("tests/specs/pharaon_small.toml"), &d);
+    tirage()
+        .arg("render")
+        .arg(&d)
+        .args(["--tickets", "1"])
+        .assert()
+        .success();
+    let svg = std::fs::read_to_string(d.join("proofs/ticket-1.svg")).unwrap();
+    // Surface II's winning symbols fixed by the rules, IV's legend and multiplier, and
+    // every surface's printed maximum.
+    for text in [
+        "Winning symbols: IBIS HALEUR OUDJAT",
+        "LION = 3 · OISEAU = 10 · BATEAU = 100",
+        "MASQUE = win ×2",
+        "Maximum: 5 000",
+        "Maximum: 10 000",
+        "Maximum: 15 000",
+        "Maximum: 20 000",
+    ] {
+        assert!(drawn(&svg, text), "{text} not drawn");
+    }
+
+    let d = t.path().join("bingo");
+    deck(&repo("game_specs/examples/bingo75.toml"), &d);
+    tirage()
+        .arg("render")
+        .arg(&d)
+        .args(["--tickets", "1"])
+        .assert()
+        .success();
+    let svg = std::fs::read_to_string(d.join("proofs/ticket-1.svg")).unwrap();
+    // The FREE centre, the pay table by number of matches, and a key without the decoy
+    // the game never shows.
+    assert!(drawn(&svg, "FREE"));
+    assert!(drawn(&svg, "9 matches: 2 · 10 matches: 5 · 11 matches: 20"));
+    assert!(svg.contains("NEAR MISS: near miss"));
+    assert!(!svg.contains("DECOY"));
+}

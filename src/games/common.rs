@@ -186,10 +186,44 @@ pub fn pick_distinct(rng: &mut FaceRng, n: u32, m: usize) -> ArrayVec<u32, MAX_P
     picked
 }
 
+/// A printed legend's entries (`LION = 5 000`), three a line joined by ` · `.
+pub fn legend_lines(entries: &[String]) -> Vec<String> {
+    entries.chunks(3).map(|c| c.join(" · ")).collect()
+}
+
+/// An amount as a ticket prints it in a legend: its units grouped by three with a space,
+/// cents after a comma (`5000` → `5 000`, `4.5` → `4,50`).
+pub fn printed_amount(m: Money) -> String {
+    let (units, cents) = (m.cents() / 100, m.cents() % 100);
+    let digits = units.to_string();
+    let mut out = String::new();
+    for (k, ch) in digits.chars().enumerate() {
+        if k > 0 && (digits.len() - k) % 3 == 0 {
+            out.push(' ');
+        }
+        out.push(ch);
+    }
+    if cents != 0 {
+        out.push_str(&format!(",{cents:02}"));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rng::{stream, Purpose, Seed};
+
+    #[test]
+    fn printed_amounts_are_grouped_by_three() {
+        assert_eq!(printed_amount(Money(500_000)), "5 000");
+        assert_eq!(printed_amount(Money(450)), "4,50");
+        assert_eq!(printed_amount(Money(100_000_000)), "1 000 000");
+        let e: Vec<String> = ["A = 1", "B = 2", "C = 3", "D = 4"]
+            .map(String::from)
+            .into();
+        assert_eq!(legend_lines(&e), ["A = 1 · B = 2 · C = 3", "D = 4"]);
+    }
 
     fn rng() -> FaceRng {
         stream(&Seed([7; 32]), Purpose::Faces, 1, 0)

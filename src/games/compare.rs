@@ -460,6 +460,22 @@ impl Mechanic for Compare {
         }
     }
 
+    /// Which row of each game is yours and which is theirs.
+    fn printed(&self) -> Vec<super::Printed> {
+        let line = if self.yours == 1 && self.theirs == 1 {
+            "Top: yours · below: theirs".to_string()
+        } else {
+            "Top: yours · below: theirs (sums)".to_string()
+        };
+        self.areas
+            .iter()
+            .map(|a| super::Printed {
+                panel: a.clone(),
+                lines: vec![line.clone()],
+            })
+            .collect()
+    }
+
     fn panels(&self) -> Vec<Panel> {
         (0..self.games)
             .map(|r| {

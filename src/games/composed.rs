@@ -10,8 +10,8 @@
 //! surface's winning areas (décret n°78-1067: a lot may be the sum of several play areas).
 
 use super::{
-    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, Mark,
-    Mechanic, Panel, MAX_CELLS,
+    common, AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, Mark,
+    Mechanic, Panel, Printed, FREE_CELL, MAX_CELLS,
 };
 use crate::lots::{Way, Win};
 use crate::money::Money;
@@ -526,7 +526,7 @@ impl Mechanic for Composed {
             .flat_map(|s| {
                 s.mechanic.panels().into_iter().map(|mut p| {
                     for row in &mut p.rows {
-                        for c in row {
+                        for c in row.iter_mut().filter(|c| **c != FREE_CELL) {
                             *c += s.offset;
                         }
                     }
@@ -534,6 +534,28 @@ impl Mechanic for Composed {
                 })
             })
             .collect()
+    }
+
+    fn printed(&self) -> Vec<Printed> {
+        let mut out = Vec::new();
+        for s in &self.surfaces {
+            let mut own = s.mechanic.printed();
+            if let Some(m) = s.max {
+                let first = s.mechanic.panels().into_iter().next().map(|p| p.id);
+                if let Some(panel) = first {
+                    let line = format!("Maximum: {}", common::printed_amount(m));
+                    match own.iter_mut().find(|p| p.panel == panel) {
+                        Some(p) => p.lines.push(line),
+                        None => own.push(Printed {
+                            panel,
+                            lines: vec![line],
+                        }),
+                    }
+                }
+            }
+            out.extend(own);
+        }
+        out
     }
 
     fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark> {

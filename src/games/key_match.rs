@@ -479,6 +479,17 @@ impl Mechanic for KeyMatch {
 
     /// The spots: symbols on one row, amounts on the next (panel `{area}`); the winning
     /// cells on a row of their own (panel `{area}_win`), when printed under the scratch.
+    /// The winning symbols the rules fix, printed on the ticket beside the spots.
+    fn printed(&self) -> Vec<super::Printed> {
+        match self.winning {
+            Winning::Fixed(n) => vec![super::Printed {
+                panel: self.areas[0].clone(),
+                lines: vec![format!("Winning symbols: {}", self.symbols[..n].join(" "))],
+            }],
+            Winning::Cells(_) => Vec::new(),
+        }
+    }
+
     fn panels(&self) -> Vec<Panel> {
         let mut v = Vec::new();
         if let Winning::Cells(k) = self.winning {

@@ -608,6 +608,23 @@ impl Mechanic for Lines {
         }
     }
 
+    /// The pay legend the ticket prints: each winning symbol with its amount.
+    fn printed(&self) -> Vec<super::Printed> {
+        let Pay::Legend(amounts) = &self.pay else {
+            return Vec::new();
+        };
+        let entries: Vec<String> = self.columns[0]
+            .values
+            .iter()
+            .zip(amounts)
+            .filter_map(|(s, m)| m.map(|m| format!("{s} = {}", super::common::printed_amount(m))))
+            .collect();
+        vec![super::Printed {
+            panel: self.id.clone(),
+            lines: super::common::legend_lines(&entries),
+        }]
+    }
+
     fn panels(&self) -> Vec<Panel> {
         let mut rows: Vec<Vec<usize>> = (0..self.rows)
             .map(|r| (r * self.cols..(r + 1) * self.cols).collect())

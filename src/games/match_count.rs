@@ -50,7 +50,7 @@ use super::common::pick_distinct;
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
-    Mark, MarkKind, Mechanic, Panel, MAX_CELLS,
+    Mark, MarkKind, Mechanic, Panel, Printed, FREE_CELL, MAX_CELLS,
 };
 use crate::lots::Way;
 use crate::money::Money;
@@ -702,7 +702,9 @@ impl Mechanic for MatchCount {
                 let centre = self.free_centre.then_some((n / 2) * n + n / 2);
                 let mut cell = 0;
                 for p in 0..n * n {
-                    if Some(p) != centre {
+                    if Some(p) == centre {
+                        rows[p / n].push(FREE_CELL);
+                    } else {
                         rows[p / n].push(cell);
                         cell += 1;
                     }
@@ -722,6 +724,35 @@ impl Mechanic for MatchCount {
                 rows: drawn.chunks(8).map(<[usize]>::to_vec).collect(),
             },
         ]
+    }
+
+    /// The pay table the card prints: the amount of each prized number of matches, or of
+    /// each full line.
+    fn printed(&self) -> Vec<Printed> {
+        let lines: Vec<String> = match self.patterns {
+            Some(p) => ["Full row", "Full column", "Full diagonal"]
+                .iter()
+                .zip(p)
+                .filter_map(|(name, m)| {
+                    m.map(|m| format!("{name}: {}", super::common::printed_amount(m)))
+                })
+                .collect(),
+            None => self
+                .prizes
+                .iter()
+                .enumerate()
+                .filter_map(|(n, m)| {
+                    m.map(|m| {
+                        let word = if n == 1 { "match" } else { "matches" };
+                        format!("{n} {word}: {}", super::common::printed_amount(m))
+                    })
+                })
+                .collect(),
+        };
+        vec![Printed {
+            panel: self.id.clone(),
+            lines: super::common::legend_lines(&lines),
+        }]
     }
 
     fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark> {
@@ -1082,7 +1113,18 @@ mod tests {
         assert_eq!(m.columns()[24].name, "b_d1");
         assert_eq!(m.columns()[0].values[0], "01");
         let p = m.panels();
-        assert_eq!(p[0].rows[2], vec![10, 11, 12, 13]);
+        // The FREE centre keeps its place in the middle row.
+        assert_eq!(p[0].rows[2], vec![10, 11, FREE_CELL, 12, 13]);
+        assert_eq!(
+            m.printed(),
+            vec![Printed {
+                panel: "b".into(),
+                lines: vec![
+                    "9 matches: 2 · 10 matches: 5 · 11 matches: 20".into(),
+                    "12 matches: 100".into()
+                ]
+            }]
+        );
         assert_eq!(p[1].id, "b_drawn");
         assert_eq!(m.lines.len(), 12);
         // The centre row and column hold 4 cells; the diagonals too.

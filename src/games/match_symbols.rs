@@ -168,6 +168,8 @@ pub struct MatchSymbols {
     panel: String,
     per_row: usize,
     description: Vec<String>,
+    /// The pay legends and multipliers the ticket prints, with the printed names.
+    legend_text: Vec<String>,
     plans: RwLock<HashMap<PlanKey, Arc<Vec<Plan>>>>,
 }
 
@@ -595,9 +597,11 @@ impl MatchSymbols {
             panel,
             per_row,
             description: Vec::new(),
+            legend_text: Vec::new(),
             plans: RwLock::new(HashMap::new()),
         };
         m.description = m.describe_with(ctx);
+        m.legend_text = m.legend_with(ctx);
         Ok(m)
     }
 
@@ -861,6 +865,36 @@ impl MatchSymbols {
     /// The game a lone multiplier's decoy is reported on: the first multiplied one.
     fn decoy_area(&self) -> u8 {
         self.games.iter().position(|g| g.multiplied).unwrap_or(0) as u8
+    }
+
+    /// The lines the ticket prints beside the cells: each game's pay legend (under its
+    /// printed name when the surface has several games), then the multipliers.
+    fn legend_with(&self, ctx: &StyleCtx) -> Vec<String> {
+        let mut v = Vec::new();
+        for g in &self.games {
+            if let Prize::Legend(amounts) = &g.prize {
+                let entries: Vec<String> = g
+                    .winning
+                    .iter()
+                    .zip(amounts)
+                    .map(|(&c, &m)| format!("{} = {}", self.symbol(c), common::printed_amount(m)))
+                    .collect();
+                let mut lines = common::legend_lines(&entries);
+                if self.games.len() > 1 {
+                    if let Some(first) = lines.first_mut() {
+                        *first = format!("{}: {first}", ctx.label(&g.id));
+                    }
+                }
+                v.extend(lines);
+            }
+        }
+        let mults: Vec<String> = self
+            .multipliers
+            .iter()
+            .map(|&c| format!("{} = win ×{}", self.symbol(c), self.factor[c as usize]))
+            .collect();
+        v.extend(common::legend_lines(&mults));
+        v
     }
 
     fn describe_with(&self, ctx: &StyleCtx) -> Vec<String> {
@@ -1332,6 +1366,16 @@ impl Mechanic for MatchSymbols {
 
     /// The cells (panel `panel`, default the surface id, `per_row` cells a row), then the
     /// box of each game that has one (panel: the game's id).
+    fn printed(&self) -> Vec<super::Printed> {
+        if self.legend_text.is_empty() {
+            return Vec::new();
+        }
+        vec![super::Printed {
+            panel: self.panel.clone(),
+            lines: self.legend_text.clone(),
+        }]
+    }
+
     fn panels(&self) -> Vec<Panel> {
         let cells: Vec<usize> = (0..self.cells).collect();
         let mut v = vec![Panel {

@@ -211,6 +211,21 @@ pub struct Panel {
     pub rows: Vec<Vec<usize>>,
 }
 
+/// In [`Panel::rows`], a printed square that is no face column (bingo's FREE centre): the
+/// proof draws it as an empty cell reading FREE, so the rows keep their columns lined up.
+pub const FREE_CELL: usize = usize::MAX;
+
+/// Lines the ticket prints with a panel, outside the scratch layer: a pay legend, the
+/// winning symbols fixed by the rules, a printed maximum. A proof draws them with the panel,
+/// so that it can be held against the artwork.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Printed {
+    /// The id of the panel they are printed with ([`Panel::id`]).
+    pub panel: String,
+    /// The lines, in print order.
+    pub lines: Vec<String>,
+}
+
 /// What a proof marks on a cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -334,6 +349,11 @@ pub trait Mechanic: Send + Sync + std::any::Any {
     /// (its symbols and its amount), and on losing play areas the near misses and decoys
     /// `ev` reports. Marks never change the prize.
     fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark>;
+    /// What the ticket prints with its panels besides their cells (legends, fixed winning
+    /// symbols, maxima), the same on every ticket. None by default.
+    fn printed(&self) -> Vec<Printed> {
+        Vec::new()
+    }
     /// The surfaces of a game made of play styles, in face order: each surface's id and its
     /// style's name. Empty for a mechanic that is one published game.
     fn surfaces(&self) -> Vec<(String, &'static str)> {

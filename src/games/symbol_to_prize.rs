@@ -596,6 +596,24 @@ impl Mechanic for SymbolToPrize {
     }
 
     /// One row of cells; with halves, one row per pedestal (its left and right halves).
+    /// The legend the ticket prints: each symbol with its amount, then each multiplier.
+    fn printed(&self) -> Vec<super::Printed> {
+        let mut entries: Vec<String> = self
+            .legend
+            .iter()
+            .map(|(s, m)| format!("{s} = {}", super::common::printed_amount(*m)))
+            .collect();
+        entries.extend(
+            self.multipliers
+                .iter()
+                .map(|(s, f)| format!("{s} = win ×{f}")),
+        );
+        vec![super::Printed {
+            panel: self.areas[0].clone(),
+            lines: super::common::legend_lines(&entries),
+        }]
+    }
+
     fn panels(&self) -> Vec<Panel> {
         let rows = if self.halves {
             (0..self.cells).map(|p| vec![2 * p, 2 * p + 1]).collect()
