@@ -1587,6 +1587,30 @@ impl Mechanic for CardHands {
         Ok(())
     }
 
+    /// Every weight table applies to some winning part of a way: `way_combination_weights`
+    /// of a way that wins on a zone, `combination_weights` of a tier one of whose ways wins
+    /// on a zone without weights of its own.
+    fn check_ways(&self, ways: &[Way]) -> Result<(), String> {
+        let winning = || ways.iter().filter(|w| !w.wins.is_empty());
+        for id in self.way_weights.keys() {
+            if !winning().any(|w| &w.id == id) {
+                return Err(format!(
+                    "way_combination_weights.\"{id}\" never applies: way \"{id}\" never wins on a zone of this surface"
+                ));
+            }
+        }
+        for m in self.tier_weights.keys() {
+            let used = winning()
+                .any(|w| self.tier_amount(w) == Some(*m) && !self.way_weights.contains_key(&w.id));
+            if !used {
+                return Err(format!(
+                    "combination_weights.\"{m}\" never applies: no way of tier {m} wins on a zone of this surface without way_combination_weights of its own"
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// The combinations that some tier or way weighs above 0, then `near_miss_flush`
     /// and `near_miss_straight` when their rates are above 0.
     fn features(&self) -> Vec<FeatureInfo> {
@@ -4256,6 +4280,20 @@ paire = 1
                 .iter()
                 .any(|l| l.contains("tier 7") && l.contains("brelan×1")),
             "{lines:?}"
+        );
+    }
+
+    /// A tier table that no way uses is an error naming it.
+    #[test]
+    fn a_tier_table_no_way_uses_is_an_error() {
+        let e = mixed(&format!(
+            "{ALL_TIERS}[surfaces.way_combination_weights.\"5\"]\nbrelan = 1\n"
+        ))
+        .unwrap_err()
+        .to_string();
+        assert_eq!(
+            e,
+            "mixte.toml:22: surfaces[0]: surface \"mains\": combination_weights.\"5\" never applies: no way of tier 5 wins on a zone of this surface without way_combination_weights of its own"
         );
     }
 
