@@ -1185,12 +1185,15 @@ impl CardHands {
             };
         let mut tier_weights = BTreeMap::new();
         for (k, w) in &p.combination_weights {
-            let m: Money = k
-                .parse()
-                .map_err(|e| err("combination_weights", format!("key \"{k}\": {e}")))?;
+            let m: Money = k.parse().map_err(|e| {
+                err(
+                    &format!("combination_weights.\"{k}\""),
+                    format!("key \"{k}\": {e}"),
+                )
+            })?;
             if !ctx.tier_amounts.contains(&m) {
                 return Err(err(
-                    "combination_weights",
+                    &format!("combination_weights.\"{k}\""),
                     format!("\"{k}\" is not the amount of a tier"),
                 ));
             }
@@ -1208,7 +1211,7 @@ impl CardHands {
         for (k, w) in &p.way_combination_weights {
             if !ctx.way_ids.iter().any(|x| x == k) {
                 return Err(err(
-                    "way_combination_weights",
+                    &format!("way_combination_weights.\"{k}\""),
                     format!("\"{k}\" is not the id of a way"),
                 ));
             }
@@ -3329,7 +3332,8 @@ mod tests {
     #[test]
     fn infeasible_weights_are_rejected() {
         // A field error names the surface's field, and the field's line where the loader
-        // finds it (a key of the surface), else the surface's (`[[surfaces]]`).
+        // finds it (a key of the surface, or its sub-table's header), else the surface's
+        // (`[[surfaces]]`).
         let line_of = |key: &str| {
             full()
                 .text
@@ -3346,7 +3350,7 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(e.field, "surfaces[0].combination_weights.\"5\"");
-        assert_eq!(e.line, line_of("[[surfaces]]"));
+        assert_eq!(e.line, line_of("[surfaces.combination_weights.\"5\"]"));
         // The same amount under two keys, in combination and decoy weights.
         let e = spec_with(
             "[surfaces.combination_weights.\"5\"]\npaire = 8",
@@ -4163,7 +4167,12 @@ mod mixed_tests {
     /// surface's combination weights, as TOML text.
     /// `areas` is the way 10+2's `areas` line (or nothing: free wins).
     fn mixed_at(weights: &str, areas: &str) -> Result<GameSpec, crate::spec::SpecError> {
-        let text = format!(
+        GameSpec::parse(&PathBuf::from("mixte.toml"), mixed_text(weights, areas))
+    }
+
+    /// The text of [`mixed_at`]'s spec.
+    fn mixed_text(weights: &str, areas: &str) -> String {
+        format!(
             r#"
 [game]
 id = "mixte"
@@ -4233,8 +4242,7 @@ id = "5"
 count = 200
 wins = [5]
 "#
-        );
-        GameSpec::parse(&PathBuf::from("mixte.toml"), text)
+        )
     }
 
     fn mixed(weights: &str) -> Result<GameSpec, crate::spec::SpecError> {
@@ -4281,6 +4289,26 @@ paire = 1
                 .any(|l| l.contains("tier 7") && l.contains("brelan×1")),
             "{lines:?}"
         );
+    }
+
+    /// Errors inside a weight sub-table point at its own line, not the `[[surfaces]]` one.
+    #[test]
+    fn weight_errors_point_at_their_own_line() {
+        let line_of = |text: &str, l: &str| text.lines().position(|x| x == l).unwrap() + 1;
+        let w = ALL_TIERS.replace("brelan = 1", "carre = 1");
+        let text = mixed_text(&w, "");
+        let e = mixed(&w).unwrap_err();
+        assert_eq!(e.field, "surfaces[0].combination_weights.\"7\".carre");
+        assert_eq!(e.line, Some(line_of(&text, "carre = 1")));
+        let w = ALL_TIERS.replace("\"7\"", "\"9\"");
+        let text = mixed_text(&w, "");
+        let e = mixed(&w).unwrap_err();
+        assert_eq!(e.field, "surfaces[0].combination_weights.\"9\"");
+        assert_eq!(
+            e.line,
+            Some(line_of(&text, "[surfaces.combination_weights.\"9\"]"))
+        );
+        assert_eq!(e.message, "\"9\" is not the amount of a tier");
     }
 
     /// A tier table that no way uses is an error naming it.
