@@ -51,11 +51,11 @@ fn small_pharaon_block_generates_and_verifies_clean() {
     // play styles' draws, of the RNG contract or of a file format).
     assert_eq!(
         sha256(&out.join("tickets.csv")),
-        "3621d9edcfafbc5af08c02e9403e1c449f58f393cbf6b59f356c8fb8a89e2c4b"
+        "01d9b459ac5c76ac90cf712c40a9758b8522813b39c0c7a2885708552de3aa51"
     );
     assert_eq!(
         sha256(&out.join("tickets.bin")),
-        "dd7ac5288e527594c7f35ffc032be4422532723c0be6ef475ff61554006791f4"
+        "c4b0588700178c516676e9e772644c15eeeee1601c7e3efdb043b13907981bee"
     );
 }
 

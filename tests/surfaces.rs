@@ -104,3 +104,62 @@ fn a_surface_maximum_below_a_way_is_refused_and_two_surfaces_may_not_share_a_col
     assert_eq!(code, 2);
     assert!(err.contains("names face column \"cash_amount\""), "{err}");
 }
+
+/// Five surfaces of two boxes each: a way of ten free wins of 1 has one split (every box
+/// wins), found among the 1 001 ways to spread ten alike wins, and its ticket shows it.
+#[test]
+fn ten_alike_free_wins_spread_over_five_surfaces() {
+    let mut spec = String::from(
+        "[game]\nid = \"dix\"\nname = \"DIX\"\nlegal_reference = \"test\"\ncurrency = \"EUR\"\n\
+         price = 1\nblock_size = 100\npack_size = 50\ngame_code = 9999\n\n\
+         [published]\nlots = 10\npayout = 100\n\n\
+         [captions]\n\"0\" = \"ZERO EURO\"\n\"1\" = \"UN EURO\"\n\n",
+    );
+    for s in 1..=5 {
+        spec += &format!(
+            "[[surfaces]]\nstyle = \"reveal\"\nid = \"c{s}\"\nboxes = 2\namounts = [1]\n\n"
+        );
+    }
+    spec += "[[tiers]]\namount = 10\ncount = 10\n[[tiers.ways]]\nid = \"10x1\"\ncount = 10\n\
+             wins = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dix.toml");
+    std::fs::write(&path, spec).unwrap();
+    let o = tirage().arg("check").arg(&path).output().unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let out = dir.path().join("b");
+    common::generate(&path, &out, 1);
+    let csv = std::fs::read_to_string(out.join("tickets.csv")).unwrap();
+    let winners: Vec<&str> = csv.lines().filter(|l| l.contains(",10x1,")).collect();
+    assert_eq!(winners.len(), 10);
+    for w in winners {
+        assert_eq!(w.matches(",1,UN EURO").count(), 10, "{w}");
+    }
+}
+
+/// A game whose losing ticket cannot be built is refused by check, naming the losing way,
+/// never found out by generate.
+#[test]
+fn a_losing_face_that_cannot_be_built_is_refused_at_check() {
+    let text = std::fs::read_to_string(repo("game_specs/examples/trefle.toml")).unwrap();
+    let line = text.lines().find(|l| l.starts_with("symbols = ")).unwrap();
+    let edited = text.replace(
+        line,
+        "symbols = [\"TREFLE\", \"COCCINELLE\", \"CLOCHE\", \"ETOILE\", \"LUNE\", \"POMME\"]",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("trefle.toml");
+    std::fs::write(&spec, edited).unwrap();
+    let o = tirage().arg("check").arg(&spec).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("way \"lose\": no surface can carry it"),
+        "{err}"
+    );
+}

@@ -905,7 +905,7 @@ mod tests {
                 .field
         };
         let base = "box_amounts = [1]\ndecoy_weights = { \"1\" = 1 }\n";
-        assert_eq!(bad(&format!("{base}games = 17\nfrom = 1\nto = 9")), "games");
+        assert_eq!(bad(&format!("{base}games = 33\nfrom = 1\nto = 9")), "games");
         assert_eq!(bad(&format!("{base}games = 2\nfrom = 1\nto = 2")), "to");
         assert_eq!(
             bad(&format!("{base}games = 2\nfrom = 1\nto = 9\nyours = 2")),

@@ -109,9 +109,16 @@ impl Composed {
                 areas.push(a.clone());
             }
             if columns.len() > MAX_CELLS {
+                let mut each: Vec<String> = surfaces
+                    .iter()
+                    .map(|s: &Surface| format!("{} {}", s.id, s.mechanic.columns().len()))
+                    .collect();
+                each.push(format!("{id} {}", mechanic.columns().len()));
                 return Err(format!(
-                    "the surfaces have {} face columns in all; at most {MAX_CELLS}",
-                    columns.len()
+                    "the surfaces have {} face columns in all ({}); a ticket has at most \
+                     {MAX_CELLS}",
+                    columns.len(),
+                    each.join(", ")
                 ));
             }
             surfaces.push(Surface {
@@ -179,17 +186,27 @@ impl Composed {
     /// splits than [`MAX_SPLITS`].
     fn find_splits(&self, way: &Way) -> Result<Vec<Split>, String> {
         let n = self.surfaces.len();
-        // For each win, the surfaces it may go to.
-        let mut choices: Vec<Vec<usize>> = Vec::new();
+        // Wins that are alike (same amount, same fixed area or none) are interchangeable:
+        // only how many of them each surface gets matters. Each group of alike wins is
+        // distributed over the surfaces it may go to in every way.
+        let mut groups: Vec<(Win, usize, Vec<usize>)> = Vec::new();
         for w in &way.wins {
-            match w.area {
-                Some(a) => choices.push(vec![self.surface_of(a)]),
-                None => choices.push((0..n).collect()),
+            match groups.iter_mut().find(|g| g.0 == *w) {
+                Some(g) => g.1 += 1,
+                None => {
+                    let to = match w.area {
+                        Some(a) => vec![self.surface_of(a)],
+                        None => (0..n).collect(),
+                    };
+                    groups.push((w.clone(), 1, to));
+                }
             }
         }
-        let total: usize = choices
+        let total = groups
             .iter()
-            .try_fold(1usize, |acc, c| acc.checked_mul(c.len()))
+            .try_fold(1usize, |acc, g| {
+                acc.checked_mul(compositions(g.1, g.2.len()))
+            })
             .unwrap_or(usize::MAX);
         if total > MAX_SPLITS {
             return Err(format!(
@@ -198,18 +215,27 @@ impl Composed {
                 way.wins.len()
             ));
         }
+        let spread: Vec<Vec<Vec<usize>>> = groups
+            .iter()
+            .map(|g| distributions(g.1, g.2.len()))
+            .collect();
         let mut found: Vec<Split> = Vec::new();
         let mut seen: Vec<SplitKey> = Vec::new();
-        let mut last_err = String::new();
-        let mut pick = vec![0usize; choices.len()];
+        // Why each refused split was refused, each reason once, in the order met.
+        let mut reasons: Vec<String> = Vec::new();
+        let mut pick = vec![0usize; groups.len()];
         for _ in 0..total {
             let mut sub: Vec<Vec<Win>> = vec![Vec::new(); n];
-            for (i, w) in way.wins.iter().enumerate() {
-                let s = choices[i][pick[i]];
-                sub[s].push(Win {
-                    area: w.area.map(|a| a - self.surfaces[s].area_offset),
-                    amount: w.amount,
-                });
+            for (g, (win, _, to)) in groups.iter().enumerate() {
+                for (k, &times) in spread[g][pick[g]].iter().enumerate() {
+                    let s = to[k];
+                    for _ in 0..times {
+                        sub[s].push(Win {
+                            area: win.area.map(|a| a - self.surfaces[s].area_offset),
+                            amount: win.amount,
+                        });
+                    }
+                }
             }
             // The same multiset of wins per surface is one split, however it was reached.
             let mut key: SplitKey = sub
@@ -247,23 +273,27 @@ impl Composed {
                 });
                 match refused {
                     None => found.push(split),
-                    Some(e) => last_err = e,
+                    Some(e) => {
+                        if !reasons.contains(&e) {
+                            reasons.push(e);
+                        }
+                    }
                 }
             }
             // Next combination (odometer).
-            for (i, p) in pick.iter_mut().enumerate() {
+            for (g, p) in pick.iter_mut().enumerate() {
                 *p += 1;
-                if *p < choices[i].len() {
+                if *p < spread[g].len() {
                     break;
                 }
                 *p = 0;
             }
         }
         if found.is_empty() {
-            return Err(if last_err.is_empty() {
+            return Err(if reasons.is_empty() {
                 "no surface can carry it".into()
             } else {
-                format!("no surface can carry it ({last_err})")
+                format!("no surface can carry it: {}", reasons.join("; "))
             });
         }
         Ok(found)
@@ -321,6 +351,35 @@ impl Composed {
         }
         out
     }
+}
+
+/// The number of ways to give `m` alike wins to `k` surfaces: C(m + k − 1, k − 1), or
+/// `usize::MAX` when it overflows.
+fn compositions(m: usize, k: usize) -> usize {
+    let mut c: usize = 1;
+    for i in 1..k {
+        // C(m + i, i) = C(m + i − 1, i − 1) × (m + i) / i, exact at every step.
+        c = match c.checked_mul(m + i) {
+            Some(x) => x / i,
+            None => return usize::MAX,
+        };
+    }
+    c
+}
+
+/// Every way to give `m` alike wins to `k` surfaces: how many each gets, in a fixed order.
+fn distributions(m: usize, k: usize) -> Vec<Vec<usize>> {
+    if k == 1 {
+        return vec![vec![m]];
+    }
+    let mut out = Vec::new();
+    for first in (0..=m).rev() {
+        for mut rest in distributions(m - first, k - 1) {
+            rest.insert(0, first);
+            out.push(rest);
+        }
+    }
+    out
 }
 
 /// Ambiguity of a face whose surfaces together win more often than one evaluation can hold.
@@ -564,5 +623,24 @@ impl Mechanic for Composed {
             }
         }
         v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn alike_wins_are_distributed_once_each() {
+        assert_eq!(compositions(10, 5), 1001);
+        assert_eq!(compositions(3, 1), 1);
+        assert_eq!(compositions(0, 4), 1);
+        assert_eq!(
+            distributions(2, 2),
+            vec![vec![2, 0], vec![1, 1], vec![0, 2]]
+        );
+        let d = distributions(10, 5);
+        assert_eq!(d.len(), 1001);
+        assert!(d.iter().all(|v| v.iter().sum::<usize>() == 10));
     }
 }

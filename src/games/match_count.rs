@@ -243,6 +243,23 @@ impl MatchCount {
             }
             prizes[count] = Some(m);
         }
+        // A player reads a legend count as "that many or more": more matches never pay less.
+        let mut paid: Option<(usize, Money)> = None;
+        for (count, m) in prizes.iter().enumerate() {
+            if let Some(m) = *m {
+                if let Some((c0, m0)) = paid.filter(|&(_, m0)| m < m0) {
+                    return Err(FieldError::new(
+                        format!("prizes.{count}"),
+                        format!(
+                            "{count} matches win {m}, less than the {m0} of {c0} matches: a \
+                             player reads a count as that many or more, so more matches may \
+                             not pay less"
+                        ),
+                    ));
+                }
+                paid = Some((count, m));
+            }
+        }
         let lowest = match prizes.iter().position(Option::is_some) {
             Some(l) => l,
             None if patterns.is_some() => 0,
@@ -1337,6 +1354,11 @@ mod tests {
             "patterns"
         );
         assert_eq!(e(&format!("{PATTERN}prizes = {{ \"9\" = 2 }}\n")), "prizes");
+        // More matches never pay less.
+        assert_eq!(
+            e(&LOTTO.replace("\"5\" = 100, \"6\" = 100", "\"5\" = 100, \"6\" = 50")),
+            "prizes.6"
+        );
         assert_eq!(e(&PATTERN.replace("row = 5", "line = 5")), "patterns.line");
     }
 }

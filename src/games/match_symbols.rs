@@ -865,8 +865,12 @@ impl MatchSymbols {
 
     fn describe_with(&self, ctx: &StyleCtx) -> Vec<String> {
         let mut v = Vec::new();
-        let cells = format!("the {} cells « {} »", self.cells, ctx.label(&self.panel));
         for g in &self.games {
+            let cells = if ctx.label(&self.panel) == ctx.label(&g.id) {
+                format!("its {} cells", self.cells)
+            } else {
+                format!("the {} cells « {} »", self.cells, ctx.label(&self.panel))
+            };
             let syms: Vec<&str> = g.winning.iter().map(|&c| self.symbol(c)).collect();
             let what = if syms.len() == 1 {
                 format!("{} shows exactly {}", syms[0], times_word(g.k))
@@ -944,8 +948,13 @@ impl MatchSymbols {
         }
         if self.decoy_multiplier > 0 {
             v.push(format!(
-                "decoy: {} of the tickets where nothing wins on the surface show one multiplier, which multiplies nothing",
-                pct(self.decoy_multiplier)
+                "decoy: {} of the tickets where nothing wins on the surface show one {}, which multiplies nothing",
+                pct(self.decoy_multiplier),
+                self.multipliers
+                    .iter()
+                    .map(|&c| self.symbol(c))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
             ));
         }
         v.push(format!(
@@ -2046,7 +2055,7 @@ near_miss = 0.4
         let d = pyramid().describe();
         assert_eq!(
             d[0],
-            "« IV » wins when one of LION OISEAU BATEAU MAIN CROIX shows exactly three times among the 6 cells « IV »: the matched symbol's amount in its pay legend (LION 3, OISEAU 10, BATEAU 100, MAIN 1000, CROIX 10000). Anywhere among the cells, a MASQUE multiplies its win by 2."
+            "« IV » wins when one of LION OISEAU BATEAU MAIN CROIX shows exactly three times among its 6 cells: the matched symbol's amount in its pay legend (LION 3, OISEAU 10, BATEAU 100, MAIN 1000, CROIX 10000). Anywhere among the cells, a MASQUE multiplies its win by 2."
         );
     }
 

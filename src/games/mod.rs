@@ -16,6 +16,7 @@ pub mod compare;
 pub mod composed;
 pub mod key_match;
 pub mod lines;
+pub mod match_amounts;
 pub mod match_count;
 pub mod match_symbols;
 pub mod reveal;
@@ -28,7 +29,7 @@ use arrayvec::ArrayVec;
 use rand_chacha::ChaCha20Rng;
 
 /// Most face columns a mechanic may have.
-pub const MAX_CELLS: usize = 64;
+pub const MAX_CELLS: usize = 128;
 
 /// The random stream faces are drawn from (one per pack; see [`crate::rng`]).
 pub type FaceRng = ChaCha20Rng;

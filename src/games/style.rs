@@ -111,6 +111,7 @@ pub static LIBRARY: &[StyleInfo] = &[
     super::compare::INFO,
     super::key_match::INFO,
     super::lines::INFO,
+    super::match_amounts::INFO,
     super::match_count::INFO,
     super::match_symbols::INFO,
     super::reveal::INFO,
@@ -126,19 +127,67 @@ pub fn find(name: &str) -> Option<&'static StyleInfo> {
 /// `deny_unknown_fields`). Errors: a missing or unknown key, or a value of the wrong type,
 /// as the TOML library words it.
 pub fn parse<T: DeserializeOwned>(table: toml::Table) -> Result<T, FieldError> {
+    let keys = table.clone();
     toml::Value::Table(table)
         .try_into()
         .map_err(|e: toml::de::Error| {
             let msg = e.message().trim().to_string();
-            // The field is the word the message quotes first (`missing field `cells``).
-            let field = msg
-                .split('`')
-                .nth(1)
-                .filter(|f| !f.contains(' '))
-                .unwrap_or("")
-                .to_string();
-            FieldError::new(field, msg)
+            FieldError::new(field_of(&msg, &keys), msg)
         })
+}
+
+/// The field a deserialization error is about: the one it names (`missing field `cells``,
+/// `unknown field `boxez``), else the key whose value it quotes (`invalid value: integer
+/// `-1``), else none (the surface as a whole).
+fn field_of(msg: &str, table: &toml::Table) -> String {
+    for lead in ["missing field `", "unknown field `", "duplicate field `"] {
+        if let Some(rest) = msg.split(lead).nth(1) {
+            return rest.split('`').next().unwrap_or("").to_string();
+        }
+    }
+    // The value quoted in the message: `-1` or "NaN".
+    let quoted = msg
+        .split('`')
+        .nth(1)
+        .map(str::to_string)
+        .or_else(|| msg.split('"').nth(1).map(|v| format!("\"{v}\"")));
+    let Some(quoted) = quoted else {
+        return String::new();
+    };
+    let mut found = Vec::new();
+    find_value(table, "", &quoted, &mut found);
+    if found.len() == 1 {
+        found.remove(0)
+    } else {
+        String::new()
+    }
+}
+
+/// Every key path under `table` whose value is written `text` in TOML.
+fn find_value(table: &toml::Table, prefix: &str, text: &str, found: &mut Vec<String>) {
+    for (k, v) in table {
+        let path = if prefix.is_empty() {
+            k.clone()
+        } else {
+            format!("{prefix}.{k}")
+        };
+        match v {
+            toml::Value::Table(t) => find_value(t, &path, text, found),
+            toml::Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    match item {
+                        toml::Value::Table(t) => {
+                            find_value(t, &format!("{path}[{i}]"), text, found)
+                        }
+                        other if other.to_string() == text => found.push(path.clone()),
+                        _ => {}
+                    }
+                }
+            }
+            other if other.to_string() == text => found.push(path),
+            _ => {}
+        }
+    }
 }
 
 /// Checks a style's symbol list and returns it as a column dictionary (code = index).
@@ -250,6 +299,12 @@ mod tests {
         let e = parse::<Raw>(t).unwrap_err();
         assert_eq!(e.field, "cellz", "{e:?}");
         let t: toml::Table = toml::from_str("").unwrap();
+        let e = parse::<Raw>(t).unwrap_err();
+        assert_eq!(e.field, "cells", "{e:?}");
+        let t: toml::Table = toml::from_str("cells = -1").unwrap();
+        let e = parse::<Raw>(t).unwrap_err();
+        assert_eq!(e.field, "cells", "{e:?}");
+        let t: toml::Table = toml::from_str("cells = \"NaN\"").unwrap();
         let e = parse::<Raw>(t).unwrap_err();
         assert_eq!(e.field, "cells", "{e:?}");
     }

@@ -404,10 +404,16 @@ impl GameSpec {
         let areas = spec.mechanic.areas().to_vec();
         resolve_areas(&mut spec.ways, &raw, &areas);
         validate_against_mechanic(&spec, &raw, &at)?;
-        for (i, way) in spec.ways.iter().enumerate().skip(1) {
-            spec.mechanic
-                .check_way(way)
-                .map_err(|m| at.at(way_span(&raw, i), format!("way \"{}\"", way.id), m))?;
+        for (i, way) in spec.ways.iter().enumerate() {
+            // The losing way too: a face that wins nothing must be buildable as well.
+            spec.mechanic.check_way(way).map_err(|m| {
+                let span = if i == 0 {
+                    Some(raw.surfaces.first().map_or(0, |s| s.span().start))
+                } else {
+                    way_span(&raw, i)
+                };
+                at.at(span, format!("way \"{}\"", way.id), m)
+            })?;
         }
         spec.mechanic.check_ways(&spec.ways[1..]).map_err(|m| {
             // A composed game's error names its surface first (`surface "id": …`).
