@@ -127,6 +127,57 @@ impl<'a> ErrorAt<'a> {
         }
     }
 
+    /// In the element of array of tables `array` whose header starts at `start`, the line of
+    /// sub-table field `path` (`combination_weights."5"`, `combination_weights."5".paire`):
+    /// the sub-table's own header (`[surfaces.combination_weights."5"]`), or the key's line
+    /// under its parent's header, else the first line that writes the path's first key;
+    /// else `offset`.
+    fn sub_table_of_element(&self, start: usize, array: &str, path: &str, offset: usize) -> usize {
+        let mut lines = Vec::new();
+        let mut at = start;
+        for (i, line) in self.text[start..].split_inclusive('\n').enumerate() {
+            let nested = header_name(line).is_some_and(|h| h.starts_with(&format!("{array}.")));
+            if i > 0 && line.trim_start().starts_with("[[") && !nested {
+                break; // the next element, or the next array of tables
+            }
+            lines.push((at, line.trim()));
+            at += line.len();
+        }
+        let header_at = |table: &str| {
+            let h = format!("[{array}.{table}]");
+            lines.iter().find(|(_, l)| *l == h).map(|&(o, _)| o)
+        };
+        if let Some(o) = header_at(path) {
+            return o;
+        }
+        if let Some((parent, key)) = path.rsplit_once('.') {
+            if let Some(o) = header_at(parent) {
+                let after = lines.iter().skip_while(|&&(o2, _)| o2 < o).skip(1);
+                for &(o2, l) in after.take_while(|(_, l)| !l.starts_with('[')) {
+                    let k = l.split_once('=').map(|(k, _)| k.trim().trim_matches('"'));
+                    if k == Some(key.trim_matches('"')) {
+                        return o2;
+                    }
+                }
+                return o;
+            }
+        }
+        // The first key of the path, written in the element itself or as a sub-table.
+        let first = path.split('.').next().unwrap_or(path);
+        let own = lines
+            .iter()
+            .skip(1)
+            .take_while(|(_, l)| !l.starts_with('['));
+        let sub = format!("[{array}.{first}");
+        own.clone()
+            .find(|(_, l)| {
+                l.split_once('=').map(|(k, _)| k.trim().trim_matches('"'))
+                    == Some(first.trim_matches('"'))
+            })
+            .or_else(|| lines.iter().find(|(_, l)| l.starts_with(&sub)))
+            .map_or(offset, |&(o, _)| o)
+    }
+
     /// The offset of `field`'s key line in the table whose header starts at `offset`, else
     /// `offset`.
     fn key_of_table(&self, offset: usize, field: &str) -> usize {
@@ -136,15 +187,20 @@ impl<'a> ErrorAt<'a> {
         // An element of an array of tables (`[[tiers]]`, field `tiers[1].total`): the key's
         // line inside that element, before its first sub-table.
         if let Some(array) = header.strip_prefix("[[").and_then(|h| h.strip_suffix("]]")) {
-            let key = field
-                .strip_prefix(array.trim())
+            let array = array.trim();
+            let path = field
+                .strip_prefix(array)
                 .and_then(|k| k.strip_prefix('['))
                 .and_then(|k| k.split_once("]."))
                 .map(|(_, k)| k)
-                .filter(|k| !k.is_empty() && !k.contains(['.', '[']));
-            let Some(key) = key else {
+                .filter(|k| !k.is_empty() && !k.contains('['));
+            let Some(path) = path else {
                 return offset;
             };
+            if path.contains('.') {
+                return self.sub_table_of_element(line_start, array, path, offset);
+            }
+            let key = path;
             let mut at = line_start;
             for (i, line) in rest.split_inclusive('\n').enumerate() {
                 let t = line.trim_start();
@@ -158,7 +214,7 @@ impl<'a> ErrorAt<'a> {
                 }
                 at += line.len();
             }
-            return offset;
+            return self.sub_table_of_element(line_start, array, key, offset);
         }
         let Some(table) = header
             .strip_prefix('[')

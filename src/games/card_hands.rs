@@ -37,7 +37,7 @@
 //! a straight flush other than the royal one.
 //!
 //! **Features**: each combination (its spec id) on a winning zone; `near_miss_flush` (a
-//! losing zone's own cards make four to a flush) and `near_miss_straight` (four to a
+//! losing zone's own cards, with the community cards, make four to a flush) and `near_miss_straight` (four to a
 //! straight) on losing zones, at the spec's rates; the GAIN of a losing zone is a decoy.
 
 use super::common::{self, AmountBox};
@@ -707,14 +707,17 @@ pub struct RawCardHands {
     /// Weight of each amount shown as a decoy in the GAIN of a losing zone (key: amount);
     /// amounts not listed are never decoys.
     pub decoy_weights: BTreeMap<String, u32>,
-    /// Share (0..=1) of losing zones whose own cards make four to a flush (near miss).
+    /// Share (0..=1) of losing zones whose own cards, with the community cards, make four to a
+    /// flush (near miss).
     #[serde(default)]
     pub near_miss_flush: f64,
-    /// Share (0..=1) of losing zones whose own cards make four to a straight (near miss).
+    /// Share (0..=1) of losing zones whose own cards, with the community cards, make four to a
+    /// straight (near miss).
     #[serde(default)]
     pub near_miss_straight: f64,
-    /// Combination weights of each tier (key: the tier's amount; inner key: a combination
-    /// id) for its winning zones; a combination not listed weighs 0.
+    /// Combination weights of each tier (key: the tier's amount, the ticket's whole lot, also
+    /// when part of it is won on another surface; inner key: a combination id) for the
+    /// winning zones of its ways; a combination not listed weighs 0.
     pub combination_weights: BTreeMap<String, BTreeMap<String, u32>>,
     /// Optional combination weights of one way (key: way id), replacing its tier's.
     #[serde(default)]
@@ -796,8 +799,13 @@ pub struct CardHands {
     rank_captions: Vec<String>,
     suit_captions: Vec<String>,
     card_name: String,
+    /// Combination weights per tier amount (`combination_weights`).
     tier_weights: BTreeMap<Money, [u32; 6]>,
     way_weights: BTreeMap<String, [u32; 6]>,
+    /// The amount of every tier, by tier index ([`Way::tier`]): a way's tier weights are
+    /// found from its tier, never from the amount this surface wins (in a game of several
+    /// surfaces that is only the surface's share of the ticket's lot).
+    tier_amounts: Vec<Money>,
 }
 
 fn caption_list(v: &[String], n: usize, what: &str) -> Result<Vec<String>, String> {
@@ -863,9 +871,9 @@ pub static INFO: StyleInfo = StyleInfo {
         Param { name: "combinations", kind: "array of tables {id, kind, name, not_flush, not_straight, ace_low}", default: None, about: "The winning combinations in ascending order; kind one of pair, three_of_a_kind, straight (not_flush = true; ace_low = false or true), flush (not_straight = true), four_of_a_kind, royal_flush (two_pair, full_house, straight_flush are refused)." },
         Param { name: "zone_amounts", kind: "array of amounts", default: None, about: "Every amount a zone's GAIN can show." },
         Param { name: "decoy_weights", kind: "table amount → integer", default: None, about: "Weight of each amount shown in the GAIN of a losing zone." },
-        Param { name: "near_miss_flush", kind: "number 0..1", default: Some("0"), about: "Share of losing zones whose own cards make four to a flush." },
-        Param { name: "near_miss_straight", kind: "number 0..1", default: Some("0"), about: "Share of losing zones whose own cards make four to a straight." },
-        Param { name: "combination_weights", kind: "table tier amount → table combination id → integer", default: None, about: "Which combination a winning zone shows, per tier." },
+        Param { name: "near_miss_flush", kind: "number 0..1", default: Some("0"), about: "Share of losing zones whose own cards, with the community cards, make four to a flush." },
+        Param { name: "near_miss_straight", kind: "number 0..1", default: Some("0"), about: "Share of losing zones whose own cards, with the community cards, make four to a straight." },
+        Param { name: "combination_weights", kind: "table tier amount → table combination id → integer", default: None, about: "Which combination a winning zone shows, per tier (key: the tier's amount, the ticket's whole lot, even when another surface wins part of it)." },
         Param { name: "way_combination_weights", kind: "table way id → table combination id → integer", default: Some("{}"), about: "Combination weights of one way, replacing its tier's." },
     ],
     example: r#"[[surfaces]]
@@ -1177,12 +1185,15 @@ impl CardHands {
             };
         let mut tier_weights = BTreeMap::new();
         for (k, w) in &p.combination_weights {
-            let m: Money = k
-                .parse()
-                .map_err(|e| err("combination_weights", format!("key \"{k}\": {e}")))?;
+            let m: Money = k.parse().map_err(|e| {
+                err(
+                    &format!("combination_weights.\"{k}\""),
+                    format!("key \"{k}\": {e}"),
+                )
+            })?;
             if !ctx.tier_amounts.contains(&m) {
                 return Err(err(
-                    "combination_weights",
+                    &format!("combination_weights.\"{k}\""),
                     format!("\"{k}\" is not the amount of a tier"),
                 ));
             }
@@ -1200,7 +1211,7 @@ impl CardHands {
         for (k, w) in &p.way_combination_weights {
             if !ctx.way_ids.iter().any(|x| x == k) {
                 return Err(err(
-                    "way_combination_weights",
+                    &format!("way_combination_weights.\"{k}\""),
                     format!("\"{k}\" is not the id of a way"),
                 ));
             }
@@ -1260,6 +1271,7 @@ impl CardHands {
             card_name: p.card_name.clone(),
             tier_weights,
             way_weights,
+            tier_amounts: ctx.tier_amounts.to_vec(),
         })
     }
 
@@ -1419,11 +1431,17 @@ impl CardHands {
         self.gain.code(m)
     }
 
-    /// Combination weights of `way`: its own, else its tier's.
+    /// The amount of `way`'s tier (`None` for the losing way).
+    fn tier_amount(&self, way: &Way) -> Option<Money> {
+        way.tier.and_then(|t| self.tier_amounts.get(t)).copied()
+    }
+
+    /// Combination weights of `way`: its own, else its tier's (keyed by the tier's amount,
+    /// which is the ticket's whole lot, even when this surface wins only part of it).
     fn weights_for(&self, way: &Way) -> Option<[u32; 6]> {
         self.way_weights
             .get(&way.id)
-            .or_else(|| self.tier_weights.get(&way.amount))
+            .or_else(|| self.tier_weights.get(&self.tier_amount(way)?))
             .copied()
     }
 }
@@ -1539,16 +1557,20 @@ impl Mechanic for CardHands {
         if k == 0 {
             return Ok(());
         }
-        let w = self.weights_for(way).ok_or_else(|| {
-            format!(
-                "no combination weights: add combination_weights.\"{}\" (its tier) or way_combination_weights.\"{}\"",
-                way.amount, way.id
-            )
+        let w = self.weights_for(way).ok_or_else(|| match self.tier_amount(way) {
+            Some(t) => format!(
+                "no combination weights: add combination_weights.\"{t}\" (its tier's amount) or way_combination_weights.\"{}\"",
+                way.id
+            ),
+            None => format!(
+                "no combination weights: add way_combination_weights.\"{}\"",
+                way.id
+            ),
         })?;
         let four = Combination::FourOfAKind;
         if k < zones && w[four.index()] > 0 {
             return Err(format!(
-                "{} weighs {} but this way wins on {k} zone(s): a four of a kind needs a community pair, which makes every zone a naive winner, so it is only possible when all {zones} zones win (give this way or tier {} = 0, or give the way its own way_combination_weights)",
+                "{} weighs {} but this way wins on {k} zone(s): a four of a kind needs a community pair, which makes every zone a naive winner, so it is only possible when all {zones} zones win (give this way or its tier {} = 0, or give the way its own way_combination_weights)",
                 self.id(four),
                 w[four.index()],
                 self.id(four),
@@ -1564,6 +1586,30 @@ impl Mechanic for CardHands {
                 "this way wins on {k} zones but only four of a kind / royal flush weigh: at most one of each fits on a ticket; give {} a weight",
                 if listed.is_empty() { "a pair, three of a kind, straight or flush combination".to_string() } else { listed.join(", ") }
             ));
+        }
+        Ok(())
+    }
+
+    /// Every weight table applies to some winning part of a way: `way_combination_weights`
+    /// of a way that wins on a zone, `combination_weights` of a tier one of whose ways wins
+    /// on a zone without weights of its own.
+    fn check_ways(&self, ways: &[Way]) -> Result<(), String> {
+        let winning = || ways.iter().filter(|w| !w.wins.is_empty());
+        for id in self.way_weights.keys() {
+            if !winning().any(|w| &w.id == id) {
+                return Err(format!(
+                    "way_combination_weights.\"{id}\" never applies: way \"{id}\" never wins on a zone of this surface"
+                ));
+            }
+        }
+        for m in self.tier_weights.keys() {
+            let used = winning()
+                .any(|w| self.tier_amount(w) == Some(*m) && !self.way_weights.contains_key(&w.id));
+            if !used {
+                return Err(format!(
+                    "combination_weights.\"{m}\" never applies: no way of tier {m} wins on a zone of this surface without way_combination_weights of its own"
+                ));
+            }
         }
         Ok(())
     }
@@ -1589,12 +1635,12 @@ impl Mechanic for CardHands {
             (
                 Draw::Flush,
                 NEAR_MISS_FLUSH,
-                "a losing zone's own cards make four to a flush",
+                "four to a flush: four of one suit among its own and the community cards",
             ),
             (
                 Draw::Straight,
                 NEAR_MISS_STRAIGHT,
-                "a losing zone's own cards make four to a straight",
+                "four to a straight: four ranks of a straight among its own and the community cards, one that only its own cards bring",
             ),
         ] {
             if self.draw_rate(d) > 0 {
@@ -1966,7 +2012,7 @@ impl Mechanic for CardHands {
             weights.join(" ")
         ));
         lines.push(format!(
-            "Near misses: of losing zones, {:.2}% show four to a flush and {:.2}% four to a straight made with their own cards (when the community cards leave room).",
+            "Near misses: of losing zones, {:.2}% show four to a flush and {:.2}% four to a straight, their own cards with the community cards (when the community cards leave room).",
             f64::from(self.near_miss[1]) / 1e4,
             f64::from(self.near_miss[2]) / 1e4
         ));
@@ -1979,11 +2025,22 @@ impl Mechanic for CardHands {
                 .collect::<Vec<_>>()
                 .join(" ")
         };
+        let unless = if self.way_weights.is_empty() {
+            ""
+        } else {
+            " (unless its way has weights of its own)"
+        };
         for (m, w) in &self.tier_weights {
-            lines.push(format!("Combinations shown, tier {m}: {}.", show(w)));
+            lines.push(format!(
+                "Combinations shown, tier {m} (a ticket whose whole lot is {m}, part of it possibly won on another surface): each winning zone{unless} shows one drawn by weight from {}.",
+                show(w)
+            ));
         }
         for (id, w) in &self.way_weights {
-            lines.push(format!("Combinations shown, way {id}: {}.", show(w)));
+            lines.push(format!(
+                "Combinations shown, way {id}: each winning zone shows one drawn by weight from {}.",
+                show(w)
+            ));
         }
         lines
     }
@@ -3275,7 +3332,8 @@ mod tests {
     #[test]
     fn infeasible_weights_are_rejected() {
         // A field error names the surface's field, and the field's line where the loader
-        // finds it (a key of the surface), else the surface's (`[[surfaces]]`).
+        // finds it (a key of the surface, or its sub-table's header), else the surface's
+        // (`[[surfaces]]`).
         let line_of = |key: &str| {
             full()
                 .text
@@ -3292,7 +3350,7 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(e.field, "surfaces[0].combination_weights.\"5\"");
-        assert_eq!(e.line, line_of("[[surfaces]]"));
+        assert_eq!(e.line, line_of("[surfaces.combination_weights.\"5\"]"));
         // The same amount under two keys, in combination and decoy weights.
         let e = spec_with(
             "[surfaces.combination_weights.\"5\"]\npaire = 8",
@@ -4093,5 +4151,194 @@ mod style_tests {
         let m = build(s, &ctx).unwrap_or_else(|e| panic!("{e:?}"));
         assert_eq!(m.areas(), ["p1", "p2", "p3"]);
         assert_eq!(m.panels()[3].id, "board");
+    }
+}
+
+/// A card_hands surface beside a reveal box: the combination weights are keyed by the tier's
+/// amount (the ticket's whole lot), not by the poker zones' share of it.
+#[cfg(test)]
+mod mixed_tests {
+    use crate::games::FaceRng;
+    use crate::spec::GameSpec;
+    use rand_core::SeedableRng;
+    use std::path::PathBuf;
+
+    /// A game of two hands of poker and one reveal box; `weights` is the card_hands
+    /// surface's combination weights, as TOML text.
+    /// `areas` is the way 10+2's `areas` line (or nothing: free wins).
+    fn mixed_at(weights: &str, areas: &str) -> Result<GameSpec, crate::spec::SpecError> {
+        GameSpec::parse(&PathBuf::from("mixte.toml"), mixed_text(weights, areas))
+    }
+
+    /// The text of [`mixed_at`]'s spec.
+    fn mixed_text(weights: &str, areas: &str) -> String {
+        format!(
+            r#"
+[game]
+id = "mixte"
+name = "MIXTE"
+legal_reference = "Test game"
+currency = "EUR"
+price = 1
+block_size = 1_000
+pack_size = 50
+game_code = 9999
+
+[published]
+lots = 300
+payout = 1_950
+
+[captions]
+"0" = "ZERO EURO"
+"2" = "DEUX EUROS"
+"5" = "CINQ EUROS"
+"10" = "DIX EUROS"
+
+[[surfaces]]
+style = "card_hands"
+id = "mains"
+zone_ids = ["m1", "m2"]
+rank_names = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "V", "D", "R", "A"]
+suit_names = ["TREFLE", "CARREAU", "COEUR", "PIQUE"]
+combinations = [
+  {{ id = "paire", kind = "pair" }},
+  {{ id = "brelan", kind = "three_of_a_kind" }},
+]
+zone_amounts = [5, 10]
+decoy_weights = {{ "5" = 1, "10" = 1 }}
+{weights}
+
+[[surfaces]]
+style = "reveal"
+id = "cash"
+boxes = 1
+amounts = [2]
+
+[[tiers]]
+amount = 12
+count = 50
+total = 600
+[[tiers.ways]]
+id = "10+2"
+count = 50
+wins = [10, 2]
+{areas}
+
+[[tiers]]
+amount = 7
+count = 50
+total = 350
+[[tiers.ways]]
+id = "5+2"
+count = 50
+wins = [5, 2]
+
+[[tiers]]
+amount = 5
+count = 200
+total = 1_000
+[[tiers.ways]]
+id = "5"
+count = 200
+wins = [5]
+"#
+        )
+    }
+
+    fn mixed(weights: &str) -> Result<GameSpec, crate::spec::SpecError> {
+        mixed_at(weights, "")
+    }
+
+    const ALL_TIERS: &str = r#"
+[surfaces.combination_weights."12"]
+paire = 1
+[surfaces.combination_weights."7"]
+brelan = 1
+[surfaces.combination_weights."5"]
+paire = 1
+"#;
+
+    /// Way 5+2 of tier 7 shows tier 7's combination (brelan), not that of the amount 5 the
+    /// zone wins; tier 12 (10+2) shows a paire.
+    #[test]
+    fn tier_weights_apply_to_the_tier_not_the_zone_amount() {
+        let s = mixed(ALL_TIERS).unwrap_or_else(|e| panic!("{e}"));
+        for (id, want) in [("5+2", "brelan"), ("10+2", "paire"), ("5", "paire")] {
+            let way = s.ways.iter().find(|w| w.id == id).unwrap();
+            for seed in 0..200u64 {
+                let f = s
+                    .mechanic
+                    .synthesize(way, &mut FaceRng::seed_from_u64(seed))
+                    .unwrap();
+                let ev = s.mechanic.evaluate(&f);
+                assert!(ev.ambiguities.is_empty(), "{id} seed {seed}");
+                assert_eq!(ev.prize(), way.amount, "{id} seed {seed}");
+                let names: Vec<&str> = ev
+                    .features
+                    .iter()
+                    .map(|f| f.name)
+                    .filter(|&n| n == "paire" || n == "brelan")
+                    .collect();
+                assert_eq!(names, [want], "{id} seed {seed}");
+            }
+        }
+        let lines = s.mechanic.describe();
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("tier 7") && l.contains("brelan×1")),
+            "{lines:?}"
+        );
+    }
+
+    /// Errors inside a weight sub-table point at its own line, not the `[[surfaces]]` one.
+    #[test]
+    fn weight_errors_point_at_their_own_line() {
+        let line_of = |text: &str, l: &str| text.lines().position(|x| x == l).unwrap() + 1;
+        let w = ALL_TIERS.replace("brelan = 1", "carre = 1");
+        let text = mixed_text(&w, "");
+        let e = mixed(&w).unwrap_err();
+        assert_eq!(e.field, "surfaces[0].combination_weights.\"7\".carre");
+        assert_eq!(e.line, Some(line_of(&text, "carre = 1")));
+        let w = ALL_TIERS.replace("\"7\"", "\"9\"");
+        let text = mixed_text(&w, "");
+        let e = mixed(&w).unwrap_err();
+        assert_eq!(e.field, "surfaces[0].combination_weights.\"9\"");
+        assert_eq!(
+            e.line,
+            Some(line_of(&text, "[surfaces.combination_weights.\"9\"]"))
+        );
+        assert_eq!(e.message, "\"9\" is not the amount of a tier");
+    }
+
+    /// A tier table that no way uses is an error naming it.
+    #[test]
+    fn a_tier_table_no_way_uses_is_an_error() {
+        let e = mixed(&format!(
+            "{ALL_TIERS}[surfaces.way_combination_weights.\"5\"]\nbrelan = 1\n"
+        ))
+        .unwrap_err()
+        .to_string();
+        assert_eq!(
+            e,
+            "mixte.toml:22: surfaces[0]: surface \"mains\": combination_weights.\"5\" never applies: no way of tier 5 wins on a zone of this surface without way_combination_weights of its own"
+        );
+    }
+
+    /// A tier whose ways win on the poker zones but has no weights is an error naming it.
+    #[test]
+    fn a_tier_without_weights_is_an_error() {
+        let only_5 = r#"
+[surfaces.combination_weights."5"]
+paire = 1
+[surfaces.combination_weights."7"]
+brelan = 1
+"#;
+        let why = "surface \"mains\": no combination weights: add combination_weights.\"12\" (its tier's amount) or way_combination_weights.\"10+2\"";
+        for areas in ["", r#"areas = ["m1", "cash"]"#] {
+            let e = mixed_at(only_5, areas).unwrap_err().to_string();
+            assert!(e.starts_with("mixte.toml:51: way \"10+2\": "), "{e}");
+            assert!(e.contains(why), "{e}");
+        }
     }
 }

@@ -416,6 +416,21 @@ impl Mechanic for Composed {
         self.splits(way).map(|_| ())
     }
 
+    /// Each surface is given its part of every split of every way.
+    fn check_ways(&self, ways: &[Way]) -> Result<(), String> {
+        for (s, surface) in self.surfaces.iter().enumerate() {
+            let mut parts = Vec::new();
+            for way in ways {
+                parts.extend(self.splits(way)?.iter().map(|split| split[s].clone()));
+            }
+            surface
+                .mechanic
+                .check_ways(&parts)
+                .map_err(|e| format!("surface \"{}\": {e}", surface.id))?;
+        }
+        Ok(())
+    }
+
     fn synthesize_showing(
         &self,
         way: &Way,

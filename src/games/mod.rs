@@ -295,6 +295,13 @@ pub trait Mechanic: Send + Sync + std::any::Any {
     /// Whether this mechanic can realise `way` under the ambiguity policy; `Err` says why
     /// not (the spec is then rejected).
     fn check_way(&self, way: &Way) -> Result<(), String>;
+    /// Called once every way of the spec passed [`Mechanic::check_way`], with them all
+    /// (the losing way left out): `Err` names a setting no way can ever use (a weight
+    /// table of a tier none of whose ways it applies to, say), and the spec is rejected.
+    fn check_ways(&self, ways: &[Way]) -> Result<(), String> {
+        let _ = ways;
+        Ok(())
+    }
     /// Builds a face realising `way` (the losing way for `way.wins` empty), drawing every
     /// choice from `rng`. `Err` means the mechanic could not build it: a bug or an
     /// infeasible spec, never retried silently. Same as [`Mechanic::synthesize_showing`]

@@ -415,6 +415,20 @@ impl GameSpec {
                 at.at(span, format!("way \"{}\"", way.id), m)
             })?;
         }
+        spec.mechanic.check_ways(&spec.ways[1..]).map_err(|m| {
+            // A composed game's error names its surface first (`surface "id": …`).
+            let i = spec
+                .mechanic
+                .surfaces()
+                .iter()
+                .position(|(id, _)| m.starts_with(&format!("surface \"{id}\": ")));
+            let span = i.and_then(|i| raw.surfaces.get(i)).map(|s| s.span().start);
+            at.at(
+                span,
+                i.map_or("game".into(), |i| format!("surfaces[{i}]")),
+                m,
+            )
+        })?;
         spec.sha256 = hex::encode(Sha256::digest(original.as_bytes()));
         spec.path = path.to_path_buf();
         spec.text = original;
