@@ -84,7 +84,7 @@ pub static INFO: StyleInfo = StyleInfo {
             name: "cells",
             kind: "integer",
             default: None,
-            about: "Number of amount cells (2 to 32).",
+            about: "Number of amount cells (2 to 64).",
         },
         Param {
             name: "match",
@@ -170,7 +170,7 @@ fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Mechanic>, FieldE
 }
 
 impl MatchAmounts {
-    /// Validates a surface table. Errors name the field: cells outside 2..=32, a match below
+    /// Validates a surface table. Errors name the field: cells outside 2..=64, a match below
     /// 2 or above the cells, an amount of 0, listed twice, above `max` or without a caption,
     /// too few amounts to fill a losing face, a bad area name, `per_row` outside 1..=cells,
     /// a near-miss share outside 0..=1.
@@ -773,8 +773,9 @@ mod tests {
     fn bad_tables_are_refused_naming_the_field() {
         let field = |t: &str| build_from(t).err().unwrap().field;
         assert_eq!(field("cells = 1"), "cells");
-        assert_eq!(field("cells = 33"), "cells");
-        assert_eq!(field("amounts = [1, 2]"), "cells");
+        assert_eq!(field("cells = 65"), "cells");
+        let e = build_from("amounts = [1, 2]").err().unwrap();
+        assert_eq!(e.field, "cells", "{e:?}");
         assert_eq!(field("cells = 6\nmatch = 1"), "match");
         assert_eq!(field("cells = 6\nmatch = 7"), "match");
         assert_eq!(field("cells = 6\namounts = [0, 1, 2, 5]"), "amounts");
