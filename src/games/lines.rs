@@ -1133,33 +1133,6 @@ mod tests {
     const VECTOR: [u8; 11] = [0, 3, 2, 0, 0, 1, 4, 0, 0, 1, 1];
 
     #[test]
-    fn the_library_example_builds() {
-        let doc: toml::Table = toml::from_str(INFO.example).unwrap();
-        let mut t = doc["surfaces"].as_array().unwrap()[0]
-            .as_table()
-            .unwrap()
-            .clone();
-        assert_eq!(t.remove("style").unwrap().as_str(), Some(INFO.name));
-        let id = t.remove("id").unwrap().as_str().unwrap().to_string();
-        let amounts: Vec<Money> = (1..=1000).map(|a| Money(a * 100)).collect();
-        let caps = Captions {
-            texts: amounts.iter().map(|a| format!("C{a}")).collect(),
-            amounts,
-        };
-        let labels = BTreeMap::new();
-        let ctx = StyleCtx {
-            id: &id,
-            captions: &caps,
-            labels: &labels,
-            tier_amounts: &[],
-            way_ids: &[],
-            max: None,
-        };
-        let m = (INFO.build)(t, &ctx).unwrap();
-        assert_eq!(m.name(), INFO.name);
-    }
-
-    #[test]
     fn any_face_of_the_columns_dictionaries_is_judged_without_panic() {
         use crate::rng::below;
         for text in [BOX, LEGEND] {

@@ -273,6 +273,38 @@ mod tests {
         assert!(symbols(&w(&["=1"]), 1, "x").is_err());
     }
 
+    /// Every style's example in `tirage styles` builds as it is written, given captions for
+    /// every amount it may show.
+    #[test]
+    fn every_library_example_builds() {
+        let mut amounts: Vec<Money> = (0..=1000).map(Money::units).collect();
+        amounts.extend([2000, 5000, 10_000, 15_000, 20_000, 50_000].map(Money::units));
+        let caps = Captions {
+            texts: amounts.iter().map(|a| format!("C{}", a.cents())).collect(),
+            amounts,
+        };
+        let labels = BTreeMap::new();
+        for info in LIBRARY {
+            let doc: toml::Table = toml::from_str(info.example).unwrap();
+            let mut t = doc["surfaces"].as_array().unwrap()[0]
+                .as_table()
+                .unwrap()
+                .clone();
+            assert_eq!(t.remove("style").unwrap().as_str(), Some(info.name));
+            let id = t.remove("id").unwrap().as_str().unwrap().to_string();
+            let ctx = StyleCtx {
+                id: &id,
+                captions: &caps,
+                labels: &labels,
+                tier_amounts: &caps.amounts[1..],
+                way_ids: &[],
+                max: None,
+            };
+            let m = (info.build)(t, &ctx).unwrap_or_else(|e| panic!("{}: {e:?}", info.name));
+            assert!(!m.areas().is_empty(), "{}", info.name);
+        }
+    }
+
     #[test]
     fn numbers_are_zero_padded() {
         assert_eq!(numbers(1, 3, 2), vec!["01", "02", "03"]);
