@@ -458,7 +458,7 @@ impl Mechanic for MatchAmounts {
 
     /// A winning face: its amount `k` times; a losing one: the near miss at its share (or
     /// when asked). The other cells are drawn one by one, uniformly among the amounts with
-    /// room left (see [`MatchAmounts::room`]; load checked there is room for every cell),
+    /// room left (see `MatchAmounts::room`; load checked there is room for every cell),
     /// then every cell is shuffled.
     fn synthesize_showing(
         &self,
