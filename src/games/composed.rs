@@ -55,9 +55,6 @@ pub struct Part {
 /// wins nothing).
 type Split = Vec<Way>;
 
-/// A split's wins per surface, sorted: two orders of the same wins are one split.
-type SplitKey = Vec<Vec<(Option<u8>, Money)>>;
-
 /// A game made of surfaces (the spec's `[[surfaces]]`).
 pub struct Composed {
     surfaces: Vec<Surface>,
@@ -220,7 +217,6 @@ impl Composed {
             .map(|g| distributions(g.1, g.2.len()))
             .collect();
         let mut found: Vec<Split> = Vec::new();
-        let mut seen: Vec<SplitKey> = Vec::new();
         // Why each refused split was refused, each reason once, in the order met.
         let mut reasons: Vec<String> = Vec::new();
         let mut pick = vec![0usize; groups.len()];
@@ -237,46 +233,36 @@ impl Composed {
                     }
                 }
             }
-            // The same multiset of wins per surface is one split, however it was reached.
-            let mut key: SplitKey = sub
-                .iter()
-                .map(|ws| ws.iter().map(|w| (w.area, w.amount)).collect())
+            // Each distribution is a different set of wins per surface: no split twice.
+            let split: Split = sub
+                .into_iter()
+                .map(|wins| Way {
+                    id: way.id.clone(),
+                    tier: if wins.is_empty() { None } else { way.tier },
+                    amount: Money(wins.iter().map(|w| w.amount.cents()).sum()),
+                    count: way.count,
+                    wins,
+                })
                 .collect();
-            for k in &mut key {
-                k.sort();
-            }
-            if !seen.contains(&key) {
-                seen.push(key);
-                let split: Split = sub
-                    .into_iter()
-                    .map(|wins| Way {
-                        id: way.id.clone(),
-                        tier: if wins.is_empty() { None } else { way.tier },
-                        amount: Money(wins.iter().map(|w| w.amount.cents()).sum()),
-                        count: way.count,
-                        wins,
-                    })
-                    .collect();
-                let refused = split.iter().enumerate().find_map(|(s, sw)| {
-                    let surface = &self.surfaces[s];
-                    if let Some(max) = surface.max.filter(|&m| sw.amount > m) {
-                        return Some(format!(
-                            "surface \"{}\" would win {}, above its printed maximum {max}",
-                            surface.id, sw.amount
-                        ));
-                    }
-                    surface
-                        .mechanic
-                        .check_way(sw)
-                        .err()
-                        .map(|e| format!("surface \"{}\": {e}", surface.id))
-                });
-                match refused {
-                    None => found.push(split),
-                    Some(e) => {
-                        if !reasons.contains(&e) {
-                            reasons.push(e);
-                        }
+            let refused = split.iter().enumerate().find_map(|(s, sw)| {
+                let surface = &self.surfaces[s];
+                if let Some(max) = surface.max.filter(|&m| sw.amount > m) {
+                    return Some(format!(
+                        "surface \"{}\" would win {}, above its printed maximum {max}",
+                        surface.id, sw.amount
+                    ));
+                }
+                surface
+                    .mechanic
+                    .check_way(sw)
+                    .err()
+                    .map(|e| format!("surface \"{}\": {e}", surface.id))
+            });
+            match refused {
+                None => found.push(split),
+                Some(e) => {
+                    if !reasons.contains(&e) {
+                        reasons.push(e);
                     }
                 }
             }
@@ -350,6 +336,15 @@ impl Composed {
             });
         }
         out
+    }
+}
+
+/// One of `n` choices drawn from `rng`; a single choice draws nothing.
+fn draw(rng: &mut FaceRng, n: usize) -> usize {
+    if n == 1 {
+        0
+    } else {
+        below(rng, n as u32) as usize
     }
 }
 
@@ -438,30 +433,29 @@ impl Mechanic for Composed {
         rng: &mut FaceRng,
     ) -> Result<Face, String> {
         let splits = self.splits(way)?;
-        // With a feature asked, only the splits where some surface can show it.
-        let usable: Vec<(usize, Option<usize>)> = match show {
-            None => (0..splits.len()).map(|i| (i, None)).collect(),
-            Some(id) => splits
-                .iter()
-                .enumerate()
-                .filter_map(|(i, split)| {
-                    (0..self.surfaces.len())
-                        .find(|&s| self.surfaces[s].mechanic.can_show(&split[s], id).is_ok())
-                        .map(|s| (i, Some(s)))
-                })
-                .collect(),
-        };
-        if usable.is_empty() {
-            return Err(format!(
-                "way \"{}\" cannot show feature \"{}\" on any surface",
-                way.id,
-                show.unwrap_or("")
-            ));
-        }
-        let (pick, shower) = if usable.len() == 1 {
-            usable[0]
-        } else {
-            usable[below(rng, usable.len() as u32) as usize]
+        // A production face draws among every split; a face asked to show a feature draws
+        // among the splits where some surface can show it (that surface is asked).
+        let (pick, shower) = match show {
+            None => (draw(rng, splits.len()), None),
+            Some(id) => {
+                let usable: Vec<(usize, usize)> = splits
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, split)| {
+                        (0..self.surfaces.len())
+                            .find(|&s| self.surfaces[s].mechanic.can_show(&split[s], id).is_ok())
+                            .map(|s| (i, s))
+                    })
+                    .collect();
+                if usable.is_empty() {
+                    return Err(format!(
+                        "way \"{}\" cannot show feature \"{id}\" on any surface",
+                        way.id
+                    ));
+                }
+                let (i, s) = usable[draw(rng, usable.len())];
+                (i, Some(s))
+            }
         };
         let split = &splits[pick];
         let mut face = Face::default();
