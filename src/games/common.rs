@@ -4,7 +4,8 @@
 //! symbols. Mechanics validate their own section with these and wrap the `String` errors
 //! with the field's name and line ([`crate::spec::ErrorAt`]).
 
-use super::{Captions, Column, ColumnKind, Face, FaceRng};
+use super::{Captions, Column, ColumnKind, Face, FaceRng, FeatureInfo, FeatureKind};
+use crate::lots::Way;
 use crate::money::Money;
 use crate::rng::below;
 use arrayvec::ArrayVec;
@@ -159,6 +160,62 @@ impl AmountBox {
     pub fn show(&self, face: &mut Face, col: usize, caption: usize, code: u8) {
         face.codes[col] = code;
         face.codes[caption] = self.caption_code[code as usize];
+    }
+}
+
+/// A near miss that a surface's one play area shows when it loses, at a rate per million:
+/// the feature list, the check that a way can be asked for it, and whether every face of a
+/// way shows it. Shared by the styles whose only near miss is of that kind (lines,
+/// match_count, match_amounts).
+#[derive(Clone, Copy, Debug)]
+pub struct LosingNearMiss {
+    /// The feature id (`near_miss_<area>` or the spec's `near_miss_feature`).
+    pub id: &'static str,
+    /// The share of losing faces that show it, per million.
+    pub rate: u32,
+    /// What the face shows, in words.
+    pub about: &'static str,
+}
+
+impl LosingNearMiss {
+    /// The feature, or none when its rate is 0.
+    pub fn features(&self) -> Vec<FeatureInfo> {
+        if self.rate == 0 {
+            return Vec::new();
+        }
+        vec![FeatureInfo {
+            id: self.id,
+            kind: FeatureKind::NearMiss,
+            about: self.about,
+        }]
+    }
+
+    /// Whether a face of `way` can be asked to show feature `id`. Errors: `id` is not this
+    /// near miss (`style` names the style), its rate is 0, or `way` wins on the play area
+    /// (`area` names it).
+    pub fn can_show(&self, way: &Way, id: &str, style: &str, area: &str) -> Result<(), String> {
+        if id != self.id {
+            return Err(format!("the {style} style shows no feature \"{id}\""));
+        }
+        if self.rate == 0 {
+            return Err(format!("{id} has a rate of 0 on « {area} »"));
+        }
+        if !way.wins.is_empty() {
+            return Err(format!(
+                "{id} needs « {area} » to lose, and way \"{}\" wins on it",
+                way.id
+            ));
+        }
+        Ok(())
+    }
+
+    /// The feature when every losing face shows it (a rate of 1) and `way` loses here.
+    pub fn always_shows(&self, way: &Way) -> Vec<&'static str> {
+        if self.rate == 1_000_000 && way.wins.is_empty() {
+            vec![self.id]
+        } else {
+            Vec::new()
+        }
     }
 }
 

@@ -30,11 +30,12 @@
 //! the near miss also bars from a cell every winning symbol that a line through it already
 //! holds `k − 2` times (checked when the spec is loaded too, unless `near_miss = 1`).
 
+use super::common::LosingNearMiss;
 use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
-    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
-    Mark, MarkKind, Mechanic, Panel, MAX_CELLS,
+    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, Mark,
+    MarkKind, Mechanic, Panel, MAX_CELLS,
 };
 use crate::lots::Way;
 use crate::money::Money;
@@ -128,6 +129,15 @@ fn windows(rows: usize, cols: usize, k: usize) -> Vec<ArrayVec<u8, 16>> {
 }
 
 impl Lines {
+    /// The grid's near miss, as a feature.
+    fn near(&self) -> LosingNearMiss {
+        LosingNearMiss {
+            id: self.near_miss_id,
+            rate: self.near_miss,
+            about: "a losing grid with a line one winning symbol short",
+        }
+    }
+
     fn new(raw: RawLines, ctx: &StyleCtx) -> Result<Lines, FieldError> {
         let (rows, cols) = (raw.rows, raw.cols);
         if rows == 0 || cols == 0 || rows > 8 || cols > 8 || rows * cols + 2 > MAX_CELLS {
@@ -574,38 +584,15 @@ impl Mechanic for Lines {
     }
 
     fn features(&self) -> Vec<FeatureInfo> {
-        if self.near_miss == 0 {
-            return Vec::new();
-        }
-        vec![FeatureInfo {
-            id: self.near_miss_id,
-            kind: FeatureKind::NearMiss,
-            about: "a losing grid with a line one winning symbol short",
-        }]
+        self.near().features()
     }
 
     fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
-        if id != self.near_miss_id {
-            return Err(format!("the lines style shows no feature \"{id}\""));
-        }
-        if self.near_miss == 0 {
-            return Err(format!("{id} has a rate of 0 on surface \"{}\"", self.id));
-        }
-        if !way.wins.is_empty() {
-            return Err(format!(
-                "{id} needs a losing grid, and way \"{}\" wins on \"{}\"",
-                way.id, self.id
-            ));
-        }
-        Ok(())
+        self.near().can_show(way, id, INFO.name, &self.id)
     }
 
     fn always_shows(&self, way: &Way) -> Vec<&'static str> {
-        if self.near_miss == 1_000_000 && way.wins.is_empty() {
-            vec![self.near_miss_id]
-        } else {
-            Vec::new()
-        }
+        self.near().always_shows(way)
     }
 
     /// The pay legend the ticket prints: each winning symbol with its amount.

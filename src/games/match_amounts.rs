@@ -25,11 +25,12 @@
 //!   largest amount at most `k − 2` times unless the near miss is drawn (then exactly
 //!   `k − 1` times). Load checks that the cells can always be filled so.
 
+use super::common::LosingNearMiss;
 use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
-    AreaFeature, AreaWin, Column, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind, Mark,
-    MarkKind, Mechanic, Panel, MAX_CELLS,
+    AreaFeature, AreaWin, Column, Evaluation, Face, FaceRng, FeatureInfo, Mark, MarkKind, Mechanic,
+    Panel, MAX_CELLS,
 };
 use crate::lots::Way;
 use crate::money::Money;
@@ -170,6 +171,19 @@ fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Mechanic>, FieldE
 }
 
 impl MatchAmounts {
+    /// The surface's near miss (its largest amount one short of the match), as a feature.
+    fn near(&self) -> LosingNearMiss {
+        LosingNearMiss {
+            id: self.near_miss_id,
+            rate: self.near_miss,
+            about: style::intern(&format!(
+                "{} loses with its largest amount shown {}",
+                self.areas[0],
+                times_word(self.k - 1)
+            )),
+        }
+    }
+
     /// Validates a surface table. Errors name the field: cells outside 2..=64, a match below
     /// 2 or above the cells, an amount of 0, listed twice, above `max` or without a caption,
     /// too few amounts to fill a losing face, a bad area name, `per_row` outside 1..=cells,
@@ -418,42 +432,16 @@ impl Mechanic for MatchAmounts {
     }
 
     fn features(&self) -> Vec<FeatureInfo> {
-        if self.near_miss == 0 {
-            return Vec::new();
-        }
-        vec![FeatureInfo {
-            id: self.near_miss_id,
-            kind: FeatureKind::NearMiss,
-            about: style::intern(&format!(
-                "{} loses with its largest amount shown {}",
-                self.areas[0],
-                times_word(self.k - 1)
-            )),
-        }]
+        self.near().features()
     }
 
     fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
-        if id != self.near_miss_id {
-            return Err(format!("the match_amounts style shows no feature \"{id}\""));
-        }
-        if self.near_miss == 0 {
-            return Err(format!("{id} has a rate of 0 in this spec"));
-        }
-        if !way.wins.is_empty() {
-            return Err(format!(
-                "{id} needs « {} » to lose, and way \"{}\" wins on it",
-                self.areas[0], way.id
-            ));
-        }
+        self.near().can_show(way, id, INFO.name, &self.areas[0])?;
         self.check_way(way)
     }
 
     fn always_shows(&self, way: &Way) -> Vec<&'static str> {
-        if self.near_miss == 1_000_000 && way.wins.is_empty() {
-            vec![self.near_miss_id]
-        } else {
-            Vec::new()
-        }
+        self.near().always_shows(way)
     }
 
     /// A winning face: its amount `k` times; a losing one: the near miss at its share (or
@@ -578,6 +566,7 @@ impl Mechanic for MatchAmounts {
 mod tests {
     use super::*;
     use crate::games::Captions;
+    use crate::games::FeatureKind;
     use crate::lots::Win;
     use rand_core::SeedableRng;
     use std::collections::BTreeMap;

@@ -47,10 +47,11 @@
 //! matches are drawn among the cells left.
 
 use super::common::pick_distinct;
+use super::common::LosingNearMiss;
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
-    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
-    Mark, MarkKind, Mechanic, Panel, Printed, FREE_CELL, MAX_CELLS,
+    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, Mark,
+    MarkKind, Mechanic, Panel, Printed, FREE_CELL, MAX_CELLS,
 };
 use crate::lots::Way;
 use crate::money::Money;
@@ -151,6 +152,15 @@ fn permutations(n: usize) -> Vec<Vec<usize>> {
 }
 
 impl MatchCount {
+    /// The card's near miss, as a feature.
+    fn near(&self) -> LosingNearMiss {
+        LosingNearMiss {
+            id: self.near_miss_id,
+            rate: self.near_miss,
+            about: "a losing card one match short of a win",
+        }
+    }
+
     fn new(raw: RawMatchCount, ctx: &StyleCtx) -> Result<MatchCount, FieldError> {
         let (numbers, drawn) = (raw.numbers, raw.drawn);
         if numbers == 0 || drawn == 0 || numbers + drawn > MAX_CELLS {
@@ -662,37 +672,15 @@ impl Mechanic for MatchCount {
     }
 
     fn features(&self) -> Vec<FeatureInfo> {
-        if self.near_miss == 0 {
-            return Vec::new();
-        }
-        vec![FeatureInfo {
-            id: self.near_miss_id,
-            kind: FeatureKind::NearMiss,
-            about: "a losing card one match short of a win",
-        }]
+        self.near().features()
     }
+
     fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
-        if id != self.near_miss_id {
-            return Err(format!("the match_count style shows no feature \"{id}\""));
-        }
-        if self.near_miss == 0 {
-            return Err(format!("{id} has a rate of 0 on surface \"{}\"", self.id));
-        }
-        if !way.wins.is_empty() {
-            return Err(format!(
-                "{id} needs a losing card, and way \"{}\" wins on \"{}\"",
-                way.id, self.id
-            ));
-        }
-        Ok(())
+        self.near().can_show(way, id, INFO.name, &self.id)
     }
 
     fn always_shows(&self, way: &Way) -> Vec<&'static str> {
-        if way.wins.is_empty() && self.near_miss == 1_000_000 {
-            vec![self.near_miss_id]
-        } else {
-            Vec::new()
-        }
+        self.near().always_shows(way)
     }
 
     fn panels(&self) -> Vec<Panel> {
