@@ -136,13 +136,7 @@ pub fn generate_emission_placing(
         emission: spec.emission,
         spec_sha256: spec.sha256.clone(),
         seed_commitment: seed.commitment(),
-        validation_key_commitment: Validator::production(
-            opts.validation,
-            spec.game_code,
-            spec.emission,
-        )
-        .commitment()
-        .to_string(),
+        validation_key_commitment: Validator::key_commitment(opts.validation),
         blocks: entries,
     };
     let mut json = serde_json::to_vec_pretty(&manifest).expect("serializes");

@@ -473,14 +473,18 @@ impl<'a> BlockPlan<'a> {
     pub fn validator(&self, seed: &Seed) -> Result<Validator, GenerateError> {
         let spec = self.spec;
         match (self.kind, self.validation_key) {
-            (Kind::Production, Some(key)) => {
-                Ok(Validator::production(key, spec.game_code, spec.emission))
-            }
-            (Kind::Production, None) => Err(GenerateError::NoValidationKey),
-            (Kind::Specimen, _) => Ok(Validator::specimen(
-                &seed.bound_to(spec.game_code, spec.emission, &spec.sha256),
+            (Kind::Production, Some(key)) => Ok(Validator::production(
+                key,
                 spec.game_code,
                 spec.emission,
+                seed,
+            )),
+            (Kind::Production, None) => Err(GenerateError::NoValidationKey),
+            (Kind::Specimen, _) => Ok(Validator::specimen(
+                seed,
+                spec.game_code,
+                spec.emission,
+                &spec.sha256,
             )),
         }
     }

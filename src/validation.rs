@@ -2,13 +2,16 @@
 //! system uses to pay a ticket.
 //!
 //! The code of a ticket is FF1 (NIST SP 800-38G, format-preserving encryption with
-//! AES-256, radix 10) of its place in the emission: the 19 decimal digits of
-//! `block << 32 | ticket index (0-based)`, encrypted under the emission's **validation key**
-//! with a tweak that binds the game code, the emission and the kind of ticket (production
-//! or specimen). The result is 19 decimal digits, printed as such. FF1 is a permutation of
-//! the 19-digit numbers for each key and tweak, so codes are unique across every block of
-//! a game's emission *by construction*; without the key, knowing any number of (serial,
-//! code) pairs does not help predict another ticket's code.
+//! AES-256, radix 10) of its place in the emission and its block's **generation**: the 19
+//! decimal digits `GGGGGGG BBB IIIIIIIII` (generation tag, block, ticket index 0-based),
+//! encrypted under the emission's **validation key** with a tweak that binds the game code,
+//! the emission and the kind of ticket (production or specimen). The result is 19 decimal
+//! digits, printed as such. FF1 is a permutation of the 19-digit numbers for each key and
+//! tweak, so codes are unique across every block of a game's emission *by construction*
+//! (two tickets of different blocks, or of one block, never have the same input), and a
+//! block generated again from another seed gets a new generation tag, hence codes no earlier
+//! generation of it had; without the key, knowing any number of (serial, code) pairs does
+//! not help predict another ticket's code.
 //!
 //! The validation key is its own secret with its own custodian: a file of 64 hex digits
 //! (`tirage seed new`), never derived from the seed that makes the allocation and faces, so
@@ -29,6 +32,33 @@ pub const DIGITS: usize = 19;
 /// The largest code plus one: 10^19.
 #[cfg(test)]
 const DOMAIN: u64 = 10_000_000_000_000_000_000;
+
+/// Generation tags: `0..GENERATIONS` (the 7 leading digits of FF1's input).
+pub const GENERATIONS: u64 = 10_000_000;
+
+/// Ticket indices per block in FF1's input: `0..INDICES` (9 digits; a block holds at most
+/// 999 999 packs of 999 tickets).
+const INDICES: u64 = 1_000_000_000;
+
+/// Blocks in FF1's input: `0..BLOCKS` (3 digits; 0 is a specimen deck).
+const BLOCKS: u64 = 1_000;
+
+/// The generation tag of the blocks made from the master seed whose commitment is
+/// `seed_commitment` (64 hex digits, [`Seed::commitment`], as the manifest records it):
+/// the first 8 bytes of SHA-256(`"tirage/v1/code-generation"` ‖ 0x00 ‖ the commitment's
+/// 32 bytes), read big-endian, modulo 10^7. Public, like the place it joins: the codes'
+/// secret is the key. Two seeds share a tag with probability 10⁻⁷. Panics when
+/// `seed_commitment` is not 64 hex digits (a caller bug: it comes from [`Seed::commitment`]
+/// or a checked manifest).
+pub fn generation_tag(seed_commitment: &str) -> u64 {
+    let mut c = [0u8; 32];
+    hex::decode_to_slice(seed_commitment, &mut c).expect("a seed commitment is 64 hex digits");
+    let mut h = Sha256::new();
+    h.update(b"tirage/v1/code-generation\0");
+    h.update(c);
+    let d = h.finalize();
+    u64::from_be_bytes(d[..8].try_into().expect("8 bytes")) % GENERATIONS
+}
 
 /// The validation key of an emission: 256 bits, kept by its own custodian as a file of 64
 /// hex digits. Its bytes are wiped when it is dropped; its `Debug` form never shows them.
@@ -68,45 +98,77 @@ impl std::fmt::Debug for ValidationKey {
     }
 }
 
-/// Computes the validation codes of one emission of one game (or of specimen decks).
+/// Computes the validation codes of one generation of blocks of one emission of one game
+/// (or of specimen decks).
 pub struct Validator {
     ff1: Ff1,
     commitment: String,
+    /// The generation tag times `BLOCKS · INDICES`: the leading digits of every input.
+    generation: u64,
 }
 
 impl Validator {
     /// The production validator of emission `emission` of game `game_code`, under the
-    /// validation key `key` (64 hex digits kept by its custodian, not the seed).
-    pub fn production(key: &ValidationKey, game_code: u16, emission: u16) -> Validator {
-        Validator::with_key(&key.0, game_code, emission, b"production")
+    /// validation key `key` (64 hex digits kept by its custodian, not the seed), for the
+    /// blocks made from the master seed `seed` (its [`generation_tag`]).
+    pub fn production(
+        key: &ValidationKey,
+        game_code: u16,
+        emission: u16,
+        seed: &Seed,
+    ) -> Validator {
+        Validator::with_key(&key.0, game_code, emission, b"production", seed)
     }
 
-    /// The specimen validator (QA decks) of the deck seed `seed`: a key and tweak no
-    /// production ticket uses, derived from the deck's own seed (specimen codes are never
-    /// payable, so replaying a deck may show them).
-    pub fn specimen(seed: &Seed, game_code: u16, emission: u16) -> Validator {
-        let key = derive_key(seed, Purpose::SpecimenValidation, 0, 0);
-        Validator::with_key(&key, game_code, emission, b"specimen")
+    /// The specimen validator (QA decks) of the deck seed `seed` (the master seed): a key
+    /// and tweak no production ticket uses, derived from the deck's seed bound to the game
+    /// (specimen codes are never payable, so replaying a deck may show them).
+    pub fn specimen(seed: &Seed, game_code: u16, emission: u16, spec_sha256: &str) -> Validator {
+        let bound = seed.bound_to(game_code, emission, spec_sha256);
+        let key = derive_key(&bound, Purpose::SpecimenValidation, 0, 0);
+        Validator::with_key(&key, game_code, emission, b"specimen", seed)
     }
 
-    fn with_key(key: &[u8; 32], game_code: u16, emission: u16, kind: &[u8]) -> Validator {
+    /// Hex SHA-256 of `"tirage/v1/validation-key-commitment" ‖ 0x00 ‖ key`: identifies the
+    /// key in the manifest without revealing it.
+    pub fn key_commitment(key: &ValidationKey) -> String {
+        Validator::commit(&key.0)
+    }
+
+    fn commit(key: &[u8; 32]) -> String {
         let mut h = Sha256::new();
         h.update(b"tirage/v1/validation-key-commitment\0");
         h.update(key);
+        hex::encode(h.finalize())
+    }
+
+    fn with_key(
+        key: &[u8; 32],
+        game_code: u16,
+        emission: u16,
+        kind: &[u8],
+        seed: &Seed,
+    ) -> Validator {
         let mut tweak = b"tirage/v1/validation\0".to_vec();
         tweak.extend_from_slice(&game_code.to_be_bytes());
         tweak.extend_from_slice(&emission.to_be_bytes());
         tweak.extend_from_slice(kind);
         Validator {
             ff1: Ff1::new(key, &tweak, DIGITS as u32),
-            commitment: hex::encode(h.finalize()),
+            commitment: Validator::commit(key),
+            generation: generation_tag(&seed.commitment()) * BLOCKS * INDICES,
         }
     }
 
-    /// The code of ticket `index` (0-based) of `block`: FF1 of the 19 digits of
-    /// `block << 32 | index`, a number below 10^19.
+    /// The code of ticket `index` (0-based) of `block`: FF1 of the 19 digits
+    /// `generation · 10^12 + block · 10^9 + index`, a number below 10^19. Panics when
+    /// `block` ≥ 1000 or `index` ≥ 10^9 (the spec check bounds both).
     pub fn code(&self, block: u32, index: u32) -> u64 {
-        let input = (u64::from(block) << 32) | u64::from(index);
+        assert!(
+            u64::from(block) < BLOCKS && u64::from(index) < INDICES,
+            "block {block}, ticket index {index}: past the code's digits"
+        );
+        let input = self.generation + u64::from(block) * INDICES + u64::from(index);
         self.ff1.encrypt(input)
     }
 
@@ -315,7 +377,8 @@ mod tests {
     #[test]
     fn codes_are_unique_across_blocks_and_differ_between_keys_games_and_kinds() {
         let key = ValidationKey([3; 32]);
-        let v = Validator::production(&key, 2017, 1);
+        let seed = Seed([3; 32]);
+        let v = Validator::production(&key, 2017, 1, &seed);
         let mut seen = HashSet::new();
         for block in 1..=3 {
             for i in 0..5_000 {
@@ -326,35 +389,88 @@ mod tests {
         }
         assert_ne!(
             v.code(1, 0),
-            Validator::specimen(&Seed([3; 32]), 2017, 1).code(1, 0)
+            Validator::specimen(&seed, 2017, 1, &"ab".repeat(32)).code(1, 0)
         );
         assert_ne!(
             v.code(1, 0),
-            Validator::production(&key, 2018, 1).code(1, 0)
+            Validator::production(&key, 2018, 1, &seed).code(1, 0)
         );
         assert_ne!(
             v.code(1, 0),
-            Validator::production(&key, 2017, 2).code(1, 0)
+            Validator::production(&key, 2017, 2, &seed).code(1, 0)
         );
         assert_ne!(
             v.code(1, 0),
-            Validator::production(&ValidationKey([4; 32]), 2017, 1).code(1, 0)
+            Validator::production(&ValidationKey([4; 32]), 2017, 1, &seed).code(1, 0)
         );
         assert_ne!(
             v.commitment(),
-            Validator::production(&ValidationKey([4; 32]), 2017, 1).commitment()
+            Validator::production(&ValidationKey([4; 32]), 2017, 1, &seed).commitment()
         );
+        assert_eq!(v.commitment(), Validator::key_commitment(&key));
         assert_eq!(
             v.code(2, 7),
-            Validator::production(&key, 2017, 1).code(2, 7)
+            Validator::production(&key, 2017, 1, &seed).code(2, 7)
         );
+    }
+
+    /// A block generated again under the same validation key from another seed: none of
+    /// the new codes is a code of the earlier generation, for any serial (so the earlier
+    /// `validation.csv` pays no ticket of the new one), and the codes of every block of
+    /// both generations are still distinct from one another.
+    #[test]
+    fn a_new_generation_of_a_block_shares_no_code_with_the_earlier_one() {
+        let key = ValidationKey([3; 32]);
+        let (old, new) = (Seed([3; 32]), Seed([5; 32]));
+        assert_ne!(
+            generation_tag(&old.commitment()),
+            generation_tag(&new.commitment())
+        );
+        let a = Validator::production(&key, 2017, 1, &old);
+        let b = Validator::production(&key, 2017, 1, &new);
+        let mut seen = HashSet::new();
+        for v in [&a, &b] {
+            for block in [1, 2] {
+                for i in 0..20_000 {
+                    assert!(seen.insert(v.code(block, i)), "block {block}, ticket {i}");
+                }
+            }
+        }
+        assert_eq!(seen.len(), 80_000);
+    }
+
+    #[test]
+    fn generation_tag_known_values() {
+        // Python: c = sha256(b"tirage/v1/seed-commitment\0" + bytes([3]*32)).digest();
+        // int.from_bytes(sha256(b"tirage/v1/code-generation\0" + c).digest()[:8], "big") % 10**7
+        assert_eq!(generation_tag(&Seed([3; 32]).commitment()), 2_750_161);
+        assert_eq!(generation_tag(&Seed([5; 32]).commitment()), 8_920_318);
+    }
+
+    #[test]
+    #[should_panic(expected = "past the code's digits")]
+    fn a_place_past_the_digits_is_refused() {
+        Validator::production(&ValidationKey([3; 32]), 2017, 1, &Seed([3; 32])).code(1000, 0);
     }
 
     #[test]
     fn value_stability() {
-        // Pins the code of a fixed key and place: it changes only with the construction.
-        let v = Validator::production(&ValidationKey([3; 32]), 2017, 1);
-        assert_eq!(format(v.code(1, 0)), *b"9755047222379088738");
+        // Pins the code of a fixed key, seed and place: it changes only with the
+        // construction. It is FF1 (the `fpe` crate's) of 2750161 000 000000000 (generation
+        // tag of seed [3; 32], block 1, ticket 0) under the documented tweak.
+        use fpe::ff1::{FlexibleNumeralString, FF1};
+        let v = Validator::production(&ValidationKey([3; 32]), 2017, 1, &Seed([3; 32]));
+        let input = 2_750_161 * 1_000_000_000_000 + 1_000_000_000;
+        let digits: Vec<u16> = format(input).iter().map(|c| u16::from(c - b'0')).collect();
+        let tweak = b"tirage/v1/validation\0\x07\xe1\0\x01production";
+        let theirs: Vec<u16> = FF1::<Aes256>::new(&[3; 32], 10)
+            .unwrap()
+            .encrypt(tweak, &FlexibleNumeralString::from(digits))
+            .unwrap()
+            .into();
+        let want = theirs.iter().fold(0u64, |a, &d| a * 10 + u64::from(d));
+        assert_eq!(v.code(1, 0), want);
+        assert_eq!(format(v.code(1, 0)), *b"4149281475309659622");
     }
 
     #[test]

@@ -57,8 +57,8 @@ fn golden_digests() {
     assert_eq!(line("validation.csv"), GOLDEN_VALIDATION);
 }
 const GOLDEN_CSV: &str = "d84548d020a2a902c086f7cc30de221a7fa73c2065d4a811f200e6b269d4162f";
-const GOLDEN_BIN: &str = "71e88404e8b984b337446cef1109b79fb8bca200b3a5a3ecd9907f005c8c384a";
-const GOLDEN_VALIDATION: &str = "b735075e960a1151817856f77f2b607a951255893388d86d3038d6bd420b6e78";
+const GOLDEN_BIN: &str = "609eebe22e2bf44ab700b69425a532627cee737cf867883e139ca926f9a18544";
+const GOLDEN_VALIDATION: &str = "9adc4a664b9961e1531d873585e8cd1cc83a84cba766acebafa4b329dd4e1434";
 
 #[test]
 fn a_fresh_block_verifies_clean() {

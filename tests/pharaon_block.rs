@@ -55,7 +55,7 @@ fn small_pharaon_block_generates_and_verifies_clean() {
     );
     assert_eq!(
         sha256(&out.join("tickets.bin")),
-        "c4b0588700178c516676e9e772644c15eeeee1601c7e3efdb043b13907981bee"
+        "32b5d6b8cb1e33640de878bf3d9ef5655d2f9e54a3945cfbeca7600d0ad27957"
     );
 }
 

@@ -63,7 +63,7 @@ fn small_poker_block_generates_and_verifies_clean() {
     assert_eq!(sha256(&one.join("tickets.bin")), GOLDEN_BIN);
 }
 const GOLDEN_CSV: &str = "a850a15ec593dfe93837a19fc7e8440e7f51010f86c9c6a653c40ed680325987";
-const GOLDEN_BIN: &str = "1f2dfbfeb4344a31c8fdcf66940a48ee9992f8f915ef2d40a33ba3f815308e8a";
+const GOLDEN_BIN: &str = "70d10f606c1640b1864ac4355f0026e52470098502ff789001a071db24f7c281";
 
 #[test]
 fn verify_finds_a_pocket_pair_edited_onto_a_losing_zone() {

@@ -128,12 +128,10 @@ fn replay(
                 return None;
             }
             (Ok(p), Some(key)) => {
-                let c = Validator::production(key, spec.game_code, spec.emission);
-                if let Some(m) = manifest.filter(|m| m.validation_key_commitment != c.commitment())
-                {
+                let c = Validator::key_commitment(key);
+                if let Some(m) = manifest.filter(|m| m.validation_key_commitment != c) {
                     bad(format!(
-                        "the validation key given has commitment {}, the manifest records {}: it is not this block's key; no replay",
-                        c.commitment(),
+                        "the validation key given has commitment {c}, the manifest records {}: it is not this block's key; no replay",
                         m.validation_key_commitment
                     ));
                     return None;
