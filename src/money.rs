@@ -114,15 +114,11 @@ impl FromStr for Money {
     }
 }
 
-/// What [`Money`]'s deserializer answers to a float: a float has lost its digits (`4.555`
-/// and `4.55500000000000016` are one `f64`), so the spec loader, seeing this message, reads
-/// the literal's own text through the error's span and loads it as a string, exactly
-/// (`crate::spec::GameSpec::parse`).
-pub const BARE_DECIMAL: &str = "tirage: a bare decimal amount, read from its own text";
-
 impl<'de> serde::Deserialize<'de> for Money {
-    /// From a TOML integer (whole units) or a string parsed by [`Money::from_str`]; a
-    /// float is refused with [`BARE_DECIMAL`], for the loader to read its text exactly.
+    /// From a TOML integer (whole units), a bare decimal (`4.5`) or a string parsed by
+    /// [`Money::from_str`]. A float is read through its shortest decimal form (`4.5`): the
+    /// spec loader refuses any float literal that form does not write exactly
+    /// (`crate::spec::GameSpec::parse`), so an amount is read as written, never rounded.
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Money, D::Error> {
         struct V;
         impl serde::de::Visitor<'_> for V {
@@ -147,8 +143,8 @@ impl<'de> serde::Deserialize<'de> for Money {
             fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Money, E> {
                 v.parse().map_err(E::custom)
             }
-            fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Money, E> {
-                Err(E::custom(BARE_DECIMAL))
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Money, E> {
+                format!("{v}").parse().map_err(E::custom)
             }
         }
         d.deserialize_any(V)

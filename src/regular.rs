@@ -24,6 +24,15 @@ fn kind_of(ft: std::fs::FileType) -> &'static str {
     }
 }
 
+/// `limit` bytes in words: `4 MiB`, `64 KiB`, else `1000 bytes`.
+fn size(limit: u64) -> String {
+    match limit {
+        l if l >= 1 << 20 && l % (1 << 20) == 0 => format!("{} MiB", l >> 20),
+        l if l >= 1 << 10 && l % (1 << 10) == 0 => format!("{} KiB", l >> 10),
+        l => format!("{l} bytes"),
+    }
+}
+
 /// Opens `path` for reading if it is a regular file, not through a symbolic link, without
 /// waiting (a FIFO would wait for a writer). Errors: `InvalidInput` naming what it is
 /// instead ("a FIFO", "a symbolic link", …), or the operating system's error.
@@ -60,7 +69,10 @@ pub fn read_regular(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
     if bytes.len() as u64 > limit {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidData,
-            format!("larger than {limit} bytes: not a file tirage writes"),
+            format!(
+                "larger than {}, the most tirage reads of such a file",
+                size(limit)
+            ),
         ));
     }
     Ok(bytes)
@@ -78,6 +90,12 @@ mod tests {
         assert_eq!(read_regular(&f, 3).unwrap(), b"abc");
         let e = read_regular(&f, 2).unwrap_err();
         assert_eq!(e.kind(), std::io::ErrorKind::InvalidData);
+        assert_eq!(
+            e.to_string(),
+            "larger than 2 bytes, the most tirage reads of such a file"
+        );
+        assert_eq!(size(4 << 20), "4 MiB");
+        assert_eq!(size(64 << 10), "64 KiB");
         let fifo = d.path().join("fifo");
         rustix::fs::mkfifoat(
             rustix::fs::CWD,

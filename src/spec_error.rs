@@ -11,7 +11,8 @@ pub struct SpecError {
     pub file: PathBuf,
     /// 1-based line of the offending entry, when the parser gives it.
     pub line: Option<usize>,
-    /// Dotted path of the field (`tiers[3].ways[0].count`).
+    /// Dotted path of the field (`tiers[3].ways[0].count`, entries counted from 0), which may
+    /// end with what names its entry as printed (`tiers[3].count (amount 50)`).
     pub field: String,
     /// What is wrong and what was expected.
     pub message: String,
@@ -63,7 +64,9 @@ impl<'a> ErrorAt<'a> {
         message: impl Into<String>,
     ) -> SpecError {
         let field = field.into();
-        let offset = offset.map(|o| self.key_of_table(o.min(self.text.len()), &field));
+        // A field may end with what names its entry (`tiers[3].count (amount 50)`).
+        let path = field.split(" (").next().unwrap_or(&field);
+        let offset = offset.map(|o| self.key_of_table(o.min(self.text.len()), path));
         SpecError {
             file: self.file.to_path_buf(),
             line: offset.map(|o| self.text[..o].matches('\n').count() + 1),
@@ -127,12 +130,9 @@ impl<'a> ErrorAt<'a> {
         }
     }
 
-    /// In the element of array of tables `array` whose header starts at `start`, the line of
-    /// sub-table field `path` (`combination_weights."5"`, `combination_weights."5".paire`):
-    /// the sub-table's own header (`[surfaces.combination_weights."5"]`), or the key's line
-    /// under its parent's header, else the first line that writes the path's first key;
-    /// else `offset`.
-    fn sub_table_of_element(&self, start: usize, array: &str, path: &str, offset: usize) -> usize {
+    /// The lines (offset, trimmed text) of the element of array of tables `array` whose
+    /// header starts at `start`, up to the next element or the next array of tables.
+    fn element_lines(&self, start: usize, array: &str) -> Vec<(usize, &'a str)> {
         let mut lines = Vec::new();
         let mut at = start;
         for (i, line) in self.text[start..].split_inclusive('\n').enumerate() {
@@ -143,6 +143,74 @@ impl<'a> ErrorAt<'a> {
             lines.push((at, line.trim()));
             at += line.len();
         }
+        lines
+    }
+
+    /// In the element of array of tables `array` whose header starts at `start`, the line of
+    /// `path` through its nested arrays of tables (`games[1].amounts[0]`: the `amounts` key
+    /// of the second `[[surfaces.games]]` of that element; `games[0].decoy_weights`: its
+    /// `[surfaces.games.decoy_weights]` header); the deepest element found when a key is
+    /// not written; else `offset`.
+    fn nested_of_element(&self, start: usize, array: &str, path: &str, offset: usize) -> usize {
+        let lines = self.element_lines(start, array);
+        let mut scope: &[(usize, &str)] = &lines;
+        let mut prefix = array.to_string();
+        let mut rest = path;
+        loop {
+            let (seg, tail) = rest.split_once('.').unwrap_or((rest, ""));
+            let (name, index) = match seg.split_once('[') {
+                Some((n, i)) => (n, i.trim_end_matches(']').parse::<usize>().ok()),
+                None => (seg, None),
+            };
+            let table = format!("{prefix}.{name}");
+            let element = format!("[[{table}]]");
+            let starts: Vec<usize> = (1..scope.len())
+                .filter(|&i| scope[i].1 == element)
+                .collect();
+            if let (Some(i), false) = (index, starts.is_empty()) {
+                let Some(&from) = starts.get(i) else {
+                    return scope.first().map_or(offset, |l| l.0);
+                };
+                let inside = format!("{table}.");
+                let to = (from + 1..scope.len())
+                    .find(|&j| {
+                        scope[j].1.starts_with('[')
+                            && (scope[j].1 == element
+                                || !header_name(scope[j].1).is_some_and(|h| h.starts_with(&inside)))
+                    })
+                    .unwrap_or(scope.len());
+                scope = &scope[from..to];
+                if tail.is_empty() {
+                    return scope[0].0;
+                }
+                prefix = table;
+                rest = tail;
+                continue;
+            }
+            // A key of this element: its own line, else its sub-table's header.
+            let key = name.trim_matches('"');
+            let own = scope
+                .iter()
+                .skip(1)
+                .take_while(|(_, l)| !l.starts_with('['));
+            let sub = format!("[{table}");
+            return own
+                .clone()
+                .find(|(_, l)| {
+                    l.split_once('=').map(|(k, _)| k.trim().trim_matches('"')) == Some(key)
+                })
+                .or_else(|| scope.iter().find(|(_, l)| l.starts_with(&sub)))
+                .map_or(scope.first().map_or(offset, |l| l.0), |&(o, _)| o);
+        }
+    }
+
+    /// In the element of array of tables `array` whose header starts at `start`, the line of
+    /// sub-table field `path` (`combination_weights."5"`, `combination_weights."5".paire`):
+    /// the sub-table's own header (`[surfaces.combination_weights."5"]`), or the key's line
+    /// under its parent's header, else the first line that writes the path's first key;
+    /// else `offset`.
+    fn sub_table_of_element(&self, start: usize, array: &str, path: &str, offset: usize) -> usize {
+        let lines = self.element_lines(start, array);
         let header_at = |table: &str| {
             let h = format!("[{array}.{table}]");
             lines.iter().find(|(_, l)| *l == h).map(|&(o, _)| o)
@@ -193,10 +261,13 @@ impl<'a> ErrorAt<'a> {
                 .and_then(|k| k.strip_prefix('['))
                 .and_then(|k| k.split_once("]."))
                 .map(|(_, k)| k)
-                .filter(|k| !k.is_empty() && !k.contains('['));
+                .filter(|k| !k.is_empty());
             let Some(path) = path else {
                 return offset;
             };
+            if path.contains('[') {
+                return self.nested_of_element(line_start, array, path, offset);
+            }
             if path.contains('.') {
                 return self.sub_table_of_element(line_start, array, path, offset);
             }

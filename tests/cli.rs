@@ -337,12 +337,19 @@ fn bare_decimal_amounts_load_exactly() {
     let text = replace_once(&small_text(), "wins = [500, 500]", "wins = [500.001, 500]");
     let (code, err) = check(&text);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains(": tiers[1].ways[0].wins: "), "{err}");
-    // A rate is a float of its own: untouched, and an amount in exponent form is refused.
-    let (code, err) = check(&replace_once(&small_text(), "price = 2 ", "price = 5e-1 "));
+    assert!(
+        err.contains(": tiers[1].ways[0].wins: `500.001` has more than 2 decimals"),
+        "{err}"
+    );
+    // A literal with more digits than a number keeps is refused, never rounded to 0.5.
+    let (code, err) = check(&replace_once(
+        &small_text(),
+        "price = 2 ",
+        "price = 0.50000000000000001 ",
+    ));
     assert_eq!(code, 2, "{err}");
     assert!(
-        err.contains("bad.toml:10: game.price: `5e-1` is not an amount"),
+        err.contains("bad.toml:10: game.price: 0.50000000000000001 has more significant digits than a number keeps (15): write it shorter (an amount has at most 2 decimals)"),
         "{err}"
     );
 }

@@ -208,3 +208,219 @@ fn spec_errors_always_say_what_and_name_the_field() {
         "{err}"
     );
 }
+
+/// `tirage check` on `text` written as `dir/name`: exit code and stderr.
+fn check_spec(dir: &Path, name: &str, text: &str) -> (Option<i32>, String) {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    let o = tirage().arg("check").arg(&p).output().unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// `text` with its first `from` replaced by `to` (which must be there).
+fn edit(text: &str, from: &str, to: &str) -> String {
+    assert!(text.contains(from), "{from:?} not in the spec");
+    text.replacen(from, to, 1)
+}
+
+/// 1-based line of the first line of `text` that starts with `start`.
+fn line_of(text: &str, start: &str) -> usize {
+    text.lines().position(|l| l.starts_with(start)).unwrap() + 1
+}
+
+/// Bare decimals load wherever an amount is (a surface's `amounts`, `max`), and an amount
+/// error names the whole path of the field and the line it is on.
+#[test]
+fn a_bare_decimal_is_an_amount_everywhere_and_its_errors_name_field_and_line() {
+    let t = tempfile::tempdir().unwrap();
+    let tiny = std::fs::read_to_string(repo("tests/specs/coq_tiny.toml")).unwrap();
+    let ok = edit(&tiny, "amounts = [2, 4,", "amounts = [2, 4, 4.5,");
+    let ok = edit(
+        &ok,
+        "\"4\" = \"QUATRE EUROS\"",
+        "\"4\" = \"QUATRE EUROS\"\n\"4.5\" = \"QUATRE EUROS CINQUANTE\"",
+    );
+    let ok = edit(
+        &ok,
+        "cell_prefix = \"s\"",
+        "cell_prefix = \"s\"\nmax = 20_000.00",
+    );
+    let (code, err) = check_spec(t.path(), "ok.toml", &ok);
+    assert_eq!(code, Some(0), "{err}");
+
+    let bad = edit(&tiny, "amounts = [2, 4,", "amounts = [2, 4.555,");
+    let line = line_of(&bad, "amounts = [2, 4.555");
+    let (code, err) = check_spec(t.path(), "a.toml", &bad);
+    assert_eq!(code, Some(2));
+    assert_eq!(
+        err,
+        format!("tirage: error: {}:{line}: surfaces[0].games[0].amounts[1]: `4.555` has more than 2 decimals\n", t.path().join("a.toml").display())
+    );
+    let bad = edit(&tiny, "amounts = [2, 4,", "amounts = [2, -4.5,");
+    let (_, err) = check_spec(t.path(), "a.toml", &bad);
+    assert!(
+        err.ends_with(&format!(":{line}: surfaces[0].games[0].amounts[1]: `-4.5` is not an amount (expected digits with at most 2 decimals, e.g. 20000, 4.5 or 4,50)\n")),
+        "{err}"
+    );
+    let bad = edit(
+        &tiny,
+        "cell_prefix = \"s\"",
+        "cell_prefix = \"s\"\nmax = \"lots\"",
+    );
+    let (_, err) = check_spec(t.path(), "a.toml", &bad);
+    assert!(
+        err.ends_with(&format!(":{}: surfaces[0].max: expected an amount: `lots` is not an amount (expected digits with at most 2 decimals, e.g. 20000, 4.5 or 4,50)\n", line_of(&bad, "max = "))),
+        "{err}"
+    );
+    // Rounded by a float, 4.50000000000000001 would read as 4.5: refused, never rounded.
+    let bad = edit(
+        &tiny,
+        "amounts = [2, 4,",
+        "amounts = [2, 4.50000000000000001,",
+    );
+    let (_, err) = check_spec(t.path(), "a.toml", &bad);
+    assert!(
+        err.ends_with(&format!(":{line}: surfaces[0].games[0].amounts: 4.50000000000000001 has more significant digits than a number keeps (15): write it shorter (an amount has at most 2 decimals)\n")),
+        "{err}"
+    );
+}
+
+/// Field paths keep every level of nested tables, on the key's own line; tiers and ways are
+/// named by their amount and id as the lot table prints them.
+#[test]
+fn spec_errors_keep_the_whole_path_and_name_tiers_as_printed() {
+    let t = tempfile::tempdir().unwrap();
+    let tiny = std::fs::read_to_string(repo("tests/specs/coq_tiny.toml")).unwrap();
+    let bad = edit(&tiny, "near_miss = 0.30", "near_mis = 0.30");
+    let (code, err) = check_spec(t.path(), "a.toml", &bad);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains(&format!(
+            ":{}: surfaces[0].games[0].near_mis: unknown field `near_mis`, expected one of ",
+            line_of(&bad, "near_mis =")
+        )),
+        "{err}"
+    );
+    // The second game: index 1, its own line.
+    let bad = edit(
+        &tiny,
+        "id = \"jeu2\"\nmatch = 2",
+        "id = \"jeu2\"\nmatch = 2\nboxx = 1",
+    );
+    let (_, err) = check_spec(t.path(), "a.toml", &bad);
+    assert!(
+        err.contains(&format!(
+            ":{}: surfaces[0].games[1].boxx: unknown field `boxx`",
+            line_of(&bad, "boxx =")
+        )),
+        "{err}"
+    );
+    let bad = edit(&tiny, "amount = 4\ncount = 2", "amount = 4\ncount = 0");
+    let (_, err) = check_spec(t.path(), "a.toml", &bad);
+    assert!(
+        err.ends_with(&format!(
+            ":{}: tiers[2].count (amount 4): expected at least 1 lot\n",
+            line_of(&bad, "count = 0")
+        )),
+        "{err}"
+    );
+    let bad = edit(&tiny, "id = \"4\"\ncount = 2", "id = \"4\"\ncount = 1");
+    let (_, err) = check_spec(t.path(), "a.toml", &bad);
+    assert!(
+        err.ends_with(
+            ": tiers[2].ways (amount 4): the ways' counts sum to 1, expected the tier's count 2\n"
+        ),
+        "{err}"
+    );
+    let bad = edit(&tiny, "wins = [500, 500]", "wins = [500, 400]");
+    let (_, err) = check_spec(t.path(), "a.toml", &bad);
+    assert!(
+        err.ends_with(&format!(":{}: tiers[1].ways[0].wins (amount 1000, way \"500+500\"): 500 + 400 adds up to 900, expected the tier's amount 1000\n", line_of(&bad, "id = \"500+500\"") - 1)),
+        "{err}"
+    );
+}
+
+/// A spec too large, an empty play area name, a grid with no line, captions that read
+/// alike, a box listing an amount twice or more amounts than it can show: each message
+/// names the field and says what to do.
+#[test]
+fn spec_messages_say_what_is_wrong_and_what_to_do() {
+    let t = tempfile::tempdir().unwrap();
+    let big = t.path().join("big.toml");
+    std::fs::write(&big, "#".repeat(5 << 20)).unwrap();
+    let o = tirage().arg("check").arg(&big).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!("tirage: error: {}: cannot read the spec: it is larger than 4 MiB, the most a spec may hold (a spec is a few kilobytes: is this the right file?)\n", big.display())
+    );
+
+    let morpion = std::fs::read_to_string(repo("game_specs/examples/morpion.toml")).unwrap();
+    let bad = edit(&morpion, "rows = 3\ncols = 3", "rows = 1\ncols = 1");
+    let (code, err) = check_spec(t.path(), "a.toml", &bad);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.ends_with(&format!(":{}: surfaces[0].rows: a 1×1 grid has no line of 2 cells: expected at least 2 rows or 2 columns\n", line_of(&bad, "rows ="))),
+        "{err}"
+    );
+    let bad = edit(&morpion, "rows = 3\n", "rows = 3\narea = \"\"\n");
+    let (_, err) = check_spec(t.path(), "a.toml", &bad);
+    assert!(
+        err.ends_with(&format!(":{}: surfaces[0].area: \"\" is not a play area name: expected ASCII letters, digits or _ (or leave `area` out: the play area is then named \"morpion\", the surface's id)\n", line_of(&bad, "area ="))),
+        "{err}"
+    );
+
+    let tiny = std::fs::read_to_string(repo("tests/specs/coq_tiny.toml")).unwrap();
+    let bad = edit(&tiny, "\"4\" = \"QUATRE EUROS\"", "\"4\" = \"deux  Euros\"");
+    let (_, err) = check_spec(t.path(), "a.toml", &bad);
+    assert!(
+        err.ends_with(": captions.\"4\": caption \"deux  Euros\" reads as the caption of 2 (\"DEUX EUROS\"): two amounts may not share a caption, whatever the case or spacing\n"),
+        "{err}"
+    );
+
+    let plus_haut = std::fs::read_to_string(repo("game_specs/examples/plus_haut.toml")).unwrap();
+    let bad = edit(
+        &plus_haut,
+        "box_amounts = [1, 2, 5,",
+        "box_amounts = [1, 2, 5, 2,",
+    );
+    let (_, err) = check_spec(t.path(), "a.toml", &bad);
+    assert!(
+        err.ends_with(&format!(
+            ":{}: surfaces[0].box_amounts: 2 is listed twice\n",
+            line_of(&bad, "box_amounts")
+        )),
+        "{err}"
+    );
+    let cash = std::fs::read_to_string(repo("game_specs/examples/cash.toml")).unwrap();
+    let bad = edit(
+        &cash,
+        "amounts = [1, 2, 5, 50, 100]",
+        "amounts = [1, 2, 5, 50, 100, 1]",
+    );
+    let (_, err) = check_spec(t.path(), "a.toml", &bad);
+    assert!(
+        err.ends_with(": surfaces[0].amounts: 1 is listed twice\n"),
+        "{err}"
+    );
+    // 256 winning amounts and the 0 of a losing box are 257 amounts a box would show.
+    let many: Vec<String> = (1..=256).map(|a| a.to_string()).collect();
+    let captions: String = (1..=256)
+        .filter(|a| ![1, 2, 5, 50, 100].contains(a))
+        .map(|a| format!("\"{a}\" = \"C{a}\"\n"))
+        .collect();
+    let bad = edit(
+        &cash,
+        "amounts = [1, 2, 5, 50, 100]",
+        &format!("amounts = [{}]", many.join(", ")),
+    );
+    let bad = edit(&bad, "[captions]\n", &format!("[captions]\n{captions}"));
+    let (_, err) = check_spec(t.path(), "a.toml", &bad);
+    assert!(
+        err.ends_with(": surfaces[0].amounts: 256 amounts: at most 255 (a box shows at most 256, the 0 of a losing box included)\n"),
+        "{err}"
+    );
+}

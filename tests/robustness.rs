@@ -605,7 +605,7 @@ fn a_lot_table_row_whose_printed_total_is_wrong_is_refused_naming_it() {
     assert_eq!(
         err,
         format!(
-            "tirage: error: {}:{line}: tiers[1].total: the row says a total of 100, but 1 lots of 1000 make 1000: a typo in the printed table, or in count or amount\n",
+            "tirage: error: {}:{line}: tiers[1].total (amount 1000): the row says a total of 100, but 1 lots of 1000 make 1000: a typo in the printed table, or in count or amount\n",
             t.path().join("bad.toml").display()
         )
     );

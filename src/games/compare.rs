@@ -189,6 +189,16 @@ impl Compare {
                 "expected one or more amounts above 0",
             ));
         }
+        if let Some(m) = (1..raw.box_amounts.len()).find_map(|i| {
+            raw.box_amounts[..i]
+                .contains(&raw.box_amounts[i])
+                .then(|| raw.box_amounts[i])
+        }) {
+            return Err(FieldError::new(
+                "box_amounts",
+                format!("{m} is listed twice"),
+            ));
+        }
         if let Some(m) = raw
             .box_amounts
             .iter()

@@ -146,6 +146,12 @@ impl Lines {
                 format!("expected a grid of 1 to 8 rows and columns, got {rows}×{cols}"),
             ));
         }
+        if rows.max(cols) < 2 {
+            return Err(FieldError::new(
+                "rows",
+                format!("a {rows}×{cols} grid has no line of 2 cells: expected at least 2 rows or 2 columns"),
+            ));
+        }
         let k = raw.k.unwrap_or(rows.min(cols));
         if k < 2 || k > rows.max(cols) {
             return Err(FieldError::new(

@@ -14,7 +14,7 @@
 //! - **Synthesis**: the boxes that win are drawn at random among the surface's boxes; each
 //!   shows its win; every other box shows 0 €.
 
-use super::common::{pick_distinct, AmountBox};
+use super::common::{pick_distinct, AmountBox, MAX_SYMBOLS};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaWin, Column, Evaluation, Face, FaceRng, Mark, MarkKind, Mechanic, Panel, MAX_CELLS,
@@ -117,13 +117,24 @@ fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Mechanic>, FieldE
             .collect(),
     };
     amounts.sort_unstable();
-    let n = amounts.len();
-    amounts.dedup();
-    if amounts.len() != n {
-        return Err(FieldError::new("amounts", "an amount is listed twice"));
+    if let Some(w) = amounts.windows(2).find(|w| w[0] == w[1]) {
+        return Err(FieldError::new(
+            "amounts",
+            format!("{} is listed twice", w[0]),
+        ));
     }
     if amounts.is_empty() {
         return Err(FieldError::new("amounts", "expected at least one amount"));
+    }
+    if amounts.len() >= MAX_SYMBOLS {
+        return Err(FieldError::new(
+            "amounts",
+            format!(
+                "{} amounts: at most {} (a box shows at most {MAX_SYMBOLS}, the 0 of a losing box included)",
+                amounts.len(),
+                MAX_SYMBOLS - 1
+            ),
+        ));
     }
     let mut with_zero = vec![Money::ZERO];
     with_zero.extend(amounts);

@@ -125,15 +125,22 @@ pub fn find(name: &str) -> Option<&'static StyleInfo> {
 
 /// Deserializes a surface's table into a style's raw parameters (a serde struct with
 /// `deny_unknown_fields`). Errors: a missing or unknown key, or a value of the wrong type,
-/// as the TOML library words it.
+/// as the TOML library words it, about the field's full path (`games[0].amounts[1]`,
+/// `games[0].near_mis`).
 pub fn parse<T: DeserializeOwned>(table: toml::Table) -> Result<T, FieldError> {
     let keys = table.clone();
-    toml::Value::Table(table)
-        .try_into()
-        .map_err(|e: toml::de::Error| {
-            let msg = e.message().trim().to_string();
-            FieldError::new(field_of(&msg, &keys), msg)
-        })
+    serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(
+        |e: serde_path_to_error::Error<toml::de::Error>| {
+            let msg = e.inner().message().trim().to_string();
+            let path = e.path().to_string();
+            let field = if path == "." {
+                field_of(&msg, &keys)
+            } else {
+                path
+            };
+            FieldError::new(field, msg)
+        },
+    )
 }
 
 /// The field a deserialization error is about: the one it names (`missing field `cells``,

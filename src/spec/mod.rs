@@ -20,36 +20,110 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-/// `text` with every bare decimal literal that a [`Money`] field receives written as a
-/// string of the same digits (`price = 0.5` → `price = "0.5"`), so that it loads exactly
-/// (a float would have lost its digits): each is found by the error [`Money`]'s
-/// deserializer gives a float ([`crate::money::BARE_DECIMAL`]), whose span is the literal.
-/// Underscores between digits (`4_000.5`) are dropped. Floats of other fields (rates) stay
-/// as they are. Text that is not valid TOML is returned as it is, for the loader's error.
-fn quote_bare_decimals(text: &str) -> String {
-    let mut text = text.to_string();
-    // Each pass quotes one literal; a spec has a few dozen amounts at most.
-    for _ in 0..10_000 {
-        let Err(e) = toml::from_str::<raw::RawSpec>(&text) else {
-            break;
-        };
-        let Some(span) = e
-            .span()
-            .filter(|_| e.message().contains(crate::money::BARE_DECIMAL))
-        else {
-            break;
-        };
-        let literal: String = text[span.clone()].chars().filter(|&c| c != '_').collect();
-        let float = literal.contains(['.', 'e', 'E'])
-            && literal
-                .chars()
-                .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-'));
-        if !float {
-            break;
+/// Every float literal of a TOML document (`4.5`, `0.30`, `1e3`), with its byte span and
+/// value, collected through [`toml::Spanned`] at every depth.
+enum Floats {
+    /// The value itself is a float.
+    One(f64),
+    /// The floats inside a table or an array (none for any other value).
+    Inner(Vec<(std::ops::Range<usize>, f64)>),
+}
+
+impl<'de> serde::Deserialize<'de> for Floats {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Floats, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Floats;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any TOML value")
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Floats, E> {
+                Ok(Floats::One(v))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Floats, E> {
+                Ok(Floats::Inner(Vec::new()))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Floats, E> {
+                Ok(Floats::Inner(Vec::new()))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Floats, E> {
+                Ok(Floats::Inner(Vec::new()))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Floats, E> {
+                Ok(Floats::Inner(Vec::new()))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<Floats, A::Error> {
+                let mut all = Vec::new();
+                while let Some(v) = a.next_element::<toml::Spanned<Floats>>()? {
+                    Floats::gather(v, &mut all);
+                }
+                Ok(Floats::Inner(all))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Floats, A::Error> {
+                let mut all = Vec::new();
+                while a.next_key::<serde::de::IgnoredAny>()?.is_some() {
+                    Floats::gather(a.next_value::<toml::Spanned<Floats>>()?, &mut all);
+                }
+                Ok(Floats::Inner(all))
+            }
         }
-        text.replace_range(span, &format!("\"{literal}\""));
+        d.deserialize_any(V)
     }
-    text
+}
+
+impl Floats {
+    fn gather(v: toml::Spanned<Floats>, all: &mut Vec<(std::ops::Range<usize>, f64)>) {
+        let span = v.span();
+        match v.into_inner() {
+            Floats::One(x) => all.push((span, x)),
+            Floats::Inner(inner) => all.extend(inner),
+        }
+    }
+}
+
+/// A decimal literal (`+4_000.50`, `1e3`, `0.300`) as its significant digits and the power
+/// of ten of the last one (`("4", 0)` for `4.00` and `("4", 3)` for `4e3`); `None` when it
+/// is not one (`inf`, `nan`). Zero is `("", 0)`.
+fn decimal(text: &str) -> Option<(String, i64)> {
+    let t: String = text.chars().filter(|&c| c != '_').collect();
+    let t = t.trim_start_matches(['+', '-']);
+    let (mantissa, exp) = match t.find(['e', 'E']) {
+        Some(i) => (&t[..i], t[i + 1..].parse::<i64>().ok()?),
+        None => (t, 0),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if int.is_empty() || !int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let digits = format!("{int}{frac}");
+    let mut exp = exp.checked_sub(i64::try_from(frac.len()).ok()?)?;
+    let digits = digits.trim_start_matches('0');
+    let kept = digits.trim_end_matches('0');
+    exp = exp.checked_add(i64::try_from(digits.len() - kept.len()).ok()?)?;
+    Some(if kept.is_empty() {
+        (String::new(), 0)
+    } else {
+        (kept.to_string(), exp)
+    })
+}
+
+/// The first float literal of `text` (a TOML spec) that a 64-bit float does not hold
+/// exactly as written (`0.30000000000000001`, 17 significant digits: it reads as `0.3`),
+/// with its span. An amount written as a bare decimal is read through its float's shortest
+/// form ([`Money`]'s deserializer), so this check is what makes it exact. `None` for text
+/// that is not valid TOML (the loader reports that).
+fn inexact_float(text: &str) -> Option<(std::ops::Range<usize>, String)> {
+    let Ok(Floats::Inner(all)) = toml::from_str::<Floats>(text) else {
+        return None;
+    };
+    all.into_iter().find_map(|(span, v)| {
+        let literal = text.get(span.clone())?.trim();
+        let exact = match decimal(literal) {
+            Some(d) => decimal(&format!("{v}")) == Some(d),
+            None => true,
+        };
+        (!exact).then(|| (span, literal.to_string()))
+    })
 }
 
 /// The first character TOML allows nowhere in a file (a control character other than tab,
@@ -336,7 +410,8 @@ impl fmt::Debug for GameSpec {
 /// Longest caption, in bytes (print-file strings carry a 16-bit length; a caption is short).
 pub const MAX_TEXT: usize = 200;
 
-/// The largest spec file read (a spec is a few kilobytes).
+/// The largest spec file read, 4 MiB (a spec is a few kilobytes); a larger one is refused
+/// ("larger than 4 MiB"), as game_specs/README.md says.
 pub const MAX_SPEC_BYTES: u64 = 4 << 20;
 
 impl GameSpec {
@@ -350,8 +425,16 @@ impl GameSpec {
             message,
         };
         // Never waits on a FIFO, never reads a huge file whole.
-        let bytes = crate::regular::read_regular(path, MAX_SPEC_BYTES)
-            .map_err(|e| cannot(format!("cannot read the spec: {e}")))?;
+        let bytes = crate::regular::read_regular(path, MAX_SPEC_BYTES).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::InvalidData {
+                cannot(format!(
+                    "cannot read the spec: it is larger than {} MiB, the most a spec may hold (a spec is a few kilobytes: is this the right file?)",
+                    MAX_SPEC_BYTES >> 20
+                ))
+            } else {
+                cannot(format!("cannot read the spec: {e}"))
+            }
+        })?;
         let text = String::from_utf8(bytes).map_err(|e| {
             cannot(format!(
                 "cannot read the spec: not UTF-8 text (byte {} is not)",
@@ -363,10 +446,6 @@ impl GameSpec {
 
     /// Validates a spec given as text; `path` is used in error messages only.
     pub fn parse(path: &Path, text: String) -> Result<GameSpec, SpecError> {
-        // Bare decimal amounts (`price = 0.5`) are read from their own text, exactly: the
-        // text parsed has them quoted, on the same lines.
-        let original = text;
-        let text = quote_bare_decimals(&original);
         let at = ErrorAt::new(path, &text);
         if let Some((offset, c)) = forbidden_char(&text) {
             return Err(at.at(
@@ -376,6 +455,17 @@ impl GameSpec {
                     "a control character {} (U+{:04X}) is not allowed in a spec: TOML allows tab, newline and carriage return only (write it escaped inside a string)",
                     c.escape_default(),
                     u32::from(c)
+                ),
+            ));
+        }
+        // Bare decimals (`price = 0.5`, `amounts = [2, 4.5]`) are read through their float:
+        // exact only when the float holds every digit written.
+        if let Some((span, literal)) = inexact_float(&text) {
+            return Err(at.at(
+                Some(span.start),
+                at.field_at(span.start),
+                format!(
+                    "{literal} has more significant digits than a number keeps (15): write it shorter (an amount has at most 2 decimals)"
                 ),
             ));
         }
@@ -429,9 +519,9 @@ impl GameSpec {
                 m,
             )
         })?;
-        spec.sha256 = hex::encode(Sha256::digest(original.as_bytes()));
+        spec.sha256 = hex::encode(Sha256::digest(text.as_bytes()));
         spec.path = path.to_path_buf();
-        spec.text = original;
+        spec.text = text;
         Ok(spec)
     }
 
@@ -627,6 +717,15 @@ fn build_surfaces(
                 format!("\"{id}\" is not an id: expected ASCII letters, digits or _"),
             ));
         }
+        // A play area's name, in every style that takes one: an ASCII word, never empty.
+        if let Some(toml::Value::String(a)) = table.get("area") {
+            if a.is_empty() || !a.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+                return Err(err(
+                    "area",
+                    format!("\"{a}\" is not a play area name: expected ASCII letters, digits or _ (or leave `area` out: the play area is then named \"{id}\", the surface's id)"),
+                ));
+            }
+        }
         let info = style::find(&name).ok_or_else(|| {
             let known: Vec<&str> = style::LIBRARY.iter().map(|s| s.name).collect();
             err(
@@ -808,12 +907,17 @@ fn validate_common(
                 format!("a caption is at most {MAX_TEXT} bytes, without a comma, a double quote, a line break or another control character, and does not begin with = + - or @ (a spreadsheet opening tickets.csv would take it for a formula)"),
             ));
         }
-        let key = c.to_uppercase();
+        // Captions a reader cannot tell apart (case, spacing) are one caption.
+        let key = c
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_uppercase();
         if let Some(other) = seen.get(&key) {
             return Err(at.at(
                 Some(raw.captions_span()),
                 format!("captions.\"{k}\""),
-                format!("caption \"{c}\" is already the caption of {other}: two amounts may not share a caption"),
+                format!("caption \"{c}\" reads as the caption of {other} (\"{}\"): two amounts may not share a caption, whatever the case or spacing", captions.get(other).map_or("", |s: &String| s.as_str())),
             ));
         }
         seen.insert(key, amount);
@@ -839,7 +943,10 @@ fn validate_common(
     for (ti, st) in raw.tiers.iter().enumerate() {
         let t = st.get_ref();
         let tspan = Some(st.span().start);
+        // Named as the lot table prints it: the index of the `[[tiers]]` entry (from 0, as
+        // every field path counts) and its amount.
         let f = format!("tiers[{ti}]");
+        let tag = format!(" (amount {})", t.amount);
         if t.amount.is_zero() {
             return Err(at.at(tspan, format!("{f}.amount"), "a lot amount must be above 0"));
         }
@@ -851,14 +958,14 @@ fn validate_common(
             ));
         }
         if t.count == 0 {
-            return Err(at.at(tspan, format!("{f}.count"), "expected at least 1 lot"));
+            return Err(at.at(tspan, format!("{f}.count{tag}"), "expected at least 1 lot"));
         }
         if let Some(total) = t.total {
             let want = u128::from(t.count) * u128::from(t.amount.cents());
             if u128::from(total.cents()) != want {
                 return Err(at.at(
                     tspan,
-                    format!("{f}.total"),
+                    format!("{f}.total{tag}"),
                     format!(
                         "the row says a total of {total}, but {} lots of {} make {}: a typo in the printed table, or in count or amount",
                         t.count,
@@ -871,7 +978,7 @@ fn validate_common(
         if t.ways.is_empty() {
             return Err(at.at(
                 tspan,
-                format!("{f}.ways"),
+                format!("{f}.ways{tag}"),
                 format!("tier {} has no way: say how it is reached", t.amount),
             ));
         }
@@ -881,20 +988,21 @@ fn validate_common(
             let w = sw.get_ref();
             let wspan = Some(sw.span().start);
             let wf = format!("{f}.ways[{wi}]");
+            let wtag = format!(" (amount {}, way \"{}\")", t.amount, w.id);
             let printable =
                 w.id.bytes()
                     .all(|b| b.is_ascii_graphic() && b != b',' && b != b'"');
             if w.id.is_empty() || w.id.len() > 64 || !printable || w.id.starts_with(FORMULA_START) {
                 return Err(at.at(
                     wspan,
-                    format!("{wf}.id"),
+                    format!("{wf}.id{tag}"),
                     format!("way id {:?}: expected 1 to 64 printable ASCII characters, without spaces, commas or quotes, not beginning with = + - or @ (a spreadsheet opening the CSV files would take it for a formula)", w.id),
                 ));
             }
             if !way_ids.insert(w.id.clone()) {
                 return Err(at.at(
                     wspan,
-                    format!("{wf}.id"),
+                    format!("{wf}.id{tag}"),
                     format!(
                         "way id \"{}\" is used twice (\"lose\" is reserved for losing tickets)",
                         w.id
@@ -902,12 +1010,16 @@ fn validate_common(
                 ));
             }
             if w.count == 0 {
-                return Err(at.at(wspan, format!("{wf}.count"), "expected at least 1 ticket"));
+                return Err(at.at(
+                    wspan,
+                    format!("{wf}.count{wtag}"),
+                    "expected at least 1 ticket",
+                ));
             }
             if w.wins.is_empty() {
                 return Err(at.at(
                     wspan,
-                    format!("{wf}.wins"),
+                    format!("{wf}.wins{wtag}"),
                     "expected at least one winning amount",
                 ));
             }
@@ -915,7 +1027,7 @@ fn validate_common(
                 if areas.len() != w.wins.len() {
                     return Err(at.at(
                         wspan,
-                        format!("{wf}.areas"),
+                        format!("{wf}.areas{wtag}"),
                         format!("expected {} areas, one per win", w.wins.len()),
                     ));
                 }
@@ -928,7 +1040,7 @@ fn validate_common(
                 let shown: Vec<String> = w.wins.iter().map(|m| m.to_string()).collect();
                 return Err(at.at(
                     wspan,
-                    format!("{wf}.wins"),
+                    format!("{wf}.wins{wtag}"),
                     format!(
                         "{} adds up to {}, expected the tier's amount {}",
                         shown.join(" + "),
@@ -940,7 +1052,7 @@ fn validate_common(
             if t.combined_only && w.wins.len() < 2 {
                 return Err(at.at(
                     wspan,
-                    format!("{wf}.wins"),
+                    format!("{wf}.wins{wtag}"),
                     format!("tier {} is reachable only by adding several wins (combined_only), but this way has a single win", t.amount),
                 ));
             }
@@ -961,7 +1073,7 @@ fn validate_common(
         if sum != u64::from(t.count) {
             return Err(at.at(
                 tspan,
-                format!("{f}.ways"),
+                format!("{f}.ways{tag}"),
                 format!(
                     "the ways' counts sum to {sum}, expected the tier's count {}",
                     t.count
@@ -1210,7 +1322,11 @@ fn check_area_names(raw: &raw::RawSpec, areas: &[String], at: &ErrorAt) -> Resul
                     if !areas.iter().any(|a| a == n) {
                         return Err(at.at(
                             Some(sw.span().start),
-                            format!("tiers[{ti}].ways[{wi}].areas"),
+                            format!(
+                                "tiers[{ti}].ways[{wi}].areas (amount {}, way \"{}\")",
+                                st.get_ref().amount,
+                                sw.get_ref().id
+                            ),
                             format!(
                                 "unknown play area \"{n}\"; this game's areas are {}",
                                 areas.join(", ")
