@@ -424,3 +424,31 @@ fn spec_messages_say_what_is_wrong_and_what_to_do() {
         "{err}"
     );
 }
+
+/// A CSV file saved with CRLF line ends is said so once, its carriage returns shown, never
+/// as thousands of rows that look empty.
+#[test]
+fn crlf_line_ends_are_said_once() {
+    let t = tempfile::tempdir().unwrap();
+    for name in ["validation.csv", "tickets.csv"] {
+        let b = block(t.path(), name);
+        let p = b.join(name);
+        let text = std::fs::read_to_string(&p).unwrap();
+        let rows = text.lines().count() - 1;
+        std::fs::write(&p, text.replace('\n', "\r\n")).unwrap();
+        let (code, out) = verify_out(&b);
+        assert_eq!(code, Some(1), "{out}");
+        let header = text.lines().next().unwrap();
+        assert!(
+            out.contains(&format!(
+                "{name} header \"{header}\\r\", expected \"{header}\" (CRLF line ends)"
+            )),
+            "{out}"
+        );
+        assert!(
+            out.contains(&format!("{name} has CRLF line ends ({rows} rows end with \"\\r\\n\"; tirage writes \"\\n\"): the file was saved by a program that changes line ends (a spreadsheet, an editor, a transfer in text mode); use the file as delivered")),
+            "{out}"
+        );
+        assert!(!out.contains("(in claim order): \n"), "{out}");
+    }
+}

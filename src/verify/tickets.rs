@@ -321,6 +321,9 @@ struct Acc {
     /// row: (count, first ticket).
     extra_csv: (u64, Option<u64>),
     missing_csv: (u64, Option<u64>),
+    /// Rows of tickets.csv that are right but for a carriage return before their line end
+    /// (CRLF line ends): (count, first ticket). One finding says so, not one per row.
+    crlf_csv: (u64, Option<u64>),
     /// The validation row every print record calls for (claim, evaluated way).
     claims: Vec<validation_csv::Row>,
 }
@@ -350,6 +353,7 @@ impl Acc {
             promised: Vec::new(),
             extra_csv: (0, None),
             missing_csv: (0, None),
+            crlf_csv: (0, None),
             claims: Vec::new(),
         }
     }
@@ -378,6 +382,7 @@ impl Acc {
         self.leakage.merge(&later.leakage);
         join(&mut self.extra_csv, later.extra_csv);
         join(&mut self.missing_csv, later.missing_csv);
+        join(&mut self.crlf_csv, later.crlf_csv);
         self.claims.extend(later.claims);
     }
 }
@@ -578,7 +583,9 @@ impl Ctx<'_> {
             w.rows.clear();
             w.rows.push(&ticket);
             let expected = w.rows.bytes().strip_suffix(b"\n").unwrap_or_default();
-            if line != expected || way.is_none() {
+            if way.is_some() && line.strip_suffix(b"\r") == Some(expected) {
+                bump(&mut acc.crlf_csv, u64::from(r.ticket));
+            } else if line != expected || way.is_none() {
                 let detail = explain(
                     CSV,
                     line,
@@ -664,7 +671,32 @@ fn explain(
         };
         diffs.push(format!("{name}: {file} has {g:?}, expected {w:?}{why}"));
     }
+    // The bytes differ where no field does (a carriage return, a quoted field): show them.
+    if diffs.is_empty() && line != expected {
+        diffs.push(format!(
+            "{file} has {:?}, expected {:?}",
+            String::from_utf8_lossy(line),
+            String::from_utf8_lossy(expected)
+        ));
+    }
     diffs.join("; ")
+}
+
+/// The one finding for `count` rows of `file` that end in a carriage return and are right
+/// otherwise.
+fn crlf(file: &str, count: u64) -> String {
+    format!(
+        "{file} has CRLF line ends ({count} rows end with \"\\r\\n\"; tirage writes \"\\n\"): the file was saved by a program that changes line ends (a spreadsheet, an editor, a transfer in text mode); use the file as delivered"
+    )
+}
+
+/// " (CRLF line ends)" when header line `got` ends with a carriage return before its line end.
+fn crlf_note(got: &[u8]) -> &'static str {
+    if got.ends_with(b"\r\n") || got.ends_with(b"\r") {
+        " (CRLF line ends)"
+    } else {
+        ""
+    }
 }
 
 /// Checks `validation.csv` against the rows the print records call for (`claims`: each
@@ -690,9 +722,10 @@ fn check_validation_file(
         bad(
             None,
             format!(
-                "{VALIDATION} header {:?}, expected {:?}",
-                String::from_utf8_lossy(&head).trim_end(),
-                String::from_utf8_lossy(&validation_csv::header()).trim_end()
+                "{VALIDATION} header {:?}, expected {:?}{}",
+                String::from_utf8_lossy(head.strip_suffix(b"\n").unwrap_or(&head)),
+                String::from_utf8_lossy(&validation_csv::header()).trim_end(),
+                crlf_note(&head)
             ),
         );
     }
@@ -700,6 +733,7 @@ fn check_validation_file(
     let mut want = Vec::new();
     let mut k = 0usize;
     let mut more = 0u64;
+    let mut crlf_rows = 0u64;
     loop {
         let got = match lines.lines(4096) {
             Ok(b) => b,
@@ -716,7 +750,10 @@ fn check_validation_file(
                 Some(row) => {
                     want.clear();
                     rows.push(&mut want, row);
-                    if line != want.as_slice() {
+                    let cr = line.strip_suffix(b"\r\n");
+                    if cr.is_some() && cr == want.strip_suffix(b"\n") {
+                        crlf_rows += 1;
+                    } else if line != want.as_slice() {
                         let names: Vec<String> = validation_csv::COLUMNS
                             .iter()
                             .map(|s| s.to_string())
@@ -743,6 +780,9 @@ fn check_validation_file(
             }
             k += 1;
         }
+    }
+    if crlf_rows > 0 {
+        bad(None, crlf(VALIDATION, crlf_rows));
     }
     if more > 0 {
         bad(
@@ -852,9 +892,10 @@ fn check_tickets(
                 None,
                 // Only the line's end is dropped: a carriage return before it stays visible.
                 format!(
-                    "{name} header {:?}, expected {:?}",
+                    "{name} header {:?}, expected {:?}{}",
                     String::from_utf8_lossy(got.strip_suffix(b"\n").unwrap_or(&got)),
-                    String::from_utf8_lossy(want.strip_suffix(b"\n").unwrap_or(&want))
+                    String::from_utf8_lossy(want.strip_suffix(b"\n").unwrap_or(&want)),
+                    crlf_note(&got)
                 ),
             );
         }
@@ -952,6 +993,14 @@ fn check_tickets(
                 "tickets.bin holds {} records, the block has {} tickets",
                 total.tickets, expect.tickets
             ),
+        );
+    }
+    if total.crlf_csv.0 > 0 {
+        add(
+            checks,
+            CheckId::CsvMatchesPrint,
+            total.crlf_csv.1.map(|t| t as u32),
+            crlf(CSV, total.crlf_csv.0),
         );
     }
     for (c, what) in [
