@@ -170,7 +170,7 @@ fn verify_writes_the_audit_beside_the_block_and_rewrites_it() {
         "## 6. Leakage gate",
         "## 7. Audit replay",
         "Skipped: no seed was given",
-        "![winners per pack and top-tier positions](audit.svg)",
+        "![winners per full pack and gaps between winners, as histograms](audit.svg)",
         "git commit",
         "| date and time of the procedures (UTC) | 2023-11-14 22:13:20 UTC |",
         "| game | ASTRO ANNEE DU COQ |",
@@ -184,7 +184,7 @@ fn verify_writes_the_audit_beside_the_block_and_rewrites_it() {
         assert!(md.contains(s), "audit.md lacks {s:?}");
     }
     let svg = std::fs::read_to_string(b.join("audit.svg")).unwrap();
-    assert!(svg.starts_with("<svg") && svg.contains("Winners per pack"));
+    assert!(svg.starts_with("<svg") && svg.contains("Distribution of winners per full pack"));
 }
 
 #[test]
@@ -664,18 +664,22 @@ fn the_audit_never_lists_where_the_top_prizes_are() {
     for tier in small {
         let tickets = &by_prize[tier["amount"].as_str().unwrap()];
         assert_eq!(tier["count"], tickets.len());
-        let mut packs: Vec<u32> = tickets.iter().map(|t| (t - 1) / 150).collect();
-        packs.dedup();
-        assert_eq!(tier["packs"], packs.len());
-        let closest = tickets.windows(2).map(|w| w[1] - w[0]).min();
-        assert_eq!(tier["closest"], serde_json::json!(closest));
-        assert!(tier.get("positions").is_none(), "{tier}");
+        for k in ["positions", "closest", "packs"] {
+            assert!(tier.get(k).is_none(), "{tier}");
+        }
     }
     assert!(!std::fs::read_to_string(b.join("audit.json"))
         .unwrap()
         .contains("\"positions\": ["));
     let md = std::fs::read_to_string(b.join("audit.md")).unwrap();
-    assert!(md.contains("their positions are not published"), "{md}");
+    assert!(
+        md.contains("Their positions, gaps and packs are not published"),
+        "{md}"
+    );
+    assert!(
+        md.contains("described by their counts alone: 20000 (1 ticket), 1000 (1 ticket), 200 (2 tickets), 30 (3 tickets)."),
+        "{md}"
+    );
 }
 
 /// The texts of an SVG drawn by tirage (each `<text …>…</text>`), unescaped.
@@ -774,7 +778,6 @@ fn the_audit_names_its_parties_and_what_the_counts_were_held_against() {
         "ASTRO ANNEE DU COQ",
         "Verdict: CLEAN.",
         "lot table held against the reference spec",
-        "Winners per pack, in print order",
         "Distribution of winners per full pack (20 packs) against its law",
         "Sign-off",
         "Signature",
@@ -811,7 +814,7 @@ fn the_audit_names_its_parties_and_what_the_counts_were_held_against() {
 
 /// A deck smaller than a pack, and one ending in a short pack: each pack is read against
 /// the expectation for its own size, the summary describes the deck, the chart draws no
-/// empty panel and its axis labels are distinct.
+/// empty panel.
 #[test]
 fn decks_are_described_pack_by_pack_for_their_size() {
     let t = tempfile::tempdir().unwrap();
@@ -835,35 +838,16 @@ fn decks_are_described_pack_by_pack_for_their_size() {
         a["randomness"]["packs"],
         serde_json::json!({"packs": 1, "pack_size": 100, "full_packs": 0, "min": 24, "max": 24,
             "pack_tickets": 56, "mean": 24.0, "expected": 24.0, "expected_sd": 0.0,
-            "short_pack": {"tickets": 56, "winners": 24, "expected": 24.0, "expected_sd": 0.0}})
+            "short_pack": {"tickets": 56, "expected": 24.0, "expected_sd": 0.0}})
     );
     let texts = svg_texts(&std::fs::read_to_string(d.join("audit.svg")).unwrap());
-    let caption =
-        "Winners per pack, in print order (the last pack holds 56 tickets: expected 24.0)";
-    let at = texts.iter().position(|t| t == caption).expect(caption);
-    // The pack axis: one pack, one label.
-    let pack_axis: Vec<&str> = texts[at..]
-        .iter()
-        .take_while(|t| *t != "pack")
-        .map(String::as_str)
-        .collect();
-    assert_eq!(
-        pack_axis.iter().filter(|t| **t == "1").count(),
-        1,
-        "{pack_axis:?}"
-    );
     assert!(
         !texts
             .iter()
-            .any(|t| t.starts_with("Distribution of winners")),
+            .any(|t| t.starts_with("Distribution of winners") || t.starts_with("Gaps between")),
         "{texts:?}"
     );
-    assert!(
-        !texts
-            .iter()
-            .any(|t| t.starts_with("Positions of the tiers")),
-        "{texts:?}"
-    );
+    assert!(texts.contains(&"Not drawn: the gaps between winners of a tier (no tier has 1000 tickets or more; rarer tiers are described by their counts and p-values alone).".to_string()), "{texts:?}");
     assert!(texts.contains(&"Not drawn: the distribution of winners per full pack (0 full pack(s) of 100 tickets; it needs two).".to_string()));
     // The counts are held against the deck's own: every tier agrees, the totals are the
     // deck's, the payout ratio is over its 56 tickets.
@@ -942,4 +926,245 @@ fn a_killed_runs_temporary_report_files_are_removed_by_the_next_run() {
     assert_eq!(verify_code(&d), 0);
     assert!(!stale.exists(), "an hour-old leftover is removed");
     assert!(fresh.exists(), "a run may still be writing a fresh one");
+}
+
+/// The numbers written in `text`, in order: every run of digits, with its decimals.
+fn numbers(text: &str) -> Vec<(f64, bool)> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i].is_ascii_digit() {
+            let start = i;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            let mut whole = true;
+            if i + 1 < b.len() && b[i] == b'.' && b[i + 1].is_ascii_digit() {
+                whole = false;
+                i += 1;
+                while i < b.len() && b[i].is_ascii_digit() {
+                    i += 1;
+                }
+            }
+            if let Ok(v) = text[start..i].parse::<f64>() {
+                out.push((v, whole));
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The content streams of a PDF written by tirage, inflated.
+fn pdf_streams(pdf: &[u8]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = pdf;
+    while let Some(at) = rest.windows(6).position(|w| w == b"stream") {
+        let mut body = &rest[at + 6..];
+        while body.first().is_some_and(|c| *c == b'\r' || *c == b'\n') {
+            body = &body[1..];
+        }
+        let end = body
+            .windows(9)
+            .position(|w| w == b"endstream")
+            .unwrap_or(body.len());
+        if let Ok(raw) = miniz_oxide::inflate::decompress_to_vec_zlib(&body[..end]) {
+            out.push(String::from_utf8_lossy(&raw).into_owned());
+        }
+        rest = &body[end.min(body.len())..];
+        if rest.len() >= 9 {
+            rest = &rest[9..];
+        }
+    }
+    out
+}
+
+/// The tickets the numbers of a report point at, the way the positions chart's marks were
+/// read: each whole number 1..=`n` as a ticket number; each number inside a plot frame
+/// (`(x0, width)`, 300 points wide or more) as the ticket it sits at,
+/// `(x − x0)·n/width + ½`, to within 0.07 of a ticket (what 0.01 pt gives on such a frame).
+fn tickets_pointed_at(nums: &[(f64, bool)], frames: &[(f64, f64)], n: u32) -> Vec<u32> {
+    let mut hit = std::collections::BTreeSet::new();
+    for &(v, whole) in nums {
+        if whole && v >= 1.0 && v <= f64::from(n) {
+            hit.insert(v as u32);
+        }
+        for &(x0, w) in frames.iter().filter(|f| f.1 >= 300.0) {
+            if v < x0 || v > x0 + w {
+                continue;
+            }
+            let t = (v - x0) * f64::from(n) / w + 0.5;
+            let r = t.round();
+            if (t - r).abs() <= 0.07 && r >= 1.0 && r <= f64::from(n) {
+                hit.insert(r as u32);
+            }
+        }
+    }
+    hit.into_iter().collect()
+}
+
+/// The attack on the positions chart, mounted on every file of the audit report of a
+/// 3 000-ticket block (919 winners): (1) the issue's extraction — each tick mark of the
+/// positions panel of audit.svg read through its frame as `x = x0 + (ticket − ½)·width/N`
+/// — recovers no winner; (2) no number of audit.svg, audit.pdf (its content streams and
+/// its text), audit.json or audit.md, read as a ticket number or as a coordinate in any
+/// plot frame, points at winners more often than at losers; (3) the tiers too small to
+/// test (the top prizes) are described by count alone: no ticket number, gap, closest two
+/// or packs; no statistic names a median position.
+#[test]
+fn no_report_file_gives_a_winners_place() {
+    let t = tempfile::tempdir().unwrap();
+    let b = t.path().join("b");
+    generate(&small_spec(), &b, 1);
+    let r = t.path().join("r");
+    tirage()
+        .args(["verify", "--unauthenticated", "-q", "--report"])
+        .arg(&r)
+        .arg(&b)
+        .assert()
+        .success();
+    // The auditor's own map: ticket → prize.
+    let text = std::fs::read_to_string(b.join("tickets.csv")).unwrap();
+    let head: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    let col = |n: &str| head.iter().position(|h| *h == n).unwrap();
+    let (ti, pi) = (col("ticket"), col("prize"));
+    let mut prize = vec![String::new(); 3001];
+    for l in text.lines().skip(1) {
+        let f: Vec<&str> = l.split(',').collect();
+        prize[f[ti].parse::<usize>().unwrap()] = f[pi].to_string();
+    }
+    let winner = |t: u32| prize[t as usize] != "0";
+    let winners = (1..=3000).filter(|&t| winner(t)).count();
+    assert_eq!(winners, 919);
+
+    // (1) The issue's extraction on audit.svg.
+    let svg = std::fs::read_to_string(r.join("audit.svg")).unwrap();
+    let attr = |tag: &str, name: &str| -> Option<f64> {
+        let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+        tag[at..].split('"').next()?.parse().ok()
+    };
+    let frames: Vec<(f64, f64, f64, f64)> = svg
+        .split("<rect")
+        .skip(1)
+        .filter(|t| t.contains("fill=\"none\""))
+        .filter_map(|t| {
+            Some((
+                attr(t, "x")?,
+                attr(t, "y")?,
+                attr(t, "width")?,
+                attr(t, "height")?,
+            ))
+        })
+        .collect();
+    let mut marks = 0;
+    let mut recovered = std::collections::BTreeSet::new();
+    for l in svg.split("<line").skip(1) {
+        let (Some(x1), Some(y1), Some(x2), Some(y2)) =
+            (attr(l, "x1"), attr(l, "y1"), attr(l, "x2"), attr(l, "y2"))
+        else {
+            continue;
+        };
+        if x1 != x2 || (y2 - y1 - 14.0).abs() > 0.01 {
+            continue;
+        }
+        marks += 1;
+        let mid = (y1 + y2) / 2.0;
+        if let Some(&(x0, _, w, _)) = frames
+            .iter()
+            .find(|f| x1 >= f.0 && x1 <= f.0 + f.2 && mid >= f.1 && mid <= f.1 + f.3)
+        {
+            let ticket = ((x1 - x0) * 3000.0 / w + 0.5).round() as u32;
+            if (1..=3000).contains(&ticket) && winner(ticket) {
+                recovered.insert(ticket);
+            }
+        }
+    }
+    assert_eq!(
+        (marks, recovered.len()),
+        (0, 0),
+        "the positions chart's marks give {} winners",
+        recovered.len()
+    );
+
+    // (2) Every number of every file, read as a ticket or as a coordinate.
+    let pdf = std::fs::read(r.join("audit.pdf")).unwrap();
+    let streams = pdf_streams(&pdf).join("\n");
+    assert!(streams.contains(" re"), "the PDF's drawing is read");
+    let pdf_frames: Vec<(f64, f64)> = streams
+        .lines()
+        .filter(|l| l.ends_with(" re"))
+        .filter_map(|l| {
+            let v: Vec<f64> = l
+                .split_whitespace()
+                .filter_map(|x| x.parse().ok())
+                .collect();
+            (v.len() == 4).then(|| (v[0], v[2]))
+        })
+        .collect();
+    let pdf_text = String::from_utf8(
+        std::process::Command::new("pdftotext")
+            .arg(r.join("audit.pdf"))
+            .arg("-")
+            .output()
+            .expect("pdftotext (poppler-utils) is installed")
+            .stdout,
+    )
+    .unwrap();
+    let svg_frames: Vec<(f64, f64)> = frames.iter().map(|f| (f.0, f.2)).collect();
+    let md = std::fs::read_to_string(r.join("audit.md")).unwrap();
+    let aj = std::fs::read_to_string(r.join("audit.json")).unwrap();
+    for (name, text, frames) in [
+        ("audit.svg", &svg, &svg_frames),
+        ("audit.pdf", &streams, &pdf_frames),
+        ("audit.pdf text", &pdf_text, &Vec::new()),
+        ("audit.md", &md, &Vec::new()),
+        ("audit.json", &aj, &Vec::new()),
+    ] {
+        let hit = tickets_pointed_at(&numbers(text), frames, 3000);
+        let w = hit.iter().filter(|&&t| winner(t)).count();
+        let (wr, lr) = (
+            w as f64 / winners as f64,
+            (hit.len() - w) as f64 / (3000 - winners) as f64,
+        );
+        assert!(
+            wr <= lr + 0.05,
+            "{name}: its numbers point at {w} of {winners} winners ({:.1} %) against {:.1} % of losers",
+            100.0 * wr,
+            100.0 * lr
+        );
+    }
+
+    // (3) The rare tiers: counts alone.
+    let a = json(&r.join("audit.json"));
+    let small = a["randomness"]["small_tiers"].as_array().unwrap();
+    assert_eq!(small.len(), 4);
+    for tier in small {
+        let keys: Vec<&String> = tier.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["amount", "count"], "{tier}");
+    }
+    for (name, text) in [
+        ("audit.md", &md),
+        ("audit.json", &aj),
+        ("audit.pdf", &pdf_text),
+    ] {
+        for s in ["closest", "median position", "packs holding them"] {
+            assert!(!text.contains(s), "{name} says {s:?}");
+        }
+        // No ticket of a tier of fewer than 20 tickets appears as a number.
+        let whole: std::collections::BTreeSet<u32> = numbers(text)
+            .iter()
+            .filter(|n| n.1 && n.0 <= 3000.0)
+            .map(|n| n.0 as u32)
+            .collect();
+        for (t, p) in prize.iter().enumerate().skip(1) {
+            if ["20000", "1000", "200", "30"].contains(&p.as_str()) {
+                assert!(
+                    !whole.contains(&(t as u32)),
+                    "{name} holds ticket {t} ({p})"
+                );
+            }
+        }
+    }
 }

@@ -1,21 +1,22 @@
-//! The audit chart: winners per pack along the block against each pack's expectation, the
-//! distribution of winners per full pack against their law (hypergeometric, or under the
-//! pack constraints), and the positions of the tiers of [`KS_MIN`] tickets or more.
+//! The audit chart: histograms over counts, never a position. The distribution of winners
+//! per full pack against their law (hypergeometric, or under the pack constraints): how many
+//! packs hold k winners, not which; and for each tier of at least [`GAP_MIN`] tickets, the
+//! gaps between its consecutive tickets against a uniform shuffle's law, in bins of about
+//! equal chance: how far apart the tier's tickets are, not where. Every bar counts packs or
+//! gaps, each bin many winners; no mark, coordinate or label stands for a ticket or a pack.
 //!
 //! Drawn once on a [`Canvas`] (points, `y` down): `audit.svg` writes it as SVG, `audit.pdf`
 //! places it on a page. A panel with nothing to show is not drawn; a line under the chart
-//! says which and why (a deck smaller than a pack has no full pack; no tier of a small
-//! block has [`KS_MIN`] tickets). Axis labels are whole numbers where the axis counts
-//! (packs, tickets, winners), at round steps, never repeated.
+//! says which and why (a deck smaller than a pack has no full pack; a small block has no
+//! tier of [`GAP_MIN`] tickets). Axis labels are whole numbers where the axis counts
+//! (packs, winners, gaps), at round steps, never repeated.
 
-use super::randomness::{Evidence, KS_MIN};
+use super::randomness::{Evidence, GapHistogram, GAP_MIN};
 use crate::draw::{text_width, Anchor, Canvas, Color, Font};
 
-/// Most points drawn in the per-pack panel; more packs are shown as means of consecutive
-/// groups.
-const MAX_PACK_POINTS: usize = 1500;
-/// Most positions drawn in the positions panel (tiers taken from the top prize down).
-const MAX_POSITIONS: usize = 2000;
+/// Most gap panels drawn (tiers taken from the top prize down); the others' gaps are
+/// tested and tabulated all the same.
+const MAX_GAP_PANELS: usize = 6;
 /// Width of the chart in points (an A4 page less margins of 36 points).
 pub const WIDTH: f64 = 523.0;
 /// Height of one panel in points.
@@ -26,8 +27,6 @@ const HEAD: f64 = 40.0;
 const FOOT: f64 = 36.0;
 /// Space on the right of a plot area.
 const RIGHT: f64 = 12.0;
-/// The blue of observed values.
-const OBSERVED: Color = Color(40, 90, 200);
 /// The pale blue of observed bars.
 const OBSERVED_FILL: Color = Color(160, 185, 235);
 
@@ -39,38 +38,32 @@ pub fn svg(e: &Evidence, title: &str) -> String {
 /// The chart on a canvas [`WIDTH`] points wide, as high as its panels need; `title` heads
 /// it (game and block).
 pub fn canvas(e: &Evidence, title: &str) -> Canvas {
-    let mut panels: Vec<(f64, Panel)> = vec![(PANEL, Panel::PerPack)];
+    let mut panels: Vec<Panel> = Vec::new();
     let mut notes = Vec::new();
     if e.packs.full_packs >= 2 {
-        panels.push((PANEL, Panel::Distribution));
+        panels.push(Panel::Distribution);
     } else {
         notes.push(format!(
             "Not drawn: the distribution of winners per full pack ({} full pack(s) of {} tickets; it needs two).",
             e.packs.full_packs, e.packs.pack_size
         ));
     }
-    let shown = charted_tiers(e);
-    if shown.is_empty() {
+    panels.extend(e.gaps.iter().take(MAX_GAP_PANELS).map(Panel::Gaps));
+    if e.gaps.is_empty() {
         notes.push(format!(
-            "Not drawn: the positions of the tiers (none has {KS_MIN} tickets or more; rarer tiers are never drawn)."
+            "Not drawn: the gaps between winners of a tier (no tier has {GAP_MIN} tickets or more; rarer tiers are described by their counts and p-values alone)."
         ));
-    } else {
-        panels.push((
-            PANEL.max(HEAD + FOOT + 24.0 * shown.len() as f64),
-            Panel::Positions,
-        ));
-        let left: Vec<&str> = e.tier_positions[shown.len()..]
+    } else if e.gaps.len() > MAX_GAP_PANELS {
+        let left: Vec<&str> = e.gaps[MAX_GAP_PANELS..]
             .iter()
-            .map(|t| t.amount.as_str())
+            .map(|g| g.amount.as_str())
             .collect();
-        if !left.is_empty() {
-            notes.push(format!(
-                "Not drawn: the positions of the tiers {} (past {MAX_POSITIONS} marks, a panel shows no more); their positions are tested all the same (section 5).",
-                left.join(", ")
-            ));
-        }
+        notes.push(format!(
+            "Not drawn: the gaps of the tiers {} (past {MAX_GAP_PANELS} panels); they are tested and tabulated all the same (section 5).",
+            left.join(", ")
+        ));
     }
-    let height = 34.0 + panels.iter().map(|p| p.0).sum::<f64>() + 14.0 * notes.len() as f64 + 8.0;
+    let height = 34.0 + PANEL * panels.len() as f64 + 14.0 * notes.len() as f64 + 8.0;
     let mut c = Canvas::new(WIDTH, height);
     c.text_styled(
         WIDTH / 2.0,
@@ -82,13 +75,12 @@ pub fn canvas(e: &Evidence, title: &str) -> Canvas {
         title,
     );
     let mut top = 34.0;
-    for (h, p) in &panels {
+    for p in &panels {
         match p {
-            Panel::PerPack => per_pack(&mut c, e, top, *h),
-            Panel::Distribution => distribution(&mut c, e, top, *h),
-            Panel::Positions => positions(&mut c, e, &shown, top, *h),
+            Panel::Distribution => distribution(&mut c, e, top, PANEL),
+            Panel::Gaps(g) => gaps(&mut c, g, top, PANEL),
         }
-        top += h;
+        top += PANEL;
     }
     for n in notes {
         top += 14.0;
@@ -106,10 +98,9 @@ pub fn canvas(e: &Evidence, title: &str) -> Canvas {
     c
 }
 
-enum Panel {
-    PerPack,
+enum Panel<'a> {
     Distribution,
-    Positions,
+    Gaps(&'a GapHistogram),
 }
 
 /// A linear map from values `lo..hi` to points `p0..p1`.
@@ -165,12 +156,13 @@ struct Frame<'a> {
     x: (f64, f64, bool, &'a str),
     y: (f64, f64, bool, &'a str),
     left: f64,
+    /// Round ticks and labels on the x axis (else the panel labels its own categories).
+    x_labels: bool,
 }
 
 /// How a legend entry is drawn.
 #[derive(Clone, Copy)]
 enum Key {
-    Dot(Color),
     Bar(Color),
     Line(Color, f64),
 }
@@ -182,7 +174,6 @@ fn frame(c: &mut Canvas, f: &Frame, top: f64, h: f64) -> (Axis, Axis) {
     for (key, label) in f.legend {
         let y = top + 28.0;
         match *key {
-            Key::Dot(col) => c.rect(x + 4.0, y - 5.5, 5.0, 5.0, 2.5, Some(col), None),
             Key::Bar(col) => c.rect(x, y - 7.0, 12.0, 7.0, 0.0, Some(col), None),
             Key::Line(col, w) => c.line(x, y - 3.0, x + 14.0, y - 3.0, col, w),
         }
@@ -220,7 +211,11 @@ fn frame(c: &mut Canvas, f: &Frame, top: f64, h: f64) -> (Axis, Axis) {
         p0: py1,
         p1: py0,
     };
-    let (xt, xs) = ticks(f.x.0, f.x.1, 8, f.x.2);
+    let (xt, xs) = if f.x_labels {
+        ticks(f.x.0, f.x.1, 8, f.x.2)
+    } else {
+        (Vec::new(), 1.0)
+    };
     for v in xt {
         let px = xa.at(v);
         c.line(px, py1, px, py1 + 3.0, Color::GREY, 0.6);
@@ -272,118 +267,10 @@ fn frame(c: &mut Canvas, f: &Frame, top: f64, h: f64) -> (Axis, Axis) {
     (xa, ya)
 }
 
-/// Per point of the per-pack panel: its x (pack number, a group's middle), observed mean,
-/// expected mean and standard deviation of that mean.
-fn pack_points(e: &Evidence) -> (Vec<[f64; 4]>, usize) {
-    let w = &e.winners_per_pack;
-    let group = w.len().div_ceil(MAX_PACK_POINTS).max(1);
-    // Each pack's law: a full pack's (the law in force), a short pack's own.
-    let law = |tickets: u64| match &e.packs.short_pack {
-        Some(s) if tickets == s.tickets => (s.expected, s.expected_sd),
-        _ => (e.packs.expected, e.packs.expected_sd),
-    };
-    let pts = w
-        .chunks(group)
-        .zip(e.tickets_per_pack.chunks(group))
-        .enumerate()
-        .map(|(i, (obs, sizes))| {
-            let k = obs.len() as f64;
-            let x = (i * group) as f64 + 1.0 + (k - 1.0) / 2.0;
-            let (m, v) = sizes.iter().fold((0.0, 0.0), |(m, v), &s| {
-                let (em, sd) = law(s);
-                (m + em, v + sd * sd)
-            });
-            [x, obs.iter().sum::<u64>() as f64 / k, m / k, v.sqrt() / k]
-        })
-        .collect();
-    (pts, group)
-}
-
-fn per_pack(c: &mut Canvas, e: &Evidence, top: f64, h: f64) {
-    let (pts, group) = pack_points(e);
-    let y_max = pts
-        .iter()
-        .map(|p| p[1].max(p[2] + 2.5 * p[3]))
-        .fold(1.0, f64::max)
-        * 1.12;
-    let y_min = pts
-        .iter()
-        .map(|p| p[1].min(p[2] - 2.5 * p[3]))
-        .fold(f64::MAX, f64::min);
-    let y_min = if y_min < y_max * 0.4 {
-        0.0
-    } else {
-        (y_min * 0.9).floor()
-    };
-    let packs = e.winners_per_pack.len();
-    let caption = match (group, &e.packs.short_pack) {
-        (1, Some(s)) => format!(
-            "Winners per pack, in print order (the last pack holds {} tickets: expected {:.1})",
-            s.tickets, s.expected
-        ),
-        (1, None) => "Winners per pack, in print order".to_string(),
-        (g, _) => format!("Winners per pack, in print order (mean of {g} consecutive packs)"),
-    };
-    let legend = [
-        (Key::Dot(OBSERVED), "observed"),
-        (Key::Line(Color::RED, 1.2), "expected for the pack's size"),
-        (Key::Line(Color(230, 150, 150), 0.8), "± 2 sd"),
-    ];
-    let (xa, ya) = frame(
-        c,
-        &Frame {
-            caption: &caption,
-            legend: &legend,
-            x: (0.5, packs as f64 + 0.5, true, "pack"),
-            y: (y_min, y_max, false, "winners"),
-            left: 48.0,
-        },
-        top,
-        h,
-    );
-    // The expectation as steps: one horizontal stretch per run of points alike.
-    let half = group as f64 / 2.0;
-    let mut i = 0;
-    while i < pts.len() {
-        let mut j = i;
-        while j + 1 < pts.len() && pts[j + 1][2] == pts[i][2] && pts[j + 1][3] == pts[i][3] {
-            j += 1;
-        }
-        let (x0, x1) = (xa.at(pts[i][0] - half), xa.at(pts[j][0] + half));
-        let (m, sd) = (pts[i][2], pts[i][3]);
-        for (v, col, w) in [
-            (m + 2.0 * sd, Color(230, 150, 150), 0.8),
-            (m - 2.0 * sd, Color(230, 150, 150), 0.8),
-            (m, Color::RED, 1.2),
-        ] {
-            if v >= y_min && v <= y_max {
-                c.line(x0, ya.at(v), x1, ya.at(v), col, w);
-            }
-        }
-        i = j + 1;
-    }
-    let r = if pts.len() > 300 { 1.2 } else { 2.2 };
-    for p in &pts {
-        c.rect(
-            xa.at(p[0]) - r,
-            ya.at(p[1]) - r,
-            2.0 * r,
-            2.0 * r,
-            r,
-            Some(OBSERVED),
-            None,
-        );
-    }
-}
-
 fn distribution(c: &mut Canvas, e: &Evidence, top: f64, h: f64) {
     let n = e.packs.full_packs;
-    let mut hist = vec![0u64; e.pack_pmf.len().max(1)];
-    for &w in e.winners_per_pack.iter().take(n) {
-        if let Some(h) = hist.get_mut(w as usize) {
-            *h += 1;
-        }
-    }
+    let mut hist = e.pack_histogram.clone();
+    hist.resize(e.pack_pmf.len().max(hist.len()).max(1), 0);
     let expected: Vec<f64> = e.pack_pmf.iter().map(|p| p * n as f64).collect();
     let shown = |k: usize| hist[k] > 0 || expected.get(k).copied().unwrap_or(0.0) >= 0.05;
     let lo = (0..hist.len()).find(|&k| shown(k)).unwrap_or(0);
@@ -412,6 +299,7 @@ fn distribution(c: &mut Canvas, e: &Evidence, top: f64, h: f64) {
             ),
             y: (0.0, y_max, true, "packs"),
             left: 48.0,
+            x_labels: true,
         },
         top,
         h,
@@ -444,80 +332,74 @@ fn distribution(c: &mut Canvas, e: &Evidence, top: f64, h: f64) {
     }
 }
 
-/// The tiers the positions panel draws: from the top prize down, while they fit.
-fn charted_tiers(e: &Evidence) -> Vec<&super::randomness::TierPositions> {
-    let mut tiers = Vec::new();
-    let mut total = 0;
-    for t in &e.tier_positions {
-        if total + t.count > MAX_POSITIONS && !tiers.is_empty() {
-            break;
-        }
-        total += t.count;
-        tiers.push(t);
-    }
-    tiers
-}
-
-fn positions(
-    c: &mut Canvas,
-    e: &Evidence,
-    tiers: &[&super::randomness::TierPositions],
-    top: f64,
-    h: f64,
-) {
-    let label_w = tiers
+/// The gaps between consecutive tickets of one tier: one bar per bin of about equal chance
+/// (observed gaps), the expected count of each bin as a line; bins labelled by their
+/// shortest gap.
+fn gaps(c: &mut Canvas, g: &GapHistogram, top: f64, h: f64) {
+    let k = g.bins.len();
+    let y_max = g
+        .bins
         .iter()
-        .map(|t| text_width(&t.amount, Font::Regular, 7.5))
-        .fold(0.0, f64::max);
+        .map(|b| (b.observed as f64).max(b.expected))
+        .fold(1.0, f64::max)
+        * 1.15;
     let caption = format!(
-        "Positions of the tiers of {KS_MIN} tickets or more (one mark per ticket; rarer tiers are never drawn)"
+        "Gaps between consecutive tickets of tier {} ({} tickets), in {k} bins of about equal chance",
+        g.amount, g.count
     );
-    let n = e.tickets.max(1) as f64;
+    let legend = [
+        (Key::Bar(OBSERVED_FILL), "gaps observed"),
+        (
+            Key::Line(Color::RED, 1.2),
+            "gaps expected (uniform shuffle)",
+        ),
+    ];
     let (xa, ya) = frame(
         c,
         &Frame {
             caption: &caption,
-            legend: &[],
-            x: (0.5, n + 0.5, true, "ticket (print order)"),
-            y: (-0.5, tiers.len() as f64 - 0.5, true, ""),
-            left: (label_w + 20.0).max(48.0),
+            legend: &legend,
+            x: (-0.5, k as f64 - 0.5, true, "tickets apart"),
+            y: (0.0, y_max, true, "gaps"),
+            left: 48.0,
+            x_labels: false,
         },
         top,
         h,
     );
-    c.text_styled(
-        12.0,
-        ya.at(tiers.len() as f64 - 0.5) - 4.0,
-        8.0,
-        Font::Regular,
-        Color::GREY,
-        Anchor::Start,
-        "tier (amount)",
-    );
-    let palette = [
-        Color(40, 90, 200),
-        Color(0, 130, 60),
-        Color(210, 110, 0),
-        Color(150, 40, 160),
-        Color(200, 0, 0),
-        Color(0, 120, 140),
-    ];
-    for (i, t) in tiers.iter().enumerate() {
-        // Top prize at the top.
-        let y = ya.at((tiers.len() - 1 - i) as f64);
-        c.text_styled(
-            xa.p0 - 5.0,
-            y + 2.7,
-            7.5,
-            Font::Regular,
-            Color::BLACK,
-            Anchor::End,
-            t.amount.clone(),
-        );
-        let col = palette[i % palette.len()];
-        for &p in &t.positions {
-            let x = xa.at(f64::from(p));
-            c.line(x, y - 7.0, x, y + 7.0, col, 0.5);
+    let bar = ((xa.at(1.0) - xa.at(0.0)) * 0.8).min(40.0);
+    let every = k.div_ceil(10).max(1);
+    for (i, b) in g.bins.iter().enumerate() {
+        let x = xa.at(i as f64);
+        if b.observed > 0 {
+            let y = ya.at(b.observed as f64);
+            c.rect(
+                x - bar / 2.0,
+                y,
+                bar,
+                ya.at(0.0) - y,
+                0.0,
+                Some(OBSERVED_FILL),
+                None,
+            );
+        }
+        let (w, e) = (bar / 2.0, ya.at(b.expected));
+        c.line(x - w, e, x + w, e, Color::RED, 1.2);
+        if i % every == 0 || i + 1 == k {
+            let label = match b.to {
+                Some(to) if to == b.from => b.from.to_string(),
+                Some(to) => format!("{}–{to}", b.from),
+                None => format!("{}+", b.from),
+            };
+            c.text_styled(
+                x,
+                ya.at(0.0) + 12.0,
+                6.5,
+                Font::Regular,
+                Color::BLACK,
+                Anchor::Middle,
+                label,
+            );
         }
     }
 }
@@ -525,6 +407,51 @@ fn positions(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::alloc::allocate;
+    use crate::draw::Item;
+    use crate::rng::Seed;
+    use crate::spec::{GameSpec, PackRules};
+
+    /// A block of 30 000 tickets with a 2 € tier of 1 432 tickets: the chart draws the
+    /// distribution of winners per full pack and that tier's gaps, each bar a bin of
+    /// counts; nothing on it is one mark per ticket, and no label is a ticket number.
+    #[test]
+    fn the_chart_is_histograms_over_counts() {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/specs/coq_small.toml");
+        let text = std::fs::read_to_string(&path)
+            .unwrap()
+            .replace("lots = 919", "lots = 1_919")
+            .replace("payout = 25_294", "payout = 27_294")
+            .replace("count = 432", "count = 1_432")
+            .replace("block_size = 3_000", "block_size = 30_000");
+        let spec = GameSpec::parse(&path, text).unwrap();
+        let counts: Vec<u32> = spec.ways.iter().map(|w| w.count).collect();
+        let ways = allocate(&counts, &Seed([7; 32]), 1);
+        let e = super::super::randomness::analyze(&spec, &PackRules::default(), &ways);
+        let c = canvas(&e, "t");
+        let texts: Vec<&str> = c.texts().collect();
+        assert!(
+            texts.contains(&"Distribution of winners per full pack (200 packs) against its law")
+        );
+        assert!(texts.contains(
+            &"Gaps between consecutive tickets of tier 2 (1432 tickets), in 20 bins of about equal chance"
+        ));
+        assert!(
+            !texts.iter().any(|t| t.starts_with("Not drawn")),
+            "{texts:?}"
+        );
+        // Bars: one per bin of the distribution (packs with k winners) and of the gaps.
+        let bars = c
+            .items
+            .iter()
+            .filter(|i| matches!(i, Item::Rect { fill: Some(f), .. } if *f == OBSERVED_FILL))
+            .count();
+        let gap_bars = e.gaps[0].bins.iter().filter(|b| b.observed > 0).count();
+        let pack_bars = e.pack_histogram.iter().filter(|&&h| h > 0).count();
+        // And one in the legend of each panel.
+        assert_eq!(bars, 2 + gap_bars + pack_bars);
+    }
 
     #[test]
     fn ticks_are_round_and_distinct() {

@@ -979,12 +979,16 @@ fn p_text(p: Option<f64>) -> String {
 
 fn randomness_blocks(d: &mut Vec<Block>, e: &Evidence) {
     d.push(Block::Para(format!(
-        "Tests on the evaluated way of every ticket in print order. The chart (`{AUDIT_SVG}`; \
-         drawn here in the PDF) shows the winners per pack against each pack's expectation, \
-         their distribution over the full packs and the positions of the larger tiers."
+        "Tests on the evaluated way of every ticket in print order. This report gives their \
+         statistics and p-values, never the place of a winner: the chart (`{AUDIT_SVG}`; drawn \
+         here in the PDF) shows how many full packs hold each number of winners against their \
+         law, and for each tier of at least {} tickets the gaps between its consecutive tickets \
+         against a uniform shuffle's, as histograms over counts. Smaller tiers are described \
+         by their counts and p-values alone.",
+        randomness::GAP_MIN
     )));
     d.push(Block::Chart {
-        alt: "winners per pack and top-tier positions".into(),
+        alt: "winners per full pack and gaps between winners, as histograms".into(),
         file: AUDIT_SVG.into(),
     });
     let p = &e.packs;
@@ -1004,8 +1008,8 @@ fn randomness_blocks(d: &mut Vec<Block>, e: &Evidence) {
     if let Some(s) = &p.short_pack {
         let _ = write!(
             summary,
-            "; the last pack holds {} tickets and {} winners, {:.2} ± {:.2} expected for its size",
-            s.tickets, s.winners, s.expected, s.expected_sd
+            "; the last pack holds {} tickets, {:.2} ± {:.2} winners expected for its size",
+            s.tickets, s.expected, s.expected_sd
         );
     }
     d.push(Block::Para(format!("{summary}.")));
@@ -1075,29 +1079,47 @@ fn randomness_blocks(d: &mut Vec<Block>, e: &Evidence) {
             rows,
         ));
     }
-    if !e.small_tiers.is_empty() {
-        d.push(Block::Para(format!("The tiers with fewer than {} tickets (their positions are not published: they would tell where the top prizes are):", randomness::KS_MIN)));
-        let rows = e
-            .small_tiers
+    for g in &e.gaps {
+        d.push(Block::Para(format!(
+            "`gaps_{}`, bins (tickets apart, between consecutive tickets of the tier):",
+            g.amount
+        )));
+        let rows = g
+            .bins
             .iter()
-            .map(|t| {
+            .map(|b| {
                 vec![
-                    t.amount.clone(),
-                    t.count.to_string(),
-                    t.packs.to_string(),
-                    t.closest.map_or("–".into(), |c| c.to_string()),
+                    match b.to {
+                        Some(to) => format!("{}–{to}", b.from),
+                        None => format!("{} or more", b.from),
+                    },
+                    b.observed.to_string(),
+                    format!("{:.2}", b.expected),
                 ]
             })
             .collect();
         d.push(doc::table(
-            &[
-                ">tier",
-                ">tickets",
-                ">packs holding them",
-                ">closest two (tickets apart)",
-            ],
+            &["tickets apart", ">gaps observed", ">gaps expected"],
             rows,
         ));
+    }
+    if !e.small_tiers.is_empty() {
+        d.push(Block::Para(format!(
+            "The tiers with fewer than {} tickets are described by their counts alone: {}. \
+             Their positions, gaps and packs are not published (once one of their tickets is \
+             claimed, they would narrow where the others are).",
+            randomness::KS_MIN,
+            e.small_tiers
+                .iter()
+                .map(|t| format!(
+                    "{} ({} ticket{})",
+                    t.amount,
+                    t.count,
+                    if t.count == 1 { "" } else { "s" }
+                ))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
     }
 }
 

@@ -20,11 +20,20 @@
 //! - **positions of each tier** against the uniform law on the block (Kolmogorov–Smirnov),
 //!   for tiers of at least [`KS_MIN`] tickets. Tiers with fewer are pooled into one group;
 //!   if the group still has fewer than [`KS_MIN`] tickets it is not tested (no test can tell
-//!   a fair from a biased placement of so few tickets) and its positions are listed and
-//!   charted for the reader.
+//!   a fair from a biased placement of so few tickets);
+//! - **gaps between consecutive tickets of a tier** against their law under a uniform
+//!   shuffle (chi-square goodness of fit over [`GAP_BINS`] bins of equal chance), for tiers
+//!   of at least [`GAP_MIN`] tickets only.
 //!
 //! A p-value below [`super::FLAG_P`] (1 %) is an *exception*: reported in words, never a
 //! finding by itself, since 1 % of honest blocks flag any given test by chance.
+//!
+//! Nothing here names, draws or lets one infer the place of a winner: the evidence is test
+//! statistics, p-values and histograms over counts (packs by their number of winners, gaps
+//! by their length), each bin holding many winners and no position. A tier of fewer than
+//! [`GAP_MIN`] tickets is described by its count and p-values alone (its gaps, its closest
+//! two, the packs holding it would narrow where its tickets are once one is claimed); the
+//! positions a test reads stay in memory.
 
 use super::FLAG_P;
 use crate::alloc::PackSampler;
@@ -41,6 +50,13 @@ pub const KS_MIN: usize = 20;
 
 /// Minimum expected number of packs per bin of the per-pack distribution test.
 pub const MIN_EXPECTED: f64 = 5.0;
+
+/// Fewest tickets a tier needs for the gaps between its tickets to be tested and charted:
+/// each of the [`GAP_BINS`] bins then expects about 50 gaps or more.
+pub const GAP_MIN: usize = 1000;
+
+/// Bins of the gaps test and histogram, each of about equal chance under a uniform shuffle.
+pub const GAP_BINS: usize = 20;
 
 /// One lag of a serial-correlation test.
 #[derive(Clone, Debug, Serialize)]
@@ -71,8 +87,9 @@ pub struct Bin {
 /// One statistical test.
 #[derive(Clone, Debug, Serialize)]
 pub struct Statistic {
-    /// Identifier (`pack_dispersion`, `pack_distribution`, `runs`, `serial_amounts`,
-    /// `serial_ranks`, `positions_<amount>`, `positions_small_tiers`).
+    /// Identifier (`pack_dispersion`, `pack_distribution`, `pack_after_losses`, `runs`,
+    /// `serial_amounts`, `serial_ranks`, `positions_small_tiers`, `positions_<amount>`,
+    /// `gaps_<amount>`).
     pub id: String,
     /// What is tested, in words.
     pub test: String,
@@ -139,42 +156,132 @@ impl Statistic {
     }
 }
 
-/// Positions of the tickets of one tier (1-based print order).
-#[derive(Clone, Debug, Serialize)]
-pub struct TierPositions {
-    /// Lot amount (currency units).
-    pub amount: String,
-    /// Tickets of the tier.
-    pub count: usize,
-    /// Their positions, ascending.
-    pub positions: Vec<u32>,
+/// Positions of the tickets of one tier (1-based print order), read by the tests in memory
+/// and never written.
+struct TierPositions {
+    amount: String,
+    positions: Vec<u32>,
 }
 
-/// What the report says of a tier too small to be tested: statistics, never positions
-/// (they would tell which tickets hold the top prizes).
+/// What the report says of a tier too small to be tested on its own: its count, never its
+/// positions, gaps or packs (with one of its tickets claimed, they would narrow where the
+/// others are).
 #[derive(Clone, Debug, Serialize)]
 pub struct RareTier {
     /// Lot amount (currency units).
     pub amount: String,
     /// Tickets of the tier.
     pub count: usize,
-    /// Distinct packs holding them.
-    pub packs: usize,
-    /// Fewest tickets between two of them in print order (`None` with fewer than two).
-    pub closest: Option<u32>,
 }
 
-impl RareTier {
-    fn of(t: &TierPositions, pack_size: u32) -> RareTier {
-        let mut packs: Vec<u32> = t.positions.iter().map(|p| (p - 1) / pack_size).collect();
-        packs.dedup();
-        RareTier {
-            amount: t.amount.clone(),
-            count: t.count,
-            packs: packs.len(),
-            closest: t.positions.windows(2).map(|w| w[1] - w[0]).min(),
-        }
+/// One bin of a gaps histogram: consecutive tickets of a tier `from..=to` tickets apart.
+#[derive(Clone, Debug, Serialize)]
+pub struct GapBin {
+    /// Shortest gap of the bin (1: adjacent tickets).
+    pub from: u64,
+    /// Longest gap of the bin; `None` for the last bin, open above.
+    pub to: Option<u64>,
+    /// Gaps observed in the bin.
+    pub observed: u64,
+    /// Gaps expected in the bin under a uniform shuffle.
+    pub expected: f64,
+}
+
+/// The gaps between consecutive tickets of one tier of at least [`GAP_MIN`] tickets, as a
+/// histogram over their length: how far apart the tier's tickets are, never where.
+#[derive(Clone, Debug, Serialize)]
+pub struct GapHistogram {
+    /// Lot amount (currency units).
+    pub amount: String,
+    /// Tickets of the tier (the histogram counts one gap fewer).
+    pub count: usize,
+    /// [`GAP_BINS`] bins (fewer when the law has fewer distinct gaps), in order of length.
+    pub bins: Vec<GapBin>,
+}
+
+/// The law of the gap between two consecutive tickets of a tier of `m` tickets placed
+/// uniformly among `n` (drawn without replacement), cut into at most `k` bins of about
+/// equal chance: `(from, to, chance)` per bin, `to` `None` for the last (open) bin.
+/// P(gap ≥ d) = C(n − d + 1, m) / C(n, m) = Π_{i<d−1} (n − m − i)/(n − i).
+pub fn gap_law_bins(n: u64, m: u64, k: usize) -> Vec<(u64, Option<u64>, f64)> {
+    let mut bins = Vec::new();
+    if m < 2 || m > n || k == 0 {
+        return bins;
     }
+    let max_gap = n - m + 1;
+    // survival = P(gap ≥ d), from d = 1.
+    let (mut d, mut survival, mut from, mut taken) = (1u64, 1.0f64, 1u64, 0.0f64);
+    while bins.len() + 1 < k && d < max_gap {
+        let next = survival * (n - m + 1 - d) as f64 / (n + 1 - d) as f64;
+        let after = next * (n - m).saturating_sub(d) as f64 / (n - d) as f64;
+        let target = (bins.len() + 1) as f64 / k as f64;
+        // Close the bin at d when the chance so far, P(gap ≤ d), is nearer the next
+        // quantile than P(gap ≤ d + 1) would be.
+        if (target - (1.0 - next)) <= ((1.0 - after) - target) {
+            bins.push((from, Some(d), (1.0 - next) - taken));
+            taken = 1.0 - next;
+            from = d + 1;
+        }
+        survival = next;
+        d += 1;
+    }
+    bins.push((from, None, (1.0 - taken).max(0.0)));
+    bins
+}
+
+/// The gaps test and histogram of one tier (positions ascending, at least [`GAP_MIN`]).
+fn gaps_test(t: &TierPositions, n: usize, constrained: bool) -> (Statistic, GapHistogram) {
+    let m = t.positions.len();
+    let law = gap_law_bins(n as u64, m as u64, GAP_BINS);
+    let mut observed = vec![0u64; law.len()];
+    for w in t.positions.windows(2) {
+        let g = u64::from(w[1] - w[0]);
+        let i = law.partition_point(|b| b.1.is_some_and(|to| to < g));
+        observed[i.min(law.len() - 1)] += 1;
+    }
+    let gaps = (m - 1) as f64;
+    let bins: Vec<GapBin> = law
+        .iter()
+        .zip(&observed)
+        .map(|(&(from, to, q), &o)| GapBin {
+            from,
+            to,
+            observed: o,
+            expected: q * gaps,
+        })
+        .collect();
+    let s = Statistic::new(
+        format!("gaps_{}", t.amount),
+        format!(
+            "gaps between consecutive tickets of tier {} against a uniform shuffle's (chi-square goodness of fit)",
+            t.amount
+        ),
+        (m - 1) as u64,
+    );
+    let s = if constrained {
+        s.note("not tested: the pack constraints change the law of the gaps, which is not computed here; the histogram shows them against a uniform shuffle's for reference")
+    } else if bins.len() < 2 || bins.iter().any(|b| b.expected <= 0.0) {
+        s.note("too few distinct gaps to form two bins")
+    } else {
+        let x2: f64 = bins
+            .iter()
+            .map(|b| (b.observed as f64 - b.expected).powi(2) / b.expected)
+            .sum();
+        s.chi(ChiSquare::new(x2, (bins.len() - 1) as f64))
+            .note(format!(
+                "{} gaps in {} bins of about equal chance",
+                m - 1,
+                bins.len()
+            ))
+    };
+    (
+        s,
+        GapHistogram {
+            amount: t.amount.clone(),
+            count: m,
+            bins,
+        },
+    )
 }
 
 /// Winners per pack, summarised.
@@ -206,12 +313,11 @@ pub struct PackSummary {
 
 /// The last pack of a block (or deck) whose tickets do not fill a pack: its own
 /// expectation, hypergeometric for its size (the pack constraints apply to full packs).
+/// Its own count of winners is not said: it would tell one pack from the others.
 #[derive(Clone, Debug, Serialize)]
 pub struct ShortPack {
     /// Tickets in it.
     pub tickets: u64,
-    /// Winners in it.
-    pub winners: u64,
     /// Expected winners (tickets × winners / tickets of the block).
     pub expected: f64,
     /// Standard deviation of the hypergeometric law of a pack of that size.
@@ -234,23 +340,18 @@ pub struct Evidence {
     pub statistics: Vec<Statistic>,
     /// Winners per pack, summarised.
     pub packs: PackSummary,
-    /// The tiers too small to be tested one by one (fewer than [`KS_MIN`]), described
-    /// without their positions.
+    /// The tiers too small to be tested one by one (fewer than [`KS_MIN`]), by their count.
     pub small_tiers: Vec<RareTier>,
-    /// Winners in each pack, in pack order (for the chart; not in audit.json).
+    /// The gaps between consecutive tickets of each tier of [`GAP_MIN`] tickets or more,
+    /// in spec order.
+    pub gaps: Vec<GapHistogram>,
+    /// Full packs holding k winners, k = 0..=pack size (the chart's histogram over counts).
     #[serde(skip)]
-    pub winners_per_pack: Vec<u64>,
-    /// Tickets in each pack, in pack order (the pack size but for a shorter last pack;
-    /// for the chart, not in audit.json).
-    #[serde(skip)]
-    pub tickets_per_pack: Vec<u64>,
-    /// Hypergeometric probability of k winners in a full pack, k = 0..=pack size (chart).
+    pub pack_histogram: Vec<u64>,
+    /// Probability of k winners in a full pack under the law in force, k = 0..=pack size
+    /// (chart).
     #[serde(skip)]
     pub pack_pmf: Vec<f64>,
-    /// Positions of every tier of [`KS_MIN`] tickets or more, in spec order (chart; the
-    /// smaller tiers are never charted).
-    #[serde(skip)]
-    pub tier_positions: Vec<TierPositions>,
     /// Tickets in the block.
     pub tickets: u64,
 }
@@ -382,7 +483,6 @@ pub fn analyze(spec: &GameSpec, rules: &PackRules, ways: &[WayId]) -> Evidence {
         let (expected, expected_sd) = hypergeometric_mean_sd(n as u64, winners, tickets);
         ShortPack {
             tickets,
-            winners: per_pack.last().copied().unwrap_or(0),
             expected,
             expected_sd,
         }
@@ -393,10 +493,10 @@ pub fn analyze(spec: &GameSpec, rules: &PackRules, ways: &[WayId]) -> Evidence {
             packs,
             pack_size: ps as u64,
             full_packs: 0,
-            min: sp.winners,
-            max: sp.winners,
+            min: winners,
+            max: winners,
             pack_tickets: sp.tickets,
-            mean: sp.winners as f64,
+            mean: winners as f64,
             expected: sp.expected,
             expected_sd: sp.expected_sd,
             short_pack: short_pack.clone(),
@@ -582,13 +682,12 @@ pub fn analyze(spec: &GameSpec, rules: &PackRules, ways: &[WayId]) -> Evidence {
         &pack_shift,
     ));
 
-    // Positions per tier.
+    // Positions per tier, in memory only.
     let mut tier_positions: Vec<TierPositions> = spec
         .tiers
         .iter()
         .map(|t| TierPositions {
             amount: t.amount.to_string(),
-            count: 0,
             positions: Vec::new(),
         })
         .collect();
@@ -597,13 +696,9 @@ pub fn analyze(spec: &GameSpec, rules: &PackRules, ways: &[WayId]) -> Evidence {
             tier_positions[t].positions.push(i as u32 + 1);
         }
     }
-    for t in &mut tier_positions {
-        t.count = t.positions.len();
-    }
-    let small: Vec<TierPositions> = tier_positions
+    let small: Vec<&TierPositions> = tier_positions
         .iter()
-        .filter(|t| t.count < KS_MIN)
-        .cloned()
+        .filter(|t| t.positions.len() < KS_MIN)
         .collect();
     if !small.is_empty() {
         let mut pooled: Vec<u32> = small
@@ -624,37 +719,52 @@ pub fn analyze(spec: &GameSpec, rules: &PackRules, ways: &[WayId]) -> Evidence {
             ks(s, &pooled, n)
         } else {
             s.note(format!(
-                "not tested: {} tickets in all, fewer than {KS_MIN}; no test can tell a fair from a biased placement of so few tickets — their positions are not published here (they would tell where the top prizes are); an auditor who needs them reads the ticket files",
+                "not tested: {} tickets in all, fewer than {KS_MIN}; no test can tell a fair from a biased placement of so few tickets",
                 pooled.len()
             ))
         });
     }
-    for t in tier_positions.iter().filter(|t| t.count >= KS_MIN) {
+    for t in tier_positions
+        .iter()
+        .filter(|t| t.positions.len() >= KS_MIN)
+    {
         let s = Statistic::new(
             format!("positions_{}", t.amount),
             format!(
                 "positions of the tickets of tier {} against the uniform law (Kolmogorov–Smirnov)",
                 t.amount
             ),
-            t.count as u64,
+            t.positions.len() as u64,
         );
         out.push(ks(s, &t.positions, n));
     }
+    let mut gaps = Vec::new();
+    for t in tier_positions
+        .iter()
+        .filter(|t| t.positions.len() >= GAP_MIN)
+    {
+        let (s, h) = gaps_test(t, n, law.is_some());
+        out.push(s);
+        gaps.push(h);
+    }
 
+    let mut pack_histogram = vec![0u64; ps + 1];
+    for &w in &full {
+        pack_histogram[w as usize] += 1;
+    }
     Evidence {
         statistics: out,
         packs: summary,
         small_tiers: small
             .iter()
-            .map(|t| RareTier::of(t, spec.pack_size))
+            .map(|t| RareTier {
+                amount: t.amount.clone(),
+                count: t.positions.len(),
+            })
             .collect(),
-        winners_per_pack: per_pack,
-        tickets_per_pack: sizes,
+        gaps,
+        pack_histogram,
         pack_pmf: pmf,
-        tier_positions: tier_positions
-            .into_iter()
-            .filter(|t| t.count >= KS_MIN)
-            .collect(),
         tickets: n as u64,
     }
 }
@@ -772,9 +882,8 @@ fn ks(s: Statistic, positions: &[u32], n: usize) -> Statistic {
         m
     };
     let p = stats::ks_p(d, n_eff);
-    let median = positions[positions.len() / 2];
     s.with_p(d, None, p).note(format!(
-        "D = {d:.4} on {} positions (effective size {n_eff:.0}); median position {median} of {n}",
+        "D = {d:.4} on {} positions (effective size {n_eff:.0})",
         positions.len()
     ))
 }
@@ -838,7 +947,10 @@ mod tests {
         assert_eq!(e.small_tiers.len(), 4);
         assert_eq!(e.small_tiers[0].count, 1);
         assert_eq!(e.packs.packs, 20);
-        assert_eq!(e.winners_per_pack.iter().sum::<u64>(), 919);
+        // 20 full packs, holding the 919 winners between them.
+        assert_eq!(e.pack_histogram.iter().sum::<u64>(), 20);
+        let held: u64 = (0u64..).zip(&e.pack_histogram).map(|(k, &p)| k * p).sum();
+        assert_eq!(held, 919);
         assert!((e.packs.expected - 150.0 * 919.0 / 3000.0).abs() < 1e-12);
         for id in ids.iter().filter(|i| **i != "positions_small_tiers") {
             assert_ne!(get(&e, id).result, "not run", "{id}");
@@ -994,6 +1106,92 @@ mod tests {
         let r = get(&e, "runs");
         assert_eq!(r.result, "exception");
         assert!(r.statistic.unwrap() > 10.0, "{r:?}");
+    }
+
+    /// The small spec on a block of 30 000 tickets with 1 000 more 2 € tickets: a tier of
+    /// 1 432 tickets, whose gaps are tested.
+    fn with_a_large_tier() -> GameSpec {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/specs/coq_small.toml");
+        let text = std::fs::read_to_string(&path)
+            .unwrap()
+            .replace("lots = 919", "lots = 1_919")
+            .replace("payout = 25_294", "payout = 27_294")
+            .replace("count = 432", "count = 1_432")
+            .replace("block_size = 3_000", "block_size = 30_000");
+        GameSpec::parse(&path, text).unwrap()
+    }
+
+    #[test]
+    fn gap_law_bins_are_the_enumerated_law() {
+        // Every 3 tickets of 10: the gaps between consecutive ones, counted.
+        let n = 10u64;
+        let mut counts = [0u64; 10];
+        for a in 1..=n {
+            for b in a + 1..=n {
+                for c in b + 1..=n {
+                    counts[(b - a) as usize] += 1;
+                    counts[(c - b) as usize] += 1;
+                }
+            }
+        }
+        let total: u64 = counts.iter().sum();
+        let bins = gap_law_bins(n, 3, 4);
+        let ranges: Vec<(u64, Option<u64>)> = bins.iter().map(|b| (b.0, b.1)).collect();
+        assert_eq!(
+            ranges,
+            [(1, Some(1)), (2, Some(2)), (3, Some(3)), (4, None)]
+        );
+        for (from, to, q) in bins {
+            let brute: u64 = (from..=to.unwrap_or(8)).map(|d| counts[d as usize]).sum();
+            assert!(
+                (q - brute as f64 / total as f64).abs() < 1e-12,
+                "{from}: {q}"
+            );
+        }
+        assert!(gap_law_bins(10, 1, 4).is_empty());
+    }
+
+    /// A tier of 1 432 tickets: its gaps are tested and binned (20 bins, every gap counted,
+    /// each bin expecting many gaps: 35 or more, the law being discrete); spread evenly (every twentieth ticket), the
+    /// tier's gaps are an exception.
+    #[test]
+    fn a_large_tier_too_evenly_spread_is_caught_by_its_gaps() {
+        let s = with_a_large_tier();
+        let honest = allocate(&counts(&s), &seed(5), 1);
+        let e = analyze(&s, &PackRules::default(), &honest);
+        assert_eq!(e.gaps.len(), 1);
+        let g = &e.gaps[0];
+        assert_eq!(
+            (g.amount.as_str(), g.count, g.bins.len()),
+            ("2", 1432, GAP_BINS)
+        );
+        assert_eq!(g.bins.iter().map(|b| b.observed).sum::<u64>(), 1431);
+        for b in &g.bins {
+            assert!(b.expected >= 35.0, "{:?}", g.bins);
+        }
+        let expected: f64 = g.bins.iter().map(|b| b.expected).sum();
+        assert!((expected - 1431.0).abs() < 1e-6, "{expected}");
+        let t = get(&e, "gaps_2");
+        assert_ne!(t.result, "not run");
+        assert_eq!(t.df, Some((GAP_BINS - 1) as f64));
+
+        let two = s.ways.iter().position(|w| w.id == "2").unwrap() as WayId;
+        let others: Vec<WayId> = honest.iter().copied().filter(|&w| w != two).collect();
+        let mut even = Vec::with_capacity(honest.len());
+        let mut rest = others.into_iter();
+        let mut left = 1432;
+        for i in 0..honest.len() {
+            if i % 20 == 19 && left > 0 {
+                even.push(two);
+                left -= 1;
+            } else {
+                even.push(rest.next().unwrap());
+            }
+        }
+        let e = analyze(&s, &PackRules::default(), &even);
+        let t = get(&e, "gaps_2");
+        assert_eq!(t.result, "exception", "{t:?}");
+        assert!(t.p_value.unwrap() < 1e-6, "{t:?}");
     }
 
     /// The top prize always in the first pack (a predictable placement) is seen by the
