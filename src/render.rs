@@ -181,10 +181,10 @@ pub fn load(dir: &Path, tickets: &[u32], ids: &Identities) -> Result<Proofs, Ren
             n += k as u64;
         }
         let digest = hex::encode(h.finalize());
-        if o.delivered == name {
-            sums::check(&listed, name, &digest).map_err(|m| file(name, m))?;
-        } else {
-            let sealed = sums::file_sha256(&dir.join(&o.delivered), |_| {})
+        if let Some(delivered) = &o.sealed {
+            // The delivered bytes, summed from the same open file as they were decrypted.
+            let (_, sealed) = delivered
+                .finish()
                 .map_err(|e| file(&o.delivered, format!("cannot read it: {e}")))?;
             sums::check(&listed, &o.delivered, &sealed).map_err(|m| file(&o.delivered, m))?;
             let want = manifest
@@ -198,6 +198,8 @@ pub fn load(dir: &Path, tickets: &[u32], ids: &Identities) -> Result<Proofs, Ren
                     format!("decrypted, its SHA-256 is {digest}; the manifest says {want:?}"),
                 ));
             }
+        } else {
+            sums::check(&listed, name, &digest).map_err(|m| file(name, m))?;
         }
         Ok(n)
     };

@@ -17,9 +17,11 @@
 //! differ from run to run, the plaintexts and the manifest do not.
 
 use crate::block::layout::{BIN, CSV, SEALED_SUFFIX, VALIDATION};
+use crate::output::hashing::Sum;
 use std::io::{Read, Write};
 use std::path::Path;
 use std::str::FromStr;
+use std::sync::{Arc, Mutex};
 
 /// The three roles, the file each receives, in the order the command line names them.
 pub const ROLES: [(&str, &str); 3] = [("printer", BIN), ("central", VALIDATION), ("auditor", CSV)];
@@ -182,12 +184,54 @@ pub struct Opened {
     pub reader: Box<dyn Read + Send>,
     /// The name of the file as delivered (`tickets.csv` or `tickets.csv.age`).
     pub delivered: String,
+    /// For a file delivered encrypted: the digest of its bytes as delivered, summed from
+    /// the same open file the plaintext is decrypted from (`None` in clear: the plaintext
+    /// is what was delivered).
+    pub sealed: Option<DeliveredSum>,
+}
+
+/// The byte count and SHA-256 of an encrypted file as delivered, summed as the decryptor
+/// reads it: the file is read once, and its digest is of the very bytes decrypted.
+#[derive(Clone)]
+pub struct DeliveredSum(Arc<Mutex<(std::fs::File, Sum)>>);
+
+impl DeliveredSum {
+    /// The byte count and hex SHA-256 of the whole file as delivered: what the decryptor
+    /// read, then whatever it left of the same open file (bytes past the age stream's
+    /// end). Call once the plaintext is read. Errors: the file cannot be read.
+    pub fn finish(&self) -> std::io::Result<(u64, String)> {
+        let mut g = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let (f, sum) = &mut *g;
+        let mut buf = vec![0u8; 1 << 16];
+        loop {
+            match f.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => sum.update(&buf[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(sum.clone().finish())
+    }
+}
+
+/// Reads the file of a [`DeliveredSum`], summing what it reads.
+struct Tee(Arc<Mutex<(std::fs::File, Sum)>>);
+
+impl Read for Tee {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let mut g = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let (f, sum) = &mut *g;
+        let n = f.read(buf)?;
+        sum.update(&buf[..n]);
+        Ok(n)
+    }
 }
 
 /// Opens the ticket file `name` of the block `dir`: `name` itself, or `name.age` decrypted
-/// with `ids`. Only regular files are opened (a FIFO would wait for a writer). Errors
-/// (`io::Error`, with a message that says what to do): neither form exists or is a regular
-/// file; the file is encrypted and no identity given opens it.
+/// with `ids`, each through one open file. Only regular files are opened (a FIFO would wait
+/// for a writer). Errors (`io::Error`, with a message that says what to do): neither form
+/// exists or is a regular file; the file is encrypted and no identity given opens it.
 pub fn open(dir: &Path, name: &str, ids: &Identities) -> std::io::Result<Opened> {
     use std::io::{Error, ErrorKind};
     let sealed = format!("{name}{SEALED_SUFFIX}");
@@ -199,6 +243,7 @@ pub fn open(dir: &Path, name: &str, ids: &Identities) -> std::io::Result<Opened>
         return Ok(Opened {
             reader: Box::new(crate::output::open_regular(&dir.join(name))?),
             delivered: name.into(),
+            sealed: None,
         });
     }
     let f = crate::output::open_regular(&dir.join(&sealed))?;
@@ -208,7 +253,9 @@ pub fn open(dir: &Path, name: &str, ids: &Identities) -> std::io::Result<Opened>
             format!("{sealed} is encrypted: give the identity that opens it (--identity FILE)"),
         ));
     }
-    let d = age::Decryptor::new_buffered(std::io::BufReader::new(f)).map_err(|e| {
+    let delivered = DeliveredSum(Arc::new(Mutex::new((f, Sum::default()))));
+    let tee = Tee(delivered.0.clone());
+    let d = age::Decryptor::new_buffered(std::io::BufReader::new(tee)).map_err(|e| {
         Error::new(
             ErrorKind::InvalidData,
             format!("{sealed}: not an age file: {e}"),
@@ -225,6 +272,7 @@ pub fn open(dir: &Path, name: &str, ids: &Identities) -> std::io::Result<Opened>
     Ok(Opened {
         reader: Box::new(r),
         delivered: sealed,
+        sealed: Some(delivered),
     })
 }
 
@@ -289,6 +337,21 @@ mod tests {
             (text.as_str(), o.delivered.as_str()),
             ("ticket,prize\n1,0\n", "tickets.csv.age")
         );
+        // The delivered bytes are summed from the same open file, whatever is renamed
+        // over it meanwhile: bytes the age stream leaves are summed too.
+        let delivered = std::fs::read(d.path().join("tickets.csv.age")).unwrap();
+        std::fs::write(d.path().join("other.age"), b"x").unwrap();
+        std::fs::rename(d.path().join("other.age"), d.path().join("tickets.csv.age")).unwrap();
+        let (n, h) = o.sealed.as_ref().unwrap().finish().unwrap();
+        use sha2::Digest;
+        assert_eq!(
+            (n, h),
+            (
+                delivered.len() as u64,
+                hex::encode(sha2::Sha256::digest(&delivered))
+            )
+        );
+        std::fs::write(d.path().join("tickets.csv.age"), &delivered).unwrap();
         let theirs = Identities::load(&[write_id("other.txt", &other)]).unwrap();
         let e = open(d.path(), CSV, &theirs).err().unwrap();
         assert!(e.to_string().contains("no identity given opens it"), "{e}");

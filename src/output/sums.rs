@@ -37,9 +37,23 @@ pub fn parse(text: &str) -> Result<Vec<(String, String)>, (usize, String)> {
 /// Reads and parses `dir/SHA256SUMS` into `(name, hex sha256)` pairs. `Err` says why (the
 /// caller names the file): it cannot be read, or which line is malformed.
 pub fn read(dir: &Path) -> Result<Vec<(String, String)>, String> {
-    let bytes = super::read_regular(&dir.join(crate::block::layout::SUMS), 1 << 20)
-        .map_err(|e| format!("cannot read it: {e}"))?;
-    parse(&String::from_utf8_lossy(&bytes)).map_err(|(line, text)| {
+    let bytes = read_bytes(dir).map_err(|e| format!("cannot read it: {e}"))?;
+    parse_bytes(&bytes)
+}
+
+/// The bytes of `dir/SHA256SUMS` (a regular file of at most 1 MiB), read once: a caller
+/// that checks its signature checks these bytes, and parses them with [`parse_bytes`].
+pub fn read_bytes(dir: &Path) -> std::io::Result<Vec<u8>> {
+    super::read_regular(&dir.join(crate::block::layout::SUMS), MAX_BYTES)
+}
+
+/// The largest `SHA256SUMS` read (a block's lists a few files).
+pub const MAX_BYTES: u64 = 1 << 20;
+
+/// Parses the bytes of a `SHA256SUMS` as [`parse`]. `Err` says which line is malformed
+/// (the caller names the file).
+pub fn parse_bytes(bytes: &[u8]) -> Result<Vec<(String, String)>, String> {
+    parse(&String::from_utf8_lossy(bytes)).map_err(|(line, text)| {
         format!(
             "line {line} is not in the canonical form: {text:?} (expected 64 lowercase hex digits, two spaces, a file name, a line feed)"
         )
@@ -63,29 +77,6 @@ pub fn check(entries: &[(String, String)], name: &str, actual: &str) -> Result<(
         }
     }
     Ok(())
-}
-
-/// Hex SHA-256 (64 lowercase digits) of the regular file at `path`, read once from start to
-/// end in chunks of at most 1 MiB; `each` sees every chunk in order, so a caller can take
-/// what it needs from the same bytes it hashes. Errors: the file cannot be opened or read,
-/// or is not a regular file (`InvalidInput`).
-pub fn file_sha256(path: &Path, mut each: impl FnMut(&[u8])) -> std::io::Result<String> {
-    use sha2::{Digest, Sha256};
-    use std::io::Read;
-    let mut f = super::open_regular(path)?;
-    let mut h = Sha256::new();
-    let mut buf = vec![0u8; 1 << 20];
-    loop {
-        let n = match f.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        h.update(&buf[..n]);
-        each(&buf[..n]);
-    }
-    Ok(hex::encode(h.finalize()))
 }
 
 #[cfg(test)]
@@ -144,25 +135,6 @@ mod tests {
         assert_eq!(
             check(&e, "spec.toml", &"ab".repeat(32)),
             Err("SHA256SUMS does not list it".to_string())
-        );
-    }
-
-    #[test]
-    fn file_digest_is_sha256_of_the_bytes_seen() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("f");
-        std::fs::write(&p, b"abc").unwrap();
-        let mut seen = Vec::new();
-        let h = file_sha256(&p, |c| seen.extend_from_slice(c)).unwrap();
-        // FIPS 180-2 appendix B.1.
-        assert_eq!(
-            h,
-            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-        );
-        assert_eq!(seen, b"abc");
-        assert_eq!(
-            file_sha256(dir.path(), |_| {}).unwrap_err().kind(),
-            std::io::ErrorKind::InvalidInput
         );
     }
 }

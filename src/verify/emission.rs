@@ -95,23 +95,23 @@ pub fn verify_emission(
         return Err(VerifyError::not_a_directory(dir));
     }
     let mut f = Findings::default();
-    let em: Option<EmissionManifest> =
-        match crate::output::read_regular(&dir.join(EMISSION), MAX_JSON) {
-            Err(e) => {
-                f.add(None, format!("cannot read emission.json: {e}"));
-                None
-            }
-            Ok(b) => serde_json::from_slice(&b)
-                .map_err(|e| f.add(None, format!("emission.json does not parse: {e}")))
-                .ok(),
-        };
+    // emission.json read once: its signature is checked over the bytes parsed.
+    let json = crate::output::read_regular(&dir.join(EMISSION), MAX_JSON);
+    let em: Option<EmissionManifest> = match &json {
+        Err(e) => {
+            f.add(None, format!("cannot read emission.json: {e}"));
+            None
+        }
+        Ok(b) => serde_json::from_slice(b)
+            .map_err(|e| f.add(None, format!("emission.json does not parse: {e}")))
+            .ok(),
+    };
     // The emission manifest's own signature, when a signer is given.
     if let Some(v) = opts.signer {
         let sig = crate::output::read_regular(&dir.join(EMISSION_SIG), 1 << 16);
-        let json = crate::output::read_regular(&dir.join(EMISSION), MAX_JSON);
-        match (json, sig) {
+        match (&json, sig) {
             (Ok(j), Ok(s)) => {
-                if let Err(e) = v.verify(&j, &String::from_utf8_lossy(&s)) {
+                if let Err(e) = v.verify(j, &String::from_utf8_lossy(&s)) {
                     f.add(None, format!("{EMISSION_SIG}: {e}"));
                 }
             }

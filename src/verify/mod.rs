@@ -176,6 +176,9 @@ pub(crate) struct Block<'a> {
     opts: &'a Options<'a>,
     /// `SHA256SUMS` as listed: (name, hex SHA-256); empty when it cannot be read.
     listed: Vec<(String, String)>,
+    /// The bytes of `SHA256SUMS` as read, once: `listed` was parsed from them and the
+    /// signature is checked over them (`None` when it cannot be read).
+    sums: Option<Vec<u8>>,
     /// Every file read: name → (bytes, hex SHA-256).
     actual: BTreeMap<String, (u64, String)>,
     /// The block's spec copy, if it loads.
@@ -476,6 +479,7 @@ mod testing {
         pub(super) spec: GameSpec,
         pub(super) manifest: Manifest,
         pub(super) listed: Vec<(String, String)>,
+        pub(super) sums: Vec<u8>,
         pub(super) actual: BTreeMap<String, (u64, String)>,
         pub(super) ways: Vec<WayId>,
     }
@@ -514,6 +518,7 @@ mod testing {
         Made {
             manifest: built.manifest,
             listed,
+            sums: built.sums.clone().into_bytes(),
             actual,
             ways,
             spec,
@@ -544,6 +549,7 @@ mod testing {
             dir: Path::new("/nonexistent/tirage-block"),
             opts,
             listed: m.listed.clone(),
+            sums: Some(m.sums.clone()),
             actual: m.actual.clone(),
             spec: Some(spec()),
             manifest: Some(m.manifest.clone()),

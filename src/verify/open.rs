@@ -1,5 +1,8 @@
 //! Opening a block: `SHA256SUMS` (each file listed once), the spec copy (it validates, and
-//! is the reference spec when one is given) and the manifest (it parses), each read once.
+//! is the reference spec when one is given) and the manifest (it parses). Each is read
+//! once, through one open file, and its digest is of the very bytes parsed: the signature
+//! is later checked over the same bytes of `SHA256SUMS` whose digests every file is held
+//! to, so files changed while verify runs never pass as the signed block.
 
 use super::CheckId;
 use super::{add, Block, Checks, Options};
@@ -11,8 +14,8 @@ use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// Opens the block in `dir`: reads `SHA256SUMS`, the spec copy and the manifest, and hashes
-/// the encrypted ticket files as delivered. Findings go to [`CheckId::Sha256sums`],
+/// Opens the block in `dir`: reads `SHA256SUMS`, the spec copy and the manifest, once each.
+/// Findings go to [`CheckId::Sha256sums`],
 /// [`CheckId::Spec`] and [`CheckId::Manifest`]; the ticket pass has not run.
 pub(super) fn open<'a>(
     dir: &'a Path,
@@ -23,16 +26,31 @@ pub(super) fn open<'a>(
     let reference = opts.reference;
     // Only regular files, never more than a block's file of that kind can hold.
     let read = |name: &str| {
-        let limit = if name == SPEC {
-            crate::spec::MAX_SPEC_BYTES
-        } else {
-            crate::output::MAX_JSON
+        let limit = match name {
+            SPEC => crate::spec::MAX_SPEC_BYTES,
+            SUMS => sums::MAX_BYTES,
+            _ => crate::output::MAX_JSON,
         };
         crate::output::read_regular(&dir.join(name), limit)
     };
 
+    let mut actual: BTreeMap<String, (u64, String)> = BTreeMap::new();
+    let mut once = |name: &str| {
+        let b = read(name)?;
+        actual.insert(
+            name.into(),
+            (b.len() as u64, hex::encode(Sha256::digest(&b))),
+        );
+        Ok::<Vec<u8>, std::io::Error>(b)
+    };
+
     // SHA256SUMS.
-    let listed: Vec<(String, String)> = sums::read(dir).unwrap_or_else(|why| {
+    let sums_bytes = once(SUMS);
+    let listed: Vec<(String, String)> = match &sums_bytes {
+        Ok(b) => sums::parse_bytes(b),
+        Err(e) => Err(format!("cannot read it: {e}")),
+    }
+    .unwrap_or_else(|why| {
         add(checks, CheckId::Sha256sums, None, format!("{SUMS}: {why}"));
         Vec::new()
     });
@@ -58,26 +76,8 @@ pub(super) fn open<'a>(
             ),
         }
     }
-    let mut actual: BTreeMap<String, (u64, String)> = BTreeMap::new();
-    // The encrypted ticket files as delivered, for SHA256SUMS (their plaintexts are hashed
-    // by the ticket pass, for the manifest).
-    for name in [CSV, BIN, VALIDATION] {
-        let sealed = format!("{name}{}", SEALED_SUFFIX);
-        if let Some(h) = hash_file(&dir.join(&sealed)) {
-            actual.insert(sealed, h);
-        }
-    }
-    for name in [SPEC, MANIFEST, SUMS] {
-        if let Ok(b) = read(name) {
-            actual.insert(
-                name.into(),
-                (b.len() as u64, hex::encode(Sha256::digest(&b))),
-            );
-        }
-    }
-
     // The spec copy.
-    let spec_text = read(SPEC).and_then(|b| {
+    let spec_text = once(SPEC).and_then(|b| {
         String::from_utf8(b)
             .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))
     });
@@ -121,7 +121,7 @@ pub(super) fn open<'a>(
     }
 
     // The manifest.
-    let manifest: Option<Manifest> = match read(MANIFEST) {
+    let manifest: Option<Manifest> = match once(MANIFEST) {
         Err(e) => {
             add(
                 checks,
@@ -149,6 +149,7 @@ pub(super) fn open<'a>(
         dir,
         opts,
         listed,
+        sums: sums_bytes.ok(),
         actual,
         spec,
         manifest,

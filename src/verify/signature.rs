@@ -19,15 +19,24 @@ impl Procedure for Signature {
             .expect
             .as_ref()
             .map(|e| e.kind));
-        found.signer = check_signature(block.dir, block.opts, kind, &mut found.checks);
+        found.signer = check_signature(
+            block.dir,
+            block.sums.as_deref(),
+            block.opts,
+            kind,
+            &mut found.checks,
+        );
     }
 }
 
-/// Checks `SHA256SUMS.minisig` with `opts.signer` ([`CheckId::Signature`]); returns the
-/// signer's key id when the signature holds. With no signer, the check is "skipped", or a
-/// finding for a production block when `opts.require_signature` is set.
+/// Checks `SHA256SUMS.minisig` with `opts.signer` ([`CheckId::Signature`]) over `sums`, the
+/// bytes of `SHA256SUMS` read when the block was opened (never read again: the digests
+/// every file was held to are the ones signed); returns the signer's key id when the
+/// signature holds. With no signer, the check is "skipped", or a finding for a production
+/// block when `opts.require_signature` is set.
 fn check_signature(
     dir: &Path,
+    sums: Option<&[u8]>,
     opts: &Options,
     kind: Option<Kind>,
     checks: &mut Checks,
@@ -39,21 +48,24 @@ fn check_signature(
         }
         return None;
     };
-    let sums = match std::fs::read(dir.join(SUMS)) {
-        Ok(b) => b,
-        Err(e) => {
-            bad(format!("cannot read {SUMS}: {e}"));
-            return None;
-        }
+    let Some(sums) = sums else {
+        bad(format!(
+            "{SUMS} could not be read: nothing to check the signature over"
+        ));
+        return None;
     };
-    let sig = match std::fs::read_to_string(dir.join(SUMS_SIG)) {
+    let sig = crate::output::read_regular(&dir.join(SUMS_SIG), 64 << 10).and_then(|b| {
+        String::from_utf8(b)
+            .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))
+    });
+    let sig = match sig {
         Ok(t) => t,
         Err(e) => {
             bad(format!("{SUMS_SIG}: {e}: the block is not signed"));
             return None;
         }
     };
-    match v.verify(&sums, &sig) {
+    match v.verify(sums, &sig) {
         Ok(_) => Some(v.id().to_string()),
         Err(e) => {
             bad(format!("{SUMS_SIG}: {e}"));

@@ -6,14 +6,14 @@
 use super::leakage::Tally;
 use super::open::hash_file;
 use super::{add, Block, CheckId, Checks, Found};
-use crate::block::layout::{BIN, CSV, VALIDATION};
+use crate::block::layout::{BIN, CSV, SEALED_SUFFIX, VALIDATION};
 use crate::block::{judge, Kind};
 use crate::games::{ColumnKind, Face};
 use crate::money::Money;
 use crate::output::hashing::HashingReader;
 use crate::output::manifest::Manifest;
 use crate::output::{print_file, tickets_csv, validation_csv, Ticket};
-use crate::seal::Identities;
+use crate::seal::{DeliveredSum, Identities};
 use crate::serial::{is_valid, PackSerials};
 use crate::spec::{GameSpec, WayId};
 use rayon::prelude::*;
@@ -84,9 +84,12 @@ pub(super) fn pass(block: &mut Block, found: &mut Found) {
     // Ticket files the pass did not read (it stopped early): hashed here, so that the
     // digest checks tell a file that is there from one that is missing.
     for name in [CSV, BIN, VALIDATION] {
-        if !block.actual.contains_key(name) {
-            if let Some(h) = hash_file(&block.dir.join(name)) {
-                block.actual.insert(name.into(), h);
+        let sealed = format!("{name}{SEALED_SUFFIX}");
+        for name in [name, &sealed] {
+            if !block.actual.contains_key(name) {
+                if let Some(h) = hash_file(&block.dir.join(name)) {
+                    block.actual.insert(name.into(), h);
+                }
             }
         }
     }
@@ -829,8 +832,20 @@ fn check_tickets(
             None
         }
     };
-    let (Some(csv), Some(bin)) = (open(CSV, checks), open(BIN, checks)) else {
+    // The encrypted files as delivered are summed from the same open files the plaintexts
+    // are decrypted from, and their digests taken whenever the pass stops.
+    let mut sealed: Vec<(String, DeliveredSum)> = Vec::new();
+    let mut opened = |name: &str, checks: &mut Checks| {
+        let o = open(name, checks)?;
+        if let Some(d) = &o.sealed {
+            sealed.push((o.delivered.clone(), d.clone()));
+        }
+        Some(o)
+    };
+    let (csv, bin) = (opened(CSV, checks), opened(BIN, checks));
+    let (Some(csv), Some(bin)) = (csv, bin) else {
         run.expect = expect;
+        delivered_sums(&mut run, &sealed);
         return run;
     };
     // The bytes present bound what the print file can hold (an encrypted file is a little
@@ -846,6 +861,7 @@ fn check_tickets(
         Err(e) => {
             add(checks, CheckId::PrintHeader, None, e);
             run.expect = expect;
+            delivered_sums(&mut run, &sealed);
             return run;
         }
     };
@@ -871,6 +887,7 @@ fn check_tickets(
         add(checks, CheckId::PrintHeader, None, detail);
         if header.record_size != rec || header.header_size != want_head.len() {
             run.expect = Some(expect);
+            delivered_sums(&mut run, &sealed);
             return run;
         }
     }
@@ -1022,7 +1039,7 @@ fn check_tickets(
             );
         }
     }
-    match open(VALIDATION, checks) {
+    match opened(VALIDATION, checks) {
         Some(val) => {
             let val = val.reader;
             let claims = std::mem::take(&mut total.claims);
@@ -1064,5 +1081,17 @@ fn check_tickets(
     run.payout = total.payout;
     run.counts = Some(total.counts);
     run.expect = Some(expect);
+    delivered_sums(&mut run, &sealed);
     run
+}
+
+/// The digests of the encrypted files as delivered, summed as they were decrypted, into
+/// `run.hashes` (a file that cannot be read to its end gets none: it then reads as
+/// unreadable to the digest checks).
+fn delivered_sums(run: &mut TicketRun, sealed: &[(String, DeliveredSum)]) {
+    for (name, d) in sealed {
+        if let Ok(h) = d.finish() {
+            run.hashes.push((name.clone(), h));
+        }
+    }
 }
