@@ -26,9 +26,15 @@ pub enum SeedError {
     /// Not exactly 64 hexadecimal digits.
     #[error("a seed is 64 hexadecimal digits (256 bits); got {0} characters")]
     Length(usize),
-    /// A character that is not a hexadecimal digit.
-    #[error("a seed is 64 hexadecimal digits; `{0}` is not one")]
-    Digit(char),
+    /// A character that is not a hexadecimal digit, at this line and column (1-based) of
+    /// the text: the character itself is never shown (it may be part of a secret).
+    #[error("a seed is 64 hexadecimal digits; the character at line {line}, column {column} is not one (not shown: the text may hold a secret)")]
+    Digit {
+        /// Line of the text, 1-based.
+        line: usize,
+        /// Column (character) in that line, 1-based.
+        column: usize,
+    },
     /// The operating system's random source failed.
     #[error("the operating system's random source failed: {0}")]
     Os(String),
@@ -43,10 +49,14 @@ impl Seed {
     }
 
     /// Parses 64 hex digits (surrounding white space ignored).
-    pub fn from_hex(s: &str) -> Result<Seed, SeedError> {
-        let s = s.trim();
-        if let Some(c) = s.chars().find(|c| !c.is_ascii_hexdigit()) {
-            return Err(SeedError::Digit(c));
+    pub fn from_hex(text: &str) -> Result<Seed, SeedError> {
+        let s = text.trim();
+        if let Some(at) = s.find(|c: char| !c.is_ascii_hexdigit()) {
+            let at = at + (text.len() - text.trim_start().len());
+            let before = &text[..at];
+            let line = before.matches('\n').count() + 1;
+            let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+            return Err(SeedError::Digit { line, column });
         }
         if s.len() != 64 {
             return Err(SeedError::Length(s.chars().count()));
@@ -251,9 +261,64 @@ pub fn derive_key(seed: &Seed, purpose: Purpose, block: u32, index: u64) -> [u8;
 }
 
 /// The ChaCha20 stream for `purpose` in `block`, item `index` (see [`derive_key`]).
-pub fn stream(seed: &Seed, purpose: Purpose, block: u32, index: u64) -> ChaCha20Rng {
-    ChaCha20Rng::from_seed(derive_key(seed, purpose, block, index))
+pub fn stream(seed: &Seed, purpose: Purpose, block: u32, index: u64) -> Stream {
+    let key = zeroize::Zeroizing::new(derive_key(seed, purpose, block, index));
+    Stream::from_seed(*key)
 }
+
+/// A ChaCha20 stream (`rand_chacha`'s `ChaCha20Rng`, the same draws) whose state — the key
+/// derived from the seed, the block counter and the buffered output — is overwritten when
+/// it is dropped: no stream of a block outlives its use in memory (a core file, a swapped
+/// page). `rand_chacha` 0.3.1 offers no wiping of its own.
+pub struct Stream(ChaCha20Rng);
+
+impl Stream {
+    /// Overwrites the state with the stream of the all-zero key (buffer empty): what
+    /// dropping does.
+    fn wipe(&mut self) {
+        self.0 = ChaCha20Rng::from_seed([0; 32]);
+        // The store is observed, so the compiler keeps it even though nothing reads it.
+        std::hint::black_box(&mut self.0);
+    }
+}
+
+impl Drop for Stream {
+    fn drop(&mut self) {
+        self.wipe();
+    }
+}
+
+impl SeedableRng for Stream {
+    type Seed = [u8; 32];
+
+    fn from_seed(seed: [u8; 32]) -> Stream {
+        Stream(ChaCha20Rng::from_seed(seed))
+    }
+}
+
+impl RngCore for Stream {
+    #[inline]
+    fn next_u32(&mut self) -> u32 {
+        self.0.next_u32()
+    }
+
+    #[inline]
+    fn next_u64(&mut self) -> u64 {
+        self.0.next_u64()
+    }
+
+    #[inline]
+    fn fill_bytes(&mut self, dest: &mut [u8]) {
+        self.0.fill_bytes(dest)
+    }
+
+    #[inline]
+    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), rand_core::Error> {
+        self.0.try_fill_bytes(dest)
+    }
+}
+
+impl rand_core::CryptoRng for Stream {}
 
 /// A uniformly distributed integer in `0..n`, by Lemire's multiply-and-reject method on
 /// 32-bit draws: no modulo bias. Panics if `n == 0` (a caller bug, never input).
@@ -435,6 +500,28 @@ mod tests {
 
     fn seed() -> Seed {
         Seed::from_hex("00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff").unwrap()
+    }
+
+    #[test]
+    fn a_bad_digit_is_placed_never_shown() {
+        let e = Seed::from_hex("\n\n  01AGE-SECRET-KEY-1QPZRY").unwrap_err();
+        assert!(
+            matches!(e, SeedError::Digit { line: 3, column: 6 }),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            "a seed is 64 hexadecimal digits; the character at line 3, column 6 is not one (not shown: the text may hold a secret)"
+        );
+    }
+
+    #[test]
+    fn a_dropped_stream_is_wiped() {
+        let mut r = stream(&seed(), Purpose::Faces, 1, 0);
+        let _ = r.next_u32();
+        r.wipe();
+        let mut zero = ChaCha20Rng::from_seed([0; 32]);
+        assert_eq!(r.next_u64(), zero.next_u64());
     }
 
     #[test]

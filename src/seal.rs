@@ -30,9 +30,10 @@ pub const ROLES: [(&str, &str); 3] = [("printer", BIN), ("central", VALIDATION),
 #[derive(Debug, thiserror::Error)]
 pub enum SealError {
     /// A `--recipient` is not `ROLE=age1…` with a known role and an X25519 recipient.
-    #[error("--recipient {given:?}: {why}")]
+    #[error("--recipient {given}: {why}")]
     Recipient {
-        /// What was given.
+        /// The role given, if any (`printer=…`): the key is never shown, since an age
+        /// identity (a secret key) given in its place would be.
         given: String,
         /// What was expected.
         why: String,
@@ -69,7 +70,10 @@ impl Recipients {
             ROLES.iter().map(|&(_, f)| (f, Vec::new())).collect();
         for a in args {
             let bad = |why: &str| SealError::Recipient {
-                given: a.clone(),
+                given: match a.split_once('=') {
+                    Some((role, _)) => format!("{:?}", format!("{}=…", role.trim())),
+                    None => "(no ROLE=)".into(),
+                },
                 why: why.into(),
             };
             let (role, key) = a
@@ -79,7 +83,11 @@ impl Recipients {
                 .iter()
                 .position(|(r, _)| *r == role.trim())
                 .ok_or_else(|| bad("unknown role: expected printer, central or auditor"))?;
-            let r = age::x25519::Recipient::from_str(key.trim())
+            let key = key.trim();
+            if key.to_ascii_uppercase().starts_with("AGE-SECRET-KEY-") {
+                return Err(bad("that is an age identity, a secret key, not a recipient: give its public key (age1…, `age-keygen -y`), and keep the identity secret"));
+            }
+            let r = age::x25519::Recipient::from_str(key)
                 .map_err(|e| bad(&format!("not an age X25519 recipient (age1…): {e}")))?;
             if files[i].1.iter().any(|x| x.to_string() == r.to_string()) {
                 return Err(bad("this recipient is given twice for the role"));

@@ -141,10 +141,9 @@ pub(super) fn read_commitments(path: &Path) -> Result<Vec<String>> {
         }
         if !tirage::rng::is_commitment(line) {
             bail!(
-                "{} line {}: expected a share commitment (tirage-share/1:<32 hex>:<64 hex>, from `tirage seed commit`), got {:?}",
+                "{} line {}: expected a share commitment (tirage-share/1:<32 hex>:<64 hex>, from `tirage seed commit`); the line is not shown (it may be a secret: a share, a seed or a key)",
                 path.display(),
-                n + 1,
-                line.chars().take(80).collect::<String>()
+                n + 1
             );
         }
         if lines.iter().any(|l| l == line) {

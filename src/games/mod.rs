@@ -26,13 +26,12 @@ pub mod symbol_to_prize;
 use crate::lots::Way;
 use crate::money::Money;
 use arrayvec::ArrayVec;
-use rand_chacha::ChaCha20Rng;
 
 /// Most face columns a mechanic may have.
 pub const MAX_CELLS: usize = 128;
 
 /// The random stream faces are drawn from (one per pack; see [`crate::rng`]).
-pub type FaceRng = ChaCha20Rng;
+pub type FaceRng = crate::rng::Stream;
 
 /// Everything under the scratch layer of one ticket, as one code per face column.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -1,0 +1,256 @@
+//! A secret given where another file is expected is never printed: each secret tirage reads
+//! or makes (a seed share, a validation key, an age identity, a minisign secret key) is
+//! passed to each option that expects another kind of file, and the error names the file
+//! (and line, where it has lines) and what was expected, never a piece of the secret.
+
+mod common;
+use common::*;
+use std::path::{Path, PathBuf};
+
+/// The secrets, each in a file of its own: (file, its secret part).
+struct Secrets {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    share: (PathBuf, String),
+    share2: PathBuf,
+    validation_key: (PathBuf, String),
+    age_identity: (PathBuf, String),
+    signing_key: (PathBuf, String),
+}
+
+fn secrets() -> Secrets {
+    use age::secrecy::ExposeSecret;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().to_path_buf();
+    let new = |name: &str| {
+        let p = root.join(name);
+        tirage()
+            .args(["seed", "new", "--out"])
+            .arg(&p)
+            .assert()
+            .success();
+        let text = std::fs::read_to_string(&p).unwrap().trim().to_string();
+        (p, text)
+    };
+    let share = new("alice.share");
+    let (share2, _) = new("bob.share");
+    let validation_key = new("coq.validation-key");
+    let id = age::x25519::Identity::generate();
+    let id_text = id.to_string().expose_secret().to_string();
+    let age_path = root.join("auditor.age-identity");
+    std::fs::write(
+        &age_path,
+        format!("# public key: {}\n{id_text}\n", id.to_public()),
+    )
+    .unwrap();
+    tirage()
+        .args(["keygen", "--no-password", "--out"])
+        .arg(root.join("op"))
+        .assert()
+        .success();
+    let key_path = root.join("op.key");
+    let key_line = std::fs::read_to_string(&key_path)
+        .unwrap()
+        .lines()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    Secrets {
+        _dir: dir,
+        root,
+        share,
+        share2,
+        validation_key,
+        age_identity: (age_path, id_text["AGE-SECRET-KEY-1".len()..].to_string()),
+        signing_key: (key_path, key_line),
+    }
+}
+
+impl Secrets {
+    /// Every secret file with its secret part.
+    fn all(&self) -> Vec<(&Path, &str)> {
+        [
+            &self.share,
+            &self.validation_key,
+            &self.age_identity,
+            &self.signing_key,
+        ]
+        .into_iter()
+        .map(|(p, s)| (p.as_path(), s.as_str()))
+        .collect()
+    }
+}
+
+/// Runs tirage with `args`; asserts it fails with exit 2, that its output shows no 10
+/// characters in a row of `secret`, and that it names `file`. Returns the error output.
+fn refused(args: &[&std::ffi::OsStr], secret: &str, file: &Path) -> String {
+    let o = tirage().args(args).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}{out}");
+    let chars: Vec<char> = secret.chars().collect();
+    for w in chars.windows(10) {
+        let piece: String = w.iter().collect();
+        assert!(
+            !err.contains(&piece) && !out.contains(&piece),
+            "{args:?} shows a piece of the secret: {err}{out}"
+        );
+    }
+    let name = file.file_name().unwrap().to_str().unwrap();
+    assert!(err.contains(name), "{args:?} does not name {name}: {err}");
+    err
+}
+
+fn os(s: &str) -> &std::ffi::OsStr {
+    s.as_ref()
+}
+
+#[test]
+fn a_secret_where_a_commitments_file_is_expected_is_not_shown() {
+    let s = secrets();
+    let spec = repo("tests/specs/coq_small.toml");
+    let out = s.root.join("out");
+    for (file, secret) in s.all() {
+        let err = refused(
+            &[
+                os("generate"),
+                spec.as_os_str(),
+                os("--seed-share"),
+                s.share.0.as_os_str(),
+                os("--seed-share"),
+                s.share2.as_os_str(),
+                os("--commitments"),
+                file.as_os_str(),
+                os("--out"),
+                out.as_os_str(),
+            ],
+            secret,
+            file,
+        );
+        assert!(err.contains("line "), "{err}");
+        assert!(err.contains("expected a share commitment"), "{err}");
+    }
+}
+
+#[test]
+fn a_secret_where_a_hex_secret_is_expected_is_not_shown() {
+    let s = secrets();
+    let spec = repo("tests/specs/coq_small.toml");
+    let out = s.root.join("out");
+    for (file, secret) in [&s.age_identity, &s.signing_key] {
+        for option in ["--seed-file", "--validation-key"] {
+            let err = refused(
+                &[
+                    os("generate"),
+                    spec.as_os_str(),
+                    os(option),
+                    file.as_os_str(),
+                    os("--out"),
+                    out.as_os_str(),
+                ],
+                secret,
+                file,
+            );
+            assert!(err.contains("64 hexadecimal digits"), "{err}");
+            assert!(err.contains(", column "), "{err}");
+        }
+        refused(&[os("seed"), os("commit"), file.as_os_str()], secret, file);
+    }
+}
+
+#[test]
+fn a_secret_where_a_key_or_a_spec_is_expected_is_not_shown() {
+    let s = secrets();
+    let spec = repo("tests/specs/coq_small.toml");
+    let block = s.root.join("block");
+    generate(&spec, &block, 1);
+    let out = s.root.join("out");
+    for (file, secret) in s.all() {
+        // The operator's public key.
+        if file != s.signing_key.0 {
+            refused(
+                &[
+                    os("verify"),
+                    block.as_os_str(),
+                    os("--signer"),
+                    file.as_os_str(),
+                ],
+                secret,
+                file,
+            );
+            // The operator's secret key.
+            refused(
+                &[
+                    os("generate"),
+                    spec.as_os_str(),
+                    os("--sign"),
+                    file.as_os_str(),
+                    os("--insecure-seed"),
+                    os("--seed"),
+                    os(SEED),
+                    os("--out"),
+                    out.as_os_str(),
+                ],
+                secret,
+                file,
+            );
+        }
+        // An age identity.
+        if file != s.age_identity.0 {
+            refused(
+                &[
+                    os("verify"),
+                    block.as_os_str(),
+                    os("--unauthenticated"),
+                    os("--identity"),
+                    file.as_os_str(),
+                ],
+                secret,
+                file,
+            );
+        }
+        // The reference spec, and the spec generate reads.
+        refused(
+            &[
+                os("verify"),
+                block.as_os_str(),
+                os("--unauthenticated"),
+                os("--spec"),
+                file.as_os_str(),
+            ],
+            secret,
+            file,
+        );
+        refused(
+            &[
+                os("generate"),
+                file.as_os_str(),
+                os("--out"),
+                out.as_os_str(),
+            ],
+            secret,
+            file,
+        );
+    }
+}
+
+#[test]
+fn an_age_identity_given_as_a_recipient_is_not_shown() {
+    let s = secrets();
+    let (_, body) = &s.age_identity;
+    let id = format!("AGE-SECRET-KEY-1{body}");
+    let o = tirage()
+        .arg("generate")
+        .arg(repo("tests/specs/coq_small.toml"))
+        .args(["--insecure-seed", "--seed", SEED, "--recipient"])
+        .arg(format!("printer={id}"))
+        .arg("--out")
+        .arg(s.root.join("out"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(!err.contains(&body[..10]), "{err}");
+    assert!(err.contains("printer=…"), "{err}");
+    assert!(err.contains("an age identity, a secret key"), "{err}");
+}
