@@ -8,10 +8,47 @@ use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Writes `bytes` to a new file `path` (never an existing one, never through a link) and
-/// flushes it to the disk. Errors: the file exists or cannot be created or written.
+/// Permission bits every file of an output is created with, whatever the umask: readable
+/// by its owner only from its first byte (its final bits are set once it is complete).
+pub const PRIVATE_FILE: u32 = 0o600;
+
+/// Permission bits every directory an output is staged in is created with: its owner's only.
+pub const PRIVATE_DIR: u32 = 0o700;
+
+/// Creates the new file `path` for writing (never an existing one, never through a link),
+/// mode [`PRIVATE_FILE`] whatever the umask. Errors: the file exists or cannot be created.
+pub fn create_private(path: &Path) -> std::io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    File::options()
+        .write(true)
+        .create_new(true)
+        .mode(PRIVATE_FILE)
+        .open(path)
+}
+
+/// Creates the new directory `path`, mode [`PRIVATE_DIR`] whatever the umask. Errors: it
+/// exists or cannot be created.
+pub fn create_private_dir(path: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    std::fs::DirBuilder::new().mode(PRIVATE_DIR).create(path)
+}
+
+/// A new directory in `parent` whose name starts with `prefix` (a random part follows),
+/// mode [`PRIVATE_DIR`] whatever the umask, removed when dropped. Errors: it cannot be
+/// created.
+pub fn private_tempdir(parent: &Path, prefix: &str) -> std::io::Result<tempfile::TempDir> {
+    use std::os::unix::fs::PermissionsExt;
+    tempfile::Builder::new()
+        .prefix(prefix)
+        .permissions(std::fs::Permissions::from_mode(PRIVATE_DIR))
+        .tempdir_in(parent)
+}
+
+/// Writes `bytes` to a new file `path` (never an existing one, never through a link, mode
+/// [`PRIVATE_FILE`]) and flushes it to the disk. Errors: the file exists or cannot be
+/// created or written.
 pub fn write_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut f = File::options().write(true).create_new(true).open(path)?;
+    let mut f = create_private(path)?;
     f.write_all(bytes)?;
     f.sync_all()
 }

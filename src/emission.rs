@@ -104,9 +104,7 @@ pub fn generate_emission_placing(
         .map_err(io(&parent))
         .map_err(incomplete(EMISSION.into()))?;
     // The whole emission built beside its place; removed when dropped on any error below.
-    let tmp = tempfile::Builder::new()
-        .prefix(&crate::lock::staging_prefix(out, "tmp"))
-        .tempdir_in(&parent)
+    let tmp = durable::private_tempdir(&parent, &crate::lock::staging_prefix(out, "tmp"))
         .map_err(io(&parent))
         .map_err(incomplete(EMISSION.into()))?;
     let mut entries = Vec::new();
@@ -114,7 +112,7 @@ pub fn generate_emission_placing(
         let dir = block_dir(plan.block);
         let at = format!("block {}", plan.block);
         let bdir = tmp.path().join(&dir);
-        std::fs::create_dir(&bdir)
+        durable::create_private_dir(&bdir)
             .map_err(io(&bdir))
             .map_err(incomplete(at.clone()))?;
         let (m, bytes) = build_into(plan, seed, &bdir, opts.provenance, &|n| {
@@ -160,6 +158,22 @@ pub fn generate_emission_placing(
         durable::write_file(&sig_path, sig.as_bytes())
             .map_err(io(&sig_path))
             .map_err(incomplete(EMISSION.into()))?;
+    }
+    // The emission's own files and directory get the blocks' permission bits.
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let set = |p: &Path, m: u32| {
+            std::fs::set_permissions(p, std::fs::Permissions::from_mode(m))
+                .map_err(io(p))
+                .map_err(incomplete(EMISSION.into()))
+        };
+        for name in [EMISSION, EMISSION_SIG] {
+            let p = tmp.path().join(name);
+            if p.exists() {
+                set(&p, opts.mode)?;
+            }
+        }
+        set(tmp.path(), opts.mode | ((opts.mode & 0o444) >> 2))?;
     }
     durable::sync_dir(tmp.path())
         .map_err(io(tmp.path()))

@@ -231,11 +231,7 @@ impl HashedFile {
             let sealed = match (&path, seal) {
                 (Some(p), Some(to)) => {
                     let p = PathBuf::from(format!("{}{}", p.display(), SEALED_SUFFIX));
-                    let f = File::options()
-                        .write(true)
-                        .create_new(true)
-                        .open(&p)
-                        .map_err(io(&p))?;
+                    let f = durable::create_private(&p).map_err(io(&p))?;
                     let hashing = HashingWriter::new(std::io::BufWriter::with_capacity(1 << 20, f));
                     let mut w = crate::seal::encrypt_to(hashing, &to)
                         .map_err(|e| GenerateError::Seal(e.to_string()))?;
@@ -253,13 +249,7 @@ impl HashedFile {
                 }
                 (path, _) => {
                     let mut f = match path {
-                        Some(p) => Some(
-                            File::options()
-                                .write(true)
-                                .create_new(true)
-                                .open(p)
-                                .map_err(io(p))?,
-                        ),
+                        Some(p) => Some(durable::create_private(p).map_err(io(p))?),
                         None => None,
                     };
                     for batch in batches {
@@ -591,9 +581,7 @@ pub fn stage(
     check_destination(out, force, plan.kind)?;
     let parent = durable::parent_of(out);
     std::fs::create_dir_all(&parent).map_err(io(&parent))?;
-    let tmp = tempfile::Builder::new()
-        .prefix(&crate::lock::staging_prefix(out, "tmp"))
-        .tempdir_in(&parent)
+    let tmp = durable::private_tempdir(&parent, &crate::lock::staging_prefix(out, "tmp"))
         .map_err(io(&parent))?;
     let built = build(plan, seed, Some(tmp.path()), provenance, progress)?;
     set_modes(tmp.path(), plan.mode)?;

@@ -368,3 +368,96 @@ fn every_file_is_flushed_before_the_block_goes_in_place_and_the_parent_after() {
         "the parent not flushed after the rename:\n{text}"
     );
 }
+
+/// Every entry under `dir` (itself included) with its permission bits, sorted by path.
+fn modes(dir: &std::path::Path) -> Vec<(PathBuf, u32)> {
+    use std::os::unix::fs::PermissionsExt;
+    let mut v = vec![(
+        dir.to_path_buf(),
+        std::fs::symlink_metadata(dir).unwrap().permissions().mode() & 0o7777,
+    )];
+    if dir.is_dir() {
+        for e in std::fs::read_dir(dir).unwrap() {
+            v.extend(modes(&e.unwrap().path()));
+        }
+    }
+    v.sort();
+    v
+}
+
+#[test]
+fn what_a_killed_run_leaves_is_its_owners_alone_whatever_the_umask() {
+    // Killed at its first vectored write (tickets.csv or tickets.bin being written), under
+    // umask 022: the staged block and the staged seed are readable by their owner only.
+    for emission in [false, true] {
+        let t = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(t.path()).unwrap();
+        let out = root.join("b");
+        let mut args = vec![
+            "generate".into(),
+            spec().into_os_string(),
+            "--validation-key".into(),
+            repo(VALIDATION_KEY).into(),
+            "-q".into(),
+            "--out".into(),
+            out.clone().into_os_string(),
+        ];
+        if emission {
+            args.extend(["--blocks".into(), "1..2".into()]);
+        }
+        let o = Command::new("sh")
+            .arg("-c")
+            .arg("umask 022; exec \"$@\"")
+            .arg("sh")
+            .args(["strace", "-f", "-qq", "-o", "/dev/null"])
+            .args(["-e", "inject=writev:signal=KILL:when=1"])
+            .arg(bin())
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_ne!(o.status.code(), Some(0), "not killed");
+        let left: Vec<PathBuf> = std::fs::read_dir(&root)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| !p.ends_with(".b.tirage-lock"))
+            .collect();
+        let tmp = left
+            .iter()
+            .find(|p| p.to_string_lossy().contains(".b.tirage-tmp-"))
+            .expect("a staged output left");
+        assert!(
+            left.iter()
+                .any(|p| p.to_string_lossy().contains(".b.tirage-seed-")),
+            "{left:?}"
+        );
+        let mut files = 0;
+        for p in &left {
+            for (path, mode) in modes(p) {
+                let want = if path.is_dir() { 0o700 } else { 0o600 };
+                assert_eq!(mode, want, "{}: mode {mode:o}", path.display());
+                files += usize::from(path.is_file());
+            }
+        }
+        assert!(
+            files >= 3
+                && tmp
+                    .join(if emission {
+                        "block-001/spec.toml"
+                    } else {
+                        "spec.toml"
+                    })
+                    .exists(),
+            "{left:?}"
+        );
+        // The next run removes them, says so, and makes the output.
+        let mut c = tirage();
+        c.args(&args);
+        let o = c.output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "{err}");
+        for p in &left {
+            assert!(err.contains(&format!("removed {}", p.display())), "{err}");
+            assert!(!p.exists());
+        }
+    }
+}

@@ -850,12 +850,13 @@ fn an_emission_and_a_block_by_default_stay_apart() {
     }
     let out = t.path().join("output/coq");
     assert!(out.join("emission-001/emission.json").is_file());
-    // For every reader (a temporary file is made 0600).
+    // With the blocks' permission bits (--mode, default 0600), whatever the umask.
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
         let mode = |p: &str| std::fs::metadata(out.join(p)).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode("emission-001/emission.json"), 0o644);
+        assert_eq!(mode("emission-001/emission.json"), 0o600);
+        assert_eq!(mode("emission-001"), 0o700);
     }
     assert!(out.join("emission-001/block-002/manifest.json").is_file());
     assert!(out.join("block-001/manifest.json").is_file());
