@@ -461,3 +461,75 @@ fn what_a_killed_run_leaves_is_its_owners_alone_whatever_the_umask() {
         }
     }
 }
+
+/// A spec as coq_small but for its `block_size` and `pack_size`.
+fn sized_spec(dir: &std::path::Path, block_size: u32, pack_size: u32) -> PathBuf {
+    let text = std::fs::read_to_string(spec()).unwrap();
+    let text = text
+        .replace(
+            "block_size = 3_000       # scaled down for tests",
+            &format!("block_size = {block_size}"),
+        )
+        .replace("pack_size = 150", &format!("pack_size = {pack_size}"));
+    let p = dir.join(format!("coq-{block_size}.toml"));
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// tirage with `args` under a limit of 256 MiB of address space.
+fn in_256_mib(args: &[OsString]) -> std::process::Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 262144 && exec \"$@\"")
+        .arg("sh")
+        .arg(bin())
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_block_too_large_for_memory_is_refused_before_anything_is_written() {
+    let t = tempfile::tempdir().unwrap();
+    // The largest block a serial holds (999 999 packs of 999): refused by check and by
+    // generate, naming the field and the limit, within 256 MiB and without an abort.
+    let huge = sized_spec(t.path(), 998_999_001, 999);
+    let out = t.path().join("k/f");
+    for args in [
+        vec!["check".into(), huge.clone().into_os_string()],
+        vec![
+            "generate".into(),
+            huge.clone().into_os_string(),
+            "--validation-key".into(),
+            repo(VALIDATION_KEY).into(),
+            "--out".into(),
+            out.clone().into_os_string(),
+        ],
+    ] {
+        let o = in_256_mib(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("game.block_size")
+                && err.contains("998999001 tickets: a block holds at most 5000000 tickets"),
+            "{args:?}: {err}"
+        );
+        assert!(
+            !err.contains("panicked") && !err.contains("backtrace"),
+            "{err}"
+        );
+    }
+    assert!(!t.path().join("k").exists(), "generate wrote something");
+    // The largest block accepted is accepted, and checked within the same limit.
+    let largest = sized_spec(t.path(), 5_000_000, 999);
+    let o = in_256_mib(&["check".into(), largest.into_os_string()]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let one_more = sized_spec(t.path(), 5_000_001, 999);
+    let o = in_256_mib(&["check".into(), one_more.into_os_string()]);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -350,6 +350,12 @@ impl PackRules {
     }
 }
 
+/// The most tickets a block may hold (`game.block_size`): generating or verifying a block
+/// holds a few tens of bytes per ticket in memory (its allocation, its validation claims),
+/// so that a block of this size stays within 256 MiB. A larger print run is an emission of
+/// several blocks.
+pub const MAX_BLOCK_TICKETS: u32 = 5_000_000;
+
 /// A validated game spec: everything needed to generate and verify blocks of one game.
 pub struct GameSpec {
     /// Short id (`coq`), used in paths and files.
@@ -807,6 +813,18 @@ fn validate_common(
     }
     if g.block_size == 0 {
         return Err(at.at(gspan, "game.block_size", "expected at least 1 ticket"));
+    }
+    if g.block_size > MAX_BLOCK_TICKETS {
+        return Err(at.at(
+            gspan,
+            "game.block_size",
+            format!(
+                "{} tickets: a block holds at most {MAX_BLOCK_TICKETS} tickets, so that \
+                 it is generated and verified within 256 MiB of memory; make a larger \
+                 print run as an emission of several blocks (generate --blocks)",
+                g.block_size
+            ),
+        ));
     }
     if g.pack_size == 0 || g.pack_size > g.block_size {
         return Err(at.at(
