@@ -21,6 +21,15 @@ pub enum LockError {
         /// Its lock file.
         lock: PathBuf,
     },
+    /// A folder the output goes in is something else (a file, a device): nothing can be
+    /// written under it.
+    #[error("{}: {} is not a folder, so nothing can be written under it; choose an --out inside a folder", out.display(), parent.display())]
+    NotAFolder {
+        /// The output.
+        out: PathBuf,
+        /// The first of its parents that exists, which is not a folder.
+        parent: PathBuf,
+    },
     /// The lock file could not be created or locked.
     #[error("{}: cannot lock it: {error}", path.display())]
     Io {
@@ -81,7 +90,17 @@ impl OutputLock {
             error,
         };
         if mode == Mode::Exclusive {
-            std::fs::create_dir_all(parent_of(out)).map_err(io)?;
+            let parent = parent_of(out);
+            let existing = parent
+                .ancestors()
+                .find(|p| p.as_os_str().is_empty() || std::fs::metadata(p).is_ok());
+            if let Some(p) = existing.filter(|p| !p.as_os_str().is_empty() && !p.is_dir()) {
+                return Err(LockError::NotAFolder {
+                    out: out.to_path_buf(),
+                    parent: p.to_path_buf(),
+                });
+            }
+            std::fs::create_dir_all(&parent).map_err(io)?;
         }
         let mut opts = File::options();
         // Never through a link, never waiting (a FIFO planted there).
@@ -192,6 +211,26 @@ mod tests {
         ));
         drop(r1);
         assert_eq!(lock_path(&out), d.path().join(".block-001.tirage-lock"));
+    }
+
+    #[test]
+    fn an_output_under_a_file_is_refused_naming_the_file() {
+        let d = tempfile::tempdir().unwrap();
+        let file = d.path().join("f");
+        std::fs::write(&file, "x").unwrap();
+        let out = file.join("sub/block-001");
+        let e = OutputLock::acquire(&out, Mode::Exclusive, false).unwrap_err();
+        assert!(
+            matches!(&e, LockError::NotAFolder { parent, .. } if *parent == file),
+            "{e}"
+        );
+        assert!(e.to_string().contains("is not a folder"), "{e}");
+        let e = OutputLock::acquire(Path::new("/dev/full/blk"), Mode::Exclusive, false);
+        assert_eq!(
+            e.unwrap_err().to_string(),
+            "/dev/full/blk: /dev/full is not a folder, so nothing can be written under it; \
+             choose an --out inside a folder"
+        );
     }
 
     #[test]
