@@ -21,6 +21,18 @@ fn audit(
     inspect(dir, opts, progress).map(Audit::build)
 }
 
+/// The directory beside block `b` that receives its audit report: `<b>.audit`.
+fn beside(b: &Path) -> PathBuf {
+    let name = b.file_name().unwrap().to_str().unwrap();
+    b.with_file_name(format!("{name}.audit"))
+}
+
+/// The mode bits of `p` (permissions only).
+fn mode(p: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(p).unwrap().permissions().mode() & 0o7777
+}
+
 fn small_spec() -> PathBuf {
     repo("tests/specs/coq_small.toml")
 }
@@ -116,23 +128,50 @@ fn verify_writes_the_audit_beside_the_block_and_rewrites_it() {
     let files = ["audit.md", "audit.json", "audit.pdf", "audit.svg"];
     let first: Vec<Vec<u8>> = files
         .iter()
-        .map(|f| std::fs::read(b.join(f)).unwrap_or_else(|_| panic!("{f} missing")))
+        .map(|f| std::fs::read(beside(&b).join(f)).unwrap_or_else(|_| panic!("{f} missing")))
         .collect();
     // A second run is still clean (the audit files are not deliverables), replaces the
     // files with the same content and leaves no temporary file behind.
-    std::fs::write(b.join("audit.md"), "stale").unwrap();
+    std::fs::write(beside(&b).join("audit.md"), "stale").unwrap();
     assert_eq!(pinned(), Some(0));
     for (f, bytes) in files.iter().zip(&first) {
-        assert_eq!(&std::fs::read(b.join(f)).unwrap(), bytes, "{f} differs");
+        assert_eq!(
+            &std::fs::read(beside(&b).join(f)).unwrap(),
+            bytes,
+            "{f} differs"
+        );
     }
-    let names: Vec<String> = std::fs::read_dir(&b)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    assert_eq!(names.len(), 10, "{names:?}");
-    assert!(names.iter().all(|n| !n.starts_with('.')), "{names:?}");
+    // Nothing of the report inside the block, which is what is delivered; beside it, the
+    // four files (0600) in a directory only its owner enters (0700).
+    let names = |d: &Path| -> Vec<String> {
+        let mut n: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        n.sort();
+        n
+    };
+    assert_eq!(
+        names(&b),
+        [
+            "SHA256SUMS",
+            "manifest.json",
+            "spec.toml",
+            "tickets.bin",
+            "tickets.csv",
+            "validation.csv"
+        ]
+    );
+    assert_eq!(
+        names(&beside(&b)),
+        ["audit.json", "audit.md", "audit.pdf", "audit.svg"]
+    );
+    assert_eq!(mode(&beside(&b)), 0o700);
+    for f in files {
+        assert_eq!(mode(&beside(&b).join(f)), 0o600, "{f}");
+    }
 
-    let a = json(&b.join("audit.json"));
+    let a = json(&beside(&b).join("audit.json"));
     assert_eq!(a["format"], "tirage-audit/1");
     assert_eq!(a["verdict"], "clean");
     assert_eq!(a["report"]["clean"], true);
@@ -161,7 +200,7 @@ fn verify_writes_the_audit_beside_the_block_and_rewrites_it() {
     assert_eq!(a["auditor"], serde_json::Value::Null);
     assert_eq!(a["replay_seed"], serde_json::Value::Null);
 
-    let md = std::fs::read_to_string(b.join("audit.md")).unwrap();
+    let md = std::fs::read_to_string(beside(&b).join("audit.md")).unwrap();
     for s in [
         "## 1. Procedures and findings",
         "**Verdict: CLEAN.**",
@@ -183,7 +222,7 @@ fn verify_writes_the_audit_beside_the_block_and_rewrites_it() {
     ] {
         assert!(md.contains(s), "audit.md lacks {s:?}");
     }
-    let svg = std::fs::read_to_string(b.join("audit.svg")).unwrap();
+    let svg = std::fs::read_to_string(beside(&b).join("audit.svg")).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("Distribution of winners per full pack"));
 }
 
@@ -201,7 +240,7 @@ fn report_dir_receives_the_audit_and_the_block_is_untouched() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
     assert!(r.join("audit.md").is_file() && r.join("audit.json").is_file());
-    assert!(!b.join("audit.md").exists());
+    assert!(!b.join("audit.md").exists() && !beside(&b).exists());
     assert!(
         out.stderr.is_empty(),
         "{}",
@@ -209,7 +248,7 @@ fn report_dir_receives_the_audit_and_the_block_is_untouched() {
     );
     // An earlier report beside the block, this run writing none there: said, left alone.
     assert_eq!(verify_code(&b), 0);
-    let before = std::fs::read(b.join("audit.md")).unwrap();
+    let before = std::fs::read(beside(&b).join("audit.md")).unwrap();
     let out = tirage()
         .args(["verify", "--unauthenticated", "-q", "--no-audit"])
         .arg(&b)
@@ -221,7 +260,7 @@ fn report_dir_receives_the_audit_and_the_block_is_untouched() {
         err.contains("audit.md is an earlier run's report, not this run's (this run: clean)"),
         "{err}"
     );
-    assert_eq!(std::fs::read(b.join("audit.md")).unwrap(), before);
+    assert_eq!(std::fs::read(beside(&b).join("audit.md")).unwrap(), before);
 }
 
 /// A seed ceremony through the binary: shares made with `seed new`, commitments published
@@ -507,7 +546,7 @@ fn a_leaky_serial_scheme_fails_the_leakage_gate() {
         .unwrap()
         .starts_with("serial_check_digit"));
     assert_eq!(check(&r, "sha256sums")["result"], "pass");
-    let a = json(&b.join("audit.json"));
+    let a = json(&beside(&b).join("audit.json"));
     let f = a["leakage"]
         .as_array()
         .unwrap()
@@ -658,7 +697,7 @@ fn the_audit_never_lists_where_the_top_prizes_are() {
             .or_default()
             .push(f[ti].parse().unwrap());
     }
-    let a = json(&b.join("audit.json"));
+    let a = json(&beside(&b).join("audit.json"));
     let small = a["randomness"]["small_tiers"].as_array().unwrap();
     assert!(!small.is_empty());
     for tier in small {
@@ -668,10 +707,10 @@ fn the_audit_never_lists_where_the_top_prizes_are() {
             assert!(tier.get(k).is_none(), "{tier}");
         }
     }
-    assert!(!std::fs::read_to_string(b.join("audit.json"))
+    assert!(!std::fs::read_to_string(beside(&b).join("audit.json"))
         .unwrap()
         .contains("\"positions\": ["));
-    let md = std::fs::read_to_string(b.join("audit.md")).unwrap();
+    let md = std::fs::read_to_string(beside(&b).join("audit.md")).unwrap();
     assert!(
         md.contains("Their positions, gaps and packs are not published"),
         "{md}"
@@ -833,14 +872,14 @@ fn decks_are_described_pack_by_pack_for_their_size() {
     };
     // 56 tickets (24 winners), packs of 100: one short pack, no full one.
     let d = deck("tests/specs/poker_small.toml", "poker", &[]);
-    let a = json(&d.join("audit.json"));
+    let a = json(&beside(&d).join("audit.json"));
     assert_eq!(
         a["randomness"]["packs"],
         serde_json::json!({"packs": 1, "pack_size": 100, "full_packs": 0, "min": 24, "max": 24,
             "pack_tickets": 56, "mean": 24.0, "expected": 24.0, "expected_sd": 0.0,
             "short_pack": {"tickets": 56, "expected": 24.0, "expected_sd": 0.0}})
     );
-    let texts = svg_texts(&std::fs::read_to_string(d.join("audit.svg")).unwrap());
+    let texts = svg_texts(&std::fs::read_to_string(beside(&d).join("audit.svg")).unwrap());
     assert!(
         !texts
             .iter()
@@ -869,7 +908,7 @@ fn decks_are_described_pack_by_pack_for_their_size() {
 
     // 400 tickets in packs of 150: two full packs and a short one of 100.
     let d = deck("tests/specs/coq_small.toml", "coq", &["--tickets", "400"]);
-    let a = json(&d.join("audit.json"));
+    let a = json(&beside(&d).join("audit.json"));
     let p = &a["randomness"]["packs"];
     assert_eq!(
         (p["packs"].as_u64(), p["full_packs"].as_u64()),
@@ -888,7 +927,7 @@ fn another_blocks_directory_never_receives_a_report() {
     let (a, b) = (t.path().join("a"), t.path().join("b"));
     deck(&small_spec(), &a);
     deck(&small_spec(), &b);
-    let before = std::fs::read(b.join("audit.md")).ok();
+    let before = std::fs::read(beside(&b).join("audit.md")).ok();
     let o = tirage()
         .args(["verify", "--unauthenticated", "-q", "--report"])
         .arg(&b)
@@ -903,7 +942,7 @@ fn another_blocks_directory_never_receives_a_report() {
             b.display()
         )
     );
-    assert_eq!(std::fs::read(b.join("audit.md")).ok(), before);
+    assert_eq!(std::fs::read(beside(&b).join("audit.md")).ok(), before);
 }
 
 #[test]
@@ -911,8 +950,9 @@ fn a_killed_runs_temporary_report_files_are_removed_by_the_next_run() {
     let t = tempfile::tempdir().unwrap();
     let d = t.path().join("d");
     deck(&small_spec(), &d);
-    let stale = d.join(".audit.json.Xk3v9Q.tmp");
-    let fresh = d.join(".audit.md.Yq1w2E.tmp");
+    std::fs::create_dir(beside(&d)).unwrap();
+    let stale = beside(&d).join(".audit.json.Xk3v9Q.tmp");
+    let fresh = beside(&d).join(".audit.md.Yq1w2E.tmp");
     for p in [&stale, &fresh] {
         std::fs::write(p, "half a report").unwrap();
     }
@@ -1167,4 +1207,148 @@ fn no_report_file_gives_a_winners_place() {
             }
         }
     }
+}
+
+/// The audit report goes beside the block (`b.audit/`), never inside what is delivered, and
+/// is private from its first byte whatever the umask (022 here): strace shows the directory
+/// made 0700 and every report file created (`O_CREAT`) mode 0600, none widened after. A
+/// `--report` inside the block, or a directory others can enter, is refused (exit 2,
+/// nothing written); tirage's own `b.audit/` found wider (an earlier version's) is narrowed.
+#[test]
+fn reports_are_private_from_their_first_byte_beside_the_block() {
+    let t = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(t.path()).unwrap();
+    let b = root.join("b");
+    generate(&small_spec(), &b, 1);
+    let log = root.join("trace");
+    let traced = |extra: &[&str]| {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(r#"umask 022 && exec strace -f -qq -e trace=mkdir,mkdirat,open,openat,chmod,fchmod,fchmodat -o "$0" "$@""#)
+            .arg(&log)
+            .arg(assert_cmd::cargo::cargo_bin("tirage"))
+            .args(["verify", "--unauthenticated", "-q"])
+            .args(extra)
+            .arg(&b)
+            .output()
+            .expect("sh and strace are installed")
+    };
+    let out = traced(&[]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let trace = std::fs::read_to_string(&log).unwrap();
+    let dir = beside(&b).display().to_string();
+    let made: Vec<&str> = trace
+        .lines()
+        .filter(|l| l.contains("mkdir") && l.contains(&format!("\"{dir}\"")))
+        .collect();
+    assert_eq!(made.len(), 1, "{trace}");
+    assert!(made[0].ends_with(", 0700) = 0"), "{}", made[0]);
+    let created: Vec<&str> = trace
+        .lines()
+        .filter(|l| l.contains(&format!("\"{dir}/")) && l.contains("O_CREAT"))
+        .collect();
+    assert_eq!(created.len(), 4, "{trace}");
+    for l in &created {
+        assert!(l.contains(", 0600)"), "{l}");
+    }
+    for l in trace.lines().filter(|l| l.contains("chmod")) {
+        assert!(
+            l.contains(", 0700)") || l.contains(", 0600)"),
+            "a mode widened: {l}"
+        );
+    }
+    assert_eq!(mode(&beside(&b)), 0o700);
+    for f in ["audit.md", "audit.json", "audit.pdf", "audit.svg"] {
+        assert_eq!(mode(&beside(&b).join(f)), 0o600, "{f}");
+    }
+    assert!(!b.join("audit.md").exists());
+
+    // An earlier version's wider directory beside the block: narrowed.
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(beside(&b), std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    assert_eq!(traced(&[]).status.code(), Some(0));
+    assert_eq!(mode(&beside(&b)), 0o700);
+
+    // Into the block: refused, nothing made there.
+    let inner = b.join("reports");
+    let o = traced(&["--report", inner.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!(
+            "--report {}: that is inside the block {}, which is what is delivered; the report goes beside it (by default {dir})",
+            inner.display(),
+            b.display()
+        )),
+        "{err}"
+    );
+    assert!(!inner.exists());
+    // A directory others can enter: refused, nothing written.
+    let open = root.join("shared");
+    std::fs::create_dir(&open).unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let o = traced(&["--report", open.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!("{}: mode 0755 lets others in: the audit report goes only into a directory its owner alone can enter (mode 0700)", open.display())),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_dir(&open).unwrap().count(), 0);
+    // A new one: made 0700.
+    let mine = root.join("mine/audit");
+    assert_eq!(
+        traced(&["--report", mine.to_str().unwrap()]).status.code(),
+        Some(0)
+    );
+    assert_eq!(mode(&mine), 0o700);
+    assert_eq!(mode(&mine.join("audit.md")), 0o600);
+}
+
+/// In an emission, a block's report goes beside it (`block-001.audit/`): emission verify
+/// does not take it for a block missing from emission.json, and the emission can still be
+/// replaced with `--force` (its reports go with it); a file put in that directory is named
+/// and kept.
+#[test]
+fn an_emission_keeps_its_blocks_reports_beside_them() {
+    let t = tempfile::tempdir().unwrap();
+    let em = t.path().join("em");
+    let make = |force: bool| {
+        let mut c = tirage();
+        c.arg("generate")
+            .arg(small_spec())
+            .arg("--validation-key")
+            .arg(repo(VALIDATION_KEY))
+            .args(["--blocks", "1..2", "--insecure-seed", "--seed", SEED, "-q"]);
+        if force {
+            c.arg("--force");
+        }
+        c.arg("--out").arg(&em).output().unwrap()
+    };
+    assert_eq!(make(false).status.code(), Some(0));
+    assert_eq!(verify_code(&em.join("block-001")), 0);
+    assert!(em.join("block-001.audit/audit.md").is_file());
+    assert_eq!(verify_code(&em), 0);
+    std::fs::write(em.join("block-001.audit/notes.txt"), "keep me").unwrap();
+    let o = make(true);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("block-001.audit/notes.txt"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    std::fs::remove_file(em.join("block-001.audit/notes.txt")).unwrap();
+    let o = make(true);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(!em.join("block-001.audit").exists());
 }

@@ -180,13 +180,14 @@ fn an_existing_block_is_not_overwritten_without_force() {
     assert_eq!(run(true).status.code(), Some(0));
     assert_ne!(std::fs::read(out.join("SHA256SUMS")).unwrap(), before);
     assert_eq!(verify_code(&out), 0);
-    // Nothing temporary is left beside the block, only its lock file.
+    // Nothing temporary is left beside the block, only its lock file and the audit
+    // report verify wrote.
     let mut names: Vec<String> = std::fs::read_dir(t.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
     names.sort();
-    assert_eq!(names, [".b.tirage-lock", "b"]);
+    assert_eq!(names, [".b.tirage-lock", "b", "b.audit"]);
 }
 
 #[test]

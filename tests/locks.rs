@@ -153,11 +153,12 @@ fn verify_waits_for_a_run_writing_the_block() {
         .spawn()
         .unwrap();
     assert!(wait_for(&mut child, 2).is_none(), "verify did not wait");
-    assert!(!out.join("audit.md").exists());
+    let report = t.path().join("b.audit/audit.md");
+    assert!(!report.exists());
     drop(held);
     let status = wait_for(&mut child, 60).expect("verify finishes");
     assert_eq!(status.code(), Some(0));
-    assert!(out.join("audit.md").is_file());
+    assert!(report.is_file());
 }
 
 #[test]

@@ -434,7 +434,8 @@ fn force_never_deletes_a_file_put_in_a_block() {
     let t = tempfile::tempdir().unwrap();
     let b = t.path().join("b");
     generate(&repo("tests/specs/coq_small.toml"), &b, 1);
-    assert_eq!(verify_code(&b), 0); // writes audit.md, audit.json, audit.svg
+    // An audit report inside the block, as earlier versions of verify wrote it.
+    std::fs::write(b.join("audit.md"), "an earlier report").unwrap();
     tirage()
         .args(["render", "--tickets", "1"])
         .arg(&b)

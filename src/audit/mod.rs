@@ -5,10 +5,12 @@
 //! [`Audit::build`] takes what [`crate::verify::inspect`] found — verify's own [`Report`]
 //! (every face re-evaluated, counts, digests), the evaluated way of every ticket in print
 //! order, the leakage measures and the replay — and adds the randomness statistics
-//! ([`randomness`]). [`Audit::write`] puts `audit.md`, `audit.json` and `audit.svg` in a
-//! directory, each through a temporary name and a rename, so a re-run replaces them whole.
-//! They are not deliverables of the block: SHA256SUMS does not list them and verify reads
-//! only the files it lists.
+//! ([`randomness`]). [`Audit::write`] puts `audit.md`, `audit.json`, `audit.pdf` and
+//! `audit.svg` in a directory beside the block ([`default_dir`]: `block-001.audit/`, never
+//! inside the delivered block) or one given, each through a temporary name and a rename, so
+//! a re-run replaces them whole. Each file is created mode 0600, in a directory only its
+//! owner can enter (0700), whatever the umask. They are not deliverables of the block:
+//! SHA256SUMS does not list them and verify reads only the files it lists.
 //!
 //! Decisions: a statistic with p < [`FLAG_P`] is an **exception** — reported in words, but
 //! not a finding (verify still exits 0), since 1 % of honest blocks flag any given test by
@@ -188,6 +190,80 @@ pub enum AuditError {
         /// The operating system's error.
         error: std::io::Error,
     },
+    /// The directory given for the report is not one only its owner can enter.
+    #[error("{}: {why}: the audit report goes only into a directory its owner alone can enter (mode 0700): chmod 700 it, or name a new directory (tirage creates it 0700)", path.display())]
+    NotPrivate {
+        /// The directory.
+        path: PathBuf,
+        /// What is wrong with it (its mode, its owner, not a directory).
+        why: String,
+    },
+}
+
+/// The directory beside block directory `block` that receives its audit report by
+/// default: `<block>.audit` (`output/coq/block-001` → `output/coq/block-001.audit`), never
+/// inside the block, which is what is delivered. `None` when `block` names no directory
+/// that has a name and a parent (`/`).
+pub fn default_dir(block: &Path) -> Option<PathBuf> {
+    let named = |p: &Path| {
+        let name = p.file_name()?.to_str()?.to_string();
+        Some(p.with_file_name(crate::block::layout::audit_dir(&name)))
+    };
+    // `.`, `..` or `x/..` have no name of their own: the real path's.
+    match block.components().next_back() {
+        Some(std::path::Component::Normal(_)) => named(block),
+        _ => named(&std::fs::canonicalize(block).ok()?),
+    }
+}
+
+/// Makes `dir` a directory only its owner can enter, for a report: created mode 0700
+/// (whatever the umask; missing parents as `mkdir -p` makes them) when missing. An existing
+/// one must be a directory of this user; `beside` (tirage's own `<block>.audit`) is
+/// narrowed to 0700 when it is wider, a directory given (`--report`) must be 0700 already
+/// ([`AuditError::NotPrivate`] otherwise, nothing written).
+fn private_dir(dir: &Path, beside: bool) -> Result<(), AuditError> {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
+    let io = |error| AuditError::Io {
+        path: dir.to_path_buf(),
+        error,
+    };
+    let not_private = |why: String| AuditError::NotPrivate {
+        path: dir.to_path_buf(),
+        why,
+    };
+    // Tirage's own directory is never followed through a link; a directory given is.
+    let meta = if beside {
+        std::fs::symlink_metadata(dir)
+    } else {
+        std::fs::metadata(dir)
+    };
+    match meta {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+                std::fs::create_dir_all(parent).map_err(io)?;
+            }
+            std::fs::DirBuilder::new()
+                .mode(0o700)
+                .create(dir)
+                .map_err(io)?;
+            // Exactly 0700 whatever the umask took away (it is still empty).
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700)).map_err(io)
+        }
+        Err(e) => Err(io(e)),
+        Ok(m) if !m.is_dir() => Err(not_private("not a directory".into())),
+        Ok(m) if m.uid() != rustix::process::getuid().as_raw() => Err(not_private(format!(
+            "owned by user {}, not by this user",
+            m.uid()
+        ))),
+        Ok(m) if m.mode() & 0o077 == 0 => Ok(()),
+        Ok(_) if beside => {
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700)).map_err(io)
+        }
+        Ok(m) => Err(not_private(format!(
+            "mode {:04o} lets others in",
+            m.mode() & 0o7777
+        ))),
+    }
 }
 
 /// The time the report states, UTC: `SOURCE_DATE_EPOCH` (seconds since 1970, the
@@ -454,13 +530,13 @@ impl Audit {
     }
 
     /// Writes `audit.md`, `audit.json`, `audit.pdf` and (when the randomness tests ran)
-    /// `audit.svg` into `dir` (created if missing), each to a temporary name then renamed
-    /// over any previous one. Returns the paths written. Errors: [`AuditError`].
-    pub fn write(&self, dir: &Path) -> Result<Vec<PathBuf>, AuditError> {
-        std::fs::create_dir_all(dir).map_err(|error| AuditError::Io {
-            path: dir.to_path_buf(),
-            error,
-        })?;
+    /// `audit.svg` into `dir`, each created mode 0600 under a temporary name then renamed
+    /// over any previous one. `dir` is made a directory only its owner can enter
+    /// ([`private_dir`]): created 0700 when missing; `beside` says it is tirage's own
+    /// ([`default_dir`]), narrowed to 0700 when wider, else it must be 0700 already.
+    /// Returns the paths written. Errors: [`AuditError`].
+    pub fn write(&self, dir: &Path, beside: bool) -> Result<Vec<PathBuf>, AuditError> {
+        private_dir(dir, beside)?;
         let mut files = vec![
             (AUDIT_MD, self.to_markdown().into_bytes()),
             (AUDIT_JSON, self.to_json().into_bytes()),
@@ -481,20 +557,14 @@ impl Audit {
             };
             // A unique temporary name in the same directory, so that two verify runs at
             // once never write the same temporary file; the rename replaces atomically.
+            // Created 0600 (before its first byte), and so it stays.
             let mut tmp = tempfile::Builder::new()
                 .prefix(&format!(".{name}."))
                 .suffix(".tmp")
+                .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o600))
                 .tempfile_in(dir)
                 .map_err(io)?;
             std::io::Write::write_all(&mut tmp, &bytes).map_err(io)?;
-            // Temporary files are created 0600; the report is for every reader.
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::PermissionsExt;
-                tmp.as_file()
-                    .set_permissions(std::fs::Permissions::from_mode(0o644))
-                    .map_err(io)?;
-            }
             staged.push((path, tmp));
         }
         let mut written = Vec::new();
@@ -1136,9 +1206,8 @@ fn remove_stale_temporaries(dir: &Path) {
         let Some(name) = name.to_str() else {
             continue;
         };
-        let ours = [AUDIT_MD, AUDIT_JSON, AUDIT_PDF, AUDIT_SVG]
-            .iter()
-            .any(|r| name.starts_with(&format!(".{r}.")) && name.ends_with(".tmp"));
+        let ours = crate::block::layout::is_report_file(name)
+            && ![AUDIT_MD, AUDIT_JSON, AUDIT_PDF, AUDIT_SVG].contains(&name);
         let stale = e
             .metadata()
             .ok()

@@ -25,6 +25,9 @@ pub const AUDIT_JSON: &str = "audit.json";
 pub const AUDIT_SVG: &str = "audit.svg";
 /// The audit report on A4 pages, with the chart and the signature block.
 pub const AUDIT_PDF: &str = "audit.pdf";
+/// The suffix of the directory beside a block that receives its audit report
+/// ([`audit_dir`]): never inside the block, which is what is delivered.
+pub const AUDIT_DIR_SUFFIX: &str = ".audit";
 /// The directory `render` writes proofs to inside a block, by default.
 pub const PROOFS: &str = "proofs";
 /// The emission manifest, in an emission directory.
@@ -43,10 +46,25 @@ pub fn block_dir(b: u32) -> String {
 /// The audit report's files.
 const REPORT: [&str; 4] = [AUDIT_MD, AUDIT_JSON, AUDIT_SVG, AUDIT_PDF];
 
+/// The name of the directory beside block directory `block` (a file name, such as
+/// `block-001`) that receives its audit report: `block-001.audit`.
+pub fn audit_dir(block: &str) -> String {
+    format!("{block}{AUDIT_DIR_SUFFIX}")
+}
+
+/// Whether `name` is an audit report file or the temporary file of one
+/// (`.audit.md.*.tmp`).
+pub fn is_report_file(name: &str) -> bool {
+    REPORT.contains(&name)
+        || REPORT
+            .iter()
+            .any(|r| name.starts_with(&format!(".{r}.")) && name.ends_with(".tmp"))
+}
+
 /// Whether entry `name` of a block directory is one tirage writes there: a block file (in
-/// clear or encrypted), an audit report file or its temporary file (`.audit.md.*.tmp`),
-/// as a regular file or a symbolic link (`is_dir` false); or `proofs/`, a directory,
-/// whose entries [`is_proof`] tells.
+/// clear or encrypted), an audit report file or its temporary file (`.audit.md.*.tmp`,
+/// which earlier versions wrote inside the block), as a regular file or a symbolic link
+/// (`is_dir` false); or `proofs/`, a directory, whose entries [`is_proof`] tells.
 pub fn written_by_tirage(name: &str, is_dir: bool) -> bool {
     if name == PROOFS {
         return is_dir;
@@ -56,10 +74,7 @@ pub fn written_by_tirage(name: &str, is_dir: bool) -> bool {
             name.strip_prefix(f)
                 .is_some_and(|s| s.is_empty() || s == SEALED_SUFFIX)
         })
-        || REPORT.contains(&name)
-        || REPORT
-            .iter()
-            .any(|r| name.starts_with(&format!(".{r}.")) && name.ends_with(".tmp"));
+        || is_report_file(name);
     file && !is_dir
 }
 
@@ -103,5 +118,8 @@ mod tests {
         assert!(!is_proof("ticket-12.svg", false));
         assert!(!is_proof("x.svg", true));
         assert_eq!(block_dir(7), "block-007");
+        assert_eq!(audit_dir("block-007"), "block-007.audit");
+        assert!(is_report_file("audit.pdf") && is_report_file(".audit.svg.a1.tmp"));
+        assert!(!is_report_file("tickets.csv") && !is_report_file("audit.md.tmp"));
     }
 }

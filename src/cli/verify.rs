@@ -17,7 +17,7 @@ use tirage::verify::{inspect, Options, SeedInput};
 /// Arguments of `tirage verify`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "The audit report (audit.md, audit.json, audit.pdf, audit.svg) states the date and time of the procedures (UTC; SOURCE_DATE_EPOCH, in seconds since 1970, pins it so that a report can be made byte for byte again), the host, and the auditor and operator named.\n\nExit status: 0 clean (statistics flagged at p < 1 % are exceptions, reported in audit.md, not findings), 1 findings (including the leakage gate and a replay mismatch), 2 error.\n\nExamples:\n  tirage verify output/coq/block-001 --signer output/keys/operator.pub --spec game_specs/coq.toml\n  tirage verify output/coq/block-001 --signer output/keys/operator.pub --spec game_specs/coq.toml --auditor 'Claire Martin' --operator 'Jeux de Paris'\n  tirage verify output/coq/block-001 --unauthenticated --json > report.json\n  tirage verify output/coq/block-001 --signer output/keys/operator.pub --seed-file output/coq/block-001.seed --validation-key output/keys/coq.validation-key --report /tmp/audit\n  tirage verify coq-001 --unauthenticated --seed-share alice.share --seed-share bob.share   # a block made from two shares, in their order (README, generate)"
+    after_help = "The audit report (audit.md, audit.json, audit.pdf, audit.svg) goes beside the block, into <block>.audit/ (mode 0700, files 0600), or into --report DIR. It gives test statistics, p-values and histograms over counts, never a winner's ticket, pack or carton. It states the date and time of the procedures (UTC; SOURCE_DATE_EPOCH, in seconds since 1970, pins it so that a report can be made byte for byte again), the host, and the auditor and operator named.\n\nExit status: 0 clean (statistics flagged at p < 1 % are exceptions, reported in audit.md, not findings), 1 findings (including the leakage gate and a replay mismatch), 2 error.\n\nExamples:\n  tirage verify output/coq/block-001 --signer output/keys/operator.pub --spec game_specs/coq.toml\n  tirage verify output/coq/block-001 --signer output/keys/operator.pub --spec game_specs/coq.toml --auditor 'Claire Martin' --operator 'Jeux de Paris'\n  tirage verify output/coq/block-001 --unauthenticated --json > report.json\n  tirage verify output/coq/block-001 --signer output/keys/operator.pub --seed-file output/coq/block-001.seed --validation-key output/keys/coq.validation-key --report ~/audit-001\n  tirage verify coq-001 --unauthenticated --seed-share alice.share --seed-share bob.share   # a block made from two shares, in their order (README, generate)"
 )]
 pub(super) struct Args {
     /// The block directory (holding SHA256SUMS, manifest.json, spec.toml, tickets.csv,
@@ -29,8 +29,10 @@ pub(super) struct Args {
     /// Print the report as JSON instead of text.
     #[arg(long)]
     json: bool,
-    /// Where to write the audit report (audit.md, audit.json, audit.pdf, audit.svg). Default: the block
-    /// directory itself (the files are not deliverables; SHA256SUMS does not list them).
+    /// Where to write the audit report (audit.md, audit.json, audit.pdf, audit.svg): a
+    /// directory only its owner can enter (mode 0700; created so when missing), outside the
+    /// block. Default: `<block>.audit/` beside the block directory (`block-001.audit/`),
+    /// never inside what is delivered. Each file is created mode 0600.
     #[arg(long, value_name = "DIR")]
     report: Option<PathBuf>,
     /// Do not write the audit report.
@@ -88,13 +90,22 @@ fn party_name(s: &str) -> Result<String, String> {
 }
 
 pub(super) fn run(a: Args) -> Result<Outcome> {
-    // Another block's directory never receives this block's report.
+    // Another block's directory never receives this block's report, nor does the block.
     if let Some(r) = &a.report {
         let other = std::fs::canonicalize(r).ok() != std::fs::canonicalize(&a.dir).ok();
         if other && [MANIFEST, SUMS].iter().any(|n| r.join(n).exists()) {
             anyhow::bail!(
                 "--report {}: that is another block's directory; its report would be replaced by this block's: give a directory of its own",
                 r.display()
+            );
+        }
+        if inside(r, &a.dir) {
+            anyhow::bail!(
+                "--report {}: that is inside the block {}, which is what is delivered; the report goes beside it (by default {}) or into a directory of its own",
+                r.display(),
+                a.dir.display(),
+                tirage::audit::default_dir(&a.dir)
+                    .map_or("<block>.audit".into(), |d| d.display().to_string())
             );
         }
     }
@@ -210,21 +221,35 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         print!("{}", super::visible(&report.to_text()));
     }
     // An earlier run's report beside the block may say another verdict: never left unsaid.
-    let earlier = a.dir.join(AUDIT_MD);
-    let beside = !a.no_audit
-        && a.report
-            .as_ref()
-            .is_none_or(|d| std::fs::canonicalize(d).ok() == std::fs::canonicalize(&a.dir).ok());
-    if !beside && earlier.is_file() {
+    // So may one an earlier version wrote inside the block.
+    let beside = tirage::audit::default_dir(&a.dir);
+    let here = |d: &std::path::Path| {
+        let c = |p: &std::path::Path| std::fs::canonicalize(p).ok();
+        c(d).is_some() && c(d) == a.report.as_deref().and_then(c)
+    };
+    let mut earlier: Vec<PathBuf> = vec![a.dir.join(AUDIT_MD)];
+    if let Some(d) = &beside {
+        if a.no_audit || a.report.as_ref().is_some_and(|_| !here(d)) {
+            earlier.push(d.join(AUDIT_MD));
+        }
+    }
+    for e in earlier.iter().filter(|e| e.is_file()) {
         eprintln!(
             "tirage: note: {} is an earlier run's report, not this run's (this run: {})",
-            earlier.display(),
+            e.display(),
             if report.clean { "clean" } else { "findings" },
         );
     }
     if !a.no_audit {
-        let dir = a.report.clone().unwrap_or_else(|| a.dir.clone());
-        // Only into the block that was read, never into one put there since.
+        let dir = match (&a.report, &beside) {
+            (Some(r), _) => r.clone(),
+            (None, Some(d)) => d.clone(),
+            (None, None) => anyhow::bail!(
+                "{}: no directory beside it can hold its audit report: give one with --report DIR (or --no-audit)",
+                a.dir.display()
+            ),
+        };
+        // Only about the block that was read, never about one put there since.
         if a.report.is_none() && Seal::of(&a.dir).ok() != seal {
             anyhow::bail!(
                 "{} changed while it was being verified (another run replaced or changed it): this report is not about what is there now, so none was written; verify it again",
@@ -233,9 +258,9 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         }
         // A report that cannot be written is said, but never hides findings (exit 1). On a
         // clean block, a report asked for with --report that could not be written is an
-        // error (exit 2); at the default place (the block, perhaps on read-only media) a
-        // warning.
-        match audit.write(&dir) {
+        // error (exit 2); at the default place (beside the block, perhaps on read-only
+        // media) a warning.
+        match audit.write(&dir, a.report.is_none()) {
             Err(e) if a.report.is_some() && report.clean => {
                 anyhow::bail!(
                     "the block verified clean, but the audit report asked for could not be written to {}: {e:#}",
@@ -268,6 +293,33 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     } else {
         Outcome::Findings
     })
+}
+
+/// True when `path` is `block` or lies inside it (by their real paths; a path not made yet
+/// by its nearest existing ancestor's).
+fn inside(path: &std::path::Path, block: &std::path::Path) -> bool {
+    let Ok(block) = std::fs::canonicalize(block) else {
+        return false;
+    };
+    let mut rest = Vec::new();
+    let mut p = path.to_path_buf();
+    loop {
+        if let Ok(real) = std::fs::canonicalize(&p) {
+            let full = rest.iter().rev().fold(real, |acc: PathBuf, c| acc.join(c));
+            return full.starts_with(&block);
+        }
+        match (p.file_name().map(|n| n.to_os_string()), p.parent()) {
+            (Some(n), Some(parent)) => {
+                rest.push(n);
+                p = if parent.as_os_str().is_empty() {
+                    PathBuf::from(".")
+                } else {
+                    parent.to_path_buf()
+                };
+            }
+            _ => return false,
+        }
+    }
 }
 
 /// True when a seed or seed shares were given.
