@@ -513,7 +513,19 @@ pub fn replay(
     provenance: &Provenance,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Built, GenerateError> {
-    build(plan, seed, None, provenance, progress)
+    build(plan, seed, None, provenance, progress, None)
+}
+
+/// As [`replay`], and hands `records` the print records of every pack in print order (the
+/// bytes of tickets.bin after its header), for a replay that names the first ticket of a
+/// block that differs. Errors: as [`replay`].
+pub fn replay_records(
+    plan: &BlockPlan,
+    seed: &Seed,
+    provenance: &Provenance,
+    records: &mut dyn FnMut(&[u8]),
+) -> Result<Built, GenerateError> {
+    build(plan, seed, None, provenance, &|_| {}, Some(records))
 }
 
 /// What [`generate_with`] made.
@@ -583,7 +595,7 @@ pub fn stage(
     std::fs::create_dir_all(&parent).map_err(io(&parent))?;
     let tmp = durable::private_tempdir(&parent, &crate::lock::staging_prefix(out, "tmp"))
         .map_err(io(&parent))?;
-    let built = build(plan, seed, Some(tmp.path()), provenance, progress)?;
+    let built = build(plan, seed, Some(tmp.path()), provenance, progress, None)?;
     set_modes(tmp.path(), plan.mode)?;
     Ok((Staged::new(tmp, out.to_path_buf(), parent), built.manifest))
 }
@@ -617,19 +629,23 @@ pub fn build_into(
     provenance: &Provenance,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(Manifest, Vec<u8>), GenerateError> {
-    let built = build(plan, seed, Some(dir), provenance, progress)?;
+    let built = build(plan, seed, Some(dir), provenance, progress, None)?;
     set_modes(dir, plan.mode)?;
     Ok((built.manifest, built.manifest_json))
 }
 
+/// What sees every pack's print records, in order, as they are made.
+type Records<'a> = &'a mut dyn FnMut(&[u8]);
+
 /// The pipeline: allocation → faces → ticket files (into `dir`, or hashed only when `None`)
-/// → manifest → SHA256SUMS.
+/// → manifest → SHA256SUMS; `records`, when given, sees every pack's print records in order.
 fn build(
     plan: &BlockPlan,
     seed: &Seed,
     dir: Option<&Path>,
     provenance: &Provenance,
     progress: &(dyn Fn(u64) + Sync),
+    mut records: Option<Records>,
 ) -> Result<Built, GenerateError> {
     let spec = plan.spec;
     let tickets = plan.tickets();
@@ -718,6 +734,9 @@ fn build(
         };
         let (mut csv, mut bin) = (Vec::new(), Vec::new());
         for (c, b, v) in parts {
+            if let Some(r) = records.as_mut() {
+                r(&b);
+            }
             csv.push(c);
             bin.push(b);
             claims.extend(v);

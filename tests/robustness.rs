@@ -611,3 +611,68 @@ fn a_lot_table_row_whose_printed_total_is_wrong_is_refused_naming_it() {
         )
     );
 }
+
+/// Byte offset of ticket `t`'s (1-based) print record in tickets.bin bytes `b`.
+fn record_at(b: &[u8], t: usize) -> (usize, usize) {
+    let rec = u16::from_le_bytes([b[10], b[11]]) as usize;
+    let head = u32::from_le_bytes(b[12..16].try_into().unwrap()) as usize;
+    (head + (t - 1) * rec, rec)
+}
+
+/// A replay that does not give the block names the first ticket that differs and what
+/// differs on it, not only the files' digests.
+#[test]
+fn a_replay_names_the_first_ticket_that_differs() {
+    let t = tempfile::tempdir().unwrap();
+    let b = t.path().join("b");
+    generate(&repo("tests/specs/coq_small.toml"), &b, 1);
+    let seed = t.path().join("seed");
+    std::fs::write(&seed, SEED).unwrap();
+    let replay = |dir: &Path| {
+        let o = tirage()
+            .args(["verify", "--unauthenticated", "--no-audit", "--seed-file"])
+            .arg(&seed)
+            .arg("--validation-key")
+            .arg(repo(VALIDATION_KEY))
+            .arg(dir)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(1));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    // Ticket 5's validation code changed.
+    let p = b.join("tickets.bin");
+    let orig = std::fs::read(&p).unwrap();
+    let mut bin = orig.clone();
+    let (at, rec) = record_at(&bin, 5);
+    bin[at + 30] ^= 1;
+    std::fs::write(&p, &bin).unwrap();
+    let out = replay(&b);
+    assert!(
+        out.contains("ticket 5 (pack 1, position 5) is the first that is not the one the seed makes: its validation code is not the replay's"),
+        "{out}"
+    );
+    // Tickets 7 and 8 swap faces: the first names ticket 7 and the cells that differ.
+    let mut bin = orig.clone();
+    let (a7, _) = record_at(&bin, 7);
+    let (a8, _) = record_at(&bin, 8);
+    let f7 = bin[a7 + 38..a7 + rec].to_vec();
+    let f8 = bin[a8 + 38..a8 + rec].to_vec();
+    assert_ne!(f7, f8);
+    bin[a7 + 38..a7 + rec].copy_from_slice(&f8);
+    bin[a8 + 38..a8 + rec].copy_from_slice(&f7);
+    std::fs::write(&p, &bin).unwrap();
+    let out = replay(&b);
+    let line = out
+        .lines()
+        .find(|l| l.contains("is the first that is not the one the seed makes"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        line.contains(
+            "ticket 7 (pack 1, position 7) is the first that is not the one the seed makes: "
+        ),
+        "{line}"
+    );
+    assert!(line.contains(" shows \""), "{line}");
+    assert!(line.contains("\", the replay \""), "{line}");
+}

@@ -4,16 +4,19 @@
 
 use super::tickets::Expect;
 use super::{add, Block, CheckId, Checks, Found, Procedure, ReplayFile, SeedInput};
-use crate::block::layout::SUMS;
+use crate::block::layout::{BIN, SUMS};
 use crate::block::{Kind, Promise, Provenance};
 use crate::generate::{self, BlockPlan};
 use crate::output::manifest::{Manifest, PromisedFeature};
-use crate::output::sums;
+use crate::output::{print_file, sums};
+use crate::rng::Seed;
 use crate::seal::Recipients;
 use crate::spec::GameSpec;
 use crate::validation::{ValidationKey, Validator};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::Path;
 
 /// The block replayed from the seed is byte for byte the block ([`CheckId::Replay`]).
 pub(super) struct Replay;
@@ -37,7 +40,7 @@ impl Procedure for Replay {
                 block.manifest.as_ref(),
                 run.expect.as_ref(),
                 (given, opts.validation_key),
-                &block.actual,
+                (block.dir, &block.actual),
                 &mut found.checks,
                 block.progress,
             );
@@ -50,15 +53,17 @@ impl Procedure for Replay {
     }
 }
 
-/// Replays the block from `given` in memory and compares every file's SHA-256 with the
-/// block's (`actual`: name → (bytes, hex SHA-256) of what was read). Findings go to
-/// [`CheckId::Replay`]; returns the files compared, or `None` when the replay could not run.
+/// Replays the block in `dir` from `given` in memory and compares every file's SHA-256
+/// with the block's (`actual`: name → (bytes, hex SHA-256) of what was read); when
+/// tickets.bin (in clear) differs, a second replay names the first ticket that differs and
+/// what differs on it. Findings go to [`CheckId::Replay`]; returns the files compared, or
+/// `None` when the replay could not run.
 fn replay(
     spec: &GameSpec,
     manifest: Option<&Manifest>,
     expect: Option<&Expect>,
     (given, validation_key): (&SeedInput, Option<&ValidationKey>),
-    actual: &BTreeMap<String, (u64, String)>,
+    (dir, actual): (&Path, &BTreeMap<String, (u64, String)>),
     checks: &mut Checks,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Option<Vec<ReplayFile>> {
@@ -218,6 +223,14 @@ fn replay(
             }
         })
         .collect();
+    let bin_differs = files
+        .iter()
+        .any(|f| f.name == BIN && !f.identical && f.block_sha256.is_some());
+    if bin_differs {
+        if let Some(what) = first_difference(&plan, &given.seed, &provenance, dir, spec) {
+            bad(what);
+        }
+    }
     for f in files.iter().filter(|f| !f.identical) {
         bad(match &f.block_sha256 {
             Some(h) => format!(
@@ -228,6 +241,108 @@ fn replay(
         });
     }
     Some(files)
+}
+
+/// The first print record of `dir`'s tickets.bin that is not the one `plan` makes from
+/// `seed`, in words: its ticket, pack and position, and each field that differs (serial,
+/// validation code, each face column with both values; the code itself is never shown).
+/// `None` when the file cannot be read or no record differs.
+fn first_difference(
+    plan: &BlockPlan,
+    seed: &Seed,
+    provenance: &Provenance,
+    dir: &Path,
+    spec: &GameSpec,
+) -> Option<String> {
+    let file = crate::regular::open_regular(&dir.join(BIN)).ok()?;
+    let mut file = std::io::BufReader::new(file);
+    let head = print_file::header(spec, plan.block, plan.tickets());
+    let mut got = vec![0u8; head.len()];
+    if file.read_exact(&mut got).is_err() || got != head {
+        return Some(format!(
+            "{BIN}'s header is not the one the replay writes (see print_header)"
+        ));
+    }
+    let rec = print_file::record_size(spec);
+    let cols = spec.mechanic.columns();
+    let mut found: Option<String> = None;
+    let mut buf = vec![0u8; rec];
+    let mut compare = |bytes: &[u8]| {
+        for want in bytes.chunks(rec) {
+            if found.is_some() {
+                return;
+            }
+            if file.read_exact(&mut buf).is_err() {
+                let w = print_file::read_record(want, cols.len());
+                found = Some(format!(
+                    "{BIN} ends before ticket {} of the replay",
+                    w.ticket
+                ));
+            } else if buf != want {
+                found = Some(describe(&buf, want, cols));
+            }
+        }
+    };
+    generate::replay_records(plan, seed, provenance, &mut compare).ok()?;
+    found
+}
+
+/// Print record `got` of the block against `want`, the replay's, in words.
+fn describe(got: &[u8], want: &[u8], cols: &[crate::games::Column]) -> String {
+    let (g, w) = (
+        print_file::read_record(got, cols.len()),
+        print_file::read_record(want, cols.len()),
+    );
+    let mut diffs = Vec::new();
+    if (g.ticket, g.pack, g.pack_position) != (w.ticket, w.pack, w.pack_position) {
+        diffs.push(format!(
+            "numbered ticket {} (pack {}, position {})",
+            g.ticket, g.pack, g.pack_position
+        ));
+    }
+    if g.serial != w.serial {
+        diffs.push(format!(
+            "serial {}, the replay gives {}",
+            String::from_utf8_lossy(&g.serial),
+            String::from_utf8_lossy(&w.serial)
+        ));
+    }
+    if g.validation != w.validation {
+        diffs.push("its validation code is not the replay's".into());
+    }
+    let shown = |c: &crate::games::Column, code: u8| {
+        c.values
+            .get(usize::from(code))
+            .map_or(format!("code {code}"), |v| format!("{v:?}"))
+    };
+    let faces: Vec<String> = cols
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| g.face.codes[k] != w.face.codes[k])
+        .map(|(k, c)| {
+            format!(
+                "{} shows {}, the replay {}",
+                c.name,
+                shown(c, g.face.codes[k]),
+                shown(c, w.face.codes[k])
+            )
+        })
+        .collect();
+    const SHOWN: usize = 6;
+    diffs.extend(faces.iter().take(SHOWN).cloned());
+    if faces.len() > SHOWN {
+        diffs.push(format!("{} more face columns differ", faces.len() - SHOWN));
+    }
+    if diffs.is_empty() {
+        diffs.push("its bytes differ outside the fields tirage reads".into());
+    }
+    format!(
+        "ticket {} (pack {}, position {}) is the first that is not the one the seed makes: {}",
+        w.ticket,
+        w.pack,
+        w.pack_position,
+        diffs.join("; ")
+    )
 }
 
 /// The promises a deck's manifest lists, as the generator takes them. Errors: a feature the
