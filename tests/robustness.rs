@@ -676,3 +676,43 @@ fn a_replay_names_the_first_ticket_that_differs() {
     assert!(line.contains(" shows \""), "{line}");
     assert!(line.contains("\", the replay \""), "{line}");
 }
+
+/// A validation code met twice in an emission names the tickets and blocks that share it.
+#[test]
+fn an_emission_wide_duplicate_code_names_both_tickets() {
+    let t = tempfile::tempdir().unwrap();
+    let em = t.path().join("em");
+    tirage()
+        .arg("generate")
+        .arg(repo("tests/specs/coq_small.toml"))
+        .args([
+            "--blocks",
+            "1..2",
+            "--insecure-seed",
+            "--seed",
+            SEED,
+            "-q",
+            "--out",
+        ])
+        .arg(&em)
+        .assert()
+        .success();
+    let one = std::fs::read(em.join("block-001/tickets.bin")).unwrap();
+    let p2 = em.join("block-002/tickets.bin");
+    let mut two = std::fs::read(&p2).unwrap();
+    let (a3, _) = record_at(&one, 3);
+    let (a5, _) = record_at(&two, 5);
+    two[a5 + 30..a5 + 38].copy_from_slice(&one[a3 + 30..a3 + 38]);
+    std::fs::write(&p2, &two).unwrap();
+    let o = tirage()
+        .args(["verify", "--unauthenticated", "--no-audit"])
+        .arg(&em)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text.contains("1 validation codes appear in more than one ticket of the emission; the first: ticket 3 of block-001 and ticket 5 of block-002 share one"),
+        "{text}"
+    );
+}

@@ -80,6 +80,36 @@ impl EmissionReport {
     }
 }
 
+/// Where the first code met twice is, in words (`; the first: ticket 12 of block-001 and
+/// ticket 40 of block-002 share one`), from the print files of blocks `runs[a]` and
+/// `runs[b]` of the emission in `dir`; the code itself is never shown.
+fn shared_code(dir: &Path, runs: &[String], code: u64, a: usize, b: usize) -> String {
+    let tickets = |i: usize| {
+        let name = runs.get(i).map_or("?", String::as_str);
+        let found =
+            super::codes::tickets_with_code(&dir.join(name).join(crate::block::layout::BIN), code);
+        (name, found.unwrap_or_default())
+    };
+    let (na, ta) = tickets(a);
+    let places: Vec<String> = if a == b {
+        ta.iter()
+            .take(2)
+            .map(|t| format!("ticket {t} of {na}"))
+            .collect()
+    } else {
+        let (nb, tb) = tickets(b);
+        let one = |n: &str, t: &[u32]| {
+            t.first()
+                .map_or(n.to_string(), |t| format!("ticket {t} of {n}"))
+        };
+        vec![one(na, &ta), one(nb, &tb)]
+    };
+    match places.as_slice() {
+        [x, y] => format!("; the first: {x} and {y} share one"),
+        _ => format!("; the first is in {na}"),
+    }
+}
+
 /// True when `dir` holds an emission manifest.
 pub fn is_emission(dir: &Path) -> bool {
     dir.join(EMISSION).is_file()
@@ -126,6 +156,8 @@ pub fn verify_emission(
     // Every block's codes sorted on disk, merged at the end: bounded memory.
     let scratch = |error| VerifyError::Scratch { error };
     let mut codes = super::codes::CodeRuns::new().map_err(scratch)?;
+    // The block directory of each run of codes, in the order added.
+    let mut runs: Vec<String> = Vec::new();
     let mut tickets = 0;
     if let Some(em) = &em {
         let mut numbers: Vec<u32> = em.blocks.iter().map(|b| b.block).collect();
@@ -181,6 +213,7 @@ pub fn verify_emission(
             let (report, block_codes) = verify_block(&bdir, opts, &|n| progress(entry.block, n))?;
             tickets += report.tickets;
             codes.add(&block_codes).map_err(scratch)?;
+            runs.push(entry.dir.clone());
             drop(block_codes);
             match crate::output::read_regular(&bdir.join(MANIFEST), MAX_JSON) {
                 Err(e) => f.add(
@@ -220,11 +253,16 @@ pub fn verify_emission(
             }
             blocks.push(report);
         }
-        let dups = codes.duplicates().map_err(scratch)?;
+        let (dups, first) = codes.duplicates().map_err(scratch)?;
         if dups > 0 {
             f.add(
                 None,
-                format!("{dups} validation codes appear in more than one ticket of the emission"),
+                format!(
+                    "{dups} validation codes appear in more than one ticket of the emission{}",
+                    first.map_or(String::new(), |(code, a, b)| shared_code(
+                        dir, &runs, code, a, b
+                    ))
+                ),
             );
         }
     }
