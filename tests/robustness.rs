@@ -716,3 +716,50 @@ fn an_emission_wide_duplicate_code_names_both_tickets() {
         "{text}"
     );
 }
+
+/// The verdict's "held against" line claims only what was checked: the validation key is
+/// what the manifest says unless the block was replayed, and nothing is said of it (nor of
+/// how the ticket files were delivered) when no manifest was read.
+#[test]
+fn the_verdict_claims_only_what_was_checked() {
+    let t = tempfile::tempdir().unwrap();
+    let b = t.path().join("b");
+    generate(&repo("tests/specs/coq_small.toml"), &b, 1);
+    let held = |extra: &[&str]| {
+        let o = tirage()
+            .args(["verify", "--unauthenticated", "--no-audit", "-q"])
+            .args(extra)
+            .arg(&b)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&o.stdout).into_owned();
+        text.lines()
+            .find(|l| l.starts_with("held against: "))
+            .unwrap_or_else(|| panic!("{text}"))
+            .to_string()
+    };
+    assert!(
+        held(&[]).ends_with("; not replayed; ticket files delivered in clear; the manifest says validation codes under a key of their own"),
+        "{}",
+        held(&[])
+    );
+    let seed = t.path().join("seed");
+    std::fs::write(&seed, SEED).unwrap();
+    let key = repo(VALIDATION_KEY);
+    let replayed = held(&[
+        "--seed-file",
+        seed.to_str().unwrap(),
+        "--validation-key",
+        key.to_str().unwrap(),
+    ]);
+    assert!(
+        replayed.ends_with("; replayed byte for byte from its seed; ticket files delivered in clear; validation codes under a key of their own"),
+        "{replayed}"
+    );
+    std::fs::remove_file(b.join("manifest.json")).unwrap();
+    assert!(
+        held(&[]).ends_with("; not replayed; no manifest read: nothing said of how the ticket files were delivered or of the validation key"),
+        "{}",
+        held(&[])
+    );
+}

@@ -347,6 +347,7 @@ fn report(mut block: Block, found: Found) -> Verified {
     let authenticated = Authenticated {
         signature_rejected: opts.signer.is_some() && signer.is_none(),
         specimen: expect_kind == Some(Kind::Specimen),
+        manifest_read: manifest.is_some(),
         validation_key_from_seed: manifest
             .as_ref()
             .is_some_and(|m| m.validation_key_from_seed),

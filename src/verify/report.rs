@@ -381,6 +381,9 @@ pub struct Authenticated {
     pub validation_key_from_seed: bool,
     /// True for a specimen deck, whose codes are never payable.
     pub specimen: bool,
+    /// True when the block's manifest was read: what `encrypted` and
+    /// `validation_key_from_seed` say comes from it, and nothing is said of either without it.
+    pub manifest_read: bool,
 }
 
 impl Authenticated {
@@ -402,17 +405,26 @@ impl Authenticated {
         } else {
             "not replayed"
         };
+        if !self.manifest_read {
+            return format!("{signer}; {spec}; {replay}; no manifest read: nothing said of how the ticket files were delivered or of the validation key");
+        }
         let files = if self.encrypted {
             "ticket files delivered encrypted to their recipients"
         } else {
             "ticket files delivered in clear"
         };
-        let codes = if self.specimen {
-            "specimen validation codes (never payable)"
-        } else if self.validation_key_from_seed {
-            "validation codes under a key derived from the seed (no validation key of their own)"
+        // Without a replay, the validation key is only what the manifest says of it.
+        let said = if self.replayed {
+            ""
         } else {
-            "validation codes under a key of their own"
+            "the manifest says "
+        };
+        let codes = if self.specimen {
+            "specimen validation codes (never payable)".to_string()
+        } else if self.validation_key_from_seed {
+            format!("{said}validation codes under a key derived from the seed (no validation key of their own)")
+        } else {
+            format!("{said}validation codes under a key of their own")
         };
         format!("{signer}; {spec}; {replay}; {files}; {codes}")
     }
