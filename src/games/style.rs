@@ -133,10 +133,13 @@ pub fn parse<T: DeserializeOwned>(table: toml::Table) -> Result<T, FieldError> {
         |e: serde_path_to_error::Error<toml::de::Error>| {
             let msg = e.inner().message().trim().to_string();
             let path = e.path().to_string();
-            let field = if path == "." {
-                field_of(&msg, &keys)
-            } else {
-                path
+            let missing = msg
+                .strip_prefix("missing field `")
+                .and_then(|m| m.split('`').next());
+            let field = match (path.as_str(), missing) {
+                (".", _) => field_of(&msg, &keys),
+                (_, Some(key)) => format!("{path}.{key}"),
+                _ => path,
             };
             FieldError::new(field, msg)
         },
