@@ -1,8 +1,11 @@
-//! Mutation fuzzing, bounded and reproducible: random edits of a spec's text (never a
-//! panic; every error says something) and of every file of a small block (never a panic;
-//! never clean once a deliverable byte changed). A few seconds by default; set
-//! `TIRAGE_FUZZ_ITERS=N` for N block mutations and 5·N spec mutants (default 40), and
-//! `TIRAGE_FUZZ_SEED=n` for another sequence.
+//! Mutation fuzzing, bounded and reproducible: random edits of a spec's text, byte by byte
+//! and value by value (never a panic; every error says what, with a field or a line, and no
+//! internal marker; every mutant `check` accepts is generated in memory without a panic),
+//! and of every file of a small block (never a panic; never clean once a deliverable byte
+//! changed). The specs are the scaled-down ones of tests/specs/ and every example game. A
+//! few seconds in `make test`; set `TIRAGE_FUZZ_ITERS=N` for N block mutations and about
+//! 5·N spec mutants per spec (default 40), and `TIRAGE_FUZZ_SEED=n` for another sequence.
+//! A failure prints the mutant; each one found becomes a named test (tests/hostile.rs).
 
 mod common;
 use common::*;
@@ -94,31 +97,145 @@ fn mutate(r: &mut ChaCha8Rng, b: &mut Vec<u8>) -> String {
     }
 }
 
+/// Values a mutation writes in place of a `key = value`: amounts and counts at their
+/// limits, bare decimals, the wrong type, empty text and containers.
+const VALUES: &[&str] = &[
+    "0",
+    "1",
+    "-1",
+    "0.5",
+    "4.555",
+    "0.50000000000000001",
+    "1e3",
+    "4294967295",
+    "4294967296",
+    "18446744073709551615",
+    "999_999_999",
+    "\"\"",
+    "\"4,50\"",
+    "\"x\"",
+    "[]",
+    "[0]",
+    "[1, 1]",
+    "{}",
+    "true",
+    "nan",
+    "inf",
+];
+
+/// One random `key = value` line of `text` given another value from [`VALUES`]; `None`
+/// when the text has no such line.
+fn mutate_value(r: &mut ChaCha8Rng, text: &str) -> Option<(String, String)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let keyed: Vec<usize> = (0..lines.len())
+        .filter(|&i| {
+            let l = lines[i].trim_start();
+            !l.starts_with('#') && !l.starts_with('[') && l.contains(" = ")
+        })
+        .collect();
+    if keyed.is_empty() {
+        return None;
+    }
+    let i = keyed[below(r, keyed.len())];
+    let key = lines[i].split(" = ").next().unwrap_or("");
+    let value = VALUES[below(r, VALUES.len())];
+    let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    out[i] = format!("{key} = {value}");
+    Some((
+        out.join("\n") + "\n",
+        format!("line {}: {key} = {value}", i + 1),
+    ))
+}
+
+/// Every spec the suite mutates: the scaled-down ones and every example game.
+fn specs() -> Vec<std::path::PathBuf> {
+    let mut v = Vec::new();
+    for d in ["tests/specs", "game_specs/examples"] {
+        let mut here: Vec<_> = std::fs::read_dir(repo(d))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+            .collect();
+        here.sort();
+        v.extend(here);
+    }
+    v
+}
+
+/// Loads mutant `s` of `spec`: no panic; an error says what, names a field or a line, and
+/// carries no internal marker; an accepted spec of at most `MAX_BUILT` tickets is built in
+/// memory (block 1) without a panic. Returns true when the spec loads.
+fn load_mutant(spec: &Path, s: &str, what: &str) -> bool {
+    const MAX_BUILT: u32 = 5_000;
+    let got = std::panic::catch_unwind(|| GameSpec::parse(spec, s.to_string()));
+    let name = spec.display();
+    match got {
+        Err(_) => panic!("{name} mutant ({what}) panicked:\n{s}"),
+        Ok(Err(e)) => {
+            assert!(
+                !e.message.trim().is_empty(),
+                "{name} mutant ({what}): an error without a message: {e}"
+            );
+            assert!(
+                !e.field.is_empty() || e.line.is_some(),
+                "{name} mutant ({what}): an error naming neither field nor line: {e}"
+            );
+            assert!(
+                !e.message.contains("tirage: "),
+                "{name} mutant ({what}): an internal marker in the message: {e}"
+            );
+            false
+        }
+        Ok(Ok(g)) => {
+            if g.block_size <= MAX_BUILT {
+                let seed = tirage::rng::Seed::from_hex(SEED).unwrap();
+                let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    let plan = tirage::generate::BlockPlan::production(&g, 1)?;
+                    tirage::generate::replay(
+                        &plan,
+                        &seed,
+                        &tirage::block::Provenance::default(),
+                        &|_| {},
+                    )
+                    .map(|_| ())
+                }));
+                assert!(
+                    built.is_ok(),
+                    "{name} mutant ({what}): check accepts it, generating it panicked:\n{s}"
+                );
+            }
+            true
+        }
+    }
+}
+
 #[test]
 fn spec_mutants_never_panic_and_every_error_says_something() {
     let mut r = rng(1);
     let mut accepted = 0;
-    for spec in ["coq_small", "poker_small", "pharaon_small"] {
-        let path = repo(&format!("tests/specs/{spec}.toml"));
-        let text = std::fs::read(&path).unwrap();
-        for i in 0..iterations() * 5 / 3 + 1 {
-            let mut b = text.clone();
-            let mut what = Vec::new();
-            for _ in 0..1 + below(&mut r, 3) {
-                what.push(mutate(&mut r, &mut b));
-            }
-            let Ok(s) = String::from_utf8(b) else {
-                continue; // load refuses it as not UTF-8 before parsing
+    let specs = specs();
+    let per_spec = (iterations() * 5 * 3).div_ceil(specs.len() * 2).max(2);
+    for path in &specs {
+        let text = std::fs::read(path).unwrap();
+        for i in 0..per_spec {
+            // Half the mutants edit bytes, half write another value in a key's place.
+            let (s, what) = if i % 2 == 0 {
+                let mut b = text.clone();
+                let mut what = Vec::new();
+                for _ in 0..1 + below(&mut r, 3) {
+                    what.push(mutate(&mut r, &mut b));
+                }
+                let Ok(s) = String::from_utf8(b) else {
+                    continue; // load refuses it as not UTF-8 before parsing
+                };
+                (s, format!("{i}: {what:?}"))
+            } else {
+                let Some((s, what)) = mutate_value(&mut r, &String::from_utf8_lossy(&text)) else {
+                    continue;
+                };
+                (s, format!("{i}: {what}"))
             };
-            let got = std::panic::catch_unwind(|| GameSpec::parse(&path, s.clone()));
-            match got {
-                Err(_) => panic!("{spec} mutant {i} ({what:?}) panicked:\n{s}"),
-                Ok(Ok(_)) => accepted += 1,
-                Ok(Err(e)) => assert!(
-                    !e.message.trim().is_empty(),
-                    "{spec} mutant {i} ({what:?}): an error without a message: {e}"
-                ),
-            }
+            accepted += usize::from(load_mutant(path, &s, &what));
         }
     }
     // Most mutants are refused; a few (a comment edited, say) still load.
