@@ -185,24 +185,62 @@ impl Seed {
         Seed(h.finalize().into())
     }
 
-    /// Why these 256 bits are no secret a production block may rest on, if they are not:
-    /// a repeated half (as in the documented test seed `0011…eeff` twice), or fewer than 16
-    /// distinct byte values (all zero, one byte repeated, a short pattern). 32 random bytes
-    /// show about 30 distinct values; fewer than 16 happens by chance with probability
-    /// below 10⁻¹⁵.
+    /// Why these 256 bits are no secret a production block may rest on, if they are not.
+    /// Each rule catches a value with far less than 256 bits of entropy, and 256 random
+    /// bits break one by chance with probability below 10⁻¹¹:
+    /// - a published test seed ([`TEST_SEEDS`]: the tests', the examples', the acceptance
+    ///   script's `0011…eeff` twice);
+    /// - a pattern of at most 16 bytes repeated (two equal halves, `abab…`);
+    /// - fewer than 16 distinct byte values (all zero, one byte repeated);
+    /// - counting or stepping bytes (`000102…1f`): fewer than 16 distinct differences
+    ///   between neighbours;
+    /// - fewer than 10 of the 16 hex digits used (`0101…`, `deadbeef…`);
+    /// - text: every byte printable ASCII (a passphrase typed as hex), at most 6.6 bits a
+    ///   byte and far less for words.
     pub fn weakness(&self) -> Option<&'static str> {
-        let mut seen = [false; 256];
-        for &b in &self.0 {
-            seen[usize::from(b)] = true;
-        }
-        if self.0[..16] == self.0[16..] {
-            Some("its two halves are the same (a test or hand-made value)")
-        } else if seen.iter().filter(|&&s| s).count() < 16 {
+        let b = &self.0;
+        let distinct = |it: &mut dyn Iterator<Item = u8>| {
+            let mut seen = [false; 256];
+            it.for_each(|x| seen[usize::from(x)] = true);
+            seen.iter().filter(|&&s| s).count()
+        };
+        if TEST_SEEDS
+            .iter()
+            .any(|t| t.as_bytes() == hex::encode(b).as_bytes())
+        {
+            Some("it is a published test seed (tests, examples, the acceptance script)")
+        } else if (1..=16).any(|p| (p..32).all(|i| b[i] == b[i - p])) {
+            Some("it repeats a pattern of a few bytes (a test or hand-made value)")
+        } else if distinct(&mut b.iter().copied()) < 16 {
             Some("it has fewer than 16 distinct byte values (a pattern, not random bits)")
+        } else if distinct(&mut b.windows(2).map(|w| w[1].wrapping_sub(w[0]))) < 16 {
+            Some("its bytes count or step (000102…), not random bits")
+        } else if distinct(&mut b.iter().flat_map(|&x| [x >> 4, x & 15])) < 10 {
+            Some("it uses fewer than 10 of the 16 hex digits (a pattern, not random bits)")
+        } else if b.iter().all(|x| (0x20..0x7f).contains(x)) {
+            Some("every byte is printable text (a passphrase, not random bits)")
         } else {
             None
         }
     }
+}
+
+/// Seeds published for tests and examples (64 hex digits): never a production seed.
+/// [`Seed::weakness`] refuses them; `verify` names a block whose seed commitment is one of
+/// theirs a test block ([`is_test_seed_commitment`]).
+pub const TEST_SEEDS: [&str; 5] = [
+    "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff",
+    "ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100",
+    "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+    "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+    "0000000000000000000000000000000000000000000000000000000000000000",
+];
+
+/// True when `commitment` ([`Seed::commitment`]) is that of a seed of [`TEST_SEEDS`].
+pub fn is_test_seed_commitment(commitment: &str) -> bool {
+    TEST_SEEDS
+        .iter()
+        .any(|t| Seed::from_hex(t).is_ok_and(|s| s.commitment().eq_ignore_ascii_case(commitment)))
 }
 
 impl Drop for Seed {
@@ -500,6 +538,45 @@ mod tests {
 
     fn seed() -> Seed {
         Seed::from_hex("00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff").unwrap()
+    }
+
+    #[test]
+    fn weak_seeds_are_named_and_random_ones_pass() {
+        let weak = |h: &str| Seed::from_hex(h).unwrap().weakness();
+        for t in TEST_SEEDS {
+            assert!(weak(t).is_some(), "{t}");
+            assert!(is_test_seed_commitment(
+                &Seed::from_hex(t).unwrap().commitment()
+            ));
+        }
+        let counting: String = (0u8..32).map(|i| format!("{i:02x}")).collect();
+        assert_eq!(
+            weak(&counting),
+            Some("it is a published test seed (tests, examples, the acceptance script)")
+        );
+        let stepping: String = (0u8..32).map(|i| format!("{:02x}", 7 + i * 3)).collect();
+        assert_eq!(
+            weak(&stepping),
+            Some("its bytes count or step (000102…), not random bits")
+        );
+        assert_eq!(
+            weak(&"0123456789ab".repeat(6)[..64]),
+            Some("it repeats a pattern of a few bytes (a test or hand-made value)")
+        );
+        assert_eq!(
+            weak(&hex::encode("correct horse battery staple 42!")),
+            Some("every byte is printable text (a passphrase, not random bits)")
+        );
+        assert_eq!(
+            weak("deadbeef0badcafefeedfacedecade0fbeefdeed0ddba0efacadebeadedcafe0"),
+            Some("it uses fewer than 10 of the 16 hex digits (a pattern, not random bits)")
+        );
+        // Fresh seeds from the OS are never called weak.
+        for _ in 0..2000 {
+            let s = Seed::from_os().unwrap();
+            assert_eq!(s.weakness(), None, "{}", s.to_hex());
+            assert!(!is_test_seed_commitment(&s.commitment()));
+        }
     }
 
     #[test]
