@@ -2,6 +2,8 @@
 # Needs only a Rust toolchain (cargo); every crate comes from crates.io through Cargo.lock.
 
 GAME    ?= coq
+# The spec: the seed spec by default; an operator's own copy pinning its key ([signing]).
+SPEC    ?= game_specs/$(GAME).toml
 BLOCK   ?= 1
 SEED    ?=
 SEED_FILE ?=
@@ -24,16 +26,16 @@ PREFIX  ?= $(HOME)/.cargo
 build:
 	$(CARGO) build --release --locked
 
-## make block GAME=coq [BLOCK=1] [SEED_FILE=f | SEED=<64 hex, tests only>] [FORCE=1] [THREADS=n]:
+## make block GAME=coq [BLOCK=1] [SEED_FILE=f | SEED=<64 hex, tests only>] [SPEC=f] [FORCE=1] [THREADS=n]:
 ## build, then write output/<game>/block-<NNN>/, signed with output/keys/operator.key and its
 ## codes made with output/keys/<game>.validation-key (both made on first use)
 block: build keys
-	@$(BIN) generate game_specs/$(GAME).toml --block $(BLOCK) --threads $(THREADS) --sign $(OPKEY).key --validation-key $(VKEY) $(if $(SEED),--insecure-seed --seed $(SEED)) $(if $(SEED_FILE),--seed-file $(SEED_FILE)) $(if $(FORCE),--force) --out $(BLOCKDIR)
+	@$(BIN) generate $(SPEC) --block $(BLOCK) --threads $(THREADS) --sign $(OPKEY).key --validation-key $(VKEY) $(if $(SEED),--insecure-seed --seed $(SEED)) $(if $(SEED_FILE),--seed-file $(SEED_FILE)) $(if $(FORCE),--force) --out $(BLOCKDIR)
 
-## make verify GAME=coq [BLOCK=1]: re-check that block against game_specs/<game>.toml and the
-## operator's public key
+## make verify GAME=coq [BLOCK=1] [SPEC=f]: re-check that block against game_specs/<game>.toml
+## (or SPEC, which may pin the operator's key: [signing]) and output/keys/operator.pub
 verify: build
-	$(BIN) verify $(BLOCKDIR) --spec game_specs/$(GAME).toml --signer $(OPKEY).pub --threads $(THREADS)
+	$(BIN) verify $(BLOCKDIR) --spec $(SPEC) --signer $(OPKEY).pub --threads $(THREADS)
 
 ## make keys [GAME=coq]: the operator's key pair and the game's validation key, if missing
 keys: build

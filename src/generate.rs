@@ -816,6 +816,7 @@ fn build(
             .collect()
     });
     manifest.seed_shares = provenance.seed_shares.clone();
+    manifest.insecure_seed = provenance.insecure_seed;
     if let Some(tool) = &provenance.tool {
         manifest.tool = tool.clone();
     }
@@ -833,14 +834,14 @@ fn build(
     if let Some(dir) = dir {
         durable::write_file(&dir.join(SUMS), sums.as_bytes()).map_err(io(&dir.join(SUMS)))?;
         if let Some(signer) = plan.signer {
-            let comment = format!(
-                "tirage {} game:{} emission:{} block:{} kind:{}",
-                SUMS,
-                spec.id,
-                spec.emission,
-                plan.block,
-                plan.kind.name()
-            );
+            let comment = crate::sign::Vouched {
+                game: spec.id.clone(),
+                emission: spec.emission,
+                block: plan.block,
+                kind: plan.kind.name().into(),
+                insecure_seed: provenance.insecure_seed,
+            }
+            .comment();
             let sig = signer
                 .sign(sums.as_bytes(), &comment)
                 .map_err(|e| GenerateError::Sign(e.to_string()))?;

@@ -4,7 +4,8 @@
 //! `SHA256SUMS` lists the SHA-256 of every delivered file and of `manifest.json`, and the
 //! manifest lists every file's digest, size and record count: one signature over
 //! `SHA256SUMS` authenticates the whole block. The signature is `SHA256SUMS.minisig` beside
-//! it; its trusted comment (signed too) names the game, emission and block. An emission's
+//! it; its trusted comment (signed too) names the game, emission, block and kind, and says
+//! when the block was made with a test seed ([`Vouched`]). An emission's
 //! `emission.json` is signed the same way (`emission.json.minisig`).
 //!
 //! Keys are minisign's: `KEY.key` (the secret key, optionally protected by a password,
@@ -112,6 +113,102 @@ fn write_new(path: &Path, bytes: &[u8], mode: u32) -> Result<(), SignError> {
     f.write_all(bytes).and_then(|_| f.sync_all()).map_err(io)
 }
 
+/// What a block's signature vouches for, as its trusted comment (signed with
+/// `SHA256SUMS`) says it: `tirage SHA256SUMS game:ID emission:N block:N kind:KIND`, then
+/// ` seed:insecure` for a block made with `--insecure-seed` (a test seed). `verify` holds
+/// it against the manifest and the block folder's name, so a signed block cannot pass for
+/// another (a copy of block 1 named `block-002`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Vouched {
+    /// The game's id (`coq`).
+    pub game: String,
+    /// The emission number.
+    pub emission: u16,
+    /// The block number (0 for a specimen deck).
+    pub block: u32,
+    /// `production` or `specimen`.
+    pub kind: String,
+    /// True when the block was made with `--insecure-seed`: a test block.
+    pub insecure_seed: bool,
+}
+
+impl Vouched {
+    /// The trusted comment (one line).
+    pub fn comment(&self) -> String {
+        format!(
+            "tirage SHA256SUMS game:{} emission:{} block:{} kind:{}{}",
+            self.game,
+            self.emission,
+            self.block,
+            self.kind,
+            if self.insecure_seed {
+                " seed:insecure"
+            } else {
+                ""
+            }
+        )
+    }
+
+    /// Reads a trusted comment written by [`Vouched::comment`]. Errors: it is not one (the
+    /// reason, for a finding).
+    pub fn parse(comment: &str) -> Result<Vouched, String> {
+        let bad = |why: &str| {
+            format!(
+                "the trusted comment {comment:?} {why} (expected `tirage SHA256SUMS game:ID emission:N block:N kind:KIND`)"
+            )
+        };
+        let mut words = comment.split(' ');
+        if (words.next(), words.next()) != (Some("tirage"), Some("SHA256SUMS")) {
+            return Err(bad("is not a tirage block's"));
+        }
+        let (mut game, mut emission, mut block, mut kind, mut insecure_seed) =
+            (None, None, None, None, false);
+        for w in words {
+            match w.split_once(':') {
+                Some(("game", v)) if game.is_none() && !v.is_empty() => game = Some(v.to_string()),
+                Some(("emission", v)) if emission.is_none() => {
+                    emission = Some(v.parse().map_err(|_| bad("has a malformed emission"))?)
+                }
+                Some(("block", v)) if block.is_none() => {
+                    block = Some(v.parse().map_err(|_| bad("has a malformed block number"))?)
+                }
+                Some(("kind", v)) if kind.is_none() && matches!(v, "production" | "specimen") => {
+                    kind = Some(v.to_string())
+                }
+                Some(("seed", "insecure")) if !insecure_seed => insecure_seed = true,
+                _ => return Err(bad(&format!("has an unknown or repeated word {w:?}"))),
+            }
+        }
+        match (game, emission, block, kind) {
+            (Some(game), Some(emission), Some(block), Some(kind)) => Ok(Vouched {
+                game,
+                emission,
+                block,
+                kind,
+                insecure_seed,
+            }),
+            _ => Err(bad("does not name the game, emission, block and kind")),
+        }
+    }
+
+    /// In words: `game coq, emission 1, block 1, production` (and `, made with
+    /// --insecure-seed` for a test block).
+    pub fn describe(&self) -> String {
+        format!(
+            "game {}, emission {}, block {}, {}{}",
+            self.game,
+            self.emission,
+            self.block,
+            self.kind,
+            if self.insecure_seed {
+                ", made with --insecure-seed"
+            } else {
+                ""
+            }
+        )
+    }
+}
+
 /// A secret key, ready to sign.
 pub struct Signer {
     sk: SecretKey,
@@ -149,6 +246,12 @@ impl Signer {
     /// The key id (16 hex digits, as minisign prints it).
     pub fn id(&self) -> &str {
         &self.id
+    }
+
+    /// The public key, as the key line of `KEY.pub` (base64, `RW…`), when it can be
+    /// computed from the secret key.
+    pub fn public_key(&self) -> Option<String> {
+        self.pk.as_ref().map(PublicKey::to_base64)
     }
 
     /// The text of a minisign signature of `data` whose trusted comment is `comment` (one
@@ -199,9 +302,27 @@ impl Verifier {
         Ok(Verifier { pk, id })
     }
 
+    /// The public key as the key line of a minisign `KEY.pub` (`RW…`, 56 base64
+    /// characters). Errors ([`SignError::Invalid`]): it is not one.
+    pub fn from_base64(line: &str) -> Result<Verifier, SignError> {
+        let pk = PublicKey::from_base64(line.trim()).map_err(|e| {
+            SignError::Invalid(format!(
+                "not a minisign public key (the key line of KEY.pub, RW…): {e}"
+            ))
+        })?;
+        let id = key_id(pk.keynum());
+        Ok(Verifier { pk, id })
+    }
+
     /// The key id (16 hex digits).
     pub fn id(&self) -> &str {
         &self.id
+    }
+
+    /// The whole public key, as the key line of `KEY.pub` (base64, `RW…`): what a verdict
+    /// names, since a 64-bit key id alone can be matched by another key.
+    pub fn public_key(&self) -> String {
+        self.pk.to_base64()
     }
 
     /// Checks that `signature` (a minisign signature file's text) is this key's signature
@@ -251,6 +372,62 @@ mod tests {
             keygen(&d.path().join("op"), None),
             Err(SignError::Exists(_))
         ));
+    }
+
+    #[test]
+    fn a_trusted_comment_names_the_block_it_vouches_for() {
+        let v = Vouched {
+            game: "coq".into(),
+            emission: 1,
+            block: 2,
+            kind: "production".into(),
+            insecure_seed: false,
+        };
+        let c = v.comment();
+        assert_eq!(
+            c,
+            "tirage SHA256SUMS game:coq emission:1 block:2 kind:production"
+        );
+        assert_eq!(Vouched::parse(&c).unwrap(), v);
+        let t = Vouched {
+            insecure_seed: true,
+            ..v.clone()
+        };
+        assert_eq!(
+            t.comment(),
+            "tirage SHA256SUMS game:coq emission:1 block:2 kind:production seed:insecure"
+        );
+        assert_eq!(Vouched::parse(&t.comment()).unwrap(), t);
+        assert_eq!(
+            t.describe(),
+            "game coq, emission 1, block 2, production, made with --insecure-seed"
+        );
+        for bad in [
+            "",
+            "game:coq emission:1 block:2 kind:production",
+            "tirage SHA256SUMS game:coq emission:1 block:2",
+            "tirage SHA256SUMS game:coq emission:1 block:2 kind:production block:3",
+            "tirage SHA256SUMS game:coq emission:x block:2 kind:production",
+            "tirage SHA256SUMS game:coq emission:1 block:2 kind:bogus",
+            "tirage SHA256SUMS game:coq emission:1 block:2 kind:production seed:fine",
+        ] {
+            assert!(Vouched::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_public_key_reads_from_its_key_line() {
+        let d = tempfile::tempdir().unwrap();
+        keygen(&d.path().join("op"), None).unwrap();
+        let v = Verifier::load(&d.path().join("op.pub")).unwrap();
+        let s = Signer::load(&d.path().join("op.key")).unwrap();
+        let line = v.public_key();
+        assert_eq!(s.public_key().as_deref(), Some(line.as_str()));
+        let text = std::fs::read_to_string(d.path().join("op.pub")).unwrap();
+        assert_eq!(text.lines().nth(1), Some(line.as_str()));
+        let w = Verifier::from_base64(&line).unwrap();
+        assert_eq!((w.id(), w.public_key()), (v.id(), line));
+        assert!(Verifier::from_base64("RWQ not a key").is_err());
     }
 
     #[test]

@@ -782,7 +782,11 @@ fn the_audit_names_its_parties_and_what_the_counts_were_held_against() {
     ));
     // -q: the verdict alone.
     assert_eq!(held.lines().count(), 2, "{held}");
-    assert!(held.starts_with("verify: CLEAN\nheld against: "), "{held}");
+    // A block of the test seed: clean as a test block, and said so.
+    assert!(
+        held.starts_with("verify: CLEAN, as a TEST BLOCK (made with a test seed, never for sale)\nheld against: "),
+        "{held}"
+    );
     for s in [
         "| auditor | Claire Dupont |",
         "| operator | Jeux Opérations |",

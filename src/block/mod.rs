@@ -133,6 +133,9 @@ pub struct Provenance {
     /// The spec name to record as `spec.source`; `None`: the file name of the path the spec
     /// was loaded from.
     pub spec_source: Option<String>,
+    /// True when the seed was accepted with `--insecure-seed` (a test block): the manifest
+    /// and the signature's trusted comment say so.
+    pub insecure_seed: bool,
 }
 
 /// The tool that wrote a block, as its manifest records it.

@@ -79,6 +79,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     // Before the seed is staged: a deck never replaces a production block or its seed.
     check_destination(&out, a.force, Kind::Specimen)?;
     let signer = a.sign.as_deref().map(Signer::load).transpose()?;
+    super::keys::check_pinned(&spec, signer.as_ref())?;
     let plan = BlockPlan::deck(&spec, deck);
     let plan = plan.signed_by(signer.as_ref()).cancelled_by(&stop);
     let provenance = a.seed.provenance()?;

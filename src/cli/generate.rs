@@ -69,6 +69,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         check_emission_destination(&blocks, &out, a.force)?;
         let (vkey, derived) = a.keys.validation_key(&seed, &spec, a.seed.insecure())?;
         let signer = a.keys.signer()?;
+        super::keys::check_pinned(&spec, signer.as_ref())?;
         let recipients = a.keys.recipients()?;
         let seed_file = SeedFile::beside(&out, &seed, fresh, a.force)?;
         let n = u64::from(spec.block_size) * u64::from(blocks.end() - blocks.start() + 1);
@@ -133,6 +134,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     check_not_in_emission(&out)?;
     let (vkey, derived) = a.keys.validation_key(&seed, &spec, a.seed.insecure())?;
     let signer = a.keys.signer()?;
+    super::keys::check_pinned(&spec, signer.as_ref())?;
     let recipients = a.keys.recipients()?;
     let plan = BlockPlan::production(&spec, a.block)?;
     let plan = if derived {

@@ -200,6 +200,26 @@ impl BlockKeys {
     }
 }
 
+/// A spec that pins the operator's key (`[signing] public_key`) is signed with that key
+/// only: `signer` must be it. Errors: no `--sign`, or a key of another public key.
+pub(super) fn check_pinned(spec: &GameSpec, signer: Option<&Signer>) -> Result<()> {
+    let Some(pinned) = spec.signing_key.as_deref() else {
+        return Ok(());
+    };
+    match signer.map(Signer::public_key) {
+        None => anyhow::bail!(
+            "{}: [signing] pins the operator's key {pinned}: sign with its secret key (--sign KEY.key)",
+            spec.path.display()
+        ),
+        Some(Some(k)) if k == pinned => Ok(()),
+        Some(k) => anyhow::bail!(
+            "--sign: that secret key's public key is {}, and {} pins the operator's key {pinned} ([signing]): sign with the pinned key's secret key",
+            k.as_deref().unwrap_or("unknown"),
+            spec.path.display()
+        ),
+    }
+}
+
 /// Parses permission bits in octal (`600`, `0640`).
 fn parse_mode(s: &str) -> Result<u32, String> {
     match u32::from_str_radix(s.trim_start_matches("0o"), 8) {

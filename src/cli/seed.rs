@@ -107,6 +107,7 @@ impl SeedArgs {
         };
         Ok(Provenance {
             seed_shares,
+            insecure_seed: self.insecure_seed,
             ..Provenance::default()
         })
     }

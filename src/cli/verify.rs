@@ -23,7 +23,9 @@ pub(super) struct Args {
     /// The block directory (holding SHA256SUMS, manifest.json, spec.toml, tickets.csv,
     /// tickets.bin, validation.csv), or an emission directory (holding emission.json).
     dir: PathBuf,
-    /// The reference spec: the block's spec.toml must be this exact file.
+    /// The reference spec: the block's spec.toml must be this exact file. When it pins the
+    /// operator's key (`[signing] public_key`), the signature is checked against that key,
+    /// whatever --signer says, and a production block made with a test seed is a finding.
     #[arg(long)]
     spec: Option<PathBuf>,
     /// Print the report as JSON instead of text.
@@ -47,8 +49,8 @@ pub(super) struct Args {
     #[arg(long, value_name = "FILE")]
     seed_share: Vec<PathBuf>,
     /// The operator's minisign public key (`tirage keygen`): SHA256SUMS.minisig must be its
-    /// signature of SHA256SUMS. Without it, a production block is a finding unless
-    /// --unauthenticated is given.
+    /// signature of SHA256SUMS. Without it (or a reference spec that pins the key), a
+    /// production block is a finding unless --unauthenticated is given.
     #[arg(long, value_name = "KEY.pub")]
     signer: Option<PathBuf>,
     /// Check a production block without its signature: the verdict then says it is

@@ -37,6 +37,11 @@ pub struct Manifest {
     /// given): whoever holds the seed can then compute the codes.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub validation_key_from_seed: bool,
+    /// True when the block was made with `--insecure-seed`: a test block, whose seed may be
+    /// a published test value, never for sale (the signature's trusted comment says it
+    /// too). Absent otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub insecure_seed: bool,
     /// Block number (0 for a specimen deck).
     pub block: u32,
     /// Tickets in the block.
@@ -272,6 +277,7 @@ impl Manifest {
             seed_shares: None,
             validation_key_commitment: block.validation_key_commitment,
             validation_key_from_seed: block.validation_key_from_seed,
+            insecure_seed: false,
             block: block.block,
             tickets: block.tickets,
             pack_size: spec.pack_size,

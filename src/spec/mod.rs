@@ -396,6 +396,10 @@ pub struct GameSpec {
     pub published_payout: Money,
     /// The mechanic that builds and judges faces.
     pub mechanic: Box<dyn Mechanic>,
+    /// `[signing] public_key`: the operator's minisign public key (the key line of its
+    /// `KEY.pub`, `RW…`), when the spec pins it: `generate` signs only with that key, and
+    /// `verify --spec` holds the signature to it whatever `--signer` says.
+    pub signing_key: Option<String>,
     /// The spec file's exact text (copied into every block).
     pub text: String,
     /// Hex SHA-256 of `text`.
@@ -792,6 +796,22 @@ fn way_ids(raw: &raw::RawSpec) -> Vec<&str> {
         .collect()
 }
 
+/// `[signing] public_key`, checked to be a minisign public key.
+fn signing_key(raw: &raw::RawSpec, at: &ErrorAt) -> Result<Option<String>, SpecError> {
+    let Some(t) = &raw.signing else {
+        return Ok(None);
+    };
+    let key = t.get_ref().public_key.trim();
+    crate::sign::Verifier::from_base64(key).map_err(|e| {
+        at.at(
+            Some(t.span().start),
+            "signing.public_key",
+            format!("{e}: give the second line of the operator's KEY.pub (tirage keygen)"),
+        )
+    })?;
+    Ok(Some(key.to_string()))
+}
+
 fn validate_common(
     raw: &raw::RawSpec,
     at: &ErrorAt,
@@ -1180,6 +1200,7 @@ fn validate_common(
         published_lots: published.lots,
         published_payout: published.payout,
         mechanic,
+        signing_key: signing_key(raw, at)?,
         text: String::new(),
         sha256: String::new(),
         path: PathBuf::new(),

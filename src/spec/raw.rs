@@ -30,6 +30,17 @@ pub struct RawSpec {
     /// ([`crate::games::style`]), with its `style`, its `id` and the style's own parameters.
     #[serde(default)]
     pub surfaces: Vec<Spanned<toml::Table>>,
+    /// `[signing]`: the operator's public key, pinned.
+    #[serde(default)]
+    pub signing: Option<Spanned<RawSigning>>,
+}
+
+/// `[signing]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSigning {
+    /// The operator's minisign public key: the key line of its `KEY.pub` (`RW…`).
+    pub public_key: String,
 }
 
 /// `[game]`.

@@ -88,7 +88,9 @@ pub struct Options<'a> {
     /// The emission's validation key, which a production block's replay needs (its codes
     /// are made with it, not with the seed).
     pub validation_key: Option<&'a ValidationKey>,
-    /// The public key SHA256SUMS must be signed with (`SHA256SUMS.minisig`).
+    /// The public key SHA256SUMS must be signed with (`SHA256SUMS.minisig`). A reference
+    /// spec that pins the operator's key (`[signing] public_key`) overrides it: a signer
+    /// other than the pinned key is then a finding.
     pub signer: Option<&'a Verifier>,
     /// When no signer is given, a production block is a finding (its files could be
     /// anyone's): the command line sets this unless told `--unauthenticated`.
@@ -214,8 +216,12 @@ pub(crate) struct Found {
     promised: Vec<PromiseCheck>,
     /// The replay's files, when a replay ran to the end.
     replay: Option<Vec<ReplayFile>>,
-    /// The key id of the signer whose signature holds.
+    /// The whole public key (`RW…`) whose signature holds.
     signer: Option<String>,
+    /// What that signature vouches for, in words (game, emission, block, kind).
+    vouched: Option<String>,
+    /// True for a production block made with a test seed.
+    test_seed: bool,
     /// The leakage gate's measures, when the ticket pass ran.
     leakage: Option<Vec<leakage::FieldResult>>,
 }
@@ -297,6 +303,8 @@ fn report(mut block: Block, found: Found) -> Verified {
         promised,
         replay: replayed,
         signer,
+        vouched,
+        test_seed,
         leakage: leak,
     } = found;
     let (dir, opts) = (block.dir, block.opts);
@@ -344,8 +352,11 @@ fn report(mut block: Block, found: Found) -> Verified {
         })
         .collect();
 
+    let keyed = signature::signature_key(opts).is_some();
     let authenticated = Authenticated {
-        signature_rejected: opts.signer.is_some() && signer.is_none(),
+        signature_rejected: keyed && signer.is_none(),
+        vouched,
+        test_seed,
         specimen: expect_kind == Some(Kind::Specimen),
         manifest_read: manifest.is_some(),
         validation_key_from_seed: manifest
@@ -367,7 +378,7 @@ fn report(mut block: Block, found: Found) -> Verified {
             let result = if f.count > 0 {
                 "fail"
             } else if (id == CheckId::Replay && opts.seed.is_none())
-                || (id == CheckId::Signature && opts.signer.is_none())
+                || (id == CheckId::Signature && !keyed)
             {
                 "skipped"
             } else if not_run.contains(&id) || (spec.is_none() && id > CheckId::Spec) {

@@ -175,6 +175,7 @@ fn replay(
             seed_shares: m.seed_shares.clone(),
             tool: Some(m.tool.clone()),
             spec_source: Some(m.spec.source.clone()),
+            insecure_seed: m.insecure_seed,
         },
         None => Provenance::default(),
     };

@@ -365,9 +365,16 @@ pub struct Report {
 /// What a verdict was held against, said on its verdict line.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Authenticated {
-    /// The key id whose signature of SHA256SUMS was checked and holds; `None`: no
-    /// signature was checked (or it did not hold).
+    /// The whole public key (the key line of its `KEY.pub`, `RW…`) whose signature of
+    /// SHA256SUMS was checked and holds; `None`: no signature was checked (or it did not
+    /// hold).
     pub signer: Option<String>,
+    /// What that signature's trusted comment vouches for: `game coq, emission 1, block 1,
+    /// production` (checked against the manifest and the folder's name).
+    pub vouched: Option<String>,
+    /// True for a production block made with a test seed (`--insecure-seed`, or a published
+    /// test seed): a test block, never for sale.
+    pub test_seed: bool,
     /// True when a signer was given and the signature did not hold (or was missing).
     pub signature_rejected: bool,
     /// Hex SHA-256 of the reference spec the block's copy was held against (`--spec`);
@@ -390,7 +397,12 @@ impl Authenticated {
     /// One line: what was authenticated, and what was not.
     pub fn describe(&self) -> String {
         let signer = match &self.signer {
-            Some(id) => format!("signed by key {id}"),
+            Some(key) => format!(
+                "signed by key {key} for {}",
+                self.vouched
+                    .as_deref()
+                    .unwrap_or("a block it does not name")
+            ),
             None if self.signature_rejected => {
                 "NOT AUTHENTICATED: the signature does not hold for the key given".into()
             }
@@ -426,7 +438,12 @@ impl Authenticated {
         } else {
             format!("{said}validation codes under a key of their own")
         };
-        format!("{signer}; {spec}; {replay}; {files}; {codes}")
+        let test = if self.test_seed {
+            "; TEST BLOCK: made with a test seed (--insecure-seed), never for sale"
+        } else {
+            ""
+        };
+        format!("{signer}; {spec}; {replay}; {files}; {codes}{test}")
     }
 }
 
@@ -541,7 +558,9 @@ impl Report {
     /// The verdict alone (what `verify -q` prints): `verify: CLEAN`, or FINDINGS with the
     /// procedures that have some, then the line saying what it was held against.
     pub fn verdict_text(&self) -> String {
-        let verdict = if self.clean {
+        let verdict = if self.clean && self.authenticated.test_seed {
+            "verify: CLEAN, as a TEST BLOCK (made with a test seed, never for sale)".to_string()
+        } else if self.clean {
             "verify: CLEAN".to_string()
         } else {
             let failed: Vec<String> = self

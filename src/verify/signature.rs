@@ -1,11 +1,16 @@
-//! The signature of `SHA256SUMS`, by the operator's key.
+//! The signature of `SHA256SUMS`, by the operator's key, and the block it vouches for.
 
 use super::{add, Block, CheckId, Checks, Found, Options, Procedure};
-use crate::block::layout::{SUMS, SUMS_SIG};
+use crate::block::layout::SUMS_SIG;
 use crate::block::Kind;
+use crate::output::manifest::Manifest;
+use crate::sign::{Verifier, Vouched};
 use std::path::Path;
 
-/// `SHA256SUMS.minisig` holds for the signer's key ([`CheckId::Signature`]).
+/// `SHA256SUMS.minisig` holds for the operator's key — the one the reference spec pins
+/// (`[signing] public_key`), else the signer given — and vouches for this block
+/// ([`CheckId::Signature`]); a test block is no production block when the key is pinned
+/// ([`CheckId::Manifest`]).
 pub(super) struct Signature;
 
 impl Procedure for Signature {
@@ -19,39 +24,63 @@ impl Procedure for Signature {
             .expect
             .as_ref()
             .map(|e| e.kind));
-        found.signer = check_signature(
-            block.dir,
-            block.sums.as_deref(),
-            block.opts,
-            kind,
-            &mut found.checks,
-        );
+        let signed = check_signature(block, kind, &mut found.checks);
+        if let Some((key, vouched)) = signed {
+            found.signer = Some(key);
+            found.vouched = Some(vouched.describe());
+        }
+        found.test_seed = test_block(block, &mut found.checks);
     }
 }
 
-/// Checks `SHA256SUMS.minisig` with `opts.signer` ([`CheckId::Signature`]) over `sums`, the
-/// bytes of `SHA256SUMS` read when the block was opened (never read again: the digests
-/// every file was held to are the ones signed); returns the signer's key id when the
-/// signature holds. With no signer, the check is "skipped", or a finding for a production
-/// block when `opts.require_signature` is set.
+/// The key the signature must hold for: the reference spec's pinned key (`[signing]
+/// public_key`), else the `--signer` given; `None` when neither is there.
+pub(super) fn signature_key(opts: &Options) -> Option<Result<Verifier, String>> {
+    match opts.reference.and_then(|r| r.signing_key.as_deref()) {
+        Some(pinned) => Some(Verifier::from_base64(pinned).map_err(|e| e.to_string())),
+        None => opts
+            .signer
+            .map(|v| Verifier::from_base64(&v.public_key()).map_err(|e| e.to_string())),
+    }
+}
+
+/// Checks `SHA256SUMS.minisig` over the bytes of `SHA256SUMS` read when the block was
+/// opened (never read again: the digests every file was held to are the ones signed), with
+/// the key of [`signature_key`]; then what its trusted comment vouches for against the
+/// manifest and the folder's name. Returns the whole public key and what it vouches for
+/// when the signature holds. With no key, the check is "skipped", or a finding for a
+/// production block when `opts.require_signature` is set.
 fn check_signature(
-    dir: &Path,
-    sums: Option<&[u8]>,
-    opts: &Options,
+    block: &Block,
     kind: Option<Kind>,
     checks: &mut Checks,
-) -> Option<String> {
+) -> Option<(String, Vouched)> {
+    let (dir, opts) = (block.dir, block.opts);
     let mut bad = |what: String| add(checks, CheckId::Signature, None, what);
-    let Some(v) = opts.signer else {
-        if opts.require_signature && kind != Some(Kind::Specimen) {
-            bad("no signature was checked: anyone could have written these files and their digests; give the operator's public key (--signer KEY.pub), or --unauthenticated to check the block without it".into());
+    let v = match signature_key(opts) {
+        None => {
+            if opts.require_signature && kind != Some(Kind::Specimen) {
+                bad("no signature was checked: anyone could have written these files and their digests; give the operator's public key (--signer KEY.pub, or a reference spec that pins it: [signing] public_key), or --unauthenticated to check the block without it".into());
+            }
+            return None;
         }
-        return None;
+        Some(Err(e)) => {
+            bad(format!("the reference spec's [signing] public_key: {e}"));
+            return None;
+        }
+        Some(Ok(v)) => v,
     };
-    let Some(sums) = sums else {
-        bad(format!(
-            "{SUMS} could not be read: nothing to check the signature over"
-        ));
+    let pinned = opts.reference.and_then(|r| r.signing_key.as_deref());
+    if let (Some(p), Some(given)) = (pinned, opts.signer) {
+        if given.public_key() != p {
+            bad(format!(
+                "the key given (--signer, {}) is not the operator's key the reference spec pins ({p}): only the pinned key can sign this game's blocks",
+                given.public_key()
+            ));
+        }
+    }
+    let Some(sums) = block.sums.as_deref() else {
+        bad("SHA256SUMS could not be read: nothing to check the signature over".into());
         return None;
     };
     let sig = crate::output::read_regular(&dir.join(SUMS_SIG), 64 << 10).and_then(|b| {
@@ -65,13 +94,95 @@ fn check_signature(
             return None;
         }
     };
-    match v.verify(sums, &sig) {
-        Ok(_) => Some(v.id().to_string()),
+    let comment = match v.verify(sums, &sig) {
+        Ok(c) => c,
         Err(e) => {
             bad(format!("{SUMS_SIG}: {e}"));
-            None
+            return None;
+        }
+    };
+    let vouched = match Vouched::parse(&comment) {
+        Ok(w) => w,
+        Err(e) => {
+            bad(format!("{SUMS_SIG}: {e}"));
+            return None;
+        }
+    };
+    for what in vouched_mismatches(&vouched, block.manifest.as_ref(), dir) {
+        bad(format!("{SUMS_SIG}: {what}"));
+    }
+    Some((v.public_key(), vouched))
+}
+
+/// Where what the signature vouches for is not this block: the manifest's game, emission,
+/// block, kind and test seed, and the number in the folder's name (`block-NNN`).
+fn vouched_mismatches(v: &Vouched, manifest: Option<&Manifest>, dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let vouches = v.describe();
+    if let Some(m) = manifest {
+        let says = format!(
+            "game {}, emission {}, block {}, {}{}",
+            m.game.id,
+            m.game.emission,
+            m.block,
+            m.kind.name(),
+            if m.insecure_seed {
+                ", made with --insecure-seed"
+            } else {
+                ""
+            }
+        );
+        if says != vouches {
+            out.push(format!(
+                "the signature vouches for {vouches}; the manifest says {says}"
+            ));
         }
     }
+    let name = std::fs::canonicalize(dir)
+        .ok()
+        .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()));
+    if let Some(n) = name.as_deref().and_then(|n| n.strip_prefix("block-")) {
+        if let Ok(number) = n.parse::<u32>() {
+            if n.bytes().all(|b| b.is_ascii_digit()) && number != v.block {
+                out.push(format!(
+                    "the folder is named block-{n}, the signature vouches for block {}: a signed block passes for no other",
+                    v.block
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// True when the block is a production block made with a test seed: `--insecure-seed`
+/// (its manifest says so), or a seed whose commitment is a published test seed's. Against a
+/// reference spec that pins the operator's key (a production check) that is a finding
+/// ([`CheckId::Manifest`]); otherwise the verdict says it is a test block.
+fn test_block(block: &Block, checks: &mut Checks) -> bool {
+    let Some(m) = &block.manifest else {
+        return false;
+    };
+    let test = m.insecure_seed || crate::rng::is_test_seed_commitment(&m.seed_commitment);
+    if !test || m.kind != Kind::Production {
+        return false;
+    }
+    if block
+        .opts
+        .reference
+        .is_some_and(|r| r.signing_key.is_some())
+    {
+        add(
+            checks,
+            CheckId::Manifest,
+            None,
+            if m.insecure_seed {
+                "made with --insecure-seed: a test block, whose seed may be a published test value; never a production block of the operator whose key the reference spec pins"
+            } else {
+                "its seed commitment is a published test seed's: a test block, never a production block of the operator whose key the reference spec pins"
+            },
+        );
+    }
+    true
 }
 
 #[cfg(test)]
@@ -95,5 +206,43 @@ mod tests {
         let found = run(&Signature, &block(&m, &strict));
         assert_eq!(findings(&found, CheckId::Signature), 1);
         assert!(found.signer.is_none());
+    }
+
+    #[test]
+    fn what_the_signature_vouches_for_is_held_to_the_manifest_and_the_folder() {
+        let m = made();
+        let v = Vouched {
+            game: m.manifest.game.id.clone(),
+            emission: m.manifest.game.emission,
+            block: m.manifest.block,
+            kind: "production".into(),
+            insecure_seed: false,
+        };
+        let d = tempfile::tempdir().unwrap();
+        let b1 = d.path().join("block-001");
+        let b2 = d.path().join("block-002");
+        let other = d.path().join("anything");
+        for p in [&b1, &b2, &other] {
+            std::fs::create_dir(p).unwrap();
+        }
+        assert!(vouched_mismatches(&v, Some(&m.manifest), &b1).is_empty());
+        assert!(vouched_mismatches(&v, Some(&m.manifest), &other).is_empty());
+        assert_eq!(
+            vouched_mismatches(&v, Some(&m.manifest), &b2),
+            ["the folder is named block-002, the signature vouches for block 1: a signed block passes for no other"]
+        );
+        let two = Vouched {
+            block: 2,
+            ..v.clone()
+        };
+        assert_eq!(
+            vouched_mismatches(&two, Some(&m.manifest), &b2),
+            ["the signature vouches for game coq, emission 1, block 2, production; the manifest says game coq, emission 1, block 1, production"]
+        );
+        let test = Vouched {
+            insecure_seed: true,
+            ..v.clone()
+        };
+        assert_eq!(vouched_mismatches(&test, Some(&m.manifest), &b1).len(), 1);
     }
 }
