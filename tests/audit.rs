@@ -1356,3 +1356,99 @@ fn an_emission_keeps_its_blocks_reports_beside_them() {
     );
     assert!(!em.join("block-001.audit").exists());
 }
+
+/// An emission verify killed (`kill -9`) while it holds the sorted runs of validation codes
+/// of its blocks in `$TMPDIR/tirage-codes-*`: under umask 022, the directory is 0700 and
+/// each run 0600, and a run holds its codes encrypted (not in order, noise without the key
+/// that died with the run). The next verify, of anything, removes the leftover and names it.
+#[test]
+fn a_killed_verify_leaves_no_readable_codes_and_the_next_one_removes_them() {
+    use std::os::unix::fs::PermissionsExt;
+    let t = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(t.path()).unwrap();
+    let em = root.join("em");
+    tirage()
+        .arg("generate")
+        .arg(small_spec())
+        .arg("--validation-key")
+        .arg(repo(VALIDATION_KEY))
+        .args([
+            "--blocks",
+            "1..4",
+            "--insecure-seed",
+            "--seed",
+            SEED,
+            "-q",
+            "--out",
+        ])
+        .arg(&em)
+        .assert()
+        .success();
+    let tmp = root.join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let mut child = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(r#"umask 022 && exec "$0" "$@""#)
+        .arg(assert_cmd::cargo::cargo_bin("tirage"))
+        .args(["verify", "--unauthenticated", "-q", "--threads", "1"])
+        .arg(&em)
+        .env("TMPDIR", &tmp)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait for the first block's run to be whole (3 000 codes), then kill.
+    let start = std::time::Instant::now();
+    let run = loop {
+        let found = std::fs::read_dir(&tmp)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path().join("run-0000"))
+            .find(|p| std::fs::metadata(p).is_ok_and(|m| m.len() == 24_000));
+        if let Some(p) = found {
+            break p;
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "verify ended before it was killed: no run seen"
+        );
+        assert!(start.elapsed().as_secs() < 120, "no run written");
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    };
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let dir = run.parent().unwrap().to_path_buf();
+    let runs = std::fs::read_dir(&dir).unwrap().count();
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o7777;
+    assert_eq!(mode(&dir), 0o700);
+    assert_eq!(mode(&run), 0o600);
+    let words: Vec<u64> = std::fs::read(&run)
+        .unwrap()
+        .chunks(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    let ascending = words.windows(2).filter(|w| w[0] <= w[1]).count();
+    // Sorted codes in clear would ascend 2 999 times; noise about half as often.
+    assert!(
+        (1200..=1800).contains(&ascending),
+        "{ascending} of 2999 ascend"
+    );
+
+    let out = tirage()
+        .args(["verify", "--unauthenticated", "-q", "--no-audit"])
+        .arg(em.join("block-001"))
+        .env("TMPDIR", &tmp)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!(
+            "tirage: removed {}: {runs} run(s) of validation codes a killed verify left (encrypted under a key that died with it)",
+            dir.display()
+        )),
+        "{err}"
+    );
+    assert!(!dir.exists());
+    assert_eq!(std::fs::read_dir(&tmp).unwrap().count(), 0);
+}

@@ -111,6 +111,20 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
             );
         }
     }
+    // What a verify killed while it checked an emission left: its sorted runs of codes.
+    for st in tirage::verify::codes::remove_stale() {
+        match st.error {
+            None => eprintln!(
+                "tirage: removed {}: {} run(s) of validation codes a killed verify left (encrypted under a key that died with it)",
+                st.path.display(),
+                st.runs
+            ),
+            Some(e) => eprintln!(
+                "tirage: warning: {}, left by a killed verify, could not be removed: {e}",
+                st.path.display()
+            ),
+        }
+    }
     // The report's date: refused before any work when SOURCE_DATE_EPOCH is malformed.
     tirage::audit::report_time().map_err(anyhow::Error::msg)?;
     // No run replaces the block (or its emission), nor the seed file beside it, while they
