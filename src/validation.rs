@@ -202,6 +202,14 @@ struct Ff1 {
     moduli: [(u64, u64, u64); 2],
 }
 
+/// The key schedule wipes itself (the `aes` crate's `zeroize` feature); the CBC-MAC state
+/// computed under the key is wiped here.
+impl Drop for Ff1 {
+    fn drop(&mut self) {
+        self.prefix.zeroize();
+    }
+}
+
 impl Ff1 {
     fn new(key: &[u8; 32], tweak: &[u8], n: u32) -> Ff1 {
         // NIST SP 800-38G Rev. 1: radix^n ≥ 1 000 000, so n ≥ 6 for radix 10.

@@ -44,7 +44,13 @@ fn secret(dir: &Path, name: &str) -> PathBuf {
 }
 
 fn run(args: &[&std::ffi::OsStr]) -> (i32, String, String) {
-    let o = tirage().args(args).output().unwrap();
+    // Scratch files (an emission's sorted codes) in a directory of the test's own.
+    let scratch = tempfile::tempdir().unwrap();
+    let o = tirage()
+        .args(args)
+        .env("TMPDIR", scratch.path())
+        .output()
+        .unwrap();
     (
         o.status.code().unwrap(),
         String::from_utf8_lossy(&o.stdout).into_owned(),
@@ -329,4 +335,50 @@ fn weak_production_seeds_are_refused_without_insecure_seed() {
 fn hex_of(s: &str) -> String {
     assert_eq!(s.len(), 32);
     s.bytes().map(|b| format!("{b:02x}")).collect()
+}
+
+#[test]
+fn an_emission_of_a_pinned_game_is_held_to_the_pinned_key() {
+    let t = tempfile::tempdir().unwrap();
+    let t = &std::fs::canonicalize(t.path()).unwrap();
+    let (op_key, _, op_line) = keypair(t, "op");
+    let (forger_key, _, _) = keypair(t, "forger");
+    let spec = pinned_spec(t, &op_line);
+    let seed = secret(t, "emission.seed");
+    let vkey = secret(t, "emission.vkey");
+    let e = t.join("emission");
+    let (code, out, err) = run(&[
+        os("generate"),
+        spec.as_os_str(),
+        os("--blocks"),
+        os("1..2"),
+        os("--seed-file"),
+        seed.as_os_str(),
+        os("--validation-key"),
+        vkey.as_os_str(),
+        os("--sign"),
+        op_key.as_os_str(),
+        os("-q"),
+        os("--out"),
+        e.as_os_str(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, text) = verify(&e, &[os("--spec"), spec.as_os_str()]);
+    assert_eq!(code, 0, "{text}");
+    // emission.json signed by the forger: a finding, with no --signer at all.
+    let m = std::process::Command::new("minisign")
+        .args(["-S", "-s"])
+        .arg(&forger_key)
+        .arg("-m")
+        .arg(e.join("emission.json"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("minisign is needed by this test (apt-get install minisign)");
+    assert!(m.status.success(), "{}", String::from_utf8_lossy(&m.stderr));
+    let (code, out, _) = run(&[os("verify"), e.as_os_str(), os("--spec"), spec.as_os_str()]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("emission.json.minisig: signed by key"),
+        "{out}"
+    );
 }

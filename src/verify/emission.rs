@@ -136,20 +136,22 @@ pub fn verify_emission(
             .map_err(|e| f.add(None, format!("emission.json does not parse: {e}")))
             .ok(),
     };
-    // The emission manifest's own signature, when a signer is given.
-    if let Some(v) = opts.signer {
+    // The emission manifest's own signature, when a key is given or the reference spec
+    // pins the operator's (then that key, whatever --signer says).
+    if let Some(v) = super::signature::signature_key(opts) {
         let sig = crate::output::read_regular(&dir.join(EMISSION_SIG), 1 << 16);
-        match (&json, sig) {
-            (Ok(j), Ok(s)) => {
+        match (v, &json, sig) {
+            (Err(e), _, _) => f.add(None, format!("{EMISSION_SIG}: {e}")),
+            (Ok(v), Ok(j), Ok(s)) => {
                 if let Err(e) = v.verify(j, &String::from_utf8_lossy(&s)) {
                     f.add(None, format!("{EMISSION_SIG}: {e}"));
                 }
             }
-            (_, Err(e)) => f.add(
+            (_, _, Err(e)) => f.add(
                 None,
                 format!("{EMISSION_SIG}: {e}: the emission manifest is not signed"),
             ),
-            (Err(_), _) => {}
+            (_, Err(_), _) => {}
         }
     }
     let mut blocks = Vec::new();
