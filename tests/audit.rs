@@ -972,6 +972,14 @@ fn a_killed_runs_temporary_report_files_are_removed_by_the_next_run() {
     assert!(fresh.exists(), "a run may still be writing a fresh one");
 }
 
+/// The leakage results of the audit report in `dir`.
+fn a_leakage(dir: &Path) -> Vec<serde_json::Value> {
+    json(&dir.join("audit.json"))["leakage"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
 /// The numbers written in `text`, in order: every run of digits, with its decimals.
 fn numbers(text: &str) -> Vec<(f64, bool)> {
     let b = text.as_bytes();
@@ -1178,6 +1186,12 @@ fn no_report_file_gives_a_winners_place() {
             100.0 * wr,
             100.0 * lr
         );
+    }
+
+    // No count of winners per value of a printed field (pack last digit, tenth of the
+    // pack): on a block of ten packs or fewer it would name each pack's winners.
+    for f in a_leakage(&r) {
+        assert!(f.get("table").is_none(), "{f}");
     }
 
     // (3) The rare tiers: counts alone.

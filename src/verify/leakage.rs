@@ -158,7 +158,6 @@ impl Tally {
                     mi_bits: a.map(|a| a.mi_bits),
                     mi_baseline_bits: a.map(|a| a.mi_baseline_bits),
                     result,
-                    table: table.to_vec(),
                 }
             })
             .collect()
@@ -187,8 +186,6 @@ pub struct FieldResult {
     /// `pass`, `exception` (p < 1 %), `fail` (p < 10⁻⁶: the gate fails), `not run`
     /// (every ticket wins, or every ticket loses, or the field takes one value).
     pub result: &'static str,
-    /// `table[value] = [winners, losers]`.
-    pub table: Vec<[u64; 2]>,
 }
 
 #[cfg(test)]
