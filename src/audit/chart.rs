@@ -332,7 +332,7 @@ fn distribution(c: &mut Canvas, e: &Evidence, top: f64, h: f64) {
     }
 }
 
-/// The gaps between consecutive tickets of one tier: one bar per bin of about equal chance
+/// The gaps between consecutive tickets of one tier: one bar per bin of the gaps test
 /// (observed gaps), the expected count of each bin as a line; bins labelled by their
 /// shortest gap.
 fn gaps(c: &mut Canvas, g: &GapHistogram, top: f64, h: f64) {
@@ -344,7 +344,7 @@ fn gaps(c: &mut Canvas, g: &GapHistogram, top: f64, h: f64) {
         .fold(1.0, f64::max)
         * 1.15;
     let caption = format!(
-        "Gaps between consecutive tickets of tier {} ({} tickets), in {k} bins of about equal chance",
+        "Gaps between consecutive tickets of tier {} ({} tickets), in {k} bins by length",
         g.amount, g.count
     );
     let legend = [
@@ -435,7 +435,7 @@ mod tests {
             texts.contains(&"Distribution of winners per full pack (200 packs) against its law")
         );
         assert!(texts.contains(
-            &"Gaps between consecutive tickets of tier 2 (1432 tickets), in 20 bins of about equal chance"
+            &"Gaps between consecutive tickets of tier 2 (1432 tickets), in 20 bins by length"
         ));
         assert!(
             !texts.iter().any(|t| t.starts_with("Not drawn")),

@@ -22,7 +22,7 @@
 //!   if the group still has fewer than [`KS_MIN`] tickets it is not tested (no test can tell
 //!   a fair from a biased placement of so few tickets);
 //! - **gaps between consecutive tickets of a tier** against their law under a uniform
-//!   shuffle (chi-square goodness of fit over [`GAP_BINS`] bins of equal chance), for tiers
+//!   shuffle (chi-square goodness of fit over [`GAP_BINS`] bins by length, near equal chance), for tiers
 //!   of at least [`GAP_MIN`] tickets only.
 //!
 //! A p-value below [`super::FLAG_P`] (1 %) is an *exception*: reported in words, never a
@@ -55,7 +55,9 @@ pub const MIN_EXPECTED: f64 = 5.0;
 /// each of the [`GAP_BINS`] bins then expects about 50 gaps or more.
 pub const GAP_MIN: usize = 1000;
 
-/// Bins of the gaps test and histogram, each of about equal chance under a uniform shuffle.
+/// Bins of the gaps test and histogram, bounded at the twentieths of the gaps' law under a
+/// uniform shuffle (as near as whole gap lengths allow: a dense tier's shortest gaps may each
+/// take more than a twentieth).
 pub const GAP_BINS: usize = 20;
 
 /// One lag of a serial-correlation test.
@@ -269,7 +271,7 @@ fn gaps_test(t: &TierPositions, n: usize, constrained: bool) -> (Statistic, GapH
             .sum();
         s.chi(ChiSquare::new(x2, (bins.len() - 1) as f64))
             .note(format!(
-                "{} gaps in {} bins of about equal chance",
+                "{} gaps in {} bins bounded at the twentieths of their law (as near as whole gap lengths allow)",
                 m - 1,
                 bins.len()
             ))
