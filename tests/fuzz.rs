@@ -123,10 +123,30 @@ const VALUES: &[&str] = &[
     "inf",
 ];
 
-/// One random `key = value` line of `text` given another value from [`VALUES`]; `None`
-/// when the text has no such line.
+/// One random edit of `text`'s lines: a `key = value` given another value from
+/// [`VALUES`] (the whole value, or one element of an array), or a line deleted, doubled or
+/// swapped with the next; `None` when the text has no such line.
 fn mutate_value(r: &mut ChaCha8Rng, text: &str) -> Option<(String, String)> {
     let lines: Vec<&str> = text.lines().collect();
+    if below(r, 4) == 0 && lines.len() > 2 {
+        let i = below(r, lines.len() - 1);
+        let mut out: Vec<&str> = lines.clone();
+        let what = match below(r, 3) {
+            0 => {
+                out.remove(i);
+                "deleted"
+            }
+            1 => {
+                out.insert(i, lines[i]);
+                "doubled"
+            }
+            _ => {
+                out.swap(i, i + 1);
+                "swapped with the next"
+            }
+        };
+        return Some((out.join("\n") + "\n", format!("line {} {what}", i + 1)));
+    }
     let keyed: Vec<usize> = (0..lines.len())
         .filter(|&i| {
             let l = lines[i].trim_start();
@@ -137,14 +157,31 @@ fn mutate_value(r: &mut ChaCha8Rng, text: &str) -> Option<(String, String)> {
         return None;
     }
     let i = keyed[below(r, keyed.len())];
-    let key = lines[i].split(" = ").next().unwrap_or("");
+    let (key, old) = lines[i].split_once(" = ").unwrap_or(("", ""));
     let value = VALUES[below(r, VALUES.len())];
     let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
-    out[i] = format!("{key} = {value}");
-    Some((
-        out.join("\n") + "\n",
-        format!("line {}: {key} = {value}", i + 1),
-    ))
+    // One element of a one-line array of scalars, else the whole value.
+    let old = old.split(" #").next().unwrap_or(old).trim();
+    let items: Option<Vec<&str>> = old
+        .strip_prefix('[')
+        .and_then(|o| o.strip_suffix(']'))
+        .filter(|o| !o.contains(['[', '{', '"']) && !o.trim().is_empty())
+        .map(|o| o.split(',').map(str::trim).collect());
+    match items {
+        Some(mut items) if below(r, 2) == 0 => {
+            let k = below(r, items.len());
+            items[k] = value;
+            out[i] = format!("{key} = [{}]", items.join(", "));
+            Some((out.join("\n") + "\n", format!("line {}: {}", i + 1, out[i])))
+        }
+        _ => {
+            out[i] = format!("{key} = {value}");
+            Some((
+                out.join("\n") + "\n",
+                format!("line {}: {key} = {value}", i + 1),
+            ))
+        }
+    }
 }
 
 /// Every spec the suite mutates: the scaled-down ones and every example game.
@@ -187,6 +224,17 @@ fn load_mutant(spec: &Path, s: &str, what: &str) -> bool {
             false
         }
         Ok(Ok(g)) => {
+            // `check` prints the spec (and estimates its pack law) without a panic.
+            let dir = tempfile::tempdir().unwrap();
+            let p = dir.path().join("mutant.toml");
+            std::fs::write(&p, s).unwrap();
+            let o = tirage().arg("check").arg(&p).output().unwrap();
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(
+                matches!(o.status.code(), Some(0 | 2)) && !err.contains("panicked"),
+                "{name} mutant ({what}): check exits {:?}: {err}\n{s}",
+                o.status.code()
+            );
             if g.block_size <= MAX_BUILT {
                 let seed = tirage::rng::Seed::from_hex(SEED).unwrap();
                 let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
