@@ -406,6 +406,16 @@ fn spec_messages_say_what_is_wrong_and_what_to_do() {
         err.ends_with(": surfaces[0].amounts: 1 is listed twice\n"),
         "{err}"
     );
+    let triple = std::fs::read_to_string(repo("game_specs/examples/triple_montant.toml")).unwrap();
+    let bad = edit(&triple, "amounts = [1, 2, 5,", "amounts = [1, 2, 5, 5,");
+    let (_, err) = check_spec(t.path(), "a.toml", &bad);
+    assert!(
+        err.ends_with(&format!(
+            ":{}: surfaces[0].amounts: 5 is listed twice\n",
+            line_of(&bad, "amounts = ")
+        )),
+        "{err}"
+    );
     // 256 winning amounts and the 0 of a losing box are 257 amounts a box would show.
     let many: Vec<String> = (1..=256).map(|a| a.to_string()).collect();
     let captions: String = (1..=256)

@@ -230,10 +230,11 @@ impl MatchAmounts {
                 .collect(),
         };
         amounts.sort_unstable();
-        let n = amounts.len();
-        amounts.dedup();
-        if amounts.len() != n {
-            return Err(FieldError::new("amounts", "an amount is listed twice"));
+        if let Some(w) = amounts.windows(2).find(|w| w[0] == w[1]) {
+            return Err(FieldError::new(
+                "amounts",
+                format!("{} is listed twice", w[0]),
+            ));
         }
         if amounts.is_empty() {
             return Err(FieldError::new("amounts", "expected at least one amount"));
