@@ -462,3 +462,21 @@ fn crlf_line_ends_are_said_once() {
         assert!(!out.contains("(in claim order): \n"), "{out}");
     }
 }
+
+/// Found by the fuzz suite: `zones = 4294967295` in a card_hands surface named four billion
+/// zones before the count was checked (an allocation of 100 GB, an abort). Refused first.
+#[test]
+fn a_huge_zone_count_is_refused_before_anything_is_sized_by_it() {
+    let t = tempfile::tempdir().unwrap();
+    let spec = std::fs::read_to_string(repo("game_specs/examples/trois_mains.toml")).unwrap();
+    let bad = edit(&spec, "zone_ids = [\"m1\", \"m2\", \"m3\"]", "zones = 4294967295");
+    let (code, err) = check_spec(t.path(), "a.toml", &bad);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.ends_with(&format!(
+            ":{}: surfaces[0].zones: 4294967295 zones; expected 1 to 6\n",
+            line_of(&bad, "zones = ")
+        )),
+        "{err}"
+    );
+}

@@ -938,6 +938,13 @@ impl CardHands {
                 }
                 ids.clone()
             }
+            // Checked before any zone is named: the count never sizes an allocation.
+            (None, Some(n)) if !(1..=MAX_ZONES).contains(&n) => {
+                return Err(err(
+                    "zones",
+                    format!("{n} zones; expected 1 to {MAX_ZONES}"),
+                ));
+            }
             (None, Some(n)) => (1..=n).map(|z| format!("p{z}")).collect(),
             (None, None) => {
                 return Err(err("zones", "missing field `zones` (or `zone_ids`)".into()))
