@@ -469,7 +469,11 @@ fn crlf_line_ends_are_said_once() {
 fn a_huge_zone_count_is_refused_before_anything_is_sized_by_it() {
     let t = tempfile::tempdir().unwrap();
     let spec = std::fs::read_to_string(repo("game_specs/examples/trois_mains.toml")).unwrap();
-    let bad = edit(&spec, "zone_ids = [\"m1\", \"m2\", \"m3\"]", "zones = 4294967295");
+    let bad = edit(
+        &spec,
+        "zone_ids = [\"m1\", \"m2\", \"m3\"]",
+        "zones = 4294967295",
+    );
     let (code, err) = check_spec(t.path(), "a.toml", &bad);
     assert_eq!(code, Some(2), "{err}");
     assert!(

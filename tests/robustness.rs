@@ -739,7 +739,7 @@ fn the_verdict_claims_only_what_was_checked() {
             .to_string()
     };
     assert!(
-        held(&[]).ends_with("; not replayed; ticket files delivered in clear; the manifest says validation codes under a key of their own"),
+        held(&[]).contains("; not replayed; ticket files delivered in clear; the manifest says validation codes under a key of their own"),
         "{}",
         held(&[])
     );
@@ -753,12 +753,12 @@ fn the_verdict_claims_only_what_was_checked() {
         key.to_str().unwrap(),
     ]);
     assert!(
-        replayed.ends_with("; replayed byte for byte from its seed; ticket files delivered in clear; validation codes under a key of their own"),
+        replayed.contains("; replayed byte for byte from its seed; ticket files delivered in clear; validation codes under a key of their own"),
         "{replayed}"
     );
     std::fs::remove_file(b.join("manifest.json")).unwrap();
     assert!(
-        held(&[]).ends_with("; not replayed; no manifest read: nothing said of how the ticket files were delivered or of the validation key"),
+        held(&[]).contains("; not replayed; no manifest read: nothing said of how the ticket files were delivered or of the validation key"),
         "{}",
         held(&[])
     );

@@ -417,9 +417,6 @@ impl Authenticated {
         } else {
             "not replayed"
         };
-        if !self.manifest_read {
-            return format!("{signer}; {spec}; {replay}; no manifest read: nothing said of how the ticket files were delivered or of the validation key");
-        }
         let files = if self.encrypted {
             "ticket files delivered encrypted to their recipients"
         } else {
@@ -443,6 +440,9 @@ impl Authenticated {
         } else {
             ""
         };
+        if !self.manifest_read {
+            return format!("{signer}; {spec}; {replay}; no manifest read: nothing said of how the ticket files were delivered or of the validation key{test}");
+        }
         format!("{signer}; {spec}; {replay}; {files}; {codes}{test}")
     }
 }
