@@ -817,6 +817,7 @@ fn build(
     });
     manifest.seed_shares = provenance.seed_shares.clone();
     manifest.insecure_seed = provenance.insecure_seed;
+    manifest.seed_beacon = provenance.seed_beacon.clone();
     if let Some(tool) = &provenance.tool {
         manifest.tool = tool.clone();
     }

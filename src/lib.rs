@@ -12,6 +12,7 @@ pub mod alloc;
 pub mod audit;
 pub mod block;
 pub mod cancel;
+pub mod ceremony;
 pub mod deck;
 pub mod draw;
 pub mod durable;

@@ -86,7 +86,7 @@ impl Seed {
 /// Several parties each bring a share; the master seed is [`Seed::from_shares`] of them, in
 /// order, so no party alone can choose or predict it as long as one share is secret and
 /// random. Shares never reach a deliverable: the manifest records only each share's
-/// [`SeedShare::commit`]ment. Its `Debug` form never shows the bytes.
+/// commitment (`crate::ceremony`). Its `Debug` form never shows the bytes.
 #[derive(Clone, PartialEq, Eq)]
 pub struct SeedShare(pub [u8; 32]);
 
@@ -95,55 +95,6 @@ impl SeedShare {
     pub fn from_hex(s: &str) -> Result<SeedShare, SeedError> {
         Seed::from_hex(s).map(|k| SeedShare(k.0))
     }
-
-    /// A salted commitment to this share, to publish before any share is revealed:
-    /// `tirage-share/1:SALT:HASH`, SALT 32 hex digits (16 bytes from the OS), HASH the hex
-    /// SHA-256 of `"tirage/v1/share-commitment"` ‖ 0x00 ‖ salt ‖ share. The salt makes
-    /// the commitment of one share differ from ceremony to ceremony. Errors: the OS's random
-    /// source failed.
-    pub fn commit(&self) -> Result<String, SeedError> {
-        let mut salt = [0u8; 16];
-        getrandom::getrandom(&mut salt).map_err(|e| SeedError::Os(e.to_string()))?;
-        Ok(self.commitment_with(&salt))
-    }
-
-    fn commitment_with(&self, salt: &[u8; 16]) -> String {
-        let mut h = Sha256::new();
-        h.update(b"tirage/v1/share-commitment\0");
-        h.update(salt);
-        h.update(self.0);
-        format!(
-            "{COMMITMENT_PREFIX}{}:{}",
-            hex::encode(salt),
-            hex::encode(h.finalize())
-        )
-    }
-
-    /// True when this share opens `commitment` (a line made by [`SeedShare::commit`]).
-    pub fn opens(&self, commitment: &str) -> bool {
-        let mut salt = [0u8; 16];
-        commitment
-            .strip_prefix(COMMITMENT_PREFIX)
-            .and_then(|rest| rest.split_once(':'))
-            .is_some_and(|(s, _)| hex::decode_to_slice(s, &mut salt).is_ok())
-            && self.commitment_with(&salt) == commitment
-    }
-}
-
-/// How a salted share commitment begins.
-pub const COMMITMENT_PREFIX: &str = "tirage-share/1:";
-
-/// True when `line` has the form of a share commitment: the prefix, 32 and 64 lower-case
-/// hex digits.
-pub fn is_commitment(line: &str) -> bool {
-    let hexes = |s: &str, n: usize| {
-        s.len() == n
-            && s.bytes()
-                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-    };
-    line.strip_prefix(COMMITMENT_PREFIX)
-        .and_then(|r| r.split_once(':'))
-        .is_some_and(|(a, b)| hexes(a, 32) && hexes(b, 64))
 }
 
 impl fmt::Debug for SeedShare {
@@ -164,6 +115,50 @@ impl Seed {
             h.update(s.0);
         }
         Seed(h.finalize().into())
+    }
+
+    /// The master seed made of `shares` and of the public `beacon` fixed after every
+    /// commitment was published: SHA-256(`"tirage/v1/seed-beacon"` ‖ 0x00 ‖
+    /// [`Seed::from_shares`]`(shares)` ‖ beacon bytes). No beacon: [`Seed::from_shares`].
+    pub fn from_shares_and_beacon(shares: &[SeedShare], beacon: Option<&Beacon>) -> Seed {
+        let combined = Seed::from_shares(shares);
+        let Some(b) = beacon else {
+            return combined;
+        };
+        let mut h = Sha256::new();
+        h.update(b"tirage/v1/seed-beacon\0");
+        h.update(combined.0);
+        h.update(&b.0);
+        Seed(h.finalize().into())
+    }
+}
+
+/// A public value fixed after every commitment of a seed ceremony was published (a draw
+/// result, a public randomness beacon's output): 16 to 64 bytes, written as 32 to 128 hex
+/// digits. Mixed into the seed ([`Seed::from_shares_and_beacon`]), it is unknown to every
+/// party when it commits, so that no party, nor all but one together, can aim an outcome.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Beacon(pub Vec<u8>);
+
+impl Beacon {
+    /// Parses 32 to 128 hex digits, an even number (surrounding white space ignored).
+    /// Errors: in words.
+    pub fn from_hex(s: &str) -> Result<Beacon, String> {
+        let s = s.trim();
+        let hexes = s.bytes().all(|b| b.is_ascii_hexdigit());
+        if !hexes || s.len() % 2 == 1 || !(32..=128).contains(&s.len()) {
+            return Err(format!(
+                "a beacon is 32 to 128 hex digits (16 to 64 bytes), an even number; got {} characters{}",
+                s.chars().count(),
+                if hexes { "" } else { ", not all hex digits" }
+            ));
+        }
+        hex::decode(s).map(Beacon).map_err(|e| e.to_string())
+    }
+
+    /// The hex digits, lower case (as the manifest records them).
+    pub fn to_hex(&self) -> String {
+        hex::encode(&self.0)
     }
 }
 
@@ -735,9 +730,9 @@ mod tests {
         assert_ne!(v, w);
     }
 
-    /// Share combination and commitments, computed independently with Python's hashlib:
-    /// `sha256(b"tirage/v1/seed-shares\0" + bytes.fromhex(a) + bytes.fromhex(b))` and
-    /// `sha256(b"tirage/v1/share-commitment\0" + bytes([0x11] * 16) + bytes.fromhex(a))`.
+    /// Share combination, computed independently with Python's hashlib:
+    /// `sha256(b"tirage/v1/seed-shares\0" + bytes.fromhex(a) + bytes.fromhex(b))`, and with
+    /// the beacon `sha256(b"tirage/v1/seed-beacon\0" + seed_ab + bytes([0x42] * 32))`.
     #[test]
     fn seed_from_shares_known_vector() {
         let a = SeedShare::from_hex(SHARE_A).unwrap();
@@ -745,16 +740,22 @@ mod tests {
         assert_eq!(Seed::from_shares(&[a.clone(), b.clone()]).to_hex(), SEED_AB);
         assert_eq!(Seed::from_shares(&[b.clone(), a.clone()]).to_hex(), SEED_BA);
         assert_eq!(Seed::from_shares(std::slice::from_ref(&a)).to_hex(), SEED_A);
-        let salted = format!("tirage-share/1:{}:{COMMIT_A}", "11".repeat(16));
-        assert_eq!(a.commitment_with(&[0x11; 16]), salted);
-        assert!(is_commitment(&salted));
-        assert!(a.opens(&salted) && !b.opens(&salted));
-        let fresh = a.commit().unwrap();
-        assert!(is_commitment(&fresh) && a.opens(&fresh) && !b.opens(&fresh));
-        assert_ne!(fresh, a.commit().unwrap(), "a fresh salt each time");
-        assert!(!a.opens("tirage-share/1:zz:00") && !is_commitment("tirage-share/1:11:22"));
+        let beacon = Beacon::from_hex(&"42".repeat(32)).unwrap();
+        let both = [a.clone(), b.clone()];
+        assert_eq!(
+            Seed::from_shares_and_beacon(&both, Some(&beacon)).to_hex(),
+            SEED_AB_BEACON
+        );
+        assert_eq!(Seed::from_shares_and_beacon(&both, None).to_hex(), SEED_AB);
         assert!(!format!("{a:?}").contains("0123"));
         assert!(SeedShare::from_hex("12").is_err());
+        for bad in ["42", &"4".repeat(33), &"g".repeat(32), &"42".repeat(65)] {
+            assert!(Beacon::from_hex(bad).is_err(), "{bad}");
+        }
+        assert_eq!(
+            Beacon::from_hex(&"AB".repeat(16)).unwrap().to_hex(),
+            "ab".repeat(16)
+        );
     }
 
     const SHARE_A: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
@@ -762,7 +763,7 @@ mod tests {
     const SEED_AB: &str = "405595a5c61459393e7df0ad3873e76d31b7fa9e8a1e4c456a034cfb791e9315";
     const SEED_BA: &str = "6d8c89a60debc43546eff97f591fdffc7cd34d24757dac64cac5272ae016f91c";
     const SEED_A: &str = "6cbbd27f8fbb836eb286c7e7f2a685ceb270a73955f1823616609599cac67202";
-    const COMMIT_A: &str = "a5f63e6ab4e8bd5d951ff125c3a253987592dd6bbb0dd87e97f4a8e1d0d510f6";
+    const SEED_AB_BEACON: &str = "d01bfc736673cfc4e73c6312e52d8293f41268652af4c2511c5642da306af15e";
 
     #[test]
     fn seed_parsing() {

@@ -175,9 +175,10 @@ fn verify_writes_the_audit_beside_the_block_and_rewrites_it() {
     assert_eq!(a["format"], "tirage-audit/1");
     assert_eq!(a["verdict"], "clean");
     assert_eq!(a["report"]["clean"], true);
-    assert_eq!(a["report"]["checks"].as_array().unwrap().len(), 22);
+    assert_eq!(a["report"]["checks"].as_array().unwrap().len(), 23);
     assert_eq!(check(&a["report"], "signature")["result"], "skipped");
     assert_eq!(check(&a["report"], "replay")["result"], "skipped");
+    assert_eq!(check(&a["report"], "ceremony")["result"], "skipped");
     // A production block promises no feature: the procedure passes with nothing to check.
     assert_eq!(check(&a["report"], "features")["result"], "pass");
     assert_eq!(a["report"]["promised"].as_array().unwrap().len(), 0);
@@ -278,7 +279,14 @@ fn seed_shares_generate_and_replay() {
             .arg(f)
             .assert()
             .success();
-        let out = tirage().args(["seed", "commit"]).arg(f).output().unwrap();
+        let out = tirage()
+            .args(["seed", "commit"])
+            .arg(f)
+            .arg("--spec")
+            .arg(small_spec())
+            .args(["--blocks", "1"])
+            .output()
+            .unwrap();
         assert_eq!(out.status.code(), Some(0));
         published.push_str(&String::from_utf8(out.stdout).unwrap());
     }
@@ -309,7 +317,7 @@ fn seed_shares_generate_and_replay() {
     assert_eq!(m["seed_shares"], serde_json::json!(lines));
     let read = |f: &Path| SeedShare::from_hex(&std::fs::read_to_string(f).unwrap()).unwrap();
     let (a, bb) = (read(&fa), read(&fb));
-    assert!(a.opens(lines[0]) && bb.opens(lines[1]));
+    assert!(tirage::ceremony::opens(lines[0], &a) && tirage::ceremony::opens(lines[1], &bb));
     let combined = Seed::from_shares(&[a.clone(), bb.clone()]);
     assert_eq!(m["seed_commitment"], combined.commitment());
     for f in ["tickets.csv", "tickets.bin", "manifest.json", "SHA256SUMS"] {
@@ -605,9 +613,10 @@ fn a_forged_manifest_with_matching_digests_is_caught() {
     generate(&small_spec(), &base, 1);
     type Edit = fn(&mut serde_json::Value);
     let edits: [(&str, Edit); 9] = [
-        ("all different", |m| {
-            m["seed_shares"] = serde_json::json!(["a".repeat(64), "a".repeat(64)])
-        }),
+        (
+            "seed share commitment 1: expected a share commitment",
+            |m| m["seed_shares"] = serde_json::json!(["a".repeat(64), "a".repeat(64)]),
+        ),
         ("a version (letters, digits, . + -)", |m| {
             m["tool"]["version"] = "0.1\u{202e}<script>".into()
         }),

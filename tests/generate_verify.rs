@@ -89,7 +89,7 @@ fn json_report_lists_every_check_and_the_counts() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["clean"], true);
     assert_eq!(v["tickets"], 3000);
-    assert_eq!(v["checks"].as_array().unwrap().len(), 22);
+    assert_eq!(v["checks"].as_array().unwrap().len(), 23);
     let lose = v["ways"]
         .as_array()
         .unwrap()

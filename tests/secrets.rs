@@ -154,7 +154,19 @@ fn a_secret_where_a_hex_secret_is_expected_is_not_shown() {
             assert!(err.contains("64 hexadecimal digits"), "{err}");
             assert!(err.contains(", column "), "{err}");
         }
-        refused(&[os("seed"), os("commit"), file.as_os_str()], secret, file);
+        refused(
+            &[
+                os("seed"),
+                os("commit"),
+                file.as_os_str(),
+                os("--spec"),
+                spec.as_os_str(),
+                os("--blocks"),
+                os("1"),
+            ],
+            secret,
+            file,
+        );
     }
 }
 

@@ -111,7 +111,7 @@ impl ReplaySeed {
                 .map(|(i, sh)| {
                     recorded
                         .and_then(|r| r.get(i))
-                        .filter(|c| sh.opens(c))
+                        .filter(|c| crate::ceremony::opens(c, sh))
                         .cloned()
                         .unwrap_or_else(|| "(opens none)".into())
                 })

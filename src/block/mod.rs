@@ -124,9 +124,12 @@ pub enum Composition {
 /// What the manifest records besides the block itself.
 #[derive(Clone, Debug, Default)]
 pub struct Provenance {
-    /// Commitments of the seed shares the master seed was combined from, in order
-    /// (`rng::SeedShare::commitment`); `None` when the seed was given whole.
+    /// The published commitment lines of the seed shares the master seed was combined
+    /// from, in order, each with its signature if signed (`crate::ceremony`); `None` when
+    /// the seed was given whole.
     pub seed_shares: Option<Vec<String>>,
+    /// The public beacon mixed into the seed made of shares (hex), if any.
+    pub seed_beacon: Option<String>,
     /// The tool identity to record; `None`: this build's ([`Tool::this_build`]).
     /// A replay sets the block's recorded identity, so that the manifest can match.
     pub tool: Option<Tool>,

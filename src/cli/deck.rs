@@ -68,7 +68,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         Some(n) => proportional(&spec, n)?,
         None => every_way(&spec, a.tickets)?,
     };
-    let (seed, fresh) = a.seed.seed()?;
+    let (seed, fresh) = a.seed.seed(&spec, 0..=0)?;
     let out = a
         .out
         .clone()

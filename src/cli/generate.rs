@@ -57,10 +57,14 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     // Before anything is staged: a signal from now on leaves nothing behind.
     let stop = stop_on_signal();
     let spec = GameSpec::load(&a.spec)?;
-    let (seed, fresh) = a.seed.seed()?;
+    let made = match &a.blocks {
+        Some(range) => parse_blocks(range).map_err(anyhow::Error::msg)?,
+        None => a.block..=a.block,
+    };
+    let (seed, fresh) = a.seed.seed(&spec, made.clone())?;
     let provenance = a.seed.provenance()?;
-    if let Some(range) = &a.blocks {
-        let blocks = parse_blocks(range).map_err(anyhow::Error::msg)?;
+    if a.blocks.is_some() {
+        let blocks = made;
         let out = a.out.clone().unwrap_or_else(|| {
             PathBuf::from(format!("output/{}/emission-{:03}", spec.id, spec.emission))
         });

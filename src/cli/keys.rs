@@ -6,7 +6,7 @@ use super::Outcome;
 use anyhow::{bail, Context, Result};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use tirage::rng::{Seed, SeedShare};
+use tirage::rng::Seed;
 use tirage::seal::Recipients;
 use tirage::sign::{keygen, Signer, PASSWORD_VAR};
 use tirage::spec::GameSpec;
@@ -76,10 +76,23 @@ pub(super) enum SeedCommand {
         #[arg(long)]
         out: PathBuf,
     },
-    /// Print the salted commitment of a seed share, to publish before any share is revealed.
+    /// Print the salted commitment of a seed share bound to the game, its emission, its
+    /// exact spec and the blocks it may make, to publish before any share is revealed.
     Commit {
         /// The share file (64 hex digits).
         share: PathBuf,
+        /// The game spec the blocks will be made from: the commitment binds its game code,
+        /// emission and SHA-256, so the share makes no other game's blocks.
+        #[arg(long)]
+        spec: PathBuf,
+        /// The blocks the share may make: N or A..B (1 ≤ A ≤ B ≤ 999), or 0 for a specimen
+        /// deck. `generate` refuses it for any other block.
+        #[arg(long, value_name = "RANGE")]
+        blocks: String,
+        /// Sign the commitment with this party's minisign secret key (`tirage keygen`); the
+        /// line then names the party's public key, and the manifest records it.
+        #[arg(long, value_name = "KEY")]
+        sign: Option<PathBuf>,
     },
 }
 
@@ -87,14 +100,15 @@ pub(super) enum SeedCommand {
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "A seed ceremony, step by step (each party on its own machine):
-  tirage seed new --out alice.share                 # each party makes its share, and keeps it
-  tirage seed commit alice.share >> commitments.txt # each publishes its commitment first
-  # once every commitment is published, the shares are brought together:
-  tirage generate game_specs/coq.toml --seed-share alice.share --seed-share bob.share --commitments commitments.txt
+  tirage seed new --out alice.share       # each party makes its share, and keeps it
+  tirage seed commit alice.share --spec game_specs/coq.toml --blocks 1..3 --sign alice.key >> commitments.txt
+  # once every commitment is published and a public beacon fixed after them (a draw result),
+  # the shares are brought together:
+  tirage generate game_specs/coq.toml --blocks 1..3 --seed-share alice.share --seed-share bob.share --commitments commitments.txt --beacon HEX
 
 Examples:
   tirage seed new --out /tmp/alice.share
-  tirage seed commit /tmp/alice.share"
+  tirage seed commit /tmp/alice.share --spec game_specs/coq.toml --blocks 1"
 )]
 pub(super) struct SeedArgs {
     #[command(subcommand)]
@@ -111,10 +125,16 @@ pub(super) fn run_seed(a: SeedArgs) -> Result<Outcome> {
                 out.display()
             );
         }
-        SeedCommand::Commit { share } => {
-            let s = read_secret(&share, "seed share file")?;
-            refuse_weak(&s, &format!("the seed share {}", share.display()), false)?;
-            println!("{}", SeedShare(s.0).commit()?);
+        SeedCommand::Commit {
+            share,
+            spec,
+            blocks,
+            sign,
+        } => {
+            println!(
+                "{}",
+                super::seed::commit(&share, &spec, &blocks, sign.as_deref())?
+            );
         }
     }
     Ok(Outcome::Success)

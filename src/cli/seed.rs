@@ -1,10 +1,14 @@
-//! Seed options shared by `generate` and `deck`, and the secret seed file.
+//! Seed options shared by `generate` and `deck`, the secret seed file, and the commitments
+//! of a seed ceremony (`tirage seed commit`).
 
 use anyhow::{bail, Context, Result};
+use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use tirage::block::Provenance;
+use tirage::ceremony::{Binding, Commitment};
 use tirage::generate::SeedPlacement;
-use tirage::rng::{Seed, SeedShare};
+use tirage::rng::{Beacon, Seed, SeedShare};
+use tirage::spec::GameSpec;
 
 /// Where the master seed comes from.
 #[derive(clap::Args, Debug)]
@@ -20,8 +24,8 @@ pub(super) struct SeedArgs {
     seed_file: Option<PathBuf>,
     /// File holding one party's seed share (64 hex digits, `tirage seed new`); repeat for
     /// each party, in the order of --commitments. The master seed is
-    /// SHA-256("tirage/v1/seed-shares" ‖ 0x00 ‖ share₁ ‖ … ‖ shareₙ); the manifest records
-    /// each share's commitment, never a share.
+    /// SHA-256("tirage/v1/seed-shares" ‖ 0x00 ‖ share₁ ‖ … ‖ shareₙ), then mixed with
+    /// --beacon if given; the manifest records each share's commitment, never a share.
     #[arg(
         long,
         value_name = "FILE",
@@ -30,10 +34,18 @@ pub(super) struct SeedArgs {
     )]
     seed_share: Vec<PathBuf>,
     /// The share commitments the parties published before any share was revealed (`tirage
-    /// seed commit`), one line per party in share order: every share must open its line,
-    /// so no party can choose its share once it has seen another's.
+    /// seed commit SHARE --spec SPEC --blocks RANGE`), one line per party in share order:
+    /// every share must open its line, and every line must bind this game, emission, spec
+    /// and the blocks made, so no party can choose its share once it has seen another's,
+    /// and one ceremony makes the blocks it names and no other.
     #[arg(long, value_name = "FILE", requires = "seed_share")]
     commitments: Option<PathBuf>,
+    /// A public value fixed after every commitment was published (a draw result, a public
+    /// randomness beacon's output; 32 to 128 hex digits), mixed into the seed made of the
+    /// shares and recorded in the manifest: no party, nor all but one together, can then
+    /// aim an outcome.
+    #[arg(long, value_name = "HEX", requires = "seed_share")]
+    beacon: Option<String>,
     /// Accept a seed given on the command line (--seed) and weak secrets (the documented
     /// test seed, all zero, a repeated pattern): for tests only, never a production block.
     #[arg(long)]
@@ -41,13 +53,22 @@ pub(super) struct SeedArgs {
 }
 
 impl SeedArgs {
-    /// The seed, and whether it is fresh (drawn now from the OS, to be saved). Errors: a
-    /// file cannot be read or is not 64 hex digits; a weak seed or share without
-    /// `--insecure-seed`; a share that does not open its commitment.
-    pub(super) fn seed(&self) -> Result<(Seed, bool)> {
-        let shares = self.shares()?;
+    /// The seed for `blocks` of the game `spec` (0..=0: a specimen deck), and whether it is
+    /// fresh (drawn now from the OS, to be saved). Errors: a file cannot be read or is not
+    /// 64 hex digits; a weak seed or share without `--insecure-seed`; a commitment that
+    /// does not bind these blocks of this game, emission and spec, or whose signature does
+    /// not hold; a share that does not open its commitment; a malformed beacon.
+    pub(super) fn seed(
+        &self,
+        spec: &GameSpec,
+        blocks: RangeInclusive<u32>,
+    ) -> Result<(Seed, bool)> {
+        let shares = self.shares(spec, &blocks)?;
         let (seed, fresh) = match (&self.seed, &self.seed_file) {
-            _ if !shares.is_empty() => (Seed::from_shares(&shares), false),
+            _ if !shares.is_empty() => (
+                Seed::from_shares_and_beacon(&shares, self.beacon()?.as_ref()),
+                false,
+            ),
             (Some(hex), _) => (Seed::from_hex(hex).context("--seed")?, false),
             (None, Some(f)) => (read_secret(f, "seed file")?, false),
             (None, None) => (Seed::from_os()?, true),
@@ -63,8 +84,17 @@ impl SeedArgs {
         self.insecure_seed
     }
 
-    /// The shares, each checked against its commitment.
-    fn shares(&self) -> Result<Vec<SeedShare>> {
+    /// The beacon, if given. Errors: not 32 to 128 hex digits.
+    fn beacon(&self) -> Result<Option<Beacon>> {
+        self.beacon
+            .as_deref()
+            .map(|b| Beacon::from_hex(b).map_err(|e| anyhow::anyhow!("--beacon: {e}")))
+            .transpose()
+    }
+
+    /// The shares, each checked against its commitment, each commitment against what is
+    /// made.
+    fn shares(&self, spec: &GameSpec, blocks: &RangeInclusive<u32>) -> Result<Vec<SeedShare>> {
         let shares = read_shares(&self.seed_share)?;
         for (s, p) in shares.iter().zip(&self.seed_share) {
             refuse_weak(
@@ -83,14 +113,25 @@ impl SeedArgs {
                     shares.len()
                 );
             }
-            for (i, ((s, p), line)) in shares.iter().zip(&self.seed_share).zip(&lines).enumerate() {
-                if !s.opens(line) {
+            for (i, ((s, p), (n, line))) in
+                shares.iter().zip(&self.seed_share).zip(&lines).enumerate()
+            {
+                if let Some(why) =
+                    line.binding
+                        .refuses(spec.game_code, spec.emission, &spec.sha256, blocks)
+                {
                     bail!(
-                        "the seed share {} does not open commitment {} of {} (line {}): a share must be the one its party committed to before the shares were revealed",
+                        "{} line {n}: commitment {} does not bind what is being made: {why}; a ceremony makes the blocks its parties committed to and no other: hold a new ceremony (`tirage seed commit SHARE --spec SPEC --blocks RANGE`)",
+                        c.display(),
+                        i + 1,
+                    );
+                }
+                if !line.opened_by(s) {
+                    bail!(
+                        "the seed share {} does not open commitment {} of {} (line {n}): a share must be the one its party committed to before the shares were revealed",
                         p.display(),
                         i + 1,
                         c.display(),
-                        i + 1
                     );
                 }
             }
@@ -98,16 +139,20 @@ impl SeedArgs {
         Ok(shares)
     }
 
-    /// What the manifest records about the seed: each share's published commitment, when
-    /// the seed was combined from shares. Errors: as [`SeedArgs::seed`].
+    /// What the manifest records about the seed: each share's published commitment line
+    /// and the beacon, when the seed was combined from shares. Errors: as
+    /// [`SeedArgs::seed`].
     pub(super) fn provenance(&self) -> Result<Provenance> {
         let seed_shares = match &self.commitments {
-            Some(c) if !self.seed_share.is_empty() => Some(read_commitments(c)?),
+            Some(c) if !self.seed_share.is_empty() => {
+                Some(read_commitments(c)?.iter().map(|(_, l)| l.line()).collect())
+            }
             _ => None,
         };
         Ok(Provenance {
             seed_shares,
             insecure_seed: self.insecure_seed,
+            seed_beacon: self.beacon()?.map(|b| b.to_hex()),
             ..Provenance::default()
         })
     }
@@ -129,37 +174,62 @@ pub(super) fn read_secret(path: &Path, what: &str) -> Result<Seed> {
     Seed::from_hex(&text).with_context(|| format!("{what} {}", path.display()))
 }
 
-/// Reads a commitments file: one `tirage-share/1:…` line per party (blank lines and
-/// lines starting with `#` are skipped). Errors: a line of another form (named by
-/// number), none at all, one given twice.
-pub(super) fn read_commitments(path: &Path) -> Result<Vec<String>> {
-    let text = read_small_up_to(path, "commitments file", 64 << 10)?;
-    let mut lines = Vec::new();
+/// Reads a published commitments file: one commitment line per party (`tirage seed
+/// commit`), each with its line number; blank lines and lines starting with `#` are
+/// skipped. Every signed line's signature is checked. Errors: a line of another form
+/// (named by number, never quoted: a secret given here by mistake is not printed), a
+/// signature that does not hold, no commitment at all, one given twice.
+pub(super) fn read_commitments(path: &Path) -> Result<Vec<(usize, Commitment)>> {
+    let text = zeroize::Zeroizing::new(read_small_up_to(path, "commitments file", 64 << 10)?);
+    let mut lines: Vec<(usize, Commitment)> = Vec::new();
     for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
+        let (n, line) = (n + 1, line.trim());
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        if !tirage::rng::is_commitment(line) {
+        let c = Commitment::parse(line)
+            .map_err(|e| anyhow::anyhow!("{} line {n}: {e}", path.display()))?;
+        c.check_signature()
+            .map_err(|e| anyhow::anyhow!("{} line {n}: {e}", path.display()))?;
+        if let Some((m, _)) = lines.iter().find(|(_, o)| o.commitment() == c.commitment()) {
             bail!(
-                "{} line {}: expected a share commitment (tirage-share/1:<32 hex>:<64 hex>, from `tirage seed commit`); the line is not shown (it may be a secret: a share, a seed or a key)",
-                path.display(),
-                n + 1
+                "{} line {n}: the same commitment as line {m}",
+                path.display()
             );
         }
-        if lines.iter().any(|l| l == line) {
-            bail!(
-                "{} line {}: the same commitment twice",
-                path.display(),
-                n + 1
-            );
-        }
-        lines.push(line.to_string());
+        lines.push((n, c));
     }
     if lines.is_empty() {
         bail!("{}: no share commitment in it", path.display());
     }
     Ok(lines)
+}
+
+/// `tirage seed commit SHARE --spec SPEC --blocks RANGE [--sign KEY]`: the published line
+/// of `share` bound to `blocks` of the game `spec`, signed with `sign` when given. Errors:
+/// the share cannot be read, is not 64 hex digits or is weak; the spec does not load; the
+/// range is malformed; the key cannot be loaded or sign.
+pub(super) fn commit(
+    share: &Path,
+    spec: &Path,
+    blocks: &str,
+    sign: Option<&Path>,
+) -> Result<String> {
+    let s = read_secret(share, "seed share file")?;
+    refuse_weak(&s, &format!("the seed share {}", share.display()), false)?;
+    let spec = GameSpec::load(spec)?;
+    let blocks =
+        tirage::ceremony::parse_blocks(blocks).map_err(|e| anyhow::anyhow!("--blocks: {e}"))?;
+    let signer = sign.map(tirage::sign::Signer::load).transpose()?;
+    let binding = Binding {
+        game_code: spec.game_code,
+        emission: spec.emission,
+        spec_sha256: spec.sha256.clone(),
+        blocks,
+    };
+    let c =
+        Commitment::new(&SeedShare(s.0), binding, signer.as_ref()).map_err(anyhow::Error::msg)?;
+    Ok(c.line())
 }
 
 /// Reads seed share files (64 hex digits each), in the order given. None given: none read.

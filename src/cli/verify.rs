@@ -5,7 +5,8 @@ use anyhow::{Context, Result};
 use std::path::PathBuf;
 use tirage::audit::Audit;
 use tirage::block::layout::{AUDIT_MD, MANIFEST, SPEC, SUMS};
-use tirage::rng::Seed;
+use tirage::ceremony::Commitment;
+use tirage::rng::{Beacon, Seed};
 use tirage::seal::Identities;
 use tirage::sign::Verifier;
 use tirage::spec::GameSpec;
@@ -48,6 +49,14 @@ pub(super) struct Args {
     /// block made with `generate --seed-share`.
     #[arg(long, value_name = "FILE")]
     seed_share: Vec<PathBuf>,
+    /// The share commitments the parties published (`tirage seed commit`): the manifest
+    /// must record exactly these, in order, signed by the same keys.
+    #[arg(long, value_name = "FILE")]
+    commitments: Option<PathBuf>,
+    /// The beacon published after the commitments (hex, as given to `generate --beacon`):
+    /// the manifest must record it, and a replay from shares mixes it in.
+    #[arg(long, value_name = "HEX")]
+    beacon: Option<String>,
     /// The operator's minisign public key (`tirage keygen`): SHA256SUMS.minisig must be its
     /// signature of SHA256SUMS. Without it (or a reference spec that pins the key), a
     /// production block is a finding unless --unauthenticated is given.
@@ -131,6 +140,20 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     // are read: the lock is taken before the seed is.
     let _locks = super::lock_shared(&a.dir);
     let reference = a.spec.as_deref().map(GameSpec::load).transpose()?;
+    let beacon = a
+        .beacon
+        .as_deref()
+        .map(|b| Beacon::from_hex(b).map_err(|e| anyhow::anyhow!("--beacon: {e}")))
+        .transpose()?;
+    let commitments: Option<Vec<Commitment>> = match &a.commitments {
+        Some(f) => Some(
+            super::seed::read_commitments(f)?
+                .into_iter()
+                .map(|(_, c)| c)
+                .collect(),
+        ),
+        None => None,
+    };
     let seed = match (&a.seed_file, a.seed_share.is_empty()) {
         (Some(f), _) => {
             let text = super::seed::read_small(f, "seed file")?;
@@ -138,9 +161,10 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
                 Seed::from_hex(&text).with_context(|| format!("seed file {}", f.display()))?,
             ))
         }
-        (None, false) => Some(SeedInput::from_shares(super::seed::read_shares(
-            &a.seed_share,
-        )?)),
+        (None, false) => Some(SeedInput::from_shares(
+            super::seed::read_shares(&a.seed_share)?,
+            beacon.clone(),
+        )),
         (None, true) => None,
     };
     let expected = reference.as_ref().map_or(0, |s| u64::from(s.block_size));
@@ -159,6 +183,8 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         signer: signer.as_ref(),
         require_signature: !a.unauthenticated,
         identities: Some(&identities),
+        commitments: commitments.as_deref(),
+        beacon,
     };
     if is_emission(&a.dir) {
         if opts_seed_given(&a) {

@@ -27,10 +27,15 @@ pub struct Manifest {
     /// itself is never in a deliverable.
     pub seed_commitment: String,
     /// When the master seed was combined from several parties' shares
-    /// (`rng::Seed::from_shares`): the commitment of each share, in order
-    /// (`rng::SeedShare::commitment`). Absent when the seed was given whole.
+    /// (`rng::Seed::from_shares_and_beacon`): each share's published commitment line, in
+    /// order, with its party's signature when signed (`ceremony::Commitment::line`).
+    /// Absent when the seed was given whole.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed_shares: Option<Vec<String>>,
+    /// The public beacon mixed into the seed made of shares, lowercase hex
+    /// (`rng::Beacon`). Absent when none was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed_beacon: Option<String>,
     /// Hex SHA-256 commitment of the validation-code key (see `validation::Validator`).
     pub validation_key_commitment: String,
     /// True when the validation key was derived from the seed (no key of its own was
@@ -275,6 +280,7 @@ impl Manifest {
             },
             seed_commitment: block.seed_commitment,
             seed_shares: None,
+            seed_beacon: None,
             validation_key_commitment: block.validation_key_commitment,
             validation_key_from_seed: block.validation_key_from_seed,
             insecure_seed: false,

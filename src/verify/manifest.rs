@@ -249,15 +249,7 @@ fn check_manifest_sums(m: &Manifest, spec: &GameSpec, bad: &mut impl FnMut(Strin
             bad(format!("{what} \"{c}\" is not 64 lowercase hex digits"));
         }
     }
-    if let Some(shares) = &m.seed_shares {
-        let distinct = shares
-            .iter()
-            .enumerate()
-            .all(|(i, c)| !shares[..i].contains(c));
-        if shares.len() < 2 || !distinct || shares.iter().any(|c| !crate::rng::is_commitment(c)) {
-            bad("seed share commitments: expected two or more, all different, each a salted commitment tirage-share/1:<32 hex>:<64 hex>".into());
-        }
-    }
+    super::ceremony::check_recorded(m, bad);
     let t = &m.tool;
     let commit_ok = t.git_commit.is_empty() || t.git_commit == "unknown" || hex(&t.git_commit, 40);
     let lock_ok = t.cargo_lock_sha256.is_empty() || hex(&t.cargo_lock_sha256, 64);

@@ -17,6 +17,7 @@
 //! order on what it opened, and writes the report. One file holds each group of
 //! procedures; a new check is a new procedure. Only `replay.rs` names the generator.
 
+mod ceremony;
 pub mod codes;
 mod deck;
 mod digests;
@@ -33,9 +34,10 @@ mod tickets;
 
 use crate::block::layout::{BIN, CSV, MANIFEST, SPEC, SUMS, VALIDATION};
 use crate::block::Kind;
+use crate::ceremony::Commitment;
 use crate::money::Money;
 use crate::output::manifest::Manifest;
-use crate::rng::{Seed, SeedShare};
+use crate::rng::{Beacon, Seed, SeedShare};
 use crate::seal::Identities;
 use crate::sign::Verifier;
 use crate::spec::{GameSpec, PackRules, WayId};
@@ -57,6 +59,9 @@ pub struct SeedInput {
     /// The shares it was combined from, in order (empty when the seed was given whole):
     /// their commitments are checked against the manifest's `seed_shares`.
     pub shares: Vec<SeedShare>,
+    /// The beacon mixed into the seed made of the shares, if any: checked against the
+    /// manifest's `seed_beacon`.
+    pub beacon: Option<Beacon>,
 }
 
 impl SeedInput {
@@ -65,14 +70,17 @@ impl SeedInput {
         SeedInput {
             seed,
             shares: Vec::new(),
+            beacon: None,
         }
     }
 
-    /// The seed combined from `shares`, in order ([`Seed::from_shares`]).
-    pub fn from_shares(shares: Vec<SeedShare>) -> SeedInput {
+    /// The seed combined from `shares`, in order, and `beacon` if any
+    /// ([`Seed::from_shares_and_beacon`]).
+    pub fn from_shares(shares: Vec<SeedShare>, beacon: Option<Beacon>) -> SeedInput {
         SeedInput {
-            seed: Seed::from_shares(&shares),
+            seed: Seed::from_shares_and_beacon(&shares, beacon.as_ref()),
             shares,
+            beacon,
         }
     }
 }
@@ -97,6 +105,11 @@ pub struct Options<'a> {
     pub require_signature: bool,
     /// The age identities that open the block's encrypted ticket files (`.age`).
     pub identities: Option<&'a Identities>,
+    /// The share commitments the parties published (`--commitments`), in order: the
+    /// manifest must record these and no other.
+    pub commitments: Option<&'a [Commitment]>,
+    /// The beacon published after the commitments (`--beacon`): the manifest must record it.
+    pub beacon: Option<Beacon>,
 }
 
 /// One file of the replay: the block's digest against the regenerated one.
@@ -249,6 +262,7 @@ const PROCEDURES: &[&dyn Procedure] = &[
     &deck::Promises,
     &digests::Digests,
     &replay::Replay,
+    &ceremony::Published,
     &signature::Signature,
 ];
 
@@ -379,6 +393,7 @@ fn report(mut block: Block, found: Found) -> Verified {
                 "fail"
             } else if (id == CheckId::Replay && opts.seed.is_none())
                 || (id == CheckId::Signature && !keyed)
+                || (id == CheckId::Ceremony && opts.commitments.is_none() && opts.beacon.is_none())
             {
                 "skipped"
             } else if not_run.contains(&id) || (spec.is_none() && id > CheckId::Spec) {

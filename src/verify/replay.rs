@@ -79,11 +79,13 @@ fn replay(
                 )),
                 Some(theirs) => {
                     for (i, (share, c)) in given.shares.iter().zip(theirs).enumerate() {
-                        if share.opens(c) {
+                        if crate::ceremony::opens(c, share) {
                             continue;
                         }
                         // A share that opens another place's commitment: given out of order.
-                        let elsewhere = theirs.iter().position(|o| share.opens(o));
+                        let elsewhere = theirs
+                            .iter()
+                            .position(|o| crate::ceremony::opens(o, share));
                         bad(match elsewhere {
                             Some(j) => format!(
                                 "seed share {} opens the commitment the manifest records in place {}: the shares were given in another order than the commitments; give them in the commitments' order",
@@ -98,6 +100,16 @@ fn replay(
                     }
                 }
             }
+        }
+        let theirs = m.seed_beacon.as_deref();
+        match (given.beacon.as_ref().map(|b| b.to_hex()), theirs) {
+            _ if given.shares.is_empty() => {}
+            (None, Some(b)) => bad(format!("the manifest records the beacon {b} mixed into the seed: give it (--beacon) to replay")),
+            (Some(g), t) if Some(g.as_str()) != t => bad(format!(
+                "the beacon given ({g}) is not the one the manifest records ({})",
+                t.unwrap_or("none")
+            )),
+            _ => {}
         }
         let c = given.seed.commitment();
         if c != m.seed_commitment {
@@ -173,6 +185,7 @@ fn replay(
     let provenance = match manifest {
         Some(m) => Provenance {
             seed_shares: m.seed_shares.clone(),
+            seed_beacon: m.seed_beacon.clone(),
             tool: Some(m.tool.clone()),
             spec_source: Some(m.spec.source.clone()),
             insecure_seed: m.insecure_seed,

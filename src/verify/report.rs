@@ -58,6 +58,9 @@ pub enum CheckId {
     Leakage,
     /// Replayed from the seed (or seed shares), the block comes out byte-identical.
     Replay,
+    /// The seed ceremony the manifest records is the published one: its commitments
+    /// (`--commitments`) and beacon (`--beacon`).
+    Ceremony,
 }
 
 impl CheckId {
@@ -86,6 +89,7 @@ impl CheckId {
             CheckId::Features => "a specimen deck's counts and promises are exactly those its stated composition gives for the spec and its size; a default deck promises every feature the spec can show (combinations, near misses, named decoys), each on the ticket the deck's rule gives, and each promised ticket is of its way and shows its feature, by the rules alone (production blocks and proportional decks promise none)",
             CheckId::Leakage => "no field printed outside the scratch layer (ticket number, pack, position, serial / barcode) predicts win or lose (chi-square test of independence; the gate fails at p < 10^-6)",
             CheckId::Replay => "regenerated in memory from the seed (or seed shares), every file of the block comes out byte-identical (SHA-256 of each file)",
+            CheckId::Ceremony => "the seed share commitments the manifest records are the published ones (--commitments), in order and signed by the same keys, and its beacon is the published one (--beacon)",
         }
     }
 
@@ -114,6 +118,7 @@ impl CheckId {
             CheckId::Features => "features",
             CheckId::Leakage => "leakage",
             CheckId::Replay => "replay",
+            CheckId::Ceremony => "ceremony",
         }
     }
 
@@ -143,12 +148,13 @@ impl CheckId {
             | CheckId::CsvHeader
             | CheckId::RecordCount
             | CheckId::Leakage
-            | CheckId::Replay => false,
+            | CheckId::Replay
+            | CheckId::Ceremony => false,
         }
     }
 
     /// Every check, in report order.
-    pub const ALL: [CheckId; 22] = [
+    pub const ALL: [CheckId; 23] = [
         CheckId::Signature,
         CheckId::Sha256sums,
         CheckId::Manifest,
@@ -171,6 +177,7 @@ impl CheckId {
         CheckId::Features,
         CheckId::Leakage,
         CheckId::Replay,
+        CheckId::Ceremony,
     ];
 }
 
