@@ -313,13 +313,22 @@ fn signed_commitments_are_recorded_and_verified_against_the_published_file() {
             .output()
             .unwrap();
         let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let said = r["authenticated"]["ceremony"]
+            .as_str()
+            .unwrap_or("")
+            .to_string();
         (
             out.status.code().unwrap(),
             common::check_result(&r, "ceremony"),
+            said,
         )
     };
-    let (code, (result, _)) = verify(&published);
+    let (code, (result, _), said) = verify(&published);
     assert_eq!((code, result.as_str()), (0, "pass"));
+    assert_eq!(
+        said,
+        "seed made of 2 shares, held against the published commitments"
+    );
     // Another ceremony's commitments (the operator published one set and used another).
     let (c, kc) = party(d.path(), "carol");
     let other = d.path().join("other.txt");
@@ -328,14 +337,18 @@ fn signed_commitments_are_recorded_and_verified_against_the_published_file() {
         commit(&c, COQ, "1", Some(&kc)) + &commit(&b, COQ, "1", Some(&kb)),
     )
     .unwrap();
-    let (code, (result, details)) = verify(&other);
+    let (code, (result, details), said) = verify(&other);
     assert_eq!((code, result.as_str()), (1, "fail"));
+    assert_eq!(
+        said,
+        "seed made of 2 shares: NOT those of the published commitments"
+    );
     assert!(details.iter().any(|d| d.contains("seed share commitment 1 of the manifest is not the published one")), "{details:?}");
     assert!(details.iter().any(|d| d.contains("seed share commitment 2 of the manifest is not the published one")), "{details:?}");
     // The published lines in the other order.
     let swapped = d.path().join("swapped.txt");
     std::fs::write(&swapped, format!("{}\n{}\n", recorded[1], recorded[0])).unwrap();
-    let (code, (_, details)) = verify(&swapped);
+    let (code, (_, details), _) = verify(&swapped);
     assert_eq!(code, 1);
     assert!(
         details
@@ -425,6 +438,10 @@ fn the_beacon_is_mixed_in_recorded_and_checked() {
     assert_eq!(code, 0, "{r:#}");
     assert_eq!(common::check_result(&r, "replay").0, "pass");
     assert_eq!(common::check_result(&r, "ceremony").0, "pass");
+    assert_eq!(
+        r["authenticated"]["ceremony"],
+        "seed made of 2 shares and a beacon, held against the published beacon"
+    );
     let (code, r) = verify(&[]);
     assert_eq!(code, 1);
     let (_, details) = common::check_result(&r, "replay");

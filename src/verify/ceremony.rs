@@ -96,6 +96,28 @@ impl Procedure for Published {
     }
 }
 
+/// What the verdict line says of the ceremony of a block whose seed was made of shares
+/// (`None` otherwise): how many, and whether the published commitments and beacon were
+/// held against the manifest's (`clean`: the ceremony check found nothing).
+pub(super) fn held_against(m: &Manifest, opts: &super::Options, clean: bool) -> Option<String> {
+    let n = m.seed_shares.as_ref()?.len();
+    let made = match m.seed_beacon {
+        Some(_) => format!("seed made of {n} shares and a beacon"),
+        None => format!("seed made of {n} shares"),
+    };
+    let given = match (opts.commitments.is_some(), opts.beacon.is_some()) {
+        (false, false) => None,
+        (true, false) => Some("the published commitments"),
+        (false, true) => Some("the published beacon"),
+        (true, true) => Some("the published commitments and beacon"),
+    };
+    Some(match given {
+        None => format!("{made}, not held against a published ceremony (no --commitments)"),
+        Some(w) if clean => format!("{made}, held against {w}"),
+        Some(w) => format!("{made}: NOT those of {w}"),
+    })
+}
+
 /// The manifest's commitment lines against the `published` ones, line by line.
 fn check_published(m: &Manifest, published: &[Commitment], bad: &mut impl FnMut(String)) {
     let Some(recorded) = &m.seed_shares else {

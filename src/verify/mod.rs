@@ -367,7 +367,12 @@ fn report(mut block: Block, found: Found) -> Verified {
         .collect();
 
     let keyed = signature::signature_key(opts).is_some();
+    let ceremony = manifest.as_ref().and_then(|m| {
+        let clean = checks.get(&CheckId::Ceremony).is_none_or(|f| f.count == 0);
+        ceremony::held_against(m, opts, clean)
+    });
     let authenticated = Authenticated {
+        ceremony,
         signature_rejected: keyed && signer.is_none(),
         vouched,
         test_seed,

@@ -389,6 +389,9 @@ pub struct Authenticated {
     pub reference_spec: Option<String>,
     /// True when the block was replayed from its seed and came out byte-identical.
     pub replayed: bool,
+    /// When the seed was made of shares: how many, and whether the manifest's commitments
+    /// and beacon were held against the published ones, in words.
+    pub ceremony: Option<String>,
     /// True when the ticket files were delivered encrypted to their recipients (`.age`).
     pub encrypted: bool,
     /// True when the validation codes were made with a key derived from the seed.
@@ -419,10 +422,11 @@ impl Authenticated {
             Some(h) => format!("lot table held against the reference spec (SHA-256 {h})"),
             None => "lot table: only the block's own spec copy (no --spec)".into(),
         };
-        let replay = if self.replayed {
-            "replayed byte for byte from its seed"
-        } else {
-            "not replayed"
+        let replay = match (self.replayed, &self.ceremony) {
+            (true, Some(c)) => format!("replayed byte for byte from its seed; {c}"),
+            (true, None) => "replayed byte for byte from its seed".to_string(),
+            (false, Some(c)) => format!("not replayed; {c}"),
+            (false, None) => "not replayed".to_string(),
         };
         let files = if self.encrypted {
             "ticket files delivered encrypted to their recipients"
