@@ -181,7 +181,7 @@ pub fn generate_emission_placing(
     if opts.cancel.is_cancelled() {
         return Err(incomplete(EMISSION.into())(GenerateError::Interrupted));
     }
-    let staged = Staged::new(tmp, out.to_path_buf(), parent).with_foreign(foreign_entries);
+    let staged = Staged::new(tmp, out.to_path_buf(), parent, "emission").emission(foreign_entries);
     let placed = staged
         .put_in_place(seed_file)
         .map_err(|e| incomplete(EMISSION.into())(e.into()))?;

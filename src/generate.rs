@@ -597,7 +597,14 @@ pub fn stage(
         .map_err(io(&parent))?;
     let built = build(plan, seed, Some(tmp.path()), provenance, progress, None)?;
     set_modes(tmp.path(), plan.mode)?;
-    Ok((Staged::new(tmp, out.to_path_buf(), parent), built.manifest))
+    let what = match plan.kind {
+        Kind::Production => "block",
+        Kind::Specimen => "deck",
+    };
+    Ok((
+        Staged::new(tmp, out.to_path_buf(), parent, what),
+        built.manifest,
+    ))
 }
 
 /// Gives every file in `dir` the permission bits `mode`, and `dir` the same plus search

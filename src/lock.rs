@@ -52,6 +52,12 @@ pub fn lock_path(out: &Path) -> PathBuf {
     parent_of(out).join(format!(".{}.tirage-lock", name_of(out)))
 }
 
+/// The journal of a replacement of output `out` under way ([`crate::place::recover`]):
+/// `.<name>.tirage-journal` beside it.
+pub fn journal_path(out: &Path) -> PathBuf {
+    parent_of(out).join(format!(".{}.tirage-journal", name_of(out)))
+}
+
 /// The start of every name a run stages beside output `out` for `what` (`tmp`: the output
 /// being made; `old`: an output replaced; `seed`: a fresh seed; `oldseed`: a seed file
 /// replaced): `.<name>.tirage-<what>-<pid>-`, a random part follows.
@@ -139,18 +145,20 @@ impl OutputLock {
     }
 
     /// What dead runs left beside the output: every `.<name>.tirage-<what>-…` entry but the
-    /// lock file, sorted. Only meaningful under an exclusive lock (no other run of the
+    /// lock file and a replacement's journal (which [`crate::place::recover`] reads first),
+    /// sorted. Only meaningful under an exclusive lock (no other run of the
     /// output is alive then).
     pub fn leftovers(&self) -> Vec<PathBuf> {
         let start = format!(".{}.tirage-", name_of(&self.out));
         let lock = lock_path(&self.out);
+        let journal = journal_path(&self.out);
         let mut found: Vec<PathBuf> = std::fs::read_dir(parent_of(&self.out))
             .into_iter()
             .flatten()
             .flatten()
             .filter(|e| e.file_name().to_string_lossy().starts_with(&start))
             .map(|e| e.path())
-            .filter(|p| *p != lock)
+            .filter(|p| *p != lock && *p != journal)
             .collect();
         found.sort();
         found

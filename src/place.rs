@@ -1,10 +1,11 @@
 //! Putting an output in place without losing anything: where a block may go
 //! ([`check_destination`], [`check_not_in_emission`]), and the move of a complete output
-//! from its temporary directory beside the destination ([`Staged`] → [`Placed`]), an older
-//! output moved aside until the new one is in place, never deleted when it holds files
-//! tirage did not write.
+//! from its temporary directory beside the destination ([`Staged`] → [`Placed`]), exchanged
+//! with an older output in one step, the older never deleted when it holds files tirage did
+//! not write. A journal beside the output records each replacement until it is done, so
+//! that the next run finishes or rolls back one a crash cut short ([`recover`]).
 
-use crate::block::layout::{is_proof, written_by_tirage, EMISSION, MANIFEST, PROOFS};
+use crate::block::layout::{is_proof, written_by_tirage, EMISSION, MANIFEST, PROOFS, SUMS};
 use crate::block::Kind;
 use crate::durable;
 use crate::output::manifest;
@@ -206,23 +207,27 @@ pub struct Staged {
     /// What in an existing destination the new output may not replace (rechecked just
     /// before the move).
     foreign: fn(&Path) -> Vec<String>,
+    /// What the output is, for messages: `block`, `deck` or `emission`.
+    what: &'static str,
+    /// The file of the output written last, whose digest tells it from another output.
+    sealed: &'static str,
 }
 
-/// An output just put in place, the older one it replaced (and its seed file) moved aside
-/// until [`Placed::finish`] removes them.
+/// An output just put in place; the older one it replaced (and its seed file) stay aside,
+/// and the replacement's journal beside it, until [`Placed::finish`] removes them.
 #[derive(Debug)]
 #[must_use = "the replaced output stays aside until finish()"]
 pub struct Placed {
-    old: Option<PathBuf>,
-    old_seed: Option<PathBuf>,
+    journal: Journal,
+    out: PathBuf,
     parent: PathBuf,
 }
 
-/// An older output that was replaced but could not be removed: left at `path`, a hidden
-/// `.<name>.tirage-old-*` directory beside the new one; the next run to that destination
-/// removes it, or remove it by hand.
+/// An older output that was replaced but could not be removed: left at `path` beside the
+/// new one, with the replacement's journal; the next run to that destination removes it,
+/// or remove it by hand.
 #[derive(Debug, thiserror::Error)]
-#[error("the output replaced could not be removed and is left at {}: {error}; the next run to this destination removes it, or remove it by hand", path.display())]
+#[error("the output replaced could not be removed and is left at {}: {error}; the next run to this destination removes it", path.display())]
 pub struct LeftOver {
     /// Where it is.
     pub path: PathBuf,
@@ -231,32 +236,361 @@ pub struct LeftOver {
 }
 
 /// A new hidden name beside output `out` for `what` (see [`crate::lock::staging_prefix`]),
-/// nothing there yet.
+/// nothing there yet (nothing is made there: the caller holds `out`'s exclusive lock).
 fn aside_name(out: &Path, parent: &Path, what: &str) -> Result<PathBuf, PlaceError> {
-    let d = tempfile::Builder::new()
+    tempfile::Builder::new()
         .prefix(&crate::lock::staging_prefix(out, what))
-        .tempdir_in(parent)
-        .map_err(io(parent))?
-        .keep();
-    std::fs::remove_dir(&d).map_err(io(&d))?;
-    Ok(d)
+        .make_in(parent, |p| {
+            if there(p) {
+                Err(std::io::ErrorKind::AlreadyExists.into())
+            } else {
+                Ok(p.to_path_buf())
+            }
+        })
+        .and_then(|n| n.keep().map(|(p, _)| p).map_err(|e| e.error))
+        .map_err(io(parent))
+}
+
+/// The hex SHA-256 of regular file `path` (at most 1 MiB), or `None`.
+fn digest(path: &Path) -> Option<String> {
+    use sha2::{Digest, Sha256};
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > 1 << 20 {
+        return None;
+    }
+    Some(hex::encode(Sha256::digest(std::fs::read(path).ok()?)))
+}
+
+/// True when something (a link itself included) is at `path`.
+fn there(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok()
+}
+
+/// The record of a replacement under way, written (and flushed) beside the output before
+/// anything at the destination is moved, removed once the older output is gone: with it, a
+/// run that comes after a crash knows where each piece is and whether the new output and
+/// its seed file are whole ([`recover`]). Every name is a file name in the output's folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Journal {
+    /// `block`, `deck` or `emission`.
+    what: String,
+    /// The output's name.
+    out: String,
+    /// The staged output's name (it holds the older output once they are exchanged), and
+    /// the inode of the new output's directory, which moves with it (an older output with
+    /// the same sealed file is told from it so).
+    staged: String,
+    staged_ino: u64,
+    /// The file in the output written last, and its digest in the new output.
+    sealed: String,
+    sealed_sha256: String,
+    /// Where the older output is moved aside where the file system cannot exchange two
+    /// names in one step.
+    aside: String,
+    /// The seed file's name; the staged fresh seed's name and digest; where an older seed
+    /// file is moved aside.
+    seed: Option<String>,
+    new_seed: Option<(String, String)>,
+    seed_aside: Option<String>,
+}
+
+/// The first line of every journal.
+const JOURNAL_HEAD: &str = "tirage replacement journal 1";
+
+impl Journal {
+    fn text(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let opt = |o: &Option<String>| o.clone().unwrap_or_else(|| "-".into());
+        let (ns, nd) = match &self.new_seed {
+            Some((n, d)) => (n.clone(), d.clone()),
+            None => ("-".into(), "-".into()),
+        };
+        let body = format!(
+            "{JOURNAL_HEAD}\nwhat {}\noutput {}\nstaged {} {}\nsealed {} {}\naside {}\nseed {}\nnew-seed {} {}\nseed-aside {}\n",
+            self.what,
+            self.out,
+            self.staged,
+            self.staged_ino,
+            self.sealed,
+            self.sealed_sha256,
+            self.aside,
+            opt(&self.seed),
+            ns,
+            nd,
+            opt(&self.seed_aside)
+        );
+        let end = hex::encode(Sha256::digest(body.as_bytes()));
+        format!("{body}end {end}\n")
+    }
+
+    /// The journal in `text` for output `out`, or `None` when it is not one whole journal
+    /// of that output naming only files beside it.
+    fn parse(text: &str, out: &Path) -> Option<Journal> {
+        use sha2::{Digest, Sha256};
+        let (body, end) = text.strip_suffix('\n')?.rsplit_once('\n')?;
+        let body = format!("{body}\n");
+        if end.strip_prefix("end ")? != hex::encode(Sha256::digest(body.as_bytes())) {
+            return None;
+        }
+        let mut lines = body.lines();
+        if lines.next()? != JOURNAL_HEAD {
+            return None;
+        }
+        let mut field = |key: &str| -> Option<Vec<String>> {
+            let l = lines.next()?.strip_prefix(key)?.strip_prefix(' ')?;
+            Some(l.split(' ').map(String::from).collect())
+        };
+        let one = |v: Vec<String>| -> Option<String> {
+            match <[String; 1]>::try_from(v) {
+                Ok([x]) => Some(x),
+                Err(_) => None,
+            }
+        };
+        let opt = |x: String| (x != "-").then_some(x);
+        let what = one(field("what")?)?;
+        let output = one(field("output")?)?;
+        let [staged, ino] = <[String; 2]>::try_from(field("staged")?).ok()?;
+        let staged_ino = ino.parse().ok()?;
+        let [sealed, sealed_sha256] = <[String; 2]>::try_from(field("sealed")?).ok()?;
+        let aside = one(field("aside")?)?;
+        let seed = opt(one(field("seed")?)?);
+        let [ns, nd] = <[String; 2]>::try_from(field("new-seed")?).ok()?;
+        let seed_aside = opt(one(field("seed-aside")?)?);
+        let name = out.file_name()?.to_str()?;
+        let ours = format!(".{name}.tirage-");
+        let hidden = |n: &str| n.starts_with(&ours) && !n.contains('/');
+        let j = Journal {
+            what,
+            out: output,
+            staged,
+            staged_ino,
+            sealed,
+            sealed_sha256,
+            aside,
+            seed,
+            new_seed: opt(ns).zip(opt(nd)),
+            seed_aside,
+        };
+        let ok = ["block", "deck", "emission"].contains(&j.what.as_str())
+            && j.out == name
+            && hidden(&j.staged)
+            && hidden(&j.aside)
+            && [SUMS, EMISSION].contains(&j.sealed.as_str())
+            && j.seed.as_ref().is_none_or(|s| *s == format!("{name}.seed"))
+            && j.new_seed.as_ref().is_none_or(|(n, _)| hidden(n))
+            && j.seed_aside.as_deref().is_none_or(hidden);
+        ok.then_some(j)
+    }
+}
+
+/// Exchanges the names `a` and `b` in one step (`renameat2(RENAME_EXCHANGE)`). Errors:
+/// `Unsupported` where the file system cannot.
+fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+    use rustix::fs::{renameat_with, RenameFlags, CWD};
+    match renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE) {
+        Ok(()) => Ok(()),
+        Err(e)
+            if e == rustix::io::Errno::INVAL
+                || e == rustix::io::Errno::NOSYS
+                || e == rustix::io::Errno::OPNOTSUPP =>
+        {
+            Err(std::io::ErrorKind::Unsupported.into())
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Where a replacement's pieces are, as [`Journal`] names them.
+struct Pieces {
+    out: PathBuf,
+    staged: PathBuf,
+    ino: u64,
+    sealed: String,
+    aside: PathBuf,
+    seed: Option<PathBuf>,
+    new_seed: Option<(PathBuf, String)>,
+    seed_aside: Option<PathBuf>,
+    parent: PathBuf,
+}
+
+impl Pieces {
+    fn of(j: &Journal, parent: &Path) -> Pieces {
+        let at = |n: &str| parent.join(n);
+        Pieces {
+            out: at(&j.out),
+            staged: at(&j.staged),
+            ino: j.staged_ino,
+            sealed: j.sealed_sha256.clone(),
+            aside: at(&j.aside),
+            seed: j.seed.as_deref().map(at),
+            new_seed: j.new_seed.as_ref().map(|(n, d)| (at(n), d.clone())),
+            seed_aside: j.seed_aside.as_deref().map(at),
+            parent: parent.to_path_buf(),
+        }
+    }
+
+    fn sync(&self) -> Result<(), PlaceError> {
+        durable::sync_dir(&self.parent).map_err(io(&self.parent))
+    }
+
+    /// True when directory `dir` holds the new output whole: the new output's directory
+    /// (its inode) with its sealed file's digest.
+    fn is_new(&self, dir: &Path, sealed_name: &str) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir() && m.ino() == self.ino)
+            && digest(&dir.join(sealed_name)).is_some_and(|d| d == self.sealed)
+    }
+
+    /// True when the seed file holds the new seed (or no new seed goes there).
+    fn seed_is_new(&self) -> bool {
+        match (&self.seed, &self.new_seed) {
+            (Some(path), Some((_, d))) => digest(path).is_some_and(|x| x == *d),
+            _ => true,
+        }
+    }
+
+    /// The first step: an older seed file moved aside (unless the new one is in already).
+    fn seed_aside(&self) -> Result<(), PlaceError> {
+        let (Some(path), Some(aside)) = (&self.seed, &self.seed_aside) else {
+            return Ok(());
+        };
+        if there(path) && !(self.new_seed.is_some() && self.seed_is_new()) {
+            durable::rename_noreplace(path, aside).map_err(io(path))?;
+            self.sync()?;
+        }
+        Ok(())
+    }
+
+    /// The last step: the new seed file moved in (unless it is in already).
+    fn seed_in(&self) -> Result<(), PlaceError> {
+        let (Some(path), Some((staged, _))) = (&self.seed, &self.new_seed) else {
+            return Ok(());
+        };
+        if !(there(path) && self.seed_is_new()) {
+            durable::rename_noreplace(staged, path).map_err(io(path))?;
+            self.sync()?;
+        }
+        Ok(())
+    }
+
+    /// Every step, in order: after each, no seed file sits beside an output it does not
+    /// replay.
+    fn forward(&self, sealed_name: &str) -> Result<(), PlaceError> {
+        self.seed_aside()?;
+        self.output_forward(sealed_name)?;
+        self.seed_in()
+    }
+
+    /// The output step: the new output exchanged with the older one in one step (or, where
+    /// the file system cannot, the older moved aside first), or moved in.
+    fn output_forward(&self, sealed_name: &str) -> Result<(), PlaceError> {
+        if there(&self.out) && self.is_new(&self.out, sealed_name) {
+            return Ok(());
+        }
+        if there(&self.out) {
+            match exchange(&self.staged, &self.out) {
+                Ok(()) => return self.sync(),
+                Err(e) if e.kind() == std::io::ErrorKind::Unsupported => {
+                    durable::rename_noreplace(&self.out, &self.aside).map_err(io(&self.out))?;
+                    self.sync()?;
+                }
+                Err(e) => return Err(io(&self.out)(e)),
+            }
+        }
+        durable::rename_noreplace(&self.staged, &self.out).map_err(io(&self.out))?;
+        self.sync()
+    }
+
+    /// Everything put back as it was before the replacement: the older output at the
+    /// destination (the new one back at its staged name), the older seed file beside it
+    /// (the new one back at its staged name).
+    fn back(&self, sealed_name: &str) -> Result<(), PlaceError> {
+        if there(&self.out) && self.is_new(&self.out, sealed_name) {
+            if there(&self.staged) {
+                // Exchanged: the older output is at the staged name.
+                exchange(&self.staged, &self.out).map_err(io(&self.out))?;
+            } else {
+                durable::rename_noreplace(&self.out, &self.staged).map_err(io(&self.out))?;
+            }
+            self.sync()?;
+        }
+        if !there(&self.out) && there(&self.aside) {
+            durable::rename_noreplace(&self.aside, &self.out).map_err(io(&self.aside))?;
+            self.sync()?;
+        }
+        if let Some(path) = &self.seed {
+            if let Some((staged, _)) = &self.new_seed {
+                if there(path) && self.seed_is_new() && !there(staged) {
+                    durable::rename_noreplace(path, staged).map_err(io(path))?;
+                    self.sync()?;
+                }
+            }
+            if let Some(aside) = self.seed_aside.as_ref().filter(|a| there(a)) {
+                if !there(path) {
+                    durable::rename_noreplace(aside, path).map_err(io(aside))?;
+                    self.sync()?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// What the replaced output and seed file left: removed (the older output at the staged
+    /// name or aside, the older seed file aside). `Err`: the first that could not be.
+    fn remove_old(&self) -> Result<(), LeftOver> {
+        let mut first = None;
+        for p in [&self.staged, &self.aside] {
+            if let Ok(m) = std::fs::symlink_metadata(p) {
+                let r = if m.is_dir() {
+                    std::fs::remove_dir_all(p)
+                } else {
+                    std::fs::remove_file(p)
+                };
+                if let Err(error) = r {
+                    first.get_or_insert(LeftOver {
+                        path: p.clone(),
+                        error,
+                    });
+                }
+            }
+        }
+        if let Some(a) = self.seed_aside.as_ref().filter(|a| there(a)) {
+            if let Err(error) = std::fs::remove_file(a) {
+                first.get_or_insert(LeftOver {
+                    path: a.clone(),
+                    error,
+                });
+            }
+        }
+        let _ = durable::sync_dir(&self.parent);
+        first.map_or(Ok(()), Err)
+    }
 }
 
 impl Staged {
     /// The output in `tmp`, a temporary directory in `parent`, for destination `out` (a
-    /// block or deck).
-    pub(crate) fn new(tmp: tempfile::TempDir, out: PathBuf, parent: PathBuf) -> Staged {
+    /// block or deck: `what`).
+    pub(crate) fn new(
+        tmp: tempfile::TempDir,
+        out: PathBuf,
+        parent: PathBuf,
+        what: &'static str,
+    ) -> Staged {
         Staged {
             tmp,
             out,
             parent,
             foreign: foreign_files,
+            what,
+            sealed: SUMS,
         }
     }
 
-    /// The same, for a destination whose tirage files are told by `foreign` (an emission).
-    pub(crate) fn with_foreign(mut self, foreign: fn(&Path) -> Vec<String>) -> Staged {
+    /// The same, for an emission, whose tirage files are told by `foreign`.
+    pub(crate) fn emission(mut self, foreign: fn(&Path) -> Vec<String>) -> Staged {
         self.foreign = foreign;
+        self.what = "emission";
+        self.sealed = EMISSION;
         self
     }
 
@@ -265,19 +599,25 @@ impl Staged {
         self.tmp.path()
     }
 
-    /// Moves the output to its destination, with its seed file (see [`SeedPlacement`]), in
-    /// an order such that a crash at any point leaves at the destination the old output,
-    /// nothing, or the new output whole, and beside it a seed file that replays it (or
-    /// none): the old output, then the old seed file, are moved aside; the new seed file is
-    /// moved in; then the new output (never over something another run put there); the
-    /// directory is flushed to the disk after each step. Errors: a step failed; then what
-    /// was moved is put back, and the output stays staged (removed when dropped).
+    /// Moves the output to its destination, with its seed file (see [`SeedPlacement`]).
+    /// First a journal of the replacement is written beside the destination and flushed
+    /// ([`crate::lock::journal_path`]); then the older seed file is moved aside; then the
+    /// new output and the older one exchange names in one step (or, where the file system
+    /// cannot, the older is moved aside first); then the new seed file is moved in; the
+    /// folder is flushed to the disk after each step. So a crash at any point leaves at
+    /// the destination the older output or the new one whole, never beside a seed file that
+    /// does not replay it, and the journal with which the next run ([`recover`]) finishes
+    /// the replacement. Errors: a step failed; then everything is
+    /// put back as it was, the journal removed, and the output stays staged (removed when
+    /// dropped); if putting it back failed too, the journal stays for the next run.
     pub fn put_in_place(self, seed: Option<&SeedPlacement>) -> Result<Placed, PlaceError> {
         let Staged {
             tmp,
             out,
             parent,
             foreign,
+            what,
+            sealed,
         } = self;
         // Checked again: a file may have been put there while the output was being made.
         if out.is_dir() {
@@ -286,73 +626,375 @@ impl Staged {
                 return Err(PlaceError::ForeignFiles { path: out, names });
             }
         }
-        let sync = || durable::sync_dir(&parent).map_err(io(&parent));
-        let mut placed = Placed {
-            old: None,
-            old_seed: None,
-            parent: parent.clone(),
+        let name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned());
+        let staged_sealed = tmp.path().join(sealed);
+        let sealed_sha256 = digest(&staged_sealed).ok_or_else(|| PlaceError::Io {
+            path: staged_sealed.clone(),
+            error: std::io::Error::other("the staged output has no sealed file"),
+        })?;
+        let mut journal = Journal {
+            what: what.into(),
+            out: name(&out).unwrap_or_default(),
+            staged: name(tmp.path()).unwrap_or_default(),
+            staged_ino: {
+                use std::os::unix::fs::MetadataExt;
+                std::fs::symlink_metadata(tmp.path())
+                    .map_err(io(tmp.path()))?
+                    .ino()
+            },
+            sealed: sealed.into(),
+            sealed_sha256,
+            aside: name(&aside_name(&out, &parent, "old")?).unwrap_or_default(),
+            seed: None,
+            new_seed: None,
+            seed_aside: None,
         };
-        let mut new_seed_in: Option<(&Path, &Path)> = None;
-        let steps = (|| {
-            if std::fs::symlink_metadata(&out).is_ok() {
-                let old = aside_name(&out, &parent, "old")?;
-                durable::rename_noreplace(&out, &old).map_err(io(&out))?;
-                placed.old = Some(old);
-                sync()?;
+        if let Some(s) = seed {
+            journal.seed = name(&s.path);
+            if let Some(new) = &s.new {
+                let d = digest(new).ok_or_else(|| PlaceError::Io {
+                    path: new.clone(),
+                    error: std::io::Error::other("the staged seed file cannot be read"),
+                })?;
+                journal.new_seed = name(new).map(|n| (n, d));
             }
-            if let Some(s) = seed {
-                let there = std::fs::symlink_metadata(&s.path).is_ok();
-                if there && (s.replace_old || s.new.is_some()) {
-                    let old = aside_name(&out, &parent, "oldseed")?;
-                    durable::rename_noreplace(&s.path, &old).map_err(io(&s.path))?;
-                    placed.old_seed = Some(old);
-                    sync()?;
-                }
-                if let Some(new) = &s.new {
-                    durable::rename_noreplace(new, &s.path).map_err(io(&s.path))?;
-                    new_seed_in = Some((new, &s.path));
-                    sync()?;
-                }
+            if s.replace_old || s.new.is_some() {
+                journal.seed_aside = name(&aside_name(&out, &parent, "oldseed")?);
             }
-            durable::rename_noreplace(tmp.path(), &out).map_err(io(&out))?;
-            sync()
-        })();
+        }
+        let jpath = crate::lock::journal_path(&out);
+        if let Err(e) = durable::write_file(&jpath, journal.text().as_bytes())
+            .and_then(|()| durable::sync_dir(&parent))
+        {
+            let _ = std::fs::remove_file(&jpath);
+            return Err(io(&jpath)(e));
+        }
+        let pieces = Pieces::of(&journal, &parent);
+        let steps = pieces.forward(sealed);
         if let Err(e) = steps {
-            if std::fs::symlink_metadata(tmp.path()).is_err() {
-                // The output went in but was not flushed: it goes back to be removed.
-                let _ = std::fs::rename(&out, tmp.path());
+            // Put back as it was: then the journal goes and the staged output with it.
+            if pieces.back(sealed).is_ok() && std::fs::remove_file(&jpath).is_ok() {
+                let _ = durable::sync_dir(&parent);
+            } else {
+                // The journal stays, and what it names: the next run recovers.
+                let _ = tmp.keep();
             }
-            if let Some((new, path)) = new_seed_in {
-                let _ = std::fs::rename(path, new);
-            }
-            if let (Some(old), Some(s)) = (&placed.old_seed, seed) {
-                let _ = std::fs::rename(old, &s.path);
-            }
-            if let Some(old) = &placed.old {
-                let _ = std::fs::rename(old, &out);
-            }
-            let _ = durable::sync_dir(&parent);
             return Err(e);
         }
-        // Moved: nothing left for the temporary directory to remove.
+        // In place: the staged name now holds the older output (or nothing), removed by
+        // finish().
         let _ = tmp.keep();
-        Ok(placed)
+        Ok(Placed {
+            journal,
+            out,
+            parent,
+        })
     }
 }
 
 impl Placed {
-    /// Removes the older output and seed file moved aside. `Err`: the older output could
-    /// not be removed and is left where it was moved (the new output is in place all the
-    /// same).
+    /// Removes the older output and seed file, then the journal. `Err`: the older output
+    /// (or seed file) could not be removed and is left where it was moved, with the
+    /// journal, for the next run to remove (the new output is in place all the same).
     pub fn finish(self) -> Result<(), LeftOver> {
-        if let Some(seed) = &self.old_seed {
-            let _ = std::fs::remove_file(seed);
-        }
-        let r = match self.old {
-            Some(path) => std::fs::remove_dir_all(&path).map_err(|error| LeftOver { path, error }),
-            None => Ok(()),
-        };
+        Pieces::of(&self.journal, &self.parent).remove_old()?;
+        let jpath = crate::lock::journal_path(&self.out);
+        std::fs::remove_file(&jpath).map_err(|error| LeftOver { path: jpath, error })?;
         let _ = durable::sync_dir(&self.parent);
-        r
+        Ok(())
+    }
+}
+
+/// What [`recover`] did with a replacement an earlier run left unfinished (killed, or
+/// failed part-way): said to the user.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Recovered {
+    /// The destination.
+    pub out: PathBuf,
+    /// `block`, `deck` or `emission`.
+    pub what: String,
+    /// What was done.
+    pub outcome: Outcome,
+    /// The output at the destination now, if any (none: there was no older output).
+    pub in_place: bool,
+    /// The seed file beside it, if any.
+    pub seed: Option<PathBuf>,
+}
+
+/// What [`recover`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The new output and its seed file were whole: the replacement was finished.
+    Finished,
+    /// The new output or its seed file was not whole: what was replaced is back.
+    RolledBack,
+    /// The journal itself was not whole (the run stopped while writing it, before anything
+    /// was moved): it was removed, nothing else.
+    TornJournal,
+}
+
+impl std::fmt::Display for Recovered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (out, what) = (self.out.display(), &self.what);
+        match self.outcome {
+            Outcome::TornJournal => {
+                return write!(
+                    f,
+                    "removed {}, left by an earlier run that did not finish (the journal of a \
+                     replacement, not written whole: nothing had been moved)",
+                    crate::lock::journal_path(&self.out).display()
+                )
+            }
+            Outcome::Finished => write!(
+                f,
+                "an earlier run was stopped while it put {out} in place; its new {what} was \
+                 whole, so the replacement was finished: the new {what} is in place and what \
+                 it replaced was removed"
+            )?,
+            Outcome::RolledBack if self.in_place => write!(
+                f,
+                "an earlier run was stopped while it replaced {out}; its new {what} was not \
+                 whole, so the replacement was rolled back: the {what} that was there is back \
+                 in place"
+            )?,
+            Outcome::RolledBack => {
+                return write!(
+                    f,
+                    "an earlier run was stopped while it made {out}; its {what} was not whole \
+                     and is removed: nothing is at {out}"
+                )
+            }
+        }
+        let command = if what == "deck" { "deck" } else { "generate" };
+        match &self.seed {
+            Some(seed) => write!(
+                f,
+                ", with its seed file {}, which rebuilds it: tirage {command} SPEC \
+                 --seed-file {} --force --out {out} (with the {what}'s spec.toml, block \
+                 numbers and validation key)",
+                seed.display(),
+                seed.display()
+            ),
+            None => write!(
+                f,
+                " (made from a seed given to that run, not saved beside it: the same seed \
+                 rebuilds it)"
+            ),
+        }
+    }
+}
+
+/// Finishes or rolls back a replacement of output `out` that an earlier run left unfinished
+/// (its journal beside `out`, [`crate::lock::journal_path`]): finished when the new output
+/// and its seed file are whole (the older ones then removed), else rolled back (the older
+/// ones put back). The caller holds `out`'s exclusive lock. Returns what was done (`None`:
+/// no journal). A journal that is not whole was being written when the run stopped, before
+/// anything was moved: it is removed, and nothing else ([`Outcome::TornJournal`]; the
+/// staged output and seed are then removed as leftovers). Errors: a move failed; the journal then stays.
+pub fn recover(out: &Path) -> Result<Option<Recovered>, PlaceError> {
+    let jpath = crate::lock::journal_path(out);
+    if !there(&jpath) {
+        return Ok(None);
+    }
+    let parent = durable::parent_of(out);
+    let text = crate::output::read_regular(&jpath, 1 << 16)
+        .ok()
+        .and_then(|b| String::from_utf8(b).ok());
+    let Some(j) = text.and_then(|t| Journal::parse(&t, out)) else {
+        std::fs::remove_file(&jpath).map_err(io(&jpath))?;
+        durable::sync_dir(&parent).map_err(io(&parent))?;
+        return Ok(Some(Recovered {
+            out: out.to_path_buf(),
+            what: String::new(),
+            outcome: Outcome::TornJournal,
+            in_place: there(out),
+            seed: None,
+        }));
+    };
+    let p = Pieces::of(&j, &parent);
+    let seed_whole = match &p.new_seed {
+        Some((staged, d)) => p.seed_is_new() || digest(staged).is_some_and(|x| x == *d),
+        None => true,
+    };
+    let output_whole = (there(&p.out) && p.is_new(&p.out, &j.sealed))
+        || (there(&p.staged) && p.is_new(&p.staged, &j.sealed));
+    let finished = seed_whole && output_whole;
+    if finished {
+        p.forward(&j.sealed)?;
+        p.remove_old().map_err(|l| PlaceError::Io {
+            path: l.path,
+            error: l.error,
+        })?;
+    } else {
+        p.back(&j.sealed)?;
+    }
+    std::fs::remove_file(&jpath).map_err(io(&jpath))?;
+    durable::sync_dir(&parent).map_err(io(&parent))?;
+    Ok(Some(Recovered {
+        out: out.to_path_buf(),
+        what: j.what,
+        outcome: if finished {
+            Outcome::Finished
+        } else {
+            Outcome::RolledBack
+        },
+        in_place: there(out),
+        // The seed file beside the output now, whether this replacement moved it or not.
+        seed: Some(out.with_file_name(format!("{}.seed", j.out))).filter(|s| there(s)),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn journal() -> Journal {
+        Journal {
+            what: "block".into(),
+            out: "b".into(),
+            staged: ".b.tirage-tmp-1-x".into(),
+            staged_ino: 12345,
+            sealed: SUMS.into(),
+            sealed_sha256: "ab".repeat(32),
+            aside: ".b.tirage-old-1-y".into(),
+            seed: Some("b.seed".into()),
+            new_seed: Some((".b.tirage-seed-1-z".into(), "cd".repeat(32))),
+            seed_aside: Some(".b.tirage-oldseed-1-w".into()),
+        }
+    }
+
+    #[test]
+    fn a_journal_reads_back_whole_or_not_at_all() {
+        let out = Path::new("/d/b");
+        let j = journal();
+        let text = j.text();
+        assert_eq!(Journal::parse(&text, out), Some(j.clone()));
+        // Torn at any byte: not a journal.
+        for cut in 0..text.len() {
+            assert_eq!(Journal::parse(&text[..cut], out), None, "cut at {cut}");
+        }
+        // Another output's.
+        assert_eq!(Journal::parse(&text, Path::new("/d/c")), None);
+        let none = Journal {
+            seed: None,
+            new_seed: None,
+            seed_aside: None,
+            ..j
+        };
+        assert_eq!(Journal::parse(&none.text(), out), Some(none));
+    }
+
+    #[test]
+    fn a_journal_names_only_the_outputs_own_files_beside_it() {
+        let out = Path::new("/d/b");
+        let planted = [
+            Journal {
+                staged: "../etc".into(),
+                ..journal()
+            },
+            Journal {
+                aside: ".b.tirage-old/../../x".into(),
+                ..journal()
+            },
+            Journal {
+                aside: "c".into(),
+                ..journal()
+            },
+            Journal {
+                seed: Some("other.seed".into()),
+                ..journal()
+            },
+            Journal {
+                new_seed: Some(("secret".into(), "00".into())),
+                ..journal()
+            },
+            Journal {
+                sealed: "tickets.csv".into(),
+                ..journal()
+            },
+            Journal {
+                what: "anything".into(),
+                ..journal()
+            },
+        ];
+        for j in planted {
+            assert_eq!(Journal::parse(&j.text(), out), None, "{j:?}");
+        }
+    }
+
+    /// A folder with an old output moved aside (as where the file system cannot exchange
+    /// two names), its new one staged and its seed files, and the journal of that
+    /// replacement. Returns (folder, out).
+    fn half_replaced(new_sums: &str) -> (tempfile::TempDir, PathBuf) {
+        let d = tempfile::tempdir().unwrap();
+        let at = |n: &str| d.path().join(n);
+        let out = at("b");
+        let j = Journal {
+            sealed_sha256: hex::encode(<sha2::Sha256 as sha2::Digest>::digest(b"new")),
+            new_seed: Some((
+                ".b.tirage-seed-1-z".into(),
+                hex::encode(<sha2::Sha256 as sha2::Digest>::digest(b"seed-new\n")),
+            )),
+            ..journal()
+        };
+        std::fs::create_dir(at(&j.aside)).unwrap();
+        std::fs::write(at(&j.aside).join(SUMS), "old").unwrap();
+        std::fs::create_dir(at(&j.staged)).unwrap();
+        let j = Journal {
+            staged_ino: std::os::unix::fs::MetadataExt::ino(
+                &std::fs::metadata(at(&j.staged)).unwrap(),
+            ),
+            ..j
+        };
+        std::fs::write(at(&j.staged).join(SUMS), new_sums).unwrap();
+        std::fs::write(at(".b.tirage-seed-1-z"), "seed-new\n").unwrap();
+        std::fs::write(at(".b.tirage-oldseed-1-w"), "seed-old\n").unwrap();
+        std::fs::write(crate::lock::journal_path(&out), j.text()).unwrap();
+        (d, out)
+    }
+
+    fn names(d: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn a_replacement_cut_short_with_its_new_output_whole_is_finished() {
+        let (d, out) = half_replaced("new");
+        let r = recover(&out).unwrap().unwrap();
+        assert_eq!(r.outcome, Outcome::Finished);
+        assert_eq!(r.seed, Some(d.path().join("b.seed")));
+        assert_eq!(names(d.path()), ["b", "b.seed"]);
+        assert_eq!(std::fs::read_to_string(out.join(SUMS)).unwrap(), "new");
+        assert_eq!(
+            std::fs::read_to_string(d.path().join("b.seed")).unwrap(),
+            "seed-new\n"
+        );
+        assert_eq!(recover(&out).unwrap(), None);
+    }
+
+    #[test]
+    fn a_replacement_cut_short_with_its_new_output_not_whole_is_rolled_back() {
+        let (d, out) = half_replaced("new, changed");
+        let r = recover(&out).unwrap().unwrap();
+        assert_eq!(r.outcome, Outcome::RolledBack);
+        assert!(
+            r.to_string().contains("so the replacement was rolled back"),
+            "{r}"
+        );
+        // The old output and seed file back; the staged ones left for the leftovers' removal.
+        assert_eq!(
+            names(d.path()),
+            [".b.tirage-seed-1-z", ".b.tirage-tmp-1-x", "b", "b.seed"]
+        );
+        assert_eq!(std::fs::read_to_string(out.join(SUMS)).unwrap(), "old");
+        assert_eq!(
+            std::fs::read_to_string(d.path().join("b.seed")).unwrap(),
+            "seed-old\n"
+        );
     }
 }

@@ -1,10 +1,14 @@
-//! A crash or a failed write at every step of putting a block in place, by fault injection
-//! with strace (needs `strace`): each fsync, rename and unlink of a forced replacement is
-//! made to fail (EIO) or the run is killed (SIGKILL) right there, one step per run. After
-//! each, the destination holds the old block, nothing, or the new block whole, and the seed
-//! file beside it replays it; a run that failed leaves nothing beside the output, and the
-//! next run removes what a killed one left. A traced run also shows the order: every file
-//! and the staged directory flushed before the rename into place, the parent after it.
+//! A crash or a failed system call at every step of making or replacing an output, by fault
+//! injection with strace (needs `strace`): a fresh block, a forced replacement of a block,
+//! of an emission and of a deck are killed (SIGKILL) or see an I/O error (EIO) at each
+//! `renameat2`, `unlink`, `unlinkat`, `rmdir` and `fsync` of the run, and at a sample of its
+//! `write`s and `writev`s (the ticket files' writes are all alike: the first of each thread
+//! is taken), one step per run. After each, the destination holds the old output whole or
+//! the new one whole, and no seed file sits beside an output it does not replay; the next
+//! run to the destination, with or without `--force`, finishes or rolls back what the
+//! killed one left, says which and where the seed file is, and leaves nothing else beside
+//! the output. A traced run also shows the order: every file and the staged directory
+//! flushed before the exchange into place, the parent after it.
 
 mod common;
 use common::*;
@@ -31,10 +35,23 @@ fn traced(args: &[&str], tirage_args: &[OsString]) -> std::process::Output {
         .expect("strace is needed by this test (apt-get install strace)")
 }
 
-/// A fresh block (or an emission of two blocks) with its fresh seed file, in a directory
-/// of its own.
+/// What is made at the destination.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Made {
+    /// A block where there was none.
+    Fresh,
+    /// A block replacing one (`--force`).
+    Block,
+    /// An emission of two blocks replacing one.
+    Emission,
+    /// A deck replacing one.
+    Deck,
+}
+
+/// An output (or none, for [`Made::Fresh`]) with its fresh seed file, in a directory of
+/// its own.
 struct Case {
-    emission: bool,
+    made: Made,
     dir: tempfile::TempDir,
     out: PathBuf,
     seed: PathBuf,
@@ -42,64 +59,83 @@ struct Case {
     old_seed: Vec<u8>,
 }
 
-impl Case {
-    fn new() -> Case {
-        Case::made(false)
-    }
+/// The state of a destination.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum State {
+    /// Nothing there (and no seed file).
+    Nothing,
+    /// The old output, with its seed file.
+    Old,
+    /// The old output, its seed file not there yet (moved aside).
+    OldUnseeded,
+    /// A new output whole, with the seed file that replays it; the digest of its sealed file.
+    New(Vec<u8>),
+    /// A new output whole, its seed file not there yet (still staged).
+    NewUnseeded,
+}
 
-    fn made(emission: bool) -> Case {
+impl Case {
+    fn new(made: Made) -> Case {
         let dir = tempfile::tempdir().unwrap();
         let root = std::fs::canonicalize(dir.path()).unwrap();
         let out = root.join("b");
-        let mut c = tirage();
-        c.arg("generate")
-            .arg(spec())
-            .arg("--validation-key")
-            .arg(repo(VALIDATION_KEY))
-            .args(["-q", "--out"])
-            .arg(&out);
-        if emission {
-            c.args(["--blocks", "1..2"]);
-        }
-        assert!(c.output().unwrap().status.success());
         let seed = root.join("b.seed");
         let mut case = Case {
-            emission,
-            old_sums: Vec::new(),
-            old_seed: std::fs::read(&seed).unwrap(),
+            made,
             dir,
             out,
             seed,
+            old_sums: Vec::new(),
+            old_seed: Vec::new(),
         };
-        case.old_sums = std::fs::read(case.sealed()).unwrap();
+        if made != Made::Fresh {
+            let o = tirage().args(case.args(false)).output().unwrap();
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            case.old_seed = std::fs::read(&case.seed).unwrap();
+            case.old_sums = std::fs::read(case.sealed()).unwrap();
+        }
         case
     }
 
     /// The file whose bytes tell one output from another: SHA256SUMS, or emission.json.
     fn sealed(&self) -> PathBuf {
-        self.out.join(if self.emission {
+        self.out.join(if self.made == Made::Emission {
             "emission.json"
         } else {
             "SHA256SUMS"
         })
     }
 
-    /// The arguments of a forced replacement of the block with a fresh seed.
-    fn replace_args(&self) -> Vec<OsString> {
-        let mut v: Vec<OsString> = vec![
-            "generate".into(),
-            spec().into(),
-            "--validation-key".into(),
-            repo(VALIDATION_KEY).into(),
-            "-q".into(),
-            "--force".into(),
-            "--out".into(),
-            self.out.clone().into(),
-        ];
-        if self.emission {
+    /// The arguments of a run making the output with a fresh seed (`force`: replacing).
+    fn args(&self, force: bool) -> Vec<OsString> {
+        // An emission of the 9-ticket blocks of coq_tiny: two blocks, each quick to replay.
+        let spec = match self.made {
+            Made::Emission => repo("tests/specs/coq_tiny.toml"),
+            _ => spec(),
+        };
+        let mut v: Vec<OsString> = if self.made == Made::Deck {
+            vec!["deck".into(), spec.into()]
+        } else {
+            vec![
+                "generate".into(),
+                spec.into(),
+                "--validation-key".into(),
+                repo(VALIDATION_KEY).into(),
+            ]
+        };
+        v.extend(["-q".into(), "--out".into(), self.out.clone().into()]);
+        if force {
+            v.push("--force".into());
+        }
+        if self.made == Made::Emission {
             v.extend(["--blocks".into(), "1..2".into()]);
         }
         v
+    }
+
+    /// The arguments of the run a fault is injected into.
+    fn faulted_args(&self) -> Vec<OsString> {
+        self.args(self.made != Made::Fresh)
     }
 
     /// What is beside the output but the output, its seed file and its lock file.
@@ -113,43 +149,88 @@ impl Case {
         v
     }
 
-    /// The destination holds the old block, nothing, or a new block whole, with the seed
-    /// file that replays it. Returns which: "old", "nothing" or "new".
-    fn check(&self, what: &str) -> &'static str {
+    /// True when a whole journal of a replacement is beside the output.
+    fn journal(&self) -> bool {
+        std::fs::read_to_string(self.out.with_file_name(".b.tirage-journal"))
+            .is_ok_and(|t| t.contains("\nend "))
+    }
+
+    /// The state of the destination; panics unless it holds the old output or a new one
+    /// whole (or nothing, where nothing was), and unless a seed file beside it replays it.
+    fn state(&self, what: &str) -> State {
+        let seed = std::fs::read(&self.seed).ok();
         if std::fs::symlink_metadata(&self.out).is_err() {
-            return "nothing";
+            assert!(
+                self.made == Made::Fresh,
+                "{what}: nothing at the destination"
+            );
+            assert_eq!(seed, None, "{what}: a seed file beside nothing");
+            return State::Nothing;
         }
         let sums = std::fs::read(self.sealed()).unwrap_or_default();
-        let seed = std::fs::read(&self.seed).unwrap_or_default();
-        if sums == self.old_sums {
-            assert_eq!(
-                seed, self.old_seed,
-                "{what}: the old block beside another seed"
-            );
-            return "old";
+        if self.made != Made::Fresh && sums == self.old_sums {
+            return match seed {
+                Some(s) => {
+                    assert_eq!(
+                        s, self.old_seed,
+                        "{what}: the old output beside another seed"
+                    );
+                    State::Old
+                }
+                None => {
+                    assert!(self.journal(), "{what}: no seed file and no journal");
+                    State::OldUnseeded
+                }
+            };
         }
-        // A whole block replayed by the seed file beside it; an emission whole, and its
+        // A whole output replayed by the seed file beside it; an emission whole, and its
         // blocks replayed by the emission's seed file.
-        let replayed: Vec<PathBuf> = if self.emission {
+        let replayed: Vec<PathBuf> = if self.made == Made::Emission {
+            // Its sorted runs of codes in a directory of this check's own.
+            let runs = tempfile::tempdir().unwrap();
             let o = tirage()
                 .args(["verify", "--unauthenticated", "-q"])
                 .arg(&self.out)
+                .env("TMPDIR", runs.path())
                 .output()
                 .unwrap();
             assert_eq!(
                 o.status.code(),
                 Some(0),
-                "{what}: the new emission is not whole"
+                "{what}: the new emission is not whole: {}{}",
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
             );
             vec![self.out.join("block-001"), self.out.join("block-002")]
         } else {
             vec![self.out.clone()]
         };
+        if seed.is_none() {
+            assert!(
+                self.journal(),
+                "{what}: a new output, no seed file and no journal"
+            );
+            for dir in replayed {
+                let o = tirage()
+                    .args(["verify", "--unauthenticated", "-q", "--no-audit"])
+                    .arg(&dir)
+                    .output()
+                    .unwrap();
+                assert_eq!(
+                    o.status.code(),
+                    Some(0),
+                    "{what}: the new output is not whole"
+                );
+            }
+            return State::NewUnseeded;
+        }
         for dir in replayed {
-            let o = tirage()
-                .args(["verify", "--unauthenticated", "-q", "--no-audit"])
-                .arg("--validation-key")
-                .arg(repo(VALIDATION_KEY))
+            let mut c = tirage();
+            c.args(["verify", "--unauthenticated", "-q", "--no-audit"]);
+            if self.made != Made::Deck {
+                c.arg("--validation-key").arg(repo(VALIDATION_KEY));
+            }
+            let o = c
                 .arg("--seed-file")
                 .arg(&self.seed)
                 .arg(&dir)
@@ -158,19 +239,84 @@ impl Case {
             assert_eq!(
                 o.status.code(),
                 Some(0),
-                "{what}: the new block is not whole or its seed file does not replay it:\n{}{}",
+                "{what}: the new output is not whole or its seed file does not replay it:\n{}{}",
                 String::from_utf8_lossy(&o.stdout),
                 String::from_utf8_lossy(&o.stderr)
             );
         }
-        "new"
+        State::New(sums)
+    }
+
+    /// After a run that failed or was killed in state `before`: the next run, with or
+    /// without `force`, finishes or rolls back what it left, says so, and leaves nothing
+    /// beside the output.
+    fn next_run(&self, what: &str, before: &State, force: bool) {
+        let journal = self.journal();
+        let left = self.leftovers();
+        let o = tirage().args(self.args(force)).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        let what = format!(
+            "{what}, then a run {}",
+            if force {
+                "with --force"
+            } else {
+                "without --force"
+            }
+        );
+        assert!(
+            self.leftovers().is_empty(),
+            "{what}: {:?} left: {err}",
+            self.leftovers()
+        );
+        let seed_said = format!(
+            "with its seed file {}, which rebuilds it",
+            self.seed.display()
+        );
+        if journal {
+            // Whenever the journal is there, the new output and its seed are whole.
+            assert!(
+                err.contains("so the replacement was finished: the new")
+                    && err.contains(&seed_said),
+                "{what}: {err}"
+            );
+        } else {
+            for l in &left {
+                assert!(
+                    err.contains(&format!("removed {}", self.out.with_file_name(l).display())),
+                    "{what}: {l} not said: {err}"
+                );
+            }
+        }
+        let after = self.state(&what);
+        if force {
+            assert_eq!(o.status.code(), Some(0), "{what}: {err}");
+            assert!(matches!(after, State::New(_)), "{what}: {after:?}");
+            return;
+        }
+        if journal || *before != State::Nothing {
+            // Finished (when a journal was there) or as it was: in place, so refused.
+            if journal {
+                assert!(matches!(after, State::New(_)), "{what}: {after:?}");
+            }
+            if !journal || matches!(before, State::New(_)) {
+                assert_eq!(after, *before, "{what}");
+            }
+            assert_eq!(o.status.code(), Some(2), "{what}: {err}");
+            assert!(
+                err.contains("already exists; pass --force"),
+                "{what}: {err}"
+            );
+        } else {
+            assert_eq!(o.status.code(), Some(0), "{what}: {err}");
+            assert!(matches!(after, State::New(_)), "{what}: {after:?}");
+        }
     }
 }
 
-/// How many times a forced replacement calls `syscall` in one thread at most (strace counts
+/// How many times a run of `made` calls `syscall` in one thread at most (strace counts
 /// `when=N` in each thread: the writers of the ticket files each flush their own file).
-fn calls(syscall: &str, emission: bool) -> usize {
-    let c = Case::made(emission);
+fn calls(syscall: &str, made: Made) -> usize {
+    let c = Case::new(made);
     let log = c.dir.path().join("strace.log");
     let o = traced(
         &[
@@ -179,7 +325,7 @@ fn calls(syscall: &str, emission: bool) -> usize {
             "-o",
             log.to_str().unwrap(),
         ],
-        &c.replace_args(),
+        &c.faulted_args(),
     );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = std::fs::read_to_string(&log).unwrap();
@@ -192,50 +338,59 @@ fn calls(syscall: &str, emission: bool) -> usize {
     per_thread.into_values().max().unwrap_or(0)
 }
 
-#[test]
-fn a_failed_write_or_rename_at_any_step_leaves_the_old_block_or_the_new_one() {
-    for syscall in ["fsync", "renameat2"] {
-        let n = calls(syscall, false);
-        assert!(n >= 3, "{syscall} called {n} times");
-        for when in 1..=n {
-            let c = Case::new();
-            let what = format!("{syscall} #{when} fails");
-            let o = traced(
-                &[
-                    "-o",
-                    "/dev/null",
-                    "-e",
-                    &format!("inject={syscall}:error=EIO:when={when}"),
-                ],
-                &c.replace_args(),
-            );
-            let state = c.check(&what);
-            match o.status.code() {
-                Some(0) => assert_eq!(state, "new", "{what}"),
-                Some(2) => {
-                    assert_eq!(state, "old", "{what}: a failed run changed the block");
-                    let err = String::from_utf8_lossy(&o.stderr);
-                    assert!(err.contains("Input/output error"), "{what}: {err}");
-                }
-                other => panic!("{what}: exit {other:?}"),
-            }
-            assert!(c.leftovers().is_empty(), "{what}: {:?}", c.leftovers());
-        }
+/// Which calls of a system call a fault is injected at.
+#[derive(Clone, Copy)]
+enum Pick {
+    /// Every one.
+    All,
+    /// The first n.
+    First(usize),
+    /// The last n (the placement's, after every file of the output was written).
+    Last(usize),
+}
+
+/// The calls `pick` takes of the `n` a run makes (1-based, as strace's `when`).
+fn picked(pick: Pick, n: usize) -> std::ops::RangeInclusive<usize> {
+    match pick {
+        Pick::All => 1..=n,
+        Pick::First(k) => 1..=k.min(n),
+        Pick::Last(k) => n.saturating_sub(k) + 1..=n,
     }
 }
 
-/// Kills a forced replacement (of a block, or of an emission) at every call of each of
-/// `syscalls`; returns the states seen after the kills.
-fn kill_at_every_step(
-    emission: bool,
-    syscalls: &[(&str, Option<usize>)],
-) -> std::collections::BTreeSet<&'static str> {
+/// The steps faults are injected at in a block's run: every call of each system call but
+/// the removal of the replaced output's files (its first file, its second, then the rest
+/// alike) and the ticket files' writes (the first of each thread).
+const STEPS: &[(&str, Pick)] = &[
+    ("renameat2", Pick::All),
+    ("fsync", Pick::All),
+    ("unlink", Pick::All),
+    ("rmdir", Pick::All),
+    ("unlinkat", Pick::First(2)),
+    ("write", Pick::All),
+    ("writev", Pick::First(1)),
+];
+
+/// The steps of an emission's or a deck's run: every move and removal of the placement,
+/// the first removal of the old output's files, the flushes of the placement (the last
+/// seven: the journal, its folder, one after each of the three moves, after the removal of
+/// the old output and after the journal's) and the last `write` (the journal's).
+const PLACEMENT_STEPS: &[(&str, Pick)] = &[
+    ("renameat2", Pick::All),
+    ("unlink", Pick::All),
+    ("unlinkat", Pick::First(1)),
+    ("fsync", Pick::Last(7)),
+    ("write", Pick::Last(1)),
+];
+
+/// Kills a run of `made` at every step of `steps`, then runs it again, alternately with and
+/// without `--force`; returns the states seen after the kills.
+fn kill_at_every_step(made: Made, steps: &[(&str, Pick)]) -> std::collections::BTreeSet<String> {
     let mut seen = std::collections::BTreeSet::new();
-    for &(syscall, cap) in syscalls {
-        let n = calls(syscall, emission).min(cap.unwrap_or(usize::MAX));
-        for when in 1..=n {
-            let c = Case::made(emission);
-            let what = format!("killed at {syscall} #{when}");
+    for &(syscall, pick) in steps {
+        for when in picked(pick, calls(syscall, made)) {
+            let c = Case::new(made);
+            let what = format!("{made:?}: killed at {syscall} #{when}");
             let o = traced(
                 &[
                     "-o",
@@ -243,59 +398,203 @@ fn kill_at_every_step(
                     "-e",
                     &format!("inject={syscall}:signal=KILL:when={when}"),
                 ],
-                &c.replace_args(),
+                &c.faulted_args(),
             );
             assert_ne!(o.status.code(), Some(0), "{what}: not killed");
-            seen.insert(c.check(&what));
-            // The next run removes what the killed one left, says so, and makes the block.
-            let left = c.leftovers();
-            let o = tirage().args(c.replace_args()).output().unwrap();
-            let err = String::from_utf8_lossy(&o.stderr);
-            assert_eq!(o.status.code(), Some(0), "{what}, then: {err}");
-            for l in &left {
-                assert!(
-                    err.contains(&format!(
-                        "removed {}",
-                        c.dir.path().canonicalize().unwrap().join(l).display()
-                    )),
-                    "{what}: {l} not said: {err}"
-                );
-            }
-            assert!(c.leftovers().is_empty(), "{what}: {:?}", c.leftovers());
-            assert_eq!(c.check(&format!("{what}, then run again")), "new");
+            let state = c.state(&what);
+            seen.insert(format!("{state:?}").split('(').next().unwrap().to_string());
+            c.next_run(&what, &state, when % 2 == 0);
         }
     }
     seen
 }
 
 #[test]
-fn a_run_killed_at_any_step_leaves_the_old_block_nothing_or_the_new_one() {
-    let seen = kill_at_every_step(
-        false,
-        &[("fsync", None), ("renameat2", None), ("unlinkat", None)],
-    );
+fn a_replacement_killed_at_any_step_is_finished_by_the_next_run() {
+    let seen = kill_at_every_step(Made::Block, STEPS);
     // Every state was reached at some step: the test does look at each.
     assert_eq!(
         seen.into_iter().collect::<Vec<_>>(),
-        ["new", "nothing", "old"],
+        ["New", "NewUnseeded", "Old", "OldUnseeded"],
         "states after a crash"
     );
 }
 
 #[test]
-fn an_emission_killed_at_any_move_is_the_old_one_nothing_or_the_new_one() {
-    // Every move, and the first removal of the old emission (once the new one is in).
-    let seen = kill_at_every_step(true, &[("renameat2", None), ("unlinkat", Some(1))]);
+fn a_fresh_block_killed_at_any_step_is_finished_by_the_next_run() {
+    let seen = kill_at_every_step(Made::Fresh, STEPS);
     assert_eq!(
         seen.into_iter().collect::<Vec<_>>(),
-        ["new", "nothing", "old"],
+        ["New", "NewUnseeded", "Nothing"],
         "states after a crash"
     );
+}
+
+#[test]
+fn an_emission_killed_at_any_step_of_its_placement_is_finished_by_the_next_run() {
+    let seen = kill_at_every_step(Made::Emission, PLACEMENT_STEPS);
+    assert_eq!(
+        seen.into_iter().collect::<Vec<_>>(),
+        ["New", "NewUnseeded", "Old", "OldUnseeded"],
+        "states after a crash"
+    );
+}
+
+#[test]
+fn a_deck_killed_at_any_step_of_its_placement_is_finished_by_the_next_run() {
+    let seen = kill_at_every_step(Made::Deck, PLACEMENT_STEPS);
+    assert_eq!(
+        seen.into_iter().collect::<Vec<_>>(),
+        ["New", "NewUnseeded", "Old", "OldUnseeded"],
+        "states after a crash"
+    );
+}
+
+/// The two crashes first reported: a forced replacement killed at its third rename, and a
+/// fresh block killed at its second; then a run without `--force`.
+#[test]
+fn a_killed_run_is_finished_by_the_next_one_which_says_how_to_rebuild() {
+    for (made, when) in [(Made::Block, 3), (Made::Fresh, 2)] {
+        let c = Case::new(made);
+        let o = traced(
+            &[
+                "-o",
+                "/dev/null",
+                "-e",
+                &format!("inject=renameat2:signal=KILL:when={when}"),
+            ],
+            &c.faulted_args(),
+        );
+        assert_ne!(o.status.code(), Some(0));
+        assert!(c.journal());
+        let o = tirage().args(c.args(false)).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        let seed = c.seed.display();
+        assert_eq!(
+            err.lines().next().unwrap(),
+            format!(
+                "tirage: an earlier run was stopped while it put {out} in place; its new block \
+                 was whole, so the replacement was finished: the new block is in place and \
+                 what it replaced was removed, with its seed file {seed}, which rebuilds it: \
+                 tirage generate SPEC --seed-file {seed} --force --out {out} (with the \
+                 block's spec.toml, block numbers and validation key)",
+                out = c.out.display()
+            )
+        );
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains(&format!("{} already exists; pass --force", c.out.display())),
+            "{err}"
+        );
+        assert!(matches!(c.state("then"), State::New(_)));
+        assert!(c.leftovers().is_empty(), "{:?}", c.leftovers());
+    }
+}
+
+#[test]
+fn a_failed_call_at_any_step_leaves_the_old_output_or_the_new_one() {
+    for made in [Made::Block, Made::Fresh, Made::Emission] {
+        let steps = if made == Made::Emission {
+            PLACEMENT_STEPS
+        } else {
+            STEPS
+        };
+        for &(syscall, pick) in steps {
+            for when in picked(pick, calls(syscall, made)) {
+                let c = Case::new(made);
+                let what = format!("{made:?}: {syscall} #{when} fails");
+                let o = traced(
+                    &[
+                        "-o",
+                        "/dev/null",
+                        "-e",
+                        &format!("inject={syscall}:error=EIO:when={when}"),
+                    ],
+                    &c.faulted_args(),
+                );
+                let err = String::from_utf8_lossy(&o.stderr).into_owned();
+                let state = c.state(&what);
+                match o.status.code() {
+                    Some(0) => {
+                        assert!(matches!(state, State::New(_)), "{what}: {state:?}");
+                        if !c.leftovers().is_empty() {
+                            // The old output could not be removed: said, and removed by
+                            // the next run.
+                            assert!(
+                                err.contains("the next run to this destination removes it"),
+                                "{what}: {err}"
+                            );
+                            c.next_run(&what, &state, false);
+                        }
+                    }
+                    Some(2) => {
+                        let was = if made == Made::Fresh {
+                            State::Nothing
+                        } else {
+                            State::Old
+                        };
+                        assert_eq!(state, was, "{what}: a failed run changed the destination");
+                        assert!(err.contains("Input/output error"), "{what}: {err}");
+                        assert!(c.leftovers().is_empty(), "{what}: {:?}", c.leftovers());
+                    }
+                    // A message that could not be written to stderr (`when` counts in each
+                    // thread: the terminal's write failed too).
+                    Some(101) if err.contains("failed printing to stderr") => {
+                        let was = if made == Made::Fresh {
+                            State::Nothing
+                        } else {
+                            State::Old
+                        };
+                        assert!(
+                            matches!(state, State::New(_)) || state == was,
+                            "{what}: {state:?}"
+                        );
+                        assert!(c.leftovers().is_empty(), "{what}: {:?}", c.leftovers());
+                    }
+                    other => panic!("{what}: exit {other:?}: {err}"),
+                }
+            }
+        }
+    }
+}
+
+/// Where the file system cannot exchange two names in one step (EINVAL), the old output is
+/// moved aside, then the new one in: the replacement completes all the same.
+#[test]
+fn where_names_cannot_be_exchanged_the_old_output_is_moved_aside_first() {
+    let c = Case::new(Made::Block);
+    let logs = tempfile::tempdir().unwrap();
+    let log = logs.path().join("fallback.log");
+    let o = traced(
+        &[
+            "-e",
+            "trace=renameat2",
+            "-e",
+            // The second rename, the exchange (the first moves the old seed file aside).
+            "inject=renameat2:error=EINVAL:when=2",
+            "-o",
+            log.to_str().unwrap(),
+        ],
+        &c.faulted_args(),
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        text.contains("RENAME_EXCHANGE) = -1 EINVAL") && text.contains(".b.tirage-old-"),
+        "{text}"
+    );
+    assert!(matches!(c.state("fallback"), State::New(_)));
+    assert!(c.leftovers().is_empty(), "{:?}", c.leftovers());
 }
 
 #[test]
 fn every_file_is_flushed_before_the_block_goes_in_place_and_the_parent_after() {
-    let c = Case::new();
+    let c = Case::new(Made::Block);
     let log = c.dir.path().join("order.log");
     let o = traced(
         &[
@@ -305,7 +604,7 @@ fn every_file_is_flushed_before_the_block_goes_in_place_and_the_parent_after() {
             "-o",
             log.to_str().unwrap(),
         ],
-        &c.replace_args(),
+        &c.faulted_args(),
     );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = std::fs::read_to_string(&log).unwrap();
@@ -315,9 +614,15 @@ fn every_file_is_flushed_before_the_block_goes_in_place_and_the_parent_after() {
     let into_place = pos(&|l| {
         l.contains("renameat2(")
             && l.contains(".b.tirage-tmp-")
-            && l.ends_with(&format!("\"{}\", RENAME_NOREPLACE) = 0", c.out.display()))
+            && l.ends_with(&format!("\"{}\", RENAME_EXCHANGE) = 0", c.out.display()))
     })
-    .unwrap_or_else(|| panic!("no rename into place:\n{text}"));
+    .unwrap_or_else(|| panic!("no exchange into place:\n{text}"));
+    let seed_aside = pos(&|l| {
+        l.contains("renameat2(")
+            && l.contains(&format!("\"{}\"", c.seed.display()))
+            && l.contains(".b.tirage-oldseed-")
+    })
+    .unwrap_or_else(|| panic!("no move of the old seed file aside:\n{text}"));
     let seed_in = pos(&|l| {
         l.contains("renameat2(")
             && l.contains(".b.tirage-seed-")
@@ -325,8 +630,14 @@ fn every_file_is_flushed_before_the_block_goes_in_place_and_the_parent_after() {
     })
     .unwrap_or_else(|| panic!("no rename of the seed file:\n{text}"));
     assert!(
-        seed_in < into_place,
-        "the seed file goes in before the block"
+        seed_aside < into_place && into_place < seed_in,
+        "the old seed file goes before the block is exchanged, the new one after:\n{text}"
+    );
+    let journal = pos(&|l| l.contains("fsync(") && l.contains(".b.tirage-journal>"))
+        .unwrap_or_else(|| panic!("the journal not flushed:\n{text}"));
+    assert!(
+        journal < seed_aside,
+        "the journal is flushed before anything moves"
     );
     for f in [
         "tickets.csv",
@@ -340,8 +651,8 @@ fn every_file_is_flushed_before_the_block_goes_in_place_and_the_parent_after() {
             l.contains("fsync(") && l.contains(".b.tirage-tmp-") && l.contains(&format!("/{f}>"))
         });
         assert!(
-            synced.is_some_and(|p| p < into_place),
-            "{f} not flushed before the rename:\n{text}"
+            synced.is_some_and(|p| p < journal),
+            "{f} not flushed before the journal:\n{text}"
         );
     }
     // fsync(5</…/.b.tirage-tmp-NNN-xxxx>) = 0: the directory itself.
@@ -357,8 +668,8 @@ fn every_file_is_flushed_before_the_block_goes_in_place_and_the_parent_after() {
             })
     });
     assert!(
-        staged_dir.is_some_and(|p| p < into_place),
-        "the staged directory not flushed before the rename:\n{text}"
+        staged_dir.is_some_and(|p| p < journal),
+        "the staged directory not flushed before the journal:\n{text}"
     );
     let parent_after = lines[into_place + 1..]
         .iter()

@@ -341,8 +341,9 @@ fn an_emission_never_goes_into_a_block() {
     }
 }
 
-/// A forced replacement moves the old block aside under a name of this run's, puts the new
-/// one in place, and removes the old one once finished; nothing else is left beside it.
+/// A forced replacement exchanges the new block with the old one (the old then under the
+/// staged name of this run's, the replacement's journal beside it), and removes the old one
+/// and the journal once finished; nothing else is left beside it.
 #[test]
 fn a_placed_block_replaces_the_old_one_once_finished() {
     use tirage::block::Provenance;
@@ -374,9 +375,15 @@ fn a_placed_block_replaces_the_old_one_once_finished() {
         v
     };
     let aside = names(t.path());
-    assert_eq!(aside.len(), 2, "{aside:?}");
-    let prefix = format!(".b.tirage-old-{}-", std::process::id());
-    assert!(aside[0].starts_with(&prefix), "{aside:?}");
+    assert_eq!(aside.len(), 3, "{aside:?}");
+    assert_eq!(aside[0], ".b.tirage-journal");
+    let prefix = format!(".b.tirage-tmp-{}-", std::process::id());
+    assert!(aside[1].starts_with(&prefix), "{aside:?}");
+    assert_eq!(
+        std::fs::read(t.path().join(&aside[1]).join("SHA256SUMS")).unwrap(),
+        sums,
+        "the old block"
+    );
     placed.finish().unwrap();
     assert_eq!(names(t.path()), ["b"]);
 }

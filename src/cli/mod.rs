@@ -176,8 +176,9 @@ fn once_placed(
     Ok(said)
 }
 
-/// Locks output `out` for this run alone ([`tirage::lock`]) and removes what dead runs
-/// left beside it, saying so. Held by another run: without `force` an error (two runs to
+/// Locks output `out` for this run alone ([`tirage::lock`]), finishes or rolls back a
+/// replacement a dead run left unfinished ([`tirage::place::recover`]) and removes what
+/// else dead runs left beside it, saying so. Held by another run: without `force` an error (two runs to
 /// one output never both succeed); with `force` it waits its turn, saying so.
 fn lock_output(out: &std::path::Path, force: bool) -> anyhow::Result<OutputLock> {
     let lock = match OutputLock::acquire(out, Mode::Exclusive, false) {
@@ -190,6 +191,9 @@ fn lock_output(out: &std::path::Path, force: bool) -> anyhow::Result<OutputLock>
         }
         r => r?,
     };
+    if let Some(r) = tirage::place::recover(out)? {
+        eprintln!("tirage: {r}");
+    }
     for (path, error) in lock.remove_leftovers() {
         match error {
             None => eprintln!(
