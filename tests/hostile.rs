@@ -275,6 +275,19 @@ fn a_bare_decimal_is_an_amount_everywhere_and_its_errors_name_field_and_line() {
         err.ends_with(&format!(":{}: surfaces[0].max: expected an amount: `lots` is not an amount (expected digits with at most 2 decimals, e.g. 20000, 4.5 or 4,50)\n", line_of(&bad, "max = "))),
         "{err}"
     );
+    // A pay legend's amount, in an inline table of a nested game: the whole path.
+    let fete = std::fs::read_to_string(repo("game_specs/examples/fete_foraine.toml")).unwrap();
+    let bad = edit(&fete, "BALLON = 2 }", "BALLON = 2.555 }");
+    let (_, err) = check_spec(t.path(), "a.toml", &bad);
+    assert!(
+        err.ends_with(&format!(
+            ":{}: surfaces[1].games[0].legend.BALLON: `2.555` has more than 2 decimals\n",
+            line_of(&bad, "legend = ")
+        )),
+        "{err}"
+    );
+    let ok = edit(&fete, "BALLON = 2 }", "BALLON = 2.0 }");
+    assert_eq!(check_spec(t.path(), "ok.toml", &ok).0, Some(0));
     // Rounded by a float, 4.50000000000000001 would read as 4.5: refused, never rounded.
     let bad = edit(
         &tiny,
