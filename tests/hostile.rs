@@ -497,3 +497,22 @@ fn a_huge_zone_count_is_refused_before_anything_is_sized_by_it() {
         "{err}"
     );
 }
+
+/// Two ways no face can tell apart are named with the line of the second one.
+#[test]
+fn ways_a_face_cannot_tell_apart_name_the_line_of_the_second() {
+    let t = tempfile::tempdir().unwrap();
+    let tiny = std::fs::read_to_string(repo("tests/specs/coq_tiny.toml")).unwrap();
+    let bad = edit(
+        &tiny,
+        "id = \"4\"\ncount = 2\nwins = [4]",
+        "id = \"4\"\ncount = 1\nwins = [4]\n[[tiers.ways]]\nid = \"4b\"\ncount = 1\nwins = [4]",
+    );
+    let (code, err) = check_spec(t.path(), "a.toml", &bad);
+    assert_eq!(code, Some(2), "{err}");
+    let line = line_of(&bad, "id = \"4b\"") - 1;
+    assert!(
+        err.ends_with(&format!(":{line}: ways \"4\" and \"4b\": same winning amounts: give both fixed areas (`areas = [...]`) so a face tells them apart\n")),
+        "{err}"
+    );
+}

@@ -1410,7 +1410,7 @@ fn validate_against_mechanic(
                         || wb.wins.iter().any(|w| w.area.is_none()))
                 {
                     return Err(at.at(
-                        None,
+                        way_span(raw, b as usize),
                         format!("ways \"{}\" and \"{}\"", wa.id, wb.id),
                         "same winning amounts: give both fixed areas (`areas = [...]`) so a face tells them apart",
                     ));
@@ -1425,7 +1425,7 @@ fn validate_against_mechanic(
                 };
                 if placed(wa) == placed(wb) {
                     return Err(at.at(
-                        None,
+                        way_span(raw, b as usize),
                         format!("ways \"{}\" and \"{}\"", wa.id, wb.id),
                         "same winning amounts in the same areas: a face cannot tell them apart",
                     ));
