@@ -531,8 +531,8 @@ impl Audit {
 
     /// Writes `audit.md`, `audit.json`, `audit.pdf` and (when the randomness tests ran)
     /// `audit.svg` into `dir`, each created mode 0600 under a temporary name then renamed
-    /// over any previous one. `dir` is made a directory only its owner can enter
-    /// ([`private_dir`]): created 0700 when missing; `beside` says it is tirage's own
+    /// over any previous one. `dir` is made a directory only its owner can enter: created
+    /// 0700 when missing; `beside` says it is tirage's own
     /// ([`default_dir`]), narrowed to 0700 when wider, else it must be 0700 already.
     /// Returns the paths written. Errors: [`AuditError`].
     pub fn write(&self, dir: &Path, beside: bool) -> Result<Vec<PathBuf>, AuditError> {
