@@ -115,7 +115,7 @@ fn check_signature(
 }
 
 /// Where what the signature vouches for is not this block: the manifest's game, emission,
-/// block, kind and test seed, and the number in the folder's name (`block-NNN`).
+/// block, kind and test seed, and the number in the folder's name ([`folder_number`]).
 fn vouched_mismatches(v: &Vouched, manifest: Option<&Manifest>, dir: &Path) -> Vec<String> {
     let mut out = Vec::new();
     let vouches = v.describe();
@@ -141,17 +141,32 @@ fn vouched_mismatches(v: &Vouched, manifest: Option<&Manifest>, dir: &Path) -> V
     let name = std::fs::canonicalize(dir)
         .ok()
         .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()));
-    if let Some(n) = name.as_deref().and_then(|n| n.strip_prefix("block-")) {
-        if let Ok(number) = n.parse::<u32>() {
-            if n.bytes().all(|b| b.is_ascii_digit()) && number != v.block {
-                out.push(format!(
-                    "the folder is named block-{n}, the signature vouches for block {}: a signed block passes for no other",
-                    v.block
-                ));
-            }
+    // A deck's folder is named freely (`deck-2` is a QA deck, not block 2): only the
+    // `block-NNN` form binds it.
+    let production = v.kind == crate::block::Kind::Production.name();
+    let named = name
+        .as_deref()
+        .and_then(folder_number)
+        .filter(|(n, _)| production || n.starts_with("block-"));
+    if let Some((n, number)) = named {
+        if number != v.block {
+            out.push(format!(
+                "the folder is named {n}, the signature vouches for block {}: a signed block passes for no other",
+                v.block
+            ));
         }
     }
     out
+}
+
+/// The block number a folder's name gives, with the name: the number after its last `-`
+/// or `_` (`block-002`, `coq-002`, `coq_2`), or the whole name (`002`), when that is one to
+/// three digits, as tirage and its docs name blocks. A name ending otherwise (`coq-2026`,
+/// `latest`) gives none.
+fn folder_number(name: &str) -> Option<(&str, u32)> {
+    let tail = name.rsplit(['-', '_']).next().unwrap_or(name);
+    let digits = (1..=3).contains(&tail.len()) && tail.bytes().all(|b| b.is_ascii_digit());
+    digits.then(|| (name, tail.parse().expect("one to three digits")))
 }
 
 /// True when the block is a production block made with a test seed: `--insecure-seed`
@@ -222,11 +237,32 @@ mod tests {
         let b1 = d.path().join("block-001");
         let b2 = d.path().join("block-002");
         let other = d.path().join("anything");
-        for p in [&b1, &b2, &other] {
+        let year = d.path().join("coq-2026");
+        let named = d.path().join("coq-002");
+        let bare = d.path().join("2");
+        for p in [&b1, &b2, &other, &year, &named, &bare] {
             std::fs::create_dir(p).unwrap();
         }
         assert!(vouched_mismatches(&v, Some(&m.manifest), &b1).is_empty());
         assert!(vouched_mismatches(&v, Some(&m.manifest), &other).is_empty());
+        assert!(vouched_mismatches(&v, Some(&m.manifest), &year).is_empty());
+        assert_eq!(
+            vouched_mismatches(&v, Some(&m.manifest), &named),
+            ["the folder is named coq-002, the signature vouches for block 1: a signed block passes for no other"]
+        );
+        assert_eq!(
+            vouched_mismatches(&v, Some(&m.manifest), &bare),
+            ["the folder is named 2, the signature vouches for block 1: a signed block passes for no other"]
+        );
+        let deck = Vouched {
+            kind: "specimen".into(),
+            ..v.clone()
+        };
+        assert!(vouched_mismatches(&deck, None, &named).is_empty());
+        assert_eq!(
+            vouched_mismatches(&deck, None, &b2),
+            ["the folder is named block-002, the signature vouches for block 1: a signed block passes for no other"]
+        );
         assert_eq!(
             vouched_mismatches(&v, Some(&m.manifest), &b2),
             ["the folder is named block-002, the signature vouches for block 1: a signed block passes for no other"]
