@@ -21,7 +21,7 @@ VKEY     = $(KEYS)/$(GAME).validation-key
 
 PREFIX  ?= $(HOME)/.cargo
 
-.PHONY: block verify keys test bench check build clean install
+.PHONY: block verify keys test limits bench check build clean install
 
 build:
 	$(CARGO) build --release --locked
@@ -46,6 +46,11 @@ keys: build
 ## make test: every unit, property and integration test (small specs under tests/)
 test:
 	$(CARGO) test --locked
+
+## make limits: the largest block check accepts (5 000 000 tickets), generated, verified and
+## replayed within 512 MiB of address space (a release build of the tests; a few minutes)
+limits:
+	$(CARGO) test --release --locked --test crash -- --ignored
 
 ## make bench: criterion benchmarks (several minutes): the pipeline with a full-size coq
 ## block, poker synthesis / evaluation next to rs_poker with poker's dead-end rate, and

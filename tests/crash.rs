@@ -787,16 +787,75 @@ fn sized_spec(dir: &std::path::Path, block_size: u32, pack_size: u32) -> PathBuf
     p
 }
 
-/// tirage with `args` under a limit of 256 MiB of address space.
-fn in_256_mib(args: &[OsString]) -> std::process::Output {
+/// tirage with `args` under a limit of `kib` KiB of address space (`ulimit -v`).
+fn in_limit(kib: u32, args: &[OsString]) -> std::process::Output {
     Command::new("sh")
         .arg("-c")
-        .arg("ulimit -v 262144 && exec \"$@\"")
+        .arg(format!("ulimit -v {kib} && exec \"$@\""))
         .arg("sh")
         .arg(bin())
         .args(args)
         .output()
         .unwrap()
+}
+
+/// tirage with `args` under a limit of 256 MiB of address space.
+fn in_256_mib(args: &[OsString]) -> std::process::Output {
+    in_limit(262_144, args)
+}
+
+/// tirage with `args` under a limit of 512 MiB of address space (the 256 MiB of resident
+/// memory a block may use, with room for thread stacks and the allocator's reserves).
+fn in_512_mib(args: &[OsString]) -> std::process::Output {
+    in_limit(524_288, args)
+}
+
+/// The largest block `check` accepts (5 000 000 tickets) is generated, then verified and
+/// replayed byte for byte, each within 512 MiB of address space, with no abort. A full-size
+/// block: ignored by `make test`, run by `make limits` (release build).
+#[test]
+#[ignore = "a full-size block: run with `make limits`"]
+fn the_largest_accepted_block_is_made_and_replayed_within_512_mib() {
+    let t = tempfile::tempdir().unwrap();
+    let largest = sized_spec(t.path(), 5_000_000, 999);
+    let out = t.path().join("largest");
+    let key: OsString = repo(VALIDATION_KEY).into();
+    let o = in_512_mib(&[
+        "generate".into(),
+        largest.into_os_string(),
+        "--validation-key".into(),
+        key.clone(),
+        "-q".into(),
+        "--out".into(),
+        out.clone().into_os_string(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let o = in_512_mib(&[
+        "verify".into(),
+        out.clone().into_os_string(),
+        "--unauthenticated".into(),
+        "--seed-file".into(),
+        t.path().join("largest.seed").into_os_string(),
+        "--validation-key".into(),
+        key,
+        "-q".into(),
+    ]);
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{said}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        said.contains("replayed byte for byte from its seed"),
+        "{said}"
+    );
 }
 
 #[test]
