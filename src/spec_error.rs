@@ -98,36 +98,33 @@ impl<'a> ErrorAt<'a> {
             return key.to_string();
         };
         let table = header_name(header).unwrap_or("");
-        if !header.trim_start().starts_with("[[") {
-            return format!("{table}.{key}");
-        }
-        // An element of an array of tables: its index, and its parent's (`tiers[5].amount`,
-        // `tiers[1].ways[0].count`).
-        let count = |text: &str, name: &str| {
-            text.lines()
-                .filter(|l| l.trim_start().starts_with("[[") && header_name(l) == Some(name))
-                .count()
-        };
-        match table.split_once('.') {
-            None => format!("{table}[{}].{key}", count(before, table).saturating_sub(1)),
-            Some((parent, child)) => {
-                let from = before
-                    .match_indices('\n')
-                    .map(|(i, _)| i + 1)
-                    .chain(std::iter::once(0))
-                    .filter(|&i| {
-                        let l = before[i..].lines().next().unwrap_or("");
-                        l.trim_start().starts_with("[[") && header_name(l) == Some(parent)
-                    })
-                    .max()
-                    .unwrap_or(0);
-                format!(
-                    "{parent}[{}].{child}[{}].{key}",
-                    count(before, parent).saturating_sub(1),
-                    count(&before[from..], table).saturating_sub(1)
-                )
+        // Each level of the table's path that is an array of tables gets the index of its
+        // element (`tiers[5].amount`, `tiers[1].ways[0].count`, and under a plain sub-table
+        // header, `surfaces[0].games[1].decoy_weights.20`): the number of its `[[…]]`
+        // headers since the element of the level above began.
+        let mut from = 0;
+        let mut path = String::new();
+        for (i, seg) in table.split('.').enumerate() {
+            let prefix = table.split('.').take(i + 1).collect::<Vec<_>>().join(".");
+            if !path.is_empty() {
+                path.push('.');
+            }
+            path.push_str(seg);
+            let elements: Vec<usize> = before[from..]
+                .match_indices('\n')
+                .map(|(j, _)| j + 1)
+                .chain(std::iter::once(0))
+                .filter(|&j| {
+                    let l = before[from + j..].lines().next().unwrap_or("");
+                    l.trim_start().starts_with("[[") && header_name(l) == Some(prefix.as_str())
+                })
+                .collect();
+            if let Some(&last) = elements.iter().max() {
+                path.push_str(&format!("[{}]", elements.len() - 1));
+                from += last;
             }
         }
+        format!("{path}.{key}")
     }
 
     /// The lines (offset, trimmed text) of the element of array of tables `array` whose
@@ -324,5 +321,30 @@ impl<'a> ErrorAt<'a> {
             at += line.len();
         }
         offset
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ErrorAt;
+    use std::path::Path;
+
+    /// Every level of a key's path that is an array of tables is indexed, under a `[[…]]`
+    /// header and under a plain sub-table header of an element alike.
+    #[test]
+    fn a_key_is_named_with_every_index_of_its_path() {
+        let text = "[game]\nprice = 2\n\
+            [[tiers]]\namount = 1\n[[tiers]]\namount = 2\n[[tiers.ways]]\ncount = 3\n\
+            [[surfaces]]\nid = \"a\"\n[[surfaces]]\nid = \"b\"\n\
+            [[surfaces.games]]\narea = \"x\"\n[[surfaces.games]]\narea = \"y\"\n\
+            [surfaces.games.decoy_weights]\n\"20\" = 1\n";
+        let at = ErrorAt::new(Path::new("s.toml"), text);
+        let field = |line: &str| at.field_at(text.find(line).unwrap());
+        assert_eq!(field("price"), "game.price");
+        assert_eq!(field("amount = 2"), "tiers[1].amount");
+        assert_eq!(field("count = 3"), "tiers[1].ways[0].count");
+        assert_eq!(field("id = \"b\""), "surfaces[1].id");
+        assert_eq!(field("area = \"y\""), "surfaces[1].games[1].area");
+        assert_eq!(field("\"20\" = 1"), "surfaces[1].games[1].decoy_weights.20");
     }
 }
