@@ -989,7 +989,8 @@ fn a_leakage(dir: &Path) -> Vec<serde_json::Value> {
         .clone()
 }
 
-/// The numbers written in `text`, in order: every run of digits, with its decimals.
+/// The numbers written in `text`, in order: every run of digits, with its decimals, but for
+/// digits inside a digest or commit id.
 fn numbers(text: &str) -> Vec<(f64, bool)> {
     let b = text.as_bytes();
     let mut out = Vec::new();
@@ -1007,6 +1008,15 @@ fn numbers(text: &str) -> Vec<(f64, bool)> {
                 while i < b.len() && b[i].is_ascii_digit() {
                     i += 1;
                 }
+            }
+            // Digits inside a digest or a commit id (a run of 16 or more hex digits) are
+            // no number: the build's own digests would otherwise read as tickets.
+            let hex = |c: &u8| c.is_ascii_hexdigit();
+            let from = b[..start].iter().rev().take_while(|c| hex(c)).count();
+            let to = b[start..].iter().take_while(|c| hex(c)).count();
+            if from + to >= 16 {
+                i = start + to;
+                continue;
             }
             if let Ok(v) = text[start..i].parse::<f64>() {
                 out.push((v, whole));
