@@ -307,16 +307,7 @@ fn distribution(c: &mut Canvas, e: &Evidence, top: f64, h: f64) {
     let bar = ((xa.at(1.0) - xa.at(0.0)) * 0.8).min(40.0);
     for (k, &obs) in hist.iter().enumerate().take(hi + 1).skip(lo) {
         if obs > 0 {
-            let (x, y) = (xa.at(k as f64), ya.at(obs as f64));
-            c.rect(
-                x - bar / 2.0,
-                y,
-                bar,
-                ya.at(0.0) - y,
-                0.0,
-                Some(OBSERVED_FILL),
-                None,
-            );
+            observed_bar(c, xa.at(k as f64), ya.at(obs as f64), ya.at(0.0), bar);
         }
     }
     let mut prev: Option<(f64, f64)> = None;
@@ -372,16 +363,7 @@ fn gaps(c: &mut Canvas, g: &GapHistogram, top: f64, h: f64) {
     for (i, b) in g.bins.iter().enumerate() {
         let x = xa.at(i as f64);
         if b.observed > 0 {
-            let y = ya.at(b.observed as f64);
-            c.rect(
-                x - bar / 2.0,
-                y,
-                bar,
-                ya.at(0.0) - y,
-                0.0,
-                Some(OBSERVED_FILL),
-                None,
-            );
+            observed_bar(c, x, ya.at(b.observed as f64), ya.at(0.0), bar);
         }
         let (w, e) = (bar / 2.0, ya.at(b.expected));
         c.line(x - w, e, x + w, e, Color::RED, 1.2);
@@ -404,28 +386,34 @@ fn gaps(c: &mut Canvas, g: &GapHistogram, top: f64, h: f64) {
     }
 }
 
+/// An observed count's bar: `width` points wide, centred on `x`, from the baseline `y0` up
+/// to `y` (points, y growing downwards).
+fn observed_bar(c: &mut Canvas, x: f64, y: f64, y0: f64, width: f64) {
+    c.rect(
+        x - width / 2.0,
+        y,
+        width,
+        y0 - y,
+        0.0,
+        Some(OBSERVED_FILL),
+        None,
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::alloc::allocate;
     use crate::draw::Item;
     use crate::rng::Seed;
-    use crate::spec::{GameSpec, PackRules};
+    use crate::spec::PackRules;
 
     /// A block of 30 000 tickets with a 2 € tier of 1 432 tickets: the chart draws the
     /// distribution of winners per full pack and that tier's gaps, each bar a bin of
     /// counts; nothing on it is one mark per ticket, and no label is a ticket number.
     #[test]
     fn the_chart_is_histograms_over_counts() {
-        let path =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/specs/coq_small.toml");
-        let text = std::fs::read_to_string(&path)
-            .unwrap()
-            .replace("lots = 919", "lots = 1_919")
-            .replace("payout = 25_294", "payout = 27_294")
-            .replace("count = 432", "count = 1_432")
-            .replace("block_size = 3_000", "block_size = 30_000");
-        let spec = GameSpec::parse(&path, text).unwrap();
+        let spec = super::super::randomness::tests::with_a_large_tier();
         let counts: Vec<u32> = spec.ways.iter().map(|w| w.count).collect();
         let ways = allocate(&counts, &Seed([7; 32]), 1);
         let e = super::super::randomness::analyze(&spec, &PackRules::default(), &ways);

@@ -897,7 +897,7 @@ fn ks(s: Statistic, positions: &[u32], n: usize) -> Statistic {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::alloc::allocate;
     use crate::rng::{below, stream, Purpose, Seed};
@@ -1124,7 +1124,7 @@ mod tests {
 
     /// The small spec on a block of 30 000 tickets with 1 000 more 2 € tickets: a tier of
     /// 1 432 tickets, whose gaps are tested.
-    fn with_a_large_tier() -> GameSpec {
+    pub(in crate::audit) fn with_a_large_tier() -> GameSpec {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/specs/coq_small.toml");
         let text = std::fs::read_to_string(&path)
             .unwrap()
