@@ -2652,7 +2652,7 @@ mod tests {
     }
 
     /// The card_hands surface of a game of one surface.
-    fn surface(spec: &GameSpec) -> &CardHands {
+    pub(super) fn surface(spec: &GameSpec) -> &CardHands {
         let any: &dyn std::any::Any = &*spec.mechanic;
         let composed = any
             .downcast_ref::<crate::games::composed::Composed>()
@@ -3633,9 +3633,9 @@ mod tests {
 /// game TROIS MAINS (three hands, paire / brelan / suite) and on variants of it.
 #[cfg(test)]
 mod style_tests {
+    use super::tests::surface;
     use super::*;
-    use crate::block::judge;
-    use crate::games::Captions;
+    use crate::games::testkit::{round_trip, show, worded, Ctx};
     use crate::spec::GameSpec;
     use rand_core::SeedableRng;
     use std::path::PathBuf;
@@ -3662,14 +3662,15 @@ mod style_tests {
         GameSpec::parse(&PathBuf::from("trois_mains-variant.toml"), t)
     }
 
-    fn surface(spec: &GameSpec) -> &CardHands {
-        let any: &dyn std::any::Any = &*spec.mechanic;
-        let composed = any
-            .downcast_ref::<crate::games::composed::Composed>()
-            .expect("a game of surfaces");
-        let any: &dyn std::any::Any = &*composed.surfaces()[0].mechanic;
-        any.downcast_ref::<CardHands>()
-            .expect("a card_hands surface")
+    /// The columns of `face` that `m` marks as part of the first zone's win, ascending.
+    fn won_by_first(m: &CardHands, face: &Face, ev: &Evaluation) -> Vec<usize> {
+        let marks = m.marks(face, ev);
+        let won = marks
+            .iter()
+            .filter(|k| k.area == 0 && k.kind == MarkKind::Win);
+        let mut columns: Vec<usize> = won.map(|k| k.column).collect();
+        columns.sort_unstable();
+        columns
     }
 
     /// A face of the example: three hands as "Ah 7c", the tapis as "As Kd 9c 4h 2s", GAIN
@@ -3830,24 +3831,16 @@ mod style_tests {
     fn every_way_round_trips_over_many_streams() {
         let s = example();
         let m = &s.mechanic;
-        for (id, way) in s.ways.iter().enumerate() {
-            for seed in 0..200u64 {
-                let f = m
-                    .synthesize(way, &mut FaceRng::seed_from_u64(seed))
-                    .unwrap_or_else(|e| panic!("{} seed {seed}: {e}", way.id));
-                let j = judge(s, &f);
-                assert_eq!(j.realises(s, id as u16), Ok(()), "{} seed {seed}", way.id);
-                let ev = m.evaluate(&f);
-                assert_eq!(ev.ambiguities, Vec::<&str>::new(), "{}", way.id);
-                assert_eq!(ev.prize(), way.amount);
+        for way in &s.ways {
+            for (seed, f, ev) in round_trip(&**m, way, 0..200) {
                 for w in &ev.wins {
+                    let shown = ev.feature(w.area);
                     assert!(
-                        ["paire", "brelan", "suite"].contains(&ev.feature(w.area).unwrap()),
-                        "{ev:?}"
+                        matches!(shown, Some("paire" | "brelan" | "suite")),
+                        "{} seed {seed}: {shown:?} on {}",
+                        way.id,
+                        show(&**m, &f)
                     );
-                }
-                if way.wins.is_empty() {
-                    assert!(ev.wins.is_empty(), "a loser never wins");
                 }
             }
         }
@@ -3943,19 +3936,8 @@ mod style_tests {
                 ),
             ])
             .unwrap_or_else(|e| panic!("{e}"));
-            for (id, way) in s.ways.iter().enumerate() {
-                for seed in 0..60u64 {
-                    let f = s
-                        .mechanic
-                        .synthesize(way, &mut FaceRng::seed_from_u64(seed))
-                        .unwrap_or_else(|e| panic!("{ids} {} seed {seed}: {e}", way.id));
-                    assert_eq!(
-                        judge(&s, &f).realises(&s, id as u16),
-                        Ok(()),
-                        "{ids} {}",
-                        way.id
-                    );
-                }
+            for way in &s.ways {
+                round_trip(&*s.mechanic, way, 0..60);
             }
         }
     }
@@ -4068,28 +4050,15 @@ mod style_tests {
         assert_eq!(ev.ambiguities, Vec::<&str>::new());
         assert_eq!(wins(&ev), vec![(0, 2, "suite")]);
         // Its five cards are marked: one per rank of A-2-3-4-5, and the GAIN.
-        let mut marked: Vec<usize> = m
-            .marks(&wheel, &ev)
-            .iter()
-            .filter(|k| k.area == 0 && k.kind == MarkKind::Win)
-            .map(|k| k.column)
-            .collect();
-        marked.sort_unstable();
-        assert_eq!(marked, [0, 1, 2, 12, 13, 14]);
+        assert_eq!(won_by_first(m, &wheel, &ev), [0, 1, 2, 12, 13, 14]);
         assert!(m.describe()[4].contains("ace high or low (A-2-3-4-5)"));
         // A suited A-2-3-4-5 is a straight flush: neither a SUITE nor five of a suit.
         let suited = face(["Ah 2h", "Jc Qd", "Ks 8d"], "3h 4h 5h 9d Tc", [2, 4, 10]);
         let ev = m.evaluate(&suited);
         assert!(ev.ambiguities.contains(&AMB_STRAIGHT_FLUSH), "{ev:?}");
         // Every way still round-trips.
-        for (id, way) in s.ways.iter().enumerate() {
-            for seed in 0..60u64 {
-                let f = s
-                    .mechanic
-                    .synthesize(way, &mut FaceRng::seed_from_u64(seed))
-                    .unwrap();
-                assert_eq!(judge(&s, &f).realises(&s, id as u16), Ok(()), "{}", way.id);
-            }
+        for way in &s.ways {
+            round_trip(&*s.mechanic, way, 0..60);
         }
     }
 
@@ -4109,27 +4078,14 @@ mod style_tests {
         let ev = m.evaluate(&pocket);
         assert_eq!(ev.ambiguities, Vec::<&str>::new());
         assert_eq!(wins(&ev), vec![(0, 2, "paire")]);
-        let mut marked: Vec<usize> = m
-            .marks(&pocket, &ev)
-            .iter()
-            .filter(|k| k.area == 0 && k.kind == MarkKind::Win)
-            .map(|k| k.column)
-            .collect();
-        marked.sort_unstable();
-        assert_eq!(marked, [0, 1, 2]);
+        assert_eq!(won_by_first(m, &pocket, &ev), [0, 1, 2]);
         assert!(
             m.describe()[0].contains("(its two cards alone may make a pair)"),
             "{:?}",
             m.describe()
         );
-        for (id, way) in s.ways.iter().enumerate() {
-            for seed in 0..60u64 {
-                let f = s
-                    .mechanic
-                    .synthesize(way, &mut FaceRng::seed_from_u64(seed))
-                    .unwrap();
-                assert_eq!(judge(&s, &f).realises(&s, id as u16), Ok(()), "{}", way.id);
-            }
+        for way in &s.ways {
+            round_trip(&*s.mechanic, way, 0..60);
         }
     }
 
@@ -4143,19 +4099,11 @@ mod style_tests {
             .clone();
         assert_eq!(s.remove("style").unwrap().as_str(), Some("card_hands"));
         let id = s.remove("id").unwrap();
-        let captions = Captions {
-            amounts: vec![Money::units(2), Money::units(5), Money::units(20)],
-            texts: vec!["DEUX".into(), "CINQ".into(), "VINGT".into()],
-        };
-        let ctx = StyleCtx {
-            id: id.as_str().unwrap(),
-            captions: &captions,
-            labels: &Default::default(),
-            tier_amounts: &captions.amounts,
-            way_ids: &[],
-            max: None,
-        };
-        let m = build(s, &ctx).unwrap_or_else(|e| panic!("{e:?}"));
+        let captions = worded(&[(2, "DEUX"), (5, "CINQ"), (20, "VINGT")]);
+        let ctx = Ctx::new(id.as_str().unwrap())
+            .captions(captions)
+            .tiers(&[2, 5, 20]);
+        let m = build(s, &ctx.get()).unwrap_or_else(|e| panic!("{e:?}"));
         assert_eq!(m.areas(), ["p1", "p2", "p3"]);
         assert_eq!(m.panels()[3].id, "board");
     }

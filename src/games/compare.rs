@@ -706,20 +706,16 @@ near_miss = 0.3
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Captions;
-    use crate::lots::Win;
+    use crate::games::testkit::{
+        captions, judge_any_faces, round_trip, round_trip_showing, way_in, Ctx,
+    };
     use rand_core::SeedableRng;
 
     /// The near miss's feature id on surface `ph`, one for every row.
     const NEAR_MISS: &str = "near_miss_ph";
 
-    fn captions() -> Captions {
-        let amounts = [1, 2, 5, 10, 100];
-        Captions {
-            amounts: amounts.iter().map(|&a| Money(a * 100)).collect(),
-            texts: amounts.iter().map(|a| format!("C{a}")).collect(),
-        }
-    }
+    /// The captions of every amount the tests' surfaces may show.
+    const SHOWN: [u64; 5] = [1, 2, 5, 10, 100];
 
     fn make(extra: &str) -> Compare {
         let games = if extra.contains("games") {
@@ -732,37 +728,18 @@ mod tests {
         } else {
             "near_miss = 0.3\n"
         };
-        let caps = captions();
-        let labels = BTreeMap::from([("ph_g1".to_string(), "Jeu 1".to_string())]);
-        let ctx = StyleCtx {
-            id: "ph",
-            captions: &caps,
-            labels: &labels,
-            tier_amounts: &[],
-            way_ids: &[],
-            max: None,
-        };
+        let ctx = Ctx::new("ph")
+            .captions(captions(&SHOWN))
+            .label("ph_g1", "Jeu 1");
         let text = format!(
             "{games}from = 1\nto = 20\nbox_amounts = [1, 2, 5, 10, 100]\n{near}\
              {extra}\n[decoy_weights]\n\"1\" = 5\n\"2\" = 4\n\"100\" = 1\n"
         );
-        Compare::new(style::parse(toml::from_str(&text).unwrap()).unwrap(), &ctx).unwrap()
-    }
-
-    fn way(wins: &[(Option<u8>, u64)]) -> Way {
-        Way {
-            id: "w".into(),
-            tier: if wins.is_empty() { None } else { Some(0) },
-            amount: Money(wins.iter().map(|w| w.1 * 100).sum()),
-            count: 1,
-            wins: wins
-                .iter()
-                .map(|&(area, a)| Win {
-                    area,
-                    amount: Money(a * 100),
-                })
-                .collect(),
-        }
+        Compare::new(
+            style::parse(toml::from_str(&text).unwrap()).unwrap(),
+            &ctx.get(),
+        )
+        .unwrap()
     }
 
     /// A face of single-number rows: (you, them, box amount) per row.
@@ -858,32 +835,15 @@ mod tests {
             let m = make(extra);
             let g = m.games as u8;
             let mut ways = vec![
-                way(&[]),
-                way(&[(None, 5)]),
-                way(&[(Some(2), 100), (None, 1)]),
-                way(&[(None, 2), (None, 2), (None, 2)]),
+                way_in(&[]),
+                way_in(&[(None, 5)]),
+                way_in(&[(Some(2), 100), (None, 1)]),
+                way_in(&[(None, 2), (None, 2), (None, 2)]),
             ];
-            ways.push(way(&vec![(None, 1); g as usize]));
+            ways.push(way_in(&vec![(None, 1); g as usize]));
             for w in &ways {
                 m.check_way(w).unwrap();
-                for seed in 0..300u64 {
-                    let f = m.synthesize(w, &mut FaceRng::seed_from_u64(seed)).unwrap();
-                    let ev = m.evaluate(&f);
-                    assert!(ev.ambiguities.is_empty(), "{extra} {seed}");
-                    assert_eq!(ev.prize(), w.amount, "{extra} {seed}");
-                    assert_eq!(ev.wins.len(), w.wins.len());
-                    for x in &w.wins {
-                        if let Some(a) = x.area {
-                            assert!(ev.wins.iter().any(|v| v.area == a && v.amount == x.amount));
-                        }
-                    }
-                    if w.wins.is_empty() {
-                        assert!(ev.wins.is_empty());
-                    }
-                    for c in 0..m.columns().len() {
-                        assert!((f.codes[c] as usize) < m.columns()[c].values.len());
-                    }
-                }
+                round_trip(&m, w, 0..300);
             }
         }
     }
@@ -891,7 +851,7 @@ mod tests {
     #[test]
     fn ten_rows_win_ten_amounts() {
         let m = make("");
-        let w = way(&[(None, 10); 10]);
+        let w = way_in(&[(None, 10); 10]);
         let f = m.synthesize(&w, &mut FaceRng::seed_from_u64(1)).unwrap();
         let ev = m.evaluate(&f);
         assert_eq!(ev.wins.len(), 10);
@@ -905,16 +865,9 @@ mod tests {
     #[test]
     fn near_miss_shows_when_asked_and_at_its_rate() {
         let m = make("");
-        let w = way(&[(None, 5)]);
-        for seed in 0..200u64 {
-            let f = m
-                .synthesize_showing(&w, Some(NEAR_MISS), &mut FaceRng::seed_from_u64(seed))
-                .unwrap();
-            let ev = m.evaluate(&f);
-            assert!(ev.shows(NEAR_MISS));
-            assert_eq!(ev.prize(), Money(500));
-        }
-        let lose = way(&[]);
+        let w = way_in(&[(None, 5)]);
+        round_trip_showing(&m, &w, NEAR_MISS, 0..200);
+        let lose = way_in(&[]);
         let mut rng = FaceRng::seed_from_u64(3);
         let mut near = 0;
         for _ in 0..1000 {
@@ -929,32 +882,26 @@ mod tests {
     fn infeasible_ways_and_tables_are_refused() {
         let m = make("");
         assert!(m
-            .check_way(&way(&[(None, 1); 11]))
+            .check_way(&way_in(&[(None, 1); 11]))
             .unwrap_err()
             .contains("has 10 rows"));
         assert!(m
-            .check_way(&way(&[(None, 3)]))
+            .check_way(&way_in(&[(None, 3)]))
             .unwrap_err()
             .contains("box_amounts"));
         assert!(m
-            .check_way(&way(&[(Some(1), 1), (Some(1), 2)]))
+            .check_way(&way_in(&[(Some(1), 1), (Some(1), 2)]))
             .unwrap_err()
             .contains("two wins"));
-        let caps = captions();
-        let labels = BTreeMap::new();
-        let ctx = StyleCtx {
-            id: "x",
-            captions: &caps,
-            labels: &labels,
-            tier_amounts: &[],
-            way_ids: &[],
-            max: None,
-        };
+        let ctx = Ctx::new("x").captions(captions(&SHOWN));
         let bad = |t: &str| {
-            Compare::new(style::parse(toml::from_str(t).unwrap()).unwrap(), &ctx)
-                .err()
-                .unwrap()
-                .field
+            Compare::new(
+                style::parse(toml::from_str(t).unwrap()).unwrap(),
+                &ctx.get(),
+            )
+            .err()
+            .unwrap()
+            .field
         };
         let base = "box_amounts = [1]\ndecoy_weights = { \"1\" = 1 }\n";
         assert_eq!(bad(&format!("{base}games = 33\nfrom = 1\nto = 9")), "games");
@@ -972,7 +919,7 @@ mod tests {
     #[test]
     fn same_seed_same_face() {
         let m = make("");
-        let w = way(&[(None, 5), (Some(0), 1)]);
+        let w = way_in(&[(None, 5), (Some(0), 1)]);
         let f = m.synthesize(&w, &mut FaceRng::seed_from_u64(42)).unwrap();
         let g = m.synthesize(&w, &mut FaceRng::seed_from_u64(42)).unwrap();
         assert_eq!(f, g);
@@ -984,19 +931,10 @@ mod tests {
 
     #[test]
     fn any_face_of_the_columns_dictionaries_is_judged_without_panic() {
-        use crate::rng::below;
         for text in ["", "sum = true\nyours = 3\ntheirs = 2\ngames = 6"] {
-            let make_one = make;
-            let m = make_one(text);
-            let mut rng = FaceRng::seed_from_u64(7);
-            for _ in 0..2000 {
-                let mut f = Face::default();
-                for (i, c) in m.columns().iter().enumerate() {
-                    f.codes[i] = below(&mut rng, c.values.len() as u32) as u8;
-                }
-                let ev = m.evaluate(&f);
-                let _ = m.marks(&f, &ev);
-                assert!(ev.wins.len() <= m.areas().len());
+            let m = make(text);
+            for ev in judge_any_faces(&m, 2000) {
+                assert!(ev.wins.len() <= m.areas().len(), "{text}: {:?}", ev.wins);
             }
         }
     }
@@ -1038,7 +976,7 @@ mod tests {
             ("1.0", 4000, 4000),
         ] {
             let m = make(&format!("games = 3\nnear_miss = {rate}"));
-            let w = way(&[(None, 5)]);
+            let w = way_in(&[(None, 5)]);
             let mut rng = FaceRng::seed_from_u64(4);
             let mut near = 0;
             for _ in 0..2000 {
@@ -1058,7 +996,7 @@ mod tests {
         assert_eq!(m.features()[0].id, "near_miss_duel");
         let f = m
             .synthesize_showing(
-                &way(&[]),
+                &way_in(&[]),
                 Some("near_miss_duel"),
                 &mut FaceRng::seed_from_u64(1),
             )

@@ -735,32 +735,21 @@ top_decoy = 0.1
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Captions;
-    use crate::lots::Win;
+    use crate::games::testkit::{features_as_asked, round_trip, way_at, worded, Ctx};
     use rand_core::SeedableRng;
 
-    fn captions() -> Captions {
-        let amounts = [0u64, 3, 6, 10, 20, 50, 100, 1000, 5000];
-        Captions {
-            amounts: amounts.iter().map(|&a| Money(a * 100)).collect(),
-            texts: amounts.iter().map(|a| format!("{a} EUROS")).collect(),
-        }
+    /// Surface `j2` printed « Jeu II », with captions `3 EUROS` … and no tiers.
+    fn ctx() -> Ctx {
+        let units = [0u64, 3, 6, 10, 20, 50, 100, 1000, 5000];
+        let texts: Vec<_> = units.iter().map(|&u| (u, format!("{u} EUROS"))).collect();
+        Ctx::new("j2")
+            .captions(worded(&texts))
+            .label("II", "Jeu II")
     }
 
     fn make(toml_text: &str) -> Result<KeyMatch, FieldError> {
         let table: toml::Table = toml::from_str(toml_text).unwrap();
-        let caps = captions();
-        let labels = BTreeMap::from([("II".to_string(), "Jeu II".to_string())]);
-        let tiers = [Money(300), Money(1000), Money(500_000)];
-        let ctx = StyleCtx {
-            id: "j2",
-            captions: &caps,
-            labels: &labels,
-            tier_amounts: &tiers,
-            way_ids: &[],
-            max: None,
-        };
-        KeyMatch::build(table, &ctx)
+        KeyMatch::build(table, &ctx().tiers(&[3, 10, 5000]).get())
     }
 
     const FIXED: &str = r#"
@@ -795,20 +784,9 @@ mod tests {
         decoy_weights = { "3" = 10, "6" = 5, "100" = 1 }
     "#;
 
+    /// The way of wins of `amounts` (whole units), all in the surface's one play area.
     fn way(amounts: &[u64]) -> Way {
-        Way {
-            id: "w".into(),
-            tier: if amounts.is_empty() { None } else { Some(0) },
-            amount: Money(amounts.iter().sum::<u64>() * 100),
-            count: 1,
-            wins: amounts
-                .iter()
-                .map(|&a| Win {
-                    area: Some(0),
-                    amount: Money(a * 100),
-                })
-                .collect(),
-        }
+        way_at(0, amounts)
     }
 
     fn code(m: &KeyMatch, col: usize, text: &str) -> u8 {
@@ -1007,29 +985,8 @@ mod tests {
             for amounts in ways {
                 let w = way(&amounts);
                 m.check_way(&w).unwrap();
-                let mut want: Vec<u64> = amounts.clone();
-                want.sort();
-                for seed in 0..300u64 {
-                    let mut rng = FaceRng::seed_from_u64(seed);
-                    let f = m.synthesize(&w, &mut rng).unwrap();
-                    let ev = m.evaluate(&f);
-                    let mut got = cents(&ev);
-                    got.sort();
-                    assert_eq!(got, want, "seed {seed}");
-                    assert!(ev.ambiguities.is_empty(), "seed {seed}");
-                }
-                match m.can_show(&w, TOP_DECOY) {
-                    Ok(()) => {
-                        for seed in 0..50u64 {
-                            let mut rng = FaceRng::seed_from_u64(seed);
-                            let f = m.synthesize_showing(&w, Some(TOP_DECOY), &mut rng).unwrap();
-                            assert!(m.evaluate(&f).shows(TOP_DECOY));
-                        }
-                    }
-                    Err(_) => assert!(m
-                        .synthesize_showing(&w, Some(TOP_DECOY), &mut FaceRng::seed_from_u64(1))
-                        .is_err()),
-                }
+                round_trip(&m, &w, 0..300);
+                features_as_asked(&m, &w, 0..50);
             }
         }
         let m = make(FIXED).unwrap();
@@ -1055,17 +1012,7 @@ mod tests {
     #[test]
     fn describe_uses_the_printed_name() {
         let table: toml::Table = toml::from_str(FIXED).unwrap();
-        let caps = captions();
-        let labels = BTreeMap::from([("II".to_string(), "Jeu II".to_string())]);
-        let ctx = StyleCtx {
-            id: "j2",
-            captions: &caps,
-            labels: &labels,
-            tier_amounts: &[],
-            way_ids: &[],
-            max: None,
-        };
-        let m = build(table, &ctx).unwrap();
+        let m = build(table, &ctx().get()).unwrap();
         assert_eq!(
             m.describe()[0],
             "« Jeu II » wins, on each of its 3 spots showing one of the winning symbols printed \

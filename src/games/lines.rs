@@ -847,20 +847,13 @@ near_miss = 0.3
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Captions;
-    use crate::lots::Win;
+    use crate::games::testkit::{
+        captions, judge_any_faces, round_trip, round_trip_showing, way, Ctx,
+    };
     use rand_core::SeedableRng;
 
     /// The near miss's feature id on surface `m` (area `m`).
     const NEAR_MISS: &str = "near_miss_m";
-
-    fn captions() -> Captions {
-        let amounts = [2, 5, 20];
-        Captions {
-            amounts: amounts.iter().map(|&a| Money(a * 100)).collect(),
-            texts: amounts.iter().map(|a| format!("C{a}")).collect(),
-        }
-    }
 
     const BOX: &str = "rows = 3\ncols = 3\nsymbols = [\"X\", \"O\", \"A\", \"B\", \"C\"]\n\
         winning = [\"X\"]\nbox_amounts = [2, 5, 20]\nnear_miss = 0.3\n\
@@ -870,33 +863,10 @@ mod tests {
         legend = { X = 20, O = 5, A = 5 }\nnear_miss = 0.5\n";
 
     fn make(text: &str) -> Result<Lines, FieldError> {
-        let caps = captions();
-        let labels = BTreeMap::from([("m".to_string(), "Morpion".to_string())]);
-        let ctx = StyleCtx {
-            id: "m",
-            captions: &caps,
-            labels: &labels,
-            tier_amounts: &[],
-            way_ids: &[],
-            max: None,
-        };
-        Lines::new(style::parse(toml::from_str(text).unwrap())?, &ctx)
-    }
-
-    fn way(wins: &[u64]) -> Way {
-        Way {
-            id: "w".into(),
-            tier: if wins.is_empty() { None } else { Some(0) },
-            amount: Money(wins.iter().sum::<u64>() * 100),
-            count: 1,
-            wins: wins
-                .iter()
-                .map(|&a| Win {
-                    area: None,
-                    amount: Money(a * 100),
-                })
-                .collect(),
-        }
+        let ctx = Ctx::new("m")
+            .captions(captions(&[2, 5, 20]))
+            .label("m", "Morpion");
+        Lines::new(style::parse(toml::from_str(text).unwrap())?, &ctx.get())
     }
 
     /// A 3×3 box-mode face from its rows of symbols and its box amount.
@@ -988,12 +958,8 @@ mod tests {
                 vec![way(&[]), way(&[5]), way(&[20])]
             };
             for w in &ways {
-                for seed in 0..300u64 {
-                    let f = m.synthesize(w, &mut FaceRng::seed_from_u64(seed)).unwrap();
-                    let ev = m.evaluate(&f);
-                    assert!(ev.ambiguities.is_empty(), "{seed} {:?}", &f.codes[..16]);
-                    assert_eq!(ev.prize(), w.amount);
-                    assert_eq!(m.lines(&f).len(), w.wins.len());
+                for (seed, f, _) in round_trip(&m, w, 0..300) {
+                    assert_eq!(m.lines(&f).len(), w.wins.len(), "{} seed {seed}", w.id);
                 }
             }
         }
@@ -1002,21 +968,10 @@ mod tests {
     #[test]
     fn near_miss_when_asked_and_at_its_rate() {
         let m = make(BOX).unwrap();
-        let lose = way(&[]);
-        for seed in 0..200u64 {
-            let f = m
-                .synthesize_showing(&lose, Some(NEAR_MISS), &mut FaceRng::seed_from_u64(seed))
-                .unwrap();
-            let ev = m.evaluate(&f);
-            assert!(ev.shows(NEAR_MISS) && ev.wins.is_empty());
+        for (seed, f, ev) in round_trip_showing(&m, &way(&[]), NEAR_MISS, 0..200) {
             let marks = m.marks(&f, &ev);
-            assert!(
-                marks
-                    .iter()
-                    .filter(|k| k.kind == MarkKind::NearMiss)
-                    .count()
-                    >= 2
-            );
+            let near = marks.iter().filter(|k| k.kind == MarkKind::NearMiss);
+            assert!(near.count() >= 2, "seed {seed}");
         }
         assert!(m.can_show(&way(&[2]), NEAR_MISS).is_err());
     }
@@ -1127,19 +1082,10 @@ mod tests {
 
     #[test]
     fn any_face_of_the_columns_dictionaries_is_judged_without_panic() {
-        use crate::rng::below;
         for text in [BOX, LEGEND] {
-            let make_one = |t: &str| make(t).unwrap();
-            let m = make_one(text);
-            let mut rng = FaceRng::seed_from_u64(7);
-            for _ in 0..2000 {
-                let mut f = Face::default();
-                for (i, c) in m.columns().iter().enumerate() {
-                    f.codes[i] = below(&mut rng, c.values.len() as u32) as u8;
-                }
-                let ev = m.evaluate(&f);
-                let _ = m.marks(&f, &ev);
-                assert!(ev.wins.len() <= m.areas().len());
+            let m = make(text).unwrap();
+            for ev in judge_any_faces(&m, 2000) {
+                assert!(ev.wins.len() <= m.areas().len(), "{text}: {:?}", ev.wins);
             }
         }
     }

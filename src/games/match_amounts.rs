@@ -566,33 +566,22 @@ impl Mechanic for MatchAmounts {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::testkit::{self, round_trip, round_trip_showing, way, Ctx};
     use crate::games::Captions;
     use crate::games::FeatureKind;
-    use crate::lots::Win;
     use rand_core::SeedableRng;
-    use std::collections::BTreeMap;
 
     fn captions() -> Captions {
-        let a = [1u64, 2, 5, 10, 50, 500];
-        Captions {
-            amounts: a.iter().map(|&u| Money::units(u)).collect(),
-            texts: a.iter().map(|u| format!("C{u}")).collect(),
-        }
+        testkit::captions(&[1, 2, 5, 10, 50, 500])
     }
 
     fn build_with(text: &str, max: Option<u64>) -> Result<MatchAmounts, FieldError> {
-        let caps = captions();
-        let labels = BTreeMap::from([("jeu".to_string(), "Jeu".to_string())]);
-        let tiers = [500u64, 10, 5, 2].map(Money::units);
-        let ctx = StyleCtx {
-            id: "jeu",
-            captions: &caps,
-            labels: &labels,
-            tier_amounts: &tiers,
-            way_ids: &[],
-            max: max.map(Money::units),
-        };
-        MatchAmounts::new(toml::from_str(text).unwrap(), &ctx)
+        let ctx = Ctx::new("jeu")
+            .captions(captions())
+            .label("jeu", "Jeu")
+            .tiers(&[500, 10, 5, 2])
+            .max(max);
+        MatchAmounts::new(toml::from_str(text).unwrap(), &ctx.get())
     }
 
     fn build_from(text: &str) -> Result<MatchAmounts, FieldError> {
@@ -626,22 +615,6 @@ mod tests {
             .iter()
             .map(|w| (w.area, w.amount.cents() / 100))
             .collect()
-    }
-
-    fn way(id: &str, wins: &[u64]) -> Way {
-        Way {
-            id: id.into(),
-            tier: if wins.is_empty() { None } else { Some(0) },
-            amount: Money::units(wins.iter().sum()),
-            count: 1,
-            wins: wins
-                .iter()
-                .map(|&u| Win {
-                    area: None,
-                    amount: Money::units(u),
-                })
-                .collect(),
-        }
     }
 
     /// The amounts shown on `f`, in units, cell by cell.
@@ -812,17 +785,17 @@ mod tests {
     #[test]
     fn ways_it_cannot_show_are_refused() {
         let m = six();
-        assert!(m.check_way(&way("lose", &[])).is_ok());
-        assert!(m.check_way(&way("5", &[5])).is_ok());
+        assert!(m.check_way(&way(&[])).is_ok());
+        assert!(m.check_way(&way(&[5])).is_ok());
         assert_eq!(
-            m.check_way(&way("10", &[10])).unwrap_err(),
+            m.check_way(&way(&[10])).unwrap_err(),
             "« jeu » cannot win 10; its cells show 1, 2, 5, 50, 500"
         );
         assert_eq!(
-            m.check_way(&way("5+5", &[5, 5])).unwrap_err(),
+            m.check_way(&way(&[5, 5])).unwrap_err(),
             "2 wins on « jeu », which wins at most once (one amount shown 3 times)"
         );
-        let mut w = way("5", &[5]);
+        let mut w = way(&[5]);
         w.wins[0].area = Some(1);
         assert!(m.check_way(&w).is_err());
         w.wins[0].area = Some(0);
@@ -830,10 +803,10 @@ mod tests {
     }
 
     fn all_ways(m: &MatchAmounts) -> Vec<Way> {
-        let mut v = vec![way("lose", &[])];
+        let mut v = vec![way(&[])];
         for a in m.amounts.amounts() {
             let u = a.cents() / 100;
-            v.push(way(&u.to_string(), &[u]));
+            v.push(way(&[u]));
         }
         v
     }
@@ -848,30 +821,28 @@ mod tests {
         ] {
             let m = build_from(text).unwrap();
             for w in all_ways(&m) {
-                for seed in 0..250 {
-                    let f = m.synthesize(&w, &mut FaceRng::seed_from_u64(seed)).unwrap();
-                    let ev = m.evaluate(&f);
-                    assert_eq!(ev.prize(), w.amount, "{text}: {} seed {seed}", w.id);
-                    assert_eq!(ev.wins.len(), w.wins.len());
-                    assert!(ev.ambiguities.is_empty(), "{text}: {} seed {seed}", w.id);
+                for (seed, f, ev) in round_trip(&m, &w, 0..250) {
+                    let at = format!("{text}: {} seed {seed}", w.id);
                     let counts = m.counts(&f);
                     let top = usize::from(m.top());
                     if w.wins.is_empty() {
-                        assert!(counts.iter().all(|&c| usize::from(c) < m.k));
-                        assert!(usize::from(counts[top]) < m.k - 1 || ev.shows(m.near_miss_id));
+                        assert!(counts.iter().all(|&c| usize::from(c) < m.k), "{at}");
+                        let near = ev.shows(m.near_miss_id);
+                        assert!(usize::from(counts[top]) < m.k - 1 || near, "{at}");
                     }
                     // Captions follow their amounts.
                     for c in 0..m.cells {
                         let code = captions().code(m.amounts.amount(f.codes[2 * c])).unwrap();
-                        assert_eq!(f.codes[2 * c + 1], code);
+                        assert_eq!(f.codes[2 * c + 1], code, "{at}");
                     }
                     let marks = m.marks(&f, &ev);
                     if w.wins.is_empty() {
-                        assert!(marks.iter().all(|k| k.kind == MarkKind::NearMiss));
-                        assert_eq!(marks.is_empty(), !ev.shows(m.near_miss_id));
+                        let near = marks.iter().all(|k| k.kind == MarkKind::NearMiss);
+                        assert!(near, "{at}");
+                        assert_eq!(marks.is_empty(), !ev.shows(m.near_miss_id), "{at}");
                     } else {
-                        assert_eq!(marks.len(), m.k);
-                        assert!(marks.iter().all(|k| k.kind == MarkKind::Win));
+                        assert_eq!(marks.len(), m.k, "{at}");
+                        assert!(marks.iter().all(|k| k.kind == MarkKind::Win), "{at}");
                     }
                 }
             }
@@ -889,27 +860,21 @@ mod tests {
                 about: "jeu loses with its largest amount shown twice",
             }]
         );
-        let lose = way("lose", &[]);
-        for seed in 0..200 {
-            let f = m
-                .synthesize_showing(
-                    &lose,
-                    Some("near_miss_jeu"),
-                    &mut FaceRng::seed_from_u64(seed),
-                )
-                .unwrap();
-            let ev = m.evaluate(&f);
-            assert!(ev.wins.is_empty() && ev.ambiguities.is_empty());
-            assert!(ev.shows("near_miss_jeu"), "seed {seed}");
-            assert_eq!(shown(&m, &f).iter().filter(|&&u| u == 500).count(), 2);
+        let lose = way(&[]);
+        for (seed, f, ev) in round_trip_showing(&m, &lose, "near_miss_jeu", 0..200) {
+            let tops = shown(&m, &f).iter().filter(|&&u| u == 500).count();
+            assert_eq!(tops, 2, "seed {seed}");
             let marks = m.marks(&f, &ev);
-            assert_eq!(marks.len(), 2);
-            assert!(marks.iter().all(|k| k.kind == MarkKind::NearMiss));
+            assert_eq!(marks.len(), 2, "seed {seed}");
+            assert!(
+                marks.iter().all(|k| k.kind == MarkKind::NearMiss),
+                "seed {seed}"
+            );
         }
         let mut rng = FaceRng::seed_from_u64(1);
-        assert!(m.can_show(&way("5", &[5]), "near_miss_jeu").is_err());
+        assert!(m.can_show(&way(&[5]), "near_miss_jeu").is_err());
         assert!(m
-            .synthesize_showing(&way("5", &[5]), Some("near_miss_jeu"), &mut rng)
+            .synthesize_showing(&way(&[5]), Some("near_miss_jeu"), &mut rng)
             .is_err());
         assert!(m.can_show(&lose, "near_miss_x").is_err());
         assert!(m
@@ -933,7 +898,7 @@ mod tests {
         assert!(m0.can_show(&lose, "near_miss_jeu").is_err());
         let m1 = build_from("cells = 6\namounts = [1, 2, 5, 50, 500]\nnear_miss = 1").unwrap();
         assert_eq!(m1.always_shows(&lose), ["near_miss_jeu"]);
-        assert!(m1.always_shows(&way("5", &[5])).is_empty());
+        assert!(m1.always_shows(&way(&[5])).is_empty());
     }
 
     #[test]
@@ -968,14 +933,14 @@ mod tests {
     #[test]
     fn synthesis_is_deterministic() {
         let m = six();
-        let w = way("50", &[50]);
+        let w = way(&[50]);
         let f = m.synthesize(&w, &mut FaceRng::seed_from_u64(7)).unwrap();
         assert_eq!(m.synthesize(&w, &mut FaceRng::seed_from_u64(7)).unwrap(), f);
         // The value-stability vector (changes only with the style's draws): three 50,
         // two 1 and a 5, captions beside; the losing face of seed 7 draws the near miss.
         assert_eq!(&f.codes[..12], VECTOR);
         let l = m
-            .synthesize(&way("lose", &[]), &mut FaceRng::seed_from_u64(7))
+            .synthesize(&way(&[]), &mut FaceRng::seed_from_u64(7))
             .unwrap();
         assert_eq!(shown(&m, &l), LOSING);
     }

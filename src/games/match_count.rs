@@ -1041,8 +1041,7 @@ prizes = { "9" = 2, "10" = 5, "11" = 20, "12" = 100 }
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Captions;
-    use crate::lots::Win;
+    use crate::games::testkit::{judge_any_faces, round_trip, round_trip_showing, way, Ctx};
     use rand_core::SeedableRng;
 
     /// The near miss's feature id on surface `b` (area `b`).
@@ -1055,33 +1054,8 @@ mod tests {
         prizes = { \"3\" = 2, \"4\" = 20, \"5\" = 100, \"6\" = 100 }\n";
 
     fn make(text: &str) -> Result<MatchCount, FieldError> {
-        let caps = Captions::default();
-        let labels = BTreeMap::from([("b".to_string(), "Bingo".to_string())]);
-        let ctx = StyleCtx {
-            id: "b",
-            captions: &caps,
-            labels: &labels,
-            tier_amounts: &[],
-            way_ids: &[],
-            max: None,
-        };
-        MatchCount::new(style::parse(toml::from_str(text).unwrap())?, &ctx)
-    }
-
-    fn way(wins: &[u64]) -> Way {
-        Way {
-            id: "w".into(),
-            tier: if wins.is_empty() { None } else { Some(0) },
-            amount: Money(wins.iter().sum::<u64>() * 100),
-            count: 1,
-            wins: wins
-                .iter()
-                .map(|&a| Win {
-                    area: None,
-                    amount: Money(a * 100),
-                })
-                .collect(),
-        }
+        let ctx = Ctx::new("b").label("b", "Bingo");
+        MatchCount::new(style::parse(toml::from_str(text).unwrap())?, &ctx.get())
     }
 
     /// A face from its numbers as printed.
@@ -1183,12 +1157,7 @@ mod tests {
             ways.extend(wins.iter().map(|&a| way(&[a])));
             for w in &ways {
                 m.check_way(w).unwrap();
-                for seed in 0..300u64 {
-                    let f = m.synthesize(w, &mut FaceRng::seed_from_u64(seed)).unwrap();
-                    let ev = m.evaluate(&f);
-                    assert!(ev.ambiguities.is_empty(), "{seed}: {:?}", ev.ambiguities);
-                    assert_eq!(ev.prize(), w.amount);
-                }
+                round_trip(&m, w, 0..300);
             }
         }
         // 100 is paid by 5 and 6 matches on the lotto grid: both show.
@@ -1207,15 +1176,9 @@ mod tests {
     fn near_miss_when_asked_and_at_its_rate() {
         let m = make(BINGO).unwrap();
         let lose = way(&[]);
-        for seed in 0..200u64 {
-            let f = m
-                .synthesize_showing(&lose, Some(NEAR_MISS), &mut FaceRng::seed_from_u64(seed))
-                .unwrap();
-            let ev = m.evaluate(&f);
-            assert!(ev.shows(NEAR_MISS) && ev.wins.is_empty());
-            let marks = m.marks(&f, &ev);
+        for (seed, f, ev) in round_trip_showing(&m, &lose, NEAR_MISS, 0..200) {
             // 8 matched numbers on the card and 8 among the drawn.
-            assert_eq!(marks.len(), 16);
+            assert_eq!(m.marks(&f, &ev).len(), 16, "seed {seed}");
         }
         assert!(m.can_show(&way(&[2]), NEAR_MISS).is_err());
         let mut rng = FaceRng::seed_from_u64(1);
@@ -1284,19 +1247,10 @@ mod tests {
 
     #[test]
     fn any_face_of_the_columns_dictionaries_is_judged_without_panic() {
-        use crate::rng::below;
         for text in [BINGO, LOTTO] {
-            let make_one = |t: &str| make(t).unwrap();
-            let m = make_one(text);
-            let mut rng = FaceRng::seed_from_u64(7);
-            for _ in 0..2000 {
-                let mut f = Face::default();
-                for (i, c) in m.columns().iter().enumerate() {
-                    f.codes[i] = below(&mut rng, c.values.len() as u32) as u8;
-                }
-                let ev = m.evaluate(&f);
-                let _ = m.marks(&f, &ev);
-                assert!(ev.wins.len() <= m.areas().len());
+            let m = make(text).unwrap();
+            for ev in judge_any_faces(&m, 2000) {
+                assert!(ev.wins.len() <= m.areas().len(), "{text}: {:?}", ev.wins);
             }
         }
     }
@@ -1359,25 +1313,17 @@ mod tests {
         let m = make(PATTERN).unwrap();
         for w in [way(&[]), way(&[5]), way(&[20])] {
             m.check_way(&w).unwrap();
-            for seed in 0..300u64 {
-                let f = m.synthesize(&w, &mut FaceRng::seed_from_u64(seed)).unwrap();
-                let ev = m.evaluate(&f);
-                assert!(ev.ambiguities.is_empty(), "{seed}: {:?}", ev.ambiguities);
-                assert_eq!(ev.prize(), w.amount);
-                assert_eq!(m.full_lines(&m.matched(&f)).len(), w.wins.len());
+            for (seed, f, _) in round_trip(&m, &w, 0..300) {
+                let lines = m.full_lines(&m.matched(&f));
+                assert_eq!(lines.len(), w.wins.len(), "{} seed {seed}", w.id);
             }
         }
-        let lose = way(&[]);
-        for seed in 0..200u64 {
-            let f = m
-                .synthesize_showing(&lose, Some(NEAR_MISS), &mut FaceRng::seed_from_u64(seed))
-                .unwrap();
-            let ev = m.evaluate(&f);
-            assert!(ev.shows(NEAR_MISS) && ev.wins.is_empty());
-            assert!(m
-                .marks(&f, &ev)
-                .iter()
-                .all(|k| k.kind == MarkKind::NearMiss));
+        for (seed, f, ev) in round_trip_showing(&m, &way(&[]), NEAR_MISS, 0..200) {
+            let marks = m.marks(&f, &ev);
+            assert!(
+                marks.iter().all(|k| k.kind == MarkKind::NearMiss),
+                "seed {seed}"
+            );
         }
         let f = m
             .synthesize(&way(&[20]), &mut FaceRng::seed_from_u64(42))

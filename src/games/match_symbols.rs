@@ -1505,30 +1505,17 @@ near_miss = 0.4
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::testkit::{self, features_as_asked, round_trip, way_in, Ctx};
     use crate::games::Captions;
-    use crate::lots::Win;
     use rand_core::SeedableRng;
 
     fn captions() -> Captions {
-        let a = [2u64, 3, 4, 6, 8, 10, 20, 100, 200, 500, 20000];
-        Captions {
-            amounts: a.iter().map(|&u| Money::units(u)).collect(),
-            texts: a.iter().map(|u| format!("C{u}")).collect(),
-        }
+        testkit::captions(&[2, 3, 4, 6, 8, 10, 20, 100, 200, 500, 20000])
     }
 
     fn build_from(id: &str, text: &str) -> Result<MatchSymbols, FieldError> {
-        let caps = captions();
-        let labels = BTreeMap::from([("jeu1".to_string(), "Jeu 1".to_string())]);
-        let ctx = StyleCtx {
-            id,
-            captions: &caps,
-            labels: &labels,
-            tier_amounts: &[],
-            way_ids: &[],
-            max: None,
-        };
-        MatchSymbols::new(toml::from_str(text).unwrap(), &ctx)
+        let ctx = Ctx::new(id).captions(captions()).label("jeu1", "Jeu 1");
+        MatchSymbols::new(toml::from_str(text).unwrap(), &ctx.get())
     }
 
     /// Coq's eight cells: jeu1 two COQ → gain1, jeu2 two of a vœu → gain2.
@@ -1611,19 +1598,11 @@ near_miss = 0.4
             .collect()
     }
 
+    /// The way `id` of wins `(area, amount in whole units)` ([`way_in`]).
     fn way(id: &str, wins: &[(Option<u8>, u64)]) -> Way {
         Way {
             id: id.into(),
-            tier: if wins.is_empty() { None } else { Some(0) },
-            amount: Money::units(wins.iter().map(|w| w.1).sum()),
-            count: 1,
-            wins: wins
-                .iter()
-                .map(|&(area, a)| Win {
-                    area,
-                    amount: Money::units(a),
-                })
-                .collect(),
+            ..way_in(wins)
         }
     }
 
@@ -1951,21 +1930,7 @@ near_miss = 0.4
     fn every_way_round_trips_and_losers_never_win() {
         for m in [coq(), pyramid()] {
             for w in ways(&m) {
-                for seed in 0..300 {
-                    let f = m.synthesize(&w, &mut FaceRng::seed_from_u64(seed)).unwrap();
-                    let ev = m.evaluate(&f);
-                    assert!(ev.ambiguities.is_empty(), "{} {:?}", w.id, ev.ambiguities);
-                    let mut got: Vec<u64> = ev.wins.iter().map(|x| x.amount.cents()).collect();
-                    let mut want: Vec<u64> = w.wins.iter().map(|x| x.amount.cents()).collect();
-                    got.sort_unstable();
-                    want.sort_unstable();
-                    assert_eq!(got, want, "{}", w.id);
-                    for x in &w.wins {
-                        if let Some(a) = x.area {
-                            assert!(ev.wins.iter().any(|y| y.area == a && y.amount == x.amount));
-                        }
-                    }
-                }
+                round_trip(&m, &w, 0..300);
             }
         }
     }
@@ -1976,21 +1941,7 @@ near_miss = 0.4
             let features = m.features();
             assert!(!features.is_empty());
             for w in ways(&m) {
-                for f in &features {
-                    let mut rng = FaceRng::seed_from_u64(3);
-                    match m.can_show(&w, f.id) {
-                        Ok(()) => {
-                            for _ in 0..50 {
-                                let face = m.synthesize_showing(&w, Some(f.id), &mut rng).unwrap();
-                                let ev = m.evaluate(&face);
-                                assert!(ev.shows(f.id), "{} {}", w.id, f.id);
-                                assert!(ev.ambiguities.is_empty());
-                                assert_eq!(ev.prize(), w.amount);
-                            }
-                        }
-                        Err(_) => assert!(m.synthesize_showing(&w, Some(f.id), &mut rng).is_err()),
-                    }
-                }
+                features_as_asked(&m, &w, 0..50);
             }
         }
         let m = coq();
@@ -2192,13 +2143,7 @@ legend = { B = 10, C = 20 }
             if !ok {
                 continue;
             }
-            for seed in 0..200 {
-                let f = m.synthesize(&w, &mut FaceRng::seed_from_u64(seed)).unwrap();
-                let ev = m.evaluate(&f);
-                assert!(ev.ambiguities.is_empty(), "{id} {:?}", ev.ambiguities);
-                assert_eq!(ev.prize(), w.amount, "{id}");
-                assert_eq!(ev.wins.len(), w.wins.len(), "{id}");
-            }
+            round_trip(&m, &w, 0..200);
         }
         // Three B beside a pair of A: both win; a pair of B reads as a win and is flagged.
         let ev = m.evaluate(&face(

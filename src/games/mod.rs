@@ -22,6 +22,8 @@ pub mod match_symbols;
 pub mod reveal;
 pub mod style;
 pub mod symbol_to_prize;
+#[cfg(test)]
+pub(crate) mod testkit;
 
 use crate::lots::Way;
 use crate::money::Money;

@@ -836,23 +836,12 @@ decoy_rebuilt = 0.20
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Captions;
-    use crate::lots::Win;
+    use crate::games::testkit::{features_as_asked, round_trip, way, Ctx};
     use rand_core::SeedableRng;
 
     fn make(text: &str) -> Result<SymbolToPrize, FieldError> {
         let table: toml::Table = toml::from_str(text).unwrap();
-        let caps = Captions::default();
-        let labels = BTreeMap::from([("III".to_string(), "Jeu III".to_string())]);
-        let ctx = StyleCtx {
-            id: "j3",
-            captions: &caps,
-            labels: &labels,
-            tier_amounts: &[],
-            way_ids: &[],
-            max: None,
-        };
-        SymbolToPrize::build(table, &ctx)
+        SymbolToPrize::build(table, &Ctx::new("j3").label("III", "Jeu III").get())
     }
 
     const HALVES: &str = r#"
@@ -874,22 +863,6 @@ mod tests {
         max_wins = 3
         decoy_multiplier = 0.3
     "#;
-
-    fn way(amounts: &[u64]) -> Way {
-        Way {
-            id: "w".into(),
-            tier: if amounts.is_empty() { None } else { Some(0) },
-            amount: Money(amounts.iter().sum::<u64>() * 100),
-            count: 1,
-            wins: amounts
-                .iter()
-                .map(|&a| Win {
-                    area: None,
-                    amount: Money(a * 100),
-                })
-                .collect(),
-        }
-    }
 
     fn face(m: &SymbolToPrize, texts: &[&str]) -> Face {
         let mut f = Face::default();
@@ -1039,30 +1012,8 @@ mod tests {
             for amounts in ways {
                 let w = way(&amounts);
                 m.check_way(&w).unwrap();
-                let mut want = amounts.clone();
-                want.sort();
-                for seed in 0..300u64 {
-                    let f = m.synthesize(&w, &mut FaceRng::seed_from_u64(seed)).unwrap();
-                    let ev = m.evaluate(&f);
-                    assert_eq!(units(&ev), want, "{amounts:?} seed {seed}");
-                    assert!(ev.ambiguities.is_empty(), "{amounts:?} seed {seed}");
-                }
-                for fi in &features {
-                    match m.can_show(&w, fi.id) {
-                        Ok(()) => {
-                            for seed in 0..50u64 {
-                                let mut rng = FaceRng::seed_from_u64(seed);
-                                let f = m.synthesize_showing(&w, Some(fi.id), &mut rng).unwrap();
-                                let ev = m.evaluate(&f);
-                                assert!(ev.shows(fi.id), "{} {amounts:?}", fi.id);
-                                assert_eq!(units(&ev), want);
-                            }
-                        }
-                        Err(_) => assert!(m
-                            .synthesize_showing(&w, Some(fi.id), &mut FaceRng::seed_from_u64(0))
-                            .is_err()),
-                    }
-                }
+                round_trip(&m, &w, 0..300);
+                features_as_asked(&m, &w, 0..50);
             }
         }
     }

@@ -1,0 +1,332 @@
+//! Fixtures the play styles' unit tests share: a style's context, captions, ways, and the
+//! round-trip assertion every style must pass (a face drawn for a way pays exactly that way;
+//! a losing face wins nothing). Each style's tests keep only its own parameters and rule
+//! cases.
+
+use super::style::StyleCtx;
+use super::{Captions, Evaluation, Face, FaceRng, Mechanic};
+use crate::lots::{Way, Win, LOSE};
+use crate::money::Money;
+use rand_core::SeedableRng;
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+/// The owned parts of a [`StyleCtx`]: a surface `id` with no captions, labels, tiers or
+/// way ids and no maximum, until the builder methods add them.
+pub(crate) struct Ctx {
+    id: String,
+    captions: Captions,
+    labels: BTreeMap<String, String>,
+    tiers: Vec<Money>,
+    max: Option<Money>,
+}
+
+impl Ctx {
+    /// A context for the surface `id`.
+    pub(crate) fn new(id: &str) -> Ctx {
+        Ctx {
+            id: id.to_string(),
+            captions: Captions::default(),
+            labels: BTreeMap::new(),
+            tiers: Vec::new(),
+            max: None,
+        }
+    }
+
+    /// With the spec's captions `captions`.
+    pub(crate) fn captions(mut self, captions: Captions) -> Ctx {
+        self.captions = captions;
+        self
+    }
+
+    /// With the printed name `text` for panel or play area `key` (`[labels]`).
+    pub(crate) fn label(mut self, key: &str, text: &str) -> Ctx {
+        self.labels.insert(key.to_string(), text.to_string());
+        self
+    }
+
+    /// With the tiers' amounts `units`, in the spec's order, in whole units.
+    pub(crate) fn tiers(mut self, units: &[u64]) -> Ctx {
+        self.tiers = units.iter().map(|&u| Money::units(u)).collect();
+        self
+    }
+
+    /// With the surface's printed maximum, in whole units.
+    pub(crate) fn max(mut self, units: Option<u64>) -> Ctx {
+        self.max = units.map(Money::units);
+        self
+    }
+
+    /// The context a style's constructor gets.
+    pub(crate) fn get(&self) -> StyleCtx<'_> {
+        StyleCtx {
+            id: &self.id,
+            captions: &self.captions,
+            labels: &self.labels,
+            tier_amounts: &self.tiers,
+            way_ids: &[],
+            max: self.max,
+        }
+    }
+}
+
+/// Captions for amounts `units` (whole units, ascending), each written `C` and its units
+/// (`C20`).
+pub(crate) fn captions(units: &[u64]) -> Captions {
+    worded(
+        &units
+            .iter()
+            .map(|&u| (u, format!("C{u}")))
+            .collect::<Vec<_>>(),
+    )
+}
+
+/// Captions for `(amount in whole units, text)`, ascending.
+pub(crate) fn worded<S: AsRef<str>>(pairs: &[(u64, S)]) -> Captions {
+    Captions {
+        amounts: pairs.iter().map(|(u, _)| Money::units(*u)).collect(),
+        texts: pairs.iter().map(|(_, t)| t.as_ref().to_string()).collect(),
+    }
+}
+
+/// The way of wins `(area, amount in whole units)`, one per winning play area (`None`: any
+/// free area), in tier 0; no wins is the losing way. Its id lists the amounts (`5+2`,
+/// `lose`), so a failure names it.
+pub(crate) fn way_in(wins: &[(Option<u8>, u64)]) -> Way {
+    let id = if wins.is_empty() {
+        LOSE.to_string()
+    } else {
+        let parts: Vec<String> = wins
+            .iter()
+            .map(|(area, u)| match area {
+                Some(a) => format!("{u}@{a}"),
+                None => u.to_string(),
+            })
+            .collect();
+        parts.join("+")
+    };
+    Way {
+        id,
+        tier: if wins.is_empty() { None } else { Some(0) },
+        amount: Money::units(wins.iter().map(|w| w.1).sum()),
+        count: 1,
+        wins: wins
+            .iter()
+            .map(|&(area, u)| Win {
+                area,
+                amount: Money::units(u),
+            })
+            .collect(),
+    }
+}
+
+/// The way of wins of `units` (whole units) in any free play areas; see [`way_in`].
+pub(crate) fn way(units: &[u64]) -> Way {
+    way_in(&units.iter().map(|&u| (None, u)).collect::<Vec<_>>())
+}
+
+/// The way of wins of `units` (whole units), all in play area `area`; see [`way_in`].
+pub(crate) fn way_at(area: u8, units: &[u64]) -> Way {
+    way_in(&units.iter().map(|&u| (Some(area), u)).collect::<Vec<_>>())
+}
+
+/// `face` as the files print it: `column=value` for every column of `m`.
+pub(crate) fn show(m: &dyn Mechanic, face: &Face) -> String {
+    m.columns()
+        .iter()
+        .zip(face.codes)
+        .map(|(c, code)| match c.values.get(code as usize) {
+            Some(v) => format!("{}={v}", c.name),
+            None => format!("{}=#{code}?", c.name),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Evaluates `face` and asserts it pays exactly `way`: every code in its column's
+/// dictionary, no ambiguity, one win per win of the way with the same amount and, where the
+/// way fixes one, the same play area (a losing face wins nothing). `what` says where the
+/// face comes from (a seed). Returns the evaluation.
+pub(crate) fn assert_pays(m: &dyn Mechanic, way: &Way, face: &Face, what: &str) -> Evaluation {
+    let at = || format!("way {} ({what}): {}", way.id, show(m, face));
+    for (i, c) in m.columns().iter().enumerate() {
+        assert!((face.codes[i] as usize) < c.values.len(), "{}", at());
+    }
+    let ev = m.evaluate(face);
+    assert!(ev.ambiguities.is_empty(), "{:?}, {}", ev.ambiguities, at());
+    assert_eq!(ev.prize(), way.amount, "{}", at());
+    let mut left: Vec<_> = ev.wins.to_vec();
+    let fixed = way.wins.iter().filter(|w| w.area.is_some());
+    for w in fixed.chain(way.wins.iter().filter(|w| w.area.is_none())) {
+        let hit = left
+            .iter()
+            .position(|a| a.amount == w.amount && w.area.is_none_or(|x| x == a.area));
+        let Some(i) = hit else {
+            panic!("no win {w:?} in {:?}, {}", ev.wins, at());
+        };
+        left.remove(i);
+    }
+    assert!(left.is_empty(), "wins beyond the way's: {left:?}, {}", at());
+    ev
+}
+
+/// Draws a face of `way` from each stream seeded in `seeds` and asserts it pays exactly
+/// `way` ([`assert_pays`]); returns every seed with its face and evaluation, for the style's
+/// own checks.
+pub(crate) fn round_trip(
+    m: &dyn Mechanic,
+    way: &Way,
+    seeds: Range<u64>,
+) -> Vec<(u64, Face, Evaluation)> {
+    seeds
+        .map(|seed| {
+            let face = m
+                .synthesize(way, &mut FaceRng::seed_from_u64(seed))
+                .unwrap_or_else(|e| panic!("way {} seed {seed}: {e}", way.id));
+            let ev = assert_pays(m, way, &face, &format!("seed {seed}"));
+            (seed, face, ev)
+        })
+        .collect()
+}
+
+/// [`round_trip`] for faces asked to show feature `id`: each also shows it.
+pub(crate) fn round_trip_showing(
+    m: &dyn Mechanic,
+    way: &Way,
+    id: &str,
+    seeds: Range<u64>,
+) -> Vec<(u64, Face, Evaluation)> {
+    seeds
+        .map(|seed| {
+            let face = m
+                .synthesize_showing(way, Some(id), &mut FaceRng::seed_from_u64(seed))
+                .unwrap_or_else(|e| panic!("way {} showing {id} seed {seed}: {e}", way.id));
+            let what = format!("showing {id}, seed {seed}");
+            let ev = assert_pays(m, way, &face, &what);
+            assert!(
+                ev.shows(id),
+                "no {id}: way {} ({what}): {}",
+                way.id,
+                show(m, &face)
+            );
+            (seed, face, ev)
+        })
+        .collect()
+}
+
+/// Judges `n` faces of codes drawn at random from each column's dictionary (stream 7),
+/// whatever they show: evaluation and marks never panic, every win and mark names one of
+/// `m`'s play areas and every mark one of its columns. Returns the evaluations.
+pub(crate) fn judge_any_faces(m: &dyn Mechanic, n: usize) -> Vec<Evaluation> {
+    let mut rng = FaceRng::seed_from_u64(7);
+    (0..n)
+        .map(|i| {
+            let mut f = Face::default();
+            for (code, c) in f.codes.iter_mut().zip(m.columns()) {
+                *code = crate::rng::below(&mut rng, c.values.len() as u32) as u8;
+            }
+            let ev = m.evaluate(&f);
+            let areas = m.areas().len();
+            let at = || format!("face {i}: {}", show(m, &f));
+            for w in &ev.wins {
+                assert!(usize::from(w.area) < areas, "{w:?}, {}", at());
+            }
+            for k in m.marks(&f, &ev) {
+                let known = usize::from(k.area) < areas && k.column < m.columns().len();
+                assert!(known, "{k:?}, {}", at());
+            }
+            ev
+        })
+        .collect()
+}
+
+/// For every feature of `m`: when a face of `way` may be asked to show it
+/// ([`Mechanic::can_show`]), the faces asked from streams `seeds` pay `way` and show it
+/// ([`round_trip_showing`]); when not, asking for it is an error, never a face without it.
+pub(crate) fn features_as_asked(m: &dyn Mechanic, way: &Way, seeds: Range<u64>) {
+    for f in m.features() {
+        match m.can_show(way, f.id) {
+            Ok(()) => {
+                round_trip_showing(m, way, f.id, seeds.clone());
+            }
+            Err(why) => {
+                let mut rng = FaceRng::seed_from_u64(seeds.start);
+                let face = m.synthesize_showing(way, Some(f.id), &mut rng);
+                assert!(face.is_err(), "way {} showing {}: {why}", way.id, f.id);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::reveal;
+
+    /// One reveal box showing 0, 2 or 5.
+    fn one_box() -> Box<dyn Mechanic> {
+        let ctx = Ctx::new("cash").captions(captions(&[0, 2, 5]));
+        let table = toml::from_str("amounts = [2, 5]").unwrap();
+        (reveal::INFO.build)(table, &ctx.get()).unwrap()
+    }
+
+    /// The message `f` panics with.
+    fn panic_of(f: impl FnOnce() + std::panic::UnwindSafe) -> String {
+        let e = std::panic::catch_unwind(f).expect_err("a panic");
+        e.downcast_ref::<String>().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn ways_are_named_by_their_wins() {
+        assert_eq!(way(&[]).id, "lose");
+        assert_eq!(way(&[]).tier, None);
+        let w = way_in(&[(Some(1), 5), (None, 2)]);
+        assert_eq!(w.id, "5@1+2");
+        assert_eq!(w.amount, Money(700));
+        assert_eq!(w.wins[0].area, Some(1));
+        assert_eq!(way_at(0, &[3]).wins[0].area, Some(0));
+    }
+
+    /// A face that pays another way, or wins on a losing way, fails the assertion, which
+    /// names the way, where the face comes from and what it shows.
+    #[test]
+    fn a_face_paying_another_way_fails_and_is_shown() {
+        let m = one_box();
+        let mut five = Face::default();
+        five.codes[0] = 2;
+        five.codes[1] = 2;
+        assert_eq!(show(&*m, &five), "cash_amount=5 cash_caption=C5");
+        let ev = assert_pays(&*m, &way(&[5]), &five, "by hand");
+        assert_eq!(ev.prize(), Money(500));
+        let msg = panic_of(|| {
+            assert_pays(&*one_box(), &way(&[2]), &five, "by hand");
+        });
+        assert!(msg.contains("way 2 (by hand): cash_amount=5"), "{msg}");
+        let msg = panic_of(|| {
+            assert_pays(&*one_box(), &way(&[]), &five, "seed 3");
+        });
+        assert!(msg.contains("way lose (seed 3): cash_amount=5"), "{msg}");
+        // The right amount in an area the way does not fix.
+        let msg = panic_of(|| {
+            assert_pays(&*one_box(), &way_at(1, &[5]), &five, "by hand");
+        });
+        assert!(msg.contains("no win"), "{msg}");
+        // A code outside its column's dictionary.
+        let mut bad = five;
+        bad.codes[0] = 9;
+        let msg = panic_of(|| {
+            assert_pays(&*one_box(), &way(&[5]), &bad, "by hand");
+        });
+        assert!(msg.contains("cash_amount=#9?"), "{msg}");
+    }
+
+    #[test]
+    fn round_trips_draw_every_seed() {
+        let m = one_box();
+        let faces = round_trip(&*m, &way(&[2]), 0..5);
+        let seeds: Vec<u64> = faces.iter().map(|(s, _, _)| *s).collect();
+        assert_eq!(seeds, [0, 1, 2, 3, 4]);
+        assert!(faces.iter().all(|(_, _, ev)| ev.prize() == Money(200)));
+        assert_eq!(judge_any_faces(&*m, 30).len(), 30);
+    }
+}
