@@ -195,7 +195,8 @@ pub fn generate_emission_placing(
 /// What in emission directory `dir` tirage did not write, which replacing the emission
 /// would delete: anything but `emission.json`, `block-NNN` directories (and what in them
 /// tirage did not write, as `block-NNN/name`), their audit reports `block-NNN.audit` (and
-/// what in them is no report file) and the blocks' lock files.
+/// what in them is no report file), their proofs `block-NNN.proofs` (and what in them is no
+/// proof) and the blocks' lock files.
 fn foreign_entries(dir: &Path) -> Vec<String> {
     let mut names = Vec::new();
     for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
@@ -205,11 +206,15 @@ fn foreign_entries(dir: &Path) -> Vec<String> {
             .strip_prefix("block-")
             .is_some_and(|n| n.len() == 3 && n.bytes().all(|b| b.is_ascii_digit()));
         let lock = name.starts_with(".block-") && name.ends_with(".tirage-lock");
-        // A block's audit report beside it, as `verify` writes it.
-        let report = name
-            .strip_suffix(crate::block::layout::AUDIT_DIR_SUFFIX)
-            .and_then(|b| b.strip_prefix("block-"))
-            .is_some_and(|n| n.len() == 3 && n.bytes().all(|b| b.is_ascii_digit()));
+        // A block's audit report beside it, as `verify` writes it; its proofs, as `render`
+        // writes them.
+        let beside = |suffix: &str| {
+            name.strip_suffix(suffix)
+                .and_then(|b| b.strip_prefix("block-"))
+                .is_some_and(|n| n.len() == 3 && n.bytes().all(|b| b.is_ascii_digit()))
+        };
+        let report = beside(crate::block::layout::AUDIT_DIR_SUFFIX);
+        let proofs = beside(crate::block::layout::PROOFS_DIR_SUFFIX);
         match ft {
             Some(t) if t.is_dir() && report => names.extend(
                 std::fs::read_dir(e.path())
@@ -221,6 +226,19 @@ fn foreign_entries(dir: &Path) -> Vec<String> {
                             && crate::block::layout::is_report_file(
                                 &r.file_name().to_string_lossy(),
                             ))
+                    })
+                    .map(|r| format!("{name}/{}", r.file_name().to_string_lossy())),
+            ),
+            Some(t) if t.is_dir() && proofs => names.extend(
+                std::fs::read_dir(e.path())
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .filter(|r| {
+                        !crate::block::layout::is_proof(
+                            &r.file_name().to_string_lossy(),
+                            r.file_type().is_ok_and(|t| t.is_file()),
+                        )
                     })
                     .map(|r| format!("{name}/{}", r.file_name().to_string_lossy())),
             ),

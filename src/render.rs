@@ -5,21 +5,21 @@
 //! `barcoders` crate). Specimen tickets carry a SPECIMEN mark. The validation code is not
 //! drawn: it is secret, printed only under the « Nul si découvert » box.
 //!
-//! A proof shows what will be printed and what the rules give for it ([`load`]):
+//! A proof shows what will be printed and what the rules give for it ([`load`]), from the
+//! ticket files its user holds ([`Source`]): the printer's print file alone gives proofs of
+//! a production block without prize, way, mark or note ([`Proofs::marks`]).
 //!
-//! 1. the block's `SHA256SUMS` must list `spec.toml`, `manifest.json`, `tickets.bin` and
-//!    `tickets.csv` with their SHA-256 (each file is read once and hashed; nothing else of
+//! 1. the block's `SHA256SUMS` must list `spec.toml`, `manifest.json` and the ticket files
+//!    read with their SHA-256 (each file is read once and hashed; nothing else of
 //!    `verify` runs); `spec.toml` must load, the manifest parse and describe that spec's
 //!    game, and the print file's header be the one of the manifest's block;
 //! 2. each ticket's face, serial, pack and position come from its record in `tickets.bin`
-//!    (the print file), read at its offset;
+//!    (the print file), read at its offset, or without it from its `tickets.csv` row;
 //! 3. its prize and way come from the spec's rules evaluating that face; a face the rules
 //!    judge ambiguous, or whose wins are no way of the spec, has no proof;
-//! 4. its `tickets.csv` row must be, byte for byte, the row of that record, prize and way (the
+//! 4. its `tickets.csv` row, when read, must be, byte for byte, the row of that record, prize and way (the
 //!    CSV is what QA reads beside the proof): a row that differs is an error naming the
 //!    columns.
-
-pub use crate::block::layout::PROOFS;
 
 use crate::block::layout::{BIN, CSV, MANIFEST, SPEC, SUMS};
 use crate::block::{judge, Kind};
@@ -70,18 +70,6 @@ pub enum RenderError {
     },
 }
 
-/// A block's tickets ready to be drawn, as [`load`] read and checked them.
-#[derive(Debug)]
-pub struct Proofs {
-    /// The block's `spec.toml`.
-    pub spec: GameSpec,
-    /// The block's `manifest.json`.
-    pub manifest: Manifest,
-    /// The tickets asked for, in the order asked: position, serial, validation code and face
-    /// from `tickets.bin`; prize (cents) and way from evaluating the face with the spec.
-    pub tickets: Vec<Ticket>,
-}
-
 /// Longest `tickets.csv` row kept for the comparison, in bytes (rows are a few hundred).
 const MAX_ROW: usize = 16 * 1024;
 
@@ -125,18 +113,67 @@ impl Lines {
     }
 }
 
+/// Which ticket files a proof was read from: what the holder of the block could open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// The print file, with each ticket's `tickets.csv` row held to it (a block in clear,
+    /// or one whose both files the identities open).
+    PrintFileAndCsv,
+    /// The print file alone (the printer's: `tickets.csv` is absent or encrypted to
+    /// others).
+    PrintFile,
+    /// `tickets.csv` alone (QA's or the auditor's: `tickets.bin` is absent or encrypted to
+    /// others); the face is read from the row's values, the prize and way still from the
+    /// rules, and held to the row's.
+    Csv,
+}
+
+/// A block's tickets ready to be drawn, as [`load`] read and checked them.
+#[derive(Debug)]
+pub struct Proofs {
+    /// The block's `spec.toml`.
+    pub spec: GameSpec,
+    /// The block's `manifest.json`.
+    pub manifest: Manifest,
+    /// The tickets asked for, in the order asked: position, serial and face from
+    /// `tickets.bin` (or `tickets.csv`); the validation code from `tickets.bin` (0 when read
+    /// from `tickets.csv`, which holds none; no proof draws it); prize (cents) and way from
+    /// evaluating the face with the spec.
+    pub tickets: Vec<Ticket>,
+    /// The ticket files read.
+    pub source: Source,
+}
+
+impl Proofs {
+    /// The marks proofs of these tickets may carry when `asked` are asked for: none for a
+    /// production block read from the print file alone — the printer's proof shows what
+    /// the ticket prints and no prize, way, mark or note (a proof leaves the press room);
+    /// else `asked`.
+    pub fn marks(&self, asked: Marks) -> Marks {
+        if self.manifest.kind == Kind::Production && self.source == Source::PrintFile {
+            Marks::Hidden
+        } else {
+            asked
+        }
+    }
+}
+
 /// Reads the block in `dir` and the tickets `tickets` (1-based, print order) for proofs,
 /// checking it as the module docs say. Reads `SHA256SUMS`, `spec.toml` and `manifest.json`
-/// whole, `tickets.bin` and `tickets.csv` once each from start to end (to hash them), then
-/// one print record per ticket at offset `header size + (ticket − 1) × record size`.
+/// whole, then whichever of `tickets.bin` and `tickets.csv` are there and open (in clear,
+/// or `.age` with one of `ids`), each once from start to end (to hash it): the print
+/// records of the tickets asked for at offset `header size + (ticket − 1) × record size`,
+/// their `tickets.csv` rows. A file absent, or encrypted to no identity given, is not read
+/// ([`Proofs::source`] says which were); at least one must be.
 ///
-/// Errors ([`RenderError`]): a file missing, unreadable, not listed in or differing from
-/// `SHA256SUMS`; a spec that does not load; a manifest that does not parse or describes
-/// another game or spec; a print file whose header or length is not that of the manifest's
-/// block; a ticket not in the block; a record at the wrong place, with a face code outside
-/// its column, or with a face the rules judge ambiguous or whose wins are no way of the
-/// spec; a `tickets.csv` row or header that differs from what the print file and the rules
-/// give.
+/// Errors ([`RenderError`]): neither ticket file can be read (each one's reason given); a
+/// file unreadable, not listed in or differing from `SHA256SUMS`; a spec that does not
+/// load; a manifest that does not parse or describes another game or spec; a print file
+/// whose header or length is not that of the manifest's block; a ticket not in the block; a
+/// record at the wrong place, with a face code outside its column, or with a face the rules
+/// judge ambiguous or whose wins are no way of the spec; a `tickets.csv` row or header that
+/// differs from what the print file and the rules give (or, read alone, a row whose values
+/// are no face of the spec, or whose prize and way are not the rules').
 pub fn load(dir: &Path, tickets: &[u32], ids: &Identities) -> Result<Proofs, RenderError> {
     let file = |name: &str, message: String| RenderError::File {
         path: dir.join(name).display().to_string(),
@@ -160,12 +197,26 @@ pub fn load(dir: &Path, tickets: &[u32], ids: &Identities) -> Result<Proofs, Ren
         GameSpec::parse(&dir.join(SPEC), spec_text).map_err(|e| file(SPEC, e.to_string()))?;
     let want_head = print_file::header(&spec, manifest.block, manifest.tickets);
     let rec_size = print_file::record_size(&spec);
-    // A ticket file, in clear or encrypted (`.age`, opened with `ids`), read once: its
-    // digest is checked against SHA256SUMS (in clear) or the manifest (the plaintext of an
-    // encrypted file, whose delivered bytes SHA256SUMS checks). Returns its length.
-    let stream = |name: &str, each: &mut dyn FnMut(&[u8])| -> Result<u64, RenderError> {
-        let mut o =
-            seal::open(dir, name, ids).map_err(|e| file(name, format!("cannot read it: {e}")))?;
+    // A ticket file, in clear or encrypted (`.age`, opened with `ids`): `Ok(Err(why))` when
+    // this holder cannot read it (absent, or encrypted to others), an error when it is
+    // there to read and cannot be.
+    let open = |name: &str| -> Result<Result<seal::Opened, String>, RenderError> {
+        match seal::open(dir, name, ids) {
+            Ok(o) => Ok(Ok(o)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                Ok(Err(format!("{name}: neither it nor {name}.age is here")))
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => Ok(Err(e.to_string())),
+            Err(e) => Err(file(name, format!("cannot read it: {e}"))),
+        }
+    };
+    // A ticket file read once: its digest is checked against SHA256SUMS (in clear) or the
+    // manifest (the plaintext of an encrypted file, whose delivered bytes SHA256SUMS
+    // checks). Returns its length.
+    let stream = |name: &str,
+                  mut o: seal::Opened,
+                  each: &mut dyn FnMut(&[u8])|
+     -> Result<u64, RenderError> {
         let mut h = Sha256::new();
         let mut n = 0u64;
         let mut buf = vec![0u8; 1 << 20];
@@ -203,33 +254,56 @@ pub fn load(dir: &Path, tickets: &[u32], ids: &Identities) -> Result<Proofs, Ren
         }
         Ok(n)
     };
+    let (bin_file, csv_file) = (open(BIN)?, open(CSV)?);
+    let source = match (&bin_file, &csv_file) {
+        (Ok(_), Ok(_)) => Source::PrintFileAndCsv,
+        (Ok(_), Err(_)) => Source::PrintFile,
+        (Err(_), Ok(_)) => Source::Csv,
+        (Err(b), Err(c)) => {
+            return Err(RenderError::File {
+                path: dir.display().to_string(),
+                message: format!(
+                    "no ticket file can be read, so no proof is drawn: {b}; {c} (a proof needs the print file, with the printer's identity, or tickets.csv, with the auditor's)"
+                ),
+            })
+        }
+    };
     // The print file: its header and the records of the tickets asked for, kept as they
     // stream past.
     let mut bin_bytes: Vec<u8> = Vec::new();
     let mut wanted: BTreeMap<u64, Vec<u8>> = BTreeMap::new();
     let (head_len, rec) = (want_head.len() as u64, rec_size as u64);
     let mut at = 0u64;
-    let bin_len = stream(BIN, &mut |c: &[u8]| {
-        let keep = (want_head.len().saturating_sub(bin_bytes.len())).min(c.len());
-        bin_bytes.extend_from_slice(&c[..keep]);
-        for &t in tickets {
-            let from = head_len + u64::from(t.saturating_sub(1)) * rec;
-            let (lo, hi) = (from.max(at), (from + rec).min(at + c.len() as u64));
-            if t > 0 && lo < hi {
-                wanted
-                    .entry(u64::from(t))
-                    .or_default()
-                    .extend_from_slice(&c[(lo - at) as usize..(hi - at) as usize]);
+    let bin_len = match bin_file {
+        Ok(o) => Some(stream(BIN, o, &mut |c: &[u8]| {
+            let keep = (want_head.len().saturating_sub(bin_bytes.len())).min(c.len());
+            bin_bytes.extend_from_slice(&c[..keep]);
+            for &t in tickets {
+                let from = head_len + u64::from(t.saturating_sub(1)) * rec;
+                let (lo, hi) = (from.max(at), (from + rec).min(at + c.len() as u64));
+                if t > 0 && lo < hi {
+                    wanted
+                        .entry(u64::from(t))
+                        .or_default()
+                        .extend_from_slice(&c[(lo - at) as usize..(hi - at) as usize]);
+                }
             }
-        }
-        at += c.len() as u64;
-    })?;
+            at += c.len() as u64;
+        })?),
+        Err(_) => None,
+    };
     let mut lines = Lines::new(
         std::iter::once(0)
             .chain(tickets.iter().map(|&t| u64::from(t)))
             .collect(),
     );
-    stream(CSV, &mut |c: &[u8]| lines.feed(c))?;
+    let csv_read = match csv_file {
+        Ok(o) => {
+            stream(CSV, o, &mut |c: &[u8]| lines.feed(c))?;
+            true
+        }
+        Err(_) => false,
+    };
 
     let g = &manifest.game;
     if g.id != spec.id
@@ -249,49 +323,52 @@ pub fn load(dir: &Path, tickets: &[u32], ids: &Identities) -> Result<Proofs, Ren
     }
 
     // The print file: its header must be the one this spec writes for the manifest's block.
-    let head = &bin_bytes[..want_head.len().min(bin_bytes.len())];
-    if head != want_head {
-        let got = (head.len() == want_head.len())
-            .then(|| print_file::read_header(head).ok())
-            .flatten();
-        let want = print_file::read_header(&want_head).expect("own header");
-        let detail = match got {
-            Some(g) if g != want => format!("header fields {g:?}"),
-            Some(_) => "the column dictionaries differ from the spec's".into(),
-            None => "no print file header".into(),
-        };
-        return Err(file(
-            BIN,
-            format!(
-                "{detail}; expected the header of block {} of {} tickets of {} ({want:?})",
-                manifest.block, manifest.tickets, spec.id
-            ),
-        ));
-    }
-    let want_len = want_head.len() as u64 + u64::from(manifest.tickets) * rec_size as u64;
-    let len = bin_len;
-    if len != want_len {
-        return Err(file(
-            BIN,
-            format!(
-                "{len} bytes; expected {want_len}: a header of {} bytes and {} records of {rec_size}",
-                want_head.len(),
-                manifest.tickets
-            ),
-        ));
+    if let Some(len) = bin_len {
+        let head = &bin_bytes[..want_head.len().min(bin_bytes.len())];
+        if head != want_head {
+            let got = (head.len() == want_head.len())
+                .then(|| print_file::read_header(head).ok())
+                .flatten();
+            let want = print_file::read_header(&want_head).expect("own header");
+            let detail = match got {
+                Some(g) if g != want => format!("header fields {g:?}"),
+                Some(_) => "the column dictionaries differ from the spec's".into(),
+                None => "no print file header".into(),
+            };
+            return Err(file(
+                BIN,
+                format!(
+                    "{detail}; expected the header of block {} of {} tickets of {} ({want:?})",
+                    manifest.block, manifest.tickets, spec.id
+                ),
+            ));
+        }
+        let want_len = want_head.len() as u64 + u64::from(manifest.tickets) * rec_size as u64;
+        if len != want_len {
+            return Err(file(
+                BIN,
+                format!(
+                    "{len} bytes; expected {want_len}: a header of {} bytes and {} records of {rec_size}",
+                    want_head.len(),
+                    manifest.tickets
+                ),
+            ));
+        }
     }
 
     // The CSV header, then each ticket.
-    let csv_head = tickets_csv::header(&spec);
-    let csv_head = &csv_head[..csv_head.len() - 1];
-    if lines.got.get(&0).map(Vec::as_slice) != Some(csv_head) {
-        return Err(file(
-            CSV,
-            format!(
-                "its header row is not the spec's: expected {:?}",
-                String::from_utf8_lossy(csv_head)
-            ),
-        ));
+    if csv_read {
+        let csv_head = tickets_csv::header(&spec);
+        let csv_head = &csv_head[..csv_head.len() - 1];
+        if lines.got.get(&0).map(Vec::as_slice) != Some(csv_head) {
+            return Err(file(
+                CSV,
+                format!(
+                    "its header row is not the spec's: expected {:?}",
+                    String::from_utf8_lossy(csv_head)
+                ),
+            ));
+        }
     }
     let ncols = spec.mechanic.columns().len();
     let mut rows = RowWriter::new(&spec);
@@ -304,31 +381,44 @@ pub fn load(dir: &Path, tickets: &[u32], ids: &Identities) -> Result<Proofs, Ren
             });
         }
         let bad = |message: String| RenderError::Ticket { ticket: t, message };
-        let offset = want_head.len() as u64 + u64::from(t - 1) * rec_size as u64;
-        let rec = wanted
-            .get(&u64::from(t))
-            .filter(|r| r.len() == rec_size)
-            .cloned()
-            .ok_or_else(|| file(BIN, format!("cannot read the record at offset {offset}")))?;
-        let r = print_file::read_record(&rec, ncols);
+        let row = lines.got.get(&u64::from(t)).map(Vec::as_slice);
+        // The record: from the print file, or rebuilt from the row's values.
+        let (r, (place, from)) = if bin_len.is_some() {
+            let offset = want_head.len() as u64 + u64::from(t - 1) * rec_size as u64;
+            let rec = wanted
+                .get(&u64::from(t))
+                .filter(|r| r.len() == rec_size)
+                .cloned()
+                .ok_or_else(|| file(BIN, format!("cannot read the record at offset {offset}")))?;
+            (
+                print_file::read_record(&rec, ncols),
+                (format!("the record at offset {offset} of {BIN}"), BIN),
+            )
+        } else {
+            let row = row.ok_or_else(|| file(CSV, format!("has no row for ticket {t}")))?;
+            (
+                record_of_row(&spec, row).map_err(|m| bad(format!("its {CSV} row {m}")))?,
+                (format!("its {CSV} row"), CSV),
+            )
+        };
         let ps = spec.pack_size;
         let (pack, pos) = ((t - 1) / ps + 1, (t - 1) % ps + 1);
         if r.ticket != t || r.pack != pack || r.pack_position != pos {
             return Err(bad(format!(
-                "the record at offset {offset} of {BIN} says ticket {}, pack {}, position {}; expected ticket {t}, pack {pack}, position {pos}",
+                "{place} says ticket {}, pack {}, position {}; expected ticket {t}, pack {pack}, position {pos}",
                 r.ticket, r.pack, r.pack_position
             )));
         }
         if !r.serial.iter().all(u8::is_ascii_digit) {
             return Err(bad(format!(
-                "the serial in {BIN} is {:?}, expected 20 digits",
+                "the serial in {from} is {:?}, expected 20 digits",
                 String::from_utf8_lossy(&r.serial)
             )));
         }
         for (c, &k) in spec.mechanic.columns().iter().zip(&r.face.codes) {
             if usize::from(k) >= c.values.len() {
                 return Err(bad(format!(
-                    "face code {k} of column {} in {BIN} is not one of its {} values",
+                    "face code {k} of column {} in {from} is not one of its {} values",
                     c.name,
                     c.values.len()
                 )));
@@ -337,7 +427,7 @@ pub fn load(dir: &Path, tickets: &[u32], ids: &Identities) -> Result<Proofs, Ren
         let judged = judge(&spec, &r.face);
         if !judged.ambiguities.is_empty() {
             return Err(bad(format!(
-                "the rules judge the face in {BIN} ambiguous ({}); no proof is drawn of it",
+                "the rules judge the face in {from} ambiguous ({}); no proof is drawn of it",
                 judged.ambiguities.join("; ")
             )));
         }
@@ -353,7 +443,7 @@ pub fn load(dir: &Path, tickets: &[u32], ids: &Identities) -> Result<Proofs, Ren
                 })
                 .collect();
             return Err(bad(format!(
-                "the face in {BIN} wins {} (prize {} {}), which is no way of the spec; no proof is drawn of it",
+                "the face in {from} wins {} (prize {} {}), which is no way of the spec; no proof is drawn of it",
                 wins.join(" + "),
                 judged.prize,
                 spec.currency
@@ -370,18 +460,26 @@ pub fn load(dir: &Path, tickets: &[u32], ids: &Identities) -> Result<Proofs, Ren
             way,
             face: r.face,
         };
-        rows.clear();
-        rows.push(&ticket);
-        let want = &rows.bytes()[..rows.bytes().len() - 1];
-        let got = lines.got.get(&u64::from(t)).map(Vec::as_slice);
-        if got != Some(want) {
-            let Some(got) = got else {
+        if csv_read {
+            // The row, byte for byte: the record's (or the row's own values), with the
+            // block, prize and way the manifest and the rules give.
+            rows.clear();
+            rows.push(&ticket);
+            let want = &rows.bytes()[..rows.bytes().len() - 1];
+            let Some(got) = row else {
                 return Err(file(CSV, format!("has no row for ticket {t}")));
             };
-            return Err(bad(format!(
-                "its {CSV} row differs from its record in {BIN} and the prize and way the rules give: {}",
-                row_diff(&spec, got, want)
-            )));
+            if got != want {
+                let of = if bin_len.is_some() {
+                    format!("its record in {BIN} and ")
+                } else {
+                    String::new()
+                };
+                return Err(bad(format!(
+                    "its {CSV} row differs from {of}the prize and way the rules give: {}",
+                    row_diff(&spec, got, want)
+                )));
+            }
         }
         out.push(ticket);
     }
@@ -389,6 +487,52 @@ pub fn load(dir: &Path, tickets: &[u32], ids: &Identities) -> Result<Proofs, Ren
         spec,
         manifest,
         tickets: out,
+        source,
+    })
+}
+
+/// The print record a `tickets.csv` row stands for: its ticket, pack, position and serial,
+/// and its face values as the spec's column codes (validation code 0: the row holds none).
+/// `Err` says what in the row is not so, after "its tickets.csv row".
+fn record_of_row(spec: &GameSpec, row: &[u8]) -> Result<print_file::Record, String> {
+    let f = tickets_csv::fields(row);
+    let cols = spec.mechanic.columns();
+    let names = tickets_csv::column_names(spec);
+    let lead = names.len() - cols.len();
+    if f.len() != names.len() {
+        return Err(format!("has {} fields, expected {}", f.len(), names.len()));
+    }
+    let num = |i: usize| -> Result<u32, String> {
+        f[i].parse()
+            .map_err(|_| format!("has {} {:?}, expected a number", names[i], f[i]))
+    };
+    let mut face = crate::games::Face::default();
+    for (i, c) in cols.iter().enumerate() {
+        let v = &f[lead + i];
+        face.codes[i] = c
+            .values
+            .iter()
+            .position(|x| x == v)
+            .and_then(|k| u8::try_from(k).ok())
+            .ok_or_else(|| {
+                format!(
+                    "has {} {v:?}, which is not one of the column's {} values",
+                    c.name,
+                    c.values.len()
+                )
+            })?;
+    }
+    let serial: [u8; crate::serial::LEN] = f[4]
+        .as_bytes()
+        .try_into()
+        .map_err(|_| format!("has serial {:?}, expected 20 digits", f[4]))?;
+    Ok(print_file::Record {
+        ticket: num(3)?,
+        pack: num(1)?,
+        pack_position: num(2)?,
+        serial,
+        validation: 0,
+        face,
     })
 }
 

@@ -1347,10 +1347,10 @@ fn reports_are_private_from_their_first_byte_beside_the_block() {
     assert_eq!(mode(&mine.join("audit.md")), 0o600);
 }
 
-/// In an emission, a block's report goes beside it (`block-001.audit/`): emission verify
-/// does not take it for a block missing from emission.json, and the emission can still be
-/// replaced with `--force` (its reports go with it); a file put in that directory is named
-/// and kept.
+/// In an emission, a block's report and proofs go beside it (`block-001.audit/`,
+/// `block-001.proofs/`): emission verify does not take them for blocks missing from
+/// emission.json, and the emission can still be replaced with `--force` (its reports and
+/// proofs go with it); a file put in those directories is named and kept.
 #[test]
 fn an_emission_keeps_its_blocks_reports_beside_them() {
     let t = tempfile::tempdir().unwrap();
@@ -1370,7 +1370,23 @@ fn an_emission_keeps_its_blocks_reports_beside_them() {
     assert_eq!(make(false).status.code(), Some(0));
     assert_eq!(verify_code(&em.join("block-001")), 0);
     assert!(em.join("block-001.audit/audit.md").is_file());
+    // Its proofs too (`block-001.proofs/`).
+    tirage()
+        .args(["render", "--tickets", "1", "-q"])
+        .arg(em.join("block-001"))
+        .assert()
+        .success();
+    assert!(em.join("block-001.proofs/ticket-1.svg").is_file());
     assert_eq!(verify_code(&em), 0);
+    std::fs::write(em.join("block-001.proofs/notes.txt"), "keep me").unwrap();
+    let o = make(true);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("block-001.proofs/notes.txt"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    std::fs::remove_file(em.join("block-001.proofs/notes.txt")).unwrap();
     std::fs::write(em.join("block-001.audit/notes.txt"), "keep me").unwrap();
     let o = make(true);
     assert_eq!(o.status.code(), Some(2));
@@ -1388,6 +1404,7 @@ fn an_emission_keeps_its_blocks_reports_beside_them() {
         String::from_utf8_lossy(&o.stderr)
     );
     assert!(!em.join("block-001.audit").exists());
+    assert!(!em.join("block-001.proofs").exists());
 }
 
 /// An emission verify killed (`kill -9`) while it holds the sorted runs of validation codes

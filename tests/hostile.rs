@@ -104,12 +104,13 @@ fn a_declared_count_never_sizes_an_allocation() {
 }
 
 #[test]
-fn render_never_writes_through_a_link_in_the_block() {
+fn render_never_writes_through_a_link_beside_the_block() {
     let t = tempfile::tempdir().unwrap();
     let b = block(t.path(), "b");
     let elsewhere = t.path().join("elsewhere");
     std::fs::create_dir(&elsewhere).unwrap();
-    std::os::unix::fs::symlink(&elsewhere, b.join("proofs")).unwrap();
+    let proofs = t.path().join("b.proofs");
+    std::os::unix::fs::symlink(&elsewhere, &proofs).unwrap();
     let o = tirage()
         .arg("render")
         .arg(&b)
@@ -119,16 +120,16 @@ fn render_never_writes_through_a_link_in_the_block() {
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.contains("is not a directory of the block (a link or a file)"),
+        err.contains("b.proofs is not a directory (a link or a file)"),
         "{err}"
     );
     assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
     // A proof file that is a link is not written through either.
-    std::fs::remove_file(b.join("proofs")).unwrap();
-    std::fs::create_dir(b.join("proofs")).unwrap();
+    std::fs::remove_file(&proofs).unwrap();
+    std::fs::create_dir(&proofs).unwrap();
     let target = t.path().join("target.txt");
     std::fs::write(&target, "keep").unwrap();
-    std::os::unix::fs::symlink(&target, b.join("proofs/ticket-1.svg")).unwrap();
+    std::os::unix::fs::symlink(&target, proofs.join("ticket-1.svg")).unwrap();
     let o = tirage()
         .arg("render")
         .arg(&b)

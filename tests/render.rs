@@ -68,7 +68,7 @@ fn a_specimen_proof_says_so_and_a_missing_ticket_is_an_error() {
         .args(["--tickets", "2"])
         .assert()
         .success();
-    let svg = std::fs::read_to_string(deck.join("proofs/ticket-2.svg")).unwrap();
+    let svg = std::fs::read_to_string(t.path().join("deck.proofs/ticket-2.svg")).unwrap();
     assert!(svg.contains("SPECIMEN"));
     let o = tirage()
         .arg("render")
@@ -106,7 +106,12 @@ fn reseal(dir: &std::path::Path) {
     let mut out = String::new();
     for line in sums.lines() {
         let name = &line[66..];
-        let bytes = std::fs::read(dir.join(name)).unwrap();
+        let Ok(bytes) = std::fs::read(dir.join(name)) else {
+            // A file not held here keeps its line.
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        };
         out.push_str(&format!(
             "{}  {name}\n",
             hex::encode(Sha256::digest(&bytes))
@@ -399,8 +404,9 @@ fn help_says_where_a_proofs_data_comes_from() {
     for line in [
         "face, serial, barcode, pack, position: the ticket's record in tickets.bin (the print file)",
         "prize, way: the spec's rules evaluating that face (no CSV column is drawn)",
-        "- spec.toml, manifest.json, tickets.bin, tickets.csv match SHA256SUMS (each read once;",
-        "- the ticket's tickets.csv row is the row of that record, prize and way",
+        "- spec.toml, manifest.json and the ticket files read match SHA256SUMS (each read once;",
+        "- the ticket's tickets.csv row (when read) is the row of that record, prize and way",
+        "From tickets.bin alone (the printer's), the proofs of a production block are plain",
     ] {
         assert!(text.contains(line), "{line:?} not in\n{text}");
     }
@@ -419,7 +425,7 @@ fn poker_proofs_write_each_card_in_letters() {
         .args(["--tickets", "1"])
         .assert()
         .success();
-    let svg = std::fs::read_to_string(block.join("proofs/ticket-1.svg")).unwrap();
+    let svg = std::fs::read_to_string(t.path().join("p.proofs/ticket-1.svg")).unwrap();
     let csv = std::fs::read_to_string(block.join("tickets.csv")).unwrap();
     let head: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
     let row: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
@@ -761,11 +767,15 @@ fn a_proof_sheet_never_overwrites_a_file_unasked_nor_through_a_link_nor_in_the_b
     assert_eq!(o.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&o.stderr)
-            .contains("a proof sheet is not written among the block's files"),
+            .contains("proofs are not written inside the block directory"),
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
     assert_eq!(std::fs::read(d.join("SHA256SUMS")).unwrap(), sums);
+    // Nor in a folder inside it, which a tar of the block would ship.
+    let o = sheet(&d.join("proofs/sheet.pdf"), true);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!d.join("proofs").exists());
     let leftovers: Vec<_> = std::fs::read_dir(t.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
@@ -785,7 +795,7 @@ fn a_proof_shows_what_the_ticket_prints_outside_its_cells() {
         .args(["--tickets", "1"])
         .assert()
         .success();
-    let svg = std::fs::read_to_string(d.join("proofs/ticket-1.svg")).unwrap();
+    let svg = std::fs::read_to_string(beside(&d).join("ticket-1.svg")).unwrap();
     // Surface II's winning symbols fixed by the rules, IV's legend and multiplier, and
     // every surface's printed maximum.
     for text in [
@@ -808,11 +818,294 @@ fn a_proof_shows_what_the_ticket_prints_outside_its_cells() {
         .args(["--tickets", "1"])
         .assert()
         .success();
-    let svg = std::fs::read_to_string(d.join("proofs/ticket-1.svg")).unwrap();
+    let svg = std::fs::read_to_string(beside(&d).join("ticket-1.svg")).unwrap();
     // The FREE centre, the pay table by number of matches, and a key without the decoy
     // the game never shows.
     assert!(drawn(&svg, "FREE"));
     assert!(drawn(&svg, "9 matches: 2 · 10 matches: 5 · 11 matches: 20"));
     assert!(svg.contains("NEAR MISS: near miss"));
     assert!(!svg.contains("DECOY"));
+}
+
+/// The directory beside block `dir` where render writes its proofs by default.
+fn beside(dir: &std::path::Path) -> std::path::PathBuf {
+    let name = dir.file_name().unwrap().to_str().unwrap();
+    dir.with_file_name(format!("{name}.proofs"))
+}
+
+/// Makes an age identity `<role>.key` in `dir` for the printer, the central system and the
+/// auditor (age-keygen), then block 1 of `spec` with [`SEED`] into `dir/<name>`, each ticket
+/// file encrypted to its role.
+fn sealed_block(dir: &std::path::Path, spec: &str, name: &str) -> std::path::PathBuf {
+    let mut args = Vec::new();
+    for role in ["printer", "central", "auditor"] {
+        let id = dir.join(format!("{role}.key"));
+        if !id.exists() {
+            let o = std::process::Command::new("age-keygen")
+                .arg("-o")
+                .arg(&id)
+                .output()
+                .expect("age-keygen (.ci/run installs age)");
+            assert!(o.status.success());
+        }
+        let o = std::process::Command::new("age-keygen")
+            .arg("-y")
+            .arg(&id)
+            .output()
+            .unwrap();
+        args.push("--recipient".to_string());
+        args.push(format!(
+            "{role}={}",
+            String::from_utf8(o.stdout).unwrap().trim()
+        ));
+    }
+    let b = dir.join(name);
+    tirage()
+        .arg("generate")
+        .arg(repo(spec))
+        .arg("--validation-key")
+        .arg(repo(VALIDATION_KEY))
+        .args(["--insecure-seed", "--seed", SEED, "-q", "--out"])
+        .arg(&b)
+        .args(&args)
+        .assert()
+        .success();
+    b
+}
+
+/// `render DIR --tickets N --out OUT [extra…]`, its output.
+fn render_with(
+    dir: &std::path::Path,
+    ticket: u32,
+    out: &std::path::Path,
+    extra: &[&std::ffi::OsStr],
+) -> std::process::Output {
+    tirage()
+        .arg("render")
+        .arg(dir)
+        .args(["--tickets", &ticket.to_string(), "--out"])
+        .arg(out)
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+/// The printer holds the print file alone: its proofs are drawn from it and show what the
+/// ticket prints, no prize; the auditor's, from tickets.csv alone, are the QA proofs of the
+/// block in clear, byte for byte.
+#[test]
+fn each_holder_proofs_from_the_file_it_opens() {
+    let t = tempfile::tempdir().unwrap();
+    let sealed = sealed_block(t.path(), "tests/specs/coq_small.toml", "sealed");
+    let clear = t.path().join("clear");
+    generate(&repo("tests/specs/coq_small.toml"), &clear, 1);
+    let key = |r: &str| t.path().join(format!("{r}.key")).into_os_string();
+    let id = std::ffi::OsStr::new("--identity");
+    let plain = std::ffi::OsStr::new("--plain");
+    for n in [1u32, 2, 3, 7] {
+        let dir = |name: &str| t.path().join(format!("{name}-{n}"));
+        // The printer: as the plain proof of the clear block, with a note saying why.
+        let o = render_with(&sealed, n, &dir("printer"), &[id, &key("printer")]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(String::from_utf8_lossy(&o.stderr)
+            .contains("proofs of a production block from the print file alone are plain"));
+        assert!(render_with(&clear, n, &dir("plain"), &[plain])
+            .status
+            .success());
+        let file = format!("ticket-{n}.svg");
+        let printer = std::fs::read(dir("printer").join(&file)).unwrap();
+        assert_eq!(printer, std::fs::read(dir("plain").join(&file)).unwrap());
+        // The auditor: the QA proof, from the CSV row alone.
+        let o = render_with(&sealed, n, &dir("auditor"), &[id, &key("auditor")]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(render_with(&clear, n, &dir("qa"), &[]).status.success());
+        let qa = std::fs::read(dir("qa").join(&file)).unwrap();
+        assert_eq!(std::fs::read(dir("auditor").join(&file)).unwrap(), qa);
+        assert!(String::from_utf8_lossy(&qa).contains("Proof: prize"));
+    }
+    // The central system opens neither ticket file: no proof, and it is told why.
+    let o = render_with(&sealed, 1, &t.path().join("c"), &[id, &key("central")]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("no ticket file can be read, so no proof is drawn: tickets.bin.age: no identity given opens it"), "{err}");
+    assert!(!t.path().join("c").exists());
+}
+
+/// What an insider holding only a printer's proof learns: the ticket's face as printed
+/// (what a player sees once the layer is scratched) and its serial; nothing else. A winner's
+/// proof and a loser's differ only in the face's values and the serial: the same panels,
+/// borders, colours and sizes, no prize, way, mark, note or key.
+#[test]
+fn a_printers_proof_tells_nothing_beyond_the_printed_face() {
+    let t = tempfile::tempdir().unwrap();
+    let clear = t.path().join("clear");
+    generate(&repo("tests/specs/coq_small.toml"), &clear, 1);
+    let rows = rows(&clear);
+    let winner = rows.iter().find(|r| r[5] != "0").unwrap();
+    let loser = rows.iter().find(|r| r[5] == "0").unwrap();
+    // The printer's bundle: the print file without tickets.csv.
+    let printer = t.path().join("printer");
+    copy_dir(&clear, &printer);
+    std::fs::remove_file(printer.join("tickets.csv")).unwrap();
+    std::fs::remove_file(printer.join("validation.csv")).unwrap();
+    let proof = |row: &Vec<String>| {
+        let out = t.path().join(format!("p{}", row[3]));
+        let o = render_with(&printer, row[3].parse().unwrap(), &out, &[]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        std::fs::read_to_string(out.join(format!("ticket-{}.svg", row[3]))).unwrap()
+    };
+    let (w, l) = (proof(winner), proof(loser));
+    for svg in [&w, &l] {
+        for word in [
+            "Proof:",
+            "prize",
+            "way",
+            "WIN",
+            "NEAR MISS",
+            "DECOY",
+            "wins",
+            "loses",
+        ] {
+            assert!(!texts(svg).iter().any(|x| x.contains(word)), "{word} drawn");
+        }
+        // The win colours are nowhere.
+        assert!(
+            !svg.contains("#00823c") && !svg.contains("#d6f3df"),
+            "a win colour"
+        );
+    }
+    // Every element but the texts and the barcode's bars is the same on both.
+    assert_eq!(skeleton(&w), skeleton(&l));
+    // Each text on one and not on the other is part of its face or its serial line.
+    let from_face = |x: &str, row: &Vec<String>| {
+        let bare: String = x
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != '€')
+            .collect();
+        row[7..]
+            .iter()
+            .any(|v| v.contains(x) || v.replace('.', ",") == bare || *v == bare)
+            || x.contains(&row[4])
+    };
+    let (tw, tl) = (texts(&w), texts(&l));
+    for x in tw.iter().filter(|x| !tl.contains(x)) {
+        assert!(from_face(x, winner), "the winner's proof draws {x:?}");
+    }
+    for x in tl.iter().filter(|x| !tw.contains(x)) {
+        assert!(from_face(x, loser), "the loser's proof draws {x:?}");
+    }
+}
+
+/// The texts an SVG draws, in order.
+fn texts(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .map(|s| {
+            let s = &s[s.find('>').unwrap() + 1..];
+            s[..s.find("</text>").unwrap()]
+                .replace("&amp;", "&")
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+        })
+        .collect()
+}
+
+/// An SVG's elements other than its texts and the barcode's bars (black rectangles).
+fn skeleton(svg: &str) -> Vec<String> {
+    let bar = |l: &str| l.starts_with("<rect") && l.contains(r##"fill="#000000""##);
+    svg.lines()
+        .filter(|l| !l.starts_with("<text") && !bar(l))
+        .map(str::to_string)
+        .collect()
+}
+
+/// QA holding tickets.csv alone (no print file): its proofs come from the rows, held to the
+/// rules; a row whose prize is not the rules' is refused, naming the column.
+#[test]
+fn a_proof_from_tickets_csv_alone_holds_the_row_to_the_rules() {
+    let t = tempfile::tempdir().unwrap();
+    let clear = coq_block(&t);
+    let qa = t.path().join("qa");
+    copy_dir(&clear, &qa);
+    std::fs::remove_file(qa.join("tickets.bin")).unwrap();
+    let out = t.path().join("out");
+    assert!(render(&qa, 3, &out).status.success());
+    assert!(render(&clear, 3, &t.path().join("both")).status.success());
+    assert_eq!(
+        std::fs::read(out.join("ticket-3.svg")).unwrap(),
+        std::fs::read(t.path().join("both/ticket-3.svg")).unwrap()
+    );
+    // A row whose prize was raised, SHA256SUMS rebuilt: refused.
+    let text = std::fs::read_to_string(qa.join("tickets.csv")).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut f: Vec<String> = lines[3].split(',').map(str::to_string).collect();
+    let prize = f[5].clone();
+    f[5] = "20000".into();
+    lines[3] = f.join(",");
+    std::fs::write(qa.join("tickets.csv"), lines.join("\n") + "\n").unwrap();
+    reseal(&qa);
+    let o = render(&qa, 3, &t.path().join("out2"));
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!(
+            "prize: tickets.csv has \"20000\", expected \"{prize}\""
+        )),
+        "{err}"
+    );
+    assert!(!t.path().join("out2").exists());
+}
+
+/// Proofs go beside the block by default (`<block>.proofs/`, mode 0700), never inside it:
+/// a tar of the delivered folder ships none.
+#[test]
+fn proofs_are_written_beside_the_block_never_in_it() {
+    use std::os::unix::fs::PermissionsExt;
+    let t = tempfile::tempdir().unwrap();
+    let b = coq_block(&t);
+    let before: Vec<_> = std::fs::read_dir(&b)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    let o = tirage()
+        .arg("render")
+        .arg(&b)
+        .args(["--tickets", "1,2"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        format!("{0}/ticket-1.svg\n{0}/ticket-2.svg\n", beside(&b).display())
+    );
+    let after: Vec<_> = std::fs::read_dir(&b)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(before, after);
+    assert_eq!(
+        std::fs::metadata(beside(&b)).unwrap().permissions().mode() & 0o777,
+        0o700
+    );
+    // --out inside the block is refused, and nothing is made there.
+    let o = render(&b, 1, &b.join("proofs"));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr)
+        .contains("proofs are not written inside the block directory"));
+    assert!(!b.join("proofs").exists());
 }

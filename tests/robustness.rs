@@ -441,13 +441,11 @@ fn force_never_deletes_a_file_put_in_a_block() {
     let t = tempfile::tempdir().unwrap();
     let b = t.path().join("b");
     generate(&repo("tests/specs/coq_small.toml"), &b, 1);
-    // An audit report inside the block, as earlier versions of verify wrote it.
+    // An audit report and proofs inside the block, as earlier versions of verify and
+    // render wrote them.
     std::fs::write(b.join("audit.md"), "an earlier report").unwrap();
-    tirage()
-        .args(["render", "--tickets", "1"])
-        .arg(&b)
-        .assert()
-        .success();
+    std::fs::create_dir(b.join("proofs")).unwrap();
+    std::fs::write(b.join("proofs/ticket-1.svg"), "<svg/>").unwrap();
     std::fs::write(b.join("NOTES.txt"), "keep me").unwrap();
     let again = || {
         tirage()

@@ -28,8 +28,12 @@ pub const AUDIT_PDF: &str = "audit.pdf";
 /// The suffix of the directory beside a block that receives its audit report
 /// ([`audit_dir`]): never inside the block, which is what is delivered.
 pub const AUDIT_DIR_SUFFIX: &str = ".audit";
-/// The directory `render` writes proofs to inside a block, by default.
+/// The directory earlier versions of `render` wrote proofs to inside a block (still
+/// recognised as tirage's, so that `--force` may remove it with the block).
 pub const PROOFS: &str = "proofs";
+/// The suffix of the directory beside a block that receives its proofs by default
+/// ([`proofs_dir`]): never inside the block, which is what is delivered.
+pub const PROOFS_DIR_SUFFIX: &str = ".proofs";
 /// The emission manifest, in an emission directory.
 pub const EMISSION: &str = "emission.json";
 /// The minisign signature of `emission.json`, when the emission is signed.
@@ -50,6 +54,12 @@ const REPORT: [&str; 4] = [AUDIT_MD, AUDIT_JSON, AUDIT_SVG, AUDIT_PDF];
 /// `block-001`) that receives its audit report: `block-001.audit`.
 pub fn audit_dir(block: &str) -> String {
     format!("{block}{AUDIT_DIR_SUFFIX}")
+}
+
+/// The name of the directory beside block directory `block` (a file name, such as
+/// `block-001`) that receives its proofs: `block-001.proofs`.
+pub fn proofs_dir(block: &str) -> String {
+    format!("{block}{PROOFS_DIR_SUFFIX}")
 }
 
 /// Whether `name` is an audit report file or the temporary file of one

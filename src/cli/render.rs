@@ -3,8 +3,8 @@
 
 use super::Outcome;
 use anyhow::{Context, Result};
-use std::path::PathBuf;
-use tirage::render::{load, ticket_svg, Marks, PROOFS};
+use std::path::{Path, PathBuf};
+use tirage::render::{load, ticket_svg, Marks};
 
 /// Most tickets drawn when `--tickets` is not given: a deck's, never a whole block's.
 const ALL_TICKETS_UP_TO: u32 = 2000;
@@ -13,19 +13,26 @@ const ALL_TICKETS_UP_TO: u32 = 2000;
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "A proof's face, serial, pack and position come from the ticket's record in \
-tickets.bin; its prize and way from the spec's rules (--help: what is checked first).\n\n\
+tickets.bin (or its tickets.csv row when only that file opens); its prize and way from the \
+spec's rules (--help: what is checked first). The printer's proofs (tickets.bin alone, a \
+production block) show no prize. Proofs go beside the block: <DIR>.proofs/.\n\n\
 Examples:\n  tirage render output/coq/block-001 --tickets 1,5,9 --out /tmp/proofs\n  tirage render output/coq/deck --pdf /tmp/coq-deck.pdf",
-    after_long_help = "Where a proof's data comes from:\n  \
-face, serial, barcode, pack, position: the ticket's record in tickets.bin (the print file)\n  \
+    after_long_help = "Which ticket files are read: those that are here in clear, or as .age \
+with an --identity that opens them. From tickets.bin alone (the printer's), the proofs of a \
+production block are plain: no prize, way, mark or note. From tickets.csv alone (QA's, the \
+auditor's), the face is read from the ticket's row.\n\n\
+Where a proof's data comes from:\n  \
+face, serial, barcode, pack, position: the ticket's record in tickets.bin (the print file), \
+else its tickets.csv row\n  \
 prize, way: the spec's rules evaluating that face (no CSV column is drawn)\n  \
 SPECIMEN: the manifest's kind\n\n\
 Checked first (any failure: exit 2, no proof written):\n  \
-- spec.toml, manifest.json, tickets.bin, tickets.csv match SHA256SUMS (each read once;\n    \
+- spec.toml, manifest.json and the ticket files read match SHA256SUMS (each read once;\n    \
 the rest of verify is not run)\n  \
 - spec.toml loads; the manifest describes its game; the print header is the manifest's block\n  \
 - each record is at its place and its face codes are values of their columns\n  \
 - the rules judge the face unambiguous and its wins are a way of the spec\n  \
-- the ticket's tickets.csv row is the row of that record, prize and way\n\n\
+- the ticket's tickets.csv row (when read) is the row of that record, prize and way\n\n\
 Examples:\n  tirage render output/coq/block-001 --tickets 1,5,9 --out /tmp/proofs\n  \
 tirage render output/coq/deck --pdf /tmp/coq-deck.pdf"
 )]
@@ -36,7 +43,8 @@ pub(super) struct Args {
     /// every ticket, for a deck or block of at most 2000 tickets.
     #[arg(long, value_delimiter = ',', value_parser = ticket_number)]
     tickets: Vec<u32>,
-    /// Output directory for ticket-<N>.svg. Default: <DIR>/proofs.
+    /// Output directory for ticket-<N>.svg, outside the block. Default: <DIR>.proofs, beside
+    /// the block (mode 0700).
     #[arg(long, conflicts_with = "pdf")]
     out: Option<PathBuf>,
     /// Write one PDF proof sheet (A4 pages: a cover with the composition, then the
@@ -53,8 +61,8 @@ pub(super) struct Args {
     /// Print nothing (by default, the path of every file written).
     #[arg(short, long)]
     quiet: bool,
-    /// An age identity file that opens the block's encrypted tickets.bin.age and
-    /// tickets.csv.age (the auditor's); repeat for several.
+    /// An age identity file that opens the block's encrypted tickets.bin.age (the
+    /// printer's) or tickets.csv.age (the auditor's); repeat for several.
     #[arg(long, value_name = "FILE")]
     identity: Vec<PathBuf>,
 }
@@ -100,19 +108,20 @@ pub(super) fn run(mut a: Args) -> Result<Outcome> {
         }
         a.tickets = (1..=n).collect();
     }
-    let marks = if a.plain { Marks::Hidden } else { Marks::Shown };
+    let asked = if a.plain { Marks::Hidden } else { Marks::Shown };
     // Every check and every drawing before the first file is written.
     let proofs = load(&a.dir, &a.tickets, &ids)?;
+    let marks = proofs.marks(asked);
+    if marks != asked && !a.quiet {
+        eprintln!(
+            "tirage: note: tickets.csv is not read (absent, or encrypted to others): proofs of a production block from the print file alone are plain (no prize, way, mark or note)"
+        );
+    }
+    let block = std::fs::canonicalize(&a.dir)
+        .with_context(|| format!("cannot read {}", a.dir.display()))?;
     if let Some(pdf) = &a.pdf {
-        // Never among the block's own files (a subdirectory such as proofs/ is fine).
         let parent = pdf.parent().filter(|p| !p.as_os_str().is_empty());
-        let parent = std::fs::canonicalize(parent.unwrap_or(std::path::Path::new(".")));
-        if parent.ok() == std::fs::canonicalize(&a.dir).ok() {
-            anyhow::bail!(
-                "{}: a proof sheet is not written among the block's files; write it outside the block directory",
-                pdf.display()
-            );
-        }
+        outside_block(parent.unwrap_or(std::path::Path::new(".")), &block, pdf)?;
         let bytes = tirage::sheet::proof_sheet(&proofs, marks)?;
         write_proof(pdf, &bytes, a.force)?;
         if !a.quiet {
@@ -125,22 +134,19 @@ pub(super) fn run(mut a: Args) -> Result<Outcome> {
         .iter()
         .map(|t| ticket_svg(&proofs.spec, proofs.manifest.kind, t, marks))
         .collect::<Result<Vec<_>, _>>()?;
-    let out = a.out.clone().unwrap_or_else(|| a.dir.join(PROOFS));
-    if a.out.is_none() {
-        // Never through a link planted in the block: proofs/ is a directory of the block.
-        match std::fs::symlink_metadata(&out) {
-            Ok(m) if !m.is_dir() => anyhow::bail!(
-                "{} is not a directory of the block (a link or a file): no proof is written through it; remove it, or write elsewhere with --out",
-                out.display()
-            ),
-            Ok(_) => {}
-            Err(_) => std::fs::create_dir(&out)
-                .with_context(|| format!("cannot create {}", out.display()))?,
+    let out = match &a.out {
+        Some(out) => {
+            outside_block(out, &block, out)?;
+            std::fs::create_dir_all(out)
+                .with_context(|| format!("cannot create {}", out.display()))?;
+            out.clone()
         }
-    } else {
-        std::fs::create_dir_all(&out)
-            .with_context(|| format!("cannot create {}", out.display()))?;
-    }
+        None => {
+            let out = proofs_dir(&a.dir)?;
+            private_dir(&out)?;
+            out
+        }
+    };
     for (t, svg) in a.tickets.iter().zip(svgs) {
         let path = out.join(format!("ticket-{t}.svg"));
         write_proof(&path, svg.as_bytes(), true)?;
@@ -149,6 +155,70 @@ pub(super) fn run(mut a: Args) -> Result<Outcome> {
         }
     }
     Ok(Outcome::Success)
+}
+
+/// The directory beside block directory `dir` that receives its proofs by default:
+/// `<dir>.proofs` (`output/coq/block-001` → `output/coq/block-001.proofs`), never inside
+/// the block, which is what is delivered (a `tar` of the block ships no proof). A `dir` with
+/// no name of its own (`.`, `..`) is named by its real path.
+fn proofs_dir(dir: &Path) -> Result<PathBuf> {
+    let named = |p: &Path| {
+        let name = p.file_name()?.to_str()?;
+        Some(p.with_file_name(tirage::block::layout::proofs_dir(name)))
+    };
+    match dir.components().next_back() {
+        Some(std::path::Component::Normal(_)) => named(dir),
+        _ => std::fs::canonicalize(dir).ok().and_then(|d| named(&d)),
+    }
+    .with_context(|| {
+        format!(
+            "{} has no name to put proofs beside; give --out",
+            dir.display()
+        )
+    })
+}
+
+/// Makes `dir` (tirage's own `<block>.proofs`) a directory only its owner can enter: created
+/// mode 0700 when missing; an existing one must be a directory (never a link), and is
+/// narrowed to 0700.
+fn private_dir(dir: &Path) -> Result<()> {
+    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+    match std::fs::symlink_metadata(dir) {
+        Ok(m) if !m.is_dir() => anyhow::bail!(
+            "{} is not a directory (a link or a file): no proof is written through it; remove it, or write elsewhere with --out",
+            dir.display()
+        ),
+        Ok(_) => {}
+        Err(_) => std::fs::DirBuilder::new()
+            .mode(0o700)
+            .create(dir)
+            .with_context(|| format!("cannot create {}", dir.display()))?,
+    }
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+        .with_context(|| format!("cannot make {} private (mode 0700)", dir.display()))
+}
+
+/// Refuses `dir` (where `what` goes, made or not yet) when it is the block directory
+/// `block` (canonical) or inside it: what is in the block is delivered with it, and a proof
+/// shows a prize. `dir` is judged by its nearest ancestor that exists.
+fn outside_block(dir: &Path, block: &Path, what: &Path) -> Result<()> {
+    let real = dir.ancestors().find_map(|d| {
+        let d = if d.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            d
+        };
+        std::fs::canonicalize(d).ok()
+    });
+    if real.is_some_and(|d| d.starts_with(block)) {
+        anyhow::bail!(
+            "{}: proofs are not written inside the block directory {}, which is delivered as it is; write them beside it (by default, {}) or elsewhere",
+            what.display(),
+            block.display(),
+            proofs_dir(block).map_or_else(|_| "--out".into(), |p| p.display().to_string())
+        );
+    }
+    Ok(())
 }
 
 /// Writes proof `path` whole: into a new file beside it (mode 0600, like the ticket files,

@@ -7,7 +7,7 @@
 
 use super::report::{Findings, EXAMPLES};
 use super::{verify_block, Options, Report, VerifyError};
-use crate::block::layout::{audit_dir, block_dir, EMISSION, EMISSION_SIG, MANIFEST};
+use crate::block::layout::{audit_dir, block_dir, proofs_dir, EMISSION, EMISSION_SIG, MANIFEST};
 use crate::output::emission_manifest::EmissionManifest;
 use crate::output::manifest::Manifest;
 use crate::output::MAX_JSON;
@@ -172,7 +172,8 @@ pub fn verify_emission(
         }
         // Every block directory on disk is listed, and every listed one is the plain
         // `block-NNN` of its number: no block escapes the check, none is read elsewhere.
-        // A listed block's audit report beside it (`block-NNN.audit`) is no block.
+        // A listed block's audit report and proofs beside it (`block-NNN.audit`,
+        // `block-NNN.proofs`) are no block.
         let listed: Vec<String> = em.blocks.iter().map(|b| block_dir(b.block)).collect();
         if let Ok(entries) = std::fs::read_dir(dir) {
             let mut on_disk: Vec<String> = entries
@@ -181,7 +182,11 @@ pub fn verify_emission(
                 .filter_map(|e| e.file_name().into_string().ok())
                 .filter(|n| n.starts_with("block-"))
                 .filter(|n| !listed.contains(n))
-                .filter(|n| !listed.iter().any(|l| *n == audit_dir(l)))
+                .filter(|n| {
+                    !listed
+                        .iter()
+                        .any(|l| *n == audit_dir(l) || *n == proofs_dir(l))
+                })
                 .collect();
             on_disk.sort();
             for n in on_disk {
