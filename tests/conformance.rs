@@ -14,15 +14,19 @@
 //!   show it gets an error, never a face without it;
 //! - the features a way always shows come out unasked.
 //!
-//! The value-stability vector: for a fixed stream, the digest of every way's first faces is
-//! held against `tests/golden/faces.txt`, so a change in what a style draws is seen and made
-//! on purpose (run with `TIRAGE_BLESS=1` to write the new digests, and say so in the commit).
+//! The value-stability vector: for a fixed stream, the first faces of every way of every spec,
+//! as `tickets.csv` prints them, and a digest of more of them, are held against
+//! `tests/golden/faces.txt`, so a change in what a style draws is seen and made on purpose
+//! (run with `TIRAGE_BLESS=1` to write the file anew: its diff shows which cells changed; say
+//! so in the commit).
 
 use rand_core::SeedableRng;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use tirage::block::judge;
 use tirage::games::{synthesize_showing_checked, ColumnKind, FaceRng, MarkKind};
+use tirage::output::tickets_csv::{self, RowWriter};
+use tirage::output::Ticket;
 use tirage::spec::GameSpec;
 
 /// Faces drawn per way for the round trip.
@@ -192,35 +196,126 @@ fn every_feature_shows_when_asked_on_every_way_that_can_show_it() {
     }
 }
 
-/// The digest of the first faces of every way of `s` from stream 0: one line per spec.
-fn face_digest(s: &GameSpec) -> String {
-    let mut h = Sha256::new();
-    for way in &s.ways {
+/// Faces of every way the golden file shows, as `tickets.csv` prints them.
+const SHOWN: usize = 2;
+
+/// Faces of every way the golden file's digest covers. The shown faces alone would miss a
+/// change deeper in the stream (a near miss or decoy drawn at a low rate, a rarely taken
+/// branch of a style); the digest over these catches it.
+const DIGESTED: usize = 20;
+
+/// What the golden file says of spec `rel`: its path, the SHA-256 of the codes of the first
+/// [`DIGESTED`] faces of every way (each way drawn from stream 0), then a CSV of the first
+/// [`SHOWN`] of them, in the `prize`, `way` and face columns of `tickets.csv` as its writer
+/// renders them (the columns of a ticket's place, which no face decides, left out).
+fn golden_section(rel: &str, s: &GameSpec) -> String {
+    let mut digest = Sha256::new();
+    let mut csv = RowWriter::new(s);
+    for (id, way) in s.ways.iter().enumerate() {
         let mut rng = FaceRng::seed_from_u64(0);
-        for _ in 0..20 {
+        for n in 0..DIGESTED {
             let face = s.mechanic.synthesize(way, &mut rng).unwrap();
-            h.update(&face.codes[..s.mechanic.columns().len()]);
+            digest.update(&face.codes[..s.mechanic.columns().len()]);
+            if n < SHOWN {
+                csv.push(&Ticket {
+                    block: 1,
+                    pack: 1,
+                    pack_position: 1,
+                    ticket: 1,
+                    serial: [b'0'; tirage::serial::LEN],
+                    validation: 0,
+                    prize: way.amount,
+                    way: id as u16,
+                    face,
+                });
+            }
         }
     }
-    hex::encode(h.finalize())
+    let mut out = format!(
+        "# {rel}\n# SHA-256 of faces 1 to {DIGESTED} of every way: {}\n",
+        hex::encode(digest.finalize())
+    );
+    let header = tickets_csv::header(s);
+    for line in header
+        .split(|&b| b == b'\n')
+        .chain(csv.bytes().split(|&b| b == b'\n'))
+    {
+        if line.is_empty() {
+            continue;
+        }
+        let line = std::str::from_utf8(line).unwrap();
+        // The five columns before `prize`: block, pack, pack_position, ticket, serial.
+        let face = line.splitn(6, ',').nth(5).unwrap();
+        out.push_str(face);
+        out.push('\n');
+    }
+    out
 }
+
+/// The golden file's opening lines.
+const GOLDEN_HEAD: &str = "\
+# Faces drawn for a fixed stream (tests/conformance.rs, faces_for_a_fixed_stream_are_stable).
+# Per spec: the digest of the first faces of every way, then the first of them as
+# tickets.csv prints them (prize, way, face columns). Rewrite with TIRAGE_BLESS=1.
+";
 
 #[test]
 fn faces_for_a_fixed_stream_are_stable() {
     let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/faces.txt");
-    let now: String = specs()
-        .iter()
-        .map(|rel| format!("{} {rel}\n", face_digest(&load(rel))))
-        .collect();
+    let mut now = String::from(GOLDEN_HEAD);
+    for rel in specs() {
+        now.push('\n');
+        now.push_str(&golden_section(&rel, &load(&rel)));
+    }
     if std::env::var_os("TIRAGE_BLESS").is_some() {
         std::fs::create_dir_all(golden.parent().unwrap()).unwrap();
         std::fs::write(&golden, &now).unwrap();
         return;
     }
     let want = std::fs::read_to_string(&golden).unwrap_or_default();
+    if now != want {
+        panic!(
+            "faces drawn for a fixed stream changed; if on purpose, run with TIRAGE_BLESS=1 \
+             and say so in the commit. First difference: {}",
+            first_difference(&want, &now)
+        );
+    }
+}
+
+/// Where `now` first differs from `want`: the line number, the spec whose section it is in,
+/// and both lines.
+fn first_difference(want: &str, now: &str) -> String {
+    let (mut w, mut n) = (want.lines(), now.lines());
+    let mut spec = "";
+    for number in 1.. {
+        let (a, b) = (w.next(), n.next());
+        if a == b {
+            match a {
+                Some(line) => {
+                    if let Some(rel) = line.strip_prefix("# ").filter(|r| r.ends_with(".toml")) {
+                        spec = rel;
+                    }
+                    continue;
+                }
+                None => break,
+            }
+        }
+        return format!("line {number} (in {spec}):\n  golden: {a:?}\n  now:    {b:?}");
+    }
+    "only in line endings".to_string()
+}
+
+#[test]
+fn a_changed_golden_line_is_named_with_its_spec() {
+    let want = "# head\n\n# a/b.toml\nprize,way,x\n0,lose,A\n\n# c/d.toml\n2,2,B\n";
+    let now = want.replace("2,2,B", "2,2,C");
     assert_eq!(
-        now, want,
-        "faces drawn for a fixed stream changed; if on purpose, run with TIRAGE_BLESS=1 \
-         and say so in the commit"
+        first_difference(want, &now),
+        "line 8 (in c/d.toml):\n  golden: Some(\"2,2,B\")\n  now:    Some(\"2,2,C\")"
+    );
+    let short = "# head\n\n# a/b.toml\nprize,way,x\n";
+    assert_eq!(
+        first_difference(want, short),
+        "line 5 (in a/b.toml):\n  golden: Some(\"0,lose,A\")\n  now:    None"
     );
 }
