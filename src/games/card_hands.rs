@@ -3635,7 +3635,7 @@ mod tests {
 mod style_tests {
     use super::tests::surface;
     use super::*;
-    use crate::games::testkit::{round_trip, show, worded, Ctx};
+    use crate::games::testkit::{assert_pays, round_trip, show, worded, Ctx};
     use crate::spec::GameSpec;
     use rand_core::SeedableRng;
     use std::path::PathBuf;
@@ -3866,7 +3866,9 @@ mod style_tests {
                         &mut FaceRng::seed_from_u64(seed),
                     )
                     .unwrap_or_else(|e| panic!("{} {}: {e}", way.id, f.id));
-                    assert!(m.evaluate(&face).shows(f.id));
+                    // It shows the feature (the checked synthesis returns no other face),
+                    // and it pays its way.
+                    assert_pays(&**m, way, &face, &format!("showing {}, seed {seed}", f.id));
                 }
             }
         }

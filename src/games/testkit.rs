@@ -327,6 +327,18 @@ mod tests {
         let seeds: Vec<u64> = faces.iter().map(|(s, _, _)| *s).collect();
         assert_eq!(seeds, [0, 1, 2, 3, 4]);
         assert!(faces.iter().all(|(_, _, ev)| ev.prize() == Money(200)));
-        assert_eq!(judge_any_faces(&*m, 30).len(), 30);
+    }
+
+    /// Random faces of one box show each of its amounts, the losing 0 included.
+    #[test]
+    fn any_faces_are_random_codes_of_the_dictionaries() {
+        let m = one_box();
+        let mut prizes: Vec<u64> = judge_any_faces(&*m, 60)
+            .iter()
+            .map(|ev| ev.prize().cents())
+            .collect();
+        prizes.sort_unstable();
+        prizes.dedup();
+        assert_eq!(prizes, [0, 200, 500]);
     }
 }

@@ -63,8 +63,8 @@ pub(super) fn check_recorded(m: &Manifest, bad: &mut impl FnMut(String)) {
 pub(super) struct Published;
 
 impl Procedure for Published {
-    fn id(&self) -> CheckId {
-        CheckId::Ceremony
+    fn checks(&self) -> &'static [CheckId] {
+        &[CheckId::Ceremony]
     }
 
     fn run(&self, block: &Block, found: &mut Found) {
@@ -166,5 +166,31 @@ fn signer(c: &Commitment) -> String {
         (Some(s), Some(id)) => format!("key {id} ({})", s.public_key),
         (Some(s), None) => format!("key {}", s.public_key),
         (None, _) => "unsigned".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{block, findings, made, run};
+    use super::super::Options;
+    use super::*;
+    use crate::rng::Beacon;
+
+    /// A block whose manifest records no beacon: nothing to hold unless one was published;
+    /// then its absence is a finding.
+    #[test]
+    fn a_published_beacon_the_manifest_does_not_record_is_a_finding() {
+        let m = made();
+        let none = Options::default();
+        assert_eq!(
+            findings(&run(&Published, &block(&m, &none)), CheckId::Ceremony),
+            0
+        );
+        let opts = Options {
+            beacon: Some(Beacon(vec![7; 32])),
+            ..Options::default()
+        };
+        let found = run(&Published, &block(&m, &opts));
+        assert_eq!(findings(&found, CheckId::Ceremony), 1);
     }
 }

@@ -10,8 +10,8 @@ use crate::spec::GameSpec;
 pub(super) struct Composition;
 
 impl Procedure for Composition {
-    fn id(&self) -> CheckId {
-        CheckId::Features
+    fn checks(&self) -> &'static [CheckId] {
+        &[CheckId::Features]
     }
 
     fn run(&self, block: &Block, found: &mut Found) {
@@ -26,8 +26,8 @@ impl Procedure for Composition {
 pub(super) struct Promises;
 
 impl Procedure for Promises {
-    fn id(&self) -> CheckId {
-        CheckId::Features
+    fn checks(&self) -> &'static [CheckId] {
+        &[CheckId::Features]
     }
 
     fn run(&self, block: &Block, found: &mut Found) {
@@ -263,7 +263,6 @@ mod tests {
     fn a_production_block_stating_a_deck_composition_is_a_finding() {
         let mut m = made();
         let opts = Options::default();
-        assert_eq!(Composition.id(), CheckId::Features);
         assert_eq!(
             findings(&run(&Composition, &block(&m, &opts)), CheckId::Features),
             0
@@ -279,7 +278,6 @@ mod tests {
     fn a_production_block_promising_features_is_a_finding() {
         let mut m = made();
         let opts = Options::default();
-        assert_eq!(Promises.id(), CheckId::Features);
         let found = run(&Promises, &block(&m, &opts));
         assert_eq!(findings(&found, CheckId::Features), 0);
         assert!(found.promised.is_empty());

@@ -9,8 +9,8 @@ use crate::block::layout::SEALED_SUFFIX;
 pub(super) struct Digests;
 
 impl Procedure for Digests {
-    fn id(&self) -> CheckId {
-        CheckId::Sha256sums
+    fn checks(&self) -> &'static [CheckId] {
+        &[CheckId::Sha256sums, CheckId::Manifest]
     }
 
     fn run(&self, block: &Block, found: &mut Found) {
@@ -94,7 +94,6 @@ mod tests {
         let m = made();
         let opts = Options::default();
         let mut b = block(&m, &opts);
-        assert_eq!(Digests.id(), CheckId::Sha256sums);
         let found = run(&Digests, &b);
         assert_eq!(findings(&found, CheckId::Sha256sums), 0);
         assert_eq!(findings(&found, CheckId::Manifest), 0);

@@ -13,8 +13,8 @@ use crate::spec::GameSpec;
 pub(super) struct Describes;
 
 impl Procedure for Describes {
-    fn id(&self) -> CheckId {
-        CheckId::Manifest
+    fn checks(&self) -> &'static [CheckId] {
+        &[CheckId::Manifest]
     }
 
     fn run(&self, block: &Block, found: &mut Found) {
@@ -28,8 +28,8 @@ impl Procedure for Describes {
 pub(super) struct BlockNumber;
 
 impl Procedure for BlockNumber {
-    fn id(&self) -> CheckId {
-        CheckId::Kind
+    fn checks(&self) -> &'static [CheckId] {
+        &[CheckId::Kind]
     }
 
     fn run(&self, block: &Block, found: &mut Found) {
@@ -293,7 +293,6 @@ mod tests {
     fn a_manifest_with_another_price_than_the_spec_is_a_finding() {
         let mut m = made();
         let opts = Options::default();
-        assert_eq!(Describes.id(), CheckId::Manifest);
         assert_eq!(
             findings(&run(&Describes, &block(&m, &opts)), CheckId::Manifest),
             0
@@ -310,7 +309,6 @@ mod tests {
         let m = made();
         let opts = Options::default();
         let mut b = block(&m, &opts);
-        assert_eq!(BlockNumber.id(), CheckId::Kind);
         assert_eq!(findings(&run(&BlockNumber, &b), CheckId::Kind), 0);
         b.run.expect.as_mut().unwrap().block = 0;
         assert_eq!(findings(&run(&BlockNumber, &b), CheckId::Kind), 1);

@@ -243,9 +243,10 @@ pub(crate) struct Found {
 /// the ticket pass. It reads the block, never writes it, and says what it finds in
 /// [`Found`].
 pub(crate) trait Procedure: Sync {
-    /// The check it reports under (the unit tests read it).
+    /// The checks it reports under: its findings, and the checks it says it could not run,
+    /// are theirs only (the unit tests hold it to that).
     #[cfg_attr(not(test), allow(dead_code))]
-    fn id(&self) -> CheckId;
+    fn checks(&self) -> &'static [CheckId];
     /// Runs it on `block`; findings (and what the report shows besides) go to `found`.
     fn run(&self, block: &Block, found: &mut Found);
 }
@@ -590,10 +591,17 @@ mod testing {
         }
     }
 
-    /// Runs `p` alone on `block`.
+    /// Runs `p` alone on `block`, and checks that it reports under its own checks only:
+    /// every finding, and every check it says it could not run, is of `p.checks()`.
     pub(super) fn run(p: &dyn Procedure, block: &Block) -> Found {
         let mut found = Found::default();
         p.run(block, &mut found);
+        let reported: Vec<CheckId> = found.checks.keys().chain(&found.not_run).copied().collect();
+        assert!(
+            reported.iter().all(|c| p.checks().contains(c)),
+            "a procedure of {:?} reports under {reported:?}",
+            p.checks()
+        );
         found
     }
 

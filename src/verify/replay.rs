@@ -22,8 +22,8 @@ use std::path::Path;
 pub(super) struct Replay;
 
 impl Procedure for Replay {
-    fn id(&self) -> CheckId {
-        CheckId::Replay
+    fn checks(&self) -> &'static [CheckId] {
+        &[CheckId::Replay]
     }
 
     fn run(&self, block: &Block, found: &mut Found) {
@@ -401,7 +401,6 @@ mod tests {
     #[test]
     fn the_seed_replays_the_block_and_another_seed_is_a_finding() {
         let m = made();
-        assert_eq!(Replay.id(), CheckId::Replay);
         let opts = Options {
             seed: Some(SeedInput::whole(seed())),
             ..Options::default()

@@ -14,8 +14,8 @@ use std::path::Path;
 pub(super) struct Signature;
 
 impl Procedure for Signature {
-    fn id(&self) -> CheckId {
-        CheckId::Signature
+    fn checks(&self) -> &'static [CheckId] {
+        &[CheckId::Signature]
     }
 
     fn run(&self, block: &Block, found: &mut Found) {
@@ -208,7 +208,6 @@ mod tests {
     #[test]
     fn an_unsigned_production_block_is_a_finding_when_a_signature_is_required() {
         let m = made();
-        assert_eq!(Signature.id(), CheckId::Signature);
         let lax = Options::default();
         assert_eq!(
             findings(&run(&Signature, &block(&m, &lax)), CheckId::Signature),

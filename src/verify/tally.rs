@@ -19,8 +19,8 @@ pub(super) fn pack_rules(spec: &GameSpec, kind: Kind) -> crate::spec::PackRules 
 pub(super) struct Leakage;
 
 impl Procedure for Leakage {
-    fn id(&self) -> CheckId {
-        CheckId::Leakage
+    fn checks(&self) -> &'static [CheckId] {
+        &[CheckId::Leakage]
     }
 
     fn run(&self, block: &Block, found: &mut Found) {
@@ -59,8 +59,8 @@ impl Procedure for Leakage {
 pub(super) struct PackRules;
 
 impl Procedure for PackRules {
-    fn id(&self) -> CheckId {
-        CheckId::PackRules
+    fn checks(&self) -> &'static [CheckId] {
+        &[CheckId::PackRules]
     }
 
     fn run(&self, block: &Block, found: &mut Found) {
@@ -83,8 +83,8 @@ impl Procedure for PackRules {
 pub(super) struct Counts;
 
 impl Procedure for Counts {
-    fn id(&self) -> CheckId {
-        CheckId::Counts
+    fn checks(&self) -> &'static [CheckId] {
+        &[CheckId::Counts]
     }
 
     fn run(&self, block: &Block, found: &mut Found) {
@@ -136,7 +136,6 @@ mod tests {
         let m = made();
         let opts = Options::default();
         let b = block(&m, &opts);
-        assert_eq!(Leakage.id(), CheckId::Leakage);
         let found = run(&Leakage, &b);
         assert!(found.not_run.contains(&CheckId::Leakage));
         assert!(found.leakage.is_none());
@@ -147,7 +146,6 @@ mod tests {
         let m = made();
         let opts = Options::default();
         let mut b = block(&m, &opts);
-        assert_eq!(PackRules.id(), CheckId::PackRules);
         assert_eq!(findings(&run(&PackRules, &b), CheckId::PackRules), 0);
         b.spec.as_mut().unwrap().pack_rules.min_winners = Some(150);
         assert!(findings(&run(&PackRules, &b), CheckId::PackRules) > 0);
@@ -158,7 +156,6 @@ mod tests {
         let m = made();
         let opts = Options::default();
         let mut b = block(&m, &opts);
-        assert_eq!(Counts.id(), CheckId::Counts);
         assert_eq!(findings(&run(&Counts, &b), CheckId::Counts), 0);
         b.run.counts.as_mut().unwrap()[1] -= 1;
         b.run.payout -= m.spec.ways[1].amount.cents();
