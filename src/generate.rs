@@ -150,7 +150,9 @@ impl PackBuilder<'_> {
         let first = pack * spec.pack_size;
         let last = (first + spec.pack_size).min(self.plan.tickets());
         let serials = PackSerials::new(spec.game_code, spec.emission, block, pack + 1);
-        for i in first..last {
+        let mut codes = vec![0; (last - first) as usize];
+        self.validator.codes(block, first, &mut codes);
+        for (i, &validation) in (first..last).zip(&codes) {
             let way_id = self.ways[i as usize];
             let way = &spec.ways[way_id as usize];
             let synthesis = |message| GenerateError::Synthesis {
@@ -192,7 +194,7 @@ impl PackBuilder<'_> {
                 pack_position: i - first + 1,
                 ticket: i + 1,
                 serial: serials.at(i - first + 1),
-                validation: self.validator.code(block, i),
+                validation,
                 prize: way.amount,
                 way: way_id,
                 face,

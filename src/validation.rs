@@ -20,8 +20,9 @@
 //! The manifest holds only a commitment to the key.
 
 use crate::rng::{derive_key, Purpose, Seed, SeedError};
+use aes::cipher::consts::U16;
 use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
-use aes::Aes256;
+use aes::Aes256Enc;
 use sha2::{Digest, Sha256};
 use zeroize::Zeroize;
 
@@ -164,12 +165,27 @@ impl Validator {
     /// `generation · 10^12 + block · 10^9 + index`, a number below 10^19. Panics when
     /// `block` ≥ 1000 or `index` ≥ 10^9 (the spec check bounds both).
     pub fn code(&self, block: u32, index: u32) -> u64 {
+        let mut code = [0];
+        self.codes(block, index, &mut code);
+        code[0]
+    }
+
+    /// The codes of tickets `first`, `first + 1`, … (0-based) of `block`, one per element
+    /// of `out`: each the [`Validator::code`] of its ticket, computed together (one AES call
+    /// per FF1 round for up to 64 tickets, which the AES units pipeline). Panics when
+    /// `block` ≥ 1000 or an index reaches 10^9.
+    pub fn codes(&self, block: u32, first: u32, out: &mut [u64]) {
+        let end = u64::from(first) + out.len() as u64;
         assert!(
-            u64::from(block) < BLOCKS && u64::from(index) < INDICES,
-            "block {block}, ticket index {index}: past the code's digits"
+            u64::from(block) < BLOCKS && end <= INDICES,
+            "block {block}, ticket index {}: past the code's digits",
+            end.saturating_sub(1).max(u64::from(first))
         );
-        let input = self.generation + u64::from(block) * INDICES + u64::from(index);
-        self.ff1.encrypt(input)
+        let base = self.generation + u64::from(block) * INDICES + u64::from(first);
+        for (k, x) in out.iter_mut().enumerate() {
+            *x = base + k as u64;
+        }
+        self.ff1.encrypt_all(out);
     }
 
     /// Hex SHA-256 of `"tirage/v1/validation-key-commitment" ‖ 0x00 ‖ key`: identifies the
@@ -179,22 +195,26 @@ impl Validator {
     }
 }
 
+/// Numbers FF1 encrypts together, one AES call per round for all of them: the widest
+/// batch the `aes` crate's backends encrypt in parallel (64 blocks with VAES-512, 8 with
+/// AES-NI).
+const LANES: usize = 64;
+
 /// FF1 (NIST SP 800-38G, Algorithm 7) for radix 10 and 6 ≤ `n` ≤ 19 digits, with AES-256, one
 /// key and one tweak, on numbers below 10^n (the numeral string read most significant digit
 /// first). Radix 10 lets every numeral string of a half fit in a `u64` and every round's
 /// sum in a `u128`; the PRF's state after the fixed block P and the tweak's whole blocks is
-/// computed once, so a round costs one AES block. The tests hold it to NIST's sample
-/// vectors and, on thousands of inputs, to the `fpe` crate's FF1.
+/// computed once, so a round costs one AES block, and up to [`LANES`] numbers share each
+/// AES call. The tests hold it to NIST's sample vectors and, on thousands of inputs one
+/// at a time and in batches, to the `fpe` crate's FF1.
 struct Ff1 {
-    aes: Aes256,
+    aes: Aes256Enc,
     /// CBC-MAC state after P and every whole 16-byte block of `T ‖ 0^pad` before the last.
     prefix: [u8; 16],
     /// The bytes of `T ‖ 0^pad` that open the last block of Q.
     tail: Vec<u8>,
     /// v = n − ⌊n/2⌋: the digits of B.
     v: u32,
-    /// b: bytes of NUM(B) in Q.
-    b: usize,
     /// d: bytes of the PRF output taken as y (8 or 12 for n ≤ 19).
     d: usize,
     /// For m = 10^u and m = 10^v: (m, 2^32 mod m, 2^64 mod m), to reduce y mod m with
@@ -217,7 +237,7 @@ impl Ff1 {
             (6..=19).contains(&n),
             "FF1 here takes 6 to 19 decimal digits"
         );
-        let aes = Aes256::new(&Array::from(*key));
+        let aes = Aes256Enc::new(&Array::from(*key));
         let (u, v) = (n / 2, n - n / 2);
         // b = ⌈⌈v·log2(10)⌉ / 8⌉; ⌈v·log2(10)⌉ is the bit length of 10^v − 1.
         let bits = 64 - (10u64.pow(v) - 1).leading_zeros();
@@ -247,7 +267,6 @@ impl Ff1 {
             prefix: [0; 16],
             tail: fixed[whole..].to_vec(),
             v,
-            b,
             d,
             moduli: [modulus(10u64.pow(u)), modulus(10u64.pow(v))],
         };
@@ -270,41 +289,77 @@ impl Ff1 {
     }
 
     /// FF1 of the `n`-digit numeral string of `x` (below 10^n), as a number.
+    #[cfg(test)]
     fn encrypt(&self, x: u64) -> u64 {
+        let mut x = [x];
+        self.encrypt_all(&mut x);
+        x[0]
+    }
+
+    /// FF1 of every number of `xs` (each below 10^n), in place: [`LANES`] of them at a
+    /// time, each round one AES call over all of them.
+    fn encrypt_all(&self, xs: &mut [u64]) {
+        for lanes in xs.chunks_mut(LANES) {
+            self.encrypt_lanes(lanes);
+        }
+    }
+
+    /// FF1 of up to [`LANES`] numbers at once. Every round encrypts a full batch of
+    /// [`LANES`] blocks (the unused ones hold the last lane's), so that the `aes` crate
+    /// takes its widest parallel path whatever the count.
+    fn encrypt_lanes(&self, xs: &mut [u64]) {
+        debug_assert!(!xs.is_empty() && xs.len() <= LANES);
         let pv = 10u64.pow(self.v);
-        let (mut a, mut b) = (x / pv, x % pv);
+        let (mut a, mut b) = ([0u64; LANES], [0u64; LANES]);
+        for k in 0..LANES {
+            let x = xs[k.min(xs.len() - 1)];
+            (a[k], b[k]) = (x / pv, x % pv);
+        }
+        // The last block of Q, tail ‖ [i] ‖ [NUM(B)]^b, chained onto the prefix: its first
+        // 8 bytes are the same for every lane; NUM(B) (b ≤ 5 bytes) ends the last 8.
+        let k = self.tail.len();
+        let mut blocks = [Array::<u8, U16>::default(); LANES];
         for i in 0..10u8 {
-            // The last block of Q: tail ‖ [i] ‖ [NUM(B)]^b, chained onto the prefix.
             let mut last = [0u8; 16];
-            let k = self.tail.len();
             last[..k].copy_from_slice(&self.tail);
             last[k] = i;
-            last[k + 1..].copy_from_slice(&b.to_be_bytes()[8 - self.b..]);
             for (l, s) in last.iter_mut().zip(self.prefix) {
                 *l ^= s;
             }
-            let r = self.cipher(last);
-            // y = NUM(S), S the first d bytes of R, as 32-bit limbs y2 ‖ y1 ‖ y0.
-            let limb = |k: usize| u64::from(u32::from_be_bytes(r[k..k + 4].try_into().unwrap()));
-            let (y2, y1, y0) = if self.d == 12 {
-                (limb(0), limb(4), limb(8))
-            } else {
-                (0, limb(0), limb(4))
-            };
+            let high: [u8; 8] = last[..8].try_into().expect("8 bytes");
+            let low = u64::from_be_bytes(last[8..].try_into().expect("8 bytes"));
+            for (block, &b) in blocks.iter_mut().zip(&b) {
+                block[..8].copy_from_slice(&high);
+                block[8..].copy_from_slice(&(low ^ b).to_be_bytes());
+            }
+            self.aes.encrypt_blocks(&mut blocks);
             // c = (NUM(A) + y) mod m, m = 10^u on even rounds, 10^v on odd ones.
             let (m, c1, c2) = self.moduli[usize::from(i % 2)];
-            let sum =
-                u128::from(y2) * u128::from(c2) + u128::from(y1) * u128::from(c1) + u128::from(y0);
-            // sum < 2^67: its high word times 2^64 mod m, plus its low word mod m.
-            let t = ((sum >> 64) as u64) * c2 + (sum as u64) % m;
-            let mut c = a + t % m;
-            if c >= m {
-                c -= m;
+            for ((r, a), b) in blocks.iter().zip(&mut a).zip(&mut b) {
+                // y = NUM(S), S the first d bytes of R, as 32-bit limbs y2 ‖ y1 ‖ y0.
+                let limb =
+                    |k: usize| u64::from(u32::from_be_bytes(r[k..k + 4].try_into().unwrap()));
+                let (y2, y1, y0) = if self.d == 12 {
+                    (limb(0), limb(4), limb(8))
+                } else {
+                    (0, limb(0), limb(4))
+                };
+                let sum = u128::from(y2) * u128::from(c2)
+                    + u128::from(y1) * u128::from(c1)
+                    + u128::from(y0);
+                // sum < 2^67: its high word times 2^64 mod m, plus its low word mod m.
+                let t = ((sum >> 64) as u64) * c2 + (sum as u64) % m;
+                let mut c = *a + t % m;
+                if c >= m {
+                    c -= m;
+                }
+                (*a, *b) = (*b, c);
             }
-            (a, b) = (b, c);
         }
         // After ten rounds A holds u digits and B holds v digits again.
-        a * pv + b
+        for (k, x) in xs.iter_mut().enumerate() {
+            *x = a[k] * pv + b[k];
+        }
     }
 }
 
@@ -322,6 +377,7 @@ pub fn format(code: u64) -> [u8; DIGITS] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use aes::Aes256;
     use std::collections::HashSet;
 
     const NIST_KEY: &str = "2b7e151628aed2a6abf7158809cf4f3cef4359d8d580aa4f7f036d6f04fc6a94";
@@ -380,6 +436,76 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// FF1 of the `n`-digit `x` by the `fpe` crate.
+    fn fpe_ff1(key: &[u8; 32], tweak: &[u8], n: u32, x: u64) -> u64 {
+        use fpe::ff1::{FlexibleNumeralString, FF1};
+        let digits: Vec<u16> = format!("{x:0width$}", width = n as usize)
+            .bytes()
+            .map(|c| u16::from(c - b'0'))
+            .collect();
+        let out: Vec<u16> = FF1::<Aes256>::new(key, 10)
+            .unwrap()
+            .encrypt(tweak, &FlexibleNumeralString::from(digits))
+            .unwrap()
+            .into();
+        out.iter().fold(0u64, |a, &d| a * 10 + u64::from(d))
+    }
+
+    /// Batches of every length around the lane count (a partial batch, a whole one, one
+    /// more, several and a tail), on 19 digits and on short ones: each number is what the
+    /// `fpe` crate's FF1 makes of it, wherever it stands in its batch.
+    #[test]
+    fn ff1_in_batches_agrees_with_the_fpe_crate() {
+        let key = nist_key();
+        let tweak = b"tirage/v1/validation\0\x07\xe1\0\x01production";
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for n in [19u32, 10, 7] {
+            let ff1 = Ff1::new(&key, tweak, n);
+            for len in [1usize, 7, 63, 64, 65, 150, 300] {
+                let input: Vec<u64> = (0..len)
+                    .map(|_| {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        x % 10u64.pow(n)
+                    })
+                    .collect();
+                let mut ours = input.clone();
+                ff1.encrypt_all(&mut ours);
+                for (k, (&v, &got)) in input.iter().zip(&ours).enumerate() {
+                    assert_eq!(got, fpe_ff1(&key, tweak, n, v), "n {n}, batch {len}, #{k}");
+                }
+            }
+        }
+    }
+
+    /// The codes of a pack computed together are the codes of its tickets one by one, and
+    /// one of them is pinned (FF1 of its place by the `fpe` crate).
+    #[test]
+    fn codes_of_a_run_of_tickets_are_each_ticket_s_code() {
+        let v = Validator::production(&ValidationKey([3; 32]), 2017, 1, &Seed([3; 32]));
+        let mut run = vec![0u64; 150];
+        v.codes(7, 149_850, &mut run);
+        for (k, &c) in run.iter().enumerate() {
+            assert_eq!(
+                c,
+                v.code(7, 149_850 + k as u32),
+                "ticket index {}",
+                149_850 + k
+            );
+        }
+        let tweak = b"tirage/v1/validation\0\x07\xe1\0\x01production";
+        let place = 2_750_161 * 1_000_000_000_000 + 7 * 1_000_000_000 + 149_999;
+        assert_eq!(run[149], fpe_ff1(&[3; 32], tweak, 19, place));
+    }
+
+    #[test]
+    #[should_panic(expected = "past the code's digits")]
+    fn a_run_past_the_digits_is_refused() {
+        let v = Validator::production(&ValidationKey([3; 32]), 2017, 1, &Seed([3; 32]));
+        v.codes(1, 999_999_999, &mut [0; 2]);
     }
 
     #[test]
