@@ -83,14 +83,114 @@ impl RowWriter {
 
 /// Sorts `rows` into file order: by claim (then way, so that the order is total), on the
 /// current rayon pool (the order is the same for any number of threads).
+///
+/// A radix sort in place on the claim's leading bytes (claims are uniform: a block of
+/// 4.5 M rows leaves about 70 rows per 16-bit prefix), the 256 groups of the first byte
+/// sorted in parallel; only the rows sharing two leading bytes are compared.
 pub fn sort(rows: &mut [Row]) {
-    use rayon::slice::ParallelSliceMut;
-    rows.par_sort_unstable();
+    use rayon::prelude::*;
+    let groups = radix_pass(rows, 0);
+    groups
+        .into_par_iter()
+        .for_each(|group| radix_sort(group, 1));
+}
+
+/// Below this many rows a group is sorted by comparison.
+const SMALL_GROUP: usize = 64;
+
+/// Sorts `rows`, all of which share their first `byte` bytes of claim.
+fn radix_sort(rows: &mut [Row], byte: usize) {
+    if rows.len() <= SMALL_GROUP || byte == CLAIM_BYTES {
+        rows.sort_unstable();
+        return;
+    }
+    for group in radix_pass(rows, byte) {
+        radix_sort(group, byte + 1);
+    }
+}
+
+/// Puts `rows` in order of their claim's byte `byte` (in place, American flag sort: each
+/// row swapped straight into its group) and returns the groups that hold more than one row.
+fn radix_pass(rows: &mut [Row], byte: usize) -> Vec<&mut [Row]> {
+    let mut counts = [0usize; 256];
+    for r in rows.iter() {
+        counts[usize::from(r.claim[byte])] += 1;
+    }
+    let (mut next, mut ends) = ([0usize; 256], [0usize; 256]);
+    let mut at = 0;
+    for d in 0..256 {
+        next[d] = at;
+        at += counts[d];
+        ends[d] = at;
+    }
+    for d in 0..256 {
+        while next[d] < ends[d] {
+            let to = usize::from(rows[next[d]].claim[byte]);
+            if to == d {
+                next[d] += 1;
+            } else {
+                rows.swap(next[d], next[to]);
+                next[to] += 1;
+            }
+        }
+    }
+    let mut groups = Vec::new();
+    let mut rest = rows;
+    for n in counts {
+        let (group, tail) = rest.split_at_mut(n);
+        if n > 1 {
+            groups.push(group);
+        }
+        rest = tail;
+    }
+    groups
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The radix sort puts rows in the order of a comparison sort: uniform claims (a
+    /// block's), claims sharing long prefixes (every level of the recursion, down to rows
+    /// equal in every byte and told apart by their way), exact duplicates, and few rows.
+    #[test]
+    fn sort_orders_as_a_comparison_sort_does() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut rows: Vec<Row> = Vec::new();
+        for _ in 0..50_000 {
+            let mut claim = [0u8; CLAIM_BYTES];
+            claim[..8].copy_from_slice(&next().to_le_bytes());
+            claim[8..].copy_from_slice(&next().to_le_bytes());
+            rows.push(Row {
+                claim,
+                way: (next() % 7) as WayId,
+            });
+        }
+        // 3 000 rows sharing 15 leading bytes, some sharing all 16, then exact copies.
+        for k in 0..3_000u64 {
+            let mut claim = [0xab; CLAIM_BYTES];
+            claim[15] = (next() % 4) as u8;
+            rows.push(Row {
+                claim,
+                way: (k % 300) as WayId,
+            });
+        }
+        let copies: Vec<Row> = rows[..500].to_vec();
+        rows.extend(copies);
+        for n in [0, 1, 2, 65, 1_000, rows.len()] {
+            let mut ours = rows[..n].to_vec();
+            let mut want = ours.clone();
+            want.sort();
+            sort(&mut ours);
+            assert!(ours == want, "{n} rows");
+        }
+    }
 
     #[test]
     fn claim_known_vector() {
