@@ -65,11 +65,8 @@ fn parts(c: &mut Criterion) {
             let mut rng = FaceRng::seed_from_u64(1);
             let mut prizes = 0u64;
             for &w in &ways[..n] {
-                let f = s
-                    .mechanic
-                    .synthesize(&s.ways[w as usize], &mut rng)
-                    .unwrap();
-                prizes += s.mechanic.evaluate(&f).prize().cents();
+                let f = s.game.synthesize(&s.ways[w as usize], &mut rng).unwrap();
+                prizes += s.game.evaluate(&f).prize().cents();
             }
             prizes
         })
@@ -89,13 +86,10 @@ fn parts(c: &mut Criterion) {
             validation: i as u64,
             prize: s.ways[w as usize].amount,
             way: w,
-            face: s
-                .mechanic
-                .synthesize(&s.ways[w as usize], &mut rng)
-                .unwrap(),
+            face: s.game.synthesize(&s.ways[w as usize], &mut rng).unwrap(),
         })
         .collect();
-    let ncols = s.mechanic.columns().len();
+    let ncols = s.game.columns().len();
     let mut g = c.benchmark_group("render");
     g.throughput(Throughput::Elements(n as u64));
     g.bench_function("coq", |b| {

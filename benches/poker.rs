@@ -15,14 +15,14 @@ use rand_core::SeedableRng;
 use rs_poker::core::{Card as PCard, Rankable};
 use std::path::Path;
 use tirage::games::card_hands::{card_code, read_zone, Card, CardHands};
-use tirage::games::composed::Composed;
+use tirage::games::style;
 use tirage::games::{Face, FaceRng};
 use tirage::spec::GameSpec;
 
 fn bench(c: &mut Criterion) {
     let spec = GameSpec::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("game_specs/poker.toml"))
         .expect("spec");
-    let m = &spec.mechanic;
+    let m = &spec.game;
     let lose = &spec.ways[0];
     let four = &spec.ways[spec.way_by_id("2+2+2+2").expect("way") as usize];
     let mut rng = FaceRng::seed_from_u64(1);
@@ -102,11 +102,8 @@ fn bench(c: &mut Criterion) {
 /// The rate of deals started again (a dead end) per way, over 20 000 faces of each: the
 /// only retry loop of poker synthesis, bounded by `card_hands::MAX_ATTEMPTS`.
 fn report_dead_ends(spec: &GameSpec, rng: &mut FaceRng) {
-    let any: &dyn std::any::Any = &*spec.mechanic;
-    let composed = any.downcast_ref::<Composed>().expect("a game of surfaces");
-    let any: &dyn std::any::Any = &*composed.surfaces()[0].mechanic;
-    let poker = any
-        .downcast_ref::<CardHands>()
+    let poker = spec
+        .surface_style(0, |t, ctx| CardHands::new(&style::parse(t)?, ctx))
         .expect("the poker spec's card_hands surface");
     println!("poker synthesis: deals started again per face (dead ends), 20 000 faces per way");
     let mut per_block = 0.0;

@@ -41,7 +41,7 @@ fn faces(c: &mut Criterion) {
         let counts: Vec<u32> = s.ways.iter().map(|w| w.count).collect();
         let ways = allocate(&counts, &Seed([3; 32]), 1);
         let n = TICKETS.min(ways.len());
-        let areas = s.mechanic.areas().len() as u64;
+        let areas = s.game.areas().len() as u64;
         g.throughput(Throughput::Elements(n as u64 * areas));
         g.bench_function(s.id.clone(), |b| {
             b.iter(|| {
@@ -49,10 +49,10 @@ fn faces(c: &mut Criterion) {
                 let mut prizes = 0u64;
                 for &w in &ways[..n] {
                     let f = s
-                        .mechanic
+                        .game
                         .synthesize(&s.ways[w as usize], &mut rng)
                         .expect("face");
-                    prizes += s.mechanic.evaluate(&f).prize().cents();
+                    prizes += s.game.evaluate(&f).prize().cents();
                 }
                 prizes
             })

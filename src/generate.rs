@@ -12,7 +12,7 @@ use crate::block::layout::{BIN, CSV, MANIFEST, SEALED_SUFFIX, SPEC, SUMS, SUMS_S
 use crate::block::{judge, place_promises, Composition, Kind, Promise, Provenance};
 use crate::cancel::Cancel;
 use crate::durable;
-use crate::games::{synthesize_showing_checked, Face};
+use crate::games::Face;
 use crate::output::hashing::{HashingWriter, Sum};
 use crate::output::manifest::{self, FileEntry, Manifest, PromisedFeature};
 use crate::output::{print_file, sums, tickets_csv, validation_csv, Ticket};
@@ -168,10 +168,10 @@ impl PackBuilder<'_> {
             };
             let asked = promised.and_then(|v| v.iter().find(|p| p.1)).map(|p| p.0);
             let face: Face = match asked {
-                None => spec.mechanic.synthesize(way, &mut rng),
-                Some(id) => synthesize_showing_checked(&*spec.mechanic, way, id, &mut rng),
+                None => spec.game.synthesize(way, &mut rng),
+                Some(id) => spec.game.synthesize_showing_checked(way, id, &mut rng),
             }
-            .map_err(synthesis)?;
+            .map_err(|e| synthesis(e.to_string()))?;
             let judged = judge(spec, &face);
             judged
                 .realises(spec, way_id)
@@ -695,7 +695,7 @@ fn build(
         ways: &ways,
         promised: &promised,
     };
-    let ncols = spec.mechanic.columns().len();
+    let ncols = spec.game.columns().len();
     let rec = print_file::record_size(spec);
     let packs = plan.packs();
     // Escaped once; each thread renders into its own clone.

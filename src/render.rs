@@ -307,7 +307,7 @@ pub fn load(dir: &Path, tickets: &[u32], ids: &Identities) -> Result<Proofs, Ren
 
     let g = &manifest.game;
     if g.id != spec.id
-        || g.mechanic != spec.mechanic.name()
+        || g.mechanic != spec.game.name()
         || g.game_code != spec.game_code
         || g.emission != spec.emission
         || manifest.spec.sha256 != spec.sha256
@@ -317,7 +317,7 @@ pub fn load(dir: &Path, tickets: &[u32], ids: &Identities) -> Result<Proofs, Ren
             format!(
                 "describes game {} ({}, game code {}, emission {}, spec SHA-256 {}); spec.toml is game {} ({}, game code {}, emission {}, SHA-256 {})",
                 g.id, g.mechanic, g.game_code, g.emission, manifest.spec.sha256,
-                spec.id, spec.mechanic.name(), spec.game_code, spec.emission, spec.sha256
+                spec.id, spec.game.name(), spec.game_code, spec.emission, spec.sha256
             ),
         ));
     }
@@ -370,7 +370,7 @@ pub fn load(dir: &Path, tickets: &[u32], ids: &Identities) -> Result<Proofs, Ren
             ));
         }
     }
-    let ncols = spec.mechanic.columns().len();
+    let ncols = spec.game.columns().len();
     let mut rows = RowWriter::new(&spec);
     let mut out = Vec::with_capacity(tickets.len());
     for &t in tickets {
@@ -415,7 +415,7 @@ pub fn load(dir: &Path, tickets: &[u32], ids: &Identities) -> Result<Proofs, Ren
                 String::from_utf8_lossy(&r.serial)
             )));
         }
-        for (c, &k) in spec.mechanic.columns().iter().zip(&r.face.codes) {
+        for (c, &k) in spec.game.columns().iter().zip(&r.face.codes) {
             if usize::from(k) >= c.values.len() {
                 return Err(bad(format!(
                     "face code {k} of column {} in {from} is not one of its {} values",
@@ -432,7 +432,7 @@ pub fn load(dir: &Path, tickets: &[u32], ids: &Identities) -> Result<Proofs, Ren
             )));
         }
         let Some(way) = judged.way else {
-            let areas = spec.mechanic.areas();
+            let areas = spec.game.areas();
             let wins: Vec<String> = judged
                 .evaluation
                 .wins
@@ -496,7 +496,7 @@ pub fn load(dir: &Path, tickets: &[u32], ids: &Identities) -> Result<Proofs, Ren
 /// `Err` says what in the row is not so, after "its tickets.csv row".
 fn record_of_row(spec: &GameSpec, row: &[u8]) -> Result<print_file::Record, String> {
     let f = tickets_csv::fields(row);
-    let cols = spec.mechanic.columns();
+    let cols = spec.game.columns();
     let names = tickets_csv::column_names(spec);
     let lead = names.len() - cols.len();
     if f.len() != names.len() {
@@ -599,7 +599,7 @@ struct Cell {
 
 /// The text of the value of face column `i` on `t`, with the currency after an amount.
 fn shown_value(spec: &GameSpec, i: usize, value: &str) -> String {
-    match spec.mechanic.columns()[i].kind {
+    match spec.game.columns()[i].kind {
         ColumnKind::Amount(_) => match spec.currency.as_str() {
             "EUR" => format!("{} €", group(value)),
             other => format!("{} {other}", group(value)),
@@ -744,7 +744,7 @@ fn notes(
     marks: &[Mark],
     values: &[&str],
 ) -> Vec<(Color, String)> {
-    let m = &spec.mechanic;
+    let m = &spec.game;
     let cols = m.columns();
     let areas = m.areas();
     let mut notes: Vec<(Color, String)> = Vec::new();
@@ -845,13 +845,13 @@ fn notes(
 
 /// The proof of ticket `t` of `spec` (as [`load`] gives it: its face codes index the spec's
 /// columns, its way is a way of the spec), [`PROOF_WIDTH`] points wide, drawn from the
-/// mechanic's panels ([`crate::games::Mechanic::panels`]) under their printed names (the
+/// mechanic's panels ([`crate::games::game::Game::panels`]) under their printed names (the
 /// spec's `[labels]`): a header with the game, block, pack, position, ticket and serial, and
 /// the prize and way the rules give; every panel with its cells, amounts with their caption,
 /// cards with their inscription, a FREE square where the panel has one, and under them what
-/// the ticket prints with the panel ([`crate::games::Mechanic::printed`]: legends, fixed
+/// the ticket prints with the panel ([`crate::games::game::Game::printed`]: legends, fixed
 /// winning symbols, the surface's maximum); with `marks` shown, the cells of each win, near miss and
-/// decoy ([`crate::games::Mechanic::marks`]), a note per play area and a key naming only
+/// decoy ([`crate::games::game::Game::marks`]), a note per play area and a key naming only
 /// the marks the game's features have or the proof shows; the serial's
 /// Interleaved 2 of 5 barcode. `kind` says whether to mark it SPECIMEN. Errors: a face code
 /// or way outside the spec, or a serial that is not an even count of digits.
@@ -861,7 +861,7 @@ pub fn ticket_canvas(
     t: &Ticket,
     marks: Marks,
 ) -> Result<Canvas, RenderError> {
-    let m = &spec.mechanic;
+    let m = &spec.game;
     let cols = m.columns();
     let bad = |message: String| RenderError::Ticket {
         ticket: t.ticket,

@@ -167,7 +167,7 @@ fn composition(flow: &mut Flow, proofs: &Proofs, marks: Marks) {
         .collect();
     flow.table(&head, &rows, &[false, true, true, false][..head.len()], 8.5);
 
-    let m = &spec.mechanic;
+    let m = &spec.game;
     let features = m.features();
     if features.is_empty() {
         return;

@@ -24,7 +24,7 @@ use rand_core::SeedableRng;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use tirage::block::judge;
-use tirage::games::{synthesize_showing_checked, ColumnKind, FaceRng, MarkKind};
+use tirage::games::{ColumnKind, FaceRng, MarkKind};
 use tirage::output::tickets_csv::{self, RowWriter};
 use tirage::output::Ticket;
 use tirage::spec::GameSpec;
@@ -72,7 +72,7 @@ fn the_suite_covers_the_seed_games_and_at_least_ten_examples() {
 fn every_way_round_trips_and_losers_never_win() {
     for rel in specs() {
         let s = load(&rel);
-        let m = &s.mechanic;
+        let m = &s.game;
         for (id, way) in s.ways.iter().enumerate() {
             for seed in 0..ROUND_TRIPS {
                 let face = m
@@ -110,7 +110,7 @@ fn every_way_round_trips_and_losers_never_win() {
 fn panels_draw_every_cell_once_and_marks_follow_the_evaluation() {
     for rel in specs() {
         let s = load(&rel);
-        let m = &s.mechanic;
+        let m = &s.game;
         let mut drawn: Vec<usize> = m
             .panels()
             .iter()
@@ -153,7 +153,7 @@ fn panels_draw_every_cell_once_and_marks_follow_the_evaluation() {
 fn every_feature_shows_when_asked_on_every_way_that_can_show_it() {
     for rel in specs() {
         let s = load(&rel);
-        let m = &s.mechanic;
+        let m = &s.game;
         let features = m.features();
         for (id, way) in s.ways.iter().enumerate() {
             for f in &features {
@@ -161,7 +161,8 @@ fn every_feature_shows_when_asked_on_every_way_that_can_show_it() {
                     let mut rng = FaceRng::seed_from_u64(seed);
                     match m.can_show(way, f.id) {
                         Ok(()) => {
-                            let face = synthesize_showing_checked(&**m, way, f.id, &mut rng)
+                            let face = m
+                                .synthesize_showing_checked(way, f.id, &mut rng)
                                 .unwrap_or_else(|e| panic!("{rel} {} {}: {e}", way.id, f.id));
                             // It shows the feature: the checked synthesis returns no other face.
                             assert_eq!(
@@ -214,8 +215,8 @@ fn golden_section(rel: &str, s: &GameSpec) -> String {
     for (id, way) in s.ways.iter().enumerate() {
         let mut rng = FaceRng::seed_from_u64(0);
         for n in 0..DIGESTED {
-            let face = s.mechanic.synthesize(way, &mut rng).unwrap();
-            digest.update(&face.codes[..s.mechanic.columns().len()]);
+            let face = s.game.synthesize(way, &mut rng).unwrap();
+            digest.update(&face.codes[..s.game.columns().len()]);
             if n < SHOWN {
                 csv.push(&Ticket {
                     block: 1,

@@ -23,7 +23,7 @@ pub struct Judgement {
 /// Judges `face` by the rules of `spec`: evaluates it, then recognises its way
 /// ([`GameSpec::recognise`]).
 pub fn judge(spec: &GameSpec, face: &Face) -> Judgement {
-    let evaluation = spec.mechanic.evaluate(face);
+    let evaluation = spec.game.evaluate(face);
     Judgement {
         way: spec.recognise(&evaluation.wins),
         prize: evaluation.prize(),

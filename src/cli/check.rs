@@ -141,7 +141,7 @@ fn report(spec: &GameSpec, packs: &str) -> String {
     }
     s += &format!(
         "mechanic {}, price {} {}, block {} tickets in {} packs of {}, game code {:04}, emission {:03}\n\n",
-        spec.mechanic.name(),
+        spec.game.name(),
         spec.price,
         spec.currency,
         spec.block_size,
@@ -164,7 +164,7 @@ fn report(spec: &GameSpec, packs: &str) -> String {
                     .wins
                     .iter()
                     .map(|x| match x.area {
-                        Some(a) => format!("{}@{}", x.amount, spec.mechanic.areas()[a as usize]),
+                        Some(a) => format!("{}@{}", x.amount, spec.game.areas()[a as usize]),
                         None => x.amount.to_string(),
                     })
                     .collect();
@@ -209,7 +209,7 @@ fn report(spec: &GameSpec, packs: &str) -> String {
         s += &format!("  {m:>10}  {c}\n");
     }
     s += "\n";
-    for line in spec.mechanic.describe() {
+    for line in spec.game.describe() {
         s += &format!("{line}\n");
     }
     s += "\nspec OK\n";

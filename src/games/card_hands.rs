@@ -44,7 +44,7 @@ use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
-    Mark, MarkKind, Mechanic, Panel,
+    Mark, MarkKind, Panel, Style,
 };
 use crate::lots::Way;
 use crate::money::Money;
@@ -904,7 +904,7 @@ straight = 1
 };
 
 /// Builds a `card_hands` surface ([`StyleInfo::build`]).
-pub fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Mechanic>, FieldError> {
+pub fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Style>, FieldError> {
     let raw: RawCardHands = style::parse(table)?;
     Ok(Box::new(CardHands::new(&raw, ctx)?))
 }
@@ -1330,7 +1330,7 @@ impl CardHands {
 
     /// The GAIN code of each zone (its amount, or for a losing zone a decoy) and its goal,
     /// for a face of `way` showing feature `show` if given (an `Err` when `way` cannot show
-    /// it, see [`Mechanic::can_show`]). Wins with a fixed zone go there, the others to free
+    /// it, see [`Style::can_show`]). Wins with a fixed zone go there, the others to free
     /// zones in a random order; each winning zone draws its combination from the weights (a
     /// four of a kind or royal flush weighing 0 after it is drawn), each losing zone its near
     /// miss at the spec's rates and its decoy from `decoy_weights` (two zones per draw of
@@ -1454,7 +1454,7 @@ impl CardHands {
 }
 
 impl CardHands {
-    /// [`Mechanic::synthesize_showing`], also saying how many deals were tried (1 when the
+    /// [`Style::synthesize_showing`], also saying how many deals were tried (1 when the
     /// first reached no dead end; at most [`MAX_ATTEMPTS`]): the benchmark reports the
     /// rate of dead ends from it.
     pub fn synthesize_counted(
@@ -1519,7 +1519,7 @@ impl CardHands {
     }
 }
 
-impl Mechanic for CardHands {
+impl Style for CardHands {
     fn name(&self) -> &'static str {
         "card_hands"
     }
@@ -2651,14 +2651,9 @@ mod tests {
         S.get_or_init(|| load("tests/specs/poker_small.toml"))
     }
 
-    /// The card_hands surface of a game of one surface.
-    pub(super) fn surface(spec: &GameSpec) -> &CardHands {
-        let any: &dyn std::any::Any = &*spec.mechanic;
-        let composed = any
-            .downcast_ref::<crate::games::composed::Composed>()
-            .expect("a game of surfaces");
-        let any: &dyn std::any::Any = &*composed.surfaces()[0].mechanic;
-        any.downcast_ref::<CardHands>()
+    /// The card_hands style of the first surface of `spec`, built again as its own type.
+    pub(super) fn surface(spec: &GameSpec) -> CardHands {
+        spec.surface_style(0, |t, ctx| CardHands::new(&style::parse(t)?, ctx))
             .expect("a card_hands surface")
     }
 
@@ -2675,7 +2670,7 @@ mod tests {
     /// GAIN amounts in euros.
     fn face(zones: [&str; 4], board: &str, gains: [u64; 4]) -> Face {
         let spec = full();
-        let cols = spec.mechanic.columns();
+        let cols = spec.game.columns();
         let mut f = Face::default();
         for z in 0..4 {
             let own: [Card; 2] = cards(zones[z]);
@@ -2724,7 +2719,7 @@ mod tests {
         assert_eq!(parse_card("ah"), None);
         let spec = full();
         let names: Vec<&str> = spec
-            .mechanic
+            .game
             .columns()
             .iter()
             .map(|c| c.name.as_str())
@@ -2732,7 +2727,7 @@ mod tests {
         assert_eq!(names[..4], ["p1_c1", "p1_c2", "p1_gain", "p1_caption"]);
         assert_eq!(names[12..16], ["p4_c1", "p4_c2", "p4_gain", "p4_caption"]);
         assert_eq!(names[16..], ["b1", "b2", "b3", "b4", "b5"]);
-        assert_eq!(spec.mechanic.areas(), ["p1", "p2", "p3", "p4"]);
+        assert_eq!(spec.game.areas(), ["p1", "p2", "p3", "p4"]);
     }
 
     /// One hand-made zone per combination (art. 3.4), each the zone's best.
@@ -2822,7 +2817,7 @@ mod tests {
             "As Kd 9c 4h 2s",
             [5, 10, 50000, 3],
         );
-        let ev = full().mechanic.evaluate(&f);
+        let ev = full().game.evaluate(&f);
         assert_eq!(ev.ambiguities, Vec::<&str>::new());
         assert_eq!(wins(&ev), vec![(0, 5, "paire"), (1, 10, "brelan")]);
         assert_eq!(ev.prize(), Money::units(15));
@@ -2837,7 +2832,7 @@ mod tests {
             "2h 7h Jc 9d 4s",
             [5, 10, 50, 3],
         );
-        let ev = full().mechanic.evaluate(&f);
+        let ev = full().game.evaluate(&f);
         assert_eq!(ev.ambiguities, Vec::<&str>::new());
         assert_eq!(wins(&ev), vec![(3, 3, "paire")]);
         let near: Vec<(u8, &str)> = ev
@@ -2892,7 +2887,7 @@ mod tests {
             "Ts Qs Ks 6h 8h",
             [50000, 3, 4, 5],
         );
-        let ev = spec.mechanic.evaluate(&f);
+        let ev = spec.game.evaluate(&f);
         assert_eq!(ev.ambiguities, Vec::<&str>::new());
         assert_eq!(
             wins(&ev),
@@ -2908,7 +2903,7 @@ mod tests {
             "7h 7s Kd 4c Qd",
             [2, 2, 2, 2],
         );
-        let ev = spec.mechanic.evaluate(&f);
+        let ev = spec.game.evaluate(&f);
         assert_eq!(ev.ambiguities, Vec::<&str>::new());
         assert_eq!(
             wins(&ev),
@@ -2926,7 +2921,7 @@ mod tests {
     fn ambiguous_faces_are_reported() {
         let spec = full();
         let amb = |zones: [&str; 4], board: &str| {
-            spec.mechanic
+            spec.game
                 .evaluate(&face(zones, board, [2, 3, 4, 5]))
                 .ambiguities
         };
@@ -2981,7 +2976,7 @@ mod tests {
             "5c 6d 7h 8s 9c",
             [2, 2, 2, 2],
         );
-        let ev = spec.mechanic.evaluate(&f);
+        let ev = spec.game.evaluate(&f);
         assert_eq!(ev.ambiguities, Vec::<&str>::new());
         assert_eq!(ev.wins.len(), 4);
         // A royal beside a 9-K straight flush is the royal: no ambiguity.
@@ -2990,7 +2985,7 @@ mod tests {
             "Ts Js Qs Ks 3c",
             [2, 2, 2, 2],
         );
-        let ev = spec.mechanic.evaluate(&f);
+        let ev = spec.game.evaluate(&f);
         assert!(!ev.ambiguities.contains(&AMB_STRAIGHT_FLUSH), "{ev:?}");
         assert_eq!(ev.feature(0), Some("quinte_flush_royale"));
     }
@@ -3003,14 +2998,14 @@ mod tests {
             [5, 10, 2, 3],
         );
         f.codes[20] = 60;
-        assert_eq!(full().mechanic.evaluate(&f).ambiguities, vec![AMB_BAD_CODE]);
+        assert_eq!(full().game.evaluate(&f).ambiguities, vec![AMB_BAD_CODE]);
         let mut f = face(
             ["Ah 7c", "9h 9d", "3c 6d", "8h Jd"],
             "As Kd 9c 4h 2s",
             [5, 10, 2, 3],
         );
         f.codes[2] = 200;
-        assert_eq!(full().mechanic.evaluate(&f).ambiguities, vec![AMB_BAD_CODE]);
+        assert_eq!(full().game.evaluate(&f).ambiguities, vec![AMB_BAD_CODE]);
     }
 
     fn every_goal_set() -> Vec<[Goal; 4]> {
@@ -3223,8 +3218,8 @@ mod tests {
                 for (id, way) in spec.ways.iter().enumerate() {
                     let allowed = if id == 0 { BTreeMap::new() } else { spec_weights(&raw, way) };
                     for _ in 0..3 {
-                        let f = spec.mechanic.synthesize(way, &mut rng).map_err(TestCaseError::fail)?;
-                        let ev = spec.mechanic.evaluate(&f);
+                        let f = spec.game.synthesize(way, &mut rng).map_err(|e| TestCaseError::fail(e.to_string()))?;
+                        let ev = spec.game.evaluate(&f);
                         prop_assert!(ev.ambiguities.is_empty(), "{:?}", ev.ambiguities);
                         prop_assert_eq!(spec.recognise(&ev.wins), Some(id as u16));
                         prop_assert_eq!(ev.prize(), way.amount);
@@ -3268,20 +3263,20 @@ mod tests {
         let spec = full();
         let way = &spec.ways[spec.way_by_id("4+3+3+3").unwrap() as usize];
         let a = spec
-            .mechanic
+            .game
             .synthesize(way, &mut FaceRng::seed_from_u64(42))
             .unwrap();
         let b = spec
-            .mechanic
+            .game
             .synthesize(way, &mut FaceRng::seed_from_u64(42))
             .unwrap();
         assert_eq!(a, b);
         let lose = spec
-            .mechanic
+            .game
             .synthesize(&spec.ways[0], &mut FaceRng::seed_from_u64(42))
             .unwrap();
         let show = |f: &Face| -> String {
-            spec.mechanic
+            spec.game
                 .columns()
                 .iter()
                 .zip(&f.codes)
@@ -3306,15 +3301,15 @@ mod tests {
         let mut paires = 0;
         for _ in 0..2000 {
             let ev = spec
-                .mechanic
-                .evaluate(&spec.mechanic.synthesize(way, &mut rng).unwrap());
+                .game
+                .evaluate(&spec.game.synthesize(way, &mut rng).unwrap());
             paires += usize::from(ev.features[0].name == "paire");
         }
         assert!((1500..1700).contains(&paires), "{paires}");
         // Losing zones: near misses at the spec's rates (0.12 each) when there is room.
         let (mut flush, mut straight, mut zones) = (0, 0, 0);
         for _ in 0..1000 {
-            let f = spec.mechanic.synthesize(&spec.ways[0], &mut rng).unwrap();
+            let f = spec.game.synthesize(&spec.ways[0], &mut rng).unwrap();
             let board: [Card; 5] = f.codes[16..21].try_into().unwrap();
             for z in 0..4 {
                 let r = read_zone([f.codes[z * 4], f.codes[z * 4 + 1]], board);
@@ -3830,16 +3825,16 @@ mod style_tests {
     #[test]
     fn every_way_round_trips_over_many_streams() {
         let s = example();
-        let m = &s.mechanic;
+        let m = &s.game;
         for way in &s.ways {
-            for (seed, f, ev) in round_trip(&**m, way, 0..200) {
+            for (seed, f, ev) in round_trip(m, way, 0..200) {
                 for w in &ev.wins {
                     let shown = ev.feature(w.area);
                     assert!(
                         matches!(shown, Some("paire" | "brelan" | "suite")),
                         "{} seed {seed}: {shown:?} on {}",
                         way.id,
-                        show(&**m, &f)
+                        show(m, &f)
                     );
                 }
             }
@@ -3849,7 +3844,7 @@ mod style_tests {
     #[test]
     fn every_feature_shows_when_asked() {
         let s = example();
-        let m = &s.mechanic;
+        let m = &s.game;
         for way in &s.ways {
             for f in m.features() {
                 if m.can_show(way, f.id).is_err() {
@@ -3859,16 +3854,12 @@ mod style_tests {
                     continue;
                 }
                 for seed in 0..8u64 {
-                    let face = crate::games::synthesize_showing_checked(
-                        &**m,
-                        way,
-                        f.id,
-                        &mut FaceRng::seed_from_u64(seed),
-                    )
-                    .unwrap_or_else(|e| panic!("{} {}: {e}", way.id, f.id));
+                    let face = m
+                        .synthesize_showing_checked(way, f.id, &mut FaceRng::seed_from_u64(seed))
+                        .unwrap_or_else(|e| panic!("{} {}: {e}", way.id, f.id));
                     // It shows the feature (the checked synthesis returns no other face),
                     // and it pays its way.
-                    assert_pays(&**m, way, &face, &format!("showing {}, seed {seed}", f.id));
+                    assert_pays(m, way, &face, &format!("showing {}, seed {seed}", f.id));
                 }
             }
         }
@@ -3894,13 +3885,13 @@ mod style_tests {
         let s = example();
         let way = &s.ways[s.way_by_id("4+4+2").unwrap() as usize];
         let draw = |seed| {
-            s.mechanic
+            s.game
                 .synthesize(way, &mut FaceRng::seed_from_u64(seed))
                 .unwrap()
         };
         assert_eq!(draw(7), draw(7));
         let show = |f: &Face| -> String {
-            s.mechanic
+            s.game
                 .columns()
                 .iter()
                 .zip(&f.codes)
@@ -3939,7 +3930,7 @@ mod style_tests {
             ])
             .unwrap_or_else(|e| panic!("{e}"));
             for way in &s.ways {
-                round_trip(&*s.mechanic, way, 0..60);
+                round_trip(&s.game, way, 0..60);
             }
         }
     }
@@ -4052,7 +4043,7 @@ mod style_tests {
         assert_eq!(ev.ambiguities, Vec::<&str>::new());
         assert_eq!(wins(&ev), vec![(0, 2, "suite")]);
         // Its five cards are marked: one per rank of A-2-3-4-5, and the GAIN.
-        assert_eq!(won_by_first(m, &wheel, &ev), [0, 1, 2, 12, 13, 14]);
+        assert_eq!(won_by_first(&m, &wheel, &ev), [0, 1, 2, 12, 13, 14]);
         assert!(m.describe()[4].contains("ace high or low (A-2-3-4-5)"));
         // A suited A-2-3-4-5 is a straight flush: neither a SUITE nor five of a suit.
         let suited = face(["Ah 2h", "Jc Qd", "Ks 8d"], "3h 4h 5h 9d Tc", [2, 4, 10]);
@@ -4060,7 +4051,7 @@ mod style_tests {
         assert!(ev.ambiguities.contains(&AMB_STRAIGHT_FLUSH), "{ev:?}");
         // Every way still round-trips.
         for way in &s.ways {
-            round_trip(&*s.mechanic, way, 0..60);
+            round_trip(&s.game, way, 0..60);
         }
     }
 
@@ -4080,14 +4071,14 @@ mod style_tests {
         let ev = m.evaluate(&pocket);
         assert_eq!(ev.ambiguities, Vec::<&str>::new());
         assert_eq!(wins(&ev), vec![(0, 2, "paire")]);
-        assert_eq!(won_by_first(m, &pocket, &ev), [0, 1, 2]);
+        assert_eq!(won_by_first(&m, &pocket, &ev), [0, 1, 2]);
         assert!(
             m.describe()[0].contains("(its two cards alone may make a pair)"),
             "{:?}",
             m.describe()
         );
         for way in &s.ways {
-            round_trip(&*s.mechanic, way, 0..60);
+            round_trip(&s.game, way, 0..60);
         }
     }
 
@@ -4224,10 +4215,10 @@ paire = 1
             let way = s.ways.iter().find(|w| w.id == id).unwrap();
             for seed in 0..200u64 {
                 let f = s
-                    .mechanic
+                    .game
                     .synthesize(way, &mut FaceRng::seed_from_u64(seed))
                     .unwrap();
-                let ev = s.mechanic.evaluate(&f);
+                let ev = s.game.evaluate(&f);
                 assert!(ev.ambiguities.is_empty(), "{id} seed {seed}");
                 assert_eq!(ev.prize(), way.amount, "{id} seed {seed}");
                 let names: Vec<&str> = ev
@@ -4239,7 +4230,7 @@ paire = 1
                 assert_eq!(names, [want], "{id} seed {seed}");
             }
         }
-        let lines = s.mechanic.describe();
+        let lines = s.game.describe();
         assert!(
             lines
                 .iter()

@@ -26,7 +26,7 @@ use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
-    Mark, MarkKind, Mechanic, Panel, MAX_CELLS, MAX_WINS,
+    Mark, MarkKind, Panel, Style, MAX_CELLS, MAX_WINS,
 };
 use crate::lots::Way;
 use crate::money::Money;
@@ -357,7 +357,7 @@ impl Compare {
     }
 }
 
-impl Mechanic for Compare {
+impl Style for Compare {
     fn name(&self) -> &'static str {
         "compare"
     }
@@ -595,7 +595,7 @@ impl Mechanic for Compare {
     }
 }
 
-fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Mechanic>, FieldError> {
+fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Style>, FieldError> {
     Ok(Box::new(Compare::new(style::parse(table)?, ctx)?))
 }
 

@@ -34,7 +34,7 @@ use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
-    Mark, MarkKind, Mechanic, Panel, MAX_CELLS, MAX_WINS,
+    Mark, MarkKind, Panel, Style, MAX_CELLS, MAX_WINS,
 };
 use crate::lots::Way;
 use crate::money::Money;
@@ -325,7 +325,7 @@ impl KeyMatch {
     }
 }
 
-impl Mechanic for KeyMatch {
+impl Style for KeyMatch {
     fn name(&self) -> &'static str {
         "key_match"
     }
@@ -649,7 +649,7 @@ impl KeyMatch {
     }
 }
 
-fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Mechanic>, FieldError> {
+fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Style>, FieldError> {
     Ok(Box::new(KeyMatch::build(table, ctx)?))
 }
 

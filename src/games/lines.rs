@@ -35,7 +35,7 @@ use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, Mark,
-    MarkKind, Mechanic, Panel, MAX_CELLS,
+    MarkKind, Panel, Style, MAX_CELLS,
 };
 use crate::lots::Way;
 use crate::money::Money;
@@ -481,7 +481,7 @@ impl Lines {
     }
 }
 
-impl Mechanic for Lines {
+impl Style for Lines {
     fn name(&self) -> &'static str {
         "lines"
     }
@@ -745,7 +745,7 @@ impl Mechanic for Lines {
     }
 }
 
-fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Mechanic>, FieldError> {
+fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Style>, FieldError> {
     Ok(Box::new(Lines::new(style::parse(table)?, ctx)?))
 }
 

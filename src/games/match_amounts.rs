@@ -29,8 +29,8 @@ use super::common::LosingNearMiss;
 use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
-    AreaFeature, AreaWin, Column, Evaluation, Face, FaceRng, FeatureInfo, Mark, MarkKind, Mechanic,
-    Panel, MAX_CELLS,
+    AreaFeature, AreaWin, Column, Evaluation, Face, FaceRng, FeatureInfo, Mark, MarkKind, Panel,
+    Style, MAX_CELLS,
 };
 use crate::lots::Way;
 use crate::money::Money;
@@ -166,7 +166,7 @@ fn list(amounts: &[Money]) -> String {
         .join(", ")
 }
 
-fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Mechanic>, FieldError> {
+fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Style>, FieldError> {
     Ok(Box::new(MatchAmounts::new(table, ctx)?))
 }
 
@@ -371,7 +371,7 @@ impl MatchAmounts {
     }
 }
 
-impl Mechanic for MatchAmounts {
+impl Style for MatchAmounts {
     fn name(&self) -> &'static str {
         INFO.name
     }

@@ -51,7 +51,7 @@ use super::common::LosingNearMiss;
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, Mark,
-    MarkKind, Mechanic, Panel, Printed, FREE_CELL, MAX_CELLS,
+    MarkKind, Panel, Printed, Style, FREE_CELL, MAX_CELLS,
 };
 use crate::lots::Way;
 use crate::money::Money;
@@ -578,7 +578,7 @@ impl MatchCount {
     }
 }
 
-impl Mechanic for MatchCount {
+impl Style for MatchCount {
     fn name(&self) -> &'static str {
         "match_count"
     }
@@ -931,7 +931,7 @@ impl Mechanic for MatchCount {
     }
 }
 
-fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Mechanic>, FieldError> {
+fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Style>, FieldError> {
     Ok(Box::new(MatchCount::new(style::parse(table)?, ctx)?))
 }
 

@@ -37,7 +37,7 @@ use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
-    Mark, MarkKind, Mechanic, Panel, MAX_CELLS, MAX_WINS,
+    Mark, MarkKind, Panel, Style, MAX_CELLS, MAX_WINS,
 };
 use crate::lots::Way;
 use crate::money::Money;
@@ -213,7 +213,7 @@ fn pct(x: u32) -> String {
 }
 
 /// Builds the style from its surface table.
-fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Mechanic>, FieldError> {
+fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Style>, FieldError> {
     Ok(Box::new(MatchSymbols::new(table, ctx)?))
 }
 
@@ -1000,7 +1000,7 @@ impl MatchSymbols {
     }
 }
 
-impl Mechanic for MatchSymbols {
+impl Style for MatchSymbols {
     fn name(&self) -> &'static str {
         "match_symbols"
     }
@@ -2174,7 +2174,7 @@ legend = { B = 10, C = 20 }
     fn the_coq_spec_keeps_its_columns_and_its_policy() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("game_specs/coq.toml");
         let s = crate::spec::GameSpec::load(&path).unwrap();
-        let m = &s.mechanic;
+        let m = &s.game;
         let names: Vec<&str> = m.columns().iter().map(|c| c.name.as_str()).collect();
         assert_eq!(
             names.join(" "),

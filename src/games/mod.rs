@@ -1,6 +1,6 @@
 //! Game mechanics: how a face is built for a way, and how the published rule judges it.
 //!
-//! A mechanic implements [`Mechanic`]. Synthesis constructs a face for a way; evaluation
+//! A mechanic implements [`Style`]. Synthesis constructs a face for a way; evaluation
 //! judges a face from the rule text alone and never looks at how it was made. The pipeline
 //! evaluates every synthesized face before writing it, and `verify` evaluates every face it
 //! reads back, so the two must agree exactly.
@@ -13,7 +13,7 @@
 pub mod card_hands;
 pub mod common;
 pub mod compare;
-pub mod composed;
+pub mod game;
 pub mod key_match;
 pub mod lines;
 pub mod match_amounts;
@@ -109,7 +109,7 @@ impl Captions {
 /// One winning play area found by evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AreaWin {
-    /// Index of the play area in [`Mechanic::areas`].
+    /// Index of the play area in [`Style::areas`].
     pub area: u8,
     /// Amount it wins, in cents.
     pub amount: Money,
@@ -123,7 +123,7 @@ pub const MAX_WINS: usize = 32;
 /// on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AreaFeature {
-    /// Index of the play area in [`Mechanic::areas`].
+    /// Index of the play area in [`Style::areas`].
     pub area: u8,
     /// The mechanic's name for what it shows (an ASCII id, e.g. `quinte_flush_royale`).
     pub name: &'static str,
@@ -207,7 +207,7 @@ pub struct Panel {
     /// The panel's id: the key of its printed name in the spec's `[labels]` table (coq's
     /// `cells`, `jeu1`; poker's `p1`, `board`; pharaon's `I` … `IV`).
     pub id: String,
-    /// The face columns it shows, row by row (indices into [`Mechanic::columns`]). Caption
+    /// The face columns it shows, row by row (indices into [`Style::columns`]). Caption
     /// columns are not listed: each is drawn under its amount.
     pub rows: Vec<Vec<usize>>,
 }
@@ -243,48 +243,24 @@ pub enum MarkKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mark {
     /// The play area whose win, near miss or decoy this is (index into
-    /// [`Mechanic::areas`]). A cell two areas read (coq's eight cells, poker's community
+    /// [`Style::areas`]). A cell two areas read (coq's eight cells, poker's community
     /// cards) may be marked once for each.
     pub area: u8,
-    /// The face column (index into [`Mechanic::columns`]).
+    /// The face column (index into [`Style::columns`]).
     pub column: usize,
     /// What the cell does on this face.
     pub kind: MarkKind,
 }
 
 /// Most syntheses of one ticket asked to show a feature before giving up (see
-/// [`synthesize_showing_checked`]).
+/// [`game::Game::synthesize_showing_checked`]).
 pub const FEATURE_ATTEMPTS: usize = 16;
 
-/// A face of `way` showing feature `id` (as the evaluator reports it), drawing every choice
-/// from `rng`. Mechanics build the feature constructively, but a few (poker's near misses)
-/// can be left no room by the rest of the face; then the face is built again from the same
-/// stream, at most [`FEATURE_ATTEMPTS`] times. Errors: the mechanic's (an unrealisable
-/// request included), or no face showing `id` in [`FEATURE_ATTEMPTS`] attempts: never a face
-/// without the feature.
-pub fn synthesize_showing_checked(
-    mechanic: &dyn Mechanic,
-    way: &Way,
-    id: &str,
-    rng: &mut FaceRng,
-) -> Result<Face, String> {
-    for _ in 0..FEATURE_ATTEMPTS {
-        let face = mechanic.synthesize_showing(way, Some(id), rng)?;
-        if mechanic.evaluate(&face).shows(id) {
-            return Ok(face);
-        }
-    }
-    Err(format!(
-        "no face showing feature \"{id}\" in {FEATURE_ATTEMPTS} attempts"
-    ))
-}
-
-/// A game mechanic. Implementations are pure: no I/O, no global RNG.
-/// A mechanic is also `Any`, so that a caller holding a `&dyn Mechanic` can reach the
-/// concrete type's own methods (e.g. the poker benchmark's
-/// [`card_hands::CardHands::synthesize_counted`]).
-pub trait Mechanic: Send + Sync + std::any::Any {
-    /// Mechanic name as written in `game.mechanic`.
+/// A play style as it reads one surface: its rule, how it builds faces and how a proof
+/// shows them. Implementations are pure: no I/O, no global RNG. The ticket's game
+/// ([`game::Game`]) puts the surfaces' styles side by side.
+pub trait Style: Send + Sync {
+    /// The style's name, as written in `style` (`match_symbols`).
     fn name(&self) -> &'static str;
     /// Play areas a win can sit in, by name (`jeu1`, `jeu2` for coq; `I`..`IV` for pharaon,
     /// where several wins may sit in area `II`, one per winning hieroglyph).
@@ -296,7 +272,7 @@ pub trait Mechanic: Send + Sync + std::any::Any {
     /// Whether this mechanic can realise `way` under the ambiguity policy; `Err` says why
     /// not (the spec is then rejected).
     fn check_way(&self, way: &Way) -> Result<(), String>;
-    /// Called once every way of the spec passed [`Mechanic::check_way`], with them all
+    /// Called once every way of the spec passed [`Style::check_way`], with them all
     /// (the losing way left out): `Err` names a setting no way can ever use (a weight
     /// table of a tier none of whose ways it applies to, say), and the spec is rejected.
     fn check_ways(&self, ways: &[Way]) -> Result<(), String> {
@@ -305,17 +281,17 @@ pub trait Mechanic: Send + Sync + std::any::Any {
     }
     /// Builds a face realising `way` (the losing way for `way.wins` empty), drawing every
     /// choice from `rng`. `Err` means the mechanic could not build it: a bug or an
-    /// infeasible spec, never retried silently. Same as [`Mechanic::synthesize_showing`]
+    /// infeasible spec, never retried silently. Same as [`Style::synthesize_showing`]
     /// with no feature asked.
     fn synthesize(&self, way: &Way, rng: &mut FaceRng) -> Result<Face, String> {
         self.synthesize_showing(way, None, rng)
     }
-    /// [`Mechanic::synthesize`], and when `show` names a feature (an id of
-    /// [`Mechanic::features`]), a face that shows it (QA decks). With `show = None` the
+    /// [`Style::synthesize`], and when `show` names a feature (an id of
+    /// [`Style::features`]), a face that shows it (QA decks). With `show = None` the
     /// draws are exactly those of a production face. `Err` also when `way` cannot show the
-    /// feature ([`Mechanic::can_show`]): a request is never dropped silently. A few
+    /// feature ([`Style::can_show`]): a request is never dropped silently. A few
     /// features may still be left no room by the rest of the face: callers check the
-    /// evaluation ([`synthesize_showing_checked`]).
+    /// evaluation ([`game::Game::synthesize_showing_checked`]).
     fn synthesize_showing(
         &self,
         way: &Way,
@@ -323,7 +299,7 @@ pub trait Mechanic: Send + Sync + std::any::Any {
         rng: &mut FaceRng,
     ) -> Result<Face, String>;
     /// The inscription in letters the rules print with symbol `code` of face column
-    /// `column` (index into [`Mechanic::columns`]), when they give one beside a symbol
+    /// `column` (index into [`Style::columns`]), when they give one beside a symbol
     /// that is not an amount (poker: each card's, art. 3.2–3.3); `None` for the others.
     /// Proofs show it; the files carry the code only, the inscription coming from the spec.
     fn inscription(&self, column: usize, code: u8) -> Option<String> {
@@ -360,11 +336,6 @@ pub trait Mechanic: Send + Sync + std::any::Any {
     /// What the ticket prints with its panels besides their cells (legends, fixed winning
     /// symbols, maxima), the same on every ticket. None by default.
     fn printed(&self) -> Vec<Printed> {
-        Vec::new()
-    }
-    /// The surfaces of a game made of play styles, in face order: each surface's id and its
-    /// style's name. Empty for a mechanic that is one published game.
-    fn surfaces(&self) -> Vec<(String, &'static str)> {
         Vec::new()
     }
     /// Judges `face` by the règlement alone.

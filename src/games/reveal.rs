@@ -16,9 +16,7 @@
 
 use super::common::{pick_distinct, AmountBox, MAX_SYMBOLS};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
-use super::{
-    AreaWin, Column, Evaluation, Face, FaceRng, Mark, MarkKind, Mechanic, Panel, MAX_CELLS,
-};
+use super::{AreaWin, Column, Evaluation, Face, FaceRng, Mark, MarkKind, Panel, Style, MAX_CELLS};
 use crate::lots::Way;
 use crate::money::Money;
 use serde::Deserialize;
@@ -91,7 +89,7 @@ pub struct Reveal {
     about: String,
 }
 
-fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Mechanic>, FieldError> {
+fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Style>, FieldError> {
     let raw: RawReveal = style::parse(table)?;
     if raw.boxes == 0 || 2 * raw.boxes > MAX_CELLS {
         return Err(FieldError::new(
@@ -185,7 +183,7 @@ fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Mechanic>, FieldE
     }))
 }
 
-impl Mechanic for Reveal {
+impl Style for Reveal {
     fn name(&self) -> &'static str {
         INFO.name
     }
@@ -291,7 +289,7 @@ mod tests {
     use crate::games::testkit::{round_trip, way, worded, Ctx};
     use rand_core::SeedableRng;
 
-    fn reveal(toml: &str) -> Result<Box<dyn Mechanic>, FieldError> {
+    fn reveal(toml: &str) -> Result<Box<dyn Style>, FieldError> {
         let captions = worded(&[
             (0, "ZERO EURO"),
             (2, "DEUX EUROS"),

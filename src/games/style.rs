@@ -6,14 +6,14 @@
 //! each of pharaon's surfaces I to IV). A surface holds one or more **play areas**: the
 //! parts of it that each win once (coq's Jeu 1 and Jeu 2 both read the eight cells). The
 //! ticket's lot is the sum of its winning play areas over every surface
-//! ([`super::composed::Composed`]).
+//! ([`super::game::Game`]).
 //!
-//! Each play style is a [`Mechanic`] built from its surface's TOML table by the
+//! Each play style is a [`Style`] built from its surface's TOML table by the
 //! [`StyleInfo::build`] function of its entry in [`LIBRARY`]. A style names its columns from
 //! the surface's id (see each style's docs), so the seed games keep the columns GAMES.md
 //! fixes.
 
-use super::{Captions, Mechanic};
+use super::{Captions, Style};
 use crate::money::Money;
 use serde::de::DeserializeOwned;
 use std::collections::{BTreeMap, HashSet};
@@ -67,7 +67,7 @@ impl FieldError {
 
 /// A function that builds a style's mechanic from its surface table (the `style` and `id`
 /// keys already removed). Errors name the field at fault.
-pub type Build = fn(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Mechanic>, FieldError>;
+pub type Build = fn(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Style>, FieldError>;
 
 /// One parameter of a play style, as `tirage styles` lists it.
 #[derive(Debug, Clone, Copy, serde::Serialize)]

@@ -37,7 +37,7 @@ use super::common;
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
-    Mark, MarkKind, Mechanic, Panel, MAX_CELLS, MAX_WINS,
+    Mark, MarkKind, Panel, Style, MAX_CELLS, MAX_WINS,
 };
 use crate::lots::Way;
 use crate::money::Money;
@@ -410,7 +410,7 @@ fn names_in(legend: &[(String, Money)]) -> Vec<String> {
     legend.iter().map(|(s, _)| s.clone()).collect()
 }
 
-impl Mechanic for SymbolToPrize {
+impl Style for SymbolToPrize {
     fn name(&self) -> &'static str {
         "symbol_to_prize"
     }
@@ -734,7 +734,7 @@ impl Mechanic for SymbolToPrize {
     }
 }
 
-fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Mechanic>, FieldError> {
+fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Style>, FieldError> {
     Ok(Box::new(SymbolToPrize::build(table, ctx)?))
 }
 

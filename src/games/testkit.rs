@@ -3,8 +3,9 @@
 //! a losing face wins nothing). Each style's tests keep only its own parameters and rule
 //! cases.
 
+use super::game::Game;
 use super::style::StyleCtx;
-use super::{Captions, Evaluation, Face, FaceRng, Mechanic};
+use super::{Captions, Column, Evaluation, Face, FaceRng, FeatureInfo, Mark, Style};
 use crate::lots::{Way, Win, LOSE};
 use crate::money::Money;
 use rand_core::SeedableRng;
@@ -130,8 +131,93 @@ pub(crate) fn way_at(area: u8, units: &[u64]) -> Way {
     way_in(&units.iter().map(|&u| (Some(area), u)).collect::<Vec<_>>())
 }
 
+/// What the assertions need of a style or of a whole game: both draw and judge faces.
+pub(crate) trait Tested {
+    /// The face columns.
+    fn columns(&self) -> &[Column];
+    /// The play areas.
+    fn areas(&self) -> &[String];
+    /// The rule's judgement of `face`.
+    fn evaluate(&self, face: &Face) -> Evaluation;
+    /// The cells a proof marks.
+    fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark>;
+    /// The features it can show.
+    fn features(&self) -> Vec<FeatureInfo>;
+    /// Whether a face of `way` can be asked to show `id`.
+    fn can_show(&self, way: &Way, id: &str) -> Result<(), String>;
+    /// A face of `way`, showing `show` when asked.
+    fn synthesize_showing(
+        &self,
+        way: &Way,
+        show: Option<&str>,
+        rng: &mut FaceRng,
+    ) -> Result<Face, String>;
+    /// A production face of `way`.
+    fn synthesize(&self, way: &Way, rng: &mut FaceRng) -> Result<Face, String> {
+        self.synthesize_showing(way, None, rng)
+    }
+}
+
+impl<S: Style + ?Sized> Tested for S {
+    fn columns(&self) -> &[Column] {
+        Style::columns(self)
+    }
+    fn areas(&self) -> &[String] {
+        Style::areas(self)
+    }
+    fn evaluate(&self, face: &Face) -> Evaluation {
+        Style::evaluate(self, face)
+    }
+    fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark> {
+        Style::marks(self, face, ev)
+    }
+    fn features(&self) -> Vec<FeatureInfo> {
+        Style::features(self)
+    }
+    fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
+        Style::can_show(self, way, id)
+    }
+    fn synthesize_showing(
+        &self,
+        way: &Way,
+        show: Option<&str>,
+        rng: &mut FaceRng,
+    ) -> Result<Face, String> {
+        Style::synthesize_showing(self, way, show, rng)
+    }
+}
+
+impl Tested for Game {
+    fn columns(&self) -> &[Column] {
+        Game::columns(self)
+    }
+    fn areas(&self) -> &[String] {
+        Game::areas(self)
+    }
+    fn evaluate(&self, face: &Face) -> Evaluation {
+        Game::evaluate(self, face)
+    }
+    fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark> {
+        Game::marks(self, face, ev)
+    }
+    fn features(&self) -> Vec<FeatureInfo> {
+        Game::features(self)
+    }
+    fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
+        Game::can_show(self, way, id)
+    }
+    fn synthesize_showing(
+        &self,
+        way: &Way,
+        show: Option<&str>,
+        rng: &mut FaceRng,
+    ) -> Result<Face, String> {
+        Game::synthesize_showing(self, way, show, rng).map_err(|e| e.to_string())
+    }
+}
+
 /// `face` as the files print it: `column=value` for every column of `m`.
-pub(crate) fn show(m: &dyn Mechanic, face: &Face) -> String {
+pub(crate) fn show(m: &(impl Tested + ?Sized), face: &Face) -> String {
     m.columns()
         .iter()
         .zip(face.codes)
@@ -147,7 +233,12 @@ pub(crate) fn show(m: &dyn Mechanic, face: &Face) -> String {
 /// dictionary, no ambiguity, one win per win of the way with the same amount and, where the
 /// way fixes one, the same play area (a losing face wins nothing). `what` says where the
 /// face comes from (a seed). Returns the evaluation.
-pub(crate) fn assert_pays(m: &dyn Mechanic, way: &Way, face: &Face, what: &str) -> Evaluation {
+pub(crate) fn assert_pays(
+    m: &(impl Tested + ?Sized),
+    way: &Way,
+    face: &Face,
+    what: &str,
+) -> Evaluation {
     let at = || format!("way {} ({what}): {}", way.id, show(m, face));
     for (i, c) in m.columns().iter().enumerate() {
         assert!((face.codes[i] as usize) < c.values.len(), "{}", at());
@@ -174,7 +265,7 @@ pub(crate) fn assert_pays(m: &dyn Mechanic, way: &Way, face: &Face, what: &str) 
 /// `way` ([`assert_pays`]); returns every seed with its face and evaluation, for the style's
 /// own checks.
 pub(crate) fn round_trip(
-    m: &dyn Mechanic,
+    m: &(impl Tested + ?Sized),
     way: &Way,
     seeds: Range<u64>,
 ) -> Vec<(u64, Face, Evaluation)> {
@@ -191,7 +282,7 @@ pub(crate) fn round_trip(
 
 /// [`round_trip`] for faces asked to show feature `id`: each also shows it.
 pub(crate) fn round_trip_showing(
-    m: &dyn Mechanic,
+    m: &(impl Tested + ?Sized),
     way: &Way,
     id: &str,
     seeds: Range<u64>,
@@ -217,7 +308,7 @@ pub(crate) fn round_trip_showing(
 /// Judges `n` faces of codes drawn at random from each column's dictionary (stream 7),
 /// whatever they show: evaluation and marks never panic, every win and mark names one of
 /// `m`'s play areas and every mark one of its columns. Returns the evaluations.
-pub(crate) fn judge_any_faces(m: &dyn Mechanic, n: usize) -> Vec<Evaluation> {
+pub(crate) fn judge_any_faces(m: &(impl Tested + ?Sized), n: usize) -> Vec<Evaluation> {
     let mut rng = FaceRng::seed_from_u64(7);
     (0..n)
         .map(|i| {
@@ -241,9 +332,9 @@ pub(crate) fn judge_any_faces(m: &dyn Mechanic, n: usize) -> Vec<Evaluation> {
 }
 
 /// For every feature of `m`: when a face of `way` may be asked to show it
-/// ([`Mechanic::can_show`]), the faces asked from streams `seeds` pay `way` and show it
+/// ([`Style::can_show`]), the faces asked from streams `seeds` pay `way` and show it
 /// ([`round_trip_showing`]); when not, asking for it is an error, never a face without it.
-pub(crate) fn features_as_asked(m: &dyn Mechanic, way: &Way, seeds: Range<u64>) {
+pub(crate) fn features_as_asked(m: &(impl Tested + ?Sized), way: &Way, seeds: Range<u64>) {
     for f in m.features() {
         match m.can_show(way, f.id) {
             Ok(()) => {
@@ -264,7 +355,7 @@ mod tests {
     use crate::games::reveal;
 
     /// One reveal box showing 0, 2 or 5.
-    fn one_box() -> Box<dyn Mechanic> {
+    fn one_box() -> Box<dyn Style> {
         let ctx = Ctx::new("cash").captions(captions(&[0, 2, 5]));
         let table = toml::from_str("amounts = [2, 5]").unwrap();
         (reveal::INFO.build)(table, &ctx.get()).unwrap()

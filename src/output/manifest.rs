@@ -104,7 +104,7 @@ pub struct Game {
     pub id: String,
     /// Published name.
     pub name: String,
-    /// Mechanic: `styles` for a game made of surfaces.
+    /// Style: `styles` for a game made of surfaces.
     pub mechanic: String,
     /// The game's surfaces, in face order, each with its play style (empty for a
     /// published game's own mechanic).
@@ -257,7 +257,7 @@ impl Manifest {
             game: Game {
                 id: spec.id.clone(),
                 name: spec.name.clone(),
-                mechanic: spec.mechanic.name().into(),
+                mechanic: spec.game.name().into(),
                 surfaces: surfaces(spec),
                 legal_reference: spec.legal_reference.clone(),
                 reconstructed: spec.reconstructed,
@@ -305,12 +305,12 @@ impl Manifest {
 
 /// The spec's surfaces and their play styles, as the manifest lists them.
 pub fn surfaces(spec: &crate::spec::GameSpec) -> Vec<SurfaceRef> {
-    spec.mechanic
+    spec.game
         .surfaces()
-        .into_iter()
-        .map(|(id, style)| SurfaceRef {
-            id,
-            style: style.into(),
+        .iter()
+        .map(|s| SurfaceRef {
+            id: s.id.clone(),
+            style: s.style.into(),
         })
         .collect()
 }

@@ -11,7 +11,8 @@
 
 pub mod raw;
 
-use crate::games::{self, AreaWin, Mechanic, MAX_WINS};
+use crate::games::game::Game;
+use crate::games::{self, AreaWin, MAX_WINS};
 pub use crate::lots::{Way, WayId, Win, FORMULA_START, LOSE};
 use crate::money::Money;
 pub use crate::spec_error::{ErrorAt, SpecError};
@@ -394,8 +395,9 @@ pub struct GameSpec {
     pub published_lots: u64,
     /// Published payout per block, in cents.
     pub published_payout: Money,
-    /// The mechanic that builds and judges faces.
-    pub mechanic: Box<dyn Mechanic>,
+    /// The ticket's game: its surfaces, their styles and every way planned, which builds
+    /// and judges faces.
+    pub game: Game,
     /// `[signing] public_key`: the operator's minisign public key (the key line of its
     /// `KEY.pub`, `RW…`), when the spec pins it: `generate` signs only with that key, and
     /// `verify --spec` holds the signature to it whatever `--signer` says.
@@ -496,43 +498,76 @@ impl GameSpec {
             let start = e.span().map(|s| s.start);
             at.at(start, start.map_or(String::new(), |o| at.field_at(o)), msg)
         })?;
-        let mechanic = build_mechanic(&raw, &at)?;
-        check_area_names(&raw, mechanic.areas(), &at)?;
-        let labels = labels(&raw, &*mechanic, &at)?;
-        let mut spec = validate_common(&raw, &at, mechanic)?;
+        let game = build_game(&raw, &at)?;
+        check_area_names(&raw, game.areas(), &at)?;
+        let labels = labels(&raw, &game, &at)?;
+        let mut spec = validate_common(&raw, &at, game)?;
         spec.labels = labels;
-        let areas = spec.mechanic.areas().to_vec();
+        let areas = spec.game.areas().to_vec();
         resolve_areas(&mut spec.ways, &raw, &areas);
-        validate_against_mechanic(&spec, &raw, &at)?;
-        for (i, way) in spec.ways.iter().enumerate() {
-            // The losing way too: a face that wins nothing must be buildable as well.
-            spec.mechanic.check_way(way).map_err(|m| {
-                let span = if i == 0 {
-                    Some(raw.surfaces.first().map_or(0, |s| s.span().start))
-                } else {
-                    way_span(&raw, i)
-                };
-                at.at(span, format!("way \"{}\"", way.id), m)
-            })?;
-        }
-        spec.mechanic.check_ways(&spec.ways[1..]).map_err(|m| {
-            // A composed game's error names its surface first (`surface "id": …`).
-            let i = spec
-                .mechanic
-                .surfaces()
-                .iter()
-                .position(|(id, _)| m.starts_with(&format!("surface \"{id}\": ")));
-            let span = i.and_then(|i| raw.surfaces.get(i)).map(|s| s.span().start);
-            at.at(
-                span,
-                i.map_or("game".into(), |i| format!("surfaces[{i}]")),
-                m,
-            )
+        validate_against_game(&spec, &raw, &at)?;
+        // Every way, the losing one too (a face that wins nothing must be buildable as well),
+        // planned once here for every face drawn afterwards.
+        spec.game.plan(&spec.ways).map_err(|e| {
+            let (span, field) = match (e.way(), &e) {
+                (Some(0), _) => (
+                    Some(raw.surfaces.first().map_or(0, |s| s.span().start)),
+                    format!("way \"{}\"", spec.ways[0].id),
+                ),
+                (Some(i), _) => (way_span(&raw, i), format!("way \"{}\"", spec.ways[i].id)),
+                (None, games::game::PlanError::Settings { surface, .. }) => (
+                    raw.surfaces.get(*surface).map(|s| s.span().start),
+                    format!("surfaces[{surface}]"),
+                ),
+                (None, _) => (None, "game".to_string()),
+            };
+            at.at(span, field, e.to_string())
         })?;
         spec.sha256 = hex::encode(Sha256::digest(text.as_bytes()));
         spec.path = path.to_path_buf();
         spec.text = text;
         Ok(spec)
+    }
+
+    /// Surface `i`'s style built again from the spec's own text as a concrete type, by
+    /// `build` (a style's constructor from its surface table, the `style`, `id` and `max`
+    /// keys removed): for tests and benchmarks that need a style's own methods, which the
+    /// game's surfaces do not expose. Errors: those of `build`, or no surface `i` (a
+    /// [`games::style::FieldError`] about the surface as a whole).
+    pub fn surface_style<T>(
+        &self,
+        i: usize,
+        build: impl FnOnce(toml::Table, &games::style::StyleCtx) -> Result<T, games::style::FieldError>,
+    ) -> Result<T, games::style::FieldError> {
+        let missing = || games::style::FieldError::new("", format!("the spec has no surface {i}"));
+        let doc: toml::Table = toml::from_str(&self.text)
+            .map_err(|e| games::style::FieldError::new("", e.message().to_string()))?;
+        let mut table = doc
+            .get("surfaces")
+            .and_then(|s| s.as_array())
+            .and_then(|s| s.get(i))
+            .and_then(|s| s.as_table())
+            .cloned()
+            .ok_or_else(missing)?;
+        let surface = self.game.surfaces().get(i).ok_or_else(missing)?;
+        for key in ["style", "id", "max"] {
+            table.remove(key);
+        }
+        let captions = games::Captions {
+            amounts: self.captions.keys().copied().collect(),
+            texts: self.captions.values().cloned().collect(),
+        };
+        let tier_amounts: Vec<Money> = self.tiers.iter().map(|t| t.amount).collect();
+        let way_ids: Vec<String> = self.ways[1..].iter().map(|w| w.id.clone()).collect();
+        let ctx = games::style::StyleCtx {
+            id: &surface.id,
+            captions: &captions,
+            labels: &self.labels,
+            tier_amounts: &tier_amounts,
+            way_ids: &way_ids,
+            max: surface.max,
+        };
+        build(table, &ctx)
     }
 
     /// The printed name of panel or play area `id` (`[labels]`), or `id` itself when the
@@ -612,19 +647,19 @@ fn way_matches(way: &Way, wins: &[AreaWin]) -> bool {
     true
 }
 
-/// `[labels]`, checked: every key is a panel or play area id of the mechanic, every label a
+/// `[labels]`, checked: every key is a panel or play area id of the game, every label a
 /// short line of text. Errors name the key: an unknown id (listing the known ones), an
 /// empty or overlong label, or one with a line break.
 fn labels(
     raw: &raw::RawSpec,
-    mechanic: &dyn Mechanic,
+    game: &Game,
     at: &ErrorAt,
 ) -> Result<BTreeMap<String, String>, SpecError> {
     let Some(t) = &raw.labels else {
         return Ok(BTreeMap::new());
     };
-    let mut known: Vec<String> = mechanic.panels().into_iter().map(|p| p.id).collect();
-    for a in mechanic.areas() {
+    let mut known: Vec<String> = game.panels().into_iter().map(|p| p.id).collect();
+    for a in game.areas() {
         if !known.contains(a) {
             known.push(a.clone());
         }
@@ -634,7 +669,7 @@ fn labels(
         if !known.contains(k) {
             return Err(bad(format!(
                 "\"{k}\" is not a panel or play area of the {} mechanic; expected one of: {}",
-                mechanic.name(),
+                game.name(),
                 known.join(", ")
             )));
         }
@@ -651,10 +686,10 @@ fn labels(
         .collect())
 }
 
-/// Builds the game's mechanic: its `[[surfaces]]` (`game.mechanic` is `styles`, the
-/// default). Errors: any other `game.mechanic` (the published games' own mechanics are gone:
-/// coq, poker and pharaon are specs over the play styles), and those of [`build_surfaces`].
-fn build_mechanic(raw: &raw::RawSpec, at: &ErrorAt) -> Result<Box<dyn Mechanic>, SpecError> {
+/// Builds the ticket's game: its `[[surfaces]]` (`game.mechanic` is `styles`, the
+/// default). Errors: any other `game.mechanic` (coq, poker and pharaon are specs over the
+/// play styles), and those of [`build_surfaces`].
+fn build_game(raw: &raw::RawSpec, at: &ErrorAt) -> Result<Game, SpecError> {
     let game = raw.game.get_ref();
     let captions = caption_values(raw);
     match game.mechanic.as_str() {
@@ -679,7 +714,7 @@ fn build_surfaces(
     raw: &raw::RawSpec,
     captions: &games::Captions,
     at: &ErrorAt,
-) -> Result<Box<dyn Mechanic>, SpecError> {
+) -> Result<Game, SpecError> {
     use games::style;
     if raw.surfaces.is_empty() {
         return Err(at.at(
@@ -754,17 +789,15 @@ fn build_surfaces(
             way_ids: &ways,
             max,
         };
-        let mechanic = (info.build)(table, &ctx).map_err(|e| err(&e.field, e.message))?;
-        parts.push(games::composed::Part {
+        let rule = (info.build)(table, &ctx).map_err(|e| err(&e.field, e.message))?;
+        parts.push(games::game::Part {
             id,
             style: info.name,
             max,
-            mechanic,
+            rule,
         });
     }
-    let composed = games::composed::Composed::new(parts)
-        .map_err(|m| at.at(Some(raw.surfaces[0].span().start), "surfaces", m))?;
-    Ok(Box::new(composed))
+    Game::new(parts).map_err(|m| at.at(Some(raw.surfaces[0].span().start), "surfaces", m))
 }
 
 /// The caption dictionary every caption column shares: the spec's captions in amount order
@@ -812,11 +845,7 @@ fn signing_key(raw: &raw::RawSpec, at: &ErrorAt) -> Result<Option<String>, SpecE
     Ok(Some(key.to_string()))
 }
 
-fn validate_common(
-    raw: &raw::RawSpec,
-    at: &ErrorAt,
-    mechanic: Box<dyn Mechanic>,
-) -> Result<GameSpec, SpecError> {
+fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, game: Game) -> Result<GameSpec, SpecError> {
     let g = raw.game.get_ref();
     let gspan = Some(raw.game.span().start);
     if g.id.is_empty()
@@ -1199,7 +1228,7 @@ fn validate_common(
         labels: BTreeMap::new(),
         published_lots: published.lots,
         published_payout: published.payout,
-        mechanic,
+        game,
         signing_key: signing_key(raw, at)?,
         text: String::new(),
         sha256: String::new(),
@@ -1379,14 +1408,14 @@ fn check_area_names(raw: &raw::RawSpec, areas: &[String], at: &ErrorAt) -> Resul
     Ok(())
 }
 
-/// Checks that need the mechanic: every amount a face can show has a caption, and ways of
+/// Checks that need the game: every amount a face can show has a caption, and ways of
 /// one tier can be told apart on a face.
-fn validate_against_mechanic(
+fn validate_against_game(
     spec: &GameSpec,
     raw: &raw::RawSpec,
     at: &ErrorAt,
 ) -> Result<(), SpecError> {
-    for amount in spec.mechanic.shown_amounts() {
+    for amount in spec.game.shown_amounts() {
         if spec.caption(amount).is_none() {
             return Err(at.at(
                 Some(raw.captions_span()),

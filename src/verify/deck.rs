@@ -162,7 +162,7 @@ fn check_features(
             "a production block with promised features: only specimen decks promise any".into(),
         );
     }
-    let mech = &spec.mechanic;
+    let mech = &spec.game;
     let known = mech.features();
     for f in &known {
         let showable = spec

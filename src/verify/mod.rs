@@ -435,7 +435,7 @@ fn report(mut block: Block, found: Found) -> Verified {
     let losing_features = match &spec {
         Some(sp) if run.counts.is_some() => {
             let known: Vec<&'static str> = sp
-                .mechanic
+                .game
                 .features()
                 .iter()
                 .filter(|f| f.kind.losing())

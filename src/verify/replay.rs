@@ -278,7 +278,7 @@ fn first_difference(
         ));
     }
     let rec = print_file::record_size(spec);
-    let cols = spec.mechanic.columns();
+    let cols = spec.game.columns();
     let mut found: Option<String> = None;
     let mut buf = vec![0u8; rec];
     let mut compare = |bytes: &[u8]| {
@@ -362,7 +362,7 @@ fn describe(got: &[u8], want: &[u8], cols: &[crate::games::Column]) -> String {
 /// The promises a deck's manifest lists, as the generator takes them. Errors: a feature the
 /// mechanic does not show with this spec, or a way the spec does not have.
 fn promises_of(spec: &GameSpec, list: &[PromisedFeature]) -> Result<Vec<Promise>, String> {
-    let known = spec.mechanic.features();
+    let known = spec.game.features();
     list.iter()
         .map(|p| {
             let feature = known
@@ -373,7 +373,7 @@ fn promises_of(spec: &GameSpec, list: &[PromisedFeature]) -> Result<Vec<Promise>
                     format!(
                         "the manifest promises feature \"{}\", which this spec's {} mechanic does not show",
                         p.feature,
-                        spec.mechanic.name()
+                        spec.game.name()
                     )
                 })?;
             let way = spec.way_by_id(&p.way).ok_or_else(|| {

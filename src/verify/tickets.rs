@@ -424,7 +424,7 @@ struct Ctx<'a> {
 
 /// The caption table of [`Ctx::captions`] for `spec`'s face columns.
 fn caption_table(spec: &GameSpec) -> Vec<(usize, usize, Vec<Option<u8>>)> {
-    let cols = spec.mechanic.columns();
+    let cols = spec.game.columns();
     cols.iter()
         .enumerate()
         .filter_map(|(ci, c)| match c.kind {
@@ -504,7 +504,7 @@ impl Ctx<'_> {
                 ),
             );
         }
-        if !print_file::codes_in_range(&r.face, spec.mechanic.columns()) {
+        if !print_file::codes_in_range(&r.face, spec.game.columns()) {
             add(
                 &mut acc.checks,
                 CheckId::FaceCodes,
@@ -611,7 +611,7 @@ impl Ctx<'_> {
     /// Every amount column's caption column holds the spec's caption of that amount
     /// (décret n°78-1067 and GAMES.md: a missing or wrong caption is a printing anomaly).
     fn check_captions(&self, face: &Face, t: u32, acc: &mut Acc) {
-        let cols = self.spec.mechanic.columns();
+        let cols = self.spec.game.columns();
         for (ci, of, want) in &self.captions {
             let (ci, of) = (*ci, *of);
             if want[face.codes[of] as usize] == Some(face.codes[ci]) {
@@ -921,7 +921,7 @@ fn check_tickets(
     let ctx = Ctx {
         spec,
         block: expect.block,
-        ncols: spec.mechanic.columns().len(),
+        ncols: spec.game.columns().len(),
         captions: caption_table(spec),
         promised,
     };

@@ -1,4 +1,7 @@
-//! A game composed of surfaces, each of a play style from the library ([`super::style`]).
+//! The ticket's game: its surfaces side by side, each read by a play style from the library
+//! ([`super::style`]). A concrete type, not one more [`Style`]: it lays the surfaces' faces
+//! out, plans every way of the spec once when the spec loads ([`Game::plan`]) and sums what
+//! the surfaces' rules judge.
 //!
 //! The composed face is the surfaces' faces side by side: surface `s` owns the face columns
 //! `offset[s]..offset[s] + its columns`, and its play areas follow those of the surfaces
@@ -11,13 +14,12 @@
 
 use super::{
     common, AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, Mark,
-    Mechanic, Panel, Printed, FREE_CELL, MAX_CELLS,
+    Panel, Printed, Style, FEATURE_ATTEMPTS, FREE_CELL, MAX_CELLS,
 };
 use crate::lots::{Way, Win};
 use crate::money::Money;
 use crate::rng::below;
 use std::collections::HashMap;
-use std::sync::{Arc, RwLock};
 
 /// Most splits of one way over the surfaces that are tried when the spec is loaded.
 pub const MAX_SPLITS: usize = 4096;
@@ -28,8 +30,8 @@ pub struct Surface {
     pub id: String,
     /// Its play style's name (`match_symbols`).
     pub style: &'static str,
-    /// The style's mechanic for this surface.
-    pub mechanic: Box<dyn Mechanic>,
+    /// The style's rule and generator for this surface.
+    pub rule: Box<dyn Style>,
     /// The surface's printed maximum, in cents: no split gives it more, and a face where it
     /// wins more is ambiguous.
     pub max: Option<Money>,
@@ -47,28 +49,134 @@ pub struct Part {
     pub style: &'static str,
     /// Its printed maximum, in cents (`max`).
     pub max: Option<Money>,
-    /// The style's mechanic for it.
-    pub mechanic: Box<dyn Mechanic>,
+    /// The style's rule and generator for it.
+    pub rule: Box<dyn Style>,
 }
 
 /// A way split over the surfaces: one sub-way per surface (a losing one for a surface that
 /// wins nothing).
 type Split = Vec<Way>;
 
-/// A game made of surfaces (the spec's `[[surfaces]]`).
-pub struct Composed {
+/// The ticket's game: the spec's `[[surfaces]]` side by side.
+pub struct Game {
     surfaces: Vec<Surface>,
     columns: Vec<Column>,
     areas: Vec<String>,
-    /// The splits every way of the spec may be carried by, found by [`Mechanic::check_way`].
-    splits: RwLock<HashMap<String, Arc<Vec<Split>>>>,
+    /// The splits each way of the spec may be carried by, by way id, found once by
+    /// [`Game::plan`] when the spec loads and only read afterwards.
+    splits: HashMap<String, Vec<Split>>,
 }
 
-impl Composed {
+/// Why the game cannot carry a way of the spec, or a setting no way uses: found by
+/// [`Game::plan`] when the spec loads. Each error names the way (by its index in the
+/// spec's ways) or the surface, and the reason.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlanError {
+    /// The way's wins can be split over the surfaces in more than [`MAX_SPLITS`] ways.
+    #[error(
+        "its {wins} wins can be split over the surfaces in more than {MAX_SPLITS} ways; give the play area of some wins (`areas`)"
+    )]
+    TooManySplits {
+        /// Index of the way in the spec's ways.
+        way: usize,
+        /// Its number of wins.
+        wins: usize,
+    },
+    /// No split of the way can be carried: every one is refused by some surface.
+    #[error("no surface can carry it{}", refusals_text(.refusals))]
+    NoSurface {
+        /// Index of the way in the spec's ways.
+        way: usize,
+        /// Why each refused split was refused, each reason once, in the order met.
+        refusals: Vec<Refusal>,
+    },
+    /// A surface's style refuses a setting no way of the spec can use
+    /// ([`Style::check_ways`]).
+    #[error("surface \"{id}\": {reason}")]
+    Settings {
+        /// Index of the surface.
+        surface: usize,
+        /// Its id.
+        id: String,
+        /// The style's reason.
+        reason: String,
+    },
+}
+
+impl PlanError {
+    /// The index of the way at fault, when the error is about one way.
+    pub fn way(&self) -> Option<usize> {
+        match self {
+            PlanError::TooManySplits { way, .. } | PlanError::NoSurface { way, .. } => Some(*way),
+            PlanError::Settings { .. } => None,
+        }
+    }
+}
+
+/// Why one surface refused its part of a split of a way.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// The part would win more than the surface's printed maximum.
+    #[error("surface \"{id}\" would win {amount}, above its printed maximum {max}")]
+    AboveMax {
+        /// The surface's id.
+        id: String,
+        /// What its part wins, in cents.
+        amount: Money,
+        /// Its printed maximum, in cents.
+        max: Money,
+    },
+    /// The surface's style cannot realise its part ([`Style::check_way`]).
+    #[error("surface \"{id}\": {reason}")]
+    Style {
+        /// The surface's id.
+        id: String,
+        /// The style's reason.
+        reason: String,
+    },
+}
+
+/// `: ` and the refusals joined by `; `, or nothing when there are none.
+fn refusals_text(refusals: &[Refusal]) -> String {
+    if refusals.is_empty() {
+        return String::new();
+    }
+    let v: Vec<String> = refusals.iter().map(Refusal::to_string).collect();
+    format!(": {}", v.join("; "))
+}
+
+/// Why a face could not be drawn for a way.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DrawError {
+    /// The way was not planned when the spec loaded: it is not one of the spec's ways.
+    #[error("way \"{0}\" is not a way of the spec")]
+    Unplanned(String),
+    /// No surface of any split of the way can show the feature asked.
+    #[error("way \"{way}\" cannot show feature \"{feature}\" on any surface")]
+    CannotShow {
+        /// The way's id.
+        way: String,
+        /// The feature asked.
+        feature: String,
+    },
+    /// A surface's style could not build its part.
+    #[error("surface \"{id}\": {reason}")]
+    Style {
+        /// The surface's id.
+        id: String,
+        /// The style's reason.
+        reason: String,
+    },
+    /// No face showing the feature asked in [`FEATURE_ATTEMPTS`] attempts.
+    #[error("no face showing feature \"{0}\" in {FEATURE_ATTEMPTS} attempts")]
+    FeatureNotShown(String),
+}
+
+impl Game {
     /// Puts the surfaces side by side, in the spec's order. Errors: no surface, a face
     /// column or play area name used by two surfaces, or more than [`MAX_CELLS`] face
     /// columns in all; each error names what is wrong.
-    pub fn new(parts: Vec<Part>) -> Result<Composed, String> {
+    pub fn new(parts: Vec<Part>) -> Result<Game, String> {
         if parts.is_empty() {
             return Err("a game needs at least one [[surfaces]] entry".into());
         }
@@ -79,12 +187,12 @@ impl Composed {
             id,
             style,
             max,
-            mechanic,
+            rule,
         } in parts
         {
             let offset = columns.len();
             let area_offset = u8::try_from(areas.len()).map_err(|_| "more than 255 play areas")?;
-            for c in mechanic.columns() {
+            for c in rule.columns() {
                 if columns.iter().any(|d| d.name == c.name) {
                     return Err(format!(
                         "surface \"{id}\" names face column \"{}\", which another surface already has",
@@ -97,7 +205,7 @@ impl Composed {
                 }
                 columns.push(c);
             }
-            for a in mechanic.areas() {
+            for a in rule.areas() {
                 if areas.contains(a) {
                     return Err(format!(
                         "surface \"{id}\" has play area \"{a}\", which another surface already has"
@@ -108,9 +216,9 @@ impl Composed {
             if columns.len() > MAX_CELLS {
                 let mut each: Vec<String> = surfaces
                     .iter()
-                    .map(|s: &Surface| format!("{} {}", s.id, s.mechanic.columns().len()))
+                    .map(|s: &Surface| format!("{} {}", s.id, s.rule.columns().len()))
                     .collect();
-                each.push(format!("{id} {}", mechanic.columns().len()));
+                each.push(format!("{id} {}", rule.columns().len()));
                 return Err(format!(
                     "the surfaces have {} face columns in all ({}); a ticket has at most \
                      {MAX_CELLS}",
@@ -121,7 +229,7 @@ impl Composed {
             surfaces.push(Surface {
                 id,
                 style,
-                mechanic,
+                rule,
                 max,
                 offset,
                 area_offset,
@@ -129,7 +237,7 @@ impl Composed {
         }
         let mut panel_ids: Vec<String> = Vec::new();
         for s in &surfaces {
-            for p in s.mechanic.panels() {
+            for p in s.rule.panels() {
                 if panel_ids.contains(&p.id) {
                     return Err(format!(
                         "surface \"{}\" draws panel \"{}\", which another surface already draws",
@@ -139,11 +247,11 @@ impl Composed {
                 panel_ids.push(p.id);
             }
         }
-        Ok(Composed {
+        Ok(Game {
             surfaces,
             columns,
             areas,
-            splits: RwLock::new(HashMap::new()),
+            splits: HashMap::new(),
         })
     }
 
@@ -178,10 +286,10 @@ impl Composed {
         f
     }
 
-    /// Every split of `way` that each surface can realise, in a fixed order. Errors: none
-    /// (then the message of the last surface that refused, naming it), or more candidate
+    /// Every split of `way` (the spec's way number `index`) that each surface can realise,
+    /// in a fixed order. Errors: none (then why each surface refused), or more candidate
     /// splits than [`MAX_SPLITS`].
-    fn find_splits(&self, way: &Way) -> Result<Vec<Split>, String> {
+    fn find_splits(&self, index: usize, way: &Way) -> Result<Vec<Split>, PlanError> {
         let n = self.surfaces.len();
         // Wins that are alike (same amount, same fixed area or none) are interchangeable:
         // only how many of them each surface gets matters. Each group of alike wins is
@@ -206,11 +314,10 @@ impl Composed {
             })
             .unwrap_or(usize::MAX);
         if total > MAX_SPLITS {
-            return Err(format!(
-                "its {} wins can be split over the surfaces in more than {MAX_SPLITS} ways; \
-                 give the play area of some wins (`areas`)",
-                way.wins.len()
-            ));
+            return Err(PlanError::TooManySplits {
+                way: index,
+                wins: way.wins.len(),
+            });
         }
         let spread: Vec<Vec<Vec<usize>>> = groups
             .iter()
@@ -218,7 +325,7 @@ impl Composed {
             .collect();
         let mut found: Vec<Split> = Vec::new();
         // Why each refused split was refused, each reason once, in the order met.
-        let mut reasons: Vec<String> = Vec::new();
+        let mut reasons: Vec<Refusal> = Vec::new();
         let mut pick = vec![0usize; groups.len()];
         for _ in 0..total {
             let mut sub: Vec<Vec<Win>> = vec![Vec::new(); n];
@@ -247,16 +354,20 @@ impl Composed {
             let refused = split.iter().enumerate().find_map(|(s, sw)| {
                 let surface = &self.surfaces[s];
                 if let Some(max) = surface.max.filter(|&m| sw.amount > m) {
-                    return Some(format!(
-                        "surface \"{}\" would win {}, above its printed maximum {max}",
-                        surface.id, sw.amount
-                    ));
+                    return Some(Refusal::AboveMax {
+                        id: surface.id.clone(),
+                        amount: sw.amount,
+                        max,
+                    });
                 }
                 surface
-                    .mechanic
+                    .rule
                     .check_way(sw)
                     .err()
-                    .map(|e| format!("surface \"{}\": {e}", surface.id))
+                    .map(|reason| Refusal::Style {
+                        id: surface.id.clone(),
+                        reason,
+                    })
             });
             match refused {
                 None => found.push(split),
@@ -276,33 +387,49 @@ impl Composed {
             }
         }
         if found.is_empty() {
-            return Err(if reasons.is_empty() {
-                "no surface can carry it".into()
-            } else {
-                format!("no surface can carry it: {}", reasons.join("; "))
+            return Err(PlanError::NoSurface {
+                way: index,
+                refusals: reasons,
             });
         }
         Ok(found)
     }
 
-    /// The splits of `way`, found once and kept.
-    fn splits(&self, way: &Way) -> Result<Arc<Vec<Split>>, String> {
-        if let Some(s) = self
-            .splits
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(&way.id)
-        {
-            if s[0].iter().map(|w| w.wins.len()).sum::<usize>() == way.wins.len() {
-                return Ok(Arc::clone(s));
-            }
+    /// Plans every way of the spec (`ways`, the losing way first) once: the splits each can
+    /// be carried by, kept for every face drawn afterwards; then each surface is given its
+    /// part of every split of every winning way ([`Style::check_ways`]). Errors: the first
+    /// way no split can carry, naming it and why each surface refused
+    /// ([`PlanError::NoSurface`], [`PlanError::TooManySplits`]), or a surface's setting no
+    /// way uses ([`PlanError::Settings`]).
+    pub fn plan(&mut self, ways: &[Way]) -> Result<(), PlanError> {
+        let mut splits = HashMap::new();
+        for (i, way) in ways.iter().enumerate() {
+            splits.insert(way.id.clone(), self.find_splits(i, way)?);
         }
-        let found = Arc::new(self.find_splits(way)?);
+        self.splits = splits;
+        for (s, surface) in self.surfaces.iter().enumerate() {
+            let mut parts = Vec::new();
+            for way in ways.iter().skip(1) {
+                parts.extend(self.splits[&way.id].iter().map(|split| split[s].clone()));
+            }
+            surface
+                .rule
+                .check_ways(&parts)
+                .map_err(|reason| PlanError::Settings {
+                    surface: s,
+                    id: surface.id.clone(),
+                    reason,
+                })?;
+        }
+        Ok(())
+    }
+
+    /// The splits of `way`, planned when the spec loaded.
+    fn splits(&self, way: &Way) -> Result<&[Split], DrawError> {
         self.splits
-            .write()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(way.id.clone(), Arc::clone(&found));
-        Ok(found)
+            .get(&way.id)
+            .map(Vec::as_slice)
+            .ok_or_else(|| DrawError::Unplanned(way.id.clone()))
     }
 
     /// Surface `s`'s part of evaluation `ev`, with its own area numbers.
@@ -383,55 +510,74 @@ pub const AMB_TOO_MANY_WINS: &str = "more winning play areas than one ticket may
 /// Ambiguity of a face where a surface wins more than its printed maximum.
 pub const AMB_ABOVE_MAX: &str = "a surface wins more than its printed maximum";
 
-impl Mechanic for Composed {
-    fn name(&self) -> &'static str {
+impl Game {
+    /// The value of `game.rule` for a game of surfaces (`styles`), as the manifest
+    /// records it.
+    pub fn name(&self) -> &'static str {
         "styles"
     }
 
-    fn areas(&self) -> &[String] {
+    /// Play areas a win can sit in, by name, surface after surface.
+    pub fn areas(&self) -> &[String] {
         &self.areas
     }
 
-    fn columns(&self) -> &[Column] {
+    /// The face columns, in file order.
+    pub fn columns(&self) -> &[Column] {
         &self.columns
     }
 
-    fn shown_amounts(&self) -> Vec<Money> {
+    /// Every amount a face can show in figures (each needs a caption), ascending.
+    pub fn shown_amounts(&self) -> Vec<Money> {
         let mut v: Vec<Money> = self
             .surfaces
             .iter()
-            .flat_map(|s| s.mechanic.shown_amounts())
+            .flat_map(|s| s.rule.shown_amounts())
             .collect();
         v.sort_unstable();
         v.dedup();
         v
     }
 
-    fn check_way(&self, way: &Way) -> Result<(), String> {
-        self.splits(way).map(|_| ())
+    /// A production face of `way`, drawing every choice from `rng`: one of the way's splits
+    /// planned at load, then each surface's face of its part. Same as
+    /// [`Game::synthesize_showing`] with no feature asked. Errors: a way the spec does not
+    /// have, or a surface's style that could not build its part (a bug, never retried).
+    pub fn synthesize(&self, way: &Way, rng: &mut FaceRng) -> Result<Face, DrawError> {
+        self.synthesize_showing(way, None, rng)
     }
 
-    /// Each surface is given its part of every split of every way.
-    fn check_ways(&self, ways: &[Way]) -> Result<(), String> {
-        for (s, surface) in self.surfaces.iter().enumerate() {
-            let mut parts = Vec::new();
-            for way in ways {
-                parts.extend(self.splits(way)?.iter().map(|split| split[s].clone()));
+    /// A face of `way` showing feature `id` (as the evaluator reports it), drawing every
+    /// choice from `rng`. Styles build the feature constructively, but a few (poker's near
+    /// misses) can be left no room by the rest of the face; then the face is built again
+    /// from the same stream, at most [`FEATURE_ATTEMPTS`] times. Errors: those of
+    /// [`Game::synthesize_showing`], or no face showing `id` in [`FEATURE_ATTEMPTS`]
+    /// attempts ([`DrawError::FeatureNotShown`]): never a face without the feature.
+    pub fn synthesize_showing_checked(
+        &self,
+        way: &Way,
+        id: &str,
+        rng: &mut FaceRng,
+    ) -> Result<Face, DrawError> {
+        for _ in 0..FEATURE_ATTEMPTS {
+            let face = self.synthesize_showing(way, Some(id), rng)?;
+            if self.evaluate(&face).shows(id) {
+                return Ok(face);
             }
-            surface
-                .mechanic
-                .check_ways(&parts)
-                .map_err(|e| format!("surface \"{}\": {e}", surface.id))?;
         }
-        Ok(())
+        Err(DrawError::FeatureNotShown(id.to_string()))
     }
 
-    fn synthesize_showing(
+    /// [`Game::synthesize`], and when `show` names a feature (an id of [`Game::features`]),
+    /// a face that shows it (QA decks), drawn among the splits where some surface can show
+    /// it. With `show = None` the draws are exactly those of a production face. Errors: also
+    /// a way that cannot show the feature on any surface ([`DrawError::CannotShow`]).
+    pub fn synthesize_showing(
         &self,
         way: &Way,
         show: Option<&str>,
         rng: &mut FaceRng,
-    ) -> Result<Face, String> {
+    ) -> Result<Face, DrawError> {
         let splits = self.splits(way)?;
         // A production face draws among every split; a face asked to show a feature draws
         // among the splits where some surface can show it (that surface is asked).
@@ -443,15 +589,15 @@ impl Mechanic for Composed {
                     .enumerate()
                     .filter_map(|(i, split)| {
                         (0..self.surfaces.len())
-                            .find(|&s| self.surfaces[s].mechanic.can_show(&split[s], id).is_ok())
+                            .find(|&s| self.surfaces[s].rule.can_show(&split[s], id).is_ok())
                             .map(|s| (i, s))
                     })
                     .collect();
                 if usable.is_empty() {
-                    return Err(format!(
-                        "way \"{}\" cannot show feature \"{id}\" on any surface",
-                        way.id
-                    ));
+                    return Err(DrawError::CannotShow {
+                        way: way.id.clone(),
+                        feature: id.to_string(),
+                    });
                 }
                 let (i, s) = usable[draw(rng, usable.len())];
                 (i, Some(s))
@@ -462,9 +608,12 @@ impl Mechanic for Composed {
         for (s, surface) in self.surfaces.iter().enumerate() {
             let asked = if shower == Some(s) { show } else { None };
             let sub = surface
-                .mechanic
+                .rule
                 .synthesize_showing(&split[s], asked, rng)
-                .map_err(|e| format!("surface \"{}\": {e}", surface.id))?;
+                .map_err(|reason| DrawError::Style {
+                    id: surface.id.clone(),
+                    reason,
+                })?;
             let r = self.span(s);
             let len = r.len();
             face.codes[r].copy_from_slice(&sub.codes[..len]);
@@ -472,17 +621,21 @@ impl Mechanic for Composed {
         Ok(face)
     }
 
-    fn inscription(&self, column: usize, code: u8) -> Option<String> {
+    /// The inscription in letters the rules print with symbol `code` of face column
+    /// `column`, when its surface's style gives one ([`Style::inscription`]).
+    pub fn inscription(&self, column: usize, code: u8) -> Option<String> {
         let s = self.surfaces.iter().rposition(|s| s.offset <= column)?;
         self.surfaces[s]
-            .mechanic
+            .rule
             .inscription(column - self.surfaces[s].offset, code)
     }
 
-    fn features(&self) -> Vec<FeatureInfo> {
+    /// Every feature the surfaces can show with this spec's settings, each id once, in
+    /// report order.
+    pub fn features(&self) -> Vec<FeatureInfo> {
         let mut v: Vec<FeatureInfo> = Vec::new();
         for s in &self.surfaces {
-            for f in s.mechanic.features() {
+            for f in s.rule.features() {
                 if !v.iter().any(|g| g.id == f.id) {
                     v.push(f);
                 }
@@ -491,12 +644,15 @@ impl Mechanic for Composed {
         v
     }
 
-    fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
-        let splits = self.splits(way)?;
+    /// Whether a face of `way` can be asked to show feature `id`: some surface of some split
+    /// of the way can ([`Style::can_show`]). `Err` gives the last surface's reason, or says
+    /// that the way is not one of the spec's.
+    pub fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
+        let splits = self.splits(way).map_err(|e| e.to_string())?;
         let mut why = String::new();
         for split in splits.iter() {
             for (s, surface) in self.surfaces.iter().enumerate() {
-                match surface.mechanic.can_show(&split[s], id) {
+                match surface.rule.can_show(&split[s], id) {
                     Ok(()) => return Ok(()),
                     Err(e) => why = e,
                 }
@@ -505,7 +661,9 @@ impl Mechanic for Composed {
         Err(why)
     }
 
-    fn always_shows(&self, way: &Way) -> Vec<&'static str> {
+    /// The features every face of `way` shows without being asked: those every split
+    /// shows on some surface ([`Style::always_shows`]).
+    pub fn always_shows(&self, way: &Way) -> Vec<&'static str> {
         let Ok(splits) = self.splits(way) else {
             return Vec::new();
         };
@@ -515,7 +673,7 @@ impl Mechanic for Composed {
                 self.surfaces
                     .iter()
                     .enumerate()
-                    .flat_map(|(s, surface)| surface.mechanic.always_shows(&split[s]))
+                    .flat_map(|(s, surface)| surface.rule.always_shows(&split[s]))
                     .collect()
             })
             .collect();
@@ -529,11 +687,13 @@ impl Mechanic for Composed {
         v
     }
 
-    fn panels(&self) -> Vec<Panel> {
+    /// The printed face as proofs lay it out: every surface's panels, in print order, their
+    /// cells numbered in the game's face.
+    pub fn panels(&self) -> Vec<Panel> {
         self.surfaces
             .iter()
             .flat_map(|s| {
-                s.mechanic.panels().into_iter().map(|mut p| {
+                s.rule.panels().into_iter().map(|mut p| {
                     for row in &mut p.rows {
                         for c in row.iter_mut().filter(|c| **c != FREE_CELL) {
                             *c += s.offset;
@@ -545,12 +705,14 @@ impl Mechanic for Composed {
             .collect()
     }
 
-    fn printed(&self) -> Vec<Printed> {
+    /// What the ticket prints with its panels besides their cells: every surface's lines,
+    /// and a surface's printed maximum with its first panel.
+    pub fn printed(&self) -> Vec<Printed> {
         let mut out = Vec::new();
         for s in &self.surfaces {
-            let mut own = s.mechanic.printed();
+            let mut own = s.rule.printed();
             if let Some(m) = s.max {
-                let first = s.mechanic.panels().into_iter().next().map(|p| p.id);
+                let first = s.rule.panels().into_iter().next().map(|p| p.id);
                 if let Some(panel) = first {
                     let line = format!("Maximum: {}", common::printed_amount(m));
                     match own.iter_mut().find(|p| p.panel == panel) {
@@ -567,12 +729,14 @@ impl Mechanic for Composed {
         out
     }
 
-    fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark> {
+    /// The cells of `face` a proof marks given its evaluation `ev`, surface by surface
+    /// ([`Style::marks`]).
+    pub fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark> {
         let mut out = Vec::new();
         for (s, surface) in self.surfaces.iter().enumerate() {
             let sub = self.sub_face(face, s);
             let sev = self.sub_evaluation(ev, s);
-            for m in surface.mechanic.marks(&sub, &sev) {
+            for m in surface.rule.marks(&sub, &sev) {
                 out.push(Mark {
                     area: m.area + surface.area_offset,
                     column: m.column + surface.offset,
@@ -583,10 +747,12 @@ impl Mechanic for Composed {
         out
     }
 
-    fn evaluate(&self, face: &Face) -> Evaluation {
+    /// Judges `face` by the rules alone: every surface's evaluation, its play areas
+    /// numbered in the game, a surface winning above its printed maximum an ambiguity.
+    pub fn evaluate(&self, face: &Face) -> Evaluation {
         let mut ev = Evaluation::default();
         for (s, surface) in self.surfaces.iter().enumerate() {
-            let sub = surface.mechanic.evaluate(&self.sub_face(face, s));
+            let sub = surface.rule.evaluate(&self.sub_face(face, s));
             let o = surface.area_offset;
             for w in &sub.wins {
                 let w = AreaWin {
@@ -617,14 +783,8 @@ impl Mechanic for Composed {
         ev
     }
 
-    fn surfaces(&self) -> Vec<(String, &'static str)> {
-        self.surfaces
-            .iter()
-            .map(|s| (s.id.clone(), s.style))
-            .collect()
-    }
-
-    fn describe(&self) -> Vec<String> {
+    /// Human-readable lines on every surface's settings, for `tirage check`.
+    pub fn describe(&self) -> Vec<String> {
         let mut v = Vec::new();
         for s in &self.surfaces {
             match s.max {
@@ -634,7 +794,7 @@ impl Mechanic for Composed {
                 )),
                 None => v.push(format!("surface \"{}\" ({}):", s.id, s.style)),
             }
-            for line in s.mechanic.describe() {
+            for line in s.rule.describe() {
                 v.push(format!("  {line}"));
             }
         }
