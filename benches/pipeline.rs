@@ -17,11 +17,11 @@ use sha2::{Digest, Sha256};
 use std::path::Path;
 use std::time::Duration;
 use tirage::alloc::{allocate, allocate_packs};
+use tirage::crypto::rng::Seed;
 use tirage::games::FaceRng;
 use tirage::generate::{generate, BlockPlan};
 use tirage::money::Money;
 use tirage::output::{print_file, tickets_csv, Ticket};
-use tirage::rng::Seed;
 use tirage::spec::{GameSpec, PackRules};
 
 fn spec(name: &str) -> GameSpec {
@@ -82,7 +82,13 @@ fn parts(c: &mut Criterion) {
             pack: i as u32 / 150 + 1,
             pack_position: i as u32 % 150 + 1,
             ticket: i as u32 + 1,
-            serial: tirage::serial::serial(1703, 1, 1, i as u32 / 150 + 1, i as u32 % 150 + 1),
+            serial: tirage::block::serial::serial(
+                1703,
+                1,
+                1,
+                i as u32 / 150 + 1,
+                i as u32 % 150 + 1,
+            ),
             validation: i as u64,
             prize: s.ways[w as usize].amount,
             way: w,

@@ -12,8 +12,8 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use rand_core::SeedableRng;
 use std::path::{Path, PathBuf};
 use tirage::alloc::allocate;
+use tirage::crypto::rng::Seed;
 use tirage::games::FaceRng;
-use tirage::rng::Seed;
 use tirage::spec::GameSpec;
 
 /// Tickets per measured batch.

@@ -7,9 +7,9 @@ use common::*;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use tirage::audit::Audit;
-use tirage::rng::{Seed, SeedShare};
+use tirage::crypto::rng::{Seed, SeedShare};
+use tirage::crypto::validation::ValidationKey;
 use tirage::spec::GameSpec;
-use tirage::validation::ValidationKey;
 use tirage::verify::{inspect, Options, SeedInput, VerifyError};
 
 /// Verifies the block in `dir` and builds its audit report.
@@ -317,7 +317,10 @@ fn seed_shares_generate_and_replay() {
     assert_eq!(m["seed_shares"], serde_json::json!(lines));
     let read = |f: &Path| SeedShare::from_hex(&std::fs::read_to_string(f).unwrap()).unwrap();
     let (a, bb) = (read(&fa), read(&fb));
-    assert!(tirage::ceremony::opens(lines[0], &a) && tirage::ceremony::opens(lines[1], &bb));
+    assert!(
+        tirage::crypto::ceremony::opens(lines[0], &a)
+            && tirage::crypto::ceremony::opens(lines[1], &bb)
+    );
     let combined = Seed::from_shares(&[a.clone(), bb.clone()]);
     assert_eq!(m["seed_commitment"], combined.commitment());
     for f in ["tickets.csv", "tickets.bin", "manifest.json", "SHA256SUMS"] {

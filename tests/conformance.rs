@@ -223,7 +223,7 @@ fn golden_section(rel: &str, s: &GameSpec) -> String {
                     pack: 1,
                     pack_position: 1,
                     ticket: 1,
-                    serial: [b'0'; tirage::serial::LEN],
+                    serial: [b'0'; tirage::block::serial::LEN],
                     validation: 0,
                     prize: way.amount,
                     way: id as u16,

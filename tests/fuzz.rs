@@ -236,7 +236,7 @@ fn load_mutant(spec: &Path, s: &str, what: &str) -> bool {
                 o.status.code()
             );
             if g.block_size <= MAX_BUILT {
-                let seed = tirage::rng::Seed::from_hex(SEED).unwrap();
+                let seed = tirage::crypto::rng::Seed::from_hex(SEED).unwrap();
                 let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     let plan = tirage::generate::BlockPlan::production(&g, 1)?;
                     tirage::generate::replay(

@@ -6,7 +6,7 @@ mod common;
 use common::*;
 use std::path::Path;
 use std::time::{Duration, Instant};
-use tirage::lock::{lock_path, Mode, OutputLock};
+use tirage::store::lock::{lock_path, Mode, OutputLock};
 
 fn spec() -> std::path::PathBuf {
     repo("tests/specs/coq_small.toml")

@@ -347,15 +347,15 @@ fn an_emission_never_goes_into_a_block() {
 #[test]
 fn a_placed_block_replaces_the_old_one_once_finished() {
     use tirage::block::Provenance;
+    use tirage::crypto::rng::Seed;
     use tirage::generate::{stage, BlockPlan};
-    use tirage::rng::Seed;
     use tirage::spec::GameSpec;
     let t = tempfile::tempdir().unwrap();
     let out = t.path().join("b");
     generate(&repo("tests/specs/coq_small.toml"), &out, 1);
     let sums = std::fs::read(out.join("SHA256SUMS")).unwrap();
     let spec = GameSpec::load(&repo("tests/specs/coq_small.toml")).unwrap();
-    let key = tirage::validation::ValidationKey::from_hex(
+    let key = tirage::crypto::validation::ValidationKey::from_hex(
         &std::fs::read_to_string(repo(VALIDATION_KEY)).unwrap(),
     )
     .unwrap();

@@ -12,7 +12,7 @@
 //! (packs, winners, gaps), at round steps, never repeated.
 
 use super::randomness::{Evidence, GapHistogram, GAP_MIN};
-use crate::draw::{text_width, Anchor, Canvas, Color, Font};
+use crate::proof::draw::{text_width, Anchor, Canvas, Color, Font};
 
 /// Most gap panels drawn (tiers taken from the top prize down); the others' gaps are
 /// tested and tabulated all the same.
@@ -32,7 +32,7 @@ const OBSERVED_FILL: Color = Color(160, 185, 235);
 
 /// The chart as SVG text (see [`canvas`]).
 pub fn svg(e: &Evidence, title: &str) -> String {
-    crate::draw::svg::to_svg(&canvas(e, title))
+    crate::proof::draw::svg::to_svg(&canvas(e, title))
 }
 
 /// The chart on a canvas [`WIDTH`] points wide, as high as its panels need; `title` heads
@@ -68,7 +68,7 @@ pub fn canvas(e: &Evidence, title: &str) -> Canvas {
     c.text_styled(
         WIDTH / 2.0,
         22.0,
-        crate::draw::fit(title, Font::Bold, 14.0, WIDTH - 24.0),
+        crate::proof::draw::fit(title, Font::Bold, 14.0, WIDTH - 24.0),
         Font::Bold,
         Color::BLACK,
         Anchor::Middle,
@@ -84,7 +84,7 @@ pub fn canvas(e: &Evidence, title: &str) -> Canvas {
     }
     for n in notes {
         top += 14.0;
-        let size = crate::draw::fit(&n, Font::Regular, 8.5, WIDTH - 24.0);
+        let size = crate::proof::draw::fit(&n, Font::Regular, 8.5, WIDTH - 24.0);
         c.text_styled(
             12.0,
             top,
@@ -168,7 +168,7 @@ enum Key {
 }
 
 fn frame(c: &mut Canvas, f: &Frame, top: f64, h: f64) -> (Axis, Axis) {
-    let size = crate::draw::fit(f.caption, Font::Bold, 10.0, WIDTH - 24.0);
+    let size = crate::proof::draw::fit(f.caption, Font::Bold, 10.0, WIDTH - 24.0);
     c.text(12.0, top + 14.0, size, Font::Bold, f.caption);
     let mut x = f.left;
     for (key, label) in f.legend {
@@ -404,8 +404,8 @@ fn observed_bar(c: &mut Canvas, x: f64, y: f64, y0: f64, width: f64) {
 mod tests {
     use super::*;
     use crate::alloc::allocate;
-    use crate::draw::Item;
-    use crate::rng::Seed;
+    use crate::crypto::rng::Seed;
+    use crate::proof::draw::Item;
     use crate::spec::PackRules;
 
     /// A block of 30 000 tickets with a 2 € tier of 1 432 tickets: the chart draws the

@@ -1,11 +1,11 @@
 //! The audit report as a list of blocks (headings, paragraphs, lists, tables, the chart,
 //! the signature block), written once and rendered twice: as Markdown (`audit.md`) and as
-//! A4 pages (`audit.pdf`, through [`crate::draw::page`]). Texts carry Markdown's inline
+//! A4 pages (`audit.pdf`, through [`crate::proof::draw::page`]). Texts carry Markdown's inline
 //! marks (`` `code` ``, `**bold**`); the PDF sets a cell that is all code in Courier and one
 //! that is all bold in bold, and drops the marks elsewhere.
 
-use crate::draw::page::{plain, Cell, Flow};
-use crate::draw::{Canvas, Color, Font};
+use crate::proof::draw::page::{plain, Cell, Flow};
+use crate::proof::draw::{Canvas, Color, Font};
 use std::fmt::Write as _;
 
 /// One block of the report.
@@ -219,14 +219,15 @@ fn signatures(f: &mut Flow, parties: &[(String, Option<String>)]) {
                         // On one line at 9 pt, else on two lines (the second shrunk to fit).
                         let v = plain(v);
                         let room = w - 72.0;
-                        let mut lines = crate::draw::page::wrap(&v, Font::Regular, 8.5, room);
+                        let mut lines =
+                            crate::proof::draw::page::wrap(&v, Font::Regular, 8.5, room);
                         if lines.len() > 2 {
                             let rest = lines.split_off(1).join(" ");
                             lines.push(rest);
                         }
                         let one = lines.len() == 1;
                         for (n, l) in lines.iter().enumerate() {
-                            let size = crate::draw::fit(
+                            let size = crate::proof::draw::fit(
                                 l,
                                 Font::Regular,
                                 if one { 9.0 } else { 8.5 },

@@ -30,7 +30,7 @@ use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-pub use crate::stats::FLAG_P;
+pub use crate::alloc::stats::FLAG_P;
 
 /// Audit report format identifier (`audit.json`'s `format`).
 pub const FORMAT: &str = "tirage-audit/1";
@@ -111,7 +111,7 @@ impl ReplaySeed {
                 .map(|(i, sh)| {
                     recorded
                         .and_then(|r| r.get(i))
-                        .filter(|c| crate::ceremony::opens(c, sh))
+                        .filter(|c| crate::crypto::ceremony::opens(c, sh))
                         .cloned()
                         .unwrap_or_else(|| "(opens none)".into())
                 })
@@ -501,7 +501,7 @@ impl Audit {
     }
 
     /// The chart on a canvas, when the randomness tests ran ([`chart::canvas`]).
-    pub fn chart_canvas(&self) -> Option<crate::draw::Canvas> {
+    pub fn chart_canvas(&self) -> Option<crate::proof::draw::Canvas> {
         let title = format!(
             "tirage audit — {} block {}",
             self.report.game.as_deref().unwrap_or("?"),
@@ -512,7 +512,8 @@ impl Audit {
 
     /// The chart (`audit.svg`), when the randomness tests ran.
     pub fn chart(&self) -> Option<String> {
-        self.chart_canvas().map(|c| crate::draw::svg::to_svg(&c))
+        self.chart_canvas()
+            .map(|c| crate::proof::draw::svg::to_svg(&c))
     }
 
     /// `audit.pdf`: the report on A4 pages, the chart drawn in section 5, the signature
@@ -526,7 +527,7 @@ impl Audit {
         );
         let chart = self.chart_canvas();
         let pages = doc::pages(&self.document(), &head, chart.as_ref());
-        crate::draw::pdf::document(&head, &pages)
+        crate::proof::draw::pdf::document(&head, &pages)
     }
 
     /// Writes `audit.md`, `audit.json`, `audit.pdf` and (when the randomness tests ran)

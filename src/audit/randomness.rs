@@ -36,10 +36,10 @@
 //! positions a test reads stay in memory.
 
 use super::FLAG_P;
+use crate::alloc::packlaw::{after_losses, RunCounts};
+use crate::alloc::stats::{self, ChiSquare};
 use crate::alloc::PackSampler;
-use crate::packlaw::{after_losses, RunCounts};
 use crate::spec::{GameSpec, PackRules, WayId};
-use crate::stats::{self, ChiSquare};
 use serde::Serialize;
 
 /// Largest lag of the serial-correlation tests.
@@ -900,7 +900,7 @@ fn ks(s: Statistic, positions: &[u32], n: usize) -> Statistic {
 pub(super) mod tests {
     use super::*;
     use crate::alloc::allocate;
-    use crate::rng::{below, stream, Purpose, Seed};
+    use crate::crypto::rng::{below, stream, Purpose, Seed};
     use std::path::Path;
 
     fn counts(s: &GameSpec) -> Vec<u32> {

@@ -13,9 +13,9 @@ pub const SPEC: &str = "spec.toml";
 pub const MANIFEST: &str = "manifest.json";
 /// The checksums.
 pub const SUMS: &str = "SHA256SUMS";
-/// The minisign signature of the checksums ([`crate::sign`]), when the block is signed.
+/// The minisign signature of the checksums ([`crate::crypto::sign`]), when the block is signed.
 pub const SUMS_SIG: &str = "SHA256SUMS.minisig";
-/// The suffix of a file encrypted to its recipients ([`crate::seal`]).
+/// The suffix of a file encrypted to its recipients ([`crate::output::seal`]).
 pub const SEALED_SUFFIX: &str = ".age";
 /// The audit report.
 pub const AUDIT_MD: &str = "audit.md";

@@ -7,8 +7,11 @@
 //! The generator, `verify`, `render` and the output formats depend on it; it depends on
 //! none of them.
 
+pub mod deck;
+pub mod identity;
 pub mod judge;
 pub mod layout;
+pub mod serial;
 
 pub use judge::{judge, Judgement};
 
@@ -125,7 +128,7 @@ pub enum Composition {
 #[derive(Clone, Debug, Default)]
 pub struct Provenance {
     /// The published commitment lines of the seed shares the master seed was combined
-    /// from, in order, each with its signature if signed (`crate::ceremony`); `None` when
+    /// from, in order, each with its signature if signed (`crate::crypto::ceremony`); `None` when
     /// the seed was given whole.
     pub seed_shares: Option<Vec<String>>,
     /// The public beacon mixed into the seed made of shares (hex), if any.
@@ -150,7 +153,7 @@ pub struct Tool {
     /// Cargo package version.
     pub version: String,
     /// Git commit the tool was built from (40 hex digits), or `unknown`
-    /// (see [`crate::identity`]). Empty in manifests written before it was recorded.
+    /// (see [`crate::block::identity`]). Empty in manifests written before it was recorded.
     #[serde(default)]
     pub git_commit: String,
     /// Hex SHA-256 of the `Cargo.lock` the tool was built with. Empty in manifests written
@@ -168,15 +171,15 @@ pub struct Tool {
 }
 
 impl Tool {
-    /// This build's identity ([`crate::identity`]).
+    /// This build's identity ([`crate::block::identity`]).
     pub fn this_build() -> Tool {
         Tool {
             name: "tirage".into(),
-            version: crate::identity::VERSION.into(),
-            git_commit: crate::identity::GIT_COMMIT.into(),
-            cargo_lock_sha256: crate::identity::cargo_lock_sha256().into(),
-            source: crate::identity::SOURCE_STATE.into(),
-            binary_sha256: crate::identity::binary_sha256().into(),
+            version: crate::block::identity::VERSION.into(),
+            git_commit: crate::block::identity::GIT_COMMIT.into(),
+            cargo_lock_sha256: crate::block::identity::cargo_lock_sha256().into(),
+            source: crate::block::identity::SOURCE_STATE.into(),
+            binary_sha256: crate::block::identity::binary_sha256().into(),
         }
     }
 }

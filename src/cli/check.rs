@@ -3,9 +3,9 @@
 use super::Outcome;
 use anyhow::Result;
 use std::path::PathBuf;
+use tirage::alloc::{self, packlaw, stats};
 use tirage::money::Money;
 use tirage::spec::GameSpec;
-use tirage::{alloc, packlaw, stats};
 
 /// Arguments of `tirage check`.
 #[derive(clap::Args, Debug)]

@@ -5,10 +5,10 @@ use super::{lock_output, once_placed, stop_on_signal};
 use super::{with_threads, Outcome};
 use anyhow::Result;
 use std::path::PathBuf;
+use tirage::block::deck::{every_way, proportional};
 use tirage::block::Kind;
-use tirage::deck::{every_way, proportional};
+use tirage::crypto::sign::Signer;
 use tirage::generate::{check_destination, check_not_in_emission, generate_placing, BlockPlan};
-use tirage::sign::Signer;
 use tirage::spec::GameSpec;
 
 /// Arguments of `tirage deck`.

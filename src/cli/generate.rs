@@ -7,11 +7,11 @@ use super::{progress, with_threads, Outcome};
 use anyhow::Result;
 use std::path::PathBuf;
 use tirage::block::Kind;
-use tirage::emission::{
+use tirage::crypto::sign::Signer;
+use tirage::generate::emission::{
     check_emission_destination, generate_emission_placing, parse_blocks, EmissionOptions,
 };
 use tirage::generate::{check_destination, check_not_in_emission, generate_placing, BlockPlan};
-use tirage::sign::Signer;
 use tirage::spec::GameSpec;
 
 /// Arguments of `tirage generate`.

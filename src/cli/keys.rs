@@ -6,11 +6,11 @@ use super::Outcome;
 use anyhow::{bail, Context, Result};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use tirage::rng::Seed;
-use tirage::seal::Recipients;
-use tirage::sign::{keygen, Signer, PASSWORD_VAR};
+use tirage::crypto::rng::Seed;
+use tirage::crypto::sign::{keygen, Signer, PASSWORD_VAR};
+use tirage::crypto::validation::ValidationKey;
+use tirage::output::seal::Recipients;
 use tirage::spec::GameSpec;
-use tirage::validation::ValidationKey;
 
 /// Arguments of `tirage keygen`.
 #[derive(clap::Args, Debug)]

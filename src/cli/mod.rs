@@ -15,9 +15,9 @@ mod verify;
 use clap::{Parser, Subcommand};
 use seed::SeedFile;
 use std::process::ExitCode;
-use tirage::cancel::Cancel;
+use tirage::generate::cancel::Cancel;
 use tirage::generate::{GenerateError, LeftOver};
-use tirage::lock::{LockError, Mode, OutputLock};
+use tirage::store::lock::{LockError, Mode, OutputLock};
 
 /// tirage — print runs of instant lottery tickets: exact lot tables, reproducible
 /// allocation, rule-checked faces, audited files.
@@ -176,8 +176,8 @@ fn once_placed(
     Ok(said)
 }
 
-/// Locks output `out` for this run alone ([`tirage::lock`]), finishes or rolls back a
-/// replacement a dead run left unfinished ([`tirage::place::recover`]) and removes what
+/// Locks output `out` for this run alone ([`tirage::store::lock`]), finishes or rolls back a
+/// replacement a dead run left unfinished ([`tirage::generate::place::recover`]) and removes what
 /// else dead runs left beside it, saying so. Held by another run: without `force` an error (two runs to
 /// one output never both succeed); with `force` it waits its turn, saying so.
 fn lock_output(out: &std::path::Path, force: bool) -> anyhow::Result<OutputLock> {
@@ -191,7 +191,7 @@ fn lock_output(out: &std::path::Path, force: bool) -> anyhow::Result<OutputLock>
         }
         r => r?,
     };
-    if let Some(r) = tirage::place::recover(out)? {
+    if let Some(r) = tirage::generate::place::recover(out)? {
         eprintln!("tirage: {r}");
     }
     for (path, error) in lock.remove_leftovers() {
@@ -210,7 +210,7 @@ fn lock_output(out: &std::path::Path, force: bool) -> anyhow::Result<OutputLock>
 }
 
 /// For `verify` and `render`: shared locks on block or emission `dir` and, for a block of
-/// an emission, on the emission ([`tirage::lock`]), waited for (a run writing it finishes
+/// an emission, on the emission ([`tirage::store::lock`]), waited for (a run writing it finishes
 /// first, saying so). A lock file missing (an output not made by this tirage) is no lock;
 /// one that cannot be locked is said; the command goes on without them (verify's seal
 /// check stays).

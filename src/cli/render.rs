@@ -4,7 +4,7 @@
 use super::Outcome;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
-use tirage::render::{load, ticket_svg, Marks};
+use tirage::proof::render::{load, ticket_svg, Marks};
 
 /// Most tickets drawn when `--tickets` is not given: a deck's, never a whole block's.
 const ALL_TICKETS_UP_TO: u32 = 2000;
@@ -86,11 +86,11 @@ pub(super) fn run(mut a: Args) -> Result<Outcome> {
             a.dir.display()
         );
     }
-    let ids = tirage::seal::Identities::load(&a.identity)?;
+    let ids = tirage::output::seal::Identities::load(&a.identity)?;
     if a.tickets.is_empty() {
         // The count only: load() then checks the manifest against SHA256SUMS.
         let path = a.dir.join(tirage::block::layout::MANIFEST);
-        let n = tirage::regular::read_regular(&path, tirage::output::MAX_JSON)
+        let n = tirage::store::regular::read_regular(&path, tirage::output::MAX_JSON)
             .ok()
             .and_then(|b| serde_json::from_slice::<tirage::output::manifest::Manifest>(&b).ok())
             .map(|m| m.tickets)
@@ -122,7 +122,7 @@ pub(super) fn run(mut a: Args) -> Result<Outcome> {
     if let Some(pdf) = &a.pdf {
         let parent = pdf.parent().filter(|p| !p.as_os_str().is_empty());
         outside_block(parent.unwrap_or(std::path::Path::new(".")), &block, pdf)?;
-        let bytes = tirage::sheet::proof_sheet(&proofs, marks)?;
+        let bytes = tirage::proof::sheet::proof_sheet(&proofs, marks)?;
         write_proof(pdf, &bytes, a.force)?;
         if !a.quiet {
             println!("{}", pdf.display());

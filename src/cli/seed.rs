@@ -5,9 +5,9 @@ use anyhow::{bail, Context, Result};
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use tirage::block::Provenance;
-use tirage::ceremony::{Binding, Commitment};
+use tirage::crypto::ceremony::{Binding, Commitment};
+use tirage::crypto::rng::{Beacon, Seed, SeedShare};
 use tirage::generate::SeedPlacement;
-use tirage::rng::{Beacon, Seed, SeedShare};
 use tirage::spec::GameSpec;
 
 /// Where the master seed comes from.
@@ -218,9 +218,9 @@ pub(super) fn commit(
     let s = read_secret(share, "seed share file")?;
     refuse_weak(&s, &format!("the seed share {}", share.display()), false)?;
     let spec = GameSpec::load(spec)?;
-    let blocks =
-        tirage::ceremony::parse_blocks(blocks).map_err(|e| anyhow::anyhow!("--blocks: {e}"))?;
-    let signer = sign.map(tirage::sign::Signer::load).transpose()?;
+    let blocks = tirage::crypto::ceremony::parse_blocks(blocks)
+        .map_err(|e| anyhow::anyhow!("--blocks: {e}"))?;
+    let signer = sign.map(tirage::crypto::sign::Signer::load).transpose()?;
     let binding = Binding {
         game_code: spec.game_code,
         emission: spec.emission,
@@ -293,14 +293,14 @@ impl SeedFile {
             seed,
             fresh,
             force,
-            &tirage::lock::staging_prefix(out, "seed"),
+            &tirage::store::lock::staging_prefix(out, "seed"),
         )
     }
 
     /// Prepares the seed file `path` for an output made from `seed` (`fresh`: drawn now).
     /// Call before anything is generated. Errors: as [`PendingSeed::stage`]; a seed given
     /// while `path` holds another seed and `force` is not given.
-    /// `prefix` starts the staged file's name ([`tirage::lock::staging_prefix`]).
+    /// `prefix` starts the staged file's name ([`tirage::store::lock::staging_prefix`]).
     pub(super) fn prepare(
         path: &Path,
         seed: &Seed,
@@ -429,7 +429,7 @@ impl PendingSeed {
             .with_context(|| format!("cannot write the seed file in {}", parent.display()))?;
         writeln!(file, "{}", seed.to_hex())
             .and_then(|_| file.as_file().sync_all())
-            .and_then(|_| tirage::durable::sync_dir(&parent))
+            .and_then(|_| tirage::store::durable::sync_dir(&parent))
             .with_context(|| format!("cannot write the seed file in {}", parent.display()))?;
         Ok(PendingSeed {
             file,

@@ -46,9 +46,9 @@ use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
     Mark, MarkKind, Panel, Style,
 };
+use crate::crypto::rng::{below, below_mixed, shuffle, weighted, Weights};
 use crate::lots::Way;
 use crate::money::Money;
-use crate::rng::{below, below_mixed, shuffle, weighted, Weights};
 use arrayvec::ArrayVec;
 use serde::Deserialize;
 use std::collections::BTreeMap;

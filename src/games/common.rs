@@ -5,9 +5,9 @@
 //! with the field's name and line ([`crate::spec::ErrorAt`]).
 
 use super::{Captions, Column, ColumnKind, Face, FaceRng, FeatureInfo, FeatureKind};
+use crate::crypto::rng::below;
 use crate::lots::Way;
 use crate::money::Money;
-use crate::rng::below;
 use arrayvec::ArrayVec;
 use std::collections::BTreeMap;
 
@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 pub const MAX_SYMBOLS: usize = 256;
 
 /// A share (`0.0..=1.0`, e.g. a near-miss rate) as parts per million for
-/// [`crate::rng::chance`]. Errors: NaN or outside `0..=1`.
+/// [`crate::crypto::rng::chance`]. Errors: NaN or outside `0..=1`.
 pub fn share(x: f64) -> Result<u32, String> {
     if !(0.0..=1.0).contains(&x) {
         return Err(format!("{x} is not a share between 0 and 1"));
@@ -269,7 +269,7 @@ pub fn printed_amount(m: Money) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::{stream, Purpose, Seed};
+    use crate::crypto::rng::{stream, Purpose, Seed};
 
     #[test]
     fn printed_amounts_are_grouped_by_three() {

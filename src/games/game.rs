@@ -16,9 +16,9 @@ use super::{
     common, AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, Mark,
     Panel, Printed, Style, FEATURE_ATTEMPTS, FREE_CELL, MAX_CELLS,
 };
+use crate::crypto::rng::below;
 use crate::lots::{Way, Win};
 use crate::money::Money;
-use crate::rng::below;
 use std::collections::HashMap;
 
 /// Most splits of one way over the surfaces that are tried when the spec is loaded.

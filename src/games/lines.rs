@@ -37,9 +37,9 @@ use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, Mark,
     MarkKind, Panel, Style, MAX_CELLS,
 };
+use crate::crypto::rng::{below, chance, weighted};
 use crate::lots::Way;
 use crate::money::Money;
-use crate::rng::{below, chance, weighted};
 use arrayvec::ArrayVec;
 use serde::Deserialize;
 use std::collections::BTreeMap;

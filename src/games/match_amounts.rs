@@ -32,9 +32,9 @@ use super::{
     AreaFeature, AreaWin, Column, Evaluation, Face, FaceRng, FeatureInfo, Mark, MarkKind, Panel,
     Style, MAX_CELLS,
 };
+use crate::crypto::rng::{below, chance, shuffle};
 use crate::lots::Way;
 use crate::money::Money;
-use crate::rng::{below, chance, shuffle};
 use arrayvec::ArrayVec;
 use serde::Deserialize;
 

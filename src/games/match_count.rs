@@ -53,9 +53,9 @@ use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, Mark,
     MarkKind, Panel, Printed, Style, FREE_CELL, MAX_CELLS,
 };
+use crate::crypto::rng::{below, chance};
 use crate::lots::Way;
 use crate::money::Money;
-use crate::rng::{below, chance};
 use arrayvec::ArrayVec;
 use serde::Deserialize;
 use std::collections::BTreeMap;

@@ -39,9 +39,9 @@ use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
     Mark, MarkKind, Panel, Style, MAX_CELLS, MAX_WINS,
 };
+use crate::crypto::rng::{below, chance, shuffle, weighted};
 use crate::lots::Way;
 use crate::money::Money;
-use crate::rng::{below, chance, shuffle, weighted};
 use arrayvec::ArrayVec;
 use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap};

@@ -32,8 +32,8 @@ use arrayvec::ArrayVec;
 /// Most face columns a mechanic may have.
 pub const MAX_CELLS: usize = 128;
 
-/// The random stream faces are drawn from (one per pack; see [`crate::rng`]).
-pub type FaceRng = crate::rng::Stream;
+/// The random stream faces are drawn from (one per pack; see [`crate::crypto::rng`]).
+pub type FaceRng = crate::crypto::rng::Stream;
 
 /// Everything under the scratch layer of one ticket, as one code per face column.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -314,7 +314,7 @@ pub(crate) fn judge_any_faces(m: &(impl Tested + ?Sized), n: usize) -> Vec<Evalu
         .map(|i| {
             let mut f = Face::default();
             for (code, c) in f.codes.iter_mut().zip(m.columns()) {
-                *code = crate::rng::below(&mut rng, c.values.len() as u32) as u8;
+                *code = crate::crypto::rng::below(&mut rng, c.values.len() as u32) as u8;
             }
             let ev = m.evaluate(&f);
             let areas = m.areas().len();

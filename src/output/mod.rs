@@ -7,21 +7,23 @@
 //! - [`manifest`]: `manifest.json`, what the block is and the digest of every file;
 //! - [`sums`]: `SHA256SUMS`, in the format `sha256sum -c` reads;
 //! - [`emission_manifest`]: `emission.json`, beside the blocks of an emission;
-//! - [`hashing`]: the SHA-256 of a file as it is written and as it is read back.
+//! - [`hashing`]: the SHA-256 of a file as it is written and as it is read back;
+//! - [`seal`]: the ticket files encrypted per recipient with age (`*.age`).
 
 pub mod emission_manifest;
 pub mod hashing;
 pub mod manifest;
 pub mod print_file;
+pub mod seal;
 pub mod sums;
 pub mod tickets_csv;
 pub mod validation_csv;
 
-pub use crate::regular::{open_regular, read_regular};
+pub use crate::store::regular::{open_regular, read_regular};
 
+use crate::block::serial;
 use crate::games::Face;
 use crate::money::Money;
-use crate::serial;
 use crate::spec::WayId;
 
 /// The largest `manifest.json` or `emission.json` read (they are a few kilobytes).
@@ -40,7 +42,7 @@ pub struct Ticket {
     pub ticket: u32,
     /// The serial (20 ASCII digits, see [`serial`]).
     pub serial: [u8; serial::LEN],
-    /// The validation code (printed as 20 digits; see [`crate::validation`]).
+    /// The validation code (printed as 20 digits; see [`crate::crypto::validation`]).
     pub validation: u64,
     /// The ticket's lot, in cents (0 for a loser).
     pub prize: Money,

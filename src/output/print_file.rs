@@ -30,8 +30,8 @@
 //! The print file carries no prize and no way: the printer needs only what it images.
 
 use super::Ticket;
+use crate::block::serial;
 use crate::games::{Column, ColumnKind, Face, MAX_CELLS};
-use crate::serial;
 use crate::spec::GameSpec;
 
 /// First 8 bytes of every print file.

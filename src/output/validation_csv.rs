@@ -15,9 +15,9 @@
 //!
 //! It holds no face; `tickets.csv` holds no code; `tickets.bin` holds no prize.
 
-use crate::serial;
+use crate::block::serial;
+use crate::crypto::validation;
 use crate::spec::{GameSpec, WayId};
-use crate::validation;
 use sha2::{Digest, Sha256};
 
 /// Column names, in order.

@@ -9,13 +9,14 @@
 //! checks what only it knows (areas, symbols, feasibility). Every error names the file,
 //! the field and, where the parser gives it, the line; the CLI exits 2 on it.
 
+pub mod error;
 pub mod raw;
 
 use crate::games::game::Game;
 use crate::games::{self, AreaWin, MAX_WINS};
 pub use crate::lots::{Way, WayId, Win, FORMULA_START, LOSE};
 use crate::money::Money;
-pub use crate::spec_error::{ErrorAt, SpecError};
+pub use crate::spec::error::{ErrorAt, SpecError};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -437,7 +438,7 @@ impl GameSpec {
             message,
         };
         // Never waits on a FIFO, never reads a huge file whole.
-        let bytes = crate::regular::read_regular(path, MAX_SPEC_BYTES).map_err(|e| {
+        let bytes = crate::store::regular::read_regular(path, MAX_SPEC_BYTES).map_err(|e| {
             if e.kind() == std::io::ErrorKind::InvalidData {
                 cannot(format!(
                     "cannot read the spec: it is larger than {} MiB, the most a spec may hold (a spec is a few kilobytes: is this the right file?)",
@@ -835,7 +836,7 @@ fn signing_key(raw: &raw::RawSpec, at: &ErrorAt) -> Result<Option<String>, SpecE
         return Ok(None);
     };
     let key = t.get_ref().public_key.trim();
-    crate::sign::Verifier::from_base64(key).map_err(|e| {
+    crate::crypto::sign::Verifier::from_base64(key).map_err(|e| {
         at.at(
             Some(t.span().start),
             "signing.public_key",

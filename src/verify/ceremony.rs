@@ -3,9 +3,9 @@
 //! with the beacon fixed after them ([`CheckId::Ceremony`]).
 
 use super::{add, Block, CheckId, Found, Procedure};
-use crate::ceremony::Commitment;
+use crate::crypto::ceremony::Commitment;
+use crate::crypto::rng::Beacon;
 use crate::output::manifest::Manifest;
-use crate::rng::Beacon;
 
 /// What the manifest says of the ceremony, on its own: two or more share commitment lines,
 /// all different, each well formed, each binding this game, emission, spec and block, each
@@ -174,7 +174,7 @@ mod tests {
     use super::super::testing::{block, findings, made, run};
     use super::super::Options;
     use super::*;
-    use crate::rng::Beacon;
+    use crate::crypto::rng::Beacon;
 
     /// A block whose manifest records no beacon: nothing to hold unless one was published;
     /// then its absence is a finding.

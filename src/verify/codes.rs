@@ -13,7 +13,7 @@
 //! `flock` on its directory while it lives; the next verify removes every directory whose
 //! lock nobody holds ([`remove_stale`]) and names it.
 
-use crate::rng::Stream;
+use crate::crypto::rng::Stream;
 use rand_core::{RngCore, SeedableRng};
 use sha2::{Digest, Sha256};
 use std::cmp::Reverse;
@@ -180,7 +180,8 @@ impl CodeRuns {
 /// code is `code`, reading one record at a time; `None` when it cannot be read as one.
 pub fn tickets_with_code(path: &Path, code: u64) -> Option<Vec<u32>> {
     use crate::output::print_file;
-    let mut r = BufReader::with_capacity(RUN_BUFFER, crate::regular::open_regular(path).ok()?);
+    let mut r =
+        BufReader::with_capacity(RUN_BUFFER, crate::store::regular::open_regular(path).ok()?);
     let mut head = [0u8; 30];
     r.read_exact(&mut head).ok()?;
     let h = print_file::read_header(&head).ok()?;

@@ -40,7 +40,7 @@ impl Procedure for Promises {
 
 /// A specimen deck states its composition (manifest `composition`), and its counts and
 /// promises are exactly those that composition gives for the spec and the deck's size
-/// ([`crate::deck::compose`]): the same count of every way (evaluated), the same features
+/// ([`crate::block::deck::compose`]): the same count of every way (evaluated), the same features
 /// on the same ways in the same order, and each promise on the ticket the deck's rule puts
 /// it on ([`crate::block::place_promises`], from the evaluated way of every ticket). So a
 /// promise removed, added, duplicated or moved is a finding without the seed. A production
@@ -67,7 +67,7 @@ fn check_composition(m: Option<&Manifest>, spec: &GameSpec, run: &TicketRun, che
         .ok()
         .and_then(|v| v.as_str().map(str::to_string))
         .unwrap_or_default();
-    let deck = match crate::deck::compose(spec, c, m.tickets) {
+    let deck = match crate::block::deck::compose(spec, c, m.tickets) {
         Ok(d) => d,
         Err(e) => {
             return bad(

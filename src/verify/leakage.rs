@@ -13,11 +13,11 @@
 //! Decision: p < [`GATE_P`] (one in a million) **fails** the gate — a finding: verify
 //! exits with status 1. An exact leak (say, a check digit that is the win flag) gives p ≈ 0 on any block of a
 //! few hundred tickets, while an honest block fails with probability 10⁻⁶ per field. A p
-//! below [`crate::stats::FLAG_P`] (1 %) but above the gate is an *exception*: reported, not failed.
+//! below [`crate::alloc::stats::FLAG_P`] (1 %) but above the gate is an *exception*: reported, not failed.
 //! The association with the pack number itself is the randomness test "winners per pack".
 
-use crate::serial::LEN;
-use crate::stats::association;
+use crate::alloc::stats::association;
+use crate::block::serial::LEN;
 use serde::Serialize;
 
 /// The gate: a field whose association with win / lose has a p-value below this fails.
@@ -145,7 +145,7 @@ impl Tally {
                 let result = match a {
                     None => "not run",
                     Some(a) if a.chi_square.p < GATE_P => "fail",
-                    Some(a) if a.chi_square.p < crate::stats::FLAG_P => "exception",
+                    Some(a) if a.chi_square.p < crate::alloc::stats::FLAG_P => "exception",
                     Some(_) => "pass",
                 };
                 FieldResult {
@@ -192,8 +192,8 @@ pub struct FieldResult {
 mod tests {
     use super::*;
     use crate::alloc::allocate;
-    use crate::rng::Seed;
-    use crate::serial::serial;
+    use crate::block::serial::serial;
+    use crate::crypto::rng::Seed;
     use crate::spec::GameSpec;
     use std::path::Path;
 

@@ -34,14 +34,14 @@ mod tickets;
 
 use crate::block::layout::{BIN, CSV, MANIFEST, SPEC, SUMS, VALIDATION};
 use crate::block::Kind;
-use crate::ceremony::Commitment;
+use crate::crypto::ceremony::Commitment;
+use crate::crypto::rng::{Beacon, Seed, SeedShare};
+use crate::crypto::sign::Verifier;
+use crate::crypto::validation::ValidationKey;
 use crate::money::Money;
 use crate::output::manifest::Manifest;
-use crate::rng::{Beacon, Seed, SeedShare};
-use crate::seal::Identities;
-use crate::sign::Verifier;
+use crate::output::seal::Identities;
 use crate::spec::{GameSpec, PackRules, WayId};
-use crate::validation::ValidationKey;
 pub use report::{
     Authenticated, CheckId, CheckResult, FeatureTally, FileDigest, Findings, LosingFeatureTally,
     PromiseCheck, Report, WayTally,

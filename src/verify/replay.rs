@@ -6,13 +6,13 @@ use super::tickets::Expect;
 use super::{add, Block, CheckId, Checks, Found, Procedure, ReplayFile, SeedInput};
 use crate::block::layout::{BIN, SUMS};
 use crate::block::{Kind, Promise, Provenance};
+use crate::crypto::rng::Seed;
+use crate::crypto::validation::{ValidationKey, Validator};
 use crate::generate::{self, BlockPlan};
 use crate::output::manifest::{Manifest, PromisedFeature};
+use crate::output::seal::Recipients;
 use crate::output::{print_file, sums};
-use crate::rng::Seed;
-use crate::seal::Recipients;
 use crate::spec::GameSpec;
-use crate::validation::{ValidationKey, Validator};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -79,13 +79,13 @@ fn replay(
                 )),
                 Some(theirs) => {
                     for (i, (share, c)) in given.shares.iter().zip(theirs).enumerate() {
-                        if crate::ceremony::opens(c, share) {
+                        if crate::crypto::ceremony::opens(c, share) {
                             continue;
                         }
                         // A share that opens another place's commitment: given out of order.
                         let elsewhere = theirs
                             .iter()
-                            .position(|o| crate::ceremony::opens(o, share));
+                            .position(|o| crate::crypto::ceremony::opens(o, share));
                         bad(match elsewhere {
                             Some(j) => format!(
                                 "seed share {} opens the commitment the manifest records in place {}: the shares were given in another order than the commitments; give them in the commitments' order",
@@ -268,7 +268,7 @@ fn first_difference(
     dir: &Path,
     spec: &GameSpec,
 ) -> Option<String> {
-    let file = crate::regular::open_regular(&dir.join(BIN)).ok()?;
+    let file = crate::store::regular::open_regular(&dir.join(BIN)).ok()?;
     let mut file = std::io::BufReader::new(file);
     let head = print_file::header(spec, plan.block, plan.tickets());
     let mut got = vec![0u8; head.len()];
@@ -396,7 +396,7 @@ mod tests {
     use super::super::testing::{block, findings, made, run, seed};
     use super::super::Options;
     use super::*;
-    use crate::rng::Seed;
+    use crate::crypto::rng::Seed;
 
     #[test]
     fn the_seed_replays_the_block_and_another_seed_is_a_finding() {

@@ -3,8 +3,8 @@
 use super::{add, Block, CheckId, Checks, Found, Options, Procedure};
 use crate::block::layout::SUMS_SIG;
 use crate::block::Kind;
+use crate::crypto::sign::{Verifier, Vouched};
 use crate::output::manifest::Manifest;
-use crate::sign::{Verifier, Vouched};
 use std::path::Path;
 
 /// `SHA256SUMS.minisig` holds for the operator's key — the one the reference spec pins
@@ -177,7 +177,7 @@ fn test_block(block: &Block, checks: &mut Checks) -> bool {
     let Some(m) = &block.manifest else {
         return false;
     };
-    let test = m.insecure_seed || crate::rng::is_test_seed_commitment(&m.seed_commitment);
+    let test = m.insecure_seed || crate::crypto::rng::is_test_seed_commitment(&m.seed_commitment);
     if !test || m.kind != Kind::Production {
         return false;
     }

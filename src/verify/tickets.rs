@@ -7,14 +7,14 @@ use super::leakage::Tally;
 use super::open::hash_file;
 use super::{add, Block, CheckId, Checks, Found};
 use crate::block::layout::{BIN, CSV, SEALED_SUFFIX, VALIDATION};
+use crate::block::serial::{is_valid, PackSerials};
 use crate::block::{judge, Kind};
 use crate::games::{ColumnKind, Face};
 use crate::money::Money;
 use crate::output::hashing::HashingReader;
 use crate::output::manifest::Manifest;
+use crate::output::seal::{DeliveredSum, Identities};
 use crate::output::{print_file, tickets_csv, validation_csv, Ticket};
-use crate::seal::{DeliveredSum, Identities};
-use crate::serial::{is_valid, PackSerials};
 use crate::spec::{GameSpec, WayId};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -820,7 +820,7 @@ fn check_tickets(
     progress: &(dyn Fn(u64) + Sync),
 ) -> TicketRun {
     let mut run = TicketRun::default();
-    let open = |name: &str, checks: &mut Checks| match crate::seal::open(dir, name, ids) {
+    let open = |name: &str, checks: &mut Checks| match crate::output::seal::open(dir, name, ids) {
         Ok(o) => Some(o),
         Err(e) => {
             add(

@@ -118,7 +118,7 @@ pub(crate) fn codes(dir: &Path) -> Vec<String> {
         .chunks(h.record_size)
         .map(|r| {
             let code = print_file::read_record(r, ncols).validation;
-            String::from_utf8(tirage::validation::format(code).to_vec()).unwrap()
+            String::from_utf8(tirage::crypto::validation::format(code).to_vec()).unwrap()
         })
         .collect()
 }

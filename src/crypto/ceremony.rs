@@ -20,8 +20,8 @@
 //! comment are both the commitment (the line up to HASH): anyone can check it with
 //! `minisign` alone (see docs/FORMAT.md).
 
-use crate::rng::{SeedError, SeedShare};
-use crate::sign::Signer;
+use crate::crypto::rng::{SeedError, SeedShare};
+use crate::crypto::sign::Signer;
 use sha2::{Digest, Sha256};
 use std::ops::RangeInclusive;
 
@@ -465,7 +465,7 @@ mod tests {
     #[test]
     fn a_signed_line_holds_and_a_tampered_one_does_not() {
         let d = tempfile::tempdir().unwrap();
-        crate::sign::keygen(&d.path().join("alice"), None).unwrap();
+        crate::crypto::sign::keygen(&d.path().join("alice"), None).unwrap();
         let signer = Signer::load(&d.path().join("alice.key")).unwrap();
         let a = SeedShare::from_hex(SHARE_A).unwrap();
         let c = Commitment::new(&a, binding(), Some(&signer)).unwrap();
@@ -481,7 +481,7 @@ mod tests {
             .unwrap_err()
             .contains("does not hold"));
         // Another key named in place of the signer's.
-        crate::sign::keygen(&d.path().join("mallory"), None).unwrap();
+        crate::crypto::sign::keygen(&d.path().join("mallory"), None).unwrap();
         let mallory = Signer::load(&d.path().join("mallory.key")).unwrap();
         let other = Commitment::new(&a, binding(), Some(&mallory)).unwrap();
         let swapped = c.line().replace(

@@ -23,15 +23,15 @@
 
 use crate::block::layout::{BIN, CSV, MANIFEST, SPEC, SUMS};
 use crate::block::{judge, Kind};
-use crate::draw::page::wrap;
-use crate::draw::{fit, svg, text_width, Anchor, Canvas, Color, Font};
 use crate::games::{ColumnKind, Evaluation, FeatureKind, Mark, MarkKind, FREE_CELL};
 use crate::money::Money;
 use crate::output::manifest::Manifest;
 use crate::output::print_file;
+use crate::output::seal::{self, Identities};
 use crate::output::tickets_csv::{self, RowWriter};
 use crate::output::{sums, Ticket};
-use crate::seal::{self, Identities};
+use crate::proof::draw::page::wrap;
+use crate::proof::draw::{fit, svg, text_width, Anchor, Canvas, Color, Font};
 use crate::spec::GameSpec;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
@@ -522,7 +522,7 @@ fn record_of_row(spec: &GameSpec, row: &[u8]) -> Result<print_file::Record, Stri
                 )
             })?;
     }
-    let serial: [u8; crate::serial::LEN] = f[4]
+    let serial: [u8; crate::block::serial::LEN] = f[4]
         .as_bytes()
         .try_into()
         .map_err(|_| format!("has serial {:?}, expected 20 digits", f[4]))?;

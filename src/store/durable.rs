@@ -69,7 +69,7 @@ pub fn parent_of(path: &Path) -> PathBuf {
 
 /// Renames `from` to `to` only if nothing is at `to` (error `AlreadyExists` otherwise):
 /// atomically with `renameat2(RENAME_NOREPLACE)`; where the file system does not offer it,
-/// a check then a plain rename (callers hold the destination's lock, see [`crate::lock`]).
+/// a check then a plain rename (callers hold the destination's lock, see [`crate::store::lock`]).
 pub fn rename_noreplace(from: &Path, to: &Path) -> std::io::Result<()> {
     use rustix::fs::{renameat_with, RenameFlags, CWD};
     match renameat_with(CWD, from, CWD, to, RenameFlags::NOREPLACE) {

@@ -19,7 +19,7 @@
 //! codes are never payable, take their key from the deck's seed and a specimen tweak.
 //! The manifest holds only a commitment to the key.
 
-use crate::rng::{derive_key, Purpose, Seed, SeedError};
+use crate::crypto::rng::{derive_key, Purpose, Seed, SeedError};
 use aes::cipher::consts::U16;
 use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
 use aes::Aes256Enc;

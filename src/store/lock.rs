@@ -6,7 +6,7 @@
 //! leftover of a dead run ([`OutputLock::leftovers`]), which the next run removes. The lock
 //! file itself stays (removing it would let two runs lock two different files).
 
-use crate::durable::parent_of;
+use crate::store::durable::parent_of;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
@@ -52,7 +52,7 @@ pub fn lock_path(out: &Path) -> PathBuf {
     parent_of(out).join(format!(".{}.tirage-lock", name_of(out)))
 }
 
-/// The journal of a replacement of output `out` under way ([`crate::place::recover`]):
+/// The journal of a replacement of output `out` under way ([`crate::generate::place::recover`]):
 /// `.<name>.tirage-journal` beside it.
 pub fn journal_path(out: &Path) -> PathBuf {
     parent_of(out).join(format!(".{}.tirage-journal", name_of(out)))
@@ -145,7 +145,7 @@ impl OutputLock {
     }
 
     /// What dead runs left beside the output: every `.<name>.tirage-<what>-…` entry but the
-    /// lock file and a replacement's journal (which [`crate::place::recover`] reads first),
+    /// lock file and a replacement's journal (which [`crate::generate::place::recover`] reads first),
     /// sorted. Only meaningful under an exclusive lock (no other run of the
     /// output is alive then).
     pub fn leftovers(&self) -> Vec<PathBuf> {
@@ -181,7 +181,7 @@ impl OutputLock {
             })
             .collect();
         if !removed.is_empty() {
-            let _ = crate::durable::sync_dir(&parent_of(&self.out));
+            let _ = crate::store::durable::sync_dir(&parent_of(&self.out));
         }
         removed
     }

@@ -5,14 +5,18 @@
 //! then a Fisher–Yates shuffle on the block's allocation stream (ChaCha20, unbiased bounded
 //! draws) makes every arrangement of that multiset equally likely. Under pack constraints
 //! ([`allocate_packs`], [`PackSampler`]), every arrangement that meets them is equally
-//! likely: capped tickets and winners per pack from their exact law ([`crate::packcaps`],
-//! [`crate::packlaw`]), then the ways and the orders within packs (docs/FORMAT.md, "Pack
+//! likely: capped tickets and winners per pack from their exact law ([`crate::alloc::packcaps`],
+//! [`crate::alloc::packlaw`]), then the ways and the orders within packs (docs/FORMAT.md, "Pack
 //! constraints").
 
+pub mod packcaps;
+pub mod packlaw;
+pub mod stats;
+
+use crate::alloc::packcaps::{BandCap, CapLaw};
+use crate::alloc::packlaw::{draw_subset, PackOrders, WinnerLaw};
+use crate::crypto::rng::{shuffle, stream, Purpose, Seed};
 use crate::money::Money;
-use crate::packcaps::{BandCap, CapLaw};
-use crate::packlaw::{draw_subset, PackOrders, WinnerLaw};
-use crate::rng::{shuffle, stream, Purpose, Seed};
 use crate::spec::{GameSpec, PackConstraint, PackRules, WayId};
 use rand_core::RngCore;
 
@@ -427,7 +431,7 @@ pub struct Estimate {
     /// Mean tries of the winner law per winner vector.
     pub tries: f64,
     /// `after_losses[i]`: the chance a full pack's ticket `i + 1` wins once its first `i`
-    /// lost, under the constraints ([`crate::packlaw::after_losses`]; caps and
+    /// lost, under the constraints ([`crate::alloc::packlaw::after_losses`]; caps and
     /// `min_payout` aside).
     pub after_losses: Vec<f64>,
 }
@@ -494,7 +498,7 @@ pub fn estimate(
             hi,
         ),
         tries: tries as f64 / f64::from(draws.max(1)),
-        after_losses: crate::packlaw::after_losses(
+        after_losses: crate::alloc::packlaw::after_losses(
             &sampler.law.full_pack_pmf(spec.pack_size),
             spec.pack_size,
             sampler.full.runs.as_ref(),
@@ -514,8 +518,8 @@ pub fn tally(ways: &[WayId], n_ways: usize) -> Vec<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::crypto::rng::Seed;
     use crate::money::Money;
-    use crate::rng::Seed;
     use proptest::prelude::*;
     use std::path::Path;
 
@@ -681,7 +685,7 @@ mod tests {
         }
         let e = f64::from(draws) / valid.len() as f64;
         let chi2: f64 = seen.iter().map(|&o| (o as f64 - e).powi(2) / e).sum();
-        let p = crate::stats::chi2_sf(chi2, (valid.len() - 1) as f64);
+        let p = crate::alloc::stats::chi2_sf(chi2, (valid.len() - 1) as f64);
         assert!(p > 0.001, "chi2 {chi2} on {} df, p = {p}", valid.len() - 1);
         // The same draws, pooled by profile (winners and tickets of 1000 or more in each
         // pack): few cells, many draws each, so a law off by a few per cent shows.
@@ -704,7 +708,7 @@ mod tests {
         }
         let chi2: f64 = cells.values().map(|(o, e)| (o - e).powi(2) / e).sum();
         let df = (cells.len() - 1) as f64;
-        let p = crate::stats::chi2_sf(chi2, df);
+        let p = crate::alloc::stats::chi2_sf(chi2, df);
         assert!(p > 0.001, "profiles: chi2 {chi2} on {df} df, p = {p}");
         valid.len()
     }

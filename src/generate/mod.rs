@@ -7,24 +7,28 @@
 //! number of threads. Every face is evaluated by the rules before it is written; a face the
 //! evaluator does not judge as its way (or finds ambiguous) stops the run.
 
+pub mod cancel;
+pub mod emission;
+pub mod place;
+
 use crate::alloc::{allocate_packs, tally};
 use crate::block::layout::{BIN, CSV, MANIFEST, SEALED_SUFFIX, SPEC, SUMS, SUMS_SIG, VALIDATION};
+use crate::block::serial::PackSerials;
 use crate::block::{judge, place_promises, Composition, Kind, Promise, Provenance};
-use crate::cancel::Cancel;
-use crate::durable;
+use crate::crypto::rng::{stream, Purpose, Seed};
+use crate::crypto::sign::Signer;
+use crate::crypto::validation::{ValidationKey, Validator};
 use crate::games::Face;
-use crate::output::hashing::{HashingWriter, Sum};
-use crate::output::manifest::{self, FileEntry, Manifest, PromisedFeature};
-use crate::output::{print_file, sums, tickets_csv, validation_csv, Ticket};
-pub use crate::place::{
+use crate::generate::cancel::Cancel;
+pub use crate::generate::place::{
     check_destination, check_not_in_emission, LeftOver, PlaceError, Placed, SeedPlacement, Staged,
 };
-use crate::rng::{stream, Purpose, Seed};
-use crate::seal::Recipients;
-use crate::serial::PackSerials;
-use crate::sign::Signer;
+use crate::output::hashing::{HashingWriter, Sum};
+use crate::output::manifest::{self, FileEntry, Manifest, PromisedFeature};
+use crate::output::seal::Recipients;
+use crate::output::{print_file, sums, tickets_csv, validation_csv, Ticket};
 use crate::spec::{GameSpec, PackRules, WayId};
-use crate::validation::{ValidationKey, Validator};
+use crate::store::durable;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -72,7 +76,7 @@ pub enum GenerateError {
     /// its output was complete.
     #[error("interrupted: nothing was written, and what was at the destination is as it was")]
     Interrupted,
-    /// Where the output goes, or its move there (see [`crate::place`]).
+    /// Where the output goes, or its move there (see [`crate::generate::place`]).
     #[error(transparent)]
     Place(#[from] PlaceError),
     /// A file could not be created, written or moved.
@@ -235,7 +239,7 @@ impl HashedFile {
                     let p = PathBuf::from(format!("{}{}", p.display(), SEALED_SUFFIX));
                     let f = durable::create_private(&p).map_err(io(&p))?;
                     let hashing = HashingWriter::new(std::io::BufWriter::with_capacity(1 << 20, f));
-                    let mut w = crate::seal::encrypt_to(hashing, &to)
+                    let mut w = crate::output::seal::encrypt_to(hashing, &to)
                         .map_err(|e| GenerateError::Seal(e.to_string()))?;
                     for batch in batches {
                         for buf in &batch {
@@ -338,7 +342,7 @@ pub struct BlockPlan<'a> {
     /// Permission bits of the block's files (default 0o600, owner only); the directory
     /// gets the same plus search where read is given (0o700).
     pub mode: u32,
-    /// The recipients each ticket file is encrypted to ([`crate::seal`]); `None`: in clear.
+    /// The recipients each ticket file is encrypted to ([`crate::output::seal`]); `None`: in clear.
     pub recipients: Option<&'a Recipients>,
     /// Set, it stops the run between two batches of packs: it then fails with
     /// [`GenerateError::Interrupted`] and what it staged is removed. Once an output is being
@@ -392,7 +396,7 @@ impl<'a> BlockPlan<'a> {
     }
 
     /// The specimen plan of `deck`: its counts, its promises and its composition.
-    pub fn deck(spec: &'a GameSpec, deck: crate::deck::Deck) -> Self {
+    pub fn deck(spec: &'a GameSpec, deck: crate::block::deck::Deck) -> Self {
         let plan = BlockPlan {
             composition: Some(deck.composition),
             ..BlockPlan::specimen(spec, deck.counts)
@@ -404,7 +408,7 @@ impl<'a> BlockPlan<'a> {
     }
 
     /// The same plan promising `promises` (a default specimen deck; see
-    /// [`crate::deck::every_way`]). The counts must leave a ticket for every forced promise
+    /// [`crate::block::deck::every_way`]). The counts must leave a ticket for every forced promise
     /// of a way, else generation fails with [`crate::block::TooManyPromises`].
     pub fn promising(mut self, promises: Vec<Promise>) -> Self {
         self.promises = Some(promises);
@@ -559,7 +563,7 @@ pub fn generate_with(
 
 /// [`generate_with`], the seed file beside `out` put in place with the block as
 /// `seed_file` says (see [`Staged::put_in_place`]). The caller holds `out`'s exclusive
-/// lock ([`crate::lock`]). Errors: as [`generate_with`]; then the seed file is as it was.
+/// lock ([`crate::store::lock`]). Errors: as [`generate_with`]; then the seed file is as it was.
 pub fn generate_placing(
     plan: &BlockPlan,
     seed: &Seed,
@@ -595,7 +599,7 @@ pub fn stage(
     check_destination(out, force, plan.kind)?;
     let parent = durable::parent_of(out);
     std::fs::create_dir_all(&parent).map_err(io(&parent))?;
-    let tmp = durable::private_tempdir(&parent, &crate::lock::staging_prefix(out, "tmp"))
+    let tmp = durable::private_tempdir(&parent, &crate::store::lock::staging_prefix(out, "tmp"))
         .map_err(io(&parent))?;
     let built = build(plan, seed, Some(tmp.path()), provenance, progress, None)?;
     set_modes(tmp.path(), plan.mode)?;
@@ -844,7 +848,7 @@ fn build(
     if let Some(dir) = dir {
         durable::write_file(&dir.join(SUMS), sums.as_bytes()).map_err(io(&dir.join(SUMS)))?;
         if let Some(signer) = plan.signer {
-            let comment = crate::sign::Vouched {
+            let comment = crate::crypto::sign::Vouched {
                 game: spec.id.clone(),
                 emission: spec.emission,
                 block: plan.block,

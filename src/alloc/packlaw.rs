@@ -16,7 +16,7 @@
 //! without bias, so the law is exactly `∝ Π table_p(c_p)`; the tables approximate `w_p t^c`
 //! as docs/FORMAT.md ("Pack constraints") bounds.
 
-use crate::rng::below;
+use crate::crypto::rng::below;
 use rand_core::RngCore;
 
 /// The largest entry of an [`IntTable`]: 2⁵³.
@@ -566,7 +566,7 @@ impl WinnerLaw {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::{stream, Purpose, Seed};
+    use crate::crypto::rng::{stream, Purpose, Seed};
 
     #[test]
     fn run_counts_are_exact_on_small_packs() {

@@ -13,7 +13,7 @@
 //! the current carton) and a forward draw. It is used only when that table is small
 //! ([`MAX_CELLS`]); otherwise the caps are met by rejection.
 
-use crate::packlaw::{below_u64, TOP};
+use crate::alloc::packlaw::{below_u64, TOP};
 use rand_core::RngCore;
 
 /// Largest backward table (packs × states) [`CapLaw::new`] builds.
@@ -340,7 +340,7 @@ impl CapLaw {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::{stream, Purpose, Seed};
+    use crate::crypto::rng::{stream, Purpose, Seed};
 
     #[test]
     fn caps_and_totals_hold() {

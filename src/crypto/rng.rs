@@ -86,7 +86,7 @@ impl Seed {
 /// Several parties each bring a share; the master seed is [`Seed::from_shares`] of them, in
 /// order, so no party alone can choose or predict it as long as one share is secret and
 /// random. Shares never reach a deliverable: the manifest records only each share's
-/// commitment (`crate::ceremony`). Its `Debug` form never shows the bytes.
+/// commitment (`crate::crypto::ceremony`). Its `Debug` form never shows the bytes.
 #[derive(Clone, PartialEq, Eq)]
 pub struct SeedShare(pub [u8; 32]);
 

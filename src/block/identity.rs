@@ -38,7 +38,7 @@ pub fn binary_sha256() -> &'static str {
     })
 }
 
-static CARGO_LOCK: &[u8] = include_bytes!("../Cargo.lock");
+static CARGO_LOCK: &[u8] = include_bytes!("../../Cargo.lock");
 
 /// Hex SHA-256 of the `Cargo.lock` this binary was built with (64 hex digits).
 pub fn cargo_lock_sha256() -> &'static str {

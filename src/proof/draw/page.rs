@@ -444,7 +444,7 @@ mod tests {
             .any(|t| t == format!("page {last} of {last}")));
         for p in &pages {
             for item in &p.items {
-                if let crate::draw::Item::Text {
+                if let crate::proof::draw::Item::Text {
                     x,
                     y,
                     size,

@@ -8,13 +8,13 @@
 
 use crate::block::layout::MANIFEST;
 use crate::block::Kind;
-use crate::durable;
+use crate::crypto::rng::Seed;
+use crate::crypto::sign::Signer;
+use crate::crypto::validation::{ValidationKey, Validator};
+use crate::generate::place::{LeftOver, PlaceError, SeedPlacement, Staged};
 use crate::generate::{build_into, BlockPlan, GenerateError};
-use crate::place::{LeftOver, PlaceError, SeedPlacement, Staged};
-use crate::rng::Seed;
-use crate::sign::Signer;
 use crate::spec::GameSpec;
-use crate::validation::{ValidationKey, Validator};
+use crate::store::durable;
 use sha2::{Digest, Sha256};
 use std::path::Path;
 
@@ -34,10 +34,10 @@ pub struct EmissionOptions<'a> {
     /// What every block's manifest records of the seed (share commitments).
     pub provenance: &'a crate::block::Provenance,
     /// The recipients every block's ticket files are encrypted to.
-    pub recipients: &'a crate::seal::Recipients,
+    pub recipients: &'a crate::output::seal::Recipients,
     /// Set, it stops the emission before it is put in place (a block being built stops
     /// between two batches of packs): it then fails as interrupted and nothing of it stays.
-    pub cancel: &'a crate::cancel::Cancel,
+    pub cancel: &'a crate::generate::cancel::Cancel,
 }
 
 /// What [`generate_emission_placing`] made.
@@ -54,12 +54,12 @@ pub struct GeneratedEmission {
 /// writes `out/emission.json`; the seed file beside `out` is put in place with the emission
 /// as `seed_file` says. Nothing is started if any destination exists and `force` is not
 /// given. `progress(block, tickets done)`. The caller holds `out`'s exclusive lock
-/// ([`crate::lock`]).
+/// ([`crate::store::lock`]).
 ///
 /// An emission is put in place whole or not at all: the emission directory is built
 /// beside its destination (every block, then `emission.json`, all flushed to the disk),
 /// then moved there in one rename, an older emission moved aside first and removed last
-/// (see [`crate::place::Staged::put_in_place`]). Errors:
+/// (see [`crate::generate::place::Staged::put_in_place`]). Errors:
 /// [`PlaceError::BlockNotEmission`] when `out` holds a block; a block's destination
 /// error ([`PlaceError::Exists`], …); [`GenerateError::EmissionIncomplete`] when a part
 /// fails, and then what is at `out` is as it was.
@@ -104,7 +104,7 @@ pub fn generate_emission_placing(
         .map_err(io(&parent))
         .map_err(incomplete(EMISSION.into()))?;
     // The whole emission built beside its place; removed when dropped on any error below.
-    let tmp = durable::private_tempdir(&parent, &crate::lock::staging_prefix(out, "tmp"))
+    let tmp = durable::private_tempdir(&parent, &crate::store::lock::staging_prefix(out, "tmp"))
         .map_err(io(&parent))
         .map_err(incomplete(EMISSION.into()))?;
     let mut entries = Vec::new();
@@ -243,7 +243,7 @@ fn foreign_entries(dir: &Path) -> Vec<String> {
                     .map(|r| format!("{name}/{}", r.file_name().to_string_lossy())),
             ),
             Some(t) if t.is_dir() && is_block => names.extend(
-                crate::place::foreign_in_block(&e.path())
+                crate::generate::place::foreign_in_block(&e.path())
                     .into_iter()
                     .map(|n| format!("{name}/{n}")),
             ),
@@ -258,7 +258,7 @@ fn foreign_entries(dir: &Path) -> Vec<String> {
 /// Where an emission of `blocks` may go (call before anything is staged, a fresh seed
 /// included): `out` is not a block; an existing `emission.json` is tirage's and replaced
 /// only with `force`; each block's destination may be replaced
-/// ([`crate::place::check_destination`]) and has no seed file of a block made alone;
+/// ([`crate::generate::place::check_destination`]) and has no seed file of a block made alone;
 /// no block there lies outside `blocks`. Errors: [`PlaceError::BlockNotEmission`],
 /// [`PlaceError::Exists`] (`out`, an emission already), a block's destination error,
 /// [`PlaceError::InTheWay`].
@@ -287,7 +287,7 @@ pub fn check_emission_destination(
     }
     for b in blocks.clone() {
         let dir = out.join(block_dir(b));
-        crate::place::check_destination(&dir, force, Kind::Production)?;
+        crate::generate::place::check_destination(&dir, force, Kind::Production)?;
         // A block made alone there has its own seed file, which would not replay the
         // emission's block (they share `<out>.seed`).
         let own_seed = dir.with_extension("seed");

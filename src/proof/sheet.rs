@@ -6,7 +6,7 @@
 //! the tickets of this sheet that realise it; every feature (combination, near miss, decoy)
 //! with the ticket a deck promised for it and the tickets of this sheet that show it. The
 //! tables run over as many pages as they need. Then come the proofs
-//! ([`crate::render::ticket_canvas`]), three a page when they stay legible, else two. Every
+//! ([`crate::proof::render::ticket_canvas`]), three a page when they stay legible, else two. Every
 //! page has a running head and its number. The text is real text: a PDF reader finds a
 //! serial by searching.
 //!
@@ -14,10 +14,10 @@
 //! sheet shows what is printed, not where the winners are.
 
 use crate::block::Kind;
-use crate::draw::page::{Cell, Flow};
-use crate::draw::pdf::document;
-use crate::draw::{Anchor, Color, Font};
-use crate::render::{ticket_canvas, Marks, Proofs, RenderError};
+use crate::proof::draw::page::{Cell, Flow};
+use crate::proof::draw::pdf::document;
+use crate::proof::draw::{Anchor, Color, Font};
+use crate::proof::render::{ticket_canvas, Marks, Proofs, RenderError};
 
 /// Space between two proofs on a page, in points.
 const GAP: f64 = 12.0;
@@ -25,7 +25,7 @@ const GAP: f64 = 12.0;
 /// 4.1 pt, a note's 8.5 pt 6.4 pt.
 const LEGIBLE: f64 = 0.75;
 
-/// The PDF proof sheet of `proofs` (the tickets [`crate::render::load`] read and checked,
+/// The PDF proof sheet of `proofs` (the tickets [`crate::proof::render::load`] read and checked,
 /// in the order asked), drawn with `marks`. Errors: a ticket that cannot be drawn
 /// ([`ticket_canvas`]'s).
 pub fn proof_sheet(proofs: &Proofs, marks: Marks) -> Result<Vec<u8>, RenderError> {
@@ -72,7 +72,7 @@ fn composition(flow: &mut Flow, proofs: &Proofs, marks: Marks) {
     flow.boxed(26.0, |page, x, y| {
         page.text(x, y + 18.0, 20.0, Font::Bold, "Proof sheet");
         if man.kind == Kind::Specimen {
-            let right = crate::draw::pdf::A4_WIDTH - x;
+            let right = crate::proof::draw::pdf::A4_WIDTH - x;
             page.text_styled(
                 right,
                 y + 18.0,

@@ -7,8 +7,8 @@
 
 use crate::block::layout::{is_proof, written_by_tirage, EMISSION, MANIFEST, PROOFS, SUMS};
 use crate::block::Kind;
-use crate::durable;
 use crate::output::manifest;
+use crate::store::durable;
 use std::path::{Path, PathBuf};
 
 /// Why an output may not go to its destination, or could not be moved there. On any of
@@ -235,11 +235,11 @@ pub struct LeftOver {
     pub error: std::io::Error,
 }
 
-/// A new hidden name beside output `out` for `what` (see [`crate::lock::staging_prefix`]),
+/// A new hidden name beside output `out` for `what` (see [`crate::store::lock::staging_prefix`]),
 /// nothing there yet (nothing is made there: the caller holds `out`'s exclusive lock).
 fn aside_name(out: &Path, parent: &Path, what: &str) -> Result<PathBuf, PlaceError> {
     tempfile::Builder::new()
-        .prefix(&crate::lock::staging_prefix(out, what))
+        .prefix(&crate::store::lock::staging_prefix(out, what))
         .make_in(parent, |p| {
             if there(p) {
                 Err(std::io::ErrorKind::AlreadyExists.into())
@@ -601,7 +601,7 @@ impl Staged {
 
     /// Moves the output to its destination, with its seed file (see [`SeedPlacement`]).
     /// First a journal of the replacement is written beside the destination and flushed
-    /// ([`crate::lock::journal_path`]); then the older seed file is moved aside; then the
+    /// ([`crate::store::lock::journal_path`]); then the older seed file is moved aside; then the
     /// new output and the older one exchange names in one step (or, where the file system
     /// cannot, the older is moved aside first); then the new seed file is moved in; the
     /// folder is flushed to the disk after each step. So a crash at any point leaves at
@@ -662,7 +662,7 @@ impl Staged {
                 journal.seed_aside = name(&aside_name(&out, &parent, "oldseed")?);
             }
         }
-        let jpath = crate::lock::journal_path(&out);
+        let jpath = crate::store::lock::journal_path(&out);
         if let Err(e) = durable::write_file(&jpath, journal.text().as_bytes())
             .and_then(|()| durable::sync_dir(&parent))
         {
@@ -698,7 +698,7 @@ impl Placed {
     /// journal, for the next run to remove (the new output is in place all the same).
     pub fn finish(self) -> Result<(), LeftOver> {
         Pieces::of(&self.journal, &self.parent).remove_old()?;
-        let jpath = crate::lock::journal_path(&self.out);
+        let jpath = crate::store::lock::journal_path(&self.out);
         std::fs::remove_file(&jpath).map_err(|error| LeftOver { path: jpath, error })?;
         let _ = durable::sync_dir(&self.parent);
         Ok(())
@@ -742,7 +742,7 @@ impl std::fmt::Display for Recovered {
                     f,
                     "removed {}, left by an earlier run that did not finish (the journal of a \
                      replacement, not written whole: nothing had been moved)",
-                    crate::lock::journal_path(&self.out).display()
+                    crate::store::lock::journal_path(&self.out).display()
                 )
             }
             Outcome::Finished => write!(
@@ -785,14 +785,14 @@ impl std::fmt::Display for Recovered {
 }
 
 /// Finishes or rolls back a replacement of output `out` that an earlier run left unfinished
-/// (its journal beside `out`, [`crate::lock::journal_path`]): finished when the new output
+/// (its journal beside `out`, [`crate::store::lock::journal_path`]): finished when the new output
 /// and its seed file are whole (the older ones then removed), else rolled back (the older
 /// ones put back). The caller holds `out`'s exclusive lock. Returns what was done (`None`:
 /// no journal). A journal that is not whole was being written when the run stopped, before
 /// anything was moved: it is removed, and nothing else ([`Outcome::TornJournal`]; the
 /// staged output and seed are then removed as leftovers). Errors: a move failed; the journal then stays.
 pub fn recover(out: &Path) -> Result<Option<Recovered>, PlaceError> {
-    let jpath = crate::lock::journal_path(out);
+    let jpath = crate::store::lock::journal_path(out);
     if !there(&jpath) {
         return Ok(None);
     }
@@ -949,7 +949,7 @@ mod tests {
         std::fs::write(at(&j.staged).join(SUMS), new_sums).unwrap();
         std::fs::write(at(".b.tirage-seed-1-z"), "seed-new\n").unwrap();
         std::fs::write(at(".b.tirage-oldseed-1-w"), "seed-old\n").unwrap();
-        std::fs::write(crate::lock::journal_path(&out), j.text()).unwrap();
+        std::fs::write(crate::store::lock::journal_path(&out), j.text()).unwrap();
         (d, out)
     }
 

@@ -1,0 +1,8 @@
+//! The disk under every output: exclusive locks beside each output ([`lock`]), writes flushed
+//! to the disk before a rename ([`durable`]), and reading only regular files of bounded size,
+//! as a hostile sender may have made them ([`regular`]). Moving a complete block into place
+//! is the generator's ([`crate::generate::place`]).
+
+pub mod durable;
+pub mod lock;
+pub mod regular;
