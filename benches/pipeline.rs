@@ -19,7 +19,7 @@ use std::time::Duration;
 use tirage::alloc::{allocate, allocate_packs};
 use tirage::crypto::rng::Seed;
 use tirage::games::FaceRng;
-use tirage::generate::{generate, BlockPlan};
+use tirage::generate::{place, BlockPlan};
 use tirage::money::Money;
 use tirage::output::{print_file, tickets_csv, Ticket};
 use tirage::spec::{GameSpec, PackRules};
@@ -124,8 +124,8 @@ fn block(c: &mut Criterion) {
     g.throughput(Throughput::Elements(u64::from(s.block_size)));
     g.bench_function("generate_coq", |b| {
         b.iter(|| {
-            let plan = BlockPlan::production(&s, 1).unwrap();
-            generate(&plan, &seed, &out, true, &|_| {}).unwrap()
+            let plan = BlockPlan::production(&s, &seed, 1).unwrap();
+            place(&plan, &out, true, None).unwrap()
         })
     });
     g.bench_function("verify_coq", |b| {

@@ -50,10 +50,10 @@ fn validation_key() -> ValidationKey {
 fn generate_lib(out: &Path, seed: &Seed) {
     let spec = GameSpec::load(&small_spec()).unwrap();
     let key = validation_key();
-    let plan = tirage::generate::BlockPlan::production(&spec, 1)
+    let plan = tirage::generate::BlockPlan::production(&spec, seed, 1)
         .unwrap()
         .validated_by(&key);
-    tirage::generate::generate(&plan, seed, out, true, &|_| {}).unwrap();
+    tirage::generate::place(&plan, out, true, None).unwrap();
 }
 
 fn sha(b: &[u8]) -> String {

@@ -238,14 +238,9 @@ fn load_mutant(spec: &Path, s: &str, what: &str) -> bool {
             if g.block_size <= MAX_BUILT {
                 let seed = tirage::crypto::rng::Seed::from_hex(SEED).unwrap();
                 let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    let plan = tirage::generate::BlockPlan::production(&g, 1)?;
-                    tirage::generate::replay(
-                        &plan,
-                        &seed,
-                        &tirage::block::Provenance::default(),
-                        &|_| {},
-                    )
-                    .map(|_| ())
+                    let plan = tirage::generate::BlockPlan::production(&g, &seed, 1)?;
+                    let mut digests = tirage::generate::Digests::default();
+                    tirage::generate::build(&plan, &mut digests).map(|_| ())
                 }));
                 assert!(
                     built.is_ok(),

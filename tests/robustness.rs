@@ -346,7 +346,6 @@ fn an_emission_never_goes_into_a_block() {
 /// and the journal once finished; nothing else is left beside it.
 #[test]
 fn a_placed_block_replaces_the_old_one_once_finished() {
-    use tirage::block::Provenance;
     use tirage::crypto::rng::Seed;
     use tirage::generate::{stage, BlockPlan};
     use tirage::spec::GameSpec;
@@ -359,9 +358,11 @@ fn a_placed_block_replaces_the_old_one_once_finished() {
         &std::fs::read_to_string(repo(VALIDATION_KEY)).unwrap(),
     )
     .unwrap();
-    let plan = BlockPlan::production(&spec, 1).unwrap().validated_by(&key);
     let other = Seed::from_hex(&"7".repeat(64)).unwrap();
-    let (staged, _) = stage(&plan, &other, &out, true, &Provenance::default(), &|_| {}).unwrap();
+    let plan = BlockPlan::production(&spec, &other, 1)
+        .unwrap()
+        .validated_by(&key);
+    let (staged, _) = stage(&plan, &out, true).unwrap();
     assert!(staged.path().starts_with(t.path()));
     let placed = staged.put_in_place(None).unwrap();
     assert_ne!(std::fs::read(out.join("SHA256SUMS")).unwrap(), sums);

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use tirage::block::deck::{every_way, proportional};
 use tirage::block::Kind;
 use tirage::crypto::sign::Signer;
-use tirage::generate::{check_destination, check_not_in_emission, generate_placing, BlockPlan};
+use tirage::generate::{check_destination, check_not_in_emission, place, BlockPlan};
 use tirage::spec::GameSpec;
 
 /// Arguments of `tirage deck`.
@@ -80,20 +80,14 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     check_destination(&out, a.force, Kind::Specimen)?;
     let signer = a.sign.as_deref().map(Signer::load).transpose()?;
     super::keys::check_pinned(&spec, signer.as_ref())?;
-    let plan = BlockPlan::deck(&spec, deck);
-    let plan = plan.signed_by(signer.as_ref()).cancelled_by(&stop);
     let provenance = a.seed.provenance()?;
+    let plan = BlockPlan::deck(&spec, &seed, deck)
+        .signed_by(signer.as_ref())
+        .cancelled_by(&stop)
+        .recording(&provenance);
     let seed_file = SeedFile::beside(&out, &seed, fresh, a.force)?;
     let made = with_threads(0, || {
-        generate_placing(
-            &plan,
-            &seed,
-            &out,
-            a.force,
-            &provenance,
-            seed_file.placement().as_ref(),
-            &|_| {},
-        )
+        place(&plan, &out, a.force, seed_file.placement().as_ref())
     })??;
     let said = once_placed(
         seed_file,

@@ -11,7 +11,7 @@ use tirage::crypto::sign::Signer;
 use tirage::generate::emission::{
     check_emission_destination, generate_emission_placing, parse_blocks, EmissionOptions,
 };
-use tirage::generate::{check_destination, check_not_in_emission, generate_placing, BlockPlan};
+use tirage::generate::{check_destination, check_not_in_emission, place, BlockPlan};
 use tirage::spec::GameSpec;
 
 /// Arguments of `tirage generate`.
@@ -130,7 +130,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("output/{}/block-{:03}", spec.id, a.block)));
     // Before its lock file is made there: the block number, and not inside an emission.
-    BlockPlan::production(&spec, a.block)?;
+    BlockPlan::production(&spec, &seed, a.block)?;
     check_not_in_emission(&out)?;
     let _lock = lock_output(&out, a.force)?;
     // Before the seed is staged: a production block never replaces a deck (nor a deck's seed).
@@ -140,7 +140,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     let signer = a.keys.signer()?;
     super::keys::check_pinned(&spec, signer.as_ref())?;
     let recipients = a.keys.recipients()?;
-    let plan = BlockPlan::production(&spec, a.block)?;
+    let plan = BlockPlan::production(&spec, &seed, a.block)?;
     let plan = if derived {
         plan.validated_by_seed(&vkey)
     } else {
@@ -148,19 +148,16 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     }
     .with_mode(a.keys.mode())
     .sealed_for(&recipients);
-    let plan = plan.signed_by(signer.as_ref()).cancelled_by(&stop);
     let seed_file = SeedFile::beside(&out, &seed, fresh, a.force)?;
     let bar = progress::bar(u64::from(spec.block_size), "generate", a.quiet);
+    let report = |n| bar.set_position(n);
+    let plan = plan
+        .signed_by(signer.as_ref())
+        .cancelled_by(&stop)
+        .recording(&provenance)
+        .reporting(&report);
     let made = with_threads(usize::from(a.threads), || {
-        generate_placing(
-            &plan,
-            &seed,
-            &out,
-            a.force,
-            &provenance,
-            seed_file.placement().as_ref(),
-            &|n| bar.set_position(n),
-        )
+        place(&plan, &out, a.force, seed_file.placement().as_ref())
     })??;
     bar.finish_and_clear();
     let said = once_placed(

@@ -12,7 +12,7 @@ use crate::crypto::rng::Seed;
 use crate::crypto::sign::Signer;
 use crate::crypto::validation::{ValidationKey, Validator};
 use crate::generate::place::{LeftOver, PlaceError, SeedPlacement, Staged};
-use crate::generate::{build_into, BlockPlan, GenerateError};
+use crate::generate::{build, io, BlockPlan, Folder, GenerateError};
 use crate::spec::GameSpec;
 use crate::store::durable;
 use sha2::{Digest, Sha256};
@@ -74,59 +74,24 @@ pub fn generate_emission_placing(
     seed_file: Option<&SeedPlacement>,
     progress: &(dyn Fn(u32, u64) + Sync),
 ) -> Result<GeneratedEmission, GenerateError> {
+    let reports: Vec<_> = blocks.clone().map(|b| move |n| progress(b, n)).collect();
     let plans = blocks
         .clone()
-        .map(|b| {
-            BlockPlan::production(spec, b).map(|p| {
-                let p = if opts.validation_from_seed {
-                    p.validated_by_seed(opts.validation)
-                } else {
-                    p.validated_by(opts.validation)
-                };
-                let p = p.with_mode(opts.mode).sealed_for(opts.recipients);
-                p.signed_by(opts.signer).cancelled_by(opts.cancel)
-            })
-        })
+        .zip(&reports)
+        .map(|(b, report)| block_plan(spec, seed, opts, b).map(|p| p.reporting(report)))
         .collect::<Result<Vec<_>, _>>()?;
     check_emission_destination(&blocks, out, force)?;
-    let incomplete = |at: String| {
-        move |e: GenerateError| GenerateError::EmissionIncomplete {
-            at,
-            cause: Box::new(e),
-        }
-    };
-    let io = |path: &Path| {
-        let path = path.to_path_buf();
-        move |error| GenerateError::Io { path, error }
-    };
     let parent = durable::parent_of(out);
     std::fs::create_dir_all(&parent)
         .map_err(io(&parent))
-        .map_err(incomplete(EMISSION.into()))?;
+        .map_err(incomplete(EMISSION))?;
     // The whole emission built beside its place; removed when dropped on any error below.
     let tmp = durable::private_tempdir(&parent, &crate::store::lock::staging_prefix(out, "tmp"))
         .map_err(io(&parent))
-        .map_err(incomplete(EMISSION.into()))?;
+        .map_err(incomplete(EMISSION))?;
     let mut entries = Vec::new();
     for plan in &plans {
-        let dir = block_dir(plan.block);
-        let at = format!("block {}", plan.block);
-        let bdir = tmp.path().join(&dir);
-        durable::create_private_dir(&bdir)
-            .map_err(io(&bdir))
-            .map_err(incomplete(at.clone()))?;
-        let (m, bytes) = build_into(plan, seed, &bdir, opts.provenance, &|n| {
-            progress(plan.block, n)
-        })
-        .map_err(incomplete(at))?;
-        entries.push(BlockEntry {
-            block: plan.block,
-            dir,
-            manifest_sha256: hex::encode(Sha256::digest(&bytes)),
-            tickets: m.tickets,
-            lots: m.lots,
-            payout: m.payout,
-        });
+        entries.push(build_block(plan, tmp.path())?);
     }
     let manifest = EmissionManifest {
         format: FORMAT.into(),
@@ -137,59 +102,111 @@ pub fn generate_emission_placing(
         validation_key_commitment: Validator::key_commitment(opts.validation),
         blocks: entries,
     };
-    let mut json = serde_json::to_vec_pretty(&manifest).expect("serializes");
-    json.push(b'\n');
-    let path = tmp.path().join(EMISSION);
-    durable::write_file(&path, &json)
-        .map_err(io(&path))
-        .map_err(incomplete(EMISSION.into()))?;
-    if let Some(signer) = opts.signer {
-        let comment = format!(
-            "tirage {EMISSION} game:{} emission:{} blocks:{}",
-            spec.id,
-            spec.emission,
-            manifest.blocks.len()
-        );
-        let sig = signer
-            .sign(&json, &comment)
-            .map_err(|e| GenerateError::Sign(e.to_string()))
-            .map_err(incomplete(EMISSION.into()))?;
-        let sig_path = tmp.path().join(EMISSION_SIG);
-        durable::write_file(&sig_path, sig.as_bytes())
-            .map_err(io(&sig_path))
-            .map_err(incomplete(EMISSION.into()))?;
-    }
-    // The emission's own files and directory get the blocks' permission bits.
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let set = |p: &Path, m: u32| {
-            std::fs::set_permissions(p, std::fs::Permissions::from_mode(m))
-                .map_err(io(p))
-                .map_err(incomplete(EMISSION.into()))
-        };
-        for name in [EMISSION, EMISSION_SIG] {
-            let p = tmp.path().join(name);
-            if p.exists() {
-                set(&p, opts.mode)?;
-            }
-        }
-        set(tmp.path(), opts.mode | ((opts.mode & 0o444) >> 2))?;
-    }
-    durable::sync_dir(tmp.path())
-        .map_err(io(tmp.path()))
-        .map_err(incomplete(EMISSION.into()))?;
+    write_emission_manifest(&manifest, opts, tmp.path()).map_err(incomplete(EMISSION))?;
     if opts.cancel.is_cancelled() {
-        return Err(incomplete(EMISSION.into())(GenerateError::Interrupted));
+        return Err(incomplete(EMISSION)(GenerateError::Interrupted));
     }
     let staged = Staged::new(tmp, out.to_path_buf(), parent, "emission").emission(foreign_entries);
     let placed = staged
         .put_in_place(seed_file)
-        .map_err(|e| incomplete(EMISSION.into())(e.into()))?;
+        .map_err(|e| incomplete(EMISSION)(e.into()))?;
     let left_over = placed.finish().err().into_iter().collect();
     Ok(GeneratedEmission {
         manifest,
         left_over,
     })
+}
+
+/// The plan of production block `block` of the emission: its validation key, file mode,
+/// recipients, signer, cancel token and provenance from `opts`. Errors: the block number
+/// is not in 1..=999.
+fn block_plan<'a>(
+    spec: &'a GameSpec,
+    seed: &'a Seed,
+    opts: &EmissionOptions<'a>,
+    block: u32,
+) -> Result<BlockPlan<'a>, GenerateError> {
+    let p = BlockPlan::production(spec, seed, block)?;
+    let p = if opts.validation_from_seed {
+        p.validated_by_seed(opts.validation)
+    } else {
+        p.validated_by(opts.validation)
+    };
+    let p = p.with_mode(opts.mode).sealed_for(opts.recipients);
+    Ok(p.signed_by(opts.signer)
+        .cancelled_by(opts.cancel)
+        .recording(opts.provenance))
+}
+
+/// Wraps what went wrong in `at` (`block N`, the emission manifest) of the emission.
+fn incomplete(at: impl Into<String>) -> impl FnOnce(GenerateError) -> GenerateError {
+    let at = at.into();
+    move |e| GenerateError::EmissionIncomplete {
+        at,
+        cause: Box::new(e),
+    }
+}
+
+/// Builds the block `plan` describes into its directory `block-NNN` (made here) of the
+/// staged emission `tmp`, every file flushed to the disk; returns its entry in
+/// `emission.json`. Errors: [`GenerateError::EmissionIncomplete`] naming the block.
+fn build_block(plan: &BlockPlan, tmp: &Path) -> Result<BlockEntry, GenerateError> {
+    let dir = block_dir(plan.block);
+    let at = format!("block {}", plan.block);
+    let bdir = tmp.join(&dir);
+    durable::create_private_dir(&bdir)
+        .map_err(io(&bdir))
+        .map_err(incomplete(at.clone()))?;
+    let built = build(plan, &mut Folder::new(&bdir, plan.mode)).map_err(incomplete(at))?;
+    let m = built.manifest;
+    Ok(BlockEntry {
+        block: plan.block,
+        dir,
+        manifest_sha256: hex::encode(Sha256::digest(&built.manifest_json)),
+        tickets: m.tickets,
+        lots: m.lots,
+        payout: m.payout,
+    })
+}
+
+/// Writes `emission.json` (`manifest`) into the staged emission `tmp`, and its signature
+/// when `opts` has a signer; gives them and `tmp` the blocks' permission bits and flushes
+/// `tmp` to the disk. Errors: [`GenerateError::Io`], [`GenerateError::Sign`].
+fn write_emission_manifest(
+    manifest: &EmissionManifest,
+    opts: &EmissionOptions,
+    tmp: &Path,
+) -> Result<(), GenerateError> {
+    let mut json = serde_json::to_vec_pretty(manifest).expect("serializes");
+    json.push(b'\n');
+    let path = tmp.join(EMISSION);
+    durable::write_file(&path, &json).map_err(io(&path))?;
+    if let Some(signer) = opts.signer {
+        let comment = format!(
+            "tirage {EMISSION} game:{} emission:{} blocks:{}",
+            manifest.game,
+            manifest.emission,
+            manifest.blocks.len()
+        );
+        let sig = signer
+            .sign(&json, &comment)
+            .map_err(|e| GenerateError::Sign(e.to_string()))?;
+        let sig_path = tmp.join(EMISSION_SIG);
+        durable::write_file(&sig_path, sig.as_bytes()).map_err(io(&sig_path))?;
+    }
+    // The emission's own files and directory get the blocks' permission bits.
+    use std::os::unix::fs::PermissionsExt;
+    let set = |p: &Path, m: u32| {
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).map_err(io(p))
+    };
+    for name in [EMISSION, EMISSION_SIG] {
+        let p = tmp.join(name);
+        if p.exists() {
+            set(&p, opts.mode)?;
+        }
+    }
+    set(tmp, opts.mode | ((opts.mode & 0o444) >> 2))?;
+    durable::sync_dir(tmp).map_err(io(tmp))
 }
 
 /// What in emission directory `dir` tirage did not write, which replacing the emission

@@ -1,7 +1,10 @@
 //! Generation of one block: allocation → faces (in parallel, one ChaCha20 stream per pack)
-//! → `tickets.csv` and `tickets.bin` hashed while written → `manifest.json` → `SHA256SUMS`.
+//! → `tickets.csv` and `tickets.bin` hashed while written → `manifest.json` → `SHA256SUMS`,
+//! every file handed to a [`Sink`]. One road: a [`BlockPlan`] (spec, seed, block number and
+//! options) goes through [`build`] into a sink — a [`Folder`] for a block, a deck or an
+//! emission's block, [`Digests`] for the replay of `verify`.
 //!
-//! Everything is written into a temporary directory beside the destination and moved into
+//! [`place`] writes into a temporary directory beside the destination and moves it into
 //! place only when complete, so a block directory that exists is always whole. Packs are
 //! built in batches, in parallel, and written in pack order: the bytes never depend on the
 //! number of threads. Every face is evaluated by the rules before it is written; a face the
@@ -10,6 +13,7 @@
 pub mod cancel;
 pub mod emission;
 pub mod place;
+mod sink;
 
 use crate::alloc::{allocate_packs, tally};
 use crate::block::layout::{BIN, CSV, MANIFEST, SEALED_SUFFIX, SPEC, SUMS, SUMS_SIG, VALIDATION};
@@ -23,7 +27,7 @@ use crate::generate::cancel::Cancel;
 pub use crate::generate::place::{
     check_destination, check_not_in_emission, LeftOver, PlaceError, Placed, SeedPlacement, Staged,
 };
-use crate::output::hashing::{HashingWriter, Sum};
+use crate::output::hashing::Sum;
 use crate::output::manifest::{self, FileEntry, Manifest, PromisedFeature};
 use crate::output::seal::Recipients;
 use crate::output::{print_file, sums, tickets_csv, validation_csv, Ticket};
@@ -32,11 +36,11 @@ use crate::store::durable;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
-use std::fs::File;
-use std::io::{IoSlice, Write};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{sync_channel, Receiver};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::thread;
+
+pub use sink::{Digests, Folder, Sink, Stream};
 
 /// The rendered CSV rows, print records and validation rows (claims, not yet in file
 /// order) of one pack.
@@ -206,6 +210,30 @@ impl PackBuilder<'_> {
         }
         Ok(())
     }
+
+    /// The pack `pack` (0-based) built into `tickets` and rendered: its CSV rows (by
+    /// `rows`), its print records and its validation rows. Errors: as [`Self::tickets`].
+    fn render(
+        &self,
+        pack: u32,
+        rows: &mut tickets_csv::RowWriter,
+        tickets: &mut Vec<Ticket>,
+    ) -> Result<PackBytes, GenerateError> {
+        tickets.clear();
+        self.tickets(pack, tickets)?;
+        let ncols = self.plan.spec.game.columns().len();
+        let mut bin = Vec::with_capacity(tickets.len() * print_file::record_size(self.plan.spec));
+        let mut claims = Vec::with_capacity(tickets.len());
+        for t in tickets.iter() {
+            rows.push(t);
+            claims.push(validation_csv::Row {
+                claim: validation_csv::claim(&t.serial, t.validation),
+                way: t.way,
+            });
+            print_file::push_record(&mut bin, t, ncols);
+        }
+        Ok((rows.take(), bin, claims))
+    }
 }
 
 /// What a writer thread made: the plaintext's size and hex SHA-256, and, for a file
@@ -216,63 +244,23 @@ struct Written {
     sealed: Option<(u64, String)>,
 }
 
-/// A file being written by its own thread, hashed as it goes (or only hashed, for a replay).
+/// A ticket file being put into its sink by its own thread, hashed as it goes.
 struct HashedFile {
     handle: thread::JoinHandle<Result<Written, GenerateError>>,
 }
 
 impl HashedFile {
-    /// Spawns the writer of `path` (`None`: hash only, write nothing); it writes `head`,
-    /// then every buffer received. With `seal`, the file is written encrypted to those
-    /// recipients as `path.age`.
-    fn spawn(
-        path: Option<PathBuf>,
-        head: Vec<u8>,
-        rx: Receiver<Vec<Vec<u8>>>,
-        seal: Option<Vec<age::x25519::Recipient>>,
-    ) -> HashedFile {
+    /// Spawns the writer of `stream`: it puts `head`, then every batch of buffers received.
+    fn spawn(mut stream: Box<dyn Stream>, head: Vec<u8>, rx: Receiver<Vec<Vec<u8>>>) -> HashedFile {
         let handle = thread::spawn(move || {
             let mut sum = Sum::default();
-            let batches = std::iter::once(vec![head]).chain(rx);
-            let sealed = match (&path, seal) {
-                (Some(p), Some(to)) => {
-                    let p = PathBuf::from(format!("{}{}", p.display(), SEALED_SUFFIX));
-                    let f = durable::create_private(&p).map_err(io(&p))?;
-                    let hashing = HashingWriter::new(std::io::BufWriter::with_capacity(1 << 20, f));
-                    let mut w = crate::output::seal::encrypt_to(hashing, &to)
-                        .map_err(|e| GenerateError::Seal(e.to_string()))?;
-                    for batch in batches {
-                        for buf in &batch {
-                            sum.update(buf);
-                            w.write_all(buf).map_err(io(&p))?;
-                        }
-                    }
-                    let (inner, n_sealed, h_sealed) = w.finish().map_err(io(&p))?.finish();
-                    // On the disk before the block can be moved into place.
-                    let f = inner.into_inner().map_err(|e| io(&p)(e.into_error()))?;
-                    f.sync_all().map_err(io(&p))?;
-                    Some((n_sealed, h_sealed))
+            for batch in std::iter::once(vec![head]).chain(rx) {
+                for buf in &batch {
+                    sum.update(buf);
                 }
-                (path, _) => {
-                    let mut f = match path {
-                        Some(p) => Some(durable::create_private(p).map_err(io(p))?),
-                        None => None,
-                    };
-                    for batch in batches {
-                        for buf in &batch {
-                            sum.update(buf);
-                        }
-                        if let (Some(f), Some(p)) = (f.as_mut(), path) {
-                            write_all_vectored(f, &batch).map_err(io(p))?;
-                        }
-                    }
-                    // On the disk before the block can be moved into place.
-                    if let (Some(f), Some(p)) = (&f, path) {
-                        f.sync_all().map_err(io(p))?;
-                    }
-                    None
-                }
-            };
+                stream.write(&batch)?;
+            }
+            let sealed = stream.finish()?;
             let (bytes, sha256) = sum.finish();
             Ok(Written {
                 bytes,
@@ -288,35 +276,17 @@ impl HashedFile {
     }
 }
 
-/// Writes every buffer of `bufs`, in order, with as few system calls as the OS allows.
-fn write_all_vectored(f: &mut File, bufs: &[Vec<u8>]) -> std::io::Result<()> {
-    let mut slices: Vec<IoSlice> = bufs
-        .iter()
-        .filter(|b| !b.is_empty())
-        .map(|b| IoSlice::new(b))
-        .collect();
-    let mut rest = &mut slices[..];
-    while !rest.is_empty() {
-        // The OS takes at most IOV_MAX (1024 on Linux) slices per call.
-        let take = rest.len().min(1024);
-        match f.write_vectored(&rest[..take]) {
-            Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
-            Ok(n) => IoSlice::advance_slices(&mut rest, n),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(())
-}
-
 /// Permission bits of a block's files unless told otherwise: readable by their owner only,
 /// since `tickets.csv` and `validation.csv` say which tickets win.
 pub const DEFAULT_MODE: u32 = 0o600;
 
 /// What to generate: a block of a spec, its kind, and the exact count of every way.
+#[derive(Clone)]
 pub struct BlockPlan<'a> {
     /// The game.
     pub spec: &'a GameSpec,
+    /// The seed every stream and a specimen deck's validation codes are drawn from.
+    pub seed: &'a Seed,
     /// Block number: 1..=999 for production, 0 for a specimen deck.
     pub block: u32,
     /// Production or specimen.
@@ -348,18 +318,40 @@ pub struct BlockPlan<'a> {
     /// [`GenerateError::Interrupted`] and what it staged is removed. Once an output is being
     /// put in place, that step finishes first.
     pub cancel: Cancel,
+    /// What the manifest records of the seed and the tool ([`Provenance`]); by default no
+    /// seed shares and this build's identity.
+    pub provenance: &'a Provenance,
+    /// Called with the number of tickets done so far, after every batch of packs.
+    pub progress: &'a (dyn Fn(u64) + Sync),
 }
 
+/// The provenance of a plan that records none: no seed shares, this build's identity.
+static UNRECORDED: Provenance = Provenance {
+    seed_shares: None,
+    seed_beacon: None,
+    tool: None,
+    spec_source: None,
+    insecure_seed: false,
+};
+
+/// The progress of a plan that reports none.
+fn silent(_: u64) {}
+
 impl<'a> BlockPlan<'a> {
-    /// Production block `block` of `spec`, with the lot table's counts.
+    /// Production block `block` of `spec` from `seed`, with the lot table's counts.
     /// Errors: the block number is not in 1..=999.
-    pub fn production(spec: &'a GameSpec, block: u32) -> Result<Self, GenerateError> {
+    pub fn production(
+        spec: &'a GameSpec,
+        seed: &'a Seed,
+        block: u32,
+    ) -> Result<Self, GenerateError> {
         if block == 0 || block > 999 {
             return Err(GenerateError::Block(block));
         }
         let counts = spec.ways.iter().map(|w| w.count).collect();
         Ok(BlockPlan {
             spec,
+            seed,
             block,
             kind: Kind::Production,
             counts,
@@ -372,14 +364,17 @@ impl<'a> BlockPlan<'a> {
             mode: DEFAULT_MODE,
             recipients: None,
             cancel: Cancel::default(),
+            provenance: &UNRECORDED,
+            progress: &silent,
         })
     }
 
-    /// A specimen deck of `spec` with `counts[w]` tickets of way `w` (block 0), promising
-    /// no feature.
-    pub fn specimen(spec: &'a GameSpec, counts: Vec<u32>) -> Self {
+    /// A specimen deck of `spec` from `seed` with `counts[w]` tickets of way `w` (block 0),
+    /// promising no feature.
+    pub fn specimen(spec: &'a GameSpec, seed: &'a Seed, counts: Vec<u32>) -> Self {
         BlockPlan {
             spec,
+            seed,
             block: 0,
             kind: Kind::Specimen,
             counts,
@@ -392,14 +387,17 @@ impl<'a> BlockPlan<'a> {
             mode: DEFAULT_MODE,
             recipients: None,
             cancel: Cancel::default(),
+            provenance: &UNRECORDED,
+            progress: &silent,
         }
     }
 
-    /// The specimen plan of `deck`: its counts, its promises and its composition.
-    pub fn deck(spec: &'a GameSpec, deck: crate::block::deck::Deck) -> Self {
+    /// The specimen plan of `deck` from `seed`: its counts, its promises and its
+    /// composition.
+    pub fn deck(spec: &'a GameSpec, seed: &'a Seed, deck: crate::block::deck::Deck) -> Self {
         let plan = BlockPlan {
             composition: Some(deck.composition),
-            ..BlockPlan::specimen(spec, deck.counts)
+            ..BlockPlan::specimen(spec, seed, deck.counts)
         };
         match deck.promises {
             Some(p) => plan.promising(p),
@@ -453,6 +451,19 @@ impl<'a> BlockPlan<'a> {
         self
     }
 
+    /// The same plan, its manifest recording `provenance` (seed share commitments, tool
+    /// identity, spec source).
+    pub fn recording(mut self, provenance: &'a Provenance) -> Self {
+        self.provenance = provenance;
+        self
+    }
+
+    /// The same plan, `progress` called with the number of tickets done so far.
+    pub fn reporting(mut self, progress: &'a (dyn Fn(u64) + Sync)) -> Self {
+        self.progress = progress;
+        self
+    }
+
     /// Tickets in the block.
     pub fn tickets(&self) -> u32 {
         self.counts.iter().sum()
@@ -466,8 +477,8 @@ impl<'a> BlockPlan<'a> {
     /// The validation-code permutation of this kind of block: the validation key's for
     /// production, the deck seed's for a specimen deck. Errors: a production plan with no
     /// validation key ([`GenerateError::NoValidationKey`]).
-    pub fn validator(&self, seed: &Seed) -> Result<Validator, GenerateError> {
-        let spec = self.spec;
+    pub fn validator(&self) -> Result<Validator, GenerateError> {
+        let (spec, seed) = (self.spec, self.seed);
         match (self.kind, self.validation_key) {
             (Kind::Production, Some(key)) => Ok(Validator::production(
                 key,
@@ -484,9 +495,14 @@ impl<'a> BlockPlan<'a> {
             )),
         }
     }
+
+    /// The recipients ticket file `name` is encrypted to, if any.
+    fn seal(&self, name: &str) -> Option<Vec<age::x25519::Recipient>> {
+        self.recipients.and_then(|r| r.of(name)).map(|r| r.to_vec())
+    }
 }
 
-/// The digests of a block built in memory (see [`replay`]).
+/// The digests of a block built by [`build`], whatever its sink.
 #[derive(Clone, Debug)]
 pub struct Built {
     /// The manifest.
@@ -497,44 +513,7 @@ pub struct Built {
     pub sums: String,
 }
 
-/// Generates the block `plan` describes from `seed` into directory `out`, recording no
-/// seed shares and this build's identity (see [`generate_with`]).
-pub fn generate(
-    plan: &BlockPlan,
-    seed: &Seed,
-    out: &Path,
-    force: bool,
-    progress: &(dyn Fn(u64) + Sync),
-) -> Result<Generated, GenerateError> {
-    generate_with(plan, seed, out, force, &Provenance::default(), progress)
-}
-
-/// Builds the block `plan` describes from `seed` exactly as [`generate_with`] would, but
-/// writes nothing: returns the manifest, the bytes of `manifest.json` and the text of
-/// `SHA256SUMS` (whose digests cover every other file). The audit replay compares them with
-/// a block's files. Errors: as [`generate_with`] (no I/O errors).
-pub fn replay(
-    plan: &BlockPlan,
-    seed: &Seed,
-    provenance: &Provenance,
-    progress: &(dyn Fn(u64) + Sync),
-) -> Result<Built, GenerateError> {
-    build(plan, seed, None, provenance, progress, None)
-}
-
-/// As [`replay`], and hands `records` the print records of every pack in print order (the
-/// bytes of tickets.bin after its header), for a replay that names the first ticket of a
-/// block that differs. Errors: as [`replay`].
-pub fn replay_records(
-    plan: &BlockPlan,
-    seed: &Seed,
-    provenance: &Provenance,
-    records: &mut dyn FnMut(&[u8]),
-) -> Result<Built, GenerateError> {
-    build(plan, seed, None, provenance, &|_| {}, Some(records))
-}
-
-/// What [`generate_with`] made.
+/// What [`place`] made.
 #[derive(Debug)]
 pub struct Generated {
     /// The manifest written.
@@ -544,36 +523,19 @@ pub struct Generated {
     pub left_over: Option<LeftOver>,
 }
 
-/// Generates the block `plan` describes from `seed` into directory `out`; the manifest
-/// records `provenance` (seed share commitments, tool identity).
-///
-/// `progress` is called with the number of tickets done so far. Errors: see
-/// [`GenerateError`]; on any error nothing is left at `out` (an existing block there is
-/// kept as it was), nor beside it.
-pub fn generate_with(
+/// Generates the block `plan` describes into directory `out`, the seed file beside `out`
+/// put in place with the block as `seed_file` says (see [`Staged::put_in_place`]): the
+/// block is [`stage`]d, then moved into place. The caller holds `out`'s exclusive lock
+/// ([`crate::store::lock`]). Errors: see [`GenerateError`]; on any error nothing is left at `out`
+/// (an existing block there is kept as it was), nor beside it, and the seed file is as it
+/// was.
+pub fn place(
     plan: &BlockPlan,
-    seed: &Seed,
     out: &Path,
     force: bool,
-    provenance: &Provenance,
-    progress: &(dyn Fn(u64) + Sync),
-) -> Result<Generated, GenerateError> {
-    generate_placing(plan, seed, out, force, provenance, None, progress)
-}
-
-/// [`generate_with`], the seed file beside `out` put in place with the block as
-/// `seed_file` says (see [`Staged::put_in_place`]). The caller holds `out`'s exclusive
-/// lock ([`crate::store::lock`]). Errors: as [`generate_with`]; then the seed file is as it was.
-pub fn generate_placing(
-    plan: &BlockPlan,
-    seed: &Seed,
-    out: &Path,
-    force: bool,
-    provenance: &Provenance,
     seed_file: Option<&SeedPlacement>,
-    progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Generated, GenerateError> {
-    let (staged, manifest) = stage(plan, seed, out, force, provenance, progress)?;
+    let (staged, manifest) = stage(plan, out, force)?;
     if plan.cancel.is_cancelled() {
         return Err(GenerateError::Interrupted);
     }
@@ -584,25 +546,21 @@ pub fn generate_placing(
     })
 }
 
-/// Builds the block `plan` describes into a temporary directory beside `out` (after
+/// Builds the block `plan` describes into a [`Folder`] made beside `out` (after
 /// [`check_destination`]), not yet in place: [`Staged::put_in_place`] moves it there, and
 /// dropping it removes it. Every file and the directory are flushed to the disk. Returns
-/// it with its manifest. Errors: as [`generate_with`].
+/// it with its manifest. Errors: as [`place`].
 pub fn stage(
     plan: &BlockPlan,
-    seed: &Seed,
     out: &Path,
     force: bool,
-    provenance: &Provenance,
-    progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(Staged, Manifest), GenerateError> {
     check_destination(out, force, plan.kind)?;
     let parent = durable::parent_of(out);
     std::fs::create_dir_all(&parent).map_err(io(&parent))?;
     let tmp = durable::private_tempdir(&parent, &crate::store::lock::staging_prefix(out, "tmp"))
         .map_err(io(&parent))?;
-    let built = build(plan, seed, Some(tmp.path()), provenance, progress, None)?;
-    set_modes(tmp.path(), plan.mode)?;
+    let built = build(plan, &mut Folder::new(tmp.path(), plan.mode))?;
     let what = match plan.kind {
         Kind::Production => "block",
         Kind::Specimen => "deck",
@@ -613,106 +571,114 @@ pub fn stage(
     ))
 }
 
-/// Gives every file in `dir` the permission bits `mode`, and `dir` the same plus search
-/// where read is given.
-fn set_modes(dir: &Path, mode: u32) -> Result<(), GenerateError> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let set = |p: &Path, m: u32| {
-            std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).map_err(io(p))
-        };
-        for e in std::fs::read_dir(dir).map_err(io(dir))? {
-            set(&e.map_err(io(dir))?.path(), mode)?;
-        }
-        set(dir, mode | ((mode & 0o444) >> 2))?;
-    }
-    #[cfg(not(unix))]
-    let _ = (dir, mode);
-    Ok(())
-}
-
-/// Builds the block `plan` describes into `dir`, an empty directory, every file flushed to
-/// the disk; returns its manifest and the bytes of `manifest.json`. For an emission, whose
-/// blocks are staged together. Errors: as [`generate_with`].
-pub fn build_into(
-    plan: &BlockPlan,
-    seed: &Seed,
-    dir: &Path,
-    provenance: &Provenance,
-    progress: &(dyn Fn(u64) + Sync),
-) -> Result<(Manifest, Vec<u8>), GenerateError> {
-    let built = build(plan, seed, Some(dir), provenance, progress, None)?;
-    set_modes(dir, plan.mode)?;
-    Ok((built.manifest, built.manifest_json))
-}
-
-/// What sees every pack's print records, in order, as they are made.
-type Records<'a> = &'a mut dyn FnMut(&[u8]);
-
-/// The pipeline: allocation → faces → ticket files (into `dir`, or hashed only when `None`)
-/// → manifest → SHA256SUMS; `records`, when given, sees every pack's print records in order.
-fn build(
-    plan: &BlockPlan,
-    seed: &Seed,
-    dir: Option<&Path>,
-    provenance: &Provenance,
-    progress: &(dyn Fn(u64) + Sync),
-    mut records: Option<Records>,
-) -> Result<Built, GenerateError> {
+/// The pipeline, the one road every block, deck and replay takes: allocation → faces →
+/// ticket files → manifest → `SHA256SUMS` (and its signature), every file handed to `sink`
+/// ([`Folder`] writes them, [`Digests`] only sums them). Packs are built in batches, in
+/// parallel, and put in pack order; the plan's progress hears of every batch. Returns the
+/// manifest, the bytes of `manifest.json` and the text of `SHA256SUMS`. Errors: see
+/// [`GenerateError`].
+pub fn build(plan: &BlockPlan, sink: &mut dyn Sink) -> Result<Built, GenerateError> {
     let spec = plan.spec;
-    let tickets = plan.tickets();
-    if let Some(dir) = dir {
-        durable::write_file(&dir.join(SPEC), spec.text.as_bytes()).map_err(io(&dir.join(SPEC)))?;
-    }
+    sink.file(SPEC, spec.text.as_bytes())?;
     let (csv_tx, csv_rx) = sync_channel::<Vec<Vec<u8>>>(2);
     let (bin_tx, bin_rx) = sync_channel::<Vec<Vec<u8>>>(2);
-    let seal = |name: &str| plan.recipients.and_then(|r| r.of(name)).map(|r| r.to_vec());
     let csv_w = HashedFile::spawn(
-        dir.map(|d| d.join(CSV)),
+        sink.open(CSV, plan.seal(CSV))?,
         tickets_csv::header(spec),
         csv_rx,
-        seal(CSV),
     );
     let bin_w = HashedFile::spawn(
-        dir.map(|d| d.join(BIN)),
-        print_file::header(spec, plan.block, tickets),
+        sink.open(BIN, plan.seal(BIN))?,
+        print_file::header(spec, plan.block, plan.tickets()),
         bin_rx,
-        seal(BIN),
     );
+    let drawn = Drawn::of(plan)?;
+    let made = make_packs(plan, &drawn, sink, &csv_tx, &bin_tx);
+    drop((csv_tx, bin_tx));
+    let val = made.map(|claims| write_validation(sink, spec, claims, plan.seal(VALIDATION)));
+    let [csv, bin] = [csv_w.finish(), bin_w.finish()];
+    // A failed batch first (once the writers are joined), then the files in order.
+    let (files, delivered) = file_entries(plan, [csv, bin, val?])?;
+    let manifest = manifest_of(plan, &drawn, files);
+    finish_block(plan, sink, manifest, delivered)
+}
 
-    let validator = plan.validator(seed)?;
-    // Every stream is drawn from the seed bound to the game, emission and lot table.
-    let keys = seed.bound_to(spec.game_code, spec.emission, &spec.sha256);
-    let (ways, attempts) = allocate_packs(spec, &plan.counts, &plan.rules, &keys, plan.block)
-        .map_err(GenerateError::PackRules)?;
-    let promises = plan.promises.as_deref().unwrap_or_default();
-    let placed = place_promises(spec, promises, &ways)?;
-    let mut promised: HashMap<u32, Vec<(&'static str, bool)>> = HashMap::new();
-    for (p, &t) in promises.iter().zip(&placed) {
-        promised.entry(t).or_default().push((p.feature, p.forced));
+/// What a plan draws before any face: the validation codes' permutation, the key of every
+/// stream, the way of every ticket and the ticket of every promise.
+struct Drawn {
+    validator: Validator,
+    /// The seed bound to the game, emission and lot table: every stream is drawn from it.
+    keys: Seed,
+    /// The way of every ticket (index: ticket, 0-based).
+    ways: Vec<WayId>,
+    /// The allocation's attempts, as the manifest records them.
+    attempts: u32,
+    /// The ticket (0-based) of every promise, in the plan's order.
+    placed: Vec<u32>,
+    /// Per ticket (0-based): the features promised on it, each with `true` when the ticket
+    /// is built asked to show it. Empty for production blocks.
+    promised: HashMap<u32, Vec<(&'static str, bool)>>,
+}
+
+impl Drawn {
+    /// Draws what `plan` needs before its faces. Errors: [`GenerateError::NoValidationKey`],
+    /// [`GenerateError::PackRules`], [`GenerateError::Promises`].
+    fn of(plan: &BlockPlan) -> Result<Drawn, GenerateError> {
+        let spec = plan.spec;
+        let validator = plan.validator()?;
+        let keys = plan
+            .seed
+            .bound_to(spec.game_code, spec.emission, &spec.sha256);
+        let (ways, attempts) = allocate_packs(spec, &plan.counts, &plan.rules, &keys, plan.block)
+            .map_err(GenerateError::PackRules)?;
+        let promises = plan.promises.as_deref().unwrap_or_default();
+        let placed = place_promises(spec, promises, &ways)?;
+        let mut promised: HashMap<u32, Vec<(&'static str, bool)>> = HashMap::new();
+        for (p, &t) in promises.iter().zip(&placed) {
+            promised.entry(t).or_default().push((p.feature, p.forced));
+        }
+        Ok(Drawn {
+            validator,
+            keys,
+            ways,
+            attempts,
+            placed,
+            promised,
+        })
     }
+}
+
+/// Builds every pack of `plan` in batches of [`BATCH_PACKS`], in parallel, and sends each
+/// batch's CSV rows and print records, in pack order, to the writers of `tickets.csv`
+/// (`csv`) and `tickets.bin` (`bin`); `sink` sees the print records. Returns the claims of
+/// the validation file (not yet sorted); a writer that stopped ends the run early, its
+/// error reported when it is joined. Errors: [`GenerateError::Interrupted`] (the plan's
+/// cancel token set between two batches), a face that cannot be built or is misjudged.
+fn make_packs(
+    plan: &BlockPlan,
+    drawn: &Drawn,
+    sink: &mut dyn Sink,
+    csv: &SyncSender<Vec<Vec<u8>>>,
+    bin: &SyncSender<Vec<Vec<u8>>>,
+) -> Result<Vec<validation_csv::Row>, GenerateError> {
+    let spec = plan.spec;
     let builder = PackBuilder {
         plan,
-        seed: &keys,
-        validator: &validator,
-        ways: &ways,
-        promised: &promised,
+        seed: &drawn.keys,
+        validator: &drawn.validator,
+        ways: &drawn.ways,
+        promised: &drawn.promised,
     };
-    let ncols = spec.game.columns().len();
-    let rec = print_file::record_size(spec);
-    let packs = plan.packs();
     // Escaped once; each thread renders into its own clone.
     let row_writer = tickets_csv::RowWriter::new(spec);
-    let mut result = Ok(());
+    let (packs, tickets) = (plan.packs(), plan.tickets());
     let mut claims: Vec<validation_csv::Row> = Vec::with_capacity(tickets as usize);
     for start in (0..packs).step_by(BATCH_PACKS as usize) {
         if plan.cancel.is_cancelled() {
-            result = Err(GenerateError::Interrupted);
-            break;
+            return Err(GenerateError::Interrupted);
         }
         let end = (start + BATCH_PACKS).min(packs);
-        let parts: Result<Vec<PackBytes>, GenerateError> = (start..end)
+        let parts: Vec<PackBytes> = (start..end)
             .into_par_iter()
             .map_init(
                 || {
@@ -721,172 +687,36 @@ fn build(
                         Vec::with_capacity(spec.pack_size as usize),
                     )
                 },
-                |(rows, tickets), pack| {
-                    tickets.clear();
-                    builder.tickets(pack, tickets)?;
-                    let mut bin = Vec::with_capacity(tickets.len() * rec);
-                    let mut claims = Vec::with_capacity(tickets.len());
-                    for t in tickets.iter() {
-                        rows.push(t);
-                        claims.push(validation_csv::Row {
-                            claim: validation_csv::claim(&t.serial, t.validation),
-                            way: t.way,
-                        });
-                        print_file::push_record(&mut bin, t, ncols);
-                    }
-                    Ok((rows.take(), bin, claims))
-                },
+                |(rows, tickets), pack| builder.render(pack, rows, tickets),
             )
-            .collect();
-        let parts = match parts {
-            Ok(p) => p,
-            Err(e) => {
-                result = Err(e);
-                break;
-            }
-        };
-        let (mut csv, mut bin) = (Vec::new(), Vec::new());
+            .collect::<Result<_, _>>()?;
+        let (mut csv_bufs, mut bin_bufs) = (Vec::new(), Vec::new());
         for (c, b, v) in parts {
-            if let Some(r) = records.as_mut() {
-                r(&b);
-            }
-            csv.push(c);
-            bin.push(b);
+            sink.records(&b);
+            csv_bufs.push(c);
+            bin_bufs.push(b);
             claims.extend(v);
         }
-        // A writer that stopped (I/O error) reports it when joined below.
-        if csv_tx.send(csv).is_err() || bin_tx.send(bin).is_err() {
+        // A writer that stopped (I/O error) reports it when joined.
+        if csv.send(csv_bufs).is_err() || bin.send(bin_bufs).is_err() {
             break;
         }
-        progress(u64::from(end.saturating_mul(spec.pack_size).min(tickets)));
+        (plan.progress)(u64::from(end.saturating_mul(spec.pack_size).min(tickets)));
     }
-    drop((csv_tx, bin_tx));
-    let val = match result {
-        // The validation file in claim order, never in print order.
-        Ok(()) => write_validation(dir, spec, claims, seal(VALIDATION)),
-        Err(_) => Ok(Written {
-            bytes: 0,
-            sha256: String::new(),
-            sealed: None,
-        }),
-    };
-    let done = [csv_w.finish(), bin_w.finish(), val];
-    result?;
-    let mut files = Vec::new();
-    // What SHA256SUMS lists: the files as delivered (an encrypted one as `.age`).
-    let mut delivered: Vec<(String, String)> = Vec::new();
-    for (name, d) in [CSV, BIN, VALIDATION].into_iter().zip(done) {
-        let w = d?;
-        let recipients = plan
-            .recipients
-            .and_then(|r| r.of(name))
-            .map(|r| r.iter().map(|k| k.to_string()).collect());
-        delivered.push(match &w.sealed {
-            Some((_, h)) => (format!("{name}{}", SEALED_SUFFIX), h.clone()),
-            None => (name.into(), w.sha256.clone()),
-        });
-        files.push(FileEntry {
-            name: name.into(),
-            bytes: w.bytes,
-            records: u64::from(tickets),
-            sha256: w.sha256,
-            encrypted_for: recipients,
-        });
-    }
-    files.push(FileEntry {
-        name: SPEC.into(),
-        bytes: spec.text.len() as u64,
-        records: 0,
-        sha256: spec.sha256.clone(),
-        encrypted_for: None,
-    });
-    delivered.push((SPEC.into(), spec.sha256.clone()));
-
-    let counts = tally(&ways, spec.ways.len());
-    let facts = manifest::Facts {
-        kind: plan.kind,
-        block: plan.block,
-        tickets: plan.tickets(),
-        packs: plan.packs(),
-        composition: plan.composition,
-        pack_rules: plan.rules.describe(),
-        allocation_attempts: attempts,
-        seed_commitment: seed.commitment(),
-        validation_key_commitment: validator.commitment().to_string(),
-        validation_key_from_seed: plan.validation_key_from_seed,
-        files,
-    };
-    let mut manifest = Manifest::of(spec, facts, &counts);
-    manifest.promised_features = plan.promises.as_ref().map(|ps| {
-        ps.iter()
-            .zip(&placed)
-            .map(|(p, &t)| PromisedFeature {
-                feature: p.feature.into(),
-                way: spec.ways[p.way as usize].id.clone(),
-                ticket: t + 1,
-                forced: p.forced,
-            })
-            .collect()
-    });
-    manifest.seed_shares = provenance.seed_shares.clone();
-    manifest.insecure_seed = provenance.insecure_seed;
-    manifest.seed_beacon = provenance.seed_beacon.clone();
-    if let Some(tool) = &provenance.tool {
-        manifest.tool = tool.clone();
-    }
-    if let Some(source) = &provenance.spec_source {
-        manifest.spec.source = source.clone();
-    }
-    let mut mjson = serde_json::to_vec_pretty(&manifest).expect("manifest serializes");
-    mjson.push(b'\n');
-    if let Some(dir) = dir {
-        durable::write_file(&dir.join(MANIFEST), &mjson).map_err(io(&dir.join(MANIFEST)))?;
-    }
-    let mut entries = delivered;
-    entries.push((MANIFEST.into(), hex::encode(Sha256::digest(&mjson))));
-    let sums = sums::render(&entries);
-    if let Some(dir) = dir {
-        durable::write_file(&dir.join(SUMS), sums.as_bytes()).map_err(io(&dir.join(SUMS)))?;
-        if let Some(signer) = plan.signer {
-            let comment = crate::crypto::sign::Vouched {
-                game: spec.id.clone(),
-                emission: spec.emission,
-                block: plan.block,
-                kind: plan.kind.name().into(),
-                insecure_seed: provenance.insecure_seed,
-            }
-            .comment();
-            let sig = signer
-                .sign(sums.as_bytes(), &comment)
-                .map_err(|e| GenerateError::Sign(e.to_string()))?;
-            durable::write_file(&dir.join(SUMS_SIG), sig.as_bytes())
-                .map_err(io(&dir.join(SUMS_SIG)))?;
-        }
-        durable::sync_dir(dir).map_err(io(dir))?;
-    }
-    Ok(Built {
-        manifest,
-        manifest_json: mjson,
-        sums,
-    })
+    Ok(claims)
 }
 
-/// Writes `validation.csv` into `dir` (or only hashes it, for a replay): the rows of
-/// `claims` sorted by claim, encrypted to `seal` if given. Returns what was written.
+/// Puts `validation.csv` into `sink`: the rows of `claims` sorted by claim, encrypted to
+/// `seal` if given. Returns what was written. Errors: the sink's.
 fn write_validation(
-    dir: Option<&Path>,
+    sink: &mut dyn Sink,
     spec: &GameSpec,
     mut claims: Vec<validation_csv::Row>,
     seal: Option<Vec<age::x25519::Recipient>>,
 ) -> Result<Written, GenerateError> {
     validation_csv::sort(&mut claims);
     let (tx, rx) = sync_channel::<Vec<Vec<u8>>>(2);
-    let w = HashedFile::spawn(
-        dir.map(|d| d.join(VALIDATION)),
-        validation_csv::header(),
-        rx,
-        seal,
-    );
+    let w = HashedFile::spawn(sink.open(VALIDATION, seal)?, validation_csv::header(), rx);
     let rows = validation_csv::RowWriter::new(spec);
     for chunk in claims.chunks(VALIDATION_CHUNK) {
         let mut buf = Vec::with_capacity(chunk.len() * 48);
@@ -899,4 +729,127 @@ fn write_validation(
     }
     drop(tx);
     w.finish()
+}
+
+/// What `SHA256SUMS` lists: every file's name as delivered and its hex SHA-256.
+type Delivered = Vec<(String, String)>;
+
+/// The manifest's entries of the ticket files `written` (`tickets.csv`, `tickets.bin`,
+/// `validation.csv`, in that order) and of `spec.toml`, with what `SHA256SUMS` lists of
+/// them: the files as delivered (an encrypted one as `.age`). Errors: the first file's
+/// that failed.
+fn file_entries(
+    plan: &BlockPlan,
+    written: [Result<Written, GenerateError>; 3],
+) -> Result<(Vec<FileEntry>, Delivered), GenerateError> {
+    let spec = plan.spec;
+    let mut files = Vec::new();
+    let mut delivered: Delivered = Vec::new();
+    for (name, w) in [CSV, BIN, VALIDATION].into_iter().zip(written) {
+        let w = w?;
+        let recipients = plan
+            .recipients
+            .and_then(|r| r.of(name))
+            .map(|r| r.iter().map(|k| k.to_string()).collect());
+        delivered.push(match &w.sealed {
+            Some((_, h)) => (format!("{name}{}", SEALED_SUFFIX), h.clone()),
+            None => (name.into(), w.sha256.clone()),
+        });
+        files.push(FileEntry {
+            name: name.into(),
+            bytes: w.bytes,
+            records: u64::from(plan.tickets()),
+            sha256: w.sha256,
+            encrypted_for: recipients,
+        });
+    }
+    files.push(FileEntry {
+        name: SPEC.into(),
+        bytes: spec.text.len() as u64,
+        records: 0,
+        sha256: spec.sha256.clone(),
+        encrypted_for: None,
+    });
+    delivered.push((SPEC.into(), spec.sha256.clone()));
+    Ok((files, delivered))
+}
+
+/// The manifest of the block `plan` describes, drawn as `drawn`, listing `files`, with what
+/// the plan's provenance records.
+fn manifest_of(plan: &BlockPlan, drawn: &Drawn, files: Vec<FileEntry>) -> Manifest {
+    let spec = plan.spec;
+    let counts = tally(&drawn.ways, spec.ways.len());
+    let facts = manifest::Facts {
+        kind: plan.kind,
+        block: plan.block,
+        tickets: plan.tickets(),
+        packs: plan.packs(),
+        composition: plan.composition,
+        pack_rules: plan.rules.describe(),
+        allocation_attempts: drawn.attempts,
+        seed_commitment: plan.seed.commitment(),
+        validation_key_commitment: drawn.validator.commitment().to_string(),
+        validation_key_from_seed: plan.validation_key_from_seed,
+        files,
+    };
+    let mut manifest = Manifest::of(spec, facts, &counts);
+    manifest.promised_features = plan.promises.as_ref().map(|ps| {
+        ps.iter()
+            .zip(&drawn.placed)
+            .map(|(p, &t)| PromisedFeature {
+                feature: p.feature.into(),
+                way: spec.ways[p.way as usize].id.clone(),
+                ticket: t + 1,
+                forced: p.forced,
+            })
+            .collect()
+    });
+    let provenance = plan.provenance;
+    manifest.seed_shares = provenance.seed_shares.clone();
+    manifest.insecure_seed = provenance.insecure_seed;
+    manifest.seed_beacon = provenance.seed_beacon.clone();
+    if let Some(tool) = &provenance.tool {
+        manifest.tool = tool.clone();
+    }
+    if let Some(source) = &provenance.spec_source {
+        manifest.spec.source = source.clone();
+    }
+    manifest
+}
+
+/// Puts `manifest.json` and `SHA256SUMS` (listing `delivered` and the manifest) into
+/// `sink`, with the signature of `SHA256SUMS` when the plan has a signer, and closes it.
+/// Errors: the sink's, [`GenerateError::Sign`].
+fn finish_block(
+    plan: &BlockPlan,
+    sink: &mut dyn Sink,
+    manifest: Manifest,
+    mut delivered: Delivered,
+) -> Result<Built, GenerateError> {
+    let mut mjson = serde_json::to_vec_pretty(&manifest).expect("manifest serializes");
+    mjson.push(b'\n');
+    sink.file(MANIFEST, &mjson)?;
+    delivered.push((MANIFEST.into(), hex::encode(Sha256::digest(&mjson))));
+    let sums = sums::render(&delivered);
+    sink.file(SUMS, sums.as_bytes())?;
+    if let Some(signer) = plan.signer {
+        let comment = crate::crypto::sign::Vouched {
+            game: plan.spec.id.clone(),
+            emission: plan.spec.emission,
+            block: plan.block,
+            kind: plan.kind.name().into(),
+            insecure_seed: plan.provenance.insecure_seed,
+        }
+        .comment();
+        let sig = signer
+            .sign(sums.as_bytes(), &comment)
+            .map_err(|e| GenerateError::Sign(e.to_string()))?;
+        sink.file(SUMS_SIG, sig.as_bytes())?;
+    }
+    sink.close()?;
+    Ok(Built {
+        manifest,
+        manifest_json: mjson,
+        sums,
+    })
 }

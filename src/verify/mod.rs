@@ -492,8 +492,7 @@ fn report(mut block: Block, found: Found) -> Verified {
 #[cfg(test)]
 mod testing {
     use super::*;
-    use crate::block::Provenance;
-    use crate::generate::BlockPlan;
+    use crate::generate::{BlockPlan, Digests};
     use sha2::Digest;
 
     /// The fixed test seed (never a production seed).
@@ -522,10 +521,10 @@ mod testing {
         let spec = spec();
         let seed = seed();
         let key = ValidationKey::from_seed(&seed, spec.game_code, spec.emission, &spec.sha256);
-        let plan = BlockPlan::production(&spec, 1)
+        let plan = BlockPlan::production(&spec, &seed, 1)
             .unwrap()
             .validated_by_seed(&key);
-        let built = crate::generate::replay(&plan, &seed, &Provenance::default(), &|_| {}).unwrap();
+        let built = crate::generate::build(&plan, &mut Digests::default()).unwrap();
         let listed = crate::output::sums::parse(&built.sums).unwrap();
         let mut actual: BTreeMap<String, (u64, String)> = built
             .manifest

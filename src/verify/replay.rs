@@ -8,7 +8,7 @@ use crate::block::layout::{BIN, SUMS};
 use crate::block::{Kind, Promise, Provenance};
 use crate::crypto::rng::Seed;
 use crate::crypto::validation::{ValidationKey, Validator};
-use crate::generate::{self, BlockPlan};
+use crate::generate::{self, BlockPlan, Digests};
 use crate::output::manifest::{Manifest, PromisedFeature};
 use crate::output::seal::Recipients;
 use crate::output::{print_file, sums};
@@ -69,54 +69,7 @@ fn replay(
 ) -> Option<Vec<ReplayFile>> {
     let mut bad = |what: String| add(checks, CheckId::Replay, None, what);
     if let Some(m) = manifest {
-        if !given.shares.is_empty() {
-            match &m.seed_shares {
-                None => bad("seed shares were given, but the manifest records none: the block was generated from a whole seed".into()),
-                Some(theirs) if theirs.len() != given.shares.len() => bad(format!(
-                    "{} seed shares were given, the manifest records {}",
-                    given.shares.len(),
-                    theirs.len()
-                )),
-                Some(theirs) => {
-                    for (i, (share, c)) in given.shares.iter().zip(theirs).enumerate() {
-                        if crate::crypto::ceremony::opens(c, share) {
-                            continue;
-                        }
-                        // A share that opens another place's commitment: given out of order.
-                        let elsewhere = theirs
-                            .iter()
-                            .position(|o| crate::crypto::ceremony::opens(o, share));
-                        bad(match elsewhere {
-                            Some(j) => format!(
-                                "seed share {} opens the commitment the manifest records in place {}: the shares were given in another order than the commitments; give them in the commitments' order",
-                                i + 1,
-                                j + 1
-                            ),
-                            None => format!(
-                                "seed share {} does not open the commitment the manifest records at that place ({c}), nor any other",
-                                i + 1
-                            ),
-                        });
-                    }
-                }
-            }
-        }
-        let theirs = m.seed_beacon.as_deref();
-        match (given.beacon.as_ref().map(|b| b.to_hex()), theirs) {
-            _ if given.shares.is_empty() => {}
-            (None, Some(b)) => bad(format!("the manifest records the beacon {b} mixed into the seed: give it (--beacon) to replay")),
-            (Some(g), t) if Some(g.as_str()) != t => bad(format!(
-                "the beacon given ({g}) is not the one the manifest records ({})",
-                t.unwrap_or("none")
-            )),
-            _ => {}
-        }
-        let c = given.seed.commitment();
-        if c != m.seed_commitment {
-            bad(format!(
-                "the seed given has commitment {c}, the manifest records {}: it is not this block's seed; no replay",
-                m.seed_commitment
-            ));
+        if !seed_opens(m, given, &mut bad) {
             return None;
         }
     }
@@ -124,74 +77,12 @@ fn replay(
         bad("the block number is unknown (no manifest, no print header): no replay".into());
         return None;
     };
-    let derived;
-    let plan = match expect.kind {
-        Kind::Production => match (BlockPlan::production(spec, expect.block), validation_key) {
-            (Err(e), _) => {
-                bad(format!("no replay: {e}"));
-                return None;
-            }
-            (Ok(p), _) if manifest.is_some_and(|m| m.validation_key_from_seed) => {
-                derived = ValidationKey::from_seed(
-                    &given.seed,
-                    spec.game_code,
-                    spec.emission,
-                    &spec.sha256,
-                );
-                p.validated_by_seed(&derived)
-            }
-            (Ok(_), None) => {
-                bad("no replay: a production block's validation codes are made with the emission's validation key, not the seed: give it too (--validation-key FILE)".into());
-                return None;
-            }
-            (Ok(p), Some(key)) => {
-                let c = Validator::key_commitment(key);
-                if let Some(m) = manifest.filter(|m| m.validation_key_commitment != c) {
-                    bad(format!(
-                        "the validation key given has commitment {c}, the manifest records {}: it is not this block's key; no replay",
-                        m.validation_key_commitment
-                    ));
-                    return None;
-                }
-                p.validated_by(key)
-            }
-        },
-        Kind::Specimen => {
-            let Ok(counts) = expect
-                .counts
-                .iter()
-                .map(|&c| u32::try_from(c))
-                .collect::<Result<Vec<u32>, _>>()
-            else {
-                bad("no replay: the specimen counts do not fit".into());
-                return None;
-            };
-            let plan = BlockPlan {
-                composition: manifest.and_then(|m| m.composition),
-                ..BlockPlan::specimen(spec, counts)
-            };
-            match manifest.and_then(|m| m.promised_features.as_ref()) {
-                None => plan,
-                Some(list) => match promises_of(spec, list) {
-                    Ok(p) => plan.promising(p),
-                    Err(what) => {
-                        bad(format!("no replay: {what}"));
-                        return None;
-                    }
-                },
-            }
-        }
-    };
-    let provenance = match manifest {
-        Some(m) => Provenance {
-            seed_shares: m.seed_shares.clone(),
-            seed_beacon: m.seed_beacon.clone(),
-            tool: Some(m.tool.clone()),
-            spec_source: Some(m.spec.source.clone()),
-            insecure_seed: m.insecure_seed,
-        },
-        None => Provenance::default(),
-    };
+    let derived =
+        ValidationKey::from_seed(&given.seed, spec.game_code, spec.emission, &spec.sha256);
+    let keys = (validation_key, &derived);
+    let plan = plan_of(spec, manifest, expect, &given.seed, keys, &mut bad)?;
+    let provenance = provenance_of(manifest);
+    let plan = plan.recording(&provenance);
     // An encrypted block: the replay rebuilds its plaintexts and its manifest, which
     // records their recipients; the delivered `.age` files differ at each encryption.
     let sealed: Vec<(&str, &[String])> = manifest
@@ -210,7 +101,7 @@ fn replay(
         }
     };
     let plan = plan.sealed_for(&recipients);
-    let built = match generate::replay(&plan, &given.seed, &provenance, progress) {
+    let built = match generate::build(&plan.clone().reporting(progress), &mut Digests::default()) {
         Ok(b) => b,
         Err(e) => {
             bad(format!("the replay failed: {e}"));
@@ -241,7 +132,7 @@ fn replay(
         .iter()
         .any(|f| f.name == BIN && !f.identical && f.block_sha256.is_some());
     if bin_differs {
-        if let Some(what) = first_difference(&plan, &given.seed, &provenance, dir, spec) {
+        if let Some(what) = first_difference(&plan, dir, spec) {
             bad(what);
         }
     }
@@ -257,17 +148,154 @@ fn replay(
     Some(files)
 }
 
-/// The first print record of `dir`'s tickets.bin that is not the one `plan` makes from
-/// `seed`, in words: its ticket, pack and position, and each field that differs (serial,
+/// Checks that the seed `given` is the one manifest `m` records: each seed share opens
+/// the commitment at its place, the beacon is the recorded one, the seed's commitment is
+/// the manifest's. Findings go to `bad`; returns false when the seed is not this block's
+/// (then no replay).
+fn seed_opens(m: &Manifest, given: &SeedInput, bad: &mut dyn FnMut(String)) -> bool {
+    if !given.shares.is_empty() {
+        match &m.seed_shares {
+            None => bad("seed shares were given, but the manifest records none: the block was generated from a whole seed".into()),
+            Some(theirs) if theirs.len() != given.shares.len() => bad(format!(
+                "{} seed shares were given, the manifest records {}",
+                given.shares.len(),
+                theirs.len()
+            )),
+            Some(theirs) => {
+                for (i, (share, c)) in given.shares.iter().zip(theirs).enumerate() {
+                    if crate::crypto::ceremony::opens(c, share) {
+                        continue;
+                    }
+                    // A share that opens another place's commitment: given out of order.
+                    let elsewhere = theirs
+                        .iter()
+                        .position(|o| crate::crypto::ceremony::opens(o, share));
+                    bad(match elsewhere {
+                        Some(j) => format!(
+                            "seed share {} opens the commitment the manifest records in place {}: the shares were given in another order than the commitments; give them in the commitments' order",
+                            i + 1,
+                            j + 1
+                        ),
+                        None => format!(
+                            "seed share {} does not open the commitment the manifest records at that place ({c}), nor any other",
+                            i + 1
+                        ),
+                    });
+                }
+            }
+        }
+    }
+    let theirs = m.seed_beacon.as_deref();
+    match (given.beacon.as_ref().map(|b| b.to_hex()), theirs) {
+        _ if given.shares.is_empty() => {}
+        (None, Some(b)) => bad(format!(
+            "the manifest records the beacon {b} mixed into the seed: give it (--beacon) to replay"
+        )),
+        (Some(g), t) if Some(g.as_str()) != t => bad(format!(
+            "the beacon given ({g}) is not the one the manifest records ({})",
+            t.unwrap_or("none")
+        )),
+        _ => {}
+    }
+    let c = given.seed.commitment();
+    if c != m.seed_commitment {
+        bad(format!(
+            "the seed given has commitment {c}, the manifest records {}: it is not this block's seed; no replay",
+            m.seed_commitment
+        ));
+        return false;
+    }
+    true
+}
+
+/// The plan of the block `expect` describes, from `seed`: a production block with the
+/// validation key given (`keys.0`) or, when `manifest` says so, the one derived from the
+/// seed (`keys.1`); a specimen deck with its counts, composition and promises. Findings go
+/// to `bad`; `None` when no replay can run.
+fn plan_of<'a>(
+    spec: &'a GameSpec,
+    manifest: Option<&Manifest>,
+    expect: &Expect,
+    seed: &'a Seed,
+    (validation_key, derived): (Option<&'a ValidationKey>, &'a ValidationKey),
+    bad: &mut dyn FnMut(String),
+) -> Option<BlockPlan<'a>> {
+    let plan = match expect.kind {
+        Kind::Production => match (
+            BlockPlan::production(spec, seed, expect.block),
+            validation_key,
+        ) {
+            (Err(e), _) => {
+                bad(format!("no replay: {e}"));
+                return None;
+            }
+            (Ok(p), _) if manifest.is_some_and(|m| m.validation_key_from_seed) => {
+                p.validated_by_seed(derived)
+            }
+            (Ok(_), None) => {
+                bad("no replay: a production block's validation codes are made with the emission's validation key, not the seed: give it too (--validation-key FILE)".into());
+                return None;
+            }
+            (Ok(p), Some(key)) => {
+                let c = Validator::key_commitment(key);
+                if let Some(m) = manifest.filter(|m| m.validation_key_commitment != c) {
+                    bad(format!(
+                        "the validation key given has commitment {c}, the manifest records {}: it is not this block's key; no replay",
+                        m.validation_key_commitment
+                    ));
+                    return None;
+                }
+                p.validated_by(key)
+            }
+        },
+        Kind::Specimen => {
+            let Ok(counts) = expect
+                .counts
+                .iter()
+                .map(|&c| u32::try_from(c))
+                .collect::<Result<Vec<u32>, _>>()
+            else {
+                bad("no replay: the specimen counts do not fit".into());
+                return None;
+            };
+            let plan = BlockPlan {
+                composition: manifest.and_then(|m| m.composition),
+                ..BlockPlan::specimen(spec, seed, counts)
+            };
+            match manifest.and_then(|m| m.promised_features.as_ref()) {
+                None => plan,
+                Some(list) => match promises_of(spec, list) {
+                    Ok(p) => plan.promising(p),
+                    Err(what) => {
+                        bad(format!("no replay: {what}"));
+                        return None;
+                    }
+                },
+            }
+        }
+    };
+    Some(plan)
+}
+
+/// What `manifest` records of the seed and the tool, for the replay's manifest to match.
+fn provenance_of(manifest: Option<&Manifest>) -> Provenance {
+    match manifest {
+        Some(m) => Provenance {
+            seed_shares: m.seed_shares.clone(),
+            seed_beacon: m.seed_beacon.clone(),
+            tool: Some(m.tool.clone()),
+            spec_source: Some(m.spec.source.clone()),
+            insecure_seed: m.insecure_seed,
+        },
+        None => Provenance::default(),
+    }
+}
+
+/// The first print record of `dir`'s tickets.bin that is not the one `plan` makes, in
+/// words: its ticket, pack and position, and each field that differs (serial,
 /// validation code, each face column with both values; the code itself is never shown).
 /// `None` when the file cannot be read or no record differs.
-fn first_difference(
-    plan: &BlockPlan,
-    seed: &Seed,
-    provenance: &Provenance,
-    dir: &Path,
-    spec: &GameSpec,
-) -> Option<String> {
+fn first_difference(plan: &BlockPlan, dir: &Path, spec: &GameSpec) -> Option<String> {
     let file = crate::store::regular::open_regular(&dir.join(BIN)).ok()?;
     let mut file = std::io::BufReader::new(file);
     let head = print_file::header(spec, plan.block, plan.tickets());
@@ -297,7 +325,9 @@ fn first_difference(
             }
         }
     };
-    generate::replay_records(plan, seed, provenance, &mut compare).ok()?;
+    let quiet = |_| {};
+    let plan = plan.clone().reporting(&quiet);
+    generate::build(&plan, &mut Digests::with_records(&mut compare)).ok()?;
     found
 }
 

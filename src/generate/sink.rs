@@ -1,0 +1,236 @@
+//! The end of the pipeline: where a block's files go. [`build`](super::build) hands every
+//! file to a [`Sink`]: whole files (`spec.toml`, `manifest.json`, `SHA256SUMS` and its
+//! signature) at once, the ticket files (`tickets.csv`, `tickets.bin`, `validation.csv`)
+//! as [`Stream`]s that their own writer threads fill buffer by buffer. Two sinks exist:
+//! [`Folder`] writes the files into a directory, [`Digests`] writes nothing (the replay of
+//! `verify` compares the digests the pipeline returns with a block's files).
+
+use super::{io, GenerateError};
+use crate::block::layout::SEALED_SUFFIX;
+use crate::output::hashing::HashingWriter;
+use crate::store::durable;
+use std::fs::File;
+use std::io::{BufWriter, IoSlice, Write};
+use std::path::{Path, PathBuf};
+
+/// Where the pipeline puts a block's files. Called from the thread that runs the pipeline;
+/// the streams it opens are then written from writer threads of their own.
+pub trait Sink {
+    /// Puts the whole file `name` (bytes `bytes`). Errors: [`GenerateError::Io`].
+    fn file(&mut self, name: &str, bytes: &[u8]) -> Result<(), GenerateError>;
+
+    /// Opens the ticket file `name`, which receives its bytes in order; with `seal`, a
+    /// sink that keeps files delivers it encrypted to those recipients as `name.age`.
+    /// Errors: [`GenerateError::Io`], [`GenerateError::Seal`].
+    fn open(
+        &mut self,
+        name: &str,
+        seal: Option<Vec<age::x25519::Recipient>>,
+    ) -> Result<Box<dyn Stream>, GenerateError>;
+
+    /// Sees the print records of one pack (bytes of `tickets.bin` after its header), packs
+    /// in print order. Does nothing unless a sink asks for them.
+    fn records(&mut self, _records: &[u8]) {}
+
+    /// Ends the block once every file is put: a sink that keeps files flushes them to the
+    /// disk. Errors: [`GenerateError::Io`].
+    fn close(&mut self) -> Result<(), GenerateError>;
+}
+
+/// One ticket file being put, buffer by buffer, from its writer thread.
+pub trait Stream: Send {
+    /// Puts `bufs`, in order. Errors: [`GenerateError::Io`], naming the file.
+    fn write(&mut self, bufs: &[Vec<u8>]) -> Result<(), GenerateError>;
+
+    /// Ends the file, flushed to the disk; returns the delivered file's size in bytes and
+    /// hex SHA-256 when it is not the plaintext (an encrypted file), else `None`.
+    /// Errors: [`GenerateError::Io`].
+    fn finish(self: Box<Self>) -> Result<Option<(u64, String)>, GenerateError>;
+}
+
+/// The sink that writes a block's files into a directory that exists and is empty (a
+/// staging directory), owner-only while written; closed, every file is on the disk and has
+/// the permission bits `mode`, the directory the same plus search where read is given.
+pub struct Folder {
+    dir: PathBuf,
+    mode: u32,
+}
+
+impl Folder {
+    /// The sink writing into `dir`, its files given permission bits `mode` when closed.
+    pub fn new(dir: &Path, mode: u32) -> Folder {
+        Folder {
+            dir: dir.to_path_buf(),
+            mode,
+        }
+    }
+}
+
+impl Sink for Folder {
+    fn file(&mut self, name: &str, bytes: &[u8]) -> Result<(), GenerateError> {
+        let path = self.dir.join(name);
+        durable::write_file(&path, bytes).map_err(io(&path))
+    }
+
+    fn open(
+        &mut self,
+        name: &str,
+        seal: Option<Vec<age::x25519::Recipient>>,
+    ) -> Result<Box<dyn Stream>, GenerateError> {
+        let path = self.dir.join(name);
+        match seal {
+            None => {
+                let file = durable::create_private(&path).map_err(io(&path))?;
+                Ok(Box::new(Plain { file, path }))
+            }
+            Some(to) => {
+                let path = PathBuf::from(format!("{}{}", path.display(), SEALED_SUFFIX));
+                let f = durable::create_private(&path).map_err(io(&path))?;
+                let hashing = HashingWriter::new(BufWriter::with_capacity(1 << 20, f));
+                let writer = crate::output::seal::encrypt_to(hashing, &to)
+                    .map_err(|e| GenerateError::Seal(e.to_string()))?;
+                Ok(Box::new(Sealed { writer, path }))
+            }
+        }
+    }
+
+    fn close(&mut self) -> Result<(), GenerateError> {
+        durable::sync_dir(&self.dir).map_err(io(&self.dir))?;
+        set_modes(&self.dir, self.mode)
+    }
+}
+
+/// Gives every file in `dir` the permission bits `mode`, and `dir` the same plus search
+/// where read is given.
+fn set_modes(dir: &Path, mode: u32) -> Result<(), GenerateError> {
+    use std::os::unix::fs::PermissionsExt;
+    let set = |p: &Path, m: u32| {
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).map_err(io(p))
+    };
+    for e in std::fs::read_dir(dir).map_err(io(dir))? {
+        set(&e.map_err(io(dir))?.path(), mode)?;
+    }
+    set(dir, mode | ((mode & 0o444) >> 2))
+}
+
+/// A ticket file written in clear.
+struct Plain {
+    file: File,
+    path: PathBuf,
+}
+
+impl Stream for Plain {
+    fn write(&mut self, bufs: &[Vec<u8>]) -> Result<(), GenerateError> {
+        write_all_vectored(&mut self.file, bufs).map_err(io(&self.path))
+    }
+
+    fn finish(self: Box<Self>) -> Result<Option<(u64, String)>, GenerateError> {
+        // On the disk before the block can be moved into place.
+        self.file.sync_all().map_err(io(&self.path))?;
+        Ok(None)
+    }
+}
+
+/// A ticket file written encrypted to its recipients, the delivered bytes summed.
+struct Sealed {
+    writer: age::stream::StreamWriter<HashingWriter<BufWriter<File>>>,
+    path: PathBuf,
+}
+
+impl Stream for Sealed {
+    fn write(&mut self, bufs: &[Vec<u8>]) -> Result<(), GenerateError> {
+        for buf in bufs {
+            self.writer.write_all(buf).map_err(io(&self.path))?;
+        }
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>) -> Result<Option<(u64, String)>, GenerateError> {
+        let path = self.path;
+        let (inner, bytes, sha256) = self.writer.finish().map_err(io(&path))?.finish();
+        // On the disk before the block can be moved into place.
+        let f = inner.into_inner().map_err(|e| io(&path)(e.into_error()))?;
+        f.sync_all().map_err(io(&path))?;
+        Ok(Some((bytes, sha256)))
+    }
+}
+
+/// Writes every buffer of `bufs`, in order, with as few system calls as the OS allows.
+fn write_all_vectored(f: &mut File, bufs: &[Vec<u8>]) -> std::io::Result<()> {
+    let mut slices: Vec<IoSlice> = bufs
+        .iter()
+        .filter(|b| !b.is_empty())
+        .map(|b| IoSlice::new(b))
+        .collect();
+    let mut rest = &mut slices[..];
+    while !rest.is_empty() {
+        // The OS takes at most IOV_MAX (1024 on Linux) slices per call.
+        let take = rest.len().min(1024);
+        match f.write_vectored(&rest[..take]) {
+            Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
+            Ok(n) => IoSlice::advance_slices(&mut rest, n),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// The sink that keeps no file: the pipeline's digests are all a replay needs. Ticket
+/// files are summed in clear whatever their recipients (an encryption is never the same
+/// twice), and nothing is signed. It can hand every pack's print records to a caller.
+#[derive(Default)]
+pub struct Digests<'a> {
+    records: Option<Records<'a>>,
+}
+
+/// What sees every pack's print records, in order.
+type Records<'a> = &'a mut dyn FnMut(&[u8]);
+
+impl<'a> Digests<'a> {
+    /// The sink that hands `records` the print records of every pack in print order (the
+    /// bytes of `tickets.bin` after its header), for a replay that names the first ticket
+    /// of a block that differs.
+    pub fn with_records(records: &'a mut dyn FnMut(&[u8])) -> Self {
+        Digests {
+            records: Some(records),
+        }
+    }
+}
+
+impl Sink for Digests<'_> {
+    fn file(&mut self, _name: &str, _bytes: &[u8]) -> Result<(), GenerateError> {
+        Ok(())
+    }
+
+    fn open(
+        &mut self,
+        _name: &str,
+        _seal: Option<Vec<age::x25519::Recipient>>,
+    ) -> Result<Box<dyn Stream>, GenerateError> {
+        Ok(Box::new(Nowhere))
+    }
+
+    fn records(&mut self, records: &[u8]) {
+        if let Some(r) = self.records.as_mut() {
+            r(records);
+        }
+    }
+
+    fn close(&mut self) -> Result<(), GenerateError> {
+        Ok(())
+    }
+}
+
+/// A ticket file only summed.
+struct Nowhere;
+
+impl Stream for Nowhere {
+    fn write(&mut self, _bufs: &[Vec<u8>]) -> Result<(), GenerateError> {
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>) -> Result<Option<(u64, String)>, GenerateError> {
+        Ok(None)
+    }
+}
