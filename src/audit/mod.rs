@@ -23,6 +23,7 @@ pub use crate::verify::leakage;
 pub mod randomness;
 
 use crate::output::manifest::{Game, Tool};
+use crate::spec::{GameSpec, WayId};
 use crate::verify::{CheckResult, ReplayFile, Report, SeedInput, Verified};
 use doc::Block;
 use randomness::Evidence;
@@ -322,6 +323,148 @@ pub fn host_name() -> String {
         .unwrap_or_else(|| "unknown".into())
 }
 
+/// The tiers of `spec` with the tickets the block must hold of each and those found, and
+/// the totals (lots, payout, payout ratio) when verify tallied the ways. What the block must
+/// hold: the lot table's counts for a production block, a deck's own counts (from its
+/// composition and size) for a deck; verify's way tallies carry them either way.
+fn counts_of(report: &Report, spec: &GameSpec) -> (Vec<TierTally>, Option<Totals>) {
+    let found = |w: usize| {
+        report
+            .ways
+            .get(w)
+            .map_or(0, |t: &crate::verify::WayTally| t.found)
+    };
+    let expected = |w: usize| {
+        report
+            .ways
+            .get(w)
+            .map_or(u64::from(spec.ways[w].count), |t| t.expected)
+    };
+    let payout_expected: u64 = (1..spec.ways.len())
+        .map(|w| expected(w) * spec.ways[w].amount.cents())
+        .sum();
+    let tiers: Vec<TierTally> = spec
+        .tiers
+        .iter()
+        .map(|t| TierTally {
+            amount: t.amount.to_string(),
+            expected: t.ways.iter().map(|&w| expected(w as usize)).sum(),
+            found: t.ways.iter().map(|&w| found(w as usize)).sum(),
+            ways: t
+                .ways
+                .iter()
+                .map(|&w| spec.ways[w as usize].id.clone())
+                .collect(),
+        })
+        .collect();
+    if report.ways.is_empty() {
+        return (tiers, None);
+    }
+    let sales = spec.price.cents() as f64 * report.tickets as f64;
+    let payout_cents: u64 = report
+        .payout
+        .as_deref()
+        .and_then(|p| p.parse::<crate::money::Money>().ok())
+        .map_or(0, |m| m.cents());
+    let totals = Totals {
+        price: spec.price.to_string(),
+        tickets: report.tickets,
+        lots: tiers.iter().map(|t| t.found).sum(),
+        lots_expected: tiers.iter().map(|t| t.expected).sum(),
+        payout: report.payout.clone().unwrap_or_default(),
+        payout_expected: crate::money::Money(payout_expected).to_string(),
+        payout_ratio: payout_cents as f64 / sales,
+        payout_ratio_expected: payout_expected as f64 / sales,
+    };
+    (tiers, Some(totals))
+}
+
+/// The randomness tests of the arrangement `ways` (the way of every print record), under
+/// the pack constraints in force (none on a specimen deck). Errors: why they cannot run
+/// (no spec, not every ticket read, tickets that realise no way), in words.
+fn arrangement(
+    report: &Report,
+    spec: Option<&GameSpec>,
+    ways: &[WayId],
+) -> Result<Evidence, String> {
+    let Some(spec) = spec else {
+        return Err("the spec could not be read".into());
+    };
+    let unrecognised = report
+        .checks
+        .iter()
+        .filter(|c| matches!(c.id.name(), "way_recognised" | "face_codes"))
+        .map(|c| c.findings)
+        .sum::<u64>();
+    let tickets = report.ways.iter().map(|w| w.expected).sum::<u64>();
+    if tickets == 0 || ways.len() as u64 != tickets {
+        return Err(format!(
+            "{} print records read, the block has {} tickets: the arrangement cannot be tested",
+            ways.len(),
+            tickets
+        ));
+    }
+    if unrecognised > 0 {
+        return Err(format!(
+            "{unrecognised} tickets realise no way of the spec: the arrangement cannot be tested"
+        ));
+    }
+    // The laws the randomness tests expect are the allocation's under the constraints.
+    let rules = if report.pack_rules.is_empty() {
+        crate::spec::PackRules::default()
+    } else {
+        spec.pack_rules.clone()
+    };
+    Ok(randomness::analyze(spec, &rules, ways))
+}
+
+/// The exceptions (p < 1 %) of the randomness tests and of the leakage measures, with the
+/// number of tests that gave a p-value.
+fn exceptions_of(
+    randomness: Option<&Evidence>,
+    leakage: Option<&[leakage::FieldResult]>,
+) -> (Vec<Exception>, usize) {
+    let mut exceptions: Vec<Exception> = Vec::new();
+    let mut tests = 0;
+    if let Some(e) = randomness {
+        tests += e.statistics.iter().filter(|s| s.p_value.is_some()).count();
+        exceptions.extend(e.exceptions().map(|s| Exception {
+            id: s.id.clone(),
+            test: s.test.clone(),
+            p_value: s.p_value.unwrap_or(0.0),
+            meaning: EXCEPTION_MEANING,
+        }));
+    }
+    if let Some(l) = leakage {
+        tests += l.iter().filter(|r| r.p_value.is_some()).count();
+        exceptions.extend(
+            l.iter()
+                .filter(|r| r.result == "exception")
+                .map(|r| Exception {
+                    id: format!("leakage_{}", r.field),
+                    test: format!("association of the {} with win/lose", r.measures),
+                    p_value: r.p_value.unwrap_or(0.0),
+                    meaning: EXCEPTION_MEANING,
+                }),
+        );
+    }
+    (exceptions, tests)
+}
+
+/// What the report says of the uniqueness of serials, from the result of the serials
+/// procedure.
+fn serials_text(report: &Report) -> String {
+    let serials_check = report.checks.iter().find(|c| c.id.name() == "serials");
+    match serials_check.map(|c| c.result) {
+        Some("pass") => format!(
+            "Each of the {} serials is the documented serial of its own print position (game, emission, block, pack, position in fixed-width fields, Luhn digit); that encoding is injective and positions run 1..N, so the {} serials are distinct",
+            report.tickets, report.tickets
+        ),
+        Some(r) => format!("Not established: the serials procedure's result is \"{r}\""),
+        None => "Not established".into(),
+    }
+}
+
 impl Audit {
     /// Builds the audit report from what verify found.
     pub fn build(v: Verified) -> Audit {
@@ -334,130 +477,21 @@ impl Audit {
             replay,
             codes: _,
         } = v;
-        let mut tiers = Vec::new();
-        let mut totals = None;
-        let mut randomness = None;
-        let mut randomness_not_run = None;
-        if let Some(spec) = &spec {
-            let found = |w: usize| {
-                report
-                    .ways
-                    .get(w)
-                    .map_or(0, |t: &crate::verify::WayTally| t.found)
-            };
-            // What this block must hold: the lot table's counts for a production block, a
-            // deck's own counts (from its composition and size) for a deck; verify's way
-            // tallies carry them either way.
-            let expected = |w: usize| {
-                report
-                    .ways
-                    .get(w)
-                    .map_or(u64::from(spec.ways[w].count), |t| t.expected)
-            };
-            let payout_expected: u64 = (1..spec.ways.len())
-                .map(|w| expected(w) * spec.ways[w].amount.cents())
-                .sum();
-            tiers = spec
-                .tiers
-                .iter()
-                .map(|t| TierTally {
-                    amount: t.amount.to_string(),
-                    expected: t.ways.iter().map(|&w| expected(w as usize)).sum(),
-                    found: t.ways.iter().map(|&w| found(w as usize)).sum(),
-                    ways: t
-                        .ways
-                        .iter()
-                        .map(|&w| spec.ways[w as usize].id.clone())
-                        .collect(),
-                })
-                .collect();
-            if !report.ways.is_empty() {
-                let sales = spec.price.cents() as f64 * report.tickets as f64;
-                let payout_cents: u64 = report
-                    .payout
-                    .as_deref()
-                    .and_then(|p| p.parse::<crate::money::Money>().ok())
-                    .map_or(0, |m| m.cents());
-                totals = Some(Totals {
-                    price: spec.price.to_string(),
-                    tickets: report.tickets,
-                    lots: tiers.iter().map(|t| t.found).sum(),
-                    lots_expected: tiers.iter().map(|t| t.expected).sum(),
-                    payout: report.payout.clone().unwrap_or_default(),
-                    payout_expected: crate::money::Money(payout_expected).to_string(),
-                    payout_ratio: payout_cents as f64 / sales,
-                    payout_ratio_expected: payout_expected as f64 / sales,
-                });
-            }
-            let unrecognised = report
-                .checks
-                .iter()
-                .filter(|c| matches!(c.id.name(), "way_recognised" | "face_codes"))
-                .map(|c| c.findings)
-                .sum::<u64>();
-            let tickets = report.ways.iter().map(|w| w.expected).sum::<u64>();
-            if tickets == 0 || ways.len() as u64 != tickets {
-                randomness_not_run = Some(format!(
-                    "{} print records read, the block has {} tickets: the arrangement cannot be tested",
-                    ways.len(),
-                    tickets
-                ));
-            } else if unrecognised > 0 {
-                randomness_not_run = Some(format!(
-                    "{unrecognised} tickets realise no way of the spec: the arrangement cannot be tested"
-                ));
-            } else {
-                // The constraints in force (none on a specimen deck): the laws the
-                // randomness tests expect are the allocation's under them.
-                let rules = if report.pack_rules.is_empty() {
-                    crate::spec::PackRules::default()
-                } else {
-                    spec.pack_rules.clone()
-                };
-                randomness = Some(randomness::analyze(spec, &rules, &ways));
-            }
-        } else {
-            randomness_not_run = Some("the spec could not be read".into());
-        }
-        let mut exceptions: Vec<Exception> = Vec::new();
-        let mut tests = 0;
-        if let Some(e) = &randomness {
-            tests += e.statistics.iter().filter(|s| s.p_value.is_some()).count();
-            exceptions.extend(e.exceptions().map(|s| Exception {
-                id: s.id.clone(),
-                test: s.test.clone(),
-                p_value: s.p_value.unwrap_or(0.0),
-                meaning: EXCEPTION_MEANING,
-            }));
-        }
-        if let Some(l) = &leakage {
-            tests += l.iter().filter(|r| r.p_value.is_some()).count();
-            exceptions.extend(
-                l.iter()
-                    .filter(|r| r.result == "exception")
-                    .map(|r| Exception {
-                        id: format!("leakage_{}", r.field),
-                        test: format!("association of the {} with win/lose", r.measures),
-                        p_value: r.p_value.unwrap_or(0.0),
-                        meaning: EXCEPTION_MEANING,
-                    }),
-            );
-        }
+        let (tiers, totals) = match &spec {
+            Some(spec) => counts_of(&report, spec),
+            None => (Vec::new(), None),
+        };
+        let (randomness, randomness_not_run) = match arrangement(&report, spec.as_ref(), &ways) {
+            Ok(e) => (Some(e), None),
+            Err(why) => (None, Some(why)),
+        };
+        let (exceptions, tests) = exceptions_of(randomness.as_ref(), leakage.as_deref());
         let verdict = if !report.clean {
             "findings"
         } else if exceptions.is_empty() {
             "clean"
         } else {
             "clean, with exceptions"
-        };
-        let serials_check = report.checks.iter().find(|c| c.id.name() == "serials");
-        let serials = match serials_check.map(|c| c.result) {
-            Some("pass") => format!(
-                "Each of the {} serials is the documented serial of its own print position (game, emission, block, pack, position in fixed-width fields, Luhn digit); that encoding is injective and positions run 1..N, so the {} serials are distinct",
-                report.tickets, report.tickets
-            ),
-            Some(r) => format!("Not established: the serials procedure's result is \"{r}\""),
-            None => "Not established".into(),
         };
         let held_against = report.authenticated.describe();
         let lot_table_held_against = match &report.authenticated.reference_spec {
@@ -480,10 +514,10 @@ impl Audit {
             seed_commitment: manifest.as_ref().map(|m| m.seed_commitment.clone()),
             seed_shares: manifest.as_ref().and_then(|m| m.seed_shares.clone()),
             spec_sha256: spec.as_ref().map(|s| s.sha256.clone()),
+            serials: serials_text(&report),
             report,
             tiers,
             totals,
-            serials,
             randomness,
             randomness_not_run,
             leakage,
@@ -601,9 +635,7 @@ impl Audit {
     /// The report as blocks, for `audit.md` and `audit.pdf` alike.
     pub fn document(&self) -> Vec<Block> {
         let mut d = Vec::new();
-        let r = &self.report;
-        let game = r.game.as_deref().unwrap_or("?");
-        let block = r.block.map_or("?".into(), |b| b.to_string());
+        let (game, block) = self.game_and_block();
         d.push(Block::Title(format!(
             "Audit report — {game}, block {block}"
         )));
@@ -611,10 +643,34 @@ impl Audit {
             "Agreed-upon procedures performed by `tirage verify` on the block in `{}`. This report \
              states the procedures performed and the factual findings; it draws no conclusion beyond \
              them.",
-            r.dir
+            self.report.dir
         )));
+        self.identification(&mut d);
+        self.summary(&mut d);
+        self.section_procedures(&mut d);
+        self.section_counts(&mut d);
+        self.section_serials(&mut d);
+        self.section_digests(&mut d);
+        self.section_randomness(&mut d);
+        self.section_leakage(&mut d);
+        self.section_replay(&mut d);
+        self.section_exceptions(&mut d);
+        self.sign_off(&mut d);
+        d
+    }
 
-        // Identification.
+    /// The game's id and the block number, as the report names them (`?` when unknown).
+    fn game_and_block(&self) -> (&str, String) {
+        let r = &self.report;
+        let game = r.game.as_deref().unwrap_or("?");
+        (game, r.block.map_or("?".into(), |b| b.to_string()))
+    }
+
+    /// The identification table: date, auditor, operator, host, the game, the block and its
+    /// commitments, the tools that generated and verified it.
+    fn identification(&self, d: &mut Vec<Block>) {
+        let r = &self.report;
+        let (game, block) = self.game_and_block();
         d.push(Block::Heading("Identification".into()));
         let named = |n: &Option<String>, flag: &str| {
             n.clone()
@@ -681,8 +737,12 @@ impl Audit {
         }
         rows.push(vec!["verified by".into(), tool_text(&self.verified_by)]);
         d.push(doc::table(&["item", "value"], rows));
+    }
 
-        // Summary.
+    /// The summary: the verdict and what it was held against, the procedures by result, and
+    /// what a finding and an exception mean.
+    fn summary(&self, d: &mut Vec<Block>) {
+        let r = &self.report;
         let count = |res: &str| r.checks.iter().filter(|c| c.result == res).count();
         d.push(Block::Heading("Summary".into()));
         d.push(Block::Para(format!(
@@ -708,8 +768,11 @@ impl Audit {
              of honest blocks show at least one exception.",
             self.tests_with_p_values, self.tests_with_p_values
         )));
+    }
 
-        // Procedures.
+    /// Section 1: every procedure with its result, then the first findings of each failed one.
+    fn section_procedures(&self, d: &mut Vec<Block>) {
+        let r = &self.report;
         d.push(Block::Heading("1. Procedures and findings".into()));
         let rows = r
             .checks
@@ -759,8 +822,11 @@ impl Audit {
                 }
             }
         }
+    }
 
-        // Counts.
+    /// Section 2: the counts per tier and per way against the lot table, lots and payout.
+    fn section_counts(&self, d: &mut Vec<Block>) {
+        let r = &self.report;
         d.push(Block::Heading("2. Counts per tier and way, payout".into()));
         if self.tiers.is_empty() {
             d.push(Block::Para(
@@ -820,12 +886,17 @@ impl Audit {
                 )));
             }
         }
+    }
 
-        // Serials.
+    /// Section 3: the uniqueness of serials.
+    fn section_serials(&self, d: &mut Vec<Block>) {
         d.push(Block::Heading("3. Uniqueness of serials".into()));
         d.push(Block::Para(format!("{}.", self.serials)));
+    }
 
-        // Digests.
+    /// Section 4: every file's SHA-256 against `SHA256SUMS` and the manifest.
+    fn section_digests(&self, d: &mut Vec<Block>) {
+        let r = &self.report;
         d.push(Block::Heading("4. Digests".into()));
         let rows = r
             .files
@@ -855,16 +926,20 @@ impl Audit {
             ],
             rows,
         ));
+    }
 
-        // Randomness.
+    /// Section 5: the randomness of the arrangement.
+    fn section_randomness(&self, d: &mut Vec<Block>) {
         d.push(Block::Heading("5. Randomness of the arrangement".into()));
         match (&self.randomness, &self.randomness_not_run) {
-            (Some(e), _) => randomness_blocks(&mut d, e),
+            (Some(e), _) => randomness_blocks(d, e),
             (None, Some(why)) => d.push(Block::Para(format!("Not run: {why}."))),
             (None, None) => d.push(Block::Para("Not run.".into())),
         }
+    }
 
-        // Leakage.
+    /// Section 6: the leakage gate, one row per printed field.
+    fn section_leakage(&self, d: &mut Vec<Block>) {
         d.push(Block::Heading(
             "6. Leakage gate: printed fields against win / lose".into(),
         ));
@@ -912,8 +987,11 @@ impl Audit {
                 d.push(Block::Para("The association with the pack number itself is the test `pack_dispersion` of section 5.".into()));
             }
         }
+    }
 
-        // Replay.
+    /// Section 7: the audit replay, file by file.
+    fn section_replay(&self, d: &mut Vec<Block>) {
+        let r = &self.report;
         d.push(Block::Heading("7. Audit replay".into()));
         let replay_check = r.checks.iter().find(|c| c.id.name() == "replay");
         match (&self.replay, replay_check.map(|c| c.result)) {
@@ -941,8 +1019,10 @@ impl Audit {
                 res.unwrap_or("not run")
             ))),
         }
+    }
 
-        // Exceptions.
+    /// Section 8: the exceptions at p < 1 %, and how to read the p-values.
+    fn section_exceptions(&self, d: &mut Vec<Block>) {
         d.push(Block::Heading("8. Exceptions".into()));
         if self.exceptions.is_empty() {
             d.push(Block::Para("None: no test has a p-value below 1 %.".into()));
@@ -969,8 +1049,10 @@ impl Audit {
              in a million. Uniform p-values across many blocks are what honest generation looks like."
                 .into(),
         ));
+    }
 
-        // Sign-off.
+    /// The sign-off: who did what on which block, and the signature lines.
+    fn sign_off(&self, d: &mut Vec<Block>) {
         d.push(Block::Heading("Sign-off".into()));
         d.push(Block::Para(format!(
             "The procedures above were performed on {} on host `{}` by tirage {} (git commit `{}`), on the block {}; verdict: {}. \
@@ -989,7 +1071,6 @@ impl Audit {
             ("Auditor".into(), self.auditor.clone()),
             ("Operator".into(), self.operator.clone()),
         ]));
-        d
     }
 
     /// What the replay used, in words: the seed file or the shares, by commitment.
