@@ -2629,6 +2629,7 @@ fn pick_own(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::testkit::drawn_twice;
     use crate::spec::raw::RawSpec;
     use crate::spec::GameSpec;
     use proptest::prelude::*;
@@ -3262,15 +3263,7 @@ mod tests {
     fn synthesis_is_deterministic_and_pinned() {
         let spec = full();
         let way = &spec.ways[spec.way_by_id("4+3+3+3").unwrap() as usize];
-        let a = spec
-            .game
-            .synthesize(way, &mut FaceRng::seed_from_u64(42))
-            .unwrap();
-        let b = spec
-            .game
-            .synthesize(way, &mut FaceRng::seed_from_u64(42))
-            .unwrap();
-        assert_eq!(a, b);
+        let a = drawn_twice(&spec.game, way, 42);
         let lose = spec
             .game
             .synthesize(&spec.ways[0], &mut FaceRng::seed_from_u64(42))
@@ -3630,7 +3623,7 @@ mod tests {
 mod style_tests {
     use super::tests::surface;
     use super::*;
-    use crate::games::testkit::{assert_pays, round_trip, show, worded, Ctx};
+    use crate::games::testkit::{assert_pays, drawn_twice, round_trip, show, worded, Ctx};
     use crate::spec::GameSpec;
     use rand_core::SeedableRng;
     use std::path::PathBuf;
@@ -3884,12 +3877,7 @@ mod style_tests {
     fn synthesis_is_deterministic_and_pinned() {
         let s = example();
         let way = &s.ways[s.way_by_id("4+4+2").unwrap() as usize];
-        let draw = |seed| {
-            s.game
-                .synthesize(way, &mut FaceRng::seed_from_u64(seed))
-                .unwrap()
-        };
-        assert_eq!(draw(7), draw(7));
+        let face = drawn_twice(&s.game, way, 7);
         let show = |f: &Face| -> String {
             s.game
                 .columns()
@@ -3899,7 +3887,7 @@ mod style_tests {
                 .collect::<Vec<_>>()
                 .join(" ")
         };
-        assert_eq!(show(&draw(7)), PINNED);
+        assert_eq!(show(&face), PINNED);
     }
 
     /// Way 4+4+2, stream 7: brelan of 4 (GAIN 2), paire of kings (4), brelan of 8 (4).

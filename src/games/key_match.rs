@@ -735,7 +735,9 @@ top_decoy = 0.1
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::testkit::{features_as_asked, round_trip, way_at, worded, Ctx};
+    use crate::games::testkit::{
+        count_showing, features_as_asked, round_trip, way_at, worded, Ctx,
+    };
     use rand_core::SeedableRng;
 
     /// Surface `j2` printed « Jeu II », with captions `3 EUROS` … and no tiers.
@@ -1029,26 +1031,13 @@ mod tests {
             let m =
                 make(&FIXED.replace("top_decoy = 0.2", &format!("top_decoy = {rate}"))).unwrap();
             for w in [way(&[]), way(&[10])] {
-                let mut rng = FaceRng::seed_from_u64(5);
-                let n = (0..2000)
-                    .filter(|_| {
-                        m.evaluate(&m.synthesize(&w, &mut rng).unwrap())
-                            .shows(TOP_DECOY)
-                    })
-                    .count();
+                let n = count_showing(&m, &w, TOP_DECOY, 2000, 5);
                 assert!((lo..=hi).contains(&n), "{rate} {n}");
             }
         }
         // Rate 0: the feature is not offered, and the largest amount is an ordinary decoy.
         let m = make(&FIXED.replace("top_decoy = 0.2", "top_decoy = 0")).unwrap();
-        let mut rng = FaceRng::seed_from_u64(5);
-        let n = (0..2000)
-            .filter(|_| {
-                m.evaluate(&m.synthesize(&way(&[]), &mut rng).unwrap())
-                    .shows(TOP_DECOY)
-            })
-            .count();
-        assert_eq!(n, 0);
+        assert_eq!(count_showing(&m, &way(&[]), TOP_DECOY, 2000, 5), 0);
         assert!(m.features().is_empty());
         // Only the largest amount listed as a decoy: the rate cannot hold.
         let only = FIXED.replace("\"3\" = 5, \"10\" = 3, \"1000\" = 1", "\"1000\" = 1");

@@ -848,7 +848,8 @@ near_miss = 0.3
 mod tests {
     use super::*;
     use crate::games::testkit::{
-        captions, judge_any_faces, round_trip, round_trip_showing, way, Ctx,
+        captions, count_showing, drawn_twice, judge_any_faces, round_trip, round_trip_showing, way,
+        Ctx,
     };
     use rand_core::SeedableRng;
 
@@ -977,19 +978,11 @@ mod tests {
     }
 
     /// Losing faces of `text` with `near_miss = rate` showing the near miss, out of `n`.
-    fn near_misses(text: &str, rate: &str, n: u64) -> usize {
+    fn near_misses(text: &str, rate: &str, n: usize) -> usize {
         let t = text.replace("near_miss = 0.3", &format!("near_miss = {rate}"));
         let t = t.replace("near_miss = 0.5", &format!("near_miss = {rate}"));
         let m = make(&t).unwrap();
-        let lose = way(&[]);
-        let mut rng = FaceRng::seed_from_u64(11);
-        (0..n)
-            .filter(|_| {
-                let ev = m.evaluate(&m.synthesize(&lose, &mut rng).unwrap());
-                assert!(ev.wins.is_empty() && ev.ambiguities.is_empty());
-                ev.shows(NEAR_MISS)
-            })
-            .count()
+        count_showing(&m, &way(&[]), NEAR_MISS, n, 11)
     }
 
     #[test]
@@ -1066,14 +1059,7 @@ mod tests {
     #[test]
     fn same_seed_same_face() {
         let m = make(BOX).unwrap();
-        let f = m
-            .synthesize(&way(&[5]), &mut FaceRng::seed_from_u64(42))
-            .unwrap();
-        assert_eq!(
-            f,
-            m.synthesize(&way(&[5]), &mut FaceRng::seed_from_u64(42))
-                .unwrap()
-        );
+        let f = drawn_twice(&m, &way(&[5]), 42);
         assert_eq!(&f.codes[..11], &VECTOR[..]);
     }
 

@@ -566,7 +566,9 @@ impl Style for MatchAmounts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::testkit::{self, round_trip, round_trip_showing, way, Ctx};
+    use crate::games::testkit::{
+        self, count_showing, drawn_twice, round_trip, round_trip_showing, way, Ctx,
+    };
     use crate::games::Captions;
     use crate::games::FeatureKind;
     use rand_core::SeedableRng;
@@ -883,14 +885,8 @@ mod tests {
         assert!(m.always_shows(&lose).is_empty());
         // Over 2 000 losing faces at 0.3: the share's standard deviation is
         // sqrt(0.3 × 0.7 / 2000) ≈ 0.0102; 0.04 is about 4 of them.
-        let n = 2000;
-        let mut near = 0;
-        let mut rng = FaceRng::seed_from_u64(3);
-        for _ in 0..n {
-            let ev = m.evaluate(&m.synthesize(&lose, &mut rng).unwrap());
-            near += usize::from(ev.shows("near_miss_jeu"));
-        }
-        let p = near as f64 / n as f64;
+        let near = count_showing(&m, &lose, "near_miss_jeu", 2000, 3);
+        let p = near as f64 / 2000.0;
         assert!((p - 0.3).abs() < 0.04, "{p}");
         // A rate of 0: no feature, none asked; a rate of 1: always shown.
         let m0 = build_from("cells = 6\namounts = [1, 2, 5, 50, 500]").unwrap();
@@ -934,8 +930,7 @@ mod tests {
     fn synthesis_is_deterministic() {
         let m = six();
         let w = way(&[50]);
-        let f = m.synthesize(&w, &mut FaceRng::seed_from_u64(7)).unwrap();
-        assert_eq!(m.synthesize(&w, &mut FaceRng::seed_from_u64(7)).unwrap(), f);
+        let f = drawn_twice(&m, &w, 7);
         // The value-stability vector (changes only with the style's draws): three 50,
         // two 1 and a 5, captions beside; the losing face of seed 7 draws the near miss.
         assert_eq!(&f.codes[..12], VECTOR);

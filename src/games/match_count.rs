@@ -1041,7 +1041,9 @@ prizes = { "9" = 2, "10" = 5, "11" = 20, "12" = 100 }
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::testkit::{judge_any_faces, round_trip, round_trip_showing, way, Ctx};
+    use crate::games::testkit::{
+        count_showing, drawn_twice, judge_any_faces, round_trip, round_trip_showing, way, Ctx,
+    };
     use rand_core::SeedableRng;
 
     /// The near miss's feature id on surface `b` (area `b`).
@@ -1181,13 +1183,7 @@ mod tests {
             assert_eq!(m.marks(&f, &ev).len(), 16, "seed {seed}");
         }
         assert!(m.can_show(&way(&[2]), NEAR_MISS).is_err());
-        let mut rng = FaceRng::seed_from_u64(1);
-        let shown = (0..1000)
-            .filter(|_| {
-                m.evaluate(&m.synthesize(&lose, &mut rng).unwrap())
-                    .shows(NEAR_MISS)
-            })
-            .count();
+        let shown = count_showing(&m, &lose, NEAR_MISS, 1000, 1);
         assert!((260..340).contains(&shown), "{shown}");
     }
 
@@ -1231,14 +1227,7 @@ mod tests {
     #[test]
     fn same_seed_same_face() {
         let m = make(LOTTO).unwrap();
-        let f = m
-            .synthesize(&way(&[20]), &mut FaceRng::seed_from_u64(42))
-            .unwrap();
-        assert_eq!(
-            f,
-            m.synthesize(&way(&[20]), &mut FaceRng::seed_from_u64(42))
-                .unwrap()
-        );
+        let f = drawn_twice(&m, &way(&[20]), 42);
         assert_eq!(&f.codes[..12], &VECTOR[..]);
     }
 
@@ -1362,14 +1351,7 @@ mod tests {
                     .replace("near_miss = 0.3", &format!("near_miss = {rate}"))
                     .replace("near_miss = 0.5", &format!("near_miss = {rate}"));
                 let m = make(&t).unwrap();
-                let mut rng = FaceRng::seed_from_u64(9);
-                let n = (0..2000)
-                    .filter(|_| {
-                        let ev = m.evaluate(&m.synthesize(&way(&[]), &mut rng).unwrap());
-                        assert!(ev.wins.is_empty() && ev.ambiguities.is_empty());
-                        ev.shows(NEAR_MISS)
-                    })
-                    .count();
+                let n = count_showing(&m, &way(&[]), NEAR_MISS, 2000, 9);
                 assert!((lo..=hi).contains(&n), "{rate} {n} {text}");
             }
         }

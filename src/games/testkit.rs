@@ -280,6 +280,44 @@ pub(crate) fn round_trip(
         .collect()
 }
 
+/// The face of `way` drawn from stream `seed`, drawn twice to assert that the same stream
+/// gives the same face.
+pub(crate) fn drawn_twice(m: &(impl Tested + ?Sized), way: &Way, seed: u64) -> Face {
+    let draw = || {
+        m.synthesize(way, &mut FaceRng::seed_from_u64(seed))
+            .unwrap_or_else(|e| panic!("way {} seed {seed}: {e}", way.id))
+    };
+    let face = draw();
+    assert_eq!(
+        face,
+        draw(),
+        "way {} seed {seed}: not deterministic",
+        way.id
+    );
+    face
+}
+
+/// Draws `n` faces of `way` one after the other from the stream seeded `seed`, asserts each
+/// pays `way` ([`assert_pays`]), and counts those showing feature `id` unasked.
+pub(crate) fn count_showing(
+    m: &(impl Tested + ?Sized),
+    way: &Way,
+    id: &str,
+    n: usize,
+    seed: u64,
+) -> usize {
+    let mut rng = FaceRng::seed_from_u64(seed);
+    (0..n)
+        .filter(|i| {
+            let face = m
+                .synthesize(way, &mut rng)
+                .unwrap_or_else(|e| panic!("way {} stream {seed} face {i}: {e}", way.id));
+            let ev = assert_pays(m, way, &face, &format!("stream {seed} face {i}"));
+            ev.shows(id)
+        })
+        .count()
+}
+
 /// [`round_trip`] for faces asked to show feature `id`: each also shows it.
 pub(crate) fn round_trip_showing(
     m: &(impl Tested + ?Sized),
