@@ -2629,7 +2629,7 @@ fn pick_own(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::testkit::drawn_twice;
+    use crate::games::testkit::{drawn_twice, texts};
     use crate::spec::raw::RawSpec;
     use crate::spec::GameSpec;
     use proptest::prelude::*;
@@ -3268,15 +3268,7 @@ mod tests {
             .game
             .synthesize(&spec.ways[0], &mut FaceRng::seed_from_u64(42))
             .unwrap();
-        let show = |f: &Face| -> String {
-            spec.game
-                .columns()
-                .iter()
-                .zip(&f.codes)
-                .map(|(c, &x)| c.values[x as usize].as_str())
-                .collect::<Vec<_>>()
-                .join(",")
-        };
+        let show = |f: &Face| texts(&spec.game, f).join(",");
         assert_eq!(show(&lose), PINNED_LOSE);
         assert_eq!(show(&a), PINNED_4333);
     }
@@ -3623,7 +3615,9 @@ mod tests {
 mod style_tests {
     use super::tests::surface;
     use super::*;
-    use crate::games::testkit::{assert_pays, drawn_twice, round_trip, show, worded, Ctx};
+    use crate::games::testkit::{
+        assert_pays, drawn_twice, example_surface, round_trip, show, texts, worded, Ctx,
+    };
     use crate::spec::GameSpec;
     use rand_core::SeedableRng;
     use std::path::PathBuf;
@@ -3878,16 +3872,7 @@ mod style_tests {
         let s = example();
         let way = &s.ways[s.way_by_id("4+4+2").unwrap() as usize];
         let face = drawn_twice(&s.game, way, 7);
-        let show = |f: &Face| -> String {
-            s.game
-                .columns()
-                .iter()
-                .zip(&f.codes)
-                .map(|(c, &x)| c.values[x as usize].as_str())
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        assert_eq!(show(&face), PINNED);
+        assert_eq!(texts(&s.game, &face).join(" "), PINNED);
     }
 
     /// Way 4+4+2, stream 7: brelan of 4 (GAIN 2), paire of kings (4), brelan of 8 (4).
@@ -4073,17 +4058,9 @@ mod style_tests {
     /// The library's example entry builds as it is written.
     #[test]
     fn the_library_example_builds() {
-        let t: toml::Table = toml::from_str(INFO.example).unwrap();
-        let mut s = t["surfaces"].as_array().unwrap()[0]
-            .as_table()
-            .unwrap()
-            .clone();
-        assert_eq!(s.remove("style").unwrap().as_str(), Some("card_hands"));
-        let id = s.remove("id").unwrap();
+        let (id, s) = example_surface(&INFO);
         let captions = worded(&[(2, "DEUX"), (5, "CINQ"), (20, "VINGT")]);
-        let ctx = Ctx::new(id.as_str().unwrap())
-            .captions(captions)
-            .tiers(&[2, 5, 20]);
+        let ctx = Ctx::new(&id).captions(captions).tiers(&[2, 5, 20]);
         let m = build(s, &ctx.get()).unwrap_or_else(|e| panic!("{e:?}"));
         assert_eq!(m.areas(), ["p1", "p2", "p3"]);
         assert_eq!(m.panels()[3].id, "board");

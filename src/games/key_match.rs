@@ -736,9 +736,8 @@ top_decoy = 0.1
 mod tests {
     use super::*;
     use crate::games::testkit::{
-        count_showing, features_as_asked, round_trip, way_at, worded, Ctx,
+        count_showing, drawn_twice, features_as_asked, round_trip, texts, way_at, worded, Ctx,
     };
-    use rand_core::SeedableRng;
 
     /// Surface `j2` printed « Jeu II », with captions `3 EUROS` … and no tiers.
     fn ctx() -> Ctx {
@@ -999,14 +998,9 @@ mod tests {
     #[test]
     fn same_seed_same_face() {
         let m = make(FIXED).unwrap();
-        let f = m
-            .synthesize(&way(&[10]), &mut FaceRng::seed_from_u64(42))
-            .unwrap();
-        let texts: Vec<&str> = (0..9)
-            .map(|c| m.columns[c].values[f.codes[c] as usize].as_str())
-            .collect();
+        let f = drawn_twice(&m, &way(&[10]), 42);
         assert_eq!(
-            texts,
+            texts(&m, &f)[..9],
             vec!["PLUME", "OUDJAT", "LOTUS", "3", "10", "3", "3 EUROS", "10 EUROS", "3 EUROS"]
         );
     }

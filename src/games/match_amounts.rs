@@ -567,7 +567,7 @@ impl Style for MatchAmounts {
 mod tests {
     use super::*;
     use crate::games::testkit::{
-        self, count_showing, drawn_twice, round_trip, round_trip_showing, way, Ctx,
+        self, count_showing, drawn_twice, example_surface, round_trip, round_trip_showing, way, Ctx,
     };
     use crate::games::Captions;
     use crate::games::FeatureKind;
@@ -913,13 +913,8 @@ mod tests {
 
     #[test]
     fn the_librarys_example_builds() {
-        let t: toml::Table = toml::from_str(INFO.example).unwrap();
-        let mut t = t["surfaces"].as_array().unwrap()[0]
-            .as_table()
-            .unwrap()
-            .clone();
-        assert_eq!(t.remove("style").unwrap().as_str(), Some("match_amounts"));
-        assert_eq!(t.remove("id").unwrap().as_str(), Some("jeu"));
+        let (id, t) = example_surface(&INFO);
+        assert_eq!(id, "jeu");
         let text = toml::to_string(&t).unwrap();
         let m = build_from(&text).unwrap();
         assert_eq!(m.cells, 6);

@@ -1505,7 +1505,9 @@ near_miss = 0.4
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::testkit::{self, drawn_twice, features_as_asked, round_trip, way_in, Ctx};
+    use crate::games::testkit::{
+        self, drawn_twice, example_surface, features_as_asked, round_trip, way_in, Ctx,
+    };
     use crate::games::Captions;
     use rand_core::SeedableRng;
 
@@ -2056,14 +2058,8 @@ near_miss = 0.4
 
     #[test]
     fn the_librarys_example_builds_and_carries_its_legend() {
-        let t: toml::Table = toml::from_str(INFO.example).unwrap();
-        let mut surface = t["surfaces"].as_array().unwrap()[0]
-            .as_table()
-            .unwrap()
-            .clone();
-        assert_eq!(surface.remove("style").unwrap().as_str(), Some(INFO.name));
-        let id = surface.remove("id").unwrap();
-        let m = build_from(id.as_str().unwrap(), &toml::to_string(&surface).unwrap()).unwrap();
+        let (id, surface) = example_surface(&INFO);
+        let m = build_from(&id, &toml::to_string(&surface).unwrap()).unwrap();
         assert!(m.check_way(&way("200", &[(None, 200)])).is_ok());
         assert!(m.check_way(&way("lose", &[])).is_ok());
     }

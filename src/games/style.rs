@@ -261,6 +261,7 @@ pub fn intern(s: &str) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::testkit;
 
     #[test]
     fn symbols_allow_words_and_numbers_and_refuse_the_rest() {
@@ -287,30 +288,14 @@ mod tests {
     /// every amount it may show.
     #[test]
     fn every_library_example_builds() {
-        let mut amounts: Vec<Money> = (0..=1000).map(Money::units).collect();
-        amounts.extend([2000, 5000, 10_000, 15_000, 20_000, 50_000].map(Money::units));
-        let caps = Captions {
-            texts: amounts.iter().map(|a| format!("C{}", a.cents())).collect(),
-            amounts,
-        };
-        let labels = BTreeMap::new();
+        let mut units: Vec<u64> = (0..=1000).collect();
+        units.extend([2000, 5000, 10_000, 15_000, 20_000, 50_000]);
         for info in LIBRARY {
-            let doc: toml::Table = toml::from_str(info.example).unwrap();
-            let mut t = doc["surfaces"].as_array().unwrap()[0]
-                .as_table()
-                .unwrap()
-                .clone();
-            assert_eq!(t.remove("style").unwrap().as_str(), Some(info.name));
-            let id = t.remove("id").unwrap().as_str().unwrap().to_string();
-            let ctx = StyleCtx {
-                id: &id,
-                captions: &caps,
-                labels: &labels,
-                tier_amounts: &caps.amounts[1..],
-                way_ids: &[],
-                max: None,
-            };
-            let m = (info.build)(t, &ctx).unwrap_or_else(|e| panic!("{}: {e:?}", info.name));
+            let (id, t) = testkit::example_surface(info);
+            let ctx = testkit::Ctx::new(&id)
+                .captions(testkit::captions(&units))
+                .tiers(&units[1..]);
+            let m = (info.build)(t, &ctx.get()).unwrap_or_else(|e| panic!("{}: {e:?}", info.name));
             assert!(!m.areas().is_empty(), "{}", info.name);
         }
     }

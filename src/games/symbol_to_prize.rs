@@ -836,8 +836,7 @@ decoy_rebuilt = 0.20
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::testkit::{features_as_asked, round_trip, way, Ctx};
-    use rand_core::SeedableRng;
+    use crate::games::testkit::{drawn_twice, features_as_asked, round_trip, texts, way, Ctx};
 
     fn make(text: &str) -> Result<SymbolToPrize, FieldError> {
         let table: toml::Table = toml::from_str(text).unwrap();
@@ -1021,23 +1020,16 @@ mod tests {
     #[test]
     fn same_seed_same_face() {
         let m = make(HALVES).unwrap();
-        let f = m
-            .synthesize(&way(&[50]), &mut FaceRng::seed_from_u64(42))
-            .unwrap();
-        let t: Vec<&str> = (0..4)
-            .map(|c| m.columns[c].values[f.codes[c] as usize].as_str())
-            .collect();
-        assert_eq!(t, vec!["COBRA", "SPHINX", "VOILIER", "VOILIER"]);
-        let m = make(CELLS).unwrap();
-        let f = m
-            .synthesize(&way(&[10]), &mut FaceRng::seed_from_u64(42))
-            .unwrap();
-        let t: Vec<&str> = (0..6)
-            .map(|c| m.columns[c].values[f.codes[c] as usize].as_str())
-            .collect();
+        let f = drawn_twice(&m, &way(&[50]), 42);
         assert_eq!(
-            t,
-            vec!["ALGUE", "COQUILLE", "X5", "PIERRE", "CORAIL", "RUBIS"]
+            texts(&m, &f)[..4],
+            ["COBRA", "SPHINX", "VOILIER", "VOILIER"]
+        );
+        let m = make(CELLS).unwrap();
+        let f = drawn_twice(&m, &way(&[10]), 42);
+        assert_eq!(
+            texts(&m, &f)[..6],
+            ["ALGUE", "COQUILLE", "X5", "PIERRE", "CORAIL", "RUBIS"]
         );
     }
 

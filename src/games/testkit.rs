@@ -4,7 +4,7 @@
 //! cases.
 
 use super::game::Game;
-use super::style::StyleCtx;
+use super::style::{StyleCtx, StyleInfo};
 use super::{Captions, Column, Evaluation, Face, FaceRng, FeatureInfo, Mark, Style};
 use crate::lots::{Way, Win, LOSE};
 use crate::money::Money;
@@ -227,6 +227,29 @@ pub(crate) fn show(m: &(impl Tested + ?Sized), face: &Face) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// The texts `face` prints in `m`'s columns, in column order, as the files write them.
+pub(crate) fn texts<'m>(m: &'m (impl Tested + ?Sized), face: &Face) -> Vec<&'m str> {
+    m.columns()
+        .iter()
+        .zip(face.codes)
+        .map(|(c, code)| c.values[code as usize].as_str())
+        .collect()
+}
+
+/// The first `[[surfaces]]` entry of `info`'s example (`tirage styles`), checked to be of
+/// `info`'s style: its id, and its table without `style` and `id` (what
+/// [`StyleInfo::build`] takes).
+pub(crate) fn example_surface(info: &StyleInfo) -> (String, toml::Table) {
+    let doc: toml::Table = toml::from_str(info.example).unwrap();
+    let mut t = doc["surfaces"].as_array().unwrap()[0]
+        .as_table()
+        .unwrap()
+        .clone();
+    assert_eq!(t.remove("style").unwrap().as_str(), Some(info.name));
+    let id = t.remove("id").unwrap().as_str().unwrap().to_string();
+    (id, t)
 }
 
 /// Evaluates `face` and asserts it pays exactly `way`: every code in its column's
