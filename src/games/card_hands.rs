@@ -3957,27 +3957,19 @@ mod style_tests {
         assert_eq!(f, "surfaces[0].combination_weights.\"2\".couleur");
         assert_eq!(m, "\"couleur\" is not the id of one of the combinations");
         // Card counts, usage rule, zones.
-        let (f, m) = refused(&[(
-            "community_id = \"tapis\"",
-            "community_id = \"tapis\"\nown_cards = 3",
-        )]);
-        assert_eq!(f, "surfaces[0].own_cards");
-        assert_eq!(m, "3 own cards per zone; this engine deals exactly 2");
-        let (f, _) = refused(&[(
-            "community_id = \"tapis\"",
-            "community_id = \"tapis\"\ncommunity_cards = 3",
-        )]);
-        assert_eq!(f, "surfaces[0].community_cards");
-        let (f, _) = refused(&[(
-            "community_id = \"tapis\"",
-            "community_id = \"tapis\"\nmin_own = 2",
-        )]);
-        assert_eq!(f, "surfaces[0].min_own");
-        let (f, _) = refused(&[(
-            "community_id = \"tapis\"",
-            "community_id = \"tapis\"\nmin_community = 2",
-        )]);
-        assert_eq!(f, "surfaces[0].min_community");
+        for (key, value) in [
+            ("own_cards", 3),
+            ("community_cards", 3),
+            ("min_own", 2),
+            ("min_community", 2),
+        ] {
+            let tapis = "community_id = \"tapis\"";
+            let (f, m) = refused(&[(tapis, &format!("{tapis}\n{key} = {value}"))]);
+            assert_eq!(f, format!("surfaces[0].{key}"), "{m}");
+            if key == "own_cards" {
+                assert_eq!(m, "3 own cards per zone; this engine deals exactly 2");
+            }
+        }
         let (f, m) = refused(&[("zone_ids = [\"m1\", \"m2\", \"m3\"]", "zones = 7")]);
         assert_eq!(f, "surfaces[0].zones");
         assert_eq!(m, "7 zones; expected 1 to 6");

@@ -992,15 +992,7 @@ mod tests {
         assert_eq!(m.features()[0].id, "near_miss_ph");
         let m = make("near_miss_feature = \"near_miss_duel\"");
         assert_eq!(m.features()[0].id, "near_miss_duel");
-        let f = m
-            .synthesize_showing(
-                &way_in(&[]),
-                Some("near_miss_duel"),
-                &mut FaceRng::seed_from_u64(1),
-            )
-            .unwrap();
-        let ev = m.evaluate(&f);
-        assert!(ev.shows("near_miss_duel"));
+        let (_, _, ev) = &round_trip_showing(&m, &way_in(&[]), "near_miss_duel", 1..2)[0];
         assert!(ev
             .losing_features
             .iter()

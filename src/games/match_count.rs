@@ -1361,14 +1361,7 @@ mod tests {
     fn feature_ids_are_per_play_area_or_named_by_the_spec() {
         let m = make(&format!("{LOTTO}near_miss_feature = \"near_miss_loto\"\n")).unwrap();
         assert_eq!(m.features()[0].id, "near_miss_loto");
-        let f = m
-            .synthesize_showing(
-                &way(&[]),
-                Some("near_miss_loto"),
-                &mut FaceRng::seed_from_u64(2),
-            )
-            .unwrap();
-        assert!(m.evaluate(&f).shows("near_miss_loto"));
+        round_trip_showing(&m, &way(&[]), "near_miss_loto", 2..3);
         let m = make(&format!("{LOTTO}area = \"jeu1\"\n")).unwrap();
         assert_eq!(m.features()[0].id, "near_miss_jeu1");
         let bad = format!("{LOTTO}near_miss_feature = \"\"\n");

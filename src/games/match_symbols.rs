@@ -1721,43 +1721,47 @@ near_miss = 0.4
         assert_eq!(f, vec!["near_miss_IV", "decoy_masque"]);
     }
 
+    /// Coq's policy on its eight cells, each face with the case it breaches: three COQ, two
+    /// different vœux each twice, a repeated sign that is neither. (A vœu three times is
+    /// each test's own: a vœu of its symbols.)
+    const COQ_POLICY: [([&str; 8], &str); 3] = [
+        (
+            [
+                "COQ", "COQ", "COQ", "TIGRE", "LAPIN", "DRAGON", "RAT", "SINGE",
+            ],
+            AMB_OVER,
+        ),
+        (
+            [
+                "SANTE", "SANTE", "AMOUR", "AMOUR", "LAPIN", "DRAGON", "RAT", "SINGE",
+            ],
+            AMB_TWO_COMPLETE,
+        ),
+        (
+            [
+                "RAT", "RAT", "COQ", "TIGRE", "LAPIN", "DRAGON", "CHIEN", "SINGE",
+            ],
+            AMB_IDLE_REPEAT,
+        ),
+    ];
+
     #[test]
     fn every_ambiguous_case_is_flagged() {
         let m = coq();
-        let cases: [([&str; 8], &str); 4] = [
-            (
-                [
-                    "COQ", "COQ", "COQ", "TIGRE", "LAPIN", "DRAGON", "RAT", "SINGE",
-                ],
-                AMB_OVER,
-            ),
-            (
-                [
-                    "SANTE", "SANTE", "AMOUR", "AMOUR", "LAPIN", "DRAGON", "RAT", "SINGE",
-                ],
-                AMB_TWO_COMPLETE,
-            ),
-            (
-                [
-                    "SANTE", "SANTE", "SANTE", "TIGRE", "LAPIN", "DRAGON", "RAT", "SINGE",
-                ],
-                AMB_OVER,
-            ),
-            (
-                [
-                    "RAT", "RAT", "COQ", "TIGRE", "LAPIN", "DRAGON", "CHIEN", "SINGE",
-                ],
-                AMB_IDLE_REPEAT,
-            ),
+        let thrice = [
+            "SANTE", "SANTE", "SANTE", "TIGRE", "LAPIN", "DRAGON", "RAT", "SINGE",
         ];
-        for (cells, amb) in cases {
+        for (cells, amb) in COQ_POLICY.into_iter().chain([(thrice, AMB_OVER)]) {
             let ev = m.evaluate(&face(&m, &cells, &[2, 2]));
             assert_eq!(ev.ambiguities, vec![amb], "{cells:?}");
         }
         // A repeated other sign wins nothing by the letter; two vœux complete Jeu 2 once.
-        assert!(m.evaluate(&face(&m, &cases[3].0, &[2, 2])).wins.is_empty());
+        assert!(m
+            .evaluate(&face(&m, &COQ_POLICY[2].0, &[2, 2]))
+            .wins
+            .is_empty());
         assert_eq!(
-            wins(&m.evaluate(&face(&m, &cases[1].0, &[2, 4]))),
+            wins(&m.evaluate(&face(&m, &COQ_POLICY[1].0, &[2, 4]))),
             vec![(1, 4)]
         );
         let m = pyramid();
@@ -2197,32 +2201,10 @@ legend = { B = 10, C = 20 }
         ]);
         assert_eq!(wins(&ev), vec![(0, 10), (1, 20)]);
         assert!(ev.ambiguities.is_empty());
-        for (cells, amb) in [
-            (
-                [
-                    "COQ", "COQ", "COQ", "TIGRE", "LAPIN", "DRAGON", "RAT", "SINGE",
-                ],
-                AMB_OVER,
-            ),
-            (
-                [
-                    "SANTE", "SANTE", "AMOUR", "AMOUR", "LAPIN", "DRAGON", "RAT", "SINGE",
-                ],
-                AMB_TWO_COMPLETE,
-            ),
-            (
-                [
-                    "PAIX", "PAIX", "PAIX", "TIGRE", "LAPIN", "DRAGON", "RAT", "SINGE",
-                ],
-                AMB_OVER,
-            ),
-            (
-                [
-                    "RAT", "RAT", "COQ", "TIGRE", "LAPIN", "DRAGON", "CHIEN", "SINGE",
-                ],
-                AMB_IDLE_REPEAT,
-            ),
-        ] {
+        let thrice = [
+            "PAIX", "PAIX", "PAIX", "TIGRE", "LAPIN", "DRAGON", "RAT", "SINGE",
+        ];
+        for (cells, amb) in COQ_POLICY.into_iter().chain([(thrice, AMB_OVER)]) {
             assert_eq!(face(cells).ambiguities, vec![amb], "{cells:?}");
         }
         let features: Vec<&str> = m.features().iter().map(|f| f.id).collect();
