@@ -1109,3 +1109,81 @@ fn proofs_are_written_beside_the_block_never_in_it() {
         .contains("proofs are not written inside the block directory"));
     assert!(!b.join("proofs").exists());
 }
+
+/// The serials `zbarimg` decodes in PNG image `png`, sorted.
+fn decoded(png: &std::path::Path) -> Vec<String> {
+    let o = std::process::Command::new("zbarimg")
+        .args(["--raw", "-q"])
+        .arg(png)
+        .output()
+        .expect("zbarimg (.ci/run installs zbar-tools)");
+    // Exit 4: no symbol found; anything else but 0 is zbarimg failing.
+    assert!(
+        matches!(o.status.code(), Some(0 | 4)),
+        "zbarimg {}: {:?} {}",
+        png.display(),
+        o.status,
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let mut got: Vec<String> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    got.sort();
+    got
+}
+
+/// The barcode passes prepress: each proof's Interleaved 2 of 5 symbol, rasterised by
+/// rsvg-convert at 1×, 1.5×, 2×, 3× and 4×, and the proof sheet by pdftoppm at 150, 300 and
+/// 600 dpi, decodes with zbarimg to the ticket's serial, and to nothing else.
+#[test]
+fn every_proofs_barcode_reads_at_every_scale() {
+    let t = tempfile::tempdir().unwrap();
+    let b = coq_block(&t);
+    let out = t.path().join("proofs");
+    let rows = rows(&b);
+    let mut serials = Vec::new();
+    for n in [1usize, 2, 3, 1000] {
+        assert!(render(&b, n, &out).status.success());
+        let serial = rows[n - 1][4].clone();
+        for zoom in ["1", "1.5", "2", "3", "4"] {
+            let png = t.path().join("proof.png");
+            let o = std::process::Command::new("rsvg-convert")
+                .args(["-z", zoom, "-o"])
+                .arg(&png)
+                .arg(out.join(format!("ticket-{n}.svg")))
+                .output()
+                .expect("rsvg-convert (.ci/run installs librsvg2-bin)");
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            assert_eq!(decoded(&png), vec![serial.clone()], "ticket {n} at {zoom}×");
+        }
+        serials.push(serial);
+    }
+    serials.sort();
+    let pdf = t.path().join("sheet.pdf");
+    tirage()
+        .arg("render")
+        .arg(&b)
+        .args(["--tickets", "1,2,3,1000", "-q", "--pdf"])
+        .arg(&pdf)
+        .assert()
+        .success();
+    for dpi in ["150", "300", "600"] {
+        let dir = t.path().join(format!("pages-{dpi}"));
+        std::fs::create_dir(&dir).unwrap();
+        // The pages after the cover, in grey, as PNG (small: mostly white).
+        let o = std::process::Command::new("pdftoppm")
+            .args(["-r", dpi, "-gray", "-png", "-f", "2"])
+            .arg(&pdf)
+            .arg(dir.join("p"))
+            .output()
+            .expect("pdftoppm (.ci/run installs poppler-utils)");
+        assert!(o.status.success());
+        let mut got: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flat_map(|e| decoded(&e.unwrap().path()))
+            .collect();
+        got.sort();
+        assert_eq!(got, serials, "the sheet at {dpi} dpi");
+    }
+}

@@ -583,9 +583,46 @@ const LABEL_H: f64 = 15.0;
 /// Font size and line spacing of what a panel prints besides its cells (legends, maxima).
 const PRINTED_SIZE: f64 = 7.5;
 const PRINTED_LEAD: f64 = 9.5;
-/// Width of one barcode module, in points (Interleaved 2 of 5 at 0.39 mm), and the bars'
-/// height.
+/// Width of one barcode module (the narrow element), in points (Interleaved 2 of 5 at
+/// 0.39 mm), and the bars' height.
 const MODULE: f64 = 1.1;
+/// The wide elements' width in modules: ISO/IEC 16390 allows 2.25 to 3 (at least 2.2 below
+/// a 0.5 mm module); the widest reads best once a press or a rasteriser has rounded edges.
+pub const WIDE_RATIO: f64 = 3.0;
+
+/// One element of an Interleaved 2 of 5 symbol: a bar or a space, and its width in points.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Element {
+    bar: bool,
+    width: f64,
+}
+
+/// The elements of the Interleaved 2 of 5 symbol of `digits` (an even count), start and stop
+/// patterns included, narrow [`MODULE`] wide, wide [`WIDE_RATIO`] modules. The `barcoders`
+/// crate gives the pattern as modules; each run of equal modules is one element, narrow
+/// when it is one module long, wide otherwise (the crate draws wide elements 3 modules wide
+/// in the digits and 2 in the stop pattern: both are wide). `None` for an odd count or a
+/// non-digit.
+fn itf(digits: &str) -> Option<Vec<Element>> {
+    if digits.len() % 2 != 0 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let modules = barcoders::sym::tf::TF::interleaved(digits).ok()?.encode();
+    let mut out: Vec<Element> = Vec::new();
+    let mut run = 0usize;
+    for (k, &m) in modules.iter().enumerate() {
+        run += 1;
+        if modules.get(k + 1) != Some(&m) {
+            let wide = if run > 1 { WIDE_RATIO } else { 1.0 };
+            out.push(Element {
+                bar: m == 1,
+                width: wide * MODULE,
+            });
+            run = 0;
+        }
+    }
+    Some(out)
+}
 const BAR_H: f64 = 30.0;
 
 /// A drawn cell: what it prints, what is written under it, and its mark.
@@ -891,9 +928,10 @@ pub fn ticket_canvas(
         .ok()
         .filter(|s| s.bytes().all(|b| b.is_ascii_digit()))
         .ok_or_else(|| bad("the serial is not made of digits".into()))?;
-    let bars = barcoders::sym::tf::TF::interleaved(serial)
-        .map_err(|_| bad("the serial is not a barcode payload (an even count of digits)".into()))?
-        .encode();
+    let bars = itf(serial).ok_or_else(|| {
+        bad("the serial is not a barcode payload (an even count of digits)".into())
+    })?;
+    let bars_w: f64 = bars.iter().map(|e| e.width).sum();
     let ev = m.evaluate(&t.face);
     let all_marks = match marks {
         Marks::Shown => m.marks(&t.face, &ev),
@@ -1146,26 +1184,16 @@ pub fn ticket_canvas(
         if has(FeatureKind::Decoy, MarkKind::Decoy) {
             kinds.push(MarkKind::Decoy);
         }
-        draw_legend(
-            &mut c,
-            MARGIN + bars.len() as f64 * MODULE + 24.0,
-            bar_y,
-            &kinds,
-        );
+        draw_legend(&mut c, MARGIN + bars_w + 24.0, bar_y, &kinds);
     }
     // Interleaved 2 of 5 barcode of the serial, with the serial in figures under it.
-    for (k, &b) in bars.iter().enumerate() {
-        if b == 1 {
-            c.rect(
-                MARGIN + k as f64 * MODULE,
-                bar_y,
-                MODULE,
-                BAR_H,
-                0.0,
-                Some(Color::BLACK),
-                None,
-            );
+    // Each bar one rectangle, its width the element's (narrow or wide).
+    let mut x = MARGIN;
+    for e in &bars {
+        if e.bar {
+            c.rect(x, bar_y, e.width, BAR_H, 0.0, Some(Color::BLACK), None);
         }
+        x += e.width;
     }
     c.text(
         MARGIN,
@@ -1222,14 +1250,39 @@ mod tests {
     }
 
     #[test]
-    fn itf_barcode_of_a_serial_starts_and_stops_right() {
-        let bars = barcoders::sym::tf::TF::interleaved("17030010010000010012")
-            .unwrap()
-            .encode();
-        assert_eq!(&bars[..4], &[1, 0, 1, 0]);
-        assert_eq!(&bars[bars.len() - 4..], &[1, 1, 0, 1]);
-        // Each of the 10 digit pairs: 5 bars and 5 spaces, of which 3 narrow (1 module) and
-        // 2 wide (3 modules) each: 2 × (3 + 6) = 18 modules.
-        assert_eq!(bars.len(), 4 + 10 * 18 + 4);
+    fn itf_barcode_of_a_serial_is_one_element_a_bar_at_three_to_one() {
+        let e = itf("17030010010000010012").unwrap();
+        let w = |e: &[Element]| -> Vec<(bool, u8)> {
+            e.iter()
+                .map(|e| (e.bar, (e.width / MODULE).round() as u8))
+                .collect()
+        };
+        // Start: narrow bar, space, bar, space; stop: wide bar, narrow space, narrow bar.
+        assert_eq!(w(&e[..4]), [(true, 1), (false, 1), (true, 1), (false, 1)]);
+        assert_eq!(w(&e[e.len() - 3..]), [(true, 3), (false, 1), (true, 1)]);
+        // Then 10 digit pairs of 5 bars and 5 spaces, bars and spaces alternating: one
+        // element a bar, never two abutting.
+        assert_eq!(e.len(), 4 + 10 * 10 + 3);
+        assert!(e.windows(2).all(|p| p[0].bar != p[1].bar));
+        // The pair "17": bars 1 = WNNNW, spaces 7 = NNNWW, interleaved.
+        assert_eq!(
+            w(&e[4..14]),
+            [
+                (true, 3),
+                (false, 1),
+                (true, 1),
+                (false, 1),
+                (true, 1),
+                (false, 1),
+                (true, 1),
+                (false, 3),
+                (true, 3),
+                (false, 3)
+            ]
+        );
+        // Each pair: 2 wide and 3 narrow bars and spaces, 6 + 4 × 3 = 18 modules.
+        let total: f64 = e.iter().map(|e| e.width).sum();
+        assert!((total - (4.0 + 10.0 * 18.0 + 5.0) * MODULE).abs() < 1e-9);
+        assert_eq!(itf("123"), None);
     }
 }
