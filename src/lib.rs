@@ -12,6 +12,7 @@
 pub mod alloc;
 pub mod audit;
 pub mod block;
+pub mod claim;
 pub mod crypto;
 pub mod games;
 pub mod generate;

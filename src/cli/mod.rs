@@ -1,8 +1,10 @@
 //! The command line: clap arguments, one file per subcommand, progress bars, exit codes.
-//! Exit codes: 0 success (or `verify` clean), 1 `verify` found discrepancies, 2 usage, spec
-//! or I/O error. Every error is printed once, here.
+//! Exit codes: 0 success (or `verify` clean, or `claim` pays), 1 `verify` found
+//! discrepancies (or `claim`'s ticket is no winner), 2 usage, spec or I/O error, 3 `claim`
+//! refused. Every error is printed once, here.
 
 mod check;
+mod claim;
 mod deck;
 mod generate;
 mod keys;
@@ -42,6 +44,9 @@ enum Command {
     Deck(deck::Args),
     /// Draw proofs of a block's or deck's tickets: SVG files, or a PDF proof sheet.
     Render(render::Args),
+    /// Answer a claim as the central system: serial S with validation code C pays what?
+    /// Exit 0 pays, 1 not a winner, 3 refused (no such ticket, wrong code), 2 error.
+    Claim(claim::Args),
     /// Make the operator's signing key pair (minisign's formats): PREFIX.key, PREFIX.pub.
     Keygen(keys::KeygenArgs),
     /// Secrets for a seed ceremony or a validation key: `seed new`, `seed commit`.
@@ -52,8 +57,10 @@ enum Command {
 pub(crate) enum Outcome {
     /// Everything held.
     Success,
-    /// `verify` found discrepancies (exit 1).
+    /// `verify` found discrepancies, or `claim`'s ticket is not a winner (exit 1).
     Findings,
+    /// `claim` refused the claim: no such ticket, or a wrong code (exit 3).
+    Refused,
 }
 
 /// Parses the arguments, runs the command, prints any error once; returns the exit code.
@@ -78,12 +85,14 @@ pub(crate) fn run() -> ExitCode {
         Command::Styles(a) => styles::run(a),
         Command::Deck(a) => deck::run(a),
         Command::Render(a) => render::run(a),
+        Command::Claim(a) => claim::run(a),
         Command::Keygen(a) => keys::run_keygen(a),
         Command::Seed(a) => keys::run_seed(a),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,
         Ok(Outcome::Findings) => ExitCode::from(1),
+        Ok(Outcome::Refused) => ExitCode::from(3),
         Err(e) => {
             eprintln!("tirage: error: {}", visible(&format!("{e:#}")));
             let interrupted = e

@@ -1,0 +1,367 @@
+//! The central system's lookup of a claim: "serial S with validation code C pays what?",
+//! answered from the file the central system holds, `validation.csv` (in clear, or
+//! `validation.csv.age` opened with its identity), as a terminal would (docs/FORMAT.md,
+//! validation.csv): compute the claim of the serial and the code, find its row, pay the
+//! row's prize (0 for a loser), refuse a claim not in the file.
+//!
+//! The file holds no serial, so that a serial is of the block is told from the public files
+//! beside it: the serial's check digit, and its game code, emission, block, pack and
+//! position against `manifest.json`. A serial of the block with no row is a wrong code (or
+//! a forged ticket): the file cannot tell which ticket a wrong code was meant for.
+//!
+//! Before answering, the whole file is read once and checked: its digest against
+//! `SHA256SUMS` (as delivered) and the manifest (its plaintext), its header, every row's
+//! form (`claim,way,prize`, a claim of 32 lowercase hex digits, a way and prize of the
+//! manifest's lot table), and the rows' order (strictly by claim). The answer never
+//! repeats the code.
+
+use crate::block::layout::{MANIFEST, SUMS, VALIDATION};
+use crate::block::serial;
+use crate::block::Kind;
+use crate::output::manifest::Manifest;
+use crate::output::seal::{self, Identities};
+use crate::output::validation_csv::{claim as claim_of, CLAIM_BYTES, COLUMNS};
+use crate::output::{read_regular, sums, MAX_JSON};
+use sha2::{Digest, Sha256};
+use std::io::{BufRead, Read};
+use std::path::Path;
+
+/// Digits of a validation code as printed.
+pub const CODE_DIGITS: usize = 19;
+
+/// Why a claim cannot be looked up (the lookup's answer is [`Answer`]).
+#[derive(Debug, thiserror::Error)]
+pub enum ClaimError {
+    /// The serial or the code typed is not of the expected form.
+    #[error("{what}: {message}")]
+    Input {
+        /// `serial` or `code`.
+        what: &'static str,
+        /// What was expected.
+        message: String,
+    },
+    /// A file cannot be read, differs from `SHA256SUMS` or the manifest, or is not of its
+    /// format (with the line where the text says so).
+    #[error("{path}: {message}")]
+    File {
+        /// The file (and `:line` when a line is at fault).
+        path: String,
+        /// What is wrong and what was expected.
+        message: String,
+    },
+}
+
+/// What the central system answers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// The claim is in the file with a prize above 0.
+    Pays {
+        /// The prize, in currency units as the file gives it (`20`, `4.5`).
+        prize: String,
+        /// The tier's amount (the prize) and the way's id.
+        way: String,
+    },
+    /// The claim is in the file: a losing ticket (prize 0).
+    NotAWinner,
+    /// The serial is no ticket of this block (it says why).
+    NoSuchTicket(String),
+    /// The serial is a ticket of this block, but no row holds the claim of that serial and
+    /// that code: the code is wrong, or the ticket forged.
+    WrongCode,
+}
+
+/// A claim looked up: the answer and what it was looked up in.
+#[derive(Clone, Debug)]
+pub struct Claimed {
+    /// The answer.
+    pub answer: Answer,
+    /// The serial, as 20 digits.
+    pub serial: String,
+    /// The block's manifest (game, block, kind, currency).
+    pub manifest: Manifest,
+    /// The file read: `validation.csv` or `validation.csv.age`.
+    pub file: String,
+}
+
+/// The digits of `typed` without the spaces, dashes and dots a person types between groups.
+fn digits(typed: &str) -> String {
+    typed
+        .chars()
+        .filter(|c| !c.is_whitespace() && !matches!(c, '-' | '.'))
+        .collect()
+}
+
+/// Reads `typed` as `n` digits (spaces, dashes and dots between them allowed). Errors:
+/// [`ClaimError::Input`] naming `what`.
+fn parse(typed: &str, n: usize, what: &'static str) -> Result<String, ClaimError> {
+    let d = digits(typed);
+    if d.len() != n || !d.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(ClaimError::Input {
+            what,
+            message: format!(
+                "expected {n} digits (spaces or dashes between them are fine), got {} characters{}",
+                d.chars().count(),
+                if d.chars().all(|c| c.is_ascii_digit()) {
+                    ""
+                } else {
+                    " that are not all digits"
+                }
+            ),
+        });
+    }
+    Ok(d)
+}
+
+/// Why serial `s` (20 digits) is no ticket of the block `m` describes, or `None` when it is.
+fn not_of_block(s: &[u8; serial::LEN], m: &Manifest) -> Option<String> {
+    if !serial::is_valid(s) {
+        let want = serial::luhn_digit(&s[..serial::LEN - 1]);
+        return Some(format!(
+            "its check digit is {}, the Luhn digit of the others is {} (mistyped, or forged)",
+            s[serial::LEN - 1] as char,
+            want as char
+        ));
+    }
+    let field = |a: usize, b: usize| -> u32 {
+        std::str::from_utf8(&s[a..b])
+            .ok()
+            .and_then(|x| x.parse().ok())
+            .unwrap_or(u32::MAX)
+    };
+    let (game, emission, block) = (field(0, 4), field(4, 7), field(7, 10));
+    let (pack, position) = (field(10, 16), field(16, 19));
+    let g = &m.game;
+    if (game, emission, block) != (u32::from(g.game_code), u32::from(g.emission), m.block) {
+        return Some(format!(
+            "it is of game {game}, emission {emission}, block {block}; this file is of game {}, emission {}, block {}",
+            g.game_code, g.emission, m.block
+        ));
+    }
+    let ticket = u64::from(pack.max(1) - 1) * u64::from(m.pack_size) + u64::from(position);
+    if pack == 0 || position == 0 || position > m.pack_size || ticket > u64::from(m.tickets) {
+        return Some(format!(
+            "pack {pack}, position {position}: the block has {} tickets in packs of {}",
+            m.tickets, m.pack_size
+        ));
+    }
+    None
+}
+
+/// Looks up the claim of `serial` and `code` (as typed: digits, with spaces, dashes or dots
+/// between groups) in block or bundle directory `dir`: its `manifest.json`, `SHA256SUMS`
+/// and `validation.csv` (or `validation.csv.age`, opened with `ids`). Reads the manifest
+/// whole and the validation file once, from start to end.
+///
+/// Errors ([`ClaimError`]): a serial that is not 20 digits or a code that is not 19; the
+/// manifest or SHA256SUMS missing or unreadable; the validation file missing, encrypted to
+/// no identity given, differing from `SHA256SUMS` or the manifest, or not of its format (a
+/// header, row or order that is not the format's, named by line).
+pub fn claim(
+    dir: &Path,
+    serial: &str,
+    code: &str,
+    ids: &Identities,
+) -> Result<Claimed, ClaimError> {
+    let s = parse(serial, serial::LEN, "serial")?;
+    let c = parse(code, CODE_DIGITS, "code")?;
+    let file = |name: &str, message: String| ClaimError::File {
+        path: dir.join(name).display().to_string(),
+        message,
+    };
+    let listed = sums::read(dir).map_err(|m| file(SUMS, m))?;
+    let bytes = read_regular(&dir.join(MANIFEST), MAX_JSON)
+        .map_err(|e| file(MANIFEST, format!("cannot read it: {e}")))?;
+    sums::check(&listed, MANIFEST, &hex::encode(Sha256::digest(&bytes)))
+        .map_err(|m| file(MANIFEST, m))?;
+    let manifest: Manifest = serde_json::from_slice(&bytes)
+        .map_err(|e| file(MANIFEST, format!("does not parse: {e}")))?;
+    let serial_bytes: [u8; serial::LEN] = s.as_bytes().try_into().expect("20 digits");
+    let wanted = hex::encode(claim_of(
+        &serial_bytes,
+        c.parse().expect("19 digits fit in a u64"),
+    ));
+
+    let opened = seal::open(dir, VALIDATION, ids).map_err(|e| file(VALIDATION, e.to_string()))?;
+    let name = opened.delivered.clone();
+    // The ways of the lot table, with their prize: every row's way and prize is one.
+    let mut ways: Vec<(String, String)> = manifest
+        .tiers
+        .iter()
+        .flat_map(|t| t.ways.iter().map(|w| (w.id.clone(), t.amount.clone())))
+        .collect();
+    ways.push(("lose".into(), "0".into()));
+    let mut hash = Sha256::new();
+    let mut reader = std::io::BufReader::new(Hashing {
+        inner: opened.reader,
+        hash: &mut hash,
+    });
+    let mut found: Option<(String, String)> = None;
+    let mut previous = String::new();
+    let mut line = Vec::new();
+    let mut n = 0u64;
+    let at = |n: u64, message: String| ClaimError::File {
+        path: format!("{}:{n}", dir.join(&name).display()),
+        message,
+    };
+    loop {
+        line.clear();
+        let k = reader
+            .read_until(b'\n', &mut line)
+            .map_err(|e| file(&name, format!("cannot read it: {e}")))?;
+        if k == 0 {
+            break;
+        }
+        n += 1;
+        if line.pop() != Some(b'\n') {
+            return Err(at(n, "the last line has no line feed".into()));
+        }
+        let text = std::str::from_utf8(&line).map_err(|_| at(n, "not UTF-8 text".into()))?;
+        if n == 1 {
+            if text != COLUMNS.join(",") {
+                return Err(at(
+                    n,
+                    format!("the header row is not `{}`", COLUMNS.join(",")),
+                ));
+            }
+            continue;
+        }
+        let mut f = text.splitn(3, ',');
+        let (Some(cl), Some(way), Some(prize)) = (f.next(), f.next(), f.next()) else {
+            return Err(at(n, "expected 3 fields: claim,way,prize".into()));
+        };
+        if cl.len() != 2 * CLAIM_BYTES
+            || !cl.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+        {
+            return Err(at(
+                n,
+                format!("the claim is not {} lowercase hex digits", 2 * CLAIM_BYTES),
+            ));
+        }
+        if !ways.iter().any(|(w, p)| w == way && p == prize) {
+            return Err(at(
+                n,
+                format!(
+                    "way {:?} with prize {:?} is no way of the lot table in {MANIFEST}",
+                    way.chars().take(40).collect::<String>(),
+                    prize.chars().take(40).collect::<String>()
+                ),
+            ));
+        }
+        if cl <= previous.as_str() {
+            return Err(at(
+                n,
+                "the rows are not sorted by claim, each once (the file is sorted by claim)".into(),
+            ));
+        }
+        previous.clear();
+        previous.push_str(cl);
+        if cl == wanted {
+            found = Some((way.to_string(), prize.to_string()));
+        }
+    }
+    drop(reader);
+    let digest = hex::encode(hash.finalize());
+    if let Some(delivered) = &opened.sealed {
+        let (_, sealed) = delivered
+            .finish()
+            .map_err(|e| file(&name, format!("cannot read it: {e}")))?;
+        sums::check(&listed, &name, &sealed).map_err(|m| file(&name, m))?;
+        let want = manifest
+            .files
+            .iter()
+            .find(|f| f.name == VALIDATION)
+            .map(|f| f.sha256.as_str());
+        if want != Some(digest.as_str()) {
+            return Err(file(
+                VALIDATION,
+                format!("decrypted, its SHA-256 is {digest}; the manifest says {want:?}"),
+            ));
+        }
+    } else {
+        sums::check(&listed, &name, &digest).map_err(|m| file(&name, m))?;
+    }
+    let answer = match (not_of_block(&serial_bytes, &manifest), found) {
+        (Some(why), _) => Answer::NoSuchTicket(why),
+        (None, None) => Answer::WrongCode,
+        (None, Some((_, prize))) if prize == "0" => Answer::NotAWinner,
+        (None, Some((way, prize))) => Answer::Pays { prize, way },
+    };
+    Ok(Claimed {
+        answer,
+        serial: s,
+        manifest,
+        file: name,
+    })
+}
+
+/// A reader that hashes what it reads.
+struct Hashing<'a, R> {
+    inner: R,
+    hash: &'a mut Sha256,
+}
+
+impl<R: Read> Read for Hashing<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.hash.update(&buf[..n]);
+        Ok(n)
+    }
+}
+
+impl Claimed {
+    /// The answer in one line, as the command prints it: `SERIAL: pays 20 EUR (way 10+10)`,
+    /// `SERIAL: not a winning ticket`, `SERIAL: refused: no such ticket (…)` or
+    /// `SERIAL: refused: wrong code …`; a specimen deck's answer says it is never payable.
+    pub fn line(&self) -> String {
+        let cur = &self.manifest.game.currency;
+        let mut s = format!("{}: ", self.serial);
+        match &self.answer {
+            Answer::Pays { prize, way } => {
+                s.push_str(&format!("pays {prize} {cur} (tier {prize} {cur}, way {way})"))
+            }
+            Answer::NotAWinner => s.push_str("not a winning ticket"),
+            Answer::NoSuchTicket(why) => {
+                s.push_str(&format!("refused: no such ticket in this block: {why}"))
+            }
+            Answer::WrongCode => s.push_str(&format!(
+                "refused: wrong code (no row of {} holds this serial with this code), or a forged ticket",
+                self.file
+            )),
+        }
+        if self.manifest.kind == Kind::Specimen
+            && matches!(self.answer, Answer::Pays { .. } | Answer::NotAWinner)
+        {
+            s.push_str(" — a specimen deck's ticket, never payable");
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typed_digits_may_be_grouped() {
+        assert_eq!(
+            parse("1703 001 001 000001 001 2", 20, "serial").unwrap(),
+            "17030010010000010012"
+        );
+        assert_eq!(
+            parse("1234-5678-9012-3456-789", 19, "code").unwrap(),
+            "1234567890123456789"
+        );
+        let e = parse("12345", 19, "code").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "code: expected 19 digits (spaces or dashes between them are fine), got 5 characters"
+        );
+        let e = parse("1234567890123456789x", 20, "serial")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.ends_with("got 20 characters that are not all digits"),
+            "{e}"
+        );
+    }
+}

@@ -1,0 +1,46 @@
+//! `tirage claim DIR --serial S --code C`: the central system's answer to one claim, from
+//! the validation file (`tirage::claim`).
+
+use super::Outcome;
+use anyhow::Result;
+use std::path::PathBuf;
+use tirage::claim::{claim, Answer};
+
+/// Arguments of `tirage claim`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Exit status: 0 the ticket pays (the prize is printed), 1 not a winning \
+ticket, 3 refused (no such ticket in this block, or a wrong code), 2 error (a file missing, \
+altered or malformed, named with its line; a serial or code mistyped).\n\n\
+Examples:\n  tirage claim output/coq/block-001 --serial 17030010010000010012 --code 1234567890123456789\n  \
+tirage claim central-bundle --identity central.key --serial '1703 001 001 000001 001 2' --code '…'"
+)]
+pub(super) struct Args {
+    /// The block directory, or the central system's bundle (tirage package --for central):
+    /// validation.csv (or validation.csv.age), manifest.json and SHA256SUMS.
+    dir: PathBuf,
+    /// The ticket's serial: 20 digits as printed, or the barcode's payload (spaces, dashes
+    /// or dots between groups are fine).
+    #[arg(long)]
+    serial: String,
+    /// The validation code revealed under the scratch layer: 19 digits.
+    #[arg(long)]
+    code: String,
+    /// An age identity file that opens validation.csv.age (the central system's); repeat
+    /// for several.
+    #[arg(long, value_name = "FILE")]
+    identity: Vec<PathBuf>,
+}
+
+pub(super) fn run(a: Args) -> Result<Outcome> {
+    let ids = tirage::output::seal::Identities::load(&a.identity)?;
+    // No run replaces the block while it is read.
+    let _locks = super::lock_shared(&a.dir);
+    let c = claim(&a.dir, &a.serial, &a.code, &ids)?;
+    println!("{}", c.line());
+    Ok(match c.answer {
+        Answer::Pays { .. } => Outcome::Success,
+        Answer::NotAWinner => Outcome::Findings,
+        Answer::NoSuchTicket(_) | Answer::WrongCode => Outcome::Refused,
+    })
+}
