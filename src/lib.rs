@@ -19,6 +19,7 @@ pub mod generate;
 pub mod lots;
 pub mod money;
 pub mod output;
+pub mod package;
 pub mod proof;
 pub mod spec;
 pub mod store;

@@ -8,6 +8,7 @@ mod claim;
 mod deck;
 mod generate;
 mod keys;
+mod package;
 mod progress;
 mod render;
 mod seed;
@@ -47,6 +48,9 @@ enum Command {
     /// Answer a claim as the central system: serial S with validation code C pays what?
     /// Exit 0 pays, 1 not a winner, 3 refused (no such ticket, wrong code), 2 error.
     Claim(claim::Args),
+    /// The bundle one recipient gets (printer, central, auditor): its file, the public
+    /// files, SHA256SUMS, its signature and the operator's key, and nothing else.
+    Package(package::Args),
     /// Make the operator's signing key pair (minisign's formats): PREFIX.key, PREFIX.pub.
     Keygen(keys::KeygenArgs),
     /// Secrets for a seed ceremony or a validation key: `seed new`, `seed commit`.
@@ -86,6 +90,7 @@ pub(crate) fn run() -> ExitCode {
         Command::Deck(a) => deck::run(a),
         Command::Render(a) => render::run(a),
         Command::Claim(a) => claim::run(a),
+        Command::Package(a) => package::run(a),
         Command::Keygen(a) => keys::run_keygen(a),
         Command::Seed(a) => keys::run_seed(a),
     };

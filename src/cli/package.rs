@@ -1,0 +1,65 @@
+//! `tirage package DIR --for ROLE --signer KEY.pub --out BUNDLE`: the files one recipient
+//! gets, and nothing else (`tirage::package`).
+
+use super::Outcome;
+use anyhow::Result;
+use std::path::PathBuf;
+use tirage::package::{package, Role};
+
+/// Who a bundle is for.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum For {
+    /// tickets.bin (or tickets.bin.age): the print file.
+    Printer,
+    /// validation.csv (or validation.csv.age): the central system's file.
+    Central,
+    /// Every ticket file: the auditor verifies the whole block.
+    Auditor,
+}
+
+/// Arguments of `tirage package`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "A bundle holds the role's ticket file(s) as delivered, spec.toml, \
+manifest.json, SHA256SUMS, SHA256SUMS.minisig and operator.pub: nothing else (no audit \
+report, proof, seed or other party's file). Inside it:\n  \
+sha256sum -c --ignore-missing SHA256SUMS\n  minisign -Vm SHA256SUMS -p operator.pub\n\n\
+Example:\n  tirage package output/coq/block-001 --for printer --signer output/keys/operator.pub --out /tmp/coq-001-printer"
+)]
+pub(super) struct Args {
+    /// The block (or deck) directory, signed (SHA256SUMS.minisig).
+    dir: PathBuf,
+    /// The recipient.
+    #[arg(long = "for", value_enum, value_name = "ROLE")]
+    role: For,
+    /// The operator's public key (minisign's KEY.pub): the signature is checked with it
+    /// before anything is written, and it goes into the bundle as operator.pub.
+    #[arg(long, value_name = "KEY.pub")]
+    signer: PathBuf,
+    /// The bundle's directory, made whole (written beside it, then moved into place).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Replace an existing bundle at --out (never a directory holding other files).
+    #[arg(long)]
+    force: bool,
+    /// Print nothing (by default, the path of every file written).
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+pub(super) fn run(a: Args) -> Result<Outcome> {
+    let role = match a.role {
+        For::Printer => Role::Printer,
+        For::Central => Role::Central,
+        For::Auditor => Role::Auditor,
+    };
+    // No run replaces the block while it is read.
+    let _locks = super::lock_shared(&a.dir);
+    let names = package(&a.dir, role, &a.signer, &a.out, a.force)?;
+    if !a.quiet {
+        for n in names {
+            println!("{}", a.out.join(n).display());
+        }
+    }
+    Ok(Outcome::Success)
+}

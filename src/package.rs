@@ -1,0 +1,311 @@
+//! The bundle each recipient of a block gets, and nothing else: its ticket file as delivered
+//! (in clear, or `.age` to it), `spec.toml`, `manifest.json`, `SHA256SUMS`,
+//! `SHA256SUMS.minisig` and the operator's public key (`operator.pub`). The printer gets
+//! `tickets.bin`, the central system `validation.csv`, the auditor every ticket file (it
+//! verifies the whole block). No audit report, proof, seed or other party's file goes in.
+//!
+//! Inside a bundle, `sha256sum -c --ignore-missing SHA256SUMS` checks every file it holds
+//! (SHA256SUMS lists the block's other files too: it is the signed list, left whole) and
+//! `minisign -Vm SHA256SUMS -p operator.pub` checks the signature. Before anything is
+//! written, the signature is checked with the key given and every file copied is held to
+//! SHA256SUMS as it is read; the bundle is made in a temporary directory beside the
+//! destination and moved into place only when complete.
+
+use crate::block::layout::{BIN, CSV, MANIFEST, SEALED_SUFFIX, SPEC, SUMS, SUMS_SIG, VALIDATION};
+use crate::crypto::sign::Verifier;
+use crate::output::sums;
+use sha2::{Digest, Sha256};
+use std::io::Read;
+use std::path::Path;
+
+/// The name of the operator's public key in a bundle.
+pub const PUBLIC_KEY: &str = "operator.pub";
+
+/// Who a bundle is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// The printer: the print file.
+    Printer,
+    /// The central system that pays tickets: the validation file.
+    Central,
+    /// The auditor: every ticket file.
+    Auditor,
+}
+
+impl Role {
+    /// The ticket files of the role (their names in clear).
+    pub fn ticket_files(self) -> &'static [&'static str] {
+        match self {
+            Role::Printer => &[BIN],
+            Role::Central => &[VALIDATION],
+            Role::Auditor => &[CSV, BIN, VALIDATION],
+        }
+    }
+
+    /// The role's name, as `--for` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Printer => "printer",
+            Role::Central => "central",
+            Role::Auditor => "auditor",
+        }
+    }
+}
+
+/// Why a bundle cannot be made. Nothing is written at the destination when one is returned.
+#[derive(Debug, thiserror::Error)]
+pub enum PackageError {
+    /// A file of the block cannot be read, is not listed in or differs from `SHA256SUMS`,
+    /// or the signature does not hold.
+    #[error("{path}: {message}")]
+    File {
+        /// The file.
+        path: String,
+        /// What is wrong and what was expected.
+        message: String,
+    },
+    /// The destination exists and `--force` was not given, or it holds what is no bundle's.
+    #[error("{path}: {message}")]
+    Destination {
+        /// The destination.
+        path: String,
+        /// What is there and what to do.
+        message: String,
+    },
+    /// Writing the bundle failed.
+    #[error("{path}: {error}")]
+    Io {
+        /// The file or directory.
+        path: String,
+        /// The operating system's error.
+        error: std::io::Error,
+    },
+}
+
+/// Every name a bundle of any role may hold: its ticket files (in clear or `.age`) and the
+/// public files.
+fn bundle_name(name: &str) -> bool {
+    [SPEC, MANIFEST, SUMS, SUMS_SIG, PUBLIC_KEY].contains(&name)
+        || [CSV, BIN, VALIDATION].iter().any(|f| {
+            name.strip_prefix(f)
+                .is_some_and(|s| s.is_empty() || s == SEALED_SUFFIX)
+        })
+}
+
+/// Makes the bundle of `role` from block (or deck) directory `block` at `out`, the
+/// operator's public key read from `signer` (minisign's `.pub` format, or its key line).
+/// An existing `out` is replaced only with `force`, and only when it holds a bundle's files
+/// alone. Returns the names written, in order.
+///
+/// Errors ([`PackageError`]): `SHA256SUMS` or its signature missing or unreadable; the
+/// signature not the key's; a file of the bundle missing (the role's ticket file in
+/// neither form), not listed in or differing from `SHA256SUMS`; the destination exists
+/// (without `force`) or holds other files; a write fails.
+pub fn package(
+    block: &Path,
+    role: Role,
+    signer: &Path,
+    out: &Path,
+    force: bool,
+) -> Result<Vec<String>, PackageError> {
+    let file = |name: &str, message: String| PackageError::File {
+        path: block.join(name).display().to_string(),
+        message,
+    };
+    let verifier = Verifier::load(signer).map_err(|e| PackageError::File {
+        path: signer.display().to_string(),
+        message: e.to_string(),
+    })?;
+    let sums_bytes =
+        sums::read_bytes(block).map_err(|e| file(SUMS, format!("cannot read it: {e}")))?;
+    let listed = sums::parse_bytes(&sums_bytes).map_err(|m| file(SUMS, m))?;
+    let sig = crate::output::read_regular(&block.join(SUMS_SIG), 64 * 1024).map_err(|e| {
+        file(
+            SUMS_SIG,
+            format!("cannot read it ({e}): a bundle carries the operator's signature; sign the block (generate --sign)"),
+        )
+    })?;
+    let sig_text = String::from_utf8(sig.clone())
+        .map_err(|_| file(SUMS_SIG, "not a minisign signature (not text)".into()))?;
+    verifier
+        .verify(&sums_bytes, &sig_text)
+        .map_err(|e| file(SUMS_SIG, e.to_string()))?;
+
+    // The names, as delivered: a ticket file in clear when it is there, else its `.age`.
+    let mut names: Vec<String> = Vec::new();
+    for f in role.ticket_files() {
+        let sealed = format!("{f}{SEALED_SUFFIX}");
+        if std::fs::symlink_metadata(block.join(f)).is_ok() {
+            names.push((*f).to_string());
+        } else if std::fs::symlink_metadata(block.join(&sealed)).is_ok() {
+            names.push(sealed);
+        } else {
+            return Err(file(
+                f,
+                format!(
+                    "neither it nor {sealed} is in the block: the {} bundle needs it",
+                    role.name()
+                ),
+            ));
+        }
+    }
+    names.extend([SPEC.to_string(), MANIFEST.to_string()]);
+
+    let parent = crate::store::durable::parent_of(out);
+    let io = |path: &Path, error: std::io::Error| PackageError::Io {
+        path: path.display().to_string(),
+        error,
+    };
+    let out_name = out
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .ok_or_else(|| PackageError::Destination {
+            path: out.display().to_string(),
+            message: "names no directory to make".into(),
+        })?;
+    check_destination(out, force)?;
+    std::fs::create_dir_all(&parent).map_err(|e| io(&parent, e))?;
+    let staged =
+        crate::store::durable::private_tempdir(&parent, &format!(".{out_name}.tirage-tmp-"))
+            .map_err(|e| io(&parent, e))?;
+    // Each file copied as it is hashed, its digest then held to SHA256SUMS.
+    for name in &names {
+        let from = block.join(name);
+        let mut src = crate::output::open_regular(&from)
+            .map_err(|e| file(name, format!("cannot read it: {e}")))?;
+        let to = staged.path().join(name);
+        let mut dst = crate::store::durable::create_private(&to).map_err(|e| io(&to, e))?;
+        let mut h = Sha256::new();
+        let mut buf = vec![0u8; 1 << 20];
+        loop {
+            let k = match src.read(&mut buf) {
+                Ok(0) => break,
+                Ok(k) => k,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(file(name, format!("cannot read it: {e}"))),
+            };
+            h.update(&buf[..k]);
+            std::io::Write::write_all(&mut dst, &buf[..k]).map_err(|e| io(&to, e))?;
+        }
+        dst.sync_all().map_err(|e| io(&to, e))?;
+        sums::check(&listed, name, &hex::encode(h.finalize())).map_err(|m| file(name, m))?;
+    }
+    // The signed list and its signature as they were checked, and the key that checks them.
+    let key = format!(
+        "untrusted comment: minisign public key {}\n{}\n",
+        verifier.id(),
+        verifier.public_key()
+    );
+    for (name, bytes) in [
+        (SUMS, sums_bytes.as_slice()),
+        (SUMS_SIG, sig.as_slice()),
+        (PUBLIC_KEY, key.as_bytes()),
+    ] {
+        let to = staged.path().join(name);
+        crate::store::durable::write_file(&to, bytes).map_err(|e| io(&to, e))?;
+        names.push(name.to_string());
+    }
+    crate::store::durable::sync_dir(staged.path()).map_err(|e| io(staged.path(), e))?;
+    // Into place: an older bundle (checked above) moved aside first, removed last.
+    let aside = if std::fs::symlink_metadata(out).is_ok() {
+        let aside = parent.join(format!(
+            ".{out_name}.tirage-old-{}",
+            staged
+                .path()
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default()
+                .rsplit('-')
+                .next()
+                .unwrap_or("x")
+        ));
+        std::fs::rename(out, &aside).map_err(|e| io(out, e))?;
+        Some(aside)
+    } else {
+        None
+    };
+    let staged = staged.keep();
+    if let Err(e) = crate::store::durable::rename_noreplace(&staged, out) {
+        if let Some(a) = &aside {
+            let _ = std::fs::rename(a, out);
+        }
+        let _ = std::fs::remove_dir_all(&staged);
+        return Err(io(out, e));
+    }
+    crate::store::durable::sync_dir(&parent).map_err(|e| io(&parent, e))?;
+    if let Some(a) = aside {
+        std::fs::remove_dir_all(&a).map_err(|e| io(&a, e))?;
+    }
+    Ok(names)
+}
+
+/// Checks destination `out`: absent, or (with `force`) a directory holding a bundle's files
+/// alone. Errors: [`PackageError::Destination`].
+fn check_destination(out: &Path, force: bool) -> Result<(), PackageError> {
+    let dest = |message: String| PackageError::Destination {
+        path: out.display().to_string(),
+        message,
+    };
+    let Ok(meta) = std::fs::symlink_metadata(out) else {
+        return Ok(());
+    };
+    if !meta.is_dir() {
+        return Err(dest(
+            "exists and is not a directory: nothing was written".into(),
+        ));
+    }
+    if !force {
+        return Err(dest(
+            "exists: nothing was written; give --force to replace the bundle there".into(),
+        ));
+    }
+    let mut foreign: Vec<String> = std::fs::read_dir(out)
+        .map_err(|e| dest(format!("cannot read it: {e}")))?
+        .flatten()
+        .filter(|e| {
+            !(e.file_type().is_ok_and(|t| t.is_file())
+                && bundle_name(&e.file_name().to_string_lossy()))
+        })
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    foreign.sort();
+    if !foreign.is_empty() {
+        return Err(dest(format!(
+            "holds files that are no bundle's ({}): nothing was written, not even with --force; move them, or write elsewhere",
+            foreign.join(", ")
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bundle_names_are_the_block_files_and_the_key_only() {
+        for n in [
+            "tickets.bin",
+            "tickets.bin.age",
+            "validation.csv.age",
+            "tickets.csv",
+            "spec.toml",
+            "manifest.json",
+            "SHA256SUMS",
+            "SHA256SUMS.minisig",
+            "operator.pub",
+        ] {
+            assert!(bundle_name(n), "{n}");
+        }
+        for n in [
+            "audit.md",
+            "proofs",
+            "block-001.seed",
+            "notes.txt",
+            "tickets.bin.bak",
+        ] {
+            assert!(!bundle_name(n), "{n}");
+        }
+        assert_eq!(Role::Central.ticket_files(), ["validation.csv"]);
+    }
+}

@@ -1,0 +1,261 @@
+//! `tirage package`: the bundle each recipient gets holds its file, the public files,
+//! SHA256SUMS, its signature and the operator's key, and nothing else; `sha256sum -c` and
+//! `minisign -V` pass inside it, and the recipient's own commands work from it.
+
+mod common;
+
+use common::*;
+use std::path::{Path, PathBuf};
+
+/// Runs a tool (not tirage) and returns (success, stdout, stderr).
+fn run(dir: &Path, tool: &str, args: &[&str]) -> (bool, String, String) {
+    let o = std::process::Command::new(tool)
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{tool}: {e} (.ci/run installs it)"));
+    (
+        o.status.success(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// A signed block of coq_small, each ticket file encrypted to its role: the directory, the
+/// operator's public key, and the age identities `<role>.key` in `t`.
+fn signed_block(t: &Path) -> (PathBuf, PathBuf) {
+    tirage()
+        .args(["keygen", "--no-password", "--out"])
+        .arg(t.join("op"))
+        .assert()
+        .success();
+    let mut args = Vec::new();
+    for role in ["printer", "central", "auditor"] {
+        let id = t.join(format!("{role}.key"));
+        assert!(run(t, "age-keygen", &["-o", id.to_str().unwrap()]).0);
+        let (_, public, _) = run(t, "age-keygen", &["-y", id.to_str().unwrap()]);
+        args.push("--recipient".to_string());
+        args.push(format!("{role}={}", public.trim()));
+    }
+    let b = t.join("block-001");
+    tirage()
+        .arg("generate")
+        .arg(repo("tests/specs/coq_small.toml"))
+        .arg("--validation-key")
+        .arg(repo(VALIDATION_KEY))
+        .args(["--insecure-seed", "--seed", SEED, "-q", "--sign"])
+        .arg(t.join("op.key"))
+        .arg("--out")
+        .arg(&b)
+        .args(&args)
+        .assert()
+        .success();
+    (b, t.join("op.pub"))
+}
+
+fn package(b: &Path, role: &str, key: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
+    tirage()
+        .arg("package")
+        .arg(b)
+        .args(["--for", role, "--signer"])
+        .arg(key)
+        .arg("--out")
+        .arg(out)
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+fn names(dir: &Path) -> Vec<String> {
+    let mut n: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    n.sort();
+    n
+}
+
+/// Each role's bundle: exactly its files; sha256sum -c checks each of them and only them;
+/// minisign verifies the signature with the key in the bundle; no other party's ticket
+/// file, no audit report, proof or seed, even when they lie beside or in the block.
+#[test]
+fn each_recipient_gets_its_files_and_nothing_else() {
+    let t = tempfile::tempdir().unwrap();
+    let (b, key) = signed_block(t.path());
+    // What must never travel: a report and proofs beside the block, a seed file, and
+    // proofs an earlier version left inside.
+    std::fs::create_dir(t.path().join("block-001.audit")).unwrap();
+    std::fs::write(t.path().join("block-001.audit/audit.md"), "a report").unwrap();
+    std::fs::write(t.path().join("block-001.seed"), "00").unwrap();
+    std::fs::create_dir(b.join("proofs")).unwrap();
+    std::fs::write(b.join("proofs/ticket-1.svg"), "<svg/>").unwrap();
+    let public = [
+        "SHA256SUMS",
+        "SHA256SUMS.minisig",
+        "manifest.json",
+        "operator.pub",
+        "spec.toml",
+    ];
+    for (role, own) in [
+        ("printer", vec!["tickets.bin.age"]),
+        ("central", vec!["validation.csv.age"]),
+        (
+            "auditor",
+            vec!["tickets.bin.age", "tickets.csv.age", "validation.csv.age"],
+        ),
+    ] {
+        let out = t.path().join(format!("to-{role}"));
+        let o = package(&b, role, &key, &out, &["-q"]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let mut want: Vec<String> = public.iter().chain(&own).map(|s| s.to_string()).collect();
+        want.sort();
+        assert_eq!(names(&out), want, "{role}");
+        let (ok, stdout, stderr) =
+            run(&out, "sha256sum", &["-c", "--ignore-missing", "SHA256SUMS"]);
+        assert!(ok, "{role}: {stdout}{stderr}");
+        let mut checked: Vec<&str> = stdout.lines().collect();
+        checked.sort();
+        let mut expect: Vec<String> = own
+            .iter()
+            .chain(&["manifest.json", "spec.toml"])
+            .map(|n| format!("{n}: OK"))
+            .collect();
+        expect.sort();
+        assert_eq!(checked, expect, "{role}");
+        let (ok, stdout, stderr) = run(
+            &out,
+            "minisign",
+            &["-Vm", "SHA256SUMS", "-p", "operator.pub"],
+        );
+        assert!(ok, "{role}: {stdout}{stderr}");
+        assert!(
+            stdout.contains("Signature and comment signature verified"),
+            "{stdout}"
+        );
+    }
+    // The printer proofs from its bundle (plain), the central system answers a claim from
+    // its own.
+    let printer_key = t.path().join("printer.key");
+    let o = tirage()
+        .arg("render")
+        .arg(t.path().join("to-printer"))
+        .args(["--tickets", "1", "-q", "--identity"])
+        .arg(&printer_key)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(t.path().join("to-printer.proofs/ticket-1.svg").is_file());
+    let code = &codes_of_sealed(t.path(), &b)[0];
+    let serial = "17030010010000010012";
+    let o = tirage()
+        .arg("claim")
+        .arg(t.path().join("to-central"))
+        .args(["--serial", serial, "--code", code, "--identity"])
+        .arg(t.path().join("central.key"))
+        .output()
+        .unwrap();
+    assert!(
+        matches!(o.status.code(), Some(0 | 1)),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// The validation codes of a sealed block, from its print file decrypted with the
+/// printer's identity (age -d).
+fn codes_of_sealed(t: &Path, b: &Path) -> Vec<String> {
+    let clear = t.join("clear-bin");
+    std::fs::create_dir_all(&clear).unwrap();
+    std::fs::copy(b.join("spec.toml"), clear.join("spec.toml")).unwrap();
+    let (ok, _, err) = run(
+        t,
+        "age",
+        &[
+            "-d",
+            "-i",
+            t.join("printer.key").to_str().unwrap(),
+            "-o",
+            clear.join("tickets.bin").to_str().unwrap(),
+            b.join("tickets.bin.age").to_str().unwrap(),
+        ],
+    );
+    assert!(ok, "{err}");
+    codes(&clear)
+}
+
+/// A bundle is never written over without --force, nor over a directory holding other
+/// files even with it; a block whose file differs from SHA256SUMS, or signed by another
+/// key, gets no bundle, and nothing is left at the destination or beside it.
+#[test]
+fn a_bundle_is_made_whole_from_a_block_that_holds() {
+    let t = tempfile::tempdir().unwrap();
+    let (b, key) = signed_block(t.path());
+    let out = t.path().join("to-central");
+    assert_eq!(
+        package(&b, "central", &key, &out, &["-q"]).status.code(),
+        Some(0)
+    );
+    let o = package(&b, "central", &key, &out, &["-q"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("exists: nothing was written; give --force")
+    );
+    assert_eq!(
+        package(&b, "central", &key, &out, &["-q", "--force"])
+            .status
+            .code(),
+        Some(0)
+    );
+    std::fs::write(out.join("notes.txt"), "keep").unwrap();
+    let o = package(&b, "central", &key, &out, &["-q", "--force"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("holds files that are no bundle's (notes.txt)")
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("notes.txt")).unwrap(),
+        "keep"
+    );
+    // Another key: refused.
+    tirage()
+        .args(["keygen", "--no-password", "--out"])
+        .arg(t.path().join("other"))
+        .assert()
+        .success();
+    let fresh = t.path().join("to-printer");
+    let o = package(&b, "printer", &t.path().join("other.pub"), &fresh, &["-q"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("SHA256SUMS.minisig: signed by key"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // A print file altered after signing: refused, nothing left.
+    let mut bytes = std::fs::read(b.join("tickets.bin.age")).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(b.join("tickets.bin.age"), bytes).unwrap();
+    let o = package(&b, "printer", &key, &fresh, &["-q"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("tickets.bin.age"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(!fresh.exists());
+    let left: Vec<String> = names(t.path())
+        .into_iter()
+        .filter(|n| n.contains("tirage-tmp") || n.contains("tirage-old"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
