@@ -737,8 +737,10 @@ fn check_validation_file(
     let mut k = 0usize;
     let mut more = 0u64;
     let mut crlf_rows = 0u64;
+    // Blocks of whole lines, each buffer reused for the next.
+    let mut spare = Vec::new();
     loop {
-        let got = match lines.lines(4096) {
+        let got = match lines.block(std::mem::take(&mut spare)) {
             Ok(b) => b,
             Err(e) => {
                 bad(None, format!("{VALIDATION}: read error: {e}"));
@@ -783,6 +785,7 @@ fn check_validation_file(
             }
             k += 1;
         }
+        spare = got;
     }
     if crlf_rows > 0 {
         bad(None, crlf(VALIDATION, crlf_rows));
