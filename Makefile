@@ -21,7 +21,7 @@ VKEY     = $(KEYS)/$(GAME).validation-key
 
 PREFIX  ?= $(HOME)/.cargo
 
-.PHONY: block verify keys test limits bench check build clean install
+.PHONY: block verify keys test limits bench speed check build clean install
 
 build:
 	$(CARGO) build --release --locked
@@ -52,13 +52,19 @@ test:
 limits:
 	$(CARGO) test --release --locked --test crash -- --ignored
 
-## make bench: criterion benchmarks (several minutes): the pipeline with a full-size coq
-## block, poker synthesis / evaluation next to rs_poker with poker's dead-end rate, and
-## every play style's face work per play area (every spec and example game)
+## make bench: criterion benchmarks (several minutes): the pipeline stage by stage (allocation,
+## faces, validation codes, claims, CSV, print file, hashing, encryption, writes) and with a
+## full-size coq block, poker synthesis / evaluation next to rs_poker with poker's dead-end
+## rate, and every play style's face work per play area (every spec and example game)
 bench:
 	$(CARGO) bench --locked --bench pipeline
 	$(CARGO) bench --locked --bench poker
 	$(CARGO) bench --locked --bench styles
+
+## make speed [GAME=coq] [SPEC=f]: one full block, whole process, against openssl and age,
+## with each protection on and off (scripts/speed.sh; docs/SPEED.md; every core, minutes)
+speed:
+	scripts/speed.sh $(SPEC)
 
 ## make check: formatting, lints, and every spec under game_specs/ and its examples/
 check: build
