@@ -76,7 +76,7 @@ done
 m() { med ${s[$1]}; }
 cpu() { med ${cpus[$1]}; }
 ratio() { awk -v a="$(m $1)" -v b="$(m $2)" 'BEGIN{printf "%.2f", a/b}'; }
-cost() { awk -v a="$(m $1)" -v b="$(m $2)" 'BEGIN{printf "%+.2f s (%+.0f %%)", a-b, 100*(a-b)/b}'; }
+cost() { awk -v a="$(m $1)" -v b="$(m $2)" -v ca="$(cpu $1)" -v cb="$(cpu $2)" 'BEGIN{printf "%+.2f s wall (%+.0f %%), %+.2f s CPU (%+.0f %%)", a-b, 100*(a-b)/b, ca-cb, 100*(ca-cb)/cb}'; }
 echo "$(basename "$spec") — $tickets tickets, $(du -cb $files | tail -1 | cut -f1) bytes of ticket files; $threads threads, median of $pairs alternated rounds"
 echo
 echo "| run | tirage: wall (CPU) | reference: wall (CPU) | ratio of wall times |"
