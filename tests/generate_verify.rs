@@ -299,7 +299,20 @@ fn verify_against_another_reference_spec_is_a_finding() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("is not the reference spec"));
+    let text = String::from_utf8_lossy(&out.stdout);
+    // Each field that differs is named with both values; the digests stay as evidence.
+    assert!(
+        text.contains("FAIL    spec ")
+            && text.contains("        22 finding(s); first:\n          game.block_size: 3000 in the block's spec.toml, 4500000 in the reference\n")
+            && text.contains("tiers[0].count: 1 in the block's spec.toml, 4 in the reference"),
+        "{text}"
+    );
+    let block_sha = sha256_hex(&std::fs::read(block().join("spec.toml")).unwrap());
+    let ref_sha = sha256_hex(&std::fs::read(repo("game_specs/coq.toml")).unwrap());
+    assert!(
+        text.contains(&format!("spec: the block's spec.toml (SHA-256 {block_sha}) differs from the reference spec (SHA-256 {ref_sha}) in 22 field(s)\n")),
+        "{text}"
+    );
     // -q: the verdict alone, naming the procedures with findings.
     let out = tirage()
         .args(["verify", "--unauthenticated", "-q", "--no-audit", "--spec"])
@@ -321,6 +334,50 @@ fn verify_against_another_reference_spec_is_a_finding() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
+}
+
+/// A reference spec that differs from the block's copy in comments and layout only: the
+/// same game, clean, and said so with both digests.
+#[test]
+fn a_reference_spec_differing_in_text_only_is_clean_and_said_so() {
+    let t = tempfile::tempdir().unwrap();
+    let small = std::fs::read_to_string(repo("tests/specs/coq_small.toml")).unwrap();
+    let reference = t.path().join("coq-approved.toml");
+    let text = format!("# approved by the regulator on 2026-11-30\n{small}").replacen(
+        "price = 2 ",
+        "price   =   2 ",
+        1,
+    );
+    std::fs::write(&reference, &text).unwrap();
+    let out = tirage()
+        .args(["verify", "--unauthenticated", "--no-audit", "--spec"])
+        .arg(&reference)
+        .arg(block())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    let block_sha = sha256_hex(small.as_bytes());
+    let ref_sha = sha256_hex(text.as_bytes());
+    assert!(said.contains("PASS    spec "), "{said}");
+    assert!(
+        said.contains(&format!("spec: the block's spec.toml (SHA-256 {block_sha}) is not byte-identical to the reference spec (SHA-256 {ref_sha}), but every field has the same value: only comments, spacing or order differ\n")),
+        "{said}"
+    );
+    assert!(
+        said.contains(&format!("lot table held against the reference spec (SHA-256 {ref_sha}) field by field: the same game, though the block's spec.toml is not byte-identical to it;")),
+        "{said}"
+    );
+    // The same file: nothing said of a difference.
+    let out = tirage()
+        .args(["verify", "--unauthenticated", "--no-audit", "--spec"])
+        .arg(repo("tests/specs/coq_small.toml"))
+        .arg(block())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(said.contains("spec: the block's spec.toml is byte-identical to the reference spec\n"));
 }
 
 #[test]

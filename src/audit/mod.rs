@@ -495,7 +495,13 @@ impl Audit {
         };
         let held_against = report.authenticated.describe();
         let lot_table_held_against = match &report.authenticated.reference_spec {
-            Some(h) => format!("the reference spec given with --spec (SHA-256 `{h}`)"),
+            Some(h) => match &report.spec_comparison {
+                Some(c) if !c.bytes_identical => format!(
+                    "the reference spec given with --spec (SHA-256 `{h}`), field by field: {}",
+                    c.summary()
+                ),
+                _ => format!("the reference spec given with --spec (SHA-256 `{h}`)"),
+            },
             None => "only the block's own spec copy (no reference spec: --spec)".into(),
         };
         Audit {

@@ -24,7 +24,8 @@ pub(super) struct Args {
     /// The block directory (holding SHA256SUMS, manifest.json, spec.toml, tickets.csv,
     /// tickets.bin, validation.csv), or an emission directory (holding emission.json).
     dir: PathBuf,
-    /// The reference spec: the block's spec.toml must be this exact file. When it pins the
+    /// The reference spec: every field of the block's spec.toml must have its value (held
+    /// field by field: comments, spacing and key order may differ, and are said to). When it pins the
     /// operator's key (`[signing] public_key`), the signature is checked against that key,
     /// whatever --signer says, and a production block made with a test seed is a finding.
     #[arg(long)]

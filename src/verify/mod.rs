@@ -29,6 +29,7 @@ mod replay;
 pub mod report;
 pub mod seal;
 mod signature;
+pub mod spec_diff;
 mod tally;
 mod tickets;
 
@@ -200,6 +201,8 @@ pub(crate) struct Block<'a> {
     spec: Option<GameSpec>,
     /// The block's manifest, if it parses.
     manifest: Option<Manifest>,
+    /// The block's spec copy held against the reference spec, when both load.
+    spec_comparison: Option<spec_diff::SpecComparison>,
     /// What the ticket pass found (nothing when it did not run).
     run: TicketRun,
     /// Called with the tickets checked (or replayed) so far.
@@ -324,6 +327,7 @@ fn report(mut block: Block, found: Found) -> Verified {
     } = found;
     let (dir, opts) = (block.dir, block.opts);
     let (spec, manifest) = (block.spec.take(), block.manifest.take());
+    let spec_comparison = block.spec_comparison.take();
     let mut run = std::mem::take(&mut block.run);
     let (actual, listed) = (&block.actual, &block.listed);
     let expect_kind = manifest
@@ -387,6 +391,9 @@ fn report(mut block: Block, found: Found) -> Verified {
             .is_some_and(|m| m.files.iter().any(|f| f.encrypted_for.is_some())),
         signer,
         reference_spec: opts.reference.map(|r| r.sha256.clone()),
+        reference_spec_text_differs: spec_comparison
+            .as_ref()
+            .is_some_and(|c| !c.bytes_identical && c.same_meaning()),
         replayed: replayed
             .as_ref()
             .is_some_and(|f| f.iter().all(|f| f.identical)),
@@ -473,6 +480,7 @@ fn report(mut block: Block, found: Found) -> Verified {
         losing_features,
         promised,
         files,
+        spec_comparison,
         authenticated,
     };
     Verified {
@@ -585,6 +593,7 @@ mod testing {
             actual: m.actual.clone(),
             spec: Some(spec()),
             manifest: Some(m.manifest.clone()),
+            spec_comparison: None,
             run,
             progress: &|_| {},
         }

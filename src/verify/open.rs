@@ -104,20 +104,13 @@ pub(super) fn open<'a>(
             Ok(s) => Some(s),
         },
     };
-    if let (Some(s), Some(r)) = (&spec, reference) {
-        if s.sha256 != r.sha256 {
-            add(
-                checks,
-                CheckId::Spec,
-                None,
-                format!(
-                    "spec.toml (SHA-256 {}) is not the reference spec {} (SHA-256 {})",
-                    s.sha256,
-                    r.path.display(),
-                    r.sha256
-                ),
-            );
-        }
+    // Held against the reference by meaning, field by field; the digests stay as evidence.
+    let spec_comparison = match (&spec, reference) {
+        (Some(s), Some(r)) => Some(super::spec_diff::compare(s, r)),
+        _ => None,
+    };
+    for d in spec_comparison.iter().flat_map(|c| &c.differences) {
+        add(checks, CheckId::Spec, None, d.describe());
     }
 
     // The manifest.
@@ -153,6 +146,7 @@ pub(super) fn open<'a>(
         actual,
         spec,
         manifest,
+        spec_comparison,
         run: Default::default(),
         progress,
     }

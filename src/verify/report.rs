@@ -70,7 +70,7 @@ impl CheckId {
             CheckId::Signature => "SHA256SUMS.minisig is a valid minisign signature of SHA256SUMS by the signer's key (--signer), so every digest below is the signer's",
             CheckId::Sha256sums => "SHA256SUMS lists tickets.csv, tickets.bin, validation.csv (each as delivered: in clear or .age), spec.toml and manifest.json, and each file's SHA-256 matches",
             CheckId::Manifest => "manifest.json parses; its file sizes, digests, counts and totals agree with the files and the spec",
-            CheckId::Spec => "the block's spec.toml loads and validates (and equals the reference spec, if given)",
+            CheckId::Spec => "the block's spec.toml loads and validates (and, if a reference spec is given, every field has the reference's value: comments, spacing and order aside)",
             CheckId::PrintHeader => "tickets.bin's header is exactly the one the spec and block number give",
             CheckId::CsvHeader => "tickets.csv's header row is exactly the documented column list",
             CheckId::RecordCount => "tickets.csv, tickets.bin and validation.csv each hold one record per ticket of the block",
@@ -365,6 +365,9 @@ pub struct Report {
     pub pack_rules: Vec<String>,
     /// Every file of the block with its digests.
     pub files: Vec<FileDigest>,
+    /// The block's spec copy held against the reference spec (`--spec`), field by field,
+    /// with both digests; `None` without a reference spec, or when a spec does not load.
+    pub spec_comparison: Option<super::spec_diff::SpecComparison>,
     /// What the verdict rests on: signer, reference spec, replay.
     pub authenticated: Authenticated,
 }
@@ -387,6 +390,9 @@ pub struct Authenticated {
     /// Hex SHA-256 of the reference spec the block's copy was held against (`--spec`);
     /// `None`: only the block's own copy was read.
     pub reference_spec: Option<String>,
+    /// True when the block's copy is not byte-identical to the reference spec but means
+    /// the same, field by field (comments, spacing or order differ).
+    pub reference_spec_text_differs: bool,
     /// True when the block was replayed from its seed and came out byte-identical.
     pub replayed: bool,
     /// When the seed was made of shares: how many, and whether the manifest's commitments
@@ -419,6 +425,9 @@ impl Authenticated {
             None => "UNAUTHENTICATED: no signature checked".into(),
         };
         let spec = match &self.reference_spec {
+            Some(h) if self.reference_spec_text_differs => format!(
+                "lot table held against the reference spec (SHA-256 {h}) field by field: the same game, though the block's spec.toml is not byte-identical to it"
+            ),
             Some(h) => format!("lot table held against the reference spec (SHA-256 {h})"),
             None => "lot table: only the block's own spec copy (no --spec)".into(),
         };
@@ -496,6 +505,9 @@ impl Report {
                     }
                 }
             }
+        }
+        if let Some(c) = &self.spec_comparison {
+            let _ = writeln!(s, "spec: {}", c.summary());
         }
         if !self.ways.is_empty() {
             let _ = writeln!(

@@ -122,3 +122,9 @@ pub(crate) fn codes(dir: &Path) -> Vec<String> {
         })
         .collect()
 }
+
+/// Hex SHA-256 of `bytes`.
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    hex::encode(sha2::Sha256::digest(bytes))
+}
