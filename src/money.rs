@@ -56,6 +56,35 @@ impl Money {
     pub fn is_zero(self) -> bool {
         self.0 == 0
     }
+
+    /// The amount for a reader, with thousands separators and the currency code:
+    /// `1,125,000 EUR`, `4.50 EUR`, `0.05 EUR` (cents shown only when there are some).
+    /// Files keep the plain decimal of [`fmt::Display`]; reports and terminals use this.
+    pub fn with_currency(self, currency: &str) -> String {
+        let units = grouped(self.0 / 100);
+        let amount = match self.0 % 100 {
+            0 => units,
+            c => format!("{units}.{c:02}"),
+        };
+        if currency.is_empty() {
+            amount
+        } else {
+            format!("{amount} {currency}")
+        }
+    }
+}
+
+/// `n` with a comma between groups of three digits: `4,500,000`.
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 impl fmt::Display for Money {
@@ -161,6 +190,19 @@ impl serde::Serialize for Money {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn amounts_for_a_reader_have_separators_and_the_currency() {
+        assert_eq!(Money(112_500_000).with_currency("EUR"), "1,125,000 EUR");
+        assert_eq!(Money(450).with_currency("EUR"), "4.50 EUR");
+        assert_eq!(Money(5).with_currency("EUR"), "0.05 EUR");
+        assert_eq!(Money(0).with_currency("EUR"), "0 EUR");
+        assert_eq!(Money(99_999_999).with_currency(""), "999,999.99");
+        assert_eq!(grouped(4_500_000), "4,500,000");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1000), "1,000");
+        assert_eq!(grouped(u64::MAX), "18,446,744,073,709,551,615");
+    }
 
     #[test]
     fn parses_the_forms_a_game_team_writes() {

@@ -1505,3 +1505,200 @@ fn a_killed_verify_leaves_no_readable_codes_and_the_next_one_removes_them() {
     assert!(!dir.exists());
     assert_eq!(std::fs::read_dir(&tmp).unwrap().count(), 0);
 }
+
+/// `verify` of an emission writes one report beside it (`<emission>.audit/`: audit.md,
+/// audit.json, audit.pdf; the directory 0700, each file 0600): the emission-wide procedure,
+/// each block's verdict and digests, and the totals per tier against the lot table. An
+/// insider holding only that report learns no winner's place: no serial or claim of any
+/// ticket is in it, no number in it points at the winners of a block more often than at
+/// its losers, and no ticket of a rare tier appears as a number.
+#[test]
+fn an_emission_gets_one_report_beside_it_that_gives_no_winners_place() {
+    let t = tempfile::tempdir().unwrap();
+    let em = t.path().join("em");
+    tirage()
+        .arg("generate")
+        .arg(small_spec())
+        .arg("--validation-key")
+        .arg(repo(VALIDATION_KEY))
+        .args(["--blocks", "1..2", "--insecure-seed", "--seed", SEED, "-q"])
+        .arg("--out")
+        .arg(&em)
+        .assert()
+        .success();
+    let out = tirage()
+        .args(["verify", "--unauthenticated", "--auditor", "Claire Martin"])
+        .arg(&em)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let r = t.path().join("em.audit");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(&format!(
+            "audit report: {}, {}, {} (clean)",
+            r.join("audit.md").display(),
+            r.join("audit.json").display(),
+            r.join("audit.pdf").display()
+        )),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(mode(&r), 0o700);
+    for f in ["audit.md", "audit.json", "audit.pdf"] {
+        assert_eq!(mode(&r.join(f)), 0o600, "{f}");
+    }
+    assert!(!em.join("audit.md").exists(), "nothing inside the emission");
+
+    // What it says: the emission-wide procedure, each block, the totals.
+    let a = json(&r.join("audit.json"));
+    assert_eq!(a["format"], "tirage-emission-audit/1");
+    assert_eq!(a["verdict"], "clean");
+    assert_eq!(a["game"], "coq");
+    assert_eq!(a["emission"], 1);
+    assert_eq!(a["auditor"], "Claire Martin");
+    assert_eq!(a["emission_result"], "pass");
+    let blocks = a["blocks"].as_array().unwrap();
+    assert_eq!(blocks.len(), 2);
+    for (i, b) in blocks.iter().enumerate() {
+        let dir = em.join(format!("block-00{}", i + 1));
+        assert_eq!(b["verdict"], "clean");
+        assert_eq!(b["tickets"], 3000);
+        assert_eq!(b["lots"], 919);
+        assert_eq!(b["payout"], "25294");
+        let sums = std::fs::read(dir.join("SHA256SUMS")).unwrap();
+        let listed = b["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["name"] == "SHA256SUMS")
+            .unwrap();
+        assert_eq!(listed["sha256"], sha(&sums));
+    }
+    let tiers: Vec<(String, u64, u64)> = a["tiers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t["amount"].as_str().unwrap().to_string(),
+                t["expected"].as_u64().unwrap(),
+                t["found"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let lot_table = [
+        ("20000", 2),
+        ("1000", 2),
+        ("200", 4),
+        ("30", 6),
+        ("18", 60),
+        ("8", 300),
+        ("4", 600),
+        ("2", 864),
+    ];
+    assert_eq!(
+        tiers,
+        lot_table
+            .iter()
+            .map(|&(a, n)| (a.to_string(), n, n))
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(a["totals"]["lots"], 1838);
+    assert_eq!(a["totals"]["payout"], "50588");
+    let md = std::fs::read_to_string(r.join("audit.md")).unwrap();
+    assert!(
+        md.contains("| block-002 | CLEAN | 3,000 | 919 | 25,294 EUR |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| **payout** | 50,588 EUR | 50,588 EUR |  |"),
+        "{md}"
+    );
+    let pdf_text = String::from_utf8(
+        std::process::Command::new("pdftotext")
+            .arg(r.join("audit.pdf"))
+            .arg("-")
+            .output()
+            .expect("pdftotext (poppler-utils) is installed")
+            .stdout,
+    )
+    .unwrap();
+    assert!(pdf_text.contains("emission.json lists every block"));
+
+    // What an insider holding only the report learns of where the winners are.
+    let aj = std::fs::read_to_string(r.join("audit.json")).unwrap();
+    for block in ["block-001", "block-002"] {
+        let text = std::fs::read_to_string(em.join(block).join("tickets.csv")).unwrap();
+        let head: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+        let col = |n: &str| head.iter().position(|h| *h == n).unwrap();
+        let (ti, pi, si) = (col("ticket"), col("prize"), col("serial"));
+        let mut prize = vec![String::new(); 3001];
+        for l in text.lines().skip(1) {
+            let f: Vec<&str> = l.split(',').collect();
+            prize[f[ti].parse::<usize>().unwrap()] = f[pi].to_string();
+            for (name, said) in [
+                ("audit.md", &md),
+                ("audit.json", &aj),
+                ("audit.pdf", &pdf_text),
+            ] {
+                assert!(!said.contains(f[si]), "{name} holds serial {}", f[si]);
+            }
+        }
+        let claims = std::fs::read_to_string(em.join(block).join("validation.csv")).unwrap();
+        for l in claims.lines().skip(1) {
+            let claim = l.split(',').next().unwrap();
+            assert!(
+                !aj.contains(claim) && !md.contains(claim),
+                "a claim is in the report"
+            );
+        }
+        let winners = (1..=3000).filter(|&t| prize[t] != "0").count();
+        for (name, said) in [
+            ("audit.md", &md),
+            ("audit.json", &aj),
+            ("audit.pdf", &pdf_text),
+        ] {
+            let hit = tickets_pointed_at(&numbers(said), &[], 3000);
+            let w = hit.iter().filter(|&&t| prize[t as usize] != "0").count();
+            let (wr, lr) = (
+                w as f64 / winners as f64,
+                (hit.len() - w) as f64 / (3000 - winners) as f64,
+            );
+            assert!(
+                wr <= lr + 0.05,
+                "{name}: its numbers point at {w} of {winners} winners of {block}"
+            );
+            let whole: std::collections::BTreeSet<u32> = numbers(said)
+                .iter()
+                .filter(|n| n.1 && n.0 <= 3000.0)
+                .map(|n| n.0 as u32)
+                .collect();
+            for (t, p) in prize.iter().enumerate().skip(1) {
+                if ["20000", "1000", "200", "30"].contains(&p.as_str()) {
+                    assert!(
+                        !whole.contains(&(t as u32)),
+                        "{name} holds ticket {t} of {block} ({p})"
+                    );
+                }
+            }
+        }
+    }
+
+    // --no-audit writes none; --report DIR puts it there.
+    std::fs::remove_dir_all(&r).unwrap();
+    tirage()
+        .args(["verify", "--unauthenticated", "-q", "--no-audit"])
+        .arg(&em)
+        .assert()
+        .success();
+    assert!(!r.exists());
+    let elsewhere = t.path().join("reports/em");
+    tirage()
+        .args(["verify", "--unauthenticated", "-q", "--report"])
+        .arg(&elsewhere)
+        .arg(&em)
+        .assert()
+        .success();
+    assert!(elsewhere.join("audit.json").is_file());
+    assert_eq!(mode(&elsewhere), 0o700);
+}

@@ -75,7 +75,8 @@ fn serials_and_codes_are_unique_across_an_emission() {
         String::from_utf8_lossy(&o.stdout)
     );
     assert!(String::from_utf8_lossy(&o.stdout).contains("emission verify: CLEAN"));
-    // An emission gets no audit report: asking for one is an error, not silently ignored.
+    // An emission's report goes beside it, or where --report says; never inside it.
+    assert!(t.path().join("em.audit/audit.json").is_file());
     let r = t.path().join("report");
     let o = tirage()
         .args(["verify", "--unauthenticated", "-q", "--report"])
@@ -83,9 +84,20 @@ fn serials_and_codes_are_unique_across_an_emission() {
         .arg(&em)
         .output()
         .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let a: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(r.join("audit.json")).unwrap()).unwrap();
+    assert_eq!(a["blocks"].as_array().unwrap().len(), 3);
+    assert_eq!(a["totals"]["tickets"], 9000);
+    let inside = em.join("report");
+    let o = tirage()
+        .args(["verify", "--unauthenticated", "-q", "--report"])
+        .arg(&inside)
+        .arg(&em)
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("gets no audit report"));
-    assert!(!r.exists());
+    assert!(!inside.exists());
 }
 
 #[test]

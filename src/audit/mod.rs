@@ -19,6 +19,7 @@
 
 pub mod chart;
 pub mod doc;
+pub mod emission;
 pub use crate::verify::leakage;
 pub mod randomness;
 

@@ -2,23 +2,25 @@
 
 use super::{progress, with_threads, Outcome};
 use anyhow::{Context, Result};
+use sha2::Digest;
 use std::path::PathBuf;
+use tirage::audit::emission::EmissionAudit;
 use tirage::audit::Audit;
-use tirage::block::layout::{AUDIT_MD, MANIFEST, SPEC, SUMS};
+use tirage::block::layout::{AUDIT_MD, EMISSION, MANIFEST, SPEC, SUMS};
 use tirage::crypto::ceremony::Commitment;
 use tirage::crypto::rng::{Beacon, Seed};
 use tirage::crypto::sign::Verifier;
 use tirage::crypto::validation::ValidationKey;
 use tirage::output::seal::Identities;
 use tirage::spec::GameSpec;
-use tirage::verify::emission::{is_emission, verify_emission};
+use tirage::verify::emission::{is_emission, verify_emission, EmissionReport};
 use tirage::verify::seal::Seal;
 use tirage::verify::{inspect, Options, SeedInput};
 
 /// Arguments of `tirage verify`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "The audit report (audit.md, audit.json, audit.pdf, audit.svg) goes beside the block, into <block>.audit/ (mode 0700, files 0600), or into --report DIR. It gives test statistics, p-values and histograms over counts, never a winner's ticket, pack or carton. It states the date and time of the procedures (UTC; SOURCE_DATE_EPOCH, in seconds since 1970, pins it so that a report can be made byte for byte again), the host, and the auditor and operator named.\n\nExit status: 0 clean (statistics flagged at p < 1 % are exceptions, reported in audit.md, not findings), 1 findings (including the leakage gate and a replay mismatch), 2 error.\n\nExamples:\n  tirage verify output/coq/block-001 --signer output/keys/operator.pub --spec game_specs/coq.toml\n  tirage verify output/coq/block-001 --signer output/keys/operator.pub --spec game_specs/coq.toml --auditor 'Claire Martin' --operator 'Jeux de Paris'\n  tirage verify output/coq/block-001 --unauthenticated --json > report.json\n  tirage verify output/coq/block-001 --signer output/keys/operator.pub --seed-file output/coq/block-001.seed --validation-key output/keys/coq.validation-key --report ~/audit-001\n  tirage verify coq-001 --unauthenticated --seed-share alice.share --seed-share bob.share   # a block made from two shares, in their order (README, generate)"
+    after_help = "The audit report (audit.md, audit.json, audit.pdf, audit.svg) goes beside the block, into <block>.audit/ (mode 0700, files 0600), or into --report DIR; an emission's report (every block's verdict and digests, the emission-wide checks, the totals against the lot table) goes beside the emission, into <emission>.audit/. It gives test statistics, p-values and histograms over counts, never a winner's ticket, pack or carton. It states the date and time of the procedures (UTC; SOURCE_DATE_EPOCH, in seconds since 1970, pins it so that a report can be made byte for byte again), the host, and the auditor and operator named.\n\nExit status: 0 clean (statistics flagged at p < 1 % are exceptions, reported in audit.md, not findings), 1 findings (including the leakage gate and a replay mismatch), 2 error.\n\nExamples:\n  tirage verify output/coq/block-001 --signer output/keys/operator.pub --spec game_specs/coq.toml\n  tirage verify output/coq/block-001 --signer output/keys/operator.pub --spec game_specs/coq.toml --auditor 'Claire Martin' --operator 'Jeux de Paris'\n  tirage verify output/coq/block-001 --unauthenticated --json > report.json\n  tirage verify output/coq/block-001 --signer output/keys/operator.pub --seed-file output/coq/block-001.seed --validation-key output/keys/coq.validation-key --report ~/audit-001\n  tirage verify coq-001 --unauthenticated --seed-share alice.share --seed-share bob.share   # a block made from two shares, in their order (README, generate)"
 )]
 pub(super) struct Args {
     /// The block directory (holding SHA256SUMS, manifest.json, spec.toml, tickets.csv,
@@ -33,10 +35,12 @@ pub(super) struct Args {
     /// Print the report as JSON instead of text.
     #[arg(long)]
     json: bool,
-    /// Where to write the audit report (audit.md, audit.json, audit.pdf, audit.svg): a
-    /// directory only its owner can enter (mode 0700; created so when missing), outside the
-    /// block. Default: `<block>.audit/` beside the block directory (`block-001.audit/`),
-    /// never inside what is delivered. Each file is created mode 0600.
+    /// Where to write the audit report (audit.md, audit.json, audit.pdf, audit.svg; an
+    /// emission's: audit.md, audit.json, audit.pdf): a directory only its owner can enter
+    /// (mode 0700; created so when missing), outside the block or emission. Default:
+    /// `<block>.audit/` beside the block directory (`block-001.audit/`), or
+    /// `<emission>.audit/` beside the emission, never inside what is delivered. Each file is
+    /// created mode 0600.
     #[arg(long, value_name = "DIR")]
     report: Option<PathBuf>,
     /// Do not write the audit report.
@@ -194,13 +198,6 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
                 a.dir.display()
             );
         }
-        if let Some(r) = &a.report {
-            anyhow::bail!(
-                "{} is an emission, which gets no audit report (--report {}): verify each block for one (tirage verify <emission>/block-NNN --report DIR)",
-                a.dir.display(),
-                r.display()
-            );
-        }
         let bar = progress::bar(0, "verify", a.quiet);
         let report = with_threads(usize::from(a.threads), || {
             verify_emission(&a.dir, &opts, &|_, _| bar.tick())
@@ -212,6 +209,9 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
             print!("{}", super::visible(&report.verdict_text()));
         } else {
             print!("{}", super::visible(&report.to_text()));
+        }
+        if !a.no_audit {
+            write_emission_audit(&a, &report)?;
         }
         return Ok(if report.clean {
             Outcome::Success
@@ -363,6 +363,45 @@ fn inside(path: &std::path::Path, block: &std::path::Path) -> bool {
             _ => return false,
         }
     }
+}
+
+/// Writes the emission's audit report beside it (`<emission>.audit/`) or into `--report`,
+/// as a block's: only about the emission that was read (its `emission.json` unchanged).
+fn write_emission_audit(a: &Args, report: &EmissionReport) -> Result<()> {
+    let dir = match (&a.report, tirage::audit::default_dir(&a.dir)) {
+        (Some(r), _) => r.clone(),
+        (None, Some(d)) => d,
+        (None, None) => anyhow::bail!(
+            "{}: no directory beside it can hold its audit report: give one with --report DIR (or --no-audit)",
+            a.dir.display()
+        ),
+    };
+    let now = std::fs::read(a.dir.join(EMISSION))
+        .ok()
+        .map(|b| hex::encode(sha2::Sha256::digest(b)));
+    if a.report.is_none() && now != report.emission_json_sha256 {
+        anyhow::bail!(
+            "{} changed while it was being verified (another run replaced or changed it): this report is not about what is there now, so none was written; verify it again",
+            a.dir.display()
+        );
+    }
+    let audit = EmissionAudit::build(report, a.auditor.clone(), a.operator.clone());
+    match audit.write(&dir, a.report.is_none()) {
+        Err(e) if a.report.is_some() && report.clean => anyhow::bail!(
+            "the emission verified clean, but the audit report asked for could not be written to {}: {e:#}",
+            dir.display()
+        ),
+        Err(e) => eprintln!(
+            "tirage: warning: the emission's audit report could not be written to {}: {e:#}",
+            dir.display()
+        ),
+        Ok(written) if !a.quiet => {
+            let names: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
+            eprintln!("audit report: {} ({})", names.join(", "), audit.verdict);
+        }
+        Ok(_) => {}
+    }
+    Ok(())
 }
 
 /// True when a seed or seed shares were given.

@@ -16,6 +16,9 @@ use sha2::{Digest, Sha256};
 use std::fmt::Write;
 use std::path::Path;
 
+/// What the emission-wide procedure establishes, in one sentence.
+pub const EMISSION_PROCEDURE: &str = "emission.json lists every block and its manifest digest; one game, spec, seed and validation key; distinct blocks; serials and validation codes unique across the emission";
+
 /// The report of an emission.
 #[derive(Debug, Clone, Serialize)]
 pub struct EmissionReport {
@@ -29,6 +32,14 @@ pub struct EmissionReport {
     pub examples: Vec<String>,
     /// Tickets across all blocks.
     pub tickets: u64,
+    /// The game id `emission.json` names, when it parses.
+    pub game: Option<String>,
+    /// The emission number `emission.json` names, when it parses.
+    pub emission: Option<u16>,
+    /// Hex SHA-256 of the spec `emission.json` names, when it parses.
+    pub spec_sha256: Option<String>,
+    /// Hex SHA-256 of `emission.json` as read, when it could be read.
+    pub emission_json_sha256: Option<String>,
     /// Every block's own report.
     pub blocks: Vec<Report>,
 }
@@ -46,7 +57,7 @@ impl EmissionReport {
         );
         let _ = writeln!(
             s,
-            "{:<7} emission           emission.json lists every block and its manifest digest; one game, spec, seed and validation key; distinct blocks; serials and validation codes unique across the emission",
+            "{:<7} emission           {EMISSION_PROCEDURE}",
             if self.findings == 0 { "PASS" } else { "FAIL" }
         );
         for e in &self.examples {
@@ -281,6 +292,10 @@ pub fn verify_emission(
         findings: f.count,
         examples: f.examples.into_iter().map(|e| e.detail).collect(),
         tickets,
+        game: em.as_ref().map(|e| e.game.clone()),
+        emission: em.as_ref().map(|e| e.emission),
+        spec_sha256: em.as_ref().map(|e| e.spec_sha256.clone()),
+        emission_json_sha256: json.as_ref().ok().map(|b| hex::encode(Sha256::digest(b))),
         blocks,
     })
 }

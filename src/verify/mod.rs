@@ -468,6 +468,7 @@ fn report(mut block: Block, found: Found) -> Verified {
     let report = Report {
         dir: dir.display().to_string(),
         game: spec.as_ref().map(|s| s.id.clone()),
+        currency: spec.as_ref().map(|s| s.currency.clone()),
         kind: expect_kind,
         block: block_number,
         tickets: run.tickets,

@@ -339,6 +339,9 @@ pub struct Report {
     pub dir: String,
     /// Game id, if the spec could be read.
     pub game: Option<String>,
+    /// The spec's ISO 4217 currency code (`EUR`), if the spec could be read: amounts are in
+    /// its units.
+    pub currency: Option<String>,
     /// `production` or `specimen`, if the manifest could be read.
     pub kind: Option<crate::block::Kind>,
     /// Block number, if the manifest could be read.
