@@ -36,9 +36,54 @@ fn the_real_specs_check() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("1370092"));
-    assert!(text.contains("5940400"));
+    // Counts with thousands separators, amounts with the currency, odds to the cent.
+    for line in [
+        "mechanic styles, price 2 EUR, block 4,500,000 tickets in 30,000 packs of 150, game code 1703, emission 001",
+        "    20,000 EUR          4   1,125,000.00         80,000 EUR  20000 ×4 [20000]",
+        "         2 EUR    647,544           6.95      1,295,088 EUR  2 ×647,544 [2]",
+        "         total  1,370,092           3.28      5,940,400 EUR  (published: 1,370,092 lots, 5,940,400 EUR)",
+        "losers 3,129,908 ; sales 9,000,000 EUR ; payout ratio 66.00 %",
+        "      20,000 EUR  VINGT MILLE EUROS",
+    ] {
+        assert!(text.lines().any(|l| l == line), "no line {line:?} in\n{text}");
+    }
     assert!(text.contains("spec OK"));
+}
+
+/// `tirage styles` is an index, one line per style; a style's name gives it in full.
+#[test]
+fn styles_prints_an_index_first() {
+    let out = tirage().arg("styles").output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let n = tirage::games::style::LIBRARY.len();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], format!("{n} play styles:"));
+    assert_eq!(lines.len(), n + 3, "{text}");
+    for s in tirage::games::style::LIBRARY {
+        assert!(
+            lines[1..=n]
+                .iter()
+                .any(|l| l.starts_with(&format!("  {:<18} {} — ", s.name, s.term))),
+            "{}",
+            s.name
+        );
+    }
+    assert!(!text.contains("parameters"));
+    let one = tirage().args(["styles", "reveal"]).output().unwrap();
+    let one = String::from_utf8(one.stdout).unwrap();
+    assert!(
+        one.starts_with("reveal — ") && one.contains("  example:\n"),
+        "{one}"
+    );
+    let all = tirage().args(["styles", "--all"]).output().unwrap();
+    let all = String::from_utf8(all.stdout).unwrap();
+    assert!(all.starts_with(&text[..text.find("\n\n").unwrap()]));
+    assert_eq!(
+        all.matches("  parameters (besides style, id and max):")
+            .count(),
+        n
+    );
 }
 
 #[test]
@@ -366,7 +411,7 @@ fn quiet_commands_print_their_verdict_alone() {
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
         format!(
-            "{}: valid (coq, 8 tiers, 10 ways, blocks of 3000 tickets)\n",
+            "{}: valid (coq, 8 tiers, 10 ways, blocks of 3,000 tickets)\n",
             spec.display()
         )
     );

@@ -4,7 +4,7 @@ use super::Outcome;
 use anyhow::Result;
 use std::path::PathBuf;
 use tirage::alloc::{self, packlaw, stats};
-use tirage::money::Money;
+use tirage::money::{grouped, Money};
 use tirage::spec::GameSpec;
 
 /// Arguments of `tirage check`.
@@ -31,7 +31,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
             spec.id,
             spec.tiers.len(),
             spec.ways.len() - 1,
-            spec.block_size
+            grouped(u64::from(spec.block_size))
         );
     } else {
         print!("{}", report(&spec, &packs));
@@ -128,10 +128,24 @@ fn pack_law(spec: &GameSpec) -> Result<String> {
     Ok(s)
 }
 
-/// The text `check` prints.
+/// `x` with two decimals and thousands separators: `1,125,000.00`.
+fn odds(x: f64) -> String {
+    let text = format!("{x:.2}");
+    match text.split_once('.') {
+        Some((units, cents)) => match units.parse::<u64>() {
+            Ok(u) => format!("{}.{cents}", grouped(u)),
+            Err(_) => text,
+        },
+        None => text,
+    }
+}
+
+/// The text `check` prints: counts with thousands separators, amounts with the currency.
 fn report(spec: &GameSpec, packs: &str) -> String {
     let mut s = String::new();
     let n = f64::from(spec.block_size);
+    let cur = spec.currency.as_str();
+    let count = |c: u64| grouped(c);
     s += &format!("{} — {} ({})\n", spec.id, spec.name, spec.legal_reference);
     if spec.reconstructed {
         s += "NOTE: the lot table is a RECONSTRUCTION, not the published table.\n";
@@ -140,18 +154,17 @@ fn report(spec: &GameSpec, packs: &str) -> String {
         s += &format!("the spec's note: {note}\n");
     }
     s += &format!(
-        "mechanic {}, price {} {}, block {} tickets in {} packs of {}, game code {:04}, emission {:03}\n\n",
+        "mechanic {}, price {}, block {} tickets in {} packs of {}, game code {:04}, emission {:03}\n\n",
         spec.game.name(),
-        spec.price,
-        spec.currency,
-        spec.block_size,
-        spec.packs(),
-        spec.pack_size,
+        spec.price.with_currency(cur),
+        count(u64::from(spec.block_size)),
+        count(u64::from(spec.packs())),
+        count(u64::from(spec.pack_size)),
         spec.game_code,
         spec.emission
     );
     s += &format!(
-        "{:>12} {:>10} {:>14} {:>16}  ways\n",
+        "{:>14} {:>10} {:>14} {:>18}  ways\n",
         "amount", "count", "odds 1 in", "payout"
     );
     for t in &spec.tiers {
@@ -168,15 +181,20 @@ fn report(spec: &GameSpec, packs: &str) -> String {
                         None => x.amount.to_string(),
                     })
                     .collect();
-                format!("{} ×{} [{}]", w.id, w.count, areas.join(" + "))
+                format!(
+                    "{} ×{} [{}]",
+                    w.id,
+                    count(u64::from(w.count)),
+                    areas.join(" + ")
+                )
             })
             .collect();
         s += &format!(
-            "{:>12} {:>10} {:>14.2} {:>16}  {}{}\n",
-            t.amount.to_string(),
-            t.count,
-            n / f64::from(t.count),
-            Money(t.amount.cents() * u64::from(t.count)).to_string(),
+            "{:>14} {:>10} {:>14} {:>18}  {}{}\n",
+            t.amount.with_currency(cur),
+            count(u64::from(t.count)),
+            odds(n / f64::from(t.count)),
+            Money(t.amount.cents() * u64::from(t.count)).with_currency(cur),
             ways.join(", "),
             if t.combined_only {
                 "  (combined only)"
@@ -188,25 +206,24 @@ fn report(spec: &GameSpec, packs: &str) -> String {
     let lots = spec.lots();
     let sales = Money(spec.price.cents() * u64::from(spec.block_size));
     s += &format!(
-        "{:>12} {:>10} {:>14.2} {:>16}  (published: {} lots, {})\n",
+        "{:>14} {:>10} {:>14} {:>18}  (published: {} lots, {})\n",
         "total",
-        lots,
-        n / lots as f64,
-        spec.payout().to_string(),
-        spec.published_lots,
-        spec.published_payout
+        count(lots),
+        odds(n / lots as f64),
+        spec.payout().with_currency(cur),
+        count(spec.published_lots),
+        spec.published_payout.with_currency(cur)
     );
     s += &format!(
-        "losers {} ; sales {} {} ; payout ratio {:.4}\n\n",
-        spec.ways[0].count,
-        sales,
-        spec.currency,
-        spec.payout().cents() as f64 / sales.cents() as f64
+        "losers {} ; sales {} ; payout ratio {:.2} %\n\n",
+        count(u64::from(spec.ways[0].count)),
+        sales.with_currency(cur),
+        100.0 * spec.payout().cents() as f64 / sales.cents() as f64
     );
     s += packs;
     s += "captions:\n";
     for (m, c) in &spec.captions {
-        s += &format!("  {m:>10}  {c}\n");
+        s += &format!("  {:>14}  {c}\n", m.with_currency(cur));
     }
     s += "\n";
     for line in spec.game.describe() {

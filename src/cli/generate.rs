@@ -78,7 +78,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         let seed_file = SeedFile::beside(&out, &seed, fresh, a.force)?;
         let n = u64::from(spec.block_size) * u64::from(blocks.end() - blocks.start() + 1);
         let first = *blocks.start();
-        let bar = progress::bar(n, "emission", a.quiet);
+        let bar = progress::bar(Some(n), "emission", a.quiet);
         let per = u64::from(spec.block_size);
         let made = with_threads(usize::from(a.threads), || {
             let keys = EmissionOptions {
@@ -149,7 +149,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     .with_mode(a.keys.mode())
     .sealed_for(&recipients);
     let seed_file = SeedFile::beside(&out, &seed, fresh, a.force)?;
-    let bar = progress::bar(u64::from(spec.block_size), "generate", a.quiet);
+    let bar = progress::bar(Some(u64::from(spec.block_size)), "generate", a.quiet);
     let report = |n| bar.set_position(n);
     let plan = plan
         .signed_by(signer.as_ref())

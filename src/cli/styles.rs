@@ -7,10 +7,16 @@ use tirage::games::style::{StyleInfo, LIBRARY};
 
 /// Arguments of `tirage styles`.
 #[derive(clap::Args, Debug)]
-#[command(after_help = "Example:\n  tirage styles\n  tirage styles --json\n  tirage styles reveal")]
+#[command(
+    after_help = "Without NAME it prints the index: one line per style. Example:\n  tirage styles\n  tirage styles reveal\n  tirage styles --all\n  tirage styles --json"
+)]
 pub(super) struct Args {
-    /// Show only this style (its name as a surface's `style` gives it), with its example.
+    /// Show this style in full (its name as a surface's `style` gives it): how it wins, its
+    /// naive reading, columns and parameters, and an example.
     name: Option<String>,
+    /// After the index, every style in full.
+    #[arg(long, conflicts_with = "name")]
+    all: bool,
     /// Print the library as JSON (one object per style) for tools.
     #[arg(long)]
     json: bool,
@@ -32,18 +38,40 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     };
     let out = if a.json {
         serde_json::to_string_pretty(&chosen)? + "\n"
+    } else if a.name.is_some() {
+        text(chosen[0], true)
     } else {
-        chosen
-            .iter()
-            .map(|s| text(s, a.name.is_some()))
-            .collect::<Vec<_>>()
-            .join("\n")
+        let mut out = index(&chosen);
+        if a.all {
+            for s in &chosen {
+                out += "\n";
+                out += &text(s, false);
+            }
+        } else {
+            out += "\ntirage styles NAME: a style in full, with an example; --all: every style in full; --json: for tools\n";
+        }
+        out
     };
     // A reader that stops early (`tirage styles | head`) is not an error.
     match std::io::stdout().lock().write_all(out.as_bytes()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
         _ => Ok(Outcome::Success),
     }
+}
+
+/// One line per style: its name, its industry term and the first sentence of how it wins.
+fn index(styles: &[&StyleInfo]) -> String {
+    let mut out = format!("{} play styles:\n", styles.len());
+    for s in styles {
+        let first = s
+            .about
+            .split_inclusive(". ")
+            .next()
+            .unwrap_or(s.about)
+            .trim_end();
+        out += &format!("  {:<18} {} — {first}\n", s.name, s.term);
+    }
+    out
 }
 
 /// One style in words: its name and term, how it wins, its naive reading, its columns and

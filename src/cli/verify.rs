@@ -172,7 +172,9 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         )),
         (None, true) => None,
     };
-    let expected = reference.as_ref().map_or(0, |s| u64::from(s.block_size));
+    // The bar's total: the manifest's count (for the bar only; verify holds it to the
+    // files), else the reference spec's block; twice that when the block is replayed too.
+    let expected = manifest_tickets(&a.dir).or(reference.as_ref().map(|s| u64::from(s.block_size)));
     let signer = a.signer.as_deref().map(Verifier::load).transpose()?;
     let identities = Identities::load(&a.identity)?;
     let validation_key = match &a.validation_key {
@@ -198,9 +200,19 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
                 a.dir.display()
             );
         }
-        let bar = progress::bar(0, "verify", a.quiet);
+        // The bar's total and each block's start, from emission.json (for the bar only).
+        let listed = emission_tickets(&a.dir);
+        let total = (!listed.is_empty()).then(|| listed.iter().map(|b| b.1).sum());
+        let bar = progress::bar(total, "verify", a.quiet);
         let report = with_threads(usize::from(a.threads), || {
-            verify_emission(&a.dir, &opts, &|_, _| bar.tick())
+            verify_emission(&a.dir, &opts, &|block, n| {
+                let before: u64 = listed
+                    .iter()
+                    .take_while(|b| b.0 != block)
+                    .map(|b| b.1)
+                    .sum();
+                bar.set_position(before + n)
+            })
         })??;
         bar.finish_and_clear();
         if a.json {
@@ -244,9 +256,28 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         }
     }
     let seal = Seal::of(&a.dir).ok();
-    let bar = progress::bar(expected, "verify", a.quiet);
+    let replaying = opts.seed.is_some();
+    let bar = progress::bar(
+        expected.map(|n| if replaying { 2 * n } else { n }),
+        "verify",
+        a.quiet,
+    );
+    // The replay counts its tickets from 0 again once the ticket pass reached the total.
+    let replay_from = std::sync::atomic::AtomicU64::new(0);
+    let progress = |n: u64| {
+        use std::sync::atomic::Ordering::Relaxed;
+        let from = replay_from.load(Relaxed);
+        match expected {
+            Some(total) if replaying && from == 0 && n >= total => {
+                replay_from.store(total, Relaxed);
+                bar.set_message("replay");
+                bar.set_position(total);
+            }
+            _ => bar.set_position(from + n),
+        }
+    };
     let mut audit = with_threads(usize::from(a.threads), || {
-        inspect(&a.dir, &opts, &|n| bar.set_position(n)).map(Audit::build)
+        inspect(&a.dir, &opts, &progress).map(Audit::build)
     })??;
     audit.replay_seed = opts
         .seed
@@ -402,6 +433,30 @@ fn write_emission_audit(a: &Args, report: &EmissionReport) -> Result<()> {
         Ok(_) => {}
     }
     Ok(())
+}
+
+/// The tickets the block's manifest says it holds, for the progress bar only.
+fn manifest_tickets(dir: &std::path::Path) -> Option<u64> {
+    let bytes = tirage::output::read_regular(&dir.join(MANIFEST), tirage::output::MAX_JSON).ok()?;
+    let m: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
+    m.get("tickets")?.as_u64()
+}
+
+/// Each block's number and tickets as emission.json lists them, for the progress bar only.
+fn emission_tickets(dir: &std::path::Path) -> Vec<(u32, u64)> {
+    let Ok(bytes) = tirage::output::read_regular(&dir.join(EMISSION), tirage::output::MAX_JSON)
+    else {
+        return Vec::new();
+    };
+    let Ok(em) =
+        serde_json::from_slice::<tirage::output::emission_manifest::EmissionManifest>(&bytes)
+    else {
+        return Vec::new();
+    };
+    em.blocks
+        .iter()
+        .map(|b| (b.block, u64::from(b.tickets)))
+        .collect()
 }
 
 /// True when a seed or seed shares were given.

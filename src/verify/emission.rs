@@ -53,7 +53,7 @@ impl EmissionReport {
             "tirage verify {} — emission of {} blocks, {} tickets",
             self.dir,
             self.blocks.len(),
-            self.tickets
+            crate::money::grouped(self.tickets)
         );
         let _ = writeln!(
             s,

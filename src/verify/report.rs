@@ -485,7 +485,7 @@ impl Report {
                 None => "?",
             },
             self.block.map_or("?".into(), |b| b.to_string()),
-            self.tickets
+            crate::money::grouped(self.tickets)
         );
         for c in &self.checks {
             let _ = writeln!(
@@ -512,10 +512,16 @@ impl Report {
         if let Some(c) = &self.spec_comparison {
             let _ = writeln!(s, "spec: {}", c.summary());
         }
+        // Amounts with the currency, counts with thousands separators.
+        let money = |units: &str| match (units.parse::<crate::money::Money>(), &self.currency) {
+            (Ok(m), Some(c)) => m.with_currency(c),
+            _ => units.to_string(),
+        };
+        let count = crate::money::grouped;
         if !self.ways.is_empty() {
             let _ = writeln!(
                 s,
-                "\n{:>16} {:>12} {:>12} {:>12}",
+                "\n{:>16} {:>14} {:>12} {:>12}",
                 "way", "amount", "expected", "found"
             );
             for w in &self.ways {
@@ -526,8 +532,11 @@ impl Report {
                 };
                 let _ = writeln!(
                     s,
-                    "{:>16} {:>12} {:>12} {:>12}{mark}",
-                    w.way, w.amount, w.expected, w.found
+                    "{:>16} {:>14} {:>12} {:>12}{mark}",
+                    w.way,
+                    money(&w.amount),
+                    count(w.expected),
+                    count(w.found)
                 );
             }
         }
@@ -535,7 +544,13 @@ impl Report {
             let _ = writeln!(s, "\nwinning play areas per tier and combination shown:");
             let _ = writeln!(s, "{:>12} {:<22} {:>10}", "tier", "combination", "areas");
             for f in &self.features {
-                let _ = writeln!(s, "{:>12} {:<22} {:>10}", f.tier, f.feature, f.wins);
+                let _ = writeln!(
+                    s,
+                    "{:>12} {:<22} {:>10}",
+                    money(&f.tier),
+                    f.feature,
+                    count(f.wins)
+                );
             }
         }
         if !self.losing_features.is_empty() {
@@ -552,7 +567,10 @@ impl Report {
                 let _ = writeln!(
                     s,
                     "{:>12} {:<22} {:>10} {:>10}",
-                    "", f.feature, f.areas, f.tickets
+                    "",
+                    f.feature,
+                    count(f.areas),
+                    count(f.tickets)
                 );
             }
         }
@@ -575,7 +593,7 @@ impl Report {
             let _ = writeln!(s, "pack constraint: {r}");
         }
         if let Some(p) = &self.payout {
-            let _ = writeln!(s, "evaluated payout: {p}");
+            let _ = writeln!(s, "evaluated payout: {}", money(p));
         }
         s += &self.verdict_text();
         s
