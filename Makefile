@@ -30,12 +30,15 @@ build:
 ## build, then write output/<game>/block-<NNN>/, signed with output/keys/operator.key and its
 ## codes made with output/keys/<game>.validation-key (both made on first use)
 block: build keys
-	@$(BIN) generate $(SPEC) --block $(BLOCK) --threads $(THREADS) --sign $(OPKEY).key --validation-key $(VKEY) $(if $(SEED),--insecure-seed --seed $(SEED)) $(if $(SEED_FILE),--seed-file $(SEED_FILE)) $(if $(FORCE),--force) --out $(BLOCKDIR)
+	@TIRAGE_FORCE_OPTION=FORCE=1 $(BIN) generate $(SPEC) --block $(BLOCK) --threads $(THREADS) --sign $(OPKEY).key --validation-key $(VKEY) $(if $(SEED),--insecure-seed --seed $(SEED)) $(if $(SEED_FILE),--seed-file $(SEED_FILE)) $(if $(FORCE),--force) --out $(BLOCKDIR)
 
-## make verify GAME=coq [BLOCK=1] [SPEC=f]: re-check that block against game_specs/<game>.toml
-## (or SPEC, which may pin the operator's key: [signing]) and output/keys/operator.pub
+## make verify GAME=coq [BLOCK=1] [SPEC=f] [SEED_FILE=f]: re-check that block against
+## game_specs/<game>.toml (or SPEC, which may pin the operator's key: [signing]) and
+## output/keys/operator.pub; and replay it byte for byte when its seed file (SEED_FILE, or
+## the block-NNN.seed make block left beside it) and the validation key are there
+REPLAY_SEED = $(or $(SEED_FILE),$(wildcard $(BLOCKDIR).seed))
 verify: build
-	$(BIN) verify $(BLOCKDIR) --spec $(SPEC) --signer $(OPKEY).pub --threads $(THREADS)
+	$(BIN) verify $(BLOCKDIR) --spec $(SPEC) --signer $(OPKEY).pub --threads $(THREADS) $(if $(and $(REPLAY_SEED),$(wildcard $(VKEY))),--seed-file $(REPLAY_SEED) --validation-key $(VKEY))
 
 ## make keys [GAME=coq]: the operator's key pair and the game's validation key, if missing
 keys: build

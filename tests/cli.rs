@@ -222,6 +222,27 @@ fn an_existing_block_is_not_overwritten_without_force() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("already exists; pass --force"));
     assert_eq!(std::fs::read(out.join("SHA256SUMS")).unwrap(), before);
+    // Run by make, whose knob is FORCE=1 (the Makefile says so to tirage), the advice
+    // names that knob.
+    let makefile = std::fs::read_to_string(repo("Makefile")).unwrap();
+    assert!(makefile.contains("\t@TIRAGE_FORCE_OPTION=FORCE=1 $(BIN) generate "));
+    let mut c = tirage();
+    c.env("TIRAGE_FORCE_OPTION", "FORCE=1")
+        .arg("generate")
+        .arg(&spec)
+        .args(["--insecure-seed", "--seed", &other, "-q", "--out"])
+        .arg(&out)
+        .arg("--validation-key")
+        .arg(repo(VALIDATION_KEY));
+    let o = c.output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "tirage: error: {} already exists; pass FORCE=1 (tirage's --force) to replace it\n",
+            out.display()
+        )
+    );
     assert_eq!(run(true).status.code(), Some(0));
     assert_ne!(std::fs::read(out.join("SHA256SUMS")).unwrap(), before);
     assert_eq!(verify_code(&out), 0);

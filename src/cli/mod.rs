@@ -99,13 +99,35 @@ pub(crate) fn run() -> ExitCode {
         Ok(Outcome::Findings) => ExitCode::from(1),
         Ok(Outcome::Refused) => ExitCode::from(3),
         Err(e) => {
-            eprintln!("tirage: error: {}", visible(&format!("{e:#}")));
+            eprintln!(
+                "tirage: error: {}",
+                visible(&as_caller_says(format!("{e:#}")))
+            );
             let interrupted = e
                 .chain()
                 .any(|c| c.downcast_ref().is_some_and(GenerateError::is_interrupted));
             // 128 + SIGINT, as a shell reports a command stopped by Ctrl-C.
             ExitCode::from(if interrupted { 130 } else { 2 })
         }
+    }
+}
+
+/// The environment variable a caller such as the Makefile sets to the option it takes for
+/// `--force` (`TIRAGE_FORCE_OPTION=FORCE=1`): an error telling to pass `--force` names it.
+pub(crate) const FORCE_OPTION_VAR: &str = "TIRAGE_FORCE_OPTION";
+
+/// `message`, its advice to pass `--force` naming the caller's option for it when
+/// [`FORCE_OPTION_VAR`] holds one (a short `NAME=value` of letters, digits and `_`).
+fn as_caller_says(message: String) -> String {
+    let option = std::env::var(FORCE_OPTION_VAR).ok().filter(|o| {
+        (3..=32).contains(&o.len())
+            && o.contains('=')
+            && o.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '=')
+    });
+    match option {
+        Some(o) => message.replace("pass --force", &format!("pass {o} (tirage's --force)")),
+        None => message,
     }
 }
 
