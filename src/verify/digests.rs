@@ -2,7 +2,7 @@
 //! SHA-256), against what was read.
 
 use super::{add, Block, CheckId, Found, Procedure};
-use crate::block::layout::SEALED_SUFFIX;
+use crate::block::layout::{SEALED_SUFFIX, SUMS, SUMS_SIG};
 
 /// Every file is as `SHA256SUMS` and the manifest say ([`CheckId::Sha256sums`],
 /// [`CheckId::Manifest`]).
@@ -38,6 +38,7 @@ impl Procedure for Digests {
                 _ => {}
             }
         }
+        unlisted(block, found);
         if let Some(m) = &block.manifest {
             for f in &m.files {
                 match block.actual.get(&f.name) {
@@ -82,6 +83,33 @@ impl Procedure for Digests {
     }
 }
 
+/// Every entry of the block directory that `SHA256SUMS` does not list (`SHA256SUMS` and its
+/// signature aside) is a finding of [`CheckId::Sha256sums`]: a delivered block is exactly the
+/// files it lists, so a clear `tickets.csv` beside `tickets.csv.age`, a `proofs/` folder or a
+/// note slipped in is named, never certified with the rest. A directory that cannot be
+/// listed adds nothing here (its files are then missing, a finding of their own).
+fn unlisted(block: &Block, found: &mut Found) {
+    let Ok(entries) = std::fs::read_dir(block.dir) else {
+        return;
+    };
+    let mut extra: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n != SUMS && n != SUMS_SIG && !block.listed.iter().any(|(l, _)| l == n))
+        .collect();
+    extra.sort();
+    for name in extra {
+        add(
+            &mut found.checks,
+            CheckId::Sha256sums,
+            None,
+            format!(
+                "{name} is in the block but SHA256SUMS does not list it: a delivered block holds only the files it lists"
+            ),
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::{block, findings, made, run};
@@ -105,5 +133,36 @@ mod tests {
         let found = run(&Digests, &b);
         assert_eq!(findings(&found, CheckId::Sha256sums), 1);
         assert_eq!(found.checks[&CheckId::Sha256sums].examples.len(), 1);
+    }
+
+    #[test]
+    fn a_file_the_sums_do_not_list_is_named_as_a_finding() {
+        let m = made();
+        let opts = Options::default();
+        let d = tempfile::tempdir().unwrap();
+        for (name, _) in &m.listed {
+            std::fs::write(d.path().join(name), b"").unwrap();
+        }
+        std::fs::write(d.path().join(SUMS), b"").unwrap();
+        std::fs::write(d.path().join(SUMS_SIG), b"").unwrap();
+        let mut b = block(&m, &opts);
+        b.dir = d.path();
+        assert_eq!(findings(&run(&Digests, &b), CheckId::Sha256sums), 0);
+        // The auditor's clear file beside the block's, and an old proofs folder.
+        std::fs::write(d.path().join(format!("{CSV}{SEALED_SUFFIX}")), b"").unwrap();
+        std::fs::create_dir(d.path().join("proofs")).unwrap();
+        let found = run(&Digests, &b);
+        assert_eq!(findings(&found, CheckId::Sha256sums), 2);
+        assert_eq!(
+            found.checks[&CheckId::Sha256sums]
+                .examples
+                .iter()
+                .map(|f| f.detail.clone())
+                .collect::<Vec<_>>(),
+            [
+                format!("proofs is in the block but SHA256SUMS does not list it: a delivered block holds only the files it lists"),
+                format!("{CSV}{SEALED_SUFFIX} is in the block but SHA256SUMS does not list it: a delivered block holds only the files it lists"),
+            ]
+        );
     }
 }
