@@ -158,11 +158,10 @@ impl<'de> serde::Deserialize<'de> for Money {
                 )
             }
             fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Money, E> {
-                u64::try_from(v)
-                    .ok()
-                    .and_then(|u| u.checked_mul(100))
-                    .map(Money)
-                    .ok_or_else(|| E::custom(format!("{v} is not a non-negative amount")))
+                match u64::try_from(v) {
+                    Ok(u) => self.visit_u64(u),
+                    Err(_) => Err(E::custom(format!("{v} is not a non-negative amount"))),
+                }
             }
             fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Money, E> {
                 v.checked_mul(100)
@@ -239,5 +238,25 @@ mod tests {
         for c in [0u64, 1, 10, 99, 100, 450, 123_456_789] {
             assert_eq!(Money(c).to_string().parse(), Ok(Money(c)));
         }
+    }
+
+    #[test]
+    fn a_toml_integer_too_large_is_said_too_large_and_a_negative_one_negative() {
+        #[derive(serde::Deserialize, Debug)]
+        struct T {
+            #[allow(dead_code)]
+            amount: Money,
+        }
+        let e = toml::from_str::<T>("amount = 9223372036854775807").unwrap_err();
+        assert!(e.message().contains("amount too large"), "{e}");
+        let e = toml::from_str::<T>("amount = -5").unwrap_err();
+        assert!(
+            e.message().contains("-5 is not a non-negative amount"),
+            "{e}"
+        );
+        assert_eq!(
+            toml::from_str::<T>("amount = 12").unwrap().amount,
+            Money(1200)
+        );
     }
 }
