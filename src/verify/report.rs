@@ -89,7 +89,7 @@ impl CheckId {
             CheckId::Features => "a specimen deck's counts and promises are exactly those its stated composition gives for the spec and its size; a default deck promises every feature the spec can show (combinations, near misses, named decoys), each on the ticket the deck's rule gives, and each promised ticket is of its way and shows its feature, by the rules alone (production blocks and proportional decks promise none)",
             CheckId::Leakage => "no field printed outside the scratch layer (ticket number, pack, position, serial / barcode) predicts win or lose (chi-square test of independence; the gate fails at p < 10^-6)",
             CheckId::Replay => "regenerated in memory from the seed (or seed shares), every file of the block comes out byte-identical (SHA-256 of each file)",
-            CheckId::Ceremony => "the seed share commitments the manifest records are the published ones (--commitments), in order and signed by the same keys, and its beacon is the published one (--beacon)",
+            CheckId::Ceremony => "the seed share commitments the manifest records are the published ones (--commitments), in order and signed by the same keys; with --beacon, its beacon is the published one",
         }
     }
 
