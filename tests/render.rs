@@ -13,7 +13,7 @@ fn proofs_parse_and_render_to_png() {
     let t = tempfile::tempdir().unwrap();
     let block = t.path().join("b");
     generate(&repo("tests/specs/coq_small.toml"), &block, 1);
-    let out = t.path().join("proofs");
+    let out = t.path().join("proofs").join("new");
     tirage()
         .arg("render")
         .arg(&block)
@@ -21,6 +21,12 @@ fn proofs_parse_and_render_to_png() {
         .arg(&out)
         .assert()
         .success();
+    // Folders render makes for --out are its owner's only, whatever the umask.
+    for dir in [out.parent().unwrap(), out.as_path()] {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(dir).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o700, "{}", dir.display());
+    }
     let csv = std::fs::read_to_string(block.join("tickets.csv")).unwrap();
     for t in [1usize, 5, 3000] {
         let svg = std::fs::read_to_string(out.join(format!("ticket-{t}.svg"))).unwrap();

@@ -137,8 +137,14 @@ pub(super) fn run(mut a: Args) -> Result<Outcome> {
     let out = match &a.out {
         Some(out) => {
             outside_block(out, &block, out)?;
-            std::fs::create_dir_all(out)
-                .with_context(|| format!("cannot create {}", out.display()))?;
+            // Folders made here are the owner's only (0700), like `<block>.proofs`: a proof
+            // shows its ticket whole. An existing folder keeps the mode its owner gave it.
+            std::os::unix::fs::DirBuilderExt::mode(
+                std::fs::DirBuilder::new().recursive(true),
+                0o700,
+            )
+            .create(out)
+            .with_context(|| format!("cannot create {}", out.display()))?;
             out.clone()
         }
         None => {
