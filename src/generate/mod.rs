@@ -4,7 +4,7 @@
 //! options) goes through [`build`] into a sink — a [`Folder`] for a block, a deck or an
 //! emission's block, [`Digests`] for the replay of `verify`.
 //!
-//! [`place`] writes into a temporary directory beside the destination and moves it into
+//! [`place()`] writes into a temporary directory beside the destination and moves it into
 //! place only when complete, so a block directory that exists is always whole. Packs are
 //! built in batches, in parallel, and written in pack order: the bytes never depend on the
 //! number of threads. Every face is evaluated by the rules before it is written; a face the
@@ -80,7 +80,7 @@ pub enum GenerateError {
     /// its output was complete.
     #[error("interrupted: nothing was written, and what was at the destination is as it was")]
     Interrupted,
-    /// Where the output goes, or its move there (see [`crate::generate::place`]).
+    /// Where the output goes, or its move there (see [`mod@crate::generate::place`]).
     #[error(transparent)]
     Place(#[from] PlaceError),
     /// A file could not be created, written or moved.
@@ -513,7 +513,7 @@ pub struct Built {
     pub sums: String,
 }
 
-/// What [`place`] made.
+/// What [`place()`] made.
 #[derive(Debug)]
 pub struct Generated {
     /// The manifest written.
@@ -549,7 +549,7 @@ pub fn place(
 /// Builds the block `plan` describes into a [`Folder`] made beside `out` (after
 /// [`check_destination`]), not yet in place: [`Staged::put_in_place`] moves it there, and
 /// dropping it removes it. Every file and the directory are flushed to the disk. Returns
-/// it with its manifest. Errors: as [`place`].
+/// it with its manifest. Errors: as [`place()`].
 pub fn stage(
     plan: &BlockPlan,
     out: &Path,

@@ -1,7 +1,7 @@
 //! The disk under every output: exclusive locks beside each output ([`lock`]), writes flushed
 //! to the disk before a rename ([`durable`]), and reading only regular files of bounded size,
 //! as a hostile sender may have made them ([`regular`]). Moving a complete block into place
-//! is the generator's ([`crate::generate::place`]).
+//! is the generator's ([`mod@crate::generate::place`]).
 
 pub mod durable;
 pub mod lock;
