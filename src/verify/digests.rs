@@ -160,7 +160,7 @@ mod tests {
                 .map(|f| f.detail.clone())
                 .collect::<Vec<_>>(),
             [
-                format!("proofs is in the block but SHA256SUMS does not list it: a delivered block holds only the files it lists"),
+                "proofs is in the block but SHA256SUMS does not list it: a delivered block holds only the files it lists".to_string(),
                 format!("{CSV}{SEALED_SUFFIX} is in the block but SHA256SUMS does not list it: a delivered block holds only the files it lists"),
             ]
         );
