@@ -10,7 +10,7 @@
 //! failed procedure (which may name the ticket at fault) — no position, serial or code.
 
 use super::doc::{self, table, Block};
-use super::{host_name, private_dir, remove_stale_temporaries, report_time, AuditError};
+use super::{host_name, private_dir, report_time, AuditError};
 use crate::block::layout::{AUDIT_JSON, AUDIT_MD, AUDIT_PDF};
 use crate::money::{grouped, Money};
 use crate::output::manifest::Tool;
@@ -457,36 +457,11 @@ impl EmissionAudit {
     /// written. Errors: [`AuditError`].
     pub fn write(&self, dir: &Path, beside: bool) -> Result<Vec<PathBuf>, AuditError> {
         private_dir(dir, beside)?;
-        let files = [
+        let files = vec![
             (AUDIT_MD, self.to_markdown().into_bytes()),
             (AUDIT_JSON, self.to_json().into_bytes()),
             (AUDIT_PDF, self.to_pdf()),
         ];
-        let mut staged = Vec::new();
-        for (name, bytes) in files {
-            let path = dir.join(name);
-            let io = |error| AuditError::Io {
-                path: path.clone(),
-                error,
-            };
-            let mut tmp = tempfile::Builder::new()
-                .prefix(&format!(".{name}."))
-                .suffix(".tmp")
-                .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o600))
-                .tempfile_in(dir)
-                .map_err(io)?;
-            std::io::Write::write_all(&mut tmp, &bytes).map_err(io)?;
-            staged.push((path, tmp));
-        }
-        let mut written = Vec::new();
-        for (path, tmp) in staged {
-            tmp.persist(&path).map_err(|e| AuditError::Io {
-                path: path.clone(),
-                error: e.error,
-            })?;
-            written.push(path);
-        }
-        remove_stale_temporaries(dir);
-        Ok(written)
+        super::write_files(dir, files)
     }
 }

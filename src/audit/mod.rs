@@ -218,6 +218,44 @@ pub fn default_dir(block: &Path) -> Option<PathBuf> {
     }
 }
 
+/// Writes each `(name, bytes)` into `dir` (a report's private directory): every file is
+/// written in full to a temporary name first, so a run that fails or is stopped while
+/// writing leaves the earlier report whole, then each is renamed into place, one after the
+/// other. A temporary name is unique in `dir` (two verify runs at once never write the same
+/// one) and created 0600 before its first byte. Temporaries of runs that died are removed
+/// last. Returns the paths written. Errors: [`AuditError::Io`], naming the file.
+pub(crate) fn write_files(
+    dir: &Path,
+    files: Vec<(&str, Vec<u8>)>,
+) -> Result<Vec<PathBuf>, AuditError> {
+    let mut staged = Vec::new();
+    for (name, bytes) in files {
+        let path = dir.join(name);
+        let io = |error| AuditError::Io {
+            path: path.clone(),
+            error,
+        };
+        let mut tmp = tempfile::Builder::new()
+            .prefix(&format!(".{name}."))
+            .suffix(".tmp")
+            .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o600))
+            .tempfile_in(dir)
+            .map_err(io)?;
+        std::io::Write::write_all(&mut tmp, &bytes).map_err(io)?;
+        staged.push((path, tmp));
+    }
+    let mut written = Vec::new();
+    for (path, tmp) in staged {
+        tmp.persist(&path).map_err(|e| AuditError::Io {
+            path: path.clone(),
+            error: e.error,
+        })?;
+        written.push(path);
+    }
+    remove_stale_temporaries(dir);
+    Ok(written)
+}
+
 /// Makes `dir` a directory only its owner can enter, for a report: created mode 0700
 /// (whatever the umask; missing parents as `mkdir -p` makes them) when missing. An existing
 /// one must be a directory of this user; `beside` (tirage's own `<block>.audit`) is
@@ -587,41 +625,11 @@ impl Audit {
         if let Some(svg) = self.chart() {
             files.push((AUDIT_SVG, svg.into_bytes()));
         }
-        // Every file is written in full to a temporary name first: a run that fails or is
-        // stopped while writing leaves the earlier report whole. Then each is renamed into
-        // place, one after the other.
-        let mut staged = Vec::new();
-        for (name, bytes) in files {
-            let path = dir.join(name);
-            let io = |error| AuditError::Io {
-                path: path.clone(),
-                error,
-            };
-            // A unique temporary name in the same directory, so that two verify runs at
-            // once never write the same temporary file; the rename replaces atomically.
-            // Created 0600 (before its first byte), and so it stays.
-            let mut tmp = tempfile::Builder::new()
-                .prefix(&format!(".{name}."))
-                .suffix(".tmp")
-                .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o600))
-                .tempfile_in(dir)
-                .map_err(io)?;
-            std::io::Write::write_all(&mut tmp, &bytes).map_err(io)?;
-            staged.push((path, tmp));
-        }
-        let mut written = Vec::new();
-        for (path, tmp) in staged {
-            tmp.persist(&path).map_err(|e| AuditError::Io {
-                path: path.clone(),
-                error: e.error,
-            })?;
-            written.push(path);
-        }
+        let written = write_files(dir, files)?;
         // A chart of an earlier run, when this run draws none, would not belong to the set.
         if !written.iter().any(|p| p.ends_with(AUDIT_SVG)) {
             let _ = std::fs::remove_file(dir.join(AUDIT_SVG));
         }
-        remove_stale_temporaries(dir);
         Ok(written)
     }
 
