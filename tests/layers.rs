@@ -19,13 +19,36 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
             let p = e.unwrap().path();
             if p.is_dir() {
                 stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "rs") {
+            } else if p.extension().is_some_and(|x| x == "rs") && !test_only(&p) {
                 out.push(p);
             }
         }
     }
     out.sort();
     out
+}
+
+/// True when `file` is a module its parent declares under `#[cfg(test)]` (a style's
+/// `tests.rs`): its uses are the tests', not the library's.
+fn test_only(file: &Path) -> bool {
+    let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+    let dir = file.parent().unwrap();
+    let parent = if dir.join("mod.rs").exists() {
+        dir.join("mod.rs")
+    } else {
+        dir.with_extension("rs")
+    };
+    let Ok(text) = std::fs::read_to_string(parent) else {
+        return false;
+    };
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    lines.windows(2).any(|w| {
+        w[0] == "#[cfg(test)]"
+            && w[1]
+                .trim_start_matches("pub(crate) ")
+                .trim_start_matches("pub(super) ")
+                == format!("mod {stem};")
+    })
 }
 
 /// The library's top-level modules: `src/X.rs` or `src/X/` (the binary's `cli` excluded),
