@@ -6,11 +6,11 @@ use crate::money::Money;
 /// The index of a way in `GameSpec::ways`; way 0 is always the losing ticket.
 pub type WayId = u16;
 
-/// One win of a way: a play area (or any area the mechanic chooses) showing an amount.
+/// One win of a way: a play area (or any area the game chooses) showing an amount.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Win {
-    /// The play area's index in the mechanic's [`crate::games::game::Game::areas`], or `None` when the
-    /// mechanic places the win in any free area (at random).
+    /// The play area's index in the game's [`crate::games::game::Game::areas`], or `None` when the
+    /// game places the win in any free area (at random).
     pub area: Option<u8>,
     /// The amount this play area wins, in cents.
     pub amount: Money,

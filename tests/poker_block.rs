@@ -54,7 +54,7 @@ fn small_poker_block_generates_and_verifies_clean() {
         .sum();
     assert_eq!(zones, winning_zones);
     // Golden digests of this fixed-seed block: rewrite only on purpose (a change of the
-    // mechanic's draws, of the RNG contract or of a file format).
+    // game's draws, of the RNG contract or of a file format).
     assert_eq!(sha256(&out.join("tickets.csv")), GOLDEN_CSV);
     assert_eq!(sha256(&out.join("tickets.bin")), GOLDEN_BIN);
     let one = dir.path().join("one-thread");

@@ -3,7 +3,7 @@
 //! production block) and validation codes under the specimen key, so a deck ticket can never
 //! be paid.
 //!
-//! A default deck shows every way of the spec and every feature its mechanic can show with
+//! A default deck shows every way of the spec and every feature its game can show with
 //! this spec (poker's combinations, every game's near misses and named decoys; see
 //! [`crate::games::game::Game::features`]), each *guaranteed*: the manifest lists the features
 //! promised with the ticket that shows each, and `verify` checks them.
@@ -69,12 +69,12 @@ pub struct Deck {
     pub composition: Composition,
     /// Tickets of every way (index = way id).
     pub counts: Vec<u32>,
-    /// The features promised, in the mechanic's order ([`crate::games::game::Game::features`]);
+    /// The features promised, in the game's order ([`crate::games::game::Game::features`]);
     /// `None` for a proportional deck, which promises none.
     pub promises: Option<Vec<Promise>>,
 }
 
-/// The features a default deck of `spec` promises, in the mechanic's order: a feature some
+/// The features a default deck of `spec` promises, in the game's order: a feature some
 /// way shows on every ticket ([`crate::games::game::Game::always_shows`]) is promised on the
 /// first such way (lowest id) and costs no ticket; any other on the first way that can show
 /// it ([`crate::games::game::Game::can_show`]; near misses land on the losing way), on a ticket

@@ -1,4 +1,4 @@
-//! The one judge of a face: the mechanic's evaluation, then the way of the spec it
+//! The one judge of a face: the game's evaluation, then the way of the spec it
 //! realises. The generator judges every face before writing it, `render` before drawing
 //! it, and `verify` re-judges every ticket of a block; all three through [`judge`].
 
@@ -16,7 +16,7 @@ pub struct Judgement {
     /// Breaches of the ambiguity policy (GAMES.md), each naming its case; a face with any
     /// is never produced.
     pub ambiguities: Vec<&'static str>,
-    /// The mechanic's whole evaluation (wins, features, losing features).
+    /// The game's whole evaluation (wins, features, losing features).
     pub evaluation: Evaluation,
 }
 

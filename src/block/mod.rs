@@ -42,7 +42,7 @@ impl Kind {
 /// A feature a specimen deck promises to show on a ticket of a way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Promise {
-    /// The mechanic's feature id ([`crate::games::game::Game::features`]).
+    /// The game's feature id ([`crate::games::game::Game::features`]).
     pub feature: &'static str,
     /// The way of the ticket that shows it.
     pub way: WayId,

@@ -1,7 +1,7 @@
-//! The parts of the spec language every mechanic shares (game_specs/README.md, "What is
+//! The parts of the spec language every style shares (game_specs/README.md, "What is
 //! shared"): an amount box with its caption, a symbol set, a `decoy_weights` table keyed by
 //! amount, a share written as a fraction and drawn per million, and the draw of distinct
-//! symbols. Mechanics validate their own section with these and wrap the `String` errors
+//! symbols. Styles validate their own section with these and wrap the `String` errors
 //! with the field's name and line ([`crate::spec::ErrorAt`]).
 
 use super::{Captions, Column, ColumnKind, Face, FaceRng, FeatureInfo, FeatureKind};

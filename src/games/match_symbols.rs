@@ -1,37 +1,37 @@
 //! The *match symbols* play style (WAC 315-10-024 "match symbols", "match two or more",
 //! "three like symbols"): a surface of symbol cells read by one or more play areas.
 //!
-//! **Rule.** The surface shows `cells` symbol cells. Each play area (a *game* of the surface,
-//! `[[surfaces.games]]`) has a match count `k` (≥ 2) and its winning symbols. A game wins
+//! **Rule.** The surface shows `cells` symbol cells. Each play area (an entry of
+//! `[[surfaces.games]]`) has a match count `k` (≥ 2) and its winning symbols. A play area wins
 //! when one of its winning symbols shows exactly `k` times among the cells; it wins at most
 //! once. Its prize is either the amount shown in its own amount box (`box`) or the amount
 //! its pay legend gives the matched symbol (`legend`). A multiplier symbol (`multiplier`
-//! table, e.g. `MASQUE = 2`) anywhere among the cells multiplies the win of every game it
+//! table, e.g. `MASQUE = 2`) anywhere among the cells multiplies the win of every play area it
 //! applies to (`multiplied`, default true). The surface's wins add up.
 //!
 //! **Naive reading.** A player who glances at the ticket reads any symbol shown `k` times
-//! or more, for any game's `k`, as a win, and a multiplier as multiplying whatever wins. So
+//! or more, for any play area's `k`, as a win, and a multiplier as multiplying whatever wins. So
 //! no face ever shows (each is flagged in [`Evaluation::ambiguities`]):
-//! - a winning symbol more times than its game's `k` ([`AMB_OVER`]);
-//! - two different symbols completing one game ([`AMB_TWO_COMPLETE`]);
-//! - a symbol shown as often as the surface's smallest `k` that completes no game
+//! - a winning symbol more times than its play area's `k` ([`AMB_OVER`]);
+//! - two different symbols completing one play area ([`AMB_TWO_COMPLETE`]);
+//! - a symbol shown as often as the surface's smallest `k` that completes no play area
 //!   ([`AMB_IDLE_REPEAT`]);
 //! - two multiplier symbols ([`AMB_TWO_MULTIPLIERS`]); a multiplier beside a win it does
 //!   not multiply ([`AMB_MULTIPLIER_ELSEWHERE`]); a multiplier on a surface where nothing
 //!   wins, unless the spec gives that decoy a rate ([`AMB_LONE_MULTIPLIER`]).
 //!
 //! Faces are built so that every symbol other than a winning match shows at most `k − 1`
-//! times (and below the smallest `k` of the surface); a losing game's winning symbols show
+//! times (and below the smallest `k` of the surface); a losing play area's winning symbols show
 //! at most `k − 2` times, except one shown `k − 1` times as a near miss.
 //!
 //! **Columns.** The cells `{cell_prefix}1` … `{cell_prefix}{cells}` (prefix default
-//! `{id}_`), then for each game with an amount box, in game order, `{box}` and
+//! `{id}_`), then for each play area with an amount box, in play-area order, `{box}` and
 //! `{box}_caption`.
 //!
-//! **Features.** `near_miss_<game id>` (a losing game shows `k − 1` of one of its winning
-//! symbols, at the game's `near_miss` rate); `decoy_<multiplier, lowercase>` (a multiplier
+//! **Features.** `near_miss_<play area id>` (a losing play area shows `k − 1` of one of its winning
+//! symbols, at the play area's `near_miss` rate); `decoy_<multiplier, lowercase>` (a multiplier
 //! on a surface where nothing wins, at the surface's `decoy_multiplier` rate). The amount
-//! box of a losing game always shows a decoy amount (`decoy_weights`), marked on proofs.
+//! box of a losing play area always shows a decoy amount (`decoy_weights`), marked on proofs.
 
 use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
@@ -47,9 +47,9 @@ use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, RwLock};
 
-/// Ambiguity: a winning symbol shows more times than its game's match count.
+/// Ambiguity: a winning symbol shows more times than its play area's match count.
 pub const AMB_OVER: &str = "a winning symbol shown more times than its play area's match";
-/// Ambiguity: two different winning symbols of one game each show its match count.
+/// Ambiguity: two different winning symbols of one play area each show its match count.
 pub const AMB_TWO_COMPLETE: &str = "two different symbols completing one play area";
 /// Ambiguity: a symbol shows as often as the smallest match of the surface and wins nothing.
 pub const AMB_IDLE_REPEAT: &str = "a repeated symbol that wins nothing";
@@ -71,7 +71,7 @@ struct RawSurface {
     symbols: Vec<String>,
     #[serde(default)]
     cell_prefix: Option<String>,
-    games: Vec<RawGame>,
+    games: Vec<RawPlayArea>,
     #[serde(default)]
     multiplier: BTreeMap<String, u32>,
     #[serde(default)]
@@ -87,7 +87,7 @@ struct RawSurface {
 /// `[[surfaces.games]]`: one play area.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawGame {
+struct RawPlayArea {
     id: String,
     #[serde(rename = "match")]
     k: usize,
@@ -109,7 +109,7 @@ struct RawGame {
     near_miss_feature: Option<String>,
 }
 
-/// Where a game's prize comes from.
+/// Where a play area's prize comes from.
 enum Prize {
     /// Its amount box: the amounts, the box's column and caption column, decoy weights.
     Box {
@@ -123,7 +123,7 @@ enum Prize {
 }
 
 /// One play area of the surface.
-struct Game {
+struct PlayArea {
     id: String,
     k: usize,
     /// Its winning symbols' codes, in the spec's order.
@@ -134,7 +134,7 @@ struct Game {
     near_miss_id: &'static str,
 }
 
-/// One placement of a way's wins: the amount each game wins (or `None`), and the
+/// One placement of a way's wins: the amount each play area wins (or `None`), and the
 /// multiplier symbol shown, if any.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Plan {
@@ -145,17 +145,17 @@ struct Plan {
 /// A way's wins as a cache key: sorted (area, amount) pairs.
 type PlanKey = ArrayVec<(Option<u8>, Money), MAX_WINS>;
 
-/// The symbols (and box codes) a game can win an amount with.
+/// The symbols (and box codes) a play area can win an amount with.
 type Options = ArrayVec<(u8, Option<u8>), { common::MAX_SYMBOLS }>;
 
-/// The match-symbols mechanic of one surface.
+/// The match_symbols style of one surface.
 pub struct MatchSymbols {
     areas: Vec<String>,
     columns: Vec<Column>,
     cells: usize,
     n_symbols: usize,
-    games: Vec<Game>,
-    /// `owner[s]`: the game whose winning symbol `s` is.
+    play_areas: Vec<PlayArea>,
+    /// `owner[s]`: the play area whose winning symbol `s` is.
     owner: Vec<Option<u8>>,
     /// `factor[s]`: the multiplier of symbol `s`, 0 for an ordinary symbol.
     factor: Vec<u32>,
@@ -219,8 +219,8 @@ fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Style>, FieldErro
 
 impl MatchSymbols {
     /// Validates a surface table. Errors name the field: too few or too many cells, a bad
-    /// symbol list, a game without a prize or with both a box and a legend, a match count
-    /// below 2 or above the cells, a winning symbol not among `symbols`, listed by two games
+    /// symbol list, a play area without a prize or with both a box and a legend, a match count
+    /// below 2 or above the cells, a winning symbol not among `symbols`, listed by two play areas
     /// or used as a multiplier, a legend amount of 0, a box amount without a caption, a rate
     /// outside 0..=1, a near miss that would be a repeated symbol winning nothing.
     pub fn new(table: toml::Table, ctx: &StyleCtx) -> Result<MatchSymbols, FieldError> {
@@ -291,7 +291,7 @@ impl MatchSymbols {
             factor[c] = f;
         }
         // Explicit winning lists and legends first, so that defaults take what is left.
-        let explicit = |g: &RawGame| -> Option<Vec<String>> {
+        let explicit = |g: &RawPlayArea| -> Option<Vec<String>> {
             g.winning.clone().or_else(|| {
                 g.legend.as_ref().map(|l| {
                     // In the order of `symbols`.
@@ -327,7 +327,7 @@ impl MatchSymbols {
                 }
             }
         }
-        let mut games: Vec<Game> = Vec::new();
+        let mut play_areas: Vec<PlayArea> = Vec::new();
         let mut area_ids: Vec<String> = Vec::new();
         let mut box_names: Vec<String> = Vec::new();
         for (gi, g) in raw.games.iter().enumerate() {
@@ -481,7 +481,7 @@ impl MatchSymbols {
             };
             let near_miss =
                 common::share(g.near_miss).map_err(|e| FieldError::new(f("near_miss"), e))?;
-            games.push(Game {
+            play_areas.push(PlayArea {
                 id: g.id.clone(),
                 k: g.k,
                 winning,
@@ -506,8 +506,8 @@ impl MatchSymbols {
                 ),
             ));
         }
-        let min_match = games.iter().map(|g| g.k).min().expect("one game");
-        for (gi, g) in games.iter().enumerate() {
+        let min_match = play_areas.iter().map(|g| g.k).min().expect("one play area");
+        for (gi, g) in play_areas.iter().enumerate() {
             if g.near_miss > 0 && g.k > min_match {
                 return Err(FieldError::new(
                     format!("games[{gi}].near_miss"),
@@ -526,10 +526,10 @@ impl MatchSymbols {
                 "a decoy multiplier rate needs a `multiplier` table",
             ));
         }
-        if !multipliers.is_empty() && !games.iter().any(|g| g.multiplied) {
+        if !multipliers.is_empty() && !play_areas.iter().any(|g| g.multiplied) {
             return Err(FieldError::new(
                 "multiplier",
-                "no play area is multiplied (every game has `multiplied = false`)",
+                "no play area is multiplied (every play area has `multiplied = false`)",
             ));
         }
         let decoy_ids: Vec<&'static str> = match &raw.decoy_feature {
@@ -542,7 +542,7 @@ impl MatchSymbols {
                 .map(|&(c, _)| style::intern(&format!("decoy_{}", symbols[c].to_lowercase())))
                 .collect(),
         };
-        let mut ids: Vec<&str> = games.iter().map(|g| g.near_miss_id).collect();
+        let mut ids: Vec<&str> = play_areas.iter().map(|g| g.near_miss_id).collect();
         ids.extend(decoy_ids.iter().take(if raw.decoy_feature.is_some() {
             1
         } else {
@@ -563,7 +563,7 @@ impl MatchSymbols {
                 format!("\"{panel}\" is not an id: expected ASCII letters, digits or _"),
             ));
         }
-        if let Some(g) = games
+        if let Some(g) = play_areas
             .iter()
             .find(|g| matches!(g.prize, Prize::Box { .. }) && g.id == panel)
         {
@@ -587,7 +587,7 @@ impl MatchSymbols {
             columns,
             cells: raw.cells,
             n_symbols: symbols.len(),
-            games,
+            play_areas,
             owner,
             factor,
             multipliers: multipliers.iter().map(|&(c, _)| c as u8).collect(),
@@ -609,7 +609,7 @@ impl MatchSymbols {
         &self.columns[0].values[c as usize]
     }
 
-    /// How many times symbol `s` may be drawn as a filler, given what each game does
+    /// How many times symbol `s` may be drawn as a filler, given what each play area does
     /// (`wins[g]`): never a multiplier; a symbol below every match it could complete.
     fn cap(&self, s: usize, wins: &[Option<Money>]) -> usize {
         if self.factor[s] > 0 {
@@ -618,16 +618,16 @@ impl MatchSymbols {
         let m1 = self.min_match - 1;
         match self.owner[s] {
             None => m1,
-            Some(g) if wins[g as usize].is_some() => (self.games[g as usize].k - 1).min(m1),
-            Some(g) => (self.games[g as usize].k - 2).min(m1),
+            Some(g) if wins[g as usize].is_some() => (self.play_areas[g as usize].k - 1).min(m1),
+            Some(g) => (self.play_areas[g as usize].k - 2).min(m1),
         }
     }
 
-    /// The winning symbols (and box codes) game `g` can win `amount` with under factor `f`.
+    /// The winning symbols (and box codes) play area `g` can win `amount` with under factor `f`.
     fn options(&self, g: usize, amount: Money, f: u64) -> Options {
-        let game = &self.games[g];
-        match &game.prize {
-            Prize::Legend(amounts) => game
+        let play_area = &self.play_areas[g];
+        match &play_area.prize {
+            Prize::Legend(amounts) => play_area
                 .winning
                 .iter()
                 .zip(amounts)
@@ -639,7 +639,7 @@ impl MatchSymbols {
                     return Options::new();
                 }
                 match amounts.code(Money(amount.cents() / f)) {
-                    Some(code) => game.winning.iter().map(|&s| (s, Some(code))).collect(),
+                    Some(code) => play_area.winning.iter().map(|&s| (s, Some(code))).collect(),
                     None => Options::new(),
                 }
             }
@@ -651,7 +651,7 @@ impl MatchSymbols {
     fn fits(&self, wins: &[Option<Money>], multiplier: bool) -> Result<(), String> {
         let mut fixed = usize::from(multiplier);
         let mut extras = 0;
-        for (g, w) in self.games.iter().zip(wins) {
+        for (g, w) in self.play_areas.iter().zip(wins) {
             if w.is_some() {
                 fixed += g.k;
             } else if g.near_miss > 0 {
@@ -669,7 +669,7 @@ impl MatchSymbols {
             ));
         }
         let mut room: usize = (0..self.n_symbols).map(|s| self.cap(s, wins)).sum();
-        for (g, w) in self.games.iter().zip(wins) {
+        for (g, w) in self.play_areas.iter().zip(wins) {
             if w.is_some() {
                 room -= (g.k - 1).min(self.min_match - 1);
             }
@@ -683,7 +683,7 @@ impl MatchSymbols {
         Ok(())
     }
 
-    /// Every placement of `way`'s wins on the games, found once per set of wins.
+    /// Every placement of `way`'s wins on the play areas, found once per set of wins.
     fn plans(&self, way: &Way) -> Result<Arc<Vec<Plan>>, String> {
         let mut key = PlanKey::new();
         for w in &way.wins {
@@ -708,7 +708,7 @@ impl MatchSymbols {
     }
 
     fn find_plans(&self, way: &Way) -> Result<Vec<Plan>, String> {
-        let n = self.games.len();
+        let n = self.play_areas.len();
         if way.wins.len() > n {
             return Err(format!(
                 "{} wins, but the surface has {n} play area(s), each winning at most once",
@@ -734,7 +734,7 @@ impl MatchSymbols {
                 None => free.push(w.amount),
             }
         }
-        // Every assignment of the free wins to the games left, each distinct once.
+        // Every assignment of the free wins to the play areas left, each distinct once.
         let mut assigns: Vec<Vec<Option<Money>>> = Vec::new();
         let mut visited = 0usize;
         fn place(
@@ -773,8 +773,8 @@ impl MatchSymbols {
             for mult in choices {
                 let f = mult.map_or(1, |c| u64::from(self.factor[c as usize]));
                 if mult.is_some() {
-                    let winners: Vec<&Game> = self
-                        .games
+                    let winners: Vec<&PlayArea> = self
+                        .play_areas
                         .iter()
                         .zip(&wins)
                         .filter(|(_, w)| w.is_some())
@@ -792,7 +792,7 @@ impl MatchSymbols {
                     if mult.is_none() {
                         why = format!(
                             "play area \"{}\" cannot win {a} ({})",
-                            self.games[g].id,
+                            self.play_areas[g].id,
                             self.can_win(g)
                         );
                     }
@@ -823,10 +823,10 @@ impl MatchSymbols {
         Ok(plans)
     }
 
-    /// What game `g` can win, in words (for errors).
+    /// What play area `g` can win, in words (for errors).
     fn can_win(&self, g: usize) -> String {
-        let game = &self.games[g];
-        let mults: Vec<String> = if game.multiplied {
+        let play_area = &self.play_areas[g];
+        let mults: Vec<String> = if play_area.multiplied {
             self.multipliers
                 .iter()
                 .map(|&c| format!("×{}", self.factor[c as usize]))
@@ -839,7 +839,7 @@ impl MatchSymbols {
         } else {
             format!(", or one of them {}", mults.join(" or "))
         };
-        match &game.prize {
+        match &play_area.prize {
             Prize::Legend(a) => {
                 let mut a = a.clone();
                 a.sort_unstable();
@@ -854,24 +854,27 @@ impl MatchSymbols {
         }
     }
 
-    /// The feature `id`: `Ok(game)` for a near miss, `Err(multiplier index)` for a decoy.
+    /// The feature `id`: `Ok(play area)` for a near miss, `Err(multiplier index)` for a decoy.
     fn feature(&self, id: &str) -> Option<Result<usize, usize>> {
-        if let Some(g) = self.games.iter().position(|g| g.near_miss_id == id) {
+        if let Some(g) = self.play_areas.iter().position(|g| g.near_miss_id == id) {
             return Some(Ok(g));
         }
         self.decoy_ids.iter().position(|&d| d == id).map(Err)
     }
 
-    /// The game a lone multiplier's decoy is reported on: the first multiplied one.
+    /// The play area a lone multiplier's decoy is reported on: the first multiplied one.
     fn decoy_area(&self) -> u8 {
-        self.games.iter().position(|g| g.multiplied).unwrap_or(0) as u8
+        self.play_areas
+            .iter()
+            .position(|g| g.multiplied)
+            .unwrap_or(0) as u8
     }
 
-    /// The lines the ticket prints beside the cells: each game's pay legend (under its
-    /// printed name when the surface has several games), then the multipliers.
+    /// The lines the ticket prints beside the cells: each play area's pay legend (under its
+    /// printed name when the surface has several play areas), then the multipliers.
     fn legend_with(&self, ctx: &StyleCtx) -> Vec<String> {
         let mut v = Vec::new();
-        for g in &self.games {
+        for g in &self.play_areas {
             if let Prize::Legend(amounts) = &g.prize {
                 let entries: Vec<String> = g
                     .winning
@@ -880,7 +883,7 @@ impl MatchSymbols {
                     .map(|(&c, &m)| format!("{} = {}", self.symbol(c), common::printed_amount(m)))
                     .collect();
                 let mut lines = common::legend_lines(&entries);
-                if self.games.len() > 1 {
+                if self.play_areas.len() > 1 {
                     if let Some(first) = lines.first_mut() {
                         *first = format!("{}: {first}", ctx.label(&g.id));
                     }
@@ -899,7 +902,7 @@ impl MatchSymbols {
 
     fn describe_with(&self, ctx: &StyleCtx) -> Vec<String> {
         let mut v = Vec::new();
-        for g in &self.games {
+        for g in &self.play_areas {
             let cells = if ctx.label(&self.panel) == ctx.label(&g.id) {
                 format!("its {} cells", self.cells)
             } else {
@@ -1015,7 +1018,7 @@ impl Style for MatchSymbols {
 
     fn shown_amounts(&self) -> Vec<Money> {
         let mut v: Vec<Money> = self
-            .games
+            .play_areas
             .iter()
             .filter_map(|g| match &g.prize {
                 Prize::Box { amounts, .. } => Some(amounts.amounts().to_vec()),
@@ -1038,7 +1041,7 @@ impl Style for MatchSymbols {
 
     fn features(&self) -> Vec<FeatureInfo> {
         let mut v = Vec::new();
-        for g in &self.games {
+        for g in &self.play_areas {
             if g.near_miss > 0 {
                 v.push(FeatureInfo {
                     id: g.near_miss_id,
@@ -1077,13 +1080,13 @@ impl Style for MatchSymbols {
         let plans = self.plans(way)?;
         match f {
             Ok(g) => {
-                if self.games[g].near_miss == 0 {
+                if self.play_areas[g].near_miss == 0 {
                     return Err(format!("{id} has a rate of 0 in this spec"));
                 }
                 if !plans.iter().any(|p| p.wins[g].is_none()) {
                     return Err(format!(
                         "{id} needs play area \"{}\" to lose, and way \"{}\" cannot leave it losing",
-                        self.games[g].id, way.id
+                        self.play_areas[g].id, way.id
                     ));
                 }
             }
@@ -1107,9 +1110,9 @@ impl Style for MatchSymbols {
             return Vec::new();
         };
         let mut v = Vec::new();
-        for (g, game) in self.games.iter().enumerate() {
-            if game.near_miss == 1_000_000 && plans.iter().all(|p| p.wins[g].is_none()) {
-                v.push(game.near_miss_id);
+        for (g, play_area) in self.play_areas.iter().enumerate() {
+            if play_area.near_miss == 1_000_000 && plans.iter().all(|p| p.wins[g].is_none()) {
+                v.push(play_area.near_miss_id);
             }
         }
         if self.decoy_multiplier == 1_000_000
@@ -1173,16 +1176,21 @@ impl Style for MatchSymbols {
             }
             Ok::<(), String>(())
         };
-        for (g, game) in self.games.iter().enumerate() {
+        for (g, play_area) in self.play_areas.iter().enumerate() {
             match plan.wins[g] {
                 Some(amount) => {
                     let opts = self.options(g, amount, f);
                     let (s, code) = match opts.len() {
-                        0 => return Err(format!("play area \"{}\" cannot win {amount}", game.id)),
+                        0 => {
+                            return Err(format!(
+                                "play area \"{}\" cannot win {amount}",
+                                play_area.id
+                            ))
+                        }
                         1 => opts[0],
                         n => opts[below(rng, n as u32) as usize],
                     };
-                    push(&mut cells, s, game.k)?;
+                    push(&mut cells, s, play_area.k)?;
                     room[s as usize] = 0;
                     if let (
                         Prize::Box {
@@ -1192,15 +1200,16 @@ impl Style for MatchSymbols {
                             ..
                         },
                         Some(code),
-                    ) = (&game.prize, code)
+                    ) = (&play_area.prize, code)
                     {
                         amounts.show(&mut face, *col, *caption, code);
                     }
                 }
                 None => {
-                    if asked == Some(Ok(g)) || chance(rng, game.near_miss) {
-                        let s = game.winning[below(rng, game.winning.len() as u32) as usize];
-                        push(&mut cells, s, game.k - 1)?;
+                    if asked == Some(Ok(g)) || chance(rng, play_area.near_miss) {
+                        let s =
+                            play_area.winning[below(rng, play_area.winning.len() as u32) as usize];
+                        push(&mut cells, s, play_area.k - 1)?;
                         room[s as usize] = 0;
                     }
                     if let Prize::Box {
@@ -1208,7 +1217,7 @@ impl Style for MatchSymbols {
                         col,
                         caption,
                         weights,
-                    } = &game.prize
+                    } = &play_area.prize
                     {
                         let code = weighted(rng, weights) as u8;
                         amounts.show(&mut face, *col, *caption, code);
@@ -1259,10 +1268,10 @@ impl Style for MatchSymbols {
         Ok(face)
     }
 
-    /// Judges the face: a game wins when one of its winning symbols shows exactly its match
+    /// Judges the face: a play area wins when one of its winning symbols shows exactly its match
     /// count (the first such symbol in the spec's order, if several: flagged); its prize is
     /// its box amount or the symbol's legend amount, times the factor of a multiplier shown
-    /// anywhere among the cells when the game is multiplied. Near misses and a lone
+    /// anywhere among the cells when the play area is multiplied. Near misses and a lone
     /// multiplier are reported as losing features; every breach of the naive reading (module
     /// docs) as an ambiguity.
     fn evaluate(&self, face: &Face) -> Evaluation {
@@ -1287,10 +1296,10 @@ impl Style for MatchSymbols {
             }
         }
         let mut any_win = false;
-        for (g, game) in self.games.iter().enumerate() {
+        for (g, play_area) in self.play_areas.iter().enumerate() {
             let mut done: Option<usize> = None;
-            for (i, &s) in game.winning.iter().enumerate() {
-                if usize::from(counts[s as usize]) == game.k {
+            for (i, &s) in play_area.winning.iter().enumerate() {
+                if usize::from(counts[s as usize]) == play_area.k {
                     if done.is_some() {
                         flag(&mut ev, AMB_TWO_COMPLETE);
                     } else {
@@ -1301,11 +1310,11 @@ impl Style for MatchSymbols {
             match done {
                 Some(i) => {
                     any_win = true;
-                    let base = match &game.prize {
+                    let base = match &play_area.prize {
                         Prize::Box { amounts, col, .. } => amounts.amount(face.codes[*col]),
                         Prize::Legend(a) => a[i],
                     };
-                    let amount = if game.multiplied && n_mult > 0 {
+                    let amount = if play_area.multiplied && n_mult > 0 {
                         Money(base.cents().saturating_mul(f))
                     } else {
                         if n_mult > 0 {
@@ -1319,14 +1328,14 @@ impl Style for MatchSymbols {
                     });
                 }
                 None => {
-                    if game
+                    if play_area
                         .winning
                         .iter()
-                        .any(|&s| usize::from(counts[s as usize]) == game.k - 1)
+                        .any(|&s| usize::from(counts[s as usize]) == play_area.k - 1)
                     {
                         ev.losing_features.push(AreaFeature {
                             area: g as u8,
-                            name: game.near_miss_id,
+                            name: play_area.near_miss_id,
                         });
                     }
                 }
@@ -1338,8 +1347,8 @@ impl Style for MatchSymbols {
                 continue;
             }
             match self.owner[s] {
-                Some(g) if c == self.games[g as usize].k => {}
-                Some(g) if c > self.games[g as usize].k => flag(&mut ev, AMB_OVER),
+                Some(g) if c == self.play_areas[g as usize].k => {}
+                Some(g) if c > self.play_areas[g as usize].k => flag(&mut ev, AMB_OVER),
                 _ => flag(&mut ev, AMB_IDLE_REPEAT),
             }
         }
@@ -1365,7 +1374,7 @@ impl Style for MatchSymbols {
     }
 
     /// The cells (panel `panel`, default the surface id, `per_row` cells a row), then the
-    /// box of each game that has one (panel: the game's id).
+    /// box of each play area that has one (panel: the play area's id).
     fn printed(&self) -> Vec<super::Printed> {
         if self.legend_text.is_empty() {
             return Vec::new();
@@ -1382,7 +1391,7 @@ impl Style for MatchSymbols {
             id: self.panel.clone(),
             rows: cells.chunks(self.per_row).map(<[usize]>::to_vec).collect(),
         }];
-        for g in &self.games {
+        for g in &self.play_areas {
             if let Prize::Box { col, .. } = &g.prize {
                 v.push(Panel {
                     id: g.id.clone(),
@@ -1393,9 +1402,9 @@ impl Style for MatchSymbols {
         v
     }
 
-    /// A winning game: its matched symbols, its box, and the multiplier that multiplies
-    /// it. A losing game: the symbols of its near miss, its box (a decoy), and a lone
-    /// multiplier on the game its decoy is reported on.
+    /// A winning play area: its matched symbols, its box, and the multiplier that multiplies
+    /// it. A losing play area: the symbols of its near miss, its box (a decoy), and a lone
+    /// multiplier on the play area its decoy is reported on.
     fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark> {
         let cells = &face.codes[..self.cells];
         let mut counts = [0u8; common::MAX_SYMBOLS];
@@ -1403,18 +1412,18 @@ impl Style for MatchSymbols {
             counts[c as usize] = counts[c as usize].saturating_add(1);
         }
         let mut out = Vec::new();
-        for (g, game) in self.games.iter().enumerate() {
+        for (g, play_area) in self.play_areas.iter().enumerate() {
             let area = g as u8;
             let wins = ev.wins.iter().any(|w| w.area == area);
             let mut mark = |column: usize, kind: MarkKind| out.push(Mark { area, column, kind });
             if wins {
-                let s = game
+                let s = play_area
                     .winning
                     .iter()
                     .copied()
-                    .find(|&s| usize::from(counts[s as usize]) == game.k);
+                    .find(|&s| usize::from(counts[s as usize]) == play_area.k);
                 for (i, &c) in cells.iter().enumerate() {
-                    if Some(c) == s || (game.multiplied && self.factor[c as usize] > 0) {
+                    if Some(c) == s || (play_area.multiplied && self.factor[c as usize] > 0) {
                         mark(i, MarkKind::Win);
                     }
                 }
@@ -1422,11 +1431,11 @@ impl Style for MatchSymbols {
                 if ev
                     .losing_features
                     .iter()
-                    .any(|f| f.area == area && f.name == game.near_miss_id)
+                    .any(|f| f.area == area && f.name == play_area.near_miss_id)
                 {
                     for (i, &c) in cells.iter().enumerate() {
                         if self.owner[c as usize] == Some(area)
-                            && usize::from(counts[c as usize]) == game.k - 1
+                            && usize::from(counts[c as usize]) == play_area.k - 1
                         {
                             mark(i, MarkKind::NearMiss);
                         }
@@ -1444,7 +1453,7 @@ impl Style for MatchSymbols {
                     }
                 }
             }
-            if let Prize::Box { col, .. } = &game.prize {
+            if let Prize::Box { col, .. } = &play_area.prize {
                 mark(*col, if wins { MarkKind::Win } else { MarkKind::Decoy });
             }
         }
@@ -1573,7 +1582,7 @@ near_miss = 0.4
         }
         let caps = captions();
         for (g, &b) in m
-            .games
+            .play_areas
             .iter()
             .filter(|g| matches!(g.prize, Prize::Box { .. }))
             .zip(boxes)
@@ -1662,7 +1671,7 @@ near_miss = 0.4
         ));
         assert_eq!(wins(&ev), vec![(0, 500)]);
         assert!(ev.ambiguities.is_empty());
-        // Both games add up.
+        // Both play areas add up.
         let ev = m.evaluate(&face(
             &m,
             &[
@@ -1911,7 +1920,7 @@ near_miss = 0.4
     }
 
     fn ways(m: &MatchSymbols) -> Vec<Way> {
-        if m.games.len() == 2 {
+        if m.play_areas.len() == 2 {
             vec![
                 way("lose", &[]),
                 way("2", &[(None, 2)]),

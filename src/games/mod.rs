@@ -1,6 +1,6 @@
-//! Game mechanics: how a face is built for a way, and how the published rule judges it.
+//! Play styles: how a face is built for a way, and how the published rule judges it.
 //!
-//! A mechanic implements [`Style`]. Synthesis constructs a face for a way; evaluation
+//! A play style implements [`Style`]. Synthesis constructs a face for a way; evaluation
 //! judges a face from the rule text alone and never looks at how it was made. The pipeline
 //! evaluates every synthesized face before writing it, and `verify` evaluates every face it
 //! reads back, so the two must agree exactly.
@@ -29,7 +29,7 @@ use crate::lots::Way;
 use crate::money::Money;
 use arrayvec::ArrayVec;
 
-/// Most face columns a mechanic may have.
+/// Most face columns a style may have.
 pub const MAX_CELLS: usize = 128;
 
 /// The random stream faces are drawn from (one per pack; see [`crate::crypto::rng`]).
@@ -38,7 +38,7 @@ pub type FaceRng = crate::crypto::rng::Stream;
 /// Everything under the scratch layer of one ticket, as one code per face column.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Face {
-    /// `codes[i]` indexes `columns()[i].values`; codes past the mechanic's columns are 0.
+    /// `codes[i]` indexes `columns()[i].values`; codes past the style's columns are 0.
     pub codes: [u8; MAX_CELLS],
 }
 
@@ -118,14 +118,14 @@ pub struct AreaWin {
 /// Most winning play areas on one ticket.
 pub const MAX_WINS: usize = 32;
 
-/// What a winning play area shows, for mechanics whose areas win in several ways (poker:
+/// What a winning play area shows, for styles whose areas win in several ways (poker:
 /// the combination of art. 3.4, e.g. `brelan`). Informative only: the amount never depends
 /// on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AreaFeature {
     /// Index of the play area in [`Style::areas`].
     pub area: u8,
-    /// The mechanic's name for what it shows (an ASCII id, e.g. `quinte_flush_royale`).
+    /// The style's name for what it shows (an ASCII id, e.g. `quinte_flush_royale`).
     pub name: &'static str,
 }
 
@@ -137,7 +137,7 @@ pub struct Evaluation {
     /// Breaches of the ambiguity policy (GAMES.md): each names the case. A face with any
     /// is never produced and is a finding in `verify`.
     pub ambiguities: Vec<&'static str>,
-    /// What each winning play area shows, for mechanics that name it (poker: its
+    /// What each winning play area shows, for styles that name it (poker: its
     /// combination); empty for the others. At most one per winning play area.
     pub features: ArrayVec<AreaFeature, MAX_WINS>,
     /// What losing play areas (or losing parts of an area, such as a pharaon pedestal beside
@@ -152,7 +152,7 @@ impl Evaluation {
         Money(self.wins.iter().map(|w| w.amount.cents()).sum())
     }
 
-    /// What winning play area `area` shows, if the mechanic names it.
+    /// What winning play area `area` shows, if the style names it.
     pub fn feature(&self, area: u8) -> Option<&'static str> {
         self.features
             .iter()
@@ -189,7 +189,7 @@ impl FeatureKind {
     }
 }
 
-/// A feature a mechanic's faces can show, reported by its evaluator from the face alone.
+/// A feature a style's faces can show, reported by its evaluator from the face alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FeatureInfo {
     /// ASCII id used in evaluations, manifests and reports (e.g. `carre`,
@@ -269,7 +269,7 @@ pub trait Style: Send + Sync {
     fn columns(&self) -> &[Column];
     /// Every amount a face can show in figures (each needs a caption).
     fn shown_amounts(&self) -> Vec<Money>;
-    /// Whether this mechanic can realise `way` under the ambiguity policy; `Err` says why
+    /// Whether this style can realise `way` under the ambiguity policy; `Err` says why
     /// not (the spec is then rejected).
     fn check_way(&self, way: &Way) -> Result<(), String>;
     /// Called once every way of the spec passed [`Style::check_way`], with them all
@@ -280,7 +280,7 @@ pub trait Style: Send + Sync {
         Ok(())
     }
     /// Builds a face realising `way` (the losing way for `way.wins` empty), drawing every
-    /// choice from `rng`. `Err` means the mechanic could not build it: a bug or an
+    /// choice from `rng`. `Err` means the style could not build it: a bug or an
     /// infeasible spec, never retried silently. Same as [`Style::synthesize_showing`]
     /// with no feature asked.
     fn synthesize(&self, way: &Way, rng: &mut FaceRng) -> Result<Face, String> {
@@ -306,7 +306,7 @@ pub trait Style: Send + Sync {
         let _ = (column, code);
         None
     }
-    /// Every feature this mechanic, with this spec's settings, can show (a near miss or
+    /// Every feature this style, with this spec's settings, can show (a near miss or
     /// decoy the spec gives a rate of 0 is left out), in report order.
     fn features(&self) -> Vec<FeatureInfo> {
         Vec::new()
@@ -340,6 +340,6 @@ pub trait Style: Send + Sync {
     }
     /// Judges `face` by the règlement alone.
     fn evaluate(&self, face: &Face) -> Evaluation;
-    /// Human-readable lines on the mechanic's settings, for `tirage check`.
+    /// Human-readable lines on the style's settings, for `tirage check`.
     fn describe(&self) -> Vec<String>;
 }

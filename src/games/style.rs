@@ -65,7 +65,7 @@ impl FieldError {
     }
 }
 
-/// A function that builds a style's mechanic from its surface table (the `style` and `id`
+/// A function that builds a style from its surface table (the `style` and `id`
 /// keys already removed). Errors name the field at fault.
 pub type Build = fn(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Style>, FieldError>;
 
@@ -100,7 +100,7 @@ pub struct StyleInfo {
     pub params: &'static [Param],
     /// A complete `[[surfaces]]` entry using it, as TOML text.
     pub example: &'static str,
-    /// Builds the mechanic from a surface table.
+    /// Builds the style from a surface table.
     #[serde(skip)]
     pub build: Build,
 }

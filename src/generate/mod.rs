@@ -107,14 +107,14 @@ pub enum GenerateError {
     /// Allocation could not meet the spec's pack constraints.
     #[error("{0}")]
     PackRules(crate::alloc::PackError),
-    /// The mechanic could not build a face for a way: a bug or an infeasible spec.
+    /// The game could not build a face for a way: a bug or an infeasible spec.
     #[error("ticket {ticket}: cannot build a face for way \"{way}\": {message}")]
     Synthesis {
         /// Ticket, 1-based.
         ticket: u32,
         /// Way id.
         way: String,
-        /// The mechanic's reason.
+        /// The game's reason.
         message: String,
     },
     /// A specimen deck promises more features on a way than it holds tickets of it.

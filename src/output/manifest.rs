@@ -162,7 +162,7 @@ pub struct WayCount {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct PromisedFeature {
-    /// The mechanic's feature id (e.g. `carre`, `near_miss_jeu1`).
+    /// The game's feature id (e.g. `carre`, `near_miss_jeu1`).
     pub feature: String,
     /// Id of the way of the ticket that shows it.
     pub way: String,

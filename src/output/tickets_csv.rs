@@ -2,7 +2,7 @@
 //! (comma-separated, `\n`-terminated, UTF-8, a header row, fields quoted only where needed —
 //! captions and ids are validated so none ever is) and the column order:
 //!
-//! `block,pack,pack_position,ticket,serial,prize,way,` then the mechanic's face columns
+//! `block,pack,pack_position,ticket,serial,prize,way,` then the game's face columns
 //! (GAMES.md, "Files a block produces"). `prize` is in currency units, plain decimal.
 
 use super::Ticket;

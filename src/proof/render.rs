@@ -882,7 +882,7 @@ fn notes(
 
 /// The proof of ticket `t` of `spec` (as [`load`] gives it: its face codes index the spec's
 /// columns, its way is a way of the spec), [`PROOF_WIDTH`] points wide, drawn from the
-/// mechanic's panels ([`crate::games::game::Game::panels`]) under their printed names (the
+/// game's panels ([`crate::games::game::Game::panels`]) under their printed names (the
 /// spec's `[labels]`): a header with the game, block, pack, position, ticket and serial, and
 /// the prize and way the rules give; every panel with its cells, amounts with their caption,
 /// cards with their inscription, a FREE square where the panel has one, and under them what

@@ -5,7 +5,7 @@
 //! the lot table adds up to the published totals, every tier is split into ways whose
 //! counts sum to the tier, every way's wins add up to its tier, tiers the règlement says
 //! are reachable only by adding several play areas have no single-area way, every amount a
-//! face can show has exactly one caption and no two amounts share one. The mechanic then
+//! face can show has exactly one caption and no two amounts share one. The game then
 //! checks what only it knows (areas, symbols, feasibility). Every error names the file,
 //! the field and, where the parser gives it, the line; the CLI exits 2 on it.
 
@@ -1382,7 +1382,7 @@ fn way_span(raw: &raw::RawSpec, index: usize) -> Option<usize> {
         .map(|w| w.span().start)
 }
 
-/// Every area a way names is one of the mechanic's play areas.
+/// Every area a way names is one of the game's play areas.
 fn check_area_names(raw: &raw::RawSpec, areas: &[String], at: &ErrorAt) -> Result<(), SpecError> {
     for (ti, st) in raw.tiers.iter().enumerate() {
         for (wi, sw) in st.get_ref().ways.iter().enumerate() {
@@ -1466,7 +1466,7 @@ fn validate_against_game(
     Ok(())
 }
 
-/// Resolves the `areas` of every way against the mechanic's area names.
+/// Resolves the `areas` of every way against the game's area names.
 fn resolve_areas(ways: &mut [Way], raw: &raw::RawSpec, areas: &[String]) {
     let mut k = 1;
     for st in &raw.tiers {

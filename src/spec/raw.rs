@@ -22,7 +22,7 @@ pub struct RawSpec {
     /// `[[tiers]]`: the lot table, one entry per amount.
     pub tiers: Vec<Spanned<RawTier>>,
     /// `[labels]`: the printed name of each panel and play area of the face (key: the
-    /// mechanic's id, e.g. `jeu1 = "Jeu 1"`, `board = "Cartes communes"`), as proofs show
+    /// game's id, e.g. `jeu1 = "Jeu 1"`, `board = "Cartes communes"`), as proofs show
     /// it. A panel with no label is named by its id.
     #[serde(default)]
     pub labels: Option<Spanned<BTreeMap<String, String>>>,
@@ -159,7 +159,7 @@ pub struct RawWay {
     pub count: u32,
     /// The amounts of the winning play areas; they add up to the tier's amount.
     pub wins: Vec<Money>,
-    /// Optional: the play area of each win, by name; by default the mechanic picks free
+    /// Optional: the play area of each win, by name; by default the game picks free
     /// areas at random.
     #[serde(default)]
     pub areas: Option<Vec<String>>,

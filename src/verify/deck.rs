@@ -140,7 +140,7 @@ fn check_composition(m: Option<&Manifest>, spec: &GameSpec, run: &TicketRun, che
 
 /// The features a default specimen deck promises (manifest `promised_features`): every
 /// feature the spec can show on some way is promised, each promise names a feature of the
-/// mechanic and a way of the spec, a promise not built asked for is one its way shows on every
+/// game and a way of the spec, a promise not built asked for is one its way shows on every
 /// ticket, and each promised ticket, evaluated by the rules, is of its way and shows its
 /// feature. Production blocks promise nothing. Returns each promise as checked.
 fn check_features(

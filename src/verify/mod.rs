@@ -3,7 +3,7 @@
 //! It trusts nothing in the block but the spec copy (`spec.toml`), and checks that copy
 //! against `SHA256SUMS`, the manifest and, optionally, a reference spec held by the auditor.
 //! Then it re-reads `tickets.bin` and `tickets.csv` together, record by record, re-evaluates
-//! every face with the rules (the mechanic's evaluator, which never sees how a face was
+//! every face with the rules (the game's evaluator, which never sees how a face was
 //! built), and re-tallies. A mismatch is a finding in the [`Report`], never a panic; only a
 //! block directory that cannot be read at all is an error.
 //!

@@ -390,7 +390,7 @@ fn describe(got: &[u8], want: &[u8], cols: &[crate::games::Column]) -> String {
 }
 
 /// The promises a deck's manifest lists, as the generator takes them. Errors: a feature the
-/// mechanic does not show with this spec, or a way the spec does not have.
+/// game does not show with this spec, or a way the spec does not have.
 fn promises_of(spec: &GameSpec, list: &[PromisedFeature]) -> Result<Vec<Promise>, String> {
     let known = spec.game.features();
     list.iter()

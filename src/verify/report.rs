@@ -355,9 +355,9 @@ pub struct Report {
     /// Evaluated counts per way.
     pub ways: Vec<WayTally>,
     /// Winning play areas per tier and feature shown (poker's combinations; empty for
-    /// mechanics that name none).
+    /// styles that name none).
     pub features: Vec<FeatureTally>,
-    /// Every losing feature the mechanic can show with this spec (near misses, named
+    /// Every losing feature the game can show with this spec (near misses, named
     /// decoys), with how often it is shown (0 included), then any other shown.
     pub losing_features: Vec<LosingFeatureTally>,
     /// The features a default specimen deck promises (empty otherwise), each checked.

@@ -311,7 +311,7 @@ struct Acc {
     codes: Vec<u64>,
     /// Evaluated way of every ticket with a print record, in order (0 when unrecognised).
     ways: Vec<WayId>,
-    /// Wins per (tier index, feature the winning play area shows), for mechanics that name
+    /// Wins per (tier index, feature the winning play area shows), for styles that name
     /// features (poker's combinations).
     features: BTreeMap<(usize, &'static str), u64>,
     /// Per losing feature: (play areas showing it, tickets showing it).

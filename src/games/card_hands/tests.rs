@@ -604,7 +604,7 @@ proptest! {
     }
 }
 
-/// The way's weights as the spec text gives them (read independently of the mechanic).
+/// The way's weights as the spec text gives them (read independently of the style).
 fn spec_weights(p: &RawCardHands, way: &Way) -> BTreeMap<String, u32> {
     p.way_combination_weights
         .get(&way.id)
@@ -618,7 +618,7 @@ fn spec_weights(p: &RawCardHands, way: &Way) -> BTreeMap<String, u32> {
         .clone()
 }
 
-/// The spec's card_hands table as written (read independently of the mechanic).
+/// The spec's card_hands table as written (read independently of the style).
 fn raw_surface(spec: &GameSpec) -> RawCardHands {
     let raw: RawSpec = toml::from_str(&spec.text).unwrap();
     let mut t = raw.surfaces[0].get_ref().clone();
