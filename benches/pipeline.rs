@@ -32,12 +32,12 @@ use std::time::Duration;
 use tirage::alloc::{allocate, allocate_packs};
 use tirage::crypto::rng::Seed;
 use tirage::crypto::validation::{ValidationKey, Validator};
-use tirage::games::FaceRng;
 use tirage::generate::{place, BlockPlan};
 use tirage::money::Money;
 use tirage::output::hashing::Sum;
 use tirage::output::{print_file, tickets_csv, validation_csv, Ticket};
 use tirage::spec::{GameSpec, PackRules};
+use tirage::styles::FaceRng;
 
 fn spec(name: &str) -> GameSpec {
     GameSpec::load(

@@ -14,10 +14,10 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use rand_core::SeedableRng;
 use rs_poker::core::{Card as PCard, Rankable};
 use std::path::Path;
-use tirage::games::card_hands::{card_code, read_zone, Card, CardHands};
-use tirage::games::style;
-use tirage::games::{Face, FaceRng};
 use tirage::spec::GameSpec;
+use tirage::styles::card_hands::{card_code, read_zone, Card, CardHands};
+use tirage::styles::style;
+use tirage::styles::{Face, FaceRng};
 
 fn bench(c: &mut Criterion) {
     let spec = GameSpec::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("game_specs/poker.toml"))

@@ -13,8 +13,8 @@ use rand_core::SeedableRng;
 use std::path::{Path, PathBuf};
 use tirage::alloc::allocate;
 use tirage::crypto::rng::Seed;
-use tirage::games::FaceRng;
 use tirage::spec::GameSpec;
+use tirage::styles::FaceRng;
 
 /// Tickets per measured batch.
 const TICKETS: usize = 20_000;

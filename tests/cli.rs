@@ -56,11 +56,11 @@ fn styles_prints_an_index_first() {
     let out = tirage().arg("styles").output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
-    let n = tirage::games::style::LIBRARY.len();
+    let n = tirage::styles::style::LIBRARY.len();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], format!("{n} play styles:"));
     assert_eq!(lines.len(), n + 3, "{text}");
-    for s in tirage::games::style::LIBRARY {
+    for s in tirage::styles::style::LIBRARY {
         assert!(
             lines[1..=n]
                 .iter()

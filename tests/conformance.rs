@@ -24,10 +24,10 @@ use rand_core::SeedableRng;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use tirage::block::judge;
-use tirage::games::{ColumnKind, FaceRng, MarkKind};
 use tirage::output::tickets_csv::{self, RowWriter};
 use tirage::output::Ticket;
 use tirage::spec::GameSpec;
+use tirage::styles::{ColumnKind, FaceRng, MarkKind};
 
 /// Faces drawn per way for the round trip.
 const ROUND_TRIPS: u64 = 150;
@@ -115,7 +115,7 @@ fn panels_draw_every_cell_once_and_marks_follow_the_evaluation() {
             .panels()
             .iter()
             .flat_map(|p| p.rows.concat())
-            .filter(|&c| c != tirage::games::FREE_CELL)
+            .filter(|&c| c != tirage::styles::FREE_CELL)
             .collect();
         drawn.sort_unstable();
         let want: Vec<usize> = (0..m.columns().len())

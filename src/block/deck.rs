@@ -5,7 +5,7 @@
 //!
 //! A default deck shows every way of the spec and every feature its game can show with
 //! this spec (poker's combinations, every game's near misses and named decoys; see
-//! [`crate::games::game::Game::features`]), each *guaranteed*: the manifest lists the features
+//! [`crate::styles::game::Game::features`]), each *guaranteed*: the manifest lists the features
 //! promised with the ticket that shows each, and `verify` checks them.
 
 use crate::block::Composition;
@@ -69,15 +69,15 @@ pub struct Deck {
     pub composition: Composition,
     /// Tickets of every way (index = way id).
     pub counts: Vec<u32>,
-    /// The features promised, in the game's order ([`crate::games::game::Game::features`]);
+    /// The features promised, in the game's order ([`crate::styles::game::Game::features`]);
     /// `None` for a proportional deck, which promises none.
     pub promises: Option<Vec<Promise>>,
 }
 
 /// The features a default deck of `spec` promises, in the game's order: a feature some
-/// way shows on every ticket ([`crate::games::game::Game::always_shows`]) is promised on the
+/// way shows on every ticket ([`crate::styles::game::Game::always_shows`]) is promised on the
 /// first such way (lowest id) and costs no ticket; any other on the first way that can show
-/// it ([`crate::games::game::Game::can_show`]; near misses land on the losing way), on a ticket
+/// it ([`crate::styles::game::Game::can_show`]; near misses land on the losing way), on a ticket
 /// added and built asked to show it (`forced`). A feature no way can show is not promised.
 pub fn promises(spec: &GameSpec) -> Vec<Promise> {
     let m = &spec.game;

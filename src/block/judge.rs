@@ -2,9 +2,9 @@
 //! realises. The generator judges every face before writing it, `render` before drawing
 //! it, and `verify` re-judges every ticket of a block; all three through [`judge`].
 
-use crate::games::{Evaluation, Face};
 use crate::money::Money;
 use crate::spec::{GameSpec, WayId};
+use crate::styles::{Evaluation, Face};
 
 /// What the rules say of one face.
 #[derive(Clone, Debug, PartialEq, Eq)]

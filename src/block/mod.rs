@@ -42,12 +42,12 @@ impl Kind {
 /// A feature a specimen deck promises to show on a ticket of a way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Promise {
-    /// The game's feature id ([`crate::games::game::Game::features`]).
+    /// The game's feature id ([`crate::styles::game::Game::features`]).
     pub feature: &'static str,
     /// The way of the ticket that shows it.
     pub way: WayId,
     /// True: a ticket of `way` is built asked to show it; false: every ticket of `way` shows
-    /// it anyway ([`crate::games::game::Game::always_shows`]).
+    /// it anyway ([`crate::styles::game::Game::always_shows`]).
     pub forced: bool,
 }
 

@@ -3,7 +3,7 @@
 use super::Outcome;
 use anyhow::Result;
 use std::io::Write;
-use tirage::games::style::{StyleInfo, LIBRARY};
+use tirage::styles::style::{StyleInfo, LIBRARY};
 
 /// Arguments of `tirage styles`.
 #[derive(clap::Args, Debug)]

@@ -22,7 +22,6 @@ use crate::block::{judge, place_promises, Composition, Kind, Promise, Provenance
 use crate::crypto::rng::{stream, Purpose, Seed};
 use crate::crypto::sign::Signer;
 use crate::crypto::validation::{ValidationKey, Validator};
-use crate::games::Face;
 use crate::generate::cancel::Cancel;
 pub use crate::generate::place::{
     check_destination, check_not_in_emission, LeftOver, PlaceError, Placed, SeedPlacement, Staged,
@@ -33,6 +32,7 @@ use crate::output::seal::Recipients;
 use crate::output::{print_file, sums, tickets_csv, validation_csv, Ticket};
 use crate::spec::{GameSpec, PackRules, WayId};
 use crate::store::durable;
+use crate::styles::Face;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;

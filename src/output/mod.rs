@@ -22,9 +22,9 @@ pub mod validation_csv;
 pub use crate::store::regular::{open_regular, read_regular};
 
 use crate::block::serial;
-use crate::games::Face;
 use crate::money::Money;
 use crate::spec::WayId;
+use crate::styles::Face;
 
 /// The largest `manifest.json` or `emission.json` read (they are a few kilobytes).
 pub const MAX_JSON: u64 = 64 << 20;

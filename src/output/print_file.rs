@@ -31,8 +31,8 @@
 
 use super::Ticket;
 use crate::block::serial;
-use crate::games::{Column, ColumnKind, Face, MAX_CELLS};
 use crate::spec::GameSpec;
+use crate::styles::{Column, ColumnKind, Face, MAX_CELLS};
 
 /// First 8 bytes of every print file.
 pub const MAGIC: &[u8; 8] = b"TIRAGEPF";

@@ -6,8 +6,8 @@
 //! (GAMES.md, "Files a block produces"). `prize` is in currency units, plain decimal.
 
 use super::Ticket;
-use crate::games::Column;
 use crate::spec::GameSpec;
+use crate::styles::Column;
 use std::sync::Arc;
 
 /// The columns that come before the face, in order.

@@ -23,7 +23,6 @@
 
 use crate::block::layout::{BIN, CSV, MANIFEST, SPEC, SUMS};
 use crate::block::{judge, Kind};
-use crate::games::{ColumnKind, Evaluation, FeatureKind, Mark, MarkKind, FREE_CELL};
 use crate::money::Money;
 use crate::output::manifest::Manifest;
 use crate::output::print_file;
@@ -33,6 +32,7 @@ use crate::output::{sums, Ticket};
 use crate::proof::draw::page::wrap;
 use crate::proof::draw::{fit, svg, text_width, Anchor, Canvas, Color, Font};
 use crate::spec::GameSpec;
+use crate::styles::{ColumnKind, Evaluation, FeatureKind, Mark, MarkKind, FREE_CELL};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
@@ -506,7 +506,7 @@ fn record_of_row(spec: &GameSpec, row: &[u8]) -> Result<print_file::Record, Stri
         f[i].parse()
             .map_err(|_| format!("has {} {:?}, expected a number", names[i], f[i]))
     };
-    let mut face = crate::games::Face::default();
+    let mut face = crate::styles::Face::default();
     for (i, c) in cols.iter().enumerate() {
         let v = &f[lead + i];
         face.codes[i] = c
@@ -882,13 +882,13 @@ fn notes(
 
 /// The proof of ticket `t` of `spec` (as [`load`] gives it: its face codes index the spec's
 /// columns, its way is a way of the spec), [`PROOF_WIDTH`] points wide, drawn from the
-/// game's panels ([`crate::games::game::Game::panels`]) under their printed names (the
+/// game's panels ([`crate::styles::game::Game::panels`]) under their printed names (the
 /// spec's `[labels]`): a header with the game, block, pack, position, ticket and serial, and
 /// the prize and way the rules give; every panel with its cells, amounts with their caption,
 /// cards with their inscription, a FREE square where the panel has one, and under them what
-/// the ticket prints with the panel ([`crate::games::game::Game::printed`]: legends, fixed
+/// the ticket prints with the panel ([`crate::styles::game::Game::printed`]: legends, fixed
 /// winning symbols, the surface's maximum); with `marks` shown, the cells of each win, near miss and
-/// decoy ([`crate::games::game::Game::marks`]), a note per play area and a key naming only
+/// decoy ([`crate::styles::game::Game::marks`]), a note per play area and a key naming only
 /// the marks the game's features have or the proof shows; the serial's
 /// Interleaved 2 of 5 barcode. `kind` says whether to mark it SPECIMEN. Errors: a face code
 /// or way outside the spec, or a serial that is not an even count of digits.

@@ -12,11 +12,11 @@
 pub mod error;
 pub mod raw;
 
-use crate::games::game::Game;
-use crate::games::{self, AreaWin, MAX_WINS};
 pub use crate::lots::{Way, WayId, Win, FORMULA_START, LOSE};
 use crate::money::Money;
 pub use crate::spec::error::{ErrorAt, SpecError};
+use crate::styles::game::Game;
+use crate::styles::{self, AreaWin, MAX_WINS};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -516,7 +516,7 @@ impl GameSpec {
                     format!("way \"{}\"", spec.ways[0].id),
                 ),
                 (Some(i), _) => (way_span(&raw, i), format!("way \"{}\"", spec.ways[i].id)),
-                (None, games::game::PlanError::Settings { surface, .. }) => (
+                (None, styles::game::PlanError::Settings { surface, .. }) => (
                     raw.surfaces.get(*surface).map(|s| s.span().start),
                     format!("surfaces[{surface}]"),
                 ),
@@ -534,15 +534,18 @@ impl GameSpec {
     /// `build` (a style's constructor from its surface table, the `style`, `id` and `max`
     /// keys removed): for tests and benchmarks that need a style's own methods, which the
     /// game's surfaces do not expose. Errors: those of `build`, or no surface `i` (a
-    /// [`games::style::FieldError`] about the surface as a whole).
+    /// [`styles::style::FieldError`] about the surface as a whole).
     pub fn surface_style<T>(
         &self,
         i: usize,
-        build: impl FnOnce(toml::Table, &games::style::StyleCtx) -> Result<T, games::style::FieldError>,
-    ) -> Result<T, games::style::FieldError> {
-        let missing = || games::style::FieldError::new("", format!("the spec has no surface {i}"));
+        build: impl FnOnce(
+            toml::Table,
+            &styles::style::StyleCtx,
+        ) -> Result<T, styles::style::FieldError>,
+    ) -> Result<T, styles::style::FieldError> {
+        let missing = || styles::style::FieldError::new("", format!("the spec has no surface {i}"));
         let doc: toml::Table = toml::from_str(&self.text)
-            .map_err(|e| games::style::FieldError::new("", e.message().to_string()))?;
+            .map_err(|e| styles::style::FieldError::new("", e.message().to_string()))?;
         let mut table = doc
             .get("surfaces")
             .and_then(|s| s.as_array())
@@ -554,13 +557,13 @@ impl GameSpec {
         for key in ["style", "id", "max"] {
             table.remove(key);
         }
-        let captions = games::Captions {
+        let captions = styles::Captions {
             amounts: self.captions.keys().copied().collect(),
             texts: self.captions.values().cloned().collect(),
         };
         let tier_amounts: Vec<Money> = self.tiers.iter().map(|t| t.amount).collect();
         let way_ids: Vec<String> = self.ways[1..].iter().map(|w| w.id.clone()).collect();
-        let ctx = games::style::StyleCtx {
+        let ctx = styles::style::StyleCtx {
             id: &surface.id,
             captions: &captions,
             labels: &self.labels,
@@ -713,10 +716,10 @@ fn build_game(raw: &raw::RawSpec, at: &ErrorAt) -> Result<Game, SpecError> {
 /// column, play area or panel. Each error names `surfaces[i].field` and the surface's line.
 fn build_surfaces(
     raw: &raw::RawSpec,
-    captions: &games::Captions,
+    captions: &styles::Captions,
     at: &ErrorAt,
 ) -> Result<Game, SpecError> {
-    use games::style;
+    use styles::style;
     if raw.surfaces.is_empty() {
         return Err(at.at(
             Some(raw.game.span().start),
@@ -791,7 +794,7 @@ fn build_surfaces(
             max,
         };
         let rule = (info.build)(table, &ctx).map_err(|e| err(&e.field, e.message))?;
-        parts.push(games::game::Part {
+        parts.push(styles::game::Part {
             id,
             style: info.name,
             max,
@@ -803,7 +806,7 @@ fn build_surfaces(
 
 /// The caption dictionary every caption column shares: the spec's captions in amount order
 /// (keys that are not amounts are left out here and rejected by the spec's own checks).
-fn caption_values(raw: &raw::RawSpec) -> games::Captions {
+fn caption_values(raw: &raw::RawSpec) -> styles::Captions {
     let mut v: Vec<(Money, String)> = raw
         .captions
         .get_ref()
@@ -811,7 +814,7 @@ fn caption_values(raw: &raw::RawSpec) -> games::Captions {
         .filter_map(|(k, c)| k.parse::<Money>().ok().map(|m| (m, c.trim().to_string())))
         .collect();
     v.sort();
-    games::Captions {
+    styles::Captions {
         amounts: v.iter().map(|x| x.0).collect(),
         texts: v.into_iter().map(|x| x.1).collect(),
     }

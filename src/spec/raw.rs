@@ -27,7 +27,7 @@ pub struct RawSpec {
     #[serde(default)]
     pub labels: Option<Spanned<BTreeMap<String, String>>>,
     /// `[[surfaces]]`: the game's surfaces, each of a play style of the library
-    /// ([`crate::games::style`]), with its `style`, its `id` and the style's own parameters.
+    /// ([`crate::styles::style`]), with its `style`, its `id` and the style's own parameters.
     #[serde(default)]
     pub surfaces: Vec<Spanned<toml::Table>>,
     /// `[signing]`: the operator's public key, pinned.

@@ -332,7 +332,7 @@ fn first_difference(plan: &BlockPlan, dir: &Path, spec: &GameSpec) -> Option<Str
 }
 
 /// Print record `got` of the block against `want`, the replay's, in words.
-fn describe(got: &[u8], want: &[u8], cols: &[crate::games::Column]) -> String {
+fn describe(got: &[u8], want: &[u8], cols: &[crate::styles::Column]) -> String {
     let (g, w) = (
         print_file::read_record(got, cols.len()),
         print_file::read_record(want, cols.len()),
@@ -354,7 +354,7 @@ fn describe(got: &[u8], want: &[u8], cols: &[crate::games::Column]) -> String {
     if g.validation != w.validation {
         diffs.push("its validation code is not the replay's".into());
     }
-    let shown = |c: &crate::games::Column, code: u8| {
+    let shown = |c: &crate::styles::Column, code: u8| {
         c.values
             .get(usize::from(code))
             .map_or(format!("code {code}"), |v| format!("{v:?}"))

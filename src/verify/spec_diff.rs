@@ -9,8 +9,8 @@
 //! and both values. Array elements are compared in order: the order of tiers and ways
 //! numbers the ways, which the allocation draws.
 
-use crate::games::style::StyleInfo;
 use crate::spec::GameSpec;
+use crate::styles::style::StyleInfo;
 use serde::Serialize;
 use toml::Value;
 
@@ -220,7 +220,7 @@ impl Walk {
                 if let [Step::Key(k), Step::Index(_)] = path.as_slice() {
                     if k == "surfaces" {
                         self.style = match (style_of(bt), style_of(rt)) {
-                            (Some(a), Some(b)) if a == b => crate::games::style::find(a),
+                            (Some(a), Some(b)) if a == b => crate::styles::style::find(a),
                             _ => None,
                         };
                     }

@@ -847,7 +847,7 @@ near_miss = 0.3
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::testkit::{
+    use crate::styles::testkit::{
         captions, count_showing, drawn_twice, judge_any_faces, round_trip, round_trip_showing, way,
         Ctx,
     };

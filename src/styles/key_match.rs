@@ -735,7 +735,7 @@ top_decoy = 0.1
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::testkit::{
+    use crate::styles::testkit::{
         count_showing, drawn_twice, features_as_asked, round_trip, texts, way_at, worded, Ctx,
     };
 

@@ -286,7 +286,7 @@ impl Style for Reveal {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::testkit::{round_trip, way, worded, Ctx};
+    use crate::styles::testkit::{round_trip, way, worded, Ctx};
     use rand_core::SeedableRng;
 
     fn reveal(toml: &str) -> Result<Box<dyn Style>, FieldError> {

@@ -1041,7 +1041,7 @@ prizes = { "9" = 2, "10" = 5, "11" = 20, "12" = 100 }
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::testkit::{
+    use crate::styles::testkit::{
         count_showing, drawn_twice, judge_any_faces, round_trip, round_trip_showing, way, Ctx,
     };
     use rand_core::SeedableRng;

@@ -1,7 +1,7 @@
 use super::*;
-use crate::games::testkit::{drawn_twice, texts};
 use crate::spec::raw::RawSpec;
 use crate::spec::GameSpec;
+use crate::styles::testkit::{drawn_twice, texts};
 use proptest::prelude::*;
 use rand_core::SeedableRng;
 use std::path::PathBuf;

@@ -706,7 +706,7 @@ near_miss = 0.3
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::testkit::{
+    use crate::styles::testkit::{
         captions, drawn_twice, judge_any_faces, round_trip, round_trip_showing, way_in, Ctx,
     };
     use rand_core::SeedableRng;

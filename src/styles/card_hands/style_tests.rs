@@ -1,9 +1,9 @@
 use super::tests::surface;
 use super::*;
-use crate::games::testkit::{
+use crate::spec::GameSpec;
+use crate::styles::testkit::{
     assert_pays, drawn_twice, example_surface, round_trip, show, texts, worded, Ctx,
 };
-use crate::spec::GameSpec;
 use rand_core::SeedableRng;
 use std::path::PathBuf;
 use std::sync::OnceLock;

@@ -836,7 +836,7 @@ decoy_rebuilt = 0.20
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::testkit::{drawn_twice, features_as_asked, round_trip, texts, way, Ctx};
+    use crate::styles::testkit::{drawn_twice, features_as_asked, round_trip, texts, way, Ctx};
 
     fn make(text: &str) -> Result<SymbolToPrize, FieldError> {
         let table: toml::Table = toml::from_str(text).unwrap();

@@ -566,11 +566,11 @@ impl Style for MatchAmounts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::testkit::{
+    use crate::styles::testkit::{
         self, count_showing, drawn_twice, example_surface, round_trip, round_trip_showing, way, Ctx,
     };
-    use crate::games::Captions;
-    use crate::games::FeatureKind;
+    use crate::styles::Captions;
+    use crate::styles::FeatureKind;
     use rand_core::SeedableRng;
 
     fn captions() -> Captions {
@@ -639,7 +639,7 @@ mod tests {
         );
         assert_eq!(
             m.columns()[1].kind,
-            crate::games::ColumnKind::Caption { of: 0 }
+            crate::styles::ColumnKind::Caption { of: 0 }
         );
         assert_eq!(
             m.panels(),

@@ -413,7 +413,7 @@ pub(crate) fn features_as_asked(m: &(impl Tested + ?Sized), way: &Way, seeds: Ra
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::reveal;
+    use crate::styles::reveal;
 
     /// One reveal box showing 0, 2 or 5.
     fn one_box() -> Box<dyn Style> {

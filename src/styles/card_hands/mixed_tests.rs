@@ -1,5 +1,5 @@
-use crate::games::FaceRng;
 use crate::spec::GameSpec;
+use crate::styles::FaceRng;
 use rand_core::SeedableRng;
 use std::path::PathBuf;
 

@@ -261,7 +261,7 @@ pub fn intern(s: &str) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::testkit;
+    use crate::styles::testkit;
 
     #[test]
     fn symbols_allow_words_and_numbers_and_refuse_the_rest() {

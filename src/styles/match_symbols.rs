@@ -1514,10 +1514,10 @@ near_miss = 0.4
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::testkit::{
+    use crate::styles::testkit::{
         self, drawn_twice, example_surface, features_as_asked, round_trip, way_in, Ctx,
     };
-    use crate::games::Captions;
+    use crate::styles::Captions;
     use rand_core::SeedableRng;
 
     fn captions() -> Captions {
