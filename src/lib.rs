@@ -1,7 +1,7 @@
 //! tirage: print runs of instant lottery tickets.
 //!
 //! The library is a pure, deterministic engine: spec + seed + block number in, tickets and
-//! digests out: [`spec`] → [`alloc`] → [`games`] (faces) → [`output`] (files), driven by
+//! digests out: [`spec`] → [`alloc`] → [`styles`] (faces) → [`output`] (files), driven by
 //! [`generate`]; [`verify`] re-checks a block independently and [`audit`] reports on it.
 //! What they all say of a block (its kind, the judge of a face, its files' names) is in
 //! [`block`]; [`crypto`] holds the seeds, codes and signatures, [`store`] the locks and
