@@ -116,7 +116,15 @@ fn bad_specs_exit_2_naming_the_field_and_line() {
         ),
         (
             replace_once(&t, "\"8\" = \"HUIT EUROS\"\n", ""),
-            "8 can be shown on a face but has no caption",
+            "8 can be shown on a face but has no caption: add \"8\" = \"…\" to [captions]",
+        ),
+        (
+            {
+                let start = t.find("[captions]\n").unwrap();
+                let end = start + t[start..].find("\n\n").unwrap();
+                format!("{}{}", &t[..start], &t[end..])
+            },
+            "can be shown on a face but the spec has no [captions]: add the table",
         ),
         (
             replace_once(&t, "\"8\" = \"HUIT EUROS\"", "\"8\" = \"DIX EUROS\""),
@@ -451,4 +459,21 @@ fn quiet_commands_print_their_verdict_alone() {
         assert!(err.contains("seed saved to"), "{err}");
         assert!(!err.contains("tickets ("), "{err}");
     }
+}
+
+/// `[captions]` may be left out when no face shows an amount in figures (a bingo card paid
+/// by pattern); the spec then checks, and its faces carry no caption column.
+#[test]
+fn captions_are_optional_when_no_face_shows_an_amount() {
+    let text = std::fs::read_to_string(repo("tests/specs/bingo_lines_small.toml")).unwrap();
+    let text = replace_once(
+        &text,
+        "[captions]\n\"2\" = \"DEUX EUROS\"\n\"10\" = \"DIX EUROS\"\n",
+        "",
+    );
+    let (code, err) = check(&text);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let spec = tirage::spec::GameSpec::parse(Path::new("bingo.toml"), text).unwrap();
+    assert!(spec.captions.is_empty());
+    assert!(spec.game.shown_amounts().is_empty());
 }

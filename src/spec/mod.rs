@@ -808,9 +808,7 @@ fn build_surfaces(
 /// (keys that are not amounts are left out here and rejected by the spec's own checks).
 fn caption_values(raw: &raw::RawSpec) -> styles::Captions {
     let mut v: Vec<(Money, String)> = raw
-        .captions
-        .get_ref()
-        .iter()
+        .caption_entries()
         .filter_map(|(k, c)| k.parse::<Money>().ok().map(|m| (m, c.trim().to_string())))
         .collect();
     v.sort();
@@ -951,10 +949,10 @@ fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, game: Game) -> Result<GameS
     // that does not match its figures is a printing anomaly).
     let mut captions = BTreeMap::new();
     let mut seen: BTreeMap<String, Money> = BTreeMap::new();
-    for (k, c) in raw.captions.get_ref() {
+    for (k, c) in raw.caption_entries() {
         let amount: Money = k.parse().map_err(|e| {
             at.at(
-                Some(raw.captions_span()),
+                raw.captions_span(),
                 format!("captions.\"{k}\""),
                 format!("the key is not an amount: {e}"),
             )
@@ -962,7 +960,7 @@ fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, game: Game) -> Result<GameS
         let c = c.trim().to_string();
         if c.is_empty() {
             return Err(at.at(
-                Some(raw.captions_span()),
+                raw.captions_span(),
                 format!("captions.\"{k}\""),
                 "empty caption",
             ));
@@ -973,7 +971,7 @@ fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, game: Game) -> Result<GameS
             || c.starts_with(FORMULA_START)
         {
             return Err(at.at(
-                Some(raw.captions_span()),
+                raw.captions_span(),
                 format!("captions.\"{k}\""),
                 format!("a caption is at most {MAX_TEXT} bytes, without a comma, a double quote, a line break or another control character, and does not begin with = + - or @ (a spreadsheet opening tickets.csv would take it for a formula)"),
             ));
@@ -986,7 +984,7 @@ fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, game: Game) -> Result<GameS
             .to_uppercase();
         if let Some(other) = seen.get(&key) {
             return Err(at.at(
-                Some(raw.captions_span()),
+                raw.captions_span(),
                 format!("captions.\"{k}\""),
                 format!("caption \"{c}\" reads as the caption of {other} (\"{}\"): two amounts may not share a caption, whatever the case or spacing", captions.get(other).map_or("", |s: &String| s.as_str())),
             ));
@@ -994,7 +992,7 @@ fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, game: Game) -> Result<GameS
         seen.insert(key, amount);
         if captions.insert(amount, c).is_some() {
             return Err(at.at(
-                Some(raw.captions_span()),
+                raw.captions_span(),
                 format!("captions.\"{k}\""),
                 format!("amount {amount} has two captions"),
             ));
@@ -1422,9 +1420,9 @@ fn validate_against_game(
     for amount in spec.game.shown_amounts() {
         if spec.caption(amount).is_none() {
             return Err(at.at(
-                Some(raw.captions_span()),
+                raw.captions_span(),
                 "captions",
-                format!("amount {amount} can be shown on a face but has no caption"),
+                styles::no_caption(amount, !spec.captions.is_empty()),
             ));
         }
     }

@@ -14,8 +14,10 @@ pub struct RawSpec {
     pub game: Spanned<RawGame>,
     /// `[published]`: the totals printed under the lot table.
     pub published: Spanned<RawPublished>,
-    /// `[captions]`: amount (as a string key, e.g. `"20000"`) → caption in letters.
-    pub captions: Spanned<BTreeMap<String, String>>,
+    /// `[captions]`: amount (as a string key, e.g. `"20000"`) → caption in letters. Needed
+    /// only when a face shows an amount in figures.
+    #[serde(default)]
+    pub captions: Option<Spanned<BTreeMap<String, String>>>,
     /// `[packs]`: optional constraints on how lots spread over packs.
     #[serde(default)]
     pub packs: Option<Spanned<RawPacks>>,
@@ -166,8 +168,13 @@ pub struct RawWay {
 }
 
 impl RawSpec {
-    /// Byte offset of `[captions]`.
-    pub fn captions_span(&self) -> usize {
-        self.captions.span().start
+    /// Byte offset of `[captions]`, when the spec has one.
+    pub fn captions_span(&self) -> Option<usize> {
+        self.captions.as_ref().map(|c| c.span().start)
+    }
+
+    /// The `[captions]` entries as written (none when the table is absent).
+    pub fn caption_entries(&self) -> impl Iterator<Item = (&String, &String)> {
+        self.captions.iter().flat_map(|c| c.get_ref())
     }
 }

@@ -102,7 +102,19 @@ impl Captions {
             .iter()
             .position(|&m| m == amount)
             .map(|i| i as u8)
-            .ok_or_else(|| format!("amount {amount} can be shown on a face but has no caption"))
+            .ok_or_else(|| no_caption(amount, !self.amounts.is_empty()))
+    }
+}
+
+/// Why `amount`, which a face can show in figures, is refused: it has no caption. `any` is
+/// false when the spec gives no caption at all (no `[captions]` table, or an empty one):
+/// the message then says what the table is for.
+pub fn no_caption(amount: Money, any: bool) -> String {
+    let what = "a caption is the amount in letters printed under its figures, and both must agree";
+    if any {
+        format!("amount {amount} can be shown on a face but has no caption: add \"{amount}\" = \"…\" to [captions] ({what})")
+    } else {
+        format!("amount {amount} can be shown on a face but the spec has no [captions]: add the table, with \"{amount}\" = \"…\" and a line for every other amount a face shows ({what})")
     }
 }
 
