@@ -70,7 +70,13 @@ fn modules() -> BTreeMap<String, Vec<PathBuf>> {
     out
 }
 
-/// `text` without comments, string literals' contents and `#[cfg(test)]` items.
+/// As many line ends as `skipped` holds, so that what follows keeps its line.
+fn newlines(skipped: &str, out: &mut String) {
+    out.extend(skipped.chars().filter(|&c| c == '\n'));
+}
+
+/// `text` without comments, string literals' contents and `#[cfg(test)]` items; every line
+/// keeps its number.
 fn code(text: &str) -> String {
     let b = text.as_bytes();
     let mut out = String::with_capacity(text.len());
@@ -81,15 +87,14 @@ fn code(text: &str) -> String {
                 i += 1;
             }
         } else if b[i..].starts_with(b"/*") {
-            i += 2;
-            while i < b.len() && !b[i..].starts_with(b"*/") {
-                i += 1;
-            }
-            i += 2;
+            let end = text[i + 2..].find("*/").map_or(b.len(), |k| i + 2 + k + 2);
+            newlines(&text[i..end], &mut out);
+            i = end;
         } else if b[i..].starts_with(b"r#\"") {
             let end = text[i + 3..].find("\"#").map_or(b.len(), |k| i + 3 + k + 2);
-            i = end;
             out.push_str("\"\"");
+            newlines(&text[i..end], &mut out);
+            i = end;
         } else if b[i] == b'\'' {
             // A char literal ('"', '\'', 'é'), or a lifetime ('a), kept.
             let c = text[i + 1..].chars().next().unwrap_or(' ');
@@ -106,13 +111,16 @@ fn code(text: &str) -> String {
                 i += 1;
             }
         } else if b[i] == b'"' {
+            let start = i;
             i += 1;
             while i < b.len() && b[i] != b'"' {
                 i += if b[i] == b'\\' { 2 } else { 1 };
             }
             i += 1;
             out.push_str("\"\"");
+            newlines(&text[start..i.min(b.len())], &mut out);
         } else if b[i..].starts_with(b"#[cfg(test)]") {
+            let start = i;
             i += "#[cfg(test)]".len();
             // Skip the item: up to its `;`, or its braced body.
             while i < b.len() && b[i] != b';' && b[i] != b'{' {
@@ -135,6 +143,7 @@ fn code(text: &str) -> String {
                 }
             }
             i += 1;
+            newlines(&text[start..i.min(b.len())], &mut out);
         } else {
             let c = text[i..].chars().next().unwrap();
             out.push(c);
@@ -362,4 +371,102 @@ fn the_reader_sees_use_groups_and_skips_tests_and_comments() {
                 #[cfg(test)]\nmod tests { use crate::t; }\n";
     let refs: Vec<_> = crate_refs(&code(text)).into_iter().collect();
     assert_eq!(refs, ["a", "b", "c", "g", "k"]);
+}
+
+/// The longest a function of the pipeline (generate, emission, deck, output), of `verify`
+/// or of `audit` may be: lines of its body between the lines of its braces, blank lines and
+/// comments not counted, tests not read.
+const MAX_FN_LINES: usize = 80;
+
+/// The files of the pipeline (generate with its emission, the deck compositions, output),
+/// of `verify` and of `audit`.
+fn pipeline_files() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for name in ["generate", "block/deck.rs", "output", "verify", "audit"] {
+        let p = src().join(name);
+        if p.is_dir() {
+            out.extend(rust_files(&p));
+        } else if p.is_file() {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// Every function with a body in `code` (as [`code`] gives it): its name and the lines of
+/// its body (between the lines of its braces) that are not blank.
+fn function_lengths(code: &str) -> Vec<(String, usize)> {
+    let b = code.as_bytes();
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(k) = code[from..].find("fn ") {
+        let at = from + k;
+        from = at + 3;
+        if at > 0 && (b[at - 1].is_ascii_alphanumeric() || b[at - 1] == b'_') {
+            continue;
+        }
+        let name = ident(code[at + 3..].trim_start());
+        if name.is_empty() {
+            continue;
+        }
+        let Some(open) = code[at..].find(['{', ';']).map(|o| at + o) else {
+            break;
+        };
+        if b[open] == b';' {
+            continue;
+        }
+        let mut depth = 0;
+        let mut close = open;
+        for (i, &c) in b.iter().enumerate().skip(open) {
+            match c {
+                b'{' => depth += 1,
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = i;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let body = &code[open..close];
+        let lines = body
+            .lines()
+            .skip(1)
+            .filter(|l| !l.trim().is_empty())
+            .count();
+        out.push((name.to_owned(), lines));
+    }
+    out
+}
+
+#[test]
+fn no_function_of_the_pipeline_verify_or_audit_is_over_80_lines() {
+    let mut over = Vec::new();
+    for f in pipeline_files() {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let rel = f.strip_prefix(src()).unwrap().display().to_string();
+        for (name, lines) in function_lengths(&code(&text)) {
+            if lines > MAX_FN_LINES {
+                over.push(format!("{rel}::{name}: {lines} lines"));
+            }
+        }
+    }
+    assert!(
+        over.is_empty(),
+        "over {MAX_FN_LINES} lines, to split by meaning:\n{}",
+        over.join("\n")
+    );
+}
+
+#[test]
+fn a_function_is_measured_by_the_lines_of_its_body() {
+    let text = "fn a() {\n    let x = 1;\n\n    // a comment\n    let s = \"two\n lines\";\n}\n\
+                trait T { fn b(&self); }\n#[cfg(test)]\nmod tests { fn c() {\n 1;\n } }\n\
+                fn d() -> u8 { 1 }\n";
+    assert_eq!(
+        function_lengths(&code(text)),
+        [("a".to_owned(), 3), ("d".to_owned(), 0)]
+    );
 }

@@ -167,27 +167,12 @@ enum Key {
     Line(Color, f64),
 }
 
+/// Draws frame `f` at `top`, `h` points high: its caption, legend, plot box and axes.
+/// Returns its x and y axes, for what is drawn inside.
 fn frame(c: &mut Canvas, f: &Frame, top: f64, h: f64) -> (Axis, Axis) {
     let size = crate::proof::draw::fit(f.caption, Font::Bold, 10.0, WIDTH - 24.0);
     c.text(12.0, top + 14.0, size, Font::Bold, f.caption);
-    let mut x = f.left;
-    for (key, label) in f.legend {
-        let y = top + 28.0;
-        match *key {
-            Key::Bar(col) => c.rect(x, y - 7.0, 12.0, 7.0, 0.0, Some(col), None),
-            Key::Line(col, w) => c.line(x, y - 3.0, x + 14.0, y - 3.0, col, w),
-        }
-        c.text_styled(
-            x + 18.0,
-            y,
-            8.0,
-            Font::Regular,
-            Color::GREY,
-            Anchor::Start,
-            *label,
-        );
-        x += 18.0 + text_width(label, Font::Regular, 8.0) * 1.1 + 14.0;
-    }
+    legend(c, f, top);
     let (px0, px1) = (f.left, WIDTH - RIGHT);
     let (py0, py1) = (top + HEAD, top + h - FOOT);
     c.rect(
@@ -211,6 +196,36 @@ fn frame(c: &mut Canvas, f: &Frame, top: f64, h: f64) -> (Axis, Axis) {
         p0: py1,
         p1: py0,
     };
+    x_axis(c, f, &xa, py1);
+    y_axis(c, f, &ya, (px0, px1), py0);
+    (xa, ya)
+}
+
+/// Draws the legend of frame `f` (at `top`) on one line: each entry's key, then its label.
+fn legend(c: &mut Canvas, f: &Frame, top: f64) {
+    let mut x = f.left;
+    for (key, label) in f.legend {
+        let y = top + 28.0;
+        match *key {
+            Key::Bar(col) => c.rect(x, y - 7.0, 12.0, 7.0, 0.0, Some(col), None),
+            Key::Line(col, w) => c.line(x, y - 3.0, x + 14.0, y - 3.0, col, w),
+        }
+        c.text_styled(
+            x + 18.0,
+            y,
+            8.0,
+            Font::Regular,
+            Color::GREY,
+            Anchor::Start,
+            *label,
+        );
+        x += 18.0 + text_width(label, Font::Regular, 8.0) * 1.1 + 14.0;
+    }
+}
+
+/// Draws the x axis `xa` of frame `f` below the plot box (whose bottom is at `py1`): its
+/// ticks and their values, when the frame labels them, and its title.
+fn x_axis(c: &mut Canvas, f: &Frame, xa: &Axis, py1: f64) {
     let (xt, xs) = if f.x_labels {
         ticks(f.x.0, f.x.1, 8, f.x.2)
     } else {
@@ -230,7 +245,7 @@ fn frame(c: &mut Canvas, f: &Frame, top: f64, h: f64) -> (Axis, Axis) {
         );
     }
     c.text_styled(
-        (px0 + px1) / 2.0,
+        (xa.p0 + xa.p1) / 2.0,
         py1 + 27.0,
         8.0,
         Font::Regular,
@@ -238,6 +253,11 @@ fn frame(c: &mut Canvas, f: &Frame, top: f64, h: f64) -> (Axis, Axis) {
         Anchor::Middle,
         f.x.3,
     );
+}
+
+/// Draws the y axis `ya` of frame `f` left of the plot box (`px0..px1` wide, its top at
+/// `py0`), with grid lines at its ticks and its title, when the frame has one.
+fn y_axis(c: &mut Canvas, f: &Frame, ya: &Axis, (px0, px1): (f64, f64), py0: f64) {
     if !f.y.3.is_empty() {
         let (yt, ys) = ticks(f.y.0, f.y.1, 5, f.y.2);
         for v in yt {
@@ -264,7 +284,6 @@ fn frame(c: &mut Canvas, f: &Frame, top: f64, h: f64) -> (Axis, Axis) {
             f.y.3,
         );
     }
-    (xa, ya)
 }
 
 fn distribution(c: &mut Canvas, e: &Evidence, top: f64, h: f64) {

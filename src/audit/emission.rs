@@ -152,6 +152,98 @@ fn lots_and_payout(r: &Report, found: bool) -> (u64, u64) {
         })
 }
 
+/// Per tier (amount, highest first), the lots the lot table gives every block of `r`, added
+/// up, and the lots found by evaluating every face.
+fn emission_tiers(r: &EmissionReport) -> Vec<EmissionTier> {
+    let mut tiers: Vec<(Money, u64, u64)> = Vec::new();
+    for b in &r.blocks {
+        for w in &b.ways {
+            let Ok(a) = w.amount.parse::<Money>() else {
+                continue;
+            };
+            if a.is_zero() {
+                continue;
+            }
+            match tiers.iter_mut().find(|t| t.0 == a) {
+                Some(t) => {
+                    t.1 += w.expected;
+                    t.2 += w.found;
+                }
+                None => tiers.push((a, w.expected, w.found)),
+            }
+        }
+    }
+    tiers.sort_by_key(|t| std::cmp::Reverse(t.0));
+    tiers
+        .iter()
+        .map(|&(a, e, f)| EmissionTier {
+            amount: a.to_string(),
+            expected: e,
+            found: f,
+        })
+        .collect()
+}
+
+/// The tickets, lots and payout of every block of `r`, added up, as expected and as found.
+fn emission_totals(r: &EmissionReport) -> EmissionTotals {
+    let (mut lots_e, mut pay_e, mut lots_f, mut pay_f) = (0, 0, 0, 0);
+    for b in &r.blocks {
+        let (l, p) = lots_and_payout(b, false);
+        let (lf, pf) = lots_and_payout(b, true);
+        (lots_e, pay_e, lots_f, pay_f) = (lots_e + l, pay_e + p, lots_f + lf, pay_f + pf);
+    }
+    EmissionTotals {
+        tickets: r.tickets,
+        lots_expected: lots_e,
+        lots: lots_f,
+        payout_expected: Money(pay_e).to_string(),
+        payout: Money(pay_f).to_string(),
+    }
+}
+
+/// One block's line of the emission report from its verify `b`: its verdict, counts, what
+/// it was held against, every procedure that did not pass, its files' digests.
+fn block_summary(b: &Report) -> BlockSummary {
+    BlockSummary {
+        dir: Path::new(&b.dir)
+            .file_name()
+            .map_or(b.dir.clone(), |n| n.to_string_lossy().into_owned()),
+        block: b.block,
+        verdict: if b.clean { "clean" } else { "findings" },
+        tickets: b.tickets,
+        lots: (!b.ways.is_empty()).then(|| lots_and_payout(b, true).0),
+        payout: b.payout.clone(),
+        held_against: b.authenticated.describe(),
+        failed: b
+            .checks
+            .iter()
+            .filter(|c| c.result != "pass" && c.result != "skipped")
+            .map(|c| FailedCheck {
+                check: c.id.name(),
+                result: c.result,
+                findings: c.findings,
+                examples: c
+                    .examples
+                    .iter()
+                    .map(|e| match e.ticket {
+                        Some(t) => format!("ticket {t}: {}", e.detail),
+                        None => e.detail.clone(),
+                    })
+                    .collect(),
+            })
+            .collect(),
+        files: b
+            .files
+            .iter()
+            .map(|f| FileSummary {
+                name: f.name.clone(),
+                bytes: f.bytes,
+                sha256: f.sha256.clone(),
+            })
+            .collect(),
+    }
+}
+
 impl EmissionAudit {
     /// Builds the report from the emission's verify, naming `auditor` and `operator`.
     pub fn build(
@@ -159,74 +251,6 @@ impl EmissionAudit {
         auditor: Option<String>,
         operator: Option<String>,
     ) -> EmissionAudit {
-        let currency = r.blocks.iter().find_map(|b| b.currency.clone());
-        let mut tiers: Vec<(Money, u64, u64)> = Vec::new();
-        for b in &r.blocks {
-            for w in &b.ways {
-                let Ok(a) = w.amount.parse::<Money>() else {
-                    continue;
-                };
-                if a.is_zero() {
-                    continue;
-                }
-                match tiers.iter_mut().find(|t| t.0 == a) {
-                    Some(t) => {
-                        t.1 += w.expected;
-                        t.2 += w.found;
-                    }
-                    None => tiers.push((a, w.expected, w.found)),
-                }
-            }
-        }
-        tiers.sort_by_key(|t| std::cmp::Reverse(t.0));
-        let (mut lots_e, mut pay_e, mut lots_f, mut pay_f) = (0, 0, 0, 0);
-        for b in &r.blocks {
-            let (l, p) = lots_and_payout(b, false);
-            let (lf, pf) = lots_and_payout(b, true);
-            (lots_e, pay_e, lots_f, pay_f) = (lots_e + l, pay_e + p, lots_f + lf, pay_f + pf);
-        }
-        let blocks = r
-            .blocks
-            .iter()
-            .map(|b| BlockSummary {
-                dir: Path::new(&b.dir)
-                    .file_name()
-                    .map_or(b.dir.clone(), |n| n.to_string_lossy().into_owned()),
-                block: b.block,
-                verdict: if b.clean { "clean" } else { "findings" },
-                tickets: b.tickets,
-                lots: (!b.ways.is_empty()).then(|| lots_and_payout(b, true).0),
-                payout: b.payout.clone(),
-                held_against: b.authenticated.describe(),
-                failed: b
-                    .checks
-                    .iter()
-                    .filter(|c| c.result != "pass" && c.result != "skipped")
-                    .map(|c| FailedCheck {
-                        check: c.id.name(),
-                        result: c.result,
-                        findings: c.findings,
-                        examples: c
-                            .examples
-                            .iter()
-                            .map(|e| match e.ticket {
-                                Some(t) => format!("ticket {t}: {}", e.detail),
-                                None => e.detail.clone(),
-                            })
-                            .collect(),
-                    })
-                    .collect(),
-                files: b
-                    .files
-                    .iter()
-                    .map(|f| FileSummary {
-                        name: f.name.clone(),
-                        bytes: f.bytes,
-                        sha256: f.sha256.clone(),
-                    })
-                    .collect(),
-            })
-            .collect();
         EmissionAudit {
             format: FORMAT,
             verdict: if r.clean { "clean" } else { "findings" },
@@ -237,7 +261,7 @@ impl EmissionAudit {
             dir: r.dir.clone(),
             game: r.game.clone(),
             emission: r.emission,
-            currency,
+            currency: r.blocks.iter().find_map(|b| b.currency.clone()),
             spec_sha256: r.spec_sha256.clone(),
             emission_json_sha256: r.emission_json_sha256.clone(),
             verified_by: Tool::this_build(),
@@ -245,22 +269,9 @@ impl EmissionAudit {
             emission_result: if r.findings == 0 { "pass" } else { "fail" },
             emission_findings: r.findings,
             emission_examples: r.examples.clone(),
-            blocks,
-            tiers: tiers
-                .iter()
-                .map(|&(a, e, f)| EmissionTier {
-                    amount: a.to_string(),
-                    expected: e,
-                    found: f,
-                })
-                .collect(),
-            totals: EmissionTotals {
-                tickets: r.tickets,
-                lots_expected: lots_e,
-                lots: lots_f,
-                payout_expected: Money(pay_e).to_string(),
-                payout: Money(pay_f).to_string(),
-            },
+            blocks: r.blocks.iter().map(block_summary).collect(),
+            tiers: emission_tiers(r),
+            totals: emission_totals(r),
         }
     }
 
@@ -285,6 +296,21 @@ impl EmissionAudit {
             _ => "**FINDINGS**: see the procedures that did not pass below",
         };
         d.push(Block::Para(format!("Verdict: {verdict}.")));
+        self.identification(&mut d);
+        self.section_procedure(&mut d);
+        self.section_blocks(&mut d);
+        self.section_totals(&mut d);
+        d.push(Block::Heading("5. Sign-off".into()));
+        d.push(Block::Signatures(vec![
+            ("Auditor".into(), self.auditor.clone()),
+            ("Operator".into(), self.operator.clone()),
+        ]));
+        d
+    }
+
+    /// Section 1: the date, the parties, the host, the emission and its digests, the build
+    /// that verified it.
+    fn identification(&self, d: &mut Vec<Block>) {
         d.push(Block::Heading("1. Identification".into()));
         let named = |n: &Option<String>| n.clone().unwrap_or_else(|| "not named".into());
         let code = |h: &Option<String>| h.as_ref().map_or("?".into(), |h| format!("`{h}`"));
@@ -310,6 +336,10 @@ impl EmissionAudit {
         ] {
             d.push(Block::Item(0, format!("{k}: {v}")));
         }
+    }
+
+    /// Section 2: the emission-wide procedure, its result and first findings.
+    fn section_procedure(&self, d: &mut Vec<Block>) {
         d.push(Block::Heading("2. Emission-wide procedure".into()));
         d.push(table(
             &["procedure", "result", ">findings"],
@@ -322,6 +352,11 @@ impl EmissionAudit {
         for e in &self.emission_examples {
             d.push(Block::Item(0, e.clone()));
         }
+    }
+
+    /// Section 3: every block's verdict and counts, then per block what it was held
+    /// against, the procedures that did not pass and its files' digests.
+    fn section_blocks(&self, d: &mut Vec<Block>) {
         d.push(Block::Heading("3. Blocks".into()));
         d.push(Block::Para(
             "Each block verified as `tirage verify` verifies one (every procedure, every face re-evaluated); its own audit report, with the randomness evidence, comes from verifying the block alone.".into(),
@@ -342,42 +377,18 @@ impl EmissionAudit {
                 .collect(),
         ));
         for b in &self.blocks {
-            d.push(Block::Subheading(b.dir.clone()));
-            d.push(Block::Para(format!("Held against: {}.", b.held_against)));
-            for f in &b.failed {
-                d.push(Block::Item(
-                    0,
-                    format!(
-                        "{} {}: {} finding(s)",
-                        f.check,
-                        f.result.to_uppercase(),
-                        grouped(f.findings)
-                    ),
-                ));
-                for e in &f.examples {
-                    d.push(Block::Item(1, e.clone()));
-                }
-            }
-            d.push(table(
-                &["file", ">bytes", "SHA-256"],
-                b.files
-                    .iter()
-                    .map(|f| {
-                        vec![
-                            f.name.clone(),
-                            f.bytes.map_or("?".into(), grouped),
-                            f.sha256
-                                .as_ref()
-                                .map_or("(not read)".into(), |h| format!("`{h}`")),
-                        ]
-                    })
-                    .collect(),
-            ));
+            block_details(d, b);
         }
+    }
+
+    /// Section 4: per tier, and for all lots and the payout, the lot table times the blocks
+    /// against what was found.
+    fn section_totals(&self, d: &mut Vec<Block>) {
         d.push(Block::Heading("4. Totals against the lot table".into()));
         d.push(Block::Para(
             "Per tier, the lots the lot table gives every block, added up, against the lots found by evaluating every face.".into(),
         ));
+        let differs = |same: bool| if same { "" } else { "differs" }.to_string();
         let mut rows: Vec<Vec<String>> = self
             .tiers
             .iter()
@@ -386,7 +397,7 @@ impl EmissionAudit {
                     self.money(&t.amount),
                     grouped(t.expected),
                     grouped(t.found),
-                    if t.expected == t.found { "" } else { "differs" }.into(),
+                    differs(t.expected == t.found),
                 ]
             })
             .collect();
@@ -395,35 +406,19 @@ impl EmissionAudit {
             "**all lots**".into(),
             grouped(tt.lots_expected),
             grouped(tt.lots),
-            if tt.lots_expected == tt.lots {
-                ""
-            } else {
-                "differs"
-            }
-            .into(),
+            differs(tt.lots_expected == tt.lots),
         ]);
         rows.push(vec![
             "**payout**".into(),
             self.money(&tt.payout_expected),
             self.money(&tt.payout),
-            if tt.payout_expected == tt.payout {
-                ""
-            } else {
-                "differs"
-            }
-            .into(),
+            differs(tt.payout_expected == tt.payout),
         ]);
         d.push(table(&["tier", ">expected", ">found", ""], rows));
         d.push(Block::Para(format!(
             "Tickets read over the emission: {}.",
             grouped(tt.tickets)
         )));
-        d.push(Block::Heading("5. Sign-off".into()));
-        d.push(Block::Signatures(vec![
-            ("Auditor".into(), self.auditor.clone()),
-            ("Operator".into(), self.operator.clone()),
-        ]));
-        d
     }
 
     /// `audit.md`.
@@ -464,4 +459,40 @@ impl EmissionAudit {
         ];
         super::write_files(dir, files)
     }
+}
+
+/// One block's part of section 3: what it was held against, every procedure that did not
+/// pass with its first findings, and its files' digests.
+fn block_details(d: &mut Vec<Block>, b: &BlockSummary) {
+    d.push(Block::Subheading(b.dir.clone()));
+    d.push(Block::Para(format!("Held against: {}.", b.held_against)));
+    for f in &b.failed {
+        d.push(Block::Item(
+            0,
+            format!(
+                "{} {}: {} finding(s)",
+                f.check,
+                f.result.to_uppercase(),
+                grouped(f.findings)
+            ),
+        ));
+        for e in &f.examples {
+            d.push(Block::Item(1, e.clone()));
+        }
+    }
+    d.push(table(
+        &["file", ">bytes", "SHA-256"],
+        b.files
+            .iter()
+            .map(|f| {
+                vec![
+                    f.name.clone(),
+                    f.bytes.map_or("?".into(), grouped),
+                    f.sha256
+                        .as_ref()
+                        .map_or("(not read)".into(), |h| format!("`{h}`")),
+                ]
+            })
+            .collect(),
+    ));
 }

@@ -1158,7 +1158,32 @@ fn randomness_blocks(d: &mut Vec<Block>, e: &Evidence) {
         alt: "winners per full pack and gaps between winners, as histograms".into(),
         file: AUDIT_SVG.into(),
     });
-    let p = &e.packs;
+    d.push(Block::Para(format!("{}.", packs_text(&e.packs))));
+    statistics_table(d, &e.statistics);
+    detail_tables(d, e);
+    if !e.small_tiers.is_empty() {
+        d.push(Block::Para(format!(
+            "The tiers with fewer than {} tickets are described by their counts alone: {}. \
+             Their positions, gaps and packs are not published (once one of their tickets is \
+             claimed, they would narrow where the others are).",
+            randomness::KS_MIN,
+            e.small_tiers
+                .iter()
+                .map(|t| format!(
+                    "{} ({} ticket{})",
+                    t.amount,
+                    t.count,
+                    if t.count == 1 { "" } else { "s" }
+                ))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+}
+
+/// What the report says of the winners per pack: their range, the mean of a full pack
+/// against its expectation, and the short last pack's expectation.
+fn packs_text(p: &randomness::PackSummary) -> String {
     let mut summary = format!(
         "{} pack(s) of {} tickets, {} of them full: {}..{} winners per pack; ",
         p.packs, p.pack_size, p.full_packs, p.min, p.max
@@ -1179,9 +1204,13 @@ fn randomness_blocks(d: &mut Vec<Block>, e: &Evidence) {
             s.tickets, s.expected, s.expected_sd
         );
     }
-    d.push(Block::Para(format!("{summary}.")));
-    let rows = e
-        .statistics
+    summary
+}
+
+/// The table of the randomness tests (statistic, degrees of freedom, p-value, result),
+/// then each test's note.
+fn statistics_table(d: &mut Vec<Block>, statistics: &[randomness::Statistic]) {
+    let rows = statistics
         .iter()
         .map(|t| {
             vec![
@@ -1207,11 +1236,16 @@ fn randomness_blocks(d: &mut Vec<Block>, e: &Evidence) {
         ],
         rows,
     ));
-    for t in &e.statistics {
+    for t in statistics {
         if !t.note.is_empty() {
             d.push(Block::Item(0, format!("`{}`: {}.", t.id, t.note)));
         }
     }
+}
+
+/// The details of the randomness tests: the correlation per lag, the bins of winners per
+/// pack, the bins of the gaps of every tier tested.
+fn detail_tables(d: &mut Vec<Block>, e: &Evidence) {
     for t in e.statistics.iter().filter(|t| !t.lags.is_empty()) {
         d.push(Block::Para(format!("`{}`, per lag:", t.id)));
         let rows = t
@@ -1269,24 +1303,6 @@ fn randomness_blocks(d: &mut Vec<Block>, e: &Evidence) {
             &["tickets apart", ">gaps observed", ">gaps expected"],
             rows,
         ));
-    }
-    if !e.small_tiers.is_empty() {
-        d.push(Block::Para(format!(
-            "The tiers with fewer than {} tickets are described by their counts alone: {}. \
-             Their positions, gaps and packs are not published (once one of their tickets is \
-             claimed, they would narrow where the others are).",
-            randomness::KS_MIN,
-            e.small_tiers
-                .iter()
-                .map(|t| format!(
-                    "{} ({} ticket{})",
-                    t.amount,
-                    t.count,
-                    if t.count == 1 { "" } else { "s" }
-                ))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )));
     }
 }
 

@@ -426,122 +426,246 @@ fn after_losses_test(
 /// Runs every test on `ways`, the way of every ticket in print order (`ways.len()` must be
 /// the spec's block size, every id a way of the spec; the caller checks).
 pub fn analyze(spec: &GameSpec, rules: &PackRules, ways: &[WayId]) -> Evidence {
+    let packs = Packs::of(spec, rules, ways);
+    let summary = packs.summary();
+    let shift = packs.shift();
+    let mut out = vec![
+        dispersion_test(&packs, &summary),
+        distribution_test(&packs),
+        after_losses_test(
+            packs.size,
+            &full_wins_first(&packs.win, packs.size),
+            &packs.pmf,
+            packs.runs.as_ref(),
+            packs.law_name,
+        ),
+        runs_test(&packs, &shift),
+    ];
+    out.extend(amount_tests(spec, ways, &shift));
+    let positions = tier_positions(spec, ways);
     let n = ways.len();
-    let ps = spec.pack_size.max(1) as usize;
-    let win: Vec<bool> = ways.iter().map(|&w| w != 0).collect();
-    let winners = win.iter().filter(|&&b| b).count() as u64;
-
-    // Winners per pack.
-    let packs = n.div_ceil(ps);
-    let mut per_pack = vec![0u64; packs];
-    let mut sizes = vec![0u64; packs];
-    for (i, &w) in win.iter().enumerate() {
-        per_pack[i / ps] += u64::from(w);
-        sizes[i / ps] += 1;
-    }
-    let full: Vec<u64> = per_pack
+    let small: Vec<&TierPositions> = positions
         .iter()
-        .zip(&sizes)
-        .filter(|(_, &s)| s == ps as u64)
-        .map(|(&w, _)| w)
+        .filter(|t| t.positions.len() < KS_MIN)
         .collect();
-    let p = winners as f64 / n.max(1) as f64;
-    let nf = n as f64;
-    // The law of one full pack's winners: under the pack constraints, the allocation's
-    // (packlaw); else hypergeometric.
-    let mut counts = vec![0u32; spec.ways.len()];
-    for &w in ways {
-        counts[w as usize] += 1;
+    out.extend(small_tiers_test(&small, n));
+    for t in positions.iter().filter(|t| t.positions.len() >= KS_MIN) {
+        let s = Statistic::new(
+            format!("positions_{}", t.amount),
+            format!(
+                "positions of the tickets of tier {} against the uniform law (Kolmogorov–Smirnov)",
+                t.amount
+            ),
+            t.positions.len() as u64,
+        );
+        out.push(ks(s, &t.positions, n));
     }
-    let law = (!rules.is_empty() && ps <= n)
-        .then(|| PackSampler::new(spec, &counts, rules).ok())
-        .flatten();
-    let (pmf, runs, law_name) = match &law {
-        Some(l) => (
-            l.law().full_pack_pmf(ps as u32),
-            l.full_orders().runs.clone(),
-            "their law under the pack constraints",
-        ),
-        None if n > 0 && ps <= n => (
-            stats::hypergeometric_pmf(n as u64, winners, ps as u64),
-            None,
-            "the hypergeometric law",
-        ),
-        None => (Vec::new(), None, "the hypergeometric law"),
-    };
-    let (expected, expected_sd) = match &law {
-        Some(_) => {
-            let m: f64 = pmf.iter().enumerate().map(|(c, q)| c as f64 * q).sum();
-            let v: f64 = pmf
-                .iter()
-                .enumerate()
-                .map(|(c, q)| (c as f64 - m).powi(2) * q)
-                .sum();
-            (m, v.sqrt())
-        }
-        None => hypergeometric_mean_sd(n as u64, winners, ps as u64),
-    };
-    let short_pack = sizes.last().filter(|&&s| s < ps as u64).map(|&tickets| {
-        let (expected, expected_sd) = hypergeometric_mean_sd(n as u64, winners, tickets);
-        ShortPack {
-            tickets,
-            expected,
-            expected_sd,
-        }
-    });
-    let summary = match (&short_pack, full.is_empty()) {
-        // No full pack: the one short pack is what there is to describe.
-        (Some(sp), true) => PackSummary {
-            packs,
-            pack_size: ps as u64,
-            full_packs: 0,
-            min: winners,
-            max: winners,
-            pack_tickets: sp.tickets,
-            mean: winners as f64,
-            expected: sp.expected,
-            expected_sd: sp.expected_sd,
-            short_pack: short_pack.clone(),
-        },
-        _ => PackSummary {
-            packs,
-            pack_size: ps as u64,
-            full_packs: full.len(),
-            min: per_pack.iter().copied().min().unwrap_or(0),
-            max: per_pack.iter().copied().max().unwrap_or(0),
-            pack_tickets: ps as u64,
-            mean: full.iter().sum::<u64>() as f64 / full.len().max(1) as f64,
-            expected,
-            expected_sd,
-            short_pack: short_pack.clone(),
-        },
-    };
+    let mut gaps = Vec::new();
+    for t in positions.iter().filter(|t| t.positions.len() >= GAP_MIN) {
+        let (s, h) = gaps_test(t, n, packs.constrained);
+        out.push(s);
+        gaps.push(h);
+    }
+    let mut pack_histogram = vec![0u64; packs.size + 1];
+    for &w in &packs.full {
+        pack_histogram[w as usize] += 1;
+    }
+    Evidence {
+        statistics: out,
+        packs: summary,
+        small_tiers: small
+            .iter()
+            .map(|t| RareTier {
+                amount: t.amount.clone(),
+                count: t.positions.len(),
+            })
+            .collect(),
+        gaps,
+        pack_histogram,
+        pack_pmf: packs.pmf,
+        tickets: n as u64,
+    }
+}
 
-    // Under pack constraints two tickets of one full pack win together more or less often
-    // than under a plain shuffle: their correlation moves by Δρ (from the law's variance of
-    // one pack's winners), which moves the runs and the serial correlations' expectations.
-    let pq = p * (1.0 - p);
-    let drho = match &law {
-        Some(_) if pq > 0.0 && ps > 1 => {
+/// What the block's packs hold in print order, and the law one full pack's winners follow.
+struct Packs {
+    /// Tickets in the block.
+    n: usize,
+    /// Tickets per pack.
+    size: usize,
+    /// Per ticket in print order: it wins.
+    win: Vec<bool>,
+    /// Winners in the block.
+    winners: u64,
+    /// Winners per pack, packs in print order.
+    per_pack: Vec<u64>,
+    /// Tickets per pack (the last may be short).
+    sizes: Vec<u64>,
+    /// Winners per full pack.
+    full: Vec<u64>,
+    /// True under pack constraints: the law is the allocation's, not the hypergeometric.
+    constrained: bool,
+    /// Chance of each number of winners in one full pack.
+    pmf: Vec<f64>,
+    /// The law's counts of win/lose orders in a full pack, when it has them.
+    runs: Option<RunCounts>,
+    /// The law's name, as the report says it.
+    law_name: &'static str,
+    /// Mean and standard deviation of one full pack's winners under the law.
+    expected: f64,
+    expected_sd: f64,
+}
+
+impl Packs {
+    /// The packs of the arrangement `ways` of `spec`, under the pack constraints `rules`:
+    /// under constraints, the law is the allocation's (packlaw); else hypergeometric.
+    fn of(spec: &GameSpec, rules: &PackRules, ways: &[WayId]) -> Packs {
+        let n = ways.len();
+        let ps = spec.pack_size.max(1) as usize;
+        let win: Vec<bool> = ways.iter().map(|&w| w != 0).collect();
+        let winners = win.iter().filter(|&&b| b).count() as u64;
+        let packs = n.div_ceil(ps);
+        let mut per_pack = vec![0u64; packs];
+        let mut sizes = vec![0u64; packs];
+        for (i, &w) in win.iter().enumerate() {
+            per_pack[i / ps] += u64::from(w);
+            sizes[i / ps] += 1;
+        }
+        let full: Vec<u64> = per_pack
+            .iter()
+            .zip(&sizes)
+            .filter(|(_, &s)| s == ps as u64)
+            .map(|(&w, _)| w)
+            .collect();
+        let mut counts = vec![0u32; spec.ways.len()];
+        for &w in ways {
+            counts[w as usize] += 1;
+        }
+        let law = (!rules.is_empty() && ps <= n)
+            .then(|| PackSampler::new(spec, &counts, rules).ok())
+            .flatten();
+        let (pmf, runs, law_name) = match &law {
+            Some(l) => (
+                l.law().full_pack_pmf(ps as u32),
+                l.full_orders().runs.clone(),
+                "their law under the pack constraints",
+            ),
+            None if n > 0 && ps <= n => (
+                stats::hypergeometric_pmf(n as u64, winners, ps as u64),
+                None,
+                "the hypergeometric law",
+            ),
+            None => (Vec::new(), None, "the hypergeometric law"),
+        };
+        let (expected, expected_sd) = match &law {
+            Some(_) => {
+                let m: f64 = pmf.iter().enumerate().map(|(c, q)| c as f64 * q).sum();
+                let v: f64 = pmf
+                    .iter()
+                    .enumerate()
+                    .map(|(c, q)| (c as f64 - m).powi(2) * q)
+                    .sum();
+                (m, v.sqrt())
+            }
+            None => hypergeometric_mean_sd(n as u64, winners, ps as u64),
+        };
+        Packs {
+            n,
+            size: ps,
+            win,
+            winners,
+            per_pack,
+            sizes,
+            full,
+            constrained: law.is_some(),
+            pmf,
+            runs,
+            law_name,
+            expected,
+            expected_sd,
+        }
+    }
+
+    /// The summary of winners per pack the report gives (the short last pack apart).
+    fn summary(&self) -> PackSummary {
+        let (n, ps, winners) = (self.n, self.size, self.winners);
+        let packs = self.per_pack.len();
+        let short_pack = self
+            .sizes
+            .last()
+            .filter(|&&s| s < ps as u64)
+            .map(|&tickets| {
+                let (expected, expected_sd) = hypergeometric_mean_sd(n as u64, winners, tickets);
+                ShortPack {
+                    tickets,
+                    expected,
+                    expected_sd,
+                }
+            });
+        match (&short_pack, self.full.is_empty()) {
+            // No full pack: the one short pack is what there is to describe.
+            (Some(sp), true) => PackSummary {
+                packs,
+                pack_size: ps as u64,
+                full_packs: 0,
+                min: winners,
+                max: winners,
+                pack_tickets: sp.tickets,
+                mean: winners as f64,
+                expected: sp.expected,
+                expected_sd: sp.expected_sd,
+                short_pack: short_pack.clone(),
+            },
+            _ => PackSummary {
+                packs,
+                pack_size: ps as u64,
+                full_packs: self.full.len(),
+                min: self.per_pack.iter().copied().min().unwrap_or(0),
+                max: self.per_pack.iter().copied().max().unwrap_or(0),
+                pack_tickets: ps as u64,
+                mean: self.full.iter().sum::<u64>() as f64 / self.full.len().max(1) as f64,
+                expected: self.expected,
+                expected_sd: self.expected_sd,
+                short_pack: short_pack.clone(),
+            },
+        }
+    }
+
+    /// How the pack constraints move the tests in print order. Under constraints two
+    /// tickets of one full pack win together more or less often than under a plain
+    /// shuffle: their correlation moves by Δρ (from the law's variance of one pack's
+    /// winners), which moves the runs and the serial correlations' expectations.
+    fn shift(&self) -> PackShift {
+        let (ps, nf) = (self.size, self.n as f64);
+        let p = self.winners as f64 / self.n.max(1) as f64;
+        let pq = p * (1.0 - p);
+        let drho = if self.constrained && pq > 0.0 && ps > 1 {
             let psf = ps as f64;
-            (expected_sd * expected_sd - psf * pq) / (psf * (psf - 1.0) * pq) + 1.0 / (nf - 1.0)
+            (self.expected_sd * self.expected_sd - psf * pq) / (psf * (psf - 1.0) * pq)
+                + 1.0 / (nf - 1.0)
+        } else {
+            0.0
+        };
+        PackShift {
+            drho,
+            pq,
+            size: ps,
+            full_share: (self.full.len() * ps) as f64 / nf.max(1.0),
         }
-        _ => 0.0,
-    };
-    let pack_shift = PackShift {
-        drho,
-        pq,
-        size: ps,
-        full_share: (full.len() * ps) as f64 / nf.max(1.0),
-    };
+    }
+}
 
-    let mut out = Vec::new();
-    let dispersion = match &law {
-        Some(_) if full.len() >= 2 && expected_sd > 0.0 => {
-            // When every pack is full their sum is fixed: one degree of freedom less, and
-            // the variance of one pack free of that condition (the marginal's × n/(n − 1)).
+/// `pack_dispersion`: winners per pack against their expectation (chi-square). Under
+/// constraints, over full packs only; when every pack is full their sum is fixed: one
+/// degree of freedom less, and the variance of one pack free of that condition (the
+/// marginal's × n/(n − 1)).
+fn dispersion_test(packs: &Packs, summary: &PackSummary) -> Statistic {
+    let (full, expected, expected_sd) = (&packs.full, packs.expected, packs.expected_sd);
+    let count = packs.per_pack.len();
+    let dispersion = match packs.constrained {
+        true if full.len() >= 2 && expected_sd > 0.0 => {
             let nfull = full.len() as f64;
-            let fixed = full.len() == packs;
+            let fixed = full.len() == count;
             let var = expected_sd * expected_sd * if fixed { nfull / (nfull - 1.0) } else { 1.0 };
             let x2 = full
                 .iter()
@@ -550,38 +674,44 @@ pub fn analyze(spec: &GameSpec, rules: &PackRules, ways: &[WayId]) -> Evidence {
             let df = full.len() - usize::from(fixed);
             Some(ChiSquare::new(x2, df as f64))
         }
-        Some(_) => None,
-        None => stats::pack_dispersion(&per_pack, &sizes),
+        true => None,
+        false => stats::pack_dispersion(&packs.per_pack, &packs.sizes),
     };
     let s = Statistic::new(
         "pack_dispersion",
-        match &law {
-            Some(_) => "winners per full pack against their expectation under the pack constraints (chi-square)",
-            None => "winners per pack against their hypergeometric expectation (chi-square of packs × win/lose)",
+        match packs.constrained {
+            true => "winners per full pack against their expectation under the pack constraints (chi-square)",
+            false => "winners per pack against their hypergeometric expectation (chi-square of packs × win/lose)",
         },
-        packs as u64,
+        count as u64,
     );
-    out.push(match dispersion {
+    match dispersion {
         Some(t) => s.chi(t).note(format!(
             "{} packs: {}..{} winners per pack, mean {:.2}, expected {:.2} ± {:.2}",
-            packs, summary.min, summary.max, summary.mean, expected, expected_sd
+            count, summary.min, summary.max, summary.mean, expected, expected_sd
         )),
         None => s.note("needs at least two packs and both winners and losers"),
-    });
+    }
+}
 
+/// `pack_distribution`: the distribution of winners per full pack against the law
+/// (chi-square goodness of fit over bins each expecting at least [`MIN_EXPECTED`] packs).
+fn distribution_test(packs: &Packs) -> Statistic {
+    let full = &packs.full;
     let s = Statistic::new(
         "pack_distribution",
         format!(
-            "distribution of winners per full pack against {law_name} (chi-square goodness of fit)"
+            "distribution of winners per full pack against {} (chi-square goodness of fit)",
+            packs.law_name
         ),
         full.len() as u64,
     );
-    let mut hist = vec![0.0; ps + 1];
-    for &w in &full {
+    let mut hist = vec![0.0; packs.size + 1];
+    for &w in full {
         hist[w as usize] += 1.0;
     }
-    let exp: Vec<f64> = pmf.iter().map(|q| q * full.len() as f64).collect();
-    out.push(match stats::goodness_of_fit(&hist, &exp, MIN_EXPECTED) {
+    let exp: Vec<f64> = packs.pmf.iter().map(|q| q * full.len() as f64).collect();
+    match stats::goodness_of_fit(&hist, &exp, MIN_EXPECTED) {
         Some((t, bins)) => {
             let mut s = s.chi(t).note(format!(
                 "{} full packs in {} bins, each expecting at least {MIN_EXPECTED} packs",
@@ -603,37 +733,35 @@ pub fn analyze(spec: &GameSpec, rules: &PackRules, ways: &[WayId]) -> Evidence {
             "{} full packs: too few to form two bins expecting {MIN_EXPECTED} packs each",
             full.len()
         )),
-    });
+    }
+}
 
-    out.push(after_losses_test(
-        ps,
-        &full_wins_first(&win, ps),
-        &pmf,
-        runs.as_ref(),
-        law_name,
-    ));
-
+/// `runs`: Wald–Wolfowitz runs of win/lose in print order, their expectation moved by
+/// `shift` under pack constraints.
+fn runs_test(packs: &Packs, shift: &PackShift) -> Statistic {
     let s = Statistic::new(
         "runs",
         "Wald–Wolfowitz runs of win/lose in print order (two-sided)",
-        n as u64,
+        packs.n as u64,
     );
-    out.push(
-        match stats::runs_test(&win).map(|r| pack_shift.runs(r, full.len())) {
-            Some(r) => s.with_p(r.z, None, r.p).note(format!(
-                "{} runs, expected {:.1} ± {:.1} ({} winners, {} losers)",
-                r.runs,
-                r.expected,
-                r.variance.sqrt(),
-                r.n1,
-                r.n2
-            )),
-            None => s.note("needs at least two winners and two losers"),
-        },
-    );
+    match stats::runs_test(&packs.win).map(|r| shift.runs(r, packs.full.len())) {
+        Some(r) => s.with_p(r.z, None, r.p).note(format!(
+            "{} runs, expected {:.1} ± {:.1} ({} winners, {} losers)",
+            r.runs,
+            r.expected,
+            r.variance.sqrt(),
+            r.n1,
+            r.n2
+        )),
+        None => s.note("needs at least two winners and two losers"),
+    }
+}
 
-    // Per way: its amount and the mid-rank of that amount among all tickets; the series
-    // are read through the way ids (2 bytes per ticket), never built.
+/// `serial_amounts` and `serial_ranks`: the serial correlation of prize amounts, and of
+/// their mid-ranks, in print order. Per way: its amount and the mid-rank of that amount
+/// among all tickets; the series are read through the way ids (2 bytes per ticket), never
+/// built.
+fn amount_tests(spec: &GameSpec, ways: &[WayId], shift: &PackShift) -> [Statistic; 2] {
     let amounts: Vec<f64> = spec
         .ways
         .iter()
@@ -648,7 +776,7 @@ pub fn analyze(spec: &GameSpec, rules: &PackRules, ways: &[WayId]) -> Evidence {
         "serial correlation of prize amounts in print order, lags 1..10 (Ljung–Box)",
         ways,
         &amounts,
-        &pack_shift,
+        shift,
     );
     // The top prize carries nearly all of the amounts' variance, so each r_k of the amounts
     // is, to the digits printed, the sum of the prizes k tickets before and after the top
@@ -656,42 +784,49 @@ pub fn analyze(spec: &GameSpec, rules: &PackRules, ways: &[WayId]) -> Evidence {
     // p-value are given; the rank version (every ticket weighing alike) keeps its lags.
     sa.lags.clear();
     sa.note = "Q over lags 1..10; the correlation at each lag is not published: the top prize weighs so much in it that it would give the prizes of the top prize's neighbours".to_string();
-    if let Some(top) = amounts.iter().copied().reduce(f64::max) {
-        let mean = counts
-            .iter()
-            .zip(&amounts)
-            .map(|(&k, a)| k as f64 * a)
-            .sum::<f64>()
-            / n.max(1) as f64;
-        let ss: f64 = counts
-            .iter()
-            .zip(&amounts)
-            .map(|(&k, a)| k as f64 * (a - mean).powi(2))
-            .sum();
-        let top_ss: f64 = counts
-            .iter()
-            .zip(&amounts)
-            .filter(|(_, &a)| a == top)
-            .map(|(&k, a)| k as f64 * (a - mean).powi(2))
-            .sum();
-        if ss > 0.0 {
-            sa.note += &format!(
-                "; the top prize carries {:.0} % of the amounts' variance, which makes this test conservative — the rank version weighs every ticket alike",
-                100.0 * top_ss / ss
-            );
-        }
+    if let Some(percent) = top_prize_share(&amounts, &counts, ways.len()) {
+        sa.note += &format!(
+            "; the top prize carries {percent:.0} % of the amounts' variance, which makes this test conservative — the rank version weighs every ticket alike"
+        );
     }
-    out.push(sa);
-    out.push(serial(
+    let ranks = serial(
         "serial_ranks",
         "serial correlation of the ranks of prize amounts in print order, lags 1..10 (Ljung–Box)",
         ways,
         &stats::mid_rank_table(&amounts, &counts),
-        &pack_shift,
-    ));
+        shift,
+    );
+    [sa, ranks]
+}
 
-    // Positions per tier, in memory only.
-    let mut tier_positions: Vec<TierPositions> = spec
+/// The share of the amounts' variance the top prize carries, in percent, over `n` tickets
+/// holding `counts[w]` tickets of the way of amount `amounts[w]`; `None` without ways or
+/// variance.
+fn top_prize_share(amounts: &[f64], counts: &[u64], n: usize) -> Option<f64> {
+    let top = amounts.iter().copied().reduce(f64::max)?;
+    let mean = counts
+        .iter()
+        .zip(amounts)
+        .map(|(&k, a)| k as f64 * a)
+        .sum::<f64>()
+        / n.max(1) as f64;
+    let ss: f64 = counts
+        .iter()
+        .zip(amounts)
+        .map(|(&k, a)| k as f64 * (a - mean).powi(2))
+        .sum();
+    let top_ss: f64 = counts
+        .iter()
+        .zip(amounts)
+        .filter(|(_, &a)| a == top)
+        .map(|(&k, a)| k as f64 * (a - mean).powi(2))
+        .sum();
+    (ss > 0.0).then(|| 100.0 * top_ss / ss)
+}
+
+/// The print positions (1-based) of the tickets of every tier of `spec`, in memory only.
+fn tier_positions(spec: &GameSpec, ways: &[WayId]) -> Vec<TierPositions> {
+    let mut tiers: Vec<TierPositions> = spec
         .tiers
         .iter()
         .map(|t| TierPositions {
@@ -701,80 +836,41 @@ pub fn analyze(spec: &GameSpec, rules: &PackRules, ways: &[WayId]) -> Evidence {
         .collect();
     for (i, &w) in ways.iter().enumerate() {
         if let Some(t) = spec.ways[w as usize].tier {
-            tier_positions[t].positions.push(i as u32 + 1);
+            tiers[t].positions.push(i as u32 + 1);
         }
     }
-    let small: Vec<&TierPositions> = tier_positions
-        .iter()
-        .filter(|t| t.positions.len() < KS_MIN)
-        .collect();
-    if !small.is_empty() {
-        let mut pooled: Vec<u32> = small
-            .iter()
-            .flat_map(|t| t.positions.iter().copied())
-            .collect();
-        pooled.sort_unstable();
-        let names: Vec<&str> = small.iter().map(|t| t.amount.as_str()).collect();
-        let s = Statistic::new(
-            "positions_small_tiers",
-            format!(
-                "positions of the pooled tiers with fewer than {KS_MIN} tickets ({}) against the uniform law (Kolmogorov–Smirnov)",
-                names.join(", ")
-            ),
-            pooled.len() as u64,
-        );
-        out.push(if pooled.len() >= KS_MIN {
-            ks(s, &pooled, n)
-        } else {
-            s.note(format!(
-                "not tested: {} tickets in all, fewer than {KS_MIN}; no test can tell a fair from a biased placement of so few tickets",
-                pooled.len()
-            ))
-        });
-    }
-    for t in tier_positions
-        .iter()
-        .filter(|t| t.positions.len() >= KS_MIN)
-    {
-        let s = Statistic::new(
-            format!("positions_{}", t.amount),
-            format!(
-                "positions of the tickets of tier {} against the uniform law (Kolmogorov–Smirnov)",
-                t.amount
-            ),
-            t.positions.len() as u64,
-        );
-        out.push(ks(s, &t.positions, n));
-    }
-    let mut gaps = Vec::new();
-    for t in tier_positions
-        .iter()
-        .filter(|t| t.positions.len() >= GAP_MIN)
-    {
-        let (s, h) = gaps_test(t, n, law.is_some());
-        out.push(s);
-        gaps.push(h);
-    }
+    tiers
+}
 
-    let mut pack_histogram = vec![0u64; ps + 1];
-    for &w in &full {
-        pack_histogram[w as usize] += 1;
+/// `positions_small_tiers`: the positions of the tiers `small` (each with fewer than
+/// [`KS_MIN`] tickets), pooled, against the uniform law over `n` positions; tested only
+/// when the pool holds [`KS_MIN`] tickets. `None` when there is no small tier.
+fn small_tiers_test(small: &[&TierPositions], n: usize) -> Option<Statistic> {
+    if small.is_empty() {
+        return None;
     }
-    Evidence {
-        statistics: out,
-        packs: summary,
-        small_tiers: small
-            .iter()
-            .map(|t| RareTier {
-                amount: t.amount.clone(),
-                count: t.positions.len(),
-            })
-            .collect(),
-        gaps,
-        pack_histogram,
-        pack_pmf: pmf,
-        tickets: n as u64,
-    }
+    let mut pooled: Vec<u32> = small
+        .iter()
+        .flat_map(|t| t.positions.iter().copied())
+        .collect();
+    pooled.sort_unstable();
+    let names: Vec<&str> = small.iter().map(|t| t.amount.as_str()).collect();
+    let s = Statistic::new(
+        "positions_small_tiers",
+        format!(
+            "positions of the pooled tiers with fewer than {KS_MIN} tickets ({}) against the uniform law (Kolmogorov–Smirnov)",
+            names.join(", ")
+        ),
+        pooled.len() as u64,
+    );
+    Some(if pooled.len() >= KS_MIN {
+        ks(s, &pooled, n)
+    } else {
+        s.note(format!(
+            "not tested: {} tickets in all, fewer than {KS_MIN}; no test can tell a fair from a biased placement of so few tickets",
+            pooled.len()
+        ))
+    })
 }
 
 /// Serial correlation test of the series `values[ways[t]]`.

@@ -78,21 +78,7 @@ fn check_composition(m: Option<&Manifest>, spec: &GameSpec, run: &TicketRun, che
     };
     let complete = run.ways.len() as u64 == u64::from(m.tickets);
     if complete {
-        let mut got = vec![0u32; spec.ways.len()];
-        for &w in &run.ways {
-            got[w as usize] += 1;
-        }
-        for (w, (&want, &n)) in deck.counts.iter().zip(&got).enumerate() {
-            if want != n {
-                bad(
-                    None,
-                    format!(
-                        "a {name} deck of {} tickets holds {want} of way \"{}\"; this one {n}",
-                        m.tickets, spec.ways[w].id
-                    ),
-                );
-            }
-        }
+        check_deck_counts(&deck.counts, &name, m.tickets, spec, run, &mut bad);
     }
     let want = deck.promises.unwrap_or_default();
     let listed = m.promised_features.as_deref().unwrap_or_default();
@@ -120,21 +106,7 @@ fn check_composition(m: Option<&Manifest>, spec: &GameSpec, run: &TicketRun, che
         );
     }
     if complete && !want.is_empty() {
-        if let Ok(at) = crate::block::place_promises(spec, &want, &run.ways) {
-            for (l, &t) in listed.iter().zip(&at) {
-                if l.ticket != t + 1 {
-                    bad(
-                        Some(l.ticket),
-                        format!(
-                            "{} is promised on ticket {}; the deck's rule puts it on ticket {} (its way's ticket in print order)",
-                            l.feature,
-                            l.ticket,
-                            t + 1
-                        ),
-                    );
-                }
-            }
-        }
+        check_placements(&want, listed, spec, run, &mut bad);
     }
 }
 
@@ -181,67 +153,7 @@ fn check_features(
     }
     let mut out = Vec::new();
     for p in list {
-        let way = spec.way_by_id(&p.way);
-        let mut shown = false;
-        if !known.iter().any(|f| f.id == p.feature) {
-            bad(
-                Some(p.ticket),
-                format!(
-                    "promised feature \"{}\" is not one the {} mechanic shows with this spec",
-                    p.feature,
-                    mech.name()
-                ),
-            );
-        } else if way.is_none() {
-            bad(
-                Some(p.ticket),
-                format!(
-                    "promised on way \"{}\", which the spec does not have",
-                    p.way
-                ),
-            );
-        } else {
-            let w = way.unwrap_or(0);
-            if !p.forced
-                && !mech
-                    .always_shows(&spec.ways[w as usize])
-                    .contains(&p.feature.as_str())
-            {
-                bad(
-                    Some(p.ticket),
-                    format!(
-                        "{} is promised as shown on every ticket of way \"{}\", which does not always show it",
-                        p.feature, p.way
-                    ),
-                );
-            }
-            match run.promised.get(&p.ticket) {
-                None => bad(
-                    Some(p.ticket),
-                    format!(
-                        "{} is promised on ticket {}, which the deck does not hold (or whose face could not be read)",
-                        p.feature, p.ticket
-                    ),
-                ),
-                Some((got, names)) => {
-                    shown = *got == way && names.iter().any(|n| *n == p.feature);
-                    if !shown {
-                        let got_way = got.map_or("no way".to_string(), |g| {
-                            format!("way \"{}\"", spec.ways[g as usize].id)
-                        });
-                        bad(
-                            Some(p.ticket),
-                            format!(
-                                "promised to show {} on way \"{}\"; by the rules it is {got_way} showing [{}]",
-                                p.feature,
-                                p.way,
-                                names.join(", ")
-                            ),
-                        );
-                    }
-                }
-            }
-        }
+        let shown = check_promise(p, spec, run, &known, &mut bad);
         out.push(PromiseCheck {
             feature: p.feature.clone(),
             way: p.way.clone(),
@@ -251,6 +163,136 @@ fn check_features(
         });
     }
     out
+}
+
+/// Checks promise `p` of a deck of `spec`: it names a feature of the style (`known`) and a
+/// way of the spec, a promise not built asked for is one its way shows on every ticket,
+/// and its ticket, evaluated by the rules in the pass `run`, is of its way and shows its
+/// feature. Findings go to `bad`; returns true when the ticket shows it.
+fn check_promise(
+    p: &crate::output::manifest::PromisedFeature,
+    spec: &GameSpec,
+    run: &TicketRun,
+    known: &[crate::styles::FeatureInfo],
+    bad: &mut impl FnMut(Option<u32>, String),
+) -> bool {
+    let mech = &spec.game;
+    let way = spec.way_by_id(&p.way);
+    let mut shown = false;
+    if !known.iter().any(|f| f.id == p.feature) {
+        bad(
+            Some(p.ticket),
+            format!(
+                "promised feature \"{}\" is not one the {} mechanic shows with this spec",
+                p.feature,
+                mech.name()
+            ),
+        );
+    } else if way.is_none() {
+        bad(
+            Some(p.ticket),
+            format!(
+                "promised on way \"{}\", which the spec does not have",
+                p.way
+            ),
+        );
+    } else {
+        let w = way.unwrap_or(0);
+        if !p.forced
+            && !mech
+                .always_shows(&spec.ways[w as usize])
+                .contains(&p.feature.as_str())
+        {
+            bad(
+                Some(p.ticket),
+                format!(
+                    "{} is promised as shown on every ticket of way \"{}\", which does not always show it",
+                    p.feature, p.way
+                ),
+            );
+        }
+        match run.promised.get(&p.ticket) {
+            None => bad(
+                Some(p.ticket),
+                format!(
+                    "{} is promised on ticket {}, which the deck does not hold (or whose face could not be read)",
+                    p.feature, p.ticket
+                ),
+            ),
+            Some((got, names)) => {
+                shown = *got == way && names.iter().any(|n| *n == p.feature);
+                if !shown {
+                    let got_way = got.map_or("no way".to_string(), |g| {
+                        format!("way \"{}\"", spec.ways[g as usize].id)
+                    });
+                    bad(
+                        Some(p.ticket),
+                        format!(
+                            "promised to show {} on way \"{}\"; by the rules it is {got_way} showing [{}]",
+                            p.feature,
+                            p.way,
+                            names.join(", ")
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    shown
+}
+
+/// Checks that the ways evaluated in the pass `run` hold `counts`, the count of every way a
+/// `name` deck of `tickets` tickets holds. Findings go to `bad`.
+fn check_deck_counts(
+    counts: &[u32],
+    name: &str,
+    tickets: u32,
+    spec: &GameSpec,
+    run: &TicketRun,
+    bad: &mut impl FnMut(Option<u32>, String),
+) {
+    let mut got = vec![0u32; spec.ways.len()];
+    for &w in &run.ways {
+        got[w as usize] += 1;
+    }
+    for (w, (&want, &n)) in counts.iter().zip(&got).enumerate() {
+        if want != n {
+            bad(
+                None,
+                format!(
+                    "a {name} deck of {} tickets holds {want} of way \"{}\"; this one {n}",
+                    tickets, spec.ways[w].id
+                ),
+            );
+        }
+    }
+}
+
+/// Checks that each promise `listed` is on the ticket the deck's rule puts it on
+/// ([`crate::block::place_promises`] of `want` over the ways evaluated in the pass `run`).
+/// Findings go to `bad`.
+fn check_placements(
+    want: &[crate::block::Promise],
+    listed: &[crate::output::manifest::PromisedFeature],
+    spec: &GameSpec,
+    run: &TicketRun,
+    bad: &mut impl FnMut(Option<u32>, String),
+) {
+    if let Ok(at) = crate::block::place_promises(spec, want, &run.ways) {
+        for (l, &t) in listed.iter().zip(&at) {
+            if l.ticket != t + 1 {
+                bad(
+                    Some(l.ticket),
+                    format!(
+                        "{} is promised on ticket {}; the deck's rule puts it on ticket {} (its way's ticket in print order)",
+                        l.feature,
+                        l.ticket,
+                        t + 1
+                    ),
+                );
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 use super::report::{Findings, EXAMPLES};
 use super::{verify_block, Options, Report, VerifyError};
 use crate::block::layout::{audit_dir, block_dir, proofs_dir, EMISSION, EMISSION_SIG, MANIFEST};
-use crate::output::emission_manifest::EmissionManifest;
+use crate::output::emission_manifest::{BlockEntry, EmissionManifest};
 use crate::output::manifest::Manifest;
 use crate::output::MAX_JSON;
 use serde::Serialize;
@@ -126,16 +126,15 @@ pub fn is_emission(dir: &Path) -> bool {
     dir.join(EMISSION).is_file()
 }
 
-/// Verifies the emission in `dir`. Errors: `dir` is not a directory.
-pub fn verify_emission(
+/// `emission.json` of `dir`, read once and parsed, its signature checked over the bytes
+/// parsed when a key is given or the reference spec pins the operator's (then that key,
+/// whatever --signer says). Findings go to `f`. Returns the manifest (`None` when it cannot
+/// be read or parsed) and the hex SHA-256 of the bytes read (`None` when unreadable).
+fn read_emission_manifest(
     dir: &Path,
     opts: &Options,
-    progress: &(dyn Fn(u32, u64) + Sync),
-) -> Result<EmissionReport, VerifyError> {
-    if !dir.is_dir() {
-        return Err(VerifyError::not_a_directory(dir));
-    }
-    let mut f = Findings::default();
+    f: &mut Findings,
+) -> (Option<EmissionManifest>, Option<String>) {
     // emission.json read once: its signature is checked over the bytes parsed.
     let json = crate::output::read_regular(&dir.join(EMISSION), MAX_JSON);
     let em: Option<EmissionManifest> = match &json {
@@ -147,8 +146,6 @@ pub fn verify_emission(
             .map_err(|e| f.add(None, format!("emission.json does not parse: {e}")))
             .ok(),
     };
-    // The emission manifest's own signature, when a key is given or the reference spec
-    // pins the operator's (then that key, whatever --signer says).
     if let Some(v) = super::signature::signature_key(opts) {
         let sig = crate::output::read_regular(&dir.join(EMISSION_SIG), 1 << 16);
         match (v, &json, sig) {
@@ -165,6 +162,102 @@ pub fn verify_emission(
             (_, Err(_), _) => {}
         }
     }
+    let digest = json.as_ref().ok().map(|b| hex::encode(Sha256::digest(b)));
+    (em, digest)
+}
+
+/// Checks the list of blocks of `em` against the emission directory `dir`: no block number
+/// twice, at least one block, and every block directory on disk listed. Findings go to `f`.
+fn check_listing(dir: &Path, em: &EmissionManifest, f: &mut Findings) {
+    let mut numbers: Vec<u32> = em.blocks.iter().map(|b| b.block).collect();
+    numbers.sort_unstable();
+    if numbers.windows(2).any(|w| w[0] == w[1]) {
+        f.add(None, "a block number appears twice in emission.json");
+    }
+    if em.blocks.is_empty() {
+        f.add(None, "emission.json lists no block");
+    }
+    // Every block directory on disk is listed, and every listed one is the plain
+    // `block-NNN` of its number: no block escapes the check, none is read elsewhere.
+    // A listed block's audit report and proofs beside it (`block-NNN.audit`,
+    // `block-NNN.proofs`) are no block.
+    let listed: Vec<String> = em.blocks.iter().map(|b| block_dir(b.block)).collect();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        let mut on_disk: Vec<String> = entries
+            .filter_map(|e| e.ok())
+            .filter(|e| e.path().is_dir())
+            .filter_map(|e| e.file_name().into_string().ok())
+            .filter(|n| n.starts_with("block-"))
+            .filter(|n| !listed.contains(n))
+            .filter(|n| {
+                !listed
+                    .iter()
+                    .any(|l| *n == audit_dir(l) || *n == proofs_dir(l))
+            })
+            .collect();
+        on_disk.sort();
+        for n in on_disk {
+            f.add(
+                None,
+                format!("{n} is in the emission directory but not in emission.json"),
+            );
+        }
+    }
+}
+
+/// Checks the manifest of the block `entry` of `em` (in `bdir`): its SHA-256 is the one
+/// `emission.json` lists, and it is a production block of this game, emission, spec, seed
+/// and validation key. Findings go to `f`.
+fn check_block_manifest(bdir: &Path, entry: &BlockEntry, em: &EmissionManifest, f: &mut Findings) {
+    match crate::output::read_regular(&bdir.join(MANIFEST), MAX_JSON) {
+        Err(e) => f.add(
+            None,
+            format!("{}: cannot read manifest.json: {e}", entry.dir),
+        ),
+        Ok(bytes) => {
+            let digest = hex::encode(Sha256::digest(&bytes));
+            if digest != entry.manifest_sha256 {
+                f.add(
+                    None,
+                    format!(
+                        "{}: manifest.json SHA-256 {digest}, emission.json says {}",
+                        entry.dir, entry.manifest_sha256
+                    ),
+                );
+            }
+            match serde_json::from_slice::<Manifest>(&bytes) {
+                Ok(m) => {
+                    let same = m.kind == crate::block::Kind::Production
+                        && m.block == entry.block
+                        && m.game.id == em.game
+                        && m.game.emission == em.emission
+                        && m.spec.sha256 == em.spec_sha256
+                        && m.seed_commitment == em.seed_commitment
+                        && m.validation_key_commitment == em.validation_key_commitment;
+                    if !same {
+                        f.add(None, format!("{}: kind, block, game, emission, spec, seed or validation key differ from emission.json (an emission holds production blocks only)", entry.dir));
+                    }
+                }
+                Err(e) => f.add(
+                    None,
+                    format!("{}: manifest.json does not parse: {e}", entry.dir),
+                ),
+            }
+        }
+    }
+}
+
+/// Verifies the emission in `dir`. Errors: `dir` is not a directory.
+pub fn verify_emission(
+    dir: &Path,
+    opts: &Options,
+    progress: &(dyn Fn(u32, u64) + Sync),
+) -> Result<EmissionReport, VerifyError> {
+    if !dir.is_dir() {
+        return Err(VerifyError::not_a_directory(dir));
+    }
+    let mut f = Findings::default();
+    let (em, json_sha256) = read_emission_manifest(dir, opts, &mut f);
     let mut blocks = Vec::new();
     // Every block's codes sorted on disk, merged at the end: bounded memory.
     let scratch = |error| VerifyError::Scratch { error };
@@ -173,40 +266,7 @@ pub fn verify_emission(
     let mut runs: Vec<String> = Vec::new();
     let mut tickets = 0;
     if let Some(em) = &em {
-        let mut numbers: Vec<u32> = em.blocks.iter().map(|b| b.block).collect();
-        numbers.sort_unstable();
-        if numbers.windows(2).any(|w| w[0] == w[1]) {
-            f.add(None, "a block number appears twice in emission.json");
-        }
-        if em.blocks.is_empty() {
-            f.add(None, "emission.json lists no block");
-        }
-        // Every block directory on disk is listed, and every listed one is the plain
-        // `block-NNN` of its number: no block escapes the check, none is read elsewhere.
-        // A listed block's audit report and proofs beside it (`block-NNN.audit`,
-        // `block-NNN.proofs`) are no block.
-        let listed: Vec<String> = em.blocks.iter().map(|b| block_dir(b.block)).collect();
-        if let Ok(entries) = std::fs::read_dir(dir) {
-            let mut on_disk: Vec<String> = entries
-                .filter_map(|e| e.ok())
-                .filter(|e| e.path().is_dir())
-                .filter_map(|e| e.file_name().into_string().ok())
-                .filter(|n| n.starts_with("block-"))
-                .filter(|n| !listed.contains(n))
-                .filter(|n| {
-                    !listed
-                        .iter()
-                        .any(|l| *n == audit_dir(l) || *n == proofs_dir(l))
-                })
-                .collect();
-            on_disk.sort();
-            for n in on_disk {
-                f.add(
-                    None,
-                    format!("{n} is in the emission directory but not in emission.json"),
-                );
-            }
-        }
+        check_listing(dir, em, &mut f);
         for entry in &em.blocks {
             if entry.dir != block_dir(entry.block) {
                 f.add(
@@ -233,42 +293,7 @@ pub fn verify_emission(
             codes.add(&block_codes).map_err(scratch)?;
             runs.push(entry.dir.clone());
             drop(block_codes);
-            match crate::output::read_regular(&bdir.join(MANIFEST), MAX_JSON) {
-                Err(e) => f.add(
-                    None,
-                    format!("{}: cannot read manifest.json: {e}", entry.dir),
-                ),
-                Ok(bytes) => {
-                    let digest = hex::encode(Sha256::digest(&bytes));
-                    if digest != entry.manifest_sha256 {
-                        f.add(
-                            None,
-                            format!(
-                                "{}: manifest.json SHA-256 {digest}, emission.json says {}",
-                                entry.dir, entry.manifest_sha256
-                            ),
-                        );
-                    }
-                    match serde_json::from_slice::<Manifest>(&bytes) {
-                        Ok(m) => {
-                            let same = m.kind == crate::block::Kind::Production
-                                && m.block == entry.block
-                                && m.game.id == em.game
-                                && m.game.emission == em.emission
-                                && m.spec.sha256 == em.spec_sha256
-                                && m.seed_commitment == em.seed_commitment
-                                && m.validation_key_commitment == em.validation_key_commitment;
-                            if !same {
-                                f.add(None, format!("{}: kind, block, game, emission, spec, seed or validation key differ from emission.json (an emission holds production blocks only)", entry.dir));
-                            }
-                        }
-                        Err(e) => f.add(
-                            None,
-                            format!("{}: manifest.json does not parse: {e}", entry.dir),
-                        ),
-                    }
-                }
-            }
+            check_block_manifest(&bdir, entry, em, &mut f);
             blocks.push(report);
         }
         let (dups, first) = codes.duplicates().map_err(scratch)?;
@@ -295,7 +320,7 @@ pub fn verify_emission(
         game: em.as_ref().map(|e| e.game.clone()),
         emission: em.as_ref().map(|e| e.emission),
         spec_sha256: em.as_ref().map(|e| e.spec_sha256.clone()),
-        emission_json_sha256: json.as_ref().ok().map(|b| hex::encode(Sha256::digest(b))),
+        emission_json_sha256: json_sha256,
         blocks,
     })
 }

@@ -138,35 +138,7 @@ fn check_manifest(m: &Manifest, spec: &GameSpec, checks: &mut Checks) {
     }
     check_manifest_sums(m, spec, &mut bad);
     if m.kind == Kind::Production {
-        if m.pack_rules != spec.pack_rules.describe() {
-            bad(format!(
-                "pack constraints {:?}, the spec's are {:?}",
-                m.pack_rules,
-                spec.pack_rules.describe()
-            ));
-        }
-        if m.tickets != spec.block_size {
-            bad(format!(
-                "{} tickets, the spec's block has {}",
-                m.tickets, spec.block_size
-            ));
-        }
-        if m.lots != spec.lots() || m.payout != spec.payout().to_string() {
-            bad(format!(
-                "{} lots paying {}, the spec says {} paying {}",
-                m.lots,
-                m.payout,
-                spec.lots(),
-                spec.payout()
-            ));
-        }
-        let want: Vec<(String, u64)> = spec.ways[1..]
-            .iter()
-            .map(|w| (w.id.clone(), u64::from(w.count)))
-            .collect();
-        if listed != want {
-            bad("way counts differ from the spec's lot table".into());
-        }
+        check_against_lot_table(m, spec, &listed, &mut bad);
     }
 }
 
@@ -175,11 +147,98 @@ fn check_manifest(m: &Manifest, spec: &GameSpec, checks: &mut Checks) {
 /// ratio to sales, every file's record count; and the form of what only a replay can check
 /// (commitments: 64 hex digits; tool identity; allocation attempts).
 fn check_manifest_sums(m: &Manifest, spec: &GameSpec, bad: &mut impl FnMut(String)) {
-    let hex = |s: &str, n: usize| {
-        s.len() == n
-            && s.bytes()
-                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-    };
+    check_tiers_and_payout(m, spec, bad);
+    for f in &m.files {
+        let want = if f.name == SPEC {
+            0
+        } else {
+            u64::from(m.tickets)
+        };
+        if f.records != want {
+            bad(format!(
+                "{}: {} records, expected {want}",
+                f.name, f.records
+            ));
+        }
+    }
+    for (what, c) in [
+        ("seed commitment", &m.seed_commitment),
+        ("validation-key commitment", &m.validation_key_commitment),
+    ] {
+        if !hex(c, 64) {
+            bad(format!("{what} \"{c}\" is not 64 lowercase hex digits"));
+        }
+    }
+    super::ceremony::check_recorded(m, bad);
+    check_tool(&m.tool, bad);
+    if m.spec.file != SPEC {
+        bad(format!(
+            "spec file \"{}\", expected \"{SPEC}\"",
+            m.spec.file
+        ));
+    }
+    let unconstrained = m.pack_rules.is_empty();
+    if m.allocation_attempts == 0
+        || m.allocation_attempts > crate::alloc::MAX_ROUNDS
+        || (unconstrained && m.allocation_attempts != 1)
+    {
+        bad(format!(
+            "{} allocation attempt(s): 1..={}, and exactly 1 without pack constraints",
+            m.allocation_attempts,
+            crate::alloc::MAX_ROUNDS
+        ));
+    }
+}
+
+/// True when `s` is `n` lowercase hex digits.
+fn hex(s: &str, n: usize) -> bool {
+    s.len() == n
+        && s.bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+/// A production block's manifest against the spec's lot table: its pack constraints,
+/// tickets, lots, payout and way counts (`listed`, losing way apart) are the spec's.
+fn check_against_lot_table(
+    m: &Manifest,
+    spec: &GameSpec,
+    listed: &[(String, u64)],
+    bad: &mut impl FnMut(String),
+) {
+    if m.pack_rules != spec.pack_rules.describe() {
+        bad(format!(
+            "pack constraints {:?}, the spec's are {:?}",
+            m.pack_rules,
+            spec.pack_rules.describe()
+        ));
+    }
+    if m.tickets != spec.block_size {
+        bad(format!(
+            "{} tickets, the spec's block has {}",
+            m.tickets, spec.block_size
+        ));
+    }
+    if m.lots != spec.lots() || m.payout != spec.payout().to_string() {
+        bad(format!(
+            "{} lots paying {}, the spec says {} paying {}",
+            m.lots,
+            m.payout,
+            spec.lots(),
+            spec.payout()
+        ));
+    }
+    let want: Vec<(String, u64)> = spec.ways[1..]
+        .iter()
+        .map(|w| (w.id.clone(), u64::from(w.count)))
+        .collect();
+    if listed != want.as_slice() {
+        bad("way counts differ from the spec's lot table".into());
+    }
+}
+
+/// Each tier's ways (the spec's, in order) and count (the sum of its ways'), the payout
+/// and its ratio to sales, worked out again from the manifest's way counts and the spec.
+fn check_tiers_and_payout(m: &Manifest, spec: &GameSpec, bad: &mut impl FnMut(String)) {
     for (t, st) in m.tiers.iter().zip(&spec.tiers) {
         let ids: Vec<&str> = t.ways.iter().map(|w| w.id.as_str()).collect();
         let want: Vec<&str> = st
@@ -228,29 +287,12 @@ fn check_manifest_sums(m: &Manifest, spec: &GameSpec, bad: &mut impl FnMut(Strin
         }
         None => bad("its way counts name a way the spec does not have, or overflow".into()),
     }
-    for f in &m.files {
-        let want = if f.name == SPEC {
-            0
-        } else {
-            u64::from(m.tickets)
-        };
-        if f.records != want {
-            bad(format!(
-                "{}: {} records, expected {want}",
-                f.name, f.records
-            ));
-        }
-    }
-    for (what, c) in [
-        ("seed commitment", &m.seed_commitment),
-        ("validation-key commitment", &m.validation_key_commitment),
-    ] {
-        if !hex(c, 64) {
-            bad(format!("{what} \"{c}\" is not 64 lowercase hex digits"));
-        }
-    }
-    super::ceremony::check_recorded(m, bad);
-    let t = &m.tool;
+}
+
+/// The form of the tool identity the manifest records: name `tirage`, a version, a git
+/// commit of 40 hex digits, a Cargo.lock and a binary SHA-256 of 64, a source state (each
+/// may be unknown, or empty in manifests written before it was recorded).
+fn check_tool(t: &crate::output::manifest::Tool, bad: &mut impl FnMut(String)) {
     let commit_ok = t.git_commit.is_empty() || t.git_commit == "unknown" || hex(&t.git_commit, 40);
     let lock_ok = t.cargo_lock_sha256.is_empty() || hex(&t.cargo_lock_sha256, 64);
     let binary_ok =
@@ -263,23 +305,6 @@ fn check_manifest_sums(m: &Manifest, spec: &GameSpec, bad: &mut impl FnMut(Strin
             .all(|b| b.is_ascii_alphanumeric() || b".+-".contains(&b));
     if t.name != "tirage" || !version_ok || !commit_ok || !lock_ok || !binary_ok || !source_ok {
         bad("tool: expected name \"tirage\", a version (letters, digits, . + -), a git commit of 40 hex digits (\"unknown\" when not known, empty in manifests written before it was recorded), a Cargo.lock SHA-256 of 64 hex digits (empty likewise), a source state (clean, modified or unknown) and the binary's SHA-256 (64 hex digits or unknown)".into());
-    }
-    if m.spec.file != SPEC {
-        bad(format!(
-            "spec file \"{}\", expected \"{SPEC}\"",
-            m.spec.file
-        ));
-    }
-    let unconstrained = m.pack_rules.is_empty();
-    if m.allocation_attempts == 0
-        || m.allocation_attempts > crate::alloc::MAX_ROUNDS
-        || (unconstrained && m.allocation_attempts != 1)
-    {
-        bad(format!(
-            "{} allocation attempt(s): 1..={}, and exactly 1 without pack constraints",
-            m.allocation_attempts,
-            crate::alloc::MAX_ROUNDS
-        ));
     }
 }
 

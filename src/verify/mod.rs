@@ -313,158 +313,75 @@ pub fn inspect(
     Ok(report(block, found))
 }
 
+/// What the verdict of `block` rests on, from what the procedures `found`: the signer and
+/// what it vouches for, the reference spec, the replay, the ceremony, the kind
+/// (`expect_kind`), encryption and how the codes were made.
+fn authenticated(block: &Block, found: &Found, expect_kind: Option<Kind>) -> Authenticated {
+    let (opts, manifest) = (block.opts, block.manifest.as_ref());
+    let keyed = signature::signature_key(opts).is_some();
+    let ceremony = manifest.and_then(|m| {
+        let clean = found
+            .checks
+            .get(&CheckId::Ceremony)
+            .is_none_or(|f| f.count == 0);
+        ceremony::held_against(m, opts, clean)
+    });
+    Authenticated {
+        ceremony,
+        signature_rejected: keyed && found.signer.is_none(),
+        vouched: found.vouched.clone(),
+        test_seed: found.test_seed,
+        specimen: expect_kind == Some(Kind::Specimen),
+        manifest_read: manifest.is_some(),
+        validation_key_from_seed: manifest.is_some_and(|m| m.validation_key_from_seed),
+        encrypted: manifest.is_some_and(|m| m.files.iter().any(|f| f.encrypted_for.is_some())),
+        signer: found.signer.clone(),
+        reference_spec: opts.reference.map(|r| r.sha256.clone()),
+        reference_spec_text_differs: block
+            .spec_comparison
+            .as_ref()
+            .is_some_and(|c| !c.bytes_identical && c.same_meaning()),
+        replayed: found
+            .replay
+            .as_ref()
+            .is_some_and(|f| f.iter().all(|f| f.identical)),
+    }
+}
+
 /// The report of `block` from what the procedures `found`.
 fn report(mut block: Block, found: Found) -> Verified {
+    let expect_kind = block.manifest.as_ref().map(|m| m.kind).or(block
+        .run
+        .expect
+        .as_ref()
+        .map(|e| e.kind));
+    let authenticated = authenticated(&block, &found, expect_kind);
     let Found {
-        mut checks,
+        checks,
         not_run,
         promised,
         replay: replayed,
-        signer,
-        vouched,
-        test_seed,
         leakage: leak,
+        ..
     } = found;
     let (dir, opts) = (block.dir, block.opts);
     let (spec, manifest) = (block.spec.take(), block.manifest.take());
     let spec_comparison = block.spec_comparison.take();
     let mut run = std::mem::take(&mut block.run);
     let (actual, listed) = (&block.actual, &block.listed);
-    let expect_kind = manifest
-        .as_ref()
-        .map(|m| m.kind)
-        .or(run.expect.as_ref().map(|e| e.kind));
     let block_number = manifest
         .as_ref()
         .map(|m| m.block)
         .or(run.expect.as_ref().map(|e| e.block));
-    let (ways, pack_rules) = match (&spec, &run.expect, &run.counts) {
-        (Some(spec), Some(e), Some(counts)) => (
-            spec.ways
-                .iter()
-                .enumerate()
-                .map(|(i, w)| WayTally {
-                    way: w.id.clone(),
-                    amount: w.amount.to_string(),
-                    expected: e.counts[i],
-                    found: counts[i],
-                })
-                .collect(),
-            tally::pack_rules(spec, e.kind),
-        ),
-        _ => (Vec::new(), PackRules::default()),
-    };
-    let files: Vec<FileDigest> = [CSV, BIN, VALIDATION, SPEC, MANIFEST, SUMS]
-        .iter()
-        .map(|&name| FileDigest {
-            name: name.into(),
-            bytes: actual.get(name).map(|a| a.0),
-            sha256: actual.get(name).map(|a| a.1.clone()),
-            sha256sums: listed
-                .iter()
-                .find(|(n, _)| n == name)
-                .map(|(_, h)| h.clone()),
-            manifest: manifest
-                .as_ref()
-                .and_then(|m| m.files.iter().find(|f| f.name == name))
-                .map(|f| f.sha256.clone()),
-        })
-        .collect();
-
+    let (ways, pack_rules) = way_tallies(spec.as_ref(), &run);
+    let files = file_digests(actual, listed, manifest.as_ref());
     let keyed = signature::signature_key(opts).is_some();
-    let ceremony = manifest.as_ref().and_then(|m| {
-        let clean = checks.get(&CheckId::Ceremony).is_none_or(|f| f.count == 0);
-        ceremony::held_against(m, opts, clean)
-    });
-    let authenticated = Authenticated {
-        ceremony,
-        signature_rejected: keyed && signer.is_none(),
-        vouched,
-        test_seed,
-        specimen: expect_kind == Some(Kind::Specimen),
-        manifest_read: manifest.is_some(),
-        validation_key_from_seed: manifest
-            .as_ref()
-            .is_some_and(|m| m.validation_key_from_seed),
-        encrypted: manifest
-            .as_ref()
-            .is_some_and(|m| m.files.iter().any(|f| f.encrypted_for.is_some())),
-        signer,
-        reference_spec: opts.reference.map(|r| r.sha256.clone()),
-        reference_spec_text_differs: spec_comparison
-            .as_ref()
-            .is_some_and(|c| !c.bytes_identical && c.same_meaning()),
-        replayed: replayed
-            .as_ref()
-            .is_some_and(|f| f.iter().all(|f| f.identical)),
-    };
-    let results: Vec<CheckResult> = CheckId::ALL
-        .iter()
-        .map(|&id| {
-            let f = checks.remove(&id).unwrap_or_default();
-            let result = if f.count > 0 {
-                "fail"
-            } else if (id == CheckId::Replay && opts.seed.is_none())
-                || (id == CheckId::Signature && !keyed)
-                || (id == CheckId::Ceremony && opts.commitments.is_none() && opts.beacon.is_none())
-            {
-                "skipped"
-            } else if not_run.contains(&id) || (spec.is_none() && id > CheckId::Spec) {
-                "not run"
-            } else {
-                "pass"
-            };
-            CheckResult {
-                id,
-                procedure: id.procedure(),
-                result,
-                findings: f.count,
-                examples: f.examples,
-            }
-        })
-        .collect();
+    let results = check_results(checks, &not_run, opts, spec.is_some(), keyed);
     let clean = results
         .iter()
         .all(|c| c.result == "pass" || c.result == "skipped");
     let codes = std::mem::take(&mut run.codes);
-    let features = match &spec {
-        Some(sp) => run
-            .features
-            .iter()
-            .map(|(&(tier, name), &wins)| FeatureTally {
-                tier: sp.tiers[tier].amount.to_string(),
-                feature: name.to_string(),
-                wins,
-            })
-            .collect(),
-        None => Vec::new(),
-    };
-    let losing_features = match &spec {
-        Some(sp) if run.counts.is_some() => {
-            let known: Vec<&'static str> = sp
-                .game
-                .features()
-                .iter()
-                .filter(|f| f.kind.losing())
-                .map(|f| f.id)
-                .collect();
-            let others = run.losing.keys().filter(|k| !known.contains(k)).copied();
-            known
-                .iter()
-                .copied()
-                .chain(others.collect::<Vec<_>>())
-                .map(|name| {
-                    let (areas, tickets) = run.losing.get(name).copied().unwrap_or_default();
-                    LosingFeatureTally {
-                        feature: name.to_string(),
-                        areas,
-                        tickets,
-                    }
-                })
-                .collect()
-        }
-        _ => Vec::new(),
-    };
+    let (features, losing_features) = feature_tallies(spec.as_ref(), &run);
     let report = Report {
         dir: dir.display().to_string(),
         game: spec.as_ref().map(|s| s.id.clone()),
@@ -493,6 +410,136 @@ fn report(mut block: Block, found: Found) -> Verified {
         replay: replayed,
         codes,
     }
+}
+
+/// Every way's tally (the count the block must hold against the evaluated count) and the
+/// pack constraints in force, when the spec, what the block must be and the evaluated
+/// counts are all known; else none.
+fn way_tallies(spec: Option<&GameSpec>, run: &TicketRun) -> (Vec<WayTally>, PackRules) {
+    match (spec, &run.expect, &run.counts) {
+        (Some(spec), Some(e), Some(counts)) => (
+            spec.ways
+                .iter()
+                .enumerate()
+                .map(|(i, w)| WayTally {
+                    way: w.id.clone(),
+                    amount: w.amount.to_string(),
+                    expected: e.counts[i],
+                    found: counts[i],
+                })
+                .collect(),
+            tally::pack_rules(spec, e.kind),
+        ),
+        _ => (Vec::new(), PackRules::default()),
+    }
+}
+
+/// The digest of every file of a block as read (`actual`: bytes and hex SHA-256 per name),
+/// beside what `SHA256SUMS` (`listed`) and the manifest say of it.
+fn file_digests(
+    actual: &BTreeMap<String, (u64, String)>,
+    listed: &[(String, String)],
+    manifest: Option<&Manifest>,
+) -> Vec<FileDigest> {
+    [CSV, BIN, VALIDATION, SPEC, MANIFEST, SUMS]
+        .iter()
+        .map(|&name| FileDigest {
+            name: name.into(),
+            bytes: actual.get(name).map(|a| a.0),
+            sha256: actual.get(name).map(|a| a.1.clone()),
+            sha256sums: listed
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, h)| h.clone()),
+            manifest: manifest
+                .and_then(|m| m.files.iter().find(|f| f.name == name))
+                .map(|f| f.sha256.clone()),
+        })
+        .collect()
+}
+
+/// The result of every procedure, in report order: `fail` with findings in `checks`,
+/// `skipped` when what it needs was not given (a seed, a signer's key, commitments),
+/// `not run` when it could not run (`not_run`, or no spec read), else `pass`.
+fn check_results(
+    mut checks: Checks,
+    not_run: &[CheckId],
+    opts: &Options,
+    spec_read: bool,
+    keyed: bool,
+) -> Vec<CheckResult> {
+    CheckId::ALL
+        .iter()
+        .map(|&id| {
+            let f = checks.remove(&id).unwrap_or_default();
+            let result = if f.count > 0 {
+                "fail"
+            } else if (id == CheckId::Replay && opts.seed.is_none())
+                || (id == CheckId::Signature && !keyed)
+                || (id == CheckId::Ceremony && opts.commitments.is_none() && opts.beacon.is_none())
+            {
+                "skipped"
+            } else if not_run.contains(&id) || (!spec_read && id > CheckId::Spec) {
+                "not run"
+            } else {
+                "pass"
+            };
+            CheckResult {
+                id,
+                procedure: id.procedure(),
+                result,
+                findings: f.count,
+                examples: f.examples,
+            }
+        })
+        .collect()
+}
+
+/// The wins per tier and feature shown, and the tally of every losing feature (the
+/// style's own first, then any other seen), from the ticket pass `run`.
+fn feature_tallies(
+    spec: Option<&GameSpec>,
+    run: &TicketRun,
+) -> (Vec<FeatureTally>, Vec<LosingFeatureTally>) {
+    let features = match spec {
+        Some(sp) => run
+            .features
+            .iter()
+            .map(|(&(tier, name), &wins)| FeatureTally {
+                tier: sp.tiers[tier].amount.to_string(),
+                feature: name.to_string(),
+                wins,
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    let losing_features = match spec {
+        Some(sp) if run.counts.is_some() => {
+            let known: Vec<&'static str> = sp
+                .game
+                .features()
+                .iter()
+                .filter(|f| f.kind.losing())
+                .map(|f| f.id)
+                .collect();
+            let others = run.losing.keys().filter(|k| !known.contains(k)).copied();
+            known
+                .iter()
+                .copied()
+                .chain(others.collect::<Vec<_>>())
+                .map(|name| {
+                    let (areas, tickets) = run.losing.get(name).copied().unwrap_or_default();
+                    LosingFeatureTally {
+                        feature: name.to_string(),
+                        areas,
+                        tickets,
+                    }
+                })
+                .collect()
+        }
+        _ => Vec::new(),
+    };
+    (features, losing_features)
 }
 
 /// An in-memory block for the procedures' unit tests: block 1 of the small coq spec, its

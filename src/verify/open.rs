@@ -23,7 +23,6 @@ pub(super) fn open<'a>(
     progress: &'a (dyn Fn(u64) + Sync),
     checks: &mut Checks,
 ) -> Block<'a> {
-    let reference = opts.reference;
     // Only regular files, never more than a block's file of that kind can hold.
     let read = |name: &str| {
         let limit = match name {
@@ -54,58 +53,15 @@ pub(super) fn open<'a>(
         add(checks, CheckId::Sha256sums, None, format!("{SUMS}: {why}"));
         Vec::new()
     });
-    for name in [CSV, BIN, VALIDATION, SPEC, MANIFEST] {
-        // A ticket file is listed as delivered: in clear, or encrypted (`.age`).
-        let sealed = format!("{name}{}", SEALED_SUFFIX);
-        let counted = |(n, _): &&(String, String)| {
-            n == name || (n == &sealed && ![SPEC, MANIFEST].contains(&name))
-        };
-        match listed.iter().filter(counted).count() {
-            0 => add(
-                checks,
-                CheckId::Sha256sums,
-                None,
-                format!("SHA256SUMS does not list {name}"),
-            ),
-            1 => {}
-            n => add(
-                checks,
-                CheckId::Sha256sums,
-                None,
-                format!("SHA256SUMS lists {name} {n} times, expected once"),
-            ),
-        }
-    }
+    check_listed(&listed, checks);
     // The spec copy.
     let spec_text = once(SPEC).and_then(|b| {
         String::from_utf8(b)
             .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))
     });
-    let spec = match spec_text {
-        Err(e) => {
-            add(
-                checks,
-                CheckId::Spec,
-                None,
-                format!("cannot read spec.toml: {e}"),
-            );
-            None
-        }
-        Ok(text) => match GameSpec::parse(&dir.join(SPEC), text) {
-            Err(e) => {
-                add(
-                    checks,
-                    CheckId::Spec,
-                    None,
-                    format!("spec.toml does not validate: {e}"),
-                );
-                None
-            }
-            Ok(s) => Some(s),
-        },
-    };
+    let spec = read_spec(spec_text, dir, checks);
     // Held against the reference by meaning, field by field; the digests stay as evidence.
-    let spec_comparison = match (&spec, reference) {
+    let spec_comparison = match (&spec, opts.reference) {
         (Some(s), Some(r)) => Some(super::spec_diff::compare(s, r)),
         _ => None,
     };
@@ -114,29 +70,7 @@ pub(super) fn open<'a>(
     }
 
     // The manifest.
-    let manifest: Option<Manifest> = match once(MANIFEST) {
-        Err(e) => {
-            add(
-                checks,
-                CheckId::Manifest,
-                None,
-                format!("cannot read manifest.json: {e}"),
-            );
-            None
-        }
-        Ok(b) => match serde_json::from_slice::<Manifest>(&b) {
-            Err(e) => {
-                add(
-                    checks,
-                    CheckId::Manifest,
-                    None,
-                    format!("manifest.json does not parse: {e}"),
-                );
-                None
-            }
-            Ok(m) => Some(m),
-        },
-    };
+    let manifest = read_manifest(once(MANIFEST), checks);
 
     Block {
         dir,
@@ -159,4 +93,89 @@ pub(super) fn hash_file(path: &Path) -> Option<(u64, String)> {
     let mut h = Sha256::new();
     let n = std::io::copy(&mut f, &mut h).ok()?;
     Some((n, hex::encode(h.finalize())))
+}
+
+/// Checks that `SHA256SUMS` (`listed`) lists every file of a block once: a ticket file as
+/// delivered, in clear or encrypted (`.age`). Findings go to [`CheckId::Sha256sums`].
+fn check_listed(listed: &[(String, String)], checks: &mut Checks) {
+    for name in [CSV, BIN, VALIDATION, SPEC, MANIFEST] {
+        // A ticket file is listed as delivered: in clear, or encrypted (`.age`).
+        let sealed = format!("{name}{}", SEALED_SUFFIX);
+        let counted = |(n, _): &&(String, String)| {
+            n == name || (n == &sealed && ![SPEC, MANIFEST].contains(&name))
+        };
+        match listed.iter().filter(counted).count() {
+            0 => add(
+                checks,
+                CheckId::Sha256sums,
+                None,
+                format!("SHA256SUMS does not list {name}"),
+            ),
+            1 => {}
+            n => add(
+                checks,
+                CheckId::Sha256sums,
+                None,
+                format!("SHA256SUMS lists {name} {n} times, expected once"),
+            ),
+        }
+    }
+}
+
+/// The block's spec copy from `text` (the bytes of `dir`'s spec.toml as read, or why they
+/// could not be): it validates. Findings go to [`CheckId::Spec`]; `None` when it cannot be
+/// read or does not validate.
+fn read_spec(text: std::io::Result<String>, dir: &Path, checks: &mut Checks) -> Option<GameSpec> {
+    let spec = match text {
+        Err(e) => {
+            add(
+                checks,
+                CheckId::Spec,
+                None,
+                format!("cannot read spec.toml: {e}"),
+            );
+            None
+        }
+        Ok(text) => match GameSpec::parse(&dir.join(SPEC), text) {
+            Err(e) => {
+                add(
+                    checks,
+                    CheckId::Spec,
+                    None,
+                    format!("spec.toml does not validate: {e}"),
+                );
+                None
+            }
+            Ok(s) => Some(s),
+        },
+    };
+    spec
+}
+
+/// The manifest parsed from `bytes` (manifest.json as read, or why it could not be).
+/// Findings go to [`CheckId::Manifest`]; `None` when it cannot be read or does not parse.
+fn read_manifest(bytes: std::io::Result<Vec<u8>>, checks: &mut Checks) -> Option<Manifest> {
+    match bytes {
+        Err(e) => {
+            add(
+                checks,
+                CheckId::Manifest,
+                None,
+                format!("cannot read manifest.json: {e}"),
+            );
+            None
+        }
+        Ok(b) => match serde_json::from_slice::<Manifest>(&b) {
+            Err(e) => {
+                add(
+                    checks,
+                    CheckId::Manifest,
+                    None,
+                    format!("manifest.json does not parse: {e}"),
+                );
+                None
+            }
+            Ok(m) => Some(m),
+        },
+    }
 }

@@ -471,22 +471,17 @@ impl Authenticated {
 }
 
 impl Report {
-    /// The report as text, one line per procedure, then the findings and the counts.
-    pub fn to_text(&self) -> String {
-        let mut s = String::new();
-        let _ = writeln!(
-            s,
-            "tirage verify {} — game {}, {} block {}, {} tickets read",
-            self.dir,
-            self.game.as_deref().unwrap_or("?"),
-            match self.kind {
-                Some(crate::block::Kind::Production) => "production",
-                Some(crate::block::Kind::Specimen) => "SPECIMEN (not payable)",
-                None => "?",
-            },
-            self.block.map_or("?".into(), |b| b.to_string()),
-            crate::money::grouped(self.tickets)
-        );
+    /// `units` (an amount in the spec's units, `12.50`) with the spec's currency when both
+    /// are known (`12.50 EUR`), else as given.
+    fn money_text(&self, units: &str) -> String {
+        match (units.parse::<crate::money::Money>(), &self.currency) {
+            (Ok(m), Some(c)) => m.with_currency(c),
+            _ => units.to_string(),
+        }
+    }
+
+    /// Every procedure's line (result, name, what it establishes) with its first findings.
+    fn checks_text(&self, s: &mut String) {
         for c in &self.checks {
             let _ = writeln!(
                 s,
@@ -509,14 +504,12 @@ impl Report {
                 }
             }
         }
-        if let Some(c) = &self.spec_comparison {
-            let _ = writeln!(s, "spec: {}", c.summary());
-        }
-        // Amounts with the currency, counts with thousands separators.
-        let money = |units: &str| match (units.parse::<crate::money::Money>(), &self.currency) {
-            (Ok(m), Some(c)) => m.with_currency(c),
-            _ => units.to_string(),
-        };
+    }
+
+    /// The tallies: every way's expected and found count, the winning and losing features
+    /// shown, a deck's promised features. Amounts with the currency, counts with thousands
+    /// separators.
+    fn tallies_text(&self, s: &mut String) {
         let count = crate::money::grouped;
         if !self.ways.is_empty() {
             let _ = writeln!(
@@ -534,7 +527,7 @@ impl Report {
                     s,
                     "{:>16} {:>14} {:>12} {:>12}{mark}",
                     w.way,
-                    money(&w.amount),
+                    self.money_text(&w.amount),
                     count(w.expected),
                     count(w.found)
                 );
@@ -547,7 +540,7 @@ impl Report {
                 let _ = writeln!(
                     s,
                     "{:>12} {:<22} {:>10}",
-                    money(&f.tier),
+                    self.money_text(&f.tier),
                     f.feature,
                     count(f.wins)
                 );
@@ -574,6 +567,11 @@ impl Report {
                 );
             }
         }
+        self.promised_text(s);
+    }
+
+    /// The features a default deck promises, each with its ticket, way and whether shown.
+    fn promised_text(&self, s: &mut String) {
         if !self.promised.is_empty() {
             let _ = writeln!(s, "\nfeatures the deck promises:");
             for p in &self.promised {
@@ -589,11 +587,34 @@ impl Report {
                 );
             }
         }
+    }
+
+    /// The report as text, one line per procedure, then the findings and the counts.
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "tirage verify {} — game {}, {} block {}, {} tickets read",
+            self.dir,
+            self.game.as_deref().unwrap_or("?"),
+            match self.kind {
+                Some(crate::block::Kind::Production) => "production",
+                Some(crate::block::Kind::Specimen) => "SPECIMEN (not payable)",
+                None => "?",
+            },
+            self.block.map_or("?".into(), |b| b.to_string()),
+            crate::money::grouped(self.tickets)
+        );
+        self.checks_text(&mut s);
+        if let Some(c) = &self.spec_comparison {
+            let _ = writeln!(s, "spec: {}", c.summary());
+        }
+        self.tallies_text(&mut s);
         for r in &self.pack_rules {
             let _ = writeln!(s, "pack constraint: {r}");
         }
         if let Some(p) = &self.payout {
-            let _ = writeln!(s, "evaluated payout: {}", money(p));
+            let _ = writeln!(s, "evaluated payout: {}", self.money_text(p));
         }
         s += &self.verdict_text();
         s

@@ -8,7 +8,7 @@ use super::open::hash_file;
 use super::{add, Block, CheckId, Checks, Found};
 use crate::block::layout::{BIN, CSV, SEALED_SUFFIX, VALIDATION};
 use crate::block::serial::{is_valid, PackSerials};
-use crate::block::{judge, Kind};
+use crate::block::{judge, Judgement, Kind};
 use crate::money::Money;
 use crate::output::hashing::HashingReader;
 use crate::output::manifest::Manifest;
@@ -472,6 +472,54 @@ impl Ctx<'_> {
         acc.tickets += 1;
         let r = print_file::read_record(rec, self.ncols);
         acc.codes.push(r.validation);
+        self.check_place(i, &r, w, acc);
+        if !print_file::codes_in_range(&r.face, spec.game.columns()) {
+            add(
+                &mut acc.checks,
+                CheckId::FaceCodes,
+                Some(t),
+                "a face code is not a value of its column",
+            );
+            return;
+        }
+        let judged = judge(spec, &r.face);
+        if !judged.ambiguities.is_empty() {
+            add(
+                &mut acc.checks,
+                CheckId::Ambiguity,
+                Some(t),
+                judged.ambiguities.join("; "),
+            );
+        }
+        let (prize, way) = (judged.prize, judged.way);
+        self.tally(t, &r, &judged, acc);
+        self.check_captions(&r.face, t, acc);
+        let ticket = Ticket {
+            block: self.block,
+            pack: r.pack,
+            pack_position: r.pack_position,
+            ticket: r.ticket,
+            serial: r.serial,
+            validation: r.validation,
+            prize,
+            way: way.unwrap_or(0),
+            face: r.face,
+        };
+        if let Some(line) = line {
+            self.check_row(t, line, &ticket, way.is_none(), w, acc);
+        }
+        acc.claims.push(validation_csv::Row {
+            claim: validation_csv::claim(&ticket.serial, ticket.validation),
+            way: ticket.way,
+        });
+    }
+
+    /// Checks the place record `r` of ticket index `i` (0-based) gives: its ticket, pack and
+    /// position in pack, and its serial (findings of [`CheckId::Positions`] and
+    /// [`CheckId::Serials`]).
+    fn check_place(&self, i: u64, r: &print_file::Record, w: &mut Writers, acc: &mut Acc) {
+        let spec = self.spec;
+        let t = u32::try_from(i + 1).unwrap_or(u32::MAX);
         let ps = u64::from(spec.pack_size);
         let (pack, pos) = ((i / ps + 1) as u32, (i % ps + 1) as u32);
         if u64::from(r.ticket) != i + 1 || r.pack != pack || r.pack_position != pos {
@@ -504,24 +552,14 @@ impl Ctx<'_> {
                 ),
             );
         }
-        if !print_file::codes_in_range(&r.face, spec.game.columns()) {
-            add(
-                &mut acc.checks,
-                CheckId::FaceCodes,
-                Some(t),
-                "a face code is not a value of its column",
-            );
-            return;
-        }
-        let judged = judge(spec, &r.face);
-        if !judged.ambiguities.is_empty() {
-            add(
-                &mut acc.checks,
-                CheckId::Ambiguity,
-                Some(t),
-                judged.ambiguities.join("; "),
-            );
-        }
+    }
+
+    /// Tallies ticket `t` of record `r`, judged `judged`: its prize and way, the features
+    /// and losing features it shows, a promised ticket's features, its printed fields for
+    /// the leakage gate, its way's count (a face of no way is a finding of
+    /// [`CheckId::WayRecognised`] and [`CheckId::ValidationFile`]).
+    fn tally(&self, t: u32, r: &print_file::Record, judged: &Judgement, acc: &mut Acc) {
+        let spec = self.spec;
         let (prize, way, ev) = (judged.prize, judged.way, &judged.evaluation);
         acc.payout += prize.cents();
         acc.ways.push(way.unwrap_or(0));
@@ -570,42 +608,39 @@ impl Ctx<'_> {
                 );
             }
         }
-        self.check_captions(&r.face, t, acc);
-        let ticket = Ticket {
-            block: self.block,
-            pack: r.pack,
-            pack_position: r.pack_position,
-            ticket: r.ticket,
-            serial: r.serial,
-            validation: r.validation,
-            prize,
-            way: way.unwrap_or(0),
-            face: r.face,
-        };
-        if let Some(line) = line {
-            w.rows.clear();
-            w.rows.push(&ticket);
-            let expected = w.rows.bytes().strip_suffix(b"\n").unwrap_or_default();
-            if way.is_some() && line.strip_suffix(b"\r") == Some(expected) {
-                bump(&mut acc.crlf_csv, u64::from(r.ticket));
-            } else if line != expected || way.is_none() {
-                let detail = explain(
-                    CSV,
-                    line,
-                    expected,
-                    &tickets_csv::column_names(spec),
-                    way.is_none(),
-                    prize,
-                );
-                if !detail.is_empty() {
-                    add(&mut acc.checks, CheckId::CsvMatchesPrint, Some(t), detail);
-                }
+    }
+
+    /// Checks `line`, ticket `t`'s row of tickets.csv, against the row `ticket` renders to
+    /// (`unrecognised`: its face realises no way): a finding of [`CheckId::CsvMatchesPrint`]
+    /// when they differ, CRLF line ends counted apart.
+    fn check_row(
+        &self,
+        t: u32,
+        line: &[u8],
+        ticket: &Ticket,
+        unrecognised: bool,
+        w: &mut Writers,
+        acc: &mut Acc,
+    ) {
+        let spec = self.spec;
+        w.rows.clear();
+        w.rows.push(ticket);
+        let expected = w.rows.bytes().strip_suffix(b"\n").unwrap_or_default();
+        if !unrecognised && line.strip_suffix(b"\r") == Some(expected) {
+            bump(&mut acc.crlf_csv, u64::from(ticket.ticket));
+        } else if line != expected || unrecognised {
+            let detail = explain(
+                CSV,
+                line,
+                expected,
+                &tickets_csv::column_names(spec),
+                unrecognised,
+                ticket.prize,
+            );
+            if !detail.is_empty() {
+                add(&mut acc.checks, CheckId::CsvMatchesPrint, Some(t), detail);
             }
         }
-        acc.claims.push(validation_csv::Row {
-            claim: validation_csv::claim(&ticket.serial, ticket.validation),
-            way: ticket.way,
-        });
     }
 
     /// Every amount column's caption column holds the spec's caption of that amount
@@ -702,6 +737,28 @@ fn crlf_note(got: &[u8]) -> &'static str {
     }
 }
 
+/// What differs between `line`, row `k` (0-based, in claim order) of validation.csv, and
+/// `want`, the row the print records give, in words.
+fn row_difference(k: usize, line: &[u8], want: &[u8]) -> String {
+    let names: Vec<String> = validation_csv::COLUMNS
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let strip = |b: &[u8]| b.strip_suffix(b"\n").unwrap_or(b).to_vec();
+    format!(
+        "row {} (in claim order): {}",
+        k + 1,
+        explain(
+            VALIDATION,
+            &strip(line),
+            &strip(want),
+            &names,
+            false,
+            Money(0)
+        )
+    )
+}
+
 /// Checks `validation.csv` against the rows the print records call for (`claims`: each
 /// ticket's claim from its serial and code, and its evaluated way): the header, then every
 /// row in claim order, byte for byte; reads at most `limit` bytes. Findings go to
@@ -759,26 +816,7 @@ fn check_validation_file(
                     if cr.is_some() && cr == want.strip_suffix(b"\n") {
                         crlf_rows += 1;
                     } else if line != want.as_slice() {
-                        let names: Vec<String> = validation_csv::COLUMNS
-                            .iter()
-                            .map(|s| s.to_string())
-                            .collect();
-                        let strip = |b: &[u8]| b.strip_suffix(b"\n").unwrap_or(b).to_vec();
-                        bad(
-                            None,
-                            format!(
-                                "row {} (in claim order): {}",
-                                k + 1,
-                                explain(
-                                    VALIDATION,
-                                    &strip(line),
-                                    &strip(&want),
-                                    &names,
-                                    false,
-                                    Money(0)
-                                )
-                            ),
-                        );
+                        bad(None, row_difference(k, line, &want));
                     }
                 }
                 None => more += 1,
@@ -823,8 +861,109 @@ fn check_tickets(
     progress: &(dyn Fn(u64) + Sync),
 ) -> TicketRun {
     let mut run = TicketRun::default();
-    let open = |name: &str, checks: &mut Checks| match crate::output::seal::open(dir, name, ids) {
-        Ok(o) => Some(o),
+    // The encrypted files as delivered are summed from the same open files the plaintexts
+    // are decrypted from, and their digests taken whenever the pass stops.
+    let mut sealed: Vec<(String, DeliveredSum)> = Vec::new();
+    let csv = open_file(dir, CSV, ids, &mut sealed, checks);
+    let bin = open_file(dir, BIN, ids, &mut sealed, checks);
+    let (Some(csv), Some(bin)) = (csv, bin) else {
+        run.expect = expect;
+        delivered_sums(&mut run, &sealed);
+        return run;
+    };
+    // The bytes present bound what the print file can hold (an encrypted file is a little
+    // longer than its plaintext).
+    let bin_len = std::fs::metadata(dir.join(&bin.delivered)).map_or(0, |m| m.len());
+    let print = match print_file_of(bin.reader, bin_len, spec, expect, checks) {
+        Ok(p) => p,
+        Err(expect) => {
+            run.expect = expect;
+            delivered_sums(&mut run, &sealed);
+            return run;
+        }
+    };
+    // Rows are a few hundred bytes: 4 KiB per ticket bounds what is read of either CSV.
+    let text_limit = (print.expect.tickets + 2) * 4096;
+    let csv = csv_lines(csv.reader, text_limit, spec, checks);
+    let ctx = Ctx {
+        spec,
+        block: print.expect.block,
+        ncols: spec.game.columns().len(),
+        captions: caption_table(spec),
+        promised,
+    };
+    let PrintFile {
+        bin,
+        head_len,
+        rec,
+        records,
+        expect,
+    } = print;
+    let (mut total, read) = ticket_pass(&ctx, csv, bin, rec, expect.tickets.min(records), progress);
+    file_ends(read, expect.tickets, head_len, rec, &mut run, checks);
+    count_findings(&total, expect.tickets, checks);
+    match open_file(dir, VALIDATION, ids, &mut sealed, checks) {
+        Some(val) => {
+            let claims = std::mem::take(&mut total.claims);
+            let read = check_validation_file(val.reader, spec, claims, text_limit, checks);
+            run.hashes.push((VALIDATION.into(), read));
+        }
+        None => add(
+            checks,
+            CheckId::ValidationFile,
+            None,
+            format!("{VALIDATION} cannot be read"),
+        ),
+    }
+    let mut codes = std::mem::take(&mut total.codes);
+    codes.sort_unstable();
+    let dups = codes.windows(2).filter(|w| w[0] == w[1]).count();
+    if dups > 0 {
+        add(
+            checks,
+            CheckId::ValidationCodes,
+            None,
+            format!("{dups} validation codes appear more than once"),
+        );
+    }
+    for (id, f) in std::mem::take(&mut total.checks) {
+        checks.entry(id).or_default().merge(f);
+    }
+    run.codes = codes;
+    run.tickets = total.tickets;
+    run.ways = std::mem::take(&mut total.ways);
+    run.features = std::mem::take(&mut total.features);
+    run.losing = std::mem::take(&mut total.losing);
+    run.promised = total
+        .promised
+        .drain(..)
+        .map(|(t, w, names)| (t, (w, names)))
+        .collect();
+    run.leakage = Some(std::mem::replace(&mut total.leakage, Tally::new(1)));
+    run.payout = total.payout;
+    run.counts = Some(total.counts);
+    run.expect = Some(expect);
+    delivered_sums(&mut run, &sealed);
+    run
+}
+
+/// Opens ticket file `name` of `dir` (in clear, or decrypted with `ids`); an encrypted
+/// one's delivered digest is summed into `sealed` as it is read. `None` (a
+/// [`CheckId::RecordCount`] finding) when it cannot be opened.
+fn open_file(
+    dir: &Path,
+    name: &str,
+    ids: &Identities,
+    sealed: &mut Vec<(String, DeliveredSum)>,
+    checks: &mut Checks,
+) -> Option<crate::output::seal::Opened> {
+    match crate::output::seal::open(dir, name, ids) {
+        Ok(o) => {
+            if let Some(d) = &o.sealed {
+                sealed.push((o.delivered.clone(), d.clone()));
+            }
+            Some(o)
+        }
         Err(e) => {
             add(
                 checks,
@@ -834,28 +973,35 @@ fn check_tickets(
             );
             None
         }
-    };
-    // The encrypted files as delivered are summed from the same open files the plaintexts
-    // are decrypted from, and their digests taken whenever the pass stops.
-    let mut sealed: Vec<(String, DeliveredSum)> = Vec::new();
-    let mut opened = |name: &str, checks: &mut Checks| {
-        let o = open(name, checks)?;
-        if let Some(d) = &o.sealed {
-            sealed.push((o.delivered.clone(), d.clone()));
-        }
-        Some(o)
-    };
-    let (csv, bin) = (opened(CSV, checks), opened(BIN, checks));
-    let (Some(csv), Some(bin)) = (csv, bin) else {
-        run.expect = expect;
-        delivered_sums(&mut run, &sealed);
-        return run;
-    };
-    // The bytes present bound what the print file can hold (an encrypted file is a little
-    // longer than its plaintext).
-    let bin_len = std::fs::metadata(dir.join(&bin.delivered)).map_or(0, |m| m.len());
-    let (csv, bin) = (csv.reader, bin.reader);
-    // Print file header.
+    }
+}
+
+/// The print file past its header, ready for the record pass.
+struct PrintFile {
+    /// Its records, never read past one record more than the block holds.
+    bin: HashingReader,
+    /// Bytes of the header the spec gives.
+    head_len: usize,
+    /// Bytes per record.
+    rec: usize,
+    /// The whole records the bytes present can hold.
+    records: u64,
+    /// What the block must be (from the manifest, else from the header's block number).
+    expect: Expect,
+}
+
+/// Reads the header of the print file `bin` (`bin_len` bytes on the disk) and checks it
+/// against the one `spec` gives for the block `expect` describes (a production block of
+/// the header's number when `None`): a finding of [`CheckId::PrintHeader`] when it
+/// differs. Errors: what the block must be, as far as known, when the records cannot be
+/// read (no header, or records of another size).
+fn print_file_of(
+    bin: Box<dyn Read + Send>,
+    bin_len: u64,
+    spec: &GameSpec,
+    expect: Option<Expect>,
+    checks: &mut Checks,
+) -> Result<PrintFile, Option<Expect>> {
     let mut bin = HashingReader::new(bin, &[]);
     let mut head = Vec::new();
     let _ = bin.read(&mut head, 30);
@@ -863,9 +1009,7 @@ fn check_tickets(
         Ok(h) => h,
         Err(e) => {
             add(checks, CheckId::PrintHeader, None, e);
-            run.expect = expect;
-            delivered_sums(&mut run, &sealed);
-            return run;
+            return Err(expect);
         }
     };
     let expect = expect.unwrap_or_else(|| Expect::production(spec, header.block));
@@ -889,50 +1033,68 @@ fn check_tickets(
         };
         add(checks, CheckId::PrintHeader, None, detail);
         if header.record_size != rec || header.header_size != want_head.len() {
-            run.expect = Some(expect);
-            delivered_sums(&mut run, &sealed);
-            return run;
+            return Err(Some(expect));
         }
     }
-    // Header lines of the two CSV files.
-    // Rows are a few hundred bytes: 4 KiB per ticket bounds what is read of either CSV.
-    let text_limit = (expect.tickets + 2) * 4096;
-    let mut csv = Lines {
-        src: HashingReader::new(csv, &[]).limit(text_limit),
+    Ok(PrintFile {
+        bin,
+        head_len: want_head.len(),
+        rec,
+        records: bin_records,
+        expect,
+    })
+}
+
+/// The lines of `tickets.csv` (`csv`, at most `limit` bytes read), its header line read
+/// and checked against the documented one: a finding of [`CheckId::CsvHeader`] when it
+/// differs.
+fn csv_lines(csv: Box<dyn Read + Send>, limit: u64, spec: &GameSpec, checks: &mut Checks) -> Lines {
+    let mut lines = Lines {
+        src: HashingReader::new(csv, &[]).limit(limit),
         carry: Vec::new(),
     };
-    {
-        let (lines, want, id, name) =
-            (&mut csv, tickets_csv::header(spec), CheckId::CsvHeader, CSV);
-        let got = lines.lines(1).unwrap_or_default();
-        if got != want {
-            add(
-                checks,
-                id,
-                None,
-                // Only the line's end is dropped: a carriage return before it stays visible.
-                format!(
-                    "{name} header {:?}, expected {:?}{}",
-                    String::from_utf8_lossy(got.strip_suffix(b"\n").unwrap_or(&got)),
-                    String::from_utf8_lossy(want.strip_suffix(b"\n").unwrap_or(&want)),
-                    crlf_note(&got)
-                ),
-            );
-        }
+    let want = tickets_csv::header(spec);
+    let got = lines.lines(1).unwrap_or_default();
+    if got != want {
+        add(
+            checks,
+            CheckId::CsvHeader,
+            None,
+            // Only the line's end is dropped: a carriage return before it stays visible.
+            format!(
+                "{CSV} header {:?}, expected {:?}{}",
+                String::from_utf8_lossy(got.strip_suffix(b"\n").unwrap_or(&got)),
+                String::from_utf8_lossy(want.strip_suffix(b"\n").unwrap_or(&want)),
+                crlf_note(&got)
+            ),
+        );
     }
+    lines
+}
 
-    let ctx = Ctx {
-        spec,
-        block: expect.block,
-        ncols: spec.game.columns().len(),
-        captions: caption_table(spec),
-        promised,
-    };
+/// What the reader read of `tickets.csv` and `tickets.bin`: each file's size, hex SHA-256
+/// and whether it went on past its limit; or the read error.
+type FilesRead = std::io::Result<[(u64, String, bool); 2]>;
+
+/// Checks every ticket: a reader thread hands batches of CSV lines and print records
+/// (`rec` bytes each) to checker tasks in parallel, whose findings and tallies are merged
+/// in print order; `progress` hears of every batch. Returns the merged tally (room made
+/// for `reserve` tickets) and what the reader read of `tickets.csv` and `tickets.bin`
+/// (bytes, hex SHA-256, truncated), or its error.
+fn ticket_pass(
+    ctx: &Ctx,
+    csv: Lines,
+    bin: HashingReader,
+    rec: usize,
+    reserve: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> (Acc, FilesRead) {
+    let spec = ctx.spec;
     let (tx, rx) = sync_channel::<Batch>(2);
     let (spare_tx, spare_rx) = channel::<Batch>();
     let mut total = Acc::new(spec.ways.len(), spec.pack_size);
     // The records the print file can hold, whatever the manifest declares.
-    total.ways.reserve(expect.tickets.min(bin_records) as usize);
+    total.ways.reserve(reserve as usize);
     // Escaped once; each thread renders into its own clone.
     let row_writer = tickets_csv::RowWriter::new(spec);
     let reader_result = std::thread::scope(|s| {
@@ -973,7 +1135,22 @@ fn check_tickets(
         }
         h.join().expect("reader thread panicked")
     });
-    match reader_result {
+    (total, reader_result)
+}
+
+/// The findings on how `tickets.csv` and `tickets.bin` end, from what the reader `read`
+/// (bytes, hex SHA-256, truncated per file): a file longer than a block of `tickets`
+/// holds, a print file that is not its header (`head_len` bytes) and whole records of
+/// `rec` bytes. Their digests go to `run.hashes`.
+fn file_ends(
+    read: FilesRead,
+    tickets: u64,
+    head_len: usize,
+    rec: usize,
+    run: &mut TicketRun,
+    checks: &mut Checks,
+) {
+    match read {
         Ok(files) => {
             for ((n, h, truncated), name) in files.into_iter().zip([CSV, BIN]) {
                 if truncated {
@@ -981,11 +1158,11 @@ fn check_tickets(
                         checks,
                         CheckId::RecordCount,
                         None,
-                        format!("{name} goes on past what a block of {} tickets holds: only the first {n} bytes were read", expect.tickets),
+                        format!("{name} goes on past what a block of {} tickets holds: only the first {n} bytes were read", tickets),
                     );
                 }
                 // The print file is exactly its header and whole records.
-                let part = n.saturating_sub(want_head.len() as u64) % rec as u64;
+                let part = n.saturating_sub(head_len as u64) % rec as u64;
                 if name == BIN && !truncated && part != 0 {
                     add(
                         checks,
@@ -1004,14 +1181,19 @@ fn check_tickets(
             format!("read error: {e}"),
         ),
     }
-    if total.tickets != expect.tickets {
+}
+
+/// The findings on the counts of the pass `total` over a block of `tickets`: records
+/// against tickets, CRLF line ends, rows of `tickets.csv` more or fewer than records.
+fn count_findings(total: &Acc, tickets: u64, checks: &mut Checks) {
+    if total.tickets != tickets {
         add(
             checks,
             CheckId::RecordCount,
             None,
             format!(
                 "tickets.bin holds {} records, the block has {} tickets",
-                total.tickets, expect.tickets
+                total.tickets, tickets
             ),
         );
     }
@@ -1042,50 +1224,6 @@ fn check_tickets(
             );
         }
     }
-    match opened(VALIDATION, checks) {
-        Some(val) => {
-            let val = val.reader;
-            let claims = std::mem::take(&mut total.claims);
-            let read = check_validation_file(val, spec, claims, text_limit, checks);
-            run.hashes.push((VALIDATION.into(), read));
-        }
-        None => add(
-            checks,
-            CheckId::ValidationFile,
-            None,
-            format!("{VALIDATION} cannot be read"),
-        ),
-    }
-    let mut codes = std::mem::take(&mut total.codes);
-    codes.sort_unstable();
-    let dups = codes.windows(2).filter(|w| w[0] == w[1]).count();
-    if dups > 0 {
-        add(
-            checks,
-            CheckId::ValidationCodes,
-            None,
-            format!("{dups} validation codes appear more than once"),
-        );
-    }
-    for (id, f) in std::mem::take(&mut total.checks) {
-        checks.entry(id).or_default().merge(f);
-    }
-    run.codes = codes;
-    run.tickets = total.tickets;
-    run.ways = std::mem::take(&mut total.ways);
-    run.features = std::mem::take(&mut total.features);
-    run.losing = std::mem::take(&mut total.losing);
-    run.promised = total
-        .promised
-        .drain(..)
-        .map(|(t, w, names)| (t, (w, names)))
-        .collect();
-    run.leakage = Some(std::mem::replace(&mut total.leakage, Tally::new(1)));
-    run.payout = total.payout;
-    run.counts = Some(total.counts);
-    run.expect = Some(expect);
-    delivered_sums(&mut run, &sealed);
-    run
 }
 
 /// The digests of the encrypted files as delivered, summed as they were decrypted, into
