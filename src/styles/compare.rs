@@ -26,7 +26,7 @@ use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
-    Mark, MarkKind, Panel, Style, MAX_CELLS, MAX_WINS,
+    Mark, MarkKind, Panel, Plan, Style, MAX_CELLS, MAX_WINS,
 };
 use crate::crypto::rng::{below, chance, weighted};
 use crate::lots::Way;
@@ -34,6 +34,7 @@ use crate::money::Money;
 use arrayvec::ArrayVec;
 use serde::Deserialize;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Ambiguity: a row where yours equals theirs (a tie reads as a win to some players).
 pub const AMB_TIE: &str = "a compare row where yours equals theirs";
@@ -287,8 +288,8 @@ impl Compare {
     }
 
     /// The row each win sits on: fixed areas first, the free ones drawn among the rest.
-    fn place(&self, way: &Way, rng: &mut FaceRng) -> Result<ArrayVec<Want, MAX_WINS>, String> {
-        self.check_way(way)?;
+    /// The way was planned: every win is a GAIN amount on a row of its own.
+    fn place(&self, way: &Way, rng: &mut FaceRng) -> ArrayVec<Want, MAX_WINS> {
         let mut want: ArrayVec<Want, MAX_WINS> = (0..self.games).map(|_| Want::Lose).collect();
         let mut taken = [false; MAX_WINS];
         for w in &way.wins {
@@ -306,7 +307,7 @@ impl Compare {
                 want[free_rows[p as usize]] = Want::Win(self.gain.code(w.amount).expect("checked"));
             }
         }
-        Ok(want)
+        want
     }
 
     /// Writes row `r` showing `want`.
@@ -357,23 +358,7 @@ impl Compare {
     }
 }
 
-impl Style for Compare {
-    fn name(&self) -> &'static str {
-        "compare"
-    }
-
-    fn areas(&self) -> &[String] {
-        &self.areas
-    }
-
-    fn columns(&self) -> &[Column] {
-        &self.columns
-    }
-
-    fn shown_amounts(&self) -> Vec<Money> {
-        self.gain.amounts().to_vec()
-    }
-
+impl Compare {
     /// At most one win per row, each a box amount; fixed rows distinct.
     fn check_way(&self, way: &Way) -> Result<(), String> {
         if way.wins.len() > self.games {
@@ -406,46 +391,6 @@ impl Style for Compare {
         Ok(())
     }
 
-    fn synthesize_showing(
-        &self,
-        way: &Way,
-        show: Option<&str>,
-        rng: &mut FaceRng,
-    ) -> Result<Face, String> {
-        if let Some(id) = show {
-            self.can_show(way, id)?;
-        }
-        let mut want = self.place(way, rng)?;
-        let losing: ArrayVec<usize, MAX_WINS> =
-            (0..self.games).filter(|&r| want[r] == Want::Lose).collect();
-        let forced = if show.is_some() {
-            Some(losing[below(rng, losing.len() as u32) as usize])
-        } else {
-            None
-        };
-        for &r in &losing {
-            if Some(r) == forced || chance(rng, self.near_miss) {
-                want[r] = Want::Near;
-            }
-        }
-        let mut face = Face::default();
-        for (r, &w) in want.iter().enumerate() {
-            self.fill_row(&mut face, r, w, rng);
-        }
-        Ok(face)
-    }
-
-    fn features(&self) -> Vec<FeatureInfo> {
-        if self.near_miss == 0 {
-            return Vec::new();
-        }
-        vec![FeatureInfo {
-            id: self.near_miss_id,
-            kind: FeatureKind::NearMiss,
-            about: "a losing compare row where yours is one below theirs",
-        }]
-    }
-
     fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
         if id != self.near_miss_id {
             return Err(format!("the compare style shows no feature \"{id}\""));
@@ -468,6 +413,69 @@ impl Style for Compare {
         } else {
             Vec::new()
         }
+    }
+
+    fn draw(&self, way: &Way, show: Option<&str>, rng: &mut FaceRng) -> Face {
+        let mut want = self.place(way, rng);
+        let losing: ArrayVec<usize, MAX_WINS> =
+            (0..self.games).filter(|&r| want[r] == Want::Lose).collect();
+        let forced = if show.is_some() {
+            Some(losing[below(rng, losing.len() as u32) as usize])
+        } else {
+            None
+        };
+        for &r in &losing {
+            if Some(r) == forced || chance(rng, self.near_miss) {
+                want[r] = Want::Near;
+            }
+        }
+        let mut face = Face::default();
+        for (r, &w) in want.iter().enumerate() {
+            self.fill_row(&mut face, r, w, rng);
+        }
+        face
+    }
+}
+
+impl Style for Compare {
+    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, String> {
+        self.check_way(way)?;
+        let me = Arc::clone(&self);
+        let w = way.clone();
+        Ok(Plan::new(
+            &*self,
+            way,
+            |id| self.can_show(way, id),
+            self.always_shows(way),
+            move |show, rng| me.draw(&w, show, rng),
+        ))
+    }
+
+    fn name(&self) -> &'static str {
+        "compare"
+    }
+
+    fn areas(&self) -> &[String] {
+        &self.areas
+    }
+
+    fn columns(&self) -> &[Column] {
+        &self.columns
+    }
+
+    fn shown_amounts(&self) -> Vec<Money> {
+        self.gain.amounts().to_vec()
+    }
+
+    fn features(&self) -> Vec<FeatureInfo> {
+        if self.near_miss == 0 {
+            return Vec::new();
+        }
+        vec![FeatureInfo {
+            id: self.near_miss_id,
+            kind: FeatureKind::NearMiss,
+            about: "a losing compare row where yours is one below theirs",
+        }]
     }
 
     /// Which row of each game is yours and which is theirs.
@@ -709,6 +717,7 @@ mod tests {
     use crate::styles::testkit::{
         captions, drawn_twice, judge_any_faces, round_trip, round_trip_showing, way_in, Ctx,
     };
+    use crate::styles::testkit::{Planning, Tested};
     use rand_core::SeedableRng;
 
     /// The near miss's feature id on surface `ph`, one for every row.
@@ -717,7 +726,7 @@ mod tests {
     /// The captions of every amount the tests' surfaces may show.
     const SHOWN: [u64; 5] = [1, 2, 5, 10, 100];
 
-    fn make(extra: &str) -> Compare {
+    fn make(extra: &str) -> Arc<Compare> {
         let games = if extra.contains("games") {
             ""
         } else {
@@ -735,11 +744,13 @@ mod tests {
             "{games}from = 1\nto = 20\nbox_amounts = [1, 2, 5, 10, 100]\n{near}\
              {extra}\n[decoy_weights]\n\"1\" = 5\n\"2\" = 4\n\"100\" = 1\n"
         );
-        Compare::new(
-            style::parse(toml::from_str(&text).unwrap()).unwrap(),
-            &ctx.get(),
+        Arc::new(
+            Compare::new(
+                style::parse(toml::from_str(&text).unwrap()).unwrap(),
+                &ctx.get(),
+            )
+            .unwrap(),
         )
-        .unwrap()
     }
 
     /// A face of single-number rows: (you, them, box amount) per row.

@@ -14,12 +14,13 @@
 
 use super::{
     common, AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, Mark,
-    Panel, Printed, Style, FEATURE_ATTEMPTS, FREE_CELL, MAX_CELLS,
+    Panel, Plan, Printed, Style, FEATURE_ATTEMPTS, FREE_CELL, MAX_CELLS,
 };
 use crate::crypto::rng::below;
 use crate::lots::{Way, Win};
 use crate::money::Money;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Most splits of one way over the surfaces that are tried when the spec is loaded.
 pub const MAX_SPLITS: usize = 4096;
@@ -31,7 +32,7 @@ pub struct Surface {
     /// Its play style's name (`match_symbols`).
     pub style: &'static str,
     /// The style's rule and generator for this surface.
-    pub rule: Box<dyn Style>,
+    pub rule: Arc<dyn Style>,
     /// The surface's printed maximum, in cents: no split gives it more, and a face where it
     /// wins more is ambiguous.
     pub max: Option<Money>,
@@ -53,17 +54,17 @@ pub struct Part {
     pub rule: Box<dyn Style>,
 }
 
-/// A way split over the surfaces: one sub-way per surface (a losing one for a surface that
-/// wins nothing).
-type Split = Vec<Way>;
+/// A way split over the surfaces: the plan of one sub-way per surface (a losing one for a
+/// surface that wins nothing).
+type Split = Vec<Plan>;
 
 /// The ticket's game: the spec's `[[surfaces]]` side by side.
 pub struct Game {
     surfaces: Vec<Surface>,
     columns: Vec<Column>,
     areas: Vec<String>,
-    /// The splits each way of the spec may be carried by, by way id, found once by
-    /// [`Game::plan`] when the spec loads and only read afterwards.
+    /// The splits each way of the spec may be carried by, by way id, each surface's part
+    /// planned once by [`Game::plan`] when the spec loads and only read afterwards.
     splits: HashMap<String, Vec<Split>>,
 }
 
@@ -126,7 +127,7 @@ pub enum Refusal {
         /// Its printed maximum, in cents.
         max: Money,
     },
-    /// The surface's style cannot realise its part ([`Style::check_way`]).
+    /// The surface's style cannot realise its part ([`Style::plan`]).
     #[error("surface \"{id}\": {reason}")]
     Style {
         /// The surface's id.
@@ -158,14 +159,6 @@ pub enum DrawError {
         way: String,
         /// The feature asked.
         feature: String,
-    },
-    /// A surface's style could not build its part.
-    #[error("surface \"{id}\": {reason}")]
-    Style {
-        /// The surface's id.
-        id: String,
-        /// The style's reason.
-        reason: String,
     },
     /// No face showing the feature asked in [`FEATURE_ATTEMPTS`] attempts.
     #[error("no face showing feature \"{0}\" in {FEATURE_ATTEMPTS} attempts")]
@@ -229,7 +222,7 @@ impl Game {
             surfaces.push(Surface {
                 id,
                 style,
-                rule,
+                rule: Arc::from(rule),
                 max,
                 offset,
                 area_offset,
@@ -341,37 +334,34 @@ impl Game {
                 }
             }
             // Each distribution is a different set of wins per surface: no split twice.
-            let split: Split = sub
-                .into_iter()
-                .map(|wins| Way {
-                    id: way.id.clone(),
-                    tier: if wins.is_empty() { None } else { way.tier },
-                    amount: Money(wins.iter().map(|w| w.amount.cents()).sum()),
-                    count: way.count,
-                    wins,
+            let parts = sub.into_iter().map(|wins| Way {
+                id: way.id.clone(),
+                tier: if wins.is_empty() { None } else { way.tier },
+                amount: Money(wins.iter().map(|w| w.amount.cents()).sum()),
+                count: way.count,
+                wins,
+            });
+            let planned: Result<Split, Refusal> = parts
+                .zip(&self.surfaces)
+                .map(|(sw, surface)| {
+                    if let Some(max) = surface.max.filter(|&m| sw.amount > m) {
+                        return Err(Refusal::AboveMax {
+                            id: surface.id.clone(),
+                            amount: sw.amount,
+                            max,
+                        });
+                    }
+                    Arc::clone(&surface.rule)
+                        .plan(&sw)
+                        .map_err(|reason| Refusal::Style {
+                            id: surface.id.clone(),
+                            reason,
+                        })
                 })
                 .collect();
-            let refused = split.iter().enumerate().find_map(|(s, sw)| {
-                let surface = &self.surfaces[s];
-                if let Some(max) = surface.max.filter(|&m| sw.amount > m) {
-                    return Some(Refusal::AboveMax {
-                        id: surface.id.clone(),
-                        amount: sw.amount,
-                        max,
-                    });
-                }
-                surface
-                    .rule
-                    .check_way(sw)
-                    .err()
-                    .map(|reason| Refusal::Style {
-                        id: surface.id.clone(),
-                        reason,
-                    })
-            });
-            match refused {
-                None => found.push(split),
-                Some(e) => {
+            match planned {
+                Ok(split) => found.push(split),
+                Err(e) => {
                     if !reasons.contains(&e) {
                         reasons.push(e);
                     }
@@ -408,9 +398,9 @@ impl Game {
         }
         self.splits = splits;
         for (s, surface) in self.surfaces.iter().enumerate() {
-            let mut parts = Vec::new();
+            let mut parts: Vec<&Plan> = Vec::new();
             for way in ways.iter().skip(1) {
-                parts.extend(self.splits[&way.id].iter().map(|split| split[s].clone()));
+                parts.extend(self.splits[&way.id].iter().map(|split| &split[s]));
             }
             surface
                 .rule
@@ -542,7 +532,7 @@ impl Game {
     /// A production face of `way`, drawing every choice from `rng`: one of the way's splits
     /// planned at load, then each surface's face of its part. Same as
     /// [`Game::synthesize_showing`] with no feature asked. Errors: a way the spec does not
-    /// have, or a surface's style that could not build its part (a bug, never retried).
+    /// have ([`DrawError::Unplanned`]); each surface's part cannot fail ([`Plan::draw`]).
     pub fn synthesize(&self, way: &Way, rng: &mut FaceRng) -> Result<Face, DrawError> {
         self.synthesize_showing(way, None, rng)
     }
@@ -588,8 +578,9 @@ impl Game {
                     .iter()
                     .enumerate()
                     .filter_map(|(i, split)| {
-                        (0..self.surfaces.len())
-                            .find(|&s| self.surfaces[s].rule.can_show(&split[s], id).is_ok())
+                        split
+                            .iter()
+                            .position(|plan| plan.can_show(id).is_ok())
                             .map(|s| (i, s))
                     })
                     .collect();
@@ -605,15 +596,9 @@ impl Game {
         };
         let split = &splits[pick];
         let mut face = Face::default();
-        for (s, surface) in self.surfaces.iter().enumerate() {
+        for (s, plan) in split.iter().enumerate() {
             let asked = if shower == Some(s) { show } else { None };
-            let sub = surface
-                .rule
-                .synthesize_showing(&split[s], asked, rng)
-                .map_err(|reason| DrawError::Style {
-                    id: surface.id.clone(),
-                    reason,
-                })?;
+            let sub = plan.draw(asked, rng);
             let r = self.span(s);
             let len = r.len();
             face.codes[r].copy_from_slice(&sub.codes[..len]);
@@ -645,14 +630,14 @@ impl Game {
     }
 
     /// Whether a face of `way` can be asked to show feature `id`: some surface of some split
-    /// of the way can ([`Style::can_show`]). `Err` gives the last surface's reason, or says
+    /// of the way can ([`Plan::can_show`]). `Err` gives the last surface's reason, or says
     /// that the way is not one of the spec's.
     pub fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
         let splits = self.splits(way).map_err(|e| e.to_string())?;
         let mut why = String::new();
         for split in splits.iter() {
-            for (s, surface) in self.surfaces.iter().enumerate() {
-                match surface.rule.can_show(&split[s], id) {
+            for plan in split {
+                match plan.can_show(id) {
                     Ok(()) => return Ok(()),
                     Err(e) => why = e,
                 }
@@ -662,7 +647,7 @@ impl Game {
     }
 
     /// The features every face of `way` shows without being asked: those every split
-    /// shows on some surface ([`Style::always_shows`]).
+    /// shows on some surface ([`Plan::always_shows`]).
     pub fn always_shows(&self, way: &Way) -> Vec<&'static str> {
         let Ok(splits) = self.splits(way) else {
             return Vec::new();
@@ -670,10 +655,9 @@ impl Game {
         let per_split: Vec<Vec<&'static str>> = splits
             .iter()
             .map(|split| {
-                self.surfaces
+                split
                     .iter()
-                    .enumerate()
-                    .flat_map(|(s, surface)| surface.rule.always_shows(&split[s]))
+                    .flat_map(|plan| plan.always_shows().iter().copied())
                     .collect()
             })
             .collect();

@@ -34,7 +34,7 @@ use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
-    Mark, MarkKind, Panel, Style, MAX_CELLS, MAX_WINS,
+    Mark, MarkKind, Panel, Plan, Style, MAX_CELLS, MAX_WINS,
 };
 use crate::crypto::rng::{chance, shuffle, weighted};
 use crate::lots::Way;
@@ -42,6 +42,7 @@ use crate::money::Money;
 use arrayvec::ArrayVec;
 use serde::Deserialize;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Ambiguity: the same symbol on two spots.
 pub const AMB_SPOT_TWICE: &str = "the same symbol on two spots (key match)";
@@ -325,23 +326,7 @@ impl KeyMatch {
     }
 }
 
-impl Style for KeyMatch {
-    fn name(&self) -> &'static str {
-        "key_match"
-    }
-
-    fn areas(&self) -> &[String] {
-        &self.areas
-    }
-
-    fn columns(&self) -> &[Column] {
-        &self.columns
-    }
-
-    fn shown_amounts(&self) -> Vec<Money> {
-        self.amounts.amounts().to_vec()
-    }
-
+impl KeyMatch {
     /// Feasible: every win in this surface's area, at most one per spot and per winning
     /// symbol, each one of the spots' `amounts`.
     fn check_way(&self, way: &Way) -> Result<(), String> {
@@ -379,80 +364,6 @@ impl Style for KeyMatch {
         Ok(())
     }
 
-    /// The winning spots show distinct winning symbols over their amounts; the others show
-    /// distinct symbols that do not win, over decoy amounts (`decoy_weights`), one of them the
-    /// largest decoy amount at the `top_decoy` rate (or when asked). Winning cells show
-    /// distinct symbols: those of the winning spots and others no spot shows. Spots are
-    /// shuffled. Every choice is one bounded draw: no retry.
-    fn synthesize_showing(
-        &self,
-        way: &Way,
-        show: Option<&str>,
-        rng: &mut FaceRng,
-    ) -> Result<Face, String> {
-        self.check_way(way)?;
-        if let Some(id) = show {
-            self.can_show(way, id)?;
-        }
-        let m = way.wins.len();
-        let mut face = Face::default();
-        // (symbol code, amount code) of each spot.
-        let mut spots: ArrayVec<(u8, u8), MAX_SPOTS> = ArrayVec::new();
-        let mut losers: ArrayVec<u8, MAX_SPOTS> = ArrayVec::new();
-        match self.winning {
-            Winning::Fixed(n) => {
-                let win = common::pick_distinct(rng, n as u32, m);
-                for (&s, w) in win.iter().zip(&way.wins) {
-                    spots.push((s as u8, self.amounts.code(w.amount).expect("checked")));
-                }
-                let decoys = self.symbols.len() - n;
-                for d in common::pick_distinct(rng, decoys as u32, self.spots - m) {
-                    losers.push((n as u32 + d) as u8);
-                }
-            }
-            Winning::Cells(k) => {
-                // k + spots - m distinct symbols: the first k in the winning cells (the
-                // first m of them also on the winning spots), the rest on the losing spots.
-                let picked =
-                    common::pick_distinct(rng, self.symbols.len() as u32, k + self.spots - m);
-                for (i, &s) in picked[..k].iter().enumerate() {
-                    face.codes[Self::WIN + i] = s as u8;
-                }
-                for (&s, w) in picked[..m].iter().zip(&way.wins) {
-                    spots.push((s as u8, self.amounts.code(w.amount).expect("checked")));
-                }
-                losers.extend(picked[k..].iter().map(|&s| s as u8));
-            }
-        }
-        let top = !losers.is_empty()
-            && (show == Some(TOP_DECOY) || (show.is_none() && chance(rng, self.top_decoy)));
-        for (i, &s) in losers.iter().enumerate() {
-            let amount = if top && i == 0 {
-                self.top_code
-            } else {
-                weighted(rng, &self.other_weights) as u8
-            };
-            spots.push((s, amount));
-        }
-        shuffle(rng, &mut spots);
-        for (i, &(s, a)) in spots.iter().enumerate() {
-            face.codes[self.sym(i)] = s;
-            self.amounts.show(&mut face, self.amt(i), self.cap(i), a);
-        }
-        Ok(face)
-    }
-
-    fn features(&self) -> Vec<FeatureInfo> {
-        if self.top_decoy == 0 {
-            return Vec::new();
-        }
-        vec![FeatureInfo {
-            id: TOP_DECOY,
-            kind: FeatureKind::Decoy,
-            about: "a spot that does not win shows the largest decoy amount (key match)",
-        }]
-    }
-
     fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
         if id != TOP_DECOY {
             return Err(format!("the key_match style shows no feature \"{id}\""));
@@ -475,6 +386,108 @@ impl Style for KeyMatch {
         } else {
             Vec::new()
         }
+    }
+
+    /// The winning spots show distinct winning symbols over their amounts; the others show
+    /// distinct symbols that do not win, over decoy amounts (`decoy_weights`), one of them the
+    /// largest decoy amount at the `top_decoy` rate (or when asked). Winning cells show
+    /// distinct symbols: those of the winning spots and others no spot shows. Spots are
+    /// shuffled. Every choice is one bounded draw: no retry.
+    fn draw(&self, way: &Way, show: Option<&str>, rng: &mut FaceRng) -> Face {
+        let m = way.wins.len();
+        let mut face = Face::default();
+        // (symbol code, amount code) of each spot.
+        let mut spots: ArrayVec<(u8, u8), MAX_SPOTS> = ArrayVec::new();
+        let mut losers: ArrayVec<u8, MAX_SPOTS> = ArrayVec::new();
+        match self.winning {
+            Winning::Fixed(n) => {
+                let win = common::pick_distinct(rng, n as u32, m);
+                for (&s, w) in win.iter().zip(&way.wins) {
+                    spots.push((
+                        s as u8,
+                        self.amounts.code(w.amount).expect("checked when planned"),
+                    ));
+                }
+                let decoys = self.symbols.len() - n;
+                for d in common::pick_distinct(rng, decoys as u32, self.spots - m) {
+                    losers.push((n as u32 + d) as u8);
+                }
+            }
+            Winning::Cells(k) => {
+                // k + spots - m distinct symbols: the first k in the winning cells (the
+                // first m of them also on the winning spots), the rest on the losing spots.
+                let picked =
+                    common::pick_distinct(rng, self.symbols.len() as u32, k + self.spots - m);
+                for (i, &s) in picked[..k].iter().enumerate() {
+                    face.codes[Self::WIN + i] = s as u8;
+                }
+                for (&s, w) in picked[..m].iter().zip(&way.wins) {
+                    spots.push((
+                        s as u8,
+                        self.amounts.code(w.amount).expect("checked when planned"),
+                    ));
+                }
+                losers.extend(picked[k..].iter().map(|&s| s as u8));
+            }
+        }
+        let top = !losers.is_empty()
+            && (show == Some(TOP_DECOY) || (show.is_none() && chance(rng, self.top_decoy)));
+        for (i, &s) in losers.iter().enumerate() {
+            let amount = if top && i == 0 {
+                self.top_code
+            } else {
+                weighted(rng, &self.other_weights) as u8
+            };
+            spots.push((s, amount));
+        }
+        shuffle(rng, &mut spots);
+        for (i, &(s, a)) in spots.iter().enumerate() {
+            face.codes[self.sym(i)] = s;
+            self.amounts.show(&mut face, self.amt(i), self.cap(i), a);
+        }
+        face
+    }
+}
+
+impl Style for KeyMatch {
+    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, String> {
+        self.check_way(way)?;
+        let me = Arc::clone(&self);
+        let w = way.clone();
+        Ok(Plan::new(
+            &*self,
+            way,
+            |id| self.can_show(way, id),
+            self.always_shows(way),
+            move |show, rng| me.draw(&w, show, rng),
+        ))
+    }
+
+    fn name(&self) -> &'static str {
+        "key_match"
+    }
+
+    fn areas(&self) -> &[String] {
+        &self.areas
+    }
+
+    fn columns(&self) -> &[Column] {
+        &self.columns
+    }
+
+    fn shown_amounts(&self) -> Vec<Money> {
+        self.amounts.amounts().to_vec()
+    }
+
+    fn features(&self) -> Vec<FeatureInfo> {
+        if self.top_decoy == 0 {
+            return Vec::new();
+        }
+        vec![FeatureInfo {
+            id: TOP_DECOY,
+            kind: FeatureKind::Decoy,
+            about: "a spot that does not win shows the largest decoy amount (key match)",
+        }]
     }
 
     /// The spots: symbols on one row, amounts on the next (panel `{area}`); the winning
@@ -738,6 +751,7 @@ mod tests {
     use crate::styles::testkit::{
         count_showing, drawn_twice, features_as_asked, round_trip, texts, way_at, worded, Ctx,
     };
+    use crate::styles::testkit::{Planning, Tested};
 
     /// Surface `j2` printed « Jeu II », with captions `3 EUROS` … and no tiers.
     fn ctx() -> Ctx {
@@ -748,9 +762,9 @@ mod tests {
             .label("II", "Jeu II")
     }
 
-    fn make(toml_text: &str) -> Result<KeyMatch, FieldError> {
+    fn make(toml_text: &str) -> Result<Arc<KeyMatch>, FieldError> {
         let table: toml::Table = toml::from_str(toml_text).unwrap();
-        KeyMatch::build(table, &ctx().tiers(&[3, 10, 5000]).get())
+        KeyMatch::build(table, &ctx().tiers(&[3, 10, 5000]).get()).map(Arc::new)
     }
 
     const FIXED: &str = r#"

@@ -35,7 +35,7 @@ use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, Mark,
-    MarkKind, Panel, Style, MAX_CELLS,
+    MarkKind, Panel, Plan, Style, MAX_CELLS,
 };
 use crate::crypto::rng::{below, chance, weighted};
 use crate::lots::Way;
@@ -43,6 +43,7 @@ use crate::money::Money;
 use arrayvec::ArrayVec;
 use serde::Deserialize;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Ambiguity: a line of `k` identical symbols that do not win (reads as a win).
 pub const AMB_LOSING_LINE: &str = "a line of identical symbols that do not win";
@@ -481,26 +482,7 @@ impl Lines {
     }
 }
 
-impl Style for Lines {
-    fn name(&self) -> &'static str {
-        "lines"
-    }
-
-    fn areas(&self) -> &[String] {
-        &self.areas
-    }
-
-    fn columns(&self) -> &[Column] {
-        &self.columns
-    }
-
-    fn shown_amounts(&self) -> Vec<Money> {
-        match &self.pay {
-            Pay::Box { gain, .. } => gain.amounts().to_vec(),
-            Pay::Legend(_) => Vec::new(),
-        }
-    }
-
+impl Lines {
     fn check_way(&self, way: &Way) -> Result<(), String> {
         match way.wins.as_slice() {
             [] => Ok(()),
@@ -530,16 +512,15 @@ impl Style for Lines {
         }
     }
 
-    fn synthesize_showing(
-        &self,
-        way: &Way,
-        show: Option<&str>,
-        rng: &mut FaceRng,
-    ) -> Result<Face, String> {
-        if let Some(id) = show {
-            self.can_show(way, id)?;
-        }
-        self.check_way(way)?;
+    fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
+        self.near().can_show(way, id, INFO.name, &self.id)
+    }
+
+    fn always_shows(&self, way: &Way) -> Vec<&'static str> {
+        self.near().always_shows(way)
+    }
+
+    fn draw(&self, way: &Way, show: Option<&str>, rng: &mut FaceRng) -> Face {
         let n = self.cells();
         let mut face = Face::default();
         let mut placed = [false; MAX_CELLS];
@@ -581,24 +562,50 @@ impl Style for Lines {
         } = &self.pay
         {
             let code = match win {
-                Some(a) => gain.code(a).expect("checked"),
+                Some(a) => gain.code(a).expect("checked when planned"),
                 None => weighted(rng, decoy_weights) as u8,
             };
             gain.show(&mut face, n, n + 1, code);
         }
-        Ok(face)
+        face
+    }
+}
+
+impl Style for Lines {
+    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, String> {
+        self.check_way(way)?;
+        let me = Arc::clone(&self);
+        let w = way.clone();
+        Ok(Plan::new(
+            &*self,
+            way,
+            |id| self.can_show(way, id),
+            self.always_shows(way),
+            move |show, rng| me.draw(&w, show, rng),
+        ))
+    }
+
+    fn name(&self) -> &'static str {
+        "lines"
+    }
+
+    fn areas(&self) -> &[String] {
+        &self.areas
+    }
+
+    fn columns(&self) -> &[Column] {
+        &self.columns
+    }
+
+    fn shown_amounts(&self) -> Vec<Money> {
+        match &self.pay {
+            Pay::Box { gain, .. } => gain.amounts().to_vec(),
+            Pay::Legend(_) => Vec::new(),
+        }
     }
 
     fn features(&self) -> Vec<FeatureInfo> {
         self.near().features()
-    }
-
-    fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
-        self.near().can_show(way, id, INFO.name, &self.id)
-    }
-
-    fn always_shows(&self, way: &Way) -> Vec<&'static str> {
-        self.near().always_shows(way)
     }
 
     /// The pay legend the ticket prints: each winning symbol with its amount.
@@ -851,6 +858,7 @@ mod tests {
         captions, count_showing, drawn_twice, judge_any_faces, round_trip, round_trip_showing, way,
         Ctx,
     };
+    use crate::styles::testkit::{Planning, Tested};
     use rand_core::SeedableRng;
 
     /// The near miss's feature id on surface `m` (area `m`).
@@ -863,11 +871,11 @@ mod tests {
         symbols = [\"X\", \"O\", \"A\", \"B\", \"C\", \"D\", \"E\", \"F\", \"G\"]\n\
         legend = { X = 20, O = 5, A = 5 }\nnear_miss = 0.5\n";
 
-    fn make(text: &str) -> Result<Lines, FieldError> {
+    fn make(text: &str) -> Result<Arc<Lines>, FieldError> {
         let ctx = Ctx::new("m")
             .captions(captions(&[2, 5, 20]))
             .label("m", "Morpion");
-        Lines::new(style::parse(toml::from_str(text).unwrap())?, &ctx.get())
+        Lines::new(style::parse(toml::from_str(text).unwrap())?, &ctx.get()).map(Arc::new)
     }
 
     /// A 3×3 box-mode face from its rows of symbols and its box amount.

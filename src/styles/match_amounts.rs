@@ -30,13 +30,14 @@ use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, Evaluation, Face, FaceRng, FeatureInfo, Mark, MarkKind, Panel,
-    Style, MAX_CELLS,
+    Plan, Style, MAX_CELLS,
 };
 use crate::crypto::rng::{below, chance, shuffle};
 use crate::lots::Way;
 use crate::money::Money;
 use arrayvec::ArrayVec;
 use serde::Deserialize;
+use std::sync::Arc;
 
 /// Ambiguity: an amount shows more times than the match (a naive player reads it as a win).
 pub const AMB_OVER: &str = "an amount shown more times than the match";
@@ -371,23 +372,7 @@ impl MatchAmounts {
     }
 }
 
-impl Style for MatchAmounts {
-    fn name(&self) -> &'static str {
-        INFO.name
-    }
-
-    fn areas(&self) -> &[String] {
-        &self.areas
-    }
-
-    fn columns(&self) -> &[Column] {
-        &self.columns
-    }
-
-    fn shown_amounts(&self) -> Vec<Money> {
-        self.amounts.amounts().to_vec()
-    }
-
+impl MatchAmounts {
     /// A way is feasible when it has at most one win, of an amount the cells show, and the
     /// other cells can be filled with the other amounts at most `k − 1` times each (the
     /// losing face's fill is checked at load, and implies this one: kept as a guard).
@@ -432,10 +417,6 @@ impl Style for MatchAmounts {
         Ok(())
     }
 
-    fn features(&self) -> Vec<FeatureInfo> {
-        self.near().features()
-    }
-
     fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
         self.near().can_show(way, id, INFO.name, &self.areas[0])?;
         self.check_way(way)
@@ -449,21 +430,12 @@ impl Style for MatchAmounts {
     /// when asked). The other cells are drawn one by one, uniformly among the amounts with
     /// room left (see `MatchAmounts::room`; load checked there is room for every cell),
     /// then every cell is shuffled.
-    fn synthesize_showing(
-        &self,
-        way: &Way,
-        show: Option<&str>,
-        rng: &mut FaceRng,
-    ) -> Result<Face, String> {
-        if let Some(id) = show {
-            self.can_show(way, id)?;
-        }
-        self.check_way(way)?;
+    fn draw(&self, way: &Way, show: Option<&str>, rng: &mut FaceRng) -> Face {
         let mut cells: ArrayVec<u8, MAX_CELLS> = ArrayVec::new();
-        let win = match way.wins.first() {
-            Some(w) => Some(self.amounts.code(w.amount).ok_or("amount checked above")?),
-            None => None,
-        };
+        let win = way
+            .wins
+            .first()
+            .map(|w| self.amounts.code(w.amount).expect("checked when planned"));
         let near_miss = win.is_none()
             && (show.is_some() || (self.near_miss > 0 && chance(rng, self.near_miss)));
         let mut room = self.room(win, near_miss);
@@ -476,10 +448,9 @@ impl Style for MatchAmounts {
             .filter(|&a| room[a] > 0)
             .map(|a| a as u8)
             .collect();
+        // The plan checked that the other amounts can fill the cells: `open` is never
+        // empty here.
         while cells.len() < self.cells {
-            if open.is_empty() {
-                return Err("no amount left to fill the cells".into());
-            }
             let i = below(rng, open.len() as u32) as usize;
             let a = open[i];
             room[a as usize] -= 1;
@@ -493,7 +464,42 @@ impl Style for MatchAmounts {
         for (c, &code) in cells.iter().enumerate() {
             self.amounts.show(&mut face, 2 * c, 2 * c + 1, code);
         }
-        Ok(face)
+        face
+    }
+}
+
+impl Style for MatchAmounts {
+    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, String> {
+        self.check_way(way)?;
+        let me = Arc::clone(&self);
+        let w = way.clone();
+        Ok(Plan::new(
+            &*self,
+            way,
+            |id| self.can_show(way, id),
+            self.always_shows(way),
+            move |show, rng| me.draw(&w, show, rng),
+        ))
+    }
+
+    fn name(&self) -> &'static str {
+        INFO.name
+    }
+
+    fn areas(&self) -> &[String] {
+        &self.areas
+    }
+
+    fn columns(&self) -> &[Column] {
+        &self.columns
+    }
+
+    fn shown_amounts(&self) -> Vec<Money> {
+        self.amounts.amounts().to_vec()
+    }
+
+    fn features(&self) -> Vec<FeatureInfo> {
+        self.near().features()
     }
 
     /// Judges the face: the amount shown exactly `k` times wins (the largest, should two
@@ -569,6 +575,7 @@ mod tests {
     use crate::styles::testkit::{
         self, count_showing, drawn_twice, example_surface, round_trip, round_trip_showing, way, Ctx,
     };
+    use crate::styles::testkit::{Planning, Tested};
     use crate::styles::Captions;
     use crate::styles::FeatureKind;
     use rand_core::SeedableRng;
@@ -577,23 +584,23 @@ mod tests {
         testkit::captions(&[1, 2, 5, 10, 50, 500])
     }
 
-    fn build_with(text: &str, max: Option<u64>) -> Result<MatchAmounts, FieldError> {
+    fn build_with(text: &str, max: Option<u64>) -> Result<Arc<MatchAmounts>, FieldError> {
         let ctx = Ctx::new("jeu")
             .captions(captions())
             .label("jeu", "Jeu")
             .tiers(&[500, 10, 5, 2])
             .max(max);
-        MatchAmounts::new(toml::from_str(text).unwrap(), &ctx.get())
+        MatchAmounts::new(toml::from_str(text).unwrap(), &ctx.get()).map(Arc::new)
     }
 
-    fn build_from(text: &str) -> Result<MatchAmounts, FieldError> {
+    fn build_from(text: &str) -> Result<Arc<MatchAmounts>, FieldError> {
         build_with(text, None)
     }
 
     /// Six cells, match 3, amounts 1, 2, 5, 50, 500, near miss 0.3.
     const SIX: &str = "cells = 6\nper_row = 3\namounts = [1, 2, 5, 50, 500]\nnear_miss = 0.3";
 
-    fn six() -> MatchAmounts {
+    fn six() -> Arc<MatchAmounts> {
         build_from(SIX).unwrap()
     }
 

@@ -51,7 +51,7 @@ use super::common::LosingNearMiss;
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, Mark,
-    MarkKind, Panel, Printed, Style, FREE_CELL, MAX_CELLS,
+    MarkKind, Panel, Plan, Printed, Style, FREE_CELL, MAX_CELLS,
 };
 use crate::crypto::rng::{below, chance};
 use crate::lots::Way;
@@ -59,6 +59,7 @@ use crate::money::Money;
 use arrayvec::ArrayVec;
 use serde::Deserialize;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Ambiguity: a number twice on the card.
 pub const AMB_CARD_REPEAT: &str = "a number twice on the card";
@@ -578,23 +579,7 @@ impl MatchCount {
     }
 }
 
-impl Style for MatchCount {
-    fn name(&self) -> &'static str {
-        "match_count"
-    }
-
-    fn areas(&self) -> &[String] {
-        &self.areas
-    }
-
-    fn columns(&self) -> &[Column] {
-        &self.columns
-    }
-
-    fn shown_amounts(&self) -> Vec<Money> {
-        Vec::new()
-    }
-
+impl MatchCount {
     fn check_way(&self, way: &Way) -> Result<(), String> {
         match way.wins.as_slice() {
             [] => Ok(()),
@@ -631,19 +616,18 @@ impl Style for MatchCount {
         }
     }
 
-    fn synthesize_showing(
-        &self,
-        way: &Way,
-        show: Option<&str>,
-        rng: &mut FaceRng,
-    ) -> Result<Face, String> {
-        if let Some(id) = show {
-            self.can_show(way, id)?;
-        }
-        self.check_way(way)?;
+    fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
+        self.near().can_show(way, id, INFO.name, &self.id)
+    }
+
+    fn always_shows(&self, way: &Way) -> Vec<&'static str> {
+        self.near().always_shows(way)
+    }
+
+    fn draw(&self, way: &Way, show: Option<&str>, rng: &mut FaceRng) -> Face {
         if self.patterns.is_some() {
             let cells = self.pattern_cells(way, show, rng);
-            return Ok(self.write_numbers(&cells, rng));
+            return self.write_numbers(&cells, rng);
         }
         let m = match way.wins.first() {
             Some(w) => {
@@ -668,19 +652,42 @@ impl Style for MatchCount {
                 cells.push(p as u8);
             }
         }
-        Ok(self.write_numbers(&cells, rng))
+        self.write_numbers(&cells, rng)
+    }
+}
+
+impl Style for MatchCount {
+    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, String> {
+        self.check_way(way)?;
+        let me = Arc::clone(&self);
+        let w = way.clone();
+        Ok(Plan::new(
+            &*self,
+            way,
+            |id| self.can_show(way, id),
+            self.always_shows(way),
+            move |show, rng| me.draw(&w, show, rng),
+        ))
+    }
+
+    fn name(&self) -> &'static str {
+        "match_count"
+    }
+
+    fn areas(&self) -> &[String] {
+        &self.areas
+    }
+
+    fn columns(&self) -> &[Column] {
+        &self.columns
+    }
+
+    fn shown_amounts(&self) -> Vec<Money> {
+        Vec::new()
     }
 
     fn features(&self) -> Vec<FeatureInfo> {
         self.near().features()
-    }
-
-    fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
-        self.near().can_show(way, id, INFO.name, &self.id)
-    }
-
-    fn always_shows(&self, way: &Way) -> Vec<&'static str> {
-        self.near().always_shows(way)
     }
 
     fn panels(&self) -> Vec<Panel> {
@@ -1044,6 +1051,7 @@ mod tests {
     use crate::styles::testkit::{
         count_showing, drawn_twice, judge_any_faces, round_trip, round_trip_showing, way, Ctx,
     };
+    use crate::styles::testkit::{Planning, Tested};
     use rand_core::SeedableRng;
 
     /// The near miss's feature id on surface `b` (area `b`).
@@ -1055,9 +1063,9 @@ mod tests {
     const LOTTO: &str = "numbers = 6\ndrawn = 6\nfrom = 1\nto = 49\nnear_miss = 0.5\n\
         prizes = { \"3\" = 2, \"4\" = 20, \"5\" = 100, \"6\" = 100 }\n";
 
-    fn make(text: &str) -> Result<MatchCount, FieldError> {
+    fn make(text: &str) -> Result<Arc<MatchCount>, FieldError> {
         let ctx = Ctx::new("b").label("b", "Bingo");
-        MatchCount::new(style::parse(toml::from_str(text).unwrap())?, &ctx.get())
+        MatchCount::new(style::parse(toml::from_str(text).unwrap())?, &ctx.get()).map(Arc::new)
     }
 
     /// A face from its numbers as printed.

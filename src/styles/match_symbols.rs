@@ -37,15 +37,15 @@ use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
-    Mark, MarkKind, Panel, Style, MAX_CELLS, MAX_WINS,
+    Mark, MarkKind, Panel, Plan, Style, MAX_CELLS, MAX_WINS,
 };
 use crate::crypto::rng::{below, chance, shuffle, weighted};
 use crate::lots::Way;
 use crate::money::Money;
 use arrayvec::ArrayVec;
 use serde::Deserialize;
-use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, RwLock};
+use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Ambiguity: a winning symbol shows more times than its play area's match count.
 pub const AMB_OVER: &str = "a winning symbol shown more times than its play area's match";
@@ -137,13 +137,10 @@ struct PlayArea {
 /// One placement of a way's wins: the amount each play area wins (or `None`), and the
 /// multiplier symbol shown, if any.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Plan {
+struct Placement {
     wins: Vec<Option<Money>>,
     multiplier: Option<u8>,
 }
-
-/// A way's wins as a cache key: sorted (area, amount) pairs.
-type PlanKey = ArrayVec<(Option<u8>, Money), MAX_WINS>;
 
 /// The symbols (and box codes) a play area can win an amount with.
 type Options = ArrayVec<(u8, Option<u8>), { common::MAX_SYMBOLS }>;
@@ -170,7 +167,6 @@ pub struct MatchSymbols {
     description: Vec<String>,
     /// The pay legends and multipliers the ticket prints, with the printed names.
     legend_text: Vec<String>,
-    plans: RwLock<HashMap<PlanKey, Arc<Vec<Plan>>>>,
 }
 
 /// Checks a feature id a spec names: lowercase ASCII letters, digits and `_`, 1 to 64.
@@ -598,7 +594,6 @@ impl MatchSymbols {
             per_row,
             description: Vec::new(),
             legend_text: Vec::new(),
-            plans: RwLock::new(HashMap::new()),
         };
         m.description = m.describe_with(ctx);
         m.legend_text = m.legend_with(ctx);
@@ -683,31 +678,13 @@ impl MatchSymbols {
         Ok(())
     }
 
-    /// Every placement of `way`'s wins on the play areas, found once per set of wins.
-    fn plans(&self, way: &Way) -> Result<Arc<Vec<Plan>>, String> {
-        let mut key = PlanKey::new();
-        for w in &way.wins {
-            key.try_push((w.area, w.amount))
-                .map_err(|_| format!("more than {MAX_WINS} wins"))?;
+    /// Every placement of `way`'s wins on the play areas: one per way of the spec, found
+    /// when it is planned. Errors: none fits (the reason of the last refused), or more than
+    /// [`MAX_PLANS`].
+    fn placements(&self, way: &Way) -> Result<Vec<Placement>, String> {
+        if way.wins.len() > MAX_WINS {
+            return Err(format!("more than {MAX_WINS} wins"));
         }
-        key.sort_unstable();
-        if let Some(p) = self
-            .plans
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(&key)
-        {
-            return Ok(Arc::clone(p));
-        }
-        let found = Arc::new(self.find_plans(way)?);
-        self.plans
-            .write()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(key, Arc::clone(&found));
-        Ok(found)
-    }
-
-    fn find_plans(&self, way: &Way) -> Result<Vec<Plan>, String> {
         let n = self.play_areas.len();
         if way.wins.len() > n {
             return Err(format!(
@@ -807,7 +784,7 @@ impl MatchSymbols {
                         "its wins can be placed on the play areas in more than {MAX_PLANS} ways; give the play area of some wins (`areas`)"
                     ));
                 }
-                plans.push(Plan {
+                plans.push(Placement {
                     wins: wins.clone(),
                     multiplier: mult,
                 });
@@ -1003,7 +980,200 @@ impl MatchSymbols {
     }
 }
 
+impl MatchSymbols {
+    /// Whether a face of `way`, placed as `plans` says, can be asked to show feature `id`.
+    fn can_show(&self, way: &Way, plans: &[Placement], id: &str) -> Result<(), String> {
+        let f = self
+            .feature(id)
+            .ok_or_else(|| format!("the match_symbols style shows no feature \"{id}\""))?;
+        match f {
+            Ok(g) => {
+                if self.play_areas[g].near_miss == 0 {
+                    return Err(format!("{id} has a rate of 0 in this spec"));
+                }
+                if !plans.iter().any(|p| p.wins[g].is_none()) {
+                    return Err(format!(
+                        "{id} needs play area \"{}\" to lose, and way \"{}\" cannot leave it losing",
+                        self.play_areas[g].id, way.id
+                    ));
+                }
+            }
+            Err(_) => {
+                if self.decoy_multiplier == 0 {
+                    return Err(format!("{id} has a rate of 0 in this spec"));
+                }
+                if !way.wins.is_empty() {
+                    return Err(format!(
+                        "{id} needs every play area of the surface to lose, and way \"{}\" wins on it",
+                        way.id
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The features every face of `way`, placed as `plans` says, shows unasked.
+    fn always_shows(&self, way: &Way, plans: &[Placement]) -> Vec<&'static str> {
+        let mut v = Vec::new();
+        for (g, play_area) in self.play_areas.iter().enumerate() {
+            if play_area.near_miss == 1_000_000 && plans.iter().all(|p| p.wins[g].is_none()) {
+                v.push(play_area.near_miss_id);
+            }
+        }
+        if self.decoy_multiplier == 1_000_000
+            && !self.decoy_ids.is_empty()
+            && self.decoy_ids.iter().all(|&d| d == self.decoy_ids[0])
+            && way.wins.is_empty()
+        {
+            v.push(self.decoy_ids[0]);
+        }
+        v
+    }
+
+    /// Places the way's wins on the play areas (a placement drawn among those found at
+    /// load); each winning area shows its symbol `k` times (a legend's symbol of the amount,
+    /// or any of its winning symbols over the box amount), the multiplier the amount needs;
+    /// each losing area a near miss at its rate and a decoy amount in its box; a surface
+    /// where nothing wins a lone multiplier at the decoy rate. The other cells are drawn
+    /// uniformly among the symbols still allowed, then all cells are shuffled.
+    fn draw(&self, plans: &[Placement], show: Option<&str>, rng: &mut FaceRng) -> Face {
+        let asked = show.and_then(|id| self.feature(id));
+        // With a near miss asked, only the placements leaving its play area losing.
+        let usable = |p: &Placement| match asked {
+            Some(Ok(g)) => p.wins[g].is_none(),
+            _ => true,
+        };
+        // A near miss is asked only when the plan can show it: some placement leaves its
+        // play area losing.
+        let n_usable = plans.iter().filter(|p| usable(p)).count();
+        let pick = match n_usable {
+            0 | 1 => 0,
+            n => below(rng, n as u32) as usize,
+        };
+        let plan = plans
+            .iter()
+            .filter(|p| usable(p))
+            .nth(pick)
+            .expect("a placement the feature asked can use");
+        let f = plan
+            .multiplier
+            .map_or(1, |c| u64::from(self.factor[c as usize]));
+        let mut face = Face::default();
+        let mut cells: ArrayVec<u8, MAX_CELLS> = ArrayVec::new();
+        let mut room = [0u8; common::MAX_SYMBOLS];
+        for (s, r) in room.iter_mut().enumerate().take(self.n_symbols) {
+            *r = self.cap(s, &plan.wins) as u8;
+        }
+        // The plan checked that the matches, near misses and decoys fit in the cells.
+        let push = |cells: &mut ArrayVec<u8, MAX_CELLS>, s: u8, times: usize| {
+            cells.extend(std::iter::repeat_n(s, times));
+        };
+        for (g, play_area) in self.play_areas.iter().enumerate() {
+            match plan.wins[g] {
+                Some(amount) => {
+                    let opts = self.options(g, amount, f);
+                    // Placed when planned: the play area can win the amount.
+                    let (s, code) = match opts.len() {
+                        0 | 1 => opts[0],
+                        n => opts[below(rng, n as u32) as usize],
+                    };
+                    push(&mut cells, s, play_area.k);
+                    room[s as usize] = 0;
+                    if let (
+                        Prize::Box {
+                            amounts,
+                            col,
+                            caption,
+                            ..
+                        },
+                        Some(code),
+                    ) = (&play_area.prize, code)
+                    {
+                        amounts.show(&mut face, *col, *caption, code);
+                    }
+                }
+                None => {
+                    if asked == Some(Ok(g)) || chance(rng, play_area.near_miss) {
+                        let s =
+                            play_area.winning[below(rng, play_area.winning.len() as u32) as usize];
+                        push(&mut cells, s, play_area.k - 1);
+                        room[s as usize] = 0;
+                    }
+                    if let Prize::Box {
+                        amounts,
+                        col,
+                        caption,
+                        weights,
+                    } = &play_area.prize
+                    {
+                        let code = weighted(rng, weights) as u8;
+                        amounts.show(&mut face, *col, *caption, code);
+                    }
+                }
+            }
+        }
+        if let Some(c) = plan.multiplier {
+            push(&mut cells, c, 1);
+        } else if plan.wins.iter().all(Option::is_none) && !self.multipliers.is_empty() {
+            let lone = match asked {
+                Some(Err(i)) => Some(self.multipliers[i]),
+                _ if self.decoy_multiplier > 0 && chance(rng, self.decoy_multiplier) => {
+                    let n = self.multipliers.len();
+                    Some(
+                        self.multipliers[if n == 1 {
+                            0
+                        } else {
+                            below(rng, n as u32) as usize
+                        }],
+                    )
+                }
+                _ => None,
+            };
+            if let Some(c) = lone {
+                push(&mut cells, c, 1);
+            }
+        }
+        // The other cells: each drawn uniformly among the symbols still allowed.
+        let mut open: ArrayVec<u8, { common::MAX_SYMBOLS }> = (0..self.n_symbols)
+            .filter(|&s| room[s] > 0)
+            .map(|s| s as u8)
+            .collect();
+        // The plan checked that enough symbols are allowed: `open` is never empty here.
+        while cells.len() < self.cells {
+            let k = below(rng, open.len() as u32) as usize;
+            let s = open[k];
+            room[s as usize] -= 1;
+            if room[s as usize] == 0 {
+                open.swap_remove(k);
+            }
+            cells.push(s);
+        }
+        shuffle(rng, &mut cells);
+        face.codes[..self.cells].copy_from_slice(&cells);
+        face
+    }
+}
+
 impl Style for MatchSymbols {
+    /// A way is feasible when its wins can be placed one per play area, each an amount its
+    /// area can show (a box amount, a legend amount, or either times a multiplier), with
+    /// room in the cells for the matches, the multiplier, every near miss and decoy the
+    /// rates may draw, and fillers that repeat no symbol into a win. Every such placement
+    /// is kept in the plan, and each face draws one.
+    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, String> {
+        let plans = self.placements(way)?;
+        let always = self.always_shows(way, &plans);
+        let (me, mine) = (Arc::clone(&self), plans.clone());
+        Ok(Plan::new(
+            &*self,
+            way,
+            |id| self.can_show(way, &plans, id),
+            always,
+            move |show, rng| me.draw(&mine, show, rng),
+        ))
+    }
+
     fn name(&self) -> &'static str {
         "match_symbols"
     }
@@ -1029,14 +1199,6 @@ impl Style for MatchSymbols {
         v.sort_unstable();
         v.dedup();
         v
-    }
-
-    /// A way is feasible when its wins can be placed one per play area, each an amount its
-    /// area can show (a box amount, a legend amount, or either times a multiplier), with
-    /// room in the cells for the matches, the multiplier, every near miss and decoy the
-    /// rates may draw, and fillers that repeat no symbol into a win.
-    fn check_way(&self, way: &Way) -> Result<(), String> {
-        self.plans(way).map(|_| ())
     }
 
     fn features(&self) -> Vec<FeatureInfo> {
@@ -1071,201 +1233,6 @@ impl Style for MatchSymbols {
             }
         }
         v
-    }
-
-    fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
-        let f = self
-            .feature(id)
-            .ok_or_else(|| format!("the match_symbols style shows no feature \"{id}\""))?;
-        let plans = self.plans(way)?;
-        match f {
-            Ok(g) => {
-                if self.play_areas[g].near_miss == 0 {
-                    return Err(format!("{id} has a rate of 0 in this spec"));
-                }
-                if !plans.iter().any(|p| p.wins[g].is_none()) {
-                    return Err(format!(
-                        "{id} needs play area \"{}\" to lose, and way \"{}\" cannot leave it losing",
-                        self.play_areas[g].id, way.id
-                    ));
-                }
-            }
-            Err(_) => {
-                if self.decoy_multiplier == 0 {
-                    return Err(format!("{id} has a rate of 0 in this spec"));
-                }
-                if !way.wins.is_empty() {
-                    return Err(format!(
-                        "{id} needs every play area of the surface to lose, and way \"{}\" wins on it",
-                        way.id
-                    ));
-                }
-            }
-        }
-        Ok(())
-    }
-
-    fn always_shows(&self, way: &Way) -> Vec<&'static str> {
-        let Ok(plans) = self.plans(way) else {
-            return Vec::new();
-        };
-        let mut v = Vec::new();
-        for (g, play_area) in self.play_areas.iter().enumerate() {
-            if play_area.near_miss == 1_000_000 && plans.iter().all(|p| p.wins[g].is_none()) {
-                v.push(play_area.near_miss_id);
-            }
-        }
-        if self.decoy_multiplier == 1_000_000
-            && !self.decoy_ids.is_empty()
-            && self.decoy_ids.iter().all(|&d| d == self.decoy_ids[0])
-            && way.wins.is_empty()
-        {
-            v.push(self.decoy_ids[0]);
-        }
-        v
-    }
-
-    /// Places the way's wins on the play areas (a placement drawn among those found at
-    /// load); each winning area shows its symbol `k` times (a legend's symbol of the amount,
-    /// or any of its winning symbols over the box amount), the multiplier the amount needs;
-    /// each losing area a near miss at its rate and a decoy amount in its box; a surface
-    /// where nothing wins a lone multiplier at the decoy rate. The other cells are drawn
-    /// uniformly among the symbols still allowed, then all cells are shuffled.
-    fn synthesize_showing(
-        &self,
-        way: &Way,
-        show: Option<&str>,
-        rng: &mut FaceRng,
-    ) -> Result<Face, String> {
-        let plans = self.plans(way)?;
-        let asked = match show {
-            Some(id) => {
-                self.can_show(way, id)?;
-                self.feature(id)
-            }
-            None => None,
-        };
-        // With a near miss asked, only the placements leaving its play area losing.
-        let usable = |p: &Plan| match asked {
-            Some(Ok(g)) => p.wins[g].is_none(),
-            _ => true,
-        };
-        let n_usable = plans.iter().filter(|p| usable(p)).count();
-        let pick = match n_usable {
-            0 => return Err(format!("way \"{}\" has no placement for {show:?}", way.id)),
-            1 => 0,
-            n => below(rng, n as u32) as usize,
-        };
-        let plan = plans
-            .iter()
-            .filter(|p| usable(p))
-            .nth(pick)
-            .expect("pick < n_usable");
-        let f = plan
-            .multiplier
-            .map_or(1, |c| u64::from(self.factor[c as usize]));
-        let mut face = Face::default();
-        let mut cells: ArrayVec<u8, MAX_CELLS> = ArrayVec::new();
-        let mut room = [0u8; common::MAX_SYMBOLS];
-        for (s, r) in room.iter_mut().enumerate().take(self.n_symbols) {
-            *r = self.cap(s, &plan.wins) as u8;
-        }
-        let push = |cells: &mut ArrayVec<u8, MAX_CELLS>, s: u8, times: usize| {
-            for _ in 0..times {
-                cells.try_push(s).map_err(|_| "more symbols than cells")?;
-            }
-            Ok::<(), String>(())
-        };
-        for (g, play_area) in self.play_areas.iter().enumerate() {
-            match plan.wins[g] {
-                Some(amount) => {
-                    let opts = self.options(g, amount, f);
-                    let (s, code) = match opts.len() {
-                        0 => {
-                            return Err(format!(
-                                "play area \"{}\" cannot win {amount}",
-                                play_area.id
-                            ))
-                        }
-                        1 => opts[0],
-                        n => opts[below(rng, n as u32) as usize],
-                    };
-                    push(&mut cells, s, play_area.k)?;
-                    room[s as usize] = 0;
-                    if let (
-                        Prize::Box {
-                            amounts,
-                            col,
-                            caption,
-                            ..
-                        },
-                        Some(code),
-                    ) = (&play_area.prize, code)
-                    {
-                        amounts.show(&mut face, *col, *caption, code);
-                    }
-                }
-                None => {
-                    if asked == Some(Ok(g)) || chance(rng, play_area.near_miss) {
-                        let s =
-                            play_area.winning[below(rng, play_area.winning.len() as u32) as usize];
-                        push(&mut cells, s, play_area.k - 1)?;
-                        room[s as usize] = 0;
-                    }
-                    if let Prize::Box {
-                        amounts,
-                        col,
-                        caption,
-                        weights,
-                    } = &play_area.prize
-                    {
-                        let code = weighted(rng, weights) as u8;
-                        amounts.show(&mut face, *col, *caption, code);
-                    }
-                }
-            }
-        }
-        if let Some(c) = plan.multiplier {
-            push(&mut cells, c, 1)?;
-        } else if plan.wins.iter().all(Option::is_none) && !self.multipliers.is_empty() {
-            let lone = match asked {
-                Some(Err(i)) => Some(self.multipliers[i]),
-                _ if self.decoy_multiplier > 0 && chance(rng, self.decoy_multiplier) => {
-                    let n = self.multipliers.len();
-                    Some(
-                        self.multipliers[if n == 1 {
-                            0
-                        } else {
-                            below(rng, n as u32) as usize
-                        }],
-                    )
-                }
-                _ => None,
-            };
-            if let Some(c) = lone {
-                push(&mut cells, c, 1)?;
-            }
-        }
-        // The other cells: each drawn uniformly among the symbols still allowed.
-        let mut open: ArrayVec<u8, { common::MAX_SYMBOLS }> = (0..self.n_symbols)
-            .filter(|&s| room[s] > 0)
-            .map(|s| s as u8)
-            .collect();
-        while cells.len() < self.cells {
-            if open.is_empty() {
-                return Err("no symbol left to fill the cells".into());
-            }
-            let k = below(rng, open.len() as u32) as usize;
-            let s = open[k];
-            room[s as usize] -= 1;
-            if room[s as usize] == 0 {
-                open.swap_remove(k);
-            }
-            cells.push(s);
-        }
-        shuffle(rng, &mut cells);
-        face.codes[..self.cells].copy_from_slice(&cells);
-        Ok(face)
     }
 
     /// Judges the face: a play area wins when one of its winning symbols shows exactly its match
@@ -1517,6 +1484,7 @@ mod tests {
     use crate::styles::testkit::{
         self, drawn_twice, example_surface, features_as_asked, round_trip, way_in, Ctx,
     };
+    use crate::styles::testkit::{Planning, Tested};
     use crate::styles::Captions;
     use rand_core::SeedableRng;
 
@@ -1524,9 +1492,9 @@ mod tests {
         testkit::captions(&[2, 3, 4, 6, 8, 10, 20, 100, 200, 500, 20000])
     }
 
-    fn build_from(id: &str, text: &str) -> Result<MatchSymbols, FieldError> {
+    fn build_from(id: &str, text: &str) -> Result<Arc<MatchSymbols>, FieldError> {
         let ctx = Ctx::new(id).captions(captions()).label("jeu1", "Jeu 1");
-        MatchSymbols::new(toml::from_str(text).unwrap(), &ctx.get())
+        MatchSymbols::new(toml::from_str(text).unwrap(), &ctx.get()).map(Arc::new)
     }
 
     /// Coq's eight cells: jeu1 two COQ → gain1, jeu2 two of a vœu → gain2.
@@ -1567,11 +1535,11 @@ legend = { LION = 3, OISEAU = 10, BATEAU = 100, MAIN = 1000, CROIX = 10000 }
 near_miss = 0.4
 "#;
 
-    fn coq() -> MatchSymbols {
+    fn coq() -> Arc<MatchSymbols> {
         build_from("cells", COQ).unwrap()
     }
 
-    fn pyramid() -> MatchSymbols {
+    fn pyramid() -> Arc<MatchSymbols> {
         build_from("j4", PYRAMID).unwrap()
     }
 

@@ -28,6 +28,7 @@ pub(crate) mod testkit;
 use crate::lots::Way;
 use crate::money::Money;
 use arrayvec::ArrayVec;
+use std::sync::Arc;
 
 /// Most face columns a style may have.
 pub const MAX_CELLS: usize = 128;
@@ -268,6 +269,89 @@ pub struct Mark {
 /// [`game::Game::synthesize_showing_checked`]).
 pub const FEATURE_ATTEMPTS: usize = 16;
 
+/// Draws one face of a planned way from a stream, showing the feature asked if any.
+type Drawer = dyn Fn(Option<&str>, &mut FaceRng) -> Face + Send + Sync;
+
+/// A way as a style planned it when the spec loaded ([`Style::plan`]): the way, the
+/// features its faces can be asked to show (each with the reason when not) and those they
+/// always show, and the drawer that builds its faces.
+///
+/// The drawer is a boxed closure owning what it reads: an [`Arc`] of the style's settings
+/// and whatever the style decided for the way at load (match_symbols: the placements of
+/// its wins on the play areas). So drawing a face neither checks the way again nor looks
+/// anything up, and cannot fail: every choice is a bounded draw from the stream. Nothing
+/// is cached behind a lock, and nothing is downcast: the game holds one plan per surface
+/// per split of each way and asks each only for its faces and its features.
+pub struct Plan {
+    way: Way,
+    /// The style's name, for the refusal of a feature it does not show.
+    style: &'static str,
+    /// Each feature of the style ([`Style::features`]): whether a face of the way can be
+    /// asked to show it.
+    shows: Vec<(&'static str, Result<(), String>)>,
+    /// The features every face of the way shows unasked.
+    always: Vec<&'static str>,
+    draw: Box<Drawer>,
+}
+
+impl Plan {
+    /// The plan of `way` on `style`: `can_show` is asked once for each of `style`'s
+    /// features, `always` lists those every face shows unasked, and `draw` builds a face
+    /// (asked only for a feature `can_show` accepted).
+    pub fn new<S: Style + ?Sized>(
+        style: &S,
+        way: &Way,
+        can_show: impl Fn(&str) -> Result<(), String>,
+        always: Vec<&'static str>,
+        draw: impl Fn(Option<&str>, &mut FaceRng) -> Face + Send + Sync + 'static,
+    ) -> Plan {
+        Plan {
+            way: way.clone(),
+            style: style.name(),
+            shows: style
+                .features()
+                .iter()
+                .map(|f| (f.id, can_show(f.id)))
+                .collect(),
+            always,
+            draw: Box::new(draw),
+        }
+    }
+
+    /// The way planned.
+    pub fn way(&self) -> &Way {
+        &self.way
+    }
+
+    /// A face of the way, drawing every choice from `rng`; when `show` names a feature
+    /// [`Plan::can_show`] accepts, a face built to show it (QA decks). With `show = None`
+    /// the draws are exactly those of a production face. A few features may still be left
+    /// no room by the rest of the face: callers check the evaluation
+    /// ([`game::Game::synthesize_showing_checked`]).
+    pub fn draw(&self, show: Option<&str>, rng: &mut FaceRng) -> Face {
+        (self.draw)(show, rng)
+    }
+
+    /// Whether a face of the way can be asked to show feature `id`; `Err` says why not (a
+    /// feature the style does not show with this spec's settings, a weight or rate of 0 for
+    /// this way, no losing play area, …).
+    pub fn can_show(&self, id: &str) -> Result<(), String> {
+        match self.shows.iter().find(|(f, _)| *f == id) {
+            Some((_, r)) => r.clone(),
+            None => Err(format!(
+                "the {} style shows no feature \"{id}\"",
+                self.style
+            )),
+        }
+    }
+
+    /// The features every face of the way shows without being asked (poker: the only
+    /// combination a way's weights allow). Empty when unsure: a QA deck then asks for them.
+    pub fn always_shows(&self) -> &[&'static str] {
+        &self.always
+    }
+}
+
 /// A play style as it reads one surface: its rule, how it builds faces and how a proof
 /// shows them. Implementations are pure: no I/O, no global RNG. The ticket's game
 /// ([`game::Game`]) puts the surfaces' styles side by side.
@@ -281,35 +365,18 @@ pub trait Style: Send + Sync {
     fn columns(&self) -> &[Column];
     /// Every amount a face can show in figures (each needs a caption).
     fn shown_amounts(&self) -> Vec<Money>;
-    /// Whether this style can realise `way` under the ambiguity policy; `Err` says why
-    /// not (the spec is then rejected).
-    fn check_way(&self, way: &Way) -> Result<(), String>;
-    /// Called once every way of the spec passed [`Style::check_way`], with them all
-    /// (the losing way left out): `Err` names a setting no way can ever use (a weight
-    /// table of a tier none of whose ways it applies to, say), and the spec is rejected.
-    fn check_ways(&self, ways: &[Way]) -> Result<(), String> {
-        let _ = ways;
+    /// Plans `way` (the losing way for `way.wins` empty) once, when the spec loads: checks
+    /// that this style can realise it under the ambiguity policy and decides everything a
+    /// face of it needs (see [`Plan`]). `Err` says why not (the spec is then rejected).
+    /// Takes the style behind an [`Arc`], which the plan keeps to draw its faces.
+    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, String>;
+    /// Called once every way of the spec was planned, with the plans of them all (the
+    /// losing way left out): `Err` names a setting no way can ever use (a weight table of a
+    /// tier none of whose ways it applies to, say), and the spec is rejected.
+    fn check_ways(&self, plans: &[&Plan]) -> Result<(), String> {
+        let _ = plans;
         Ok(())
     }
-    /// Builds a face realising `way` (the losing way for `way.wins` empty), drawing every
-    /// choice from `rng`. `Err` means the style could not build it: a bug or an
-    /// infeasible spec, never retried silently. Same as [`Style::synthesize_showing`]
-    /// with no feature asked.
-    fn synthesize(&self, way: &Way, rng: &mut FaceRng) -> Result<Face, String> {
-        self.synthesize_showing(way, None, rng)
-    }
-    /// [`Style::synthesize`], and when `show` names a feature (an id of
-    /// [`Style::features`]), a face that shows it (QA decks). With `show = None` the
-    /// draws are exactly those of a production face. `Err` also when `way` cannot show the
-    /// feature ([`Style::can_show`]): a request is never dropped silently. A few
-    /// features may still be left no room by the rest of the face: callers check the
-    /// evaluation ([`game::Game::synthesize_showing_checked`]).
-    fn synthesize_showing(
-        &self,
-        way: &Way,
-        show: Option<&str>,
-        rng: &mut FaceRng,
-    ) -> Result<Face, String>;
     /// The inscription in letters the rules print with symbol `code` of face column
     /// `column` (index into [`Style::columns`]), when they give one beside a symbol
     /// that is not an amount (poker: each card's, art. 3.2–3.3); `None` for the others.
@@ -321,21 +388,6 @@ pub trait Style: Send + Sync {
     /// Every feature this style, with this spec's settings, can show (a near miss or
     /// decoy the spec gives a rate of 0 is left out), in report order.
     fn features(&self) -> Vec<FeatureInfo> {
-        Vec::new()
-    }
-    /// Whether a face of `way` can be asked to show feature `id`; `Err` says why not (an
-    /// unknown feature, a weight or rate of 0 for this way, no losing play area, …).
-    fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
-        let _ = way;
-        Err(format!(
-            "the {} mechanic shows no feature \"{id}\"",
-            self.name()
-        ))
-    }
-    /// The features every face of `way` shows without being asked (poker: the only
-    /// combination a way's weights allow). Empty when unsure: a QA deck then asks for them.
-    fn always_shows(&self, way: &Way) -> Vec<&'static str> {
-        let _ = way;
         Vec::new()
     }
     /// The printed face as proofs lay it out: its panels, in print order. Every face column

@@ -16,10 +16,13 @@
 
 use super::common::{pick_distinct, AmountBox, MAX_SYMBOLS};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
-use super::{AreaWin, Column, Evaluation, Face, FaceRng, Mark, MarkKind, Panel, Style, MAX_CELLS};
+use super::{
+    AreaWin, Column, Evaluation, Face, FaceRng, Mark, MarkKind, Panel, Plan, Style, MAX_CELLS,
+};
 use crate::lots::Way;
 use crate::money::Money;
 use serde::Deserialize;
+use std::sync::Arc;
 
 /// The surface's parameters as written.
 #[derive(Debug, Deserialize)]
@@ -183,23 +186,9 @@ fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Style>, FieldErro
     }))
 }
 
-impl Style for Reveal {
-    fn name(&self) -> &'static str {
-        INFO.name
-    }
-
-    fn areas(&self) -> &[String] {
-        &self.areas
-    }
-
-    fn columns(&self) -> &[Column] {
-        &self.columns
-    }
-
-    fn shown_amounts(&self) -> Vec<Money> {
-        self.amounts.amounts().to_vec()
-    }
-
+impl Reveal {
+    /// Whether this style can realise `way`: at most one win per box, each an amount a box
+    /// shows.
     fn check_way(&self, way: &Way) -> Result<(), String> {
         if way.wins.len() > self.boxes {
             return Err(format!(
@@ -226,27 +215,55 @@ impl Style for Reveal {
         Ok(())
     }
 
-    fn synthesize_showing(
-        &self,
-        way: &Way,
-        show: Option<&str>,
-        rng: &mut FaceRng,
-    ) -> Result<Face, String> {
-        if let Some(id) = show {
-            return Err(format!("the reveal style shows no feature \"{id}\""));
-        }
-        self.check_way(way)?;
+    /// A face of a way whose wins show amount codes `codes` (planned): every box shows 0,
+    /// then each win is shown in a distinct box drawn at random.
+    fn draw(&self, codes: &[u8], rng: &mut FaceRng) -> Face {
         let mut face = Face::default();
         for b in 0..self.boxes {
             self.amounts.show(&mut face, 2 * b, 2 * b + 1, 0);
         }
-        let winners = pick_distinct(rng, self.boxes as u32, way.wins.len());
-        for (w, &b) in way.wins.iter().zip(&winners) {
-            let code = self.amounts.code(w.amount).ok_or("amount checked above")?;
+        let winners = pick_distinct(rng, self.boxes as u32, codes.len());
+        for (&code, &b) in codes.iter().zip(&winners) {
             self.amounts
                 .show(&mut face, 2 * b as usize, 2 * b as usize + 1, code);
         }
-        Ok(face)
+        face
+    }
+}
+
+impl Style for Reveal {
+    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, String> {
+        self.check_way(way)?;
+        // Checked: every win is an amount a box shows.
+        let codes: Vec<u8> = way
+            .wins
+            .iter()
+            .filter_map(|w| self.amounts.code(w.amount))
+            .collect();
+        let me = Arc::clone(&self);
+        Ok(Plan::new(
+            &*self,
+            way,
+            |_| Ok(()),
+            Vec::new(),
+            move |_, rng| me.draw(&codes, rng),
+        ))
+    }
+
+    fn name(&self) -> &'static str {
+        INFO.name
+    }
+
+    fn areas(&self) -> &[String] {
+        &self.areas
+    }
+
+    fn columns(&self) -> &[Column] {
+        &self.columns
+    }
+
+    fn shown_amounts(&self) -> Vec<Money> {
+        self.amounts.amounts().to_vec()
     }
 
     fn panels(&self) -> Vec<Panel> {
@@ -287,9 +304,10 @@ impl Style for Reveal {
 mod tests {
     use super::*;
     use crate::styles::testkit::{round_trip, way, worded, Ctx};
+    use crate::styles::testkit::{Planning, Tested};
     use rand_core::SeedableRng;
 
-    fn reveal(toml: &str) -> Result<Box<dyn Style>, FieldError> {
+    fn reveal(toml: &str) -> Result<Arc<dyn Style>, FieldError> {
         let captions = worded(&[
             (0, "ZERO EURO"),
             (2, "DEUX EUROS"),
@@ -300,7 +318,7 @@ mod tests {
             .captions(captions)
             .label("cash", "Cash")
             .tiers(&[5, 2]);
-        build(toml::from_str(toml).unwrap(), &ctx.get())
+        build(toml::from_str(toml).unwrap(), &ctx.get()).map(Arc::from)
     }
 
     #[test]
@@ -384,7 +402,7 @@ mod tests {
         let m = reveal("boxes = 3\namounts = [2, 5, 50]").unwrap();
         for wins in [&[][..], &[2], &[5, 50], &[2, 2, 50]] {
             let w = way(wins);
-            for (seed, f, ev) in round_trip(&*m, &w, 0..200) {
+            for (seed, f, ev) in round_trip(&m, &w, 0..200) {
                 assert_eq!(m.marks(&f, &ev).len(), wins.len(), "{} seed {seed}", w.id);
             }
         }

@@ -37,7 +37,7 @@ use super::common;
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
-    Mark, MarkKind, Panel, Style, MAX_CELLS, MAX_WINS,
+    Mark, MarkKind, Panel, Plan, Style, MAX_CELLS, MAX_WINS,
 };
 use crate::crypto::rng::{below, chance, shuffle};
 use crate::lots::Way;
@@ -45,6 +45,7 @@ use crate::money::Money;
 use arrayvec::ArrayVec;
 use serde::Deserialize;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Ambiguity: more cells win than `max_wins` allows.
 pub const AMB_TOO_MANY_WINS: &str = "more winning cells than the surface allows (symbol to prize)";
@@ -410,24 +411,7 @@ fn names_in(legend: &[(String, Money)]) -> Vec<String> {
     legend.iter().map(|(s, _)| s.clone()).collect()
 }
 
-impl Style for SymbolToPrize {
-    fn name(&self) -> &'static str {
-        "symbol_to_prize"
-    }
-
-    fn areas(&self) -> &[String] {
-        &self.areas
-    }
-
-    fn columns(&self) -> &[Column] {
-        &self.columns
-    }
-
-    /// None: the legend's amounts are printed outside the scratch layer, not on the face.
-    fn shown_amounts(&self) -> Vec<Money> {
-        Vec::new()
-    }
-
+impl SymbolToPrize {
     /// Feasible: every win in this surface's area, at most `max_wins` of them, each a legend
     /// amount, or all of them legend amounts times one multiplier's factor (with a cell left
     /// for the multiplier).
@@ -464,29 +448,52 @@ impl Style for SymbolToPrize {
         Ok(())
     }
 
+    fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
+        let share = self
+            .share(id)
+            .ok_or_else(|| format!("this symbol_to_prize surface shows no feature \"{id}\""))?;
+        if share == 0 {
+            return Err(format!("{id} has a rate of 0 on « {} »", self.areas[0]));
+        }
+        if id == DECOY_MULTIPLIER && !way.wins.is_empty() {
+            return Err(format!(
+                "{id} needs « {} » to win nothing, and way \"{}\" wins there",
+                self.areas[0], way.id
+            ));
+        }
+        if way.wins.len() >= self.cells {
+            return Err(format!(
+                "{id} needs a losing pedestal, and way \"{}\" wins on every one",
+                way.id
+            ));
+        }
+        Ok(())
+    }
+
+    fn always_shows(&self, way: &Way) -> Vec<&'static str> {
+        [NEAR_MISS_HALF, DECOY_REBUILT, DECOY_MULTIPLIER]
+            .into_iter()
+            .filter(|id| {
+                self.share(id) == Some(1_000_000)
+                    && self.can_show(way, id).is_ok()
+                    && (*id != DECOY_MULTIPLIER || way.wins.is_empty())
+            })
+            .collect()
+    }
+
     /// Winning cells (pedestals) show a legend symbol of their amount (divided by the factor
     /// of the multiplier drawn among the feasible ones, which then shows in a cell); the
     /// others show decoys drawn uniformly (with halves: a near miss, a rebuilt decoy or two
     /// decoy halves, at the rates). A losing surface shows a multiplier at the
     /// `decoy_multiplier` rate. Cells are shuffled; each choice is one bounded draw.
-    fn synthesize_showing(
-        &self,
-        way: &Way,
-        show: Option<&str>,
-        rng: &mut FaceRng,
-    ) -> Result<Face, String> {
-        self.check_way(way)?;
-        if let Some(id) = show {
-            self.can_show(way, id)?;
-        }
-        // One draw among the feasible factors, then one per win among its legend symbols
-        // (no draw where there is a single choice).
-        let n = self.factors(way).count();
-        let k = match n {
-            1 => self.factors(way).next(),
-            _ => self.factors(way).nth(below(rng, n as u32) as usize),
-        }
-        .ok_or("no factor carries the way (checked above)")?;
+    fn draw(&self, way: &Way, factors: &[u32], show: Option<&str>, rng: &mut FaceRng) -> Face {
+        // One draw among the feasible factors (found when the way was planned: at least
+        // one), then one per win among its legend symbols (no draw where there is a single
+        // choice).
+        let k = match factors.len() {
+            0 | 1 => factors[0],
+            n => factors[below(rng, n as u32) as usize],
+        };
         let pick = |rng: &mut FaceRng, amount: Money| {
             let n = self.candidates(amount, k).count();
             let r = if n == 1 {
@@ -535,7 +542,40 @@ impl Style for SymbolToPrize {
             shuffle(rng, &mut cells);
             face.codes[..self.cells].copy_from_slice(&cells);
         }
-        Ok(face)
+        face
+    }
+}
+
+impl Style for SymbolToPrize {
+    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, String> {
+        self.check_way(way)?;
+        let factors: Vec<u32> = self.factors(way).collect();
+        let me = Arc::clone(&self);
+        let w = way.clone();
+        Ok(Plan::new(
+            &*self,
+            way,
+            |id| self.can_show(way, id),
+            self.always_shows(way),
+            move |show, rng| me.draw(&w, &factors, show, rng),
+        ))
+    }
+
+    fn name(&self) -> &'static str {
+        "symbol_to_prize"
+    }
+
+    fn areas(&self) -> &[String] {
+        &self.areas
+    }
+
+    fn columns(&self) -> &[Column] {
+        &self.columns
+    }
+
+    /// None: the legend's amounts are printed outside the scratch layer, not on the face.
+    fn shown_amounts(&self) -> Vec<Money> {
+        Vec::new()
     }
 
     fn features(&self) -> Vec<FeatureInfo> {
@@ -559,39 +599,6 @@ impl Style for SymbolToPrize {
         all.into_iter()
             .filter(|(id, _, _)| self.share(id).is_some_and(|s| s > 0))
             .map(|(id, kind, about)| FeatureInfo { id, kind, about })
-            .collect()
-    }
-
-    fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
-        let share = self
-            .share(id)
-            .ok_or_else(|| format!("this symbol_to_prize surface shows no feature \"{id}\""))?;
-        if share == 0 {
-            return Err(format!("{id} has a rate of 0 on « {} »", self.areas[0]));
-        }
-        if id == DECOY_MULTIPLIER && !way.wins.is_empty() {
-            return Err(format!(
-                "{id} needs « {} » to win nothing, and way \"{}\" wins there",
-                self.areas[0], way.id
-            ));
-        }
-        if way.wins.len() >= self.cells {
-            return Err(format!(
-                "{id} needs a losing pedestal, and way \"{}\" wins on every one",
-                way.id
-            ));
-        }
-        Ok(())
-    }
-
-    fn always_shows(&self, way: &Way) -> Vec<&'static str> {
-        [NEAR_MISS_HALF, DECOY_REBUILT, DECOY_MULTIPLIER]
-            .into_iter()
-            .filter(|id| {
-                self.share(id) == Some(1_000_000)
-                    && self.can_show(way, id).is_ok()
-                    && (*id != DECOY_MULTIPLIER || way.wins.is_empty())
-            })
             .collect()
     }
 
@@ -837,10 +844,11 @@ decoy_rebuilt = 0.20
 mod tests {
     use super::*;
     use crate::styles::testkit::{drawn_twice, features_as_asked, round_trip, texts, way, Ctx};
+    use crate::styles::testkit::{Planning, Tested};
 
-    fn make(text: &str) -> Result<SymbolToPrize, FieldError> {
+    fn make(text: &str) -> Result<Arc<SymbolToPrize>, FieldError> {
         let table: toml::Table = toml::from_str(text).unwrap();
-        SymbolToPrize::build(table, &Ctx::new("j3").label("III", "Jeu III").get())
+        SymbolToPrize::build(table, &Ctx::new("j3").label("III", "Jeu III").get()).map(Arc::new)
     }
 
     const HALVES: &str = r#"

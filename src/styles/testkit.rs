@@ -11,6 +11,7 @@ use crate::money::Money;
 use rand_core::SeedableRng;
 use std::collections::BTreeMap;
 use std::ops::Range;
+use std::sync::Arc;
 
 /// The owned parts of a [`StyleCtx`]: a surface `id` with no captions, labels, tiers or
 /// way ids and no maximum, until the builder methods add them.
@@ -158,24 +159,26 @@ pub(crate) trait Tested {
     }
 }
 
-impl<S: Style + ?Sized> Tested for S {
+/// A style behind the [`Arc`] its plans keep: each face is drawn from the way planned
+/// afresh, as the game plans it when the spec loads.
+impl<S: Style + ?Sized> Tested for Arc<S> {
     fn columns(&self) -> &[Column] {
-        Style::columns(self)
+        Style::columns(&**self)
     }
     fn areas(&self) -> &[String] {
-        Style::areas(self)
+        Style::areas(&**self)
     }
     fn evaluate(&self, face: &Face) -> Evaluation {
-        Style::evaluate(self, face)
+        Style::evaluate(&**self, face)
     }
     fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark> {
-        Style::marks(self, face, ev)
+        Style::marks(&**self, face, ev)
     }
     fn features(&self) -> Vec<FeatureInfo> {
-        Style::features(self)
+        Style::features(&**self)
     }
     fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
-        Style::can_show(self, way, id)
+        Arc::clone(self).plan(way)?.can_show(id)
     }
     fn synthesize_showing(
         &self,
@@ -183,7 +186,31 @@ impl<S: Style + ?Sized> Tested for S {
         show: Option<&str>,
         rng: &mut FaceRng,
     ) -> Result<Face, String> {
-        Style::synthesize_showing(self, way, show, rng)
+        let plan = Arc::clone(self).plan(way)?;
+        if let Some(id) = show {
+            plan.can_show(id)?;
+        }
+        Ok(plan.draw(show, rng))
+    }
+}
+
+/// What a style's tests ask of its plan of one way.
+pub(crate) trait Planning {
+    /// Whether `way` can be planned: `Err` says why not.
+    fn check_way(&self, way: &Way) -> Result<(), String>;
+    /// The features every face of `way` shows unasked (none for a way that cannot be planned).
+    fn always_shows(&self, way: &Way) -> Vec<&'static str>;
+}
+
+impl<S: Style + ?Sized> Planning for Arc<S> {
+    fn check_way(&self, way: &Way) -> Result<(), String> {
+        Arc::clone(self).plan(way).map(|_| ())
+    }
+    fn always_shows(&self, way: &Way) -> Vec<&'static str> {
+        Arc::clone(self)
+            .plan(way)
+            .map(|p| p.always_shows().to_vec())
+            .unwrap_or_default()
     }
 }
 
@@ -393,7 +420,7 @@ pub(crate) fn judge_any_faces(m: &(impl Tested + ?Sized), n: usize) -> Vec<Evalu
 }
 
 /// For every feature of `m`: when a face of `way` may be asked to show it
-/// ([`Style::can_show`]), the faces asked from streams `seeds` pay `way` and show it
+/// ([`super::Plan::can_show`]), the faces asked from streams `seeds` pay `way` and show it
 /// ([`round_trip_showing`]); when not, asking for it is an error, never a face without it.
 pub(crate) fn features_as_asked(m: &(impl Tested + ?Sized), way: &Way, seeds: Range<u64>) {
     for f in m.features() {
@@ -416,10 +443,10 @@ mod tests {
     use crate::styles::reveal;
 
     /// One reveal box showing 0, 2 or 5.
-    fn one_box() -> Box<dyn Style> {
+    fn one_box() -> Arc<dyn Style> {
         let ctx = Ctx::new("cash").captions(captions(&[0, 2, 5]));
         let table = toml::from_str("amounts = [2, 5]").unwrap();
-        (reveal::INFO.build)(table, &ctx.get()).unwrap()
+        Arc::from((reveal::INFO.build)(table, &ctx.get()).unwrap())
     }
 
     /// The message `f` panics with.
@@ -447,27 +474,27 @@ mod tests {
         let mut five = Face::default();
         five.codes[0] = 2;
         five.codes[1] = 2;
-        assert_eq!(show(&*m, &five), "cash_amount=5 cash_caption=C5");
-        let ev = assert_pays(&*m, &way(&[5]), &five, "by hand");
+        assert_eq!(show(&m, &five), "cash_amount=5 cash_caption=C5");
+        let ev = assert_pays(&m, &way(&[5]), &five, "by hand");
         assert_eq!(ev.prize(), Money(500));
         let msg = panic_of(|| {
-            assert_pays(&*one_box(), &way(&[2]), &five, "by hand");
+            assert_pays(&one_box(), &way(&[2]), &five, "by hand");
         });
         assert!(msg.contains("way 2 (by hand): cash_amount=5"), "{msg}");
         let msg = panic_of(|| {
-            assert_pays(&*one_box(), &way(&[]), &five, "seed 3");
+            assert_pays(&one_box(), &way(&[]), &five, "seed 3");
         });
         assert!(msg.contains("way lose (seed 3): cash_amount=5"), "{msg}");
         // The right amount in an area the way does not fix.
         let msg = panic_of(|| {
-            assert_pays(&*one_box(), &way_at(1, &[5]), &five, "by hand");
+            assert_pays(&one_box(), &way_at(1, &[5]), &five, "by hand");
         });
         assert!(msg.contains("no win"), "{msg}");
         // A code outside its column's dictionary.
         let mut bad = five;
         bad.codes[0] = 9;
         let msg = panic_of(|| {
-            assert_pays(&*one_box(), &way(&[5]), &bad, "by hand");
+            assert_pays(&one_box(), &way(&[5]), &bad, "by hand");
         });
         assert!(msg.contains("cash_amount=#9?"), "{msg}");
     }
@@ -475,7 +502,7 @@ mod tests {
     #[test]
     fn round_trips_draw_every_seed() {
         let m = one_box();
-        let faces = round_trip(&*m, &way(&[2]), 0..5);
+        let faces = round_trip(&m, &way(&[2]), 0..5);
         let seeds: Vec<u64> = faces.iter().map(|(s, _, _)| *s).collect();
         assert_eq!(seeds, [0, 1, 2, 3, 4]);
         assert!(faces.iter().all(|(_, _, ev)| ev.prize() == Money(200)));
@@ -485,7 +512,7 @@ mod tests {
     #[test]
     fn any_faces_are_random_codes_of_the_dictionaries() {
         let m = one_box();
-        let mut prizes: Vec<u64> = judge_any_faces(&*m, 60)
+        let mut prizes: Vec<u64> = judge_any_faces(&m, 60)
             .iter()
             .map(|ev| ev.prize().cents())
             .collect();

@@ -5,9 +5,9 @@ use super::*;
 
 impl CardHands {
     /// The GAIN code of each zone (its amount, or for a losing zone a decoy) and its goal,
-    /// for a face of `way` showing feature `show` if given (an `Err` when `way` cannot show
-    /// it, see [`Style::can_show`]). Wins with a fixed zone go there, the others to free
-    /// zones in a random order; each winning zone draws its combination from the weights (a
+    /// for a face of `way` (planned: see [`CardHands::check_way`]) showing feature `show`
+    /// if given (one the plan can show: see [`CardHands::can_show`]). Wins with a fixed
+    /// zone go there, the others to free zones in a random order; each winning zone draws its combination from the weights (a
     /// four of a kind or royal flush weighing 0 after it is drawn), each losing zone its near
     /// miss at the spec's rates and its decoy from `decoy_weights` (two zones per draw of
     /// [`below_mixed`] when their ranges fit). The combination or near miss asked is taken
@@ -18,22 +18,16 @@ impl CardHands {
         way: &Way,
         show: Option<&str>,
         rng: &mut FaceRng,
-    ) -> Result<(Zoned<u8>, Zoned<Goal>), String> {
+    ) -> (Zoned<u8>, Zoned<Goal>) {
         let zones = self.zones;
-        let mut want = match show {
-            Some(id) => {
-                self.can_show(way, id)?;
-                self.parse_want(id)
-            }
-            None => None,
-        };
+        let mut want = show.and_then(|id| self.parse_want(id));
         // Which zone each win goes to.
         let mut zone_amount: Zoned<Option<Money>> = std::iter::repeat_n(None, zones).collect();
         for w in way.wins.iter() {
             if let Some(a) = w.area {
                 let slot = zone_amount
                     .get_mut(a as usize)
-                    .ok_or("win in an unknown zone")?;
+                    .expect("planned: a fixed zone of this surface");
                 *slot = Some(w.amount);
             }
         }
@@ -43,14 +37,14 @@ impl CardHands {
         }
         let mut next = open.iter();
         for w in way.wins.iter().filter(|w| w.area.is_none()) {
-            let z = *next.next().ok_or("more wins than zones")?;
+            let z = *next.next().expect("planned: at most one win per zone");
             zone_amount[z] = Some(w.amount);
         }
         let wins = zone_amount.iter().filter(|a| a.is_some()).count();
 
         let mut weights = if wins > 0 {
             self.weights_for(way)
-                .ok_or("no combination weights for this way")?
+                .expect("planned: a winning way has combination weights")
         } else {
             [0; 6]
         };
@@ -73,10 +67,7 @@ impl CardHands {
             if let Some(m) = zone_amount[z] {
                 codes[z] = self
                     .amount_code(m)
-                    .ok_or("win amount is not a zone amount")?;
-                if weights.iter().all(|&w| w == 0) {
-                    return Err("the combination weights cannot fill every winning zone".into());
-                }
+                    .expect("planned: every win is a zone amount");
                 let c = match want {
                     Some(Want::Win(c)) => {
                         want = None;
@@ -86,9 +77,6 @@ impl CardHands {
                 };
                 if matches!(c, Combination::FourOfAKind | Combination::RoyalFlush) {
                     weights[c.index()] = 0;
-                }
-                if c == Combination::FourOfAKind && wins < zones {
-                    return Err("a four of a kind needs every zone to win".into());
                 }
                 goals[z] = Goal::Win(c);
             } else {
@@ -104,33 +92,30 @@ impl CardHands {
                 goals[z] = Goal::Lose(d);
             }
         }
-        if want.is_some() {
-            return Err(format!("no zone of way \"{}\" can show {show:?}", way.id));
-        }
-        Ok((codes, goals))
+        (codes, goals)
     }
 }
 
 impl CardHands {
-    /// [`Style::synthesize_showing`], also saying how many deals were tried (1 when the
-    /// first reached no dead end; at most [`MAX_ATTEMPTS`]): the benchmark reports the
-    /// rate of dead ends from it.
+    /// A face of `way` (planned) showing `show` if asked, as [`CardHands::plan`] says, and
+    /// how many deals were tried (1 when the first reached no dead end; at most
+    /// [`MAX_ATTEMPTS`]): the benchmark reports the rate of dead ends from it.
     pub fn synthesize_counted(
         &self,
         way: &Way,
         show: Option<&str>,
         rng: &mut FaceRng,
-    ) -> Result<(Face, usize), String> {
-        let (codes, goals) = self.goals(way, show, rng)?;
+    ) -> (Face, usize) {
+        let (codes, goals) = self.goals(way, show, rng);
         let mut dealt = None;
         let mut attempts = 0;
         while attempts < MAX_ATTEMPTS && dealt.is_none() {
             attempts += 1;
             dealt = deal(&goals, rng);
         }
-        let (own, board) = dealt.ok_or_else(|| {
-            format!("no deal found for the goals {goals:?} in {MAX_ATTEMPTS} attempts")
-        })?;
+        let Some((own, board)) = dealt else {
+            panic!("no deal found for the goals {goals:?} in {MAX_ATTEMPTS} attempts: a bug");
+        };
 
         let mut face = Face::default();
         for z in 0..self.zones {
@@ -146,9 +131,11 @@ impl CardHands {
         // zone reads only its own cards and those) and generation judges every face again,
         // so the check runs in debug builds, which the tests use.
         if cfg!(debug_assertions) {
-            self.check_goals(&face, &goals)?;
+            if let Err(e) = self.check_goals(&face, &goals) {
+                panic!("{e}");
+            }
         }
-        Ok((face, attempts))
+        (face, attempts)
     }
 
     /// `Err` unless `face` is unambiguous and each zone shows exactly its goal.

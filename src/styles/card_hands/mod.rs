@@ -56,7 +56,7 @@ use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
-    Mark, MarkKind, Panel, Style,
+    Mark, MarkKind, Panel, Plan, Style,
 };
 use crate::crypto::rng::{below, below_mixed, shuffle, weighted, Weights};
 use crate::lots::Way;
@@ -64,6 +64,7 @@ use crate::money::Money;
 use arrayvec::ArrayVec;
 use serde::Deserialize;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Most player zones on one surface.
 pub const MAX_ZONES: usize = 6;

@@ -3,23 +3,7 @@
 
 use super::*;
 
-impl Style for CardHands {
-    fn name(&self) -> &'static str {
-        "card_hands"
-    }
-
-    fn areas(&self) -> &[String] {
-        &self.areas
-    }
-
-    fn columns(&self) -> &[Column] {
-        &self.columns
-    }
-
-    fn shown_amounts(&self) -> Vec<Money> {
-        self.gain.amounts().to_vec()
-    }
-
+impl CardHands {
     /// A way is feasible when it has at most 4 wins, each a zone amount, in distinct zones,
     /// and its combination weights (the way's, else its tier's) are feasible under the
     /// policy: a four of a kind needs a community pair, which makes every zone a naive
@@ -81,11 +65,100 @@ impl Style for CardHands {
         Ok(())
     }
 
+    /// A combination needs a weight above 0 in the way's weights (its own, else its
+    /// tier's); a near miss a rate above 0 and a way with a losing zone (fewer wins than
+    /// zones).
+    fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
+        match self.parse_want(id) {
+            None => Err(format!("the card_hands style shows no feature \"{id}\"")),
+            Some(Want::Win(c)) => match self.weights_for(way) {
+                Some(w) if !way.wins.is_empty() && w[c.index()] > 0 => Ok(()),
+                _ => Err(format!(
+                    "way \"{}\" gives {id} no weight (combination_weights of its tier, or way_combination_weights)",
+                    way.id
+                )),
+            },
+            Some(Want::Draw(d)) => {
+                if self.draw_rate(d) == 0 {
+                    Err(format!("{id} has a rate of 0 in this spec"))
+                } else if way.wins.len() >= self.zones {
+                    Err(format!(
+                        "{id} needs a losing zone, and way \"{}\" wins on all {} zones",
+                        way.id, self.zones
+                    ))
+                } else {
+                    Ok(())
+                }
+            }
+        }
+    }
+
+    /// The way's only combination, when its weights give exactly one a weight above 0.
+    fn always_shows(&self, way: &Way) -> Vec<&'static str> {
+        match self.weights_for(way) {
+            Some(w) if !way.wins.is_empty() && w.iter().filter(|&&x| x > 0).count() == 1 => {
+                Combination::ALL
+                    .iter()
+                    .filter(|c| w[c.index()] > 0)
+                    .map(|&c| self.id(c))
+                    .collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+}
+
+impl Style for CardHands {
+    /// Plans `way` (checked as `CardHands::check_way` says). Its faces are built as
+    /// GAMES.md (poker) says: winning zones get the way's amounts (fixed zones as the spec
+    /// says, the others in random free zones); each draws its combination from the way's
+    /// weights (else its tier's), in zone order, a drawn four of a kind or royal flush
+    /// weighing 0 for the zones after it. Each losing zone draws its near miss (four to a
+    /// flush / to a straight made with its own cards, at the spec's rates, else none) and
+    /// shows a decoy amount. Asked to show a feature, the first winning zone takes the
+    /// combination asked, or the first losing zone the near miss asked, instead of drawing
+    /// it (see `CardHands::goals`). Then the cards are dealt constructively (community cards
+    /// first, shaped for the combinations wanted, then the zones, hardest first, each from
+    /// the cards that give it exactly its goal under both readings); a deal that reaches a
+    /// dead end is started again with the same goals, at most [`MAX_ATTEMPTS`] times (the
+    /// plan's checks leave every goal dealable: running out is a bug, and panics). A near
+    /// miss the community cards leave no room for is dropped (the zone still loses under
+    /// both readings). In debug builds the finished face is evaluated and any difference
+    /// from the goals panics; generation judges every face anyway.
+    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, String> {
+        self.check_way(way)?;
+        let me = Arc::clone(&self);
+        let w = way.clone();
+        Ok(Plan::new(
+            &*self,
+            way,
+            |id| self.can_show(way, id),
+            self.always_shows(way),
+            move |show, rng| me.synthesize_counted(&w, show, rng).0,
+        ))
+    }
+
+    fn name(&self) -> &'static str {
+        "card_hands"
+    }
+
+    fn areas(&self) -> &[String] {
+        &self.areas
+    }
+
+    fn columns(&self) -> &[Column] {
+        &self.columns
+    }
+
+    fn shown_amounts(&self) -> Vec<Money> {
+        self.gain.amounts().to_vec()
+    }
+
     /// Every weight table applies to some winning part of a way: `way_combination_weights`
     /// of a way that wins on a zone, `combination_weights` of a tier one of whose ways wins
     /// on a zone without weights of its own.
-    fn check_ways(&self, ways: &[Way]) -> Result<(), String> {
-        let winning = || ways.iter().filter(|w| !w.wins.is_empty());
+    fn check_ways(&self, plans: &[&Plan]) -> Result<(), String> {
+        let winning = || plans.iter().map(|p| p.way()).filter(|w| !w.wins.is_empty());
         for id in self.way_weights.keys() {
             if !winning().any(|w| &w.id == id) {
                 return Err(format!(
@@ -143,73 +216,6 @@ impl Style for CardHands {
             }
         }
         v
-    }
-
-    /// A combination needs a weight above 0 in the way's weights (its own, else its
-    /// tier's); a near miss a rate above 0 and a way with a losing zone (fewer wins than
-    /// zones).
-    fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
-        match self.parse_want(id) {
-            None => Err(format!("the card_hands style shows no feature \"{id}\"")),
-            Some(Want::Win(c)) => match self.weights_for(way) {
-                Some(w) if !way.wins.is_empty() && w[c.index()] > 0 => Ok(()),
-                _ => Err(format!(
-                    "way \"{}\" gives {id} no weight (combination_weights of its tier, or way_combination_weights)",
-                    way.id
-                )),
-            },
-            Some(Want::Draw(d)) => {
-                if self.draw_rate(d) == 0 {
-                    Err(format!("{id} has a rate of 0 in this spec"))
-                } else if way.wins.len() >= self.zones {
-                    Err(format!(
-                        "{id} needs a losing zone, and way \"{}\" wins on all {} zones",
-                        way.id, self.zones
-                    ))
-                } else {
-                    Ok(())
-                }
-            }
-        }
-    }
-
-    /// The way's only combination, when its weights give exactly one a weight above 0.
-    fn always_shows(&self, way: &Way) -> Vec<&'static str> {
-        match self.weights_for(way) {
-            Some(w) if !way.wins.is_empty() && w.iter().filter(|&&x| x > 0).count() == 1 => {
-                Combination::ALL
-                    .iter()
-                    .filter(|c| w[c.index()] > 0)
-                    .map(|&c| self.id(c))
-                    .collect()
-            }
-            _ => Vec::new(),
-        }
-    }
-
-    /// Builds a face for `way` (GAMES.md, poker). Winning zones get the way's amounts (fixed
-    /// zones as the spec says, the others in random free zones); each draws its combination
-    /// from the way's weights (else its tier's), in zone order, a drawn four of a kind or
-    /// royal flush weighing 0 for the zones after it. Each losing zone draws its near miss (four
-    /// to a flush / to a straight made with its own cards, at the spec's rates, else none)
-    /// and shows a decoy amount. Asked to show a feature (`show`), the first winning zone
-    /// takes the combination asked, or the first losing zone the near miss asked, instead
-    /// of drawing it (see `CardHands::goals`). Then the cards are dealt constructively
-    /// (community cards first, shaped for the combinations wanted, then the zones, hardest
-    /// first, each from the cards that give it exactly its goal under both readings); a
-    /// deal that reaches a dead end is started again, at most [`MAX_ATTEMPTS`] times, with
-    /// the same goals, and then an `Err`. A near miss the community cards leave no room for
-    /// is dropped (the zone still loses under both readings). In debug builds the finished
-    /// face is evaluated and any difference from the goals is an `Err`; generation judges
-    /// every face anyway.
-    fn synthesize_showing(
-        &self,
-        way: &Way,
-        show: Option<&str>,
-        rng: &mut FaceRng,
-    ) -> Result<Face, String> {
-        self.synthesize_counted(way, show, rng)
-            .map(|(face, _)| face)
     }
 
     /// A card's inscription: its rank and suit in letters from the spec's `rank_names` and

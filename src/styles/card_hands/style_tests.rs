@@ -4,6 +4,7 @@ use crate::spec::GameSpec;
 use crate::styles::testkit::{
     assert_pays, drawn_twice, example_surface, round_trip, show, texts, worded, Ctx,
 };
+use crate::styles::testkit::{Planning, Tested};
 use rand_core::SeedableRng;
 use std::path::PathBuf;
 use std::sync::OnceLock;

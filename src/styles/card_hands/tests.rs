@@ -2,9 +2,11 @@ use super::*;
 use crate::spec::raw::RawSpec;
 use crate::spec::GameSpec;
 use crate::styles::testkit::{drawn_twice, texts};
+use crate::styles::testkit::{Planning, Tested};
 use proptest::prelude::*;
 use rand_core::SeedableRng;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::OnceLock;
 
 fn load(rel: &str) -> GameSpec {
@@ -23,8 +25,9 @@ fn small() -> &'static GameSpec {
 }
 
 /// The card_hands style of the first surface of `spec`, built again as its own type.
-pub(super) fn surface(spec: &GameSpec) -> CardHands {
+pub(super) fn surface(spec: &GameSpec) -> Arc<CardHands> {
     spec.surface_style(0, |t, ctx| CardHands::new(&style::parse(t)?, ctx))
+        .map(Arc::new)
         .expect("a card_hands surface")
 }
 
