@@ -703,8 +703,7 @@ fn a_whole_block_is_not_drawn_without_tickets_named() {
     assert_eq!(
         String::from_utf8_lossy(&o.stderr),
         format!(
-            "tirage: error: {} holds 3000 tickets: name the ones to draw with --tickets (every ticket is drawn by default only for at most 2000)\n",
-            block.display()
+            "tirage: error: 3000 tickets are in the block: name the ones to draw with --tickets (at most 2000 are drawn unnamed), or narrow with --pack, --way or --tier\n"
         )
     );
     assert!(!t.path().join("x.pdf").exists());
@@ -1192,4 +1191,229 @@ fn every_proofs_barcode_reads_at_every_scale() {
         got.sort();
         assert_eq!(got, serials, "the sheet at {dpi} dpi");
     }
+}
+
+/// `render DIR ARGS… -q` with proofs into `out`: its exit code, the tickets drawn (from the
+/// files written, in the order printed without -q) and its stderr.
+fn select(dir: &std::path::Path, args: &[&str], out: &std::path::Path) -> (i32, Vec<u32>, String) {
+    let o = tirage()
+        .arg("render")
+        .arg(dir)
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap();
+    let drawn = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| {
+            let name = l.rsplit('/').next().unwrap();
+            name["ticket-".len()..name.len() - ".svg".len()]
+                .parse()
+                .unwrap()
+        })
+        .collect();
+    let _ = std::fs::remove_dir_all(out);
+    (
+        o.status.code().unwrap(),
+        drawn,
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// Ranges, packs, ways and tiers select exactly the tickets tickets.csv lists for them, in
+/// the order named; each option narrows the others.
+#[test]
+fn a_selection_draws_exactly_the_tickets_of_its_ranges_packs_ways_and_tiers() {
+    let t = tempfile::tempdir().unwrap();
+    let block = coq_block(&t);
+    let rows = rows(&block);
+    let out = t.path().join("o");
+    // The tickets tickets.csv lists with `keep`, in print order.
+    let listed = |keep: &dyn Fn(&[String]) -> bool| -> Vec<u32> {
+        rows.iter()
+            .filter(|r| keep(r))
+            .map(|r| r[3].parse().unwrap())
+            .collect()
+    };
+    let pack = |r: &[String]| r[1].parse::<u32>().unwrap();
+    assert_eq!(
+        select(&block, &["--tickets", "9..12,1, 10"], &out).1,
+        [9, 10, 11, 12, 1]
+    );
+    let (code, drawn, _) = select(&block, &["--way", "20000"], &out);
+    assert_eq!((code, drawn.clone()), (0, listed(&|r| r[6] == "20000")));
+    assert_eq!(drawn, [959]);
+    let eights = listed(&|r| r[5] == "8" && pack(r) <= 5);
+    assert_eq!(eights.len(), 38);
+    assert_eq!(
+        select(&block, &["--tier", "8", "--pack", "1..5"], &out).1,
+        eights
+    );
+    assert_eq!(
+        select(
+            &block,
+            &["--tier", "8", "--way", "4+4", "--pack", "1..5"],
+            &out
+        )
+        .1,
+        listed(&|r| r[6] == "4+4" && pack(r) <= 5)
+    );
+    assert_eq!(
+        select(
+            &block,
+            &["--way", "lose,2", "--tickets", "1..20", "--pack", "1"],
+            &out
+        )
+        .1,
+        listed(&|r| (r[6] == "lose" || r[6] == "2") && r[3].parse::<u32>().unwrap() <= 20)
+    );
+    // The same selection as a proof sheet: one proof a ticket, none other.
+    let pdf = t.path().join("twos.pdf");
+    tirage()
+        .arg("render")
+        .arg(&block)
+        .args(["--way", "2", "--tickets", "1..40", "--pdf"])
+        .arg(&pdf)
+        .assert()
+        .success();
+    let text = pdftotext(&pdf);
+    let twos: Vec<&Vec<String>> = rows
+        .iter()
+        .filter(|r| r[6] == "2" && r[3].parse::<u32>().unwrap() <= 40)
+        .collect();
+    assert_eq!(text.matches("Proof: prize").count(), twos.len());
+    for r in twos {
+        assert!(text.contains(&r[4]), "serial {}", r[4]);
+    }
+}
+
+/// A selection that names no ticket of the block, a way or tier the spec has not, or a range
+/// past the block is an error (exit 2) that says so, and draws nothing.
+#[test]
+fn a_selection_past_the_block_unknown_or_empty_is_refused() {
+    let t = tempfile::tempdir().unwrap();
+    let block = coq_block(&t);
+    let out = t.path().join("o");
+    for (args, err) in [
+        (&["--tickets", "2990..3001"][..], "ticket 3001 is not in the block: its tickets are 1 to 3000"),
+        (&["--pack", "21"][..], "pack 21 is not in the block: its packs are 1 to 20"),
+        (&["--way", "7"][..], "--way 7: the spec has no such way; its ways are lose, 20000, 500+500, 100+100, 10+20, 10+8, 8, 4+4, 4, 2+2, 2"),
+        (&["--tier", "3"][..], "--tier 3: no tier of the lot table has this amount; its tiers are 20000, 1000, 200, 30, 18, 8, 4, 2 (losing tickets: --way lose)"),
+        (&["--tickets", "1..2", "--way", "20000"][..], "no ticket of the block is selected by --tickets 1..2 --way 20000: nothing to draw"),
+        (&["--tickets", "12..9"][..], "invalid value '12..9' for '--tickets <LIST>': `12..9` ends before it starts: write 9..12"),
+        (&["--way", "lose"][..], "2081 tickets are selected by --way lose: name the ones to draw with --tickets (at most 2000 are drawn unnamed), or narrow with --pack, --way or --tier"),
+    ] {
+        let (code, drawn, stderr) = select(&block, args, &out);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(drawn.is_empty());
+        assert!(stderr.contains(err), "{args:?}: {stderr}");
+    }
+}
+
+/// The printer's print file alone knows no prize: selecting by way or tier is refused, by
+/// place allowed; the auditor's tickets.csv alone selects by way.
+#[test]
+fn only_a_holder_who_may_know_the_prize_selects_by_way() {
+    let t = tempfile::tempdir().unwrap();
+    let sealed = sealed_block(t.path(), "tests/specs/coq_small.toml", "sealed");
+    let key = |r: &str| t.path().join(format!("{r}.key"));
+    let out = t.path().join("o");
+    let printer = key("printer");
+    let p = printer.to_str().unwrap();
+    let (code, drawn, err) = select(&sealed, &["--way", "20000", "--identity", p], &out);
+    assert_eq!((code, drawn.len()), (2, 0));
+    assert!(err.contains("tirage: error: --way and --tier select by prize, and these proofs know none: tickets.csv is not read (absent, or encrypted to others) and a production block's print file shows no prize to its printer; select with --tickets or --pack"), "{err}");
+    let (code, drawn, _) = select(&sealed, &["--pack", "2", "--identity", p], &out);
+    assert_eq!(code, 0);
+    assert_eq!(drawn, (151..=300).collect::<Vec<u32>>());
+    let auditor = key("auditor");
+    let (code, drawn, err) = select(
+        &sealed,
+        &["--tier", "200", "--identity", auditor.to_str().unwrap()],
+        &out,
+    );
+    assert_eq!(code, 0, "{err}");
+    let clear = t.path().join("clear");
+    generate(&repo("tests/specs/coq_small.toml"), &clear, 1);
+    let want: Vec<u32> = rows(&clear)
+        .iter()
+        .filter(|r| r[5] == "200")
+        .map(|r| r[3].parse().unwrap())
+        .collect();
+    assert_eq!(want.len(), 2);
+    assert_eq!(drawn, want);
+}
+
+/// The text of `pdf`, as pdftotext reads it.
+fn pdftotext(pdf: &std::path::Path) -> String {
+    let o = std::process::Command::new("pdftotext")
+        .arg(pdf)
+        .arg("-")
+        .output()
+        .expect("pdftotext (poppler-utils) is installed");
+    assert!(o.status.success());
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// Every example of `render --help` and `claim --help` runs as pasted after the README's
+/// quick start (a signed block of coq in output/coq/block-001, here coq's small test spec):
+/// exit 0, or 3 for a claim with a made-up code.
+#[test]
+fn the_help_examples_of_render_and_claim_run_as_pasted() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    std::os::unix::fs::symlink(repo("game_specs"), root.join("game_specs")).unwrap();
+    std::fs::create_dir_all(root.join("output/keys")).unwrap();
+    tirage()
+        .current_dir(root)
+        .args(["keygen", "--no-password", "--out", "output/keys/operator"])
+        .assert()
+        .success();
+    tirage()
+        .current_dir(root)
+        .arg("generate")
+        .arg(repo("tests/specs/coq_small.toml"))
+        .args(["--insecure-seed", "--seed", SEED, "-q"])
+        .args([
+            "--sign",
+            "output/keys/operator.key",
+            "--out",
+            "output/coq/block-001",
+        ])
+        .assert()
+        .success();
+    let bin = assert_cmd::cargo::cargo_bin("tirage");
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap()
+    );
+    let tmp = root.join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let mut ran = 0;
+    for cmd in ["render", "claim"] {
+        let o = tirage().args([cmd, "--help"]).output().unwrap();
+        let help = String::from_utf8(o.stdout).unwrap();
+        let examples = help.split("Examples").nth(1).expect("examples");
+        for line in examples.lines().filter(|l| l.starts_with("  tirage ")) {
+            let line = line.trim().replace("/tmp/", &format!("{}/", tmp.display()));
+            let o = std::process::Command::new("sh")
+                .arg("-c")
+                .arg(&line)
+                .current_dir(root)
+                .env("PATH", &path)
+                .output()
+                .unwrap();
+            let want = if line.contains("--code") { 3 } else { 0 };
+            assert_eq!(
+                o.status.code(),
+                Some(want),
+                "{line}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            ran += 1;
+        }
+    }
+    assert_eq!(ran, 7);
 }

@@ -12,8 +12,14 @@ use tirage::claim::{claim, Answer};
     after_help = "Exit status: 0 the ticket pays (the prize is printed), 1 not a winning \
 ticket, 3 refused (no such ticket in this block, or a wrong code), 2 error (a file missing, \
 altered or malformed, named with its line; a serial or code mistyped).\n\n\
-Examples:\n  tirage claim output/coq/block-001 --serial 17030010010000010012 --code 1234567890123456789\n  \
-tirage claim central-bundle --identity central.key --serial '1703 001 001 000001 001 2' --code '…'"
+Examples (after the README's quick start; the code is the one under the ticket's scratch \
+layer, so a made-up code is refused, exit 3):\n  \
+tirage claim output/coq/block-001 --serial 17030010010000010012 --code 1234567890123456789\n  \
+tirage package output/coq/block-001 --for central --signer output/keys/operator.pub --out /tmp/coq-001-central -q --force\n  \
+tirage claim /tmp/coq-001-central --serial '1703 001 001 000001 001 2' --code '1234 5678 9012 3456 789'\n\
+A bundle delivered encrypted also takes --identity (the central system's age identity). \
+README (tirage claim) reads a deck ticket's serial and code from its print file, as QA reads \
+them off a scratched ticket."
 )]
 pub(super) struct Args {
     /// The block directory, or the central system's bundle (tirage package --for central):

@@ -4,10 +4,9 @@
 use super::Outcome;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
+use tirage::money::Money;
 use tirage::proof::render::{load, ticket_svg, Marks};
-
-/// Most tickets drawn when `--tickets` is not given: a deck's, never a whole block's.
-const ALL_TICKETS_UP_TO: u32 = 2000;
+use tirage::proof::select::{Selection, Span};
 
 /// Arguments of `tirage render`.
 #[derive(clap::Args, Debug)]
@@ -16,7 +15,11 @@ const ALL_TICKETS_UP_TO: u32 = 2000;
 tickets.bin (or its tickets.csv row when only that file opens); its prize and way from the \
 spec's rules (--help: what is checked first). The printer's proofs (tickets.bin alone, a \
 production block) show no prize. Proofs go beside the block: <DIR>.proofs/.\n\n\
-Examples:\n  tirage render output/coq/block-001 --tickets 1,5,9 --out /tmp/proofs\n  tirage render output/coq/deck --pdf /tmp/coq-deck.pdf",
+Examples (after the README's quick start):\n  \
+tirage render output/coq/block-001 --tickets 1,5,9..12 --out /tmp/proofs\n  \
+tirage render output/coq/block-001 --pack 7 --tier 2 --out /tmp/proofs\n  \
+tirage render output/coq/block-001 --way 20000,500+500 --pdf /tmp/coq-top.pdf --force\n  \
+tirage deck game_specs/coq.toml -q --force && tirage render output/coq/deck --pdf /tmp/coq-deck.pdf --force",
     after_long_help = "Which ticket files are read: those that are here in clear, or as .age \
 with an --identity that opens them. From tickets.bin alone (the printer's), the proofs of a \
 production block are plain: no prize, way, mark or note. From tickets.csv alone (QA's, the \
@@ -33,16 +36,37 @@ the rest of verify is not run)\n  \
 - each record is at its place and its face codes are values of their columns\n  \
 - the rules judge the face unambiguous and its wins are a way of the spec\n  \
 - the ticket's tickets.csv row (when read) is the row of that record, prize and way\n\n\
-Examples:\n  tirage render output/coq/block-001 --tickets 1,5,9 --out /tmp/proofs\n  \
-tirage render output/coq/deck --pdf /tmp/coq-deck.pdf"
+Which tickets: --tickets names them (numbers and ranges, drawn in the order named); --pack, \
+--way and --tier narrow the selection, each option the others (--way and --tier judge each \
+face by the rules, so the whole print file is read; they need the prize, which the printer's \
+print file alone of a production block does not give). Without --tickets, at most 2000 \
+tickets are drawn. A ticket or pack past the block, a way or tier the spec has not, or a \
+selection of no ticket: exit 2.\n\nExamples (after the README's quick start):\n  \
+tirage render output/coq/block-001 --tickets 1,5,9..12 --out /tmp/proofs\n  \
+tirage render output/coq/block-001 --pack 7 --tier 2 --out /tmp/proofs\n  \
+tirage render output/coq/block-001 --way 20000,500+500 --pdf /tmp/coq-top.pdf --force\n  \
+tirage deck game_specs/coq.toml -q --force && tirage render output/coq/deck --pdf /tmp/coq-deck.pdf --force"
 )]
 pub(super) struct Args {
     /// The block (or deck) directory.
     dir: PathBuf,
-    /// Ticket numbers (1-based, print order), comma-separated; each is drawn once. Default:
-    /// every ticket, for a deck or block of at most 2000 tickets.
-    #[arg(long, value_delimiter = ',', value_parser = ticket_number)]
-    tickets: Vec<u32>,
+    /// Ticket numbers and ranges (1-based, print order), comma-separated: `1,5,9..12`; drawn
+    /// in the order named, each once. Default: every ticket selected by the options below,
+    /// at most 2000.
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    tickets: Vec<Span>,
+    /// Only the tickets of these packs (numbers and ranges, `3` or `1..4`).
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    pack: Vec<Span>,
+    /// Only the tickets of these ways (the lot table's way ids, as `tirage check` lists
+    /// them; `lose` for losing tickets), comma-separated. Needs the prize: not from the
+    /// print file alone of a production block.
+    #[arg(long, value_delimiter = ',', value_name = "ID")]
+    way: Vec<String>,
+    /// Only the tickets of this tier, named by its amount in the lot table (`--tier 20000`,
+    /// `--tier 4.50`); repeat for several. Needs the prize, as --way.
+    #[arg(long, value_name = "AMOUNT", value_parser = amount)]
+    tier: Vec<Money>,
     /// Output directory for ticket-<N>.svg, outside the block. Default: <DIR>.proofs, beside
     /// the block (mode 0700).
     #[arg(long, conflicts_with = "pdf")]
@@ -67,17 +91,13 @@ pub(super) struct Args {
     identity: Vec<PathBuf>,
 }
 
-/// A ticket number, spaces around it allowed (`--tickets "1, 5"`).
-fn ticket_number(s: &str) -> Result<u32, String> {
-    s.trim()
-        .parse()
-        .map_err(|_| format!("`{s}` is not a ticket number (1, 2, …)"))
+/// A tier's amount, as the lot table writes it (`20000`, `4.5`, `4,50`).
+fn amount(s: &str) -> Result<Money, String> {
+    s.parse()
+        .map_err(|e: tirage::money::MoneyError| e.to_string())
 }
 
-pub(super) fn run(mut a: Args) -> Result<Outcome> {
-    // Each ticket once, in the order first asked.
-    let mut seen = std::collections::HashSet::new();
-    a.tickets.retain(|t| seen.insert(*t));
+pub(super) fn run(a: Args) -> Result<Outcome> {
     // No run replaces the block while it is read.
     let _locks = super::lock_shared(&a.dir);
     if !a.dir.is_dir() {
@@ -87,30 +107,15 @@ pub(super) fn run(mut a: Args) -> Result<Outcome> {
         );
     }
     let ids = tirage::output::seal::Identities::load(&a.identity)?;
-    if a.tickets.is_empty() {
-        // The count only: load() then checks the manifest against SHA256SUMS.
-        let path = a.dir.join(tirage::block::layout::MANIFEST);
-        let n = tirage::store::regular::read_regular(&path, tirage::output::MAX_JSON)
-            .ok()
-            .and_then(|b| serde_json::from_slice::<tirage::output::manifest::Manifest>(&b).ok())
-            .map(|m| m.tickets)
-            .with_context(|| {
-                format!(
-                    "{}: no ticket asked for (--tickets), and it cannot be read as a block's manifest",
-                    path.display()
-                )
-            })?;
-        if n > ALL_TICKETS_UP_TO {
-            anyhow::bail!(
-                "{} holds {n} tickets: name the ones to draw with --tickets (every ticket is drawn by default only for at most {ALL_TICKETS_UP_TO})",
-                a.dir.display()
-            );
-        }
-        a.tickets = (1..=n).collect();
-    }
+    let selection = Selection {
+        tickets: a.tickets.clone(),
+        packs: a.pack.clone(),
+        ways: a.way.iter().map(|w| w.trim().to_string()).collect(),
+        tiers: a.tier.clone(),
+    };
     let asked = if a.plain { Marks::Hidden } else { Marks::Shown };
     // Every check and every drawing before the first file is written.
-    let proofs = load(&a.dir, &a.tickets, &ids)?;
+    let proofs = load(&a.dir, &selection, &ids)?;
     let marks = proofs.marks(asked);
     if marks != asked && !a.quiet {
         eprintln!(
@@ -153,8 +158,8 @@ pub(super) fn run(mut a: Args) -> Result<Outcome> {
             out
         }
     };
-    for (t, svg) in a.tickets.iter().zip(svgs) {
-        let path = out.join(format!("ticket-{t}.svg"));
+    for (t, svg) in proofs.tickets.iter().zip(svgs) {
+        let path = out.join(format!("ticket-{}.svg", t.ticket));
         write_proof(&path, svg.as_bytes(), true)?;
         if !a.quiet {
             println!("{}", path.display());

@@ -31,6 +31,7 @@ use crate::output::tickets_csv::{self, RowWriter};
 use crate::output::{sums, Ticket};
 use crate::proof::draw::page::wrap;
 use crate::proof::draw::{fit, svg, text_width, Anchor, Canvas, Color, Font};
+use crate::proof::select::{SelectError, Selection, MOST_UNNAMED};
 use crate::spec::GameSpec;
 use crate::styles::{ColumnKind, Evaluation, FeatureKind, Mark, MarkKind, FREE_CELL};
 use sha2::{Digest, Sha256};
@@ -51,6 +52,10 @@ pub enum RenderError {
         /// What is wrong and what was expected.
         message: String,
     },
+    /// The selection selects no ticket to draw, or too many, or asks for prizes these
+    /// proofs cannot know.
+    #[error(transparent)]
+    Select(#[from] SelectError),
     /// A requested ticket is not in the block (ticket numbers are 1-based).
     #[error("ticket {ticket} is not in the block: its tickets are 1 to {tickets}")]
     Missing {
@@ -74,42 +79,60 @@ pub enum RenderError {
 const MAX_ROW: usize = 16 * 1024;
 
 /// The lines of a text file wanted by number (0-based: the header is line 0, ticket `t`'s
-/// row is line `t`), taken from the chunks of one read.
+/// row is line `t`), taken from the chunks of one read: `want` says at the start of each
+/// line whether it is wanted, `keep` whether a wanted line, once whole, is kept.
 struct Lines {
-    want: BTreeSet<u64>,
     last: u64,
     line: u64,
+    /// The line being read, when wanted; `None` before its start is decided.
+    cur: Option<Option<Vec<u8>>>,
     got: BTreeMap<u64, Vec<u8>>,
 }
 
 impl Lines {
-    fn new(want: BTreeSet<u64>) -> Lines {
-        let last = want.last().copied().unwrap_or(0);
+    /// Lines up to `last` at most.
+    fn new(last: u64) -> Lines {
         Lines {
-            want,
             last,
             line: 0,
+            cur: None,
             got: BTreeMap::new(),
         }
     }
 
-    fn feed(&mut self, mut chunk: &[u8]) {
+    fn feed(
+        &mut self,
+        mut chunk: &[u8],
+        want: &mut dyn FnMut(u64) -> bool,
+        keep: &mut dyn FnMut(u64, &[u8]) -> bool,
+    ) {
         while self.line <= self.last && !chunk.is_empty() {
+            let line = self.line;
+            let cur = self.cur.get_or_insert_with(|| want(line).then(Vec::new));
             let end = memchr::memchr(b'\n', chunk);
             let part = &chunk[..end.unwrap_or(chunk.len())];
-            if self.want.contains(&self.line) {
-                let buf = self.got.entry(self.line).or_default();
+            if let Some(buf) = cur {
                 let room = MAX_ROW.saturating_sub(buf.len());
                 buf.extend_from_slice(&part[..part.len().min(room)]);
             }
             match end {
                 Some(i) => {
-                    self.line += 1;
+                    self.finish(keep);
                     chunk = &chunk[i + 1..];
                 }
                 None => break,
             }
         }
+    }
+
+    /// Ends the line being read (at a newline, or at the end of the file).
+    fn finish(&mut self, keep: &mut dyn FnMut(u64, &[u8]) -> bool) {
+        if let Some(Some(buf)) = self.cur.take() {
+            if keep(self.line, &buf) {
+                self.got.insert(self.line, buf);
+            }
+        }
+        self.line += 1;
     }
 }
 
@@ -158,15 +181,19 @@ impl Proofs {
     }
 }
 
-/// Reads the block in `dir` and the tickets `tickets` (1-based, print order) for proofs,
-/// checking it as the module docs say. Reads `SHA256SUMS`, `spec.toml` and `manifest.json`
-/// whole, then whichever of `tickets.bin` and `tickets.csv` are there and open (in clear,
-/// or `.age` with one of `ids`), each once from start to end (to hash it): the print
-/// records of the tickets asked for at offset `header size + (ticket − 1) × record size`,
-/// their `tickets.csv` rows. A file absent, or encrypted to no identity given, is not read
-/// ([`Proofs::source`] says which were); at least one must be.
+/// Reads the block in `dir` and the tickets `selection` selects for proofs, checking it as
+/// the module docs say. Reads `SHA256SUMS`, `spec.toml` and `manifest.json` whole, then
+/// whichever of `tickets.bin` and `tickets.csv` are there and open (in clear, or `.age` with
+/// one of `ids`), each once from start to end (to hash it): the print records of the
+/// tickets at a place selected, at offset `header size + (ticket − 1) × record size`, and
+/// their `tickets.csv` rows; with `--way` or `--tier`, each such face is judged as it
+/// streams past and kept only when its way is selected. The tickets come in the order
+/// named, else in print order. A file absent, or encrypted to no identity given, is not
+/// read ([`Proofs::source`] says which were); at least one must be.
 ///
-/// Errors ([`RenderError`]): neither ticket file can be read (each one's reason given); a
+/// Errors ([`RenderError`]): a selection the block refuses, selecting nothing, more than
+/// [`MOST_UNNAMED`] tickets not named, or a way or tier from the print file alone of a
+/// production block ([`SelectError`]); neither ticket file can be read (each one's reason given); a
 /// file unreadable, not listed in or differing from `SHA256SUMS`; a spec that does not
 /// load; a manifest that does not parse or describes another game or spec; a print file
 /// whose header or length is not that of the manifest's block; a ticket not in the block; a
@@ -174,7 +201,7 @@ impl Proofs {
 /// judge ambiguous or whose wins are no way of the spec; a `tickets.csv` row or header that
 /// differs from what the print file and the rules give (or, read alone, a row whose values
 /// are no face of the spec, or whose prize and way are not the rules').
-pub fn load(dir: &Path, tickets: &[u32], ids: &Identities) -> Result<Proofs, RenderError> {
+pub fn load(dir: &Path, selection: &Selection, ids: &Identities) -> Result<Proofs, RenderError> {
     let file = |name: &str, message: String| RenderError::File {
         path: dir.join(name).display().to_string(),
         message,
@@ -197,6 +224,15 @@ pub fn load(dir: &Path, tickets: &[u32], ids: &Identities) -> Result<Proofs, Ren
         GameSpec::parse(&dir.join(SPEC), spec_text).map_err(|e| file(SPEC, e.to_string()))?;
     let want_head = print_file::header(&spec, manifest.block, manifest.tickets);
     let rec_size = print_file::record_size(&spec);
+    let chosen = selection.resolve(&spec, manifest.tickets)?;
+    let placed = chosen.placed(manifest.tickets);
+    if !chosen.named() && !chosen.by_prize() && placed > MOST_UNNAMED {
+        return Err(SelectError::TooMany {
+            count: placed,
+            said: chosen.said().to_string(),
+        }
+        .into());
+    }
     // A ticket file, in clear or encrypted (`.age`, opened with `ids`): `Ok(Err(why))` when
     // this holder cannot read it (absent, or encrypted to others), an error when it is
     // there to read and cannot be.
@@ -268,42 +304,130 @@ pub fn load(dir: &Path, tickets: &[u32], ids: &Identities) -> Result<Proofs, Ren
             })
         }
     };
-    // The print file: its header and the records of the tickets asked for, kept as they
+    if chosen.by_prize() && manifest.kind == Kind::Production && source == Source::PrintFile {
+        return Err(SelectError::NoPrize.into());
+    }
+    // Whether a ticket at a place selected is of a way selected: its face judged by the
+    // rules. A face that cannot be judged is kept, for the checks below to say why.
+    let ncols = spec.game.columns().len();
+    let of_way = |r: &print_file::Record| -> bool {
+        if !chosen.by_prize() {
+            return true;
+        }
+        let codes_ok = spec
+            .game
+            .columns()
+            .iter()
+            .zip(&r.face.codes)
+            .all(|(c, &k)| usize::from(k) < c.values.len());
+        if !codes_ok {
+            return true;
+        }
+        let judged = judge(&spec, &r.face);
+        match judged.way {
+            Some(w) if judged.ambiguities.is_empty() => chosen.of_way(w),
+            _ => true,
+        }
+    };
+    // How many tickets are selected, and whether they may all be kept.
+    let mut matched = 0u64;
+    let most = if chosen.named() {
+        u64::MAX
+    } else {
+        MOST_UNNAMED
+    };
+    // The print file: its header and the records of the tickets selected, kept as they
     // stream past.
     let mut bin_bytes: Vec<u8> = Vec::new();
     let mut wanted: BTreeMap<u64, Vec<u8>> = BTreeMap::new();
     let (head_len, rec) = (want_head.len() as u64, rec_size as u64);
+    let last = u64::from(manifest.tickets);
     let mut at = 0u64;
     let bin_len = match bin_file {
         Ok(o) => Some(stream(BIN, o, &mut |c: &[u8]| {
             let keep = (want_head.len().saturating_sub(bin_bytes.len())).min(c.len());
             bin_bytes.extend_from_slice(&c[..keep]);
-            for &t in tickets {
-                let from = head_len + u64::from(t.saturating_sub(1)) * rec;
-                let (lo, hi) = (from.max(at), (from + rec).min(at + c.len() as u64));
-                if t > 0 && lo < hi {
-                    wanted
-                        .entry(u64::from(t))
-                        .or_default()
-                        .extend_from_slice(&c[(lo - at) as usize..(hi - at) as usize]);
+            let end = at + c.len() as u64;
+            if end > head_len && rec > 0 {
+                let first = (at.max(head_len) - head_len) / rec + 1;
+                let upto = ((end - 1 - head_len) / rec + 1).min(last);
+                for t in first..=upto {
+                    if !chosen.at_place(t as u32) {
+                        continue;
+                    }
+                    let from = head_len + (t - 1) * rec;
+                    let (lo, hi) = (from.max(at), (from + rec).min(end));
+                    let r = wanted.entry(t).or_default();
+                    r.extend_from_slice(&c[(lo - at) as usize..(hi - at) as usize]);
+                    if r.len() as u64 == rec {
+                        let record = print_file::read_record(r, ncols);
+                        if !of_way(&record) {
+                            wanted.remove(&t);
+                        } else {
+                            matched += 1;
+                            if matched > most {
+                                wanted.remove(&t);
+                            }
+                        }
+                    }
                 }
             }
-            at += c.len() as u64;
+            at = end;
         })?),
         Err(_) => None,
     };
-    let mut lines = Lines::new(
-        std::iter::once(0)
-            .chain(tickets.iter().map(|&t| u64::from(t)))
-            .collect(),
-    );
+    // tickets.csv: its header and the rows of the tickets kept from the print file, or
+    // when read alone, of the tickets selected.
+    let mut lines = Lines::new(last);
     let csv_read = match csv_file {
         Ok(o) => {
-            stream(CSV, o, &mut |c: &[u8]| lines.feed(c))?;
+            let bin_read = bin_len.is_some();
+            let mut want = |line: u64| {
+                line == 0
+                    || if bin_read {
+                        wanted.contains_key(&line)
+                    } else {
+                        chosen.at_place(line as u32)
+                    }
+            };
+            let mut keep = |line: u64, row: &[u8]| {
+                if line == 0 || bin_read {
+                    return true;
+                }
+                let selected = record_of_row(&spec, row).map_or(true, |r| of_way(&r));
+                if selected {
+                    matched += 1;
+                }
+                selected && matched <= most
+            };
+            let mut lines_fed = |c: &[u8]| lines.feed(c, &mut want, &mut keep);
+            stream(CSV, o, &mut lines_fed)?;
+            lines.finish(&mut keep);
             true
         }
         Err(_) => false,
     };
+    if matched > most {
+        return Err(SelectError::TooMany {
+            count: matched,
+            said: chosen.said().to_string(),
+        }
+        .into());
+    }
+    let mut selected: Vec<u32> = if bin_len.is_some() {
+        wanted.keys().map(|&t| t as u32).collect()
+    } else {
+        lines
+            .got
+            .keys()
+            .filter(|&&l| l > 0)
+            .map(|&l| l as u32)
+            .collect()
+    };
+    if selected.is_empty() {
+        return Err(SelectError::Empty(chosen.said().to_string()).into());
+    }
+    selected.sort_by_key(|&t| chosen.order(t));
 
     let g = &manifest.game;
     if g.id != spec.id
@@ -370,10 +494,9 @@ pub fn load(dir: &Path, tickets: &[u32], ids: &Identities) -> Result<Proofs, Ren
             ));
         }
     }
-    let ncols = spec.game.columns().len();
     let mut rows = RowWriter::new(&spec);
-    let mut out = Vec::with_capacity(tickets.len());
-    for &t in tickets {
+    let mut out = Vec::with_capacity(selected.len());
+    for t in selected {
         if t == 0 || t > manifest.tickets {
             return Err(RenderError::Missing {
                 ticket: t,
@@ -1221,12 +1344,16 @@ mod tests {
 
     #[test]
     fn wanted_lines_are_taken_across_chunk_boundaries() {
-        let text = b"h,e\na,1\nbb,22\n\nccc,333\n";
+        let text = b"h,e\na,1\nbb,22\n\nccc,333\ndd,4";
         for size in 1..=text.len() {
-            let mut l = Lines::new([0, 2, 3, 4, 9].into_iter().collect());
+            let mut l = Lines::new(9);
+            let mut want = |n: u64| [0, 2, 3, 4, 5, 9].contains(&n);
+            // Whole lines only; one dropped once read.
+            let mut keep = |n: u64, line: &[u8]| n != 4 || line != b"ccc,333";
             for c in text.chunks(size) {
-                l.feed(c);
+                l.feed(c, &mut want, &mut keep);
             }
+            l.finish(&mut keep);
             let got: Vec<(u64, &[u8])> = l.got.iter().map(|(k, v)| (*k, v.as_slice())).collect();
             assert_eq!(
                 got,
@@ -1234,7 +1361,7 @@ mod tests {
                     (0, b"h,e".as_slice()),
                     (2, b"bb,22".as_slice()),
                     (3, b"".as_slice()),
-                    (4, b"ccc,333".as_slice())
+                    (5, b"dd,4".as_slice())
                 ],
                 "chunks of {size}"
             );

@@ -1,0 +1,421 @@
+//! Which tickets `render` draws: positions (`--tickets 1,5,9..12`, `--pack 3`), ways
+//! (`--way 2+2`) and tiers of the lot table (`--tier 8`, the tier's amount), each option
+//! narrowing the others. A [`Selection`] is what the user typed; [`Selection::resolve`]
+//! checks it against the spec and the block's size and gives the [`Chosen`] tickets'
+//! rule, applied as the ticket files stream past.
+
+use crate::lots::WayId;
+use crate::money::Money;
+use crate::spec::GameSpec;
+use std::collections::BTreeSet;
+use std::fmt;
+use std::str::FromStr;
+
+/// Most tickets drawn when no ticket is named (`--tickets`): a deck's, never a whole
+/// block's.
+pub const MOST_UNNAMED: u64 = 2000;
+
+/// Numbers from `first` to `last`, both included, 1-based (`5` is `5..5`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span {
+    /// The first number.
+    pub first: u32,
+    /// The last number, at least `first`.
+    pub last: u32,
+}
+
+impl Span {
+    fn holds(self, n: u32) -> bool {
+        (self.first..=self.last).contains(&n)
+    }
+}
+
+impl fmt::Display for Span {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.first == self.last {
+            write!(f, "{}", self.first)
+        } else {
+            write!(f, "{}..{}", self.first, self.last)
+        }
+    }
+}
+
+impl FromStr for Span {
+    type Err = String;
+
+    /// Parses `5` or `9..12` (spaces around each number allowed). Errors: not a number, 0
+    /// (numbers are 1-based), a range whose end is before its start.
+    fn from_str(s: &str) -> Result<Span, String> {
+        let bad = || format!("`{}` is not a number or a range (5, 9..12)", s.trim());
+        let num = |x: &str| -> Result<u32, String> {
+            match x.trim().parse::<u32>() {
+                Ok(0) => Err(format!("`{}`: numbers start at 1", s.trim())),
+                Ok(n) => Ok(n),
+                Err(_) => Err(bad()),
+            }
+        };
+        let (first, last) = match s.split_once("..") {
+            Some((a, b)) => (num(a)?, num(b)?),
+            None => {
+                let n = num(s)?;
+                (n, n)
+            }
+        };
+        if last < first {
+            return Err(format!(
+                "`{}` ends before it starts: write {last}..{first}",
+                s.trim()
+            ));
+        }
+        Ok(Span { first, last })
+    }
+}
+
+/// The tickets asked for, as typed. Every option given narrows the selection; the values
+/// of one option add up (`--way 2,4`: the tickets of way 2 and those of way 4).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Selection {
+    /// Ticket numbers and ranges (1-based, print order), drawn in the order given; empty:
+    /// every ticket, in print order.
+    pub tickets: Vec<Span>,
+    /// Pack numbers and ranges (1-based); empty: every pack.
+    pub packs: Vec<Span>,
+    /// Way ids of the spec's lot table (`lose` for losing tickets); empty: every way.
+    pub ways: Vec<String>,
+    /// Tiers of the spec's lot table, each named by its amount; empty: every tier.
+    pub tiers: Vec<Money>,
+}
+
+/// Why a selection selects nothing to draw.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SelectError {
+    /// A ticket or pack asked for is past the block's last.
+    #[error("{what} {asked} is not in the block: its {what}s are 1 to {last}")]
+    PastBlock {
+        /// `ticket` or `pack`.
+        what: &'static str,
+        /// The number asked for.
+        asked: u32,
+        /// The block's last.
+        last: u32,
+    },
+    /// A way id that is not one of the spec's.
+    #[error("--way {asked}: the spec has no such way; its ways are {ways}")]
+    UnknownWay {
+        /// The id asked for.
+        asked: String,
+        /// The spec's way ids, comma-separated.
+        ways: String,
+    },
+    /// An amount that is no tier's of the lot table.
+    #[error("--tier {asked}: no tier of the lot table has this amount; its tiers are {tiers} (losing tickets: --way lose)")]
+    UnknownTier {
+        /// The amount asked for, as written in the spec.
+        asked: String,
+        /// The tiers' amounts, comma-separated.
+        tiers: String,
+    },
+    /// `--way` or `--tier` where no prize may be known: the print file alone of a
+    /// production block.
+    #[error("--way and --tier select by prize, and these proofs know none: tickets.csv is not read (absent, or encrypted to others) and a production block's print file shows no prize to its printer; select with --tickets or --pack")]
+    NoPrize,
+    /// Nothing matches every option given.
+    #[error("no ticket of the block is {0}: nothing to draw")]
+    Empty(String),
+    /// More tickets than are drawn without naming them.
+    #[error("{count} tickets are {said}: name the ones to draw with --tickets (at most {MOST_UNNAMED} are drawn unnamed), or narrow with --pack, --way or --tier")]
+    TooMany {
+        /// How many match.
+        count: u64,
+        /// The selection, in words.
+        said: String,
+    },
+}
+
+/// A selection checked against a spec and a block: the rule a ticket must meet.
+#[derive(Clone, Debug)]
+pub struct Chosen {
+    tickets: Vec<Span>,
+    packs: Vec<Span>,
+    pack_size: u32,
+    /// The ways selected; `None`: every way.
+    ways: Option<BTreeSet<WayId>>,
+    said: String,
+}
+
+impl Selection {
+    /// Checks the selection against `spec` and a block of `tickets` tickets. Errors
+    /// ([`SelectError`]): a ticket or pack past the block's last, a way or tier the spec
+    /// has not, ways and tiers that share no way, positions that share no ticket.
+    pub fn resolve(&self, spec: &GameSpec, tickets: u32) -> Result<Chosen, SelectError> {
+        let packs = tickets.div_ceil(spec.pack_size.max(1));
+        for (spans, what, last) in [
+            (&self.tickets, "ticket", tickets),
+            (&self.packs, "pack", packs),
+        ] {
+            if let Some(s) = spans.iter().find(|s| s.last > last) {
+                return Err(SelectError::PastBlock {
+                    what,
+                    asked: s.last,
+                    last,
+                });
+            }
+        }
+        let mut ways: Option<BTreeSet<WayId>> = None;
+        if !self.ways.is_empty() {
+            let mut set = BTreeSet::new();
+            for asked in &self.ways {
+                let i = spec
+                    .ways
+                    .iter()
+                    .position(|w| &w.id == asked)
+                    .ok_or_else(|| SelectError::UnknownWay {
+                        asked: asked.clone(),
+                        ways: spec
+                            .ways
+                            .iter()
+                            .map(|w| w.id.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    })?;
+                set.insert(way_id(i));
+            }
+            ways = Some(set);
+        }
+        if !self.tiers.is_empty() {
+            let mut set = BTreeSet::new();
+            for &asked in &self.tiers {
+                let tier = spec
+                    .tiers
+                    .iter()
+                    .position(|t| t.amount == asked)
+                    .ok_or_else(|| SelectError::UnknownTier {
+                        asked: asked.to_string(),
+                        tiers: spec
+                            .tiers
+                            .iter()
+                            .map(|t| t.amount.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    })?;
+                set.extend(spec.tiers[tier].ways.iter().copied());
+            }
+            ways = Some(match ways {
+                Some(w) => w.intersection(&set).copied().collect(),
+                None => set,
+            });
+        }
+        let chosen = Chosen {
+            tickets: self.tickets.clone(),
+            packs: self.packs.clone(),
+            pack_size: spec.pack_size.max(1),
+            ways,
+            said: self.to_string(),
+        };
+        if chosen.ways.as_ref().is_some_and(BTreeSet::is_empty) || chosen.placed(tickets) == 0 {
+            return Err(SelectError::Empty(chosen.said.clone()));
+        }
+        Ok(chosen)
+    }
+}
+
+fn way_id(i: usize) -> WayId {
+    WayId::try_from(i).expect("a spec's ways are numbered by WayId")
+}
+
+/// Spans as typed, comma-separated.
+fn list(spans: &[Span]) -> String {
+    spans
+        .iter()
+        .map(Span::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+impl fmt::Display for Selection {
+    /// The selection in words, as the options were typed (`--tickets 1..20 --way 2`);
+    /// `in the block` when nothing narrows it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        if !self.tickets.is_empty() {
+            parts.push(format!("--tickets {}", list(&self.tickets)));
+        }
+        if !self.packs.is_empty() {
+            parts.push(format!("--pack {}", list(&self.packs)));
+        }
+        if !self.ways.is_empty() {
+            parts.push(format!("--way {}", self.ways.join(",")));
+        }
+        if !self.tiers.is_empty() {
+            let t: Vec<String> = self.tiers.iter().map(Money::to_string).collect();
+            parts.push(format!("--tier {}", t.join(",")));
+        }
+        if parts.is_empty() {
+            f.write_str("in the block")
+        } else {
+            write!(f, "selected by {}", parts.join(" "))
+        }
+    }
+}
+
+impl Chosen {
+    /// True when ticket `t` (1-based) is at a place selected: among the tickets and in a
+    /// pack asked for.
+    pub fn at_place(&self, t: u32) -> bool {
+        (self.tickets.is_empty() || self.tickets.iter().any(|s| s.holds(t)))
+            && (self.packs.is_empty() || {
+                let pack = (t - 1) / self.pack_size + 1;
+                self.packs.iter().any(|s| s.holds(pack))
+            })
+    }
+
+    /// True when a ticket of way `way` is selected.
+    pub fn of_way(&self, way: WayId) -> bool {
+        self.ways.as_ref().is_none_or(|w| w.contains(&way))
+    }
+
+    /// True when the selection depends on the ticket's way (`--way`, `--tier`).
+    pub fn by_prize(&self) -> bool {
+        self.ways.is_some()
+    }
+
+    /// True when the tickets were named (`--tickets`): they are drawn in the order named,
+    /// however many.
+    pub fn named(&self) -> bool {
+        !self.tickets.is_empty()
+    }
+
+    /// Where ticket `t` comes in the drawing order: in the order the tickets were named
+    /// (each once, where first named), else in print order.
+    pub fn order(&self, t: u32) -> (usize, u32) {
+        (self.tickets.iter().position(|s| s.holds(t)).unwrap_or(0), t)
+    }
+
+    /// How many tickets of a block of `tickets` are at a place selected (whatever their
+    /// way).
+    pub fn placed(&self, tickets: u32) -> u64 {
+        (1..=tickets).filter(|&t| self.at_place(t)).count() as u64
+    }
+
+    /// The selection in words, for errors (`selected by --way 2 --pack 3`).
+    pub fn said(&self) -> &str {
+        &self.said
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec() -> GameSpec {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/specs/coq_tiny.toml");
+        GameSpec::load(&path).unwrap()
+    }
+
+    fn spans(s: &str) -> Vec<Span> {
+        s.split(',').map(|x| x.parse().unwrap()).collect()
+    }
+
+    #[test]
+    fn spans_parse_numbers_and_ranges() {
+        assert_eq!(
+            spans("1, 5,9..12"),
+            [
+                Span { first: 1, last: 1 },
+                Span { first: 5, last: 5 },
+                Span { first: 9, last: 12 }
+            ]
+        );
+        assert_eq!("0".parse::<Span>(), Err("`0`: numbers start at 1".into()));
+        assert_eq!(
+            "12..9".parse::<Span>(),
+            Err("`12..9` ends before it starts: write 9..12".into())
+        );
+        assert_eq!(
+            "a..3".parse::<Span>(),
+            Err("`a..3` is not a number or a range (5, 9..12)".into())
+        );
+    }
+
+    #[test]
+    fn places_ways_and_tiers_narrow_each_other() {
+        let spec = spec();
+        let ids: Vec<&str> = spec.ways.iter().map(|w| w.id.as_str()).collect();
+        let sel = Selection {
+            tickets: spans("2..7,1"),
+            packs: spans("2..3"),
+            ..Selection::default()
+        };
+        let c = sel.resolve(&spec, 9).unwrap();
+        let at: Vec<u32> = (1..=9).filter(|&t| c.at_place(t)).collect();
+        assert_eq!(at, [4, 5, 6, 7]);
+        assert!(!c.by_prize() && c.named());
+        // Drawn in the order named: 2..7 before 1.
+        let mut order = vec![1, 7, 4];
+        order.sort_by_key(|&t| c.order(t));
+        assert_eq!(order, [4, 7, 1]);
+        // A tier is named by its amount; its ways are its, narrowed by --way.
+        let tier = Selection {
+            tiers: vec![Money::units(4)],
+            ..Selection::default()
+        };
+        let c = tier.resolve(&spec, 9).unwrap();
+        let got: Vec<&str> = (0..spec.ways.len())
+            .filter(|&i| c.of_way(way_id(i)))
+            .map(|i| ids[i])
+            .collect();
+        let want: Vec<&str> = spec
+            .ways
+            .iter()
+            .filter(|w| w.amount == Money::units(4) && w.tier.is_some())
+            .map(|w| w.id.as_str())
+            .collect();
+        assert_eq!(got, want);
+        assert!(c.by_prize());
+    }
+
+    #[test]
+    fn a_selection_past_the_block_unknown_or_empty_is_refused() {
+        let spec = spec();
+        let sel = |t: &str, p: &str, w: &[&str], tier: &[u64]| Selection {
+            tickets: if t.is_empty() { vec![] } else { spans(t) },
+            packs: if p.is_empty() { vec![] } else { spans(p) },
+            ways: w.iter().map(|s| s.to_string()).collect(),
+            tiers: tier.iter().map(|&u| Money::units(u)).collect(),
+        };
+        let err = |s: Selection| s.resolve(&spec, 9).unwrap_err().to_string();
+        assert_eq!(
+            err(sel("1..10", "", &[], &[])),
+            "ticket 10 is not in the block: its tickets are 1 to 9"
+        );
+        assert_eq!(
+            err(sel("", "4", &[], &[])),
+            "pack 4 is not in the block: its packs are 1 to 3"
+        );
+        let ways: Vec<&str> = spec.ways.iter().map(|w| w.id.as_str()).collect();
+        assert_eq!(
+            err(sel("", "", &["7"], &[])),
+            format!(
+                "--way 7: the spec has no such way; its ways are {}",
+                ways.join(", ")
+            )
+        );
+        let tiers: Vec<String> = spec.tiers.iter().map(|t| t.amount.to_string()).collect();
+        assert_eq!(
+            err(sel("", "", &[], &[3])),
+            format!(
+                "--tier 3: no tier of the lot table has this amount; its tiers are {} (losing tickets: --way lose)",
+                tiers.join(", ")
+            )
+        );
+        assert_eq!(
+            err(sel("1..3", "2", &[], &[])),
+            "no ticket of the block is selected by --tickets 1..3 --pack 2: nothing to draw"
+        );
+        assert_eq!(
+            err(sel("", "", &["lose"], &[2])),
+            "no ticket of the block is selected by --way lose --tier 2: nothing to draw"
+        );
+    }
+}
