@@ -15,6 +15,7 @@ pub mod block;
 pub mod claim;
 pub mod crypto;
 pub mod generate;
+pub mod language;
 pub mod lots;
 pub mod money;
 pub mod output;

@@ -75,7 +75,7 @@ fn a_specimen_proof_says_so_and_a_missing_ticket_is_an_error() {
         .assert()
         .success();
     let svg = std::fs::read_to_string(t.path().join("deck.proofs/ticket-2.svg")).unwrap();
-    assert!(svg.contains("SPECIMEN"));
+    assert!(svg.contains(">SPÉCIMEN</text>"));
     let o = tirage()
         .arg("render")
         .arg(&deck)
@@ -328,9 +328,12 @@ fn a_proof_shows_the_print_record_and_the_prize_the_rules_give() {
         String::from_utf8_lossy(&o.stderr)
     );
     let svg = std::fs::read_to_string(out.join(format!("ticket-{n}.svg"))).unwrap();
-    assert!(svg.contains(">Proof: prize 8 EUR · way 8</text>"), "{svg}");
+    assert!(
+        svg.contains(">Épreuve : gain 8 € · combinaison 8</text>"),
+        "{svg}"
+    );
     assert!(svg.contains(&format!(
-        ">Block 1 · pack {} · position {} · ticket {n} · serial {}</text>",
+        ">Bloc 1 · carnet {} · position {} · billet {n} · série {}</text>",
         before[1], before[2], before[4]
     )));
     // Each cell shows its value, an amount in euros with its caption under it; the panels
@@ -354,10 +357,10 @@ fn a_proof_shows_the_print_record_and_the_prize_the_rules_give() {
         assert_eq!(svg.matches(&format!(">{id}</text>")).count(), 1, "{id}");
     }
     // Jeu 1 wins with its two COQ and GAIN 1; Jeu 2 shows no vœu, so GAIN 2 is its decoy.
-    assert_eq!(svg.matches(">WIN</text>").count(), 3);
-    assert_eq!(svg.matches(">DECOY</text>").count(), 1);
-    assert_eq!(svg.matches(">NEAR MISS</text>").count(), 0);
-    assert!(svg.contains(">jeu1 wins 8 EUR: COQ COQ</text>"), "{svg}");
+    assert_eq!(svg.matches(">GAGNANT</text>").count(), 3);
+    assert_eq!(svg.matches(">LEURRE</text>").count(), 1);
+    assert_eq!(svg.matches(">PRESQUE</text>").count(), 0);
+    assert!(svg.contains(">jeu1 gagne 8 € : COQ COQ</text>"), "{svg}");
     assert_eq!(svg.matches(">COQ</text>").count(), 2);
 }
 
@@ -418,8 +421,8 @@ fn help_says_where_a_proofs_data_comes_from() {
     }
 }
 
-/// A poker proof writes each card's inscription in letters (art. 3.2–3.3) under its code,
-/// from the spec's rank and suit captions.
+/// A poker proof writes each card's inscription in letters (art. 3.2–3.3) under its rank
+/// and suit, from the spec's rank and suit captions.
 #[test]
 fn poker_proofs_write_each_card_in_letters() {
     let t = tempfile::tempdir().unwrap();
@@ -535,7 +538,7 @@ fn a_deck_proof_sheet_is_a_searchable_pdf_with_a_cover_and_every_ticket() {
     let cover = pages[0];
     for line in [
         "Proof sheet",
-        "SPECIMEN",
+        "SPÉCIMEN",
         "ASTRO ANNEE DU COQ",
         "Règlement particulier « ASTRO ANNEE DU COQ », JORF n°0303 du 30 décembre 2016",
         "Game code 1703 · emission 1 · block 0 · 42 tickets in packs of 150",
@@ -560,7 +563,7 @@ fn a_deck_proof_sheet_is_a_searchable_pdf_with_a_cover_and_every_ticket() {
     assert_eq!(rows.len(), 42);
     for r in &rows {
         let on: Vec<usize> = (1..pages.len())
-            .filter(|&p| pages[p].contains(&format!("serial {}", r[4])))
+            .filter(|&p| pages[p].contains(&format!("série {}", r[4])))
             .collect();
         assert_eq!(on.len(), 1, "serial {}", r[4]);
     }
@@ -572,11 +575,11 @@ fn a_deck_proof_sheet_is_a_searchable_pdf_with_a_cover_and_every_ticket() {
     let top = rows.iter().find(|r| r[6] == "20000").unwrap();
     let page = pages
         .iter()
-        .find(|p| p.contains(&format!("serial {}", top[4])))
+        .find(|p| p.contains(&format!("série {}", top[4])))
         .unwrap();
     assert!(
-        page.contains("Jeu 1 : GAIN 1 wins 20000 EUR: COQ COQ")
-            || page.contains("Jeu 2 : GAIN 2 wins 20000 EUR"),
+        page.contains("Jeu 1 : GAIN 1 gagne 20 000 € : COQ COQ")
+            || page.contains("Jeu 2 : GAIN 2 gagne 20 000 €"),
         "{page}"
     );
 
@@ -599,13 +602,14 @@ fn a_deck_proof_sheet_is_a_searchable_pdf_with_a_cover_and_every_ticket() {
         "promised on ticket",
         "tickets on this sheet",
         "wins",
-        "WIN",
-        "Proof: prize",
+        "gagne",
+        "GAGNANT",
+        "Épreuve",
     ] {
         assert!(!text.contains(word), "{word:?} on a plain sheet");
     }
     for r in &rows {
-        assert!(text.contains(&format!("serial {}", r[4])));
+        assert!(text.contains(&format!("série {}", r[4])));
     }
 }
 
@@ -645,7 +649,7 @@ fn a_poker_proof_names_the_combination_and_marks_its_cards() {
     // of one suit.
     let note = svg
         .lines()
-        .find(|l| l.contains("with a quinte flush royale: "))
+        .find(|l| l.contains("avec quinte flush royale : "))
         .unwrap_or_else(|| panic!("no note of the quinte flush royale:\n{svg}"));
     let cards: Vec<&str> = note
         .rsplit_once(": ")
@@ -662,7 +666,7 @@ fn a_poker_proof_names_the_combination_and_marks_its_cards() {
     assert!(cards.iter().all(|c| c.ends_with(suit)), "{note}");
     assert!(note.contains(">Joueur "), "{note}");
     // Its five cards and its GAIN are marked, at least.
-    assert!(svg.matches(">WIN</text>").count() >= 6);
+    assert!(svg.matches(">GAGNANT</text>").count() >= 6);
 
     // --plain draws the same ticket with no mark and no note.
     // With -q, nothing is printed.
@@ -678,9 +682,9 @@ fn a_poker_proof_names_the_combination_and_marks_its_cards() {
     assert_eq!(o.stdout, b"");
     let svg = std::fs::read_to_string(plain.join(format!("ticket-{royal}.svg"))).unwrap();
     for word in [
-        ">WIN</text>",
-        ">DECOY</text>",
-        ">NEAR MISS</text>",
+        ">GAGNANT</text>",
+        ">LEURRE</text>",
+        ">PRESQUE</text>",
         "quinte flush royale",
     ] {
         assert!(!svg.contains(word), "{word} on a plain proof");
@@ -805,12 +809,12 @@ fn a_proof_shows_what_the_ticket_prints_outside_its_cells() {
     // every surface's printed maximum.
     for text in [
         "Winning symbols: IBIS HALEUR OUDJAT",
-        "LION = 3 · OISEAU = 10 · BATEAU = 100",
+        "LION = 3 € · OISEAU = 10 € · BATEAU = 100 €",
         "MASQUE = win ×2",
-        "Maximum: 5 000",
-        "Maximum: 10 000",
-        "Maximum: 15 000",
-        "Maximum: 20 000",
+        "Maximum: 5 000 €",
+        "Maximum: 10 000 €",
+        "Maximum: 15 000 €",
+        "Maximum: 20 000 €",
     ] {
         assert!(drawn(&svg, text), "{text} not drawn");
     }
@@ -827,9 +831,12 @@ fn a_proof_shows_what_the_ticket_prints_outside_its_cells() {
     // The FREE centre, the pay table by number of matches, and a key without the decoy
     // the game never shows.
     assert!(drawn(&svg, "FREE"));
-    assert!(drawn(&svg, "9 matches: 2 · 10 matches: 5 · 11 matches: 20"));
-    assert!(svg.contains("NEAR MISS: near miss"));
-    assert!(!svg.contains("DECOY"));
+    assert!(drawn(
+        &svg,
+        "9 matches: 2 € · 10 matches: 5 € · 11 matches: 20 €"
+    ));
+    assert!(svg.contains("PRESQUE : presque"));
+    assert!(!svg.contains("LEURRE"));
 }
 
 /// The directory beside block `dir` where render writes its proofs by default.
@@ -936,7 +943,7 @@ fn each_holder_proofs_from_the_file_it_opens() {
         assert!(render_with(&clear, n, &dir("qa"), &[]).status.success());
         let qa = std::fs::read(dir("qa").join(&file)).unwrap();
         assert_eq!(std::fs::read(dir("auditor").join(&file)).unwrap(), qa);
-        assert!(String::from_utf8_lossy(&qa).contains("Proof: prize"));
+        assert!(String::from_utf8_lossy(&qa).contains("Épreuve : gain"));
     }
     // The central system opens neither ticket file: no proof, and it is told why.
     let o = render_with(&sealed, 1, &t.path().join("c"), &[id, &key("central")]);
@@ -977,14 +984,14 @@ fn a_printers_proof_tells_nothing_beyond_the_printed_face() {
     let (w, l) = (proof(winner), proof(loser));
     for svg in [&w, &l] {
         for word in [
-            "Proof:",
-            "prize",
-            "way",
-            "WIN",
-            "NEAR MISS",
-            "DECOY",
-            "wins",
-            "loses",
+            "Épreuve",
+            "gain ",
+            "combinaison",
+            "GAGNANT",
+            "PRESQUE",
+            "LEURRE",
+            "gagne",
+            "perd",
         ] {
             assert!(!texts(svg).iter().any(|x| x.contains(word)), "{word} drawn");
         }
@@ -1282,7 +1289,7 @@ fn a_selection_draws_exactly_the_tickets_of_its_ranges_packs_ways_and_tiers() {
         .iter()
         .filter(|r| r[6] == "2" && r[3].parse::<u32>().unwrap() <= 40)
         .collect();
-    assert_eq!(text.matches("Proof: prize").count(), twos.len());
+    assert_eq!(text.matches("Épreuve : gain").count(), twos.len());
     for r in twos {
         assert!(text.contains(&r[4]), "serial {}", r[4]);
     }
@@ -1416,4 +1423,134 @@ fn the_help_examples_of_render_and_claim_run_as_pasted() {
         }
     }
     assert_eq!(ran, 7);
+}
+
+/// coq's small spec with `language = "LANG"` under its currency, written to `dir`.
+fn spec_in(dir: &std::path::Path, lang: &str) -> std::path::PathBuf {
+    let text = std::fs::read_to_string(repo("tests/specs/coq_small.toml")).unwrap();
+    let text = text.replacen(
+        "currency = \"EUR\"\n",
+        &format!("currency = \"EUR\"\nlanguage = \"{lang}\"\n"),
+        1,
+    );
+    let path = dir.join(format!("coq-{lang}.toml"));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// A spec's `[game] language` sets the language of the proof's own words and how its
+/// amounts are written; French by default (`a_proof_shows_the_print_record…`), English on
+/// request; any other is refused with the file, line and field.
+#[test]
+fn proofs_speak_the_tickets_language() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path().join("deck");
+    deck(&spec_in(t.path(), "en"), &d);
+    let rows = rows(&d);
+    let r = rows.iter().find(|r| r[6] == "4+4").unwrap();
+    let n = &r[3];
+    let out = t.path().join("en");
+    tirage()
+        .arg("render")
+        .arg(&d)
+        .args(["--tickets", n, "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let svg = std::fs::read_to_string(out.join(format!("ticket-{n}.svg"))).unwrap();
+    for text in [
+        ">SPECIMEN</text>".to_string(),
+        ">Proof: prize €8 · way 4+4</text>".to_string(),
+        format!(
+            ">Block 0 · pack 1 · position {n} · ticket {n} · serial {}</text>",
+            r[4]
+        ),
+        ">jeu1 wins €4: COQ COQ</text>".into(),
+        ">€4</text>".into(),
+        ">WIN: wins</text>".into(),
+    ] {
+        assert!(svg.contains(&text), "{text} not in\n{svg}");
+    }
+    let bad = spec_in(t.path(), "de");
+    let o = tirage().arg("check").arg(&bad).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let line = std::fs::read_to_string(&bad)
+        .unwrap()
+        .lines()
+        .position(|l| l.starts_with("language"))
+        .unwrap()
+        + 1;
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "tirage: error: {}:{line}: game.language: \"de\": expected the code of a language proofs are written in: fr, en\n",
+            bad.display()
+        )
+    );
+}
+
+/// A card is drawn as the ticket prints it: its rank (10 for T) and its suit's sign, red
+/// for hearts and diamonds (its inscription: `poker_proofs_write_each_card_in_letters`); a
+/// plain proof closes up where the verdict would be (its first panel right under the
+/// header line).
+#[test]
+fn cards_print_rank_and_suit_and_a_plain_proof_closes_up() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path().join("deck");
+    deck(&repo("tests/specs/poker_small.toml"), &d);
+    let row = rows(&d).remove(0);
+    let (qa, plain) = (t.path().join("qa"), t.path().join("plain"));
+    for (out, extra) in [(&qa, None), (&plain, Some("--plain"))] {
+        tirage()
+            .arg("render")
+            .arg(&d)
+            .args(["--tickets", "1", "--out"])
+            .arg(out)
+            .args(extra)
+            .assert()
+            .success();
+    }
+    let read = |dir: &std::path::Path| std::fs::read_to_string(dir.join("ticket-1.svg")).unwrap();
+    let (qa, plain) = (read(&qa), read(&plain));
+    let first_panel = |svg: &str| {
+        svg.lines()
+            .filter(|l| l.starts_with("<rect"))
+            .nth(1)
+            .unwrap()
+            .to_string()
+    };
+    assert!(
+        first_panel(&qa).starts_with(r#"<rect x="16" y="64" "#),
+        "{qa}"
+    );
+    assert!(
+        first_panel(&plain).starts_with(r#"<rect x="16" y="50" "#),
+        "{plain}"
+    );
+    for svg in [&qa, &plain] {
+        // p1's two cards: rank, sign in its colour, inscription; never the file's code.
+        for code in &row[7..9] {
+            let (rank, suit) = code.split_at(1);
+            let rank = if rank == "T" { "10" } else { rank };
+            let (sign, red) = match suit {
+                "c" => ("♣", false),
+                "d" => ("♦", true),
+                "h" => ("♥", true),
+                _ => ("♠", false),
+            };
+            let fill = if red { r##" fill="#c80000""## } else { "" };
+            assert!(
+                svg.contains(&format!("{fill}>{rank}</text>")),
+                "{code}: {svg}"
+            );
+            assert!(
+                svg.contains(&format!("{fill}>{sign}</text>")),
+                "{code}: {svg}"
+            );
+            assert!(
+                !svg.contains(&format!(">{code}</text>")),
+                "{code} drawn as its code"
+            );
+        }
+    }
 }

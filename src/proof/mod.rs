@@ -5,3 +5,4 @@ pub mod draw;
 pub mod render;
 pub mod select;
 pub mod sheet;
+pub mod words;

@@ -32,6 +32,7 @@ use crate::output::{sums, Ticket};
 use crate::proof::draw::page::wrap;
 use crate::proof::draw::{fit, svg, text_width, Anchor, Canvas, Color, Font};
 use crate::proof::select::{SelectError, Selection, MOST_UNNAMED};
+use crate::proof::words::Words;
 use crate::spec::GameSpec;
 use crate::styles::{ColumnKind, Evaluation, FeatureKind, Mark, MarkKind, FREE_CELL};
 use sha2::{Digest, Sha256};
@@ -751,62 +752,122 @@ const BAR_H: f64 = 30.0;
 /// A drawn cell: what it prints, what is written under it, and its mark.
 struct Cell {
     value: String,
+    /// A playing card: its rank, its suit's sign and whether the suit is red.
+    card: Option<(&'static str, char, bool)>,
     under: Option<String>,
     mark: Option<MarkKind>,
     /// A printed square that is no face column (bingo's FREE centre).
     free: bool,
 }
 
-/// The text of the value of face column `i` on `t`, with the currency after an amount.
+/// The text of the value of face column `i` (`value`, as files write it): an amount with
+/// its currency as the ticket's language prints it (`20 000 €`, `€20,000`), anything else
+/// as it is.
 fn shown_value(spec: &GameSpec, i: usize, value: &str) -> String {
-    match spec.game.columns()[i].kind {
-        ColumnKind::Amount(_) => match spec.currency.as_str() {
-            "EUR" => format!("{} €", group(value)),
-            other => format!("{} {other}", group(value)),
-        },
+    match (&spec.game.columns()[i].kind, value.parse::<Money>()) {
+        (ColumnKind::Amount(_), Ok(m)) => spec.language.amount(m, &spec.currency),
         _ => value.to_string(),
     }
 }
 
-/// An amount's digits grouped by three with a space (`20000` → `20 000`).
-fn group(amount: &str) -> String {
-    let (int, frac) = amount.split_once('.').unwrap_or((amount, ""));
-    let mut out = String::new();
-    for (k, ch) in int.chars().enumerate() {
-        if k > 0 && (int.len() - k) % 3 == 0 {
-            out.push(' ');
-        }
-        out.push(ch);
+/// A line the ticket prints beside a panel (a pay legend, a maximum) with each amount
+/// written as the ticket's language prints it, its currency with it: the styles write a
+/// legend's entries `SYMBOL = AMOUNT` or `WORDS: AMOUNT` (`COQ = 5 000`, `3 matches: 4,50`,
+/// `Maximum: 20 000`), separated by ` · `, each amount grouped by three with a space and
+/// its cents after a comma. An entry whose end is no such amount (`Top: yours`, `7 = win
+/// ×2`), or that lists symbols (`Winning symbols: …`), is kept as it is.
+fn with_currency(line: &str, spec: &GameSpec) -> String {
+    line.split(" · ")
+        .map(|entry| {
+            if entry.starts_with("Winning symbols") {
+                return entry.to_string();
+            }
+            for sep in [" = ", ": "] {
+                if let Some((head, tail)) = entry.rsplit_once(sep) {
+                    if let Some(m) = printed_amount(tail) {
+                        return format!("{head}{sep}{}", spec.language.amount(m, &spec.currency));
+                    }
+                }
+            }
+            entry.to_string()
+        })
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+/// The amount a legend prints as `5 000` or `4,50` (units grouped by three with a space,
+/// cents after a comma), or `None` for any other text.
+fn printed_amount(text: &str) -> Option<Money> {
+    let (units, cents) = match text.split_once(',') {
+        Some((u, c)) if c.len() == 2 && c.bytes().all(|b| b.is_ascii_digit()) => (u, c),
+        Some(_) => return None,
+        None => (text, "00"),
+    };
+    let groups: Vec<&str> = units.split(' ').collect();
+    let digits = |g: &str| !g.is_empty() && g.bytes().all(|b| b.is_ascii_digit());
+    let first_ok = groups[0].len() <= 3 && digits(groups[0]);
+    if !first_ok || !groups[1..].iter().all(|g| g.len() == 3 && digits(g)) {
+        return None;
     }
-    if !frac.is_empty() {
-        out.push(',');
-        out.push_str(&format!("{frac:0<2}"));
+    format!("{}.{cents}", groups.concat()).parse().ok()
+}
+
+/// A playing card's code as the ticket prints it (`Kh` → `K` and ♥, `Td` → `10` and ♦):
+/// its rank, its suit's sign and whether the suit is red; `None` for anything else.
+fn card(value: &str) -> Option<(&'static str, char, bool)> {
+    let mut c = value.chars();
+    let (rank, suit) = (c.next()?, c.next()?);
+    if c.next().is_some() {
+        return None;
     }
-    out
+    let rank = match rank {
+        '2' => "2",
+        '3' => "3",
+        '4' => "4",
+        '5' => "5",
+        '6' => "6",
+        '7' => "7",
+        '8' => "8",
+        '9' => "9",
+        'T' => "10",
+        'J' => "J",
+        'Q' => "Q",
+        'K' => "K",
+        'A' => "A",
+        _ => return None,
+    };
+    let (sign, red) = match suit {
+        'c' => ('♣', false),
+        'd' => ('♦', true),
+        'h' => ('♥', true),
+        's' => ('♠', false),
+        _ => return None,
+    };
+    Some((rank, sign, red))
 }
 
 /// The words of a mark's tag and its colour.
-fn mark_style(k: MarkKind) -> (&'static str, Color) {
+fn mark_style(k: MarkKind, w: &Words) -> (&'static str, Color) {
     match k {
-        MarkKind::Win => ("WIN", Color::WIN),
-        MarkKind::NearMiss => ("NEAR MISS", Color::NEAR),
-        MarkKind::Decoy => ("DECOY", Color::DECOY),
+        MarkKind::Win => (w.tags[0], Color::WIN),
+        MarkKind::NearMiss => (w.tags[1], Color::NEAR),
+        MarkKind::Decoy => (w.tags[2], Color::DECOY),
     }
 }
 
 /// Draws `cell` with its top left corner at (`cx`, `cy`): its box in its mark's colours and
 /// the mark's tag, its value, and under it its caption or inscription, on one line if that
 /// fits at 5.5 pt or more, else on two.
-fn draw_cell(c: &mut Canvas, cx: f64, cy: f64, cell: &Cell) {
+fn draw_cell(c: &mut Canvas, cx: f64, cy: f64, cell: &Cell, w: &Words) {
     let (fill, stroke) = match cell.mark {
         Some(MarkKind::Win) => (Color::WIN_FILL, (Color::WIN, 2.0)),
-        Some(k) => (Color::WHITE, (mark_style(k).1, 1.6)),
+        Some(k) => (Color::WHITE, (mark_style(k, w).1, 1.6)),
         None if cell.free => (Color(240, 240, 240), (Color(120, 120, 120), 0.7)),
         None => (Color::WHITE, (Color(120, 120, 120), 0.7)),
     };
     c.rect(cx, cy, CELL_W, CELL_H, 4.0, Some(fill), Some(stroke));
     if let Some(k) = cell.mark {
-        let (tag, color) = mark_style(k);
+        let (tag, color) = mark_style(k, w);
         c.text_styled(
             cx + CELL_W / 2.0,
             cy + 8.5,
@@ -816,6 +877,48 @@ fn draw_cell(c: &mut Canvas, cx: f64, cy: f64, cell: &Cell) {
             Anchor::Middle,
             tag,
         );
+    }
+    if let Some((rank, sign, red)) = cell.card {
+        // A card as the ticket prints it: its rank and its suit's sign, red or black, and
+        // its inscription in letters under them, on two lines large enough to read.
+        let ink = if red { Color(200, 0, 0) } else { Color::BLACK };
+        let (rs, ss) = (15.0, 15.0);
+        let w = text_width(rank, Font::Bold, rs)
+            + 1.5
+            + text_width(&sign.to_string(), Font::Symbol, ss);
+        let x0 = cx + (CELL_W - w) / 2.0;
+        c.text_styled(x0, cy + 25.0, rs, Font::Bold, ink, Anchor::Start, rank);
+        c.text_styled(
+            x0 + text_width(rank, Font::Bold, rs) + 1.5,
+            cy + 25.0,
+            ss,
+            Font::Symbol,
+            ink,
+            Anchor::Start,
+            sign.to_string(),
+        );
+        if let Some(u) = &cell.under {
+            let room = CELL_W - 4.0;
+            let lines = wrap(u, Font::Bold, 7.0, room);
+            let size = lines
+                .iter()
+                .map(|l| fit(l, Font::Bold, 7.0, room))
+                .fold(7.0, f64::min);
+            let last = cy + CELL_H - 4.5;
+            let n = lines.len().min(2);
+            for (k, l) in lines.into_iter().take(2).enumerate() {
+                c.text_styled(
+                    cx + CELL_W / 2.0,
+                    last - (n - 1 - k) as f64 * 8.0,
+                    size,
+                    Font::Bold,
+                    Color(60, 60, 60),
+                    Anchor::Middle,
+                    l,
+                );
+            }
+        }
+        return;
     }
     let vs = fit(&cell.value, Font::Bold, 12.0, CELL_W - 8.0);
     c.text_styled(
@@ -859,10 +962,10 @@ fn draw_cell(c: &mut Canvas, cx: f64, cy: f64, cell: &Cell) {
 
 /// The marks' legend, one line a mark of `kinds`, its first line's top at `y` and its
 /// boxes at `lx`.
-fn draw_legend(c: &mut Canvas, lx: f64, y: f64, kinds: &[MarkKind]) {
+fn draw_legend(c: &mut Canvas, lx: f64, y: f64, kinds: &[MarkKind], w: &Words) {
     for (n, &k) in kinds.iter().enumerate() {
         let legend_y = y + 9.0 + n as f64 * 12.0;
-        let (tag, color) = mark_style(k);
+        let (tag, color) = mark_style(k, w);
         c.rect(
             lx,
             legend_y - 7.0,
@@ -877,11 +980,11 @@ fn draw_legend(c: &mut Canvas, lx: f64, y: f64, kinds: &[MarkKind]) {
             Some((color, 1.4)),
         );
         let words = match k {
-            MarkKind::Win => "wins",
-            MarkKind::NearMiss => "near miss (one symbol short of a win)",
-            MarkKind::Decoy => "decoy (shown, wins nothing)",
+            MarkKind::Win => w.key[0],
+            MarkKind::NearMiss => w.key[1],
+            MarkKind::Decoy => w.key[2],
         };
-        let text = format!("{tag}: {words}");
+        let text = format!("{tag}{}{words}", w.colon);
         c.text_styled(
             lx + 13.0,
             legend_y,
@@ -908,6 +1011,7 @@ fn notes(
     let cols = m.columns();
     let areas = m.areas();
     let mut notes: Vec<(Color, String)> = Vec::new();
+    let w = Words::of(spec.language);
     let features = m.features();
     let about = |id: &str| {
         features
@@ -954,17 +1058,24 @@ fn notes(
             .collect();
         if !wins.is_empty() {
             let total = Money(wins.iter().map(|w| w.cents()).sum());
-            let mut s = format!("{label} wins {total} {}", spec.currency);
+            let mut s = format!(
+                "{label} {} {}",
+                w.wins,
+                spec.language.amount(total, &spec.currency)
+            );
             if wins.len() > 1 {
-                let parts: Vec<String> = wins.iter().map(Money::to_string).collect();
+                let parts: Vec<String> = wins
+                    .iter()
+                    .map(|&m| spec.language.amount(m, &spec.currency))
+                    .collect();
                 let _ = write!(s, " ({})", parts.join(" + "));
             }
             if let Some(f) = ev.feature(area) {
-                let _ = write!(s, " with a {}", f.replace('_', " "));
+                let _ = write!(s, " {} {}", w.with, f.replace('_', " "));
             }
             let shown = cells_of(area, MarkKind::Win);
             if !shown.is_empty() {
-                let _ = write!(s, ": {shown}");
+                let _ = write!(s, "{}{shown}", w.colon);
             }
             notes.push((Color::WIN, s));
         }
@@ -979,26 +1090,23 @@ fn notes(
                 .iter()
                 .any(|i| i.id == f.name && i.kind == FeatureKind::Decoy);
             let (kind, words) = if decoy {
-                (MarkKind::Decoy, "decoy")
+                (MarkKind::Decoy, w.decoy)
             } else {
-                (MarkKind::NearMiss, "near miss")
+                (MarkKind::NearMiss, w.near_miss)
             };
             let shown = cells_of(area, kind);
-            let mut s = format!("{label}, {words}: {}", about(f.name));
+            let mut s = format!("{label}, {words}{}{}", w.colon, about(f.name));
             if !shown.is_empty() {
                 let _ = write!(s, " ({shown})");
             }
-            notes.push((mark_style(kind).1, s));
+            notes.push((mark_style(kind, w).1, s));
         }
         if wins.is_empty() && told.is_empty() {
-            notes.push((
-                Color::GREY,
-                format!("{label} loses: nothing it shows wins."),
-            ));
+            notes.push((Color::GREY, format!("{label} {}", w.area_loses)));
         }
     }
     if ev.wins.is_empty() {
-        notes.push((Color::GREY, "No play area wins: the ticket loses.".into()));
+        notes.push((Color::GREY, w.ticket_loses.into()));
     }
     notes
 }
@@ -1022,6 +1130,7 @@ pub fn ticket_canvas(
     marks: Marks,
 ) -> Result<Canvas, RenderError> {
     let m = &spec.game;
+    let w = Words::of(spec.language);
     let cols = m.columns();
     let bad = |message: String| RenderError::Ticket {
         ticket: t.ticket,
@@ -1079,6 +1188,7 @@ pub fn ticket_canvas(
             .or_else(|| m.inscription(i, t.face.codes[i]));
         Cell {
             value: shown_value(spec, i, values[i]),
+            card: under.as_ref().and_then(|_| card(values[i])),
             under,
             mark: mark_of(i),
             free: false,
@@ -1086,6 +1196,7 @@ pub fn ticket_canvas(
     };
     let free = || Cell {
         value: "FREE".into(),
+        card: None,
         under: None,
         mark: None,
         free: true,
@@ -1096,7 +1207,7 @@ pub fn ticket_canvas(
         printed
             .iter()
             .filter(|p| p.panel == id)
-            .flat_map(|p| p.lines.iter().cloned())
+            .flat_map(|p| p.lines.iter().map(|l| with_currency(l, spec)))
             .collect()
     };
     let areas = m.areas();
@@ -1119,7 +1230,12 @@ pub fn ticket_canvas(
         printed: Vec<String>,
     }
     let mut placed: Vec<Placed> = Vec::new();
-    let (mut x, mut y, mut line_h) = (MARGIN, 64.0, 0.0f64);
+    // Under the header, and the verdict when there is one: a plain proof closes up.
+    let top = match marks {
+        Marks::Shown => 64.0,
+        Marks::Hidden => 50.0,
+    };
+    let (mut x, mut y, mut line_h) = (MARGIN, top, 0.0f64);
     for p in m.panels() {
         let rows: Vec<Vec<Cell>> = p
             .rows
@@ -1214,12 +1330,13 @@ pub fn ticket_canvas(
             Font::Bold,
             Color::RED,
             Anchor::End,
-            "SPECIMEN",
+            w.specimen,
         );
     }
+    let p = w.place;
     let line = format!(
-        "Block {} · pack {} · position {} · ticket {} · serial {serial}",
-        t.block, t.pack, t.pack_position, t.ticket
+        "{} {} · {} {} · {} {} · {} {} · {} {serial}",
+        p[0], t.block, p[1], t.pack, p[2], t.pack_position, p[3], t.ticket, p[4]
     );
     c.text(
         MARGIN,
@@ -1230,8 +1347,11 @@ pub fn ticket_canvas(
     );
     if marks == Marks::Shown {
         let verdict = format!(
-            "Proof: prize {} {} · way {}",
-            t.prize, spec.currency, way.id
+            "{} {} · {} {}",
+            w.verdict.0,
+            spec.language.amount(t.prize, &spec.currency),
+            w.verdict.1,
+            way.id
         );
         c.text(MARGIN, 52.0, 9.5, Font::Bold, verdict);
     }
@@ -1266,7 +1386,7 @@ pub fn ticket_canvas(
             let cy = p.y + PAD + LABEL_H + r as f64 * (CELL_H + GAP);
             for (k, cell) in row.iter().enumerate() {
                 let cx = x0 + k as f64 * (CELL_W + GAP);
-                draw_cell(&mut c, cx, cy, cell);
+                draw_cell(&mut c, cx, cy, cell, w);
             }
         }
         let below = p.y + PAD + LABEL_H + p.rows.len() as f64 * (CELL_H + GAP);
@@ -1307,7 +1427,7 @@ pub fn ticket_canvas(
         if has(FeatureKind::Decoy, MarkKind::Decoy) {
             kinds.push(MarkKind::Decoy);
         }
-        draw_legend(&mut c, MARGIN + bars_w + 24.0, bar_y, &kinds);
+        draw_legend(&mut c, MARGIN + bars_w + 24.0, bar_y, &kinds, w);
     }
     // Interleaved 2 of 5 barcode of the serial, with the serial in figures under it.
     // Each bar one rectangle, its width the element's (narrow or wide).
@@ -1369,11 +1489,33 @@ mod tests {
     }
 
     #[test]
-    fn amounts_are_grouped_by_three() {
-        assert_eq!(group("20000"), "20 000");
-        assert_eq!(group("500"), "500");
-        assert_eq!(group("1000000"), "1 000 000");
-        assert_eq!(group("4.5"), "4,50");
+    fn legends_carry_the_currency_as_the_ticket_prints_it() {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/specs/coq_tiny.toml");
+        let mut spec = GameSpec::load(&path).unwrap();
+        let line = "COQ = 5 000 · 3 matches: 4,50 · Maximum: 20 · 7 = win ×2 · Top: yours";
+        assert_eq!(
+            with_currency(line, &spec),
+            "COQ = 5 000 € · 3 matches: 4,50 € · Maximum: 20 € · 7 = win ×2 · Top: yours"
+        );
+        assert_eq!(
+            with_currency("Winning symbols: 7", &spec),
+            "Winning symbols: 7"
+        );
+        assert_eq!(
+            with_currency("A = 12 34 · B = 1,5", &spec),
+            "A = 12 34 · B = 1,5"
+        );
+        spec.language = crate::language::Language::En;
+        assert_eq!(
+            with_currency(line, &spec),
+            "COQ = €5,000 · 3 matches: €4.50 · Maximum: €20 · 7 = win ×2 · Top: yours"
+        );
+        // A card code is its rank and suit as printed; anything else is no card.
+        assert_eq!(card("Td"), Some(("10", '♦', true)));
+        assert_eq!(card("As"), Some(("A", '♠', false)));
+        assert_eq!(card("COQ"), None);
+        assert_eq!(card("1x"), None);
     }
 
     #[test]

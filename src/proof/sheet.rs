@@ -80,7 +80,7 @@ fn composition(flow: &mut Flow, proofs: &Proofs, marks: Marks) {
                 Font::Bold,
                 Color::RED,
                 Anchor::End,
-                "SPECIMEN",
+                crate::proof::words::Words::of(spec.language).specimen,
             );
         }
     });

@@ -12,6 +12,7 @@
 pub mod error;
 pub mod raw;
 
+use crate::language::Language;
 pub use crate::lots::{Way, WayId, Win, FORMULA_START, LOSE};
 use crate::money::Money;
 pub use crate::spec::error::{ErrorAt, SpecError};
@@ -372,6 +373,9 @@ pub struct GameSpec {
     pub reconstructed: bool,
     /// ISO 4217 code of the currency.
     pub currency: String,
+    /// `[game] language`: the language the ticket is printed in, which proofs write their
+    /// notes and amounts in (default French).
+    pub language: Language,
     /// Price of one ticket, in cents.
     pub price: Money,
     /// Tickets per block.
@@ -930,6 +934,19 @@ fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, game: Game) -> Result<GameS
             ),
         ));
     }
+    let language = match &g.language {
+        None => Language::default(),
+        Some(code) => Language::parse(code).ok_or_else(|| {
+            at.at(
+                gspan,
+                "game.language",
+                format!(
+                    "{code:?}: expected the code of a language proofs are written in: {}",
+                    Language::ALL.map(Language::code).join(", ")
+                ),
+            )
+        })?,
+    };
     if g.price
         .cents()
         .checked_mul(u64::from(g.block_size))
@@ -1218,6 +1235,7 @@ fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, game: Game) -> Result<GameS
         note: g.note.clone(),
         reconstructed: g.reconstructed,
         currency: g.currency.clone(),
+        language,
         price: g.price,
         block_size: g.block_size,
         pack_size: g.pack_size,

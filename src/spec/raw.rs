@@ -67,6 +67,9 @@ pub struct RawGame {
     pub reconstructed: bool,
     /// ISO 4217 currency code.
     pub currency: String,
+    /// The language the ticket is printed in (`fr`, `en`); default `fr`.
+    #[serde(default)]
+    pub language: Option<String>,
     /// Ticket price.
     pub price: Money,
     /// Tickets per block.

@@ -305,6 +305,7 @@ fn default_meaning(path: &[Step], v: &Value, style: Option<&'static StyleInfo>) 
     let fixed: Option<Value> = match keys.as_slice() {
         ["game", "mechanic"] => Some(Value::String("styles".into())),
         ["game", "emission"] => Some(Value::Integer(1)),
+        ["game", "language"] => Some(Value::String("fr".into())),
         ["game", "reconstructed"] => Some(Value::Boolean(false)),
         ["tiers", "combined_only"] => Some(Value::Boolean(false)),
         ["tiers", "total"] => return Some("a printed total, held to count × amount".into()),

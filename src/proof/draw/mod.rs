@@ -2,7 +2,7 @@
 //! audit report are each drawn once on a [`Canvas`], then written by [`svg`] or [`pdf`].
 //!
 //! A canvas measures in points (1/72 inch), with `y` growing downwards from its top edge.
-//! Text uses the three fonts every PDF reader has (Helvetica, Helvetica-Bold, Courier), so a
+//! Text uses four fonts every PDF reader has (Helvetica, Helvetica-Bold, Courier, Symbol), so a
 //! PDF embeds no font and its text stays text: a reader can search and copy it.
 //! [`text_width`] gives the width those fonts take, so that a layout can keep every word off
 //! its box's border.
@@ -45,6 +45,8 @@ pub enum Font {
     Bold,
     /// Courier (serials, codes, digests).
     Mono,
+    /// Symbol: the card suits ♣ ♦ ♥ ♠ (the PDF's fourth standard font used here).
+    Symbol,
 }
 
 /// Where a text's `x` is: its left end, its middle or its right end.
@@ -290,6 +292,8 @@ const HELVETICA_BOLD: [u16; 95] = [
 pub fn text_width(text: &str, font: Font, size: f64) -> f64 {
     let table = match font {
         Font::Mono => return text.chars().count() as f64 * 0.6 * size,
+        // Each suit 753 units wide in the Symbol font.
+        Font::Symbol => return text.chars().count() as f64 * 0.753 * size,
         Font::Regular => &HELVETICA,
         Font::Bold => &HELVETICA_BOLD,
     };

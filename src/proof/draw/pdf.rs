@@ -20,8 +20,8 @@ pub fn document(title: &str, pages: &[Canvas]) -> Vec<u8> {
     let catalog = Ref::new(1);
     let tree = Ref::new(2);
     let info = Ref::new(3);
-    let fonts = [Ref::new(4), Ref::new(5), Ref::new(6)];
-    let first = 7;
+    let fonts = [Ref::new(4), Ref::new(5), Ref::new(6), Ref::new(7)];
+    let first = 8;
     pdf.catalog(catalog).pages(tree);
     let kids: Vec<Ref> = (0..pages.len())
         .map(|i| Ref::new(first + 2 * i as i32))
@@ -41,6 +41,8 @@ pub fn document(title: &str, pages: &[Canvas]) -> Vec<u8> {
             .base_font(Name(base))
             .encoding_predefined(Name(b"WinAnsiEncoding"));
     }
+    // Symbol, in its own encoding: the card suits.
+    pdf.type1_font(fonts[3]).base_font(Name(b"Symbol"));
     for (i, canvas) in pages.iter().enumerate() {
         let page_id = kids[i];
         let content_id = Ref::new(first + 2 * i as i32 + 1);
@@ -59,6 +61,7 @@ pub fn document(title: &str, pages: &[Canvas]) -> Vec<u8> {
             f.pair(Name(b"F1"), fonts[0]);
             f.pair(Name(b"F2"), fonts[1]);
             f.pair(Name(b"F3"), fonts[2]);
+            f.pair(Name(b"F4"), fonts[3]);
         }
         page.finish();
         let data = content(canvas).finish().into_vec();
@@ -134,9 +137,13 @@ fn content(canvas: &Canvas) -> Content {
                     Font::Regular => Name(b"F1"),
                     Font::Bold => Name(b"F2"),
                     Font::Mono => Name(b"F3"),
+                    Font::Symbol => Name(b"F4"),
                 };
                 set_fill(&mut c, *color);
-                let bytes = win_ansi(text);
+                let bytes = match font {
+                    Font::Symbol => symbol(text),
+                    _ => win_ansi(text),
+                };
                 c.begin_text();
                 c.set_font(name, *size as f32);
                 c.next_line(left as f32, flip(*y));
@@ -177,6 +184,20 @@ fn path_rect(c: &mut Content, x: f64, y: f64, w: f64, h: f64, r: f64) {
     c.line_to(f(x), f(y + r));
     c.cubic_to(f(x), f(y + r - k), f(x + r - k), f(y), f(x + r), f(y));
     c.close_path();
+}
+
+/// `text` in the Symbol font's own encoding: the card suits ♣ ♦ ♥ ♠; any other character
+/// becomes `?`.
+pub fn symbol(text: &str) -> Vec<u8> {
+    text.chars()
+        .map(|c| match c {
+            '♣' => 0xa7,
+            '♦' => 0xa8,
+            '♥' => 0xa9,
+            '♠' => 0xaa,
+            _ => b'?',
+        })
+        .collect()
 }
 
 /// `text` in the WinAnsi (Windows-1252) encoding of the standard fonts; a character it

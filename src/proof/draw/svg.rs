@@ -82,6 +82,9 @@ pub fn to_svg(canvas: &Canvas) -> String {
                     Font::Mono => s.push_str(
                         r#" font-family="Courier, 'Courier New', 'Liberation Mono', monospace""#,
                     ),
+                    Font::Symbol => {
+                        s.push_str(r#" font-family="'DejaVu Sans', Symbol, sans-serif""#)
+                    }
                 }
                 match anchor {
                     Anchor::Start => {}
