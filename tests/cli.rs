@@ -477,3 +477,45 @@ fn captions_are_optional_when_no_face_shows_an_amount() {
     assert!(spec.captions.is_empty());
     assert!(spec.game.shown_amounts().is_empty());
 }
+
+/// `check` prints, surface by surface, the rule the style applies beside the spec's
+/// `legal_reference`: a card-total game forced onto `compare` reads as a comparison of
+/// numbers next to a règlement that speaks of a blackjack, for a reviewer to see.
+#[test]
+fn check_puts_each_surface_s_rule_in_words_beside_the_legal_reference() {
+    let text = std::fs::read_to_string(repo("game_specs/examples/plus_haut.toml")).unwrap();
+    let text = replace_once(
+        &text,
+        "legal_reference = \"Example game (invented): tirage game_specs/examples/plus_haut.toml\"",
+        "legal_reference = \"Règlement « 21 », art. 3: figures count 10, an ace 1 or 11\"",
+    );
+    let text = replace_once(&text, "id = \"ph\"\n", "id = \"ph\"\nmax = 500\n");
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path().join("forced.toml");
+    std::fs::write(&p, text).unwrap();
+    let out = tirage().arg("check").arg(&p).output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let from = text.find("the rules in words").expect("the rules in words");
+    let lines: Vec<&str> = text[from..].lines().collect();
+    assert_eq!(
+        lines[..7],
+        [
+            "the rules in words, surface by surface, to hold against the règlement (legal_reference):",
+            "  Règlement « 21 », art. 3: figures count 10, an ace 1 or 11",
+            "surface \"ph\": compare — higher number / beat the dealer / add up yours against theirs, printed maximum 500 EUR",
+            "  the style's rule: Rows of your number(s) against their number(s), each row with an amount box; a row wins its amount when yours is strictly higher than theirs (with sum = true, the sum of yours against the sum of theirs). Each row is a play area.",
+            "  a naive player reads: A player compares (or adds up) the two sides of each row; a tie reads as a win to some players, so no face ever prints a tie.",
+            "  as this spec sets it:",
+            "    « Jeu 1 » wins the amount in its box when your number is strictly higher than their number (numbers 01 to 20; a tie is never printed).",
+        ],
+        "{text}"
+    );
+    assert_eq!(lines.len(), 7 + 11 + 2, "{text}");
+    assert_eq!(lines[lines.len() - 1], "spec OK");
+}

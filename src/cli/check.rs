@@ -1,4 +1,5 @@
-//! `tirage check SPEC`: validate a spec and print its lot table, ways, odds and payout.
+//! `tirage check SPEC`: validate a spec and print its lot table, ways, odds and payout, and
+//! its rules in words beside its legal reference ([`tirage::spec::words`]).
 
 use super::Outcome;
 use anyhow::Result;
@@ -226,9 +227,7 @@ fn report(spec: &GameSpec, packs: &str) -> String {
         s += &format!("  {:>14}  {c}\n", m.with_currency(cur));
     }
     s += "\n";
-    for line in spec.game.describe() {
-        s += &format!("{line}\n");
-    }
+    s += &tirage::spec::words::text(spec);
     s += "\nspec OK\n";
     s
 }

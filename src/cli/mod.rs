@@ -37,7 +37,8 @@ enum Command {
     Generate(generate::Args),
     /// Re-check a finished block independently; exit 0 clean, 1 findings, 2 error.
     Verify(verify::Args),
-    /// Validate a game spec and print its tiers, ways, odds and payout.
+    /// Validate a game spec and print its tiers, ways, odds and payout, and its rules in
+    /// words, surface by surface, beside its legal reference.
     Check(check::Args),
     /// List the play styles a game's surfaces are made of, with their parameters.
     Styles(styles::Args),

@@ -11,6 +11,7 @@
 
 pub mod error;
 pub mod raw;
+pub mod words;
 
 use crate::language::Language;
 pub use crate::lots::{Way, WayId, Win, FORMULA_START, LOSE};

@@ -1,0 +1,75 @@
+//! A spec's rules in words, surface by surface, beside the règlement's reference: what
+//! `tirage check` prints and `tirage preview` shows, so that a reviewer holding the
+//! règlement can see a game forced onto the wrong play style before anything is printed.
+//!
+//! Each surface gives its play style (its name and the industry's term), how the style wins
+//! ([`crate::styles::style::StyleInfo::about`]), what a naive player reads as a win on it
+//! ([`crate::styles::style::StyleInfo::naive`], which no face contradicts) and its settings
+//! in this spec (the style's own description of the surface).
+
+use super::GameSpec;
+use crate::money::Money;
+use crate::styles::style;
+
+/// One surface's rule in words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SurfaceRule {
+    /// The surface's id (`[[surfaces]] id`).
+    pub id: String,
+    /// Its play style's name (`reveal`).
+    pub style: &'static str,
+    /// The industry's name for the style (`reveal (instant cash)`).
+    pub term: &'static str,
+    /// The surface's printed maximum (`max`), in cents.
+    pub max: Option<Money>,
+    /// How the style wins, in general.
+    pub rule: &'static str,
+    /// What a naive player reads as a win on the style: no face contradicts it.
+    pub naive: &'static str,
+    /// The surface's settings in this spec, one sentence or item a line.
+    pub settings: Vec<String>,
+}
+
+/// Every surface's rule in words, in the spec's order.
+pub fn rules(spec: &GameSpec) -> Vec<SurfaceRule> {
+    spec.game
+        .surfaces()
+        .iter()
+        .map(|s| {
+            let info = style::find(s.style);
+            SurfaceRule {
+                id: s.id.clone(),
+                style: s.style,
+                term: info.map_or("", |i| i.term),
+                max: s.max,
+                rule: info.map_or("", |i| i.about),
+                naive: info.map_or("", |i| i.naive),
+                settings: s.rule.describe(),
+            }
+        })
+        .collect()
+}
+
+/// The rules in words as `tirage check` prints them: a heading, the spec's
+/// `legal_reference` on the next line, then per surface its style and term (and printed maximum), the style's
+/// rule, its naive reading and the spec's settings, each indented under it.
+pub fn text(spec: &GameSpec) -> String {
+    let mut s = format!(
+        "the rules in words, surface by surface, to hold against the règlement (legal_reference):\n  {}\n",
+        spec.legal_reference
+    );
+    for r in rules(spec) {
+        s += &format!("surface \"{}\": {} — {}", r.id, r.style, r.term);
+        if let Some(m) = r.max {
+            s += &format!(", printed maximum {}", m.with_currency(&spec.currency));
+        }
+        s += "\n";
+        s += &format!("  the style's rule: {}\n", r.rule);
+        s += &format!("  a naive player reads: {}\n", r.naive);
+        s += "  as this spec sets it:\n";
+        for line in &r.settings {
+            s += &format!("    {line}\n");
+        }
+    }
+    s
+}
