@@ -46,7 +46,7 @@ const SHUFFLES: u32 = 10;
 
 /// What the pack constraints do to the allocation's law, in words; an error naming the
 /// constraint when they cannot be met (exactly, or in practice: no proposal kept).
-fn pack_law(spec: &GameSpec) -> Result<String> {
+pub(super) fn pack_law(spec: &GameSpec) -> Result<String> {
     let rules = &spec.pack_rules;
     if rules.is_empty() {
         return Ok(String::new());

@@ -9,6 +9,7 @@ mod deck;
 mod generate;
 mod keys;
 mod package;
+mod preview;
 mod progress;
 mod render;
 mod seed;
@@ -40,6 +41,9 @@ enum Command {
     /// Validate a game spec and print its tiers, ways, odds and payout, and its rules in
     /// words, surface by surface, beside its legal reference.
     Check(check::Args),
+    /// Write a designer's preview of a spec: one static HTML page with the lot table, the
+    /// prize structure, pack guarantees, rates, the rules in words and a specimen face per way.
+    Preview(preview::Args),
     /// List the play styles a game's surfaces are made of, with their parameters.
     Styles(styles::Args),
     /// Make a small QA deck of specimen (never payable) tickets.
@@ -87,6 +91,7 @@ pub(crate) fn run() -> ExitCode {
         Command::Generate(a) => generate::run(a),
         Command::Verify(a) => verify::run(a),
         Command::Check(a) => check::run(a),
+        Command::Preview(a) => preview::run(a),
         Command::Styles(a) => styles::run(a),
         Command::Deck(a) => deck::run(a),
         Command::Render(a) => render::run(a),
