@@ -546,6 +546,24 @@ fn a_deck_proof_sheet_is_a_searchable_pdf_with_a_cover_and_every_ticket() {
     ] {
         assert!(cover.contains(line), "{line:?} not on the cover:\n{cover}");
     }
+    // Each way's prize as the ticket prints it, with the currency (pdftotext may drop the
+    // space before the sign).
+    for prize in [
+        "20 000 €",
+        "1 000 €",
+        "200 €",
+        "30 €",
+        "18 €",
+        "8 €",
+        "4 €",
+        "2 €",
+    ] {
+        let bare = |l: &str| l.replace(' ', "");
+        assert!(
+            cover.lines().any(|l| bare(l) == bare(prize)),
+            "prize {prize} not on the cover:\n{cover}"
+        );
+    }
     let csv = std::fs::read_to_string(d.join("tickets.csv")).unwrap();
     for id in ["20000", "500+500", "100+100", "10+20", "10+8", "4+4", "2+2"] {
         assert!(

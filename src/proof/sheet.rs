@@ -139,10 +139,11 @@ fn composition(flow: &mut Flow, proofs: &Proofs, marks: Marks) {
         .iter()
         .enumerate()
         .map(|(id, way)| {
+            // As the ticket prints an amount (`20 000 €`); a loser's prize is none.
             let prize = if id == 0 {
                 "0".to_string()
             } else {
-                format!("{} {}", way.amount, spec.currency)
+                spec.language.amount(way.amount, &spec.currency)
             };
             let mut row = vec![
                 bold(&way.id),
