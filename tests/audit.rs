@@ -178,7 +178,10 @@ fn verify_writes_the_audit_beside_the_block_and_rewrites_it() {
     assert_eq!(a["report"]["checks"].as_array().unwrap().len(), 23);
     assert_eq!(check(&a["report"], "signature")["result"], "skipped");
     assert_eq!(check(&a["report"], "replay")["result"], "skipped");
-    assert_eq!(check(&a["report"], "ceremony")["result"], "skipped");
+    // No share, no beacon, nothing published: the ceremony does not apply; nor do pack
+    // constraints the spec does not state.
+    assert_eq!(check(&a["report"], "ceremony")["result"], "n/a");
+    assert_eq!(check(&a["report"], "pack_rules")["result"], "n/a");
     // A production block promises no feature: the procedure passes with nothing to check.
     assert_eq!(check(&a["report"], "features")["result"], "pass");
     assert_eq!(a["report"]["promised"].as_array().unwrap().len(), 0);
@@ -1624,6 +1627,40 @@ fn an_emission_gets_one_report_beside_it_that_gives_no_winners_place() {
     )
     .unwrap();
     assert!(pdf_text.contains("emission.json lists every block"));
+    // This build made every block: said, framed, before anything else; lines to sign.
+    let flat = pdf_text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(
+            "Not an independent verification: the same build generated and verified every block."
+        ),
+        "{flat}"
+    );
+    assert_eq!(flat.matches("Title").count(), 2, "{flat}");
+    assert!(flat.contains("the operator that the blocks are the ones delivered."));
+    assert_eq!(a["blocks"][0]["same_build"], true);
+    assert_eq!(
+        a["blocks"][1]["generated_by"]["binary_sha256"],
+        a["verified_by"]["binary_sha256"]
+    );
+    // --report inside the emission is refused in the emission's words.
+    let inside = em.join("block-001").join("report");
+    let out = tirage()
+        .args(["verify", "--unauthenticated", "--report"])
+        .arg(&inside)
+        .arg(&em)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "tirage: error: --report {}: that is inside the emission {}, which is what is delivered; the report goes beside it (by default {}) or into a directory of its own\n",
+            inside.display(),
+            em.display(),
+            r.display()
+        )
+    );
+    assert!(!inside.exists());
 
     // What an insider holding only the report learns of where the winners are.
     let aj = std::fs::read_to_string(r.join("audit.json")).unwrap();
@@ -1701,4 +1738,98 @@ fn an_emission_gets_one_report_beside_it_that_gives_no_winners_place() {
         .success();
     assert!(elsewhere.join("audit.json").is_file());
     assert_eq!(mode(&elsewhere), 0o700);
+}
+
+/// The PDF text of `pdf`, its words joined by single spaces (a sentence wrapped over lines
+/// reads whole).
+fn pdf_words(pdf: &Path) -> String {
+    let out = std::process::Command::new("pdftotext")
+        .arg(pdf)
+        .arg("-")
+        .output()
+        .expect("pdftotext (poppler-utils) is installed");
+    let text = String::from_utf8(out.stdout).unwrap();
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// What an auditor signs: N/A where a procedure does not apply, a framed warning when the
+/// build that verifies generated the block (and none when another did), bins as ranges,
+/// lines for the signatory's name, title, date and signature.
+#[test]
+fn the_audit_pdf_says_na_warns_of_its_own_build_and_gives_lines_to_sign() {
+    let t = tempfile::tempdir().unwrap();
+    let b = t.path().join("b");
+    generate(&small_spec(), &b, 2);
+    let report = |dir: &str| {
+        let out = tirage()
+            .args([
+                "verify",
+                "--unauthenticated",
+                "-q",
+                "--auditor",
+                "Claire Martin",
+            ])
+            .args(["--operator", "Jeux de Paris", "--report"])
+            .arg(t.path().join(dir))
+            .arg(&b)
+            .env("SOURCE_DATE_EPOCH", "1700000000")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let r = t.path().join(dir);
+        (
+            pdf_words(&r.join("audit.pdf")),
+            std::fs::read_to_string(r.join("audit.md")).unwrap(),
+            json(&r.join("audit.json")),
+        )
+    };
+    let (pdf, md, a) = report("same");
+    for s in [
+        "Not an independent verification: the same build generated and verified this block. \
+         The generating and the verifying tool have the same binary SHA-256",
+        "23 procedures: 19 passed, 0 with findings, 0 not run, 2 skipped, 2 not applicable \
+         (N/A: the procedure has nothing to check on this block).",
+        "not independent: the same build generated and verified the block (the same binary SHA-256)",
+        "This build also generated the block: the verification is not independent of the \
+         generator (see the warning in the summary).",
+    ] {
+        assert!(pdf.contains(s), "audit.pdf lacks {s:?}: {pdf}");
+    }
+    // Two boxes side by side, each with its lines to sign: read across, line by line.
+    assert!(pdf.ends_with(
+        "Auditor Name Operator Claire Martin Name Title Title Date Date Signature Signature \
+         Jeux de Paris page 5 of 5"
+    ));
+    // N/A twice in the table (ceremony, pack_rules), once in the summary.
+    assert_eq!(pdf.matches("N/A").count(), 3, "{pdf}");
+    assert!(md.contains(
+        "| 19 | `pack_rules` | the spec's pack constraints hold on every pack (evaluated ways) | N/A | 0 |"
+    ));
+    assert!(md.contains("| 23 | `ceremony` | "));
+    assert!(md.contains("published one | N/A | 0 |\n"), "{md}");
+    assert!(md.contains("| name | Claire Martin | Jeux de Paris |\n| title |  |  |\n"));
+    assert_eq!(a["same_build"], true);
+    // Bins of counts are ranges of distinct values, or one value alone.
+    assert!(md.contains("| 0–42 | 3 | 5.35 |"), "{md}");
+    for w in md.split(|c: char| c.is_whitespace() || c == '|') {
+        if let Some((lo, hi)) = w.split_once('–') {
+            if let (Ok(lo), Ok(hi)) = (lo.parse::<u64>(), hi.parse::<u64>()) {
+                assert!(lo < hi, "a bin labelled {w}");
+            }
+        }
+    }
+
+    // Made by another build (its binary recorded otherwise in the manifest, the digests
+    // made to agree): no warning, and the identification says so.
+    let mpath = b.join("manifest.json");
+    let mut m: serde_json::Value = serde_json::from_slice(&std::fs::read(&mpath).unwrap()).unwrap();
+    m["tool"]["binary_sha256"] = "ab".repeat(32).into();
+    std::fs::write(&mpath, serde_json::to_vec_pretty(&m).unwrap()).unwrap();
+    fix_digests(&b);
+    let (pdf, _, a) = report("other");
+    assert_eq!(a["same_build"], false);
+    assert!(!pdf.contains("Not an independent verification"), "{pdf}");
+    assert!(pdf.contains(
+        "another build verified the block than the one that generated it (the binary SHA-256 differ)"
+    ));
 }

@@ -38,6 +38,32 @@ pub fn svg(e: &Evidence, title: &str) -> String {
 /// The chart on a canvas [`WIDTH`] points wide, as high as its panels need; `title` heads
 /// it (game and block).
 pub fn canvas(e: &Evidence, title: &str) -> Canvas {
+    let (panels, notes) = layout(e);
+    sheet(e, Some(title), &panels, &notes)
+}
+
+/// The chart cut at its panels, each piece [`WIDTH`] points wide, for pages: the first
+/// headed by `title`, the notes under the last. A page then takes a panel where the whole
+/// chart would not fit, and no page is left nearly empty before it.
+pub fn pieces(e: &Evidence, title: &str) -> Vec<Canvas> {
+    let (panels, notes) = layout(e);
+    if panels.is_empty() {
+        return vec![sheet(e, Some(title), &[], &notes)];
+    }
+    let last = panels.len() - 1;
+    panels
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let notes: &[String] = if i == last { &notes } else { &[] };
+            sheet(e, (i == 0).then_some(title), std::slice::from_ref(p), notes)
+        })
+        .collect()
+}
+
+/// The panels the chart of `e` draws, in order, and the notes saying what it does not
+/// draw and why.
+fn layout(e: &Evidence) -> (Vec<Panel<'_>>, Vec<String>) {
     let mut panels: Vec<Panel> = Vec::new();
     let mut notes = Vec::new();
     if e.packs.full_packs >= 2 {
@@ -63,19 +89,28 @@ pub fn canvas(e: &Evidence, title: &str) -> Canvas {
             left.join(", ")
         ));
     }
-    let height = 34.0 + PANEL * panels.len() as f64 + 14.0 * notes.len() as f64 + 8.0;
+    (panels, notes)
+}
+
+/// `panels` of the chart of `e` and `notes` under them on one canvas [`WIDTH`] points
+/// wide, headed by `title` when given.
+fn sheet(e: &Evidence, title: Option<&str>, panels: &[Panel], notes: &[String]) -> Canvas {
+    let head = if title.is_some() { 34.0 } else { 0.0 };
+    let height = head + PANEL * panels.len() as f64 + 14.0 * notes.len() as f64 + 8.0;
     let mut c = Canvas::new(WIDTH, height);
-    c.text_styled(
-        WIDTH / 2.0,
-        22.0,
-        crate::proof::draw::fit(title, Font::Bold, 14.0, WIDTH - 24.0),
-        Font::Bold,
-        Color::BLACK,
-        Anchor::Middle,
-        title,
-    );
-    let mut top = 34.0;
-    for p in &panels {
+    if let Some(title) = title {
+        c.text_styled(
+            WIDTH / 2.0,
+            22.0,
+            crate::proof::draw::fit(title, Font::Bold, 14.0, WIDTH - 24.0),
+            Font::Bold,
+            Color::BLACK,
+            Anchor::Middle,
+            title,
+        );
+    }
+    let mut top = head;
+    for p in panels {
         match p {
             Panel::Distribution => distribution(&mut c, e, top, PANEL),
             Panel::Gaps(g) => gaps(&mut c, g, top, PANEL),
@@ -84,7 +119,7 @@ pub fn canvas(e: &Evidence, title: &str) -> Canvas {
     }
     for n in notes {
         top += 14.0;
-        let size = crate::proof::draw::fit(&n, Font::Regular, 8.5, WIDTH - 24.0);
+        let size = crate::proof::draw::fit(n, Font::Regular, 8.5, WIDTH - 24.0);
         c.text_styled(
             12.0,
             top,
@@ -92,12 +127,14 @@ pub fn canvas(e: &Evidence, title: &str) -> Canvas {
             Font::Regular,
             Color::GREY,
             Anchor::Start,
-            n,
+            n.clone(),
         );
     }
     c
 }
 
+/// One panel of the chart.
+#[derive(Clone, Copy)]
 enum Panel<'a> {
     Distribution,
     Gaps(&'a GapHistogram),
@@ -458,6 +495,34 @@ mod tests {
         let pack_bars = e.pack_histogram.iter().filter(|&&h| h > 0).count();
         // And one in the legend of each panel.
         assert_eq!(bars, 2 + gap_bars + pack_bars);
+    }
+
+    /// The pieces are the chart's panels, one each, the title on the first and the notes
+    /// under the last: together they draw what the whole chart draws.
+    #[test]
+    fn the_chart_cut_for_pages_draws_each_panel_once() {
+        let spec = super::super::randomness::tests::with_a_large_tier();
+        let counts: Vec<u32> = spec.ways.iter().map(|w| w.count).collect();
+        let ways = allocate(&counts, &Seed([7; 32]), 1);
+        let e = super::super::randomness::analyze(&spec, &PackRules::default(), &ways);
+        let whole = canvas(&e, "t");
+        let pieces = pieces(&e, "t");
+        assert_eq!(pieces.len(), 2);
+        assert_eq!(pieces[0].height, 34.0 + PANEL + 8.0);
+        assert_eq!(pieces[1].height, PANEL + 8.0);
+        let texts = |c: &Canvas| c.texts().map(str::to_string).collect::<Vec<_>>();
+        assert_eq!(texts(&pieces[0])[0], "t");
+        assert_eq!(
+            texts(&pieces[0])[1],
+            "Distribution of winners per full pack (200 packs) against its law"
+        );
+        assert_eq!(
+            texts(&pieces[1])[0],
+            "Gaps between consecutive tickets of tier 2 (1432 tickets), in 20 bins by length"
+        );
+        let mut all = texts(&pieces[0]);
+        all.extend(texts(&pieces[1]));
+        assert_eq!(all, texts(&whole));
     }
 
     #[test]

@@ -37,9 +37,12 @@ pub enum Block {
         /// The file it links to.
         file: String,
     },
-    /// The signature block: per party (its role), the name given, and lines for the date
-    /// and the signature.
+    /// The signature block: per party (its role), the name given, and lines for the
+    /// signatory's title, the date and the signature.
     Signatures(Vec<(String, Option<String>)>),
+    /// A warning set apart from the text: a quoted paragraph in Markdown, a framed one in
+    /// red in the PDF. It may open with a `**bold**` sentence, set on its own line.
+    Warning(String),
 }
 
 /// A table block from its header (a `>` before a title right-aligns its column) and rows.
@@ -96,6 +99,9 @@ pub fn markdown(blocks: &[Block]) -> String {
             Block::Chart { alt, file } => {
                 let _ = writeln!(s, "![{alt}]({file})");
             }
+            Block::Warning(t) => {
+                let _ = writeln!(s, "> {t}");
+            }
             Block::Signatures(parties) => {
                 let names: Vec<String> = parties
                     .iter()
@@ -106,6 +112,7 @@ pub fn markdown(blocks: &[Block]) -> String {
                 let _ = writeln!(s, "| | {} |", roles.join(" | "));
                 let _ = writeln!(s, "|---|{}|", vec!["---"; parties.len()].join("|"));
                 let _ = writeln!(s, "| name | {} |", names.join(" | "));
+                let _ = writeln!(s, "| title | {blank} |");
                 let _ = writeln!(s, "| date | {blank} |");
                 let _ = writeln!(s, "| signature | {blank} |");
             }
@@ -142,9 +149,9 @@ const BODY: f64 = 9.0;
 /// Text size of tables, in points.
 const SMALL: f64 = 7.5;
 
-/// The blocks as A4 pages headed `head`; `chart` is drawn where the chart block is (and
-/// nothing there when it is `None`).
-pub fn pages(blocks: &[Block], head: &str, chart: Option<&Canvas>) -> Vec<Canvas> {
+/// The blocks as A4 pages headed `head`; the pieces of `chart` are drawn where the chart
+/// block is, each on the page where it fits (nothing there when `chart` is empty).
+pub fn pages(blocks: &[Block], head: &str, chart: &[Canvas]) -> Vec<Canvas> {
     let mut f = Flow::new(&plain(head));
     for b in blocks {
         match b {
@@ -182,23 +189,66 @@ pub fn pages(blocks: &[Block], head: &str, chart: Option<&Canvas>) -> Vec<Canvas
                 f.table(&head, &rows, right, SMALL);
             }
             Block::Chart { .. } => {
-                if let Some(c) = chart {
+                for c in chart {
                     f.drawing(c);
                 }
             }
             Block::Signatures(parties) => signatures(&mut f, parties),
+            Block::Warning(t) => warning(&mut f, t),
         }
     }
     f.finish()
 }
 
+/// A red frame around `text` (its opening `**bold**` sentence in bold on lines of its
+/// own), kept on one page.
+fn warning(f: &mut Flow, text: &str) {
+    let (bold, rest) = match text.strip_prefix("**").and_then(|r| r.split_once("**")) {
+        Some((b, r)) => (plain(b), inline(r).text),
+        None => (String::new(), inline(text).text),
+    };
+    let room = f.width() - 24.0;
+    let wrap = crate::proof::draw::page::wrap;
+    let mut lines: Vec<(String, Font)> = Vec::new();
+    if !bold.is_empty() {
+        lines.extend(
+            wrap(&bold, Font::Bold, BODY, room)
+                .into_iter()
+                .map(|l| (l, Font::Bold)),
+        );
+    }
+    lines.extend(
+        wrap(&rest, Font::Regular, BODY, room)
+            .into_iter()
+            .map(|l| (l, Font::Regular)),
+    );
+    let step = BODY * 1.3;
+    let h = 10.0 + step * lines.len() as f64 + 6.0;
+    f.space(4.0);
+    let w = f.width();
+    f.boxed(h + 8.0, |c, x0, y0| {
+        c.rect(
+            x0,
+            y0,
+            w,
+            h,
+            3.0,
+            Some(Color(253, 236, 234)),
+            Some((Color::RED, 1.2)),
+        );
+        for (i, (l, font)) in lines.into_iter().enumerate() {
+            c.text(x0 + 12.0, y0 + 10.0 + BODY + step * i as f64, BODY, font, l);
+        }
+    });
+}
+
 /// One box per party, side by side: its role, the name given (or a line to write it on),
-/// then lines for the date and the signature.
+/// then lines for the signatory's title, the date and the signature.
 fn signatures(f: &mut Flow, parties: &[(String, Option<String>)]) {
     let n = parties.len().max(1) as f64;
     let gap = 16.0;
     let w = (f.width() - gap * (n - 1.0)) / n;
-    let h = 118.0;
+    let h = 144.0;
     f.space(6.0);
     f.boxed(h, |c, x0, y0| {
         for (i, (role, name)) in parties.iter().enumerate() {
@@ -207,6 +257,7 @@ fn signatures(f: &mut Flow, parties: &[(String, Option<String>)]) {
             c.text(x + 10.0, y0 + 18.0, 10.0, Font::Bold, plain(role));
             let lines = [
                 ("Name", name.as_deref()),
+                ("Title", None),
                 ("Date", None),
                 ("Signature", None),
             ];
@@ -266,6 +317,46 @@ mod tests {
             markdown(&blocks),
             "## 1. A\n\ntext\n\n- a\n  - b\n\n| x | n |\n|---|---:|\n| `k` | 2\\|3 |\n"
         );
+    }
+
+    #[test]
+    fn markdown_quotes_a_warning_and_gives_a_title_line_to_sign() {
+        let blocks = vec![
+            Block::Warning("**Careful.** Read this.".into()),
+            Block::Signatures(vec![("Auditor".into(), Some("C. M.".into()))]),
+        ];
+        assert_eq!(
+            markdown(&blocks),
+            "> **Careful.** Read this.\n\n| | Auditor |\n|---|---|\n| name | C. M. |\n\
+             | title |  |\n| date |  |\n| signature |  |\n"
+        );
+    }
+
+    /// A chart in pieces after text filling half a page: the first piece on that page,
+    /// where the whole chart would have gone to the next one and left half a page empty.
+    #[test]
+    fn a_chart_in_pieces_starts_on_the_page_where_its_first_piece_fits() {
+        let mut blocks: Vec<Block> = (0..20).map(|i| Block::Para(format!("line {i}"))).collect();
+        blocks.push(Block::Chart {
+            alt: "chart".into(),
+            file: "audit.svg".into(),
+        });
+        let piece = |label: &str| {
+            let mut c = Canvas::new(500.0, 250.0);
+            c.text(10.0, 10.0, 9.0, Font::Regular, label.to_string());
+            c
+        };
+        let pieces = [piece("first"), piece("second"), piece("third")];
+        let pages = pages(&blocks, "head", &pieces);
+        let on = |p: &Canvas| p.texts().map(str::to_string).collect::<Vec<_>>();
+        assert!(on(&pages[0]).contains(&"line 19".to_string()));
+        assert!(
+            on(&pages[0]).contains(&"first".to_string()),
+            "{:?}",
+            on(&pages[0])
+        );
+        assert!(!on(&pages[0]).contains(&"third".to_string()));
+        assert!(on(&pages[1]).contains(&"third".to_string()));
     }
 
     #[test]

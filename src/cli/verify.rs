@@ -106,24 +106,8 @@ fn party_name(s: &str) -> Result<String, String> {
 }
 
 pub(super) fn run(a: Args) -> Result<Outcome> {
-    // Another block's directory never receives this block's report, nor does the block.
     if let Some(r) = &a.report {
-        let other = std::fs::canonicalize(r).ok() != std::fs::canonicalize(&a.dir).ok();
-        if other && [MANIFEST, SUMS].iter().any(|n| r.join(n).exists()) {
-            anyhow::bail!(
-                "--report {}: that is another block's directory; its report would be replaced by this block's: give a directory of its own",
-                r.display()
-            );
-        }
-        if inside(r, &a.dir) {
-            anyhow::bail!(
-                "--report {}: that is inside the block {}, which is what is delivered; the report goes beside it (by default {}) or into a directory of its own",
-                r.display(),
-                a.dir.display(),
-                tirage::audit::default_dir(&a.dir)
-                    .map_or("<block>.audit".into(), |d| d.display().to_string())
-            );
-        }
+        report_dir_allowed(r, &a.dir)?;
     }
     // What a verify killed while it checked an emission left: its sorted runs of codes.
     for st in tirage::verify::codes::remove_stale() {
@@ -367,6 +351,42 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     } else {
         Outcome::Findings
     })
+}
+
+/// Refuses `--report DIR` (`report`) where the report of the block or emission `dir`
+/// must not go: another block's or emission's directory, whose report it would replace,
+/// or inside `dir`, which is what is delivered. The messages name which of the two `dir`
+/// is.
+fn report_dir_allowed(report: &std::path::Path, dir: &std::path::Path) -> Result<()> {
+    let what = if is_emission(dir) {
+        "emission"
+    } else {
+        "block"
+    };
+    let other = std::fs::canonicalize(report).ok() != std::fs::canonicalize(dir).ok();
+    let holds = |names: &[&str]| names.iter().any(|n| report.join(n).exists());
+    if other && holds(&[MANIFEST, SUMS]) {
+        anyhow::bail!(
+            "--report {}: that is another block's directory; its report would be replaced by this {what}'s: give a directory of its own",
+            report.display()
+        );
+    }
+    if other && holds(&[EMISSION]) {
+        anyhow::bail!(
+            "--report {}: that is another emission's directory; its report would be replaced by this {what}'s: give a directory of its own",
+            report.display()
+        );
+    }
+    if inside(report, dir) {
+        anyhow::bail!(
+            "--report {}: that is inside the {what} {}, which is what is delivered; the report goes beside it (by default {}) or into a directory of its own",
+            report.display(),
+            dir.display(),
+            tirage::audit::default_dir(dir)
+                .map_or(format!("<{what}>.audit"), |d| d.display().to_string())
+        );
+    }
+    Ok(())
 }
 
 /// True when `path` is `block` or lies inside it (by their real paths; a path not made yet

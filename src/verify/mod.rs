@@ -376,10 +376,9 @@ fn report(mut block: Block, found: Found) -> Verified {
     let (ways, pack_rules) = way_tallies(spec.as_ref(), &run);
     let files = file_digests(actual, listed, manifest.as_ref());
     let keyed = signature::signature_key(opts).is_some();
-    let results = check_results(checks, &not_run, opts, spec.is_some(), keyed);
-    let clean = results
-        .iter()
-        .all(|c| c.result == "pass" || c.result == "skipped");
+    let waived = not_applicable(manifest.as_ref(), opts, &pack_rules, !ways.is_empty());
+    let results = check_results(checks, (&not_run, &waived), opts, spec.is_some(), keyed);
+    let clean = results.iter().all(CheckResult::is_clean);
     let codes = std::mem::take(&mut run.codes);
     let (features, losing_features) = feature_tallies(spec.as_ref(), &run);
     let report = Report {
@@ -400,6 +399,7 @@ fn report(mut block: Block, found: Found) -> Verified {
         files,
         spec_comparison,
         authenticated,
+        generated_by: manifest.as_ref().map(|m| m.tool.clone()),
     };
     Verified {
         report,
@@ -458,12 +458,34 @@ fn file_digests(
         .collect()
 }
 
-/// The result of every procedure, in report order: `fail` with findings in `checks`,
-/// `skipped` when what it needs was not given (a seed, a signer's key, commitments),
-/// `not run` when it could not run (`not_run`, or no spec read), else `pass`.
+/// The procedures that do not apply to a block: the ceremony when its manifest records no
+/// seed shares and no beacon and none was published to hold it to (`--commitments`,
+/// `--beacon`); the pack constraints when the block is held to none (`rules`: a spec that
+/// states none, or a specimen deck), once the counts were evaluated (`tallied`).
+fn not_applicable(
+    manifest: Option<&Manifest>,
+    opts: &Options,
+    rules: &PackRules,
+    tallied: bool,
+) -> Vec<CheckId> {
+    let mut out = Vec::new();
+    let no_ceremony = manifest.is_some_and(|m| m.seed_shares.is_none() && m.seed_beacon.is_none());
+    if no_ceremony && opts.commitments.is_none() && opts.beacon.is_none() {
+        out.push(CheckId::Ceremony);
+    }
+    if tallied && *rules == PackRules::default() {
+        out.push(CheckId::PackRules);
+    }
+    out
+}
+
+/// The result of every procedure, in report order: `fail` with findings in `checks`, `n/a`
+/// when it does not apply to the block (`not_applicable`), `skipped` when what it needs
+/// was not given (a seed, a signer's key, commitments), `not run` when it could not run
+/// (`not_run`, or no spec read), else `pass`.
 fn check_results(
     mut checks: Checks,
-    not_run: &[CheckId],
+    (not_run, not_applicable): (&[CheckId], &[CheckId]),
     opts: &Options,
     spec_read: bool,
     keyed: bool,
@@ -474,6 +496,8 @@ fn check_results(
             let f = checks.remove(&id).unwrap_or_default();
             let result = if f.count > 0 {
                 "fail"
+            } else if not_applicable.contains(&id) {
+                "n/a"
             } else if (id == CheckId::Replay && opts.seed.is_none())
                 || (id == CheckId::Signature && !keyed)
                 || (id == CheckId::Ceremony && opts.commitments.is_none() && opts.beacon.is_none())

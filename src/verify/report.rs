@@ -258,13 +258,23 @@ pub struct CheckResult {
     pub id: CheckId,
     /// What it establishes.
     pub procedure: &'static str,
-    /// `pass`, `fail`, `not run` (an earlier failure made it impossible) or `skipped` (not
-    /// asked for: the replay without a seed). Only `pass` and `skipped` are clean.
+    /// `pass`, `fail`, `not run` (an earlier failure made it impossible), `skipped` (it
+    /// applies, but what it needs was not given: the replay without a seed) or `n/a` (it
+    /// does not apply to this block: the ceremony of a seed not made of shares, the pack
+    /// constraints of a spec that states none). Only `pass`, `skipped` and `n/a` are clean.
     pub result: &'static str,
     /// Number of findings.
     pub findings: u64,
     /// The first findings.
     pub examples: Vec<Finding>,
+}
+
+impl CheckResult {
+    /// True when the procedure leaves the block clean: it passed, was skipped, or does not
+    /// apply to the block.
+    pub fn is_clean(&self) -> bool {
+        matches!(self.result, "pass" | "skipped" | "n/a")
+    }
 }
 
 /// How often winning play areas of one tier show one feature (poker: a combination).
@@ -373,6 +383,10 @@ pub struct Report {
     pub spec_comparison: Option<super::spec_diff::SpecComparison>,
     /// What the verdict rests on: signer, reference spec, replay.
     pub authenticated: Authenticated,
+    /// The build that generated the block (the manifest's `tool`), if the manifest could be
+    /// read. Not in verify's JSON: the audit report gives it (`generated_by`).
+    #[serde(skip)]
+    pub generated_by: Option<crate::block::Tool>,
 }
 
 /// What a verdict was held against, said on its verdict line.
@@ -631,7 +645,7 @@ impl Report {
             let failed: Vec<String> = self
                 .checks
                 .iter()
-                .filter(|c| c.result != "pass" && c.result != "skipped")
+                .filter(|c| !c.is_clean())
                 .map(|c| format!("{} {}", c.id.name(), c.result))
                 .collect();
             format!("verify: FINDINGS ({})", failed.join(", "))
