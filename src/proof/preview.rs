@@ -243,7 +243,10 @@ pub fn page(spec: &GameSpec, packs: &[String]) -> Result<String, PreviewError> {
         "<h1>{}</h1>\n<p>Designer's preview of <code>{}</code> ({}), game code {:04}, emission {:03}: price {}, blocks of {} tickets in {} packs of {}.</p>\n<p>Règlement: {}</p>\n",
         esc(&spec.name),
         esc(&spec.id),
-        esc(&spec.path.display().to_string()),
+        esc(&spec
+            .path
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned())),
         spec.game_code,
         spec.emission,
         spec.price.with_currency(cur),
@@ -590,6 +593,13 @@ mod tests {
         let s = spec("tests/specs/coq_tiny.toml");
         let a = page(&s, &[]).unwrap();
         assert_eq!(a, page(&s, &[]).unwrap());
+        // Read from elsewhere, the same text gives the same page: no path of the reader's.
+        let elsewhere = GameSpec::parse(
+            std::path::Path::new("/elsewhere/coq_tiny.toml"),
+            s.text.clone(),
+        )
+        .unwrap();
+        assert_eq!(a, page(&elsewhere, &[]).unwrap());
         assert!(a.starts_with(GENERATOR));
         assert_eq!(a.matches("<figure class=\"face\"").count(), s.ways.len());
         for w in &s.ways {
