@@ -173,8 +173,9 @@ fn every_feature_shows_when_asked_on_every_way_that_can_show_it() {
                                 f.id
                             );
                         }
-                        Err(_) => assert!(
-                            m.synthesize_showing(way, Some(f.id), &mut rng).is_err(),
+                        Err(e) => assert_eq!(
+                            m.synthesize_showing(way, Some(f.id), &mut rng),
+                            Err(e),
                             "{rel} {} {}",
                             way.id,
                             f.id

@@ -4,7 +4,7 @@
 //! symbols. Styles validate their own section with these and wrap the `String` errors
 //! with the field's name and line ([`crate::spec::ErrorAt`]).
 
-use super::{Captions, Column, ColumnKind, Face, FaceRng, FeatureInfo, FeatureKind};
+use super::{Captions, Column, ColumnKind, Face, FaceRng, FeatureInfo, FeatureKind, Refusal};
 use crate::crypto::rng::below;
 use crate::lots::Way;
 use crate::money::Money;
@@ -193,18 +193,31 @@ impl LosingNearMiss {
     /// Whether a face of `way` can be asked to show feature `id`. Errors: `id` is not this
     /// near miss (`style` names the style), its rate is 0, or `way` wins on the play area
     /// (`area` names it).
-    pub fn can_show(&self, way: &Way, id: &str, style: &str, area: &str) -> Result<(), String> {
+    pub fn can_show(
+        &self,
+        way: &Way,
+        id: &str,
+        style: &'static str,
+        area: &str,
+    ) -> Result<(), Refusal> {
         if id != self.id {
-            return Err(format!("the {style} style shows no feature \"{id}\""));
+            return Err(Refusal::NoFeature {
+                style,
+                feature: id.to_string(),
+            });
         }
         if self.rate == 0 {
-            return Err(format!("{id} has a rate of 0 on « {area} »"));
+            return Err(Refusal::ZeroRate {
+                feature: id.to_string(),
+                area: area.to_string(),
+            });
         }
         if !way.wins.is_empty() {
-            return Err(format!(
-                "{id} needs « {area} » to lose, and way \"{}\" wins on it",
-                way.id
-            ));
+            return Err(Refusal::NeedsLosing {
+                feature: id.to_string(),
+                needs: format!("« {area} » to lose"),
+                way: way.id.clone(),
+            });
         }
         Ok(())
     }

@@ -26,7 +26,7 @@ use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
-    Mark, MarkKind, Panel, Plan, Style, MAX_CELLS, MAX_WINS,
+    Mark, MarkKind, Panel, Plan, Refusal, Style, MAX_CELLS, MAX_WINS,
 };
 use crate::crypto::rng::{below, chance, weighted};
 use crate::lots::Way;
@@ -360,49 +360,58 @@ impl Compare {
 
 impl Compare {
     /// At most one win per row, each a box amount; fixed rows distinct.
-    fn check_way(&self, way: &Way) -> Result<(), String> {
+    fn check_way(&self, way: &Way) -> Result<(), Refusal> {
         if way.wins.len() > self.games {
-            return Err(format!(
-                "{} wins, but surface \"{}\" has {} rows",
-                way.wins.len(),
-                self.id,
-                self.games
-            ));
+            return Err(Refusal::TooManyWins {
+                area: self.id.clone(),
+                wins: way.wins.len(),
+                most: self.games,
+                why: "one win per row",
+            });
         }
         let mut seen = vec![false; self.games];
         for w in &way.wins {
             if self.gain.code(w.amount).is_none() {
-                return Err(format!(
-                    "win {} is not one of box_amounts of surface \"{}\"",
-                    w.amount, self.id
-                ));
+                return Err(Refusal::CannotWin {
+                    area: self.id.clone(),
+                    amount: w.amount,
+                    can: "the amount is not one of its box_amounts".into(),
+                });
             }
             if let Some(a) = w.area {
-                let a = a as usize;
-                if a >= self.games {
-                    return Err(format!("play area {a} is not a row of \"{}\"", self.id));
+                if usize::from(a) >= self.games {
+                    return Err(Refusal::NoSuchArea { area: a });
                 }
-                if seen[a] {
-                    return Err(format!("two wins name row \"{}\"", self.areas[a]));
+                if seen[usize::from(a)] {
+                    return Err(Refusal::SameArea {
+                        area: self.areas[usize::from(a)].clone(),
+                    });
                 }
-                seen[a] = true;
+                seen[usize::from(a)] = true;
             }
         }
         Ok(())
     }
 
-    fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
+    fn can_show(&self, way: &Way, id: &str) -> Result<(), Refusal> {
         if id != self.near_miss_id {
-            return Err(format!("the compare style shows no feature \"{id}\""));
+            return Err(Refusal::NoFeature {
+                style: INFO.name,
+                feature: id.to_string(),
+            });
         }
         if self.near_miss == 0 {
-            return Err(format!("{id} has a rate of 0 on surface \"{}\"", self.id));
+            return Err(Refusal::ZeroRate {
+                feature: id.to_string(),
+                area: self.id.clone(),
+            });
         }
         if way.wins.len() >= self.games {
-            return Err(format!(
-                "{id} needs a losing row, and way \"{}\" wins every row of \"{}\"",
-                way.id, self.id
-            ));
+            return Err(Refusal::NeedsLosing {
+                feature: id.to_string(),
+                needs: format!("a losing row of « {} »", self.id),
+                way: way.id.clone(),
+            });
         }
         Ok(())
     }
@@ -438,7 +447,7 @@ impl Compare {
 }
 
 impl Style for Compare {
-    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, String> {
+    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, Refusal> {
         self.check_way(way)?;
         let me = Arc::clone(&self);
         let w = way.clone();
@@ -867,10 +876,18 @@ mod tests {
         let ev = m.evaluate(&f);
         assert_eq!(ev.wins.len(), 10);
         assert_eq!(ev.prize(), Money(10_000));
-        assert!(m.can_show(&w, NEAR_MISS).is_err());
-        assert!(m
-            .synthesize_showing(&w, Some(NEAR_MISS), &mut FaceRng::seed_from_u64(1))
-            .is_err());
+        assert_eq!(
+            m.can_show_why(&w, NEAR_MISS),
+            Err(Refusal::NeedsLosing {
+                feature: NEAR_MISS.into(),
+                needs: "a losing row of « ph »".into(),
+                way: w.id.clone()
+            })
+        );
+        assert_eq!(
+            m.synthesize_showing(&w, Some(NEAR_MISS), &mut FaceRng::seed_from_u64(1)),
+            Err(m.can_show_why(&w, NEAR_MISS).unwrap_err().to_string())
+        );
     }
 
     #[test]
@@ -892,18 +909,30 @@ mod tests {
     #[test]
     fn infeasible_ways_and_tables_are_refused() {
         let m = make("");
-        assert!(m
-            .check_way(&way_in(&[(None, 1); 11]))
-            .unwrap_err()
-            .contains("has 10 rows"));
-        assert!(m
-            .check_way(&way_in(&[(None, 3)]))
-            .unwrap_err()
-            .contains("box_amounts"));
-        assert!(m
-            .check_way(&way_in(&[(Some(1), 1), (Some(1), 2)]))
-            .unwrap_err()
-            .contains("two wins"));
+        assert_eq!(
+            m.check_way(&way_in(&[(None, 1); 11])),
+            Err(Refusal::TooManyWins {
+                area: "ph".into(),
+                wins: 11,
+                most: 10,
+                why: "one win per row"
+            })
+        );
+        let e = m.check_way(&way_in(&[(None, 3)])).unwrap_err();
+        assert!(matches!(
+            e,
+            Refusal::CannotWin {
+                amount: Money(300),
+                ..
+            }
+        ));
+        assert!(e.to_string().contains("box_amounts"), "{e}");
+        assert_eq!(
+            m.check_way(&way_in(&[(Some(1), 1), (Some(1), 2)])),
+            Err(Refusal::SameArea {
+                area: "ph_g2".into()
+            })
+        );
         let ctx = Ctx::new("x").captions(captions(&SHOWN));
         let bad = |t: &str| {
             Compare::new(

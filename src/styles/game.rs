@@ -14,7 +14,7 @@
 
 use super::{
     common, AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, Mark,
-    Panel, Plan, Printed, Style, FEATURE_ATTEMPTS, FREE_CELL, MAX_CELLS,
+    Panel, Plan, Printed, Refusal, Style, FEATURE_ATTEMPTS, FREE_CELL, MAX_CELLS,
 };
 use crate::crypto::rng::below;
 use crate::lots::{Way, Win};
@@ -89,7 +89,7 @@ pub enum PlanError {
         /// Index of the way in the spec's ways.
         way: usize,
         /// Why each refused split was refused, each reason once, in the order met.
-        refusals: Vec<Refusal>,
+        refusals: Vec<SplitRefusal>,
     },
     /// A surface's style refuses a setting no way of the spec can use
     /// ([`Style::check_ways`]).
@@ -100,7 +100,7 @@ pub enum PlanError {
         /// Its id.
         id: String,
         /// The style's reason.
-        reason: String,
+        reason: Refusal,
     },
 }
 
@@ -116,7 +116,7 @@ impl PlanError {
 
 /// Why one surface refused its part of a split of a way.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Refusal {
+pub enum SplitRefusal {
     /// The part would win more than the surface's printed maximum.
     #[error("surface \"{id}\" would win {amount}, above its printed maximum {max}")]
     AboveMax {
@@ -133,16 +133,16 @@ pub enum Refusal {
         /// The surface's id.
         id: String,
         /// The style's reason.
-        reason: String,
+        reason: Refusal,
     },
 }
 
 /// `: ` and the refusals joined by `; `, or nothing when there are none.
-fn refusals_text(refusals: &[Refusal]) -> String {
+fn refusals_text(refusals: &[SplitRefusal]) -> String {
     if refusals.is_empty() {
         return String::new();
     }
-    let v: Vec<String> = refusals.iter().map(Refusal::to_string).collect();
+    let v: Vec<String> = refusals.iter().map(SplitRefusal::to_string).collect();
     format!(": {}", v.join("; "))
 }
 
@@ -153,12 +153,14 @@ pub enum DrawError {
     #[error("way \"{0}\" is not a way of the spec")]
     Unplanned(String),
     /// No surface of any split of the way can show the feature asked.
-    #[error("way \"{way}\" cannot show feature \"{feature}\" on any surface")]
+    #[error("way \"{way}\" cannot show feature \"{feature}\" on any surface: {reason}")]
     CannotShow {
         /// The way's id.
         way: String,
         /// The feature asked.
         feature: String,
+        /// The last surface's reason.
+        reason: Box<Refusal>,
     },
     /// No face showing the feature asked in [`FEATURE_ATTEMPTS`] attempts.
     #[error("no face showing feature \"{0}\" in {FEATURE_ATTEMPTS} attempts")]
@@ -318,7 +320,7 @@ impl Game {
             .collect();
         let mut found: Vec<Split> = Vec::new();
         // Why each refused split was refused, each reason once, in the order met.
-        let mut reasons: Vec<Refusal> = Vec::new();
+        let mut reasons: Vec<SplitRefusal> = Vec::new();
         let mut pick = vec![0usize; groups.len()];
         for _ in 0..total {
             let mut sub: Vec<Vec<Win>> = vec![Vec::new(); n];
@@ -341,11 +343,11 @@ impl Game {
                 count: way.count,
                 wins,
             });
-            let planned: Result<Split, Refusal> = parts
+            let planned: Result<Split, SplitRefusal> = parts
                 .zip(&self.surfaces)
                 .map(|(sw, surface)| {
                     if let Some(max) = surface.max.filter(|&m| sw.amount > m) {
-                        return Err(Refusal::AboveMax {
+                        return Err(SplitRefusal::AboveMax {
                             id: surface.id.clone(),
                             amount: sw.amount,
                             max,
@@ -353,7 +355,7 @@ impl Game {
                     }
                     Arc::clone(&surface.rule)
                         .plan(&sw)
-                        .map_err(|reason| Refusal::Style {
+                        .map_err(|reason| SplitRefusal::Style {
                             id: surface.id.clone(),
                             reason,
                         })
@@ -585,10 +587,7 @@ impl Game {
                     })
                     .collect();
                 if usable.is_empty() {
-                    return Err(DrawError::CannotShow {
-                        way: way.id.clone(),
-                        feature: id.to_string(),
-                    });
+                    self.can_show(way, id)?;
                 }
                 let (i, s) = usable[draw(rng, usable.len())];
                 (i, Some(s))
@@ -630,20 +629,24 @@ impl Game {
     }
 
     /// Whether a face of `way` can be asked to show feature `id`: some surface of some split
-    /// of the way can ([`Plan::can_show`]). `Err` gives the last surface's reason, or says
-    /// that the way is not one of the spec's.
-    pub fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
-        let splits = self.splits(way).map_err(|e| e.to_string())?;
-        let mut why = String::new();
-        for split in splits.iter() {
+    /// of the way can ([`Plan::can_show`]). Errors: [`DrawError::CannotShow`] with the last
+    /// surface's reason, or [`DrawError::Unplanned`] for a way that is not one of the
+    /// spec's.
+    pub fn can_show(&self, way: &Way, id: &str) -> Result<(), DrawError> {
+        let mut last = None;
+        for split in self.splits(way)? {
             for plan in split {
                 match plan.can_show(id) {
                     Ok(()) => return Ok(()),
-                    Err(e) => why = e,
+                    Err(e) => last = Some(e),
                 }
             }
         }
-        Err(why)
+        Err(DrawError::CannotShow {
+            way: way.id.clone(),
+            feature: id.to_string(),
+            reason: Box::new(last.expect("a planned way has a split of at least one surface")),
+        })
     }
 
     /// The features every face of `way` shows without being asked: those every split

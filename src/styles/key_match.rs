@@ -34,7 +34,7 @@ use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
-    Mark, MarkKind, Panel, Plan, Style, MAX_CELLS, MAX_WINS,
+    Mark, MarkKind, Panel, Plan, Refusal, Style, MAX_CELLS, MAX_WINS,
 };
 use crate::crypto::rng::{chance, shuffle, weighted};
 use crate::lots::Way;
@@ -329,20 +329,18 @@ impl KeyMatch {
 impl KeyMatch {
     /// Feasible: every win in this surface's area, at most one per spot and per winning
     /// symbol, each one of the spots' `amounts`.
-    fn check_way(&self, way: &Way) -> Result<(), String> {
-        if let Some(w) = way.wins.iter().find(|w| w.area.is_some_and(|a| a != 0)) {
-            return Err(format!("play area {:?} is not on this surface", w.area));
+    fn check_way(&self, way: &Way) -> Result<(), Refusal> {
+        if let Some(a) = way.wins.iter().find_map(|w| w.area.filter(|&a| a != 0)) {
+            return Err(Refusal::NoSuchArea { area: a });
         }
         let cap = self.capacity();
         if way.wins.len() > cap {
-            return Err(format!(
-                "{} wins, but at most {cap} spots can win at once ({} spots, {} winning symbols)",
-                way.wins.len(),
-                self.spots,
-                match self.winning {
-                    Winning::Fixed(n) | Winning::Cells(n) => n,
-                }
-            ));
+            return Err(Refusal::TooManyWins {
+                area: self.areas[0].clone(),
+                wins: way.wins.len(),
+                most: cap,
+                why: "one win per spot and per winning symbol",
+            });
         }
         if let Some(w) = way
             .wins
@@ -355,27 +353,34 @@ impl KeyMatch {
                 .iter()
                 .map(|m| m.to_string())
                 .collect();
-            return Err(format!(
-                "no spot shows {}: expected one of {}",
-                w.amount,
-                shown.join(", ")
-            ));
+            return Err(Refusal::CannotWin {
+                area: self.areas[0].clone(),
+                amount: w.amount,
+                can: format!("a spot shows {}", shown.join(", ")),
+            });
         }
         Ok(())
     }
 
-    fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
+    fn can_show(&self, way: &Way, id: &str) -> Result<(), Refusal> {
         if id != TOP_DECOY {
-            return Err(format!("the key_match style shows no feature \"{id}\""));
+            return Err(Refusal::NoFeature {
+                style: INFO.name,
+                feature: id.to_string(),
+            });
         }
         if self.top_decoy == 0 {
-            return Err(format!("{id} has a rate of 0 on surface {}", self.areas[0]));
+            return Err(Refusal::ZeroRate {
+                feature: id.to_string(),
+                area: self.areas[0].clone(),
+            });
         }
         if way.wins.len() >= self.spots {
-            return Err(format!(
-                "{id} needs a spot that does not win, and way \"{}\" wins on every spot",
-                way.id
-            ));
+            return Err(Refusal::NeedsLosing {
+                feature: id.to_string(),
+                needs: format!("a spot of « {} » that does not win", self.areas[0]),
+                way: way.id.clone(),
+            });
         }
         Ok(())
     }
@@ -450,7 +455,7 @@ impl KeyMatch {
 }
 
 impl Style for KeyMatch {
-    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, String> {
+    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, Refusal> {
         self.check_way(way)?;
         let me = Arc::clone(&self);
         let w = way.clone();
@@ -930,12 +935,39 @@ mod tests {
         let m = make(FIXED).unwrap();
         assert!(m.check_way(&way(&[3, 3, 3])).is_ok());
         let e = m.check_way(&way(&[3, 3, 3, 3])).unwrap_err();
-        assert!(e.contains("at most 3 spots"), "{e}");
+        assert!(
+            matches!(
+                e,
+                Refusal::TooManyWins {
+                    wins: 4,
+                    most: 3,
+                    ..
+                }
+            ),
+            "{e}"
+        );
         let e = m.check_way(&way(&[6])).unwrap_err();
-        assert_eq!(e, "no spot shows 6: expected one of 3, 10, 50, 1000, 5000");
+        assert_eq!(
+            e.to_string(),
+            "« II » cannot win 6: a spot shows 3, 10, 50, 1000, 5000"
+        );
+        assert!(matches!(
+            e,
+            Refusal::CannotWin {
+                amount: Money(600),
+                ..
+            }
+        ));
         let m = make(CELLS).unwrap();
         assert!(m.check_way(&way(&[3; 12])).is_ok());
-        assert!(m.check_way(&way(&[3; 13])).is_err());
+        assert!(matches!(
+            m.check_way(&way(&[3; 13])),
+            Err(Refusal::TooManyWins {
+                wins: 13,
+                most: 12,
+                ..
+            })
+        ));
 
         let bad = |text: &str| make(text).err().map(|e| e.field).unwrap_or_default();
         assert_eq!(bad(&FIXED.replace("spots = 3", "spots = 5")), "symbols");
@@ -1005,7 +1037,10 @@ mod tests {
             }
         }
         let m = make(FIXED).unwrap();
-        assert!(m.can_show(&way(&[3, 3, 3]), TOP_DECOY).is_err());
+        assert!(matches!(
+            m.can_show_why(&way(&[3, 3, 3]), TOP_DECOY),
+            Err(Refusal::NeedsLosing { .. })
+        ));
         assert!(make(CELLS).unwrap().features().is_empty());
     }
 

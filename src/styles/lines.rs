@@ -35,7 +35,7 @@ use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, Mark,
-    MarkKind, Panel, Plan, Style, MAX_CELLS,
+    MarkKind, Panel, Plan, Refusal, Style, MAX_CELLS,
 };
 use crate::crypto::rng::{below, chance, weighted};
 use crate::lots::Way;
@@ -483,36 +483,36 @@ impl Lines {
 }
 
 impl Lines {
-    fn check_way(&self, way: &Way) -> Result<(), String> {
+    fn check_way(&self, way: &Way) -> Result<(), Refusal> {
         match way.wins.as_slice() {
             [] => Ok(()),
             [w] => {
-                if w.area.is_some_and(|a| a != 0) {
-                    return Err(format!("surface \"{}\" has one play area", self.id));
+                if let Some(a) = w.area.filter(|&a| a != 0) {
+                    return Err(Refusal::NoSuchArea { area: a });
                 }
                 if self.symbols_for(w.amount).is_empty() {
-                    return Err(match self.pay {
-                        Pay::Box { .. } => format!(
-                            "win {} is not one of box_amounts of surface \"{}\"",
-                            w.amount, self.id
-                        ),
-                        Pay::Legend(_) => format!(
-                            "win {} is no symbol's legend amount on surface \"{}\"",
-                            w.amount, self.id
-                        ),
+                    return Err(Refusal::CannotWin {
+                        area: self.id.clone(),
+                        amount: w.amount,
+                        can: match self.pay {
+                            Pay::Box { .. } => "the amount is not one of its box_amounts",
+                            Pay::Legend(_) => "the amount is no symbol's legend amount",
+                        }
+                        .into(),
                     });
                 }
                 Ok(())
             }
-            _ => Err(format!(
-                "{} wins, but surface \"{}\" wins once (one line)",
-                way.wins.len(),
-                self.id
-            )),
+            _ => Err(Refusal::TooManyWins {
+                area: self.id.clone(),
+                wins: way.wins.len(),
+                most: 1,
+                why: "one line",
+            }),
         }
     }
 
-    fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
+    fn can_show(&self, way: &Way, id: &str) -> Result<(), Refusal> {
         self.near().can_show(way, id, INFO.name, &self.id)
     }
 
@@ -572,7 +572,7 @@ impl Lines {
 }
 
 impl Style for Lines {
-    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, String> {
+    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, Refusal> {
         self.check_way(way)?;
         let me = Arc::clone(&self);
         let w = way.clone();
@@ -949,7 +949,15 @@ mod tests {
             assert_eq!(lines.len(), 1);
             assert!(["O", "A"].contains(&m.columns[0].values[lines[0].1 as usize].as_str()));
         }
-        assert!(m.check_way(&way(&[2])).unwrap_err().contains("legend"));
+        let e = m.check_way(&way(&[2])).unwrap_err();
+        assert!(matches!(
+            e,
+            Refusal::CannotWin {
+                amount: Money(200),
+                ..
+            }
+        ));
+        assert!(e.to_string().contains("legend"), "{e}");
         assert!(
             m.describe()[0].contains("X 20, O 5, A 5"),
             "{:?}",
@@ -982,7 +990,10 @@ mod tests {
             let near = marks.iter().filter(|k| k.kind == MarkKind::NearMiss);
             assert!(near.count() >= 2, "seed {seed}");
         }
-        assert!(m.can_show(&way(&[2]), NEAR_MISS).is_err());
+        assert!(matches!(
+            m.can_show_why(&way(&[2]), NEAR_MISS),
+            Err(Refusal::NeedsLosing { .. })
+        ));
     }
 
     /// Losing faces of `text` with `near_miss = rate` showing the near miss, out of `n`.
@@ -1024,7 +1035,13 @@ mod tests {
         let m = make(&format!("{BOX}near_miss_feature = \"near_miss_morpion\"\n")).unwrap();
         assert_eq!(m.features()[0].id, "near_miss_morpion");
         round_trip_showing(&m, &way(&[]), "near_miss_morpion", 3..4);
-        assert!(m.can_show(&way(&[]), NEAR_MISS).is_err());
+        assert_eq!(
+            m.can_show_why(&way(&[]), NEAR_MISS),
+            Err(Refusal::NoFeature {
+                style: "lines",
+                feature: NEAR_MISS.into()
+            })
+        );
         let bad = format!("{BOX}near_miss_feature = \"Near Miss\"\n");
         assert_eq!(make(&bad).err().unwrap().field, "near_miss_feature");
     }
@@ -1050,11 +1067,21 @@ mod tests {
         let neither = "rows = 3\ncols = 3\nsymbols = [\"X\", \"O\", \"A\", \"B\"]\n";
         assert_eq!(make(neither).err().unwrap().field, "box_amounts");
         let m = make(BOX).unwrap();
-        assert!(m
-            .check_way(&way(&[2, 2]))
-            .unwrap_err()
-            .contains("wins once"));
-        assert!(m.check_way(&way(&[3])).is_err());
+        assert!(matches!(
+            m.check_way(&way(&[2, 2])),
+            Err(Refusal::TooManyWins {
+                wins: 2,
+                most: 1,
+                ..
+            })
+        ));
+        assert!(matches!(
+            m.check_way(&way(&[3])),
+            Err(Refusal::CannotWin {
+                amount: Money(300),
+                ..
+            })
+        ));
     }
 
     #[test]

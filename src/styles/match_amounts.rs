@@ -30,7 +30,7 @@ use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, Evaluation, Face, FaceRng, FeatureInfo, Mark, MarkKind, Panel,
-    Plan, Style, MAX_CELLS,
+    Plan, Refusal, Style, MAX_CELLS,
 };
 use crate::crypto::rng::{below, chance, shuffle};
 use crate::lots::Way;
@@ -279,7 +279,8 @@ impl MatchAmounts {
             near_miss,
             description: Vec::new(),
         };
-        m.losing_fits().map_err(|e| FieldError::new("amounts", e))?;
+        m.losing_fits()
+            .map_err(|e| FieldError::new("amounts", e.to_string()))?;
         m.description = m.describe_with(ctx);
         Ok(m)
     }
@@ -308,7 +309,7 @@ impl MatchAmounts {
     /// Whether the cells of a losing face can be filled with every amount at most `k − 1`
     /// times and the largest at most `k − 2` (or exactly `k − 1` for the near miss), for
     /// each case the near-miss share may draw.
-    fn losing_fits(&self) -> Result<(), String> {
+    fn losing_fits(&self) -> Result<(), Refusal> {
         let cap = |nm: bool| -> usize {
             let r: usize = self.room(None, nm).iter().map(|&r| usize::from(r)).sum();
             r + if nm { self.k - 1 } else { 0 }
@@ -322,16 +323,19 @@ impl MatchAmounts {
         }
         for nm in cases {
             if cap(nm) < self.cells {
-                let n = self.amounts.amounts().len();
-                return Err(format!(
-                    "{n} amount(s) cannot fill the {} cells of a losing face: each shows at most {} \
-                     (the largest {}{}), so at most {} cells; list more amounts or fewer cells",
-                    self.cells,
-                    times_word(self.k - 1),
-                    times_word(if nm { self.k - 1 } else { self.k - 2 }),
-                    if nm { ", for the near miss" } else { "" },
-                    cap(nm)
-                ));
+                return Err(Refusal::NoRoom {
+                    area: self.areas[0].clone(),
+                    need: self.cells,
+                    cells: cap(nm),
+                    what: format!(
+                        "a losing face from {} amount(s), each shown at most {} (the largest {}{})",
+                        self.amounts.amounts().len(),
+                        times_word(self.k - 1),
+                        times_word(if nm { self.k - 1 } else { self.k - 2 }),
+                        if nm { ", for the near miss" } else { "" },
+                    ),
+                    hint: "; list more amounts or fewer cells",
+                });
             }
         }
         Ok(())
@@ -376,29 +380,29 @@ impl MatchAmounts {
     /// A way is feasible when it has at most one win, of an amount the cells show, and the
     /// other cells can be filled with the other amounts at most `k − 1` times each (the
     /// losing face's fill is checked at load, and implies this one: kept as a guard).
-    fn check_way(&self, way: &Way) -> Result<(), String> {
+    fn check_way(&self, way: &Way) -> Result<(), Refusal> {
         if way.wins.len() > 1 {
-            return Err(format!(
-                "{} wins on « {} », which wins at most once (one amount shown {})",
-                way.wins.len(),
-                self.areas[0],
-                times_word(self.k)
-            ));
+            return Err(Refusal::TooManyWins {
+                area: self.areas[0].clone(),
+                wins: way.wins.len(),
+                most: 1,
+                why: "one amount shown as often as the match",
+            });
         }
         let Some(w) = way.wins.first() else {
             return self.losing_fits();
         };
         if let Some(a) = w.area.filter(|&a| a != 0) {
-            return Err(format!("play area {a} is not on this surface"));
+            return Err(Refusal::NoSuchArea { area: a });
         }
-        let code = self.amounts.code(w.amount).ok_or_else(|| {
-            format!(
-                "« {} » cannot win {}; its cells show {}",
-                self.areas[0],
-                w.amount,
-                list(self.amounts.amounts())
-            )
-        })?;
+        let code = self
+            .amounts
+            .code(w.amount)
+            .ok_or_else(|| Refusal::CannotWin {
+                area: self.areas[0].clone(),
+                amount: w.amount,
+                can: format!("its cells show {}", list(self.amounts.amounts())),
+            })?;
         let room: usize = self
             .room(Some(code), false)
             .iter()
@@ -406,18 +410,22 @@ impl MatchAmounts {
             .sum();
         let other = self.cells - self.k;
         if room < other {
-            return Err(format!(
-                "a win of {} on « {} » leaves {other} cells for the other amounts, each at most {}: \
-                 only {room} can be filled; list more amounts",
-                w.amount,
-                self.areas[0],
-                times_word(self.k - 1)
-            ));
+            return Err(Refusal::NoRoom {
+                area: self.areas[0].clone(),
+                need: other,
+                cells: room,
+                what: format!(
+                    "the amounts beside a win of {}, each shown at most {}",
+                    w.amount,
+                    times_word(self.k - 1)
+                ),
+                hint: "; list more amounts",
+            });
         }
         Ok(())
     }
 
-    fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
+    fn can_show(&self, way: &Way, id: &str) -> Result<(), Refusal> {
         self.near().can_show(way, id, INFO.name, &self.areas[0])?;
         self.check_way(way)
     }
@@ -469,7 +477,7 @@ impl MatchAmounts {
 }
 
 impl Style for MatchAmounts {
-    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, String> {
+    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, Refusal> {
         self.check_way(way)?;
         let me = Arc::clone(&self);
         let w = way.clone();
@@ -769,8 +777,8 @@ mod tests {
         assert_eq!(e.field, "amounts");
         assert_eq!(
             e.message,
-            "3 amount(s) cannot fill the 6 cells of a losing face: each shows at most twice \
-             (the largest once), so at most 5 cells; list more amounts or fewer cells"
+            "« jeu » needs 6 cells for a losing face from 3 amount(s), each shown at most twice \
+             (the largest once), and can fill only 5; list more amounts or fewer cells"
         );
         // With the near miss always drawn, 5 may show twice: 6 cells fit.
         assert!(build_from("cells = 6\namounts = [1, 2, 5]\nnear_miss = 1.0").is_ok());
@@ -796,17 +804,30 @@ mod tests {
         let m = six();
         assert!(m.check_way(&way(&[])).is_ok());
         assert!(m.check_way(&way(&[5])).is_ok());
+        let e = m.check_way(&way(&[10])).unwrap_err();
         assert_eq!(
-            m.check_way(&way(&[10])).unwrap_err(),
-            "« jeu » cannot win 10; its cells show 1, 2, 5, 50, 500"
+            e.to_string(),
+            "« jeu » cannot win 10: its cells show 1, 2, 5, 50, 500"
         );
+        assert!(matches!(
+            e,
+            Refusal::CannotWin {
+                amount: Money(1000),
+                ..
+            }
+        ));
         assert_eq!(
-            m.check_way(&way(&[5, 5])).unwrap_err(),
-            "2 wins on « jeu », which wins at most once (one amount shown 3 times)"
+            m.check_way(&way(&[5, 5])),
+            Err(Refusal::TooManyWins {
+                area: "jeu".into(),
+                wins: 2,
+                most: 1,
+                why: "one amount shown as often as the match"
+            })
         );
         let mut w = way(&[5]);
         w.wins[0].area = Some(1);
-        assert!(m.check_way(&w).is_err());
+        assert_eq!(m.check_way(&w), Err(Refusal::NoSuchArea { area: 1 }));
         w.wins[0].area = Some(0);
         assert!(m.check_way(&w).is_ok());
     }
@@ -881,14 +902,22 @@ mod tests {
             );
         }
         let mut rng = FaceRng::seed_from_u64(1);
-        assert!(m.can_show(&way(&[5]), "near_miss_jeu").is_err());
-        assert!(m
-            .synthesize_showing(&way(&[5]), Some("near_miss_jeu"), &mut rng)
-            .is_err());
-        assert!(m.can_show(&lose, "near_miss_x").is_err());
-        assert!(m
-            .synthesize_showing(&lose, Some("decoy"), &mut rng)
-            .is_err());
+        assert!(matches!(
+            m.can_show_why(&way(&[5]), "near_miss_jeu"),
+            Err(Refusal::NeedsLosing { .. })
+        ));
+        assert_eq!(
+            m.synthesize_showing(&way(&[5]), Some("near_miss_jeu"), &mut rng),
+            Err("near_miss_jeu needs « jeu » to lose, and way \"5\" wins there".into())
+        );
+        assert!(matches!(
+            m.can_show_why(&lose, "near_miss_x"),
+            Err(Refusal::NoFeature { .. })
+        ));
+        assert_eq!(
+            m.synthesize_showing(&lose, Some("decoy"), &mut rng),
+            Err("the match_amounts style shows no feature \"decoy\"".into())
+        );
         assert!(m.always_shows(&lose).is_empty());
         // Over 2 000 losing faces at 0.3: the share's standard deviation is
         // sqrt(0.3 × 0.7 / 2000) ≈ 0.0102; 0.04 is about 4 of them.
@@ -898,7 +927,10 @@ mod tests {
         // A rate of 0: no feature, none asked; a rate of 1: always shown.
         let m0 = build_from("cells = 6\namounts = [1, 2, 5, 50, 500]").unwrap();
         assert!(m0.features().is_empty());
-        assert!(m0.can_show(&lose, "near_miss_jeu").is_err());
+        assert!(matches!(
+            m0.can_show_why(&lose, "near_miss_jeu"),
+            Err(Refusal::NoFeature { .. })
+        ));
         let m1 = build_from("cells = 6\namounts = [1, 2, 5, 50, 500]\nnear_miss = 1").unwrap();
         assert_eq!(m1.always_shows(&lose), ["near_miss_jeu"]);
         assert!(m1.always_shows(&way(&[5])).is_empty());

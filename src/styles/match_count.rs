@@ -51,7 +51,7 @@ use super::common::LosingNearMiss;
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, Mark,
-    MarkKind, Panel, Plan, Printed, Style, FREE_CELL, MAX_CELLS,
+    MarkKind, Panel, Plan, Printed, Refusal, Style, FREE_CELL, MAX_CELLS,
 };
 use crate::crypto::rng::{below, chance};
 use crate::lots::Way;
@@ -580,43 +580,44 @@ impl MatchCount {
 }
 
 impl MatchCount {
-    fn check_way(&self, way: &Way) -> Result<(), String> {
+    fn check_way(&self, way: &Way) -> Result<(), Refusal> {
         match way.wins.as_slice() {
             [] => Ok(()),
             [w] => {
-                if w.area.is_some_and(|a| a != 0) {
-                    return Err(format!("surface \"{}\" has one play area", self.id));
+                if let Some(a) = w.area.filter(|&a| a != 0) {
+                    return Err(Refusal::NoSuchArea { area: a });
                 }
+                let cannot = |can: String| Refusal::CannotWin {
+                    area: self.id.clone(),
+                    amount: w.amount,
+                    can,
+                };
                 if let Some(pay) = self.patterns {
                     if !pay.contains(&Some(w.amount)) {
-                        return Err(format!(
-                            "win {} is no pattern's amount on surface \"{}\"",
-                            w.amount, self.id
-                        ));
+                        return Err(cannot("the amount is no pattern's amount".into()));
                     }
                 } else if self.counts_for(w.amount).is_empty() {
-                    return Err(format!(
-                        "win {} is no prized count's amount on surface \"{}\"{}",
-                        w.amount,
-                        self.id,
+                    return Err(cannot(format!(
+                        "the amount is no prized count's amount{}",
                         if self.grid.is_some() {
                             format!(" (at most {} matches, with no full line)", self.most())
                         } else {
                             String::new()
                         }
-                    ));
+                    )));
                 }
                 Ok(())
             }
-            _ => Err(format!(
-                "{} wins, but surface \"{}\" wins once (by its count of matches)",
-                way.wins.len(),
-                self.id
-            )),
+            _ => Err(Refusal::TooManyWins {
+                area: self.id.clone(),
+                wins: way.wins.len(),
+                most: 1,
+                why: "it wins by its count of matches",
+            }),
         }
     }
 
-    fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
+    fn can_show(&self, way: &Way, id: &str) -> Result<(), Refusal> {
         self.near().can_show(way, id, INFO.name, &self.id)
     }
 
@@ -657,7 +658,7 @@ impl MatchCount {
 }
 
 impl Style for MatchCount {
-    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, String> {
+    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, Refusal> {
         self.check_way(way)?;
         let me = Arc::clone(&self);
         let w = way.clone();
@@ -1135,7 +1136,13 @@ mod tests {
         let ev = gap.evaluate(&face(&[1, 2, 3, 4, 5, 6], &[1, 2, 3, 4, 41, 42]));
         assert!(ev.wins.is_empty());
         assert_eq!(ev.ambiguities, vec![AMB_UNPAID_ABOVE]);
-        assert!(gap.check_way(&way(&[20])).is_err());
+        assert!(matches!(
+            gap.check_way(&way(&[20])),
+            Err(Refusal::CannotWin {
+                amount: Money(2000),
+                ..
+            })
+        ));
     }
 
     #[test]
@@ -1190,7 +1197,10 @@ mod tests {
             // 8 matched numbers on the card and 8 among the drawn.
             assert_eq!(m.marks(&f, &ev).len(), 16, "seed {seed}");
         }
-        assert!(m.can_show(&way(&[2]), NEAR_MISS).is_err());
+        assert!(matches!(
+            m.can_show_why(&way(&[2]), NEAR_MISS),
+            Err(Refusal::NeedsLosing { .. })
+        ));
         let shown = count_showing(&m, &lose, NEAR_MISS, 1000, 1);
         assert!((260..340).contains(&shown), "{shown}");
     }
@@ -1221,13 +1231,18 @@ mod tests {
         // 20 matches and more always make a line on a 5×5 card.
         let high = BINGO.replace("\"12\" = 100", "\"12\" = 100, \"20\" = 500");
         let m = make(&high).unwrap();
-        assert!(m
-            .check_way(&way(&[500]))
-            .unwrap_err()
-            .contains("at most 19"));
+        let e = m.check_way(&way(&[500])).unwrap_err();
+        assert!(matches!(e, Refusal::CannotWin { .. }));
+        assert!(e.to_string().contains("at most 19"), "{e}");
         let m = make(LOTTO).unwrap();
-        assert!(m.check_way(&way(&[2, 2])).is_err());
-        assert!(m.check_way(&way(&[5])).is_err());
+        assert!(matches!(
+            m.check_way(&way(&[2, 2])),
+            Err(Refusal::TooManyWins { wins: 2, .. })
+        ));
+        assert!(matches!(
+            m.check_way(&way(&[5])),
+            Err(Refusal::CannotWin { .. })
+        ));
         let one = LOTTO.replace("\"3\" = 2", "\"1\" = 2");
         assert_eq!(make(&one).err().unwrap().field, "near_miss");
     }
@@ -1297,10 +1312,9 @@ mod tests {
         let ev = rows.evaluate(&face(&card, &drawn_with(&[1, 6, 11, 15, 20])));
         assert!(ev.wins.is_empty());
         assert_eq!(ev.ambiguities, vec![AMB_UNPAID_LINE]);
-        assert!(rows
-            .check_way(&way(&[20]))
-            .unwrap_err()
-            .contains("no pattern"));
+        let e = rows.check_way(&way(&[20])).unwrap_err();
+        assert!(matches!(e, Refusal::CannotWin { .. }));
+        assert!(e.to_string().contains("no pattern"), "{e}");
         assert!(m.describe()[0]
             .contains("a full row wins 5, a full column wins 5, a full diagonal wins 20"));
     }

@@ -37,7 +37,7 @@ use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
-    Mark, MarkKind, Panel, Plan, Style, MAX_CELLS, MAX_WINS,
+    Mark, MarkKind, Panel, Plan, Refusal, Style, MAX_CELLS,
 };
 use crate::crypto::rng::{below, chance, shuffle, weighted};
 use crate::lots::Way;
@@ -643,7 +643,7 @@ impl MatchSymbols {
 
     /// Whether the cells can hold the plan's matches, its multiplier, every near miss and
     /// decoy the rates may draw, and fillers that break no rule.
-    fn fits(&self, wins: &[Option<Money>], multiplier: bool) -> Result<(), String> {
+    fn fits(&self, wins: &[Option<Money>], multiplier: bool) -> Result<(), Refusal> {
         let mut fixed = usize::from(multiplier);
         let mut extras = 0;
         for (g, w) in self.play_areas.iter().zip(wins) {
@@ -657,11 +657,13 @@ impl MatchSymbols {
             extras += 1;
         }
         if fixed + extras > self.cells {
-            return Err(format!(
-                "its matches, multiplier, near misses and decoys need {} cells; the surface has {}",
-                fixed + extras,
-                self.cells
-            ));
+            return Err(Refusal::NoRoom {
+                area: self.panel.clone(),
+                need: fixed + extras,
+                cells: self.cells,
+                what: "its matches, multiplier, near misses and decoys".into(),
+                hint: "",
+            });
         }
         let mut room: usize = (0..self.n_symbols).map(|s| self.cap(s, wins)).sum();
         for (g, w) in self.play_areas.iter().zip(wins) {
@@ -671,9 +673,13 @@ impl MatchSymbols {
         }
         let fill = self.cells - fixed;
         if fill > room {
-            return Err(format!(
-                "its {fill} other cells need more symbols: only {room} can be shown without a repeated symbol that wins nothing"
-            ));
+            return Err(Refusal::NoRoom {
+                area: self.panel.clone(),
+                need: fill,
+                cells: room,
+                what: "the other symbols without a repeated symbol that wins nothing".into(),
+                hint: "; list more symbols",
+            });
         }
         Ok(())
     }
@@ -681,30 +687,26 @@ impl MatchSymbols {
     /// Every placement of `way`'s wins on the play areas: one per way of the spec, found
     /// when it is planned. Errors: none fits (the reason of the last refused), or more than
     /// [`MAX_PLANS`].
-    fn placements(&self, way: &Way) -> Result<Vec<Placement>, String> {
-        if way.wins.len() > MAX_WINS {
-            return Err(format!("more than {MAX_WINS} wins"));
-        }
+    fn placements(&self, way: &Way) -> Result<Vec<Placement>, Refusal> {
         let n = self.play_areas.len();
         if way.wins.len() > n {
-            return Err(format!(
-                "{} wins, but the surface has {n} play area(s), each winning at most once",
-                way.wins.len()
-            ));
+            return Err(Refusal::TooManyWins {
+                area: self.panel.clone(),
+                wins: way.wins.len(),
+                most: n,
+                why: "each play area wins at most once",
+            });
         }
         let mut base: Vec<Option<Money>> = vec![None; n];
         let mut free: Vec<Money> = Vec::new();
         for w in &way.wins {
             match w.area {
-                Some(a) if usize::from(a) >= n => {
-                    return Err(format!("play area {a} is not on this surface"))
-                }
+                Some(a) if usize::from(a) >= n => return Err(Refusal::NoSuchArea { area: a }),
                 Some(a) => {
                     if base[usize::from(a)].is_some() {
-                        return Err(format!(
-                            "two wins name play area \"{}\", which wins at most once",
-                            self.areas[usize::from(a)]
-                        ));
+                        return Err(Refusal::SameArea {
+                            area: self.areas[usize::from(a)].clone(),
+                        });
                     }
                     base[usize::from(a)] = Some(w.amount);
                 }
@@ -719,12 +721,10 @@ impl MatchSymbols {
             cur: &mut Vec<Option<Money>>,
             out: &mut Vec<Vec<Option<Money>>>,
             visited: &mut usize,
-        ) -> Result<(), String> {
+        ) -> Result<(), Refusal> {
             *visited += 1;
             if *visited > MAX_PLANS * 4 {
-                return Err(format!(
-                    "its wins can be placed on the play areas in more than {MAX_PLANS} ways; give the play area of some wins (`areas`)"
-                ));
+                return Err(Refusal::TooManyPlacements { most: MAX_PLANS });
             }
             let Some((&m, rest)) = free.split_first() else {
                 if !out.contains(cur) {
@@ -743,7 +743,7 @@ impl MatchSymbols {
         }
         place(&free, &mut base, &mut assigns, &mut visited)?;
         let mut plans = Vec::new();
-        let mut why = String::new();
+        let mut why = None;
         for wins in assigns {
             let mut choices: Vec<Option<u8>> = vec![None];
             choices.extend(self.multipliers.iter().map(|&c| Some(c)));
@@ -767,22 +767,20 @@ impl MatchSymbols {
                 });
                 if let Some((g, a)) = short {
                     if mult.is_none() {
-                        why = format!(
-                            "play area \"{}\" cannot win {a} ({})",
-                            self.play_areas[g].id,
-                            self.can_win(g)
-                        );
+                        why = Some(Refusal::CannotWin {
+                            area: self.play_areas[g].id.clone(),
+                            amount: a,
+                            can: self.can_win(g),
+                        });
                     }
                     continue;
                 }
                 if let Err(e) = self.fits(&wins, mult.is_some()) {
-                    why = e;
+                    why = Some(e);
                     continue;
                 }
                 if plans.len() >= MAX_PLANS {
-                    return Err(format!(
-                        "its wins can be placed on the play areas in more than {MAX_PLANS} ways; give the play area of some wins (`areas`)"
-                    ));
+                    return Err(Refusal::TooManyPlacements { most: MAX_PLANS });
                 }
                 plans.push(Placement {
                     wins: wins.clone(),
@@ -791,11 +789,12 @@ impl MatchSymbols {
             }
         }
         if plans.is_empty() {
-            return Err(if why.is_empty() {
-                "no play area of the surface can carry it".into()
-            } else {
-                why
-            });
+            return Err(why.unwrap_or(Refusal::TooManyWins {
+                area: self.panel.clone(),
+                wins: way.wins.len(),
+                most: n,
+                why: "each play area wins at most once",
+            }));
         }
         Ok(plans)
     }
@@ -982,33 +981,37 @@ impl MatchSymbols {
 
 impl MatchSymbols {
     /// Whether a face of `way`, placed as `plans` says, can be asked to show feature `id`.
-    fn can_show(&self, way: &Way, plans: &[Placement], id: &str) -> Result<(), String> {
-        let f = self
-            .feature(id)
-            .ok_or_else(|| format!("the match_symbols style shows no feature \"{id}\""))?;
-        match f {
-            Ok(g) => {
-                if self.play_areas[g].near_miss == 0 {
-                    return Err(format!("{id} has a rate of 0 in this spec"));
-                }
-                if !plans.iter().any(|p| p.wins[g].is_none()) {
-                    return Err(format!(
-                        "{id} needs play area \"{}\" to lose, and way \"{}\" cannot leave it losing",
-                        self.play_areas[g].id, way.id
-                    ));
-                }
-            }
-            Err(_) => {
-                if self.decoy_multiplier == 0 {
-                    return Err(format!("{id} has a rate of 0 in this spec"));
-                }
-                if !way.wins.is_empty() {
-                    return Err(format!(
-                        "{id} needs every play area of the surface to lose, and way \"{}\" wins on it",
-                        way.id
-                    ));
-                }
-            }
+    fn can_show(&self, way: &Way, plans: &[Placement], id: &str) -> Result<(), Refusal> {
+        let f = self.feature(id).ok_or_else(|| Refusal::NoFeature {
+            style: "match_symbols",
+            feature: id.to_string(),
+        })?;
+        let (rate, area, loses, needs) = match f {
+            Ok(g) => (
+                self.play_areas[g].near_miss,
+                self.play_areas[g].id.clone(),
+                plans.iter().any(|p| p.wins[g].is_none()),
+                format!("« {} » to lose", self.play_areas[g].id),
+            ),
+            Err(_) => (
+                self.decoy_multiplier,
+                self.panel.clone(),
+                way.wins.is_empty(),
+                format!("every play area of « {} » to lose", self.panel),
+            ),
+        };
+        if rate == 0 {
+            return Err(Refusal::ZeroRate {
+                feature: id.to_string(),
+                area,
+            });
+        }
+        if !loses {
+            return Err(Refusal::NeedsLosing {
+                feature: id.to_string(),
+                needs,
+                way: way.id.clone(),
+            });
         }
         Ok(())
     }
@@ -1161,7 +1164,7 @@ impl Style for MatchSymbols {
     /// room in the cells for the matches, the multiplier, every near miss and decoy the
     /// rates may draw, and fillers that repeat no symbol into a win. Every such placement
     /// is kept in the plan, and each face draws one.
-    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, String> {
+    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, Refusal> {
         let plans = self.placements(way)?;
         let always = self.always_shows(way, &plans);
         let (me, mine) = (Arc::clone(&self), plans.clone());
@@ -1807,18 +1810,26 @@ near_miss = 0.4
         let m = coq();
         assert_eq!(
             m.check_way(&way("3", &[(None, 3)])),
-            Err(
-                "play area \"jeu2\" cannot win 3 (its box shows 2, 4, 8, 10, 20, 100, 500, 20000)"
-                    .into()
-            )
+            Err(Refusal::CannotWin {
+                area: "jeu2".into(),
+                amount: Money(300),
+                can: "its box shows 2, 4, 8, 10, 20, 100, 500, 20000".into()
+            })
         );
         assert_eq!(
             m.check_way(&way("x", &[(None, 2), (None, 2), (None, 2)])),
-            Err("3 wins, but the surface has 2 play area(s), each winning at most once".into())
+            Err(Refusal::TooManyWins {
+                area: "cells".into(),
+                wins: 3,
+                most: 2,
+                why: "each play area wins at most once"
+            })
         );
         assert_eq!(
             m.check_way(&way("x", &[(Some(0), 2), (Some(0), 2)])),
-            Err("two wins name play area \"jeu1\", which wins at most once".into())
+            Err(Refusal::SameArea {
+                area: "jeu1".into()
+            })
         );
         assert!(m
             .check_way(&way("10+20", &[(None, 10), (None, 20)]))
@@ -1826,17 +1837,28 @@ near_miss = 0.4
         let m = pyramid();
         assert!(m.check_way(&way("6", &[(None, 6)])).is_ok());
         assert!(m.check_way(&way("20000", &[(None, 20000)])).is_ok());
+        let e = m.check_way(&way("4", &[(None, 4)])).unwrap_err();
         assert_eq!(
-            m.check_way(&way("4", &[(None, 4)])),
-            Err("play area \"IV\" cannot win 4 (its legend pays 3, 10, 100, 1000, 10000, or one of them ×2)".into())
+            e.to_string(),
+            "« IV » cannot win 4: its legend pays 3, 10, 100, 1000, 10000, or one of them ×2"
         );
+        assert!(matches!(
+            e,
+            Refusal::CannotWin {
+                amount: Money(400),
+                ..
+            }
+        ));
         // Too few symbols to fill the cells without repeating one into a win.
         let text = COQ.replace(
             "\"RAT\", \"BUFFLE\", \"TIGRE\", \"LAPIN\", \"DRAGON\", \"SERPENT\", \"CHEVAL\", \"CHEVRE\",",
             "",
         );
         let m = build_from("cells", &text).unwrap();
-        assert!(m.check_way(&way("lose", &[])).is_err());
+        assert!(matches!(
+            m.check_way(&way("lose", &[])),
+            Err(Refusal::NoRoom { .. })
+        ));
     }
 
     #[test]
@@ -1929,25 +1951,36 @@ near_miss = 0.4
         }
         let m = coq();
         assert_eq!(
-            m.can_show(&way("jeu2:8", &[(Some(1), 8)]), "near_miss_jeu2"),
-            Err("near_miss_jeu2 needs play area \"jeu2\" to lose, and way \"jeu2:8\" cannot leave it losing".into())
+            m.can_show_why(&way("jeu2:8", &[(Some(1), 8)]), "near_miss_jeu2"),
+            Err(Refusal::NeedsLosing {
+                feature: "near_miss_jeu2".into(),
+                needs: "« jeu2 » to lose".into(),
+                way: "jeu2:8".into()
+            })
         );
-        assert!(m
-            .can_show(
+        assert!(matches!(
+            m.can_show_why(
                 &way("500+500", &[(None, 500), (None, 500)]),
                 "near_miss_jeu1"
-            )
-            .is_err());
+            ),
+            Err(Refusal::NeedsLosing { .. })
+        ));
         assert_eq!(
-            m.can_show(&way("2", &[(None, 2)]), "carre"),
-            Err("the match_symbols style shows no feature \"carre\"".into())
+            m.can_show_why(&way("2", &[(None, 2)]), "carre"),
+            Err(Refusal::NoFeature {
+                style: "match_symbols",
+                feature: "carre".into()
+            })
         );
         let p = pyramid();
         assert_eq!(
             p.features().iter().map(|f| f.id).collect::<Vec<_>>(),
             ["near_miss_IV", "decoy_masque"]
         );
-        assert!(p.can_show(&way("3", &[(None, 3)]), "decoy_masque").is_err());
+        assert!(matches!(
+            p.can_show_why(&way("3", &[(None, 3)]), "decoy_masque"),
+            Err(Refusal::NeedsLosing { .. })
+        ));
     }
 
     #[test]

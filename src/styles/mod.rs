@@ -269,6 +269,124 @@ pub struct Mark {
 /// [`game::Game::synthesize_showing_checked`]).
 pub const FEATURE_ATTEMPTS: usize = 16;
 
+/// Why a style refuses a way, a feature asked of a way, or one of its settings: found when
+/// the spec loads ([`Style::plan`], [`Style::check_ways`]), where the game adds the surface
+/// and the way ([`game::PlanError`]), or when a QA deck asks for a feature
+/// ([`Plan::can_show`]). Areas are named as the spec names them (`jeu1`, `II`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// A win names a play area (by its index on the surface) the surface does not have.
+    #[error("play area {area} is not on this surface")]
+    NoSuchArea {
+        /// The index the win names.
+        area: u8,
+    },
+    /// Two wins name one play area, which wins at most once.
+    #[error("two wins name play area \"{area}\", which wins at most once")]
+    SameArea {
+        /// The play area.
+        area: String,
+    },
+    /// More wins than the surface can show at once.
+    #[error("{wins} wins, but « {area} » shows at most {most} at once ({why})")]
+    TooManyWins {
+        /// The surface's play area, or its panel when it has several.
+        area: String,
+        /// The way's wins on the surface.
+        wins: usize,
+        /// The most the surface shows on one ticket.
+        most: usize,
+        /// What bounds them, in words.
+        why: &'static str,
+    },
+    /// A win of an amount the surface cannot show or pay.
+    #[error("« {area} » cannot win {amount}: {can}")]
+    CannotWin {
+        /// The play area, or the surface's panel.
+        area: String,
+        /// The amount, in cents (a sum of wins for a legend that pays them together).
+        amount: Money,
+        /// What it can win, in words (its amounts, its legend, its multipliers).
+        can: String,
+    },
+    /// The cells cannot hold what a face of the way needs without a repeat the rules read
+    /// as a win.
+    #[error("« {area} » needs {need} cells for {what}, and can fill only {cells}{hint}")]
+    NoRoom {
+        /// The surface's panel.
+        area: String,
+        /// The cells needed.
+        need: usize,
+        /// The cells it can fill without an ambiguity.
+        cells: usize,
+        /// What needs them, in words.
+        what: String,
+        /// What to change, with its leading `; `, or nothing.
+        hint: &'static str,
+    },
+    /// The way's wins can be placed on the surface's play areas in too many ways.
+    #[error("its wins can be placed on the play areas in more than {most} ways; give the play area of some wins (`areas`)")]
+    TooManyPlacements {
+        /// The most placements kept.
+        most: usize,
+    },
+    /// A card_hands way with no combination weights of its own nor of its tier.
+    #[error("no combination weights: add {fix}")]
+    NoWeights {
+        /// The table to add, as the spec writes it.
+        fix: String,
+    },
+    /// A card_hands way whose weights allow a combination the ambiguity policy forbids
+    /// for it, or leave no combination that can repeat.
+    #[error("{reason}")]
+    Weights {
+        /// Which combination, why, and what to change.
+        reason: String,
+    },
+    /// A weight table of the spec that no way can use.
+    #[error("{table} never applies: {why}")]
+    NeverApplies {
+        /// The table, as the spec writes it (`combination_weights."20"`).
+        table: String,
+        /// Why no way uses it.
+        why: String,
+    },
+    /// A feature the style does not show with this spec's settings.
+    #[error("the {style} style shows no feature \"{feature}\"")]
+    NoFeature {
+        /// The style's name.
+        style: &'static str,
+        /// The feature asked.
+        feature: String,
+    },
+    /// A feature asked on a surface that gives it a rate (or weight) of 0.
+    #[error("{feature} has a rate of 0 on « {area} »")]
+    ZeroRate {
+        /// The feature.
+        feature: String,
+        /// The surface's play area or panel.
+        area: String,
+    },
+    /// A losing feature asked of a way that leaves nothing losing where it shows.
+    #[error("{feature} needs {needs}, and way \"{way}\" wins there")]
+    NeedsLosing {
+        /// The feature.
+        feature: String,
+        /// What must lose, in words (`a losing row of « ph »`).
+        needs: String,
+        /// The way's id.
+        way: String,
+    },
+    /// A winning feature the way's weights give no weight.
+    #[error("way \"{way}\" gives {feature} no weight (combination_weights of its tier, or way_combination_weights)")]
+    NoWeight {
+        /// The feature.
+        feature: String,
+        /// The way's id.
+        way: String,
+    },
+}
+
 /// Draws one face of a planned way from a stream, showing the feature asked if any.
 type Drawer = dyn Fn(Option<&str>, &mut FaceRng) -> Face + Send + Sync;
 
@@ -288,7 +406,7 @@ pub struct Plan {
     style: &'static str,
     /// Each feature of the style ([`Style::features`]): whether a face of the way can be
     /// asked to show it.
-    shows: Vec<(&'static str, Result<(), String>)>,
+    shows: Vec<(&'static str, Result<(), Refusal>)>,
     /// The features every face of the way shows unasked.
     always: Vec<&'static str>,
     draw: Box<Drawer>,
@@ -301,7 +419,7 @@ impl Plan {
     pub fn new<S: Style + ?Sized>(
         style: &S,
         way: &Way,
-        can_show: impl Fn(&str) -> Result<(), String>,
+        can_show: impl Fn(&str) -> Result<(), Refusal>,
         always: Vec<&'static str>,
         draw: impl Fn(Option<&str>, &mut FaceRng) -> Face + Send + Sync + 'static,
     ) -> Plan {
@@ -335,13 +453,13 @@ impl Plan {
     /// Whether a face of the way can be asked to show feature `id`; `Err` says why not (a
     /// feature the style does not show with this spec's settings, a weight or rate of 0 for
     /// this way, no losing play area, …).
-    pub fn can_show(&self, id: &str) -> Result<(), String> {
+    pub fn can_show(&self, id: &str) -> Result<(), Refusal> {
         match self.shows.iter().find(|(f, _)| *f == id) {
             Some((_, r)) => r.clone(),
-            None => Err(format!(
-                "the {} style shows no feature \"{id}\"",
-                self.style
-            )),
+            None => Err(Refusal::NoFeature {
+                style: self.style,
+                feature: id.to_string(),
+            }),
         }
     }
 
@@ -369,11 +487,11 @@ pub trait Style: Send + Sync {
     /// that this style can realise it under the ambiguity policy and decides everything a
     /// face of it needs (see [`Plan`]). `Err` says why not (the spec is then rejected).
     /// Takes the style behind an [`Arc`], which the plan keeps to draw its faces.
-    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, String>;
+    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, Refusal>;
     /// Called once every way of the spec was planned, with the plans of them all (the
     /// losing way left out): `Err` names a setting no way can ever use (a weight table of a
     /// tier none of whose ways it applies to, say), and the spec is rejected.
-    fn check_ways(&self, plans: &[&Plan]) -> Result<(), String> {
+    fn check_ways(&self, plans: &[&Plan]) -> Result<(), Refusal> {
         let _ = plans;
         Ok(())
     }

@@ -17,7 +17,8 @@
 use super::common::{pick_distinct, AmountBox, MAX_SYMBOLS};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
-    AreaWin, Column, Evaluation, Face, FaceRng, Mark, MarkKind, Panel, Plan, Style, MAX_CELLS,
+    AreaWin, Column, Evaluation, Face, FaceRng, Mark, MarkKind, Panel, Plan, Refusal, Style,
+    MAX_CELLS,
 };
 use crate::lots::Way;
 use crate::money::Money;
@@ -189,27 +190,29 @@ fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Style>, FieldErro
 impl Reveal {
     /// Whether this style can realise `way`: at most one win per box, each an amount a box
     /// shows.
-    fn check_way(&self, way: &Way) -> Result<(), String> {
+    fn check_way(&self, way: &Way) -> Result<(), Refusal> {
         if way.wins.len() > self.boxes {
-            return Err(format!(
-                "{} wins on « {} », which has {} box(es): one win per box",
-                way.wins.len(),
-                self.areas[0],
-                self.boxes
-            ));
+            return Err(Refusal::TooManyWins {
+                area: self.areas[0].clone(),
+                wins: way.wins.len(),
+                most: self.boxes,
+                why: "one win per box",
+            });
         }
         for w in &way.wins {
             if self.amounts.code(w.amount).is_none() || w.amount.is_zero() {
-                return Err(format!(
-                    "a box of « {} » cannot show {}; it shows {}",
-                    self.areas[0],
-                    w.amount,
-                    self.amounts.amounts()[1..]
-                        .iter()
-                        .map(|m| m.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ));
+                return Err(Refusal::CannotWin {
+                    area: self.areas[0].clone(),
+                    amount: w.amount,
+                    can: format!(
+                        "a box shows {}",
+                        self.amounts.amounts()[1..]
+                            .iter()
+                            .map(|m| m.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                });
             }
         }
         Ok(())
@@ -232,7 +235,7 @@ impl Reveal {
 }
 
 impl Style for Reveal {
-    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, String> {
+    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, Refusal> {
         self.check_way(way)?;
         // Checked: every win is an amount a box shows.
         let codes: Vec<u8> = way
@@ -390,11 +393,25 @@ mod tests {
     fn ways_it_cannot_show_are_refused() {
         let m = reveal("boxes = 2\namounts = [2, 50]").unwrap();
         assert!(m.check_way(&way(&[2, 50])).is_ok());
-        assert!(m.check_way(&way(&[2, 2, 2])).is_err());
         assert_eq!(
-            m.check_way(&way(&[5])).unwrap_err(),
-            "a box of « cash » cannot show 5; it shows 2, 50"
+            m.check_way(&way(&[2, 2, 2])),
+            Err(Refusal::TooManyWins {
+                area: "cash".into(),
+                wins: 3,
+                most: 2,
+                why: "one win per box"
+            })
         );
+        let e = m.check_way(&way(&[5])).unwrap_err();
+        assert_eq!(
+            e,
+            Refusal::CannotWin {
+                area: "cash".into(),
+                amount: Money(500),
+                can: "a box shows 2, 50".into()
+            }
+        );
+        assert_eq!(e.to_string(), "« cash » cannot win 5: a box shows 2, 50");
     }
 
     #[test]

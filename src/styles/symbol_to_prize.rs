@@ -37,7 +37,7 @@ use super::common;
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
-    Mark, MarkKind, Panel, Plan, Style, MAX_CELLS, MAX_WINS,
+    Mark, MarkKind, Panel, Plan, Refusal, Style, MAX_CELLS, MAX_WINS,
 };
 use crate::crypto::rng::{below, chance, shuffle};
 use crate::lots::Way;
@@ -415,17 +415,17 @@ impl SymbolToPrize {
     /// Feasible: every win in this surface's area, at most `max_wins` of them, each a legend
     /// amount, or all of them legend amounts times one multiplier's factor (with a cell left
     /// for the multiplier).
-    fn check_way(&self, way: &Way) -> Result<(), String> {
-        if let Some(w) = way.wins.iter().find(|w| w.area.is_some_and(|a| a != 0)) {
-            return Err(format!("play area {:?} is not on this surface", w.area));
+    fn check_way(&self, way: &Way) -> Result<(), Refusal> {
+        if let Some(a) = way.wins.iter().find_map(|w| w.area.filter(|&a| a != 0)) {
+            return Err(Refusal::NoSuchArea { area: a });
         }
         if way.wins.len() > self.max_wins {
-            return Err(format!(
-                "{} wins, but at most {} cell(s) win on « {} »",
-                way.wins.len(),
-                self.max_wins,
-                self.areas[0]
-            ));
+            return Err(Refusal::TooManyWins {
+                area: self.areas[0].clone(),
+                wins: way.wins.len(),
+                most: self.max_wins,
+                why: "max_wins",
+            });
         }
         if self.factors(way).next().is_none() {
             let amounts: Vec<String> = way.wins.iter().map(|w| w.amount.to_string()).collect();
@@ -434,40 +434,50 @@ impl SymbolToPrize {
                 .iter()
                 .map(|(s, m)| format!("{s} {m}"))
                 .collect();
-            return Err(format!(
-                "the legend ({}) cannot pay {}{}",
-                legend.join(", "),
-                amounts.join(" + "),
-                if self.multipliers.is_empty() {
-                    ""
-                } else {
-                    ", even with one multiplier on the face"
-                }
-            ));
+            return Err(Refusal::CannotWin {
+                area: self.areas[0].clone(),
+                amount: way.amount,
+                can: format!(
+                    "the legend ({}) cannot pay {}{}",
+                    legend.join(", "),
+                    amounts.join(" + "),
+                    if self.multipliers.is_empty() {
+                        ""
+                    } else {
+                        ", even with one multiplier on the face"
+                    }
+                ),
+            });
         }
         Ok(())
     }
 
-    fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
-        let share = self
-            .share(id)
-            .ok_or_else(|| format!("this symbol_to_prize surface shows no feature \"{id}\""))?;
+    fn can_show(&self, way: &Way, id: &str) -> Result<(), Refusal> {
+        let share = self.share(id).ok_or_else(|| Refusal::NoFeature {
+            style: INFO.name,
+            feature: id.to_string(),
+        })?;
         if share == 0 {
-            return Err(format!("{id} has a rate of 0 on « {} »", self.areas[0]));
+            return Err(Refusal::ZeroRate {
+                feature: id.to_string(),
+                area: self.areas[0].clone(),
+            });
         }
-        if id == DECOY_MULTIPLIER && !way.wins.is_empty() {
-            return Err(format!(
-                "{id} needs « {} » to win nothing, and way \"{}\" wins there",
-                self.areas[0], way.id
-            ));
+        let needs = if id == DECOY_MULTIPLIER && !way.wins.is_empty() {
+            Some(format!("« {} » to win nothing", self.areas[0]))
+        } else if way.wins.len() >= self.cells {
+            Some(format!("a losing pedestal of « {} »", self.areas[0]))
+        } else {
+            None
+        };
+        match needs {
+            Some(needs) => Err(Refusal::NeedsLosing {
+                feature: id.to_string(),
+                needs,
+                way: way.id.clone(),
+            }),
+            None => Ok(()),
         }
-        if way.wins.len() >= self.cells {
-            return Err(format!(
-                "{id} needs a losing pedestal, and way \"{}\" wins on every one",
-                way.id
-            ));
-        }
-        Ok(())
     }
 
     fn always_shows(&self, way: &Way) -> Vec<&'static str> {
@@ -547,7 +557,7 @@ impl SymbolToPrize {
 }
 
 impl Style for SymbolToPrize {
-    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, String> {
+    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, Refusal> {
         self.check_way(way)?;
         let factors: Vec<u32> = self.factors(way).collect();
         let me = Arc::clone(&self);
@@ -959,19 +969,42 @@ mod tests {
     fn infeasible_ways_and_bad_specs_are_refused() {
         let m = make(HALVES).unwrap();
         assert!(m.check_way(&way(&[500])).is_ok());
-        assert!(m
-            .check_way(&way(&[3, 3]))
-            .unwrap_err()
-            .contains("at most 1"));
         assert_eq!(
-            m.check_way(&way(&[6])).unwrap_err(),
-            "the legend (AMPHORE 3, VOILIER 50, OEIL 500, SCARABEE 15000) cannot pay 6"
+            m.check_way(&way(&[3, 3])),
+            Err(Refusal::TooManyWins {
+                area: "III".into(),
+                wins: 2,
+                most: 1,
+                why: "max_wins"
+            })
         );
+        let e = m.check_way(&way(&[6])).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "« III » cannot win 6: the legend (AMPHORE 3, VOILIER 50, OEIL 500, SCARABEE 15000) \
+             cannot pay 6"
+        );
+        assert!(matches!(
+            e,
+            Refusal::CannotWin {
+                amount: Money(600),
+                ..
+            }
+        ));
         let m = make(CELLS).unwrap();
         assert!(m.check_way(&way(&[10, 25])).is_ok());
         assert!(m.check_way(&way(&[4, 10])).is_ok());
-        assert!(m.check_way(&way(&[4, 25])).is_err());
-        assert!(m.check_way(&way(&[2, 2, 2, 2])).is_err());
+        assert!(matches!(
+            m.check_way(&way(&[4, 25])),
+            Err(Refusal::CannotWin {
+                amount: Money(2900),
+                ..
+            })
+        ));
+        assert!(matches!(
+            m.check_way(&way(&[2, 2, 2, 2])),
+            Err(Refusal::TooManyWins { wins: 4, .. })
+        ));
         let bad = |t: String| make(&t).err().map(|e| e.field).unwrap_or_default();
         assert_eq!(bad(HALVES.replace("\"LUNE\"]", "\"OEIL\"]")), "decoys");
         assert_eq!(

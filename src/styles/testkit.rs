@@ -5,7 +5,7 @@
 
 use super::game::Game;
 use super::style::{StyleCtx, StyleInfo};
-use super::{Captions, Column, Evaluation, Face, FaceRng, FeatureInfo, Mark, Style};
+use super::{Captions, Column, Evaluation, Face, FaceRng, FeatureInfo, Mark, Refusal, Style};
 use crate::lots::{Way, Win, LOSE};
 use crate::money::Money;
 use rand_core::SeedableRng;
@@ -178,7 +178,10 @@ impl<S: Style + ?Sized> Tested for Arc<S> {
         Style::features(&**self)
     }
     fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
-        Arc::clone(self).plan(way)?.can_show(id)
+        Arc::clone(self)
+            .plan(way)
+            .and_then(|p| p.can_show(id))
+            .map_err(|e| e.to_string())
     }
     fn synthesize_showing(
         &self,
@@ -186,9 +189,9 @@ impl<S: Style + ?Sized> Tested for Arc<S> {
         show: Option<&str>,
         rng: &mut FaceRng,
     ) -> Result<Face, String> {
-        let plan = Arc::clone(self).plan(way)?;
+        let plan = Arc::clone(self).plan(way).map_err(|e| e.to_string())?;
         if let Some(id) = show {
-            plan.can_show(id)?;
+            plan.can_show(id).map_err(|e| e.to_string())?;
         }
         Ok(plan.draw(show, rng))
     }
@@ -197,14 +200,19 @@ impl<S: Style + ?Sized> Tested for Arc<S> {
 /// What a style's tests ask of its plan of one way.
 pub(crate) trait Planning {
     /// Whether `way` can be planned: `Err` says why not.
-    fn check_way(&self, way: &Way) -> Result<(), String>;
+    fn check_way(&self, way: &Way) -> Result<(), Refusal>;
+    /// Whether a face of `way` can be asked to show `id`: `Err` says why not.
+    fn can_show_why(&self, way: &Way, id: &str) -> Result<(), Refusal>;
     /// The features every face of `way` shows unasked (none for a way that cannot be planned).
     fn always_shows(&self, way: &Way) -> Vec<&'static str>;
 }
 
 impl<S: Style + ?Sized> Planning for Arc<S> {
-    fn check_way(&self, way: &Way) -> Result<(), String> {
+    fn check_way(&self, way: &Way) -> Result<(), Refusal> {
         Arc::clone(self).plan(way).map(|_| ())
+    }
+    fn can_show_why(&self, way: &Way, id: &str) -> Result<(), Refusal> {
+        Arc::clone(self).plan(way)?.can_show(id)
     }
     fn always_shows(&self, way: &Way) -> Vec<&'static str> {
         Arc::clone(self)
@@ -231,7 +239,7 @@ impl Tested for Game {
         Game::features(self)
     }
     fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
-        Game::can_show(self, way, id)
+        Game::can_show(self, way, id).map_err(|e| e.to_string())
     }
     fn synthesize_showing(
         &self,
@@ -431,7 +439,7 @@ pub(crate) fn features_as_asked(m: &(impl Tested + ?Sized), way: &Way, seeds: Ra
             Err(why) => {
                 let mut rng = FaceRng::seed_from_u64(seeds.start);
                 let face = m.synthesize_showing(way, Some(f.id), &mut rng);
-                assert!(face.is_err(), "way {} showing {}: {why}", way.id, f.id);
+                assert_eq!(face, Err(why), "way {} showing {}", way.id, f.id);
             }
         }
     }

@@ -56,7 +56,7 @@ use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
-    Mark, MarkKind, Panel, Plan, Style,
+    Mark, MarkKind, Panel, Plan, Refusal, Style,
 };
 use crate::crypto::rng::{below, below_mixed, shuffle, weighted, Weights};
 use crate::lots::Way;

@@ -11,45 +11,57 @@ impl CardHands {
     /// kind and one royal flush fit on a ticket (two royals need six community cards of one
     /// suit; a second four of a kind a second community pair), so a way of two or more wins
     /// needs a positive weight on a pair, three of a kind, straight or flush.
-    fn check_way(&self, way: &Way) -> Result<(), String> {
+    fn check_way(&self, way: &Way) -> Result<(), Refusal> {
         let k = way.wins.len();
         let zones = self.zones;
         if k > zones {
-            return Err(format!(
-                "{k} wins, but this card_hands surface has {zones} player zone(s)"
-            ));
+            return Err(Refusal::TooManyWins {
+                area: self.areas.join(", "),
+                wins: k,
+                most: zones,
+                why: "one win per player zone",
+            });
         }
         for w in &way.wins {
             if self.amount_code(w.amount).is_none() {
-                return Err(format!("win {} is not one of zone_amounts", w.amount));
+                return Err(Refusal::CannotWin {
+                    area: self.areas.join(", "),
+                    amount: w.amount,
+                    can: "the amount is not one of zone_amounts".into(),
+                });
             }
         }
         for (i, a) in way.wins.iter().enumerate() {
-            if a.area.is_some() && way.wins[i + 1..].iter().any(|b| b.area == a.area) {
-                return Err("two wins name the same zone".into());
+            if let Some(z) = a.area {
+                if way.wins[i + 1..].iter().any(|b| b.area == a.area) {
+                    return Err(Refusal::SameArea {
+                        area: self.areas[usize::from(z)].clone(),
+                    });
+                }
             }
         }
         if k == 0 {
             return Ok(());
         }
-        let w = self.weights_for(way).ok_or_else(|| match self.tier_amount(way) {
-            Some(t) => format!(
-                "no combination weights: add combination_weights.\"{t}\" (its tier's amount) or way_combination_weights.\"{}\"",
-                way.id
-            ),
-            None => format!(
-                "no combination weights: add way_combination_weights.\"{}\"",
-                way.id
-            ),
-        })?;
+        let w = self
+            .weights_for(way)
+            .ok_or_else(|| Refusal::NoWeights {
+                fix: match self.tier_amount(way) {
+                    Some(t) => format!(
+                        "combination_weights.\"{t}\" (its tier's amount) or way_combination_weights.\"{}\"",
+                        way.id
+                    ),
+                    None => format!("way_combination_weights.\"{}\"", way.id),
+                },
+            })?;
         let four = Combination::FourOfAKind;
         if k < zones && w[four.index()] > 0 {
-            return Err(format!(
+            return Err(Refusal::Weights { reason: format!(
                 "{} weighs {} but this way wins on {k} zone(s): a four of a kind needs a community pair, which makes every zone a naive winner, so it is only possible when all {zones} zones win (give this way or its tier {} = 0, or give the way its own way_combination_weights)",
                 self.id(four),
                 w[four.index()],
                 self.id(four),
-            ));
+            ) });
         }
         let repeatable: u64 = w[..4].iter().map(|&x| u64::from(x)).sum();
         if k >= 2 && repeatable == 0 {
@@ -57,10 +69,10 @@ impl CardHands {
                 .iter()
                 .filter_map(|c| self.ids[c.index()])
                 .collect();
-            return Err(format!(
+            return Err(Refusal::Weights { reason: format!(
                 "this way wins on {k} zones but only four of a kind / royal flush weigh: at most one of each fits on a ticket; give {} a weight",
                 if listed.is_empty() { "a pair, three of a kind, straight or flush combination".to_string() } else { listed.join(", ") }
-            ));
+            ) });
         }
         Ok(())
     }
@@ -68,24 +80,32 @@ impl CardHands {
     /// A combination needs a weight above 0 in the way's weights (its own, else its
     /// tier's); a near miss a rate above 0 and a way with a losing zone (fewer wins than
     /// zones).
-    fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
+    fn can_show(&self, way: &Way, id: &str) -> Result<(), Refusal> {
+        let feature = id.to_string();
         match self.parse_want(id) {
-            None => Err(format!("the card_hands style shows no feature \"{id}\"")),
+            None => Err(Refusal::NoFeature {
+                style: "card_hands",
+                feature,
+            }),
             Some(Want::Win(c)) => match self.weights_for(way) {
                 Some(w) if !way.wins.is_empty() && w[c.index()] > 0 => Ok(()),
-                _ => Err(format!(
-                    "way \"{}\" gives {id} no weight (combination_weights of its tier, or way_combination_weights)",
-                    way.id
-                )),
+                _ => Err(Refusal::NoWeight {
+                    feature,
+                    way: way.id.clone(),
+                }),
             },
             Some(Want::Draw(d)) => {
                 if self.draw_rate(d) == 0 {
-                    Err(format!("{id} has a rate of 0 in this spec"))
+                    Err(Refusal::ZeroRate {
+                        feature,
+                        area: self.areas.join(", "),
+                    })
                 } else if way.wins.len() >= self.zones {
-                    Err(format!(
-                        "{id} needs a losing zone, and way \"{}\" wins on all {} zones",
-                        way.id, self.zones
-                    ))
+                    Err(Refusal::NeedsLosing {
+                        feature,
+                        needs: format!("one of the {} zones to lose", self.zones),
+                        way: way.id.clone(),
+                    })
                 } else {
                     Ok(())
                 }
@@ -125,7 +145,7 @@ impl Style for CardHands {
     /// miss the community cards leave no room for is dropped (the zone still loses under
     /// both readings). In debug builds the finished face is evaluated and any difference
     /// from the goals panics; generation judges every face anyway.
-    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, String> {
+    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, Refusal> {
         self.check_way(way)?;
         let me = Arc::clone(&self);
         let w = way.clone();
@@ -157,22 +177,24 @@ impl Style for CardHands {
     /// Every weight table applies to some winning part of a way: `way_combination_weights`
     /// of a way that wins on a zone, `combination_weights` of a tier one of whose ways wins
     /// on a zone without weights of its own.
-    fn check_ways(&self, plans: &[&Plan]) -> Result<(), String> {
+    fn check_ways(&self, plans: &[&Plan]) -> Result<(), Refusal> {
         let winning = || plans.iter().map(|p| p.way()).filter(|w| !w.wins.is_empty());
         for id in self.way_weights.keys() {
             if !winning().any(|w| &w.id == id) {
-                return Err(format!(
-                    "way_combination_weights.\"{id}\" never applies: way \"{id}\" never wins on a zone of this surface"
-                ));
+                return Err(Refusal::NeverApplies {
+                    table: format!("way_combination_weights.\"{id}\""),
+                    why: format!("way \"{id}\" never wins on a zone of this surface"),
+                });
             }
         }
         for m in self.tier_weights.keys() {
             let used = winning()
                 .any(|w| self.tier_amount(w) == Some(*m) && !self.way_weights.contains_key(&w.id));
             if !used {
-                return Err(format!(
-                    "combination_weights.\"{m}\" never applies: no way of tier {m} wins on a zone of this surface without way_combination_weights of its own"
-                ));
+                return Err(Refusal::NeverApplies {
+                    table: format!("combination_weights.\"{m}\""),
+                    why: format!("no way of tier {m} wins on a zone of this surface without way_combination_weights of its own"),
+                });
             }
         }
         Ok(())

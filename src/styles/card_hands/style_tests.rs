@@ -1,6 +1,7 @@
 use super::tests::surface;
 use super::*;
 use crate::spec::GameSpec;
+use crate::styles::game::DrawError;
 use crate::styles::testkit::{
     assert_pays, drawn_twice, example_surface, round_trip, show, texts, worded, Ctx,
 };
@@ -220,10 +221,10 @@ fn every_feature_shows_when_asked() {
     let m = &s.game;
     for way in &s.ways {
         for f in m.features() {
-            if m.can_show(way, f.id).is_err() {
-                assert!(m
-                    .synthesize_showing(way, Some(f.id), &mut FaceRng::seed_from_u64(1))
-                    .is_err());
+            if let Err(e) = m.can_show(way, f.id) {
+                assert!(matches!(e, DrawError::CannotShow { .. }), "{e}");
+                let face = m.synthesize_showing(way, Some(f.id), &mut FaceRng::seed_from_u64(1));
+                assert_eq!(face, Err(e));
                 continue;
             }
             for seed in 0..8u64 {
@@ -241,12 +242,19 @@ fn every_feature_shows_when_asked() {
     assert_eq!(m.always_shows(way("1000")), vec!["suite"]);
     assert_eq!(m.always_shows(way("2")), vec!["paire"]);
     assert_eq!(
-        m.can_show(way("4+4+2"), NEAR_MISS_FLUSH),
-        Err("near_miss_flush needs a losing zone, and way \"4+4+2\" wins on all 3 zones".into())
+        m.can_show_why(way("4+4+2"), NEAR_MISS_FLUSH),
+        Err(Refusal::NeedsLosing {
+            feature: NEAR_MISS_FLUSH.into(),
+            needs: "one of the 3 zones to lose".into(),
+            way: "4+4+2".into()
+        })
     );
     assert_eq!(
-        m.can_show(way("2"), "couleur"),
-        Err("the card_hands style shows no feature \"couleur\"".into())
+        m.can_show_why(way("2"), "couleur"),
+        Err(Refusal::NoFeature {
+            style: "card_hands",
+            feature: "couleur".into()
+        })
     );
 }
 
@@ -371,8 +379,10 @@ fn what_the_engine_cannot_carry_is_refused_at_load() {
     ])
     .unwrap_err();
     assert!(
-        e.message
-            .contains("5 wins, but this card_hands surface has 3 player zone(s)"),
+        e.message.contains(
+            "surface \"mains\": 5 wins, but « m1, m2, m3 » shows at most 3 at once (one win per \
+             player zone)"
+        ),
         "{e}"
     );
 }

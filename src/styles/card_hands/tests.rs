@@ -226,24 +226,36 @@ fn which_ways_can_show_which_feature() {
     let s = full();
     let m = surface(s);
     let way = |id: &str| &s.ways[s.way_by_id(id).unwrap() as usize];
-    assert_eq!(m.can_show(way("50000"), "quinte_flush_royale"), Ok(()));
+    assert_eq!(m.can_show_why(way("50000"), "quinte_flush_royale"), Ok(()));
+    let e = m.can_show_why(way("50000"), "paire").unwrap_err();
     assert_eq!(
-        m.can_show(way("50000"), "paire"),
-        Err("way \"50000\" gives paire no weight (combination_weights of its tier, or way_combination_weights)".into())
+        e,
+        Refusal::NoWeight {
+            feature: "paire".into(),
+            way: "50000".into()
+        }
     );
     assert_eq!(
-        m.can_show(way("lose"), "paire"),
-        Err("way \"lose\" gives paire no weight (combination_weights of its tier, or way_combination_weights)".into())
+        e.to_string(),
+        "way \"50000\" gives paire no weight (combination_weights of its tier, or way_combination_weights)"
     );
-    assert_eq!(m.can_show(way("25+25+25+25"), "carre"), Ok(()));
     assert_eq!(
-        m.can_show(way("25+25+25+25"), NEAR_MISS_FLUSH),
-        Err(
-            "near_miss_flush needs a losing zone, and way \"25+25+25+25\" wins on all 4 zones"
-                .into()
-        )
+        m.can_show_why(way("lose"), "paire"),
+        Err(Refusal::NoWeight {
+            feature: "paire".into(),
+            way: "lose".into()
+        })
     );
-    assert_eq!(m.can_show(way("10+3"), NEAR_MISS_STRAIGHT), Ok(()));
+    assert_eq!(m.can_show_why(way("25+25+25+25"), "carre"), Ok(()));
+    assert_eq!(
+        m.can_show_why(way("25+25+25+25"), NEAR_MISS_FLUSH),
+        Err(Refusal::NeedsLosing {
+            feature: NEAR_MISS_FLUSH.into(),
+            needs: "one of the 4 zones to lose".into(),
+            way: "25+25+25+25".into()
+        })
+    );
+    assert_eq!(m.can_show_why(way("10+3"), NEAR_MISS_STRAIGHT), Ok(()));
     assert_eq!(m.always_shows(way("50000")), vec!["quinte_flush_royale"]);
     assert_eq!(m.always_shows(way("1000")), Vec::<&str>::new());
     let err = m
