@@ -143,6 +143,22 @@ fn bad_specs_exit_2_naming_the_field_and_line() {
             "game.currency: \"euro€\": expected an ISO 4217 code",
         ),
         (
+            replace_once(&t, "payout = 25_294", "payout = 25_294\nodds = \"1 in 3.27\""),
+            "published.odds: printed \"1 in 3.27\", but 3,000 tickets / 919 lots is 1 in 3.26 (rounded to the nearest;",
+        ),
+        (
+            replace_once(&t, "amount = 20000\ncount = 1\n", "amount = 20000\ncount = 1\nodds = \"1 in 3,000.5\"\n"),
+            "tiers[0].odds (amount 20000): printed \"1 in 3,000.5\", but 3,000 tickets / 1 lots is 1 in 3,000.0",
+        ),
+        (
+            replace_once(&t, "amount = 20000\ncount = 1\n", "amount = 20000\ncount = 1\nodds = \"one in 3000\"\n"),
+            "tiers[0].odds (amount 20000): \"one in 3000\" is not printed odds: expected \"1 in N\"",
+        ),
+        (
+            replace_once(&t, "payout = 25_294", "payout = 25_294\nodds_rounding = \"half_even\""),
+            "published.odds_rounding: unknown variant `half_even`, expected one of `nearest`, `down`, `up`",
+        ),
+        (
             replace_once(&t, "price = 2", ""),
             "game: missing field `price`",
         ),
@@ -459,6 +475,32 @@ fn quiet_commands_print_their_verdict_alone() {
         assert!(err.contains("seed saved to"), "{err}");
         assert!(!err.contains("tickets ("), "{err}");
     }
+}
+
+/// Odds copied from the printed lot table check when the counts give them, rounded as
+/// `[published] odds_rounding` says (3 000 tickets / 919 lots = 3.2644…).
+#[test]
+fn printed_odds_that_the_counts_give_check() {
+    let t = small_text();
+    let with = |published: &str| {
+        let t = replace_once(
+            &t,
+            "payout = 25_294",
+            &format!("payout = 25_294\n{published}"),
+        );
+        replace_once(
+            &t,
+            "amount = 20000\ncount = 1\n",
+            "amount = 20000\ncount = 1\nodds = \"1 in 3,000\"\n",
+        )
+    };
+    assert_eq!(check(&with("odds = \"1 in 3.26\"")), (0, String::new()));
+    assert_eq!(check(&with("odds = \"1 in 3.3\"")), (0, String::new()));
+    let up = with("odds = \"1 in 3.27\"\nodds_rounding = \"up\"");
+    assert_eq!(check(&up), (0, String::new()));
+    let (code, err) = check(&up.replace("\"up\"", "\"down\""));
+    assert_eq!(code, 2);
+    assert!(err.contains("is 1 in 3.26 (rounded down;"), "{err}");
 }
 
 /// `[captions]` may be left out when no face shows an amount in figures (a bingo card paid

@@ -10,6 +10,7 @@
 //! the field and, where the parser gives it, the line; the CLI exits 2 on it.
 
 pub mod error;
+pub mod odds;
 pub mod raw;
 pub mod words;
 
@@ -1062,6 +1063,16 @@ fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, game: Game) -> Result<GameS
                 ));
             }
         }
+        if let Some(printed) = &t.odds {
+            let rounding = raw.published.get_ref().odds_rounding;
+            odds::check(
+                printed,
+                u64::from(g.block_size),
+                u64::from(t.count),
+                rounding,
+            )
+            .map_err(|m| at.at(tspan, format!("{f}.odds{tag}"), m))?;
+        }
         if t.ways.is_empty() {
             return Err(at.at(
                 tspan,
@@ -1216,6 +1227,15 @@ fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, game: Game) -> Result<GameS
                 published.payout
             ),
         ));
+    }
+    if let (Some(printed), true) = (&published.odds, lots > 0) {
+        odds::check(
+            printed,
+            u64::from(g.block_size),
+            lots,
+            published.odds_rounding,
+        )
+        .map_err(|m| at.at(pspan, "published.odds", m))?;
     }
     if lots > u64::from(g.block_size) {
         return Err(at.at(

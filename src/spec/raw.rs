@@ -133,6 +133,14 @@ pub struct RawPublished {
     pub lots: u64,
     /// Total payout per block.
     pub payout: Money,
+    /// Optional: the odds of winning any lot, as printed (`"1 in 4.26"`), checked against
+    /// the block size and `lots`.
+    #[serde(default)]
+    pub odds: Option<String>,
+    /// How the operator rounds the printed odds to their last decimal (`nearest`, the
+    /// default; `down`; `up`).
+    #[serde(default)]
+    pub odds_rounding: super::odds::Rounding,
 }
 
 /// One `[[tiers]]` entry.
@@ -147,6 +155,10 @@ pub struct RawTier {
     /// whose total is not that product is refused, as a printed table with a typo must be.
     #[serde(default)]
     pub total: Option<Money>,
+    /// Optional: the row's odds as printed (`"1 in 4.00"`): the block's tickets divided by
+    /// `count`, at the printed decimals, rounded as `[published] odds_rounding` says.
+    #[serde(default)]
+    pub odds: Option<String>,
     /// Reachable only by adding the wins of several play areas (règlement).
     #[serde(default)]
     pub combined_only: bool,

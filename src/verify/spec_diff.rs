@@ -3,8 +3,8 @@
 //! Both specs have loaded and validated. Each is read again as a TOML tree, where comments,
 //! spacing, key order and the way a table is written (`[a]` or `a = {…}`) leave no trace,
 //! and the two trees are walked together. A field written out with its documented default
-//! on one side and left out on the other means the same; a tier's printed `total`, which
-//! validation holds to count × amount, adds nothing. Everything else that differs is a
+//! on one side and left out on the other means the same; a tier's printed `total` and
+//! printed `odds`, which validation holds to the counts, add nothing. Everything else that differs is a
 //! [`SpecDifference`] naming the field (`tiers[3].count`, `surfaces[0].games[1].near_miss`)
 //! and both values. Array elements are compared in order: the order of tiers and ways
 //! numbers the ways, which the allocation draws.
@@ -309,6 +309,10 @@ fn default_meaning(path: &[Step], v: &Value, style: Option<&'static StyleInfo>) 
         ["game", "reconstructed"] => Some(Value::Boolean(false)),
         ["tiers", "combined_only"] => Some(Value::Boolean(false)),
         ["tiers", "total"] => return Some("a printed total, held to count × amount".into()),
+        ["tiers", "odds"] | ["published", "odds"] => {
+            return Some("printed odds, held to the counts".into())
+        }
+        ["published", "odds_rounding"] => Some(Value::String("nearest".into())),
         ["packs"] | ["labels"] | ["surfaces"] if empty => {
             return Some("empty, as when left out".into())
         }
@@ -403,7 +407,7 @@ mod tests {
             )
             .replacen(
                 "amount = 2\ncount = 432\n",
-                "amount = 2\ncount = 432\ntotal = 864\ncombined_only = false\n",
+                "amount = 2\ncount = 432\ntotal = 864\nodds = \"1 in 6.94\"\ncombined_only = false\n",
                 1,
             );
         let c = compare(&spec(&edited), &spec(SMALL));
@@ -414,6 +418,7 @@ mod tests {
                 "game.emission = 1 is written in the reference only (its default is 1)",
                 "surfaces[0].games[0].multiplied = true is written in the block's spec.toml only (the match_symbols style's default is true)",
                 "tiers[7].combined_only = false is written in the block's spec.toml only (its default is false)",
+                "tiers[7].odds = \"1 in 6.94\" is written in the block's spec.toml only (printed odds, held to the counts)",
                 "tiers[7].total = 864 is written in the block's spec.toml only (a printed total, held to count × amount)",
             ]
         );
