@@ -171,7 +171,7 @@ fn parts(c: &mut Criterion) {
     });
     g.finish();
 
-    let ncols = s.game.columns().len();
+    let ncols = s.game.layout().columns.len();
     let mut g = c.benchmark_group("csv");
     g.throughput(Throughput::Elements(n as u64));
     g.bench_function("coq", |b| {

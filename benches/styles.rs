@@ -41,7 +41,7 @@ fn faces(c: &mut Criterion) {
         let counts: Vec<u32> = s.ways.iter().map(|w| w.count).collect();
         let ways = allocate(&counts, &Seed([3; 32]), 1);
         let n = TICKETS.min(ways.len());
-        let areas = s.game.areas().len() as u64;
+        let areas = s.game.layout().areas.len() as u64;
         g.throughput(Throughput::Elements(n as u64 * areas));
         g.bench_function(s.id.clone(), |b| {
             b.iter(|| {

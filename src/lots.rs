@@ -9,7 +9,7 @@ pub type WayId = u16;
 /// One win of a way: a play area (or any area the game chooses) showing an amount.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Win {
-    /// The play area's index in the game's [`crate::styles::game::Game::areas`], or `None` when the
+    /// The play area's index in the game's [`crate::styles::Layout::areas`], or `None` when the
     /// game places the win in any free area (at random).
     pub area: Option<u8>,
     /// The amount this play area wins, in cents.

@@ -517,7 +517,7 @@ fn captions_are_optional_when_no_face_shows_an_amount() {
     assert_eq!((code, err.as_str()), (0, ""));
     let spec = tirage::spec::GameSpec::parse(Path::new("bingo.toml"), text).unwrap();
     assert!(spec.captions.is_empty());
-    assert!(spec.game.shown_amounts().is_empty());
+    assert!(spec.game.layout().shown_amounts.is_empty());
 }
 
 /// `check` prints, surface by surface, the rule the style applies beside the spec's

@@ -112,14 +112,15 @@ fn panels_draw_every_cell_once_and_marks_follow_the_evaluation() {
         let s = load(&rel);
         let m = &s.game;
         let mut drawn: Vec<usize> = m
-            .panels()
+            .layout()
+            .panels
             .iter()
             .flat_map(|p| p.rows.concat())
             .filter(|&c| c != tirage::styles::FREE_CELL)
             .collect();
         drawn.sort_unstable();
-        let want: Vec<usize> = (0..m.columns().len())
-            .filter(|&i| !matches!(m.columns()[i].kind, ColumnKind::Caption { .. }))
+        let want: Vec<usize> = (0..m.layout().columns.len())
+            .filter(|&i| !matches!(m.layout().columns[i].kind, ColumnKind::Caption { .. }))
             .collect();
         assert_eq!(drawn, want, "{rel}");
         for way in &s.ways {
@@ -129,7 +130,7 @@ fn panels_draw_every_cell_once_and_marks_follow_the_evaluation() {
                     .unwrap();
                 let ev = m.evaluate(&face);
                 let marks = m.marks(&face, &ev);
-                for a in 0..m.areas().len() as u8 {
+                for a in 0..m.layout().areas.len() as u8 {
                     let wins = ev.wins.iter().any(|w| w.area == a);
                     let marked = marks.iter().any(|k| k.area == a && k.kind == MarkKind::Win);
                     assert_eq!(wins, marked, "{rel} {} seed {seed} area {a}", way.id);
@@ -217,7 +218,7 @@ fn golden_section(rel: &str, s: &GameSpec) -> String {
         let mut rng = FaceRng::seed_from_u64(0);
         for n in 0..DIGESTED {
             let face = s.game.synthesize(way, &mut rng).unwrap();
-            digest.update(&face.codes[..s.game.columns().len()]);
+            digest.update(&face.codes[..s.game.layout().columns.len()]);
             if n < SHOWN {
                 csv.push(&Ticket {
                     block: 1,

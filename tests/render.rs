@@ -143,7 +143,7 @@ fn record_offset(bin: &[u8], t: usize) -> usize {
 /// as codes into the spec's column values.
 fn write_face(dir: &std::path::Path, t: usize, face: &[&str]) {
     let spec = tirage::spec::GameSpec::load(&dir.join("spec.toml")).unwrap();
-    let cols = spec.game.columns();
+    let cols = &spec.game.layout().columns;
     assert_eq!(cols.len(), face.len());
     let path = dir.join("tickets.bin");
     let mut bin = std::fs::read(&path).unwrap();

@@ -156,7 +156,7 @@ fn report(spec: &GameSpec, packs: &str) -> String {
     }
     s += &format!(
         "mechanic {}, price {}, block {} tickets in {} packs of {}, game code {:04}, emission {:03}\n\n",
-        spec.game.name(),
+        spec.game.layout().name,
         spec.price.with_currency(cur),
         count(u64::from(spec.block_size)),
         count(u64::from(spec.packs())),
@@ -178,7 +178,7 @@ fn report(spec: &GameSpec, packs: &str) -> String {
                     .wins
                     .iter()
                     .map(|x| match x.area {
-                        Some(a) => format!("{}@{}", x.amount, spec.game.areas()[a as usize]),
+                        Some(a) => format!("{}@{}", x.amount, spec.game.layout().areas[a as usize]),
                         None => x.amount.to_string(),
                     })
                     .collect();

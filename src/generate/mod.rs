@@ -221,7 +221,7 @@ impl PackBuilder<'_> {
     ) -> Result<PackBytes, GenerateError> {
         tickets.clear();
         self.tickets(pack, tickets)?;
-        let ncols = self.plan.spec.game.columns().len();
+        let ncols = self.plan.spec.game.layout().columns.len();
         let mut bin = Vec::with_capacity(tickets.len() * print_file::record_size(self.plan.spec));
         let mut claims = Vec::with_capacity(tickets.len());
         for t in tickets.iter() {

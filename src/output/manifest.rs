@@ -257,7 +257,7 @@ impl Manifest {
             game: Game {
                 id: spec.id.clone(),
                 name: spec.name.clone(),
-                mechanic: spec.game.name().into(),
+                mechanic: spec.game.layout().name.into(),
                 surfaces: surfaces(spec),
                 legal_reference: spec.legal_reference.clone(),
                 reconstructed: spec.reconstructed,

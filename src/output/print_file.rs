@@ -43,7 +43,7 @@ pub const RECORD_META: usize = 38;
 
 /// Record size for `spec` in bytes.
 pub fn record_size(spec: &GameSpec) -> usize {
-    RECORD_META + spec.game.columns().len()
+    RECORD_META + spec.game.layout().columns.len()
 }
 
 fn put_str(out: &mut Vec<u8>, s: &str) {
@@ -53,7 +53,7 @@ fn put_str(out: &mut Vec<u8>, s: &str) {
 
 /// The header of a print file of `records` tickets of `spec`'s block `block`.
 pub fn header(spec: &GameSpec, block: u32, records: u32) -> Vec<u8> {
-    let cols = spec.game.columns();
+    let cols = &spec.game.layout().columns;
     let mut h = Vec::new();
     h.extend_from_slice(MAGIC);
     h.extend_from_slice(&VERSION.to_le_bytes());

@@ -24,7 +24,7 @@ pub const META_COLUMNS: [&str; 7] = [
 /// Every column name of `spec`'s CSV, in order.
 pub fn column_names(spec: &GameSpec) -> Vec<String> {
     let mut names: Vec<String> = META_COLUMNS.iter().map(|s| s.to_string()).collect();
-    names.extend(spec.game.columns().iter().map(|c| c.name.clone()));
+    names.extend(spec.game.layout().columns.iter().map(|c| c.name.clone()));
     names
 }
 
@@ -117,7 +117,7 @@ impl Clone for RowWriter {
 impl RowWriter {
     /// A writer for `spec`'s rows.
     pub fn new(spec: &GameSpec) -> Self {
-        let cols = spec.game.columns();
+        let cols = &spec.game.layout().columns;
         let sep = |last: bool| if last { b'\n' } else { b',' };
         let fields = Fields {
             columns: cols

@@ -310,14 +310,15 @@ pub fn load(dir: &Path, selection: &Selection, ids: &Identities) -> Result<Proof
     }
     // Whether a ticket at a place selected is of a way selected: its face judged by the
     // rules. A face that cannot be judged is kept, for the checks below to say why.
-    let ncols = spec.game.columns().len();
+    let ncols = spec.game.layout().columns.len();
     let of_way = |r: &print_file::Record| -> bool {
         if !chosen.by_prize() {
             return true;
         }
         let codes_ok = spec
             .game
-            .columns()
+            .layout()
+            .columns
             .iter()
             .zip(&r.face.codes)
             .all(|(c, &k)| usize::from(k) < c.values.len());
@@ -432,7 +433,7 @@ pub fn load(dir: &Path, selection: &Selection, ids: &Identities) -> Result<Proof
 
     let g = &manifest.game;
     if g.id != spec.id
-        || g.mechanic != spec.game.name()
+        || g.mechanic != spec.game.layout().name
         || g.game_code != spec.game_code
         || g.emission != spec.emission
         || manifest.spec.sha256 != spec.sha256
@@ -442,7 +443,7 @@ pub fn load(dir: &Path, selection: &Selection, ids: &Identities) -> Result<Proof
             format!(
                 "describes game {} ({}, game code {}, emission {}, spec SHA-256 {}); spec.toml is game {} ({}, game code {}, emission {}, SHA-256 {})",
                 g.id, g.mechanic, g.game_code, g.emission, manifest.spec.sha256,
-                spec.id, spec.game.name(), spec.game_code, spec.emission, spec.sha256
+                spec.id, spec.game.layout().name, spec.game_code, spec.emission, spec.sha256
             ),
         ));
     }
@@ -539,7 +540,7 @@ pub fn load(dir: &Path, selection: &Selection, ids: &Identities) -> Result<Proof
                 String::from_utf8_lossy(&r.serial)
             )));
         }
-        for (c, &k) in spec.game.columns().iter().zip(&r.face.codes) {
+        for (c, &k) in spec.game.layout().columns.iter().zip(&r.face.codes) {
             if usize::from(k) >= c.values.len() {
                 return Err(bad(format!(
                     "face code {k} of column {} in {from} is not one of its {} values",
@@ -556,7 +557,7 @@ pub fn load(dir: &Path, selection: &Selection, ids: &Identities) -> Result<Proof
             )));
         }
         let Some(way) = judged.way else {
-            let areas = spec.game.areas();
+            let areas = &spec.game.layout().areas;
             let wins: Vec<String> = judged
                 .evaluation
                 .wins
@@ -620,7 +621,7 @@ pub fn load(dir: &Path, selection: &Selection, ids: &Identities) -> Result<Proof
 /// `Err` says what in the row is not so, after "its tickets.csv row".
 fn record_of_row(spec: &GameSpec, row: &[u8]) -> Result<print_file::Record, String> {
     let f = tickets_csv::fields(row);
-    let cols = spec.game.columns();
+    let cols = &spec.game.layout().columns;
     let names = tickets_csv::column_names(spec);
     let lead = names.len() - cols.len();
     if f.len() != names.len() {
@@ -764,7 +765,7 @@ struct Cell {
 /// its currency as the ticket's language prints it (`20 000 €`, `€20,000`), anything else
 /// as it is.
 fn shown_value(spec: &GameSpec, i: usize, value: &str) -> String {
-    match (&spec.game.columns()[i].kind, value.parse::<Money>()) {
+    match (&spec.game.layout().columns[i].kind, value.parse::<Money>()) {
         (ColumnKind::Amount(_), Ok(m)) => spec.language.amount(m, &spec.currency),
         _ => value.to_string(),
     }
@@ -1008,8 +1009,8 @@ fn notes(
     values: &[&str],
 ) -> Vec<(Color, String)> {
     let m = &spec.game;
-    let cols = m.columns();
-    let areas = m.areas();
+    let cols = &m.layout().columns;
+    let areas = &m.layout().areas;
     let mut notes: Vec<(Color, String)> = Vec::new();
     let w = Words::of(spec.language);
     let features = m.features();
@@ -1021,7 +1022,8 @@ fn notes(
     };
     // The panel of each face column.
     let panel_of: BTreeMap<usize, usize> = m
-        .panels()
+        .layout()
+        .panels
         .iter()
         .enumerate()
         .flat_map(|(n, p)| p.rows.iter().flatten().map(move |&c| (c, n)))
@@ -1113,11 +1115,11 @@ fn notes(
 
 /// The proof of ticket `t` of `spec` (as [`load`] gives it: its face codes index the spec's
 /// columns, its way is a way of the spec), [`PROOF_WIDTH`] points wide, drawn from the
-/// game's panels ([`crate::styles::game::Game::panels`]) under their printed names (the
+/// game's panels ([`crate::styles::Layout::panels`]) under their printed names (the
 /// spec's `[labels]`): a header with the game, block, pack, position, ticket and serial, and
 /// the prize and way the rules give; every panel with its cells, amounts with their caption,
 /// cards with their inscription, a FREE square where the panel has one, and under them what
-/// the ticket prints with the panel ([`crate::styles::game::Game::printed`]: legends, fixed
+/// the ticket prints with the panel ([`crate::styles::Layout::printed`]: legends, fixed
 /// winning symbols, the surface's maximum); with `marks` shown, the cells of each win, near miss and
 /// decoy ([`crate::styles::game::Game::marks`]), a note per play area and a key naming only
 /// the marks the game's features have or the proof shows; the serial's
@@ -1131,7 +1133,7 @@ pub fn ticket_canvas(
 ) -> Result<Canvas, RenderError> {
     let m = &spec.game;
     let w = Words::of(spec.language);
-    let cols = m.columns();
+    let cols = &m.layout().columns;
     let bad = |message: String| RenderError::Ticket {
         ticket: t.ticket,
         message,
@@ -1185,7 +1187,11 @@ pub fn ticket_canvas(
                 ColumnKind::Caption { of } if of == i => Some(values[j].to_string()),
                 _ => None,
             })
-            .or_else(|| m.inscription(i, t.face.codes[i]));
+            .or_else(|| {
+                m.layout()
+                    .inscription(i, t.face.codes[i])
+                    .map(str::to_string)
+            });
         Cell {
             value: shown_value(spec, i, values[i]),
             card: under.as_ref().and_then(|_| card(values[i])),
@@ -1202,7 +1208,7 @@ pub fn ticket_canvas(
         free: true,
     };
     // What the ticket prints with each panel besides its cells.
-    let printed = m.printed();
+    let printed = &m.layout().printed;
     let printed_of = |id: &str| -> Vec<String> {
         printed
             .iter()
@@ -1210,7 +1216,7 @@ pub fn ticket_canvas(
             .flat_map(|p| p.lines.iter().map(|l| with_currency(l, spec)))
             .collect()
     };
-    let areas = m.areas();
+    let areas = &m.layout().areas;
     let area_wins = |id: &str| {
         areas
             .iter()
@@ -1236,7 +1242,7 @@ pub fn ticket_canvas(
         Marks::Hidden => 50.0,
     };
     let (mut x, mut y, mut line_h) = (MARGIN, top, 0.0f64);
-    for p in m.panels() {
+    for p in &m.layout().panels {
         let rows: Vec<Vec<Cell>> = p
             .rows
             .iter()

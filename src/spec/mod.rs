@@ -506,11 +506,11 @@ impl GameSpec {
             at.at(start, start.map_or(String::new(), |o| at.field_at(o)), msg)
         })?;
         let game = build_game(&raw, &at)?;
-        check_area_names(&raw, game.areas(), &at)?;
+        check_area_names(&raw, &game.layout().areas, &at)?;
         let labels = labels(&raw, &game, &at)?;
         let mut spec = validate_common(&raw, &at, game)?;
         spec.labels = labels;
-        let areas = spec.game.areas().to_vec();
+        let areas = spec.game.layout().areas.to_vec();
         resolve_areas(&mut spec.ways, &raw, &areas);
         validate_against_game(&spec, &raw, &at)?;
         // Every way, the losing one too (a face that wins nothing must be buildable as well),
@@ -668,8 +668,8 @@ fn labels(
     let Some(t) = &raw.labels else {
         return Ok(BTreeMap::new());
     };
-    let mut known: Vec<String> = game.panels().into_iter().map(|p| p.id).collect();
-    for a in game.areas() {
+    let mut known: Vec<String> = game.layout().panels.iter().map(|p| p.id.clone()).collect();
+    for a in &game.layout().areas {
         if !known.contains(a) {
             known.push(a.clone());
         }
@@ -679,7 +679,7 @@ fn labels(
         if !known.contains(k) {
             return Err(bad(format!(
                 "\"{k}\" is not a panel or play area of the {} mechanic; expected one of: {}",
-                game.name(),
+                game.layout().name,
                 known.join(", ")
             )));
         }
@@ -1456,12 +1456,12 @@ fn validate_against_game(
     raw: &raw::RawSpec,
     at: &ErrorAt,
 ) -> Result<(), SpecError> {
-    for amount in spec.game.shown_amounts() {
-        if spec.caption(amount).is_none() {
+    for amount in &spec.game.layout().shown_amounts {
+        if spec.caption(*amount).is_none() {
             return Err(at.at(
                 raw.captions_span(),
                 "captions",
-                styles::no_caption(amount, !spec.captions.is_empty()),
+                styles::no_caption(*amount, !spec.captions.is_empty()),
             ));
         }
     }

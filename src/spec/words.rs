@@ -44,7 +44,7 @@ pub fn rules(spec: &GameSpec) -> Vec<SurfaceRule> {
                 max: s.max,
                 rule: info.map_or("", |i| i.about),
                 naive: info.map_or("", |i| i.naive),
-                settings: s.rule.describe(),
+                settings: s.rule.layout().description.clone(),
             }
         })
         .collect()

@@ -153,6 +153,7 @@ impl AmountBox {
             name: name.into(),
             kind: ColumnKind::Amount(self.amounts.clone()),
             values: self.amounts.iter().map(|m| m.to_string()).collect(),
+            inscriptions: Vec::new(),
         }
     }
 

@@ -26,7 +26,7 @@ use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
-    Mark, MarkKind, Panel, Plan, Refusal, Style, MAX_CELLS, MAX_WINS,
+    Layout, Mark, MarkKind, Panel, Plan, Refusal, Style, MAX_CELLS, MAX_WINS,
 };
 use crate::crypto::rng::{below, chance, weighted};
 use crate::lots::Way;
@@ -71,9 +71,9 @@ struct RawCompare {
 /// The compare style, built from a validated surface table.
 pub struct Compare {
     id: String,
-    areas: Vec<String>,
+    /// Areas, columns, panels, printed lines, shown amounts and description.
+    layout: Layout,
     labels: Vec<String>,
-    columns: Vec<Column>,
     games: usize,
     yours: usize,
     theirs: usize,
@@ -226,6 +226,7 @@ impl Compare {
                     name: format!("{}_g{r}_you{i}", ctx.id),
                     kind: ColumnKind::Symbol,
                     values: values.clone(),
+                    inscriptions: Vec::new(),
                 });
             }
             for i in 1..=theirs {
@@ -233,6 +234,7 @@ impl Compare {
                     name: format!("{}_g{r}_them{i}", ctx.id),
                     kind: ColumnKind::Symbol,
                     values: values.clone(),
+                    inscriptions: Vec::new(),
                 });
             }
             columns.push(gain.column(format!("{}_g{r}_gain", ctx.id)));
@@ -245,9 +247,8 @@ impl Compare {
         let labels = areas.iter().map(|a| ctx.label(a).to_string()).collect();
         Ok(Compare {
             id: ctx.id.to_string(),
-            areas,
+            layout: Layout::new(INFO.name, areas, columns),
             labels,
-            columns,
             games,
             yours,
             theirs,
@@ -260,7 +261,8 @@ impl Compare {
                 Some(id) => super::match_symbols::feature_id(id, "near_miss_feature")?,
                 None => style::intern(&format!("near_miss_{}", ctx.id)),
             },
-        })
+        }
+        .with_layout())
     }
 
     fn per_row(&self) -> usize {
@@ -384,7 +386,7 @@ impl Compare {
                 }
                 if seen[usize::from(a)] {
                     return Err(Refusal::SameArea {
-                        area: self.areas[usize::from(a)].clone(),
+                        area: self.layout.areas[usize::from(a)].clone(),
                     });
                 }
                 seen[usize::from(a)] = true;
@@ -446,7 +448,107 @@ impl Compare {
     }
 }
 
+/// The presentation of the style, computed once by its constructor.
+impl Compare {
+    /// `self` with its layout completed: panels, printed lines, shown amounts and
+    /// description, computed once from its settings.
+    fn with_layout(mut self) -> Self {
+        self.layout.shown_amounts = self.shown_amounts();
+        self.layout.panels = self.panels();
+        self.layout.printed = self.printed();
+        self.layout.description = self.describe();
+        self
+    }
+
+    fn shown_amounts(&self) -> Vec<Money> {
+        self.gain.amounts().to_vec()
+    }
+
+    fn panels(&self) -> Vec<Panel> {
+        (0..self.games)
+            .map(|r| {
+                let b = self.base(r);
+                Panel {
+                    id: self.layout.areas[r].clone(),
+                    rows: vec![
+                        (b..b + self.yours).collect(),
+                        (b + self.yours..b + self.yours + self.theirs).collect(),
+                        vec![self.gain_col(r)],
+                    ],
+                }
+            })
+            .collect()
+    }
+
+    /// Which row of each game is yours and which is theirs.
+    fn printed(&self) -> Vec<super::Printed> {
+        let line = if self.yours == 1 && self.theirs == 1 {
+            "Top: yours · below: theirs".to_string()
+        } else {
+            "Top: yours · below: theirs (sums)".to_string()
+        };
+        self.layout
+            .areas
+            .iter()
+            .map(|a| super::Printed {
+                panel: a.clone(),
+                lines: vec![line.clone()],
+            })
+            .collect()
+    }
+
+    fn describe(&self) -> Vec<String> {
+        let range = format!(
+            "{} to {}",
+            self.layout.columns[0].values[0],
+            self.layout.columns[0]
+                .values
+                .last()
+                .expect("3 or more numbers")
+        );
+        let side = |n: usize, whose: &str| {
+            if n == 1 {
+                format!("{whose} number")
+            } else {
+                format!("the sum of {whose} {n} numbers")
+            }
+        };
+        let mut v: Vec<String> = self
+            .labels
+            .iter()
+            .map(|l| {
+                format!(
+                    "« {l} » wins the amount in its box when {} is strictly higher than {} \
+                     (numbers {range}; a tie is never printed).",
+                    side(self.yours, "your"),
+                    side(self.theirs, "their"),
+                )
+            })
+            .collect();
+        v.push(format!(
+            "Box amounts: {}; a losing row's box shows a decoy.",
+            self.gain
+                .amounts()
+                .iter()
+                .map(|m| m.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        v.push(format!(
+            "Near miss {} (yours one below theirs; one feature for every row) on {:.2}% of \
+             losing rows; every other losing row is at least two below.",
+            self.near_miss_id,
+            f64::from(self.near_miss) / 1e4
+        ));
+        v
+    }
+}
+
 impl Style for Compare {
+    fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
     fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, Refusal> {
         self.check_way(way)?;
         let me = Arc::clone(&self);
@@ -460,22 +562,6 @@ impl Style for Compare {
         ))
     }
 
-    fn name(&self) -> &'static str {
-        "compare"
-    }
-
-    fn areas(&self) -> &[String] {
-        &self.areas
-    }
-
-    fn columns(&self) -> &[Column] {
-        &self.columns
-    }
-
-    fn shown_amounts(&self) -> Vec<Money> {
-        self.gain.amounts().to_vec()
-    }
-
     fn features(&self) -> Vec<FeatureInfo> {
         if self.near_miss == 0 {
             return Vec::new();
@@ -485,38 +571,6 @@ impl Style for Compare {
             kind: FeatureKind::NearMiss,
             about: "a losing compare row where yours is one below theirs",
         }]
-    }
-
-    /// Which row of each game is yours and which is theirs.
-    fn printed(&self) -> Vec<super::Printed> {
-        let line = if self.yours == 1 && self.theirs == 1 {
-            "Top: yours · below: theirs".to_string()
-        } else {
-            "Top: yours · below: theirs (sums)".to_string()
-        };
-        self.areas
-            .iter()
-            .map(|a| super::Printed {
-                panel: a.clone(),
-                lines: vec![line.clone()],
-            })
-            .collect()
-    }
-
-    fn panels(&self) -> Vec<Panel> {
-        (0..self.games)
-            .map(|r| {
-                let b = self.base(r);
-                Panel {
-                    id: self.areas[r].clone(),
-                    rows: vec![
-                        (b..b + self.yours).collect(),
-                        (b + self.yours..b + self.yours + self.theirs).collect(),
-                        vec![self.gain_col(r)],
-                    ],
-                }
-            })
-            .collect()
     }
 
     fn marks(&self, _face: &Face, ev: &Evaluation) -> Vec<Mark> {
@@ -566,49 +620,6 @@ impl Style for Compare {
             }
         }
         ev
-    }
-
-    fn describe(&self) -> Vec<String> {
-        let range = format!(
-            "{} to {}",
-            self.columns[0].values[0],
-            self.columns[0].values.last().expect("3 or more numbers")
-        );
-        let side = |n: usize, whose: &str| {
-            if n == 1 {
-                format!("{whose} number")
-            } else {
-                format!("the sum of {whose} {n} numbers")
-            }
-        };
-        let mut v: Vec<String> = self
-            .labels
-            .iter()
-            .map(|l| {
-                format!(
-                    "« {l} » wins the amount in its box when {} is strictly higher than {} \
-                     (numbers {range}; a tie is never printed).",
-                    side(self.yours, "your"),
-                    side(self.theirs, "their"),
-                )
-            })
-            .collect();
-        v.push(format!(
-            "Box amounts: {}; a losing row's box shows a decoy.",
-            self.gain
-                .amounts()
-                .iter()
-                .map(|m| m.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-        v.push(format!(
-            "Near miss {} (yours one below theirs; one feature for every row) on {:.2}% of \
-             losing rows; every other losing row is at least two below.",
-            self.near_miss_id,
-            f64::from(self.near_miss) / 1e4
-        ));
-        v
     }
 }
 
@@ -778,18 +789,21 @@ mod tests {
     #[test]
     fn columns_and_areas_are_named_from_the_surface() {
         let m = make("");
-        assert_eq!(m.columns().len(), 40);
-        let names: Vec<&str> = m.columns()[..4].iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(m.layout().columns.len(), 40);
+        let names: Vec<&str> = m.layout().columns[..4]
+            .iter()
+            .map(|c| c.name.as_str())
+            .collect();
         assert_eq!(
             names,
             ["ph_g1_you1", "ph_g1_them1", "ph_g1_gain", "ph_g1_caption"]
         );
-        assert_eq!(m.columns()[39].name, "ph_g10_caption");
-        assert_eq!(m.areas()[9], "ph_g10");
-        assert_eq!(m.columns()[0].values[0], "01");
+        assert_eq!(m.layout().columns[39].name, "ph_g10_caption");
+        assert_eq!(m.layout().areas[9], "ph_g10");
+        assert_eq!(m.layout().columns[0].values[0], "01");
         assert!(m.describe()[0].starts_with("« Jeu 1 » wins the amount in its box when your number is strictly higher than their number (numbers 01 to 20"));
         let s = make("sum = true\nyours = 2\ntheirs = 2\ngames = 3");
-        assert_eq!(s.columns()[3].name, "ph_g1_them2");
+        assert_eq!(s.layout().columns[3].name, "ph_g1_them2");
     }
 
     #[test]
@@ -972,7 +986,11 @@ mod tests {
         for text in ["", "sum = true\nyours = 3\ntheirs = 2\ngames = 6"] {
             let m = make(text);
             for ev in judge_any_faces(&m, 2000) {
-                assert!(ev.wins.len() <= m.areas().len(), "{text}: {:?}", ev.wins);
+                assert!(
+                    ev.wins.len() <= m.layout().areas.len(),
+                    "{text}: {:?}",
+                    ev.wins
+                );
             }
         }
     }

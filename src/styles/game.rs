@@ -13,8 +13,8 @@
 //! surface's winning areas (décret n°78-1067: a lot may be the sum of several play areas).
 
 use super::{
-    common, AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, Mark,
-    Panel, Plan, Printed, Refusal, Style, FEATURE_ATTEMPTS, FREE_CELL, MAX_CELLS,
+    common, AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo,
+    Layout, Mark, Panel, Plan, Printed, Refusal, Style, FEATURE_ATTEMPTS, FREE_CELL, MAX_CELLS,
 };
 use crate::crypto::rng::below;
 use crate::lots::{Way, Win};
@@ -61,8 +61,8 @@ type Split = Vec<Plan>;
 /// The ticket's game: the spec's `[[surfaces]]` side by side.
 pub struct Game {
     surfaces: Vec<Surface>,
-    columns: Vec<Column>,
-    areas: Vec<String>,
+    /// The surfaces' layouts side by side, composed once by [`Game::new`].
+    layout: Layout,
     /// The splits each way of the spec may be carried by, by way id, each surface's part
     /// planned once by [`Game::plan`] when the spec loads and only read afterwards.
     splits: HashMap<String, Vec<Split>>,
@@ -187,7 +187,7 @@ impl Game {
         {
             let offset = columns.len();
             let area_offset = u8::try_from(areas.len()).map_err(|_| "more than 255 play areas")?;
-            for c in rule.columns() {
+            for c in &rule.layout().columns {
                 if columns.iter().any(|d| d.name == c.name) {
                     return Err(format!(
                         "surface \"{id}\" names face column \"{}\", which another surface already has",
@@ -200,7 +200,7 @@ impl Game {
                 }
                 columns.push(c);
             }
-            for a in rule.areas() {
+            for a in &rule.layout().areas {
                 if areas.contains(a) {
                     return Err(format!(
                         "surface \"{id}\" has play area \"{a}\", which another surface already has"
@@ -211,9 +211,9 @@ impl Game {
             if columns.len() > MAX_CELLS {
                 let mut each: Vec<String> = surfaces
                     .iter()
-                    .map(|s: &Surface| format!("{} {}", s.id, s.rule.columns().len()))
+                    .map(|s: &Surface| format!("{} {}", s.id, s.rule.layout().columns.len()))
                     .collect();
-                each.push(format!("{id} {}", rule.columns().len()));
+                each.push(format!("{id} {}", rule.layout().columns.len()));
                 return Err(format!(
                     "the surfaces have {} face columns in all ({}); a ticket has at most \
                      {MAX_CELLS}",
@@ -232,22 +232,34 @@ impl Game {
         }
         let mut panel_ids: Vec<String> = Vec::new();
         for s in &surfaces {
-            for p in s.rule.panels() {
+            for p in &s.rule.layout().panels {
                 if panel_ids.contains(&p.id) {
                     return Err(format!(
                         "surface \"{}\" draws panel \"{}\", which another surface already draws",
                         s.id, p.id
                     ));
                 }
-                panel_ids.push(p.id);
+                panel_ids.push(p.id.clone());
             }
         }
+        let mut layout = Layout::new("styles", areas, columns);
+        layout.panels = panels(&surfaces);
+        layout.printed = printed(&surfaces);
+        layout.shown_amounts = shown_amounts(&surfaces);
+        layout.description = describe(&surfaces);
         Ok(Game {
             surfaces,
-            columns,
-            areas,
+            layout,
             splits: HashMap::new(),
         })
+    }
+
+    /// The ticket's presentation: every surface's play areas, face columns (with their
+    /// inscriptions), panels and printed lines, numbered in the composed face; the amounts
+    /// any surface shows; the description of every surface. Its name is `styles`, the
+    /// value of the manifest's `game.rule` for a game of surfaces.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
     }
 
     /// The surfaces, in face order.
@@ -269,7 +281,7 @@ impl Game {
         let end = self
             .surfaces
             .get(s + 1)
-            .map_or(self.columns.len(), |n| n.offset);
+            .map_or(self.layout.columns.len(), |n| n.offset);
         start..end
     }
 
@@ -430,7 +442,7 @@ impl Game {
         let hi = self
             .surfaces
             .get(s + 1)
-            .map_or(self.areas.len() as u8, |n| n.area_offset);
+            .map_or(self.layout.areas.len() as u8, |n| n.area_offset);
         let mut out = Evaluation::default();
         for w in ev.wins.iter().filter(|w| (lo..hi).contains(&w.area)) {
             out.wins.push(AreaWin {
@@ -503,34 +515,6 @@ pub const AMB_TOO_MANY_WINS: &str = "more winning play areas than one ticket may
 pub const AMB_ABOVE_MAX: &str = "a surface wins more than its printed maximum";
 
 impl Game {
-    /// The value of `game.rule` for a game of surfaces (`styles`), as the manifest
-    /// records it.
-    pub fn name(&self) -> &'static str {
-        "styles"
-    }
-
-    /// Play areas a win can sit in, by name, surface after surface.
-    pub fn areas(&self) -> &[String] {
-        &self.areas
-    }
-
-    /// The face columns, in file order.
-    pub fn columns(&self) -> &[Column] {
-        &self.columns
-    }
-
-    /// Every amount a face can show in figures (each needs a caption), ascending.
-    pub fn shown_amounts(&self) -> Vec<Money> {
-        let mut v: Vec<Money> = self
-            .surfaces
-            .iter()
-            .flat_map(|s| s.rule.shown_amounts())
-            .collect();
-        v.sort_unstable();
-        v.dedup();
-        v
-    }
-
     /// A production face of `way`, drawing every choice from `rng`: one of the way's splits
     /// planned at load, then each surface's face of its part. Same as
     /// [`Game::synthesize_showing`] with no feature asked. Errors: a way the spec does not
@@ -605,15 +589,6 @@ impl Game {
         Ok(face)
     }
 
-    /// The inscription in letters the rules print with symbol `code` of face column
-    /// `column`, when its surface's style gives one ([`Style::inscription`]).
-    pub fn inscription(&self, column: usize, code: u8) -> Option<String> {
-        let s = self.surfaces.iter().rposition(|s| s.offset <= column)?;
-        self.surfaces[s]
-            .rule
-            .inscription(column - self.surfaces[s].offset, code)
-    }
-
     /// Every feature the surfaces can show with this spec's settings, each id once, in
     /// report order.
     pub fn features(&self) -> Vec<FeatureInfo> {
@@ -674,48 +649,6 @@ impl Game {
         v
     }
 
-    /// The printed face as proofs lay it out: every surface's panels, in print order, their
-    /// cells numbered in the game's face.
-    pub fn panels(&self) -> Vec<Panel> {
-        self.surfaces
-            .iter()
-            .flat_map(|s| {
-                s.rule.panels().into_iter().map(|mut p| {
-                    for row in &mut p.rows {
-                        for c in row.iter_mut().filter(|c| **c != FREE_CELL) {
-                            *c += s.offset;
-                        }
-                    }
-                    p
-                })
-            })
-            .collect()
-    }
-
-    /// What the ticket prints with its panels besides their cells: every surface's lines,
-    /// and a surface's printed maximum with its first panel.
-    pub fn printed(&self) -> Vec<Printed> {
-        let mut out = Vec::new();
-        for s in &self.surfaces {
-            let mut own = s.rule.printed();
-            if let Some(m) = s.max {
-                let first = s.rule.panels().into_iter().next().map(|p| p.id);
-                if let Some(panel) = first {
-                    let line = format!("Maximum: {}", common::printed_amount(m));
-                    match own.iter_mut().find(|p| p.panel == panel) {
-                        Some(p) => p.lines.push(line),
-                        None => own.push(Printed {
-                            panel,
-                            lines: vec![line],
-                        }),
-                    }
-                }
-            }
-            out.extend(own);
-        }
-        out
-    }
-
     /// The cells of `face` a proof marks given its evaluation `ev`, surface by surface
     /// ([`Style::marks`]).
     pub fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark> {
@@ -769,24 +702,75 @@ impl Game {
         }
         ev
     }
+}
 
-    /// Human-readable lines on every surface's settings, for `tirage check`.
-    pub fn describe(&self) -> Vec<String> {
-        let mut v = Vec::new();
-        for s in &self.surfaces {
-            match s.max {
-                Some(m) => v.push(format!(
-                    "surface \"{}\" ({}), printed maximum {m}:",
-                    s.id, s.style
-                )),
-                None => v.push(format!("surface \"{}\" ({}):", s.id, s.style)),
-            }
-            for line in s.rule.describe() {
-                v.push(format!("  {line}"));
+/// Every surface's panels, in print order, their cells numbered in the composed face.
+fn panels(surfaces: &[Surface]) -> Vec<Panel> {
+    surfaces
+        .iter()
+        .flat_map(|s| {
+            s.rule.layout().panels.iter().cloned().map(|mut p| {
+                for row in &mut p.rows {
+                    for c in row.iter_mut().filter(|c| **c != FREE_CELL) {
+                        *c += s.offset;
+                    }
+                }
+                p
+            })
+        })
+        .collect()
+}
+
+/// What the ticket prints with its panels besides their cells: every surface's lines, and a
+/// surface's printed maximum with its first panel.
+fn printed(surfaces: &[Surface]) -> Vec<Printed> {
+    let mut out = Vec::new();
+    for s in surfaces {
+        let mut own = s.rule.layout().printed.clone();
+        if let Some(m) = s.max {
+            if let Some(panel) = s.rule.layout().panels.first().map(|p| p.id.clone()) {
+                let line = format!("Maximum: {}", common::printed_amount(m));
+                match own.iter_mut().find(|p| p.panel == panel) {
+                    Some(p) => p.lines.push(line),
+                    None => own.push(Printed {
+                        panel,
+                        lines: vec![line],
+                    }),
+                }
             }
         }
-        v
+        out.extend(own);
     }
+    out
+}
+
+/// Every amount a face can show in figures (each needs a caption), ascending.
+fn shown_amounts(surfaces: &[Surface]) -> Vec<Money> {
+    let mut v: Vec<Money> = surfaces
+        .iter()
+        .flat_map(|s| s.rule.layout().shown_amounts.iter().copied())
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// Plain-words lines on every surface's settings, for `tirage check`.
+fn describe(surfaces: &[Surface]) -> Vec<String> {
+    let mut v = Vec::new();
+    for s in surfaces {
+        match s.max {
+            Some(m) => v.push(format!(
+                "surface \"{}\" ({}), printed maximum {m}:",
+                s.id, s.style
+            )),
+            None => v.push(format!("surface \"{}\" ({}):", s.id, s.style)),
+        }
+        for line in &s.rule.layout().description {
+            v.push(format!("  {line}"));
+        }
+    }
+    v
 }
 
 #[cfg(test)]

@@ -34,7 +34,7 @@ use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
-    Mark, MarkKind, Panel, Plan, Refusal, Style, MAX_CELLS, MAX_WINS,
+    Layout, Mark, MarkKind, Panel, Plan, Refusal, Style, MAX_CELLS, MAX_WINS,
 };
 use crate::crypto::rng::{chance, shuffle, weighted};
 use crate::lots::Way;
@@ -84,8 +84,8 @@ enum Winning {
 
 /// A `key_match` surface.
 pub struct KeyMatch {
-    areas: Vec<String>,
-    columns: Vec<Column>,
+    /// Areas, columns, panels, printed lines, shown amounts and description.
+    layout: Layout,
     /// Symbols of the spot columns (for fixed winners: the winning ones first).
     symbols: Vec<String>,
     winning: Winning,
@@ -291,6 +291,7 @@ impl KeyMatch {
             name,
             kind: ColumnKind::Symbol,
             values: values.to_vec(),
+            inscriptions: Vec::new(),
         };
         let mut columns = Vec::new();
         columns.extend((1..=k).map(|i| sym_col(format!("{id}_win{i}"), &symbols)));
@@ -302,8 +303,7 @@ impl KeyMatch {
             }),
         );
         let mut m = KeyMatch {
-            areas: vec![area],
-            columns,
+            layout: Layout::new(INFO.name, vec![area], columns),
             symbols,
             winning,
             spots: raw.spots,
@@ -315,14 +315,14 @@ impl KeyMatch {
             lines: Vec::new(),
         };
         m.lines = m.description(ctx.labels);
-        Ok(m)
+        Ok(m.with_layout())
     }
 
     /// The label of the play area, as printed.
     fn printed<'a>(&'a self, ctx_labels: &'a BTreeMap<String, String>) -> &'a str {
         ctx_labels
-            .get(&self.areas[0])
-            .map_or(self.areas[0].as_str(), String::as_str)
+            .get(&self.layout.areas[0])
+            .map_or(self.layout.areas[0].as_str(), String::as_str)
     }
 }
 
@@ -336,7 +336,7 @@ impl KeyMatch {
         let cap = self.capacity();
         if way.wins.len() > cap {
             return Err(Refusal::TooManyWins {
-                area: self.areas[0].clone(),
+                area: self.layout.areas[0].clone(),
                 wins: way.wins.len(),
                 most: cap,
                 why: "one win per spot and per winning symbol",
@@ -354,7 +354,7 @@ impl KeyMatch {
                 .map(|m| m.to_string())
                 .collect();
             return Err(Refusal::CannotWin {
-                area: self.areas[0].clone(),
+                area: self.layout.areas[0].clone(),
                 amount: w.amount,
                 can: format!("a spot shows {}", shown.join(", ")),
             });
@@ -372,13 +372,13 @@ impl KeyMatch {
         if self.top_decoy == 0 {
             return Err(Refusal::ZeroRate {
                 feature: id.to_string(),
-                area: self.areas[0].clone(),
+                area: self.layout.areas[0].clone(),
             });
         }
         if way.wins.len() >= self.spots {
             return Err(Refusal::NeedsLosing {
                 feature: id.to_string(),
-                needs: format!("a spot of « {} » that does not win", self.areas[0]),
+                needs: format!("a spot of « {} » that does not win", self.layout.areas[0]),
                 way: way.id.clone(),
             });
         }
@@ -454,7 +454,63 @@ impl KeyMatch {
     }
 }
 
+/// The presentation of the style, computed once by its constructor.
+impl KeyMatch {
+    /// `self` with its layout completed: panels, printed lines, shown amounts and
+    /// description, computed once from its settings.
+    fn with_layout(mut self) -> Self {
+        self.layout.shown_amounts = self.shown_amounts();
+        self.layout.panels = self.panels();
+        self.layout.printed = self.printed_lines();
+        self.layout.description = self.describe();
+        self
+    }
+
+    fn shown_amounts(&self) -> Vec<Money> {
+        self.amounts.amounts().to_vec()
+    }
+
+    fn panels(&self) -> Vec<Panel> {
+        let mut v = Vec::new();
+        if let Winning::Cells(k) = self.winning {
+            v.push(Panel {
+                id: format!("{}_win", self.layout.areas[0]),
+                rows: vec![(Self::WIN..Self::WIN + k).collect()],
+            });
+        }
+        v.push(Panel {
+            id: self.layout.areas[0].clone(),
+            rows: vec![
+                (0..self.spots).map(|i| self.sym(i)).collect(),
+                (0..self.spots).map(|i| self.amt(i)).collect(),
+            ],
+        });
+        v
+    }
+
+    /// The spots: symbols on one row, amounts on the next (panel `{area}`); the winning
+    /// cells on a row of their own (panel `{area}_win`), when printed under the scratch.
+    /// The winning symbols the rules fix, printed on the ticket beside the spots.
+    fn printed_lines(&self) -> Vec<super::Printed> {
+        match self.winning {
+            Winning::Fixed(n) => vec![super::Printed {
+                panel: self.layout.areas[0].clone(),
+                lines: vec![format!("Winning symbols: {}", self.symbols[..n].join(" "))],
+            }],
+            Winning::Cells(_) => Vec::new(),
+        }
+    }
+
+    fn describe(&self) -> Vec<String> {
+        self.lines.clone()
+    }
+}
+
 impl Style for KeyMatch {
+    fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
     fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, Refusal> {
         self.check_way(way)?;
         let me = Arc::clone(&self);
@@ -468,22 +524,6 @@ impl Style for KeyMatch {
         ))
     }
 
-    fn name(&self) -> &'static str {
-        "key_match"
-    }
-
-    fn areas(&self) -> &[String] {
-        &self.areas
-    }
-
-    fn columns(&self) -> &[Column] {
-        &self.columns
-    }
-
-    fn shown_amounts(&self) -> Vec<Money> {
-        self.amounts.amounts().to_vec()
-    }
-
     fn features(&self) -> Vec<FeatureInfo> {
         if self.top_decoy == 0 {
             return Vec::new();
@@ -493,37 +533,6 @@ impl Style for KeyMatch {
             kind: FeatureKind::Decoy,
             about: "a spot that does not win shows the largest decoy amount (key match)",
         }]
-    }
-
-    /// The spots: symbols on one row, amounts on the next (panel `{area}`); the winning
-    /// cells on a row of their own (panel `{area}_win`), when printed under the scratch.
-    /// The winning symbols the rules fix, printed on the ticket beside the spots.
-    fn printed(&self) -> Vec<super::Printed> {
-        match self.winning {
-            Winning::Fixed(n) => vec![super::Printed {
-                panel: self.areas[0].clone(),
-                lines: vec![format!("Winning symbols: {}", self.symbols[..n].join(" "))],
-            }],
-            Winning::Cells(_) => Vec::new(),
-        }
-    }
-
-    fn panels(&self) -> Vec<Panel> {
-        let mut v = Vec::new();
-        if let Winning::Cells(k) = self.winning {
-            v.push(Panel {
-                id: format!("{}_win", self.areas[0]),
-                rows: vec![(Self::WIN..Self::WIN + k).collect()],
-            });
-        }
-        v.push(Panel {
-            id: self.areas[0].clone(),
-            rows: vec![
-                (0..self.spots).map(|i| self.sym(i)).collect(),
-                (0..self.spots).map(|i| self.amt(i)).collect(),
-            ],
-        });
-        v
     }
 
     /// A winning spot's symbol and amount (and the winning cell it matches) are wins; the
@@ -594,10 +603,6 @@ impl Style for KeyMatch {
             }
         }
         ev
-    }
-
-    fn describe(&self) -> Vec<String> {
-        self.lines.clone()
     }
 }
 
@@ -810,7 +815,7 @@ mod tests {
     }
 
     fn code(m: &KeyMatch, col: usize, text: &str) -> u8 {
-        m.columns[col]
+        m.layout.columns[col]
             .values
             .iter()
             .position(|v| v == text)
@@ -838,18 +843,18 @@ mod tests {
     #[test]
     fn columns_are_named_from_the_surface_id() {
         let m = make(FIXED).unwrap();
-        let names: Vec<&str> = m.columns.iter().map(|c| c.name.as_str()).collect();
+        let names: Vec<&str> = m.layout.columns.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(
             names.join(" "),
             "j2_sym1 j2_sym2 j2_sym3 j2_amt1 j2_amt2 j2_amt3 j2_cap1 j2_cap2 j2_cap3"
         );
-        assert_eq!(m.areas, vec!["II"]);
-        assert_eq!(m.columns[6].kind, ColumnKind::Caption { of: 3 });
+        assert_eq!(m.layout.areas, vec!["II"]);
+        assert_eq!(m.layout.columns[6].kind, ColumnKind::Caption { of: 3 });
         let m = make(CELLS).unwrap();
-        assert_eq!(m.columns.len(), 12 + 45);
-        assert_eq!(m.columns[0].name, "j2_win1");
-        assert_eq!(m.columns[12].name, "j2_sym1");
-        assert_eq!(m.areas, vec!["j2"]);
+        assert_eq!(m.layout.columns.len(), 12 + 45);
+        assert_eq!(m.layout.columns[0].name, "j2_win1");
+        assert_eq!(m.layout.columns[12].name, "j2_sym1");
+        assert_eq!(m.layout.areas, vec!["j2"]);
         let ids: Vec<String> = m.panels().into_iter().map(|p| p.id).collect();
         assert_eq!(ids, vec!["j2_win", "j2"]);
     }
@@ -1059,7 +1064,7 @@ mod tests {
         let table: toml::Table = toml::from_str(FIXED).unwrap();
         let m = build(table, &ctx().get()).unwrap();
         assert_eq!(
-            m.describe()[0],
+            m.layout().description[0],
             "« Jeu II » wins, on each of its 3 spots showing one of the winning symbols printed \
              on the ticket (IBIS, HALEUR, OUDJAT), the amount under that spot; these wins add up."
         );

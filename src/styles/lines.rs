@@ -34,7 +34,7 @@ use super::common::LosingNearMiss;
 use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
-    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, Mark,
+    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, Layout, Mark,
     MarkKind, Panel, Plan, Refusal, Style, MAX_CELLS,
 };
 use crate::crypto::rng::{below, chance, weighted};
@@ -89,9 +89,9 @@ enum Pay {
 /// The lines style, built from a validated surface table.
 pub struct Lines {
     id: String,
-    areas: Vec<String>,
+    /// Areas, columns, panels, printed lines, shown amounts and description.
+    layout: Layout,
     label: String,
-    columns: Vec<Column>,
     rows: usize,
     cols: usize,
     k: usize,
@@ -263,9 +263,8 @@ impl Lines {
         };
         let mut m = Lines {
             id: ctx.id.to_string(),
-            areas: vec![area],
+            layout: Layout::new(INFO.name, vec![area], Vec::new()),
             label: String::new(),
-            columns: Vec::new(),
             rows,
             cols,
             k,
@@ -276,7 +275,7 @@ impl Lines {
             near_miss,
             near_miss_id,
         };
-        m.label = ctx.label(&m.areas[0]).to_string();
+        m.label = ctx.label(&m.layout.areas[0]).to_string();
         let need = m.worst_exclusions() + 1;
         if m.near_miss < 1_000_000 {
             let clean = m.worst_exclusions_no_near_miss() + 1;
@@ -305,22 +304,25 @@ impl Lines {
         }
         for r in 1..=rows {
             for c in 1..=cols {
-                m.columns.push(Column {
+                m.layout.columns.push(Column {
                     name: format!("{}_r{r}c{c}", ctx.id),
                     kind: ColumnKind::Symbol,
                     values: symbols.clone(),
+                    inscriptions: Vec::new(),
                 });
             }
         }
         if let Pay::Box { gain, .. } = &m.pay {
-            m.columns.push(gain.column(format!("{}_gain", ctx.id)));
-            m.columns.push(Column::caption(
+            m.layout
+                .columns
+                .push(gain.column(format!("{}_gain", ctx.id)));
+            m.layout.columns.push(Column::caption(
                 format!("{}_caption", ctx.id),
                 rows * cols,
                 ctx.captions,
             ));
         }
-        Ok(m)
+        Ok(m.with_layout())
     }
 
     fn cells(&self) -> usize {
@@ -571,30 +573,16 @@ impl Lines {
     }
 }
 
-impl Style for Lines {
-    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, Refusal> {
-        self.check_way(way)?;
-        let me = Arc::clone(&self);
-        let w = way.clone();
-        Ok(Plan::new(
-            &*self,
-            way,
-            |id| self.can_show(way, id),
-            self.always_shows(way),
-            move |show, rng| me.draw(&w, show, rng),
-        ))
-    }
-
-    fn name(&self) -> &'static str {
-        "lines"
-    }
-
-    fn areas(&self) -> &[String] {
-        &self.areas
-    }
-
-    fn columns(&self) -> &[Column] {
-        &self.columns
+/// The presentation of the style, computed once by its constructor.
+impl Lines {
+    /// `self` with its layout completed: panels, printed lines, shown amounts and
+    /// description, computed once from its settings.
+    fn with_layout(mut self) -> Self {
+        self.layout.shown_amounts = self.shown_amounts();
+        self.layout.panels = self.panels();
+        self.layout.printed = self.printed();
+        self.layout.description = self.describe();
+        self
     }
 
     fn shown_amounts(&self) -> Vec<Money> {
@@ -602,27 +590,6 @@ impl Style for Lines {
             Pay::Box { gain, .. } => gain.amounts().to_vec(),
             Pay::Legend(_) => Vec::new(),
         }
-    }
-
-    fn features(&self) -> Vec<FeatureInfo> {
-        self.near().features()
-    }
-
-    /// The pay legend the ticket prints: each winning symbol with its amount.
-    fn printed(&self) -> Vec<super::Printed> {
-        let Pay::Legend(amounts) = &self.pay else {
-            return Vec::new();
-        };
-        let entries: Vec<String> = self.columns[0]
-            .values
-            .iter()
-            .zip(amounts)
-            .filter_map(|(s, m)| m.map(|m| format!("{s} = {}", super::common::printed_amount(m))))
-            .collect();
-        vec![super::Printed {
-            panel: self.id.clone(),
-            lines: super::common::legend_lines(&entries),
-        }]
     }
 
     fn panels(&self) -> Vec<Panel> {
@@ -636,6 +603,93 @@ impl Style for Lines {
             id: self.id.clone(),
             rows,
         }]
+    }
+
+    /// The pay legend the ticket prints: each winning symbol with its amount.
+    fn printed(&self) -> Vec<super::Printed> {
+        let Pay::Legend(amounts) = &self.pay else {
+            return Vec::new();
+        };
+        let entries: Vec<String> = self.layout.columns[0]
+            .values
+            .iter()
+            .zip(amounts)
+            .filter_map(|(s, m)| m.map(|m| format!("{s} = {}", super::common::printed_amount(m))))
+            .collect();
+        vec![super::Printed {
+            panel: self.id.clone(),
+            lines: super::common::legend_lines(&entries),
+        }]
+    }
+
+    fn describe(&self) -> Vec<String> {
+        let sym = &self.layout.columns[0].values;
+        let win: Vec<&str> = (0..self.n_symbols)
+            .filter(|&s| self.winning[s])
+            .map(|s| sym[s].as_str())
+            .collect();
+        let grid = format!(
+            "{} identical {{}} fill a row, a column or a diagonal of the {}×{} grid",
+            self.k, self.rows, self.cols
+        );
+        let mut v = match &self.pay {
+            Pay::Box { gain, .. } => vec![
+                format!(
+                    "« {} » wins the amount in its box when {}.",
+                    self.label,
+                    grid.replace("{}", &format!("winning symbols ({})", win.join(", ")))
+                ),
+                format!(
+                    "Box amounts: {}; a losing grid's box shows a decoy.",
+                    gain.amounts()
+                        .iter()
+                        .map(|m| m.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ],
+            Pay::Legend(pay) => vec![format!(
+                "« {} » wins the legend amount of the symbol when {}: {}.",
+                self.label,
+                grid.replace("{}", "legend symbols"),
+                (0..self.n_symbols)
+                    .filter_map(|s| pay[s].map(|m| format!("{} {m}", sym[s])))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )],
+        };
+        v.push(format!(
+            "A losing grid shows no line of {} identical symbols of any kind; a winning one \
+             shows exactly one. Near miss {} (a line one winning symbol short) on {:.2}% of \
+             losing grids; no other losing grid shows one.",
+            self.k,
+            self.near_miss_id,
+            f64::from(self.near_miss) / 1e4
+        ));
+        v
+    }
+}
+
+impl Style for Lines {
+    fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, Refusal> {
+        self.check_way(way)?;
+        let me = Arc::clone(&self);
+        let w = way.clone();
+        Ok(Plan::new(
+            &*self,
+            way,
+            |id| self.can_show(way, id),
+            self.always_shows(way),
+            move |show, rng| me.draw(&w, show, rng),
+        ))
+    }
+
+    fn features(&self) -> Vec<FeatureInfo> {
+        self.near().features()
     }
 
     fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark> {
@@ -702,53 +756,6 @@ impl Style for Lines {
             }
         }
         ev
-    }
-
-    fn describe(&self) -> Vec<String> {
-        let sym = &self.columns[0].values;
-        let win: Vec<&str> = (0..self.n_symbols)
-            .filter(|&s| self.winning[s])
-            .map(|s| sym[s].as_str())
-            .collect();
-        let grid = format!(
-            "{} identical {{}} fill a row, a column or a diagonal of the {}×{} grid",
-            self.k, self.rows, self.cols
-        );
-        let mut v = match &self.pay {
-            Pay::Box { gain, .. } => vec![
-                format!(
-                    "« {} » wins the amount in its box when {}.",
-                    self.label,
-                    grid.replace("{}", &format!("winning symbols ({})", win.join(", ")))
-                ),
-                format!(
-                    "Box amounts: {}; a losing grid's box shows a decoy.",
-                    gain.amounts()
-                        .iter()
-                        .map(|m| m.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            ],
-            Pay::Legend(pay) => vec![format!(
-                "« {} » wins the legend amount of the symbol when {}: {}.",
-                self.label,
-                grid.replace("{}", "legend symbols"),
-                (0..self.n_symbols)
-                    .filter_map(|s| pay[s].map(|m| format!("{} {m}", sym[s])))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )],
-        };
-        v.push(format!(
-            "A losing grid shows no line of {} identical symbols of any kind; a winning one \
-             shows exactly one. Near miss {} (a line one winning symbol short) on {:.2}% of \
-             losing grids; no other losing grid shows one.",
-            self.k,
-            self.near_miss_id,
-            f64::from(self.near_miss) / 1e4
-        ));
-        v
     }
 }
 
@@ -883,7 +890,7 @@ mod tests {
         let mut f = Face::default();
         for (r, row) in grid.iter().enumerate() {
             for (c, ch) in row.chars().enumerate() {
-                f.codes[r * 3 + c] = m.columns[0]
+                f.codes[r * 3 + c] = m.layout.columns[0]
                     .values
                     .iter()
                     .position(|v| v == &ch.to_string())
@@ -902,10 +909,10 @@ mod tests {
         // 4×4 with k = 3: 8 per direction for rows and columns, 4 per diagonal direction.
         assert_eq!(windows(4, 4, 3).len(), 24);
         let m = make(BOX).unwrap();
-        assert_eq!(m.columns().len(), 11);
-        assert_eq!(m.columns()[0].name, "m_r1c1");
-        assert_eq!(m.columns()[8].name, "m_r3c3");
-        assert_eq!(m.columns()[9].name, "m_gain");
+        assert_eq!(m.layout.columns.len(), 11);
+        assert_eq!(m.layout.columns[0].name, "m_r1c1");
+        assert_eq!(m.layout.columns[8].name, "m_r3c3");
+        assert_eq!(m.layout.columns[9].name, "m_gain");
         assert_eq!(m.worst_exclusions(), 3);
     }
 
@@ -940,14 +947,14 @@ mod tests {
     #[test]
     fn legend_pays_the_lines_symbol() {
         let m = make(LEGEND).unwrap();
-        assert_eq!(m.columns().len(), 16);
+        assert_eq!(m.layout.columns.len(), 16);
         assert!(m.shown_amounts().is_empty());
         let w = way(&[5]);
         for seed in 0..50u64 {
             let f = m.synthesize(&w, &mut FaceRng::seed_from_u64(seed)).unwrap();
             let lines = m.lines(&f);
             assert_eq!(lines.len(), 1);
-            assert!(["O", "A"].contains(&m.columns[0].values[lines[0].1 as usize].as_str()));
+            assert!(["O", "A"].contains(&m.layout.columns[0].values[lines[0].1 as usize].as_str()));
         }
         let e = m.check_way(&way(&[2])).unwrap_err();
         assert!(matches!(
@@ -1099,7 +1106,11 @@ mod tests {
         for text in [BOX, LEGEND] {
             let m = make(text).unwrap();
             for ev in judge_any_faces(&m, 2000) {
-                assert!(ev.wins.len() <= m.areas().len(), "{text}: {:?}", ev.wins);
+                assert!(
+                    ev.wins.len() <= m.layout.areas.len(),
+                    "{text}: {:?}",
+                    ev.wins
+                );
             }
         }
     }

@@ -29,8 +29,8 @@ use super::common::LosingNearMiss;
 use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
-    AreaFeature, AreaWin, Column, Evaluation, Face, FaceRng, FeatureInfo, Mark, MarkKind, Panel,
-    Plan, Refusal, Style, MAX_CELLS,
+    AreaFeature, AreaWin, Column, Evaluation, Face, FaceRng, FeatureInfo, Layout, Mark, MarkKind,
+    Panel, Plan, Refusal, Style, MAX_CELLS,
 };
 use crate::crypto::rng::{below, chance, shuffle};
 use crate::lots::Way;
@@ -134,8 +134,8 @@ near_miss = 0.3"#,
 
 /// The match-amounts style on one surface.
 pub struct MatchAmounts {
-    areas: Vec<String>,
-    columns: Vec<Column>,
+    /// Areas, columns, panels, printed lines, shown amounts and description.
+    layout: Layout,
     /// Amounts a cell shows (code = index, ascending; the largest last).
     amounts: AmountBox,
     cells: usize,
@@ -179,7 +179,7 @@ impl MatchAmounts {
             rate: self.near_miss,
             about: style::intern(&format!(
                 "{} loses with its largest amount shown {}",
-                self.areas[0],
+                self.layout.areas[0],
                 times_word(self.k - 1)
             )),
         }
@@ -270,8 +270,7 @@ impl MatchAmounts {
         }
         let mut m = MatchAmounts {
             near_miss_id: style::intern(&format!("near_miss_{area}")),
-            areas: vec![area],
-            columns,
+            layout: Layout::new(INFO.name, vec![area], columns),
             amounts,
             cells: raw.cells,
             k: raw.k,
@@ -282,7 +281,7 @@ impl MatchAmounts {
         m.losing_fits()
             .map_err(|e| FieldError::new("amounts", e.to_string()))?;
         m.description = m.describe_with(ctx);
-        Ok(m)
+        Ok(m.with_layout())
     }
 
     /// Code of the largest amount (the top prize).
@@ -324,7 +323,7 @@ impl MatchAmounts {
         for nm in cases {
             if cap(nm) < self.cells {
                 return Err(Refusal::NoRoom {
-                    area: self.areas[0].clone(),
+                    area: self.layout.areas[0].clone(),
                     need: self.cells,
                     cells: cap(nm),
                     what: format!(
@@ -342,7 +341,7 @@ impl MatchAmounts {
     }
 
     fn describe_with(&self, ctx: &StyleCtx) -> Vec<String> {
-        let label = ctx.label(&self.areas[0]);
+        let label = ctx.label(&self.layout.areas[0]);
         let mut v = vec![format!(
             "« {label} » wins an amount when it shows exactly {} among its {} cells (amounts {}).",
             times_word(self.k),
@@ -383,7 +382,7 @@ impl MatchAmounts {
     fn check_way(&self, way: &Way) -> Result<(), Refusal> {
         if way.wins.len() > 1 {
             return Err(Refusal::TooManyWins {
-                area: self.areas[0].clone(),
+                area: self.layout.areas[0].clone(),
                 wins: way.wins.len(),
                 most: 1,
                 why: "one amount shown as often as the match",
@@ -399,7 +398,7 @@ impl MatchAmounts {
             .amounts
             .code(w.amount)
             .ok_or_else(|| Refusal::CannotWin {
-                area: self.areas[0].clone(),
+                area: self.layout.areas[0].clone(),
                 amount: w.amount,
                 can: format!("its cells show {}", list(self.amounts.amounts())),
             })?;
@@ -411,7 +410,7 @@ impl MatchAmounts {
         let other = self.cells - self.k;
         if room < other {
             return Err(Refusal::NoRoom {
-                area: self.areas[0].clone(),
+                area: self.layout.areas[0].clone(),
                 need: other,
                 cells: room,
                 what: format!(
@@ -426,7 +425,8 @@ impl MatchAmounts {
     }
 
     fn can_show(&self, way: &Way, id: &str) -> Result<(), Refusal> {
-        self.near().can_show(way, id, INFO.name, &self.areas[0])?;
+        self.near()
+            .can_show(way, id, INFO.name, &self.layout.areas[0])?;
         self.check_way(way)
     }
 
@@ -476,7 +476,39 @@ impl MatchAmounts {
     }
 }
 
+/// The presentation of the style, computed once by its constructor.
+impl MatchAmounts {
+    /// `self` with its layout completed: panels, printed lines, shown amounts and
+    /// description, computed once from its settings.
+    fn with_layout(mut self) -> Self {
+        self.layout.shown_amounts = self.shown_amounts();
+        self.layout.panels = self.panels();
+        self.layout.description = self.describe();
+        self
+    }
+
+    fn shown_amounts(&self) -> Vec<Money> {
+        self.amounts.amounts().to_vec()
+    }
+
+    fn panels(&self) -> Vec<Panel> {
+        let cells: Vec<usize> = (0..self.cells).map(|c| 2 * c).collect();
+        vec![Panel {
+            id: self.layout.areas[0].clone(),
+            rows: cells.chunks(self.per_row).map(<[usize]>::to_vec).collect(),
+        }]
+    }
+
+    fn describe(&self) -> Vec<String> {
+        self.description.clone()
+    }
+}
+
 impl Style for MatchAmounts {
+    fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
     fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, Refusal> {
         self.check_way(way)?;
         let me = Arc::clone(&self);
@@ -488,22 +520,6 @@ impl Style for MatchAmounts {
             self.always_shows(way),
             move |show, rng| me.draw(&w, show, rng),
         ))
-    }
-
-    fn name(&self) -> &'static str {
-        INFO.name
-    }
-
-    fn areas(&self) -> &[String] {
-        &self.areas
-    }
-
-    fn columns(&self) -> &[Column] {
-        &self.columns
-    }
-
-    fn shown_amounts(&self) -> Vec<Money> {
-        self.amounts.amounts().to_vec()
     }
 
     fn features(&self) -> Vec<FeatureInfo> {
@@ -542,14 +558,6 @@ impl Style for MatchAmounts {
         ev
     }
 
-    fn panels(&self) -> Vec<Panel> {
-        let cells: Vec<usize> = (0..self.cells).map(|c| 2 * c).collect();
-        vec![Panel {
-            id: self.areas[0].clone(),
-            rows: cells.chunks(self.per_row).map(<[usize]>::to_vec).collect(),
-        }]
-    }
-
     /// A win: the cells of the winning amount. A near miss: the cells of the largest amount.
     fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark> {
         let (code, kind) = if let Some(w) = ev.wins.first() {
@@ -570,10 +578,6 @@ impl Style for MatchAmounts {
                 kind,
             })
             .collect()
-    }
-
-    fn describe(&self) -> Vec<String> {
-        self.description.clone()
     }
 }
 
@@ -644,7 +648,7 @@ mod tests {
     #[test]
     fn columns_and_panels_follow_the_surface_id() {
         let m = six();
-        let names: Vec<&str> = m.columns().iter().map(|c| c.name.as_str()).collect();
+        let names: Vec<&str> = m.layout().columns.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(
             names,
             [
@@ -653,7 +657,7 @@ mod tests {
             ]
         );
         assert_eq!(
-            m.columns()[1].kind,
+            m.layout().columns[1].kind,
             crate::styles::ColumnKind::Caption { of: 0 }
         );
         assert_eq!(
@@ -663,13 +667,13 @@ mod tests {
                 rows: vec![vec![0, 2, 4], vec![6, 8, 10]],
             }]
         );
-        assert_eq!(m.areas(), ["jeu"]);
+        assert_eq!(m.layout().areas, ["jeu"]);
         assert_eq!(m.shown_amounts(), [1, 2, 5, 50, 500].map(Money::units));
         let m = build_from("cells = 4\narea = \"j2\"\namounts = [1, 2, 5]").unwrap();
         assert_eq!(m.panels()[0].id, "j2");
         assert_eq!(m.panels()[0].rows, [vec![0, 2, 4, 6]]);
-        assert_eq!(m.areas(), ["j2"]);
-        assert_eq!(m.columns()[0].name, "jeu_amt1");
+        assert_eq!(m.layout().areas, ["j2"]);
+        assert_eq!(m.layout().columns[0].name, "jeu_amt1");
     }
 
     #[test]

@@ -50,7 +50,7 @@ use super::common::pick_distinct;
 use super::common::LosingNearMiss;
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
-    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, Mark,
+    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, Layout, Mark,
     MarkKind, Panel, Plan, Printed, Refusal, Style, FREE_CELL, MAX_CELLS,
 };
 use crate::crypto::rng::{below, chance};
@@ -106,9 +106,9 @@ struct RawMatchCount {
 /// The match count style, built from a validated surface table.
 pub struct MatchCount {
     id: String,
-    areas: Vec<String>,
+    /// Areas, columns, panels, printed lines, shown amounts and description.
+    layout: Layout,
     label: String,
-    columns: Vec<Column>,
     numbers: usize,
     drawn: usize,
     range: u32,
@@ -377,12 +377,14 @@ impl MatchCount {
                 name: format!("{}_n{i}", ctx.id),
                 kind: ColumnKind::Symbol,
                 values: values.clone(),
+                inscriptions: Vec::new(),
             })
             .collect();
         columns.extend((1..=drawn).map(|i| Column {
             name: format!("{}_d{i}", ctx.id),
             kind: ColumnKind::Symbol,
             values: values.clone(),
+            inscriptions: Vec::new(),
         }));
         let area = raw.area.unwrap_or_else(|| ctx.id.to_string());
         let mut line_kind: Vec<u8> = (0..lines.len()).map(|i| (i % 2) as u8).collect();
@@ -405,8 +407,7 @@ impl MatchCount {
                 Some(id) => super::match_symbols::feature_id(id, "near_miss_feature")?,
                 None => style::intern(&format!("near_miss_{area}")),
             },
-            areas: vec![area],
-            columns,
+            layout: Layout::new(INFO.name, vec![area], columns),
             numbers,
             drawn,
             range,
@@ -419,7 +420,8 @@ impl MatchCount {
             lines,
             open,
             near_miss,
-        })
+        }
+        .with_layout())
     }
 
     /// The most matches a face may show (fewer on a grid card: one cell per line unmatched).
@@ -657,38 +659,20 @@ impl MatchCount {
     }
 }
 
-impl Style for MatchCount {
-    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, Refusal> {
-        self.check_way(way)?;
-        let me = Arc::clone(&self);
-        let w = way.clone();
-        Ok(Plan::new(
-            &*self,
-            way,
-            |id| self.can_show(way, id),
-            self.always_shows(way),
-            move |show, rng| me.draw(&w, show, rng),
-        ))
-    }
-
-    fn name(&self) -> &'static str {
-        "match_count"
-    }
-
-    fn areas(&self) -> &[String] {
-        &self.areas
-    }
-
-    fn columns(&self) -> &[Column] {
-        &self.columns
+/// The presentation of the style, computed once by its constructor.
+impl MatchCount {
+    /// `self` with its layout completed: panels, printed lines, shown amounts and
+    /// description, computed once from its settings.
+    fn with_layout(mut self) -> Self {
+        self.layout.shown_amounts = self.shown_amounts();
+        self.layout.panels = self.panels();
+        self.layout.printed = self.printed();
+        self.layout.description = self.describe();
+        self
     }
 
     fn shown_amounts(&self) -> Vec<Money> {
         Vec::new()
-    }
-
-    fn features(&self) -> Vec<FeatureInfo> {
-        self.near().features()
     }
 
     fn panels(&self) -> Vec<Panel> {
@@ -749,6 +733,107 @@ impl Style for MatchCount {
             panel: self.id.clone(),
             lines: super::common::legend_lines(&lines),
         }]
+    }
+
+    fn describe(&self) -> Vec<String> {
+        let vals = &self.layout.columns[0].values;
+        if let (Some(pay), Some(n)) = (self.patterns, self.grid) {
+            let legend: Vec<String> = PATTERNS
+                .iter()
+                .zip(pay)
+                .filter_map(|(p, a)| a.map(|a| format!("a full {p} wins {a}")))
+                .collect();
+            return vec![
+                format!(
+                    "« {} » wins when every number of a full row, column or diagonal of its \
+                     {n}×{n} card{} is among the {} drawn numbers (numbers {} to {}): {}.",
+                    self.label,
+                    if self.free_centre {
+                        " (the free centre counting as drawn)"
+                    } else {
+                        ""
+                    },
+                    self.drawn,
+                    vals[0],
+                    vals.last().expect("a range"),
+                    legend.join(", ")
+                ),
+                format!(
+                    "A card shows at most one full line, never one of a pattern that does not \
+                     pay. Near miss {} (a paid line one match short) on {:.2}% of losing \
+                     cards; every other losing card keeps two numbers of each paid line \
+                     unmatched.",
+                    self.near_miss_id,
+                    f64::from(self.near_miss) / 1e4
+                ),
+            ];
+        }
+        let legend: Vec<String> = self
+            .prizes
+            .iter()
+            .enumerate()
+            .filter_map(|(m, p)| p.map(|a| format!("{m} matches win {a}")))
+            .collect();
+        let mut v = vec![format!(
+            "« {} » wins by the number of its {} numbers found among the {} drawn numbers \
+             (numbers {} to {}): {}; any other count loses.",
+            self.label,
+            self.numbers,
+            self.drawn,
+            vals[0],
+            vals.last().expect("a range"),
+            legend.join(", ")
+        )];
+        if let Some(n) = self.grid {
+            v.push(format!(
+                "The card is a {n}×{n} grid{}; it pays by count only, and no card shows a full \
+                 row, column or diagonal of matches{}, so it never reads as a bingo line.",
+                if self.free_centre {
+                    " with a free centre"
+                } else {
+                    ""
+                },
+                if self.free_centre {
+                    " (the free centre counting as matched)"
+                } else {
+                    ""
+                }
+            ));
+        }
+        v.push(format!(
+            "No face shows more matches than a prized count without a prize of its own. Near \
+             miss {} (one match short of {}) on {:.2}% of losing cards; every other losing \
+             card shows at most {} match{}.",
+            self.near_miss_id,
+            self.lowest,
+            f64::from(self.near_miss) / 1e4,
+            self.lowest.saturating_sub(2),
+            if self.lowest == 3 { "" } else { "es" }
+        ));
+        v
+    }
+}
+
+impl Style for MatchCount {
+    fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, Refusal> {
+        self.check_way(way)?;
+        let me = Arc::clone(&self);
+        let w = way.clone();
+        Ok(Plan::new(
+            &*self,
+            way,
+            |id| self.can_show(way, id),
+            self.always_shows(way),
+            move |show, rng| me.draw(&w, show, rng),
+        ))
+    }
+
+    fn features(&self) -> Vec<FeatureInfo> {
+        self.near().features()
     }
 
     fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark> {
@@ -858,84 +943,6 @@ impl Style for MatchCount {
             }
         }
         ev
-    }
-
-    fn describe(&self) -> Vec<String> {
-        let vals = &self.columns[0].values;
-        if let (Some(pay), Some(n)) = (self.patterns, self.grid) {
-            let legend: Vec<String> = PATTERNS
-                .iter()
-                .zip(pay)
-                .filter_map(|(p, a)| a.map(|a| format!("a full {p} wins {a}")))
-                .collect();
-            return vec![
-                format!(
-                    "« {} » wins when every number of a full row, column or diagonal of its \
-                     {n}×{n} card{} is among the {} drawn numbers (numbers {} to {}): {}.",
-                    self.label,
-                    if self.free_centre {
-                        " (the free centre counting as drawn)"
-                    } else {
-                        ""
-                    },
-                    self.drawn,
-                    vals[0],
-                    vals.last().expect("a range"),
-                    legend.join(", ")
-                ),
-                format!(
-                    "A card shows at most one full line, never one of a pattern that does not \
-                     pay. Near miss {} (a paid line one match short) on {:.2}% of losing \
-                     cards; every other losing card keeps two numbers of each paid line \
-                     unmatched.",
-                    self.near_miss_id,
-                    f64::from(self.near_miss) / 1e4
-                ),
-            ];
-        }
-        let legend: Vec<String> = self
-            .prizes
-            .iter()
-            .enumerate()
-            .filter_map(|(m, p)| p.map(|a| format!("{m} matches win {a}")))
-            .collect();
-        let mut v = vec![format!(
-            "« {} » wins by the number of its {} numbers found among the {} drawn numbers \
-             (numbers {} to {}): {}; any other count loses.",
-            self.label,
-            self.numbers,
-            self.drawn,
-            vals[0],
-            vals.last().expect("a range"),
-            legend.join(", ")
-        )];
-        if let Some(n) = self.grid {
-            v.push(format!(
-                "The card is a {n}×{n} grid{}; it pays by count only, and no card shows a full \
-                 row, column or diagonal of matches{}, so it never reads as a bingo line.",
-                if self.free_centre {
-                    " with a free centre"
-                } else {
-                    ""
-                },
-                if self.free_centre {
-                    " (the free centre counting as matched)"
-                } else {
-                    ""
-                }
-            ));
-        }
-        v.push(format!(
-            "No face shows more matches than a prized count without a prize of its own. Near \
-             miss {} (one match short of {}) on {:.2}% of losing cards; every other losing \
-             card shows at most {} match{}.",
-            self.near_miss_id,
-            self.lowest,
-            f64::from(self.near_miss) / 1e4,
-            self.lowest.saturating_sub(2),
-            if self.lowest == 3 { "" } else { "es" }
-        ));
-        v
     }
 }
 
@@ -1081,10 +1088,10 @@ mod tests {
     #[test]
     fn columns_panels_and_blockers() {
         let m = make(BINGO).unwrap();
-        assert_eq!(m.columns().len(), 48);
-        assert_eq!(m.columns()[0].name, "b_n1");
-        assert_eq!(m.columns()[24].name, "b_d1");
-        assert_eq!(m.columns()[0].values[0], "01");
+        assert_eq!(m.layout().columns.len(), 48);
+        assert_eq!(m.layout().columns[0].name, "b_n1");
+        assert_eq!(m.layout().columns[24].name, "b_d1");
+        assert_eq!(m.layout().columns[0].values[0], "01");
         let p = m.panels();
         // The FREE centre keeps its place in the middle row.
         assert_eq!(p[0].rows[2], vec![10, 11, FREE_CELL, 12, 13]);
@@ -1262,7 +1269,11 @@ mod tests {
         for text in [BINGO, LOTTO] {
             let m = make(text).unwrap();
             for ev in judge_any_faces(&m, 2000) {
-                assert!(ev.wins.len() <= m.areas().len(), "{text}: {:?}", ev.wins);
+                assert!(
+                    ev.wins.len() <= m.layout().areas.len(),
+                    "{text}: {:?}",
+                    ev.wins
+                );
             }
         }
     }

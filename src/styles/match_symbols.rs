@@ -37,7 +37,7 @@ use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
-    Mark, MarkKind, Panel, Plan, Refusal, Style, MAX_CELLS,
+    Layout, Mark, MarkKind, Panel, Plan, Refusal, Style, MAX_CELLS,
 };
 use crate::crypto::rng::{below, chance, shuffle, weighted};
 use crate::lots::Way;
@@ -147,8 +147,8 @@ type Options = ArrayVec<(u8, Option<u8>), { common::MAX_SYMBOLS }>;
 
 /// The match_symbols style of one surface.
 pub struct MatchSymbols {
-    areas: Vec<String>,
-    columns: Vec<Column>,
+    /// Areas, columns, panels, printed lines, shown amounts and description.
+    layout: Layout,
     cells: usize,
     n_symbols: usize,
     play_areas: Vec<PlayArea>,
@@ -273,6 +273,7 @@ impl MatchSymbols {
                 name: format!("{prefix}{i}"),
                 kind: ColumnKind::Symbol,
                 values: symbols.clone(),
+                inscriptions: Vec::new(),
             })
             .collect();
         if raw.games.is_empty() {
@@ -579,8 +580,7 @@ impl MatchSymbols {
             ));
         }
         let mut m = MatchSymbols {
-            areas: area_ids,
-            columns,
+            layout: Layout::new(INFO.name, area_ids, columns),
             cells: raw.cells,
             n_symbols: symbols.len(),
             play_areas,
@@ -597,11 +597,11 @@ impl MatchSymbols {
         };
         m.description = m.describe_with(ctx);
         m.legend_text = m.legend_with(ctx);
-        Ok(m)
+        Ok(m.with_layout())
     }
 
     fn symbol(&self, c: u8) -> &str {
-        &self.columns[0].values[c as usize]
+        &self.layout.columns[0].values[c as usize]
     }
 
     /// How many times symbol `s` may be drawn as a filler, given what each play area does
@@ -705,7 +705,7 @@ impl MatchSymbols {
                 Some(a) => {
                     if base[usize::from(a)].is_some() {
                         return Err(Refusal::SameArea {
-                            area: self.areas[usize::from(a)].clone(),
+                            area: self.layout.areas[usize::from(a)].clone(),
                         });
                     }
                     base[usize::from(a)] = Some(w.amount);
@@ -898,7 +898,7 @@ impl MatchSymbols {
                 Prize::Box { col, .. } => format!(
                     "« {} » wins the amount in its box {} when {what} among {cells}.",
                     ctx.label(&g.id),
-                    self.columns[*col].name
+                    self.layout.columns[*col].name
                 ),
                 Prize::Legend(amounts) => {
                     let mut pairs: Vec<(Money, &str)> =
@@ -1158,7 +1158,72 @@ impl MatchSymbols {
     }
 }
 
+/// The presentation of the style, computed once by its constructor.
+impl MatchSymbols {
+    /// `self` with its layout completed: panels, printed lines, shown amounts and
+    /// description, computed once from its settings.
+    fn with_layout(mut self) -> Self {
+        self.layout.shown_amounts = self.shown_amounts();
+        self.layout.panels = self.panels();
+        self.layout.printed = self.printed();
+        self.layout.description = self.describe();
+        self
+    }
+
+    fn shown_amounts(&self) -> Vec<Money> {
+        let mut v: Vec<Money> = self
+            .play_areas
+            .iter()
+            .filter_map(|g| match &g.prize {
+                Prize::Box { amounts, .. } => Some(amounts.amounts().to_vec()),
+                Prize::Legend(_) => None,
+            })
+            .flatten()
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    fn panels(&self) -> Vec<Panel> {
+        let cells: Vec<usize> = (0..self.cells).collect();
+        let mut v = vec![Panel {
+            id: self.panel.clone(),
+            rows: cells.chunks(self.per_row).map(<[usize]>::to_vec).collect(),
+        }];
+        for g in &self.play_areas {
+            if let Prize::Box { col, .. } = &g.prize {
+                v.push(Panel {
+                    id: g.id.clone(),
+                    rows: vec![vec![*col]],
+                });
+            }
+        }
+        v
+    }
+
+    /// The cells (panel `panel`, default the surface id, `per_row` cells a row), then the
+    /// box of each play area that has one (panel: the play area's id).
+    fn printed(&self) -> Vec<super::Printed> {
+        if self.legend_text.is_empty() {
+            return Vec::new();
+        }
+        vec![super::Printed {
+            panel: self.panel.clone(),
+            lines: self.legend_text.clone(),
+        }]
+    }
+
+    fn describe(&self) -> Vec<String> {
+        self.description.clone()
+    }
+}
+
 impl Style for MatchSymbols {
+    fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
     /// A way is feasible when its wins can be placed one per play area, each an amount its
     /// area can show (a box amount, a legend amount, or either times a multiplier), with
     /// room in the cells for the matches, the multiplier, every near miss and decoy the
@@ -1175,33 +1240,6 @@ impl Style for MatchSymbols {
             always,
             move |show, rng| me.draw(&mine, show, rng),
         ))
-    }
-
-    fn name(&self) -> &'static str {
-        "match_symbols"
-    }
-
-    fn areas(&self) -> &[String] {
-        &self.areas
-    }
-
-    fn columns(&self) -> &[Column] {
-        &self.columns
-    }
-
-    fn shown_amounts(&self) -> Vec<Money> {
-        let mut v: Vec<Money> = self
-            .play_areas
-            .iter()
-            .filter_map(|g| match &g.prize {
-                Prize::Box { amounts, .. } => Some(amounts.amounts().to_vec()),
-                Prize::Legend(_) => None,
-            })
-            .flatten()
-            .collect();
-        v.sort_unstable();
-        v.dedup();
-        v
     }
 
     fn features(&self) -> Vec<FeatureInfo> {
@@ -1343,35 +1381,6 @@ impl Style for MatchSymbols {
         ev
     }
 
-    /// The cells (panel `panel`, default the surface id, `per_row` cells a row), then the
-    /// box of each play area that has one (panel: the play area's id).
-    fn printed(&self) -> Vec<super::Printed> {
-        if self.legend_text.is_empty() {
-            return Vec::new();
-        }
-        vec![super::Printed {
-            panel: self.panel.clone(),
-            lines: self.legend_text.clone(),
-        }]
-    }
-
-    fn panels(&self) -> Vec<Panel> {
-        let cells: Vec<usize> = (0..self.cells).collect();
-        let mut v = vec![Panel {
-            id: self.panel.clone(),
-            rows: cells.chunks(self.per_row).map(<[usize]>::to_vec).collect(),
-        }];
-        for g in &self.play_areas {
-            if let Prize::Box { col, .. } = &g.prize {
-                v.push(Panel {
-                    id: g.id.clone(),
-                    rows: vec![vec![*col]],
-                });
-            }
-        }
-        v
-    }
-
     /// A winning play area: its matched symbols, its box, and the multiplier that multiplies
     /// it. A losing play area: the symbols of its near miss, its box (a decoy), and a lone
     /// multiplier on the play area its decoy is reported on.
@@ -1428,10 +1437,6 @@ impl Style for MatchSymbols {
             }
         }
         out
-    }
-
-    fn describe(&self) -> Vec<String> {
-        self.description.clone()
     }
 }
 
@@ -1549,7 +1554,11 @@ near_miss = 0.4
     fn face(m: &MatchSymbols, cells: &[&str], boxes: &[u64]) -> Face {
         let mut f = Face::default();
         for (i, s) in cells.iter().enumerate() {
-            f.codes[i] = m.columns[0].values.iter().position(|v| v == s).unwrap() as u8;
+            f.codes[i] = m.layout.columns[0]
+                .values
+                .iter()
+                .position(|v| v == s)
+                .unwrap() as u8;
         }
         let caps = captions();
         for (g, &b) in m
@@ -1591,7 +1600,7 @@ near_miss = 0.4
     #[test]
     fn columns_and_panels_follow_the_ids() {
         let m = coq();
-        let names: Vec<&str> = m.columns.iter().map(|c| c.name.as_str()).collect();
+        let names: Vec<&str> = m.layout.columns.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(
             names,
             [
@@ -1609,16 +1618,16 @@ near_miss = 0.4
                 "gain2_caption"
             ]
         );
-        assert_eq!(m.areas(), ["jeu1", "jeu2"]);
+        assert_eq!(m.layout().areas, ["jeu1", "jeu2"]);
         let p = m.panels();
         assert_eq!(
             p.iter().map(|p| p.id.as_str()).collect::<Vec<_>>(),
             ["cells", "jeu1", "jeu2"]
         );
         let m = pyramid();
-        let names: Vec<&str> = m.columns.iter().map(|c| c.name.as_str()).collect();
+        let names: Vec<&str> = m.layout.columns.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(names, ["j4_1", "j4_2", "j4_3", "j4_4", "j4_5", "j4_6"]);
-        assert_eq!(m.areas(), ["IV"]);
+        assert_eq!(m.layout().areas, ["IV"]);
         assert_eq!(
             m.panels(),
             vec![Panel {
@@ -2185,14 +2194,14 @@ legend = { B = 10, C = 20 }
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("game_specs/coq.toml");
         let s = crate::spec::GameSpec::load(&path).unwrap();
         let m = &s.game;
-        let names: Vec<&str> = m.columns().iter().map(|c| c.name.as_str()).collect();
+        let names: Vec<&str> = m.layout().columns.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(
             names.join(" "),
             "s1 s2 s3 s4 s5 s6 s7 s8 gain1 gain1_caption gain2 gain2_caption"
         );
-        assert_eq!(m.areas(), ["jeu1", "jeu2"]);
+        assert_eq!(m.layout().areas, ["jeu1", "jeu2"]);
         let face = |cells: [&str; 8]| {
-            let cols = m.columns();
+            let cols = &m.layout().columns;
             let mut f = Face::default();
             for (i, c) in cells.iter().enumerate() {
                 f.codes[i] = cols[i].values.iter().position(|v| v == c).unwrap() as u8;

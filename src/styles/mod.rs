@@ -15,6 +15,7 @@ pub mod common;
 pub mod compare;
 pub mod game;
 pub mod key_match;
+pub mod layout;
 pub mod lines;
 pub mod match_amounts;
 pub mod match_count;
@@ -28,6 +29,7 @@ pub(crate) mod testkit;
 use crate::lots::Way;
 use crate::money::Money;
 use arrayvec::ArrayVec;
+pub use layout::{Column, ColumnKind, Layout, Panel, Printed, FREE_CELL};
 use std::sync::Arc;
 
 /// Most face columns a style may have.
@@ -39,7 +41,7 @@ pub type FaceRng = crate::crypto::rng::Stream;
 /// Everything under the scratch layer of one ticket, as one code per face column.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Face {
-    /// `codes[i]` indexes `columns()[i].values`; codes past the style's columns are 0.
+    /// `codes[i]` indexes `layout.columns[i].values`; codes past the style's columns are 0.
     pub codes: [u8; MAX_CELLS],
 }
 
@@ -47,42 +49,6 @@ impl Default for Face {
     fn default() -> Self {
         Face {
             codes: [0; MAX_CELLS],
-        }
-    }
-}
-
-/// What a face column holds.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ColumnKind {
-    /// A symbol (or card) code.
-    Symbol,
-    /// An amount in figures; `amounts[code]` is its value in cents.
-    Amount(Vec<Money>),
-    /// The caption (amount in letters) of the amount in face column `of`.
-    Caption {
-        /// Index of the amount column this caption belongs to.
-        of: usize,
-    },
-}
-
-/// One face column: its name in the CSV header, its kind and its dictionary.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Column {
-    /// CSV header name (GAMES.md, "Files a block produces").
-    pub name: String,
-    /// What the column holds.
-    pub kind: ColumnKind,
-    /// Code → text written in files (at most 256 values).
-    pub values: Vec<String>,
-}
-
-impl Column {
-    /// A caption column over every caption of the spec, for the amount column `of`.
-    pub fn caption(name: impl Into<String>, of: usize, captions: &Captions) -> Column {
-        Column {
-            name: name.into(),
-            kind: ColumnKind::Caption { of },
-            values: captions.texts.clone(),
         }
     }
 }
@@ -122,7 +88,7 @@ pub fn no_caption(amount: Money, any: bool) -> String {
 /// One winning play area found by evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AreaWin {
-    /// Index of the play area in [`Style::areas`].
+    /// Index of the play area in [`Layout::areas`].
     pub area: u8,
     /// Amount it wins, in cents.
     pub amount: Money,
@@ -136,7 +102,7 @@ pub const MAX_WINS: usize = 32;
 /// on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AreaFeature {
-    /// Index of the play area in [`Style::areas`].
+    /// Index of the play area in [`Layout::areas`].
     pub area: u8,
     /// The style's name for what it shows (an ASCII id, e.g. `quinte_flush_royale`).
     pub name: &'static str,
@@ -214,32 +180,6 @@ pub struct FeatureInfo {
     pub about: &'static str,
 }
 
-/// One part of the printed face as a proof draws it: a box of cells under a label.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Panel {
-    /// The panel's id: the key of its printed name in the spec's `[labels]` table (coq's
-    /// `cells`, `jeu1`; poker's `p1`, `board`; pharaon's `I` … `IV`).
-    pub id: String,
-    /// The face columns it shows, row by row (indices into [`Style::columns`]). Caption
-    /// columns are not listed: each is drawn under its amount.
-    pub rows: Vec<Vec<usize>>,
-}
-
-/// In [`Panel::rows`], a printed square that is no face column (bingo's FREE centre): the
-/// proof draws it as an empty cell reading FREE, so the rows keep their columns lined up.
-pub const FREE_CELL: usize = usize::MAX;
-
-/// Lines the ticket prints with a panel, outside the scratch layer: a pay legend, the
-/// winning symbols fixed by the rules, a printed maximum. A proof draws them with the panel,
-/// so that it can be held against the artwork.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Printed {
-    /// The id of the panel they are printed with ([`Panel::id`]).
-    pub panel: String,
-    /// The lines, in print order.
-    pub lines: Vec<String>,
-}
-
 /// What a proof marks on a cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -256,10 +196,10 @@ pub enum MarkKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mark {
     /// The play area whose win, near miss or decoy this is (index into
-    /// [`Style::areas`]). A cell two areas read (coq's eight cells, poker's community
+    /// [`Layout::areas`]). A cell two areas read (coq's eight cells, poker's community
     /// cards) may be marked once for each.
     pub area: u8,
-    /// The face column (index into [`Style::columns`]).
+    /// The face column (index into [`Layout::columns`]).
     pub column: usize,
     /// What the cell does on this face.
     pub kind: MarkKind,
@@ -425,7 +365,7 @@ impl Plan {
     ) -> Plan {
         Plan {
             way: way.clone(),
-            style: style.name(),
+            style: style.layout().name,
             shows: style
                 .features()
                 .iter()
@@ -474,15 +414,9 @@ impl Plan {
 /// shows them. Implementations are pure: no I/O, no global RNG. The ticket's game
 /// ([`game::Game`]) puts the surfaces' styles side by side.
 pub trait Style: Send + Sync {
-    /// The style's name, as written in `style` (`match_symbols`).
-    fn name(&self) -> &'static str;
-    /// Play areas a win can sit in, by name (`jeu1`, `jeu2` for coq; `I`..`IV` for pharaon,
-    /// where several wins may sit in area `II`, one per winning hieroglyph).
-    fn areas(&self) -> &[String];
-    /// The face columns, in file order.
-    fn columns(&self) -> &[Column];
-    /// Every amount a face can show in figures (each needs a caption).
-    fn shown_amounts(&self) -> Vec<Money>;
+    /// The style's presentation on this surface, built once by its constructor: play
+    /// areas, face columns, panels, printed lines, shown amounts and description.
+    fn layout(&self) -> &Layout;
     /// Plans `way` (the losing way for `way.wins` empty) once, when the spec loads: checks
     /// that this style can realise it under the ambiguity policy and decides everything a
     /// face of it needs (see [`Plan`]). `Err` says why not (the spec is then rejected).
@@ -495,33 +429,15 @@ pub trait Style: Send + Sync {
         let _ = plans;
         Ok(())
     }
-    /// The inscription in letters the rules print with symbol `code` of face column
-    /// `column` (index into [`Style::columns`]), when they give one beside a symbol
-    /// that is not an amount (poker: each card's, art. 3.2–3.3); `None` for the others.
-    /// Proofs show it; the files carry the code only, the inscription coming from the spec.
-    fn inscription(&self, column: usize, code: u8) -> Option<String> {
-        let _ = (column, code);
-        None
-    }
     /// Every feature this style, with this spec's settings, can show (a near miss or
     /// decoy the spec gives a rate of 0 is left out), in report order.
     fn features(&self) -> Vec<FeatureInfo> {
         Vec::new()
     }
-    /// The printed face as proofs lay it out: its panels, in print order. Every face column
-    /// that is not a caption is in exactly one panel.
-    fn panels(&self) -> Vec<Panel>;
     /// The cells of `face` a proof marks, given its evaluation `ev`: the cells of every win
     /// (its symbols and its amount), and on losing play areas the near misses and decoys
     /// `ev` reports. Marks never change the prize.
     fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark>;
-    /// What the ticket prints with its panels besides their cells (legends, fixed winning
-    /// symbols, maxima), the same on every ticket. None by default.
-    fn printed(&self) -> Vec<Printed> {
-        Vec::new()
-    }
     /// Judges `face` by the règlement alone.
     fn evaluate(&self, face: &Face) -> Evaluation;
-    /// Human-readable lines on the style's settings, for `tirage check`.
-    fn describe(&self) -> Vec<String>;
 }

@@ -17,8 +17,8 @@
 use super::common::{pick_distinct, AmountBox, MAX_SYMBOLS};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
-    AreaWin, Column, Evaluation, Face, FaceRng, Mark, MarkKind, Panel, Plan, Refusal, Style,
-    MAX_CELLS,
+    AreaWin, Column, Evaluation, Face, FaceRng, Layout, Mark, MarkKind, Panel, Plan, Refusal,
+    Style, MAX_CELLS,
 };
 use crate::lots::Way;
 use crate::money::Money;
@@ -84,8 +84,8 @@ amounts = [2, 5, 50]"#,
 
 /// The reveal style on one surface.
 pub struct Reveal {
-    areas: Vec<String>,
-    columns: Vec<Column>,
+    /// Areas, columns, panels, printed lines, shown amounts and description.
+    layout: Layout,
     /// Amounts a box shows, 0 first.
     amounts: AmountBox,
     boxes: usize,
@@ -177,14 +177,16 @@ fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Style>, FieldErro
             shown.join(", ")
         )
     };
-    Ok(Box::new(Reveal {
-        panel: area.clone(),
-        areas: vec![area],
-        columns,
-        amounts,
-        boxes: raw.boxes,
-        about,
-    }))
+    Ok(Box::new(
+        Reveal {
+            panel: area.clone(),
+            layout: Layout::new(INFO.name, vec![area], columns),
+            amounts,
+            boxes: raw.boxes,
+            about,
+        }
+        .with_layout(),
+    ))
 }
 
 impl Reveal {
@@ -193,7 +195,7 @@ impl Reveal {
     fn check_way(&self, way: &Way) -> Result<(), Refusal> {
         if way.wins.len() > self.boxes {
             return Err(Refusal::TooManyWins {
-                area: self.areas[0].clone(),
+                area: self.layout.areas[0].clone(),
                 wins: way.wins.len(),
                 most: self.boxes,
                 why: "one win per box",
@@ -202,7 +204,7 @@ impl Reveal {
         for w in &way.wins {
             if self.amounts.code(w.amount).is_none() || w.amount.is_zero() {
                 return Err(Refusal::CannotWin {
-                    area: self.areas[0].clone(),
+                    area: self.layout.areas[0].clone(),
                     amount: w.amount,
                     can: format!(
                         "a box shows {}",
@@ -234,7 +236,38 @@ impl Reveal {
     }
 }
 
+/// The presentation of the style, computed once by its constructor.
+impl Reveal {
+    /// `self` with its layout completed: panels, printed lines, shown amounts and
+    /// description, computed once from its settings.
+    fn with_layout(mut self) -> Self {
+        self.layout.shown_amounts = self.shown_amounts();
+        self.layout.panels = self.panels();
+        self.layout.description = self.describe();
+        self
+    }
+
+    fn shown_amounts(&self) -> Vec<Money> {
+        self.amounts.amounts().to_vec()
+    }
+
+    fn panels(&self) -> Vec<Panel> {
+        vec![Panel {
+            id: self.panel.clone(),
+            rows: vec![(0..self.boxes).map(|b| 2 * b).collect()],
+        }]
+    }
+
+    fn describe(&self) -> Vec<String> {
+        vec![self.about.clone()]
+    }
+}
+
 impl Style for Reveal {
+    fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
     fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, Refusal> {
         self.check_way(way)?;
         // Checked: every win is an amount a box shows.
@@ -251,29 +284,6 @@ impl Style for Reveal {
             Vec::new(),
             move |_, rng| me.draw(&codes, rng),
         ))
-    }
-
-    fn name(&self) -> &'static str {
-        INFO.name
-    }
-
-    fn areas(&self) -> &[String] {
-        &self.areas
-    }
-
-    fn columns(&self) -> &[Column] {
-        &self.columns
-    }
-
-    fn shown_amounts(&self) -> Vec<Money> {
-        self.amounts.amounts().to_vec()
-    }
-
-    fn panels(&self) -> Vec<Panel> {
-        vec![Panel {
-            id: self.panel.clone(),
-            rows: vec![(0..self.boxes).map(|b| 2 * b).collect()],
-        }]
     }
 
     fn marks(&self, face: &Face, _ev: &Evaluation) -> Vec<Mark> {
@@ -296,10 +306,6 @@ impl Style for Reveal {
             }
         }
         ev
-    }
-
-    fn describe(&self) -> Vec<String> {
-        vec![self.about.clone()]
     }
 }
 
@@ -327,7 +333,7 @@ mod tests {
     #[test]
     fn each_box_wins_what_it_shows_and_zero_loses() {
         let m = reveal("boxes = 2\namounts = [2, 50]").unwrap();
-        let names: Vec<&str> = m.columns().iter().map(|c| c.name.as_str()).collect();
+        let names: Vec<&str> = m.layout().columns.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(
             names,
             [
@@ -364,11 +370,11 @@ mod tests {
     #[test]
     fn default_amounts_are_the_lot_tables_and_one_box_has_plain_names() {
         let m = reveal("").unwrap();
-        assert_eq!(m.shown_amounts(), [0, 200, 500].map(Money));
-        assert_eq!(m.columns()[0].name, "cash_amount");
-        assert_eq!(m.columns()[1].name, "cash_caption");
+        assert_eq!(m.layout().shown_amounts, [0, 200, 500].map(Money));
+        assert_eq!(m.layout().columns[0].name, "cash_amount");
+        assert_eq!(m.layout().columns[1].name, "cash_caption");
         assert_eq!(
-            m.describe(),
+            m.layout().description,
             [
                 "« Cash » shows one box; it wins the amount it shows (2, 5), and loses when it \
                  shows 0."

@@ -296,7 +296,7 @@ mod tests {
                 .captions(testkit::captions(&units))
                 .tiers(&units[1..]);
             let m = (info.build)(t, &ctx.get()).unwrap_or_else(|e| panic!("{}: {e:?}", info.name));
-            assert!(!m.areas().is_empty(), "{}", info.name);
+            assert!(!m.layout().areas.is_empty(), "{}", info.name);
         }
     }
 

@@ -37,7 +37,7 @@ use super::common;
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
-    Mark, MarkKind, Panel, Plan, Refusal, Style, MAX_CELLS, MAX_WINS,
+    Layout, Mark, MarkKind, Panel, Plan, Refusal, Style, MAX_CELLS, MAX_WINS,
 };
 use crate::crypto::rng::{below, chance, shuffle};
 use crate::lots::Way;
@@ -87,8 +87,8 @@ struct RawSymbolToPrize {
 
 /// A `symbol_to_prize` surface.
 pub struct SymbolToPrize {
-    areas: Vec<String>,
-    columns: Vec<Column>,
+    /// Areas, columns, panels, printed lines, shown amounts and description.
+    layout: Layout,
     /// Legend symbols (codes `0..legend.len()`), by amount then name.
     legend: Vec<(String, Money)>,
     /// Decoy symbols: codes `legend.len()..legend.len() + n_decoys`.
@@ -227,6 +227,7 @@ impl SymbolToPrize {
             name,
             kind: ColumnKind::Symbol,
             values: values.clone(),
+            inscriptions: Vec::new(),
         };
         let columns: Vec<Column> = if raw.halves {
             (1..=raw.cells)
@@ -244,8 +245,7 @@ impl SymbolToPrize {
             ));
         }
         let mut m = SymbolToPrize {
-            areas: vec![area],
-            columns,
+            layout: Layout::new(INFO.name, vec![area], columns),
             legend,
             n_decoys: decoys.len(),
             multipliers,
@@ -258,7 +258,7 @@ impl SymbolToPrize {
             lines: Vec::new(),
         };
         m.lines = m.description(ctx);
-        Ok(m)
+        Ok(m.with_layout())
     }
 
     fn n_legend(&self) -> usize {
@@ -353,13 +353,14 @@ impl SymbolToPrize {
     }
 
     fn description(&self, ctx: &StyleCtx) -> Vec<String> {
-        let name = ctx.label(&self.areas[0]);
+        let name = ctx.label(&self.layout.areas[0]);
         let legend: Vec<String> = self
             .legend
             .iter()
             .map(|(s, m)| format!("{s} {m}"))
             .collect();
-        let decoys = &self.columns[0].values[self.n_legend()..self.n_legend() + self.n_decoys];
+        let decoys =
+            &self.layout.columns[0].values[self.n_legend()..self.n_legend() + self.n_decoys];
         let most = if self.max_wins == self.cells {
             "these wins add up".to_string()
         } else if self.max_wins == 1 {
@@ -421,7 +422,7 @@ impl SymbolToPrize {
         }
         if way.wins.len() > self.max_wins {
             return Err(Refusal::TooManyWins {
-                area: self.areas[0].clone(),
+                area: self.layout.areas[0].clone(),
                 wins: way.wins.len(),
                 most: self.max_wins,
                 why: "max_wins",
@@ -435,7 +436,7 @@ impl SymbolToPrize {
                 .map(|(s, m)| format!("{s} {m}"))
                 .collect();
             return Err(Refusal::CannotWin {
-                area: self.areas[0].clone(),
+                area: self.layout.areas[0].clone(),
                 amount: way.amount,
                 can: format!(
                     "the legend ({}) cannot pay {}{}",
@@ -460,13 +461,13 @@ impl SymbolToPrize {
         if share == 0 {
             return Err(Refusal::ZeroRate {
                 feature: id.to_string(),
-                area: self.areas[0].clone(),
+                area: self.layout.areas[0].clone(),
             });
         }
         let needs = if id == DECOY_MULTIPLIER && !way.wins.is_empty() {
-            Some(format!("« {} » to win nothing", self.areas[0]))
+            Some(format!("« {} » to win nothing", self.layout.areas[0]))
         } else if way.wins.len() >= self.cells {
-            Some(format!("a losing pedestal of « {} »", self.areas[0]))
+            Some(format!("a losing pedestal of « {} »", self.layout.areas[0]))
         } else {
             None
         };
@@ -556,7 +557,64 @@ impl SymbolToPrize {
     }
 }
 
+/// The presentation of the style, computed once by its constructor.
+impl SymbolToPrize {
+    /// `self` with its layout completed: panels, printed lines, shown amounts and
+    /// description, computed once from its settings.
+    fn with_layout(mut self) -> Self {
+        self.layout.shown_amounts = self.shown_amounts();
+        self.layout.panels = self.panels();
+        self.layout.printed = self.printed();
+        self.layout.description = self.describe();
+        self
+    }
+
+    /// None: the legend's amounts are printed outside the scratch layer, not on the face.
+    fn shown_amounts(&self) -> Vec<Money> {
+        Vec::new()
+    }
+
+    fn panels(&self) -> Vec<Panel> {
+        let rows = if self.halves {
+            (0..self.cells).map(|p| vec![2 * p, 2 * p + 1]).collect()
+        } else {
+            vec![(0..self.cells).collect()]
+        };
+        vec![Panel {
+            id: self.layout.areas[0].clone(),
+            rows,
+        }]
+    }
+
+    /// One row of cells; with halves, one row per pedestal (its left and right halves).
+    /// The legend the ticket prints: each symbol with its amount, then each multiplier.
+    fn printed(&self) -> Vec<super::Printed> {
+        let mut entries: Vec<String> = self
+            .legend
+            .iter()
+            .map(|(s, m)| format!("{s} = {}", super::common::printed_amount(*m)))
+            .collect();
+        entries.extend(
+            self.multipliers
+                .iter()
+                .map(|(s, f)| format!("{s} = win ×{f}")),
+        );
+        vec![super::Printed {
+            panel: self.layout.areas[0].clone(),
+            lines: super::common::legend_lines(&entries),
+        }]
+    }
+
+    fn describe(&self) -> Vec<String> {
+        self.lines.clone()
+    }
+}
+
 impl Style for SymbolToPrize {
+    fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
     fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, Refusal> {
         self.check_way(way)?;
         let factors: Vec<u32> = self.factors(way).collect();
@@ -569,23 +627,6 @@ impl Style for SymbolToPrize {
             self.always_shows(way),
             move |show, rng| me.draw(&w, &factors, show, rng),
         ))
-    }
-
-    fn name(&self) -> &'static str {
-        "symbol_to_prize"
-    }
-
-    fn areas(&self) -> &[String] {
-        &self.areas
-    }
-
-    fn columns(&self) -> &[Column] {
-        &self.columns
-    }
-
-    /// None: the legend's amounts are printed outside the scratch layer, not on the face.
-    fn shown_amounts(&self) -> Vec<Money> {
-        Vec::new()
     }
 
     fn features(&self) -> Vec<FeatureInfo> {
@@ -610,37 +651,6 @@ impl Style for SymbolToPrize {
             .filter(|(id, _, _)| self.share(id).is_some_and(|s| s > 0))
             .map(|(id, kind, about)| FeatureInfo { id, kind, about })
             .collect()
-    }
-
-    /// One row of cells; with halves, one row per pedestal (its left and right halves).
-    /// The legend the ticket prints: each symbol with its amount, then each multiplier.
-    fn printed(&self) -> Vec<super::Printed> {
-        let mut entries: Vec<String> = self
-            .legend
-            .iter()
-            .map(|(s, m)| format!("{s} = {}", super::common::printed_amount(*m)))
-            .collect();
-        entries.extend(
-            self.multipliers
-                .iter()
-                .map(|(s, f)| format!("{s} = win ×{f}")),
-        );
-        vec![super::Printed {
-            panel: self.areas[0].clone(),
-            lines: super::common::legend_lines(&entries),
-        }]
-    }
-
-    fn panels(&self) -> Vec<Panel> {
-        let rows = if self.halves {
-            (0..self.cells).map(|p| vec![2 * p, 2 * p + 1]).collect()
-        } else {
-            vec![(0..self.cells).collect()]
-        };
-        vec![Panel {
-            id: self.areas[0].clone(),
-            rows,
-        }]
     }
 
     /// Winning cells (rebuilt legend symbols) and the multiplier of a win are wins; a
@@ -744,10 +754,6 @@ impl Style for SymbolToPrize {
             ev.ambiguities.push(AMB_TOO_MANY_WINS);
         }
         ev
-    }
-
-    fn describe(&self) -> Vec<String> {
-        self.lines.clone()
     }
 }
 
@@ -884,7 +890,11 @@ mod tests {
     fn face(m: &SymbolToPrize, texts: &[&str]) -> Face {
         let mut f = Face::default();
         for (i, t) in texts.iter().enumerate() {
-            f.codes[i] = m.columns[i].values.iter().position(|v| v == t).unwrap() as u8;
+            f.codes[i] = m.layout.columns[i]
+                .values
+                .iter()
+                .position(|v| v == t)
+                .unwrap() as u8;
         }
         f
     }
@@ -898,16 +908,16 @@ mod tests {
     #[test]
     fn columns_and_panels() {
         let m = make(HALVES).unwrap();
-        let names: Vec<&str> = m.columns.iter().map(|c| c.name.as_str()).collect();
+        let names: Vec<&str> = m.layout.columns.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(
             names.join(" "),
             "j3_p1_left j3_p1_right j3_p2_left j3_p2_right"
         );
         assert_eq!(m.panels()[0].rows, vec![vec![0, 1], vec![2, 3]]);
         let m = make(CELLS).unwrap();
-        assert_eq!(m.columns[5].name, "j3_6");
+        assert_eq!(m.layout.columns[5].name, "j3_6");
         assert_eq!(
-            m.columns[0].values.join(" "),
+            m.layout.columns[0].values.join(" "),
             "RUBIS PERLE SAPHIR DIAMANT PIERRE COQUILLE SABLE ALGUE CORAIL GALET X2 X5"
         );
     }

@@ -5,7 +5,7 @@
 
 use super::game::Game;
 use super::style::{StyleCtx, StyleInfo};
-use super::{Captions, Column, Evaluation, Face, FaceRng, FeatureInfo, Mark, Refusal, Style};
+use super::{Captions, Evaluation, Face, FaceRng, FeatureInfo, Layout, Mark, Refusal, Style};
 use crate::lots::{Way, Win, LOSE};
 use crate::money::Money;
 use rand_core::SeedableRng;
@@ -134,10 +134,8 @@ pub(crate) fn way_at(area: u8, units: &[u64]) -> Way {
 
 /// What the assertions need of a style or of a whole game: both draw and judge faces.
 pub(crate) trait Tested {
-    /// The face columns.
-    fn columns(&self) -> &[Column];
-    /// The play areas.
-    fn areas(&self) -> &[String];
+    /// The presentation: face columns, play areas, panels.
+    fn layout(&self) -> &Layout;
     /// The rule's judgement of `face`.
     fn evaluate(&self, face: &Face) -> Evaluation;
     /// The cells a proof marks.
@@ -162,11 +160,8 @@ pub(crate) trait Tested {
 /// A style behind the [`Arc`] its plans keep: each face is drawn from the way planned
 /// afresh, as the game plans it when the spec loads.
 impl<S: Style + ?Sized> Tested for Arc<S> {
-    fn columns(&self) -> &[Column] {
-        Style::columns(&**self)
-    }
-    fn areas(&self) -> &[String] {
-        Style::areas(&**self)
+    fn layout(&self) -> &Layout {
+        Style::layout(&**self)
     }
     fn evaluate(&self, face: &Face) -> Evaluation {
         Style::evaluate(&**self, face)
@@ -223,11 +218,8 @@ impl<S: Style + ?Sized> Planning for Arc<S> {
 }
 
 impl Tested for Game {
-    fn columns(&self) -> &[Column] {
-        Game::columns(self)
-    }
-    fn areas(&self) -> &[String] {
-        Game::areas(self)
+    fn layout(&self) -> &Layout {
+        Game::layout(self)
     }
     fn evaluate(&self, face: &Face) -> Evaluation {
         Game::evaluate(self, face)
@@ -253,7 +245,8 @@ impl Tested for Game {
 
 /// `face` as the files print it: `column=value` for every column of `m`.
 pub(crate) fn show(m: &(impl Tested + ?Sized), face: &Face) -> String {
-    m.columns()
+    m.layout()
+        .columns
         .iter()
         .zip(face.codes)
         .map(|(c, code)| match c.values.get(code as usize) {
@@ -266,7 +259,8 @@ pub(crate) fn show(m: &(impl Tested + ?Sized), face: &Face) -> String {
 
 /// The texts `face` prints in `m`'s columns, in column order, as the files write them.
 pub(crate) fn texts<'m>(m: &'m (impl Tested + ?Sized), face: &Face) -> Vec<&'m str> {
-    m.columns()
+    m.layout()
+        .columns
         .iter()
         .zip(face.codes)
         .map(|(c, code)| c.values[code as usize].as_str())
@@ -298,7 +292,7 @@ pub(crate) fn assert_pays(
     what: &str,
 ) -> Evaluation {
     let at = || format!("way {} ({what}): {}", way.id, show(m, face));
-    for (i, c) in m.columns().iter().enumerate() {
+    for (i, c) in m.layout().columns.iter().enumerate() {
         assert!((face.codes[i] as usize) < c.values.len(), "{}", at());
     }
     let ev = m.evaluate(face);
@@ -409,17 +403,17 @@ pub(crate) fn judge_any_faces(m: &(impl Tested + ?Sized), n: usize) -> Vec<Evalu
     (0..n)
         .map(|i| {
             let mut f = Face::default();
-            for (code, c) in f.codes.iter_mut().zip(m.columns()) {
+            for (code, c) in f.codes.iter_mut().zip(&m.layout().columns) {
                 *code = crate::crypto::rng::below(&mut rng, c.values.len() as u32) as u8;
             }
             let ev = m.evaluate(&f);
-            let areas = m.areas().len();
+            let areas = m.layout().areas.len();
             let at = || format!("face {i}: {}", show(m, &f));
             for w in &ev.wins {
                 assert!(usize::from(w.area) < areas, "{w:?}, {}", at());
             }
             for k in m.marks(&f, &ev) {
-                let known = usize::from(k.area) < areas && k.column < m.columns().len();
+                let known = usize::from(k.area) < areas && k.column < m.layout().columns.len();
                 assert!(known, "{k:?}, {}", at());
             }
             ev

@@ -185,7 +185,7 @@ fn check_promise(
             format!(
                 "promised feature \"{}\" is not one the {} mechanic shows with this spec",
                 p.feature,
-                mech.name()
+                mech.layout().name
             ),
         );
     } else if way.is_none() {

@@ -65,7 +65,7 @@ fn check_manifest(m: &Manifest, spec: &GameSpec, checks: &mut Checks) {
     // What the manifest says of the game must be what the spec says.
     let g = &m.game;
     let same_game = g.name == spec.name
-        && g.mechanic == spec.game.name()
+        && g.mechanic == spec.game.layout().name
         && g.surfaces == crate::output::manifest::surfaces(spec)
         && g.legal_reference == spec.legal_reference
         && g.reconstructed == spec.reconstructed

@@ -306,7 +306,7 @@ fn first_difference(plan: &BlockPlan, dir: &Path, spec: &GameSpec) -> Option<Str
         ));
     }
     let rec = print_file::record_size(spec);
-    let cols = spec.game.columns();
+    let cols = &spec.game.layout().columns;
     let mut found: Option<String> = None;
     let mut buf = vec![0u8; rec];
     let mut compare = |bytes: &[u8]| {
@@ -403,7 +403,7 @@ fn promises_of(spec: &GameSpec, list: &[PromisedFeature]) -> Result<Vec<Promise>
                     format!(
                         "the manifest promises feature \"{}\", which this spec's {} mechanic does not show",
                         p.feature,
-                        spec.game.name()
+                        spec.game.layout().name
                     )
                 })?;
             let way = spec.way_by_id(&p.way).ok_or_else(|| {

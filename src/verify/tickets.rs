@@ -424,7 +424,7 @@ struct Ctx<'a> {
 
 /// The caption table of [`Ctx::captions`] for `spec`'s face columns.
 fn caption_table(spec: &GameSpec) -> Vec<(usize, usize, Vec<Option<u8>>)> {
-    let cols = spec.game.columns();
+    let cols = &spec.game.layout().columns;
     cols.iter()
         .enumerate()
         .filter_map(|(ci, c)| match c.kind {
@@ -473,7 +473,7 @@ impl Ctx<'_> {
         let r = print_file::read_record(rec, self.ncols);
         acc.codes.push(r.validation);
         self.check_place(i, &r, w, acc);
-        if !print_file::codes_in_range(&r.face, spec.game.columns()) {
+        if !print_file::codes_in_range(&r.face, &spec.game.layout().columns) {
             add(
                 &mut acc.checks,
                 CheckId::FaceCodes,
@@ -646,7 +646,7 @@ impl Ctx<'_> {
     /// Every amount column's caption column holds the spec's caption of that amount
     /// (décret n°78-1067 and GAMES.md: a missing or wrong caption is a printing anomaly).
     fn check_captions(&self, face: &Face, t: u32, acc: &mut Acc) {
-        let cols = self.spec.game.columns();
+        let cols = &self.spec.game.layout().columns;
         for (ci, of, want) in &self.captions {
             let (ci, of) = (*ci, *of);
             if want[face.codes[of] as usize] == Some(face.codes[ci]) {
@@ -888,7 +888,7 @@ fn check_tickets(
     let ctx = Ctx {
         spec,
         block: print.expect.block,
-        ncols: spec.game.columns().len(),
+        ncols: spec.game.layout().columns.len(),
         captions: caption_table(spec),
         promised,
     };

@@ -113,7 +113,7 @@ pub(crate) fn codes(dir: &Path) -> Vec<String> {
     let spec = tirage::spec::GameSpec::load(&dir.join("spec.toml")).expect("spec copy");
     let bin = std::fs::read(dir.join("tickets.bin")).expect("print file");
     let h = print_file::read_header(&bin).expect("header");
-    let ncols = spec.game.columns().len();
+    let ncols = spec.game.layout().columns.len();
     bin[h.header_size..]
         .chunks(h.record_size)
         .map(|r| {

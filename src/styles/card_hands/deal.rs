@@ -156,7 +156,7 @@ impl CardHands {
             if got != want {
                 return Err(format!(
                     "zone {} shows {got:?} instead of {want:?}: a bug",
-                    self.areas[z]
+                    self.layout.areas[z]
                 ));
             }
         }

@@ -122,7 +122,7 @@ fn tier_weights_apply_to_the_tier_not_the_zone_amount() {
             assert_eq!(names, [want], "{id} seed {seed}");
         }
     }
-    let lines = s.game.describe();
+    let lines = &s.game.layout().description;
     assert!(
         lines
             .iter()

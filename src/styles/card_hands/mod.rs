@@ -56,7 +56,7 @@ use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
-    Mark, MarkKind, Panel, Plan, Refusal, Style,
+    Layout, Mark, MarkKind, Panel, Plan, Refusal, Style,
 };
 use crate::crypto::rng::{below, below_mixed, shuffle, weighted, Weights};
 use crate::lots::Way;
@@ -148,8 +148,8 @@ enum Want {
 
 /// A card_hands surface, built from its `[[surfaces]]` table.
 pub struct CardHands {
-    areas: Vec<String>,
-    columns: Vec<Column>,
+    /// Areas, columns, panels, printed lines, shown amounts and description.
+    layout: Layout,
     /// Player zones.
     zones: usize,
     /// Face column of the first community card.

@@ -465,6 +465,7 @@ impl CardHands {
                     name: format!("{z}_c{c}"),
                     kind: ColumnKind::Symbol,
                     values: cards.clone(),
+                    inscriptions: Vec::new(),
                 });
             }
             let gain_col = columns.len();
@@ -482,14 +483,14 @@ impl CardHands {
                 name: format!("{prefix}{i}"),
                 kind: ColumnKind::Symbol,
                 values: cards.clone(),
+                inscriptions: Vec::new(),
             });
         }
         let near_miss = [1_000_000 - nf - ns, nf, ns];
         Ok(CardHands {
             zone_labels: zone_ids.iter().map(|z| ctx.label(z).to_string()).collect(),
             board_label: ctx.label(&community_id).to_string(),
-            areas: zone_ids,
-            columns,
+            layout: Layout::new(INFO.name, zone_ids, columns),
             zones,
             board_column,
             card_columns,
@@ -509,7 +510,8 @@ impl CardHands {
             tier_weights,
             way_weights,
             tier_amounts: ctx.tier_amounts.to_vec(),
-        })
+        }
+        .with_layout())
     }
 }
 

@@ -16,7 +16,7 @@ impl CardHands {
         let zones = self.zones;
         if k > zones {
             return Err(Refusal::TooManyWins {
-                area: self.areas.join(", "),
+                area: self.layout.areas.join(", "),
                 wins: k,
                 most: zones,
                 why: "one win per player zone",
@@ -25,7 +25,7 @@ impl CardHands {
         for w in &way.wins {
             if self.amount_code(w.amount).is_none() {
                 return Err(Refusal::CannotWin {
-                    area: self.areas.join(", "),
+                    area: self.layout.areas.join(", "),
                     amount: w.amount,
                     can: "the amount is not one of zone_amounts".into(),
                 });
@@ -35,7 +35,7 @@ impl CardHands {
             if let Some(z) = a.area {
                 if way.wins[i + 1..].iter().any(|b| b.area == a.area) {
                     return Err(Refusal::SameArea {
-                        area: self.areas[usize::from(z)].clone(),
+                        area: self.layout.areas[usize::from(z)].clone(),
                     });
                 }
             }
@@ -98,7 +98,7 @@ impl CardHands {
                 if self.draw_rate(d) == 0 {
                     Err(Refusal::ZeroRate {
                         feature,
-                        area: self.areas.join(", "),
+                        area: self.layout.areas.join(", "),
                     })
                 } else if way.wins.len() >= self.zones {
                     Err(Refusal::NeedsLosing {
@@ -128,7 +128,163 @@ impl CardHands {
     }
 }
 
+/// The presentation of the style, computed once by its constructor.
+impl CardHands {
+    /// `self` with its layout completed: panels, printed lines, shown amounts and
+    /// description, computed once from its settings.
+    pub(super) fn with_layout(mut self) -> Self {
+        for &c in &self.card_columns {
+            self.layout.columns[c].inscriptions =
+                (0..DECK).map(|code| self.inscription(code)).collect();
+        }
+        self.layout.shown_amounts = self.shown_amounts();
+        self.layout.panels = self.panels();
+        self.layout.description = self.describe();
+        self
+    }
+
+    fn shown_amounts(&self) -> Vec<Money> {
+        self.gain.amounts().to_vec()
+    }
+
+    /// A card's inscription: its rank and suit in letters from the spec's `rank_names` and
+    /// `suit_names`, written as `card_name` says (`{rank} OF {suit}`: `QUEEN OF HEARTS`).
+    /// Every card column carries the inscription of each of the [`DECK`] cards.
+    fn inscription(&self, code: u8) -> String {
+        self.card_name
+            .replace("{rank}", self.rank_caption(code))
+            .replace("{suit}", self.suit_caption(code))
+    }
+
+    /// Each zone (its id: its two cards and the GAIN), then the community cards
+    /// (`community_id`).
+    fn panels(&self) -> Vec<Panel> {
+        let mut out: Vec<Panel> = (0..self.zones)
+            .map(|z| Panel {
+                id: self.layout.areas[z].clone(),
+                rows: vec![(z * ZONE_COLUMNS..z * ZONE_COLUMNS + 3).collect()],
+            })
+            .collect();
+        out.push(Panel {
+            id: self.community_id.clone(),
+            rows: vec![(self.board_column..self.board_column + COMMUNITY).collect()],
+        });
+        out
+    }
+
+    /// One sentence per zone, then the community cards, the combinations, the cards'
+    /// inscriptions, the amounts, decoys, near misses and the combination weights.
+    fn describe(&self) -> Vec<String> {
+        let listed: Vec<Combination> = Combination::ALL
+            .iter()
+            .copied()
+            .filter(|c| self.kinds & c.bit() != 0)
+            .collect();
+        let names: Vec<String> = listed
+            .iter()
+            .map(|&c| format!("« {} »", self.printed_name(c)))
+            .collect();
+        let board = &self.board_label;
+        let mut lines: Vec<String> = (0..self.zones)
+            .map(|z| {
+                let usage = if self.kinds & POCKET != 0 {
+                    format!("made with at least one of its 2 own cards and any of the {COMMUNITY} cards of « {board} » (its two cards alone may make a pair)")
+                } else {
+                    format!("made with at least one of its 2 own cards and at least one of the {COMMUNITY} cards of « {board} »")
+                };
+                format!(
+                    "« {} » wins the amount in its GAIN when its best hand, {usage}, is one of: {} (only its best counts; winning zones add up).",
+                    self.zone_labels[z],
+                    names.join(", ")
+                )
+            })
+            .collect();
+        lines.push(format!(
+            "« {board} » ({COMMUNITY} cards, {}1 to {}{COMMUNITY}) wins nothing by itself: it is read by every zone.",
+            self.layout.columns[self.board_column].name.trim_end_matches('1'),
+            self.layout.columns[self.board_column].name.trim_end_matches('1'),
+        ));
+        lines.push(format!(
+            "Combinations, lowest to highest: {}.",
+            listed
+                .iter()
+                .map(|&c| {
+                    let def = if c == Combination::Straight && self.kinds & ACE_LOW != 0 {
+                        "five consecutive ranks, ace high or low (A-2-3-4-5), not all of one suit"
+                    } else {
+                        c.definition()
+                    };
+                    format!("« {} » ({}: {def})", self.printed_name(c), self.id(c))
+                })
+                .collect::<Vec<_>>()
+                .join("; ")
+        ));
+        lines.push(format!(
+            "Cards: rank {} + suit {} in files; printed as \"{}\" with ranks {} and suits (c d h s) {}.",
+            RANK_CHARS.iter().collect::<String>(),
+            SUIT_CHARS.iter().collect::<String>(),
+            self.card_name,
+            self.rank_captions.join(" "),
+            self.suit_captions.join(" ")
+        ));
+        let weights: Vec<String> = self
+            .gain
+            .amounts()
+            .iter()
+            .zip(&self.decoy_weights)
+            .filter(|(_, &w)| w > 0)
+            .map(|(m, w)| format!("{m}×{w}"))
+            .collect();
+        lines.push(format!(
+            "GAIN amounts: {}; a losing zone's GAIN shows a decoy, weights {}.",
+            self.gain
+                .amounts()
+                .iter()
+                .map(|m| m.to_string())
+                .collect::<Vec<_>>()
+                .join(" "),
+            weights.join(" ")
+        ));
+        lines.push(format!(
+            "Near misses: of losing zones, {:.2}% show four to a flush and {:.2}% four to a straight, their own cards with the community cards (when the community cards leave room).",
+            f64::from(self.near_miss[1]) / 1e4,
+            f64::from(self.near_miss[2]) / 1e4
+        ));
+        let show = |w: &[u32; 6]| {
+            Combination::ALL
+                .iter()
+                .zip(w)
+                .filter(|(_, &x)| x > 0)
+                .map(|(&c, x)| format!("{}×{x}", self.id(c)))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let unless = if self.way_weights.is_empty() {
+            ""
+        } else {
+            " (unless its way has weights of its own)"
+        };
+        for (m, w) in &self.tier_weights {
+            lines.push(format!(
+                "Combinations shown, tier {m} (a ticket whose whole lot is {m}, part of it possibly won on another surface): each winning zone{unless} shows one drawn by weight from {}.",
+                show(w)
+            ));
+        }
+        for (id, w) in &self.way_weights {
+            lines.push(format!(
+                "Combinations shown, way {id}: each winning zone shows one drawn by weight from {}.",
+                show(w)
+            ));
+        }
+        lines
+    }
+}
+
 impl Style for CardHands {
+    fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
     /// Plans `way` (checked as `CardHands::check_way` says). Its faces are built as
     /// GAMES.md (poker) says: winning zones get the way's amounts (fixed zones as the spec
     /// says, the others in random free zones); each draws its combination from the way's
@@ -156,22 +312,6 @@ impl Style for CardHands {
             self.always_shows(way),
             move |show, rng| me.synthesize_counted(&w, show, rng).0,
         ))
-    }
-
-    fn name(&self) -> &'static str {
-        "card_hands"
-    }
-
-    fn areas(&self) -> &[String] {
-        &self.areas
-    }
-
-    fn columns(&self) -> &[Column] {
-        &self.columns
-    }
-
-    fn shown_amounts(&self) -> Vec<Money> {
-        self.gain.amounts().to_vec()
     }
 
     /// Every weight table applies to some winning part of a way: `way_combination_weights`
@@ -238,16 +378,6 @@ impl Style for CardHands {
             }
         }
         v
-    }
-
-    /// A card's inscription: its rank and suit in letters from the spec's `rank_names` and
-    /// `suit_names`, written as `card_name` says (`{rank} OF {suit}`: `QUEEN OF HEARTS`).
-    fn inscription(&self, column: usize, code: u8) -> Option<String> {
-        (self.card_columns.contains(&column) && code < DECK).then(|| {
-            self.card_name
-                .replace("{rank}", self.rank_caption(code))
-                .replace("{suit}", self.suit_caption(code))
-        })
     }
 
     /// Judges the face: each zone whose best combination by the letter exists (see
@@ -335,22 +465,6 @@ impl Style for CardHands {
             }
         }
         ev
-    }
-
-    /// Each zone (its id: its two cards and the GAIN), then the community cards
-    /// (`community_id`).
-    fn panels(&self) -> Vec<Panel> {
-        let mut out: Vec<Panel> = (0..self.zones)
-            .map(|z| Panel {
-                id: self.areas[z].clone(),
-                rows: vec![(z * ZONE_COLUMNS..z * ZONE_COLUMNS + 3).collect()],
-            })
-            .collect();
-        out.push(Panel {
-            id: self.community_id.clone(),
-            rows: vec![(self.board_column..self.board_column + COMMUNITY).collect()],
-        });
-        out
     }
 
     /// A winning zone: its GAIN and the cards of its combination among its own and the
@@ -455,112 +569,5 @@ impl Style for CardHands {
             mark(base + 2, MarkKind::Decoy);
         }
         out
-    }
-
-    /// One sentence per zone, then the community cards, the combinations, the cards'
-    /// inscriptions, the amounts, decoys, near misses and the combination weights.
-    fn describe(&self) -> Vec<String> {
-        let listed: Vec<Combination> = Combination::ALL
-            .iter()
-            .copied()
-            .filter(|c| self.kinds & c.bit() != 0)
-            .collect();
-        let names: Vec<String> = listed
-            .iter()
-            .map(|&c| format!("« {} »", self.printed_name(c)))
-            .collect();
-        let board = &self.board_label;
-        let mut lines: Vec<String> = (0..self.zones)
-            .map(|z| {
-                let usage = if self.kinds & POCKET != 0 {
-                    format!("made with at least one of its 2 own cards and any of the {COMMUNITY} cards of « {board} » (its two cards alone may make a pair)")
-                } else {
-                    format!("made with at least one of its 2 own cards and at least one of the {COMMUNITY} cards of « {board} »")
-                };
-                format!(
-                    "« {} » wins the amount in its GAIN when its best hand, {usage}, is one of: {} (only its best counts; winning zones add up).",
-                    self.zone_labels[z],
-                    names.join(", ")
-                )
-            })
-            .collect();
-        lines.push(format!(
-            "« {board} » ({COMMUNITY} cards, {}1 to {}{COMMUNITY}) wins nothing by itself: it is read by every zone.",
-            self.columns[self.board_column].name.trim_end_matches('1'),
-            self.columns[self.board_column].name.trim_end_matches('1'),
-        ));
-        lines.push(format!(
-            "Combinations, lowest to highest: {}.",
-            listed
-                .iter()
-                .map(|&c| {
-                    let def = if c == Combination::Straight && self.kinds & ACE_LOW != 0 {
-                        "five consecutive ranks, ace high or low (A-2-3-4-5), not all of one suit"
-                    } else {
-                        c.definition()
-                    };
-                    format!("« {} » ({}: {def})", self.printed_name(c), self.id(c))
-                })
-                .collect::<Vec<_>>()
-                .join("; ")
-        ));
-        lines.push(format!(
-            "Cards: rank {} + suit {} in files; printed as \"{}\" with ranks {} and suits (c d h s) {}.",
-            RANK_CHARS.iter().collect::<String>(),
-            SUIT_CHARS.iter().collect::<String>(),
-            self.card_name,
-            self.rank_captions.join(" "),
-            self.suit_captions.join(" ")
-        ));
-        let weights: Vec<String> = self
-            .gain
-            .amounts()
-            .iter()
-            .zip(&self.decoy_weights)
-            .filter(|(_, &w)| w > 0)
-            .map(|(m, w)| format!("{m}×{w}"))
-            .collect();
-        lines.push(format!(
-            "GAIN amounts: {}; a losing zone's GAIN shows a decoy, weights {}.",
-            self.gain
-                .amounts()
-                .iter()
-                .map(|m| m.to_string())
-                .collect::<Vec<_>>()
-                .join(" "),
-            weights.join(" ")
-        ));
-        lines.push(format!(
-            "Near misses: of losing zones, {:.2}% show four to a flush and {:.2}% four to a straight, their own cards with the community cards (when the community cards leave room).",
-            f64::from(self.near_miss[1]) / 1e4,
-            f64::from(self.near_miss[2]) / 1e4
-        ));
-        let show = |w: &[u32; 6]| {
-            Combination::ALL
-                .iter()
-                .zip(w)
-                .filter(|(_, &x)| x > 0)
-                .map(|(&c, x)| format!("{}×{x}", self.id(c)))
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        let unless = if self.way_weights.is_empty() {
-            ""
-        } else {
-            " (unless its way has weights of its own)"
-        };
-        for (m, w) in &self.tier_weights {
-            lines.push(format!(
-                "Combinations shown, tier {m} (a ticket whose whole lot is {m}, part of it possibly won on another surface): each winning zone{unless} shows one drawn by weight from {}.",
-                show(w)
-            ));
-        }
-        for (id, w) in &self.way_weights {
-            lines.push(format!(
-                "Combinations shown, way {id}: each winning zone shows one drawn by weight from {}.",
-                show(w)
-            ));
-        }
-        lines
     }
 }

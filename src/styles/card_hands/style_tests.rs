@@ -74,7 +74,7 @@ fn wins(ev: &Evaluation) -> Vec<(u8, u64, &'static str)> {
 fn columns_areas_panels_and_inscriptions_come_from_the_spec() {
     let s = example();
     let m = surface(s);
-    let names: Vec<&str> = m.columns().iter().map(|c| c.name.as_str()).collect();
+    let names: Vec<&str> = m.layout().columns.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(
         names,
         [
@@ -97,20 +97,24 @@ fn columns_areas_panels_and_inscriptions_come_from_the_spec() {
             "t5"
         ]
     );
-    assert_eq!(m.areas(), ["m1", "m2", "m3"]);
-    let panels: Vec<String> = m.panels().into_iter().map(|p| p.id).collect();
+    assert_eq!(m.layout().areas, ["m1", "m2", "m3"]);
+    let panels: Vec<String> = m.layout().panels.iter().map(|p| p.id.clone()).collect();
     assert_eq!(panels, ["m1", "m2", "m3", "tapis"]);
-    assert_eq!(m.name(), "card_hands");
+    assert_eq!(m.layout().name, "card_hands");
     let ten_of_spades = parse_card("Ts").unwrap();
     assert_eq!(
-        m.inscription(12, ten_of_spades).as_deref(),
+        m.layout().inscription(12, ten_of_spades),
         Some("10 DE PIQUE")
     );
     assert_eq!(
-        m.inscription(0, parse_card("Qh").unwrap()).as_deref(),
+        m.layout().inscription(0, parse_card("Qh").unwrap()),
         Some("DAME DE COEUR")
     );
-    assert_eq!(m.inscription(2, 0), None, "a GAIN has no card inscription");
+    assert_eq!(
+        m.layout().inscription(2, 0),
+        None,
+        "a GAIN has no card inscription"
+    );
     // The features are the spec's ids, then the near misses.
     let ids: Vec<&str> = m.features().iter().map(|f| f.id).collect();
     assert_eq!(
@@ -135,15 +139,15 @@ fn columns_areas_panels_and_inscriptions_come_from_the_spec() {
     ])
     .unwrap();
     let m = surface(&d);
-    assert_eq!(m.columns()[0].name, "p1_c1");
-    assert_eq!(m.columns()[12].name, "b1");
-    assert_eq!(m.areas(), ["p1", "p2", "p3"]);
-    assert_eq!(m.panels()[3].id, "mains_board");
+    assert_eq!(m.layout().columns[0].name, "p1_c1");
+    assert_eq!(m.layout().columns[12].name, "b1");
+    assert_eq!(m.layout().areas, ["p1", "p2", "p3"]);
+    assert_eq!(m.layout().panels[3].id, "mains_board");
 }
 
 #[test]
 fn describe_says_how_each_hand_wins() {
-    let lines = surface(example()).describe();
+    let lines = surface(example()).layout().description.clone();
     assert_eq!(
         lines[0],
         "« Main 1 » wins the amount in its GAIN when its best hand, made with at least one of its 2 own cards and at least one of the 5 cards of « Le Tapis », is one of: « PAIRE », « BRELAN », « SUITE » (only its best counts; winning zones add up)."
@@ -402,7 +406,7 @@ fn an_ace_low_straight_wins_only_when_the_spec_says_so() {
     assert_eq!(wins(&ev), vec![(0, 2, "suite")]);
     // Its five cards are marked: one per rank of A-2-3-4-5, and the GAIN.
     assert_eq!(won_by_first(&m, &wheel, &ev), [0, 1, 2, 12, 13, 14]);
-    assert!(m.describe()[4].contains("ace high or low (A-2-3-4-5)"));
+    assert!(m.layout().description[4].contains("ace high or low (A-2-3-4-5)"));
     // A suited A-2-3-4-5 is a straight flush: neither a SUITE nor five of a suit.
     let suited = face(["Ah 2h", "Jc Qd", "Ks 8d"], "3h 4h 5h 9d Tc", [2, 4, 10]);
     let ev = m.evaluate(&suited);
@@ -431,9 +435,9 @@ fn a_pocket_pair_wins_only_when_the_spec_says_so() {
     assert_eq!(wins(&ev), vec![(0, 2, "paire")]);
     assert_eq!(won_by_first(&m, &pocket, &ev), [0, 1, 2]);
     assert!(
-        m.describe()[0].contains("(its two cards alone may make a pair)"),
+        m.layout().description[0].contains("(its two cards alone may make a pair)"),
         "{:?}",
-        m.describe()
+        m.layout().description
     );
     for way in &s.ways {
         round_trip(&s.game, way, 0..60);
@@ -447,6 +451,6 @@ fn the_library_example_builds() {
     let captions = worded(&[(2, "DEUX"), (5, "CINQ"), (20, "VINGT")]);
     let ctx = Ctx::new(&id).captions(captions).tiers(&[2, 5, 20]);
     let m = build(s, &ctx.get()).unwrap_or_else(|e| panic!("{e:?}"));
-    assert_eq!(m.areas(), ["p1", "p2", "p3"]);
-    assert_eq!(m.panels()[3].id, "board");
+    assert_eq!(m.layout().areas, ["p1", "p2", "p3"]);
+    assert_eq!(m.layout().panels[3].id, "board");
 }

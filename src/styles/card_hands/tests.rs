@@ -44,7 +44,7 @@ fn cards<const N: usize>(s: &str) -> [Card; N] {
 /// GAIN amounts in euros.
 fn face(zones: [&str; 4], board: &str, gains: [u64; 4]) -> Face {
     let spec = full();
-    let cols = spec.game.columns();
+    let cols = &spec.game.layout().columns;
     let mut f = Face::default();
     for z in 0..4 {
         let own: [Card; 2] = cards(zones[z]);
@@ -94,14 +94,15 @@ fn card_codes_round_trip() {
     let spec = full();
     let names: Vec<&str> = spec
         .game
-        .columns()
+        .layout()
+        .columns
         .iter()
         .map(|c| c.name.as_str())
         .collect();
     assert_eq!(names[..4], ["p1_c1", "p1_c2", "p1_gain", "p1_caption"]);
     assert_eq!(names[12..16], ["p4_c1", "p4_c2", "p4_gain", "p4_caption"]);
     assert_eq!(names[16..], ["b1", "b2", "b3", "b4", "b5"]);
-    assert_eq!(spec.game.areas(), ["p1", "p2", "p3", "p4"]);
+    assert_eq!(spec.game.layout().areas, ["p1", "p2", "p3", "p4"]);
 }
 
 /// One hand-made zone per combination (art. 3.4), each the zone's best.
