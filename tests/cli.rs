@@ -38,7 +38,7 @@ fn the_real_specs_check() {
     let text = String::from_utf8(out.stdout).unwrap();
     // Counts with thousands separators, amounts with the currency, odds to the cent.
     for line in [
-        "mechanic styles, price 2 EUR, block 4,500,000 tickets in 30,000 packs of 150, game code 1703, emission 001",
+        "play styles match_symbols, price 2 EUR, block 4,500,000 tickets in 30,000 packs of 150, game code 1703, emission 001",
         "    20,000 EUR          4   1,125,000.00         80,000 EUR  20000 ×4 [20000]",
         "         2 EUR    647,544           6.95      1,295,088 EUR  2 ×647,544 [2]",
         "         total  1,370,092           3.28      5,940,400 EUR  (published: 1,370,092 lots, 5,940,400 EUR)",

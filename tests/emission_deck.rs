@@ -535,7 +535,7 @@ fn a_missing_or_false_promise_is_a_finding() {
     assert_eq!(code, 1, "{text}");
     assert!(
         text.contains(
-            "promised feature \"near_miss_jeu1\" is not one the styles mechanic shows with this spec"
+            "promised feature \"near_miss_jeu1\" is not one this spec's play styles show"
         ),
         "{text}"
     );

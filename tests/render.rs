@@ -745,7 +745,7 @@ fn a_label_for_no_panel_is_refused_naming_it() {
     assert_eq!(
         String::from_utf8_lossy(&o.stderr),
         format!(
-            "tirage: error: {}:{line}: labels.jeu3: \"jeu3\" is not a panel or play area of the styles mechanic; expected one of: cells, jeu1, jeu2\n",
+            "tirage: error: {}:{line}: labels.jeu3: \"jeu3\" is not a panel or play area of this game; expected one of: cells, jeu1, jeu2\n",
             spec.display()
         )
     );

@@ -155,8 +155,8 @@ fn report(spec: &GameSpec, packs: &str) -> String {
         s += &format!("the spec's note: {note}\n");
     }
     s += &format!(
-        "mechanic {}, price {}, block {} tickets in {} packs of {}, game code {:04}, emission {:03}\n\n",
-        spec.game.layout().name,
+        "play styles {}, price {}, block {} tickets in {} packs of {}, game code {:04}, emission {:03}\n\n",
+        style_names(spec),
         spec.price.with_currency(cur),
         count(u64::from(spec.block_size)),
         count(u64::from(spec.packs())),
@@ -230,4 +230,15 @@ fn report(spec: &GameSpec, packs: &str) -> String {
     s += &tirage::spec::words::text(spec);
     s += "\nspec OK\n";
     s
+}
+
+/// The play styles of the spec's surfaces, each once, in surface order (`reveal, compare`).
+fn style_names(spec: &GameSpec) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    for s in spec.game.surfaces() {
+        if !names.contains(&s.style) {
+            names.push(s.style);
+        }
+    }
+    names.join(", ")
 }

@@ -678,8 +678,7 @@ fn labels(
         let bad = |m: String| at.at(Some(t.span().start), format!("labels.{k}"), m);
         if !known.contains(k) {
             return Err(bad(format!(
-                "\"{k}\" is not a panel or play area of the {} mechanic; expected one of: {}",
-                game.layout().name,
+                "\"{k}\" is not a panel or play area of this game; expected one of: {}",
                 known.join(", ")
             )));
         }

@@ -183,9 +183,8 @@ fn check_promise(
         bad(
             Some(p.ticket),
             format!(
-                "promised feature \"{}\" is not one the {} mechanic shows with this spec",
-                p.feature,
-                mech.layout().name
+                "promised feature \"{}\" is not one this spec's play styles show",
+                p.feature
             ),
         );
     } else if way.is_none() {

@@ -401,9 +401,8 @@ fn promises_of(spec: &GameSpec, list: &[PromisedFeature]) -> Result<Vec<Promise>
                 .map(|f| f.id)
                 .ok_or_else(|| {
                     format!(
-                        "the manifest promises feature \"{}\", which this spec's {} mechanic does not show",
-                        p.feature,
-                        spec.game.layout().name
+                        "the manifest promises feature \"{}\", which this spec's play styles do not show",
+                        p.feature
                     )
                 })?;
             let way = spec.way_by_id(&p.way).ok_or_else(|| {
