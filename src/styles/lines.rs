@@ -676,16 +676,14 @@ impl Style for Lines {
     }
 
     fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, Refusal> {
-        self.check_way(way)?;
-        let me = Arc::clone(&self);
-        let w = way.clone();
-        Ok(Plan::new(
-            &*self,
+        Plan::of_checked_way(
+            self,
             way,
-            |id| self.can_show(way, id),
-            self.always_shows(way),
-            move |show, rng| me.draw(&w, show, rng),
-        ))
+            Self::check_way,
+            Self::can_show,
+            Self::always_shows,
+            Self::draw,
+        )
     }
 
     fn features(&self) -> Vec<FeatureInfo> {

@@ -376,6 +376,30 @@ impl Plan {
         }
     }
 
+    /// The plan of `way` on a style that decides nothing for a way at load but whether it
+    /// can carry it: `check` refuses it or not, and the drawer draws from the way itself.
+    /// `can_show`, `always` and `draw` are the style's own answers for a way, as in
+    /// [`Plan::new`]. Errors: `check`'s refusal.
+    pub fn of_checked_way<S: Style + 'static>(
+        style: Arc<S>,
+        way: &Way,
+        check: fn(&S, &Way) -> Result<(), Refusal>,
+        can_show: fn(&S, &Way, &str) -> Result<(), Refusal>,
+        always: fn(&S, &Way) -> Vec<&'static str>,
+        draw: fn(&S, &Way, Option<&str>, &mut FaceRng) -> Face,
+    ) -> Result<Plan, Refusal> {
+        check(&style, way)?;
+        let drawer = Arc::clone(&style);
+        let w = way.clone();
+        Ok(Plan::new(
+            &*style,
+            way,
+            |id| can_show(&style, way, id),
+            always(&style, way),
+            move |show, rng| draw(&drawer, &w, show, rng),
+        ))
+    }
+
     /// The way planned.
     pub fn way(&self) -> &Way {
         &self.way
