@@ -23,6 +23,20 @@
 //! `area` (default the surface id); its panel has the same name (the key of its printed name
 //! in `[labels]`), and the winning cells are the panel `{area}_win`.
 //!
+//! **Special symbols** (`specials`, the industry's auto-win, spot multiplier and win-all
+//! symbols). A spot may show, instead of an ordinary symbol, a special symbol the spec
+//! lists: an **auto-win** symbol (a money bag) wins the amount under it whatever the winning
+//! symbols; a **multiplier** (`X5`, `times = 5`) wins that many times the amount under it; a
+//! **win-all** symbol wins every amount shown on the surface's spots (its own included),
+//! added up, once. Each special wins in a play area of its own (default `{area}_{symbol}`
+//! in lower case), which ways name in `areas` (`areas = ["chance_x5"]`, `wins = [50]`: a
+//! `X5` over 10). Naive reading: a player who sees a special symbol takes its prize; beside
+//! a win-all symbol a matching number would add nothing (counted once), so no face shows
+//! one ([`AMB_WIN_ALL_BESIDE`]). Special symbols show only on the spots of a way that wins
+//! by them, at most once each; never in winning cells, never on a losing spot. Refused at
+//! load: a multiplier below 2, or whose every multiplied amount is above the largest lot
+//! ("can never multiply"); a second win-all; a special no way wins by.
+//!
 //! **Features.** `top_decoy` (a decoy): a spot that does not win shows the largest amount
 //! of `decoy_weights`, on exactly the spec's rate `top_decoy` of the faces with a spot that
 //! does not win. Amounts under spots that do not win are decoys, drawn at `decoy_weights`;
@@ -36,7 +50,7 @@ use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
     Layout, Mark, MarkKind, Panel, Plan, Refusal, Style, MAX_CELLS, MAX_WINS,
 };
-use crate::crypto::rng::{chance, shuffle, weighted};
+use crate::crypto::rng::{below, chance, shuffle, weighted};
 use crate::lots::Way;
 use crate::money::Money;
 use arrayvec::ArrayVec;
@@ -50,6 +64,13 @@ pub const AMB_SPOT_TWICE: &str = "the same symbol on two spots (key match)";
 pub const AMB_WINNING_TWICE: &str = "the same symbol in two winning cells (key match)";
 /// Feature: a spot that does not win shows the largest decoy amount.
 pub const TOP_DECOY: &str = "top_decoy";
+
+/// Ambiguity: a win-all symbol beside another win (the win-all symbol already wins every
+/// amount of the surface: counted once, and never printed).
+pub const AMB_WIN_ALL_BESIDE: &str = "a win-all symbol beside another win (key match)";
+
+/// Most entries of the table of sums a win-all way is drawn from (see `KeyMatch::sums`).
+const MAX_SUMS: usize = 1 << 20;
 
 /// Most spots on one surface.
 pub const MAX_SPOTS: usize = MAX_WINS;
@@ -71,6 +92,54 @@ struct RawKeyMatch {
     area: Option<String>,
     #[serde(default)]
     top_decoy: f64,
+    #[serde(default)]
+    specials: Vec<RawSpecial>,
+}
+
+/// One entry of `specials`: a symbol that wins on its own wherever a spot shows it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSpecial {
+    symbol: String,
+    kind: RawSpecialKind,
+    #[serde(default)]
+    times: Option<u32>,
+    #[serde(default)]
+    area: Option<String>,
+    #[serde(default)]
+    caption: Option<String>,
+}
+
+/// The `kind` of a special symbol, as the spec writes it.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum RawSpecialKind {
+    AutoWin,
+    Multiplier,
+    WinAll,
+}
+
+/// What a special symbol on a spot wins (the industry's auto-win, spot multiplier and
+/// win-all symbols).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpecialKind {
+    /// The spot wins the amount under it, whatever the winning symbols (a money bag).
+    AutoWin,
+    /// The spot wins this many times the amount under it (`5X`).
+    Multiplier(u32),
+    /// The surface wins every amount its spots show, added up, once ("win all").
+    WinAll,
+}
+
+/// A special symbol of the surface: its kind, its code in the spot columns and its play
+/// area (index into the layout's areas; the surface's own area is 0).
+#[derive(Debug, Clone)]
+struct Special {
+    kind: SpecialKind,
+    /// The symbol as printed.
+    symbol: String,
+    /// Code of the symbol in the spot columns (after every ordinary symbol).
+    code: u8,
 }
 
 /// Where the winning symbols come from.
@@ -98,6 +167,8 @@ pub struct KeyMatch {
     /// (when `top_decoy` is above 0).
     other_weights: Vec<u32>,
     top_decoy: u32,
+    /// The special symbols, in the spec's order; special `j` wins in play area `1 + j`.
+    specials: Vec<Special>,
     /// The plain-words description, with the printed names.
     lines: Vec<String>,
 }
@@ -286,16 +357,23 @@ impl KeyMatch {
             ));
         }
 
+        let (specials, areas, inscriptions) =
+            Self::specials(&raw.specials, &symbols, &area, amounts.amounts(), ctx)?;
+
         let id = ctx.id;
-        let sym_col = |name: String, values: &[String]| Column {
+        let sym_col = |name: String, values: &[String], inscriptions: &[String]| Column {
             name,
             kind: ColumnKind::Symbol,
             values: values.to_vec(),
-            inscriptions: Vec::new(),
+            inscriptions: inscriptions.to_vec(),
         };
+        let mut spot_symbols = symbols.clone();
+        spot_symbols.extend(specials.iter().map(|s| s.symbol.clone()));
         let mut columns = Vec::new();
-        columns.extend((1..=k).map(|i| sym_col(format!("{id}_win{i}"), &symbols)));
-        columns.extend((1..=raw.spots).map(|i| sym_col(format!("{id}_sym{i}"), &symbols)));
+        columns.extend((1..=k).map(|i| sym_col(format!("{id}_win{i}"), &symbols, &[])));
+        columns.extend(
+            (1..=raw.spots).map(|i| sym_col(format!("{id}_sym{i}"), &spot_symbols, &inscriptions)),
+        );
         columns.extend((1..=raw.spots).map(|i| amounts.column(format!("{id}_amt{i}"))));
         columns.extend(
             (1..=raw.spots).map(|i| {
@@ -303,7 +381,7 @@ impl KeyMatch {
             }),
         );
         let mut m = KeyMatch {
-            layout: Layout::new(INFO.name, vec![area], columns),
+            layout: Layout::new(INFO.name, areas, columns),
             symbols,
             winning,
             spots: raw.spots,
@@ -312,10 +390,128 @@ impl KeyMatch {
             top_code,
             other_weights,
             top_decoy,
+            specials,
             lines: Vec::new(),
         };
         m.lines = m.description(ctx.labels);
         Ok(m.with_layout())
+    }
+
+    /// Checks `specials` against the ordinary `symbols` and the spot `amounts`, and returns
+    /// them with the surface's play areas (its own `area` first, then one per special) and
+    /// the spot columns' inscriptions (a special's caption; none when no special has one).
+    /// Errors (field `specials`): a malformed symbol, one also among `symbols` or listed
+    /// twice, a bad play area name, a multiplier without `times` of 2 or more (or `times`
+    /// on another kind), a multiplier whose every multiplied amount is above the largest
+    /// lot, two win-all symbols, a caption that is empty, long or on several lines.
+    #[allow(clippy::type_complexity)]
+    fn specials(
+        raw: &[RawSpecial],
+        symbols: &[String],
+        area: &str,
+        amounts: &[Money],
+        ctx: &StyleCtx,
+    ) -> Result<(Vec<Special>, Vec<String>, Vec<String>), FieldError> {
+        let err = |m: String| FieldError::new("specials", m);
+        let names: Vec<String> = raw.iter().map(|r| r.symbol.clone()).collect();
+        if !names.is_empty() {
+            style::symbols(&names, 1, "specials")?;
+        }
+        if symbols.len() + names.len() > super::common::MAX_SYMBOLS {
+            return Err(err(format!(
+                "{} symbols and {} special symbols: at most {} in all",
+                symbols.len(),
+                names.len(),
+                super::common::MAX_SYMBOLS
+            )));
+        }
+        let largest = ctx.tier_amounts.iter().copied().max();
+        let mut specials = Vec::new();
+        let mut areas = vec![area.to_string()];
+        for (j, r) in raw.iter().enumerate() {
+            if symbols.contains(&r.symbol) {
+                return Err(err(format!(
+                    "\"{}\" is also one of `symbols`: a special symbol is none of them",
+                    r.symbol
+                )));
+            }
+            let kind = match (r.kind, r.times) {
+                (RawSpecialKind::Multiplier, Some(t)) if t >= 2 => SpecialKind::Multiplier(t),
+                (RawSpecialKind::Multiplier, _) => {
+                    return Err(err(format!(
+                        "\"{}\" is a multiplier: give `times`, 2 or more",
+                        r.symbol
+                    )))
+                }
+                (_, Some(_)) => {
+                    return Err(err(format!(
+                        "\"{}\": `times` is only for a multiplier",
+                        r.symbol
+                    )))
+                }
+                (RawSpecialKind::AutoWin, None) => SpecialKind::AutoWin,
+                (RawSpecialKind::WinAll, None) => SpecialKind::WinAll,
+            };
+            if let (SpecialKind::Multiplier(t), Some(top)) = (kind, largest) {
+                if !amounts
+                    .iter()
+                    .any(|a| a.cents() * u64::from(t) <= top.cents())
+                {
+                    return Err(err(format!(
+                        "\"{}\" can never multiply: {t} times the smallest amount a spot \
+                         shows is above the largest lot, {top}",
+                        r.symbol
+                    )));
+                }
+            }
+            if kind == SpecialKind::WinAll
+                && specials
+                    .iter()
+                    .any(|s: &Special| s.kind == SpecialKind::WinAll)
+            {
+                return Err(err("at most one win-all symbol".to_string()));
+            }
+            let a = r
+                .area
+                .clone()
+                .unwrap_or_else(|| format!("{area}_{}", r.symbol.to_lowercase()));
+            if a.is_empty() || !a.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+                return Err(err(format!(
+                    "area \"{a}\" is not a play area name: expected ASCII letters, digits or _"
+                )));
+            }
+            if areas.contains(&a) {
+                return Err(err(format!("play area \"{a}\" is named twice")));
+            }
+            areas.push(a);
+            if let Some(c) = &r.caption {
+                if c.trim().is_empty() || c.chars().count() > 64 || c.contains(['\n', '\r']) {
+                    return Err(err(format!(
+                        "the caption of \"{}\" is not one line of 1 to 64 characters",
+                        r.symbol
+                    )));
+                }
+            }
+            specials.push(Special {
+                kind,
+                symbol: r.symbol.clone(),
+                code: (symbols.len() + j) as u8,
+            });
+        }
+        let inscriptions = if raw.iter().any(|r| r.caption.is_some()) {
+            let mut v = vec![String::new(); symbols.len()];
+            v.extend(raw.iter().map(|r| r.caption.clone().unwrap_or_default()));
+            v
+        } else {
+            Vec::new()
+        };
+        Ok((specials, areas, inscriptions))
+    }
+
+    /// The special symbol `code` of a spot column, if it is one.
+    fn special(&self, code: u8) -> Option<(usize, &Special)> {
+        let j = usize::from(code).checked_sub(self.symbols.len())?;
+        self.specials.get(j).map(|s| (j, s))
     }
 
     /// The label of the play area, as printed.
@@ -326,43 +522,197 @@ impl KeyMatch {
     }
 }
 
+/// A way's wins on the surface, sorted by how a face shows them.
+#[derive(Debug, Default, Clone)]
+struct Split {
+    /// Wins by a winning symbol on a spot (area 0), in the way's order: amount codes.
+    matched: ArrayVec<u8, MAX_SPOTS>,
+    /// Wins by special symbols: (special index, amount code of the amount under it).
+    special: ArrayVec<(usize, u8), MAX_SPOTS>,
+    /// The win-all amount, when the way wins by the win-all symbol.
+    all: Option<Money>,
+}
+
 impl KeyMatch {
-    /// Feasible: every win in this surface's area, at most one per spot and per winning
-    /// symbol, each one of the spots' `amounts`.
-    fn check_way(&self, way: &Way) -> Result<(), Refusal> {
-        if let Some(a) = way.wins.iter().find_map(|w| w.area.filter(|&a| a != 0)) {
-            return Err(Refusal::NoSuchArea { area: a });
-        }
-        let cap = self.capacity();
-        if way.wins.len() > cap {
-            return Err(Refusal::TooManyWins {
-                area: self.layout.areas[0].clone(),
-                wins: way.wins.len(),
-                most: cap,
-                why: "one win per spot and per winning symbol",
-            });
-        }
-        if let Some(w) = way
-            .wins
-            .iter()
-            .find(|w| self.amounts.code(w.amount).is_none())
-        {
-            let shown: Vec<String> = self
+    /// Feasible: every win in this surface's areas; in its own area at most one per spot
+    /// and per winning symbol, each one of the spots' `amounts`; in a special symbol's area
+    /// at most one, an amount a spot shows (times the multiplier); a win-all alone, the sum
+    /// of the amounts of every spot.
+    fn split(&self, way: &Way) -> Result<Split, Refusal> {
+        let mut out = Split::default();
+        let shown = || {
+            let v: Vec<String> = self
                 .amounts
                 .amounts()
                 .iter()
                 .map(|m| m.to_string())
                 .collect();
-            return Err(Refusal::CannotWin {
-                area: self.layout.areas[0].clone(),
+            v.join(", ")
+        };
+        for w in &way.wins {
+            let area = usize::from(w.area.unwrap_or(0));
+            if area > self.specials.len() {
+                return Err(Refusal::NoSuchArea { area: area as u8 });
+            }
+            let name = || self.layout.areas[area].clone();
+            let cannot = |can: String| Refusal::CannotWin {
+                area: name(),
                 amount: w.amount,
-                can: format!("a spot shows {}", shown.join(", ")),
+                can,
+            };
+            if area == 0 {
+                let code = self
+                    .amounts
+                    .code(w.amount)
+                    .ok_or_else(|| cannot(format!("a spot shows {}", shown())))?;
+                out.matched.push(code);
+                continue;
+            }
+            let j = area - 1;
+            if out.special.iter().any(|&(k, _)| k == j)
+                || (out.all.is_some() && j == self.all_index())
+            {
+                return Err(Refusal::TooManyWins {
+                    area: name(),
+                    wins: way.wins.iter().filter(|x| x.area == w.area).count(),
+                    most: 1,
+                    why: "a special symbol shows on one spot at most",
+                });
+            }
+            match self.specials[j].kind {
+                SpecialKind::AutoWin => {
+                    let code = self
+                        .amounts
+                        .code(w.amount)
+                        .ok_or_else(|| cannot(format!("a spot shows {}", shown())))?;
+                    out.special.push((j, code));
+                }
+                SpecialKind::Multiplier(t) => {
+                    let t64 = u64::from(t);
+                    let code = (w.amount.cents() % t64 == 0)
+                        .then(|| self.amounts.code(Money(w.amount.cents() / t64)))
+                        .flatten()
+                        .ok_or_else(|| {
+                            cannot(format!(
+                                "it wins {t} times an amount a spot shows ({})",
+                                shown()
+                            ))
+                        })?;
+                    out.special.push((j, code));
+                }
+                SpecialKind::WinAll => out.all = Some(w.amount),
+            }
+        }
+        let cap = self.capacity();
+        if out.matched.len() > cap {
+            return Err(Refusal::TooManyWins {
+                area: self.layout.areas[0].clone(),
+                wins: out.matched.len(),
+                most: cap,
+                why: "one win per spot and per winning symbol",
             });
         }
-        Ok(())
+        if out.matched.len() + out.special.len() > self.spots {
+            return Err(Refusal::TooManyWins {
+                area: self.layout.areas[0].clone(),
+                wins: out.matched.len() + out.special.len(),
+                most: self.spots,
+                why: "one win per spot",
+            });
+        }
+        if let Some(all) = out.all {
+            if way.wins.len() > 1 {
+                return Err(Refusal::TooManyWins {
+                    area: self.layout.areas[1 + self.all_index()].clone(),
+                    wins: way.wins.len(),
+                    most: 1,
+                    why: "a win-all symbol wins every amount of the surface, alone",
+                });
+            }
+            if self.sums(all).is_none() {
+                return Err(Refusal::CannotWin {
+                    area: self.layout.areas[1 + self.all_index()].clone(),
+                    amount: all,
+                    can: format!("no {} amounts among {} add up to it", self.spots, shown()),
+                });
+            }
+        }
+        Ok(out)
     }
 
-    fn can_show(&self, way: &Way, id: &str) -> Result<(), Refusal> {
+    /// Index of the win-all symbol among the specials (`usize::MAX` when there is none).
+    fn all_index(&self) -> usize {
+        self.specials
+            .iter()
+            .position(|s| s.kind == SpecialKind::WinAll)
+            .unwrap_or(usize::MAX)
+    }
+
+    /// The sums `r` spot amounts can make, for `r` from 0 to the spots, each sorted and
+    /// bounded by `total`: what a face winning `total` by the win-all symbol can still
+    /// add up to with `r` spots left. `None` when `total` is out of reach, or when the
+    /// table would pass [`MAX_SUMS`] entries.
+    fn sums(&self, total: Money) -> Option<Vec<Vec<u64>>> {
+        let amounts = self.amounts.amounts();
+        let mut table: Vec<Vec<u64>> = vec![vec![0]];
+        let mut size = 1;
+        for r in 1..=self.spots {
+            let mut next: Vec<u64> = table[r - 1]
+                .iter()
+                .flat_map(|&s| amounts.iter().map(move |a| s + a.cents()))
+                .filter(|&s| s <= total.cents())
+                .collect();
+            next.sort_unstable();
+            next.dedup();
+            size += next.len();
+            if size > MAX_SUMS {
+                return None;
+            }
+            table.push(next);
+        }
+        table[self.spots]
+            .binary_search(&total.cents())
+            .is_ok()
+            .then_some(table)
+    }
+
+    /// Amount codes of the spots of a face winning `total` by the win-all symbol (in
+    /// `sums`, from [`KeyMatch::sums`]): spot by spot, an amount drawn among those that
+    /// leave a sum the remaining spots can make.
+    fn draw_all(
+        &self,
+        sums: &[Vec<u64>],
+        total: Money,
+        rng: &mut FaceRng,
+    ) -> ArrayVec<u8, MAX_SPOTS> {
+        let amounts = self.amounts.amounts();
+        let mut left = total.cents();
+        let mut out = ArrayVec::new();
+        for r in (0..self.spots).rev() {
+            let fits: ArrayVec<u8, 256> = (0..amounts.len())
+                .filter(|&c| {
+                    let a = amounts[c].cents();
+                    a <= left && sums[r].binary_search(&(left - a)).is_ok()
+                })
+                .map(|c| c as u8)
+                .collect();
+            let c = fits[below(rng, fits.len() as u32) as usize];
+            left -= amounts[usize::from(c)].cents();
+            out.push(c);
+        }
+        out
+    }
+
+    /// Spots of a face of `split` that win nothing (none beside a win-all symbol).
+    fn losing_spots(&self, split: &Split) -> usize {
+        if split.all.is_some() {
+            0
+        } else {
+            self.spots - split.matched.len() - split.special.len()
+        }
+    }
+
+    fn can_show(&self, way: &Way, split: &Split, id: &str) -> Result<(), Refusal> {
         if id != TOP_DECOY {
             return Err(Refusal::NoFeature {
                 style: INFO.name,
@@ -375,7 +725,7 @@ impl KeyMatch {
                 area: self.layout.areas[0].clone(),
             });
         }
-        if way.wins.len() >= self.spots {
+        if self.losing_spots(split) == 0 {
             return Err(Refusal::NeedsLosing {
                 feature: id.to_string(),
                 needs: format!("a spot of « {} » that does not win", self.layout.areas[0]),
@@ -385,21 +735,31 @@ impl KeyMatch {
         Ok(())
     }
 
-    fn always_shows(&self, way: &Way) -> Vec<&'static str> {
-        if self.top_decoy == 1_000_000 && way.wins.len() < self.spots {
+    fn always_shows(&self, split: &Split) -> Vec<&'static str> {
+        if self.top_decoy == 1_000_000 && self.losing_spots(split) > 0 {
             vec![TOP_DECOY]
         } else {
             Vec::new()
         }
     }
 
-    /// The winning spots show distinct winning symbols over their amounts; the others show
-    /// distinct symbols that do not win, over decoy amounts (`decoy_weights`), one of them the
-    /// largest decoy amount at the `top_decoy` rate (or when asked). Winning cells show
-    /// distinct symbols: those of the winning spots and others no spot shows. Spots are
-    /// shuffled. Every choice is one bounded draw: no retry.
-    fn draw(&self, way: &Way, show: Option<&str>, rng: &mut FaceRng) -> Face {
-        let m = way.wins.len();
+    /// The winning spots show distinct winning symbols over their amounts, and each win of
+    /// a special symbol that symbol over its amount (divided by the multiplier); the others
+    /// show distinct symbols that do not win, over decoy amounts (`decoy_weights`), one of
+    /// them the largest decoy amount at the `top_decoy` rate (or when asked). Beside a
+    /// win-all symbol, the other spots show symbols that do not win, and every spot an
+    /// amount drawn so that they add up to the win (`all`, with its table of sums). Winning
+    /// cells show distinct symbols: those of the winning spots and others no spot shows.
+    /// Spots are shuffled. Every choice is one bounded draw: no retry.
+    fn draw(
+        &self,
+        split: &Split,
+        all: Option<&[Vec<u64>]>,
+        show: Option<&str>,
+        rng: &mut FaceRng,
+    ) -> Face {
+        let m = split.matched.len();
+        let others = self.spots - m - split.special.len() - usize::from(split.all.is_some());
         let mut face = Face::default();
         // (symbol code, amount code) of each spot.
         let mut spots: ArrayVec<(u8, u8), MAX_SPOTS> = ArrayVec::new();
@@ -407,43 +767,46 @@ impl KeyMatch {
         match self.winning {
             Winning::Fixed(n) => {
                 let win = common::pick_distinct(rng, n as u32, m);
-                for (&s, w) in win.iter().zip(&way.wins) {
-                    spots.push((
-                        s as u8,
-                        self.amounts.code(w.amount).expect("checked when planned"),
-                    ));
+                for (&s, &a) in win.iter().zip(&split.matched) {
+                    spots.push((s as u8, a));
                 }
                 let decoys = self.symbols.len() - n;
-                for d in common::pick_distinct(rng, decoys as u32, self.spots - m) {
+                for d in common::pick_distinct(rng, decoys as u32, others) {
                     losers.push((n as u32 + d) as u8);
                 }
             }
             Winning::Cells(k) => {
-                // k + spots - m distinct symbols: the first k in the winning cells (the
-                // first m of them also on the winning spots), the rest on the losing spots.
-                let picked =
-                    common::pick_distinct(rng, self.symbols.len() as u32, k + self.spots - m);
+                // k + others distinct symbols: the first k in the winning cells (the first
+                // m of them also on the winning spots), the rest on the other spots.
+                let picked = common::pick_distinct(rng, self.symbols.len() as u32, k + others);
                 for (i, &s) in picked[..k].iter().enumerate() {
                     face.codes[Self::WIN + i] = s as u8;
                 }
-                for (&s, w) in picked[..m].iter().zip(&way.wins) {
-                    spots.push((
-                        s as u8,
-                        self.amounts.code(w.amount).expect("checked when planned"),
-                    ));
+                for (&s, &a) in picked[..m].iter().zip(&split.matched) {
+                    spots.push((s as u8, a));
                 }
                 losers.extend(picked[k..].iter().map(|&s| s as u8));
             }
         }
-        let top = !losers.is_empty()
-            && (show == Some(TOP_DECOY) || (show.is_none() && chance(rng, self.top_decoy)));
-        for (i, &s) in losers.iter().enumerate() {
-            let amount = if top && i == 0 {
-                self.top_code
-            } else {
-                weighted(rng, &self.other_weights) as u8
-            };
-            spots.push((s, amount));
+        for &(j, a) in &split.special {
+            spots.push((self.specials[j].code, a));
+        }
+        if let (Some(total), Some(sums)) = (split.all, all) {
+            let mut amounts = self.draw_all(sums, total, rng);
+            shuffle(rng, &mut amounts);
+            spots.push((self.specials[self.all_index()].code, amounts[0]));
+            spots.extend(losers.iter().zip(&amounts[1..]).map(|(&s, &a)| (s, a)));
+        } else {
+            let top = !losers.is_empty()
+                && (show == Some(TOP_DECOY) || (show.is_none() && chance(rng, self.top_decoy)));
+            for (i, &s) in losers.iter().enumerate() {
+                let amount = if top && i == 0 {
+                    self.top_code
+                } else {
+                    weighted(rng, &self.other_weights) as u8
+                };
+                spots.push((s, amount));
+            }
         }
         shuffle(rng, &mut spots);
         for (i, &(s, a)) in spots.iter().enumerate() {
@@ -511,15 +874,41 @@ impl Style for KeyMatch {
         &self.layout
     }
 
+    /// Sorts the way's wins among the surface's own area and its special symbols' areas
+    /// once; a win-all way also gets its table of sums here.
     fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, Refusal> {
-        Plan::of_checked_way(
-            self,
+        let split = self.split(way)?;
+        let all = split.all.and_then(|total| self.sums(total));
+        let always = self.always_shows(&split);
+        let drawer = Arc::clone(&self);
+        let drawn = split.clone();
+        Ok(Plan::new(
+            &*self,
             way,
-            Self::check_way,
-            Self::can_show,
-            Self::always_shows,
-            Self::draw,
-        )
+            |id| self.can_show(way, &split, id),
+            always,
+            move |show, rng| drawer.draw(&drawn, all.as_deref(), show, rng),
+        ))
+    }
+
+    /// Refuses a special symbol no way wins by: no face would ever show it.
+    fn check_ways(&self, plans: &[&Plan]) -> Result<(), Refusal> {
+        for (j, sp) in self.specials.iter().enumerate() {
+            let area = Some(1 + j as u8);
+            if !plans
+                .iter()
+                .any(|p| p.way().wins.iter().any(|w| w.area == area))
+            {
+                return Err(Refusal::NeverApplies {
+                    table: format!("specials (\"{}\")", sp.symbol),
+                    why: format!(
+                        "no way wins in its play area « {} » (`areas`), so no face shows it",
+                        self.layout.areas[1 + j]
+                    ),
+                });
+            }
+        }
+        Ok(())
     }
 
     fn features(&self) -> Vec<FeatureInfo> {
@@ -535,11 +924,39 @@ impl Style for KeyMatch {
 
     /// A winning spot's symbol and amount (and the winning cell it matches) are wins; the
     /// amount under a spot that does not win is a decoy.
+    /// A special symbol that wins is marked with its amount; beside a win-all symbol every
+    /// amount is a win.
     fn marks(&self, face: &Face, _ev: &Evaluation) -> Vec<Mark> {
         let mut out = Vec::new();
+        let all = (0..self.spots).find_map(|i| {
+            self.special(face.codes[self.sym(i)])
+                .filter(|(_, sp)| sp.kind == SpecialKind::WinAll)
+                .map(|(j, _)| (i, 1 + j as u8))
+        });
+        if let Some((at, area)) = all {
+            out.push(Mark {
+                area,
+                column: self.sym(at),
+                kind: MarkKind::Win,
+            });
+            out.extend((0..self.spots).map(|i| Mark {
+                area,
+                column: self.amt(i),
+                kind: MarkKind::Win,
+            }));
+            return out;
+        }
         for i in 0..self.spots {
             let s = face.codes[self.sym(i)];
-            if self.wins_on(face, s) {
+            if let Some((j, _)) = self.special(s) {
+                for column in [self.sym(i), self.amt(i)] {
+                    out.push(Mark {
+                        area: 1 + j as u8,
+                        column,
+                        kind: MarkKind::Win,
+                    });
+                }
+            } else if self.wins_on(face, s) {
                 for column in [self.sym(i), self.amt(i)] {
                     out.push(Mark {
                         area: 0,
@@ -568,21 +985,54 @@ impl Style for KeyMatch {
     }
 
     /// Each spot whose symbol is a winning symbol (fixed, or in a winning cell) wins the
-    /// amount under it. Ambiguous: a symbol on two spots, a symbol in two winning cells.
+    /// amount under it; a spot showing an auto-win symbol wins the amount under it, and one
+    /// showing a multiplier that many times the amount under it, each in the special's play
+    /// area. A win-all symbol wins the sum of every spot's amount, once, in its play area,
+    /// and nothing else on the surface wins. Ambiguous: a symbol on two spots, a symbol in
+    /// two winning cells, a win-all symbol beside another win.
     fn evaluate(&self, face: &Face) -> Evaluation {
         let mut ev = Evaluation::default();
         let mut top_shown = false;
+        let mut all: Option<usize> = None;
+        let mut sum = 0;
         for i in 0..self.spots {
             let s = face.codes[self.sym(i)];
             let a = face.codes[self.amt(i)];
-            if self.wins_on(face, s) {
-                let _ = ev.wins.try_push(AreaWin {
-                    area: 0,
-                    amount: self.amounts.amount(a),
-                });
-            } else if a == self.top_code && self.top_decoy > 0 {
-                top_shown = true;
+            let amount = self.amounts.amount(a);
+            sum += amount.cents();
+            let win = |area: usize, amount: Money| AreaWin {
+                area: area as u8,
+                amount,
+            };
+            match self.special(s) {
+                Some((j, sp)) => match sp.kind {
+                    SpecialKind::AutoWin => {
+                        let _ = ev.wins.try_push(win(1 + j, amount));
+                    }
+                    SpecialKind::Multiplier(t) => {
+                        let _ = ev
+                            .wins
+                            .try_push(win(1 + j, Money(amount.cents() * u64::from(t))));
+                    }
+                    SpecialKind::WinAll => all = Some(j),
+                },
+                None if self.wins_on(face, s) => {
+                    let _ = ev.wins.try_push(win(0, amount));
+                }
+                None if a == self.top_code && self.top_decoy > 0 => top_shown = true,
+                None => {}
             }
+        }
+        if let Some(j) = all {
+            if !ev.wins.is_empty() {
+                ev.ambiguities.push(AMB_WIN_ALL_BESIDE);
+            }
+            ev.wins.clear();
+            ev.wins.push(AreaWin {
+                area: (1 + j) as u8,
+                amount: Money(sum),
+            });
+            top_shown = false;
         }
         if top_shown {
             ev.losing_features.push(AreaFeature {
@@ -644,6 +1094,39 @@ impl KeyMatch {
                 ""
             }
         ));
+        for (j, sp) in self.specials.iter().enumerate() {
+            let area = labels
+                .get(&self.layout.areas[1 + j])
+                .map_or(self.layout.areas[1 + j].as_str(), String::as_str);
+            v.push(match sp.kind {
+                SpecialKind::AutoWin => format!(
+                    "A spot showing {} wins the amount under it, whatever the winning symbols \
+                     (play area « {area} »).",
+                    sp.symbol
+                ),
+                SpecialKind::Multiplier(t) => format!(
+                    "A spot showing {} wins {t} times the amount under it (play area « {area} »).",
+                    sp.symbol
+                ),
+                SpecialKind::WinAll => format!(
+                    "A spot showing {} wins every amount shown on the {} spots, added up, once \
+                     (play area « {area} »); no face shows it beside another win.",
+                    sp.symbol, self.spots
+                ),
+            });
+        }
+        if !self.specials.is_empty() {
+            let names: Vec<&str> = self.specials.iter().map(|s| s.symbol.as_str()).collect();
+            v.push(format!(
+                "Only a winning spot shows {}{}; no face shows one that wins nothing.",
+                names.join(", "),
+                if self.k() > 0 {
+                    ", never a winning cell"
+                } else {
+                    ""
+                }
+            ));
+        }
         let decoys: Vec<String> = self
             .decoy_weights
             .iter()
@@ -682,8 +1165,9 @@ pub static INFO: StyleInfo = StyleInfo {
             symbols (fixed by the rules, or printed in winning cells under the scratch layer) wins \
             the amount under it, and these wins add up.",
     naive: "A player looks each spot's symbol up among the winning symbols and adds the amounts \
-            found; a symbol shown on two spots or in two winning cells would make that reading \
-            differ, so no face shows one.",
+            found (a special symbol: the amount under it, times its multiplier, or every amount \
+            for a win-all); a symbol shown on two spots or in two winning cells, or a win-all \
+            beside another win, would make that reading differ, so no face shows one.",
     columns: "{id}_win1..k (winning cells, with winning_cells only), {id}_sym1..n, {id}_amt1..n, \
               {id}_cap1..n",
     params: &[
@@ -733,6 +1217,17 @@ pub static INFO: StyleInfo = StyleInfo {
             about: "The play area's name, as ways write it in `areas` and `[labels]` prints it.",
         },
         Param {
+            name: "specials",
+            kind: "array of tables",
+            default: Some("none"),
+            about: "Special symbols a winning spot may show instead of a winning symbol: \
+                    `{ symbol = \"SAC\", kind = \"auto_win\" }` wins the amount under it, \
+                    `{ symbol = \"X5\", kind = \"multiplier\", times = 5 }` five times that amount, \
+                    `{ symbol = \"TOUT\", kind = \"win_all\" }` every amount of the spots added up. \
+                    Each wins in a play area of its own (`area`, default `{area}_{symbol}` in \
+                    lower case) that ways name in `areas`; optional `caption`, printed under it.",
+        },
+        Param {
             name: "top_decoy",
             kind: "share",
             default: Some("0"),
@@ -757,7 +1252,8 @@ top_decoy = 0.1
 mod tests {
     use super::*;
     use crate::styles::testkit::{
-        count_showing, drawn_twice, features_as_asked, round_trip, texts, way_at, worded, Ctx,
+        count_showing, drawn_twice, features_as_asked, round_trip, texts, way_at, way_in, worded,
+        Ctx,
     };
     use crate::styles::testkit::{Planning, Tested};
 
@@ -1091,5 +1587,235 @@ mod tests {
         let d = make(FIXED).unwrap().describe();
         assert!(d.last().unwrap().contains("1000") && d.last().unwrap().contains("20.00% "));
         assert!(d.last().unwrap().contains("top_decoy"), "{d:?}");
+    }
+
+    /// FIXED with an auto-win, a ×5 multiplier and a win-all symbol, and 5 spots.
+    fn specials() -> String {
+        FIXED
+            .replace("spots = 3", "spots = 5")
+            .replace("\"ROSEAU\"]", "\"ROSEAU\", \"SPHINX\"]")
+            .replace(
+                "top_decoy = 0.2",
+                "top_decoy = 0.2\n        specials = [\n\
+             { symbol = \"SAC\", kind = \"auto_win\", caption = \"SAC D'OR\" },\n\
+             { symbol = \"X5\", kind = \"multiplier\", times = 5 },\n\
+             { symbol = \"TOUT\", kind = \"win_all\", area = \"tout\" },\n]",
+            )
+    }
+
+    #[test]
+    fn special_symbols_have_their_areas_codes_and_captions() {
+        let m = make(&specials()).unwrap();
+        assert_eq!(m.layout.areas, vec!["II", "II_sac", "II_x5", "tout"]);
+        let spot = &m.layout.columns[m.sym(0)];
+        assert_eq!(spot.values[8..], ["SAC", "X5", "TOUT"]);
+        assert_eq!(m.layout.inscription(m.sym(0), 8), Some("SAC D'OR"));
+        assert_eq!(m.layout.inscription(m.sym(0), 9), None);
+        assert_eq!(m.layout.inscription(m.sym(0), 2), None);
+        let d = m.describe().join("\n");
+        assert!(
+            d.contains("A spot showing X5 wins 5 times the amount under it (play area « II_x5 »)."),
+            "{d}"
+        );
+        assert!(
+            d.contains(
+                "A spot showing TOUT wins every amount shown on the 5 spots, added up, once"
+            ),
+            "{d}"
+        );
+        // Without specials the spot columns print no inscription.
+        assert!(make(FIXED).unwrap().layout.columns[0]
+            .inscriptions
+            .is_empty());
+    }
+
+    #[test]
+    fn special_symbols_win_as_the_rules_say() {
+        let m = make(&specials()).unwrap();
+        let wins = |ev: &Evaluation| -> Vec<(u8, u64)> {
+            ev.wins
+                .iter()
+                .map(|w| (w.area, w.amount.cents() / 100))
+                .collect()
+        };
+        let sp = [
+            ("SAC", "10"),
+            ("X5", "10"),
+            ("IBIS", "3"),
+            ("LOTUS", "1000"),
+            ("PLUME", "3"),
+        ];
+        let ev = m.evaluate(&face(&m, &[], &sp));
+        assert_eq!(wins(&ev), vec![(1, 10), (2, 50), (0, 3)]);
+        assert!(ev.ambiguities.is_empty());
+        assert!(ev.shows(TOP_DECOY));
+        // A win-all symbol wins the five amounts, its own included, once.
+        let sp = [
+            ("TOUT", "3"),
+            ("LOTUS", "10"),
+            ("PLUME", "50"),
+            ("ROSEAU", "3"),
+            ("VAUTOUR", "1000"),
+        ];
+        let f = face(&m, &[], &sp);
+        let ev = m.evaluate(&f);
+        assert_eq!(wins(&ev), vec![(3, 1066)]);
+        assert!(ev.ambiguities.is_empty());
+        assert!(!ev.shows(TOP_DECOY), "every amount wins beside TOUT");
+        let marks = m.marks(&f, &ev);
+        assert_eq!(marks.len(), 6);
+        assert!(marks.iter().all(|k| k.area == 3 && k.kind == MarkKind::Win));
+        // Beside another win it still wins once, and the face is ambiguous.
+        let sp = [
+            ("TOUT", "3"),
+            ("IBIS", "10"),
+            ("X5", "50"),
+            ("ROSEAU", "3"),
+            ("VAUTOUR", "3"),
+        ];
+        let ev = m.evaluate(&face(&m, &[], &sp));
+        assert_eq!(wins(&ev), vec![(3, 69)]);
+        assert_eq!(ev.ambiguities, vec![AMB_WIN_ALL_BESIDE]);
+    }
+
+    #[test]
+    fn ways_through_special_symbols_round_trip() {
+        let m = make(&specials()).unwrap();
+        for w in [
+            way_at(1, &[10]),
+            way_at(2, &[50]),
+            way_at(2, &[5000]),
+            way_in(&[(Some(0), 3), (Some(1), 10), (Some(2), 15)]),
+            way_in(&[
+                (Some(0), 3),
+                (Some(0), 10),
+                (Some(0), 50),
+                (Some(1), 3),
+                (Some(2), 50),
+            ]),
+            way_at(3, &[15]),
+            way_at(3, &[1066]),
+            way_at(3, &[25000]),
+        ] {
+            m.check_way(&w).unwrap_or_else(|e| panic!("{}: {e}", w.id));
+            for (_, f, _) in round_trip(&m, &w, 0..300) {
+                // Losing spots never show a special symbol.
+                let shown = (0..5)
+                    .filter(|&i| m.special(f.codes[m.sym(i)]).is_some())
+                    .count();
+                assert_eq!(shown, w.wins.iter().filter(|x| x.area != Some(0)).count());
+            }
+        }
+        features_as_asked(&m, &way_at(1, &[10]), 0..50);
+        assert!(matches!(
+            m.can_show_why(&way_at(3, &[15]), TOP_DECOY),
+            Err(Refusal::NeedsLosing { .. })
+        ));
+        // Every decomposition of a win-all amount is reachable: 15 = 3+3+3+3+3 only.
+        for (_, f, _) in round_trip(&m, &way_at(3, &[15]), 0..20) {
+            assert!((0..5).all(|i| m.amounts.amount(f.codes[m.amt(i)]) == Money(300)));
+        }
+    }
+
+    #[test]
+    fn ways_special_symbols_cannot_show_are_refused() {
+        let m = make(&specials()).unwrap();
+        let e = m.check_way(&way_at(2, &[52])).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "« II_x5 » cannot win 52: it wins 5 times an amount a spot shows (3, 10, 50, 1000, 5000)"
+        );
+        assert!(matches!(
+            m.check_way(&way_at(1, &[3, 3])),
+            Err(Refusal::TooManyWins { most: 1, .. })
+        ));
+        assert!(matches!(
+            m.check_way(&way_in(&[(Some(3), 15), (Some(0), 3)])),
+            Err(Refusal::TooManyWins { most: 1, .. })
+        ));
+        let e = m.check_way(&way_at(3, &[14])).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "« tout » cannot win 14: no 5 amounts among 3, 10, 50, 1000, 5000 add up to it"
+        );
+        assert!(matches!(
+            m.check_way(&way_at(4, &[3])),
+            Err(Refusal::NoSuchArea { area: 4 })
+        ));
+        // A special no way wins by never shows: refused once every way is planned.
+        let plans: Vec<Plan> = [way_at(1, &[10]), way_at(2, &[50]), way(&[3])]
+            .iter()
+            .map(|w| Arc::clone(&m).plan(w).unwrap())
+            .collect();
+        let e = m.check_ways(&plans.iter().collect::<Vec<_>>()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "specials (\"TOUT\") never applies: no way wins in its play area « tout » (`areas`), \
+             so no face shows it"
+        );
+        let all = Arc::clone(&m).plan(&way_at(3, &[15])).unwrap();
+        let refs: Vec<&Plan> = plans.iter().chain([&all]).collect();
+        assert_eq!(m.check_ways(&refs), Ok(()));
+        // Six wins on five spots.
+        assert!(matches!(
+            m.check_way(&way_in(&[
+                (Some(0), 3),
+                (Some(0), 3),
+                (Some(0), 3),
+                (Some(1), 3),
+                (Some(2), 15),
+                (Some(0), 3)
+            ])),
+            Err(Refusal::TooManyWins { .. })
+        ));
+    }
+
+    #[test]
+    fn bad_special_symbols_are_refused_with_the_reason() {
+        let err = |from: &str, to: &str| {
+            let e = make(&specials().replace(from, to)).err().expect(to);
+            assert_eq!(e.field, "specials");
+            e.message
+        };
+        assert_eq!(
+            err("\"SAC\", kind", "\"LOTUS\", kind"),
+            "\"LOTUS\" is also one of `symbols`: a special symbol is none of them"
+        );
+        assert_eq!(
+            err(", times = 5", ""),
+            "\"X5\" is a multiplier: give `times`, 2 or more"
+        );
+        assert_eq!(
+            err("times = 5", "times = 1"),
+            "\"X5\" is a multiplier: give `times`, 2 or more"
+        );
+        assert_eq!(
+            err("kind = \"win_all\"", "kind = \"win_all\", times = 2"),
+            "\"TOUT\": `times` is only for a multiplier"
+        );
+        assert_eq!(
+            err("times = 5", "times = 5000"),
+            "\"X5\" can never multiply: 5000 times the smallest amount a spot shows is above the largest lot, 5000"
+        );
+        assert_eq!(
+            err("\"auto_win\", caption", "\"win_all\", caption"),
+            "at most one win-all symbol"
+        );
+        assert_eq!(
+            err("area = \"tout\"", "area = \"II\""),
+            "play area \"II\" is named twice"
+        );
+        assert_eq!(
+            err("\"X5\", kind", "\"SAC\", kind"),
+            "\"SAC\" is listed twice"
+        );
+        assert_eq!(
+            err("SAC D'OR", "SAC\\nD'OR"),
+            "the caption of \"SAC\" is not one line of 1 to 64 characters"
+        );
+        let e = make(&specials().replace("kind = \"auto_win\"", "kind = \"bonus\""))
+            .err()
+            .unwrap();
+        assert_eq!(e.field, "specials[0].kind", "{e:?}");
     }
 }

@@ -50,9 +50,13 @@ impl Column {
         }
     }
 
-    /// The inscription printed beside symbol `code`, if the column has one.
+    /// The inscription printed beside symbol `code`, if the column has one (an empty text
+    /// is none: a column may give inscriptions to some of its symbols only).
     pub fn inscription(&self, code: u8) -> Option<&str> {
-        self.inscriptions.get(code as usize).map(String::as_str)
+        self.inscriptions
+            .get(code as usize)
+            .map(String::as_str)
+            .filter(|s| !s.is_empty())
     }
 }
 
