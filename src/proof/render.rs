@@ -1113,6 +1113,30 @@ fn notes(
     notes
 }
 
+/// `rows` folded so that no row is longer than `per_row` cells: when one is, every row is
+/// cut at the same columns into pieces of equal length (the last may be shorter), stacked
+/// column range by column range, so that each cell stays under the cell of the row above
+/// it (a spot's amount under its symbol). Rows that fit are returned as they are.
+fn fold_rows<T>(rows: Vec<Vec<T>>, per_row: usize) -> Vec<Vec<T>> {
+    let widest = rows.iter().map(Vec::len).max().unwrap_or(0);
+    if widest <= per_row {
+        return rows;
+    }
+    let pieces = widest.div_ceil(per_row.max(1));
+    let per = widest.div_ceil(pieces);
+    let mut rows: Vec<_> = rows.into_iter().map(Vec::into_iter).collect();
+    let mut out = Vec::new();
+    for _ in 0..pieces {
+        for r in &mut rows {
+            let piece: Vec<T> = r.by_ref().take(per).collect();
+            if !piece.is_empty() {
+                out.push(piece);
+            }
+        }
+    }
+    out
+}
+
 /// The proof of ticket `t` of `spec` (as [`load`] gives it: its face codes index the spec's
 /// columns, its way is a way of the spec), [`PROOF_WIDTH`] points wide, drawn from the
 /// game's panels ([`crate::styles::Layout::panels`]) under their printed names (the
@@ -1242,6 +1266,8 @@ pub fn ticket_canvas(
         Marks::Hidden => 50.0,
     };
     let (mut x, mut y, mut line_h) = (MARGIN, top, 0.0f64);
+    let room = PROOF_WIDTH - 2.0 * MARGIN - 2.0 * PAD;
+    let per_row = (((room + GAP) / (CELL_W + GAP)).floor() as usize).max(1);
     for p in &m.layout().panels {
         let rows: Vec<Vec<Cell>> = p
             .rows
@@ -1252,6 +1278,7 @@ pub fn ticket_canvas(
                     .collect()
             })
             .collect();
+        let rows = fold_rows(rows, per_row);
         let label = spec.label(&p.id).to_string();
         let widest = rows.iter().map(Vec::len).max().unwrap_or(1) as f64;
         let cells_w = widest * CELL_W + (widest - 1.0) * GAP;
@@ -1492,6 +1519,25 @@ mod tests {
                 "chunks of {size}"
             );
         }
+    }
+
+    #[test]
+    fn long_rows_fold_with_each_cell_under_its_own() {
+        let row = |a: u32, n: u32| (a..a + n).collect::<Vec<u32>>();
+        // Ten spots over ten amounts, 8 to a row: two pieces of 5, amounts under symbols.
+        assert_eq!(
+            fold_rows(vec![row(0, 10), row(10, 10)], 8),
+            vec![row(0, 5), row(10, 5), row(5, 5), row(15, 5)]
+        );
+        // A row of 9 and a shorter one: pieces of 5 and 4; the short row's tail is left out
+        // where it has no cells.
+        assert_eq!(
+            fold_rows(vec![row(0, 9), row(20, 3)], 8),
+            vec![row(0, 5), row(20, 3), row(5, 4)]
+        );
+        // Rows that fit are kept as they are (a 5 × 5 bingo card).
+        let card: Vec<Vec<u32>> = (0..5).map(|r| row(5 * r, 5)).collect();
+        assert_eq!(fold_rows(card.clone(), 8), card);
     }
 
     #[test]
