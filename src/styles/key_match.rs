@@ -23,6 +23,13 @@
 //! `area` (default the surface id); its panel has the same name (the key of its printed name
 //! in `[labels]`), and the winning cells are the panel `{area}_win`.
 //!
+//! **Repeated symbols** (`repeats = true`, for rules that pay "each spot that matches a
+//! winning number"): a symbol may show on several spots, and each spot showing a winning
+//! symbol wins, so a face may win more times than there are winning symbols. Read the other
+//! way ("a winning number pays once") such a face would pay less; the switch says which
+//! reading the rules give, and `check` prints it. Winning cells stay distinct, and a special
+//! symbol still shows on one spot at most.
+//!
 //! **Special symbols** (`specials`, the industry's auto-win, spot multiplier and win-all
 //! symbols). A spot may show, instead of an ordinary symbol, a special symbol the spec
 //! lists: an **auto-win** symbol (a money bag) wins the amount under it whatever the winning
@@ -94,6 +101,8 @@ struct RawKeyMatch {
     top_decoy: f64,
     #[serde(default)]
     specials: Vec<RawSpecial>,
+    #[serde(default)]
+    repeats: bool,
 }
 
 /// One entry of `specials`: a symbol that wins on its own wherever a spot shows it.
@@ -169,6 +178,9 @@ pub struct KeyMatch {
     top_decoy: u32,
     /// The special symbols, in the spec's order; special `j` wins in play area `1 + j`.
     specials: Vec<Special>,
+    /// The rules pay every spot showing a winning symbol, even a symbol shown on several
+    /// spots (`repeats = true`): spots then draw their symbols with repeats.
+    repeats: bool,
     /// The plain-words description, with the printed names.
     lines: Vec<String>,
 }
@@ -195,6 +207,9 @@ impl KeyMatch {
 
     /// Most winning spots on one face: the spots, bounded by the winning symbols.
     fn capacity(&self) -> usize {
+        if self.repeats {
+            return self.spots;
+        }
         match self.winning {
             Winning::Fixed(n) => self.spots.min(n),
             Winning::Cells(k) => self.spots.min(k),
@@ -243,12 +258,19 @@ impl KeyMatch {
                     ));
                 }
                 let decoys: Vec<String> = all.iter().filter(|s| !w.contains(s)).cloned().collect();
-                if decoys.len() < raw.spots {
+                if raw.repeats && decoys.is_empty() {
+                    return Err(FieldError::new(
+                        "symbols",
+                        "every symbol is a winning one: a spot that does not win needs another",
+                    ));
+                }
+                if !raw.repeats && decoys.len() < raw.spots {
                     return Err(FieldError::new(
                         "symbols",
                         format!(
                             "a losing face shows {} different symbols that do not win, but \
-                             `symbols` has only {} besides the winning ones",
+                             `symbols` has only {} besides the winning ones (or set \
+                             `repeats = true` if the rules pay a symbol on several spots)",
                             raw.spots,
                             decoys.len()
                         ),
@@ -266,7 +288,17 @@ impl KeyMatch {
                         format!("expected 1 to {MAX_WINS} winning cells, got {k}"),
                     ));
                 }
-                if all.len() < k + raw.spots {
+                if raw.repeats && all.len() <= k {
+                    return Err(FieldError::new(
+                        "symbols",
+                        format!(
+                            "{k} winning cells show {k} different symbols, and a spot that \
+                             does not win needs another: expected more than {k} symbols, got {}",
+                            all.len()
+                        ),
+                    ));
+                }
+                if !raw.repeats && all.len() < k + raw.spots {
                     return Err(FieldError::new(
                         "symbols",
                         format!(
@@ -391,6 +423,7 @@ impl KeyMatch {
             other_weights,
             top_decoy,
             specials,
+            repeats: raw.repeats,
             lines: Vec::new(),
         };
         m.lines = m.description(ctx.labels);
@@ -703,6 +736,54 @@ impl KeyMatch {
         out
     }
 
+    /// The symbols of a face's spots when the rules pay a symbol on several spots: each
+    /// winning spot shows a winning symbol drawn with repeats (fixed, or among the winning
+    /// cells, which stay distinct), and each of the `others` spots a symbol that does not
+    /// win, drawn with repeats.
+    fn draw_repeating(
+        &self,
+        split: &Split,
+        others: usize,
+        face: &mut Face,
+        spots: &mut ArrayVec<(u8, u8), MAX_SPOTS>,
+        losers: &mut ArrayVec<u8, MAX_SPOTS>,
+        rng: &mut FaceRng,
+    ) {
+        let n = self.symbols.len() as u32;
+        match self.winning {
+            Winning::Fixed(w) => {
+                let w = w as u32;
+                for &a in &split.matched {
+                    spots.push((below(rng, w) as u8, a));
+                }
+                for _ in 0..others {
+                    losers.push((w + below(rng, n - w)) as u8);
+                }
+            }
+            Winning::Cells(k) => {
+                let cells = common::pick_distinct(rng, n, k);
+                for (i, &s) in cells.iter().enumerate() {
+                    face.codes[Self::WIN + i] = s as u8;
+                }
+                for &a in &split.matched {
+                    spots.push((cells[below(rng, k as u32) as usize] as u8, a));
+                }
+                let mut sorted = cells.clone();
+                sorted.sort_unstable();
+                for _ in 0..others {
+                    // The r-th symbol of no winning cell.
+                    let mut r = below(rng, n - k as u32);
+                    for &s in &sorted {
+                        if r >= s {
+                            r += 1;
+                        }
+                    }
+                    losers.push(r as u8);
+                }
+            }
+        }
+    }
+
     /// Spots of a face of `split` that win nothing (none beside a win-all symbol).
     fn losing_spots(&self, split: &Split) -> usize {
         if split.all.is_some() {
@@ -765,6 +846,9 @@ impl KeyMatch {
         let mut spots: ArrayVec<(u8, u8), MAX_SPOTS> = ArrayVec::new();
         let mut losers: ArrayVec<u8, MAX_SPOTS> = ArrayVec::new();
         match self.winning {
+            _ if self.repeats => {
+                self.draw_repeating(split, others, &mut face, &mut spots, &mut losers, rng)
+            }
             Winning::Fixed(n) => {
                 let win = common::pick_distinct(rng, n as u32, m);
                 for (&s, &a) in win.iter().zip(&split.matched) {
@@ -1041,7 +1125,9 @@ impl Style for KeyMatch {
             });
         }
         let spots = &face.codes[self.sym(0)..self.sym(0) + self.spots];
-        if (1..spots.len()).any(|i| spots[..i].contains(&spots[i])) {
+        let twice = |i: usize| spots[..i].contains(&spots[i]);
+        if (1..spots.len()).any(|i| twice(i) && (!self.repeats || self.special(spots[i]).is_some()))
+        {
             ev.ambiguities.push(AMB_SPOT_TWICE);
         }
         if let Winning::Cells(k) = self.winning {
@@ -1085,15 +1171,25 @@ impl KeyMatch {
                 self.symbols.join(", ")
             )),
         }
-        v.push(format!(
-            "A spot shows one of {}; no symbol is shown on two spots{}.",
-            amounts.join(", "),
-            if self.k() > 0 {
-                " nor in two winning cells"
-            } else {
-                ""
-            }
-        ));
+        let cells = if self.k() > 0 {
+            " nor in two winning cells"
+        } else {
+            ""
+        };
+        v.push(if self.repeats {
+            format!(
+                "A spot shows one of {}; a symbol may show on several spots, and every spot \
+                 showing a winning symbol wins (repeats = true: the rules pay each matching \
+                 spot; read as \"a winning symbol pays once\", such a face would pay less); \
+                 no special symbol shows on two spots{cells}.",
+                amounts.join(", ")
+            )
+        } else {
+            format!(
+                "A spot shows one of {}; no symbol is shown on two spots{cells}.",
+                amounts.join(", ")
+            )
+        });
         for (j, sp) in self.specials.iter().enumerate() {
             let area = labels
                 .get(&self.layout.areas[1 + j])
@@ -1226,6 +1322,14 @@ pub static INFO: StyleInfo = StyleInfo {
                     `{ symbol = \"TOUT\", kind = \"win_all\" }` every amount of the spots added up. \
                     Each wins in a play area of its own (`area`, default `{area}_{symbol}` in \
                     lower case) that ways name in `areas`; optional `caption`, printed under it.",
+        },
+        Param {
+            name: "repeats",
+            kind: "boolean",
+            default: Some("false"),
+            about: "True when the rules pay every spot showing a winning symbol, even a symbol \
+                    shown on several spots: spots then draw their symbols with repeats. Leave \
+                    false for rules that do not say so (no symbol then shows on two spots).",
         },
         Param {
             name: "top_decoy",
@@ -1817,5 +1921,104 @@ mod tests {
             .err()
             .unwrap();
         assert_eq!(e.field, "specials[0].kind", "{e:?}");
+    }
+
+    /// Every spot that shows a winning symbol pays, however many spots show it; a face drawn
+    /// with repeats pays the way's wins under this reading, and the other reading (a winning
+    /// symbol pays once) pays some of them less: the switch matters, and says which holds.
+    #[test]
+    fn with_repeats_every_matching_spot_wins() {
+        let text = FIXED.replace("spots = 3", "spots = 5\nrepeats = true");
+        let m = make(&text).unwrap();
+        let sp = [
+            ("IBIS", "3"),
+            ("IBIS", "10"),
+            ("LOTUS", "3"),
+            ("LOTUS", "1000"),
+            ("HALEUR", "50"),
+        ];
+        let ev = m.evaluate(&face(&m, &[], &sp));
+        assert_eq!(cents(&ev), vec![3, 10, 50]);
+        assert!(ev.ambiguities.is_empty(), "{:?}", ev.ambiguities);
+        // Without the switch the same face is ambiguous, and refused.
+        let strict = make(
+            &FIXED
+                .replace("spots = 3", "spots = 5")
+                .replace("\"ROSEAU\"]", "\"ROSEAU\", \"SPHINX\"]"),
+        )
+        .unwrap();
+        assert_eq!(
+            strict.evaluate(&face(&strict, &[], &sp)).ambiguities,
+            vec![AMB_SPOT_TWICE]
+        );
+        // Five wins against three winning symbols: more than the symbols, as the rules allow.
+        let w = way(&[3, 3, 10, 50, 5000]);
+        let mut fewer = 0;
+        for (_, f, ev) in round_trip(&m, &w, 0..300) {
+            let winners: Vec<u8> = (0..5)
+                .map(|i| f.codes[m.sym(i)])
+                .filter(|&s| m.wins_on(&f, s))
+                .collect();
+            assert_eq!(winners.len(), 5);
+            assert_eq!(ev.prize(), Money(506_600));
+            // Read as "a winning symbol pays once" (its largest amount), the face pays less.
+            let mut once = 0;
+            for s in 0..3u8 {
+                once += (0..5)
+                    .filter(|&i| f.codes[m.sym(i)] == s)
+                    .map(|i| m.amounts.amount(f.codes[m.amt(i)]).cents())
+                    .max()
+                    .unwrap_or(0);
+            }
+            fewer += usize::from(once < 506_600);
+        }
+        assert_eq!(fewer, 300, "five wins on three symbols always repeat one");
+        round_trip(&m, &way(&[]), 0..100);
+        round_trip(&m, &way(&[10]), 0..100);
+        assert!(m
+            .describe()
+            .iter()
+            .any(|l| l.contains("a symbol may show on several spots")));
+    }
+
+    #[test]
+    fn with_repeats_winning_cells_stay_distinct_and_losers_never_match() {
+        let m = make(&CELLS.replace("spots = 15", "spots = 15\nrepeats = true")).unwrap();
+        let w = way(&[3; 15]);
+        m.check_way(&w).unwrap();
+        let mut repeated = 0;
+        for (_, f, _) in round_trip(&m, &way(&[3, 6, 6, 10]), 0..300)
+            .into_iter()
+            .chain(round_trip(&m, &w, 0..50))
+        {
+            let cells = &f.codes[0..12];
+            assert!((1..12).all(|i| !cells[..i].contains(&cells[i])));
+            let spots = &f.codes[m.sym(0)..m.sym(0) + 15];
+            repeated += usize::from((1..15).any(|i| spots[..i].contains(&spots[i])));
+        }
+        assert!(repeated > 100, "{repeated}");
+        assert!(matches!(
+            m.check_way(&way(&[3; 16])),
+            Err(Refusal::TooManyWins { most: 15, .. })
+        ));
+        // Only winning symbols: a spot that does not win has nothing to show.
+        let e = make(
+            &CELLS
+                .replace("spots = 15", "spots = 15\nrepeats = true")
+                .replace("winning_cells = 12", "winning_cells = 32")
+                .replace(
+                    ",\"33\",\"34\",\"35\",\"36\",\"37\",\"38\",\"39\",\"40\"",
+                    "",
+                ),
+        )
+        .err()
+        .unwrap();
+        assert_eq!(e.field, "symbols");
+        assert!(
+            e.message
+                .starts_with("32 winning cells show 32 different symbols"),
+            "{}",
+            e.message
+        );
     }
 }
