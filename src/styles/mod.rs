@@ -13,6 +13,7 @@
 pub mod card_hands;
 pub mod common;
 pub mod compare;
+pub mod crossword;
 pub mod game;
 pub mod key_match;
 pub mod layout;

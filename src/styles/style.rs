@@ -109,6 +109,7 @@ pub struct StyleInfo {
 pub static LIBRARY: &[StyleInfo] = &[
     super::card_hands::INFO,
     super::compare::INFO,
+    super::crossword::INFO,
     super::key_match::INFO,
     super::lines::INFO,
     super::match_amounts::INFO,
