@@ -21,7 +21,14 @@
 //! free centre counting as matched) as a win whatever the count: no face shows one, on
 //! losing and winning cards alike, so a grid card holds at most `numbers − grid` matches.
 //!
-//! **Columns.** `{id}_n{i}` (the card, row by row, the free centre left out), `{id}_d{i}`
+//! **Free cells.** A grid card may have free (joker) cells: the centre of an odd grid
+//! (`free_centre`) or any cells the spec places (`free_cells = [[1, 1], [3, 4]]`, rows and
+//! columns from 1, on even grids too). A free cell is printed FREE, holds no number and
+//! counts as matched in every line through it. Refused: a whole row, column or diagonal
+//! free (a line on every card), and, paid by pattern, a line left with fewer than two
+//! numbers (a losing card could not keep it open).
+//!
+//! **Columns.** `{id}_n{i}` (the card, row by row, the free cells left out), `{id}_d{i}`
 //! (the drawn numbers). The prize legend is printed, not a face column. Play area: `area`,
 //! by default the surface id; panels: `{id}` (the card) and `{id}_drawn`.
 //!
@@ -96,6 +103,8 @@ struct RawMatchCount {
     #[serde(default)]
     free_centre: bool,
     #[serde(default)]
+    free_cells: Vec<[usize; 2]>,
+    #[serde(default)]
     near_miss: f64,
     #[serde(default)]
     area: Option<String>,
@@ -122,7 +131,9 @@ pub struct MatchCount {
     line_kind: Vec<u8>,
     /// Side of the grid card, if laid out as one.
     grid: Option<usize>,
-    free_centre: bool,
+    /// Grid positions (row × side + column, ascending) of the free cells: printed FREE,
+    /// holding no number, counting as matched (`free_centre`, `free_cells`).
+    free: Vec<usize>,
     /// The grid's lines as card cell indices (the free centre left out: it counts as matched).
     lines: Vec<Vec<usize>>,
     /// For each set of card cells one per row and per column hitting both diagonals (one such
@@ -131,6 +142,48 @@ pub struct MatchCount {
     near_miss: u32,
     /// The near miss's feature id: `near_miss_<area>` or the spec's `near_miss_feature`.
     near_miss_id: &'static str,
+}
+
+/// The free cells of an `n`×`n` grid card as grid positions (row × n + column), ascending:
+/// the centre for `free_centre`, and each `[row, column]` (from 1) of `free_cells`.
+/// Errors: `free_centre` on an even grid (no centre), a position off the grid, a cell given
+/// twice, a whole row, column or diagonal free (it would always read as a bingo line).
+fn free_cells(n: usize, centre: bool, cells: &[[usize; 2]]) -> Result<Vec<usize>, FieldError> {
+    let mut free = Vec::new();
+    if centre {
+        if n % 2 == 0 {
+            return Err(FieldError::new("free_centre", "an even grid has no centre"));
+        }
+        free.push((n / 2) * n + n / 2);
+    }
+    for &[r, c] in cells {
+        if !(1..=n).contains(&r) || !(1..=n).contains(&c) {
+            return Err(FieldError::new(
+                "free_cells",
+                format!("[{r}, {c}] is off the {n}×{n} grid: rows and columns go from 1 to {n}"),
+            ));
+        }
+        let p = (r - 1) * n + c - 1;
+        if free.contains(&p) {
+            return Err(FieldError::new(
+                "free_cells",
+                format!("[{r}, {c}] is free twice (free_centre frees the centre)"),
+            ));
+        }
+        free.push(p);
+    }
+    free.sort_unstable();
+    let full = |at: &dyn Fn(usize) -> usize| (0..n).all(|j| free.contains(&at(j)));
+    if full(&|j| j * n + j)
+        || full(&|j| j * n + n - 1 - j)
+        || (0..n).any(|i| full(&|j| i * n + j) || full(&|j| j * n + i))
+    {
+        return Err(FieldError::new(
+            "free_cells",
+            "a whole row, column or diagonal is free: it would read as a line on every card",
+        ));
+    }
+    Ok(free)
 }
 
 /// Every permutation of `0..n`, in lexicographic order.
@@ -302,33 +355,32 @@ impl MatchCount {
                 if raw.free_centre {
                     return Err(FieldError::new("free_centre", "a free centre needs a grid"));
                 }
+                if !raw.free_cells.is_empty() {
+                    return Err(FieldError::new("free_cells", "free cells need a grid"));
+                }
                 (Vec::new(), Vec::new())
             }
             Some(n) => {
-                let centre = (raw.free_centre && n % 2 == 1).then_some((n / 2) * n + n / 2);
-                if raw.free_centre && centre.is_none() {
-                    return Err(FieldError::new("free_centre", "an even grid has no centre"));
-                }
-                let cells = n * n - usize::from(centre.is_some());
+                let free = free_cells(n, raw.free_centre, &raw.free_cells)?;
+                let cells = n * n - free.len();
                 if !(3..=7).contains(&n) || cells != numbers {
                     return Err(FieldError::new(
                         "grid",
                         format!(
                             "expected a side of 3 to 7 holding the card's {numbers} numbers \
                              ({n}×{n}{})",
-                            if centre.is_some() {
-                                " less the centre"
-                            } else {
-                                ""
+                            match free.len() {
+                                0 => String::new(),
+                                1 if raw.free_centre => " less the centre".to_string(),
+                                1 => " less the free cell".to_string(),
+                                k => format!(" less the {k} free cells"),
                             }
                         ),
                     ));
                 }
-                // Grid position → card cell (None for the free centre).
-                let cell = |p: usize| match centre {
-                    Some(c) if p == c => None,
-                    Some(c) if p > c => Some(p - 1),
-                    _ => Some(p),
+                // Grid position → card cell (None for a free cell).
+                let cell = |p: usize| {
+                    (!free.contains(&p)).then(|| p - free.iter().filter(|&&f| f < p).count())
                 };
                 let mut lines = Vec::new();
                 for i in 0..n {
@@ -347,6 +399,21 @@ impl MatchCount {
                     .map(|p| (0..n).filter_map(|r| cell(r * n + p[r])).collect())
                     .collect();
                 if patterns.is_some() {
+                    if let Some(l) = lines.iter().position(|l| l.len() < 2) {
+                        return Err(FieldError::new(
+                            "free_cells",
+                            format!(
+                                "{} holds {} number(s) besides its free cells: a line paid by \
+                                 pattern needs two, so that a losing card can keep it open",
+                                if l < 2 * n {
+                                    format!("{} {}", ["row", "column"][l % 2], l / 2 + 1)
+                                } else {
+                                    format!("diagonal {}", l - 2 * n + 1)
+                                },
+                                lines[l].len()
+                            ),
+                        ));
+                    }
                     if drawn < n {
                         return Err(FieldError::new(
                             "drawn",
@@ -416,12 +483,40 @@ impl MatchCount {
             patterns,
             line_kind,
             grid: raw.grid,
-            free_centre: raw.free_centre,
+            free: match raw.grid {
+                Some(n) => free_cells(n, raw.free_centre, &raw.free_cells)?,
+                None => Vec::new(),
+            },
             lines,
             open,
             near_miss,
         }
         .with_layout())
+    }
+
+    /// The free cells in words, between `before` and `after`: `the free centre`, `a free
+    /// cell at row 1, column 5`, `4 free cells (row 1, column 1; …)`; nothing without one.
+    fn free_words(&self, before: &str, after: &str) -> String {
+        let Some(n) = self.grid else {
+            return String::new();
+        };
+        let at = |p: &usize| format!("row {}, column {}", p / n + 1, p % n + 1);
+        let what = match self.free.as_slice() {
+            [] => return String::new(),
+            [c] if n % 2 == 1 && *c == (n / 2) * n + n / 2 => "the free centre".to_string(),
+            [c] => format!("a free cell at {}", at(c)),
+            many => format!(
+                "{} free cells ({})",
+                many.len(),
+                many.iter().map(at).collect::<Vec<_>>().join("; ")
+            ),
+        };
+        let what = if before.ends_with("with ") {
+            what.replacen("the free centre", "a free centre", 1)
+        } else {
+            what
+        };
+        format!("{before}{what}{after}")
     }
 
     /// The most matches a face may show (fewer on a grid card: one cell per line unmatched).
@@ -679,10 +774,9 @@ impl MatchCount {
         let card_rows: Vec<Vec<usize>> = match self.grid {
             Some(n) => {
                 let mut rows = vec![Vec::new(); n];
-                let centre = self.free_centre.then_some((n / 2) * n + n / 2);
                 let mut cell = 0;
                 for p in 0..n * n {
-                    if Some(p) == centre {
+                    if self.free.contains(&p) {
                         rows[p / n].push(FREE_CELL);
                     } else {
                         rows[p / n].push(cell);
@@ -748,11 +842,7 @@ impl MatchCount {
                     "« {} » wins when every number of a full row, column or diagonal of its \
                      {n}×{n} card{} is among the {} drawn numbers (numbers {} to {}): {}.",
                     self.label,
-                    if self.free_centre {
-                        " (the free centre counting as drawn)"
-                    } else {
-                        ""
-                    },
+                    self.free_words(" (", " counting as drawn)"),
                     self.drawn,
                     vals[0],
                     vals.last().expect("a range"),
@@ -788,16 +878,8 @@ impl MatchCount {
             v.push(format!(
                 "The card is a {n}×{n} grid{}; it pays by count only, and no card shows a full \
                  row, column or diagonal of matches{}, so it never reads as a bingo line.",
-                if self.free_centre {
-                    " with a free centre"
-                } else {
-                    ""
-                },
-                if self.free_centre {
-                    " (the free centre counting as matched)"
-                } else {
-                    ""
-                }
+                self.free_words(" with ", ""),
+                self.free_words(" (", " counting as matched)"),
             ));
         }
         v.push(format!(
@@ -1015,6 +1097,13 @@ pub static INFO: StyleInfo = StyleInfo {
             kind: "boolean",
             default: Some("false"),
             about: "an odd grid's centre is a free cell (not a number)",
+        },
+        Param {
+            name: "free_cells",
+            kind: "array of [row, column]",
+            default: Some("none"),
+            about: "free (joker) cells placed anywhere on the grid, rows and columns from 1: \
+                    each is printed FREE, holds no number and counts as matched",
         },
         Param {
             name: "near_miss",
@@ -1397,5 +1486,131 @@ mod tests {
         assert_eq!(m.features()[0].id, "near_miss_jeu1");
         let bad = format!("{LOTTO}near_miss_feature = \"\"\n");
         assert_eq!(make(&bad).err().unwrap().field, "near_miss_feature");
+    }
+
+    /// A 4×4 card (an even grid: no centre) with jokers placed by the spec at row 1,
+    /// column 1 and row 3, column 4: 14 numbers.
+    const JOKERS: &str = "numbers = 14\ndrawn = 20\nfrom = 1\nto = 60\ngrid = 4\n\
+        free_cells = [[1, 1], [3, 4]]\nnear_miss = 0.3\n\
+        patterns = { row = 5, column = 5, diagonal = 20 }\n";
+
+    #[test]
+    fn free_cells_go_where_the_spec_puts_them_and_count_as_matched() {
+        let m = make(JOKERS).unwrap();
+        assert_eq!(m.free, vec![0, 11]);
+        let p = m.panels();
+        assert_eq!(p[0].rows[0], vec![FREE_CELL, 0, 1, 2]);
+        assert_eq!(p[0].rows[2], vec![7, 8, 9, FREE_CELL]);
+        assert_eq!(p[0].rows[3], vec![10, 11, 12, 13]);
+        // Row 1 holds cells 0, 1, 2 beside its joker; the main diagonal cells 4, 9, 13.
+        assert_eq!(m.lines[0], vec![0, 1, 2]);
+        assert_eq!(m.lines[8], vec![4, 9, 13]);
+        let card: Vec<u8> = (1..=14).collect();
+        let drawn = |on: &[u8]| {
+            let mut d = on.to_vec();
+            d.extend((40..).take(20 - on.len()));
+            d
+        };
+        // Numbers 1, 2, 3 complete row 1 with its joker: a row, 5.
+        let ev = m.evaluate(&face(&card, &drawn(&[1, 2, 3])));
+        assert_eq!(
+            ev.wins.as_slice(),
+            [AreaWin {
+                area: 0,
+                amount: Money(500)
+            }]
+        );
+        assert!(ev.ambiguities.is_empty());
+        // 5, 10, 14 complete the main diagonal through the first joker: 20.
+        let ev = m.evaluate(&face(&card, &drawn(&[5, 10, 14])));
+        assert_eq!(
+            ev.wins.as_slice(),
+            [AreaWin {
+                area: 0,
+                amount: Money(2000)
+            }]
+        );
+        assert!(m
+            .describe()
+            .join(" ")
+            .contains("(2 free cells (row 1, column 1; row 3, column 4) counting as drawn)"));
+        for w in [way(&[]), way(&[5]), way(&[20])] {
+            m.check_way(&w).unwrap();
+            round_trip(&m, &w, 0..300);
+        }
+        round_trip_showing(&m, &way(&[]), NEAR_MISS, 0..100);
+        // By count, with the same jokers: never a full line through them.
+        let count = JOKERS.replace(
+            "patterns = { row = 5, column = 5, diagonal = 20 }",
+            "prizes = { \"6\" = 2, \"7\" = 5 }",
+        );
+        let m = make(&count).unwrap();
+        for w in [way(&[]), way(&[2]), way(&[5])] {
+            round_trip(&m, &w, 0..300);
+        }
+        // The free centre is the same as a free cell at the centre.
+        let a = make(BINGO).unwrap();
+        let b = make(&BINGO.replace("free_centre = true", "free_cells = [[3, 3]]")).unwrap();
+        assert_eq!(
+            (a.free.clone(), a.lines.clone()),
+            (b.free.clone(), b.lines.clone())
+        );
+        assert_eq!(a.describe(), b.describe());
+    }
+
+    #[test]
+    fn free_cells_that_cannot_be_are_refused() {
+        let e = |from: &str, to: &str| {
+            let e = make(&JOKERS.replace(from, to)).err().expect(to);
+            (e.field, e.message)
+        };
+        assert_eq!(
+            e("[3, 4]]", "[3, 5]]"),
+            (
+                "free_cells".into(),
+                "[3, 5] is off the 4×4 grid: rows and columns go from 1 to 4".into()
+            )
+        );
+        assert_eq!(
+            e("[3, 4]]", "[1, 1]]"),
+            (
+                "free_cells".into(),
+                "[1, 1] is free twice (free_centre frees the centre)".into()
+            )
+        );
+        assert_eq!(
+            e("[[1, 1], [3, 4]]", "[[1, 1], [2, 2], [3, 3], [4, 4]]").1,
+            "a whole row, column or diagonal is free: it would read as a line on every card"
+        );
+        // Row 1 left with one number: paid by pattern, it could not be kept open.
+        assert_eq!(
+            e(
+                "numbers = 14\ndrawn = 20\nfrom = 1\nto = 60\ngrid = 4\nfree_cells = [[1, 1], [3, 4]]",
+                "numbers = 13\ndrawn = 20\nfrom = 1\nto = 60\ngrid = 4\nfree_cells = [[1, 1], [1, 2], [1, 3]]"
+            )
+            .1,
+            "row 1 holds 1 number(s) besides its free cells: a line paid by pattern needs two, \
+             so that a losing card can keep it open"
+        );
+        assert_eq!(e("numbers = 14", "numbers = 15").0, "grid");
+        let no_grid = JOKERS.replace("grid = 4\n", "").replace(
+            "patterns = { row = 5, column = 5, diagonal = 20 }",
+            "prizes = { \"6\" = 2 }",
+        );
+        assert_eq!(
+            make(&no_grid).err().unwrap().message,
+            "free cells need a grid"
+        );
+        assert_eq!(
+            make(
+                &BINGO
+                    .replace("grid = 5", "grid = 4")
+                    .replace("numbers = 24", "numbers = 15")
+            )
+            .err()
+            .unwrap()
+            .message,
+            "an even grid has no centre"
+        );
     }
 }
