@@ -117,7 +117,7 @@ fn not_of_block(s: &[u8; serial::LEN], m: &Manifest) -> Option<String> {
     if !serial::is_valid(s) {
         let want = serial::luhn_digit(&s[..serial::LEN - 1]);
         return Some(format!(
-            "its check digit is {}, the Luhn digit of the others is {} (mistyped, or forged)",
+            "its last digit, the check digit, is {}, but its first 19 digits call for {}: a digit is mistyped, or the serial is not genuine",
             s[serial::LEN - 1] as char,
             want as char
         ));

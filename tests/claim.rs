@@ -162,7 +162,14 @@ fn the_central_system_answers_from_its_encrypted_file() {
     typo[12] = if typo[12] == b'9' { b'0' } else { typo[12] + 1 };
     let (s, out, _) = claim(&b, std::str::from_utf8(&typo).unwrap(), &codes[w], &central);
     assert_eq!(s, 3);
-    assert!(out.contains("its check digit is"), "{out}");
+    let want = tirage::block::serial::luhn_digit(&typo[..19]) as char;
+    assert!(
+        out.contains(&format!(
+            "its last digit, the check digit, is {}, but its first 19 digits call for {want}: a digit is mistyped, or the serial is not genuine",
+            typo[19] as char
+        )),
+        "{out}"
+    );
     // Errors, exit 2.
     let (s, _, err) = claim(&b, &rows[w][4][..19], &codes[w], &central);
     assert_eq!(s, 2);
