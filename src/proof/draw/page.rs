@@ -44,6 +44,11 @@ pub struct Flow {
     pages: Vec<Canvas>,
     y: f64,
     head: String,
+    /// Headings not drawn yet, with their size: each is drawn with what follows it, on
+    /// the page that has room for both.
+    pending: Vec<(String, f64)>,
+    /// The words of "page i of n", before i and before n.
+    page_words: (&'static str, &'static str),
 }
 
 impl Flow {
@@ -53,9 +58,17 @@ impl Flow {
             pages: Vec::new(),
             y: 0.0,
             head: head.to_string(),
+            pending: Vec::new(),
+            page_words: ("page", "of"),
         };
         f.new_page();
         f
+    }
+
+    /// Numbers the pages with `words` ("page i of n": the words before i and before n)
+    /// instead of English's.
+    pub fn page_words(&mut self, words: (&'static str, &'static str)) {
+        self.page_words = words;
     }
 
     /// The width text may take, in points.
@@ -77,11 +90,38 @@ impl Flow {
         self.y = MARGIN_TOP;
     }
 
-    /// Starts a new page unless `h` points are left on this one.
+    /// Starts a new page unless `h` points are left on this one, after the headings not
+    /// drawn yet: they go on the page that has room for them and `h` points more, so that
+    /// no page ends with a heading whose text, table or chart is on the next.
     pub fn ensure(&mut self, h: f64) {
+        if !self.pending.is_empty() {
+            let headings = std::mem::take(&mut self.pending);
+            let need = self.headings_height(&headings);
+            self.room_for(need + h);
+            for (text, size) in headings {
+                self.space(size * 0.6);
+                self.lines(&text, Font::Bold, size, Color::BLACK, 0.0);
+                self.y += size * 0.3;
+            }
+        }
+        self.room_for(h);
+    }
+
+    fn room_for(&mut self, h: f64) {
         if self.y + h > self.bottom() && self.y > MARGIN_TOP {
             self.new_page();
         }
+    }
+
+    /// The height `headings` take, with the space above each.
+    fn headings_height(&self, headings: &[(String, f64)]) -> f64 {
+        headings
+            .iter()
+            .map(|(text, size)| {
+                let lines = wrap(text, Font::Bold, *size, self.width()).len() as f64;
+                size * 0.6 + lines * size * 1.3 + size * 0.3
+            })
+            .sum()
     }
 
     /// Leaves `h` points of space (none at the top of a page).
@@ -91,12 +131,11 @@ impl Flow {
         }
     }
 
-    /// A heading of `size` points in bold, kept on one page with the next 60 points.
+    /// A heading of `size` points in bold, drawn on the page of what follows it: the
+    /// first line of a paragraph, the header and first row of a table, a whole chart or
+    /// box.
     pub fn heading(&mut self, text: &str, size: f64) {
-        self.space(size * 0.6);
-        self.ensure(size * 1.3 + 60.0);
-        self.lines(text, Font::Bold, size, Color::BLACK, 0.0);
-        self.y += size * 0.3;
+        self.pending.push((text.to_string(), size));
     }
 
     /// A paragraph wrapped to the text width, indented `indent` points.
@@ -120,7 +159,10 @@ impl Flow {
     /// Wrapped lines of `text`, each on the next baseline, breaking pages between lines.
     fn lines(&mut self, text: &str, font: Font, size: f64, color: Color, indent: f64) {
         let lead = size * 1.3;
-        for line in wrap(text, font, size, self.width() - indent) {
+        let lines = wrap(text, font, size, self.width() - indent);
+        // A heading above keeps its first three lines (or all, when fewer) with it.
+        self.ensure(lines.len().min(3) as f64 * lead);
+        for line in lines {
             self.ensure(lead);
             let y = self.y + size;
             self.page()
@@ -220,7 +262,7 @@ impl Flow {
     /// on the next.
     pub fn drawing(&mut self, drawing: &Canvas) {
         let scale = (self.width() / drawing.width).min(1.0);
-        let max_h = self.bottom() - MARGIN_TOP;
+        let max_h = self.bottom() - MARGIN_TOP - self.headings_height(&self.pending);
         let scale = scale.min(max_h / drawing.height);
         let h = drawing.height * scale;
         self.ensure(h);
@@ -243,8 +285,9 @@ impl Flow {
         self.y += h;
     }
 
-    /// Every page, each with the running head and "page i of n".
+    /// Every page, each with the running head and "page i of n" (in [`Flow::page_words`]).
     pub fn finish(mut self) -> Vec<Canvas> {
+        self.ensure(0.0);
         let n = self.pages.len();
         let head = self.head.clone();
         for (i, p) in self.pages.iter_mut().enumerate() {
@@ -266,7 +309,7 @@ impl Flow {
                 Font::Regular,
                 Color::GREY,
                 Anchor::End,
-                format!("page {} of {n}", i + 1),
+                format!("{} {} {} {n}", self.page_words.0, i + 1, self.page_words.1),
             );
         }
         self.pages
@@ -467,6 +510,29 @@ mod tests {
         }
         // The header comes back on every page the table runs onto.
         assert!(pages.iter().all(|p| p.texts().any(|t| t == "text")));
+    }
+
+    #[test]
+    fn a_heading_goes_on_the_page_of_what_follows_it() {
+        let mut f = Flow::new("head");
+        // Fill the first page but for about 80 points.
+        while f.room() > 80.0 {
+            f.paragraph("filler", Font::Regular, 10.0, 0.0);
+        }
+        let chart = Canvas::new(f.width(), 200.0);
+        f.heading("Chart", 12.0);
+        f.drawing(&chart);
+        f.heading("Table", 12.0);
+        f.table(&[Cell::new("n")], &[vec![Cell::new("1")]], &[false], 8.0);
+        f.heading("Last", 12.0);
+        let pages = f.finish();
+        assert_eq!(pages.len(), 2);
+        let on = |i: usize, t: &str| pages[i].texts().any(|x| x == t);
+        // The chart did not fit under its heading: both are on page 2.
+        assert!(!on(0, "Chart") && on(1, "Chart"));
+        assert!(on(1, "Table") && on(1, "n"));
+        // A heading with nothing after it is still drawn.
+        assert!(on(1, "Last"));
     }
 
     #[test]
