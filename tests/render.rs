@@ -88,11 +88,26 @@ fn a_specimen_proof_says_so_and_a_missing_ticket_is_an_error() {
         err.contains("ticket 999 is not in the block: its tickets are 1 to 42"),
         "{err}"
     );
-    // Spaces after the commas are fine, and a ticket asked twice is drawn once.
+    // A ticket named twice is refused: the proofs are the tickets named, one each.
     let o = tirage()
         .arg("render")
         .arg(&deck)
         .args(["--tickets", "3, 1,3"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(
+            "--tickets 3,3: ticket 3 is named twice (in 3 and in 3); name each ticket once"
+        ),
+        "{err}"
+    );
+    // Spaces after the commas are fine; the tickets come in the order named.
+    let o = tirage()
+        .arg("render")
+        .arg(&deck)
+        .args(["--tickets", "3, 1"])
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(0));
@@ -1263,8 +1278,8 @@ fn a_selection_draws_exactly_the_tickets_of_its_ranges_packs_ways_and_tiers() {
     };
     let pack = |r: &[String]| r[1].parse::<u32>().unwrap();
     assert_eq!(
-        select(&block, &["--tickets", "9..12,1, 10"], &out).1,
-        [9, 10, 11, 12, 1]
+        select(&block, &["--tickets", "9..12,1, 13"], &out).1,
+        [9, 10, 11, 12, 1, 13]
     );
     let (code, drawn, _) = select(&block, &["--way", "20000"], &out);
     assert_eq!((code, drawn.clone()), (0, listed(&|r| r[6] == "20000")));
@@ -1321,8 +1336,10 @@ fn a_selection_past_the_block_unknown_or_empty_is_refused() {
     let block = coq_block(&t);
     let out = t.path().join("o");
     for (args, err) in [
-        (&["--tickets", "2990..3001"][..], "ticket 3001 is not in the block: its tickets are 1 to 3000"),
-        (&["--pack", "21"][..], "pack 21 is not in the block: its packs are 1 to 20"),
+        (&["--tickets", "2999..3005"][..], "--tickets 2999..3005: ticket 3001 is not in the block: its tickets are 1 to 3000"),
+        (&["--pack", "21"][..], "--pack 21: pack 21 is not in the block: its packs are 1 to 20"),
+        (&["--way", ""][..], "--way: an empty way id was given; name one of the spec's ways: lose, 20000,"),
+        (&["--tickets", "1,1,2"][..], "--tickets 1,1: ticket 1 is named twice (in 1 and in 1); name each ticket once"),
         (&["--way", "7"][..], "--way 7: the spec has no such way; its ways are lose, 20000, 500+500, 100+100, 10+20, 10+8, 8, 4+4, 4, 2+2, 2"),
         (&["--tier", "3"][..], "--tier 3: no tier of the lot table has this amount; its tiers are 20000, 1000, 200, 30, 18, 8, 4, 2 (losing tickets: --way lose)"),
         (&["--tickets", "1..2", "--way", "20000"][..], "no ticket of the block is selected by --tickets 1..2 --way 20000: nothing to draw"),

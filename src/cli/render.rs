@@ -36,7 +36,7 @@ the rest of verify is not run)\n  \
 - each record is at its place and its face codes are values of their columns\n  \
 - the rules judge the face unambiguous and its wins are a way of the spec\n  \
 - the ticket's tickets.csv row (when read) is the row of that record, prize and way\n\n\
-Which tickets: --tickets names them (numbers and ranges, drawn in the order named); --pack, \
+Which tickets: --tickets names them (numbers and ranges, drawn in the order named, each named once); --pack, \
 --way and --tier narrow the selection, each option the others (--way and --tier judge each \
 face by the rules, so the whole print file is read; they need the prize, which the printer's \
 print file alone of a production block does not give). Without --tickets, at most 2000 \
@@ -51,7 +51,7 @@ pub(super) struct Args {
     /// The block (or deck) directory.
     dir: PathBuf,
     /// Ticket numbers and ranges (1-based, print order), comma-separated: `1,5,9..12`; drawn
-    /// in the order named, each once. Default: every ticket selected by the options below,
+    /// in the order named; a ticket named twice is an error. Default: every ticket selected by the options below,
     /// at most 2000.
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
     tickets: Vec<Span>,

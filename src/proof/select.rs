@@ -90,14 +90,39 @@ pub struct Selection {
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SelectError {
     /// A ticket or pack asked for is past the block's last.
-    #[error("{what} {asked} is not in the block: its {what}s are 1 to {last}")]
+    #[error("{option} {span}: {what} {asked} is not in the block: its {what}s are 1 to {last}")]
     PastBlock {
+        /// `--tickets` or `--pack`.
+        option: &'static str,
         /// `ticket` or `pack`.
         what: &'static str,
-        /// The number asked for.
+        /// The number or range as typed.
+        span: Span,
+        /// The first number of `span` past the block.
         asked: u32,
         /// The block's last.
         last: u32,
+    },
+    /// A ticket or pack named twice: a proof sheet holds each ticket once, so the count of
+    /// proofs would not be the count named.
+    #[error("{option} {first},{again}: {what} {asked} is named twice (in {first} and in {again}); name each {what} once")]
+    Repeated {
+        /// `--tickets` or `--pack`.
+        option: &'static str,
+        /// `ticket` or `pack`.
+        what: &'static str,
+        /// The first number named twice.
+        asked: u32,
+        /// The number or range that names it first, as typed.
+        first: Span,
+        /// The one that names it again.
+        again: Span,
+    },
+    /// An empty way id (`--way ""`, or two commas in a row).
+    #[error("--way: an empty way id was given; name one of the spec's ways: {ways}")]
+    EmptyWay {
+        /// The spec's way ids, comma-separated.
+        ways: String,
     },
     /// A way id that is not one of the spec's.
     #[error("--way {asked}: the spec has no such way; its ways are {ways}")]
@@ -149,34 +174,50 @@ impl Selection {
     /// has not, ways and tiers that share no way, positions that share no ticket.
     pub fn resolve(&self, spec: &GameSpec, tickets: u32) -> Result<Chosen, SelectError> {
         let packs = tickets.div_ceil(spec.pack_size.max(1));
-        for (spans, what, last) in [
-            (&self.tickets, "ticket", tickets),
-            (&self.packs, "pack", packs),
+        for (spans, option, what, last) in [
+            (&self.tickets, "--tickets", "ticket", tickets),
+            (&self.packs, "--pack", "pack", packs),
         ] {
-            if let Some(s) = spans.iter().find(|s| s.last > last) {
+            if let Some(&span) = spans.iter().find(|s| s.last > last) {
                 return Err(SelectError::PastBlock {
+                    option,
                     what,
-                    asked: s.last,
+                    span,
+                    asked: span.first.max(last + 1),
                     last,
                 });
             }
+            if let Some((asked, first, again)) = repeated(spans) {
+                return Err(SelectError::Repeated {
+                    option,
+                    what,
+                    asked,
+                    first,
+                    again,
+                });
+            }
         }
+        let all_ways = || {
+            spec.ways
+                .iter()
+                .map(|w| w.id.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         let mut ways: Option<BTreeSet<WayId>> = None;
         if !self.ways.is_empty() {
             let mut set = BTreeSet::new();
             for asked in &self.ways {
+                if asked.is_empty() {
+                    return Err(SelectError::EmptyWay { ways: all_ways() });
+                }
                 let i = spec
                     .ways
                     .iter()
                     .position(|w| &w.id == asked)
                     .ok_or_else(|| SelectError::UnknownWay {
                         asked: asked.clone(),
-                        ways: spec
-                            .ways
-                            .iter()
-                            .map(|w| w.id.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", "),
+                        ways: all_ways(),
                     })?;
                 set.insert(way_id(i));
             }
@@ -217,6 +258,21 @@ impl Selection {
         }
         Ok(chosen)
     }
+}
+
+/// The smallest number two of `spans` both hold, with the span that holds it first (in the
+/// order typed) and the other; `None` when no number is named twice.
+fn repeated(spans: &[Span]) -> Option<(u32, Span, Span)> {
+    let mut found: Option<(u32, Span, Span)> = None;
+    for (i, a) in spans.iter().enumerate() {
+        for b in &spans[i + 1..] {
+            let lo = a.first.max(b.first);
+            if lo <= a.last.min(b.last) && found.is_none_or(|(n, _, _)| lo < n) {
+                found = Some((lo, *a, *b));
+            }
+        }
+    }
+    found
 }
 
 fn way_id(i: usize) -> WayId {
@@ -286,7 +342,7 @@ impl Chosen {
     }
 
     /// Where ticket `t` comes in the drawing order: in the order the tickets were named
-    /// (each once, where first named), else in print order.
+    /// (never twice: [`Selection::resolve`] refuses a repeat), else in print order.
     pub fn order(&self, t: u32) -> (usize, u32) {
         (self.tickets.iter().position(|s| s.holds(t)).unwrap_or(0), t)
     }
@@ -385,19 +441,44 @@ mod tests {
             tiers: tier.iter().map(|&u| Money::units(u)).collect(),
         };
         let err = |s: Selection| s.resolve(&spec, 9).unwrap_err().to_string();
+        // The first ticket past the block is named, not the range's end.
         assert_eq!(
-            err(sel("1..10", "", &[], &[])),
-            "ticket 10 is not in the block: its tickets are 1 to 9"
+            err(sel("8..12", "", &[], &[])),
+            "--tickets 8..12: ticket 10 is not in the block: its tickets are 1 to 9"
+        );
+        assert_eq!(
+            err(sel("2,11..14", "", &[], &[])),
+            "--tickets 11..14: ticket 11 is not in the block: its tickets are 1 to 9"
         );
         assert_eq!(
             err(sel("", "4", &[], &[])),
-            "pack 4 is not in the block: its packs are 1 to 3"
+            "--pack 4: pack 4 is not in the block: its packs are 1 to 3"
+        );
+        // A ticket named twice is refused, naming it and where it was named.
+        assert_eq!(
+            err(sel("1,1,2", "", &[], &[])),
+            "--tickets 1,1: ticket 1 is named twice (in 1 and in 1); name each ticket once"
+        );
+        assert_eq!(
+            err(sel("7,2..5,4..6", "", &[], &[])),
+            "--tickets 2..5,4..6: ticket 4 is named twice (in 2..5 and in 4..6); name each ticket once"
+        );
+        assert_eq!(
+            err(sel("", "1..2,2", &[], &[])),
+            "--pack 1..2,2: pack 2 is named twice (in 1..2 and in 2); name each pack once"
         );
         let ways: Vec<&str> = spec.ways.iter().map(|w| w.id.as_str()).collect();
         assert_eq!(
             err(sel("", "", &["7"], &[])),
             format!(
                 "--way 7: the spec has no such way; its ways are {}",
+                ways.join(", ")
+            )
+        );
+        assert_eq!(
+            err(sel("", "", &["2", ""], &[])),
+            format!(
+                "--way: an empty way id was given; name one of the spec's ways: {}",
                 ways.join(", ")
             )
         );
