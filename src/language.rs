@@ -68,6 +68,17 @@ impl Language {
     }
 }
 
+impl Language {
+    /// A count as this language writes it: grouped by three with a space in French
+    /// (`4 500 000`), a comma in English (`4,500,000`).
+    pub fn count(self, n: u64) -> String {
+        match self {
+            Language::Fr => grouped(n).replace(',', " "),
+            Language::En => grouped(n),
+        }
+    }
+}
+
 impl fmt::Display for Language {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.code())
@@ -90,6 +101,9 @@ mod tests {
         assert_eq!(en(2_000_000, "GBP"), "£20,000");
         assert_eq!(en(450, "USD"), "$4.50");
         assert_eq!(en(5, "CHF"), "CHF 0.05");
+        assert_eq!(Language::Fr.count(4_500_000), "4 500 000");
+        assert_eq!(Language::En.count(4_500_000), "4,500,000");
+        assert_eq!(Language::Fr.count(42), "42");
         assert_eq!(Language::parse("fr"), Some(Language::Fr));
         assert_eq!(Language::parse("de"), None);
     }

@@ -552,11 +552,13 @@ fn a_deck_proof_sheet_is_a_searchable_pdf_with_a_cover_and_every_ticket() {
     // The cover: the game, its reference, the composition of the deck.
     let cover = pages[0];
     for line in [
-        "Proof sheet",
+        "Planche d'épreuves",
         "SPÉCIMEN",
         "ASTRO ANNEE DU COQ",
         "Règlement particulier « ASTRO ANNEE DU COQ », JORF n°0303 du 30 décembre 2016",
-        "Game code 1703 · emission 1 · block 0 · 42 tickets in packs of 150",
+        "Code jeu 1703 · émission 1 · bloc 0 · 42 billets en carnets de 150",
+        "Combinaisons",
+        "promise au billet",
         "near miss jeu1",
     ] {
         assert!(cover.contains(line), "{line:?} not on the cover:\n{cover}");
@@ -564,6 +566,7 @@ fn a_deck_proof_sheet_is_a_searchable_pdf_with_a_cover_and_every_ticket() {
     // Each way's prize as the ticket prints it, with the currency (pdftotext may drop the
     // space before the sign).
     for prize in [
+        "0 €",
         "20 000 €",
         "1 000 €",
         "200 €",
@@ -632,9 +635,8 @@ fn a_deck_proof_sheet_is_a_searchable_pdf_with_a_cover_and_every_ticket() {
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     for word in [
-        "promised on ticket",
-        "tickets on this sheet",
-        "wins",
+        "promise au billet",
+        "billets de cette planche",
         "gagne",
         "GAGNANT",
         "Épreuve",
@@ -1326,6 +1328,19 @@ fn a_selection_draws_exactly_the_tickets_of_its_ranges_packs_ways_and_tiers() {
     for r in twos {
         assert!(text.contains(&r[4]), "serial {}", r[4]);
     }
+    // A block's cover, in the ticket's language, counts with their separators; no column
+    // of tickets promised for a feature (a deck's): a production block promises none.
+    let cover = text.split('\u{c}').next().unwrap();
+    for line in [
+        "Code jeu 1703 · émission 1 · bloc 1 · 3 000 billets en carnets de 150",
+        "Un bloc de production : ces épreuves montrent des billets qui seront imprimés et vendus",
+        "billets de cette planche qui la montrent",
+        "2 081",
+    ] {
+        assert!(cover.contains(line), "{line:?} not on the cover:\n{cover}");
+    }
+    assert!(!cover.contains("promise au billet"), "{cover}");
+    assert!(!text.contains("Proof sheet"), "{cover}");
 }
 
 /// A selection that names no ticket of the block, a way or tier the spec has not, or a range

@@ -18,6 +18,7 @@ use crate::proof::draw::page::{Cell, Flow};
 use crate::proof::draw::pdf::document;
 use crate::proof::draw::{Anchor, Color, Font};
 use crate::proof::render::{ticket_canvas, Marks, Proofs, RenderError};
+use crate::proof::words::Words;
 
 /// Space between two proofs on a page, in points.
 const GAP: f64 = 12.0;
@@ -36,10 +37,19 @@ pub fn proof_sheet(proofs: &Proofs, marks: Marks) -> Result<Vec<u8>, RenderError
         .iter()
         .map(|t| ticket_canvas(spec, man.kind, t, marks))
         .collect::<Result<Vec<_>, _>>()?;
+    let w = &Words::of(spec.language).sheet;
     let mut flow = Flow::new(&format!(
-        "Proof sheet · {} · game code {} · emission {} · block {}",
-        spec.name, spec.game_code, spec.emission, man.block
+        "{} · {} · {} {} · {} {} · {} {}",
+        w.title,
+        spec.name,
+        w.code[0],
+        spec.game_code,
+        w.code[1],
+        spec.emission,
+        w.code[2],
+        man.block
     ));
+    flow.page_words(w.page);
     composition(&mut flow, proofs, marks);
 
     flow.new_page();
@@ -60,7 +70,7 @@ pub fn proof_sheet(proofs: &Proofs, marks: Marks) -> Result<Vec<u8>, RenderError
             page.place(c, x, y, scale)
         });
     }
-    let title = format!("Proof sheet: {} block {}", spec.name, man.block);
+    let title = format!("{} · {} · {} {}", w.title, spec.name, w.code[2], man.block);
     Ok(document(&title, &flow.finish()))
 }
 
@@ -69,8 +79,10 @@ fn composition(flow: &mut Flow, proofs: &Proofs, marks: Marks) {
     let spec = &proofs.spec;
     let man = &proofs.manifest;
     let qa = marks == Marks::Shown;
+    let lang = spec.language;
+    let w = &Words::of(lang).sheet;
     flow.boxed(26.0, |page, x, y| {
-        page.text(x, y + 18.0, 20.0, Font::Bold, "Proof sheet");
+        page.text(x, y + 18.0, 20.0, Font::Bold, w.title);
         if man.kind == Kind::Specimen {
             let right = crate::proof::draw::pdf::A4_WIDTH - x;
             page.text_styled(
@@ -80,7 +92,7 @@ fn composition(flow: &mut Flow, proofs: &Proofs, marks: Marks) {
                 Font::Bold,
                 Color::RED,
                 Anchor::End,
-                crate::proof::words::Words::of(spec.language).specimen,
+                Words::of(lang).specimen,
             );
         }
     });
@@ -88,37 +100,51 @@ fn composition(flow: &mut Flow, proofs: &Proofs, marks: Marks) {
     let mut lines = vec![
         spec.legal_reference.clone(),
         format!(
-            "Game code {} · emission {} · block {} · {} tickets in packs of {}",
-            spec.game_code, spec.emission, man.block, man.tickets, man.pack_size
+            "{} {} · {} {} · {} {} · {} {} {}{}",
+            capital(w.code[0]),
+            spec.game_code,
+            w.code[1],
+            spec.emission,
+            w.code[2],
+            man.block,
+            lang.count(man.tickets.into()),
+            w.in_packs.0,
+            man.pack_size,
+            w.in_packs.1,
         ),
         match (man.kind, man.composition) {
             (Kind::Specimen, Some(c)) => format!(
-                "A QA deck ({}): specimen serials of block 0 and specimen validation codes, never payable",
+                "{}{}{}",
+                w.kind[0],
                 serde_json::to_value(c)
                     .ok()
                     .and_then(|v| v.as_str().map(String::from))
-                    .unwrap_or_default()
+                    .unwrap_or_default(),
+                w.kind[1]
             ),
-            (Kind::Specimen, None) => "A QA deck: specimen serials and codes, never payable".into(),
-            _ => "A production block: these proofs show tickets that will be printed and sold".into(),
+            (Kind::Specimen, None) => w.kind[2].into(),
+            _ => w.kind[3].into(),
         },
     ];
     if spec.reconstructed {
-        lines.push("The lot table is a reconstruction, not the published one.".into());
+        lines.push(w.reconstructed.into());
     }
     if let Some(note) = &spec.note {
-        lines.push(format!("Note: {note}"));
+        lines.push(format!("{}{note}", w.note));
     }
     lines.push(format!(
-        "This sheet: {} ticket(s), in the order asked; {}; block spec SHA-256 {}",
+        "{} {} {} ; {} ; {} {}",
+        w.this_sheet.0,
         proofs.tickets.len(),
-        if qa {
-            "wins, near misses and decoys marked"
-        } else {
-            "plain: what the tickets print, no marks"
-        },
+        w.this_sheet.1,
+        w.marks[usize::from(!qa)],
+        w.spec_sha,
         man.spec.sha256
     ));
+    if lang == crate::language::Language::En {
+        let last = lines.last_mut().expect("a line");
+        *last = last.replace(" ; ", "; ");
+    }
     for l in &lines {
         flow.paragraph(l, Font::Regular, 9.5, 0.0);
     }
@@ -129,29 +155,24 @@ fn composition(flow: &mut Flow, proofs: &Proofs, marks: Marks) {
         .flat_map(|t| t.ways.iter().map(|w| (w.id.as_str(), w.count)))
         .chain(std::iter::once(("lose", man.losers)))
         .collect();
-    flow.heading("Ways", 12.0);
-    let mut head = vec![bold("way"), bold("prize"), bold("in the block")];
+    flow.heading(w.ways[0], 12.0);
+    let mut head = vec![bold(w.ways[1]), bold(w.ways[2]), bold(w.ways[3])];
     if qa {
-        head.push(bold("tickets on this sheet"));
+        head.push(bold(w.ways[4]));
     }
     let rows: Vec<Vec<Cell>> = spec
         .ways
         .iter()
         .enumerate()
         .map(|(id, way)| {
-            // As the ticket prints an amount (`20 000 €`); a loser's prize is none.
-            let prize = if id == 0 {
-                "0".to_string()
-            } else {
-                spec.language.amount(way.amount, &spec.currency)
-            };
+            // As the ticket prints an amount (`20 000 €`; a loser's `0 €`).
             let mut row = vec![
                 bold(&way.id),
-                Cell::new(prize),
+                Cell::new(lang.amount(way.amount, &spec.currency)),
                 Cell::new(
                     counts
                         .get(way.id.as_str())
-                        .map_or("?".into(), u64::to_string),
+                        .map_or("?".into(), |&n| lang.count(n)),
                 ),
             ];
             if qa {
@@ -173,25 +194,29 @@ fn composition(flow: &mut Flow, proofs: &Proofs, marks: Marks) {
     if features.is_empty() {
         return;
     }
-    flow.heading("Features", 12.0);
-    let mut head = vec![bold("feature"), bold("what the face shows")];
+    flow.heading(w.features[0], 12.0);
+    // The ticket a deck promised for each feature; a production block promises none.
+    let promised = man.promised_features.as_ref().filter(|p| !p.is_empty());
+    let mut head = vec![bold(w.features[1]), bold(w.features[2])];
+    if qa && promised.is_some() {
+        head.push(bold(w.features[3]));
+    }
     if qa {
-        head.push(bold("promised on ticket"));
-        head.push(bold("tickets on this sheet showing it"));
+        head.push(bold(w.features[4]));
     }
     let shown: Vec<_> = proofs.tickets.iter().map(|t| m.evaluate(&t.face)).collect();
     let rows: Vec<Vec<Cell>> = features
         .iter()
         .map(|f| {
-            let promised = man
-                .promised_features
-                .iter()
-                .flatten()
-                .find(|p| p.feature == f.id)
-                .map_or("—".to_string(), |p| p.ticket.to_string());
             let mut row = vec![bold(&f.id.replace('_', " ")), Cell::new(f.about)];
+            if let (true, Some(promised)) = (qa, promised) {
+                let on = promised
+                    .iter()
+                    .find(|p| p.feature == f.id)
+                    .map_or("—".to_string(), |p| p.ticket.to_string());
+                row.push(Cell::new(on));
+            }
             if qa {
-                row.push(Cell::new(promised));
                 let on: Vec<u32> = proofs
                     .tickets
                     .iter()
@@ -204,12 +229,16 @@ fn composition(flow: &mut Flow, proofs: &Proofs, marks: Marks) {
             row
         })
         .collect();
-    flow.table(
-        &head,
-        &rows,
-        &[false, false, true, false][..head.len()],
-        8.5,
-    );
+    let right = [false, false, promised.is_some(), false];
+    flow.table(&head, &rows, &right[..head.len()], 8.5);
+}
+
+/// `s` with its first letter in capitals (`code jeu` → `Code jeu`).
+fn capital(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
 }
 
 /// A table cell in bold.

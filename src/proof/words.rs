@@ -1,5 +1,6 @@
 //! The words proofs write themselves, in the ticket's language (`[game] language`): the
-//! header line, the verdict, the marks and their key, the notes, the SPECIMEN mark. What
+//! header line, the verdict, the marks and their key, the notes, the SPECIMEN mark, the
+//! proof sheet's cover, tables and page numbers. What
 //! the ticket prints (labels, captions, symbols) comes from the spec as it is.
 
 use crate::language::Language;
@@ -31,6 +32,39 @@ pub struct Words {
     pub area_loses: &'static str,
     /// A losing ticket.
     pub ticket_loses: &'static str,
+    /// The proof sheet's words.
+    pub sheet: SheetWords,
+}
+
+/// The words of a proof sheet: its cover, tables and page numbers.
+#[derive(Clone, Copy, Debug)]
+pub struct SheetWords {
+    /// Its title (`Proof sheet`).
+    pub title: &'static str,
+    /// Before the game code, the emission, the block (running head and cover).
+    pub code: [&'static str; 3],
+    /// "tickets in packs of", between the count of tickets and the pack size.
+    pub in_packs: (&'static str, &'static str),
+    /// A QA deck of a known composition (before and after it), one of none, a production
+    /// block.
+    pub kind: [&'static str; 4],
+    /// The lot table is not the published one.
+    pub reconstructed: &'static str,
+    /// Before the spec's note.
+    pub note: &'static str,
+    /// "This sheet: N ticket(s), in the order asked", before and after N.
+    pub this_sheet: (&'static str, &'static str),
+    /// Marks shown, marks hidden.
+    pub marks: [&'static str; 2],
+    /// Before the spec's SHA-256.
+    pub spec_sha: &'static str,
+    /// The ways' heading and its columns: way, prize, count in the block, tickets here.
+    pub ways: [&'static str; 5],
+    /// The features' heading and its columns: feature, what the face shows, promised on
+    /// ticket, tickets here showing it.
+    pub features: [&'static str; 5],
+    /// "page i of n": before i, before n.
+    pub page: (&'static str, &'static str),
 }
 
 /// English.
@@ -51,6 +85,40 @@ const EN: Words = Words {
     decoy: "decoy",
     area_loses: "loses: nothing it shows wins.",
     ticket_loses: "No play area wins: the ticket loses.",
+    sheet: SheetWords {
+        title: "Proof sheet",
+        code: ["game code", "emission", "block"],
+        in_packs: ("tickets in packs of", ""),
+        kind: [
+            "A QA deck (",
+            "): specimen serials of block 0 and specimen validation codes, never payable",
+            "A QA deck: specimen serials and codes, never payable",
+            "A production block: these proofs show tickets that will be printed and sold",
+        ],
+        reconstructed: "The lot table is a reconstruction, not the published one.",
+        note: "Note: ",
+        this_sheet: ("This sheet:", "ticket(s), in the order asked"),
+        marks: [
+            "wins, near misses and decoys marked",
+            "plain: what the tickets print, no marks",
+        ],
+        spec_sha: "block spec SHA-256",
+        ways: [
+            "Ways",
+            "way",
+            "prize",
+            "in the block",
+            "tickets on this sheet",
+        ],
+        features: [
+            "Features",
+            "feature",
+            "what the face shows",
+            "promised on ticket",
+            "tickets on this sheet showing it",
+        ],
+        page: ("page", "of"),
+    },
 };
 
 /// French.
@@ -71,6 +139,40 @@ const FR: Words = Words {
     decoy: "leurre",
     area_loses: "perd : rien de ce qu'il montre ne gagne.",
     ticket_loses: "Aucun jeu ne gagne : le billet est perdant.",
+    sheet: SheetWords {
+        title: "Planche d'épreuves",
+        code: ["code jeu", "émission", "bloc"],
+        in_packs: ("billets en carnets de", ""),
+        kind: [
+            "Un jeu d'essai QA (",
+            ") : séries spécimen du bloc 0 et codes de validation spécimen, jamais payables",
+            "Un jeu d'essai QA : séries et codes spécimen, jamais payables",
+            "Un bloc de production : ces épreuves montrent des billets qui seront imprimés et vendus",
+        ],
+        reconstructed: "Le tableau des lots est une reconstitution, non le tableau publié.",
+        note: "Note : ",
+        this_sheet: ("Cette planche :", "billet(s), dans l'ordre demandé"),
+        marks: [
+            "gains, presque gagnants et leurres marqués",
+            "sans marques : ce que les billets impriment",
+        ],
+        spec_sha: "SHA-256 de la spec du bloc",
+        ways: [
+            "Combinaisons",
+            "combinaison",
+            "gain",
+            "dans le bloc",
+            "billets de cette planche",
+        ],
+        features: [
+            "Particularités",
+            "particularité",
+            "ce que montre la face",
+            "promise au billet",
+            "billets de cette planche qui la montrent",
+        ],
+        page: ("page", "sur"),
+    },
 };
 
 impl Words {
