@@ -11,6 +11,7 @@
 //! shared by every game.
 
 pub mod card_hands;
+pub mod card_total;
 pub mod common;
 pub mod compare;
 pub mod crossword;
@@ -317,6 +318,17 @@ pub enum Refusal {
         needs: String,
         /// The way's id.
         way: String,
+    },
+    /// A winning feature none of the way's wins can show (a card_total natural asked of a
+    /// way whose amounts no natural pays).
+    #[error("way \"{way}\" cannot show {feature}: {why}")]
+    CannotShow {
+        /// The feature.
+        feature: String,
+        /// The way's id.
+        way: String,
+        /// Why not, in words.
+        why: String,
     },
     /// A winning feature the way's weights give no weight.
     #[error("way \"{way}\" gives {feature} no weight (combination_weights of its tier, or way_combination_weights)")]

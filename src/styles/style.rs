@@ -108,6 +108,7 @@ pub struct StyleInfo {
 /// Every play style tirage knows, by name.
 pub static LIBRARY: &[StyleInfo] = &[
     super::card_hands::INFO,
+    super::card_total::INFO,
     super::compare::INFO,
     super::crossword::INFO,
     super::key_match::INFO,

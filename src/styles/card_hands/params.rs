@@ -34,7 +34,7 @@ pub(super) fn default_community() -> usize {
 pub(super) fn default_one() -> usize {
     1
 }
-pub(super) fn default_card_name() -> String {
+pub(crate) fn default_card_name() -> String {
     "{rank} OF {suit}".into()
 }
 
@@ -98,7 +98,7 @@ pub struct RawCardHands {
     pub way_combination_weights: BTreeMap<String, BTreeMap<String, u32>>,
 }
 
-pub(super) fn caption_list(v: &[String], n: usize, what: &str) -> Result<Vec<String>, String> {
+pub(crate) fn caption_list(v: &[String], n: usize, what: &str) -> Result<Vec<String>, String> {
     if v.len() != n {
         return Err(format!("expected {n} {what}, got {}", v.len()));
     }
@@ -115,7 +115,7 @@ pub(super) fn caption_list(v: &[String], n: usize, what: &str) -> Result<Vec<Str
 }
 
 /// `Err` unless `c` may be printed in files and proofs as a name.
-pub(super) fn printed(c: &str) -> Result<(), String> {
+pub(crate) fn printed(c: &str) -> Result<(), String> {
     let t = c.trim();
     if t.is_empty()
         || t.contains([',', '"'])
@@ -130,7 +130,7 @@ pub(super) fn printed(c: &str) -> Result<(), String> {
 }
 
 /// `Err` unless `id` is an ASCII id (letters, digits, `_`).
-pub(super) fn ascii_id(id: &str, what: &str) -> Result<(), String> {
+pub(crate) fn ascii_id(id: &str, what: &str) -> Result<(), String> {
     if id.is_empty() || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
         return Err(format!(
             "\"{id}\" is not {what}: expected ASCII letters, digits or _"

@@ -1,0 +1,1429 @@
+//! The *card total* play style (industry: "beat the dealer", blackjack / "21"; WAC
+//! 315-10-024 "add up yours against theirs" with cards).
+//!
+//! **Rule.** The surface has `hands` player hands, each of `cards` cards with an amount box
+//! (GAIN), and a dealer's hand of `dealer_cards` cards: one for the whole surface
+//! (`dealer = "shared"`) or one beside each hand (`dealer = "per_hand"`). A card counts its
+//! rank (2 to 10), a figure (jack, queen, king) counts 10 and an ace 1 or 11: a hand's
+//! total is the highest one not over 21 (a *soft* hand counts an ace 11), and a hand whose
+//! every ace counts 1 and still goes over 21 is *bust*. A player hand wins the amount in its
+//! box when it is not bust and the dealer's hand is bust or has a lower total. With
+//! `natural`, a two-card 21 (an ace and a ten or figure) is a *natural*: it beats any dealer
+//! hand but a natural, and pays its box times `natural.multiplier`, or `natural.prize`
+//! (the box then shows that prize). A tie (a *push*) is never printed (`ties = "never"`),
+//! loses (`"lose"`) or pays the box (`"win"`), as the spec says. Every hand is a play area,
+//! the winning hands add up.
+//!
+//! **Naive reading.** A player counts the cards as above but may count any ace 1 or 11
+//! (without going over 21), for the hand and for the dealer, and reads a natural as 21. No
+//! face is printed where any such reading gives a row another outcome than the rule: so a
+//! soft hand appears only where counting its ace 1 or 11 changes nothing (a soft 17 against
+//! a dealer's 19), a natural never meets a 21 of more cards, and no tie is printed unless
+//! the spec says how it is paid. All the cards of a ticket come from one 52-card deck: no
+//! card shows twice.
+//!
+//! **Columns.** With a shared dealer: `{id}_d1..{id}_d{dealer_cards}` first; then per hand
+//! `r`: `{id}_h{r}_c{i}` (its cards), with `dealer = "per_hand"` `{id}_h{r}_d{i}` (its
+//! dealer's cards), then `{id}_h{r}_gain`, `{id}_h{r}_caption`. Cards are written as
+//! `card_hands` writes them (`Ah`, `Td`, `7s`) and proofs print the spec's inscription
+//! (`card_name`, `rank_names`, `suit_names`). Play areas and panels: `areas` when given,
+//! else `{id}_h{r}`; the shared dealer's panel is `dealer_id` (default `{id}_dealer`).
+//!
+//! **Features.** `near_miss_<id>` (or `near_miss_feature`): a losing hand one below the
+//! dealer's total (a 20 against 21), on exactly `near_miss` of the losing hands (the others
+//! are at least two below, bust, or, with `ties = "lose"`, tied). `natural_<id>` (or
+//! `natural_feature`), with `natural`: a hand winning by a natural. The box of a losing
+//! hand shows a decoy (`decoy_weights`), marked as such.
+
+use super::card_hands::{caption_list, card, card_code, printed, rank, suit, Card};
+use super::common::{self, AmountBox};
+use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
+use super::{
+    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
+    Layout, Mark, MarkKind, Panel, Plan, Printed, Refusal, Style, MAX_CELLS, MAX_WINS,
+};
+use crate::crypto::rng::{below, chance, shuffle, weighted};
+use crate::lots::Way;
+use crate::money::Money;
+use arrayvec::ArrayVec;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Ambiguity: a hand whose outcome changes when an ace is counted 1 instead of 11 (or the
+/// other way), in the hand or in the dealer's, or when a natural is read as a plain 21.
+pub const AMB_READING: &str = "a card_total hand whose outcome depends on how an ace is counted";
+/// Ambiguity: a tie on a surface whose rules print none (`ties = "never"`).
+pub const AMB_TIE: &str = "a card_total hand tied with the dealer, which the rules never print";
+/// Ambiguity: the same card twice on a ticket (all its cards come from one 52-card deck).
+pub const AMB_DUPLICATE: &str = "the same card twice on a card_total ticket";
+/// Ambiguity: a natural whose box does not show the natural's prize (`natural.prize`).
+pub const AMB_NATURAL_BOX: &str = "a natural whose box does not show the natural's prize";
+
+/// Most player hands on a surface.
+pub const MAX_HANDS: usize = 8;
+/// Most cards printed on one surface (hands and dealers): a ticket's cards come from one
+/// deck, and this leaves every draw room.
+pub const MAX_SURFACE_CARDS: usize = 30;
+/// Most naturals on one ticket (a deck has four aces).
+pub const MAX_NATURALS: usize = 4;
+/// Whole-face attempts before drawing gives up (a bug: see [`CardTotal::draw`]).
+const MAX_ATTEMPTS: usize = 64;
+/// Attempts at one hand before the face is drawn again.
+const HAND_TRIES: usize = 24;
+
+fn two() -> u32 {
+    2
+}
+
+/// Who the player hands play against.
+#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq, Default)]
+#[serde(rename_all = "snake_case")]
+enum Dealer {
+    /// One dealer's hand for the whole surface.
+    #[default]
+    Shared,
+    /// One dealer's hand beside each player hand.
+    PerHand,
+}
+
+/// How a tie (push) is paid.
+#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq, Default)]
+#[serde(rename_all = "snake_case")]
+enum Ties {
+    /// The rules print no tie: a tie is an ambiguity.
+    #[default]
+    Never,
+    /// A tie loses.
+    Lose,
+    /// A tie wins the box.
+    Win,
+}
+
+/// `natural`: how a two-card 21 pays.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawNatural {
+    #[serde(default)]
+    multiplier: Option<u32>,
+    #[serde(default)]
+    prize: Option<Money>,
+    #[serde(default)]
+    share: f64,
+}
+
+/// A `card_total` surface's table.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCardTotal {
+    hands: u32,
+    #[serde(default = "two")]
+    cards: u32,
+    #[serde(default)]
+    dealer: Dealer,
+    #[serde(default = "two")]
+    dealer_cards: u32,
+    #[serde(default)]
+    ties: Ties,
+    #[serde(default)]
+    natural: Option<RawNatural>,
+    box_amounts: Vec<Money>,
+    decoy_weights: BTreeMap<String, u32>,
+    #[serde(default)]
+    near_miss: f64,
+    #[serde(default)]
+    near_miss_feature: Option<String>,
+    #[serde(default)]
+    natural_feature: Option<String>,
+    #[serde(default)]
+    areas: Option<Vec<String>>,
+    #[serde(default)]
+    dealer_id: Option<String>,
+    rank_names: Vec<String>,
+    suit_names: Vec<String>,
+    #[serde(default = "super::card_hands::default_card_name")]
+    card_name: String,
+}
+
+/// What a natural pays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Natural {
+    /// The box's amount times this factor.
+    Times(u32),
+    /// This amount, which the box shows.
+    Prize(Money),
+}
+
+/// A hand's count: its cards with every ace as 1, its aces, and whether it is a natural.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Count {
+    /// The total with every ace counted 1.
+    pub hard: u8,
+    /// Aces in the hand.
+    pub aces: u8,
+    /// Two cards, an ace and a ten or figure.
+    pub natural: bool,
+}
+
+/// The value of card `c` with an ace as 1: 2 to 10, a figure 10.
+pub fn value(c: Card) -> u8 {
+    match rank(c) {
+        r @ 0..=7 => r + 2,
+        8..=11 => 10,
+        _ => 1,
+    }
+}
+
+impl Count {
+    /// The count of `cards`.
+    pub fn of(cards: &[Card]) -> Count {
+        let hard = cards.iter().map(|&c| value(c)).sum();
+        let aces = cards.iter().filter(|&&c| rank(c) == 12).count() as u8;
+        Count {
+            hard,
+            aces,
+            natural: cards.len() == 2 && aces == 1 && hard == 11,
+        }
+    }
+
+    /// Over 21 with every ace counted 1.
+    pub fn bust(self) -> bool {
+        self.hard > 21
+    }
+
+    /// The rule's total: the highest count not over 21 (an ace 11 where it fits), or the
+    /// hard total of a bust hand.
+    pub fn total(self) -> u8 {
+        if self.aces > 0 && self.hard + 10 <= 21 {
+            self.hard + 10
+        } else {
+            self.hard
+        }
+    }
+
+    /// Every total a player may read: a natural is 21; otherwise each ace 1 or 11, as long
+    /// as the hand does not go over 21 (the hard total always).
+    fn readings(self) -> ArrayVec<u8, 8> {
+        let mut out = ArrayVec::new();
+        if self.natural {
+            out.push(21);
+            return out;
+        }
+        out.push(self.hard);
+        for k in 1..=self.aces.min(7) {
+            let t = self.hard + 10 * k;
+            if t <= 21 {
+                out.push(t);
+            }
+        }
+        out
+    }
+}
+
+/// A row's result before the tie rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Outcome {
+    Win,
+    Lose,
+    Tie,
+}
+
+/// The rule's outcome of player hand `p` against dealer hand `d`; `naturals` when the spec
+/// sets a natural (else a two-card 21 is a 21 like any other).
+fn rule_outcome(p: Count, d: Count, naturals: bool) -> Outcome {
+    if p.bust() {
+        Outcome::Lose
+    } else if naturals && (p.natural || d.natural) {
+        match (p.natural, d.natural) {
+            (true, true) => Outcome::Tie,
+            (true, false) => Outcome::Win,
+            _ => Outcome::Lose,
+        }
+    } else if d.bust() {
+        Outcome::Win
+    } else {
+        by_totals(p.total(), d.total())
+    }
+}
+
+/// Totals compared: over 21 loses for the player first, then wins against a dealer over 21.
+fn by_totals(p: u8, d: u8) -> Outcome {
+    if p > 21 {
+        Outcome::Lose
+    } else if d > 21 || p > d {
+        Outcome::Win
+    } else if p < d {
+        Outcome::Lose
+    } else {
+        Outcome::Tie
+    }
+}
+
+/// The judgement of one hand against its dealer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Row {
+    /// Wins by the rule (with the tie rule applied).
+    win: bool,
+    /// Wins by a natural.
+    natural: bool,
+    /// A breach of the ambiguity policy.
+    ambiguity: Option<&'static str>,
+    /// Loses one below the dealer's total.
+    near: bool,
+}
+
+/// The card_total style, built from a validated surface table.
+pub struct CardTotal {
+    id: String,
+    /// Areas, columns, panels, printed lines, shown amounts and description.
+    layout: Layout,
+    labels: Vec<String>,
+    dealer_label: String,
+    hands: usize,
+    cards: usize,
+    dealer: Dealer,
+    dealer_cards: usize,
+    ties: Ties,
+    natural: Option<Natural>,
+    natural_share: u32,
+    gain: AmountBox,
+    /// The amounts a hand wins without a natural (the box amounts).
+    box_amounts: Vec<Money>,
+    decoy_weights: Vec<u32>,
+    near_miss: u32,
+    near_miss_id: &'static str,
+    natural_id: &'static str,
+    rank_captions: Vec<String>,
+    suit_captions: Vec<String>,
+    card_name: String,
+}
+
+/// What one hand of a face being drawn must show.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Want {
+    /// Win, showing this box code, by a natural or not.
+    Win { code: u8, natural: bool },
+    /// Lose at least two below (or bust, or tied where a tie loses).
+    Lose,
+    /// Lose one below the dealer.
+    Near,
+}
+
+/// How one win of a way can be paid on a hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Pay {
+    /// The box code of a win without a natural.
+    plain: Option<u8>,
+    /// The box code of a win by a natural.
+    natural: Option<u8>,
+}
+
+impl CardTotal {
+    fn new(raw: RawCardTotal, ctx: &StyleCtx) -> Result<CardTotal, FieldError> {
+        let hands = raw.hands as usize;
+        if hands == 0 || hands > MAX_HANDS {
+            return Err(FieldError::new(
+                "hands",
+                format!("expected 1 to {MAX_HANDS} player hands, got {hands}"),
+            ));
+        }
+        for (field, n) in [("cards", raw.cards), ("dealer_cards", raw.dealer_cards)] {
+            if !(2..=3).contains(&n) {
+                return Err(FieldError::new(
+                    field,
+                    format!("expected 2 or 3 cards to a hand, got {n}"),
+                ));
+            }
+        }
+        let (cards, dealer_cards) = (raw.cards as usize, raw.dealer_cards as usize);
+        let dealers = match raw.dealer {
+            Dealer::Shared => 1,
+            Dealer::PerHand => hands,
+        };
+        let total_cards = hands * cards + dealers * dealer_cards;
+        if total_cards > MAX_SURFACE_CARDS {
+            return Err(FieldError::new(
+                "hands",
+                format!(
+                    "{total_cards} cards on the surface; at most {MAX_SURFACE_CARDS} (one deck \
+                     deals every card of a ticket)"
+                ),
+            ));
+        }
+        let per_row = cards
+            + 2
+            + if raw.dealer == Dealer::PerHand {
+                dealer_cards
+            } else {
+                0
+            };
+        let columns_needed = hands * per_row + if dealers == 1 { dealer_cards } else { 0 };
+        if columns_needed > MAX_CELLS {
+            return Err(FieldError::new(
+                "hands",
+                format!("{columns_needed} face columns; at most {MAX_CELLS}"),
+            ));
+        }
+        let areas: Vec<String> = match raw.areas {
+            Some(a) => {
+                if a.len() != hands {
+                    return Err(FieldError::new(
+                        "areas",
+                        format!("expected one name per hand ({hands}), got {}", a.len()),
+                    ));
+                }
+                for (i, n) in a.iter().enumerate() {
+                    super::card_hands::ascii_id(n, "an id")
+                        .map_err(|m| FieldError::new("areas", m))?;
+                    if a[..i].contains(n) {
+                        return Err(FieldError::new("areas", format!("\"{n}\" is listed twice")));
+                    }
+                }
+                a
+            }
+            None => (1..=hands).map(|r| format!("{}_h{r}", ctx.id)).collect(),
+        };
+        let dealer_id = raw
+            .dealer_id
+            .clone()
+            .unwrap_or_else(|| format!("{}_dealer", ctx.id));
+        super::card_hands::ascii_id(&dealer_id, "an id")
+            .map_err(|m| FieldError::new("dealer_id", m))?;
+        if raw.dealer_id.is_some() && raw.dealer == Dealer::PerHand {
+            return Err(FieldError::new(
+                "dealer_id",
+                "names the shared dealer's panel; with dealer = \"per_hand\" each dealer is \
+                 drawn with its hand",
+            ));
+        }
+        if raw.box_amounts.is_empty() || raw.box_amounts.iter().any(|m| m.is_zero()) {
+            return Err(FieldError::new(
+                "box_amounts",
+                "expected one or more amounts above 0",
+            ));
+        }
+        if let Some(m) = (1..raw.box_amounts.len()).find_map(|i| {
+            raw.box_amounts[..i]
+                .contains(&raw.box_amounts[i])
+                .then(|| raw.box_amounts[i])
+        }) {
+            return Err(FieldError::new(
+                "box_amounts",
+                format!("{m} is listed twice"),
+            ));
+        }
+        let above_max = |m: Money| ctx.max.is_some_and(|x| m > x);
+        if let Some(m) = raw.box_amounts.iter().find(|&&m| above_max(m)) {
+            return Err(FieldError::new(
+                "box_amounts",
+                format!("{m} is above the surface's max; a box never shows more"),
+            ));
+        }
+        let (natural, natural_share) = match &raw.natural {
+            None => (None, 0),
+            Some(n) => {
+                if cards != 2 {
+                    return Err(FieldError::new(
+                        "natural",
+                        "a natural is a two-card 21: it needs cards = 2",
+                    ));
+                }
+                let share =
+                    common::share(n.share).map_err(|e| FieldError::new("natural.share", e))?;
+                let pays = match (n.multiplier, n.prize) {
+                    (Some(m), None) if (2..=100).contains(&m) => Natural::Times(m),
+                    (Some(m), None) => {
+                        return Err(FieldError::new(
+                            "natural.multiplier",
+                            format!("expected a factor of 2 to 100, got {m}"),
+                        ))
+                    }
+                    (None, Some(p)) if !p.is_zero() && !above_max(p) => Natural::Prize(p),
+                    (None, Some(p)) => {
+                        return Err(FieldError::new(
+                            "natural.prize",
+                            format!(
+                            "{p} is no prize a box can show (above 0, at most the surface's max)"
+                        ),
+                        ))
+                    }
+                    _ => {
+                        return Err(FieldError::new(
+                            "natural",
+                            "expected exactly one of multiplier and prize",
+                        ))
+                    }
+                };
+                (Some(pays), share)
+            }
+        };
+        let mut shown = raw.box_amounts.clone();
+        if let Some(Natural::Prize(p)) = natural {
+            shown.push(p);
+        }
+        let gain =
+            AmountBox::new(shown, ctx.captions).map_err(|e| FieldError::new("box_amounts", e))?;
+        let decoy_weights = common::decoy_weights(
+            &raw.decoy_weights,
+            gain.amounts(),
+            "an amount the box shows",
+        )
+        .map_err(|e| FieldError::new("decoy_weights", e))?;
+        let near_miss =
+            common::share(raw.near_miss).map_err(|e| FieldError::new("near_miss", e))?;
+        let rank_captions = caption_list(&raw.rank_names, 13, "rank names (2 … ace)")
+            .map_err(|m| FieldError::new("rank_names", m))?;
+        let suit_captions = caption_list(&raw.suit_names, 4, "suit names (c d h s)")
+            .map_err(|m| FieldError::new("suit_names", m))?;
+        if !raw.card_name.contains("{rank}") || !raw.card_name.contains("{suit}") {
+            return Err(FieldError::new(
+                "card_name",
+                format!(
+                    "\"{}\" should hold {{rank}} and {{suit}} (e.g. \"{{rank}} DE {{suit}}\")",
+                    raw.card_name
+                ),
+            ));
+        }
+        printed(&raw.card_name).map_err(|m| FieldError::new("card_name", m))?;
+        let deck: Vec<String> = (0..52).map(card_code).collect();
+        let card_column = |name: String| Column {
+            name,
+            kind: ColumnKind::Symbol,
+            values: deck.clone(),
+            inscriptions: Vec::new(),
+        };
+        let mut columns = Vec::new();
+        if raw.dealer == Dealer::Shared {
+            for i in 1..=dealer_cards {
+                columns.push(card_column(format!("{}_d{i}", ctx.id)));
+            }
+        }
+        for r in 1..=hands {
+            for i in 1..=cards {
+                columns.push(card_column(format!("{}_h{r}_c{i}", ctx.id)));
+            }
+            if raw.dealer == Dealer::PerHand {
+                for i in 1..=dealer_cards {
+                    columns.push(card_column(format!("{}_h{r}_d{i}", ctx.id)));
+                }
+            }
+            let g = columns.len();
+            columns.push(gain.column(format!("{}_h{r}_gain", ctx.id)));
+            columns.push(Column::caption(
+                format!("{}_h{r}_caption", ctx.id),
+                g,
+                ctx.captions,
+            ));
+        }
+        let feature = |given: &Option<String>, field: &str, lead: &str| match given {
+            Some(id) => super::match_symbols::feature_id(id, field),
+            None => Ok(style::intern(&format!("{lead}_{}", ctx.id))),
+        };
+        let near_miss_id = feature(&raw.near_miss_feature, "near_miss_feature", "near_miss")?;
+        let natural_id = feature(&raw.natural_feature, "natural_feature", "natural")?;
+        if raw.natural_feature.is_some() && natural.is_none() {
+            return Err(FieldError::new(
+                "natural_feature",
+                "names the natural's feature, and the spec sets no natural",
+            ));
+        }
+        let labels = areas.iter().map(|a| ctx.label(a).to_string()).collect();
+        Ok(CardTotal {
+            id: ctx.id.to_string(),
+            dealer_label: ctx.label(&dealer_id).to_string(),
+            layout: Layout::new(INFO.name, areas, columns),
+            labels,
+            hands,
+            cards,
+            dealer: raw.dealer,
+            dealer_cards,
+            ties: raw.ties,
+            natural,
+            natural_share,
+            gain,
+            box_amounts: raw.box_amounts,
+            decoy_weights,
+            near_miss,
+            near_miss_id,
+            natural_id,
+            rank_captions,
+            suit_captions,
+            card_name: raw.card_name,
+        }
+        .with_layout(dealer_id))
+    }
+
+    /// Face columns of one hand.
+    fn per_row(&self) -> usize {
+        self.cards
+            + 2
+            + if self.dealer == Dealer::PerHand {
+                self.dealer_cards
+            } else {
+                0
+            }
+    }
+
+    /// First column of hand `r` (0-based).
+    fn base(&self, r: usize) -> usize {
+        let lead = if self.dealer == Dealer::Shared {
+            self.dealer_cards
+        } else {
+            0
+        };
+        lead + r * self.per_row()
+    }
+
+    /// The face columns of hand `r`'s cards.
+    fn player_cols(&self, r: usize) -> std::ops::Range<usize> {
+        self.base(r)..self.base(r) + self.cards
+    }
+
+    /// The face columns of the dealer's cards that hand `r` plays against.
+    fn dealer_cols(&self, r: usize) -> std::ops::Range<usize> {
+        match self.dealer {
+            Dealer::Shared => 0..self.dealer_cards,
+            Dealer::PerHand => {
+                let b = self.base(r) + self.cards;
+                b..b + self.dealer_cards
+            }
+        }
+    }
+
+    fn gain_col(&self, r: usize) -> usize {
+        self.base(r) + self.per_row() - 2
+    }
+
+    /// Every card column of the surface.
+    fn card_cols(&self) -> Vec<usize> {
+        let mut v: Vec<usize> = Vec::new();
+        if self.dealer == Dealer::Shared {
+            v.extend(0..self.dealer_cards);
+        }
+        for r in 0..self.hands {
+            v.extend(self.player_cols(r));
+            if self.dealer == Dealer::PerHand {
+                v.extend(self.dealer_cols(r));
+            }
+        }
+        v
+    }
+
+    fn count(face: &Face, cols: std::ops::Range<usize>) -> Count {
+        let cards: ArrayVec<Card, 3> = cols.map(|c| face.codes[c]).collect();
+        Count::of(&cards)
+    }
+
+    /// Hand `p` against dealer `d`, by the rule and under every reading.
+    fn judge(&self, p: Count, d: Count) -> Row {
+        let settle = |o: Outcome| match (o, self.ties) {
+            (Outcome::Win, _) | (Outcome::Tie, Ties::Win) => Some(true),
+            (Outcome::Lose, _) | (Outcome::Tie, Ties::Lose) => Some(false),
+            (Outcome::Tie, Ties::Never) => None,
+        };
+        let rule = settle(rule_outcome(p, d, self.natural.is_some()));
+        let mut ambiguity = rule.is_none().then_some(AMB_TIE);
+        // A natural against a 21 of more cards: a blackjack player and the letter may differ.
+        let plain_21 = |c: Count| !c.natural && !c.bust() && c.total() == 21;
+        if ambiguity.is_none() && ((p.natural && plain_21(d)) || (d.natural && plain_21(p))) {
+            ambiguity = Some(AMB_READING);
+        }
+        'readings: for pr in p.readings() {
+            for dr in d.readings() {
+                let naive = settle(by_totals(pr, dr));
+                if naive != rule && ambiguity.is_none() {
+                    ambiguity = Some(if naive.is_none() {
+                        AMB_TIE
+                    } else {
+                        AMB_READING
+                    });
+                    break 'readings;
+                }
+            }
+        }
+        let natural = rule == Some(true) && p.natural && !d.natural && self.natural.is_some();
+        let dealer_total = if d.natural { 21 } else { d.total() };
+        let near = rule == Some(false) && !p.bust() && !d.bust() && p.total() + 1 == dealer_total;
+        Row {
+            win: rule == Some(true),
+            natural,
+            ambiguity,
+            near,
+        }
+    }
+
+    /// What a win of `amount` can show on a hand.
+    fn pay(&self, amount: Money) -> Pay {
+        let plain = self
+            .box_amounts
+            .contains(&amount)
+            .then(|| self.gain.code(amount))
+            .flatten();
+        let natural = match self.natural {
+            Some(Natural::Prize(p)) if p == amount => self.gain.code(p),
+            Some(Natural::Times(m)) => self
+                .box_amounts
+                .iter()
+                .find(|b| b.checked_mul(u64::from(m)) == Some(amount))
+                .and_then(|&b| self.gain.code(b)),
+            _ => None,
+        };
+        Pay { plain, natural }
+    }
+
+    /// At most one win per hand, each payable; fixed hands distinct; few enough naturals.
+    fn check_way(&self, way: &Way) -> Result<(), Refusal> {
+        if way.wins.len() > self.hands {
+            return Err(Refusal::TooManyWins {
+                area: self.id.clone(),
+                wins: way.wins.len(),
+                most: self.hands,
+                why: "one win per hand",
+            });
+        }
+        let mut seen = [false; MAX_HANDS];
+        let mut forced = 0;
+        for w in &way.wins {
+            let pay = self.pay(w.amount);
+            if pay.plain.is_none() && pay.natural.is_none() {
+                return Err(Refusal::CannotWin {
+                    area: self.id.clone(),
+                    amount: w.amount,
+                    can: self.can_win(),
+                });
+            }
+            if pay.plain.is_none() {
+                forced += 1;
+            }
+            if let Some(a) = w.area {
+                if usize::from(a) >= self.hands {
+                    return Err(Refusal::NoSuchArea { area: a });
+                }
+                if seen[usize::from(a)] {
+                    return Err(Refusal::SameArea {
+                        area: self.layout.areas[usize::from(a)].clone(),
+                    });
+                }
+                seen[usize::from(a)] = true;
+            }
+        }
+        if forced > MAX_NATURALS {
+            return Err(Refusal::TooManyWins {
+                area: self.id.clone(),
+                wins: forced,
+                most: MAX_NATURALS,
+                why: "naturals: a deck has four aces",
+            });
+        }
+        Ok(())
+    }
+
+    /// What a hand can win, in words.
+    fn can_win(&self) -> String {
+        let list = |v: &[Money]| {
+            v.iter()
+                .map(|m| m.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match self.natural {
+            None => format!(
+                "a hand wins one of its box_amounts ({})",
+                list(&self.box_amounts)
+            ),
+            Some(Natural::Times(m)) => format!(
+                "a hand wins one of its box_amounts ({}), or {m} times one with a natural",
+                list(&self.box_amounts)
+            ),
+            Some(Natural::Prize(p)) => format!(
+                "a hand wins one of its box_amounts ({}), or {p} with a natural",
+                list(&self.box_amounts)
+            ),
+        }
+    }
+
+    /// Whether a face of `way` can be asked to show feature `id` (one of [`Style::features`]).
+    fn can_show(&self, way: &Way, id: &str) -> Result<(), Refusal> {
+        if id == self.near_miss_id && self.near_miss > 0 {
+            if way.wins.len() >= self.hands {
+                return Err(Refusal::NeedsLosing {
+                    feature: id.to_string(),
+                    needs: format!("a losing hand of « {} »", self.id),
+                    way: way.id.clone(),
+                });
+            }
+            return Ok(());
+        }
+        if id == self.natural_id && self.natural.is_some() {
+            if !way
+                .wins
+                .iter()
+                .any(|w| self.pay(w.amount).natural.is_some())
+            {
+                return Err(Refusal::CannotShow {
+                    feature: id.to_string(),
+                    way: way.id.clone(),
+                    why: "none of its wins is an amount a natural pays".into(),
+                });
+            }
+            return Ok(());
+        }
+        Err(Refusal::NoFeature {
+            style: INFO.name,
+            feature: id.to_string(),
+        })
+    }
+
+    fn always_shows(&self, way: &Way) -> Vec<&'static str> {
+        let mut v = Vec::new();
+        if self.near_miss == 1_000_000 && way.wins.len() < self.hands {
+            v.push(self.near_miss_id);
+        }
+        let forced = |w: &crate::lots::Win| {
+            let p = self.pay(w.amount);
+            p.plain.is_none() || (p.natural.is_some() && self.natural_share == 1_000_000)
+        };
+        if way.wins.iter().any(forced) {
+            v.push(self.natural_id);
+        }
+        v
+    }
+
+    /// What each hand must show: the wins placed on hands (fixed ones first, the free ones
+    /// drawn among the rest), each paid plainly or by a natural; the losing hands near
+    /// misses at the spec's rate (one at least when `show` asks for it).
+    fn wants(&self, way: &Way, show: Option<&str>, rng: &mut FaceRng) -> ArrayVec<Want, MAX_HANDS> {
+        let mut rows: ArrayVec<Option<Money>, MAX_HANDS> = (0..self.hands).map(|_| None).collect();
+        for w in way.wins.iter().filter(|w| w.area.is_some()) {
+            rows[usize::from(w.area.expect("fixed"))] = Some(w.amount);
+        }
+        let free_rows: ArrayVec<usize, MAX_HANDS> =
+            (0..self.hands).filter(|&r| rows[r].is_none()).collect();
+        let free: ArrayVec<Money, MAX_WINS> = way
+            .wins
+            .iter()
+            .filter(|w| w.area.is_none())
+            .map(|w| w.amount)
+            .collect();
+        let picks = common::pick_distinct(rng, free_rows.len() as u32, free.len());
+        for (&a, &p) in free.iter().zip(&picks) {
+            rows[free_rows[p as usize]] = Some(a);
+        }
+        // The hand forced to show a natural, when asked: the first that can, in a drawn order.
+        let natural_asked = show == Some(self.natural_id) && self.natural.is_some();
+        let mut forced_natural = None;
+        if natural_asked {
+            let mut order: ArrayVec<usize, MAX_HANDS> = (0..self.hands).collect();
+            shuffle(rng, &mut order);
+            forced_natural = order
+                .iter()
+                .copied()
+                .find(|&r| rows[r].is_some_and(|a| self.pay(a).natural.is_some()));
+        }
+        let mut naturals = 0;
+        let mut want: ArrayVec<Want, MAX_HANDS> = ArrayVec::new();
+        for (r, &amount) in rows.iter().enumerate() {
+            want.push(match amount {
+                Some(a) => {
+                    let pay = self.pay(a);
+                    let natural = match (pay.plain, pay.natural) {
+                        (None, Some(_)) => true,
+                        (Some(_), Some(_)) => {
+                            let drawn = chance(rng, self.natural_share);
+                            Some(r) == forced_natural || (drawn && naturals < MAX_NATURALS - 1)
+                        }
+                        _ => false,
+                    };
+                    naturals += usize::from(natural);
+                    let code = if natural { pay.natural } else { pay.plain };
+                    Want::Win {
+                        code: code.expect("planned: every win is payable"),
+                        natural,
+                    }
+                }
+                None => Want::Lose,
+            });
+        }
+        let losing: ArrayVec<usize, MAX_HANDS> =
+            (0..self.hands).filter(|&r| want[r] == Want::Lose).collect();
+        let forced_near = (show == Some(self.near_miss_id) && !losing.is_empty())
+            .then(|| losing[below(rng, losing.len() as u32) as usize]);
+        for &r in &losing {
+            if Some(r) == forced_near || chance(rng, self.near_miss) {
+                want[r] = Want::Near;
+            }
+        }
+        want
+    }
+
+    /// A face of `way`. Every hand is built to its want from the cards left in the deck and
+    /// judged at once; a hand that cannot be built from what is left (a deck short of the
+    /// values it needs) draws the face again. With at most [`MAX_SURFACE_CARDS`] of the 52
+    /// cards on a surface that is rare, and [`MAX_ATTEMPTS`] failures in a row is a bug.
+    fn draw(&self, way: &Way, show: Option<&str>, rng: &mut FaceRng) -> Face {
+        let want = self.wants(way, show, rng);
+        for _ in 0..MAX_ATTEMPTS {
+            if let Some(face) = self.try_face(&want, rng) {
+                return face;
+            }
+        }
+        panic!(
+            "card_total « {} »: no face for way {} in {MAX_ATTEMPTS} attempts: a bug",
+            self.id, way.id
+        );
+    }
+
+    /// One attempt at a face showing `want`.
+    fn try_face(&self, want: &[Want], rng: &mut FaceRng) -> Option<Face> {
+        let mut face = Face::default();
+        let mut used = 0u64;
+        if self.dealer == Dealer::Shared {
+            let range = self.dealer_range(want);
+            let d = self.dealer_hand(&range, rng, &mut used)?;
+            for (c, &card) in self.dealer_cols(0).zip(&d) {
+                face.codes[c] = card;
+            }
+        }
+        for (r, &w) in want.iter().enumerate() {
+            if self.dealer == Dealer::PerHand {
+                let range = self.dealer_range(&[w]);
+                let d = self.dealer_hand(&range, rng, &mut used)?;
+                for (c, &card) in self.dealer_cols(r).zip(&d) {
+                    face.codes[c] = card;
+                }
+            }
+            let d = Self::count(&face, self.dealer_cols(r));
+            let hand = self.player_hand(w, d, rng, &mut used)?;
+            for (c, &card) in self.player_cols(r).zip(&hand) {
+                face.codes[c] = card;
+            }
+            let code = match w {
+                Want::Win { code, .. } => code,
+                _ => weighted(rng, &self.decoy_weights) as u8,
+            };
+            let g = self.gain_col(r);
+            self.gain.show(&mut face, g, g + 1, code);
+        }
+        Some(face)
+    }
+
+    /// The dealer totals that suit hands wanting `want`: `0` stands for a natural, a total
+    /// above 21 for a bust.
+    fn dealer_range(&self, want: &[Want]) -> ArrayVec<u8, 16> {
+        let plain_win = want
+            .iter()
+            .any(|w| matches!(w, Want::Win { natural: false, .. }));
+        let any_win = want.iter().any(|w| matches!(w, Want::Win { .. }));
+        let all_plain_wins = want
+            .iter()
+            .all(|w| matches!(w, Want::Win { natural: false, .. }));
+        // A player hand of two cards (no ace) reaches 20, of three 21.
+        let top = if plain_win {
+            if self.cards == 2 {
+                19
+            } else {
+                20
+            }
+        } else {
+            20
+        };
+        let mut v: ArrayVec<u8, 16> = (12..=top).collect();
+        if !any_win && self.dealer_cards == 2 {
+            v.push(0);
+        }
+        if all_plain_wins && self.dealer_cards == 3 {
+            v.push(23);
+            v.push(25);
+        }
+        v
+    }
+
+    /// A dealer's hand with a total drawn from `range` (no ace but in a natural, so that
+    /// its count is the same under every reading), from the cards not in `used`.
+    fn dealer_hand(
+        &self,
+        range: &[u8],
+        rng: &mut FaceRng,
+        used: &mut u64,
+    ) -> Option<ArrayVec<Card, 3>> {
+        for _ in 0..HAND_TRIES {
+            let t = range[below(rng, range.len() as u32) as usize];
+            let hand = if t == 0 {
+                natural_hand(rng, *used)
+            } else {
+                plain_hand(rng, self.dealer_cards, t, *used)
+            };
+            if let Some(h) = hand {
+                for &c in &h {
+                    *used |= 1u64 << c;
+                }
+                return Some(h);
+            }
+        }
+        None
+    }
+
+    /// A player hand showing `want` against dealer `d`, judged before it is kept.
+    fn player_hand(
+        &self,
+        want: Want,
+        d: Count,
+        rng: &mut FaceRng,
+        used: &mut u64,
+    ) -> Option<ArrayVec<Card, 3>> {
+        let dt = if d.natural { 21 } else { d.total() };
+        let lo = 2 * self.cards as u8;
+        let top = if self.cards == 2 { 20 } else { 21 };
+        for _ in 0..HAND_TRIES {
+            let hand = match want {
+                Want::Win { natural: true, .. } => natural_hand(rng, *used),
+                Want::Win { .. } => {
+                    let from = if d.bust() {
+                        lo
+                    } else if self.ties == Ties::Win {
+                        dt
+                    } else {
+                        dt + 1
+                    };
+                    if from > top {
+                        return None;
+                    }
+                    let t = from + below(rng, u32::from(top - from + 1)) as u8;
+                    plain_hand(rng, self.cards, t, *used)
+                }
+                Want::Near => self.soft_or_plain(rng, dt - 1, *used),
+                Want::Lose => {
+                    let roll = below(rng, 6);
+                    if self.cards == 3 && roll == 0 {
+                        // A bust of three cards.
+                        let t = 22 + below(rng, 7) as u8;
+                        plain_hand(rng, self.cards, t, *used)
+                    } else if self.ties == Ties::Lose && roll == 1 && dt <= top {
+                        plain_hand(rng, self.cards, dt, *used)
+                    } else {
+                        let t = lo + below(rng, u32::from(dt - 1 - lo)) as u8;
+                        self.soft_or_plain(rng, t, *used)
+                    }
+                }
+            };
+            let Some(h) = hand else { continue };
+            debug_assert!(h.iter().all(|&c| *used & (1u64 << c) == 0));
+            let row = self.judge(Count::of(&h), d);
+            let fits = match want {
+                Want::Win { natural, .. } => row.win && row.natural == natural,
+                Want::Lose => !row.win && !row.near,
+                Want::Near => row.near,
+            };
+            if fits && row.ambiguity.is_none() {
+                for &c in &h {
+                    *used |= 1u64 << c;
+                }
+                return Some(h);
+            }
+        }
+        None
+    }
+
+    /// A losing hand of total `t`: now and then a soft two-card hand (an ace and `t − 11`)
+    /// whose every reading loses too, else cards of no ace.
+    fn soft_or_plain(&self, rng: &mut FaceRng, t: u8, used: u64) -> Option<ArrayVec<Card, 3>> {
+        if self.cards == 2 && (13..=20).contains(&t) && below(rng, 3) == 0 {
+            let ace = pick_of_values(rng, 1, used)?;
+            let other = pick_of_values(rng, t - 11, used | (1u64 << ace))?;
+            let mut h: ArrayVec<Card, 3> = [ace, other].into_iter().collect();
+            shuffle(rng, &mut h);
+            return Some(h);
+        }
+        plain_hand(rng, self.cards, t, used)
+    }
+}
+
+/// A random card of value `v` (1 for an ace, 10 for a ten or a figure) not in `used`.
+fn pick_of_values(rng: &mut FaceRng, v: u8, used: u64) -> Option<Card> {
+    let ranks: std::ops::RangeInclusive<u8> = match v {
+        1 => 12..=12,
+        10 => 8..=11,
+        2..=9 => (v - 2)..=(v - 2),
+        _ => return None,
+    };
+    let free: ArrayVec<Card, 16> = ranks
+        .flat_map(|r| (0..4).map(move |s| card(r, s)))
+        .filter(|&c| used & (1u64 << c) == 0)
+        .collect();
+    if free.is_empty() {
+        return None;
+    }
+    Some(free[below(rng, free.len() as u32) as usize])
+}
+
+/// `n` cards of no ace totalling `t`, in a drawn order, from the cards not in `used`.
+fn plain_hand(rng: &mut FaceRng, n: usize, t: u8, used: u64) -> Option<ArrayVec<Card, 3>> {
+    let n8 = n as u8;
+    if t < 2 * n8 || t > 10 * n8 {
+        return None;
+    }
+    let mut left = t;
+    let mut used = used;
+    let mut hand: ArrayVec<Card, 3> = ArrayVec::new();
+    for i in 0..n8 {
+        let after = n8 - i - 1;
+        let v = if after == 0 {
+            left
+        } else {
+            let lo = left.saturating_sub(10 * after).max(2);
+            let hi = (left - 2 * after).min(10);
+            lo + below(rng, u32::from(hi - lo + 1)) as u8
+        };
+        let c = pick_of_values(rng, v, used)?;
+        used |= 1u64 << c;
+        hand.push(c);
+        left -= v;
+    }
+    shuffle(rng, &mut hand);
+    Some(hand)
+}
+
+/// A natural (an ace and a ten or figure, in a drawn order) from the cards not in `used`.
+fn natural_hand(rng: &mut FaceRng, used: u64) -> Option<ArrayVec<Card, 3>> {
+    let ace = pick_of_values(rng, 1, used)?;
+    let ten = pick_of_values(rng, 10, used | (1u64 << ace))?;
+    let mut h: ArrayVec<Card, 3> = [ace, ten].into_iter().collect();
+    shuffle(rng, &mut h);
+    Some(h)
+}
+
+/// The presentation of the style, computed once by its constructor.
+impl CardTotal {
+    /// `self` with its layout completed: card inscriptions, panels, printed lines, shown
+    /// amounts and description.
+    fn with_layout(mut self, dealer_id: String) -> Self {
+        let names: Vec<String> = (0..52).map(|c| self.inscription(c)).collect();
+        for c in self.card_cols() {
+            self.layout.columns[c].inscriptions = names.clone();
+        }
+        self.layout.shown_amounts = self.gain.amounts().to_vec();
+        self.layout.panels = self.panels(&dealer_id);
+        self.layout.printed = self.printed(&dealer_id);
+        self.layout.description = self.describe();
+        self
+    }
+
+    /// A card's inscription (`card_name` with its rank and suit in letters).
+    fn inscription(&self, c: Card) -> String {
+        self.card_name
+            .replace("{rank}", &self.rank_captions[rank(c) as usize])
+            .replace("{suit}", &self.suit_captions[suit(c) as usize])
+    }
+
+    fn panels(&self, dealer_id: &str) -> Vec<Panel> {
+        let mut v = Vec::new();
+        if self.dealer == Dealer::Shared {
+            v.push(Panel {
+                id: dealer_id.to_string(),
+                rows: vec![self.dealer_cols(0).collect()],
+            });
+        }
+        for r in 0..self.hands {
+            let mut rows = vec![self.player_cols(r).collect::<Vec<_>>()];
+            if self.dealer == Dealer::PerHand {
+                rows.push(self.dealer_cols(r).collect());
+            }
+            rows.push(vec![self.gain_col(r)]);
+            v.push(Panel {
+                id: self.layout.areas[r].clone(),
+                rows,
+            });
+        }
+        v
+    }
+
+    /// The rule as the ticket prints it, with the dealer (shared) or with each hand.
+    fn printed(&self, dealer_id: &str) -> Vec<Printed> {
+        let mut lines = vec![
+            "Beat the dealer's total without going over 21: figures count 10, an ace 1 or 11"
+                .to_string(),
+        ];
+        match self.natural {
+            Some(Natural::Times(m)) => lines.push(format!(
+                "Natural (ace + ten or figure): wins {m} × the GAIN"
+            )),
+            Some(Natural::Prize(p)) => lines.push(format!(
+                "Natural (ace + ten or figure): wins {}",
+                common::printed_amount(p)
+            )),
+            None => {}
+        }
+        match self.ties {
+            Ties::Never => {}
+            Ties::Lose => lines.push("A tie loses".into()),
+            Ties::Win => lines.push("A tie wins the GAIN".into()),
+        }
+        let panels: Vec<String> = match self.dealer {
+            Dealer::Shared => vec![dealer_id.to_string()],
+            Dealer::PerHand => self.layout.areas.clone(),
+        };
+        panels
+            .into_iter()
+            .map(|panel| Printed {
+                panel,
+                lines: lines.clone(),
+            })
+            .collect()
+    }
+
+    fn describe(&self) -> Vec<String> {
+        let against = match self.dealer {
+            Dealer::Shared => format!(
+                "the dealer's hand « {} » ({} cards, shared by every hand)",
+                self.dealer_label, self.dealer_cards
+            ),
+            Dealer::PerHand => format!("its own dealer's hand of {} cards", self.dealer_cards),
+        };
+        let mut v: Vec<String> = self
+            .labels
+            .iter()
+            .map(|l| {
+                format!(
+                    "« {l} » ({} cards) wins the amount in its GAIN when it is not over 21 and \
+                     {against} is over 21 or lower.",
+                    self.cards
+                )
+            })
+            .collect();
+        v.push(
+            "Counts: 2 to 10 at their rank, a figure 10, an ace 1 or 11 (the highest total not \
+             over 21); a hand over 21 with every ace at 1 is bust. A hand whose outcome would \
+             change with an ace counted 1 instead of 11, or the other way, is never printed."
+                .into(),
+        );
+        v.push(match self.natural {
+            None => "No natural: a two-card 21 is a 21 like any other, and never meets a 21 of \
+                     more cards."
+                .into(),
+            Some(Natural::Times(m)) => format!(
+                "A natural (two cards: an ace and a ten or figure) beats every dealer's hand but \
+                 a natural and wins {m} times its GAIN; it never meets a 21 of more cards \
+                 (feature {}; on {:.2}% of the wins a natural may pay).",
+                self.natural_id,
+                f64::from(self.natural_share) / 1e4
+            ),
+            Some(Natural::Prize(p)) => format!(
+                "A natural (two cards: an ace and a ten or figure) beats every dealer's hand but \
+                 a natural and wins {p}, shown in its GAIN; it never meets a 21 of more cards \
+                 (feature {}; on {:.2}% of the wins of {p} where a plain hand could pay).",
+                self.natural_id,
+                f64::from(self.natural_share) / 1e4
+            ),
+        });
+        v.push(
+            match self.ties {
+                Ties::Never => "A tie (push) is never printed.",
+                Ties::Lose => "A tie (push) loses.",
+                Ties::Win => "A tie (push) wins the GAIN.",
+            }
+            .into(),
+        );
+        v.push(format!(
+            "Box amounts: {}; a losing hand's box shows a decoy.",
+            self.gain
+                .amounts()
+                .iter()
+                .map(|m| m.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        let mut others = vec!["at least two below"];
+        if self.cards == 3 {
+            others.push("bust");
+        }
+        if self.ties == Ties::Lose {
+            others.push("tied");
+        }
+        v.push(format!(
+            "Near miss {} (a losing hand one below the dealer's total, a 20 against 21) on \
+             {:.2}% of losing hands; every other losing hand is {}.",
+            self.near_miss_id,
+            f64::from(self.near_miss) / 1e4,
+            others.join(" or ")
+        ));
+        v
+    }
+}
+
+impl Style for CardTotal {
+    fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, Refusal> {
+        Plan::of_checked_way(
+            self,
+            way,
+            Self::check_way,
+            Self::can_show,
+            Self::always_shows,
+            Self::draw,
+        )
+    }
+
+    fn features(&self) -> Vec<FeatureInfo> {
+        let mut v = Vec::new();
+        if self.natural.is_some() {
+            v.push(FeatureInfo {
+                id: self.natural_id,
+                kind: FeatureKind::Winning,
+                about: "a card_total hand winning by a natural (an ace and a ten or figure)",
+            });
+        }
+        if self.near_miss > 0 {
+            v.push(FeatureInfo {
+                id: self.near_miss_id,
+                kind: FeatureKind::NearMiss,
+                about: "a losing card_total hand one below the dealer's total",
+            });
+        }
+        v
+    }
+
+    fn marks(&self, _face: &Face, ev: &Evaluation) -> Vec<Mark> {
+        let mut out = Vec::new();
+        for r in 0..self.hands {
+            let area = r as u8;
+            let cells: Vec<usize> = self.player_cols(r).chain(self.dealer_cols(r)).collect();
+            let mut mark = |column: usize, kind: MarkKind| out.push(Mark { area, column, kind });
+            if ev.wins.iter().any(|w| w.area == area) {
+                for &c in &cells {
+                    mark(c, MarkKind::Win);
+                }
+                mark(self.gain_col(r), MarkKind::Win);
+            } else {
+                let near = ev
+                    .losing_features
+                    .iter()
+                    .any(|f| f.area == area && f.name == self.near_miss_id);
+                if near {
+                    for &c in &cells {
+                        mark(c, MarkKind::NearMiss);
+                    }
+                }
+                mark(self.gain_col(r), MarkKind::Decoy);
+            }
+        }
+        out
+    }
+
+    fn evaluate(&self, face: &Face) -> Evaluation {
+        let mut ev = Evaluation::default();
+        let mut seen = 0u64;
+        for c in self.card_cols() {
+            let code = face.codes[c];
+            if code >= 52 || seen & (1u64 << code) != 0 {
+                if !ev.ambiguities.contains(&AMB_DUPLICATE) {
+                    ev.ambiguities.push(AMB_DUPLICATE);
+                }
+            } else {
+                seen |= 1u64 << code;
+            }
+        }
+        for r in 0..self.hands {
+            let area = r as u8;
+            let p = Self::count(face, self.player_cols(r));
+            let d = Self::count(face, self.dealer_cols(r));
+            let row = self.judge(p, d);
+            if let Some(a) = row.ambiguity {
+                ev.ambiguities.push(a);
+            }
+            let shown = self.gain.amount(face.codes[self.gain_col(r)]);
+            if row.win {
+                let amount = match (row.natural, self.natural) {
+                    (true, Some(Natural::Times(m))) => {
+                        shown.checked_mul(u64::from(m)).unwrap_or(shown)
+                    }
+                    (true, Some(Natural::Prize(p))) => {
+                        if shown != p {
+                            ev.ambiguities.push(AMB_NATURAL_BOX);
+                        }
+                        p
+                    }
+                    _ => shown,
+                };
+                let _ = ev.wins.try_push(AreaWin { area, amount });
+                if row.natural {
+                    let _ = ev.features.try_push(AreaFeature {
+                        area,
+                        name: self.natural_id,
+                    });
+                }
+            } else if row.near {
+                let _ = ev.losing_features.try_push(AreaFeature {
+                    area,
+                    name: self.near_miss_id,
+                });
+            }
+        }
+        ev
+    }
+}
+
+fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Style>, FieldError> {
+    Ok(Box::new(CardTotal::new(style::parse(table)?, ctx)?))
+}
+
+/// The card_total style's entry in the library.
+pub static INFO: StyleInfo = StyleInfo {
+    name: "card_total",
+    term: "beat the dealer with cards / blackjack, 21 (add up yours against theirs)",
+    about: "Player hands of cards, each with an amount box, against a dealer's hand (one for \
+            the surface, or one per hand). Cards count their rank, a figure 10, an ace 1 or 11 \
+            (the highest total not over 21); a hand over 21 is bust. A hand wins its amount \
+            when it is not bust and the dealer's is bust or lower; an optional natural (a \
+            two-card 21) beats all but a natural and pays as the spec says; a tie is never \
+            printed, loses or wins, as the spec says. Each hand is a play area.",
+    naive: "A player adds up each hand and the dealer's, may count any ace 1 or 11 (without \
+            going over 21) and reads a natural as 21: no face shows a hand whose outcome would \
+            change with such a reading (a soft hand appears only where counting its ace 1 or \
+            11 changes nothing), a natural never meets a 21 of more cards, no card shows twice, \
+            and no tie is printed unless the spec says how it pays.",
+    columns: "{id}_d{i} (shared dealer), then per hand r: {id}_h{r}_c{i}, {id}_h{r}_d{i} (dealer per hand), {id}_h{r}_gain, {id}_h{r}_caption; cards as Ah Td 7s",
+    params: &[
+        Param { name: "hands", kind: "integer", default: None, about: "player hands (play areas), 1 to 8" },
+        Param { name: "cards", kind: "integer", default: Some("2"), about: "cards per player hand, 2 or 3" },
+        Param { name: "dealer", kind: "string", default: Some("\"shared\""), about: "\"shared\": one dealer's hand for the surface; \"per_hand\": one beside each hand" },
+        Param { name: "dealer_cards", kind: "integer", default: Some("2"), about: "cards in a dealer's hand, 2 or 3" },
+        Param { name: "ties", kind: "string", default: Some("\"never\""), about: "a tie (push): \"never\" printed, \"lose\" or \"win\"" },
+        Param { name: "natural", kind: "table {multiplier | prize, share}", default: Some("none"), about: "a two-card 21 beats all but a natural and wins its GAIN times multiplier, or prize (shown in its GAIN); share: of the wins either could pay, those shown as a natural (needs cards = 2)" },
+        Param { name: "box_amounts", kind: "array of amounts", default: None, about: "amounts a hand's GAIN may show; every plain win is one of them" },
+        Param { name: "decoy_weights", kind: "table amount → weight", default: None, about: "weight of each amount in the GAIN of a losing hand" },
+        Param { name: "near_miss", kind: "share", default: Some("0"), about: "share of losing hands one below the dealer's total (exact: the others are at least two below, bust, or tied where a tie loses)" },
+        Param { name: "near_miss_feature", kind: "string", default: Some("\"near_miss_<id>\""), about: "the near miss's feature id" },
+        Param { name: "natural_feature", kind: "string", default: Some("\"natural_<id>\""), about: "the natural's feature id" },
+        Param { name: "areas", kind: "array of strings", default: Some("[\"{id}_h1\", …]"), about: "the play areas' ids, one per hand" },
+        Param { name: "dealer_id", kind: "string", default: Some("\"{id}_dealer\""), about: "panel id ([labels] key) of the shared dealer's hand" },
+        Param { name: "rank_names", kind: "array of 13 strings", default: None, about: "the ranks 2 … ace as printed" },
+        Param { name: "suit_names", kind: "array of 4 strings", default: None, about: "the suits c d h s as printed" },
+        Param { name: "card_name", kind: "string", default: Some("\"{rank} OF {suit}\""), about: "how a card's inscription is written" },
+    ],
+    example: r#"[[surfaces]]
+style = "card_total"
+id = "bj"
+hands = 5
+dealer = "shared"
+ties = "never"
+natural = { multiplier = 2, share = 0.2 }
+box_amounts = [1, 2, 5, 10, 100]
+near_miss = 0.2
+rank_names = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "VALET", "DAME", "ROI", "AS"]
+suit_names = ["TREFLE", "CARREAU", "COEUR", "PIQUE"]
+card_name = "{rank} DE {suit}"
+[surfaces.decoy_weights]
+"1" = 5
+"2" = 4
+"5" = 3
+"10" = 2
+"100" = 1
+"#,
+    build,
+};
+
+#[cfg(test)]
+mod tests;

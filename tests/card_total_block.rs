@@ -1,0 +1,275 @@
+//! Blocks of the card_total style (blackjack) judged ticket by ticket by an evaluator written
+//! here from the rule text alone (game_specs/README.md, `card_total`), not from the style's
+//! code: the test spec tests/specs/card_total_small.toml (a dealer per hand, of three cards;
+//! a tie loses; a natural wins 40) and the example game_specs/examples/vingt_et_un.toml (one
+//! shared dealer; no tie printed; a natural wins twice its GAIN). Every ticket's printed
+//! prize must be what the rules pay, under every reading a player may make of its aces.
+
+mod common;
+
+use common::{generate, repo, tirage};
+use std::collections::{BTreeMap, HashSet};
+
+/// What the rule text of a spec says, as this evaluator reads it.
+struct Rules {
+    /// Surface id (column prefix).
+    id: &'static str,
+    hands: usize,
+    /// Player cards per hand.
+    cards: usize,
+    /// Dealer's cards; `shared` when one dealer serves every hand.
+    dealer_cards: usize,
+    shared: bool,
+    /// How a tie pays: `None` when the rules never print one.
+    tie_wins: Option<bool>,
+    /// A natural's pay: `Err(factor)` of the GAIN, or `Ok(prize)` in whole euros.
+    natural: Result<u64, u64>,
+}
+
+/// A card's points with an ace as 1, from its two-character code (`Ah`, `Td`, `7s`).
+fn points(code: &str) -> u64 {
+    match code.as_bytes()[0] {
+        b'A' => 1,
+        b'T' | b'J' | b'Q' | b'K' => 10,
+        d @ b'2'..=b'9' => u64::from(d - b'0'),
+        _ => panic!("not a card: {code}"),
+    }
+}
+
+/// Every total a player may read on `hand`: each ace 1 or 11 without going over 21 (the
+/// hard total always), a natural only 21. Returns the rule's total too (the highest not over
+/// 21, or the hard total when over) and whether the hand is a natural.
+fn read(hand: &[&str]) -> (Vec<u64>, u64, bool) {
+    let hard: u64 = hand.iter().map(|c| points(c)).sum();
+    let aces = hand.iter().filter(|c| c.starts_with('A')).count() as u64;
+    let natural = hand.len() == 2 && aces == 1 && hard == 11;
+    if natural {
+        return (vec![21], 21, true);
+    }
+    let readings: Vec<u64> = (0..=aces)
+        .map(|k| hard + 10 * k)
+        .filter(|&t| t == hard || t <= 21)
+        .collect();
+    let best = *readings.iter().filter(|&&t| t <= 21).max().unwrap_or(&hard);
+    (readings, best, false)
+}
+
+/// 1 win, 0 tie, -1 lose, comparing totals (over 21 busts, the player's first).
+fn compare(p: u64, d: u64) -> i32 {
+    if p > 21 {
+        -1
+    } else if d > 21 || p > d {
+        1
+    } else if p == d {
+        0
+    } else {
+        -1
+    }
+}
+
+/// The prize of one ticket (a CSV row by column name) in whole euros, and the hands whose
+/// outcome a reading could change (which the rules say are never printed).
+fn judge(r: &Rules, row: &BTreeMap<&str, &str>) -> (u64, Vec<String>) {
+    let mut problems = Vec::new();
+    let mut seen = HashSet::new();
+    let mut prize = 0;
+    for h in 1..=r.hands {
+        let own: Vec<&str> = (1..=r.cards)
+            .map(|i| row[format!("{}_h{h}_c{i}", r.id).as_str()])
+            .collect();
+        let dealer: Vec<&str> = (1..=r.dealer_cards)
+            .map(|i| {
+                let col = if r.shared {
+                    format!("{}_d{i}", r.id)
+                } else {
+                    format!("{}_h{h}_d{i}", r.id)
+                };
+                row[col.as_str()]
+            })
+            .collect();
+        for c in own.iter().chain(if h == 1 || !r.shared {
+            dealer.iter()
+        } else {
+            [].iter()
+        }) {
+            if !seen.insert(c.to_string()) {
+                problems.push(format!("card {c} twice"));
+            }
+        }
+        let gain: u64 = row[format!("{}_h{h}_gain", r.id).as_str()].parse().unwrap();
+        let (p_read, p, p_nat) = read(&own);
+        let (d_read, d, d_nat) = read(&dealer);
+        let settle = |o: i32| match o {
+            1 => Some(true),
+            -1 => Some(false),
+            _ => r.tie_wins,
+        };
+        // The letter: a natural beats all but a natural (a tie); otherwise the totals.
+        let letter = if p > 21 {
+            Some(false)
+        } else if p_nat || d_nat {
+            settle(if p_nat && d_nat {
+                0
+            } else if p_nat {
+                1
+            } else {
+                -1
+            })
+        } else {
+            settle(compare(p, d))
+        };
+        let Some(wins) = letter else {
+            problems.push(format!("hand {h}: a tie printed"));
+            continue;
+        };
+        for &pr in &p_read {
+            for &dr in &d_read {
+                if settle(compare(pr, dr)) != Some(wins) {
+                    problems.push(format!(
+                        "hand {h}: {own:?} against {dealer:?} read {pr} to {dr}"
+                    ));
+                }
+            }
+        }
+        if wins {
+            prize += match (p_nat && !d_nat, r.natural) {
+                (true, Err(factor)) => gain * factor,
+                (true, Ok(p)) => {
+                    if gain != p {
+                        problems.push(format!("hand {h}: a natural over a GAIN of {gain}"));
+                    }
+                    p
+                }
+                _ => gain,
+            };
+        }
+    }
+    (prize, problems)
+}
+
+/// Generates block 1 of `spec`, judges every ticket and returns how many hands showed a
+/// natural, a soft total and a bust.
+fn judge_block(spec: &str, r: &Rules) -> (usize, usize, usize) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("block");
+    generate(&repo(spec), &out, 2);
+    let report = tirage()
+        .args(["verify", "--unauthenticated", "-q", "--no-audit"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(report.status.code(), Some(0), "{spec}: verify not clean");
+    let csv = std::fs::read_to_string(out.join("tickets.csv")).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let (mut naturals, mut soft, mut busts) = (0, 0, 0);
+    let mut tickets = 0;
+    for line in lines {
+        let row: BTreeMap<&str, &str> = header.iter().copied().zip(line.split(',')).collect();
+        let (prize, problems) = judge(r, &row);
+        assert!(
+            problems.is_empty(),
+            "{spec} ticket {}: {problems:?}",
+            row["ticket"]
+        );
+        assert_eq!(
+            prize.to_string(),
+            row["prize"],
+            "{spec} ticket {}",
+            row["ticket"]
+        );
+        for h in 1..=r.hands {
+            let own: Vec<&str> = (1..=r.cards)
+                .map(|i| row[format!("{}_h{h}_c{i}", r.id).as_str()])
+                .collect();
+            let (readings, total, natural) = read(&own);
+            naturals += usize::from(natural);
+            soft += usize::from(!natural && readings.len() > 1);
+            busts += usize::from(total > 21);
+        }
+        tickets += 1;
+    }
+    assert!(tickets >= 1000, "{spec}: {tickets} tickets");
+    (naturals, soft, busts)
+}
+
+#[test]
+fn every_ticket_of_a_block_with_a_dealer_per_hand_pays_what_the_rules_say() {
+    let rules = Rules {
+        id: "ct",
+        hands: 4,
+        cards: 2,
+        dealer_cards: 3,
+        shared: false,
+        tie_wins: Some(false),
+        natural: Ok(40),
+    };
+    let (naturals, soft, _) = judge_block("tests/specs/card_total_small.toml", &rules);
+    // 2 tickets of two naturals and 4 of one: every natural is a win of 40.
+    assert_eq!(naturals, 8);
+    // For the fixed seed.
+    assert_eq!(soft, 365);
+}
+
+#[test]
+fn every_ticket_of_the_example_with_a_shared_dealer_pays_what_the_rules_say() {
+    let rules = Rules {
+        id: "bj",
+        hands: 5,
+        cards: 2,
+        dealer_cards: 2,
+        shared: true,
+        tie_wins: None,
+        natural: Err(2),
+    };
+    let (naturals, soft, busts) = judge_block("game_specs/examples/vingt_et_un.toml", &rules);
+    // For the fixed seed: the two wins only a natural pays, and some 15 % of the other wins
+    // a natural may pay; soft hands on about one hand in ten.
+    assert_eq!((naturals, soft), (59, 1015));
+    assert_eq!(busts, 0, "two cards never bust");
+}
+
+/// The evaluator above is no rubber stamp: it finds a soft hand whose outcome changes with
+/// its ace, a tie, and a natural paid as a plain win.
+#[test]
+fn the_evaluator_finds_what_the_rules_forbid() {
+    let rules = Rules {
+        id: "bj",
+        hands: 1,
+        cards: 2,
+        dealer_cards: 2,
+        shared: true,
+        tie_wins: None,
+        natural: Err(2),
+    };
+    let row = |d: [&'static str; 2], h: [&'static str; 2], gain: &'static str| {
+        BTreeMap::from([
+            ("bj_d1", d[0]),
+            ("bj_d2", d[1]),
+            ("bj_h1_c1", h[0]),
+            ("bj_h1_c2", h[1]),
+            ("bj_h1_gain", gain),
+        ])
+    };
+    assert_eq!(
+        judge(&rules, &row(["Kd", "9s"], ["Th", "Qc"], "5")),
+        (5, vec![])
+    );
+    assert_eq!(
+        judge(&rules, &row(["Kd", "5s"], ["Ah", "Kc"], "5")),
+        (10, vec![])
+    );
+    assert_eq!(
+        judge(&rules, &row(["Kd", "9s"], ["As", "6c"], "5")),
+        (0, vec![])
+    );
+    let (_, p) = judge(&rules, &row(["Kd", "5s"], ["Ah", "9c"], "5"));
+    assert_eq!(
+        p,
+        ["hand 1: [\"Ah\", \"9c\"] against [\"Kd\", \"5s\"] read 10 to 15"]
+    );
+    let (_, p) = judge(&rules, &row(["Kd", "5s"], ["Th", "5c"], "5"));
+    assert_eq!(p, ["hand 1: a tie printed"]);
+    let (_, p) = judge(&rules, &row(["Kd", "5s"], ["Kd", "9c"], "5"));
+    assert_eq!(p, ["card Kd twice"]);
+}
