@@ -87,7 +87,7 @@ pub const MAX_SPOTS: usize = MAX_WINS;
 #[serde(deny_unknown_fields)]
 struct RawKeyMatch {
     spots: usize,
-    symbols: Vec<String>,
+    symbols: style::SymbolList,
     #[serde(default)]
     winning: Option<Vec<String>>,
     #[serde(default)]
@@ -233,7 +233,7 @@ impl KeyMatch {
                 format!("expected 1 to {MAX_SPOTS} spots, got {}", raw.spots),
             ));
         }
-        let all = style::symbols(&raw.symbols, 1, "symbols")?;
+        let all = style::symbols(&raw.symbols.0, 1, "symbols")?;
         let (symbols, winning) = match (&raw.winning, raw.winning_cells) {
             (Some(_), Some(_)) => {
                 return Err(FieldError::new(
@@ -1275,9 +1275,9 @@ pub static INFO: StyleInfo = StyleInfo {
         },
         Param {
             name: "symbols",
-            kind: "array of strings",
+            kind: "array of strings, or { from, to, width }",
             default: None,
-            about: "Every symbol a spot or winning cell may show (words or numbers such as \"07\").",
+            about: "Every symbol a spot or winning cell may show (words or numbers such as \"07\"); printed numbers may be given as a range, { from = 1, to = 50, width = 2 } for \"01\" … \"50\".",
         },
         Param {
             name: "winning",

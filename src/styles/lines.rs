@@ -58,7 +58,7 @@ struct RawLines {
     cols: usize,
     #[serde(default)]
     k: Option<usize>,
-    symbols: Vec<String>,
+    symbols: style::SymbolList,
     #[serde(default)]
     winning: Option<Vec<String>>,
     #[serde(default)]
@@ -163,7 +163,7 @@ impl Lines {
                 ),
             ));
         }
-        let symbols = style::symbols(&raw.symbols, 2, "symbols")?;
+        let symbols = style::symbols(&raw.symbols.0, 2, "symbols")?;
         let code = |s: &str, field: &str| {
             symbols
                 .iter()
@@ -791,9 +791,9 @@ pub static INFO: StyleInfo = StyleInfo {
         },
         Param {
             name: "symbols",
-            kind: "array of strings",
+            kind: "array of strings, or { from, to, width }",
             default: None,
-            about: "the symbols the grid shows",
+            about: "the symbols the grid shows; printed numbers may be given as a range, { from = 1, to = 9 }",
         },
         Param {
             name: "winning",

@@ -68,7 +68,7 @@ pub const MAX_PLANS: usize = 4096;
 #[serde(deny_unknown_fields)]
 struct RawSurface {
     cells: usize,
-    symbols: Vec<String>,
+    symbols: style::SymbolList,
     #[serde(default)]
     cell_prefix: Option<String>,
     games: Vec<RawPlayArea>,
@@ -227,7 +227,7 @@ impl MatchSymbols {
                 format!("{} cells: expected 2 to {MAX_CELLS}", raw.cells),
             ));
         }
-        let mut symbols = style::symbols(&raw.symbols, 1, "symbols")?;
+        let mut symbols = style::symbols(&raw.symbols.0, 1, "symbols")?;
         let mut multipliers = Vec::new();
         for (sym, &f) in &raw.multiplier {
             let field = format!("multiplier.{sym}");
@@ -1449,7 +1449,7 @@ pub static INFO: StyleInfo = StyleInfo {
     columns: "{cell_prefix}1 … {cell_prefix}{cells} (prefix default {id}_), then {box} and {box}_caption for each play area with a box",
     params: &[
         Param { name: "cells", kind: "integer", default: None, about: "Number of symbol cells (2 to 64, with the boxes' columns)." },
-        Param { name: "symbols", kind: "array of strings", default: None, about: "The symbols the cells may show (words or numbers)." },
+        Param { name: "symbols", kind: "array of strings, or { from, to, width }", default: None, about: "The symbols the cells may show (words or numbers); printed numbers may be given as a range, { from = 1, to = 20, width = 2 } for \"01\" … \"20\"." },
         Param { name: "cell_prefix", kind: "string", default: Some("\"{id}_\""), about: "Column name prefix of the cells." },
         Param { name: "multiplier", kind: "table symbol → integer", default: Some("{}"), about: "Multiplier symbols and their factor: shown anywhere, it multiplies the win of the multiplied play areas." },
         Param { name: "decoy_multiplier", kind: "share 0..1", default: Some("0"), about: "Share of the faces where nothing wins on the surface that show one multiplier (a decoy)." },

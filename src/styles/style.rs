@@ -15,8 +15,10 @@
 
 use super::{Captions, Style};
 use crate::money::Money;
-use serde::de::DeserializeOwned;
+use serde::de::{DeserializeOwned, Error as _, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer};
 use std::collections::{BTreeMap, HashSet};
+use std::fmt;
 use std::sync::Mutex;
 
 /// What a style's constructor gets besides its own table.
@@ -246,6 +248,72 @@ pub fn numbers(from: u32, to: u32, width: usize) -> Vec<String> {
     (from..=to).map(|n| format!("{n:0width$}")).collect()
 }
 
+/// A list of symbols as a spec writes it: one by one (`symbols = ["COQ", "07"]`), or, for
+/// printed numbers, as a range (`symbols = { from = 1, to = 50, width = 2 }`), which stands
+/// for exactly the list of its numbers written with `width` digits (`["01", …, "50"]`;
+/// `width` defaults to the digits of `to`). Checked as a list by [`symbols`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SymbolList(pub Vec<String>);
+
+/// A range of printed numbers in place of a symbol list.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NumberRange {
+    from: u32,
+    to: u32,
+    #[serde(default)]
+    width: Option<usize>,
+}
+
+/// The numbers `from..=to` written with `width` digits (by default those of `to`). Errors:
+/// `to` below `from`, more than [`super::common::MAX_SYMBOLS`] numbers, or a `width` that
+/// cannot write `to` (or above 9).
+pub fn number_range(from: u32, to: u32, width: Option<usize>) -> Result<Vec<String>, String> {
+    if to < from {
+        return Err(format!("`to` ({to}) is below `from` ({from})"));
+    }
+    let most = super::common::MAX_SYMBOLS as u64;
+    if u64::from(to - from) + 1 > most {
+        return Err(format!(
+            "{from} to {to} are {} numbers; at most {most}",
+            u64::from(to - from) + 1
+        ));
+    }
+    let digits = to.to_string().len();
+    let width = width.unwrap_or(digits);
+    if width > 9 || width < digits {
+        return Err(format!("`width` {width} cannot write {to}"));
+    }
+    Ok(numbers(from, to, width))
+}
+
+impl<'de> Deserialize<'de> for SymbolList {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<SymbolList, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = SymbolList;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an array of symbols, or a range of numbers { from, to, width }")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<SymbolList, A::Error> {
+                let mut v = Vec::new();
+                while let Some(s) = seq.next_element::<String>()? {
+                    v.push(s);
+                }
+                Ok(SymbolList(v))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<SymbolList, A::Error> {
+                let r =
+                    NumberRange::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                number_range(r.from, r.to, r.width)
+                    .map(SymbolList)
+                    .map_err(A::Error::custom)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
 /// A `'static` copy of `s`, made once per distinct text: feature ids and names a spec
 /// defines (a card hand's combination) live as long as the process, like the library's own.
 pub fn intern(s: &str) -> &'static str {
@@ -300,6 +368,51 @@ mod tests {
             let m = (info.build)(t, &ctx.get()).unwrap_or_else(|e| panic!("{}: {e:?}", info.name));
             assert!(!m.layout().areas.is_empty(), "{}", info.name);
         }
+    }
+
+    /// A range stands for exactly the list of its numbers; a bad range is refused, naming
+    /// the field.
+    #[test]
+    fn symbol_lists_are_listed_or_a_range_of_numbers() {
+        #[derive(serde::Deserialize, Debug)]
+        #[serde(deny_unknown_fields)]
+        struct Raw {
+            symbols: SymbolList,
+        }
+        let read = |t: &str| parse::<Raw>(toml::from_str(t).unwrap()).map(|r| r.symbols.0);
+        let listed = read("symbols = [\"01\", \"02\", \"03\"]").unwrap();
+        assert_eq!(
+            read("symbols = { from = 1, to = 3, width = 2 }").unwrap(),
+            listed
+        );
+        assert_eq!(
+            read("symbols = { from = 9, to = 10 }").unwrap(),
+            ["09", "10"]
+        );
+        assert_eq!(
+            read("symbols = { from = 1, to = 3 }").unwrap(),
+            ["1", "2", "3"]
+        );
+        let fifty = read("symbols = { from = 1, to = 50, width = 2 }").unwrap();
+        assert_eq!(fifty.len(), 50);
+        assert_eq!((fifty[0].as_str(), fifty[49].as_str()), ("01", "50"));
+        let err = |t: &str| read(t).unwrap_err();
+        let e = err("symbols = { from = 5, to = 3 }");
+        assert_eq!(e.field, "symbols");
+        assert!(e.message.contains("`to` (3) is below `from` (5)"), "{e:?}");
+        let e = err("symbols = { from = 1, to = 100, width = 2 }");
+        assert!(e.message.contains("`width` 2 cannot write 100"), "{e:?}");
+        let e = err("symbols = { from = 1, to = 300 }");
+        assert!(e.message.contains("300 numbers; at most 256"), "{e:?}");
+        let e = err("symbols = { from = 1, too = 3 }");
+        assert!(e.message.contains("unknown field `too`"), "{e:?}");
+        assert_eq!(e.field, "symbols.too");
+        let e = err("symbols = 3");
+        assert!(
+            e.message
+                .contains("an array of symbols, or a range of numbers"),
+            "{e:?}"
+        );
     }
 
     #[test]
