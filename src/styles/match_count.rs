@@ -21,6 +21,11 @@
 //! free centre counting as matched) as a win whatever the count: no face shows one, on
 //! losing and winning cards alike, so a grid card holds at most `numbers − grid` matches.
 //!
+//! **Four corners.** `patterns` may also pay `corners`: the numbers of the card's four
+//! corners all drawn (a free corner counting as drawn) is a pattern of its own, one more
+//! line for every rule above. Refused: free cells that make one pattern a part of another
+//! (completing the top row would complete the corners left).
+//!
 //! **Free cells.** A grid card may have free (joker) cells: the centre of an odd grid
 //! (`free_centre`) or any cells the spec places (`free_cells = [[1, 1], [3, 4]]`, rows and
 //! columns from 1, on even grids too). A free cell is printed FREE, holds no number and
@@ -77,8 +82,20 @@ pub const AMB_UNPAID_ABOVE: &str = "more matches than a prized count, with no pr
 /// Ambiguity: a full line of matches on a grid card (reads as a bingo).
 pub const AMB_LINE: &str = "a full line of matches on a card that pays by count";
 
+/// Most lines of a grid card: rows, columns, two diagonals and the four corners.
+const MAX_LINES: usize = 2 * 7 + 3;
+
 /// The patterns a grid card may pay, as `patterns` keys them.
-const PATTERNS: [&str; 3] = ["row", "column", "diagonal"];
+const PATTERNS: [&str; 4] = ["row", "column", "diagonal", "corners"];
+/// Each pattern in words, completed, with its verb: "a full row wins 5".
+const PATTERN_WORDS: [&str; 4] = [
+    "a full row wins",
+    "a full column wins",
+    "a full diagonal wins",
+    "the four corners win",
+];
+/// Each pattern as the card's legend prints it.
+const PATTERN_PRINTED: [&str; 4] = ["Full row", "Full column", "Full diagonal", "Four corners"];
 /// Ambiguity: two or more full lines of matches on a card that pays by pattern.
 pub const AMB_TWO_LINES: &str = "two or more full lines of matches";
 /// Ambiguity: a full line of a pattern the card does not pay.
@@ -126,7 +143,7 @@ pub struct MatchCount {
     /// The lowest prized count (0 when the card pays by pattern).
     lowest: usize,
     /// When the card pays by pattern: the amount of a full row, column and diagonal.
-    patterns: Option<[Option<Money>; 3]>,
+    patterns: Option<[Option<Money>; 4]>,
     /// The kind of each of `lines`: 0 a row, 1 a column, 2 a diagonal.
     line_kind: Vec<u8>,
     /// Side of the grid card, if laid out as one.
@@ -142,6 +159,19 @@ pub struct MatchCount {
     near_miss: u32,
     /// The near miss's feature id: `near_miss_<area>` or the spec's `near_miss_feature`.
     near_miss_id: &'static str,
+}
+
+/// Line `l` of an `n`×`n` grid card in words: rows and columns alternate (`row 1`,
+/// `column 1`, `row 2`, …), then `diagonal 1` (top left to bottom right), `diagonal 2`,
+/// then `the four corners`.
+fn line_name(n: usize, l: usize) -> String {
+    if l < 2 * n {
+        format!("{} {}", ["row", "column"][l % 2], l / 2 + 1)
+    } else if l < 2 * n + 2 {
+        format!("diagonal {}", l - 2 * n + 1)
+    } else {
+        "the four corners".to_string()
+    }
 }
 
 /// The free cells of an `n`×`n` grid card as grid positions (row × n + column), ascending:
@@ -258,11 +288,11 @@ impl MatchCount {
         let (prize_table, patterns) = match (raw.prizes, raw.patterns) {
             (Some(p), None) => (p, None),
             (None, Some(t)) => {
-                let mut kinds = [None; 3];
+                let mut kinds = [None; 4];
                 for (k, &m) in &t {
                     let field = format!("patterns.{k}");
                     let i = PATTERNS.iter().position(|p| p == k).ok_or_else(|| {
-                        FieldError::new(&field, "expected row, column or diagonal")
+                        FieldError::new(&field, "expected row, column, diagonal or corners")
                     })?;
                     if m.is_zero() || ctx.max.is_some_and(|x| m > x) {
                         return Err(FieldError::new(
@@ -389,6 +419,15 @@ impl MatchCount {
                 }
                 lines.push((0..n).filter_map(|i| cell(i * n + i)).collect());
                 lines.push((0..n).filter_map(|i| cell(i * n + n - 1 - i)).collect());
+                if patterns.is_some_and(|p| p[3].is_some()) {
+                    // The four corners, as one more line (paid only).
+                    lines.push(
+                        [0, n - 1, n * (n - 1), n * n - 1]
+                            .into_iter()
+                            .filter_map(cell)
+                            .collect(),
+                    );
+                }
                 let blockers: Vec<Vec<usize>> = permutations(n)
                     .into_iter()
                     .filter(|p| {
@@ -405,12 +444,23 @@ impl MatchCount {
                             format!(
                                 "{} holds {} number(s) besides its free cells: a line paid by \
                                  pattern needs two, so that a losing card can keep it open",
-                                if l < 2 * n {
-                                    format!("{} {}", ["row", "column"][l % 2], l / 2 + 1)
-                                } else {
-                                    format!("diagonal {}", l - 2 * n + 1)
-                                },
+                                line_name(n, l),
                                 lines[l].len()
+                            ),
+                        ));
+                    }
+                    let within = |a: &Vec<usize>, b: &Vec<usize>| a.iter().all(|c| b.contains(c));
+                    if let Some((a, b)) = (0..lines.len())
+                        .flat_map(|a| (0..lines.len()).map(move |b| (a, b)))
+                        .find(|&(a, b)| a != b && within(&lines[a], &lines[b]))
+                    {
+                        return Err(FieldError::new(
+                            "free_cells",
+                            format!(
+                                "with these free cells, completing {} also completes {}: a card \
+                                 would show two patterns at once",
+                                line_name(n, b),
+                                line_name(n, a)
                             ),
                         ));
                     }
@@ -458,6 +508,9 @@ impl MatchCount {
         if let Some(n) = raw.grid {
             line_kind[2 * n] = 2;
             line_kind[2 * n + 1] = 2;
+            if let Some(k) = line_kind.get_mut(2 * n + 2) {
+                *k = 3;
+            }
         }
         let open = blockers
             .iter()
@@ -598,7 +651,7 @@ impl MatchCount {
         let paid = |l: usize| pay[self.line_kind[l] as usize];
         match way.wins.first() {
             Some(w) => {
-                let lines: ArrayVec<usize, 16> = (0..n_lines)
+                let lines: ArrayVec<usize, MAX_LINES> = (0..n_lines)
                     .filter(|&l| paid(l) == Some(w.amount))
                     .collect();
                 let l = lines[below(rng, lines.len() as u32) as usize];
@@ -608,7 +661,7 @@ impl MatchCount {
                 full = Some(l);
             }
             None if show.is_some() || chance(rng, self.near_miss) => {
-                let lines: ArrayVec<usize, 16> =
+                let lines: ArrayVec<usize, MAX_LINES> =
                     (0..n_lines).filter(|&l| paid(l).is_some()).collect();
                 let line = &self.lines[lines[below(rng, lines.len() as u32) as usize]];
                 let gap = line[below(rng, line.len() as u32) as usize];
@@ -660,7 +713,7 @@ impl MatchCount {
     }
 
     /// Pattern mode: the full lines of matches on a card (line indices).
-    fn full_lines(&self, matched: &[bool]) -> ArrayVec<usize, 16> {
+    fn full_lines(&self, matched: &[bool]) -> ArrayVec<usize, MAX_LINES> {
         (0..self.lines.len())
             .filter(|&l| self.lines[l].iter().all(|&c| matched[c]))
             .collect()
@@ -804,7 +857,7 @@ impl MatchCount {
     /// each full line.
     fn printed(&self) -> Vec<Printed> {
         let lines: Vec<String> = match self.patterns {
-            Some(p) => ["Full row", "Full column", "Full diagonal"]
+            Some(p) => PATTERN_PRINTED
                 .iter()
                 .zip(p)
                 .filter_map(|(name, m)| {
@@ -832,12 +885,12 @@ impl MatchCount {
     fn describe(&self) -> Vec<String> {
         let vals = &self.layout.columns[0].values;
         if let (Some(pay), Some(n)) = (self.patterns, self.grid) {
-            let legend: Vec<String> = PATTERNS
+            let legend: Vec<String> = PATTERN_WORDS
                 .iter()
                 .zip(pay)
-                .filter_map(|(p, a)| a.map(|a| format!("a full {p} wins {a}")))
+                .filter_map(|(p, a)| a.map(|a| format!("{p} {a}")))
                 .collect();
-            return vec![
+            let mut v = vec![
                 format!(
                     "« {} » wins when every number of a full row, column or diagonal of its \
                      {n}×{n} card{} is among the {} drawn numbers (numbers {} to {}): {}.",
@@ -857,6 +910,16 @@ impl MatchCount {
                     f64::from(self.near_miss) / 1e4
                 ),
             ];
+            if pay[3].is_some() {
+                v.insert(
+                    1,
+                    "The four corners are a pattern of their own: they win when the numbers of \
+                     all four corners (a free one counting as drawn) are among the drawn \
+                     numbers."
+                        .to_string(),
+                );
+            }
+            return v;
         }
         let legend: Vec<String> = self
             .prizes
@@ -1084,7 +1147,8 @@ pub static INFO: StyleInfo = StyleInfo {
             name: "patterns",
             kind: "table pattern → amount",
             default: Some("none (give this or prizes)"),
-            about: "a grid card paid by full line instead: row, column, diagonal → amount",
+            about: "a grid card paid by pattern instead: row, column, diagonal, corners (the \
+                    four corners) → amount",
         },
         Param {
             name: "grid",
@@ -1611,6 +1675,70 @@ mod tests {
             .unwrap()
             .message,
             "an even grid has no centre"
+        );
+    }
+
+    #[test]
+    fn the_four_corners_are_a_pattern_of_their_own() {
+        let text = PATTERN.replace("diagonal = 20 }", "diagonal = 20, corners = 50 }");
+        let m = make(&text).unwrap();
+        assert_eq!(m.lines.len(), 13);
+        // Corners at grid positions 0, 4, 20, 24: card cells 0, 4, 19, 23 (the free centre
+        // left out).
+        assert_eq!(m.lines[12], vec![0, 4, 19, 23]);
+        let card: Vec<u8> = (1..=24).collect();
+        let ev = m.evaluate(&face(&card, &drawn_with(&[1, 5, 20, 24])));
+        assert_eq!(
+            ev.wins.as_slice(),
+            [AreaWin {
+                area: 0,
+                amount: Money(5000)
+            }]
+        );
+        assert!(ev.ambiguities.is_empty());
+        // The top row completes a row, not the corners.
+        let ev = m.evaluate(&face(&card, &drawn_with(&[1, 2, 3, 4, 5])));
+        assert_eq!(
+            ev.wins.as_slice(),
+            [AreaWin {
+                area: 0,
+                amount: Money(500)
+            }]
+        );
+        assert!(m.printed()[0]
+            .lines
+            .join(" · ")
+            .contains("Four corners: 50"));
+        assert!(
+            m.describe()[0].contains("the four corners win 50"),
+            "{:?}",
+            m.describe()
+        );
+        for w in [way(&[]), way(&[5]), way(&[20]), way(&[50])] {
+            m.check_way(&w).unwrap();
+            for (seed, f, ev) in round_trip(&m, &w, 0..300) {
+                let full = m.full_lines(&m.matched(&f));
+                assert_eq!(full.len(), w.wins.len(), "seed {seed}");
+                if w.wins.first().is_some_and(|x| x.amount == Money(5000)) {
+                    assert_eq!(full.as_slice(), [12], "seed {seed}");
+                }
+                assert_eq!(ev.wins.len(), w.wins.len());
+            }
+        }
+        round_trip_showing(&m, &way(&[]), NEAR_MISS, 0..100);
+        // Unpaid, the corners are no pattern: no thirteenth line.
+        assert_eq!(make(PATTERN).unwrap().lines.len(), 12);
+        // A 4×4 card with both bottom corners free: the top row holds the corners left.
+        let e = make(
+            "numbers = 14\ndrawn = 20\nfrom = 1\nto = 60\ngrid = 4\n\
+             free_cells = [[4, 1], [4, 4]]\npatterns = { row = 5, corners = 50 }\n",
+        )
+        .err()
+        .unwrap();
+        assert_eq!(
+            e.message,
+            "with these free cells, completing row 1 also completes the four corners: a card \
+             would show two patterns at once"
         );
     }
 }
