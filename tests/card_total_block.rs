@@ -273,3 +273,72 @@ fn the_evaluator_finds_what_the_rules_forbid() {
     let (_, p) = judge(&rules, &row(["Kd", "5s"], ["Kd", "9c"], "5"));
     assert_eq!(p, ["card Kd twice"]);
 }
+
+/// The attack the rule's naive reading guards against: on a losing ticket of the example,
+/// the bank's ten or figure is edited into an ace (one not on the ticket), in the print file
+/// and the CSV alike. By the letter the bank now counts one more (a soft total) and every
+/// hand still loses, so the prize is unchanged; but a player counting the ace 1 sees the
+/// bank at 10 or less, beaten by a hand: `verify` must report the ambiguity.
+#[test]
+fn verify_finds_a_dealer_s_soft_hand_a_player_reads_as_beaten() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("block");
+    generate(&repo("game_specs/examples/vingt_et_un.toml"), &out, 1);
+    let bad = dir.path().join("bad");
+    common::copy_dir(&out, &bad);
+    let csv = std::fs::read_to_string(bad.join("tickets.csv")).unwrap();
+    let head: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let col = |name: &str| head.iter().position(|&h| h == name).unwrap();
+    let mut lines: Vec<String> = csv.lines().map(str::to_string).collect();
+    let mut bin = std::fs::read(bad.join("tickets.bin")).unwrap();
+    let u16_at = |o: usize| u16::from_le_bytes([bin[o], bin[o + 1]]) as usize;
+    let (record, k) = (u16_at(10), u16_at(28));
+    let start = u32::from_le_bytes(bin[12..16].try_into().unwrap()) as usize;
+    let face_at = |row: usize| start + (row - 1) * record + record - k;
+    // Cards are coded rank * 4 + suit in the print file (rank 8..=11: ten to king, 12: ace).
+    let cards = [0, 1, 2, 3, 6, 7, 10, 11, 14, 15, 18, 19];
+    let (row, ace) = (1..lines.len())
+        .find_map(|row| {
+            let f: Vec<&str> = lines[row].split(',').collect();
+            let face = &bin[face_at(row)..face_at(row) + k];
+            let other = points(f[col("bj_d2")]);
+            let hands: Vec<u64> = (1..=5)
+                .map(|h| {
+                    points(f[col(&format!("bj_h{h}_c1"))]) + points(f[col(&format!("bj_h{h}_c2"))])
+                })
+                .collect();
+            let beaten = hands.iter().any(|&t| t > 1 + other);
+            let ten = (8..=11).contains(&(face[0] / 4));
+            let ace = (48..52).find(|c| !cards.iter().any(|&i| face[i] == *c))?;
+            (f[col("way")] == "lose" && ten && (6..=9).contains(&other) && beaten)
+                .then_some((row, ace))
+        })
+        .expect("a losing ticket whose bank is a ten or figure and a 6 to 9");
+    bin[face_at(row)] = ace;
+    std::fs::write(bad.join("tickets.bin"), bin).unwrap();
+    let mut fields: Vec<String> = lines[row].split(',').map(str::to_string).collect();
+    fields[col("bj_d1")] = format!("A{}", ["c", "d", "h", "s"][usize::from(ace % 4)]);
+    lines[row] = fields.join(",");
+    std::fs::write(bad.join("tickets.csv"), lines.join("\n") + "\n").unwrap();
+    let report = tirage()
+        .args(["verify", "--unauthenticated", "--no-audit"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(report.status.code(), Some(1));
+    let text = String::from_utf8(report.stdout).unwrap();
+    let status = |check: &str| {
+        text.lines()
+            .find(|l| l.split_whitespace().nth(1) == Some(check))
+            .and_then(|l| l.split_whitespace().next())
+            .unwrap_or_else(|| panic!("no {check} line in {text}"))
+            .to_string()
+    };
+    assert_eq!(status("ambiguity"), "FAIL", "{text}");
+    assert_eq!(status("csv_matches_print"), "PASS", "{text}");
+    assert!(
+        text.contains("a card_total hand whose outcome depends on how an ace is counted"),
+        "{text}"
+    );
+    assert_eq!(common::verify_code(&out), 0);
+}
