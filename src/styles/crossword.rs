@@ -926,7 +926,7 @@ pub static INFO: StyleInfo = StyleInfo {
             kind: "share",
             default: Some("0"),
             about: "share of losing faces one word short of the lowest paid count with a word \
-                    one letter short; exact: every other losing face shows two words fewer",
+                    one letter short; exact: every other losing face shows at most two words fewer",
         },
         Param {
             name: "near_miss_feature",
