@@ -175,6 +175,18 @@ impl Game {
         if parts.is_empty() {
             return Err("a game needs at least one [[surfaces]] entry".into());
         }
+        let total: usize = parts.iter().map(|p| p.rule.layout().columns.len()).sum();
+        if total > MAX_CELLS {
+            let each: Vec<String> = parts
+                .iter()
+                .map(|p| format!("{} {}", p.id, p.rule.layout().columns.len()))
+                .collect();
+            return Err(format!(
+                "the surfaces have {total} face columns in all ({}); a ticket has at most \
+                 {MAX_CELLS}",
+                each.join(", ")
+            ));
+        }
         let mut surfaces = Vec::new();
         let mut columns: Vec<Column> = Vec::new();
         let mut areas: Vec<String> = Vec::new();
@@ -207,19 +219,6 @@ impl Game {
                     ));
                 }
                 areas.push(a.clone());
-            }
-            if columns.len() > MAX_CELLS {
-                let mut each: Vec<String> = surfaces
-                    .iter()
-                    .map(|s: &Surface| format!("{} {}", s.id, s.rule.layout().columns.len()))
-                    .collect();
-                each.push(format!("{id} {}", rule.layout().columns.len()));
-                return Err(format!(
-                    "the surfaces have {} face columns in all ({}); a ticket has at most \
-                     {MAX_CELLS}",
-                    columns.len(),
-                    each.join(", ")
-                ));
             }
             surfaces.push(Surface {
                 id,
@@ -789,5 +788,37 @@ mod tests {
         let d = distributions(10, 5);
         assert_eq!(d.len(), 1001);
         assert!(d.iter().all(|v| v.iter().sum::<usize>() == 10));
+    }
+
+    /// Over the cap, the message counts the face columns of every surface, not only of
+    /// those before the one that passed it.
+    #[test]
+    fn too_many_face_columns_are_counted_over_every_surface() {
+        use crate::styles::{key_match, testkit};
+        let part = |id: &str| {
+            let table: toml::Table = toml::from_str(
+                "spots = 20\nsymbols = { from = 1, to = 30 }\nwinning = [\"01\"]\n\
+                 amounts = [3]\ndecoy_weights = { \"3\" = 1 }\n",
+            )
+            .unwrap();
+            let ctx = testkit::Ctx::new(id)
+                .captions(testkit::captions(&[3]))
+                .tiers(&[3]);
+            Part {
+                id: id.to_string(),
+                style: "key_match",
+                max: None,
+                rule: (key_match::INFO.build)(table, &ctx.get()).unwrap(),
+            }
+        };
+        let e = Game::new(vec![part("a"), part("b"), part("c"), part("d")])
+            .err()
+            .unwrap();
+        assert_eq!(
+            e,
+            "the surfaces have 240 face columns in all (a 60, b 60, c 60, d 60); a ticket has \
+             at most 128"
+        );
+        assert!(Game::new(vec![part("a"), part("b")]).is_ok());
     }
 }
