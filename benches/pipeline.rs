@@ -14,7 +14,9 @@
 //! - `encryption/age`: a file encrypted to one recipient (age, X25519 + ChaCha20-Poly1305),
 //!   per byte;
 //! - `writes/buffered` and `writes/durable`: 64 MiB written in 1 MiB blocks to a temporary
-//!   file, then (durable) flushed to the disk with one `fsync`, per byte;
+//!   file through the page cache, then (durable) flushed to the disk with one `fsync`, per
+//!   byte; `writes/direct`: the same through the ticket files' writer (`O_DIRECT` in 4 MiB
+//!   blocks where the file system takes it, then one `fsync`), per byte;
 //! - `block/generate_coq` and `block/verify_coq`: the whole block, written to a temporary
 //!   directory, on the default rayon pool (one thread per core).
 //!
@@ -251,6 +253,18 @@ fn parts(c: &mut Criterion) {
             })
         });
     }
+    g.bench_function("direct", |b| {
+        b.iter(|| {
+            let p = dir.path().join("direct");
+            let f = tirage::store::durable::create_private(&p).unwrap();
+            let mut f = tirage::store::direct::DirectFile::new(f);
+            for block in data.chunks(1 << 20) {
+                f.write_all(block).unwrap();
+            }
+            drop(f.finish().unwrap());
+            std::fs::remove_file(&p).unwrap();
+        })
+    });
     g.finish();
 }
 

@@ -2,9 +2,9 @@
 //! injection with strace (needs `strace`): a fresh block, a forced replacement of a block,
 //! of an emission and of a deck are killed (SIGKILL) or see an I/O error (EIO) at each
 //! `renameat2`, `unlink`, `unlinkat`, `rmdir` and `fsync` of the run, and at a sample of its
-//! `write`s and `writev`s (the ticket files' writes are all alike: the first of each thread
-//! is taken), one step per run. After each, the destination holds the old output whole or
-//! the new one whole, and no seed file sits beside an output it does not replay; the next
+//! `write`s and `pwrite64`s (the ticket files' writes are all alike: the first is taken),
+//! one step per run. After each, the destination holds the old output whole or the new one
+//! whole, and no seed file sits beside an output it does not replay; the next
 //! run to the destination, with or without `--force`, finishes or rolls back what the
 //! killed one left, says which and where the seed file is, and leaves nothing else beside
 //! the output. A traced run also shows the order: every file and the staged directory
@@ -360,7 +360,7 @@ fn picked(pick: Pick, n: usize) -> std::ops::RangeInclusive<usize> {
 
 /// The steps faults are injected at in a block's run: every call of each system call but
 /// the removal of the replaced output's files (its first file, its second, then the rest
-/// alike) and the ticket files' writes (the first of each thread).
+/// alike) and the ticket files' writes (`pwrite64`, all alike: the first).
 const STEPS: &[(&str, Pick)] = &[
     ("renameat2", Pick::All),
     ("fsync", Pick::All),
@@ -368,7 +368,7 @@ const STEPS: &[(&str, Pick)] = &[
     ("rmdir", Pick::All),
     ("unlinkat", Pick::First(2)),
     ("write", Pick::All),
-    ("writev", Pick::First(1)),
+    ("pwrite64", Pick::First(1)),
 ];
 
 /// The steps of an emission's or a deck's run: every move and removal of the placement,
@@ -698,7 +698,7 @@ fn modes(dir: &std::path::Path) -> Vec<(PathBuf, u32)> {
 
 #[test]
 fn what_a_killed_run_leaves_is_its_owners_alone_whatever_the_umask() {
-    // Killed at its first vectored write (tickets.csv or tickets.bin being written), under
+    // Killed at its first write of a ticket file (tickets.csv or tickets.bin), under
     // umask 022: the staged block and the staged seed are readable by their owner only.
     for emission in [false, true] {
         let t = tempfile::tempdir().unwrap();
@@ -721,7 +721,7 @@ fn what_a_killed_run_leaves_is_its_owners_alone_whatever_the_umask() {
             .arg("umask 022; exec \"$@\"")
             .arg("sh")
             .args(["strace", "-f", "-qq", "-o", "/dev/null"])
-            .args(["-e", "inject=writev:signal=KILL:when=1"])
+            .args(["-e", "inject=pwrite64:signal=KILL:when=1"])
             .arg(bin())
             .args(&args)
             .output()

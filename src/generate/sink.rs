@@ -8,9 +8,9 @@
 use super::{io, GenerateError};
 use crate::block::layout::SEALED_SUFFIX;
 use crate::output::hashing::HashingWriter;
+use crate::store::direct::DirectFile;
 use crate::store::durable;
-use std::fs::File;
-use std::io::{BufWriter, IoSlice, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Where the pipeline puts a block's files. Called from the thread that runs the pipeline;
@@ -81,12 +81,15 @@ impl Sink for Folder {
         match seal {
             None => {
                 let file = durable::create_private(&path).map_err(io(&path))?;
-                Ok(Box::new(Plain { file, path }))
+                Ok(Box::new(Plain {
+                    file: DirectFile::new(file),
+                    path,
+                }))
             }
             Some(to) => {
                 let path = PathBuf::from(format!("{}{}", path.display(), SEALED_SUFFIX));
                 let f = durable::create_private(&path).map_err(io(&path))?;
-                let hashing = HashingWriter::new(BufWriter::with_capacity(1 << 20, f));
+                let hashing = HashingWriter::new(DirectFile::new(f));
                 let writer = crate::output::seal::encrypt_to(hashing, &to)
                     .map_err(|e| GenerateError::Seal(e.to_string()))?;
                 Ok(Box::new(Sealed { writer, path }))
@@ -113,27 +116,30 @@ fn set_modes(dir: &Path, mode: u32) -> Result<(), GenerateError> {
     set(dir, mode | ((mode & 0o444) >> 2))
 }
 
-/// A ticket file written in clear.
+/// A ticket file written in clear, past the page cache.
 struct Plain {
-    file: File,
+    file: DirectFile,
     path: PathBuf,
 }
 
 impl Stream for Plain {
     fn write(&mut self, bufs: &[Vec<u8>]) -> Result<(), GenerateError> {
-        write_all_vectored(&mut self.file, bufs).map_err(io(&self.path))
+        for buf in bufs {
+            self.file.write_all(buf).map_err(io(&self.path))?;
+        }
+        Ok(())
     }
 
     fn finish(self: Box<Self>) -> Result<Option<(u64, String)>, GenerateError> {
         // On the disk before the block can be moved into place.
-        self.file.sync_all().map_err(io(&self.path))?;
+        self.file.finish().map_err(io(&self.path))?;
         Ok(None)
     }
 }
 
 /// A ticket file written encrypted to its recipients, the delivered bytes summed.
 struct Sealed {
-    writer: age::stream::StreamWriter<HashingWriter<BufWriter<File>>>,
+    writer: age::stream::StreamWriter<HashingWriter<DirectFile>>,
     path: PathBuf,
 }
 
@@ -149,31 +155,9 @@ impl Stream for Sealed {
         let path = self.path;
         let (inner, bytes, sha256) = self.writer.finish().map_err(io(&path))?.finish();
         // On the disk before the block can be moved into place.
-        let f = inner.into_inner().map_err(|e| io(&path)(e.into_error()))?;
-        f.sync_all().map_err(io(&path))?;
+        inner.finish().map_err(io(&path))?;
         Ok(Some((bytes, sha256)))
     }
-}
-
-/// Writes every buffer of `bufs`, in order, with as few system calls as the OS allows.
-fn write_all_vectored(f: &mut File, bufs: &[Vec<u8>]) -> std::io::Result<()> {
-    let mut slices: Vec<IoSlice> = bufs
-        .iter()
-        .filter(|b| !b.is_empty())
-        .map(|b| IoSlice::new(b))
-        .collect();
-    let mut rest = &mut slices[..];
-    while !rest.is_empty() {
-        // The OS takes at most IOV_MAX (1024 on Linux) slices per call.
-        let take = rest.len().min(1024);
-        match f.write_vectored(&rest[..take]) {
-            Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
-            Ok(n) => IoSlice::advance_slices(&mut rest, n),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(())
 }
 
 /// The sink that keeps no file: the pipeline's digests are all a replay needs. Ticket
