@@ -1,6 +1,8 @@
 //! The language a ticket is printed in (`[game] language` of a spec): how proofs write an
 //! amount with its currency, as the ticket prints it, and in which language they write
-//! their own words (notes, marks, the SPECIMEN mark).
+//! their own words (notes, marks, the SPECIMEN mark) and what the ticket prints beside its
+//! panels ([`Phrase`]: pay legends, maxima, fixed winning symbols), which the styles give
+//! as data.
 
 use crate::money::{grouped, Money};
 use std::fmt;
@@ -79,6 +81,221 @@ impl Language {
     }
 }
 
+/// A line of a grid that wins whole ([`Phrase::Full`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GridLine {
+    /// A full row.
+    Row,
+    /// A full column.
+    Column,
+    /// A full diagonal.
+    Diagonal,
+    /// The four corners.
+    Corners,
+}
+
+/// One entry of what a ticket prints beside a panel, outside the scratch layer, as data:
+/// its amounts in cents, its symbols as the spec writes them. [`Language::phrase`] writes
+/// it as a ticket in that language prints it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Phrase {
+    /// A pay legend's entry: the symbol and what it pays (`COQ = 5 000 €`).
+    Pays {
+        /// The symbol.
+        symbol: String,
+        /// What it pays, in cents.
+        amount: Money,
+    },
+    /// A multiplier symbol and its factor (`X2 = gain ×2`, `X2 = win ×2`).
+    Multiplies {
+        /// The symbol.
+        symbol: String,
+        /// The factor.
+        factor: u64,
+    },
+    /// A pay table's row: so many numbers matched pay so much (`3 bons numéros : 10 €`,
+    /// `3 matches: €10`).
+    Matches {
+        /// The count of numbers matched.
+        count: usize,
+        /// What it pays, in cents.
+        amount: Money,
+    },
+    /// A pay table's row of a word game: so many words found pay so much (`3 mots : 10 €`,
+    /// `3 words: €10`).
+    Words {
+        /// The count of words.
+        count: usize,
+        /// What it pays, in cents.
+        amount: Money,
+    },
+    /// A full line of a grid and what it pays (`Ligne complète : 100 €`, `Full row: €100`).
+    Full {
+        /// Which line.
+        line: GridLine,
+        /// What it pays, in cents.
+        amount: Money,
+    },
+    /// A surface's printed maximum, in cents (`Gain maximum : 20 000 €`, `Maximum:
+    /// €20,000`).
+    Maximum(Money),
+    /// The winning symbols the rules fix (`Symboles gagnants : IBIS HALEUR`).
+    WinningSymbols(Vec<String>),
+    /// A card-total game's rule: beat the dealer's total without going over 21.
+    BeatTheDealer,
+    /// A natural (an ace and a ten or figure) wins this many times the GAIN.
+    NaturalTimes(u32),
+    /// A natural wins this amount, in cents.
+    NaturalPays(Money),
+    /// What a tie with the dealer does: wins the GAIN (`true`) or loses.
+    Tie {
+        /// A tie wins the GAIN.
+        wins: bool,
+    },
+    /// Which rows of a comparison are the player's: the top one(s) (`En haut : le vôtre ·
+    /// en bas : le leur`); `sums` when each side is several rows that add up.
+    Sides {
+        /// Each side is the sum of its rows.
+        sums: bool,
+    },
+}
+
+/// A line a ticket prints beside a panel: its phrases joined by ` · `, after the printed
+/// name of the play area it belongs to when one panel carries several areas' legends
+/// (`Jeu 1 : COQ = 5 000 €`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PrintedLine {
+    /// The play area's printed name, when the line names it.
+    pub title: Option<String>,
+    /// The entries, in print order.
+    pub phrases: Vec<Phrase>,
+}
+
+impl PrintedLine {
+    /// A line of `phrases` with no title.
+    pub fn of(phrases: Vec<Phrase>) -> PrintedLine {
+        PrintedLine {
+            title: None,
+            phrases,
+        }
+    }
+}
+
+impl Language {
+    /// A colon as this language sets it: `: ` in English, ` : ` in French.
+    pub fn colon(self) -> &'static str {
+        match self {
+            Language::Fr => " : ",
+            Language::En => ": ",
+        }
+    }
+
+    /// Phrase `p` as a ticket in this language prints it, amounts in `currency`.
+    pub fn phrase(self, p: &Phrase, currency: &str) -> String {
+        let fr = self == Language::Fr;
+        let c = self.colon();
+        match p {
+            Phrase::Pays { symbol, amount } => {
+                format!("{symbol} = {}", self.amount(*amount, currency))
+            }
+            Phrase::Multiplies { symbol, factor } => {
+                format!("{symbol} = {} ×{factor}", if fr { "gain" } else { "win" })
+            }
+            Phrase::Matches { count, amount } => {
+                let words = match (fr, *count == 1) {
+                    (true, true) => "bon numéro",
+                    (true, false) => "bons numéros",
+                    (false, true) => "match",
+                    (false, false) => "matches",
+                };
+                format!("{count} {words}{c}{}", self.amount(*amount, currency))
+            }
+            Phrase::Words { count, amount } => {
+                let words = match (fr, *count == 1) {
+                    (true, true) => "mot",
+                    (true, false) => "mots",
+                    (false, true) => "word",
+                    (false, false) => "words",
+                };
+                format!("{count} {words}{c}{}", self.amount(*amount, currency))
+            }
+            Phrase::Full { line, amount } => {
+                let words = match (line, fr) {
+                    (GridLine::Row, true) => "Ligne complète",
+                    (GridLine::Column, true) => "Colonne complète",
+                    (GridLine::Diagonal, true) => "Diagonale complète",
+                    (GridLine::Corners, true) => "Quatre coins",
+                    (GridLine::Corners, false) => "Four corners",
+                    (GridLine::Row, false) => "Full row",
+                    (GridLine::Column, false) => "Full column",
+                    (GridLine::Diagonal, false) => "Full diagonal",
+                };
+                format!("{words}{c}{}", self.amount(*amount, currency))
+            }
+            Phrase::Maximum(m) => {
+                let words = if fr { "Gain maximum" } else { "Maximum" };
+                format!("{words}{c}{}", self.amount(*m, currency))
+            }
+            Phrase::WinningSymbols(symbols) => {
+                let words = if fr {
+                    "Symboles gagnants"
+                } else {
+                    "Winning symbols"
+                };
+                format!("{words}{c}{}", symbols.join(" "))
+            }
+            Phrase::BeatTheDealer => if fr {
+                "Battez le total du croupier sans dépasser 21 : une figure compte 10, un as 1 ou 11"
+            } else {
+                "Beat the dealer's total without going over 21: figures count 10, an ace 1 or 11"
+            }
+            .into(),
+            Phrase::NaturalTimes(m) => {
+                if fr {
+                    format!("Blackjack (as + dix ou figure) : gagne {m} × le GAIN")
+                } else {
+                    format!("Natural (ace + ten or figure): wins {m} × the GAIN")
+                }
+            }
+            Phrase::NaturalPays(amount) => {
+                if fr {
+                    format!(
+                        "Blackjack (as + dix ou figure) : gagne {}",
+                        self.amount(*amount, currency)
+                    )
+                } else {
+                    format!(
+                        "Natural (ace + ten or figure): wins {}",
+                        self.amount(*amount, currency)
+                    )
+                }
+            }
+            Phrase::Tie { wins } => match (fr, wins) {
+                (true, true) => "Une égalité gagne le GAIN".into(),
+                (true, false) => "Une égalité perd".into(),
+                (false, true) => "A tie wins the GAIN".into(),
+                (false, false) => "A tie loses".into(),
+            },
+            Phrase::Sides { sums } => match (fr, sums) {
+                (true, false) => "En haut : le vôtre · en bas : le leur".into(),
+                (true, true) => "En haut : le vôtre · en bas : le leur (sommes)".into(),
+                (false, false) => "Top: yours · below: theirs".into(),
+                (false, true) => "Top: yours · below: theirs (sums)".into(),
+            },
+        }
+    }
+
+    /// Line `l` as a ticket in this language prints it: its title and a colon, then its
+    /// phrases joined by ` · `.
+    pub fn line(self, l: &PrintedLine, currency: &str) -> String {
+        let body: Vec<String> = l.phrases.iter().map(|p| self.phrase(p, currency)).collect();
+        match &l.title {
+            Some(t) => format!("{t}{}{}", self.colon(), body.join(" · ")),
+            None => body.join(" · "),
+        }
+    }
+}
+
 impl fmt::Display for Language {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.code())
@@ -105,6 +322,82 @@ mod tests {
         assert_eq!(Language::En.count(4_500_000), "4,500,000");
         assert_eq!(Language::Fr.count(42), "42");
         assert_eq!(Language::parse("fr"), Some(Language::Fr));
+    }
+
+    #[test]
+    fn printed_lines_are_written_in_each_language_with_the_currency() {
+        let line = PrintedLine {
+            title: None,
+            phrases: vec![
+                Phrase::Pays {
+                    symbol: "COQ".into(),
+                    amount: Money(500_000),
+                },
+                Phrase::Matches {
+                    count: 3,
+                    amount: Money(450),
+                },
+                Phrase::Maximum(Money(2_000)),
+                Phrase::Multiplies {
+                    symbol: "7".into(),
+                    factor: 2,
+                },
+            ],
+        };
+        assert_eq!(
+            Language::En.line(&line, "EUR"),
+            "COQ = €5,000 · 3 matches: €4.50 · Maximum: €20 · 7 = win ×2"
+        );
+        assert_eq!(
+            Language::Fr.line(&line, "EUR"),
+            "COQ = 5 000 € · 3 bons numéros : 4,50 € · Gain maximum : 20 € · 7 = gain ×2"
+        );
+        let titled = PrintedLine {
+            title: Some("Jeu 1".into()),
+            phrases: vec![
+                Phrase::Matches {
+                    count: 1,
+                    amount: Money(200),
+                },
+                Phrase::Full {
+                    line: GridLine::Diagonal,
+                    amount: Money(100_000),
+                },
+                Phrase::Words {
+                    count: 3,
+                    amount: Money(1_000),
+                },
+            ],
+        };
+        assert_eq!(
+            Language::Fr.line(&titled, "CHF"),
+            "Jeu 1 : 1 bon numéro : 2 CHF · Diagonale complète : 1 000 CHF · 3 mots : 10 CHF"
+        );
+        assert_eq!(
+            Language::En.line(&titled, "USD"),
+            "Jeu 1: 1 match: $2 · Full diagonal: $1,000 · 3 words: $10"
+        );
+        let fixed = PrintedLine::of(vec![Phrase::WinningSymbols(vec![
+            "IBIS".into(),
+            "OUDJAT".into(),
+        ])]);
+        assert_eq!(
+            Language::Fr.line(&fixed, "EUR"),
+            "Symboles gagnants : IBIS OUDJAT"
+        );
+        assert_eq!(
+            Language::En.line(&fixed, "EUR"),
+            "Winning symbols: IBIS OUDJAT"
+        );
+        let sides = PrintedLine::of(vec![Phrase::Sides { sums: true }]);
+        assert_eq!(
+            Language::Fr.line(&sides, "EUR"),
+            "En haut : le vôtre · en bas : le leur (sommes)"
+        );
+        assert_eq!(
+            Language::En.line(&sides, "EUR"),
+            "Top: yours · below: theirs (sums)"
+        );
         assert_eq!(Language::parse("de"), None);
     }
 }

@@ -841,15 +841,15 @@ fn a_proof_shows_what_the_ticket_prints_outside_its_cells() {
         .success();
     let svg = std::fs::read_to_string(beside(&d).join("ticket-1.svg")).unwrap();
     // Surface II's winning symbols fixed by the rules, IV's legend and multiplier, and
-    // every surface's printed maximum.
+    // every surface's printed maximum, in the ticket's language.
     for text in [
-        "Winning symbols: IBIS HALEUR OUDJAT",
+        "Symboles gagnants : IBIS HALEUR OUDJAT",
         "LION = 3 € · OISEAU = 10 € · BATEAU = 100 €",
-        "MASQUE = win ×2",
-        "Maximum: 5 000 €",
-        "Maximum: 10 000 €",
-        "Maximum: 15 000 €",
-        "Maximum: 20 000 €",
+        "MASQUE = gain ×2",
+        "Gain maximum : 5 000 €",
+        "Gain maximum : 10 000 €",
+        "Gain maximum : 15 000 €",
+        "Gain maximum : 20 000 €",
     ] {
         assert!(drawn(&svg, text), "{text} not drawn");
     }
@@ -865,11 +865,15 @@ fn a_proof_shows_what_the_ticket_prints_outside_its_cells() {
     let svg = std::fs::read_to_string(beside(&d).join("ticket-1.svg")).unwrap();
     // The FREE centre, the pay table by number of matches, and a key without the decoy
     // the game never shows.
-    assert!(drawn(&svg, "FREE"));
+    assert!(drawn(&svg, "LIBRE"));
     assert!(drawn(
         &svg,
-        "9 matches: 2 € · 10 matches: 5 € · 11 matches: 20 €"
+        "9 bons numéros : 2 € · 10 bons numéros : 5 € · 11 bons numéros : 20 €"
     ));
+    assert!(
+        !svg.contains("matches") && !svg.contains("Maximum:"),
+        "{svg}"
+    );
     assert!(svg.contains("PRESQUE : presque"));
     assert!(!svg.contains("LEURRE"));
 }

@@ -771,48 +771,6 @@ fn shown_value(spec: &GameSpec, i: usize, value: &str) -> String {
     }
 }
 
-/// A line the ticket prints beside a panel (a pay legend, a maximum) with each amount
-/// written as the ticket's language prints it, its currency with it: the styles write a
-/// legend's entries `SYMBOL = AMOUNT` or `WORDS: AMOUNT` (`COQ = 5 000`, `3 matches: 4,50`,
-/// `Maximum: 20 000`), separated by ` · `, each amount grouped by three with a space and
-/// its cents after a comma. An entry whose end is no such amount (`Top: yours`, `7 = win
-/// ×2`), or that lists symbols (`Winning symbols: …`), is kept as it is.
-fn with_currency(line: &str, spec: &GameSpec) -> String {
-    line.split(" · ")
-        .map(|entry| {
-            if entry.starts_with("Winning symbols") {
-                return entry.to_string();
-            }
-            for sep in [" = ", ": "] {
-                if let Some((head, tail)) = entry.rsplit_once(sep) {
-                    if let Some(m) = printed_amount(tail) {
-                        return format!("{head}{sep}{}", spec.language.amount(m, &spec.currency));
-                    }
-                }
-            }
-            entry.to_string()
-        })
-        .collect::<Vec<_>>()
-        .join(" · ")
-}
-
-/// The amount a legend prints as `5 000` or `4,50` (units grouped by three with a space,
-/// cents after a comma), or `None` for any other text.
-fn printed_amount(text: &str) -> Option<Money> {
-    let (units, cents) = match text.split_once(',') {
-        Some((u, c)) if c.len() == 2 && c.bytes().all(|b| b.is_ascii_digit()) => (u, c),
-        Some(_) => return None,
-        None => (text, "00"),
-    };
-    let groups: Vec<&str> = units.split(' ').collect();
-    let digits = |g: &str| !g.is_empty() && g.bytes().all(|b| b.is_ascii_digit());
-    let first_ok = groups[0].len() <= 3 && digits(groups[0]);
-    if !first_ok || !groups[1..].iter().all(|g| g.len() == 3 && digits(g)) {
-        return None;
-    }
-    format!("{}.{cents}", groups.concat()).parse().ok()
-}
-
 /// A playing card's code as the ticket prints it (`Kh` → `K` and ♥, `Td` → `10` and ♦):
 /// its rank, its suit's sign and whether the suit is red; `None` for anything else.
 fn card(value: &str) -> Option<(&'static str, char, bool)> {
@@ -1142,7 +1100,7 @@ fn fold_rows<T>(rows: Vec<Vec<T>>, per_row: usize) -> Vec<Vec<T>> {
 /// game's panels ([`crate::styles::Layout::panels`]) under their printed names (the
 /// spec's `[labels]`): a header with the game, block, pack, position, ticket and serial, and
 /// the prize and way the rules give; every panel with its cells, amounts with their caption,
-/// cards with their inscription, a FREE square where the panel has one, and under them what
+/// cards with their inscription, a free square (FREE, LIBRE) where the panel has one, and under them what
 /// the ticket prints with the panel ([`crate::styles::Layout::printed`]: legends, fixed
 /// winning symbols, the surface's maximum); with `marks` shown, the cells of each win, near miss and
 /// decoy ([`crate::styles::game::Game::marks`]), a note per play area and a key naming only
@@ -1225,7 +1183,7 @@ pub fn ticket_canvas(
         }
     };
     let free = || Cell {
-        value: "FREE".into(),
+        value: w.free.into(),
         card: None,
         under: None,
         mark: None,
@@ -1237,7 +1195,11 @@ pub fn ticket_canvas(
         printed
             .iter()
             .filter(|p| p.panel == id)
-            .flat_map(|p| p.lines.iter().map(|l| with_currency(l, spec)))
+            .flat_map(|p| {
+                p.lines
+                    .iter()
+                    .map(|l| spec.language.line(l, &spec.currency))
+            })
             .collect()
     };
     let areas = &m.layout().areas;
@@ -1541,28 +1503,7 @@ mod tests {
     }
 
     #[test]
-    fn legends_carry_the_currency_as_the_ticket_prints_it() {
-        let path =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/specs/coq_tiny.toml");
-        let mut spec = GameSpec::load(&path).unwrap();
-        let line = "COQ = 5 000 · 3 matches: 4,50 · Maximum: 20 · 7 = win ×2 · Top: yours";
-        assert_eq!(
-            with_currency(line, &spec),
-            "COQ = 5 000 € · 3 matches: 4,50 € · Maximum: 20 € · 7 = win ×2 · Top: yours"
-        );
-        assert_eq!(
-            with_currency("Winning symbols: 7", &spec),
-            "Winning symbols: 7"
-        );
-        assert_eq!(
-            with_currency("A = 12 34 · B = 1,5", &spec),
-            "A = 12 34 · B = 1,5"
-        );
-        spec.language = crate::language::Language::En;
-        assert_eq!(
-            with_currency(line, &spec),
-            "COQ = €5,000 · 3 matches: €4.50 · Maximum: €20 · 7 = win ×2 · Top: yours"
-        );
+    fn a_card_code_is_drawn_as_its_rank_and_suit() {
         // A card code is its rank and suit as printed; anything else is no card.
         assert_eq!(card("Td"), Some(("10", '♦', true)));
         assert_eq!(card("As"), Some(("A", '♠', false)));

@@ -32,6 +32,8 @@ pub struct Words {
     pub area_loses: &'static str,
     /// A losing ticket.
     pub ticket_loses: &'static str,
+    /// A printed square that is no face column (bingo's free centre).
+    pub free: &'static str,
     /// The proof sheet's words.
     pub sheet: SheetWords,
 }
@@ -85,6 +87,7 @@ const EN: Words = Words {
     decoy: "decoy",
     area_loses: "loses: nothing it shows wins.",
     ticket_loses: "No play area wins: the ticket loses.",
+    free: "FREE",
     sheet: SheetWords {
         title: "Proof sheet",
         code: ["game code", "emission", "block"],
@@ -139,6 +142,7 @@ const FR: Words = Words {
     decoy: "leurre",
     area_loses: "perd : rien de ce qu'il montre ne gagne.",
     ticket_loses: "Aucun jeu ne gagne : le billet est perdant.",
+    free: "LIBRE",
     sheet: SheetWords {
         title: "Planche d'épreuves",
         code: ["code jeu", "émission", "bloc"],

@@ -43,6 +43,7 @@ use super::{
     Layout, Mark, MarkKind, Panel, Plan, Printed, Refusal, Style, MAX_CELLS, MAX_WINS,
 };
 use crate::crypto::rng::{below, chance, shuffle, weighted};
+use crate::language::{Phrase, PrintedLine};
 use crate::lots::Way;
 use crate::money::Money;
 use arrayvec::ArrayVec;
@@ -1139,24 +1140,16 @@ impl CardTotal {
 
     /// The rule as the ticket prints it, with the dealer (shared) or with each hand.
     fn printed(&self, dealer_id: &str) -> Vec<Printed> {
-        let mut lines = vec![
-            "Beat the dealer's total without going over 21: figures count 10, an ace 1 or 11"
-                .to_string(),
-        ];
+        let mut lines = vec![PrintedLine::of(vec![Phrase::BeatTheDealer])];
         match self.natural {
-            Some(Natural::Times(m)) => lines.push(format!(
-                "Natural (ace + ten or figure): wins {m} × the GAIN"
-            )),
-            Some(Natural::Prize(p)) => lines.push(format!(
-                "Natural (ace + ten or figure): wins {}",
-                common::printed_amount(p)
-            )),
+            Some(Natural::Times(m)) => lines.push(PrintedLine::of(vec![Phrase::NaturalTimes(m)])),
+            Some(Natural::Prize(p)) => lines.push(PrintedLine::of(vec![Phrase::NaturalPays(p)])),
             None => {}
         }
         match self.ties {
             Ties::Never => {}
-            Ties::Lose => lines.push("A tie loses".into()),
-            Ties::Win => lines.push("A tie wins the GAIN".into()),
+            Ties::Lose => lines.push(PrintedLine::of(vec![Phrase::Tie { wins: false }])),
+            Ties::Win => lines.push(PrintedLine::of(vec![Phrase::Tie { wins: true }])),
         }
         let panels: Vec<String> = match self.dealer {
             Dealer::Shared => vec![dealer_id.to_string()],

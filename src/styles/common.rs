@@ -6,6 +6,7 @@
 
 use super::{Captions, Column, ColumnKind, Face, FaceRng, FeatureInfo, FeatureKind, Refusal};
 use crate::crypto::rng::below;
+use crate::language::{Phrase, PrintedLine};
 use crate::lots::Way;
 use crate::money::Money;
 use arrayvec::ArrayVec;
@@ -257,27 +258,12 @@ pub fn pick_distinct(rng: &mut FaceRng, n: u32, m: usize) -> ArrayVec<u32, MAX_P
     picked
 }
 
-/// A printed legend's entries (`LION = 5 000`), three a line joined by ` · `.
-pub fn legend_lines(entries: &[String]) -> Vec<String> {
-    entries.chunks(3).map(|c| c.join(" · ")).collect()
-}
-
-/// An amount as a ticket prints it in a legend: its units grouped by three with a space,
-/// cents after a comma (`5000` → `5 000`, `4.5` → `4,50`).
-pub fn printed_amount(m: Money) -> String {
-    let (units, cents) = (m.cents() / 100, m.cents() % 100);
-    let digits = units.to_string();
-    let mut out = String::new();
-    for (k, ch) in digits.chars().enumerate() {
-        if k > 0 && (digits.len() - k) % 3 == 0 {
-            out.push(' ');
-        }
-        out.push(ch);
-    }
-    if cents != 0 {
-        out.push_str(&format!(",{cents:02}"));
-    }
-    out
+/// A printed legend's entries (`LION = 5 000 €`), three a line.
+pub fn legend_lines(entries: Vec<Phrase>) -> Vec<PrintedLine> {
+    entries
+        .chunks(3)
+        .map(|c| PrintedLine::of(c.to_vec()))
+        .collect()
 }
 
 #[cfg(test)]
@@ -286,14 +272,16 @@ mod tests {
     use crate::crypto::rng::{stream, Purpose, Seed};
 
     #[test]
-    fn printed_amounts_are_grouped_by_three() {
-        assert_eq!(printed_amount(Money(500_000)), "5 000");
-        assert_eq!(printed_amount(Money(450)), "4,50");
-        assert_eq!(printed_amount(Money(100_000_000)), "1 000 000");
-        let e: Vec<String> = ["A = 1", "B = 2", "C = 3", "D = 4"]
-            .map(String::from)
-            .into();
-        assert_eq!(legend_lines(&e), ["A = 1 · B = 2 · C = 3", "D = 4"]);
+    fn legend_entries_go_three_a_line() {
+        let e: Vec<Phrase> = (1..=4).map(|u| Phrase::Maximum(Money::units(u))).collect();
+        let lines = legend_lines(e.clone());
+        assert_eq!(
+            lines,
+            [
+                PrintedLine::of(e[..3].to_vec()),
+                PrintedLine::of(e[3..].to_vec())
+            ]
+        );
     }
 
     fn rng() -> FaceRng {

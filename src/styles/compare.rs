@@ -29,6 +29,7 @@ use super::{
     Layout, Mark, MarkKind, Panel, Plan, Refusal, Style, MAX_CELLS, MAX_WINS,
 };
 use crate::crypto::rng::{below, chance, weighted};
+use crate::language::{Phrase, PrintedLine};
 use crate::lots::Way;
 use crate::money::Money;
 use arrayvec::ArrayVec;
@@ -482,11 +483,9 @@ impl Compare {
 
     /// Which row of each game is yours and which is theirs.
     fn printed(&self) -> Vec<super::Printed> {
-        let line = if self.yours == 1 && self.theirs == 1 {
-            "Top: yours · below: theirs".to_string()
-        } else {
-            "Top: yours · below: theirs (sums)".to_string()
-        };
+        let line = PrintedLine::of(vec![Phrase::Sides {
+            sums: self.yours != 1 || self.theirs != 1,
+        }]);
         self.layout
             .areas
             .iter()

@@ -49,6 +49,7 @@ use super::{
     MarkKind, Panel, Plan, Printed, Refusal, Style, MAX_CELLS,
 };
 use crate::crypto::rng::{below, chance};
+use crate::language::Phrase;
 use crate::lots::Way;
 use crate::money::Money;
 use serde::Deserialize;
@@ -726,20 +727,15 @@ impl Crossword {
 
     /// The legend the ticket prints: the amount of each paid count of words.
     fn printed(&self) -> Vec<Printed> {
-        let lines: Vec<String> = self
+        let lines: Vec<Phrase> = self
             .prizes
             .iter()
             .enumerate()
-            .filter_map(|(k, m)| {
-                m.map(|m| {
-                    let word = if k == 1 { "word" } else { "words" };
-                    format!("{k} {word}: {}", super::common::printed_amount(m))
-                })
-            })
+            .filter_map(|(count, m)| m.map(|amount| Phrase::Words { count, amount }))
             .collect();
         vec![Printed {
             panel: self.id.clone(),
-            lines: super::common::legend_lines(&lines),
+            lines: super::common::legend_lines(lines),
         }]
     }
 
@@ -1031,7 +1027,12 @@ mod tests {
         assert_eq!(p[0].rows, vec![vec![0], vec![1, 2, 3]]);
         assert_eq!(p[1].id, "m_letters");
         assert_eq!(p[1].rows.len(), 3);
-        assert_eq!(m.layout().printed[0].lines, ["2 words: 2 · 3 words: 5"]);
+        let lines: Vec<String> = m.layout().printed[0]
+            .lines
+            .iter()
+            .map(|l| crate::language::Language::En.line(l, "EUR"))
+            .collect();
+        assert_eq!(lines, ["2 words: €2 · 3 words: €5"]);
         assert!(m.layout().description[0].starts_with(
             "« Mots croisés » shows a crossword grid of 3 words across and down (one of 2 grids)"
         ));

@@ -13,10 +13,11 @@
 //! surface's winning areas (décret n°78-1067: a lot may be the sum of several play areas).
 
 use super::{
-    common, AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo,
-    Layout, Mark, Panel, Plan, Printed, Refusal, Style, FEATURE_ATTEMPTS, FREE_CELL, MAX_CELLS,
+    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, Layout, Mark,
+    Panel, Plan, Printed, Refusal, Style, FEATURE_ATTEMPTS, FREE_CELL, MAX_CELLS,
 };
 use crate::crypto::rng::below;
+use crate::language::{Phrase, PrintedLine};
 use crate::lots::{Way, Win};
 use crate::money::Money;
 use std::collections::HashMap;
@@ -728,7 +729,7 @@ fn printed(surfaces: &[Surface]) -> Vec<Printed> {
         let mut own = s.rule.layout().printed.clone();
         if let Some(m) = s.max {
             if let Some(panel) = s.rule.layout().panels.first().map(|p| p.id.clone()) {
-                let line = format!("Maximum: {}", common::printed_amount(m));
+                let line = PrintedLine::of(vec![Phrase::Maximum(m)]);
                 match own.iter_mut().find(|p| p.panel == panel) {
                     Some(p) => p.lines.push(line),
                     None => own.push(Printed {

@@ -58,6 +58,7 @@ use super::{
     Layout, Mark, MarkKind, Panel, Plan, Refusal, Style, MAX_CELLS, MAX_WINS,
 };
 use crate::crypto::rng::{below, chance, shuffle, weighted};
+use crate::language::{Phrase, PrintedLine};
 use crate::lots::Way;
 use crate::money::Money;
 use arrayvec::ArrayVec;
@@ -942,7 +943,9 @@ impl KeyMatch {
         match self.winning {
             Winning::Fixed(n) => vec![super::Printed {
                 panel: self.layout.areas[0].clone(),
-                lines: vec![format!("Winning symbols: {}", self.symbols[..n].join(" "))],
+                lines: vec![PrintedLine::of(vec![Phrase::WinningSymbols(
+                    self.symbols[..n].to_vec(),
+                )])],
             }],
             Winning::Cells(_) => Vec::new(),
         }

@@ -8,6 +8,7 @@
 //! ([`super::game::Game`]) composes its surfaces' layouts into one when the spec loads.
 
 use super::Captions;
+use crate::language::PrintedLine;
 use crate::money::Money;
 
 /// What a face column holds.
@@ -72,18 +73,19 @@ pub struct Panel {
 }
 
 /// In [`Panel::rows`], a printed square that is no face column (bingo's FREE centre): the
-/// proof draws it as an empty cell reading FREE, so the rows keep their columns lined up.
+/// proof draws it as an empty cell reading FREE (LIBRE in French), so the rows keep their columns lined up.
 pub const FREE_CELL: usize = usize::MAX;
 
 /// Lines the ticket prints with a panel, outside the scratch layer: a pay legend, the
 /// winning symbols fixed by the rules, a printed maximum. A proof draws them with the panel,
-/// so that it can be held against the artwork.
+/// so that it can be held against the artwork, each written as the ticket's language
+/// prints it ([`crate::language::Language::line`]: amounts in cents, with the currency).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Printed {
     /// The id of the panel they are printed with ([`Panel::id`]).
     pub panel: String,
-    /// The lines, in print order.
-    pub lines: Vec<String>,
+    /// The lines, in print order, as data.
+    pub lines: Vec<PrintedLine>,
 }
 
 /// A surface's (or a ticket's) presentation: everything but the rule, built once.

@@ -38,6 +38,7 @@ use super::{
     MarkKind, Panel, Plan, Refusal, Style, MAX_CELLS,
 };
 use crate::crypto::rng::{below, chance, weighted};
+use crate::language::Phrase;
 use crate::lots::Way;
 use crate::money::Money;
 use arrayvec::ArrayVec;
@@ -610,15 +611,20 @@ impl Lines {
         let Pay::Legend(amounts) = &self.pay else {
             return Vec::new();
         };
-        let entries: Vec<String> = self.layout.columns[0]
+        let entries: Vec<Phrase> = self.layout.columns[0]
             .values
             .iter()
             .zip(amounts)
-            .filter_map(|(s, m)| m.map(|m| format!("{s} = {}", super::common::printed_amount(m))))
+            .filter_map(|(s, m)| {
+                m.map(|amount| Phrase::Pays {
+                    symbol: s.clone(),
+                    amount,
+                })
+            })
             .collect();
         vec![super::Printed {
             panel: self.id.clone(),
-            lines: super::common::legend_lines(&entries),
+            lines: super::common::legend_lines(entries),
         }]
     }
 

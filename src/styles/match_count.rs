@@ -66,6 +66,7 @@ use super::{
     MarkKind, Panel, Plan, Printed, Refusal, Style, FREE_CELL, MAX_CELLS,
 };
 use crate::crypto::rng::{below, chance};
+use crate::language::{GridLine, Phrase};
 use crate::lots::Way;
 use crate::money::Money;
 use arrayvec::ArrayVec;
@@ -95,7 +96,12 @@ const PATTERN_WORDS: [&str; 4] = [
     "the four corners win",
 ];
 /// Each pattern as the card's legend prints it.
-const PATTERN_PRINTED: [&str; 4] = ["Full row", "Full column", "Full diagonal", "Four corners"];
+const PATTERN_PRINTED: [GridLine; 4] = [
+    GridLine::Row,
+    GridLine::Column,
+    GridLine::Diagonal,
+    GridLine::Corners,
+];
 /// Ambiguity: two or more full lines of matches on a card that pays by pattern.
 pub const AMB_TWO_LINES: &str = "two or more full lines of matches";
 /// Ambiguity: a full line of a pattern the card does not pay.
@@ -856,29 +862,22 @@ impl MatchCount {
     /// The pay table the card prints: the amount of each prized number of matches, or of
     /// each full line.
     fn printed(&self) -> Vec<Printed> {
-        let lines: Vec<String> = match self.patterns {
+        let lines: Vec<Phrase> = match self.patterns {
             Some(p) => PATTERN_PRINTED
-                .iter()
+                .into_iter()
                 .zip(p)
-                .filter_map(|(name, m)| {
-                    m.map(|m| format!("{name}: {}", super::common::printed_amount(m)))
-                })
+                .filter_map(|(line, m)| m.map(|amount| Phrase::Full { line, amount }))
                 .collect(),
             None => self
                 .prizes
                 .iter()
                 .enumerate()
-                .filter_map(|(n, m)| {
-                    m.map(|m| {
-                        let word = if n == 1 { "match" } else { "matches" };
-                        format!("{n} {word}: {}", super::common::printed_amount(m))
-                    })
-                })
+                .filter_map(|(count, m)| m.map(|amount| Phrase::Matches { count, amount }))
                 .collect(),
         };
         vec![Printed {
             panel: self.id.clone(),
-            lines: super::common::legend_lines(&lines),
+            lines: super::common::legend_lines(lines),
         }]
     }
 
@@ -1246,15 +1245,20 @@ mod tests {
         let p = m.panels();
         // The FREE centre keeps its place in the middle row.
         assert_eq!(p[0].rows[2], vec![10, 11, FREE_CELL, 12, 13]);
+        let printed = m.printed();
+        assert_eq!(printed.len(), 1);
+        assert_eq!(printed[0].panel, "b");
+        let lines: Vec<String> = printed[0]
+            .lines
+            .iter()
+            .map(|l| crate::language::Language::En.line(l, "EUR"))
+            .collect();
         assert_eq!(
-            m.printed(),
-            vec![Printed {
-                panel: "b".into(),
-                lines: vec![
-                    "9 matches: 2 · 10 matches: 5 · 11 matches: 20".into(),
-                    "12 matches: 100".into()
-                ]
-            }]
+            lines,
+            [
+                "9 matches: €2 · 10 matches: €5 · 11 matches: €20",
+                "12 matches: €100"
+            ]
         );
         assert_eq!(p[1].id, "b_drawn");
         assert_eq!(m.lines.len(), 12);
@@ -1705,10 +1709,12 @@ mod tests {
                 amount: Money(500)
             }]
         );
-        assert!(m.printed()[0]
+        let legend: Vec<String> = m.printed()[0]
             .lines
-            .join(" · ")
-            .contains("Four corners: 50"));
+            .iter()
+            .map(|l| crate::language::Language::En.line(l, "EUR"))
+            .collect();
+        assert!(legend.join(" · ").contains("Four corners: €50"), "{legend:?}");
         assert!(
             m.describe()[0].contains("the four corners win 50"),
             "{:?}",

@@ -40,6 +40,7 @@ use super::{
     Layout, Mark, MarkKind, Panel, Plan, Refusal, Style, MAX_CELLS,
 };
 use crate::crypto::rng::{below, chance, shuffle, weighted};
+use crate::language::{Phrase, PrintedLine};
 use crate::lots::Way;
 use crate::money::Money;
 use arrayvec::ArrayVec;
@@ -166,7 +167,7 @@ pub struct MatchSymbols {
     per_row: usize,
     description: Vec<String>,
     /// The pay legends and multipliers the ticket prints, with the printed names.
-    legend_text: Vec<String>,
+    legend_text: Vec<PrintedLine>,
 }
 
 /// Checks a feature id a spec names: lowercase ASCII letters, digits and `_`, 1 to 64.
@@ -848,31 +849,37 @@ impl MatchSymbols {
 
     /// The lines the ticket prints beside the cells: each play area's pay legend (under its
     /// printed name when the surface has several play areas), then the multipliers.
-    fn legend_with(&self, ctx: &StyleCtx) -> Vec<String> {
+    fn legend_with(&self, ctx: &StyleCtx) -> Vec<PrintedLine> {
         let mut v = Vec::new();
         for g in &self.play_areas {
             if let Prize::Legend(amounts) = &g.prize {
-                let entries: Vec<String> = g
+                let entries: Vec<Phrase> = g
                     .winning
                     .iter()
                     .zip(amounts)
-                    .map(|(&c, &m)| format!("{} = {}", self.symbol(c), common::printed_amount(m)))
+                    .map(|(&c, &m)| Phrase::Pays {
+                        symbol: self.symbol(c).to_string(),
+                        amount: m,
+                    })
                     .collect();
-                let mut lines = common::legend_lines(&entries);
+                let mut lines = common::legend_lines(entries);
                 if self.play_areas.len() > 1 {
                     if let Some(first) = lines.first_mut() {
-                        *first = format!("{}: {first}", ctx.label(&g.id));
+                        first.title = Some(ctx.label(&g.id).to_string());
                     }
                 }
                 v.extend(lines);
             }
         }
-        let mults: Vec<String> = self
+        let mults: Vec<Phrase> = self
             .multipliers
             .iter()
-            .map(|&c| format!("{} = win ×{}", self.symbol(c), self.factor[c as usize]))
+            .map(|&c| Phrase::Multiplies {
+                symbol: self.symbol(c).to_string(),
+                factor: u64::from(self.factor[c as usize]),
+            })
             .collect();
-        v.extend(common::legend_lines(&mults));
+        v.extend(common::legend_lines(mults));
         v
     }
 

@@ -40,6 +40,7 @@ use super::{
     Layout, Mark, MarkKind, Panel, Plan, Refusal, Style, MAX_CELLS, MAX_WINS,
 };
 use crate::crypto::rng::{below, chance, shuffle};
+use crate::language::Phrase;
 use crate::lots::Way;
 use crate::money::Money;
 use arrayvec::ArrayVec;
@@ -589,19 +590,21 @@ impl SymbolToPrize {
     /// One row of cells; with halves, one row per pedestal (its left and right halves).
     /// The legend the ticket prints: each symbol with its amount, then each multiplier.
     fn printed(&self) -> Vec<super::Printed> {
-        let mut entries: Vec<String> = self
+        let mut entries: Vec<Phrase> = self
             .legend
             .iter()
-            .map(|(s, m)| format!("{s} = {}", super::common::printed_amount(*m)))
+            .map(|(s, m)| Phrase::Pays {
+                symbol: s.clone(),
+                amount: *m,
+            })
             .collect();
-        entries.extend(
-            self.multipliers
-                .iter()
-                .map(|(s, f)| format!("{s} = win ×{f}")),
-        );
+        entries.extend(self.multipliers.iter().map(|(s, f)| Phrase::Multiplies {
+            symbol: s.clone(),
+            factor: u64::from(*f),
+        }));
         vec![super::Printed {
             panel: self.layout.areas[0].clone(),
-            lines: super::common::legend_lines(&entries),
+            lines: super::common::legend_lines(entries),
         }]
     }
 
