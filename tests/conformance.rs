@@ -142,7 +142,7 @@ fn panels_draw_every_cell_once_and_marks_follow_the_evaluation() {
                             .any(|k| k.area == f.area && k.kind != MarkKind::Win),
                         "{rel} {} seed {seed}: {} unmarked",
                         way.id,
-                        f.name
+                        s.game.feature_name(f.id)
                     );
                 }
             }
@@ -157,29 +157,29 @@ fn every_feature_shows_when_asked_on_every_way_that_can_show_it() {
         let m = &s.game;
         let features = m.features();
         for (id, way) in s.ways.iter().enumerate() {
-            for f in &features {
+            for &(fid, f) in &features {
                 for seed in 0..FEATURE_TRIES {
                     let mut rng = FaceRng::seed_from_u64(seed);
-                    match m.can_show(way, f.id) {
+                    match m.can_show(way, fid) {
                         Ok(()) => {
                             let face = m
-                                .synthesize_showing_checked(way, f.id, &mut rng)
-                                .unwrap_or_else(|e| panic!("{rel} {} {}: {e}", way.id, f.id));
+                                .synthesize_showing_checked(way, fid, &mut rng)
+                                .unwrap_or_else(|e| panic!("{rel} {} {}: {e}", way.id, f.name));
                             // It shows the feature: the checked synthesis returns no other face.
                             assert_eq!(
                                 judge(&s, &face).realises(&s, id as u16),
                                 Ok(()),
                                 "{rel} {} {}",
                                 way.id,
-                                f.id
+                                f.name
                             );
                         }
                         Err(e) => assert_eq!(
-                            m.synthesize_showing(way, Some(f.id), &mut rng),
+                            m.synthesize_showing(way, Some(fid), &mut rng),
                             Err(e),
                             "{rel} {} {}",
                             way.id,
-                            f.id
+                            f.name
                         ),
                     }
                 }
@@ -190,8 +190,9 @@ fn every_feature_shows_when_asked_on_every_way_that_can_show_it() {
                     assert!(
                         m.evaluate(&m.synthesize(way, &mut rng).unwrap())
                             .shows(always),
-                        "{rel} {} {always}",
-                        way.id
+                        "{rel} {} {}",
+                        way.id,
+                        m.feature_name(always)
                     );
                 }
             }

@@ -82,17 +82,17 @@ pub struct Deck {
 pub fn promises(spec: &GameSpec) -> Vec<Promise> {
     let m = &spec.game;
     let mut out = Vec::new();
-    for f in m.features() {
-        let always = (0..spec.ways.len()).find(|&w| m.always_shows(&spec.ways[w]).contains(&f.id));
+    for (id, _) in m.features() {
+        let always = (0..spec.ways.len()).find(|&w| m.always_shows(&spec.ways[w]).contains(&id));
         let promise = match always {
             Some(w) => Some((w, false)),
             None => (0..spec.ways.len())
-                .find(|&w| m.can_show(&spec.ways[w], f.id).is_ok())
+                .find(|&w| m.can_show(&spec.ways[w], id).is_ok())
                 .map(|w| (w, true)),
         };
         if let Some((w, forced)) = promise {
             out.push(Promise {
-                feature: f.id,
+                feature: id,
                 way: w as WayId,
                 forced,
             });
@@ -179,15 +179,23 @@ mod tests {
     }
 
     /// Each promise as (feature, way id, forced).
-    fn shown(s: &GameSpec) -> Vec<(&'static str, String, bool)> {
+    fn shown(s: &GameSpec) -> Vec<(String, String, bool)> {
         promises(s)
             .into_iter()
-            .map(|p| (p.feature, s.ways[p.way as usize].id.clone(), p.forced))
+            .map(|p| {
+                (
+                    s.game.feature_name(p.feature).to_string(),
+                    s.ways[p.way as usize].id.clone(),
+                    p.forced,
+                )
+            })
             .collect()
     }
 
-    fn owned(v: &[(&'static str, &str, bool)]) -> Vec<(&'static str, String, bool)> {
-        v.iter().map(|&(f, w, b)| (f, w.to_string(), b)).collect()
+    fn owned(v: &[(&str, &str, bool)]) -> Vec<(String, String, bool)> {
+        v.iter()
+            .map(|&(f, w, b)| (f.to_string(), w.to_string(), b))
+            .collect()
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub mod serial;
 pub use judge::{judge, Judgement};
 
 use crate::spec::{GameSpec, WayId};
+use crate::styles::FeatureId;
 use std::collections::HashMap;
 
 /// What a block's tickets are.
@@ -42,8 +43,8 @@ impl Kind {
 /// A feature a specimen deck promises to show on a ticket of a way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Promise {
-    /// The game's feature id ([`crate::styles::game::Game::features`]).
-    pub feature: &'static str,
+    /// The feature, in the game's table ([`crate::styles::game::Game::features`]).
+    pub feature: FeatureId,
     /// The way of the ticket that shows it.
     pub way: WayId,
     /// True: a ticket of `way` is built asked to show it; false: every ticket of `way` shows

@@ -32,7 +32,7 @@ use crate::output::seal::Recipients;
 use crate::output::{print_file, sums, tickets_csv, validation_csv, Ticket};
 use crate::spec::{GameSpec, PackRules, WayId};
 use crate::store::durable;
-use crate::styles::Face;
+use crate::styles::{Face, FeatureId};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -147,7 +147,7 @@ struct PackBuilder<'a> {
     ways: &'a [WayId],
     /// Per ticket index (0-based): the features promised on it, each with `true` when the
     /// ticket is built asked to show it. Empty for production blocks.
-    promised: &'a HashMap<u32, Vec<(&'static str, bool)>>,
+    promised: &'a HashMap<u32, Vec<(FeatureId, bool)>>,
 }
 
 impl PackBuilder<'_> {
@@ -190,9 +190,10 @@ impl PackBuilder<'_> {
                 })?;
             if let Some(v) = promised {
                 let ev = &judged.evaluation;
-                if let Some((id, _)) = v.iter().find(|(id, _)| !ev.shows(id)) {
+                if let Some(&(id, _)) = v.iter().find(|&&(id, _)| !ev.shows(id)) {
                     return Err(synthesis(format!(
-                        "the face does not show the feature \"{id}\" the deck promises on it"
+                        "the face does not show the feature \"{}\" the deck promises on it",
+                        spec.game.feature_name(id)
                     )));
                 }
             }
@@ -617,7 +618,7 @@ struct Drawn {
     placed: Vec<u32>,
     /// Per ticket (0-based): the features promised on it, each with `true` when the ticket
     /// is built asked to show it. Empty for production blocks.
-    promised: HashMap<u32, Vec<(&'static str, bool)>>,
+    promised: HashMap<u32, Vec<(FeatureId, bool)>>,
 }
 
 impl Drawn {
@@ -633,7 +634,7 @@ impl Drawn {
             .map_err(GenerateError::PackRules)?;
         let promises = plan.promises.as_deref().unwrap_or_default();
         let placed = place_promises(spec, promises, &ways)?;
-        let mut promised: HashMap<u32, Vec<(&'static str, bool)>> = HashMap::new();
+        let mut promised: HashMap<u32, Vec<(FeatureId, bool)>> = HashMap::new();
         for (p, &t) in promises.iter().zip(&placed) {
             promised.entry(t).or_default().push((p.feature, p.forced));
         }
@@ -797,7 +798,7 @@ fn manifest_of(plan: &BlockPlan, drawn: &Drawn, files: Vec<FileEntry>) -> Manife
         ps.iter()
             .zip(&drawn.placed)
             .map(|(p, &t)| PromisedFeature {
-                feature: p.feature.into(),
+                feature: spec.game.feature_name(p.feature).to_string(),
                 way: spec.ways[p.way as usize].id.clone(),
                 ticket: t + 1,
                 forced: p.forced,

@@ -110,12 +110,12 @@ pub fn specimen(spec: &GameSpec, w: usize) -> Result<Ticket, PreviewError> {
 /// One near miss or decoy with its estimated rates.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FeatureRate {
-    /// Its id (`near_miss_jeu1`).
-    pub id: &'static str,
+    /// Its name (`near_miss_jeu1`).
+    pub id: String,
     /// Near miss or decoy.
     pub kind: FeatureKind,
     /// What the face shows, in words.
-    pub about: &'static str,
+    pub about: String,
     /// Share of all tickets showing it (0..1), the ways weighted by their counts.
     pub of_all: f64,
     /// Share of losing tickets showing it (0..1).
@@ -130,7 +130,7 @@ pub fn feature_rates(spec: &GameSpec) -> Result<(Vec<FeatureRate>, u64), Preview
         .game
         .features()
         .into_iter()
-        .filter(|f| f.kind.losing())
+        .filter(|(_, f)| f.kind.losing())
         .collect();
     let block = f64::from(spec.block_size);
     let mut of_all = vec![0.0; features.len()];
@@ -153,8 +153,8 @@ pub fn feature_rates(spec: &GameSpec) -> Result<(Vec<FeatureRate>, u64), Preview
                     reason: e.to_string(),
                 })?;
             let ev = spec.game.evaluate(&face);
-            for (k, f) in features.iter().enumerate() {
-                if ev.losing_features.iter().any(|g| g.name == f.id) {
+            for (k, &(id, _)) in features.iter().enumerate() {
+                if ev.losing_features.iter().any(|g| g.id == id) {
                     hits[k] += 1;
                 }
             }
@@ -171,10 +171,10 @@ pub fn feature_rates(spec: &GameSpec) -> Result<(Vec<FeatureRate>, u64), Preview
     let rates = features
         .iter()
         .enumerate()
-        .map(|(k, f)| FeatureRate {
-            id: f.id,
+        .map(|(k, (_, f))| FeatureRate {
+            id: f.name.clone(),
             kind: f.kind,
-            about: f.about,
+            about: f.about.clone(),
             of_all: of_all[k],
             of_losers: of_losers[k],
         })
@@ -482,8 +482,8 @@ fn rates_section(h: &mut String, spec: &GameSpec) -> Result<(), PreviewError> {
         let _ = writeln!(
             h,
             "<tr><td><code>{}</code></td><td>{kind}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
-            esc(r.id),
-            esc(r.about),
+            esc(&r.id),
+            esc(&r.about),
             percent(r.of_all),
             percent(r.of_losers)
         );
@@ -624,7 +624,7 @@ mod tests {
         let s = spec("tests/specs/coq_tiny.toml");
         let (rates, drawn) = feature_rates(&s).unwrap();
         assert!(drawn > u64::from(RATE_FACES_SPREAD));
-        let ids: Vec<&str> = rates.iter().map(|r| r.id).collect();
+        let ids: Vec<&str> = rates.iter().map(|r| r.id.as_str()).collect();
         assert_eq!(ids, ["near_miss_jeu1", "near_miss_jeu2"]);
         for r in &rates {
             assert!(

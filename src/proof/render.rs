@@ -34,7 +34,7 @@ use crate::proof::draw::{fit, svg, text_width, Anchor, Canvas, Color, Font};
 use crate::proof::select::{SelectError, Selection, MOST_UNNAMED};
 use crate::proof::words::Words;
 use crate::spec::GameSpec;
-use crate::styles::{ColumnKind, Evaluation, FeatureKind, Mark, MarkKind, FREE_CELL};
+use crate::styles::{ColumnKind, Evaluation, FeatureId, FeatureKind, Mark, MarkKind, FREE_CELL};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
@@ -971,12 +971,14 @@ fn notes(
     let areas = &m.layout().areas;
     let mut notes: Vec<(Color, String)> = Vec::new();
     let w = Words::of(spec.language);
+    // What the offered features show, in words; another (one the spec gives a rate of 0)
+    // is told by its name.
     let features = m.features();
-    let about = |id: &str| {
+    let about = |id: FeatureId| {
         features
             .iter()
-            .find(|f| f.id == id)
-            .map_or(id.replace('_', " "), |f| f.about.to_string())
+            .find(|f| f.0 == id)
+            .map_or(m.feature_name(id).replace('_', " "), |f| f.1.about.clone())
     };
     // The panel of each face column.
     let panel_of: BTreeMap<usize, usize> = m
@@ -1031,7 +1033,7 @@ fn notes(
                 let _ = write!(s, " ({})", parts.join(" + "));
             }
             if let Some(f) = ev.feature(area) {
-                let _ = write!(s, " {} {}", w.with, f.replace('_', " "));
+                let _ = write!(s, " {} {}", w.with, m.feature_name(f).replace('_', " "));
             }
             let shown = cells_of(area, MarkKind::Win);
             if !shown.is_empty() {
@@ -1040,22 +1042,22 @@ fn notes(
             notes.push((Color::WIN, s));
         }
         // Each near miss or decoy once, however many times the area shows it.
-        let mut told: Vec<&str> = Vec::new();
+        let mut told: Vec<FeatureId> = Vec::new();
         for f in ev.losing_features.iter().filter(|f| f.area == area) {
-            if told.contains(&f.name) {
+            if told.contains(&f.id) {
                 continue;
             }
-            told.push(f.name);
+            told.push(f.id);
             let decoy = features
                 .iter()
-                .any(|i| i.id == f.name && i.kind == FeatureKind::Decoy);
+                .any(|&(id, i)| id == f.id && i.kind == FeatureKind::Decoy);
             let (kind, words) = if decoy {
                 (MarkKind::Decoy, w.decoy)
             } else {
                 (MarkKind::NearMiss, w.near_miss)
             };
             let shown = cells_of(area, kind);
-            let mut s = format!("{label}, {words}{}{}", w.colon, about(f.name));
+            let mut s = format!("{label}, {words}{}{}", w.colon, about(f.id));
             if !shown.is_empty() {
                 let _ = write!(s, " ({shown})");
             }
@@ -1413,7 +1415,7 @@ pub fn ticket_canvas(
         // The key names only the marks the game's features have or this proof shows.
         let features = m.features();
         let has = |kind: FeatureKind, mark: MarkKind| {
-            features.iter().any(|f| f.kind == kind) || all_marks.iter().any(|k| k.kind == mark)
+            features.iter().any(|f| f.1.kind == kind) || all_marks.iter().any(|k| k.kind == mark)
         };
         let mut kinds = vec![MarkKind::Win];
         if has(FeatureKind::NearMiss, MarkKind::NearMiss) {

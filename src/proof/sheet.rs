@@ -207,12 +207,12 @@ fn composition(flow: &mut Flow, proofs: &Proofs, marks: Marks) {
     let shown: Vec<_> = proofs.tickets.iter().map(|t| m.evaluate(&t.face)).collect();
     let rows: Vec<Vec<Cell>> = features
         .iter()
-        .map(|f| {
-            let mut row = vec![bold(&f.id.replace('_', " ")), Cell::new(f.about)];
+        .map(|&(id, f)| {
+            let mut row = vec![bold(&f.name.replace('_', " ")), Cell::new(&f.about)];
             if let (true, Some(promised)) = (qa, promised) {
                 let on = promised
                     .iter()
-                    .find(|p| p.feature == f.id)
+                    .find(|p| p.feature == f.name)
                     .map_or("—".to_string(), |p| p.ticket.to_string());
                 row.push(Cell::new(on));
             }
@@ -221,7 +221,7 @@ fn composition(flow: &mut Flow, proofs: &Proofs, marks: Marks) {
                     .tickets
                     .iter()
                     .zip(&shown)
-                    .filter(|(_, e)| e.shows(f.id))
+                    .filter(|(_, e)| e.shows(id))
                     .map(|(t, _)| t.ticket)
                     .collect();
                 row.push(Cell::new(ranges(&on)));

@@ -39,7 +39,7 @@ use super::card_hands::{caption_list, card, card_code, printed, rank, suit, Card
 use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
-    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
+    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureKind,
     Layout, Mark, MarkKind, Panel, Plan, Printed, Refusal, Style, MAX_CELLS, MAX_WINS,
 };
 use crate::crypto::rng::{below, chance, shuffle, weighted};
@@ -292,8 +292,9 @@ pub struct CardTotal {
     box_amounts: Vec<Money>,
     decoy_weights: Vec<u32>,
     near_miss: u32,
-    near_miss_id: &'static str,
-    natural_id: &'static str,
+    /// The near miss and the natural, in the layout's feature table.
+    near_miss_id: FeatureId,
+    natural_id: FeatureId,
     rank_captions: Vec<String>,
     suit_captions: Vec<String>,
     card_name: String,
@@ -518,10 +519,10 @@ impl CardTotal {
         }
         let feature = |given: &Option<String>, field: &str, lead: &str| match given {
             Some(id) => super::match_symbols::feature_id(id, field),
-            None => Ok(style::intern(&format!("{lead}_{}", ctx.id))),
+            None => Ok(format!("{lead}_{}", ctx.id)),
         };
-        let near_miss_id = feature(&raw.near_miss_feature, "near_miss_feature", "near_miss")?;
-        let natural_id = feature(&raw.natural_feature, "natural_feature", "natural")?;
+        let near_miss_name = feature(&raw.near_miss_feature, "near_miss_feature", "near_miss")?;
+        let natural_name = feature(&raw.natural_feature, "natural_feature", "natural")?;
         if raw.natural_feature.is_some() && natural.is_none() {
             return Err(FieldError::new(
                 "natural_feature",
@@ -529,10 +530,21 @@ impl CardTotal {
             ));
         }
         let labels = areas.iter().map(|a| ctx.label(a).to_string()).collect();
+        let mut layout = Layout::new(INFO.name, areas, columns);
+        let natural_id = layout.features.add(
+            natural_name,
+            FeatureKind::Winning,
+            "a card_total hand winning by a natural (an ace and a ten or figure)",
+        );
+        let near_miss_id = layout.features.add(
+            near_miss_name,
+            FeatureKind::NearMiss,
+            "a losing card_total hand one below the dealer's total",
+        );
         Ok(CardTotal {
             id: ctx.id.to_string(),
             dealer_label: ctx.label(&dealer_id).to_string(),
-            layout: Layout::new(INFO.name, areas, columns),
+            layout,
             labels,
             hands,
             cards,
@@ -744,11 +756,12 @@ impl CardTotal {
     }
 
     /// Whether a face of `way` can be asked to show feature `id` (one of [`Style::features`]).
-    fn can_show(&self, way: &Way, id: &str) -> Result<(), Refusal> {
+    fn can_show(&self, way: &Way, id: FeatureId) -> Result<(), Refusal> {
+        let feature = self.layout.features.name(id).to_string();
         if id == self.near_miss_id && self.near_miss > 0 {
             if way.wins.len() >= self.hands {
                 return Err(Refusal::NeedsLosing {
-                    feature: id.to_string(),
+                    feature,
                     needs: format!("a losing hand of « {} »", self.id),
                     way: way.id.clone(),
                 });
@@ -762,7 +775,7 @@ impl CardTotal {
                 .any(|w| self.pay(w.amount).natural.is_some())
             {
                 return Err(Refusal::CannotShow {
-                    feature: id.to_string(),
+                    feature,
                     way: way.id.clone(),
                     why: "none of its wins is an amount a natural pays".into(),
                 });
@@ -771,11 +784,11 @@ impl CardTotal {
         }
         Err(Refusal::NoFeature {
             style: INFO.name,
-            feature: id.to_string(),
+            feature,
         })
     }
 
-    fn always_shows(&self, way: &Way) -> Vec<&'static str> {
+    fn always_shows(&self, way: &Way) -> Vec<FeatureId> {
         let mut v = Vec::new();
         if self.near_miss == 1_000_000 && way.wins.len() < self.hands {
             v.push(self.near_miss_id);
@@ -793,7 +806,12 @@ impl CardTotal {
     /// What each hand must show: the wins placed on hands (fixed ones first, the free ones
     /// drawn among the rest), each paid plainly or by a natural; the losing hands near
     /// misses at the spec's rate (one at least when `show` asks for it).
-    fn wants(&self, way: &Way, show: Option<&str>, rng: &mut FaceRng) -> ArrayVec<Want, MAX_HANDS> {
+    fn wants(
+        &self,
+        way: &Way,
+        show: Option<FeatureId>,
+        rng: &mut FaceRng,
+    ) -> ArrayVec<Want, MAX_HANDS> {
         let mut rows: ArrayVec<Option<Money>, MAX_HANDS> = (0..self.hands).map(|_| None).collect();
         for w in way.wins.iter().filter(|w| w.area.is_some()) {
             rows[usize::from(w.area.expect("fixed"))] = Some(w.amount);
@@ -861,7 +879,7 @@ impl CardTotal {
     /// judged at once; a hand that cannot be built from what is left (a deck short of the
     /// values it needs) draws the face again. With at most [`MAX_SURFACE_CARDS`] of the 52
     /// cards on a surface that is rare, and [`MAX_ATTEMPTS`] failures in a row is a bug.
-    fn draw(&self, way: &Way, show: Option<&str>, rng: &mut FaceRng) -> Face {
+    fn draw(&self, way: &Way, show: Option<FeatureId>, rng: &mut FaceRng) -> Face {
         let want = self.wants(way, show, rng);
         for _ in 0..MAX_ATTEMPTS {
             if let Some(face) = self.try_face(&want, rng) {
@@ -1197,14 +1215,14 @@ impl CardTotal {
                 "A natural (two cards: an ace and a ten or figure) beats every dealer's hand but \
                  a natural and wins {m} times its GAIN; it never meets a 21 of more cards \
                  (feature {}; on {:.2}% of the wins a natural may pay).",
-                self.natural_id,
+                self.layout.features.name(self.natural_id),
                 f64::from(self.natural_share) / 1e4
             ),
             Some(Natural::Prize(p)) => format!(
                 "A natural (two cards: an ace and a ten or figure) beats every dealer's hand but \
                  a natural and wins {p}, shown in its GAIN; it never meets a 21 of more cards \
                  (feature {}; on {:.2}% of the wins of {p} where a plain hand could pay).",
-                self.natural_id,
+                self.layout.features.name(self.natural_id),
                 f64::from(self.natural_share) / 1e4
             ),
         });
@@ -1235,7 +1253,7 @@ impl CardTotal {
         v.push(format!(
             "Near miss {} (a losing hand one below the dealer's total, a 20 against 21) on \
              {:.2}% of losing hands; every other losing hand is {}.",
-            self.near_miss_id,
+            self.layout.features.name(self.near_miss_id),
             f64::from(self.near_miss) / 1e4,
             others.join(" or ")
         ));
@@ -1259,21 +1277,13 @@ impl Style for CardTotal {
         )
     }
 
-    fn features(&self) -> Vec<FeatureInfo> {
+    fn features(&self) -> Vec<FeatureId> {
         let mut v = Vec::new();
         if self.natural.is_some() {
-            v.push(FeatureInfo {
-                id: self.natural_id,
-                kind: FeatureKind::Winning,
-                about: "a card_total hand winning by a natural (an ace and a ten or figure)",
-            });
+            v.push(self.natural_id);
         }
         if self.near_miss > 0 {
-            v.push(FeatureInfo {
-                id: self.near_miss_id,
-                kind: FeatureKind::NearMiss,
-                about: "a losing card_total hand one below the dealer's total",
-            });
+            v.push(self.near_miss_id);
         }
         v
     }
@@ -1293,7 +1303,7 @@ impl Style for CardTotal {
                 let near = ev
                     .losing_features
                     .iter()
-                    .any(|f| f.area == area && f.name == self.near_miss_id);
+                    .any(|f| f.area == area && f.id == self.near_miss_id);
                 if near {
                     for &c in &cells {
                         mark(c, MarkKind::NearMiss);
@@ -1344,13 +1354,13 @@ impl Style for CardTotal {
                 if row.natural {
                     let _ = ev.features.try_push(AreaFeature {
                         area,
-                        name: self.natural_id,
+                        id: self.natural_id,
                     });
                 }
             } else if row.near {
                 let _ = ev.losing_features.try_push(AreaFeature {
                     area,
-                    name: self.near_miss_id,
+                    id: self.near_miss_id,
                 });
             }
         }

@@ -4,7 +4,7 @@
 //! symbols. Styles validate their own section with these and wrap the `String` errors
 //! with the field's name and line ([`crate::spec::ErrorAt`]).
 
-use super::{Captions, Column, ColumnKind, Face, FaceRng, FeatureInfo, FeatureKind, Refusal};
+use super::{Captions, Column, ColumnKind, Face, FaceRng, FeatureId, Layout, Refusal};
 use crate::crypto::rng::below;
 use crate::language::{Phrase, PrintedLine};
 use crate::lots::Way;
@@ -166,57 +166,53 @@ impl AmountBox {
 }
 
 /// A near miss that a surface's one play area shows when it loses, at a rate per million:
-/// the feature list, the check that a way can be asked for it, and whether every face of a
-/// way shows it. Shared by the styles whose only near miss is of that kind (lines,
+/// the features offered, the check that a way can be asked for it, and whether every face
+/// of a way shows it. Shared by the styles whose only near miss is of that kind (lines,
 /// match_count, match_amounts).
 #[derive(Clone, Copy, Debug)]
 pub struct LosingNearMiss {
-    /// The feature id (`near_miss_<area>` or the spec's `near_miss_feature`).
-    pub id: &'static str,
+    /// The feature, in the style's table (`near_miss_<area>` or the spec's
+    /// `near_miss_feature`).
+    pub id: FeatureId,
     /// The share of losing faces that show it, per million.
     pub rate: u32,
-    /// What the face shows, in words.
-    pub about: &'static str,
 }
 
 impl LosingNearMiss {
-    /// The feature, or none when its rate is 0.
-    pub fn features(&self) -> Vec<FeatureInfo> {
+    /// The feature offered, or none when its rate is 0.
+    pub fn features(&self) -> Vec<FeatureId> {
         if self.rate == 0 {
             return Vec::new();
         }
-        vec![FeatureInfo {
-            id: self.id,
-            kind: FeatureKind::NearMiss,
-            about: self.about,
-        }]
+        vec![self.id]
     }
 
-    /// Whether a face of `way` can be asked to show feature `id`. Errors: `id` is not this
-    /// near miss (`style` names the style), its rate is 0, or `way` wins on the play area
+    /// Whether a face of `way` can be asked to show feature `id` of `layout`'s table.
+    /// Errors: `id` is not this near miss, its rate is 0, or `way` wins on the play area
     /// (`area` names it).
     pub fn can_show(
         &self,
         way: &Way,
-        id: &str,
-        style: &'static str,
+        id: FeatureId,
+        layout: &Layout,
         area: &str,
     ) -> Result<(), Refusal> {
+        let feature = layout.features.name(id).to_string();
         if id != self.id {
             return Err(Refusal::NoFeature {
-                style,
-                feature: id.to_string(),
+                style: layout.name,
+                feature,
             });
         }
         if self.rate == 0 {
             return Err(Refusal::ZeroRate {
-                feature: id.to_string(),
+                feature,
                 area: area.to_string(),
             });
         }
         if !way.wins.is_empty() {
             return Err(Refusal::NeedsLosing {
-                feature: id.to_string(),
+                feature,
                 needs: format!("« {area} » to lose"),
                 way: way.id.clone(),
             });
@@ -225,7 +221,7 @@ impl LosingNearMiss {
     }
 
     /// The feature when every losing face shows it (a rate of 1) and `way` loses here.
-    pub fn always_shows(&self, way: &Way) -> Vec<&'static str> {
+    pub fn always_shows(&self, way: &Way) -> Vec<FeatureId> {
         if self.rate == 1_000_000 && way.wins.is_empty() {
             vec![self.id]
         } else {

@@ -25,7 +25,7 @@
 use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
-    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
+    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureKind,
     Layout, Mark, MarkKind, Panel, Plan, Refusal, Style, MAX_CELLS, MAX_WINS,
 };
 use crate::crypto::rng::{below, chance, weighted};
@@ -83,9 +83,9 @@ pub struct Compare {
     gain: AmountBox,
     decoy_weights: Vec<u32>,
     near_miss: u32,
-    /// The near miss's feature id, one for every row of the surface: `near_miss_<id>` or
-    /// the spec's `near_miss_feature`.
-    near_miss_id: &'static str,
+    /// The near miss, one for every row of the surface (`near_miss_<id>` or the spec's
+    /// `near_miss_feature`), in the layout's feature table.
+    near_miss_id: FeatureId,
 }
 
 /// What one row of a face must show.
@@ -246,9 +246,19 @@ impl Compare {
             ));
         }
         let labels = areas.iter().map(|a| ctx.label(a).to_string()).collect();
+        let near_miss_name = match &raw.near_miss_feature {
+            Some(id) => super::match_symbols::feature_id(id, "near_miss_feature")?,
+            None => format!("near_miss_{}", ctx.id),
+        };
+        let mut layout = Layout::new(INFO.name, areas, columns);
+        let near_miss_id = layout.features.add(
+            near_miss_name,
+            FeatureKind::NearMiss,
+            "a losing compare row where yours is one below theirs",
+        );
         Ok(Compare {
             id: ctx.id.to_string(),
-            layout: Layout::new(INFO.name, areas, columns),
+            layout,
             labels,
             games,
             yours,
@@ -258,10 +268,7 @@ impl Compare {
             gain,
             decoy_weights,
             near_miss,
-            near_miss_id: match &raw.near_miss_feature {
-                Some(id) => super::match_symbols::feature_id(id, "near_miss_feature")?,
-                None => style::intern(&format!("near_miss_{}", ctx.id)),
-            },
+            near_miss_id,
         }
         .with_layout())
     }
@@ -396,22 +403,23 @@ impl Compare {
         Ok(())
     }
 
-    fn can_show(&self, way: &Way, id: &str) -> Result<(), Refusal> {
+    fn can_show(&self, way: &Way, id: FeatureId) -> Result<(), Refusal> {
+        let feature = self.layout.features.name(id).to_string();
         if id != self.near_miss_id {
             return Err(Refusal::NoFeature {
                 style: INFO.name,
-                feature: id.to_string(),
+                feature,
             });
         }
         if self.near_miss == 0 {
             return Err(Refusal::ZeroRate {
-                feature: id.to_string(),
+                feature,
                 area: self.id.clone(),
             });
         }
         if way.wins.len() >= self.games {
             return Err(Refusal::NeedsLosing {
-                feature: id.to_string(),
+                feature,
                 needs: format!("a losing row of « {} »", self.id),
                 way: way.id.clone(),
             });
@@ -419,7 +427,7 @@ impl Compare {
         Ok(())
     }
 
-    fn always_shows(&self, way: &Way) -> Vec<&'static str> {
+    fn always_shows(&self, way: &Way) -> Vec<FeatureId> {
         if self.near_miss == 1_000_000 && way.wins.len() < self.games {
             vec![self.near_miss_id]
         } else {
@@ -427,7 +435,7 @@ impl Compare {
         }
     }
 
-    fn draw(&self, way: &Way, show: Option<&str>, rng: &mut FaceRng) -> Face {
+    fn draw(&self, way: &Way, show: Option<FeatureId>, rng: &mut FaceRng) -> Face {
         let mut want = self.place(way, rng);
         let losing: ArrayVec<usize, MAX_WINS> =
             (0..self.games).filter(|&r| want[r] == Want::Lose).collect();
@@ -536,7 +544,7 @@ impl Compare {
         v.push(format!(
             "Near miss {} (yours one below theirs; one feature for every row) on {:.2}% of \
              losing rows; every other losing row is at least two below.",
-            self.near_miss_id,
+            self.layout.features.name(self.near_miss_id),
             f64::from(self.near_miss) / 1e4
         ));
         v
@@ -559,15 +567,11 @@ impl Style for Compare {
         )
     }
 
-    fn features(&self) -> Vec<FeatureInfo> {
+    fn features(&self) -> Vec<FeatureId> {
         if self.near_miss == 0 {
             return Vec::new();
         }
-        vec![FeatureInfo {
-            id: self.near_miss_id,
-            kind: FeatureKind::NearMiss,
-            about: "a losing compare row where yours is one below theirs",
-        }]
+        vec![self.near_miss_id]
     }
 
     fn marks(&self, _face: &Face, ev: &Evaluation) -> Vec<Mark> {
@@ -587,7 +591,7 @@ impl Style for Compare {
                 if ev
                     .losing_features
                     .iter()
-                    .any(|f| f.area == area && f.name == self.near_miss_id)
+                    .any(|f| f.area == area && f.id == self.near_miss_id)
                 {
                     for c in cells {
                         mark(c, MarkKind::NearMiss);
@@ -612,7 +616,7 @@ impl Style for Compare {
             } else if d == -1 {
                 let _ = ev.losing_features.try_push(AreaFeature {
                     area,
-                    name: self.near_miss_id,
+                    id: self.near_miss_id,
                 });
             }
         }
@@ -830,7 +834,7 @@ mod tests {
             ev.losing_features.as_slice(),
             [AreaFeature {
                 area: 1,
-                name: NEAR_MISS
+                id: m.layout.features.find(NEAR_MISS).unwrap()
             }]
         );
         rows[2] = (7, 7, 2);
@@ -857,7 +861,7 @@ mod tests {
                 amount: Money(500)
             }]
         );
-        assert!(ev.shows(NEAR_MISS));
+        assert!(m.shows(&ev, NEAR_MISS));
     }
 
     #[test]
@@ -1044,14 +1048,14 @@ mod tests {
     #[test]
     fn the_near_miss_feature_is_the_surface_s_or_named_by_the_spec() {
         let m = make("");
-        assert_eq!(m.features()[0].id, "near_miss_ph");
+        assert_eq!(m.features()[0].name, "near_miss_ph");
         let m = make("near_miss_feature = \"near_miss_duel\"");
-        assert_eq!(m.features()[0].id, "near_miss_duel");
+        assert_eq!(m.features()[0].name, "near_miss_duel");
         let (_, _, ev) = &round_trip_showing(&m, &way_in(&[]), "near_miss_duel", 1..2)[0];
         assert!(ev
             .losing_features
             .iter()
-            .all(|f| f.name == "near_miss_duel"));
+            .all(|f| m.layout.features.name(f.id) == "near_miss_duel"));
         assert!(m.describe().last().unwrap().contains("near_miss_duel"));
     }
 }

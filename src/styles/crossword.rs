@@ -45,8 +45,8 @@
 use super::common::{pick_distinct, LosingNearMiss};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
-    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, Layout, Mark,
-    MarkKind, Panel, Plan, Printed, Refusal, Style, MAX_CELLS,
+    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureKind,
+    Layout, Mark, MarkKind, Panel, Plan, Printed, Refusal, Style, MAX_CELLS,
 };
 use crate::crypto::rng::{below, chance};
 use crate::language::Phrase;
@@ -139,7 +139,9 @@ pub struct Crossword {
     /// The lowest paid count.
     lowest: usize,
     near_miss: u32,
-    near_miss_id: &'static str,
+    /// The near miss (`near_miss_<area>` or the spec's `near_miss_feature`), in the
+    /// layout's feature table.
+    near_miss_id: FeatureId,
 }
 
 /// The bit of letter `b` (`b'A'..=b'Z'`).
@@ -251,7 +253,6 @@ impl Crossword {
         LosingNearMiss {
             id: self.near_miss_id,
             rate: self.near_miss,
-            about: "a losing face one word short of a prize, with a word one letter short",
         }
     }
 
@@ -447,14 +448,22 @@ impl Crossword {
             values: alphabet.clone(),
             inscriptions: Vec::new(),
         }));
+        let near_miss_name = match &raw.near_miss_feature {
+            Some(id) => super::match_symbols::feature_id(id, "near_miss_feature")?,
+            None => format!("near_miss_{area}"),
+        };
+        let label = ctx.label(&area).to_string();
+        let mut layout = Layout::new(INFO.name, vec![area], columns);
+        let near_miss_id = layout.features.add(
+            near_miss_name,
+            FeatureKind::NearMiss,
+            "a losing face one word short of a prize, with a word one letter short",
+        );
         Ok(Crossword {
             id: ctx.id.to_string(),
-            label: ctx.label(&area).to_string(),
-            near_miss_id: match &raw.near_miss_feature {
-                Some(id) => super::match_symbols::feature_id(id, "near_miss_feature")?,
-                None => style::intern(&format!("near_miss_{area}")),
-            },
-            layout: Layout::new(INFO.name, vec![area], columns),
+            label,
+            near_miss_id,
+            layout,
             letters,
             masks,
             pictures: if crossword { book } else { Vec::new() },
@@ -611,15 +620,15 @@ impl Crossword {
         }
     }
 
-    fn can_show(&self, way: &Way, id: &str) -> Result<(), Refusal> {
-        self.near().can_show(way, id, INFO.name, &self.id)
+    fn can_show(&self, way: &Way, id: FeatureId) -> Result<(), Refusal> {
+        self.near().can_show(way, id, &self.layout, &self.id)
     }
 
-    fn always_shows(&self, way: &Way) -> Vec<&'static str> {
+    fn always_shows(&self, way: &Way) -> Vec<FeatureId> {
         self.near().always_shows(way)
     }
 
-    fn draw(&self, way: &Way, show: Option<&str>, rng: &mut FaceRng) -> Face {
+    fn draw(&self, way: &Way, show: Option<FeatureId>, rng: &mut FaceRng) -> Face {
         // The grid first, whatever the way: it may be printed outside the scratch.
         let g = below(rng, self.grids.len() as u32) as usize;
         let grid = &self.grids[g];
@@ -773,7 +782,7 @@ impl Crossword {
                 "No face shows more complete words than a paid count without a prize of its \
                  own. Near miss {} ({} and a word one letter short) on {:.2}% of losing \
                  faces; every other losing face shows {}.",
-                self.near_miss_id,
+                self.layout.features.name(self.near_miss_id),
                 complete_words(self.lowest.saturating_sub(1)),
                 f64::from(self.near_miss) / 1e4,
                 match self.lowest {
@@ -806,7 +815,7 @@ impl Style for Crossword {
         )
     }
 
-    fn features(&self) -> Vec<FeatureInfo> {
+    fn features(&self) -> Vec<FeatureId> {
         self.near().features()
     }
 
@@ -863,7 +872,7 @@ impl Style for Crossword {
                 if self.lowest >= 2 && k + 1 == self.lowest && short != 0 {
                     ev.losing_features.push(AreaFeature {
                         area: 0,
-                        name: self.near_miss_id,
+                        id: self.near_miss_id,
                     });
                 }
             }
@@ -1060,10 +1069,10 @@ mod tests {
         // Two complete (LION, ZEBRE) and HIBOU one letter short: a near miss.
         let ev = m.evaluate(&face(&m, 0, "LIONZEBRHXYWQJKG"));
         assert!(ev.wins.is_empty() && ev.ambiguities.is_empty(), "{ev:?}");
-        assert!(ev.shows(NEAR_MISS));
+        assert!(m.shows(&ev, NEAR_MISS));
         // Two complete, nothing one letter short: no near miss.
         let ev = m.evaluate(&face(&m, 0, "LIONZEBRXYWQJKGF"));
-        assert!(ev.wins.is_empty() && !ev.shows(NEAR_MISS), "{ev:?}");
+        assert!(ev.wins.is_empty() && !m.shows(&ev, NEAR_MISS), "{ev:?}");
         // A letter twice.
         let ev = m.evaluate(&face(&m, 0, "LIONZEBRPADHXYWL"));
         assert_eq!(ev.ambiguities, vec![AMB_LETTER_REPEAT]);

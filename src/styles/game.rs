@@ -13,8 +13,9 @@
 //! surface's winning areas (décret n°78-1067: a lot may be the sum of several play areas).
 
 use super::{
-    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, Layout, Mark,
-    Panel, Plan, Printed, Refusal, Style, FEATURE_ATTEMPTS, FREE_CELL, MAX_CELLS,
+    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureInfo,
+    Features, Layout, Mark, Panel, Plan, Printed, Refusal, Style, FEATURE_ATTEMPTS, FREE_CELL,
+    MAX_CELLS,
 };
 use crate::crypto::rng::below;
 use crate::language::{Phrase, PrintedLine};
@@ -41,6 +42,10 @@ pub struct Surface {
     offset: usize,
     /// First play area of the surface in the composed game.
     area_offset: u8,
+    /// `to_game[i]`: feature `i` of the style's table in the game's table.
+    to_game: Vec<FeatureId>,
+    /// `from_game[i]`: feature `i` of the game's table in the style's, if it has it.
+    from_game: Vec<Option<FeatureId>>,
 }
 
 /// One surface as the spec gives it, before it is put beside the others.
@@ -62,8 +67,12 @@ type Split = Vec<Plan>;
 /// The ticket's game: the spec's `[[surfaces]]` side by side.
 pub struct Game {
     surfaces: Vec<Surface>,
-    /// The surfaces' layouts side by side, composed once by [`Game::new`].
+    /// The surfaces' layouts side by side, composed once by [`Game::new`]; its feature
+    /// table gathers the surfaces', each name once.
     layout: Layout,
+    /// The features a face can be asked to show ([`Style::features`] of every surface),
+    /// each once, in report order.
+    offered: Vec<FeatureId>,
     /// The splits each way of the spec may be carried by, by way id, each surface's part
     /// planned once by [`Game::plan`] when the spec loads and only read afterwards.
     splits: HashMap<String, Vec<Split>>,
@@ -228,6 +237,8 @@ impl Game {
                 max,
                 offset,
                 area_offset,
+                to_game: Vec::new(),
+                from_game: Vec::new(),
             });
         }
         let mut panel_ids: Vec<String> = Vec::new();
@@ -247,9 +258,11 @@ impl Game {
         layout.printed = printed(&surfaces);
         layout.shown_amounts = shown_amounts(&surfaces);
         layout.description = describe(&surfaces);
+        let offered = features(&mut surfaces, &mut layout.features);
         Ok(Game {
             surfaces,
             layout,
+            offered,
             splits: HashMap::new(),
         })
     }
@@ -436,9 +449,27 @@ impl Game {
             .ok_or_else(|| DrawError::Unplanned(way.id.clone()))
     }
 
+    /// Whether `plan`, surface `s`'s part of a split, can show feature `id` of the game's
+    /// table: a feature of another style is refused.
+    fn surface_can_show(&self, s: usize, plan: &Plan, id: FeatureId) -> Result<(), Refusal> {
+        let surface = &self.surfaces[s];
+        match surface.from_game[usize::from(id.0)] {
+            Some(local) => plan.can_show(local),
+            None => Err(Refusal::NoFeature {
+                style: surface.style,
+                feature: self.feature_name(id).to_string(),
+            }),
+        }
+    }
+
     /// Surface `s`'s part of evaluation `ev`, with its own area numbers.
     fn sub_evaluation(&self, ev: &Evaluation, s: usize) -> Evaluation {
-        let lo = self.surfaces[s].area_offset;
+        let surface = &self.surfaces[s];
+        let lo = surface.area_offset;
+        // A feature of the surface's play areas is one of its style's.
+        let local = |id: FeatureId| {
+            surface.from_game[usize::from(id.0)].expect("a feature of the surface's own style")
+        };
         let hi = self
             .surfaces
             .get(s + 1)
@@ -453,7 +484,7 @@ impl Game {
         for f in ev.features.iter().filter(|f| (lo..hi).contains(&f.area)) {
             out.features.push(AreaFeature {
                 area: f.area - lo,
-                name: f.name,
+                id: local(f.id),
             });
         }
         for f in ev
@@ -463,7 +494,7 @@ impl Game {
         {
             out.losing_features.push(AreaFeature {
                 area: f.area - lo,
-                name: f.name,
+                id: local(f.id),
             });
         }
         out
@@ -532,7 +563,7 @@ impl Game {
     pub fn synthesize_showing_checked(
         &self,
         way: &Way,
-        id: &str,
+        id: FeatureId,
         rng: &mut FaceRng,
     ) -> Result<Face, DrawError> {
         for _ in 0..FEATURE_ATTEMPTS {
@@ -541,7 +572,9 @@ impl Game {
                 return Ok(face);
             }
         }
-        Err(DrawError::FeatureNotShown(id.to_string()))
+        Err(DrawError::FeatureNotShown(
+            self.layout.features.name(id).to_string(),
+        ))
     }
 
     /// [`Game::synthesize`], and when `show` names a feature (an id of [`Game::features`]),
@@ -551,7 +584,7 @@ impl Game {
     pub fn synthesize_showing(
         &self,
         way: &Way,
-        show: Option<&str>,
+        show: Option<FeatureId>,
         rng: &mut FaceRng,
     ) -> Result<Face, DrawError> {
         let splits = self.splits(way)?;
@@ -566,7 +599,8 @@ impl Game {
                     .filter_map(|(i, split)| {
                         split
                             .iter()
-                            .position(|plan| plan.can_show(id).is_ok())
+                            .enumerate()
+                            .position(|(s, plan)| self.surface_can_show(s, plan, id).is_ok())
                             .map(|s| (i, s))
                     })
                     .collect();
@@ -580,7 +614,10 @@ impl Game {
         let split = &splits[pick];
         let mut face = Face::default();
         for (s, plan) in split.iter().enumerate() {
-            let asked = if shower == Some(s) { show } else { None };
+            let asked = match show {
+                Some(id) if shower == Some(s) => self.surfaces[s].from_game[usize::from(id.0)],
+                _ => None,
+            };
             let sub = plan.draw(asked, rng);
             let r = self.span(s);
             let len = r.len();
@@ -589,29 +626,31 @@ impl Game {
         Ok(face)
     }
 
-    /// Every feature the surfaces can show with this spec's settings, each id once, in
-    /// report order.
-    pub fn features(&self) -> Vec<FeatureInfo> {
-        let mut v: Vec<FeatureInfo> = Vec::new();
-        for s in &self.surfaces {
-            for f in s.rule.features() {
-                if !v.iter().any(|g| g.id == f.id) {
-                    v.push(f);
-                }
-            }
-        }
-        v
+    /// Every feature a face can be asked to show with this spec's settings (those the
+    /// surfaces offer, [`Style::features`]), each name once, in report order, with its id
+    /// in the game's table ([`Layout::features`]).
+    pub fn features(&self) -> Vec<(FeatureId, &FeatureInfo)> {
+        self.offered
+            .iter()
+            .map(|&id| (id, self.layout.features.get(id)))
+            .collect()
+    }
+
+    /// The name of feature `id` of the game's table, as manifests, reports and proofs
+    /// print it.
+    pub fn feature_name(&self, id: FeatureId) -> &str {
+        self.layout.features.name(id)
     }
 
     /// Whether a face of `way` can be asked to show feature `id`: some surface of some split
     /// of the way can ([`Plan::can_show`]). Errors: [`DrawError::CannotShow`] with the last
     /// surface's reason, or [`DrawError::Unplanned`] for a way that is not one of the
     /// spec's.
-    pub fn can_show(&self, way: &Way, id: &str) -> Result<(), DrawError> {
+    pub fn can_show(&self, way: &Way, id: FeatureId) -> Result<(), DrawError> {
         let mut last = None;
         for split in self.splits(way)? {
-            for plan in split {
-                match plan.can_show(id) {
+            for (s, plan) in split.iter().enumerate() {
+                match self.surface_can_show(s, plan, id) {
                     Ok(()) => return Ok(()),
                     Err(e) => last = Some(e),
                 }
@@ -619,27 +658,32 @@ impl Game {
         }
         Err(DrawError::CannotShow {
             way: way.id.clone(),
-            feature: id.to_string(),
+            feature: self.feature_name(id).to_string(),
             reason: Box::new(last.expect("a planned way has a split of at least one surface")),
         })
     }
 
     /// The features every face of `way` shows without being asked: those every split
     /// shows on some surface ([`Plan::always_shows`]).
-    pub fn always_shows(&self, way: &Way) -> Vec<&'static str> {
+    pub fn always_shows(&self, way: &Way) -> Vec<FeatureId> {
         let Ok(splits) = self.splits(way) else {
             return Vec::new();
         };
-        let per_split: Vec<Vec<&'static str>> = splits
+        let per_split: Vec<Vec<FeatureId>> = splits
             .iter()
             .map(|split| {
                 split
                     .iter()
-                    .flat_map(|plan| plan.always_shows().iter().copied())
+                    .zip(&self.surfaces)
+                    .flat_map(|(plan, surface)| {
+                        plan.always_shows()
+                            .iter()
+                            .map(|f| surface.to_game[usize::from(f.0)])
+                    })
                     .collect()
             })
             .collect();
-        let mut v: Vec<&'static str> = per_split[0]
+        let mut v: Vec<FeatureId> = per_split[0]
             .iter()
             .copied()
             .filter(|f| per_split.iter().all(|p| p.contains(f)))
@@ -686,13 +730,13 @@ impl Game {
             for f in &sub.features {
                 let _ = ev.features.try_push(AreaFeature {
                     area: f.area + o,
-                    name: f.name,
+                    id: surface.to_game[usize::from(f.id.0)],
                 });
             }
             for f in &sub.losing_features {
                 let _ = ev.losing_features.try_push(AreaFeature {
                     area: f.area + o,
-                    name: f.name,
+                    id: surface.to_game[usize::from(f.id.0)],
                 });
             }
             if surface.max.is_some_and(|m| sub.prize() > m) {
@@ -702,6 +746,38 @@ impl Game {
         }
         ev
     }
+}
+
+/// The game's feature table, composed once from the surfaces' (`table`, empty on entry):
+/// first the features every surface offers ([`Style::features`]), each name once in
+/// surface order, then the rest of every surface's table; each surface is given its maps
+/// between the two. Returns the ids of the offered ones, in report order.
+fn features(surfaces: &mut [Surface], table: &mut Features) -> Vec<FeatureId> {
+    let mut offered = Vec::new();
+    for s in surfaces.iter() {
+        let own = &s.rule.layout().features;
+        for local in s.rule.features() {
+            let f = own.get(local);
+            let id = table.add(f.name.clone(), f.kind, f.about.clone());
+            if !offered.contains(&id) {
+                offered.push(id);
+            }
+        }
+    }
+    for s in surfaces.iter() {
+        for (_, f) in s.rule.layout().features.iter() {
+            table.add(f.name.clone(), f.kind, f.about.clone());
+        }
+    }
+    for s in surfaces.iter_mut() {
+        let own = &s.rule.layout().features;
+        s.to_game = own
+            .iter()
+            .map(|(_, f)| table.find(&f.name).expect("added above"))
+            .collect();
+        s.from_game = table.iter().map(|(_, f)| own.find(&f.name)).collect();
+    }
+    offered
 }
 
 /// Every surface's panels, in print order, their cells numbered in the composed face.

@@ -54,7 +54,7 @@
 use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
-    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
+    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureKind,
     Layout, Mark, MarkKind, Panel, Plan, Refusal, Style, MAX_CELLS, MAX_WINS,
 };
 use crate::crypto::rng::{below, chance, shuffle, weighted};
@@ -163,8 +163,10 @@ enum Winning {
 
 /// A `key_match` surface.
 pub struct KeyMatch {
-    /// Areas, columns, panels, printed lines, shown amounts and description.
+    /// Areas, columns, panels, printed lines, shown amounts, description and features.
     layout: Layout,
+    /// The [`TOP_DECOY`] feature, in the layout's feature table.
+    top_decoy_id: FeatureId,
     /// Symbols of the spot columns (for fixed winners: the winning ones first).
     symbols: Vec<String>,
     winning: Winning,
@@ -413,8 +415,15 @@ impl KeyMatch {
                 Column::caption(format!("{id}_cap{i}"), k + raw.spots + i - 1, ctx.captions)
             }),
         );
+        let mut layout = Layout::new(INFO.name, areas, columns);
+        let top_decoy_id = layout.features.add(
+            TOP_DECOY,
+            FeatureKind::Decoy,
+            "a spot that does not win shows the largest decoy amount (key match)",
+        );
         let mut m = KeyMatch {
-            layout: Layout::new(INFO.name, areas, columns),
+            layout,
+            top_decoy_id,
             symbols,
             winning,
             spots: raw.spots,
@@ -794,22 +803,23 @@ impl KeyMatch {
         }
     }
 
-    fn can_show(&self, way: &Way, split: &Split, id: &str) -> Result<(), Refusal> {
-        if id != TOP_DECOY {
+    fn can_show(&self, way: &Way, split: &Split, id: FeatureId) -> Result<(), Refusal> {
+        let feature = self.layout.features.name(id).to_string();
+        if id != self.top_decoy_id {
             return Err(Refusal::NoFeature {
                 style: INFO.name,
-                feature: id.to_string(),
+                feature,
             });
         }
         if self.top_decoy == 0 {
             return Err(Refusal::ZeroRate {
-                feature: id.to_string(),
+                feature,
                 area: self.layout.areas[0].clone(),
             });
         }
         if self.losing_spots(split) == 0 {
             return Err(Refusal::NeedsLosing {
-                feature: id.to_string(),
+                feature,
                 needs: format!("a spot of « {} » that does not win", self.layout.areas[0]),
                 way: way.id.clone(),
             });
@@ -817,9 +827,9 @@ impl KeyMatch {
         Ok(())
     }
 
-    fn always_shows(&self, split: &Split) -> Vec<&'static str> {
+    fn always_shows(&self, split: &Split) -> Vec<FeatureId> {
         if self.top_decoy == 1_000_000 && self.losing_spots(split) > 0 {
-            vec![TOP_DECOY]
+            vec![self.top_decoy_id]
         } else {
             Vec::new()
         }
@@ -837,7 +847,7 @@ impl KeyMatch {
         &self,
         split: &Split,
         all: Option<&[Vec<u64>]>,
-        show: Option<&str>,
+        show: Option<FeatureId>,
         rng: &mut FaceRng,
     ) -> Face {
         let m = split.matched.len();
@@ -883,7 +893,8 @@ impl KeyMatch {
             spots.extend(losers.iter().zip(&amounts[1..]).map(|(&s, &a)| (s, a)));
         } else {
             let top = !losers.is_empty()
-                && (show == Some(TOP_DECOY) || (show.is_none() && chance(rng, self.top_decoy)));
+                && (show == Some(self.top_decoy_id)
+                    || (show.is_none() && chance(rng, self.top_decoy)));
             for (i, &s) in losers.iter().enumerate() {
                 let amount = if top && i == 0 {
                     self.top_code
@@ -998,15 +1009,11 @@ impl Style for KeyMatch {
         Ok(())
     }
 
-    fn features(&self) -> Vec<FeatureInfo> {
+    fn features(&self) -> Vec<FeatureId> {
         if self.top_decoy == 0 {
             return Vec::new();
         }
-        vec![FeatureInfo {
-            id: TOP_DECOY,
-            kind: FeatureKind::Decoy,
-            about: "a spot that does not win shows the largest decoy amount (key match)",
-        }]
+        vec![self.top_decoy_id]
     }
 
     /// A winning spot's symbol and amount (and the winning cell it matches) are wins; the
@@ -1124,7 +1131,7 @@ impl Style for KeyMatch {
         if top_shown {
             ev.losing_features.push(AreaFeature {
                 area: 0,
-                name: TOP_DECOY,
+                id: self.top_decoy_id,
             });
         }
         let spots = &face.codes[self.sym(0)..self.sym(0) + self.spots];
@@ -1471,11 +1478,11 @@ mod tests {
         let ev = m.evaluate(&f);
         assert_eq!(cents(&ev), vec![10, 50]);
         assert!(ev.ambiguities.is_empty());
-        assert!(ev.shows(TOP_DECOY));
+        assert!(m.shows(&ev, TOP_DECOY));
         let f = face(&m, &[], &[("LOTUS", "3"), ("PLUME", "10"), ("ROSEAU", "3")]);
         let ev = m.evaluate(&f);
         assert!(ev.wins.is_empty());
-        assert!(!ev.shows(TOP_DECOY));
+        assert!(!m.shows(&ev, TOP_DECOY));
         let mut marks: Vec<(usize, MarkKind)> = m
             .marks(&f, &ev)
             .into_iter()
@@ -1755,7 +1762,7 @@ mod tests {
         let ev = m.evaluate(&face(&m, &[], &sp));
         assert_eq!(wins(&ev), vec![(1, 10), (2, 50), (0, 3)]);
         assert!(ev.ambiguities.is_empty());
-        assert!(ev.shows(TOP_DECOY));
+        assert!(m.shows(&ev, TOP_DECOY));
         // A win-all symbol wins the five amounts, its own included, once.
         let sp = [
             ("TOUT", "3"),
@@ -1768,7 +1775,7 @@ mod tests {
         let ev = m.evaluate(&f);
         assert_eq!(wins(&ev), vec![(3, 1066)]);
         assert!(ev.ambiguities.is_empty());
-        assert!(!ev.shows(TOP_DECOY), "every amount wins beside TOUT");
+        assert!(!m.shows(&ev, TOP_DECOY), "every amount wins beside TOUT");
         let marks = m.marks(&f, &ev);
         assert_eq!(marks.len(), 6);
         assert!(marks.iter().all(|k| k.area == 3 && k.kind == MarkKind::Win));

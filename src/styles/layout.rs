@@ -4,10 +4,11 @@
 //! A [`Layout`] holds what the rule never reads: the style's name, the play areas by name,
 //! the face columns with their dictionaries (and the inscriptions printed beside symbols),
 //! the panels a proof draws, the lines printed with them, the amounts a face may show in
-//! figures and the plain-words description `tirage check` prints. The ticket's game
+//! figures, the plain-words description `tirage check` prints and the table of the features
+//! its faces show. The ticket's game
 //! ([`super::game::Game`]) composes its surfaces' layouts into one when the spec loads.
 
-use super::Captions;
+use super::{Captions, Features};
 use crate::language::PrintedLine;
 use crate::money::Money;
 
@@ -108,6 +109,9 @@ pub struct Layout {
     pub shown_amounts: Vec<Money>,
     /// Plain-words lines on the settings, for `tirage check`.
     pub description: Vec<String>,
+    /// Every feature the evaluator can report, by [`super::FeatureId`]: what evaluations
+    /// name and every writer, report and proof prints.
+    pub features: Features,
 }
 
 impl Layout {

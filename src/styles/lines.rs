@@ -34,8 +34,8 @@ use super::common::LosingNearMiss;
 use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
-    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, Layout, Mark,
-    MarkKind, Panel, Plan, Refusal, Style, MAX_CELLS,
+    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureKind,
+    Layout, Mark, MarkKind, Panel, Plan, Refusal, Style, MAX_CELLS,
 };
 use crate::crypto::rng::{below, chance, weighted};
 use crate::language::Phrase;
@@ -103,8 +103,9 @@ pub struct Lines {
     windows: Vec<ArrayVec<u8, 16>>,
     pay: Pay,
     near_miss: u32,
-    /// The near miss's feature id: `near_miss_<area>` or the spec's `near_miss_feature`.
-    near_miss_id: &'static str,
+    /// The near miss (`near_miss_<area>` or the spec's `near_miss_feature`), in the
+    /// layout's feature table.
+    near_miss_id: FeatureId,
 }
 
 /// The cells of every line of `k` in a `rows × cols` grid, row-major.
@@ -136,7 +137,6 @@ impl Lines {
         LosingNearMiss {
             id: self.near_miss_id,
             rate: self.near_miss,
-            about: "a losing grid with a line one winning symbol short",
         }
     }
 
@@ -258,13 +258,19 @@ impl Lines {
             common::share(raw.near_miss).map_err(|e| FieldError::new("near_miss", e))?;
         let windows = windows(rows, cols, k);
         let area = raw.area.unwrap_or_else(|| ctx.id.to_string());
-        let near_miss_id = match &raw.near_miss_feature {
+        let near_miss_name = match &raw.near_miss_feature {
             Some(id) => super::match_symbols::feature_id(id, "near_miss_feature")?,
-            None => style::intern(&format!("near_miss_{area}")),
+            None => format!("near_miss_{area}"),
         };
+        let mut layout = Layout::new(INFO.name, vec![area], Vec::new());
+        let near_miss_id = layout.features.add(
+            near_miss_name,
+            FeatureKind::NearMiss,
+            "a losing grid with a line one winning symbol short",
+        );
         let mut m = Lines {
             id: ctx.id.to_string(),
-            layout: Layout::new(INFO.name, vec![area], Vec::new()),
+            layout,
             label: String::new(),
             rows,
             cols,
@@ -515,15 +521,15 @@ impl Lines {
         }
     }
 
-    fn can_show(&self, way: &Way, id: &str) -> Result<(), Refusal> {
-        self.near().can_show(way, id, INFO.name, &self.id)
+    fn can_show(&self, way: &Way, id: FeatureId) -> Result<(), Refusal> {
+        self.near().can_show(way, id, &self.layout, &self.id)
     }
 
-    fn always_shows(&self, way: &Way) -> Vec<&'static str> {
+    fn always_shows(&self, way: &Way) -> Vec<FeatureId> {
         self.near().always_shows(way)
     }
 
-    fn draw(&self, way: &Way, show: Option<&str>, rng: &mut FaceRng) -> Face {
+    fn draw(&self, way: &Way, show: Option<FeatureId>, rng: &mut FaceRng) -> Face {
         let n = self.cells();
         let mut face = Face::default();
         let mut placed = [false; MAX_CELLS];
@@ -669,7 +675,7 @@ impl Lines {
              shows exactly one. Near miss {} (a line one winning symbol short) on {:.2}% of \
              losing grids; no other losing grid shows one.",
             self.k,
-            self.near_miss_id,
+            self.layout.features.name(self.near_miss_id),
             f64::from(self.near_miss) / 1e4
         ));
         v
@@ -692,7 +698,7 @@ impl Style for Lines {
         )
     }
 
-    fn features(&self) -> Vec<FeatureInfo> {
+    fn features(&self) -> Vec<FeatureId> {
         self.near().features()
     }
 
@@ -754,7 +760,7 @@ impl Style for Lines {
                 if self.near_miss_line(face).is_some() {
                     ev.losing_features.push(AreaFeature {
                         area: 0,
-                        name: self.near_miss_id,
+                        id: self.near_miss_id,
                     });
                 }
             }
@@ -937,7 +943,7 @@ mod tests {
         let ev = m.evaluate(&face(&m, ["XXO", "BAC", "OCB"], 20));
         assert!(ev.wins.is_empty());
         assert!(ev.ambiguities.is_empty());
-        assert!(ev.shows(NEAR_MISS));
+        assert!(m.shows(&ev, NEAR_MISS));
         // A column of O: loses by the letter, reads as a win.
         let ev = m.evaluate(&face(&m, ["OXA", "OBC", "OAX"], 2));
         assert!(ev.wins.is_empty());
@@ -1040,11 +1046,11 @@ mod tests {
     #[test]
     fn feature_ids_are_per_play_area_or_named_by_the_spec() {
         let m = make(BOX).unwrap();
-        assert_eq!(m.features()[0].id, "near_miss_m");
+        assert_eq!(m.features()[0].name, "near_miss_m");
         let m = make(&format!("{BOX}area = \"jeu2\"\n")).unwrap();
-        assert_eq!(m.features()[0].id, "near_miss_jeu2");
+        assert_eq!(m.features()[0].name, "near_miss_jeu2");
         let m = make(&format!("{BOX}near_miss_feature = \"near_miss_morpion\"\n")).unwrap();
-        assert_eq!(m.features()[0].id, "near_miss_morpion");
+        assert_eq!(m.features()[0].name, "near_miss_morpion");
         round_trip_showing(&m, &way(&[]), "near_miss_morpion", 3..4);
         assert_eq!(
             m.can_show_why(&way(&[]), NEAR_MISS),

@@ -29,8 +29,8 @@ use super::common::LosingNearMiss;
 use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
-    AreaFeature, AreaWin, Column, Evaluation, Face, FaceRng, FeatureInfo, Layout, Mark, MarkKind,
-    Panel, Plan, Refusal, Style, MAX_CELLS,
+    AreaFeature, AreaWin, Column, Evaluation, Face, FaceRng, FeatureId, FeatureKind, Layout, Mark,
+    MarkKind, Panel, Plan, Refusal, Style, MAX_CELLS,
 };
 use crate::crypto::rng::{below, chance, shuffle};
 use crate::lots::Way;
@@ -142,7 +142,8 @@ pub struct MatchAmounts {
     k: usize,
     per_row: usize,
     near_miss: u32,
-    near_miss_id: &'static str,
+    /// The near miss, in the layout's feature table.
+    near_miss_id: FeatureId,
     description: Vec<String>,
 }
 
@@ -177,11 +178,6 @@ impl MatchAmounts {
         LosingNearMiss {
             id: self.near_miss_id,
             rate: self.near_miss,
-            about: style::intern(&format!(
-                "{} loses with its largest amount shown {}",
-                self.layout.areas[0],
-                times_word(self.k - 1)
-            )),
         }
     }
 
@@ -268,9 +264,18 @@ impl MatchAmounts {
                 ctx.captions,
             ));
         }
+        let mut layout = Layout::new(INFO.name, vec![area.clone()], columns);
+        let near_miss_id = layout.features.add(
+            format!("near_miss_{area}"),
+            FeatureKind::NearMiss,
+            format!(
+                "{area} loses with its largest amount shown {}",
+                times_word(raw.k - 1)
+            ),
+        );
         let mut m = MatchAmounts {
-            near_miss_id: style::intern(&format!("near_miss_{area}")),
-            layout: Layout::new(INFO.name, vec![area], columns),
+            near_miss_id,
+            layout,
             amounts,
             cells: raw.cells,
             k: raw.k,
@@ -424,13 +429,13 @@ impl MatchAmounts {
         Ok(())
     }
 
-    fn can_show(&self, way: &Way, id: &str) -> Result<(), Refusal> {
+    fn can_show(&self, way: &Way, id: FeatureId) -> Result<(), Refusal> {
         self.near()
-            .can_show(way, id, INFO.name, &self.layout.areas[0])?;
+            .can_show(way, id, &self.layout, &self.layout.areas[0])?;
         self.check_way(way)
     }
 
-    fn always_shows(&self, way: &Way) -> Vec<&'static str> {
+    fn always_shows(&self, way: &Way) -> Vec<FeatureId> {
         self.near().always_shows(way)
     }
 
@@ -438,7 +443,7 @@ impl MatchAmounts {
     /// when asked). The other cells are drawn one by one, uniformly among the amounts with
     /// room left (see `MatchAmounts::room`; load checked there is room for every cell),
     /// then every cell is shuffled.
-    fn draw(&self, way: &Way, show: Option<&str>, rng: &mut FaceRng) -> Face {
+    fn draw(&self, way: &Way, show: Option<FeatureId>, rng: &mut FaceRng) -> Face {
         let mut cells: ArrayVec<u8, MAX_CELLS> = ArrayVec::new();
         let win = way
             .wins
@@ -520,7 +525,7 @@ impl Style for MatchAmounts {
         )
     }
 
-    fn features(&self) -> Vec<FeatureInfo> {
+    fn features(&self) -> Vec<FeatureId> {
         self.near().features()
     }
 
@@ -548,7 +553,7 @@ impl Style for MatchAmounts {
                 if counts[self.top() as usize] == k - 1 {
                     ev.losing_features.push(AreaFeature {
                         area: 0,
-                        name: self.near_miss_id,
+                        id: self.near_miss_id,
                     });
                 }
             }
@@ -587,7 +592,7 @@ mod tests {
     };
     use crate::styles::testkit::{Planning, Tested};
     use crate::styles::Captions;
-    use crate::styles::FeatureKind;
+    use crate::styles::{FeatureInfo, FeatureKind};
     use rand_core::SeedableRng;
 
     fn captions() -> Captions {
@@ -699,7 +704,7 @@ mod tests {
             ev.losing_features.as_slice(),
             [AreaFeature {
                 area: 0,
-                name: "near_miss_jeu"
+                id: m.near_miss_id
             }]
         );
         // Two 500 beside a win of 5: a win, not a near miss.
@@ -887,9 +892,9 @@ mod tests {
         assert_eq!(
             m.features(),
             [FeatureInfo {
-                id: "near_miss_jeu",
+                name: "near_miss_jeu".into(),
                 kind: FeatureKind::NearMiss,
-                about: "jeu loses with its largest amount shown twice",
+                about: "jeu loses with its largest amount shown twice".into(),
             }]
         );
         let lose = way(&[]);

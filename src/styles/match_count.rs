@@ -62,8 +62,8 @@ use super::common::pick_distinct;
 use super::common::LosingNearMiss;
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
-    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, Layout, Mark,
-    MarkKind, Panel, Plan, Printed, Refusal, Style, FREE_CELL, MAX_CELLS,
+    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureKind,
+    Layout, Mark, MarkKind, Panel, Plan, Printed, Refusal, Style, FREE_CELL, MAX_CELLS,
 };
 use crate::crypto::rng::{below, chance};
 use crate::language::{GridLine, Phrase};
@@ -163,8 +163,9 @@ pub struct MatchCount {
     /// set is kept unmatched on every grid face), the card cells outside it, which may match.
     open: Vec<ArrayVec<u8, MAX_CELLS>>,
     near_miss: u32,
-    /// The near miss's feature id: `near_miss_<area>` or the spec's `near_miss_feature`.
-    near_miss_id: &'static str,
+    /// The near miss (`near_miss_<area>` or the spec's `near_miss_feature`), in the
+    /// layout's feature table.
+    near_miss_id: FeatureId,
 }
 
 /// Line `l` of an `n`×`n` grid card in words: rows and columns alternate (`row 1`,
@@ -247,7 +248,6 @@ impl MatchCount {
         LosingNearMiss {
             id: self.near_miss_id,
             rate: self.near_miss,
-            about: "a losing card one match short of a win",
         }
     }
 
@@ -526,14 +526,22 @@ impl MatchCount {
                     .collect()
             })
             .collect();
+        let near_miss_name = match &raw.near_miss_feature {
+            Some(id) => super::match_symbols::feature_id(id, "near_miss_feature")?,
+            None => format!("near_miss_{area}"),
+        };
+        let label = ctx.label(&area).to_string();
+        let mut layout = Layout::new(INFO.name, vec![area], columns);
+        let near_miss_id = layout.features.add(
+            near_miss_name,
+            FeatureKind::NearMiss,
+            "a losing card one match short of a win",
+        );
         Ok(MatchCount {
             id: ctx.id.to_string(),
-            label: ctx.label(&area).to_string(),
-            near_miss_id: match &raw.near_miss_feature {
-                Some(id) => super::match_symbols::feature_id(id, "near_miss_feature")?,
-                None => style::intern(&format!("near_miss_{area}")),
-            },
-            layout: Layout::new(INFO.name, vec![area], columns),
+            label,
+            near_miss_id,
+            layout,
             numbers,
             drawn,
             range,
@@ -645,7 +653,7 @@ impl MatchCount {
     fn pattern_cells(
         &self,
         way: &Way,
-        show: Option<&str>,
+        show: Option<FeatureId>,
         rng: &mut FaceRng,
     ) -> ArrayVec<u8, MAX_CELLS> {
         let pay = self.patterns.expect("pattern mode");
@@ -773,15 +781,15 @@ impl MatchCount {
         }
     }
 
-    fn can_show(&self, way: &Way, id: &str) -> Result<(), Refusal> {
-        self.near().can_show(way, id, INFO.name, &self.id)
+    fn can_show(&self, way: &Way, id: FeatureId) -> Result<(), Refusal> {
+        self.near().can_show(way, id, &self.layout, &self.id)
     }
 
-    fn always_shows(&self, way: &Way) -> Vec<&'static str> {
+    fn always_shows(&self, way: &Way) -> Vec<FeatureId> {
         self.near().always_shows(way)
     }
 
-    fn draw(&self, way: &Way, show: Option<&str>, rng: &mut FaceRng) -> Face {
+    fn draw(&self, way: &Way, show: Option<FeatureId>, rng: &mut FaceRng) -> Face {
         if self.patterns.is_some() {
             let cells = self.pattern_cells(way, show, rng);
             return self.write_numbers(&cells, rng);
@@ -905,7 +913,7 @@ impl MatchCount {
                      pay. Near miss {} (a paid line one match short) on {:.2}% of losing \
                      cards; every other losing card keeps two numbers of each paid line \
                      unmatched.",
-                    self.near_miss_id,
+                    self.layout.features.name(self.near_miss_id),
                     f64::from(self.near_miss) / 1e4
                 ),
             ];
@@ -948,7 +956,7 @@ impl MatchCount {
             "No face shows more matches than a prized count without a prize of its own. Near \
              miss {} (one match short of {}) on {:.2}% of losing cards; every other losing \
              card shows at most {} match{}.",
-            self.near_miss_id,
+            self.layout.features.name(self.near_miss_id),
             self.lowest,
             f64::from(self.near_miss) / 1e4,
             self.lowest.saturating_sub(2),
@@ -974,7 +982,7 @@ impl Style for MatchCount {
         )
     }
 
-    fn features(&self) -> Vec<FeatureInfo> {
+    fn features(&self) -> Vec<FeatureId> {
         self.near().features()
     }
 
@@ -1056,7 +1064,7 @@ impl Style for MatchCount {
                     if self.near_line(&matched).is_some() {
                         ev.losing_features.push(AreaFeature {
                             area: 0,
-                            name: self.near_miss_id,
+                            id: self.near_miss_id,
                         });
                     }
                 }
@@ -1079,7 +1087,7 @@ impl Style for MatchCount {
                 } else if m + 1 == self.lowest && self.lowest >= 2 {
                     ev.losing_features.push(AreaFeature {
                         area: 0,
-                        name: self.near_miss_id,
+                        id: self.near_miss_id,
                     });
                 }
             }
@@ -1287,7 +1295,7 @@ mod tests {
         assert!(ev.ambiguities.is_empty());
         // 2 matches: near miss.
         let ev = m.evaluate(&face(&[1, 2, 3, 4, 5, 6], &[6, 2, 10, 40, 41, 42]));
-        assert!(ev.wins.is_empty() && ev.shows(NEAR_MISS));
+        assert!(ev.wins.is_empty() && m.shows(&ev, NEAR_MISS));
         // A repeated drawn number.
         let ev = m.evaluate(&face(&[1, 2, 3, 4, 5, 6], &[7, 7, 10, 40, 41, 42]));
         assert_eq!(ev.ambiguities, vec![AMB_DRAWN_REPEAT]);
@@ -1472,7 +1480,7 @@ mod tests {
         assert_eq!(ev.ambiguities, vec![AMB_TWO_LINES]);
         // Four of the top row: a near miss, however many other matches.
         let ev = m.evaluate(&face(&card, &drawn_with(&[1, 2, 3, 4, 9, 15])));
-        assert!(ev.wins.is_empty() && ev.ambiguities.is_empty() && ev.shows(NEAR_MISS));
+        assert!(ev.wins.is_empty() && ev.ambiguities.is_empty() && m.shows(&ev, NEAR_MISS));
         // A full column on a card paying rows only.
         let rows = make(&PATTERN.replace("row = 5, column = 5, diagonal = 20", "row = 5")).unwrap();
         let ev = rows.evaluate(&face(&card, &drawn_with(&[1, 6, 11, 15, 20])));
@@ -1548,10 +1556,10 @@ mod tests {
     #[test]
     fn feature_ids_are_per_play_area_or_named_by_the_spec() {
         let m = make(&format!("{LOTTO}near_miss_feature = \"near_miss_loto\"\n")).unwrap();
-        assert_eq!(m.features()[0].id, "near_miss_loto");
+        assert_eq!(m.features()[0].name, "near_miss_loto");
         round_trip_showing(&m, &way(&[]), "near_miss_loto", 2..3);
         let m = make(&format!("{LOTTO}area = \"jeu1\"\n")).unwrap();
-        assert_eq!(m.features()[0].id, "near_miss_jeu1");
+        assert_eq!(m.features()[0].name, "near_miss_jeu1");
         let bad = format!("{LOTTO}near_miss_feature = \"\"\n");
         assert_eq!(make(&bad).err().unwrap().field, "near_miss_feature");
     }
@@ -1714,7 +1722,10 @@ mod tests {
             .iter()
             .map(|l| crate::language::Language::En.line(l, "EUR"))
             .collect();
-        assert!(legend.join(" · ").contains("Four corners: €50"), "{legend:?}");
+        assert!(
+            legend.join(" · ").contains("Four corners: €50"),
+            "{legend:?}"
+        );
         assert!(
             m.describe()[0].contains("the four corners win 50"),
             "{:?}",

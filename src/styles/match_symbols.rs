@@ -36,8 +36,8 @@
 use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
-    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
-    Layout, Mark, MarkKind, Panel, Plan, Refusal, Style, MAX_CELLS,
+    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureKind,
+    Features, Layout, Mark, MarkKind, Panel, Plan, Refusal, Style, MAX_CELLS,
 };
 use crate::crypto::rng::{below, chance, shuffle, weighted};
 use crate::language::{Phrase, PrintedLine};
@@ -132,7 +132,8 @@ struct PlayArea {
     prize: Prize,
     multiplied: bool,
     near_miss: u32,
-    near_miss_id: &'static str,
+    /// Its near miss, in the layout's feature table.
+    near_miss_id: FeatureId,
 }
 
 /// One placement of a way's wins: the amount each play area wins (or `None`), and the
@@ -159,8 +160,9 @@ pub struct MatchSymbols {
     factor: Vec<u32>,
     /// The multiplier symbols' codes.
     multipliers: Vec<u8>,
-    /// `decoy_ids[i]`: the feature of a lone `multipliers[i]`.
-    decoy_ids: Vec<&'static str>,
+    /// `decoy_ids[i]`: the feature of a lone `multipliers[i]`, in the layout's feature
+    /// table.
+    decoy_ids: Vec<FeatureId>,
     decoy_multiplier: u32,
     min_match: usize,
     panel: String,
@@ -171,7 +173,8 @@ pub struct MatchSymbols {
 }
 
 /// Checks a feature id a spec names: lowercase ASCII letters, digits and `_`, 1 to 64.
-pub(crate) fn feature_id(s: &str, field: &str) -> Result<&'static str, FieldError> {
+/// Returns it as the feature's name.
+pub(crate) fn feature_id(s: &str, field: &str) -> Result<String, FieldError> {
     if s.is_empty()
         || s.len() > 64
         || !s
@@ -183,7 +186,7 @@ pub(crate) fn feature_id(s: &str, field: &str) -> Result<&'static str, FieldErro
             format!("\"{s}\" is not a feature id: expected 1 to 64 lowercase letters, digits or _"),
         ));
     }
-    Ok(style::intern(s))
+    Ok(s.to_string())
 }
 
 fn is_id(s: &str) -> bool {
@@ -326,6 +329,7 @@ impl MatchSymbols {
             }
         }
         let mut play_areas: Vec<PlayArea> = Vec::new();
+        let mut features = Features::default();
         let mut area_ids: Vec<String> = Vec::new();
         let mut box_names: Vec<String> = Vec::new();
         for (gi, g) in raw.games.iter().enumerate() {
@@ -486,10 +490,18 @@ impl MatchSymbols {
                 prize,
                 multiplied: g.multiplied.unwrap_or(true),
                 near_miss,
-                near_miss_id: match &g.near_miss_feature {
-                    Some(id) => feature_id(id, &f("near_miss_feature"))?,
-                    None => style::intern(&format!("near_miss_{}", g.id)),
-                },
+                near_miss_id: features.add(
+                    match &g.near_miss_feature {
+                        Some(id) => feature_id(id, &f("near_miss_feature"))?,
+                        None => format!("near_miss_{}", g.id),
+                    },
+                    FeatureKind::NearMiss,
+                    format!(
+                        "play area {} loses with one of its winning symbols shown {}",
+                        g.id,
+                        times_word(g.k - 1)
+                    ),
+                ),
             });
             area_ids.push(g.id.clone());
         }
@@ -530,17 +542,39 @@ impl MatchSymbols {
                 "no play area is multiplied (every play area has `multiplied = false`)",
             ));
         }
-        let decoy_ids: Vec<&'static str> = match &raw.decoy_feature {
+        let decoy_ids: Vec<FeatureId> = match &raw.decoy_feature {
             Some(id) => {
-                let id = feature_id(id, "decoy_feature")?;
-                vec![id; multipliers.len()]
+                let name = feature_id(id, "decoy_feature")?;
+                match multipliers.as_slice() {
+                    [] => Vec::new(),
+                    [(c, _)] => vec![features.add(
+                        name,
+                        FeatureKind::Decoy,
+                        format!("a {} on a surface where nothing wins", symbols[*c]),
+                    )],
+                    more => vec![
+                        features.add(
+                            name,
+                            FeatureKind::Decoy,
+                            "a multiplier on a surface where nothing wins",
+                        );
+                        more.len()
+                    ],
+                }
             }
             None => multipliers
                 .iter()
-                .map(|&(c, _)| style::intern(&format!("decoy_{}", symbols[c].to_lowercase())))
+                .map(|&(c, _)| {
+                    features.add(
+                        format!("decoy_{}", symbols[c].to_lowercase()),
+                        FeatureKind::Decoy,
+                        format!("a {} on a surface where nothing wins", symbols[c]),
+                    )
+                })
                 .collect(),
         };
-        let mut ids: Vec<&str> = play_areas.iter().map(|g| g.near_miss_id).collect();
+        // Two near misses or decoys named alike share one entry of the table.
+        let mut ids: Vec<FeatureId> = play_areas.iter().map(|g| g.near_miss_id).collect();
         ids.extend(decoy_ids.iter().take(if raw.decoy_feature.is_some() {
             1
         } else {
@@ -550,7 +584,10 @@ impl MatchSymbols {
             if ids[..i].contains(id) {
                 return Err(FieldError::new(
                     "games",
-                    format!("two near misses or decoys of the surface are both named \"{id}\""),
+                    format!(
+                        "two near misses or decoys of the surface are both named \"{}\"",
+                        features.name(*id)
+                    ),
                 ));
             }
         }
@@ -580,8 +617,10 @@ impl MatchSymbols {
                 format!("{per_row} cells per row: expected 1 to {}", raw.cells),
             ));
         }
+        let mut layout = Layout::new(INFO.name, area_ids, columns);
+        layout.features = features;
         let mut m = MatchSymbols {
-            layout: Layout::new(INFO.name, area_ids, columns),
+            layout,
             cells: raw.cells,
             n_symbols: symbols.len(),
             play_areas,
@@ -832,7 +871,7 @@ impl MatchSymbols {
     }
 
     /// The feature `id`: `Ok(play area)` for a near miss, `Err(multiplier index)` for a decoy.
-    fn feature(&self, id: &str) -> Option<Result<usize, usize>> {
+    fn feature(&self, id: FeatureId) -> Option<Result<usize, usize>> {
         if let Some(g) = self.play_areas.iter().position(|g| g.near_miss_id == id) {
             return Some(Ok(g));
         }
@@ -988,11 +1027,14 @@ impl MatchSymbols {
 
 impl MatchSymbols {
     /// Whether a face of `way`, placed as `plans` says, can be asked to show feature `id`.
-    fn can_show(&self, way: &Way, plans: &[Placement], id: &str) -> Result<(), Refusal> {
-        let f = self.feature(id).ok_or_else(|| Refusal::NoFeature {
-            style: "match_symbols",
-            feature: id.to_string(),
-        })?;
+    fn can_show(&self, way: &Way, plans: &[Placement], id: FeatureId) -> Result<(), Refusal> {
+        let feature = self.layout.features.name(id).to_string();
+        let Some(f) = self.feature(id) else {
+            return Err(Refusal::NoFeature {
+                style: "match_symbols",
+                feature,
+            });
+        };
         let (rate, area, loses, needs) = match f {
             Ok(g) => (
                 self.play_areas[g].near_miss,
@@ -1008,14 +1050,11 @@ impl MatchSymbols {
             ),
         };
         if rate == 0 {
-            return Err(Refusal::ZeroRate {
-                feature: id.to_string(),
-                area,
-            });
+            return Err(Refusal::ZeroRate { feature, area });
         }
         if !loses {
             return Err(Refusal::NeedsLosing {
-                feature: id.to_string(),
+                feature,
                 needs,
                 way: way.id.clone(),
             });
@@ -1024,7 +1063,7 @@ impl MatchSymbols {
     }
 
     /// The features every face of `way`, placed as `plans` says, shows unasked.
-    fn always_shows(&self, way: &Way, plans: &[Placement]) -> Vec<&'static str> {
+    fn always_shows(&self, way: &Way, plans: &[Placement]) -> Vec<FeatureId> {
         let mut v = Vec::new();
         for (g, play_area) in self.play_areas.iter().enumerate() {
             if play_area.near_miss == 1_000_000 && plans.iter().all(|p| p.wins[g].is_none()) {
@@ -1047,7 +1086,7 @@ impl MatchSymbols {
     /// each losing area a near miss at its rate and a decoy amount in its box; a surface
     /// where nothing wins a lone multiplier at the decoy rate. The other cells are drawn
     /// uniformly among the symbols still allowed, then all cells are shuffled.
-    fn draw(&self, plans: &[Placement], show: Option<&str>, rng: &mut FaceRng) -> Face {
+    fn draw(&self, plans: &[Placement], show: Option<FeatureId>, rng: &mut FaceRng) -> Face {
         let asked = show.and_then(|id| self.feature(id));
         // With a near miss asked, only the placements leaving its play area losing.
         let usable = |p: &Placement| match asked {
@@ -1249,35 +1288,18 @@ impl Style for MatchSymbols {
         ))
     }
 
-    fn features(&self) -> Vec<FeatureInfo> {
+    fn features(&self) -> Vec<FeatureId> {
         let mut v = Vec::new();
         for g in &self.play_areas {
             if g.near_miss > 0 {
-                v.push(FeatureInfo {
-                    id: g.near_miss_id,
-                    kind: FeatureKind::NearMiss,
-                    about: style::intern(&format!(
-                        "play area {} loses with one of its winning symbols shown {}",
-                        g.id,
-                        times_word(g.k - 1)
-                    )),
-                });
+                v.push(g.near_miss_id);
             }
         }
         if self.decoy_multiplier > 0 {
-            for (i, &c) in self.multipliers.iter().enumerate() {
-                if self.decoy_ids[..i].contains(&self.decoy_ids[i]) {
-                    continue;
+            for (i, &id) in self.decoy_ids.iter().enumerate() {
+                if !self.decoy_ids[..i].contains(&id) {
+                    v.push(id);
                 }
-                v.push(FeatureInfo {
-                    id: self.decoy_ids[i],
-                    kind: FeatureKind::Decoy,
-                    about: style::intern(&if self.decoy_ids[1..].contains(&self.decoy_ids[0]) {
-                        "a multiplier on a surface where nothing wins".to_string()
-                    } else {
-                        format!("a {} on a surface where nothing wins", self.symbol(c))
-                    }),
-                });
             }
         }
         v
@@ -1350,7 +1372,7 @@ impl Style for MatchSymbols {
                     {
                         ev.losing_features.push(AreaFeature {
                             area: g as u8,
-                            name: play_area.near_miss_id,
+                            id: play_area.near_miss_id,
                         });
                     }
                 }
@@ -1379,7 +1401,7 @@ impl Style for MatchSymbols {
                     .expect("a multiplier is shown");
                 ev.losing_features.push(AreaFeature {
                     area: self.decoy_area(),
-                    name: self.decoy_ids[i],
+                    id: self.decoy_ids[i],
                 });
             } else {
                 flag(&mut ev, AMB_LONE_MULTIPLIER);
@@ -1417,7 +1439,7 @@ impl Style for MatchSymbols {
                 if ev
                     .losing_features
                     .iter()
-                    .any(|f| f.area == area && f.name == play_area.near_miss_id)
+                    .any(|f| f.area == area && f.id == play_area.near_miss_id)
                 {
                     for (i, &c) in cells.iter().enumerate() {
                         if self.owner[c as usize] == Some(area)
@@ -1430,7 +1452,7 @@ impl Style for MatchSymbols {
                 if ev
                     .losing_features
                     .iter()
-                    .any(|f| f.area == area && self.decoy_ids.contains(&f.name))
+                    .any(|f| f.area == area && self.decoy_ids.contains(&f.id))
                 {
                     for (i, &c) in cells.iter().enumerate() {
                         if self.factor[c as usize] > 0 {
@@ -1679,11 +1701,7 @@ near_miss = 0.4
         ));
         assert!(ev.wins.is_empty());
         assert!(ev.ambiguities.is_empty());
-        let near: Vec<(u8, &str)> = ev
-            .losing_features
-            .iter()
-            .map(|f| (f.area, f.name))
-            .collect();
+        let near = m.named(&ev.losing_features);
         assert_eq!(near, vec![(0, "near_miss_jeu1"), (1, "near_miss_jeu2")]);
     }
 
@@ -1713,7 +1731,11 @@ near_miss = 0.4
         ));
         assert!(ev.wins.is_empty());
         assert!(ev.ambiguities.is_empty());
-        let f: Vec<&str> = ev.losing_features.iter().map(|f| f.name).collect();
+        let f: Vec<&str> = m
+            .named(&ev.losing_features)
+            .into_iter()
+            .map(|f| f.1)
+            .collect();
         assert_eq!(f, vec!["near_miss_IV", "decoy_masque"]);
     }
 
@@ -1990,7 +2012,10 @@ near_miss = 0.4
         );
         let p = pyramid();
         assert_eq!(
-            p.features().iter().map(|f| f.id).collect::<Vec<_>>(),
+            p.features()
+                .iter()
+                .map(|f| f.name.clone())
+                .collect::<Vec<_>>(),
             ["near_miss_IV", "decoy_masque"]
         );
         assert!(matches!(
@@ -2007,8 +2032,8 @@ near_miss = 0.4
         let (mut near, mut mask) = (0, 0);
         for _ in 0..n {
             let ev = m.evaluate(&m.synthesize(&way("lose", &[]), &mut rng).unwrap());
-            near += usize::from(ev.shows("near_miss_IV"));
-            mask += usize::from(ev.shows("decoy_masque"));
+            near += usize::from(m.shows(&ev, "near_miss_IV"));
+            mask += usize::from(m.shows(&ev, "decoy_masque"));
         }
         let p = |x: usize| x as f64 / n as f64;
         assert!((p(near) - 0.40).abs() < 0.015, "{}", p(near));
@@ -2107,7 +2132,10 @@ near_miss = 0.4
             );
         let m = build_from("j4", &text).unwrap();
         assert_eq!(
-            m.features().iter().map(|f| f.id).collect::<Vec<_>>(),
+            m.features()
+                .iter()
+                .map(|f| f.name.clone())
+                .collect::<Vec<_>>(),
             ["near_miss_pyramid", "decoy_mask"]
         );
         let f = m
@@ -2117,7 +2145,7 @@ near_miss = 0.4
                 &mut FaceRng::seed_from_u64(1),
             )
             .unwrap();
-        assert!(m.evaluate(&f).shows("decoy_mask"));
+        assert!(m.shows(&m.evaluate(&f), "decoy_mask"));
         let e = build_from(
             "j4",
             &text.replace("\"decoy_mask\"", "\"near_miss_pyramid\""),
@@ -2233,7 +2261,11 @@ legend = { B = 10, C = 20 }
         for (cells, amb) in COQ_POLICY.into_iter().chain([(thrice, AMB_OVER)]) {
             assert_eq!(face(cells).ambiguities, vec![amb], "{cells:?}");
         }
-        let features: Vec<&str> = m.features().iter().map(|f| f.id).collect();
+        let features: Vec<&str> = m
+            .features()
+            .into_iter()
+            .map(|f| f.1.name.as_str())
+            .collect();
         assert_eq!(features, ["near_miss_jeu1", "near_miss_jeu2"]);
     }
 

@@ -106,8 +106,9 @@ pub const MAX_WINS: usize = 32;
 pub struct AreaFeature {
     /// Index of the play area in [`Layout::areas`].
     pub area: u8,
-    /// The style's name for what it shows (an ASCII id, e.g. `quinte_flush_royale`).
-    pub name: &'static str,
+    /// What it shows: an index into [`Layout::features`] (the style's table in a style's
+    /// evaluation, the game's in the game's).
+    pub id: FeatureId,
 }
 
 /// The rule's judgement of a face.
@@ -134,20 +135,17 @@ impl Evaluation {
     }
 
     /// What winning play area `area` shows, if the style names it.
-    pub fn feature(&self, area: u8) -> Option<&'static str> {
-        self.features
-            .iter()
-            .find(|f| f.area == area)
-            .map(|f| f.name)
+    pub fn feature(&self, area: u8) -> Option<FeatureId> {
+        self.features.iter().find(|f| f.area == area).map(|f| f.id)
     }
 
     /// True when the face shows feature `id` anywhere (a winning play area's feature or a
     /// losing one's).
-    pub fn shows(&self, id: &str) -> bool {
+    pub fn shows(&self, id: FeatureId) -> bool {
         self.features
             .iter()
             .chain(&self.losing_features)
-            .any(|f| f.name == id)
+            .any(|f| f.id == id)
     }
 }
 
@@ -171,15 +169,87 @@ impl FeatureKind {
 }
 
 /// A feature a style's faces can show, reported by its evaluator from the face alone.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FeatureInfo {
-    /// ASCII id used in evaluations, manifests and reports (e.g. `carre`,
+    /// ASCII name printed in manifests, reports and proofs (e.g. `carre`,
     /// `near_miss_flush`).
-    pub id: &'static str,
+    pub name: String,
     /// A winning play area's, or a losing one's near miss or decoy.
     pub kind: FeatureKind,
     /// What the face shows, in words.
-    pub about: &'static str,
+    pub about: String,
+}
+
+/// A feature's index in a feature table ([`Features`]): a style's own in its layout, or
+/// the game's, which gathers its surfaces' ([`game::Game`]). Evaluations carry it; whatever
+/// prints a feature looks its name up in the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FeatureId(pub u16);
+
+/// Every feature a style's evaluator can report (or a game's surfaces'), each name once:
+/// [`FeatureId`] `i` is the `i`-th. Built once, by the style's constructor (or the game's).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Features {
+    list: Vec<FeatureInfo>,
+}
+
+impl Features {
+    /// Adds the feature `name` and returns its id; a name already in the table keeps its
+    /// first entry and id. Panics past 65 536 features (styles allow far fewer).
+    pub fn add(
+        &mut self,
+        name: impl Into<String>,
+        kind: FeatureKind,
+        about: impl Into<String>,
+    ) -> FeatureId {
+        let name = name.into();
+        if let Some(id) = self.find(&name) {
+            return id;
+        }
+        let id = FeatureId(u16::try_from(self.list.len()).expect("at most 65 536 features"));
+        self.list.push(FeatureInfo {
+            name,
+            kind,
+            about: about.into(),
+        });
+        id
+    }
+
+    /// Feature `id`. Panics for an id of another table.
+    pub fn get(&self, id: FeatureId) -> &FeatureInfo {
+        &self.list[usize::from(id.0)]
+    }
+
+    /// The name of feature `id`.
+    pub fn name(&self, id: FeatureId) -> &str {
+        &self.get(id).name
+    }
+
+    /// The id of the feature named `name`, if the table has it.
+    pub fn find(&self, name: &str) -> Option<FeatureId> {
+        self.list
+            .iter()
+            .position(|f| f.name == name)
+            .map(|i| FeatureId(i as u16))
+    }
+
+    /// Every feature with its id, in table order.
+    pub fn iter(&self) -> impl Iterator<Item = (FeatureId, &FeatureInfo)> {
+        self.list
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (FeatureId(i as u16), f))
+    }
+
+    /// The number of features.
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// True when the table has no feature.
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
 }
 
 /// What a proof marks on a cell.
@@ -341,7 +411,7 @@ pub enum Refusal {
 }
 
 /// Draws one face of a planned way from a stream, showing the feature asked if any.
-type Drawer = dyn Fn(Option<&str>, &mut FaceRng) -> Face + Send + Sync;
+type Drawer = dyn Fn(Option<FeatureId>, &mut FaceRng) -> Face + Send + Sync;
 
 /// A way as a style planned it when the spec loaded ([`Style::plan`]): the way, the
 /// features its faces can be asked to show (each with the reason when not) and those they
@@ -355,13 +425,12 @@ type Drawer = dyn Fn(Option<&str>, &mut FaceRng) -> Face + Send + Sync;
 /// per split of each way and asks each only for its faces and its features.
 pub struct Plan {
     way: Way,
-    /// The style's name, for the refusal of a feature it does not show.
-    style: &'static str,
-    /// Each feature of the style ([`Style::features`]): whether a face of the way can be
-    /// asked to show it.
-    shows: Vec<(&'static str, Result<(), Refusal>)>,
+    /// `shows[i]`: whether a face of the way can be asked to show feature `i` of the
+    /// style's table ([`Layout::features`]); a feature the style does not offer
+    /// ([`Style::features`]) is refused.
+    shows: Vec<Result<(), Refusal>>,
     /// The features every face of the way shows unasked.
-    always: Vec<&'static str>,
+    always: Vec<FeatureId>,
     draw: Box<Drawer>,
 }
 
@@ -372,17 +441,27 @@ impl Plan {
     pub fn new<S: Style + ?Sized>(
         style: &S,
         way: &Way,
-        can_show: impl Fn(&str) -> Result<(), Refusal>,
-        always: Vec<&'static str>,
-        draw: impl Fn(Option<&str>, &mut FaceRng) -> Face + Send + Sync + 'static,
+        can_show: impl Fn(FeatureId) -> Result<(), Refusal>,
+        always: Vec<FeatureId>,
+        draw: impl Fn(Option<FeatureId>, &mut FaceRng) -> Face + Send + Sync + 'static,
     ) -> Plan {
+        let offered = style.features();
+        let layout = style.layout();
         Plan {
             way: way.clone(),
-            style: style.layout().name,
-            shows: style
-                .features()
+            shows: layout
+                .features
                 .iter()
-                .map(|f| (f.id, can_show(f.id)))
+                .map(|(id, f)| {
+                    if offered.contains(&id) {
+                        can_show(id)
+                    } else {
+                        Err(Refusal::NoFeature {
+                            style: layout.name,
+                            feature: f.name.clone(),
+                        })
+                    }
+                })
                 .collect(),
             always,
             draw: Box::new(draw),
@@ -397,9 +476,9 @@ impl Plan {
         style: Arc<S>,
         way: &Way,
         check: fn(&S, &Way) -> Result<(), Refusal>,
-        can_show: fn(&S, &Way, &str) -> Result<(), Refusal>,
-        always: fn(&S, &Way) -> Vec<&'static str>,
-        draw: fn(&S, &Way, Option<&str>, &mut FaceRng) -> Face,
+        can_show: fn(&S, &Way, FeatureId) -> Result<(), Refusal>,
+        always: fn(&S, &Way) -> Vec<FeatureId>,
+        draw: fn(&S, &Way, Option<FeatureId>, &mut FaceRng) -> Face,
     ) -> Result<Plan, Refusal> {
         check(&style, way)?;
         let drawer = Arc::clone(&style);
@@ -423,26 +502,21 @@ impl Plan {
     /// the draws are exactly those of a production face. A few features may still be left
     /// no room by the rest of the face: callers check the evaluation
     /// ([`game::Game::synthesize_showing_checked`]).
-    pub fn draw(&self, show: Option<&str>, rng: &mut FaceRng) -> Face {
+    pub fn draw(&self, show: Option<FeatureId>, rng: &mut FaceRng) -> Face {
         (self.draw)(show, rng)
     }
 
-    /// Whether a face of the way can be asked to show feature `id`; `Err` says why not (a
-    /// feature the style does not show with this spec's settings, a weight or rate of 0 for
-    /// this way, no losing play area, …).
-    pub fn can_show(&self, id: &str) -> Result<(), Refusal> {
-        match self.shows.iter().find(|(f, _)| *f == id) {
-            Some((_, r)) => r.clone(),
-            None => Err(Refusal::NoFeature {
-                style: self.style,
-                feature: id.to_string(),
-            }),
-        }
+    /// Whether a face of the way can be asked to show feature `id` of the style's table;
+    /// `Err` says why not (a feature the style does not show with this spec's settings, a
+    /// weight or rate of 0 for this way, no losing play area, …). Panics for an id of
+    /// another table.
+    pub fn can_show(&self, id: FeatureId) -> Result<(), Refusal> {
+        self.shows[usize::from(id.0)].clone()
     }
 
-    /// The features every face of the way shows without being asked (poker: the only
+    /// The features every face of the way shows without being asked (a card game: the only
     /// combination a way's weights allow). Empty when unsure: a QA deck then asks for them.
-    pub fn always_shows(&self) -> &[&'static str] {
+    pub fn always_shows(&self) -> &[FeatureId] {
         &self.always
     }
 }
@@ -466,9 +540,11 @@ pub trait Style: Send + Sync {
         let _ = plans;
         Ok(())
     }
-    /// Every feature this style, with this spec's settings, can show (a near miss or
-    /// decoy the spec gives a rate of 0 is left out), in report order.
-    fn features(&self) -> Vec<FeatureInfo> {
+    /// The features a face can be asked to show with this spec's settings, in report
+    /// order: ids of the style's table ([`Layout::features`]), which also holds those the
+    /// evaluator reports but that are never asked (a near miss or decoy the spec gives a
+    /// rate of 0).
+    fn features(&self) -> Vec<FeatureId> {
         Vec::new()
     }
     /// The cells of `face` a proof marks, given its evaluation `ev`: the cells of every win

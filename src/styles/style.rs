@@ -19,7 +19,6 @@ use serde::de::{DeserializeOwned, Error as _, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use std::collections::{BTreeMap, HashSet};
 use std::fmt;
-use std::sync::Mutex;
 
 /// What a style's constructor gets besides its own table.
 pub struct StyleCtx<'a> {
@@ -314,20 +313,6 @@ impl<'de> Deserialize<'de> for SymbolList {
     }
 }
 
-/// A `'static` copy of `s`, made once per distinct text: feature ids and names a spec
-/// defines (a card hand's combination) live as long as the process, like the library's own.
-pub fn intern(s: &str) -> &'static str {
-    static SEEN: Mutex<Option<HashSet<&'static str>>> = Mutex::new(None);
-    let mut seen = SEEN.lock().unwrap_or_else(|p| p.into_inner());
-    let set = seen.get_or_insert_with(HashSet::new);
-    if let Some(&s) = set.get(s) {
-        return s;
-    }
-    let leaked: &'static str = Box::leak(s.to_string().into_boxed_str());
-    set.insert(leaked);
-    leaked
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -419,14 +404,6 @@ mod tests {
     fn numbers_are_zero_padded() {
         assert_eq!(numbers(1, 3, 2), vec!["01", "02", "03"]);
         assert_eq!(numbers(9, 10, 1), vec!["9", "10"]);
-    }
-
-    #[test]
-    fn interned_texts_are_shared() {
-        let a = intern("quinte_flush");
-        let b = intern(&String::from("quinte_flush"));
-        assert!(std::ptr::eq(a, b));
-        assert_eq!(a, "quinte_flush");
     }
 
     #[test]

@@ -36,7 +36,7 @@
 use super::common;
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
-    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
+    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureKind,
     Layout, Mark, MarkKind, Panel, Plan, Refusal, Style, MAX_CELLS, MAX_WINS,
 };
 use crate::crypto::rng::{below, chance, shuffle};
@@ -60,6 +60,32 @@ pub const NEAR_MISS_HALF: &str = "near_miss_half";
 pub const DECOY_REBUILT: &str = "decoy_rebuilt";
 /// Feature: a multiplier on a surface that wins nothing.
 pub const DECOY_MULTIPLIER: &str = "decoy_multiplier";
+
+/// The style's feature table, in id order: [`NEAR_MISS_HALF`], [`DECOY_REBUILT`],
+/// [`DECOY_MULTIPLIER`].
+const FEATURES: [(&str, FeatureKind, &str); 3] = [
+    (
+        NEAR_MISS_HALF,
+        FeatureKind::NearMiss,
+        "a losing pedestal shows one half of a legend symbol (symbol to prize)",
+    ),
+    (
+        DECOY_REBUILT,
+        FeatureKind::Decoy,
+        "a pedestal rebuilds a symbol outside the legend, which loses (symbol to prize)",
+    ),
+    (
+        DECOY_MULTIPLIER,
+        FeatureKind::Decoy,
+        "a multiplier on a surface that wins nothing (symbol to prize)",
+    ),
+];
+/// [`NEAR_MISS_HALF`] in the layout's feature table.
+const NEAR_MISS_HALF_ID: FeatureId = FeatureId(0);
+/// [`DECOY_REBUILT`] in the layout's feature table.
+const DECOY_REBUILT_ID: FeatureId = FeatureId(1);
+/// [`DECOY_MULTIPLIER`] in the layout's feature table.
+const DECOY_MULTIPLIER_ID: FeatureId = FeatureId(2);
 
 /// Most cells (or pedestals) on one surface.
 pub const MAX_SPOTS: usize = MAX_WINS;
@@ -245,8 +271,12 @@ impl SymbolToPrize {
                 format!("\"{area}\" is not a play area name: expected ASCII letters, digits or _"),
             ));
         }
+        let mut layout = Layout::new(INFO.name, vec![area], columns);
+        for (name, kind, about) in FEATURES {
+            layout.features.add(name, kind, about);
+        }
         let mut m = SymbolToPrize {
-            layout: Layout::new(INFO.name, vec![area], columns),
+            layout,
             legend,
             n_decoys: decoys.len(),
             multipliers,
@@ -314,22 +344,22 @@ impl SymbolToPrize {
             .map(|i| (self.n_legend() + self.n_decoys + i) as u8)
     }
 
-    fn share(&self, id: &str) -> Option<u32> {
+    fn share(&self, id: FeatureId) -> Option<u32> {
         match id {
-            NEAR_MISS_HALF if self.halves => Some(self.near_miss),
-            DECOY_REBUILT if self.halves => Some(self.decoy_rebuilt),
-            DECOY_MULTIPLIER if !self.halves => Some(self.decoy_multiplier),
+            NEAR_MISS_HALF_ID if self.halves => Some(self.near_miss),
+            DECOY_REBUILT_ID if self.halves => Some(self.decoy_rebuilt),
+            DECOY_MULTIPLIER_ID if !self.halves => Some(self.decoy_multiplier),
             _ => None,
         }
     }
 
     /// A losing pedestal (left, right): of the kind `forced` names, else drawn at the rates.
-    fn losing_pedestal(&self, forced: Option<&str>, rng: &mut FaceRng) -> (u8, u8) {
+    fn losing_pedestal(&self, forced: Option<FeatureId>, rng: &mut FaceRng) -> (u8, u8) {
         let n_win = self.n_legend() as u32;
         let n_dec = self.n_decoys as u32;
         let u = match forced {
-            Some(NEAR_MISS_HALF) => 0,
-            Some(DECOY_REBUILT) => self.near_miss,
+            Some(NEAR_MISS_HALF_ID) => 0,
+            Some(DECOY_REBUILT_ID) => self.near_miss,
             _ => below(rng, 1_000_000),
         };
         if u < self.near_miss {
@@ -454,18 +484,21 @@ impl SymbolToPrize {
         Ok(())
     }
 
-    fn can_show(&self, way: &Way, id: &str) -> Result<(), Refusal> {
-        let share = self.share(id).ok_or_else(|| Refusal::NoFeature {
-            style: INFO.name,
-            feature: id.to_string(),
-        })?;
+    fn can_show(&self, way: &Way, id: FeatureId) -> Result<(), Refusal> {
+        let feature = self.layout.features.name(id).to_string();
+        let Some(share) = self.share(id) else {
+            return Err(Refusal::NoFeature {
+                style: INFO.name,
+                feature,
+            });
+        };
         if share == 0 {
             return Err(Refusal::ZeroRate {
-                feature: id.to_string(),
+                feature,
                 area: self.layout.areas[0].clone(),
             });
         }
-        let needs = if id == DECOY_MULTIPLIER && !way.wins.is_empty() {
+        let needs = if id == DECOY_MULTIPLIER_ID && !way.wins.is_empty() {
             Some(format!("« {} » to win nothing", self.layout.areas[0]))
         } else if way.wins.len() >= self.cells {
             Some(format!("a losing pedestal of « {} »", self.layout.areas[0]))
@@ -474,7 +507,7 @@ impl SymbolToPrize {
         };
         match needs {
             Some(needs) => Err(Refusal::NeedsLosing {
-                feature: id.to_string(),
+                feature,
                 needs,
                 way: way.id.clone(),
             }),
@@ -482,13 +515,13 @@ impl SymbolToPrize {
         }
     }
 
-    fn always_shows(&self, way: &Way) -> Vec<&'static str> {
-        [NEAR_MISS_HALF, DECOY_REBUILT, DECOY_MULTIPLIER]
+    fn always_shows(&self, way: &Way) -> Vec<FeatureId> {
+        [NEAR_MISS_HALF_ID, DECOY_REBUILT_ID, DECOY_MULTIPLIER_ID]
             .into_iter()
-            .filter(|id| {
+            .filter(|&id| {
                 self.share(id) == Some(1_000_000)
                     && self.can_show(way, id).is_ok()
-                    && (*id != DECOY_MULTIPLIER || way.wins.is_empty())
+                    && (id != DECOY_MULTIPLIER_ID || way.wins.is_empty())
             })
             .collect()
     }
@@ -498,7 +531,7 @@ impl SymbolToPrize {
     /// others show decoys drawn uniformly (with halves: a near miss, a rebuilt decoy or two
     /// decoy halves, at the rates). A losing surface shows a multiplier at the
     /// `decoy_multiplier` rate. Cells are shuffled; each choice is one bounded draw.
-    fn draw(&self, way: &Way, factors: &[u32], show: Option<&str>, rng: &mut FaceRng) -> Face {
+    fn draw(&self, way: &Way, factors: &[u32], show: Option<FeatureId>, rng: &mut FaceRng) -> Face {
         // One draw among the feasible factors (found when the way was planned: at least
         // one), then one per win among its legend symbols (no draw where there is a single
         // choice).
@@ -541,7 +574,7 @@ impl SymbolToPrize {
             if k > 1 {
                 cells.push(self.multiplier_code(k).expect("a feasible factor"));
             } else if way.wins.is_empty()
-                && (show == Some(DECOY_MULTIPLIER)
+                && (show == Some(DECOY_MULTIPLIER_ID)
                     || (show.is_none() && chance(rng, self.decoy_multiplier)))
             {
                 let i = below(rng, self.multipliers.len() as u32) as usize;
@@ -632,27 +665,10 @@ impl Style for SymbolToPrize {
         ))
     }
 
-    fn features(&self) -> Vec<FeatureInfo> {
-        let all = [
-            (
-                NEAR_MISS_HALF,
-                FeatureKind::NearMiss,
-                "a losing pedestal shows one half of a legend symbol (symbol to prize)",
-            ),
-            (
-                DECOY_REBUILT,
-                FeatureKind::Decoy,
-                "a pedestal rebuilds a symbol outside the legend, which loses (symbol to prize)",
-            ),
-            (
-                DECOY_MULTIPLIER,
-                FeatureKind::Decoy,
-                "a multiplier on a surface that wins nothing (symbol to prize)",
-            ),
-        ];
-        all.into_iter()
-            .filter(|(id, _, _)| self.share(id).is_some_and(|s| s > 0))
-            .map(|(id, kind, about)| FeatureInfo { id, kind, about })
+    fn features(&self) -> Vec<FeatureId> {
+        [NEAR_MISS_HALF_ID, DECOY_REBUILT_ID, DECOY_MULTIPLIER_ID]
+            .into_iter()
+            .filter(|&id| self.share(id).is_some_and(|s| s > 0))
             .collect()
     }
 
@@ -714,14 +730,14 @@ impl Style for SymbolToPrize {
                         amount: self.legend[usize::from(l)].1,
                     });
                 } else {
-                    let name = if l == r {
-                        DECOY_REBUILT
+                    let id = if l == r {
+                        DECOY_REBUILT_ID
                     } else if self.is_legend(l) || self.is_legend(r) {
-                        NEAR_MISS_HALF
+                        NEAR_MISS_HALF_ID
                     } else {
                         continue;
                     };
-                    let _ = ev.losing_features.try_push(AreaFeature { area: 0, name });
+                    let _ = ev.losing_features.try_push(AreaFeature { area: 0, id });
                 }
             }
         } else {
@@ -749,7 +765,7 @@ impl Style for SymbolToPrize {
             if ev.wins.is_empty() && !factors.is_empty() {
                 ev.losing_features.push(AreaFeature {
                     area: 0,
-                    name: DECOY_MULTIPLIER,
+                    id: DECOY_MULTIPLIER_ID,
                 });
             }
         }
@@ -930,14 +946,14 @@ mod tests {
         let m = make(HALVES).unwrap();
         let ev = m.evaluate(&face(&m, &["SCARABEE", "SCARABEE", "VASE", "OEIL"]));
         assert_eq!(units(&ev), vec![15000]);
-        assert_eq!(ev.losing_features[0].name, NEAR_MISS_HALF);
+        assert_eq!(ev.losing_features[0].id, NEAR_MISS_HALF_ID);
         assert!(ev.ambiguities.is_empty());
         let ev = m.evaluate(&face(&m, &["COBRA", "COBRA", "VASE", "LUNE"]));
         assert!(ev.wins.is_empty());
-        assert!(ev.shows(DECOY_REBUILT) && !ev.shows(NEAR_MISS_HALF));
+        assert!(m.shows(&ev, DECOY_REBUILT) && !m.shows(&ev, NEAR_MISS_HALF));
         let ev = m.evaluate(&face(&m, &["AMPHORE", "VOILIER", "VASE", "LUNE"]));
         assert!(ev.wins.is_empty());
-        assert!(ev.shows(NEAR_MISS_HALF));
+        assert!(m.shows(&ev, NEAR_MISS_HALF));
         // Both pedestals winning: never (max_wins = 1).
         let ev = m.evaluate(&face(&m, &["OEIL", "OEIL", "AMPHORE", "AMPHORE"]));
         assert_eq!(units(&ev), vec![3, 500]);
@@ -960,7 +976,7 @@ mod tests {
         assert!(ev.ambiguities.is_empty());
         let f = face(&m, &["PIERRE", "X2", "SABLE", "COQUILLE", "ALGUE", "GALET"]);
         let ev = m.evaluate(&f);
-        assert!(ev.wins.is_empty() && ev.shows(DECOY_MULTIPLIER));
+        assert!(ev.wins.is_empty() && m.shows(&ev, DECOY_MULTIPLIER));
         assert_eq!(
             m.marks(&f, &ev),
             vec![Mark {

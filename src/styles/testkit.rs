@@ -5,7 +5,10 @@
 
 use super::game::Game;
 use super::style::{StyleCtx, StyleInfo};
-use super::{Captions, Evaluation, Face, FaceRng, FeatureInfo, Layout, Mark, Refusal, Style};
+use super::{
+    AreaFeature, Captions, Evaluation, Face, FaceRng, FeatureId, FeatureInfo, Layout, Mark,
+    Refusal, Style,
+};
 use crate::lots::{Way, Win, LOSE};
 use crate::money::Money;
 use rand_core::SeedableRng;
@@ -133,27 +136,68 @@ pub(crate) fn way_at(area: u8, units: &[u64]) -> Way {
 }
 
 /// What the assertions need of a style or of a whole game: both draw and judge faces.
+/// Features are named as the files print them and looked up in the layout's table.
 pub(crate) trait Tested {
-    /// The presentation: face columns, play areas, panels.
+    /// The presentation: face columns, play areas, panels, features.
     fn layout(&self) -> &Layout;
     /// The rule's judgement of `face`.
     fn evaluate(&self, face: &Face) -> Evaluation;
     /// The cells a proof marks.
     fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark>;
-    /// The features it can show.
+    /// The features a face can be asked to show, in report order.
     fn features(&self) -> Vec<FeatureInfo>;
-    /// Whether a face of `way` can be asked to show `id`.
-    fn can_show(&self, way: &Way, id: &str) -> Result<(), String>;
-    /// A face of `way`, showing `show` when asked.
+    /// Whether a face of `way` can be asked to show feature `id` of the layout's table.
+    fn can_show_id(&self, way: &Way, id: FeatureId) -> Result<(), String>;
+    /// A face of `way`, showing feature `show` of the layout's table when asked.
+    fn synthesize_id(
+        &self,
+        way: &Way,
+        show: Option<FeatureId>,
+        rng: &mut FaceRng,
+    ) -> Result<Face, String>;
+    /// Why a face cannot be asked to show `name`, a feature the layout's table lacks.
+    fn unknown(&self, way: &Way, name: &str) -> String;
+    /// Whether a face of `way` can be asked to show the feature named `name`.
+    fn can_show(&self, way: &Way, name: &str) -> Result<(), String> {
+        match self.layout().features.find(name) {
+            Some(id) => self.can_show_id(way, id),
+            None => Err(self.unknown(way, name)),
+        }
+    }
+    /// A face of `way`, showing the feature named `show` when asked.
     fn synthesize_showing(
         &self,
         way: &Way,
         show: Option<&str>,
         rng: &mut FaceRng,
-    ) -> Result<Face, String>;
+    ) -> Result<Face, String> {
+        match show.map(|name| (name, self.layout().features.find(name))) {
+            None => self.synthesize_id(way, None, rng),
+            Some((_, Some(id))) => self.synthesize_id(way, Some(id), rng),
+            Some((name, None)) => Err(self.unknown(way, name)),
+        }
+    }
     /// A production face of `way`.
     fn synthesize(&self, way: &Way, rng: &mut FaceRng) -> Result<Face, String> {
-        self.synthesize_showing(way, None, rng)
+        self.synthesize_id(way, None, rng)
+    }
+    /// True when `ev` shows the feature named `name`.
+    fn shows(&self, ev: &Evaluation, name: &str) -> bool {
+        self.layout()
+            .features
+            .find(name)
+            .is_some_and(|id| ev.shows(id))
+    }
+    /// The name of what winning play area `area` shows in `ev`, if any.
+    fn feature_of(&self, ev: &Evaluation, area: u8) -> Option<&str> {
+        ev.feature(area).map(|id| self.layout().features.name(id))
+    }
+    /// `features` (an evaluation's) as (play area, name).
+    fn named(&self, features: &[AreaFeature]) -> Vec<(u8, &str)> {
+        features
+            .iter()
+            .map(|f| (f.area, self.layout().features.name(f.id)))
+            .collect()
     }
 }
 
@@ -171,17 +215,20 @@ impl<S: Style + ?Sized> Tested for Arc<S> {
     }
     fn features(&self) -> Vec<FeatureInfo> {
         Style::features(&**self)
+            .into_iter()
+            .map(|id| self.layout().features.get(id).clone())
+            .collect()
     }
-    fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
+    fn can_show_id(&self, way: &Way, id: FeatureId) -> Result<(), String> {
         Arc::clone(self)
             .plan(way)
             .and_then(|p| p.can_show(id))
             .map_err(|e| e.to_string())
     }
-    fn synthesize_showing(
+    fn synthesize_id(
         &self,
         way: &Way,
-        show: Option<&str>,
+        show: Option<FeatureId>,
         rng: &mut FaceRng,
     ) -> Result<Face, String> {
         let plan = Arc::clone(self).plan(way).map_err(|e| e.to_string())?;
@@ -190,29 +237,52 @@ impl<S: Style + ?Sized> Tested for Arc<S> {
         }
         Ok(plan.draw(show, rng))
     }
+    fn unknown(&self, _way: &Way, name: &str) -> String {
+        no_feature(self.layout(), name).to_string()
+    }
+}
+
+/// The refusal of feature `name`, which `layout`'s style does not have.
+fn no_feature(layout: &Layout, name: &str) -> Refusal {
+    Refusal::NoFeature {
+        style: layout.name,
+        feature: name.to_string(),
+    }
 }
 
 /// What a style's tests ask of its plan of one way.
 pub(crate) trait Planning {
     /// Whether `way` can be planned: `Err` says why not.
     fn check_way(&self, way: &Way) -> Result<(), Refusal>;
-    /// Whether a face of `way` can be asked to show `id`: `Err` says why not.
-    fn can_show_why(&self, way: &Way, id: &str) -> Result<(), Refusal>;
-    /// The features every face of `way` shows unasked (none for a way that cannot be planned).
-    fn always_shows(&self, way: &Way) -> Vec<&'static str>;
+    /// Whether a face of `way` can be asked to show the feature named `name`: `Err` says
+    /// why not.
+    fn can_show_why(&self, way: &Way, name: &str) -> Result<(), Refusal>;
+    /// The names of the features every face of `way` shows unasked (none for a way that
+    /// cannot be planned).
+    fn always_shows(&self, way: &Way) -> Vec<String>;
 }
 
 impl<S: Style + ?Sized> Planning for Arc<S> {
     fn check_way(&self, way: &Way) -> Result<(), Refusal> {
         Arc::clone(self).plan(way).map(|_| ())
     }
-    fn can_show_why(&self, way: &Way, id: &str) -> Result<(), Refusal> {
-        Arc::clone(self).plan(way)?.can_show(id)
+    fn can_show_why(&self, way: &Way, name: &str) -> Result<(), Refusal> {
+        let plan = Arc::clone(self).plan(way)?;
+        match Style::layout(&**self).features.find(name) {
+            Some(id) => plan.can_show(id),
+            None => Err(no_feature(Style::layout(&**self), name)),
+        }
     }
-    fn always_shows(&self, way: &Way) -> Vec<&'static str> {
+    fn always_shows(&self, way: &Way) -> Vec<String> {
+        let table = &Style::layout(&**self).features;
         Arc::clone(self)
             .plan(way)
-            .map(|p| p.always_shows().to_vec())
+            .map(|p| {
+                p.always_shows()
+                    .iter()
+                    .map(|&id| table.name(id).to_string())
+                    .collect()
+            })
             .unwrap_or_default()
     }
 }
@@ -229,17 +299,26 @@ impl Tested for Game {
     }
     fn features(&self) -> Vec<FeatureInfo> {
         Game::features(self)
+            .into_iter()
+            .map(|(_, f)| f.clone())
+            .collect()
     }
-    fn can_show(&self, way: &Way, id: &str) -> Result<(), String> {
+    fn can_show_id(&self, way: &Way, id: FeatureId) -> Result<(), String> {
         Game::can_show(self, way, id).map_err(|e| e.to_string())
     }
-    fn synthesize_showing(
+    fn synthesize_id(
         &self,
         way: &Way,
-        show: Option<&str>,
+        show: Option<FeatureId>,
         rng: &mut FaceRng,
     ) -> Result<Face, String> {
         Game::synthesize_showing(self, way, show, rng).map_err(|e| e.to_string())
+    }
+    fn unknown(&self, way: &Way, name: &str) -> String {
+        format!(
+            "way \"{}\" cannot show feature \"{name}\" on any surface: no surface's style has it",
+            way.id
+        )
     }
 }
 
@@ -365,7 +444,7 @@ pub(crate) fn count_showing(
                 .synthesize(way, &mut rng)
                 .unwrap_or_else(|e| panic!("way {} stream {seed} face {i}: {e}", way.id));
             let ev = assert_pays(m, way, &face, &format!("stream {seed} face {i}"));
-            ev.shows(id)
+            m.shows(&ev, id)
         })
         .count()
 }
@@ -385,7 +464,7 @@ pub(crate) fn round_trip_showing(
             let what = format!("showing {id}, seed {seed}");
             let ev = assert_pays(m, way, &face, &what);
             assert!(
-                ev.shows(id),
+                m.shows(&ev, id),
                 "no {id}: way {} ({what}): {}",
                 way.id,
                 show(m, &face)
@@ -426,14 +505,14 @@ pub(crate) fn judge_any_faces(m: &(impl Tested + ?Sized), n: usize) -> Vec<Evalu
 /// ([`round_trip_showing`]); when not, asking for it is an error, never a face without it.
 pub(crate) fn features_as_asked(m: &(impl Tested + ?Sized), way: &Way, seeds: Range<u64>) {
     for f in m.features() {
-        match m.can_show(way, f.id) {
+        match m.can_show(way, &f.name) {
             Ok(()) => {
-                round_trip_showing(m, way, f.id, seeds.clone());
+                round_trip_showing(m, way, &f.name, seeds.clone());
             }
             Err(why) => {
                 let mut rng = FaceRng::seed_from_u64(seeds.start);
-                let face = m.synthesize_showing(way, Some(f.id), &mut rng);
-                assert_eq!(face, Err(why), "way {} showing {}", way.id, f.id);
+                let face = m.synthesize_showing(way, Some(&f.name), &mut rng);
+                assert_eq!(face, Err(why), "way {} showing {}", way.id, f.name);
             }
         }
     }

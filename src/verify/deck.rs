@@ -5,6 +5,7 @@ use super::{add, Block, CheckId, Checks, Found, Procedure, PromiseCheck};
 use crate::block::Kind;
 use crate::output::manifest::Manifest;
 use crate::spec::GameSpec;
+use crate::styles::{FeatureId, FeatureInfo};
 
 /// A deck's counts and promises are those of its composition ([`CheckId::Features`]).
 pub(super) struct Composition;
@@ -84,7 +85,9 @@ fn check_composition(m: Option<&Manifest>, spec: &GameSpec, run: &TicketRun, che
     let listed = m.promised_features.as_deref().unwrap_or_default();
     let same = want.len() == listed.len()
         && want.iter().zip(listed).all(|(p, l)| {
-            p.feature == l.feature && spec.ways[p.way as usize].id == l.way && p.forced == l.forced
+            spec.game.feature_name(p.feature) == l.feature
+                && spec.ways[p.way as usize].id == l.way
+                && p.forced == l.forced
         });
     if !same {
         let show = |v: Vec<String>| {
@@ -100,7 +103,7 @@ fn check_composition(m: Option<&Manifest>, spec: &GameSpec, run: &TicketRun, che
             format!(
                 "the promised features are not those of a {name} deck of {} tickets: expected {}, the manifest lists {}",
                 m.tickets,
-                show(want.iter().map(|p| format!("{} on {}", p.feature, spec.ways[p.way as usize].id)).collect()),
+                show(want.iter().map(|p| format!("{} on {}", spec.game.feature_name(p.feature), spec.ways[p.way as usize].id)).collect()),
                 show(listed.iter().map(|l| format!("{} on {}", l.feature, l.way)).collect()),
             ),
         );
@@ -136,17 +139,17 @@ fn check_features(
     }
     let mech = &spec.game;
     let known = mech.features();
-    for f in &known {
+    for &(id, f) in &known {
         let showable = spec
             .ways
             .iter()
-            .any(|w| mech.always_shows(w).contains(&f.id) || mech.can_show(w, f.id).is_ok());
-        if showable && !list.iter().any(|p| p.feature == f.id) {
+            .any(|w| mech.always_shows(w).contains(&id) || mech.can_show(w, id).is_ok());
+        if showable && !list.iter().any(|p| p.feature == f.name) {
             bad(
                 None,
                 format!(
                     "the deck promises no ticket showing {} ({}), which the spec can show",
-                    f.id, f.about
+                    f.name, f.about
                 ),
             );
         }
@@ -173,67 +176,69 @@ fn check_promise(
     p: &crate::output::manifest::PromisedFeature,
     spec: &GameSpec,
     run: &TicketRun,
-    known: &[crate::styles::FeatureInfo],
+    known: &[(FeatureId, &FeatureInfo)],
     bad: &mut impl FnMut(Option<u32>, String),
 ) -> bool {
     let mech = &spec.game;
     let way = spec.way_by_id(&p.way);
     let mut shown = false;
-    if !known.iter().any(|f| f.id == p.feature) {
-        bad(
-            Some(p.ticket),
-            format!(
-                "promised feature \"{}\" is not one this spec's play styles show",
-                p.feature
-            ),
-        );
-    } else if way.is_none() {
-        bad(
-            Some(p.ticket),
-            format!(
-                "promised on way \"{}\", which the spec does not have",
-                p.way
-            ),
-        );
-    } else {
-        let w = way.unwrap_or(0);
-        if !p.forced
-            && !mech
-                .always_shows(&spec.ways[w as usize])
-                .contains(&p.feature.as_str())
-        {
+    let feature = known
+        .iter()
+        .find(|(_, f)| f.name == p.feature)
+        .map(|&(id, _)| id);
+    let (Some(feature), Some(w)) = (feature, way) else {
+        if feature.is_none() {
             bad(
                 Some(p.ticket),
                 format!(
-                    "{} is promised as shown on every ticket of way \"{}\", which does not always show it",
-                    p.feature, p.way
+                    "promised feature \"{}\" is not one this spec's play styles show",
+                    p.feature
+                ),
+            );
+        } else {
+            bad(
+                Some(p.ticket),
+                format!(
+                    "promised on way \"{}\", which the spec does not have",
+                    p.way
                 ),
             );
         }
-        match run.promised.get(&p.ticket) {
-            None => bad(
-                Some(p.ticket),
-                format!(
-                    "{} is promised on ticket {}, which the deck does not hold (or whose face could not be read)",
-                    p.feature, p.ticket
-                ),
+        return false;
+    };
+    if !p.forced && !mech.always_shows(&spec.ways[w as usize]).contains(&feature) {
+        bad(
+            Some(p.ticket),
+            format!(
+                "{} is promised as shown on every ticket of way \"{}\", which does not always show it",
+                p.feature, p.way
             ),
-            Some((got, names)) => {
-                shown = *got == way && names.iter().any(|n| *n == p.feature);
-                if !shown {
-                    let got_way = got.map_or("no way".to_string(), |g| {
-                        format!("way \"{}\"", spec.ways[g as usize].id)
-                    });
-                    bad(
-                        Some(p.ticket),
-                        format!(
-                            "promised to show {} on way \"{}\"; by the rules it is {got_way} showing [{}]",
-                            p.feature,
-                            p.way,
-                            names.join(", ")
-                        ),
-                    );
-                }
+        );
+    }
+    match run.promised.get(&p.ticket) {
+        None => bad(
+            Some(p.ticket),
+            format!(
+                "{} is promised on ticket {}, which the deck does not hold (or whose face could not be read)",
+                p.feature, p.ticket
+            ),
+        ),
+        Some((got, shows)) => {
+            shown = *got == way && shows.contains(&feature);
+            if !shown {
+                let got_way = got.map_or("no way".to_string(), |g| {
+                    format!("way \"{}\"", spec.ways[g as usize].id)
+                });
+                let names: Vec<&str> = shows.iter().map(|&f| mech.feature_name(f)).collect();
+                bad(
+                    Some(p.ticket),
+                    format!(
+                        "promised to show {} on way \"{}\"; by the rules it is {got_way} showing [{}]",
+                        p.feature,
+                        p.way,
+                        names.join(", ")
+                    ),
+                );
             }
         }
     }

@@ -43,6 +43,7 @@ use crate::money::Money;
 use crate::output::manifest::Manifest;
 use crate::output::seal::Identities;
 use crate::spec::{GameSpec, PackRules, WayId};
+use crate::styles::FeatureId;
 pub use report::{
     Authenticated, CheckId, CheckResult, FeatureTally, FileDigest, Findings, LosingFeatureTally,
     PromiseCheck, Report, WayTally,
@@ -526,35 +527,48 @@ fn feature_tallies(
     run: &TicketRun,
 ) -> (Vec<FeatureTally>, Vec<LosingFeatureTally>) {
     let features = match spec {
-        Some(sp) => run
-            .features
-            .iter()
-            .map(|(&(tier, name), &wins)| FeatureTally {
-                tier: sp.tiers[tier].amount.to_string(),
-                feature: name.to_string(),
-                wins,
-            })
-            .collect(),
+        Some(sp) => {
+            // By tier, then by the feature's name.
+            let mut v: Vec<(usize, &str, u64)> = run
+                .features
+                .iter()
+                .map(|(&(tier, id), &wins)| (tier, sp.game.feature_name(id), wins))
+                .collect();
+            v.sort_unstable();
+            v.into_iter()
+                .map(|(tier, name, wins)| FeatureTally {
+                    tier: sp.tiers[tier].amount.to_string(),
+                    feature: name.to_string(),
+                    wins,
+                })
+                .collect()
+        }
         None => Vec::new(),
     };
     let losing_features = match spec {
         Some(sp) if run.counts.is_some() => {
-            let known: Vec<&'static str> = sp
+            let known: Vec<FeatureId> = sp
                 .game
                 .features()
                 .iter()
-                .filter(|f| f.kind.losing())
-                .map(|f| f.id)
+                .filter(|(_, f)| f.kind.losing())
+                .map(|&(id, _)| id)
                 .collect();
-            let others = run.losing.keys().filter(|k| !known.contains(k)).copied();
+            // The others by name.
+            let mut others: Vec<FeatureId> = run
+                .losing
+                .keys()
+                .filter(|k| !known.contains(k))
+                .copied()
+                .collect();
+            others.sort_by_key(|&id| sp.game.feature_name(id));
             known
                 .iter()
-                .copied()
-                .chain(others.collect::<Vec<_>>())
-                .map(|name| {
-                    let (areas, tickets) = run.losing.get(name).copied().unwrap_or_default();
+                .chain(&others)
+                .map(|id| {
+                    let (areas, tickets) = run.losing.get(id).copied().unwrap_or_default();
                     LosingFeatureTally {
-                        feature: name.to_string(),
+                        feature: sp.game.feature_name(*id).to_string(),
                         areas,
                         tickets,
                     }

@@ -397,8 +397,8 @@ fn promises_of(spec: &GameSpec, list: &[PromisedFeature]) -> Result<Vec<Promise>
         .map(|p| {
             let feature = known
                 .iter()
-                .find(|f| f.id == p.feature)
-                .map(|f| f.id)
+                .find(|(_, f)| f.name == p.feature)
+                .map(|&(id, _)| id)
                 .ok_or_else(|| {
                     format!(
                         "the manifest promises feature \"{}\", which this spec's play styles do not show",

@@ -15,7 +15,7 @@ use crate::output::manifest::Manifest;
 use crate::output::seal::{DeliveredSum, Identities};
 use crate::output::{print_file, tickets_csv, validation_csv, Ticket};
 use crate::spec::{GameSpec, WayId};
-use crate::styles::{ColumnKind, Face};
+use crate::styles::{ColumnKind, Face, FeatureId};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Read;
@@ -154,12 +154,12 @@ pub(super) struct TicketRun {
     pub(super) expect: Option<Expect>,
     /// Evaluated way of every ticket, in print order.
     pub(super) ways: Vec<WayId>,
-    /// Wins per (tier index, feature shown).
-    pub(super) features: BTreeMap<(usize, &'static str), u64>,
+    /// Wins per (tier index, feature shown), the features in the game's table.
+    pub(super) features: BTreeMap<(usize, FeatureId), u64>,
     /// Per losing feature: (play areas showing it, tickets showing it).
-    pub(super) losing: BTreeMap<&'static str, (u64, u64)>,
+    pub(super) losing: BTreeMap<FeatureId, (u64, u64)>,
     /// Per promised ticket (1-based): its evaluated way and every feature it shows.
-    pub(super) promised: HashMap<u32, (Option<WayId>, Vec<&'static str>)>,
+    pub(super) promised: HashMap<u32, (Option<WayId>, Vec<FeatureId>)>,
     /// Validation codes of every ticket, sorted.
     pub(super) codes: Vec<u64>,
     pub(super) tickets: u64,
@@ -313,11 +313,11 @@ struct Acc {
     ways: Vec<WayId>,
     /// Wins per (tier index, feature the winning play area shows), for styles that name
     /// features (poker's combinations).
-    features: BTreeMap<(usize, &'static str), u64>,
+    features: BTreeMap<(usize, FeatureId), u64>,
     /// Per losing feature: (play areas showing it, tickets showing it).
-    losing: BTreeMap<&'static str, (u64, u64)>,
+    losing: BTreeMap<FeatureId, (u64, u64)>,
     /// Tickets a deck promises a feature on: (ticket, evaluated way, features shown).
-    promised: Vec<(u32, Option<WayId>, Vec<&'static str>)>,
+    promised: Vec<(u32, Option<WayId>, Vec<FeatureId>)>,
     /// Printed fields against win / lose.
     leakage: Tally,
     /// Rows of tickets.csv / validation.csv with no print record, and print records with no
@@ -565,13 +565,13 @@ impl Ctx<'_> {
         acc.ways.push(way.unwrap_or(0));
         if let Some(tier) = way.and_then(|w| spec.ways[w as usize].tier) {
             for f in &ev.features {
-                *acc.features.entry((tier, f.name)).or_default() += 1;
+                *acc.features.entry((tier, f.id)).or_default() += 1;
             }
         }
         for (k, f) in ev.losing_features.iter().enumerate() {
-            let e = acc.losing.entry(f.name).or_default();
+            let e = acc.losing.entry(f.id).or_default();
             e.0 += 1;
-            if !ev.losing_features[..k].iter().any(|g| g.name == f.name) {
+            if !ev.losing_features[..k].iter().any(|g| g.id == f.id) {
                 e.1 += 1;
             }
         }
@@ -580,7 +580,7 @@ impl Ctx<'_> {
                 .features
                 .iter()
                 .chain(&ev.losing_features)
-                .map(|f| f.name)
+                .map(|f| f.id)
                 .collect();
             acc.promised.push((t, way, names));
         }

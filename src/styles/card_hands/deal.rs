@@ -16,7 +16,7 @@ impl CardHands {
     pub(super) fn goals(
         &self,
         way: &Way,
-        show: Option<&str>,
+        show: Option<FeatureId>,
         rng: &mut FaceRng,
     ) -> (Zoned<u8>, Zoned<Goal>) {
         let zones = self.zones;
@@ -103,7 +103,7 @@ impl CardHands {
     pub fn synthesize_counted(
         &self,
         way: &Way,
-        show: Option<&str>,
+        show: Option<FeatureId>,
         rng: &mut FaceRng,
     ) -> (Face, usize) {
         let (codes, goals) = self.goals(way, show, rng);
@@ -150,7 +150,7 @@ impl CardHands {
         for (z, goal) in goals.iter().enumerate() {
             let got = ev.feature(z as u8);
             let want = match goal {
-                Goal::Win(c) => Some(self.id(*c)),
+                Goal::Win(c) => Some(self.feature(*c)),
                 Goal::Lose(_) => None,
             };
             if got != want {

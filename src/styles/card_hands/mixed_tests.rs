@@ -116,7 +116,7 @@ fn tier_weights_apply_to_the_tier_not_the_zone_amount() {
             let names: Vec<&str> = ev
                 .features
                 .iter()
-                .map(|f| f.name)
+                .map(|f| s.game.feature_name(f.id))
                 .filter(|&n| n == "paire" || n == "brelan")
                 .collect();
             assert_eq!(names, [want], "{id} seed {seed}");

@@ -55,8 +55,8 @@ pub use params::*;
 use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
-    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureInfo, FeatureKind,
-    Layout, Mark, MarkKind, Panel, Plan, Refusal, Style,
+    AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureKind,
+    Features, Layout, Mark, MarkKind, Panel, Plan, Refusal, Style,
 };
 use crate::crypto::rng::{below, below_mixed, shuffle, weighted, Weights};
 use crate::lots::Way;
@@ -136,6 +136,10 @@ enum Draw {
 pub const NEAR_MISS_FLUSH: &str = "near_miss_flush";
 /// Feature: a losing zone whose own cards make four to a straight (near miss).
 pub const NEAR_MISS_STRAIGHT: &str = "near_miss_straight";
+/// [`NEAR_MISS_FLUSH`] in the layout's feature table (the first entry).
+const NEAR_MISS_FLUSH_ID: FeatureId = FeatureId(0);
+/// [`NEAR_MISS_STRAIGHT`] in the layout's feature table (the second entry).
+const NEAR_MISS_STRAIGHT_ID: FeatureId = FeatureId(1);
 
 /// A feature asked of a face being built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -164,12 +168,11 @@ pub struct CardHands {
     board_label: String,
     /// The spec's combinations, as a set of kinds.
     kinds: u8,
-    /// Feature id of each kind the spec lists ([`Combination::index`]).
-    ids: [Option<&'static str>; 6],
+    /// The feature of each kind the spec lists ([`Combination::index`]), in the layout's
+    /// feature table.
+    ids: [Option<FeatureId>; 6],
     /// Printed name of each kind the spec lists.
-    names: [Option<&'static str>; 6],
-    /// What a zone showing each kind has, in words.
-    abouts: [&'static str; 6],
+    names: [Option<String>; 6],
     /// The GAIN box of every zone: its amounts and their captions.
     gain: AmountBox,
     /// Weight of each GAIN amount code as a decoy on a losing zone.

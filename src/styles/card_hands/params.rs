@@ -244,8 +244,21 @@ impl CardHands {
                 "expected at least one combination".into(),
             ));
         }
-        let (mut ids, mut names) = ([None; 6], [None; 6]);
-        let mut abouts = [""; 6];
+        let mut ids = [None; 6];
+        let mut names: [Option<String>; 6] = Default::default();
+        // The near misses first ([`NEAR_MISS_FLUSH_ID`], [`NEAR_MISS_STRAIGHT_ID`]), then
+        // the combinations in the spec's order.
+        let mut features = Features::default();
+        features.add(
+            NEAR_MISS_FLUSH,
+            FeatureKind::NearMiss,
+            "four to a flush: four of one suit among its own and the community cards",
+        );
+        features.add(
+            NEAR_MISS_STRAIGHT,
+            FeatureKind::NearMiss,
+            "four to a straight: four ranks of a straight among its own and the community cards, one that only its own cards bring",
+        );
         let mut kinds = if p.min_community == 0 { POCKET } else { 0 };
         let mut last: Option<(usize, &str)> = None;
         for (i, c) in p.combinations.iter().enumerate() {
@@ -331,10 +344,7 @@ impl CardHands {
                 true,
             )?;
             ascii_id(&c.id, "a combination id").map_err(|m| e(".id", m))?;
-            if ids.contains(&Some(c.id.as_str()))
-                || c.id == NEAR_MISS_FLUSH
-                || c.id == NEAR_MISS_STRAIGHT
-            {
+            if features.find(&c.id).is_some() {
                 return Err(e(
                     ".id",
                     format!("\"{}\" names another feature already", c.id),
@@ -342,11 +352,12 @@ impl CardHands {
             }
             let name = c.name.clone().unwrap_or_else(|| c.id.clone());
             printed(&name).map_err(|m| e(".name", m))?;
-            let id = style::intern(&c.id);
-            ids[kind.index()] = Some(id);
-            names[kind.index()] = Some(style::intern(name.trim()));
-            abouts[kind.index()] =
-                style::intern(&format!("a winning zone's best combination is a {id}"));
+            ids[kind.index()] = Some(features.add(
+                c.id.clone(),
+                FeatureKind::Winning,
+                format!("a winning zone's best combination is a {}", c.id),
+            ));
+            names[kind.index()] = Some(name.trim().to_string());
             kinds |= kind.bit();
         }
 
@@ -405,7 +416,7 @@ impl CardHands {
                 for (id, &x) in w {
                     let k = Combination::ALL
                         .iter()
-                        .find(|c| ids[c.index()] == Some(id.as_str()))
+                        .find(|c| ids[c.index()].is_some_and(|f| features.name(f) == id))
                         .ok_or_else(|| {
                             err(
                                 &format!("{f}.{id}"),
@@ -490,7 +501,10 @@ impl CardHands {
         Ok(CardHands {
             zone_labels: zone_ids.iter().map(|z| ctx.label(z).to_string()).collect(),
             board_label: ctx.label(&community_id).to_string(),
-            layout: Layout::new(INFO.name, zone_ids, columns),
+            layout: Layout {
+                features,
+                ..Layout::new(INFO.name, zone_ids, columns)
+            },
             zones,
             board_column,
             card_columns,
@@ -498,7 +512,6 @@ impl CardHands {
             kinds,
             ids,
             names,
-            abouts,
             gain,
             decoy_draw: Weights::new(&decoy_weights),
             near_miss_draw: Weights::new(&near_miss),
@@ -516,31 +529,36 @@ impl CardHands {
 }
 
 impl CardHands {
-    /// The feature named `id`, or `None` for an id this surface does not know.
-    pub(super) fn parse_want(&self, id: &str) -> Option<Want> {
+    /// What feature `id` of the layout's table asks of a face.
+    pub(super) fn parse_want(&self, id: FeatureId) -> Option<Want> {
         match id {
-            NEAR_MISS_FLUSH => Some(Want::Draw(Draw::Flush)),
-            NEAR_MISS_STRAIGHT => Some(Want::Draw(Draw::Straight)),
+            NEAR_MISS_FLUSH_ID => Some(Want::Draw(Draw::Flush)),
+            NEAR_MISS_STRAIGHT_ID => Some(Want::Draw(Draw::Straight)),
             _ => self.kind_of(id).map(Want::Win),
         }
     }
 
-    /// The kind of the combination with feature id `id`.
-    pub(super) fn kind_of(&self, id: &str) -> Option<Combination> {
+    /// The kind of the combination that is feature `id`.
+    pub(super) fn kind_of(&self, id: FeatureId) -> Option<Combination> {
         Combination::ALL
             .iter()
             .copied()
             .find(|c| self.ids[c.index()] == Some(id))
     }
 
-    /// The feature id of kind `c` (listed in the spec).
-    pub(super) fn id(&self, c: Combination) -> &'static str {
-        self.ids[c.index()].unwrap_or(c.kind())
+    /// The feature of kind `c`, which the spec lists (the evaluator reads no other).
+    pub(super) fn feature(&self, c: Combination) -> FeatureId {
+        self.ids[c.index()].expect("a combination the spec lists")
+    }
+
+    /// The feature id of kind `c` (listed in the spec), as the spec and the files write it.
+    pub(super) fn id(&self, c: Combination) -> &str {
+        self.ids[c.index()].map_or(c.kind(), |f| self.layout.features.name(f))
     }
 
     /// The printed name of kind `c` (listed in the spec).
-    pub(super) fn printed_name(&self, c: Combination) -> &'static str {
-        self.names[c.index()].unwrap_or(c.kind())
+    pub(super) fn printed_name(&self, c: Combination) -> &str {
+        self.names[c.index()].as_deref().unwrap_or(c.kind())
     }
 
     /// The rank of card `c` in letters, from the spec (`AS`, `DIX`).

@@ -67,7 +67,8 @@ impl CardHands {
         if k >= 2 && repeatable == 0 {
             let listed: Vec<&str> = Combination::ALL[..4]
                 .iter()
-                .filter_map(|c| self.ids[c.index()])
+                .filter(|c| self.ids[c.index()].is_some())
+                .map(|&c| self.id(c))
                 .collect();
             return Err(Refusal::Weights { reason: format!(
                 "this way wins on {k} zones but only four of a kind / royal flush weigh: at most one of each fits on a ticket; give {} a weight",
@@ -80,8 +81,8 @@ impl CardHands {
     /// A combination needs a weight above 0 in the way's weights (its own, else its
     /// tier's); a near miss a rate above 0 and a way with a losing zone (fewer wins than
     /// zones).
-    fn can_show(&self, way: &Way, id: &str) -> Result<(), Refusal> {
-        let feature = id.to_string();
+    fn can_show(&self, way: &Way, id: FeatureId) -> Result<(), Refusal> {
+        let feature = self.layout.features.name(id).to_string();
         match self.parse_want(id) {
             None => Err(Refusal::NoFeature {
                 style: "card_hands",
@@ -114,13 +115,13 @@ impl CardHands {
     }
 
     /// The way's only combination, when its weights give exactly one a weight above 0.
-    fn always_shows(&self, way: &Way) -> Vec<&'static str> {
+    fn always_shows(&self, way: &Way) -> Vec<FeatureId> {
         match self.weights_for(way) {
             Some(w) if !way.wins.is_empty() && w.iter().filter(|&&x| x > 0).count() == 1 => {
                 Combination::ALL
                     .iter()
                     .filter(|c| w[c.index()] > 0)
-                    .map(|&c| self.id(c))
+                    .map(|&c| self.feature(c))
                     .collect()
             }
             _ => Vec::new(),
@@ -342,8 +343,8 @@ impl Style for CardHands {
 
     /// The combinations that some tier or way weighs above 0, then `near_miss_flush`
     /// and `near_miss_straight` when their rates are above 0.
-    fn features(&self) -> Vec<FeatureInfo> {
-        let mut v: Vec<FeatureInfo> = Combination::ALL
+    fn features(&self) -> Vec<FeatureId> {
+        let mut v: Vec<FeatureId> = Combination::ALL
             .iter()
             .filter(|c| {
                 self.tier_weights
@@ -351,30 +352,14 @@ impl Style for CardHands {
                     .chain(self.way_weights.values())
                     .any(|w| w[c.index()] > 0)
             })
-            .map(|&c| FeatureInfo {
-                id: self.id(c),
-                kind: FeatureKind::Winning,
-                about: self.abouts[c.index()],
-            })
+            .map(|&c| self.feature(c))
             .collect();
-        for (d, id, about) in [
-            (
-                Draw::Flush,
-                NEAR_MISS_FLUSH,
-                "four to a flush: four of one suit among its own and the community cards",
-            ),
-            (
-                Draw::Straight,
-                NEAR_MISS_STRAIGHT,
-                "four to a straight: four ranks of a straight among its own and the community cards, one that only its own cards bring",
-            ),
+        for (d, id) in [
+            (Draw::Flush, NEAR_MISS_FLUSH_ID),
+            (Draw::Straight, NEAR_MISS_STRAIGHT_ID),
         ] {
             if self.draw_rate(d) > 0 {
-                v.push(FeatureInfo {
-                    id,
-                    kind: FeatureKind::NearMiss,
-                    about,
-                });
+                v.push(id);
             }
         }
         v
@@ -422,21 +407,18 @@ impl Style for CardHands {
                         });
                         ev.features.push(AreaFeature {
                             area: z as u8,
-                            name: self.id(c),
+                            id: self.feature(c),
                         });
                     }
                     None => push(&mut ev, AMB_BAD_CODE),
                 }
             } else {
-                for (on, name) in [
-                    (r.flush_draw, NEAR_MISS_FLUSH),
-                    (r.straight_draw, NEAR_MISS_STRAIGHT),
+                for (on, id) in [
+                    (r.flush_draw, NEAR_MISS_FLUSH_ID),
+                    (r.straight_draw, NEAR_MISS_STRAIGHT_ID),
                 ] {
                     if on {
-                        ev.losing_features.push(AreaFeature {
-                            area: z as u8,
-                            name,
-                        });
+                        ev.losing_features.push(AreaFeature { area: z as u8, id });
                     }
                 }
                 if r.pair {
@@ -543,7 +525,7 @@ impl Style for CardHands {
             if ev
                 .losing_features
                 .iter()
-                .any(|f| f.area == area && f.name == NEAR_MISS_FLUSH)
+                .any(|f| f.area == area && f.id == NEAR_MISS_FLUSH_ID)
             {
                 if let Some(s) =
                     (0..4u8).find(|&s| suit_count(s) == 4 && of_suit(s).any(|k| own(&k)))
@@ -556,7 +538,7 @@ impl Style for CardHands {
             if ev
                 .losing_features
                 .iter()
-                .any(|f| f.area == area && f.name == NEAR_MISS_STRAIGHT)
+                .any(|f| f.area == area && f.id == NEAR_MISS_STRAIGHT_ID)
             {
                 let four = windows()
                     .find(|&w| (ranks & w).count_ones() == 4 && straight(w).iter().any(own));

@@ -63,10 +63,13 @@ fn face(hands: [&str; 3], tapis: &str, gains: [u64; 3]) -> Face {
     f
 }
 
-fn wins(ev: &Evaluation) -> Vec<(u8, u64, &'static str)> {
+fn wins<'a>(m: &'a impl Tested, ev: &Evaluation) -> Vec<(u8, u64, &'a str)> {
     ev.wins
         .iter()
-        .map(|w| (w.area, w.amount.cents() / 100, ev.feature(w.area).unwrap()))
+        .map(|w| {
+            let shown = m.feature_of(ev, w.area).unwrap();
+            (w.area, w.amount.cents() / 100, shown)
+        })
         .collect()
 }
 
@@ -116,7 +119,8 @@ fn columns_areas_panels_and_inscriptions_come_from_the_spec() {
         "a GAIN has no card inscription"
     );
     // The features are the spec's ids, then the near misses.
-    let ids: Vec<&str> = m.features().iter().map(|f| f.id).collect();
+    let features = m.features();
+    let ids: Vec<&str> = features.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(
         ids,
         [
@@ -175,7 +179,7 @@ fn only_the_listed_combinations_win() {
     let ev = m.evaluate(&f);
     assert_eq!(ev.ambiguities, Vec::<&str>::new());
     assert_eq!(
-        wins(&ev),
+        wins(&m, &ev),
         vec![(0, 2, "paire"), (1, 4, "brelan"), (2, 10, "suite")]
     );
     // Five of a suit is no combination here: a hand with a flush and nothing listed
@@ -192,7 +196,7 @@ fn only_the_listed_combinations_win() {
     // loser.
     let f = face(["9h 3h", "Jc Qd", "Ks 2d"], "9c 7h 5h 4h 8s", [2, 4, 10]);
     let ev = m.evaluate(&f);
-    assert_eq!(wins(&ev), vec![(0, 2, "paire")]);
+    assert_eq!(wins(&m, &ev), vec![(0, 2, "paire")]);
     // A pocket pair alone is no hand by the letter (no tapis card): ambiguous.
     let f = face(["8c 8d", "Jc Qd", "Ks 2d"], "9c 7h 5h 4s 3d", [2, 4, 10]);
     let ev = m.evaluate(&f);
@@ -207,7 +211,7 @@ fn every_way_round_trips_over_many_streams() {
     for way in &s.ways {
         for (seed, f, ev) in round_trip(m, way, 0..200) {
             for w in &ev.wins {
-                let shown = ev.feature(w.area);
+                let shown = m.feature_of(&ev, w.area);
                 assert!(
                     matches!(shown, Some("paire" | "brelan" | "suite")),
                     "{} seed {seed}: {shown:?} on {}",
@@ -224,20 +228,20 @@ fn every_feature_shows_when_asked() {
     let s = example();
     let m = &s.game;
     for way in &s.ways {
-        for f in m.features() {
-            if let Err(e) = m.can_show(way, f.id) {
+        for (id, f) in m.features() {
+            if let Err(e) = m.can_show(way, id) {
                 assert!(matches!(e, DrawError::CannotShow { .. }), "{e}");
-                let face = m.synthesize_showing(way, Some(f.id), &mut FaceRng::seed_from_u64(1));
+                let face = m.synthesize_showing(way, Some(id), &mut FaceRng::seed_from_u64(1));
                 assert_eq!(face, Err(e));
                 continue;
             }
             for seed in 0..8u64 {
                 let face = m
-                    .synthesize_showing_checked(way, f.id, &mut FaceRng::seed_from_u64(seed))
-                    .unwrap_or_else(|e| panic!("{} {}: {e}", way.id, f.id));
+                    .synthesize_showing_checked(way, id, &mut FaceRng::seed_from_u64(seed))
+                    .unwrap_or_else(|e| panic!("{} {}: {e}", way.id, f.name));
                 // It shows the feature (the checked synthesis returns no other face),
                 // and it pays its way.
-                assert_pays(m, way, &face, &format!("showing {}, seed {seed}", f.id));
+                assert_pays(m, way, &face, &format!("showing {}, seed {seed}", f.name));
             }
         }
     }
@@ -403,7 +407,7 @@ fn an_ace_low_straight_wins_only_when_the_spec_says_so() {
     let m = surface(&s);
     let ev = m.evaluate(&wheel);
     assert_eq!(ev.ambiguities, Vec::<&str>::new());
-    assert_eq!(wins(&ev), vec![(0, 2, "suite")]);
+    assert_eq!(wins(&m, &ev), vec![(0, 2, "suite")]);
     // Its five cards are marked: one per rank of A-2-3-4-5, and the GAIN.
     assert_eq!(won_by_first(&m, &wheel, &ev), [0, 1, 2, 12, 13, 14]);
     assert!(m.layout().description[4].contains("ace high or low (A-2-3-4-5)"));
@@ -432,7 +436,7 @@ fn a_pocket_pair_wins_only_when_the_spec_says_so() {
     let m = surface(&s);
     let ev = m.evaluate(&pocket);
     assert_eq!(ev.ambiguities, Vec::<&str>::new());
-    assert_eq!(wins(&ev), vec![(0, 2, "paire")]);
+    assert_eq!(wins(&m, &ev), vec![(0, 2, "paire")]);
     assert_eq!(won_by_first(&m, &pocket, &ev), [0, 1, 2]);
     assert!(
         m.layout().description[0].contains("(its two cards alone may make a pair)"),

@@ -75,10 +75,13 @@ fn strict(own: &str, board: &str) -> Option<Combination> {
 
 // Three harmless losing zones for a community "As Kd 9c 4h 2s"-like board are built per
 // test; these helpers keep the expected values explicit.
-fn wins(ev: &Evaluation) -> Vec<(u8, u64, &'static str)> {
+fn wins<'a>(m: &'a impl Tested, ev: &Evaluation) -> Vec<(u8, u64, &'a str)> {
     ev.wins
         .iter()
-        .map(|w| (w.area, w.amount.cents() / 100, ev.feature(w.area).unwrap()))
+        .map(|w| {
+            let shown = m.feature_of(ev, w.area).unwrap();
+            (w.area, w.amount.cents() / 100, shown)
+        })
         .collect()
 }
 
@@ -194,7 +197,10 @@ fn a_clean_face_evaluates_with_amounts_added() {
     );
     let ev = full().game.evaluate(&f);
     assert_eq!(ev.ambiguities, Vec::<&str>::new());
-    assert_eq!(wins(&ev), vec![(0, 5, "paire"), (1, 10, "brelan")]);
+    assert_eq!(
+        wins(&full().game, &ev),
+        vec![(0, 5, "paire"), (1, 10, "brelan")]
+    );
     assert_eq!(ev.prize(), Money::units(15));
 }
 
@@ -207,19 +213,16 @@ fn near_misses_on_losing_zones_are_reported() {
         "2h 7h Jc 9d 4s",
         [5, 10, 50, 3],
     );
-    let ev = full().game.evaluate(&f);
+    let m = &full().game;
+    let ev = m.evaluate(&f);
     assert_eq!(ev.ambiguities, Vec::<&str>::new());
-    assert_eq!(wins(&ev), vec![(3, 3, "paire")]);
-    let near: Vec<(u8, &str)> = ev
-        .losing_features
-        .iter()
-        .map(|f| (f.area, f.name))
-        .collect();
+    assert_eq!(wins(m, &ev), vec![(3, 3, "paire")]);
+    let near = m.named(&ev.losing_features);
     assert_eq!(near, vec![(0, NEAR_MISS_FLUSH), (1, NEAR_MISS_STRAIGHT)]);
     // The winning zones' features are unchanged by them.
-    assert_eq!(ev.feature(0), None);
-    assert_eq!(ev.feature(3), Some("paire"));
-    assert!(ev.shows(NEAR_MISS_FLUSH) && ev.shows("paire") && !ev.shows("brelan"));
+    assert_eq!(m.feature_of(&ev, 0), None);
+    assert_eq!(m.feature_of(&ev, 3), Some("paire"));
+    assert!(m.shows(&ev, NEAR_MISS_FLUSH) && m.shows(&ev, "paire") && !m.shows(&ev, "brelan"));
 }
 
 #[test]
@@ -277,7 +280,7 @@ fn every_combination_on_a_face() {
     let ev = spec.game.evaluate(&f);
     assert_eq!(ev.ambiguities, Vec::<&str>::new());
     assert_eq!(
-        wins(&ev),
+        wins(&spec.game, &ev),
         vec![
             (0, 50000, "quinte_flush_royale"),
             (1, 3, "quinte"),
@@ -293,7 +296,7 @@ fn every_combination_on_a_face() {
     let ev = spec.game.evaluate(&f);
     assert_eq!(ev.ambiguities, Vec::<&str>::new());
     assert_eq!(
-        wins(&ev),
+        wins(&spec.game, &ev),
         vec![
             (0, 2, "carre"),
             (1, 2, "paire"),
@@ -374,7 +377,7 @@ fn ambiguous_faces_are_reported() {
     );
     let ev = spec.game.evaluate(&f);
     assert!(!ev.ambiguities.contains(&AMB_STRAIGHT_FLUSH), "{ev:?}");
-    assert_eq!(ev.feature(0), Some("quinte_flush_royale"));
+    assert_eq!(spec.game.feature_of(&ev, 0), Some("quinte_flush_royale"));
 }
 
 #[test]
@@ -611,7 +614,7 @@ proptest! {
                     prop_assert_eq!(spec.recognise(&ev.wins), Some(id as u16));
                     prop_assert_eq!(ev.prize(), way.amount);
                     for w in &ev.wins {
-                        let name = ev.feature(w.area).unwrap();
+                        let name = spec.game.feature_of(&ev, w.area).unwrap();
                         prop_assert!(allowed.get(name).is_some_and(|&w| w > 0), "{} on way {}", name, way.id);
                     }
                 }
@@ -674,7 +677,7 @@ fn synthesis_follows_the_weights() {
         let ev = spec
             .game
             .evaluate(&spec.game.synthesize(way, &mut rng).unwrap());
-        paires += usize::from(ev.features[0].name == "paire");
+        paires += usize::from(spec.game.feature_of(&ev, ev.features[0].area) == Some("paire"));
     }
     assert!((1500..1700).contains(&paires), "{paires}");
     // Losing zones: near misses at the spec's rates (0.12 each) when there is room.

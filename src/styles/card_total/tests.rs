@@ -167,14 +167,8 @@ fn hand_made_faces_are_judged_by_the_rule() {
             }
         ]
     );
-    assert_eq!(ev.feature(2), Some("natural_bj"));
-    assert_eq!(
-        ev.losing_features.as_slice(),
-        [AreaFeature {
-            area: 1,
-            name: "near_miss_bj"
-        }]
-    );
+    assert_eq!(m.feature_of(&ev, 2), Some("natural_bj"));
+    assert_eq!(m.named(&ev.losing_features), [(1, "near_miss_bj")]);
     // A soft 20 against 15: 20 wins, but a player counting the ace 1 reads 10 and loses.
     let ev = m.evaluate(&face(
         &m,
@@ -261,7 +255,7 @@ fn ties_and_naturals_are_paid_as_the_spec_says() {
     let ev = n.evaluate(&face(&n, "Kd 5s", &hands("Ah Tc")));
     assert!(ev.ambiguities.is_empty(), "{ev:?}");
     assert_eq!(ev.prize(), Money::units(5));
-    assert_eq!(ev.feature(0), None);
+    assert_eq!(n.feature_of(&ev, 0), None);
 }
 
 /// The settings the round trips cover.
@@ -362,7 +356,7 @@ fn the_near_miss_rate_is_the_spec_s() {
 #[test]
 fn features_are_asked_and_refused_with_reasons() {
     let m = make("natural = { multiplier = 2 }\nnear_miss = 0.2");
-    let ids: Vec<&str> = m.features().iter().map(|f| f.id).collect();
+    let ids: Vec<String> = m.features().into_iter().map(|f| f.name).collect();
     assert_eq!(ids, ["natural_bj", "near_miss_bj"]);
     round_trip_showing(&m, &way_in(&[(None, 10)]), "natural_bj", 0..50);
     round_trip_showing(&m, &way_in(&[(None, 10)]), "near_miss_bj", 0..50);
@@ -388,7 +382,7 @@ fn features_are_asked_and_refused_with_reasons() {
         Err(Refusal::NoFeature { .. })
     ));
     let named = make("near_miss = 0.1\nnear_miss_feature = \"vingt\"\nnatural = { prize = 100 }\nnatural_feature = \"bj21\"");
-    let ids: Vec<&str> = named.features().iter().map(|f| f.id).collect();
+    let ids: Vec<String> = named.features().into_iter().map(|f| f.name).collect();
     assert_eq!(ids, ["bj21", "vingt"]);
 }
 
