@@ -555,8 +555,8 @@ impl Game {
     }
 
     /// A face of `way` showing feature `id` (as the evaluator reports it), drawing every
-    /// choice from `rng`. Styles build the feature constructively, but a few (poker's near
-    /// misses) can be left no room by the rest of the face; then the face is built again
+    /// choice from `rng`. Styles build the feature constructively, but a few (a card game's
+    /// near misses) can be left no room by the rest of the face; then the face is built again
     /// from the same stream, at most [`FEATURE_ATTEMPTS`] times. Errors: those of
     /// [`Game::synthesize_showing`], or no face showing `id` in [`FEATURE_ATTEMPTS`]
     /// attempts ([`DrawError::FeatureNotShown`]): never a face without the feature.

@@ -99,8 +99,8 @@ pub struct AreaWin {
 /// Most winning play areas on one ticket.
 pub const MAX_WINS: usize = 32;
 
-/// What a winning play area shows, for styles whose areas win in several ways (poker:
-/// the combination of art. 3.4, e.g. `brelan`). Informative only: the amount never depends
+/// What a winning play area shows, for styles whose areas win in several ways (a card
+/// game: the combination a zone wins with, e.g. a three of a kind). Informative only: the amount never depends
 /// on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AreaFeature {
@@ -119,10 +119,10 @@ pub struct Evaluation {
     /// Breaches of the ambiguity policy (GAMES.md): each names the case. A face with any
     /// is never produced and is a finding in `verify`.
     pub ambiguities: Vec<&'static str>,
-    /// What each winning play area shows, for styles that name it (poker: its
-    /// combination); empty for the others. At most one per winning play area.
+    /// What each winning play area shows, for styles that name it (a card game:
+    /// its combination); empty for the others. At most one per winning play area.
     pub features: ArrayVec<AreaFeature, MAX_WINS>,
-    /// What losing play areas (or losing parts of an area, such as a pharaon pedestal beside
+    /// What losing play areas (or losing parts of an area, such as a losing pedestal beside
     /// a winning one) show: near misses, and the decoys the rules name. Never read to judge
     /// the prize; several may name one area.
     pub losing_features: ArrayVec<AreaFeature, MAX_WINS>,
@@ -152,7 +152,7 @@ impl Evaluation {
 /// Where a feature is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FeatureKind {
-    /// On a winning play area: what it wins with (poker: a combination).
+    /// On a winning play area: what it wins with (a card game: a combination).
     Winning,
     /// On a losing play area or element: a near miss, one symbol short of a win.
     NearMiss,
@@ -268,8 +268,8 @@ pub enum MarkKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mark {
     /// The play area whose win, near miss or decoy this is (index into
-    /// [`Layout::areas`]). A cell two areas read (coq's eight cells, poker's community
-    /// cards) may be marked once for each.
+    /// [`Layout::areas`]). A cell two areas read (cells two play areas share, a card game's
+    /// community cards) may be marked once for each.
     pub area: u8,
     /// The face column (index into [`Layout::columns`]).
     pub column: usize,

@@ -1,10 +1,11 @@
 //! The play-style library: how one surface of a ticket wins, as a game designer writes it in
 //! the spec (`[[surfaces]]`, game_specs/README.md "Play styles").
 //!
-//! A **surface** is a group of cells printed together and read by one play style (coq's
-//! eight cells with GAIN 1 and GAIN 2; poker's four player zones with the community cards;
-//! each of pharaon's surfaces I to IV). A surface holds one or more **play areas**: the
-//! parts of it that each win once (coq's Jeu 1 and Jeu 2 both read the eight cells). The
+//! A **surface** is a group of cells printed together and read by one play style (a row of
+//! symbol cells with its amount boxes; a card game's player zones with their community
+//! cards; a bingo card with its drawn numbers). A surface holds one or more **play areas**:
+//! the parts of it that each win once (two play areas may read the same cells, each with
+//! its own winning symbols and amount box). The
 //! ticket's lot is the sum of its winning play areas over every surface
 //! ([`super::game::Game`]).
 //!
