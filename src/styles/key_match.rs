@@ -997,12 +997,9 @@ impl Style for KeyMatch {
                 .iter()
                 .any(|p| p.way().wins.iter().any(|w| w.area == area))
             {
-                return Err(Refusal::NeverApplies {
-                    table: format!("specials (\"{}\")", sp.symbol),
-                    why: format!(
-                        "no way wins in its play area « {} » (`areas`), so no face shows it",
-                        self.layout.areas[1 + j]
-                    ),
+                return Err(Refusal::SpecialUnused {
+                    symbol: sp.symbol.clone(),
+                    area: self.layout.areas[1 + j].clone(),
                 });
             }
         }

@@ -348,20 +348,48 @@ pub enum Refusal {
         /// The table to add, as the spec writes it.
         fix: String,
     },
-    /// A card_hands way whose weights allow a combination the ambiguity policy forbids
-    /// for it, or leave no combination that can repeat.
-    #[error("{reason}")]
-    Weights {
-        /// Which combination, why, and what to change.
-        reason: String,
+    /// A card_hands way that wins on fewer zones than the surface has, whose weights give
+    /// a four of a kind a weight: its community pair would make every zone a naive winner.
+    #[error("{four} weighs {weight} but this way wins on {wins} zone(s): a four of a kind needs a community pair, which makes every zone a naive winner, so it is only possible when all {zones} zones win (give this way or its tier {four} = 0, or give the way its own way_combination_weights)")]
+    FourNeedsEveryZone {
+        /// The four of a kind's feature id.
+        four: String,
+        /// Its weight.
+        weight: u32,
+        /// The way's wins on the surface.
+        wins: usize,
+        /// The surface's zones.
+        zones: usize,
     },
-    /// A weight table of the spec that no way can use.
-    #[error("{table} never applies: {why}")]
-    NeverApplies {
-        /// The table, as the spec writes it (`combination_weights."20"`).
-        table: String,
-        /// Why no way uses it.
-        why: String,
+    /// A card_hands way of several wins whose weights give no combination that can show
+    /// twice on a ticket (only a four of a kind or a royal flush weigh).
+    #[error("this way wins on {wins} zones but only four of a kind / royal flush weigh: at most one of each fits on a ticket; give {give} a weight")]
+    NothingRepeats {
+        /// The way's wins on the surface.
+        wins: usize,
+        /// The combinations to weigh, as the spec names them.
+        give: String,
+    },
+    /// A key_match special symbol no way wins by: no face would show it.
+    #[error("specials (\"{symbol}\") never applies: no way wins in its play area « {area} » (`areas`), so no face shows it")]
+    SpecialUnused {
+        /// The special symbol.
+        symbol: String,
+        /// Its play area.
+        area: String,
+    },
+    /// `way_combination_weights` of a way that never wins on a zone of the surface.
+    #[error("way_combination_weights.\"{way}\" never applies: way \"{way}\" never wins on a zone of this surface")]
+    WayWeightsUnused {
+        /// The way's id.
+        way: String,
+    },
+    /// `combination_weights` of a tier none of whose ways wins on a zone of the surface
+    /// without weights of its own.
+    #[error("combination_weights.\"{tier}\" never applies: no way of tier {tier} wins on a zone of this surface without way_combination_weights of its own")]
+    TierWeightsUnused {
+        /// The tier's amount, in cents.
+        tier: Money,
     },
     /// A feature the style does not show with this spec's settings.
     #[error("the {style} style shows no feature \"{feature}\"")]

@@ -56,12 +56,12 @@ impl CardHands {
             })?;
         let four = Combination::FourOfAKind;
         if k < zones && w[four.index()] > 0 {
-            return Err(Refusal::Weights { reason: format!(
-                "{} weighs {} but this way wins on {k} zone(s): a four of a kind needs a community pair, which makes every zone a naive winner, so it is only possible when all {zones} zones win (give this way or its tier {} = 0, or give the way its own way_combination_weights)",
-                self.id(four),
-                w[four.index()],
-                self.id(four),
-            ) });
+            return Err(Refusal::FourNeedsEveryZone {
+                four: self.id(four).to_string(),
+                weight: w[four.index()],
+                wins: k,
+                zones,
+            });
         }
         let repeatable: u64 = w[..4].iter().map(|&x| u64::from(x)).sum();
         if k >= 2 && repeatable == 0 {
@@ -70,10 +70,14 @@ impl CardHands {
                 .filter(|c| self.ids[c.index()].is_some())
                 .map(|&c| self.id(c))
                 .collect();
-            return Err(Refusal::Weights { reason: format!(
-                "this way wins on {k} zones but only four of a kind / royal flush weigh: at most one of each fits on a ticket; give {} a weight",
-                if listed.is_empty() { "a pair, three of a kind, straight or flush combination".to_string() } else { listed.join(", ") }
-            ) });
+            return Err(Refusal::NothingRepeats {
+                wins: k,
+                give: if listed.is_empty() {
+                    "a pair, three of a kind, straight or flush combination".to_string()
+                } else {
+                    listed.join(", ")
+                },
+            });
         }
         Ok(())
     }
@@ -322,20 +326,14 @@ impl Style for CardHands {
         let winning = || plans.iter().map(|p| p.way()).filter(|w| !w.wins.is_empty());
         for id in self.way_weights.keys() {
             if !winning().any(|w| &w.id == id) {
-                return Err(Refusal::NeverApplies {
-                    table: format!("way_combination_weights.\"{id}\""),
-                    why: format!("way \"{id}\" never wins on a zone of this surface"),
-                });
+                return Err(Refusal::WayWeightsUnused { way: id.clone() });
             }
         }
         for m in self.tier_weights.keys() {
             let used = winning()
                 .any(|w| self.tier_amount(w) == Some(*m) && !self.way_weights.contains_key(&w.id));
             if !used {
-                return Err(Refusal::NeverApplies {
-                    table: format!("combination_weights.\"{m}\""),
-                    why: format!("no way of tier {m} wins on a zone of this surface without way_combination_weights of its own"),
-                });
+                return Err(Refusal::TierWeightsUnused { tier: *m });
             }
         }
         Ok(())

@@ -995,3 +995,53 @@ fn cross_check_with_rs_poker() {
         assert!(agree_checked[k] > 0, "{agree_checked:?}");
     }
 }
+
+/// The weights a way or the surface cannot use are refused with the typed reason.
+#[test]
+fn weight_refusals_name_their_reason() {
+    let spec = full();
+    let m = surface(spec);
+    let tier = |units: u64| {
+        spec.tiers
+            .iter()
+            .position(|t| t.amount == Money::units(units))
+    };
+    let way = |id: &str, tier: Option<usize>, wins: &[u64]| Way {
+        id: id.to_string(),
+        tier,
+        amount: Money::units(wins.iter().sum()),
+        count: 1,
+        wins: wins
+            .iter()
+            .map(|&u| crate::lots::Win {
+                area: None,
+                amount: Money::units(u),
+            })
+            .collect(),
+    };
+    // Way 2+2+2+2 weighs a carré, which only a way winning on all four zones can show.
+    assert_eq!(
+        m.check_way(&way("2+2+2+2", tier(8), &[2])),
+        Err(Refusal::FourNeedsEveryZone {
+            four: "carre".into(),
+            weight: 1,
+            wins: 1,
+            zones: 4
+        })
+    );
+    // Tier 50 000 weighs only the royal flush, which fits once on a ticket.
+    assert_eq!(
+        m.check_way(&way("x", tier(50000), &[2, 2])),
+        Err(Refusal::NothingRepeats {
+            wins: 2,
+            give: "paire, brelan, quinte, couleur".into()
+        })
+    );
+    // With no way planned, the first way's own weights apply to none.
+    assert_eq!(
+        Style::check_ways(&*m, &[]),
+        Err(Refusal::WayWeightsUnused {
+            way: "2+2+2+2".into()
+        })
+    );
+}
