@@ -177,9 +177,11 @@ impl PackBuilder<'_> {
             let asked = promised.and_then(|v| v.iter().find(|p| p.1)).map(|p| p.0);
             let face: Face = match asked {
                 None => spec.game.synthesize(way, &mut rng),
-                Some(id) => spec.game.synthesize_showing_checked(way, id, &mut rng),
-            }
-            .map_err(|e| synthesis(e.to_string()))?;
+                Some(id) => spec
+                    .game
+                    .synthesize_showing_checked(way, id, &mut rng)
+                    .map_err(|e| synthesis(e.to_string()))?,
+            };
             let judged = judge(spec, &face);
             judged
                 .realises(spec, way_id)

@@ -34,14 +34,6 @@ use std::fmt::Write;
 /// (a fault of the play style, never of the spec once it loads).
 #[derive(Debug, thiserror::Error)]
 pub enum PreviewError {
-    /// The style could not draw a face of the way.
-    #[error("way {way}: no specimen face could be drawn: {reason}")]
-    Draw {
-        /// The way's id.
-        way: String,
-        /// What the style said.
-        reason: String,
-    },
     /// The face drawn for the way is not that way by the rules, or cannot be drawn as a
     /// proof.
     #[error("way {way}: the specimen face drawn for it {reason}")]
@@ -79,13 +71,7 @@ fn public_stream(spec: &GameSpec, purpose: &str, index: u64) -> Stream {
 pub fn specimen(spec: &GameSpec, w: usize) -> Result<Ticket, PreviewError> {
     let way = &spec.ways[w];
     let mut rng = public_stream(spec, "face", w as u64);
-    let face = spec
-        .game
-        .synthesize(way, &mut rng)
-        .map_err(|e| PreviewError::Draw {
-            way: way.id.clone(),
-            reason: e.to_string(),
-        })?;
+    let face = spec.game.synthesize(way, &mut rng);
     let j = judge::judge(spec, &face);
     j.realises(spec, w as WayId)
         .map_err(|reason| PreviewError::Judged {
@@ -145,13 +131,7 @@ pub fn feature_rates(spec: &GameSpec) -> Result<(Vec<FeatureRate>, u64), Preview
         let mut rng = public_stream(spec, "rates", w as u64);
         let mut hits = vec![0u32; features.len()];
         for _ in 0..n {
-            let face = spec
-                .game
-                .synthesize(way, &mut rng)
-                .map_err(|e| PreviewError::Draw {
-                    way: way.id.clone(),
-                    reason: e.to_string(),
-                })?;
+            let face = spec.game.synthesize(way, &mut rng);
             let ev = spec.game.evaluate(&face);
             for (k, &(id, _)) in features.iter().enumerate() {
                 if ev.losing_features.iter().any(|g| g.id == id) {

@@ -159,9 +159,6 @@ fn refusals_text(refusals: &[SplitRefusal]) -> String {
 /// Why a face could not be drawn for a way.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DrawError {
-    /// The way was not planned when the spec loaded: it is not one of the spec's ways.
-    #[error("way \"{0}\" is not a way of the spec")]
-    Unplanned(String),
     /// No surface of any split of the way can show the feature asked.
     #[error("way \"{way}\" cannot show feature \"{feature}\" on any surface: {reason}")]
     CannotShow {
@@ -441,12 +438,14 @@ impl Game {
         Ok(())
     }
 
-    /// The splits of `way`, planned when the spec loaded.
-    fn splits(&self, way: &Way) -> Result<&[Split], DrawError> {
-        self.splits
-            .get(&way.id)
-            .map(Vec::as_slice)
-            .ok_or_else(|| DrawError::Unplanned(way.id.clone()))
+    /// The splits of `way`, planned when the spec loaded. Panics when `way` is not one of
+    /// the ways [`Game::plan`] was given: a caller's bug, since every way a block, a deck
+    /// or a preview draws comes from the spec that planned them.
+    fn splits(&self, way: &Way) -> &[Split] {
+        match self.splits.get(&way.id) {
+            Some(s) => s,
+            None => panic!("way \"{}\" was not planned with the spec", way.id),
+        }
     }
 
     /// Whether `plan`, surface `s`'s part of a split, can show feature `id` of the game's
@@ -546,12 +545,14 @@ pub const AMB_TOO_MANY_WINS: &str = "more winning play areas than one ticket may
 pub const AMB_ABOVE_MAX: &str = "a surface wins more than its printed maximum";
 
 impl Game {
-    /// A production face of `way`, drawing every choice from `rng`: one of the way's splits
-    /// planned at load, then each surface's face of its part. Same as
-    /// [`Game::synthesize_showing`] with no feature asked. Errors: a way the spec does not
-    /// have ([`DrawError::Unplanned`]); each surface's part cannot fail ([`Plan::draw`]).
-    pub fn synthesize(&self, way: &Way, rng: &mut FaceRng) -> Result<Face, DrawError> {
-        self.synthesize_showing(way, None, rng)
+    /// A production face of `way` (one of the spec's ways, planned at load), drawing every
+    /// choice from `rng`: one of the way's splits, then each surface's face of its part.
+    /// Cannot fail: every choice was checked when the spec loaded ([`Plan::draw`]). Draws
+    /// exactly as [`Game::synthesize_showing`] with no feature asked.
+    pub fn synthesize(&self, way: &Way, rng: &mut FaceRng) -> Face {
+        let splits = self.splits(way);
+        let split = &splits[draw(rng, splits.len())];
+        self.draw_split(split, None, rng)
     }
 
     /// A face of `way` showing feature `id` (as the evaluator reports it), drawing every
@@ -587,7 +588,7 @@ impl Game {
         show: Option<FeatureId>,
         rng: &mut FaceRng,
     ) -> Result<Face, DrawError> {
-        let splits = self.splits(way)?;
+        let splits = self.splits(way);
         // A production face draws among every split; a face asked to show a feature draws
         // among the splits where some surface can show it (that surface is asked).
         let (pick, shower) = match show {
@@ -611,19 +612,30 @@ impl Game {
                 (i, Some(s))
             }
         };
-        let split = &splits[pick];
+        let asked = shower.zip(show);
+        Ok(self.draw_split(&splits[pick], asked, rng))
+    }
+
+    /// A face of `split`, each surface drawing its part; `asked` names the surface asked
+    /// to show a feature (a feature of the game's table) and the feature.
+    fn draw_split(
+        &self,
+        split: &Split,
+        asked: Option<(usize, FeatureId)>,
+        rng: &mut FaceRng,
+    ) -> Face {
         let mut face = Face::default();
         for (s, plan) in split.iter().enumerate() {
-            let asked = match show {
-                Some(id) if shower == Some(s) => self.surfaces[s].from_game[usize::from(id.0)],
+            let local = match asked {
+                Some((at, id)) if at == s => self.surfaces[s].from_game[usize::from(id.0)],
                 _ => None,
             };
-            let sub = plan.draw(asked, rng);
+            let sub = plan.draw(local, rng);
             let r = self.span(s);
             let len = r.len();
             face.codes[r].copy_from_slice(&sub.codes[..len]);
         }
-        Ok(face)
+        face
     }
 
     /// Every feature a face can be asked to show with this spec's settings (those the
@@ -644,11 +656,10 @@ impl Game {
 
     /// Whether a face of `way` can be asked to show feature `id`: some surface of some split
     /// of the way can ([`Plan::can_show`]). Errors: [`DrawError::CannotShow`] with the last
-    /// surface's reason, or [`DrawError::Unplanned`] for a way that is not one of the
-    /// spec's.
+    /// surface's reason.
     pub fn can_show(&self, way: &Way, id: FeatureId) -> Result<(), DrawError> {
         let mut last = None;
-        for split in self.splits(way)? {
+        for split in self.splits(way) {
             for (s, plan) in split.iter().enumerate() {
                 match self.surface_can_show(s, plan, id) {
                     Ok(()) => return Ok(()),
@@ -666,9 +677,7 @@ impl Game {
     /// The features every face of `way` shows without being asked: those every split
     /// shows on some surface ([`Plan::always_shows`]).
     pub fn always_shows(&self, way: &Way) -> Vec<FeatureId> {
-        let Ok(splits) = self.splits(way) else {
-            return Vec::new();
-        };
+        let splits = self.splits(way);
         let per_split: Vec<Vec<FeatureId>> = splits
             .iter()
             .map(|split| {
