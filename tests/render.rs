@@ -618,6 +618,16 @@ fn a_deck_proof_sheet_is_a_searchable_pdf_with_a_cover_and_every_ticket() {
             || page.contains("Jeu 2 : GAIN 2 gagne 20 000 €"),
         "{page}"
     );
+    // Near misses are told in the ticket's language, on the pages and in the cover's table.
+    assert!(
+        text.contains(
+            "presque gagnant : « Jeu 1 : GAIN 1 » perd avec un de ses symboles gagnants \
+             montré une fois (COQ)"
+        ),
+        "{text}"
+    );
+    assert!(cover.contains("« Jeu 1 : GAIN 1 » perd avec un de ses symboles"));
+    assert!(!text.contains("loses with"), "English on a French sheet");
 
     // A plain sheet says nothing of which tickets win: no marks, no notes, no ticket lists.
     let plain = t.path().join("plain.pdf");

@@ -978,7 +978,9 @@ fn notes(
         features
             .iter()
             .find(|f| f.0 == id)
-            .map_or(m.feature_name(id).replace('_', " "), |f| f.1.about.clone())
+            .map_or(m.feature_name(id).replace('_', " "), |f| {
+                f.1.about_in(spec.language).to_string()
+            })
     };
     // The panel of each face column.
     let panel_of: BTreeMap<usize, usize> = m

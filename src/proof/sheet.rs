@@ -208,7 +208,10 @@ fn composition(flow: &mut Flow, proofs: &Proofs, marks: Marks) {
     let rows: Vec<Vec<Cell>> = features
         .iter()
         .map(|&(id, f)| {
-            let mut row = vec![bold(&f.name.replace('_', " ")), Cell::new(&f.about)];
+            let mut row = vec![
+                bold(&f.name.replace('_', " ")),
+                Cell::new(f.about_in(spec.language)),
+            ];
             if let (true, Some(promised)) = (qa, promised) {
                 let on = promised
                     .iter()

@@ -535,11 +535,13 @@ impl CardTotal {
             natural_name,
             FeatureKind::Winning,
             "a card_total hand winning by a natural (an ace and a ten or figure)",
+            "une main gagnante par un blackjack (un as et un dix ou une figure)",
         );
         let near_miss_id = layout.features.add(
             near_miss_name,
             FeatureKind::NearMiss,
             "a losing card_total hand one below the dealer's total",
+            "une main perdante à un point sous le total du croupier",
         );
         Ok(CardTotal {
             id: ctx.id.to_string(),

@@ -254,6 +254,16 @@ pub fn pick_distinct(rng: &mut FaceRng, n: u32, m: usize) -> ArrayVec<u32, MAX_P
     picked
 }
 
+/// `k` times in French words: `jamais`, `une fois`, `deux fois`, `3 fois`.
+pub fn fois(k: usize) -> String {
+    match k {
+        0 => "jamais".into(),
+        1 => "une fois".into(),
+        2 => "deux fois".into(),
+        k => format!("{k} fois"),
+    }
+}
+
 /// A printed legend's entries (`LION = 5 000 €`), three a line.
 pub fn legend_lines(entries: Vec<Phrase>) -> Vec<PrintedLine> {
     entries

@@ -255,6 +255,7 @@ impl Compare {
             near_miss_name,
             FeatureKind::NearMiss,
             "a losing compare row where yours is one below theirs",
+            "une ligne perdante où le vôtre est à un point sous le leur",
         );
         Ok(Compare {
             id: ctx.id.to_string(),

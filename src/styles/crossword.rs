@@ -458,6 +458,7 @@ impl Crossword {
             near_miss_name,
             FeatureKind::NearMiss,
             "a losing face one word short of a prize, with a word one letter short",
+            "un ticket perdant à un mot d'un gain, avec un mot à une lettre près",
         );
         Ok(Crossword {
             id: ctx.id.to_string(),

@@ -767,7 +767,7 @@ fn features(surfaces: &mut [Surface], table: &mut Features) -> Vec<FeatureId> {
         let own = &s.rule.layout().features;
         for local in s.rule.features() {
             let f = own.get(local);
-            let id = table.add(f.name.clone(), f.kind, f.about.clone());
+            let id = table.add(f.name.clone(), f.kind, f.about.clone(), f.about_fr.clone());
             if !offered.contains(&id) {
                 offered.push(id);
             }
@@ -775,7 +775,7 @@ fn features(surfaces: &mut [Surface], table: &mut Features) -> Vec<FeatureId> {
     }
     for s in surfaces.iter() {
         for (_, f) in s.rule.layout().features.iter() {
-            table.add(f.name.clone(), f.kind, f.about.clone());
+            table.add(f.name.clone(), f.kind, f.about.clone(), f.about_fr.clone());
         }
     }
     for s in surfaces.iter_mut() {

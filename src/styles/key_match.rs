@@ -420,6 +420,7 @@ impl KeyMatch {
             TOP_DECOY,
             FeatureKind::Decoy,
             "a spot that does not win shows the largest decoy amount (key match)",
+            "une case qui ne gagne pas montre le plus grand montant leurre",
         );
         let mut m = KeyMatch {
             layout,

@@ -267,6 +267,7 @@ impl Lines {
             near_miss_name,
             FeatureKind::NearMiss,
             "a losing grid with a line one winning symbol short",
+            "une grille perdante avec une ligne à un symbole gagnant près",
         );
         let mut m = Lines {
             id: ctx.id.to_string(),

@@ -272,6 +272,11 @@ impl MatchAmounts {
                 "{area} loses with its largest amount shown {}",
                 times_word(raw.k - 1)
             ),
+            format!(
+                "« {} » perd avec son plus grand montant montré {}",
+                ctx.label(&area),
+                common::fois(raw.k - 1)
+            ),
         );
         let mut m = MatchAmounts {
             near_miss_id,
@@ -895,6 +900,7 @@ mod tests {
                 name: "near_miss_jeu".into(),
                 kind: FeatureKind::NearMiss,
                 about: "jeu loses with its largest amount shown twice".into(),
+                about_fr: "« Jeu » perd avec son plus grand montant montré deux fois".into(),
             }]
         );
         let lose = way(&[]);

@@ -536,6 +536,7 @@ impl MatchCount {
             near_miss_name,
             FeatureKind::NearMiss,
             "a losing card one match short of a win",
+            "une carte perdante à un numéro d'un gain",
         );
         Ok(MatchCount {
             id: ctx.id.to_string(),

@@ -501,6 +501,11 @@ impl MatchSymbols {
                         g.id,
                         times_word(g.k - 1)
                     ),
+                    format!(
+                        "« {} » perd avec un de ses symboles gagnants montré {}",
+                        ctx.label(&g.id),
+                        super::common::fois(g.k - 1)
+                    ),
                 ),
             });
             area_ids.push(g.id.clone());
@@ -551,12 +556,14 @@ impl MatchSymbols {
                         name,
                         FeatureKind::Decoy,
                         format!("a {} on a surface where nothing wins", symbols[*c]),
+                        format!("un {} sur une surface où rien ne gagne", symbols[*c]),
                     )],
                     more => vec![
                         features.add(
                             name,
                             FeatureKind::Decoy,
                             "a multiplier on a surface where nothing wins",
+                            "un multiplicateur sur une surface où rien ne gagne",
                         );
                         more.len()
                     ],
@@ -569,6 +576,7 @@ impl MatchSymbols {
                         format!("decoy_{}", symbols[c].to_lowercase()),
                         FeatureKind::Decoy,
                         format!("a {} on a surface where nothing wins", symbols[c]),
+                        format!("un {} sur une surface où rien ne gagne", symbols[c]),
                     )
                 })
                 .collect(),

@@ -176,8 +176,20 @@ pub struct FeatureInfo {
     pub name: String,
     /// A winning play area's, or a losing one's near miss or decoy.
     pub kind: FeatureKind,
-    /// What the face shows, in words.
+    /// What the face shows, in words (English: manifests, reports, QA decks).
     pub about: String,
+    /// The same in French, for the proofs of a ticket printed in French.
+    pub about_fr: String,
+}
+
+impl FeatureInfo {
+    /// What the face shows, in words of `language` (proofs follow the ticket's language).
+    pub fn about_in(&self, language: crate::language::Language) -> &str {
+        match language {
+            crate::language::Language::Fr => &self.about_fr,
+            crate::language::Language::En => &self.about,
+        }
+    }
 }
 
 /// A feature's index in a feature table ([`Features`]): a style's own in its layout, or
@@ -194,13 +206,15 @@ pub struct Features {
 }
 
 impl Features {
-    /// Adds the feature `name` and returns its id; a name already in the table keeps its
-    /// first entry and id. Panics past 65 536 features (styles allow far fewer).
+    /// Adds the feature `name`, what it shows in English (`about`) and in French
+    /// (`about_fr`), and returns its id; a name already in the table keeps its first entry
+    /// and id. Panics past 65 536 features (styles allow far fewer).
     pub fn add(
         &mut self,
         name: impl Into<String>,
         kind: FeatureKind,
         about: impl Into<String>,
+        about_fr: impl Into<String>,
     ) -> FeatureId {
         let name = name.into();
         if let Some(id) = self.find(&name) {
@@ -211,6 +225,7 @@ impl Features {
             name,
             kind,
             about: about.into(),
+            about_fr: about_fr.into(),
         });
         id
     }

@@ -63,21 +63,24 @@ pub const DECOY_MULTIPLIER: &str = "decoy_multiplier";
 
 /// The style's feature table, in id order: [`NEAR_MISS_HALF`], [`DECOY_REBUILT`],
 /// [`DECOY_MULTIPLIER`].
-const FEATURES: [(&str, FeatureKind, &str); 3] = [
+const FEATURES: [(&str, FeatureKind, &str, &str); 3] = [
     (
         NEAR_MISS_HALF,
         FeatureKind::NearMiss,
         "a losing pedestal shows one half of a legend symbol (symbol to prize)",
+        "un socle perdant montre une moitié d'un symbole de la légende",
     ),
     (
         DECOY_REBUILT,
         FeatureKind::Decoy,
         "a pedestal rebuilds a symbol outside the legend, which loses (symbol to prize)",
+        "un socle reconstitue un symbole hors de la légende, qui perd",
     ),
     (
         DECOY_MULTIPLIER,
         FeatureKind::Decoy,
         "a multiplier on a surface that wins nothing (symbol to prize)",
+        "un multiplicateur sur une surface qui ne gagne rien",
     ),
 ];
 /// [`NEAR_MISS_HALF`] in the layout's feature table.
@@ -272,8 +275,8 @@ impl SymbolToPrize {
             ));
         }
         let mut layout = Layout::new(INFO.name, vec![area], columns);
-        for (name, kind, about) in FEATURES {
-            layout.features.add(name, kind, about);
+        for (name, kind, about, about_fr) in FEATURES {
+            layout.features.add(name, kind, about, about_fr);
         }
         let mut m = SymbolToPrize {
             layout,

@@ -253,11 +253,15 @@ impl CardHands {
             NEAR_MISS_FLUSH,
             FeatureKind::NearMiss,
             "four to a flush: four of one suit among its own and the community cards",
+            "quatre à la couleur : quatre cartes d'une couleur parmi les siennes et celles \
+             du tapis",
         );
         features.add(
             NEAR_MISS_STRAIGHT,
             FeatureKind::NearMiss,
             "four to a straight: four ranks of a straight among its own and the community cards, one that only its own cards bring",
+            "quatre à la suite : quatre rangs d'une suite parmi ses cartes et celles du tapis, \
+             dont un que seules ses cartes apportent",
         );
         let mut kinds = if p.min_community == 0 { POCKET } else { 0 };
         let mut last: Option<(usize, &str)> = None;
@@ -356,6 +360,10 @@ impl CardHands {
                 c.id.clone(),
                 FeatureKind::Winning,
                 format!("a winning zone's best combination is a {}", c.id),
+                format!(
+                    "la meilleure combinaison d'une zone gagnante est {}",
+                    name.trim()
+                ),
             ));
             names[kind.index()] = Some(name.trim().to_string());
             kinds |= kind.bit();
