@@ -152,6 +152,11 @@ pub enum Phrase {
         /// A tie wins the GAIN.
         wins: bool,
     },
+    /// A multiplied surface's factor: every win on it pays so many times what it shows
+    /// (`5X : chaque gain ×5`, `5X: every win ×5`).
+    MultipliedBy(u32),
+    /// The multiplier box's rule: every win on the ticket is multiplied by it.
+    BoxMultiplies,
     /// Which rows of a comparison are the player's: the top one(s) (`En haut : le vôtre ·
     /// en bas : le leur`); `sums` when each side is several rows that add up.
     Sides {
@@ -276,6 +281,16 @@ impl Language {
                 (false, true) => "A tie wins the GAIN".into(),
                 (false, false) => "A tie loses".into(),
             },
+            Phrase::MultipliedBy(f) => {
+                let words = if fr { "chaque gain" } else { "every win" };
+                format!("{f}X{c}{words} ×{f}")
+            }
+            Phrase::BoxMultiplies => if fr {
+                "Multiplicateur : tous les gains du ticket sont multipliés par la valeur de la case"
+            } else {
+                "Multiplier box: every win on the ticket is multiplied by the value in the box"
+            }
+            .into(),
             Phrase::Sides { sums } => match (fr, sums) {
                 (true, false) => "En haut : le vôtre · en bas : le leur".into(),
                 (true, true) => "En haut : le vôtre · en bas : le leur (sommes)".into(),

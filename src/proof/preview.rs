@@ -501,6 +501,14 @@ fn rules_section(h: &mut String, spec: &GameSpec) {
         }
         *h += "</ul></div>\n";
     }
+    let wide = words::ticket_wide(spec);
+    if let Some((head, rest)) = wide.split_first() {
+        let _ = writeln!(h, "<div class=\"rule\"><h3>{}</h3>\n<ul>", esc(head));
+        for s in rest {
+            let _ = writeln!(h, "<li>{}</li>", esc(s.trim()));
+        }
+        *h += "</ul></div>\n";
+    }
 }
 
 /// Every way with its specimen face, drawn as a proof with its marks.

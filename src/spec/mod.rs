@@ -19,7 +19,7 @@ pub use crate::lots::{Way, WayId, Win, FORMULA_START, LOSE};
 use crate::money::Money;
 pub use crate::spec::error::{ErrorAt, SpecError};
 use crate::styles::game::Game;
-use crate::styles::{self, AreaWin, MAX_WINS};
+use crate::styles::{self, multiply, AreaWin, MAX_WINS};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -513,6 +513,16 @@ impl GameSpec {
         let areas = spec.game.layout().areas.to_vec();
         resolve_areas(&mut spec.ways, &raw, &areas);
         validate_against_game(&spec, &raw, &at)?;
+        let multiplied_only = spec
+            .tiers
+            .iter()
+            .filter(|t| t.combined_only)
+            .flat_map(|t| t.ways.iter())
+            .map(|&w| &spec.ways[usize::from(w)])
+            .filter(|w| w.wins.len() < 2)
+            .map(|w| w.id.clone())
+            .collect();
+        spec.game.require_multiplied(multiplied_only);
         // Every way, the losing one too (a face that wins nothing must be buildable as well),
         // planned once here for every face drawn afterwards.
         spec.game.plan(&spec.ways).map_err(|e| {
@@ -560,7 +570,7 @@ impl GameSpec {
             .cloned()
             .ok_or_else(missing)?;
         let surface = self.game.surfaces().get(i).ok_or_else(missing)?;
-        for key in ["style", "id", "max"] {
+        for key in ["style", "id", "max", "multiply"] {
             table.remove(key);
         }
         let captions = styles::Captions {
@@ -764,6 +774,21 @@ fn build_surfaces(
                     .map_err(|e| err("max", format!("expected an amount: {}", e.message())))?,
             ),
         };
+        let multiplier = match table.remove("multiply") {
+            None => 1,
+            Some(v) => match v.as_integer() {
+                Some(f) if (2..=i64::from(multiply::MAX_FACTOR)).contains(&f) => f as u32,
+                _ => {
+                    return Err(err(
+                        "multiply",
+                        format!(
+                            "expected a whole factor from 2 to {}: every win on the surface pays that many times the amount it shows (got {v})",
+                            multiply::MAX_FACTOR
+                        ),
+                    ))
+                }
+            },
+        };
         let id = text(table.remove("id"), "id")?;
         if id.is_empty() || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
             return Err(err(
@@ -803,10 +828,88 @@ fn build_surfaces(
             id,
             style: info.name,
             max,
+            multiplier,
             rule,
         });
     }
-    Game::new(parts).map_err(|m| at.at(Some(raw.surfaces[0].span().start), "surfaces", m))
+    let mut game =
+        Game::new(parts).map_err(|m| at.at(Some(raw.surfaces[0].span().start), "surfaces", m))?;
+    if let Some(b) = multiplier_box(raw, at)? {
+        let span = raw.multiplier_box.as_ref().map(|b| b.span().start);
+        game.add_box(b).map_err(|m| at.at(span, "box", m))?;
+    }
+    Ok(game)
+}
+
+/// `[box]` and the `box` of every way, checked: 1 to [`multiply::MAX_BOX_VALUES`] distinct
+/// values, each 1 to [`multiply::MAX_FACTOR`]; a way's `box` one of them. Errors name the
+/// field (and the way), and a way's `box` without `[box]`.
+fn multiplier_box(
+    raw: &raw::RawSpec,
+    at: &ErrorAt,
+) -> Result<Option<multiply::MultiplierBox>, SpecError> {
+    let values = match &raw.multiplier_box {
+        None => None,
+        Some(b) => {
+            let v = &b.get_ref().multipliers;
+            let span = Some(b.span().start);
+            let mut seen = BTreeSet::new();
+            let ok = !v.is_empty()
+                && v.len() <= multiply::MAX_BOX_VALUES
+                && v.iter()
+                    .all(|&f| (1..=multiply::MAX_FACTOR).contains(&f) && seen.insert(f));
+            if !ok {
+                return Err(at.at(
+                    span,
+                    "box.multipliers",
+                    format!(
+                        "expected 1 to {} different values, each a whole factor from 1 to {} (got {v:?})",
+                        multiply::MAX_BOX_VALUES,
+                        multiply::MAX_FACTOR
+                    ),
+                ));
+            }
+            Some(v.clone())
+        }
+    };
+    let mut fixed = std::collections::HashMap::new();
+    for (ti, st) in raw.tiers.iter().enumerate() {
+        for (wi, sw) in st.get_ref().ways.iter().enumerate() {
+            let w = sw.get_ref();
+            let Some(f) = w.multiplier_box else { continue };
+            let field = format!(
+                "tiers[{ti}].ways[{wi}].box (amount {}, way \"{}\")",
+                st.get_ref().amount,
+                w.id
+            );
+            let bad = |m: String| at.at(Some(sw.span().start), field.clone(), m);
+            match &values {
+                None => {
+                    return Err(bad(
+                        "the spec has no multiplier box: add [box] multipliers = [...]".into(),
+                    ))
+                }
+                Some(v) if !v.contains(&f) => {
+                    return Err(bad(format!(
+                        "{f} is not a value of the box; [box] multipliers = {v:?}"
+                    )))
+                }
+                Some(_) => {
+                    fixed.insert(w.id.clone(), f);
+                }
+            }
+        }
+    }
+    Ok(values.map(|values| multiply::MultiplierBox { values, fixed }))
+}
+
+/// True when the spec can multiply a win: it has a multiplier box or a multiplied surface.
+fn multiplies(raw: &raw::RawSpec) -> bool {
+    raw.multiplier_box.is_some()
+        || raw
+            .surfaces
+            .iter()
+            .any(|s| s.get_ref().contains_key("multiply"))
 }
 
 /// The caption dictionary every caption column shares: the spec's captions in amount order
@@ -1146,7 +1249,9 @@ fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, game: Game) -> Result<GameS
                     ),
                 ));
             }
-            if t.combined_only && w.wins.len() < 2 {
+            // A single win multiplied (by a surface's factor or the box) is a combination.
+            let multiplied = w.multiplier_box.is_some_and(|f| f > 1) || multiplies(raw);
+            if t.combined_only && w.wins.len() < 2 && !multiplied {
                 return Err(at.at(
                     wspan,
                     format!("{wf}.wins{wtag}"),

@@ -35,6 +35,18 @@ pub struct RawSpec {
     /// `[signing]`: the operator's public key, pinned.
     #[serde(default)]
     pub signing: Option<Spanned<RawSigning>>,
+    /// `[box]`: the ticket-wide multiplier box, when the game has one.
+    #[serde(default, rename = "box")]
+    pub multiplier_box: Option<Spanned<RawBox>>,
+}
+
+/// `[box]`: the multiplier box printed under the scratch layer, which multiplies every win
+/// on the ticket.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawBox {
+    /// The values it may show (`[1, 2, 5, 10]`, printed `1X`, `2X`, …), each 1 to 1000.
+    pub multipliers: Vec<u32>,
 }
 
 /// `[signing]`.
@@ -180,6 +192,10 @@ pub struct RawWay {
     /// areas at random.
     #[serde(default)]
     pub areas: Option<Vec<String>>,
+    /// Optional: the value the multiplier box shows on this way's tickets (`[box]`); by
+    /// default any value that can carry the way.
+    #[serde(default, rename = "box")]
+    pub multiplier_box: Option<u32>,
 }
 
 impl RawSpec {

@@ -44,10 +44,33 @@ pub fn rules(spec: &GameSpec) -> Vec<SurfaceRule> {
                 max: s.max,
                 rule: info.map_or("", |i| i.about),
                 naive: info.map_or("", |i| i.naive),
-                settings: s.rule.layout().description.clone(),
+                settings: settings(s),
             }
         })
         .collect()
+}
+
+/// A surface's settings in words: its style's description, and what its factor does when
+/// it is multiplied.
+fn settings(s: &crate::styles::game::Surface) -> Vec<String> {
+    let mut v = s.rule.layout().description.clone();
+    if s.multiplier > 1 {
+        v.push(format!(
+            "Printed {}: every win on this surface pays {} times the amount it shows (the ways name what a win pays).",
+            crate::styles::multiply::caption(s.multiplier),
+            s.multiplier
+        ));
+    }
+    v
+}
+
+/// What the ticket prints beside its surfaces and reads with them (its multiplier box), in
+/// words; empty when it has none.
+pub fn ticket_wide(spec: &GameSpec) -> Vec<String> {
+    spec.game
+        .multiplier_box()
+        .map(|b| b.describe())
+        .unwrap_or_default()
 }
 
 /// The rules in words as `tirage check` prints them: a heading, the spec's
@@ -70,6 +93,9 @@ pub fn text(spec: &GameSpec) -> String {
         for line in &r.settings {
             s += &format!("    {line}\n");
         }
+    }
+    for line in ticket_wide(spec) {
+        s += &format!("{line}\n");
     }
     s
 }

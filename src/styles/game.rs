@@ -12,6 +12,7 @@
 //! with no win of the split shows a losing face. The ticket's lot is the sum of every
 //! surface's winning areas (décret n°78-1067: a lot may be the sum of several play areas).
 
+use super::multiply::{self, BoxChoice, MultiplierBox};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureInfo,
     Features, Layout, Mark, Panel, Plan, Printed, Refusal, Style, FEATURE_ATTEMPTS, FREE_CELL,
@@ -21,7 +22,7 @@ use crate::crypto::rng::below;
 use crate::language::{Phrase, PrintedLine};
 use crate::lots::{Way, Win};
 use crate::money::Money;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// Most splits of one way over the surfaces that are tried when the spec is loaded.
@@ -38,6 +39,8 @@ pub struct Surface {
     /// The surface's printed maximum, in cents: no split gives it more, and a face where it
     /// wins more is ambiguous.
     pub max: Option<Money>,
+    /// What every win on the surface is multiplied by (`multiply`; 1 when it is not).
+    pub multiplier: u32,
     /// First face column of the surface in the composed face.
     offset: usize,
     /// First play area of the surface in the composed game.
@@ -56,6 +59,8 @@ pub struct Part {
     pub style: &'static str,
     /// Its printed maximum, in cents (`max`).
     pub max: Option<Money>,
+    /// What every win on it is multiplied by (`multiply`; 1 when it is not).
+    pub multiplier: u32,
     /// The style's rule and generator for it.
     pub rule: Box<dyn Style>,
 }
@@ -76,6 +81,15 @@ pub struct Game {
     /// The splits each way of the spec may be carried by, by way id, each surface's part
     /// planned once by [`Game::plan`] when the spec loads and only read afterwards.
     splits: HashMap<String, Vec<Split>>,
+    /// The face columns of the surfaces (the multiplier box's column follows them).
+    surface_columns: usize,
+    /// The ticket-wide multiplier box and its face column, when the game has one.
+    multiplier_box: Option<(MultiplierBox, usize)>,
+    /// The box values each way may show, with the splits drawn with each, by way id.
+    box_choices: HashMap<String, Vec<BoxChoice>>,
+    /// The ways whose lot must be reached through a multiplication (a one-win way of a
+    /// `combined_only` tier), by id.
+    multiplied_only: HashSet<String>,
 }
 
 /// Why the game cannot carry a way of the spec, or a setting no way uses: found by
@@ -101,6 +115,21 @@ pub enum PlanError {
         /// Why each refused split was refused, each reason once, in the order met.
         refusals: Vec<SplitRefusal>,
     },
+    /// No value of the multiplier box can carry the way.
+    #[error("no value of the multiplier box can carry it: {reasons}")]
+    NoBoxValue {
+        /// Index of the way in the spec's ways.
+        way: usize,
+        /// Why each value was refused, joined by `; `.
+        reasons: String,
+    },
+    /// A value of the multiplier box that no winning way can show: no losing ticket may
+    /// show it either (its law is the winners').
+    #[error("[box] multipliers lists {value}, but no winning way can show it (remove it, or give a way `box = {value}`): a losing ticket shows the values winning tickets show, as often")]
+    BoxValueUnused {
+        /// The value.
+        value: u32,
+    },
     /// A surface's style refuses a setting no way of the spec can use
     /// ([`Style::check_ways`]).
     #[error("surface \"{id}\": {reason}")]
@@ -118,8 +147,10 @@ impl PlanError {
     /// The index of the way at fault, when the error is about one way.
     pub fn way(&self) -> Option<usize> {
         match self {
-            PlanError::TooManySplits { way, .. } | PlanError::NoSurface { way, .. } => Some(*way),
-            PlanError::Settings { .. } => None,
+            PlanError::TooManySplits { way, .. }
+            | PlanError::NoSurface { way, .. }
+            | PlanError::NoBoxValue { way, .. } => Some(*way),
+            PlanError::Settings { .. } | PlanError::BoxValueUnused { .. } => None,
         }
     }
 }
@@ -137,6 +168,19 @@ pub enum SplitRefusal {
         /// Its printed maximum, in cents.
         max: Money,
     },
+    /// A win the surface's factor does not divide: no amount it prints pays it.
+    #[error("surface \"{id}\" multiplies every win by {factor}, and {amount} is not {factor} times an amount")]
+    NotMultiple {
+        /// The surface's id.
+        id: String,
+        /// The win, in cents.
+        amount: Money,
+        /// The surface's factor.
+        factor: u32,
+    },
+    /// A one-win way of a `combined_only` tier whose win no factor multiplies.
+    #[error("its tier is reached only by combining wins, and its one win is not multiplied (place it on a multiplied surface or show a box value above 1)")]
+    NotMultiplied,
     /// The surface's style cannot realise its part ([`Style::plan`]).
     #[error("surface \"{id}\": {reason}")]
     Style {
@@ -201,6 +245,7 @@ impl Game {
             id,
             style,
             max,
+            multiplier,
             rule,
         } in parts
         {
@@ -232,6 +277,7 @@ impl Game {
                 style,
                 rule: Arc::from(rule),
                 max,
+                multiplier,
                 offset,
                 area_offset,
                 to_game: Vec::new(),
@@ -258,10 +304,61 @@ impl Game {
         let offered = features(&mut surfaces, &mut layout.features);
         Ok(Game {
             surfaces,
+            surface_columns: layout.columns.len(),
             layout,
             offered,
             splits: HashMap::new(),
+            multiplier_box: None,
+            box_choices: HashMap::new(),
+            multiplied_only: HashSet::new(),
         })
+    }
+
+    /// Adds the ticket-wide multiplier box: one more face column after the surfaces', its
+    /// panel and printed rule, and its lines for `tirage check`. Errors: a surface already
+    /// has a face column or panel named `box`, or the face would pass [`MAX_CELLS`] columns.
+    pub fn add_box(&mut self, b: MultiplierBox) -> Result<(), String> {
+        let taken = self.layout.columns.iter().any(|c| c.name == multiply::BOX)
+            || self.layout.panels.iter().any(|p| p.id == multiply::BOX);
+        if taken {
+            return Err(format!(
+                "a surface already names a face column or panel \"{}\", which the multiplier box needs",
+                multiply::BOX
+            ));
+        }
+        let column = self.layout.columns.len();
+        if column + 1 > MAX_CELLS {
+            return Err(format!(
+                "the surfaces have {column} face columns and the multiplier box one more; a ticket has at most {MAX_CELLS}"
+            ));
+        }
+        self.layout.columns.push(b.column());
+        self.layout.panels.push(MultiplierBox::panel(column));
+        self.layout.printed.push(MultiplierBox::printed());
+        self.layout.description.extend(b.describe());
+        self.multiplier_box = Some((b, column));
+        Ok(())
+    }
+
+    /// Names the ways whose lot must be reached through a multiplication (one-win ways of
+    /// `combined_only` tiers): planning keeps only the splits where a factor above 1 (a
+    /// multiplied surface's or the box's) multiplies their win.
+    pub fn require_multiplied(&mut self, ways: HashSet<String>) {
+        self.multiplied_only = ways;
+    }
+
+    /// The multiplier box, when the game has one.
+    pub fn multiplier_box(&self) -> Option<&MultiplierBox> {
+        self.multiplier_box.as_ref().map(|(b, _)| b)
+    }
+
+    /// The value the multiplier box of `face` shows: 1 without a box, `None` for a code the
+    /// box does not have.
+    fn box_value(&self, face: &Face) -> Option<u32> {
+        match &self.multiplier_box {
+            None => Some(1),
+            Some((b, col)) => b.values.get(usize::from(face.codes[*col])).copied(),
+        }
     }
 
     /// The ticket's presentation: every surface's play areas, face columns (with their
@@ -291,7 +388,7 @@ impl Game {
         let end = self
             .surfaces
             .get(s + 1)
-            .map_or(self.layout.columns.len(), |n| n.offset);
+            .map_or(self.surface_columns, |n| n.offset);
         start..end
     }
 
@@ -306,7 +403,13 @@ impl Game {
     /// Every split of `way` (the spec's way number `index`) that each surface can realise,
     /// in a fixed order. Errors: none (then why each surface refused), or more candidate
     /// splits than [`MAX_SPLITS`].
-    fn find_splits(&self, index: usize, way: &Way) -> Result<Vec<Split>, PlanError> {
+    /// With `must_multiply`, only splits where a multiplied surface carries a win are kept.
+    fn find_splits(
+        &self,
+        index: usize,
+        way: &Way,
+        must_multiply: bool,
+    ) -> Result<Vec<Split>, PlanError> {
         let n = self.surfaces.len();
         // Wins that are alike (same amount, same fixed area or none) are interchangeable:
         // only how many of them each surface gets matters. Each group of alike wins is
@@ -357,6 +460,17 @@ impl Game {
                     }
                 }
             }
+            let multiplied = sub
+                .iter()
+                .zip(&self.surfaces)
+                .any(|(w, s)| !w.is_empty() && s.multiplier > 1);
+            if must_multiply && !multiplied {
+                if !reasons.contains(&SplitRefusal::NotMultiplied) {
+                    reasons.push(SplitRefusal::NotMultiplied);
+                }
+                next(&mut pick, &spread);
+                continue;
+            }
             // Each distribution is a different set of wins per surface: no split twice.
             let parts = sub.into_iter().map(|wins| Way {
                 id: way.id.clone(),
@@ -368,6 +482,17 @@ impl Game {
             let planned: Result<Split, SplitRefusal> = parts
                 .zip(&self.surfaces)
                 .map(|(sw, surface)| {
+                    // A multiplied surface prints the amounts its factor multiplies.
+                    let sw = match surface.multiplier {
+                        1 => sw,
+                        f => multiply::divided(&sw, f).map_err(|amount| {
+                            SplitRefusal::NotMultiple {
+                                id: surface.id.clone(),
+                                amount,
+                                factor: f,
+                            }
+                        })?,
+                    };
                     if let Some(max) = surface.max.filter(|&m| sw.amount > m) {
                         return Err(SplitRefusal::AboveMax {
                             id: surface.id.clone(),
@@ -391,14 +516,7 @@ impl Game {
                     }
                 }
             }
-            // Next combination (odometer).
-            for (g, p) in pick.iter_mut().enumerate() {
-                *p += 1;
-                if *p < spread[g].len() {
-                    break;
-                }
-                *p = 0;
-            }
+            next(&mut pick, &spread);
         }
         if found.is_empty() {
             return Err(PlanError::NoSurface {
@@ -418,7 +536,20 @@ impl Game {
     pub fn plan(&mut self, ways: &[Way]) -> Result<(), PlanError> {
         let mut splits = HashMap::new();
         for (i, way) in ways.iter().enumerate() {
-            splits.insert(way.id.clone(), self.find_splits(i, way)?);
+            let must = self.multiplied_only.contains(&way.id);
+            let found = match &self.multiplier_box {
+                Some((b, _)) if i > 0 => {
+                    let (found, choices) = self.box_splits(b, i, way, must)?;
+                    self.box_choices.insert(way.id.clone(), choices);
+                    found
+                }
+                _ => self.find_splits(i, way, must)?,
+            };
+            splits.insert(way.id.clone(), found);
+        }
+        if let Some((b, _)) = &self.multiplier_box {
+            let losing = self.losing_box_choices(b, ways, splits[&ways[0].id].len())?;
+            self.box_choices.insert(ways[0].id.clone(), losing);
         }
         self.splits = splits;
         for (s, surface) in self.surfaces.iter().enumerate() {
@@ -436,6 +567,93 @@ impl Game {
                 })?;
         }
         Ok(())
+    }
+
+    /// The splits of winning way `way` (the spec's way number `index`) for every value of
+    /// the multiplier box `b` it may show, one after the other, with the range of those of
+    /// each value. Errors: a split too many, or no value that can carry the way (then why
+    /// each was refused).
+    fn box_splits(
+        &self,
+        b: &MultiplierBox,
+        index: usize,
+        way: &Way,
+        must: bool,
+    ) -> Result<(Vec<Split>, Vec<BoxChoice>), PlanError> {
+        let mut found: Vec<Split> = Vec::new();
+        let mut choices = Vec::new();
+        let mut reasons: Vec<String> = Vec::new();
+        for (code, value) in b.choices(way) {
+            let tag = multiply::caption(value);
+            let scaled = match multiply::divided(way, value) {
+                Ok(w) => w,
+                Err(amount) => {
+                    reasons.push(format!("{tag}: {amount} is not {value} times an amount"));
+                    continue;
+                }
+            };
+            match self.find_splits(index, &scaled, must && value == 1) {
+                Ok(v) => {
+                    choices.push(BoxChoice {
+                        code,
+                        splits: found.len()..found.len() + v.len(),
+                        weight: 1,
+                    });
+                    found.extend(v);
+                }
+                Err(e @ PlanError::TooManySplits { .. }) => return Err(e),
+                Err(e) => reasons.push(format!("{tag}: {e}")),
+            }
+        }
+        if choices.is_empty() {
+            return Err(PlanError::NoBoxValue {
+                way: index,
+                reasons: reasons.join("; "),
+            });
+        }
+        Ok((found, choices))
+    }
+
+    /// The box values a losing ticket shows (every one of its `splits` with each), weighed
+    /// as the winning `ways` show them ([`multiply::losing_weights`]). Errors: a value no
+    /// winning way shows.
+    fn losing_box_choices(
+        &self,
+        b: &MultiplierBox,
+        ways: &[Way],
+        splits: usize,
+    ) -> Result<Vec<BoxChoice>, PlanError> {
+        let shown: Vec<(u32, Vec<u8>)> = ways
+            .iter()
+            .skip(1)
+            .map(|w| {
+                let codes = self.box_choices[&w.id].iter().map(|c| c.code).collect();
+                (w.count, codes)
+            })
+            .collect();
+        let weights = multiply::losing_weights(&shown, b.values.len());
+        if ways.len() == 1 {
+            // No winning way: every value is as likely (nothing to tell apart).
+            return Ok((0..b.values.len())
+                .map(|c| BoxChoice {
+                    code: c as u8,
+                    splits: 0..splits,
+                    weight: 1,
+                })
+                .collect());
+        }
+        if let Some(c) = weights.iter().position(|&w| w == 0) {
+            return Err(PlanError::BoxValueUnused { value: b.values[c] });
+        }
+        Ok(weights
+            .iter()
+            .enumerate()
+            .map(|(c, &weight)| BoxChoice {
+                code: c as u8,
+                splits: 0..splits,
+                weight,
+            })
+            .collect())
     }
 
     /// The splits of `way`, planned when the spec loaded. Panics when `way` is not one of
@@ -461,8 +679,9 @@ impl Game {
         }
     }
 
-    /// Surface `s`'s part of evaluation `ev`, with its own area numbers.
-    fn sub_evaluation(&self, ev: &Evaluation, s: usize) -> Evaluation {
+    /// Surface `s`'s part of evaluation `ev`, with its own area numbers and its wins as the
+    /// surface shows them (divided by `factor`, what multiplies them).
+    fn sub_evaluation(&self, ev: &Evaluation, s: usize, factor: u32) -> Evaluation {
         let surface = &self.surfaces[s];
         let lo = surface.area_offset;
         // A feature of the surface's play areas is one of its style's.
@@ -477,7 +696,7 @@ impl Game {
         for w in ev.wins.iter().filter(|w| (lo..hi).contains(&w.area)) {
             out.wins.push(AreaWin {
                 area: w.area - lo,
-                amount: w.amount,
+                amount: multiply::divide(w.amount, factor).unwrap_or(w.amount),
             });
         }
         for f in ev.features.iter().filter(|f| (lo..hi).contains(&f.area)) {
@@ -497,6 +716,17 @@ impl Game {
             });
         }
         out
+    }
+}
+
+/// The next combination of `pick` (an odometer over each group's distributions `spread`).
+fn next(pick: &mut [usize], spread: &[Vec<Vec<usize>>]) {
+    for (g, p) in pick.iter_mut().enumerate() {
+        *p += 1;
+        if *p < spread[g].len() {
+            break;
+        }
+        *p = 0;
     }
 }
 
@@ -541,6 +771,9 @@ fn distributions(m: usize, k: usize) -> Vec<Vec<usize>> {
 /// Ambiguity of a face whose surfaces together win more often than one evaluation can hold.
 pub const AMB_TOO_MANY_WINS: &str = "more winning play areas than one ticket may have";
 
+/// Ambiguity of a face whose multiplier box shows a code the box does not have.
+pub const AMB_NO_BOX_VALUE: &str = "a multiplier box showing no value of the box";
+
 /// Ambiguity of a face where a surface wins more than its printed maximum.
 pub const AMB_ABOVE_MAX: &str = "a surface wins more than its printed maximum";
 
@@ -551,8 +784,17 @@ impl Game {
     /// exactly as [`Game::synthesize_showing`] with no feature asked.
     pub fn synthesize(&self, way: &Way, rng: &mut FaceRng) -> Face {
         let splits = self.splits(way);
-        let split = &splits[draw(rng, splits.len())];
-        self.draw_split(split, None, rng)
+        let Some((_, column)) = &self.multiplier_box else {
+            let split = &splits[draw(rng, splits.len())];
+            return self.draw_split(split, None, rng);
+        };
+        // The box value first (by its weight), then a split that shows it.
+        let choice = multiply::pick(&self.box_choices[&way.id], rng);
+        let r = &choice.splits;
+        let split = &splits[r.start + draw(rng, r.len())];
+        let mut face = self.draw_split(split, None, rng);
+        face.codes[*column] = choice.code;
+        face
     }
 
     /// A face of `way` showing feature `id` (as the evaluator reports it), drawing every
@@ -588,11 +830,14 @@ impl Game {
         show: Option<FeatureId>,
         rng: &mut FaceRng,
     ) -> Result<Face, DrawError> {
+        if show.is_none() {
+            return Ok(self.synthesize(way, rng));
+        }
         let splits = self.splits(way);
         // A production face draws among every split; a face asked to show a feature draws
         // among the splits where some surface can show it (that surface is asked).
         let (pick, shower) = match show {
-            None => (draw(rng, splits.len()), None),
+            None => unreachable!("drawn as a production face above"),
             Some(id) => {
                 let usable: Vec<(usize, usize)> = splits
                     .iter()
@@ -613,7 +858,17 @@ impl Game {
             }
         };
         let asked = shower.zip(show);
-        Ok(self.draw_split(&splits[pick], asked, rng))
+        let mut face = self.draw_split(&splits[pick], asked, rng);
+        if let Some((_, column)) = &self.multiplier_box {
+            // A box value the drawn split shows, by its weight.
+            let with: Vec<BoxChoice> = self.box_choices[&way.id]
+                .iter()
+                .filter(|c| c.splits.contains(&pick))
+                .cloned()
+                .collect();
+            face.codes[*column] = multiply::pick(&with, rng).code;
+        }
+        Ok(face)
     }
 
     /// A face of `split`, each surface drawing its part; `asked` names the surface asked
@@ -706,14 +961,25 @@ impl Game {
     /// ([`Style::marks`]).
     pub fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark> {
         let mut out = Vec::new();
+        let boxed = self.box_value(face).unwrap_or(1);
         for (s, surface) in self.surfaces.iter().enumerate() {
             let sub = self.sub_face(face, s);
-            let sev = self.sub_evaluation(ev, s);
+            let sev = self.sub_evaluation(ev, s, surface.multiplier.saturating_mul(boxed));
             for m in surface.rule.marks(&sub, &sev) {
                 out.push(Mark {
                     area: m.area + surface.area_offset,
                     column: m.column + surface.offset,
                     kind: m.kind,
+                });
+            }
+        }
+        // The box multiplies every win: marked with the first when it multiplies.
+        if let (Some((_, column)), Some(first)) = (&self.multiplier_box, ev.wins.first()) {
+            if boxed > 1 {
+                out.push(Mark {
+                    area: first.area,
+                    column: *column,
+                    kind: super::MarkKind::Win,
                 });
             }
         }
@@ -724,13 +990,19 @@ impl Game {
     /// numbered in the game, a surface winning above its printed maximum an ambiguity.
     pub fn evaluate(&self, face: &Face) -> Evaluation {
         let mut ev = Evaluation::default();
+        let boxed = self.box_value(face);
+        if boxed.is_none() {
+            ev.ambiguities.push(AMB_NO_BOX_VALUE);
+        }
         for (s, surface) in self.surfaces.iter().enumerate() {
             let sub = surface.rule.evaluate(&self.sub_face(face, s));
             let o = surface.area_offset;
+            // Every win pays the surface's factor times the box's.
+            let factor = surface.multiplier.saturating_mul(boxed.unwrap_or(1));
             for w in &sub.wins {
                 let w = AreaWin {
                     area: w.area + o,
-                    amount: w.amount,
+                    amount: multiply::times(w.amount, factor),
                 };
                 if ev.wins.try_push(w).is_err() {
                     ev.ambiguities.push(AMB_TOO_MANY_WINS);
@@ -812,9 +1084,11 @@ fn printed(surfaces: &[Surface]) -> Vec<Printed> {
     let mut out = Vec::new();
     for s in surfaces {
         let mut own = s.rule.layout().printed.clone();
-        if let Some(m) = s.max {
+        let maximum = s.max.map(Phrase::Maximum);
+        let factor = (s.multiplier > 1).then_some(Phrase::MultipliedBy(s.multiplier));
+        for phrase in factor.into_iter().chain(maximum) {
             if let Some(panel) = s.rule.layout().panels.first().map(|p| p.id.clone()) {
-                let line = PrintedLine::of(vec![Phrase::Maximum(m)]);
+                let line = PrintedLine::of(vec![phrase]);
                 match own.iter_mut().find(|p| p.panel == panel) {
                     Some(p) => p.lines.push(line),
                     None => own.push(Printed {
@@ -850,6 +1124,13 @@ fn describe(surfaces: &[Surface]) -> Vec<String> {
                 s.id, s.style
             )),
             None => v.push(format!("surface \"{}\" ({}):", s.id, s.style)),
+        }
+        if s.multiplier > 1 {
+            v.push(format!(
+                "  {}: every win on this surface pays {} times the amount it shows",
+                multiply::caption(s.multiplier),
+                s.multiplier
+            ));
         }
         for line in &s.rule.layout().description {
             v.push(format!("  {line}"));
@@ -894,6 +1175,7 @@ mod tests {
                 id: id.to_string(),
                 style: "key_match",
                 max: None,
+                multiplier: 1,
                 rule: (key_match::INFO.build)(table, &ctx.get()).unwrap(),
             }
         };

@@ -22,6 +22,7 @@ pub mod lines;
 pub mod match_amounts;
 pub mod match_count;
 pub mod match_symbols;
+pub mod multiply;
 pub mod reveal;
 pub mod style;
 pub mod symbol_to_prize;

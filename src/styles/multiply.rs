@@ -1,0 +1,226 @@
+//! Multiplied surfaces and the ticket-wide multiplier box, which any game may add to its
+//! surfaces ([`super::game::Game`]).
+//!
+//! A surface with `multiply = 5` pays five times every win it shows: the face prints its
+//! amounts (or legend) as usual and "5X" beside them. The ticket's **multiplier box**
+//! (`[box] multipliers = [1, 2, 5]`) is one more face column under the scratch layer,
+//! showing one of its values (`2X`); it multiplies every win on the ticket. The lot is the
+//! multiplied sum: every win of a surface times the surface's factor, times the box. A way
+//! names its wins by what they pay; planning finds the amounts the face prints (a win of 50
+//! on a `5X` surface prints 10) and refuses, naming the way, an amount no factor gives.
+//!
+//! A losing ticket shows a box value too. It is drawn from the law the winning tickets'
+//! box values follow in the block (each way's count, spread evenly over the values it may
+//! show), so that the box value says nothing of whether the ticket wins: for every value
+//! `v`, the chance that a ticket showing `v` wins is the block's chance of winning.
+
+use super::{Column, ColumnKind, FaceRng, Panel, Printed};
+use crate::crypto::rng::below;
+use crate::language::{Phrase, PrintedLine};
+use crate::lots::Way;
+use crate::money::Money;
+use std::collections::HashMap;
+use std::ops::Range;
+
+/// The face column, panel and `[labels]` id of the multiplier box.
+pub const BOX: &str = "box";
+
+/// Most values a multiplier box may show (so that the losing tickets' law is exact in
+/// 32-bit draws).
+pub const MAX_BOX_VALUES: usize = 8;
+
+/// Largest factor of a multiplied surface or of a box value.
+pub const MAX_FACTOR: u32 = 1000;
+
+/// The ticket-wide multiplier box of a game, as the spec gives it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MultiplierBox {
+    /// The values it may show, in the spec's order; value `i` is face code `i`.
+    pub values: Vec<u32>,
+    /// The value a way must show (`box = 5` in its `[[tiers.ways]]` entry), by way id; a
+    /// way not listed shows any value that can carry it.
+    pub fixed: HashMap<String, u32>,
+}
+
+impl MultiplierBox {
+    /// The box's face column: `box`, its values written `1X`, `2X`, ….
+    pub fn column(&self) -> Column {
+        Column {
+            name: BOX.to_string(),
+            kind: ColumnKind::Symbol,
+            values: self.values.iter().map(|v| caption(*v)).collect(),
+            inscriptions: Vec::new(),
+        }
+    }
+
+    /// The box's panel: its one cell, face column `column`.
+    pub fn panel(column: usize) -> Panel {
+        Panel {
+            id: BOX.to_string(),
+            rows: vec![vec![column]],
+        }
+    }
+
+    /// What the ticket prints beside the box: that it multiplies every win.
+    pub fn printed() -> Printed {
+        Printed {
+            panel: BOX.to_string(),
+            lines: vec![PrintedLine::of(vec![Phrase::BoxMultiplies])],
+        }
+    }
+
+    /// The codes (indices into [`MultiplierBox::values`]) way `way` may show, with their
+    /// values: the one it fixes, or every one.
+    pub fn choices(&self, way: &Way) -> Vec<(u8, u32)> {
+        let all = self.values.iter().enumerate().map(|(i, &v)| (i as u8, v));
+        match self.fixed.get(&way.id) {
+            Some(f) => all.filter(|(_, v)| v == f).collect(),
+            None => all.collect(),
+        }
+    }
+
+    /// Plain-words lines for `tirage check`.
+    pub fn describe(&self) -> Vec<String> {
+        let shown: Vec<String> = self.values.iter().map(|v| caption(*v)).collect();
+        vec![
+            format!("the multiplier box (\"{BOX}\"), over the whole ticket:"),
+            format!(
+                "  shows one of {} under the scratch layer; every win on the ticket is \
+                 multiplied by it (the lot is the multiplied sum)",
+                shown.join(", ")
+            ),
+            "  a losing ticket shows a value too, drawn as the winning tickets' values are \
+             spread, so that the box says nothing of whether a ticket wins"
+                .to_string(),
+        ]
+    }
+}
+
+/// The printed form of a factor: `5X`.
+pub fn caption(factor: u32) -> String {
+    format!("{factor}X")
+}
+
+/// `way` with every win divided by `factor`: the amounts a face prints for it when
+/// everything it wins is multiplied by `factor`. `Err` gives the first win `factor` does
+/// not divide (in cents).
+pub fn divided(way: &Way, factor: u32) -> Result<Way, Money> {
+    let mut out = way.clone();
+    for w in &mut out.wins {
+        w.amount = divide(w.amount, factor).ok_or(w.amount)?;
+    }
+    out.amount = Money(out.wins.iter().map(|w| w.amount.cents()).sum());
+    Ok(out)
+}
+
+/// `amount / factor` when `factor` divides it exactly, in cents.
+pub fn divide(amount: Money, factor: u32) -> Option<Money> {
+    let f = u64::from(factor);
+    (f > 0 && amount.cents() % f == 0).then(|| Money(amount.cents() / f))
+}
+
+/// `amount × factor`, saturating (no face shows an amount that comes near).
+pub fn times(amount: Money, factor: u32) -> Money {
+    Money(amount.cents().saturating_mul(u64::from(factor)))
+}
+
+/// One box value a way may show: its code, the way's splits drawn with it (a range of the
+/// way's planned splits) and its weight among the way's values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoxChoice {
+    /// The box's face code.
+    pub code: u8,
+    /// The way's splits that show it.
+    pub splits: Range<usize>,
+    /// Its weight: 1 for each value of a winning way (drawn evenly), the decoy law for the
+    /// losing way.
+    pub weight: u64,
+}
+
+/// The weight of each box code on a losing ticket: the number of winning tickets that show
+/// it in law, `Σ count(w) / values(w)` over the winning ways `w` that may show it, scaled to
+/// whole numbers by the least common multiple of the ways' numbers of values and reduced.
+/// `ways` gives each winning way's count and the codes it may show; `codes` is the box's
+/// number of values.
+pub fn losing_weights(ways: &[(u32, Vec<u8>)], codes: usize) -> Vec<u64> {
+    let lcm = ways
+        .iter()
+        .map(|(_, c)| c.len().max(1) as u64)
+        .fold(1u64, |a, b| a / gcd(a, b) * b);
+    let mut w = vec![0u64; codes];
+    for (count, cs) in ways {
+        for &c in cs {
+            w[usize::from(c)] += u64::from(*count) * (lcm / cs.len() as u64);
+        }
+    }
+    let g = w.iter().copied().fold(0, gcd).max(1);
+    w.iter().map(|x| x / g).collect()
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// One of `choices` drawn by weight from `rng`; a single choice draws nothing. The weights
+/// add up to at most `u32::MAX` ([`MAX_BOX_VALUES`] values, blocks of at most 5 000 000
+/// tickets).
+pub fn pick<'a>(choices: &'a [BoxChoice], rng: &mut FaceRng) -> &'a BoxChoice {
+    if choices.len() == 1 {
+        return &choices[0];
+    }
+    let total: u64 = choices.iter().map(|c| c.weight).sum();
+    let total = u32::try_from(total).expect("box weights fit in 32 bits");
+    let mut r = u64::from(below(rng, total));
+    for c in choices {
+        if r < c.weight {
+            return c;
+        }
+        r -= c.weight;
+    }
+    unreachable!("r < total")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lots::Win;
+
+    #[test]
+    fn losing_weights_follow_the_winners_law() {
+        // 30 tickets showing only 2X, 10 free among 1X and 5X (5 each in law), 4 showing 5X.
+        let w = losing_weights(&[(30, vec![1]), (10, vec![0, 2]), (4, vec![2])], 3);
+        // 1X: 5, 2X: 30, 5X: 9 (doubled by the lcm 2, then reduced by 2).
+        assert_eq!(w, vec![5, 30, 9]);
+        assert_eq!(losing_weights(&[(7, vec![0])], 2), vec![1, 0]);
+    }
+
+    #[test]
+    fn a_way_is_divided_only_by_a_factor_of_every_win() {
+        let way = Way {
+            id: "w".into(),
+            tier: Some(0),
+            amount: Money(3_000),
+            count: 1,
+            wins: vec![
+                Win {
+                    area: None,
+                    amount: Money(1_000),
+                },
+                Win {
+                    area: Some(1),
+                    amount: Money(2_000),
+                },
+            ],
+        };
+        let d = divided(&way, 5).unwrap();
+        assert_eq!(d.amount, Money(600));
+        assert_eq!(d.wins[0].amount, Money(200));
+        assert_eq!(d.wins[1].area, Some(1));
+        assert_eq!(divided(&way, 3), Err(Money(1_000)));
+        assert_eq!(times(Money(200), 5), Money(1_000));
+    }
+}
