@@ -127,6 +127,7 @@ fn parts(c: &mut Criterion) {
                 1,
                 i as u32 / 150 + 1,
                 i as u32 % 150 + 1,
+                150,
             ),
             validation: validator.code(1, i as u32),
             prize: s.ways[w as usize].amount,

@@ -129,7 +129,8 @@ fn not_of_block(s: &[u8; serial::LEN], m: &Manifest) -> Option<String> {
             .unwrap_or(u32::MAX)
     };
     let (game, emission, block) = (field(0, 4), field(4, 7), field(7, 10));
-    let (pack, position) = (field(10, 16), field(16, 19));
+    // The pack/position split follows the block's pack size (docs/FORMAT.md, "Serial").
+    let (pack, position) = serial::place(s, m.pack_size);
     let g = &m.game;
     if (game, emission, block) != (u32::from(g.game_code), u32::from(g.emission), m.block) {
         return Some(format!(
@@ -137,8 +138,14 @@ fn not_of_block(s: &[u8; serial::LEN], m: &Manifest) -> Option<String> {
             g.game_code, g.emission, m.block
         ));
     }
-    let ticket = u64::from(pack.max(1) - 1) * u64::from(m.pack_size) + u64::from(position);
-    if pack == 0 || position == 0 || position > m.pack_size || ticket > u64::from(m.tickets) {
+    let ticket = (pack.max(1) - 1)
+        .saturating_mul(u64::from(m.pack_size))
+        .saturating_add(position);
+    if pack == 0
+        || position == 0
+        || position > u64::from(m.pack_size)
+        || ticket > u64::from(m.tickets)
+    {
         return Some(format!(
             "pack {pack}, position {position}: the block has {} tickets in packs of {}",
             m.tickets, m.pack_size

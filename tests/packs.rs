@@ -279,3 +279,62 @@ fn check_estimates_the_law_and_refuses_what_cannot_be_drawn() {
         "{err}"
     );
 }
+
+/// A pull-tab box of 4 000 tickets: the serial gives the position four digits and the pack
+/// five (`… PPPPP TTTT C`), verify accepts the block, and `claim` reads pack and position
+/// back with the same split (a position past the box, or pack 0, is no ticket of it).
+#[test]
+fn a_box_of_4000_tickets_is_serialised_verified_and_claimed() {
+    let t = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(repo("tests/specs/coq_small.toml")).unwrap();
+    let text = text
+        .replacen("block_size = 3_000", "block_size = 8_000", 1)
+        .replacen("pack_size = 150", "pack_size = 4000", 1);
+    let spec = t.path().join("coq_box.toml");
+    std::fs::write(&spec, text).unwrap();
+    let out = t.path().join("b");
+    generate(&spec, &out, 2);
+    assert_eq!(verify_code(&out), 0);
+    let csv = std::fs::read_to_string(out.join("tickets.csv")).unwrap();
+    let rows: Vec<Vec<&str>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    assert_eq!(rows.len(), 8000);
+    // Ticket 4 003 is the third of the second box: game 1703, emission 001, block 001,
+    // pack 00002, position 0003, then the Luhn digit.
+    let r = &rows[4002];
+    assert_eq!((r[1], r[2], r[3]), ("2", "3", "4003"));
+    assert_eq!(&r[4][..19], "1703001001000020003");
+    assert_eq!(&rows[3999][4][..19], "1703001001000014000");
+    assert!(tirage::block::serial::is_valid(r[4].as_bytes()));
+    let codes = codes(&out);
+    let o = tirage()
+        .arg("claim")
+        .arg(&out)
+        .args(["--serial", r[4], "--code", &codes[4002]])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&o.stdout);
+    let expected = if r[5] == "0" { 1 } else { 0 };
+    assert_eq!(o.status.code(), Some(expected), "{said}");
+    assert!(said.starts_with(r[4]), "{said}");
+    // Position 4 001 of pack 1 is past the box: refused as no ticket of the block.
+    let mut past = *b"1703001001000014001_";
+    past[19] = tirage::block::serial::luhn_digit(&past[..19]);
+    let past = std::str::from_utf8(&past).unwrap();
+    let o = tirage()
+        .arg("claim")
+        .arg(&out)
+        .args(["--serial", past, "--code", &codes[0]])
+        .output()
+        .unwrap();
+    let said =
+        String::from_utf8_lossy(&o.stderr).into_owned() + &String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(3), "{said}");
+    assert!(
+        said.contains("pack 1, position 4001: the block has 8000 tickets in packs of 4000"),
+        "{said}"
+    );
+}

@@ -1,15 +1,34 @@
 //! Ticket serials: `GGGG EEE BBB PPPPPP TTT C`, 20 decimal digits.
 //!
-//! `GGGG` game code, `EEE` emission, `BBB` block, `PPPPPP` pack (1-based), `TTT` position in
-//! the pack (1-based), `C` a Luhn (ISO/IEC 7812-1 annex B) check digit over the 19 digits
-//! before it. Every field is fixed width, so two tickets of one emission share a serial only
-//! if they share block, pack and position: serials are unique across the emission by
-//! construction. The 20 digits are also the Interleaved 2 of 5 barcode payload (an even
+//! `GGGG` game code, `EEE` emission, `BBB` block, then 9 digits for the pack (1-based) and
+//! the position in the pack (1-based), `C` a Luhn (ISO/IEC 7812-1 annex B) check digit over
+//! the 19 digits before it. The position takes 3 digits (`PPPPPP TTT`) when a pack holds at
+//! most 999 tickets, and as many digits as the pack size has when it holds more (a box of
+//! 4 000 pull-tabs: `PPPPP TTTT`, at most 99 999 packs); the pack takes the rest
+//! ([`position_digits`]). The split is fixed by the spec's `pack_size`, the same for every
+//! block of the game, so two tickets of one emission share a serial only if they share
+//! block, pack and position: serials are unique across the emission by construction. The 20 digits are also the Interleaved 2 of 5 barcode payload (an even
 //! number of digits, as I2of5 requires). The serial is printed in the clear and carries no
 //! information about the prize.
 
 /// Digits in a serial.
 pub const LEN: usize = 20;
+
+pub use crate::spec::{max_packs, position_digits, PLACE_DIGITS};
+
+/// The pack and the position a serial writes, read with the split of packs of
+/// `pack_size` tickets ([`position_digits`]); no check of the Luhn digit.
+pub fn place(serial: &[u8; LEN], pack_size: u32) -> (u64, u64) {
+    let w = position_digits(pack_size).min(PLACE_DIGITS);
+    let number = |d: &[u8]| {
+        d.iter()
+            .fold(0u64, |n, &b| n * 10 + u64::from(b.wrapping_sub(b'0') % 10))
+    };
+    (
+        number(&serial[10..LEN - 1 - w]),
+        number(&serial[LEN - 1 - w..LEN - 1]),
+    )
+}
 
 /// The Luhn check digit of `digits` (ASCII `0`–`9`): the digit that makes the whole
 /// number pass the Luhn test.
@@ -35,11 +54,24 @@ pub fn is_valid(serial: &[u8]) -> bool {
         && luhn_digit(&serial[..LEN - 1]) == serial[LEN - 1]
 }
 
-/// The serial of one ticket, as 20 ASCII digits. Fields wider than their digits are a caller
-/// bug (the spec check bounds them) and panic.
-pub fn serial(game_code: u16, emission: u16, block: u32, pack: u32, position: u32) -> [u8; LEN] {
+/// The serial of one ticket of a game whose packs hold `pack_size` tickets, as 20 ASCII
+/// digits. Fields wider than their digits are a caller bug (the spec check bounds them) and
+/// panic.
+pub fn serial(
+    game_code: u16,
+    emission: u16,
+    block: u32,
+    pack: u32,
+    position: u32,
+    pack_size: u32,
+) -> [u8; LEN] {
+    let w = position_digits(pack_size);
     assert!(
-        game_code <= 9999 && emission <= 999 && block <= 999 && pack <= 999_999 && position <= 999
+        game_code <= 9999
+            && emission <= 999
+            && block <= 999
+            && u64::from(pack) <= max_packs(pack_size)
+            && u64::from(position) < 10u64.pow(w as u32)
     );
     let mut out = [0u8; LEN];
     let mut put = |at: usize, width: usize, mut v: u64| {
@@ -51,8 +83,8 @@ pub fn serial(game_code: u16, emission: u16, block: u32, pack: u32, position: u3
     put(0, 4, u64::from(game_code));
     put(4, 3, u64::from(emission));
     put(7, 3, u64::from(block));
-    put(10, 6, u64::from(pack));
-    put(16, 3, u64::from(position));
+    put(10, PLACE_DIGITS - w, u64::from(pack));
+    put(LEN - 1 - w, w, u64::from(position));
     out[LEN - 1] = luhn_digit(&out[..LEN - 1]);
     out
 }
@@ -60,7 +92,9 @@ pub fn serial(game_code: u16, emission: u16, block: u32, pack: u32, position: u3
 /// Serials of the tickets of one pack, computed from the pack's fixed digits once.
 pub struct PackSerials {
     digits: [u8; LEN],
-    /// Luhn sum of the first 16 digits (their weights do not depend on the position).
+    /// Index of the position's first digit.
+    from: usize,
+    /// Luhn sum of the digits before the position (their weights do not depend on it).
     partial: u32,
 }
 
@@ -80,25 +114,43 @@ fn luhn_term(index: usize, d: u8) -> u32 {
 }
 
 impl PackSerials {
-    /// The serials of pack `pack` of `block` (see [`serial`] for the bounds).
-    pub fn new(game_code: u16, emission: u16, block: u32, pack: u32) -> PackSerials {
-        let digits = serial(game_code, emission, block, pack, 0);
-        let partial = digits[..16]
+    /// The serials of pack `pack` of `block`, packs holding `pack_size` tickets (see
+    /// [`serial`] for the bounds).
+    pub fn new(
+        game_code: u16,
+        emission: u16,
+        block: u32,
+        pack: u32,
+        pack_size: u32,
+    ) -> PackSerials {
+        let digits = serial(game_code, emission, block, pack, 0, pack_size);
+        let from = LEN - 1 - position_digits(pack_size);
+        let partial = digits[..from]
             .iter()
             .enumerate()
             .map(|(i, &d)| luhn_term(i, d))
             .sum();
-        PackSerials { digits, partial }
+        PackSerials {
+            digits,
+            from,
+            partial,
+        }
     }
 
-    /// The serial of position `position` (1..=999) in the pack; equal to [`serial`].
+    /// The serial of position `position` (1-based, below 10 to the power of the position's
+    /// digits) in the pack; equal to [`serial`].
     pub fn at(&self, position: u32) -> [u8; LEN] {
-        debug_assert!(position <= 999);
         let mut s = self.digits;
-        s[16] = b'0' + (position / 100) as u8;
-        s[17] = b'0' + (position / 10 % 10) as u8;
-        s[18] = b'0' + (position % 10) as u8;
-        let sum = self.partial + (16..19).map(|i| luhn_term(i, s[i])).sum::<u32>();
+        let mut v = position;
+        for k in (self.from..LEN - 1).rev() {
+            s[k] = b'0' + (v % 10) as u8;
+            v /= 10;
+        }
+        debug_assert_eq!(v, 0, "position wider than its field");
+        let sum = self.partial
+            + (self.from..LEN - 1)
+                .map(|i| luhn_term(i, s[i]))
+                .sum::<u32>();
         s[LEN - 1] = b'0' + ((10 - sum % 10) % 10) as u8;
         s
     }
@@ -118,24 +170,61 @@ mod tests {
 
     #[test]
     fn serial_layout() {
-        let s = serial(2017, 1, 1, 30000, 150);
+        let s = serial(2017, 1, 1, 30000, 150, 150);
         assert_eq!(&s[..19], b"2017001001030000150");
         assert!(is_valid(&s));
+        assert_eq!(place(&s, 150), (30000, 150));
+        // Packs of up to 999 tickets: 6 pack digits, 3 position digits, whatever the size.
+        assert_eq!(serial(2017, 1, 1, 30000, 150, 999), s);
+        assert_eq!(
+            serial(2017, 1, 1, 30000, 1, 1)[..19],
+            *b"2017001001030000001"
+        );
+    }
+
+    #[test]
+    fn a_box_of_4000_takes_four_position_digits_and_five_pack_digits() {
+        let s = serial(2017, 1, 1, 12, 3999, 4000);
+        assert_eq!(&s[..19], b"2017001001000123999");
+        assert!(is_valid(&s));
+        assert_eq!(place(&s, 4000), (12, 3999));
+        assert_eq!(position_digits(4000), 4);
+        assert_eq!(max_packs(4000), 99_999);
+        assert_eq!(position_digits(999), 3);
+        assert_eq!(max_packs(999), 999_999);
+        assert_eq!(position_digits(1000), 4);
+        assert_eq!(position_digits(10_000), 5);
+        assert_eq!(max_packs(10_000), 9_999);
+        assert_eq!(position_digits(5_000_000), 7);
+        assert_eq!(max_packs(5_000_000), 99);
+        assert_eq!(position_digits(0), 3);
     }
 
     #[test]
     fn pack_serials_equal_serial() {
-        for pack in [1, 2, 999_999] {
-            let p = PackSerials::new(1703, 12, 345, pack);
-            for pos in [1, 2, 9, 10, 99, 150, 999] {
-                assert_eq!(p.at(pos), serial(1703, 12, 345, pack, pos));
+        for (size, packs, positions) in [
+            (150, [1, 2, 999_999], vec![1, 2, 9, 10, 99, 150, 999]),
+            (
+                4000,
+                [1, 2, 99_999],
+                vec![1, 2, 999, 1000, 3999, 4000, 9999],
+            ),
+            (5_000_000, [1, 2, 99], vec![1, 4_999_999, 5_000_000]),
+        ] {
+            for pack in packs {
+                let p = PackSerials::new(1703, 12, 345, pack, size);
+                for &pos in &positions {
+                    let s = serial(1703, 12, 345, pack, pos, size);
+                    assert_eq!(p.at(pos), s);
+                    assert_eq!(place(&s, size), (u64::from(pack), u64::from(pos)));
+                }
             }
         }
     }
 
     #[test]
     fn any_single_digit_change_is_caught() {
-        let s = serial(12, 3, 4, 5, 6);
+        let s = serial(12, 3, 4, 5, 6, 10);
         for i in 0..LEN {
             for d in b'0'..=b'9' {
                 let mut t = s;

@@ -38,7 +38,7 @@ const DOMAIN: u64 = 10_000_000_000_000_000_000;
 pub const GENERATIONS: u64 = 10_000_000;
 
 /// Ticket indices per block in FF1's input: `0..INDICES` (9 digits; a block holds at most
-/// 999 999 packs of 999 tickets).
+/// 5 000 000 tickets).
 const INDICES: u64 = 1_000_000_000;
 
 /// Blocks in FF1's input: `0..BLOCKS` (3 digits; 0 is a specimen deck).

@@ -157,7 +157,13 @@ impl PackBuilder<'_> {
         let mut rng = stream(self.seed, Purpose::Faces, block, u64::from(pack));
         let first = pack * spec.pack_size;
         let last = (first + spec.pack_size).min(self.plan.tickets());
-        let serials = PackSerials::new(spec.game_code, spec.emission, block, pack + 1);
+        let serials = PackSerials::new(
+            spec.game_code,
+            spec.emission,
+            block,
+            pack + 1,
+            spec.pack_size,
+        );
         let mut codes = vec![0; (last - first) as usize];
         self.validator.codes(block, first, &mut codes);
         for (i, &validation) in (first..last).zip(&codes) {

@@ -361,6 +361,24 @@ impl PackRules {
 /// several blocks.
 pub const MAX_BLOCK_TICKETS: u32 = 5_000_000;
 
+/// Digits of the pack and the position together in a ticket's serial (digits 11 to 19;
+/// the block's serial module writes them).
+pub const PLACE_DIGITS: usize = 9;
+
+/// Digits of the position field for packs of `pack_size` tickets: 3 up to 999 tickets,
+/// else the number of digits of `pack_size` (4 for a box of 4 000). The pack field has
+/// the other `9 -` this many digits.
+pub fn position_digits(pack_size: u32) -> usize {
+    (pack_size.max(1).ilog10() as usize + 1).max(3)
+}
+
+/// The most packs a block may hold with packs of `pack_size` tickets: the largest number
+/// the pack field writes (999 999 for packs of at most 999 tickets, 99 999 for packs of
+/// 1 000 to 9 999), or 0 when the position takes all 9 digits.
+pub fn max_packs(pack_size: u32) -> u64 {
+    10u64.pow((PLACE_DIGITS - position_digits(pack_size).min(PLACE_DIGITS)) as u32) - 1
+}
+
 /// A validated game spec: everything needed to generate and verify blocks of one game.
 pub struct GameSpec {
     /// Short id (`coq`), used in paths and files.
@@ -992,22 +1010,20 @@ fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, game: Game) -> Result<GameS
             format!("expected 1..={} tickets (the block size)", g.block_size),
         ));
     }
-    if g.pack_size > 999 {
-        return Err(at.at(
-            gspan,
-            "game.pack_size",
-            "a serial holds at most 999 999 packs of at most 999 tickets",
-        ));
-    }
-    if g.block_size.div_ceil(g.pack_size) > 999_999 {
+    // The serial's 9 digits of pack and position split as the pack size needs: 999 999 packs of up to 999 tickets, 99 999 packs of up to 9 999, …
+    let most_packs = max_packs(g.pack_size);
+    if u64::from(g.block_size.div_ceil(g.pack_size)) > most_packs {
         return Err(at.at(
             gspan,
             "game.block_size",
             format!(
-                "{} tickets make {} packs of {}: a serial holds at most 999 999 packs of at most 999 tickets",
+                "{} tickets make {} packs of {}: with packs of {} tickets the serial's pack number has {} digits, so a block holds at most {} packs",
                 g.block_size,
                 g.block_size.div_ceil(g.pack_size),
-                g.pack_size
+                g.pack_size,
+                g.pack_size,
+                PLACE_DIGITS - position_digits(g.pack_size),
+                crate::money::grouped(most_packs)
             ),
         ));
     }

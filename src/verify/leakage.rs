@@ -224,7 +224,7 @@ mod tests {
     #[test]
     fn values_of_a_ticket() {
         let t = Tally::new(150);
-        let s = serial(1703, 1, 1, 12, 150);
+        let s = serial(1703, 1, 1, 12, 150, 150);
         let sum = s.iter().map(|&b| usize::from(b - b'0')).sum::<usize>() % 10;
         assert_eq!(
             t.values(1800, 12, 150, &s),
@@ -238,7 +238,7 @@ mod tests {
     #[test]
     fn honest_serials_pass_the_gate() {
         for seed in 0..5 {
-            let t = tally_with(seed, |pack, pos, _| serial(1703, 1, 1, pack, pos));
+            let t = tally_with(seed, |pack, pos, _| serial(1703, 1, 1, pack, pos, 150));
             for r in t.results() {
                 assert_ne!(r.result, "fail", "{r:?}");
                 assert_ne!(r.result, "not run", "{r:?}");
@@ -251,7 +251,7 @@ mod tests {
     #[test]
     fn a_check_digit_that_is_the_win_flag_fails_the_gate() {
         let t = tally_with(1, |pack, pos, win| {
-            let mut s = serial(1703, 1, 1, pack, pos);
+            let mut s = serial(1703, 1, 1, pack, pos, 150);
             s[LEN - 1] = if win { b'1' } else { b'0' };
             s
         });
@@ -272,7 +272,7 @@ mod tests {
     #[test]
     fn a_partial_leak_through_the_digit_sum_is_caught() {
         let t = tally_with(2, |pack, pos, win| {
-            let mut s = serial(1703, 1, 1, pack, pos);
+            let mut s = serial(1703, 1, 1, pack, pos, 150);
             if win {
                 s[LEN - 1] = b'0' + (s[LEN - 1] - b'0') / 2 * 2;
             }
@@ -285,7 +285,7 @@ mod tests {
 
     #[test]
     fn merge_adds_counts() {
-        let s = serial(1703, 1, 1, 1, 1);
+        let s = serial(1703, 1, 1, 1, 1, 150);
         let mut a = Tally::new(150);
         a.add(1, 1, 1, &s, true);
         let mut b = Tally::new(150);

@@ -403,7 +403,7 @@ impl Writers {
         if self.pack.as_ref().is_none_or(|(p, _)| *p != pack) {
             self.pack = Some((
                 pack,
-                PackSerials::new(spec.game_code, spec.emission, block, pack),
+                PackSerials::new(spec.game_code, spec.emission, block, pack, spec.pack_size),
             ));
         }
         &self.pack.as_ref().expect("just set").1
