@@ -152,3 +152,49 @@ fn every_ticket_with_a_multiplier_box_pays_the_multiplied_sum() {
         assert!((w - l).abs() < 0.05, "{b}X: winners {w:.3}, losers {l:.3}");
     }
 }
+
+/// A QA deck asks for every box decoy (a losing ticket showing 2X, 5X, 10X): each comes out
+/// on a losing ticket and the deck verifies clean; a winning way cannot be asked for one.
+#[test]
+fn a_deck_shows_every_box_decoy_on_a_losing_ticket() {
+    let spec = repo("game_specs/examples/numero_multiplicateur.toml");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("deck");
+    let o = tirage()
+        .arg("deck")
+        .arg(&spec)
+        .args(["--insecure-seed", "--seed", &"ab".repeat(32), "-q", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let report = tirage()
+        .args(["verify", "--unauthenticated", "-q", "--no-audit"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(report.status.code(), Some(0), "deck verify not clean");
+    let manifest = std::fs::read_to_string(out.join("manifest.json")).unwrap();
+    for f in ["decoy_box_2x", "decoy_box_5x", "decoy_box_10x"] {
+        assert!(manifest.contains(f), "{f} not in the deck");
+    }
+    assert!(!manifest.contains("decoy_box_1x"));
+    let spec = tirage::spec::GameSpec::load(&spec).unwrap();
+    let (id, _) = spec
+        .game
+        .features()
+        .into_iter()
+        .find(|(_, f)| f.name == "decoy_box_5x")
+        .unwrap();
+    assert!(spec.game.can_show(&spec.ways[0], id).is_ok());
+    let err = spec.game.can_show(&spec.ways[1], id).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "way \"100x10\" cannot show feature \"decoy_box_5x\": the multiplier box is a decoy only on a losing ticket"
+    );
+}

@@ -15,8 +15,8 @@
 use super::multiply::{self, BoxChoice, MultiplierBox};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureInfo,
-    Features, Layout, Mark, Panel, Plan, Printed, Refusal, Style, FEATURE_ATTEMPTS, FREE_CELL,
-    MAX_CELLS,
+    FeatureKind, Features, Layout, Mark, Panel, Plan, Printed, Refusal, Style, FEATURE_ATTEMPTS,
+    FREE_CELL, MAX_CELLS,
 };
 use crate::crypto::rng::below;
 use crate::language::{Phrase, PrintedLine};
@@ -87,6 +87,9 @@ pub struct Game {
     multiplier_box: Option<(MultiplierBox, usize)>,
     /// The box values each way may show, with the splits drawn with each, by way id.
     box_choices: HashMap<String, Vec<BoxChoice>>,
+    /// The box's decoys: the feature of each value above 1 shown on a losing ticket, with
+    /// the value's face code.
+    box_decoys: Vec<(FeatureId, u8)>,
     /// The ways whose lot must be reached through a multiplication (a one-win way of a
     /// `combined_only` tier), by id.
     multiplied_only: HashSet<String>,
@@ -213,6 +216,14 @@ pub enum DrawError {
         /// The last surface's reason.
         reason: Box<Refusal>,
     },
+    /// A box decoy asked of a winning way: the box is a decoy on losing tickets only.
+    #[error("way \"{way}\" cannot show feature \"{feature}\": the multiplier box is a decoy only on a losing ticket")]
+    BoxDecoyOnWinner {
+        /// The way's id.
+        way: String,
+        /// The feature asked.
+        feature: String,
+    },
     /// No face showing the feature asked in [`FEATURE_ATTEMPTS`] attempts.
     #[error("no face showing feature \"{0}\" in {FEATURE_ATTEMPTS} attempts")]
     FeatureNotShown(String),
@@ -310,6 +321,7 @@ impl Game {
             splits: HashMap::new(),
             multiplier_box: None,
             box_choices: HashMap::new(),
+            box_decoys: Vec::new(),
             multiplied_only: HashSet::new(),
         })
     }
@@ -336,6 +348,20 @@ impl Game {
         self.layout.panels.push(MultiplierBox::panel(column));
         self.layout.printed.push(MultiplierBox::printed());
         self.layout.description.extend(b.describe());
+        for (code, &v) in b.values.iter().enumerate().filter(|(_, &v)| v > 1) {
+            let (name, about, about_fr) = multiply::decoy(v);
+            let id = self
+                .layout
+                .features
+                .add(name, FeatureKind::Decoy, about, about_fr);
+            self.offered.push(id);
+            self.box_decoys.push((id, code as u8));
+        }
+        // The surfaces' styles show none of the box's features.
+        let n = self.layout.features.len();
+        for s in &mut self.surfaces {
+            s.from_game.resize(n, None);
+        }
         self.multiplier_box = Some((b, column));
         Ok(())
     }
@@ -705,10 +731,11 @@ impl Game {
                 id: local(f.id),
             });
         }
+        // The multiplier box's decoys are the game's, not the surface's.
         for f in ev
             .losing_features
             .iter()
-            .filter(|f| (lo..hi).contains(&f.area))
+            .filter(|f| (lo..hi).contains(&f.area) && self.box_decoy(f.id).is_none())
         {
             out.losing_features.push(AreaFeature {
                 area: f.area - lo,
@@ -797,6 +824,14 @@ impl Game {
         face
     }
 
+    /// The face code of the box value whose decoy is feature `id`, if it is one.
+    fn box_decoy(&self, id: FeatureId) -> Option<u8> {
+        self.box_decoys
+            .iter()
+            .find(|(f, _)| *f == id)
+            .map(|&(_, c)| c)
+    }
+
     /// A face of `way` showing feature `id` (as the evaluator reports it), drawing every
     /// choice from `rng`. Styles build the feature constructively, but a few (a card game's
     /// near misses) can be left no room by the rest of the face; then the face is built again
@@ -832,6 +867,15 @@ impl Game {
     ) -> Result<Face, DrawError> {
         if show.is_none() {
             return Ok(self.synthesize(way, rng));
+        }
+        if let Some((id, (_, column))) = show.zip(self.multiplier_box.as_ref()) {
+            if let Some(code) = self.box_decoy(id) {
+                // A box decoy: a production face of a losing way, its box set to the value.
+                self.can_show(way, id)?;
+                let mut face = self.synthesize(way, rng);
+                face.codes[*column] = code;
+                return Ok(face);
+            }
         }
         let splits = self.splits(way);
         // A production face draws among every split; a face asked to show a feature draws
@@ -913,6 +957,15 @@ impl Game {
     /// of the way can ([`Plan::can_show`]). Errors: [`DrawError::CannotShow`] with the last
     /// surface's reason.
     pub fn can_show(&self, way: &Way, id: FeatureId) -> Result<(), DrawError> {
+        if self.box_decoy(id).is_some() {
+            return match way.wins.is_empty() {
+                true => Ok(()),
+                false => Err(DrawError::BoxDecoyOnWinner {
+                    way: way.id.clone(),
+                    feature: self.feature_name(id).to_string(),
+                }),
+            };
+        }
         let mut last = None;
         for split in self.splits(way) {
             for (s, plan) in split.iter().enumerate() {
@@ -973,15 +1026,18 @@ impl Game {
                 });
             }
         }
-        // The box multiplies every win: marked with the first when it multiplies.
-        if let (Some((_, column)), Some(first)) = (&self.multiplier_box, ev.wins.first()) {
-            if boxed > 1 {
-                out.push(Mark {
-                    area: first.area,
-                    column: *column,
-                    kind: super::MarkKind::Win,
-                });
-            }
+        // The box multiplies every win: marked with the first when it multiplies, and as a
+        // decoy on a losing ticket.
+        if let (Some((_, column)), true) = (&self.multiplier_box, boxed > 1) {
+            let (area, kind) = match ev.wins.first() {
+                Some(first) => (first.area, super::MarkKind::Win),
+                None => (0, super::MarkKind::Decoy),
+            };
+            out.push(Mark {
+                area,
+                column: *column,
+                kind,
+            });
         }
         out
     }
@@ -1024,6 +1080,15 @@ impl Game {
                 ev.ambiguities.push(AMB_ABOVE_MAX);
             }
             ev.ambiguities.extend(sub.ambiguities);
+        }
+        // A losing ticket's box above 1X is a decoy, reported on the first play area.
+        if let Some((_, column)) = &self.multiplier_box {
+            let code = face.codes[*column];
+            if let Some(&(id, _)) = self.box_decoys.iter().find(|(_, c)| *c == code) {
+                if ev.wins.is_empty() {
+                    let _ = ev.losing_features.try_push(AreaFeature { area: 0, id });
+                }
+            }
         }
         ev
     }

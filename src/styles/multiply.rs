@@ -101,6 +101,16 @@ pub fn caption(factor: u32) -> String {
     format!("{factor}X")
 }
 
+/// The feature a box showing `factor` is on a losing ticket: its name
+/// (`decoy_box_5x`) and what the face shows, in English and in French.
+pub fn decoy(factor: u32) -> (String, String, String) {
+    (
+        format!("decoy_box_{factor}x"),
+        format!("the multiplier box shows {factor}X on a ticket that wins nothing"),
+        format!("la case multiplicateur montre {factor}X sur un ticket qui ne gagne rien"),
+    )
+}
+
 /// `way` with every win divided by `factor`: the amounts a face prints for it when
 /// everything it wins is multiplied by `factor`. `Err` gives the first win `factor` does
 /// not divide (in cents).
