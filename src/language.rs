@@ -92,6 +92,10 @@ pub enum GridLine {
     Diagonal,
     /// The four corners.
     Corners,
+    /// An X: both diagonals.
+    X,
+    /// The full card: every cell.
+    Card,
 }
 
 /// One entry of what a ticket prints beside a panel, outside the scratch layer, as data:
@@ -135,6 +139,12 @@ pub enum Phrase {
         line: GridLine,
         /// What it pays, in cents.
         amount: Money,
+    },
+    /// How a card completing several patterns at once (an X, a full card) pays: only the
+    /// highest amount among them, or each (`each`), added up.
+    PatternRule {
+        /// Each pattern completed pays; the wins add up.
+        each: bool,
     },
     /// A surface's printed maximum, in cents (`Gain maximum : 20 000 €`, `Maximum:
     /// €20,000`).
@@ -234,9 +244,19 @@ impl Language {
                     (GridLine::Row, false) => "Full row",
                     (GridLine::Column, false) => "Full column",
                     (GridLine::Diagonal, false) => "Full diagonal",
+                    (GridLine::X, true) => "X (deux diagonales)",
+                    (GridLine::X, false) => "X (both diagonals)",
+                    (GridLine::Card, true) => "Carton plein",
+                    (GridLine::Card, false) => "Full card",
                 };
                 format!("{words}{c}{}", self.amount(*amount, currency))
             }
+            Phrase::PatternRule { each } => match (fr, each) {
+                (true, false) => "Seul le motif complété le mieux payé est gagnant".into(),
+                (true, true) => "Chaque motif complété est payé : les gains s'additionnent".into(),
+                (false, false) => "Only the highest-paying pattern completed pays".into(),
+                (false, true) => "Each pattern completed pays: the wins add up".into(),
+            },
             Phrase::Maximum(m) => {
                 let words = if fr { "Gain maximum" } else { "Maximum" };
                 format!("{words}{c}{}", self.amount(*m, currency))

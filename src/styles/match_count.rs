@@ -26,6 +26,18 @@
 //! line for every rule above. Refused: free cells that make one pattern a part of another
 //! (completing the top row would complete the corners left).
 //!
+//! **X and full card.** `patterns` may also pay `x` (both diagonals complete) and `full`
+//! (every number of the card drawn). These hold other patterns (an X both diagonals and the
+//! four corners, a full card every pattern), so the spec says how a card completing them
+//! pays, printed under the legend: `pattern_rule = "highest"` (only the highest amount
+//! among the patterns completed) or `"each"` (each pattern completed pays, added up). A
+//! card shows one *largest* pattern at most (one no other completed pattern holds), with
+//! what it holds: it wins that pattern's amount by the rule. Refused: `x` or `full` without
+//! a rule; under `"highest"` a pattern paying less than one it holds; two patterns of the
+//! same cells (free cells can make a row the four corners); fewer drawn numbers than a
+//! pattern's numbers. The near miss is a paid pattern one short that leaves nothing inside
+//! it complete.
+//!
 //! **Free cells.** A grid card may have free (joker) cells: the centre of an odd grid
 //! (`free_centre`) or any cells the spec places (`free_cells = [[1, 1], [3, 4]]`, rows and
 //! columns from 1, on even grids too). A free cell is printed FREE, holds no number and
@@ -66,7 +78,7 @@ use super::{
     Layout, Mark, MarkKind, Panel, Plan, Printed, Refusal, Style, FREE_CELL, MAX_CELLS,
 };
 use crate::crypto::rng::{below, chance};
-use crate::language::{GridLine, Phrase};
+use crate::language::{GridLine, Phrase, PrintedLine};
 use crate::lots::Way;
 use crate::money::Money;
 use arrayvec::ArrayVec;
@@ -83,25 +95,48 @@ pub const AMB_UNPAID_ABOVE: &str = "more matches than a prized count, with no pr
 /// Ambiguity: a full line of matches on a grid card (reads as a bingo).
 pub const AMB_LINE: &str = "a full line of matches on a card that pays by count";
 
-/// Most lines of a grid card: rows, columns, two diagonals and the four corners.
-const MAX_LINES: usize = 2 * 7 + 3;
+/// Most lines of a grid card: rows, columns, two diagonals, the four corners, the X and
+/// the full card.
+const MAX_LINES: usize = 2 * 7 + 5;
+
+/// Most cells of a grid card (7×7).
+const MAX_GRID: usize = 49;
 
 /// The patterns a grid card may pay, as `patterns` keys them.
-const PATTERNS: [&str; 4] = ["row", "column", "diagonal", "corners"];
+const PATTERNS: [&str; 6] = ["row", "column", "diagonal", "corners", "x", "full"];
+/// Pattern kinds (indices into [`PATTERNS`]) of the patterns that hold others.
+const CORNERS: usize = 3;
+const X: usize = 4;
+const FULL: usize = 5;
 /// Each pattern in words, completed, with its verb: "a full row wins 5".
-const PATTERN_WORDS: [&str; 4] = [
+const PATTERN_WORDS: [&str; 6] = [
     "a full row wins",
     "a full column wins",
     "a full diagonal wins",
     "the four corners win",
+    "an X (both diagonals) wins",
+    "a full card wins",
 ];
 /// Each pattern as the card's legend prints it.
-const PATTERN_PRINTED: [GridLine; 4] = [
+const PATTERN_PRINTED: [GridLine; 6] = [
     GridLine::Row,
     GridLine::Column,
     GridLine::Diagonal,
     GridLine::Corners,
+    GridLine::X,
+    GridLine::Card,
 ];
+
+/// How a card completing a pattern that holds others (an X holds both diagonals and the
+/// four corners, a full card every pattern) pays: the legend's rule, printed on the card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum PatternRule {
+    /// Only the highest amount among the patterns completed pays.
+    Highest,
+    /// Each pattern completed pays its amount; the card wins the sum.
+    Each,
+}
 /// Ambiguity: two or more full lines of matches on a card that pays by pattern.
 pub const AMB_TWO_LINES: &str = "two or more full lines of matches";
 /// Ambiguity: a full line of a pattern the card does not pay.
@@ -121,6 +156,8 @@ struct RawMatchCount {
     prizes: Option<BTreeMap<String, Money>>,
     #[serde(default)]
     patterns: Option<BTreeMap<String, Money>>,
+    #[serde(default)]
+    pattern_rule: Option<PatternRule>,
     #[serde(default)]
     grid: Option<usize>,
     #[serde(default)]
@@ -148,10 +185,22 @@ pub struct MatchCount {
     prizes: Vec<Option<Money>>,
     /// The lowest prized count (0 when the card pays by pattern).
     lowest: usize,
-    /// When the card pays by pattern: the amount of a full row, column and diagonal.
-    patterns: Option<[Option<Money>; 4]>,
-    /// The kind of each of `lines`: 0 a row, 1 a column, 2 a diagonal.
+    /// When the card pays by pattern: the amount of each of [`PATTERNS`].
+    patterns: Option<[Option<Money>; 6]>,
+    /// The legend's rule for patterns that hold others (`pattern_rule`), if given.
+    rule: Option<PatternRule>,
+    /// The kind of each of `lines`, an index into [`PATTERNS`]: 0 a row, 1 a column, 2 a
+    /// diagonal, 3 the four corners, 4 the X, 5 the full card.
     line_kind: Vec<u8>,
+    /// `inside[a][b]`: line `a` is part of line `b` (`a != b`), so completing `b`
+    /// completes `a` (the diagonals and corners inside the X, every line inside the card).
+    inside: Vec<Vec<bool>>,
+    /// What a card whose largest completed pattern is line `l` wins, by the legend's rule
+    /// (none when its pattern does not pay).
+    amount_of: Vec<Option<Money>>,
+    /// For each line, the cells that may be its one unmatched cell on a losing near miss:
+    /// those leaving no other line complete (none for a line that does not pay).
+    gaps: Vec<Vec<usize>>,
     /// Side of the grid card, if laid out as one.
     grid: Option<usize>,
     /// Grid positions (row × side + column, ascending) of the free cells: printed FREE,
@@ -168,16 +217,17 @@ pub struct MatchCount {
     near_miss_id: FeatureId,
 }
 
-/// Line `l` of an `n`×`n` grid card in words: rows and columns alternate (`row 1`,
-/// `column 1`, `row 2`, …), then `diagonal 1` (top left to bottom right), `diagonal 2`,
-/// then `the four corners`.
-fn line_name(n: usize, l: usize) -> String {
-    if l < 2 * n {
-        format!("{} {}", ["row", "column"][l % 2], l / 2 + 1)
-    } else if l < 2 * n + 2 {
-        format!("diagonal {}", l - 2 * n + 1)
-    } else {
-        "the four corners".to_string()
+/// Line `l` of an `n`×`n` grid card, of kind `kind` (an index into [`PATTERNS`]), in
+/// words: rows and columns alternate (`row 1`, `column 1`, `row 2`, …), then `diagonal 1`
+/// (top left to bottom right), `diagonal 2`, then `the four corners`, `the X`, `the full
+/// card`.
+fn line_name(n: usize, l: usize, kind: u8) -> String {
+    match kind as usize {
+        0 | 1 => format!("{} {}", ["row", "column"][l % 2], l / 2 + 1),
+        2 => format!("diagonal {}", l - 2 * n + 1),
+        CORNERS => "the four corners".to_string(),
+        X => "the X".to_string(),
+        _ => "the full card".to_string(),
     }
 }
 
@@ -294,11 +344,15 @@ impl MatchCount {
         let (prize_table, patterns) = match (raw.prizes, raw.patterns) {
             (Some(p), None) => (p, None),
             (None, Some(t)) => {
-                let mut kinds = [None; 4];
+                let mut kinds = [None; 6];
                 for (k, &m) in &t {
                     let field = format!("patterns.{k}");
                     let i = PATTERNS.iter().position(|p| p == k).ok_or_else(|| {
-                        FieldError::new(&field, "expected row, column, diagonal or corners")
+                        FieldError::new(
+                            &field,
+                            "expected row, column, diagonal, corners, x (both diagonals) or \
+                             full (the full card)",
+                        )
                     })?;
                     if m.is_zero() || ctx.max.is_some_and(|x| m > x) {
                         return Err(FieldError::new(
@@ -383,7 +437,7 @@ impl MatchCount {
                  more matches",
             ));
         }
-        let (lines, blockers) = match raw.grid {
+        let (lines, line_kind, blockers) = match raw.grid {
             None => {
                 if patterns.is_some() {
                     return Err(FieldError::new("patterns", "patterns need a grid card"));
@@ -394,7 +448,13 @@ impl MatchCount {
                 if !raw.free_cells.is_empty() {
                     return Err(FieldError::new("free_cells", "free cells need a grid"));
                 }
-                (Vec::new(), Vec::new())
+                if raw.pattern_rule.is_some() {
+                    return Err(FieldError::new(
+                        "pattern_rule",
+                        "a pattern rule needs patterns on a grid card",
+                    ));
+                }
+                (Vec::new(), Vec::new(), Vec::new())
             }
             Some(n) => {
                 let free = free_cells(n, raw.free_centre, &raw.free_cells)?;
@@ -425,7 +485,8 @@ impl MatchCount {
                 }
                 lines.push((0..n).filter_map(|i| cell(i * n + i)).collect());
                 lines.push((0..n).filter_map(|i| cell(i * n + n - 1 - i)).collect());
-                if patterns.is_some_and(|p| p[3].is_some()) {
+                let paid = |k: usize| patterns.is_some_and(|p| p[k].is_some());
+                if paid(CORNERS) {
                     // The four corners, as one more line (paid only).
                     lines.push(
                         [0, n - 1, n * (n - 1), n * n - 1]
@@ -434,6 +495,29 @@ impl MatchCount {
                             .collect(),
                     );
                 }
+                if paid(X) {
+                    // Both diagonals, as one more line (paid only).
+                    let mut x: Vec<usize> = (0..n)
+                        .flat_map(|i| [cell(i * n + i), cell(i * n + n - 1 - i)])
+                        .flatten()
+                        .collect();
+                    x.sort_unstable();
+                    x.dedup();
+                    lines.push(x);
+                }
+                if paid(FULL) {
+                    lines.push((0..numbers).collect());
+                }
+                // Rows and columns alternate, then the diagonals, then the paid patterns
+                // that hold others, in the order of PATTERNS.
+                let mut line_kind: Vec<u8> = (0..2 * n).map(|i| (i % 2) as u8).collect();
+                line_kind.extend([2, 2]);
+                line_kind.extend(
+                    [CORNERS, X, FULL]
+                        .into_iter()
+                        .filter(|&k| paid(k))
+                        .map(|k| k as u8),
+                );
                 let blockers: Vec<Vec<usize>> = permutations(n)
                     .into_iter()
                     .filter(|p| {
@@ -443,30 +527,72 @@ impl MatchCount {
                     })
                     .map(|p| (0..n).filter_map(|r| cell(r * n + p[r])).collect())
                     .collect();
-                if patterns.is_some() {
+                if let Some(pay) = patterns {
                     if let Some(l) = lines.iter().position(|l| l.len() < 2) {
                         return Err(FieldError::new(
                             "free_cells",
                             format!(
                                 "{} holds {} number(s) besides its free cells: a line paid by \
                                  pattern needs two, so that a losing card can keep it open",
-                                line_name(n, l),
+                                line_name(n, l, line_kind[l]),
                                 lines[l].len()
                             ),
                         ));
                     }
                     let within = |a: &Vec<usize>, b: &Vec<usize>| a.iter().all(|c| b.contains(c));
-                    if let Some((a, b)) = (0..lines.len())
-                        .flat_map(|a| (0..lines.len()).map(move |b| (a, b)))
-                        .find(|&(a, b)| a != b && within(&lines[a], &lines[b]))
-                    {
+                    let pairs = || {
+                        (0..lines.len())
+                            .flat_map(|a| (0..lines.len()).map(move |b| (a, b)))
+                            .filter(|&(a, b)| a != b && within(&lines[a], &lines[b]))
+                    };
+                    let name = |l: usize| line_name(n, l, line_kind[l]);
+                    if raw.pattern_rule.is_none() && (paid(X) || paid(FULL)) {
+                        return Err(FieldError::new(
+                            "pattern_rule",
+                            "an X completes both diagonals and the four corners, a full card \
+                             every pattern: say how such a card pays, pattern_rule = \
+                             \"highest\" (only the highest amount among the patterns \
+                             completed) or \"each\" (every pattern completed, added up)",
+                        ));
+                    }
+                    if let Some((a, b)) = pairs().find(|&(a, b)| within(&lines[b], &lines[a])) {
+                        return Err(FieldError::new(
+                            "free_cells",
+                            format!(
+                                "with these free cells, {} and {} are the same cells: a card \
+                                 completing one completes the other, and no rule tells which \
+                                 it shows",
+                                name(a),
+                                name(b)
+                            ),
+                        ));
+                    }
+                    let amount = |l: usize| pay[line_kind[l] as usize];
+                    if raw.pattern_rule == Some(PatternRule::Highest) {
+                        if let Some((a, b)) =
+                            pairs().find(|&(a, b)| amount(b).is_some() && amount(a) > amount(b))
+                        {
+                            return Err(FieldError::new(
+                                format!("patterns.{}", PATTERNS[line_kind[b] as usize]),
+                                format!(
+                                    "completing {} also completes {}, which pays more: with \
+                                     pattern_rule = \"highest\" the card would never pay what \
+                                     the legend says of {}",
+                                    name(b),
+                                    name(a),
+                                    name(b)
+                                ),
+                            ));
+                        }
+                    }
+                    if let Some((a, b)) = pairs().find(|_| raw.pattern_rule.is_none()) {
                         return Err(FieldError::new(
                             "free_cells",
                             format!(
                                 "with these free cells, completing {} also completes {}: a card \
                                  would show two patterns at once",
-                                line_name(n, b),
-                                line_name(n, a)
+                                name(b),
+                                name(a)
                             ),
                         ));
                     }
@@ -474,6 +600,16 @@ impl MatchCount {
                         return Err(FieldError::new(
                             "drawn",
                             format!("a full line needs {n} drawn numbers"),
+                        ));
+                    }
+                    if let Some(l) = (0..lines.len()).find(|&l| {
+                        line_kind[l] as usize > CORNERS
+                            && amount(l).is_some()
+                            && drawn < lines[l].len()
+                    }) {
+                        return Err(FieldError::new(
+                            "drawn",
+                            format!("{} needs {} drawn numbers", name(l), lines[l].len()),
                         ));
                     }
                 } else if blockers.is_empty() {
@@ -491,9 +627,68 @@ impl MatchCount {
                         ),
                     ));
                 }
-                (lines, blockers)
+                (lines, line_kind, blockers)
             }
         };
+        let n_lines = lines.len();
+        let inside: Vec<Vec<bool>> = (0..n_lines)
+            .map(|a| {
+                (0..n_lines)
+                    .map(|b| {
+                        a != b
+                            && patterns.is_some()
+                            && lines[a].iter().all(|c| lines[b].contains(c))
+                    })
+                    .collect()
+            })
+            .collect();
+        let pay = |l: usize| patterns.and_then(|p| p[line_kind[l] as usize]);
+        let mut amount_of = Vec::with_capacity(n_lines);
+        for l in 0..n_lines {
+            let Some(own) = pay(l) else {
+                amount_of.push(None);
+                continue;
+            };
+            let total = match raw.pattern_rule {
+                Some(PatternRule::Each) => (0..n_lines)
+                    .filter(|&a| inside[a][l])
+                    .filter_map(pay)
+                    .try_fold(own, Money::checked_add)
+                    .filter(|t| ctx.max.is_none_or(|x| *t <= x))
+                    .ok_or_else(|| {
+                        FieldError::new(
+                            format!("patterns.{}", PATTERNS[line_kind[l] as usize]),
+                            format!(
+                                "with pattern_rule = \"each\", {} pays every pattern it \
+                                 completes, above the surface's max",
+                                line_name(raw.grid.unwrap_or(0), l, line_kind[l])
+                            ),
+                        )
+                    })?,
+                _ => own,
+            };
+            amount_of.push(Some(total));
+        }
+        // A losing near miss leaves one cell of a paid line unmatched, and no line inside it
+        // complete.
+        let gaps: Vec<Vec<usize>> = (0..n_lines)
+            .map(|l| match pay(l) {
+                None => Vec::new(),
+                Some(_) => lines[l]
+                    .iter()
+                    .copied()
+                    .filter(|g| (0..n_lines).all(|a| !inside[a][l] || lines[a].contains(g)))
+                    .collect(),
+            })
+            .collect();
+        if patterns.is_some() && near_miss > 0 && gaps.iter().all(Vec::is_empty) {
+            return Err(FieldError::new(
+                "near_miss",
+                "no paid pattern can be one number short on a losing card (each would leave \
+                 a pattern inside it complete): set near_miss = 0 or pay a row, column or \
+                 diagonal",
+            ));
+        }
         let values = style::numbers(raw.from, raw.to, width);
         let mut columns: Vec<Column> = (1..=numbers)
             .map(|i| Column {
@@ -510,14 +705,6 @@ impl MatchCount {
             inscriptions: Vec::new(),
         }));
         let area = raw.area.unwrap_or_else(|| ctx.id.to_string());
-        let mut line_kind: Vec<u8> = (0..lines.len()).map(|i| (i % 2) as u8).collect();
-        if let Some(n) = raw.grid {
-            line_kind[2 * n] = 2;
-            line_kind[2 * n + 1] = 2;
-            if let Some(k) = line_kind.get_mut(2 * n + 2) {
-                *k = 3;
-            }
-        }
         let open = blockers
             .iter()
             .map(|b| {
@@ -549,7 +736,11 @@ impl MatchCount {
             prizes,
             lowest,
             patterns,
+            rule: raw.pattern_rule,
             line_kind,
+            inside,
+            amount_of,
+            gaps,
             grid: raw.grid,
             free: match raw.grid {
                 Some(n) => free_cells(n, raw.free_centre, &raw.free_cells)?,
@@ -657,13 +848,12 @@ impl MatchCount {
         show: Option<FeatureId>,
         rng: &mut FaceRng,
     ) -> ArrayVec<u8, MAX_CELLS> {
-        let pay = self.patterns.expect("pattern mode");
         let n_lines = self.lines.len();
         let mut matched = [false; MAX_CELLS];
         let mut blocked = [false; MAX_CELLS];
         let mut full = None;
         let mut clean = false;
-        let paid = |l: usize| pay[self.line_kind[l] as usize];
+        let paid = |l: usize| self.amount_of[l];
         match way.wins.first() {
             Some(w) => {
                 let lines: ArrayVec<usize, MAX_LINES> = (0..n_lines)
@@ -677,9 +867,10 @@ impl MatchCount {
             }
             None if show.is_some() || chance(rng, self.near_miss) => {
                 let lines: ArrayVec<usize, MAX_LINES> =
-                    (0..n_lines).filter(|&l| paid(l).is_some()).collect();
-                let line = &self.lines[lines[below(rng, lines.len() as u32) as usize]];
-                let gap = line[below(rng, line.len() as u32) as usize];
+                    (0..n_lines).filter(|&l| !self.gaps[l].is_empty()).collect();
+                let l = lines[below(rng, lines.len() as u32) as usize];
+                let (line, gaps) = (&self.lines[l], &self.gaps[l]);
+                let gap = gaps[below(rng, gaps.len() as u32) as usize];
                 for &c in line {
                     matched[c] = c != gap;
                 }
@@ -687,10 +878,11 @@ impl MatchCount {
             }
             None => clean = true,
         }
-        // Every other line has a cell outside the placed one (two lines share at most one
-        // cell and hold two or more), so one is always left to keep unmatched. A losing card
-        // not drawn to show the near miss has nothing placed: each paid line keeps two of
-        // its cells (it holds two or more) unmatched, so none is one match short.
+        // Every other line not inside the placed one has a cell outside it (no two lines
+        // hold the same cells), so one is always left to keep unmatched; a near miss's gap
+        // leaves no line inside its line complete. A losing card not drawn to show the near
+        // miss has nothing placed: each paid line keeps two of its cells (it holds two or
+        // more) unmatched, so none is one match short.
         for l in pick_distinct(rng, n_lines as u32, n_lines) {
             let line = &self.lines[l as usize];
             let need = if clean && paid(l as usize).is_some() {
@@ -698,11 +890,11 @@ impl MatchCount {
             } else {
                 1
             };
-            if Some(l as usize) == full {
+            if full.is_some_and(|f| f == l as usize || self.inside[l as usize][f]) {
                 continue;
             }
             for _ in line.iter().filter(|&&c| blocked[c]).count()..need {
-                let free: ArrayVec<usize, 8> = line
+                let free: ArrayVec<usize, MAX_GRID> = line
                     .iter()
                     .copied()
                     .filter(|&c| !matched[c] && !blocked[c])
@@ -734,6 +926,16 @@ impl MatchCount {
             .collect()
     }
 
+    /// Pattern mode: the full lines of matches that no other full line holds (the
+    /// patterns a player sees: an X, not its diagonals).
+    fn largest(&self, matched: &[bool]) -> ArrayVec<usize, MAX_LINES> {
+        let full = self.full_lines(matched);
+        full.iter()
+            .copied()
+            .filter(|&a| !full.iter().any(|&b| self.inside[a][b]))
+            .collect()
+    }
+
     /// Pattern mode: the first paid line one match short.
     fn near_line(&self, matched: &[bool]) -> Option<usize> {
         let pay = self.patterns?;
@@ -757,8 +959,8 @@ impl MatchCount {
                     amount: w.amount,
                     can,
                 };
-                if let Some(pay) = self.patterns {
-                    if !pay.contains(&Some(w.amount)) {
+                if self.patterns.is_some() {
+                    if !self.amount_of.contains(&Some(w.amount)) {
                         return Err(cannot("the amount is no pattern's amount".into()));
                     }
                 } else if self.counts_for(w.amount).is_empty() {
@@ -884,9 +1086,15 @@ impl MatchCount {
                 .filter_map(|(count, m)| m.map(|amount| Phrase::Matches { count, amount }))
                 .collect(),
         };
+        let mut lines = super::common::legend_lines(lines);
+        if let Some(rule) = self.rule {
+            lines.push(PrintedLine::of(vec![Phrase::PatternRule {
+                each: rule == PatternRule::Each,
+            }]));
+        }
         vec![Printed {
             panel: self.id.clone(),
-            lines: super::common::legend_lines(lines),
+            lines,
         }]
     }
 
@@ -918,13 +1126,45 @@ impl MatchCount {
                     f64::from(self.near_miss) / 1e4
                 ),
             ];
-            if pay[3].is_some() {
+            if pay[CORNERS].is_some() {
                 v.insert(
                     1,
                     "The four corners are a pattern of their own: they win when the numbers of \
                      all four corners (a free one counting as drawn) are among the drawn \
                      numbers."
                         .to_string(),
+                );
+            }
+            if let Some(rule) = self.rule {
+                let mut s = String::new();
+                if pay[X].is_some() {
+                    s.push_str(
+                        "An X is both diagonals complete (it also completes the four corners). ",
+                    );
+                }
+                if pay[FULL].is_some() {
+                    s.push_str("A full card is every number of the card drawn. ");
+                }
+                s.push_str(match rule {
+                    PatternRule::Highest => {
+                        "A card completing a pattern that holds others (an X its diagonals, a \
+                         full card every line) pays only the highest amount among them, the \
+                         one the legend gives the largest pattern."
+                    }
+                    PatternRule::Each => {
+                        "A card completing a pattern that holds others (an X its diagonals, a \
+                         full card every line) pays each pattern it completes, added up."
+                    }
+                });
+                v.insert(v.len() - 1, s);
+                let last = v.len() - 1;
+                v[last] = format!(
+                    "A card shows at most one largest pattern (with the patterns it holds), \
+                     never one of a pattern that does not pay. Near miss {} (a paid pattern one \
+                     match short, with nothing inside it complete) on {:.2}% of losing cards; \
+                     every other losing card keeps two numbers of each paid pattern unmatched.",
+                    self.layout.features.name(self.near_miss_id),
+                    f64::from(self.near_miss) / 1e4
                 );
             }
             return v;
@@ -996,12 +1236,12 @@ impl Style for MatchCount {
             return Vec::new();
         };
         let mut matched = self.matched(face);
-        if let Some(pay) = self.patterns {
+        if self.patterns.is_some() {
             // Only the cells of the winning line, or of the line one match short.
             let line = if kind == MarkKind::Win {
-                self.full_lines(&matched)
+                self.largest(&matched)
                     .into_iter()
-                    .find(|&l| pay[self.line_kind[l] as usize].is_some())
+                    .find(|&l| self.amount_of[l].is_some())
             } else {
                 self.near_line(&matched)
             };
@@ -1050,12 +1290,14 @@ impl Style for MatchCount {
             ev.ambiguities.push(AMB_DRAWN_REPEAT);
         }
         let matched = self.matched(face);
-        if let Some(pay) = self.patterns {
-            let full = self.full_lines(&matched);
+        if self.patterns.is_some() {
+            // The largest patterns completed: the lines inside them are part of what they
+            // pay (by the legend's rule, in `amount_of`).
+            let full = self.largest(&matched);
             if full.len() >= 2 {
                 ev.ambiguities.push(AMB_TWO_LINES);
             }
-            let paid = |l: usize| pay[self.line_kind[l] as usize];
+            let paid = |l: usize| self.amount_of[l];
             if full.iter().any(|&l| paid(l).is_none()) {
                 ev.ambiguities.push(AMB_UNPAID_LINE);
             }
@@ -1156,7 +1398,14 @@ pub static INFO: StyleInfo = StyleInfo {
             kind: "table pattern → amount",
             default: Some("none (give this or prizes)"),
             about: "a grid card paid by pattern instead: row, column, diagonal, corners (the \
-                    four corners) → amount",
+                    four corners), x (both diagonals), full (the full card) → amount",
+        },
+        Param {
+            name: "pattern_rule",
+            kind: "\"highest\" or \"each\"",
+            default: Some("none (needed with x or full)"),
+            about: "how a card completing a pattern that holds others pays: only the highest \
+                    amount among them, or each, added up (printed under the legend)",
         },
         Param {
             name: "grid",
@@ -1758,5 +2007,216 @@ mod tests {
             "with these free cells, completing row 1 also completes the four corners: a card \
              would show two patterns at once"
         );
+    }
+
+    /// A 5×5 card around a free centre paying rows, diagonals, the X and the full card.
+    const CROSS: &str = "numbers = 24\ndrawn = 24\nfrom = 1\nto = 75\ngrid = 5\n\
+        free_centre = true\nnear_miss = 0.3\npattern_rule = \"highest\"\n\
+        patterns = { row = 5, diagonal = 20, x = 100, full = 1000 }\n";
+
+    /// Card numbers 1..=24: the X is cells 0, 6, 17, 23 (diagonal 1) and 4, 8, 15, 19
+    /// (diagonal 2), numbers 1 7 18 24 and 5 9 16 20.
+    const X_NUMBERS: [u8; 8] = [1, 7, 18, 24, 5, 9, 16, 20];
+
+    fn won(m: &MatchCount, drawn: &[u8]) -> Evaluation {
+        let card: Vec<u8> = (1..=24).collect();
+        let ev = m.evaluate(&face(&card, &drawn_with(drawn)));
+        assert!(ev.ambiguities.is_empty(), "{drawn:?}: {:?}", ev.ambiguities);
+        ev
+    }
+
+    fn amount(ev: &Evaluation) -> Option<u64> {
+        ev.wins.first().map(|w| w.amount.0)
+    }
+
+    #[test]
+    fn an_x_and_a_full_card_pay_by_the_legend_s_rule() {
+        let m = make(CROSS).unwrap();
+        // Rows 10, columns 10, diagonals 2, the X, the full card.
+        assert_eq!(m.lines.len(), 14);
+        assert_eq!(m.lines[12], vec![0, 4, 6, 8, 15, 17, 19, 23]);
+        assert_eq!(m.lines[13].len(), 24);
+        // The X pays the X, not its diagonals; one diagonal pays a diagonal.
+        assert_eq!(amount(&won(&m, &X_NUMBERS)), Some(10_000));
+        assert_eq!(amount(&won(&m, &X_NUMBERS[..4])), Some(2_000));
+        // The full card: 24 drawn numbers, every one on the card.
+        let all: Vec<u8> = (1..=24).collect();
+        assert_eq!(amount(&won(&m, &all)), Some(100_000));
+        // Each: the X pays itself and both diagonals; the full card every row, both
+        // diagonals and the X (columns do not pay).
+        let each = make(&CROSS.replace("\"highest\"", "\"each\"")).unwrap();
+        assert_eq!(amount(&won(&each, &X_NUMBERS)), Some(14_000));
+        assert_eq!(
+            amount(&won(&each, &all)),
+            Some(100_000 + 5 * 500 + 2 * 2000 + 10_000)
+        );
+        assert_eq!(
+            each.amount_of
+                .iter()
+                .flatten()
+                .map(|m| m.0)
+                .collect::<Vec<_>>(),
+            [500, 500, 500, 500, 500, 2000, 2000, 14_000, 116_500]
+        );
+        // An X beside a full row is two patterns; a full column does not pay.
+        let card: Vec<u8> = (1..=24).collect();
+        let mut two = X_NUMBERS.to_vec();
+        two.extend([2, 3, 4]);
+        let ev = m.evaluate(&face(&card, &drawn_with(&two)));
+        assert_eq!(ev.ambiguities, vec![AMB_TWO_LINES]);
+        let ev = m.evaluate(&face(&card, &drawn_with(&[1, 6, 11, 15, 20])));
+        assert_eq!(ev.ambiguities, vec![AMB_UNPAID_LINE]);
+        // Marks: the X's eight numbers on the card and among the drawn.
+        let f = face(&card, &drawn_with(&X_NUMBERS));
+        let ev = m.evaluate(&f);
+        assert_eq!(m.marks(&f, &ev).len(), 16);
+        // The legend prints the X, the full card and the rule.
+        let legend: Vec<String> = m.printed()[0]
+            .lines
+            .iter()
+            .map(|l| crate::language::Language::En.line(l, "EUR"))
+            .collect();
+        assert_eq!(
+            legend,
+            [
+                "Full row: €5 · Full diagonal: €20 · X (both diagonals): €100",
+                "Full card: €1,000",
+                "Only the highest-paying pattern completed pays"
+            ]
+        );
+        let fr: Vec<String> = each.printed()[0]
+            .lines
+            .iter()
+            .map(|l| crate::language::Language::Fr.line(l, "EUR"))
+            .collect();
+        assert_eq!(
+            fr[2],
+            "Chaque motif complété est payé : les gains s'additionnent"
+        );
+        assert!(
+            m.describe()
+                .join(" ")
+                .contains("pays only the highest amount"),
+            "{:?}",
+            m.describe()
+        );
+    }
+
+    #[test]
+    fn x_and_full_card_ways_round_trip_showing_their_pattern_alone() {
+        for (text, amounts) in [
+            (CROSS.to_string(), vec![5, 20, 100, 1000]),
+            (
+                CROSS.replace("\"highest\"", "\"each\""),
+                vec![5, 20, 140, 1165],
+            ),
+            (
+                CROSS.replace("x = 100", "x = 100, corners = 50"),
+                vec![5, 20, 50, 100, 1000],
+            ),
+        ] {
+            let m = make(&text).unwrap();
+            m.check_way(&way(&[])).unwrap();
+            round_trip(&m, &way(&[]), 0..300);
+            for a in amounts {
+                let w = way(&[a]);
+                m.check_way(&w).unwrap();
+                for (seed, f, _) in round_trip(&m, &w, 0..200) {
+                    let top = m.largest(&m.matched(&f));
+                    assert_eq!(top.len(), 1, "{a} seed {seed}");
+                    assert_eq!(m.amount_of[top[0]], Some(Money::units(a)), "seed {seed}");
+                }
+            }
+            // The near miss is a row, a diagonal or the corners one short: an X or a full card one
+            // short leaves a line inside it complete.
+            for (seed, f, _) in round_trip_showing(&m, &way(&[]), NEAR_MISS, 0..200) {
+                let l = m.near_line(&m.matched(&f)).unwrap();
+                assert!((m.line_kind[l] as usize) < X, "seed {seed}");
+            }
+        }
+        let m = make(CROSS).unwrap();
+        assert!(m.gaps[12].is_empty() && m.gaps[13].is_empty());
+        // 140 is an X's amount by "each", no pattern's by "highest".
+        assert!(matches!(
+            m.check_way(&way(&[140])),
+            Err(Refusal::CannotWin { .. })
+        ));
+        // Without the four corners, the X one short at the centre (a card with no free
+        // centre) leaves both diagonals open: a near miss of the X.
+        let m = make(
+            "numbers = 25\ndrawn = 25\nfrom = 1\nto = 75\ngrid = 5\nnear_miss = 0.3\n\
+             pattern_rule = \"highest\"\npatterns = { row = 5, x = 100 }\n",
+        )
+        .unwrap();
+        assert_eq!(m.gaps[12], vec![12]);
+    }
+
+    #[test]
+    fn patterns_that_hold_others_need_a_rule_that_reads_one_way() {
+        let e = |t: &str| {
+            let e = make(t).err().expect(t);
+            (e.field, e.message)
+        };
+        let (field, msg) = e(&CROSS.replace("pattern_rule = \"highest\"\n", ""));
+        assert_eq!(field, "pattern_rule");
+        assert!(
+            msg.contains("\"highest\"") && msg.contains("\"each\""),
+            "{msg}"
+        );
+        // Under "highest", an X paying less than a diagonal would never pay its amount.
+        let (field, msg) = e(&CROSS.replace("x = 100", "x = 10"));
+        assert_eq!(field, "patterns.x");
+        assert_eq!(
+            msg,
+            "completing the X also completes diagonal 1, which pays more: with pattern_rule = \
+             \"highest\" the card would never pay what the legend says of the X"
+        );
+        make(
+            &CROSS
+                .replace("x = 100", "x = 10")
+                .replace("\"highest\"", "\"each\""),
+        )
+        .unwrap();
+        assert_eq!(
+            e(&CROSS.replace("drawn = 24", "drawn = 20")),
+            (
+                "drawn".into(),
+                "the full card needs 24 drawn numbers".into()
+            )
+        );
+        assert_eq!(
+            e(&CROSS.replace("pattern_rule = \"highest\"", "pattern_rule = \"first\"")).0,
+            "pattern_rule"
+        );
+        assert_eq!(
+            e(&format!("{LOTTO}pattern_rule = \"each\"\n")).0,
+            "pattern_rule"
+        );
+        // A full card alone cannot be one short on a losing card.
+        assert_eq!(
+            e(&CROSS.replace(
+                "row = 5, diagonal = 20, x = 100, full = 1000",
+                "full = 1000"
+            ))
+            .0,
+            "near_miss"
+        );
+        make(
+            &CROSS
+                .replace(
+                    "row = 5, diagonal = 20, x = 100, full = 1000",
+                    "full = 1000",
+                )
+                .replace("near_miss = 0.3", "near_miss = 0"),
+        )
+        .unwrap();
+        // Free cells making the top row the same cells as the four corners on a 4×4 card
+        // (its two middle cells and the bottom corners free): no rule tells which a card
+        // shows.
+        let (field, msg) = e("numbers = 12\ndrawn = 20\nfrom = 1\nto = 60\ngrid = 4\n\
+             free_cells = [[1, 2], [1, 3], [4, 1], [4, 4]]\npattern_rule = \"each\"\n\
+             patterns = { row = 5, corners = 50, full = 100 }\n");
+        assert_eq!(field, "free_cells");
+        assert!(msg.contains("are the same cells"), "{msg}");
     }
 }
