@@ -146,6 +146,8 @@ pub enum Phrase {
         /// Each pattern completed pays; the wins add up.
         each: bool,
     },
+    /// A grid paying per line: each winning line pays, the wins add up.
+    EachLine,
     /// A surface's printed maximum, in cents (`Gain maximum : 20 000 €`, `Maximum:
     /// €20,000`).
     Maximum(Money),
@@ -257,6 +259,12 @@ impl Language {
                 (false, false) => "Only the highest-paying pattern completed pays".into(),
                 (false, true) => "Each pattern completed pays: the wins add up".into(),
             },
+            Phrase::EachLine => if fr {
+                "Chaque ligne gagnante est payée : les gains s'additionnent"
+            } else {
+                "Each winning line pays: the wins add up"
+            }
+            .into(),
             Phrase::Maximum(m) => {
                 let words = if fr { "Gain maximum" } else { "Maximum" };
                 format!("{words}{c}{}", self.amount(*m, currency))

@@ -13,6 +13,15 @@
 //! one, of a winning symbol: no second line, no line longer than `k` (it holds two windows of
 //! `k`). The evaluator flags a line of a symbol that does not win and two or more lines.
 //!
+//! **Per line.** With `per_line = true` (legend mode), every completed line pays the legend
+//! amount of its symbol and the area wins the sum: a way names one win per line (`wins =
+//! [20, 5]`, up to three lines). Naive reading: a player counts each line of `k` identical
+//! winning symbols once, so lines never share a cell (a line longer than `k`, or two lines
+//! crossing, would read as one win or two); a line of a symbol that does not win never
+//! shows. Synthesis places the planned lines on cells apart, drawn among the sets of lines
+//! (checked when the spec is loaded) whose cells complete no other line and leave every
+//! other cell a symbol to choose.
+//!
 //! **Columns.** `{id}_r{row}c{col}` (1-based, row by row), then in box mode `{id}_gain`,
 //! `{id}_caption`. Play area: `area`, by default the surface id; panel: the surface id.
 //!
@@ -30,6 +39,7 @@
 //! the near miss also bars from a cell every winning symbol that a line through it already
 //! holds `k − 2` times (checked when the spec is loaded too, unless `near_miss = 1`).
 
+use super::common::pick_distinct;
 use super::common::LosingNearMiss;
 use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
@@ -50,6 +60,15 @@ use std::sync::Arc;
 pub const AMB_LOSING_LINE: &str = "a line of identical symbols that do not win";
 /// Ambiguity: two or more lines of `k` identical symbols (one win or two?).
 pub const AMB_TWO_LINES: &str = "two or more lines of identical symbols";
+/// Ambiguity, per line: two lines of identical symbols sharing a cell (a line longer than
+/// `k`, or two crossing: one win or two?).
+pub const AMB_SHARED_CELL: &str = "two lines of identical symbols sharing a cell";
+
+/// Most lines a way may win on a grid paying per line.
+const MOST_LINES: usize = 3;
+/// Most lines of `k` a grid paying per line may hold (bounds the sets of lines checked at
+/// load).
+const MOST_WINDOWS: usize = 64;
 
 /// A `lines` surface's table.
 #[derive(Debug, Deserialize)]
@@ -68,6 +87,8 @@ struct RawLines {
     decoy_weights: Option<BTreeMap<String, u32>>,
     #[serde(default)]
     legend: Option<BTreeMap<String, Money>>,
+    #[serde(default)]
+    per_line: bool,
     #[serde(default)]
     near_miss: f64,
     #[serde(default)]
@@ -102,6 +123,11 @@ pub struct Lines {
     /// Every line of `k` cells (cell indices, in row-major order).
     windows: Vec<ArrayVec<u8, 16>>,
     pay: Pay,
+    /// Every completed line pays (`per_line`): the area wins the sum.
+    per_line: bool,
+    /// Per line: `sets[j]`, every set of `j + 2` lines (window indices, ascending) on cells
+    /// apart whose cells complete no other line and leave each other cell a symbol.
+    sets: Vec<Vec<ArrayVec<u8, MOST_LINES>>>,
     near_miss: u32,
     /// The near miss (`near_miss_<area>` or the spec's `near_miss_feature`), in the
     /// layout's feature table.
@@ -269,6 +295,22 @@ impl Lines {
             "a losing grid with a line one winning symbol short",
             "une grille perdante avec une ligne à un symbole gagnant près",
         );
+        if raw.per_line && !matches!(pay, Pay::Legend(_)) {
+            return Err(FieldError::new(
+                "per_line",
+                "a prize per line needs legend (each line pays its symbol's amount)",
+            ));
+        }
+        if raw.per_line && windows.len() > MOST_WINDOWS {
+            return Err(FieldError::new(
+                "per_line",
+                format!(
+                    "a {rows}×{cols} grid has {} lines of {k}; paying per line takes at most \
+                     {MOST_WINDOWS}",
+                    windows.len()
+                ),
+            ));
+        }
         let mut m = Lines {
             id: ctx.id.to_string(),
             layout,
@@ -280,9 +322,14 @@ impl Lines {
             winning,
             windows,
             pay,
+            per_line: raw.per_line,
+            sets: Vec::new(),
             near_miss,
             near_miss_id,
         };
+        if m.per_line {
+            m.sets = (2..=MOST_LINES).map(|j| m.line_sets(j)).collect();
+        }
         m.label = ctx.label(&m.layout.areas[0]).to_string();
         let need = m.worst_exclusions() + 1;
         if m.near_miss < 1_000_000 {
@@ -337,6 +384,61 @@ impl Lines {
         self.rows * self.cols
     }
 
+    /// Per line: every set of `j` lines (window indices, ascending) on cells apart such
+    /// that, placed, their cells complete no other line and every other cell closes fewer
+    /// lines than there are symbols (so the fill always has a choice).
+    fn line_sets(&self, j: usize) -> Vec<ArrayVec<u8, MOST_LINES>> {
+        let n = self.cells();
+        let mut out = Vec::new();
+        let mut set: ArrayVec<u8, MOST_LINES> = ArrayVec::new();
+        self.extend_sets(j, 0, &mut set, &mut out);
+        out.retain(|set| {
+            let mut placed = vec![false; n];
+            for &w in set {
+                for &c in &self.windows[w as usize] {
+                    placed[c as usize] = true;
+                }
+            }
+            let mut count = vec![0usize; n];
+            for (i, w) in self.windows.iter().enumerate() {
+                match w.iter().rev().find(|&&c| !placed[c as usize]) {
+                    Some(&last) => count[last as usize] += 1,
+                    None if !set.contains(&(i as u8)) => return false,
+                    None => {}
+                }
+            }
+            count.into_iter().max().unwrap_or(0) < self.n_symbols
+        });
+        out
+    }
+
+    /// Adds to `out` every extension of `set` to `j` lines on cells apart, from window
+    /// `from` on.
+    fn extend_sets(
+        &self,
+        j: usize,
+        from: usize,
+        set: &mut ArrayVec<u8, MOST_LINES>,
+        out: &mut Vec<ArrayVec<u8, MOST_LINES>>,
+    ) {
+        if set.len() == j {
+            out.push(set.clone());
+            return;
+        }
+        for w in from..self.windows.len() {
+            let apart = set.iter().all(|&o| {
+                !self.windows[o as usize]
+                    .iter()
+                    .any(|c| self.windows[w].contains(c))
+            });
+            if apart {
+                set.push(w as u8);
+                self.extend_sets(j, w + 1, set, out);
+                set.pop();
+            }
+        }
+    }
+
     /// The most symbols one free cell may have to exclude, over every placement synthesis
     /// makes (none, a full line, a line less one cell): for each free cell, the lines whose
     /// last free cell (row-major) it is.
@@ -388,7 +490,7 @@ impl Lines {
             .unwrap_or(0)
     }
 
-    /// Every line of `k` identical symbols on `face`: (window index, symbol).
+    /// Every line of `k` identical symbols on `face`: (window index, symbol); at most 8.
     fn lines(&self, face: &Face) -> ArrayVec<(usize, u8), 8> {
         let mut out = ArrayVec::new();
         for (i, w) in self.windows.iter().enumerate() {
@@ -513,11 +615,32 @@ impl Lines {
                 }
                 Ok(())
             }
+            wins if self.per_line && wins.len() <= MOST_LINES => {
+                for w in wins {
+                    self.check_way(&Way {
+                        wins: vec![w.clone()],
+                        ..way.clone()
+                    })?;
+                }
+                if self.sets[wins.len() - 2].is_empty() {
+                    return Err(Refusal::TooManyWins {
+                        area: self.id.clone(),
+                        wins: wins.len(),
+                        most: 1 + self.sets.iter().take_while(|s| !s.is_empty()).count(),
+                        why: "lines on cells apart, completing no other line",
+                    });
+                }
+                Ok(())
+            }
             _ => Err(Refusal::TooManyWins {
                 area: self.id.clone(),
                 wins: way.wins.len(),
-                most: 1,
-                why: "one line",
+                most: if self.per_line { MOST_LINES } else { 1 },
+                why: if self.per_line {
+                    "a way wins three lines at most"
+                } else {
+                    "one line"
+                },
             }),
         }
     }
@@ -537,6 +660,19 @@ impl Lines {
         let win = way.wins.first().map(|w| w.amount);
         let mut near = win.is_some();
         match win {
+            Some(_) if way.wins.len() >= 2 => {
+                let sets = &self.sets[way.wins.len() - 2];
+                let set = &sets[below(rng, sets.len() as u32) as usize];
+                let order = pick_distinct(rng, set.len() as u32, set.len());
+                for (w, &o) in way.wins.iter().zip(&order) {
+                    let syms = self.symbols_for(w.amount);
+                    let s = syms[below(rng, syms.len() as u32) as usize];
+                    for &c in &self.windows[set[o as usize] as usize] {
+                        face.codes[c as usize] = s;
+                        placed[c as usize] = true;
+                    }
+                }
+            }
             Some(amount) => {
                 let syms = self.symbols_for(amount);
                 let w = &self.windows[below(rng, self.windows.len() as u32) as usize];
@@ -629,9 +765,13 @@ impl Lines {
                 })
             })
             .collect();
+        let mut lines = super::common::legend_lines(entries);
+        if self.per_line {
+            lines.push(crate::language::PrintedLine::of(vec![Phrase::EachLine]));
+        }
         vec![super::Printed {
             panel: self.id.clone(),
-            lines: super::common::legend_lines(entries),
+            lines,
         }]
     }
 
@@ -671,11 +811,23 @@ impl Lines {
                     .join(", ")
             )],
         };
+        if self.per_line {
+            v.push(format!(
+                "Every line of {} identical legend symbols pays its amount and the grid wins \
+                 the sum (up to {MOST_LINES} lines); lines never share a cell.",
+                self.k
+            ));
+        }
         v.push(format!(
             "A losing grid shows no line of {} identical symbols of any kind; a winning one \
-             shows exactly one. Near miss {} (a line one winning symbol short) on {:.2}% of \
+             shows {}. Near miss {} (a line one winning symbol short) on {:.2}% of \
              losing grids; no other losing grid shows one.",
             self.k,
+            if self.per_line {
+                "the lines its way wins, no other"
+            } else {
+                "exactly one"
+            },
             self.layout.features.name(self.near_miss_id),
             f64::from(self.near_miss) / 1e4
         ));
@@ -714,11 +866,9 @@ impl Style for Lines {
             })
         };
         if !ev.wins.is_empty() {
-            if let Some(&(wi, _)) = self
-                .lines(face)
-                .iter()
-                .find(|&&(_, s)| self.winning[s as usize])
-            {
+            let lines = self.lines(face);
+            let winning = lines.iter().filter(|&&(_, s)| self.winning[s as usize]);
+            for &(wi, _) in winning.take(if self.per_line { MOST_LINES } else { 1 }) {
                 for &c in &self.windows[wi] {
                     mark(c as usize, MarkKind::Win);
                 }
@@ -746,6 +896,9 @@ impl Style for Lines {
     fn evaluate(&self, face: &Face) -> Evaluation {
         let mut ev = Evaluation::default();
         let lines = self.lines(face);
+        if self.per_line {
+            return self.evaluate_per_line(face, &lines);
+        }
         if lines.len() >= 2 {
             ev.ambiguities.push(AMB_TWO_LINES);
         }
@@ -765,6 +918,38 @@ impl Style for Lines {
                     });
                 }
             }
+        }
+        ev
+    }
+}
+
+impl Lines {
+    /// Per line: each line of a winning symbol pays its legend amount; lines sharing a
+    /// cell and a line of a symbol that does not win are flagged.
+    fn evaluate_per_line(&self, face: &Face, lines: &[(usize, u8)]) -> Evaluation {
+        let mut ev = Evaluation::default();
+        if lines.iter().any(|&(_, s)| !self.winning[s as usize]) {
+            ev.ambiguities.push(AMB_LOSING_LINE);
+        }
+        let shared = lines.iter().enumerate().any(|(i, &(a, _))| {
+            lines[i + 1..]
+                .iter()
+                .any(|&(b, _)| self.windows[a].iter().any(|c| self.windows[b].contains(c)))
+        });
+        if shared {
+            ev.ambiguities.push(AMB_SHARED_CELL);
+        }
+        for &(_, s) in lines.iter().filter(|&&(_, s)| self.winning[s as usize]) {
+            ev.wins.push(AreaWin {
+                area: 0,
+                amount: self.line_amount(face, s),
+            });
+        }
+        if ev.wins.is_empty() && self.near_miss_line(face).is_some() {
+            ev.losing_features.push(AreaFeature {
+                area: 0,
+                id: self.near_miss_id,
+            });
         }
         ev
     }
@@ -831,6 +1016,13 @@ pub static INFO: StyleInfo = StyleInfo {
             kind: "table symbol → amount",
             default: Some("none (give this or box_amounts)"),
             about: "legend mode: the amount a line of each winning symbol wins (give this or box_amounts)",
+        },
+        Param {
+            name: "per_line",
+            kind: "boolean",
+            default: Some("false"),
+            about: "legend mode: every completed line pays its symbol's amount, the area wins \
+                    the sum (ways name one win per line, up to 3)",
         },
         Param {
             name: "near_miss",
@@ -1124,5 +1316,91 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A 4×4 grid with lines of 3 paying every line.
+    const PER_LINE: &str = "rows = 4\ncols = 4\nk = 3\n\
+        symbols = [\"X\", \"O\", \"A\", \"B\", \"C\", \"D\", \"E\", \"F\", \"G\"]\n\
+        legend = { X = 20, O = 5, A = 5 }\nper_line = true\nnear_miss = 0.5\n";
+
+    /// A 4×4 face from its rows of symbols.
+    fn face4(m: &Lines, grid: [&str; 4]) -> Face {
+        let mut f = Face::default();
+        for (r, row) in grid.iter().enumerate() {
+            for (c, ch) in row.chars().enumerate() {
+                f.codes[r * 4 + c] = m.layout.columns[0]
+                    .values
+                    .iter()
+                    .position(|v| v == &ch.to_string())
+                    .unwrap() as u8;
+            }
+        }
+        f
+    }
+
+    #[test]
+    fn per_line_every_line_pays_and_the_grid_wins_the_sum() {
+        let m = make(PER_LINE).unwrap();
+        // X on row 1, O on row 3: 20 + 5.
+        let ev = m.evaluate(&face4(&m, ["XXXB", "BCDE", "OOOF", "GBCD"]));
+        assert!(ev.ambiguities.is_empty(), "{:?}", ev.ambiguities);
+        assert_eq!(ev.prize(), Money(2500));
+        assert_eq!(ev.wins.len(), 2);
+        // Four X in a row hold two lines of 3 sharing cells: one win or two?
+        let ev = m.evaluate(&face4(&m, ["XXXX", "BCDE", "FGBC", "DEFG"]));
+        assert_eq!(ev.ambiguities, vec![AMB_SHARED_CELL]);
+        // A line of B does not pay and reads as a win.
+        let ev = m.evaluate(&face4(&m, ["XXXC", "BBBE", "FGAC", "DEFG"]));
+        assert_eq!(ev.ambiguities, vec![AMB_LOSING_LINE]);
+        let legend: Vec<String> = m.printed()[0]
+            .lines
+            .iter()
+            .map(|l| crate::language::Language::En.line(l, "EUR"))
+            .collect();
+        assert_eq!(
+            legend,
+            [
+                "X = €20 · O = €5 · A = €5",
+                "Each winning line pays: the wins add up"
+            ]
+        );
+        assert!(m.describe().join(" ").contains("wins the sum"));
+        for amounts in [&[][..], &[20], &[5], &[20, 5], &[5, 5], &[20, 20, 5]] {
+            let w = way(amounts);
+            m.check_way(&w).unwrap();
+            for (seed, f, ev) in round_trip(&m, &w, 0..200) {
+                assert_eq!(m.lines(&f).len(), amounts.len(), "seed {seed}");
+                if !amounts.is_empty() {
+                    assert_eq!(m.marks(&f, &ev).len(), 3 * amounts.len(), "seed {seed}");
+                }
+            }
+        }
+        round_trip_showing(&m, &way(&[]), NEAR_MISS, 0..100);
+        assert!(matches!(
+            m.check_way(&way(&[5, 5, 5, 5])),
+            Err(Refusal::TooManyWins { most: 3, .. })
+        ));
+        // A 3×3 grid: two lines on cells apart (two rows) complete no third one.
+        let small = make(
+            "rows = 3\ncols = 3\nsymbols = [\"X\", \"O\", \"A\", \"B\", \"C\", \"D\"]\n\
+             legend = { X = 20, O = 5 }\nper_line = true\n",
+        )
+        .unwrap();
+        assert!(!small.sets[0].is_empty());
+        round_trip(&small, &way(&[20, 5]), 0..100);
+        // Three lines of 3 on cells apart fill the grid: never.
+        assert!(small.sets[1].is_empty());
+        assert!(matches!(
+            small.check_way(&way(&[5, 5, 5])),
+            Err(Refusal::TooManyWins { most: 2, .. })
+        ));
+        // Per line needs a legend.
+        assert_eq!(
+            make(&format!("{BOX}per_line = true\n"))
+                .err()
+                .unwrap()
+                .field,
+            "per_line"
+        );
     }
 }
