@@ -30,7 +30,7 @@ use crate::styles::Face;
 pub const MAX_JSON: u64 = 64 << 20;
 
 /// One ticket as written: where it is, which way it realises, and its face.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ticket {
     /// Block number.
     pub block: u32,

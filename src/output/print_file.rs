@@ -32,7 +32,7 @@
 use super::Ticket;
 use crate::block::serial;
 use crate::spec::GameSpec;
-use crate::styles::{Column, ColumnKind, Face, MAX_CELLS};
+use crate::styles::{Column, ColumnKind, Face};
 
 /// First 8 bytes of every print file.
 pub const MAGIC: &[u8; 8] = b"TIRAGEPF";
@@ -136,7 +136,7 @@ pub fn read_header(bytes: &[u8]) -> Result<Header, String> {
 }
 
 /// One record as read back: the fields it holds (no prize, no way).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Record {
     /// Ticket, 1-based.
     pub ticket: u32,
@@ -154,9 +154,8 @@ pub struct Record {
 
 /// Decodes one record of `rec.len()` bytes with `ncols` face codes.
 pub fn read_record(rec: &[u8], ncols: usize) -> Record {
-    let mut face = Face::default();
-    face.codes[..ncols.min(MAX_CELLS)]
-        .copy_from_slice(&rec[RECORD_META..RECORD_META + ncols.min(MAX_CELLS)]);
+    let mut face = Face::zeroed(ncols);
+    face.codes[..ncols].copy_from_slice(&rec[RECORD_META..RECORD_META + ncols]);
     Record {
         ticket: u32::from_le_bytes(rec[0..4].try_into().expect("4 bytes")),
         pack: u32::from_le_bytes(rec[4..8].try_into().expect("4 bytes")),

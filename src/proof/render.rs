@@ -631,7 +631,7 @@ fn record_of_row(spec: &GameSpec, row: &[u8]) -> Result<print_file::Record, Stri
         f[i].parse()
             .map_err(|_| format!("has {} {:?}, expected a number", names[i], f[i]))
     };
-    let mut face = crate::styles::Face::default();
+    let mut face = crate::styles::Face::zeroed(cols.len());
     for (i, c) in cols.iter().enumerate() {
         let v = &f[lead + i];
         face.codes[i] = c

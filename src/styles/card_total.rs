@@ -40,7 +40,7 @@ use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureKind,
-    Layout, Mark, MarkKind, Panel, Plan, Printed, Refusal, Style, MAX_CELLS, MAX_WINS,
+    Layout, Mark, MarkKind, Panel, Plan, Printed, Refusal, Style, MAX_COLUMNS, MAX_WINS,
 };
 use crate::crypto::rng::{below, chance, shuffle, weighted};
 use crate::language::{Phrase, PrintedLine};
@@ -360,10 +360,10 @@ impl CardTotal {
                 0
             };
         let columns_needed = hands * per_row + if dealers == 1 { dealer_cards } else { 0 };
-        if columns_needed > MAX_CELLS {
+        if columns_needed > MAX_COLUMNS {
             return Err(FieldError::new(
                 "hands",
-                format!("{columns_needed} face columns; at most {MAX_CELLS}"),
+                format!("{columns_needed} face columns; at most {MAX_COLUMNS}"),
             ));
         }
         let areas: Vec<String> = match raw.areas {
@@ -896,7 +896,7 @@ impl CardTotal {
 
     /// One attempt at a face showing `want`.
     fn try_face(&self, want: &[Want], rng: &mut FaceRng) -> Option<Face> {
-        let mut face = Face::default();
+        let mut face = Face::zeroed(self.layout.columns.len());
         let mut used = 0u64;
         if self.dealer == Dealer::Shared {
             let range = self.dealer_range(want);

@@ -26,7 +26,7 @@ use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureKind,
-    Layout, Mark, MarkKind, Panel, Plan, Refusal, Style, MAX_CELLS, MAX_WINS,
+    Layout, Mark, MarkKind, Panel, Plan, Refusal, Style, MAX_COLUMNS, MAX_WINS,
 };
 use crate::crypto::rng::{below, chance, weighted};
 use crate::language::{Phrase, PrintedLine};
@@ -153,11 +153,11 @@ impl Compare {
             ));
         }
         let per_row = yours + theirs + 2;
-        if games * per_row > MAX_CELLS {
+        if games * per_row > MAX_COLUMNS {
             return Err(FieldError::new(
                 "games",
                 format!(
-                    "{games} rows of {per_row} columns are {} face columns; at most {MAX_CELLS}",
+                    "{games} rows of {per_row} columns are {} face columns; at most {MAX_COLUMNS}",
                     games * per_row
                 ),
             ));
@@ -450,7 +450,7 @@ impl Compare {
                 want[r] = Want::Near;
             }
         }
-        let mut face = Face::default();
+        let mut face = Face::zeroed(self.layout.columns.len());
         for (r, &w) in want.iter().enumerate() {
             self.fill_row(&mut face, r, w, rng);
         }

@@ -46,7 +46,7 @@ use super::common::{pick_distinct, LosingNearMiss};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureKind,
-    Layout, Mark, MarkKind, Panel, Plan, Printed, Refusal, Style, MAX_CELLS,
+    Layout, Mark, MarkKind, Panel, Plan, Printed, Refusal, Style,
 };
 use crate::crypto::rng::{below, chance};
 use crate::language::Phrase;
@@ -337,13 +337,10 @@ impl Crossword {
         }
         let n = slots[0].len();
         let letters = raw.letters;
-        if !(1..=25).contains(&letters) || 1 + n + letters > MAX_CELLS {
+        if !(1..=25).contains(&letters) {
             return Err(FieldError::new(
                 "letters",
-                format!(
-                    "expected 1 to 25 letters, and at most {MAX_CELLS} face columns with the \
-                     grid's number and its {n} words; got {letters}"
-                ),
+                format!("expected 1 to 25 letters, got {letters}"),
             ));
         }
         let mut prizes = vec![None; n + 1];
@@ -649,7 +646,7 @@ impl Crossword {
             }
         };
         let excluded = self.exclusions(grid, &showing, rng);
-        let mut face = Face::default();
+        let mut face = Face::zeroed(self.layout.columns.len());
         face.codes[0] = g as u8;
         face.codes[1..1 + self.n].copy_from_slice(&grid.words);
         let yours: Vec<u8> = (0..26u8).filter(|&l| excluded & (1 << l) == 0).collect();

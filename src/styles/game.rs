@@ -16,7 +16,7 @@ use super::multiply::{self, BoxChoice, MultiplierBox};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureInfo,
     FeatureKind, Features, Layout, Mark, Panel, Plan, Printed, Refusal, Style, FEATURE_ATTEMPTS,
-    FREE_CELL, MAX_CELLS,
+    FREE_CELL, MAX_COLUMNS,
 };
 use crate::crypto::rng::below;
 use crate::language::{Phrase, PrintedLine};
@@ -24,6 +24,9 @@ use crate::lots::{Way, Win};
 use crate::money::Money;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
+
+/// Most play areas of a ticket: an area is numbered in one byte ([`super::AreaWin::area`]).
+pub const MAX_AREAS: usize = u8::MAX as usize;
 
 /// Most splits of one way over the surfaces that are tried when the spec is loaded.
 pub const MAX_SPLITS: usize = 4096;
@@ -231,26 +234,47 @@ pub enum DrawError {
 
 impl Game {
     /// Puts the surfaces side by side, in the spec's order. Errors: no surface, a face
-    /// column or play area name used by two surfaces, or more than [`MAX_CELLS`] face
-    /// columns in all; each error names what is wrong.
+    /// column or play area name used by two surfaces, more than [`MAX_COLUMNS`] face
+    /// columns or [`MAX_AREAS`] play areas in all; each error names what is wrong and
+    /// counts every surface's.
     pub fn new(parts: Vec<Part>) -> Result<Game, String> {
         if parts.is_empty() {
             return Err("a game needs at least one [[surfaces]] entry".into());
         }
-        let total: usize = parts.iter().map(|p| p.rule.layout().columns.len()).sum();
-        if total > MAX_CELLS {
+        let over = |what: &str, count: fn(&Layout) -> usize, most: usize, why: &str| {
+            let total: usize = parts.iter().map(|p| count(p.rule.layout())).sum();
             let each: Vec<String> = parts
                 .iter()
-                .map(|p| format!("{} {}", p.id, p.rule.layout().columns.len()))
+                .map(|p| format!("{} {}", p.id, count(p.rule.layout())))
                 .collect();
-            return Err(format!(
-                "the surfaces have {total} face columns in all ({}); a ticket has at most \
-                 {MAX_CELLS}",
-                each.join(", ")
-            ));
+            (total > most).then(|| {
+                format!(
+                    "the surfaces have {total} {what} in all ({}); a ticket has at most {most} \
+                     ({why})",
+                    each.join(", ")
+                )
+            })
+        };
+        if let Some(e) = over(
+            "face columns",
+            |l| l.columns.len(),
+            MAX_COLUMNS,
+            "a print record is 38 bytes and one per face column, in 65 535 bytes",
+        ) {
+            return Err(e);
+        }
+        if let Some(e) = over(
+            "play areas",
+            |l| l.areas.len(),
+            MAX_AREAS,
+            "a play area is numbered in one byte",
+        ) {
+            return Err(e);
         }
         let mut surfaces = Vec::new();
         let mut columns: Vec<Column> = Vec::new();
+        // The face columns' names so far: a game of many columns is checked in linear time.
+        let mut names: HashSet<String> = HashSet::new();
         let mut areas: Vec<String> = Vec::new();
         for Part {
             id,
@@ -261,9 +285,9 @@ impl Game {
         } in parts
         {
             let offset = columns.len();
-            let area_offset = u8::try_from(areas.len()).map_err(|_| "more than 255 play areas")?;
+            let area_offset = u8::try_from(areas.len()).expect("at most MAX_AREAS play areas");
             for c in &rule.layout().columns {
-                if columns.iter().any(|d| d.name == c.name) {
+                if !names.insert(c.name.clone()) {
                     return Err(format!(
                         "surface \"{id}\" names face column \"{}\", which another surface already has",
                         c.name
@@ -328,7 +352,7 @@ impl Game {
 
     /// Adds the ticket-wide multiplier box: one more face column after the surfaces', its
     /// panel and printed rule, and its lines for `tirage check`. Errors: a surface already
-    /// has a face column or panel named `box`, or the face would pass [`MAX_CELLS`] columns.
+    /// has a face column or panel named `box`, or the face would pass [`MAX_COLUMNS`] columns.
     pub fn add_box(&mut self, b: MultiplierBox) -> Result<(), String> {
         let taken = self.layout.columns.iter().any(|c| c.name == multiply::BOX)
             || self.layout.panels.iter().any(|p| p.id == multiply::BOX);
@@ -339,9 +363,9 @@ impl Game {
             ));
         }
         let column = self.layout.columns.len();
-        if column + 1 > MAX_CELLS {
+        if column + 1 > MAX_COLUMNS {
             return Err(format!(
-                "the surfaces have {column} face columns and the multiplier box one more; a ticket has at most {MAX_CELLS}"
+                "the surfaces have {column} face columns and the multiplier box one more; a ticket has at most {MAX_COLUMNS}"
             ));
         }
         self.layout.columns.push(b.column());
@@ -421,7 +445,7 @@ impl Game {
     /// Surface `s`'s own face, cut out of the composed one.
     fn sub_face(&self, face: &Face, s: usize) -> Face {
         let r = self.span(s);
-        let mut f = Face::default();
+        let mut f = Face::zeroed(r.len());
         f.codes[..r.len()].copy_from_slice(&face.codes[r]);
         f
     }
@@ -923,7 +947,12 @@ impl Game {
         asked: Option<(usize, FeatureId)>,
         rng: &mut FaceRng,
     ) -> Face {
-        let mut face = Face::default();
+        if let ([plan], None) = (split.as_slice(), &self.multiplier_box) {
+            // One surface and no box: its face is the ticket's, as drawn (no copy).
+            let local = asked.map(|(_, id)| self.surfaces[0].from_game[usize::from(id.0)]);
+            return plan.draw(local.flatten(), rng);
+        }
+        let mut face = Face::zeroed(self.layout.columns.len());
         for (s, plan) in split.iter().enumerate() {
             let local = match asked {
                 Some((at, id)) if at == s => self.surfaces[s].from_game[usize::from(id.0)],
@@ -1222,36 +1251,78 @@ mod tests {
         assert!(d.iter().all(|v| v.iter().sum::<usize>() == 10));
     }
 
+    /// A surface of style `style` with settings `table` and captions of 3 and 5.
+    fn part(style: &'static str, id: &str, table: &str) -> Part {
+        use crate::styles::{style::LIBRARY, testkit};
+        let table: toml::Table = toml::from_str(table).unwrap();
+        let ctx = testkit::Ctx::new(id)
+            .captions(testkit::captions(&[0, 3, 5]))
+            .tiers(&[3, 5]);
+        let info = LIBRARY.iter().find(|i| i.name == style).unwrap();
+        Part {
+            id: id.to_string(),
+            style,
+            max: None,
+            multiplier: 1,
+            rule: (info.build)(table, &ctx.get()).unwrap(),
+        }
+    }
+
     /// Over the cap, the message counts the face columns of every surface, not only of
-    /// those before the one that passed it.
+    /// those before the one that passed it; a face of more than 128 columns is no cap.
     #[test]
     fn too_many_face_columns_are_counted_over_every_surface() {
-        use crate::styles::{key_match, testkit};
-        let part = |id: &str| {
-            let table: toml::Table = toml::from_str(
-                "spots = 20\nsymbols = { from = 1, to = 30 }\nwinning = [\"01\"]\n\
-                 amounts = [3]\ndecoy_weights = { \"3\" = 1 }\n",
-            )
-            .unwrap();
-            let ctx = testkit::Ctx::new(id)
-                .captions(testkit::captions(&[3]))
-                .tiers(&[3]);
-            Part {
-                id: id.to_string(),
-                style: "key_match",
-                max: None,
-                multiplier: 1,
-                rule: (key_match::INFO.build)(table, &ctx.get()).unwrap(),
-            }
-        };
-        let e = Game::new(vec![part("a"), part("b"), part("c"), part("d")])
-            .err()
-            .unwrap();
+        let boxes =
+            |id: &str, n: usize| part("reveal", id, &format!("boxes = {n}\namounts = [3, 5]\n"));
+        let e = Game::new(vec![
+            boxes("a", 20_000),
+            boxes("b", 10_000),
+            boxes("c", 2_749),
+        ])
+        .err()
+        .unwrap();
         assert_eq!(
             e,
-            "the surfaces have 240 face columns in all (a 60, b 60, c 60, d 60); a ticket has \
-             at most 128"
+            "the surfaces have 65498 face columns in all (a 40000, b 20000, c 5498); a ticket \
+             has at most 65497 (a print record is 38 bytes and one per face column, in 65 535 \
+             bytes)"
         );
-        assert!(Game::new(vec![part("a"), part("b")]).is_ok());
+        let g = Game::new(vec![
+            boxes("a", 20_000),
+            boxes("b", 10_000),
+            boxes("c", 2_748),
+        ])
+        .unwrap();
+        assert_eq!(g.layout().columns.len(), MAX_COLUMNS - 1);
+        let g = Game::new(vec![boxes("a", 100), boxes("b", 50)]).unwrap();
+        assert_eq!(g.layout().columns.len(), 300);
+    }
+
+    /// Over 255 play areas, the message counts every surface's.
+    #[test]
+    fn too_many_play_areas_are_counted_over_every_surface() {
+        let spots = |id: &str| {
+            part(
+                "key_match",
+                id,
+                "spots = 32\nsymbols = { from = 1, to = 40 }\nwinning = [\"01\"]\n\
+                 amounts = [3]\ndecoy_weights = { \"3\" = 1 }\n",
+            )
+        };
+        let areas = spots("a").rule.layout().areas.len();
+        let n = MAX_AREAS / areas + 1;
+        let parts: Vec<Part> = (0..n).map(|i| spots(&format!("s{i}"))).collect();
+        let e = Game::new(parts).err().unwrap();
+        assert!(
+            e.starts_with(&format!(
+                "the surfaces have {} play areas in all (s0 {areas}, ",
+                n * areas
+            )),
+            "{e}"
+        );
+        assert!(
+            e.ends_with("a ticket has at most 255 (a play area is numbered in one byte)"),
+            "{e}"
+        );
     }
 }

@@ -55,7 +55,7 @@ use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureKind,
-    Layout, Mark, MarkKind, Panel, Plan, Refusal, Style, MAX_CELLS, MAX_WINS,
+    Layout, Mark, MarkKind, Panel, Plan, Refusal, Style, MAX_WINS,
 };
 use crate::crypto::rng::{below, chance, shuffle, weighted};
 use crate::language::{Phrase, PrintedLine};
@@ -320,18 +320,6 @@ impl KeyMatch {
             Winning::Fixed(_) => 0,
             Winning::Cells(k) => k,
         };
-        if k + 3 * raw.spots > MAX_CELLS {
-            return Err(FieldError::new(
-                "spots",
-                format!(
-                    "{} winning cells and {} spots (symbol, amount, caption) make {} face \
-                     columns; at most {MAX_CELLS}",
-                    k,
-                    raw.spots,
-                    k + 3 * raw.spots
-                ),
-            ));
-        }
         let amounts: Vec<Money> = match raw.amounts {
             Some(a) => {
                 if a.is_empty() || a.iter().any(|m| m.is_zero()) {
@@ -853,7 +841,7 @@ impl KeyMatch {
     ) -> Face {
         let m = split.matched.len();
         let others = self.spots - m - split.special.len() - usize::from(split.all.is_some());
-        let mut face = Face::default();
+        let mut face = Face::zeroed(self.layout.columns.len());
         // (symbol code, amount code) of each spot.
         let mut spots: ArrayVec<(u8, u8), MAX_SPOTS> = ArrayVec::new();
         let mut losers: ArrayVec<u8, MAX_SPOTS> = ArrayVec::new();

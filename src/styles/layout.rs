@@ -97,7 +97,7 @@ pub struct Layout {
     pub name: &'static str,
     /// Play areas a win can sit in, by name; evaluations number them in this order.
     pub areas: Vec<String>,
-    /// The face columns, in file order (at most [`super::MAX_CELLS`]).
+    /// The face columns, in file order (at most [`super::MAX_COLUMNS`]).
     pub columns: Vec<Column>,
     /// The printed face as proofs lay it out, in print order. Every face column that is
     /// not a caption is in exactly one panel.

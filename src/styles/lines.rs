@@ -45,7 +45,7 @@ use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureKind,
-    Layout, Mark, MarkKind, Panel, Plan, Refusal, Style, MAX_CELLS,
+    Layout, Mark, MarkKind, Panel, Plan, Refusal, Style,
 };
 use crate::crypto::rng::{below, chance, weighted};
 use crate::language::Phrase;
@@ -55,6 +55,9 @@ use arrayvec::ArrayVec;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
+
+/// Most cells of a grid: 8 rows of 8.
+const MAX_GRID: usize = 8 * 8;
 
 /// Ambiguity: a line of `k` identical symbols that do not win (reads as a win).
 pub const AMB_LOSING_LINE: &str = "a line of identical symbols that do not win";
@@ -168,7 +171,7 @@ impl Lines {
 
     fn new(raw: RawLines, ctx: &StyleCtx) -> Result<Lines, FieldError> {
         let (rows, cols) = (raw.rows, raw.cols);
-        if rows == 0 || cols == 0 || rows > 8 || cols > 8 || rows * cols + 2 > MAX_CELLS {
+        if rows == 0 || cols == 0 || rows > 8 || cols > 8 {
             return Err(FieldError::new(
                 "rows",
                 format!("expected a grid of 1 to 8 rows and columns, got {rows}×{cols}"),
@@ -548,13 +551,13 @@ impl Lines {
     fn fill(&self, face: &mut Face, placed: &[bool], no_near_miss: bool, rng: &mut FaceRng) {
         let n = self.cells();
         // For each cell, the lines whose last free cell it is.
-        let mut closes: [ArrayVec<u8, 32>; MAX_CELLS] = std::array::from_fn(|_| ArrayVec::new());
+        let mut closes: [ArrayVec<u8, 32>; MAX_GRID] = std::array::from_fn(|_| ArrayVec::new());
         for (i, w) in self.windows.iter().enumerate() {
             if let Some(&last) = w.iter().rev().find(|&&c| !placed[c as usize]) {
                 closes[last as usize].push(i as u8);
             }
         }
-        let mut done: [bool; MAX_CELLS] = [false; MAX_CELLS];
+        let mut done: [bool; MAX_GRID] = [false; MAX_GRID];
         done[..n].copy_from_slice(placed);
         for cell in 0..n {
             if placed[cell] {
@@ -655,8 +658,8 @@ impl Lines {
 
     fn draw(&self, way: &Way, show: Option<FeatureId>, rng: &mut FaceRng) -> Face {
         let n = self.cells();
-        let mut face = Face::default();
-        let mut placed = [false; MAX_CELLS];
+        let mut face = Face::zeroed(self.layout.columns.len());
+        let mut placed = [false; MAX_GRID];
         let win = way.wins.first().map(|w| w.amount);
         let mut near = win.is_some();
         match win {

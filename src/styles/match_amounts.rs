@@ -30,13 +30,14 @@ use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, Evaluation, Face, FaceRng, FeatureId, FeatureKind, Layout, Mark,
-    MarkKind, Panel, Plan, Refusal, Style, MAX_CELLS,
+    MarkKind, Panel, Plan, Refusal, Style, INLINE_CELLS, MAX_COLUMNS,
 };
 use crate::crypto::rng::{below, chance, shuffle};
 use crate::lots::Way;
 use crate::money::Money;
 use arrayvec::ArrayVec;
 use serde::Deserialize;
+use smallvec::SmallVec;
 use std::sync::Arc;
 
 /// Ambiguity: an amount shows more times than the match (a naive player reads it as a win).
@@ -187,10 +188,14 @@ impl MatchAmounts {
     /// a near-miss share outside 0..=1.
     pub fn new(table: toml::Table, ctx: &StyleCtx) -> Result<MatchAmounts, FieldError> {
         let raw: RawMatchAmounts = style::parse(table)?;
-        if raw.cells < 2 || 2 * raw.cells > MAX_CELLS {
+        if raw.cells < 2 || 2 * raw.cells > MAX_COLUMNS {
             return Err(FieldError::new(
                 "cells",
-                format!("{} cells: expected 2 to {}", raw.cells, MAX_CELLS / 2),
+                format!(
+                    "{} cells: expected 2 to {} (two face columns each)",
+                    raw.cells,
+                    MAX_COLUMNS / 2
+                ),
             ));
         }
         if raw.k < 2 || raw.k > raw.cells {
@@ -301,15 +306,15 @@ impl MatchAmounts {
 
     /// How many cells may show each amount on a face winning `win` (an amount code), or on
     /// a losing face (`None`) with or without the near miss.
-    fn room(&self, win: Option<u8>, near_miss: bool) -> ArrayVec<u8, { common::MAX_SYMBOLS }> {
+    fn room(&self, win: Option<u8>, near_miss: bool) -> ArrayVec<u16, { common::MAX_SYMBOLS }> {
         let n = self.amounts.amounts().len();
-        let mut room: ArrayVec<u8, { common::MAX_SYMBOLS }> =
-            (0..n).map(|_| (self.k - 1) as u8).collect();
+        let mut room: ArrayVec<u16, { common::MAX_SYMBOLS }> =
+            (0..n).map(|_| (self.k - 1) as u16).collect();
         match win {
             Some(c) => room[c as usize] = 0,
             None => {
                 // The near miss is placed apart; otherwise the top amount stays below it.
-                room[self.top() as usize] = if near_miss { 0 } else { (self.k - 2) as u8 };
+                room[self.top() as usize] = if near_miss { 0 } else { (self.k - 2) as u16 };
             }
         }
         room
@@ -375,8 +380,8 @@ impl MatchAmounts {
     }
 
     /// Amount counts over the cells, by code.
-    fn counts(&self, face: &Face) -> [u8; common::MAX_SYMBOLS] {
-        let mut counts = [0u8; common::MAX_SYMBOLS];
+    fn counts(&self, face: &Face) -> [u16; common::MAX_SYMBOLS] {
+        let mut counts = [0u16; common::MAX_SYMBOLS];
         for c in 0..self.cells {
             let code = face.codes[2 * c] as usize;
             counts[code] = counts[code].saturating_add(1);
@@ -449,7 +454,7 @@ impl MatchAmounts {
     /// room left (see `MatchAmounts::room`; load checked there is room for every cell),
     /// then every cell is shuffled.
     fn draw(&self, way: &Way, show: Option<FeatureId>, rng: &mut FaceRng) -> Face {
-        let mut cells: ArrayVec<u8, MAX_CELLS> = ArrayVec::new();
+        let mut cells: SmallVec<[u8; INLINE_CELLS]> = SmallVec::new();
         let win = way
             .wins
             .first()
@@ -478,7 +483,7 @@ impl MatchAmounts {
             cells.push(a);
         }
         shuffle(rng, &mut cells);
-        let mut face = Face::default();
+        let mut face = Face::zeroed(self.layout.columns.len());
         for (c, &code) in cells.iter().enumerate() {
             self.amounts.show(&mut face, 2 * c, 2 * c + 1, code);
         }
@@ -542,7 +547,7 @@ impl Style for MatchAmounts {
         let mut ev = Evaluation::default();
         let counts = self.counts(face);
         let n = self.amounts.amounts().len();
-        let k = self.k as u8;
+        let k = self.k as u16;
         if counts[..n].iter().any(|&c| c > k) {
             ev.ambiguities.push(AMB_OVER);
         }
@@ -765,7 +770,11 @@ mod tests {
     fn bad_tables_are_refused_naming_the_field() {
         let field = |t: &str| build_from(t).err().unwrap().field;
         assert_eq!(field("cells = 1"), "cells");
-        assert_eq!(field("cells = 65"), "cells");
+        assert_eq!(field("cells = 32749"), "cells");
+        assert_eq!(
+            build_from("cells = 32749").err().unwrap().message,
+            "32749 cells: expected 2 to 32748 (two face columns each)"
+        );
         let e = build_from("amounts = [1, 2]").err().unwrap();
         assert_eq!(e.field, "cells", "{e:?}");
         assert_eq!(field("cells = 6\nmatch = 1"), "match");

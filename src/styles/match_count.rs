@@ -75,7 +75,7 @@ use super::common::LosingNearMiss;
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureKind,
-    Layout, Mark, MarkKind, Panel, Plan, Printed, Refusal, Style, FREE_CELL, MAX_CELLS,
+    Layout, Mark, MarkKind, Panel, Plan, Printed, Refusal, Style, FREE_CELL, MAX_VALUES,
 };
 use crate::crypto::rng::{below, chance};
 use crate::language::{GridLine, Phrase, PrintedLine};
@@ -210,7 +210,7 @@ pub struct MatchCount {
     lines: Vec<Vec<usize>>,
     /// For each set of card cells one per row and per column hitting both diagonals (one such
     /// set is kept unmatched on every grid face), the card cells outside it, which may match.
-    open: Vec<ArrayVec<u8, MAX_CELLS>>,
+    open: Vec<ArrayVec<u8, MAX_VALUES>>,
     near_miss: u32,
     /// The near miss (`near_miss_<area>` or the spec's `near_miss_feature`), in the
     /// layout's feature table.
@@ -303,12 +303,12 @@ impl MatchCount {
 
     fn new(raw: RawMatchCount, ctx: &StyleCtx) -> Result<MatchCount, FieldError> {
         let (numbers, drawn) = (raw.numbers, raw.drawn);
-        if numbers == 0 || drawn == 0 || numbers + drawn > MAX_CELLS {
+        if numbers == 0 || drawn == 0 || numbers + drawn > MAX_VALUES {
             return Err(FieldError::new(
                 "numbers",
                 format!(
-                    "expected 1 or more numbers and drawn numbers, {MAX_CELLS} in all at most; \
-                     got {numbers} + {drawn}"
+                    "expected 1 or more numbers and drawn numbers, {MAX_VALUES} in all at most \
+                     (all told apart, each number a one-byte code); got {numbers} + {drawn}"
                 ),
             ));
         }
@@ -795,12 +795,12 @@ impl MatchCount {
     }
 
     /// Which card cells match on `face`.
-    fn matched(&self, face: &Face) -> [bool; MAX_CELLS] {
+    fn matched(&self, face: &Face) -> [bool; MAX_VALUES] {
         let mut drawn = [false; 256];
         for &c in &face.codes[self.numbers..self.numbers + self.drawn] {
             drawn[c as usize] = true;
         }
-        let mut out = [false; MAX_CELLS];
+        let mut out = [false; MAX_VALUES];
         for (o, &c) in out.iter_mut().zip(&face.codes[..self.numbers]) {
             *o = drawn[c as usize];
         }
@@ -814,12 +814,12 @@ impl MatchCount {
         let m = cells.len();
         let vals = pick_distinct(rng, self.range, self.numbers + self.drawn - m);
 
-        let mut face = Face::default();
+        let mut face = Face::zeroed(self.layout.columns.len());
         let (shared, rest) = vals.split_at(m);
         let (card_only, drawn_only) = rest.split_at(self.numbers - m);
         // Each matched number at its own drawn position, on the card and among the drawn.
         let drawn_at = pick_distinct(rng, self.drawn as u32, m);
-        let mut taken = [false; MAX_CELLS];
+        let mut taken = [false; MAX_VALUES];
         for j in 0..m {
             let c = cells[j] as usize;
             let d = self.numbers + drawn_at[j] as usize;
@@ -847,10 +847,10 @@ impl MatchCount {
         way: &Way,
         show: Option<FeatureId>,
         rng: &mut FaceRng,
-    ) -> ArrayVec<u8, MAX_CELLS> {
+    ) -> ArrayVec<u8, MAX_VALUES> {
         let n_lines = self.lines.len();
-        let mut matched = [false; MAX_CELLS];
-        let mut blocked = [false; MAX_CELLS];
+        let mut matched = [false; MAX_VALUES];
+        let mut blocked = [false; MAX_VALUES];
         let mut full = None;
         let mut clean = false;
         let paid = |l: usize| self.amount_of[l];
@@ -902,11 +902,11 @@ impl MatchCount {
                 blocked[free[below(rng, free.len() as u32) as usize]] = true;
             }
         }
-        let mut cells: ArrayVec<u8, MAX_CELLS> = (0..self.numbers)
+        let mut cells: ArrayVec<u8, MAX_VALUES> = (0..self.numbers)
             .filter(|&c| matched[c])
             .map(|c| c as u8)
             .collect();
-        let open: ArrayVec<u8, MAX_CELLS> = (0..self.numbers)
+        let open: ArrayVec<u8, MAX_VALUES> = (0..self.numbers)
             .filter(|&c| !matched[c] && !blocked[c])
             .map(|c| c as u8)
             .collect();
@@ -1009,7 +1009,7 @@ impl MatchCount {
             None => 0,
         };
         // The card cells that match, in a drawn order (each matched number's cell).
-        let mut cells: ArrayVec<u8, MAX_CELLS> = ArrayVec::new();
+        let mut cells: ArrayVec<u8, MAX_VALUES> = ArrayVec::new();
         if self.grid.is_some() {
             let open = &self.open[below(rng, self.open.len() as u32) as usize];
             for p in pick_distinct(rng, open.len() as u32, m) {

@@ -37,7 +37,7 @@ use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureKind,
-    Features, Layout, Mark, MarkKind, Panel, Plan, Refusal, Style, MAX_CELLS,
+    Features, Layout, Mark, MarkKind, Panel, Plan, Refusal, Style, INLINE_CELLS, MAX_COLUMNS,
 };
 use crate::crypto::rng::{below, chance, shuffle, weighted};
 use crate::language::{Phrase, PrintedLine};
@@ -45,6 +45,7 @@ use crate::lots::Way;
 use crate::money::Money;
 use arrayvec::ArrayVec;
 use serde::Deserialize;
+use smallvec::SmallVec;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -225,10 +226,10 @@ impl MatchSymbols {
     /// outside 0..=1, a near miss that would be a repeated symbol winning nothing.
     pub fn new(table: toml::Table, ctx: &StyleCtx) -> Result<MatchSymbols, FieldError> {
         let raw: RawSurface = style::parse(table)?;
-        if raw.cells < 2 || raw.cells > MAX_CELLS {
+        if raw.cells < 2 || raw.cells > MAX_COLUMNS {
             return Err(FieldError::new(
                 "cells",
-                format!("{} cells: expected 2 to {MAX_CELLS}", raw.cells),
+                format!("{} cells: expected 2 to {MAX_COLUMNS}", raw.cells),
             ));
         }
         let mut symbols = style::symbols(&raw.symbols.0, 1, "symbols")?;
@@ -510,11 +511,11 @@ impl MatchSymbols {
             });
             area_ids.push(g.id.clone());
         }
-        if columns.len() > MAX_CELLS {
+        if columns.len() > MAX_COLUMNS {
             return Err(FieldError::new(
                 "cells",
                 format!(
-                    "{} cells and {} boxes make {} face columns: at most {MAX_CELLS}",
+                    "{} cells and {} boxes make {} face columns: at most {MAX_COLUMNS}",
                     raw.cells,
                     box_names.len(),
                     columns.len()
@@ -1116,14 +1117,14 @@ impl MatchSymbols {
         let f = plan
             .multiplier
             .map_or(1, |c| u64::from(self.factor[c as usize]));
-        let mut face = Face::default();
-        let mut cells: ArrayVec<u8, MAX_CELLS> = ArrayVec::new();
-        let mut room = [0u8; common::MAX_SYMBOLS];
+        let mut face = Face::zeroed(self.layout.columns.len());
+        let mut cells: SmallVec<[u8; INLINE_CELLS]> = SmallVec::new();
+        let mut room = [0usize; common::MAX_SYMBOLS];
         for (s, r) in room.iter_mut().enumerate().take(self.n_symbols) {
-            *r = self.cap(s, &plan.wins) as u8;
+            *r = self.cap(s, &plan.wins);
         }
         // The plan checked that the matches, near misses and decoys fit in the cells.
-        let push = |cells: &mut ArrayVec<u8, MAX_CELLS>, s: u8, times: usize| {
+        let push = |cells: &mut SmallVec<[u8; INLINE_CELLS]>, s: u8, times: usize| {
             cells.extend(std::iter::repeat_n(s, times));
         };
         for (g, play_area) in self.play_areas.iter().enumerate() {

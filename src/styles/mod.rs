@@ -5,9 +5,9 @@
 //! evaluates every synthesized face before writing it, and `verify` evaluates every face it
 //! reads back, so the two must agree exactly.
 //!
-//! A face is a fixed array of one-byte codes, one per face column; each column has a
-//! dictionary ([`Column::values`]) that turns a code into the text printed in files. That
-//! keeps faces small and copyable and lets the writers, the parsers and the caption check be
+//! A face is one one-byte code per face column, held inline up to [`INLINE_CELLS`]
+//! columns; each column has a dictionary ([`Column::values`]) that turns a code into the
+//! text printed in files. That keeps faces small and lets the writers, the parsers and the caption check be
 //! shared by every game.
 
 pub mod card_hands;
@@ -33,26 +33,52 @@ use crate::lots::Way;
 use crate::money::Money;
 use arrayvec::ArrayVec;
 pub use layout::{Column, ColumnKind, Layout, Panel, Printed, FREE_CELL};
+use smallvec::SmallVec;
 use std::sync::Arc;
 
-/// Most face columns a style may have.
-pub const MAX_CELLS: usize = 128;
+/// Face columns a [`Face`] holds inline, without a heap allocation: every face of a game
+/// of at most this many columns is that long, whatever its columns (codes past them are 0).
+pub const INLINE_CELLS: usize = 128;
+
+/// Most face columns a ticket may have: a print record (38 bytes, then one byte per face
+/// column) must fit the print file's 16-bit record size.
+pub const MAX_COLUMNS: usize = u16::MAX as usize - 38;
+
+/// Most values a face column may have: a code is one byte.
+pub const MAX_VALUES: usize = 256;
 
 /// The random stream faces are drawn from (one per pack; see [`crate::crypto::rng`]).
 pub type FaceRng = crate::crypto::rng::Stream;
 
 /// Everything under the scratch layer of one ticket, as one code per face column.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+///
+/// A face of up to [`INLINE_CELLS`] columns is held inline; a longer one on the heap, one
+/// byte per column ([`Face::zeroed`]).
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Face {
     /// `codes[i]` indexes `layout.columns[i].values`; codes past the style's columns are 0.
-    pub codes: [u8; MAX_CELLS],
+    /// At least [`INLINE_CELLS`] codes, and at least one per face column.
+    pub codes: SmallVec<[u8; INLINE_CELLS]>,
+}
+
+impl Face {
+    /// A face of `columns` face columns, every code 0: [`INLINE_CELLS`] codes when that
+    /// is more.
+    pub fn zeroed(columns: usize) -> Face {
+        let codes = if columns <= INLINE_CELLS {
+            // One store of the inline array, not a push per code.
+            SmallVec::from_buf([0; INLINE_CELLS])
+        } else {
+            SmallVec::from_vec(vec![0; columns])
+        };
+        Face { codes }
+    }
 }
 
 impl Default for Face {
+    /// A face of at most [`INLINE_CELLS`] face columns, every code 0.
     fn default() -> Self {
-        Face {
-            codes: [0; MAX_CELLS],
-        }
+        Face::zeroed(0)
     }
 }
 

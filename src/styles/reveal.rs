@@ -18,7 +18,7 @@ use super::common::{pick_distinct, AmountBox, MAX_SYMBOLS};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaWin, Column, Evaluation, Face, FaceRng, Layout, Mark, MarkKind, Panel, Plan, Refusal,
-    Style, MAX_CELLS,
+    Style, MAX_COLUMNS,
 };
 use crate::lots::Way;
 use crate::money::Money;
@@ -95,10 +95,14 @@ pub struct Reveal {
 
 fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Style>, FieldError> {
     let raw: RawReveal = style::parse(table)?;
-    if raw.boxes == 0 || 2 * raw.boxes > MAX_CELLS {
+    if raw.boxes == 0 || raw.boxes > MAX_COLUMNS / 2 {
         return Err(FieldError::new(
             "boxes",
-            format!("expected 1 to {} boxes, got {}", MAX_CELLS / 2, raw.boxes),
+            format!(
+                "expected 1 to {} boxes (two face columns each), got {}",
+                MAX_COLUMNS / 2,
+                raw.boxes
+            ),
         ));
     }
     let mut amounts: Vec<Money> = match raw.amounts {
@@ -223,7 +227,7 @@ impl Reveal {
     /// A face of a way whose wins show amount codes `codes` (planned): every box shows 0,
     /// then each win is shown in a distinct box drawn at random.
     fn draw(&self, codes: &[u8], rng: &mut FaceRng) -> Face {
-        let mut face = Face::default();
+        let mut face = Face::zeroed(self.layout.columns.len());
         for b in 0..self.boxes {
             self.amounts.show(&mut face, 2 * b, 2 * b + 1, 0);
         }

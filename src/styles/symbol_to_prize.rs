@@ -37,7 +37,7 @@ use super::common;
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureKind,
-    Layout, Mark, MarkKind, Panel, Plan, Refusal, Style, MAX_CELLS, MAX_WINS,
+    Layout, Mark, MarkKind, Panel, Plan, Refusal, Style, MAX_WINS,
 };
 use crate::crypto::rng::{below, chance, shuffle};
 use crate::language::Phrase;
@@ -137,8 +137,7 @@ pub struct SymbolToPrize {
 impl SymbolToPrize {
     fn build(table: toml::Table, ctx: &StyleCtx) -> Result<SymbolToPrize, FieldError> {
         let raw: RawSymbolToPrize = style::parse(table)?;
-        let per_cell = if raw.halves { 2 } else { 1 };
-        if raw.cells == 0 || raw.cells > MAX_SPOTS || per_cell * raw.cells > MAX_CELLS {
+        if raw.cells == 0 || raw.cells > MAX_SPOTS {
             return Err(FieldError::new(
                 "cells",
                 format!("expected 1 to {MAX_SPOTS} cells, got {}", raw.cells),
@@ -553,7 +552,7 @@ impl SymbolToPrize {
                 .nth(r)
                 .expect("checked by factors")
         };
-        let mut face = Face::default();
+        let mut face = Face::zeroed(self.layout.columns.len());
         if self.halves {
             let mut peds: ArrayVec<(u8, u8), MAX_SPOTS> = ArrayVec::new();
             for w in &way.wins {

@@ -327,7 +327,7 @@ pub(crate) fn show(m: &(impl Tested + ?Sized), face: &Face) -> String {
     m.layout()
         .columns
         .iter()
-        .zip(face.codes)
+        .zip(face.codes.iter().copied())
         .map(|(c, code)| match c.values.get(code as usize) {
             Some(v) => format!("{}={v}", c.name),
             None => format!("{}=#{code}?", c.name),
@@ -341,7 +341,7 @@ pub(crate) fn texts<'m>(m: &'m (impl Tested + ?Sized), face: &Face) -> Vec<&'m s
     m.layout()
         .columns
         .iter()
-        .zip(face.codes)
+        .zip(face.codes.iter().copied())
         .map(|(c, code)| c.values[code as usize].as_str())
         .collect()
 }

@@ -117,7 +117,7 @@ impl CardHands {
             panic!("no deal found for the goals {goals:?} in {MAX_ATTEMPTS} attempts: a bug");
         };
 
-        let mut face = Face::default();
+        let mut face = Face::zeroed(self.layout.columns.len());
         for z in 0..self.zones {
             let base = z * ZONE_COLUMNS;
             face.codes[base] = own[z][0];
