@@ -11,8 +11,8 @@
 //!
 //! Before answering, the whole file is read once and checked: its digest against
 //! `SHA256SUMS` (as delivered) and the manifest (its plaintext), its header, every row's
-//! form (`claim,way,prize`, a claim of 32 lowercase hex digits, a way and prize of the
-//! manifest's lot table), and the rows' order (strictly by claim). The answer never
+//! form (`claim,way,prize`, and `item` when a tier's prize is not money; a claim of 32
+//! lowercase hex digits, a way, prize and item of the manifest's lot table), and the rows' order (strictly by claim). The answer never
 //! repeats the code.
 
 use crate::block::layout::{MANIFEST, SUMS, VALIDATION};
@@ -20,7 +20,7 @@ use crate::block::serial;
 use crate::block::Kind;
 use crate::output::manifest::Manifest;
 use crate::output::seal::{self, Identities};
-use crate::output::validation_csv::{claim as claim_of, CLAIM_BYTES, COLUMNS};
+use crate::output::validation_csv::{claim as claim_of, columns, CLAIM_BYTES};
 use crate::output::{read_regular, sums, MAX_JSON};
 use sha2::{Digest, Sha256};
 use std::io::{BufRead, Read};
@@ -56,10 +56,13 @@ pub enum ClaimError {
 pub enum Answer {
     /// The claim is in the file with a prize above 0.
     Pays {
-        /// The prize, in currency units as the file gives it (`20`, `4.5`).
+        /// The prize, in currency units as the file gives it (`20`, `4.5`): an item's
+        /// stated value when `item` is some.
         prize: String,
         /// The tier's amount (the prize) and the way's id.
         way: String,
+        /// The prize when it is not money (`FREE TICKET`), as the file names it.
+        item: Option<String>,
     },
     /// The claim is in the file: a losing ticket (prize 0).
     NotAWinner,
@@ -190,19 +193,26 @@ pub fn claim(
 
     let opened = seal::open(dir, VALIDATION, ids).map_err(|e| file(VALIDATION, e.to_string()))?;
     let name = opened.delivered.clone();
-    // The ways of the lot table, with their prize: every row's way and prize is one.
-    let mut ways: Vec<(String, String)> = manifest
+    // The ways of the lot table, with their prize and item: every row's is one.
+    let mut ways: Vec<(String, String, String)> = manifest
         .tiers
         .iter()
-        .flat_map(|t| t.ways.iter().map(|w| (w.id.clone(), t.amount.clone())))
+        .flat_map(|t| {
+            let item = t.item.clone().unwrap_or_default();
+            t.ways
+                .iter()
+                .map(move |w| (w.id.clone(), t.amount.clone(), item.clone()))
+        })
         .collect();
-    ways.push(("lose".into(), "0".into()));
+    ways.push(("lose".into(), "0".into(), String::new()));
+    let items = manifest.tiers.iter().any(|t| t.item.is_some());
+    let header = columns(items).join(",");
     let mut hash = Sha256::new();
     let mut reader = std::io::BufReader::new(Hashing {
         inner: opened.reader,
         hash: &mut hash,
     });
-    let mut found: Option<(String, String)> = None;
+    let mut found: Option<(String, String, String)> = None;
     let mut previous = String::new();
     let mut line = Vec::new();
     let mut n = 0u64;
@@ -224,17 +234,21 @@ pub fn claim(
         }
         let text = std::str::from_utf8(&line).map_err(|_| at(n, "not UTF-8 text".into()))?;
         if n == 1 {
-            if text != COLUMNS.join(",") {
-                return Err(at(
-                    n,
-                    format!("the header row is not `{}`", COLUMNS.join(",")),
-                ));
+            if text != header {
+                return Err(at(n, format!("the header row is not `{header}`")));
             }
             continue;
         }
-        let mut f = text.splitn(3, ',');
-        let (Some(cl), Some(way), Some(prize)) = (f.next(), f.next(), f.next()) else {
-            return Err(at(n, "expected 3 fields: claim,way,prize".into()));
+        let f: Vec<&str> = text.split(',').collect();
+        let (cl, way, prize, item) = match (items, f.as_slice()) {
+            (false, &[cl, way, prize]) => (cl, way, prize, ""),
+            (true, &[cl, way, prize, item]) => (cl, way, prize, item),
+            _ => {
+                return Err(at(
+                    n,
+                    format!("expected {} fields: {header}", columns(items).len()),
+                ))
+            }
         };
         if cl.len() != 2 * CLAIM_BYTES
             || !cl.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
@@ -244,13 +258,21 @@ pub fn claim(
                 format!("the claim is not {} lowercase hex digits", 2 * CLAIM_BYTES),
             ));
         }
-        if !ways.iter().any(|(w, p)| w == way && p == prize) {
+        if !ways
+            .iter()
+            .any(|(w, p, i)| w == way && p == prize && i == item)
+        {
             return Err(at(
                 n,
                 format!(
-                    "way {:?} with prize {:?} is no way of the lot table in {MANIFEST}",
+                    "way {:?} with prize {:?}{} is no way of the lot table in {MANIFEST}",
                     way.chars().take(40).collect::<String>(),
-                    prize.chars().take(40).collect::<String>()
+                    prize.chars().take(40).collect::<String>(),
+                    if items {
+                        format!(" and item {:?}", item.chars().take(40).collect::<String>())
+                    } else {
+                        String::new()
+                    }
                 ),
             ));
         }
@@ -263,7 +285,7 @@ pub fn claim(
         previous.clear();
         previous.push_str(cl);
         if cl == wanted {
-            found = Some((way.to_string(), prize.to_string()));
+            found = Some((way.to_string(), prize.to_string(), item.to_string()));
         }
     }
     drop(reader);
@@ -290,8 +312,12 @@ pub fn claim(
     let answer = match (not_of_block(&serial_bytes, &manifest), found) {
         (Some(why), _) => Answer::NoSuchTicket(why),
         (None, None) => Answer::WrongCode,
-        (None, Some((_, prize))) if prize == "0" => Answer::NotAWinner,
-        (None, Some((way, prize))) => Answer::Pays { prize, way },
+        (None, Some((_, prize, _))) if prize == "0" => Answer::NotAWinner,
+        (None, Some((way, prize, item))) => Answer::Pays {
+            prize,
+            way,
+            item: (!item.is_empty()).then_some(item),
+        },
     };
     Ok(Claimed {
         answer,
@@ -323,9 +349,18 @@ impl Claimed {
         let cur = &self.manifest.game.currency;
         let mut s = format!("{}: ", self.serial);
         match &self.answer {
-            Answer::Pays { prize, way } => {
-                s.push_str(&format!("pays {prize} {cur} (tier {prize} {cur}, way {way})"))
-            }
+            Answer::Pays {
+                prize,
+                way,
+                item: None,
+            } => s.push_str(&format!("pays {prize} {cur} (tier {prize} {cur}, way {way})")),
+            Answer::Pays {
+                prize,
+                way,
+                item: Some(item),
+            } => s.push_str(&format!(
+                "wins {item}, not money (stated value {prize} {cur}; way {way})"
+            )),
             Answer::NotAWinner => s.push_str("not a winning ticket"),
             Answer::NoSuchTicket(why) => {
                 s.push_str(&format!("refused: no such ticket in this block: {why}"))

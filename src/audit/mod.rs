@@ -45,8 +45,11 @@ pub const EXCEPTION_MEANING: &str = "a result this far from what an honest rando
 /// Counts of one tier against the spec.
 #[derive(Clone, Debug, Serialize)]
 pub struct TierTally {
-    /// Lot amount (currency units).
+    /// Lot amount (currency units): an item's stated value.
     pub amount: String,
+    /// The prize when it is not money (`FREE TICKET`); absent for cash.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub item: Option<String>,
     /// Tickets the spec requires.
     pub expected: u64,
     /// Tickets found by evaluating every face.
@@ -74,6 +77,10 @@ pub struct Totals {
     pub payout_ratio: f64,
     /// Payout required ÷ (tickets × price).
     pub payout_ratio_expected: f64,
+    /// When a tier's prize is not money: the found payout's cash and its items' stated
+    /// value (currency units), adding up to `payout`; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cash_and_items: Option<(String, String)>,
 }
 
 /// One exception: a test at p < 1 %.
@@ -391,6 +398,7 @@ fn counts_of(report: &Report, spec: &GameSpec) -> (Vec<TierTally>, Option<Totals
         .iter()
         .map(|t| TierTally {
             amount: t.amount.to_string(),
+            item: t.item.clone(),
             expected: t.ways.iter().map(|&w| expected(w as usize)).sum(),
             found: t.ways.iter().map(|&w| found(w as usize)).sum(),
             ways: t
@@ -418,6 +426,19 @@ fn counts_of(report: &Report, spec: &GameSpec) -> (Vec<TierTally>, Option<Totals
         payout_expected: crate::money::Money(payout_expected).to_string(),
         payout_ratio: payout_cents as f64 / sales,
         payout_ratio_expected: payout_expected as f64 / sales,
+        cash_and_items: spec.has_items().then(|| {
+            let items: u64 = spec
+                .tiers
+                .iter()
+                .filter(|t| t.item.is_some())
+                .flat_map(|t| &t.ways)
+                .map(|&w| found(w as usize) * spec.ways[w as usize].amount.cents())
+                .sum();
+            (
+                crate::money::Money(payout_cents.saturating_sub(items)).to_string(),
+                crate::money::Money(items).to_string(),
+            )
+        }),
     };
     (tiers, Some(totals))
 }
@@ -883,7 +904,10 @@ impl Audit {
                 .iter()
                 .map(|t| {
                     vec![
-                        t.amount.clone(),
+                        match &t.item {
+                            Some(item) => format!("{} ({item}, not money)", t.amount),
+                            None => t.amount.clone(),
+                        },
                         t.expected.to_string(),
                         t.found.to_string(),
                         if t.expected == t.found {
@@ -925,6 +949,11 @@ impl Audit {
                     t.payout_ratio,
                     t.payout_ratio_expected
                 )));
+                if let Some((cash, items)) = &t.cash_and_items {
+                    d.push(Block::Para(format!(
+                        "Of the payout found, {cash} is cash and {items} the stated value of prizes that are not money (the tiers marked so above)."
+                    )));
+                }
             }
         }
     }

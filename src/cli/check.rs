@@ -197,10 +197,11 @@ fn report(spec: &GameSpec, packs: &str) -> String {
             odds(n / f64::from(t.count)),
             Money(t.amount.cents() * u64::from(t.count)).with_currency(cur),
             ways.join(", "),
-            if t.combined_only {
-                "  (combined only)"
-            } else {
-                ""
+            match (&t.item, t.combined_only) {
+                (Some(item), _) =>
+                    format!("  (item: {item}, not money; amount is its stated value)"),
+                (None, true) => "  (combined only)".into(),
+                (None, false) => String::new(),
             }
         );
     }
@@ -215,11 +216,22 @@ fn report(spec: &GameSpec, packs: &str) -> String {
         count(spec.published_lots),
         spec.published_payout.with_currency(cur)
     );
+    let ratio = |m: Money| 100.0 * m.cents() as f64 / sales.cents() as f64;
+    if spec.has_items() {
+        s += &format!(
+            "cash payout {} ({:.2} %) ; items at their stated value {} ({:.2} %) ; total {}\n",
+            spec.cash_payout().with_currency(cur),
+            ratio(spec.cash_payout()),
+            spec.item_value().with_currency(cur),
+            ratio(spec.item_value()),
+            spec.payout().with_currency(cur)
+        );
+    }
     s += &format!(
         "losers {} ; sales {} ; payout ratio {:.2} %\n\n",
         count(u64::from(spec.ways[0].count)),
         sales.with_currency(cur),
-        100.0 * spec.payout().cents() as f64 / sales.cents() as f64
+        ratio(spec.payout())
     );
     s += packs;
     s += "captions:\n";

@@ -725,7 +725,11 @@ fn write_validation(
 ) -> Result<Written, GenerateError> {
     validation_csv::sort(&mut claims);
     let (tx, rx) = sync_channel::<Vec<Vec<u8>>>(2);
-    let w = HashedFile::spawn(sink.open(VALIDATION, seal)?, validation_csv::header(), rx);
+    let w = HashedFile::spawn(
+        sink.open(VALIDATION, seal)?,
+        validation_csv::header(spec),
+        rx,
+    );
     let rows = validation_csv::RowWriter::new(spec);
     for chunk in claims.chunks(VALIDATION_CHUNK) {
         let mut buf = Vec::with_capacity(chunk.len() * 48);

@@ -59,8 +59,17 @@ pub struct Manifest {
     pub price: String,
     /// Lots (winning tickets) in the block.
     pub lots: u64,
-    /// Total payout of the block, currency units.
+    /// Total payout of the block, currency units (prizes that are not money at their
+    /// stated value).
     pub payout: String,
+    /// The payout in cash, currency units, when a tier's prize is not money (absent
+    /// otherwise: all of `payout` is cash).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cash_payout: Option<String>,
+    /// The stated value of the prizes that are not money, currency units (`payout` less
+    /// `cash_payout`); absent when every prize is money.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item_value: Option<String>,
     /// Payout / (tickets × price).
     pub payout_ratio: f64,
     /// Per tier: amount, count, and per way its count.
@@ -140,8 +149,11 @@ pub struct SpecRef {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct TierCount {
-    /// Lot amount, currency units.
+    /// Lot amount, currency units (an item's stated value).
     pub amount: String,
+    /// The prize when it is not money (`FREE TICKET`), as printed; absent for cash.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item: Option<String>,
     /// Tickets of this tier.
     pub count: u64,
     /// Per way: id and count.
@@ -230,6 +242,7 @@ impl Manifest {
             .iter()
             .map(|t| TierCount {
                 amount: t.amount.to_string(),
+                item: t.item.clone(),
                 count: t.ways.iter().map(|&w| counts[w as usize]).sum(),
                 ways: t
                     .ways
@@ -249,6 +262,7 @@ impl Manifest {
                 .map(|(w, &n)| w.amount.cents() * n)
                 .sum(),
         );
+        let (cash_payout, item_value) = cash_and_items(spec, counts, payout);
         let sales = spec.price.cents() as f64 * f64::from(block.tickets);
         Manifest {
             format: FORMAT.into(),
@@ -291,6 +305,8 @@ impl Manifest {
             price: spec.price.to_string(),
             lots,
             payout: payout.to_string(),
+            cash_payout,
+            item_value,
             payout_ratio: payout.cents() as f64 / sales,
             tiers,
             losers: counts[0],
@@ -301,6 +317,31 @@ impl Manifest {
             files,
         }
     }
+}
+
+/// The cash and the items' stated value of a payout of `payout` made of the way counts
+/// `counts`, as the manifest writes them, when a tier of `spec` is an item (`None`s
+/// otherwise). Items count in the payout at their stated value and are stated apart, so
+/// that the cash is never read from a sum that holds them.
+fn cash_and_items(
+    spec: &crate::spec::GameSpec,
+    counts: &[u64],
+    payout: Money,
+) -> (Option<String>, Option<String>) {
+    if !spec.has_items() {
+        return (None, None);
+    }
+    let items: u64 = spec
+        .ways
+        .iter()
+        .zip(counts)
+        .filter(|(w, _)| w.tier.is_some_and(|t| spec.tiers[t].item.is_some()))
+        .map(|(w, &n)| w.amount.cents() * n)
+        .sum();
+    (
+        Some(Money(payout.cents() - items).to_string()),
+        Some(Money(items).to_string()),
+    )
 }
 
 /// The spec's surfaces and their play styles, as the manifest lists them.

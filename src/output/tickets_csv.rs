@@ -2,8 +2,9 @@
 //! (comma-separated, `\n`-terminated, UTF-8, a header row, fields quoted only where needed —
 //! captions and ids are validated so none ever is) and the column order:
 //!
-//! `block,pack,pack_position,ticket,serial,prize,way,` then the game's face columns
-//! (GAMES.md, "Files a block produces"). `prize` is in currency units, plain decimal.
+//! `block,pack,pack_position,ticket,serial,prize,way,` then, when a tier's prize is not
+//! money, `item`, then the game's face columns (GAMES.md, "Files a block produces").
+//! `prize` is in currency units, plain decimal (an item's stated value).
 
 use super::Ticket;
 use crate::spec::GameSpec;
@@ -21,9 +22,17 @@ pub const META_COLUMNS: [&str; 7] = [
     "way",
 ];
 
+/// The column after `way` when a tier's prize is not money: the ticket's item
+/// (`FREE TICKET`), empty for a cash lot or a loser; `prize` then holds an item's stated
+/// value.
+pub const ITEM_COLUMN: &str = "item";
+
 /// Every column name of `spec`'s CSV, in order.
 pub fn column_names(spec: &GameSpec) -> Vec<String> {
     let mut names: Vec<String> = META_COLUMNS.iter().map(|s| s.to_string()).collect();
+    if spec.has_items() {
+        names.push(ITEM_COLUMN.into());
+    }
     names.extend(spec.game.layout().columns.iter().map(|c| c.name.clone()));
     names
 }
@@ -64,7 +73,12 @@ struct Field {
 
 impl Field {
     fn new(text: &str, sep: u8) -> Field {
-        let mut bytes = escaped(text);
+        // An empty field is written empty (the csv crate quotes a record of one empty field).
+        let mut bytes = if text.is_empty() {
+            Vec::new()
+        } else {
+            escaped(text)
+        };
         bytes.push(sep);
         let mut padded = [0u8; FIELD];
         if bytes.len() <= FIELD {
@@ -103,6 +117,8 @@ struct Fields {
     /// Prize and way id of every way, by way id.
     prizes: Vec<Field>,
     way_ids: Vec<Field>,
+    /// The item of every way (empty for cash), by way id, when the spec has items.
+    items: Vec<Field>,
 }
 
 impl Clone for RowWriter {
@@ -138,8 +154,19 @@ impl RowWriter {
             way_ids: spec
                 .ways
                 .iter()
-                .map(|w| Field::new(&w.id, sep(cols.is_empty())))
+                .map(|w| Field::new(&w.id, sep(cols.is_empty() && !spec.has_items())))
                 .collect(),
+            items: if spec.has_items() {
+                spec.ways
+                    .iter()
+                    .map(|w| {
+                        let item = w.tier.and_then(|t| spec.tiers[t].item.as_deref());
+                        Field::new(item.unwrap_or(""), sep(cols.is_empty()))
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            },
         };
         RowWriter {
             fields: Arc::new(fields),
@@ -160,6 +187,9 @@ impl RowWriter {
         buf.push(b',');
         f.prizes[t.way as usize].append_to(buf);
         f.way_ids[t.way as usize].append_to(buf);
+        if let Some(item) = f.items.get(t.way as usize) {
+            item.append_to(buf);
+        }
         for (col, &code) in f.columns.iter().zip(&t.face.codes) {
             col[code as usize].append_to(buf);
         }

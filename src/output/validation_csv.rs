@@ -2,7 +2,8 @@
 //! ticket to its prize, and one that reveals nothing without the ticket in hand.
 //!
 //! One row per ticket, sorted by claim (never in print order, which would place every
-//! winner): `claim,way,prize` — the claim is 32 hex digits, the first 128 bits of
+//! winner): `claim,way,prize` (then `item` when a tier's prize is not money: its item,
+//! empty for cash) — the claim is 32 hex digits, the first 128 bits of
 //! SHA-256(`"tirage/v1/claim"` ‖ 0x00 ‖ serial (20 ASCII digits) ‖ validation code (19
 //! ASCII digits)); then the way id and the prize in currency units. No serial, pack or
 //! position stands in the file: a leaked copy tells which prizes the block holds (the lot
@@ -23,12 +24,25 @@ use sha2::{Digest, Sha256};
 /// Column names, in order.
 pub const COLUMNS: [&str; 3] = ["claim", "way", "prize"];
 
+/// Column names when a tier's prize is not money: `item` (the prize printed, `FREE
+/// TICKET`; empty for cash and losers) follows, and `prize` holds the item's stated value.
+pub const ITEM_COLUMNS: [&str; 4] = ["claim", "way", "prize", "item"];
+
 /// Bytes of a claim (printed as twice as many hex digits).
 pub const CLAIM_BYTES: usize = 16;
 
-/// The header row, with its terminator.
-pub fn header() -> Vec<u8> {
-    let mut h = COLUMNS.join(",").into_bytes();
+/// The column names of a block whose lot table has items (`items`) or not.
+pub fn columns(items: bool) -> &'static [&'static str] {
+    if items {
+        &ITEM_COLUMNS
+    } else {
+        &COLUMNS
+    }
+}
+
+/// The header row of `spec`'s file, with its terminator.
+pub fn header(spec: &GameSpec) -> Vec<u8> {
+    let mut h = columns(spec.has_items()).join(",").into_bytes();
     h.push(b'\n');
     h
 }
@@ -67,7 +81,14 @@ impl RowWriter {
             tails: spec
                 .ways
                 .iter()
-                .map(|w| format!(",{},{}\n", w.id, w.amount).into_bytes())
+                .map(|w| {
+                    let item = w.tier.and_then(|t| spec.tiers[t].item.as_deref());
+                    match (spec.has_items(), item) {
+                        (false, _) => format!(",{},{}\n", w.id, w.amount),
+                        (true, item) => format!(",{},{},{}\n", w.id, w.amount, item.unwrap_or("")),
+                    }
+                    .into_bytes()
+                })
                 .collect(),
         }
     }

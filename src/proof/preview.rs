@@ -281,10 +281,18 @@ fn lot_table(h: &mut String, spec: &GameSpec) {
             })
             .collect();
         let pay = Money(t.amount.cents() * u64::from(t.count));
+        let amount = match &t.item {
+            Some(item) => format!(
+                "{} (not money; stated value {})",
+                esc(item),
+                t.amount.with_currency(cur)
+            ),
+            None => t.amount.with_currency(cur),
+        };
         let _ = writeln!(
             h,
             "<tr><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}{}</td></tr>",
-            t.amount.with_currency(cur),
+            amount,
             grouped(u64::from(t.count)),
             one_in(n / f64::from(t.count)),
             pay.with_currency(cur),
@@ -304,6 +312,17 @@ fn lot_table(h: &mut String, spec: &GameSpec) {
         grouped(spec.published_lots),
         spec.published_payout.with_currency(cur)
     );
+    if spec.has_items() {
+        let share = |m: Money| percent(m.cents() as f64 / sales.cents().max(1) as f64);
+        let _ = writeln!(
+            h,
+            "<p>Of the payout, <strong>cash {}</strong> ({} of sales) and <strong>prizes that are not money {}</strong> at their stated value ({} of sales).</p>",
+            spec.cash_payout().with_currency(cur),
+            share(spec.cash_payout()),
+            spec.item_value().with_currency(cur),
+            share(spec.item_value())
+        );
+    }
     let _ = writeln!(
         h,
         "<p>Losing tickets: {} per block ({}). Sales {} per block; <strong>payout ratio {}</strong>.</p>",

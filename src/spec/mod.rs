@@ -149,6 +149,9 @@ pub struct Tier {
     pub combined_only: bool,
     /// Indices of this tier's ways in [`GameSpec::ways`].
     pub ways: Vec<WayId>,
+    /// `item`: the prize when it is not money (`FREE TICKET`), as printed; `amount` is then
+    /// its stated value. `None` for a cash prize.
+    pub item: Option<String>,
 }
 
 /// Pack-level constraints (`[packs]`): allocation honours them exactly (see `docs/FORMAT.md`,
@@ -523,8 +526,11 @@ impl GameSpec {
             let start = e.span().map(|s| s.start);
             at.at(start, start.map_or(String::new(), |o| at.field_at(o)), msg)
         })?;
-        let game = build_game(&raw, &at)?;
+        check_items(&raw, &at)?;
+        let mut game = build_game(&raw, &at)?;
+        game.show_items(&raw_items(&raw).collect::<Vec<_>>());
         check_area_names(&raw, &game.layout().areas, &at)?;
+        caption_symbols(&raw, &mut game, &at)?;
         let labels = labels(&raw, &game, &at)?;
         let mut spec = validate_common(&raw, &at, game)?;
         spec.labels = labels;
@@ -624,7 +630,37 @@ impl GameSpec {
         self.tiers.iter().map(|t| u64::from(t.count)).sum()
     }
 
-    /// Total payout per block, in cents.
+    /// The item of the tier of `amount` when its prize is not money (`FREE TICKET`).
+    pub fn item(&self, amount: Money) -> Option<&str> {
+        self.tiers
+            .iter()
+            .find(|t| t.amount == amount)
+            .and_then(|t| t.item.as_deref())
+    }
+
+    /// True when a tier's prize is not money.
+    pub fn has_items(&self) -> bool {
+        self.tiers.iter().any(|t| t.item.is_some())
+    }
+
+    /// The payout in cash per block, in cents: the lot table without its items.
+    pub fn cash_payout(&self) -> Money {
+        Money(
+            self.tiers
+                .iter()
+                .filter(|t| t.item.is_none())
+                .map(|t| t.amount.cents() * u64::from(t.count))
+                .sum(),
+        )
+    }
+
+    /// The stated value of the block's prizes that are not money, in cents.
+    pub fn item_value(&self) -> Money {
+        Money(self.payout().cents() - self.cash_payout().cents())
+    }
+
+    /// Total payout per block, in cents: cash and items at their stated value (the lot
+    /// table's total, as `[published] payout` gives it).
     pub fn payout(&self) -> Money {
         Money(
             self.tiers
@@ -721,6 +757,50 @@ fn labels(
         .iter()
         .map(|(k, v)| (k.clone(), v.trim().to_string()))
         .collect())
+}
+
+/// `[symbol_captions]`, checked and printed: every key is a play symbol some face column
+/// of the game shows, every caption printable text (as an amount's caption) that no other
+/// symbol's caption reads as (case and spacing aside); each becomes the inscription under
+/// its symbol wherever a face shows it ([`Game::caption_symbols`]). Errors name the key.
+fn caption_symbols(raw: &raw::RawSpec, game: &mut Game, at: &ErrorAt) -> Result<(), SpecError> {
+    let Some(t) = &raw.symbol_captions else {
+        return Ok(());
+    };
+    let span = Some(t.span().start);
+    let mut seen: BTreeMap<String, &str> = BTreeMap::new();
+    let mut captions = Vec::new();
+    for (symbol, caption) in t.get_ref() {
+        let bad = |m: String| Err(at.at(span, format!("symbol_captions.\"{symbol}\""), m));
+        let caption = caption.trim();
+        if !printable_text(caption) {
+            return bad(format!("{caption:?}: a caption is printed under its symbol and written in files: 1 to {MAX_TEXT} bytes, without a comma, a double quote, a line break or another control character, not beginning with = + - or @"));
+        }
+        if let Some(other) = seen.insert(reads_as(caption), symbol) {
+            return bad(format!("caption \"{caption}\" reads as the caption of symbol \"{other}\": two symbols may not share a caption, whatever the case or spacing"));
+        }
+        captions.push((symbol.clone(), caption.to_string()));
+    }
+    if let Err(symbol) = game.caption_symbols(&captions) {
+        let shown: Vec<String> = game
+            .layout()
+            .columns
+            .iter()
+            .filter(|c| c.kind == styles::ColumnKind::Symbol)
+            .flat_map(|c| c.values.iter().cloned())
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        return Err(at.at(
+            span,
+            format!("symbol_captions.\"{symbol}\""),
+            format!(
+                "\"{symbol}\" is no play symbol of this game's faces; expected one of: {}",
+                shown.join(", ")
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Builds the ticket's game: its `[[surfaces]]` (`game.mechanic` is `styles`, the
@@ -936,12 +1016,101 @@ fn caption_values(raw: &raw::RawSpec) -> styles::Captions {
     let mut v: Vec<(Money, String)> = raw
         .caption_entries()
         .filter_map(|(k, c)| k.parse::<Money>().ok().map(|m| (m, c.trim().to_string())))
+        .chain(raw_items(raw))
         .collect();
     v.sort();
     styles::Captions {
         amounts: v.iter().map(|x| x.0).collect(),
         texts: v.into_iter().map(|x| x.1).collect(),
     }
+}
+
+/// The prizes that are not money as written: each item tier's stated value and its `item`.
+fn raw_items(raw: &raw::RawSpec) -> impl Iterator<Item = (Money, String)> + '_ {
+    raw.tiers.iter().filter_map(|t| {
+        let t = t.get_ref();
+        t.item.as_ref().map(|i| (t.amount, i.trim().to_string()))
+    })
+}
+
+/// A caption or an item as a reader tells it apart: case and spacing ignored.
+fn reads_as(text: &str) -> String {
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_uppercase()
+}
+
+/// True when `text` may be printed and written in every file: 1 to [`MAX_TEXT`] bytes, no
+/// comma, double quote, line break or other control character, not beginning with a
+/// spreadsheet's formula sign.
+fn printable_text(text: &str) -> bool {
+    !text.is_empty()
+        && text.len() <= MAX_TEXT
+        && !text.contains([',', '"'])
+        && !text.chars().any(char::is_control)
+        && !text.starts_with(FORMULA_START)
+}
+
+/// Checks the tiers whose prize is not money (`item`): the item is printable text that no
+/// caption or other item reads as; its amount (the stated value) has no `[captions]` entry
+/// (the item is its caption) and is won alone, in a single play area, never combined with
+/// another win, and no way of another tier wins that amount (a face showing it shows the
+/// item). Errors name the tier.
+fn check_items(raw: &raw::RawSpec, at: &ErrorAt) -> Result<(), SpecError> {
+    let items: Vec<(usize, Money, String)> = raw
+        .tiers
+        .iter()
+        .enumerate()
+        .filter_map(|(i, t)| {
+            let t = t.get_ref();
+            t.item.as_ref().map(|s| (i, t.amount, s.trim().to_string()))
+        })
+        .collect();
+    for (ti, amount, item) in &items {
+        let st = &raw.tiers[*ti];
+        let (t, tspan) = (st.get_ref(), Some(st.span().start));
+        let field = format!("tiers[{ti}].item (amount {amount})");
+        let bad = |m: String| Err(at.at(tspan, field.clone(), m));
+        if !printable_text(item) {
+            return bad(format!("{item:?}: an item is printed where a face shows an amount and written in every file: 1 to {MAX_TEXT} bytes, without a comma, a double quote, a line break or another control character, not beginning with = + - or @"));
+        }
+        if t.combined_only {
+            return bad(
+                "a prize that is not money is won alone: it cannot be combined_only".into(),
+            );
+        }
+        if raw
+            .caption_entries()
+            .any(|(k, _)| k.parse::<Money>().ok() == Some(*amount))
+        {
+            return bad(format!("[captions] has \"{amount}\", the stated value of this item: an item's caption is its `item` (a face shows \"{item}\" where it would show an amount), so leave {amount} out of [captions]"));
+        }
+        for w in &t.ways {
+            let w = w.get_ref();
+            if w.wins.len() != 1 {
+                return bad(format!("way \"{}\" has {} wins: a prize that is not money is won alone, in one play area (wins = [{amount}])", w.id, w.wins.len()));
+            }
+        }
+        for (k, other) in raw.tiers.iter().enumerate().filter(|(k, _)| k != ti) {
+            let o = other.get_ref();
+            if let Some(w) = o.ways.iter().find(|w| w.get_ref().wins.contains(amount)) {
+                return Err(at.at(
+                    Some(w.span().start),
+                    format!("tiers[{k}].ways (amount {})", o.amount),
+                    format!("way \"{}\" wins {amount}, the stated value of the item \"{item}\" (tier {ti}): a face showing {amount} shows the item, so no other tier may win it", w.get_ref().id),
+                ));
+            }
+        }
+        let key = reads_as(item);
+        if let Some((k, c)) = raw.caption_entries().find(|(_, c)| reads_as(c) == key) {
+            return bad(format!("item \"{item}\" reads as the caption of {k} (\"{}\"): a reader could not tell them apart", c.trim()));
+        }
+        if let Some((_, m, other)) = items.iter().find(|(k, _, o)| k != ti && reads_as(o) == key) {
+            return bad(format!("item \"{item}\" reads as the item of {m} (\"{other}\"): two tiers may not print the same item"));
+        }
+    }
+    Ok(())
 }
 
 /// The amount of every tier, in the spec's order.
@@ -1136,6 +1305,9 @@ fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, game: Game) -> Result<GameS
         }
     }
 
+    // An item is its own caption (check_items keeps it apart from every other).
+    captions.extend(raw_items(raw));
+
     let mut tiers = Vec::new();
     let mut ways = vec![Way {
         id: LOSE.into(),
@@ -1303,6 +1475,7 @@ fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, game: Game) -> Result<GameS
             count: t.count,
             combined_only: t.combined_only,
             ways: ids,
+            item: t.item.as_ref().map(|i| i.trim().to_string()),
         });
     }
     if ways.len() > usize::from(u16::MAX) {

@@ -18,6 +18,10 @@ pub struct RawSpec {
     /// only when a face shows an amount in figures.
     #[serde(default)]
     pub captions: Option<Spanned<BTreeMap<String, String>>>,
+    /// `[symbol_captions]`: play symbol → the caption printed under it (`"16" = "SIXTN"`,
+    /// `BUST = "BUST"`), as registers print them; optional.
+    #[serde(default)]
+    pub symbol_captions: Option<Spanned<BTreeMap<String, String>>>,
     /// `[packs]`: optional constraints on how lots spread over packs.
     #[serde(default)]
     pub packs: Option<Spanned<RawPacks>>,
@@ -174,6 +178,11 @@ pub struct RawTier {
     /// Reachable only by adding the wins of several play areas (règlement).
     #[serde(default)]
     pub combined_only: bool,
+    /// Optional: a prize that is not money (`"FREE TICKET"`, `"A CAR"`), as printed where a
+    /// face would show an amount; `amount` is then its stated value, counted apart from
+    /// the cash payout.
+    #[serde(default)]
+    pub item: Option<String>,
     /// `[[tiers.ways]]`: how the tier is reached.
     pub ways: Vec<Spanned<RawWay>>,
 }

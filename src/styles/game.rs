@@ -419,6 +419,54 @@ impl Game {
         &self.layout
     }
 
+    /// Prints each prize that is not money where a face shows its stated value in figures:
+    /// in every amount column, the text of `amount` becomes its item (`FREE TICKET`), in
+    /// files and on proofs alike; the codes and the amounts the rule judges stay as they
+    /// are. `items` pairs each item tier's amount with its item.
+    pub fn show_items(&mut self, items: &[(Money, String)]) {
+        for c in &mut self.layout.columns {
+            let ColumnKind::Amount(amounts) = &c.kind else {
+                continue;
+            };
+            for (code, m) in amounts.iter().enumerate() {
+                if let Some((_, item)) = items.iter().find(|(a, _)| a == m) {
+                    c.values[code] = item.clone();
+                }
+            }
+        }
+    }
+
+    /// Prints each play symbol's caption under it (`"16"` captioned `SIXTN`): in every
+    /// symbol column that shows the symbol, the caption becomes its inscription (replacing
+    /// any the style gave). `captions` pairs a symbol as files write it with its caption.
+    /// Errors: the first symbol no symbol column shows, changing nothing.
+    pub fn caption_symbols(&mut self, captions: &[(String, String)]) -> Result<(), String> {
+        let symbols = || {
+            self.layout
+                .columns
+                .iter()
+                .filter(|c| c.kind == ColumnKind::Symbol)
+        };
+        if let Some((s, _)) = captions
+            .iter()
+            .find(|(s, _)| !symbols().any(|c| c.values.contains(s)))
+        {
+            return Err(s.clone());
+        }
+        for c in &mut self.layout.columns {
+            if c.kind != ColumnKind::Symbol {
+                continue;
+            }
+            for (code, v) in c.values.iter().enumerate() {
+                if let Some((_, caption)) = captions.iter().find(|(s, _)| s == v) {
+                    c.inscriptions.resize(c.values.len(), String::new());
+                    c.inscriptions[code] = caption.clone();
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The surfaces, in face order.
     pub fn surfaces(&self) -> &[Surface] {
         &self.surfaces

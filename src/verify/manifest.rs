@@ -252,6 +252,12 @@ fn check_tiers_and_payout(m: &Manifest, spec: &GameSpec, bad: &mut impl FnMut(St
                 t.amount
             ));
         }
+        if t.item != st.item {
+            bad(format!(
+                "tier {}: item {:?}, the spec's is {:?}",
+                t.amount, t.item, st.item
+            ));
+        }
         let sum: u64 = t.ways.iter().map(|w| w.count).sum();
         if t.count != sum {
             bad(format!(
@@ -286,6 +292,41 @@ fn check_tiers_and_payout(m: &Manifest, spec: &GameSpec, bad: &mut impl FnMut(St
             }
         }
         None => bad("its way counts name a way the spec does not have, or overflow".into()),
+    }
+    check_item_value(m, spec, bad);
+}
+
+/// The payout's split into cash and prizes that are not money (`cash_payout`,
+/// `item_value`), worked out again from the manifest's way counts: both present exactly
+/// when a tier of the spec is an item, and adding up to the payout.
+fn check_item_value(m: &Manifest, spec: &GameSpec, bad: &mut impl FnMut(String)) {
+    let item: u64 = m
+        .tiers
+        .iter()
+        .zip(&spec.tiers)
+        .filter(|(_, st)| st.item.is_some())
+        .flat_map(|(t, _)| &t.ways)
+        .filter_map(|w| {
+            let way = spec.ways.iter().find(|x| x.id == w.id)?;
+            way.amount.cents().checked_mul(w.count)
+        })
+        .fold(0u64, u64::saturating_add);
+    let total: u64 = m.payout.parse::<Money>().map_or(0, Money::cents);
+    let want = spec.has_items().then(|| {
+        (
+            Money(total.saturating_sub(item)).to_string(),
+            Money(item).to_string(),
+        )
+    });
+    let got = m.cash_payout.clone().zip(m.item_value.clone());
+    if got != want || m.cash_payout.is_some() != m.item_value.is_some() {
+        bad(format!(
+            "cash payout {:?} and item value {:?}, its way counts give {:?} and {:?}",
+            m.cash_payout,
+            m.item_value,
+            want.as_ref().map(|w| &w.0),
+            want.as_ref().map(|w| &w.1)
+        ));
     }
 }
 

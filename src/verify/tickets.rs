@@ -692,7 +692,7 @@ fn explain(
     }
     for (k, (g, w)) in got.iter().zip(&want).enumerate() {
         let name = names.get(k).map_or("?", String::as_str);
-        let prize_or_way = name == "prize" || name == "way";
+        let prize_or_way = name == "prize" || name == "way" || name == "item";
         // A face that realises no way: no row can agree with it, whatever it says.
         if unrecognised && prize_or_way {
             diffs.push(format!(
@@ -704,7 +704,7 @@ fn explain(
             continue;
         }
         let why = match name {
-            "prize" | "way" => " (by the evaluation of the face)".to_string(),
+            "prize" | "way" | "item" => " (by the evaluation of the face)".to_string(),
             _ => " (per tickets.bin)".to_string(),
         };
         diffs.push(format!("{name}: {file} has {g:?}, expected {w:?}{why}"));
@@ -740,7 +740,8 @@ fn crlf_note(got: &[u8]) -> &'static str {
 /// What differs between `line`, row `k` (0-based, in claim order) of validation.csv, and
 /// `want`, the row the print records give, in words.
 fn row_difference(k: usize, line: &[u8], want: &[u8]) -> String {
-    let names: Vec<String> = validation_csv::COLUMNS
+    // Named by position: a file without items has the first three of these columns.
+    let names: Vec<String> = validation_csv::ITEM_COLUMNS
         .iter()
         .map(|s| s.to_string())
         .collect();
@@ -778,13 +779,13 @@ fn check_validation_file(
     let mut bad =
         |ticket: Option<u32>, what: String| add(checks, CheckId::ValidationFile, ticket, what);
     let head = lines.lines(1).unwrap_or_default();
-    if head != validation_csv::header() {
+    if head != validation_csv::header(spec) {
         bad(
             None,
             format!(
                 "{VALIDATION} header {:?}, expected {:?}{}",
                 String::from_utf8_lossy(head.strip_suffix(b"\n").unwrap_or(&head)),
-                String::from_utf8_lossy(&validation_csv::header()).trim_end(),
+                String::from_utf8_lossy(&validation_csv::header(spec)).trim_end(),
                 crlf_note(&head)
             ),
         );

@@ -1,0 +1,279 @@
+//! Prizes that are not money (a tier's `item`): counted apart from the cash in every file
+//! and report, printed where a face shows an amount, named by `claim`, and refused where a
+//! face could read two ways.
+
+mod common;
+
+use common::*;
+use std::path::Path;
+
+const SPEC: &str = "game_specs/examples/ticket_bonus.toml";
+
+/// `tirage check` on `text` written to `dir/name`: exit code, stdout, stderr.
+fn check_text(dir: &Path, text: &str) -> (Option<i32>, String, String) {
+    let p = dir.join("spec.toml");
+    std::fs::write(&p, text).unwrap();
+    let o = tirage().arg("check").arg(&p).output().unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// `text` with its first `from` replaced by `to` (which must be there).
+fn edit(text: &str, from: &str, to: &str) -> String {
+    assert!(text.contains(from), "{from:?} not in the spec");
+    text.replacen(from, to, 1)
+}
+
+/// The free tickets of the example block: 300 rows of tickets.csv and validation.csv name
+/// the item beside its stated value, the face prints the item where it prints an amount,
+/// the manifest and `check` give cash and items apart, verify passes, and `claim` names the
+/// item.
+#[test]
+fn a_free_ticket_is_named_and_counted_apart_in_every_file() {
+    let t = tempfile::tempdir().unwrap();
+    let out = t.path().join("b");
+    generate(&repo(SPEC), &out, 2);
+    assert_eq!(verify_code(&out), 0);
+
+    let csv = std::fs::read_to_string(out.join("tickets.csv")).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "block,pack,pack_position,ticket,serial,prize,way,item,bonus_win1,bonus_win2,\
+         bonus_sym1,bonus_sym2,bonus_sym3,bonus_sym4,bonus_sym5,\
+         bonus_amt1,bonus_amt2,bonus_amt3,bonus_amt4,bonus_amt5,\
+         bonus_cap1,bonus_cap2,bonus_cap3,bonus_cap4,bonus_cap5"
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 2000);
+    let (mut cash, mut items, mut free) = (0u64, 0u64, 0u64);
+    for r in &rows {
+        let prize: u64 = r[5].parse().unwrap();
+        // The spots whose symbol is a winning number: their amount and caption.
+        let won: Vec<(&str, &str)> = (0..5)
+            .filter(|&i| r[8..10].contains(&r[10 + i]))
+            .map(|i| (r[15 + i], r[20 + i]))
+            .collect();
+        // Wherever a spot shows the item, in figures, its caption is the item too.
+        for i in 0..5 {
+            assert_eq!(
+                r[15 + i] == "FREE TICKET",
+                r[20 + i] == "FREE TICKET",
+                "{r:?}"
+            );
+        }
+        if r[6] == "free" {
+            free += 1;
+            items += prize;
+            assert_eq!((r[5], r[7]), ("2", "FREE TICKET"), "{r:?}");
+            assert_eq!(won, [("FREE TICKET", "FREE TICKET")], "{r:?}");
+        } else {
+            cash += prize;
+            assert_eq!(r[7], "", "{r:?}");
+            assert!(!won.contains(&("FREE TICKET", "FREE TICKET")), "{r:?}");
+        }
+    }
+    assert_eq!((free, items, cash), (300, 600, 1400));
+
+    let m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(m["payout"], "2000");
+    assert_eq!(m["cash_payout"], "1400");
+    assert_eq!(m["item_value"], "600");
+    assert_eq!(m["tiers"][3]["item"], "FREE TICKET");
+    assert_eq!(m["tiers"][3]["amount"], "2");
+    assert!(m["tiers"][0].get("item").is_none());
+
+    let val = std::fs::read_to_string(out.join("validation.csv")).unwrap();
+    assert!(val.starts_with("claim,way,prize,item\n"));
+    assert_eq!(val.matches(",free,2,FREE TICKET\n").count(), 300);
+    assert_eq!(val.matches(",lose,0,\n").count(), 2000 - 542);
+    assert_eq!(val.matches(",4,4,\n").count(), 200);
+
+    // The central system's answer names the item and says it is not money.
+    let codes = codes(&out);
+    let k = rows.iter().position(|r| r[6] == "free").unwrap();
+    let o = tirage()
+        .arg("claim")
+        .arg(&out)
+        .args(["--serial", rows[k][4], "--code", &codes[k]])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        format!(
+            "{}: wins FREE TICKET, not money (stated value 2 USD; way free)\n",
+            rows[k][4]
+        )
+    );
+
+    let (code, said, err) = check_text(t.path(), &std::fs::read_to_string(repo(SPEC)).unwrap());
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        said.contains("cash payout 1,400 USD (35.00 %) ; items at their stated value 600 USD (15.00 %) ; total 2,000 USD\n"),
+        "{said}"
+    );
+    assert!(said.contains("(item: FREE TICKET, not money; amount is its stated value)"));
+}
+
+/// A validation file whose item column is emptied (an item turned into cash) is no file of
+/// the block: `claim` refuses it, naming the line, and verify fails the block.
+#[test]
+fn an_item_turned_into_cash_in_the_validation_file_is_refused() {
+    let t = tempfile::tempdir().unwrap();
+    let out = t.path().join("b");
+    generate(&repo(SPEC), &out, 2);
+    let path = out.join("validation.csv");
+    let val = std::fs::read_to_string(&path).unwrap();
+    let k = val
+        .lines()
+        .position(|l| l.ends_with(",free,2,FREE TICKET"))
+        .unwrap();
+    let forged: String = val
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == k {
+                l.replace(",free,2,FREE TICKET", ",free,2,") + "\n"
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    std::fs::write(&path, forged).unwrap();
+    let rows: Vec<String> = std::fs::read_to_string(out.join("tickets.csv"))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(str::to_string)
+        .collect();
+    let serial = rows[0].split(',').nth(4).unwrap().to_string();
+    let o = tirage()
+        .arg("claim")
+        .arg(&out)
+        .args(["--serial", &serial, "--code", &codes(&out)[0]])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    // The row is read against the lot table before the file's digest is: an item is
+    // never paid as cash even from a file whose digests were forged to match.
+    assert!(
+        err.contains(&format!(
+            "validation.csv:{}: way \"free\" with prize \"2\" and item \"\" is no way of the lot table in manifest.json",
+            k + 1
+        )),
+        "{err}"
+    );
+    assert_ne!(verify_code(&out), 0);
+}
+
+/// Where a face could read two ways, or an item could not be written in every file, the
+/// spec is refused with the tier named.
+#[test]
+fn items_that_a_face_could_misread_are_refused() {
+    let t = tempfile::tempdir().unwrap();
+    let ok = std::fs::read_to_string(repo(SPEC)).unwrap();
+    let cases = [
+        // Another tier wins the item's stated value: a face showing 2 shows the item.
+        (
+            edit(&ok, "id = \"4\"\ncount = 200\nwins = [4]", "id = \"4\"\ncount = 200\nwins = [2, 2]"),
+            "tiers[2].ways (amount 4): way \"4\" wins 2, the stated value of the item \"FREE TICKET\" (tier 3): a face showing 2 shows the item, so no other tier may win it",
+        ),
+        // The item is a caption too.
+        (
+            edit(&ok, "\"4\" = \"FOUR DOLLARS\"", "\"4\" = \"FOUR DOLLARS\"\n\"2\" = \"TWO DOLLARS\""),
+            "tiers[3].item (amount 2): [captions] has \"2\", the stated value of this item",
+        ),
+        (
+            edit(&ok, "\"4\" = \"FOUR DOLLARS\"", "\"4\" = \"free  ticket\""),
+            "tiers[3].item (amount 2): item \"FREE TICKET\" reads as the caption of 4 (\"free  ticket\"): a reader could not tell them apart",
+        ),
+        (
+            edit(&ok, "item = \"FREE TICKET\"", "item = \"FREE, TICKET\""),
+            "tiers[3].item (amount 2): \"FREE, TICKET\": an item is printed where a face shows an amount",
+        ),
+        (
+            edit(&ok, "item = \"FREE TICKET\"", "item = \"=FREE\""),
+            "tiers[3].item (amount 2): \"=FREE\": an item is printed",
+        ),
+        (
+            edit(&ok, "item = \"FREE TICKET\"", "item = \"FREE TICKET\"\ncombined_only = true"),
+            "tiers[3].item (amount 2): a prize that is not money is won alone: it cannot be combined_only",
+        ),
+    ];
+    for (text, want) in cases {
+        let (code, _, err) = check_text(t.path(), &text);
+        assert_eq!(code, Some(2), "{want}: {err}");
+        assert!(err.contains(want), "want {want:?}\n got {err}");
+    }
+    // Two wins for an item: refused with the way named.
+    let text = edit(&ok, "count = 300\nwins = [2]", "count = 300\nwins = [1, 1]");
+    let (code, _, err) = check_text(t.path(), &text);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("tiers[3].item (amount 2): way \"free\" has 2 wins: a prize that is not money is won alone, in one play area (wins = [2])"),
+        "{err}"
+    );
+}
+
+/// Play symbols' captions (`[symbol_captions]`): a proof draws each under its symbol, the
+/// files keep the symbol alone; a key that no face shows, or two symbols sharing a caption,
+/// is refused naming the key.
+#[test]
+fn symbol_captions_are_printed_under_their_symbols_and_checked() {
+    let t = tempfile::tempdir().unwrap();
+    let out = t.path().join("b");
+    generate(&repo(SPEC), &out, 1);
+    let csv = std::fs::read_to_string(out.join("tickets.csv")).unwrap();
+    assert!(!csv.contains("SIXTN"));
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let sym1 = header.iter().position(|&h| h == "bonus_sym1").unwrap();
+    // The first ticket whose first spot shows 16: its proof prints SIXTN under it.
+    let (k, _) = csv
+        .lines()
+        .skip(1)
+        .enumerate()
+        .find(|(_, l)| l.split(',').nth(sym1) == Some("16"))
+        .unwrap();
+    let proofs = t.path().join("p");
+    let o = tirage()
+        .arg("render")
+        .arg(&out)
+        .args(["--tickets", &(k + 1).to_string(), "--out"])
+        .arg(&proofs)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let svg = std::fs::read_to_string(proofs.join(format!("ticket-{}.svg", k + 1))).unwrap();
+    assert!(svg.contains(">SIXTN</text>"), "{svg}");
+
+    let ok = std::fs::read_to_string(repo(SPEC)).unwrap();
+    let (code, _, err) = check_text(
+        t.path(),
+        &edit(&ok, "\"03\" = \"THREE\"", "\"04\" = \"FOUR\""),
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("symbol_captions.\"04\": \"04\" is no play symbol of this game's faces; expected one of: 03, 05, 07, 08, 11, 12, 13, 14, 16, 17, 19, 20"),
+        "{err}"
+    );
+    let (code, _, err) = check_text(
+        t.path(),
+        &edit(&ok, "\"05\" = \"FIVE\"", "\"05\" = \"three\""),
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("caption \"three\" reads as the caption of symbol \"03\": two symbols may not share a caption"),
+        "{err}"
+    );
+}
