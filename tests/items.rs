@@ -205,6 +205,19 @@ fn items_that_a_face_could_misread_are_refused() {
             edit(&ok, "item = \"FREE TICKET\"", "item = \"FREE TICKET\"\ncombined_only = true"),
             "tiers[3].item (amount 2): a prize that is not money is won alone: it cannot be combined_only",
         ),
+        // A 5X special over the item would pay it as cash, five times its value.
+        (
+            edit(
+                &ok,
+                "decoy_weights",
+                "specials = [{ symbol = \"5X\", kind = \"multiplier\", times = 5 }]\ndecoy_weights",
+            ),
+            "tiers[3].item (amount 2): a prize that is not money is never multiplied nor added to cash, but this game multiplies wins",
+        ),
+        (
+            edit(&ok, "[labels]", "[box]\nmultipliers = [1, 2]\n\n[labels]"),
+            "tiers[3].item (amount 2): a prize that is not money is never multiplied nor added to cash",
+        ),
     ];
     for (text, want) in cases {
         let (code, _, err) = check_text(t.path(), &text);

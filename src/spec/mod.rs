@@ -1080,6 +1080,17 @@ fn check_items(raw: &raw::RawSpec, at: &ErrorAt) -> Result<(), SpecError> {
                 "a prize that is not money is won alone: it cannot be combined_only".into(),
             );
         }
+        // A multiplier (a box, a multiplied surface, a multiplier or win-all symbol) pays
+        // cash for the amount a face prints: an item printed there would be paid as cash.
+        let multiplies = raw.multiplier_box.is_some()
+            || raw.surfaces.iter().any(|sf| {
+                ["multiply", "multiplier", "specials"]
+                    .iter()
+                    .any(|k| sf.get_ref().contains_key(*k))
+            });
+        if multiplies {
+            return bad("a prize that is not money is never multiplied nor added to cash, but this game multiplies wins ([box], a surface's multiply, multiplier or specials): leave the item out, or the multipliers".into());
+        }
         if raw
             .caption_entries()
             .any(|(k, _)| k.parse::<Money>().ok() == Some(*amount))
