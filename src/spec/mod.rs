@@ -594,7 +594,7 @@ impl GameSpec {
             .cloned()
             .ok_or_else(missing)?;
         let surface = self.game.surfaces().get(i).ok_or_else(missing)?;
-        for key in ["style", "id", "max", "multiply"] {
+        for key in ["style", "id", "max", "multiply", "reads"] {
             table.remove(key);
         }
         let captions = styles::Captions {
@@ -610,6 +610,7 @@ impl GameSpec {
             tier_amounts: &tier_amounts,
             way_ids: &way_ids,
             max: surface.max,
+            reads: surface.reads().map(|e| &self.game.shared()[e]),
         };
         build(table, &ctx)
     }
@@ -847,6 +848,7 @@ fn build_surfaces(
         .unwrap_or_default();
     let tiers = tier_amounts(raw);
     let ways: Vec<String> = way_ids(raw).into_iter().map(str::to_string).collect();
+    let shared = shared_elements(raw, at)?;
     let mut parts = Vec::new();
     for (i, sec) in raw.surfaces.iter().enumerate() {
         let span = Some(sec.span().start);
@@ -888,6 +890,27 @@ fn build_surfaces(
             },
         };
         let id = text(table.remove("id"), "id")?;
+        let reads = match table.remove("reads") {
+            None => None,
+            Some(v) => {
+                let name = text(Some(v), "reads")?;
+                let e = shared.iter().position(|e| e.id == name).ok_or_else(|| {
+                    let known: Vec<&str> = shared.iter().map(|e| e.id.as_str()).collect();
+                    err(
+                        "reads",
+                        format!(
+                            "no [[shared]] element \"{name}\"; expected one of: {}",
+                            if known.is_empty() {
+                                "(the spec declares none)".to_string()
+                            } else {
+                                known.join(", ")
+                            }
+                        ),
+                    )
+                })?;
+                Some(e)
+            }
+        };
         if id.is_empty() || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
             return Err(err(
                 "id",
@@ -920,18 +943,44 @@ fn build_surfaces(
             tier_amounts: &tiers,
             way_ids: &ways,
             max,
+            reads: reads.map(|e| &shared[e]),
         };
         let rule = (info.build)(table, &ctx).map_err(|e| err(&e.field, e.message))?;
+        if reads.is_some() && rule.layout().reads.is_empty() {
+            return Err(err(
+                "reads",
+                format!(
+                    "the {} style cannot read a shared element; match_count can",
+                    info.name
+                ),
+            ));
+        }
         parts.push(styles::game::Part {
             id,
             style: info.name,
             max,
             multiplier,
             rule,
+            reads,
         });
     }
-    let mut game =
-        Game::new(parts).map_err(|m| at.at(Some(raw.surfaces[0].span().start), "surfaces", m))?;
+    let first = raw
+        .shared
+        .first()
+        .map_or(raw.surfaces[0].span().start, |e| e.span().start);
+    let mut game = Game::with_shared(shared, parts).map_err(|m| {
+        let field = if m.starts_with("shared") {
+            "shared"
+        } else {
+            "surfaces"
+        };
+        let span = if field == "shared" {
+            first
+        } else {
+            raw.surfaces[0].span().start
+        };
+        at.at(Some(span), field, m)
+    })?;
     if let Some(b) = multiplier_box(raw, at)? {
         let span = raw.multiplier_box.as_ref().map(|b| b.span().start);
         game.add_box(b).map_err(|m| at.at(span, "box", m))?;
@@ -1008,6 +1057,68 @@ fn multiplies(raw: &raw::RawSpec) -> bool {
             .surfaces
             .iter()
             .any(|s| s.get_ref().contains_key("multiply"))
+}
+
+/// The spec's `[[shared]]` elements, checked. Errors (naming `shared[i].field` and the
+/// entry's line): an id that is not an ASCII word or is given twice, an unknown `kind`,
+/// bad `symbols`, or a `count` of 0 or above the symbols (a draw shows different symbols).
+fn shared_elements(
+    raw: &raw::RawSpec,
+    at: &ErrorAt,
+) -> Result<Vec<styles::shared::Shared>, SpecError> {
+    let mut out: Vec<styles::shared::Shared> = Vec::new();
+    for (i, sec) in raw.shared.iter().enumerate() {
+        let e = sec.get_ref();
+        let err = |field: &str, msg: String| {
+            at.at(Some(sec.span().start), format!("shared[{i}].{field}"), msg)
+        };
+        if e.id.is_empty() || !e.id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            return Err(err(
+                "id",
+                format!(
+                    "\"{}\" is not an id: expected ASCII letters, digits or _",
+                    e.id
+                ),
+            ));
+        }
+        if out.iter().any(|o| o.id == e.id) {
+            return Err(err("id", format!("\"{}\" is declared twice", e.id)));
+        }
+        let kind = match e.kind.as_str() {
+            "draw" => styles::shared::SharedKind::Draw,
+            other => {
+                return Err(err(
+                    "kind",
+                    format!("unknown kind \"{other}\"; expected \"draw\" (different symbols drawn among `symbols`)"),
+                ))
+            }
+        };
+        let values = styles::style::symbols(&e.symbols.0, 1, "symbols")
+            .map_err(|fe| err(&fe.field, fe.message))?;
+        if values.len() > 256 {
+            return Err(err(
+                "symbols",
+                format!("expected at most 256 symbols, got {}", values.len()),
+            ));
+        }
+        if e.count == 0 || e.count > values.len() {
+            return Err(err(
+                "count",
+                format!(
+                    "a draw shows 1 to {} different symbols (its `symbols`), got {}",
+                    values.len(),
+                    e.count
+                ),
+            ));
+        }
+        out.push(styles::shared::Shared {
+            id: e.id.clone(),
+            kind,
+            count: e.count,
+            values,
+        });
+    }
+    Ok(out)
 }
 
 /// The caption dictionary every caption column shares: the spec's captions in amount order

@@ -36,6 +36,10 @@ pub struct RawSpec {
     /// ([`crate::styles::style`]), with its `style`, its `id` and the style's own parameters.
     #[serde(default)]
     pub surfaces: Vec<Spanned<toml::Table>>,
+    /// `[[shared]]`: elements of the face printed once and read by several surfaces
+    /// (`reads = "id"` in each).
+    #[serde(default)]
+    pub shared: Vec<Spanned<RawShared>>,
     /// `[signing]`: the operator's public key, pinned.
     #[serde(default)]
     pub signing: Option<Spanned<RawSigning>>,
@@ -51,6 +55,20 @@ pub struct RawSpec {
 pub struct RawBox {
     /// The values it may show (`[1, 2, 5, 10]`, printed `1X`, `2X`, …), each 1 to 1000.
     pub multipliers: Vec<u32>,
+}
+
+/// One `[[shared]]` entry: an element of the face printed once, read by several surfaces.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawShared {
+    /// Its id: an ASCII word, named by `reads` in the surfaces that read it.
+    pub id: String,
+    /// What it is: `draw` (different symbols drawn among `symbols`).
+    pub kind: String,
+    /// How many cells it prints.
+    pub count: usize,
+    /// The symbols a cell may show, one by one or as a range of numbers.
+    pub symbols: crate::styles::style::SymbolList,
 }
 
 /// `[signing]`.

@@ -73,6 +73,25 @@ pub fn ticket_wide(spec: &GameSpec) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// Every shared element (`[[shared]]`) in words, with the surfaces that read it, in the
+/// spec's order; empty when the spec has none.
+pub fn shared(spec: &GameSpec) -> Vec<String> {
+    let surfaces = spec.game.surfaces();
+    spec.game
+        .shared()
+        .iter()
+        .enumerate()
+        .map(|(e, element)| {
+            let readers: Vec<&str> = surfaces
+                .iter()
+                .filter(|s| s.reads() == Some(e))
+                .map(|s| s.id.as_str())
+                .collect();
+            element.describe(&readers)
+        })
+        .collect()
+}
+
 /// The rules in words as `tirage check` prints them: a heading, the spec's
 /// `legal_reference` on the next line, then per surface its style and term (and printed maximum), the style's
 /// rule, its naive reading and the spec's settings, each indented under it.
@@ -81,6 +100,9 @@ pub fn text(spec: &GameSpec) -> String {
         "the rules in words, surface by surface, to hold against the règlement (legal_reference):\n  {}\n",
         spec.legal_reference
     );
+    for line in shared(spec) {
+        s += &format!("{line}\n");
+    }
     for r in rules(spec) {
         s += &format!("surface \"{}\": {} — {}", r.id, r.style, r.term);
         if let Some(m) = r.max {

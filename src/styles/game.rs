@@ -3,16 +3,23 @@
 //! out, plans every way of the spec once when the spec loads ([`Game::plan`]) and sums what
 //! the surfaces' rules judge.
 //!
-//! The composed face is the surfaces' faces side by side: surface `s` owns the face columns
-//! `offset[s]..offset[s] + its columns`, and its play areas follow those of the surfaces
-//! before it. A way's wins are split over the surfaces: a win whose `areas` entry names a
-//! play area goes to that area's surface; a free win goes to any surface that can carry it.
-//! Every split that each surface can realise is found when the spec is loaded, and one is
-//! drawn per ticket, so a way is carried the same way whatever the thread count. A surface
+//! The composed face is the shared elements' columns (`[[shared]]`, [`super::shared`]),
+//! then the surfaces' faces side by side: each surface owns its own columns, in its style's
+//! order, and reads the columns of the shared element it reads (`reads`) through its
+//! column map; its play areas follow those of the surfaces before it. Without a shared
+//! element, the surfaces' columns simply follow one another. A shared element is drawn
+//! first on every ticket, whatever its way; each reading surface then draws its own cells
+//! given it ([`Plan::draw_given`]).
+//!
+//! A way's wins are split over the surfaces: a win whose `areas` entry names a play area
+//! goes to that area's surface; a free win goes to any surface that can carry it. Every
+//! split that each surface can realise is found when the spec is loaded, and one is drawn
+//! per ticket, so a way is carried the same way whatever the thread count. A surface
 //! with no win of the split shows a losing face. The ticket's lot is the sum of every
 //! surface's winning areas (décret n°78-1067: a lot may be the sum of several play areas).
 
 use super::multiply::{self, BoxChoice, MultiplierBox};
+use super::shared::Shared;
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureInfo,
     FeatureKind, Features, Layout, Mark, Panel, Plan, Printed, Refusal, Style, FEATURE_ATTEMPTS,
@@ -44,14 +51,24 @@ pub struct Surface {
     pub max: Option<Money>,
     /// What every win on the surface is multiplied by (`multiply`; 1 when it is not).
     pub multiplier: u32,
-    /// First face column of the surface in the composed face.
-    offset: usize,
+    /// `columns[i]`: the composed face's column of the style's face column `i` (a column of
+    /// the shared element for those the style reads, [`Layout::reads`]).
+    columns: Vec<usize>,
+    /// The shared element the surface reads (index into [`Game::shared`]), if any.
+    reads: Option<usize>,
     /// First play area of the surface in the composed game.
     area_offset: u8,
     /// `to_game[i]`: feature `i` of the style's table in the game's table.
     to_game: Vec<FeatureId>,
     /// `from_game[i]`: feature `i` of the game's table in the style's, if it has it.
     from_game: Vec<Option<FeatureId>>,
+}
+
+impl Surface {
+    /// The shared element the surface reads (`reads`): an index into [`Game::shared`].
+    pub fn reads(&self) -> Option<usize> {
+        self.reads
+    }
 }
 
 /// One surface as the spec gives it, before it is put beside the others.
@@ -66,6 +83,8 @@ pub struct Part {
     pub multiplier: u32,
     /// The style's rule and generator for it.
     pub rule: Box<dyn Style>,
+    /// The shared element it reads (`reads`): an index into the game's shared elements.
+    pub reads: Option<usize>,
 }
 
 /// A way split over the surfaces: the plan of one sub-way per surface (a losing one for a
@@ -74,6 +93,10 @@ type Split = Vec<Plan>;
 
 /// The ticket's game: the spec's `[[surfaces]]` side by side.
 pub struct Game {
+    /// The shared elements (`[[shared]]`), their columns first in the composed face.
+    shared: Vec<Shared>,
+    /// `shared_at[e]`: the first face column of shared element `e`.
+    shared_at: Vec<usize>,
     surfaces: Vec<Surface>,
     /// The surfaces' layouts side by side, composed once by [`Game::new`]; its feature
     /// table gathers the surfaces', each name once.
@@ -84,8 +107,6 @@ pub struct Game {
     /// The splits each way of the spec may be carried by, by way id, each surface's part
     /// planned once by [`Game::plan`] when the spec loads and only read afterwards.
     splits: HashMap<String, Vec<Split>>,
-    /// The face columns of the surfaces (the multiplier box's column follows them).
-    surface_columns: usize,
     /// The ticket-wide multiplier box and its face column, when the game has one.
     multiplier_box: Option<(MultiplierBox, usize)>,
     /// The box values each way may show, with the splits drawn with each, by way id.
@@ -238,6 +259,15 @@ impl Game {
     /// columns or [`MAX_AREAS`] play areas in all; each error names what is wrong and
     /// counts every surface's.
     pub fn new(parts: Vec<Part>) -> Result<Game, String> {
+        Game::with_shared(Vec::new(), parts)
+    }
+
+    /// Puts the shared elements' columns first, then the surfaces side by side, in the
+    /// spec's order, each surface that reads a shared element (`Part::reads`) reading its
+    /// columns. Errors: those of [`Game::new`]; a surface reading an element its style
+    /// does not hold as the element is (its count or symbols), a shared element no
+    /// surface reads, or a panel id taken twice.
+    pub fn with_shared(shared: Vec<Shared>, parts: Vec<Part>) -> Result<Game, String> {
         if parts.is_empty() {
             return Err("a game needs at least one [[surfaces]] entry".into());
         }
@@ -257,7 +287,7 @@ impl Game {
         };
         if let Some(e) = over(
             "face columns",
-            |l| l.columns.len(),
+            |l| l.columns.len() - l.reads.len(),
             MAX_COLUMNS,
             "a print record is 38 bytes and one per face column, in 65 535 bytes",
         ) {
@@ -271,10 +301,24 @@ impl Game {
         ) {
             return Err(e);
         }
-        let mut surfaces = Vec::new();
+        let mut shared_at = Vec::new();
         let mut columns: Vec<Column> = Vec::new();
         // The face columns' names so far: a game of many columns is checked in linear time.
         let mut names: HashSet<String> = HashSet::new();
+        for e in &shared {
+            shared_at.push(columns.len());
+            columns.extend(e.columns());
+        }
+        names.extend(columns.iter().map(|c| c.name.clone()));
+        for (e, element) in shared.iter().enumerate() {
+            if !parts.iter().any(|p| p.reads == Some(e)) {
+                return Err(format!(
+                    "shared \"{}\" is read by no surface (give a surface `reads = \"{}\"`)",
+                    element.id, element.id
+                ));
+            }
+        }
+        let mut surfaces = Vec::new();
         let mut areas: Vec<String> = Vec::new();
         for Part {
             id,
@@ -282,11 +326,21 @@ impl Game {
             max,
             multiplier,
             rule,
+            reads,
         } in parts
         {
-            let offset = columns.len();
+            let layout = rule.layout();
+            let map = column_map(
+                &id,
+                layout,
+                reads.map(|e| (&shared[e], shared_at[e])),
+                columns.len(),
+            )?;
             let area_offset = u8::try_from(areas.len()).expect("at most MAX_AREAS play areas");
-            for c in &rule.layout().columns {
+            for (i, c) in layout.columns.iter().enumerate() {
+                if layout.reads.contains(&i) {
+                    continue;
+                }
                 if !names.insert(c.name.clone()) {
                     return Err(format!(
                         "surface \"{id}\" names face column \"{}\", which another surface already has",
@@ -295,11 +349,11 @@ impl Game {
                 }
                 let mut c = c.clone();
                 if let ColumnKind::Caption { of } = &mut c.kind {
-                    *of += offset;
+                    *of = map[*of];
                 }
                 columns.push(c);
             }
-            for a in &rule.layout().areas {
+            for a in &layout.areas {
                 if areas.contains(a) {
                     return Err(format!(
                         "surface \"{id}\" has play area \"{a}\", which another surface already has"
@@ -313,18 +367,20 @@ impl Game {
                 rule: Arc::from(rule),
                 max,
                 multiplier,
-                offset,
+                columns: map,
+                reads,
                 area_offset,
                 to_game: Vec::new(),
                 from_game: Vec::new(),
             });
         }
-        let mut panel_ids: Vec<String> = Vec::new();
+        let mut panel_ids: Vec<String> = shared.iter().map(|e| e.id.clone()).collect();
         for s in &surfaces {
             for p in &s.rule.layout().panels {
                 if panel_ids.contains(&p.id) {
                     return Err(format!(
-                        "surface \"{}\" draws panel \"{}\", which another surface already draws",
+                        "surface \"{}\" draws panel \"{}\", which another surface or a shared \
+                         element already draws",
                         s.id, p.id
                     ));
                 }
@@ -332,14 +388,20 @@ impl Game {
             }
         }
         let mut layout = Layout::new("styles", areas, columns);
-        layout.panels = panels(&surfaces);
+        layout.panels = shared
+            .iter()
+            .zip(&shared_at)
+            .map(|(e, &at)| e.panel(at))
+            .chain(panels(&surfaces))
+            .collect();
         layout.printed = printed(&surfaces);
         layout.shown_amounts = shown_amounts(&surfaces);
-        layout.description = describe(&surfaces);
+        layout.description = describe(&shared, &surfaces);
         let offered = features(&mut surfaces, &mut layout.features);
         Ok(Game {
+            shared,
+            shared_at,
             surfaces,
-            surface_columns: layout.columns.len(),
             layout,
             offered,
             splits: HashMap::new(),
@@ -411,6 +473,11 @@ impl Game {
         }
     }
 
+    /// The shared elements (`[[shared]]`), in the spec's order.
+    pub fn shared(&self) -> &[Shared] {
+        &self.shared
+    }
+
     /// The ticket's presentation: every surface's play areas, face columns (with their
     /// inscriptions), panels and printed lines, numbered in the composed face; the amounts
     /// any surface shows; the description of every surface. Its name is `styles`, the
@@ -480,21 +547,14 @@ impl Game {
             .expect("area 0 is in surface 0")
     }
 
-    /// The columns of surface `s` in the composed face.
-    fn span(&self, s: usize) -> std::ops::Range<usize> {
-        let start = self.surfaces[s].offset;
-        let end = self
-            .surfaces
-            .get(s + 1)
-            .map_or(self.surface_columns, |n| n.offset);
-        start..end
-    }
-
-    /// Surface `s`'s own face, cut out of the composed one.
+    /// Surface `s`'s own face, gathered from the composed one through its column map (the
+    /// shared element it reads included).
     fn sub_face(&self, face: &Face, s: usize) -> Face {
-        let r = self.span(s);
-        let mut f = Face::zeroed(r.len());
-        f.codes[..r.len()].copy_from_slice(&face.codes[r]);
+        let columns = &self.surfaces[s].columns;
+        let mut f = Face::zeroed(columns.len());
+        for (i, &c) in columns.iter().enumerate() {
+            f.codes[i] = face.codes[c];
+        }
         f
     }
 
@@ -598,12 +658,17 @@ impl Game {
                             max,
                         });
                     }
-                    Arc::clone(&surface.rule)
-                        .plan(&sw)
-                        .map_err(|reason| SplitRefusal::Style {
-                            id: surface.id.clone(),
-                            reason,
-                        })
+                    let refused = |reason| SplitRefusal::Style {
+                        id: surface.id.clone(),
+                        reason,
+                    };
+                    let plan = Arc::clone(&surface.rule).plan(&sw).map_err(refused)?;
+                    if surface.reads.is_some() && !plan.reads() {
+                        return Err(refused(Refusal::CannotRead {
+                            style: surface.style,
+                        }));
+                    }
+                    Ok(plan)
                 })
                 .collect();
             match planned {
@@ -995,21 +1060,38 @@ impl Game {
         asked: Option<(usize, FeatureId)>,
         rng: &mut FaceRng,
     ) -> Face {
-        if let ([plan], None) = (split.as_slice(), &self.multiplier_box) {
-            // One surface and no box: its face is the ticket's, as drawn (no copy).
+        if let ([plan], None, true) = (
+            split.as_slice(),
+            &self.multiplier_box,
+            self.shared.is_empty(),
+        ) {
+            // One surface, no box and nothing shared: its face is the ticket's, as drawn
+            // (no copy).
             let local = asked.map(|(_, id)| self.surfaces[0].from_game[usize::from(id.0)]);
             return plan.draw(local.flatten(), rng);
         }
         let mut face = Face::zeroed(self.layout.columns.len());
+        // The shared elements first, whatever the way: they tell nothing of the prize.
+        for (e, &at) in self.shared.iter().zip(&self.shared_at) {
+            e.draw(&mut face, at, rng);
+        }
+        let common = self.shared.iter().map(|e| e.count).sum::<usize>();
         for (s, plan) in split.iter().enumerate() {
+            let surface = &self.surfaces[s];
             let local = match asked {
-                Some((at, id)) if at == s => self.surfaces[s].from_game[usize::from(id.0)],
+                Some((at, id)) if at == s => surface.from_game[usize::from(id.0)],
                 _ => None,
             };
-            let sub = plan.draw(local, rng);
-            let r = self.span(s);
-            let len = r.len();
-            face.codes[r].copy_from_slice(&sub.codes[..len]);
+            let sub = match surface.reads {
+                None => plan.draw(local, rng),
+                Some(_) => plan.draw_given(local, &self.sub_face(&face, s), rng),
+            };
+            // The shared columns are kept as drawn; the surface writes its own.
+            for (i, &c) in surface.columns.iter().enumerate() {
+                if c >= common {
+                    face.codes[c] = sub.codes[i];
+                }
+            }
         }
         face
     }
@@ -1098,7 +1180,7 @@ impl Game {
             for m in surface.rule.marks(&sub, &sev) {
                 out.push(Mark {
                     area: m.area + surface.area_offset,
-                    column: m.column + surface.offset,
+                    column: surface.columns[m.column],
                     kind: m.kind,
                 });
             }
@@ -1203,21 +1285,86 @@ fn features(surfaces: &mut [Surface], table: &mut Features) -> Vec<FeatureId> {
     offered
 }
 
-/// Every surface's panels, in print order, their cells numbered in the composed face.
+/// Every surface's panels, in print order, their cells numbered in the composed face; the
+/// cells of a shared element a surface reads are left out (its own panel prints them once),
+/// and so is a row or panel left empty.
 fn panels(surfaces: &[Surface]) -> Vec<Panel> {
     surfaces
         .iter()
         .flat_map(|s| {
-            s.rule.layout().panels.iter().cloned().map(|mut p| {
-                for row in &mut p.rows {
-                    for c in row.iter_mut().filter(|c| **c != FREE_CELL) {
-                        *c += s.offset;
-                    }
-                }
-                p
+            let reads = &s.rule.layout().reads;
+            s.rule.layout().panels.iter().filter_map(|p| {
+                let rows: Vec<Vec<usize>> = p
+                    .rows
+                    .iter()
+                    .map(|row| {
+                        row.iter()
+                            .filter(|c| !reads.contains(c))
+                            .map(|&c| if c == FREE_CELL { c } else { s.columns[c] })
+                            .collect::<Vec<usize>>()
+                    })
+                    .filter(|row| !row.is_empty())
+                    .collect();
+                (!rows.is_empty()).then(|| Panel {
+                    id: p.id.clone(),
+                    rows,
+                })
             })
         })
         .collect()
+}
+
+/// The composed face's column of each of a surface's face columns: the columns of the
+/// shared element it reads (`reading`: the element and its first column) for those its
+/// style lists in [`Layout::reads`], in the element's order, and new columns from `next`
+/// on for the others. Errors: a surface reading an element whose count or symbols its
+/// style does not hold as the element is, or a style that reads without being asked.
+fn column_map(
+    id: &str,
+    layout: &Layout,
+    reading: Option<(&Shared, usize)>,
+    mut next: usize,
+) -> Result<Vec<usize>, String> {
+    let mut map = Vec::with_capacity(layout.columns.len());
+    match reading {
+        None if !layout.reads.is_empty() => {
+            return Err(format!(
+                "surface \"{id}\" reads a shared element but names none (`reads`)"
+            ))
+        }
+        Some((e, _)) if layout.reads.len() != e.count => {
+            return Err(format!(
+                "surface \"{id}\" reads {} cells of shared \"{}\", which has {}",
+                layout.reads.len(),
+                e.id,
+                e.count
+            ))
+        }
+        Some((e, _)) => {
+            if let Some(&c) = layout
+                .reads
+                .iter()
+                .find(|&&c| layout.columns[c].values != e.values)
+            {
+                return Err(format!(
+                    "surface \"{id}\" reads shared \"{}\" in face column \"{}\", whose symbols \
+                     are not the element's",
+                    e.id, layout.columns[c].name
+                ));
+            }
+        }
+        None => {}
+    }
+    for i in 0..layout.columns.len() {
+        match (layout.reads.iter().position(|&c| c == i), reading) {
+            (Some(k), Some((_, at))) => map.push(at + k),
+            _ => {
+                map.push(next);
+                next += 1;
+            }
+        }
+    }
+    Ok(map)
 }
 
 /// What the ticket prints with its panels besides their cells: every surface's lines, and a
@@ -1256,9 +1403,17 @@ fn shown_amounts(surfaces: &[Surface]) -> Vec<Money> {
     v
 }
 
-/// Plain-words lines on every surface's settings, for `tirage check`.
-fn describe(surfaces: &[Surface]) -> Vec<String> {
+/// Plain-words lines on every shared element and surface's settings, for `tirage check`.
+fn describe(shared: &[Shared], surfaces: &[Surface]) -> Vec<String> {
     let mut v = Vec::new();
+    for (e, element) in shared.iter().enumerate() {
+        let readers: Vec<&str> = surfaces
+            .iter()
+            .filter(|s| s.reads == Some(e))
+            .map(|s| s.id.as_str())
+            .collect();
+        v.push(element.describe(&readers));
+    }
     for s in surfaces {
         match s.max {
             Some(m) => v.push(format!(
@@ -1313,6 +1468,7 @@ mod tests {
             max: None,
             multiplier: 1,
             rule: (info.build)(table, &ctx.get()).unwrap(),
+            reads: None,
         }
     }
 

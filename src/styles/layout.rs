@@ -112,6 +112,10 @@ pub struct Layout {
     /// Every feature the evaluator can report, by [`super::FeatureId`]: what evaluations
     /// name and every writer, report and proof prints.
     pub features: Features,
+    /// The face columns that hold the shared element the surface reads (`reads`), in the
+    /// element's order; empty when it reads none. The ticket's game prints them once, in
+    /// the element's own columns and panel, and drops them from the surface's panels.
+    pub reads: Vec<usize>,
 }
 
 impl Layout {

@@ -45,6 +45,14 @@
 //! free (a line on every card), and, paid by pattern, a line left with fewer than two
 //! numbers (a losing card could not keep it open).
 //!
+//! **Reading a shared draw** (`reads`, [`super::shared`]): the drawn numbers are the shared
+//! draw's, printed once for every card that reads it (`drawn`, `from`, `to`, `width` left
+//! out; the card's numbers are of the draw's symbols). The card is judged as above against
+//! them; its `{id}_d{i}` columns are the draw's ([`Layout::reads`]). Given any draw, the
+//! card's matched cells take drawn numbers and its other cells numbers not drawn (the
+//! symbols hold the card and the draw apart, checked at load), so every way is reachable
+//! whatever the draw.
+//!
 //! **Columns.** `{id}_n{i}` (the card, row by row, the free cells left out), `{id}_d{i}`
 //! (the drawn numbers). The prize legend is printed, not a face column. Play area: `area`,
 //! by default the surface id; panels: `{id}` (the card) and `{id}_drawn`.
@@ -147,9 +155,12 @@ pub const AMB_UNPAID_LINE: &str = "a full line of matches of a pattern that does
 #[serde(deny_unknown_fields)]
 struct RawMatchCount {
     numbers: usize,
-    drawn: usize,
-    from: u32,
-    to: u32,
+    #[serde(default)]
+    drawn: Option<usize>,
+    #[serde(default)]
+    from: Option<u32>,
+    #[serde(default)]
+    to: Option<u32>,
     #[serde(default)]
     width: Option<usize>,
     #[serde(default)]
@@ -215,6 +226,8 @@ pub struct MatchCount {
     /// The near miss (`near_miss_<area>` or the spec's `near_miss_feature`), in the
     /// layout's feature table.
     near_miss_id: FeatureId,
+    /// The shared draw the card reads (`reads`): its drawn numbers are the draw's cells.
+    reads: Option<String>,
 }
 
 /// Line `l` of an `n`×`n` grid card, of kind `kind` (an index into [`PATTERNS`]), in
@@ -301,8 +314,66 @@ impl MatchCount {
         }
     }
 
+    /// The drawn numbers (their count) and the numbers a cell may show (code → text):
+    /// `drawn` and `from`..=`to` in `width` digits, or those of the shared draw the card
+    /// reads. Errors: a field missing, or given beside `reads`; a range above 256
+    /// numbers; a width that cannot write `to`.
+    /// Also returns what holds the numbers, in words, for errors (`1..=75`, `the shared
+    /// draw "caller"`).
+    fn numbers(
+        raw: &RawMatchCount,
+        ctx: &StyleCtx,
+    ) -> Result<(usize, Vec<String>, String), FieldError> {
+        if let Some(e) = ctx.reads {
+            let given = [
+                ("drawn", raw.drawn.is_some()),
+                ("from", raw.from.is_some()),
+                ("to", raw.to.is_some()),
+                ("width", raw.width.is_some()),
+            ];
+            if let Some((field, _)) = given.iter().find(|g| g.1) {
+                return Err(FieldError::new(
+                    *field,
+                    format!(
+                        "the card reads the shared draw \"{}\": its drawn numbers and their \
+                         symbols are the draw's, leave `{field}` out",
+                        e.id
+                    ),
+                ));
+            }
+            let what = format!("the shared draw \"{}\"", e.id);
+            return Ok((e.count, e.values.clone(), what));
+        }
+        let need = |v: Option<u32>, f: &str| {
+            v.ok_or_else(|| FieldError::new(f, format!("missing field `{f}`")))
+        };
+        let drawn = raw
+            .drawn
+            .ok_or_else(|| FieldError::new("drawn", "missing field `drawn`"))?;
+        let (from, to) = (need(raw.from, "from")?, need(raw.to, "to")?);
+        if to < from || to - from + 1 > 256 {
+            return Err(FieldError::new(
+                "to",
+                format!("expected a range of at most 256 numbers, got {from}..={to}"),
+            ));
+        }
+        let width = raw.width.unwrap_or_else(|| to.to_string().len());
+        if width == 0 || width > 9 || to.to_string().len() > width {
+            return Err(FieldError::new(
+                "width",
+                format!("{width} digits cannot write {to}"),
+            ));
+        }
+        Ok((
+            drawn,
+            style::numbers(from, to, width),
+            format!("{from}..={to}"),
+        ))
+    }
+
     fn new(raw: RawMatchCount, ctx: &StyleCtx) -> Result<MatchCount, FieldError> {
-        let (numbers, drawn) = (raw.numbers, raw.drawn);
+        let (drawn, values, what) = Self::numbers(&raw, ctx)?;
+        let numbers = raw.numbers;
         if numbers == 0 || drawn == 0 || numbers + drawn > MAX_VALUES {
             return Err(FieldError::new(
                 "numbers",
@@ -312,33 +383,16 @@ impl MatchCount {
                 ),
             ));
         }
-        if raw.to < raw.from || raw.to - raw.from + 1 > 256 {
-            return Err(FieldError::new(
-                "to",
-                format!(
-                    "expected a range of at most 256 numbers, got {}..={}",
-                    raw.from, raw.to
-                ),
-            ));
-        }
-        let range = raw.to - raw.from + 1;
+        let range = values.len() as u32;
         if (range as usize) < numbers + drawn {
+            let field = if ctx.reads.is_some() { "numbers" } else { "to" };
             return Err(FieldError::new(
-                "to",
+                field,
                 format!(
-                    "{}..={} has {range} numbers; the card's {numbers} and the {drawn} drawn \
+                    "{what} has {range} numbers; the card's {numbers} and the {drawn} drawn \
                      need {} to be told apart",
-                    raw.from,
-                    raw.to,
                     numbers + drawn
                 ),
-            ));
-        }
-        let width = raw.width.unwrap_or_else(|| raw.to.to_string().len());
-        if width == 0 || width > 9 || raw.to.to_string().len() > width {
-            return Err(FieldError::new(
-                "width",
-                format!("{width} digits cannot write {}", raw.to),
             ));
         }
         let (prize_table, patterns) = match (raw.prizes, raw.patterns) {
@@ -689,7 +743,6 @@ impl MatchCount {
                  diagonal",
             ));
         }
-        let values = style::numbers(raw.from, raw.to, width);
         let mut columns: Vec<Column> = (1..=numbers)
             .map(|i| Column {
                 name: format!("{}_n{i}", ctx.id),
@@ -719,6 +772,9 @@ impl MatchCount {
         };
         let label = ctx.label(&area).to_string();
         let mut layout = Layout::new(INFO.name, vec![area], columns);
+        if ctx.reads.is_some() {
+            layout.reads = (numbers..numbers + drawn).collect();
+        }
         let near_miss_id = layout.features.add(
             near_miss_name,
             FeatureKind::NearMiss,
@@ -749,6 +805,7 @@ impl MatchCount {
             lines,
             open,
             near_miss,
+            reads: ctx.reads.map(|e| ctx.label(&e.id).to_string()),
         }
         .with_layout())
     }
@@ -832,6 +889,33 @@ impl MatchCount {
         for (c, &t) in taken[..self.numbers + self.drawn].iter().enumerate() {
             if !t {
                 face.codes[c] = *others.next().expect("counted") as u8;
+            }
+        }
+        face
+    }
+
+    /// A face whose card cells `cells` (in a drawn order) match the drawn numbers `given`
+    /// shows (a shared draw, in its columns) and no other: each matched cell shows a
+    /// different drawn number, drawn among them, and the card's other cells different
+    /// numbers the draw does not show. The range holds the card and the draw together
+    /// (checked at load), so every count of matches is reachable whatever the draw.
+    fn write_given(&self, cells: &[u8], given: &Face, rng: &mut FaceRng) -> Face {
+        let m = cells.len();
+        let mut face = Face::zeroed(self.layout.columns.len());
+        let drawn = &given.codes[self.numbers..self.numbers + self.drawn];
+        face.codes[self.numbers..self.numbers + self.drawn].copy_from_slice(drawn);
+        for (j, d) in pick_distinct(rng, self.drawn as u32, m)
+            .into_iter()
+            .enumerate()
+        {
+            face.codes[cells[j] as usize] = drawn[d as usize];
+        }
+        let others = pick_distinct(rng, self.range - self.drawn as u32, self.numbers - m);
+        let mut others = others.into_iter();
+        for c in 0..self.numbers {
+            if !cells.contains(&(c as u8)) {
+                let r = others.next().expect("counted");
+                face.codes[c] = super::shared::nth_free(drawn, r);
             }
         }
         face
@@ -993,9 +1077,42 @@ impl MatchCount {
     }
 
     fn draw(&self, way: &Way, show: Option<FeatureId>, rng: &mut FaceRng) -> Face {
+        if self.reads.is_some() {
+            // Alone (a style's own tests), the card draws its shared draw itself, uniformly.
+            let mut given = Face::zeroed(self.layout.columns.len());
+            for (i, c) in pick_distinct(rng, self.range, self.drawn)
+                .into_iter()
+                .enumerate()
+            {
+                given.codes[self.numbers + i] = c as u8;
+            }
+            return self.draw_given(way, show, &given, rng);
+        }
+        let cells = self.cells(way, show, rng);
+        self.write_numbers(&cells, rng)
+    }
+
+    /// A face of `way` whose drawn numbers are those `given` shows (the shared draw).
+    fn draw_given(
+        &self,
+        way: &Way,
+        show: Option<FeatureId>,
+        given: &Face,
+        rng: &mut FaceRng,
+    ) -> Face {
+        let cells = self.cells(way, show, rng);
+        self.write_given(&cells, given, rng)
+    }
+
+    /// The card cells that match on a face of `way`, in a drawn order.
+    fn cells(
+        &self,
+        way: &Way,
+        show: Option<FeatureId>,
+        rng: &mut FaceRng,
+    ) -> ArrayVec<u8, MAX_VALUES> {
         if self.patterns.is_some() {
-            let cells = self.pattern_cells(way, show, rng);
-            return self.write_numbers(&cells, rng);
+            return self.pattern_cells(way, show, rng);
         }
         let m = match way.wins.first() {
             Some(w) => {
@@ -1020,7 +1137,7 @@ impl MatchCount {
                 cells.push(p as u8);
             }
         }
-        self.write_numbers(&cells, rng)
+        cells
     }
 }
 
@@ -1098,6 +1215,19 @@ impl MatchCount {
         }]
     }
 
+    /// The drawn numbers in words: `20 drawn numbers`, or for a card reading a shared draw
+    /// `20 numbers of the shared draw « Tirage », which every card reading it reads alike`.
+    fn drawn_words(&self) -> String {
+        match &self.reads {
+            None => format!("{} drawn numbers", self.drawn),
+            Some(label) => format!(
+                "{} numbers of the shared draw « {label} », printed once and read alike by \
+                 every card that reads it",
+                self.drawn
+            ),
+        }
+    }
+
     fn describe(&self) -> Vec<String> {
         let vals = &self.layout.columns[0].values;
         if let (Some(pay), Some(n)) = (self.patterns, self.grid) {
@@ -1109,10 +1239,10 @@ impl MatchCount {
             let mut v = vec![
                 format!(
                     "« {} » wins when every number of a full row, column or diagonal of its \
-                     {n}×{n} card{} is among the {} drawn numbers (numbers {} to {}): {}.",
+                     {n}×{n} card{} is among the {} (numbers {} to {}): {}.",
                     self.label,
                     self.free_words(" (", " counting as drawn)"),
-                    self.drawn,
+                    self.drawn_words(),
                     vals[0],
                     vals.last().expect("a range"),
                     legend.join(", ")
@@ -1176,11 +1306,11 @@ impl MatchCount {
             .filter_map(|(m, p)| p.map(|a| format!("{m} matches win {a}")))
             .collect();
         let mut v = vec![format!(
-            "« {} » wins by the number of its {} numbers found among the {} drawn numbers \
-             (numbers {} to {}): {}; any other count loses.",
+            "« {} » wins by the number of its {} numbers found among the {} (numbers {} to \
+             {}): {}; any other count loses.",
             self.label,
             self.numbers,
-            self.drawn,
+            self.drawn_words(),
             vals[0],
             vals.last().expect("a range"),
             legend.join(", ")
@@ -1212,15 +1342,24 @@ impl Style for MatchCount {
         &self.layout
     }
 
+    /// A card that reads a shared draw also draws given it ([`Plan::draw_given`]).
     fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, Refusal> {
-        Plan::of_checked_way(
+        let reader = self.reads.is_some().then(|| Arc::clone(&self));
+        let plan = Plan::of_checked_way(
             self,
             way,
             Self::check_way,
             Self::can_show,
             Self::always_shows,
             Self::draw,
-        )
+        )?;
+        Ok(match reader {
+            Some(s) => {
+                let w = way.clone();
+                plan.with_given(move |show, given, rng| s.draw_given(&w, show, given, rng))
+            }
+            None => plan,
+        })
     }
 
     fn features(&self) -> Vec<FeatureId> {
@@ -1366,19 +1505,19 @@ pub static INFO: StyleInfo = StyleInfo {
             name: "drawn",
             kind: "integer",
             default: None,
-            about: "drawn numbers shown under the scratch",
+            about: "drawn numbers shown under the scratch (left out on a card that reads a shared draw: `reads`)",
         },
         Param {
             name: "from",
             kind: "integer",
             default: None,
-            about: "lowest number",
+            about: "lowest number (left out on a card that reads a shared draw: its symbols)",
         },
         Param {
             name: "to",
             kind: "integer",
             default: None,
-            about: "highest number (the range holds the card's and the drawn numbers apart)",
+            about: "highest number (the range holds the card's and the drawn numbers apart; left out on a card that reads a shared draw)",
         },
         Param {
             name: "width",
@@ -1528,6 +1667,86 @@ mod tests {
         assert!(m.open.iter().all(|o| o.len() == 19));
         assert_eq!(permutations(3).len(), 6);
         assert!(m.describe()[0].starts_with("« Bingo » wins by the number of its 24 numbers"));
+    }
+
+    /// A caller's draw of 20 numbers from 01 to 75, shared.
+    fn caller() -> crate::styles::shared::Shared {
+        crate::styles::shared::Shared {
+            id: "caller".into(),
+            kind: crate::styles::shared::SharedKind::Draw,
+            count: 20,
+            values: style::numbers(1, 75, 2),
+        }
+    }
+
+    fn make_reading(text: &str) -> Result<Arc<MatchCount>, FieldError> {
+        let ctx = Ctx::new("b")
+            .label("b", "Bingo")
+            .label("caller", "Tirage")
+            .reads(caller());
+        MatchCount::new(style::parse(toml::from_str(text).unwrap())?, &ctx.get()).map(Arc::new)
+    }
+
+    const READING: &str = "numbers = 24\ngrid = 5\nfree_centre = true\nnear_miss = 0.3\n\
+        prizes = { \"8\" = 2, \"9\" = 5, \"10\" = 20 }\n";
+
+    #[test]
+    fn a_card_reading_a_shared_draw_takes_its_numbers_from_it() {
+        let m = make_reading(READING).unwrap();
+        assert_eq!(m.layout().columns.len(), 44);
+        assert_eq!(m.layout().reads, (24..44).collect::<Vec<_>>());
+        assert_eq!(m.layout().columns[30].values, caller().values);
+        assert!(m.describe()[0].contains(
+            "among the 20 numbers of the shared draw « Tirage », printed once and read alike \
+             by every card that reads it (numbers 01 to 75)"
+        ));
+        // Its drawn numbers are the draw's: given beside `reads`, refused by name.
+        for field in ["drawn = 20", "from = 1", "to = 75", "width = 2"] {
+            let e = make_reading(&format!("{READING}{field}\n")).err().unwrap();
+            assert_eq!(e.field, field.split(' ').next().unwrap());
+            assert!(
+                e.message.contains("reads the shared draw \"caller\""),
+                "{e:?}"
+            );
+        }
+        // Too few numbers for the card and the draw apart.
+        let ctx = Ctx::new("b").reads(crate::styles::shared::Shared {
+            values: style::numbers(1, 40, 2),
+            ..caller()
+        });
+        let raw = style::parse(toml::from_str(READING).unwrap()).unwrap();
+        let e = MatchCount::new(raw, &ctx.get()).err().unwrap();
+        assert_eq!(e.field, "numbers");
+        assert!(
+            e.message
+                .starts_with("the shared draw \"caller\" has 40 numbers"),
+            "{e:?}"
+        );
+    }
+
+    /// Given any draw, every way is reached: the draw is kept as given, the card's matches
+    /// are numbers of the draw and its other numbers are not.
+    #[test]
+    fn a_card_reading_a_shared_draw_reaches_every_way_whatever_the_draw() {
+        let m = make_reading(READING).unwrap();
+        for w in [way(&[]), way(&[2]), way(&[5]), way(&[20])] {
+            round_trip(&m, &w, 0..100);
+            let plan = Arc::clone(&m).plan(&w).unwrap();
+            assert!(plan.reads());
+            for seed in 0..100u64 {
+                let mut rng = FaceRng::seed_from_u64(seed);
+                let mut given = Face::zeroed(m.layout().columns.len());
+                let draw = pick_distinct(&mut rng, 75, 20);
+                for (i, &c) in draw.iter().enumerate() {
+                    given.codes[24 + i] = c as u8;
+                }
+                let face = plan.draw_given(None, &given, &mut rng);
+                assert_eq!(face.codes[24..44], given.codes[24..44]);
+                let ev = m.evaluate(&face);
+                assert!(ev.ambiguities.is_empty(), "{ev:?}");
+                assert_eq!(ev.prize(), w.amount, "seed {seed}");
+            }
+        }
     }
 
     #[test]

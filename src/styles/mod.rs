@@ -24,6 +24,7 @@ pub mod match_count;
 pub mod match_symbols;
 pub mod multiply;
 pub mod reveal;
+pub mod shared;
 pub mod style;
 pub mod symbol_to_prize;
 #[cfg(test)]
@@ -470,6 +471,13 @@ pub enum Refusal {
         /// Why not, in words.
         why: String,
     },
+    /// A surface reads a shared element, but its style cannot draw its part of the way
+    /// given one.
+    #[error("the {style} style cannot read a shared element (`reads`)")]
+    CannotRead {
+        /// The style's name.
+        style: &'static str,
+    },
     /// A winning feature the way's weights give no weight.
     #[error("way \"{way}\" gives {feature} no weight (combination_weights of its tier, or way_combination_weights)")]
     NoWeight {
@@ -482,6 +490,10 @@ pub enum Refusal {
 
 /// Draws one face of a planned way from a stream, showing the feature asked if any.
 type Drawer = dyn Fn(Option<FeatureId>, &mut FaceRng) -> Face + Send + Sync;
+
+/// Draws one face of a planned way given the shared element the surface reads (in its
+/// columns of the face passed, [`Layout::reads`]), showing the feature asked if any.
+type GivenDrawer = dyn Fn(Option<FeatureId>, &Face, &mut FaceRng) -> Face + Send + Sync;
 
 /// A way as a style planned it when the spec loaded ([`Style::plan`]): the way, the
 /// features its faces can be asked to show (each with the reason when not) and those they
@@ -502,6 +514,9 @@ pub struct Plan {
     /// The features every face of the way shows unasked.
     always: Vec<FeatureId>,
     draw: Box<Drawer>,
+    /// For a surface that reads a shared element: the drawer of its own cells given the
+    /// element's ([`Plan::draw_given`]).
+    given: Option<Box<GivenDrawer>>,
 }
 
 impl Plan {
@@ -535,7 +550,24 @@ impl Plan {
                 .collect(),
             always,
             draw: Box::new(draw),
+            given: None,
         }
+    }
+
+    /// The plan with the drawer a surface that reads a shared element draws with
+    /// ([`Plan::draw_given`]). A style offers it only where it proved, when the spec
+    /// loaded, that `given` reaches the way whatever the shared element shows.
+    pub fn with_given(
+        mut self,
+        given: impl Fn(Option<FeatureId>, &Face, &mut FaceRng) -> Face + Send + Sync + 'static,
+    ) -> Plan {
+        self.given = Some(Box::new(given));
+        self
+    }
+
+    /// True when the plan can draw a face given a shared element ([`Plan::draw_given`]).
+    pub fn reads(&self) -> bool {
+        self.given.is_some()
     }
 
     /// The plan of `way` on a style that decides nothing for a way at load but whether it
@@ -574,6 +606,19 @@ impl Plan {
     /// ([`game::Game::synthesize_showing_checked`]).
     pub fn draw(&self, show: Option<FeatureId>, rng: &mut FaceRng) -> Face {
         (self.draw)(show, rng)
+    }
+
+    /// A face of the way whose columns [`Layout::reads`] hold the shared element as
+    /// `given` shows it (the other columns of `given` are ignored), every other choice
+    /// drawn from `rng` as [`Plan::draw`] draws them; the shared columns come back as
+    /// given. Cannot fail for a plan that [`Plan::reads`]; panics for one that does not
+    /// (the game refuses such a plan when the spec loads).
+    pub fn draw_given(&self, show: Option<FeatureId>, given: &Face, rng: &mut FaceRng) -> Face {
+        let draw = self
+            .given
+            .as_ref()
+            .expect("a surface reading a shared element was planned with a drawer for it");
+        draw(show, given, rng)
     }
 
     /// Whether a face of the way can be asked to show feature `id` of the style's table;

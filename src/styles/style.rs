@@ -37,6 +37,10 @@ pub struct StyleCtx<'a> {
     /// The surface's printed maximum (`max`), in cents: the composed game never lets the
     /// surface win more, and a style shows no amount (not even a decoy) above it.
     pub max: Option<Money>,
+    /// The shared element the surface reads (`reads`), if any. A style that can read one
+    /// takes the element's symbols and count from it and lists the columns that hold it
+    /// ([`super::Layout::reads`]); the spec refuses `reads` on any other style.
+    pub reads: Option<&'a super::shared::Shared>,
 }
 
 impl StyleCtx<'_> {

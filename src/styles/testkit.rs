@@ -24,6 +24,7 @@ pub(crate) struct Ctx {
     labels: BTreeMap<String, String>,
     tiers: Vec<Money>,
     max: Option<Money>,
+    reads: Option<super::shared::Shared>,
 }
 
 impl Ctx {
@@ -35,7 +36,14 @@ impl Ctx {
             labels: BTreeMap::new(),
             tiers: Vec::new(),
             max: None,
+            reads: None,
         }
+    }
+
+    /// Reading the shared element `shared` (`reads`).
+    pub(crate) fn reads(mut self, shared: super::shared::Shared) -> Ctx {
+        self.reads = Some(shared);
+        self
     }
 
     /// With the spec's captions `captions`.
@@ -71,6 +79,7 @@ impl Ctx {
             tier_amounts: &self.tiers,
             way_ids: &[],
             max: self.max,
+            reads: self.reads.as_ref(),
         }
     }
 }

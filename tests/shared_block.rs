@@ -1,0 +1,352 @@
+//! A block of a game with a shared draw judged ticket by ticket by an evaluator written here
+//! from the rule text alone (game_specs/README.md, "Shared elements" and `match_count`), not
+//! from the styles' code: game_specs/examples/bingo_duo.toml, two 5×5 bingo cards around a
+//! free centre reading one caller's draw of 24 numbers (`tirage`). Card 1 pays by its number
+//! of matches (9: 2, 10: 5, 11: 20, 12: 100) and shows no full line; card 2 pays a full row
+//! or column 5 and a full diagonal 50, one line at most. Every ticket's printed prize must be
+//! the sum the rules pay, with no face a player could read two ways.
+
+mod common;
+
+use common::{generate, repo, tirage};
+use std::collections::{BTreeMap, HashSet};
+
+/// The lines of a 5×5 card whose centre is free: each a list of card cells (`n1`..`n24`,
+/// row by row, the centre left out), `None` for the free centre, which counts as matched.
+/// Rows, then columns, then the two diagonals.
+fn lines() -> Vec<Vec<Option<usize>>> {
+    let cell = |r: usize, c: usize| {
+        let p = r * 5 + c;
+        match p {
+            12 => None,
+            p if p < 12 => Some(p),
+            p => Some(p - 1),
+        }
+    };
+    let mut v = Vec::new();
+    for r in 0..5 {
+        v.push((0..5).map(|c| cell(r, c)).collect());
+    }
+    for c in 0..5 {
+        v.push((0..5).map(|r| cell(r, c)).collect());
+    }
+    v.push((0..5).map(|i| cell(i, i)).collect());
+    v.push((0..5).map(|i| cell(i, 4 - i)).collect());
+    v
+}
+
+/// The prize of one ticket (a CSV row by column name) in whole euros, what each card shows
+/// (card 1's count of matches, card 2's full lines) and what a player could read otherwise.
+fn judge(row: &BTreeMap<&str, &str>) -> (u64, usize, usize, Vec<String>) {
+    let mut problems = Vec::new();
+    let drawn: Vec<&str> = (1..=24)
+        .map(|i| row[format!("tirage_{i}").as_str()])
+        .collect();
+    if drawn.iter().collect::<HashSet<_>>().len() != 24 {
+        problems.push("a number drawn twice".to_string());
+    }
+    let card = |c: usize| -> Vec<&str> {
+        (1..=24)
+            .map(|i| row[format!("carte{c}_n{i}").as_str()])
+            .collect()
+    };
+    let matched =
+        |numbers: &[&str]| -> Vec<bool> { numbers.iter().map(|n| drawn.contains(n)).collect() };
+    let full = |m: &[bool]| -> Vec<usize> {
+        lines()
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.iter().all(|c| c.is_none_or(|c| m[c])))
+            .map(|(i, _)| i)
+            .collect()
+    };
+    let mut prize = 0;
+    // Card 1: by the number of matches; "9 matches" read as "9 or more"; no full line.
+    let one = card(1);
+    if one.iter().collect::<HashSet<_>>().len() != 24 {
+        problems.push("card 1: a number twice".into());
+    }
+    let m1 = matched(&one);
+    let count = m1.iter().filter(|&&m| m).count();
+    if !full(&m1).is_empty() {
+        problems.push(format!(
+            "card 1: a full line, read as a bingo ({count} matches)"
+        ));
+    }
+    prize += match count {
+        0..=8 => 0,
+        9 => 2,
+        10 => 5,
+        11 => 20,
+        12 => 100,
+        _ => {
+            problems.push(format!("card 1: {count} matches, read as 12 or more"));
+            100
+        }
+    };
+    // Card 2: a full row or column 5, a full diagonal 50; one line at most.
+    let two = card(2);
+    if two.iter().collect::<HashSet<_>>().len() != 24 {
+        problems.push("card 2: a number twice".into());
+    }
+    let f2 = full(&matched(&two));
+    if f2.len() > 1 {
+        problems.push(format!("card 2: {} full lines", f2.len()));
+    }
+    if let Some(&l) = f2.first() {
+        prize += if l >= 10 { 50 } else { 5 };
+    }
+    (prize, count, f2.len(), problems)
+}
+
+#[test]
+fn every_ticket_of_the_shared_draw_example_pays_what_the_rules_say() {
+    let spec = "game_specs/examples/bingo_duo.toml";
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("block");
+    generate(&repo(spec), &out, 2);
+    let report = tirage()
+        .args(["verify", "--unauthenticated", "-q", "--no-audit"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(report.status.code(), Some(0), "{spec}: verify not clean");
+    let csv = std::fs::read_to_string(out.join("tickets.csv")).unwrap();
+    let mut rows = csv.lines();
+    let header: Vec<&str> = rows.next().unwrap().split(',').collect();
+    // The draw is printed once: no card has drawn-number columns of its own.
+    assert!(header.contains(&"tirage_24"));
+    assert!(!header.iter().any(|h| h.contains("_d1")), "{header:?}");
+    let mut counts = BTreeMap::new();
+    let (mut tickets, mut lines_shown, mut winners) = (0, 0, 0);
+    for line in rows {
+        let row: BTreeMap<&str, &str> = header.iter().copied().zip(line.split(',')).collect();
+        let (prize, count, full, problems) = judge(&row);
+        assert!(
+            problems.is_empty(),
+            "ticket {}: {problems:?}",
+            row["ticket"]
+        );
+        assert_eq!(prize.to_string(), row["prize"], "ticket {}", row["ticket"]);
+        *counts.entry(count).or_insert(0) += 1;
+        lines_shown += full;
+        winners += usize::from(prize > 0);
+        tickets += 1;
+    }
+    assert_eq!(tickets, 2000);
+    assert_eq!(winners, 441);
+    // Card 1 wins by 9 to 12 matches on exactly the ways that say so: 300 + 20 (the two
+    // cards together), 50, 15, 2; card 2 shows a full line on its 54 winning ways + 20.
+    assert_eq!(counts.get(&9), Some(&320));
+    assert_eq!(counts.get(&10), Some(&50));
+    assert_eq!(counts.get(&11), Some(&15));
+    assert_eq!(counts.get(&12), Some(&2));
+    assert_eq!(lines_shown, 4 + 50 + 20);
+    assert!(counts.keys().all(|&c| c <= 12), "{counts:?}");
+}
+
+/// A ticket's row as (column, value) pairs.
+type Row = Vec<(String, String)>;
+
+/// The evaluator above is no rubber stamp: it finds a full line on the card paid by count,
+/// two lines on the card paid by line, and a number drawn twice.
+#[test]
+fn the_evaluator_finds_what_the_rules_forbid() {
+    let numbers =
+        |from: usize| -> Vec<String> { (from..from + 24).map(|n| format!("{n:02}")).collect() };
+    let (d, c1, c2) = (numbers(1), numbers(30), numbers(50));
+    let mut names = Vec::new();
+    for i in 1..=24 {
+        names.push((format!("tirage_{i}"), d[i - 1].clone()));
+        names.push((format!("carte1_n{i}"), c1[i - 1].clone()));
+        names.push((format!("carte2_n{i}"), c2[i - 1].clone()));
+    }
+    let judge_with = |edit: &dyn Fn(&mut Row)| {
+        let mut v = names.clone();
+        edit(&mut v);
+        let row: BTreeMap<&str, &str> = v.iter().map(|(k, x)| (k.as_str(), x.as_str())).collect();
+        judge(&row)
+    };
+    let set = |v: &mut Row, k: &str, x: &str| {
+        v.iter_mut().find(|(n, _)| n == k).unwrap().1 = x.to_string();
+    };
+    assert_eq!(judge_with(&|_| {}), (0, 0, 0, vec![]));
+    // Card 1's first row drawn: a full line on a card paid by count (5 matches, no prize).
+    let (_, count, _, p) = judge_with(&|v| {
+        for i in 1..=5 {
+            set(v, &format!("tirage_{i}"), &format!("{}", 29 + i));
+        }
+    });
+    assert_eq!(count, 5);
+    assert_eq!(p, ["card 1: a full line, read as a bingo (5 matches)"]);
+    // Card 2's first row and first column drawn: two lines.
+    let (prize, _, full, p) = judge_with(&|v| {
+        for (i, n) in [1, 2, 3, 4, 5, 6, 11, 15, 20].iter().enumerate() {
+            set(v, &format!("tirage_{}", i + 1), &format!("{}", 49 + n));
+        }
+    });
+    assert_eq!((prize, full), (5, 2));
+    assert_eq!(p, ["card 2: 2 full lines"]);
+    let (_, _, _, p) = judge_with(&|v| set(v, "tirage_2", "01"));
+    assert_eq!(p, ["a number drawn twice"]);
+}
+
+/// The attack a shared draw invites: on a losing ticket whose card 1 is one match short
+/// (8 matches), one drawn number is edited into a number of card 1, in the print file and
+/// the CSV alike, to make a winner of a ticket sold as a loser. `verify` must find it.
+#[test]
+fn verify_finds_a_shared_draw_edited_into_a_win() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("block");
+    generate(&repo("game_specs/examples/bingo_duo.toml"), &out, 1);
+    let bad = dir.path().join("bad");
+    common::copy_dir(&out, &bad);
+    let csv = std::fs::read_to_string(bad.join("tickets.csv")).unwrap();
+    let head: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let col = |name: &str| head.iter().position(|&h| h == name).unwrap();
+    let mut lines: Vec<String> = csv.lines().map(str::to_string).collect();
+    let mut bin = std::fs::read(bad.join("tickets.bin")).unwrap();
+    let u16_at = |o: usize| u16::from_le_bytes([bin[o], bin[o + 1]]) as usize;
+    let (record, k) = (u16_at(10), u16_at(28));
+    let start = u32::from_le_bytes(bin[12..16].try_into().unwrap()) as usize;
+    let face_at = |row: usize| start + (row - 1) * record + record - k;
+    // The drawn number to replace (one no card shows) and card 1's number to put there.
+    let (row, at, number) = (1..lines.len())
+        .find_map(|row| {
+            let f: Vec<&str> = lines[row].split(',').collect();
+            let r: BTreeMap<&str, &str> = head.iter().copied().zip(f.iter().copied()).collect();
+            let (prize, count, _, _) = judge(&r);
+            let drawn: Vec<&str> = (1..=24).map(|i| f[col(&format!("tirage_{i}"))]).collect();
+            let cards: Vec<&str> = (1..=2)
+                .flat_map(|c| (1..=24).map(move |i| format!("carte{c}_n{i}")))
+                .map(|n| f[col(&n)])
+                .collect();
+            let at = (0..24).find(|&i| !cards.contains(&drawn[i]))?;
+            let number = (1..=24)
+                .map(|i| f[col(&format!("carte1_n{i}"))])
+                .find(|n| !drawn.contains(n) && !cards[24..].contains(n))?;
+            (prize == 0 && count == 8).then(|| (row, at, number.to_string()))
+        })
+        .expect("a losing ticket whose card 1 shows 8 matches");
+    let code: u8 = number.parse::<u8>().unwrap() - 1;
+    bin[face_at(row) + at] = code;
+    std::fs::write(bad.join("tickets.bin"), bin).unwrap();
+    let mut fields: Vec<String> = lines[row].split(',').map(str::to_string).collect();
+    fields[col(&format!("tirage_{}", at + 1))] = number;
+    lines[row] = fields.join(",");
+    std::fs::write(bad.join("tickets.csv"), lines.join("\n") + "\n").unwrap();
+    let report = tirage()
+        .args(["verify", "--unauthenticated", "--no-audit"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(report.status.code(), Some(1));
+    let text = String::from_utf8(report.stdout).unwrap();
+    let status = |check: &str| {
+        text.lines()
+            .find(|l| l.split_whitespace().nth(1) == Some(check))
+            .and_then(|l| l.split_whitespace().next())
+            .unwrap_or_else(|| panic!("no {check} line in {text}"))
+            .to_string()
+    };
+    // The edited face, judged by the rules, now pays 2: neither its printed prize nor the
+    // block's counts agree.
+    assert_eq!(status("csv_matches_print"), "FAIL", "{text}");
+    assert_eq!(status("counts"), "FAIL", "{text}");
+    assert_eq!(common::verify_code(&out), 0);
+}
+
+/// What a spec with shared elements cannot say is refused with the file, the field and
+/// the line: a surface reading an element the spec does not declare, a style that cannot
+/// read one, an element no surface reads, a draw of more numbers than it has, an unknown
+/// kind, and the drawn numbers given again on a card that reads them.
+#[test]
+fn shared_elements_that_cannot_be_are_refused_by_field_and_line() {
+    let text = std::fs::read_to_string(repo("game_specs/examples/bingo_duo.toml")).unwrap();
+    let refused = |from: &str, to: &str| {
+        assert!(text.contains(from), "{from}");
+        let t = text.replacen(from, to, 1);
+        let e = tirage::spec::GameSpec::parse(std::path::Path::new("duo.toml"), t)
+            .err()
+            .unwrap_or_else(|| panic!("{to}: accepted"));
+        e.to_string()
+    };
+    let e = refused("reads = \"tirage\"", "reads = \"caller\"");
+    assert!(e.starts_with("duo.toml:"), "{e}");
+    assert!(
+        e.contains("surfaces[0].reads")
+            && e.contains("no [[shared]] element \"caller\"; expected one of: tirage"),
+        "{e}"
+    );
+    let e = refused(
+        "style = \"match_count\"\nid = \"carte1\"\nreads = \"tirage\"",
+        "style = \"reveal\"\nid = \"carte1\"\nreads = \"tirage\"\nboxes = 1\namounts = [2]\n\
+         [captions]\n\"0\" = \"ZERO\"\n\"2\" = \"DEUX\"\n\
+         [[surfaces]]\nstyle = \"match_count\"\nid = \"carte0\"",
+    );
+    assert!(
+        e.contains("surfaces[0].reads")
+            && e.contains("the reveal style cannot read a shared element"),
+        "{e}"
+    );
+    let e = refused(
+        "[[surfaces]]",
+        "[[shared]]\nid = \"bonus\"\nkind = \"draw\"\ncount = 1\nsymbols = [\"A\", \"B\"]\n\n\
+         [[surfaces]]",
+    );
+    assert!(
+        e.contains(
+            "shared: shared \"bonus\" is read by no surface (give a surface `reads = \"bonus\"`)"
+        ),
+        "{e}"
+    );
+    let e = refused("count = 24", "count = 76");
+    assert!(
+        e.contains("shared[0].count")
+            && e.contains("a draw shows 1 to 75 different symbols (its `symbols`), got 76"),
+        "{e}"
+    );
+    assert!(e.contains(":30:") || e.contains("line 30"), "{e}");
+    let e = refused("kind = \"draw\"", "kind = \"dealer\"");
+    assert!(
+        e.contains("shared[0].kind") && e.contains("unknown kind \"dealer\""),
+        "{e}"
+    );
+    let e = refused(
+        "reads = \"tirage\"\nnumbers = 24",
+        "reads = \"tirage\"\nnumbers = 24\ndrawn = 24",
+    );
+    assert!(
+        e.contains("surfaces[0].drawn") && e.contains("the card reads the shared draw \"tirage\""),
+        "{e}"
+    );
+}
+
+/// The shared draw is drawn first, whatever the ticket's way: from one stream, every way
+/// of the example shows the same draw, so the draw alone tells nothing of the prize; and
+/// the composed face prints it once, in a panel of its own.
+#[test]
+fn the_shared_draw_is_the_same_whatever_the_way() {
+    use rand_core::SeedableRng;
+    let spec = tirage::spec::GameSpec::load(&repo("game_specs/examples/bingo_duo.toml")).unwrap();
+    let layout = spec.game.layout();
+    assert_eq!(layout.columns.len(), 24 * 3);
+    assert_eq!(layout.columns[0].name, "tirage_1");
+    assert_eq!(layout.panels[0].id, "tirage");
+    assert_eq!(layout.panels[0].rows.concat(), (0..24).collect::<Vec<_>>());
+    let ids: Vec<&str> = layout.panels.iter().map(|p| p.id.as_str()).collect();
+    assert_eq!(ids, ["tirage", "carte1", "carte2"]);
+    for seed in 0..50 {
+        let draws: HashSet<Vec<u8>> = spec
+            .ways
+            .iter()
+            .map(|way| {
+                let face = spec
+                    .game
+                    .synthesize(way, &mut tirage::styles::FaceRng::seed_from_u64(seed));
+                face.codes[..24].to_vec()
+            })
+            .collect();
+        assert_eq!(draws.len(), 1, "seed {seed}");
+    }
+}
