@@ -350,3 +350,63 @@ fn the_shared_draw_is_the_same_whatever_the_way() {
         assert_eq!(draws.len(), 1, "seed {seed}");
     }
 }
+
+/// The bonus-numbers example, game_specs/examples/numero_bonus.toml, judged ticket by
+/// ticket from its rule text: two grids of 6 numbers over amounts, each with 2 winning
+/// numbers of its own, and 2 bonus numbers printed once that win on both grids; a grid's
+/// number among its winning numbers or the bonus numbers wins the amount under it, and
+/// everything adds up. No number twice on a grid, nor twice among a grid's winning and the
+/// bonus numbers.
+#[test]
+fn every_ticket_of_the_bonus_numbers_example_pays_what_the_rules_say() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("block");
+    generate(&repo("game_specs/examples/numero_bonus.toml"), &out, 2);
+    assert_eq!(common::verify_code(&out), 0);
+    let csv = std::fs::read_to_string(out.join("tickets.csv")).unwrap();
+    let mut rows = csv.lines();
+    let header: Vec<&str> = rows.next().unwrap().split(',').collect();
+    let (mut tickets, mut by_bonus, mut by_own) = (0, 0, 0);
+    for line in rows {
+        let row: BTreeMap<&str, &str> = header.iter().copied().zip(line.split(',')).collect();
+        let bonus = [row["bonus_1"], row["bonus_2"]];
+        let mut prize = 0u64;
+        for g in 1..=2 {
+            let own = [
+                row[format!("grille{g}_win1").as_str()],
+                row[format!("grille{g}_win2").as_str()],
+            ];
+            let winning: HashSet<&str> = own.iter().chain(&bonus).copied().collect();
+            assert_eq!(
+                winning.len(),
+                4,
+                "ticket {}: a winning number twice",
+                row["ticket"]
+            );
+            let spots: Vec<&str> = (1..=6)
+                .map(|i| row[format!("grille{g}_sym{i}").as_str()])
+                .collect();
+            assert_eq!(
+                spots.iter().collect::<HashSet<_>>().len(),
+                6,
+                "ticket {}",
+                row["ticket"]
+            );
+            for (i, s) in spots.iter().enumerate() {
+                if winning.contains(s) {
+                    prize += row[format!("grille{g}_amt{}", i + 1).as_str()]
+                        .parse::<u64>()
+                        .unwrap();
+                    by_bonus += usize::from(bonus.contains(s));
+                    by_own += usize::from(own.contains(s));
+                }
+            }
+        }
+        assert_eq!(prize.to_string(), row["prize"], "ticket {}", row["ticket"]);
+        tickets += 1;
+    }
+    assert_eq!(tickets, 2000);
+    // 464 winning spots (454 lots, 10 of them on both grids), each drawn among the 4
+    // winning numbers of its grid: for the fixed seed, half by a bonus number.
+    assert_eq!((by_bonus, by_own), (232, 232));
+}

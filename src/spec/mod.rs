@@ -950,7 +950,7 @@ fn build_surfaces(
             return Err(err(
                 "reads",
                 format!(
-                    "the {} style cannot read a shared element; match_count can",
+                    "the {} style cannot read a shared element; match_count and key_match can",
                     info.name
                 ),
             ));

@@ -44,6 +44,14 @@
 //! load: a multiplier below 2, or whose every multiplied amount is above the largest lot
 //! ("can never multiply"); a second win-all; a special no way wins by.
 //!
+//! **Reading a shared draw** (`reads`, [`super::shared`]): the draw's cells are the last of
+//! the winning cells, printed once for every grid that reads them; `winning_cells` gives
+//! the grid's own beside them (bonus numbers that win on every grid), or none (several
+//! grids reading one set of winning numbers). The symbols are the draw's. Given any draw,
+//! the own winning cells are drawn among the symbols the draw does not show, the winning
+//! spots among every winning cell and the other spots among the symbols of none, so every
+//! way is reachable whatever the draw; the evaluation is the one above.
+//!
 //! **Features.** `top_decoy` (a decoy): a spot that does not win shows the largest amount
 //! of `decoy_weights`, on exactly the spec's rate `top_decoy` of the faces with a spot that
 //! does not win. Amounts under spots that do not win are decoys, drawn at `decoy_weights`;
@@ -88,7 +96,8 @@ pub const MAX_SPOTS: usize = MAX_WINS;
 #[serde(deny_unknown_fields)]
 struct RawKeyMatch {
     spots: usize,
-    symbols: style::SymbolList,
+    #[serde(default)]
+    symbols: Option<style::SymbolList>,
     #[serde(default)]
     winning: Option<Vec<String>>,
     #[serde(default)]
@@ -186,6 +195,10 @@ pub struct KeyMatch {
     repeats: bool,
     /// The plain-words description, with the printed names.
     lines: Vec<String>,
+    /// With a shared draw read (`reads`): its cells, the last of the winning cells (bonus
+    /// numbers beside the surface's own winning cells, or all of them), and its printed
+    /// name.
+    bonus: Option<(usize, String)>,
 }
 
 impl KeyMatch {
@@ -236,8 +249,33 @@ impl KeyMatch {
                 format!("expected 1 to {MAX_SPOTS} spots, got {}", raw.spots),
             ));
         }
-        let all = style::symbols(&raw.symbols.0, 1, "symbols")?;
-        let (symbols, winning) = match (&raw.winning, raw.winning_cells) {
+        let (all, winning_cells) = match (ctx.reads, &raw.symbols) {
+            (None, Some(s)) => (style::symbols(&s.0, 1, "symbols")?, raw.winning_cells),
+            (None, None) => return Err(FieldError::new("symbols", "missing field `symbols`")),
+            (Some(e), given) => {
+                let field = if given.is_some() {
+                    Some("symbols")
+                } else if raw.winning.is_some() {
+                    Some("winning")
+                } else {
+                    None
+                };
+                if let Some(field) = field {
+                    return Err(FieldError::new(
+                        field,
+                        format!(
+                            "the surface reads the shared draw \"{}\": its symbols are the \
+                             draw's, which adds its cells to the winning cells (give the \
+                             surface's own with `winning_cells`); leave `{field}` out",
+                            e.id
+                        ),
+                    ));
+                }
+                let own = raw.winning_cells.unwrap_or(0);
+                (e.values.clone(), Some(own + e.count))
+            }
+        };
+        let (symbols, winning) = match (&raw.winning, winning_cells) {
             (Some(_), Some(_)) => {
                 return Err(FieldError::new(
                     "winning_cells",
@@ -288,7 +326,17 @@ impl KeyMatch {
                 if k == 0 || k > MAX_WINS {
                     return Err(FieldError::new(
                         "winning_cells",
-                        format!("expected 1 to {MAX_WINS} winning cells, got {k}"),
+                        match ctx.reads {
+                            Some(e) => format!(
+                                "expected 0 to {} winning cells of its own beside the {} of \
+                                 the shared draw \"{}\", got {}",
+                                MAX_WINS.saturating_sub(e.count),
+                                e.count,
+                                e.id,
+                                k - e.count
+                            ),
+                            None => format!("expected 1 to {MAX_WINS} winning cells, got {k}"),
+                        },
                     ));
                 }
                 if raw.repeats && all.len() <= k {
@@ -424,7 +472,11 @@ impl KeyMatch {
             specials,
             repeats: raw.repeats,
             lines: Vec::new(),
+            bonus: ctx.reads.map(|e| (e.count, ctx.label(&e.id).to_string())),
         };
+        if let Some((b, _)) = &m.bonus {
+            m.layout.reads = (k - b..k).collect();
+        }
         m.lines = m.description(ctx.labels);
         Ok(m.with_layout())
     }
@@ -739,16 +791,29 @@ impl KeyMatch {
     /// winning spot shows a winning symbol drawn with repeats (fixed, or among the winning
     /// cells, which stay distinct), and each of the `others` spots a symbol that does not
     /// win, drawn with repeats.
+    #[allow(clippy::too_many_arguments)]
     fn draw_repeating(
         &self,
         split: &Split,
         others: usize,
+        given: Option<&Face>,
         face: &mut Face,
         spots: &mut ArrayVec<(u8, u8), MAX_SPOTS>,
         losers: &mut ArrayVec<u8, MAX_SPOTS>,
         rng: &mut FaceRng,
     ) {
         let n = self.symbols.len() as u32;
+        if let Some(given) = given {
+            let cells = self.winning_given(given, face, rng);
+            let k = cells.len() as u32;
+            for &a in &split.matched {
+                spots.push((cells[below(rng, k) as usize], a));
+            }
+            for _ in 0..others {
+                losers.push(super::shared::nth_free(&cells, below(rng, n - k)));
+            }
+            return;
+        }
         match self.winning {
             Winning::Fixed(w) => {
                 let w = w as u32;
@@ -779,6 +844,54 @@ impl KeyMatch {
                     }
                     losers.push(r as u8);
                 }
+            }
+        }
+    }
+
+    /// The winning cells of a face given the shared draw the surface reads (in its bonus
+    /// columns of `given`): the surface's own winning cells show different symbols the
+    /// draw does not show, drawn uniformly, and the draw is copied as given. Returns every
+    /// winning cell's symbol, its own first.
+    fn winning_given(
+        &self,
+        given: &Face,
+        face: &mut Face,
+        rng: &mut FaceRng,
+    ) -> ArrayVec<u8, MAX_WINS> {
+        let k = self.k();
+        let b = self.bonus.as_ref().map_or(0, |(b, _)| *b);
+        let bonus = &given.codes[Self::WIN + k - b..Self::WIN + k];
+        let n = self.symbols.len() as u32;
+        let mut cells: ArrayVec<u8, MAX_WINS> = common::pick_distinct(rng, n - b as u32, k - b)
+            .into_iter()
+            .map(|r| super::shared::nth_free(bonus, r))
+            .collect();
+        cells.extend(bonus.iter().copied());
+        face.codes[Self::WIN..Self::WIN + k].copy_from_slice(&cells);
+        cells
+    }
+
+    /// A face of `split` given the shared draw the surface reads, or, drawn alone (a
+    /// style's own tests), with a draw of its own, uniform.
+    fn draw_reading(
+        &self,
+        split: &Split,
+        all: Option<&[Vec<u64>]>,
+        show: Option<FeatureId>,
+        given: Option<&Face>,
+        rng: &mut FaceRng,
+    ) -> Face {
+        match given {
+            Some(g) => self.draw(split, all, show, Some(g), rng),
+            None => {
+                let k = self.k();
+                let b = self.bonus.as_ref().map_or(0, |(b, _)| *b);
+                let mut g = Face::zeroed(self.layout.columns.len());
+                let drawn = common::pick_distinct(rng, self.symbols.len() as u32, b);
+                for (i, c) in drawn.into_iter().enumerate() {
+                    g.codes[Self::WIN + k - b + i] = c as u8;
+                }
+                self.draw(split, all, show, Some(&g), rng)
             }
         }
     }
@@ -832,11 +945,16 @@ impl KeyMatch {
     /// amount drawn so that they add up to the win (`all`, with its table of sums). Winning
     /// cells show distinct symbols: those of the winning spots and others no spot shows.
     /// Spots are shuffled. Every choice is one bounded draw: no retry.
+    /// With `given` (a surface reading a shared draw), the winning cells are the surface's
+    /// own, drawn among the symbols the draw does not show, then the draw's; the winning
+    /// spots show different winning cells' symbols, drawn among them all, and the other
+    /// spots different symbols of no winning cell.
     fn draw(
         &self,
         split: &Split,
         all: Option<&[Vec<u64>]>,
         show: Option<FeatureId>,
+        given: Option<&Face>,
         rng: &mut FaceRng,
     ) -> Face {
         let m = split.matched.len();
@@ -846,8 +964,26 @@ impl KeyMatch {
         let mut spots: ArrayVec<(u8, u8), MAX_SPOTS> = ArrayVec::new();
         let mut losers: ArrayVec<u8, MAX_SPOTS> = ArrayVec::new();
         match self.winning {
-            _ if self.repeats => {
-                self.draw_repeating(split, others, &mut face, &mut spots, &mut losers, rng)
+            _ if self.repeats => self.draw_repeating(
+                split,
+                others,
+                given,
+                &mut face,
+                &mut spots,
+                &mut losers,
+                rng,
+            ),
+            Winning::Cells(_) if given.is_some() => {
+                let cells = self.winning_given(given.expect("given"), &mut face, rng);
+                let k = cells.len();
+                let win = common::pick_distinct(rng, k as u32, m);
+                for (&i, &a) in win.iter().zip(&split.matched) {
+                    spots.push((cells[i as usize], a));
+                }
+                let n = self.symbols.len() as u32;
+                for r in common::pick_distinct(rng, n - k as u32, others) {
+                    losers.push(super::shared::nth_free(&cells, r));
+                }
             }
             Winning::Fixed(n) => {
                 let win = common::pick_distinct(rng, n as u32, m);
@@ -969,12 +1105,26 @@ impl Style for KeyMatch {
         let always = self.always_shows(&split);
         let drawer = Arc::clone(&self);
         let drawn = split.clone();
+        if self.bonus.is_some() {
+            let reader = Arc::clone(&self);
+            let (given_split, given_all) = (split.clone(), all.clone());
+            return Ok(Plan::new(
+                &*self,
+                way,
+                |id| self.can_show(way, &split, id),
+                always,
+                move |show, rng| drawer.draw_reading(&drawn, all.as_deref(), show, None, rng),
+            )
+            .with_given(move |show, given, rng| {
+                reader.draw_reading(&given_split, given_all.as_deref(), show, Some(given), rng)
+            }));
+        }
         Ok(Plan::new(
             &*self,
             way,
             |id| self.can_show(way, &split, id),
             always,
-            move |show, rng| drawer.draw(&drawn, all.as_deref(), show, rng),
+            move |show, rng| drawer.draw(&drawn, all.as_deref(), show, None, rng),
         ))
     }
 
@@ -1160,12 +1310,26 @@ impl KeyMatch {
                     self.symbols[n..].join(", ")
                 ));
             }
-            Winning::Cells(k) => v.push(format!(
-                "« {name} » wins, on each of its {} spots showing a symbol of its {k} winning \
-                 cells, the amount under that spot; these wins add up. Symbols: {}.",
-                self.spots,
-                self.symbols.join(", ")
-            )),
+            Winning::Cells(k) => v.push(match &self.bonus {
+                None => format!(
+                    "« {name} » wins, on each of its {} spots showing a symbol of its {k} \
+                     winning cells, the amount under that spot; these wins add up. Symbols: {}.",
+                    self.spots,
+                    self.symbols.join(", ")
+                ),
+                Some((b, shared)) => format!(
+                    "« {name} » wins, on each of its {} spots showing {}one of the {b} symbols \
+                     of the shared draw « {shared} » (printed once, and winning alike on every \
+                     surface that reads it), the amount under that spot; these wins add up. \
+                     Symbols: {}.",
+                    self.spots,
+                    match k - b {
+                        0 => String::new(),
+                        own => format!("a symbol of its {own} own winning cells or "),
+                    },
+                    self.symbols.join(", ")
+                ),
+            }),
         }
         let cells = if self.k() > 0 {
             " nor in two winning cells"
@@ -1287,7 +1451,10 @@ pub static INFO: StyleInfo = StyleInfo {
             kind: "integer",
             default: Some("none: give this or `winning`"),
             about: "How many winning cells are printed under the scratch layer, each a different \
-                    symbol drawn from `symbols`. Either this or `winning`.",
+                    symbol drawn from `symbols`. Either this or `winning`. On a surface that \
+                    reads a shared draw (`reads`), the surface's own winning cells beside the \
+                    draw's (default 0: the draw's alone), and `symbols` and `winning` are left \
+                    out.",
         },
         Param {
             name: "amounts",
@@ -1428,6 +1595,131 @@ mod tests {
             m.amounts.show(&mut f, m.amt(i), m.cap(i), ac);
         }
         f
+    }
+
+    /// Two bonus numbers among 01 to 20, shared.
+    fn bonus() -> crate::styles::shared::Shared {
+        crate::styles::shared::Shared {
+            id: "bonus".into(),
+            kind: crate::styles::shared::SharedKind::Draw,
+            count: 2,
+            values: style::numbers(1, 20, 2),
+        }
+    }
+
+    fn make_reading(toml_text: &str) -> Result<Arc<KeyMatch>, FieldError> {
+        let table: toml::Table = toml::from_str(toml_text).unwrap();
+        let ctx = ctx()
+            .tiers(&[3, 10, 5000])
+            .label("bonus", "Bonus")
+            .reads(bonus());
+        KeyMatch::build(table, &ctx.get()).map(Arc::new)
+    }
+
+    const READING: &str = r#"
+        spots = 6
+        winning_cells = 2
+        amounts = [3, 10, 50]
+        decoy_weights = { "3" = 5, "10" = 3 }
+    "#;
+
+    #[test]
+    fn a_grid_reading_bonus_numbers_has_them_as_its_last_winning_cells() {
+        let m = make_reading(READING).unwrap();
+        assert_eq!(m.k(), 4);
+        assert_eq!(m.layout().reads, vec![2, 3]);
+        assert_eq!(m.layout().columns[3].values, bonus().values);
+        assert!(m.layout().description[0].contains(
+            "showing a symbol of its 2 own winning cells or one of the 2 symbols of the shared \
+             draw « Bonus »"
+        ));
+        // A bonus number in a winning cell wins on a spot, as an own winning number does.
+        let f = face(
+            &m,
+            &["01", "02", "03", "04"],
+            &[
+                ("04", "10"),
+                ("02", "3"),
+                ("05", "50"),
+                ("06", "3"),
+                ("07", "3"),
+                ("08", "3"),
+            ],
+        );
+        assert_eq!(cents(&m.evaluate(&f)), [10, 3]);
+        // A bonus number equal to an own winning number: a symbol in two winning cells.
+        let f = face(
+            &m,
+            &["01", "02", "01", "04"],
+            &[
+                ("09", "10"),
+                ("12", "3"),
+                ("05", "50"),
+                ("06", "3"),
+                ("07", "3"),
+                ("08", "3"),
+            ],
+        );
+        assert_eq!(m.evaluate(&f).ambiguities, [AMB_WINNING_TWICE]);
+        // Only the draw's cells, when the surface gives none of its own.
+        let only = make_reading(&READING.replace("winning_cells = 2\n", "")).unwrap();
+        assert_eq!((only.k(), only.layout().reads.clone()), (2, vec![0, 1]));
+        // Symbols and fixed winners come from the draw: given, refused by name.
+        for (field, line) in [
+            ("symbols", "symbols = [\"01\", \"02\"]"),
+            ("winning", "winning = [\"01\"]"),
+        ] {
+            let e = make_reading(&format!("{READING}{line}\n")).err().unwrap();
+            assert_eq!(e.field, field);
+            assert!(
+                e.message.contains("reads the shared draw \"bonus\""),
+                "{e:?}"
+            );
+        }
+        // 20 symbols cannot hold 4 winning cells and 17 other spots apart.
+        let e = make_reading(&READING.replace("spots = 6", "spots = 17"))
+            .err()
+            .unwrap();
+        assert_eq!(e.field, "symbols");
+    }
+
+    /// Given any bonus draw, every way is reached: the draw is kept as given, the winning
+    /// spots show winning cells' symbols (the bonus ones among them), the others none.
+    #[test]
+    fn a_grid_reading_bonus_numbers_reaches_every_way_whatever_the_draw() {
+        for text in [
+            READING.to_string(),
+            READING.replace("winning_cells = 2\n", ""),
+        ] {
+            let m = make_reading(&text).unwrap();
+            let k = m.k();
+            let mut bonus_wins = 0;
+            for w in [way(&[]), way(&[3]), way(&[10, 3]), way(&[50, 10])] {
+                round_trip(&m, &w, 0..50);
+                let plan = Arc::clone(&m).plan(&w).unwrap();
+                assert!(plan.reads());
+                for seed in 0..100u64 {
+                    let mut rng = <FaceRng as rand_core::SeedableRng>::seed_from_u64(seed);
+                    let mut given = Face::zeroed(m.layout().columns.len());
+                    for (i, c) in common::pick_distinct(&mut rng, 20, 2)
+                        .into_iter()
+                        .enumerate()
+                    {
+                        given.codes[k - 2 + i] = c as u8;
+                    }
+                    let f = plan.draw_given(None, &given, &mut rng);
+                    assert_eq!(f.codes[k - 2..k], given.codes[k - 2..k]);
+                    let ev = m.evaluate(&f);
+                    assert!(ev.ambiguities.is_empty(), "{ev:?}");
+                    assert_eq!(ev.prize(), w.amount, "seed {seed}");
+                    bonus_wins += (0..m.spots)
+                        .filter(|&i| given.codes[k - 2..k].contains(&f.codes[m.sym(i)]))
+                        .count();
+                }
+            }
+            // The bonus numbers win too, not only the grid's own.
+            assert!(bonus_wins > 0);
+        }
     }
 
     fn cents(ev: &Evaluation) -> Vec<u64> {
