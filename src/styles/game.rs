@@ -29,6 +29,7 @@ use crate::crypto::rng::below;
 use crate::language::{Phrase, PrintedLine};
 use crate::lots::{Way, Win};
 use crate::money::Money;
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -547,15 +548,33 @@ impl Game {
             .expect("area 0 is in surface 0")
     }
 
+    /// True when the ticket's face is its one surface's face: one surface, nothing shared
+    /// and no multiplier box.
+    fn lone(&self) -> bool {
+        self.surfaces.len() == 1 && self.shared.is_empty() && self.multiplier_box.is_none()
+    }
+
     /// Surface `s`'s own face, gathered from the composed one through its column map (the
-    /// shared element it reads included).
-    fn sub_face(&self, face: &Face, s: usize) -> Face {
-        let columns = &self.surfaces[s].columns;
-        let mut f = Face::zeroed(columns.len());
-        for (i, &c) in columns.iter().enumerate() {
-            f.codes[i] = face.codes[c];
+    /// shared element it reads included); the composed face itself for a lone surface.
+    fn sub_face<'f>(&self, face: &'f Face, s: usize) -> Cow<'f, Face> {
+        if self.lone() {
+            return Cow::Borrowed(face);
         }
-        f
+        let surface = &self.surfaces[s];
+        let columns = &surface.columns;
+        let mut f = Face::zeroed(columns.len());
+        match (surface.reads, columns.first()) {
+            // A surface that reads nothing owns columns that follow one another.
+            (None, Some(&first)) => {
+                f.codes[..columns.len()].copy_from_slice(&face.codes[first..first + columns.len()])
+            }
+            _ => {
+                for (i, &c) in columns.iter().enumerate() {
+                    f.codes[i] = face.codes[c];
+                }
+            }
+        }
+        Cow::Owned(f)
     }
 
     /// Every split of `way` (the spec's way number `index`) that each surface can realise,
@@ -1060,11 +1079,7 @@ impl Game {
         asked: Option<(usize, FeatureId)>,
         rng: &mut FaceRng,
     ) -> Face {
-        if let ([plan], None, true) = (
-            split.as_slice(),
-            &self.multiplier_box,
-            self.shared.is_empty(),
-        ) {
+        if let ([plan], true) = (split.as_slice(), self.lone()) {
             // One surface, no box and nothing shared: its face is the ticket's, as drawn
             // (no copy).
             let local = asked.map(|(_, id)| self.surfaces[0].from_game[usize::from(id.0)]);
