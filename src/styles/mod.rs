@@ -7,8 +7,8 @@
 //!
 //! A face is one one-byte code per face column, held inline up to [`INLINE_CELLS`]
 //! columns; each column has a dictionary ([`Column::values`]) that turns a code into the
-//! text printed in files. That keeps faces small and lets the writers, the parsers and the caption check be
-//! shared by every game.
+//! text printed in files. That keeps faces small and lets the writers, the parsers and the
+//! caption check be shared by every game.
 
 pub mod card_hands;
 pub mod card_total;

@@ -15,10 +15,11 @@
 //! `v`, the chance that a ticket showing `v` wins is the block's chance of winning.
 
 use super::{Column, ColumnKind, FaceRng, Panel, Printed};
-use crate::crypto::rng::below;
+use crate::crypto::rng::weighted;
 use crate::language::{Phrase, PrintedLine};
 use crate::lots::Way;
 use crate::money::Money;
+use arrayvec::ArrayVec;
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -144,15 +145,17 @@ pub struct BoxChoice {
     pub splits: Range<usize>,
     /// Its weight: 1 for each value of a winning way (drawn evenly), the decoy law for the
     /// losing way.
-    pub weight: u64,
+    pub weight: u32,
 }
 
 /// The weight of each box code on a losing ticket: the number of winning tickets that show
 /// it in law, `Σ count(w) / values(w)` over the winning ways `w` that may show it, scaled to
 /// whole numbers by the least common multiple of the ways' numbers of values and reduced.
 /// `ways` gives each winning way's count and the codes it may show; `codes` is the box's
-/// number of values.
-pub fn losing_weights(ways: &[(u32, Vec<u8>)], codes: usize) -> Vec<u64> {
+/// number of values. The weights add up to at most 840 (the least common multiple of 1 to
+/// [`MAX_BOX_VALUES`]) times the block's tickets, which fits 32 bits for a block of at most
+/// 5 000 000 tickets.
+pub fn losing_weights(ways: &[(u32, Vec<u8>)], codes: usize) -> Vec<u32> {
     let lcm = ways
         .iter()
         .map(|(_, c)| c.len().max(1) as u64)
@@ -164,7 +167,9 @@ pub fn losing_weights(ways: &[(u32, Vec<u8>)], codes: usize) -> Vec<u64> {
         }
     }
     let g = w.iter().copied().fold(0, gcd).max(1);
-    w.iter().map(|x| x / g).collect()
+    w.iter()
+        .map(|x| u32::try_from(x / g).expect("box weights fit in 32 bits"))
+        .collect()
 }
 
 fn gcd(a: u64, b: u64) -> u64 {
@@ -175,23 +180,14 @@ fn gcd(a: u64, b: u64) -> u64 {
     }
 }
 
-/// One of `choices` drawn by weight from `rng`; a single choice draws nothing. The weights
-/// add up to at most `u32::MAX` ([`MAX_BOX_VALUES`] values, blocks of at most 5 000 000
-/// tickets).
+/// One of `choices` drawn by weight from `rng` ([`weighted`]); a single choice draws
+/// nothing. The weights add up to at most `u32::MAX` ([`losing_weights`]).
 pub fn pick<'a>(choices: &'a [BoxChoice], rng: &mut FaceRng) -> &'a BoxChoice {
     if choices.len() == 1 {
         return &choices[0];
     }
-    let total: u64 = choices.iter().map(|c| c.weight).sum();
-    let total = u32::try_from(total).expect("box weights fit in 32 bits");
-    let mut r = u64::from(below(rng, total));
-    for c in choices {
-        if r < c.weight {
-            return c;
-        }
-        r -= c.weight;
-    }
-    unreachable!("r < total")
+    let weights: ArrayVec<u32, MAX_BOX_VALUES> = choices.iter().map(|c| c.weight).collect();
+    &choices[weighted(rng, &weights)]
 }
 
 #[cfg(test)]
