@@ -16,7 +16,7 @@
 
 mod common;
 
-use common::{generate, repo, tirage};
+use common::{cents, generate, panic_of, repo, tirage};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The bingo surface of a spec, as the rule text reads it.
@@ -111,16 +111,6 @@ struct Tally {
     near_misses: usize,
     /// Winning tickets by their largest pattern.
     by_pattern: BTreeMap<String, usize>,
-}
-
-/// A printed amount (`500`, `2.5`) in cents.
-fn cents(printed: &str) -> u64 {
-    match printed.split_once('.') {
-        Some((u, c)) => {
-            u.parse::<u64>().unwrap() * 100 + format!("{c:0<2}").parse::<u64>().unwrap()
-        }
-        None => printed.parse::<u64>().unwrap() * 100,
-    }
 }
 
 /// Judges every ticket of `tickets.csv` by `r`; panics on the first ticket the rule text
@@ -256,12 +246,6 @@ fn every_ticket_of_an_x_and_full_card_block_pays_what_the_rule_text_says() {
             t.losing
         );
     }
-}
-
-/// The message `f` panics with.
-fn panic_of<T>(f: impl FnOnce() -> T + std::panic::UnwindSafe) -> String {
-    let e = std::panic::catch_unwind(f).err().expect("a panic");
-    e.downcast_ref::<String>().cloned().unwrap_or_default()
 }
 
 /// The judge itself fails a ticket whose numbers do not pay what its prize says: an X on a

@@ -13,7 +13,7 @@
 
 mod common;
 
-use common::{generate, repo, tirage};
+use common::{generate, panic_of, repo, tirage};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The crossword surface of a spec, as the rule text reads it.
@@ -224,12 +224,6 @@ fn every_ticket_of_a_crossword_block_pays_what_the_rule_text_says() {
             );
         }
     }
-}
-
-/// The message `f` panics with.
-fn panic_of<T>(f: impl FnOnce() -> T + std::panic::UnwindSafe) -> String {
-    let e = std::panic::catch_unwind(f).err().expect("a panic");
-    e.downcast_ref::<String>().cloned().unwrap_or_default()
 }
 
 /// The judge itself fails a ticket whose prize the rule text does not give: a letter

@@ -12,7 +12,7 @@
 
 mod common;
 
-use common::{generate, repo, tirage};
+use common::{cents, generate, panic_of, repo, tirage};
 use std::collections::BTreeMap;
 
 /// The lines surface of a spec, as the rule text reads it.
@@ -84,16 +84,6 @@ struct Tally {
     near_misses: usize,
     /// Winning tickets by their number of lines.
     by_lines: BTreeMap<usize, usize>,
-}
-
-/// A printed amount (`500`, `2.5`) in cents.
-fn cents(printed: &str) -> u64 {
-    match printed.split_once('.') {
-        Some((u, c)) => {
-            u.parse::<u64>().unwrap() * 100 + format!("{c:0<2}").parse::<u64>().unwrap()
-        }
-        None => printed.parse::<u64>().unwrap() * 100,
-    }
 }
 
 /// Judges every ticket of `tickets.csv` by `r`; panics on the first ticket the rule text
@@ -185,12 +175,6 @@ fn every_ticket_of_a_per_line_block_pays_what_the_rule_text_says() {
         t.near_misses,
         t.losing
     );
-}
-
-/// The message `f` panics with.
-fn panic_of<T>(f: impl FnOnce() -> T + std::panic::UnwindSafe) -> String {
-    let e = std::panic::catch_unwind(f).err().expect("a panic");
-    e.downcast_ref::<String>().cloned().unwrap_or_default()
 }
 
 /// The judge itself fails a ticket whose symbols do not pay what its prize says.

@@ -128,3 +128,19 @@ pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     use sha2::Digest;
     hex::encode(sha2::Sha256::digest(bytes))
 }
+
+/// A printed amount (`500`, `2.5`) in cents.
+pub(crate) fn cents(printed: &str) -> u64 {
+    match printed.split_once('.') {
+        Some((u, c)) => {
+            u.parse::<u64>().unwrap() * 100 + format!("{c:0<2}").parse::<u64>().unwrap()
+        }
+        None => printed.parse::<u64>().unwrap() * 100,
+    }
+}
+
+/// The message `f` panics with.
+pub(crate) fn panic_of<T>(f: impl FnOnce() -> T + std::panic::UnwindSafe) -> String {
+    let e = std::panic::catch_unwind(f).err().expect("a panic");
+    e.downcast_ref::<String>().cloned().unwrap_or_default()
+}
