@@ -1488,11 +1488,14 @@ pub static INFO: StyleInfo = StyleInfo {
     term: "match count (bingo-like cards, lotto-like grids)",
     about: "Your numbers against drawn numbers; the prize legend pays by the number of \
             matches (prizes = { \"5\" = 10, \"6\" = 100 }); any other count loses. A grid \
-            card may pay by full line instead (patterns = { row = 5, diagonal = 20 }).",
+            card may pay by full line or pattern instead (patterns = { row = 5, diagonal = \
+            20, corners = 10, x = 50, full = 500 }).",
     naive: "A player counts matches and reads a legend count as \"that many or more\", and a \
             bingo player reads a full line of a grid card as a win: no face shows an unpaid \
             count above a paid one, a repeated number, or a full line of matches; a card paid \
-            by pattern shows one full line when it wins, none when it loses.",
+            by pattern shows, when it wins, one line or the one larger pattern it is paid for \
+            (four corners, an X, a full card, with the lines inside it), and none when it \
+            loses.",
     columns: "{id}_n{i} (the card, row by row, free centre left out), {id}_d{i} (drawn)",
     params: &[
         Param {
