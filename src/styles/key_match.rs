@@ -60,6 +60,7 @@
 //! lists at least two amounts, checked at load). Proofs mark them as decoys.
 
 use super::common::{self, AmountBox};
+use super::special::{self, RawSpecial, Special, SpecialKind, Specials};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureKind,
@@ -115,52 +116,6 @@ struct RawKeyMatch {
     repeats: bool,
 }
 
-/// One entry of `specials`: a symbol that wins on its own wherever a spot shows it.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawSpecial {
-    symbol: String,
-    kind: RawSpecialKind,
-    #[serde(default)]
-    times: Option<u32>,
-    #[serde(default)]
-    area: Option<String>,
-    #[serde(default)]
-    caption: Option<String>,
-}
-
-/// The `kind` of a special symbol, as the spec writes it.
-#[derive(Debug, Clone, Copy, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum RawSpecialKind {
-    AutoWin,
-    Multiplier,
-    WinAll,
-}
-
-/// What a special symbol on a spot wins (the industry's auto-win, spot multiplier and
-/// win-all symbols).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SpecialKind {
-    /// The spot wins the amount under it, whatever the winning symbols (a money bag).
-    AutoWin,
-    /// The spot wins this many times the amount under it (`5X`).
-    Multiplier(u32),
-    /// The surface wins every amount its spots show, added up, once ("win all").
-    WinAll,
-}
-
-/// A special symbol of the surface: its kind, its code in the spot columns and its play
-/// area (index into the layout's areas; the surface's own area is 0).
-#[derive(Debug, Clone)]
-struct Special {
-    kind: SpecialKind,
-    /// The symbol as printed.
-    symbol: String,
-    /// Code of the symbol in the spot columns (after every ordinary symbol).
-    code: u8,
-}
-
 /// Where the winning symbols come from.
 #[derive(Debug, Clone)]
 enum Winning {
@@ -189,7 +144,7 @@ pub struct KeyMatch {
     other_weights: Vec<u32>,
     top_decoy: u32,
     /// The special symbols, in the spec's order; special `j` wins in play area `1 + j`.
-    specials: Vec<Special>,
+    specials: Specials,
     /// The rules pay every spot showing a winning symbol, even a symbol shown on several
     /// spots (`repeats = true`): spots then draw their symbols with repeats.
     repeats: bool,
@@ -428,8 +383,18 @@ impl KeyMatch {
             ));
         }
 
-        let (specials, areas, inscriptions) =
-            Self::specials(&raw.specials, &symbols, &area, amounts.amounts(), ctx)?;
+        let special::Parsed {
+            specials,
+            areas,
+            inscriptions,
+        } = Specials::parse(
+            &raw.specials,
+            &symbols,
+            "`symbols`",
+            &area,
+            amounts.amounts(),
+            ctx,
+        )?;
 
         let id = ctx.id;
         let sym_col = |name: String, values: &[String], inscriptions: &[String]| Column {
@@ -439,7 +404,7 @@ impl KeyMatch {
             inscriptions: inscriptions.to_vec(),
         };
         let mut spot_symbols = symbols.clone();
-        spot_symbols.extend(specials.iter().map(|s| s.symbol.clone()));
+        spot_symbols.extend(specials.list().iter().map(|s| s.symbol.clone()));
         let mut columns = Vec::new();
         columns.extend((1..=k).map(|i| sym_col(format!("{id}_win{i}"), &symbols, &[])));
         columns.extend(
@@ -481,121 +446,9 @@ impl KeyMatch {
         Ok(m.with_layout())
     }
 
-    /// Checks `specials` against the ordinary `symbols` and the spot `amounts`, and returns
-    /// them with the surface's play areas (its own `area` first, then one per special) and
-    /// the spot columns' inscriptions (a special's caption; none when no special has one).
-    /// Errors (field `specials`): a malformed symbol, one also among `symbols` or listed
-    /// twice, a bad play area name, a multiplier without `times` of 2 or more (or `times`
-    /// on another kind), a multiplier whose every multiplied amount is above the largest
-    /// lot, two win-all symbols, a caption that is empty, long or on several lines.
-    #[allow(clippy::type_complexity)]
-    fn specials(
-        raw: &[RawSpecial],
-        symbols: &[String],
-        area: &str,
-        amounts: &[Money],
-        ctx: &StyleCtx,
-    ) -> Result<(Vec<Special>, Vec<String>, Vec<String>), FieldError> {
-        let err = |m: String| FieldError::new("specials", m);
-        let names: Vec<String> = raw.iter().map(|r| r.symbol.clone()).collect();
-        if !names.is_empty() {
-            style::symbols(&names, 1, "specials")?;
-        }
-        if symbols.len() + names.len() > super::common::MAX_SYMBOLS {
-            return Err(err(format!(
-                "{} symbols and {} special symbols: at most {} in all",
-                symbols.len(),
-                names.len(),
-                super::common::MAX_SYMBOLS
-            )));
-        }
-        let largest = ctx.tier_amounts.iter().copied().max();
-        let mut specials = Vec::new();
-        let mut areas = vec![area.to_string()];
-        for (j, r) in raw.iter().enumerate() {
-            if symbols.contains(&r.symbol) {
-                return Err(err(format!(
-                    "\"{}\" is also one of `symbols`: a special symbol is none of them",
-                    r.symbol
-                )));
-            }
-            let kind = match (r.kind, r.times) {
-                (RawSpecialKind::Multiplier, Some(t)) if t >= 2 => SpecialKind::Multiplier(t),
-                (RawSpecialKind::Multiplier, _) => {
-                    return Err(err(format!(
-                        "\"{}\" is a multiplier: give `times`, 2 or more",
-                        r.symbol
-                    )))
-                }
-                (_, Some(_)) => {
-                    return Err(err(format!(
-                        "\"{}\": `times` is only for a multiplier",
-                        r.symbol
-                    )))
-                }
-                (RawSpecialKind::AutoWin, None) => SpecialKind::AutoWin,
-                (RawSpecialKind::WinAll, None) => SpecialKind::WinAll,
-            };
-            if let (SpecialKind::Multiplier(t), Some(top)) = (kind, largest) {
-                if !amounts
-                    .iter()
-                    .any(|a| a.cents() * u64::from(t) <= top.cents())
-                {
-                    return Err(err(format!(
-                        "\"{}\" can never multiply: {t} times the smallest amount a spot \
-                         shows is above the largest lot, {top}",
-                        r.symbol
-                    )));
-                }
-            }
-            if kind == SpecialKind::WinAll
-                && specials
-                    .iter()
-                    .any(|s: &Special| s.kind == SpecialKind::WinAll)
-            {
-                return Err(err("at most one win-all symbol".to_string()));
-            }
-            let a = r
-                .area
-                .clone()
-                .unwrap_or_else(|| format!("{area}_{}", r.symbol.to_lowercase()));
-            if a.is_empty() || !a.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
-                return Err(err(format!(
-                    "area \"{a}\" is not a play area name: expected ASCII letters, digits or _"
-                )));
-            }
-            if areas.contains(&a) {
-                return Err(err(format!("play area \"{a}\" is named twice")));
-            }
-            areas.push(a);
-            if let Some(c) = &r.caption {
-                if c.trim().is_empty() || c.chars().count() > 64 || c.contains(['\n', '\r']) {
-                    return Err(err(format!(
-                        "the caption of \"{}\" is not one line of 1 to 64 characters",
-                        r.symbol
-                    )));
-                }
-            }
-            specials.push(Special {
-                kind,
-                symbol: r.symbol.clone(),
-                code: (symbols.len() + j) as u8,
-            });
-        }
-        let inscriptions = if raw.iter().any(|r| r.caption.is_some()) {
-            let mut v = vec![String::new(); symbols.len()];
-            v.extend(raw.iter().map(|r| r.caption.clone().unwrap_or_default()));
-            v
-        } else {
-            Vec::new()
-        };
-        Ok((specials, areas, inscriptions))
-    }
-
     /// The special symbol `code` of a spot column, if it is one.
     fn special(&self, code: u8) -> Option<(usize, &Special)> {
-        let j = usize::from(code).checked_sub(self.symbols.len())?;
-        self.specials.get(j).map(|s| (j, s))
+        self.specials.get(code)
     }
 
     /// The label of the play area, as printed.
@@ -635,7 +488,7 @@ impl KeyMatch {
         };
         for w in &way.wins {
             let area = usize::from(w.area.unwrap_or(0));
-            if area > self.specials.len() {
+            if area > self.specials.list().len() {
                 return Err(Refusal::NoSuchArea { area: area as u8 });
             }
             let name = || self.layout.areas[area].clone();
@@ -663,7 +516,7 @@ impl KeyMatch {
                     why: "a special symbol shows on one spot at most",
                 });
             }
-            match self.specials[j].kind {
+            match self.specials.list()[j].kind {
                 SpecialKind::AutoWin => {
                     let code = self
                         .amounts
@@ -726,10 +579,7 @@ impl KeyMatch {
 
     /// Index of the win-all symbol among the specials (`usize::MAX` when there is none).
     fn all_index(&self) -> usize {
-        self.specials
-            .iter()
-            .position(|s| s.kind == SpecialKind::WinAll)
-            .unwrap_or(usize::MAX)
+        self.specials.win_all().unwrap_or(usize::MAX)
     }
 
     /// The sums `r` spot amounts can make, for `r` from 0 to the spots, each sorted and
@@ -1009,12 +859,12 @@ impl KeyMatch {
             }
         }
         for &(j, a) in &split.special {
-            spots.push((self.specials[j].code, a));
+            spots.push((self.specials.list()[j].code, a));
         }
         if let (Some(total), Some(sums)) = (split.all, all) {
             let mut amounts = self.draw_all(sums, total, rng);
             shuffle(rng, &mut amounts);
-            spots.push((self.specials[self.all_index()].code, amounts[0]));
+            spots.push((self.specials.list()[self.all_index()].code, amounts[0]));
             spots.extend(losers.iter().zip(&amounts[1..]).map(|(&s, &a)| (s, a)));
         } else {
             let top = !losers.is_empty()
@@ -1130,19 +980,7 @@ impl Style for KeyMatch {
 
     /// Refuses a special symbol no way wins by: no face would ever show it.
     fn check_ways(&self, plans: &[&Plan]) -> Result<(), Refusal> {
-        for (j, sp) in self.specials.iter().enumerate() {
-            let area = Some(1 + j as u8);
-            if !plans
-                .iter()
-                .any(|p| p.way().wins.iter().any(|w| w.area == area))
-            {
-                return Err(Refusal::SpecialUnused {
-                    symbol: sp.symbol.clone(),
-                    area: self.layout.areas[1 + j].clone(),
-                });
-            }
-        }
-        Ok(())
+        self.specials.check_ways(plans, &self.layout.areas)
     }
 
     fn features(&self) -> Vec<FeatureId> {
@@ -1350,7 +1188,7 @@ impl KeyMatch {
                 amounts.join(", ")
             )
         });
-        for (j, sp) in self.specials.iter().enumerate() {
+        for (j, sp) in self.specials.list().iter().enumerate() {
             let area = labels
                 .get(&self.layout.areas[1 + j])
                 .map_or(self.layout.areas[1 + j].as_str(), String::as_str);
@@ -1372,7 +1210,12 @@ impl KeyMatch {
             });
         }
         if !self.specials.is_empty() {
-            let names: Vec<&str> = self.specials.iter().map(|s| s.symbol.as_str()).collect();
+            let names: Vec<&str> = self
+                .specials
+                .list()
+                .iter()
+                .map(|s| s.symbol.as_str())
+                .collect();
             v.push(format!(
                 "Only a winning spot shows {}{}; no face shows one that wins nothing.",
                 names.join(", "),

@@ -25,6 +25,7 @@ pub mod match_symbols;
 pub mod multiply;
 pub mod reveal;
 pub mod shared;
+mod special;
 pub mod style;
 pub mod symbol_to_prize;
 #[cfg(test)]

@@ -1,0 +1,231 @@
+//! Special symbols (`specials`), shared by the styles whose cells or spots may show them:
+//! the industry's **auto-win** (a money bag that wins on its own), **spot multiplier**
+//! (`5X`, that many times the amount under it) and **win-all** ("win all": every prize of
+//! the surface, once) symbols.
+//!
+//! A spec lists them as `specials = [{ symbol, kind, times, area, caption }]`. Each special
+//! symbol is a symbol code of its own after the surface's ordinary symbols, and wins in a
+//! play area of its own (default `{area}_{symbol}` in lower case): the surface's own area
+//! is area 0, special `j` is area `1 + j`. What a special wins, and where a face may show
+//! it, is each style's rule; this module parses and checks the list, finds a special by its
+//! code and refuses a special no way wins by.
+
+use super::style::{self, FieldError, StyleCtx};
+use super::{Plan, Refusal};
+use crate::money::Money;
+use serde::Deserialize;
+
+/// One entry of `specials`: a symbol that wins on its own wherever a spot shows it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawSpecial {
+    symbol: String,
+    kind: RawSpecialKind,
+    #[serde(default)]
+    times: Option<u32>,
+    #[serde(default)]
+    area: Option<String>,
+    #[serde(default)]
+    caption: Option<String>,
+}
+
+/// The `kind` of a special symbol, as the spec writes it.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum RawSpecialKind {
+    AutoWin,
+    Multiplier,
+    WinAll,
+}
+
+/// What a special symbol on a spot wins (the industry's auto-win, spot multiplier and
+/// win-all symbols).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum SpecialKind {
+    /// The spot wins the amount under it, whatever the winning symbols (a money bag).
+    AutoWin,
+    /// The spot wins this many times the amount under it (`5X`).
+    Multiplier(u32),
+    /// The surface wins every amount it shows, added up, once ("win all").
+    WinAll,
+}
+
+/// A special symbol of the surface: its kind and how it is printed.
+#[derive(Debug, Clone)]
+pub(super) struct Special {
+    pub(super) kind: SpecialKind,
+    /// The symbol as printed.
+    pub(super) symbol: String,
+    /// Code of the symbol in the surface's symbol columns (after every ordinary symbol).
+    pub(super) code: u8,
+}
+
+/// A surface's special symbols, in the spec's order, with their play areas and captions.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Specials {
+    list: Vec<Special>,
+}
+
+/// What [`Specials::parse`] returns: the specials, the surface's play areas (its own `area`
+/// first, then one per special) and the symbol columns' inscriptions (a special's caption,
+/// blank for every ordinary symbol; none at all when no special has a caption).
+pub(super) struct Parsed {
+    pub(super) specials: Specials,
+    pub(super) areas: Vec<String>,
+    pub(super) inscriptions: Vec<String>,
+}
+
+impl Specials {
+    /// Checks `raw` against the surface's ordinary `symbols` (codes `0..symbols.len()`,
+    /// named `symbols_field` in messages) and the `amounts` a special may stand over, and
+    /// returns the specials with their play areas and inscriptions.
+    /// Errors (field `specials`): a malformed symbol, one also among `symbols` or listed
+    /// twice, too many symbols in all, a bad play area name or one named twice, a
+    /// multiplier without `times` of 2 or more (or `times` on another kind), a multiplier
+    /// whose every multiplied amount is above the largest lot, two win-all symbols, a
+    /// caption that is empty, long or on several lines.
+    pub(super) fn parse(
+        raw: &[RawSpecial],
+        symbols: &[String],
+        symbols_field: &str,
+        area: &str,
+        amounts: &[Money],
+        ctx: &StyleCtx,
+    ) -> Result<Parsed, FieldError> {
+        let err = |m: String| FieldError::new("specials", m);
+        let names: Vec<String> = raw.iter().map(|r| r.symbol.clone()).collect();
+        if !names.is_empty() {
+            style::symbols(&names, 1, "specials")?;
+        }
+        if symbols.len() + names.len() > super::common::MAX_SYMBOLS {
+            return Err(err(format!(
+                "{} symbols and {} special symbols: at most {} in all",
+                symbols.len(),
+                names.len(),
+                super::common::MAX_SYMBOLS
+            )));
+        }
+        let largest = ctx.tier_amounts.iter().copied().max();
+        let mut list = Vec::new();
+        let mut areas = vec![area.to_string()];
+        for (j, r) in raw.iter().enumerate() {
+            if symbols.contains(&r.symbol) {
+                return Err(err(format!(
+                    "\"{}\" is also one of {symbols_field}: a special symbol is none of them",
+                    r.symbol
+                )));
+            }
+            let kind = match (r.kind, r.times) {
+                (RawSpecialKind::Multiplier, Some(t)) if t >= 2 => SpecialKind::Multiplier(t),
+                (RawSpecialKind::Multiplier, _) => {
+                    return Err(err(format!(
+                        "\"{}\" is a multiplier: give `times`, 2 or more",
+                        r.symbol
+                    )))
+                }
+                (_, Some(_)) => {
+                    return Err(err(format!(
+                        "\"{}\": `times` is only for a multiplier",
+                        r.symbol
+                    )))
+                }
+                (RawSpecialKind::AutoWin, None) => SpecialKind::AutoWin,
+                (RawSpecialKind::WinAll, None) => SpecialKind::WinAll,
+            };
+            if let (SpecialKind::Multiplier(t), Some(top)) = (kind, largest) {
+                if !amounts
+                    .iter()
+                    .any(|a| a.cents() * u64::from(t) <= top.cents())
+                {
+                    return Err(err(format!(
+                        "\"{}\" can never multiply: {t} times the smallest amount a spot \
+                         shows is above the largest lot, {top}",
+                        r.symbol
+                    )));
+                }
+            }
+            if kind == SpecialKind::WinAll
+                && list.iter().any(|s: &Special| s.kind == SpecialKind::WinAll)
+            {
+                return Err(err("at most one win-all symbol".to_string()));
+            }
+            let a = r
+                .area
+                .clone()
+                .unwrap_or_else(|| format!("{area}_{}", r.symbol.to_lowercase()));
+            if a.is_empty() || !a.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+                return Err(err(format!(
+                    "area \"{a}\" is not a play area name: expected ASCII letters, digits or _"
+                )));
+            }
+            if areas.contains(&a) {
+                return Err(err(format!("play area \"{a}\" is named twice")));
+            }
+            areas.push(a);
+            if let Some(c) = &r.caption {
+                if c.trim().is_empty() || c.chars().count() > 64 || c.contains(['\n', '\r']) {
+                    return Err(err(format!(
+                        "the caption of \"{}\" is not one line of 1 to 64 characters",
+                        r.symbol
+                    )));
+                }
+            }
+            list.push(Special {
+                kind,
+                symbol: r.symbol.clone(),
+                code: (symbols.len() + j) as u8,
+            });
+        }
+        let inscriptions = if raw.iter().any(|r| r.caption.is_some()) {
+            let mut v = vec![String::new(); symbols.len()];
+            v.extend(raw.iter().map(|r| r.caption.clone().unwrap_or_default()));
+            v
+        } else {
+            Vec::new()
+        };
+        Ok(Parsed {
+            specials: Specials { list },
+            areas,
+            inscriptions,
+        })
+    }
+
+    /// The specials, in the spec's order (special `j` wins in play area `1 + j`).
+    pub(super) fn list(&self) -> &[Special] {
+        &self.list
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// The special symbol of code `code` (and its index), if it is one.
+    pub(super) fn get(&self, code: u8) -> Option<(usize, &Special)> {
+        let first = self.list.first()?.code;
+        let j = usize::from(code.checked_sub(first)?);
+        self.list.get(j).map(|s| (j, s))
+    }
+
+    /// Index of the win-all symbol among the specials, if there is one.
+    pub(super) fn win_all(&self) -> Option<usize> {
+        self.list.iter().position(|s| s.kind == SpecialKind::WinAll)
+    }
+
+    /// Refuses a special symbol no way wins by (no face would ever show it); `areas` are
+    /// the surface's play areas (its own first, then one per special).
+    pub(super) fn check_ways(&self, plans: &[&Plan], areas: &[String]) -> Result<(), Refusal> {
+        for (j, sp) in self.list.iter().enumerate() {
+            let area = Some(1 + j as u8);
+            if !plans
+                .iter()
+                .any(|p| p.way().wins.iter().any(|w| w.area == area))
+            {
+                return Err(Refusal::SpecialUnused {
+                    symbol: sp.symbol.clone(),
+                    area: areas[1 + j].clone(),
+                });
+            }
+        }
+        Ok(())
+    }
+}
