@@ -37,7 +37,7 @@ use super::common::{self, AmountBox};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureKind,
-    Features, Layout, Mark, MarkKind, Panel, Plan, Refusal, Style, INLINE_CELLS, MAX_COLUMNS,
+    Features, Layout, Mark, MarkKind, Panel, Plan, Refusal, Style, MAX_COLUMNS,
 };
 use crate::crypto::rng::{below, chance, shuffle, weighted};
 use crate::language::{Phrase, PrintedLine};
@@ -138,11 +138,17 @@ struct PlayArea {
 }
 
 /// One placement of a way's wins: the amount each play area wins (or `None`), and the
-/// multiplier symbol shown, if any.
+/// multiplier symbol shown, if any; with what a face of it draws from, found once when the
+/// spec loads.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Placement {
     wins: Vec<Option<Money>>,
     multiplier: Option<u8>,
+    /// `options[g]`: the symbols (and box codes) winning play area `g` can show its amount
+    /// with under the multiplier ([`MatchSymbols::options`]); empty for a losing one.
+    options: Vec<Vec<(u8, Option<u8>)>>,
+    /// `room[s]`: how many times symbol `s` may be drawn as a filler ([`MatchSymbols::cap`]).
+    room: Vec<u16>,
 }
 
 /// The symbols (and box codes) a play area can win an amount with.
@@ -831,9 +837,19 @@ impl MatchSymbols {
                 if plans.len() >= MAX_PLANS {
                     return Err(Refusal::TooManyPlacements { most: MAX_PLANS });
                 }
+                let options = wins
+                    .iter()
+                    .enumerate()
+                    .map(|(g, w)| w.map_or_else(Vec::new, |a| self.options(g, a, f).to_vec()))
+                    .collect();
+                let room = (0..self.n_symbols)
+                    .map(|s| self.cap(s, &wins) as u16)
+                    .collect();
                 plans.push(Placement {
                     wins: wins.clone(),
                     multiplier: mult,
+                    options,
+                    room,
                 });
             }
         }
@@ -1114,29 +1130,25 @@ impl MatchSymbols {
             .filter(|p| usable(p))
             .nth(pick)
             .expect("a placement the feature asked can use");
-        let f = plan
-            .multiplier
-            .map_or(1, |c| u64::from(self.factor[c as usize]));
         let mut face = Face::zeroed(self.layout.columns.len());
-        let mut cells: SmallVec<[u8; INLINE_CELLS]> = SmallVec::new();
-        let mut room = [0usize; common::MAX_SYMBOLS];
-        for (s, r) in room.iter_mut().enumerate().take(self.n_symbols) {
-            *r = self.cap(s, &plan.wins);
-        }
+        // The cells filled so far, shuffled at the end.
+        let mut filled = 0;
+        let mut room: SmallVec<[u16; 64]> = SmallVec::from_slice(&plan.room);
         // The plan checked that the matches, near misses and decoys fit in the cells.
-        let push = |cells: &mut SmallVec<[u8; INLINE_CELLS]>, s: u8, times: usize| {
-            cells.extend(std::iter::repeat_n(s, times));
+        let push = |face: &mut Face, filled: &mut usize, s: u8, times: usize| {
+            face.codes[*filled..*filled + times].fill(s);
+            *filled += times;
         };
         for (g, play_area) in self.play_areas.iter().enumerate() {
             match plan.wins[g] {
-                Some(amount) => {
-                    let opts = self.options(g, amount, f);
+                Some(_) => {
+                    let opts = &plan.options[g];
                     // Placed when planned: the play area can win the amount.
                     let (s, code) = match opts.len() {
                         0 | 1 => opts[0],
                         n => opts[below(rng, n as u32) as usize],
                     };
-                    push(&mut cells, s, play_area.k);
+                    push(&mut face, &mut filled, s, play_area.k);
                     room[s as usize] = 0;
                     if let (
                         Prize::Box {
@@ -1155,7 +1167,7 @@ impl MatchSymbols {
                     if asked == Some(Ok(g)) || chance(rng, play_area.near_miss) {
                         let s =
                             play_area.winning[below(rng, play_area.winning.len() as u32) as usize];
-                        push(&mut cells, s, play_area.k - 1);
+                        push(&mut face, &mut filled, s, play_area.k - 1);
                         room[s as usize] = 0;
                     }
                     if let Prize::Box {
@@ -1172,7 +1184,7 @@ impl MatchSymbols {
             }
         }
         if let Some(c) = plan.multiplier {
-            push(&mut cells, c, 1);
+            push(&mut face, &mut filled, c, 1);
         } else if plan.wins.iter().all(Option::is_none) && !self.multipliers.is_empty() {
             let lone = match asked {
                 Some(Err(i)) => Some(self.multipliers[i]),
@@ -1189,26 +1201,27 @@ impl MatchSymbols {
                 _ => None,
             };
             if let Some(c) = lone {
-                push(&mut cells, c, 1);
+                push(&mut face, &mut filled, c, 1);
             }
         }
         // The other cells: each drawn uniformly among the symbols still allowed.
-        let mut open: ArrayVec<u8, { common::MAX_SYMBOLS }> = (0..self.n_symbols)
-            .filter(|&s| room[s] > 0)
-            .map(|s| s as u8)
-            .collect();
+        let mut open: ArrayVec<u8, { common::MAX_SYMBOLS }> = ArrayVec::new();
+        for (s, &r) in room.iter().enumerate() {
+            if r > 0 {
+                open.push(s as u8);
+            }
+        }
         // The plan checked that enough symbols are allowed: `open` is never empty here.
-        while cells.len() < self.cells {
+        while filled < self.cells {
             let k = below(rng, open.len() as u32) as usize;
             let s = open[k];
             room[s as usize] -= 1;
             if room[s as usize] == 0 {
                 open.swap_remove(k);
             }
-            cells.push(s);
+            push(&mut face, &mut filled, s, 1);
         }
-        shuffle(rng, &mut cells);
-        face.codes[..self.cells].copy_from_slice(&cells);
+        shuffle(rng, &mut face.codes[..self.cells]);
         face
     }
 }
