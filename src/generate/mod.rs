@@ -182,7 +182,7 @@ impl PackBuilder<'_> {
             };
             let asked = promised.and_then(|v| v.iter().find(|p| p.1)).map(|p| p.0);
             let face: Face = match asked {
-                None => spec.game.synthesize(way, &mut rng),
+                None => spec.game.synthesize_way(way_id, &mut rng),
                 Some(id) => spec
                     .game
                     .synthesize_showing_checked(way, id, &mut rng)

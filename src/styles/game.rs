@@ -27,7 +27,7 @@ use super::{
 };
 use crate::crypto::rng::below;
 use crate::language::{Phrase, PrintedLine};
-use crate::lots::{Way, Win};
+use crate::lots::{Way, WayId, Win};
 use crate::money::Money;
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -105,13 +105,17 @@ pub struct Game {
     /// The features a face can be asked to show ([`Style::features`] of every surface),
     /// each once, in report order.
     offered: Vec<FeatureId>,
-    /// The splits each way of the spec may be carried by, by way id, each surface's part
+    /// The number of each way [`Game::plan`] was given (its index in the spec's ways, its
+    /// [`WayId`]), by way id.
+    numbers: HashMap<String, usize>,
+    /// `splits[w]`: the splits way number `w` may be carried by, each surface's part
     /// planned once by [`Game::plan`] when the spec loads and only read afterwards.
-    splits: HashMap<String, Vec<Split>>,
+    splits: Vec<Vec<Split>>,
     /// The ticket-wide multiplier box and its face column, when the game has one.
     multiplier_box: Option<(MultiplierBox, usize)>,
-    /// The box values each way may show, with the splits drawn with each, by way id.
-    box_choices: HashMap<String, Vec<BoxChoice>>,
+    /// `box_choices[w]`: the box values way number `w` may show, with the splits drawn with
+    /// each; empty without a box.
+    box_choices: Vec<Vec<BoxChoice>>,
     /// The box's decoys: the feature of each value above 1 shown on a losing ticket, with
     /// the value's face code.
     box_decoys: Vec<(FeatureId, u8)>,
@@ -405,9 +409,10 @@ impl Game {
             surfaces,
             layout,
             offered,
-            splits: HashMap::new(),
+            numbers: HashMap::new(),
+            splits: Vec::new(),
             multiplier_box: None,
-            box_choices: HashMap::new(),
+            box_choices: Vec::new(),
             box_decoys: Vec::new(),
             multiplied_only: HashSet::new(),
         })
@@ -716,28 +721,33 @@ impl Game {
     /// ([`PlanError::NoSurface`], [`PlanError::TooManySplits`]), or a surface's setting no
     /// way uses ([`PlanError::Settings`]).
     pub fn plan(&mut self, ways: &[Way]) -> Result<(), PlanError> {
-        let mut splits = HashMap::new();
+        let mut splits = Vec::with_capacity(ways.len());
+        self.box_choices = vec![Vec::new(); ways.len()];
         for (i, way) in ways.iter().enumerate() {
             let must = self.multiplied_only.contains(&way.id);
             let found = match &self.multiplier_box {
                 Some((b, _)) if i > 0 => {
                     let (found, choices) = self.box_splits(b, i, way, must)?;
-                    self.box_choices.insert(way.id.clone(), choices);
+                    self.box_choices[i] = choices;
                     found
                 }
                 _ => self.find_splits(i, way, must)?,
             };
-            splits.insert(way.id.clone(), found);
+            splits.push(found);
         }
         if let Some((b, _)) = &self.multiplier_box {
-            let losing = self.losing_box_choices(b, ways, splits[&ways[0].id].len())?;
-            self.box_choices.insert(ways[0].id.clone(), losing);
+            self.box_choices[0] = self.losing_box_choices(b, ways, splits[0].len())?;
         }
         self.splits = splits;
+        self.numbers = ways
+            .iter()
+            .enumerate()
+            .map(|(i, w)| (w.id.clone(), i))
+            .collect();
         for (s, surface) in self.surfaces.iter().enumerate() {
             let mut parts: Vec<&Plan> = Vec::new();
-            for way in ways.iter().skip(1) {
-                parts.extend(self.splits[&way.id].iter().map(|split| &split[s]));
+            for way in &self.splits[1..] {
+                parts.extend(way.iter().map(|split| &split[s]));
             }
             surface
                 .rule
@@ -807,11 +817,9 @@ impl Game {
     ) -> Result<Vec<BoxChoice>, PlanError> {
         let shown: Vec<(u32, Vec<u8>)> = ways
             .iter()
+            .zip(&self.box_choices)
             .skip(1)
-            .map(|w| {
-                let codes = self.box_choices[&w.id].iter().map(|c| c.code).collect();
-                (w.count, codes)
-            })
+            .map(|(w, choices)| (w.count, choices.iter().map(|c| c.code).collect()))
             .collect();
         let weights = multiply::losing_weights(&shown, b.values.len());
         if ways.len() == 1 {
@@ -838,14 +846,19 @@ impl Game {
             .collect())
     }
 
-    /// The splits of `way`, planned when the spec loaded. Panics when `way` is not one of
-    /// the ways [`Game::plan`] was given: a caller's bug, since every way a block, a deck
-    /// or a preview draws comes from the spec that planned them.
-    fn splits(&self, way: &Way) -> &[Split] {
-        match self.splits.get(&way.id) {
-            Some(s) => s,
+    /// The number of `way` among the ways [`Game::plan`] was given. Panics when it is not
+    /// one of them: a caller's bug, since every way a block, a deck or a preview draws
+    /// comes from the spec that planned them.
+    fn number(&self, way: &Way) -> usize {
+        match self.numbers.get(&way.id) {
+            Some(&w) => w,
             None => panic!("way \"{}\" was not planned with the spec", way.id),
         }
+    }
+
+    /// The splits of `way`, planned when the spec loaded. Panics as [`Game::number`].
+    fn splits(&self, way: &Way) -> &[Split] {
+        &self.splits[self.number(way)]
     }
 
     /// Whether `plan`, surface `s`'s part of a split, can show feature `id` of the game's
@@ -966,13 +979,21 @@ impl Game {
     /// Cannot fail: every choice was checked when the spec loaded ([`Plan::draw`]). Draws
     /// exactly as [`Game::synthesize_showing`] with no feature asked.
     pub fn synthesize(&self, way: &Way, rng: &mut FaceRng) -> Face {
-        let splits = self.splits(way);
+        self.synthesize_way(self.number(way) as WayId, rng)
+    }
+
+    /// [`Game::synthesize`] of the way of number `way` (its index in the spec's ways, as
+    /// [`Game::plan`] was given them): the same face, without looking the way up by its
+    /// id. Panics when `way` is not the number of a planned way (a caller's bug).
+    pub fn synthesize_way(&self, way: WayId, rng: &mut FaceRng) -> Face {
+        let way = usize::from(way);
+        let splits = &self.splits[way];
         let Some((_, column)) = &self.multiplier_box else {
             let split = &splits[draw(rng, splits.len())];
             return self.draw_split(split, None, rng);
         };
         // The box value first (by its weight), then a split that shows it.
-        let choice = multiply::pick(&self.box_choices[&way.id], rng);
+        let choice = multiply::pick(&self.box_choices[way], rng);
         let r = &choice.splits;
         let split = &splits[r.start + draw(rng, r.len())];
         let mut face = self.draw_split(split, None, rng);
@@ -1061,7 +1082,7 @@ impl Game {
         let mut face = self.draw_split(&splits[pick], asked, rng);
         if let Some((_, column)) = &self.multiplier_box {
             // A box value the drawn split shows, by its weight.
-            let with: Vec<BoxChoice> = self.box_choices[&way.id]
+            let with: Vec<BoxChoice> = self.box_choices[self.number(way)]
                 .iter()
                 .filter(|c| c.splits.contains(&pick))
                 .cloned()
