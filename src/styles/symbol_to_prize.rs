@@ -28,12 +28,23 @@
 //! least as many symbols as there are cells (a legend symbol may repeat: each cell wins).
 //! Pharaon's colossi set `max_wins = 1`: both pedestals winning never happens.
 //!
+//! **Win-all symbol** (`specials = [{ symbol = "TOUT", kind = "win_all" }]`, cells only; see
+//! [`super::special`]): a cell showing it wins every amount of the legend, added up, once
+//! (the legend prints it beside the symbols with that sum), in a play area of its own
+//! (default `{area}_{symbol}` in lower case) that ways name in `areas`. Naive reading: a
+//! player who sees it takes every legend prize; beside a legend symbol (counted once, or
+//! again?) or a multiplier (does it multiply the lot?) the readings part, so **a win-all
+//! shows alone, once, and only on a face winning by it** ([`AMB_WIN_ALL_BESIDE`]). The other
+//! kinds of special symbol win the amount under them, and a cell shows none: refused, with
+//! the field to use instead (`legend`, `multiplier`).
+//!
 //! **Columns** (surface id `{id}`): `{id}_1..n`, one symbol per cell; with halves
 //! `{id}_p1_left {id}_p1_right … {id}_pn_left {id}_pn_right` (each the symbol whose left,
 //! resp. right, half the pedestal shows). One play area, `area` (default the surface id);
 //! its panel has the same name.
 
 use super::common;
+use super::special::{self, RawSpecial, SpecialKind, Specials};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureKind,
@@ -54,6 +65,9 @@ pub const AMB_TOO_MANY_WINS: &str = "more winning cells than the surface allows 
 pub const AMB_DECOY_TWICE: &str = "the same decoy in two cells (symbol to prize)";
 /// Ambiguity: two multiplier symbols on one surface.
 pub const AMB_TWO_MULTIPLIERS: &str = "two multiplier symbols on one surface (symbol to prize)";
+/// Ambiguity: a win-all symbol beside a legend symbol, a multiplier or another win-all.
+pub const AMB_WIN_ALL_BESIDE: &str =
+    "a win-all symbol beside another win or a multiplier (symbol to prize)";
 /// Feature: a pedestal shows one half of a legend symbol beside a half of another symbol.
 pub const NEAR_MISS_HALF: &str = "near_miss_half";
 /// Feature: a pedestal rebuilds a symbol outside the legend, which loses.
@@ -113,6 +127,8 @@ struct RawSymbolToPrize {
     decoy_rebuilt: f64,
     #[serde(default)]
     decoy_multiplier: f64,
+    #[serde(default)]
+    specials: Vec<RawSpecial>,
 }
 
 /// A `symbol_to_prize` surface.
@@ -131,6 +147,11 @@ pub struct SymbolToPrize {
     near_miss: u32,
     decoy_rebuilt: u32,
     decoy_multiplier: u32,
+    /// The win-all symbol, if any (special `j` wins in play area `1 + j`; the codes after
+    /// the multipliers).
+    specials: Specials,
+    /// What the win-all symbol wins: every legend amount, added up.
+    all_amount: Money,
     lines: Vec<String>,
 }
 
@@ -251,12 +272,35 @@ impl SymbolToPrize {
                 format!("at most {} symbols in all", common::MAX_SYMBOLS),
             ));
         }
+        let area = raw.area.unwrap_or_else(|| ctx.id.to_string());
+        if area.is_empty() || !area.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            return Err(FieldError::new(
+                "area",
+                format!("\"{area}\" is not a play area name: expected ASCII letters, digits or _"),
+            ));
+        }
+        let amounts: Vec<Money> = legend.iter().map(|l| l.1).collect();
+        let special::Parsed {
+            specials,
+            areas,
+            inscriptions,
+        } = Specials::parse(
+            &raw.specials,
+            &values,
+            "`legend`, `decoys` or `multiplier`",
+            &area,
+            &amounts,
+            ctx,
+        )?;
+        Self::only_win_all(&specials, raw.halves)?;
+        values.extend(specials.list().iter().map(|s| s.symbol.clone()));
+        let all_amount = Money(amounts.iter().map(|m| m.cents()).sum());
         let id = ctx.id;
         let col = |name: String| Column {
             name,
             kind: ColumnKind::Symbol,
             values: values.clone(),
-            inscriptions: Vec::new(),
+            inscriptions: inscriptions.clone(),
         };
         let columns: Vec<Column> = if raw.halves {
             (1..=raw.cells)
@@ -266,14 +310,7 @@ impl SymbolToPrize {
         } else {
             (1..=raw.cells).map(|i| col(format!("{id}_{i}"))).collect()
         };
-        let area = raw.area.unwrap_or_else(|| ctx.id.to_string());
-        if area.is_empty() || !area.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
-            return Err(FieldError::new(
-                "area",
-                format!("\"{area}\" is not a play area name: expected ASCII letters, digits or _"),
-            ));
-        }
-        let mut layout = Layout::new(INFO.name, vec![area], columns);
+        let mut layout = Layout::new(INFO.name, areas, columns);
         for (name, kind, about, about_fr) in FEATURES {
             layout.features.add(name, kind, about, about_fr);
         }
@@ -288,10 +325,57 @@ impl SymbolToPrize {
             near_miss,
             decoy_rebuilt,
             decoy_multiplier,
+            specials,
+            all_amount,
             lines: Vec::new(),
         };
         m.lines = m.description(ctx);
         Ok(m.with_layout())
+    }
+
+    /// Refuses (field `specials`) a special symbol on pedestals of halves, and every kind
+    /// but the win-all: an auto-win or spot multiplier wins the amount under its cell, and
+    /// a cell here shows none.
+    fn only_win_all(specials: &Specials, halves: bool) -> Result<(), FieldError> {
+        let err = |m: String| Err(FieldError::new("specials", m));
+        for sp in specials.list() {
+            match sp.kind {
+                _ if halves => {
+                    return err(format!(
+                        "\"{}\": special symbols are shown in cells, not on pedestals of halves",
+                        sp.symbol
+                    ))
+                }
+                SpecialKind::WinAll => {}
+                SpecialKind::AutoWin => {
+                    return err(format!(
+                        "\"{}\" is an auto-win symbol, which wins the amount under it, but a \
+                         cell shows no amount: a symbol that wins an amount of its own is a \
+                         `legend` symbol",
+                        sp.symbol
+                    ))
+                }
+                SpecialKind::Multiplier(_) => {
+                    return err(format!(
+                        "\"{}\" is a spot multiplier, which multiplies the amount under it, \
+                         but a cell shows no amount: a symbol that multiplies the surface's \
+                         wins is a `multiplier`",
+                        sp.symbol
+                    ))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The win-all symbol's code when `way` wins by it (its one win in the win-all's play
+    /// area).
+    fn win_all_code(&self, way: &Way) -> Option<u8> {
+        let a = way.wins.first()?.area.filter(|&a| a != 0)?;
+        self.specials
+            .list()
+            .get(usize::from(a) - 1)
+            .map(|sp| sp.code)
     }
 
     fn n_legend(&self) -> usize {
@@ -437,6 +521,17 @@ impl SymbolToPrize {
                 m.join(", ")
             ));
         }
+        for (j, sp) in self.specials.list().iter().enumerate() {
+            v.push(format!(
+                "A cell showing {} wins every amount of the legend, added up, once: {} (play \
+                 area « {} »); it shows only on a face winning by it, alone: never beside a \
+                 legend symbol, a multiplier or a second {}.",
+                sp.symbol,
+                self.all_amount,
+                ctx.label(&self.layout.areas[1 + j]),
+                sp.symbol
+            ));
+        }
         v
     }
 }
@@ -449,9 +544,37 @@ impl SymbolToPrize {
     /// Feasible: every win in this surface's area, at most `max_wins` of them, each a legend
     /// amount, or all of them legend amounts times one multiplier's factor (with a cell left
     /// for the multiplier).
+    /// A win in the win-all's play area: alone, every legend amount added up.
     fn check_way(&self, way: &Way) -> Result<(), Refusal> {
-        if let Some(a) = way.wins.iter().find_map(|w| w.area.filter(|&a| a != 0)) {
+        let areas = self.layout.areas.len();
+        if let Some(a) = way
+            .wins
+            .iter()
+            .find_map(|w| w.area.filter(|&a| usize::from(a) >= areas))
+        {
             return Err(Refusal::NoSuchArea { area: a });
+        }
+        if let Some(w) = way.wins.iter().find(|w| w.area.is_some_and(|a| a != 0)) {
+            let area = self.layout.areas[usize::from(w.area.unwrap_or(0))].clone();
+            if way.wins.len() > 1 {
+                return Err(Refusal::TooManyWins {
+                    area,
+                    wins: way.wins.len(),
+                    most: 1,
+                    why: "a win-all symbol wins every amount of the legend, alone",
+                });
+            }
+            if w.amount != self.all_amount {
+                return Err(Refusal::CannotWin {
+                    area,
+                    amount: w.amount,
+                    can: format!(
+                        "it wins every amount of the legend, added up: {}",
+                        self.all_amount
+                    ),
+                });
+            }
+            return Ok(());
         }
         if way.wins.len() > self.max_wins {
             return Err(Refusal::TooManyWins {
@@ -532,7 +655,8 @@ impl SymbolToPrize {
     /// of the multiplier drawn among the feasible ones, which then shows in a cell); the
     /// others show decoys drawn uniformly (with halves: a near miss, a rebuilt decoy or two
     /// decoy halves, at the rates). A losing surface shows a multiplier at the
-    /// `decoy_multiplier` rate. Cells are shuffled; each choice is one bounded draw.
+    /// `decoy_multiplier` rate. A way won by the win-all symbol shows it in one cell and
+    /// decoys in the others. Cells are shuffled; each choice is one bounded draw.
     fn draw(&self, way: &Way, factors: &[u32], show: Option<FeatureId>, rng: &mut FaceRng) -> Face {
         // One draw among the feasible factors (found when the way was planned: at least
         // one), then one per win among its legend symbols (no draw where there is a single
@@ -570,8 +694,12 @@ impl SymbolToPrize {
             }
         } else {
             let mut cells: ArrayVec<u8, MAX_SPOTS> = ArrayVec::new();
-            for w in &way.wins {
-                cells.push(pick(rng, w.amount));
+            if let Some(code) = self.win_all_code(way) {
+                cells.push(code);
+            } else {
+                for w in &way.wins {
+                    cells.push(pick(rng, w.amount));
+                }
             }
             if k > 1 {
                 cells.push(self.multiplier_code(k).expect("a feasible factor"));
@@ -623,7 +751,8 @@ impl SymbolToPrize {
     }
 
     /// One row of cells; with halves, one row per pedestal (its left and right halves).
-    /// The legend the ticket prints: each symbol with its amount, then each multiplier.
+    /// The legend the ticket prints: each symbol with its amount, then each multiplier, then
+    /// the win-all symbol with every legend amount added up.
     fn printed(&self) -> Vec<super::Printed> {
         let mut entries: Vec<Phrase> = self
             .legend
@@ -636,6 +765,10 @@ impl SymbolToPrize {
         entries.extend(self.multipliers.iter().map(|(s, f)| Phrase::Multiplies {
             symbol: s.clone(),
             factor: u64::from(*f),
+        }));
+        entries.extend(self.specials.list().iter().map(|sp| Phrase::Pays {
+            symbol: sp.symbol.clone(),
+            amount: self.all_amount,
         }));
         vec![super::Printed {
             panel: self.layout.areas[0].clone(),
@@ -655,7 +788,11 @@ impl Style for SymbolToPrize {
 
     fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, Refusal> {
         self.check_way(way)?;
-        let factors: Vec<u32> = self.factors(way).collect();
+        let factors: Vec<u32> = if self.win_all_code(way).is_some() {
+            vec![1]
+        } else {
+            self.factors(way).collect()
+        };
         let me = Arc::clone(&self);
         let w = way.clone();
         Ok(Plan::new(
@@ -667,6 +804,11 @@ impl Style for SymbolToPrize {
         ))
     }
 
+    /// Refuses a special symbol no way wins by: no face would ever show it.
+    fn check_ways(&self, plans: &[&Plan]) -> Result<(), Refusal> {
+        self.specials.check_ways(plans, &self.layout.areas)
+    }
+
     fn features(&self) -> Vec<FeatureId> {
         [NEAR_MISS_HALF_ID, DECOY_REBUILT_ID, DECOY_MULTIPLIER_ID]
             .into_iter()
@@ -676,13 +818,13 @@ impl Style for SymbolToPrize {
 
     /// Winning cells (rebuilt legend symbols) and the multiplier of a win are wins; a
     /// rebuilt decoy and a multiplier on a losing surface are decoys; a legend half beside
-    /// another half is a near miss.
+    /// another half is a near miss. A win-all symbol is the win of its play area.
     fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark> {
         let c = &face.codes;
         let mut out = Vec::new();
-        let mut mark = |column: usize, kind: MarkKind| {
+        let mut mark = |area: usize, column: usize, kind: MarkKind| {
             out.push(Mark {
-                area: 0,
+                area: area as u8,
                 column,
                 kind,
             })
@@ -696,21 +838,23 @@ impl Style for SymbolToPrize {
                     } else {
                         MarkKind::Decoy
                     };
-                    mark(l, kind);
-                    mark(r, kind);
+                    mark(0, l, kind);
+                    mark(0, r, kind);
                 } else {
                     for k in [l, r].into_iter().filter(|&k| self.is_legend(c[k])) {
-                        mark(k, MarkKind::NearMiss);
+                        mark(0, k, MarkKind::NearMiss);
                     }
                 }
             }
         } else {
             let wins = !ev.wins.is_empty();
             for (i, &s) in c[..self.cells].iter().enumerate() {
-                if self.is_legend(s) {
-                    mark(i, MarkKind::Win);
+                if let Some((j, _)) = self.specials.get(s) {
+                    mark(1 + j, i, MarkKind::Win);
+                } else if self.is_legend(s) {
+                    mark(0, i, MarkKind::Win);
                 } else if self.factor(s).is_some() {
-                    mark(i, if wins { MarkKind::Win } else { MarkKind::Decoy });
+                    mark(0, i, if wins { MarkKind::Win } else { MarkKind::Decoy });
                 }
             }
         }
@@ -718,8 +862,10 @@ impl Style for SymbolToPrize {
     }
 
     /// Each cell showing a legend symbol (each pedestal rebuilding one) wins its legend
-    /// amount, times the factor of the multiplier shown. Ambiguous: more winning cells than
-    /// `max_wins`, two multipliers.
+    /// amount, times the factor of the multiplier shown; a cell showing the win-all symbol
+    /// wins every legend amount, added up, once, in its play area, and nothing else wins.
+    /// Ambiguous: more winning cells than `max_wins`, two multipliers, a win-all beside
+    /// another win, a multiplier or another win-all.
     fn evaluate(&self, face: &Face) -> Evaluation {
         let mut ev = Evaluation::default();
         let c = &face.codes;
@@ -760,7 +906,22 @@ impl Style for SymbolToPrize {
                 ev.ambiguities.push(AMB_TWO_MULTIPLIERS);
             }
             let shown = &c[..self.cells];
-            let decoy = |s: u8| !self.is_legend(s) && self.factor(s).is_none();
+            if !self.specials.is_empty() {
+                let mut all = shown.iter().filter_map(|&s| self.specials.get(s));
+                if let Some((j, _)) = all.next() {
+                    if all.next().is_some() || !ev.wins.is_empty() || !factors.is_empty() {
+                        ev.ambiguities.push(AMB_WIN_ALL_BESIDE);
+                    }
+                    ev.wins.clear();
+                    ev.wins.push(AreaWin {
+                        area: 1 + j as u8,
+                        amount: self.all_amount,
+                    });
+                }
+            }
+            let decoy = |s: u8| {
+                !self.is_legend(s) && self.factor(s).is_none() && self.specials.get(s).is_none()
+            };
             if (1..self.cells).any(|i| decoy(shown[i]) && shown[..i].contains(&shown[i])) {
                 ev.ambiguities.push(AMB_DECOY_TWICE);
             }
@@ -788,11 +949,13 @@ pub static INFO: StyleInfo = StyleInfo {
     term: "symbol to prize (find the symbol, win the prize)",
     about: "Each cell showing a symbol of the printed legend wins the legend's amount for it, \
             multiplied by a multiplier symbol shown on the surface; with halves, a pedestal wins \
-            when its left and right halves rebuild a legend symbol.",
+            when its left and right halves rebuild a legend symbol; a win-all symbol wins every \
+            amount of the legend, added up.",
     naive: "A player finds each legend symbol shown (rebuilt, with halves) and wins its amount, \
             multiplied when a multiplier shows, and may read a repeated symbol as a match; no \
             face has more winning cells than `max_wins`, two multipliers or a decoy in two \
-            cells.",
+            cells. A win-all symbol takes every legend prize, once: it shows alone, never \
+            beside a legend symbol or a multiplier.",
     columns: "{id}_1..n (one symbol per cell); with halves {id}_p1_left {id}_p1_right … \
               {id}_pn_left {id}_pn_right",
     params: &[
@@ -862,6 +1025,16 @@ pub static INFO: StyleInfo = StyleInfo {
             about: "Share of losing surfaces showing a multiplier, which multiplies nothing \
                     (feature `decoy_multiplier`).",
         },
+        Param {
+            name: "specials",
+            kind: "array of tables",
+            default: Some("none"),
+            about: "A win-all symbol (cells only): `{ symbol = \"TOUT\", kind = \"win_all\" }` \
+                    wins every amount of the legend, added up, once, in a play area of its own \
+                    (`area`, default `{area}_{symbol}` in lower case) that ways name in `areas`; \
+                    optional `caption`, printed under it. Auto-win and spot multipliers win the \
+                    amount under a cell, and a cell here shows none: refused.",
+        },
     ],
     example: r#"[[surfaces]]
 style = "symbol_to_prize"
@@ -880,7 +1053,9 @@ decoy_rebuilt = 0.20
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::styles::testkit::{drawn_twice, features_as_asked, round_trip, texts, way, Ctx};
+    use crate::styles::testkit::{
+        drawn_twice, features_as_asked, round_trip, texts, way, way_at, way_in, Ctx,
+    };
     use crate::styles::testkit::{Planning, Tested};
 
     fn make(text: &str) -> Result<Arc<SymbolToPrize>, FieldError> {
@@ -1102,6 +1277,127 @@ mod tests {
         assert_eq!(
             texts(&m, &f)[..6],
             ["ALGUE", "COQUILLE", "X5", "PIERRE", "CORAIL", "RUBIS"]
+        );
+    }
+
+    const ALL: &str = r#"
+        cells = 5
+        legend = { RUBIS = 2, SAPHIR = 5, DIAMANT = 100 }
+        decoys = ["PIERRE", "COQUILLE", "SABLE", "ALGUE", "CORAIL"]
+        multiplier = { X2 = 2 }
+        decoy_multiplier = 0.3
+        specials = [{ symbol = "TOUT", kind = "win_all", caption = "GAGNE TOUT" }]
+    "#;
+
+    #[test]
+    fn a_win_all_symbol_wins_every_legend_amount_once_and_alone() {
+        let m = make(ALL).unwrap();
+        assert_eq!(m.layout.areas, ["j3", "j3_tout"]);
+        let col = &m.layout.columns[0];
+        assert_eq!(
+            col.values.join(" "),
+            "RUBIS SAPHIR DIAMANT PIERRE COQUILLE SABLE ALGUE CORAIL X2 TOUT"
+        );
+        assert_eq!(col.inscriptions[9], "GAGNE TOUT");
+        assert_eq!(col.inscriptions[..9].concat(), "");
+        let f = face(&m, &["PIERRE", "TOUT", "SABLE", "ALGUE", "CORAIL"]);
+        let ev = m.evaluate(&f);
+        assert_eq!(units(&ev), vec![107]);
+        assert_eq!(ev.wins[0].area, 1);
+        assert!(ev.ambiguities.is_empty() && ev.losing_features.is_empty());
+        assert_eq!(
+            m.marks(&f, &ev),
+            vec![Mark {
+                area: 1,
+                column: 1,
+                kind: MarkKind::Win
+            }]
+        );
+        // Beside a legend symbol, a multiplier or a second win-all: counted once, never shown.
+        for beside in ["RUBIS", "X2", "TOUT"] {
+            let ev = m.evaluate(&face(&m, &["PIERRE", "TOUT", beside, "ALGUE", "CORAIL"]));
+            assert_eq!(units(&ev), vec![107], "{beside}");
+            assert_eq!(ev.ambiguities, vec![AMB_WIN_ALL_BESIDE], "{beside}");
+        }
+        assert_eq!(
+            m.describe()[3],
+            "A cell showing TOUT wins every amount of the legend, added up, once: 107 (play \
+             area « j3_tout »); it shows only on a face winning by it, alone: never beside a \
+             legend symbol, a multiplier or a second TOUT."
+        );
+    }
+
+    #[test]
+    fn ways_by_the_win_all_symbol_round_trip_and_others_never_show_it() {
+        let m = make(ALL).unwrap();
+        assert!(m.check_way(&way_at(1, &[107])).is_ok());
+        assert_eq!(
+            m.check_way(&way_at(1, &[100])).unwrap_err().to_string(),
+            "« j3_tout » cannot win 100: it wins every amount of the legend, added up: 107"
+        );
+        assert!(matches!(
+            m.check_way(&way_in(&[(Some(1), 107), (Some(0), 2)])),
+            Err(Refusal::TooManyWins { most: 1, .. })
+        ));
+        assert_eq!(
+            m.check_way(&way_at(2, &[107])),
+            Err(Refusal::NoSuchArea { area: 2 })
+        );
+        let tout = m.layout.columns[0].values.len() as u8 - 1;
+        for (w, shows) in [
+            (way_at(1, &[107]), true),
+            (way(&[]), false),
+            (way(&[2, 5]), false),
+            (way(&[200]), false),
+        ] {
+            m.check_way(&w).unwrap();
+            for (_, f, _) in round_trip(&m, &w, 0..300) {
+                let n = f.codes[..5].iter().filter(|&&c| c == tout).count();
+                assert_eq!(n, usize::from(shows), "way {}", w.id);
+            }
+            features_as_asked(&m, &w, 0..50);
+        }
+        let f = drawn_twice(&m, &way_at(1, &[107]), 42);
+        assert_eq!(
+            texts(&m, &f)[..5],
+            ["CORAIL", "COQUILLE", "SABLE", "PIERRE", "TOUT"]
+        );
+    }
+
+    #[test]
+    fn special_symbols_other_than_win_all_are_refused_with_the_field_to_use() {
+        let bad = |from: &str, to: &str| {
+            let e = make(&ALL.replace(from, to)).err().expect(to);
+            assert_eq!(e.field, "specials");
+            e.message
+        };
+        assert_eq!(
+            bad("kind = \"win_all\"", "kind = \"auto_win\""),
+            "\"TOUT\" is an auto-win symbol, which wins the amount under it, but a cell shows \
+             no amount: a symbol that wins an amount of its own is a `legend` symbol"
+        );
+        assert_eq!(
+            bad("kind = \"win_all\"", "kind = \"multiplier\", times = 2"),
+            "\"TOUT\" is a spot multiplier, which multiplies the amount under it, but a cell \
+             shows no amount: a symbol that multiplies the surface's wins is a `multiplier`"
+        );
+        assert_eq!(
+            bad("symbol = \"TOUT\"", "symbol = \"X2\""),
+            "\"X2\" is also one of `legend`, `decoys` or `multiplier`: a special symbol is \
+             none of them"
+        );
+        let e = make(&HALVES.replace(
+            "near_miss = 0.35",
+            "specials = [{ symbol = \"TOUT\", kind = \"win_all\" }]",
+        ))
+        .err()
+        .unwrap();
+        assert_eq!(
+            (e.field.as_str(), e.message.as_str()),
+            (
+                "specials",
+                "\"TOUT\": special symbols are shown in cells, not on pedestals of halves"
+            )
         );
     }
 
