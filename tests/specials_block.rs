@@ -1,0 +1,188 @@
+//! Blocks of games with special symbols, judged ticket by ticket by an evaluator written here
+//! from the rule text alone (game_specs/README.md, `symbol_to_prize` and `key_match`), not
+//! from tirage's code: game_specs/examples/coffre_tout.toml (a legend game whose TOUT symbol
+//! wins every legend amount) and game_specs/examples/multi_chance.toml (your numbers against
+//! winning numbers, with a money bag, a 5X and a win-all among the spots). Every ticket's
+//! printed prize must be what the rules pay, no face may show what the naive reading would
+//! read otherwise, and the lot table must come out exactly.
+
+mod common;
+
+use common::{generate, repo, tirage};
+use std::collections::BTreeMap;
+
+/// The rows of `tickets.csv` of block 1 of `spec`, by column name, after `verify` found the
+/// block clean.
+fn block(spec: &str) -> Vec<BTreeMap<String, String>> {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("block");
+    generate(&repo(spec), &out, 2);
+    let report = tirage()
+        .args(["verify", "--unauthenticated", "-q", "--no-audit"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(report.status.code(), Some(0), "{spec}: verify not clean");
+    let csv = std::fs::read_to_string(out.join("tickets.csv")).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<String> = lines
+        .next()
+        .unwrap()
+        .split(',')
+        .map(str::to_string)
+        .collect();
+    lines
+        .map(|l| {
+            header
+                .iter()
+                .cloned()
+                .zip(l.split(',').map(str::to_string))
+                .collect()
+        })
+        .collect()
+}
+
+/// Whole euros of an amount column.
+fn euros(text: &str) -> u64 {
+    text.parse()
+        .unwrap_or_else(|_| panic!("not whole euros: {text}"))
+}
+
+#[test]
+fn every_ticket_of_a_legend_game_with_a_win_all_pays_as_the_rules_say() {
+    // The printed legend; X2 doubles every win; TOUT wins every legend amount, added up.
+    let legend = BTreeMap::from([
+        ("PIECE", 2),
+        ("BAGUE", 5),
+        ("COUPE", 10),
+        ("COURONNE", 50),
+        ("COFFRE", 500),
+    ]);
+    let all: u64 = legend.values().sum();
+    assert_eq!(all, 567);
+    let rows = block("game_specs/examples/coffre_tout.toml");
+    assert_eq!(rows.len(), 2_000);
+    let mut paid: BTreeMap<u64, u32> = BTreeMap::new();
+    let (mut touts, mut doubled) = (0, 0);
+    for row in &rows {
+        let t = &row["ticket"];
+        let cells: Vec<&str> = (1..=6)
+            .map(|i| row[&format!("coffre_{i}")].as_str())
+            .collect();
+        let found: Vec<u64> = cells
+            .iter()
+            .filter_map(|c| legend.get(c).copied())
+            .collect();
+        let x2 = cells.iter().filter(|&&c| c == "X2").count();
+        let tout = cells.iter().filter(|&&c| c == "TOUT").count();
+        // The naive reading never differs from the rule: TOUT alone, once; at most one X2;
+        // at most two winning cells; no other symbol twice.
+        assert!(tout <= 1 && x2 <= 1, "ticket {t}: {cells:?}");
+        if tout == 1 {
+            assert!(
+                found.is_empty() && x2 == 0,
+                "ticket {t}: TOUT beside {cells:?}"
+            );
+        }
+        assert!(found.len() <= 2, "ticket {t}: {cells:?}");
+        for (i, c) in cells.iter().enumerate() {
+            if !legend.contains_key(c) {
+                assert!(!cells[..i].contains(c), "ticket {t}: {c} twice");
+            }
+        }
+        let prize = if tout == 1 {
+            touts += 1;
+            all
+        } else {
+            let f = if x2 == 1 { 2 } else { 1 };
+            doubled += usize::from(x2 == 1 && !found.is_empty());
+            found.iter().sum::<u64>() * f
+        };
+        assert_eq!(prize.to_string(), row["prize"], "ticket {t}: {cells:?}");
+        if prize > 0 {
+            *paid.entry(prize).or_default() += 1;
+        }
+    }
+    let table = BTreeMap::from([
+        (567, 1),
+        (500, 1),
+        (100, 2),
+        (50, 4),
+        (20, 15),
+        (10, 50),
+        (4, 100),
+        (2, 200),
+    ]);
+    assert_eq!(paid, table);
+    assert_eq!(touts, 1);
+    // COURONNE*2, COUPE*2 and PIECE*2 at least (a 10 may be a BAGUE doubled too).
+    assert!(doubled >= 2 + 8 + 50, "{doubled} doubled wins");
+}
+
+#[test]
+fn every_ticket_of_key_numbers_with_special_symbols_pays_as_the_rules_say() {
+    let rows = block("game_specs/examples/multi_chance.toml");
+    assert_eq!(rows.len(), 6_000);
+    let mut paid: BTreeMap<u64, u32> = BTreeMap::new();
+    // Tickets won with each special symbol.
+    let mut by: BTreeMap<&str, u32> = BTreeMap::new();
+    for row in &rows {
+        let t = &row["ticket"];
+        let winning: Vec<&str> = (1..=3)
+            .map(|i| row[&format!("chance_win{i}")].as_str())
+            .collect();
+        let spots: Vec<(&str, u64)> = (1..=10)
+            .map(|i| {
+                (
+                    row[&format!("chance_sym{i}")].as_str(),
+                    euros(&row[&format!("chance_amt{i}")]),
+                )
+            })
+            .collect();
+        let mut matched = 0;
+        let mut special = 0;
+        let mut sum = 0;
+        for &(s, a) in &spots {
+            match s {
+                "SAC" => special += a,
+                "5X" => special += 5 * a,
+                "TOUT" => {}
+                _ if winning.contains(&s) => matched += a,
+                _ => {}
+            }
+            sum += a;
+        }
+        let count = |x: &str| spots.iter().filter(|&&(s, _)| s == x).count();
+        for x in ["SAC", "5X", "TOUT"] {
+            assert!(count(x) <= 1, "ticket {t}: {x} twice");
+            if count(x) == 1 {
+                *by.entry(x).or_default() += 1;
+            }
+        }
+        let prize = if count("TOUT") == 1 {
+            // Beside a win-all, nothing else wins: never shown.
+            assert_eq!((matched, special), (0, 0), "ticket {t}: TOUT beside a win");
+            sum
+        } else {
+            matched + special
+        };
+        assert_eq!(prize.to_string(), row["prize"], "ticket {t}: {spots:?}");
+        if prize > 0 {
+            *paid.entry(prize).or_default() += 1;
+        }
+    }
+    let table = BTreeMap::from([
+        (1_000, 2),
+        (500, 2),
+        (100, 5),
+        (50, 10),
+        (20, 40),
+        (10, 100),
+        (4, 350),
+        (2, 600),
+    ]);
+    assert_eq!(paid, table);
+    // The ways through each special, from the spec: SAC 1+2+5+10+50+150 tickets, 5X
+    // 1+2+4+10+20, TOUT 1+1.
+    assert_eq!(by, BTreeMap::from([("5X", 37), ("SAC", 218), ("TOUT", 2)]));
+}
