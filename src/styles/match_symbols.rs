@@ -580,7 +580,7 @@ impl MatchSymbols {
                 .iter()
                 .map(|&(c, _)| {
                     features.add(
-                        format!("decoy_{}", symbols[c].to_lowercase()),
+                        format!("decoy_{}", style::symbol_id(&symbols[c])),
                         FeatureKind::Decoy,
                         format!("a {} on a surface where nothing wins", symbols[c]),
                         format!("un {} sur une surface où rien ne gagne", symbols[c]),
@@ -961,7 +961,7 @@ impl MatchSymbols {
             } else {
                 format!(
                     "one of {} shows exactly {}",
-                    syms.join(" "),
+                    style::join_symbols(&syms),
                     times_word(g.k)
                 )
             };

@@ -152,7 +152,7 @@ impl Specials {
             let a = r
                 .area
                 .clone()
-                .unwrap_or_else(|| format!("{area}_{}", r.symbol.to_lowercase()));
+                .unwrap_or_else(|| format!("{area}_{}", style::symbol_id(&r.symbol)));
             if a.is_empty() || !a.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
                 return Err(err(format!(
                     "area \"{a}\" is not a play area name: expected ASCII letters, digits or _"

@@ -208,23 +208,50 @@ fn find_value(table: &toml::Table, prefix: &str, text: &str, found: &mut Vec<Str
     }
 }
 
+/// True when `w` is a symbol name: 1 to 64 characters, uppercase ASCII letters, digits, `_`
+/// and single spaces between them (`COQ`, `07`, `AS_DE_PIQUE`, `GOLD BAR`, `LUCKY 7`); no
+/// leading, trailing or doubled space.
+pub fn is_symbol(w: &str) -> bool {
+    !w.is_empty()
+        && w.len() <= 64
+        && w.split(' ').all(|part| {
+            !part.is_empty()
+                && part
+                    .bytes()
+                    .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+        })
+}
+
+/// The symbol as it enters a feature or play area id: lowercase, each space an `_`
+/// (`GOLD BAR` → `gold_bar`).
+pub fn symbol_id(symbol: &str) -> String {
+    symbol.to_lowercase().replace(' ', "_")
+}
+
+/// Symbols as words list them: separated by spaces (`COQ LION`), or by commas when one is
+/// written with a space (`GOLD BAR, LUCKY 7`), so that every symbol reads whole.
+pub fn join_symbols(symbols: &[&str]) -> String {
+    let sep = if symbols.iter().any(|s| s.contains(' ')) {
+        ", "
+    } else {
+        " "
+    };
+    symbols.join(sep)
+}
+
 /// Checks a style's symbol list and returns it as a column dictionary (code = index).
 ///
-/// Symbols are what the files print: uppercase ASCII letters, digits and `_` (`COQ`, `07`,
-/// `AS_DE_PIQUE`), 1 to 64 characters, none repeated. Errors (about `field`): an empty,
-/// long or malformed symbol, a repeat, fewer than `min` or more than 256 symbols.
+/// Symbols are what the files print, as [`is_symbol`] says: uppercase ASCII letters, digits,
+/// `_` and single inner spaces (`COQ`, `07`, `AS_DE_PIQUE`, `GOLD BAR`), 1 to 64 characters,
+/// none repeated. Errors (about `field`): an empty, long or malformed symbol, a repeat,
+/// fewer than `min` or more than 256 symbols.
 pub fn symbols(words: &[String], min: usize, field: &str) -> Result<Vec<String>, FieldError> {
     let err = |m: String| FieldError::new(field, m);
     let mut seen = HashSet::new();
     for w in words {
-        if w.is_empty()
-            || w.len() > 64
-            || !w
-                .bytes()
-                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
-        {
+        if !is_symbol(w) {
             return Err(err(format!(
-                "\"{w}\" is not a symbol: expected 1 to 64 uppercase letters, digits or _"
+                "\"{w}\" is not a symbol: expected 1 to 64 uppercase letters, digits or _, words separated by single spaces"
             )));
         }
         if !seen.insert(w.as_str()) {
@@ -342,6 +369,21 @@ mod tests {
         let e = symbols(&w(&["A"]), 2, "x").unwrap_err();
         assert_eq!(e.message, "expected at least 2 symbols, got 1");
         assert!(symbols(&w(&["=1"]), 1, "x").is_err());
+        assert_eq!(
+            symbols(&w(&["GOLD BAR", "LUCKY 7", "A B C"]), 1, "x").unwrap(),
+            w(&["GOLD BAR", "LUCKY 7", "A B C"])
+        );
+        for bad in [" GOLD", "GOLD ", "GOLD  BAR", " ", "GOLD\tBAR", "Gold Bar"] {
+            let e = symbols(&w(&[bad]), 1, "x").unwrap_err();
+            assert_eq!(
+                e.message,
+                format!("\"{bad}\" is not a symbol: expected 1 to 64 uppercase letters, digits or _, words separated by single spaces")
+            );
+        }
+        assert_eq!(symbol_id("GOLD BAR"), "gold_bar");
+        assert_eq!(symbol_id("AS_DE_PIQUE"), "as_de_pique");
+        assert_eq!(join_symbols(&["COQ", "LION"]), "COQ LION");
+        assert_eq!(join_symbols(&["GOLD BAR", "LION"]), "GOLD BAR, LION");
     }
 
     /// Every style's example in `tirage styles` builds as it is written, given captions for
