@@ -879,16 +879,17 @@ fn draw_cell(c: &mut Canvas, cx: f64, cy: f64, cell: &Cell, w: &Words) {
         }
         return;
     }
-    let vs = fit(&cell.value, Font::Bold, 12.0, CELL_W - 8.0);
-    c.text_styled(
-        cx + CELL_W / 2.0,
-        cy + 26.0,
-        vs,
-        Font::Bold,
-        Color::BLACK,
-        Anchor::Middle,
-        cell.value.clone(),
-    );
+    for (y, size, text) in value_lines(&cell.value) {
+        c.text_styled(
+            cx + CELL_W / 2.0,
+            cy + y,
+            size,
+            Font::Bold,
+            Color::BLACK,
+            Anchor::Middle,
+            text,
+        );
+    }
     if let Some(u) = &cell.under {
         // On one line if it fits at 5.5 pt or more, else on two.
         let room = CELL_W - 6.0;
@@ -917,6 +918,26 @@ fn draw_cell(c: &mut Canvas, cx: f64, cy: f64, cell: &Cell, w: &Words) {
             );
         }
     }
+}
+
+/// A cell's value as drawn: each line's baseline below the cell's top, its size and text.
+/// On one line at up to 12 pt; a symbol written with a space (`WAGON WHEEL`) that would
+/// shrink below 9 pt goes on two lines, broken at the space that best balances them.
+fn value_lines(value: &str) -> Vec<(f64, f64, String)> {
+    let room = CELL_W - 8.0;
+    let one = fit(value, Font::Bold, 12.0, room);
+    if one >= 9.0 || !value.contains(' ') {
+        return vec![(26.0, one, value.to_string())];
+    }
+    let widest =
+        |(a, b): (&str, &str)| text_width(a, Font::Bold, 10.0).max(text_width(b, Font::Bold, 10.0));
+    let (a, b) = value
+        .match_indices(' ')
+        .map(|(i, _)| (&value[..i], &value[i + 1..]))
+        .min_by(|x, y| widest(*x).total_cmp(&widest(*y)))
+        .expect("a space");
+    let size = fit(a, Font::Bold, 10.0, room).min(fit(b, Font::Bold, 10.0, room));
+    vec![(21.0, size, a.to_string()), (31.0, size, b.to_string())]
 }
 
 /// The marks' legend, one line a mark of `kinds`, its first line's top at `y` and its
@@ -1009,7 +1030,7 @@ fn notes(
             seen.push((value, panel));
             v.push(value);
         }
-        v.join(" ")
+        crate::styles::style::join_symbols(&v)
     };
     for (a, name) in areas.iter().enumerate() {
         let area = a as u8;
@@ -1460,6 +1481,20 @@ pub fn ticket_svg(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_symbol_with_spaces_goes_on_two_balanced_lines() {
+        assert_eq!(value_lines("COQ"), [(26.0, 12.0, "COQ".to_string())]);
+        // Without a space a long symbol only shrinks.
+        let one = value_lines("AS_DE_PIQUE");
+        assert_eq!(one.len(), 1);
+        assert!(one[0].1 < 9.0, "{one:?}");
+        let two = value_lines("BIG WAGON WHEEL");
+        let texts: Vec<&str> = two.iter().map(|l| l.2.as_str()).collect();
+        assert_eq!(texts, ["BIG WAGON", "WHEEL"]);
+        assert_eq!((two[0].0, two[1].0), (21.0, 31.0));
+        assert_eq!(two[0].1, two[1].1);
+    }
 
     #[test]
     fn wanted_lines_are_taken_across_chunk_boundaries() {
