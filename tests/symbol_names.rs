@@ -1,0 +1,133 @@
+//! Symbol names written with spaces (`GOLD BAR`, `LUCKY 7`), as registers print them: every
+//! style that shows symbols takes them, every file writes them whole and `verify` reads them
+//! back; a name with a leading, trailing or doubled space is refused.
+
+mod common;
+
+use common::*;
+
+const SPEC: &str = "tests/specs/spaces_small.toml";
+
+/// The columns of `header` named `prefix` followed by a digit (`mine_1`, `keys_sym2`).
+fn columns(header: &csv::StringRecord, prefix: &str) -> Vec<usize> {
+    header
+        .iter()
+        .enumerate()
+        .filter(|(_, h)| {
+            h.strip_prefix(prefix)
+                .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// A block of four styles whose symbols have spaces: tickets.csv writes each name whole and
+/// unquoted, every way's face shows the names its rule needs, verify passes on the block
+/// and on its deck, and a proof names the winning symbol.
+#[test]
+fn symbols_with_spaces_round_trip_through_every_file() {
+    let t = tempfile::tempdir().unwrap();
+    let out = t.path().join("b");
+    generate(&repo(SPEC), &out, 2);
+    assert_eq!(verify_code(&out), 0);
+
+    let text = std::fs::read_to_string(out.join("tickets.csv")).unwrap();
+    assert!(!text.contains('"'), "no field needs quoting");
+    let mut r = csv::Reader::from_reader(text.as_bytes());
+    let header = r.headers().unwrap().clone();
+    let (mine, vault) = (columns(&header, "mine_"), columns(&header, "vault_"));
+    let (keys, grid) = (columns(&header, "keys_sym"), columns(&header, "grid_r"));
+    assert_eq!(
+        (mine.len(), vault.len(), keys.len(), grid.len()),
+        (6, 3, 4, 9)
+    );
+    let count = |row: &csv::StringRecord, cols: &[usize], s: &str| {
+        cols.iter().filter(|&&c| &row[c] == s).count()
+    };
+    let mut by_way = std::collections::BTreeMap::<String, u32>::new();
+    let mut bags = 0;
+    for row in r.records() {
+        let row = row.unwrap();
+        assert_eq!(row.len(), header.len());
+        let way = row[6].to_string();
+        match way.as_str() {
+            "gold" => assert_eq!(count(&row, &mine, "GOLD BAR"), 3, "{row:?}"),
+            "lucky" | "10x2" => assert_eq!(count(&row, &mine, "LUCKY 7"), 3, "{row:?}"),
+            "silver2" => {
+                assert_eq!(count(&row, &vault, "SILVER COIN"), 1, "{row:?}");
+                assert_eq!(count(&row, &vault, "DOUBLE IT"), 1, "{row:?}");
+            }
+            "bag" => assert_eq!(count(&row, &keys, "MONEY BAG"), 1, "{row:?}"),
+            "line" => assert!(count(&row, &grid, "LUCKY 7") >= 3, "{row:?}"),
+            _ => {}
+        }
+        bags += count(&row, &keys, "MONEY BAG");
+        *by_way.entry(way).or_default() += 1;
+    }
+    // Only the money-bag way shows the money bag.
+    assert_eq!(bags, 30);
+    assert_eq!(by_way["gold"], 10);
+    assert_eq!(by_way["lose"], 700);
+
+    let d = t.path().join("d");
+    deck(&repo(SPEC), &d);
+    assert_eq!(verify_code(&d), 0);
+
+    // The proof of the first money-bag ticket says what won.
+    let text = std::fs::read_to_string(out.join("tickets.csv")).unwrap();
+    let n = text
+        .lines()
+        .find(|l| l.split(',').nth(6) == Some("bag"))
+        .and_then(|l| l.split(',').nth(3))
+        .unwrap()
+        .to_string();
+    let proofs = t.path().join("p");
+    tirage()
+        .arg("render")
+        .arg(&out)
+        .args(["--tickets", &n, "--out"])
+        .arg(&proofs)
+        .assert()
+        .success();
+    let svg = std::fs::read_to_string(proofs.join(format!("ticket-{n}.svg"))).unwrap();
+    assert!(svg.contains(">Money bag wins $5: MONEY BAG<"), "{svg}");
+    assert!(svg.contains(">WIN IT<"), "the special's caption under it");
+}
+
+/// A symbol with a space at either end or two spaces in a row is refused, naming the file,
+/// line and field.
+#[test]
+fn badly_spaced_symbols_are_refused() {
+    let t = tempfile::tempdir().unwrap();
+    let spec = std::fs::read_to_string(repo(SPEC)).unwrap();
+    for (from, to, said) in [
+        (
+            "\"PICK AXE\"",
+            "\"PICK  AXE\"",
+            ":45: surfaces[0].symbols: \"PICK  AXE\" is not a symbol",
+        ),
+        (
+            "\"GOLD COIN\" = 2",
+            "\"GOLD COIN \" = 2",
+            ":58: surfaces[1].legend: \"GOLD COIN \" is not a symbol",
+        ),
+        (
+            "\"STAR 1\",",
+            "\" STAR 1\",",
+            ":68: surfaces[2].symbols: \" STAR 1\" is not a symbol",
+        ),
+    ] {
+        assert!(spec.contains(from), "{from}");
+        let p = t.path().join("spec.toml");
+        std::fs::write(&p, spec.replacen(from, to, 1)).unwrap();
+        let o = tirage().arg("check").arg(&p).output().unwrap();
+        assert_eq!(o.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains(&format!(
+                "{said}: expected 1 to 64 uppercase letters, digits or _, words separated by single spaces"
+            )),
+            "{err}"
+        );
+    }
+}
