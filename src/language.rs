@@ -98,6 +98,21 @@ pub enum GridLine {
     Card,
 }
 
+/// Symbols as words list them: separated by spaces (`COQ LION`), or by commas when one is
+/// written with a space (`GOLD BAR, LUCKY 7`), so that every symbol reads whole.
+pub fn join_symbols(symbols: &[impl AsRef<str>]) -> String {
+    let sep = if symbols.iter().any(|s| s.as_ref().contains(' ')) {
+        ", "
+    } else {
+        " "
+    };
+    symbols
+        .iter()
+        .map(AsRef::as_ref)
+        .collect::<Vec<&str>>()
+        .join(sep)
+}
+
 /// One entry of what a ticket prints beside a panel, outside the scratch layer, as data:
 /// its amounts in cents, its symbols as the spec writes them. [`Language::phrase`] writes
 /// it as a ticket in that language prints it.
@@ -275,7 +290,7 @@ impl Language {
                 } else {
                     "Winning symbols"
                 };
-                format!("{words}{c}{}", symbols.join(" "))
+                format!("{words}{c}{}", join_symbols(symbols))
             }
             Phrase::BeatTheDealer => if fr {
                 "Battez le total du croupier sans dépasser 21 : une figure compte 10, un as 1 ou 11"
@@ -431,6 +446,14 @@ mod tests {
         assert_eq!(
             Language::En.line(&fixed, "EUR"),
             "Winning symbols: IBIS OUDJAT"
+        );
+        let spaced = PrintedLine::of(vec![Phrase::WinningSymbols(vec![
+            "LUCKY 7".into(),
+            "GOLD BAR".into(),
+        ])]);
+        assert_eq!(
+            Language::En.line(&spaced, "EUR"),
+            "Winning symbols: LUCKY 7, GOLD BAR"
         );
         let sides = PrintedLine::of(vec![Phrase::Sides { sums: true }]);
         assert_eq!(

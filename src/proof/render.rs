@@ -1030,7 +1030,7 @@ fn notes(
             seen.push((value, panel));
             v.push(value);
         }
-        crate::styles::style::join_symbols(&v)
+        crate::language::join_symbols(&v)
     };
     for (a, name) in areas.iter().enumerate() {
         let area = a as u8;

@@ -961,7 +961,7 @@ impl MatchSymbols {
             } else {
                 format!(
                     "one of {} shows exactly {}",
-                    style::join_symbols(&syms),
+                    crate::language::join_symbols(&syms),
                     times_word(g.k)
                 )
             };

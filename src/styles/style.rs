@@ -228,17 +228,6 @@ pub fn symbol_id(symbol: &str) -> String {
     symbol.to_lowercase().replace(' ', "_")
 }
 
-/// Symbols as words list them: separated by spaces (`COQ LION`), or by commas when one is
-/// written with a space (`GOLD BAR, LUCKY 7`), so that every symbol reads whole.
-pub fn join_symbols(symbols: &[&str]) -> String {
-    let sep = if symbols.iter().any(|s| s.contains(' ')) {
-        ", "
-    } else {
-        " "
-    };
-    symbols.join(sep)
-}
-
 /// Checks a style's symbol list and returns it as a column dictionary (code = index).
 ///
 /// Symbols are what the files print, as [`is_symbol`] says: uppercase ASCII letters, digits,
@@ -382,8 +371,6 @@ mod tests {
         }
         assert_eq!(symbol_id("GOLD BAR"), "gold_bar");
         assert_eq!(symbol_id("AS_DE_PIQUE"), "as_de_pique");
-        assert_eq!(join_symbols(&["COQ", "LION"]), "COQ LION");
-        assert_eq!(join_symbols(&["GOLD BAR", "LION"]), "GOLD BAR, LION");
     }
 
     /// Every style's example in `tirage styles` builds as it is written, given captions for
