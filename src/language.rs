@@ -113,6 +113,22 @@ pub fn join_symbols(symbols: &[impl AsRef<str>]) -> String {
         .join(sep)
 }
 
+/// What a pay legend's entry pays as the ticket prints it: an amount, or the prize that is
+/// not money whose stated value that amount is (`3 matches: FREE TICKET`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Payout {
+    /// An amount, in cents.
+    Amount(Money),
+    /// A tier's item (`FREE TICKET`), printed in place of its stated value.
+    Item(String),
+}
+
+impl From<Money> for Payout {
+    fn from(m: Money) -> Payout {
+        Payout::Amount(m)
+    }
+}
+
 /// One entry of what a ticket prints beside a panel, outside the scratch layer, as data:
 /// its amounts in cents, its symbols as the spec writes them. [`Language::phrase`] writes
 /// it as a ticket in that language prints it.
@@ -122,8 +138,8 @@ pub enum Phrase {
     Pays {
         /// The symbol.
         symbol: String,
-        /// What it pays, in cents.
-        amount: Money,
+        /// What it pays.
+        amount: Payout,
     },
     /// A multiplier symbol and its factor (`X2 = gain ×2`, `X2 = win ×2`).
     Multiplies {
@@ -137,23 +153,23 @@ pub enum Phrase {
     Matches {
         /// The count of numbers matched.
         count: usize,
-        /// What it pays, in cents.
-        amount: Money,
+        /// What it pays.
+        amount: Payout,
     },
     /// A pay table's row of a word game: so many words found pay so much (`3 mots : 10 €`,
     /// `3 words: €10`).
     Words {
         /// The count of words.
         count: usize,
-        /// What it pays, in cents.
-        amount: Money,
+        /// What it pays.
+        amount: Payout,
     },
     /// A full line of a grid and what it pays (`Ligne complète : 100 €`, `Full row: €100`).
     Full {
         /// Which line.
         line: GridLine,
-        /// What it pays, in cents.
-        amount: Money,
+        /// What it pays.
+        amount: Payout,
     },
     /// How a card completing several patterns at once (an X, a full card) pays: only the
     /// highest amount among them, or each (`each`), added up.
@@ -213,7 +229,31 @@ impl PrintedLine {
     }
 }
 
+impl Phrase {
+    /// Prints `item` where this entry pays `amount`, the item's stated value.
+    pub fn show_item(&mut self, amount: Money, item: &str) {
+        if let Phrase::Pays { amount: p, .. }
+        | Phrase::Matches { amount: p, .. }
+        | Phrase::Words { amount: p, .. }
+        | Phrase::Full { amount: p, .. } = self
+        {
+            if *p == Payout::Amount(amount) {
+                *p = Payout::Item(item.to_string());
+            }
+        }
+    }
+}
+
 impl Language {
+    /// What a legend entry pays as this language prints it: the amount with `currency`, or
+    /// the item as it is written.
+    pub fn payout(self, p: &Payout, currency: &str) -> String {
+        match p {
+            Payout::Amount(m) => self.amount(*m, currency),
+            Payout::Item(item) => item.clone(),
+        }
+    }
+
     /// A colon as this language sets it: `: ` in English, ` : ` in French.
     pub fn colon(self) -> &'static str {
         match self {
@@ -228,7 +268,7 @@ impl Language {
         let c = self.colon();
         match p {
             Phrase::Pays { symbol, amount } => {
-                format!("{symbol} = {}", self.amount(*amount, currency))
+                format!("{symbol} = {}", self.payout(amount, currency))
             }
             Phrase::Multiplies { symbol, factor } => {
                 format!("{symbol} = {} ×{factor}", if fr { "gain" } else { "win" })
@@ -240,7 +280,7 @@ impl Language {
                     (false, true) => "match",
                     (false, false) => "matches",
                 };
-                format!("{count} {words}{c}{}", self.amount(*amount, currency))
+                format!("{count} {words}{c}{}", self.payout(amount, currency))
             }
             Phrase::Words { count, amount } => {
                 let words = match (fr, *count == 1) {
@@ -249,7 +289,7 @@ impl Language {
                     (false, true) => "word",
                     (false, false) => "words",
                 };
-                format!("{count} {words}{c}{}", self.amount(*amount, currency))
+                format!("{count} {words}{c}{}", self.payout(amount, currency))
             }
             Phrase::Full { line, amount } => {
                 let words = match (line, fr) {
@@ -266,7 +306,7 @@ impl Language {
                     (GridLine::Card, true) => "Carton plein",
                     (GridLine::Card, false) => "Full card",
                 };
-                format!("{words}{c}{}", self.amount(*amount, currency))
+                format!("{words}{c}{}", self.payout(amount, currency))
             }
             Phrase::PatternRule { each } => match (fr, each) {
                 (true, false) => "Seul le motif complété le mieux payé est gagnant".into(),
@@ -389,11 +429,11 @@ mod tests {
             phrases: vec![
                 Phrase::Pays {
                     symbol: "COQ".into(),
-                    amount: Money(500_000),
+                    amount: Money(500_000).into(),
                 },
                 Phrase::Matches {
                     count: 3,
-                    amount: Money(450),
+                    amount: Money(450).into(),
                 },
                 Phrase::Maximum(Money(2_000)),
                 Phrase::Multiplies {
@@ -415,15 +455,15 @@ mod tests {
             phrases: vec![
                 Phrase::Matches {
                     count: 1,
-                    amount: Money(200),
+                    amount: Money(200).into(),
                 },
                 Phrase::Full {
                     line: GridLine::Diagonal,
-                    amount: Money(100_000),
+                    amount: Money(100_000).into(),
                 },
                 Phrase::Words {
                     count: 3,
-                    amount: Money(1_000),
+                    amount: Money(1_000).into(),
                 },
             ],
         };
@@ -435,6 +475,21 @@ mod tests {
             Language::En.line(&titled, "USD"),
             "Jeu 1: 1 match: $2 · Full diagonal: $1,000 · 3 words: $10"
         );
+        // An entry paying an item's stated value prints the item; the others their amount.
+        let mut items = titled.clone();
+        for p in &mut items.phrases {
+            p.show_item(Money(200), "FREE TICKET");
+        }
+        assert_eq!(
+            Language::En.line(&items, "USD"),
+            "Jeu 1: 1 match: FREE TICKET · Full diagonal: $1,000 · 3 words: $10"
+        );
+        let mut pays = Phrase::Pays {
+            symbol: "CLOVER".into(),
+            amount: Money(200).into(),
+        };
+        pays.show_item(Money(200), "FREE TICKET");
+        assert_eq!(Language::Fr.phrase(&pays, "EUR"), "CLOVER = FREE TICKET");
         let fixed = PrintedLine::of(vec![Phrase::WinningSymbols(vec![
             "IBIS".into(),
             "OUDJAT".into(),

@@ -290,3 +290,91 @@ fn symbol_captions_are_printed_under_their_symbols_and_checked() {
         "{err}"
     );
 }
+
+/// A match-three game whose legend pays a free ticket for three clovers.
+const LEGEND_ITEM: &str = r#"
+[game]
+id = "free_clover"
+name = "FREE CLOVER"
+legal_reference = "Test game (invented)"
+currency = "USD"
+language = "en"
+price = 2
+block_size = 1_000
+pack_size = 50
+game_code = 9032
+
+[published]
+lots = 240
+payout = 800
+
+[[surfaces]]
+style = "match_symbols"
+id = "field"
+cells = 6
+per_row = 3
+symbols = ["CLOVER", "HORSE SHOE", "BELL", "STAR", "MOON", "SUN"]
+
+[[surfaces.games]]
+id = "field_g"
+match = 3
+legend = { CLOVER = 2, "HORSE SHOE" = 10 }
+
+[[tiers]]
+amount = 10
+count = 40
+[[tiers.ways]]
+id = "shoe"
+count = 40
+wins = [10]
+
+[[tiers]]
+amount = 2
+item = "FREE TICKET"
+count = 200
+[[tiers.ways]]
+id = "free"
+count = 200
+wins = [2]
+"#;
+
+/// A pay legend's entry whose amount is an item's stated value prints the item, on a
+/// block's proofs and on the designer's preview alike; the files are judged as ever.
+#[test]
+fn a_legend_prints_an_item_as_the_item() {
+    let t = tempfile::tempdir().unwrap();
+    let spec = t.path().join("free_clover.toml");
+    std::fs::write(&spec, LEGEND_ITEM).unwrap();
+    let out = t.path().join("b");
+    generate(&spec, &out, 1);
+    assert_eq!(verify_code(&out), 0);
+    let csv = std::fs::read_to_string(out.join("tickets.csv")).unwrap();
+    assert_eq!(csv.matches(",free,FREE TICKET,").count(), 200);
+
+    let proofs = t.path().join("p");
+    tirage()
+        .arg("render")
+        .arg(&out)
+        .args(["--tickets", "1", "--out"])
+        .arg(&proofs)
+        .assert()
+        .success();
+    let svg = std::fs::read_to_string(proofs.join("ticket-1.svg")).unwrap();
+    assert!(
+        svg.contains(">CLOVER = FREE TICKET · HORSE SHOE = $10</text>"),
+        "{svg}"
+    );
+    assert!(!svg.contains("CLOVER = $2"));
+
+    let page = t.path().join("preview");
+    tirage()
+        .arg("preview")
+        .arg(&spec)
+        .args(["-q", "--out"])
+        .arg(&page)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(page.join("index.html")).unwrap();
+    assert!(html.contains(">CLOVER = FREE TICKET · HORSE SHOE = $10<"));
+    assert!(!html.contains("CLOVER = $2"));
+}

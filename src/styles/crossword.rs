@@ -738,7 +738,12 @@ impl Crossword {
             .prizes
             .iter()
             .enumerate()
-            .filter_map(|(count, m)| m.map(|amount| Phrase::Words { count, amount }))
+            .filter_map(|(count, m)| {
+                m.map(|m| Phrase::Words {
+                    count,
+                    amount: m.into(),
+                })
+            })
             .collect();
         vec![Printed {
             panel: self.id.clone(),

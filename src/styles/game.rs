@@ -494,9 +494,19 @@ impl Game {
 
     /// Prints each prize that is not money where a face shows its stated value in figures:
     /// in every amount column, the text of `amount` becomes its item (`FREE TICKET`), in
-    /// files and on proofs alike; the codes and the amounts the rule judges stay as they
+    /// files and on proofs alike, and so does every pay legend's entry paying `amount`
+    /// (`CLOVER = FREE TICKET`); the codes and the amounts the rule judges stay as they
     /// are. `items` pairs each item tier's amount with its item.
     pub fn show_items(&mut self, items: &[(Money, String)]) {
+        for (amount, item) in items {
+            for p in &mut self.layout.printed {
+                for l in &mut p.lines {
+                    for phrase in &mut l.phrases {
+                        phrase.show_item(*amount, item);
+                    }
+                }
+            }
+        }
         for c in &mut self.layout.columns {
             let ColumnKind::Amount(amounts) = &c.kind else {
                 continue;

@@ -762,9 +762,9 @@ impl Lines {
             .iter()
             .zip(amounts)
             .filter_map(|(s, m)| {
-                m.map(|amount| Phrase::Pays {
+                m.map(|m| Phrase::Pays {
                     symbol: s.clone(),
-                    amount,
+                    amount: m.into(),
                 })
             })
             .collect();

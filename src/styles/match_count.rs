@@ -1194,13 +1194,23 @@ impl MatchCount {
             Some(p) => PATTERN_PRINTED
                 .into_iter()
                 .zip(p)
-                .filter_map(|(line, m)| m.map(|amount| Phrase::Full { line, amount }))
+                .filter_map(|(line, m)| {
+                    m.map(|m| Phrase::Full {
+                        line,
+                        amount: m.into(),
+                    })
+                })
                 .collect(),
             None => self
                 .prizes
                 .iter()
                 .enumerate()
-                .filter_map(|(count, m)| m.map(|amount| Phrase::Matches { count, amount }))
+                .filter_map(|(count, m)| {
+                    m.map(|m| Phrase::Matches {
+                        count,
+                        amount: m.into(),
+                    })
+                })
                 .collect(),
         };
         let mut lines = super::common::legend_lines(lines);

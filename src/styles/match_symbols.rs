@@ -923,7 +923,7 @@ impl MatchSymbols {
                     .zip(amounts)
                     .map(|(&c, &m)| Phrase::Pays {
                         symbol: self.symbol(c).to_string(),
-                        amount: m,
+                        amount: m.into(),
                     })
                     .collect();
                 let mut lines = common::legend_lines(entries);

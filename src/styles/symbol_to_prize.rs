@@ -759,7 +759,7 @@ impl SymbolToPrize {
             .iter()
             .map(|(s, m)| Phrase::Pays {
                 symbol: s.clone(),
-                amount: *m,
+                amount: (*m).into(),
             })
             .collect();
         entries.extend(self.multipliers.iter().map(|(s, f)| Phrase::Multiplies {
@@ -768,7 +768,7 @@ impl SymbolToPrize {
         }));
         entries.extend(self.specials.list().iter().map(|sp| Phrase::Pays {
             symbol: sp.symbol.clone(),
-            amount: self.all_amount,
+            amount: self.all_amount.into(),
         }));
         vec![super::Printed {
             panel: self.layout.areas[0].clone(),
