@@ -945,12 +945,24 @@ fn build_surfaces(
             max,
             reads: reads.map(|e| &shared[e]),
         };
+        if let Some(e) = reads.map(|e| &shared[e]) {
+            if e.kind == styles::shared::SharedKind::Hand && info.name != "card_total" {
+                return Err(err(
+                    "reads",
+                    format!(
+                        "shared \"{}\" is a dealer's hand: only card_total surfaces read one",
+                        e.id
+                    ),
+                ));
+            }
+        }
         let rule = (info.build)(table, &ctx).map_err(|e| err(&e.field, e.message))?;
         if reads.is_some() && rule.layout().reads.is_empty() {
             return Err(err(
                 "reads",
                 format!(
-                    "the {} style cannot read a shared element; match_count and key_match can",
+                    "the {} style cannot read a shared element; match_count and key_match can \
+                     read a draw, card_total a dealer's hand",
                     info.name
                 ),
             ));
@@ -1086,14 +1098,42 @@ fn shared_elements(
         }
         let kind = match e.kind.as_str() {
             "draw" => styles::shared::SharedKind::Draw,
+            "hand" => styles::shared::SharedKind::Hand,
             other => {
                 return Err(err(
                     "kind",
-                    format!("unknown kind \"{other}\"; expected \"draw\" (different symbols drawn among `symbols`)"),
+                    format!("unknown kind \"{other}\"; expected \"draw\" (different symbols drawn among `symbols`) or \"hand\" (a dealer's hand of cards)"),
                 ))
             }
         };
-        let values = styles::style::symbols(&e.symbols.0, 1, "symbols")
+        if kind == styles::shared::SharedKind::Hand {
+            if e.symbols.is_some() {
+                return Err(err(
+                    "symbols",
+                    "a dealer's hand shows cards of the 52-card deck: leave `symbols` out".into(),
+                ));
+            }
+            if !(2..=3).contains(&e.count) {
+                return Err(err(
+                    "count",
+                    format!("a dealer's hand has 2 or 3 cards, got {}", e.count),
+                ));
+            }
+            out.push(styles::shared::Shared {
+                id: e.id.clone(),
+                kind,
+                count: e.count,
+                values: (0..52).map(styles::card_hands::card_code).collect(),
+            });
+            continue;
+        }
+        let Some(symbols) = &e.symbols else {
+            return Err(err(
+                "symbols",
+                "a draw needs the symbols it draws among: `symbols = [...]` or `symbols = { from = 1, to = 50 }`".into(),
+            ));
+        };
+        let values = styles::style::symbols(&symbols.0, 1, "symbols")
             .map_err(|fe| err(&fe.field, fe.message))?;
         if values.len() > 256 {
             return Err(err(

@@ -63,12 +63,15 @@ pub struct RawBox {
 pub struct RawShared {
     /// Its id: an ASCII word, named by `reads` in the surfaces that read it.
     pub id: String,
-    /// What it is: `draw` (different symbols drawn among `symbols`).
+    /// What it is: `draw` (different symbols drawn among `symbols`) or `hand` (a dealer's
+    /// hand of cards, read by `card_total` surfaces).
     pub kind: String,
-    /// How many cells it prints.
+    /// How many cells it prints (a hand: its cards).
     pub count: usize,
-    /// The symbols a cell may show, one by one or as a range of numbers.
-    pub symbols: crate::styles::style::SymbolList,
+    /// A draw's symbols, one by one or as a range of numbers (a hand has none: its cards
+    /// come from the 52-card deck).
+    #[serde(default)]
+    pub symbols: Option<crate::styles::style::SymbolList>,
 }
 
 /// `[signing]`.

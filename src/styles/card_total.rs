@@ -22,6 +22,18 @@
 //! the spec says how it is paid. All the cards of a ticket come from one 52-card deck: no
 //! card shows twice.
 //!
+//! **A dealer shared by several surfaces.** With `reads` naming a `[[shared]]` dealer's hand
+//! (`kind = "hand"`, [`super::shared`]), the hands play against that hand, printed once for
+//! every surface that reads it, and the surface has no dealer of its own. The ticket's game
+//! deals the dealer's cards first, from a law that never depends on the way ([`shared_dealer`]:
+//! no ace, a total of 12 to 19, each as likely), then each reader's, in surface order, from
+//! the same deck ([`Plan::draw_dealt`]). Against any such hand every way stays reachable: a
+//! win by a higher total up to 20 (or a natural), a loss at least two below, a near miss one
+//! below; so the dealer is never drawn again for a way, and alone it tells a winning ticket
+//! from a losing one no better than chance. The deck's four aces serve every reader: a
+//! reader refuses a win only a natural pays, shows a natural only while an ace is left, and
+//! takes an ace for a soft hand only when none is needed for a natural still to deal.
+//!
 //! **Columns.** With a shared dealer: `{id}_d1..{id}_d{dealer_cards}` first; then per hand
 //! `r`: `{id}_h{r}_c{i}` (its cards), with `dealer = "per_hand"` `{id}_h{r}_d{i}` (its
 //! dealer's cards), then `{id}_h{r}_gain`, `{id}_h{r}_caption`. Cards are written as
@@ -37,6 +49,7 @@
 
 use super::card_hands::{caption_list, card, card_code, printed, rank, suit, Card};
 use super::common::{self, AmountBox};
+use super::shared::{SharedKind, DEALER_TOTALS};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureKind,
@@ -122,8 +135,8 @@ struct RawCardTotal {
     cards: u32,
     #[serde(default)]
     dealer: Dealer,
-    #[serde(default = "two")]
-    dealer_cards: u32,
+    #[serde(default)]
+    dealer_cards: Option<u32>,
     #[serde(default)]
     ties: Ties,
     #[serde(default)]
@@ -284,6 +297,9 @@ pub struct CardTotal {
     cards: usize,
     dealer: Dealer,
     dealer_cards: usize,
+    /// The dealer's hand is a shared element (`reads`), read by other surfaces too: the
+    /// surface deals its cards from the ticket's one deck, given the dealer's.
+    reading: bool,
     ties: Ties,
     natural: Option<Natural>,
     natural_share: u32,
@@ -329,7 +345,52 @@ impl CardTotal {
                 format!("expected 1 to {MAX_HANDS} player hands, got {hands}"),
             ));
         }
-        for (field, n) in [("cards", raw.cards), ("dealer_cards", raw.dealer_cards)] {
+        let shared_hand = match ctx.reads {
+            None => None,
+            Some(e) if e.kind == SharedKind::Hand => Some(e),
+            Some(e) => {
+                return Err(FieldError::new(
+                    "reads",
+                    format!(
+                        "shared \"{}\" is a draw of symbols; a card_total surface reads a \
+                         dealer's hand (kind = \"hand\")",
+                        e.id
+                    ),
+                ))
+            }
+        };
+        if let Some(e) = shared_hand {
+            if raw.dealer == Dealer::PerHand || raw.dealer_id.is_some() {
+                let field = if raw.dealer_id.is_some() {
+                    "dealer_id"
+                } else {
+                    "dealer"
+                };
+                return Err(FieldError::new(
+                    field,
+                    format!(
+                        "the hands play against the shared dealer's hand \"{}\" (`reads`): \
+                         leave `{field}` out",
+                        e.id
+                    ),
+                ));
+            }
+            if let Some(n) = raw.dealer_cards {
+                return Err(FieldError::new(
+                    "dealer_cards",
+                    format!(
+                        "the shared dealer's hand \"{}\" has {} cards (its `count`): leave \
+                         dealer_cards = {n} out",
+                        e.id, e.count
+                    ),
+                ));
+            }
+        }
+        let raw_dealer_cards = match shared_hand {
+            Some(e) => e.count as u32,
+            None => raw.dealer_cards.unwrap_or(2),
+        };
+        for (field, n) in [("cards", raw.cards), ("dealer_cards", raw_dealer_cards)] {
             if !(2..=3).contains(&n) {
                 return Err(FieldError::new(
                     field,
@@ -337,7 +398,7 @@ impl CardTotal {
                 ));
             }
         }
-        let (cards, dealer_cards) = (raw.cards as usize, raw.dealer_cards as usize);
+        let (cards, dealer_cards) = (raw.cards as usize, raw_dealer_cards as usize);
         let dealers = match raw.dealer {
             Dealer::Shared => 1,
             Dealer::PerHand => hands,
@@ -385,10 +446,13 @@ impl CardTotal {
             }
             None => (1..=hands).map(|r| format!("{}_h{r}", ctx.id)).collect(),
         };
-        let dealer_id = raw
-            .dealer_id
-            .clone()
-            .unwrap_or_else(|| format!("{}_dealer", ctx.id));
+        let dealer_id = match shared_hand {
+            Some(e) => e.id.clone(),
+            None => raw
+                .dealer_id
+                .clone()
+                .unwrap_or_else(|| format!("{}_dealer", ctx.id)),
+        };
         super::card_hands::ascii_id(&dealer_id, "an id")
             .map_err(|m| FieldError::new("dealer_id", m))?;
         if raw.dealer_id.is_some() && raw.dealer == Dealer::PerHand {
@@ -495,10 +559,14 @@ impl CardTotal {
             inscriptions: Vec::new(),
         };
         let mut columns = Vec::new();
-        if raw.dealer == Dealer::Shared {
-            for i in 1..=dealer_cards {
-                columns.push(card_column(format!("{}_d{i}", ctx.id)));
+        match shared_hand {
+            Some(e) => columns.extend(e.columns()),
+            None if raw.dealer == Dealer::Shared => {
+                for i in 1..=dealer_cards {
+                    columns.push(card_column(format!("{}_d{i}", ctx.id)));
+                }
             }
+            None => {}
         }
         for r in 1..=hands {
             for i in 1..=cards {
@@ -552,6 +620,7 @@ impl CardTotal {
             cards,
             dealer: raw.dealer,
             dealer_cards,
+            reading: shared_hand.is_some(),
             ties: raw.ties,
             natural,
             natural_share,
@@ -708,6 +777,17 @@ impl CardTotal {
                 });
             }
             if pay.plain.is_none() {
+                if self.reading {
+                    return Err(Refusal::CannotWin {
+                        area: self.id.clone(),
+                        amount: w.amount,
+                        can: format!(
+                            "{}; only a natural pays it, and a surface reading a shared dealer \
+                             never needs one (the deck's four aces are dealt to every reader)",
+                            self.can_win()
+                        ),
+                    });
+                }
                 forced += 1;
             }
             if let Some(a) = w.area {
@@ -808,10 +888,13 @@ impl CardTotal {
     /// What each hand must show: the wins placed on hands (fixed ones first, the free ones
     /// drawn among the rest), each paid plainly or by a natural; the losing hands near
     /// misses at the spec's rate (one at least when `show` asks for it).
+    /// `aces`: the aces left in the deck for naturals (four unless a shared dealer's readers
+    /// dealt some already).
     fn wants(
         &self,
         way: &Way,
         show: Option<FeatureId>,
+        aces: usize,
         rng: &mut FaceRng,
     ) -> ArrayVec<Want, MAX_HANDS> {
         let mut rows: ArrayVec<Option<Money>, MAX_HANDS> = (0..self.hands).map(|_| None).collect();
@@ -831,7 +914,7 @@ impl CardTotal {
             rows[free_rows[p as usize]] = Some(a);
         }
         // The hand forced to show a natural, when asked: the first that can, in a drawn order.
-        let natural_asked = show == Some(self.natural_id) && self.natural.is_some();
+        let natural_asked = show == Some(self.natural_id) && self.natural.is_some() && aces > 0;
         let mut forced_natural = None;
         if natural_asked {
             let mut order: ArrayVec<usize, MAX_HANDS> = (0..self.hands).collect();
@@ -851,7 +934,8 @@ impl CardTotal {
                         (None, Some(_)) => true,
                         (Some(_), Some(_)) => {
                             let drawn = chance(rng, self.natural_share);
-                            Some(r) == forced_natural || (drawn && naturals < MAX_NATURALS - 1)
+                            (Some(r) == forced_natural && naturals < aces)
+                                || (drawn && naturals < (MAX_NATURALS - 1).min(aces))
                         }
                         _ => false,
                     };
@@ -881,10 +965,50 @@ impl CardTotal {
     /// judged at once; a hand that cannot be built from what is left (a deck short of the
     /// values it needs) draws the face again. With at most [`MAX_SURFACE_CARDS`] of the 52
     /// cards on a surface that is rare, and [`MAX_ATTEMPTS`] failures in a row is a bug.
+    ///
+    /// A surface reading a shared dealer's hand draws the hand first, as the ticket's game
+    /// does ([`shared_dealer`]), then its own cards given it ([`CardTotal::draw_dealt`]).
     fn draw(&self, way: &Way, show: Option<FeatureId>, rng: &mut FaceRng) -> Face {
-        let want = self.wants(way, show, rng);
+        if self.reading {
+            let mut given = Face::zeroed(self.layout.columns.len());
+            let dealer = shared_dealer(rng, self.dealer_cards);
+            for (c, &card) in self.dealer_cols(0).zip(&dealer) {
+                given.codes[c] = card;
+            }
+            return self.draw_dealt(way, show, &given, 0, rng);
+        }
+        let want = self.wants(way, show, MAX_NATURALS, rng);
+        self.face_of(way, &want, None, rng)
+    }
+
+    /// A face of `way` for a surface reading a shared dealer's hand: the dealer's cards as
+    /// `given` shows them, the surface's own dealt from the deck less the dealer's and
+    /// `dealt` (the cards other surfaces show, bit `c` for card `c`). Every planned way is
+    /// reachable against every hand [`shared_dealer`] draws (see [`super::shared`]).
+    fn draw_dealt(
+        &self,
+        way: &Way,
+        show: Option<FeatureId>,
+        given: &Face,
+        dealt: u64,
+        rng: &mut FaceRng,
+    ) -> Face {
+        let dealer: ArrayVec<Card, 3> = self.dealer_cols(0).map(|c| given.codes[c]).collect();
+        let used = dealer.iter().fold(dealt, |u, &c| u | 1u64 << c);
+        let want = self.wants(way, show, free_aces(used), rng);
+        self.face_of(way, &want, Some((&dealer, used)), rng)
+    }
+
+    /// A face showing `want`, attempted until one fits (see [`CardTotal::draw`]).
+    fn face_of(
+        &self,
+        way: &Way,
+        want: &[Want],
+        given: Option<(&[Card], u64)>,
+        rng: &mut FaceRng,
+    ) -> Face {
         for _ in 0..MAX_ATTEMPTS {
-            if let Some(face) = self.try_face(&want, rng) {
+            if let Some(face) = self.try_face(want, given, rng) {
                 return face;
             }
         }
@@ -894,16 +1018,31 @@ impl CardTotal {
         );
     }
 
-    /// One attempt at a face showing `want`.
-    fn try_face(&self, want: &[Want], rng: &mut FaceRng) -> Option<Face> {
+    /// One attempt at a face showing `want`; `given`, for a surface reading a shared
+    /// dealer's hand, holds the dealer's cards and every card already dealt on the ticket.
+    fn try_face(
+        &self,
+        want: &[Want],
+        given: Option<(&[Card], u64)>,
+        rng: &mut FaceRng,
+    ) -> Option<Face> {
         let mut face = Face::zeroed(self.layout.columns.len());
         let mut used = 0u64;
-        if self.dealer == Dealer::Shared {
-            let range = self.dealer_range(want);
-            let d = self.dealer_hand(&range, rng, &mut used)?;
-            for (c, &card) in self.dealer_cols(0).zip(&d) {
-                face.codes[c] = card;
+        match given {
+            Some((dealer, dealt)) => {
+                for (c, &card) in self.dealer_cols(0).zip(dealer) {
+                    face.codes[c] = card;
+                }
+                used = dealt;
             }
+            None if self.dealer == Dealer::Shared => {
+                let range = self.dealer_range(want);
+                let d = self.dealer_hand(&range, rng, &mut used)?;
+                for (c, &card) in self.dealer_cols(0).zip(&d) {
+                    face.codes[c] = card;
+                }
+            }
+            None => {}
         }
         for (r, &w) in want.iter().enumerate() {
             if self.dealer == Dealer::PerHand {
@@ -914,7 +1053,14 @@ impl CardTotal {
                 }
             }
             let d = Self::count(&face, self.dealer_cols(r));
-            let hand = self.player_hand(w, d, rng, &mut used)?;
+            // A reader's soft hand takes an ace only where one is left for every natural
+            // still to deal (the ticket's other surfaces took theirs already).
+            let naturals_after = want[r + 1..]
+                .iter()
+                .filter(|w| matches!(w, Want::Win { natural: true, .. }))
+                .count();
+            let spare_ace = !self.reading || free_aces(used) > naturals_after;
+            let hand = self.player_hand(w, d, spare_ace, rng, &mut used)?;
             for (c, &card) in self.player_cols(r).zip(&hand) {
                 face.codes[c] = card;
             }
@@ -989,6 +1135,7 @@ impl CardTotal {
         &self,
         want: Want,
         d: Count,
+        spare_ace: bool,
         rng: &mut FaceRng,
         used: &mut u64,
     ) -> Option<ArrayVec<Card, 3>> {
@@ -1012,7 +1159,7 @@ impl CardTotal {
                     let t = from + below(rng, u32::from(top - from + 1)) as u8;
                     plain_hand(rng, self.cards, t, *used)
                 }
-                Want::Near => self.soft_or_plain(rng, dt - 1, *used),
+                Want::Near => self.soft_or_plain(rng, dt - 1, *used, spare_ace),
                 Want::Lose => {
                     let roll = below(rng, 6);
                     if self.cards == 3 && roll == 0 {
@@ -1023,7 +1170,7 @@ impl CardTotal {
                         plain_hand(rng, self.cards, dt, *used)
                     } else {
                         let t = lo + below(rng, u32::from(dt - 1 - lo)) as u8;
-                        self.soft_or_plain(rng, t, *used)
+                        self.soft_or_plain(rng, t, *used, spare_ace)
                     }
                 }
             };
@@ -1046,9 +1193,15 @@ impl CardTotal {
     }
 
     /// A losing hand of total `t`: now and then a soft two-card hand (an ace and `t − 11`)
-    /// whose every reading loses too, else cards of no ace.
-    fn soft_or_plain(&self, rng: &mut FaceRng, t: u8, used: u64) -> Option<ArrayVec<Card, 3>> {
-        if self.cards == 2 && (13..=20).contains(&t) && below(rng, 3) == 0 {
+    /// whose every reading loses too, where `spare_ace` allows one; else cards of no ace.
+    fn soft_or_plain(
+        &self,
+        rng: &mut FaceRng,
+        t: u8,
+        used: u64,
+        spare_ace: bool,
+    ) -> Option<ArrayVec<Card, 3>> {
+        if self.cards == 2 && (13..=20).contains(&t) && spare_ace && below(rng, 3) == 0 {
             let ace = pick_of_values(rng, 1, used)?;
             let other = pick_of_values(rng, t - 11, used | (1u64 << ace))?;
             let mut h: ArrayVec<Card, 3> = [ace, other].into_iter().collect();
@@ -1057,6 +1210,22 @@ impl CardTotal {
         }
         plain_hand(rng, self.cards, t, used)
     }
+}
+
+/// A shared dealer's hand (`[[shared]] kind = "hand"`, [`super::shared`]): `n` cards (2 or
+/// 3) of no ace, their total drawn uniformly from [`DEALER_TOTALS`], then each card as
+/// [`plain_hand`] draws them from a full deck. Its law never depends on a ticket's way.
+pub fn shared_dealer(rng: &mut FaceRng, n: usize) -> ArrayVec<Card, 3> {
+    let lo = *DEALER_TOTALS.start();
+    let t = lo + below(rng, u32::from(DEALER_TOTALS.end() - lo + 1)) as u8;
+    plain_hand(rng, n, t, 0).expect("two or three cards of no ace reach 12 to 19")
+}
+
+/// The aces not in `used`.
+fn free_aces(used: u64) -> usize {
+    (0..4)
+        .filter(|&s| used & (1u64 << card(12, s)) == 0)
+        .count()
 }
 
 /// A random card of value `v` (1 for an ace, 10 for a ten or a figure) not in `used`.
@@ -1123,6 +1292,10 @@ impl CardTotal {
             self.layout.columns[c].inscriptions = names.clone();
         }
         self.layout.shown_amounts = self.gain.amounts().to_vec();
+        if self.reading {
+            self.layout.reads = self.dealer_cols(0).collect();
+            self.layout.deals = (0..self.hands).flat_map(|r| self.player_cols(r)).collect();
+        }
         self.layout.panels = self.panels(&dealer_id);
         self.layout.printed = self.printed(&dealer_id);
         self.layout.description = self.describe();
@@ -1138,7 +1311,8 @@ impl CardTotal {
 
     fn panels(&self, dealer_id: &str) -> Vec<Panel> {
         let mut v = Vec::new();
-        if self.dealer == Dealer::Shared {
+        // A shared element's panel is the game's, printed once for all its readers.
+        if self.dealer == Dealer::Shared && !self.reading {
             v.push(Panel {
                 id: dealer_id.to_string(),
                 rows: vec![self.dealer_cols(0).collect()],
@@ -1172,6 +1346,8 @@ impl CardTotal {
             Ties::Win => lines.push(PrintedLine::of(vec![Phrase::Tie { wins: true }])),
         }
         let panels: Vec<String> = match self.dealer {
+            // Each reader of a shared dealer prints its rule with its first hand.
+            Dealer::Shared if self.reading => vec![self.layout.areas[0].clone()],
             Dealer::Shared => vec![dealer_id.to_string()],
             Dealer::PerHand => self.layout.areas.clone(),
         };
@@ -1186,6 +1362,11 @@ impl CardTotal {
 
     fn describe(&self) -> Vec<String> {
         let against = match self.dealer {
+            Dealer::Shared if self.reading => format!(
+                "the shared dealer's hand « {} » ({} cards, which other surfaces' hands play \
+                 against too; the ticket's cards all come from one deck)",
+                self.dealer_label, self.dealer_cards
+            ),
             Dealer::Shared => format!(
                 "the dealer's hand « {} » ({} cards, shared by every hand)",
                 self.dealer_label, self.dealer_cards
@@ -1268,15 +1449,27 @@ impl Style for CardTotal {
         &self.layout
     }
 
+    /// A surface reading a shared dealer's hand also draws given it and the cards already
+    /// dealt ([`Plan::draw_dealt`]).
     fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, Refusal> {
-        Plan::of_checked_way(
+        let reader = self.reading.then(|| Arc::clone(&self));
+        let plan = Plan::of_checked_way(
             self,
             way,
             Self::check_way,
             Self::can_show,
             Self::always_shows,
             Self::draw,
-        )
+        )?;
+        Ok(match reader {
+            Some(s) => {
+                let w = way.clone();
+                plan.with_dealt(move |show, given, dealt, rng| {
+                    s.draw_dealt(&w, show, given, dealt, rng)
+                })
+            }
+            None => plan,
+        })
     }
 
     fn features(&self) -> Vec<FeatureId> {
@@ -1379,7 +1572,7 @@ pub static INFO: StyleInfo = StyleInfo {
     name: "card_total",
     term: "beat the dealer with cards / blackjack, 21 (add up yours against theirs)",
     about: "Player hands of cards, each with an amount box, against a dealer's hand (one for \
-            the surface, or one per hand). Cards count their rank, a figure 10, an ace 1 or 11 \
+            the surface, one per hand, or one shared with other surfaces). Cards count their rank, a figure 10, an ace 1 or 11 \
             (the highest total not over 21); a hand over 21 is bust. A hand wins its amount \
             when it is not bust and the dealer's is bust or lower; an optional natural (a \
             two-card 21) beats all but a natural and pays as the spec says; a tie is never \
@@ -1394,7 +1587,7 @@ pub static INFO: StyleInfo = StyleInfo {
         Param { name: "hands", kind: "integer", default: None, about: "player hands (play areas), 1 to 8" },
         Param { name: "cards", kind: "integer", default: Some("2"), about: "cards per player hand, 2 or 3" },
         Param { name: "dealer", kind: "string", default: Some("\"shared\""), about: "\"shared\": one dealer's hand for the surface; \"per_hand\": one beside each hand" },
-        Param { name: "dealer_cards", kind: "integer", default: Some("2"), about: "cards in a dealer's hand, 2 or 3" },
+        Param { name: "dealer_cards", kind: "integer", default: Some("2"), about: "cards in a dealer's hand, 2 or 3 (left out when the surface reads a shared dealer's hand, which gives its count)" },
         Param { name: "ties", kind: "string", default: Some("\"never\""), about: "a tie (push): \"never\" printed, \"lose\" or \"win\"" },
         Param { name: "natural", kind: "table {multiplier | prize, share}", default: Some("none"), about: "a two-card 21 beats all but a natural and wins its GAIN times multiplier, or prize (shown in its GAIN); share: of the wins either could pay, those shown as a natural (needs cards = 2)" },
         Param { name: "box_amounts", kind: "array of amounts", default: None, about: "amounts a hand's GAIN may show; every plain win is one of them" },

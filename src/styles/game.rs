@@ -18,8 +18,9 @@
 //! with no win of the split shows a losing face. The ticket's lot is the sum of every
 //! surface's winning areas (décret n°78-1067: a lot may be the sum of several play areas).
 
+use super::card_total;
 use super::multiply::{self, BoxChoice, MultiplierBox};
-use super::shared::Shared;
+use super::shared::{Shared, SharedKind};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureInfo,
     FeatureKind, Features, Layout, Mark, Panel, Plan, Printed, Refusal, Style, FEATURE_ATTEMPTS,
@@ -378,6 +379,34 @@ impl Game {
                 to_game: Vec::new(),
                 from_game: Vec::new(),
             });
+        }
+        for (e, element) in shared.iter().enumerate() {
+            let readers = surfaces.iter().filter(|s| s.reads == Some(e));
+            if element.kind == SharedKind::Hand {
+                let cards: usize = element.count
+                    + readers
+                        .clone()
+                        .map(|s| s.rule.layout().deals.len())
+                        .sum::<usize>();
+                if cards > card_total::MAX_SURFACE_CARDS {
+                    return Err(format!(
+                        "shared \"{}\" and the hands that read it show {cards} cards; at most {} \
+                         (one deck deals every card of the ticket)",
+                        element.id,
+                        card_total::MAX_SURFACE_CARDS
+                    ));
+                }
+            }
+            // The element's cells print as its first reader prints them (a card's name).
+            for s in readers {
+                let layout = s.rule.layout();
+                for (k, &c) in layout.reads.iter().enumerate() {
+                    let at = &mut columns[shared_at[e] + k].inscriptions;
+                    if at.is_empty() {
+                        at.clone_from(&layout.columns[c].inscriptions);
+                    }
+                }
+            }
         }
         let mut panel_ids: Vec<String> = shared.iter().map(|e| e.id.clone()).collect();
         for s in &surfaces {
@@ -983,6 +1012,10 @@ pub const AMB_NO_BOX_VALUE: &str = "a multiplier box showing no value of the box
 /// Ambiguity of a face where a surface wins more than its printed maximum.
 pub const AMB_ABOVE_MAX: &str = "a surface wins more than its printed maximum";
 
+/// Ambiguity: the same card twice among a shared dealer's hand and the cards of the
+/// surfaces that read it, which are all dealt from the ticket's one deck.
+pub const AMB_DECK: &str = "the same card twice on a ticket whose hands share a dealer";
+
 impl Game {
     /// A production face of `way` (one of the spec's ways, planned at load), drawing every
     /// choice from `rng`: one of the way's splits, then each surface's face of its part.
@@ -1130,6 +1163,10 @@ impl Game {
             };
             let sub = match surface.reads {
                 None => plan.draw(local, rng),
+                Some(e) if self.shared[e].kind == SharedKind::Hand => {
+                    let dealt = self.dealt(&face, e, s);
+                    plan.draw_dealt(local, &self.sub_face(&face, s), dealt, rng)
+                }
                 Some(_) => plan.draw_given(local, &self.sub_face(&face, s), rng),
             };
             // The shared columns are kept as drawn; the surface writes its own.
@@ -1140,6 +1177,50 @@ impl Game {
             }
         }
         face
+    }
+
+    /// True when no card shows twice among shared hand `e` and the cards of every surface
+    /// that reads it ([`Layout::deals`]), all dealt from the ticket's one deck, and every
+    /// code is a card.
+    fn one_deck(&self, face: &Face, e: usize) -> bool {
+        let mut seen = 0u64;
+        self.deck_codes(face, e, self.surfaces.len()).all(|code| {
+            let bit = 1u64.checked_shl(u32::from(code)).filter(|_| code < 52);
+            let fresh = bit.is_some_and(|b| seen & b == 0);
+            seen |= bit.unwrap_or(0);
+            fresh
+        })
+    }
+
+    /// The cards already dealt on `face` from the deck of shared hand `e` while surface
+    /// `before` is drawn: the hand's, and those of the readers drawn before it (bit `c` for
+    /// card `c`).
+    fn dealt(&self, face: &Face, e: usize, before: usize) -> u64 {
+        self.deck_codes(face, e, before)
+            .fold(0u64, |b, code| b | 1u64 << code)
+    }
+
+    /// The card codes of `face` dealt from the deck of shared hand `e`: the hand's, then
+    /// those of the surfaces before `upto` that read it, in face order.
+    fn deck_codes<'f>(
+        &'f self,
+        face: &'f Face,
+        e: usize,
+        upto: usize,
+    ) -> impl Iterator<Item = u8> + 'f {
+        let at = self.shared_at[e];
+        let hand = (at..at + self.shared[e].count).map(|c| face.codes[c]);
+        let readers = self.surfaces[..upto]
+            .iter()
+            .filter(move |s| s.reads == Some(e))
+            .flat_map(|s| {
+                s.rule
+                    .layout()
+                    .deals
+                    .iter()
+                    .map(|&c| face.codes[s.columns[c]])
+            });
+        hand.chain(readers)
     }
 
     /// Every feature a face can be asked to show with this spec's settings (those the
@@ -1285,6 +1366,11 @@ impl Game {
                 ev.ambiguities.push(AMB_ABOVE_MAX);
             }
             ev.ambiguities.extend(sub.ambiguities);
+        }
+        for (e, element) in self.shared.iter().enumerate() {
+            if element.kind == SharedKind::Hand && !self.one_deck(face, e) {
+                ev.ambiguities.push(AMB_DECK);
+            }
         }
         // A losing ticket's box above 1X is a decoy, reported on the first play area.
         if let Some((_, column)) = &self.multiplier_box {

@@ -116,6 +116,11 @@ pub struct Layout {
     /// element's order; empty when it reads none. The ticket's game prints them once, in
     /// the element's own columns and panel, and drops them from the surface's panels.
     pub reads: Vec<usize>,
+    /// The face columns that show cards the surface deals from the ticket's one deck
+    /// (`card_hands` codes), when it reads a shared dealer's hand: the ticket's game deals
+    /// every reader's cards from one deck and judges a card shown twice across them an
+    /// ambiguity. Empty for every other surface.
+    pub deals: Vec<usize>,
 }
 
 impl Layout {

@@ -8,6 +8,18 @@
 //! so that the surface shows its part of the way against it. The composed face holds the
 //! element's columns once, before the surfaces' own ([`super::game::Game`]); a reading
 //! surface's face is gathered from them, so its style judges it as it judges any face.
+//!
+//! A dealer's hand (`kind = "hand"`) is read by several `card_total` surfaces, whose hands
+//! all play against it. Its law is fixed, whatever the readers and the way: `count` cards
+//! of no ace whose total is drawn uniformly from [`DEALER_TOTALS`], then its cards
+//! ([`super::card_total::shared_dealer`]). Against any such hand every reader can show
+//! every part of a way (a win: a hand of a higher total up to 20 of no ace, or a natural; a
+//! loss at least two below; a near miss one below), so the dealer is never drawn again for
+//! a way, and the dealer's hand alone tells a winning ticket from a losing one no better
+//! than chance: its law is the same on both. A natural, a soft total or a bust dealer,
+//! which would make a way impossible or show only on losers, is never drawn. The readers
+//! then deal their own cards from the same deck, in surface order, none twice on the
+//! ticket ([`super::Plan::draw_dealt`]).
 
 use super::{Column, ColumnKind, Face, FaceRng, Panel};
 use crate::crypto::rng::below;
@@ -32,7 +44,15 @@ pub enum SharedKind {
     /// A draw of `count` different symbols among `values` (a caller's numbers, a set of
     /// winning or bonus numbers), in the order drawn.
     Draw,
+    /// A dealer's hand of `count` cards (2 or 3; `values` is the 52-card deck, written as
+    /// `card_hands` writes cards), dealt first from the ticket's one deck.
+    Hand,
 }
+
+/// The totals a shared dealer's hand shows, each as likely: against each of them a
+/// `card_total` hand can win (a higher total up to 20 with two cards of no ace), lose at
+/// least two below and lose one below.
+pub const DEALER_TOTALS: std::ops::RangeInclusive<u8> = 12..=19;
 
 impl Shared {
     /// The element's face columns, in its order: `{id}_1` to `{id}_{count}`, each over
@@ -61,7 +81,10 @@ impl Shared {
     /// codes of `values`, uniformly, in the order drawn, written at face columns
     /// `first..first + count` of `face`.
     pub fn draw(&self, face: &mut Face, first: usize, rng: &mut FaceRng) {
-        let codes = draw_distinct(rng, self.values.len(), self.count);
+        let codes = match self.kind {
+            SharedKind::Draw => draw_distinct(rng, self.values.len(), self.count),
+            SharedKind::Hand => super::card_total::shared_dealer(rng, self.count).to_vec(),
+        };
         for (i, c) in codes.into_iter().enumerate() {
             face.codes[first + i] = c;
         }
@@ -77,6 +100,14 @@ impl Shared {
                 self.values.len(),
                 self.values[0],
                 self.values.last().expect("at least one symbol")
+            ),
+            SharedKind::Hand => format!(
+                "a dealer's hand of {} cards, no ace, its total drawn from {} to {} (each as \
+                 likely), dealt first from the ticket's one deck; the readers' hands are dealt \
+                 from the same deck, no card twice on the ticket",
+                self.count,
+                DEALER_TOTALS.start(),
+                DEALER_TOTALS.end()
             ),
         };
         format!(
