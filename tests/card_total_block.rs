@@ -2,8 +2,10 @@
 //! here from the rule text alone (game_specs/README.md, `card_total`), not from the style's
 //! code: the test spec tests/specs/card_total_small.toml (a dealer per hand, of three cards;
 //! a tie loses; a natural wins 40) and the example game_specs/examples/vingt_et_un.toml (one
-//! shared dealer; no tie printed; a natural wins twice its GAIN). Every ticket's printed
-//! prize must be what the rules pay, under every reading a player may make of its aces.
+//! shared dealer; no tie printed; a natural wins twice its GAIN), and
+//! game_specs/examples/blackjack_duo.toml (two tables playing against one dealer's hand
+//! printed once, all cards from one deck). Every ticket's printed prize must be what the
+//! rules pay, under every reading a player may make of its aces.
 
 mod common;
 
@@ -17,9 +19,10 @@ struct Rules {
     hands: usize,
     /// Player cards per hand.
     cards: usize,
-    /// Dealer's cards; `shared` when one dealer serves every hand.
+    /// Dealer's cards, and the stem of its columns when one dealer serves every hand
+    /// (`bj_d` for `bj_d1`, `banque_` for `banque_1`); `None` for a dealer per hand.
     dealer_cards: usize,
-    shared: bool,
+    shared: Option<&'static str>,
     /// How a tie pays: `None` when the rules never print one.
     tie_wins: Option<bool>,
     /// A natural's pay: `Err(factor)` of the GAIN, or `Ok(prize)` in whole euros.
@@ -79,15 +82,14 @@ fn judge(r: &Rules, row: &BTreeMap<&str, &str>) -> (u64, Vec<String>) {
             .collect();
         let dealer: Vec<&str> = (1..=r.dealer_cards)
             .map(|i| {
-                let col = if r.shared {
-                    format!("{}_d{i}", r.id)
-                } else {
-                    format!("{}_h{h}_d{i}", r.id)
+                let col = match r.shared {
+                    Some(stem) => format!("{stem}{i}"),
+                    None => format!("{}_h{h}_d{i}", r.id),
                 };
                 row[col.as_str()]
             })
             .collect();
-        for c in own.iter().chain(if h == 1 || !r.shared {
+        for c in own.iter().chain(if h == 1 || r.shared.is_none() {
             dealer.iter()
         } else {
             [].iter()
@@ -200,7 +202,7 @@ fn every_ticket_of_a_block_with_a_dealer_per_hand_pays_what_the_rules_say() {
         hands: 4,
         cards: 2,
         dealer_cards: 3,
-        shared: false,
+        shared: None,
         tie_wins: Some(false),
         natural: Ok(40),
     };
@@ -218,7 +220,7 @@ fn every_ticket_of_the_example_with_a_shared_dealer_pays_what_the_rules_say() {
         hands: 5,
         cards: 2,
         dealer_cards: 2,
-        shared: true,
+        shared: Some("bj_d"),
         tie_wins: None,
         natural: Err(2),
     };
@@ -227,6 +229,251 @@ fn every_ticket_of_the_example_with_a_shared_dealer_pays_what_the_rules_say() {
     // a natural may pay; soft hands on about one hand in ten.
     assert_eq!((naturals, soft), (59, 1015));
     assert_eq!(busts, 0, "two cards never bust");
+}
+
+/// Table 1 and table 2 of the shared-dealer example, as its rule text says: both play
+/// against « La Banque » (`banque_1`, `banque_2`).
+fn duo_tables() -> [Rules; 2] {
+    [
+        Rules {
+            id: "table1",
+            hands: 3,
+            cards: 2,
+            dealer_cards: 2,
+            shared: Some("banque_"),
+            tie_wins: None,
+            natural: Err(2),
+        },
+        Rules {
+            id: "table2",
+            hands: 2,
+            cards: 2,
+            dealer_cards: 2,
+            shared: Some("banque_"),
+            tie_wins: Some(false),
+            natural: Err(1),
+        },
+    ]
+}
+
+/// Every card of a ticket of the shared-dealer example: the bank's, then each hand's.
+fn duo_cards<'a>(row: &BTreeMap<&str, &'a str>) -> Vec<&'a str> {
+    let mut v = vec![row["banque_1"], row["banque_2"]];
+    for (t, hands) in [(1, 3), (2, 2)] {
+        for h in 1..=hands {
+            for c in 1..=2 {
+                v.push(row[format!("table{t}_h{h}_c{c}").as_str()]);
+            }
+        }
+    }
+    v
+}
+
+/// The example with one dealer's hand read by two tables, judged ticket by ticket: every
+/// prize is the sum of both tables' hands as the rules pay them; no card twice on the
+/// ticket (one deck); the bank printed once. The bank alone tells winners from losers no
+/// better than chance: it never shows an ace, a natural or a bust, and its totals follow
+/// one law on winning and losing tickets.
+#[test]
+fn every_ticket_of_the_example_with_a_dealer_shared_by_two_tables_pays_what_the_rules_say() {
+    let spec = "game_specs/examples/blackjack_duo.toml";
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("block");
+    generate(&repo(spec), &out, 2);
+    assert_eq!(common::verify_code(&out), 0, "{spec}: verify not clean");
+    let csv = std::fs::read_to_string(out.join("tickets.csv")).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    // The bank is printed once: no table has dealer columns of its own.
+    assert!(header.contains(&"banque_2"));
+    assert!(!header.iter().any(|h| h.contains("_d1")), "{header:?}");
+    let tables = duo_tables();
+    let (mut tickets, mut winners, mut paid, mut naturals) = (0, 0, 0, 0);
+    // Tickets by the bank's total (12 to 19), losing and winning.
+    let mut by_total = [[0u32; 8]; 2];
+    for line in lines {
+        let row: BTreeMap<&str, &str> = header.iter().copied().zip(line.split(',')).collect();
+        let ticket = row["ticket"];
+        let mut prize = 0;
+        for r in &tables {
+            let (p, problems) = judge(r, &row);
+            assert!(problems.is_empty(), "ticket {ticket}: {problems:?}");
+            prize += p;
+            for h in 1..=r.hands {
+                let own: Vec<&str> = (1..=2)
+                    .map(|i| row[format!("{}_h{h}_c{i}", r.id).as_str()])
+                    .collect();
+                naturals += usize::from(read(&own).2);
+            }
+        }
+        assert_eq!(prize.to_string(), row["prize"], "ticket {ticket}");
+        let cards = duo_cards(&row);
+        assert_eq!(
+            cards.iter().collect::<HashSet<_>>().len(),
+            cards.len(),
+            "ticket {ticket}: a card twice on the ticket {cards:?}"
+        );
+        let bank = [row["banque_1"], row["banque_2"]];
+        assert!(bank.iter().all(|c| !c.starts_with('A')), "ticket {ticket}");
+        let total = bank.iter().map(|c| points(c)).sum::<u64>();
+        assert!((12..=19).contains(&total), "ticket {ticket}: bank {total}");
+        by_total[usize::from(prize > 0)][(total - 12) as usize] += 1;
+        winners += usize::from(prize > 0);
+        paid += prize;
+        tickets += 1;
+    }
+    assert_eq!((tickets, winners, paid), (2000, 357, 2320));
+    // For the fixed seed: some 20 % of table 1's wins a natural may pay.
+    assert_eq!(naturals, 32);
+    // One law on losers and winners: the chi-square of homogeneity of the two histograms
+    // stays below 24.32, the 0.1 % critical value with 7 degrees of freedom.
+    let n = [
+        by_total[0].iter().sum::<u32>(),
+        by_total[1].iter().sum::<u32>(),
+    ];
+    let mut chi2 = 0.0;
+    for t in 0..8 {
+        let column = f64::from(by_total[0][t] + by_total[1][t]);
+        for (k, counts) in by_total.iter().enumerate() {
+            let expected = column * f64::from(n[k]) / f64::from(n[0] + n[1]);
+            chi2 += (f64::from(counts[t]) - expected).powi(2) / expected;
+        }
+    }
+    assert!(chi2 < 24.32, "{by_total:?}: chi-square {chi2}");
+    assert_eq!(n, [1643, 357]);
+}
+
+/// The attack a shared dealer invites: on a losing ticket whose hands hold no ace, the
+/// bank's second card is edited into a 2 (one not on the ticket), in the print file and the
+/// CSV alike, so that a hand now beats the bank. `verify` must find the face paying what
+/// its printed prize does not.
+#[test]
+fn verify_finds_a_shared_dealer_card_forged_on_a_loser() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("block");
+    generate(&repo("game_specs/examples/blackjack_duo.toml"), &out, 1);
+    let bad = dir.path().join("bad");
+    common::copy_dir(&out, &bad);
+    let csv = std::fs::read_to_string(bad.join("tickets.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    let head: Vec<&str> = lines[0].split(',').collect();
+    const SUITS: [&str; 4] = ["c", "d", "h", "s"];
+    // A 2 (card code = its suit: rank 0) the ticket does not show, on a loser of no ace.
+    let (row, two) = (1..lines.len())
+        .find_map(|row| {
+            let r: BTreeMap<&str, &str> = head.iter().copied().zip(lines[row].split(',')).collect();
+            let cards = duo_cards(&r);
+            let two = (0..4u8)
+                .find(|&s| !cards.contains(&format!("2{}", SUITS[usize::from(s)]).as_str()))?;
+            let bank = points(r["banque_1"]) + 2;
+            let beaten = cards[2..]
+                .chunks(2)
+                .any(|h| points(h[0]) + points(h[1]) > bank);
+            let no_ace = cards.iter().all(|c| !c.starts_with('A'));
+            (r["prize"] == "0" && no_ace && beaten).then_some((row, two))
+        })
+        .expect("a losing ticket of no ace with a hand above the bank's first card + 2");
+    common::forge_cell(
+        &bad,
+        row,
+        "banque_2",
+        two,
+        &format!("2{}", SUITS[usize::from(two)]),
+    );
+    let report = tirage()
+        .args(["verify", "--unauthenticated", "--no-audit"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(report.status.code(), Some(1));
+    let text = String::from_utf8(report.stdout).unwrap();
+    // The edited face, judged by the rules, now pays: neither its printed prize nor the
+    // block's counts agree.
+    assert_eq!(
+        common::status_of(&text, "csv_matches_print"),
+        "FAIL",
+        "{text}"
+    );
+    assert_eq!(common::status_of(&text, "counts"), "FAIL", "{text}");
+    assert_eq!(common::verify_code(&out), 0);
+}
+
+/// What a shared dealer's hand cannot be is refused with the file, the field and what was
+/// expected: symbols given to a hand, a hand of four cards, a style other than card_total
+/// reading it, a card_total reading a draw, the dealer's cards given again on a table, a
+/// way only a natural pays, and more cards than one deck leaves room for.
+#[test]
+fn a_shared_dealer_that_cannot_be_is_refused_by_field() {
+    let text = std::fs::read_to_string(repo("game_specs/examples/blackjack_duo.toml")).unwrap();
+    let refused = |from: &str, to: &str| common::refused(&text, &[(from, to)]);
+    let e = refused("count = 2\n", "count = 2\nsymbols = [\"A\", \"B\"]\n");
+    assert!(
+        e.contains("shared[0].symbols") && e.contains("leave `symbols` out"),
+        "{e}"
+    );
+    let e = refused("count = 2\n", "count = 4\n");
+    assert!(
+        e.contains("shared[0].count") && e.contains("a dealer's hand has 2 or 3 cards, got 4"),
+        "{e}"
+    );
+    let e = refused(
+        "style = \"card_total\"\nid = \"table2\"",
+        "style = \"key_match\"\nid = \"table2\"",
+    );
+    assert!(
+        e.contains("surfaces[1].reads")
+            && e.contains(
+                "shared \"banque\" is a dealer's hand: only card_total surfaces read one"
+            ),
+        "{e}"
+    );
+    let e = refused(
+        "kind = \"hand\"\ncount = 2\n",
+        "kind = \"draw\"\ncount = 2\nsymbols = [\"A\", \"B\"]\n",
+    );
+    assert!(
+        e.contains("surfaces[0].reads") && e.contains("a card_total surface reads a dealer's hand"),
+        "{e}"
+    );
+    let e = refused("hands = 2\n", "hands = 2\ndealer_cards = 2\n");
+    assert!(
+        e.contains("surfaces[1].dealer_cards") && e.contains("leave dealer_cards = 2 out"),
+        "{e}"
+    );
+    let e = refused("hands = 2\n", "hands = 2\ndealer = \"per_hand\"\n");
+    assert!(
+        e.contains("surfaces[1].dealer") && e.contains("leave `dealer` out"),
+        "{e}"
+    );
+    // Without 10 in table 1's boxes, a win of 10 there is 5 × 2, only by a natural; and
+    // table 2 shows no 10.
+    let e = refused(
+        "box_amounts = [1, 2, 5, 10, 50]",
+        "box_amounts = [1, 2, 5, 50]",
+    );
+    assert!(e.contains("surfaces[0].decoy_weights"), "{e}");
+    let e = common::refused(
+        &text,
+        &[
+            (
+                "box_amounts = [1, 2, 5, 10, 50]",
+                "box_amounts = [1, 2, 5, 50]",
+            ),
+            ("\"10\" = 12\n", ""),
+        ],
+    );
+    assert!(
+        e.contains("only a natural pays it, and a surface reading a shared dealer never needs one"),
+        "{e}"
+    );
+    let e = refused("hands = 2\n", "hands = 8\ncards = 3\n");
+    assert!(
+        e.contains(
+            "shared \"banque\" and the hands that read it show 32 cards; at most 30 (one deck \
+             deals every card of the ticket)"
+        ),
+        "{e}"
+    );
 }
 
 /// The evaluator above is no rubber stamp: it finds a soft hand whose outcome changes with
@@ -238,7 +485,7 @@ fn the_evaluator_finds_what_the_rules_forbid() {
         hands: 1,
         cards: 2,
         dealer_cards: 2,
-        shared: true,
+        shared: Some("bj_d"),
         tie_wins: None,
         natural: Err(2),
     };
@@ -341,4 +588,43 @@ fn verify_finds_a_dealer_s_soft_hand_a_player_reads_as_beaten() {
         "{text}"
     );
     assert_eq!(common::verify_code(&out), 0);
+}
+
+/// The ticket's one deck is judged across surfaces: a card of table 1 copied onto table 2
+/// (each table alone still shows no card twice) is an ambiguity of the ticket, on a face of
+/// every way.
+#[test]
+fn a_card_twice_across_tables_is_an_ambiguity_of_the_ticket() {
+    use rand_core::SeedableRng;
+    let spec =
+        tirage::spec::GameSpec::load(&repo("game_specs/examples/blackjack_duo.toml")).unwrap();
+    let names: Vec<&str> = spec
+        .game
+        .layout()
+        .columns
+        .iter()
+        .map(|c| c.name.as_str())
+        .collect();
+    let at = |n: &str| names.iter().position(|&c| c == n).unwrap();
+    assert_eq!((at("banque_1"), at("banque_2")), (0, 1));
+    let mut rng = tirage::styles::FaceRng::seed_from_u64(7);
+    for way in &spec.ways {
+        let face = spec.game.synthesize(way, &mut rng);
+        let ev = spec.game.evaluate(&face);
+        assert!(
+            ev.ambiguities.is_empty(),
+            "{}: {:?}",
+            way.id,
+            ev.ambiguities
+        );
+        let mut forged = face.clone();
+        forged.codes[at("table2_h2_c2")] = face.codes[at("table1_h1_c1")];
+        let ev = spec.game.evaluate(&forged);
+        assert!(
+            ev.ambiguities.contains(&tirage::styles::game::AMB_DECK),
+            "{}: {:?}",
+            way.id,
+            ev.ambiguities
+        );
+    }
 }

@@ -144,3 +144,48 @@ pub(crate) fn panic_of<T>(f: impl FnOnce() -> T + std::panic::UnwindSafe) -> Str
     let e = std::panic::catch_unwind(f).err().expect("a panic");
     e.downcast_ref::<String>().cloned().unwrap_or_default()
 }
+
+/// Edits cell `column` (a face column's name) of ticket row `row` (1-based, in file
+/// order) of the block in `dir` into `code`, written `text` in `tickets.csv`: in the print
+/// file and the CSV alike, as a forger would.
+pub(crate) fn forge_cell(dir: &Path, row: usize, column: &str, code: u8, text: &str) {
+    let csv = std::fs::read_to_string(dir.join("tickets.csv")).unwrap();
+    let mut lines: Vec<String> = csv.lines().map(str::to_string).collect();
+    let head: Vec<&str> = lines[0].split(',').collect();
+    let at = head.iter().position(|&h| h == column).unwrap();
+    let mut bin = std::fs::read(dir.join("tickets.bin")).unwrap();
+    let u16_at = |o: usize| u16::from_le_bytes([bin[o], bin[o + 1]]) as usize;
+    let (record, k) = (u16_at(10), u16_at(28));
+    let start = u32::from_le_bytes(bin[12..16].try_into().unwrap()) as usize;
+    // The face is the last k bytes of a record, and the last k columns of the CSV.
+    bin[start + (row - 1) * record + record - k + at - (head.len() - k)] = code;
+    std::fs::write(dir.join("tickets.bin"), bin).unwrap();
+    let mut fields: Vec<String> = lines[row].split(',').map(str::to_string).collect();
+    fields[at] = text.to_string();
+    lines[row] = fields.join(",");
+    std::fs::write(dir.join("tickets.csv"), lines.join("\n") + "\n").unwrap();
+}
+
+/// The status (`PASS`, `FAIL`, …) of check `check` in `verify`'s text report `text`.
+pub(crate) fn status_of(text: &str, check: &str) -> String {
+    text.lines()
+        .find(|l| l.split_whitespace().nth(1) == Some(check))
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no {check} line in {text}"))
+        .to_string()
+}
+
+/// The error a spec gives when loaded from `text` with each edit `(from, to)` made in turn
+/// (the first occurrence of `from`, which must be there), as file `duo.toml`. Panics when
+/// the edited spec loads.
+pub(crate) fn refused(text: &str, edits: &[(&str, &str)]) -> String {
+    let mut t = text.to_string();
+    for (from, to) in edits {
+        assert!(t.contains(from), "{from}");
+        t = t.replacen(from, to, 1);
+    }
+    tirage::spec::GameSpec::parse(Path::new("duo.toml"), t)
+        .map(|_| ())
+        .expect_err("the edited spec loads")
+        .to_string()
+}
