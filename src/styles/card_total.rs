@@ -1214,7 +1214,7 @@ impl CardTotal {
 
 /// A shared dealer's hand (`[[shared]] kind = "hand"`, [`super::shared`]): `n` cards (2 or
 /// 3) of no ace, their total drawn uniformly from [`DEALER_TOTALS`], then each card as
-/// [`plain_hand`] draws them from a full deck. Its law never depends on a ticket's way.
+/// `plain_hand` draws them from a full deck. Its law never depends on a ticket's way.
 pub fn shared_dealer(rng: &mut FaceRng, n: usize) -> ArrayVec<Card, 3> {
     let lo = *DEALER_TOTALS.start();
     let t = lo + below(rng, u32::from(DEALER_TOTALS.end() - lo + 1)) as u8;

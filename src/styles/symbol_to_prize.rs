@@ -29,7 +29,7 @@
 //! Pharaon's colossi set `max_wins = 1`: both pedestals winning never happens.
 //!
 //! **Win-all symbol** (`specials = [{ symbol = "TOUT", kind = "win_all" }]`, cells only; see
-//! [`super::special`]): a cell showing it wins every amount of the legend, added up, once
+//! `styles::special`): a cell showing it wins every amount of the legend, added up, once
 //! (the legend prints it beside the symbols with that sum), in a play area of its own
 //! (default `{area}_{symbol}` in lower case) that ways name in `areas`. Naive reading: a
 //! player who sees it takes every legend prize; beside a legend symbol (counted once, or
