@@ -60,7 +60,7 @@
 //! lists at least two amounts, checked at load). Proofs mark them as decoys.
 
 use super::common::{self, AmountBox};
-use super::special::{self, RawSpecial, Special, SpecialKind, Specials};
+use super::special::{self, RawSpecial, Special, SpecialKind, Specials, Sums};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureKind,
@@ -85,9 +85,6 @@ pub const TOP_DECOY: &str = "top_decoy";
 /// Ambiguity: a win-all symbol beside another win (the win-all symbol already wins every
 /// amount of the surface: counted once, and never printed).
 pub const AMB_WIN_ALL_BESIDE: &str = "a win-all symbol beside another win (key match)";
-
-/// Most entries of the table of sums a win-all way is drawn from (see `KeyMatch::sums`).
-const MAX_SUMS: usize = 1 << 20;
 
 /// Most spots on one surface.
 pub const MAX_SPOTS: usize = MAX_WINS;
@@ -566,7 +563,7 @@ impl KeyMatch {
                     why: "a win-all symbol wins every amount of the surface, alone",
                 });
             }
-            if self.sums(all).is_none() {
+            if Sums::new(self.amounts.amounts(), self.spots, all).is_none() {
                 return Err(Refusal::CannotWin {
                     area: self.layout.areas[1 + self.all_index()].clone(),
                     amount: all,
@@ -580,61 +577,6 @@ impl KeyMatch {
     /// Index of the win-all symbol among the specials (`usize::MAX` when there is none).
     fn all_index(&self) -> usize {
         self.specials.win_all().unwrap_or(usize::MAX)
-    }
-
-    /// The sums `r` spot amounts can make, for `r` from 0 to the spots, each sorted and
-    /// bounded by `total`: what a face winning `total` by the win-all symbol can still
-    /// add up to with `r` spots left. `None` when `total` is out of reach, or when the
-    /// table would pass [`MAX_SUMS`] entries.
-    fn sums(&self, total: Money) -> Option<Vec<Vec<u64>>> {
-        let amounts = self.amounts.amounts();
-        let mut table: Vec<Vec<u64>> = vec![vec![0]];
-        let mut size = 1;
-        for r in 1..=self.spots {
-            let mut next: Vec<u64> = table[r - 1]
-                .iter()
-                .flat_map(|&s| amounts.iter().map(move |a| s + a.cents()))
-                .filter(|&s| s <= total.cents())
-                .collect();
-            next.sort_unstable();
-            next.dedup();
-            size += next.len();
-            if size > MAX_SUMS {
-                return None;
-            }
-            table.push(next);
-        }
-        table[self.spots]
-            .binary_search(&total.cents())
-            .is_ok()
-            .then_some(table)
-    }
-
-    /// Amount codes of the spots of a face winning `total` by the win-all symbol (in
-    /// `sums`, from [`KeyMatch::sums`]): spot by spot, an amount drawn among those that
-    /// leave a sum the remaining spots can make.
-    fn draw_all(
-        &self,
-        sums: &[Vec<u64>],
-        total: Money,
-        rng: &mut FaceRng,
-    ) -> ArrayVec<u8, MAX_SPOTS> {
-        let amounts = self.amounts.amounts();
-        let mut left = total.cents();
-        let mut out = ArrayVec::new();
-        for r in (0..self.spots).rev() {
-            let fits: ArrayVec<u8, 256> = (0..amounts.len())
-                .filter(|&c| {
-                    let a = amounts[c].cents();
-                    a <= left && sums[r].binary_search(&(left - a)).is_ok()
-                })
-                .map(|c| c as u8)
-                .collect();
-            let c = fits[below(rng, fits.len() as u32) as usize];
-            left -= amounts[usize::from(c)].cents();
-            out.push(c);
-        }
-        out
     }
 
     /// The symbols of a face's spots when the rules pay a symbol on several spots: each
@@ -726,7 +668,7 @@ impl KeyMatch {
     fn draw_reading(
         &self,
         split: &Split,
-        all: Option<&[Vec<u64>]>,
+        all: Option<&Sums>,
         show: Option<FeatureId>,
         given: Option<&Face>,
         rng: &mut FaceRng,
@@ -802,7 +744,7 @@ impl KeyMatch {
     fn draw(
         &self,
         split: &Split,
-        all: Option<&[Vec<u64>]>,
+        all: Option<&Sums>,
         show: Option<FeatureId>,
         given: Option<&Face>,
         rng: &mut FaceRng,
@@ -861,8 +803,8 @@ impl KeyMatch {
         for &(j, a) in &split.special {
             spots.push((self.specials.list()[j].code, a));
         }
-        if let (Some(total), Some(sums)) = (split.all, all) {
-            let mut amounts = self.draw_all(sums, total, rng);
+        if let Some(sums) = all {
+            let mut amounts = sums.draw(self.amounts.amounts(), rng);
             shuffle(rng, &mut amounts);
             spots.push((self.specials.list()[self.all_index()].code, amounts[0]));
             spots.extend(losers.iter().zip(&amounts[1..]).map(|(&s, &a)| (s, a)));
@@ -951,7 +893,9 @@ impl Style for KeyMatch {
     /// once; a win-all way also gets its table of sums here.
     fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, Refusal> {
         let split = self.split(way)?;
-        let all = split.all.and_then(|total| self.sums(total));
+        let all = split
+            .all
+            .and_then(|total| Sums::new(self.amounts.amounts(), self.spots, total));
         let always = self.always_shows(&split);
         let drawer = Arc::clone(&self);
         let drawn = split.clone();
@@ -963,10 +907,10 @@ impl Style for KeyMatch {
                 way,
                 |id| self.can_show(way, &split, id),
                 always,
-                move |show, rng| drawer.draw_reading(&drawn, all.as_deref(), show, None, rng),
+                move |show, rng| drawer.draw_reading(&drawn, all.as_ref(), show, None, rng),
             )
             .with_given(move |show, given, rng| {
-                reader.draw_reading(&given_split, given_all.as_deref(), show, Some(given), rng)
+                reader.draw_reading(&given_split, given_all.as_ref(), show, Some(given), rng)
             }));
         }
         Ok(Plan::new(
@@ -974,7 +918,7 @@ impl Style for KeyMatch {
             way,
             |id| self.can_show(way, &split, id),
             always,
-            move |show, rng| drawer.draw(&drawn, all.as_deref(), show, None, rng),
+            move |show, rng| drawer.draw(&drawn, all.as_ref(), show, None, rng),
         ))
     }
 

@@ -8,11 +8,14 @@
 //! play area of its own (default `{area}_{symbol}` in lower case): the surface's own area
 //! is area 0, special `j` is area `1 + j`. What a special wins, and where a face may show
 //! it, is each style's rule; this module parses and checks the list, finds a special by its
-//! code and refuses a special no way wins by.
+//! code and refuses a special no way wins by. [`Sums`] draws the amounts a face won by its
+//! win-all symbol shows.
 
 use super::style::{self, FieldError, StyleCtx};
-use super::{Plan, Refusal};
+use super::{FaceRng, Plan, Refusal, MAX_WINS};
+use crate::crypto::rng::below;
 use crate::money::Money;
+use arrayvec::ArrayVec;
 use serde::Deserialize;
 
 /// One entry of `specials`: a symbol that wins on its own wherever a spot shows it.
@@ -227,5 +230,69 @@ impl Specials {
             }
         }
         Ok(())
+    }
+}
+
+/// Most entries of the table of sums a win-all way is drawn from (see [`Sums::new`]).
+const MAX_SUMS: usize = 1 << 20;
+
+/// The amounts a face won by its win-all symbol may show, for one win: `spots` amounts
+/// (one per spot, row or cell that shows an amount, the win-all's own included) adding
+/// up to the win.
+#[derive(Debug, Clone)]
+pub(super) struct Sums {
+    /// Entry `r`: the sums `r` amounts can make, sorted, none above the win (in cents).
+    table: Vec<Vec<u64>>,
+    total: u64,
+}
+
+impl Sums {
+    /// The table for `spots` amounts among `amounts` adding up to `total`. `None` when no
+    /// `spots` amounts make `total`, or when the table would pass [`MAX_SUMS`] entries.
+    pub(super) fn new(amounts: &[Money], spots: usize, total: Money) -> Option<Sums> {
+        let mut table: Vec<Vec<u64>> = vec![vec![0]];
+        let mut size = 1;
+        for r in 1..=spots {
+            let mut next: Vec<u64> = table[r - 1]
+                .iter()
+                .flat_map(|&s| amounts.iter().map(move |a| s + a.cents()))
+                .filter(|&s| s <= total.cents())
+                .collect();
+            next.sort_unstable();
+            next.dedup();
+            size += next.len();
+            if size > MAX_SUMS {
+                return None;
+            }
+            table.push(next);
+        }
+        table[spots]
+            .binary_search(&total.cents())
+            .is_ok()
+            .then_some(Sums {
+                table,
+                total: total.cents(),
+            })
+    }
+
+    /// Codes (in `amounts`, the list the table was made from) of the amounts of one face,
+    /// one per spot: spot by spot, an amount drawn among those that leave a sum the
+    /// remaining spots can make. One bounded draw per spot: no retry.
+    pub(super) fn draw(&self, amounts: &[Money], rng: &mut FaceRng) -> ArrayVec<u8, MAX_WINS> {
+        let mut left = self.total;
+        let mut out = ArrayVec::new();
+        for r in (0..self.table.len() - 1).rev() {
+            let fits: ArrayVec<u8, 256> = (0..amounts.len())
+                .filter(|&c| {
+                    let a = amounts[c].cents();
+                    a <= left && self.table[r].binary_search(&(left - a)).is_ok()
+                })
+                .map(|c| c as u8)
+                .collect();
+            let c = fits[below(rng, fits.len() as u32) as usize];
+            left -= amounts[usize::from(c)].cents();
+            out.push(c);
+        }
+        out
     }
 }
