@@ -33,8 +33,8 @@ fn rows(dir: &Path) -> Vec<Vec<String>> {
 }
 
 /// QA scratches every ticket of a deck and asks: each answer is the ticket's prize and way
-/// (tickets.csv), exit 0 for a winner and 1 for a loser, and says the deck is never
-/// payable.
+/// (tickets.csv), exit 3 (refused) for a winner and 1 for a loser, and says the deck is
+/// never payable.
 #[test]
 fn qa_checks_every_scratched_deck_ticket() {
     let t = tempfile::tempdir().unwrap();
@@ -57,7 +57,7 @@ fn qa_checks_every_scratched_deck_ticket() {
             );
         } else {
             winners += 1;
-            assert_eq!(status, 0, "{err}");
+            assert_eq!(status, 3, "{err}");
             assert_eq!(
                 out,
                 format!("{serial}: pays {prize} EUR (tier {prize} EUR, way {way}) — a specimen deck's ticket, never payable\n")

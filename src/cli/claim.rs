@@ -44,7 +44,11 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     let _locks = super::lock_shared(&a.dir);
     let c = claim(&a.dir, &a.serial, &a.code, &ids)?;
     println!("{}", c.line());
+    // A specimen deck's ticket is never payable: a winner of a deck is refused (exit 3), so
+    // that a script paying on exit 0 never pays one; QA reads the prize from the line.
+    let specimen = c.manifest.kind == tirage::block::Kind::Specimen;
     Ok(match c.answer {
+        Answer::Pays { .. } if specimen => Outcome::Refused,
         Answer::Pays { .. } => Outcome::Success,
         Answer::NotAWinner => Outcome::Findings,
         Answer::NoSuchTicket(_) | Answer::WrongCode => Outcome::Refused,
