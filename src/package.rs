@@ -163,7 +163,7 @@ pub fn package(
             path: out.display().to_string(),
             message: "names no directory to make".into(),
         })?;
-    check_destination(out, force)?;
+    check_destination(out, block, force)?;
     std::fs::create_dir_all(&parent).map_err(|e| io(&parent, e))?;
     let staged =
         crate::store::durable::private_tempdir(&parent, &format!(".{out_name}.tirage-tmp-"))
@@ -240,12 +240,30 @@ pub fn package(
 }
 
 /// Checks destination `out`: absent, or (with `force`) a directory holding a bundle's files
-/// alone. Errors: [`PackageError::Destination`].
-fn check_destination(out: &Path, force: bool) -> Result<(), PackageError> {
+/// alone; never block directory `block` itself, another block (a `manifest.json` without
+/// the bundle's `operator.pub`: a block's names are a bundle's too) or a place inside a
+/// block or bundle. Errors: [`PackageError::Destination`].
+fn check_destination(out: &Path, block: &Path, force: bool) -> Result<(), PackageError> {
     let dest = |message: String| PackageError::Destination {
         path: out.display().to_string(),
         message,
     };
+    let same = |a: &Path, b: &Path| {
+        std::fs::canonicalize(a).is_ok_and(|a| std::fs::canonicalize(b).is_ok_and(|b| a == b))
+    };
+    if same(out, block)
+        || (crate::output::manifest::holds_block(out) && !out.join(PUBLIC_KEY).exists())
+    {
+        return Err(dest(
+            "is a block directory, not a bundle: nothing was written, not even with --force; write the bundle elsewhere".into(),
+        ));
+    }
+    if let Some(b) = crate::output::manifest::enclosing_block(out) {
+        return Err(dest(format!(
+            "inside the block or bundle directory {}, which is delivered as it is: nothing was written; write the bundle elsewhere",
+            b.display()
+        )));
+    }
     let Ok(meta) = std::fs::symlink_metadata(out) else {
         return Ok(());
     };

@@ -259,3 +259,23 @@ fn a_bundle_is_made_whole_from_a_block_that_holds() {
         .collect();
     assert!(left.is_empty(), "{left:?}");
 }
+
+/// A bundle never replaces its own block, another block, or goes inside one, even with
+/// --force: the block's files stay as they were.
+#[test]
+fn a_bundle_never_goes_over_or_into_a_block() {
+    let t = tempfile::tempdir().unwrap();
+    let (b, key) = signed_block(t.path());
+    let before = names(&b);
+    for (out, said) in [
+        (b.clone(), "is a block directory, not a bundle"),
+        (b.join("bundle"), "inside the block or bundle directory"),
+        (b.join("."), "is a block directory, not a bundle"),
+    ] {
+        let o = package(&b, "printer", &key, &out, &["-q", "--force"]);
+        assert_eq!(o.status.code(), Some(2), "{}", out.display());
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(said), "{err}");
+        assert_eq!(names(&b), before);
+    }
+}

@@ -341,6 +341,59 @@ fn an_emission_never_goes_into_a_block() {
     }
 }
 
+/// Nothing is written inside a block directory, which is delivered as it is: a block, an
+/// emission, a deck or a preview page asked for there is refused (exit 2), even with
+/// --force, and the block keeps exactly its files (no seed, lock or page inside it).
+#[test]
+fn nothing_is_written_inside_a_block() {
+    let t = tempfile::tempdir().unwrap();
+    let b = t.path().join("b");
+    let spec = repo("tests/specs/coq_small.toml");
+    generate(&spec, &b, 1);
+    let list = |d: &Path| {
+        let mut v: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    let before = list(&b);
+    let inside = b.join("inside");
+    let seeded = ["--insecure-seed", "--seed", SEED, "-q", "--force", "--out"];
+    let runs: [Vec<&str>; 4] = [
+        vec!["generate"],
+        vec!["generate", "--blocks", "1..2"],
+        vec!["deck"],
+        vec!["preview", "-q", "--force", "--out"],
+    ];
+    for args in runs {
+        let mut c = tirage();
+        c.arg(args[0]).arg(&spec).args(&args[1..]);
+        if args[0] != "preview" {
+            c.args(seeded);
+        }
+        let o = c.arg(&inside).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("inside the block directory") && err.contains("nothing was written"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(list(&b), before, "{args:?}");
+    }
+    // The preview's page would go straight into the block.
+    let o = tirage()
+        .arg("preview")
+        .arg(&spec)
+        .args(["-q", "--out"])
+        .arg(&b)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(list(&b), before);
+}
+
 /// A forced replacement exchanges the new block with the old one (the old then under the
 /// staged name of this run's, the replacement's journal beside it), and removes the old one
 /// and the journal once finished; nothing else is left beside it.

@@ -222,7 +222,10 @@ fn once_placed(
 /// replacement a dead run left unfinished ([`tirage::generate::place::recover`]) and removes what
 /// else dead runs left beside it, saying so. Held by another run: without `force` an error (two runs to
 /// one output never both succeed); with `force` it waits its turn, saying so.
+/// An output inside a block or deck directory is refused first, before its lock file is
+/// made there ([`outside_blocks`]).
 fn lock_output(out: &std::path::Path, force: bool) -> anyhow::Result<OutputLock> {
+    outside_blocks(out)?;
     let lock = match OutputLock::acquire(out, Mode::Exclusive, false) {
         Err(LockError::Busy { .. }) if force => {
             eprintln!(
@@ -249,6 +252,21 @@ fn lock_output(out: &std::path::Path, force: bool) -> anyhow::Result<OutputLock>
         }
     }
     Ok(lock)
+}
+
+/// Refuses output `out` (made or not yet) when it lies inside a block or deck directory
+/// ([`tirage::output::manifest::enclosing_block`]): a block is delivered as it is, so
+/// anything written into it (a seed file, a deck, a page, a bundle) would ship with it or
+/// break its checksums.
+fn outside_blocks(out: &std::path::Path) -> anyhow::Result<()> {
+    match tirage::output::manifest::enclosing_block(out) {
+        Some(block) => anyhow::bail!(
+            "{}: inside the block directory {}, which is delivered as it is: nothing was written; choose an --out outside it",
+            out.display(),
+            block.display()
+        ),
+        None => Ok(()),
+    }
 }
 
 /// For `verify` and `render`: shared locks on block or emission `dir` and, for a block of

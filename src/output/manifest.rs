@@ -355,3 +355,35 @@ pub fn surfaces(spec: &crate::spec::GameSpec) -> Vec<SurfaceRef> {
         })
         .collect()
 }
+
+/// Whether directory `dir` holds a tirage block or deck: a regular `manifest.json` whose
+/// `format` is [`FORMAT`]. An unreadable or foreign manifest is no block's.
+pub fn holds_block(dir: &std::path::Path) -> bool {
+    crate::output::read_regular(
+        &dir.join(crate::block::layout::MANIFEST),
+        crate::output::MAX_JSON,
+    )
+    .ok()
+    .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+    .is_some_and(|v| v["format"] == FORMAT)
+}
+
+/// The block (or deck) directory that `path` lies strictly inside, canonical, if any.
+/// `path` need not exist: it is judged by its nearest ancestor that does, through
+/// symbolic links. A block is delivered as it is, so no command writes into it; `path`
+/// itself being a block is not "inside" (a block replaces a block with `--force`).
+pub fn enclosing_block(path: &std::path::Path) -> Option<std::path::PathBuf> {
+    let (real, exists) = path.ancestors().enumerate().find_map(|(i, d)| {
+        let d = if d.as_os_str().is_empty() {
+            std::path::Path::new(".")
+        } else {
+            d
+        };
+        std::fs::canonicalize(d).ok().map(|r| (r, i == 0))
+    })?;
+    let skip = usize::from(exists);
+    real.ancestors()
+        .skip(skip)
+        .find(|d| holds_block(d))
+        .map(std::path::Path::to_path_buf)
+}
