@@ -883,8 +883,7 @@ fn check_tickets(
             return run;
         }
     };
-    // Rows are a few hundred bytes: 4 KiB per ticket bounds what is read of either CSV.
-    let text_limit = (print.expect.tickets + 2) * 4096;
+    let text_limit = text_limit(print.expect.tickets, spec);
     let csv = csv_lines(csv.reader, text_limit, spec, checks);
     let ctx = Ctx {
         spec,
@@ -1044,6 +1043,13 @@ fn print_file_of(
         records: bin_records,
         expect,
     })
+}
+
+/// The most bytes read of either CSV of a block of `tickets` tickets of `spec`. A row is its fixed fields (well under 4 KiB) and one cell per face column (a
+/// symbol, amount or caption, well under 1 KiB even quoted), so the bound holds however big
+/// the game's face, and a file going on past it is a finding.
+fn text_limit(tickets: u64, spec: &GameSpec) -> u64 {
+    (tickets + 2) * (4096 + spec.game.layout().columns.len() as u64 * 1024)
 }
 
 /// The lines of `tickets.csv` (`csv`, at most `limit` bytes read), its header line read
