@@ -162,3 +162,31 @@ fn every_play_style_is_documented_with_an_example() {
         );
     }
 }
+
+/// Every game under `game_specs/` (the seed games and the examples) has its own game code,
+/// so no two games print the same serial.
+#[test]
+fn every_game_has_its_own_game_code() {
+    let mut specs = examples();
+    specs.extend(
+        [
+            "game_specs/coq.toml",
+            "game_specs/poker.toml",
+            "game_specs/pharaon.toml",
+        ]
+        .map(repo),
+    );
+    let mut seen = std::collections::BTreeMap::new();
+    for p in &specs {
+        let t: toml::Value = toml::from_str(&std::fs::read_to_string(p).unwrap()).unwrap();
+        let code = t["game"]["game_code"].as_integer().unwrap();
+        if let Some(other) = seen.insert(code, p.clone()) {
+            panic!(
+                "{} and {} both have game code {code}",
+                other.display(),
+                p.display()
+            );
+        }
+    }
+    assert_eq!(seen.len(), specs.len());
+}
