@@ -156,20 +156,39 @@ pub struct BoxChoice {
 /// [`MAX_BOX_VALUES`]) times the block's tickets, which fits 32 bits for a block of at most
 /// 5 000 000 tickets.
 pub fn losing_weights(ways: &[(u32, Vec<u8>)], codes: usize) -> Vec<u32> {
-    let lcm = ways
+    let parts: Vec<(u32, Vec<Option<u8>>)> = ways
+        .iter()
+        .map(|(count, cs)| (*count, cs.iter().copied().map(Some).collect()))
+        .collect();
+    spread_weights(&parts, codes).expect("box weights fit in 32 bits")
+}
+
+/// The weight of each of `codes` codes in the law of what winning faces show, when each
+/// entry's count is spread evenly over its parts and a part shows one code or none (`None`:
+/// its share goes to no code): `Σ count(e) / parts(e)` over every part of every entry `e`
+/// showing the code, scaled to whole numbers by the least common multiple of the entries'
+/// numbers of parts and reduced. A face that must not tell winners from losers draws a
+/// losing face's code by these weights ([`crate::crypto::rng::weighted`]). `None` when the
+/// weights do not add up within 32 bits.
+pub fn spread_weights(entries: &[(u32, Vec<Option<u8>>)], codes: usize) -> Option<Vec<u32>> {
+    let lcm = entries
         .iter()
         .map(|(_, c)| c.len().max(1) as u64)
-        .fold(1u64, |a, b| a / gcd(a, b) * b);
+        .try_fold(1u64, |a, b| (a / gcd(a, b)).checked_mul(b))?;
     let mut w = vec![0u64; codes];
-    for (count, cs) in ways {
-        for &c in cs {
-            w[usize::from(c)] += u64::from(*count) * (lcm / cs.len() as u64);
+    for (count, cs) in entries {
+        for &c in cs.iter().flatten() {
+            let add = u64::from(*count).checked_mul(lcm / cs.len() as u64)?;
+            w[usize::from(c)] = w[usize::from(c)].checked_add(add)?;
         }
     }
     let g = w.iter().copied().fold(0, gcd).max(1);
-    w.iter()
-        .map(|x| u32::try_from(x / g).expect("box weights fit in 32 bits"))
-        .collect()
+    let out: Vec<u32> = w
+        .iter()
+        .map(|x| u32::try_from(x / g).ok())
+        .collect::<Option<_>>()?;
+    out.iter().try_fold(0u32, |a, &b| a.checked_add(b))?;
+    Some(out)
 }
 
 fn gcd(a: u64, b: u64) -> u64 {
@@ -202,6 +221,20 @@ mod tests {
         // 1X: 5, 2X: 30, 5X: 9 (doubled by the lcm 2, then reduced by 2).
         assert_eq!(w, vec![5, 30, 9]);
         assert_eq!(losing_weights(&[(7, vec![0])], 2), vec![1, 0]);
+    }
+
+    #[test]
+    fn spread_weights_share_each_count_over_its_parts() {
+        // 30 tickets over 3 parts (2 showing code 0, one showing nothing), 10 over 1 part
+        // showing code 1: code 0 gets 20, code 1 gets 10 (scaled by 3, then reduced by 10).
+        let w = spread_weights(
+            &[(30, vec![Some(0), None, Some(0)]), (10, vec![Some(1)])],
+            2,
+        );
+        assert_eq!(w, Some(vec![2, 1]));
+        // Weights past 32 bits in all are refused.
+        let big = spread_weights(&[(u32::MAX, vec![Some(0)]), (1, vec![Some(1), None])], 2);
+        assert_eq!(big, None);
     }
 
     #[test]
