@@ -45,6 +45,20 @@
 //! free (a line on every card), and, paid by pattern, a line left with fewer than two
 //! numbers (a losing card could not keep it open).
 //!
+//! **Multipliers in the free cell** (`specials = [{ symbol = "5X", kind = "multiplier",
+//! times = 5 }]`, see `styles::special`): on a grid card with exactly one free cell, the
+//! free cell shows, under the scratch, FREE or one of the multipliers (face column
+//! `{id}_free`). It still counts as matched; a card that wins with a multiplier there wins
+//! `times` the legend's amount, in the multiplier's play area (default `{area}_{symbol}`),
+//! and a multiplier on a losing card wins nothing (a decoy, `decoy_<its area>`). A way
+//! names that area to win through the multiplier (the amount is `times` an amount the card
+//! pays); a win in the card's own area shows FREE. A losing card's free cell is drawn from
+//! the law the winning cards' free cells follow in the block (each winning way's count
+//! spread evenly over its splits), as the multiplier box is ([`super::multiply`]), so a card
+//! showing 5X wins as often as one showing FREE. Refused: an auto-win or win-all (a free
+//! cell has no amount under it), specials without exactly one free cell, a multiplier that
+//! can never multiply, one no way wins by.
+//!
 //! **Reading a shared draw** (`reads`, [`super::shared`]): the drawn numbers are the shared
 //! draw's, printed once for every card that reads it (`drawn`, `from`, `to`, `width` left
 //! out; the card's numbers are of the draw's symbols). The card is judged as above against
@@ -80,19 +94,21 @@
 
 use super::common::pick_distinct;
 use super::common::LosingNearMiss;
+use super::multiply;
+use super::special::{self, RawSpecial, SpecialKind, Specials};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureKind,
     Layout, Mark, MarkKind, Panel, Plan, Printed, Refusal, Style, FREE_CELL, MAX_VALUES,
 };
-use crate::crypto::rng::{below, chance};
+use crate::crypto::rng::{below, chance, weighted};
 use crate::language::{GridLine, Phrase, PrintedLine};
 use crate::lots::Way;
 use crate::money::Money;
 use arrayvec::ArrayVec;
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// Ambiguity: a number twice on the card.
 pub const AMB_CARD_REPEAT: &str = "a number twice on the card";
@@ -149,6 +165,11 @@ enum PatternRule {
 pub const AMB_TWO_LINES: &str = "two or more full lines of matches";
 /// Ambiguity: a full line of a pattern the card does not pay.
 pub const AMB_UNPAID_LINE: &str = "a full line of matches of a pattern that does not pay";
+/// Ambiguity: a free cell showing a symbol that is neither FREE nor a multiplier of the card.
+pub const AMB_FREE_SYMBOL: &str = "a free cell showing neither FREE nor a multiplier";
+
+/// What a free cell shows when it shows no multiplier.
+pub const FREE: &str = "FREE";
 
 /// A `match_count` surface's table.
 #[derive(Debug, Deserialize)]
@@ -181,6 +202,8 @@ struct RawMatchCount {
     area: Option<String>,
     #[serde(default)]
     near_miss_feature: Option<String>,
+    #[serde(default)]
+    specials: Vec<RawSpecial>,
 }
 
 /// The match count style, built from a validated surface table.
@@ -228,6 +251,16 @@ pub struct MatchCount {
     near_miss_id: FeatureId,
     /// The shared draw the card reads (`reads`): its drawn numbers are the draw's cells.
     reads: Option<String>,
+    /// The multipliers the free cell may show (`specials`); multiplier `j` wins in play
+    /// area `1 + j` and is free code `1 + j`, FREE code 0.
+    specials: Specials,
+    /// The decoy of each multiplier: a losing card showing it in its free cell.
+    decoys: Vec<FeatureId>,
+    /// The label of each multiplier's play area.
+    special_labels: Vec<String>,
+    /// The weight of each free code on a losing card: the law of the codes winning cards
+    /// show, set once every way is planned ([`Style::check_ways`]).
+    free_law: OnceLock<Vec<u32>>,
 }
 
 /// Line `l` of an `n`×`n` grid card, of kind `kind` (an index into [`PATTERNS`]), in
@@ -743,6 +776,29 @@ impl MatchCount {
                  diagonal",
             ));
         }
+        let area = raw.area.unwrap_or_else(|| ctx.id.to_string());
+        let free = match raw.grid {
+            Some(n) => free_cells(n, raw.free_centre, &raw.free_cells)?,
+            None => Vec::new(),
+        };
+        let paid: Vec<Money> = if patterns.is_some() {
+            amount_of.iter().flatten().copied().collect()
+        } else {
+            prizes.iter().flatten().copied().collect()
+        };
+        let special::Parsed {
+            specials,
+            areas,
+            inscriptions,
+        } = Specials::parse(
+            &raw.specials,
+            &[FREE.to_string()],
+            "the free cell's FREE",
+            &area,
+            &paid,
+            ctx,
+        )?;
+        Self::free_specials(&specials, free.len())?;
         let mut columns: Vec<Column> = (1..=numbers)
             .map(|i| Column {
                 name: format!("{}_n{i}", ctx.id),
@@ -757,7 +813,16 @@ impl MatchCount {
             values: values.clone(),
             inscriptions: Vec::new(),
         }));
-        let area = raw.area.unwrap_or_else(|| ctx.id.to_string());
+        if !specials.is_empty() {
+            let mut shown = vec![FREE.to_string()];
+            shown.extend(specials.list().iter().map(|s| s.symbol.clone()));
+            columns.push(Column {
+                name: format!("{}_free", ctx.id),
+                kind: ColumnKind::Symbol,
+                values: shown,
+                inscriptions,
+            });
+        }
         let open = blockers
             .iter()
             .map(|b| {
@@ -771,7 +836,7 @@ impl MatchCount {
             None => format!("near_miss_{area}"),
         };
         let label = ctx.label(&area).to_string();
-        let mut layout = Layout::new(INFO.name, vec![area], columns);
+        let mut layout = Layout::new(INFO.name, areas, columns);
         if ctx.reads.is_some() {
             layout.reads = (numbers..numbers + drawn).collect();
         }
@@ -781,6 +846,22 @@ impl MatchCount {
             "a losing card one match short of a win",
             "une carte perdante à un numéro d'un gain",
         );
+        let special_labels = (1..=specials.list().len())
+            .map(|a| ctx.label(&layout.areas[a]).to_string())
+            .collect();
+        let decoys = specials
+            .list()
+            .iter()
+            .enumerate()
+            .map(|(j, sp)| {
+                layout.features.add(
+                    format!("decoy_{}", layout.areas[1 + j]),
+                    FeatureKind::Decoy,
+                    format!("a losing card shows {} in its free cell", sp.symbol),
+                    format!("une carte perdante montre {} dans sa case libre", sp.symbol),
+                )
+            })
+            .collect();
         Ok(MatchCount {
             id: ctx.id.to_string(),
             label,
@@ -798,16 +879,165 @@ impl MatchCount {
             amount_of,
             gaps,
             grid: raw.grid,
-            free: match raw.grid {
-                Some(n) => free_cells(n, raw.free_centre, &raw.free_cells)?,
-                None => Vec::new(),
-            },
+            free,
             lines,
             open,
             near_miss,
             reads: ctx.reads.map(|e| ctx.label(&e.id).to_string()),
+            special_labels,
+            specials,
+            decoys,
+            free_law: OnceLock::new(),
         }
         .with_layout())
+    }
+
+    /// Refuses (field `specials`) a special symbol that is not a multiplier (a free cell has
+    /// no amount under it to win, nor a surface of amounts to win all of), and specials on a
+    /// card without exactly one free cell (`free`: the card's number of free cells) to show
+    /// them in.
+    fn free_specials(specials: &Specials, free: usize) -> Result<(), FieldError> {
+        let err = |m: String| Err(FieldError::new("specials", m));
+        if let Some(sp) = specials
+            .list()
+            .iter()
+            .find(|s| !matches!(s.kind, SpecialKind::Multiplier(_)))
+        {
+            return err(format!(
+                "\"{}\": a bingo card's special symbols are multipliers shown in its free cell \
+                 (kind = \"multiplier\", times = 2 or more); a free cell has no amount under it \
+                 to win on its own or all of",
+                sp.symbol
+            ));
+        }
+        if !specials.is_empty() && free != 1 {
+            return err(format!(
+                "a multiplier shows in the card's free cell: give a grid card exactly one free \
+                 cell (free_centre, or one of free_cells), not {free}"
+            ));
+        }
+        Ok(())
+    }
+
+    /// The face column of the free cell (after the card and the drawn numbers), when the
+    /// card has specials.
+    fn free_column(&self) -> usize {
+        self.numbers + self.drawn
+    }
+
+    /// The factor of free code `code`: 1 for FREE, a multiplier's `times`; `None` for a
+    /// code that is neither.
+    fn factor(&self, code: u8) -> Option<(u8, u32)> {
+        if code == 0 {
+            return Some((0, 1));
+        }
+        let (j, sp) = self.specials.get(code)?;
+        match sp.kind {
+            SpecialKind::Multiplier(t) => Some((1 + j as u8, t)),
+            _ => None,
+        }
+    }
+
+    /// A way's free code and the way the card's numbers show: a win in the card's own area
+    /// shows FREE (code 0) and its amount; a win in multiplier `j`'s area (`1 + j`) shows
+    /// the multiplier and wins `times` the amount the numbers pay; a losing way shows a code
+    /// drawn from the law of the winning cards' (`None`). Errors: an area the card does not
+    /// have, an amount that is not `times` an amount the card pays.
+    fn free_split(&self, way: &Way) -> Result<(Option<u8>, Way), Refusal> {
+        let Some(w) = way.wins.first().filter(|_| way.wins.len() == 1) else {
+            return Ok((None, way.clone()));
+        };
+        let a = w.area.unwrap_or(0);
+        if a == 0 {
+            return Ok((Some(0), way.clone()));
+        }
+        let Some((_, t)) = self.factor(a) else {
+            return Err(Refusal::NoSuchArea { area: a });
+        };
+        let can = || {
+            let paid: Vec<String> = self.paid().iter().map(|m| m.to_string()).collect();
+            format!(
+                "it wins {t} times an amount the card pays ({})",
+                paid.join(", ")
+            )
+        };
+        let mut base = multiply::divided(way, t)
+            .ok()
+            .filter(|b| self.paid().contains(&b.amount))
+            .ok_or_else(|| Refusal::CannotWin {
+                area: self.layout.areas[usize::from(a)].clone(),
+                amount: w.amount,
+                can: can(),
+            })?;
+        base.wins[0].area = None;
+        Ok((Some(a), base))
+    }
+
+    /// The amounts the card pays (its legend's, or its patterns' by the legend's rule),
+    /// ascending, each once.
+    fn paid(&self) -> Vec<Money> {
+        let mut v: Vec<Money> = if self.patterns.is_some() {
+            self.amount_of.iter().flatten().copied().collect()
+        } else {
+            (0..=self.most())
+                .filter_map(|m| self.prizes.get(m).copied().flatten())
+                .collect()
+        };
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    /// The multiplier whose decoy is feature `id`, as its free code.
+    fn decoy_code(&self, id: FeatureId) -> Option<u8> {
+        self.decoys
+            .iter()
+            .position(|&d| d == id)
+            .map(|j| 1 + j as u8)
+    }
+
+    /// Whether a face of `way` (whose card shows `base`) can show feature `id`: a
+    /// multiplier's decoy on a losing card only, the near miss as without specials.
+    fn can_show_free(&self, way: &Way, base: &Way, id: FeatureId) -> Result<(), Refusal> {
+        if self.decoy_code(id).is_none() {
+            return self.can_show(base, id);
+        }
+        if way.wins.is_empty() {
+            return Ok(());
+        }
+        Err(Refusal::NeedsLosing {
+            feature: self.layout.features.name(id).to_string(),
+            needs: format!("a losing card of « {} »", self.label),
+            way: way.id.clone(),
+        })
+    }
+
+    /// A face of a card with specials: its numbers drawn for `base` (given the shared draw
+    /// `given`, for a card that reads one), its free cell showing `free` (a winning way's),
+    /// or on a losing card the decoy asked, else a code drawn from the winning cards' law.
+    fn draw_free(
+        &self,
+        base: &Way,
+        free: Option<u8>,
+        show: Option<FeatureId>,
+        given: Option<&Face>,
+        rng: &mut FaceRng,
+    ) -> Face {
+        let decoy = show.and_then(|id| self.decoy_code(id));
+        let show = show.filter(|_| decoy.is_none());
+        let code = match free.or(decoy) {
+            Some(c) => c,
+            None => {
+                let law = self.free_law.get().expect("set when every way was planned");
+                weighted(rng, law) as u8
+            }
+        };
+        let mut face = match given {
+            Some(g) => self.draw_given(base, show, g, rng),
+            None => self.draw(base, show, rng),
+        };
+        face.codes[self.free_column()] = code;
+        face
     }
 
     /// The free cells in words, between `before` and `after`: `the free centre`, `a free
@@ -1162,9 +1392,15 @@ impl MatchCount {
             Some(n) => {
                 let mut rows = vec![Vec::new(); n];
                 let mut cell = 0;
+                // With specials, the free cell shows its face column (FREE or a multiplier).
+                let free = if self.specials.is_empty() {
+                    FREE_CELL
+                } else {
+                    self.free_column()
+                };
                 for p in 0..n * n {
                     if self.free.contains(&p) {
-                        rows[p / n].push(FREE_CELL);
+                        rows[p / n].push(free);
                     } else {
                         rows[p / n].push(cell);
                         cell += 1;
@@ -1219,6 +1455,16 @@ impl MatchCount {
                 each: rule == PatternRule::Each,
             }]));
         }
+        let times: Vec<Phrase> = (1..=self.specials.list().len() as u8)
+            .filter_map(|c| {
+                let (_, t) = self.factor(c)?;
+                Some(Phrase::Multiplies {
+                    symbol: self.specials.list()[usize::from(c) - 1].symbol.clone(),
+                    factor: u64::from(t),
+                })
+            })
+            .collect();
+        lines.extend(super::common::legend_lines(times));
         vec![Printed {
             panel: self.id.clone(),
             lines,
@@ -1239,6 +1485,36 @@ impl MatchCount {
     }
 
     fn describe(&self) -> Vec<String> {
+        let mut v = self.describe_card();
+        if self.specials.is_empty() {
+            return v;
+        }
+        let mut each: Vec<String> = Vec::new();
+        for (j, sp) in self.specials.list().iter().enumerate() {
+            if let SpecialKind::Multiplier(t) = sp.kind {
+                each.push(format!(
+                    "{} multiplies the card's win by {t} (play area « {} »)",
+                    sp.symbol, self.special_labels[j]
+                ));
+            }
+        }
+        v.push(format!(
+            "The free cell shows {FREE} or a multiplier: {}. A multiplier counts as matched as \
+             FREE does and wins nothing on its own: on a losing card it is a decoy. The lot is \
+             the multiplied win.",
+            each.join("; ")
+        ));
+        v.push(
+            "A losing card shows a multiplier too, drawn as the winning cards' free cells are \
+             spread, so that the free cell says nothing of whether a card wins; a near miss \
+             shows one as often as any losing card."
+                .to_string(),
+        );
+        v
+    }
+
+    /// The card's description, its free cell's symbols aside.
+    fn describe_card(&self) -> Vec<String> {
         let vals = &self.layout.columns[0].values;
         if let (Some(pay), Some(n)) = (self.patterns, self.grid) {
             let legend: Vec<String> = PATTERN_WORDS
@@ -1352,8 +1628,28 @@ impl Style for MatchCount {
         &self.layout
     }
 
-    /// A card that reads a shared draw also draws given it ([`Plan::draw_given`]).
+    /// A card that reads a shared draw also draws given it ([`Plan::draw_given`]). A card
+    /// with specials decides its free code (or that it is drawn) and the way its numbers
+    /// show (`free_split`).
     fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, Refusal> {
+        if !self.specials.is_empty() {
+            let (free, base) = self.free_split(way)?;
+            self.check_way(&base)?;
+            let (drawer, b) = (Arc::clone(&self), base.clone());
+            let plan = Plan::new(
+                &*self,
+                way,
+                |id| self.can_show_free(way, &base, id),
+                self.always_shows(&base),
+                move |show, rng| drawer.draw_free(&b, free, show, None, rng),
+            );
+            if self.reads.is_none() {
+                return Ok(plan);
+            }
+            return Ok(plan.with_given(move |show, given, rng| {
+                self.draw_free(&base, free, show, Some(given), rng)
+            }));
+        }
         let reader = self.reads.is_some().then(|| Arc::clone(&self));
         let plan = Plan::of_checked_way(
             self,
@@ -1372,17 +1668,72 @@ impl Style for MatchCount {
         })
     }
 
-    fn features(&self) -> Vec<FeatureId> {
-        self.near().features()
+    /// Refuses a multiplier no way wins by; then sets the law of the free codes losing
+    /// cards show: each winning way's count spread evenly over its splits, to the free code
+    /// the card shows in each (none where the card loses), so that a card showing any free
+    /// symbol wins as often as a card showing another ([`multiply::spread_weights`]).
+    fn check_ways(&self, plans: &[&Plan]) -> Result<(), Refusal> {
+        if self.specials.is_empty() {
+            return Ok(());
+        }
+        self.specials.check_ways(plans, &self.layout.areas)?;
+        let mut ways: Vec<(&str, u32, Vec<Option<u8>>)> = Vec::new();
+        for p in plans {
+            let w = p.way();
+            let code = w.wins.first().map(|x| x.area.unwrap_or(0));
+            match ways.iter_mut().find(|e| e.0 == w.id) {
+                Some(e) => e.2.push(code),
+                None => ways.push((&w.id, w.count, vec![code])),
+            }
+        }
+        let entries: Vec<(u32, Vec<Option<u8>>)> =
+            ways.into_iter().map(|(_, c, v)| (c, v)).collect();
+        let law = multiply::spread_weights(&entries, 1 + self.specials.list().len()).ok_or_else(
+            || Refusal::LawTooFine {
+                area: self.layout.areas[0].clone(),
+            },
+        )?;
+        // Planned once per spec load: a second plan of the same ways finds the same law.
+        let _ = self.free_law.set(law);
+        Ok(())
     }
 
+    fn features(&self) -> Vec<FeatureId> {
+        let mut v = self.near().features();
+        v.extend(&self.decoys);
+        v
+    }
+
+    /// The cells of a win or near miss; a multiplier in the free cell is marked with the
+    /// win it multiplies, or as a decoy on a losing card.
     fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark> {
+        let mut out = Vec::new();
+        if !self.specials.is_empty() {
+            let column = self.free_column();
+            let code = face.codes[column];
+            if let Some(w) = ev.wins.first().filter(|w| w.area > 0) {
+                out.push(Mark {
+                    area: w.area,
+                    column,
+                    kind: MarkKind::Win,
+                });
+            } else if let Some((a, _)) = self.factor(code).filter(|&(a, _)| a > 0) {
+                if ev.wins.is_empty() {
+                    out.push(Mark {
+                        area: a,
+                        column,
+                        kind: MarkKind::Decoy,
+                    });
+                }
+            }
+        }
+        let area = ev.wins.first().map_or(0, |w| w.area);
         let kind = if !ev.wins.is_empty() {
             MarkKind::Win
         } else if ev.shows(self.near_miss_id) {
             MarkKind::NearMiss
         } else {
-            return Vec::new();
+            return out;
         };
         let mut matched = self.matched(face);
         if self.patterns.is_some() {
@@ -1403,19 +1754,16 @@ impl Style for MatchCount {
             .filter(|&c| matched[c])
             .map(|c| face.codes[c])
             .collect();
-        let mut out: Vec<Mark> = (0..self.numbers)
-            .filter(|&c| matched[c])
-            .map(|column| Mark {
-                area: 0,
-                column,
-                kind,
-            })
-            .collect();
+        out.extend(
+            (0..self.numbers)
+                .filter(|&c| matched[c])
+                .map(|column| Mark { area, column, kind }),
+        );
         for d in 0..self.drawn {
             let col = self.numbers + d;
             if card.contains(&face.codes[col]) {
                 out.push(Mark {
-                    area: 0,
+                    area,
                     column: col,
                     kind,
                 });
@@ -1424,7 +1772,35 @@ impl Style for MatchCount {
         out
     }
 
+    /// Judges the card (`evaluate_card`), then its free cell: a multiplier
+    /// there multiplies the card's win, in the multiplier's play area, and on a losing card
+    /// is a decoy.
     fn evaluate(&self, face: &Face) -> Evaluation {
+        let mut ev = self.evaluate_card(face);
+        if self.specials.is_empty() {
+            return ev;
+        }
+        match self.factor(face.codes[self.free_column()]) {
+            None => ev.ambiguities.push(AMB_FREE_SYMBOL),
+            Some((0, _)) => {}
+            Some((a, t)) => match ev.wins.first_mut() {
+                Some(w) => {
+                    w.area = a;
+                    w.amount = multiply::times(w.amount, t);
+                }
+                None => ev.losing_features.push(AreaFeature {
+                    area: a,
+                    id: self.decoys[usize::from(a) - 1],
+                }),
+            },
+        }
+        ev
+    }
+}
+
+impl MatchCount {
+    /// The card's judgement, its free cell aside: by count or pattern of matches.
+    fn evaluate_card(&self, face: &Face) -> Evaluation {
         let mut ev = Evaluation::default();
         let repeats = |codes: &[u8]| {
             let mut seen = [false; 256];
@@ -1505,8 +1881,10 @@ pub static INFO: StyleInfo = StyleInfo {
             count above a paid one, a repeated number, or a full line of matches; a card paid \
             by pattern shows, when it wins, one line or the one larger pattern it is paid for \
             (four corners, an X, a full card, with the lines inside it), and none when it \
-            loses.",
-    columns: "{id}_n{i} (the card, row by row, free centre left out), {id}_d{i} (drawn)",
+            loses. A multiplier in the free cell multiplies the card's win and alone wins \
+            nothing; losing cards show it as often as winning ones.",
+    columns: "{id}_n{i} (the card, row by row, free centre left out), {id}_d{i} (drawn), \
+              {id}_free (with specials: FREE or a multiplier)",
     params: &[
         Param {
             name: "numbers",
@@ -1579,6 +1957,15 @@ pub static INFO: StyleInfo = StyleInfo {
                     each is printed FREE, holds no number and counts as matched",
         },
         Param {
+            name: "specials",
+            kind: "array of { symbol, kind, times, area, caption }",
+            default: Some("none"),
+            about: "multipliers (kind = \"multiplier\", times = 2 or more) the card's one free \
+                    cell may show instead of FREE: the card's win times `times`, in the \
+                    multiplier's play area (default {area}_{symbol}); losing cards show them \
+                    as often as winning ones",
+        },
+        Param {
             name: "near_miss",
             kind: "share",
             default: Some("0"),
@@ -1617,7 +2004,8 @@ prizes = { "9" = 2, "10" = 5, "11" = 20, "12" = 100 }
 mod tests {
     use super::*;
     use crate::styles::testkit::{
-        count_showing, drawn_twice, judge_any_faces, round_trip, round_trip_showing, way, Ctx,
+        count_showing, drawn_twice, features_as_asked, judge_any_faces, round_trip,
+        round_trip_showing, way, way_at, Ctx,
     };
     use crate::styles::testkit::{Planning, Tested};
     use rand_core::SeedableRng;
@@ -1643,6 +2031,148 @@ mod tests {
             f.codes[i] = n - 1;
         }
         f
+    }
+
+    /// A 5×5 card paid by pattern whose free centre may show 2X (with a caption) or 5X.
+    const MULTI: &str = "numbers = 24\ndrawn = 24\nfrom = 1\nto = 75\ngrid = 5\n\
+        free_centre = true\nnear_miss = 0.25\npatterns = { row = 2, column = 2, diagonal = 10 }\n\
+        specials = [{ symbol = \"2X\", kind = \"multiplier\", times = 2, caption = \"GAIN X2\" },\n\
+        { symbol = \"5X\", kind = \"multiplier\", times = 5 }]\n";
+
+    fn make_multi(text: &str) -> Result<Arc<MatchCount>, FieldError> {
+        let ctx = Ctx::new("b").label("b", "Bingo").tiers(&[2, 4, 10, 20, 50]);
+        MatchCount::new(style::parse(toml::from_str(text).unwrap())?, &ctx.get()).map(Arc::new)
+    }
+
+    /// `way` with its count set.
+    fn counted(mut w: Way, count: u32) -> Way {
+        w.count = count;
+        w
+    }
+
+    #[test]
+    fn a_multiplier_in_the_free_cell_multiplies_the_card_win() {
+        let m = make_multi(MULTI).unwrap();
+        let l = m.layout();
+        assert_eq!(l.areas, ["b", "b_2x", "b_5x"]);
+        assert_eq!(l.columns.len(), 49);
+        assert_eq!(l.columns[48].name, "b_free");
+        assert_eq!(l.columns[48].values, ["FREE", "2X", "5X"]);
+        assert_eq!(l.columns[48].inscriptions, ["", "GAIN X2", ""]);
+        // The free centre shows its face column.
+        assert_eq!(l.panels[0].rows[2], vec![10, 11, 48, 12, 13]);
+        let printed: Vec<String> = l.printed[0]
+            .lines
+            .iter()
+            .map(|x| crate::language::Language::En.line(x, "EUR"))
+            .collect();
+        assert_eq!(printed.last().unwrap(), "2X = win ×2 · 5X = win ×5");
+        // 6 plain wins of 2, 3 lines doubled (4), one diagonal times 5 (50).
+        let ways = [
+            counted(way(&[2]), 6),
+            counted(way_at(1, &[4]), 3),
+            counted(way_at(2, &[50]), 1),
+        ];
+        let plans: Vec<Plan> = ways
+            .iter()
+            .map(|w| Arc::clone(&m).plan(w).unwrap())
+            .collect();
+        m.check_ways(&plans.iter().collect::<Vec<_>>()).unwrap();
+        assert_eq!(m.free_law.get(), Some(&vec![6, 3, 1]));
+        for (w, code) in ways.iter().zip([0, 1, 2]) {
+            for (seed, face, ev) in round_trip(&m, w, 0..40) {
+                assert_eq!(face.codes[48], code, "way {} seed {seed}", w.id);
+                assert_eq!(ev.wins[0].area, code);
+                let marks = m.marks(&face, &ev);
+                assert_eq!(marks.iter().any(|k| k.column == 48), code > 0, "{marks:?}");
+                assert!(marks
+                    .iter()
+                    .all(|k| k.area == code && k.kind == MarkKind::Win));
+            }
+            features_as_asked(&m, w, 0..10);
+        }
+        // Losing cards show every free symbol, by the winners' law (6:3:1 of 3,000).
+        let lose = way(&[]);
+        let mut seen = [0usize; 3];
+        for (_, face, ev) in round_trip(&m, &lose, 0..3_000) {
+            let c = face.codes[48];
+            seen[usize::from(c)] += 1;
+            let decoy = m.marks(&face, &ev).into_iter().find(|k| k.column == 48);
+            match c {
+                0 => assert_eq!(decoy, None),
+                _ => {
+                    assert_eq!(decoy.map(|k| (k.area, k.kind)), Some((c, MarkKind::Decoy)));
+                    assert!(m.shows(&ev, &format!("decoy_b_{}x", [2, 5][usize::from(c) - 1])));
+                }
+            }
+        }
+        // 1,800, 900 and 300 in law: a chi-square of 3.4 (2 degrees of freedom).
+        assert_eq!(seen, [1_842, 854, 304]);
+        features_as_asked(&m, &lose, 0..10);
+        assert!(m
+            .can_show(&ways[1], "decoy_b_5x")
+            .unwrap_err()
+            .contains("needs a losing card of « Bingo »"));
+        // By hand: a plain winning card with 5X put in its free cell wins five times.
+        let (_, mut face, _) = round_trip(&m, &ways[0], 0..1).remove(0);
+        face.codes[48] = 2;
+        let ev = m.evaluate(&face);
+        assert_eq!(
+            ev.wins.as_slice(),
+            [AreaWin {
+                area: 2,
+                amount: Money(1_000)
+            }]
+        );
+        face.codes[48] = 3;
+        assert_eq!(m.evaluate(&face).ambiguities, vec![AMB_FREE_SYMBOL]);
+        judge_any_faces(&m, 200);
+        assert!(m.describe()[2].starts_with(
+            "The free cell shows FREE or a multiplier: 2X multiplies the card's win by 2 \
+             (play area « b_2x »)"
+        ));
+    }
+
+    #[test]
+    fn free_cell_specials_are_refused_by_field() {
+        let refused = |text: &str| make_multi(text).err().unwrap();
+        let e = refused(&MULTI.replace("kind = \"multiplier\", times = 5", "kind = \"auto_win\""));
+        assert_eq!(e.field, "specials");
+        assert!(e
+            .message
+            .starts_with("\"5X\": a bingo card's special symbols are multipliers"));
+        let e = refused(
+            &MULTI
+                .replace("numbers = 24", "numbers = 23")
+                .replace("free_centre = true", "free_cells = [[1, 1], [5, 5]]"),
+        );
+        assert_eq!(e.field, "specials");
+        assert!(e
+            .message
+            .ends_with("exactly one free cell (free_centre, or one of free_cells), not 2"));
+        let e = refused(&MULTI.replace("times = 5", "times = 30"));
+        assert_eq!(e.field, "specials");
+        assert!(e.message.starts_with("\"5X\" can never multiply"), "{e:?}");
+        let e = refused(&MULTI.replace("\"5X\"", "\"FREE\""));
+        assert!(
+            e.message.contains("is also one of the free cell's FREE"),
+            "{e:?}"
+        );
+        // Ways the free cell cannot carry.
+        let m = make_multi(MULTI).unwrap();
+        let plan = |w: &Way| Arc::clone(&m).plan(w).err().unwrap().to_string();
+        assert_eq!(
+            plan(&way_at(1, &[6])),
+            "« b_2x » cannot win 6: it wins 2 times an amount the card pays (2, 10)"
+        );
+        assert_eq!(plan(&way_at(3, &[4])), "play area 3 is not on this surface");
+        // A multiplier no way wins by.
+        let only = Arc::clone(&m).plan(&way_at(1, &[4])).unwrap();
+        assert_eq!(
+            m.check_ways(&[&only]).unwrap_err().to_string(),
+            "specials (\"5X\") never applies: no way wins in its play area « b_5x » (`areas`), \
+             so no face shows it"
+        );
     }
 
     #[test]

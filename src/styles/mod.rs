@@ -422,6 +422,13 @@ pub enum Refusal {
         /// Its play area.
         area: String,
     },
+    /// The law of what losing faces show, drawn as winning faces show it, needs weights
+    /// finer than 32 bits (ways split over the surfaces in too many ways).
+    #[error("the law of the free cell's symbols on losing cards of « {area} » does not fit 32-bit weights: give the play area of the wins of ways split over many surfaces (`areas`)")]
+    LawTooFine {
+        /// The surface's play area.
+        area: String,
+    },
     /// `way_combination_weights` of a way that never wins on a zone of the surface.
     #[error("way_combination_weights.\"{way}\" never applies: way \"{way}\" never wins on a zone of this surface")]
     WayWeightsUnused {
