@@ -18,6 +18,7 @@
 
 use crate::block::layout::{BIN, CSV, SEALED_SUFFIX, VALIDATION};
 use crate::output::hashing::Sum;
+use crate::store::ahead::AheadReader;
 use std::io::{Read, Write};
 use std::path::Path;
 use std::str::FromStr;
@@ -237,8 +238,8 @@ impl Read for Tee {
 }
 
 /// Opens the ticket file `name` of the block `dir`: `name` itself, or `name.age` decrypted
-/// with `ids`, each through one open file. Only regular files are opened (a FIFO would wait
-/// for a writer). Errors (`io::Error`, with a message that says what to do): neither form
+/// with `ids`, each through one open file; one in clear is read ahead, past the page cache
+/// ([`AheadReader`]). Only regular files are opened (a FIFO would wait for a writer). Errors (`io::Error`, with a message that says what to do): neither form
 /// exists or is a regular file; the file is encrypted and no identity given opens it.
 pub fn open(dir: &Path, name: &str, ids: &Identities) -> std::io::Result<Opened> {
     use std::io::{Error, ErrorKind};
@@ -249,7 +250,9 @@ pub fn open(dir: &Path, name: &str, ids: &Identities) -> std::io::Result<Opened>
         || std::fs::symlink_metadata(dir.join(&sealed)).is_err()
     {
         return Ok(Opened {
-            reader: Box::new(crate::output::open_regular(&dir.join(name))?),
+            reader: Box::new(AheadReader::new(crate::output::open_regular(
+                &dir.join(name),
+            )?)),
             delivered: name.into(),
             sealed: None,
         });

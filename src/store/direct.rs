@@ -133,7 +133,7 @@ impl Write for DirectFile {
 }
 
 /// Sets or clears `O_DIRECT` on `file`. Errors: the file system does not take it.
-fn set_direct(file: &File, on: bool) -> std::io::Result<()> {
+pub(super) fn set_direct(file: &File, on: bool) -> std::io::Result<()> {
     use rustix::fs::{fcntl_getfl, fcntl_setfl, OFlags};
     let flags = fcntl_getfl(file)?;
     let flags = if on {

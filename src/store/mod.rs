@@ -1,9 +1,10 @@
 //! The disk under every output: exclusive locks beside each output ([`lock`]), writes flushed
 //! to the disk before a rename ([`durable`]), big files written past the page cache
-//! ([`direct`]), and reading only regular files of bounded size,
+//! ([`direct`]) and read past it ([`ahead`]), and reading only regular files of bounded size,
 //! as a hostile sender may have made them ([`regular`]). Moving a complete block into place
 //! is the generator's ([`mod@crate::generate::place`]).
 
+pub mod ahead;
 pub mod direct;
 pub mod durable;
 pub mod lock;
