@@ -46,8 +46,9 @@ pub use sink::{Digests, Folder, Sink, Stream};
 /// order) of one pack.
 type PackBytes = (Vec<u8>, Vec<u8>, Vec<validation_csv::Row>);
 
-/// Validation rows rendered per buffer handed to the writer.
-const VALIDATION_CHUNK: usize = 1 << 16;
+/// Groups of claims (of 256: a coq block's 8 groups are about 5.4 MB of text) rendered in
+/// parallel and handed to the writer of `validation.csv` at once.
+const VALIDATION_GROUPS: usize = 8;
 
 /// Packs built per batch (the unit handed to the writers).
 const BATCH_PACKS: u32 = 128;
@@ -669,7 +670,7 @@ fn make_packs(
     sink: &mut dyn Sink,
     csv: &SyncSender<Vec<Vec<u8>>>,
     bin: &SyncSender<Vec<Vec<u8>>>,
-) -> Result<Vec<validation_csv::Row>, GenerateError> {
+) -> Result<validation_csv::Claims, GenerateError> {
     let spec = plan.spec;
     let builder = PackBuilder {
         plan,
@@ -681,7 +682,7 @@ fn make_packs(
     // Escaped once; each thread renders into its own clone.
     let row_writer = tickets_csv::RowWriter::new(spec);
     let (packs, tickets) = (plan.packs(), plan.tickets());
-    let mut claims: Vec<validation_csv::Row> = Vec::with_capacity(tickets as usize);
+    let mut claims = validation_csv::Claims::with_capacity(tickets as usize);
     for start in (0..packs).step_by(BATCH_PACKS as usize) {
         if plan.cancel.is_cancelled() {
             return Err(GenerateError::Interrupted);
@@ -704,7 +705,7 @@ fn make_packs(
             sink.records(&b);
             csv_bufs.push(c);
             bin_bufs.push(b);
-            claims.extend(v);
+            claims.extend(&v);
         }
         // A writer that stopped (I/O error) reports it when joined.
         if csv.send(csv_bufs).is_err() || bin.send(bin_bufs).is_err() {
@@ -716,14 +717,16 @@ fn make_packs(
 }
 
 /// Puts `validation.csv` into `sink`: the rows of `claims` sorted by claim, encrypted to
-/// `seal` if given. Returns what was written. Errors: the sink's.
+/// `seal` if given. The rows are rendered on the current rayon pool, [`VALIDATION_GROUPS`]
+/// groups of claims at a time, while the writer thread hashes and writes the ones before.
+/// Returns what was written. Errors: the sink's.
 fn write_validation(
     sink: &mut dyn Sink,
     spec: &GameSpec,
-    mut claims: Vec<validation_csv::Row>,
+    mut claims: validation_csv::Claims,
     seal: Option<Vec<age::x25519::Recipient>>,
 ) -> Result<Written, GenerateError> {
-    validation_csv::sort(&mut claims);
+    claims.sort();
     let (tx, rx) = sync_channel::<Vec<Vec<u8>>>(2);
     let w = HashedFile::spawn(
         sink.open(VALIDATION, seal)?,
@@ -731,12 +734,18 @@ fn write_validation(
         rx,
     );
     let rows = validation_csv::RowWriter::new(spec);
-    for chunk in claims.chunks(VALIDATION_CHUNK) {
-        let mut buf = Vec::with_capacity(chunk.len() * 48);
-        for r in chunk {
-            rows.push(&mut buf, r);
-        }
-        if tx.send(vec![buf]).is_err() {
+    for groups in claims.groups().chunks(VALIDATION_GROUPS) {
+        let bufs: Vec<Vec<u8>> = groups
+            .par_iter()
+            .map(|group| {
+                let mut buf = Vec::with_capacity(group.len() * 48);
+                for r in group {
+                    rows.push(&mut buf, r);
+                }
+                buf
+            })
+            .collect();
+        if tx.send(bufs).is_err() {
             break;
         }
     }

@@ -327,7 +327,8 @@ struct Acc {
     /// Rows of tickets.csv that are right but for a carriage return before their line end
     /// (CRLF line ends): (count, first ticket). One finding says so, not one per row.
     crlf_csv: (u64, Option<u64>),
-    /// The validation row every print record calls for (claim, evaluated way).
+    /// The validation row every print record of the task calls for (claim, evaluated
+    /// way); [`ticket_pass`] gathers them into its [`validation_csv::Claims`].
     claims: Vec<validation_csv::Row>,
 }
 
@@ -386,7 +387,6 @@ impl Acc {
         join(&mut self.extra_csv, later.extra_csv);
         join(&mut self.missing_csv, later.missing_csv);
         join(&mut self.crlf_csv, later.crlf_csv);
-        self.claims.extend(later.claims);
     }
 }
 
@@ -767,11 +767,13 @@ fn row_difference(k: usize, line: &[u8], want: &[u8]) -> String {
 fn check_validation_file(
     file: Box<dyn Read + Send>,
     spec: &GameSpec,
-    mut claims: Vec<validation_csv::Row>,
+    mut claims: validation_csv::Claims,
     limit: u64,
     checks: &mut Checks,
 ) -> (u64, String) {
-    validation_csv::sort(&mut claims);
+    claims.sort();
+    let n_claims = claims.len();
+    let mut claims = claims.rows();
     let mut lines = Lines {
         src: HashingReader::new(file, &[]).limit(limit),
         carry: Vec::new(),
@@ -809,7 +811,7 @@ fn check_validation_file(
             break;
         }
         for line in got.split_inclusive(|&b| b == b'\n') {
-            match claims.get(k) {
+            match claims.next() {
                 Some(row) => {
                     want.clear();
                     rows.push(&mut want, row);
@@ -835,12 +837,12 @@ fn check_validation_file(
             format!("{VALIDATION} has {more} rows more than tickets.bin has tickets"),
         );
     }
-    if k < claims.len() {
+    if k < n_claims {
         bad(
             None,
             format!(
                 "{VALIDATION} has {} rows fewer than tickets.bin has tickets",
-                claims.len() - k
+                n_claims - k
             ),
         );
     }
@@ -899,12 +901,12 @@ fn check_tickets(
         records,
         expect,
     } = print;
-    let (mut total, read) = ticket_pass(&ctx, csv, bin, rec, expect.tickets.min(records), progress);
+    let (mut total, claims, read) =
+        ticket_pass(&ctx, csv, bin, rec, expect.tickets.min(records), progress);
     file_ends(read, expect.tickets, head_len, rec, &mut run, checks);
     count_findings(&total, expect.tickets, checks);
     match open_file(dir, VALIDATION, ids, &mut sealed, checks) {
         Some(val) => {
-            let claims = std::mem::take(&mut total.claims);
             let read = check_validation_file(val.reader, spec, claims, text_limit, checks);
             run.hashes.push((VALIDATION.into(), read));
         }
@@ -1086,8 +1088,9 @@ type FilesRead = std::io::Result<[(u64, String, bool); 2]>;
 /// Checks every ticket: a reader thread hands batches of CSV lines and print records
 /// (`rec` bytes each) to checker tasks in parallel, whose findings and tallies are merged
 /// in print order; `progress` hears of every batch. Returns the merged tally (room made
-/// for `reserve` tickets) and what the reader read of `tickets.csv` and `tickets.bin`
-/// (bytes, hex SHA-256, truncated), or its error.
+/// for `reserve` tickets), the validation rows the print records call for (not yet in
+/// file order) and what the reader read of `tickets.csv` and `tickets.bin` (bytes, hex
+/// SHA-256, truncated), or its error.
 fn ticket_pass(
     ctx: &Ctx,
     csv: Lines,
@@ -1095,13 +1098,14 @@ fn ticket_pass(
     rec: usize,
     reserve: u64,
     progress: &(dyn Fn(u64) + Sync),
-) -> (Acc, FilesRead) {
+) -> (Acc, validation_csv::Claims, FilesRead) {
     let spec = ctx.spec;
     let (tx, rx) = sync_channel::<Batch>(2);
     let (spare_tx, spare_rx) = channel::<Batch>();
     let mut total = Acc::new(spec.ways.len(), spec.pack_size);
     // The records the print file can hold, whatever the manifest declares.
     total.ways.reserve(reserve as usize);
+    let mut claims = validation_csv::Claims::with_capacity(reserve as usize);
     // Escaped once; each thread renders into its own clone.
     let row_writer = tickets_csv::RowWriter::new(spec);
     let reader_result = std::thread::scope(|s| {
@@ -1135,6 +1139,7 @@ fn ticket_pass(
                 )
                 .collect();
             for a in accs {
+                claims.extend(&a.claims);
                 total.merge(a);
             }
             progress(batch.first + n as u64);
@@ -1142,7 +1147,7 @@ fn ticket_pass(
         }
         h.join().expect("reader thread panicked")
     });
-    (total, reader_result)
+    (total, claims, reader_result)
 }
 
 /// The findings on how `tickets.csv` and `tickets.bin` end, from what the reader `read`
