@@ -628,3 +628,29 @@ fn a_card_twice_across_tables_is_an_ambiguity_of_the_ticket() {
         );
     }
 }
+
+/// Two tables of eight and two hands against one bank: the first table's hands may take
+/// every low card the second's losing hands need. The ticket is then dealt again from the
+/// start, so the spec checks, and its block generates and verifies clean with no card twice.
+#[test]
+fn a_ticket_whose_tables_use_up_the_low_cards_is_dealt_again() {
+    let t = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(repo("game_specs/examples/blackjack_duo.toml")).unwrap();
+    let text = text.replacen("hands = 3", "hands = 8", 1);
+    assert!(text.contains("hands = 8"));
+    let spec = t.path().join("bj8.toml");
+    std::fs::write(&spec, text).unwrap();
+    let out = t.path().join("block");
+    generate(&spec, &out, 2);
+    let o = tirage()
+        .args(["verify", "--unauthenticated", "--no-audit", "-q"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+}

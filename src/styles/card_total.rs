@@ -975,16 +975,20 @@ impl CardTotal {
             for (c, &card) in self.dealer_cols(0).zip(&dealer) {
                 given.codes[c] = card;
             }
-            return self.draw_dealt(way, show, &given, 0, rng);
+            let face = self.draw_dealt(way, show, &given, 0, rng);
+            return face.unwrap_or_else(|| self.no_face(way));
         }
         let want = self.wants(way, show, MAX_NATURALS, rng);
-        self.face_of(way, &want, None, rng)
+        self.try_faces(&want, None, rng)
+            .unwrap_or_else(|| self.no_face(way))
     }
 
     /// A face of `way` for a surface reading a shared dealer's hand: the dealer's cards as
     /// `given` shows them, the surface's own dealt from the deck less the dealer's and
     /// `dealt` (the cards other surfaces show, bit `c` for card `c`). Every planned way is
-    /// reachable against every hand [`shared_dealer`] draws (see [`super::shared`]).
+    /// reachable against every hand [`shared_dealer`] draws (see [`super::shared`]), but
+    /// the cards other surfaces took may leave too few of the values a hand needs: `None`
+    /// after [`MAX_ATTEMPTS`] attempts, and the game deals the whole ticket again.
     fn draw_dealt(
         &self,
         way: &Way,
@@ -992,30 +996,30 @@ impl CardTotal {
         given: &Face,
         dealt: u64,
         rng: &mut FaceRng,
-    ) -> Face {
+    ) -> Option<Face> {
         let dealer: ArrayVec<Card, 3> = self.dealer_cols(0).map(|c| given.codes[c]).collect();
         let used = dealer.iter().fold(dealt, |u, &c| u | 1u64 << c);
         let want = self.wants(way, show, free_aces(used), rng);
-        self.face_of(way, &want, Some((&dealer, used)), rng)
+        self.try_faces(&want, Some((&dealer, used)), rng)
     }
 
-    /// A face showing `want`, attempted until one fits (see [`CardTotal::draw`]).
-    fn face_of(
-        &self,
-        way: &Way,
-        want: &[Want],
-        given: Option<(&[Card], u64)>,
-        rng: &mut FaceRng,
-    ) -> Face {
-        for _ in 0..MAX_ATTEMPTS {
-            if let Some(face) = self.try_face(want, given, rng) {
-                return face;
-            }
-        }
+    /// No face of `way` in [`MAX_ATTEMPTS`] attempts from a full deck (less the dealer's
+    /// cards alone): a bug, since every way was checked reachable when the spec loaded.
+    fn no_face(&self, way: &Way) -> ! {
         panic!(
             "card_total « {} »: no face for way {} in {MAX_ATTEMPTS} attempts: a bug",
             self.id, way.id
         );
+    }
+
+    /// A face showing `want` within [`MAX_ATTEMPTS`] attempts, or `None`.
+    fn try_faces(
+        &self,
+        want: &[Want],
+        given: Option<(&[Card], u64)>,
+        rng: &mut FaceRng,
+    ) -> Option<Face> {
+        (0..MAX_ATTEMPTS).find_map(|_| self.try_face(want, given, rng))
     }
 
     /// One attempt at a face showing `want`; `given`, for a surface reading a shared

@@ -40,6 +40,15 @@ pub const MAX_AREAS: usize = u8::MAX as usize;
 /// Most splits of one way over the surfaces that are tried when the spec is loaded.
 pub const MAX_SPLITS: usize = 4096;
 
+/// Whole deals of a ticket attempted before drawing gives up, on a ticket whose surfaces
+/// deal from one deck ([`Game::synthesize`]); [`Game::plan`] refuses a spec whose deals
+/// fail often enough to make that possible.
+pub const DEAL_ATTEMPTS: usize = 64;
+
+/// Deals sampled for each split of each way when the spec loads ([`Game::plan`]): more
+/// than a quarter failing refuses the spec.
+const DEAL_SAMPLES: usize = 64;
+
 /// One surface of a composed game.
 pub struct Surface {
     /// Its id in the spec.
@@ -148,6 +157,17 @@ pub enum PlanError {
         /// Why each refused split was refused, each reason once, in the order met.
         refusals: Vec<SplitRefusal>,
     },
+    /// The surfaces reading a shared dealer's hand cannot be dealt the way from one deck
+    /// often enough: the hands of the first take the cards those after need.
+    #[error("its hands cannot be dealt from one deck: {fails} of {samples} sampled deals ran out of the cards a hand needs; give the surfaces that read the shared hand fewer hands")]
+    Deal {
+        /// Index of the way in the spec's ways.
+        way: usize,
+        /// Deals that failed.
+        fails: usize,
+        /// Deals sampled.
+        samples: usize,
+    },
     /// No value of the multiplier box can carry the way.
     #[error("no value of the multiplier box can carry it: {reasons}")]
     NoBoxValue {
@@ -182,7 +202,8 @@ impl PlanError {
         match self {
             PlanError::TooManySplits { way, .. }
             | PlanError::NoSurface { way, .. }
-            | PlanError::NoBoxValue { way, .. } => Some(*way),
+            | PlanError::NoBoxValue { way, .. }
+            | PlanError::Deal { way, .. } => Some(*way),
             PlanError::Settings { .. } | PlanError::BoxValueUnused { .. } => None,
         }
     }
@@ -783,6 +804,7 @@ impl Game {
             .enumerate()
             .map(|(i, w)| (w.id.clone(), i))
             .collect();
+        self.sample_deals()?;
         for (s, surface) in self.surfaces.iter().enumerate() {
             let mut parts: Vec<&Plan> = Vec::new();
             for way in &self.splits[1..] {
@@ -1135,6 +1157,33 @@ impl Game {
         Ok(face)
     }
 
+    /// Deals [`DEAL_SAMPLES`] faces of every split of every way of a game whose surfaces
+    /// deal from a shared dealer's deck, from a fixed stream, and refuses the way when more
+    /// than a quarter fail ([`PlanError::Deal`]): then [`DEAL_ATTEMPTS`] whole deals of a
+    /// ticket all failing is out of reach. A game with no shared hand has nothing to sample.
+    fn sample_deals(&self) -> Result<(), PlanError> {
+        use rand_core::SeedableRng;
+        if !self.shared.iter().any(|e| e.kind == SharedKind::Hand) {
+            return Ok(());
+        }
+        for (way, splits) in self.splits.iter().enumerate() {
+            for (j, split) in splits.iter().enumerate() {
+                let mut rng = FaceRng::seed_from_u64(((way as u64) << 32) | j as u64);
+                let fails = (0..DEAL_SAMPLES)
+                    .filter(|_| self.try_split(split, None, &mut rng).is_none())
+                    .count();
+                if fails * 4 > DEAL_SAMPLES {
+                    return Err(PlanError::Deal {
+                        way,
+                        fails,
+                        samples: DEAL_SAMPLES,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// A face of `split`, each surface drawing its part; `asked` names the surface asked
     /// to show a feature (a feature of the game's table) and the feature.
     fn draw_split(
@@ -1149,6 +1198,26 @@ impl Game {
             let local = asked.map(|(_, id)| self.surfaces[0].from_game[usize::from(id.0)]);
             return plan.draw(local.flatten(), rng);
         }
+        for _ in 0..DEAL_ATTEMPTS {
+            if let Some(face) = self.try_split(split, asked, rng) {
+                return face;
+            }
+        }
+        panic!(
+            "no deal of the ticket's one deck in {DEAL_ATTEMPTS} attempts: a bug (the spec's \
+             load samples every split: see Game::plan)"
+        );
+    }
+
+    /// One attempt at a face of `split` (see [`Game::draw_split`]): the shared elements,
+    /// then each surface's part. `None` when a surface reading a shared dealer's hand
+    /// cannot be dealt from the cards the others left ([`Plan::draw_dealt`]).
+    fn try_split(
+        &self,
+        split: &Split,
+        asked: Option<(usize, FeatureId)>,
+        rng: &mut FaceRng,
+    ) -> Option<Face> {
         let mut face = Face::zeroed(self.layout.columns.len());
         // The shared elements first, whatever the way: they tell nothing of the prize.
         for (e, &at) in self.shared.iter().zip(&self.shared_at) {
@@ -1165,7 +1234,7 @@ impl Game {
                 None => plan.draw(local, rng),
                 Some(e) if self.shared[e].kind == SharedKind::Hand => {
                     let dealt = self.dealt(&face, e, s);
-                    plan.draw_dealt(local, &self.sub_face(&face, s), dealt, rng)
+                    plan.draw_dealt(local, &self.sub_face(&face, s), dealt, rng)?
                 }
                 Some(_) => plan.draw_given(local, &self.sub_face(&face, s), rng),
             };
@@ -1176,7 +1245,7 @@ impl Game {
                 }
             }
         }
-        face
+        Some(face)
     }
 
     /// True when no card shows twice among shared hand `e` and the cards of every surface

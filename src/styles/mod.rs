@@ -501,8 +501,10 @@ type Drawer = dyn Fn(Option<FeatureId>, &mut FaceRng) -> Face + Send + Sync;
 
 /// Draws one face of a planned way given the shared element the surface reads (in its
 /// columns of the face passed, [`Layout::reads`]) and the cards already dealt on the
-/// ticket (see [`Plan::draw_dealt`]), showing the feature asked if any.
-type GivenDrawer = dyn Fn(Option<FeatureId>, &Face, u64, &mut FaceRng) -> Face + Send + Sync;
+/// ticket (see [`Plan::draw_dealt`]), showing the feature asked if any; `None` when the
+/// cards left in the deck cannot deal the way.
+type GivenDrawer =
+    dyn Fn(Option<FeatureId>, &Face, u64, &mut FaceRng) -> Option<Face> + Send + Sync;
 
 /// A way as a style planned it when the spec loaded ([`Style::plan`]): the way, the
 /// features its faces can be asked to show (each with the reason when not) and those they
@@ -571,7 +573,7 @@ impl Plan {
         given: impl Fn(Option<FeatureId>, &Face, &mut FaceRng) -> Face + Send + Sync + 'static,
     ) -> Plan {
         self.given = Some(Box::new(move |show, face, _dealt, rng| {
-            given(show, face, rng)
+            Some(given(show, face, rng))
         }));
         self
     }
@@ -579,10 +581,14 @@ impl Plan {
     /// The plan with the drawer of a surface that reads a shared dealer's hand
     /// ([`shared::SharedKind::Hand`]) and deals its own cards from the ticket's one deck:
     /// as [`Plan::with_given`], the drawer also given the cards already dealt on the
-    /// ticket ([`Plan::draw_dealt`]), none of which it deals again.
+    /// ticket ([`Plan::draw_dealt`]), none of which it deals again, and returning `None`
+    /// when the cards left cannot deal the way.
     pub fn with_dealt(
         mut self,
-        given: impl Fn(Option<FeatureId>, &Face, u64, &mut FaceRng) -> Face + Send + Sync + 'static,
+        given: impl Fn(Option<FeatureId>, &Face, u64, &mut FaceRng) -> Option<Face>
+            + Send
+            + Sync
+            + 'static,
     ) -> Plan {
         self.given = Some(Box::new(given));
         self
@@ -638,19 +644,22 @@ impl Plan {
     /// (the game refuses such a plan when the spec loads).
     pub fn draw_given(&self, show: Option<FeatureId>, given: &Face, rng: &mut FaceRng) -> Face {
         self.draw_dealt(show, given, 0, rng)
+            .expect("a surface reading a shared draw always draws")
     }
 
     /// As [`Plan::draw_given`], for a surface dealing cards from the ticket's one deck:
     /// `dealt` holds the cards other surfaces (and the shared hand) already show, bit `c`
     /// for card code `c` (`card_hands` codes, 0 to 51); the surface deals none of them.
-    /// A surface that deals no cards ignores it.
+    /// A surface that deals no cards ignores it. `None`: the cards left cannot deal the
+    /// way, however drawn (the other surfaces took what it needs); the game then deals the
+    /// ticket again ([`game::Game::synthesize`]).
     pub fn draw_dealt(
         &self,
         show: Option<FeatureId>,
         given: &Face,
         dealt: u64,
         rng: &mut FaceRng,
-    ) -> Face {
+    ) -> Option<Face> {
         let draw = self
             .given
             .as_ref()
