@@ -588,6 +588,9 @@ pub fn stage(
 /// manifest, the bytes of `manifest.json` and the text of `SHA256SUMS`. Errors: see
 /// [`GenerateError`].
 pub fn build(plan: &BlockPlan, sink: &mut dyn Sink) -> Result<Built, GenerateError> {
+    // The manifest names this executable by its SHA-256 (tens of MB to read and hash):
+    // begun now on a thread of its own, it is ready when the manifest is made.
+    std::thread::spawn(crate::block::identity::binary_sha256);
     let spec = plan.spec;
     sink.file(SPEC, spec.text.as_bytes())?;
     let (csv_tx, csv_rx) = sync_channel::<Vec<Vec<u8>>>(2);
