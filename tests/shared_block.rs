@@ -351,12 +351,57 @@ fn the_shared_draw_is_the_same_whatever_the_way() {
     }
 }
 
-/// The bonus-numbers example, game_specs/examples/numero_bonus.toml, judged ticket by
-/// ticket from its rule text: two grids of 6 numbers over amounts, each with 2 winning
+/// One ticket of the bonus-numbers example (game_specs/examples/numero_bonus.toml)
+/// judged from its rule text: two grids of 6 numbers over amounts, each with 2 winning
 /// numbers of its own, and 2 bonus numbers printed once that win on both grids; a grid's
 /// number among its winning numbers or the bonus numbers wins the amount under it, and
-/// everything adds up. No number twice on a grid, nor twice among a grid's winning and the
-/// bonus numbers.
+/// everything adds up. Returns the prize in whole euros, the winning spots found by a bonus
+/// number and by a grid's own number, and what a player could read otherwise: a number
+/// twice on a grid, or twice among a grid's winning and the bonus numbers, or a grid's
+/// number among the other grid's own winning numbers (read naively, "a number among the
+/// winning numbers anywhere wins").
+fn judge_bonus(row: &BTreeMap<&str, &str>) -> (u64, usize, usize, Vec<String>) {
+    let bonus = [row["bonus_1"], row["bonus_2"]];
+    let own = |g: usize| -> [&str; 2] {
+        [
+            row[format!("grille{g}_win1").as_str()],
+            row[format!("grille{g}_win2").as_str()],
+        ]
+    };
+    let (mut prize, mut by_bonus, mut by_own, mut problems) = (0, 0, 0, Vec::new());
+    for g in 1..=2 {
+        let winning: HashSet<&str> = own(g).iter().chain(&bonus).copied().collect();
+        if winning.len() != 4 {
+            problems.push(format!("grid {g}: a winning number twice"));
+        }
+        let spots: Vec<&str> = (1..=6)
+            .map(|i| row[format!("grille{g}_sym{i}").as_str()])
+            .collect();
+        if spots.iter().collect::<HashSet<_>>().len() != 6 {
+            problems.push(format!("grid {g}: a number on two spots"));
+        }
+        let other = own(3 - g);
+        for (i, s) in spots.iter().enumerate() {
+            if other.contains(s) {
+                problems.push(format!(
+                    "grid {g}: {s} is a winning number of the other grid"
+                ));
+            }
+            if winning.contains(s) {
+                prize += row[format!("grille{g}_amt{}", i + 1).as_str()]
+                    .parse::<u64>()
+                    .unwrap();
+                by_bonus += usize::from(bonus.contains(s));
+                by_own += usize::from(own(g).contains(s));
+            }
+        }
+    }
+    (prize, by_bonus, by_own, problems)
+}
+
+/// Every ticket of the bonus-numbers example pays what [`judge_bonus`] says, and none
+/// shows what a player could read otherwise (a grid's number among the other grid's own
+/// winning numbers included).
 #[test]
 fn every_ticket_of_the_bonus_numbers_example_pays_what_the_rules_say() {
     let dir = tempfile::tempdir().unwrap();
@@ -366,47 +411,125 @@ fn every_ticket_of_the_bonus_numbers_example_pays_what_the_rules_say() {
     let csv = std::fs::read_to_string(out.join("tickets.csv")).unwrap();
     let mut rows = csv.lines();
     let header: Vec<&str> = rows.next().unwrap().split(',').collect();
-    let (mut tickets, mut by_bonus, mut by_own) = (0, 0, 0);
+    let (mut tickets, mut winners, mut by_bonus, mut by_own) = (0, 0, 0, 0);
     for line in rows {
         let row: BTreeMap<&str, &str> = header.iter().copied().zip(line.split(',')).collect();
-        let bonus = [row["bonus_1"], row["bonus_2"]];
-        let mut prize = 0u64;
-        for g in 1..=2 {
-            let own = [
-                row[format!("grille{g}_win1").as_str()],
-                row[format!("grille{g}_win2").as_str()],
-            ];
-            let winning: HashSet<&str> = own.iter().chain(&bonus).copied().collect();
-            assert_eq!(
-                winning.len(),
-                4,
-                "ticket {}: a winning number twice",
-                row["ticket"]
-            );
-            let spots: Vec<&str> = (1..=6)
-                .map(|i| row[format!("grille{g}_sym{i}").as_str()])
-                .collect();
-            assert_eq!(
-                spots.iter().collect::<HashSet<_>>().len(),
-                6,
-                "ticket {}",
-                row["ticket"]
-            );
-            for (i, s) in spots.iter().enumerate() {
-                if winning.contains(s) {
-                    prize += row[format!("grille{g}_amt{}", i + 1).as_str()]
-                        .parse::<u64>()
-                        .unwrap();
-                    by_bonus += usize::from(bonus.contains(s));
-                    by_own += usize::from(own.contains(s));
-                }
-            }
-        }
+        let (prize, b, o, problems) = judge_bonus(&row);
+        assert!(
+            problems.is_empty(),
+            "ticket {}: {problems:?}",
+            row["ticket"]
+        );
         assert_eq!(prize.to_string(), row["prize"], "ticket {}", row["ticket"]);
+        (by_bonus, by_own) = (by_bonus + b, by_own + o);
+        winners += usize::from(prize > 0);
         tickets += 1;
     }
-    assert_eq!(tickets, 2000);
+    assert_eq!((tickets, winners), (2000, 454));
     // 464 winning spots (454 lots, 10 of them on both grids), each drawn among the 4
-    // winning numbers of its grid: for the fixed seed, half by a bonus number.
+    // winning numbers of its grid (2 bonus, 2 own): for the fixed seed, about half by a
+    // bonus number.
+    assert_eq!(by_bonus + by_own, 464);
     assert_eq!((by_bonus, by_own), (232, 232));
+}
+
+/// The judge above is no rubber stamp: it finds a number of grid 2 among grid 1's own
+/// winning numbers, a number twice on a grid, and a winning number twice.
+#[test]
+fn the_bonus_judge_finds_what_the_rules_forbid() {
+    let mut cells: Vec<(String, String)> = vec![
+        ("bonus_1".into(), "01".into()),
+        ("bonus_2".into(), "02".into()),
+    ];
+    for g in 1..=2usize {
+        for i in 1..=2 {
+            cells.push((
+                format!("grille{g}_win{i}"),
+                format!("{:02}", 2 + 2 * g + i - 2),
+            ));
+        }
+        for i in 1..=6 {
+            cells.push((format!("grille{g}_sym{i}"), format!("{:02}", 10 * g + i)));
+            cells.push((format!("grille{g}_amt{i}"), "5".into()));
+        }
+    }
+    let judge_with = |edits: &[(&str, &str)]| {
+        let mut v = cells.clone();
+        for (k, x) in edits {
+            v.iter_mut().find(|(n, _)| n == k).unwrap().1 = x.to_string();
+        }
+        let row: BTreeMap<&str, &str> = v.iter().map(|(k, x)| (k.as_str(), x.as_str())).collect();
+        judge_bonus(&row)
+    };
+    assert_eq!(judge_with(&[]), (0, 0, 0, vec![]));
+    // Grid 1's own winning numbers are 03 and 04, grid 2's 05 and 06.
+    assert_eq!(
+        judge_with(&[("grille2_sym1", "01"), ("grille1_sym2", "04")]),
+        (10, 1, 1, vec![])
+    );
+    assert_eq!(
+        judge_with(&[("grille2_sym3", "03")]),
+        (
+            0,
+            0,
+            0,
+            vec!["grid 2: 03 is a winning number of the other grid".to_string()]
+        )
+    );
+    assert_eq!(
+        judge_with(&[("grille1_sym1", "12")]).3,
+        ["grid 1: a number on two spots"]
+    );
+    assert_eq!(
+        judge_with(&[("grille1_win2", "01")]).3,
+        ["grid 1: a winning number twice"]
+    );
+}
+
+/// The cross reading bonus numbers invite: on a losing ticket, a spot of grid 2 is edited
+/// into one of grid 1's own winning numbers, in the print file and the CSV alike. By the
+/// rule it still wins nothing (the prize and the counts agree), but a player reading
+/// "a number among the winning numbers anywhere wins" would claim it: `verify` must find
+/// the face ambiguous.
+#[test]
+fn verify_finds_a_number_of_another_grid_s_winning_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("block");
+    generate(&repo("game_specs/examples/numero_bonus.toml"), &out, 1);
+    let bad = dir.path().join("bad");
+    common::copy_dir(&out, &bad);
+    let csv = std::fs::read_to_string(bad.join("tickets.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    let head: Vec<&str> = lines[0].split(',').collect();
+    let row: BTreeMap<&str, &str> = head.iter().copied().zip(lines[1].split(',')).collect();
+    assert_eq!(row["prize"], "0", "the first ticket loses");
+    let number = row["grille1_win1"];
+    common::forge_cell(
+        &bad,
+        1,
+        "grille2_sym1",
+        number.parse::<u8>().unwrap() - 1,
+        number,
+    );
+    let edited = std::fs::read_to_string(bad.join("tickets.csv")).unwrap();
+    let fields: Vec<&str> = edited.lines().nth(1).unwrap().split(',').collect();
+    let forged: BTreeMap<&str, &str> = head.iter().copied().zip(fields).collect();
+    let (prize, _, _, problems) = judge_bonus(&forged);
+    assert_eq!(prize, 0);
+    assert_eq!(
+        problems,
+        [format!(
+            "grid 2: {number} is a winning number of the other grid"
+        )]
+    );
+    let report = tirage()
+        .args(["verify", "--unauthenticated", "--no-audit"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(report.status.code(), Some(1));
+    let text = String::from_utf8(report.stdout).unwrap();
+    assert_eq!(common::status_of(&text, "ambiguity"), "FAIL", "{text}");
+    assert_eq!(common::status_of(&text, "counts"), "PASS", "{text}");
+    assert_eq!(common::verify_code(&out), 0);
 }

@@ -27,7 +27,7 @@
 //! every surface that reads it, and the surface has no dealer of its own. The ticket's game
 //! deals the dealer's cards first, from a law that never depends on the way ([`shared_dealer`]:
 //! no ace, a total of 12 to 19, each as likely), then each reader's, in surface order, from
-//! the same deck ([`Plan::draw_dealt`]). Against any such hand every way stays reachable: a
+//! the same deck ([`Plan::draw_beside`]). Against any such hand every way stays reachable: a
 //! win by a higher total up to 20 (or a natural), a loss at least two below, a near miss one
 //! below; so the dealer is never drawn again for a way, and alone it tells a winning ticket
 //! from a losing one no better than chance. The deck's four aces serve every reader: a
@@ -1454,7 +1454,7 @@ impl Style for CardTotal {
     }
 
     /// A surface reading a shared dealer's hand also draws given it and the cards already
-    /// dealt ([`Plan::draw_dealt`]).
+    /// dealt ([`Plan::draw_beside`]).
     fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, Refusal> {
         let reader = self.reading.then(|| Arc::clone(&self));
         let plan = Plan::of_checked_way(

@@ -20,7 +20,7 @@
 
 use super::card_total;
 use super::multiply::{self, BoxChoice, MultiplierBox};
-use super::shared::{Shared, SharedKind};
+use super::shared::{Beside, Shared, SharedKind};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureInfo,
     FeatureKind, Features, Layout, Mark, Panel, Plan, Printed, Refusal, Style, FEATURE_ATTEMPTS,
@@ -415,6 +415,28 @@ impl Game {
                          (one deck deals every card of the ticket)",
                         element.id,
                         card_total::MAX_SURFACE_CARDS
+                    ));
+                }
+            }
+            if element.kind == SharedKind::Draw {
+                let sizes: Vec<(usize, usize)> = readers
+                    .clone()
+                    .map(|s| {
+                        (
+                            s.rule.layout().own_winning.len(),
+                            s.rule.layout().spots.len(),
+                        )
+                    })
+                    .collect();
+                let need = symbols_needed(element.count, &sizes);
+                if need > element.values.len() {
+                    return Err(format!(
+                        "shared \"{}\" has {} symbols, but the grids reading it need up to {need} \
+                         different ones on a ticket: a grid's own winning cells show none of \
+                         the other grids' winning cells or spots, and its spots none of their \
+                         own winning cells (list more symbols, or fewer spots or winning cells)",
+                        element.id,
+                        element.values.len()
                     ));
                 }
             }
@@ -1038,6 +1060,13 @@ pub const AMB_ABOVE_MAX: &str = "a surface wins more than its printed maximum";
 /// surfaces that read it, which are all dealt from the ticket's one deck.
 pub const AMB_DECK: &str = "the same card twice on a ticket whose hands share a dealer";
 
+/// Ambiguity: a spot of a surface reading a shared draw (a grid reading bonus numbers)
+/// shows a symbol among another reader's own winning cells. Read naively ("a number I see
+/// among the winning numbers anywhere wins"), it would win; by the rule only the grid's own
+/// winning cells and the shared draw's win on it.
+pub const AMB_OTHER_GRID: &str =
+    "a spot shows a number among another grid's own winning numbers (shared draw)";
+
 impl Game {
     /// A production face of `way` (one of the spec's ways, planned at load), drawing every
     /// choice from `rng`: one of the way's splits, then each surface's face of its part.
@@ -1211,7 +1240,7 @@ impl Game {
 
     /// One attempt at a face of `split` (see [`Game::draw_split`]): the shared elements,
     /// then each surface's part. `None` when a surface reading a shared dealer's hand
-    /// cannot be dealt from the cards the others left ([`Plan::draw_dealt`]).
+    /// cannot be dealt from the cards the others left ([`Plan::draw_beside`]).
     fn try_split(
         &self,
         split: &Split,
@@ -1232,11 +1261,10 @@ impl Game {
             };
             let sub = match surface.reads {
                 None => plan.draw(local, rng),
-                Some(e) if self.shared[e].kind == SharedKind::Hand => {
-                    let dealt = self.dealt(&face, e, s);
-                    plan.draw_dealt(local, &self.sub_face(&face, s), dealt, rng)?
+                Some(e) => {
+                    let beside = self.beside(&face, e, s);
+                    plan.draw_beside(local, &self.sub_face(&face, s), &beside, rng)?
                 }
-                Some(_) => plan.draw_given(local, &self.sub_face(&face, s), rng),
             };
             // The shared columns are kept as drawn; the surface writes its own.
             for (i, &c) in surface.columns.iter().enumerate() {
@@ -1261,12 +1289,59 @@ impl Game {
         })
     }
 
-    /// The cards already dealt on `face` from the deck of shared hand `e` while surface
-    /// `before` is drawn: the hand's, and those of the readers drawn before it (bit `c` for
-    /// card `c`).
-    fn dealt(&self, face: &Face, e: usize, before: usize) -> u64 {
-        self.deck_codes(face, e, before)
-            .fold(0u64, |b, code| b | 1u64 << code)
+    /// What the surfaces drawn before surface `before` show on `face` of what it must not
+    /// show again, for shared element `e`: a hand's cards dealt (the hand's, and those of
+    /// the readers drawn before it, bit `c` for card `c`); a draw's other readers' own
+    /// winning cells and spots ([`Layout::own_winning`], [`Layout::spots`]).
+    fn beside(&self, face: &Face, e: usize, before: usize) -> Beside {
+        if self.shared[e].kind == SharedKind::Hand {
+            return Beside {
+                cards: self
+                    .deck_codes(face, e, before)
+                    .fold(0u64, |b, code| b | 1u64 << code),
+                ..Beside::default()
+            };
+        }
+        let mut beside = Beside::default();
+        for s in self.surfaces[..before]
+            .iter()
+            .filter(|s| s.reads == Some(e))
+        {
+            let layout = s.rule.layout();
+            let code = |&c: &usize| face.codes[s.columns[c]];
+            beside.winning.extend(layout.own_winning.iter().map(code));
+            beside.spots.extend(layout.spots.iter().map(code));
+        }
+        beside
+    }
+
+    /// True when a spot of a surface reading shared draw `e` shows a symbol of another
+    /// reader's own winning cells ([`AMB_OTHER_GRID`]).
+    fn reads_across(&self, face: &Face, e: usize) -> bool {
+        let readers: Vec<&Surface> = self
+            .surfaces
+            .iter()
+            .filter(|s| s.reads == Some(e))
+            .collect();
+        let codes = |s: &Surface, cols: &[usize]| -> Vec<u8> {
+            cols.iter().map(|&c| face.codes[s.columns[c]]).collect()
+        };
+        if readers
+            .iter()
+            .all(|s| s.rule.layout().own_winning.is_empty())
+        {
+            return false;
+        }
+        readers.iter().enumerate().any(|(a, ra)| {
+            let own = codes(ra, &ra.rule.layout().own_winning);
+            !own.is_empty()
+                && readers.iter().enumerate().any(|(b, rb)| {
+                    b != a
+                        && codes(rb, &rb.rule.layout().spots)
+                            .iter()
+                            .any(|c| own.contains(c))
+                })
+        })
     }
 
     /// The card codes of `face` dealt from the deck of shared hand `e`: the hand's, then
@@ -1437,8 +1512,12 @@ impl Game {
             ev.ambiguities.extend(sub.ambiguities);
         }
         for (e, element) in self.shared.iter().enumerate() {
-            if element.kind == SharedKind::Hand && !self.one_deck(face, e) {
-                ev.ambiguities.push(AMB_DECK);
+            match element.kind {
+                SharedKind::Hand if !self.one_deck(face, e) => ev.ambiguities.push(AMB_DECK),
+                SharedKind::Draw if self.reads_across(face, e) => {
+                    ev.ambiguities.push(AMB_OTHER_GRID);
+                }
+                _ => {}
             }
         }
         // A losing ticket's box above 1X is a decoy, reported on the first play area.
@@ -1452,6 +1531,25 @@ impl Game {
         }
         ev
     }
+}
+
+/// The most different symbols the readers of a shared draw of `count` cells may need on
+/// one ticket, drawn in order, given each reader's (own winning cells, spots) in `sizes`:
+/// a reader's own winning cells avoid the draw and every symbol of the readers before it,
+/// and its spots (counted as all different) avoid the draw, its own winning cells and
+/// those of the readers before it. Only the draw's count when no reader has winning cells
+/// of its own (nothing then crosses from one reader to another).
+fn symbols_needed(count: usize, sizes: &[(usize, usize)]) -> usize {
+    if sizes.iter().all(|&(own, _)| own == 0) {
+        return count;
+    }
+    let (mut shown, mut own_before, mut need) = (count, 0, count);
+    for &(own, spots) in sizes {
+        need = need.max(shown + own).max(count + own_before + own + spots);
+        shown += own + spots;
+        own_before += own;
+    }
+    need
 }
 
 /// The game's feature table, composed once from the surfaces' (`table`, empty on entry):

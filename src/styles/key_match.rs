@@ -50,7 +50,13 @@
 //! grids reading one set of winning numbers). The symbols are the draw's. Given any draw,
 //! the own winning cells are drawn among the symbols the draw does not show, the winning
 //! spots among every winning cell and the other spots among the symbols of none, so every
-//! way is reachable whatever the draw; the evaluation is the one above.
+//! way is reachable whatever the draw; the evaluation is the one above. Across grids
+//! reading one draw, a player may read "a number I see among the winning numbers anywhere
+//! wins": no spot of a grid shows a number among another grid's own winning cells
+//! ([`crate::styles::game::AMB_OTHER_GRID`], judged by the ticket's game). The grids are
+//! drawn in surface order, each given what those before show ([`super::Plan::draw_beside`]):
+//! its own winning cells avoid their winning cells and spots, its other spots their
+//! winning cells.
 //!
 //! **Features.** `top_decoy` (a decoy): a spot that does not win shows the largest amount
 //! of `decoy_weights`, on exactly the spec's rate `top_decoy` of the faces with a spot that
@@ -60,6 +66,7 @@
 //! lists at least two amounts, checked at load). Proofs mark them as decoys.
 
 use super::common::{self, AmountBox};
+use super::shared::{self, Beside};
 use super::special::{self, RawSpecial, Special, SpecialKind, Specials, Sums};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
@@ -438,6 +445,8 @@ impl KeyMatch {
         };
         if let Some((b, _)) = &m.bonus {
             m.layout.reads = (k - b..k).collect();
+            m.layout.own_winning = (Self::WIN..Self::WIN + k - b).collect();
+            m.layout.spots = (0..m.spots).map(|i| m.sym(i)).collect();
         }
         m.lines = m.description(ctx.labels);
         Ok(m.with_layout())
@@ -588,21 +597,22 @@ impl KeyMatch {
         &self,
         split: &Split,
         others: usize,
-        given: Option<&Face>,
+        given: Option<(&Face, &Beside)>,
         face: &mut Face,
         spots: &mut ArrayVec<(u8, u8), MAX_SPOTS>,
         losers: &mut ArrayVec<u8, MAX_SPOTS>,
         rng: &mut FaceRng,
     ) {
         let n = self.symbols.len() as u32;
-        if let Some(given) = given {
-            let cells = self.winning_given(given, face, rng);
+        if let Some((given, beside)) = given {
+            let cells = self.winning_given(given, beside, face, rng);
             let k = cells.len() as u32;
             for &a in &split.matched {
                 spots.push((cells[below(rng, k) as usize], a));
             }
+            let taken = shared::taken(&[&cells, &beside.winning]);
             for _ in 0..others {
-                losers.push(super::shared::nth_free(&cells, below(rng, n - k)));
+                losers.push(shared::nth_free(&taken, below(rng, n - taken.len() as u32)));
             }
             return;
         }
@@ -641,22 +651,25 @@ impl KeyMatch {
     }
 
     /// The winning cells of a face given the shared draw the surface reads (in its bonus
-    /// columns of `given`): the surface's own winning cells show different symbols the
-    /// draw does not show, drawn uniformly, and the draw is copied as given. Returns every
-    /// winning cell's symbol, its own first.
+    /// columns of `given`): the surface's own winning cells show different symbols that
+    /// neither the draw nor the other readers drawn before (`beside`: their own winning
+    /// cells and spots) show, drawn uniformly, and the draw is copied as given. Returns
+    /// every winning cell's symbol, its own first.
     fn winning_given(
         &self,
         given: &Face,
+        beside: &Beside,
         face: &mut Face,
         rng: &mut FaceRng,
     ) -> ArrayVec<u8, MAX_WINS> {
         let k = self.k();
         let b = self.bonus.as_ref().map_or(0, |(b, _)| *b);
         let bonus = &given.codes[Self::WIN + k - b..Self::WIN + k];
-        let n = self.symbols.len() as u32;
-        let mut cells: ArrayVec<u8, MAX_WINS> = common::pick_distinct(rng, n - b as u32, k - b)
+        let taken = shared::taken(&[bonus, &beside.winning, &beside.spots]);
+        let n = (self.symbols.len() - taken.len()) as u32;
+        let mut cells: ArrayVec<u8, MAX_WINS> = common::pick_distinct(rng, n, k - b)
             .into_iter()
-            .map(|r| super::shared::nth_free(bonus, r))
+            .map(|r| shared::nth_free(&taken, r))
             .collect();
         cells.extend(bonus.iter().copied());
         face.codes[Self::WIN..Self::WIN + k].copy_from_slice(&cells);
@@ -670,7 +683,7 @@ impl KeyMatch {
         split: &Split,
         all: Option<&Sums>,
         show: Option<FeatureId>,
-        given: Option<&Face>,
+        given: Option<(&Face, &Beside)>,
         rng: &mut FaceRng,
     ) -> Face {
         match given {
@@ -683,7 +696,7 @@ impl KeyMatch {
                 for (i, c) in drawn.into_iter().enumerate() {
                     g.codes[Self::WIN + k - b + i] = c as u8;
                 }
-                self.draw(split, all, show, Some(&g), rng)
+                self.draw(split, all, show, Some((&g, &Beside::default())), rng)
             }
         }
     }
@@ -737,16 +750,17 @@ impl KeyMatch {
     /// amount drawn so that they add up to the win (`all`, with its table of sums). Winning
     /// cells show distinct symbols: those of the winning spots and others no spot shows.
     /// Spots are shuffled. Every choice is one bounded draw: no retry.
-    /// With `given` (a surface reading a shared draw), the winning cells are the surface's
-    /// own, drawn among the symbols the draw does not show, then the draw's; the winning
-    /// spots show different winning cells' symbols, drawn among them all, and the other
-    /// spots different symbols of no winning cell.
+    /// With `given` (a surface reading a shared draw, beside the readers drawn before it),
+    /// the winning cells are the surface's own, drawn among the symbols that neither the
+    /// draw nor the other readers' own winning cells and spots show, then the draw's; the
+    /// winning spots show different winning cells' symbols, drawn among them all, and the
+    /// other spots different symbols of no winning cell of any reader.
     fn draw(
         &self,
         split: &Split,
         all: Option<&Sums>,
         show: Option<FeatureId>,
-        given: Option<&Face>,
+        given: Option<(&Face, &Beside)>,
         rng: &mut FaceRng,
     ) -> Face {
         let m = split.matched.len();
@@ -766,15 +780,16 @@ impl KeyMatch {
                 rng,
             ),
             Winning::Cells(_) if given.is_some() => {
-                let cells = self.winning_given(given.expect("given"), &mut face, rng);
-                let k = cells.len();
-                let win = common::pick_distinct(rng, k as u32, m);
+                let (given, beside) = given.expect("given");
+                let cells = self.winning_given(given, beside, &mut face, rng);
+                let win = common::pick_distinct(rng, cells.len() as u32, m);
                 for (&i, &a) in win.iter().zip(&split.matched) {
                     spots.push((cells[i as usize], a));
                 }
-                let n = self.symbols.len() as u32;
-                for r in common::pick_distinct(rng, n - k as u32, others) {
-                    losers.push(super::shared::nth_free(&cells, r));
+                let taken = shared::taken(&[&cells, &beside.winning]);
+                let n = (self.symbols.len() - taken.len()) as u32;
+                for r in common::pick_distinct(rng, n, others) {
+                    losers.push(shared::nth_free(&taken, r));
                 }
             }
             Winning::Fixed(n) => {
@@ -909,8 +924,14 @@ impl Style for KeyMatch {
                 always,
                 move |show, rng| drawer.draw_reading(&drawn, all.as_ref(), show, None, rng),
             )
-            .with_given(move |show, given, rng| {
-                reader.draw_reading(&given_split, given_all.as_ref(), show, Some(given), rng)
+            .with_beside(move |show, given, beside, rng| {
+                reader.draw_reading(
+                    &given_split,
+                    given_all.as_ref(),
+                    show,
+                    Some((given, beside)),
+                    rng,
+                )
             }));
         }
         Ok(Plan::new(
@@ -1099,7 +1120,8 @@ impl KeyMatch {
                     self.spots,
                     self.symbols.join(", ")
                 ),
-                Some((b, shared)) => format!(
+                Some((b, shared)) => {
+                    format!(
                     "« {name} » wins, on each of its {} spots showing {}one of the {b} symbols \
                      of the shared draw « {shared} » (printed once, and winning alike on every \
                      surface that reads it), the amount under that spot; these wins add up. \
@@ -1110,7 +1132,13 @@ impl KeyMatch {
                         own => format!("a symbol of its {own} own winning cells or "),
                     },
                     self.symbols.join(", ")
-                ),
+                ) + if k > *b {
+                        " No spot of another surface reading the draw shows a symbol of its own \
+                     winning cells (a player could take it for a win there)."
+                    } else {
+                        ""
+                    }
+                }
             }),
         }
         let cells = if self.k() > 0 {
@@ -1210,7 +1238,10 @@ pub static INFO: StyleInfo = StyleInfo {
     naive: "A player looks each spot's symbol up among the winning symbols and adds the amounts \
             found (a special symbol: the amount under it, times its multiplier, or every amount \
             for a win-all); a symbol shown on two spots or in two winning cells, or a win-all \
-            beside another win, would make that reading differ, so no face shows one.",
+            beside another win, would make that reading differ, so no face shows one. Grids \
+            reading shared bonus numbers: a player may take a number seen among the winning \
+            numbers anywhere on the ticket as a win, so no spot of a grid shows a number among \
+            another grid's own winning numbers.",
     columns: "{id}_win1..k (winning cells, with winning_cells only), {id}_sym1..n, {id}_amt1..n, \
               {id}_cap1..n",
     params: &[

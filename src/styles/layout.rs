@@ -121,6 +121,16 @@ pub struct Layout {
     /// every reader's cards from one deck and judges a card shown twice across them an
     /// ambiguity. Empty for every other surface.
     pub deals: Vec<usize>,
+    /// The face columns of the surface's own winning cells, when it reads a shared draw
+    /// beside them (`key_match`'s `winning_cells` with bonus numbers): the ticket's game
+    /// judges a spot of another surface reading the same draw that shows one of their
+    /// symbols an ambiguity (read naively, a number among any winning numbers wins). Empty
+    /// for every other surface.
+    pub own_winning: Vec<usize>,
+    /// The face columns whose symbols the surface looks up among its winning cells, when it
+    /// reads a shared draw (`key_match`'s spots): none may show a symbol of another
+    /// reader's [`Layout::own_winning`]. Empty for every other surface.
+    pub spots: Vec<usize>,
 }
 
 impl Layout {

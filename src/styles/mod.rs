@@ -35,6 +35,7 @@ use crate::lots::Way;
 use crate::money::Money;
 use arrayvec::ArrayVec;
 pub use layout::{Column, ColumnKind, Layout, Panel, Printed, FREE_CELL};
+use shared::Beside;
 use smallvec::SmallVec;
 use std::sync::Arc;
 
@@ -500,11 +501,11 @@ pub enum Refusal {
 type Drawer = dyn Fn(Option<FeatureId>, &mut FaceRng) -> Face + Send + Sync;
 
 /// Draws one face of a planned way given the shared element the surface reads (in its
-/// columns of the face passed, [`Layout::reads`]) and the cards already dealt on the
-/// ticket (see [`Plan::draw_dealt`]), showing the feature asked if any; `None` when the
+/// columns of the face passed, [`Layout::reads`]) and what the surfaces drawn before it
+/// show (see [`Plan::draw_beside`]), showing the feature asked if any; `None` when the
 /// cards left in the deck cannot deal the way.
 type GivenDrawer =
-    dyn Fn(Option<FeatureId>, &Face, u64, &mut FaceRng) -> Option<Face> + Send + Sync;
+    dyn Fn(Option<FeatureId>, &Face, &Beside, &mut FaceRng) -> Option<Face> + Send + Sync;
 
 /// A way as a style planned it when the spec loaded ([`Style::plan`]): the way, the
 /// features its faces can be asked to show (each with the reason when not) and those they
@@ -572,7 +573,7 @@ impl Plan {
         mut self,
         given: impl Fn(Option<FeatureId>, &Face, &mut FaceRng) -> Face + Send + Sync + 'static,
     ) -> Plan {
-        self.given = Some(Box::new(move |show, face, _dealt, rng| {
+        self.given = Some(Box::new(move |show, face, _beside, rng| {
             Some(given(show, face, rng))
         }));
         self
@@ -581,7 +582,7 @@ impl Plan {
     /// The plan with the drawer of a surface that reads a shared dealer's hand
     /// ([`shared::SharedKind::Hand`]) and deals its own cards from the ticket's one deck:
     /// as [`Plan::with_given`], the drawer also given the cards already dealt on the
-    /// ticket ([`Plan::draw_dealt`]), none of which it deals again, and returning `None`
+    /// ticket ([`Beside::cards`]), none of which it deals again, and returning `None`
     /// when the cards left cannot deal the way.
     pub fn with_dealt(
         mut self,
@@ -590,7 +591,22 @@ impl Plan {
             + Sync
             + 'static,
     ) -> Plan {
-        self.given = Some(Box::new(given));
+        self.given = Some(Box::new(move |show, face, beside, rng| {
+            given(show, face, beside.cards, rng)
+        }));
+        self
+    }
+
+    /// The plan with the drawer of a surface that reads a shared draw beside other
+    /// surfaces: as [`Plan::with_given`], the drawer also given what the readers drawn
+    /// before it show ([`Beside::winning`], [`Beside::spots`]).
+    pub fn with_beside(
+        mut self,
+        given: impl Fn(Option<FeatureId>, &Face, &Beside, &mut FaceRng) -> Face + Send + Sync + 'static,
+    ) -> Plan {
+        self.given = Some(Box::new(move |show, face, beside, rng| {
+            Some(given(show, face, beside, rng))
+        }));
         self
     }
 
@@ -643,28 +659,29 @@ impl Plan {
     /// given. Cannot fail for a plan that [`Plan::reads`]; panics for one that does not
     /// (the game refuses such a plan when the spec loads).
     pub fn draw_given(&self, show: Option<FeatureId>, given: &Face, rng: &mut FaceRng) -> Face {
-        self.draw_dealt(show, given, 0, rng)
+        self.draw_beside(show, given, &Beside::default(), rng)
             .expect("a surface reading a shared draw always draws")
     }
 
-    /// As [`Plan::draw_given`], for a surface dealing cards from the ticket's one deck:
-    /// `dealt` holds the cards other surfaces (and the shared hand) already show, bit `c`
-    /// for card code `c` (`card_hands` codes, 0 to 51); the surface deals none of them.
-    /// A surface that deals no cards ignores it. `None`: the cards left cannot deal the
-    /// way, however drawn (the other surfaces took what it needs); the game then deals the
-    /// ticket again ([`game::Game::synthesize`]).
-    pub fn draw_dealt(
+    /// As [`Plan::draw_given`], beside what the surfaces drawn before this one on the
+    /// ticket show: a surface dealing cards from the ticket's one deck deals none of
+    /// [`Beside::cards`]; a surface reading a shared draw shows no spot among
+    /// [`Beside::winning`] and no own winning cell among either list. A surface ignores
+    /// what does not concern it. `None`: the cards left cannot deal the way, however drawn
+    /// (the other surfaces took what it needs); the game then deals the ticket again
+    /// ([`game::Game::synthesize`]).
+    pub fn draw_beside(
         &self,
         show: Option<FeatureId>,
         given: &Face,
-        dealt: u64,
+        beside: &Beside,
         rng: &mut FaceRng,
     ) -> Option<Face> {
         let draw = self
             .given
             .as_ref()
             .expect("a surface reading a shared element was planned with a drawer for it");
-        draw(show, given, dealt, rng)
+        draw(show, given, beside, rng)
     }
 
     /// Whether a face of the way can be asked to show feature `id` of the style's table;

@@ -19,7 +19,7 @@
 //! than chance: its law is the same on both. A natural, a soft total or a bust dealer,
 //! which would make a way impossible or show only on losers, is never drawn. The readers
 //! then deal their own cards from the same deck, in surface order, none twice on the
-//! ticket ([`super::Plan::draw_dealt`]).
+//! ticket ([`super::Plan::draw_beside`]).
 
 use super::{Column, ColumnKind, Face, FaceRng, Panel};
 use crate::crypto::rng::below;
@@ -118,6 +118,30 @@ impl Shared {
             readers.join(", ")
         )
     }
+}
+
+/// What the surfaces drawn before one on a ticket already show of what it must not show
+/// again: the cards dealt from the deck of a shared hand, or, beside a shared draw, the
+/// symbols of the other readers' own winning cells and spots ([`super::Plan::draw_beside`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Beside {
+    /// The cards already dealt from the ticket's one deck: bit `c` for card code `c`
+    /// (`card_hands` codes, 0 to 51).
+    pub cards: u64,
+    /// The symbols of the own winning cells of the surfaces drawn before that read the same
+    /// draw ([`super::Layout::own_winning`]): a spot of this surface shows none of them.
+    pub winning: Vec<u8>,
+    /// The symbols on the spots of the surfaces drawn before that read the same draw
+    /// ([`super::Layout::spots`]): an own winning cell of this surface shows none of them.
+    pub spots: Vec<u8>,
+}
+
+/// The codes of `lists`, each once, sorted: what [`nth_free`] skips.
+pub fn taken(lists: &[&[u8]]) -> Vec<u8> {
+    let mut v: Vec<u8> = lists.concat();
+    v.sort_unstable();
+    v.dedup();
+    v
 }
 
 /// `k` different codes below `n` (at most 256), uniformly, in the order drawn (a partial
