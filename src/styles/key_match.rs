@@ -395,6 +395,7 @@ impl KeyMatch {
             &raw.specials,
             &symbols,
             "`symbols`",
+            std::slice::from_ref(&area),
             &area,
             amounts.amounts(),
             ctx,

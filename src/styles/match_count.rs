@@ -794,6 +794,7 @@ impl MatchCount {
             &raw.specials,
             &[FREE.to_string()],
             "the free cell's FREE",
+            std::slice::from_ref(&area),
             &area,
             &paid,
             ctx,

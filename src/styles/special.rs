@@ -5,9 +5,9 @@
 //!
 //! A spec lists them as `specials = [{ symbol, kind, times, area, caption }]`. Each special
 //! symbol is a symbol code of its own after the surface's ordinary symbols, and wins in a
-//! play area of its own (default `{area}_{symbol}` in lower case): the surface's own area
-//! is area 0, special `j` is area `1 + j`. What a special wins, and where a face may show
-//! it, is each style's rule; this module parses and checks the list, finds a special by its
+//! play area of its own (default `{prefix}_{symbol}` in lower case) after the surface's own
+//! play areas: with `n` of them (key_match's one area, compare's rows), special `j` is
+//! area `n + j`. What a special wins, and where a face may show it, is each style's rule; this module parses and checks the list, finds a special by its
 //! code and refuses a special no way wins by. [`Sums`] draws the amounts a face won by its
 //! win-all symbol shows.
 
@@ -67,9 +67,11 @@ pub(super) struct Special {
 #[derive(Debug, Clone, Default)]
 pub(super) struct Specials {
     list: Vec<Special>,
+    /// The surface's own play areas, before the specials'.
+    first: usize,
 }
 
-/// What [`Specials::parse`] returns: the specials, the surface's play areas (its own `area`
+/// What [`Specials::parse`] returns: the specials, the surface's play areas (its own
 /// first, then one per special) and the symbol columns' inscriptions (a special's caption,
 /// blank for every ordinary symbol; none at all when no special has a caption).
 pub(super) struct Parsed {
@@ -80,8 +82,9 @@ pub(super) struct Parsed {
 
 impl Specials {
     /// Checks `raw` against the surface's ordinary `symbols` (codes `0..symbols.len()`,
-    /// named `symbols_field` in messages) and the `amounts` a special may stand over, and
-    /// returns the specials with their play areas and inscriptions.
+    /// named `symbols_field` in messages), its own play areas `own` and the `amounts` a
+    /// special may stand over, and returns the specials with their play areas (a special's
+    /// default `{prefix}_{symbol}` in lower case) and inscriptions.
     /// Errors (field `specials`): a malformed symbol, one also among `symbols` or listed
     /// twice, too many symbols in all, a bad play area name or one named twice, a
     /// multiplier without `times` of 2 or more (or `times` on another kind), a multiplier
@@ -91,7 +94,8 @@ impl Specials {
         raw: &[RawSpecial],
         symbols: &[String],
         symbols_field: &str,
-        area: &str,
+        own: &[String],
+        prefix: &str,
         amounts: &[Money],
         ctx: &StyleCtx,
     ) -> Result<Parsed, FieldError> {
@@ -110,7 +114,7 @@ impl Specials {
         }
         let largest = ctx.tier_amounts.iter().copied().max();
         let mut list = Vec::new();
-        let mut areas = vec![area.to_string()];
+        let mut areas = own.to_vec();
         for (j, r) in raw.iter().enumerate() {
             if symbols.contains(&r.symbol) {
                 return Err(err(format!(
@@ -155,7 +159,7 @@ impl Specials {
             let a = r
                 .area
                 .clone()
-                .unwrap_or_else(|| format!("{area}_{}", style::symbol_id(&r.symbol)));
+                .unwrap_or_else(|| format!("{prefix}_{}", style::symbol_id(&r.symbol)));
             if a.is_empty() || !a.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
                 return Err(err(format!(
                     "area \"{a}\" is not a play area name: expected ASCII letters, digits or _"
@@ -187,13 +191,16 @@ impl Specials {
             Vec::new()
         };
         Ok(Parsed {
-            specials: Specials { list },
+            specials: Specials {
+                list,
+                first: own.len(),
+            },
             areas,
             inscriptions,
         })
     }
 
-    /// The specials, in the spec's order (special `j` wins in play area `1 + j`).
+    /// The specials, in the spec's order (special `j` wins in play area [`Specials::area`]).
     pub(super) fn list(&self) -> &[Special] {
         &self.list
     }
@@ -214,18 +221,23 @@ impl Specials {
         self.list.iter().position(|s| s.kind == SpecialKind::WinAll)
     }
 
+    /// The play area special `j` wins in: after the surface's own.
+    pub(super) fn area(&self, j: usize) -> u8 {
+        (self.first + j) as u8
+    }
+
     /// Refuses a special symbol no way wins by (no face would ever show it); `areas` are
     /// the surface's play areas (its own first, then one per special).
     pub(super) fn check_ways(&self, plans: &[&Plan], areas: &[String]) -> Result<(), Refusal> {
         for (j, sp) in self.list.iter().enumerate() {
-            let area = Some(1 + j as u8);
+            let area = Some(self.area(j));
             if !plans
                 .iter()
                 .any(|p| p.way().wins.iter().any(|w| w.area == area))
             {
                 return Err(Refusal::SpecialUnused {
                     symbol: sp.symbol.clone(),
-                    area: areas[1 + j].clone(),
+                    area: areas[usize::from(self.area(j))].clone(),
                 });
             }
         }

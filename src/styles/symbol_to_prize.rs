@@ -288,6 +288,7 @@ impl SymbolToPrize {
             &raw.specials,
             &values,
             "`legend`, `decoys` or `multiplier`",
+            std::slice::from_ref(&area),
             &area,
             &amounts,
             ctx,
