@@ -21,14 +21,32 @@
 //! QA deck asks for it once per surface; the spec may name it `near_miss_feature`): a losing
 //! row where yours is exactly one below theirs, on `near_miss` of the losing rows (the other
 //! losing rows are at least two below). The amount box of a losing row shows a decoy (`decoy_weights`), marked as such.
+//!
+//! **Special symbols** (`specials`, the shared `special` module; the industry's "reveal a $
+//! symbol, win the prize shown automatically; reveal a 5X, win 5 times the prize shown;
+//! reveal WIN ALL, win all 10 prizes"). With one number per side, a row may show, in place of your number, a
+//! special symbol the spec lists: an **auto-win** symbol wins the amount in the row's box,
+//! whatever their number; a **multiplier** (`5X`, `times = 5`) wins that many times it; a
+//! **win-all** symbol wins every amount in the surface's boxes (its own row's included),
+//! added up, once. Each special wins in a play area of its own after the rows (default
+//! `{id}_{symbol}` in lower case), which ways name in `areas`. Naive reading: a player who
+//! sees a special symbol takes its prize; beside a win-all symbol a row where yours beats
+//! theirs would add nothing (counted once), so no face shows one ([`AMB_WIN_ALL_BESIDE`]):
+//! the other rows of a win-all face lose by two or more, their boxes showing the amounts it
+//! adds up. Special symbols show only on the rows of a way that wins by them, once each
+//! ([`AMB_SPECIAL_TWICE`]), never on a losing row (a near miss or a decoy never shows one).
+//! Refused at load: specials with several numbers per side, a multiplier whose every
+//! multiplied box amount is above the largest lot ("can never multiply"), a second win-all,
+//! a special no way wins by.
 
 use super::common::{self, AmountBox};
+use super::special::{self, RawSpecial, SpecialKind, Specials, Sums};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureKind,
     Layout, Mark, MarkKind, Panel, Plan, Refusal, Style, MAX_COLUMNS, MAX_WINS,
 };
-use crate::crypto::rng::{below, chance, weighted};
+use crate::crypto::rng::{below, chance, shuffle, weighted};
 use crate::language::{Phrase, PrintedLine};
 use crate::lots::Way;
 use crate::money::Money;
@@ -39,6 +57,11 @@ use std::sync::Arc;
 
 /// Ambiguity: a row where yours equals theirs (a tie reads as a win to some players).
 pub const AMB_TIE: &str = "a compare row where yours equals theirs";
+/// Ambiguity: a win-all symbol beside another win (the win-all symbol already wins every
+/// box of the surface: counted once, and never printed).
+pub const AMB_WIN_ALL_BESIDE: &str = "a win-all symbol beside another win (compare)";
+/// Ambiguity: one special symbol on two rows (each special shows on one row at most).
+pub const AMB_SPECIAL_TWICE: &str = "a special symbol on two rows (compare)";
 
 fn one() -> u32 {
     1
@@ -67,6 +90,8 @@ struct RawCompare {
     areas: Option<Vec<String>>,
     #[serde(default)]
     near_miss_feature: Option<String>,
+    #[serde(default)]
+    specials: Vec<RawSpecial>,
 }
 
 /// The compare style, built from a validated surface table.
@@ -86,6 +111,9 @@ pub struct Compare {
     /// The near miss, one for every row of the surface (`near_miss_<id>` or the spec's
     /// `near_miss_feature`), in the layout's feature table.
     near_miss_id: FeatureId,
+    /// The special symbols, in the spec's order; special `j` wins in play area
+    /// `games + j` and shows in place of your number.
+    specials: Specials,
 }
 
 /// What one row of a face must show.
@@ -97,6 +125,20 @@ enum Want {
     Lose,
     /// Yours is exactly one below theirs.
     Near,
+    /// Special symbol `j` in place of your number; the box shows the amount of this code.
+    Special(usize, u8),
+    /// Beside a win-all symbol: yours loses by at least two, and the box shows the amount
+    /// of this code (one of those the win-all adds up).
+    Beside(u8),
+}
+
+/// A way's wins by special symbols, sorted once when the spec loads.
+#[derive(Debug, Clone, Default)]
+struct Split {
+    /// Wins by an auto-win or multiplier symbol: (special index, code of the box amount).
+    special: ArrayVec<(usize, u8), MAX_WINS>,
+    /// The win by the win-all symbol: its index and the box amounts that add up to it.
+    all: Option<(usize, Sums)>,
 }
 
 impl Compare {
@@ -219,6 +261,30 @@ impl Compare {
         let near_miss =
             common::share(raw.near_miss).map_err(|e| FieldError::new("near_miss", e))?;
         let values = style::numbers(raw.from, raw.to, width);
+        let special::Parsed {
+            specials,
+            areas,
+            inscriptions,
+        } = Specials::parse(
+            &raw.specials,
+            &values,
+            "the numbers `from` to `to`",
+            &areas,
+            ctx.id,
+            gain.amounts(),
+            ctx,
+        )?;
+        if !specials.is_empty() && yours != 1 {
+            return Err(FieldError::new(
+                "specials",
+                format!(
+                    "a special symbol shows in place of your number, and a row shows {yours}: \
+                     give yours = 1"
+                ),
+            ));
+        }
+        let mut your_values = values.clone();
+        your_values.extend(specials.list().iter().map(|s| s.symbol.clone()));
         let mut columns = Vec::new();
         for r in 1..=games {
             let base = columns.len();
@@ -226,8 +292,8 @@ impl Compare {
                 columns.push(Column {
                     name: format!("{}_g{r}_you{i}", ctx.id),
                     kind: ColumnKind::Symbol,
-                    values: values.clone(),
-                    inscriptions: Vec::new(),
+                    values: your_values.clone(),
+                    inscriptions: inscriptions.clone(),
                 });
             }
             for i in 1..=theirs {
@@ -270,6 +336,7 @@ impl Compare {
             decoy_weights,
             near_miss,
             near_miss_id,
+            specials,
         }
         .with_layout())
     }
@@ -298,34 +365,58 @@ impl Compare {
         you - them
     }
 
-    /// The row each win sits on: fixed areas first, the free ones drawn among the rest.
-    /// The way was planned: every win is a GAIN amount on a row of its own.
-    fn place(&self, way: &Way, rng: &mut FaceRng) -> ArrayVec<Want, MAX_WINS> {
+    /// The row each win sits on: fixed rows first, then the free wins and the wins by
+    /// special symbols (`split`) drawn among the other rows.
+    /// The way was planned: every win is on a row of its own, a box amount or a special's.
+    fn place(&self, way: &Way, split: &Split, rng: &mut FaceRng) -> ArrayVec<Want, MAX_WINS> {
         let mut want: ArrayVec<Want, MAX_WINS> = (0..self.games).map(|_| Want::Lose).collect();
         let mut taken = [false; MAX_WINS];
         for w in &way.wins {
-            if let Some(a) = w.area {
-                want[a as usize] = Want::Win(self.gain.code(w.amount).expect("checked"));
-                taken[a as usize] = true;
+            match w.area.map(usize::from) {
+                Some(a) if a < self.games => {
+                    want[a] = Want::Win(self.gain.code(w.amount).expect("checked"));
+                    taken[a] = true;
+                }
+                _ => {}
             }
         }
         let free_rows: ArrayVec<usize, MAX_WINS> = (0..self.games).filter(|&r| !taken[r]).collect();
-        let free_wins: ArrayVec<&crate::lots::Win, MAX_WINS> =
-            way.wins.iter().filter(|w| w.area.is_none()).collect();
-        if !free_wins.is_empty() {
-            let picks = common::pick_distinct(rng, free_rows.len() as u32, free_wins.len());
-            for (w, &p) in free_wins.iter().zip(&picks) {
-                want[free_rows[p as usize]] = Want::Win(self.gain.code(w.amount).expect("checked"));
+        let mut free: ArrayVec<Want, MAX_WINS> = way
+            .wins
+            .iter()
+            .filter(|w| w.area.is_none())
+            .map(|w| Want::Win(self.gain.code(w.amount).expect("checked")))
+            .collect();
+        free.extend(
+            split
+                .special
+                .iter()
+                .map(|&(j, code)| Want::Special(j, code)),
+        );
+        if !free.is_empty() {
+            let picks = common::pick_distinct(rng, free_rows.len() as u32, free.len());
+            for (&w, &p) in free.iter().zip(&picks) {
+                want[free_rows[p as usize]] = w;
             }
         }
         want
     }
 
-    /// Writes row `r` showing `want`.
+    /// Writes row `r` showing `want`. A special symbol's row shows their numbers drawn
+    /// evenly (no comparison is read there).
     fn fill_row(&self, face: &mut Face, r: usize, want: Want, rng: &mut FaceRng) {
         let n = (self.to - self.from + 1) as u32;
         let b = self.base(r);
         let cells = self.yours + self.theirs;
+        let gain = self.gain_col(r);
+        if let Want::Special(j, code) = want {
+            face.codes[b] = self.specials.list()[j].code;
+            for c in b + self.yours..b + cells {
+                face.codes[c] = below(rng, n) as u8;
+            }
+            self.gain.show(face, gain, gain + 1, code);
+            return;
+        }
         for c in b..b + cells {
             face.codes[c] = below(rng, n) as u8;
         }
@@ -336,9 +427,10 @@ impl Compare {
         let target = match want {
             Want::Win(_) if d0 >= 1 => d0,
             Want::Win(_) => (-d0).clamp(1, dmax),
-            Want::Lose if d0 <= -2 => d0,
-            Want::Lose => (-d0).clamp(dmin, -2),
+            Want::Lose | Want::Beside(_) if d0 <= -2 => d0,
+            Want::Lose | Want::Beside(_) => (-d0).clamp(dmin, -2),
             Want::Near => -1,
+            Want::Special(..) => unreachable!("written above"),
         };
         let mut delta = target - d0;
         if delta != 0 {
@@ -360,9 +452,8 @@ impl Compare {
             }
             debug_assert_eq!(delta, 0, "target within dmin..=dmax");
         }
-        let gain = self.gain_col(r);
         let code = match want {
-            Want::Win(code) => code,
+            Want::Win(code) | Want::Beside(code) => code,
             _ => weighted(rng, &self.decoy_weights) as u8,
         };
         self.gain.show(face, gain, gain + 1, code);
@@ -370,8 +461,11 @@ impl Compare {
 }
 
 impl Compare {
-    /// At most one win per row, each a box amount; fixed rows distinct.
-    fn check_way(&self, way: &Way) -> Result<(), Refusal> {
+    /// Feasible: at most one win per row; a win on a row (fixed or free) is a box amount,
+    /// fixed rows distinct; a win by a special symbol is in its play area, once: an
+    /// auto-win a box amount, a multiplier `times` a box amount, a win-all alone, the sum
+    /// of `games` box amounts (the table to draw them from made here).
+    fn split(&self, way: &Way) -> Result<Split, Refusal> {
         if way.wins.len() > self.games {
             return Err(Refusal::TooManyWins {
                 area: self.id.clone(),
@@ -380,8 +474,14 @@ impl Compare {
                 why: "one win per row",
             });
         }
+        let mut out = Split::default();
         let mut seen = vec![false; self.games];
         for w in &way.wins {
+            let a = w.area.map(usize::from);
+            if let Some(a) = a.filter(|&a| a >= self.games) {
+                self.split_special(way, w, a, &mut out)?;
+                continue;
+            }
             if self.gain.code(w.amount).is_none() {
                 return Err(Refusal::CannotWin {
                     area: self.id.clone(),
@@ -389,22 +489,107 @@ impl Compare {
                     can: "the amount is not one of its box_amounts".into(),
                 });
             }
-            if let Some(a) = w.area {
-                if usize::from(a) >= self.games {
-                    return Err(Refusal::NoSuchArea { area: a });
-                }
-                if seen[usize::from(a)] {
+            if let Some(a) = a {
+                if seen[a] {
                     return Err(Refusal::SameArea {
-                        area: self.layout.areas[usize::from(a)].clone(),
+                        area: self.layout.areas[a].clone(),
                     });
                 }
-                seen[usize::from(a)] = true;
+                seen[a] = true;
+            }
+        }
+        if let Some(&(j, _)) = out.all.as_ref() {
+            if way.wins.len() > 1 {
+                return Err(Refusal::TooManyWins {
+                    area: self.layout.areas[usize::from(self.specials.area(j))].clone(),
+                    wins: way.wins.len(),
+                    most: 1,
+                    why: "a win-all symbol wins every box of the surface, alone",
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// Adds to `out` the win `w` of `way` in play area `a`, a special symbol's (or refuses
+    /// it: no such area, the special twice, an amount it cannot win).
+    fn split_special(
+        &self,
+        way: &Way,
+        w: &crate::lots::Win,
+        a: usize,
+        out: &mut Split,
+    ) -> Result<(), Refusal> {
+        let j = a - self.games;
+        let Some(sp) = self.specials.list().get(j) else {
+            return Err(Refusal::NoSuchArea { area: a as u8 });
+        };
+        let name = || self.layout.areas[a].clone();
+        if out.special.iter().any(|&(k, _)| k == j)
+            || out.all.as_ref().is_some_and(|(k, _)| *k == j)
+        {
+            return Err(Refusal::TooManyWins {
+                area: name(),
+                wins: way.wins.iter().filter(|x| x.area == w.area).count(),
+                most: 1,
+                why: "a special symbol shows on one row at most",
+            });
+        }
+        let shown = || {
+            let v: Vec<String> = self.gain.amounts().iter().map(|m| m.to_string()).collect();
+            v.join(", ")
+        };
+        let cannot = |can: String| Refusal::CannotWin {
+            area: name(),
+            amount: w.amount,
+            can,
+        };
+        match sp.kind {
+            SpecialKind::AutoWin => {
+                let code = self
+                    .gain
+                    .code(w.amount)
+                    .ok_or_else(|| cannot(format!("a row's box shows {}", shown())))?;
+                out.special.push((j, code));
+            }
+            SpecialKind::Multiplier(t) => {
+                let t64 = u64::from(t);
+                let code = (w.amount.cents() % t64 == 0)
+                    .then(|| self.gain.code(Money(w.amount.cents() / t64)))
+                    .flatten()
+                    .ok_or_else(|| {
+                        cannot(format!(
+                            "it wins {t} times an amount a row's box shows ({})",
+                            shown()
+                        ))
+                    })?;
+                out.special.push((j, code));
+            }
+            SpecialKind::WinAll => {
+                let sums =
+                    Sums::new(self.gain.amounts(), self.games, w.amount).ok_or_else(|| {
+                        cannot(format!(
+                            "no {} box amounts among {} add up to it",
+                            self.games,
+                            shown()
+                        ))
+                    })?;
+                out.all = Some((j, sums));
             }
         }
         Ok(())
     }
 
-    fn can_show(&self, way: &Way, id: FeatureId) -> Result<(), Refusal> {
+    /// Rows of a face of the way that lose (none beside a win-all symbol).
+    fn losing_rows(&self, way: &Way, split: &Split) -> usize {
+        if split.all.is_some() {
+            0
+        } else {
+            self.games - way.wins.len()
+        }
+    }
+
+    fn can_show(&self, way: &Way, split: &Split, id: FeatureId) -> Result<(), Refusal> {
         let feature = self.layout.features.name(id).to_string();
         if id != self.near_miss_id {
             return Err(Refusal::NoFeature {
@@ -418,7 +603,7 @@ impl Compare {
                 area: self.id.clone(),
             });
         }
-        if way.wins.len() >= self.games {
+        if self.losing_rows(way, split) == 0 {
             return Err(Refusal::NeedsLosing {
                 feature,
                 needs: format!("a losing row of « {} »", self.id),
@@ -428,16 +613,21 @@ impl Compare {
         Ok(())
     }
 
-    fn always_shows(&self, way: &Way) -> Vec<FeatureId> {
-        if self.near_miss == 1_000_000 && way.wins.len() < self.games {
+    fn always_shows(&self, way: &Way, split: &Split) -> Vec<FeatureId> {
+        if self.near_miss == 1_000_000 && self.losing_rows(way, split) > 0 {
             vec![self.near_miss_id]
         } else {
             Vec::new()
         }
     }
 
-    fn draw(&self, way: &Way, show: Option<FeatureId>, rng: &mut FaceRng) -> Face {
-        let mut want = self.place(way, rng);
+    /// A face of `way`: each win on its row, the other rows losing, a near miss at the
+    /// spec's rate (or on one of them when asked); a win-all face by [`Compare::draw_all`].
+    fn draw(&self, way: &Way, split: &Split, show: Option<FeatureId>, rng: &mut FaceRng) -> Face {
+        if let Some((j, sums)) = &split.all {
+            return self.draw_all(*j, sums, rng);
+        }
+        let mut want = self.place(way, split, rng);
         let losing: ArrayVec<usize, MAX_WINS> =
             (0..self.games).filter(|&r| want[r] == Want::Lose).collect();
         let forced = if show.is_some() {
@@ -453,6 +643,25 @@ impl Compare {
         let mut face = Face::zeroed(self.layout.columns.len());
         for (r, &w) in want.iter().enumerate() {
             self.fill_row(&mut face, r, w, rng);
+        }
+        face
+    }
+
+    /// A face won by win-all symbol `j`: box amounts drawn to add up to the win
+    /// (`sums`), shuffled over the rows; the symbol on a row drawn evenly, every other row
+    /// losing by two or more (no near miss: nothing there loses).
+    fn draw_all(&self, j: usize, sums: &Sums, rng: &mut FaceRng) -> Face {
+        let mut codes = sums.draw(self.gain.amounts(), rng);
+        shuffle(rng, &mut codes);
+        let at = below(rng, self.games as u32) as usize;
+        let mut face = Face::zeroed(self.layout.columns.len());
+        for (r, &code) in codes.iter().enumerate() {
+            let want = if r == at {
+                Want::Special(j, code)
+            } else {
+                Want::Beside(code)
+            };
+            self.fill_row(&mut face, r, want, rng);
         }
         face
     }
@@ -506,13 +715,12 @@ impl Compare {
     }
 
     fn describe(&self) -> Vec<String> {
+        // Their numbers: the numbers alone (your column also lists the special symbols).
+        let numbers = &self.layout.columns[self.yours].values;
         let range = format!(
             "{} to {}",
-            self.layout.columns[0].values[0],
-            self.layout.columns[0]
-                .values
-                .last()
-                .expect("3 or more numbers")
+            numbers[0],
+            numbers.last().expect("3 or more numbers")
         );
         let side = |n: usize, whose: &str| {
             if n == 1 {
@@ -521,8 +729,7 @@ impl Compare {
                 format!("the sum of {whose} {n} numbers")
             }
         };
-        let mut v: Vec<String> = self
-            .labels
+        let mut v: Vec<String> = self.labels[..self.games]
             .iter()
             .map(|l| {
                 format!(
@@ -548,6 +755,39 @@ impl Compare {
             self.layout.features.name(self.near_miss_id),
             f64::from(self.near_miss) / 1e4
         ));
+        for (j, sp) in self.specials.list().iter().enumerate() {
+            let area = &self.labels[usize::from(self.specials.area(j))];
+            let symbol = &sp.symbol;
+            v.push(match sp.kind {
+                SpecialKind::AutoWin => format!(
+                    "A row showing {symbol} in place of your number wins the amount in its box, \
+                     whatever their number (play area « {area} »)."
+                ),
+                SpecialKind::Multiplier(t) => format!(
+                    "A row showing {symbol} in place of your number wins {t} times the amount \
+                     in its box, whatever their number (play area « {area} »)."
+                ),
+                SpecialKind::WinAll => format!(
+                    "A row showing {symbol} in place of your number wins every amount in the {} \
+                     boxes, added up, once (play area « {area} »); no face shows it beside \
+                     another win: every other row then loses by two or more.",
+                    self.games
+                ),
+            });
+        }
+        if !self.specials.is_empty() {
+            let names: Vec<&str> = self
+                .specials
+                .list()
+                .iter()
+                .map(|s| s.symbol.as_str())
+                .collect();
+            v.push(format!(
+                "Only a winning row shows {}, each on one row at most; no losing row (near \
+                 miss or not) shows one.",
+                names.join(", ")
+            ));
+        }
         v
     }
 }
@@ -558,14 +798,22 @@ impl Style for Compare {
     }
 
     fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, Refusal> {
-        Plan::of_checked_way(
-            self,
+        let split = self.split(way)?;
+        let always = self.always_shows(way, &split);
+        let drawer = Arc::clone(&self);
+        let (drawn, w) = (split.clone(), way.clone());
+        Ok(Plan::new(
+            &*self,
             way,
-            Self::check_way,
-            Self::can_show,
-            Self::always_shows,
-            Self::draw,
-        )
+            |id| self.can_show(way, &split, id),
+            always,
+            move |show, rng| drawer.draw(&w, &drawn, show, rng),
+        ))
+    }
+
+    /// Refuses a special symbol no way wins by: no face would ever show it.
+    fn check_ways(&self, plans: &[&Plan]) -> Result<(), Refusal> {
+        self.specials.check_ways(plans, &self.layout.areas)
     }
 
     fn features(&self) -> Vec<FeatureId> {
@@ -575,13 +823,42 @@ impl Style for Compare {
         vec![self.near_miss_id]
     }
 
-    fn marks(&self, _face: &Face, ev: &Evaluation) -> Vec<Mark> {
+    /// A winning row's numbers and box are wins; a losing row's box is a decoy, and its
+    /// numbers a near miss when it is one. A special symbol's row: the symbol and the box,
+    /// in its play area; beside a win-all symbol every box is a win.
+    fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark> {
         let mut out = Vec::new();
+        let special = |r: usize| self.specials.get(face.codes[self.base(r)]);
+        let all = (0..self.games).find_map(|r| {
+            special(r)
+                .filter(|(_, sp)| sp.kind == SpecialKind::WinAll)
+                .map(|(j, _)| (r, self.specials.area(j)))
+        });
+        if let Some((at, area)) = all {
+            let win = |column: usize| Mark {
+                area,
+                column,
+                kind: MarkKind::Win,
+            };
+            out.push(win(self.base(at)));
+            out.extend((0..self.games).map(|r| win(self.gain_col(r))));
+            return out;
+        }
         for r in 0..self.games {
             let area = r as u8;
             let b = self.base(r);
             let cells = b..b + self.yours + self.theirs;
             let gain = self.gain_col(r);
+            if let Some((j, _)) = special(r) {
+                for column in [b, gain] {
+                    out.push(Mark {
+                        area: self.specials.area(j),
+                        column,
+                        kind: MarkKind::Win,
+                    });
+                }
+                continue;
+            }
             let mut mark = |column: usize, kind: MarkKind| out.push(Mark { area, column, kind });
             if ev.wins.iter().any(|w| w.area == area) {
                 for c in cells {
@@ -604,11 +881,40 @@ impl Style for Compare {
         out
     }
 
+    /// Each row where yours is strictly higher than theirs wins the amount in its box. A
+    /// row showing an auto-win symbol in place of your number wins the amount in its box,
+    /// and one showing a multiplier that many times it, each in the special's play area; a
+    /// win-all symbol wins every box's amount, added up, once, in its play area, and nothing
+    /// else on the surface wins. Ambiguous: a tie, a win-all symbol beside another win, a
+    /// special symbol on two rows.
     fn evaluate(&self, face: &Face) -> Evaluation {
         let mut ev = Evaluation::default();
+        let mut all: Option<usize> = None;
+        let mut seen: ArrayVec<usize, MAX_WINS> = ArrayVec::new();
         for r in 0..self.games {
-            let d = self.diff(face, r);
             let area = r as u8;
+            let box_code = face.codes[self.gain_col(r)];
+            if let Some((j, sp)) = self.specials.get(face.codes[self.base(r)]) {
+                if seen.contains(&j) {
+                    ev.ambiguities.push(AMB_SPECIAL_TWICE);
+                } else {
+                    seen.push(j);
+                }
+                let amount = self.gain.amount(box_code);
+                let area = self.specials.area(j);
+                match sp.kind {
+                    SpecialKind::AutoWin => {
+                        let _ = ev.wins.try_push(AreaWin { area, amount });
+                    }
+                    SpecialKind::Multiplier(t) => {
+                        let amount = Money(amount.cents() * u64::from(t));
+                        let _ = ev.wins.try_push(AreaWin { area, amount });
+                    }
+                    SpecialKind::WinAll => all = Some(j),
+                }
+                continue;
+            }
+            let d = self.diff(face, r);
             if d > 0 {
                 let amount = self.gain.amount(face.codes[self.gain_col(r)]);
                 let _ = ev.wins.try_push(AreaWin { area, amount });
@@ -620,6 +926,20 @@ impl Style for Compare {
                     id: self.near_miss_id,
                 });
             }
+        }
+        if let Some(j) = all {
+            if !ev.wins.is_empty() {
+                ev.ambiguities.push(AMB_WIN_ALL_BESIDE);
+            }
+            let sum = (0..self.games)
+                .map(|r| self.gain.amount(face.codes[self.gain_col(r)]).cents())
+                .sum();
+            ev.wins.clear();
+            ev.wins.push(AreaWin {
+                area: self.specials.area(j),
+                amount: Money(sum),
+            });
+            ev.losing_features.clear();
         }
         ev
     }
@@ -635,9 +955,14 @@ pub static INFO: StyleInfo = StyleInfo {
     term: "higher number / beat the dealer / add up yours against theirs",
     about: "Rows of your number(s) against their number(s), each row with an amount box; a \
             row wins its amount when yours is strictly higher than theirs (with sum = true, \
-            the sum of yours against the sum of theirs). Each row is a play area.",
+            the sum of yours against the sum of theirs). Each row is a play area. With one \
+            number per side, a row may show a special symbol in place of your number \
+            (`specials`): an auto-win wins the amount in its box, a multiplier that many \
+            times it, a win-all every box's amount added up.",
     naive: "A player compares (or adds up) the two sides of each row; a tie reads as a win to \
-            some players, so no face ever prints a tie.",
+            some players, so no face ever prints a tie. A player who sees a special symbol \
+            takes its prize; beside a win-all, a winning row would add nothing (counted \
+            once), so no face shows one there.",
     columns: "{id}_g{r}_you{i}, {id}_g{r}_them{i}, {id}_g{r}_gain, {id}_g{r}_caption per row r",
     params: &[
         Param {
@@ -713,6 +1038,17 @@ pub static INFO: StyleInfo = StyleInfo {
             kind: "array of strings",
             default: Some("[\"{id}_g1\", …]"),
             about: "the play areas' ids, one per row",
+        },
+        Param {
+            name: "specials",
+            kind: "array of tables",
+            default: Some("none"),
+            about: "Special symbols a winning row may show in place of your number (yours = 1): \
+                    `{ symbol = \"SAC\", kind = \"auto_win\" }` wins the amount in its box, \
+                    `{ symbol = \"5X\", kind = \"multiplier\", times = 5 }` five times it, \
+                    `{ symbol = \"TOUT\", kind = \"win_all\" }` every box's amount added up. \
+                    Each wins in a play area of its own (`area`, default `{id}_{symbol}` in \
+                    lower case) that ways name in `areas`; optional `caption`, printed under it.",
         },
     ],
     example: r#"[[surfaces]]
@@ -878,7 +1214,7 @@ mod tests {
             ];
             ways.push(way_in(&vec![(None, 1); g as usize]));
             for w in &ways {
-                m.check_way(w).unwrap();
+                m.split(w).unwrap();
                 round_trip(&m, w, 0..300);
             }
         }
@@ -926,15 +1262,15 @@ mod tests {
     fn infeasible_ways_and_tables_are_refused() {
         let m = make("");
         assert_eq!(
-            m.check_way(&way_in(&[(None, 1); 11])),
-            Err(Refusal::TooManyWins {
+            m.split(&way_in(&[(None, 1); 11])).err(),
+            Some(Refusal::TooManyWins {
                 area: "ph".into(),
                 wins: 11,
                 most: 10,
                 why: "one win per row"
             })
         );
-        let e = m.check_way(&way_in(&[(None, 3)])).unwrap_err();
+        let e = m.split(&way_in(&[(None, 3)])).unwrap_err();
         assert!(matches!(
             e,
             Refusal::CannotWin {
@@ -944,8 +1280,8 @@ mod tests {
         ));
         assert!(e.to_string().contains("box_amounts"), "{e}");
         assert_eq!(
-            m.check_way(&way_in(&[(Some(1), 1), (Some(1), 2)])),
-            Err(Refusal::SameArea {
+            m.split(&way_in(&[(Some(1), 1), (Some(1), 2)])).err(),
+            Some(Refusal::SameArea {
                 area: "ph_g2".into()
             })
         );
@@ -1058,5 +1394,281 @@ mod tests {
             .iter()
             .all(|f| m.layout.features.name(f.id) == "near_miss_duel"));
         assert!(m.describe().last().unwrap().contains("near_miss_duel"));
+    }
+
+    /// `make`'s surface with an auto-win, a ×5 multiplier and a win-all symbol: play areas
+    /// 10, 11 and 12, after the ten rows.
+    fn specials() -> &'static str {
+        "specials = [\n\
+         { symbol = \"SAC\", kind = \"auto_win\", caption = \"GAGNE\" },\n\
+         { symbol = \"5X\", kind = \"multiplier\", times = 5, area = \"ph_x5\" },\n\
+         { symbol = \"TOUT\", kind = \"win_all\", caption = \"GAGNE TOUT\" },\n]"
+    }
+
+    /// `make`, with the lot table's largest amount 1000 (for the multiplier's check).
+    fn make_specials(extra: &str) -> Result<Arc<Compare>, FieldError> {
+        let ctx = Ctx::new("ph")
+            .captions(captions(&SHOWN))
+            .tiers(&[1000, 10])
+            .label("ph_x5", "Multiplicateur 5X");
+        let text = format!(
+            "games = 10\nfrom = 1\nto = 20\nbox_amounts = [1, 2, 5, 10, 100]\nnear_miss = 0.3\n\
+             {extra}\n[decoy_weights]\n\"1\" = 5\n\"2\" = 4\n\"100\" = 1\n"
+        );
+        Compare::new(
+            style::parse(toml::from_str(&text).unwrap()).unwrap(),
+            &ctx.get(),
+        )
+        .map(Arc::new)
+    }
+
+    /// A face of single-number rows where `you` may be a special symbol: (you, them, box
+    /// amount) per row; `you` is the number, or a special's code offset by 100.
+    fn face_with(m: &Compare, rows: &[(&str, u8, u64)]) -> Face {
+        let mut f = Face::default();
+        let you = &m.layout.columns[0].values;
+        for (r, &(y, t, a)) in rows.iter().enumerate() {
+            let b = m.base(r);
+            f.codes[b] = you.iter().position(|v| v == y).unwrap() as u8;
+            f.codes[b + 1] = t - 1;
+            let code = m.gain.code(Money(a * 100)).unwrap();
+            m.gain.show(&mut f, b + 2, b + 3, code);
+        }
+        f
+    }
+
+    fn wins(ev: &Evaluation) -> Vec<(u8, u64)> {
+        ev.wins
+            .iter()
+            .map(|w| (w.area, w.amount.cents() / 100))
+            .collect()
+    }
+
+    #[test]
+    fn special_symbols_have_their_areas_codes_and_captions() {
+        let m = make_specials(specials()).unwrap();
+        assert_eq!(
+            &m.layout.areas[9..],
+            ["ph_g10", "ph_sac", "ph_x5", "ph_tout"]
+        );
+        let you = &m.layout.columns[0];
+        assert_eq!(you.values.len(), 23);
+        assert_eq!(&you.values[19..], ["20", "SAC", "5X", "TOUT"]);
+        assert_eq!(&you.inscriptions[19..], ["", "GAGNE", "", "GAGNE TOUT"]);
+        // Their numbers never show a special symbol.
+        assert_eq!(m.layout.columns[1].values.len(), 20);
+        assert!(m.layout.columns[1].inscriptions.is_empty());
+        let d = m.describe();
+        assert!(d[0].contains("(numbers 01 to 20;"), "{}", d[0]);
+        assert!(d.contains(
+            &"A row showing 5X in place of your number wins 5 times the amount in its box, \
+              whatever their number (play area « Multiplicateur 5X »)."
+                .to_string()
+        ));
+        assert_eq!(
+            d.last().unwrap(),
+            "Only a winning row shows SAC, 5X, TOUT, each on one row at most; no losing row \
+             (near miss or not) shows one."
+        );
+        // Without specials: the numbers alone, no inscription.
+        let plain = make("");
+        assert_eq!(plain.layout.columns[0].values.len(), 20);
+        assert!(plain.layout.columns[0].inscriptions.is_empty());
+        assert_eq!(plain.layout.areas.len(), 10);
+    }
+
+    #[test]
+    fn special_symbols_win_as_the_rules_say() {
+        let m = make_specials(specials()).unwrap();
+        let mut rows = vec![("03", 9, 1); 10];
+        rows[0] = ("SAC", 20, 10); // the box, whatever their number
+        rows[1] = ("5X", 1, 2); // five times the box
+        rows[2] = ("12", 11, 5); // yours higher: the row's own win
+        rows[3] = ("08", 9, 100); // a near miss, its box a decoy
+        let f = face_with(&m, &rows);
+        let ev = m.evaluate(&f);
+        assert_eq!(wins(&ev), vec![(10, 10), (11, 10), (2, 5)]);
+        assert!(ev.ambiguities.is_empty());
+        assert!(m.shows(&ev, NEAR_MISS));
+        let mut marks: Vec<(u8, usize, MarkKind)> = m
+            .marks(&f, &ev)
+            .into_iter()
+            .map(|k| (k.area, k.column, k.kind))
+            .collect();
+        marks.sort_unstable();
+        assert_eq!(
+            &marks[..4],
+            [
+                (2, 8, MarkKind::Win),
+                (2, 9, MarkKind::Win),
+                (2, 10, MarkKind::Win),
+                (3, 12, MarkKind::NearMiss)
+            ]
+        );
+        assert_eq!(
+            &marks[marks.len() - 4..],
+            [
+                (10, 0, MarkKind::Win),
+                (10, 2, MarkKind::Win),
+                (11, 4, MarkKind::Win),
+                (11, 6, MarkKind::Win)
+            ]
+        );
+        // A win-all symbol wins the ten boxes, its own included, once.
+        let mut rows = vec![("03", 9, 1); 10];
+        rows[4] = ("TOUT", 2, 5);
+        rows[5] = ("01", 19, 100);
+        rows[6] = ("08", 9, 2); // one below: beside TOUT no near miss, nothing loses
+        let f = face_with(&m, &rows);
+        let ev = m.evaluate(&f);
+        assert_eq!(wins(&ev), vec![(12, 5 + 100 + 2 + 7)]);
+        assert!(ev.ambiguities.is_empty());
+        assert!(ev.losing_features.is_empty());
+        let marks = m.marks(&f, &ev);
+        assert_eq!(marks.len(), 11);
+        assert!(marks
+            .iter()
+            .all(|k| k.area == 12 && k.kind == MarkKind::Win));
+        assert!(marks.iter().any(|k| k.column == m.base(4)));
+        // Beside another win it still wins once, and the face is ambiguous.
+        rows[5] = ("20", 19, 100);
+        let ev = m.evaluate(&face_with(&m, &rows));
+        assert_eq!(wins(&ev), vec![(12, 114)]);
+        assert_eq!(ev.ambiguities, vec![AMB_WIN_ALL_BESIDE]);
+        // One special on two rows: each wins, and the face is ambiguous.
+        let mut rows = vec![("03", 9, 1); 10];
+        rows[0] = ("SAC", 20, 10);
+        rows[9] = ("SAC", 2, 2);
+        let ev = m.evaluate(&face_with(&m, &rows));
+        assert_eq!(wins(&ev), vec![(10, 10), (10, 2)]);
+        assert_eq!(ev.ambiguities, vec![AMB_SPECIAL_TWICE]);
+    }
+
+    #[test]
+    fn ways_through_special_symbols_round_trip() {
+        let m = make_specials(specials()).unwrap();
+        let special = |f: &Face, r: usize| m.specials.get(f.codes[m.base(r)]).is_some();
+        for w in [
+            way_in(&[(Some(10), 10)]),
+            way_in(&[(Some(11), 500)]),
+            way_in(&[(Some(11), 5), (Some(10), 1), (None, 2), (Some(0), 100)]),
+            way_in(&[(Some(12), 10)]),
+            way_in(&[(Some(12), 1000)]),
+        ] {
+            let split = m.split(&w).unwrap_or_else(|e| panic!("{}: {e}", w.id));
+            let all = split.all.is_some();
+            for (_, f, ev) in round_trip(&m, &w, 0..300) {
+                // Special symbols only on the rows that win by them; the other rows of a
+                // win-all face lose by two or more.
+                let shown = (0..10).filter(|&r| special(&f, r)).count();
+                assert_eq!(shown, w.wins.iter().filter(|x| x.area >= Some(10)).count());
+                if all {
+                    assert!((0..10)
+                        .filter(|&r| !special(&f, r))
+                        .all(|r| m.diff(&f, r) <= -2));
+                    assert!(ev.losing_features.is_empty());
+                }
+            }
+        }
+        // 10 = ten boxes of 1 only.
+        for (_, f, _) in round_trip(&m, &way_in(&[(Some(12), 10)]), 0..20) {
+            assert!((0..10).all(|r| m.gain.amount(f.codes[m.gain_col(r)]) == Money(100)));
+        }
+        // A losing face, and one asked for a near miss, never show a special symbol.
+        for (_, f, _) in round_trip_showing(&m, &way_in(&[(Some(10), 5)]), NEAR_MISS, 0..100)
+            .into_iter()
+            .chain(round_trip(&m, &way_in(&[]), 0..100))
+        {
+            assert!((0..10).filter(|&r| special(&f, r)).count() <= 1);
+        }
+        let all = way_in(&[(Some(12), 10)]);
+        assert!(matches!(
+            m.can_show_why(&all, NEAR_MISS),
+            Err(Refusal::NeedsLosing { .. })
+        ));
+    }
+
+    #[test]
+    fn ways_special_symbols_cannot_show_are_refused() {
+        let m = make_specials(specials()).unwrap();
+        let refused = |w: &[(Option<u8>, u64)]| m.split(&way_in(w)).unwrap_err();
+        assert_eq!(
+            refused(&[(Some(11), 52)]).to_string(),
+            "« ph_x5 » cannot win 52: it wins 5 times an amount a row's box shows (1, 2, 5, 10, 100)"
+        );
+        assert_eq!(
+            refused(&[(Some(10), 3)]).to_string(),
+            "« ph_sac » cannot win 3: a row's box shows 1, 2, 5, 10, 100"
+        );
+        assert_eq!(
+            refused(&[(Some(12), 9)]).to_string(),
+            "« ph_tout » cannot win 9: no 10 box amounts among 1, 2, 5, 10, 100 add up to it"
+        );
+        assert!(matches!(
+            refused(&[(Some(10), 1), (Some(10), 2)]),
+            Refusal::TooManyWins { most: 1, .. }
+        ));
+        assert_eq!(
+            refused(&[(Some(12), 10), (None, 1)]).to_string(),
+            "2 wins, but « ph_tout » shows at most 1 at once (a win-all symbol wins every box \
+             of the surface, alone)"
+        );
+        assert_eq!(refused(&[(Some(13), 1)]), Refusal::NoSuchArea { area: 13 });
+        // A special no way wins by never shows: refused once every way is planned.
+        let plans: Vec<Plan> = [
+            way_in(&[(Some(10), 1)]),
+            way_in(&[(Some(11), 5)]),
+            way_in(&[(None, 1)]),
+        ]
+        .iter()
+        .map(|w| Arc::clone(&m).plan(w).unwrap())
+        .collect();
+        let e = m.check_ways(&plans.iter().collect::<Vec<_>>()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "specials (\"TOUT\") never applies: no way wins in its play area « ph_tout » \
+             (`areas`), so no face shows it"
+        );
+        let all = Arc::clone(&m).plan(&way_in(&[(Some(12), 10)])).unwrap();
+        let refs: Vec<&Plan> = plans.iter().chain([&all]).collect();
+        assert_eq!(m.check_ways(&refs), Ok(()));
+    }
+
+    #[test]
+    fn bad_special_symbols_are_refused_with_the_field() {
+        let err = |from: &str, to: &str| {
+            let e = make_specials(&specials().replace(from, to))
+                .err()
+                .expect(to);
+            assert_eq!(e.field, "specials");
+            e.message
+        };
+        assert_eq!(
+            err("times = 5", "times = 2000"),
+            "\"5X\" can never multiply: 2000 times the smallest amount a spot shows is above \
+             the largest lot, 1000"
+        );
+        assert_eq!(
+            err("\"SAC\", kind", "\"07\", kind"),
+            "\"07\" is also one of the numbers `from` to `to`: a special symbol is none of them"
+        );
+        assert_eq!(
+            err("\"auto_win\", caption", "\"win_all\", caption"),
+            "at most one win-all symbol"
+        );
+        assert_eq!(
+            err("area = \"ph_x5\"", "area = \"ph_g2\""),
+            "play area \"ph_g2\" is named twice"
+        );
+        let e = make_specials(&format!("sum = true\nyours = 2\n{}", specials()))
+            .err()
+            .unwrap();
+        assert_eq!(
+            (e.field.as_str(), e.message.as_str()),
+            (
+                "specials",
+                "a special symbol shows in place of your number, and a row shows 2: give yours = 1"
+            )
+        );
     }
 }
