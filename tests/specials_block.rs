@@ -1,10 +1,12 @@
 //! Blocks of games with special symbols, judged ticket by ticket by an evaluator written here
-//! from the rule text alone (game_specs/README.md, `symbol_to_prize` and `key_match`), not
-//! from tirage's code: game_specs/examples/coffre_tout.toml (a legend game whose TOUT symbol
-//! wins every legend amount), game_specs/examples/multi_chance.toml (your numbers against
-//! winning numbers, with a money bag, a 5X and a win-all among the spots) and
-//! game_specs/examples/bingo_multi.toml (a bingo card whose FREE space may show 2X, 5X or
-//! 10X). Every ticket's
+//! from the rule text alone (game_specs/README.md, `symbol_to_prize`, `key_match`,
+//! `match_count` and `compare`), not from tirage's code: game_specs/examples/coffre_tout.toml
+//! (a legend game whose TOUT symbol wins every legend amount),
+//! game_specs/examples/multi_chance.toml (your numbers against winning numbers, with a money
+//! bag, a 5X and a win-all among the spots), game_specs/examples/bingo_multi.toml (a bingo
+//! card whose FREE space may show 2X, 5X or 10X) and game_specs/examples/plus_fort_bonus.toml
+//! (your number against theirs, with a money bag, a 5X and a win-all in place of your
+//! number). Every ticket's
 //! printed prize must be what the rules pay, no face may show what the naive reading would
 //! read otherwise, and the lot table must come out exactly.
 
@@ -265,4 +267,75 @@ fn every_ticket_of_a_bingo_card_with_multipliers_in_the_free_space_pays_as_the_r
         })
         .sum();
     assert!(chi < 16.3, "chi-square {chi}");
+}
+
+#[test]
+fn every_ticket_of_higher_number_games_with_special_symbols_pays_as_the_rules_say() {
+    let rows = block("game_specs/examples/plus_fort_bonus.toml");
+    assert_eq!(rows.len(), 6_000);
+    let mut paid: BTreeMap<u64, u32> = BTreeMap::new();
+    // Tickets won with each special symbol.
+    let mut by: BTreeMap<&str, u32> = BTreeMap::new();
+    for row in &rows {
+        let t = &row["ticket"];
+        // Per game: your number (or a special symbol), their number, the GAIN box.
+        let games: Vec<(&str, u32, u64)> = (1..=10)
+            .map(|g| {
+                (
+                    row[&format!("pf_g{g}_you1")].as_str(),
+                    row[&format!("pf_g{g}_them1")].parse().unwrap(),
+                    euros(&row[&format!("pf_g{g}_gain")]),
+                )
+            })
+            .collect();
+        let (mut higher, mut special, mut all) = (0, 0, 0);
+        for &(you, them, gain) in &games {
+            all += gain;
+            match you {
+                "SAC" => special += gain,
+                "5X" => special += 5 * gain,
+                "TOUT" => {}
+                n => {
+                    let n: u32 = n.parse().unwrap();
+                    // A tie reads as a win to some players: never printed.
+                    assert_ne!(n, them, "ticket {t}: a tie in {games:?}");
+                    if n > them {
+                        higher += gain;
+                    }
+                }
+            }
+        }
+        let count = |x: &str| games.iter().filter(|g| g.0 == x).count();
+        for x in ["SAC", "5X", "TOUT"] {
+            assert!(count(x) <= 1, "ticket {t}: {x} twice");
+            if count(x) == 1 {
+                *by.entry(x).or_default() += 1;
+            }
+        }
+        let prize = if count("TOUT") == 1 {
+            // Beside a win-all, a game won by its numbers would add nothing: never shown.
+            assert_eq!((higher, special), (0, 0), "ticket {t}: TOUT beside a win");
+            all
+        } else {
+            higher + special
+        };
+        assert_eq!(prize.to_string(), row["prize"], "ticket {t}: {games:?}");
+        if prize > 0 {
+            *paid.entry(prize).or_default() += 1;
+        }
+    }
+    let table = BTreeMap::from([
+        (1_000, 2),
+        (500, 2),
+        (100, 5),
+        (50, 10),
+        (20, 40),
+        (10, 100),
+        (4, 350),
+        (2, 600),
+    ]);
+    assert_eq!(paid, table);
+    // The ways through each special, from the spec: SAC 2+2+20+100 tickets, 5X 1+2+4+30,
+    // TOUT 1+1; no losing ticket shows one.
+    assert_eq!(by, BTreeMap::from([("5X", 37), ("SAC", 124), ("TOUT", 2)]));
 }
