@@ -286,7 +286,7 @@ fn symbol_captions_are_printed_under_their_symbols_and_checked() {
     );
     assert_eq!(code, Some(2), "{err}");
     assert!(
-        err.contains("caption \"three\" reads as the caption of symbol \"03\": two symbols may not share a caption"),
+        err.contains("symbol_captions.\"05\": caption \"three\" of symbol \"05\", which reads as the caption \"THREE\" of symbol \"03\" (symbol_captions.\"03\")"),
         "{err}"
     );
 }

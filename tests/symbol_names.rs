@@ -131,3 +131,79 @@ fn badly_spaced_symbols_are_refused() {
         );
     }
 }
+
+/// Printed tokens a player could confuse: two different tokens of one ticket (symbols,
+/// decoys, legend keys, specials, captions, items) that read the same whatever the case,
+/// spaces, `_`, hyphens, dots and leading zeros are refused, the later one named with its
+/// field and line; a symbol whose own caption reads as it is accepted.
+#[test]
+fn tokens_that_read_alike_are_refused() {
+    let t = tempfile::tempdir().unwrap();
+    let advice = ": a player could not tell them apart (case, spaces, _ - . and leading zeros aside); write them so that they read differently\n";
+    for (spec, from, to, said) in [
+        (
+            SPEC,
+            "decoys = [\"OLD BOOT\"",
+            "decoys = [\"GOLD_COIN\", \"SILVER_COIN\", \"OLD BOOT\"",
+            ":59: surfaces[1].decoys: decoys lists \"GOLD_COIN\", which reads as the legend symbol \"GOLD COIN\" (surfaces[1].legend)",
+        ),
+        (
+            SPEC,
+            "\"GOLD BAR\" = \"GOLD BAR\"",
+            "\"GOLD BAR\" = \"BIG NUGGET\"",
+            ":45: surfaces[0].symbols: symbols lists \"BIG NUGGET\", which reads as the caption \"BIG NUGGET\" of symbol \"GOLD BAR\" (symbol_captions.\"GOLD BAR\")",
+        ),
+        (
+            SPEC,
+            "\"GOLD BAR\" = \"GOLD BAR\"",
+            "\"GOLD BAR\" = \"GOLD BAR\"\n\"MULE\" = \"gold-bar\"",
+            ":30: symbol_captions.\"MULE\": caption \"gold-bar\" of symbol \"MULE\", which reads as the caption \"GOLD BAR\" of symbol \"GOLD BAR\" (symbol_captions.\"GOLD BAR\")",
+        ),
+        (
+            "game_specs/examples/coffre_tout.toml",
+            "decoys = [\"ANCRE\"",
+            "decoys = [\"GAGNE TOUT\", \"ANCRE\"",
+            ":46: surfaces[0].specials[0].caption: caption \"GAGNE TOUT\" of the special symbol \"TOUT\", which reads as the decoy \"GAGNE TOUT\" (surfaces[0].decoys)",
+        ),
+        (
+            "game_specs/examples/ticket_bonus.toml",
+            "\"19\", \"20\"]",
+            "\"19\", \"20\", \"3\", \"7\"]",
+            ":55: surfaces[0].symbols: symbols lists \"3\", which reads as the symbol \"03\" (surfaces[0].symbols)",
+        ),
+        (
+            "game_specs/examples/ticket_bonus.toml",
+            "[[tiers]]\namount = 2 ",
+            "[[tiers]]\namount = 1\nitem = \"Free-Ticket\"\ncount = 1\n[[tiers.ways]]\nid = \"one\"\ncount = 1\nwins = [1]\n\n[[tiers]]\namount = 2 ",
+            ":105: tiers[4].item (amount 2): item \"FREE TICKET\", which reads as the item \"Free-Ticket\" of tier 3 (tiers[3].item (amount 1))",
+        ),
+    ] {
+        let text = std::fs::read_to_string(repo(spec)).unwrap();
+        assert!(text.contains(from), "{from}");
+        let p = t.path().join("spec.toml");
+        std::fs::write(&p, text.replacen(from, to, 1)).unwrap();
+        let o = tirage().arg("check").arg(&p).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.ends_with(&format!("{said}{advice}")), "{err}");
+    }
+    // A symbol's own caption may read as it.
+    let text = std::fs::read_to_string(repo(SPEC)).unwrap();
+    let p = t.path().join("spec.toml");
+    std::fs::write(
+        &p,
+        text.replacen(
+            "\"GOLD BAR\" = \"GOLD BAR\"",
+            "\"GOLD BAR\" = \"Gold-Bar\"",
+            1,
+        ),
+    )
+    .unwrap();
+    let o = tirage().arg("check").arg(&p).output().unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}

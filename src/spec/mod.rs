@@ -9,6 +9,7 @@
 //! checks what only it knows (areas, symbols, feasibility). Every error names the file,
 //! the field and, where the parser gives it, the line; the CLI exits 2 on it.
 
+mod confusable;
 pub mod error;
 pub mod odds;
 pub mod raw;
@@ -531,6 +532,7 @@ impl GameSpec {
         game.show_items(&raw_items(&raw).collect::<Vec<_>>());
         check_area_names(&raw, &game.layout().areas, &at)?;
         caption_symbols(&raw, &mut game, &at)?;
+        confusable::check(&raw, &game, &at)?;
         let labels = labels(&raw, &game, &at)?;
         let mut spec = validate_common(&raw, &at, game)?;
         spec.labels = labels;
@@ -761,24 +763,20 @@ fn labels(
 }
 
 /// `[symbol_captions]`, checked and printed: every key is a play symbol some face column
-/// of the game shows, every caption printable text (as an amount's caption) that no other
-/// symbol's caption reads as (case and spacing aside); each becomes the inscription under
+/// of the game shows, every caption printable text (as an amount's caption; no other printed
+/// token may read as it: `confusable`); each becomes the inscription under
 /// its symbol wherever a face shows it ([`Game::caption_symbols`]). Errors name the key.
 fn caption_symbols(raw: &raw::RawSpec, game: &mut Game, at: &ErrorAt) -> Result<(), SpecError> {
     let Some(t) = &raw.symbol_captions else {
         return Ok(());
     };
     let span = Some(t.span().start);
-    let mut seen: BTreeMap<String, &str> = BTreeMap::new();
     let mut captions = Vec::new();
     for (symbol, caption) in t.get_ref() {
         let bad = |m: String| Err(at.at(span, format!("symbol_captions.\"{symbol}\""), m));
         let caption = caption.trim();
         if !printable_text(caption) {
             return bad(format!("{caption:?}: a caption is printed under its symbol and written in files: 1 to {MAX_TEXT} bytes, without a comma, a double quote, a line break or another control character, not beginning with = + - or @"));
-        }
-        if let Some(other) = seen.insert(reads_as(caption), symbol) {
-            return bad(format!("caption \"{caption}\" reads as the caption of symbol \"{other}\": two symbols may not share a caption, whatever the case or spacing"));
         }
         captions.push((symbol.clone(), caption.to_string()));
     }
@@ -1204,7 +1202,7 @@ fn printable_text(text: &str) -> bool {
 }
 
 /// Checks the tiers whose prize is not money (`item`): the item is printable text that no
-/// caption or other item reads as; its amount (the stated value) has no `[captions]` entry
+/// amount's caption reads as (nor another item or a symbol: `confusable`); its amount (the stated value) has no `[captions]` entry
 /// (the item is its caption) and is won alone, in a single play area, never combined with
 /// another win, and no way of another tier wins that amount (a face showing it shows the
 /// item). Errors name the tier.
@@ -1267,9 +1265,6 @@ fn check_items(raw: &raw::RawSpec, at: &ErrorAt) -> Result<(), SpecError> {
         let key = reads_as(item);
         if let Some((k, c)) = raw.caption_entries().find(|(_, c)| reads_as(c) == key) {
             return bad(format!("item \"{item}\" reads as the caption of {k} (\"{}\"): a reader could not tell them apart", c.trim()));
-        }
-        if let Some((_, m, other)) = items.iter().find(|(k, _, o)| k != ti && reads_as(o) == key) {
-            return bad(format!("item \"{item}\" reads as the item of {m} (\"{other}\"): two tiers may not print the same item"));
         }
     }
     Ok(())
