@@ -545,24 +545,11 @@ impl Compare {
             can,
         };
         match sp.kind {
-            SpecialKind::AutoWin => {
-                let code = self
-                    .gain
-                    .code(w.amount)
-                    .ok_or_else(|| cannot(format!("a row's box shows {}", shown())))?;
-                out.special.push((j, code));
-            }
-            SpecialKind::Multiplier(t) => {
-                let t64 = u64::from(t);
-                let code = (w.amount.cents() % t64 == 0)
-                    .then(|| self.gain.code(Money(w.amount.cents() / t64)))
-                    .flatten()
-                    .ok_or_else(|| {
-                        cannot(format!(
-                            "it wins {t} times an amount a row's box shows ({})",
-                            shown()
-                        ))
-                    })?;
+            kind @ (SpecialKind::AutoWin | SpecialKind::Multiplier(_)) => {
+                let code = kind
+                    .under(w.amount)
+                    .and_then(|m| self.gain.code(m))
+                    .ok_or_else(|| cannot(kind.cannot_win("a row's box", &shown())))?;
                 out.special.push((j, code));
             }
             SpecialKind::WinAll => {

@@ -524,24 +524,11 @@ impl KeyMatch {
                 });
             }
             match self.specials.list()[j].kind {
-                SpecialKind::AutoWin => {
-                    let code = self
-                        .amounts
-                        .code(w.amount)
-                        .ok_or_else(|| cannot(format!("a spot shows {}", shown())))?;
-                    out.special.push((j, code));
-                }
-                SpecialKind::Multiplier(t) => {
-                    let t64 = u64::from(t);
-                    let code = (w.amount.cents() % t64 == 0)
-                        .then(|| self.amounts.code(Money(w.amount.cents() / t64)))
-                        .flatten()
-                        .ok_or_else(|| {
-                            cannot(format!(
-                                "it wins {t} times an amount a spot shows ({})",
-                                shown()
-                            ))
-                        })?;
+                kind @ (SpecialKind::AutoWin | SpecialKind::Multiplier(_)) => {
+                    let code = kind
+                        .under(w.amount)
+                        .and_then(|m| self.amounts.code(m))
+                        .ok_or_else(|| cannot(kind.cannot_win("a spot", &shown())))?;
                     out.special.push((j, code));
                 }
                 SpecialKind::WinAll => out.all = Some(w.amount),

@@ -53,6 +53,35 @@ pub(super) enum SpecialKind {
     WinAll,
 }
 
+impl SpecialKind {
+    /// The amount under a spot showing a special of this kind that wins `amount` (cents):
+    /// the amount itself for an auto-win, `amount ÷ N` for a ×N multiplier when N divides
+    /// it. `None` for a multiplier N does not divide, and for a win-all (which has no
+    /// amount under it).
+    pub(super) fn under(self, amount: Money) -> Option<Money> {
+        match self {
+            SpecialKind::AutoWin => Some(amount),
+            SpecialKind::Multiplier(t) => {
+                let t = u64::from(t);
+                (amount.cents() % t == 0).then(|| Money(amount.cents() / t))
+            }
+            SpecialKind::WinAll => None,
+        }
+    }
+
+    /// Why a special of this kind cannot win an amount, where `place` (such as "a spot")
+    /// shows the amounts `shown`: `a spot shows 2, 5` for an auto-win, `it wins 5 times an
+    /// amount a spot shows (2, 5)` for a multiplier.
+    pub(super) fn cannot_win(self, place: &str, shown: &str) -> String {
+        match self {
+            SpecialKind::Multiplier(t) => {
+                format!("it wins {t} times an amount {place} shows ({shown})")
+            }
+            _ => format!("{place} shows {shown}"),
+        }
+    }
+}
+
 /// A special symbol of the surface: its kind and how it is printed.
 #[derive(Debug, Clone)]
 pub(super) struct Special {
