@@ -118,6 +118,13 @@ fn a_free_ticket_is_named_and_counted_apart_in_every_file() {
         "{said}"
     );
     assert!(said.contains("(item: FREE TICKET, not money; amount is its stated value)"));
+    // The rules in words say where the item is printed, before the surfaces' settings
+    // that give amounts in figures.
+    let item = "Prize not money: \"FREE TICKET\" (300 of the block's tickets) is printed wherever a face would show 2 USD, in amount cells, amount boxes and pay legends alike; below, 2 stands for it. It wins \"FREE TICKET\", not cash; 2 USD is its stated value, counted apart from the cash payout.\n";
+    let at = said.find(item).expect(&said);
+    assert!(at > said.find("the rules in words").unwrap());
+    assert!(at < said.find("surface \"bonus\"").unwrap());
+    assert_eq!(said.matches("Prize not money").count(), 1);
 }
 
 /// A validation file whose item column is emptied (an item turned into cash) is no file of
@@ -377,4 +384,6 @@ fn a_legend_prints_an_item_as_the_item() {
     let html = std::fs::read_to_string(page.join("index.html")).unwrap();
     assert!(html.contains(">CLOVER = FREE TICKET · HORSE SHOE = $10<"));
     assert!(!html.contains("CLOVER = $2"));
+    // The rules in words on the page say where the item is printed.
+    assert!(html.contains("<p>Prize not money: &quot;FREE TICKET&quot; (200 of the block's tickets) is printed wherever a face would show 2 USD,"), "{html}");
 }

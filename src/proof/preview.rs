@@ -505,8 +505,8 @@ fn rules_section(h: &mut String, spec: &GameSpec) {
         "<h2 id=\"rules\">The rules in words</h2>\n<p>To hold against the règlement: <strong>{}</strong></p>",
         esc(&spec.legal_reference)
     );
-    for line in words::shared(spec) {
-        let _ = writeln!(h, "<p>{}</p>", esc(&line));
+    for line in words::items(spec).iter().chain(&words::shared(spec)) {
+        let _ = writeln!(h, "<p>{}</p>", esc(line));
     }
     for r in words::rules(spec) {
         let _ = write!(

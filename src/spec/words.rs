@@ -92,15 +92,33 @@ pub fn shared(spec: &GameSpec) -> Vec<String> {
         .collect()
 }
 
+/// Each prize that is not money (a tier's `item`) in words, in the lot table's order: where
+/// a face prints it and what it stands for, since the surfaces' settings give amounts in
+/// figures and a face never shows this one's. Empty when every prize is cash.
+pub fn items(spec: &GameSpec) -> Vec<String> {
+    spec.tiers
+        .iter()
+        .filter_map(|t| {
+            let item = t.item.as_deref()?;
+            let value = t.amount.with_currency(&spec.currency);
+            Some(format!(
+                "Prize not money: \"{item}\" ({} of the block's tickets) is printed wherever a face would show {value}, in amount cells, amount boxes and pay legends alike; below, {} stands for it. It wins \"{item}\", not cash; {value} is its stated value, counted apart from the cash payout.",
+                t.count,
+                t.amount
+            ))
+        })
+        .collect()
+}
+
 /// The rules in words as `tirage check` prints them: a heading, the spec's
-/// `legal_reference` on the next line, then per surface its style and term (and printed maximum), the style's
+/// `legal_reference` on the next line, its prizes that are not money, then per surface its style and term (and printed maximum), the style's
 /// rule, its naive reading and the spec's settings, each indented under it.
 pub fn text(spec: &GameSpec) -> String {
     let mut s = format!(
         "the rules in words, surface by surface, to hold against the règlement (legal_reference):\n  {}\n",
         spec.legal_reference
     );
-    for line in shared(spec) {
+    for line in items(spec).iter().chain(&shared(spec)) {
         s += &format!("{line}\n");
     }
     for r in rules(spec) {
