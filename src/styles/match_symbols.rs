@@ -24,6 +24,30 @@
 //! times (and below the smallest `k` of the surface); a losing play area's winning symbols show
 //! at most `k − 2` times, except one shown `k − 1` times as a near miss.
 //!
+//! **Special symbols** (`specials`, the shared `special` module; the industry's "reveal a
+//! GOLD BAR, win the prize in the PRIZE box instantly" and "reveal a BANK, win all prizes
+//! shown"). A cell may show a symbol the spec lists after `symbols`, which wins on its own in
+//! a play area of its own after the surface's (default `{id}_{symbol}` in lower case), that
+//! ways name in `areas`:
+//! - an **auto-win** (`kind = "auto_win"`) wins the amount in the box of the surface's one
+//!   play area with a box, whatever the other cells show. That play area does not also win
+//!   by its match on such a face ([`AMB_AUTO_WIN_BESIDE`]): the box is paid once. Refused on
+//!   a surface with no box (every play area pays by its `legend`) or with several boxes
+//!   (which would it win?), and a second auto-win;
+//! - a **win-all** (`kind = "win_all"`) wins every amount the surface's boxes show, added
+//!   up, once; nothing else on the surface wins beside it ([`AMB_WIN_ALL_BESIDE`]: a match
+//!   or a multiplier there would be paid once or twice?), and no near miss shows beside it.
+//!   Refused on a surface where a play area pays by its `legend` (a legend amount is no box
+//!   a player sees);
+//! - a spot **multiplier** multiplies the amount under it, and a cell shows none: refused,
+//!   naming the surface's `multiplier` table, which multiplies every win.
+//!
+//! Naive reading: a player who sees a special symbol takes its prize, and reads it as no
+//! symbol of a match. So a special symbol shows only on a face of a way that wins by it,
+//! once ([`AMB_SPECIAL_TWICE`]); it never counts towards a match (its code is none of the
+//! play areas' symbols); no surface multiplier shows beside its win, which it does not
+//! multiply ([`AMB_MULTIPLIER_ELSEWHERE`]).
+//!
 //! **Columns.** The cells `{cell_prefix}1` … `{cell_prefix}{cells}` (prefix default
 //! `{id}_`), then for each play area with an amount box, in play-area order, `{box}` and
 //! `{box}_caption`.
@@ -34,6 +58,7 @@
 //! box of a losing play area always shows a decoy amount (`decoy_weights`), marked on proofs.
 
 use super::common::{self, AmountBox};
+use super::special::{self, RawSpecial, SpecialKind, Specials};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureKind,
@@ -61,6 +86,16 @@ pub const AMB_TWO_MULTIPLIERS: &str = "two or more multiplier symbols";
 pub const AMB_MULTIPLIER_ELSEWHERE: &str = "a multiplier beside a win it does not multiply";
 /// Ambiguity: a multiplier on a surface where nothing wins, with no decoy rate for it.
 pub const AMB_LONE_MULTIPLIER: &str = "a multiplier that multiplies nothing";
+/// Ambiguity: a win-all symbol beside another win, a multiplier or a second special
+/// symbol (the win-all already wins every box of the surface: counted once, and never
+/// printed).
+pub const AMB_WIN_ALL_BESIDE: &str = "a win-all symbol beside another win (match symbols)";
+/// Ambiguity: one special symbol in two cells (each special shows once at most).
+pub const AMB_SPECIAL_TWICE: &str = "a special symbol in two cells (match symbols)";
+/// Ambiguity: an auto-win symbol beside a match of the play area whose box it wins (is the
+/// box paid once or twice?).
+pub const AMB_AUTO_WIN_BESIDE: &str =
+    "an auto-win symbol beside a match winning the same box (match symbols)";
 
 /// Most ways one way's wins may be placed on the surface's games.
 pub const MAX_PLANS: usize = 4096;
@@ -84,6 +119,8 @@ struct RawSurface {
     per_row: Option<usize>,
     #[serde(default)]
     decoy_feature: Option<String>,
+    #[serde(default)]
+    specials: Vec<RawSpecial>,
 }
 
 /// `[[surfaces.games]]`: one play area.
@@ -137,13 +174,23 @@ struct PlayArea {
     near_miss_id: FeatureId,
 }
 
-/// One placement of a way's wins: the amount each play area wins (or `None`), and the
-/// multiplier symbol shown, if any; with what a face of it draws from, found once when the
-/// spec loads.
+/// The win of a way by a special symbol, checked once when the spec loads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Shown {
+    /// The auto-win symbol of this code shows; the one box shows the amount of `box_code`.
+    Auto { code: u8, box_code: u8 },
+    /// The win-all symbol of this code shows; the boxes show amounts drawn from `sums`.
+    All { code: u8, sums: Arc<BoxSums> },
+}
+
+/// One placement of a way's wins: the amount each play area wins (or `None`), the
+/// multiplier symbol shown, if any, and the special symbol the way wins by, if any; with
+/// what a face of it draws from, found once when the spec loads.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Placement {
     wins: Vec<Option<Money>>,
     multiplier: Option<u8>,
+    special: Option<Shown>,
     /// `options[g]`: the symbols (and box codes) winning play area `g` can show its amount
     /// with under the multiplier ([`MatchSymbols::options`]); empty for a losing one.
     options: Vec<Vec<(u8, Option<u8>)>>,
@@ -153,6 +200,78 @@ struct Placement {
 
 /// The symbols (and box codes) a play area can win an amount with.
 type Options = ArrayVec<(u8, Option<u8>), { common::MAX_SYMBOLS }>;
+
+impl Placement {
+    /// Whether a face of it shows the win-all symbol (nothing else wins there).
+    fn all(&self) -> bool {
+        matches!(self.special, Some(Shown::All { .. }))
+    }
+}
+
+/// Most entries of the table of sums a win-all way is drawn from (see [`BoxSums::new`]).
+const MAX_SUMS: usize = 1 << 20;
+
+/// The amounts a face won by its win-all symbol shows, one per box (each play area's, in
+/// play-area order), adding up to the win.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct BoxSums {
+    /// Entry `b`: the sums the boxes `b..` can make, sorted, none above the win (cents);
+    /// the last entry is `[0]`.
+    reach: Vec<Vec<u64>>,
+    total: u64,
+}
+
+impl BoxSums {
+    /// The table for boxes showing `lists` (one list of amounts per box) adding up to
+    /// `total`. `None` when no amounts of the boxes make `total`, or when the table would
+    /// pass [`MAX_SUMS`] entries.
+    fn new(lists: &[&[Money]], total: Money) -> Option<BoxSums> {
+        let t = total.cents();
+        let mut reach: Vec<Vec<u64>> = vec![vec![0]];
+        let mut size = 1;
+        for list in lists.iter().rev() {
+            let prev = reach.last().expect("one entry at least");
+            let mut next: Vec<u64> = prev
+                .iter()
+                .flat_map(|&s| list.iter().map(move |a| s + a.cents()))
+                .filter(|&s| s <= t)
+                .collect();
+            next.sort_unstable();
+            next.dedup();
+            size += next.len();
+            if size > MAX_SUMS {
+                return None;
+            }
+            reach.push(next);
+        }
+        reach.reverse();
+        reach[0]
+            .binary_search(&t)
+            .is_ok()
+            .then_some(BoxSums { reach, total: t })
+    }
+
+    /// Codes (each in its box's `lists` entry) of the amounts of one face, box by box: an
+    /// amount drawn among those that leave a sum the boxes after it can make. One bounded
+    /// draw per box: no retry.
+    fn draw(&self, lists: &[&[Money]], rng: &mut FaceRng) -> Vec<u8> {
+        let mut left = self.total;
+        let mut out = Vec::with_capacity(lists.len());
+        for (b, list) in lists.iter().enumerate() {
+            let fits: ArrayVec<u8, { common::MAX_SYMBOLS }> = (0..list.len())
+                .filter(|&c| {
+                    let a = list[c].cents();
+                    a <= left && self.reach[b + 1].binary_search(&(left - a)).is_ok()
+                })
+                .map(|c| c as u8)
+                .collect();
+            let c = fits[below(rng, fits.len() as u32) as usize];
+            left -= list[usize::from(c)].cents();
+            out.push(c);
+        }
+        out
+    }
+}
 
 /// The match_symbols style of one surface.
 pub struct MatchSymbols {
@@ -177,6 +296,12 @@ pub struct MatchSymbols {
     description: Vec<String>,
     /// The pay legends and multipliers the ticket prints, with the printed names.
     legend_text: Vec<PrintedLine>,
+    /// The special symbols, in the spec's order; special `j` wins in play area
+    /// `play_areas.len() + j`.
+    specials: Specials,
+    /// The play areas with a box, in play-area order (an auto-win wins the one box; a
+    /// win-all every box).
+    boxes: Vec<usize>,
 }
 
 /// Checks a feature id a spec names: lowercase ASCII letters, digits and `_`, 1 to 64.
@@ -632,7 +757,40 @@ impl MatchSymbols {
                 format!("{per_row} cells per row: expected 1 to {}", raw.cells),
             ));
         }
-        let mut layout = Layout::new(INFO.name, area_ids, columns);
+        let boxes: Vec<usize> = play_areas
+            .iter()
+            .enumerate()
+            .filter(|(_, g)| matches!(g.prize, Prize::Box { .. }))
+            .map(|(g, _)| g)
+            .collect();
+        let box_amounts: Vec<Money> = play_areas
+            .iter()
+            .filter_map(|g| match &g.prize {
+                Prize::Box { amounts, .. } => Some(amounts.amounts().to_vec()),
+                Prize::Legend(_) => None,
+            })
+            .flatten()
+            .collect();
+        let special::Parsed {
+            specials,
+            areas,
+            inscriptions,
+        } = Specials::parse(
+            &raw.specials,
+            &symbols,
+            "`symbols` or `multiplier`",
+            &area_ids,
+            ctx.id,
+            &box_amounts,
+            ctx,
+        )?;
+        Self::check_specials(&specials, &play_areas, &boxes)?;
+        for c in &mut columns[..raw.cells] {
+            c.values
+                .extend(specials.list().iter().map(|s| s.symbol.clone()));
+            c.inscriptions.clone_from(&inscriptions);
+        }
+        let mut layout = Layout::new(INFO.name, areas, columns);
         layout.features = features;
         let mut m = MatchSymbols {
             layout,
@@ -649,10 +807,78 @@ impl MatchSymbols {
             per_row,
             description: Vec::new(),
             legend_text: Vec::new(),
+            specials,
+            boxes,
         };
         m.description = m.describe_with(ctx);
         m.legend_text = m.legend_with(ctx);
         Ok(m.with_layout())
+    }
+
+    /// Refuses (field `specials`) what a special symbol cannot do here: a spot multiplier
+    /// (a cell shows no amount under it: the surface's `multiplier` table multiplies its
+    /// wins), an auto-win on a surface without exactly one box, a second auto-win, a
+    /// win-all on a surface where a play area pays by its `legend`.
+    fn check_specials(
+        specials: &Specials,
+        play_areas: &[PlayArea],
+        boxes: &[usize],
+    ) -> Result<(), FieldError> {
+        let err = |m: String| Err(FieldError::new("specials", m));
+        let legend = play_areas
+            .iter()
+            .position(|g| matches!(g.prize, Prize::Legend(_)));
+        let mut auto = false;
+        for sp in specials.list() {
+            let s = &sp.symbol;
+            match sp.kind {
+                SpecialKind::Multiplier(t) => {
+                    return err(format!(
+                        "\"{s}\" is a spot multiplier, which multiplies the amount under it, \
+                         and a cell shows none: a symbol that multiplies the surface's wins is \
+                         a `multiplier` ({s} = {t})"
+                    ))
+                }
+                SpecialKind::AutoWin if boxes.is_empty() => {
+                    return err(format!(
+                        "\"{s}\" is an auto-win symbol, which wins the amount in a box, and \
+                         no play area has a `box` (games[{}] pays by its `legend`): a symbol \
+                         that wins an amount of its own is a `legend` symbol",
+                        legend.unwrap_or(0)
+                    ))
+                }
+                SpecialKind::AutoWin if boxes.len() > 1 => {
+                    let ids: Vec<&str> = boxes.iter().map(|&g| play_areas[g].id.as_str()).collect();
+                    return err(format!(
+                        "\"{s}\" is an auto-win symbol, which wins the amount in a box, and \
+                         {} play areas have one ({}): an auto-win needs a surface with one box",
+                        boxes.len(),
+                        ids.join(", ")
+                    ));
+                }
+                SpecialKind::AutoWin if auto => {
+                    return err(format!(
+                        "\"{s}\": at most one auto-win symbol, which wins the surface's one box"
+                    ))
+                }
+                SpecialKind::AutoWin => auto = true,
+                SpecialKind::WinAll => {
+                    if let Some(g) = legend {
+                        return err(format!(
+                            "\"{s}\" is a win-all symbol, which wins every amount the surface's \
+                             boxes show, and games[{g}] pays by its `legend`, which no box \
+                             shows: give every play area a `box`"
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The multiplier of the symbol of code `c`: 0 for an ordinary or a special symbol.
+    fn factor_of(&self, c: u8) -> u32 {
+        self.factor.get(usize::from(c)).copied().unwrap_or(0)
     }
 
     fn symbol(&self, c: u8) -> &str {
@@ -698,17 +924,25 @@ impl MatchSymbols {
 
     /// Whether the cells can hold the plan's matches, its multiplier, every near miss and
     /// decoy the rates may draw, and fillers that break no rule.
-    fn fits(&self, wins: &[Option<Money>], multiplier: bool) -> Result<(), Refusal> {
-        let mut fixed = usize::from(multiplier);
+    /// A special symbol (`special`) takes a cell; beside a win-all no near miss shows, and
+    /// beside any special no lone multiplier.
+    fn fits(
+        &self,
+        wins: &[Option<Money>],
+        multiplier: bool,
+        special: Option<&Shown>,
+    ) -> Result<(), Refusal> {
+        let all = matches!(special, Some(Shown::All { .. }));
+        let mut fixed = usize::from(multiplier) + usize::from(special.is_some());
         let mut extras = 0;
         for (g, w) in self.play_areas.iter().zip(wins) {
             if w.is_some() {
                 fixed += g.k;
-            } else if g.near_miss > 0 {
+            } else if g.near_miss > 0 && !all {
                 extras += g.k - 1;
             }
         }
-        if wins.iter().all(Option::is_none) && self.decoy_multiplier > 0 {
+        if wins.iter().all(Option::is_none) && special.is_none() && self.decoy_multiplier > 0 {
             extras += 1;
         }
         if fixed + extras > self.cells {
@@ -716,7 +950,11 @@ impl MatchSymbols {
                 area: self.panel.clone(),
                 need: fixed + extras,
                 cells: self.cells,
-                what: "its matches, multiplier, near misses and decoys".into(),
+                what: if self.specials.is_empty() {
+                    "its matches, multiplier, near misses and decoys".into()
+                } else {
+                    "its matches, multiplier, special symbol, near misses and decoys".into()
+                },
                 hint: "",
             });
         }
@@ -744,19 +982,43 @@ impl MatchSymbols {
     /// [`MAX_PLANS`].
     fn placements(&self, way: &Way) -> Result<Vec<Placement>, Refusal> {
         let n = self.play_areas.len();
-        if way.wins.len() > n {
+        let mut special: Option<Shown> = None;
+        for w in &way.wins {
+            if let Some(a) = w.area.map(usize::from).filter(|&a| a >= n) {
+                special = Some(self.special_win(way, w, a)?);
+            }
+        }
+        // The play area whose box the auto-win symbol wins: no match wins it too.
+        let boxed = match special {
+            Some(Shown::Auto { .. }) => Some(self.boxes[0]),
+            _ => None,
+        };
+        let own = way.wins.len() - usize::from(special.is_some());
+        let most = n - usize::from(boxed.is_some());
+        if own > most {
             return Err(Refusal::TooManyWins {
                 area: self.panel.clone(),
                 wins: way.wins.len(),
-                most: n,
-                why: "each play area wins at most once",
+                most: most + usize::from(special.is_some()),
+                why: if boxed.is_some() {
+                    "each play area wins at most once, and the auto-win's box by it alone"
+                } else {
+                    "each play area wins at most once"
+                },
             });
         }
         let mut base: Vec<Option<Money>> = vec![None; n];
         let mut free: Vec<Money> = Vec::new();
         for w in &way.wins {
             match w.area {
-                Some(a) if usize::from(a) >= n => return Err(Refusal::NoSuchArea { area: a }),
+                Some(a) if usize::from(a) >= n => {}
+                Some(a) if Some(usize::from(a)) == boxed => {
+                    return Err(Refusal::CannotWin {
+                        area: self.play_areas[usize::from(a)].id.clone(),
+                        amount: w.amount,
+                        can: "on this way the auto-win symbol wins its box".into(),
+                    })
+                }
                 Some(a) => {
                     if base[usize::from(a)].is_some() {
                         return Err(Refusal::SameArea {
@@ -797,11 +1059,16 @@ impl MatchSymbols {
             Ok(())
         }
         place(&free, &mut base, &mut assigns, &mut visited)?;
+        if let Some(b) = boxed {
+            assigns.retain(|wins| wins[b].is_none());
+        }
         let mut plans = Vec::new();
         let mut why = None;
         for wins in assigns {
             let mut choices: Vec<Option<u8>> = vec![None];
-            choices.extend(self.multipliers.iter().map(|&c| Some(c)));
+            if special.is_none() {
+                choices.extend(self.multipliers.iter().map(|&c| Some(c)));
+            }
             for mult in choices {
                 let f = mult.map_or(1, |c| u64::from(self.factor[c as usize]));
                 if mult.is_some() {
@@ -830,7 +1097,7 @@ impl MatchSymbols {
                     }
                     continue;
                 }
-                if let Err(e) = self.fits(&wins, mult.is_some()) {
+                if let Err(e) = self.fits(&wins, mult.is_some(), special.as_ref()) {
                     why = Some(e);
                     continue;
                 }
@@ -848,6 +1115,7 @@ impl MatchSymbols {
                 plans.push(Placement {
                     wins: wins.clone(),
                     multiplier: mult,
+                    special: special.clone(),
                     options,
                     room,
                 });
@@ -862,6 +1130,91 @@ impl MatchSymbols {
             }));
         }
         Ok(plans)
+    }
+
+    /// The win `w` of `way` in play area `a`, a special symbol's (or refuses it: no such
+    /// area, the special twice, an amount it cannot win, a win-all beside another win).
+    fn special_win(&self, way: &Way, w: &crate::lots::Win, a: usize) -> Result<Shown, Refusal> {
+        let j = a - self.play_areas.len();
+        let Some(sp) = self.specials.list().get(j) else {
+            return Err(Refusal::NoSuchArea { area: a as u8 });
+        };
+        let name = || self.layout.areas[a].clone();
+        let twice = way.wins.iter().filter(|x| x.area == w.area).count();
+        if twice > 1 {
+            return Err(Refusal::TooManyWins {
+                area: name(),
+                wins: twice,
+                most: 1,
+                why: "a special symbol shows once on a face",
+            });
+        }
+        let lists = self.box_lists();
+        let shown = |lists: &[&[Money]]| {
+            let mut v: Vec<Money> = lists.iter().flat_map(|l| l.iter().copied()).collect();
+            v.sort_unstable();
+            v.dedup();
+            v.iter()
+                .map(|m| m.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let cannot = |can: String| Refusal::CannotWin {
+            area: name(),
+            amount: w.amount,
+            can,
+        };
+        match sp.kind {
+            SpecialKind::AutoWin => {
+                let g = self.boxes[0];
+                let Prize::Box { amounts, col, .. } = &self.play_areas[g].prize else {
+                    unreachable!("boxes lists the play areas with a box")
+                };
+                let box_code = amounts.code(w.amount).ok_or_else(|| {
+                    cannot(sp.kind.cannot_win(
+                        &format!("its box {}", self.layout.columns[*col].name),
+                        &shown(&lists[..1]),
+                    ))
+                })?;
+                Ok(Shown::Auto {
+                    code: sp.code,
+                    box_code,
+                })
+            }
+            SpecialKind::WinAll => {
+                if way.wins.len() > 1 {
+                    return Err(Refusal::TooManyWins {
+                        area: name(),
+                        wins: way.wins.len(),
+                        most: 1,
+                        why: "a win-all symbol wins every box of the surface, alone",
+                    });
+                }
+                let sums = BoxSums::new(&lists, w.amount).ok_or_else(|| {
+                    cannot(format!(
+                        "no amounts of its {} boxes ({}) add up to it",
+                        lists.len(),
+                        shown(&lists)
+                    ))
+                })?;
+                Ok(Shown::All {
+                    code: sp.code,
+                    sums: Arc::new(sums),
+                })
+            }
+            SpecialKind::Multiplier(_) => unreachable!("refused when the spec loads"),
+        }
+    }
+
+    /// The amounts each box may show, in play-area order.
+    fn box_lists(&self) -> Vec<&[Money]> {
+        self.boxes
+            .iter()
+            .map(|&g| match &self.play_areas[g].prize {
+                Prize::Box { amounts, .. } => amounts.amounts(),
+                Prize::Legend(_) => unreachable!("boxes lists the play areas with a box"),
+            })
+            .collect()
     }
 
     /// What play area `g` can win, in words (for errors).
@@ -1041,10 +1394,64 @@ impl MatchSymbols {
                     .join(" or ")
             ));
         }
+        v.extend(self.describe_specials(ctx));
         v.push(format!(
             "never printed: a winning symbol more times than its match, two symbols completing one play area, any other symbol {} times or more{}",
             self.min_match,
             if self.multipliers.is_empty() { "" } else { ", two multipliers" }
+        ));
+        v
+    }
+
+    /// How each special symbol wins, in words, and where it never shows.
+    fn describe_specials(&self, ctx: &StyleCtx) -> Vec<String> {
+        let mut v = Vec::new();
+        if self.specials.is_empty() {
+            return v;
+        }
+        let n = self.play_areas.len();
+        let box_name = |g: usize| match &self.play_areas[g].prize {
+            Prize::Box { col, .. } => self.layout.columns[*col].name.clone(),
+            Prize::Legend(_) => String::new(),
+        };
+        for (j, sp) in self.specials.list().iter().enumerate() {
+            let area = ctx.label(&self.layout.areas[n + j]);
+            v.push(match sp.kind {
+                SpecialKind::AutoWin => {
+                    let g = self.boxes[0];
+                    format!(
+                        "A cell showing {} wins the amount in the box {} of « {} », whatever the other cells show (play area « {area} »); « {} » then does not also win by its match: the box is paid once.",
+                        sp.symbol,
+                        box_name(g),
+                        ctx.label(&self.play_areas[g].id),
+                        ctx.label(&self.play_areas[g].id),
+                    )
+                }
+                SpecialKind::WinAll => {
+                    let names: Vec<String> = self.boxes.iter().map(|&g| box_name(g)).collect();
+                    format!(
+                        "A cell showing {} wins every amount in the boxes {}, added up, once (play area « {area} »); nothing else on the surface wins beside it, and no near miss shows there.",
+                        sp.symbol,
+                        names.join(", ")
+                    )
+                }
+                SpecialKind::Multiplier(_) => unreachable!("refused when the spec loads"),
+            });
+        }
+        let names: Vec<&str> = self
+            .specials
+            .list()
+            .iter()
+            .map(|s| s.symbol.as_str())
+            .collect();
+        v.push(format!(
+            "Only a face winning by it shows {}, in one cell; a special symbol never counts towards a match{}.",
+            names.join(", "),
+            if self.multipliers.is_empty() {
+                ""
+            } else {
+                ", and no multiplier shows beside its win"
+            }
         ));
         v
     }
@@ -1064,8 +1471,15 @@ impl MatchSymbols {
             Ok(g) => (
                 self.play_areas[g].near_miss,
                 self.play_areas[g].id.clone(),
-                plans.iter().any(|p| p.wins[g].is_none()),
-                format!("« {} » to lose", self.play_areas[g].id),
+                plans.iter().any(|p| p.wins[g].is_none() && !p.all()),
+                if plans.iter().any(Placement::all) {
+                    format!(
+                        "« {} » to lose, with no win-all symbol",
+                        self.play_areas[g].id
+                    )
+                } else {
+                    format!("« {} » to lose", self.play_areas[g].id)
+                },
             ),
             Err(_) => (
                 self.decoy_multiplier,
@@ -1091,7 +1505,9 @@ impl MatchSymbols {
     fn always_shows(&self, way: &Way, plans: &[Placement]) -> Vec<FeatureId> {
         let mut v = Vec::new();
         for (g, play_area) in self.play_areas.iter().enumerate() {
-            if play_area.near_miss == 1_000_000 && plans.iter().all(|p| p.wins[g].is_none()) {
+            if play_area.near_miss == 1_000_000
+                && plans.iter().all(|p| p.wins[g].is_none() && !p.all())
+            {
                 v.push(play_area.near_miss_id);
             }
         }
@@ -1115,7 +1531,7 @@ impl MatchSymbols {
         let asked = show.and_then(|id| self.feature(id));
         // With a near miss asked, only the placements leaving its play area losing.
         let usable = |p: &Placement| match asked {
-            Some(Ok(g)) => p.wins[g].is_none(),
+            Some(Ok(g)) => p.wins[g].is_none() && !p.all(),
             _ => true,
         };
         // A near miss is asked only when the plan can show it: some placement leaves its
@@ -1131,6 +1547,17 @@ impl MatchSymbols {
             .nth(pick)
             .expect("a placement the feature asked can use");
         let mut face = Face::zeroed(self.layout.columns.len());
+        // The box amounts a win-all adds up, box by box, and what each box shows beside a
+        // special symbol (`None`: a decoy amount).
+        let mut box_shows: SmallVec<[Option<u8>; 8]> = SmallVec::new();
+        match &plan.special {
+            Some(Shown::All { sums, .. }) => {
+                box_shows.extend(sums.draw(&self.box_lists(), rng).into_iter().map(Some))
+            }
+            Some(Shown::Auto { box_code, .. }) => box_shows.push(Some(*box_code)),
+            None => {}
+        }
+        let all = plan.all();
         // The cells filled so far, shuffled at the end.
         let mut filled = 0;
         let mut room: SmallVec<[u16; 64]> = SmallVec::from_slice(&plan.room);
@@ -1164,7 +1591,7 @@ impl MatchSymbols {
                     }
                 }
                 None => {
-                    if asked == Some(Ok(g)) || chance(rng, play_area.near_miss) {
+                    if !all && (asked == Some(Ok(g)) || chance(rng, play_area.near_miss)) {
                         let s =
                             play_area.winning[below(rng, play_area.winning.len() as u32) as usize];
                         push(&mut face, &mut filled, s, play_area.k - 1);
@@ -1177,13 +1604,22 @@ impl MatchSymbols {
                         weights,
                     } = &play_area.prize
                     {
-                        let code = weighted(rng, weights) as u8;
+                        // A special symbol's box: the amount it wins (the one box of an
+                        // auto-win, each box of a win-all); else a decoy.
+                        let shown = self
+                            .boxes
+                            .iter()
+                            .position(|&b| b == g)
+                            .and_then(|b| box_shows.get(b).copied().flatten());
+                        let code = shown.unwrap_or_else(|| weighted(rng, weights) as u8);
                         amounts.show(&mut face, *col, *caption, code);
                     }
                 }
             }
         }
-        if let Some(c) = plan.multiplier {
+        if let Some(Shown::Auto { code, .. } | Shown::All { code, .. }) = &plan.special {
+            push(&mut face, &mut filled, *code, 1);
+        } else if let Some(c) = plan.multiplier {
             push(&mut face, &mut filled, c, 1);
         } else if plan.wins.iter().all(Option::is_none) && !self.multipliers.is_empty() {
             let lone = match asked {
@@ -1223,6 +1659,83 @@ impl MatchSymbols {
         }
         shuffle(rng, &mut face.codes[..self.cells]);
         face
+    }
+}
+
+impl MatchSymbols {
+    /// Adds to `ev` the wins of the special symbols the cells show (`counts`, per code),
+    /// beside `n_mult` multiplier symbols, and flags what the naive reading would read
+    /// otherwise (module docs). Returns whether a special symbol shows.
+    fn evaluate_specials(
+        &self,
+        face: &Face,
+        counts: &[u8],
+        n_mult: usize,
+        ev: &mut Evaluation,
+    ) -> bool {
+        let flag = |ev: &mut Evaluation, a: &'static str| {
+            if !ev.ambiguities.contains(&a) {
+                ev.ambiguities.push(a);
+            }
+        };
+        let n = self.play_areas.len();
+        let mut shown = false;
+        let mut all = None;
+        let mut others = ev.wins.len();
+        for (j, sp) in self.specials.list().iter().enumerate() {
+            let times = usize::from(counts[usize::from(sp.code)]);
+            if times == 0 {
+                continue;
+            }
+            shown = true;
+            if times > 1 {
+                flag(ev, AMB_SPECIAL_TWICE);
+            }
+            if n_mult > 0 {
+                flag(ev, AMB_MULTIPLIER_ELSEWHERE);
+            }
+            match sp.kind {
+                SpecialKind::AutoWin => {
+                    let g = self.boxes[0];
+                    if ev.wins.iter().any(|w| usize::from(w.area) == g) {
+                        flag(ev, AMB_AUTO_WIN_BESIDE);
+                    }
+                    let Prize::Box { amounts, col, .. } = &self.play_areas[g].prize else {
+                        unreachable!("boxes lists the play areas with a box")
+                    };
+                    let amount = amounts.amount(face.codes[*col]);
+                    for _ in 0..times {
+                        let _ = ev.wins.try_push(AreaWin {
+                            area: (n + j) as u8,
+                            amount,
+                        });
+                    }
+                    others += 1;
+                }
+                SpecialKind::WinAll => all = Some(j),
+                SpecialKind::Multiplier(_) => unreachable!("refused when the spec loads"),
+            }
+        }
+        if let Some(j) = all {
+            if others > 0 || n_mult > 0 {
+                flag(ev, AMB_WIN_ALL_BESIDE);
+            }
+            let sum = self
+                .boxes
+                .iter()
+                .map(|&g| match &self.play_areas[g].prize {
+                    Prize::Box { amounts, col, .. } => amounts.amount(face.codes[*col]).cents(),
+                    Prize::Legend(_) => 0,
+                })
+                .sum();
+            ev.wins.clear();
+            ev.wins.push(AreaWin {
+                area: (n + j) as u8,
+                amount: Money(sum),
+            });
+            ev.losing_features.clear();
+        }
+        shown
     }
 }
 
@@ -1308,6 +1821,11 @@ impl Style for MatchSymbols {
             always,
             move |show, rng| me.draw(&mine, show, rng),
         ))
+    }
+
+    /// Refuses a special symbol no way wins by: no face would ever show it.
+    fn check_ways(&self, plans: &[&Plan]) -> Result<(), Refusal> {
+        self.specials.check_ways(plans, &self.layout.areas)
     }
 
     fn features(&self) -> Vec<FeatureId> {
@@ -1414,6 +1932,9 @@ impl Style for MatchSymbols {
         if n_mult >= 2 {
             flag(&mut ev, AMB_TWO_MULTIPLIERS);
         }
+        if !self.specials.is_empty() {
+            any_win |= self.evaluate_specials(face, &counts, n_mult, &mut ev);
+        }
         if n_mult >= 1 && !any_win {
             if self.decoy_multiplier > 0 {
                 let i = self
@@ -1434,7 +1955,8 @@ impl Style for MatchSymbols {
 
     /// A winning play area: its matched symbols, its box, and the multiplier that multiplies
     /// it. A losing play area: the symbols of its near miss, its box (a decoy), and a lone
-    /// multiplier on the play area its decoy is reported on.
+    /// multiplier on the play area its decoy is reported on. A special symbol's play area:
+    /// its cell and the box it wins (every box, for a win-all, and nothing else then).
     fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark> {
         let cells = &face.codes[..self.cells];
         let mut counts = [0u8; common::MAX_SYMBOLS];
@@ -1442,6 +1964,33 @@ impl Style for MatchSymbols {
             counts[c as usize] = counts[c as usize].saturating_add(1);
         }
         let mut out = Vec::new();
+        // The box an auto-win symbol wins, marked as its win rather than a decoy.
+        let mut won_box = None;
+        for (i, &c) in cells.iter().enumerate() {
+            let Some((j, sp)) = self.specials.get(c) else {
+                continue;
+            };
+            let area = self.specials.area(j);
+            let win = |column: usize| Mark {
+                area,
+                column,
+                kind: MarkKind::Win,
+            };
+            out.push(win(i));
+            let boxes = match sp.kind {
+                SpecialKind::WinAll => &self.boxes[..],
+                _ => &self.boxes[..1],
+            };
+            for &g in boxes {
+                if let Prize::Box { col, .. } = &self.play_areas[g].prize {
+                    out.push(win(*col));
+                    won_box = Some(g);
+                }
+            }
+            if sp.kind == SpecialKind::WinAll {
+                return out;
+            }
+        }
         for (g, play_area) in self.play_areas.iter().enumerate() {
             let area = g as u8;
             let wins = ev.wins.iter().any(|w| w.area == area);
@@ -1453,7 +2002,7 @@ impl Style for MatchSymbols {
                     .copied()
                     .find(|&s| usize::from(counts[s as usize]) == play_area.k);
                 for (i, &c) in cells.iter().enumerate() {
-                    if Some(c) == s || (play_area.multiplied && self.factor[c as usize] > 0) {
+                    if Some(c) == s || (play_area.multiplied && self.factor_of(c) > 0) {
                         mark(i, MarkKind::Win);
                     }
                 }
@@ -1464,7 +2013,7 @@ impl Style for MatchSymbols {
                     .any(|f| f.area == area && f.id == play_area.near_miss_id)
                 {
                     for (i, &c) in cells.iter().enumerate() {
-                        if self.owner[c as usize] == Some(area)
+                        if self.owner.get(usize::from(c)) == Some(&Some(area))
                             && usize::from(counts[c as usize]) == play_area.k - 1
                         {
                             mark(i, MarkKind::NearMiss);
@@ -1477,13 +2026,16 @@ impl Style for MatchSymbols {
                     .any(|f| f.area == area && self.decoy_ids.contains(&f.id))
                 {
                     for (i, &c) in cells.iter().enumerate() {
-                        if self.factor[c as usize] > 0 {
+                        if self.factor_of(c) > 0 {
                             mark(i, MarkKind::Decoy);
                         }
                     }
                 }
             }
             if let Prize::Box { col, .. } = &play_area.prize {
+                if !wins && won_box == Some(g) {
+                    continue;
+                }
                 mark(*col, if wins { MarkKind::Win } else { MarkKind::Decoy });
             }
         }
@@ -1495,8 +2047,8 @@ impl Style for MatchSymbols {
 pub static INFO: StyleInfo = StyleInfo {
     name: "match_symbols",
     term: "match symbols (match two or more, three like symbols; WAC 315-10-024)",
-    about: "A surface of symbol cells read by one or more play areas: a play area wins when one of its winning symbols shows exactly its match count; it wins the amount in its box, or the matched symbol's amount in its pay legend, times any multiplier symbol shown among the cells.",
-    naive: "Any symbol shown as often as a match (or more) reads as a win, and a multiplier as multiplying whatever wins: so never a winning symbol beyond its match, two symbols completing one play area, a repeated symbol that wins nothing, two multipliers, or a multiplier beside a win it does not multiply.",
+    about: "A surface of symbol cells read by one or more play areas: a play area wins when one of its winning symbols shows exactly its match count; it wins the amount in its box, or the matched symbol's amount in its pay legend, times any multiplier symbol shown among the cells. A special symbol (`specials`) wins on its own: an auto-win the amount in the one box, a win-all every box's amount added up.",
+    naive: "Any symbol shown as often as a match (or more) reads as a win, and a multiplier as multiplying whatever wins: so never a winning symbol beyond its match, two symbols completing one play area, a repeated symbol that wins nothing, two multipliers, or a multiplier beside a win it does not multiply. A player who sees a special symbol takes its prize: it shows once, only on a face winning by it, never beside a match of the box it wins, a multiplier, or (a win-all) any other win.",
     columns: "{cell_prefix}1 … {cell_prefix}{cells} (prefix default {id}_), then {box} and {box}_caption for each play area with a box",
     params: &[
         Param { name: "cells", kind: "integer", default: None, about: "Number of symbol cells (2 to 64, with the boxes' columns)." },
@@ -1518,6 +2070,7 @@ pub static INFO: StyleInfo = StyleInfo {
         Param { name: "games.near_miss", kind: "share 0..1", default: Some("0"), about: "Share of the faces where the play area loses that show one symbol fewer than its match of a winning symbol." },
         Param { name: "games.near_miss_feature", kind: "string", default: Some("\"near_miss_<id>\""), about: "The feature id of the play area's near miss." },
         Param { name: "games.multiplied", kind: "boolean", default: Some("true"), about: "Whether the surface's multipliers multiply this play area's win." },
+        Param { name: "specials", kind: "array of tables", default: Some("none"), about: "Special symbols a cell may show on a face that wins by them: `{ symbol = \"LINGOT\", kind = \"auto_win\" }` wins the amount in the surface's one box, `{ symbol = \"BANQUE\", kind = \"win_all\" }` every box's amount added up (every play area with a box). Each wins in a play area of its own (`area`, default `{id}_{symbol}` in lower case) that ways name in `areas`; optional `caption`, printed under it. A spot multiplier is refused: use `multiplier`." },
     ],
     example: r#"[[surfaces]]
 style = "match_symbols"
@@ -2289,6 +2842,327 @@ legend = { B = 10, C = 20 }
             .map(|f| f.1.name.as_str())
             .collect();
         assert_eq!(features, ["near_miss_jeu1", "near_miss_jeu2"]);
+    }
+
+    /// Two play areas, one with a box and one with a legend, an X2 and a gold bar that wins
+    /// the box: play areas a, b and s_lingot.
+    const AUTO: &str = r#"
+cells = 9
+symbols = ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L"]
+multiplier = { X2 = 2 }
+specials = [{ symbol = "LINGOT", kind = "auto_win", caption = "GAGNE" }]
+[[games]]
+id = "a"
+match = 3
+winning = ["A", "B"]
+box = "ga"
+amounts = [2, 4, 10, 20]
+near_miss = 0.5
+[[games]]
+id = "b"
+match = 3
+legend = { C = 20, D = 100 }
+"#;
+
+    /// Coq's cells with a bank that wins both boxes: play areas jeu1, jeu2, cells_banque.
+    fn banque() -> Arc<MatchSymbols> {
+        build_from(
+            "cells",
+            &COQ.replace(
+                "cell_prefix = \"s\"",
+                "cell_prefix = \"s\"\nspecials = [{ symbol = \"BANQUE\", kind = \"win_all\", caption = \"GAGNE TOUT\" }]",
+            ),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn special_symbols_have_their_areas_codes_and_captions() {
+        let m = build_from("s", AUTO).unwrap();
+        assert_eq!(m.layout.areas, ["a", "b", "s_lingot"]);
+        let cell = &m.layout.columns[0];
+        assert_eq!(&cell.values[11..], ["L", "X2", "LINGOT"]);
+        assert_eq!(cell.inscriptions.len(), 14);
+        assert_eq!(&cell.inscriptions[12..], ["", "GAGNE"]);
+        // The boxes show no special symbol.
+        assert_eq!(m.layout.columns[9].values, ["2", "4", "10", "20"]);
+        let d = m.describe();
+        assert_eq!(
+            &d[d.len() - 3..d.len() - 1],
+            [
+                "A cell showing LINGOT wins the amount in the box ga of « a », whatever the other \
+                 cells show (play area « s_lingot »); « a » then does not also win by its match: \
+                 the box is paid once.",
+                "Only a face winning by it shows LINGOT, in one cell; a special symbol never \
+                 counts towards a match, and no multiplier shows beside its win."
+            ]
+        );
+        let d = banque().describe();
+        assert_eq!(
+            d[d.len() - 3],
+            "A cell showing BANQUE wins every amount in the boxes gain1, gain2, added up, once \
+             (play area « cells_banque »); nothing else on the surface wins beside it, and no \
+             near miss shows there."
+        );
+        // Without specials: the symbols alone, no inscription.
+        assert_eq!(coq().layout.columns[0].values.len(), 16);
+        assert!(coq().layout.columns[0].inscriptions.is_empty());
+    }
+
+    #[test]
+    fn an_auto_win_wins_its_box_once_and_never_counts_towards_a_match() {
+        let m = build_from("s", AUTO).unwrap();
+        let cells = ["LINGOT", "A", "A", "C", "C", "C", "E", "F", "G"];
+        let f = face(&m, &cells, &[10]);
+        let ev = m.evaluate(&f);
+        // The box by the gold bar, the legend by three C; two A are a near miss of « a ».
+        assert_eq!(wins(&ev), vec![(1, 20), (2, 10)]);
+        assert!(ev.ambiguities.is_empty());
+        assert_eq!(m.named(&ev.losing_features), vec![(0, "near_miss_a")]);
+        let mut marks: Vec<(u8, usize, MarkKind)> = m
+            .marks(&f, &ev)
+            .into_iter()
+            .map(|k| (k.area, k.column, k.kind))
+            .collect();
+        marks.sort_unstable();
+        use MarkKind::{NearMiss, Win};
+        assert_eq!(
+            marks,
+            [
+                (0, 1, NearMiss),
+                (0, 2, NearMiss),
+                (1, 3, Win),
+                (1, 4, Win),
+                (1, 5, Win),
+                (2, 0, Win),
+                (2, 9, Win)
+            ]
+        );
+        // Beside three A the box would be paid twice; two gold bars, or one beside an X2.
+        let ev = m.evaluate(&face(
+            &m,
+            &["LINGOT", "A", "A", "A", "D", "E", "F", "G", "H"],
+            &[4],
+        ));
+        assert_eq!(wins(&ev), vec![(0, 4), (2, 4)]);
+        assert_eq!(ev.ambiguities, vec![AMB_AUTO_WIN_BESIDE]);
+        let ev = m.evaluate(&face(
+            &m,
+            &["LINGOT", "LINGOT", "A", "D", "E", "F", "G", "H", "I"],
+            &[4],
+        ));
+        assert_eq!(wins(&ev), vec![(2, 4), (2, 4)]);
+        assert_eq!(ev.ambiguities, vec![AMB_SPECIAL_TWICE]);
+        let ev = m.evaluate(&face(
+            &m,
+            &["LINGOT", "X2", "A", "D", "E", "F", "G", "H", "I"],
+            &[4],
+        ));
+        assert_eq!(wins(&ev), vec![(2, 4)]);
+        assert_eq!(ev.ambiguities, vec![AMB_MULTIPLIER_ELSEWHERE]);
+    }
+
+    #[test]
+    fn a_win_all_wins_every_box_once_and_alone() {
+        let m = banque();
+        let cells = [
+            "BANQUE", "RAT", "TIGRE", "LAPIN", "DRAGON", "CHIEN", "SINGE", "CHEVAL",
+        ];
+        let f = face(&m, &cells, &[10, 20]);
+        let ev = m.evaluate(&f);
+        assert_eq!(wins(&ev), vec![(2, 30)]);
+        assert!(ev.ambiguities.is_empty());
+        let marks: Vec<(u8, usize)> = m
+            .marks(&f, &ev)
+            .into_iter()
+            .map(|k| (k.area, k.column))
+            .collect();
+        assert_eq!(marks, [(2, 0), (2, 8), (2, 10)]);
+        // Beside a match it still wins once, and the face is ambiguous.
+        let ev = m.evaluate(&face(
+            &m,
+            &[
+                "BANQUE", "COQ", "COQ", "LAPIN", "DRAGON", "CHIEN", "SINGE", "CHEVAL",
+            ],
+            &[10, 20],
+        ));
+        assert_eq!(wins(&ev), vec![(2, 30)]);
+        assert_eq!(ev.ambiguities, vec![AMB_WIN_ALL_BESIDE]);
+        // Beside a near miss it reports none.
+        let ev = m.evaluate(&face(
+            &m,
+            &[
+                "BANQUE", "COQ", "SANTE", "LAPIN", "DRAGON", "CHIEN", "SINGE", "CHEVAL",
+            ],
+            &[2, 2],
+        ));
+        assert_eq!(wins(&ev), vec![(2, 4)]);
+        assert!(ev.losing_features.is_empty());
+        assert!(ev.ambiguities.is_empty());
+    }
+
+    #[test]
+    fn ways_through_special_symbols_round_trip() {
+        let m = build_from("s", AUTO).unwrap();
+        let lingot = m.specials.list()[0].code;
+        for w in [
+            way("l10", &[(Some(2), 10)]),
+            way("l2+20", &[(Some(2), 2), (None, 20)]),
+            way("l20+b100", &[(Some(2), 20), (Some(1), 100)]),
+            way("40", &[(None, 40)]),
+            way("lose", &[]),
+        ] {
+            m.check_way(&w).unwrap_or_else(|e| panic!("{}: {e}", w.id));
+            let by = w.wins.iter().any(|x| x.area == Some(2));
+            for (_, f, _) in round_trip(&m, &w, 0..300) {
+                let shown = f.codes[..9].iter().filter(|&&c| c == lingot).count();
+                assert_eq!(shown, usize::from(by), "{}", w.id);
+            }
+            features_as_asked(&m, &w, 0..30);
+        }
+        let m = banque();
+        let code = m.specials.list()[0].code;
+        for w in [
+            way("b1000", &[(Some(2), 1000)]),
+            way("b30", &[(Some(2), 30)]),
+            way("b12", &[(Some(2), 12)]),
+            way("10+20", &[(None, 10), (None, 20)]),
+        ] {
+            m.check_way(&w).unwrap_or_else(|e| panic!("{}: {e}", w.id));
+            let by = w.wins[0].area == Some(2);
+            for (_, f, ev) in round_trip(&m, &w, 0..300) {
+                let shown = f.codes[..8].iter().filter(|&&c| c == code).count();
+                assert_eq!(shown, usize::from(by), "{}", w.id);
+                if by {
+                    assert!(ev.losing_features.is_empty());
+                }
+            }
+            features_as_asked(&m, &w, 0..30);
+        }
+        assert_eq!(
+            m.can_show_why(&way("b30", &[(Some(2), 30)]), "near_miss_jeu1"),
+            Err(Refusal::NeedsLosing {
+                feature: "near_miss_jeu1".into(),
+                needs: "« jeu1 » to lose, with no win-all symbol".into(),
+                way: "b30".into()
+            })
+        );
+    }
+
+    #[test]
+    fn ways_special_symbols_cannot_carry_are_refused() {
+        let m = build_from("s", AUTO).unwrap();
+        let refused = |wins: &[(Option<u8>, u64)]| m.check_way(&way("w", wins)).unwrap_err();
+        assert_eq!(
+            refused(&[(Some(2), 3)]).to_string(),
+            "« s_lingot » cannot win 3: its box ga shows 2, 4, 10, 20"
+        );
+        assert_eq!(
+            refused(&[(Some(2), 10), (Some(0), 4)]).to_string(),
+            "« a » cannot win 4: on this way the auto-win symbol wins its box"
+        );
+        assert_eq!(
+            refused(&[(Some(2), 10), (Some(2), 4)]).to_string(),
+            "2 wins, but « s_lingot » shows at most 1 at once (a special symbol shows once on a \
+             face)"
+        );
+        assert_eq!(
+            refused(&[(Some(2), 10), (None, 4), (None, 20)]).to_string(),
+            "3 wins, but « s » shows at most 2 at once (each play area wins at most once, and \
+             the auto-win's box by it alone)"
+        );
+        assert_eq!(refused(&[(Some(3), 10)]), Refusal::NoSuchArea { area: 3 });
+        // A special no way wins by never shows: refused once every way is planned.
+        let plans: Vec<Plan> = [way("4", &[(None, 4)]), way("lose", &[])]
+            .iter()
+            .map(|w| Arc::clone(&m).plan(w).unwrap())
+            .collect();
+        let e = m.check_ways(&plans.iter().collect::<Vec<_>>()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "specials (\"LINGOT\") never applies: no way wins in its play area « s_lingot » \
+             (`areas`), so no face shows it"
+        );
+        let by = Arc::clone(&m).plan(&way("l4", &[(Some(2), 4)])).unwrap();
+        let refs: Vec<&Plan> = plans.iter().chain([&by]).collect();
+        assert_eq!(m.check_ways(&refs), Ok(()));
+        let m = banque();
+        let refused = |wins: &[(Option<u8>, u64)]| m.check_way(&way("w", wins)).unwrap_err();
+        assert_eq!(
+            refused(&[(Some(2), 3)]).to_string(),
+            "« cells_banque » cannot win 3: no amounts of its 2 boxes (2, 4, 8, 10, 20, 100, \
+             500, 20000) add up to it"
+        );
+        assert_eq!(
+            refused(&[(Some(2), 30), (None, 2)]).to_string(),
+            "2 wins, but « cells_banque » shows at most 1 at once (a win-all symbol wins every \
+             box of the surface, alone)"
+        );
+    }
+
+    #[test]
+    fn special_symbols_that_cannot_work_are_refused_naming_the_field() {
+        let refused = |id: &str, text: &str| {
+            let e = build_from(id, text).err().unwrap();
+            assert_eq!(e.field, "specials");
+            e.message
+        };
+        let with = |text: &str, specials: &str| {
+            text.replacen(
+                "[[games]]",
+                &format!("specials = [{specials}]\n[[games]]"),
+                1,
+            )
+        };
+        assert_eq!(
+            refused(
+                "s",
+                &AUTO.replace("kind = \"auto_win\"", "kind = \"multiplier\", times = 5")
+            ),
+            "\"LINGOT\" is a spot multiplier, which multiplies the amount under it, and a cell \
+             shows none: a symbol that multiplies the surface's wins is a `multiplier` \
+             (LINGOT = 5)"
+        );
+        assert_eq!(
+            refused(
+                "j4",
+                &with(PYRAMID, "{ symbol = \"SAC\", kind = \"auto_win\" }")
+            ),
+            "\"SAC\" is an auto-win symbol, which wins the amount in a box, and no play area \
+             has a `box` (games[0] pays by its `legend`): a symbol that wins an amount of its \
+             own is a `legend` symbol"
+        );
+        assert_eq!(
+            refused(
+                "cells",
+                &with(COQ, "{ symbol = \"SAC\", kind = \"auto_win\" }")
+            ),
+            "\"SAC\" is an auto-win symbol, which wins the amount in a box, and 2 play areas \
+             have one (jeu1, jeu2): an auto-win needs a surface with one box"
+        );
+        assert_eq!(
+            refused(
+                "s",
+                &AUTO.replace(
+                    "caption = \"GAGNE\" }",
+                    "caption = \"GAGNE\" }, { symbol = \"SAC\", kind = \"auto_win\" }"
+                )
+            ),
+            "\"SAC\": at most one auto-win symbol, which wins the surface's one box"
+        );
+        assert_eq!(
+            refused(
+                "s",
+                &AUTO.replace("kind = \"auto_win\"", "kind = \"win_all\"")
+            ),
+            "\"LINGOT\" is a win-all symbol, which wins every amount the surface's boxes show, \
+             and games[1] pays by its `legend`, which no box shows: give every play area a \
+             `box`"
+        );
+        assert_eq!(
+            refused("s", &AUTO.replace("symbol = \"LINGOT\"", "symbol = \"X2\"")),
+            "\"X2\" is also one of `symbols` or `multiplier`: a special symbol is none of them"
+        );
     }
 
     #[test]
