@@ -1,12 +1,13 @@
 //! Blocks of games with special symbols, judged ticket by ticket by an evaluator written here
 //! from the rule text alone (game_specs/README.md, `symbol_to_prize`, `key_match`,
-//! `match_count` and `compare`), not from tirage's code: game_specs/examples/coffre_tout.toml
+//! `match_count`, `compare` and `match_symbols`), not from tirage's code: game_specs/examples/coffre_tout.toml
 //! (a legend game whose TOUT symbol wins every legend amount),
 //! game_specs/examples/multi_chance.toml (your numbers against winning numbers, with a money
 //! bag, a 5X and a win-all among the spots), game_specs/examples/bingo_multi.toml (a bingo
 //! card whose FREE space may show 2X, 5X or 10X) and game_specs/examples/plus_fort_bonus.toml
 //! (your number against theirs, with a money bag, a 5X and a win-all in place of your
-//! number). Every ticket's
+//! number) and game_specs/examples/lingot_banque.toml (match 3 like symbols, with a gold bar
+//! that wins its game's box and a bank that wins both boxes of two games). Every ticket's
 //! printed prize must be what the rules pay, no face may show what the naive reading would
 //! read otherwise, and the lot table must come out exactly.
 
@@ -338,4 +339,112 @@ fn every_ticket_of_higher_number_games_with_special_symbols_pays_as_the_rules_sa
     // The ways through each special, from the spec: SAC 2+2+20+100 tickets, 5X 1+2+4+30,
     // TOUT 1+1; no losing ticket shows one.
     assert_eq!(by, BTreeMap::from([("5X", 37), ("SAC", 124), ("TOUT", 2)]));
+}
+
+/// How many times each symbol shows among `cells`.
+fn tally<'a>(cells: &[&'a str]) -> BTreeMap<&'a str, usize> {
+    let mut n = BTreeMap::new();
+    for &c in cells {
+        *n.entry(c).or_default() += 1;
+    }
+    n
+}
+
+#[test]
+fn every_ticket_of_match_symbols_games_with_special_symbols_pays_as_the_rules_say() {
+    let rows = block("game_specs/examples/lingot_banque.toml");
+    assert_eq!(rows.len(), 6_000);
+    let mut paid: BTreeMap<u64, u32> = BTreeMap::new();
+    // Tickets won with each special symbol.
+    let mut by: BTreeMap<&str, u32> = BTreeMap::new();
+    let cells = |row: &BTreeMap<String, String>, s: &str| -> Vec<String> {
+        (1..=9).map(|i| row[&format!("{s}_{i}")].clone()).collect()
+    };
+    for row in &rows {
+        let t = &row["ticket"];
+        // Jeu 1: three identical symbols win PRIX; LINGOT wins PRIX on its own.
+        let or = cells(row, "or");
+        let or: Vec<&str> = or.iter().map(String::as_str).collect();
+        let n = tally(&or);
+        let prix = euros(&row["or_prix"]);
+        let threes: Vec<&str> = n.iter().filter(|e| *e.1 == 3).map(|e| *e.0).collect();
+        // Never a symbol more than three times, nor two symbols three times.
+        assert!(n.values().all(|&k| k <= 3), "ticket {t}: {or:?}");
+        assert!(threes.len() <= 1, "ticket {t}: {or:?}");
+        let lingot = n.get("LINGOT").copied().unwrap_or(0);
+        assert!(lingot <= 1, "ticket {t}: LINGOT twice in {or:?}");
+        let jeu1 = if lingot == 1 {
+            // PRIX is paid once: no three of a kind beside the gold bar.
+            assert!(
+                threes.is_empty(),
+                "ticket {t}: LINGOT beside a match {or:?}"
+            );
+            *by.entry("LINGOT").or_default() += 1;
+            prix
+        } else if threes.is_empty() {
+            0
+        } else {
+            prix
+        };
+        // Jeux 2 and 3: three CERISE win GAIN 1, three CITRON or ORANGE win GAIN 2;
+        // BANQUE wins GAIN 1 and GAIN 2, added up.
+        let bq = cells(row, "bq");
+        let bq: Vec<&str> = bq.iter().map(String::as_str).collect();
+        let n = tally(&bq);
+        let (gain1, gain2) = (euros(&row["bq_gain1"]), euros(&row["bq_gain2"]));
+        let count = |s: &str| n.get(s).copied().unwrap_or(0);
+        assert!(n.values().all(|&k| k <= 3), "ticket {t}: {bq:?}");
+        for (s, &k) in &n {
+            // A symbol three times that wins nothing reads as a win: never.
+            if k == 3 {
+                assert!(
+                    ["CERISE", "CITRON", "ORANGE"].contains(s),
+                    "ticket {t}: {bq:?}"
+                );
+            }
+        }
+        assert!(
+            count("CITRON") < 3 || count("ORANGE") < 3,
+            "ticket {t}: {bq:?}"
+        );
+        let jeu2 = if count("CERISE") == 3 { gain1 } else { 0 };
+        let jeu3 = if count("CITRON") == 3 || count("ORANGE") == 3 {
+            gain2
+        } else {
+            0
+        };
+        assert!(count("BANQUE") <= 1, "ticket {t}: BANQUE twice in {bq:?}");
+        let banque = if count("BANQUE") == 1 {
+            // Beside a bank, a match would add nothing or be paid twice: never shown.
+            assert_eq!(
+                (jeu2, jeu3),
+                (0, 0),
+                "ticket {t}: BANQUE beside a win {bq:?}"
+            );
+            *by.entry("BANQUE").or_default() += 1;
+            gain1 + gain2
+        } else {
+            jeu2 + jeu3
+        };
+        let prize = jeu1 + banque;
+        assert_eq!(prize.to_string(), row["prize"], "ticket {t}: {or:?} {bq:?}");
+        if prize > 0 {
+            *paid.entry(prize).or_default() += 1;
+        }
+    }
+    let table = BTreeMap::from([
+        (1_000, 1),
+        (500, 2),
+        (200, 3),
+        (100, 6),
+        (50, 12),
+        (20, 60),
+        (10, 150),
+        (4, 300),
+        (2, 400),
+    ]);
+    assert_eq!(paid, table);
+    // The ways through each special, from the spec: LINGOT 1+1+2+4+15+35+50 tickets,
+    // BANQUE 1+2+2+15+35; no losing ticket shows one.
+    assert_eq!(by, BTreeMap::from([("BANQUE", 55), ("LINGOT", 108)]));
 }
