@@ -517,3 +517,54 @@ fn ways_a_face_cannot_tell_apart_name_the_line_of_the_second() {
         "{err}"
     );
 }
+
+/// Special symbols of match_symbols a player could misread, or no way wins by, are refused
+/// with the file's line and the field.
+#[test]
+fn match_symbols_specials_that_cannot_work_name_the_line_and_the_field() {
+    let t = tempfile::tempdir().unwrap();
+    let spec = std::fs::read_to_string(repo("game_specs/examples/lingot_banque.toml")).unwrap();
+    let lingot = "{ symbol = \"LINGOT\", kind = \"auto_win\", caption = \"GAGNE\" },";
+    let bad = edit(
+        &spec,
+        lingot,
+        "{ symbol = \"PIE_CE\", kind = \"auto_win\", area = \"or_lingot\" },",
+    );
+    let (code, err) = check_spec(t.path(), "a.toml", &bad);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.ends_with(&format!(":{}: surfaces[0].specials[0].symbol: special symbol \"PIE_CE\", which reads as the symbol \"PIECE\" (surfaces[0].symbols): a player could not tell them apart (case, spaces, _ - . and leading zeros aside); write them so that they read differently\n", line_of(&bad, "specials = ["))),
+        "{err}"
+    );
+    let bad = edit(
+        &spec,
+        lingot,
+        &format!("{lingot}\n  {{ symbol = \"TRESOR\", kind = \"win_all\" }},"),
+    );
+    let (code, err) = check_spec(t.path(), "a.toml", &bad);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.ends_with(&format!(":{}: surfaces[0]: surface \"or\": specials (\"TRESOR\") never applies: no way wins in its play area « or_tresor » (`areas`), so no face shows it\n", line_of(&bad, "[[surfaces]]"))),
+        "{err}"
+    );
+    let bad = edit(
+        &spec,
+        "{ symbol = \"BANQUE\", kind = \"win_all\", caption = \"GAGNE TOUT\" },",
+        "{ symbol = \"BANQUE\", kind = \"auto_win\" },",
+    );
+    // The line of the second surface's `specials`.
+    let second = bad
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.starts_with("specials = ["))
+        .nth(1)
+        .unwrap()
+        .0
+        + 1;
+    let (code, err) = check_spec(t.path(), "a.toml", &bad);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.ends_with(&format!(":{second}: surfaces[1].specials: \"BANQUE\" is an auto-win symbol, which wins the amount in a box, and 2 play areas have one (bq_cerise, bq_fruit): an auto-win needs a surface with one box\n")),
+        "{err}"
+    );
+}
