@@ -9,15 +9,24 @@
 //! position against `manifest.json`. A serial of the block with no row is a wrong code (or
 //! a forged ticket): the file cannot tell which ticket a wrong code was meant for.
 //!
+//! Whose word the files are taken on ([`Trust`]): with the operator's public key, the
+//! signature `SHA256SUMS.minisig` must be that key's over `SHA256SUMS`, which holds the
+//! manifest's digest and the validation file's; so nobody who can write the directory can
+//! change a prize without the operator's secret key. A production block is looked up
+//! without the key only when the caller says so (`--unauthenticated`), and the answer then
+//! says it was not authenticated; a specimen deck (never payable) needs no key.
+//!
 //! Before answering, the whole file is read once and checked: its digest against
 //! `SHA256SUMS` (as delivered) and the manifest (its plaintext), its header, every row's
 //! form (`claim,way,prize`, and `item` when a tier's prize is not money; a claim of 32
 //! lowercase hex digits, a way, prize and item of the manifest's lot table), and the rows' order (strictly by claim). The answer never
 //! repeats the code.
 
+use crate::block::layout::SUMS_SIG;
 use crate::block::layout::{MANIFEST, SUMS, VALIDATION};
 use crate::block::serial;
 use crate::block::Kind;
+use crate::crypto::sign::Verifier;
 use crate::output::manifest::Manifest;
 use crate::output::seal::{self, Identities};
 use crate::output::validation_csv::{claim as claim_of, columns, CLAIM_BYTES};
@@ -40,8 +49,16 @@ pub enum ClaimError {
         /// What was expected.
         message: String,
     },
-    /// A file cannot be read, differs from `SHA256SUMS` or the manifest, or is not of its
-    /// format (with the line where the text says so).
+    /// A production block looked up with neither the operator's key nor the caller's word
+    /// that an unauthenticated answer will do ([`Trust::Unsaid`]).
+    #[error("{path}: a production block's answer rests on the operator's signature of SHA256SUMS: give --signer KEY.pub (the operator's public key as you hold it, not a copy from beside the files), or --unauthenticated for an answer that is not authenticated (never pay on it)")]
+    Unauthenticated {
+        /// The block or bundle directory.
+        path: String,
+    },
+    /// A file cannot be read, differs from `SHA256SUMS` or the manifest, is not of its
+    /// format (with the line where the text says so), or the signature is missing or is
+    /// not the operator's key's over `SHA256SUMS`.
     #[error("{path}: {message}")]
     File {
         /// The file (and `:line` when a line is at fault).
@@ -73,6 +90,20 @@ pub enum Answer {
     WrongCode,
 }
 
+/// Whose word the files of a lookup are taken on.
+#[derive(Clone, Copy, Debug)]
+pub enum Trust<'a> {
+    /// The operator's public key: `SHA256SUMS.minisig` must be its signature of
+    /// `SHA256SUMS`.
+    Signer(&'a Verifier),
+    /// Nobody's: the caller asked for an answer without the signature (`--unauthenticated`),
+    /// and the answer says so.
+    Unauthenticated,
+    /// The caller said neither: a specimen deck is looked up (never payable), a production
+    /// block is refused ([`ClaimError::Unauthenticated`]).
+    Unsaid,
+}
+
 /// A claim looked up: the answer and what it was looked up in.
 #[derive(Clone, Debug)]
 pub struct Claimed {
@@ -84,6 +115,9 @@ pub struct Claimed {
     pub manifest: Manifest,
     /// The file read: `validation.csv` or `validation.csv.age`.
     pub file: String,
+    /// The key id of the operator's key whose signature held, or `None` when no signature
+    /// was checked.
+    pub signed_by: Option<String>,
 }
 
 /// The digits of `typed` without the spaces, dashes and dots a person types between groups.
@@ -159,10 +193,12 @@ fn not_of_block(s: &[u8; serial::LEN], m: &Manifest) -> Option<String> {
 
 /// Looks up the claim of `serial` and `code` (as typed: digits, with spaces, dashes or dots
 /// between groups) in block or bundle directory `dir`: its `manifest.json`, `SHA256SUMS`
-/// and `validation.csv` (or `validation.csv.age`, opened with `ids`). Reads the manifest
-/// whole and the validation file once, from start to end.
+/// (with `SHA256SUMS.minisig`, checked as `trust` says) and `validation.csv` (or
+/// `validation.csv.age`, opened with `ids`). Reads the manifest whole and the validation
+/// file once, from start to end.
 ///
 /// Errors ([`ClaimError`]): a serial that is not 20 digits or a code that is not 19; the
+/// signature missing or not the key's; a production block with [`Trust::Unsaid`]; the
 /// manifest or SHA256SUMS missing or unreadable; the validation file missing, encrypted to
 /// no identity given, differing from `SHA256SUMS` or the manifest, or not of its format (a
 /// header, row or order that is not the format's, named by line).
@@ -171,6 +207,7 @@ pub fn claim(
     serial: &str,
     code: &str,
     ids: &Identities,
+    trust: Trust,
 ) -> Result<Claimed, ClaimError> {
     let s = parse(serial, serial::LEN, "serial")?;
     let c = parse(code, CODE_DIGITS, "code")?;
@@ -178,13 +215,32 @@ pub fn claim(
         path: dir.join(name).display().to_string(),
         message,
     };
-    let listed = sums::read(dir).map_err(|m| file(SUMS, m))?;
+    let sums_bytes =
+        sums::read_bytes(dir).map_err(|e| file(SUMS, format!("cannot read it: {e}")))?;
+    let signed_by = match trust {
+        Trust::Signer(key) => {
+            let sig = read_regular(&dir.join(SUMS_SIG), 64 * 1024)
+                .map_err(|e| file(SUMS_SIG, format!("cannot read it: {e}")))?;
+            let sig = String::from_utf8(sig)
+                .map_err(|_| file(SUMS_SIG, "not a minisign signature (not text)".into()))?;
+            key.verify(&sums_bytes, &sig)
+                .map_err(|e| file(SUMS_SIG, e.to_string()))?;
+            Some(key.id().to_string())
+        }
+        Trust::Unauthenticated | Trust::Unsaid => None,
+    };
+    let listed = sums::parse_bytes(&sums_bytes).map_err(|m| file(SUMS, m))?;
     let bytes = read_regular(&dir.join(MANIFEST), MAX_JSON)
         .map_err(|e| file(MANIFEST, format!("cannot read it: {e}")))?;
     sums::check(&listed, MANIFEST, &hex::encode(Sha256::digest(&bytes)))
         .map_err(|m| file(MANIFEST, m))?;
     let manifest: Manifest = serde_json::from_slice(&bytes)
         .map_err(|e| file(MANIFEST, format!("does not parse: {e}")))?;
+    if matches!(trust, Trust::Unsaid) && manifest.kind == Kind::Production {
+        return Err(ClaimError::Unauthenticated {
+            path: dir.display().to_string(),
+        });
+    }
     let serial_bytes: [u8; serial::LEN] = s.as_bytes().try_into().expect("20 digits");
     let wanted = hex::encode(claim_of(
         &serial_bytes,
@@ -290,24 +346,34 @@ pub fn claim(
     }
     drop(reader);
     let digest = hex::encode(hash.finalize());
+    // The file as delivered is held to SHA256SUMS; its text, in clear or decrypted, to the
+    // manifest's record of it.
     if let Some(delivered) = &opened.sealed {
         let (_, sealed) = delivered
             .finish()
             .map_err(|e| file(&name, format!("cannot read it: {e}")))?;
         sums::check(&listed, &name, &sealed).map_err(|m| file(&name, m))?;
-        let want = manifest
-            .files
-            .iter()
-            .find(|f| f.name == VALIDATION)
-            .map(|f| f.sha256.as_str());
-        if want != Some(digest.as_str()) {
-            return Err(file(
-                VALIDATION,
-                format!("decrypted, its SHA-256 is {digest}; the manifest says {want:?}"),
-            ));
-        }
     } else {
         sums::check(&listed, &name, &digest).map_err(|m| file(&name, m))?;
+    }
+    let want = manifest
+        .files
+        .iter()
+        .find(|f| f.name == VALIDATION)
+        .map(|f| f.sha256.as_str());
+    if want != Some(digest.as_str()) {
+        return Err(file(
+            &name,
+            format!(
+                "{}its SHA-256 is {digest}; {MANIFEST} records {}",
+                if opened.sealed.is_some() {
+                    "decrypted, "
+                } else {
+                    ""
+                },
+                want.map_or("none".to_string(), |w| w.to_string())
+            ),
+        ));
     }
     let answer = match (not_of_block(&serial_bytes, &manifest), found) {
         (Some(why), _) => Answer::NoSuchTicket(why),
@@ -324,6 +390,7 @@ pub fn claim(
         serial: s,
         manifest,
         file: name,
+        signed_by,
     })
 }
 
@@ -374,6 +441,8 @@ impl Claimed {
             && matches!(self.answer, Answer::Pays { .. } | Answer::NotAWinner)
         {
             s.push_str(" — a specimen deck's ticket, never payable");
+        } else if self.signed_by.is_none() && self.manifest.kind == Kind::Production {
+            s.push_str(" — unauthenticated: the operator's signature was not checked");
         }
         s
     }

@@ -100,12 +100,19 @@ fn the_central_system_answers_from_its_encrypted_file() {
     generate(&repo("tests/specs/coq_small.toml"), &clear, 1);
     let b = t.path().join("sealed");
     tirage()
+        .args(["keygen", "--no-password", "--out"])
+        .arg(t.path().join("op"))
+        .assert()
+        .success();
+    tirage()
         .arg("generate")
         .arg(repo("tests/specs/coq_small.toml"))
         .arg("--validation-key")
         .arg(repo(VALIDATION_KEY))
         .args(["--insecure-seed", "--seed", SEED, "-q", "--out"])
         .arg(&b)
+        .arg("--sign")
+        .arg(t.path().join("op.key"))
         .args(&args)
         .assert()
         .success();
@@ -113,7 +120,13 @@ fn the_central_system_answers_from_its_encrypted_file() {
     let rows = rows(&clear);
     let codes = codes(&clear);
     let id = t.path().join("central.key");
-    let central = ["--identity", id.to_str().unwrap()];
+    let op = t.path().join("op.pub");
+    let central = [
+        "--identity",
+        id.to_str().unwrap(),
+        "--signer",
+        op.to_str().unwrap(),
+    ];
     let w = rows.iter().position(|r| r[5] == "8").unwrap();
     let l = rows.iter().position(|r| r[5] == "0").unwrap();
     let (s, out, err) = claim(&b, &rows[w][4], &codes[w], &central);
@@ -179,7 +192,12 @@ fn the_central_system_answers_from_its_encrypted_file() {
         &b,
         &rows[w][4],
         &codes[w],
-        &["--identity", printer.to_str().unwrap()],
+        &[
+            "--identity",
+            printer.to_str().unwrap(),
+            "--signer",
+            op.to_str().unwrap(),
+        ],
     );
     assert_eq!(s, 2);
     assert!(
@@ -220,7 +238,7 @@ fn an_altered_validation_file_gets_no_answer() {
     };
     // Altered, not resealed.
     std::fs::write(&path, text.replacen(",lose,0\n", ",2,2\n", 1)).unwrap();
-    let (s, _, err) = claim(&b, &rows[0][4], &codes[0], &[]);
+    let (s, _, err) = claim(&b, &rows[0][4], &codes[0], &["--unauthenticated"]);
     assert_eq!(s, 2);
     assert!(
         err.contains("validation.csv: SHA-256") || err.contains("differs"),
@@ -232,7 +250,7 @@ fn an_altered_validation_file_gets_no_answer() {
     let forged = lines[n].replace(",lose,0", ",2,20000");
     lines[n] = &forged;
     reseal(&(lines.join("\n") + "\n"));
-    let (s, _, err) = claim(&b, &rows[0][4], &codes[0], &[]);
+    let (s, _, err) = claim(&b, &rows[0][4], &codes[0], &["--unauthenticated"]);
     assert_eq!(s, 2);
     assert_eq!(
         err,
@@ -246,7 +264,7 @@ fn an_altered_validation_file_gets_no_answer() {
     let mut lines: Vec<&str> = text.lines().collect();
     lines.swap(5, 6);
     reseal(&(lines.join("\n") + "\n"));
-    let (s, _, err) = claim(&b, &rows[0][4], &codes[0], &[]);
+    let (s, _, err) = claim(&b, &rows[0][4], &codes[0], &["--unauthenticated"]);
     assert_eq!(s, 2);
     assert!(
         err.contains(&format!(
@@ -255,4 +273,135 @@ fn an_altered_validation_file_gets_no_answer() {
         )),
         "{err}"
     );
+}
+
+/// A holder of the block's directory makes a loser's row pay and writes the new digests
+/// into SHA256SUMS and the manifest (anyone can compute them): with the operator's key the
+/// signature fails (exit 2); without it, the manifest's record catches a validation file
+/// changed alone, and an answer given on everything rewritten says it is unauthenticated.
+/// With neither the key nor `--unauthenticated`, a production block gets no answer.
+#[test]
+fn a_forged_prize_is_never_paid_under_the_operator_s_key() {
+    use sha2::{Digest, Sha256};
+    let t = tempfile::tempdir().unwrap();
+    for name in ["op", "other"] {
+        tirage()
+            .args(["keygen", "--no-password", "--out"])
+            .arg(t.path().join(name))
+            .assert()
+            .success();
+    }
+    let b = t.path().join("b");
+    tirage()
+        .arg("generate")
+        .arg(repo("tests/specs/coq_small.toml"))
+        .arg("--validation-key")
+        .arg(repo(VALIDATION_KEY))
+        .args(["--insecure-seed", "--seed", SEED, "-q", "--sign"])
+        .arg(t.path().join("op.key"))
+        .arg("--out")
+        .arg(&b)
+        .assert()
+        .success();
+    let (rows, codes) = (rows(&b), codes(&b));
+    let op = t.path().join("op.pub");
+    let signer = ["--signer", op.to_str().unwrap()];
+    let l = rows.iter().position(|r| r[5] == "0").unwrap();
+    let w = rows.iter().position(|r| r[5] == "8").unwrap();
+    let (serial, code) = (&rows[l][4], &codes[l]);
+
+    // Genuine: the key's signature holds, the loser is no winner, nothing more is said.
+    let (s, out, err) = claim(&b, serial, code, &signer);
+    assert_eq!(
+        (s, out),
+        (1, format!("{serial}: not a winning ticket\n")),
+        "{err}"
+    );
+    // Neither the key nor --unauthenticated: no answer.
+    let (s, out, err) = claim(&b, serial, code, &[]);
+    assert_eq!(out, "");
+    assert_eq!(
+        (s, err),
+        (2, format!("tirage: error: {}: a production block's answer rests on the operator's signature of SHA256SUMS: give --signer KEY.pub (the operator's public key as you hold it, not a copy from beside the files), or --unauthenticated for an answer that is not authenticated (never pay on it)\n", b.display()))
+    );
+
+    // The loser's row made to pay as the winner's way does; SHA256SUMS rewritten.
+    let sha = |bytes: &[u8]| hex::encode(Sha256::digest(bytes));
+    let path = b.join("validation.csv");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let claim_of = |serial: &str, code: &str| {
+        hex::encode(tirage::output::validation_csv::claim(
+            serial.as_bytes().try_into().unwrap(),
+            code.parse().unwrap(),
+        ))
+    };
+    let wanted = claim_of(serial, code);
+    let winner_row = text
+        .lines()
+        .find(|r| r.starts_with(&claim_of(&rows[w][4], &codes[w])))
+        .unwrap();
+    let pays = winner_row.split_once(',').unwrap().1;
+    let forged: String = text
+        .lines()
+        .map(|r| {
+            if r.starts_with(&wanted) {
+                format!("{wanted},{pays}\n")
+            } else {
+                format!("{r}\n")
+            }
+        })
+        .collect();
+    assert_ne!(forged, text);
+    std::fs::write(&path, &forged).unwrap();
+    let resum = |name: &str, digest: String| {
+        let sums = std::fs::read_to_string(b.join("SHA256SUMS")).unwrap();
+        let out: String = sums
+            .lines()
+            .map(|l| match l.split_once("  ") {
+                Some((_, n)) if n == name => format!("{digest}  {name}\n"),
+                _ => format!("{l}\n"),
+            })
+            .collect();
+        std::fs::write(b.join("SHA256SUMS"), out).unwrap();
+    };
+    resum("validation.csv", sha(forged.as_bytes()));
+    let (s, out, err) = claim(&b, serial, code, &signer);
+    assert_eq!((s, out.as_str()), (2, ""));
+    assert!(
+        err.contains("SHA256SUMS.minisig: ") && err.contains("the signature does not hold"),
+        "{err}"
+    );
+    let (s, out, err) = claim(&b, serial, code, &["--unauthenticated"]);
+    assert_eq!((s, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        format!(
+            "tirage: error: {}: its SHA-256 is {}; manifest.json records {}\n",
+            path.display(),
+            sha(forged.as_bytes()),
+            sha(text.as_bytes())
+        )
+    );
+
+    // The manifest's record rewritten too: only the signature stands in the way.
+    let m = b.join("manifest.json");
+    let manifest = std::fs::read_to_string(&m)
+        .unwrap()
+        .replace(&sha(text.as_bytes()), &sha(forged.as_bytes()));
+    std::fs::write(&m, &manifest).unwrap();
+    resum("manifest.json", sha(manifest.as_bytes()));
+    let (s, _, err) = claim(&b, serial, code, &signer);
+    assert_eq!(s, 2);
+    assert!(err.contains("the signature does not hold"), "{err}");
+    let (s, out, _) = claim(&b, serial, code, &["--unauthenticated"]);
+    assert_eq!(s, 0);
+    assert!(
+        out.ends_with(" — unauthenticated: the operator's signature was not checked\n"),
+        "{out}"
+    );
+    // Another operator's key: named, with the one given.
+    let other = t.path().join("other.pub");
+    let (s, _, err) = claim(&b, serial, code, &["--signer", other.to_str().unwrap()]);
+    assert_eq!(s, 2);
+    assert!(err.contains("not by the key given"), "{err}");
 }

@@ -99,14 +99,20 @@ fn a_free_ticket_is_named_and_counted_apart_in_every_file() {
     let o = tirage()
         .arg("claim")
         .arg(&out)
-        .args(["--serial", rows[k][4], "--code", &codes[k]])
+        .args([
+            "--serial",
+            rows[k][4],
+            "--code",
+            &codes[k],
+            "--unauthenticated",
+        ])
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(
         String::from_utf8_lossy(&o.stdout),
         format!(
-            "{}: wins FREE TICKET, not money (stated value 2 USD; way free)\n",
+            "{}: wins FREE TICKET, not money (stated value 2 USD; way free) — unauthenticated: the operator's signature was not checked\n",
             rows[k][4]
         )
     );
@@ -162,7 +168,13 @@ fn an_item_turned_into_cash_in_the_validation_file_is_refused() {
     let o = tirage()
         .arg("claim")
         .arg(&out)
-        .args(["--serial", &serial, "--code", &codes(&out)[0]])
+        .args([
+            "--serial",
+            &serial,
+            "--code",
+            &codes(&out)[0],
+            "--unauthenticated",
+        ])
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));

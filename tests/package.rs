@@ -162,6 +162,8 @@ fn each_recipient_gets_its_files_and_nothing_else() {
         .arg(t.path().join("to-central"))
         .args(["--serial", serial, "--code", code, "--identity"])
         .arg(t.path().join("central.key"))
+        .arg("--signer")
+        .arg(t.path().join("op.pub"))
         .output()
         .unwrap();
     assert!(

@@ -313,7 +313,13 @@ fn a_box_of_4000_tickets_is_serialised_verified_and_claimed() {
     let o = tirage()
         .arg("claim")
         .arg(&out)
-        .args(["--serial", r[4], "--code", &codes[4002]])
+        .args([
+            "--serial",
+            r[4],
+            "--code",
+            &codes[4002],
+            "--unauthenticated",
+        ])
         .output()
         .unwrap();
     let said = String::from_utf8_lossy(&o.stdout);
@@ -327,7 +333,7 @@ fn a_box_of_4000_tickets_is_serialised_verified_and_claimed() {
     let o = tirage()
         .arg("claim")
         .arg(&out)
-        .args(["--serial", past, "--code", &codes[0]])
+        .args(["--serial", past, "--code", &codes[0], "--unauthenticated"])
         .output()
         .unwrap();
     let said =

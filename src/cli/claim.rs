@@ -4,19 +4,20 @@
 use super::Outcome;
 use anyhow::Result;
 use std::path::PathBuf;
-use tirage::claim::{claim, Answer};
+use tirage::claim::{claim, Answer, Trust};
+use tirage::crypto::sign::Verifier;
 
 /// Arguments of `tirage claim`.
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "Exit status: 0 the ticket pays (the prize is printed), 1 not a winning \
 ticket, 3 refused (no such ticket in this block, or a wrong code), 2 error (a file missing, \
-altered or malformed, named with its line; a serial or code mistyped).\n\n\
+altered or malformed, named with its line; the signature not the --signer key's; a production block with neither --signer nor --unauthenticated; a serial or code mistyped).\n\n\
 Examples (after the README's quick start; the code is the one under the ticket's scratch \
 layer, so a made-up code is refused, exit 3):\n  \
-tirage claim output/coq/block-001 --serial 17030010010000010012 --code 1234567890123456789\n  \
+tirage claim output/coq/block-001 --signer output/keys/operator.pub --serial 17030010010000010012 --code 1234567890123456789\n  \
 tirage package output/coq/block-001 --for central --signer output/keys/operator.pub --out /tmp/coq-001-central -q --force\n  \
-tirage claim /tmp/coq-001-central --serial '1703 001 001 000001 001 2' --code '1234 5678 9012 3456 789'\n\
+tirage claim /tmp/coq-001-central --signer output/keys/operator.pub --serial '1703 001 001 000001 001 2' --code '1234 5678 9012 3456 789'\n\
 A bundle delivered encrypted also takes --identity (the central system's age identity). \
 README (tirage claim) reads a deck ticket's serial and code from its print file, as QA reads \
 them off a scratched ticket."
@@ -36,13 +37,29 @@ pub(super) struct Args {
     /// for several.
     #[arg(long, value_name = "FILE")]
     identity: Vec<PathBuf>,
+    /// The operator's minisign public key (`tirage keygen`), as the central system holds
+    /// it: SHA256SUMS.minisig must be its signature of SHA256SUMS. A production block needs
+    /// it, or --unauthenticated; a specimen deck does not.
+    #[arg(long, value_name = "KEY.pub")]
+    signer: Option<PathBuf>,
+    /// Look the claim up without the operator's signature: the answer says it is
+    /// unauthenticated (anyone could have written the files and their digests); never pay
+    /// on it.
+    #[arg(long, conflicts_with = "signer")]
+    unauthenticated: bool,
 }
 
 pub(super) fn run(a: Args) -> Result<Outcome> {
     let ids = tirage::output::seal::Identities::load(&a.identity)?;
+    let signer = a.signer.as_deref().map(Verifier::load).transpose()?;
+    let trust = match (&signer, a.unauthenticated) {
+        (Some(key), _) => Trust::Signer(key),
+        (None, true) => Trust::Unauthenticated,
+        (None, false) => Trust::Unsaid,
+    };
     // No run replaces the block while it is read.
     let _locks = super::lock_shared(&a.dir);
-    let c = claim(&a.dir, &a.serial, &a.code, &ids)?;
+    let c = claim(&a.dir, &a.serial, &a.code, &ids, trust)?;
     println!("{}", c.line());
     // A specimen deck's ticket is never payable: a winner of a deck is refused (exit 3), so
     // that a script paying on exit 0 never pays one; QA reads the prize from the line.
