@@ -22,15 +22,26 @@
 //! the spec says how it is paid. All the cards of a ticket come from one 52-card deck: no
 //! card shows twice.
 //!
+//! **The dealers' law.** Every dealer's hand (the surface's one, one beside each hand, or
+//! one shared by several surfaces) is dealt first, before anything that depends on the
+//! ticket's way, by one law ([`draw_dealer`]): `dealer_cards` cards of no ace, their total
+//! drawn from 12 to 19, each as likely ([`DEALER_TOTALS`]). Against any such hand every
+//! want of a hand is reachable: a win by a higher total up to 20 (21 with three cards) or
+//! by a natural, a loss at least two below (or bust, or tied where a tie loses), a near
+//! miss one below. So a dealer is never drawn again for a way, and a dealer's hand alone
+//! tells a winning hand or ticket from a losing one no better than chance. The rule still
+//! judges a bust, soft or natural dealer (`verify` reads any face by it): such faces are
+//! just never printed. The hands are then built to their wants from the cards left, tried
+//! again against the same dealers when the deck runs short; when the spec loads, each
+//! way's hands are dealt against dealers of every total of the law, and a way whose hands
+//! too often run out of cards (many losing hands of three cards need more low cards than a
+//! deck holds) is refused (`CardTotal::check_deals`).
+//!
 //! **A dealer shared by several surfaces.** With `reads` naming a `[[shared]]` dealer's hand
 //! (`kind = "hand"`, [`super::shared`]), the hands play against that hand, printed once for
 //! every surface that reads it, and the surface has no dealer of its own. The ticket's game
-//! deals the dealer's cards first, from a law that never depends on the way ([`shared_dealer`]:
-//! no ace, a total of 12 to 19, each as likely), then each reader's, in surface order, from
-//! the same deck ([`Plan::draw_beside`]). Against any such hand every way stays reachable: a
-//! win by a higher total up to 20 (or a natural), a loss at least two below, a near miss one
-//! below; so the dealer is never drawn again for a way, and alone it tells a winning ticket
-//! from a losing one no better than chance. The deck's four aces serve every reader: a
+//! deals the dealer's cards first, by the same law, then each reader's, in surface order,
+//! from the same deck ([`Plan::draw_beside`]). The deck's four aces serve every reader: a
 //! reader refuses a win only a natural pays, shows a natural only while an ace is left, and
 //! takes an ace for a soft hand only when none is needed for a natural still to deal.
 //!
@@ -42,7 +53,7 @@
 //! else `{id}_h{r}`; the shared dealer's panel is `dealer_id` (default `{id}_dealer`).
 //!
 //! **Features.** `near_miss_<id>` (or `near_miss_feature`): a losing hand one below the
-//! dealer's total (a 20 against 21), on exactly `near_miss` of the losing hands (the others
+//! dealer's total (an 18 against 19), on exactly `near_miss` of the losing hands (the others
 //! are at least two below, bust, or, with `ties = "lose"`, tied). `natural_<id>` (or
 //! `natural_feature`), with `natural`: a hand winning by a natural. The box of a losing
 //! hand shows a decoy (`decoy_weights`), marked as such.
@@ -57,12 +68,12 @@ use super::{
 };
 use crate::crypto::rng::{below, chance, shuffle, weighted};
 use crate::language::{Phrase, PrintedLine};
-use crate::lots::Way;
+use crate::lots::{Way, Win};
 use crate::money::Money;
 use arrayvec::ArrayVec;
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// Ambiguity: a hand whose outcome changes when an ace is counted 1 instead of 11 (or the
 /// other way), in the hand or in the dealer's, or when a natural is read as a plain 21.
@@ -85,6 +96,9 @@ pub const MAX_NATURALS: usize = 4;
 const MAX_ATTEMPTS: usize = 64;
 /// Attempts at one hand before the face is drawn again.
 const HAND_TRIES: usize = 24;
+/// Deals of a way's hands sampled against dealers of each total when the spec loads
+/// ([`CardTotal::check_deals`]).
+const DEAL_SAMPLES: usize = 16;
 
 fn two() -> u32 {
     2
@@ -314,7 +328,14 @@ pub struct CardTotal {
     rank_captions: Vec<String>,
     suit_captions: Vec<String>,
     card_name: String,
+    /// The deal checks of the wins of the ways planned so far ([`CardTotal::check_deals`]):
+    /// a way planned again (for another split of a ticket, or each face a test draws) is
+    /// not sampled again.
+    deals: Mutex<Vec<DealCheck>>,
 }
+
+/// The wins of a way and what sampling its deals found ([`CardTotal::check_deals`]).
+type DealCheck = (Vec<Win>, Result<(), Refusal>);
 
 /// What one hand of a face being drawn must show.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -633,6 +654,7 @@ impl CardTotal {
             rank_captions,
             suit_captions,
             card_name: raw.card_name,
+            deals: Mutex::new(Vec::new()),
         }
         .with_layout(dealer_id))
     }
@@ -813,6 +835,79 @@ impl CardTotal {
         Ok(())
     }
 
+    /// Checks `way` ([`CardTotal::check_way`]), then deals [`DEAL_SAMPLES`] faces of it
+    /// against dealers of each total of [`DEALER_TOTALS`] (the dealer of the surface, or
+    /// each dealer per hand in turn, at that total; the others by the law), from a fixed
+    /// stream, and refuses the way ([`Refusal::CannotDeal`]) when more than three quarters
+    /// of them run out of the cards a hand needs against some total. Every want is
+    /// reachable against every dealer the law deals, but many hands of three cards may
+    /// need more low cards than the deck holds; the drawer tries the hands
+    /// [`MAX_ATTEMPTS`] times against the same dealers, so a dealer is dealt again for a way
+    /// that passes with odds below (3/4)^64, and its law stays the same on every way.
+    fn check_deals(&self, way: &Way) -> Result<(), Refusal> {
+        self.check_way(way)?;
+        let mut deals = self.deals.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, checked)) = deals.iter().find(|(wins, _)| *wins == way.wins) {
+            return checked.clone();
+        }
+        let checked = self.sample_deals(way);
+        deals.push((way.wins.clone(), checked.clone()));
+        checked
+    }
+
+    /// [`CardTotal::check_deals`]'s sampling of a way the surface can carry.
+    fn sample_deals(&self, way: &Way) -> Result<(), Refusal> {
+        use rand_core::SeedableRng;
+        let mut rng = FaceRng::seed_from_u64(0);
+        for total in DEALER_TOTALS {
+            let (mut fails, mut dealt_faces) = (0, 0);
+            for s in 0..DEAL_SAMPLES {
+                if (dealt_faces - fails) * 4 >= DEAL_SAMPLES {
+                    // A quarter dealt: the total passes.
+                    break;
+                }
+                let fixed = s % self.dealers();
+                let mut given = Face::zeroed(self.layout.columns.len());
+                let mut used = 0u64;
+                let mut dealt = true;
+                for r in std::iter::once(fixed).chain((0..self.dealers()).filter(|&r| r != fixed)) {
+                    let d = (0..HAND_TRIES).find_map(|_| {
+                        if r == fixed {
+                            plain_hand(&mut rng, self.dealer_cards, total, used)
+                        } else {
+                            draw_dealer(&mut rng, self.dealer_cards, used)
+                        }
+                    });
+                    let Some(d) = d else {
+                        dealt = false;
+                        break;
+                    };
+                    for (c, &card) in self.dealer_cols(r).zip(&d) {
+                        given.codes[c] = card;
+                        used |= 1u64 << card;
+                    }
+                }
+                if !dealt {
+                    // Dealers the law deals but rarely: nothing of the way is sampled.
+                    continue;
+                }
+                let want = self.wants(way, None, free_aces(used), &mut rng);
+                let face = self.try_face(&want, &given, used, &mut rng);
+                fails += usize::from(face.is_none());
+                dealt_faces += 1;
+            }
+            if fails * 4 > DEAL_SAMPLES * 3 {
+                return Err(Refusal::CannotDeal {
+                    area: self.id.clone(),
+                    total,
+                    fails,
+                    samples: DEAL_SAMPLES,
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// What a hand can win, in words.
     fn can_win(&self) -> String {
         let list = |v: &[Money]| {
@@ -961,34 +1056,59 @@ impl CardTotal {
         want
     }
 
-    /// A face of `way`. Every hand is built to its want from the cards left in the deck and
-    /// judged at once; a hand that cannot be built from what is left (a deck short of the
-    /// values it needs) draws the face again. With at most [`MAX_SURFACE_CARDS`] of the 52
-    /// cards on a surface that is rare, and [`MAX_ATTEMPTS`] failures in a row is a bug.
+    /// A face of `way`. The surface's dealers' hands are dealt first, by the style's one
+    /// law and before anything that depends on the way ([`CardTotal::deal_dealers`]); then
+    /// every hand is built to its want against its dealer from the cards left in the deck
+    /// and judged at once ([`CardTotal::draw_dealt`]). Every want is reachable against
+    /// every dealer the law deals, but a deck short of the values a hand needs fails an
+    /// attempt: the hands are drawn again, and after [`MAX_ATTEMPTS`] failures the dealers
+    /// too. With at most [`MAX_SURFACE_CARDS`] of the 52 cards on a surface that is rare,
+    /// and [`MAX_ATTEMPTS`] failed deals of the dealers in a row is a bug.
     ///
-    /// A surface reading a shared dealer's hand draws the hand first, as the ticket's game
-    /// does ([`shared_dealer`]), then its own cards given it ([`CardTotal::draw_dealt`]).
+    /// A surface reading a shared dealer's hand deals that hand as the ticket's game does.
     fn draw(&self, way: &Way, show: Option<FeatureId>, rng: &mut FaceRng) -> Face {
-        if self.reading {
-            let mut given = Face::zeroed(self.layout.columns.len());
-            let dealer = shared_dealer(rng, self.dealer_cards);
-            for (c, &card) in self.dealer_cols(0).zip(&dealer) {
-                given.codes[c] = card;
-            }
-            let face = self.draw_dealt(way, show, &given, 0, rng);
-            return face.unwrap_or_else(|| self.no_face(way));
-        }
-        let want = self.wants(way, show, MAX_NATURALS, rng);
-        self.try_faces(&want, None, rng)
+        (0..MAX_ATTEMPTS)
+            .find_map(|_| {
+                let given = self.deal_dealers(rng)?;
+                self.draw_dealt(way, show, &given, 0, rng)
+            })
             .unwrap_or_else(|| self.no_face(way))
     }
 
-    /// A face of `way` for a surface reading a shared dealer's hand: the dealer's cards as
-    /// `given` shows them, the surface's own dealt from the deck less the dealer's and
-    /// `dealt` (the cards other surfaces show, bit `c` for card `c`). Every planned way is
-    /// reachable against every hand [`shared_dealer`] draws (see [`super::shared`]), but
-    /// the cards other surfaces took may leave too few of the values a hand needs: `None`
-    /// after [`MAX_ATTEMPTS`] attempts, and the game deals the whole ticket again.
+    /// The surface's dealers' hands on an otherwise empty face: the one dealer of the
+    /// surface (or the shared dealer it reads) or one beside each hand, in hand order,
+    /// each drawn by [`draw_dealer`] from the cards the dealers before it left. Nothing in
+    /// it depends on the ticket's way. `None` when the cards left deal no hand of the
+    /// totals drawn in [`HAND_TRIES`] tries (dealers per hand only: the first dealer is
+    /// dealt from a full deck).
+    fn deal_dealers(&self, rng: &mut FaceRng) -> Option<Face> {
+        let mut face = Face::zeroed(self.layout.columns.len());
+        let mut used = 0u64;
+        for r in 0..self.dealers() {
+            let d = (0..HAND_TRIES).find_map(|_| draw_dealer(rng, self.dealer_cards, used))?;
+            for (c, &card) in self.dealer_cols(r).zip(&d) {
+                face.codes[c] = card;
+                used |= 1u64 << card;
+            }
+        }
+        Some(face)
+    }
+
+    /// How many dealers' hands the surface prints (or reads): one, or one per hand.
+    fn dealers(&self) -> usize {
+        match self.dealer {
+            Dealer::Shared => 1,
+            Dealer::PerHand => self.hands,
+        }
+    }
+
+    /// A face of `way` against the dealers' hands `given` shows, the hands dealt from the
+    /// deck less the dealers' cards and `dealt` (the cards other surfaces show when the
+    /// surface reads a shared dealer's hand, bit `c` for card `c`). Every planned way is
+    /// reachable against every hand [`draw_dealer`] deals (see [`super::shared`]), but the
+    /// cards already dealt may leave too few of the values a hand needs: `None` after
+    /// [`MAX_ATTEMPTS`] attempts, and the dealers are dealt again (with a shared dealer's
+    /// hand, the whole ticket).
     fn draw_dealt(
         &self,
         way: &Way,
@@ -997,14 +1117,16 @@ impl CardTotal {
         dealt: u64,
         rng: &mut FaceRng,
     ) -> Option<Face> {
-        let dealer: ArrayVec<Card, 3> = self.dealer_cols(0).map(|c| given.codes[c]).collect();
-        let used = dealer.iter().fold(dealt, |u, &c| u | 1u64 << c);
+        let used = (0..self.dealers())
+            .flat_map(|r| self.dealer_cols(r))
+            .fold(dealt, |u, c| u | 1u64 << given.codes[c]);
         let want = self.wants(way, show, free_aces(used), rng);
-        self.try_faces(&want, Some((&dealer, used)), rng)
+        (0..MAX_ATTEMPTS).find_map(|_| self.try_face(&want, given, used, rng))
     }
 
-    /// No face of `way` in [`MAX_ATTEMPTS`] attempts from a full deck (less the dealer's
-    /// cards alone): a bug, since every way was checked reachable when the spec loaded.
+    /// No face of `way` in [`MAX_ATTEMPTS`] deals of the dealers, each followed by
+    /// [`MAX_ATTEMPTS`] attempts at the hands: a bug, since every way is reachable against
+    /// every dealer the law deals.
     fn no_face(&self, way: &Way) -> ! {
         panic!(
             "card_total « {} »: no face for way {} in {MAX_ATTEMPTS} attempts: a bug",
@@ -1012,50 +1134,18 @@ impl CardTotal {
         );
     }
 
-    /// A face showing `want` within [`MAX_ATTEMPTS`] attempts, or `None`.
-    fn try_faces(
-        &self,
-        want: &[Want],
-        given: Option<(&[Card], u64)>,
-        rng: &mut FaceRng,
-    ) -> Option<Face> {
-        (0..MAX_ATTEMPTS).find_map(|_| self.try_face(want, given, rng))
-    }
-
-    /// One attempt at a face showing `want`; `given`, for a surface reading a shared
-    /// dealer's hand, holds the dealer's cards and every card already dealt on the ticket.
-    fn try_face(
-        &self,
-        want: &[Want],
-        given: Option<(&[Card], u64)>,
-        rng: &mut FaceRng,
-    ) -> Option<Face> {
+    /// One attempt at a face showing `want` against the dealers' hands `given` shows;
+    /// `used` holds their cards and every card already dealt on the ticket. `None` when the
+    /// cards left cannot build a hand.
+    fn try_face(&self, want: &[Want], given: &Face, used: u64, rng: &mut FaceRng) -> Option<Face> {
         let mut face = Face::zeroed(self.layout.columns.len());
-        let mut used = 0u64;
-        match given {
-            Some((dealer, dealt)) => {
-                for (c, &card) in self.dealer_cols(0).zip(dealer) {
-                    face.codes[c] = card;
-                }
-                used = dealt;
+        let mut used = used;
+        for r in 0..self.dealers() {
+            for c in self.dealer_cols(r) {
+                face.codes[c] = given.codes[c];
             }
-            None if self.dealer == Dealer::Shared => {
-                let range = self.dealer_range(want);
-                let d = self.dealer_hand(&range, rng, &mut used)?;
-                for (c, &card) in self.dealer_cols(0).zip(&d) {
-                    face.codes[c] = card;
-                }
-            }
-            None => {}
         }
         for (r, &w) in want.iter().enumerate() {
-            if self.dealer == Dealer::PerHand {
-                let range = self.dealer_range(&[w]);
-                let d = self.dealer_hand(&range, rng, &mut used)?;
-                for (c, &card) in self.dealer_cols(r).zip(&d) {
-                    face.codes[c] = card;
-                }
-            }
             let d = Self::count(&face, self.dealer_cols(r));
             // A reader's soft hand takes an ace only where one is left for every natural
             // still to deal (the ticket's other surfaces took theirs already).
@@ -1078,63 +1168,11 @@ impl CardTotal {
         Some(face)
     }
 
-    /// The dealer totals that suit hands wanting `want`: `0` stands for a natural, a total
-    /// above 21 for a bust.
-    fn dealer_range(&self, want: &[Want]) -> ArrayVec<u8, 16> {
-        let plain_win = want
-            .iter()
-            .any(|w| matches!(w, Want::Win { natural: false, .. }));
-        let any_win = want.iter().any(|w| matches!(w, Want::Win { .. }));
-        let all_plain_wins = want
-            .iter()
-            .all(|w| matches!(w, Want::Win { natural: false, .. }));
-        // A player hand of two cards (no ace) reaches 20, of three 21.
-        let top = if plain_win {
-            if self.cards == 2 {
-                19
-            } else {
-                20
-            }
-        } else {
-            20
-        };
-        let mut v: ArrayVec<u8, 16> = (12..=top).collect();
-        if !any_win && self.dealer_cards == 2 {
-            v.push(0);
-        }
-        if all_plain_wins && self.dealer_cards == 3 {
-            v.push(23);
-            v.push(25);
-        }
-        v
-    }
-
-    /// A dealer's hand with a total drawn from `range` (no ace but in a natural, so that
-    /// its count is the same under every reading), from the cards not in `used`.
-    fn dealer_hand(
-        &self,
-        range: &[u8],
-        rng: &mut FaceRng,
-        used: &mut u64,
-    ) -> Option<ArrayVec<Card, 3>> {
-        for _ in 0..HAND_TRIES {
-            let t = range[below(rng, range.len() as u32) as usize];
-            let hand = if t == 0 {
-                natural_hand(rng, *used)
-            } else {
-                plain_hand(rng, self.dealer_cards, t, *used)
-            };
-            if let Some(h) = hand {
-                for &c in &h {
-                    *used |= 1u64 << c;
-                }
-                return Some(h);
-            }
-        }
-        None
-    }
-
-    /// A player hand showing `want` against dealer `d`, judged before it is kept.
+    /// A player hand showing `want` against dealer `d`, a hand [`draw_dealer`] deals (no
+    /// ace, a total of [`DEALER_TOTALS`]), judged before it is kept: a win by a natural or
+    /// by a higher total up to 20 (21 with three cards; the dealer's own where a tie
+    /// wins), a near miss one below, a loss at least two below (or bust with three cards,
+    /// or tied where a tie loses).
     fn player_hand(
         &self,
         want: Want,
@@ -1143,23 +1181,15 @@ impl CardTotal {
         rng: &mut FaceRng,
         used: &mut u64,
     ) -> Option<ArrayVec<Card, 3>> {
-        let dt = if d.natural { 21 } else { d.total() };
+        let dt = d.total();
+        debug_assert!(d.aces == 0 && DEALER_TOTALS.contains(&dt), "{d:?}");
         let lo = 2 * self.cards as u8;
         let top = if self.cards == 2 { 20 } else { 21 };
         for _ in 0..HAND_TRIES {
             let hand = match want {
                 Want::Win { natural: true, .. } => natural_hand(rng, *used),
                 Want::Win { .. } => {
-                    let from = if d.bust() {
-                        lo
-                    } else if self.ties == Ties::Win {
-                        dt
-                    } else {
-                        dt + 1
-                    };
-                    if from > top {
-                        return None;
-                    }
+                    let from = if self.ties == Ties::Win { dt } else { dt + 1 };
                     let t = from + below(rng, u32::from(top - from + 1)) as u8;
                     plain_hand(rng, self.cards, t, *used)
                 }
@@ -1170,7 +1200,7 @@ impl CardTotal {
                         // A bust of three cards.
                         let t = 22 + below(rng, 7) as u8;
                         plain_hand(rng, self.cards, t, *used)
-                    } else if self.ties == Ties::Lose && roll == 1 && dt <= top {
+                    } else if self.ties == Ties::Lose && roll == 1 {
                         plain_hand(rng, self.cards, dt, *used)
                     } else {
                         let t = lo + below(rng, u32::from(dt - 1 - lo)) as u8;
@@ -1216,13 +1246,17 @@ impl CardTotal {
     }
 }
 
-/// A shared dealer's hand (`[[shared]] kind = "hand"`, [`super::shared`]): `n` cards (2 or
-/// 3) of no ace, their total drawn uniformly from [`DEALER_TOTALS`], then each card as
-/// `plain_hand` draws them from a full deck. Its law never depends on a ticket's way.
-pub fn shared_dealer(rng: &mut FaceRng, n: usize) -> ArrayVec<Card, 3> {
+/// A dealer's hand by the style's one law, the same for every dealer of every surface
+/// (a surface's own, one beside each hand, or a `[[shared]] kind = "hand"` read by several
+/// surfaces, [`super::shared`]): `n` cards (2 or 3) of no ace, their total drawn uniformly
+/// from [`DEALER_TOTALS`], then each card as `plain_hand` draws them, from the cards not in
+/// `used`. The law never depends on a ticket's way: a dealer is never a natural, never
+/// bust and never soft, and every want of a hand is reachable against it. `None` when the
+/// cards left deal no hand of the total drawn (never from a full deck).
+pub fn draw_dealer(rng: &mut FaceRng, n: usize, used: u64) -> Option<ArrayVec<Card, 3>> {
     let lo = *DEALER_TOTALS.start();
     let t = lo + below(rng, u32::from(DEALER_TOTALS.end() - lo + 1)) as u8;
-    plain_hand(rng, n, t, 0).expect("two or three cards of no ace reach 12 to 19")
+    plain_hand(rng, n, t, used)
 }
 
 /// The aces not in `used`.
@@ -1394,6 +1428,14 @@ impl CardTotal {
              change with an ace counted 1 instead of 11, or the other way, is never printed."
                 .into(),
         );
+        v.push(format!(
+            "Every dealer's hand is dealt first, whatever the ticket's prize: {} cards of no \
+             ace, a total of {} to {}, each as likely. The rule would judge a bust, soft or \
+             natural dealer; none is printed.",
+            self.dealer_cards,
+            DEALER_TOTALS.start(),
+            DEALER_TOTALS.end()
+        ));
         v.push(match self.natural {
             None => "No natural: a two-card 21 is a 21 like any other, and never meets a 21 of \
                      more cards."
@@ -1438,7 +1480,7 @@ impl CardTotal {
             others.push("tied");
         }
         v.push(format!(
-            "Near miss {} (a losing hand one below the dealer's total, a 20 against 21) on \
+            "Near miss {} (a losing hand one below the dealer's total, an 18 against 19) on \
              {:.2}% of losing hands; every other losing hand is {}.",
             self.layout.features.name(self.near_miss_id),
             f64::from(self.near_miss) / 1e4,
@@ -1460,7 +1502,7 @@ impl Style for CardTotal {
         let plan = Plan::of_checked_way(
             self,
             way,
-            Self::check_way,
+            Self::check_deals,
             Self::can_show,
             Self::always_shows,
             Self::draw,

@@ -381,6 +381,19 @@ pub enum Refusal {
         /// What to change, with its leading `; `, or nothing.
         hint: &'static str,
     },
+    /// Against dealers' hands of one total the style's law deals, the deck's cards left
+    /// too often cannot deal the hands a way needs (card_total).
+    #[error("« {area} » cannot deal its hands against a dealer's hand of {total}: {fails} of {samples} sampled deals ran out of the cards a hand needs (one deck deals every card; every dealer's total from 12 to 19 must leave enough); give the surface fewer hands or fewer cards to a hand")]
+    CannotDeal {
+        /// The surface's id.
+        area: String,
+        /// The dealer's total.
+        total: u8,
+        /// Sampled deals that failed.
+        fails: usize,
+        /// Deals sampled.
+        samples: usize,
+    },
     /// The way's wins can be placed on the surface's play areas in too many ways.
     #[error("its wins can be placed on the play areas in more than {most} ways; give the play area of some wins (`areas`)")]
     TooManyPlacements {

@@ -10,9 +10,10 @@
 //! surface's face is gathered from them, so its style judges it as it judges any face.
 //!
 //! A dealer's hand (`kind = "hand"`) is read by several `card_total` surfaces, whose hands
-//! all play against it. Its law is fixed, whatever the readers and the way: `count` cards
+//! all play against it. Its law is fixed, whatever the readers and the way, and the same as
+//! every `card_total` dealer's (a surface's own, one beside each hand): `count` cards
 //! of no ace whose total is drawn uniformly from [`DEALER_TOTALS`], then its cards
-//! ([`super::card_total::shared_dealer`]). Against any such hand every reader can show
+//! ([`super::card_total::draw_dealer`]). Against any such hand every reader can show
 //! every part of a way (a win: a hand of a higher total up to 20 of no ace, or a natural; a
 //! loss at least two below; a near miss one below), so the dealer is never drawn again for
 //! a way, and the dealer's hand alone tells a winning ticket from a losing one no better
@@ -49,8 +50,8 @@ pub enum SharedKind {
     Hand,
 }
 
-/// The totals a shared dealer's hand shows, each as likely: against each of them a
-/// `card_total` hand can win (a higher total up to 20 with two cards of no ace), lose at
+/// The totals every `card_total` dealer's hand shows (a shared one, a surface's own, one
+/// beside each hand), each as likely: against each of them a `card_total` hand can win (a higher total up to 20 with two cards of no ace), lose at
 /// least two below and lose one below.
 pub const DEALER_TOTALS: std::ops::RangeInclusive<u8> = 12..=19;
 
@@ -83,7 +84,9 @@ impl Shared {
     pub fn draw(&self, face: &mut Face, first: usize, rng: &mut FaceRng) {
         let codes = match self.kind {
             SharedKind::Draw => draw_distinct(rng, self.values.len(), self.count),
-            SharedKind::Hand => super::card_total::shared_dealer(rng, self.count).to_vec(),
+            SharedKind::Hand => super::card_total::draw_dealer(rng, self.count, 0)
+                .expect("a full deck deals every total of the law")
+                .to_vec(),
         };
         for (i, c) in codes.into_iter().enumerate() {
             face.codes[first + i] = c;
