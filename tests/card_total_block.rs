@@ -73,22 +73,35 @@ fn compare(p: u64, d: u64) -> i32 {
 /// The prize of one ticket (a CSV row by column name) in whole euros, and the hands whose
 /// outcome a reading could change (which the rules say are never printed).
 fn judge(r: &Rules, row: &BTreeMap<&str, &str>) -> (u64, Vec<String>) {
+    let (prizes, problems) = judge_hands(r, row);
+    (prizes.iter().sum(), problems)
+}
+
+/// The cards of hand `h`'s dealer on one ticket: the shared dealer's, or its own.
+fn dealer_of<'a>(r: &Rules, row: &BTreeMap<&str, &'a str>, h: usize) -> Vec<&'a str> {
+    (1..=r.dealer_cards)
+        .map(|i| {
+            let col = match r.shared {
+                Some(stem) => format!("{stem}{i}"),
+                None => format!("{}_h{h}_d{i}", r.id),
+            };
+            row[col.as_str()]
+        })
+        .collect()
+}
+
+/// What each hand of one ticket wins in whole euros (0 when it loses), in hand order, and
+/// the problems [`judge`] reports.
+fn judge_hands(r: &Rules, row: &BTreeMap<&str, &str>) -> (Vec<u64>, Vec<String>) {
     let mut problems = Vec::new();
     let mut seen = HashSet::new();
-    let mut prize = 0;
+    let mut prizes = Vec::new();
     for h in 1..=r.hands {
+        prizes.push(0);
         let own: Vec<&str> = (1..=r.cards)
             .map(|i| row[format!("{}_h{h}_c{i}", r.id).as_str()])
             .collect();
-        let dealer: Vec<&str> = (1..=r.dealer_cards)
-            .map(|i| {
-                let col = match r.shared {
-                    Some(stem) => format!("{stem}{i}"),
-                    None => format!("{}_h{h}_d{i}", r.id),
-                };
-                row[col.as_str()]
-            })
-            .collect();
+        let dealer = dealer_of(r, row, h);
         for c in own.iter().chain(if h == 1 || r.shared.is_none() {
             dealer.iter()
         } else {
@@ -134,7 +147,7 @@ fn judge(r: &Rules, row: &BTreeMap<&str, &str>) -> (u64, Vec<String>) {
             }
         }
         if wins {
-            prize += match (p_nat && !d_nat, r.natural) {
+            prizes[h - 1] = match (p_nat && !d_nat, r.natural) {
                 (true, Err(factor)) => gain * factor,
                 (true, Ok(p)) => {
                     if gain != p {
@@ -146,12 +159,72 @@ fn judge(r: &Rules, row: &BTreeMap<&str, &str>) -> (u64, Vec<String>) {
             };
         }
     }
-    (prize, problems)
+    (prizes, problems)
 }
 
-/// Generates block 1 of `spec`, judges every ticket and returns how many hands showed a
-/// natural, a soft total and a bust.
-fn judge_block(spec: &str, r: &Rules) -> (usize, usize, usize) {
+/// A dealer's hand as a bin of the law tests: 0 for a natural, else its total by the rule
+/// (above 21 when bust).
+fn dealer_bin(dealer: &[&str]) -> u64 {
+    let (_, total, natural) = read(dealer);
+    if natural {
+        0
+    } else {
+        total
+    }
+}
+
+/// The chi-square statistic of homogeneity of two histograms over the same bins (each bin's
+/// `[first, second]` counts), and its degrees of freedom: the bins either shows, less one.
+fn chi_square(bins: &BTreeMap<u64, [u32; 2]>) -> (f64, usize) {
+    let n = [0, 1].map(|k| bins.values().map(|c| c[k]).sum::<u32>());
+    let mut chi2 = 0.0;
+    for counts in bins.values() {
+        let column = f64::from(counts[0] + counts[1]);
+        for k in 0..2 {
+            let expected = column * f64::from(n[k]) / f64::from(n[0] + n[1]);
+            chi2 += (f64::from(counts[k]) - expected).powi(2) / expected;
+        }
+    }
+    (chi2, bins.len() - 1)
+}
+
+/// The 0.1 % critical values of chi-square, for 1 to 12 degrees of freedom.
+const CHI2_CRITICAL: [f64; 12] = [
+    10.828, 13.816, 16.266, 18.467, 20.515, 22.458, 24.322, 26.124, 27.877, 29.588, 31.264, 32.909,
+];
+
+/// Asserts that the dealers of `bins` (by [`dealer_bin`], `[losing, winning]`) follow one
+/// law on losers and winners: the chi-square of homogeneity stays below its 0.1 % critical
+/// value; then that the law is the style's: no ace, a total of 12 to 19, every total seen.
+fn assert_one_dealer_law(what: &str, bins: &BTreeMap<u64, [u32; 2]>) {
+    let (chi2, df) = chi_square(bins);
+    assert!(
+        (1..=CHI2_CRITICAL.len()).contains(&df) && chi2 < CHI2_CRITICAL[df - 1],
+        "{what}: {bins:?}: chi-square {chi2} with {df} degrees of freedom"
+    );
+    assert_eq!(
+        bins.keys().copied().collect::<Vec<_>>(),
+        (12..=19).collect::<Vec<_>>(),
+        "{what}: {bins:?}"
+    );
+}
+
+/// What [`judge_block`] counts over a block.
+struct Tally {
+    /// Hands showing a natural.
+    naturals: usize,
+    /// Hands showing a soft total (an ace a player may count 1 or 11), naturals left out.
+    soft: usize,
+    /// Hands over 21.
+    busts: usize,
+    /// The dealers' hands by [`dealer_bin`], `[losing, winning]`: with one dealer for the
+    /// hands, the tickets by their dealer (a losing ticket wins nothing); with a dealer per
+    /// hand, the hands by their own dealer.
+    dealers: BTreeMap<u64, [u32; 2]>,
+}
+
+/// Generates block 1 of `spec`, judges every ticket and counts what [`Tally`] holds.
+fn judge_block(spec: &str, r: &Rules) -> Tally {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("block");
     generate(&repo(spec), &out, 2);
@@ -164,16 +237,22 @@ fn judge_block(spec: &str, r: &Rules) -> (usize, usize, usize) {
     let csv = std::fs::read_to_string(out.join("tickets.csv")).unwrap();
     let mut lines = csv.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    let (mut naturals, mut soft, mut busts) = (0, 0, 0);
+    let mut tally = Tally {
+        naturals: 0,
+        soft: 0,
+        busts: 0,
+        dealers: BTreeMap::new(),
+    };
     let mut tickets = 0;
     for line in lines {
         let row: BTreeMap<&str, &str> = header.iter().copied().zip(line.split(',')).collect();
-        let (prize, problems) = judge(r, &row);
+        let (prizes, problems) = judge_hands(r, &row);
         assert!(
             problems.is_empty(),
             "{spec} ticket {}: {problems:?}",
             row["ticket"]
         );
+        let prize: u64 = prizes.iter().sum();
         assert_eq!(
             prize.to_string(),
             row["prize"],
@@ -185,52 +264,88 @@ fn judge_block(spec: &str, r: &Rules) -> (usize, usize, usize) {
                 .map(|i| row[format!("{}_h{h}_c{i}", r.id).as_str()])
                 .collect();
             let (readings, total, natural) = read(&own);
-            naturals += usize::from(natural);
-            soft += usize::from(!natural && readings.len() > 1);
-            busts += usize::from(total > 21);
+            tally.naturals += usize::from(natural);
+            tally.soft += usize::from(!natural && readings.len() > 1);
+            tally.busts += usize::from(total > 21);
+            if r.shared.is_none() {
+                let bin = dealer_bin(&dealer_of(r, &row, h));
+                tally.dealers.entry(bin).or_default()[usize::from(prizes[h - 1] > 0)] += 1;
+            }
+        }
+        if r.shared.is_some() {
+            let bin = dealer_bin(&dealer_of(r, &row, 1));
+            tally.dealers.entry(bin).or_default()[usize::from(prize > 0)] += 1;
         }
         tickets += 1;
     }
     assert!(tickets >= 1000, "{spec}: {tickets} tickets");
-    (naturals, soft, busts)
+    tally
 }
+
+/// The rules of the test spec with a dealer per hand.
+const PER_HAND: Rules = Rules {
+    id: "ct",
+    hands: 4,
+    cards: 2,
+    dealer_cards: 3,
+    shared: None,
+    tie_wins: Some(false),
+    natural: Ok(40),
+};
+
+/// The rules of the example with one dealer for its five hands.
+const SHARED: Rules = Rules {
+    id: "bj",
+    hands: 5,
+    cards: 2,
+    dealer_cards: 2,
+    shared: Some("bj_d"),
+    tie_wins: None,
+    natural: Err(2),
+};
 
 #[test]
 fn every_ticket_of_a_block_with_a_dealer_per_hand_pays_what_the_rules_say() {
-    let rules = Rules {
-        id: "ct",
-        hands: 4,
-        cards: 2,
-        dealer_cards: 3,
-        shared: None,
-        tie_wins: Some(false),
-        natural: Ok(40),
-    };
-    let (naturals, soft, _) = judge_block("tests/specs/card_total_small.toml", &rules);
+    let t = judge_block("tests/specs/card_total_small.toml", &PER_HAND);
     // 2 tickets of two naturals and 4 of one: every natural is a win of 40.
-    assert_eq!(naturals, 8);
+    assert_eq!(t.naturals, 8);
     // For the fixed seed: the soft hands of the block's 4 000 (an ace and a 2 to 9, each
     // losing whether its ace counts 1 or 11), some one hand in twelve.
-    assert_eq!(soft, 333);
+    assert_eq!(t.soft, 333);
+}
+
+/// The attack a dealer per hand invited: a player or retailer who scratches one hand's
+/// dealer alone learns nothing of that hand's prize. Every dealer of the test spec follows
+/// one law on losing and winning hands (no natural, no bust, no 20 that only losers show).
+#[test]
+fn each_dealer_per_hand_follows_one_law_on_losing_and_winning_hands() {
+    let t = judge_block("tests/specs/card_total_small.toml", &PER_HAND);
+    assert_one_dealer_law("card_total_small", &t.dealers);
+    // 1 000 tickets of four hands; for the fixed seed, the hands that win.
+    let n = [0, 1].map(|k| t.dealers.values().map(|c| c[k]).sum::<u32>());
+    assert_eq!(n, [3634, 366]);
 }
 
 #[test]
 fn every_ticket_of_the_example_with_a_shared_dealer_pays_what_the_rules_say() {
-    let rules = Rules {
-        id: "bj",
-        hands: 5,
-        cards: 2,
-        dealer_cards: 2,
-        shared: Some("bj_d"),
-        tie_wins: None,
-        natural: Err(2),
-    };
-    let (naturals, soft, busts) = judge_block("game_specs/examples/vingt_et_un.toml", &rules);
+    let t = judge_block("game_specs/examples/vingt_et_un.toml", &SHARED);
     // For the fixed seed: the naturals of the block's 10 000 hands, the two wins only a
     // natural pays (bj250, bj50) and 59 of the 379 wins of 2, 4, 10 or 20 a natural may
     // pay (15 % would be 57); the soft hands, about one hand in twelve.
-    assert_eq!((naturals, soft), (61, 848));
-    assert_eq!(busts, 0, "two cards never bust");
+    assert_eq!((t.naturals, t.soft), (61, 848));
+    assert_eq!(t.busts, 0, "two cards never bust");
+}
+
+/// The attack a dealer shown to every hand invited: a player or retailer who scratches the
+/// bank alone learns nothing of the ticket's prize. The bank of the example follows one
+/// law on losing and winning tickets (no natural, no 20 that only losers show).
+#[test]
+fn the_bank_of_the_example_follows_one_law_on_losing_and_winning_tickets() {
+    let t = judge_block("game_specs/examples/vingt_et_un.toml", &SHARED);
+    assert_one_dealer_law("vingt_et_un", &t.dealers);
+    // 2 000 tickets, 358 of them winning (the lot table's lots).
+    let n = [0, 1].map(|k| t.dealers.values().map(|c| c[k]).sum::<u32>());
+    assert_eq!(n, [1642, 358]);
 }
 
 /// Table 1 and table 2 of the shared-dealer example, as its rule text says: both play
@@ -291,8 +406,8 @@ fn every_ticket_of_the_example_with_a_dealer_shared_by_two_tables_pays_what_the_
     assert!(!header.iter().any(|h| h.contains("_d1")), "{header:?}");
     let tables = duo_tables();
     let (mut tickets, mut winners, mut paid, mut naturals) = (0, 0, 0, 0);
-    // Tickets by the bank's total (12 to 19), losing and winning.
-    let mut by_total = [[0u32; 8]; 2];
+    // Tickets by the bank's total, losing and winning.
+    let mut by_total: BTreeMap<u64, [u32; 2]> = BTreeMap::new();
     for line in lines {
         let row: BTreeMap<&str, &str> = header.iter().copied().zip(line.split(',')).collect();
         let ticket = row["ticket"];
@@ -319,7 +434,7 @@ fn every_ticket_of_the_example_with_a_dealer_shared_by_two_tables_pays_what_the_
         assert!(bank.iter().all(|c| !c.starts_with('A')), "ticket {ticket}");
         let total = bank.iter().map(|c| points(c)).sum::<u64>();
         assert!((12..=19).contains(&total), "ticket {ticket}: bank {total}");
-        by_total[usize::from(prize > 0)][(total - 12) as usize] += 1;
+        by_total.entry(total).or_default()[usize::from(prize > 0)] += 1;
         winners += usize::from(prize > 0);
         paid += prize;
         tickets += 1;
@@ -327,21 +442,9 @@ fn every_ticket_of_the_example_with_a_dealer_shared_by_two_tables_pays_what_the_
     assert_eq!((tickets, winners, paid), (2000, 357, 2320));
     // For the fixed seed: some 20 % of table 1's wins a natural may pay.
     assert_eq!(naturals, 32);
-    // One law on losers and winners: the chi-square of homogeneity of the two histograms
-    // stays below 24.32, the 0.1 % critical value with 7 degrees of freedom.
-    let n = [
-        by_total[0].iter().sum::<u32>(),
-        by_total[1].iter().sum::<u32>(),
-    ];
-    let mut chi2 = 0.0;
-    for t in 0..8 {
-        let column = f64::from(by_total[0][t] + by_total[1][t]);
-        for (k, counts) in by_total.iter().enumerate() {
-            let expected = column * f64::from(n[k]) / f64::from(n[0] + n[1]);
-            chi2 += (f64::from(counts[t]) - expected).powi(2) / expected;
-        }
-    }
-    assert!(chi2 < 24.32, "{by_total:?}: chi-square {chi2}");
+    // One law on losers and winners.
+    assert_one_dealer_law("blackjack_duo", &by_total);
+    let n = [0, 1].map(|k| by_total.values().map(|c| c[k]).sum::<u32>());
     assert_eq!(n, [1643, 357]);
 }
 
@@ -477,6 +580,70 @@ fn a_shared_dealer_that_cannot_be_is_refused_by_field() {
         "{e}"
     );
 }
+
+/// A spec of eight hands of three cards, each losing one below the dealer (`near_miss =
+/// 1.0`): against a dealer's 12 the losing ticket needs 24 cards of 11 in threes, more low
+/// cards than a deck holds. The dealer's law is never bent for a way (no dealer drawn
+/// higher because the hands cannot be dealt): the spec is refused when it loads, naming
+/// the way, the surface and the dealer's total. With four hands it loads.
+#[test]
+fn a_surface_whose_hands_need_more_low_cards_than_a_deck_holds_is_refused() {
+    let text = DEEP.to_string();
+    let load =
+        |t: &str| tirage::spec::GameSpec::parse(std::path::Path::new("deep.toml"), t.to_string());
+    let e = load(&text).map(|_| ()).expect_err("loads").to_string();
+    assert_eq!(
+        e,
+        "deep.toml:19: way \"lose\": no surface can carry it: surface \"ct\": « ct » cannot \
+         deal its hands against a dealer's hand of 12: 16 of 16 sampled deals ran out of the \
+         cards a hand needs (one deck deals every card; every dealer's total from 12 to 19 \
+         must leave enough); give the surface fewer hands or fewer cards to a hand"
+    );
+    assert!(load(&text.replacen("hands = 8", "hands = 4", 1)).is_ok());
+}
+
+/// The spec that [`a_surface_whose_hands_need_more_low_cards_than_a_deck_holds_is_refused`]
+/// loads: eight hands of three cards, every losing hand one below the dealer.
+const DEEP: &str = r#"[game]
+id = "deep"
+name = "DEEP"
+legal_reference = "Test spec (invented)"
+currency = "EUR"
+price = 2
+block_size = 100
+pack_size = 50
+game_code = 9990
+
+[published]
+lots = 10
+payout = 10
+
+[captions]
+"1" = "UN EURO"
+"2" = "DEUX EUROS"
+
+[[surfaces]]
+style = "card_total"
+id = "ct"
+hands = 8
+cards = 3
+box_amounts = [1, 2]
+near_miss = 1.0
+rank_names = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "VALET", "DAME", "ROI", "AS"]
+suit_names = ["TREFLE", "CARREAU", "COEUR", "PIQUE"]
+[surfaces.decoy_weights]
+"1" = 1
+"2" = 1
+
+[[tiers]]
+amount = 1
+count = 10
+total = 10
+[[tiers.ways]]
+id = "1"
+count = 10
+wins = [1]
+"#;
 
 /// The evaluator above is no rubber stamp: it finds a soft hand whose outcome changes with
 /// its ace, a tie, and a natural paid as a plain win.
