@@ -533,7 +533,7 @@ fn match_symbols_specials_that_cannot_work_name_the_line_and_the_field() {
     let (code, err) = check_spec(t.path(), "a.toml", &bad);
     assert_eq!(code, Some(2), "{err}");
     assert!(
-        err.ends_with(&format!(":{}: surfaces[0].specials[0].symbol: special symbol \"PIE_CE\", which reads as the symbol \"PIECE\" (surfaces[0].symbols): a player could not tell them apart (case, spaces, _ - . and leading zeros aside); write them so that they read differently\n", line_of(&bad, "specials = ["))),
+        err.ends_with(&format!(":{}: surfaces[0].specials[0].symbol: special symbol \"PIE_CE\", which reads as the symbol \"PIECE\" (surfaces[0].symbols): a player could not tell them apart (case, spaces, _ - ., leading zeros, O for 0 and I for 1 aside); write them so that they read differently\n", line_of(&bad, "specials = ["))),
         "{err}"
     );
     let bad = edit(

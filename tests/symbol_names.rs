@@ -134,12 +134,13 @@ fn badly_spaced_symbols_are_refused() {
 
 /// Printed tokens a player could confuse: two different tokens of one ticket (symbols,
 /// decoys, legend keys, specials, captions, items) that read the same whatever the case,
-/// spaces, `_`, hyphens, dots and leading zeros are refused, the later one named with its
-/// field and line; a symbol whose own caption reads as it is accepted.
+/// spaces, `_`, hyphens, dots, leading zeros and the letters O and I printed for the digits
+/// 0 and 1 are refused, the later one named with its field and line; a symbol whose own
+/// caption reads as it is accepted.
 #[test]
 fn tokens_that_read_alike_are_refused() {
     let t = tempfile::tempdir().unwrap();
-    let advice = ": a player could not tell them apart (case, spaces, _ - . and leading zeros aside); write them so that they read differently\n";
+    let advice = ": a player could not tell them apart (case, spaces, _ - ., leading zeros, O for 0 and I for 1 aside); write them so that they read differently\n";
     for (spec, from, to, said) in [
         (
             SPEC,
@@ -164,6 +165,24 @@ fn tokens_that_read_alike_are_refused() {
             "decoys = [\"ANCRE\"",
             "decoys = [\"GAGNE TOUT\", \"ANCRE\"",
             ":46: surfaces[0].specials[0].caption: caption \"GAGNE TOUT\" of the special symbol \"TOUT\", which reads as the decoy \"GAGNE TOUT\" (surfaces[0].decoys)",
+        ),
+        (
+            "game_specs/examples/coffre_tout.toml",
+            "decoys = [\"ANCRE\"",
+            "decoys = [\"C0UPE\", \"ANCRE\"",
+            ":44: surfaces[0].decoys: decoys lists \"C0UPE\", which reads as the legend symbol \"COUPE\" (surfaces[0].legend)",
+        ),
+        (
+            "game_specs/examples/multi_chance.toml",
+            "\"29\", \"30\"]",
+            "\"29\", \"O5\"]",
+            ":45: surfaces[0].symbols: symbols lists \"O5\", which reads as the symbol \"05\" (surfaces[0].symbols)",
+        ),
+        (
+            "game_specs/examples/multi_chance.toml",
+            "\"29\", \"30\"]",
+            "\"29\", \"I0\"]",
+            ":45: surfaces[0].symbols: symbols lists \"I0\", which reads as the symbol \"10\" (surfaces[0].symbols)",
         ),
         (
             "game_specs/examples/ticket_bonus.toml",

@@ -128,7 +128,7 @@ pub(super) fn check(raw: &RawSpec, game: &Game, at: &ErrorAt) -> Result<(), Spec
                     Some(t.offset),
                     t.field.clone(),
                     format!(
-                        "{}, which reads as {} ({}): a player could not tell them apart (case, spaces, _ - . and leading zeros aside); write them so that they read differently",
+                        "{}, which reads as {} ({}): a player could not tell them apart (case, spaces, _ - ., leading zeros, O for 0 and I for 1 aside); write them so that they read differently",
                         t.given, first.what, first.field
                     ),
                 ));
@@ -293,8 +293,13 @@ fn written_symbols(table: &toml::Table, prefix: &str, out: &mut Vec<Written>) {
 
 /// `text` as a player reads it, for telling two printed tokens apart: compatibility forms
 /// folded (a full-width letter is the letter, a no-break space a space), case ignored,
-/// spaces, `_`, hyphens, dashes and dots ignored, and every number by its value (`03` reads
-/// as `3`, `STAR 07` as `STAR7`).
+/// spaces, `_`, hyphens, dashes and dots ignored, the letters that print like digits read
+/// as those digits (`O` as `0`, `I` as `1`, either case: `C0UPE` reads as `COUPE`, `O5` as
+/// `05`), and every number by its value (`03` reads as `3`, `STAR 07` as `STAR7`, `O5` as
+/// `5`). A run of zeros followed by no other digit is a number only when it is the whole
+/// token (`00` reads as `0`); inside a word each zero counts (`DOOR` and `DOR` read apart).
+/// A lowercase `l` is not read as `1`: it would part `gold` from `GOLD`, and symbols are
+/// written in capitals.
 pub(super) fn reading(text: &str) -> String {
     let folded = text.chars().filter_map(|c| {
         // The full-width forms of ASCII (U+FF01..=U+FF5E) are ASCII, 0xFEE0 above it.
@@ -309,28 +314,38 @@ pub(super) fn reading(text: &str) -> String {
             );
         (!ignored).then_some(c)
     });
+    // Each character, and whether it is a letter read as a digit.
+    let chars: Vec<(char, bool)> = folded
+        .flat_map(char::to_uppercase)
+        .map(|c| match c {
+            'O' => ('0', true),
+            'I' => ('1', true),
+            c => (c, false),
+        })
+        .collect();
     let mut out = String::new();
-    // Whether the number being read has shown a digit other than a leading zero.
-    let mut number: Option<bool> = None;
-    for c in folded.flat_map(char::to_uppercase) {
-        if c.is_ascii_digit() {
-            match number {
-                Some(false) | None if c == '0' => number = Some(false),
-                _ => {
-                    number = Some(true);
-                    out.push(c);
-                }
+    // Zeros read so far that may lead a number (dropped if a digit 1-9 follows; an I
+    // after an O is a word's, as in COIN, and keeps them).
+    let mut zeros = 0;
+    for &(c, letter) in &chars {
+        match c {
+            '0' if zeros > 0 || !out.ends_with(|d: char| d.is_ascii_digit()) => zeros += 1,
+            '1'..='9' if !letter => {
+                zeros = 0;
+                out.push(c);
             }
-        } else {
-            if number == Some(false) {
-                out.push('0');
+            c => {
+                out.extend(std::iter::repeat_n('0', zeros));
+                zeros = 0;
+                out.push(c);
             }
-            number = None;
-            out.push(c);
         }
     }
-    if number == Some(false) {
+    if zeros == chars.len() && zeros > 0 {
+        // A token of zeros alone is the number 0.
         out.push('0');
+    } else {
+        out.extend(std::iter::repeat_n('0', zeros));
     }
     out
 }
@@ -341,18 +356,31 @@ mod tests {
 
     #[test]
     fn tokens_read_as_a_player_reads_them() {
-        assert_eq!(reading("GOLD_COIN"), "GOLDCOIN");
+        assert_eq!(reading("GOLD_COIN"), "G0LDC01N");
         assert_eq!(reading("gold coin"), reading("GOLD COIN"));
-        assert_eq!(reading("Gold-Coin."), "GOLDCOIN");
+        assert_eq!(reading("Gold-Coin."), "G0LDC01N");
         assert_eq!(reading("03"), "3");
+        // Letters that print like digits read as them; a lowercase l does not.
+        assert_eq!(reading("C0UPE"), reading("COUPE"));
+        assert_eq!(reading("O5"), "5");
+        assert_eq!(reading("o5"), reading("05"));
+        assert_eq!(reading("I0"), "10");
+        assert_eq!(reading("STAR O7"), reading("STAR 07"));
+        assert_eq!(reading("OO"), "0");
+        assert_eq!(reading("D00R"), reading("DOOR"));
+        assert_ne!(reading("DOOR"), reading("DOR"));
+        assert_ne!(reading("l0"), reading("10"));
+        assert_eq!(reading("gold"), reading("GOLD"));
+        assert_ne!(reading("COIN"), reading("CIN"));
         assert_eq!(reading("STAR 07"), "STAR7");
+        assert_eq!(reading("07"), reading("7"));
         assert_eq!(reading("100"), "100");
         assert_eq!(reading("00"), "0");
         assert_eq!(reading("0"), "0");
         assert_eq!(reading("A0B"), "A0B");
         assert_eq!(reading("X 05 Y"), "X5Y");
-        assert_eq!(reading("GOLD\u{a0}COIN"), "GOLDCOIN");
-        assert_eq!(reading("\u{ff27}OLD \u{ff13}"), "GOLD3");
+        assert_eq!(reading("GOLD\u{a0}COIN"), reading("GOLDCOIN"));
+        assert_eq!(reading("\u{ff27}OLD \u{ff13}"), reading("GOLD 3"));
         assert_ne!(reading("GOLD COIN"), reading("GOLD COINS"));
         assert_ne!(reading("3"), reading("30"));
     }
