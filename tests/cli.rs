@@ -520,6 +520,25 @@ fn captions_are_optional_when_no_face_shows_an_amount() {
     assert!(spec.game.layout().shown_amounts.is_empty());
 }
 
+/// An amount's caption with a space at either end or two spaces in a row is refused, as a
+/// symbol is, at its field and line: the ticket prints it as written.
+#[test]
+fn badly_spaced_captions_are_refused() {
+    let text = std::fs::read_to_string(repo("game_specs/examples/plus_fort_bonus.toml")).unwrap();
+    for (to, said) in [
+        ("\"4\" = \"QUATRE  EUROS\"", "\"QUATRE  EUROS\""),
+        ("\"4\" = \"QUATRE EUROS \"", "\"QUATRE EUROS \""),
+        ("\"4\" = \" QUATRE EUROS\"", "\" QUATRE EUROS\""),
+    ] {
+        let (code, err) = check(&replace_once(&text, "\"4\" = \"QUATRE EUROS\"", to));
+        assert_eq!(code, 2, "{err}");
+        assert!(
+            err.ends_with(&format!(":23: captions.\"4\": {said} is not a caption: expected words separated by single spaces, with no space at either end (the ticket prints the caption as written)\n")),
+            "{err}"
+        );
+    }
+}
+
 /// `check` prints, surface by surface, the rule the style applies beside the spec's
 /// `legal_reference`: a card-total game forced onto `compare` reads as a comparison of
 /// numbers next to a règlement that speaks of a blackjack, for a reviewer to see.

@@ -209,8 +209,8 @@ fn items_that_a_face_could_misread_are_refused() {
             "tiers[3].item (amount 2): [captions] has \"2\", the stated value of this item",
         ),
         (
-            edit(&ok, "\"4\" = \"FOUR DOLLARS\"", "\"4\" = \"free  ticket\""),
-            "tiers[3].item (amount 2): item \"FREE TICKET\" reads as the caption of 4 (\"free  ticket\"): a reader could not tell them apart",
+            edit(&ok, "\"4\" = \"FOUR DOLLARS\"", "\"4\" = \"free ticket\""),
+            "tiers[3].item (amount 2): item \"FREE TICKET\" reads as the caption of 4 (\"free ticket\"): a reader could not tell them apart",
         ),
         (
             edit(&ok, "item = \"FREE TICKET\"", "item = \"FREE, TICKET\""),

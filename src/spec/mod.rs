@@ -1420,14 +1420,26 @@ fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, game: Game) -> Result<GameS
                 format!("the key is not an amount: {e}"),
             )
         })?;
-        let c = c.trim().to_string();
-        if c.is_empty() {
+        if c.trim().is_empty() {
             return Err(at.at(
                 raw.captions_span(),
                 format!("captions.\"{k}\""),
                 "empty caption",
             ));
         }
+        if c.starts_with(char::is_whitespace)
+            || c.ends_with(char::is_whitespace)
+            || c.chars()
+                .zip(c.chars().skip(1))
+                .any(|(a, b)| a.is_whitespace() && b.is_whitespace())
+        {
+            return Err(at.at(
+                raw.captions_span(),
+                format!("captions.\"{k}\""),
+                format!("{c:?} is not a caption: expected words separated by single spaces, with no space at either end (the ticket prints the caption as written)"),
+            ));
+        }
+        let c = c.to_string();
         if c.contains([',', '"'])
             || c.chars().any(char::is_control)
             || c.len() > MAX_TEXT
