@@ -539,6 +539,93 @@ fn badly_spaced_captions_are_refused() {
     }
 }
 
+/// A caption that is a number in words in the game's language says its own amount: swapped
+/// captions (a face printing "4 €" over "CINQ EUROS") and number words that say no amount
+/// are refused at the caption's field and line; a caption that is not a number in words is
+/// left alone, and amounts with cents read with their cents.
+#[test]
+fn captions_in_words_say_their_amount() {
+    let fr = std::fs::read_to_string(repo("game_specs/examples/plus_fort_bonus.toml")).unwrap();
+    let advice = ": a caption in words says the amount printed above it in figures (one that does not match its figures is a printing anomaly)\n";
+    let swapped = replace_once(
+        &replace_once(&fr, "\"4\" = \"QUATRE EUROS\"", "\"4\" = \"CINQ EUROS\""),
+        "\"5\" = \"CINQ EUROS\"",
+        "\"5\" = \"QUATRE EUROS\"",
+    );
+    let (code, err) = check(&swapped);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.ends_with(&format!(
+            ":23: captions.\"4\": reads as 5 (\"CINQ EUROS\"), not 4{advice}"
+        )),
+        "{err}"
+    );
+    let (code, err) = check(&replace_once(
+        &fr,
+        "\"500\" = \"CINQ CENTS EUROS\"",
+        "\"500\" = \"CINQ CENT CINQUANTE EUROS\"",
+    ));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.ends_with(&format!(
+            ":29: captions.\"500\": reads as 550 (\"CINQ CENT CINQUANTE EUROS\"), not 500{advice}"
+        )),
+        "{err}"
+    );
+    let (code, err) = check(&replace_once(
+        &fr,
+        "\"20\" = \"VINGT EUROS\"",
+        "\"20\" = \"VINGT DIX EUROS\"",
+    ));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.ends_with(":26: captions.\"20\": \"VINGT DIX EUROS\" is made of number words but says no amount: write 20 in words in the game's language (fr), as \"CINQ EUROS\", \"QUATRE EUROS CINQUANTE\" or \"FIVE DOLLARS\" say theirs\n"),
+        "{err}"
+    );
+    // Not a number in words: left alone.
+    let (code, err) = check(&replace_once(
+        &fr,
+        "\"1000\" = \"MILLE EUROS\"",
+        "\"1000\" = \"JACKPOT\"",
+    ));
+    assert_eq!((code, err.as_str()), (0, ""));
+
+    let en = std::fs::read_to_string(repo("tests/specs/spaces_small.toml")).unwrap();
+    let (code, err) = check(&replace_once(
+        &en,
+        "\"20\" = \"TWENTY DOLLARS\"",
+        "\"20\" = \"TWELVE DOLLARS\"",
+    ));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.ends_with(&format!(
+            ":25: captions.\"20\": reads as 12 (\"TWELVE DOLLARS\"), not 20{advice}"
+        )),
+        "{err}"
+    );
+    // Cents: an amount of 4.50 in words, in both languages.
+    let tiny = std::fs::read_to_string(repo("tests/specs/coq_tiny.toml")).unwrap();
+    let tiny = replace_once(&tiny, "amounts = [2, 4,", "amounts = [2, 4, 4.5,");
+    for (caption, code, said) in [
+        ("QUATRE EUROS CINQUANTE", 0, ""),
+        ("QUATRE EUROS ET CINQUANTE CENTIMES", 0, ""),
+        (
+            "QUATRE EUROS CINQ",
+            2,
+            "reads as 4.05 (\"QUATRE EUROS CINQ\"), not 4.5",
+        ),
+    ] {
+        let text = replace_once(
+            &tiny,
+            "\"4\" = \"QUATRE EUROS\"",
+            &format!("\"4\" = \"QUATRE EUROS\"\n\"4.5\" = \"{caption}\""),
+        );
+        let (c, err) = check(&text);
+        assert_eq!(c, code, "{caption}: {err}");
+        assert!(err.contains(said), "{err}");
+    }
+}
+
 /// `check` prints, surface by surface, the rule the style applies beside the spec's
 /// `legal_reference`: a card-total game forced onto `compare` reads as a comparison of
 /// numbers next to a règlement that speaks of a blackjack, for a reviewer to see.

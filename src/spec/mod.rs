@@ -9,6 +9,7 @@
 //! checks what only it knows (areas, symbols, feasibility). Every error names the file,
 //! the field and, where the parser gives it, the line; the CLI exits 2 on it.
 
+mod amount_words;
 mod confusable;
 pub mod error;
 pub mod odds;
@@ -1465,6 +1466,25 @@ fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, game: Game) -> Result<GameS
             ));
         }
         seen.insert(key, amount);
+        // A caption in words says its own amount (décret: a caption that does not match
+        // its figures is a printing anomaly).
+        match amount_words::read(&c, language) {
+            amount_words::Reading::Amount(said) if said != amount => {
+                return Err(at.at(
+                    raw.captions_span(),
+                    format!("captions.\"{k}\""),
+                    format!("reads as {said} (\"{c}\"), not {amount}: a caption in words says the amount printed above it in figures (one that does not match its figures is a printing anomaly)"),
+                ));
+            }
+            amount_words::Reading::Unclear => {
+                return Err(at.at(
+                    raw.captions_span(),
+                    format!("captions.\"{k}\""),
+                    format!("\"{c}\" is made of number words but says no amount: write {amount} in words in the game's language ({language}), as \"CINQ EUROS\", \"QUATRE EUROS CINQUANTE\" or \"FIVE DOLLARS\" say theirs"),
+                ));
+            }
+            _ => {}
+        }
         if captions.insert(amount, c).is_some() {
             return Err(at.at(
                 raw.captions_span(),

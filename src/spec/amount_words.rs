@@ -1,0 +1,357 @@
+//! Amounts written in words, as `[captions]` write them under an amount in figures
+//! (`CINQ EUROS`, `QUATRE EUROS CINQUANTE`, `FIFTY CENTS`), read back in the game's
+//! language, so that a caption that says another amount is refused (décret n°78-1067: a
+//! caption that does not match its figures is a printing anomaly).
+//!
+//! A caption is read only when every word of it is a number word of the language, a
+//! currency word or a joining word; any other word (`FREE TICKET`, `JACKPOT`, `4 EUROS`)
+//! leaves it unread. Words are split at spaces and hyphens, in either case. French: `zéro`,
+//! `un`/`une` … `seize`, `vingt` … `soixante`, `quatre-vingt(s)`, `soixante-dix`,
+//! `quatre-vingt-dix`, `cent(s)`, `mille`, `million(s)`, `milliard(s)`, joined by `et`;
+//! cents are `centime(s)`. English: `zero` … `nineteen`, `twenty` … `ninety`, `hundred`,
+//! `thousand`, `million`, `billion`, joined by `and`; cents are `cent(s)`. Currency words
+//! in both: `euro(s)`, `dollar(s)`. An amount is a number of units, then optionally a
+//! currency word and a number of cents below 100 with or without the cents' word
+//! (`QUATRE EUROS CINQUANTE`, `FOUR DOLLARS AND FIFTY CENTS`), or a number of cents below
+//! 100 and the cents' word alone (`CINQUANTE CENTIMES`, `FIFTY CENTS`).
+
+use crate::language::Language;
+use crate::money::Money;
+
+/// What a caption reads as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Reading {
+    /// It is not an amount in words: some word is neither a number, a currency nor a
+    /// joining word, or it has no number word.
+    NotWords,
+    /// The amount it says, in cents.
+    Amount(Money),
+    /// Every word is a number, currency or joining word, but together they say no amount
+    /// (`DEUX TROIS EUROS`, `EUROS DEUX`).
+    Unclear,
+}
+
+/// One word of an amount in words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Word {
+    /// A number below 100 written as one word (`QUINZE`, `TWENTY`).
+    Num(u64),
+    /// A power of ten that multiplies what comes before it: 100, 1 000, 10⁶, 10⁹.
+    Scale(u64),
+    /// The currency's unit (`EUROS`, `DOLLARS`).
+    Unit,
+    /// The currency's hundredth (`CENTIMES`, `CENTS`).
+    Cent,
+    /// A joining word (`ET`, `AND`).
+    Join,
+}
+
+/// Word `w` (in capitals) in `language`, or `None` when it is not a word of an amount.
+fn word(w: &str, language: Language) -> Option<Word> {
+    use Word::*;
+    // `D'EUROS` (un million d'euros) is the currency's word.
+    let unit = w
+        .strip_prefix("D'")
+        .or_else(|| w.strip_prefix("D\u{2019}"))
+        .unwrap_or(w);
+    let common = match unit {
+        "EURO" | "EUROS" | "DOLLAR" | "DOLLARS" => Some(Unit),
+        _ => None,
+    };
+    let own = match language {
+        Language::Fr => match w {
+            "ZERO" | "ZÉRO" => Num(0),
+            "UN" | "UNE" => Num(1),
+            "DEUX" => Num(2),
+            "TROIS" => Num(3),
+            "QUATRE" => Num(4),
+            "CINQ" => Num(5),
+            "SIX" => Num(6),
+            "SEPT" => Num(7),
+            "HUIT" => Num(8),
+            "NEUF" => Num(9),
+            "DIX" => Num(10),
+            "ONZE" => Num(11),
+            "DOUZE" => Num(12),
+            "TREIZE" => Num(13),
+            "QUATORZE" => Num(14),
+            "QUINZE" => Num(15),
+            "SEIZE" => Num(16),
+            "VINGT" | "VINGTS" => Num(20),
+            "TRENTE" => Num(30),
+            "QUARANTE" => Num(40),
+            "CINQUANTE" => Num(50),
+            "SOIXANTE" => Num(60),
+            "CENT" | "CENTS" => Scale(100),
+            "MILLE" => Scale(1_000),
+            "MILLION" | "MILLIONS" => Scale(1_000_000),
+            "MILLIARD" | "MILLIARDS" => Scale(1_000_000_000),
+            "CENTIME" | "CENTIMES" => Cent,
+            "ET" => Join,
+            _ => return common,
+        },
+        Language::En => match w {
+            "ZERO" => Num(0),
+            "ONE" => Num(1),
+            "TWO" => Num(2),
+            "THREE" => Num(3),
+            "FOUR" => Num(4),
+            "FIVE" => Num(5),
+            "SIX" => Num(6),
+            "SEVEN" => Num(7),
+            "EIGHT" => Num(8),
+            "NINE" => Num(9),
+            "TEN" => Num(10),
+            "ELEVEN" => Num(11),
+            "TWELVE" => Num(12),
+            "THIRTEEN" => Num(13),
+            "FOURTEEN" => Num(14),
+            "FIFTEEN" => Num(15),
+            "SIXTEEN" => Num(16),
+            "SEVENTEEN" => Num(17),
+            "EIGHTEEN" => Num(18),
+            "NINETEEN" => Num(19),
+            "TWENTY" => Num(20),
+            "THIRTY" => Num(30),
+            "FORTY" => Num(40),
+            "FIFTY" => Num(50),
+            "SIXTY" => Num(60),
+            "SEVENTY" => Num(70),
+            "EIGHTY" => Num(80),
+            "NINETY" => Num(90),
+            "HUNDRED" => Scale(100),
+            "THOUSAND" => Scale(1_000),
+            "MILLION" => Scale(1_000_000),
+            "BILLION" => Scale(1_000_000_000),
+            "CENT" | "CENTS" => Cent,
+            "AND" => Join,
+            _ => return common,
+        },
+    };
+    Some(own)
+}
+
+/// What `caption` says in `language` ([`Reading`]).
+pub(super) fn read(caption: &str, language: Language) -> Reading {
+    let mut words = Vec::new();
+    for w in caption.split(|c: char| c.is_whitespace() || c == '-') {
+        if w.is_empty() {
+            continue;
+        }
+        match word(&w.to_uppercase(), language) {
+            Some(Word::Join) => {}
+            Some(x) => words.push(x),
+            None => return Reading::NotWords,
+        }
+    }
+    if !words
+        .iter()
+        .any(|w| matches!(w, Word::Num(_) | Word::Scale(_)))
+    {
+        return Reading::NotWords;
+    }
+    // Split at the currency words: numbers, then a unit or a cent word, and so on.
+    let is_number = |w: &Word| matches!(w, Word::Num(_) | Word::Scale(_));
+    let units_end = words
+        .iter()
+        .position(|w| !is_number(w))
+        .unwrap_or(words.len());
+    let (units, rest) = words.split_at(units_end);
+    let Some(n) = number(units, language) else {
+        return Reading::Unclear;
+    };
+    let cents_end = rest
+        .iter()
+        .skip(1)
+        .position(|w| !is_number(w))
+        .map_or(rest.len(), |p| p + 1);
+    let after = rest.get(1..cents_end).unwrap_or(&[]);
+    let amount = match (rest.first(), after.is_empty(), rest.get(cents_end..)) {
+        // DEUX, DEUX EUROS
+        (None, _, _) | (Some(Word::Unit), true, Some([])) => n.checked_mul(100),
+        // CINQUANTE CENTIMES, FIFTY EURO CENTS
+        (Some(Word::Cent), true, Some([])) | (Some(Word::Unit), true, Some([Word::Cent])) => {
+            (n < 100).then_some(n)
+        }
+        // QUATRE EUROS CINQUANTE (CENTIMES)
+        (Some(Word::Unit), false, Some([] | [Word::Cent])) => match number(after, language) {
+            Some(c) if c < 100 => n.checked_mul(100).and_then(|u| u.checked_add(c)),
+            _ => None,
+        },
+        _ => None,
+    };
+    amount.map_or(Reading::Unclear, |c| Reading::Amount(Money(c)))
+}
+
+/// The number `words` write (numbers and scales only), or `None` when they write none:
+/// tens before units (`VINGT CINQ`, `TWENTY FIVE`), in French `DIX SEPT` … `DIX NEUF`,
+/// `SOIXANTE DIX` … `SOIXANTE DIX NEUF` and `QUATRE VINGT(S)` … `QUATRE VINGT DIX NEUF`; a
+/// hundred after a number below 100 (`DEUX CENTS`, `TWELVE HUNDRED`); each larger scale
+/// once, after the group below 1 000 it counts (`MILLE` and `HUNDRED` alone count one).
+fn number(words: &[Word], language: Language) -> Option<u64> {
+    if words.is_empty() {
+        return None;
+    }
+    let fr = language == Language::Fr;
+    let (mut total, mut hundreds, mut below) = (0u64, 0u64, 0u64);
+    // Whether the group below 1 000 has a word yet, and whether `below` has.
+    let (mut group, mut tens) = (false, false);
+    let mut last_scale = u64::MAX;
+    for &w in words {
+        match w {
+            Word::Num(v) => {
+                below = if !tens {
+                    v
+                } else if fr && v == 20 && below == 4 {
+                    80
+                } else if (below >= 20 && below % 10 == 0 && v < 10)
+                    || (fr && (below == 60 || below == 80) && v < 20)
+                    || (fr && below == 10 && (7..=9).contains(&v))
+                {
+                    // Units after tens; in French 10 to 19 after SOIXANTE and
+                    // QUATRE-VINGT, SEPT to NEUF after DIX.
+                    below + v
+                } else {
+                    return None;
+                };
+                tens = true;
+                group = true;
+            }
+            Word::Scale(100) => {
+                if hundreds != 0 || below >= 100 {
+                    return None;
+                }
+                let count = if tens { below } else { 1 };
+                if count == 0 {
+                    return None;
+                }
+                hundreds = count * 100;
+                (below, tens, group) = (0, false, true);
+            }
+            Word::Scale(s) => {
+                if s >= last_scale {
+                    return None;
+                }
+                let g = if group { hundreds + below } else { 1 };
+                if g == 0 || g >= 1_000 {
+                    return None;
+                }
+                total = total.checked_add(g.checked_mul(s)?)?;
+                last_scale = s;
+                (hundreds, below, tens, group) = (0, 0, false, false);
+            }
+            _ => return None,
+        }
+    }
+    total.checked_add(hundreds + below)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{read, Reading};
+    use crate::language::Language::{En, Fr};
+    use crate::money::Money;
+
+    fn cents(c: u64) -> Reading {
+        Reading::Amount(Money(c))
+    }
+
+    #[test]
+    fn french_amounts_in_words_read_as_their_cents() {
+        for (text, c) in [
+            ("ZERO EURO", 0),
+            ("zéro", 0),
+            ("UN EURO", 100),
+            ("une", 100),
+            ("DEUX EUROS", 200),
+            ("DIX-SEPT EUROS", 1_700),
+            ("VINGT-ET-UN EUROS", 2_100),
+            ("vingt et un", 2_100),
+            ("VINGT-CINQ EUROS", 2_500),
+            ("SOIXANTE-DIX EUROS", 7_000),
+            ("SOIXANTE ET ONZE", 7_100),
+            ("SOIXANTE-DIX-NEUF", 7_900),
+            ("QUATRE-VINGTS EUROS", 8_000),
+            ("QUATRE-VINGT-UN", 8_100),
+            ("QUATRE-VINGT-DIX EUROS", 9_000),
+            ("QUATRE VINGT DIX NEUF", 9_900),
+            ("CENT EUROS", 10_000),
+            ("CINQ CENTS EUROS", 50_000),
+            ("DEUX CENT CINQUANTE EUROS", 25_000),
+            ("CINQ CENT SOIXANTE-SEPT EUROS", 56_700),
+            ("MILLE EUROS", 100_000),
+            ("MILLE CENT", 110_000),
+            ("DOUZE CENTS", 120_000),
+            ("VINGT MILLE EUROS", 2_000_000),
+            ("DEUX CENT MILLE", 20_000_000),
+            ("UN MILLION D'EUROS", 100_000_000),
+            ("DEUX MILLIONS TROIS CENT MILLE", 230_000_000),
+            ("QUATRE EUROS CINQUANTE", 450),
+            ("UN EURO ET CINQUANTE CENTIMES", 150),
+            ("CINQUANTE CENTIMES", 50),
+            ("DIX CENTIMES", 10),
+        ] {
+            assert_eq!(read(text, Fr), cents(c), "{text}");
+        }
+    }
+
+    #[test]
+    fn english_amounts_in_words_read_as_their_cents() {
+        for (text, c) in [
+            ("ZERO", 0),
+            ("ONE DOLLAR", 100),
+            ("TWO DOLLARS", 200),
+            ("NINETEEN DOLLARS", 1_900),
+            ("TWENTY-ONE DOLLARS", 2_100),
+            ("ninety nine", 9_900),
+            ("ONE HUNDRED DOLLARS", 10_000),
+            ("HUNDRED", 10_000),
+            ("ONE HUNDRED AND FIVE", 10_500),
+            ("TWELVE HUNDRED", 120_000),
+            ("TWO THOUSAND FIVE HUNDRED EUROS", 250_000),
+            ("ONE MILLION DOLLARS", 100_000_000),
+            ("FOUR DOLLARS FIFTY", 450),
+            ("FOUR DOLLARS AND FIFTY CENTS", 450),
+            ("FIFTY CENTS", 50),
+            ("FIFTY EURO CENTS", 50),
+        ] {
+            assert_eq!(read(text, En), cents(c), "{text}");
+        }
+    }
+
+    /// A caption with a word that is not of an amount is not read; one made only of such
+    /// words that say no amount is unclear; a word of the other language is not a word.
+    #[test]
+    fn other_captions_are_left_unread_or_unclear() {
+        for text in [
+            "FREE TICKET",
+            "JACKPOT",
+            "4 EUROS",
+            "EUROS",
+            "GAGNE TOUT",
+            "DEUX FOIS",
+        ] {
+            assert_eq!(read(text, Fr), Reading::NotWords, "{text}");
+        }
+        assert_eq!(read("CINQ EUROS", En), Reading::NotWords);
+        assert_eq!(read("FIVE DOLLARS", Fr), Reading::NotWords);
+        for text in [
+            "DEUX TROIS EUROS",
+            "VINGT DIX",
+            "TRENTE DOUZE",
+            "CENT CENT",
+            "MILLE MILLE",
+            "EUROS DEUX",
+            "DEUX EUROS CENT",
+            "DEUX CENTIMES EUROS",
+            "CENT CENTIMES",
+            "ZERO ZERO",
+            "DEUX EUROS TROIS EUROS",
+        ] {
+            assert_eq!(read(text, Fr), Reading::Unclear, "{text}");
+        }
+        // English has no eighty of four twenties.
+        assert_eq!(read("FOUR TWENTY", En), Reading::Unclear);
+        assert_eq!(read("QUATRE VINGT", Fr), cents(8_000));
+    }
+}
