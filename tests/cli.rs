@@ -626,6 +626,23 @@ fn captions_in_words_say_their_amount() {
     }
 }
 
+/// A bingo card of 48 numbers on a 7×7 grid beside 24 drawn numbers (72 values drawn at
+/// once for a face) is generated and verifies, as `check` accepted it.
+#[test]
+fn a_large_bingo_card_that_checks_generates() {
+    let t = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(repo("game_specs/examples/bingo_multi.toml")).unwrap();
+    let text = replace_once(&text, "numbers = 24\n", "numbers = 48\n");
+    let text = replace_once(&text, "grid = 5\n", "grid = 7\n");
+    let spec = t.path().join("bingo7.toml");
+    std::fs::write(&spec, &text).unwrap();
+    let (code, err) = check(&text);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let out = t.path().join("b");
+    generate(&spec, &out, 2);
+    assert_eq!(verify_code(&out), 0);
+}
+
 /// `check` prints, surface by surface, the rule the style applies beside the spec's
 /// `legal_reference`: a card-total game forced onto `compare` reads as a comparison of
 /// numbers next to a règlement that speaks of a blackjack, for a reviewer to see.

@@ -230,8 +230,10 @@ impl LosingNearMiss {
     }
 }
 
-/// Most values [`pick_distinct`] draws at once.
-pub const MAX_PICK: usize = 64;
+/// Most values [`pick_distinct`] draws at once: [`crate::styles::MAX_VALUES`], the most
+/// symbols or numbers a face column can show, so that every draw a style makes of a
+/// column's values (a bingo card's numbers and the drawn ones, 256 in all at most) fits.
+pub const MAX_PICK: usize = super::MAX_VALUES;
 
 /// `m` distinct integers of `0..n`, each `m`-subset and each order equally likely (`m` draws
 /// of [`below`], no retry). Panics if `m > n` or `m > MAX_PICK` (a caller bug; specs are checked).
@@ -383,6 +385,10 @@ mod tests {
         }
         // Each value is in 3/5 of the draws: 1200 expected.
         assert!(seen.iter().all(|&c| (1100..1300).contains(&c)), "{seen:?}");
+        // As many as a column has values: every one of them, once.
+        let mut all: Vec<u32> = pick_distinct(&mut r, 256, MAX_PICK).to_vec();
+        all.sort_unstable();
+        assert_eq!(all, (0..256).collect::<Vec<u32>>());
         assert_eq!(
             pick_distinct(&mut r, 4, 4)
                 .iter()
