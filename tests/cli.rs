@@ -494,10 +494,20 @@ fn printed_odds_that_the_counts_give_check() {
             "amount = 20000\ncount = 1\nodds = \"1 in 3,000\"\n",
         )
     };
-    assert_eq!(check(&with("odds = \"1 in 3.26\"")), (0, String::new()));
-    assert_eq!(check(&with("odds = \"1 in 3.3\"")), (0, String::new()));
+    // Accepted: the scaled-down block's payout warning alone is said.
+    let accepted = |text: &str| {
+        let (code, err) = check(text);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains(": game.price: the lot table pays 25,294 EUR per block"),
+            "{err}"
+        );
+    };
+    accepted(&with("odds = \"1 in 3.26\""));
+    accepted(&with("odds = \"1 in 3.3\""));
     let up = with("odds = \"1 in 3.27\"\nodds_rounding = \"up\"");
-    assert_eq!(check(&up), (0, String::new()));
+    accepted(&up);
     let (code, err) = check(&up.replace("\"up\"", "\"down\""));
     assert_eq!(code, 2);
     assert!(err.contains("is 1 in 3.26 (rounded down;"), "{err}");
@@ -641,6 +651,38 @@ fn a_large_bingo_card_that_checks_generates() {
     let out = t.path().join("b");
     generate(&spec, &out, 2);
     assert_eq!(verify_code(&out), 0);
+}
+
+/// A lot table that pays more than the block's sales (a price typed 0.5 for 2) is said on
+/// stderr by `check` and `preview`, naming `game.price`, its line and the payout ratio; a
+/// block that pays less than it sells says nothing.
+#[test]
+fn a_payout_above_the_sales_is_a_warning() {
+    let t = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(repo("game_specs/examples/plus_fort_bonus.toml")).unwrap();
+    let spec = t.path().join("pf.toml");
+    std::fs::write(&spec, replace_once(&text, "price = 2\n", "price = 0.5\n")).unwrap();
+    let warning = format!(
+        "tirage: warning: {}:12: game.price: the lot table pays 8,400 EUR per block, more than the block's sales of 3,000 EUR (6,000 tickets at 0.50 EUR): a payout ratio of 280.00 %; check the price, the block size and the lot table\n",
+        spec.display()
+    );
+    let out = tirage().args(["check", "-q"]).arg(&spec).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), warning);
+    let out = tirage()
+        .args(["preview", "-q", "--out"])
+        .arg(t.path().join("p"))
+        .arg(&spec)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), warning);
+    let out = tirage()
+        .args(["check", "-q"])
+        .arg(repo("game_specs/examples/plus_fort_bonus.toml"))
+        .output()
+        .unwrap();
+    assert_eq!((out.status.code(), out.stderr.len()), (Some(0), 0));
 }
 
 /// `check` prints, surface by surface, the rule the style applies beside the spec's

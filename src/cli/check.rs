@@ -25,6 +25,9 @@ pub(super) struct Args {
 pub(super) fn run(a: Args) -> Result<Outcome> {
     let spec = GameSpec::load(&a.spec)?;
     let packs = pack_law(&spec).map_err(|e| anyhow::anyhow!("{}: {e}", a.spec.display()))?;
+    if let Some(w) = spec.payout_above_sales() {
+        eprintln!("tirage: warning: {w}");
+    }
     if a.quiet {
         println!(
             "{}: valid ({}, {} tiers, {} ways, blocks of {} tickets)",
@@ -206,7 +209,7 @@ fn report(spec: &GameSpec, packs: &str) -> String {
         );
     }
     let lots = spec.lots();
-    let sales = Money(spec.price.cents() * u64::from(spec.block_size));
+    let sales = spec.sales();
     s += &format!(
         "{:>14} {:>10} {:>14} {:>18}  (published: {} lots, {})\n",
         "total",

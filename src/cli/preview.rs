@@ -41,6 +41,9 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     let spec = GameSpec::load(&a.spec)?;
     let packs =
         super::check::pack_law(&spec).map_err(|e| anyhow::anyhow!("{}: {e}", a.spec.display()))?;
+    if let Some(w) = spec.payout_above_sales() {
+        eprintln!("tirage: warning: {w}");
+    }
     let lines: Vec<String> = packs
         .lines()
         .filter(|l| !l.trim().is_empty() && *l != "pack constraints:")

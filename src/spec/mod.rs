@@ -674,6 +674,39 @@ impl GameSpec {
         )
     }
 
+    /// The block's sales, in cents: its price times its tickets (checked at load to fit in
+    /// 64 bits).
+    pub fn sales(&self) -> Money {
+        Money(self.price.cents() * u64::from(self.block_size))
+    }
+
+    /// A warning about `[game] price`, at its line, when the lot table ([`Self::payout`])
+    /// pays more than the block's sales ([`Self::sales`]), giving both and the payout
+    /// ratio; `None` when it pays at most its sales. No published game pays out more than
+    /// it sells (a price typed wrong does: `price = 0.5` for 2), but a block scaled down for
+    /// tests that keeps every tier of a published lot table does, so `check` and `preview`
+    /// say it on stderr rather than refuse the spec.
+    pub fn payout_above_sales(&self) -> Option<SpecError> {
+        let (payout, sales) = (self.payout(), self.sales());
+        if payout <= sales {
+            return None;
+        }
+        let cur = &self.currency;
+        let at = ErrorAt::new(&self.path, &self.text);
+        Some(at.at(
+            self.text.find("[game]"),
+            "game.price",
+            format!(
+                "the lot table pays {} per block, more than the block's sales of {} ({} tickets at {}): a payout ratio of {:.2} %; check the price, the block size and the lot table",
+                payout.with_currency(cur),
+                sales.with_currency(cur),
+                crate::money::grouped(u64::from(self.block_size)),
+                self.price.with_currency(cur),
+                100.0 * payout.cents() as f64 / sales.cents() as f64
+            ),
+        ))
+    }
+
     /// The caption of `amount`, if the spec has one.
     pub fn caption(&self, amount: Money) -> Option<&str> {
         self.captions.get(&amount).map(String::as_str)
