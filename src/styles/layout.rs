@@ -17,7 +17,9 @@ use crate::money::Money;
 pub enum ColumnKind {
     /// A symbol (or card) code.
     Symbol,
-    /// An amount in figures; `amounts[code]` is its value in cents.
+    /// An amount in figures; `amounts[code]` is its value in cents. A code past `amounts`
+    /// is a symbol shown in place of an amount (a match_amounts special symbol), which its
+    /// style judges, caption included.
     Amount(Vec<Money>),
     /// The caption (amount in letters) of the amount in face column `of`.
     Caption {

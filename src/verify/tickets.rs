@@ -649,8 +649,11 @@ impl Ctx<'_> {
         let cols = &self.spec.game.layout().columns;
         for (ci, of, want) in &self.captions {
             let (ci, of) = (*ci, *of);
-            if want[face.codes[of] as usize] == Some(face.codes[ci]) {
-                continue;
+            // A code past the amounts is a symbol in place of an amount: its style judges
+            // its caption.
+            match want.get(face.codes[of] as usize) {
+                Some(&w) if w != Some(face.codes[ci]) => {}
+                _ => continue,
             }
             let c = &cols[ci];
             {
