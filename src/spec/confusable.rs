@@ -166,8 +166,14 @@ fn surface_tokens(
 ) {
     let mut shown: Vec<&str> = Vec::new();
     for (c, col) in layout.columns.iter().enumerate() {
-        if col.kind == ColumnKind::Symbol && !layout.reads.contains(&c) {
-            shown.extend(col.values.iter().map(String::as_str));
+        if layout.reads.contains(&c) {
+            continue;
+        }
+        match &col.kind {
+            ColumnKind::Symbol => shown.extend(col.values.iter().map(String::as_str)),
+            // Symbols shown in place of an amount (match_amounts' specials).
+            ColumnKind::Amount(a) => shown.extend(col.values[a.len()..].iter().map(String::as_str)),
+            ColumnKind::Caption { .. } => {}
         }
     }
     for p in &layout.printed {
