@@ -24,9 +24,33 @@
 //!   left), then the cells are shuffled. A losing face does the same with no match, the
 //!   largest amount at most `k − 2` times unless the near miss is drawn (then exactly
 //!   `k − 1` times). Load checks that the cells can always be filled so.
+//!
+//! **Special symbols** (`specials`, the shared `special` module; the industry's "reveal a 2X,
+//! win double the prize; reveal a MONEY BAG, win all amounts shown"). A cell may show, in
+//! place of an amount, a special symbol the spec lists, with the special's `caption` in its
+//! caption box (required here: every cell prints a caption). A **multiplier** (`2X`,
+//! `times = 2`) multiplies the surface's match win by its factor; a **win-all** symbol wins
+//! every amount the other cells show, added up, once. Each wins in a play area of its own
+//! after the surface's (default `{id}_{symbol}` in lower case), which ways name in `areas`.
+//! An **auto-win** is refused: a cell here shows no amount under a symbol, so it would have
+//! nothing to win (a multiplier or a win-all says what the game means).
+//! - **Naive reading**: a special never counts towards a match; a player who sees a
+//!   multiplier beside a match takes the match times it, and a win-all all the amounts
+//!   shown. So no face shows two special symbols ([`AMB_SPECIALS`]), a win-all beside a
+//!   match (counted once: [`AMB_WIN_ALL_BESIDE`]), a special with a caption not its own
+//!   ([`AMB_SPECIAL_CAPTION`]), or a multiplier on a face with no match unless the spec
+//!   gives that decoy a rate ([`AMB_LONE_MULTIPLIER`]); a special symbol or caption that
+//!   reads as an amount or an amount's caption is refused at load.
+//! - **Features**: `decoy_<symbol>` (lower case): a losing face showing that multiplier, on
+//!   a share `decoy_multiplier` of the losing faces (one multiplier drawn evenly).
+//! - **Synthesis**: a multiplied win shows its amount `k` times and the multiplier once; a
+//!   win-all face shows the symbol once and `cells − 1` amounts adding up to the win, none
+//!   `k` times (`Fill`). Refused at load: a multiplier whose every multiplied amount is
+//!   above the largest lot, a second win-all, a special no way wins by.
 
 use super::common::LosingNearMiss;
 use super::common::{self, AmountBox};
+use super::special::{self, RawSpecial, SpecialKind, Specials};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, Evaluation, Face, FaceRng, FeatureId, FeatureKind, Layout, Mark,
@@ -44,6 +68,15 @@ use std::sync::Arc;
 pub const AMB_OVER: &str = "an amount shown more times than the match";
 /// Ambiguity: two different amounts each show the match count or more (two wins, naively).
 pub const AMB_TWO: &str = "two amounts each shown as often as the match";
+/// Ambiguity: two special symbols on one face (the same twice, or two different ones).
+pub const AMB_SPECIALS: &str = "two special symbols on one face (match_amounts)";
+/// Ambiguity: a win-all symbol beside a match (the win-all already wins every amount shown:
+/// counted once, and never printed).
+pub const AMB_WIN_ALL_BESIDE: &str = "a win-all symbol beside a match (match_amounts)";
+/// Ambiguity: a multiplier on a face with no match, with no decoy rate for it.
+pub const AMB_LONE_MULTIPLIER: &str = "a multiplier beside no match (match_amounts)";
+/// Ambiguity: a special symbol's cell with a caption that is not the special's.
+pub const AMB_SPECIAL_CAPTION: &str = "a special symbol with a caption not its own";
 
 /// The surface's parameters as written.
 #[derive(Debug, Deserialize)]
@@ -66,6 +99,12 @@ struct RawMatchAmounts {
     /// Share of losing faces showing the largest amount `k − 1` times.
     #[serde(default)]
     near_miss: f64,
+    /// Special symbols a cell may show in place of an amount.
+    #[serde(default)]
+    specials: Vec<RawSpecial>,
+    /// Share of losing faces showing a multiplier (a decoy).
+    #[serde(default)]
+    decoy_multiplier: f64,
 }
 
 fn three() -> usize {
@@ -77,10 +116,14 @@ pub static INFO: StyleInfo = StyleInfo {
     name: "match_amounts",
     term: "match amounts (match 3 like amounts, win that amount)",
     about: "Each cell shows an amount with its caption; an amount shown exactly `match` times \
-            (default 3) wins that amount. The surface wins at most once.",
+            (default 3) wins that amount. The surface wins at most once. A cell may show a \
+            special symbol in place of an amount (`specials`): a multiplier multiplies the \
+            match's win, a win-all wins every amount the other cells show, added up.",
     naive: "Any amount shown `match` times or more reads as a win, and two amounts shown that \
             often as two wins: so no amount is ever shown more than `match` times, never two \
-            amounts `match` times, and on a losing face every amount at most `match` − 1 times.",
+            amounts `match` times, and on a losing face every amount at most `match` − 1 times. \
+            A special symbol counts towards no match; a player who sees one takes its prize: \
+            so no face shows two, nor a win-all beside a match.",
     columns: "{id}_amt1, {id}_cap1, {id}_amt2, {id}_cap2, … (amount then caption, cell by cell)",
     params: &[
         Param {
@@ -121,6 +164,24 @@ pub static INFO: StyleInfo = StyleInfo {
             about: "Share of losing faces showing the largest amount `match` − 1 times \
                     (feature near_miss_<area>).",
         },
+        Param {
+            name: "specials",
+            kind: "array of tables",
+            default: Some("none"),
+            about: "Special symbols a cell may show in place of an amount, each with its \
+                    `caption`: `{ symbol = \"2X\", kind = \"multiplier\", times = 2, caption = \
+                    \"DOUBLE\" }` wins the match's amount twice, `{ symbol = \"SAC\", kind = \
+                    \"win_all\", caption = \"GAGNE TOUT\" }` every amount the other cells show, \
+                    added up. Each wins in a play area of its own (`area`, default \
+                    `{id}_{symbol}` in lower case) that ways name in `areas`; no auto-win.",
+        },
+        Param {
+            name: "decoy_multiplier",
+            kind: "share 0..1",
+            default: Some("0"),
+            about: "Share of losing faces showing a multiplier, which multiplies nothing \
+                    (feature decoy_<symbol>).",
+        },
     ],
     example: r#"[[surfaces]]
 style = "match_amounts"
@@ -146,6 +207,26 @@ pub struct MatchAmounts {
     /// The near miss, in the layout's feature table.
     near_miss_id: FeatureId,
     description: Vec<String>,
+    /// The special symbols, in the spec's order: special `j` shows in an amount column as
+    /// code `amounts + j` and wins in play area `1 + j`.
+    specials: Specials,
+    /// `special_caption[j]`: the caption column's code of special `j`'s caption.
+    special_caption: Vec<u8>,
+    /// Share of losing faces showing a multiplier, per million.
+    decoy_multiplier: u32,
+    /// The multipliers, each with its decoy feature: (special index, feature).
+    decoys: Vec<(usize, FeatureId)>,
+}
+
+/// What a face of a way shows, found once when the way is planned.
+#[derive(Debug, Clone)]
+enum Want {
+    /// No match (a near miss or a decoy multiplier drawn at their rates, or asked).
+    Lose,
+    /// This amount code `k` times, and multiplier `Some(j)` once.
+    Match(u8, Option<usize>),
+    /// Win-all symbol `j` once, beside the amounts `fill` draws.
+    All(usize, Fill),
 }
 
 fn is_id(s: &str) -> bool {
@@ -167,6 +248,75 @@ fn list(amounts: &[Money]) -> String {
         .map(|m| m.to_string())
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// How a player reads a printed word or amount, for telling them apart: upper case, with
+/// spaces, `_`, `-` and `.` aside.
+fn read_as(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_whitespace() && !matches!(c, '_' | '-' | '.'))
+        .flat_map(char::to_uppercase)
+        .collect()
+}
+
+/// The captions of `specials` (`captions[j]` is special `j`'s, empty for none), checked:
+/// every special is a multiplier or a win-all with a caption, and no special symbol or
+/// caption reads as an amount, an amount's caption or another special's caption.
+/// Errors (field `specials`): an auto-win, a special without a caption, a symbol or
+/// caption that reads as one of those, more captions than a caption column holds.
+fn special_captions(
+    specials: &Specials,
+    captions: &[String],
+    ctx: &StyleCtx,
+) -> Result<Vec<String>, FieldError> {
+    let err = |m: String| FieldError::new("specials", m);
+    let mut out: Vec<String> = Vec::new();
+    for (j, sp) in specials.list().iter().enumerate() {
+        let symbol = &sp.symbol;
+        if sp.kind == SpecialKind::AutoWin {
+            return Err(err(format!(
+                "\"{symbol}\" is an auto-win, and a match_amounts cell shows no amount under a \
+                 symbol for it to win: use kind = \"multiplier\" (times = N, the match's win N \
+                 times) or kind = \"win_all\" (every amount shown, added up)"
+            )));
+        }
+        let Some(caption) = captions.get(j).filter(|c| !c.is_empty()) else {
+            return Err(err(format!(
+                "\"{symbol}\" has no caption: a match_amounts cell prints a caption under what \
+                 it shows; give it `caption`"
+            )));
+        };
+        for text in [symbol, caption] {
+            if text.parse::<Money>().is_ok() {
+                return Err(err(format!(
+                    "\"{text}\" (special symbol \"{symbol}\") reads as an amount in figures"
+                )));
+            }
+            let read = read_as(text);
+            if let Some(c) = ctx.captions.texts.iter().find(|c| read_as(c) == read) {
+                return Err(err(format!(
+                    "\"{text}\" (special symbol \"{symbol}\") reads as the caption \"{c}\" of \
+                     an amount"
+                )));
+            }
+            if let Some(c) = out.iter().find(|c| read_as(c) == read) {
+                return Err(err(format!(
+                    "\"{text}\" (special symbol \"{symbol}\") reads as the caption \"{c}\" of \
+                     another special symbol"
+                )));
+            }
+        }
+        out.push(caption.clone());
+    }
+    if !out.is_empty() && ctx.captions.texts.len() + out.len() > common::MAX_SYMBOLS {
+        return Err(err(format!(
+            "{} captions and {} special captions: a caption box holds at most {}",
+            ctx.captions.texts.len(),
+            out.len(),
+            common::MAX_SYMBOLS
+        )));
+    }
+    Ok(out)
 }
 
 fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Style>, FieldError> {
@@ -259,17 +409,49 @@ impl MatchAmounts {
         }
         let near_miss =
             common::share(raw.near_miss).map_err(|e| FieldError::new("near_miss", e))?;
+        let figures: Vec<String> = amounts.amounts().iter().map(Money::to_string).collect();
+        let special::Parsed {
+            specials,
+            areas,
+            inscriptions,
+        } = Specials::parse(
+            &raw.specials,
+            &figures,
+            "amounts",
+            std::slice::from_ref(&area),
+            ctx.id,
+            amounts.amounts(),
+            ctx,
+        )?;
+        let special_captions = special_captions(
+            &specials,
+            inscriptions.get(figures.len()..).unwrap_or_default(),
+            ctx,
+        )?;
+        let decoy_multiplier = common::share(raw.decoy_multiplier)
+            .map_err(|e| FieldError::new("decoy_multiplier", e))?;
+        let multiplies = specials
+            .list()
+            .iter()
+            .any(|s| matches!(s.kind, SpecialKind::Multiplier(_)));
+        if decoy_multiplier > 0 && !multiplies {
+            return Err(FieldError::new(
+                "decoy_multiplier",
+                "a decoy multiplier rate needs a multiplier among `specials`",
+            ));
+        }
         let mut columns = Vec::with_capacity(2 * raw.cells);
         for c in 1..=raw.cells {
             let at = columns.len();
-            columns.push(amounts.column(format!("{}_amt{c}", ctx.id)));
-            columns.push(Column::caption(
-                format!("{}_cap{c}", ctx.id),
-                at,
-                ctx.captions,
-            ));
+            let mut amt = amounts.column(format!("{}_amt{c}", ctx.id));
+            amt.values
+                .extend(specials.list().iter().map(|s| s.symbol.clone()));
+            columns.push(amt);
+            let mut cap = Column::caption(format!("{}_cap{c}", ctx.id), at, ctx.captions);
+            cap.values.extend(special_captions.iter().cloned());
+            columns.push(cap);
         }
-        let mut layout = Layout::new(INFO.name, vec![area.clone()], columns);
+        let mut layout = Layout::new(INFO.name, areas, columns);
         let near_miss_id = layout.features.add(
             format!("near_miss_{area}"),
             FeatureKind::NearMiss,
@@ -283,6 +465,26 @@ impl MatchAmounts {
                 common::fois(raw.k - 1)
             ),
         );
+        let decoys = specials
+            .list()
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| matches!(s.kind, SpecialKind::Multiplier(_)))
+            .map(|(j, s)| {
+                let id = layout.features.add(
+                    format!("decoy_{}", style::symbol_id(&s.symbol)),
+                    FeatureKind::Decoy,
+                    format!("{area} loses with a {} that multiplies nothing", s.symbol),
+                    format!(
+                        "« {} » perd avec un {} qui ne multiplie rien",
+                        ctx.label(&area),
+                        s.symbol
+                    ),
+                );
+                (j, id)
+            })
+            .collect();
+        let first_caption = ctx.captions.texts.len();
         let mut m = MatchAmounts {
             near_miss_id,
             layout,
@@ -292,6 +494,12 @@ impl MatchAmounts {
             per_row,
             near_miss,
             description: Vec::new(),
+            special_caption: (0..specials.list().len())
+                .map(|j| (first_caption + j) as u8)
+                .collect(),
+            specials,
+            decoy_multiplier,
+            decoys,
         };
         m.losing_fits()
             .map_err(|e| FieldError::new("amounts", e.to_string()))?;
@@ -371,11 +579,49 @@ impl MatchAmounts {
                 times_word(self.k - 1)
             ));
         }
-        v.push(format!(
+        let n = self.amounts.amounts().len();
+        for (j, sp) in self.specials.list().iter().enumerate() {
+            let area = ctx.label(&self.layout.areas[usize::from(self.specials.area(j))]);
+            let caption = &self.layout.columns[1].values[usize::from(self.special_caption[j])];
+            let symbol = &sp.symbol;
+            v.push(match sp.kind {
+                SpecialKind::Multiplier(t) => format!(
+                    "A cell showing {symbol} (caption « {caption} ») in place of an amount \
+                     multiplies the match's win by {t} (play area « {area} »); it counts towards \
+                     no match."
+                ),
+                _ => format!(
+                    "A cell showing {symbol} (caption « {caption} ») in place of an amount wins \
+                     every amount the other {} cells show, added up, once (play area « {area} »); \
+                     no face shows it beside a match.",
+                    self.cells - 1
+                ),
+            });
+        }
+        if self.decoy_multiplier > 0 {
+            let names: Vec<&str> = self
+                .decoys
+                .iter()
+                .map(|&(j, _)| self.layout.columns[0].values[n + j].as_str())
+                .collect();
+            v.push(format!(
+                "  decoy: {:.2}% of the tickets where « {label} » loses show {}, which multiplies nothing",
+                f64::from(self.decoy_multiplier) / 1e4,
+                names.join(" or ")
+            ));
+        }
+        let mut never = format!(
             "never printed: an amount more than {}, two amounts {} each",
             times_word(self.k),
             times_word(self.k)
-        ));
+        );
+        if !self.specials.is_empty() {
+            never += ", two special symbols";
+            if !self.decoys.is_empty() && self.decoy_multiplier == 0 {
+                never += ", a multiplier beside no match";
+            }
+        }
+        v.push(never);
         v
     }
 
@@ -391,10 +637,12 @@ impl MatchAmounts {
 }
 
 impl MatchAmounts {
-    /// A way is feasible when it has at most one win, of an amount the cells show, and the
-    /// other cells can be filled with the other amounts at most `k − 1` times each (the
-    /// losing face's fill is checked at load, and implies this one: kept as a guard).
-    fn check_way(&self, way: &Way) -> Result<(), Refusal> {
+    /// What a face of `way` shows. A way is feasible when it has at most one win: in the
+    /// surface's own play area an amount the cells show, in a multiplier's `times` an amount
+    /// the cells show, in the win-all's the sum of `cells − 1` amounts none shown `k` times
+    /// ([`Fill`]); the cells beside a match must hold the other amounts at most `k − 1`
+    /// times each (the losing face's fill is checked at load, and is checked again here).
+    fn want(&self, way: &Way) -> Result<Want, Refusal> {
         if way.wins.len() > 1 {
             return Err(Refusal::TooManyWins {
                 area: self.layout.areas[0].clone(),
@@ -404,33 +652,78 @@ impl MatchAmounts {
             });
         }
         let Some(w) = way.wins.first() else {
-            return self.losing_fits();
+            self.losing_fits()?;
+            return Ok(Want::Lose);
         };
-        if let Some(a) = w.area.filter(|&a| a != 0) {
-            return Err(Refusal::NoSuchArea { area: a });
+        let a = usize::from(w.area.unwrap_or(0));
+        if a == 0 {
+            let code = self
+                .amounts
+                .code(w.amount)
+                .ok_or_else(|| Refusal::CannotWin {
+                    area: self.layout.areas[0].clone(),
+                    amount: w.amount,
+                    can: format!("its cells show {}", list(self.amounts.amounts())),
+                })?;
+            self.room_beside(code, w.amount, 0)?;
+            return Ok(Want::Match(code, None));
         }
-        let code = self
-            .amounts
-            .code(w.amount)
-            .ok_or_else(|| Refusal::CannotWin {
-                area: self.layout.areas[0].clone(),
-                amount: w.amount,
-                can: format!("its cells show {}", list(self.amounts.amounts())),
-            })?;
+        let j = a - 1;
+        let Some(sp) = self.specials.list().get(j) else {
+            return Err(Refusal::NoSuchArea { area: a as u8 });
+        };
+        let cannot = |can: String| Refusal::CannotWin {
+            area: self.layout.areas[a].clone(),
+            amount: w.amount,
+            can,
+        };
+        let shown = list(self.amounts.amounts());
+        match sp.kind {
+            SpecialKind::Multiplier(_) => {
+                let code = sp
+                    .kind
+                    .under(w.amount)
+                    .and_then(|m| self.amounts.code(m))
+                    .ok_or_else(|| cannot(sp.kind.cannot_win("a cell", &shown)))?;
+                self.room_beside(code, w.amount, 1)?;
+                Ok(Want::Match(code, Some(j)))
+            }
+            SpecialKind::WinAll => {
+                let fill = Fill::new(self.amounts.amounts(), self.cells - 1, self.k - 1, w.amount)
+                    .ok_or_else(|| {
+                        cannot(format!(
+                            "no {} amounts among {shown}, none shown {}, add up to it",
+                            self.cells - 1,
+                            times_word(self.k)
+                        ))
+                    })?;
+                Ok(Want::All(j, fill))
+            }
+            SpecialKind::AutoWin => Err(cannot("an auto-win has no amount under it here".into())),
+        }
+    }
+
+    /// Refuses a match of amount `code` (a win of `amount`) beside `specials` special
+    /// symbols when the other cells cannot hold the other amounts at most `k − 1` times each.
+    fn room_beside(&self, code: u8, amount: Money, specials: usize) -> Result<(), Refusal> {
         let room: usize = self
             .room(Some(code), false)
             .iter()
             .map(|&r| usize::from(r))
             .sum();
-        let other = self.cells - self.k;
-        if room < other {
+        let other = self.cells.saturating_sub(self.k + specials);
+        if room < other || self.cells < self.k + specials {
             return Err(Refusal::NoRoom {
                 area: self.layout.areas[0].clone(),
-                need: other,
-                cells: room,
+                need: other.max(self.k + specials),
+                cells: room.min(self.cells),
                 what: format!(
-                    "the amounts beside a win of {}, each shown at most {}",
-                    w.amount,
+                    "the amounts beside a win of {amount}{}, each shown at most {}",
+                    if specials > 0 {
+                        " and its multiplier"
+                    } else {
+                        ""
+                    },
                     times_word(self.k - 1)
                 ),
                 hint: "; list more amounts",
@@ -439,33 +732,104 @@ impl MatchAmounts {
         Ok(())
     }
 
-    fn can_show(&self, way: &Way, id: FeatureId) -> Result<(), Refusal> {
-        self.near()
-            .can_show(way, id, &self.layout, &self.layout.areas[0])?;
-        self.check_way(way)
+    /// The multiplier whose decoy feature is `id`, if it is one.
+    fn decoy(&self, id: FeatureId) -> Option<usize> {
+        self.decoys.iter().find(|&&(_, d)| d == id).map(|&(j, _)| j)
+    }
+
+    fn can_show(&self, way: &Way, want: &Want, id: FeatureId) -> Result<(), Refusal> {
+        if self.decoy(id).is_none() {
+            return self
+                .near()
+                .can_show(way, id, &self.layout, &self.layout.areas[0]);
+        }
+        let feature = self.layout.features.name(id).to_string();
+        if self.decoy_multiplier == 0 {
+            return Err(Refusal::ZeroRate {
+                feature,
+                area: self.layout.areas[0].clone(),
+            });
+        }
+        if !matches!(want, Want::Lose) {
+            return Err(Refusal::NeedsLosing {
+                feature,
+                needs: format!("« {} » to lose", self.layout.areas[0]),
+                way: way.id.clone(),
+            });
+        }
+        Ok(())
     }
 
     fn always_shows(&self, way: &Way) -> Vec<FeatureId> {
-        self.near().always_shows(way)
+        let mut v = self.near().always_shows(way);
+        if let [(_, id)] = self.decoys.as_slice() {
+            if self.decoy_multiplier == 1_000_000 && way.wins.is_empty() {
+                v.push(*id);
+            }
+        }
+        v
     }
 
-    /// A winning face: its amount `k` times; a losing one: the near miss at its share (or
-    /// when asked). The other cells are drawn one by one, uniformly among the amounts with
-    /// room left (see `MatchAmounts::room`; load checked there is room for every cell),
-    /// then every cell is shuffled.
-    fn draw(&self, way: &Way, show: Option<FeatureId>, rng: &mut FaceRng) -> Face {
+    /// Writes `code` (an amount, or a special symbol after the amounts) in cell `c` with
+    /// its caption.
+    fn show_cell(&self, face: &mut Face, c: usize, code: u8) {
+        match self.specials.get(code) {
+            Some((j, _)) => {
+                face.codes[2 * c] = code;
+                face.codes[2 * c + 1] = self.special_caption[j];
+            }
+            None => self.amounts.show(face, 2 * c, 2 * c + 1, code),
+        }
+    }
+
+    /// A winning face: its amount `k` times (and its multiplier once); a losing one: the
+    /// near miss at its share (or when asked), and a multiplier at the decoy share (or when
+    /// asked). The other cells are drawn one by one, uniformly among the amounts with room
+    /// left (see `MatchAmounts::room`; load checked there is room for every cell), then
+    /// every cell is shuffled. A win-all face: the symbol beside the amounts [`Fill`] draws,
+    /// shuffled.
+    fn draw(&self, want: &Want, show: Option<FeatureId>, rng: &mut FaceRng) -> Face {
         let mut cells: SmallVec<[u8; INLINE_CELLS]> = SmallVec::new();
-        let win = way
-            .wins
-            .first()
-            .map(|w| self.amounts.code(w.amount).expect("checked when planned"));
+        let n = self.amounts.amounts().len();
+        let (win, multiplier) = match want {
+            Want::All(j, fill) => {
+                cells = fill.draw(self.amounts.amounts(), rng);
+                cells.push((n + j) as u8);
+                return self.write(cells, rng);
+            }
+            Want::Match(c, m) => (Some(*c), *m),
+            Want::Lose => (None, None),
+        };
+        let asked_decoy = show.and_then(|id| self.decoy(id));
         let near_miss = win.is_none()
-            && (show.is_some() || (self.near_miss > 0 && chance(rng, self.near_miss)));
+            && ((show.is_some() && asked_decoy.is_none())
+                || (self.near_miss > 0 && chance(rng, self.near_miss)));
+        let decoy = match asked_decoy {
+            Some(j) => Some(j),
+            None if win.is_none()
+                && self.decoy_multiplier > 0
+                && chance(rng, self.decoy_multiplier) =>
+            {
+                let d = self.decoys.len();
+                Some(
+                    self.decoys[if d == 1 {
+                        0
+                    } else {
+                        below(rng, d as u32) as usize
+                    }]
+                    .0,
+                )
+            }
+            None => None,
+        };
         let mut room = self.room(win, near_miss);
         if let Some(c) = win {
             cells.extend(std::iter::repeat_n(c, self.k));
         } else if near_miss {
             cells.extend(std::iter::repeat_n(self.top(), self.k - 1));
+        }
+        if let Some(j) = multiplier.or(decoy) {
+            cells.push((n + j) as u8);
         }
         let mut open: ArrayVec<u8, { common::MAX_SYMBOLS }> = (0..room.len())
             .filter(|&a| room[a] > 0)
@@ -482,12 +846,95 @@ impl MatchAmounts {
             }
             cells.push(a);
         }
+        self.write(cells, rng)
+    }
+
+    /// The face of `cells` (codes, one per cell) once shuffled.
+    fn write(&self, mut cells: SmallVec<[u8; INLINE_CELLS]>, rng: &mut FaceRng) -> Face {
         shuffle(rng, &mut cells);
         let mut face = Face::zeroed(self.layout.columns.len());
         for (c, &code) in cells.iter().enumerate() {
-            self.amounts.show(&mut face, 2 * c, 2 * c + 1, code);
+            self.show_cell(&mut face, c, code);
         }
         face
+    }
+}
+
+/// Most entries of the table a [`Fill`] is drawn from.
+const MAX_FILL: usize = 1 << 20;
+
+/// The amounts a face won by its win-all symbol shows beside it: `spots` amounts adding up
+/// to the win, none shown more than `most` times (as often as the match, a repeat would
+/// read as a match beside the win-all).
+#[derive(Debug, Clone)]
+struct Fill {
+    /// `reach[i]`: the (amounts, sum in cents) pairs the amounts `i..` make, each shown at
+    /// most `most` times, none past `spots` amounts or the win; sorted.
+    reach: Vec<Vec<(usize, u64)>>,
+    spots: usize,
+    most: usize,
+    total: u64,
+}
+
+impl Fill {
+    /// The table for `spots` amounts among `amounts` (ascending), each at most `most`
+    /// times, adding up to `total`. `None` when none do, or when the table would pass
+    /// [`MAX_FILL`] entries.
+    fn new(amounts: &[Money], spots: usize, most: usize, total: Money) -> Option<Fill> {
+        let n = amounts.len();
+        let mut reach = vec![Vec::new(); n + 1];
+        reach[n] = vec![(0, 0)];
+        let mut size = 1;
+        for i in (0..n).rev() {
+            let a = amounts[i].cents();
+            let mut next: Vec<(usize, u64)> = reach[i + 1]
+                .iter()
+                .flat_map(|&(r, s)| (0..=most).map(move |c| (r + c, s + c as u64 * a)))
+                .filter(|&(r, s)| r <= spots && s <= total.cents())
+                .collect();
+            next.sort_unstable();
+            next.dedup();
+            size += next.len();
+            if size > MAX_FILL {
+                return None;
+            }
+            reach[i] = next;
+        }
+        reach[0]
+            .binary_search(&(spots, total.cents()))
+            .is_ok()
+            .then_some(Fill {
+                reach,
+                spots,
+                most,
+                total: total.cents(),
+            })
+    }
+
+    /// Codes (in `amounts`, the list the table was made from) of the amounts of one face,
+    /// amount by amount: how many times each shows, drawn evenly among the counts that leave
+    /// a sum the larger amounts can make. One bounded draw per amount: no retry; the codes
+    /// come in ascending order, unshuffled.
+    fn draw(&self, amounts: &[Money], rng: &mut FaceRng) -> SmallVec<[u8; INLINE_CELLS]> {
+        let (mut spots, mut left) = (self.spots, self.total);
+        let mut out = SmallVec::new();
+        for (i, a) in amounts.iter().enumerate() {
+            let a = a.cents();
+            let fits: SmallVec<[usize; 8]> = (0..=self.most.min(spots))
+                .filter(|&c| {
+                    let s = c as u64 * a;
+                    s <= left
+                        && self.reach[i + 1]
+                            .binary_search(&(spots - c, left - s))
+                            .is_ok()
+                })
+                .collect();
+            let c = fits[below(rng, fits.len() as u32) as usize];
+            spots -= c;
+            left -= c as u64 * a;
+            out.extend(std::iter::repeat_n(i as u8, c));
+        }
+        out
     }
 }
 
@@ -525,24 +972,40 @@ impl Style for MatchAmounts {
     }
 
     fn plan(self: Arc<Self>, way: &Way) -> Result<Plan, Refusal> {
-        Plan::of_checked_way(
-            self,
+        let want = self.want(way)?;
+        let always = self.always_shows(way);
+        let drawer = Arc::clone(&self);
+        let drawn = want.clone();
+        Ok(Plan::new(
+            &*self,
             way,
-            Self::check_way,
-            Self::can_show,
-            Self::always_shows,
-            Self::draw,
-        )
+            |id| self.can_show(way, &want, id),
+            always,
+            move |show, rng| drawer.draw(&drawn, show, rng),
+        ))
+    }
+
+    /// Refuses a special symbol no way wins by: no face would ever show it.
+    fn check_ways(&self, plans: &[&Plan]) -> Result<(), Refusal> {
+        self.specials.check_ways(plans, &self.layout.areas)
     }
 
     fn features(&self) -> Vec<FeatureId> {
-        self.near().features()
+        let mut v = self.near().features();
+        if self.decoy_multiplier > 0 {
+            v.extend(self.decoys.iter().map(|&(_, id)| id));
+        }
+        v
     }
 
     /// Judges the face: the amount shown exactly `k` times wins (the largest, should two
-    /// be: flagged); a losing face showing the largest amount `k − 1` times is the near
-    /// miss. An amount shown more than `k` times, or two shown `k` times or more, is
-    /// flagged as ambiguous.
+    /// be: flagged); beside a multiplier symbol it wins that many times as much, in the
+    /// multiplier's play area. A win-all symbol wins every amount the other cells show,
+    /// added up, once, in its play area, and nothing else wins. A losing face showing the
+    /// largest amount `k − 1` times is the near miss; one showing a multiplier is its decoy
+    /// (with a decoy share). Flagged as ambiguous: an amount shown more than `k` times, two
+    /// shown `k` times or more, two special symbols, a win-all beside a match, a special's
+    /// cell captioned otherwise, a multiplier beside no match with no decoy share.
     fn evaluate(&self, face: &Face) -> Evaluation {
         let mut ev = Evaluation::default();
         let counts = self.counts(face);
@@ -554,11 +1017,51 @@ impl Style for MatchAmounts {
         if counts[..n].iter().filter(|&&c| c >= k).count() >= 2 {
             ev.ambiguities.push(AMB_TWO);
         }
-        match (0..n).rev().find(|&a| counts[a] == k) {
-            Some(a) => ev.wins.push(AreaWin {
-                area: 0,
-                amount: self.amounts.amount(a as u8),
-            }),
+        let mut shown: SmallVec<[(usize, SpecialKind); 2]> = SmallVec::new();
+        let mut sum = 0;
+        for c in 0..self.cells {
+            let code = face.codes[2 * c];
+            match self.specials.get(code) {
+                Some((j, sp)) => {
+                    if face.codes[2 * c + 1] != self.special_caption[j]
+                        && !ev.ambiguities.contains(&AMB_SPECIAL_CAPTION)
+                    {
+                        ev.ambiguities.push(AMB_SPECIAL_CAPTION);
+                    }
+                    shown.push((j, sp.kind));
+                }
+                None => sum += self.amounts.amount(code).cents(),
+            }
+        }
+        if shown.len() >= 2 {
+            ev.ambiguities.push(AMB_SPECIALS);
+        }
+        let matched = (0..n).rev().find(|&a| counts[a] == k);
+        if let Some(&(j, _)) = shown.iter().find(|(_, s)| *s == SpecialKind::WinAll) {
+            if matched.is_some() {
+                ev.ambiguities.push(AMB_WIN_ALL_BESIDE);
+            }
+            ev.wins.push(AreaWin {
+                area: self.specials.area(j),
+                amount: Money(sum),
+            });
+            return ev;
+        }
+        let multiplier = shown.iter().find_map(|&(j, s)| match s {
+            SpecialKind::Multiplier(t) => Some((j, t)),
+            _ => None,
+        });
+        match matched {
+            Some(a) => {
+                let amount = self.amounts.amount(a as u8);
+                ev.wins.push(match multiplier {
+                    Some((j, t)) => AreaWin {
+                        area: self.specials.area(j),
+                        amount: Money(amount.cents() * u64::from(t)),
+                    },
+                    None => AreaWin { area: 0, amount },
+                });
+            }
             None => {
                 if counts[self.top() as usize] == k - 1 {
                     ev.losing_features.push(AreaFeature {
@@ -566,31 +1069,72 @@ impl Style for MatchAmounts {
                         id: self.near_miss_id,
                     });
                 }
+                if let Some((j, _)) = multiplier {
+                    match self.decoys.iter().find(|&&(d, _)| d == j) {
+                        Some(&(_, id)) if self.decoy_multiplier > 0 => {
+                            let _ = ev.losing_features.try_push(AreaFeature { area: 0, id });
+                        }
+                        _ => ev.ambiguities.push(AMB_LONE_MULTIPLIER),
+                    }
+                }
             }
         }
         ev
     }
 
-    /// A win: the cells of the winning amount. A near miss: the cells of the largest amount.
+    /// A win: the cells of the winning amount (and of its multiplier), in the win's play
+    /// area; a win-all's: every cell. A near miss: the cells of the largest amount. A decoy
+    /// multiplier: its cell.
     fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark> {
-        let (code, kind) = if let Some(w) = ev.wins.first() {
-            match self.amounts.code(w.amount) {
-                Some(c) => (c, MarkKind::Win),
-                None => return Vec::new(),
-            }
-        } else if ev.shows(self.near_miss_id) {
-            (self.top(), MarkKind::NearMiss)
-        } else {
-            return Vec::new();
+        let special = |c: usize| self.specials.get(face.codes[2 * c]);
+        let cells = |code: Option<u8>, area: u8, kind: MarkKind| -> Vec<Mark> {
+            (0..self.cells)
+                .filter(|&c| match code {
+                    Some(code) => face.codes[2 * c] == code,
+                    None => special(c).is_some(),
+                })
+                .map(|c| Mark {
+                    area,
+                    column: 2 * c,
+                    kind,
+                })
+                .collect()
         };
-        (0..self.cells)
-            .filter(|&c| face.codes[2 * c] == code)
-            .map(|c| Mark {
-                area: 0,
-                column: 2 * c,
-                kind,
-            })
-            .collect()
+        if let Some(w) = ev.wins.first() {
+            if w.area == 0 {
+                return match self.amounts.code(w.amount) {
+                    Some(c) => cells(Some(c), 0, MarkKind::Win),
+                    None => Vec::new(),
+                };
+            }
+            let j = usize::from(w.area) - 1;
+            if self.specials.list().get(j).map(|s| s.kind) == Some(SpecialKind::WinAll) {
+                return (0..self.cells)
+                    .map(|c| Mark {
+                        area: w.area,
+                        column: 2 * c,
+                        kind: MarkKind::Win,
+                    })
+                    .collect();
+            }
+            let counts = self.counts(face);
+            let n = self.amounts.amounts().len();
+            let Some(a) = (0..n).rev().find(|&a| usize::from(counts[a]) == self.k) else {
+                return Vec::new();
+            };
+            let mut v = cells(Some(a as u8), w.area, MarkKind::Win);
+            v.extend(cells(None, w.area, MarkKind::Win));
+            return v;
+        }
+        let mut v = if ev.shows(self.near_miss_id) {
+            cells(Some(self.top()), 0, MarkKind::NearMiss)
+        } else {
+            Vec::new()
+        };
+        if self.decoys.iter().any(|&(_, id)| ev.shows(id)) {
+            v.extend(cells(None, 0, MarkKind::Decoy));
+        }
+        v
     }
 }
 
@@ -598,7 +1142,8 @@ impl Style for MatchAmounts {
 mod tests {
     use super::*;
     use crate::styles::testkit::{
-        self, count_showing, drawn_twice, example_surface, round_trip, round_trip_showing, way, Ctx,
+        self, count_showing, drawn_twice, example_surface, round_trip, round_trip_showing, way,
+        way_in, Ctx,
     };
     use crate::styles::testkit::{Planning, Tested};
     use crate::styles::Captions;
@@ -823,9 +1368,9 @@ mod tests {
     #[test]
     fn ways_it_cannot_show_are_refused() {
         let m = six();
-        assert!(m.check_way(&way(&[])).is_ok());
-        assert!(m.check_way(&way(&[5])).is_ok());
-        let e = m.check_way(&way(&[10])).unwrap_err();
+        assert!(check(&m, &way(&[])).is_ok());
+        assert!(check(&m, &way(&[5])).is_ok());
+        let e = check(&m, &way(&[10])).unwrap_err();
         assert_eq!(
             e.to_string(),
             "« jeu » cannot win 10: its cells show 1, 2, 5, 50, 500"
@@ -838,7 +1383,7 @@ mod tests {
             }
         ));
         assert_eq!(
-            m.check_way(&way(&[5, 5])),
+            check(&m, &way(&[5, 5])),
             Err(Refusal::TooManyWins {
                 area: "jeu".into(),
                 wins: 2,
@@ -848,9 +1393,14 @@ mod tests {
         );
         let mut w = way(&[5]);
         w.wins[0].area = Some(1);
-        assert_eq!(m.check_way(&w), Err(Refusal::NoSuchArea { area: 1 }));
+        assert_eq!(check(&m, &w), Err(Refusal::NoSuchArea { area: 1 }));
         w.wins[0].area = Some(0);
-        assert!(m.check_way(&w).is_ok());
+        assert!(check(&m, &w).is_ok());
+    }
+
+    /// Whether the surface can carry `w` (its refusal, if not).
+    fn check(m: &MatchAmounts, w: &Way) -> Result<(), Refusal> {
+        m.want(w).map(|_| ())
     }
 
     fn all_ways(m: &MatchAmounts) -> Vec<Way> {
@@ -998,4 +1548,355 @@ mod tests {
 
     const VECTOR: [u8; 12] = [3, 4, 3, 4, 3, 4, 0, 0, 2, 2, 0, 0];
     const LOSING: [u64; 6] = [1, 5, 50, 500, 500, 5];
+
+    /// `SIX` with a ×2 multiplier (play area 1, `jeu_2x`) and a win-all (play area 2,
+    /// `jeu_sac`), and `extra`.
+    fn with_specials(extra: &str) -> Result<Arc<MatchAmounts>, FieldError> {
+        build_from(&format!(
+            "{SIX}\nspecials = [\n\
+             {{ symbol = \"2X\", kind = \"multiplier\", times = 2, caption = \"DOUBLE\" }},\n\
+             {{ symbol = \"SAC\", kind = \"win_all\", caption = \"GAGNE TOUT\" }},\n]\n{extra}"
+        ))
+    }
+
+    /// A face showing `cells`: an amount in units or a special symbol, each with its caption.
+    fn face_of(m: &MatchAmounts, cells: &[&str]) -> Face {
+        assert_eq!(cells.len(), m.cells);
+        let mut f = Face::default();
+        for (c, v) in cells.iter().enumerate() {
+            let code = m.layout.columns[0].values.iter().position(|x| x == v);
+            m.show_cell(&mut f, c, code.unwrap_or_else(|| panic!("{v}")) as u8);
+        }
+        f
+    }
+
+    /// What `f` shows, cell by cell, as files write it.
+    fn cells_of(m: &MatchAmounts, f: &Face) -> Vec<String> {
+        (0..m.cells)
+            .map(|c| m.layout.columns[0].values[usize::from(f.codes[2 * c])].clone())
+            .collect()
+    }
+
+    fn marked(m: &MatchAmounts, f: &Face, ev: &Evaluation) -> Vec<(u8, usize, MarkKind)> {
+        let mut v: Vec<_> = m
+            .marks(f, ev)
+            .into_iter()
+            .map(|k| (k.area, k.column / 2, k.kind))
+            .collect();
+        v.sort_unstable();
+        v
+    }
+
+    #[test]
+    fn special_symbols_have_their_areas_columns_captions_and_words() {
+        let m = with_specials("decoy_multiplier = 0.1").unwrap();
+        assert_eq!(m.layout.areas, ["jeu", "jeu_2x", "jeu_sac"]);
+        let amt = &m.layout.columns[0];
+        assert_eq!(amt.values, ["1", "2", "5", "50", "500", "2X", "SAC"]);
+        assert_eq!(
+            amt.kind,
+            crate::styles::ColumnKind::Amount([1, 2, 5, 50, 500].map(Money::units).to_vec())
+        );
+        let cap = &m.layout.columns[1].values;
+        assert_eq!(cap[cap.len() - 2..], ["DOUBLE", "GAGNE TOUT"]);
+        let f = face_of(&m, &["2X", "5", "SAC", "5", "1", "5"]);
+        assert_eq!(cap[usize::from(f.codes[1])], "DOUBLE");
+        assert_eq!(cap[usize::from(f.codes[5])], "GAGNE TOUT");
+        assert_eq!(cap[usize::from(f.codes[3])], "C5");
+        let names: Vec<String> = m.features().into_iter().map(|f| f.name).collect();
+        assert_eq!(names, ["near_miss_jeu", "decoy_2x"]);
+        assert_eq!(
+            m.describe()[2..],
+            [
+                "A cell showing 2X (caption « DOUBLE ») in place of an amount multiplies the \
+                 match's win by 2 (play area « jeu_2x »); it counts towards no match.",
+                "A cell showing SAC (caption « GAGNE TOUT ») in place of an amount wins every \
+                 amount the other 5 cells show, added up, once (play area « jeu_sac »); no face \
+                 shows it beside a match.",
+                "  decoy: 10.00% of the tickets where « Jeu » loses show 2X, which multiplies \
+                 nothing",
+                "never printed: an amount more than 3 times, two amounts 3 times each, two \
+                 special symbols",
+            ]
+        );
+        let m0 = with_specials("").unwrap();
+        assert!(m0.features().iter().all(|f| f.name != "decoy_2x"));
+        assert!(m0
+            .describe()
+            .last()
+            .unwrap()
+            .ends_with("two special symbols, a multiplier beside no match"));
+    }
+
+    #[test]
+    fn special_symbols_win_as_the_rules_say() {
+        let m = with_specials("decoy_multiplier = 0.1").unwrap();
+        let judge = |cells: &[&str]| {
+            let f = face_of(&m, cells);
+            let ev = m.evaluate(&f);
+            let marks = marked(&m, &f, &ev);
+            (wins(&ev), ev.ambiguities.to_vec(), ev, marks)
+        };
+        // Three 5 beside a 2X: twice 5, in the multiplier's play area.
+        let (w, amb, _, marks) = judge(&["5", "2X", "5", "1", "5", "2"]);
+        assert_eq!((w, amb), (vec![(1, 10)], vec![]));
+        assert_eq!(
+            marks,
+            [
+                (1, 0, MarkKind::Win),
+                (1, 1, MarkKind::Win),
+                (1, 2, MarkKind::Win),
+                (1, 4, MarkKind::Win)
+            ]
+        );
+        // SAC wins the five other amounts, added up, once.
+        let (w, amb, _, marks) = judge(&["1", "SAC", "2", "5", "50", "500"]);
+        assert_eq!((w, amb), (vec![(2, 558)], vec![]));
+        assert_eq!(marks.len(), 6);
+        assert!(marks.iter().all(|&(a, _, k)| a == 2 && k == MarkKind::Win));
+        // Two 500 beside SAC: a win, no near miss.
+        let (w, amb, ev, _) = judge(&["500", "SAC", "500", "1", "2", "1"]);
+        assert_eq!((w, amb), (vec![(2, 1004)], vec![]));
+        assert!(ev.losing_features.is_empty());
+        // SAC beside a match: counted once, and ambiguous.
+        let (w, amb, _, _) = judge(&["SAC", "5", "5", "5", "1", "2"]);
+        assert_eq!((w, amb), (vec![(2, 18)], vec![AMB_WIN_ALL_BESIDE]));
+        // A 2X with no match: the decoy, marked as such.
+        let (w, amb, ev, marks) = judge(&["2X", "1", "2", "5", "50", "1"]);
+        assert_eq!((w, amb), (vec![], vec![]));
+        let decoy = m.layout.features.find("decoy_2x").unwrap();
+        assert_eq!(
+            ev.losing_features.as_slice(),
+            [AreaFeature { area: 0, id: decoy }]
+        );
+        assert_eq!(marks, [(0, 0, MarkKind::Decoy)]);
+        // Beside a near miss: both.
+        let (_, amb, ev, marks) = judge(&["500", "2X", "500", "1", "2", "5"]);
+        assert!(amb.is_empty());
+        assert!(ev.shows(decoy) && ev.shows(m.near_miss_id));
+        assert_eq!(
+            marks,
+            [
+                (0, 0, MarkKind::NearMiss),
+                (0, 1, MarkKind::Decoy),
+                (0, 2, MarkKind::NearMiss)
+            ]
+        );
+        // Two special symbols.
+        let (w, amb, _, _) = judge(&["2X", "2X", "5", "5", "5", "1"]);
+        assert_eq!((w, amb), (vec![(1, 10)], vec![AMB_SPECIALS]));
+        let (w, amb, _, _) = judge(&["2X", "SAC", "5", "50", "1", "2"]);
+        assert_eq!((w, amb), (vec![(2, 58)], vec![AMB_SPECIALS]));
+        // A special captioned as an amount.
+        let mut f = face_of(&m, &["5", "2X", "5", "1", "5", "2"]);
+        f.codes[3] = f.codes[1];
+        let ev = m.evaluate(&f);
+        assert_eq!(ev.ambiguities, [AMB_SPECIAL_CAPTION]);
+        // With no decoy share, a lone multiplier is never printed.
+        let m0 = with_specials("").unwrap();
+        let ev = m0.evaluate(&face_of(&m0, &["2X", "1", "2", "5", "50", "1"]));
+        assert!(ev.wins.is_empty() && ev.losing_features.is_empty());
+        assert_eq!(ev.ambiguities, [AMB_LONE_MULTIPLIER]);
+    }
+
+    #[test]
+    fn ways_through_special_symbols_round_trip() {
+        let m = with_specials("decoy_multiplier = 0.1").unwrap();
+        let specials = |f: &Face| {
+            cells_of(&m, f)
+                .into_iter()
+                .filter(|v| v == "2X" || v == "SAC")
+                .collect::<Vec<_>>()
+        };
+        for (w, special) in [
+            (way_in(&[(Some(1), 10)]), "2X"),
+            (way_in(&[(Some(1), 1000)]), "2X"),
+            (way_in(&[(Some(2), 11)]), "SAC"),
+            (way_in(&[(Some(2), 558)]), "SAC"),
+            (way_in(&[(Some(2), 1105)]), "SAC"),
+        ] {
+            for (seed, f, _) in round_trip(&m, &w, 0..200) {
+                assert_eq!(specials(&f), [special], "{} seed {seed}", w.id);
+                let counts = m.counts(&f);
+                if special == "SAC" {
+                    assert!(counts[..5].iter().all(|&c| c < 3), "{} seed {seed}", w.id);
+                }
+            }
+        }
+        // 11 in five amounts, none three times: 1 + 1 + 2 + 2 + 5 only.
+        for (_, f, _) in round_trip(&m, &way_in(&[(Some(2), 11)]), 0..20) {
+            let mut v: Vec<u64> = cells_of(&m, &f)
+                .iter()
+                .filter_map(|x| x.parse().ok())
+                .collect();
+            v.sort_unstable();
+            assert_eq!(v, [1, 1, 2, 2, 5]);
+        }
+        // Plain wins and losing faces never show a special but the decoy.
+        for (seed, f, ev) in round_trip(&m, &way(&[5]), 0..200)
+            .into_iter()
+            .chain(round_trip(&m, &way(&[]), 0..200))
+        {
+            let decoy = ev.shows(m.layout.features.find("decoy_2x").unwrap());
+            let want: &[&str] = if decoy { &["2X"] } else { &[] };
+            assert_eq!(specials(&f), want, "seed {seed}");
+        }
+        for (seed, f, _) in round_trip_showing(&m, &way(&[]), "decoy_2x", 0..100) {
+            assert_eq!(specials(&f), ["2X"], "seed {seed}");
+        }
+        testkit::features_as_asked(&m, &way(&[]), 0..50);
+        testkit::features_as_asked(&m, &way_in(&[(Some(1), 10)]), 0..50);
+        let m1 = with_specials("decoy_multiplier = 1.0").unwrap();
+        assert_eq!(m1.always_shows(&way(&[])), ["decoy_2x"]);
+        assert!(m1.always_shows(&way_in(&[(Some(2), 11)])).is_empty());
+    }
+
+    #[test]
+    fn ways_special_symbols_cannot_show_are_refused() {
+        let m = with_specials("").unwrap();
+        let refused = |w: &[(Option<u8>, u64)]| check(&m, &way_in(w)).unwrap_err().to_string();
+        assert_eq!(
+            refused(&[(Some(1), 3)]),
+            "« jeu_2x » cannot win 3: it wins 2 times an amount a cell shows (1, 2, 5, 50, 500)"
+        );
+        assert_eq!(
+            refused(&[(Some(1), 20)]),
+            "« jeu_2x » cannot win 20: it wins 2 times an amount a cell shows (1, 2, 5, 50, 500)"
+        );
+        // 5 would be five 1: a match beside the win-all.
+        assert_eq!(
+            refused(&[(Some(2), 5)]),
+            "« jeu_sac » cannot win 5: no 5 amounts among 1, 2, 5, 50, 500, none shown 3 times, \
+             add up to it"
+        );
+        assert_eq!(
+            refused(&[(Some(1), 10), (None, 5)]),
+            "2 wins, but « jeu » shows at most 1 at once (one amount shown as often as the match)"
+        );
+        assert_eq!(
+            check(&m, &way_in(&[(Some(3), 1)])),
+            Err(Refusal::NoSuchArea { area: 3 })
+        );
+        // A multiplier beside a match of three in four cells leaves no room.
+        let m4 = build_from(
+            "cells = 4\namounts = [1, 2, 5, 50, 500]\n\
+             specials = [{ symbol = \"2X\", kind = \"multiplier\", times = 2, caption = \"DOUBLE\" }]",
+        )
+        .unwrap();
+        assert!(check(&m4, &way_in(&[(Some(1), 10)])).is_ok());
+        let m3 = build_from(
+            "cells = 3\namounts = [1, 2, 5, 50, 500]\n\
+             specials = [{ symbol = \"2X\", kind = \"multiplier\", times = 2, caption = \"DOUBLE\" }]",
+        )
+        .unwrap();
+        assert_eq!(
+            check(&m3, &way_in(&[(Some(1), 10)]))
+                .unwrap_err()
+                .to_string(),
+            "« jeu » needs 4 cells for the amounts beside a win of 10 and its multiplier, each \
+             shown at most twice, and can fill only 3; list more amounts"
+        );
+        // A special no way wins by never shows: refused once every way is planned.
+        let plans: Vec<Plan> = [way_in(&[(Some(1), 10)]), way(&[5])]
+            .iter()
+            .map(|w| Arc::clone(&m).plan(w).unwrap())
+            .collect();
+        assert_eq!(
+            m.check_ways(&plans.iter().collect::<Vec<_>>())
+                .unwrap_err()
+                .to_string(),
+            "specials (\"SAC\") never applies: no way wins in its play area « jeu_sac » \
+             (`areas`), so no face shows it"
+        );
+        let all = Arc::clone(&m).plan(&way_in(&[(Some(2), 11)])).unwrap();
+        let refs: Vec<&Plan> = plans.iter().chain([&all]).collect();
+        assert_eq!(m.check_ways(&refs), Ok(()));
+    }
+
+    #[test]
+    fn bad_special_symbols_are_refused_with_the_field() {
+        let err = |specials: &str, extra: &str| {
+            let e = build_from(&format!("{SIX}\nspecials = [{specials}]\n{extra}"))
+                .err()
+                .expect(specials);
+            assert_eq!(e.field, "specials", "{}", e.message);
+            e.message
+        };
+        assert_eq!(
+            err(
+                "{ symbol = \"SAC\", kind = \"auto_win\", caption = \"GAGNE\" }",
+                ""
+            ),
+            "\"SAC\" is an auto-win, and a match_amounts cell shows no amount under a symbol \
+             for it to win: use kind = \"multiplier\" (times = N, the match's win N times) or \
+             kind = \"win_all\" (every amount shown, added up)"
+        );
+        assert_eq!(
+            err("{ symbol = \"2X\", kind = \"multiplier\", times = 2 }", ""),
+            "\"2X\" has no caption: a match_amounts cell prints a caption under what it shows; \
+             give it `caption`"
+        );
+        assert_eq!(
+            err(
+                "{ symbol = \"10\", kind = \"win_all\", caption = \"TOUT\" }",
+                ""
+            ),
+            "\"10\" (special symbol \"10\") reads as an amount in figures"
+        );
+        assert_eq!(
+            err(
+                "{ symbol = \"50\", kind = \"win_all\", caption = \"TOUT\" }",
+                ""
+            ),
+            "\"50\" is also one of amounts: a special symbol is none of them"
+        );
+        assert_eq!(
+            err(
+                "{ symbol = \"TOUT\", kind = \"win_all\", caption = \"c 50\" }",
+                ""
+            ),
+            "\"c 50\" (special symbol \"TOUT\") reads as the caption \"C50\" of an amount"
+        );
+        assert_eq!(
+            err(
+                "{ symbol = \"2X\", kind = \"multiplier\", times = 2, caption = \"DOUBLE\" }, \
+                 { symbol = \"3X\", kind = \"multiplier\", times = 3, caption = \"double\" }",
+                ""
+            ),
+            "\"double\" (special symbol \"3X\") reads as the caption \"DOUBLE\" of another \
+             special symbol"
+        );
+        assert_eq!(
+            err(
+                "{ symbol = \"9X\", kind = \"multiplier\", times = 1000, caption = \"MILLE\" }",
+                ""
+            ),
+            "\"9X\" can never multiply: 1000 times the smallest amount a spot shows is above \
+             the largest lot, 500"
+        );
+        let e = build_from(&format!("{SIX}\ndecoy_multiplier = 0.1"))
+            .err()
+            .unwrap();
+        assert_eq!(
+            (e.field.as_str(), e.message.as_str()),
+            (
+                "decoy_multiplier",
+                "a decoy multiplier rate needs a multiplier among `specials`"
+            )
+        );
+    }
+
+    #[test]
+    fn special_synthesis_is_deterministic() {
+        // Value-stability vectors (change only with the style's draws): SAC beside 2 + 50 +
+        // 5 + 2 + 1; three 50 beside 2X.
+        let m = with_specials("decoy_multiplier = 0.5").unwrap();
+        let f = drawn_twice(&m, &way_in(&[(Some(2), 60)]), 7);
+        assert_eq!(cells_of(&m, &f), SAC_60);
+        let f = drawn_twice(&m, &way_in(&[(Some(1), 100)]), 7);
+        assert_eq!(cells_of(&m, &f), X2_100);
+    }
+
+    const SAC_60: [&str; 6] = ["2", "50", "5", "2", "1", "SAC"];
+    const X2_100: [&str; 6] = ["50", "50", "2X", "1", "50", "1"];
 }
