@@ -1,13 +1,15 @@
 //! Blocks of games with special symbols, judged ticket by ticket by an evaluator written here
 //! from the rule text alone (game_specs/README.md, `symbol_to_prize`, `key_match`,
-//! `match_count`, `compare` and `match_symbols`), not from tirage's code: game_specs/examples/coffre_tout.toml
+//! `match_count`, `compare`, `match_symbols` and `match_amounts`), not from tirage's code: game_specs/examples/coffre_tout.toml
 //! (a legend game whose TOUT symbol wins every legend amount),
 //! game_specs/examples/multi_chance.toml (your numbers against winning numbers, with a money
 //! bag, a 5X and a win-all among the spots), game_specs/examples/bingo_multi.toml (a bingo
 //! card whose FREE space may show 2X, 5X or 10X) and game_specs/examples/plus_fort_bonus.toml
 //! (your number against theirs, with a money bag, a 5X and a win-all in place of your
-//! number) and game_specs/examples/lingot_banque.toml (match 3 like symbols, with a gold bar
-//! that wins its game's box and a bank that wins both boxes of two games). Every ticket's
+//! number), game_specs/examples/lingot_banque.toml (match 3 like symbols, with a gold bar
+//! that wins its game's box and a bank that wins both boxes of two games) and
+//! game_specs/examples/double_montant.toml (match 3 like amounts, with a 2X and a money bag
+//! in place of an amount). Every ticket's
 //! printed prize must be what the rules pay, no face may show what the naive reading would
 //! read otherwise, and the lot table must come out exactly.
 
@@ -447,4 +449,102 @@ fn every_ticket_of_match_symbols_games_with_special_symbols_pays_as_the_rules_sa
     // The ways through each special, from the spec: LINGOT 1+1+2+4+15+35+50 tickets,
     // BANQUE 1+2+2+15+35; no losing ticket shows one.
     assert_eq!(by, BTreeMap::from([("BANQUE", 55), ("LINGOT", 108)]));
+}
+
+/// game_specs/examples/double_montant.toml, match amounts with a 2X and a money bag (SAC) in
+/// place of an amount, judged from the rule text alone (game_specs/README.md,
+/// `match_amounts`): three identical amounts win that amount, doubled beside 2X; SAC wins the
+/// five other amounts, added up; every cell prints its caption.
+#[test]
+fn every_ticket_of_match_amounts_with_special_symbols_pays_as_the_rules_say() {
+    let captions = BTreeMap::from([
+        ("1", "UN EURO"),
+        ("2", "DEUX EUROS"),
+        ("5", "CINQ EUROS"),
+        ("10", "DIX EUROS"),
+        ("20", "VINGT EUROS"),
+        ("50", "CINQUANTE EUROS"),
+        ("100", "CENT EUROS"),
+        ("500", "CINQ CENTS EUROS"),
+        ("2X", "DOUBLE"),
+        ("SAC", "GAGNE TOUT"),
+    ]);
+    let rows = block("game_specs/examples/double_montant.toml");
+    assert_eq!(rows.len(), 6_000);
+    let mut paid: BTreeMap<u64, u32> = BTreeMap::new();
+    // Winning tickets by what won them, and losing tickets showing a 2X (the decoy).
+    let mut by: BTreeMap<&str, u32> = BTreeMap::new();
+    let mut decoys = 0;
+    for row in &rows {
+        let t = &row["ticket"];
+        let cells: Vec<&str> = (1..=6)
+            .map(|c| {
+                let v = row[&format!("dm_amt{c}")].as_str();
+                assert_eq!(
+                    captions.get(v).copied(),
+                    Some(row[&format!("dm_cap{c}")].as_str()),
+                    "ticket {t}: cell {c} shows {v} with another caption"
+                );
+                v
+            })
+            .collect();
+        let (x2, sac) = (
+            cells.iter().filter(|&&c| c == "2X").count(),
+            cells.iter().filter(|&&c| c == "SAC").count(),
+        );
+        // The naive reading never differs from the rule: one special symbol at most, no
+        // amount more than three times, never two amounts three times.
+        assert!(x2 + sac <= 1, "ticket {t}: {cells:?}");
+        let amounts: Vec<u64> = cells.iter().filter_map(|c| c.parse().ok()).collect();
+        let shown = |a: u64| amounts.iter().filter(|&&b| b == a).count();
+        assert!(
+            amounts.iter().all(|&a| shown(a) <= 3),
+            "ticket {t}: {cells:?}"
+        );
+        let mut matched: Vec<u64> = amounts.iter().copied().filter(|&a| shown(a) == 3).collect();
+        matched.dedup();
+        assert!(matched.len() <= 1, "ticket {t}: two matches in {cells:?}");
+        let prize = if sac == 1 {
+            // Beside a win-all, a match would add nothing: never shown.
+            assert!(
+                matched.is_empty(),
+                "ticket {t}: SAC beside a match in {cells:?}"
+            );
+            *by.entry("SAC").or_default() += 1;
+            amounts.iter().sum()
+        } else if let Some(&a) = matched.first() {
+            if x2 == 1 {
+                *by.entry("2X").or_default() += 1;
+                2 * a
+            } else {
+                a
+            }
+        } else {
+            decoys += x2;
+            0
+        };
+        assert_eq!(prize.to_string(), row["prize"], "ticket {t}: {cells:?}");
+        if prize > 0 {
+            *paid.entry(prize).or_default() += 1;
+        }
+    }
+    let table = BTreeMap::from([
+        (1_000, 1),
+        (500, 1),
+        (200, 2),
+        (100, 6),
+        (50, 10),
+        (20, 40),
+        (10, 80),
+        (5, 150),
+        (4, 200),
+        (2, 300),
+    ]);
+    assert_eq!(paid, table);
+    // The ways through each special, from the spec: 2X 1+1+2+10+20+200+50 tickets, SAC
+    // 1+3+5.
+    assert_eq!(by, BTreeMap::from([("2X", 284), ("SAC", 9)]));
+    // This block's losing tickets showing a lone 2X: decoy_multiplier = 0.05 of 5 210 is
+    // 260.5, with a standard deviation of 15.7.
+    assert_eq!(decoys, 271);
 }
