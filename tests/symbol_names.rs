@@ -226,3 +226,36 @@ fn tokens_that_read_alike_are_refused() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+/// A special symbol shown in place of an amount (match_amounts) is a printed token too: one
+/// that reads as another surface's special symbol is refused.
+#[test]
+fn a_symbol_in_place_of_an_amount_is_a_printed_token() {
+    let t = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(repo("game_specs/examples/double_montant.toml")).unwrap();
+    let second = "\n[[surfaces]]\nstyle = \"match_amounts\"\nid = \"dz\"\ncells = 6\n\
+                  amounts = [1, 2, 5, 10, 20, 50, 100, 500]\n\
+                  specials = [{ symbol = \"S A C\", kind = \"win_all\", caption = \"TOUT GAGNE\" }]\n";
+    let (way, moved) = ("areas = [\"dm_sac\"]", "areas = [\"dz_s_a_c\"]");
+    assert!(text.contains("\n# Ways of one tier") && text.contains(way));
+    let text = text
+        .replacen(
+            "\n# Ways of one tier",
+            &format!("{second}\n# Ways of one tier"),
+            1,
+        )
+        .replacen(way, moved, 1);
+    let p = t.path().join("spec.toml");
+    std::fs::write(&p, text).unwrap();
+    let o = tirage().arg("check").arg(&p).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(
+            ":59: surfaces[1].specials[0].symbol: special symbol \"S A C\", which reads as the \
+             special symbol \"SAC\" (surfaces[0].specials[1].symbol): a player could not tell \
+             them apart"
+        ),
+        "{err}"
+    );
+}
