@@ -568,3 +568,54 @@ fn match_symbols_specials_that_cannot_work_name_the_line_and_the_field() {
         "{err}"
     );
 }
+
+/// Special symbols of match_amounts that cannot work are refused with the file's line and
+/// the field: an auto-win (no amount under a symbol here), a special without a caption, a
+/// special no way wins by.
+#[test]
+fn match_amounts_specials_that_cannot_work_name_the_line_and_the_field() {
+    let t = tempfile::tempdir().unwrap();
+    let spec = std::fs::read_to_string(repo("game_specs/examples/double_montant.toml")).unwrap();
+    let (x2, sac) = (
+        "{ symbol = \"2X\", kind = \"multiplier\", times = 2, caption = \"DOUBLE\" },",
+        "{ symbol = \"SAC\", kind = \"win_all\", caption = \"GAGNE TOUT\" },",
+    );
+    let line = line_of(&spec, "specials = [");
+    for (from, to, said) in [
+        (
+            sac,
+            "{ symbol = \"SAC\", kind = \"auto_win\", caption = \"GAGNE\" },",
+            "\"SAC\" is an auto-win, and a match_amounts cell shows no amount under a symbol for \
+             it to win: use kind = \"multiplier\" (times = N, the match's win N times) or kind = \
+             \"win_all\" (every amount shown, added up)",
+        ),
+        (
+            x2,
+            "{ symbol = \"2X\", kind = \"multiplier\", times = 2 },",
+            "\"2X\" has no caption: a match_amounts cell prints a caption under what it shows; \
+             give it `caption`",
+        ),
+    ] {
+        let (code, err) = check_spec(t.path(), "a.toml", &edit(&spec, from, to));
+        assert_eq!(code, Some(2), "{err}");
+        assert!(
+            err.ends_with(&format!(":{line}: surfaces[0].specials: {said}\n")),
+            "{err}"
+        );
+    }
+    let bad = edit(
+        &spec,
+        x2,
+        &format!("{x2}\n  {{ symbol = \"5X\", kind = \"multiplier\", times = 5, caption = \"CINQ FOIS\" }},"),
+    );
+    let (code, err) = check_spec(t.path(), "a.toml", &bad);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.ends_with(&format!(
+            ":{}: surfaces[0]: surface \"dm\": specials (\"5X\") never applies: no way wins in \
+             its play area « dm_5x » (`areas`), so no face shows it\n",
+            line_of(&bad, "[[surfaces]]")
+        )),
+        "{err}"
+    );
+}
