@@ -22,6 +22,25 @@
 //! (checked when the spec is loaded) whose cells complete no other line and leave every
 //! other cell a symbol to choose.
 //!
+//! **Special symbols** (`specials`, the shared `special` module; the industry's "reveal a
+//! STAR, win the prize in the PRIZE box instantly" and "reveal a TOUT, win every prize of
+//! the legend"). A cell may show a symbol the spec lists after `symbols`, which wins on its
+//! own in a play area of its own after the grid's (default `{id}_{symbol}` in lower case),
+//! that ways name in `areas`:
+//! - an **auto-win** (`kind = "auto_win"`, box mode only) wins the amount in the box;
+//! - a **win-all** (`kind = "win_all"`, legend mode only) wins every legend amount, added
+//!   up, once;
+//! - a spot **multiplier** is refused: a cell shows no amount under it to multiply (a
+//!   bigger prize is an amount of `box_amounts` or of `legend`).
+//!
+//! One special at most per mode (a second auto-win is refused; `special` refuses a second
+//! win-all), and none with lines of 2 (a cell beside it would read as a line with a wild).
+//! Naive reading: a player who sees a special symbol takes its prize, and may read it as a
+//! wild completing a line. So a special shows only on a face of a way that wins by it, in
+//! one cell ([`AMB_SPECIAL_TWICE`]), alone: that grid shows no line ([`AMB_SPECIAL_BESIDE`]:
+//! the box paid once or twice?) and no line through the special holds `k − 1` of one symbol
+//! ([`AMB_SPECIAL_IN_LINE`]: a wild?); its fill is a losing grid's with no near miss.
+//!
 //! **Columns.** `{id}_r{row}c{col}` (1-based, row by row), then in box mode `{id}_gain`,
 //! `{id}_caption`. Play area: `area`, by default the surface id; panel: the surface id.
 //!
@@ -42,6 +61,7 @@
 use super::common::pick_distinct;
 use super::common::LosingNearMiss;
 use super::common::{self, AmountBox};
+use super::special::{self, RawSpecial, SpecialKind, Specials};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureKind,
@@ -66,6 +86,14 @@ pub const AMB_TWO_LINES: &str = "two or more lines of identical symbols";
 /// Ambiguity, per line: two lines of identical symbols sharing a cell (a line longer than
 /// `k`, or two crossing: one win or two?).
 pub const AMB_SHARED_CELL: &str = "two lines of identical symbols sharing a cell";
+/// Ambiguity: a special symbol in two cells, or two special symbols (each shows once, alone).
+pub const AMB_SPECIAL_TWICE: &str = "two special symbols on a grid (lines)";
+/// Ambiguity: a special symbol beside a line of identical symbols (is the box, or the
+/// legend, paid once or twice?).
+pub const AMB_SPECIAL_BESIDE: &str = "a special symbol beside a line (lines)";
+/// Ambiguity: a special symbol in a line whose other cells show one symbol (a wild
+/// completing it?).
+pub const AMB_SPECIAL_IN_LINE: &str = "a special symbol in a line one symbol short (lines)";
 
 /// Most lines a way may win on a grid paying per line.
 const MOST_LINES: usize = 3;
@@ -98,6 +126,8 @@ struct RawLines {
     area: Option<String>,
     #[serde(default)]
     near_miss_feature: Option<String>,
+    #[serde(default)]
+    specials: Vec<RawSpecial>,
 }
 
 /// How a winning line is paid.
@@ -121,7 +151,7 @@ pub struct Lines {
     cols: usize,
     k: usize,
     n_symbols: usize,
-    /// `winning[code]`: the symbol wins when it fills a line.
+    /// `winning[code]`: the symbol wins when it fills a line (false for a special symbol).
     winning: Vec<bool>,
     /// Every line of `k` cells (cell indices, in row-major order).
     windows: Vec<ArrayVec<u8, 16>>,
@@ -135,6 +165,9 @@ pub struct Lines {
     /// The near miss (`near_miss_<area>` or the spec's `near_miss_feature`), in the
     /// layout's feature table.
     near_miss_id: FeatureId,
+    /// The special symbols (codes from `n_symbols` on); special `j` wins in play area
+    /// `1 + j`.
+    specials: Specials,
 }
 
 /// The cells of every line of `k` in a `rows × cols` grid, row-major.
@@ -298,6 +331,26 @@ impl Lines {
             "a losing grid with a line one winning symbol short",
             "une grille perdante avec une ligne à un symbole gagnant près",
         );
+        let special_amounts: Vec<Money> = match &pay {
+            Pay::Box { gain, .. } => gain.amounts().to_vec(),
+            Pay::Legend(p) => p.iter().flatten().copied().collect(),
+        };
+        let special::Parsed {
+            specials,
+            areas,
+            inscriptions,
+        } = Specials::parse(
+            &raw.specials,
+            &symbols,
+            "symbols",
+            &layout.areas,
+            ctx.id,
+            &special_amounts,
+            ctx,
+        )?;
+        Self::check_specials(&specials, &pay, k)?;
+        layout.areas = areas;
+        winning.resize(symbols.len() + specials.list().len(), false);
         if raw.per_line && !matches!(pay, Pay::Legend(_)) {
             return Err(FieldError::new(
                 "per_line",
@@ -329,13 +382,14 @@ impl Lines {
             sets: Vec::new(),
             near_miss,
             near_miss_id,
+            specials,
         };
         if m.per_line {
             m.sets = (2..=MOST_LINES).map(|j| m.line_sets(j)).collect();
         }
         m.label = ctx.label(&m.layout.areas[0]).to_string();
         let need = m.worst_exclusions() + 1;
-        if m.near_miss < 1_000_000 {
+        if m.near_miss < 1_000_000 || !m.specials.is_empty() {
             let clean = m.worst_exclusions_no_near_miss() + 1;
             if symbols.len() < clean {
                 return Err(FieldError::new(
@@ -360,13 +414,29 @@ impl Lines {
                 ),
             ));
         }
+        if !m.specials.is_empty() {
+            let beside = m.worst_exclusions_beside_special() + 1;
+            if symbols.len() < beside {
+                return Err(FieldError::new(
+                    "symbols",
+                    format!(
+                        "a {rows}×{cols} grid with lines of {k} needs at least {beside} symbols \
+                         to be filled around a special symbol with no line, no near miss and \
+                         no line one symbol short through it, got {}",
+                        symbols.len()
+                    ),
+                ));
+            }
+        }
+        let mut values = symbols.clone();
+        values.extend(m.specials.list().iter().map(|s| s.symbol.clone()));
         for r in 1..=rows {
             for c in 1..=cols {
                 m.layout.columns.push(Column {
                     name: format!("{}_r{r}c{c}", ctx.id),
                     kind: ColumnKind::Symbol,
-                    values: symbols.clone(),
-                    inscriptions: Vec::new(),
+                    values: values.clone(),
+                    inscriptions: inscriptions.clone(),
                 });
             }
         }
@@ -385,6 +455,106 @@ impl Lines {
 
     fn cells(&self) -> usize {
         self.rows * self.cols
+    }
+
+    /// Refuses (field `specials`) what a special symbol cannot do on a grid: a spot
+    /// multiplier (a cell shows no amount under it), an auto-win in legend mode (no box), a
+    /// win-all in box mode (no legend), a second auto-win, any special with lines of 2.
+    fn check_specials(specials: &Specials, pay: &Pay, k: usize) -> Result<(), FieldError> {
+        let err = |m: String| Err(FieldError::new("specials", m));
+        let boxed = matches!(pay, Pay::Box { .. });
+        for (j, sp) in specials.list().iter().enumerate() {
+            let s = &sp.symbol;
+            match sp.kind {
+                SpecialKind::Multiplier(_) => {
+                    return err(format!(
+                        "\"{s}\" is a spot multiplier, which multiplies the amount under it, and \
+                         a cell of the grid shows none: a bigger prize is an amount of \
+                         `box_amounts` (or of `legend`)"
+                    ))
+                }
+                SpecialKind::AutoWin if !boxed => {
+                    return err(format!(
+                        "\"{s}\" is an auto-win symbol, which wins the amount in the box, and \
+                         this grid pays by its `legend`: an auto-win needs `box_amounts`; a \
+                         symbol that wins every legend amount is a `win_all`"
+                    ))
+                }
+                SpecialKind::WinAll if boxed => {
+                    return err(format!(
+                        "\"{s}\" is a win-all symbol, which wins every legend amount, and this \
+                         grid pays by its box (`box_amounts`): a symbol that wins the box on \
+                         its own is an `auto_win`"
+                    ))
+                }
+                SpecialKind::AutoWin if j > 0 => {
+                    return err(format!(
+                        "\"{s}\": at most one auto-win symbol, which wins the grid's box"
+                    ))
+                }
+                _ if k == 2 => {
+                    return err(format!(
+                        "\"{s}\" beside one symbol would read as a line of 2 with a wild: \
+                         special symbols need lines of 3 or more (`k`)"
+                    ))
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The special symbols `face` shows: (cell, special index), at most 8.
+    fn specials_shown(&self, face: &Face) -> ArrayVec<(usize, usize), 8> {
+        let mut out = ArrayVec::new();
+        if self.specials.is_empty() {
+            return out;
+        }
+        for cell in 0..self.cells() {
+            if let Some((j, _)) = self.specials.get(face.codes[cell]) {
+                if out.try_push((cell, j)).is_err() {
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    /// What special `j` wins on `face`: the box's amount (auto-win) or every legend amount
+    /// added up (win-all).
+    fn special_amount(&self, face: &Face, j: usize) -> Money {
+        match &self.pay {
+            Pay::Box { gain, .. } => gain.amount(face.codes[self.cells()]),
+            Pay::Legend(pay) => {
+                debug_assert_eq!(self.specials.list()[j].kind, SpecialKind::WinAll);
+                Money(pay.iter().flatten().map(|m| m.cents()).sum())
+            }
+        }
+    }
+
+    /// The most symbols one cell may have to exclude when a grid is filled around one
+    /// special symbol (placed anywhere) with no near miss: the no-near-miss bans, and one
+    /// symbol per line it closes, a line through the special included (whose other cells
+    /// must not all show one symbol).
+    fn worst_exclusions_beside_special(&self) -> usize {
+        let n_win = self.winning.iter().filter(|&&w| w).count();
+        let mut worst = 0;
+        for p in 0..self.cells() {
+            for cell in (0..self.cells()).filter(|&c| c != p) {
+                let (mut win, mut complete) = (0, 0);
+                for w in self.windows.iter().filter(|w| w.contains(&(cell as u8))) {
+                    let m = w
+                        .iter()
+                        .filter(|&&c| (c as usize) < cell && c as usize != p)
+                        .count();
+                    win += m / (self.k - 2);
+                    let last = w.iter().rev().find(|&&c| c as usize != p);
+                    complete += usize::from(last == Some(&(cell as u8)));
+                }
+                worst = worst.max(win.min(n_win) + complete);
+            }
+        }
+        worst
     }
 
     /// Per line: every set of `j` lines (window indices, ascending) on cells apart such
@@ -566,8 +736,11 @@ impl Lines {
             let mut banned = [false; 256];
             for &wi in &closes[cell] {
                 let w = &self.windows[wi as usize];
-                let mut others = w.iter().filter(|&&c| c as usize != cell);
-                let first = face.codes[*others.clone().next().expect("k ≥ 2") as usize];
+                // A special symbol's cell counts as any symbol (it must not read as a wild).
+                let mut others = w.iter().filter(|&&c| {
+                    c as usize != cell && usize::from(face.codes[c as usize]) < self.n_symbols
+                });
+                let first = face.codes[*others.clone().next().expect("k ≥ 3") as usize];
                 if others.all(|&c| face.codes[c as usize] == first) {
                     banned[first as usize] = true;
                 }
@@ -599,12 +772,12 @@ impl Lines {
 
 impl Lines {
     fn check_way(&self, way: &Way) -> Result<(), Refusal> {
+        if let Some(a) = way.wins.iter().find_map(|w| w.area.filter(|&a| a != 0)) {
+            return self.check_special_way(way, a);
+        }
         match way.wins.as_slice() {
             [] => Ok(()),
             [w] => {
-                if let Some(a) = w.area.filter(|&a| a != 0) {
-                    return Err(Refusal::NoSuchArea { area: a });
-                }
                 if self.symbols_for(w.amount).is_empty() {
                     return Err(Refusal::CannotWin {
                         area: self.id.clone(),
@@ -648,6 +821,46 @@ impl Lines {
         }
     }
 
+    /// A way with a win in play area `a` (not the grid's own): the area of a special, its
+    /// only win, of an amount the special wins (one of `box_amounts` for an auto-win, every
+    /// legend amount added up for a win-all).
+    fn check_special_way(&self, way: &Way, a: u8) -> Result<(), Refusal> {
+        let j = usize::from(a) - 1;
+        if j >= self.specials.list().len() {
+            return Err(Refusal::NoSuchArea { area: a });
+        }
+        let area = self.layout.areas[usize::from(a)].clone();
+        if way.wins.len() > 1 {
+            return Err(Refusal::TooManyWins {
+                area,
+                wins: way.wins.len(),
+                most: 1,
+                why: "a special symbol wins alone: the grid shows no line beside it",
+            });
+        }
+        let amount = way.wins[0].amount;
+        let can = match &self.pay {
+            Pay::Box { gain, .. } => gain.code(amount).is_none().then(|| {
+                format!(
+                    "its box shows {}",
+                    gain.amounts()
+                        .iter()
+                        .map(|m| m.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            }),
+            Pay::Legend(pay) => {
+                let all = Money(pay.iter().flatten().map(|m| m.cents()).sum());
+                (amount != all).then(|| format!("it wins every legend amount added up, {all}"))
+            }
+        };
+        match can {
+            Some(can) => Err(Refusal::CannotWin { area, amount, can }),
+            None => Ok(()),
+        }
+    }
+
     fn can_show(&self, way: &Way, id: FeatureId) -> Result<(), Refusal> {
         self.near().can_show(way, id, &self.layout, &self.id)
     }
@@ -662,7 +875,15 @@ impl Lines {
         let mut placed = [false; MAX_GRID];
         let win = way.wins.first().map(|w| w.amount);
         let mut near = win.is_some();
+        let special = way.wins.first().and_then(|w| w.area).filter(|&a| a != 0);
         match win {
+            Some(_) if special.is_some() => {
+                let j = usize::from(special.expect("a special's area")) - 1;
+                let cell = below(rng, n as u32) as usize;
+                face.codes[cell] = self.specials.list()[j].code;
+                placed[cell] = true;
+                near = false;
+            }
             Some(_) if way.wins.len() >= 2 => {
                 let sets = &self.sets[way.wins.len() - 2];
                 let set = &sets[below(rng, sets.len() as u32) as usize];
@@ -834,6 +1055,31 @@ impl Lines {
             self.layout.features.name(self.near_miss_id),
             f64::from(self.near_miss) / 1e4
         ));
+        for (j, sp) in self.specials.list().iter().enumerate() {
+            let area = &self.layout.areas[usize::from(self.specials.area(j))];
+            v.push(match sp.kind {
+                SpecialKind::WinAll => format!(
+                    "A cell showing {} wins every legend amount, added up, once: {} (play area \
+                     « {area} »).",
+                    sp.symbol,
+                    Money(match &self.pay {
+                        Pay::Legend(pay) => pay.iter().flatten().map(|m| m.cents()).sum(),
+                        Pay::Box { .. } => 0,
+                    })
+                ),
+                _ => format!(
+                    "A cell showing {} wins the amount in the box, whatever the other cells \
+                     show (play area « {area} »).",
+                    sp.symbol
+                ),
+            });
+            v.push(format!(
+                "Only a face winning by it shows {}, in one cell, with no line on the grid \
+                 and no near miss; it is no wild: no line through it holds {} of one symbol.",
+                sp.symbol,
+                self.k - 1
+            ));
+        }
         v
     }
 }
@@ -858,9 +1104,32 @@ impl Style for Lines {
         self.near().features()
     }
 
+    fn check_ways(&self, plans: &[&Plan]) -> Result<(), Refusal> {
+        self.specials.check_ways(plans, &self.layout.areas)
+    }
+
     fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark> {
         let mut out = Vec::new();
         let boxed = matches!(self.pay, Pay::Box { .. });
+        let shown = self.specials_shown(face);
+        if !shown.is_empty() {
+            for &(cell, j) in &shown {
+                let area = self.specials.area(j);
+                out.push(Mark {
+                    area,
+                    column: cell,
+                    kind: MarkKind::Win,
+                });
+                if boxed {
+                    out.push(Mark {
+                        area,
+                        column: self.cells(),
+                        kind: MarkKind::Win,
+                    });
+                }
+            }
+            return out;
+        }
         let mut mark = |column: usize, kind: MarkKind| {
             out.push(Mark {
                 area: 0,
@@ -899,6 +1168,10 @@ impl Style for Lines {
     fn evaluate(&self, face: &Face) -> Evaluation {
         let mut ev = Evaluation::default();
         let lines = self.lines(face);
+        let shown = self.specials_shown(face);
+        if !shown.is_empty() {
+            return self.evaluate_special(face, &lines, &shown);
+        }
         if self.per_line {
             return self.evaluate_per_line(face, &lines);
         }
@@ -927,6 +1200,54 @@ impl Style for Lines {
 }
 
 impl Lines {
+    /// A grid showing special symbols (`shown`: cell, special index): each wins in its play
+    /// area; the lines of winning symbols beside one win too, and the face is flagged
+    /// ([`AMB_SPECIAL_BESIDE`]), as are two specials and a line through one whose other
+    /// cells show one symbol. No near miss is reported: the grid wins.
+    fn evaluate_special(
+        &self,
+        face: &Face,
+        lines: &[(usize, u8)],
+        shown: &[(usize, usize)],
+    ) -> Evaluation {
+        let mut ev = Evaluation::default();
+        if shown.len() >= 2 {
+            ev.ambiguities.push(AMB_SPECIAL_TWICE);
+        }
+        if !lines.is_empty() {
+            ev.ambiguities.push(AMB_SPECIAL_BESIDE);
+        }
+        let wild = self.windows.iter().any(|w| {
+            let mut rest = w
+                .iter()
+                .map(|&c| face.codes[c as usize])
+                .filter(|&s| usize::from(s) < self.n_symbols);
+            let first = rest.next();
+            w.iter()
+                .any(|&c| shown.iter().any(|&(x, _)| x == c as usize))
+                && first.is_some()
+                && rest.clone().count() + 2 == self.k
+                && rest.all(|s| Some(s) == first)
+        });
+        if wild {
+            ev.ambiguities.push(AMB_SPECIAL_IN_LINE);
+        }
+        for &(_, j) in shown {
+            ev.wins.push(AreaWin {
+                area: self.specials.area(j),
+                amount: self.special_amount(face, j),
+            });
+        }
+        let winning = lines.iter().filter(|&&(_, s)| self.winning[s as usize]);
+        for &(_, s) in winning.take(if self.per_line { MOST_LINES } else { 1 }) {
+            ev.wins.push(AreaWin {
+                area: 0,
+                amount: self.line_amount(face, s),
+            });
+        }
+        ev
+    }
+
     /// Per line: each line of a winning symbol pays its legend amount; lines sharing a
     /// cell and a line of a symbol that does not win are flagged.
     fn evaluate_per_line(&self, face: &Face, lines: &[(usize, u8)]) -> Evaluation {
@@ -1046,6 +1367,18 @@ pub static INFO: StyleInfo = StyleInfo {
             default: Some("the surface id"),
             about: "the play area's name, as ways' `areas` name it",
         },
+        Param {
+            name: "specials",
+            kind: "array of tables",
+            default: Some("none"),
+            about: "special symbols a cell may show on a grid that wins by them, alone (no \
+                    line beside it): `{ symbol = \"STAR\", kind = \"auto_win\" }` wins the box \
+                    (box mode), `{ symbol = \"TOUT\", kind = \"win_all\" }` every legend amount \
+                    added up (legend mode). Each wins in a play area of its own (`area`, \
+                    default `{id}_{symbol}` in lower case) that ways name in `areas`; optional \
+                    `caption`, printed under it. Lines of 3 or more; a spot multiplier is \
+                    refused.",
+        },
     ],
     example: r#"[[surfaces]]
 style = "lines"
@@ -1068,8 +1401,8 @@ near_miss = 0.3
 mod tests {
     use super::*;
     use crate::styles::testkit::{
-        captions, count_showing, drawn_twice, judge_any_faces, round_trip, round_trip_showing, way,
-        Ctx,
+        captions, count_showing, drawn_twice, features_as_asked, judge_any_faces, round_trip,
+        round_trip_showing, way, way_in, Ctx,
     };
     use crate::styles::testkit::{Planning, Tested};
     use rand_core::SeedableRng;
@@ -1404,6 +1737,223 @@ mod tests {
                 .unwrap()
                 .field,
             "per_line"
+        );
+    }
+
+    /// BOX with a star that wins the box (play areas m, m_s), one more symbol to fill
+    /// around it.
+    const STAR: &str = "rows = 3\ncols = 3\nsymbols = [\"X\", \"O\", \"A\", \"B\", \"C\", \"D\"]\n\
+        winning = [\"X\"]\nbox_amounts = [2, 5, 20]\nnear_miss = 0.3\n\
+        decoy_weights = { \"2\" = 3, \"5\" = 2, \"20\" = 1 }\n\
+        specials = [{ symbol = \"S\", kind = \"auto_win\", caption = \"GAGNE\" }]\n";
+    /// LEGEND with a TOUT that wins every legend amount, 30 (play areas m, m_t).
+    const TOUT: &str = "rows = 4\ncols = 4\nk = 3\n\
+        symbols = [\"X\", \"O\", \"A\", \"B\", \"C\", \"D\", \"E\", \"F\", \"G\"]\n\
+        legend = { X = 20, O = 5, A = 5 }\nnear_miss = 0.5\n\
+        specials = [{ symbol = \"T\", kind = \"win_all\" }]\n";
+
+    /// (play area, whole units) of each win.
+    fn wins(ev: &Evaluation) -> Vec<(u8, u64)> {
+        ev.wins
+            .iter()
+            .map(|w| (w.area, w.amount.cents() / 100))
+            .collect()
+    }
+
+    #[test]
+    fn special_symbols_have_their_area_code_and_caption() {
+        let m = make(STAR).unwrap();
+        assert_eq!(m.layout.areas, ["m", "m_s"]);
+        assert_eq!(
+            m.layout.columns[0].values,
+            ["X", "O", "A", "B", "C", "D", "S"]
+        );
+        assert_eq!(
+            m.layout.columns[8].inscriptions,
+            ["", "", "", "", "", "", "GAGNE"]
+        );
+        assert_eq!(m.layout.columns[9].values.len(), 3);
+        let d = m.describe();
+        assert_eq!(
+            &d[d.len() - 2..],
+            [
+                "A cell showing S wins the amount in the box, whatever the other cells show \
+                 (play area « m_s »).",
+                "Only a face winning by it shows S, in one cell, with no line on the grid and \
+                 no near miss; it is no wild: no line through it holds 2 of one symbol."
+            ]
+        );
+        let m = make(TOUT).unwrap();
+        assert_eq!(m.layout.areas, ["m", "m_t"]);
+        assert!(m.layout.columns[0].inscriptions.is_empty());
+        let d = m.describe();
+        assert_eq!(
+            d[d.len() - 2],
+            "A cell showing T wins every legend amount, added up, once: 30 (play area « m_t »)."
+        );
+        // Without specials: the symbols alone.
+        assert_eq!(make(BOX).unwrap().layout.columns[0].values.len(), 5);
+    }
+
+    #[test]
+    fn an_auto_win_wins_the_box_alone_and_is_no_wild() {
+        let m = make(STAR).unwrap();
+        let f = face(&m, ["SOA", "BXC", "OAB"], 5);
+        let ev = m.evaluate(&f);
+        assert_eq!(wins(&ev), [(1, 5)]);
+        assert!(ev.ambiguities.is_empty());
+        assert!(ev.losing_features.is_empty());
+        let marks: Vec<(u8, usize, MarkKind)> = m
+            .marks(&f, &ev)
+            .into_iter()
+            .map(|k| (k.area, k.column, k.kind))
+            .collect();
+        assert_eq!(marks, [(1, 0, MarkKind::Win), (1, 9, MarkKind::Win)]);
+        // Beside a line of X the box would be paid once or twice.
+        let ev = m.evaluate(&face(&m, ["SOA", "XXX", "OAB"], 20));
+        assert_eq!(wins(&ev), [(1, 20), (0, 20)]);
+        assert_eq!(ev.ambiguities, [AMB_SPECIAL_BESIDE]);
+        // Two stars.
+        let ev = m.evaluate(&face(&m, ["SOA", "BXC", "OAS"], 2));
+        assert_eq!(wins(&ev), [(1, 2), (1, 2)]);
+        assert_eq!(ev.ambiguities, [AMB_SPECIAL_TWICE]);
+        // S X X, or S O O: the star would read as a wild completing the row.
+        for row in ["SXX", "SOO"] {
+            let ev = m.evaluate(&face(&m, [row, "BAC", "OCB"], 2));
+            assert_eq!(wins(&ev), [(1, 2)]);
+            assert_eq!(ev.ambiguities, [AMB_SPECIAL_IN_LINE], "{row}");
+        }
+    }
+
+    #[test]
+    fn a_win_all_wins_every_legend_amount_once() {
+        let m = make(TOUT).unwrap();
+        let ev = m.evaluate(&face4(&m, ["TXOB", "BCDE", "OXFA", "GBCD"]));
+        assert_eq!(wins(&ev), [(1, 30)]);
+        assert!(ev.ambiguities.is_empty());
+        let ev = m.evaluate(&face4(&m, ["TXOB", "BCDE", "OOOA", "GBCD"]));
+        assert_eq!(wins(&ev), [(1, 30), (0, 5)]);
+        assert_eq!(ev.ambiguities, [AMB_SPECIAL_BESIDE]);
+    }
+
+    #[test]
+    fn ways_through_special_symbols_round_trip() {
+        for (text, ways) in [
+            (
+                STAR,
+                vec![
+                    way_in(&[(Some(1), 2)]),
+                    way_in(&[(Some(1), 20)]),
+                    way(&[5]),
+                    way(&[]),
+                ],
+            ),
+            (TOUT, vec![way_in(&[(Some(1), 30)]), way(&[20]), way(&[])]),
+        ] {
+            let m = make(text).unwrap();
+            let code = m.specials.list()[0].code;
+            for w in &ways {
+                m.check_way(w).unwrap();
+                let by = w.wins.iter().any(|x| x.area == Some(1));
+                for (seed, f, ev) in round_trip(&m, w, 0..300) {
+                    let shown = f.codes[..m.cells()].iter().filter(|&&c| c == code);
+                    assert_eq!(shown.count(), usize::from(by), "seed {seed}");
+                    if by {
+                        assert!(m.lines(&f).is_empty(), "seed {seed}");
+                        assert!(m.near_miss_line(&f).is_none(), "seed {seed}");
+                        assert!(ev.ambiguities.is_empty(), "seed {seed}");
+                    }
+                }
+                features_as_asked(&m, w, 0..30);
+            }
+        }
+    }
+
+    #[test]
+    fn ways_special_symbols_cannot_carry_are_refused() {
+        let m = make(STAR).unwrap();
+        let refused = |w: Way| m.check_way(&w).unwrap_err().to_string();
+        assert_eq!(
+            refused(way_in(&[(Some(1), 3)])),
+            "« m_s » cannot win 3: its box shows 2, 5, 20"
+        );
+        assert_eq!(
+            refused(way_in(&[(Some(1), 2), (None, 5)])),
+            "2 wins, but « m_s » shows at most 1 at once (a special symbol wins alone: the \
+             grid shows no line beside it)"
+        );
+        assert_eq!(
+            m.check_way(&way_in(&[(Some(2), 2)])),
+            Err(Refusal::NoSuchArea { area: 2 })
+        );
+        let m = make(TOUT).unwrap();
+        assert_eq!(
+            m.check_way(&way_in(&[(Some(1), 20)]))
+                .unwrap_err()
+                .to_string(),
+            "« m_t » cannot win 20: it wins every legend amount added up, 30"
+        );
+        // A special no way wins by never shows: refused once every way is planned.
+        let plans: Vec<Plan> = [way(&[20]), way(&[])]
+            .iter()
+            .map(|w| Arc::clone(&m).plan(w).unwrap())
+            .collect();
+        assert_eq!(
+            m.check_ways(&plans.iter().collect::<Vec<_>>())
+                .unwrap_err()
+                .to_string(),
+            "specials (\"T\") never applies: no way wins in its play area « m_t » (`areas`), \
+             so no face shows it"
+        );
+    }
+
+    #[test]
+    fn special_symbols_that_cannot_work_are_refused_naming_the_field() {
+        let refused = |text: &str| {
+            let e = make(text).err().unwrap();
+            assert_eq!(e.field, "specials", "{}", e.message);
+            e.message
+        };
+        assert_eq!(
+            refused(&STAR.replace("kind = \"auto_win\"", "kind = \"multiplier\", times = 2")),
+            "\"S\" is a spot multiplier, which multiplies the amount under it, and a cell of \
+             the grid shows none: a bigger prize is an amount of `box_amounts` (or of `legend`)"
+        );
+        assert_eq!(
+            refused(&TOUT.replace("win_all", "auto_win")),
+            "\"T\" is an auto-win symbol, which wins the amount in the box, and this grid pays \
+             by its `legend`: an auto-win needs `box_amounts`; a symbol that wins every legend \
+             amount is a `win_all`"
+        );
+        assert_eq!(
+            refused(&STAR.replace("auto_win", "win_all")),
+            "\"S\" is a win-all symbol, which wins every legend amount, and this grid pays by \
+             its box (`box_amounts`): a symbol that wins the box on its own is an `auto_win`"
+        );
+        assert_eq!(
+            refused(&STAR.replace(
+                "caption = \"GAGNE\" }",
+                "caption = \"GAGNE\" }, { symbol = \"M\", kind = \"auto_win\" }"
+            )),
+            "\"M\": at most one auto-win symbol, which wins the grid's box"
+        );
+        assert_eq!(
+            refused(&TOUT.replace("k = 3", "k = 2")),
+            "\"T\" beside one symbol would read as a line of 2 with a wild: special symbols \
+             need lines of 3 or more (`k`)"
+        );
+        // Four symbols fill a grid where every losing grid is a near miss, not the grid
+        // around a star, which shows no near miss.
+        let four = STAR
+            .replace(", \"C\", \"D\"]", "]")
+            .replace("near_miss = 0.3", "near_miss = 1.0");
+        assert_eq!(m_ok(&four.replace("specials", "# specials")), 4);
+        let e = make(&four).err().unwrap();
+        assert_eq!(e.field, "symbols");
+        assert_eq!(
+            e.message,
+            "a 3×3 grid with lines of 3 needs at least 5 symbols to fill a losing grid with no \
+             near miss (no line one winning symbol short), got 4"
         );
     }
 }
