@@ -1,15 +1,16 @@
 //! Blocks of games with special symbols, judged ticket by ticket by an evaluator written here
 //! from the rule text alone (game_specs/README.md, `symbol_to_prize`, `key_match`,
-//! `match_count`, `compare`, `match_symbols` and `match_amounts`), not from tirage's code: game_specs/examples/coffre_tout.toml
+//! `match_count`, `compare`, `match_symbols`, `match_amounts` and `lines`), not from tirage's code: game_specs/examples/coffre_tout.toml
 //! (a legend game whose TOUT symbol wins every legend amount),
 //! game_specs/examples/multi_chance.toml (your numbers against winning numbers, with a money
 //! bag, a 5X and a win-all among the spots), game_specs/examples/bingo_multi.toml (a bingo
 //! card whose FREE space may show 2X, 5X or 10X) and game_specs/examples/plus_fort_bonus.toml
 //! (your number against theirs, with a money bag, a 5X and a win-all in place of your
 //! number), game_specs/examples/lingot_banque.toml (match 3 like symbols, with a gold bar
-//! that wins its game's box and a bank that wins both boxes of two games) and
+//! that wins its game's box and a bank that wins both boxes of two games),
 //! game_specs/examples/double_montant.toml (match 3 like amounts, with a 2X and a money bag
-//! in place of an amount). Every ticket's
+//! in place of an amount) and game_specs/examples/etoile_tout.toml (tic-tac-toe, with a
+//! star that wins the box and a win-all that wins every legend amount). Every ticket's
 //! printed prize must be what the rules pay, no face may show what the naive reading would
 //! read otherwise, and the lot table must come out exactly.
 
@@ -547,4 +548,120 @@ fn every_ticket_of_match_amounts_with_special_symbols_pays_as_the_rules_say() {
     // This block's losing tickets showing a lone 2X: decoy_multiplier = 0.05 of 5 210 is
     // 260.5, with a standard deviation of 15.7.
     assert_eq!(decoys, 271);
+}
+
+/// The eight lines of a 3×3 grid (cells 0..9, row by row).
+const LINES: [[usize; 3]; 8] = [
+    [0, 1, 2],
+    [3, 4, 5],
+    [6, 7, 8],
+    [0, 3, 6],
+    [1, 4, 7],
+    [2, 5, 8],
+    [0, 4, 8],
+    [2, 4, 6],
+];
+
+/// What a 3×3 tic-tac-toe grid with one special symbol pays by the rule text: `line` is the
+/// amount a line of three of a symbol wins (`None`: the symbol wins nothing), `special`
+/// what the special symbol wins. Panics on a grid the naive reading would misread: a line
+/// of a symbol that wins nothing, two lines, the special twice or beside a line, or the
+/// special in a line whose two other cells show one symbol (a wild?).
+fn tic_tac_toe(
+    t: &str,
+    grid: &[&str],
+    special: (&str, u64),
+    line: impl Fn(&str) -> Option<u64>,
+) -> (u64, bool) {
+    let full: Vec<&str> = LINES
+        .iter()
+        .filter(|l| grid[l[0]] == grid[l[1]] && grid[l[1]] == grid[l[2]])
+        .map(|l| grid[l[0]])
+        .collect();
+    assert!(full.len() <= 1, "ticket {t}: two lines in {grid:?}");
+    let stars: Vec<usize> = (0..9).filter(|&c| grid[c] == special.0).collect();
+    assert!(
+        stars.len() <= 1,
+        "ticket {t}: {} twice in {grid:?}",
+        special.0
+    );
+    if let Some(&c) = stars.first() {
+        assert!(
+            full.is_empty(),
+            "ticket {t}: {} beside a line {grid:?}",
+            special.0
+        );
+        for l in LINES.iter().filter(|l| l.contains(&c)) {
+            let o: Vec<&str> = l.iter().filter(|&&x| x != c).map(|&x| grid[x]).collect();
+            assert_ne!(
+                o[0], o[1],
+                "ticket {t}: {} as a wild in {grid:?}",
+                special.0
+            );
+        }
+        return (special.1, true);
+    }
+    match full.first() {
+        Some(s) => (
+            line(s).unwrap_or_else(|| panic!("ticket {t}: a line of {s} in {grid:?}")),
+            false,
+        ),
+        None => (0, false),
+    }
+}
+
+#[test]
+fn every_ticket_of_tic_tac_toe_grids_with_special_symbols_pays_as_the_rules_say() {
+    let rows = block("game_specs/examples/etoile_tout.toml");
+    assert_eq!(rows.len(), 2_000);
+    let mut paid: BTreeMap<u64, u32> = BTreeMap::new();
+    let mut by: BTreeMap<&str, u32> = BTreeMap::new();
+    let grid = |row: &BTreeMap<String, String>, s: &str| -> Vec<String> {
+        (1..=3)
+            .flat_map(|r| (1..=3).map(move |c| (r, c)))
+            .map(|(r, c)| row[&format!("{s}_r{r}c{c}")].clone())
+            .collect()
+    };
+    // The legend of Grille 2; TOUT wins it all, added up.
+    let legend = BTreeMap::from([("PIECE", 2), ("BOURSE", 5), ("COFFRE", 20)]);
+    let tout: u64 = legend.values().sum();
+    assert_eq!(tout, 27);
+    for row in &rows {
+        let t = &row["ticket"];
+        // Grille 1: three TREFLE in a line win GAIN; ETOILE wins GAIN on its own.
+        let g = grid(row, "grille");
+        let g: Vec<&str> = g.iter().map(String::as_str).collect();
+        let gain = euros(&row["grille_gain"]);
+        let (one, etoile) =
+            tic_tac_toe(t, &g, ("ETOILE", gain), |s| (s == "TREFLE").then_some(gain));
+        // Grille 2: three of a legend symbol win its amount; TOUT wins every amount.
+        let b = grid(row, "bonus");
+        let b: Vec<&str> = b.iter().map(String::as_str).collect();
+        let (two, all) = tic_tac_toe(t, &b, ("TOUT", tout), |s| legend.get(s).copied());
+        if etoile {
+            *by.entry("ETOILE").or_default() += 1;
+        }
+        if all {
+            *by.entry("TOUT").or_default() += 1;
+        }
+        let prize = one + two;
+        assert_eq!(prize.to_string(), row["prize"], "ticket {t}: {g:?} {b:?}");
+        if prize > 0 {
+            *paid.entry(prize).or_default() += 1;
+        }
+    }
+    let table = BTreeMap::from([
+        (50, 2),
+        (27, 2),
+        (20, 4),
+        (10, 15),
+        (7, 10),
+        (5, 50),
+        (2, 250),
+        (1, 200),
+    ]);
+    assert_eq!(paid, table);
+    // The ways through each special, from the spec: ETOILE 1+5+10+50 tickets, TOUT 2; no
+    // losing ticket shows one.
+    assert_eq!(by, BTreeMap::from([("ETOILE", 66), ("TOUT", 2)]));
 }
