@@ -1618,3 +1618,96 @@ fn cards_print_rank_and_suit_and_a_plain_proof_closes_up() {
         }
     }
 }
+
+/// The notes of a proof, line by line: its texts in the notes' size, not bold.
+fn notes_of(svg: &str) -> Vec<String> {
+    svg.lines()
+        .filter(|l| l.starts_with("<text") && l.contains(r#"font-size="8.5""#))
+        .filter(|l| !l.contains("font-weight"))
+        .flat_map(texts)
+        .collect()
+}
+
+/// The proof of ticket `n` of deck `d`, drawn into `out`.
+fn proof_of(d: &std::path::Path, n: &str, out: &std::path::Path) -> String {
+    tirage()
+        .arg("render")
+        .arg(d)
+        .args(["-q", "--tickets", n, "--out"])
+        .arg(out)
+        .assert()
+        .success();
+    std::fs::read_to_string(out.join(format!("ticket-{n}.svg"))).unwrap()
+}
+
+/// A special symbol wins in a play area of its own, yet a player sees the game or surface
+/// it stands on win: the note tells the win under that game's (or surface's) name, by the
+/// special's name, and never says that it loses; the panel's name is drawn as a winner's.
+#[test]
+fn a_game_winning_by_its_special_symbol_is_told_as_a_winner() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path().join("pf");
+    deck(&repo("game_specs/examples/plus_fort_bonus.toml"), &d);
+    let rows = rows(&d);
+    let r = rows.iter().find(|r| r[6] == "SAC-50+10x5").unwrap();
+    let (sac, x5) = (game_of_row(r, "SAC"), game_of_row(r, "5X"));
+    let svg = proof_of(&d, &r[3], &t.path().join("p"));
+    let notes = notes_of(&svg);
+    let of = |g: usize| -> Vec<&String> {
+        notes
+            .iter()
+            .filter(|l| l.starts_with(&format!("Jeu {g} ")) || l.starts_with(&format!("Jeu {g},")))
+            .collect()
+    };
+    assert_eq!(
+        of(sac),
+        [&format!("Jeu {sac} gagne 50 € avec Sac d'or : SAC")],
+        "{notes:?}"
+    );
+    assert_eq!(
+        of(x5),
+        [&format!("Jeu {x5} gagne 50 € avec Multiplicateur 5X : 5X")],
+        "{notes:?}"
+    );
+    for g in [sac, x5] {
+        assert!(
+            svg.contains(&format!(
+                r##"font-weight="bold" fill="#00823c">Jeu {g}</text>"##
+            )),
+            "Jeu {g}: {svg}"
+        );
+    }
+    // The win-all symbol: the ten games' GAINs, added up, for the game that shows it.
+    let r = rows.iter().find(|r| r[6] == "TOUT-500").unwrap();
+    let tout = game_of_row(r, "TOUT");
+    let notes = notes_of(&proof_of(&d, &r[3], &t.path().join("p")));
+    assert_eq!(
+        notes,
+        [
+            format!("Jeu {tout} gagne 500 € avec Gagne tout : TOUT"),
+            "Sac d'or perd : rien de ce qu'il montre ne gagne.".into(),
+            "Multiplicateur 5X perd : rien de ce qu'il montre ne gagne.".into(),
+        ]
+    );
+
+    // A surface of one play area (symbol_to_prize): the win-all symbol wins it all.
+    let d = t.path().join("coffre");
+    deck(&repo("game_specs/examples/coffre_tout.toml"), &d);
+    let rows = self::rows(&d);
+    let r = rows.iter().find(|r| r[6] == "TOUT").unwrap();
+    let svg = proof_of(&d, &r[3], &t.path().join("c"));
+    assert_eq!(
+        notes_of(&svg),
+        ["Le coffre aux trésors gagne 567 € avec Gagne tout : TOUT"]
+    );
+    assert!(
+        svg.contains(r##"fill="#00823c">Le coffre aux trésors</text>"##),
+        "{svg}"
+    );
+}
+
+/// The game (1 to 10) of a plus_fort_bonus row whose number is `symbol` (game g's is
+/// column 7 + 4 (g - 1): yours, theirs, gain, caption).
+fn game_of_row(r: &[String], symbol: &str) -> usize {
+    (1..=10).find(|g| r[3 + 4 * g] == symbol).unwrap()
+}

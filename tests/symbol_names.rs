@@ -73,7 +73,7 @@ fn symbols_with_spaces_round_trip_through_every_file() {
     deck(&repo(SPEC), &d);
     assert_eq!(verify_code(&d), 0);
 
-    // The proof of the first money-bag ticket says what won.
+    // The proof of the first money-bag ticket says what won, where the money bag shows.
     let text = std::fs::read_to_string(out.join("tickets.csv")).unwrap();
     let n = text
         .lines()
@@ -90,7 +90,10 @@ fn symbols_with_spaces_round_trip_through_every_file() {
         .assert()
         .success();
     let svg = std::fs::read_to_string(proofs.join(format!("ticket-{n}.svg"))).unwrap();
-    assert!(svg.contains(">Money bag wins $5: MONEY BAG<"), "{svg}");
+    assert!(
+        svg.contains(">Your symbols wins $5 with a Money bag: MONEY BAG<"),
+        "{svg}"
+    );
     assert!(svg.contains(">WIN IT<"), "the special's caption under it");
 }
 

@@ -34,7 +34,9 @@ use crate::proof::draw::{fit, svg, text_width, Anchor, Canvas, Color, Font};
 use crate::proof::select::{SelectError, Selection, MOST_UNNAMED};
 use crate::proof::words::Words;
 use crate::spec::GameSpec;
-use crate::styles::{ColumnKind, Evaluation, FeatureId, FeatureKind, Mark, MarkKind, FREE_CELL};
+use crate::styles::{
+    ColumnKind, Evaluation, FeatureId, FeatureKind, Layout, Mark, MarkKind, Panel, FREE_CELL,
+};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
@@ -977,10 +979,69 @@ fn draw_legend(c: &mut Canvas, lx: f64, y: f64, kinds: &[MarkKind], w: &Words) {
     }
 }
 
+/// Where the wins of each play area of a face show, as a player reads them: `Some(a)` when
+/// the panel named after play area `a` (a compare row, a surface of one area) shows a
+/// symbol `marks` marks as the area's win, `None` otherwise (the area's own cells, or an
+/// area that does not win). A special symbol wins in a play area of its own, after the
+/// surface's own play areas (`styles::special`), yet a player sees the row or surface it
+/// stands on win by it.
+fn seen_in(layout: &Layout, ev: &Evaluation, marks: &[Mark]) -> Vec<Option<u8>> {
+    let own = own_panels(layout);
+    (0..layout.areas.len())
+        .map(|s| {
+            let area = s as u8;
+            if !ev.wins.iter().any(|w| w.area == area) {
+                return None;
+            }
+            marks
+                .iter()
+                .filter(|k| k.area == area && k.kind == MarkKind::Win)
+                .filter(|k| !matches!(layout.columns[k.column].kind, ColumnKind::Amount(_)))
+                .find_map(|k| {
+                    (0..own.len()).find(|&a| {
+                        a != s && own[a].is_some_and(|p| in_panel(&layout.panels[p], k.column))
+                    })
+                })
+                .map(|a| a as u8)
+        })
+        .collect()
+}
+
+/// The panel named after each play area (index into [`Layout::panels`]), if there is one.
+fn own_panels(layout: &Layout) -> Vec<Option<usize>> {
+    layout
+        .areas
+        .iter()
+        .map(|name| layout.panels.iter().position(|p| &p.id == name))
+        .collect()
+}
+
+/// Whether `panel` shows face column `column`.
+fn in_panel(panel: &Panel, column: usize) -> bool {
+    panel.rows.iter().flatten().any(|&c| c == column)
+}
+
+/// Whether the panel named after play area `area` shows a cell `marks` marks as the win of
+/// another play area: a special symbol standing on it, or an amount a win-all adds up.
+fn shows_another_win(layout: &Layout, marks: &[Mark], area: u8) -> bool {
+    own_panels(layout)
+        .get(usize::from(area))
+        .copied()
+        .flatten()
+        .is_some_and(|p| {
+            marks.iter().any(|k| {
+                k.area != area && k.kind == MarkKind::Win && in_panel(&layout.panels[p], k.column)
+            })
+        })
+}
+
 /// A note per play area of a face judged `ev`, in words and in its mark's colour: what
 /// it wins (the sum of its wins, the combination, the cells `marks` marks as the win), each
 /// near miss or decoy it shows once (each cell once), or that nothing it shows wins; then, for a
-/// losing ticket, that it loses. `values` is the text of every face column.
+/// losing ticket, that it loses. A win a player sees on another play area's panel (a
+/// special symbol's: [`seen_in`]) is told with that area, by the special's name; an area
+/// whose panel shows another's win is not said to lose. `values` is the text of every face
+/// column.
 fn notes(
     spec: &GameSpec,
     ev: &Evaluation,
@@ -1032,37 +1093,55 @@ fn notes(
         }
         crate::language::join_symbols(&v)
     };
-    for (a, name) in areas.iter().enumerate() {
-        let area = a as u8;
-        let label = spec.label(name);
+    // The wins of play area `area`, under `label`, by the special named `by` when there is
+    // one: the sum, its parts, the combination, the cells.
+    let win_note = |area: u8, label: &str, by: Option<&str>| -> Option<String> {
         let wins: Vec<Money> = ev
             .wins
             .iter()
             .filter(|w| w.area == area)
             .map(|w| w.amount)
             .collect();
-        if !wins.is_empty() {
-            let total = Money(wins.iter().map(|w| w.cents()).sum());
-            let mut s = format!(
-                "{label} {} {}",
-                w.wins,
-                spec.language.amount(total, &spec.currency)
-            );
-            if wins.len() > 1 {
-                let parts: Vec<String> = wins
-                    .iter()
-                    .map(|&m| spec.language.amount(m, &spec.currency))
-                    .collect();
-                let _ = write!(s, " ({})", parts.join(" + "));
+        if wins.is_empty() {
+            return None;
+        }
+        let total = Money(wins.iter().map(|w| w.cents()).sum());
+        let mut s = format!(
+            "{label} {} {}",
+            w.wins,
+            spec.language.amount(total, &spec.currency)
+        );
+        if wins.len() > 1 {
+            let parts: Vec<String> = wins
+                .iter()
+                .map(|&m| spec.language.amount(m, &spec.currency))
+                .collect();
+            let _ = write!(s, " ({})", parts.join(" + "));
+        }
+        if let Some(by) = by {
+            let _ = write!(s, " {} {by}", w.with);
+        }
+        if let Some(f) = ev.feature(area) {
+            let _ = write!(s, " {} {}", w.with, m.feature_name(f).replace('_', " "));
+        }
+        let shown = cells_of(area, MarkKind::Win);
+        if !shown.is_empty() {
+            let _ = write!(s, "{}{shown}", w.colon);
+        }
+        Some(s)
+    };
+    let seen = seen_in(m.layout(), ev, marks);
+    for (a, name) in areas.iter().enumerate() {
+        let area = a as u8;
+        let label = spec.label(name);
+        if seen[a].is_none() {
+            notes.extend(win_note(area, label, None).map(|s| (Color::WIN, s)));
+        }
+        for (s, special) in areas.iter().enumerate() {
+            if seen[s] == Some(area) {
+                let by = spec.label(special);
+                notes.extend(win_note(s as u8, label, Some(by)).map(|s| (Color::WIN, s)));
             }
-            if let Some(f) = ev.feature(area) {
-                let _ = write!(s, " {} {}", w.with, m.feature_name(f).replace('_', " "));
-            }
-            let shown = cells_of(area, MarkKind::Win);
-            if !shown.is_empty() {
-                let _ = write!(s, "{}{shown}", w.colon);
-            }
-            notes.push((Color::WIN, s));
         }
         // Each near miss or decoy once, however many times the area shows it.
         let mut told: Vec<FeatureId> = Vec::new();
@@ -1086,7 +1165,8 @@ fn notes(
             }
             notes.push((mark_style(kind, w).1, s));
         }
-        if wins.is_empty() && told.is_empty() {
+        let wins = ev.wins.iter().any(|w| w.area == area);
+        if !wins && told.is_empty() && !shows_another_win(m.layout(), marks, area) {
             notes.push((Color::GREY, format!("{label} {}", w.area_loses)));
         }
     }
@@ -1228,11 +1308,13 @@ pub fn ticket_canvas(
             .collect()
     };
     let areas = &m.layout().areas;
+    // A play area's panel wins when the area wins, or when it shows another area's win (a
+    // special symbol standing on it).
     let area_wins = |id: &str| {
-        areas
-            .iter()
-            .position(|a| a == id)
-            .is_some_and(|a| ev.wins.iter().any(|w| usize::from(w.area) == a))
+        areas.iter().position(|a| a == id).is_some_and(|a| {
+            ev.wins.iter().any(|w| usize::from(w.area) == a)
+                || shows_another_win(m.layout(), &all_marks, a as u8)
+        })
     };
 
     // Panels flow left to right, wrapping at the proof's width.
