@@ -375,7 +375,10 @@ fn a_proof_shows_the_print_record_and_the_prize_the_rules_give() {
     assert_eq!(svg.matches(">GAGNANT</text>").count(), 3);
     assert_eq!(svg.matches(">LEURRE</text>").count(), 1);
     assert_eq!(svg.matches(">PRESQUE</text>").count(), 0);
-    assert!(svg.contains(">jeu1 gagne 8 € : COQ COQ</text>"), "{svg}");
+    assert!(
+        svg.contains(">« jeu1 » gagne 8 € : COQ COQ</text>"),
+        "{svg}"
+    );
     assert_eq!(svg.matches(">COQ</text>").count(), 2);
 }
 
@@ -614,8 +617,8 @@ fn a_deck_proof_sheet_is_a_searchable_pdf_with_a_cover_and_every_ticket() {
         .find(|p| p.contains(&format!("série {}", top[4])))
         .unwrap();
     assert!(
-        page.contains("Jeu 1 : GAIN 1 gagne 20 000 € : COQ COQ")
-            || page.contains("Jeu 2 : GAIN 2 gagne 20 000 €"),
+        page.contains("« Jeu 1 : GAIN 1 » gagne 20 000 € : COQ COQ")
+            || page.contains("« Jeu 2 : GAIN 2 » gagne 20 000 €"),
         "{page}"
     );
     // Near misses are told in the ticket's language, on the pages and in the cover's table.
@@ -709,7 +712,7 @@ fn a_poker_proof_names_the_combination_and_marks_its_cards() {
     assert_eq!(ranks, ['A', 'J', 'K', 'Q', 'T']);
     let suit = cards[0].chars().nth(1).unwrap();
     assert!(cards.iter().all(|c| c.ends_with(suit)), "{note}");
-    assert!(note.contains(">Joueur "), "{note}");
+    assert!(note.contains(">« Joueur "), "{note}");
     // Its five cards and its GAIN are marked, at least.
     assert!(svg.matches(">GAGNANT</text>").count() >= 6);
 
@@ -1491,13 +1494,25 @@ fn the_help_examples_of_render_and_claim_run_as_pasted() {
 
 /// coq's small spec with `language = "LANG"` under its currency, written to `dir`.
 fn spec_in(dir: &std::path::Path, lang: &str) -> std::path::PathBuf {
-    let text = std::fs::read_to_string(repo("tests/specs/coq_small.toml")).unwrap();
+    in_language("tests/specs/coq_small.toml", dir, lang)
+}
+
+/// Spec `spec` (of the repository, in euros, with no language) with `language = "LANG"`
+/// under its currency, written to `dir`.
+fn in_language(spec: &str, dir: &std::path::Path, lang: &str) -> std::path::PathBuf {
+    let text = std::fs::read_to_string(repo(spec)).unwrap();
+    assert!(!text.contains("\nlanguage"), "{spec} sets its language");
     let text = text.replacen(
         "currency = \"EUR\"\n",
         &format!("currency = \"EUR\"\nlanguage = \"{lang}\"\n"),
         1,
     );
-    let path = dir.join(format!("coq-{lang}.toml"));
+    let name = std::path::Path::new(spec)
+        .file_stem()
+        .unwrap()
+        .to_str()
+        .unwrap();
+    let path = dir.join(format!("{name}-{lang}.toml"));
     std::fs::write(&path, text).unwrap();
     path
 }
@@ -1529,7 +1544,7 @@ fn proofs_speak_the_tickets_language() {
             ">Block 0 · pack 1 · position {n} · ticket {n} · serial {}</text>",
             r[4]
         ),
-        ">jeu1 wins €4: COQ COQ</text>".into(),
+        ">« jeu1 » wins €4: COQ COQ</text>".into(),
         ">€4</text>".into(),
         ">WIN: wins</text>".into(),
     ] {
@@ -1656,17 +1671,19 @@ fn a_game_winning_by_its_special_symbol_is_told_as_a_winner() {
     let of = |g: usize| -> Vec<&String> {
         notes
             .iter()
-            .filter(|l| l.starts_with(&format!("Jeu {g} ")) || l.starts_with(&format!("Jeu {g},")))
+            .filter(|l| l.starts_with(&format!("« Jeu {g} »")))
             .collect()
     };
     assert_eq!(
         of(sac),
-        [&format!("Jeu {sac} gagne 50 € avec Sac d'or : SAC")],
+        [&format!("« Jeu {sac} » gagne 50 € avec « Sac d'or » : SAC")],
         "{notes:?}"
     );
     assert_eq!(
         of(x5),
-        [&format!("Jeu {x5} gagne 50 € avec Multiplicateur 5X : 5X")],
+        [&format!(
+            "« Jeu {x5} » gagne 50 € avec « Multiplicateur 5X » : 5X"
+        )],
         "{notes:?}"
     );
     for g in [sac, x5] {
@@ -1684,9 +1701,9 @@ fn a_game_winning_by_its_special_symbol_is_told_as_a_winner() {
     assert_eq!(
         notes,
         [
-            format!("Jeu {tout} gagne 500 € avec Gagne tout : TOUT"),
-            "Sac d'or perd : rien de ce qu'il montre ne gagne.".into(),
-            "Multiplicateur 5X perd : rien de ce qu'il montre ne gagne.".into(),
+            format!("« Jeu {tout} » gagne 500 € avec « Gagne tout » : TOUT"),
+            "« Sac d'or » perd : rien de ce qu'il montre ne gagne.".into(),
+            "« Multiplicateur 5X » perd : rien de ce qu'il montre ne gagne.".into(),
         ]
     );
 
@@ -1698,7 +1715,7 @@ fn a_game_winning_by_its_special_symbol_is_told_as_a_winner() {
     let svg = proof_of(&d, &r[3], &t.path().join("c"));
     assert_eq!(
         notes_of(&svg),
-        ["Le coffre aux trésors gagne 567 € avec Gagne tout : TOUT"]
+        ["« Le coffre aux trésors » gagne 567 € avec « Gagne tout » : TOUT"]
     );
     assert!(
         svg.contains(r##"fill="#00823c">Le coffre aux trésors</text>"##),
@@ -1710,4 +1727,85 @@ fn a_game_winning_by_its_special_symbol_is_told_as_a_winner() {
 /// column 7 + 4 (g - 1): yours, theirs, gain, caption).
 fn game_of_row(r: &[String], symbol: &str) -> usize {
     (1..=10).find(|g| r[3 + 4 * g] == symbol).unwrap()
+}
+
+/// A proof's notes name each play area by its printed name in quotes, which reads right
+/// whatever the name (« Your numbers » loses); a losing ticket's verdict says so in words,
+/// not by the files' id `lose`.
+#[test]
+fn notes_quote_play_areas_and_a_loser_is_said_in_words() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path().join("en");
+    deck(&repo("game_specs/examples/ticket_bonus.toml"), &d);
+    let rows = rows(&d);
+    assert_eq!(rows[0][6], "lose");
+    let svg = proof_of(&d, "1", &t.path().join("p"));
+    assert!(
+        svg.contains(">Proof: prize $0 · losing ticket</text>"),
+        "{svg}"
+    );
+    assert_eq!(
+        notes_of(&svg),
+        [
+            "« Your numbers » loses: nothing it shows wins.",
+            "No play area wins: the ticket loses."
+        ]
+    );
+
+    let d = t.path().join("fr");
+    deck(&repo("tests/specs/coq_small.toml"), &d);
+    let n = self::rows(&d).iter().position(|r| r[6] == "lose").unwrap() + 1;
+    let svg = proof_of(&d, &n.to_string(), &t.path().join("q"));
+    assert!(
+        svg.contains(">Épreuve : gain 0 € · billet perdant</text>"),
+        "{svg}"
+    );
+    assert!(!svg.contains("combinaison lose"), "{svg}");
+}
+
+/// A hand winning by a natural says so as the pay legend names it (« Blackjack (as + dix
+/// ou figure) », « Natural (ace + ten or figure) »), never by the feature's id.
+#[test]
+fn a_natural_is_named_as_the_pay_legend_names_it() {
+    let t = tempfile::tempdir().unwrap();
+    for (lang, wins, with) in [
+        ("fr", "gagne 500 €", "avec un blackjack : "),
+        ("en", "wins €500", "with a natural: "),
+    ] {
+        let d = t.path().join(lang);
+        deck(
+            &in_language("game_specs/examples/vingt_et_un.toml", t.path(), lang),
+            &d,
+        );
+        let n = manifest(&d)["promised_features"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["feature"] == "natural_bj")
+            .unwrap()["ticket"]
+            .as_u64()
+            .unwrap();
+        let r = &rows(&d)[n as usize - 1];
+        assert_eq!((r[5].as_str(), r[6].as_str()), ("500", "bj250"));
+        // The dealer's two cards, then hand h's two: columns 9 + 4 (h - 1) and the next.
+        let hand = (1..=5)
+            .find(|h| {
+                let cards = &r[5 + 4 * h..7 + 4 * h];
+                cards.iter().any(|c| c.starts_with('A'))
+                    && cards.iter().any(|c| "TJQK".contains(&c[..1]))
+            })
+            .unwrap();
+        let cards = [&r[7], &r[8], &r[5 + 4 * hand], &r[6 + 4 * hand]];
+        let svg = proof_of(&d, &n.to_string(), &t.path().join(format!("p-{lang}")));
+        let want = format!(
+            "« Main {hand} » {wins} {with}{}",
+            cards.map(|c| c.as_str()).join(" ")
+        );
+        assert!(
+            notes_of(&svg).contains(&want),
+            "{want} not in {:?}",
+            notes_of(&svg)
+        );
+        assert!(!svg.contains("natural bj"), "{svg}");
+    }
 }

@@ -1035,8 +1035,9 @@ fn shows_another_win(layout: &Layout, marks: &[Mark], area: u8) -> bool {
         })
 }
 
-/// A note per play area of a face judged `ev`, in words and in its mark's colour: what
-/// it wins (the sum of its wins, the combination, the cells `marks` marks as the win), each
+/// A note per play area of a face judged `ev`, in words and in its mark's colour, the area
+/// named by its printed name in quotes (« Vos numéros » gagne): what it wins (the sum of
+/// its wins, the combination as its style names it, the cells `marks` marks as the win), each
 /// near miss or decoy it shows once (each cell once), or that nothing it shows wins; then, for a
 /// losing ticket, that it loses. A win a player sees on another play area's panel (a
 /// special symbol's: [`seen_in`]) is told with that area, by the special's name; an area
@@ -1107,7 +1108,7 @@ fn notes(
         }
         let total = Money(wins.iter().map(|w| w.cents()).sum());
         let mut s = format!(
-            "{label} {} {}",
+            "« {label} » {} {}",
             w.wins,
             spec.language.amount(total, &spec.currency)
         );
@@ -1119,10 +1120,12 @@ fn notes(
             let _ = write!(s, " ({})", parts.join(" + "));
         }
         if let Some(by) = by {
-            let _ = write!(s, " {} {by}", w.with);
+            let _ = write!(s, " {} « {by} »", w.with);
         }
         if let Some(f) = ev.feature(area) {
-            let _ = write!(s, " {} {}", w.with, m.feature_name(f).replace('_', " "));
+            let called = m.layout().features.called(f, spec.language);
+            let name = called.map_or_else(|| m.feature_name(f).replace('_', " "), str::to_string);
+            let _ = write!(s, " {} {name}", w.with);
         }
         let shown = cells_of(area, MarkKind::Win);
         if !shown.is_empty() {
@@ -1159,7 +1162,7 @@ fn notes(
                 (MarkKind::NearMiss, w.near_miss)
             };
             let shown = cells_of(area, kind);
-            let mut s = format!("{label}, {words}{}{}", w.colon, about(f.id));
+            let mut s = format!("« {label} », {words}{}{}", w.colon, about(f.id));
             if !shown.is_empty() {
                 let _ = write!(s, " ({shown})");
             }
@@ -1167,7 +1170,7 @@ fn notes(
         }
         let wins = ev.wins.iter().any(|w| w.area == area);
         if !wins && told.is_empty() && !shows_another_win(m.layout(), marks, area) {
-            notes.push((Color::GREY, format!("{label} {}", w.area_loses)));
+            notes.push((Color::GREY, format!("« {label} » {}", w.area_loses)));
         }
     }
     if ev.wins.is_empty() {
@@ -1448,13 +1451,11 @@ pub fn ticket_canvas(
         line,
     );
     if marks == Marks::Shown {
-        let verdict = format!(
-            "{} {} · {} {}",
-            w.verdict.0,
-            spec.language.amount(t.prize, &spec.currency),
-            w.verdict.1,
-            way.id
-        );
+        let prize = spec.language.amount(t.prize, &spec.currency);
+        let verdict = match way.tier {
+            Some(_) => format!("{} {prize} · {} {}", w.verdict.0, w.verdict.1, way.id),
+            None => format!("{} {prize} · {}", w.verdict.0, w.losing),
+        };
         c.text(MARGIN, 52.0, 9.5, Font::Bold, verdict);
     }
     for p in &placed {

@@ -16,19 +16,24 @@ pub struct Words {
     pub place: [&'static str; 5],
     /// "Proof: prize", before the amount; "way", before the way's id.
     pub verdict: (&'static str, &'static str),
+    /// After the prize of a losing ticket, in place of the way and its id (`lose`, an id
+    /// of the files).
+    pub losing: &'static str,
     /// The tags of a win, a near miss and a decoy on a cell.
     pub tags: [&'static str; 3],
     /// The key's words after each tag.
     pub key: [&'static str; 3],
     /// After a winning play area's name, before the amount.
     pub wins: &'static str,
-    /// Before a combination's name.
+    /// Before what a play area wins with: a combination's name, a special symbol's play
+    /// area.
     pub with: &'static str,
     /// A near miss, in a note.
     pub near_miss: &'static str,
     /// A decoy, in a note.
     pub decoy: &'static str,
-    /// After a losing play area's name.
+    /// After a losing play area's name (quoted, as every play area a note names: a name
+    /// may be plural, « Your numbers »).
     pub area_loses: &'static str,
     /// A losing ticket.
     pub ticket_loses: &'static str,
@@ -75,6 +80,7 @@ const EN: Words = Words {
     colon: ": ",
     place: ["Block", "pack", "position", "ticket", "serial"],
     verdict: ("Proof: prize", "way"),
+    losing: "losing ticket",
     tags: ["WIN", "NEAR MISS", "DECOY"],
     key: [
         "wins",
@@ -82,7 +88,7 @@ const EN: Words = Words {
         "decoy (shown, wins nothing)",
     ],
     wins: "wins",
-    with: "with a",
+    with: "with",
     near_miss: "near miss",
     decoy: "decoy",
     area_loses: "loses: nothing it shows wins.",
@@ -130,6 +136,7 @@ const FR: Words = Words {
     colon: " : ",
     place: ["Bloc", "carnet", "position", "billet", "série"],
     verdict: ("Épreuve : gain", "combinaison"),
+    losing: "billet perdant",
     tags: ["GAGNANT", "PRESQUE", "LEURRE"],
     key: [
         "gagne",

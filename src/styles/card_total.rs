@@ -626,6 +626,10 @@ impl CardTotal {
             "a card_total hand winning by a natural (an ace and a ten or figure)",
             "une main gagnante par un blackjack (un as et un dix ou une figure)",
         );
+        // As the pay legend prints it: « Natural (ace + ten or figure) », « Blackjack (…) ».
+        layout
+            .features
+            .call(natural_id, "a natural", "un blackjack");
         let near_miss_id = layout.features.add(
             near_miss_name,
             FeatureKind::NearMiss,

@@ -1561,16 +1561,16 @@ fn features(surfaces: &mut [Surface], table: &mut Features) -> Vec<FeatureId> {
     for s in surfaces.iter() {
         let own = &s.rule.layout().features;
         for local in s.rule.features() {
-            let f = own.get(local);
-            let id = table.add(f.name.clone(), f.kind, f.about.clone(), f.about_fr.clone());
+            let id = table.add_from(own, local);
             if !offered.contains(&id) {
                 offered.push(id);
             }
         }
     }
     for s in surfaces.iter() {
-        for (_, f) in s.rule.layout().features.iter() {
-            table.add(f.name.clone(), f.kind, f.about.clone(), f.about_fr.clone());
+        let own = &s.rule.layout().features;
+        for (local, _) in own.iter() {
+            table.add_from(own, local);
         }
     }
     for s in surfaces.iter_mut() {

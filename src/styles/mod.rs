@@ -233,6 +233,9 @@ pub struct FeatureId(pub u16);
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Features {
     list: Vec<FeatureInfo>,
+    /// What a proof writes after « with » for a winning feature its style names, in English
+    /// and in French ([`Features::call`]).
+    called: std::collections::BTreeMap<FeatureId, [String; 2]>,
 }
 
 impl Features {
@@ -258,6 +261,34 @@ impl Features {
             about_fr: about_fr.into(),
         });
         id
+    }
+
+    /// Adds feature `id` of table `from` (another style's or surface's), with what a proof
+    /// calls it, as [`Features::add`] does; returns its id here.
+    pub fn add_from(&mut self, from: &Features, id: FeatureId) -> FeatureId {
+        let f = from.get(id);
+        let here = self.add(f.name.clone(), f.kind, f.about.clone(), f.about_fr.clone());
+        if let Some(c) = from.called.get(&id) {
+            self.called.entry(here).or_insert_with(|| c.clone());
+        }
+        here
+    }
+
+    /// Names winning feature `id` as a proof writes it after « with », in English (`en`)
+    /// and in French (`fr`): `a natural` and `un blackjack`, a combination's printed name.
+    /// A winning feature no style names is written by its name.
+    pub fn call(&mut self, id: FeatureId, en: impl Into<String>, fr: impl Into<String>) {
+        self.called.insert(id, [en.into(), fr.into()]);
+    }
+
+    /// What a proof writes after « with » for feature `id` in `language` ([`Features::call`]),
+    /// if its style names it.
+    pub fn called(&self, id: FeatureId, language: crate::language::Language) -> Option<&str> {
+        let [en, fr] = self.called.get(&id)?;
+        Some(match language {
+            crate::language::Language::Fr => fr,
+            crate::language::Language::En => en,
+        })
     }
 
     /// Feature `id`. Panics for an id of another table.

@@ -356,7 +356,7 @@ impl CardHands {
             }
             let name = c.name.clone().unwrap_or_else(|| c.id.clone());
             printed(&name).map_err(|m| e(".name", m))?;
-            ids[kind.index()] = Some(features.add(
+            let id = features.add(
                 c.id.clone(),
                 FeatureKind::Winning,
                 format!("a winning zone's best combination is a {}", c.id),
@@ -364,7 +364,10 @@ impl CardHands {
                     "la meilleure combinaison d'une zone gagnante est {}",
                     name.trim()
                 ),
-            ));
+            );
+            // A proof names it as the ticket prints it, in the spec's language.
+            features.call(id, name.trim(), name.trim());
+            ids[kind.index()] = Some(id);
             names[kind.index()] = Some(name.trim().to_string());
             kinds |= kind.bit();
         }
