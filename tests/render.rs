@@ -1431,8 +1431,8 @@ fn pdftotext(pdf: &std::path::Path) -> String {
 }
 
 /// Every example of `render --help` and `claim --help` runs as pasted after the README's
-/// quick start (a signed block of coq in output/coq/block-001, here coq's small test spec):
-/// exit 0, or 3 for a claim with a made-up code.
+/// quick start (a signed block of coq in output/coq/block-001, here coq's small test spec),
+/// and pasted again: exit 0, or 3 for a claim with a made-up code.
 #[test]
 fn the_help_examples_of_render_and_claim_run_as_pasted() {
     let t = tempfile::tempdir().unwrap();
@@ -1470,7 +1470,11 @@ fn the_help_examples_of_render_and_claim_run_as_pasted() {
         let o = tirage().args([cmd, "--help"]).output().unwrap();
         let help = String::from_utf8(o.stdout).unwrap();
         let examples = help.split("Examples").nth(1).expect("examples");
-        for line in examples.lines().filter(|l| l.starts_with("  tirage ")) {
+        let lines: Vec<&str> = examples
+            .lines()
+            .filter(|l| l.starts_with("  tirage "))
+            .collect();
+        for line in lines.iter().chain(&lines) {
             let line = line.trim().replace("/tmp/", &format!("{}/", tmp.display()));
             let o = std::process::Command::new("sh")
                 .arg("-c")
@@ -1489,7 +1493,7 @@ fn the_help_examples_of_render_and_claim_run_as_pasted() {
             ran += 1;
         }
     }
-    assert_eq!(ran, 7);
+    assert_eq!(ran, 14);
 }
 
 /// coq's small spec with `language = "LANG"` under its currency, written to `dir`.
@@ -1808,4 +1812,63 @@ fn a_natural_is_named_as_the_pay_legend_names_it() {
         );
         assert!(!svg.contains("natural bj"), "{svg}");
     }
+}
+
+/// SVG proofs never replace a file unasked: a run that would write a `ticket-<N>.svg` that
+/// exists (another block's proof, an earlier run's) writes nothing, names the first one and
+/// exits 2; `--force` replaces them. Into the default `<DIR>.proofs/` as into `--out`.
+#[test]
+fn svg_proofs_never_overwrite_a_file_unasked() {
+    let t = tempfile::tempdir().unwrap();
+    let (a, b) = (t.path().join("a"), t.path().join("b"));
+    deck(&repo("tests/specs/coq_small.toml"), &a);
+    deck(&repo("game_specs/examples/ticket_bonus.toml"), &b);
+    let run = |dir: &std::path::Path, tickets: &str, out: Option<&std::path::Path>, force| {
+        let mut c = tirage();
+        c.arg("render").arg(dir).args(["-q", "--tickets", tickets]);
+        if let Some(out) = out {
+            c.arg("--out").arg(out);
+        }
+        if force {
+            c.arg("--force");
+        }
+        c.output().unwrap()
+    };
+    let refused = |o: &std::process::Output, first: &std::path::Path| {
+        assert_eq!(o.status.code(), Some(2));
+        assert_eq!(
+            String::from_utf8_lossy(&o.stderr),
+            format!(
+                "tirage: error: {} exists: nothing was written; give --force to replace it, or another --out\n",
+                first.display()
+            )
+        );
+        assert_eq!(o.stdout, b"");
+    };
+    let out = t.path().join("p");
+    assert_eq!(run(&a, "3", Some(&out), false).status.code(), Some(0));
+    let a3 = std::fs::read(out.join("ticket-3.svg")).unwrap();
+    // Ticket 2 would be new, ticket 3 is a's: nothing is written.
+    refused(
+        &run(&b, "2,3", Some(&out), false),
+        &out.join("ticket-3.svg"),
+    );
+    assert_eq!(std::fs::read(out.join("ticket-3.svg")).unwrap(), a3);
+    assert!(!out.join("ticket-2.svg").exists());
+    // With --force, b's proofs, as b draws them anywhere.
+    assert_eq!(run(&b, "2,3", Some(&out), true).status.code(), Some(0));
+    let fresh = t.path().join("fresh");
+    assert_eq!(run(&b, "3", Some(&fresh), false).status.code(), Some(0));
+    let b3 = std::fs::read(fresh.join("ticket-3.svg")).unwrap();
+    assert_ne!(a3, b3);
+    assert_eq!(std::fs::read(out.join("ticket-3.svg")).unwrap(), b3);
+    assert!(out.join("ticket-2.svg").exists());
+
+    // The default folder beside the block alike.
+    assert_eq!(run(&a, "1", None, false).status.code(), Some(0));
+    refused(
+        &run(&a, "1", None, false),
+        &t.path().join("a.proofs/ticket-1.svg"),
+    );
+    assert_eq!(run(&a, "1", None, true).status.code(), Some(0));
 }

@@ -14,10 +14,11 @@ use tirage::proof::select::{Selection, Span};
     after_help = "A proof's face, serial, pack and position come from the ticket's record in \
 tickets.bin (or its tickets.csv row when only that file opens); its prize and way from the \
 spec's rules (--help: what is checked first). The printer's proofs (tickets.bin alone, a \
-production block) show no prize. Proofs go beside the block: <DIR>.proofs/.\n\n\
+production block) show no prize. Proofs go beside the block: <DIR>.proofs/. An existing \
+proof is replaced only with --force (without it, nothing is written).\n\n\
 Examples (after the README's quick start):\n  \
-tirage render output/coq/block-001 --tickets 1,5,9..12 --out /tmp/proofs\n  \
-tirage render output/coq/block-001 --pack 7 --tier 2 --out /tmp/proofs\n  \
+tirage render output/coq/block-001 --tickets 1,5,9..12 --out /tmp/proofs --force\n  \
+tirage render output/coq/block-001 --pack 7 --tier 2 --out /tmp/proofs --force\n  \
 tirage render output/coq/block-001 --way 20000,500+500 --pdf /tmp/coq-top.pdf --force\n  \
 tirage deck game_specs/coq.toml -q --force && tirage render output/coq/deck --pdf /tmp/coq-deck.pdf --force",
     after_long_help = "Which ticket files are read: those that are here in clear, or as .age \
@@ -41,9 +42,12 @@ Which tickets: --tickets names them (numbers and ranges, drawn in the order name
 face by the rules, so the whole print file is read; they need the prize, which the printer's \
 print file alone of a production block does not give). Without --tickets, at most 2000 \
 tickets are drawn. A ticket or pack past the block, a way or tier the spec has not, or a \
-selection of no ticket: exit 2.\n\nExamples (after the README's quick start):\n  \
-tirage render output/coq/block-001 --tickets 1,5,9..12 --out /tmp/proofs\n  \
-tirage render output/coq/block-001 --pack 7 --tier 2 --out /tmp/proofs\n  \
+selection of no ticket: exit 2.\n\n\
+A file the run would write that exists (a ticket-<N>.svg, the --pdf file): exit 2 and \
+nothing is written, naming the first one; --force replaces them.\n\n\
+Examples (after the README's quick start):\n  \
+tirage render output/coq/block-001 --tickets 1,5,9..12 --out /tmp/proofs --force\n  \
+tirage render output/coq/block-001 --pack 7 --tier 2 --out /tmp/proofs --force\n  \
 tirage render output/coq/block-001 --way 20000,500+500 --pdf /tmp/coq-top.pdf --force\n  \
 tirage deck game_specs/coq.toml -q --force && tirage render output/coq/deck --pdf /tmp/coq-deck.pdf --force"
 )]
@@ -79,8 +83,9 @@ pub(super) struct Args {
     /// that does not say which tickets win.
     #[arg(long)]
     plain: bool,
-    /// Replace an existing --pdf file (SVG proofs always replace older proofs).
-    #[arg(long, requires = "pdf")]
+    /// Replace the files the run writes that exist: the ticket-<N>.svg of the tickets drawn,
+    /// or the --pdf file. Without it, nothing is written when one exists.
+    #[arg(long)]
     force: bool,
     /// Print nothing (by default, the path of every file written).
     #[arg(short, long)]
@@ -128,7 +133,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         let parent = pdf.parent().filter(|p| !p.as_os_str().is_empty());
         outside_block(parent.unwrap_or(std::path::Path::new(".")), &block, pdf)?;
         let bytes = tirage::proof::sheet::proof_sheet(&proofs, marks)?;
-        write_proof(pdf, &bytes, a.force)?;
+        write_proof(pdf, &bytes, a.force, "another file")?;
         if !a.quiet {
             println!("{}", pdf.display());
         }
@@ -142,25 +147,30 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     let out = match &a.out {
         Some(out) => {
             outside_block(out, &block, out)?;
-            // Folders made here are the owner's only (0700), like `<block>.proofs`: a proof
-            // shows its ticket whole. An existing folder keeps the mode its owner gave it.
-            std::os::unix::fs::DirBuilderExt::mode(
-                std::fs::DirBuilder::new().recursive(true),
-                0o700,
-            )
-            .create(out)
-            .with_context(|| format!("cannot create {}", out.display()))?;
             out.clone()
         }
-        None => {
-            let out = proofs_dir(&a.dir)?;
-            private_dir(&out)?;
-            out
-        }
+        None => proofs_dir(&a.dir)?,
     };
-    for (t, svg) in proofs.tickets.iter().zip(svgs) {
-        let path = out.join(format!("ticket-{}.svg", t.ticket));
-        write_proof(&path, svg.as_bytes(), true)?;
+    let paths: Vec<PathBuf> = proofs
+        .tickets
+        .iter()
+        .map(|t| out.join(format!("ticket-{}.svg", t.ticket)))
+        .collect();
+    // Every file to write may be written before the first is.
+    for path in &paths {
+        may_write(path, a.force, "another --out")?;
+    }
+    if a.out.is_some() {
+        // Folders made here are the owner's only (0700), like `<block>.proofs`: a proof
+        // shows its ticket whole. An existing folder keeps the mode its owner gave it.
+        std::os::unix::fs::DirBuilderExt::mode(std::fs::DirBuilder::new().recursive(true), 0o700)
+            .create(&out)
+            .with_context(|| format!("cannot create {}", out.display()))?;
+    } else {
+        private_dir(&out)?;
+    }
+    for (path, svg) in paths.iter().zip(svgs) {
+        write_proof(path, svg.as_bytes(), a.force, "another --out")?;
         if !a.quiet {
             println!("{}", path.display());
         }
@@ -232,14 +242,10 @@ fn outside_block(dir: &Path, block: &Path, what: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Writes proof `path` whole: into a new file beside it (mode 0600, like the ticket files,
-/// since a proof shows a ticket's serial and prize), moved into place only when complete.
-/// An older proof (a regular file) is replaced when `replace` is true, else refused; a
-/// link or anything else there is never written through, nor is a file another name links
-/// to (the move replaces the name, not the file).
-fn write_proof(path: &std::path::Path, bytes: &[u8], replace: bool) -> Result<()> {
-    use std::io::Write;
-    let cannot = || format!("cannot write {}", path.display());
+/// Refuses proof `path` when something is there that may not be replaced: an older proof
+/// (a regular file) unless `replace` (the error offers `--force` or `elsewhere`), and a
+/// link or anything else, which is never written through.
+fn may_write(path: &Path, replace: bool, elsewhere: &str) -> Result<()> {
     if let Ok(m) = std::fs::symlink_metadata(path) {
         if !m.is_file() {
             anyhow::bail!(
@@ -249,11 +255,22 @@ fn write_proof(path: &std::path::Path, bytes: &[u8], replace: bool) -> Result<()
         }
         if !replace {
             anyhow::bail!(
-                "{} exists: nothing was written; give --force to replace it, or another file",
+                "{} exists: nothing was written; give --force to replace it, or {elsewhere}",
                 path.display()
             );
         }
     }
+    Ok(())
+}
+
+/// Writes proof `path` whole: into a new file beside it (mode 0600, like the ticket files,
+/// since a proof shows a ticket's serial and prize), moved into place only when complete.
+/// What is there is replaced only as [`may_write`] allows; a file another name links to is
+/// never written (the move replaces the name, not the file).
+fn write_proof(path: &Path, bytes: &[u8], replace: bool, elsewhere: &str) -> Result<()> {
+    use std::io::Write;
+    let cannot = || format!("cannot write {}", path.display());
+    may_write(path, replace, elsewhere)?;
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => std::path::Path::new("."),
