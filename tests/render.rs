@@ -1872,3 +1872,24 @@ fn svg_proofs_never_overwrite_a_file_unasked() {
     );
     assert_eq!(run(&a, "1", None, true).status.code(), Some(0));
 }
+
+/// A special symbol among cells that several games read (match_symbols' shared grid) is
+/// told with the game whose box it pays, the one such game.
+#[test]
+fn a_special_among_shared_cells_is_told_with_the_game_whose_box_it_pays() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path().join("lb");
+    deck(&repo("game_specs/examples/lingot_banque.toml"), &d);
+    let rows = rows(&d);
+    let r = rows.iter().find(|r| r[6] == "LINGOT-10").unwrap();
+    let notes = notes_of(&proof_of(&d, &r[3], &t.path().join("p")));
+    let told: Vec<&String> = notes
+        .iter()
+        .filter(|l| l.starts_with("« Jeu 1 »") || l.starts_with("« Lingot d'or »"))
+        .collect();
+    assert_eq!(
+        told,
+        ["« Jeu 1 » gagne 10 € avec « Lingot d'or » : LINGOT"],
+        "{notes:?}"
+    );
+}

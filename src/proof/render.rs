@@ -981,10 +981,11 @@ fn draw_legend(c: &mut Canvas, lx: f64, y: f64, kinds: &[MarkKind], w: &Words) {
 
 /// Where the wins of each play area of a face show, as a player reads them: `Some(a)` when
 /// the panel named after play area `a` (a compare row, a surface of one area) shows a
-/// symbol `marks` marks as the area's win, `None` otherwise (the area's own cells, or an
-/// area that does not win). A special symbol wins in a play area of its own, after the
-/// surface's own play areas (`styles::special`), yet a player sees the row or surface it
-/// stands on win by it.
+/// symbol `marks` marks as the area's win, or, failing that, when it is the one such panel
+/// showing an amount so marked (the box a special symbol among shared cells pays); `None`
+/// otherwise (the area's own cells, or an area that does not win). A special symbol wins
+/// in a play area of its own, after the surface's own play areas (`styles::special`), yet
+/// a player sees the row or surface it stands on, or whose box it pays, win by it.
 fn seen_in(layout: &Layout, ev: &Evaluation, marks: &[Mark]) -> Vec<Option<u8>> {
     let own = own_panels(layout);
     (0..layout.areas.len())
@@ -993,16 +994,29 @@ fn seen_in(layout: &Layout, ev: &Evaluation, marks: &[Mark]) -> Vec<Option<u8>> 
             if !ev.wins.iter().any(|w| w.area == area) {
                 return None;
             }
-            marks
-                .iter()
-                .filter(|k| k.area == area && k.kind == MarkKind::Win)
-                .filter(|k| !matches!(layout.columns[k.column].kind, ColumnKind::Amount(_)))
-                .find_map(|k| {
-                    (0..own.len()).find(|&a| {
-                        a != s && own[a].is_some_and(|p| in_panel(&layout.panels[p], k.column))
+            // The other play areas whose panel shows a cell marked as this area's win,
+            // among its symbols (`false`) or its amounts (`true`).
+            let holding = |amounts: bool| -> BTreeSet<usize> {
+                marks
+                    .iter()
+                    .filter(|k| k.area == area && k.kind == MarkKind::Win)
+                    .filter(|k| {
+                        matches!(layout.columns[k.column].kind, ColumnKind::Amount(_)) == amounts
                     })
-                })
-                .map(|a| a as u8)
+                    .filter_map(|k| {
+                        (0..own.len()).find(|&a| {
+                            a != s && own[a].is_some_and(|p| in_panel(&layout.panels[p], k.column))
+                        })
+                    })
+                    .collect()
+            };
+            let by_symbol = holding(false);
+            let by_amount = holding(true);
+            match (by_symbol.first(), by_amount.len()) {
+                (Some(&a), _) => Some(a as u8),
+                (None, 1) => by_amount.first().map(|&a| a as u8),
+                _ => None,
+            }
         })
         .collect()
 }
