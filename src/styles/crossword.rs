@@ -25,7 +25,9 @@
 //! **Columns.** `{id}_grid` (the grid's number in the book, from 1), `{id}_w{i}` (its words
 //! in the order above), `{id}_l{i}` (your letters). The legend is printed, not a face column.
 //! Play area: `area`, by default the surface id; panels `{id}` (grid and words) and
-//! `{id}_letters`.
+//! `{id}_letters`. For a book of grids the layout also gives each grid's lattice (the
+//! square of every letter of every word), on which proofs draw the words; a list's words
+//! are drawn as a row of cells.
 //!
 //! **Features.** `near_miss_<area>` (or the spec's `near_miss_feature`): a losing face one
 //! word short of the lowest paid count with an incomplete word one letter short, on exactly
@@ -46,7 +48,7 @@ use super::common::{pick_distinct, LosingNearMiss};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureKind,
-    Layout, Mark, MarkKind, Panel, Plan, Printed, Refusal, Style,
+    Lattice, LatticeGrid, Layout, Mark, MarkKind, Panel, Plan, Printed, Refusal, Style,
 };
 use crate::crypto::rng::{below, chance};
 use crate::language::Phrase;
@@ -154,9 +156,10 @@ fn mask(word: &str) -> u32 {
     word.bytes().fold(0, |m, b| m | bit(b))
 }
 
-/// The words of a grid drawn as `rows`: its runs of two or more letters, across row by
+/// The words of a grid drawn as `rows`, each as the squares of its letters in order
+/// ((row, square) from 0 at the top left): its runs of two or more letters, across row by
 /// row, then down column by column. Errors: a malformed row, or a letter in no word.
-fn grid_words(rows: &[String]) -> Result<Vec<String>, String> {
+fn grid_runs(rows: &[String]) -> Result<Vec<Vec<(usize, usize)>>, String> {
     let h = rows.len();
     let w = rows.first().map_or(0, String::len);
     if h == 0 || w == 0 || h > MAX_SIDE || w > MAX_SIDE {
@@ -173,8 +176,7 @@ fn grid_words(rows: &[String]) -> Result<Vec<String>, String> {
         }
     }
     let at = |i: usize, j: usize| cells[i][j] != b'.';
-    let mut words = Vec::new();
-    let mut used = vec![vec![false; w]; h];
+    let mut runs: Vec<Vec<(usize, usize)>> = Vec::new();
     // Across, row by row.
     for i in 0..h {
         let mut j = 0;
@@ -184,8 +186,7 @@ fn grid_words(rows: &[String]) -> Result<Vec<String>, String> {
                 j += 1;
             }
             if j - start >= 2 {
-                words.push(String::from_utf8_lossy(&cells[i][start..j]).into_owned());
-                (start..j).for_each(|k| used[i][k] = true);
+                runs.push((start..j).map(|k| (i, k)).collect());
             }
             j += 1;
         }
@@ -199,11 +200,14 @@ fn grid_words(rows: &[String]) -> Result<Vec<String>, String> {
                 i += 1;
             }
             if i - start >= 2 {
-                words.push((start..i).map(|k| cells[k][j] as char).collect());
-                (start..i).for_each(|k| used[k][j] = true);
+                runs.push((start..i).map(|k| (k, j)).collect());
             }
             i += 1;
         }
+    }
+    let mut used = vec![vec![false; w]; h];
+    for &(i, j) in runs.iter().flatten() {
+        used[i][j] = true;
     }
     for i in 0..h {
         for j in 0..w {
@@ -218,7 +222,19 @@ fn grid_words(rows: &[String]) -> Result<Vec<String>, String> {
             }
         }
     }
-    Ok(words)
+    Ok(runs)
+}
+
+/// The words of a grid drawn as `rows`, in the order of [`grid_runs`]. Errors: its.
+fn grid_words(rows: &[String]) -> Result<Vec<String>, String> {
+    Ok(grid_runs(rows)?
+        .iter()
+        .map(|run| {
+            run.iter()
+                .map(|&(i, j)| rows[i].as_bytes()[j] as char)
+                .collect()
+        })
+        .collect())
 }
 
 /// Excluded letters, at most `budget`, none of `yours`, holding a letter of each of
@@ -710,6 +726,7 @@ impl Crossword {
     /// `self` with its layout completed: panels, printed lines and description.
     fn with_layout(mut self) -> Self {
         self.layout.panels = self.panels();
+        self.layout.lattices = self.lattices();
         self.layout.printed = self.printed();
         self.layout.description = self.describe();
         self
@@ -730,6 +747,33 @@ impl Crossword {
                 rows: letters.chunks(6).map(<[usize]>::to_vec).collect(),
             },
         ]
+    }
+
+    /// The book's grids drawn square by square in panel `{id}`, word `i` in face column
+    /// `1 + i`; none for a book of lists, whose words stay a row of cells.
+    fn lattices(&self) -> Vec<Lattice> {
+        if self.pictures.is_empty() {
+            return Vec::new();
+        }
+        let grids = self
+            .pictures
+            .iter()
+            .map(|rows| LatticeGrid {
+                rows: rows.len(),
+                cols: rows[0].len(),
+                words: grid_runs(rows)
+                    .expect("a grid checked at load")
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, run)| (1 + i, run))
+                    .collect(),
+            })
+            .collect();
+        vec![Lattice {
+            panel: self.id.clone(),
+            grid: 0,
+            grids,
+        }]
     }
 
     /// The legend the ticket prints: the amount of each paid count of words.
@@ -1039,6 +1083,25 @@ mod tests {
         assert_eq!(p[0].rows, vec![vec![0], vec![1, 2, 3]]);
         assert_eq!(p[1].id, "m_letters");
         assert_eq!(p[1].rows.len(), 3);
+        // Grid 1's words on its squares: CHAT across row 1, RAT across row 3, AIRE down
+        // square 3; a book of lists has no lattice.
+        let l = &m.layout().lattices;
+        assert_eq!((l.len(), l[0].panel.as_str(), l[0].grid), (1, "m", 0));
+        let g = &l[0].grids[0];
+        assert_eq!((g.rows, g.cols), (4, 5));
+        assert_eq!(
+            g.words,
+            [
+                (1, vec![(0, 0), (0, 1), (0, 2), (0, 3)]),
+                (2, vec![(2, 2), (2, 3), (2, 4)]),
+                (3, vec![(0, 2), (1, 2), (2, 2), (3, 2)]),
+            ]
+        );
+        assert_eq!(
+            l[0].grids[1].words[2],
+            (3, vec![(0, 1), (1, 1), (2, 1), (3, 1)])
+        );
+        assert!(make(LISTS).unwrap().layout().lattices.is_empty());
         let lines: Vec<String> = m.layout().printed[0]
             .lines
             .iter()

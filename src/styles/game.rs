@@ -23,8 +23,8 @@ use super::multiply::{self, BoxChoice, MultiplierBox};
 use super::shared::{Beside, Shared, SharedKind};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureInfo,
-    FeatureKind, Features, Layout, Mark, Panel, Plan, Printed, Refusal, Style, FEATURE_ATTEMPTS,
-    FREE_CELL, MAX_COLUMNS,
+    FeatureKind, Features, Lattice, LatticeGrid, Layout, Mark, Panel, Plan, Printed, Refusal,
+    Style, FEATURE_ATTEMPTS, FREE_CELL, MAX_COLUMNS,
 };
 use crate::crypto::rng::below;
 use crate::language::{Phrase, PrintedLine};
@@ -471,6 +471,7 @@ impl Game {
             .map(|(e, &at)| e.panel(at))
             .chain(panels(&surfaces))
             .collect();
+        layout.lattices = lattices(&surfaces);
         layout.printed = printed(&surfaces);
         layout.shown_amounts = shown_amounts(&surfaces);
         layout.description = describe(&shared, &surfaces);
@@ -1608,6 +1609,31 @@ fn panels(surfaces: &[Surface]) -> Vec<Panel> {
                     id: p.id.clone(),
                     rows,
                 })
+            })
+        })
+        .collect()
+}
+
+/// Every surface's lattices, their face columns numbered in the composed face.
+fn lattices(surfaces: &[Surface]) -> Vec<Lattice> {
+    surfaces
+        .iter()
+        .flat_map(|s| {
+            s.rule.layout().lattices.iter().map(|l| Lattice {
+                panel: l.panel.clone(),
+                grid: s.columns[l.grid],
+                grids: l
+                    .grids
+                    .iter()
+                    .map(|g| LatticeGrid {
+                        words: g
+                            .words
+                            .iter()
+                            .map(|(c, at)| (s.columns[*c], at.clone()))
+                            .collect(),
+                        ..g.clone()
+                    })
+                    .collect(),
             })
         })
         .collect()

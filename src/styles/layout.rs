@@ -79,6 +79,31 @@ pub struct Panel {
 /// proof draws it as an empty cell reading FREE (LIBRE in French), so the rows keep their columns lined up.
 pub const FREE_CELL: usize = usize::MAX;
 
+/// Words a panel draws on a lattice of squares, as the ticket prints them (a crossword's
+/// grid), in place of a row of cells: each word's letters in squares at their row and
+/// column, a square two words cross drawn once. The grid is the one a face column names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lattice {
+    /// The panel that draws it ([`Panel::id`]).
+    pub panel: String,
+    /// The face column whose code names the grid: code `g` is drawn as `grids[g]`.
+    pub grid: usize,
+    /// The grids, by code.
+    pub grids: Vec<LatticeGrid>,
+}
+
+/// One grid of a [`Lattice`]: its size and where its words' letters stand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LatticeGrid {
+    /// Rows of squares.
+    pub rows: usize,
+    /// Squares a row.
+    pub cols: usize,
+    /// Each word: the face column that holds it, and the square of each of its letters in
+    /// order, as (row, square) from 0 at the top left.
+    pub words: Vec<(usize, Vec<(usize, usize)>)>,
+}
+
 /// Lines the ticket prints with a panel, outside the scratch layer: a pay legend, the
 /// winning symbols fixed by the rules, a printed maximum. A proof draws them with the panel,
 /// so that it can be held against the artwork, each written as the ticket's language
@@ -104,6 +129,9 @@ pub struct Layout {
     /// The printed face as proofs lay it out, in print order. Every face column that is
     /// not a caption is in exactly one panel.
     pub panels: Vec<Panel>,
+    /// Panels whose words are drawn on a lattice of squares (a crossword's grids); empty for
+    /// every style but the crossword's.
+    pub lattices: Vec<Lattice>,
     /// What the ticket prints with its panels besides their cells (legends, fixed winning
     /// symbols, maxima), the same on every ticket.
     pub printed: Vec<Printed>,

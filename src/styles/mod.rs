@@ -34,7 +34,7 @@ pub(crate) mod testkit;
 use crate::lots::Way;
 use crate::money::Money;
 use arrayvec::ArrayVec;
-pub use layout::{Column, ColumnKind, Layout, Panel, Printed, FREE_CELL};
+pub use layout::{Column, ColumnKind, Lattice, LatticeGrid, Layout, Panel, Printed, FREE_CELL};
 use shared::Beside;
 use smallvec::SmallVec;
 use std::sync::Arc;
