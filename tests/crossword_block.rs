@@ -10,10 +10,13 @@
 //! no letter twice, no unpaid count above the lowest paid one. The near miss: a losing
 //! ticket one word short of the lowest paid count with a word one letter short; every other
 //! losing ticket shows at most two words fewer than the lowest paid count.
+//!
+//! Their proofs draw a grid as the ticket prints it, square by square, and a list's words as
+//! cells.
 
 mod common;
 
-use common::{generate, panic_of, repo, tirage};
+use common::{deck, generate, panic_of, repo, tirage};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The crossword surface of a spec, as the rule text reads it.
@@ -30,23 +33,52 @@ struct Rules {
     near_miss: f64,
 }
 
-/// A grid's words, from its picture: runs of 2 or more letters across, then down.
-fn words_of(rows: &[String]) -> Vec<String> {
+/// A grid's words, from its picture: runs of 2 or more letters across, then down, each as
+/// the (row, square) of its letters from 0 at the top left.
+fn runs_of(rows: &[String]) -> Vec<Vec<(usize, usize)>> {
     let grid: Vec<Vec<char>> = rows.iter().map(|r| r.chars().collect()).collect();
-    let runs = |line: Vec<char>| -> Vec<String> {
-        line.split(|&c| c == '.')
-            .filter(|r| r.len() >= 2)
-            .map(|r| r.iter().collect())
-            .collect()
-    };
-    let mut out = Vec::new();
-    for row in &grid {
-        out.extend(runs(row.clone()));
-    }
-    for j in 0..grid[0].len() {
-        out.extend(runs(grid.iter().map(|r| r[j]).collect()));
-    }
-    out
+    let mut lines: Vec<Vec<(usize, usize)>> = (0..grid.len())
+        .map(|i| (0..grid[0].len()).map(|j| (i, j)).collect())
+        .collect();
+    lines.extend((0..grid[0].len()).map(|j| (0..grid.len()).map(|i| (i, j)).collect()));
+    lines
+        .iter()
+        .flat_map(|line| {
+            line.split(|&(i, j)| grid[i][j] == '.')
+                .filter(|r| r.len() >= 2)
+                .map(<[(usize, usize)]>::to_vec)
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// A grid's words, from its picture, in the order of [`runs_of`].
+fn words_of(rows: &[String]) -> Vec<String> {
+    runs_of(rows)
+        .iter()
+        .map(|run| {
+            run.iter()
+                .map(|&(i, j)| rows[i].as_bytes()[j] as char)
+                .collect()
+        })
+        .collect()
+}
+
+/// The book of grids of a spec's crossword surface, as pictures (rows of letters).
+fn pictures(spec: &str) -> Vec<Vec<String>> {
+    let doc: toml::Table = toml::from_str(&std::fs::read_to_string(repo(spec)).unwrap()).unwrap();
+    doc["surfaces"][0]["grids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            g.as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r.as_str().unwrap().to_string())
+                .collect()
+        })
+        .collect()
 }
 
 fn rules(spec: &str) -> Rules {
@@ -249,4 +281,215 @@ fn the_judge_refuses_a_ticket_whose_letters_were_changed() {
     let twice = row.replace(",P,S", ",P,P");
     let msg = panic_of(|| judge(&r, &format!("{head}\n{twice}\n")));
     assert!(msg.contains("a letter twice"), "{msg}");
+}
+
+/// An element of a proof's SVG, one a line: a text (its anchor point and content) or a
+/// rectangle (its box and fill).
+#[derive(Debug)]
+enum Drawn {
+    Text(f64, f64, String),
+    Rect(f64, f64, f64, f64, String),
+}
+
+/// The texts and rectangles of an SVG proof, in drawing order.
+fn drawn(svg: &str) -> Vec<Drawn> {
+    let attr = |l: &str, name: &str| -> String {
+        let from = l.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+        l[from..from + l[from..].find('"').unwrap()].to_string()
+    };
+    let num = |l: &str, name: &str| attr(l, name).parse::<f64>().unwrap();
+    svg.lines()
+        .filter_map(|l| {
+            if l.starts_with("<text") {
+                let text = &l[l.find('>').unwrap() + 1..l.find("</text>").unwrap()];
+                Some(Drawn::Text(num(l, "x"), num(l, "y"), text.to_string()))
+            } else if l.starts_with("<rect") {
+                Some(Drawn::Rect(
+                    num(l, "x"),
+                    num(l, "y"),
+                    num(l, "width"),
+                    num(l, "height"),
+                    attr(l, "fill"),
+                ))
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+/// Renders ticket `t` of the deck in `dir` and returns its SVG.
+fn proof(dir: &std::path::Path, t: &str) -> String {
+    let out = dir.join("proofs");
+    tirage()
+        .arg("render")
+        .arg(dir.join("deck"))
+        .args(["--tickets", t, "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    std::fs::read_to_string(out.join(format!("ticket-{t}.svg"))).unwrap()
+}
+
+/// The first ticket of the deck in `dir` that wins with some words incomplete: its CSV row
+/// as (column, value) pairs.
+fn a_winner(dir: &std::path::Path, spec: &str) -> BTreeMap<String, String> {
+    deck(&repo(spec), &dir.join("deck"));
+    let csv = std::fs::read_to_string(dir.join("deck/tickets.csv")).unwrap();
+    let mut lines = csv.lines();
+    let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+    lines
+        .map(|l| {
+            head.iter()
+                .map(|h| h.to_string())
+                .zip(l.split(',').map(str::to_string))
+                .collect::<BTreeMap<String, String>>()
+        })
+        .find(|r| r["way"] == "3_mots")
+        .expect("a ticket of 3 words")
+}
+
+/// The proof of a winning ticket with a book of grids draws its grid as the ticket prints
+/// it: each letter of the grid once, in a square at its row and column of one lattice, the
+/// squares of each complete word marked as the win (pale green) and no other; your letters
+/// stay 18 cells, in their order.
+#[test]
+fn a_proof_draws_the_grid_square_by_square_with_the_complete_words_marked() {
+    let spec = "game_specs/examples/mots_croises.toml";
+    let dir = tempfile::tempdir().unwrap();
+    let row = a_winner(dir.path(), spec);
+    let svg = proof(dir.path(), &row["ticket"]);
+    let picture = &pictures(spec)[row["mots_grid"].parse::<usize>().unwrap() - 1];
+    let yours: Vec<String> = (1..=18)
+        .map(|i| row[&format!("mots_l{i}")].clone())
+        .collect();
+    let complete: BTreeSet<(usize, usize)> = runs_of(picture)
+        .into_iter()
+        .filter(|run| {
+            run.iter()
+                .all(|&(i, j)| yours.contains(&picture[i][j..=j].to_string()))
+        })
+        .flatten()
+        .collect();
+    assert!(!complete.is_empty());
+    let items = drawn(&svg);
+    let at = |label: &str| {
+        items
+            .iter()
+            .position(|d| matches!(d, Drawn::Text(_, _, t) if t == label))
+            .unwrap_or_else(|| panic!("no label {label}"))
+    };
+    let (grid_at, letters_at) = (at("Grille"), at("Vos 18 lettres"));
+    let single = |t: &str| t.len() == 1 && t.chars().all(|c| c.is_ascii_uppercase());
+    let letters: Vec<(f64, f64, &str)> = items[grid_at..letters_at]
+        .iter()
+        .filter_map(|d| match d {
+            Drawn::Text(x, y, t) if single(t) => Some((*x, *y, t.as_str())),
+            _ => None,
+        })
+        .collect();
+    // The picture's letters, row by row.
+    let expected: Vec<(usize, usize, char)> = picture
+        .iter()
+        .enumerate()
+        .flat_map(|(i, r)| {
+            r.chars()
+                .enumerate()
+                .filter(|&(_, c)| c != '.')
+                .map(move |(j, c)| (i, j, c))
+        })
+        .collect();
+    assert_eq!(letters.len(), expected.len(), "{letters:?}");
+    // One lattice: the leftmost and rightmost letters give its origin and pitch; every
+    // letter stands at its row and square of it, exactly.
+    let (ilo, ihi) = (
+        expected.iter().map(|e| e.0).min().unwrap(),
+        expected.iter().map(|e| e.0).max().unwrap(),
+    );
+    let (jlo, jhi) = (
+        expected.iter().map(|e| e.1).min().unwrap(),
+        expected.iter().map(|e| e.1).max().unwrap(),
+    );
+    let (xlo, xhi) = letters
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), l| (a.min(l.0), b.max(l.0)));
+    let (ylo, yhi) = letters
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), l| (a.min(l.1), b.max(l.1)));
+    let pitch = (xhi - xlo) / (jhi - jlo) as f64;
+    assert_eq!(pitch, (yhi - ylo) / (ihi - ilo) as f64);
+    assert!(pitch >= 20.0, "squares {pitch} pt apart");
+    let mut want: Vec<String> = expected
+        .iter()
+        .map(|&(i, j, c)| {
+            let x = xlo + (j - jlo) as f64 * pitch;
+            let y = ylo + (i - ilo) as f64 * pitch;
+            format!("{x} {y} {c}")
+        })
+        .collect();
+    let mut got: Vec<String> = letters
+        .iter()
+        .map(|(x, y, t)| format!("{x} {y} {t}"))
+        .collect();
+    want.sort();
+    got.sort();
+    assert_eq!(got, want);
+    // Each letter's square: the smallest square around it, pale green exactly when the
+    // square is in a complete word.
+    for &(i, j, c) in &expected {
+        let x = xlo + (j - jlo) as f64 * pitch;
+        let y = ylo + (i - ilo) as f64 * pitch;
+        let square = items[grid_at..letters_at]
+            .iter()
+            .filter_map(|d| match d {
+                Drawn::Rect(rx, ry, w, h, fill)
+                    if w == h && *rx < x && x < rx + w && *ry < y && y < ry + h =>
+                {
+                    Some((*w, fill.as_str()))
+                }
+                _ => None,
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .unwrap_or_else(|| panic!("no square around {c} at row {i}, square {j}"));
+        assert!(square.0 < pitch, "{c}: {square:?}");
+        let win = square.1 == "#d6f3df";
+        assert_eq!(
+            win,
+            complete.contains(&(i, j)),
+            "{c} at row {i}, square {j}"
+        );
+    }
+    // Your letters stay cells, in their order.
+    let below: Vec<&str> = items[letters_at..]
+        .iter()
+        .filter_map(|d| match d {
+            Drawn::Text(_, _, t) if single(t) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(below, yours);
+}
+
+/// A word list has no lattice: its proof draws each word as a cell, once, and no letter
+/// square.
+#[test]
+fn a_word_list_s_proof_draws_its_words_as_cells() {
+    let spec = "tests/specs/mots_small.toml";
+    let dir = tempfile::tempdir().unwrap();
+    let row = a_winner(dir.path(), spec);
+    let svg = proof(dir.path(), &row["ticket"]);
+    for i in 1..=6 {
+        let word = &row[&format!("mots_w{i}")];
+        assert_eq!(svg.matches(&format!(">{word}</text>")).count(), 1, "{word}");
+    }
+    let items = drawn(&svg);
+    let at = |label: &str| {
+        items
+            .iter()
+            .position(|d| matches!(d, Drawn::Text(_, _, t) if t == label))
+            .unwrap()
+    };
+    assert!(!items[at("Vos mots")..at("Vos lettres")]
+        .iter()
+        .any(|d| matches!(d, Drawn::Text(_, _, t) if t.len() == 1 && t != &row["mots_grid"])));
 }

@@ -1,5 +1,6 @@
 //! Ticket proofs: one SVG per chosen ticket, for QA and the printer's proof-reading. Every
-//! play area with its symbols (as labelled cells), the amounts with their captions, what the
+//! play area with its symbols (as labelled cells; a crossword's words on its grid's
+//! squares), the amounts with their captions, what the
 //! ticket prints beside them (pay legends, fixed winning symbols, printed maxima), the
 //! serial, pack and ticket, and the Interleaved 2 of 5 barcode of the serial (encoded by the
 //! `barcoders` crate). Specimen tickets carry a SPECIMEN mark. The validation code is not
@@ -35,7 +36,8 @@ use crate::proof::select::{SelectError, Selection, MOST_UNNAMED};
 use crate::proof::words::Words;
 use crate::spec::GameSpec;
 use crate::styles::{
-    ColumnKind, Evaluation, FeatureId, FeatureKind, Layout, Mark, MarkKind, Panel, FREE_CELL,
+    ColumnKind, Evaluation, FeatureId, FeatureKind, LatticeGrid, Layout, Mark, MarkKind, Panel,
+    FREE_CELL,
 };
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
@@ -707,6 +709,12 @@ const CELL_H: f64 = 48.0;
 const GAP: f64 = 6.0;
 const PAD: f64 = 6.0;
 const LABEL_H: f64 = 15.0;
+/// A lattice's squares (a crossword's grid): their side, the gap between two, the size of
+/// their letters and the letters' baseline below a square's top, in points.
+const SQUARE: f64 = 24.0;
+const SQUARE_GAP: f64 = 3.0;
+const SQUARE_LETTER: f64 = 13.0;
+const SQUARE_BASELINE: f64 = 17.0;
 /// Font size and line spacing of what a panel prints besides its cells (legends, maxima).
 const PRINTED_SIZE: f64 = 7.5;
 const PRINTED_LEAD: f64 = 9.5;
@@ -761,6 +769,80 @@ struct Cell {
     mark: Option<MarkKind>,
     /// A printed square that is no face column (bingo's FREE centre).
     free: bool,
+}
+
+/// A grid drawn square by square ([`crate::styles::Lattice`]): its size in squares and
+/// each square that holds a letter, with the strongest mark of the words through it.
+struct Squares {
+    rows: usize,
+    cols: usize,
+    letters: BTreeMap<(usize, usize), (char, Option<MarkKind>)>,
+}
+
+impl Squares {
+    /// The squares of `grid` as the face prints them: each word's letters (the text of its
+    /// face column in `values`) at their squares, a square two words cross once, marked
+    /// with the strongest mark `mark_of` gives the columns of the words through it.
+    fn of(
+        grid: &LatticeGrid,
+        values: &[&str],
+        mark_of: impl Fn(usize) -> Option<MarkKind>,
+    ) -> Squares {
+        let mut letters: BTreeMap<(usize, usize), (char, Option<MarkKind>)> = BTreeMap::new();
+        for (column, at) in &grid.words {
+            let word = values.get(*column).copied().unwrap_or("");
+            let mark = mark_of(*column);
+            for (&place, letter) in at.iter().zip(word.chars()) {
+                let square = letters.entry(place).or_insert((letter, None));
+                square.1 = square.1.into_iter().chain(mark).min();
+            }
+        }
+        Squares {
+            rows: grid.rows,
+            cols: grid.cols,
+            letters,
+        }
+    }
+
+    /// Width of the drawn lattice, in points.
+    fn width(&self) -> f64 {
+        self.cols as f64 * (SQUARE + SQUARE_GAP) - SQUARE_GAP
+    }
+
+    /// Height of the drawn lattice, in points.
+    fn height(&self) -> f64 {
+        self.rows as f64 * (SQUARE + SQUARE_GAP) - SQUARE_GAP
+    }
+
+    /// Draws the lattice with its top left corner at (`x0`, `y0`): every square of the grid,
+    /// a letter's in its mark's colours with the letter centred in it, an empty one pale.
+    fn draw(&self, c: &mut Canvas, x0: f64, y0: f64, w: &Words) {
+        for i in 0..self.rows {
+            for j in 0..self.cols {
+                let x = x0 + j as f64 * (SQUARE + SQUARE_GAP);
+                let y = y0 + i as f64 * (SQUARE + SQUARE_GAP);
+                let Some(&(letter, mark)) = self.letters.get(&(i, j)) else {
+                    c.rect(x, y, SQUARE, SQUARE, 2.0, Some(Color(238, 238, 238)), None);
+                    continue;
+                };
+                let (fill, stroke) = match mark {
+                    Some(MarkKind::Win) => (Color::WIN_FILL, (Color::WIN, 1.8)),
+                    Some(k) => (Color::WHITE, (mark_style(k, w).1, 1.6)),
+                    None => (Color::WHITE, (Color(120, 120, 120), 0.7)),
+                };
+                c.rect(x, y, SQUARE, SQUARE, 2.0, Some(fill), Some(stroke));
+                c.text_styled(
+                    x + SQUARE / 2.0,
+                    y + SQUARE_BASELINE,
+                    SQUARE_LETTER,
+                    Font::Bold,
+                    Color::BLACK,
+                    Anchor::Middle,
+                    letter.to_string(),
+                );
+            }
+        }
+    }
 }
 
 /// The text of the value of face column `i` (`value`, as files write it): an amount with
@@ -1221,7 +1303,9 @@ fn fold_rows<T>(rows: Vec<Vec<T>>, per_row: usize) -> Vec<Vec<T>> {
 /// columns, its way is a way of the spec), [`PROOF_WIDTH`] points wide, drawn from the
 /// game's panels ([`crate::styles::Layout::panels`]) under their printed names (the
 /// spec's `[labels]`): a header with the game, block, pack, position, ticket and serial, and
-/// the prize and way the rules give; every panel with its cells, amounts with their caption,
+/// the prize and way the rules give; every panel with its cells (a panel with a lattice,
+/// [`crate::styles::Layout::lattices`], draws its words on the squares of the face's grid,
+/// each square marked as the strongest mark of the words through it), amounts with their caption,
 /// cards with their inscription, a free square (FREE, LIBRE) where the panel has one, and under them what
 /// the ticket prints with the panel ([`crate::styles::Layout::printed`]: legends, fixed
 /// winning symbols, the surface's maximum); with `marks` shown, the cells of each win, near miss and
@@ -1343,6 +1427,8 @@ pub fn ticket_canvas(
         label: String,
         wins: bool,
         rows: Vec<Vec<Cell>>,
+        /// The panel's words drawn as a grid, under its rows.
+        squares: Option<Squares>,
         printed: Vec<String>,
     }
     let mut placed: Vec<Placed> = Vec::new();
@@ -1355,19 +1441,31 @@ pub fn ticket_canvas(
     let room = PROOF_WIDTH - 2.0 * MARGIN - 2.0 * PAD;
     let per_row = (((room + GAP) / (CELL_W + GAP)).floor() as usize).max(1);
     for p in &m.layout().panels {
+        // A panel with a lattice draws its words there, not as cells.
+        let grid = m
+            .layout()
+            .lattices
+            .iter()
+            .find(|l| l.panel == p.id)
+            .and_then(|l| l.grids.get(usize::from(t.face.codes[l.grid])));
+        let squares = grid.map(|g| Squares::of(g, &values, mark_of));
+        let on_lattice = |i: usize| grid.is_some_and(|g| g.words.iter().any(|w| w.0 == i));
         let rows: Vec<Vec<Cell>> = p
             .rows
             .iter()
             .map(|r| {
                 r.iter()
+                    .filter(|&&i| !on_lattice(i))
                     .map(|&i| if i == FREE_CELL { free() } else { cell(i) })
-                    .collect()
+                    .collect::<Vec<Cell>>()
             })
+            .filter(|r| !r.is_empty())
             .collect();
         let rows = fold_rows(rows, per_row);
         let label = spec.label(&p.id).to_string();
         let widest = rows.iter().map(Vec::len).max().unwrap_or(1) as f64;
-        let cells_w = widest * CELL_W + (widest - 1.0) * GAP;
+        let cells_w = (widest * CELL_W + (widest - 1.0) * GAP)
+            .max(squares.as_ref().map_or(0.0, Squares::width));
         let label_w = text_width(&label, Font::Bold, 10.0) * 1.1;
         let own = printed_of(&p.id);
         let printed_w = own
@@ -1382,6 +1480,7 @@ pub fn ticket_canvas(
         let h = PAD
             + LABEL_H
             + rows.len() as f64 * (CELL_H + GAP)
+            + squares.as_ref().map_or(0.0, |s| s.height() + GAP)
             + printed.len() as f64 * PRINTED_LEAD
             - GAP
             + PAD;
@@ -1398,6 +1497,7 @@ pub fn ticket_canvas(
             label,
             wins: marks == Marks::Shown && area_wins(&p.id),
             rows,
+            squares,
             printed,
         });
         x += w + GAP * 1.5;
@@ -1506,7 +1606,11 @@ pub fn ticket_canvas(
                 draw_cell(&mut c, cx, cy, cell, w);
             }
         }
-        let below = p.y + PAD + LABEL_H + p.rows.len() as f64 * (CELL_H + GAP);
+        let mut below = p.y + PAD + LABEL_H + p.rows.len() as f64 * (CELL_H + GAP);
+        if let Some(sq) = &p.squares {
+            sq.draw(&mut c, p.x + (p.w - sq.width()) / 2.0, below, w);
+            below += sq.height() + GAP;
+        }
         for (k, l) in p.printed.iter().enumerate() {
             c.text_styled(
                 p.x + PAD,
