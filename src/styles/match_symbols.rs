@@ -58,7 +58,7 @@
 //! box of a losing play area always shows a decoy amount (`decoy_weights`), marked on proofs.
 
 use super::common::{self, AmountBox};
-use super::special::{self, RawSpecial, SpecialKind, Specials};
+use super::special::{self, RawSpecial, SpecialKind, Specials, Sums};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureKind,
@@ -180,7 +180,7 @@ enum Shown {
     /// The auto-win symbol of this code shows; the one box shows the amount of `box_code`.
     Auto { code: u8, box_code: u8 },
     /// The win-all symbol of this code shows; the boxes show amounts drawn from `sums`.
-    All { code: u8, sums: Arc<BoxSums> },
+    All { code: u8, sums: Arc<Sums> },
 }
 
 /// One placement of a way's wins: the amount each play area wins (or `None`), the
@@ -205,71 +205,6 @@ impl Placement {
     /// Whether a face of it shows the win-all symbol (nothing else wins there).
     fn all(&self) -> bool {
         matches!(self.special, Some(Shown::All { .. }))
-    }
-}
-
-/// Most entries of the table of sums a win-all way is drawn from (see [`BoxSums::new`]).
-const MAX_SUMS: usize = 1 << 20;
-
-/// The amounts a face won by its win-all symbol shows, one per box (each play area's, in
-/// play-area order), adding up to the win.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct BoxSums {
-    /// Entry `b`: the sums the boxes `b..` can make, sorted, none above the win (cents);
-    /// the last entry is `[0]`.
-    reach: Vec<Vec<u64>>,
-    total: u64,
-}
-
-impl BoxSums {
-    /// The table for boxes showing `lists` (one list of amounts per box) adding up to
-    /// `total`. `None` when no amounts of the boxes make `total`, or when the table would
-    /// pass [`MAX_SUMS`] entries.
-    fn new(lists: &[&[Money]], total: Money) -> Option<BoxSums> {
-        let t = total.cents();
-        let mut reach: Vec<Vec<u64>> = vec![vec![0]];
-        let mut size = 1;
-        for list in lists.iter().rev() {
-            let prev = reach.last().expect("one entry at least");
-            let mut next: Vec<u64> = prev
-                .iter()
-                .flat_map(|&s| list.iter().map(move |a| s + a.cents()))
-                .filter(|&s| s <= t)
-                .collect();
-            next.sort_unstable();
-            next.dedup();
-            size += next.len();
-            if size > MAX_SUMS {
-                return None;
-            }
-            reach.push(next);
-        }
-        reach.reverse();
-        reach[0]
-            .binary_search(&t)
-            .is_ok()
-            .then_some(BoxSums { reach, total: t })
-    }
-
-    /// Codes (each in its box's `lists` entry) of the amounts of one face, box by box: an
-    /// amount drawn among those that leave a sum the boxes after it can make. One bounded
-    /// draw per box: no retry.
-    fn draw(&self, lists: &[&[Money]], rng: &mut FaceRng) -> Vec<u8> {
-        let mut left = self.total;
-        let mut out = Vec::with_capacity(lists.len());
-        for (b, list) in lists.iter().enumerate() {
-            let fits: ArrayVec<u8, { common::MAX_SYMBOLS }> = (0..list.len())
-                .filter(|&c| {
-                    let a = list[c].cents();
-                    a <= left && self.reach[b + 1].binary_search(&(left - a)).is_ok()
-                })
-                .map(|c| c as u8)
-                .collect();
-            let c = fits[below(rng, fits.len() as u32) as usize];
-            left -= list[usize::from(c)].cents();
-            out.push(c);
-        }
-        out
     }
 }
 
@@ -1190,7 +1125,7 @@ impl MatchSymbols {
                         why: "a win-all symbol wins every box of the surface, alone",
                     });
                 }
-                let sums = BoxSums::new(&lists, w.amount).ok_or_else(|| {
+                let sums = Sums::of_lists(&lists, w.amount).ok_or_else(|| {
                     cannot(format!(
                         "no amounts of its {} boxes ({}) add up to it",
                         lists.len(),
@@ -1551,9 +1486,11 @@ impl MatchSymbols {
         // special symbol (`None`: a decoy amount).
         let mut box_shows: SmallVec<[Option<u8>; 8]> = SmallVec::new();
         match &plan.special {
-            Some(Shown::All { sums, .. }) => {
-                box_shows.extend(sums.draw(&self.box_lists(), rng).into_iter().map(Some))
-            }
+            Some(Shown::All { sums, .. }) => box_shows.extend(
+                sums.draw_lists(&self.box_lists(), rng)
+                    .into_iter()
+                    .map(Some),
+            ),
             Some(Shown::Auto { box_code, .. }) => box_shows.push(Some(*box_code)),
             None => {}
         }

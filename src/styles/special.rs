@@ -274,30 +274,40 @@ impl Specials {
     }
 }
 
-/// Most entries of the table of sums a win-all way is drawn from (see [`Sums::new`]).
+/// Most entries of the table of sums a win-all way is drawn from (see [`Sums::of_lists`]).
 const MAX_SUMS: usize = 1 << 20;
 
-/// The amounts a face won by its win-all symbol may show, for one win: `spots` amounts
-/// (one per spot, row or cell that shows an amount, the win-all's own included) adding
-/// up to the win.
-#[derive(Debug, Clone)]
+/// The amounts a face won by its win-all symbol may show, for one win: one amount per
+/// place that shows one (a spot, row or cell, the win-all's own included; or a play
+/// area's amount box), each among that place's amounts, adding up to the win.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Sums {
-    /// Entry `r`: the sums `r` amounts can make, sorted, none above the win (in cents).
-    table: Vec<Vec<u64>>,
+    /// Entry `p`: the sums the places `p..` can make, sorted, none above the win (in
+    /// cents); the last entry is `[0]`.
+    reach: Vec<Vec<u64>>,
     total: u64,
 }
 
 impl Sums {
-    /// The table for `spots` amounts among `amounts` adding up to `total`. `None` when no
-    /// `spots` amounts make `total`, or when the table would pass [`MAX_SUMS`] entries.
+    /// The table for `spots` places that each show one of `amounts`, adding up to `total`.
+    /// `None` as for [`Sums::of_lists`].
     pub(super) fn new(amounts: &[Money], spots: usize, total: Money) -> Option<Sums> {
-        let mut table: Vec<Vec<u64>> = vec![vec![0]];
+        Sums::of_lists(&vec![amounts; spots], total)
+    }
+
+    /// The table for places showing `lists` (one list of amounts per place, in order)
+    /// adding up to `total`. `None` when no amounts of the places make `total`, or when the
+    /// table would pass [`MAX_SUMS`] entries.
+    pub(super) fn of_lists(lists: &[&[Money]], total: Money) -> Option<Sums> {
+        let t = total.cents();
+        let mut reach: Vec<Vec<u64>> = vec![vec![0]];
         let mut size = 1;
-        for r in 1..=spots {
-            let mut next: Vec<u64> = table[r - 1]
+        for list in lists.iter().rev() {
+            let prev = reach.last().expect("one entry at least");
+            let mut next: Vec<u64> = prev
                 .iter()
-                .flat_map(|&s| amounts.iter().map(move |a| s + a.cents()))
-                .filter(|&s| s <= total.cents())
+                .flat_map(|&s| list.iter().map(move |a| s + a.cents()))
+                .filter(|&s| s <= t)
                 .collect();
             next.sort_unstable();
             next.dedup();
@@ -305,33 +315,38 @@ impl Sums {
             if size > MAX_SUMS {
                 return None;
             }
-            table.push(next);
+            reach.push(next);
         }
-        table[spots]
-            .binary_search(&total.cents())
+        reach.reverse();
+        reach[0]
+            .binary_search(&t)
             .is_ok()
-            .then_some(Sums {
-                table,
-                total: total.cents(),
-            })
+            .then_some(Sums { reach, total: t })
     }
 
-    /// Codes (in `amounts`, the list the table was made from) of the amounts of one face,
-    /// one per spot: spot by spot, an amount drawn among those that leave a sum the
-    /// remaining spots can make. One bounded draw per spot: no retry.
+    /// Codes (in `amounts`, the list a [`Sums::new`] table was made from) of the amounts of
+    /// one face, one per spot, as [`Sums::draw_lists`] draws them.
     pub(super) fn draw(&self, amounts: &[Money], rng: &mut FaceRng) -> ArrayVec<u8, MAX_WINS> {
+        let lists = vec![amounts; self.reach.len() - 1];
+        self.draw_lists(&lists, rng).into_iter().collect()
+    }
+
+    /// Codes (each in its place's `lists` entry, the lists the table was made from) of the
+    /// amounts of one face, place by place: an amount drawn among those that leave a sum
+    /// the places after it can make. One bounded draw per place: no retry.
+    pub(super) fn draw_lists(&self, lists: &[&[Money]], rng: &mut FaceRng) -> Vec<u8> {
         let mut left = self.total;
-        let mut out = ArrayVec::new();
-        for r in (0..self.table.len() - 1).rev() {
-            let fits: ArrayVec<u8, 256> = (0..amounts.len())
+        let mut out = Vec::with_capacity(lists.len());
+        for (p, list) in lists.iter().enumerate() {
+            let fits: ArrayVec<u8, 256> = (0..list.len())
                 .filter(|&c| {
-                    let a = amounts[c].cents();
-                    a <= left && self.table[r].binary_search(&(left - a)).is_ok()
+                    let a = list[c].cents();
+                    a <= left && self.reach[p + 1].binary_search(&(left - a)).is_ok()
                 })
                 .map(|c| c as u8)
                 .collect();
             let c = fits[below(rng, fits.len() as u32) as usize];
-            left -= amounts[usize::from(c)].cents();
+            left -= list[usize::from(c)].cents();
             out.push(c);
         }
         out
