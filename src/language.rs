@@ -164,6 +164,13 @@ pub enum Phrase {
         /// What it pays.
         amount: Payout,
     },
+    /// A word game's bonus word and what it pays when every letter of it is among your
+    /// letters: a fixed amount printed with it, or (`None`) the amount in its box under the
+    /// scratch (`Mot bonus : toutes ses lettres parmi les vôtres, gagnez 50 €`).
+    BonusWord {
+        /// What it pays, when printed; `None` for the amount in its box.
+        amount: Option<Payout>,
+    },
     /// A full line of a grid and what it pays (`Ligne complète : 100 €`, `Full row: €100`).
     Full {
         /// Which line.
@@ -235,7 +242,8 @@ impl Phrase {
         if let Phrase::Pays { amount: p, .. }
         | Phrase::Matches { amount: p, .. }
         | Phrase::Words { amount: p, .. }
-        | Phrase::Full { amount: p, .. } = self
+        | Phrase::Full { amount: p, .. }
+        | Phrase::BonusWord { amount: Some(p) } = self
         {
             if *p == Payout::Amount(amount) {
                 *p = Payout::Item(item.to_string());
@@ -291,6 +299,22 @@ impl Language {
                 };
                 format!("{count} {words}{c}{}", self.payout(amount, currency))
             }
+            Phrase::BonusWord { amount } => match (fr, amount) {
+                (true, Some(p)) => format!(
+                    "Mot bonus{c}toutes ses lettres parmi les vôtres, gagnez {}",
+                    self.payout(p, currency)
+                ),
+                (false, Some(p)) => format!(
+                    "Bonus word{c}every letter of it among your letters wins {}",
+                    self.payout(p, currency)
+                ),
+                (true, None) => format!(
+                    "Mot bonus{c}toutes ses lettres parmi les vôtres, gagnez le gain de sa case"
+                ),
+                (false, None) => format!(
+                    "Bonus word{c}every letter of it among your letters wins the prize in its box"
+                ),
+            },
             Phrase::Full { line, amount } => {
                 let words = match (line, fr) {
                     (GridLine::Row, true) => "Ligne complète",

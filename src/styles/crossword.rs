@@ -17,41 +17,60 @@
 //! square, a grid and 18 letters would exceed the 128 face columns of a ticket, so the face
 //! holds the grid's number and its words, and the printer sets the grid from the spec.
 //!
+//! **Bonus word.** A surface may print, beside its grid, a **BONUS WORD** box
+//! (`bonus_words`): one word, drawn for each ticket from the spec's list, uniformly, right
+//! after the grid and before anything else, so that it too tells nothing of the prize. If
+//! every letter of the bonus word is among your letters, the bonus word wins its prize: the
+//! amount printed with it (`bonus_prize`), or the amount its own box under the scratch shows
+//! (`bonus_amounts`); it is a play area of its own (`bonus_area`, by default `{id}_bonus`),
+//! paid in addition to the grid's legend. An incomplete bonus word wins nothing; its box, if
+//! it has one, still shows one of its amounts, drawn evenly. The bonus word is not one of
+//! the grid's words: the legend counts the grid's words only.
+//!
 //! **Naive reading.** A player scratches the letters, marks each of them everywhere in the
 //! grid, counts the words whose every square is marked, and reads a legend count as "that
 //! many or more": no face shows a letter twice among yours, an unpaid count above the lowest
-//! paid one, or words other than those of its grid.
+//! paid one, or words other than those of its grid. He marks his letters in the bonus word
+//! too: a complete bonus word always pays, an incomplete one never, which is the rule
+//! itself. The bonus word has no near miss of its own: an incomplete one lacks one letter or
+//! more, as the letters fall.
 //!
 //! **Columns.** `{id}_grid` (the grid's number in the book, from 1), `{id}_w{i}` (its words
 //! in the order above), `{id}_l{i}` (your letters). The legend is printed, not a face column.
 //! Play area: `area`, by default the surface id; panels `{id}` (grid and words) and
-//! `{id}_letters`. For a book of grids the layout also gives each grid's lattice (the
-//! square of every letter of every word), on which proofs draw the words; a list's words
-//! are drawn as a row of cells.
+//! `{id}_letters`. With a bonus word, its columns follow the letters: `{id}_bonus` (the
+//! bonus word), then with `bonus_amounts` `{id}_bonus_amount` and `{id}_bonus_caption`; its
+//! panel is `{id}_bonus`, printed with the bonus word's rule. For a book of grids the
+//! layout also gives each grid's lattice (the square of every letter of every word), on
+//! which proofs draw the words; a list's words are drawn as a row of cells.
 //!
 //! **Features.** `near_miss_<area>` (or the spec's `near_miss_feature`): a losing face one
 //! word short of the lowest paid count with an incomplete word one letter short, on exactly
 //! `near_miss` of losing faces; every other losing face shows at most two words fewer than
-//! the lowest paid count.
+//! the lowest paid count. A face whose grid loses beside a winning bonus word is a losing
+//! face of the grid here.
 //!
 //! **Synthesis.** At load, for every grid, every set of complete words that some letters can
 //! show exactly (no other word complete) is found, with a set of excluded letters that proves
-//! it; a count that some grid cannot show is refused. A face draws its grid, then the number
-//! of complete words (a count the way's amount pays; a losing count), then one of the grid's
-//! sets of that size; the letters of those words are yours; every other word is kept
-//! incomplete by excluding one of its letters (drawn word by word in a drawn order, among
-//! the letters that keep the most words incomplete), the excluded letters are completed at
-//! random to `26 − letters`, and your letters are the rest, in a drawn order. When the drawn
-//! exclusions overrun, the set's proof is used: every draw is bounded.
+//! it; a count that some grid cannot show is refused. With a bonus word, the same is found
+//! for every grid and bonus word together, once with the bonus word complete and once
+//! incomplete, and a way that some grid and bonus word cannot show together is refused,
+//! naming both. A face draws its grid (then its bonus word), then the number of complete
+//! words (a count the way's amount pays; a losing count), then one of the grid's sets of that
+//! size; the letters of those words are yours; every other word is kept incomplete (the bonus
+//! word too, when it does not win) by excluding one of its letters (drawn word by word in a
+//! drawn order, among the letters that keep the most words incomplete), the excluded letters
+//! are completed at random to `26 − letters`, and your letters are the rest, in a drawn
+//! order. When the drawn exclusions overrun, the set's proof is used: every draw is bounded.
 
-use super::common::{pick_distinct, LosingNearMiss};
+use super::common::{pick_distinct, AmountBox, LosingNearMiss, MAX_SYMBOLS};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureKind,
     Lattice, LatticeGrid, Layout, Mark, MarkKind, Panel, Plan, Printed, Refusal, Style,
 };
 use crate::crypto::rng::{below, chance};
-use crate::language::Phrase;
+use crate::language::{Phrase, PrintedLine};
 use crate::lots::Way;
 use crate::money::Money;
 use serde::Deserialize;
@@ -76,6 +95,10 @@ pub const MAX_GRIDS: usize = 64;
 pub const MAX_SIDE: usize = 15;
 /// Exclusions drawn for a face before its set's proof is used.
 const TRIES: usize = 3;
+/// Most bonus words in a list.
+pub const MAX_BONUS_WORDS: usize = 16;
+/// Most pairs of a grid and a bonus word (every set of words of each is examined at load).
+pub const MAX_BONUS_PAIRS: usize = 256;
 
 /// A `crossword` surface's table.
 #[derive(Debug, Deserialize)]
@@ -93,6 +116,52 @@ struct RawCrossword {
     area: Option<String>,
     #[serde(default)]
     near_miss_feature: Option<String>,
+    #[serde(default)]
+    bonus_words: Option<Vec<String>>,
+    #[serde(default)]
+    bonus_prize: Option<Money>,
+    #[serde(default)]
+    bonus_amounts: Option<Vec<Money>>,
+    #[serde(default)]
+    bonus_area: Option<String>,
+}
+
+/// What a bonus word wins when complete.
+#[derive(Clone, Debug)]
+enum BonusPrize {
+    /// One amount, printed with the bonus word (`bonus_prize`).
+    Fixed(Money),
+    /// The amount its box under the scratch shows (`bonus_amounts`).
+    Box(AmountBox),
+}
+
+/// The bonus word of a word game: a play area of its own, won when every letter of the
+/// ticket's bonus word is among your letters.
+#[derive(Clone, Debug)]
+struct Bonus {
+    /// The spec's bonus words, in order (a face's code is the index).
+    words: Vec<String>,
+    /// The letters of each, as a mask.
+    masks: Vec<u32>,
+    prize: BonusPrize,
+}
+
+impl Bonus {
+    /// True when a complete bonus word can win `amount`.
+    fn pays(&self, amount: Money) -> bool {
+        match &self.prize {
+            BonusPrize::Fixed(m) => *m == amount,
+            BonusPrize::Box(b) => b.code(amount).is_some(),
+        }
+    }
+
+    /// The amounts a complete bonus word can win, ascending, in cents.
+    fn amounts(&self) -> Vec<Money> {
+        match &self.prize {
+            BonusPrize::Fixed(m) => vec![*m],
+            BonusPrize::Box(b) => b.amounts().to_vec(),
+        }
+    }
 }
 
 /// A set of complete words a grid can show exactly, with excluded letters that prove it.
@@ -109,16 +178,26 @@ struct Showing {
     proof: u32,
 }
 
-/// One grid (or list) of the book.
+/// What a grid can show with the bonus word in one state (or without a bonus word).
 #[derive(Clone, Debug)]
-struct Grid {
-    /// Its words, as codes of the word dictionary, in slot order.
-    words: Vec<u8>,
+struct Showings {
     /// `by_count[k]`: every set of `k` complete words it can show exactly.
     by_count: Vec<Vec<Showing>>,
     /// The near misses it can show: one word short of the lowest paid count, with a word one
     /// letter short.
     near: Vec<Showing>,
+}
+
+/// One grid (or list) of the book.
+#[derive(Clone, Debug)]
+struct Grid {
+    /// Its words, as codes of the word dictionary, in slot order.
+    words: Vec<u8>,
+    /// `lost[b]`: what it shows with bonus word `b` incomplete; one entry, for no bonus
+    /// word, on a surface without one.
+    lost: Vec<Showings>,
+    /// `won[b]`: what it shows with bonus word `b` complete; empty without a bonus word.
+    won: Vec<Showings>,
 }
 
 /// The crossword style, built from a validated surface table.
@@ -144,6 +223,10 @@ pub struct Crossword {
     /// The near miss (`near_miss_<area>` or the spec's `near_miss_feature`), in the
     /// layout's feature table.
     near_miss_id: FeatureId,
+    /// The bonus word, if the surface prints one (play area 1).
+    bonus: Option<Bonus>,
+    /// The bonus word's printed name (`[labels]`), empty without one.
+    bonus_label: String,
 }
 
 /// The bit of letter `b` (`b'A'..=b'Z'`).
@@ -277,9 +360,9 @@ impl Crossword {
         26 - self.letters as u32
     }
 
-    fn new(raw: RawCrossword, ctx: &StyleCtx) -> Result<Crossword, FieldError> {
+    fn new(mut raw: RawCrossword, ctx: &StyleCtx) -> Result<Crossword, FieldError> {
         let (book, field, crossword) =
-            match (raw.grids, raw.lists) {
+            match (raw.grids.take(), raw.lists.take()) {
                 (Some(g), None) => (g, "grids", true),
                 (None, Some(l)) => (l, "lists", false),
                 _ => return Err(FieldError::new(
@@ -410,35 +493,63 @@ impl Crossword {
                  more",
             ));
         }
+        let bonus = Self::bonus(&raw, book.len(), ctx)?;
         let masks: Vec<u32> = words.iter().map(|w| mask(w)).collect();
         let budget = 26 - letters as u32;
+        // Without a bonus word, one state: no bonus word.
+        let states: Vec<Option<u32>> = match &bonus {
+            Some(b) => b.masks.iter().copied().map(Some).collect(),
+            None => vec![None],
+        };
         let grids: Vec<Grid> = slots
             .into_iter()
-            .map(|s| Self::showings(&s, &masks, budget, lowest))
+            .map(|s| Grid {
+                lost: states
+                    .iter()
+                    .map(|&b| Self::showings(&s, &masks, b.map(|m| (m, false)), budget, lowest))
+                    .collect(),
+                won: states
+                    .iter()
+                    .flatten()
+                    .map(|&m| Self::showings(&s, &masks, Some((m, true)), budget, lowest))
+                    .collect(),
+                words: s,
+            })
             .collect();
-        // Losing faces are always drawn: their counts must show on every grid.
+        // Losing faces are always drawn: their counts must show on every grid, beside every
+        // bonus word incomplete.
         for (g, grid) in grids.iter().enumerate() {
             let f = format!("{field}[{g}]");
-            for k in 0..lowest.saturating_sub(1).max(1) {
-                if grid.by_count[k].is_empty() {
+            for (b, lost) in grid.lost.iter().enumerate() {
+                let beside = match &bonus {
+                    Some(x) => format!(
+                        " and the bonus word \"{}\" (bonus_words[{b}]) incomplete",
+                        x.words[b]
+                    ),
+                    None => String::new(),
+                };
+                for k in 0..lowest.saturating_sub(1).max(1) {
+                    if lost.by_count[k].is_empty() {
+                        return Err(FieldError::new(
+                            &f,
+                            format!(
+                                "no {letters} letters leave exactly {k} of its words \
+                                 complete{beside} (a losing face): use fewer letters or words \
+                                 sharing fewer letters"
+                            ),
+                        ));
+                    }
+                }
+                if near_miss > 0 && lost.near.is_empty() {
                     return Err(FieldError::new(
                         &f,
                         format!(
-                            "no {letters} letters leave exactly {k} of its words complete (a \
-                             losing face): use fewer letters or words sharing fewer letters"
+                            "no {letters} letters show its near miss ({} complete words and a \
+                             word one letter short){beside}",
+                            lowest - 1
                         ),
                     ));
                 }
-            }
-            if near_miss > 0 && grid.near.is_empty() {
-                return Err(FieldError::new(
-                    &f,
-                    format!(
-                        "no {letters} letters show its near miss ({} complete words and a word \
-                         one letter short)",
-                        lowest - 1
-                    ),
-                ));
             }
         }
         let area = raw.area.unwrap_or_else(|| ctx.id.to_string());
@@ -461,12 +572,43 @@ impl Crossword {
             values: alphabet.clone(),
             inscriptions: Vec::new(),
         }));
+        let mut areas = vec![area.clone()];
+        if let Some(b) = &bonus {
+            let bonus_area = raw
+                .bonus_area
+                .unwrap_or_else(|| format!("{}_bonus", ctx.id));
+            if bonus_area == area {
+                return Err(FieldError::new(
+                    "bonus_area",
+                    format!("\"{bonus_area}\" is the grid's play area: the bonus word pays apart"),
+                ));
+            }
+            areas.push(bonus_area);
+            columns.push(Column {
+                name: format!("{}_bonus", ctx.id),
+                kind: ColumnKind::Symbol,
+                values: b.words.clone(),
+                inscriptions: Vec::new(),
+            });
+            if let BonusPrize::Box(amounts) = &b.prize {
+                let at = columns.len();
+                columns.push(amounts.column(format!("{}_bonus_amount", ctx.id)));
+                columns.push(Column::caption(
+                    format!("{}_bonus_caption", ctx.id),
+                    at,
+                    ctx.captions,
+                ));
+            }
+        }
         let near_miss_name = match &raw.near_miss_feature {
             Some(id) => super::match_symbols::feature_id(id, "near_miss_feature")?,
             None => format!("near_miss_{area}"),
         };
         let label = ctx.label(&area).to_string();
-        let mut layout = Layout::new(INFO.name, vec![area], columns);
+        let bonus_label = areas
+            .get(1)
+            .map_or(String::new(), |a| ctx.label(a).to_string());
+        let mut layout = Layout::new(INFO.name, areas, columns);
         let near_miss_id = layout.features.add(
             near_miss_name,
             FeatureKind::NearMiss,
@@ -486,22 +628,149 @@ impl Crossword {
             prizes,
             lowest,
             near_miss,
+            bonus,
+            bonus_label,
         }
         .with_layout())
     }
 
+    /// The surface's bonus word from `raw` (`bonus_words`, with `bonus_prize` or
+    /// `bonus_amounts`), beside a book of `grids` grids; `None` without `bonus_words`.
+    /// Errors name the field: a bonus setting without `bonus_words`, both prizes or neither,
+    /// a word that is not 2 to 20 letters A to Z or is listed twice, too many words or pairs
+    /// of a grid and a bonus word, an amount of 0, above the surface's `max`, listed twice
+    /// or without a caption.
+    fn bonus(
+        raw: &RawCrossword,
+        grids: usize,
+        ctx: &StyleCtx,
+    ) -> Result<Option<Bonus>, FieldError> {
+        let Some(words) = &raw.bonus_words else {
+            for (given, f) in [
+                (raw.bonus_prize.is_some(), "bonus_prize"),
+                (raw.bonus_amounts.is_some(), "bonus_amounts"),
+                (raw.bonus_area.is_some(), "bonus_area"),
+            ] {
+                if given {
+                    return Err(FieldError::new(
+                        f,
+                        "a bonus word's setting without bonus_words (the bonus words a ticket \
+                         draws from)",
+                    ));
+                }
+            }
+            return Ok(None);
+        };
+        if words.is_empty() || words.len() > MAX_BONUS_WORDS {
+            return Err(FieldError::new(
+                "bonus_words",
+                format!("expected 1 to {MAX_BONUS_WORDS} words, got {}", words.len()),
+            ));
+        }
+        for (i, w) in words.iter().enumerate() {
+            if w.len() < 2 || w.len() > 20 || !w.bytes().all(|b| b.is_ascii_uppercase()) {
+                return Err(FieldError::new(
+                    format!("bonus_words[{i}]"),
+                    format!("\"{w}\" is not a word: expected 2 to 20 letters A to Z"),
+                ));
+            }
+            if words[..i].contains(w) {
+                return Err(FieldError::new(
+                    format!("bonus_words[{i}]"),
+                    format!("\"{w}\" is listed twice"),
+                ));
+            }
+        }
+        if grids * words.len() > MAX_BONUS_PAIRS {
+            return Err(FieldError::new(
+                "bonus_words",
+                format!(
+                    "{} bonus words beside {grids} grids make {} pairs of a grid and a bonus \
+                     word: at most {MAX_BONUS_PAIRS} (each is examined when the spec loads)",
+                    words.len(),
+                    grids * words.len()
+                ),
+            ));
+        }
+        let above = |m: Money| m.is_zero() || ctx.max.is_some_and(|x| m > x);
+        let prize = match (raw.bonus_prize, &raw.bonus_amounts) {
+            (Some(m), None) => {
+                if above(m) {
+                    return Err(FieldError::new(
+                        "bonus_prize",
+                        "expected an amount above 0 and not above the surface's max",
+                    ));
+                }
+                BonusPrize::Fixed(m)
+            }
+            (None, Some(amounts)) => {
+                if amounts.is_empty() || amounts.len() > MAX_SYMBOLS {
+                    return Err(FieldError::new(
+                        "bonus_amounts",
+                        format!("expected 1 to {MAX_SYMBOLS} amounts, got {}", amounts.len()),
+                    ));
+                }
+                if let Some(&m) = amounts.iter().find(|&&m| above(m)) {
+                    return Err(FieldError::new(
+                        "bonus_amounts",
+                        format!("{m}: expected amounts above 0 and not above the surface's max"),
+                    ));
+                }
+                if let Some(m) = amounts
+                    .iter()
+                    .enumerate()
+                    .find_map(|(i, m)| amounts[..i].contains(m).then_some(m))
+                {
+                    return Err(FieldError::new(
+                        "bonus_amounts",
+                        format!("{m} is listed twice"),
+                    ));
+                }
+                BonusPrize::Box(
+                    AmountBox::new(amounts.clone(), ctx.captions)
+                        .map_err(|e| FieldError::new("bonus_amounts", e))?,
+                )
+            }
+            _ => {
+                return Err(FieldError::new(
+                    "bonus_prize",
+                    "give either bonus_prize (one amount, printed with the bonus word) or \
+                     bonus_amounts (the amounts its box under the scratch may show)",
+                ))
+            }
+        };
+        Ok(Some(Bonus {
+            masks: words.iter().map(|w| mask(w)).collect(),
+            words: words.clone(),
+            prize,
+        }))
+    }
+
     /// Every set of complete words grid `slots` can show exactly with `26 − budget`
-    /// letters, by size, and its near misses one word short of `lowest`.
-    fn showings(slots: &[u8], masks: &[u32], budget: u32, lowest: usize) -> Grid {
+    /// letters, by size, and its near misses one word short of `lowest`; with `bonus`, the
+    /// bonus word's letters (a mask) and whether it is complete beside them.
+    fn showings(
+        slots: &[u8],
+        masks: &[u32],
+        bonus: Option<(u32, bool)>,
+        budget: u32,
+        lowest: usize,
+    ) -> Showings {
         let n = slots.len();
         let m: Vec<u32> = slots.iter().map(|&c| masks[c as usize]).collect();
         let mut by_count = vec![Vec::new(); n + 1];
         let mut near = Vec::new();
         let letters = 26 - budget;
+        // A complete bonus word's letters are yours; an incomplete one is kept so.
+        let (plus, keep) = match bonus {
+            Some((w, true)) => (w, None),
+            Some((w, false)) => (0, Some(w)),
+            None => (0, None),
+        };
         for complete in 0u32..1 << n {
             let yours = (0..n)
                 .filter(|&i| complete & (1 << i) != 0)
-                .fold(0, |u, i| u | m[i]);
+                .fold(plus, |u, i| u | m[i]);
             if yours.count_ones() > letters {
                 continue;
             }
@@ -510,7 +779,7 @@ impl Crossword {
                 .map(|i| (i, m[i]))
                 .collect();
             let k = complete.count_ones() as usize;
-            let all: Vec<u32> = others.iter().map(|&(_, w)| w).collect();
+            let all: Vec<u32> = others.iter().map(|&(_, w)| w).chain(keep).collect();
             if let Some(p) = proof(&all, yours, 0, budget) {
                 by_count[k].push(Showing {
                     complete,
@@ -536,6 +805,7 @@ impl Crossword {
                         .iter()
                         .filter(|&&(i, _)| i != s)
                         .map(|&(_, x)| x)
+                        .chain(keep)
                         .collect();
                     if let Some(p) = proof(&rest, with, missing, budget) {
                         near.push(Showing {
@@ -548,11 +818,7 @@ impl Crossword {
                 }
             }
         }
-        Grid {
-            words: slots.to_vec(),
-            by_count,
-            near,
-        }
+        Showings { by_count, near }
     }
 
     /// The counts a win of `amount` may show.
@@ -596,72 +862,212 @@ impl Crossword {
         (complete, short)
     }
 
-    fn check_way(&self, way: &Way) -> Result<(), Refusal> {
-        match way.wins.as_slice() {
-            [] => Ok(()),
-            [w] => {
-                if let Some(a) = w.area.filter(|&a| a != 0) {
-                    return Err(Refusal::NoSuchArea { area: a });
-                }
-                let cannot = |can: String| Refusal::CannotWin {
-                    area: self.id.clone(),
-                    amount: w.amount,
-                    can,
-                };
-                let counts = self.counts_for(w.amount);
-                if counts.is_empty() {
-                    return Err(cannot("the amount is no paid count's amount".into()));
-                }
-                for &k in &counts {
-                    if let Some(g) = self.grids.iter().position(|g| g.by_count[k].is_empty()) {
-                        return Err(cannot(format!(
-                            "grid {} cannot show exactly {k} complete words with {} letters, \
-                             and every grid must serve every way (the grid tells nothing of \
-                             the prize)",
-                            g + 1,
-                            self.letters
-                        )));
-                    }
-                }
-                Ok(())
-            }
-            _ => Err(Refusal::TooManyWins {
+    /// Where `way`'s wins go on the surface: the grid's amount (play area 0) and the bonus
+    /// word's (play area 1), each when it wins. A win without an area goes to the grid when
+    /// the legend pays its amount and the grid has no win yet, else to the bonus word.
+    /// Errors: more wins than play areas, an area the surface does not have or named twice,
+    /// an amount the legend (or the bonus word) does not pay.
+    fn place(&self, way: &Way) -> Result<(Option<Money>, Option<Money>), Refusal> {
+        let areas = 1 + usize::from(self.bonus.is_some());
+        if way.wins.len() > areas {
+            return Err(Refusal::TooManyWins {
                 area: self.id.clone(),
                 wins: way.wins.len(),
-                most: 1,
-                why: "it wins by its count of complete words",
-            }),
+                most: areas,
+                why: if areas == 1 {
+                    "it wins by its count of complete words"
+                } else {
+                    "the grid wins by its count of complete words, the bonus word once"
+                },
+            });
         }
+        let mut at: [Option<Money>; 2] = [None, None];
+        for w in &way.wins {
+            if let Some(a) = w.area {
+                let slot = at
+                    .get_mut(a as usize)
+                    .filter(|_| (a as usize) < areas)
+                    .ok_or(Refusal::NoSuchArea { area: a })?;
+                if slot.is_some() {
+                    return Err(Refusal::SameArea {
+                        area: self.layout.areas[a as usize].clone(),
+                    });
+                }
+                *slot = Some(w.amount);
+            }
+        }
+        let grid_pays = |m: Money| !self.counts_for(m).is_empty();
+        let bonus_pays = |m: Money| self.bonus.as_ref().is_some_and(|b| b.pays(m));
+        let free: Vec<Money> = way
+            .wins
+            .iter()
+            .filter(|w| w.area.is_none())
+            .map(|w| w.amount)
+            .collect();
+        match free.as_slice() {
+            [] => {}
+            [m] if at[0].is_none() && (grid_pays(*m) || at[1].is_some() || !bonus_pays(*m)) => {
+                at[0] = Some(*m)
+            }
+            [m] => at[1] = Some(*m),
+            [a, b] => {
+                let swap = !(grid_pays(*a) && bonus_pays(*b)) && grid_pays(*b) && bonus_pays(*a);
+                at = if swap {
+                    [Some(*b), Some(*a)]
+                } else {
+                    [Some(*a), Some(*b)]
+                };
+            }
+            _ => unreachable!("at most two wins"),
+        }
+        if let Some(m) = at[0].filter(|&m| !grid_pays(m)) {
+            return Err(Refusal::CannotWin {
+                area: self.id.clone(),
+                amount: m,
+                can: match &self.bonus {
+                    None => "the amount is no paid count's amount".into(),
+                    Some(b) => format!(
+                        "the amount is no paid count's amount, nor the bonus word's ({})",
+                        money_list(&b.amounts())
+                    ),
+                },
+            });
+        }
+        if let (Some(m), Some(b)) = (at[1], &self.bonus) {
+            if !b.pays(m) {
+                return Err(Refusal::CannotWin {
+                    area: self.layout.areas[1].clone(),
+                    amount: m,
+                    can: format!("a complete bonus word wins {}", money_list(&b.amounts())),
+                });
+            }
+        }
+        Ok((at[0], at[1]))
+    }
+
+    fn check_way(&self, way: &Way) -> Result<(), Refusal> {
+        let (on_grid, on_bonus) = self.place(way)?;
+        let won = on_bonus.is_some();
+        // The counts a face of the way may show: those its grid amount pays, or when the
+        // grid loses beside a winning bonus word, the losing counts (beside an incomplete
+        // one they were checked when the spec loaded).
+        let counts = match on_grid {
+            Some(m) => self.counts_for(m),
+            None if won => (0..self.lowest.saturating_sub(1).max(1)).collect(),
+            None => return Ok(()),
+        };
+        let amount = on_grid.or(on_bonus).unwrap_or(Money::ZERO);
+        let serve = if self.bonus.is_some() {
+            "every grid and bonus word must serve every way (neither tells anything of the prize)"
+        } else {
+            "every grid must serve every way (the grid tells nothing of the prize)"
+        };
+        let beside = |b: usize| match &self.bonus {
+            Some(x) => format!(
+                " with the bonus word \"{}\" (bonus_words[{b}]) {}",
+                x.words[b],
+                if won { "complete" } else { "incomplete" }
+            ),
+            None => String::new(),
+        };
+        let cannot = |can: String| Refusal::CannotWin {
+            area: self.id.clone(),
+            amount,
+            can,
+        };
+        fn tables(g: &Grid, won: bool) -> &[Showings] {
+            if won {
+                &g.won
+            } else {
+                &g.lost
+            }
+        }
+        for &k in &counts {
+            for (g, grid) in self.grids.iter().enumerate() {
+                if let Some(b) = tables(grid, won)
+                    .iter()
+                    .position(|t| t.by_count[k].is_empty())
+                {
+                    return Err(cannot(format!(
+                        "grid {}{} cannot show exactly {k} complete words with {} letters, and \
+                         {serve}",
+                        g + 1,
+                        beside(b),
+                        self.letters
+                    )));
+                }
+            }
+        }
+        if on_grid.is_none() && self.near_miss > 0 {
+            for (g, grid) in self.grids.iter().enumerate() {
+                if let Some(b) = tables(grid, won).iter().position(|t| t.near.is_empty()) {
+                    return Err(cannot(format!(
+                        "grid {}{} cannot show its near miss ({} complete words and a word one \
+                         letter short) with {} letters, and {serve}",
+                        g + 1,
+                        beside(b),
+                        self.lowest - 1,
+                        self.letters
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `way` as the grid's play area sees it: without its wins when the grid loses.
+    fn on_grid(&self, way: &Way) -> Way {
+        let mut w = way.clone();
+        if self.place(way).is_ok_and(|(g, _)| g.is_none()) {
+            w.wins.clear();
+        }
+        w
     }
 
     fn can_show(&self, way: &Way, id: FeatureId) -> Result<(), Refusal> {
-        self.near().can_show(way, id, &self.layout, &self.id)
+        self.near()
+            .can_show(&self.on_grid(way), id, &self.layout, &self.id)
     }
 
     fn always_shows(&self, way: &Way) -> Vec<FeatureId> {
-        self.near().always_shows(way)
+        self.near().always_shows(&self.on_grid(way))
     }
 
     fn draw(&self, way: &Way, show: Option<FeatureId>, rng: &mut FaceRng) -> Face {
-        // The grid first, whatever the way: it may be printed outside the scratch.
+        // The grid first, whatever the way: it may be printed outside the scratch. The bonus
+        // word next, for the same reason.
         let g = below(rng, self.grids.len() as u32) as usize;
         let grid = &self.grids[g];
+        let b = match &self.bonus {
+            Some(x) => below(rng, x.words.len() as u32) as usize,
+            None => 0,
+        };
+        let (on_grid, on_bonus) = self.place(way).expect("a way planned at load");
+        let table = match on_bonus {
+            Some(_) => &grid.won[b],
+            None => &grid.lost[b],
+        };
         let pick = |set: &[Showing], rng: &mut FaceRng| set[below(rng, set.len() as u32) as usize];
-        let showing = match way.wins.first() {
-            Some(w) => {
-                let counts = self.counts_for(w.amount);
+        let showing = match on_grid {
+            Some(amount) => {
+                let counts = self.counts_for(amount);
                 let k = counts[below(rng, counts.len() as u32) as usize];
-                pick(&grid.by_count[k], rng)
+                pick(&table.by_count[k], rng)
             }
             None if self.lowest >= 2 && (show.is_some() || chance(rng, self.near_miss)) => {
-                pick(&grid.near, rng)
+                pick(&table.near, rng)
             }
             None => {
                 let k = below(rng, self.lowest.saturating_sub(1).max(1) as u32) as usize;
-                pick(&grid.by_count[k], rng)
+                pick(&table.by_count[k], rng)
             }
         };
-        let excluded = self.exclusions(grid, &showing, rng);
+        // An incomplete bonus word is kept so, like the grid's incomplete words.
+        let keep = match (&self.bonus, on_bonus) {
+            (Some(x), None) => Some(x.masks[b]),
+            _ => None,
+        };
+        let excluded = self.exclusions(grid, &showing, keep, rng);
         let mut face = Face::zeroed(self.layout.columns.len());
         face.codes[0] = g as u8;
         face.codes[1..1 + self.n].copy_from_slice(&grid.words);
@@ -673,18 +1079,36 @@ impl Crossword {
         {
             face.codes[start + i] = yours[p as usize];
         }
+        if let Some(x) = &self.bonus {
+            let c = self.bonus_column();
+            face.codes[c] = b as u8;
+            if let BonusPrize::Box(amounts) = &x.prize {
+                // A losing box shows one of its amounts, drawn evenly.
+                let code = match on_bonus {
+                    Some(m) => amounts.code(m).expect("an amount of the box"),
+                    None => below(rng, amounts.amounts().len() as u32) as u8,
+                };
+                amounts.show(&mut face, c + 1, c + 2, code);
+            }
+        }
         face
     }
 
+    /// The face column of the bonus word (its box's amount and caption follow it).
+    fn bonus_column(&self) -> usize {
+        1 + self.n + self.letters
+    }
+
     /// The excluded letters of a face showing `s` on `grid`: one letter of every other word
-    /// (drawn word by word in a drawn order, among its letters not yours that keep the most
-    /// words incomplete), else the proof; then letters drawn among the rest up to
-    /// `26 − letters`.
-    fn exclusions(&self, grid: &Grid, s: &Showing, rng: &mut FaceRng) -> u32 {
+    /// and of `keep` (an incomplete bonus word's letters), drawn word by word in a drawn
+    /// order among its letters not yours that keep the most words incomplete, else the
+    /// proof; then letters drawn among the rest up to `26 − letters`.
+    fn exclusions(&self, grid: &Grid, s: &Showing, keep: Option<u32>, rng: &mut FaceRng) -> u32 {
         let budget = self.budget();
         let others: Vec<u32> = (0..self.n)
             .filter(|&i| s.complete & (1 << i) == 0 && s.short.map(|(w, _)| w as usize) != Some(i))
             .map(|i| self.masks[grid.words[i] as usize])
+            .chain(keep)
             .collect();
         let start = s.short.map_or(0, |(_, l)| 1u32 << l);
         let mut excluded = s.proof;
@@ -729,6 +1153,9 @@ impl Crossword {
         self.layout.lattices = self.lattices();
         self.layout.printed = self.printed();
         self.layout.description = self.describe();
+        if let Some(BonusPrize::Box(amounts)) = self.bonus.as_ref().map(|b| &b.prize) {
+            self.layout.shown_amounts = amounts.amounts().to_vec();
+        }
         self
     }
 
@@ -737,7 +1164,7 @@ impl Crossword {
         let mut rows = vec![vec![0]];
         rows.extend(words.chunks(4).map(<[usize]>::to_vec));
         let letters: Vec<usize> = (1 + self.n..1 + self.n + self.letters).collect();
-        vec![
+        let mut panels = vec![
             Panel {
                 id: self.id.clone(),
                 rows,
@@ -746,7 +1173,20 @@ impl Crossword {
                 id: format!("{}_letters", self.id),
                 rows: letters.chunks(6).map(<[usize]>::to_vec).collect(),
             },
-        ]
+        ];
+        if let Some(b) = &self.bonus {
+            // The bonus word, then its box's amount (its caption is drawn under it).
+            let c = self.bonus_column();
+            let mut row = vec![c];
+            if matches!(b.prize, BonusPrize::Box(_)) {
+                row.push(c + 1);
+            }
+            panels.push(Panel {
+                id: format!("{}_bonus", self.id),
+                rows: vec![row],
+            });
+        }
+        panels
     }
 
     /// The book's grids drawn square by square in panel `{id}`, word `i` in face column
@@ -789,10 +1229,21 @@ impl Crossword {
                 })
             })
             .collect();
-        vec![Printed {
+        let mut printed = vec![Printed {
             panel: self.id.clone(),
             lines: super::common::legend_lines(lines),
-        }]
+        }];
+        if let Some(b) = &self.bonus {
+            let amount = match b.prize {
+                BonusPrize::Fixed(m) => Some(m.into()),
+                BonusPrize::Box(_) => None,
+            };
+            printed.push(Printed {
+                panel: format!("{}_bonus", self.id),
+                lines: vec![PrintedLine::of(vec![Phrase::BonusWord { amount }])],
+            });
+        }
+        printed
     }
 
     fn describe(&self) -> Vec<String> {
@@ -815,7 +1266,7 @@ impl Crossword {
                 self.grids.len()
             )
         };
-        vec![
+        let mut lines = vec![
             format!(
                 "« {} » shows {book}, drawn for each ticket whatever its prize, and {} letters \
                  under the scratch, none twice; a word is complete when every letter of it is \
@@ -837,8 +1288,37 @@ impl Crossword {
                     l => format!("at most {}", complete_words(l - 2)),
                 }
             ),
-        ]
+        ];
+        if let Some(b) = &self.bonus {
+            let wins = match &b.prize {
+                BonusPrize::Fixed(m) => format!("wins {m}, printed with it"),
+                BonusPrize::Box(amounts) => format!(
+                    "wins the amount its box under the scratch shows ({}; an incomplete bonus \
+                     word's box shows one of them too, drawn evenly)",
+                    money_list(amounts.amounts())
+                ),
+            };
+            lines.push(format!(
+                "« {} » shows a bonus word (one of {}: {}), drawn for each ticket after the grid \
+                 whatever its prize; when every letter of it is among the letters it {wins}, in \
+                 addition to the grid's legend; an incomplete bonus word wins nothing. The \
+                 legend counts the grid's words only.",
+                self.bonus_label,
+                b.words.len(),
+                b.words.join(", ")
+            ));
+        }
+        lines
     }
+}
+
+/// Amounts as a list in words (`5, 10, 500`).
+fn money_list(amounts: &[Money]) -> String {
+    amounts
+        .iter()
+        .map(Money::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// `k` complete words, in words (`1 complete word`, `2 complete words`).
@@ -862,13 +1342,96 @@ impl Style for Crossword {
         )
     }
 
+    /// Refuses a bonus word no way wins, and an amount of its box no way wins: they would
+    /// be printed for nothing.
+    fn check_ways(&self, plans: &[&Plan]) -> Result<(), Refusal> {
+        let Some(b) = &self.bonus else {
+            return Ok(());
+        };
+        let won: Vec<Money> = plans
+            .iter()
+            .filter_map(|p| self.place(p.way()).ok().and_then(|(_, m)| m))
+            .collect();
+        let unused = |what: String| Refusal::BonusUnused {
+            what,
+            area: self.layout.areas[1].clone(),
+        };
+        if won.is_empty() {
+            return Err(unused("the bonus word".into()));
+        }
+        if let BonusPrize::Box(amounts) = &b.prize {
+            if let Some(m) = amounts.amounts().iter().find(|m| !won.contains(m)) {
+                return Err(unused(format!(
+                    "{m} in the bonus word's box (bonus_amounts)"
+                )));
+            }
+        }
+        Ok(())
+    }
+
     fn features(&self) -> Vec<FeatureId> {
         self.near().features()
     }
 
     fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark> {
+        let mut out = self.grid_marks(face, ev);
+        if ev.wins.iter().any(|w| w.area == 1) {
+            // A complete bonus word: the word, its box and its letters among yours.
+            let c = self.bonus_column();
+            let boxed = matches!(
+                self.bonus.as_ref().map(|b| &b.prize),
+                Some(BonusPrize::Box(_))
+            );
+            let on = self
+                .bonus
+                .as_ref()
+                .and_then(|b| b.masks.get(face.codes[c] as usize))
+                .copied()
+                .unwrap_or(0);
+            let start = 1 + self.n;
+            let letters = (start..start + self.letters).filter(|&i| on & (1 << face.codes[i]) != 0);
+            let cells = std::iter::once(c)
+                .chain(boxed.then_some(c + 1))
+                .chain(letters);
+            out.extend(cells.map(|column| Mark {
+                area: 1,
+                column,
+                kind: MarkKind::Win,
+            }));
+        }
+        out
+    }
+
+    fn evaluate(&self, face: &Face) -> Evaluation {
+        let mut ev = self.evaluate_grid(face);
+        if let Some(b) = &self.bonus {
+            let c = self.bonus_column();
+            let (yours, _) = self.your_letters(face);
+            let complete = b
+                .masks
+                .get(face.codes[c] as usize)
+                .is_some_and(|&m| m & !yours == 0);
+            let amount = match &b.prize {
+                BonusPrize::Fixed(m) => Some(*m),
+                BonusPrize::Box(amounts) => {
+                    amounts.amounts().get(face.codes[c + 1] as usize).copied()
+                }
+            };
+            if let Some(amount) = amount.filter(|_| complete) {
+                ev.wins.push(AreaWin { area: 1, amount });
+            }
+        }
+        ev
+    }
+}
+
+/// The grid's play area (area 0), judged and marked apart from the bonus word.
+impl Crossword {
+    /// The marks of the grid's play area: its complete words and their letters on a
+    /// winning grid, or on a near miss those and the word one letter short.
+    fn grid_marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark> {
         let (complete, short) = self.complete_and_short(face);
-        let (kind, words) = if !ev.wins.is_empty() {
+        let (kind, words) = if ev.wins.iter().any(|w| w.area == 0) {
             (MarkKind::Win, complete)
         } else if ev.shows(self.near_miss_id) {
             (MarkKind::NearMiss, complete | short)
@@ -900,7 +1463,9 @@ impl Style for Crossword {
         out
     }
 
-    fn evaluate(&self, face: &Face) -> Evaluation {
+    /// The grid's judgement: its win by the count of complete words, the ambiguities of
+    /// the face, and its near miss.
+    fn evaluate_grid(&self, face: &Face) -> Evaluation {
         let mut ev = Evaluation::default();
         let (_, twice) = self.your_letters(face);
         if twice {
@@ -939,13 +1504,17 @@ pub static INFO: StyleInfo = StyleInfo {
     about: "A grid of words across and down (or a printed list of words) and your letters \
             under the scratch; a word is complete when every letter of it is among your \
             letters; the legend pays by the number of complete words (prizes = { \"3\" = 2, \
-            \"10\" = 10000 }); any other count loses.",
+            \"10\" = 10000 }); any other count loses. A bonus word printed beside the grid \
+            (bonus_words) wins its own prize when every letter of it is among your letters, in \
+            addition to the legend.",
     naive: "A player marks each of his letters everywhere in the grid, counts the words whose \
             every square is marked, and reads a legend count as \"that many or more\": no face \
             shows a letter twice among his, an unpaid count above a paid one, or words other \
-            than those of its grid.",
+            than those of its grid. He marks his letters in the bonus word too: a complete \
+            bonus word always pays, an incomplete one never.",
     columns: "{id}_grid (the grid's number in the book), {id}_w{i} (its words: across row by \
-              row, then down column by column), {id}_l{i} (your letters)",
+              row, then down column by column), {id}_l{i} (your letters); with a bonus word, \
+              {id}_bonus, and with bonus_amounts {id}_bonus_amount, {id}_bonus_caption",
     params: &[
         Param {
             name: "letters",
@@ -992,6 +1561,33 @@ pub static INFO: StyleInfo = StyleInfo {
             default: Some("the surface id"),
             about: "the play area's name, as ways' `areas` name it",
         },
+        Param {
+            name: "bonus_words",
+            kind: "array of strings",
+            default: Some("none (no bonus word)"),
+            about: "the BONUS WORD box: each ticket draws one of these words (at most 16), \
+                    which wins when every letter of it is among your letters, in addition to \
+                    the grid's legend",
+        },
+        Param {
+            name: "bonus_prize",
+            kind: "amount",
+            default: Some("none (give this or bonus_amounts with bonus_words)"),
+            about: "what a complete bonus word wins, printed with it",
+        },
+        Param {
+            name: "bonus_amounts",
+            kind: "array of amounts",
+            default: Some("none (give this or bonus_prize with bonus_words)"),
+            about: "the amounts the bonus word's own box under the scratch may show; a complete \
+                    bonus word wins the amount its box shows (each needs a caption)",
+        },
+        Param {
+            name: "bonus_area",
+            kind: "string",
+            default: Some("\"{id}_bonus\""),
+            about: "the bonus word's play area, as ways' `areas` name it",
+        },
     ],
     example: r#"[[surfaces]]
 style = "crossword"
@@ -1012,7 +1608,7 @@ mod tests {
     use super::*;
     use crate::styles::testkit::{
         count_showing, drawn_twice, features_as_asked, judge_any_faces, round_trip,
-        round_trip_showing, way, Ctx, Planning, Tested,
+        round_trip_showing, way, way_at, way_in, Ctx, Planning, Tested,
     };
     use rand_core::SeedableRng;
 
@@ -1267,6 +1863,315 @@ mod tests {
         for ev in judge_any_faces(&m, 2000) {
             assert!(ev.wins.len() <= 1);
         }
+    }
+
+    /// GRIDS paying 2 and 3 words, with the bonus words JOKER and WAGON and `prize`
+    /// (`bonus_amounts = [5, 20]` or `bonus_prize = 50`).
+    fn with_bonus(prize: &str) -> Result<Arc<Crossword>, FieldError> {
+        let text = format!(
+            "{}bonus_words = [\"JOKER\", \"WAGON\"]\n{prize}\n",
+            GRIDS.replace(", \"4\" = 50", "")
+        );
+        let ctx = Ctx::new("m")
+            .label("m", "Mots croisés")
+            .label("m_bonus", "Mot bonus")
+            .captions(crate::styles::testkit::captions(&[5, 20]));
+        Crossword::new(style::parse(toml::from_str(&text).unwrap())?, &ctx.get()).map(Arc::new)
+    }
+
+    const BOX: &str = "bonus_amounts = [5, 20]";
+    const FIXED: &str = "bonus_prize = 50";
+
+    /// A face of grid `g` with `letters` as yours, bonus word `b` and box code `amount`.
+    fn bonus_face(m: &Crossword, g: usize, letters: &str, b: u8, amount: u8) -> Face {
+        let mut f = face(m, g, letters);
+        let c = m.bonus_column();
+        f.codes[c] = b;
+        if matches!(m.bonus.as_ref().unwrap().prize, BonusPrize::Box(_)) {
+            f.codes[c + 1] = amount;
+            f.codes[c + 2] = amount;
+        }
+        f
+    }
+
+    #[test]
+    fn a_bonus_word_has_its_columns_panel_rule_and_play_area() {
+        let m = with_bonus(BOX).unwrap();
+        let l = m.layout();
+        assert_eq!(l.areas, ["m", "m_bonus"]);
+        let cols: Vec<&str> = l.columns.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(cols.len(), 1 + 3 + 18 + 3);
+        assert_eq!(
+            cols[21..],
+            ["m_l18", "m_bonus", "m_bonus_amount", "m_bonus_caption"]
+        );
+        assert_eq!(l.columns[22].values, ["JOKER", "WAGON"]);
+        assert_eq!(l.columns[23].values, ["5", "20"]);
+        assert_eq!(l.columns[24].kind, ColumnKind::Caption { of: 23 });
+        assert_eq!(l.shown_amounts, [Money(500), Money(2000)]);
+        assert_eq!(
+            l.panels[2],
+            Panel {
+                id: "m_bonus".into(),
+                rows: vec![vec![22, 23]]
+            }
+        );
+        let line = |m: &Crossword, lang: crate::language::Language| {
+            let p = &m.layout().printed[1];
+            assert_eq!(p.panel, "m_bonus");
+            lang.line(&p.lines[0], "EUR")
+        };
+        use crate::language::Language::{En, Fr};
+        assert_eq!(
+            line(&m, En),
+            "Bonus word: every letter of it among your letters wins the prize in its box"
+        );
+        assert_eq!(
+            l.description[2],
+            "« Mot bonus » shows a bonus word (one of 2: JOKER, WAGON), drawn for each ticket \
+             after the grid whatever its prize; when every letter of it is among the letters it \
+             wins the amount its box under the scratch shows (5, 20; an incomplete bonus word's \
+             box shows one of them too, drawn evenly), in addition to the grid's legend; an \
+             incomplete bonus word wins nothing. The legend counts the grid's words only."
+        );
+        // A fixed prize: the word alone under the scratch, the prize printed with it.
+        let f = with_bonus(FIXED).unwrap();
+        assert_eq!(f.layout().columns.len(), 1 + 3 + 18 + 1);
+        assert_eq!(f.layout().panels[2].rows, vec![vec![22]]);
+        assert!(f.layout().shown_amounts.is_empty());
+        assert_eq!(
+            line(&f, Fr),
+            "Mot bonus : toutes ses lettres parmi les vôtres, gagnez 50 €"
+        );
+        assert_eq!(
+            line(&f, En),
+            "Bonus word: every letter of it among your letters wins €50"
+        );
+        // Without a bonus word, one play area and the columns end with the letters.
+        let plain = make(&GRIDS.replace(", \"4\" = 50", "")).unwrap();
+        assert_eq!(plain.layout().areas, ["m"]);
+        assert_eq!(plain.layout().columns.len(), 1 + 3 + 18);
+        assert_eq!(plain.layout().panels.len(), 2);
+    }
+
+    #[test]
+    fn a_complete_bonus_word_pays_beside_the_grid_and_an_incomplete_one_never() {
+        let m = with_bonus(BOX).unwrap();
+        let win = |area, units| AreaWin {
+            area,
+            amount: Money::units(units),
+        };
+        // Grid 1 (CHAT RAT AIRE): all three complete, 5; JOKER complete: its box's 20.
+        let all = "CHATRIEJOKBDFLMPQS";
+        let ev = m.evaluate(&bonus_face(&m, 0, all, 0, 1));
+        assert!(ev.ambiguities.is_empty(), "{ev:?}");
+        assert_eq!(ev.wins.as_slice(), [win(0, 5), win(1, 20)]);
+        // The same letters under WAGON (W, G, N not among them): the grid alone.
+        let ev = m.evaluate(&bonus_face(&m, 0, all, 1, 1));
+        assert_eq!(ev.wins.as_slice(), [win(0, 5)]);
+        // No T: CHAT and RAT incomplete, AIRE alone loses; JOKER complete pays its box's 5.
+        let f = bonus_face(&m, 0, "CHARIEJOKBDFLMPQSU", 0, 0);
+        let ev = m.evaluate(&f);
+        assert_eq!(ev.wins.as_slice(), [win(1, 5)]);
+        // CHAT and RAT are one letter short beside one complete word: the grid's near miss.
+        assert!(m.shows(&ev, NEAR_MISS));
+        // The bonus word's marks: the word, its box and its letters J O K E R among yours.
+        let mut bonus_marks: Vec<usize> = m
+            .marks(&f, &ev)
+            .iter()
+            .filter(|k| k.area == 1)
+            .inspect(|k| assert_eq!(k.kind, MarkKind::Win))
+            .map(|k| k.column)
+            .collect();
+        bonus_marks.sort_unstable();
+        // Letters from column 4: C H A R I E J O K …, so E J O K R are 9, 10, 11, 12, 7.
+        assert_eq!(bonus_marks, [7, 9, 10, 11, 12, 22, 23]);
+        // A fixed prize pays 50 whatever else the face shows.
+        let f = with_bonus(FIXED).unwrap();
+        let ev = f.evaluate(&bonus_face(&f, 1, "JOKERLUPSIBCDFGHMN", 0, 0));
+        // Grid 2 (LOUP ROI OSER): LOUP, ROI and OSER complete, 5; JOKER, 50.
+        assert_eq!(ev.wins.as_slice(), [win(0, 5), win(1, 50)]);
+        let ev = f.evaluate(&bonus_face(&f, 1, "JOKERLUPSIBCDFGHMN", 1, 0));
+        assert_eq!(ev.wins.as_slice(), [win(0, 5)]);
+    }
+
+    #[test]
+    fn every_way_with_a_bonus_word_round_trips() {
+        for prize in [BOX, FIXED] {
+            let m = with_bonus(prize).unwrap();
+            let bonus = if prize == BOX { [5, 20] } else { [50, 50] };
+            let ways = [
+                way(&[]),
+                way(&[2]),
+                way_at(0, &[5]),
+                way_at(1, &[bonus[0]]),
+                way_at(1, &[bonus[1]]),
+                way_in(&[(Some(0), 2), (Some(1), bonus[1])]),
+                way(&[5, bonus[0]]),
+            ];
+            for w in &ways {
+                m.check_way(w).unwrap_or_else(|e| panic!("{}: {e}", w.id));
+                round_trip(&m, w, 0..200);
+                features_as_asked(&m, w, 0..20);
+            }
+        }
+    }
+
+    #[test]
+    fn the_grid_and_the_bonus_word_are_drawn_first_whatever_the_way() {
+        let m = with_bonus(BOX).unwrap();
+        let c = m.bonus_column();
+        let mut seen = BTreeMap::new();
+        for seed in 0..200 {
+            let drawn: Vec<(u8, u8)> = [way(&[]), way(&[2]), way_at(1, &[20]), way(&[5, 5])]
+                .iter()
+                .map(|w| {
+                    let f = m.synthesize(w, &mut FaceRng::seed_from_u64(seed)).unwrap();
+                    (f.codes[0], f.codes[c])
+                })
+                .collect();
+            assert!(
+                drawn.iter().all(|&d| d == drawn[0]),
+                "seed {seed}: {drawn:?}"
+            );
+            *seen.entry(drawn[0]).or_insert(0) += 1;
+        }
+        // Both grids with both bonus words.
+        assert_eq!(seen.len(), 4, "{seen:?}");
+    }
+
+    #[test]
+    fn bonus_settings_and_ways_it_cannot_serve_are_refused() {
+        let e = |prize: &str| with_bonus(prize).err().unwrap();
+        let x = e("bonus_prize = 50\nbonus_amounts = [5]");
+        assert_eq!(x.field, "bonus_prize");
+        assert_eq!(
+            x.message,
+            "give either bonus_prize (one amount, printed with the bonus word) or bonus_amounts \
+             (the amounts its box under the scratch may show)"
+        );
+        assert_eq!(e("").field, "bonus_prize");
+        let x = e("bonus_amounts = [5, 7]");
+        assert_eq!(x.field, "bonus_amounts");
+        assert!(x
+            .message
+            .starts_with("amount 7 can be shown on a face but has no caption"));
+        let x = e("bonus_amounts = [5, 5]");
+        assert_eq!(
+            (x.field.as_str(), x.message.as_str()),
+            ("bonus_amounts", "5 is listed twice")
+        );
+        let x = e("bonus_prize = 50\nbonus_area = \"m\"");
+        assert_eq!(x.field, "bonus_area");
+        assert_eq!(
+            x.message,
+            "\"m\" is the grid's play area: the bonus word pays apart"
+        );
+        let plain = GRIDS.replace(", \"4\" = 50", "");
+        let x = make(&format!("{plain}bonus_prize = 50\n")).err().unwrap();
+        assert_eq!(x.field, "bonus_prize");
+        assert_eq!(
+            x.message,
+            "a bonus word's setting without bonus_words (the bonus words a ticket draws from)"
+        );
+        for (words, field, message) in [
+            ("[]", "bonus_words", "expected 1 to 16 words, got 0"),
+            (
+                "[\"JOKER\", \"joker\"]",
+                "bonus_words[1]",
+                "\"joker\" is not a word: expected 2 to 20 letters A to Z",
+            ),
+            (
+                "[\"JOKER\", \"JOKER\"]",
+                "bonus_words[1]",
+                "\"JOKER\" is listed twice",
+            ),
+        ] {
+            let x = make(&format!("{plain}bonus_words = {words}\nbonus_prize = 50\n"))
+                .err()
+                .unwrap();
+            assert_eq!((x.field.as_str(), x.message.as_str()), (field, message));
+        }
+        // TRAHIE complete makes RAT and AIRE of grid 1 complete: two words, which the
+        // legend pays, so grid 1 cannot show a bonus word winning alone beside TRAHIE.
+        let m = make(&format!(
+            "{plain}bonus_words = [\"JOKER\", \"TRAHIE\"]\nbonus_prize = 50\n"
+        ))
+        .unwrap();
+        m.check_way(&way_at(1, &[50])).unwrap_err();
+        assert_eq!(
+            m.check_way(&way_at(1, &[50])).unwrap_err().to_string(),
+            "« m » cannot win 50: grid 1 with the bonus word \"TRAHIE\" (bonus_words[1]) \
+             complete cannot show exactly 0 complete words with 18 letters, and every grid and \
+             bonus word must serve every way (neither tells anything of the prize)"
+        );
+        // Beside a grid win of 2 words it can: RAT and AIRE.
+        m.check_way(&way_in(&[(Some(0), 2), (Some(1), 50)]))
+            .unwrap();
+        // Amounts the bonus word does not pay, areas it does not have, three wins.
+        assert_eq!(
+            m.check_way(&way_at(1, &[20])).unwrap_err().to_string(),
+            "« m_bonus » cannot win 20: a complete bonus word wins 50"
+        );
+        assert_eq!(
+            m.check_way(&way(&[7])).unwrap_err().to_string(),
+            "« m » cannot win 7: the amount is no paid count's amount, nor the bonus word's (50)"
+        );
+        assert_eq!(
+            m.check_way(&way_at(2, &[50])).unwrap_err(),
+            Refusal::NoSuchArea { area: 2 }
+        );
+        assert_eq!(
+            m.check_way(&way_in(&[(Some(1), 50), (Some(1), 50)]))
+                .unwrap_err(),
+            Refusal::SameArea {
+                area: "m_bonus".into()
+            }
+        );
+        assert_eq!(
+            m.check_way(&way(&[2, 50, 50])).unwrap_err().to_string(),
+            "3 wins, but « m » shows at most 2 at once (the grid wins by its count of complete \
+             words, the bonus word once)"
+        );
+    }
+
+    #[test]
+    fn a_bonus_word_or_box_amount_no_way_wins_is_refused() {
+        let m = with_bonus(BOX).unwrap();
+        let plans = |ways: &[Way]| -> Vec<Plan> {
+            ways.iter()
+                .map(|w| Arc::clone(&m).plan(w).unwrap())
+                .collect()
+        };
+        let check = |ways: &[Way]| {
+            let p = plans(ways);
+            m.check_ways(&p.iter().collect::<Vec<_>>())
+        };
+        assert_eq!(
+            check(&[way(&[2])]).unwrap_err().to_string(),
+            "the bonus word never pays: no way wins it in « m_bonus » (`areas`), so it would be \
+             printed for nothing"
+        );
+        assert_eq!(
+            check(&[way(&[2]), way_at(1, &[5])])
+                .unwrap_err()
+                .to_string(),
+            "20 in the bonus word's box (bonus_amounts) never pays: no way wins it in « m_bonus \
+             » (`areas`), so it would be printed for nothing"
+        );
+        assert_eq!(check(&[way_at(1, &[5]), way(&[2, 20])]), Ok(()));
+        // Without a bonus word, nothing to check.
+        let plain = make(&GRIDS.replace(", \"4\" = 50", "")).unwrap();
+        assert_eq!(plain.check_ways(&[]), Ok(()));
+    }
+
+    #[test]
+    fn any_face_with_a_bonus_word_is_judged() {
+        let m = with_bonus(BOX).unwrap();
+        let evs = judge_any_faces(&m, 2000);
+        assert!(evs.iter().any(|ev| ev.wins.iter().any(|w| w.area == 1)));
+        let f = drawn_twice(&m, &way(&[5, 20]), 42);
+        assert_eq!(m.evaluate(&f).prize(), Money::units(25));
     }
 
     /// Face codes for seed 42, way 10 (value stability).

@@ -474,6 +474,15 @@ pub enum Refusal {
         /// The surface's play area.
         area: String,
     },
+    /// A crossword's bonus word, or an amount of its box, that no way wins: printed on
+    /// every ticket, it would never pay.
+    #[error("{what} never pays: no way wins it in « {area} » (`areas`), so it would be printed for nothing")]
+    BonusUnused {
+        /// What never pays, in words (`the bonus word`, an amount of its box).
+        what: String,
+        /// The bonus word's play area.
+        area: String,
+    },
     /// `way_combination_weights` of a way that never wins on a zone of the surface.
     #[error("way_combination_weights.\"{way}\" never applies: way \"{way}\" never wins on a zone of this surface")]
     WayWeightsUnused {
