@@ -1,5 +1,6 @@
-//! The real binary on blocks of the crossword style (the example game's book of grids,
-//! game_specs/examples/mots_croises.toml, and the word lists of tests/specs/mots_small.toml):
+//! The real binary on blocks of the crossword style (the example games' books of grids,
+//! game_specs/examples/mots_croises.toml and, with a bonus word, mots_bonus.toml, and the
+//! word lists of tests/specs/mots_small.toml):
 //! every ticket of the generated block is judged by an evaluator written here from the
 //! rule text of game_specs/README.md alone, not from the style's code.
 //!
@@ -9,7 +10,10 @@
 //! legend pays by the number of complete words; any other count loses. The naive reading:
 //! no letter twice, no unpaid count above the lowest paid one. The near miss: a losing
 //! ticket one word short of the lowest paid count with a word one letter short; every other
-//! losing ticket shows at most two words fewer than the lowest paid count.
+//! losing ticket shows at most two words fewer than the lowest paid count. The bonus word,
+//! printed beside the grid and drawn from the spec's list: when every letter of it is among
+//! your letters, it wins its prize (printed, or the amount in its box), in addition to the
+//! grid's legend; an incomplete bonus word wins nothing.
 //!
 //! Their proofs draw a grid as the ticket prints it, square by square, and a list's words as
 //! cells.
@@ -31,6 +35,10 @@ struct Rules {
     book: Vec<Vec<String>>,
     /// The near miss's share of losing tickets.
     near_miss: f64,
+    /// The bonus words, if the surface prints one.
+    bonus_words: Vec<String>,
+    /// A complete bonus word's printed prize in cents (`None`: the amount in its box).
+    bonus_prize: Option<u64>,
 }
 
 /// A grid's words, from its picture: runs of 2 or more letters across, then down, each as
@@ -118,6 +126,10 @@ fn rules(spec: &str) -> Rules {
             .collect(),
         book,
         near_miss: s["near_miss"].as_float().unwrap(),
+        bonus_words: s.get("bonus_words").map(strings).unwrap_or_default(),
+        bonus_prize: s
+            .get("bonus_prize")
+            .map(|v| v.as_integer().unwrap() as u64 * 100),
     }
 }
 
@@ -127,8 +139,14 @@ struct Tally {
     tickets: usize,
     losing: usize,
     near_misses: usize,
-    /// Per grid: tickets and winning tickets.
+    /// Per grid: tickets and tickets whose grid wins.
     per_grid: BTreeMap<usize, (usize, usize)>,
+    /// Tickets by prize, in cents.
+    by_prize: BTreeMap<u64, usize>,
+    /// Complete bonus words by what they win, in cents.
+    bonus_wins: BTreeMap<u64, usize>,
+    /// Per bonus word: tickets and tickets it wins.
+    per_bonus: BTreeMap<String, (usize, usize)>,
 }
 
 /// Judges every ticket of `tickets.csv` by `r`; panics on the first ticket the rule text
@@ -147,11 +165,16 @@ fn judge(r: &Rules, csv: &str) -> Tally {
     let letter_at: Vec<usize> = (1..=r.letters)
         .map(|i| col(&format!("{}_l{i}", r.id)))
         .collect();
-    assert_eq!(
-        head.len(),
-        letter_at[r.letters - 1] + 1,
-        "no column after the letters"
-    );
+    // After the letters: the bonus word, and its box when its prize is not printed.
+    let bonus_at = letter_at[r.letters - 1] + 1;
+    let after = match (r.bonus_words.is_empty(), r.bonus_prize) {
+        (true, _) => vec![],
+        (false, Some(_)) => vec![format!("{}_bonus", r.id)],
+        (false, None) => ["bonus", "bonus_amount", "bonus_caption"]
+            .map(|c| format!("{}_{c}", r.id))
+            .to_vec(),
+    };
+    assert_eq!(head[bonus_at..], after, "the columns after the letters");
     let lowest = *r.legend.keys().next().unwrap();
     let mut t = Tally::default();
     for row in lines {
@@ -182,7 +205,25 @@ fn judge(r: &Rules, csv: &str) -> Tally {
             })
             .collect();
         let complete = missing.iter().filter(|&&m| m == 0).count();
-        let prize = r.legend.get(&complete).copied().unwrap_or(0);
+        let grid_prize = r.legend.get(&complete).copied().unwrap_or(0);
+        // The bonus word wins when every letter of it is among yours.
+        let mut bonus = 0;
+        if !r.bonus_words.is_empty() {
+            let word = f[bonus_at];
+            assert!(r.bonus_words.iter().any(|w| w == word), "{row}");
+            let won = word.chars().all(|c| yours.contains(&c));
+            if won {
+                bonus = match r.bonus_prize {
+                    Some(p) => p,
+                    None => common::cents(f[bonus_at + 1]),
+                };
+                *t.bonus_wins.entry(bonus).or_default() += 1;
+            }
+            let e = t.per_bonus.entry(word.to_string()).or_default();
+            e.0 += 1;
+            e.1 += usize::from(won);
+        }
+        let prize = grid_prize + bonus;
         let printed = f[prize_at];
         let cents: u64 = match printed.split_once('.') {
             Some((u, c)) => {
@@ -190,18 +231,23 @@ fn judge(r: &Rules, csv: &str) -> Tally {
             }
             None => printed.parse::<u64>().unwrap() * 100,
         };
-        assert_eq!(cents, prize, "{complete} complete words: {row}");
+        assert_eq!(
+            cents, prize,
+            "{complete} complete words and a bonus of {bonus}: {row}"
+        );
         assert!(
-            prize > 0 || complete < lowest,
+            grid_prize > 0 || complete < lowest,
             "an unpaid count above a paid one: {row}"
         );
         t.tickets += 1;
+        *t.by_prize.entry(prize).or_default() += 1;
         let e = t.per_grid.entry(g).or_default();
         e.0 += 1;
-        if prize > 0 {
+        if grid_prize > 0 {
             e.1 += 1;
             continue;
         }
+        // The grid loses (beside a winning bonus word too): the near-miss policy holds.
         t.losing += 1;
         if complete + 1 == lowest && missing.contains(&1) {
             t.near_misses += 1;
@@ -215,47 +261,216 @@ fn judge(r: &Rules, csv: &str) -> Tally {
     t
 }
 
+/// Generates block 1 of `spec` (`tickets` tickets), checks it verifies clean and judges every
+/// ticket by the rule text ([`judge`]); asserts the near miss's share of the tickets whose
+/// grid loses, and that every grid is printed and wins as often as the block. Returns the
+/// tally and the block's directory.
+fn judged_block(spec: &str, tickets: usize) -> (Tally, tempfile::TempDir) {
+    let r = rules(spec);
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("block");
+    generate(&repo(spec), &out, 2);
+    let report = tirage()
+        .args(["verify", "--unauthenticated", "-q", "--no-audit"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(report.status.code(), Some(0), "{spec}");
+    let csv = std::fs::read_to_string(out.join("tickets.csv")).unwrap();
+    let t = judge(&r, &csv);
+    assert_eq!(t.tickets, tickets, "{spec}");
+    // The near miss is drawn on its share of losing tickets: binomial, 4 standard
+    // deviations (the block's seed is fixed, so the count is too).
+    let (n, p) = (t.losing as f64, r.near_miss);
+    let sd = (n * p * (1.0 - p)).sqrt();
+    assert!(
+        (t.near_misses as f64 - n * p).abs() <= 4.0 * sd,
+        "{spec}: {} near misses of {} losing tickets",
+        t.near_misses,
+        t.losing
+    );
+    // Every grid of the book is printed, and wins as often as the block: the grid is
+    // drawn whatever the prize (4.5 standard deviations per grid).
+    assert_eq!(t.per_grid.len(), r.book.len(), "{spec}: {:?}", t.per_grid);
+    let share = 1.0 - n / t.tickets as f64;
+    for (g, &(k, wins)) in &t.per_grid {
+        let sd = (k as f64 * share * (1.0 - share)).sqrt();
+        assert!(
+            (wins as f64 - k as f64 * share).abs() <= 4.5 * sd,
+            "{spec}: grid {g} wins {wins} of {k}"
+        );
+    }
+    (t, dir)
+}
+
 #[test]
 fn every_ticket_of_a_crossword_block_pays_what_the_rule_text_says() {
     for (spec, tickets) in [
         ("game_specs/examples/mots_croises.toml", 2000),
         ("tests/specs/mots_small.toml", 1000),
     ] {
-        let r = rules(spec);
-        let dir = tempfile::tempdir().unwrap();
-        let out = dir.path().join("block");
-        generate(&repo(spec), &out, 2);
+        judged_block(spec, tickets);
+    }
+}
+
+/// mots_bonus: every ticket judged by the rule text, grid and bonus word; the prizes it gives
+/// are exactly the lot table's, and the complete bonus words exactly those of its ways.
+#[test]
+fn every_ticket_of_a_bonus_word_block_pays_the_grid_and_the_bonus_word() {
+    let spec = "game_specs/examples/mots_bonus.toml";
+    let (t, _dir) = judged_block(spec, 2000);
+    let cents = |pairs: &[(u64, usize)]| -> BTreeMap<u64, usize> {
+        pairs.iter().map(|&(u, n)| (u * 100, n)).collect()
+    };
+    // The lot table: 636 lots, 1 364 losers.
+    assert_eq!(
+        t.by_prize,
+        cents(&[
+            (0, 1364),
+            (3, 260),
+            (5, 220),
+            (8, 20),
+            (10, 90),
+            (20, 30),
+            (30, 4),
+            (50, 6),
+            (100, 3),
+            (200, 1),
+            (500, 1),
+            (1000, 1)
+        ])
+    );
+    // Complete bonus words: bonus_5 ×100 and 3_mots_bonus ×20 win 5, bonus_10 ×40 and
+    // 6_mots_bonus ×4 win 10, bonus_20 ×10 win 20, bonus_100 and 8_mots_bonus win 100.
+    assert_eq!(
+        t.bonus_wins,
+        cents(&[(5, 120), (10, 44), (20, 10), (100, 2)])
+    );
+    // Every bonus word is printed, and wins as often as the block: drawn whatever the prize
+    // (4.5 standard deviations per word).
+    assert_eq!(t.per_bonus.len(), 5, "{:?}", t.per_bonus);
+    let share = 176.0 / 2000.0;
+    for (w, &(k, wins)) in &t.per_bonus {
+        let sd = (k as f64 * share * (1.0 - share)).sqrt();
+        assert!(
+            (wins as f64 - k as f64 * share).abs() <= 4.5 * sd,
+            "{w} wins {wins} of {k}"
+        );
+    }
+}
+
+/// A forged bonus word, or a forged letter of it among yours, in the print file and the CSV
+/// alike: the bonus word of a ticket it wins is no longer complete, and `verify` finds the
+/// face paying less than its printed prize.
+#[test]
+fn verify_finds_a_forged_bonus_word_or_letter() {
+    let spec = "game_specs/examples/mots_bonus.toml";
+    let r = rules(spec);
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("block");
+    generate(&repo(spec), &out, 1);
+    let csv = std::fs::read_to_string(out.join("tickets.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    let head: Vec<&str> = lines[0].split(',').collect();
+    let rows: Vec<BTreeMap<&str, &str>> = lines[1..]
+        .iter()
+        .map(|l| head.iter().copied().zip(l.split(',')).collect())
+        .collect();
+    let yours = |r: &BTreeMap<&str, &str>| -> BTreeSet<char> {
+        (1..=18)
+            .map(|i| r[format!("mots_l{i}").as_str()].chars().next().unwrap())
+            .collect()
+    };
+    // A ticket the bonus word alone wins.
+    let (i, row) = rows
+        .iter()
+        .enumerate()
+        .find(|(_, r)| r["way"] == "bonus_10")
+        .unwrap();
+    let letters = yours(row);
+    let word = row["mots_bonus"];
+    assert!(word.chars().all(|c| letters.contains(&c)));
+    // Another bonus word, which a letter keeps incomplete.
+    let (code, other) = r
+        .bonus_words
+        .iter()
+        .enumerate()
+        .find(|(_, w)| !w.chars().all(|c| letters.contains(&c)))
+        .unwrap();
+    // A letter of the bonus word among yours, made a letter that is not among them.
+    let first = word.chars().next().unwrap();
+    let slot = (1..=18)
+        .find(|&i| row[format!("mots_l{i}").as_str()] == first.to_string())
+        .unwrap();
+    let absent = ('A'..='Z').find(|c| !letters.contains(c)).unwrap();
+    let forgeries = [
+        ("mots_bonus".to_string(), code as u8, other.clone()),
+        (
+            format!("mots_l{slot}"),
+            absent as u8 - b'A',
+            absent.to_string(),
+        ),
+    ];
+    for (column, code, text) in forgeries {
+        let bad = dir.path().join(format!("bad-{column}"));
+        common::copy_dir(&out, &bad);
+        common::forge_cell(&bad, i + 1, &column, code, &text);
         let report = tirage()
-            .args(["verify", "--unauthenticated", "-q", "--no-audit"])
-            .arg(&out)
+            .args(["verify", "--unauthenticated", "--no-audit"])
+            .arg(&bad)
             .output()
             .unwrap();
-        assert_eq!(report.status.code(), Some(0), "{spec}");
-        let csv = std::fs::read_to_string(out.join("tickets.csv")).unwrap();
-        let t = judge(&r, &csv);
-        assert_eq!(t.tickets, tickets, "{spec}");
-        // The near miss is drawn on its share of losing tickets: binomial, 4 standard
-        // deviations (the block's seed is fixed, so the count is too).
-        let (n, p) = (t.losing as f64, r.near_miss);
-        let sd = (n * p * (1.0 - p)).sqrt();
-        assert!(
-            (t.near_misses as f64 - n * p).abs() <= 4.0 * sd,
-            "{spec}: {} near misses of {} losing tickets",
-            t.near_misses,
-            t.losing
+        assert_eq!(report.status.code(), Some(1), "{column}");
+        let text = String::from_utf8(report.stdout).unwrap();
+        assert_eq!(
+            common::status_of(&text, "csv_matches_print"),
+            "FAIL",
+            "{column}: {text}"
         );
-        // Every grid of the book is printed, and wins as often as the block: the grid is
-        // drawn whatever the prize (4.5 standard deviations per grid).
-        assert_eq!(t.per_grid.len(), r.book.len(), "{spec}: {:?}", t.per_grid);
-        let share = 1.0 - n / t.tickets as f64;
-        for (g, &(k, wins)) in &t.per_grid {
-            let sd = (k as f64 * share * (1.0 - share)).sqrt();
-            assert!(
-                (wins as f64 - k as f64 * share).abs() <= 4.5 * sd,
-                "{spec}: grid {g} wins {wins} of {k}"
-            );
-        }
+        assert_eq!(
+            common::status_of(&text, "counts"),
+            "FAIL",
+            "{column}: {text}"
+        );
     }
+}
+
+/// A bonus word some grid cannot serve, and bonus settings that cannot be, are refused with
+/// the file, the line, the field and what was expected.
+#[test]
+fn bonus_words_no_grid_can_serve_are_refused_by_field_and_grid() {
+    let text = std::fs::read_to_string(repo("game_specs/examples/mots_bonus.toml")).unwrap();
+    let refused = |from: &str, to: &str| common::refused(&text, &[(from, to)]);
+    // TRAIN's letters are all in grid 1's words: it cannot stay incomplete beside ten
+    // complete words.
+    assert_eq!(
+        refused("\"JOKER\", \"TAXI\"", "\"JOKER\", \"TRAIN\""),
+        "duo.toml:107: way \"10_mots\": no surface can carry it: surface \"mots\": « mots » \
+         cannot win 1000: grid 1 with the bonus word \"TRAIN\" (bonus_words[1]) incomplete \
+         cannot show exactly 10 complete words with 18 letters, and every grid and bonus word \
+         must serve every way (neither tells anything of the prize)"
+    );
+    // ROSEK complete makes ROSE of grid 1 complete: no bonus word wins alone there.
+    assert_eq!(
+        refused("\"JOKER\", \"TAXI\"", "\"JOKER\", \"ROSEK\""),
+        "duo.toml:142: way \"bonus_100\": no surface can carry it: surface \"mots\": « mots » \
+         cannot win 100: grid 1 with the bonus word \"ROSEK\" (bonus_words[1]) complete cannot \
+         show exactly 0 complete words with 18 letters, and every grid and bonus word must \
+         serve every way (neither tells anything of the prize)"
+    );
+    assert_eq!(
+        refused("\"JOKER\", \"TAXI\"", "\"JOKER\", \"Taxi\""),
+        "duo.toml:46: surfaces[0].bonus_words[1]: \"Taxi\" is not a word: expected 2 to 20 \
+         letters A to Z"
+    );
+    assert_eq!(
+        refused(
+            "bonus_amounts = [5, 10, 20, 100]",
+            "bonus_amounts = [5, 10, 20, 100]\nbonus_prize = 5"
+        ),
+        "duo.toml:48: surfaces[0].bonus_prize: give either bonus_prize (one amount, printed \
+         with the bonus word) or bonus_amounts (the amounts its box under the scratch may show)"
+    );
 }
 
 /// The judge itself fails a ticket whose prize the rule text does not give: a letter
