@@ -13,6 +13,9 @@
 //!   `{id}_caption1` … (amount then caption, box by box).
 //! - **Synthesis**: the boxes that win are drawn at random among the surface's boxes; each
 //!   shows its win; every other box shows 0 €.
+//! - **No special symbols**: `specials` is refused with what to use instead ([`NO_SPECIALS`]):
+//!   a box shows an amount and wins it, so a multiplier, auto-win or win-all symbol would
+//!   have nothing to act on.
 
 use super::common::{pick_distinct, AmountBox, MAX_SYMBOLS};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
@@ -39,7 +42,18 @@ struct RawReveal {
     /// The play area's name; by default the surface id.
     #[serde(default)]
     area: Option<String>,
+    /// Refused with what to use instead: a box wins the amount it shows, so a special
+    /// symbol would have nothing to act on.
+    #[serde(default)]
+    specials: Option<toml::Value>,
 }
+
+/// Why a reveal surface refuses `specials`, and what to use instead.
+pub const NO_SPECIALS: &str = "a reveal box shows an amount and wins it, so a special symbol \
+     has nothing to act on here: to multiply the ticket's wins, add the multiplier box ([box], \
+     game_specs/README.md \"Multiplied play areas and the multiplier box\") or give the surface \
+     `multiply`; for a symbol that wins the prize under it, multiplies it or wins them all, \
+     use a symbol_to_prize or key_match surface with specials";
 
 fn one() -> usize {
     1
@@ -95,6 +109,9 @@ pub struct Reveal {
 
 fn build(table: toml::Table, ctx: &StyleCtx) -> Result<Box<dyn Style>, FieldError> {
     let raw: RawReveal = style::parse(table)?;
+    if raw.specials.is_some() {
+        return Err(FieldError::new("specials", NO_SPECIALS));
+    }
     if raw.boxes == 0 || raw.boxes > MAX_COLUMNS / 2 {
         return Err(FieldError::new(
             "boxes",
@@ -332,6 +349,22 @@ mod tests {
             .label("cash", "Cash")
             .tiers(&[5, 2]);
         build(toml::from_str(toml).unwrap(), &ctx.get()).map(Arc::from)
+    }
+
+    #[test]
+    fn specials_are_refused_with_what_to_use_instead() {
+        let e = reveal("amounts = [2, 50]\nspecials = [{ symbol = \"2X\", multiplies = 2 }]")
+            .err()
+            .unwrap();
+        assert_eq!(e.field, "specials");
+        assert_eq!(
+            e.message,
+            "a reveal box shows an amount and wins it, so a special symbol has nothing to act on \
+             here: to multiply the ticket's wins, add the multiplier box ([box], \
+             game_specs/README.md \"Multiplied play areas and the multiplier box\") or give the \
+             surface `multiply`; for a symbol that wins the prize under it, multiplies it or \
+             wins them all, use a symbol_to_prize or key_match surface with specials"
+        );
     }
 
     #[test]
