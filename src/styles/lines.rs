@@ -30,16 +30,31 @@
 //! - an **auto-win** (`kind = "auto_win"`, box mode only) wins the amount in the box;
 //! - a **win-all** (`kind = "win_all"`, legend mode only) wins every legend amount, added
 //!   up, once;
-//! - a spot **multiplier** is refused: a cell shows no amount under it to multiply (a
-//!   bigger prize is an amount of `box_amounts` or of `legend`).
+//! - a spot **multiplier** (`kind = "multiplier"`, `times = N`; "reveal a 2X in the grid,
+//!   win double the prize"): **a 2X anywhere on a winning grid multiplies that grid's win
+//!   by 2** — the amount in the box times N (box mode), the legend amount of the line's
+//!   symbol times N (legend mode), the sum of the grid's lines times N (`per_line`: each
+//!   line's amount times N). The multiplier cell is never part of a line. A way won through
+//!   it names the multiplier's play area for every win (`wins = [10]`, `areas =
+//!   ["m_2x"]`: a line of a 5 box beside a 2X). On a grid that does not win, a multiplier
+//!   multiplies nothing and shows only as a counted decoy (feature `decoy_<symbol>`, on a
+//!   share `decoy_multiplier` of the losing grids, one multiplier drawn evenly), or never
+//!   when the spec gives no rate.
 //!
-//! One special at most per mode (a second auto-win is refused; `special` refuses a second
-//! win-all), and none with lines of 2 (a cell beside it would read as a line with a wild).
-//! Naive reading: a player who sees a special symbol takes its prize, and may read it as a
-//! wild completing a line. So a special shows only on a face of a way that wins by it, in
-//! one cell ([`AMB_SPECIAL_TWICE`]), alone: that grid shows no line ([`AMB_SPECIAL_BESIDE`]:
-//! the box paid once or twice?) and no line through the special holds `k − 1` of one symbol
-//! ([`AMB_SPECIAL_IN_LINE`]: a wild?); its fill is a losing grid's with no near miss.
+//! One auto-win at most, one win-all at most (`special` refuses a second), and no special
+//! with lines of 2 (a cell beside it would read as a line with a wild). Naive reading: a
+//! player who sees a special symbol takes its prize, and may read it as a wild completing a
+//! line. So a special shows in one cell and never beside another ([`AMB_SPECIAL_TWICE`]),
+//! and no line through it holds `k − 1` of one symbol ([`AMB_SPECIAL_IN_LINE`]: a wild?).
+//! An auto-win or a win-all shows only on a face of a way that wins by it, alone: that grid
+//! shows no line ([`AMB_SPECIAL_BESIDE`]: the box paid once or twice?); its fill is a
+//! losing grid's with no near miss. A multiplier shows beside the grid's line (or lines),
+//! which never run through its cell, or on a losing grid as its decoy, beside a near miss
+//! only when both are drawn ([`AMB_LONE_MULTIPLIER`] flags a multiplier on a losing grid
+//! of a spec with no decoy rate). Synthesis places the lines, then the multiplier in a cell
+//! drawn evenly among those on no line whose other cells are all placed and that leave
+//! every free cell a symbol to choose (placements with no such cell are dropped when the
+//! spec loads; a way left none is refused).
 //!
 //! **Columns.** `{id}_r{row}c{col}` (1-based, row by row), then in box mode `{id}_gain`,
 //! `{id}_caption`. Play area: `area`, by default the surface id; panel: the surface id.
@@ -49,6 +64,8 @@
 //! last cell), on exactly `near_miss` of losing faces: the other losing grids are filled so
 //! that no line holds `k − 1` of a winning symbol.
 //! In box mode, the box of a losing face shows a decoy (`decoy_weights`), marked as such.
+//! `decoy_<symbol>` (decoy, with a multiplier and a `decoy_multiplier` share): a losing
+//! grid showing that multiplier.
 //!
 //! **Synthesis.** The winning line (or the near miss's `k − 1` cells) is placed first; the
 //! other cells are filled row by row, each with a symbol drawn among those that do not
@@ -94,6 +111,9 @@ pub const AMB_SPECIAL_BESIDE: &str = "a special symbol beside a line (lines)";
 /// Ambiguity: a special symbol in a line whose other cells show one symbol (a wild
 /// completing it?).
 pub const AMB_SPECIAL_IN_LINE: &str = "a special symbol in a line one symbol short (lines)";
+/// Ambiguity: a multiplier on a grid with no line, with no decoy share for it (a prize
+/// multiplied, or nothing?).
+pub const AMB_LONE_MULTIPLIER: &str = "a multiplier on a grid with no line (lines)";
 
 /// Most lines a way may win on a grid paying per line.
 const MOST_LINES: usize = 3;
@@ -128,6 +148,8 @@ struct RawLines {
     near_miss_feature: Option<String>,
     #[serde(default)]
     specials: Vec<RawSpecial>,
+    #[serde(default)]
+    decoy_multiplier: f64,
 }
 
 /// How a winning line is paid.
@@ -168,6 +190,14 @@ pub struct Lines {
     /// The special symbols (codes from `n_symbols` on); special `j` wins in play area
     /// `1 + j`.
     specials: Specials,
+    /// With a multiplier, per number of lines `n` (entry `n − 1`): the placements of `n`
+    /// winning lines (window indices, ascending) beside which a multiplier has a cell
+    /// ([`Lines::multiplier_cells`]); empty without a multiplier.
+    beside: Vec<Vec<ArrayVec<u8, MOST_LINES>>>,
+    /// Share of losing grids showing a multiplier (a decoy), per million.
+    decoy_multiplier: u32,
+    /// The multipliers, each with its decoy feature: (special index, feature).
+    decoys: Vec<(usize, FeatureId)>,
 }
 
 /// The cells of every line of `k` in a `rows × cols` grid, row-major.
@@ -349,6 +379,32 @@ impl Lines {
             ctx,
         )?;
         Self::check_specials(&specials, &pay, k)?;
+        let decoy_multiplier = common::share(raw.decoy_multiplier)
+            .map_err(|e| FieldError::new("decoy_multiplier", e))?;
+        let decoys: Vec<(usize, FeatureId)> = specials
+            .list()
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| matches!(s.kind, SpecialKind::Multiplier(_)))
+            .map(|(j, s)| {
+                let id = layout.features.add(
+                    format!("decoy_{}", style::symbol_id(&s.symbol)),
+                    FeatureKind::Decoy,
+                    format!("a losing grid with a {} that multiplies nothing", s.symbol),
+                    format!(
+                        "une grille perdante avec un {} qui ne multiplie rien",
+                        s.symbol
+                    ),
+                );
+                (j, id)
+            })
+            .collect();
+        if decoy_multiplier > 0 && decoys.is_empty() {
+            return Err(FieldError::new(
+                "decoy_multiplier",
+                "a decoy multiplier rate needs a multiplier among `specials`",
+            ));
+        }
         layout.areas = areas;
         winning.resize(symbols.len() + specials.list().len(), false);
         if raw.per_line && !matches!(pay, Pay::Legend(_)) {
@@ -383,6 +439,9 @@ impl Lines {
             near_miss,
             near_miss_id,
             specials,
+            beside: Vec::new(),
+            decoy_multiplier,
+            decoys,
         };
         if m.per_line {
             m.sets = (2..=MOST_LINES).map(|j| m.line_sets(j)).collect();
@@ -428,6 +487,21 @@ impl Lines {
                 ));
             }
         }
+        if let Some(&(j, _)) = m.decoys.first() {
+            m.beside = m.placements_beside();
+            if m.beside[0].is_empty() {
+                return Err(FieldError::new(
+                    "specials",
+                    format!(
+                        "\"{}\" is a multiplier, and beside any line of {k} a {rows}×{cols} grid \
+                         leaves it no cell off the lines the winning line nearly fills: a \
+                         multiplier needs a larger grid",
+                        m.specials.list()[j].symbol
+                    ),
+                ));
+            }
+            m.check_decoy_beside_near_miss()?;
+        }
         let mut values = symbols.clone();
         values.extend(m.specials.list().iter().map(|s| s.symbol.clone()));
         for r in 1..=rows {
@@ -457,22 +531,107 @@ impl Lines {
         self.rows * self.cols
     }
 
-    /// Refuses (field `specials`) what a special symbol cannot do on a grid: a spot
-    /// multiplier (a cell shows no amount under it), an auto-win in legend mode (no box), a
-    /// win-all in box mode (no legend), a second auto-win, any special with lines of 2.
+    /// The cells a multiplier may take beside the `placed` cells (a line, lines or a near
+    /// miss): each free cell on no line whose other cells are all placed (the multiplier
+    /// would stand in a full line or beside one of its windows: a wild?), and that leaves
+    /// every other free cell closing fewer lines than there are symbols (so the fill always
+    /// has a choice). Row-major order.
+    fn multiplier_cells(&self, placed: &[bool]) -> ArrayVec<u8, MAX_GRID> {
+        let n = self.cells();
+        (0..n)
+            .filter(|&p| !placed[p])
+            .filter(|&p| {
+                let taken = |c: u8| placed[c as usize] || c as usize == p;
+                let mut count = [0usize; MAX_GRID];
+                for w in &self.windows {
+                    match w.iter().rev().find(|&&c| !taken(c)) {
+                        Some(&last) => count[last as usize] += 1,
+                        None if w.contains(&(p as u8)) => return false,
+                        None => {}
+                    }
+                }
+                count[..n].iter().all(|&c| c < self.n_symbols)
+            })
+            .map(|p| p as u8)
+            .collect()
+    }
+
+    /// The placements of winning lines beside which a multiplier has a cell, per number of
+    /// lines (entry `n − 1`): every line of `k`, and per line every set of 2 or 3 lines
+    /// [`Lines::line_sets`] keeps.
+    fn placements_beside(&self) -> Vec<Vec<ArrayVec<u8, MOST_LINES>>> {
+        let one = (0..self.windows.len()).map(|w| [w as u8].into_iter().collect());
+        let mut all: Vec<Vec<ArrayVec<u8, MOST_LINES>>> = vec![one.collect()];
+        all.extend(self.sets.iter().cloned());
+        let n = self.cells();
+        for sets in &mut all {
+            sets.retain(|set| {
+                let mut placed = [false; MAX_GRID];
+                for &w in set {
+                    for &c in &self.windows[w as usize] {
+                        placed[c as usize] = true;
+                    }
+                }
+                !self.multiplier_cells(&placed[..n]).is_empty()
+            });
+        }
+        all
+    }
+
+    /// Refuses (field `decoy_multiplier`) a decoy share when a near miss, drawn at its own
+    /// share on the same losing grid, may leave a multiplier no cell.
+    fn check_decoy_beside_near_miss(&self) -> Result<(), FieldError> {
+        if self.decoy_multiplier == 0 || self.near_miss == 0 {
+            return Ok(());
+        }
+        let n = self.cells();
+        for w in &self.windows {
+            for &gap in w {
+                let mut placed = [false; MAX_GRID];
+                for &c in w.iter().filter(|&&c| c != gap) {
+                    placed[c as usize] = true;
+                }
+                if self.multiplier_cells(&placed[..n]).is_empty() {
+                    return Err(FieldError::new(
+                        "decoy_multiplier",
+                        format!(
+                            "a losing {}×{} grid's near miss may leave a decoy multiplier no \
+                             cell on no line one symbol short: give no decoy share, or no near \
+                             miss",
+                            self.rows, self.cols
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The multiplier whose decoy feature is `id`, if it is one.
+    fn decoy(&self, id: FeatureId) -> Option<usize> {
+        self.decoys.iter().find(|&&(_, d)| d == id).map(|&(j, _)| j)
+    }
+
+    /// The factor of special `j` if it is a multiplier.
+    fn times(&self, j: usize) -> Option<u32> {
+        match self.specials.list().get(j)?.kind {
+            SpecialKind::Multiplier(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// Refuses (field `specials`) what a special symbol cannot do on a grid: an auto-win in
+    /// legend mode (no box), a win-all in box mode (no legend), a second auto-win, any
+    /// special with lines of 2. (`special` refuses a multiplier with `times` below 2, one
+    /// that multiplies every amount above the largest lot, and a second win-all.)
     fn check_specials(specials: &Specials, pay: &Pay, k: usize) -> Result<(), FieldError> {
         let err = |m: String| Err(FieldError::new("specials", m));
         let boxed = matches!(pay, Pay::Box { .. });
-        for (j, sp) in specials.list().iter().enumerate() {
+        let list = specials.list();
+        for (j, sp) in list.iter().enumerate() {
             let s = &sp.symbol;
+            let second_auto_win = list[..j].iter().any(|o| o.kind == SpecialKind::AutoWin);
             match sp.kind {
-                SpecialKind::Multiplier(_) => {
-                    return err(format!(
-                        "\"{s}\" is a spot multiplier, which multiplies the amount under it, and \
-                         a cell of the grid shows none: a bigger prize is an amount of \
-                         `box_amounts` (or of `legend`)"
-                    ))
-                }
                 SpecialKind::AutoWin if !boxed => {
                     return err(format!(
                         "\"{s}\" is an auto-win symbol, which wins the amount in the box, and \
@@ -487,7 +646,7 @@ impl Lines {
                          its own is an `auto_win`"
                     ))
                 }
-                SpecialKind::AutoWin if j > 0 => {
+                SpecialKind::AutoWin if second_auto_win => {
                     return err(format!(
                         "\"{s}\": at most one auto-win symbol, which wins the grid's box"
                     ))
@@ -771,6 +930,21 @@ impl Lines {
 }
 
 impl Lines {
+    /// Shows multiplier `j` in a cell drawn evenly among [`Lines::multiplier_cells`] beside
+    /// the `placed` cells (never none: checked when the spec is loaded).
+    fn place_multiplier(
+        &self,
+        face: &mut Face,
+        placed: &mut [bool; MAX_GRID],
+        j: usize,
+        rng: &mut FaceRng,
+    ) {
+        let cells = self.multiplier_cells(&placed[..self.cells()]);
+        let p = usize::from(cells[below(rng, cells.len() as u32) as usize]);
+        face.codes[p] = self.specials.list()[j].code;
+        placed[p] = true;
+    }
+
     fn check_way(&self, way: &Way) -> Result<(), Refusal> {
         if let Some(a) = way.wins.iter().find_map(|w| w.area.filter(|&a| a != 0)) {
             return self.check_special_way(way, a);
@@ -823,11 +997,15 @@ impl Lines {
 
     /// A way with a win in play area `a` (not the grid's own): the area of a special, its
     /// only win, of an amount the special wins (one of `box_amounts` for an auto-win, every
-    /// legend amount added up for a win-all).
+    /// legend amount added up for a win-all); for a multiplier, see
+    /// [`Lines::check_multiplied_way`].
     fn check_special_way(&self, way: &Way, a: u8) -> Result<(), Refusal> {
         let j = usize::from(a) - 1;
         if j >= self.specials.list().len() {
             return Err(Refusal::NoSuchArea { area: a });
+        }
+        if let Some(t) = self.times(j) {
+            return self.check_multiplied_way(way, a, t);
         }
         let area = self.layout.areas[usize::from(a)].clone();
         if way.wins.len() > 1 {
@@ -861,22 +1039,125 @@ impl Lines {
         }
     }
 
+    /// A way won through multiplier ×`t` (play area `a`): every win in `a`, each `t` times
+    /// a line's amount (one of `box_amounts`, or a legend amount), as many lines as the
+    /// grid may win (one, or up to three per line), placed so that the multiplier has a
+    /// cell beside them.
+    fn check_multiplied_way(&self, way: &Way, a: u8, t: u32) -> Result<(), Refusal> {
+        let area = self.layout.areas[usize::from(a)].clone();
+        let symbol = &self.specials.list()[usize::from(a) - 1].symbol;
+        if let Some(w) = way.wins.iter().find(|w| w.area != Some(a)) {
+            return Err(Refusal::CannotWin {
+                area: self.layout.areas[usize::from(w.area.unwrap_or(0))].clone(),
+                amount: w.amount,
+                can: format!(
+                    "beside {symbol} a grid wins in the multiplier's play area « {area} » only"
+                ),
+            });
+        }
+        let most = if self.per_line { MOST_LINES } else { 1 };
+        if way.wins.len() > most {
+            return Err(Refusal::TooManyWins {
+                area,
+                wins: way.wins.len(),
+                most,
+                why: if self.per_line {
+                    "a way wins three lines at most"
+                } else {
+                    "one line"
+                },
+            });
+        }
+        for w in &way.wins {
+            let line = SpecialKind::Multiplier(t).under(w.amount);
+            if line.is_none_or(|m| self.symbols_for(m).is_empty()) {
+                let amounts: std::collections::BTreeSet<Money> = match &self.pay {
+                    Pay::Box { gain, .. } => gain.amounts().iter().copied().collect(),
+                    Pay::Legend(pay) => pay.iter().flatten().copied().collect(),
+                };
+                let shown: Vec<String> = amounts.iter().map(|m| m.to_string()).collect();
+                let place = match self.pay {
+                    Pay::Box { .. } => "its box",
+                    Pay::Legend(_) => "its legend",
+                };
+                return Err(Refusal::CannotWin {
+                    area,
+                    amount: w.amount,
+                    can: SpecialKind::Multiplier(t).cannot_win(place, &shown.join(", ")),
+                });
+            }
+        }
+        if self.beside[way.wins.len() - 1].is_empty() {
+            return Err(Refusal::TooManyWins {
+                area,
+                wins: way.wins.len(),
+                most: self.beside.iter().take_while(|s| !s.is_empty()).count(),
+                why: "lines leaving a cell for the multiplier on no line they nearly fill",
+            });
+        }
+        Ok(())
+    }
+
     fn can_show(&self, way: &Way, id: FeatureId) -> Result<(), Refusal> {
-        self.near().can_show(way, id, &self.layout, &self.id)
+        if self.decoy(id).is_none() {
+            return self.near().can_show(way, id, &self.layout, &self.id);
+        }
+        let feature = self.layout.features.name(id).to_string();
+        if self.decoy_multiplier == 0 {
+            return Err(Refusal::ZeroRate {
+                feature,
+                area: self.id.clone(),
+            });
+        }
+        if !way.wins.is_empty() {
+            return Err(Refusal::NeedsLosing {
+                feature,
+                needs: format!("« {} » to lose", self.id),
+                way: way.id.clone(),
+            });
+        }
+        Ok(())
     }
 
     fn always_shows(&self, way: &Way) -> Vec<FeatureId> {
-        self.near().always_shows(way)
+        let mut v = self.near().always_shows(way);
+        if let [(_, id)] = self.decoys.as_slice() {
+            if self.decoy_multiplier == 1_000_000 && way.wins.is_empty() {
+                v.push(*id);
+            }
+        }
+        v
     }
 
     fn draw(&self, way: &Way, show: Option<FeatureId>, rng: &mut FaceRng) -> Face {
         let n = self.cells();
         let mut face = Face::zeroed(self.layout.columns.len());
         let mut placed = [false; MAX_GRID];
-        let win = way.wins.first().map(|w| w.amount);
-        let mut near = win.is_some();
         let special = way.wins.first().and_then(|w| w.area).filter(|&a| a != 0);
+        let times = special.and_then(|a| self.times(usize::from(a) - 1));
+        // The amount of the grid's (first) line: a multiplied win divided by its factor.
+        let win = way.wins.first().map(|w| match times {
+            Some(t) => Money(w.amount.cents() / u64::from(t)),
+            None => w.amount,
+        });
+        let mut near = win.is_some();
         match win {
+            Some(_) if times.is_some() => {
+                let j = usize::from(special.expect("a special's area")) - 1;
+                let t = u64::from(times.expect("a multiplier"));
+                let sets = &self.beside[way.wins.len() - 1];
+                let set = &sets[below(rng, sets.len() as u32) as usize];
+                let order = pick_distinct(rng, set.len() as u32, set.len());
+                for (w, &o) in way.wins.iter().zip(&order) {
+                    let syms = self.symbols_for(Money(w.amount.cents() / t));
+                    let s = syms[below(rng, syms.len() as u32) as usize];
+                    for &c in &self.windows[set[o as usize] as usize] {
+                        face.codes[c as usize] = s;
+                        placed[c as usize] = true;
+                    }
+                }
+                self.place_multiplier(&mut face, &mut placed, j, rng);
+            }
             Some(_) if special.is_some() => {
                 let j = usize::from(special.expect("a special's area")) - 1;
                 let cell = below(rng, n as u32) as usize;
@@ -907,7 +1188,8 @@ impl Lines {
                 }
             }
             None => {
-                near = show.is_some() || chance(rng, self.near_miss);
+                let asked_decoy = show.and_then(|id| self.decoy(id));
+                near = (show.is_some() && asked_decoy.is_none()) || chance(rng, self.near_miss);
                 if near {
                     let syms: ArrayVec<u8, 256> = (0..self.n_symbols)
                         .map(|s| s as u8)
@@ -922,6 +1204,17 @@ impl Lines {
                             placed[c as usize] = true;
                         }
                     }
+                }
+                let decoy = match asked_decoy {
+                    Some(j) => Some(j),
+                    None if self.decoy_multiplier > 0 && chance(rng, self.decoy_multiplier) => {
+                        let d = self.decoys.len();
+                        Some(self.decoys[below(rng, d as u32) as usize].0)
+                    }
+                    None => None,
+                };
+                if let Some(j) = decoy {
+                    self.place_multiplier(&mut face, &mut placed, j, rng);
                 }
             }
         }
@@ -1057,6 +1350,10 @@ impl Lines {
         ));
         for (j, sp) in self.specials.list().iter().enumerate() {
             let area = &self.layout.areas[usize::from(self.specials.area(j))];
+            if let SpecialKind::Multiplier(t) = sp.kind {
+                v.extend(self.describe_multiplier(j, &sp.symbol, t, area));
+                continue;
+            }
             v.push(match sp.kind {
                 SpecialKind::WinAll => format!(
                     "A cell showing {} wins every legend amount, added up, once: {} (play area \
@@ -1084,6 +1381,43 @@ impl Lines {
     }
 }
 
+impl Lines {
+    /// `check`'s words for multiplier `j` (`symbol`, ×`t`, play area `area`).
+    fn describe_multiplier(&self, j: usize, symbol: &str, t: u32, area: &str) -> Vec<String> {
+        let win = match (&self.pay, self.per_line) {
+            (Pay::Box { .. }, _) => format!("the amount in the box times {t}"),
+            (Pay::Legend(_), false) => format!("the legend amount of the line's symbol times {t}"),
+            (Pay::Legend(_), true) => format!("the sum of its lines times {t}"),
+        };
+        let code = usize::from(self.specials.list()[j].code);
+        let shown = match self.layout.columns[0].inscriptions.get(code) {
+            Some(c) if !c.is_empty() => format!("{symbol} (caption « {c} »)"),
+            _ => symbol.to_string(),
+        };
+        let decoy = self.decoys.iter().find(|&&(d, _)| d == j);
+        let losing = match decoy {
+            Some(&(_, id)) if self.decoy_multiplier > 0 => format!(
+                "on {:.2}% of losing grids it shows all the same and multiplies nothing \
+                 (decoy {})",
+                f64::from(self.decoy_multiplier) / 1e4,
+                self.layout.features.name(id)
+            ),
+            _ => "no losing grid shows it".to_string(),
+        };
+        vec![
+            format!(
+                "A cell showing {shown} on a winning grid multiplies the grid's win by {t}: \
+                 {win} (play area « {area} »). {symbol} is never part of a line."
+            ),
+            format!(
+                "{symbol} shows in one cell, never beside another special symbol, and no line \
+                 through it holds {} of one symbol (it is no wild); {losing}.",
+                self.k - 1
+            ),
+        ]
+    }
+}
+
 impl Style for Lines {
     fn layout(&self) -> &Layout {
         &self.layout
@@ -1101,7 +1435,11 @@ impl Style for Lines {
     }
 
     fn features(&self) -> Vec<FeatureId> {
-        self.near().features()
+        let mut v = self.near().features();
+        if self.decoy_multiplier > 0 {
+            v.extend(self.decoys.iter().map(|&(_, id)| id));
+        }
+        v
     }
 
     fn check_ways(&self, plans: &[&Plan]) -> Result<(), Refusal> {
@@ -1112,7 +1450,8 @@ impl Style for Lines {
         let mut out = Vec::new();
         let boxed = matches!(self.pay, Pay::Box { .. });
         let shown = self.specials_shown(face);
-        if !shown.is_empty() {
+        let multiplied = shown.iter().all(|&(_, j)| self.times(j).is_some());
+        if !multiplied {
             for &(cell, j) in &shown {
                 let area = self.specials.area(j);
                 out.push(Mark {
@@ -1130,25 +1469,31 @@ impl Style for Lines {
             }
             return out;
         }
-        let mut mark = |column: usize, kind: MarkKind| {
-            out.push(Mark {
-                area: 0,
-                column,
-                kind,
-            })
-        };
+        // A grid's wins are in the multiplier's play area when it shows one.
+        let area = shown.first().map_or(0, |&(_, j)| self.specials.area(j));
+        let mut mark =
+            |area: u8, column: usize, kind: MarkKind| out.push(Mark { area, column, kind });
         if !ev.wins.is_empty() {
             let lines = self.lines(face);
             let winning = lines.iter().filter(|&&(_, s)| self.winning[s as usize]);
             for &(wi, _) in winning.take(if self.per_line { MOST_LINES } else { 1 }) {
                 for &c in &self.windows[wi] {
-                    mark(c as usize, MarkKind::Win);
+                    mark(area, c as usize, MarkKind::Win);
                 }
             }
+            for &(cell, _) in &shown {
+                mark(area, cell, MarkKind::Win);
+            }
             if boxed {
-                mark(self.cells(), MarkKind::Win);
+                mark(area, self.cells(), MarkKind::Win);
             }
         } else {
+            let mut mark = |column: usize, kind: MarkKind| mark(0, column, kind);
+            if self.decoys.iter().any(|&(_, id)| ev.shows(id)) {
+                for &(cell, _) in &shown {
+                    mark(cell, MarkKind::Decoy);
+                }
+            }
             if ev.shows(self.near_miss_id) {
                 if let Some((wi, s)) = self.near_miss_line(face) {
                     for &c in &self.windows[wi] {
@@ -1166,15 +1511,27 @@ impl Style for Lines {
     }
 
     fn evaluate(&self, face: &Face) -> Evaluation {
-        let mut ev = Evaluation::default();
         let lines = self.lines(face);
         let shown = self.specials_shown(face);
         if !shown.is_empty() {
+            if shown.iter().all(|&(_, j)| self.times(j).is_some()) {
+                return self.evaluate_multiplied(face, &lines, &shown);
+            }
             return self.evaluate_special(face, &lines, &shown);
         }
         if self.per_line {
             return self.evaluate_per_line(face, &lines);
         }
+        self.evaluate_lines(face, &lines)
+    }
+}
+
+impl Lines {
+    /// A grid paying one line: the line of a winning symbol wins (the box's amount, or its
+    /// legend amount); a grid with no line showing `k − 1` of a winning symbol in a line
+    /// is the near miss. Two lines, and a line of a symbol that does not win, are flagged.
+    fn evaluate_lines(&self, face: &Face, lines: &[(usize, u8)]) -> Evaluation {
+        let mut ev = Evaluation::default();
         if lines.len() >= 2 {
             ev.ambiguities.push(AMB_TWO_LINES);
         }
@@ -1197,9 +1554,64 @@ impl Style for Lines {
         }
         ev
     }
-}
 
-impl Lines {
+    /// Whether a line through a special symbol's cell (`shown`: cell, special index) holds
+    /// `k − 1` of one symbol in its other cells (the special would read as a wild).
+    fn wild(&self, face: &Face, shown: &[(usize, usize)]) -> bool {
+        self.windows.iter().any(|w| {
+            let mut rest = w
+                .iter()
+                .map(|&c| face.codes[c as usize])
+                .filter(|&s| usize::from(s) < self.n_symbols);
+            let first = rest.next();
+            w.iter()
+                .any(|&c| shown.iter().any(|&(x, _)| x == c as usize))
+                && first.is_some()
+                && rest.clone().count() + 2 == self.k
+                && rest.all(|s| Some(s) == first)
+        })
+    }
+
+    /// A grid showing multipliers only (`shown`: cell, special index): judged as a grid
+    /// without them (its lines and their flags), then every win of a grid that wins is
+    /// multiplied by the (first) multiplier's factor, in its play area. On a grid that
+    /// does not win the multiplier is its decoy (`decoy_<symbol>`), flagged
+    /// ([`AMB_LONE_MULTIPLIER`]) when the spec gives decoys no share. Two multipliers, and a
+    /// line through one whose other cells show one symbol, are flagged.
+    fn evaluate_multiplied(
+        &self,
+        face: &Face,
+        lines: &[(usize, u8)],
+        shown: &[(usize, usize)],
+    ) -> Evaluation {
+        let mut ev = if self.per_line {
+            self.evaluate_per_line(face, lines)
+        } else {
+            self.evaluate_lines(face, lines)
+        };
+        if shown.len() >= 2 {
+            ev.ambiguities.push(AMB_SPECIAL_TWICE);
+        }
+        if self.wild(face, shown) {
+            ev.ambiguities.push(AMB_SPECIAL_IN_LINE);
+        }
+        let j = shown[0].1;
+        let t = u64::from(self.times(j).expect("a multiplier"));
+        if ev.wins.is_empty() {
+            match self.decoys.iter().find(|&&(d, _)| d == j) {
+                Some(&(_, id)) if self.decoy_multiplier > 0 => {
+                    let _ = ev.losing_features.try_push(AreaFeature { area: 0, id });
+                }
+                _ => ev.ambiguities.push(AMB_LONE_MULTIPLIER),
+            }
+        }
+        for w in &mut ev.wins {
+            w.area = self.specials.area(j);
+            w.amount = Money(w.amount.cents() * t);
+        }
+        ev
+    }
+
     /// A grid showing special symbols (`shown`: cell, special index): each wins in its play
     /// area; the lines of winning symbols beside one win too, and the face is flagged
     /// ([`AMB_SPECIAL_BESIDE`]), as are two specials and a line through one whose other
@@ -1217,22 +1629,12 @@ impl Lines {
         if !lines.is_empty() {
             ev.ambiguities.push(AMB_SPECIAL_BESIDE);
         }
-        let wild = self.windows.iter().any(|w| {
-            let mut rest = w
-                .iter()
-                .map(|&c| face.codes[c as usize])
-                .filter(|&s| usize::from(s) < self.n_symbols);
-            let first = rest.next();
-            w.iter()
-                .any(|&c| shown.iter().any(|&(x, _)| x == c as usize))
-                && first.is_some()
-                && rest.clone().count() + 2 == self.k
-                && rest.all(|s| Some(s) == first)
-        });
-        if wild {
+        if self.wild(face, shown) {
             ev.ambiguities.push(AMB_SPECIAL_IN_LINE);
         }
-        for &(_, j) in shown {
+        // A multiplier beside an auto-win or a win-all is flagged above (two specials);
+        // it multiplies nothing here.
+        for &(_, j) in shown.iter().filter(|&&(_, j)| self.times(j).is_none()) {
             ev.wins.push(AreaWin {
                 area: self.specials.area(j),
                 amount: self.special_amount(face, j),
@@ -1371,13 +1773,21 @@ pub static INFO: StyleInfo = StyleInfo {
             name: "specials",
             kind: "array of tables",
             default: Some("none"),
-            about: "special symbols a cell may show on a grid that wins by them, alone (no \
-                    line beside it): `{ symbol = \"STAR\", kind = \"auto_win\" }` wins the box \
-                    (box mode), `{ symbol = \"TOUT\", kind = \"win_all\" }` every legend amount \
-                    added up (legend mode). Each wins in a play area of its own (`area`, \
-                    default `{id}_{symbol}` in lower case) that ways name in `areas`; optional \
-                    `caption`, printed under it. Lines of 3 or more; a spot multiplier is \
-                    refused.",
+            about: "special symbols a cell may show: `{ symbol = \"STAR\", kind = \
+                    \"auto_win\" }` wins the box (box mode), `{ symbol = \"TOUT\", kind = \
+                    \"win_all\" }` every legend amount added up (legend mode), each alone on a \
+                    grid that wins by it (no line beside it); `{ symbol = \"2X\", kind = \
+                    \"multiplier\", times = 2 }` multiplies a winning grid's win by 2 (never \
+                    part of a line). Each wins in a play area of its own (`area`, default \
+                    `{id}_{symbol}` in lower case) that ways name in `areas`; optional \
+                    `caption`, printed under it. Lines of 3 or more.",
+        },
+        Param {
+            name: "decoy_multiplier",
+            kind: "share",
+            default: Some("0"),
+            about: "share of losing grids showing a multiplier, which multiplies nothing \
+                    (feature decoy_<symbol>); with none, no losing grid shows one",
         },
     ],
     example: r#"[[surfaces]]
@@ -1915,11 +2325,6 @@ mod tests {
             e.message
         };
         assert_eq!(
-            refused(&STAR.replace("kind = \"auto_win\"", "kind = \"multiplier\", times = 2")),
-            "\"S\" is a spot multiplier, which multiplies the amount under it, and a cell of \
-             the grid shows none: a bigger prize is an amount of `box_amounts` (or of `legend`)"
-        );
-        assert_eq!(
             refused(&TOUT.replace("win_all", "auto_win")),
             "\"T\" is an auto-win symbol, which wins the amount in the box, and this grid pays \
              by its `legend`: an auto-win needs `box_amounts`; a symbol that wins every legend \
@@ -1955,5 +2360,315 @@ mod tests {
             "a 3×3 grid with lines of 3 needs at least 5 symbols to fill a losing grid with no \
              near miss (no line one winning symbol short), got 4"
         );
+    }
+
+    /// BOX with a ×2 multiplier M (play areas m, m_m) that shows on 20 % of losing grids.
+    const DOUBLE: &str =
+        "rows = 3\ncols = 3\nsymbols = [\"X\", \"O\", \"A\", \"B\", \"C\", \"D\"]\n\
+        winning = [\"X\"]\nbox_amounts = [2, 5, 20]\nnear_miss = 0.3\ndecoy_multiplier = 0.2\n\
+        decoy_weights = { \"2\" = 3, \"5\" = 2, \"20\" = 1 }\n\
+        specials = [{ symbol = \"M\", kind = \"multiplier\", times = 2, caption = \"DOUBLE\" }]\n";
+    /// LEGEND with a ×5 multiplier M and no decoy share.
+    const FIVE: &str = "rows = 4\ncols = 4\nk = 3\n\
+        symbols = [\"X\", \"O\", \"A\", \"B\", \"C\", \"D\", \"E\", \"F\", \"G\"]\n\
+        legend = { X = 20, O = 5, A = 5 }\nnear_miss = 0.5\n\
+        specials = [{ symbol = \"M\", kind = \"multiplier\", times = 5 }]\n";
+
+    #[test]
+    fn a_multiplier_has_its_area_decoy_and_words() {
+        let m = make(DOUBLE).unwrap();
+        assert_eq!(m.layout.areas, ["m", "m_m"]);
+        assert_eq!(
+            m.layout.columns[0].values,
+            ["X", "O", "A", "B", "C", "D", "M"]
+        );
+        assert_eq!(
+            m.layout.columns[4].inscriptions,
+            ["", "", "", "", "", "", "DOUBLE"]
+        );
+        let names: Vec<String> = m.features().into_iter().map(|f| f.name).collect();
+        assert_eq!(names, ["near_miss_m", "decoy_m"]);
+        let d = m.describe();
+        assert_eq!(
+            &d[d.len() - 2..],
+            [
+                "A cell showing M (caption « DOUBLE ») on a winning grid multiplies the grid's \
+                 win by 2: the amount in the box times 2 (play area « m_m »). M is never part of \
+                 a line.",
+                "M shows in one cell, never beside another special symbol, and no line through \
+                 it holds 2 of one symbol (it is no wild); on 20.00% of losing grids it shows \
+                 all the same and multiplies nothing (decoy decoy_m)."
+            ]
+        );
+        let m = make(FIVE).unwrap();
+        assert!(m.features().iter().all(|f| f.name != "decoy_m"));
+        let d = m.describe();
+        assert_eq!(
+            &d[d.len() - 2..],
+            [
+                "A cell showing M on a winning grid multiplies the grid's win by 5: the legend \
+                 amount of the line's symbol times 5 (play area « m_m »). M is never part of a \
+                 line.",
+                "M shows in one cell, never beside another special symbol, and no line through \
+                 it holds 2 of one symbol (it is no wild); no losing grid shows it."
+            ]
+        );
+        let per = make(&format!(
+            "{PER_LINE}specials = [{{ symbol = \"M\", kind = \"multiplier\", times = 2 }}]\n"
+        ))
+        .unwrap();
+        assert!(per.describe()[per.describe().len() - 2]
+            .contains("multiplies the grid's win by 2: the sum of its lines times 2"));
+    }
+
+    /// (area, column, kind) of each mark.
+    fn marked(m: &Lines, f: &Face, ev: &Evaluation) -> Vec<(u8, usize, MarkKind)> {
+        m.marks(f, ev)
+            .into_iter()
+            .map(|k| (k.area, k.column, k.kind))
+            .collect()
+    }
+
+    #[test]
+    fn a_multiplier_multiplies_the_grid_s_win_and_is_no_wild() {
+        let m = make(DOUBLE).unwrap();
+        // A row of X and its box of 5, beside M: 10, in M's play area.
+        let f = face(&m, ["XXX", "OAB", "CMD"], 5);
+        let ev = m.evaluate(&f);
+        assert_eq!(wins(&ev), [(1, 10)]);
+        assert!(ev.ambiguities.is_empty(), "{:?}", ev.ambiguities);
+        assert_eq!(
+            marked(&m, &f, &ev),
+            [
+                (1, 0, MarkKind::Win),
+                (1, 1, MarkKind::Win),
+                (1, 2, MarkKind::Win),
+                (1, 7, MarkKind::Win),
+                (1, 9, MarkKind::Win)
+            ]
+        );
+        // No line: M multiplies nothing, and is the decoy.
+        let f = face(&m, ["XOA", "BMC", "OAB"], 20);
+        let ev = m.evaluate(&f);
+        assert!(ev.wins.is_empty());
+        assert!(ev.ambiguities.is_empty(), "{:?}", ev.ambiguities);
+        assert!(m.shows(&ev, "decoy_m"));
+        assert!(!m.shows(&ev, NEAR_MISS));
+        assert_eq!(
+            marked(&m, &f, &ev),
+            [(0, 4, MarkKind::Decoy), (0, 9, MarkKind::Decoy)]
+        );
+        // X M X on a diagonal, X X M on a row: a wild completing the line?
+        for grid in [["XOA", "BMC", "OAX"], ["XXM", "OAB", "CDO"]] {
+            let ev = m.evaluate(&face(&m, grid, 2));
+            assert!(ev.wins.is_empty(), "{grid:?}");
+            assert_eq!(ev.ambiguities, [AMB_SPECIAL_IN_LINE], "{grid:?}");
+        }
+        // Beside a line, O O M in a column: the line is multiplied, and flagged.
+        let ev = m.evaluate(&face(&m, ["XOA", "XOB", "XMC"], 5));
+        assert_eq!(wins(&ev), [(1, 10)]);
+        assert_eq!(ev.ambiguities, [AMB_SPECIAL_IN_LINE]);
+        // Two multipliers.
+        let ev = m.evaluate(&face(&m, ["XXX", "MAB", "CMD"], 5));
+        assert_eq!(wins(&ev), [(1, 10)]);
+        assert_eq!(ev.ambiguities, [AMB_SPECIAL_TWICE]);
+        // A line of O beside M: a loser that reads as a win.
+        let ev = m.evaluate(&face(&m, ["OOO", "XAB", "CMD"], 5));
+        assert!(ev.wins.is_empty());
+        assert_eq!(ev.ambiguities, [AMB_LOSING_LINE]);
+        // With no decoy share, a multiplier on a losing grid is never printed.
+        let m = make(&DOUBLE.replace("decoy_multiplier = 0.2\n", "")).unwrap();
+        let ev = m.evaluate(&face(&m, ["XOA", "BMC", "OAB"], 20));
+        assert!(ev.wins.is_empty());
+        assert_eq!(ev.ambiguities, [AMB_LONE_MULTIPLIER]);
+        // Legend mode: a line of X (20) beside a 5X wins 100.
+        let m = make(FIVE).unwrap();
+        let ev = m.evaluate(&face4(&m, ["XXXB", "BCDE", "FGMA", "GBCD"]));
+        assert_eq!(wins(&ev), [(1, 100)]);
+        assert!(ev.ambiguities.is_empty(), "{:?}", ev.ambiguities);
+        // Per line: 20 + 5 beside a 2X win 40 + 10.
+        let per = make(&format!(
+            "{PER_LINE}specials = [{{ symbol = \"M\", kind = \"multiplier\", times = 2 }}]\n"
+        ))
+        .unwrap();
+        let ev = per.evaluate(&face4(&per, ["XXXB", "BCDE", "OOOF", "GBMD"]));
+        assert_eq!(wins(&ev), [(1, 40), (1, 10)]);
+        assert!(ev.ambiguities.is_empty(), "{:?}", ev.ambiguities);
+    }
+
+    #[test]
+    fn ways_through_a_multiplier_round_trip() {
+        let per_line = format!(
+            "{PER_LINE}specials = [{{ symbol = \"M\", kind = \"multiplier\", times = 2 }}]\n"
+        );
+        for (text, ways) in [
+            (
+                DOUBLE,
+                vec![
+                    way_in(&[(Some(1), 4)]),
+                    way_in(&[(Some(1), 10)]),
+                    way_in(&[(Some(1), 40)]),
+                    way(&[5]),
+                    way(&[]),
+                ],
+            ),
+            (
+                FIVE,
+                vec![
+                    way_in(&[(Some(1), 25)]),
+                    way_in(&[(Some(1), 100)]),
+                    way(&[]),
+                ],
+            ),
+            (
+                per_line.as_str(),
+                vec![
+                    way_in(&[(Some(1), 10)]),
+                    way_in(&[(Some(1), 40), (Some(1), 10)]),
+                    way_in(&[(Some(1), 10), (Some(1), 10), (Some(1), 40)]),
+                    way(&[5, 20]),
+                    way(&[]),
+                ],
+            ),
+        ] {
+            let m = make(text).unwrap();
+            let code = m.specials.list()[0].code;
+            for w in &ways {
+                m.check_way(w).unwrap();
+                let by = w.wins.iter().any(|x| x.area == Some(1));
+                for (seed, f, ev) in round_trip(&m, w, 0..300) {
+                    let shown = f.codes[..m.cells()].iter().filter(|&&c| c == code).count();
+                    assert!(ev.ambiguities.is_empty(), "seed {seed}");
+                    if by {
+                        assert_eq!(shown, 1, "seed {seed}");
+                        assert_eq!(m.lines(&f).len(), w.wins.len(), "seed {seed}");
+                    } else if !w.wins.is_empty() || !m.shows(&ev, "decoy_m") {
+                        assert_eq!(shown, 0, "{} seed {seed}", w.id);
+                    }
+                }
+                features_as_asked(&m, w, 0..30);
+            }
+        }
+    }
+
+    #[test]
+    fn the_decoy_multiplier_rate_is_the_spec_s() {
+        let m = make(DOUBLE).unwrap();
+        // 2 000 losing grids at 0.2: binomial, mean 400, 4 standard deviations ±72; the
+        // count of this fixed seed.
+        let n = count_showing(&m, &way(&[]), "decoy_m", 2000, 11);
+        assert!((400 - 72..=400 + 72).contains(&n), "{n}");
+        assert_eq!(n, 399);
+        // Asked, beside a near miss or not.
+        for (seed, f, ev) in round_trip_showing(&m, &way(&[]), "decoy_m", 0..200) {
+            let marks = marked(&m, &f, &ev);
+            assert!(marks
+                .iter()
+                .any(|&(a, c, k)| (a, k) == (0, MarkKind::Decoy) && c < 9));
+            assert!(ev.ambiguities.is_empty(), "seed {seed}");
+        }
+        let all =
+            make(&DOUBLE.replace("decoy_multiplier = 0.2", "decoy_multiplier = 1.0")).unwrap();
+        assert_eq!(count_showing(&all, &way(&[]), "decoy_m", 300, 11), 300);
+        assert!(matches!(
+            m.can_show_why(&way(&[5]), "decoy_m"),
+            Err(Refusal::NeedsLosing { .. })
+        ));
+    }
+
+    #[test]
+    fn multipliers_and_their_ways_that_cannot_work_are_refused() {
+        let m = make(DOUBLE).unwrap();
+        let refused = |w: Way| m.check_way(&w).unwrap_err().to_string();
+        assert_eq!(
+            refused(way_in(&[(Some(1), 3)])),
+            "« m_m » cannot win 3: it wins 2 times an amount its box shows (2, 5, 20)"
+        );
+        assert_eq!(
+            refused(way_in(&[(Some(1), 4), (None, 5)])),
+            "« m » cannot win 5: beside M a grid wins in the multiplier's play area « m_m » only"
+        );
+        assert_eq!(
+            refused(way_in(&[(Some(1), 4), (Some(1), 4)])),
+            "2 wins, but « m_m » shows at most 1 at once (one line)"
+        );
+        assert_eq!(
+            make(FIVE)
+                .unwrap()
+                .check_way(&way_in(&[(Some(1), 50)]))
+                .unwrap_err()
+                .to_string(),
+            "« m_m » cannot win 50: it wins 5 times an amount its legend shows (5, 20)"
+        );
+        // A multiplier no way wins by never shows.
+        let plans: Vec<Plan> = [way(&[20]), way(&[])]
+            .iter()
+            .map(|w| Arc::clone(&m).plan(w).unwrap())
+            .collect();
+        assert_eq!(
+            m.check_ways(&plans.iter().collect::<Vec<_>>())
+                .unwrap_err()
+                .to_string(),
+            "specials (\"M\") never applies: no way wins in its play area « m_m » (`areas`), \
+             so no face shows it"
+        );
+        let refused = |text: &str| {
+            let e = make(text).err().unwrap();
+            (e.field, e.message)
+        };
+        assert_eq!(
+            refused(&DOUBLE.replace("times = 2", "times = 1")),
+            (
+                "specials".to_string(),
+                "\"M\" is a multiplier: give `times`, 2 or more".to_string()
+            )
+        );
+        assert_eq!(
+            refused(&BOX.replace("near_miss = 0.3", "near_miss = 0.3\ndecoy_multiplier = 0.1")),
+            (
+                "decoy_multiplier".to_string(),
+                "a decoy multiplier rate needs a multiplier among `specials`".to_string()
+            )
+        );
+        assert_eq!(
+            refused(&FIVE.replace("k = 3", "k = 2")),
+            (
+                "specials".to_string(),
+                "\"M\" beside one symbol would read as a line of 2 with a wild: special \
+                 symbols need lines of 3 or more (`k`)"
+                    .to_string()
+            )
+        );
+        // A 1×3 grid: its one line leaves the multiplier no cell.
+        let strip =
+            "rows = 1\ncols = 3\nk = 3\nsymbols = [\"X\", \"O\", \"A\", \"B\", \"C\", \"D\"]\n\
+            winning = [\"X\"]\nbox_amounts = [2, 5, 20]\n\
+            decoy_weights = { \"2\" = 1 }\n\
+            specials = [{ symbol = \"M\", kind = \"multiplier\", times = 2 }]\n";
+        assert_eq!(
+            refused(strip),
+            (
+                "specials".to_string(),
+                "\"M\" is a multiplier, and beside any line of 3 a 1×3 grid leaves it no cell \
+                 off the lines the winning line nearly fills: a multiplier needs a larger grid"
+                    .to_string()
+            )
+        );
+    }
+
+    #[test]
+    fn a_multiplier_beside_an_auto_win_is_flagged() {
+        let both = STAR.replace(
+            "caption = \"GAGNE\" }",
+            "caption = \"GAGNE\" }, { symbol = \"M\", kind = \"multiplier\", times = 2 }",
+        );
+        let m = make(&both).unwrap();
+        assert_eq!(m.layout.areas, ["m", "m_s", "m_m"]);
+        let ev = m.evaluate(&face(&m, ["SOA", "BXC", "OAM"], 5));
+        assert_eq!(wins(&ev), [(1, 5)]);
+        assert_eq!(ev.ambiguities, [AMB_SPECIAL_TWICE]);
+        for w in [way_in(&[(Some(1), 5)]), way_in(&[(Some(2), 10)]), way(&[2])] {
+            round_trip(&m, &w, 0..100);
+        }
     }
 }
