@@ -9,8 +9,10 @@
 //! number), game_specs/examples/lingot_banque.toml (match 3 like symbols, with a gold bar
 //! that wins its game's box and a bank that wins both boxes of two games),
 //! game_specs/examples/double_montant.toml (match 3 like amounts, with a 2X and a money bag
-//! in place of an amount) and game_specs/examples/etoile_tout.toml (tic-tac-toe, with a
-//! star that wins the box and a win-all that wins every legend amount). Every ticket's
+//! in place of an amount), game_specs/examples/etoile_tout.toml (tic-tac-toe, with a
+//! star that wins the box and a win-all that wins every legend amount) and
+//! game_specs/examples/morpion_double.toml (tic-tac-toe, with a 2X and a 5X that multiply a
+//! winning grid's win). Every ticket's
 //! printed prize must be what the rules pay, no face may show what the naive reading would
 //! read otherwise, and the lot table must come out exactly.
 
@@ -664,4 +666,153 @@ fn every_ticket_of_tic_tac_toe_grids_with_special_symbols_pays_as_the_rules_say(
     // The ways through each special, from the spec: ETOILE 1+5+10+50 tickets, TOUT 2; no
     // losing ticket shows one.
     assert_eq!(by, BTreeMap::from([("ETOILE", 66), ("TOUT", 2)]));
+}
+
+/// What a 3×3 tic-tac-toe grid with a spot multiplier pays by the rule text: a line of three
+/// of a symbol wins `line(symbol)` (`None`: the symbol wins nothing), times `mult.1` when
+/// the grid shows `mult.0` anywhere. Returns the win and whether the grid shows the
+/// multiplier. Panics on a grid the naive reading would misread: a line of a symbol that
+/// wins nothing, two lines, the multiplier twice, or in a line whose two other cells show
+/// one symbol (a wild completing it?).
+fn multiplied_tic_tac_toe(
+    t: &str,
+    grid: &[&str],
+    mult: (&str, u64),
+    line: impl Fn(&str) -> Option<u64>,
+) -> (u64, bool) {
+    let full: Vec<&str> = LINES
+        .iter()
+        .filter(|l| grid[l[0]] == grid[l[1]] && grid[l[1]] == grid[l[2]])
+        .map(|l| grid[l[0]])
+        .collect();
+    assert!(full.len() <= 1, "ticket {t}: two lines in {grid:?}");
+    let at: Vec<usize> = (0..9).filter(|&c| grid[c] == mult.0).collect();
+    assert!(at.len() <= 1, "ticket {t}: {} twice in {grid:?}", mult.0);
+    for &c in &at {
+        for l in LINES.iter().filter(|l| l.contains(&c)) {
+            let o: Vec<&str> = l.iter().filter(|&&x| x != c).map(|&x| grid[x]).collect();
+            assert_ne!(o[0], o[1], "ticket {t}: {} as a wild in {grid:?}", mult.0);
+        }
+    }
+    let win = full.first().map_or(0, |s| {
+        line(s).unwrap_or_else(|| panic!("ticket {t}: a line of {s} in {grid:?}"))
+    });
+    let shown = !at.is_empty();
+    (if shown { win * mult.1 } else { win }, shown)
+}
+
+/// The nine cells of 3×3 grid `s` of a ticket row, row by row.
+fn grid_of(row: &BTreeMap<String, String>, s: &str) -> Vec<String> {
+    (1..=3)
+        .flat_map(|r| (1..=3).map(move |c| (r, c)))
+        .map(|(r, c)| row[&format!("{s}_r{r}c{c}")].clone())
+        .collect()
+}
+
+/// game_specs/examples/morpion_double.toml judged from the rule text alone
+/// (game_specs/README.md, `lines`): three TREFLE in a line win the GAIN box, three of a
+/// legend symbol its amount; a 2X (Grille 1) or a 5X (Grille 2) anywhere on a winning grid
+/// multiplies its win; on a grid that does not win it wins nothing.
+#[test]
+fn every_ticket_of_tic_tac_toe_grids_with_multipliers_pays_as_the_rules_say() {
+    let rows = block("game_specs/examples/morpion_double.toml");
+    assert_eq!(rows.len(), 2_000);
+    let legend = BTreeMap::from([("PIECE", 2), ("BOURSE", 5), ("COFFRE", 20)]);
+    let mut paid: BTreeMap<u64, u32> = BTreeMap::new();
+    // Grids won through each multiplier, and losing grids showing one (decoys).
+    let mut by: BTreeMap<&str, u32> = BTreeMap::new();
+    let mut decoys: BTreeMap<&str, u32> = BTreeMap::new();
+    for row in &rows {
+        let t = &row["ticket"];
+        let g = grid_of(row, "grille");
+        let g: Vec<&str> = g.iter().map(String::as_str).collect();
+        let gain = euros(&row["grille_gain"]);
+        let (one, x2) =
+            multiplied_tic_tac_toe(t, &g, ("2X", 2), |s| (s == "TREFLE").then_some(gain));
+        let b = grid_of(row, "bonus");
+        let b: Vec<&str> = b.iter().map(String::as_str).collect();
+        let (two, x5) = multiplied_tic_tac_toe(t, &b, ("5X", 5), |s| legend.get(s).copied());
+        for (shown, won, name) in [(x2, one > 0, "2X"), (x5, two > 0, "5X")] {
+            match (shown, won) {
+                (true, true) => *by.entry(name).or_default() += 1,
+                (true, false) => *decoys.entry(name).or_default() += 1,
+                _ => {}
+            }
+        }
+        let prize = one + two;
+        assert_eq!(prize.to_string(), row["prize"], "ticket {t}: {g:?} {b:?}");
+        if prize > 0 {
+            *paid.entry(prize).or_default() += 1;
+        }
+    }
+    let table = BTreeMap::from([
+        (100, 1),
+        (50, 2),
+        (25, 3),
+        (20, 10),
+        (12, 10),
+        (10, 30),
+        (5, 60),
+        (4, 100),
+        (2, 250),
+        (1, 200),
+    ]);
+    assert_eq!(paid, table);
+    // The ways through each multiplier, from the spec: 2X 4+10+10+100+50 grids, 5X 1+3+5.
+    assert_eq!(by, BTreeMap::from([("2X", 174), ("5X", 9)]));
+    // Losing grids showing a 2X that doubles nothing: decoy_multiplier = 0.05 of the 1 479
+    // tickets whose Grille 1 loses is 74.0, with a standard deviation of 8.4. Grille 2
+    // gives its 5X no decoy share: no losing grid shows one.
+    assert_eq!(decoys, BTreeMap::from([("2X", 74)]));
+}
+
+/// A forger adds a 2X to a grid that won 10 by its line of TREFLE, in the print file and
+/// the CSV alike: by the rules the face now pays 20, so `verify` finds the printed prize
+/// and the block's counts wrong.
+#[test]
+fn verify_finds_a_multiplier_forged_beside_a_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("block");
+    generate(&repo("game_specs/examples/morpion_double.toml"), &out, 1);
+    let bad = dir.path().join("bad");
+    common::copy_dir(&out, &bad);
+    let csv = std::fs::read_to_string(bad.join("tickets.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    let head: Vec<&str> = lines[0].split(',').collect();
+    let (row, cell) = (1..lines.len())
+        .find_map(|row| {
+            let r: BTreeMap<String, String> = head
+                .iter()
+                .map(|h| h.to_string())
+                .zip(lines[row].split(',').map(str::to_string))
+                .collect();
+            if r["way"] != "10" {
+                return None;
+            }
+            let g = grid_of(&r, "grille");
+            let line = LINES
+                .iter()
+                .find(|l| l.iter().all(|&c| g[c] == "TREFLE"))
+                .expect("the winning line");
+            let cell = (0..9).find(|c| !line.contains(c)).unwrap();
+            Some((row, cell))
+        })
+        .expect("a ticket won by a line of 10");
+    // Symbol codes: the six symbols of Grille 1, then 2X.
+    let column = format!("grille_r{}c{}", cell / 3 + 1, cell % 3 + 1);
+    common::forge_cell(&bad, row, &column, 6, "2X");
+    let report = tirage()
+        .args(["verify", "--unauthenticated", "--no-audit"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(report.status.code(), Some(1));
+    let text = String::from_utf8(report.stdout).unwrap();
+    assert_eq!(
+        common::status_of(&text, "csv_matches_print"),
+        "FAIL",
+        "{text}"
+    );
+    assert_eq!(common::status_of(&text, "counts"), "FAIL", "{text}");
+    assert_eq!(common::verify_code(&out), 0);
 }
