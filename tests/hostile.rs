@@ -619,3 +619,54 @@ fn match_amounts_specials_that_cannot_work_name_the_line_and_the_field() {
         "{err}"
     );
 }
+
+/// Spot multipliers of lines that cannot work are refused with the file's line and the
+/// field: `times` below 2, a decoy share with no multiplier, a multiplier no way wins by.
+#[test]
+fn lines_multipliers_that_cannot_work_name_the_line_and_the_field() {
+    let t = tempfile::tempdir().unwrap();
+    let spec = std::fs::read_to_string(repo("game_specs/examples/morpion_double.toml")).unwrap();
+    let x2 = "{ symbol = \"2X\", kind = \"multiplier\", times = 2, caption = \"DOUBLE\" },";
+    let (code, err) = check_spec(t.path(), "a.toml", &edit(&spec, "times = 2", "times = 1"));
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.ends_with(&format!(
+            ":{}: surfaces[0].specials: \"2X\" is a multiplier: give `times`, 2 or more\n",
+            line_of(&spec, "specials = [")
+        )),
+        "{err}"
+    );
+    let (code, err) = check_spec(t.path(), "a.toml", &edit(&spec, x2, ""));
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.ends_with(&format!(
+            ":{}: surfaces[0].decoy_multiplier: a decoy multiplier rate needs a multiplier \
+             among `specials`\n",
+            line_of(&spec, "decoy_multiplier")
+        )),
+        "{err}"
+    );
+    let x5 = "{ symbol = \"5X\", kind = \"multiplier\", times = 5, caption = \"GAIN X5\" },";
+    let bad = edit(
+        &spec,
+        x5,
+        &format!("{x5}\n  {{ symbol = \"3X\", kind = \"multiplier\", times = 3 }},"),
+    );
+    let (code, err) = check_spec(t.path(), "a.toml", &bad);
+    assert_eq!(code, Some(2), "{err}");
+    let bonus = bad
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.starts_with("[[surfaces]]"))
+        .nth(1)
+        .unwrap()
+        .0
+        + 1;
+    assert!(
+        err.ends_with(&format!(
+            ":{bonus}: surfaces[1]: surface \"bonus\": specials (\"3X\") never applies: no way \
+             wins in its play area « bonus_3x » (`areas`), so no face shows it\n"
+        )),
+        "{err}"
+    );
+}
