@@ -816,3 +816,51 @@ fn verify_finds_a_multiplier_forged_beside_a_line() {
     assert_eq!(common::status_of(&text, "counts"), "FAIL", "{text}");
     assert_eq!(common::verify_code(&out), 0);
 }
+
+/// A forger writes a 2X into the third cell of a losing grid's line of two TREFLE, in the
+/// print file and the CSV alike: a player reads the 2X as a wild completing the line, so
+/// `verify` finds the face ambiguous.
+#[test]
+fn verify_finds_a_multiplier_forged_as_a_wild() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("block");
+    generate(&repo("game_specs/examples/morpion_double.toml"), &out, 1);
+    let bad = dir.path().join("bad");
+    common::copy_dir(&out, &bad);
+    let csv = std::fs::read_to_string(bad.join("tickets.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    let head: Vec<&str> = lines[0].split(',').collect();
+    let (row, cell) = (1..lines.len())
+        .find_map(|row| {
+            let r: BTreeMap<String, String> = head
+                .iter()
+                .map(|h| h.to_string())
+                .zip(lines[row].split(',').map(str::to_string))
+                .collect();
+            let g = grid_of(&r, "grille");
+            if r["prize"] != "0" || g.iter().any(|s| s == "2X") {
+                return None;
+            }
+            LINES.iter().find_map(|l| {
+                let trefles = l.iter().filter(|&&c| g[c] == "TREFLE").count();
+                let gap = l.iter().find(|&&c| g[c] != "TREFLE")?;
+                (trefles == 2).then_some((row, *gap))
+            })
+        })
+        .expect("a losing ticket with two TREFLE on a line");
+    let column = format!("grille_r{}c{}", cell / 3 + 1, cell % 3 + 1);
+    common::forge_cell(&bad, row, &column, 6, "2X");
+    let report = tirage()
+        .args(["verify", "--unauthenticated", "--no-audit"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(report.status.code(), Some(1));
+    let text = String::from_utf8(report.stdout).unwrap();
+    assert_eq!(common::status_of(&text, "ambiguity"), "FAIL", "{text}");
+    assert!(
+        text.contains("a special symbol in a line one symbol short (lines)"),
+        "{text}"
+    );
+    assert_eq!(common::verify_code(&out), 0);
+}
