@@ -411,7 +411,8 @@ impl<R: Read> Read for Hashing<'_, R> {
 impl Claimed {
     /// The answer in one line, as the command prints it: `SERIAL: pays 20 EUR (way 10+10)`,
     /// `SERIAL: not a winning ticket`, `SERIAL: refused: no such ticket (…)` or
-    /// `SERIAL: refused: wrong code …`; a specimen deck's answer says it is never payable.
+    /// `SERIAL: refused: wrong code …`; a specimen deck's answer, and a test block's
+    /// ([`Manifest::is_test_block`]), says it is never payable.
     pub fn line(&self) -> String {
         let cur = &self.manifest.game.currency;
         let mut s = format!("{}: ", self.serial);
@@ -437,10 +438,13 @@ impl Claimed {
                 self.file
             )),
         }
-        if self.manifest.kind == Kind::Specimen
-            && matches!(self.answer, Answer::Pays { .. } | Answer::NotAWinner)
-        {
+        let read = matches!(self.answer, Answer::Pays { .. } | Answer::NotAWinner);
+        if self.manifest.kind == Kind::Specimen && read {
             s.push_str(" — a specimen deck's ticket, never payable");
+        } else if self.manifest.is_test_block() && read {
+            s.push_str(
+                " — a TEST BLOCK's ticket (made with a test seed), never for sale: never payable",
+            );
         } else if self.signed_by.is_none() && self.manifest.kind == Kind::Production {
             s.push_str(" — unauthenticated: the operator's signature was not checked");
         }

@@ -72,6 +72,13 @@ pub enum PackageError {
         /// What is there and what to do.
         message: String,
     },
+    /// The block is a test block ([`crate::output::manifest::Manifest::is_test_block`])
+    /// and the caller did not say that a test bundle is meant.
+    #[error("{path}: a TEST BLOCK (made with a test seed, never for sale: whoever knows the seed computes every validation code); no bundle was written: a test block never reaches a printer, the central system or an auditor unnoticed; give --test-block to package it for a test")]
+    TestBlock {
+        /// The block directory.
+        path: String,
+    },
     /// Writing the bundle failed.
     #[error("{path}: {error}")]
     Io {
@@ -97,16 +104,21 @@ fn bundle_name(name: &str) -> bool {
 /// An existing `out` is replaced only with `force`, and only when it holds a bundle's files
 /// alone. Returns the names written, in order.
 ///
+/// A test block is bundled only with `test_block` (the caller's word that a test bundle
+/// is meant); its bundle's manifest says what it is, so `claim` pays none of its tickets.
+///
 /// Errors ([`PackageError`]): `SHA256SUMS` or its signature missing or unreadable; the
-/// signature not the key's; a file of the bundle missing (the role's ticket file in
-/// neither form), not listed in or differing from `SHA256SUMS`; the destination exists
-/// (without `force`) or holds other files; a write fails.
+/// signature not the key's; the manifest unreadable, or a test block's without
+/// `test_block`; a file of the bundle missing (the role's ticket file in neither form),
+/// not listed in or differing from `SHA256SUMS`; the destination exists (without `force`)
+/// or holds other files; a write fails.
 pub fn package(
     block: &Path,
     role: Role,
     signer: &Path,
     out: &Path,
     force: bool,
+    test_block: bool,
 ) -> Result<Vec<String>, PackageError> {
     let file = |name: &str, message: String| PackageError::File {
         path: block.join(name).display().to_string(),
@@ -130,6 +142,19 @@ pub fn package(
     verifier
         .verify(&sums_bytes, &sig_text)
         .map_err(|e| file(SUMS_SIG, e.to_string()))?;
+
+    // A test block never leaves unnoticed: its manifest, as signed, says what it is.
+    let manifest = crate::output::read_regular(&block.join(MANIFEST), crate::output::MAX_JSON)
+        .map_err(|e| file(MANIFEST, format!("cannot read it: {e}")))?;
+    sums::check(&listed, MANIFEST, &hex::encode(Sha256::digest(&manifest)))
+        .map_err(|m| file(MANIFEST, m))?;
+    let manifest: crate::output::manifest::Manifest = serde_json::from_slice(&manifest)
+        .map_err(|e| file(MANIFEST, format!("does not parse: {e}")))?;
+    if manifest.is_test_block() && !test_block {
+        return Err(PackageError::TestBlock {
+            path: block.display().to_string(),
+        });
+    }
 
     // The names, as delivered: a ticket file in clear when it is there, else its `.age`.
     let mut names: Vec<String> = Vec::new();

@@ -96,8 +96,20 @@ fn the_central_system_answers_from_its_encrypted_file() {
             String::from_utf8(o.stdout).unwrap().trim()
         ));
     }
+    // Production blocks (not test blocks, whose tickets are never paid).
+    let seed = production_seed_file(t.path());
     let clear = t.path().join("clear");
-    generate(&repo("tests/specs/coq_small.toml"), &clear, 1);
+    tirage()
+        .arg("generate")
+        .arg(repo("tests/specs/coq_small.toml"))
+        .arg("--validation-key")
+        .arg(repo(VALIDATION_KEY))
+        .arg("--seed-file")
+        .arg(&seed)
+        .args(["-q", "--out"])
+        .arg(&clear)
+        .assert()
+        .success();
     let b = t.path().join("sealed");
     tirage()
         .args(["keygen", "--no-password", "--out"])
@@ -109,7 +121,9 @@ fn the_central_system_answers_from_its_encrypted_file() {
         .arg(repo("tests/specs/coq_small.toml"))
         .arg("--validation-key")
         .arg(repo(VALIDATION_KEY))
-        .args(["--insecure-seed", "--seed", SEED, "-q", "--out"])
+        .arg("--seed-file")
+        .arg(&seed)
+        .args(["-q", "--out"])
         .arg(&b)
         .arg("--sign")
         .arg(t.path().join("op.key"))
@@ -297,7 +311,9 @@ fn a_forged_prize_is_never_paid_under_the_operator_s_key() {
         .arg(repo("tests/specs/coq_small.toml"))
         .arg("--validation-key")
         .arg(repo(VALIDATION_KEY))
-        .args(["--insecure-seed", "--seed", SEED, "-q", "--sign"])
+        .arg("--seed-file")
+        .arg(production_seed_file(t.path()))
+        .args(["-q", "--sign"])
         .arg(t.path().join("op.key"))
         .arg("--out")
         .arg(&b)
@@ -404,4 +420,35 @@ fn a_forged_prize_is_never_paid_under_the_operator_s_key() {
     let (s, _, err) = claim(&b, serial, code, &["--signer", other.to_str().unwrap()]);
     assert_eq!(s, 2);
     assert!(err.contains("not by the key given"), "{err}");
+}
+
+/// A test block (made with a test seed: whoever knows it computes every code) is never
+/// paid: its winner is refused (exit 3) and its loser is no winner (exit 1), each answer
+/// saying it is a test block's ticket.
+#[test]
+fn a_test_block_s_ticket_is_never_paid() {
+    let t = tempfile::tempdir().unwrap();
+    let b = t.path().join("b");
+    generate(&repo("tests/specs/coq_small.toml"), &b, 1);
+    let (rows, codes) = (rows(&b), codes(&b));
+    let w = rows.iter().position(|r| r[5] == "8").unwrap();
+    let l = rows.iter().position(|r| r[5] == "0").unwrap();
+    let test = "— a TEST BLOCK's ticket (made with a test seed), never for sale: never payable";
+    let (s, out, err) = claim(&b, &rows[w][4], &codes[w], &["--unauthenticated"]);
+    assert_eq!(
+        (s, out),
+        (
+            3,
+            format!(
+                "{}: pays 8 EUR (tier 8 EUR, way {}) {test}\n",
+                rows[w][4], rows[w][6]
+            )
+        ),
+        "{err}"
+    );
+    let (s, out, _) = claim(&b, &rows[l][4], &codes[l], &["--unauthenticated"]);
+    assert_eq!(
+        (s, out),
+        (1, format!("{}: not a winning ticket {test}\n", rows[l][4]))
+    );
 }

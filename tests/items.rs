@@ -108,11 +108,12 @@ fn a_free_ticket_is_named_and_counted_apart_in_every_file() {
         ])
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(0));
+    // A test block's ticket: refused, never payable.
+    assert_eq!(o.status.code(), Some(3));
     assert_eq!(
         String::from_utf8_lossy(&o.stdout),
         format!(
-            "{}: wins FREE TICKET, not money (stated value 2 USD; way free) — unauthenticated: the operator's signature was not checked\n",
+            "{}: wins FREE TICKET, not money (stated value 2 USD; way free) — a TEST BLOCK's ticket (made with a test seed), never for sale: never payable\n",
             rows[k][4]
         )
     );

@@ -21,8 +21,9 @@ fn run(dir: &Path, tool: &str, args: &[&str]) -> (bool, String, String) {
     )
 }
 
-/// A signed block of coq_small, each ticket file encrypted to its role: the directory, the
-/// operator's public key, and the age identities `<role>.key` in `t`.
+/// A signed block of coq_small (a production block, not a test block), each ticket file
+/// encrypted to its role: the directory, the operator's public key, and the age identities
+/// `<role>.key` in `t`.
 fn signed_block(t: &Path) -> (PathBuf, PathBuf) {
     tirage()
         .args(["keygen", "--no-password", "--out"])
@@ -43,7 +44,9 @@ fn signed_block(t: &Path) -> (PathBuf, PathBuf) {
         .arg(repo("tests/specs/coq_small.toml"))
         .arg("--validation-key")
         .arg(repo(VALIDATION_KEY))
-        .args(["--insecure-seed", "--seed", SEED, "-q", "--sign"])
+        .arg("--seed-file")
+        .arg(production_seed_file(t))
+        .args(["-q", "--sign"])
         .arg(t.join("op.key"))
         .arg("--out")
         .arg(&b)
@@ -280,4 +283,67 @@ fn a_bundle_never_goes_over_or_into_a_block() {
         assert!(err.contains(said), "{err}");
         assert_eq!(names(&b), before);
     }
+}
+
+/// A test block (made with --insecure-seed) is bundled for no party unless --test-block
+/// says a test bundle is meant (exit 2, nothing written); its bundle then says what it is,
+/// and the central system pays none of its tickets from it (exit 3).
+#[test]
+fn a_test_block_is_bundled_only_when_told() {
+    let t = tempfile::tempdir().unwrap();
+    tirage()
+        .args(["keygen", "--no-password", "--out"])
+        .arg(t.path().join("op"))
+        .assert()
+        .success();
+    let b = t.path().join("test-001");
+    tirage()
+        .arg("generate")
+        .arg(repo("tests/specs/coq_small.toml"))
+        .args(["--insecure-seed", "--seed", SEED, "-q", "--sign"])
+        .arg(t.path().join("op.key"))
+        .arg("--out")
+        .arg(&b)
+        .assert()
+        .success();
+    let key = t.path().join("op.pub");
+    for role in ["printer", "central", "auditor"] {
+        let out = t.path().join(format!("to-{role}"));
+        let o = package(&b, role, &key, &out, &["-q"]);
+        assert_eq!(o.status.code(), Some(2), "{role}");
+        assert_eq!(
+            String::from_utf8_lossy(&o.stderr),
+            format!(
+                "tirage: error: {}: a TEST BLOCK (made with a test seed, never for sale: whoever knows the seed computes every validation code); no bundle was written: a test block never reaches a printer, the central system or an auditor unnoticed; give --test-block to package it for a test\n",
+                b.display()
+            )
+        );
+        assert!(!out.exists(), "{role}");
+    }
+    let out = t.path().join("to-central");
+    let o = package(&b, "central", &key, &out, &["-q", "--test-block"]);
+    assert_eq!(o.status.code(), Some(0));
+    let rows: Vec<Vec<String>> = std::fs::read_to_string(b.join("tickets.csv"))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect();
+    let w = rows.iter().position(|r| r[5] != "0").unwrap();
+    let code = &codes(&b)[w];
+    let o = tirage()
+        .arg("claim")
+        .arg(&out)
+        .args(["--serial", &rows[w][4], "--code", code, "--signer"])
+        .arg(&key)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(3));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        format!(
+            "{}: pays {} EUR (tier {} EUR, way {}) — a TEST BLOCK's ticket (made with a test seed), never for sale: never payable\n",
+            rows[w][4], rows[w][5], rows[w][5], rows[w][6]
+        )
+    );
 }

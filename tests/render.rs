@@ -1444,11 +1444,14 @@ fn the_help_examples_of_render_and_claim_run_as_pasted() {
         .args(["keygen", "--no-password", "--out", "output/keys/operator"])
         .assert()
         .success();
+    // A production block, as make block makes (a test block is never packaged unsaid).
     tirage()
         .current_dir(root)
         .arg("generate")
         .arg(repo("tests/specs/coq_small.toml"))
-        .args(["--insecure-seed", "--seed", SEED, "-q"])
+        .arg("--seed-file")
+        .arg(production_seed_file(root))
+        .arg("-q")
         .args([
             "--sign",
             "output/keys/operator.key",

@@ -11,7 +11,7 @@ use tirage::crypto::sign::Verifier;
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "Exit status: 0 the ticket pays (the prize is printed), 1 not a winning \
-ticket, 3 refused (no such ticket in this block, or a wrong code), 2 error (a file missing, \
+ticket, 3 refused (no such ticket in this block, a wrong code, or a winner of a QA deck or of a test block, never payable), 2 error (a file missing, \
 altered or malformed, named with its line; the signature not the --signer key's; a production block with neither --signer nor --unauthenticated; a serial or code mistyped).\n\n\
 Examples (after the README's quick start; the code is the one under the ticket's scratch \
 layer, so a made-up code is refused, exit 3):\n  \
@@ -61,9 +61,10 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     let _locks = super::lock_shared(&a.dir);
     let c = claim(&a.dir, &a.serial, &a.code, &ids, trust)?;
     println!("{}", c.line());
-    // A specimen deck's ticket is never payable: a winner of a deck is refused (exit 3), so
-    // that a script paying on exit 0 never pays one; QA reads the prize from the line.
-    let specimen = c.manifest.kind == tirage::block::Kind::Specimen;
+    // A specimen deck's ticket, and a test block's (whose codes anyone knowing the test
+    // seed computes), is never payable: a winner is refused (exit 3), so that a script
+    // paying on exit 0 never pays one; QA reads the prize from the line.
+    let specimen = c.manifest.kind == tirage::block::Kind::Specimen || c.manifest.is_test_block();
     Ok(match c.answer {
         Answer::Pays { .. } if specimen => Outcome::Refused,
         Answer::Pays { .. } => Outcome::Success,

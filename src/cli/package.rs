@@ -42,6 +42,11 @@ pub(super) struct Args {
     /// Replace an existing bundle at --out (never a directory holding other files).
     #[arg(long)]
     force: bool,
+    /// Package a test block (made with a test seed, never for sale) for a test: without
+    /// it, a test block is refused. Its bundle's manifest says it is a test block, and
+    /// `claim` pays none of its tickets.
+    #[arg(long)]
+    test_block: bool,
     /// Print nothing (by default, the path of every file written).
     #[arg(short, long)]
     quiet: bool,
@@ -55,7 +60,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     };
     // No run replaces the block while it is read.
     let _locks = super::lock_shared(&a.dir);
-    let names = package(&a.dir, role, &a.signer, &a.out, a.force)?;
+    let names = package(&a.dir, role, &a.signer, &a.out, a.force, a.test_block)?;
     if !a.quiet {
         for n in names {
             println!("{}", a.out.join(n).display());

@@ -231,6 +231,17 @@ pub struct Facts {
 }
 
 impl Manifest {
+    /// True when the manifest is a test block's: a production block made with
+    /// `--insecure-seed`, or whose seed commitment is a published test seed's
+    /// (`rng::TEST_SEEDS`). Whoever knows a test seed computes every validation code, so
+    /// such a block is never for sale: `claim` pays none of its tickets and `package`
+    /// bundles it only when told that a test bundle is meant.
+    pub fn is_test_block(&self) -> bool {
+        self.kind == crate::block::Kind::Production
+            && (self.insecure_seed
+                || crate::crypto::rng::is_test_seed_commitment(&self.seed_commitment))
+    }
+
     /// The manifest of a block of `spec` that `block` describes, whose way counts are
     /// `counts` (index = way id, tickets): the tiers and the payout from the counts, this
     /// build's identity as the tool, no seed shares and no promised features (the

@@ -8,6 +8,21 @@ use std::path::{Path, PathBuf};
 /// A fixed test seed (never a production seed).
 pub(crate) const SEED: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
 
+/// A seed that is no published test seed, for the blocks whose tests need a block that is
+/// not a test block (a claim that pays, a bundle): given with `--seed-file`
+/// ([`production_seed_file`]), without `--insecure-seed`.
+pub(crate) const PRODUCTION_SEED: &str =
+    "5be1c07a9e3d46f28b0c71d5a4e96f13c82d07b5e6a4193f0d7c25b8e1a6f94c";
+
+/// Writes [`PRODUCTION_SEED`] to `dir/production.seed` (mode 0600) and returns its path.
+pub(crate) fn production_seed_file(dir: &Path) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let f = dir.join("production.seed");
+    std::fs::write(&f, format!("{PRODUCTION_SEED}\n")).unwrap();
+    std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o600)).unwrap();
+    f
+}
+
 /// The test validation key (64 hex digits; never a production key).
 pub(crate) const VALIDATION_KEY: &str = "tests/keys/validation.key";
 
