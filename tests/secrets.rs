@@ -266,3 +266,106 @@ fn an_age_identity_given_as_a_recipient_is_not_shown() {
     assert!(err.contains("printer=…"), "{err}");
     assert!(err.contains("an age identity, a secret key"), "{err}");
 }
+
+/// The seed, or a seed share, given as the validation key in the same run is refused (exit
+/// 2) by generate and by verify, naming both options and never the secret: whoever holds
+/// the seed would compute every code. Nothing is written.
+#[test]
+fn the_seed_or_a_share_as_the_validation_key_is_refused() {
+    let s = secrets();
+    let spec = repo("tests/specs/coq_small.toml");
+    let (share, secret) = (&s.share.0, s.share.1.as_str());
+    let said = |key: &Path, option: String| {
+        format!(
+            "tirage: error: --validation-key {} holds the same secret as {option}: the validation key must be a secret of its own (`tirage seed new`, kept by its own custodian), or whoever holds the seed computes every validation code; nothing was done\n",
+            key.display()
+        )
+    };
+    // generate --seed-file F --validation-key F.
+    let out = s.root.join("x8");
+    let err = refused(
+        &[
+            os("generate"),
+            spec.as_os_str(),
+            os("--seed-file"),
+            share.as_os_str(),
+            os("--validation-key"),
+            share.as_os_str(),
+            os("-q"),
+            os("--out"),
+            out.as_os_str(),
+        ],
+        secret,
+        share,
+    );
+    assert_eq!(err, said(share, format!("--seed-file {}", share.display())));
+    assert!(!out.exists());
+    // generate from two shares, the first given as the key too.
+    let commitments = s.root.join("commitments.txt");
+    let mut lines = String::new();
+    for sh in [share, &s.share2] {
+        let o = tirage()
+            .args(["seed", "commit"])
+            .arg(sh)
+            .arg("--spec")
+            .arg(&spec)
+            .args(["--blocks", "1"])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0));
+        lines.push_str(&String::from_utf8(o.stdout).unwrap());
+    }
+    std::fs::write(&commitments, lines).unwrap();
+    let err = refused(
+        &[
+            os("generate"),
+            spec.as_os_str(),
+            os("--seed-share"),
+            share.as_os_str(),
+            os("--seed-share"),
+            s.share2.as_os_str(),
+            os("--commitments"),
+            commitments.as_os_str(),
+            os("--validation-key"),
+            share.as_os_str(),
+            os("-q"),
+            os("--out"),
+            out.as_os_str(),
+        ],
+        secret,
+        share,
+    );
+    assert_eq!(
+        err,
+        said(share, format!("--seed-share {}", share.display()))
+    );
+    assert!(!out.exists());
+    // verify, the same two ways, on a block made right.
+    let b = s.root.join("b");
+    generate(&spec, &b, 1);
+    for seed in [
+        vec![os("--seed-file"), share.as_os_str()],
+        vec![
+            os("--seed-share"),
+            s.share2.as_os_str(),
+            os("--seed-share"),
+            share.as_os_str(),
+        ],
+    ] {
+        let mut args = vec![
+            os("verify"),
+            b.as_os_str(),
+            os("--unauthenticated"),
+            os("-q"),
+        ];
+        args.extend(&seed);
+        args.extend([os("--validation-key"), share.as_os_str()]);
+        let err = refused(&args, secret, share);
+        let option = if seed[0] == "--seed-file" {
+            "--seed-file"
+        } else {
+            "--seed-share"
+        };
+        assert_eq!(err, said(share, format!("{option} {}", share.display())));
+    }
+}

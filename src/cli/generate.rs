@@ -71,7 +71,9 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         let _lock = lock_output(&out, a.force)?;
         // Before the seed is staged: what is in the way is named, not the seed file.
         check_emission_destination(&blocks, &out, a.force)?;
-        let (vkey, derived) = a.keys.validation_key(&seed, &spec, a.seed.insecure())?;
+        let (vkey, derived) =
+            a.keys
+                .validation_key(&seed, &a.seed.given(&seed)?, &spec, a.seed.insecure())?;
         let signer = a.keys.signer()?;
         super::keys::check_pinned(&spec, signer.as_ref())?;
         let recipients = a.keys.recipients()?;
@@ -136,7 +138,9 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     // Before the seed is staged: a production block never replaces a deck (nor a deck's seed).
     check_destination(&out, a.force, Kind::Production)?;
     check_not_in_emission(&out)?;
-    let (vkey, derived) = a.keys.validation_key(&seed, &spec, a.seed.insecure())?;
+    let (vkey, derived) =
+        a.keys
+            .validation_key(&seed, &a.seed.given(&seed)?, &spec, a.seed.insecure())?;
     let signer = a.keys.signer()?;
     super::keys::check_pinned(&spec, signer.as_ref())?;
     let recipients = a.keys.recipients()?;

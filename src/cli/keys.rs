@@ -182,17 +182,20 @@ pub(super) struct BlockKeys {
 
 impl BlockKeys {
     /// The validation key, and whether it was derived from the seed (no `--validation-key`).
+    /// `given` are the seed secrets of the run ([`super::seed::SeedArgs::given`]).
     /// Errors: the file cannot be read or is not 64 hex digits; a weak key without
-    /// `insecure`.
+    /// `insecure`; a key that is one of `given`.
     pub(super) fn validation_key(
         &self,
         seed: &Seed,
+        given: &[(String, Seed)],
         spec: &GameSpec,
         insecure: bool,
     ) -> Result<(ValidationKey, bool)> {
         match &self.validation_key {
             Some(f) => {
                 let k = read_secret(f, "validation key file")?;
+                super::seed::refuse_seed_as_key(&k.0, f, given)?;
                 refuse_weak(&k, &format!("the validation key {}", f.display()), insecure)?;
                 Ok((ValidationKey(k.0), false))
             }

@@ -79,6 +79,29 @@ impl SeedArgs {
         Ok((seed, fresh))
     }
 
+    /// The secrets this run was given for `seed` (the master seed), each with the option
+    /// that gave it: the seed (`--seed`, `--seed-file F`) or each share (`--seed-share F`)
+    /// and the master seed made of them. Errors: a share file cannot be read.
+    pub(super) fn given(&self, seed: &Seed) -> Result<Vec<(String, Seed)>> {
+        let mut given = Vec::new();
+        if let Some(f) = &self.seed_file {
+            given.push((format!("--seed-file {}", f.display()), Seed(seed.0)));
+        }
+        if self.seed.is_some() {
+            given.push(("--seed".to_string(), Seed(seed.0)));
+        }
+        if !self.seed_share.is_empty() {
+            for (s, p) in read_shares(&self.seed_share)?.iter().zip(&self.seed_share) {
+                given.push((format!("--seed-share {}", p.display()), Seed(s.0)));
+            }
+            given.push((
+                "the master seed made of the --seed-share files".to_string(),
+                Seed(seed.0),
+            ));
+        }
+        Ok(given)
+    }
+
     /// True when weak secrets are accepted (`--insecure-seed`).
     pub(super) fn insecure(&self) -> bool {
         self.insecure_seed
@@ -165,6 +188,24 @@ pub(super) fn refuse_weak(secret: &Seed, what: &str, insecure: bool) -> Result<(
             "{what} is weak: {why}; production secrets come from the operating system (`tirage seed new`, or no --seed-file) or from seed shares; --insecure-seed accepts it, for tests only"
         ),
         _ => Ok(()),
+    }
+}
+
+/// Refuses validation key `key`, read from `key_file`, when its bytes are those of a secret
+/// of `given` (each with the option that gave it, [`SeedArgs::given`]): a validation key is
+/// a secret of its own, or whoever holds the seed (or a share) computes every code. The
+/// message names both options, never the bytes.
+pub(super) fn refuse_seed_as_key(
+    key: &[u8; 32],
+    key_file: &Path,
+    given: &[(String, Seed)],
+) -> Result<()> {
+    match given.iter().find(|(_, s)| s.0 == *key) {
+        Some((option, _)) => bail!(
+            "--validation-key {} holds the same secret as {option}: the validation key must be a secret of its own (`tirage seed new`, kept by its own custodian), or whoever holds the seed computes every validation code; nothing was done",
+            key_file.display()
+        ),
+        None => Ok(()),
     }
 }
 

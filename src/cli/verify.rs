@@ -162,9 +162,26 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     let signer = a.signer.as_deref().map(Verifier::load).transpose()?;
     let identities = Identities::load(&a.identity)?;
     let validation_key = match &a.validation_key {
-        Some(f) => Some(ValidationKey(
-            super::seed::read_secret(f, "validation key file")?.0,
-        )),
+        Some(f) => {
+            let key = super::seed::read_secret(f, "validation key file")?;
+            // The seed (or a share) given as the key would replay codes the seed computes:
+            // refused, as generate refuses it.
+            let mut given = Vec::new();
+            if let Some(s) = &a.seed_file {
+                let text = super::seed::read_small(s, "seed file")?;
+                let seed =
+                    Seed::from_hex(&text).with_context(|| format!("seed file {}", s.display()))?;
+                given.push((format!("--seed-file {}", s.display()), seed));
+            }
+            for (share, p) in super::seed::read_shares(&a.seed_share)?
+                .iter()
+                .zip(&a.seed_share)
+            {
+                given.push((format!("--seed-share {}", p.display()), Seed(share.0)));
+            }
+            super::seed::refuse_seed_as_key(&key.0, f, &given)?;
+            Some(ValidationKey(key.0))
+        }
         None => None,
     };
     let opts = Options {
