@@ -726,3 +726,50 @@ fn check_puts_each_surface_s_rule_in_words_beside_the_legal_reference() {
     assert_eq!(lines.len(), 7 + 11 + 2, "{text}");
     assert_eq!(lines[lines.len() - 1], "spec OK");
 }
+
+/// `--mode` never gives others a bit nor sets an execute bit on the files that map the
+/// winners (exit 2, naming the bits, nothing written); 640 shares with a group: files 0640,
+/// the block's directory 0750.
+#[test]
+fn a_mode_for_others_or_execute_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let t = tempfile::tempdir().unwrap();
+    let run = |mode: &str, out: &Path| {
+        tirage()
+            .arg("generate")
+            .arg(repo("tests/specs/coq_small.toml"))
+            .args([
+                "--insecure-seed",
+                "--seed",
+                SEED,
+                "-q",
+                "--mode",
+                mode,
+                "--out",
+            ])
+            .arg(out)
+            .output()
+            .unwrap()
+    };
+    for (mode, why) in [
+        ("666", "it gives others (bits 006) access: the block's files map the winners, so nobody but the owner and, with 640, its group may read them; expected 600 or 640"),
+        ("604", "it gives others (bits 004) access: the block's files map the winners, so nobody but the owner and, with 640, its group may read them; expected 600 or 640"),
+        ("700", "it sets execute bits (100): the block's files are data, never run (directories get search where read is given); expected 600 or 640"),
+        ("650", "it sets execute bits (010): the block's files are data, never run (directories get search where read is given); expected 600 or 640"),
+    ] {
+        let out = t.path().join(format!("b{mode}"));
+        let o = run(mode, &out);
+        assert_eq!(o.status.code(), Some(2), "{mode}");
+        assert_eq!(
+            String::from_utf8_lossy(&o.stderr),
+            format!("error: invalid value '{mode}' for '--mode <MODE>': {why}\n\nFor more information, try '--help'.\n"),
+            "{mode}"
+        );
+        assert!(!out.exists(), "{mode}");
+    }
+    let out = t.path().join("b640");
+    assert_eq!(run("640", &out).status.code(), Some(0));
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&out.join("tickets.csv")), 0o640);
+    assert_eq!(mode(&out), 0o750);
+}

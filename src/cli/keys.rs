@@ -169,7 +169,8 @@ pub(super) struct BlockKeys {
     #[arg(long, value_name = "KEY")]
     sign: Option<PathBuf>,
     /// Permission bits of the block's files, in octal (directories get search where read
-    /// is given). The files say which tickets win: owner only unless the run says otherwise.
+    /// is given). The files say which tickets win: owner only unless the run says otherwise,
+    /// and never others nor an execute bit (600 or 640).
     #[arg(long, default_value = "600", value_parser = parse_mode)]
     mode: u32,
     /// Encrypt a ticket file to an age recipient (age1…, from `age-keygen`): ROLE is
@@ -243,11 +244,20 @@ pub(super) fn check_pinned(spec: &GameSpec, signer: Option<&Signer>) -> Result<(
     }
 }
 
-/// Parses permission bits in octal (`600`, `0640`).
+/// Parses permission bits in octal (`600`, `0640`). The files map the winners: a mode that
+/// gives others any bit, or sets an execute bit, is refused (naming the bits).
 fn parse_mode(s: &str) -> Result<u32, String> {
     match u32::from_str_radix(s.trim_start_matches("0o"), 8) {
-        Ok(m) if m <= 0o777 && m & 0o600 == 0o600 => Ok(m),
-        Ok(_) => Err("expected octal permission bits up to 777 that let the owner read and write (600, 640, 644)".into()),
+        Ok(m) if m > 0o777 || m & 0o600 != 0o600 => Err("expected octal permission bits up to 777 that let the owner read and write (600, 640)".into()),
+        Ok(m) if m & 0o007 != 0 => Err(format!(
+            "it gives others (bits {:03o}) access: the block's files map the winners, so nobody but the owner and, with 640, its group may read them; expected 600 or 640",
+            m & 0o007
+        )),
+        Ok(m) if m & 0o111 != 0 => Err(format!(
+            "it sets execute bits ({:03o}): the block's files are data, never run (directories get search where read is given); expected 600 or 640",
+            m & 0o111
+        )),
+        Ok(m) => Ok(m),
         Err(_) => Err(format!("{s:?} is not an octal mode such as 600 or 640")),
     }
 }
