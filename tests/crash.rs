@@ -167,6 +167,32 @@ impl Case {
             assert_eq!(seed, None, "{what}: a seed file beside nothing");
             return State::Nothing;
         }
+        // A reader refuses an output whose replacement was interrupted (a journal, whole or
+        // not, beside it): what is there is checked in a copy.
+        let copy = tempfile::tempdir().unwrap();
+        let read_at = if self.out.with_file_name(".b.tirage-journal").exists() {
+            let at = copy.path().join("b");
+            let o = Command::new("cp")
+                .arg("-a")
+                .arg(&self.out)
+                .arg(&at)
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "{what}: cp -a");
+            let o = tirage()
+                .args(["verify", "--unauthenticated", "-q", "--no-audit"])
+                .arg(&self.out)
+                .output()
+                .unwrap();
+            assert_eq!(o.status.code(), Some(2), "{what}: read beside a journal");
+            assert!(
+                String::from_utf8_lossy(&o.stderr).contains("was interrupted (its journal"),
+                "{what}"
+            );
+            at
+        } else {
+            self.out.clone()
+        };
         let sums = std::fs::read(self.sealed()).unwrap_or_default();
         if self.made != Made::Fresh && sums == self.old_sums {
             return match seed {
@@ -190,7 +216,7 @@ impl Case {
             let runs = tempfile::tempdir().unwrap();
             let o = tirage()
                 .args(["verify", "--unauthenticated", "-q", "--no-audit"])
-                .arg(&self.out)
+                .arg(&read_at)
                 .env("TMPDIR", runs.path())
                 .output()
                 .unwrap();
@@ -201,9 +227,9 @@ impl Case {
                 String::from_utf8_lossy(&o.stdout),
                 String::from_utf8_lossy(&o.stderr)
             );
-            vec![self.out.join("block-001"), self.out.join("block-002")]
+            vec![read_at.join("block-001"), read_at.join("block-002")]
         } else {
-            vec![self.out.clone()]
+            vec![read_at.clone()]
         };
         if seed.is_none() {
             assert!(

@@ -219,3 +219,60 @@ fn a_live_runs_staging_is_never_removed() {
     drop(held);
     let _ = Path::new(&staged);
 }
+
+/// A replacement cut short (its journal beside the block: the older block may be in place,
+/// the new one beside it) is never read as if it were whole: verify, claim, package and
+/// render refuse it (exit 2), saying so, how the next run finishes it, and where each seed
+/// file of it is.
+#[test]
+fn readers_refuse_a_block_whose_replacement_was_interrupted() {
+    use sha2::{Digest, Sha256};
+    let t = tempfile::tempdir().unwrap();
+    let b = t.path().join("pf");
+    generate(&spec(), &b, 1);
+    let old = t.path().join(".pf.tirage-oldseed-7-a");
+    let new = t.path().join(".pf.tirage-seed-7-b");
+    std::fs::write(&old, "old").unwrap();
+    std::fs::write(&new, "new").unwrap();
+    let body = "tirage replacement journal 1\nwhat block\noutput pf\nstaged .pf.tirage-tmp-7-c 1\nsealed SHA256SUMS 00\naside .pf.tirage-old-7-d\nseed pf.seed\nnew-seed .pf.tirage-seed-7-b 00\nseed-aside .pf.tirage-oldseed-7-a\n";
+    let journal = t.path().join(".pf.tirage-journal");
+    std::fs::write(
+        &journal,
+        format!("{body}end {}\n", hex::encode(Sha256::digest(body))),
+    )
+    .unwrap();
+    let d = b.display();
+    let said = format!(
+        "tirage: error: {d}: a replacement of this block was interrupted (its journal {} is beside it): what is at {d} may be the older block or the new one, half put in place, so nothing is read from it; `tirage generate SPEC --out {d}` (no --force, no seed option) first finishes the replacement, or rolls it back when the new block is not whole, says which, then stops as {d} exists; the seed: the older block's in {}, the new block's in {}\n",
+        journal.display(),
+        old.display(),
+        new.display()
+    );
+    let serial = [
+        "--serial",
+        "17030010010000010012",
+        "--code",
+        "1234567890123456789",
+    ];
+    let runs: [Vec<&str>; 4] = [
+        vec!["verify", "--unauthenticated", "-q"],
+        [&["claim", "--unauthenticated"][..], &serial].concat(),
+        vec![
+            "package", "--for", "central", "--signer", "op.pub", "--out", "bundle",
+        ],
+        vec!["render", "--tickets", "1"],
+    ];
+    for args in runs {
+        let o = bin()
+            .current_dir(t.path())
+            .args(&args[..1])
+            .arg(&b)
+            .args(&args[1..])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&o.stderr), said, "{args:?}");
+    }
+    assert!(!t.path().join("bundle").exists());
+    assert!(!t.path().join("pf.proofs").exists());
+}

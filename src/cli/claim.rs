@@ -58,7 +58,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         (None, false) => Trust::Unsaid,
     };
     // No run replaces the block while it is read.
-    let _locks = super::lock_shared(&a.dir);
+    let _locks = super::lock_shared(&a.dir)?;
     let c = claim(&a.dir, &a.serial, &a.code, &ids, trust)?;
     println!("{}", c.line());
     // A specimen deck's ticket, and a test block's (whose codes anyone knowing the test

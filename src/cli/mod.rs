@@ -269,12 +269,13 @@ fn outside_blocks(out: &std::path::Path) -> anyhow::Result<()> {
     }
 }
 
-/// For `verify` and `render`: shared locks on block or emission `dir` and, for a block of
-/// an emission, on the emission ([`tirage::store::lock`]), waited for (a run writing it finishes
-/// first, saying so). A lock file missing (an output not made by this tirage) is no lock;
-/// one that cannot be locked is said; the command goes on without them (verify's seal
-/// check stays).
-fn lock_shared(dir: &std::path::Path) -> Vec<OutputLock> {
+/// For `verify`, `render`, `claim` and `package`: shared locks on block or emission `dir`
+/// and, for a block of an emission, on the emission ([`tirage::store::lock`]), waited for (a
+/// run writing it finishes first, saying so). A lock file missing (an output not made by
+/// this tirage) is no lock; one that cannot be locked is said; the command goes on without
+/// them (verify's seal check stays). Errors: a replacement of `dir` or of its emission was
+/// interrupted ([`tirage::generate::place::interrupted`]): what is there may be half of it.
+fn lock_shared(dir: &std::path::Path) -> anyhow::Result<Vec<OutputLock>> {
     let mut dirs = vec![dir.to_path_buf()];
     if let Some(parent) = dir
         .parent()
@@ -283,14 +284,14 @@ fn lock_shared(dir: &std::path::Path) -> Vec<OutputLock> {
         dirs.insert(0, parent.to_path_buf());
     }
     let mut locks = Vec::new();
-    for d in dirs {
-        let lock = match OutputLock::acquire(&d, Mode::Shared, false) {
+    for d in &dirs {
+        let lock = match OutputLock::acquire(d, Mode::Shared, false) {
             Err(LockError::Busy { .. }) => {
                 eprintln!(
                     "tirage: waiting for another tirage run writing {} to finish",
                     d.display()
                 );
-                OutputLock::acquire(&d, Mode::Shared, true)
+                OutputLock::acquire(d, Mode::Shared, true)
             }
             r => r,
         };
@@ -301,7 +302,13 @@ fn lock_shared(dir: &std::path::Path) -> Vec<OutputLock> {
             Err(e) => eprintln!("tirage: note: {e}; going on without it"),
         }
     }
-    locks
+    // Read under the locks: a run still replacing it has finished by now.
+    for d in &dirs {
+        if let Some(i) = tirage::generate::place::interrupted(d) {
+            anyhow::bail!("{i}");
+        }
+    }
+    Ok(locks)
 }
 
 /// Runs `f` on a rayon pool of `threads` threads (0: one per core).

@@ -59,7 +59,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         For::Auditor => Role::Auditor,
     };
     // No run replaces the block while it is read.
-    let _locks = super::lock_shared(&a.dir);
+    let _locks = super::lock_shared(&a.dir)?;
     let names = package(&a.dir, role, &a.signer, &a.out, a.force, a.test_block)?;
     if !a.quiet {
         for n in names {

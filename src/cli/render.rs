@@ -104,7 +104,7 @@ fn amount(s: &str) -> Result<Money, String> {
 
 pub(super) fn run(a: Args) -> Result<Outcome> {
     // No run replaces the block while it is read.
-    let _locks = super::lock_shared(&a.dir);
+    let _locks = super::lock_shared(&a.dir)?;
     if !a.dir.is_dir() {
         anyhow::bail!(
             "{}: no such directory: expected a block or deck directory (tirage generate, tirage deck)",

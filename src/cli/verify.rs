@@ -127,7 +127,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     tirage::audit::report_time().map_err(anyhow::Error::msg)?;
     // No run replaces the block (or its emission), nor the seed file beside it, while they
     // are read: the lock is taken before the seed is.
-    let _locks = super::lock_shared(&a.dir);
+    let _locks = super::lock_shared(&a.dir)?;
     let reference = a.spec.as_deref().map(GameSpec::load).transpose()?;
     let beacon = a
         .beacon

@@ -784,6 +784,98 @@ impl std::fmt::Display for Recovered {
     }
 }
 
+/// A replacement of an output that a run left unfinished, as its journal tells
+/// ([`interrupted`]): said to a command that reads the output, which refuses it.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Interrupted {
+    /// The destination.
+    pub out: PathBuf,
+    /// `block`, `deck` or `emission` (empty when the journal is not whole).
+    pub what: String,
+    /// The journal beside the destination.
+    pub journal: PathBuf,
+    /// Each seed file there is of the replacement, with whose it is (`the older block's`).
+    pub seeds: Vec<(String, PathBuf)>,
+}
+
+impl std::fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let out = self.out.display();
+        let what = if self.what.is_empty() {
+            "output"
+        } else {
+            self.what.as_str()
+        };
+        let command = if self.what == "deck" {
+            "tirage deck SPEC"
+        } else {
+            "tirage generate SPEC"
+        };
+        write!(
+            f,
+            "{out}: a replacement of this {what} was interrupted (its journal {} is beside it): \
+             what is at {out} may be the older {what} or the new one, half put in place, so \
+             nothing is read from it; `{command} --out {out}` (no --force, no seed option) \
+             first finishes the replacement, or rolls it back when the new {what} is not whole, \
+             says which, then stops as {out} exists",
+            self.journal.display()
+        )?;
+        if self.seeds.is_empty() {
+            return write!(f, "; no seed file of it lies beside {out}");
+        }
+        let seeds: Vec<String> = self
+            .seeds
+            .iter()
+            .map(|(whose, p)| format!("{whose} in {}", p.display()))
+            .collect();
+        write!(f, "; the seed: {}", seeds.join(", "))
+    }
+}
+
+/// The replacement of output `out` that a run left unfinished (its journal beside `out`,
+/// [`crate::store::lock::journal_path`]), or `None` when there is no journal. Reads only:
+/// the next run writing `out` finishes it or rolls it back ([`recover`]). The seed files
+/// named are those there now: `<out>.seed`, the older output's moved aside, the new
+/// output's staged.
+pub fn interrupted(out: &Path) -> Option<Interrupted> {
+    let journal = crate::store::lock::journal_path(out);
+    if !there(&journal) {
+        return None;
+    }
+    let parent = durable::parent_of(out);
+    let j = crate::output::read_regular(&journal, 1 << 16)
+        .ok()
+        .and_then(|b| String::from_utf8(b).ok())
+        .and_then(|t| Journal::parse(&t, out));
+    let mut seeds = Vec::new();
+    let what = j.as_ref().map_or_else(String::new, |j| j.what.clone());
+    if let Some(j) = &j {
+        let w = &j.what;
+        let named = [
+            (
+                j.seed.clone(),
+                format!("the seed file of what is at the {w}'s place"),
+            ),
+            (j.seed_aside.clone(), format!("the older {w}'s")),
+            (
+                j.new_seed.as_ref().map(|(n, _)| n.clone()),
+                format!("the new {w}'s"),
+            ),
+        ];
+        for (name, whose) in named {
+            if let Some(p) = name.map(|n| parent.join(n)).filter(|p| there(p)) {
+                seeds.push((whose, p));
+            }
+        }
+    }
+    Some(Interrupted {
+        out: out.to_path_buf(),
+        what,
+        journal,
+        seeds,
+    })
+}
+
 /// Finishes or rolls back a replacement of output `out` that an earlier run left unfinished
 /// (its journal beside `out`, [`crate::store::lock::journal_path`]): finished when the new output
 /// and its seed file are whole (the older ones then removed), else rolled back (the older
