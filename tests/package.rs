@@ -141,6 +141,31 @@ fn each_recipient_gets_its_files_and_nothing_else() {
             "{stdout}"
         );
     }
+    // The auditor verifies the whole block from its bundle: clean, the operator's key in it
+    // no finding.
+    let mut verify = tirage();
+    verify
+        .arg("verify")
+        .arg(t.path().join("to-auditor"))
+        .arg("--signer")
+        .arg(&key)
+        .args(["-q", "--no-audit"]);
+    for role in ["printer", "central", "auditor"] {
+        verify
+            .arg("--identity")
+            .arg(t.path().join(format!("{role}.key")));
+    }
+    let o = verify.output().unwrap();
+    assert_eq!(
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).lines().next()
+        ),
+        (Some(0), Some("verify: CLEAN")),
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
     // The printer proofs from its bundle (plain), the central system answers a claim from
     // its own.
     let printer_key = t.path().join("printer.key");

@@ -83,8 +83,9 @@ impl Procedure for Digests {
     }
 }
 
-/// Every entry of the block directory that `SHA256SUMS` does not list (`SHA256SUMS` and its
-/// signature aside) is a finding of [`CheckId::Sha256sums`]: a delivered block is exactly the
+/// Every entry of the block directory that `SHA256SUMS` does not list (`SHA256SUMS`, its
+/// signature and the operator's public key a bundle carries, `operator.pub`, aside: an
+/// auditor's bundle is the whole block, [`crate::package`]) is a finding of [`CheckId::Sha256sums`]: a delivered block is exactly the
 /// files it lists, so a clear `tickets.csv` beside `tickets.csv.age`, a `proofs/` folder or a
 /// note slipped in is named, never certified with the rest. A directory that cannot be
 /// listed adds nothing here (its files are then missing, a finding of their own).
@@ -95,7 +96,12 @@ fn unlisted(block: &Block, found: &mut Found) {
     let mut extra: Vec<String> = entries
         .filter_map(|e| e.ok())
         .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n != SUMS && n != SUMS_SIG && !block.listed.iter().any(|(l, _)| l == n))
+        .filter(|n| {
+            n != SUMS
+                && n != SUMS_SIG
+                && n != crate::package::PUBLIC_KEY
+                && !block.listed.iter().any(|(l, _)| l == n)
+        })
         .collect();
     extra.sort();
     for name in extra {
