@@ -1353,8 +1353,9 @@ fn reports_are_private_from_their_first_byte_beside_the_block() {
     assert_eq!(mode(&mine.join("audit.md")), 0o600);
 }
 
-/// In an emission, a block's report and proofs go beside it (`block-001.audit/`,
-/// `block-001.proofs/`): emission verify does not take them for blocks missing from
+/// In an emission, a block's report goes beside it (`block-001.audit/`), and proofs an
+/// earlier version wrote there (`block-001.proofs/`; render now writes them beside the
+/// emission): emission verify does not take them for blocks missing from
 /// emission.json, and the emission can still be replaced with `--force` (its reports and
 /// proofs go with it); a file put in those directories is named and kept.
 #[test]
@@ -1376,13 +1377,17 @@ fn an_emission_keeps_its_blocks_reports_beside_them() {
     assert_eq!(make(false).status.code(), Some(0));
     assert_eq!(verify_code(&em.join("block-001")), 0);
     assert!(em.join("block-001.audit/audit.md").is_file());
-    // Its proofs too (`block-001.proofs/`).
+    // Its proofs go beside the emission (`em.block-001.proofs/`), never inside it.
     tirage()
         .args(["render", "--tickets", "1", "-q"])
         .arg(em.join("block-001"))
         .assert()
         .success();
-    assert!(em.join("block-001.proofs/ticket-1.svg").is_file());
+    assert!(t.path().join("em.block-001.proofs/ticket-1.svg").is_file());
+    assert!(!em.join("block-001.proofs").exists());
+    // Proofs an earlier version wrote inside (`block-001.proofs/`).
+    std::fs::create_dir(em.join("block-001.proofs")).unwrap();
+    std::fs::write(em.join("block-001.proofs/ticket-1.svg"), "<svg/>").unwrap();
     assert_eq!(verify_code(&em), 0);
     std::fs::write(em.join("block-001.proofs/notes.txt"), "keep me").unwrap();
     let o = make(true);

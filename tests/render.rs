@@ -1896,3 +1896,106 @@ fn a_special_among_shared_cells_is_told_with_the_game_whose_box_it_pays() {
         "{notes:?}"
     );
 }
+
+/// Proofs and pages are never written inside what is delivered: a bundle, an emission
+/// (exit 2, nothing written); the default place of a block of an emission's proofs is
+/// beside the emission.
+#[test]
+fn proofs_and_pages_stay_out_of_bundles_and_emissions() {
+    let t = tempfile::tempdir().unwrap();
+    let em = t.path().join("A");
+    tirage()
+        .arg("generate")
+        .arg(repo("tests/specs/coq_small.toml"))
+        .args([
+            "--blocks",
+            "1..2",
+            "--insecure-seed",
+            "--seed",
+            SEED,
+            "-q",
+            "--out",
+        ])
+        .arg(&em)
+        .assert()
+        .success();
+    let block = em.join("block-001");
+    let before = std::fs::read_dir(&em).unwrap().count();
+    // Default place: beside the emission.
+    tirage()
+        .arg("render")
+        .arg(&block)
+        .args(["--tickets", "1", "-q"])
+        .assert()
+        .success();
+    let beside = std::fs::canonicalize(t.path())
+        .unwrap()
+        .join("A.block-001.proofs");
+    assert!(beside.join("ticket-1.svg").is_file());
+    assert_eq!(std::fs::read_dir(&em).unwrap().count(), before);
+    // Into the emission, or a bundle: refused.
+    tirage()
+        .args(["keygen", "--no-password", "--out"])
+        .arg(t.path().join("op"))
+        .assert()
+        .success();
+    let b = t.path().join("b");
+    tirage()
+        .arg("generate")
+        .arg(repo("tests/specs/coq_small.toml"))
+        .args(["--insecure-seed", "--seed", SEED, "-q", "--sign"])
+        .arg(t.path().join("op.key"))
+        .arg("--out")
+        .arg(&b)
+        .assert()
+        .success();
+    let bundle = t.path().join("central");
+    tirage()
+        .arg("package")
+        .arg(&b)
+        .args(["--for", "central", "--test-block", "-q", "--signer"])
+        .arg(t.path().join("op.pub"))
+        .arg("--out")
+        .arg(&bundle)
+        .assert()
+        .success();
+    let real = |p: &std::path::Path| std::fs::canonicalize(p).unwrap();
+    let inside_emission = |out: &std::path::Path| {
+        format!(
+            "tirage: error: {}: inside the emission {}, which is delivered as it is: nothing was written; choose an --out outside it\n",
+            out.display(),
+            real(&em).display()
+        )
+    };
+    let cases: Vec<(Vec<std::ffi::OsString>, String)> = vec![
+        (
+            vec!["render".into(), b.clone().into(), "--tickets".into(), "1".into(), "--out".into(), bundle.clone().into()],
+            format!("tirage: error: {}: a block, deck or bundle directory, which is delivered as it is: nothing was written; choose an --out outside it\n", bundle.display()),
+        ),
+        (
+            vec!["render".into(), b.clone().into(), "--tickets".into(), "1".into(), "--out".into(), bundle.join("p").into()],
+            format!("tirage: error: {}: inside the block directory {}, which is delivered as it is: nothing was written; choose an --out outside it\n", bundle.join("p").display(), real(&bundle).display()),
+        ),
+        (
+            vec!["render".into(), block.clone().into(), "--tickets".into(), "1".into(), "--out".into(), em.join("p").into()],
+            inside_emission(&em.join("p")),
+        ),
+        (
+            vec!["preview".into(), repo("tests/specs/coq_small.toml").into(), "--force".into(), "--out".into(), em.join("E").into()],
+            inside_emission(&em.join("E")),
+        ),
+    ];
+    for (args, said) in cases {
+        let o = tirage().args(&args).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        // coq_small pays more than its sales: preview warns of it first.
+        let err: String = String::from_utf8_lossy(&o.stderr)
+            .lines()
+            .filter(|l| !l.starts_with("tirage: warning: "))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_eq!(err, said, "{args:?}");
+    }
+    assert_eq!(std::fs::read_dir(&em).unwrap().count(), before);
+    assert!(!bundle.join("p").exists() && !bundle.join("ticket-1.svg").exists());
+}

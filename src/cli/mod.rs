@@ -269,6 +269,39 @@ fn outside_blocks(out: &std::path::Path) -> anyhow::Result<()> {
     }
 }
 
+/// Refuses output `out` (made or not yet) of `render` or `preview` when it is, or lies
+/// inside, a block, deck or bundle ([`outside_blocks`]) or an emission
+/// ([`tirage::verify::emission::is_emission`]): each is delivered as it is, and a proof
+/// shows a prize. `out` is judged by its nearest ancestor that exists.
+fn outside_deliveries(out: &std::path::Path) -> anyhow::Result<()> {
+    outside_blocks(out)?;
+    if tirage::output::manifest::holds_block(out) {
+        anyhow::bail!(
+            "{}: a block, deck or bundle directory, which is delivered as it is: nothing was written; choose an --out outside it",
+            out.display()
+        );
+    }
+    let real = out.ancestors().find_map(|d| {
+        let d = if d.as_os_str().is_empty() {
+            std::path::Path::new(".")
+        } else {
+            d
+        };
+        std::fs::canonicalize(d).ok()
+    });
+    if let Some(e) = real.as_deref().and_then(|r| {
+        r.ancestors()
+            .find(|d| tirage::verify::emission::is_emission(d))
+    }) {
+        anyhow::bail!(
+            "{}: inside the emission {}, which is delivered as it is: nothing was written; choose an --out outside it",
+            out.display(),
+            e.display()
+        );
+    }
+    Ok(())
+}
+
 /// For `verify`, `render`, `claim` and `package`: shared locks on block or emission `dir`
 /// and, for a block of an emission, on the emission ([`tirage::store::lock`]), waited for (a
 /// run writing it finishes first, saying so). A lock file missing (an output not made by

@@ -55,13 +55,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("output/{}/preview", spec.id)));
     let path = dir.join(PAGE);
-    if let Some(block) = tirage::output::manifest::enclosing_block(&path) {
-        anyhow::bail!(
-            "{}: inside the block directory {}, which is delivered as it is: nothing was written; choose an --out outside it",
-            dir.display(),
-            block.display()
-        );
-    }
+    super::outside_deliveries(&dir)?;
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     write_page(&path, html.as_bytes(), a.force)?;
     if !a.quiet {

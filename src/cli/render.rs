@@ -14,7 +14,8 @@ use tirage::proof::select::{Selection, Span};
     after_help = "A proof's face, serial, pack and position come from the ticket's record in \
 tickets.bin (or its tickets.csv row when only that file opens); its prize and way from the \
 spec's rules (--help: what is checked first). The printer's proofs (tickets.bin alone, a \
-production block) show no prize. Proofs go beside the block: <DIR>.proofs/. An existing \
+production block) show no prize. Proofs go beside the block: <DIR>.proofs/ (beside the emission \
+for a block of one: <EMISSION>.<BLOCK>.proofs/), never inside a block, bundle or emission. An existing \
 proof is replaced only with --force (without it, nothing is written).\n\n\
 Examples (after the README's quick start):\n  \
 tirage render output/coq/block-001 --tickets 1,5,9..12 --out /tmp/proofs --force\n  \
@@ -71,8 +72,9 @@ pub(super) struct Args {
     /// `--tier 4.50`); repeat for several. Needs the prize, as --way.
     #[arg(long, value_name = "AMOUNT", value_parser = amount)]
     tier: Vec<Money>,
-    /// Output directory for ticket-<N>.svg, outside the block. Default: <DIR>.proofs, beside
-    /// the block (mode 0700).
+    /// Output directory for ticket-<N>.svg, outside every block, bundle and emission.
+    /// Default: <DIR>.proofs, beside the block (mode 0700); for a block of an emission,
+    /// <EMISSION>.<BLOCK>.proofs beside the emission.
     #[arg(long, conflicts_with = "pdf")]
     out: Option<PathBuf>,
     /// Write one PDF proof sheet (A4 pages: a cover with the composition, then the
@@ -132,6 +134,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     if let Some(pdf) = &a.pdf {
         let parent = pdf.parent().filter(|p| !p.as_os_str().is_empty());
         outside_block(parent.unwrap_or(std::path::Path::new(".")), &block, pdf)?;
+        super::outside_deliveries(parent.unwrap_or(std::path::Path::new(".")))?;
         let bytes = tirage::proof::sheet::proof_sheet(&proofs, marks)?;
         write_proof(pdf, &bytes, a.force, "another file")?;
         if !a.quiet {
@@ -147,6 +150,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     let out = match &a.out {
         Some(out) => {
             outside_block(out, &block, out)?;
+            super::outside_deliveries(out)?;
             out.clone()
         }
         None => proofs_dir(&a.dir)?,
@@ -180,12 +184,24 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
 
 /// The directory beside block directory `dir` that receives its proofs by default:
 /// `<dir>.proofs` (`output/coq/block-001` → `output/coq/block-001.proofs`), never inside
-/// the block, which is what is delivered (a `tar` of the block ships no proof). A `dir` with
-/// no name of its own (`.`, `..`) is named by its real path.
+/// the block, which is what is delivered (a `tar` of the block ships no proof); for a block
+/// of an emission, beside the emission (`A/block-001` → `A.block-001.proofs`). A `dir`
+/// with no name of its own (`.`, `..`) is named by its real path.
 fn proofs_dir(dir: &Path) -> Result<PathBuf> {
     let named = |p: &Path| {
         let name = p.file_name()?.to_str()?;
-        Some(p.with_file_name(tirage::block::layout::proofs_dir(name)))
+        let parent = p.parent().filter(|e| !e.as_os_str().is_empty());
+        match parent.filter(|e| tirage::verify::emission::is_emission(e)) {
+            Some(e) => {
+                let emission = std::fs::canonicalize(e).ok()?;
+                let of = emission.file_name()?.to_str()?;
+                Some(
+                    emission
+                        .with_file_name(tirage::block::layout::proofs_dir(&format!("{of}.{name}"))),
+                )
+            }
+            None => Some(p.with_file_name(tirage::block::layout::proofs_dir(name))),
+        }
     };
     match dir.components().next_back() {
         Some(std::path::Component::Normal(_)) => named(dir),
