@@ -400,3 +400,62 @@ fn a_legend_prints_an_item_as_the_item() {
     // The rules in words on the page say where the item is printed.
     assert!(html.contains("<p>Prize not money: &quot;FREE TICKET&quot; (200 of the block's tickets) is printed wherever a face would show 2 USD,"), "{html}");
 }
+
+/// A proof of a ticket that wins a prize not money names the item, in the verdict (at its
+/// stated value) and in the winning play area's note, in English and in French; never a
+/// sum of money as if it were cash.
+#[test]
+fn a_proof_names_a_prize_that_is_not_money() {
+    let t = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(repo(SPEC)).unwrap();
+    let fr = t.path().join("fr.toml");
+    std::fs::write(
+        &fr,
+        text.replacen("language = \"en\"", "language = \"fr\"", 1),
+    )
+    .unwrap();
+    for (spec, verdict, note) in [
+        (
+            repo(SPEC),
+            ">Proof: prize FREE TICKET (stated value $2) · way free</text>",
+            "« Your numbers » wins FREE TICKET",
+        ),
+        (
+            fr,
+            ">Épreuve : gain FREE TICKET (valeur déclarée 2 $) · combinaison free</text>",
+            "« Your numbers » gagne FREE TICKET",
+        ),
+    ] {
+        let out = t.path().join("b");
+        let _ = std::fs::remove_dir_all(&out);
+        generate(&spec, &out, 1);
+        let proofs = t.path().join("p");
+        let o = tirage()
+            .arg("render")
+            .arg(&out)
+            .args(["--way", "free", "--pack", "1..5", "-q", "--force", "--out"])
+            .arg(&proofs)
+            .output()
+            .unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let svgs: Vec<String> = std::fs::read_dir(&proofs)
+            .unwrap()
+            .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+            .collect();
+        assert!(!svgs.is_empty());
+        for svg in &svgs {
+            assert!(svg.contains(verdict), "{svg}");
+            assert!(svg.contains(note), "{svg}");
+            assert!(
+                !svg.contains("wins $2") && !svg.contains("gagne 2 $"),
+                "{svg}"
+            );
+        }
+        std::fs::remove_dir_all(&proofs).unwrap();
+    }
+}

@@ -1203,11 +1203,12 @@ fn notes(
             return None;
         }
         let total = Money(wins.iter().map(|w| w.cents()).sum());
-        let mut s = format!(
-            "« {label} » {} {}",
-            w.wins,
-            spec.language.amount(total, &spec.currency)
-        );
+        // A win that is a prize not money is named by its item, as the face prints it.
+        let won = match (wins.as_slice(), spec.item(total)) {
+            ([_], Some(item)) => item.to_string(),
+            _ => spec.language.amount(total, &spec.currency),
+        };
+        let mut s = format!("« {label} » {} {won}", w.wins);
         if wins.len() > 1 {
             let parts: Vec<String> = wins
                 .iter()
@@ -1565,7 +1566,15 @@ pub fn ticket_canvas(
         line,
     );
     if marks == Marks::Shown {
-        let prize = spec.language.amount(t.prize, &spec.currency);
+        // A prize that is not money is named by its item, at its stated value.
+        let prize = match spec.item(t.prize).filter(|_| way.tier.is_some()) {
+            Some(item) => format!(
+                "{item} ({} {})",
+                w.stated,
+                spec.language.amount(t.prize, &spec.currency)
+            ),
+            None => spec.language.amount(t.prize, &spec.currency),
+        };
         let verdict = match way.tier {
             Some(_) => format!("{} {prize} · {} {}", w.verdict.0, w.verdict.1, way.id),
             None => format!("{} {prize} · {}", w.verdict.0, w.losing),

@@ -16,6 +16,9 @@ pub struct Words {
     pub place: [&'static str; 5],
     /// "Proof: prize", before the amount; "way", before the way's id.
     pub verdict: (&'static str, &'static str),
+    /// Before the amount a prize that is not money is stated at (`stated value`), after
+    /// the item's name.
+    pub stated: &'static str,
     /// After the prize of a losing ticket, in place of the way and its id (`lose`, an id
     /// of the files).
     pub losing: &'static str,
@@ -80,6 +83,7 @@ const EN: Words = Words {
     colon: ": ",
     place: ["Block", "pack", "position", "ticket", "serial"],
     verdict: ("Proof: prize", "way"),
+    stated: "stated value",
     losing: "losing ticket",
     tags: ["WIN", "NEAR MISS", "DECOY"],
     key: [
@@ -136,6 +140,7 @@ const FR: Words = Words {
     colon: " : ",
     place: ["Bloc", "carnet", "position", "billet", "série"],
     verdict: ("Épreuve : gain", "combinaison"),
+    stated: "valeur déclarée",
     losing: "billet perdant",
     tags: ["GAGNANT", "PRESQUE", "LEURRE"],
     key: [
