@@ -452,3 +452,104 @@ fn a_test_block_s_ticket_is_never_paid() {
         (1, format!("{}: not a winning ticket {test}\n", rows[l][4]))
     );
 }
+
+/// An emission is no block: claim and package name one of its blocks (exit 2). A --signer
+/// key read from the bundle it authenticates is warned of: whoever wrote the files could
+/// have written it.
+#[test]
+fn an_emission_or_a_key_from_the_bundle_is_said() {
+    let t = tempfile::tempdir().unwrap();
+    let em = t.path().join("A");
+    tirage()
+        .arg("generate")
+        .arg(repo("tests/specs/coq_small.toml"))
+        .args([
+            "--blocks",
+            "1..2",
+            "--insecure-seed",
+            "--seed",
+            SEED,
+            "-q",
+            "--out",
+        ])
+        .arg(&em)
+        .assert()
+        .success();
+    let said = format!(
+        "tirage: error: {}: an emission, not a block: name one of its blocks ({})\n",
+        em.display(),
+        em.join("block-001").display()
+    );
+    let (s, out, err) = claim(
+        &em,
+        "17030010010000010012",
+        "1234567890123456789",
+        &["--unauthenticated"],
+    );
+    assert_eq!((s, out.as_str(), err.as_str()), (2, "", said.as_str()));
+    let o = tirage()
+        .arg("package")
+        .arg(&em)
+        .args(["--for", "central", "--signer", "op.pub", "--out"])
+        .arg(t.path().join("bundle"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&o.stderr), said);
+
+    tirage()
+        .args(["keygen", "--no-password", "--out"])
+        .arg(t.path().join("op"))
+        .assert()
+        .success();
+    let b = t.path().join("b");
+    tirage()
+        .arg("generate")
+        .arg(repo("tests/specs/coq_small.toml"))
+        .arg("--validation-key")
+        .arg(repo(VALIDATION_KEY))
+        .arg("--seed-file")
+        .arg(production_seed_file(t.path()))
+        .args(["-q", "--sign"])
+        .arg(t.path().join("op.key"))
+        .arg("--out")
+        .arg(&b)
+        .assert()
+        .success();
+    let bundle = t.path().join("bundle");
+    tirage()
+        .arg("package")
+        .arg(&b)
+        .args(["--for", "central", "-q", "--signer"])
+        .arg(t.path().join("op.pub"))
+        .arg("--out")
+        .arg(&bundle)
+        .assert()
+        .success();
+    let (rows, codes) = (rows(&b), codes(&b));
+    let inside = bundle.join("operator.pub");
+    let (s, out, err) = claim(
+        &bundle,
+        &rows[0][4],
+        &codes[0],
+        &["--signer", inside.to_str().unwrap()],
+    );
+    assert!(matches!(s, 0 | 1), "{err}");
+    assert!(out.starts_with(&rows[0][4]), "{out}");
+    assert_eq!(
+        err,
+        format!(
+            "tirage: warning: the --signer key {} lies in {}, the directory it authenticates: whoever wrote its files could have written the key too; give the operator's public key as you hold it\n",
+            inside.display(),
+            bundle.display()
+        )
+    );
+    // The key as the central system holds it: nothing to warn of.
+    let (_, _, err) = claim(
+        &bundle,
+        &rows[0][4],
+        &codes[0],
+        &["--signer", t.path().join("op.pub").to_str().unwrap()],
+    );
+    assert_eq!(err, "");
+}

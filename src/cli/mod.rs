@@ -344,6 +344,29 @@ fn lock_shared(dir: &std::path::Path) -> anyhow::Result<Vec<OutputLock>> {
     Ok(locks)
 }
 
+/// Refuses `dir` when it is an emission ([`tirage::verify::emission::is_emission`]): `claim`
+/// and `package` read one block, named by its directory inside the emission.
+fn not_an_emission(dir: &std::path::Path) -> anyhow::Result<()> {
+    if !tirage::verify::emission::is_emission(dir) {
+        return Ok(());
+    }
+    let mut blocks: Vec<String> = std::fs::read_dir(dir)
+        .map(|r| {
+            r.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with("block-"))
+                .collect()
+        })
+        .unwrap_or_default();
+    blocks.sort();
+    let first = blocks.first().map_or("block-001", String::as_str);
+    anyhow::bail!(
+        "{}: an emission, not a block: name one of its blocks ({})",
+        dir.display(),
+        dir.join(first).display()
+    )
+}
+
 /// Runs `f` on a rayon pool of `threads` threads (0: one per core).
 fn with_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> anyhow::Result<T> {
     let pool = rayon::ThreadPoolBuilder::new()

@@ -60,6 +60,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     };
     // No run replaces the block while it is read.
     let _locks = super::lock_shared(&a.dir)?;
+    super::not_an_emission(&a.dir)?;
     let names = package(&a.dir, role, &a.signer, &a.out, a.force, a.test_block)?;
     if !a.quiet {
         for n in names {
