@@ -166,6 +166,65 @@ fn each_recipient_gets_its_files_and_nothing_else() {
         String::from_utf8_lossy(&o.stdout),
         String::from_utf8_lossy(&o.stderr)
     );
+    // The printer's and the central system's bundles: what each holds is checked, clean;
+    // a file slipped in is a finding.
+    for (role, holds) in [
+        ("printer", "tickets.bin.age, spec.toml, manifest.json"),
+        ("central", "validation.csv.age, spec.toml, manifest.json"),
+    ] {
+        let dir = t.path().join(format!("to-{role}"));
+        let whose = if role == "printer" {
+            "the printer's"
+        } else {
+            "the central system's"
+        };
+        let o = tirage()
+            .arg("verify")
+            .arg(&dir)
+            .arg("--signer")
+            .arg(&key)
+            .args(["--no-audit"])
+            .output()
+            .unwrap();
+        let pk = std::fs::read_to_string(&key)
+            .unwrap()
+            .lines()
+            .nth(1)
+            .unwrap()
+            .to_string();
+        assert_eq!(
+            (o.status.code(), String::from_utf8_lossy(&o.stdout).into_owned()),
+            (
+                Some(0),
+                format!(
+                    "tirage verify {} — {whose} bundle of game coq, emission 1, production block 1: it holds {holds}; the block's other ticket files are the other parties', checked from the auditor's bundle\nsigned: SHA256SUMS.minisig is the signature of SHA256SUMS by key {pk} (--signer)\nverify: CLEAN, as {whose} bundle: what it holds was checked, not the whole block\n",
+                    dir.display()
+                )
+            ),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        std::fs::write(dir.join("notes.txt"), "a note").unwrap();
+        let o = tirage()
+            .arg("verify")
+            .arg(&dir)
+            .arg("--signer")
+            .arg(&key)
+            .args(["-q", "--no-audit"])
+            .output()
+            .unwrap();
+        assert_eq!(
+            (
+                o.status.code(),
+                String::from_utf8_lossy(&o.stdout).into_owned()
+            ),
+            (
+                Some(1),
+                format!("verify: FINDINGS in {whose} bundle (1 finding(s))\n")
+            )
+        );
+        std::fs::remove_file(dir.join("notes.txt")).unwrap();
+    }
     // The printer proofs from its bundle (plain), the central system answers a claim from
     // its own.
     let printer_key = t.path().join("printer.key");

@@ -232,6 +232,35 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
             Outcome::Findings
         });
     }
+    // A party's bundle holds its own ticket file, not the whole block: what it holds is
+    // checked, and nothing is said of what it is not meant to hold.
+    if let Some(role) = tirage::verify::bundle::partial_bundle(&a.dir) {
+        if opts_seed_given(&a) {
+            anyhow::bail!(
+                "{}: the {} bundle holds one party's ticket file: a replay needs the whole block (the auditor's bundle)",
+                a.dir.display(),
+                role.name()
+            );
+        }
+        let report = tirage::verify::bundle::verify_bundle(
+            &a.dir,
+            role,
+            signer.as_ref(),
+            !a.unauthenticated,
+        );
+        if a.json {
+            println!("{}", serde_json::to_string_pretty(&report)?);
+        } else if a.quiet {
+            print!("{}", super::visible(&report.verdict_text()));
+        } else {
+            print!("{}", super::visible(&report.to_text()));
+        }
+        return Ok(if report.clean {
+            Outcome::Success
+        } else {
+            Outcome::Findings
+        });
+    }
     let looks_like_block = [MANIFEST, SUMS, SPEC]
         .iter()
         .any(|n| a.dir.join(n).exists());

@@ -17,6 +17,7 @@
 //! order on what it opened, and writes the report. One file holds each group of
 //! procedures; a new check is a new procedure. Only `replay.rs` names the generator.
 
+pub mod bundle;
 mod ceremony;
 pub mod codes;
 mod deck;
