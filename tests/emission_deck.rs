@@ -873,3 +873,39 @@ fn an_emission_and_a_block_by_default_stay_apart() {
     assert!(out.join("emission-001/block-002/manifest.json").is_file());
     assert!(out.join("block-001/manifest.json").is_file());
 }
+
+/// An emission holds emission.json, its signature and its blocks (with their audit reports
+/// and proofs): anything else in it is named, a finding (exit 1), never certified with the
+/// rest.
+#[test]
+fn an_entry_no_emission_holds_is_a_finding() {
+    let t = tempfile::tempdir().unwrap();
+    let em = t.path().join("em");
+    tirage()
+        .arg("generate")
+        .arg(repo("tests/specs/coq_small.toml"))
+        .args([
+            "--blocks",
+            "1..2",
+            "--insecure-seed",
+            "--seed",
+            SEED,
+            "-q",
+            "--out",
+        ])
+        .arg(&em)
+        .assert()
+        .success();
+    assert_eq!(verify_json(&em).0, 0);
+    std::fs::write(em.join("notes.txt"), "a note").unwrap();
+    std::fs::create_dir(em.join("proofs")).unwrap();
+    let (code, report) = verify_json(&em);
+    assert_eq!(code, 1);
+    let said = |n: &str| {
+        format!("{n} is in the emission directory but is none of an emission's entries (emission.json, its signature, its blocks, their audit reports and proofs): an emission is delivered as it is")
+    };
+    assert_eq!(
+        report["examples"],
+        serde_json::json!([said("notes.txt"), said("proofs")])
+    );
+}

@@ -167,7 +167,8 @@ fn read_emission_manifest(
 }
 
 /// Checks the list of blocks of `em` against the emission directory `dir`: no block number
-/// twice, at least one block, and every block directory on disk listed. Findings go to `f`.
+/// twice, at least one block, every block directory on disk listed, and nothing else in the
+/// emission directory. Findings go to `f`.
 fn check_listing(dir: &Path, em: &EmissionManifest, f: &mut Findings) {
     let mut numbers: Vec<u32> = em.blocks.iter().map(|b| b.block).collect();
     numbers.sort_unstable();
@@ -200,6 +201,27 @@ fn check_listing(dir: &Path, em: &EmissionManifest, f: &mut Findings) {
             f.add(
                 None,
                 format!("{n} is in the emission directory but not in emission.json"),
+            );
+        }
+    }
+    // Nothing else: an emission is delivered as it is, so a note, a proof or another file
+    // slipped in is named, never certified with the rest.
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        let mut other: Vec<String> = entries
+            .filter_map(|e| e.ok())
+            .filter(|e| {
+                let n = e.file_name();
+                n != EMISSION
+                    && n != EMISSION_SIG
+                    && !(e.path().is_dir() && n.to_string_lossy().starts_with("block-"))
+            })
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        other.sort();
+        for n in other {
+            f.add(
+                None,
+                format!("{n} is in the emission directory but is none of an emission's entries (emission.json, its signature, its blocks, their audit reports and proofs): an emission is delivered as it is"),
             );
         }
     }
