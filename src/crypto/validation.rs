@@ -363,14 +363,13 @@ impl Ff1 {
     }
 }
 
-/// A code as printed: 19 digits, zero-padded.
+/// A code as printed: 19 digits, zero-padded (the last 19 digits of a larger number).
 pub fn format(code: u64) -> [u8; DIGITS] {
     let mut out = [b'0'; DIGITS];
-    let mut v = code;
-    for d in out.iter_mut().rev() {
-        *d = b'0' + (v % 10) as u8;
-        v /= 10;
-    }
+    let mut buf = itoa::Buffer::new();
+    let digits = buf.format(code).as_bytes();
+    let n = digits.len().min(DIGITS);
+    out[DIGITS - n..].copy_from_slice(&digits[digits.len() - n..]);
     out
 }
 
@@ -611,5 +610,8 @@ mod tests {
     fn format_pads_to_19_digits() {
         assert_eq!(&format(42), b"0000000000000000042");
         assert_eq!(&format(DOMAIN - 1), b"9999999999999999999");
+        assert_eq!(&format(0), b"0000000000000000000");
+        assert_eq!(&format(1_234_567_890), b"0000000001234567890");
+        assert_eq!(&format(u64::MAX), b"8446744073709551615");
     }
 }
