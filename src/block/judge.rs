@@ -7,7 +7,7 @@ use crate::spec::{GameSpec, WayId};
 use crate::styles::{Evaluation, Face};
 
 /// What the rules say of one face.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Judgement {
     /// The way of the spec the face realises; `None` when no way gives what it wins.
     pub way: Option<WayId>,
@@ -23,16 +23,21 @@ pub struct Judgement {
 /// Judges `face` by the rules of `spec`: evaluates it, then recognises its way
 /// ([`GameSpec::recognise`]).
 pub fn judge(spec: &GameSpec, face: &Face) -> Judgement {
-    let evaluation = spec.game.evaluate(face);
-    Judgement {
-        way: spec.recognise(&evaluation.wins),
-        prize: evaluation.prize(),
-        ambiguities: evaluation.ambiguities.clone(),
-        evaluation,
-    }
+    let mut judged = Judgement::default();
+    judged.judge(spec, face);
+    judged
 }
 
 impl Judgement {
+    /// Judges `face` by the rules of `spec` in place of what it held, as [`judge()`] does:
+    /// the generator keeps one judgement for a pack's faces, evaluated in place.
+    pub fn judge(&mut self, spec: &GameSpec, face: &Face) {
+        spec.game.evaluate_into(face, &mut self.evaluation);
+        self.way = spec.recognise(&self.evaluation.wins);
+        self.prize = self.evaluation.prize();
+        self.ambiguities.clone_from(&self.evaluation.ambiguities);
+    }
+
     /// Checks the rules give exactly `way_id`, with no ambiguity. `Err` says what they found
     /// instead: `ambiguous (…)`, another way with its prize, or a prize no way gives.
     pub fn realises(&self, spec: &GameSpec, way_id: WayId) -> Result<(), String> {

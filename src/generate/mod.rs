@@ -18,7 +18,7 @@ mod sink;
 use crate::alloc::{allocate_packs, tally};
 use crate::block::layout::{BIN, CSV, MANIFEST, SEALED_SUFFIX, SPEC, SUMS, SUMS_SIG, VALIDATION};
 use crate::block::serial::PackSerials;
-use crate::block::{judge, place_promises, Composition, Kind, Promise, Provenance};
+use crate::block::{place_promises, Composition, Judgement, Kind, Promise, Provenance};
 use crate::crypto::rng::{stream, Purpose, Seed};
 use crate::crypto::sign::Signer;
 use crate::crypto::validation::{ValidationKey, Validator};
@@ -167,6 +167,7 @@ impl PackBuilder<'_> {
         );
         let mut codes = vec![0; (last - first) as usize];
         self.validator.codes(block, first, &mut codes);
+        let mut judged = Judgement::default();
         for (i, &validation) in (first..last).zip(&codes) {
             let way_id = self.ways[i as usize];
             let way = &spec.ways[way_id as usize];
@@ -189,7 +190,7 @@ impl PackBuilder<'_> {
                     .synthesize_showing_checked(way, id, &mut rng)
                     .map_err(|e| synthesis(e.to_string()))?,
             };
-            let judged = judge(spec, &face);
+            judged.judge(spec, &face);
             judged
                 .realises(spec, way_id)
                 .map_err(|judged| GenerateError::Disagreement {

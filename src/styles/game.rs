@@ -1477,6 +1477,40 @@ impl Game {
     /// numbered in the game, a surface winning above its printed maximum an ambiguity.
     pub fn evaluate(&self, face: &Face) -> Evaluation {
         let mut ev = Evaluation::default();
+        self.evaluate_into(face, &mut ev);
+        ev
+    }
+
+    /// [`Game::evaluate`] into `ev`, whatever it held. A lone surface's style evaluates
+    /// straight into it, which then takes the game's numbering in place: no copy of the
+    /// evaluation per face.
+    pub fn evaluate_into(&self, face: &Face, ev: &mut Evaluation) {
+        if !self.lone() {
+            *ev = self.evaluate_surfaces(face);
+            return;
+        }
+        let surface = &self.surfaces[0];
+        surface.rule.evaluate_into(face, ev);
+        // As `evaluate_surfaces` with one surface, no shared element and no box (a factor
+        // of 1): the same wins, features and ambiguities, in the same order.
+        let above = surface.max.is_some_and(|m| ev.prize() > m);
+        let o = surface.area_offset;
+        for w in &mut ev.wins {
+            w.area += o;
+            w.amount = multiply::times(w.amount, surface.multiplier);
+        }
+        for f in ev.features.iter_mut().chain(&mut ev.losing_features) {
+            f.area += o;
+            f.id = surface.to_game[usize::from(f.id.0)];
+        }
+        if above {
+            ev.ambiguities.insert(0, AMB_ABOVE_MAX);
+        }
+    }
+
+    /// [`Game::evaluate`] of a game of several surfaces, shared elements or a box.
+    fn evaluate_surfaces(&self, face: &Face) -> Evaluation {
+        let mut ev = Evaluation::default();
         let boxed = self.box_value(face);
         if boxed.is_none() {
             ev.ambiguities.push(AMB_NO_BOX_VALUE);
@@ -1764,6 +1798,46 @@ fn describe(shared: &[Shared], surfaces: &[Surface]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A lone surface's evaluation, made in place, is the one the composition of surfaces
+    /// gives: the same wins, features and ambiguities in the same order, on faces of every
+    /// way and on faces with cells changed (losers, other ways, ambiguous faces), with one
+    /// evaluation reused from face to face.
+    #[test]
+    fn a_lone_surface_evaluated_in_place_is_evaluated_as_composed() {
+        use crate::crypto::rng::{stream, Purpose, Seed};
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let seed = Seed::from_hex(&"5a".repeat(32)).unwrap();
+        let (mut lone, mut ev) = (0, Evaluation::default());
+        for dir in ["game_specs", "game_specs/examples"] {
+            for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+                let path = entry.unwrap().path();
+                if path.extension() != Some("toml".as_ref()) {
+                    continue;
+                }
+                let spec = crate::spec::GameSpec::load(&path).unwrap();
+                let game = &spec.game;
+                if !game.lone() {
+                    continue;
+                }
+                lone += 1;
+                let cols = &game.layout().columns;
+                let mut rng = stream(&seed, Purpose::Faces, 1, lone);
+                for way in 0..spec.ways.len() {
+                    let mut face = game.synthesize_way(way as WayId, &mut rng);
+                    for k in 0..4 {
+                        game.evaluate_into(&face, &mut ev);
+                        let composed = game.evaluate_surfaces(&face);
+                        assert_eq!(ev, composed, "{}, way {way}, {k}", path.display());
+                        let c = (k * 7 + way) % cols.len();
+                        let n = cols[c].values.len();
+                        face.codes[c] = ((usize::from(face.codes[c]) + 1) % n) as u8;
+                    }
+                }
+            }
+        }
+        assert!(lone >= 10, "{lone} games of one surface");
+    }
 
     #[test]
     fn alike_wins_are_distributed_once_each() {

@@ -1790,6 +1790,12 @@ impl Style for MatchSymbols {
     /// docs) as an ambiguity.
     fn evaluate(&self, face: &Face) -> Evaluation {
         let mut ev = Evaluation::default();
+        self.evaluate_into(face, &mut ev);
+        ev
+    }
+
+    fn evaluate_into(&self, face: &Face, ev: &mut Evaluation) {
+        ev.clear();
         let mut counts = [0u8; common::MAX_SYMBOLS];
         for &c in &face.codes[..self.cells] {
             counts[c as usize] = counts[c as usize].saturating_add(1);
@@ -1815,7 +1821,7 @@ impl Style for MatchSymbols {
             for (i, &s) in play_area.winning.iter().enumerate() {
                 if usize::from(counts[s as usize]) == play_area.k {
                     if done.is_some() {
-                        flag(&mut ev, AMB_TWO_COMPLETE);
+                        flag(ev, AMB_TWO_COMPLETE);
                     } else {
                         done = Some(i);
                     }
@@ -1832,7 +1838,7 @@ impl Style for MatchSymbols {
                         Money(base.cents().saturating_mul(f))
                     } else {
                         if n_mult > 0 {
-                            flag(&mut ev, AMB_MULTIPLIER_ELSEWHERE);
+                            flag(ev, AMB_MULTIPLIER_ELSEWHERE);
                         }
                         base
                     };
@@ -1862,15 +1868,15 @@ impl Style for MatchSymbols {
             }
             match self.owner[s] {
                 Some(g) if c == self.play_areas[g as usize].k => {}
-                Some(g) if c > self.play_areas[g as usize].k => flag(&mut ev, AMB_OVER),
-                _ => flag(&mut ev, AMB_IDLE_REPEAT),
+                Some(g) if c > self.play_areas[g as usize].k => flag(ev, AMB_OVER),
+                _ => flag(ev, AMB_IDLE_REPEAT),
             }
         }
         if n_mult >= 2 {
-            flag(&mut ev, AMB_TWO_MULTIPLIERS);
+            flag(ev, AMB_TWO_MULTIPLIERS);
         }
         if !self.specials.is_empty() {
-            any_win |= self.evaluate_specials(face, &counts, n_mult, &mut ev);
+            any_win |= self.evaluate_specials(face, &counts, n_mult, ev);
         }
         if n_mult >= 1 && !any_win {
             if self.decoy_multiplier > 0 {
@@ -1884,10 +1890,9 @@ impl Style for MatchSymbols {
                     id: self.decoy_ids[i],
                 });
             } else {
-                flag(&mut ev, AMB_LONE_MULTIPLIER);
+                flag(ev, AMB_LONE_MULTIPLIER);
             }
         }
-        ev
     }
 
     /// A winning play area: its matched symbols, its box, and the multiplier that multiplies

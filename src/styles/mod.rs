@@ -159,6 +159,14 @@ pub struct Evaluation {
 }
 
 impl Evaluation {
+    /// Empties it: no win, ambiguity or feature.
+    pub fn clear(&mut self) {
+        self.wins.clear();
+        self.ambiguities.clear();
+        self.features.clear();
+        self.losing_features.clear();
+    }
+
     /// The ticket's lot: the sum of its winning play areas, in cents.
     pub fn prize(&self) -> Money {
         Money(self.wins.iter().map(|w| w.amount.cents()).sum())
@@ -784,4 +792,9 @@ pub trait Style: Send + Sync {
     fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark>;
     /// Judges `face` by the règlement alone.
     fn evaluate(&self, face: &Face) -> Evaluation;
+    /// [`Style::evaluate`] into `ev`, whatever it held: a style that builds its
+    /// evaluation in place spares the copy of a returned one (about 800 bytes per face).
+    fn evaluate_into(&self, face: &Face, ev: &mut Evaluation) {
+        *ev = self.evaluate(face);
+    }
 }
