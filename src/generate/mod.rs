@@ -261,15 +261,17 @@ struct HashedFile {
 }
 
 impl HashedFile {
-    /// Spawns the writer of `stream`: it puts `head`, then every batch of buffers received.
+    /// Spawns the writer of `stream`: it puts `head`, then every batch of buffers received,
+    /// each buffer hashed then put while it is still in the core's cache (a pack's rows are
+    /// tens of kilobytes, a batch megabytes).
     fn spawn(mut stream: Box<dyn Stream>, head: Vec<u8>, rx: Receiver<Vec<Vec<u8>>>) -> HashedFile {
         let handle = thread::spawn(move || {
             let mut sum = Sum::default();
             for batch in std::iter::once(vec![head]).chain(rx) {
                 for buf in &batch {
                     sum.update(buf);
+                    stream.write(buf)?;
                 }
-                stream.write(&batch)?;
             }
             let sealed = stream.finish()?;
             let (bytes, sha256) = sum.finish();

@@ -39,8 +39,8 @@ pub trait Sink {
 
 /// One ticket file being put, buffer by buffer, from its writer thread.
 pub trait Stream: Send {
-    /// Puts `bufs`, in order. Errors: [`GenerateError::Io`], naming the file.
-    fn write(&mut self, bufs: &[Vec<u8>]) -> Result<(), GenerateError>;
+    /// Puts `buf` after what was put before. Errors: [`GenerateError::Io`], naming the file.
+    fn write(&mut self, buf: &[u8]) -> Result<(), GenerateError>;
 
     /// Ends the file, flushed to the disk; returns the delivered file's size in bytes and
     /// hex SHA-256 when it is not the plaintext (an encrypted file), else `None`.
@@ -123,11 +123,8 @@ struct Plain {
 }
 
 impl Stream for Plain {
-    fn write(&mut self, bufs: &[Vec<u8>]) -> Result<(), GenerateError> {
-        for buf in bufs {
-            self.file.write_all(buf).map_err(io(&self.path))?;
-        }
-        Ok(())
+    fn write(&mut self, buf: &[u8]) -> Result<(), GenerateError> {
+        self.file.write_all(buf).map_err(io(&self.path))
     }
 
     fn finish(self: Box<Self>) -> Result<Option<(u64, String)>, GenerateError> {
@@ -144,11 +141,8 @@ struct Sealed {
 }
 
 impl Stream for Sealed {
-    fn write(&mut self, bufs: &[Vec<u8>]) -> Result<(), GenerateError> {
-        for buf in bufs {
-            self.writer.write_all(buf).map_err(io(&self.path))?;
-        }
-        Ok(())
+    fn write(&mut self, buf: &[u8]) -> Result<(), GenerateError> {
+        self.writer.write_all(buf).map_err(io(&self.path))
     }
 
     fn finish(self: Box<Self>) -> Result<Option<(u64, String)>, GenerateError> {
@@ -210,7 +204,7 @@ impl Sink for Digests<'_> {
 struct Nowhere;
 
 impl Stream for Nowhere {
-    fn write(&mut self, _bufs: &[Vec<u8>]) -> Result<(), GenerateError> {
+    fn write(&mut self, _buf: &[u8]) -> Result<(), GenerateError> {
         Ok(())
     }
 
