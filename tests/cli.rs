@@ -636,6 +636,32 @@ fn captions_in_words_say_their_amount() {
     }
 }
 
+/// A caption column codes a caption in one byte: 256 captions load, a 257th is refused at
+/// `captions` (two amounts would otherwise print the same caption).
+#[test]
+fn more_captions_than_a_face_can_code_are_refused() {
+    let tiny = std::fs::read_to_string(repo("tests/specs/coq_tiny.toml")).unwrap();
+    let with = |n: usize| {
+        let extra: String = (1..=n)
+            .map(|i| format!("\"{}\" = \"LOT {i}\"\n", 1000 + i))
+            .collect();
+        replace_once(
+            &tiny,
+            "\"20000\" = \"VINGT MILLE EUROS\"\n",
+            &format!("\"20000\" = \"VINGT MILLE EUROS\"\n{extra}"),
+        )
+    };
+    // coq_tiny has 8 captions.
+    let (code, err) = check(&with(248));
+    assert_eq!(code, 0, "{err}");
+    let (code, err) = check(&with(249));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.ends_with(":22: captions: 257 captions: at most 256 in all (a face codes a caption in one byte)\n"),
+        "{err}"
+    );
+}
+
 /// A bingo card of 48 numbers on a 7×7 grid beside 24 drawn numbers (72 values drawn at
 /// once for a face) is generated and verifies, as `check` accepted it.
 #[test]

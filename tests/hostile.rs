@@ -442,6 +442,14 @@ fn spec_messages_say_what_is_wrong_and_what_to_do() {
         &format!("amounts = [{}]", many.join(", ")),
     );
     let bad = edit(&bad, "[captions]\n", &format!("[captions]\n{captions}"));
+    // With the 0's caption, 257 captions: more than a face codes.
+    let (_, err) = check_spec(t.path(), "a.toml", &bad);
+    assert!(
+        err.ends_with(":18: captions: 257 captions: at most 256 in all (a face codes a caption in one byte)\n"),
+        "{err}"
+    );
+    // Without it, the box's own limit.
+    let bad = edit(&bad, "\"0\" = \"ZERO EURO\"\n", "");
     let (_, err) = check_spec(t.path(), "a.toml", &bad);
     assert!(
         err.ends_with(": surfaces[0].amounts: 256 amounts: at most 255 (a box shows at most 256, the 0 of a losing box included)\n"),

@@ -529,6 +529,7 @@ impl GameSpec {
             at.at(start, start.map_or(String::new(), |o| at.field_at(o)), msg)
         })?;
         check_items(&raw, &at)?;
+        check_caption_count(&raw, &at)?;
         let mut game = build_game(&raw, &at)?;
         game.show_items(&raw_items(&raw).collect::<Vec<_>>());
         check_area_names(&raw, &game.layout().areas, &at)?;
@@ -1206,6 +1207,30 @@ fn caption_values(raw: &raw::RawSpec) -> styles::Captions {
         amounts: v.iter().map(|x| x.0).collect(),
         texts: v.into_iter().map(|x| x.1).collect(),
     }
+}
+
+/// Refuses more captions than a caption column can code ([`styles::MAX_CAPTIONS`], each
+/// item's `item` counted as a caption): two amounts would otherwise print one caption.
+/// The error names `captions` and its line.
+fn check_caption_count(raw: &raw::RawSpec, at: &ErrorAt) -> Result<(), SpecError> {
+    let captions = raw.caption_entries().count();
+    let items = raw_items(raw).count();
+    if captions + items <= styles::MAX_CAPTIONS {
+        return Ok(());
+    }
+    let with_items = if items == 0 {
+        String::new()
+    } else {
+        format!(" and {items} items (an item is its own caption)")
+    };
+    Err(at.at(
+        raw.captions_span(),
+        "captions",
+        format!(
+            "{captions} captions{with_items}: at most {} in all (a face codes a caption in one byte)",
+            styles::MAX_CAPTIONS
+        ),
+    ))
 }
 
 /// The prizes that are not money as written: each item tier's stated value and its `item`.
@@ -2028,7 +2053,11 @@ fn resolve_areas(ways: &mut [Way], raw: &raw::RawSpec, areas: &[String]) {
         for sw in &st.get_ref().ways {
             if let Some(names) = &sw.get_ref().areas {
                 for (win, n) in ways[k].wins.iter_mut().zip(names) {
-                    win.area = areas.iter().position(|a| a == n).map(|i| i as u8);
+                    // The game holds at most MAX_AREAS (255) play areas.
+                    win.area = areas
+                        .iter()
+                        .position(|a| a == n)
+                        .map(|i| u8::try_from(i).expect("at most MAX_AREAS play areas"));
                 }
             }
             k += 1;

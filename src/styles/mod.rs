@@ -94,14 +94,24 @@ pub struct Captions {
     pub texts: Vec<String>,
 }
 
+/// Most captions a spec may give, items included: a caption column codes each in one byte.
+pub const MAX_CAPTIONS: usize = common::MAX_SYMBOLS;
+
 impl Captions {
-    /// The caption code of `amount`, or the message that it has none.
+    /// The caption code of `amount`, or the message that it has none, or that it is past
+    /// the [`MAX_CAPTIONS`] a caption column can code (the spec refuses more at load).
     pub fn code(&self, amount: Money) -> Result<u8, String> {
-        self.amounts
+        let i = self
+            .amounts
             .iter()
             .position(|&m| m == amount)
-            .map(|i| i as u8)
-            .ok_or_else(|| no_caption(amount, !self.amounts.is_empty()))
+            .ok_or_else(|| no_caption(amount, !self.amounts.is_empty()))?;
+        u8::try_from(i).map_err(|_| {
+            format!(
+                "the caption of {amount} is caption {} of the spec: at most {MAX_CAPTIONS}",
+                i + 1
+            )
+        })
     }
 }
 
