@@ -636,6 +636,59 @@ fn captions_in_words_say_their_amount() {
     }
 }
 
+/// A caption in words that names a currency names the game's: `DIX DOLLARS` in a game in
+/// euros is refused at the caption's field and line, saying what was expected; one with no
+/// currency word is left alone.
+#[test]
+fn captions_in_words_name_the_games_currency() {
+    let fr = std::fs::read_to_string(repo("game_specs/examples/plus_fort_bonus.toml")).unwrap();
+    for (caption, said, expected) in [
+        ("DIX DOLLARS", "DOLLARS", "EUROS or no currency word"),
+        ("DIX FRANCS", "FRANCS", "EUROS or no currency word"),
+        ("DIX LIVRES", "LIVRES", "EUROS or no currency word"),
+    ] {
+        let (code, err) = check(&replace_once(
+            &fr,
+            "\"10\" = \"DIX EUROS\"",
+            &format!("\"10\" = \"{caption}\""),
+        ));
+        assert_eq!(code, 2, "{err}");
+        assert!(
+            err.ends_with(&format!(":25: captions.\"10\": \"{caption}\" says {said}, but the game's currency is EUR (game.currency): expected {expected}\n")),
+            "{err}"
+        );
+    }
+    let (code, err) = check(&replace_once(
+        &fr,
+        "\"10\" = \"DIX EUROS\"",
+        "\"10\" = \"DIX\"",
+    ));
+    assert_eq!((code, err.as_str()), (0, ""));
+
+    let en = std::fs::read_to_string(repo("tests/specs/spaces_small.toml")).unwrap();
+    let (code, err) = check(&replace_once(
+        &en,
+        "\"20\" = \"TWENTY DOLLARS\"",
+        "\"20\" = \"TWENTY POUNDS\"",
+    ));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.ends_with(":25: captions.\"20\": \"TWENTY POUNDS\" says POUNDS, but the game's currency is USD (game.currency): expected DOLLARS or no currency word\n"),
+        "{err}"
+    );
+    // A currency whose unit's word is not known: no currency word at all.
+    let (code, err) = check(&replace_once(
+        &en,
+        "currency = \"USD\"",
+        "currency = \"JPY\"",
+    ));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.ends_with(":24: captions.\"10\": \"TEN DOLLARS\" says DOLLARS, but the game's currency is JPY (game.currency): expected no currency word (the game's currency has none here)\n"),
+        "{err}"
+    );
+}
+
 /// A caption column codes a caption in one byte: 256 captions load, a 257th is refused at
 /// `captions` (two amounts would otherwise print the same caption).
 #[test]

@@ -10,7 +10,9 @@
 //! `quatre-vingt-dix`, `cent(s)`, `mille`, `million(s)`, `milliard(s)`, joined by `et`;
 //! cents are `centime(s)`. English: `zero` … `nineteen`, `twenty` … `ninety`, `hundred`,
 //! `thousand`, `million`, `billion`, joined by `and`; cents are `cent(s)`. Currency words
-//! in both: `euro(s)`, `dollar(s)`. An amount is a number of units, then optionally a
+//! in both: `euro(s)`, `dollar(s)`, `franc(s)`, and the pound's, `livre(s)` in French and
+//! `pound(s)` in English; a caption naming one must name the game's currency
+//! ([`Currency::codes`]). An amount is a number of units, then optionally a
 //! currency word and a number of cents below 100 with or without the cents' word
 //! (`QUATRE EUROS CINQUANTE`, `FOUR DOLLARS AND FIFTY CENTS`), or a number of cents below
 //! 100 and the cents' word alone (`CINQUANTE CENTIMES`, `FIFTY CENTS`).
@@ -31,6 +33,61 @@ pub(super) enum Reading {
     Unclear,
 }
 
+/// A currency a caption names by its unit's word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Currency {
+    /// `euro(s)`.
+    Euro,
+    /// `dollar(s)`.
+    Dollar,
+    /// `franc(s)`.
+    Franc,
+    /// `livre(s)` in French, `pound(s)` in English.
+    Pound,
+}
+
+impl Currency {
+    /// The ISO 4217 codes of the currencies whose unit is called so (the dollar names the
+    /// US, Canadian, Australian dollars and others alike).
+    pub(super) fn codes(self) -> &'static [&'static str] {
+        match self {
+            Currency::Euro => &["EUR"],
+            Currency::Dollar => &[
+                "USD", "CAD", "AUD", "NZD", "HKD", "SGD", "TWD", "BBD", "BMD", "BSD", "BZD", "FJD",
+                "JMD", "KYD", "LRD", "NAD", "SBD", "SRD", "TTD", "XCD",
+            ],
+            Currency::Franc => &[
+                "CHF", "XOF", "XAF", "XPF", "BIF", "CDF", "DJF", "GNF", "KMF", "RWF",
+            ],
+            Currency::Pound => &["GBP", "EGP", "FKP", "GIP", "LBP", "SHP", "SSP", "SYP"],
+        }
+    }
+
+    /// Its unit's word in `language`, plural, in capitals (`EUROS`, `LIVRES`).
+    pub(super) fn word(self, language: Language) -> &'static str {
+        match (self, language) {
+            (Currency::Euro, _) => "EUROS",
+            (Currency::Dollar, _) => "DOLLARS",
+            (Currency::Franc, _) => "FRANCS",
+            (Currency::Pound, Language::Fr) => "LIVRES",
+            (Currency::Pound, Language::En) => "POUNDS",
+        }
+    }
+
+    /// The currency of ISO 4217 code `code` (`EUR`: the euro), if the module knows its
+    /// unit's word.
+    pub(super) fn of(code: &str) -> Option<Currency> {
+        [
+            Currency::Euro,
+            Currency::Dollar,
+            Currency::Franc,
+            Currency::Pound,
+        ]
+        .into_iter()
+        .find(|c| c.codes().contains(&code))
+    }
+}
+
 /// One word of an amount in words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Word {
@@ -38,8 +95,8 @@ enum Word {
     Num(u64),
     /// A power of ten that multiplies what comes before it: 100, 1 000, 10⁶, 10⁹.
     Scale(u64),
-    /// The currency's unit (`EUROS`, `DOLLARS`).
-    Unit,
+    /// A currency's unit (`EUROS`, `DOLLARS`).
+    Unit(Currency),
     /// The currency's hundredth (`CENTIMES`, `CENTS`).
     Cent,
     /// A joining word (`ET`, `AND`).
@@ -55,7 +112,9 @@ fn word(w: &str, language: Language) -> Option<Word> {
         .or_else(|| w.strip_prefix("D\u{2019}"))
         .unwrap_or(w);
     let common = match unit {
-        "EURO" | "EUROS" | "DOLLAR" | "DOLLARS" => Some(Unit),
+        "EURO" | "EUROS" => Some(Unit(Currency::Euro)),
+        "DOLLAR" | "DOLLARS" => Some(Unit(Currency::Dollar)),
+        "FRANC" | "FRANCS" => Some(Unit(Currency::Franc)),
         _ => None,
     };
     let own = match language {
@@ -88,6 +147,7 @@ fn word(w: &str, language: Language) -> Option<Word> {
             "MILLIARD" | "MILLIARDS" => Scale(1_000_000_000),
             "CENTIME" | "CENTIMES" => Cent,
             "ET" => Join,
+            "LIVRE" | "LIVRES" => Unit(Currency::Pound),
             _ => return common,
         },
         Language::En => match w {
@@ -125,6 +185,7 @@ fn word(w: &str, language: Language) -> Option<Word> {
             "BILLION" => Scale(1_000_000_000),
             "CENT" | "CENTS" => Cent,
             "AND" => Join,
+            "POUND" | "POUNDS" => Unit(Currency::Pound),
             _ => return common,
         },
     };
@@ -168,19 +229,34 @@ pub(super) fn read(caption: &str, language: Language) -> Reading {
     let after = rest.get(1..cents_end).unwrap_or(&[]);
     let amount = match (rest.first(), after.is_empty(), rest.get(cents_end..)) {
         // DEUX, DEUX EUROS
-        (None, _, _) | (Some(Word::Unit), true, Some([])) => n.checked_mul(100),
+        (None, _, _) | (Some(Word::Unit(_)), true, Some([])) => n.checked_mul(100),
         // CINQUANTE CENTIMES, FIFTY EURO CENTS
-        (Some(Word::Cent), true, Some([])) | (Some(Word::Unit), true, Some([Word::Cent])) => {
+        (Some(Word::Cent), true, Some([])) | (Some(Word::Unit(_)), true, Some([Word::Cent])) => {
             (n < 100).then_some(n)
         }
         // QUATRE EUROS CINQUANTE (CENTIMES)
-        (Some(Word::Unit), false, Some([] | [Word::Cent])) => match number(after, language) {
+        (Some(Word::Unit(_)), false, Some([] | [Word::Cent])) => match number(after, language) {
             Some(c) if c < 100 => n.checked_mul(100).and_then(|u| u.checked_add(c)),
             _ => None,
         },
         _ => None,
     };
     amount.map_or(Reading::Unclear, |c| Reading::Amount(Money(c)))
+}
+
+/// The currency `caption` names when it reads as an amount in `language` (`DIX DOLLARS`:
+/// the dollar), or `None` when it names none or is not an amount in words.
+pub(super) fn currency(caption: &str, language: Language) -> Option<Currency> {
+    if !matches!(read(caption, language), Reading::Amount(_)) {
+        return None;
+    }
+    // An amount in words names at most one unit (a second one makes it unclear).
+    caption
+        .split(|c: char| c.is_whitespace() || c == '-')
+        .find_map(|w| match word(&w.to_uppercase(), language) {
+            Some(Word::Unit(c)) => Some(c),
+            _ => None,
+        })
 }
 
 /// The number `words` write (numbers and scales only), or `None` when they write none:
@@ -248,7 +324,7 @@ fn number(words: &[Word], language: Language) -> Option<u64> {
 
 #[cfg(test)]
 mod tests {
-    use super::{read, Reading};
+    use super::{currency, read, Currency, Reading};
     use crate::language::Language::{En, Fr};
     use crate::money::Money;
 
@@ -353,5 +429,33 @@ mod tests {
         // English has no eighty of four twenties.
         assert_eq!(read("FOUR TWENTY", En), Reading::Unclear);
         assert_eq!(read("QUATRE VINGT", Fr), cents(8_000));
+    }
+
+    /// A caption in words names its currency by its unit's word, in either language; one
+    /// without a unit word, or not an amount in words, names none.
+    #[test]
+    fn a_caption_in_words_names_its_currency() {
+        for (text, lang, said) in [
+            ("DIX EUROS", Fr, Some(Currency::Euro)),
+            ("UN MILLION D'EUROS", Fr, Some(Currency::Euro)),
+            ("DIX DOLLARS", Fr, Some(Currency::Dollar)),
+            ("CINQ FRANCS", Fr, Some(Currency::Franc)),
+            ("CINQ LIVRES", Fr, Some(Currency::Pound)),
+            ("FIVE POUNDS", En, Some(Currency::Pound)),
+            ("FIFTY EURO CENTS", En, Some(Currency::Euro)),
+            ("DIX", Fr, None),
+            ("CINQUANTE CENTIMES", Fr, None),
+            ("FREE TICKET", En, None),
+            ("DEUX EUROS TROIS DOLLARS", Fr, None),
+        ] {
+            assert_eq!(currency(text, lang), said, "{text}");
+        }
+        assert_eq!(read("CINQ LIVRES", Fr), cents(500));
+        assert_eq!(read("FOUR POUNDS FIFTY", En), cents(450));
+        assert_eq!(Currency::of("EUR"), Some(Currency::Euro));
+        assert_eq!(Currency::of("CAD"), Some(Currency::Dollar));
+        assert_eq!(Currency::of("CHF"), Some(Currency::Franc));
+        assert_eq!(Currency::of("GBP"), Some(Currency::Pound));
+        assert_eq!(Currency::of("JPY"), None);
     }
 }

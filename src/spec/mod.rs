@@ -5,7 +5,8 @@
 //! the lot table adds up to the published totals, every tier is split into ways whose
 //! counts sum to the tier, every way's wins add up to its tier, tiers the règlement says
 //! are reachable only by adding several play areas have no single-area way, every amount a
-//! face can show has exactly one caption and no two amounts share one. The game then
+//! face can show has exactly one caption and no two amounts share one, and a caption in
+//! number words says its amount, naming no currency but the game's. The game then
 //! checks what only it knows (areas, symbols, feasibility). Every error names the file,
 //! the field and, where the parser gives it, the line; the CLI exits 2 on it.
 
@@ -1542,6 +1543,21 @@ fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, game: Game) -> Result<GameS
                 ));
             }
             _ => {}
+        }
+        // It names the game's currency, if any: `DIX DOLLARS` under a prize in euros says
+        // another prize.
+        if let Some(named) = amount_words::currency(&c, language) {
+            if !named.codes().contains(&g.currency.as_str()) {
+                let expected = match amount_words::Currency::of(&g.currency) {
+                    Some(own) => format!("{} or no currency word", own.word(language)),
+                    None => "no currency word (the game's currency has none here)".to_string(),
+                };
+                return Err(at.at(
+                    raw.captions_span(),
+                    format!("captions.\"{k}\""),
+                    format!("\"{c}\" says {}, but the game's currency is {} (game.currency): expected {expected}", named.word(language), g.currency),
+                ));
+            }
         }
         if captions.insert(amount, c).is_some() {
             return Err(at.at(
