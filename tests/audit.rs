@@ -416,14 +416,42 @@ fn seed_shares_generate_and_replay() {
             assert!(!text.contains(&secret), "{f} holds a share");
         }
     }
-    // The shares in the wrong order: another seed.
-    let (code, r) = run(&[&fb, &fa]);
+    // The shares in the wrong order: the operator's mistake, said before any check.
+    let mut c = tirage();
+    c.args(["verify", "--unauthenticated", "-q", "--json", "--no-audit"])
+        .arg(&blk)
+        .arg("--validation-key")
+        .arg(&key);
+    for p in [&fb, &fa] {
+        c.arg("--seed-share").arg(p);
+    }
+    let out = c.output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "tirage: error: the shares are given in another order than generation's: share 1 opens commitment 2, share 2 opens commitment 1 of the manifest's seed_shares; give --seed-share in the commitments' order: {}, {}\n",
+            fa.display(),
+            fb.display()
+        )
+    );
+    // A share of another ceremony in the place of one: not this block's seed, a finding.
+    let fd = t.path().join("d.share");
+    tirage()
+        .args(["seed", "new", "--out"])
+        .arg(&fd)
+        .assert()
+        .success();
+    let (code, r) = run(&[&fa, &fd]);
     assert_eq!(code, 1);
     let replay = check(&r, "replay");
     assert_eq!(replay["result"], "fail");
     let text = replay["examples"].to_string();
     assert!(
-        text.contains("seed share 1 opens the commitment the manifest records in place 2: the shares were given in another order than the commitments"),
+        text.contains(
+            "seed share 2 does not open the commitment the manifest records at that place"
+        ),
         "{text}"
     );
     assert!(text.contains("not this block's seed"), "{text}");

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use tirage::audit::emission::EmissionAudit;
 use tirage::audit::Audit;
 use tirage::block::layout::{AUDIT_MD, EMISSION, MANIFEST, SPEC, SUMS};
-use tirage::crypto::ceremony::Commitment;
-use tirage::crypto::rng::{Beacon, Seed};
+use tirage::crypto::ceremony::{opens, Commitment};
+use tirage::crypto::rng::{Beacon, Seed, SeedShare};
 use tirage::crypto::sign::Verifier;
 use tirage::crypto::validation::ValidationKey;
 use tirage::output::seal::Identities;
@@ -150,10 +150,11 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
                 Seed::from_hex(&text).with_context(|| format!("seed file {}", f.display()))?,
             ))
         }
-        (None, false) => Some(SeedInput::from_shares(
-            super::seed::read_shares(&a.seed_share)?,
-            beacon.clone(),
-        )),
+        (None, false) => {
+            let shares = super::seed::read_shares(&a.seed_share)?;
+            shares_in_generation_order(&a.dir, &a.seed_share, &shares, beacon.as_ref())?;
+            Some(SeedInput::from_shares(shares, beacon.clone()))
+        }
         (None, true) => None,
     };
     // The bar's total: the manifest's count (for the bar only; verify holds it to the
@@ -502,6 +503,72 @@ fn write_emission_audit(a: &Args, report: &EmissionReport) -> Result<()> {
 }
 
 /// The tickets the block's manifest says it holds, for the progress bar only.
+/// Refuses seed shares given in another order than generation's, a usage mistake rather
+/// than a finding: each share (read from `paths`) opens one of the commitments the block's
+/// manifest records, and in the commitments' order, not in the order given, the shares
+/// (with `beacon`) make the seed whose commitment the manifest records. Anything else (no
+/// manifest, a share opening no commitment, another seed in either order) is left to the
+/// replay, which reports it. Errors: the order each share's commitment has, and the order
+/// to give.
+fn shares_in_generation_order(
+    dir: &std::path::Path,
+    paths: &[PathBuf],
+    shares: &[SeedShare],
+    beacon: Option<&Beacon>,
+) -> Result<()> {
+    let Ok(bytes) = tirage::output::read_regular(&dir.join(MANIFEST), tirage::output::MAX_JSON)
+    else {
+        return Ok(());
+    };
+    let Ok(m) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
+        return Ok(());
+    };
+    let lines: Vec<&str> = m
+        .get("seed_shares")
+        .and_then(|v| v.as_array())
+        .map(|v| v.iter().filter_map(|l| l.as_str()).collect())
+        .unwrap_or_default();
+    let recorded = m.get("seed_commitment").and_then(|v| v.as_str());
+    // Where each share's commitment is recorded.
+    let places: Option<Vec<usize>> = shares
+        .iter()
+        .map(|s| lines.iter().position(|l| opens(l, s)))
+        .collect();
+    let Some(places) = places else {
+        return Ok(());
+    };
+    let mut ordered: Vec<Option<&SeedShare>> = vec![None; lines.len()];
+    for (s, &p) in shares.iter().zip(&places) {
+        ordered[p] = Some(s);
+    }
+    let Some(ordered) = ordered
+        .into_iter()
+        .map(|s| s.cloned())
+        .collect::<Option<Vec<SeedShare>>>()
+    else {
+        return Ok(());
+    };
+    let commitment = |s: &[SeedShare]| Seed::from_shares_and_beacon(s, beacon).commitment();
+    if Some(commitment(shares).as_str()) == recorded
+        || Some(commitment(&ordered).as_str()) != recorded
+    {
+        return Ok(());
+    }
+    let opened: Vec<String> = places
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!("share {} opens commitment {}", i + 1, p + 1))
+        .collect();
+    let mut order: Vec<(usize, &PathBuf)> = places.iter().copied().zip(paths).collect();
+    order.sort();
+    let order: Vec<String> = order.iter().map(|(_, f)| f.display().to_string()).collect();
+    anyhow::bail!(
+        "the shares are given in another order than generation's: {} of the manifest's seed_shares; give --seed-share in the commitments' order: {}",
+        opened.join(", "),
+        order.join(", ")
+    )
+}
+
 fn manifest_tickets(dir: &std::path::Path) -> Option<u64> {
     let bytes = tirage::output::read_regular(&dir.join(MANIFEST), tirage::output::MAX_JSON).ok()?;
     let m: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
