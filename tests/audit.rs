@@ -1383,9 +1383,10 @@ fn reports_are_private_from_their_first_byte_beside_the_block() {
 
 /// In an emission, a block's report goes beside it (`block-001.audit/`), and proofs an
 /// earlier version wrote there (`block-001.proofs/`; render now writes them beside the
-/// emission): emission verify does not take them for blocks missing from
-/// emission.json, and the emission can still be replaced with `--force` (its reports and
-/// proofs go with it); a file put in those directories is named and kept.
+/// emission): emission verify does not take them for blocks missing from emission.json.
+/// The emission can still be replaced with `--force`, those proofs going with it (a file
+/// put among them is named and kept), but not while it holds a block's audit report: the
+/// auditor's, refused (exit 2) naming it and kept.
 #[test]
 fn an_emission_keeps_its_blocks_reports_beside_them() {
     let t = tempfile::tempdir().unwrap();
@@ -1417,6 +1418,19 @@ fn an_emission_keeps_its_blocks_reports_beside_them() {
     std::fs::create_dir(em.join("block-001.proofs")).unwrap();
     std::fs::write(em.join("block-001.proofs/ticket-1.svg"), "<svg/>").unwrap();
     assert_eq!(verify_code(&em), 0);
+    let report = std::fs::read(em.join("block-001.audit/audit.md")).unwrap();
+    let o = make(true);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!("tirage: error: {}: an audit report verify wrote of a block of the emission: replacing the emission would delete it, and an auditor's report is not generate's to delete; move it out of the emission first\n", em.join("block-001.audit").display())
+    );
+    assert_eq!(
+        std::fs::read(em.join("block-001.audit/audit.md")).unwrap(),
+        report
+    );
+    assert!(em.join("block-001/manifest.json").is_file());
+    std::fs::rename(em.join("block-001.audit"), t.path().join("block-001.audit")).unwrap();
     std::fs::write(em.join("block-001.proofs/notes.txt"), "keep me").unwrap();
     let o = make(true);
     assert_eq!(o.status.code(), Some(2));
@@ -1426,15 +1440,6 @@ fn an_emission_keeps_its_blocks_reports_beside_them() {
         String::from_utf8_lossy(&o.stderr)
     );
     std::fs::remove_file(em.join("block-001.proofs/notes.txt")).unwrap();
-    std::fs::write(em.join("block-001.audit/notes.txt"), "keep me").unwrap();
-    let o = make(true);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("block-001.audit/notes.txt"),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    std::fs::remove_file(em.join("block-001.audit/notes.txt")).unwrap();
     let o = make(true);
     assert_eq!(
         o.status.code(),
@@ -1442,8 +1447,8 @@ fn an_emission_keeps_its_blocks_reports_beside_them() {
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
-    assert!(!em.join("block-001.audit").exists());
     assert!(!em.join("block-001.proofs").exists());
+    assert!(t.path().join("block-001.audit/audit.md").is_file());
 }
 
 /// An emission verify killed (`kill -9`) while it holds the sorted runs of validation codes

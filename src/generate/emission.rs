@@ -209,11 +209,11 @@ fn write_emission_manifest(
     durable::sync_dir(tmp).map_err(io(tmp))
 }
 
-/// What in emission directory `dir` tirage did not write, which replacing the emission
+/// What in emission directory `dir` generate did not write, which replacing the emission
 /// would delete: anything but `emission.json`, `block-NNN` directories (and what in them
-/// tirage did not write, as `block-NNN/name`), their audit reports `block-NNN.audit` (and
-/// what in them is no report file), their proofs `block-NNN.proofs` (and what in them is no
-/// proof) and the blocks' lock files.
+/// tirage did not write, as `block-NNN/name`), their proofs `block-NNN.proofs` (and what in
+/// them is no proof) and the blocks' lock files. An audit report `verify` wrote of one block
+/// (`block-NNN.audit`) is an auditor's and among them.
 fn foreign_entries(dir: &Path) -> Vec<String> {
     let mut names = Vec::new();
     for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
@@ -223,29 +223,12 @@ fn foreign_entries(dir: &Path) -> Vec<String> {
             .strip_prefix("block-")
             .is_some_and(|n| n.len() == 3 && n.bytes().all(|b| b.is_ascii_digit()));
         let lock = name.starts_with(".block-") && name.ends_with(".tirage-lock");
-        // A block's audit report beside it, as `verify` writes it; its proofs, as `render`
-        // writes them.
-        let beside = |suffix: &str| {
-            name.strip_suffix(suffix)
-                .and_then(|b| b.strip_prefix("block-"))
-                .is_some_and(|n| n.len() == 3 && n.bytes().all(|b| b.is_ascii_digit()))
-        };
-        let report = beside(crate::block::layout::AUDIT_DIR_SUFFIX);
-        let proofs = beside(crate::block::layout::PROOFS_DIR_SUFFIX);
+        // A block's proofs beside it, as `render` writes them.
+        let proofs = name
+            .strip_suffix(crate::block::layout::PROOFS_DIR_SUFFIX)
+            .and_then(|b| b.strip_prefix("block-"))
+            .is_some_and(|n| n.len() == 3 && n.bytes().all(|b| b.is_ascii_digit()));
         match ft {
-            Some(t) if t.is_dir() && report => names.extend(
-                std::fs::read_dir(e.path())
-                    .into_iter()
-                    .flatten()
-                    .flatten()
-                    .filter(|r| {
-                        !(r.file_type().is_ok_and(|t| t.is_file())
-                            && crate::block::layout::is_report_file(
-                                &r.file_name().to_string_lossy(),
-                            ))
-                    })
-                    .map(|r| format!("{name}/{}", r.file_name().to_string_lossy())),
-            ),
             Some(t) if t.is_dir() && proofs => names.extend(
                 std::fs::read_dir(e.path())
                     .into_iter()
@@ -270,6 +253,24 @@ fn foreign_entries(dir: &Path) -> Vec<String> {
     }
     names.sort();
     names
+}
+
+/// The first (by name) audit report of a block that emission directory `dir` holds,
+/// `block-NNN.audit` as `tirage verify EMISSION/block-NNN` writes it, if any.
+fn block_report(dir: &Path) -> Option<std::path::PathBuf> {
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .strip_suffix(crate::block::layout::AUDIT_DIR_SUFFIX)
+                .and_then(|b| b.strip_prefix("block-"))
+                .is_some_and(|n| n.len() == 3 && n.bytes().all(|b| b.is_ascii_digit()))
+        })
+        .map(|e| e.path())
+        .min()
 }
 
 /// Where an emission of `blocks` may go (call before anything is staged, a fresh seed
@@ -330,6 +331,14 @@ pub fn check_emission_destination(
         }
     }
     if force && out.is_dir() {
+        // An audit report of one of its blocks (`tirage verify EMISSION/block-NNN`) is the
+        // auditor's, not generate's to delete.
+        if let Some(report) = block_report(out) {
+            return Err(PlaceError::InTheWay {
+                path: report,
+                why: "an audit report verify wrote of a block of the emission: replacing the emission would delete it, and an auditor's report is not generate's to delete; move it out of the emission first".into(),
+            });
+        }
         // The blocks of the range were checked above, each with its own error.
         let in_range = |n: &str| {
             n.strip_prefix("block-")
