@@ -1707,11 +1707,9 @@ fn a_game_winning_by_its_special_symbol_is_told_as_a_winner() {
     let notes = notes_of(&proof_of(&d, &r[3], &t.path().join("p")));
     assert_eq!(
         notes,
-        [
-            format!("« Jeu {tout} » gagne 500 € avec « Gagne tout » : TOUT"),
-            "« Sac d'or » perd : rien de ce qu'il montre ne gagne.".into(),
-            "« Multiplicateur 5X » perd : rien de ce qu'il montre ne gagne.".into(),
-        ]
+        [format!(
+            "« Jeu {tout} » gagne 500 € avec « Gagne tout » : TOUT"
+        )]
     );
 
     // A surface of one play area (symbol_to_prize): the win-all symbol wins it all.
@@ -1728,6 +1726,61 @@ fn a_game_winning_by_its_special_symbol_is_told_as_a_winner() {
         svg.contains(r##"fill="#00823c">Le coffre aux trésors</text>"##),
         "{svg}"
     );
+}
+
+/// A special symbol's play area shows nothing on a face without its symbol: a proof never
+/// names it among the losing areas, in either language, on a loser as on a winner by
+/// another game.
+#[test]
+fn a_special_absent_from_the_face_is_not_said_to_lose() {
+    let t = tempfile::tempdir().unwrap();
+    for (lang, loses, ticket_loses, wins) in [
+        (
+            "fr",
+            "perd : rien de ce qu'il montre ne gagne.",
+            "Aucun jeu ne gagne : le billet est perdant.",
+            "gagne 20 €",
+        ),
+        (
+            "en",
+            "loses: nothing it shows wins.",
+            "No play area wins: the ticket loses.",
+            "wins €20",
+        ),
+    ] {
+        let d = t.path().join(lang);
+        deck(
+            &in_language("game_specs/examples/plus_fort_bonus.toml", t.path(), lang),
+            &d,
+        );
+        let rows = rows(&d);
+        for (way, last) in [("lose", ticket_loses.to_string()), ("20", String::new())] {
+            let r = rows.iter().find(|r| r[6] == way).unwrap();
+            let notes = notes_of(&proof_of(
+                &d,
+                &r[3],
+                &t.path().join(format!("{lang}-{way}")),
+            ));
+            // One note per game (1 to 10), each naming it, then the verdict of a loser.
+            let games: Vec<&String> = notes.iter().filter(|n| n.starts_with("« Jeu ")).collect();
+            assert_eq!(games.len(), 10, "{notes:?}");
+            let rest: Vec<&String> = notes.iter().filter(|n| !n.starts_with("« Jeu ")).collect();
+            if last.is_empty() {
+                assert!(rest.is_empty(), "{notes:?}");
+                assert_eq!(
+                    games.iter().filter(|n| n.contains(wins)).count(),
+                    1,
+                    "{notes:?}"
+                );
+            } else {
+                assert_eq!(rest, [&last], "{notes:?}");
+            }
+            for special in ["Sac d'or", "Multiplicateur 5X", "Gagne tout"] {
+                let said = format!("« {special} » {loses}");
+                assert!(!notes.contains(&said), "{said}: {notes:?}");
+            }
+        }
+    }
 }
 
 /// The game (1 to 10) of a plus_fort_bonus row whose number is `symbol` (game g's is

@@ -1137,8 +1137,9 @@ fn shows_another_win(layout: &Layout, marks: &[Mark], area: u8) -> bool {
 /// near miss or decoy it shows once (each cell once), or that nothing it shows wins; then, for a
 /// losing ticket, that it loses. A win a player sees on another play area's panel (a
 /// special symbol's: [`seen_in`]) is told with that area, by the special's name; an area
-/// whose panel shows another's win is not said to lose. `values` is the text of every face
-/// column.
+/// whose panel shows another's win is not said to lose, nor a special symbol's area on a
+/// face that does not show its symbol (it shows nothing there). `values` is the text of
+/// every face column.
 fn notes(
     spec: &GameSpec,
     ev: &Evaluation,
@@ -1266,7 +1267,15 @@ fn notes(
             notes.push((mark_style(kind, w).1, s));
         }
         let wins = ev.wins.iter().any(|w| w.area == area);
-        if !wins && told.is_empty() && !shows_another_win(m.layout(), marks, area) {
+        // A special's area shows its symbol, or nothing at all.
+        let absent = m.layout().specials.iter().any(|(a, symbol)| {
+            a == name
+                && !cols
+                    .iter()
+                    .zip(values)
+                    .any(|(c, v)| !matches!(c.kind, ColumnKind::Caption { .. }) && v == symbol)
+        });
+        if !wins && told.is_empty() && !absent && !shows_another_win(m.layout(), marks, area) {
             notes.push((Color::GREY, format!("« {label} » {}", w.area_loses)));
         }
     }

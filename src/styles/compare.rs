@@ -317,6 +317,7 @@ impl Compare {
             None => format!("near_miss_{}", ctx.id),
         };
         let mut layout = Layout::new(INFO.name, areas, columns);
+        layout.specials = specials.named(&layout.areas);
         let near_miss_id = layout.features.add(
             near_miss_name,
             FeatureKind::NearMiss,

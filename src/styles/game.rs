@@ -475,6 +475,10 @@ impl Game {
         layout.printed = printed(&surfaces);
         layout.shown_amounts = shown_amounts(&surfaces);
         layout.description = describe(&shared, &surfaces);
+        layout.specials = surfaces
+            .iter()
+            .flat_map(|s| s.rule.layout().specials.iter().cloned())
+            .collect();
         let offered = features(&mut surfaces, &mut layout.features);
         Ok(Game {
             shared,

@@ -422,6 +422,7 @@ impl KeyMatch {
             }),
         );
         let mut layout = Layout::new(INFO.name, areas, columns);
+        layout.specials = specials.named(&layout.areas);
         let top_decoy_id = layout.features.add(
             TOP_DECOY,
             FeatureKind::Decoy,

@@ -161,6 +161,10 @@ pub struct Layout {
     /// reads a shared draw (`key_match`'s spots): none may show a symbol of another
     /// reader's [`Layout::own_winning`]. Empty for every other surface.
     pub spots: Vec<usize>,
+    /// Each special symbol's play area, by name, with the symbol as printed (`specials`:
+    /// an area that shows nothing on a face where its symbol is absent). Empty for a
+    /// surface without special symbols.
+    pub specials: Vec<(String, String)>,
 }
 
 impl Layout {

@@ -406,6 +406,7 @@ impl Lines {
             ));
         }
         layout.areas = areas;
+        layout.specials = specials.named(&layout.areas);
         winning.resize(symbols.len() + specials.list().len(), false);
         if raw.per_line && !matches!(pay, Pay::Legend(_)) {
             return Err(FieldError::new(

@@ -452,6 +452,7 @@ impl MatchAmounts {
             columns.push(cap);
         }
         let mut layout = Layout::new(INFO.name, areas, columns);
+        layout.specials = specials.named(&layout.areas);
         let near_miss_id = layout.features.add(
             format!("near_miss_{area}"),
             FeatureKind::NearMiss,

@@ -838,6 +838,7 @@ impl MatchCount {
         };
         let label = ctx.label(&area).to_string();
         let mut layout = Layout::new(INFO.name, areas, columns);
+        layout.specials = specials.named(&layout.areas);
         if ctx.reads.is_some() {
             layout.reads = (numbers..numbers + drawn).collect();
         }

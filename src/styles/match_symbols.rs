@@ -726,6 +726,7 @@ impl MatchSymbols {
             c.inscriptions.clone_from(&inscriptions);
         }
         let mut layout = Layout::new(INFO.name, areas, columns);
+        layout.specials = specials.named(&layout.areas);
         layout.features = features;
         let mut m = MatchSymbols {
             layout,

@@ -255,6 +255,19 @@ impl Specials {
         (self.first + j) as u8
     }
 
+    /// Each special's play area, named as in `areas` (the surface's play areas, its own
+    /// first), with its symbol as printed: [`super::Layout::specials`].
+    pub(super) fn named(&self, areas: &[String]) -> Vec<(String, String)> {
+        (0..self.list.len())
+            .map(|j| {
+                (
+                    areas[usize::from(self.area(j))].clone(),
+                    self.list[j].symbol.clone(),
+                )
+            })
+            .collect()
+    }
+
     /// Refuses a special symbol no way wins by (no face would ever show it); `areas` are
     /// the surface's play areas (its own first, then one per special).
     pub(super) fn check_ways(&self, plans: &[&Plan], areas: &[String]) -> Result<(), Refusal> {

@@ -312,6 +312,7 @@ impl SymbolToPrize {
             (1..=raw.cells).map(|i| col(format!("{id}_{i}"))).collect()
         };
         let mut layout = Layout::new(INFO.name, areas, columns);
+        layout.specials = specials.named(&layout.areas);
         for (name, kind, about, about_fr) in FEATURES {
             layout.features.add(name, kind, about, about_fr);
         }
