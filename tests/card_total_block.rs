@@ -225,16 +225,7 @@ struct Tally {
 
 /// Generates block 1 of `spec`, judges every ticket and counts what [`Tally`] holds.
 fn judge_block(spec: &str, r: &Rules) -> Tally {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("block");
-    generate(&repo(spec), &out, 2);
-    let report = tirage()
-        .args(["verify", "--unauthenticated", "-q", "--no-audit"])
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert_eq!(report.status.code(), Some(0), "{spec}: verify not clean");
-    let csv = std::fs::read_to_string(out.join("tickets.csv")).unwrap();
+    let csv = common::clean_block_csv(spec);
     let mut lines = csv.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
     let mut tally = Tally {
@@ -750,13 +741,7 @@ fn verify_finds_a_dealer_s_soft_hand_a_player_reads_as_beaten() {
         .unwrap();
     assert_eq!(report.status.code(), Some(1));
     let text = String::from_utf8(report.stdout).unwrap();
-    let status = |check: &str| {
-        text.lines()
-            .find(|l| l.split_whitespace().nth(1) == Some(check))
-            .and_then(|l| l.split_whitespace().next())
-            .unwrap_or_else(|| panic!("no {check} line in {text}"))
-            .to_string()
-    };
+    let status = |check: &str| common::status_of(&text, check);
     assert_eq!(status("ambiguity"), "FAIL", "{text}");
     assert_eq!(status("csv_matches_print"), "PASS", "{text}");
     assert!(

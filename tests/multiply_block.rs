@@ -9,22 +9,13 @@
 
 mod common;
 
-use common::{generate, repo, tirage};
+use common::{repo, tirage};
 use std::collections::BTreeMap;
 
 /// The rows of `tickets.csv` of block 1 of `spec`, by column name, after `verify` found the
 /// block clean.
 fn block(spec: &str) -> Vec<BTreeMap<String, String>> {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("block");
-    generate(&repo(spec), &out, 2);
-    let report = tirage()
-        .args(["verify", "--unauthenticated", "-q", "--no-audit"])
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert_eq!(report.status.code(), Some(0), "{spec}: verify not clean");
-    let csv = std::fs::read_to_string(out.join("tickets.csv")).unwrap();
+    let csv = common::clean_block_csv(spec);
     let mut lines = csv.lines();
     let header: Vec<String> = lines
         .next()

@@ -129,13 +129,7 @@ fn rows_of_a_face_that_realises_no_way_are_findings() {
         .unwrap();
     assert_eq!(report.status.code(), Some(1));
     let text = String::from_utf8(report.stdout).unwrap();
-    let status = |check: &str| {
-        text.lines()
-            .find(|l| l.split_whitespace().nth(1) == Some(check))
-            .and_then(|l| l.split_whitespace().next())
-            .unwrap_or_else(|| panic!("no {check} line in {text}"))
-            .to_string()
-    };
+    let status = |check: &str| common::status_of(&text, check);
     assert_eq!(status("way_recognised"), "FAIL", "{text}");
     assert_eq!(status("csv_matches_print"), "FAIL", "{text}");
     assert_eq!(status("validation_file"), "FAIL", "{text}");

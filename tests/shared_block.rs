@@ -102,16 +102,7 @@ fn judge(row: &BTreeMap<&str, &str>) -> (u64, usize, usize, Vec<String>) {
 #[test]
 fn every_ticket_of_the_shared_draw_example_pays_what_the_rules_say() {
     let spec = "game_specs/examples/bingo_duo.toml";
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("block");
-    generate(&repo(spec), &out, 2);
-    let report = tirage()
-        .args(["verify", "--unauthenticated", "-q", "--no-audit"])
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert_eq!(report.status.code(), Some(0), "{spec}: verify not clean");
-    let csv = std::fs::read_to_string(out.join("tickets.csv")).unwrap();
+    let csv = common::clean_block_csv(spec);
     let mut rows = csv.lines();
     let header: Vec<&str> = rows.next().unwrap().split(',').collect();
     // The draw is printed once: no card has drawn-number columns of its own.
@@ -242,13 +233,7 @@ fn verify_finds_a_shared_draw_edited_into_a_win() {
         .unwrap();
     assert_eq!(report.status.code(), Some(1));
     let text = String::from_utf8(report.stdout).unwrap();
-    let status = |check: &str| {
-        text.lines()
-            .find(|l| l.split_whitespace().nth(1) == Some(check))
-            .and_then(|l| l.split_whitespace().next())
-            .unwrap_or_else(|| panic!("no {check} line in {text}"))
-            .to_string()
-    };
+    let status = |check: &str| common::status_of(&text, check);
     // The edited face, judged by the rules, now pays 2: neither its printed prize nor the
     // block's counts agree.
     assert_eq!(status("csv_matches_print"), "FAIL", "{text}");

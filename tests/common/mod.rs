@@ -181,6 +181,22 @@ pub(crate) fn forge_cell(dir: &Path, row: usize, column: &str, code: u8, text: &
     std::fs::write(dir.join("tickets.csv"), lines.join("\n") + "\n").unwrap();
 }
 
+/// The text of `tickets.csv` of block 1 of `spec` (a path from the repository's root),
+/// generated on 2 threads into a temporary directory, after `verify` found the block
+/// clean (exit 0).
+pub(crate) fn clean_block_csv(spec: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("block");
+    generate(&repo(spec), &out, 2);
+    let report = tirage()
+        .args(["verify", "--unauthenticated", "-q", "--no-audit"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(report.status.code(), Some(0), "{spec}: verify not clean");
+    std::fs::read_to_string(out.join("tickets.csv")).unwrap()
+}
+
 /// The status (`PASS`, `FAIL`, …) of check `check` in `verify`'s text report `text`.
 pub(crate) fn status_of(text: &str, check: &str) -> String {
     text.lines()
