@@ -763,10 +763,169 @@ fn row_difference(k: usize, line: &[u8], want: &[u8]) -> String {
     )
 }
 
+/// Rows of `validation.csv` compared per parallel task.
+const TASK_ROWS: usize = 16_384;
+
+/// What one task found comparing rows of `validation.csv` with the rows wanted: the
+/// differences (as [`row_difference`] words them), rows right but for a carriage return,
+/// and rows past the last one wanted.
+#[derive(Default)]
+struct RowsCompared {
+    differences: super::Findings,
+    crlf: u64,
+    more: u64,
+}
+
+/// The rows of `groups` (file order: group after group) from row `k` (0-based) on;
+/// `starts[g]` is the index of group `g`'s first row, `starts[groups.len()]` the count.
+fn rows_from<'a>(
+    groups: &'a [Vec<validation_csv::Row>],
+    starts: &[usize],
+    k: usize,
+) -> impl Iterator<Item = &'a validation_csv::Row> {
+    let total = starts.last().copied().unwrap_or(0);
+    let (first, rest): (&[validation_csv::Row], &[Vec<validation_csv::Row>]) = if k >= total {
+        (&[], &[])
+    } else {
+        // The last group starting at or before `k`: it holds row `k` (an empty group
+        // starts where the next one does).
+        let g = starts.partition_point(|&s| s <= k) - 1;
+        (&groups[g][k - starts[g]..], &groups[g + 1..])
+    };
+    first.iter().chain(rest.iter().flatten())
+}
+
+/// Compares the lines of `block` from byte `start` that end (with their `\n`) at `ends`,
+/// rows `k` (0-based, in claim order) on of `validation.csv`, with the rows the print
+/// records call for (`wanted`, from row `k` on), rendered by `writer`.
+fn compare_rows<'a>(
+    block: &[u8],
+    mut start: usize,
+    ends: &[usize],
+    k: usize,
+    mut wanted: impl Iterator<Item = &'a validation_csv::Row>,
+    writer: &validation_csv::RowWriter,
+) -> RowsCompared {
+    let mut out = RowsCompared::default();
+    let mut want = Vec::new();
+    for (j, &end) in ends.iter().enumerate() {
+        let line = &block[start..=end];
+        start = end + 1;
+        match wanted.next() {
+            Some(row) => {
+                want.clear();
+                writer.push(&mut want, row);
+                let cr = line.strip_suffix(b"\r\n");
+                if cr.is_some() && cr == want.strip_suffix(b"\n") {
+                    out.crlf += 1;
+                } else if line != want.as_slice() {
+                    out.differences
+                        .add(None, row_difference(k + j, line, &want));
+                }
+            }
+            None => out.more += 1,
+        }
+    }
+    out
+}
+
+/// What the rows of `validation.csv` came to against the claims ([`compare_file`]).
+struct FileCompared {
+    /// The file, read to its end (or to a read error).
+    src: HashingReader,
+    /// Rows read, and rows the claims call for.
+    rows: usize,
+    claims: usize,
+    /// Rows right but for a carriage return, and rows past the last claim.
+    crlf: u64,
+    more: u64,
+}
+
+/// Reads the rows of `validation.csv` left in `lines` on a thread of its own, which hashes
+/// them, while `claims` are sorted; then compares each block of rows with the claims in
+/// parallel (tasks of [`TASK_ROWS`] rows), their differences and a read error going to
+/// `found` in file order.
+fn compare_file(
+    mut lines: Lines,
+    claims: &mut validation_csv::Claims,
+    writer: &validation_csv::RowWriter,
+    found: &mut super::Findings,
+) -> FileCompared {
+    let (tx, rx) = sync_channel::<std::io::Result<Vec<u8>>>(2);
+    let (spare_tx, spare_rx) = channel::<Vec<u8>>();
+    let (mut k, mut more, mut crlf_rows) = (0usize, 0u64, 0u64);
+    std::thread::scope(|s| {
+        // Blocks of whole lines, each buffer reused for a later block.
+        let h = s.spawn(move || {
+            loop {
+                let spare = spare_rx.try_recv().unwrap_or_default();
+                match lines.block(spare) {
+                    Ok(b) if b.is_empty() => break,
+                    Ok(b) => {
+                        if tx.send(Ok(b)).is_err() {
+                            break;
+                        }
+                    }
+                    Err(e) => {
+                        let _ = tx.send(Err(e));
+                        break;
+                    }
+                }
+            }
+            lines.src
+        });
+        claims.sort();
+        let groups = claims.groups();
+        let mut starts = Vec::with_capacity(groups.len() + 1);
+        starts.push(0);
+        for g in groups {
+            starts.push(starts.last().copied().unwrap_or(0) + g.len());
+        }
+        for got in rx {
+            let got = match got {
+                Ok(b) => b,
+                Err(e) => {
+                    found.add(None, format!("{VALIDATION}: read error: {e}"));
+                    break;
+                }
+            };
+            let ends: Vec<usize> = memchr::memchr_iter(b'\n', &got).collect();
+            let parts: Vec<RowsCompared> = (0..ends.len().div_ceil(TASK_ROWS))
+                .into_par_iter()
+                .map(|task| {
+                    let from = task * TASK_ROWS;
+                    let to = (from + TASK_ROWS).min(ends.len());
+                    let start = if from == 0 { 0 } else { ends[from - 1] + 1 };
+                    let wanted = rows_from(groups, &starts, k + from);
+                    compare_rows(&got, start, &ends[from..to], k + from, wanted, writer)
+                })
+                .collect();
+            for p in parts {
+                found.merge(p.differences);
+                crlf_rows += p.crlf;
+                more += p.more;
+            }
+            k += ends.len();
+            let _ = spare_tx.send(got);
+        }
+        FileCompared {
+            src: h.join().expect("validation reader panicked"),
+            rows: k,
+            claims: starts.last().copied().unwrap_or(0),
+            crlf: crlf_rows,
+            more,
+        }
+    })
+}
+
 /// Checks `validation.csv` against the rows the print records call for (`claims`: each
 /// ticket's claim from its serial and code, and its evaluated way): the header, then every
 /// row in claim order, byte for byte; reads at most `limit` bytes. Findings go to
 /// [`CheckId::ValidationFile`]. Returns the file's size and SHA-256 as read.
+///
+/// A thread of its own reads the file in blocks of whole lines and hashes it, while the
+/// claims are sorted; the rows of each block are compared in parallel, their findings
+/// kept in file order.
 fn check_validation_file(
     file: Box<dyn Read + Send>,
     spec: &GameSpec,
@@ -774,18 +933,14 @@ fn check_validation_file(
     limit: u64,
     checks: &mut Checks,
 ) -> (u64, String) {
-    claims.sort();
-    let n_claims = claims.len();
-    let mut claims = claims.rows();
     let mut lines = Lines {
         src: HashingReader::new(file, &[]).limit(limit),
         carry: Vec::new(),
     };
-    let mut bad =
-        |ticket: Option<u32>, what: String| add(checks, CheckId::ValidationFile, ticket, what);
+    let mut found = super::Findings::default();
     let head = lines.lines(1).unwrap_or_default();
     if head != validation_csv::header(spec) {
-        bad(
+        found.add(
             None,
             format!(
                 "{VALIDATION} header {:?}, expected {:?}{}",
@@ -795,53 +950,25 @@ fn check_validation_file(
             ),
         );
     }
-    let rows = validation_csv::RowWriter::new(spec);
-    let mut want = Vec::new();
-    let mut k = 0usize;
-    let mut more = 0u64;
-    let mut crlf_rows = 0u64;
-    // Blocks of whole lines, each buffer reused for the next.
-    let mut spare = Vec::new();
-    loop {
-        let got = match lines.block(std::mem::take(&mut spare)) {
-            Ok(b) => b,
-            Err(e) => {
-                bad(None, format!("{VALIDATION}: read error: {e}"));
-                break;
-            }
-        };
-        if got.is_empty() {
-            break;
-        }
-        for line in got.split_inclusive(|&b| b == b'\n') {
-            match claims.next() {
-                Some(row) => {
-                    want.clear();
-                    rows.push(&mut want, row);
-                    let cr = line.strip_suffix(b"\r\n");
-                    if cr.is_some() && cr == want.strip_suffix(b"\n") {
-                        crlf_rows += 1;
-                    } else if line != want.as_slice() {
-                        bad(None, row_difference(k, line, &want));
-                    }
-                }
-                None => more += 1,
-            }
-            k += 1;
-        }
-        spare = got;
-    }
+    let writer = validation_csv::RowWriter::new(spec);
+    let FileCompared {
+        src,
+        rows: k,
+        claims: n_claims,
+        crlf: crlf_rows,
+        more,
+    } = compare_file(lines, &mut claims, &writer, &mut found);
     if crlf_rows > 0 {
-        bad(None, crlf(VALIDATION, crlf_rows));
+        found.add(None, crlf(VALIDATION, crlf_rows));
     }
     if more > 0 {
-        bad(
+        found.add(
             None,
             format!("{VALIDATION} has {more} rows more than tickets.bin has tickets"),
         );
     }
     if k < n_claims {
-        bad(
+        found.add(
             None,
             format!(
                 "{VALIDATION} has {} rows fewer than tickets.bin has tickets",
@@ -849,11 +976,54 @@ fn check_validation_file(
             ),
         );
     }
-    let (n, h, truncated) = lines.src.finish();
+    let (n, h, truncated) = src.finish();
     if truncated {
-        bad(None, format!("{VALIDATION} goes on past what the block holds: only the first {n} bytes were read"));
+        found.add(None, format!("{VALIDATION} goes on past what the block holds: only the first {n} bytes were read"));
+    }
+    if found.count > 0 {
+        checks
+            .entry(CheckId::ValidationFile)
+            .or_default()
+            .merge(found);
     }
     (n, h)
+}
+
+/// Checks `validation.csv` (`val`; a finding when it could not be opened) against
+/// `claims` while `codes` are sorted, then counts the codes that appear more than once
+/// (a finding of [`CheckId::ValidationCodes`]). Returns the file's size and SHA-256 as
+/// read, when it was opened.
+fn validation_and_codes(
+    val: Option<crate::output::seal::Opened>,
+    spec: &GameSpec,
+    claims: validation_csv::Claims,
+    limit: u64,
+    codes: &mut [u64],
+    checks: &mut Checks,
+) -> Option<(u64, String)> {
+    let opened = val.is_some();
+    let (read, ()) = rayon::join(
+        || val.map(|val| check_validation_file(val.reader, spec, claims, limit, checks)),
+        || codes.par_sort_unstable(),
+    );
+    if !opened {
+        add(
+            checks,
+            CheckId::ValidationFile,
+            None,
+            format!("{VALIDATION} cannot be read"),
+        );
+    }
+    let dups = codes.windows(2).filter(|w| w[0] == w[1]).count();
+    if dups > 0 {
+        add(
+            checks,
+            CheckId::ValidationCodes,
+            None,
+            format!("{dups} validation codes appear more than once"),
+        );
+    }
+    read
 }
 
 /// The record-by-record pass over the three ticket files.
@@ -908,28 +1078,11 @@ fn check_tickets(
         ticket_pass(&ctx, csv, bin, rec, expect.tickets.min(records), progress);
     file_ends(read, expect.tickets, head_len, rec, &mut run, checks);
     count_findings(&total, expect.tickets, checks);
-    match open_file(dir, VALIDATION, ids, &mut sealed, checks) {
-        Some(val) => {
-            let read = check_validation_file(val.reader, spec, claims, text_limit, checks);
-            run.hashes.push((VALIDATION.into(), read));
-        }
-        None => add(
-            checks,
-            CheckId::ValidationFile,
-            None,
-            format!("{VALIDATION} cannot be read"),
-        ),
-    }
     let mut codes = std::mem::take(&mut total.codes);
-    codes.sort_unstable();
-    let dups = codes.windows(2).filter(|w| w[0] == w[1]).count();
-    if dups > 0 {
-        add(
-            checks,
-            CheckId::ValidationCodes,
-            None,
-            format!("{dups} validation codes appear more than once"),
-        );
+    let validation = open_file(dir, VALIDATION, ids, &mut sealed, checks);
+    let read = validation_and_codes(validation, spec, claims, text_limit, &mut codes, checks);
+    if let Some(read) = read {
+        run.hashes.push((VALIDATION.into(), read));
     }
     for (id, f) in std::mem::take(&mut total.checks) {
         checks.entry(id).or_default().merge(f);
