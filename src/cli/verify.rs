@@ -307,17 +307,24 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
             _ => bar.set_position(from + n),
         }
     };
-    let mut audit = with_threads(usize::from(a.threads), || {
-        inspect(&a.dir, &opts, &progress).map(Audit::build)
+    // The audit (its randomness tests) is built only for the report it writes.
+    let (report, audit) = with_threads(usize::from(a.threads), || {
+        inspect(&a.dir, &opts, &progress).map(|v| {
+            if a.no_audit {
+                return (v.report, None);
+            }
+            let mut audit = Audit::build(v);
+            audit.replay_seed = opts
+                .seed
+                .as_ref()
+                .map(|s| tirage::audit::ReplaySeed::of(s, audit.seed_shares.as_deref()));
+            audit.auditor = a.auditor.clone();
+            audit.operator = a.operator.clone();
+            (audit.report.clone(), Some(audit))
+        })
     })??;
-    audit.replay_seed = opts
-        .seed
-        .as_ref()
-        .map(|s| tirage::audit::ReplaySeed::of(s, audit.seed_shares.as_deref()));
-    audit.auditor = a.auditor.clone();
-    audit.operator = a.operator.clone();
     bar.finish_and_clear();
-    let report = &audit.report;
+    let report = &report;
     if a.json {
         println!("{}", serde_json::to_string_pretty(report)?);
     } else if a.quiet {
@@ -345,7 +352,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
             if report.clean { "clean" } else { "findings" },
         );
     }
-    if !a.no_audit {
+    if let Some(audit) = &audit {
         let dir = match (&a.report, &beside) {
             (Some(r), _) => r.clone(),
             (None, Some(d)) => d.clone(),
