@@ -54,7 +54,10 @@ pub fn header(spec: &GameSpec) -> Vec<u8> {
 pub fn claim(serial: &[u8; serial::LEN], code: u64) -> [u8; CLAIM_BYTES] {
     const PREFIX: &[u8; 16] = b"tirage/v1/claim\0";
     const LEN: usize = PREFIX.len() + serial::LEN + validation::DIGITS;
-    const _: () = assert!(LEN < 56, "a claim's message fits one block with its padding");
+    const _: () = assert!(
+        LEN < 56,
+        "a claim's message fits one block with its padding"
+    );
     let mut block = [0u8; 64];
     block[..16].copy_from_slice(PREFIX);
     block[16..16 + serial::LEN].copy_from_slice(serial);
@@ -72,8 +75,7 @@ pub fn claim(serial: &[u8; serial::LEN], code: u64) -> [u8; CLAIM_BYTES] {
 
 /// SHA-256's initial hash value (FIPS 180-4 §5.3.3).
 const SHA256_INITIAL: [u32; 8] = [
-    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
-    0x5be0cd19,
+    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
 ];
 
 /// One row before rendering: a ticket's claim and way.
@@ -303,7 +305,11 @@ mod tests {
             h.update(b"tirage/v1/claim\0");
             h.update(serial);
             h.update(format!("{code:019}"));
-            assert_eq!(claim(&serial, code)[..], h.finalize()[..CLAIM_BYTES], "{code}");
+            assert_eq!(
+                claim(&serial, code)[..],
+                h.finalize()[..CLAIM_BYTES],
+                "{code}"
+            );
         }
     }
 
