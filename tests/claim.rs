@@ -460,21 +460,7 @@ fn a_test_block_s_ticket_is_never_paid() {
 fn an_emission_or_a_key_from_the_bundle_is_said() {
     let t = tempfile::tempdir().unwrap();
     let em = t.path().join("A");
-    tirage()
-        .arg("generate")
-        .arg(repo("tests/specs/coq_small.toml"))
-        .args([
-            "--blocks",
-            "1..2",
-            "--insecure-seed",
-            "--seed",
-            SEED,
-            "-q",
-            "--out",
-        ])
-        .arg(&em)
-        .assert()
-        .success();
+    small_emission(&em);
     let said = format!(
         "tirage: error: {}: an emission, not a block: name one of its blocks ({})\n",
         em.display(),

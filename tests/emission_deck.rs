@@ -881,21 +881,7 @@ fn an_emission_and_a_block_by_default_stay_apart() {
 fn an_entry_no_emission_holds_is_a_finding() {
     let t = tempfile::tempdir().unwrap();
     let em = t.path().join("em");
-    tirage()
-        .arg("generate")
-        .arg(repo("tests/specs/coq_small.toml"))
-        .args([
-            "--blocks",
-            "1..2",
-            "--insecure-seed",
-            "--seed",
-            SEED,
-            "-q",
-            "--out",
-        ])
-        .arg(&em)
-        .assert()
-        .success();
+    small_emission(&em);
     assert_eq!(verify_json(&em).0, 0);
     std::fs::write(em.join("notes.txt"), "a note").unwrap();
     std::fs::create_dir(em.join("proofs")).unwrap();

@@ -1957,21 +1957,7 @@ fn a_special_among_shared_cells_is_told_with_the_game_whose_box_it_pays() {
 fn proofs_and_pages_stay_out_of_bundles_and_emissions() {
     let t = tempfile::tempdir().unwrap();
     let em = t.path().join("A");
-    tirage()
-        .arg("generate")
-        .arg(repo("tests/specs/coq_small.toml"))
-        .args([
-            "--blocks",
-            "1..2",
-            "--insecure-seed",
-            "--seed",
-            SEED,
-            "-q",
-            "--out",
-        ])
-        .arg(&em)
-        .assert()
-        .success();
+    small_emission(&em);
     let block = em.join("block-001");
     let before = std::fs::read_dir(&em).unwrap().count();
     // Default place: beside the emission.

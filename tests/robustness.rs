@@ -159,21 +159,7 @@ fn a_print_file_longer_than_its_block_is_a_bounded_finding() {
 fn an_emission_checks_every_block_directory_on_disk() {
     let t = tempfile::tempdir().unwrap();
     let em = t.path().join("em");
-    tirage()
-        .arg("generate")
-        .arg(repo("tests/specs/coq_small.toml"))
-        .args([
-            "--blocks",
-            "1..2",
-            "--insecure-seed",
-            "--seed",
-            SEED,
-            "-q",
-            "--out",
-        ])
-        .arg(&em)
-        .assert()
-        .success();
+    small_emission(&em);
     // A stray block directory, and a listed block redirected elsewhere.
     copy_dir(&em.join("block-001"), &em.join("block-003"));
     let json = std::fs::read_to_string(em.join("emission.json"))
@@ -741,21 +727,7 @@ fn a_replay_names_the_first_ticket_that_differs() {
 fn an_emission_wide_duplicate_code_names_both_tickets() {
     let t = tempfile::tempdir().unwrap();
     let em = t.path().join("em");
-    tirage()
-        .arg("generate")
-        .arg(repo("tests/specs/coq_small.toml"))
-        .args([
-            "--blocks",
-            "1..2",
-            "--insecure-seed",
-            "--seed",
-            SEED,
-            "-q",
-            "--out",
-        ])
-        .arg(&em)
-        .assert()
-        .success();
+    small_emission(&em);
     let one = std::fs::read(em.join("block-001/tickets.bin")).unwrap();
     let p2 = em.join("block-002/tickets.bin");
     let mut two = std::fs::read(&p2).unwrap();

@@ -23,6 +23,26 @@ pub(crate) fn production_seed_file(dir: &Path) -> PathBuf {
     f
 }
 
+/// Generates blocks 1 and 2 of `tests/specs/coq_small.toml` as an emission in `em`, with
+/// the test seed [`SEED`]; panics if generate fails.
+pub(crate) fn small_emission(em: &Path) {
+    tirage()
+        .arg("generate")
+        .arg(repo("tests/specs/coq_small.toml"))
+        .args([
+            "--blocks",
+            "1..2",
+            "--insecure-seed",
+            "--seed",
+            SEED,
+            "-q",
+            "--out",
+        ])
+        .arg(em)
+        .assert()
+        .success();
+}
+
 /// The test validation key (64 hex digits; never a production key).
 pub(crate) const VALIDATION_KEY: &str = "tests/keys/validation.key";
 
