@@ -19,6 +19,7 @@
 use crate::block::serial;
 use crate::crypto::validation;
 use crate::spec::{GameSpec, WayId};
+use sha2::{Digest, Sha256};
 
 /// Column names, in order.
 pub const COLUMNS: [&str; 3] = ["claim", "way", "prize"];
@@ -46,37 +47,17 @@ pub fn header(spec: &GameSpec) -> Vec<u8> {
     h
 }
 
-/// The claim of the ticket with `serial` and validation code `code`: the first
-/// [`CLAIM_BYTES`] bytes of SHA-256(`"tirage/v1/claim"` ‖ 0x00 ‖ serial ‖ the code's 19
-/// digits). The 55 bytes of that message and SHA-256's padding (FIPS 180-4 §5.1.1: 0x80,
-/// then the length in bits on 8 bytes) make one 64-byte block: one compression from the
-/// initial state (§5.3.3), and no buffering.
+/// The claim of the ticket with `serial` and validation code `code`.
 pub fn claim(serial: &[u8; serial::LEN], code: u64) -> [u8; CLAIM_BYTES] {
-    const PREFIX: &[u8; 16] = b"tirage/v1/claim\0";
-    const LEN: usize = PREFIX.len() + serial::LEN + validation::DIGITS;
-    const _: () = assert!(
-        LEN < 56,
-        "a claim's message fits one block with its padding"
-    );
-    let mut block = [0u8; 64];
-    block[..16].copy_from_slice(PREFIX);
-    block[16..16 + serial::LEN].copy_from_slice(serial);
-    block[16 + serial::LEN..LEN].copy_from_slice(&validation::format(code));
-    block[LEN] = 0x80;
-    block[56..].copy_from_slice(&(8 * LEN as u64).to_be_bytes());
-    let mut state = SHA256_INITIAL;
-    sha2::compress256(&mut state, &[block.into()]);
+    let mut h = Sha256::new();
+    h.update(b"tirage/v1/claim\0");
+    h.update(serial);
+    h.update(validation::format(code));
+    let d = h.finalize();
     let mut c = [0u8; CLAIM_BYTES];
-    for (bytes, word) in c.chunks_exact_mut(4).zip(state) {
-        bytes.copy_from_slice(&word.to_be_bytes());
-    }
+    c.copy_from_slice(&d[..CLAIM_BYTES]);
     c
 }
-
-/// SHA-256's initial hash value (FIPS 180-4 §5.3.3).
-const SHA256_INITIAL: [u32; 8] = [
-    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-];
 
 /// One row before rendering: a ticket's claim and way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -281,8 +262,8 @@ mod tests {
         }
     }
 
-    /// The one-block compression gives what SHA-256 over the whole message gives, for
-    /// codes of every length (leading zeros) and serials of every digit.
+    /// A claim is SHA-256 over its whole message, the code written on 19 digits, for codes
+    /// of every length (leading zeros) and serials of every digit.
     #[test]
     fn claim_is_the_sha256_of_its_message() {
         use sha2::{Digest, Sha256};
