@@ -16,7 +16,8 @@
 //! - `writes/buffered` and `writes/durable`: 64 MiB written in 1 MiB blocks to a temporary
 //!   file through the page cache, then (durable) flushed to the disk with one `fsync`, per
 //!   byte; `writes/direct`: the same through the ticket files' writer (`O_DIRECT` in 4 MiB
-//!   blocks where the file system takes it, then one `fsync`), per byte;
+//!   blocks where the file system takes it, written by a thread of its own while the next
+//!   block is filled, then one `fsync`), per byte;
 //! - `block/generate_coq` and `block/verify_coq`: the whole block, written to a temporary
 //!   directory, on the default rayon pool (one thread per core).
 //!

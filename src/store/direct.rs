@@ -1,13 +1,17 @@
-//! Big files written past the page cache: a ticket file goes to the disk from a buffer of
+//! Big files written past the page cache: a ticket file goes to the disk from buffers of
 //! [`CHUNK`] bytes aligned to [`ALIGN`], with `O_DIRECT` where the file system takes it, so
 //! the kernel neither copies its bytes into the page cache nor flushes them again at the
-//! `fsync`. Only the last partial block of a file (under [`ALIGN`] bytes) goes through the
-//! page cache. Where the file system refuses `O_DIRECT` (tmpfs on older kernels, some
-//! network file systems), the same bytes are written through the page cache: the file is
-//! the same either way.
+//! `fsync`. Two buffers take turns: while a thread of the file's own writes one to the
+//! disk, the writer fills the other, so it never waits for the disk but when the other is
+//! full before the one written is back. Only the last partial block of a file (under
+//! [`ALIGN`] bytes) goes through the page cache. Where the file system refuses `O_DIRECT`
+//! (tmpfs on older kernels, some network file systems), the same bytes are written through
+//! the page cache: the file is the same either way.
 
 use std::fs::File;
 use std::io::Write;
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::thread::JoinHandle;
 
 /// The alignment of every direct write's address, length and file offset, in bytes: the
 /// largest logical block size of common disks.
@@ -16,78 +20,48 @@ pub const ALIGN: usize = 4096;
 /// Bytes gathered before each write to the disk (4 MiB).
 pub const CHUNK: usize = 4 << 20;
 
-/// A new file written in [`CHUNK`]s past the page cache, then flushed to the disk by
-/// [`DirectFile::finish`]. Bytes written are in the file, in order, once it is finished;
-/// dropped unfinished, it may hold only part of them.
-pub struct DirectFile {
-    file: File,
-    /// [`CHUNK`] + [`ALIGN`] bytes, of which `buf[at..at + CHUNK]` is aligned.
+/// A buffer of [`CHUNK`] + [`ALIGN`] bytes whose `buf[at..at + CHUNK]` is aligned.
+struct Aligned {
     buf: Vec<u8>,
     at: usize,
-    /// Bytes gathered in `buf[at..]`.
-    len: usize,
+}
+
+impl Aligned {
+    fn new() -> Aligned {
+        let buf = vec![0u8; CHUNK + ALIGN];
+        let at = buf.as_ptr().align_offset(ALIGN);
+        Aligned { buf, at }
+    }
+
+    /// The aligned [`CHUNK`] bytes.
+    fn chunk(&self) -> &[u8] {
+        &self.buf[self.at..self.at + CHUNK]
+    }
+
+    fn chunk_mut(&mut self) -> &mut [u8] {
+        &mut self.buf[self.at..self.at + CHUNK]
+    }
+}
+
+/// The file and where its next bytes go.
+struct Disk {
+    file: File,
     /// Bytes in the file so far (each write says where it goes: `pwrite`).
     written: u64,
     /// True while the file is open with `O_DIRECT`.
     direct: bool,
 }
 
-impl DirectFile {
-    /// Writes to `file` (a new, empty file open for writing) past the page cache where its
-    /// file system allows it, else through it.
-    pub fn new(file: File) -> DirectFile {
-        let buf = vec![0u8; CHUNK + ALIGN];
-        let at = buf.as_ptr().align_offset(ALIGN);
-        let direct = set_direct(&file, true).is_ok();
-        DirectFile {
-            file,
-            buf,
-            at,
-            len: 0,
-            written: 0,
-            direct,
-        }
-    }
-
-    /// True while the writes go past the page cache.
-    pub fn is_direct(&self) -> bool {
-        self.direct
-    }
-
-    /// Writes what is gathered, up to its last whole [`ALIGN`] block (everything with
-    /// `all`), and keeps the rest at the start of the buffer.
-    fn drain(&mut self, all: bool) -> std::io::Result<()> {
-        let n = if all {
-            self.len
-        } else {
-            self.len - self.len % ALIGN
-        };
-        if all && self.direct && n % ALIGN != 0 {
-            // The file's last partial block: through the page cache.
-            let whole = n - n % ALIGN;
-            self.put(0, whole)?;
-            set_direct(&self.file, false)?;
-            self.direct = false;
-            self.put(whole, n)?;
-        } else {
-            self.put(0, n)?;
-        }
-        self.buf
-            .copy_within(self.at + n..self.at + self.len, self.at);
-        self.len -= n;
-        Ok(())
-    }
-
-    /// Writes `buf[at + from..at + to]` at the end of the file. A direct write the file
-    /// system refuses (`EINVAL`: it wrote nothing) is made again through the page cache.
-    fn put(&mut self, from: usize, to: usize) -> std::io::Result<()> {
+impl Disk {
+    /// Writes `bytes` at the end of the file. A direct write the file system refuses
+    /// (`EINVAL`: it wrote nothing) is made again through the page cache.
+    fn put(&mut self, mut bytes: &[u8]) -> std::io::Result<()> {
         use std::os::unix::fs::FileExt;
-        let mut rest = &self.buf[self.at + from..self.at + to];
-        while !rest.is_empty() {
-            match self.file.write_at(rest, self.written) {
+        while !bytes.is_empty() {
+            match self.file.write_at(bytes, self.written) {
                 Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
                 Ok(k) => {
-                    rest = &rest[k..];
+                    bytes = &bytes[k..];
                     self.written += k as u64;
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
@@ -103,29 +77,193 @@ impl DirectFile {
         }
         Ok(())
     }
+}
+
+/// The thread that writes full buffers to the disk, one at a time, and hands each back
+/// once written (or the error that stopped it, after which it writes nothing more).
+struct DiskThread {
+    /// Full buffers to write; at most one waits while another is written.
+    full: SyncSender<Aligned>,
+    /// Buffers written, to fill again, or the error of the write.
+    back: Receiver<std::io::Result<Aligned>>,
+    /// True while a buffer sent has not come back.
+    in_flight: bool,
+    /// Ends with the file when no buffer is left to write; `None` after an error, which
+    /// came back in the buffer's stead.
+    handle: JoinHandle<Option<Disk>>,
+}
+
+impl DiskThread {
+    fn spawn(mut disk: Disk) -> DiskThread {
+        let (full, rx) = sync_channel::<Aligned>(1);
+        let (tx, back) = sync_channel(1);
+        let handle = std::thread::spawn(move || {
+            for buf in rx {
+                match disk.put(buf.chunk()) {
+                    Ok(()) => {
+                        if tx.send(Ok(buf)).is_err() {
+                            return None;
+                        }
+                    }
+                    Err(e) => {
+                        let _ = tx.send(Err(e));
+                        return None;
+                    }
+                }
+            }
+            Some(disk)
+        });
+        DiskThread {
+            full,
+            back,
+            in_flight: false,
+            handle,
+        }
+    }
+
+    /// Waits for the buffer in flight, if any: `Some` of it once written. Errors: the
+    /// write's.
+    fn wait(&mut self) -> std::io::Result<Option<Aligned>> {
+        if !self.in_flight {
+            return Ok(None);
+        }
+        self.in_flight = false;
+        match self.back.recv() {
+            Ok(r) => r.map(Some),
+            Err(_) => Err(stopped()),
+        }
+    }
+
+    /// Waits for the buffer in flight, then stops the thread; returns the file. Errors:
+    /// the last write's.
+    fn join(mut self) -> std::io::Result<Disk> {
+        self.wait()?;
+        drop(self.full);
+        self.handle
+            .join()
+            .expect("disk writer panicked")
+            .ok_or_else(stopped)
+    }
+}
+
+/// The error of a disk thread found stopped with no error of its own to tell (it cannot
+/// be: every error comes back with the buffer it stopped on).
+fn stopped() -> std::io::Error {
+    std::io::Error::other("the disk writer stopped")
+}
+
+/// A new file written in [`CHUNK`]s past the page cache, then flushed to the disk by
+/// [`DirectFile::finish`]. Bytes written are in the file, in order, once it is finished;
+/// dropped unfinished, it may hold only part of them (the write in progress ends first).
+/// An error of a write made on the disk thread is returned by the next [`Write::write`]
+/// that needs a buffer, or by [`DirectFile::finish`].
+pub struct DirectFile {
+    /// The buffer being filled.
+    buf: Aligned,
+    /// Bytes gathered in `buf`.
+    len: usize,
+    /// The file, until the first full buffer goes to the disk thread.
+    disk: Option<Disk>,
+    /// The disk thread, from the first full buffer on, until an error of its writes.
+    thread: Option<DiskThread>,
+    /// True when the file was opened with `O_DIRECT`.
+    direct: bool,
+}
+
+impl DirectFile {
+    /// Writes to `file` (a new, empty file open for writing) past the page cache where its
+    /// file system allows it, else through it.
+    pub fn new(file: File) -> DirectFile {
+        let direct = set_direct(&file, true).is_ok();
+        DirectFile {
+            buf: Aligned::new(),
+            len: 0,
+            disk: Some(Disk {
+                file,
+                written: 0,
+                direct,
+            }),
+            thread: None,
+            direct,
+        }
+    }
+
+    /// True when the writes went past the page cache from the start (a file system may
+    /// still refuse them at the first write: it then gets them through the page cache).
+    pub fn is_direct(&self) -> bool {
+        self.direct
+    }
+
+    /// Hands the full buffer to the disk thread (started on the first) and takes the other
+    /// to fill: the one written before, once it is back, or a new one. Errors: the write
+    /// of the buffer before.
+    fn send(&mut self) -> std::io::Result<()> {
+        if self.thread.is_none() {
+            let disk = self.disk.take().ok_or_else(stopped)?;
+            self.thread = Some(DiskThread::spawn(disk));
+        }
+        let thread = self.thread.as_mut().expect("started above");
+        let next = match thread.wait() {
+            Ok(buf) => buf.unwrap_or_else(Aligned::new),
+            Err(e) => {
+                // The thread stopped at that error: every later write and finish fail.
+                self.thread = None;
+                return Err(e);
+            }
+        };
+        let full = std::mem::replace(&mut self.buf, next);
+        self.len = 0;
+        if thread.full.send(full).is_err() {
+            return Err(stopped());
+        }
+        thread.in_flight = true;
+        Ok(())
+    }
 
     /// Writes what is left and flushes the file to the disk; returns it. Errors: the
-    /// operating system's.
+    /// operating system's, of any write not reported yet.
     pub fn finish(mut self) -> std::io::Result<File> {
-        self.drain(true)?;
-        self.file.sync_all()?;
-        Ok(self.file)
+        let mut disk = match (self.thread.take(), self.disk.take()) {
+            (Some(t), _) => t.join()?,
+            (None, Some(disk)) => disk,
+            (None, None) => return Err(stopped()),
+        };
+        let n = self.len;
+        let whole = n - n % ALIGN;
+        let bytes = &self.buf.chunk()[..n];
+        disk.put(&bytes[..whole])?;
+        if disk.direct && whole < n {
+            // The file's last partial block: through the page cache.
+            set_direct(&disk.file, false)?;
+            disk.direct = false;
+        }
+        disk.put(&bytes[whole..])?;
+        disk.file.sync_all()?;
+        Ok(disk.file)
+    }
+}
+
+impl Drop for DirectFile {
+    /// Ends the write in progress, if any, and the disk thread.
+    fn drop(&mut self) {
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
     }
 }
 
 impl Write for DirectFile {
     fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
         if self.len == CHUNK {
-            self.drain(false)?;
+            self.send()?;
         }
         let k = bytes.len().min(CHUNK - self.len);
-        let at = self.at + self.len;
-        self.buf[at..at + k].copy_from_slice(&bytes[..k]);
+        self.buf.chunk_mut()[self.len..self.len + k].copy_from_slice(&bytes[..k]);
         self.len += k;
         Ok(k)
     }
 
-    /// Writes nothing yet: the bytes gathered go out by whole blocks, the last with
+    /// Writes nothing yet: the bytes gathered go out by whole chunks, the last with
     /// [`DirectFile::finish`].
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
@@ -189,6 +327,49 @@ mod tests {
             assert_eq!(got.len(), want.len(), "{sizes:?}");
             assert!(got == want, "{sizes:?}: the bytes differ");
         }
+    }
+
+    /// A file that refuses every write (open for reading only: `EBADF`), written through
+    /// a [`DirectFile`] in `dir`.
+    fn refusing(dir: &std::path::Path) -> DirectFile {
+        let path = dir.join("ro");
+        std::fs::write(&path, b"").unwrap();
+        DirectFile::new(File::open(&path).unwrap())
+    }
+
+    #[test]
+    fn an_error_of_the_disk_thread_comes_back_from_the_next_write_or_finish() {
+        let d = tempfile::tempdir_in(".").unwrap();
+        let ebadf = Some(rustix::io::Errno::BADF.raw_os_error());
+        // The first chunk goes to the disk thread at the first byte after it; its error
+        // comes back when the second chunk is full and needs the first one's buffer.
+        let mut w = refusing(d.path());
+        w.write_all(&vec![7; CHUNK + 1]).unwrap();
+        let e = w.write_all(&vec![7; CHUNK]).unwrap_err();
+        assert_eq!(e.raw_os_error(), ebadf, "{e}");
+        // A later write and the finish fail too: the thread stopped at that error.
+        let stopped = w.write_all(&vec![7; CHUNK]).unwrap_err();
+        assert_eq!(stopped.to_string(), "the disk writer stopped");
+        assert_eq!(w.finish().unwrap_err().to_string(), stopped.to_string());
+        // The first chunk's error, when nothing is written after it, comes from finish.
+        let mut w = refusing(d.path());
+        w.write_all(&vec![7; CHUNK + 1]).unwrap();
+        assert_eq!(w.finish().unwrap_err().raw_os_error(), ebadf);
+        // A file of less than a chunk fails at finish, on the calling thread.
+        let mut w = refusing(d.path());
+        w.write_all(&[7; 5]).unwrap();
+        assert_eq!(w.finish().unwrap_err().raw_os_error(), ebadf);
+    }
+
+    #[test]
+    fn a_file_dropped_unfinished_ends_its_disk_thread() {
+        let d = tempfile::tempdir_in(".").unwrap();
+        let path = d.path().join("f");
+        let mut w = DirectFile::new(crate::store::durable::create_private(&path).unwrap());
+        w.write_all(&pattern(2 * CHUNK + 1)).unwrap();
+        drop(w);
+        // The two chunks sent are written, the byte gathered after them is not.
+        assert_eq!(std::fs::read(&path).unwrap(), pattern(2 * CHUNK));
     }
 
     #[test]
