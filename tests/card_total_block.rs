@@ -452,19 +452,16 @@ fn every_ticket_of_the_example_with_a_dealer_shared_by_two_tables_pays_what_the_
 /// its printed prize does not.
 #[test]
 fn verify_finds_a_shared_dealer_card_forged_on_a_loser() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("block");
-    generate(&repo("game_specs/examples/blackjack_duo.toml"), &out, 1);
-    let bad = dir.path().join("bad");
-    common::copy_dir(&out, &bad);
-    let csv = std::fs::read_to_string(bad.join("tickets.csv")).unwrap();
-    let lines: Vec<&str> = csv.lines().collect();
-    let head: Vec<&str> = lines[0].split(',').collect();
+    let f = common::Forgery::of("game_specs/examples/blackjack_duo.toml");
     const SUITS: [&str; 4] = ["c", "d", "h", "s"];
     // A 2 (card code = its suit: rank 0) the ticket does not show, on a loser of no ace.
-    let (row, two) = (1..lines.len())
-        .find_map(|row| {
-            let r: BTreeMap<&str, &str> = head.iter().copied().zip(lines[row].split(',')).collect();
+    let (row, two) = f
+        .rows()
+        .iter()
+        .enumerate()
+        .find_map(|(i, r)| {
+            let r: BTreeMap<&str, &str> = r.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+            let row = i + 1;
             let cards = duo_cards(&r);
             let two = (0..4u8)
                 .find(|&s| !cards.contains(&format!("2{}", SUITS[usize::from(s)]).as_str()))?;
@@ -477,19 +474,13 @@ fn verify_finds_a_shared_dealer_card_forged_on_a_loser() {
         })
         .expect("a losing ticket of no ace with a hand above the bank's first card + 2");
     common::forge_cell(
-        &bad,
+        &f.bad,
         row,
         "banque_2",
         two,
         &format!("2{}", SUITS[usize::from(two)]),
     );
-    let report = tirage()
-        .args(["verify", "--unauthenticated", "--no-audit"])
-        .arg(&bad)
-        .output()
-        .unwrap();
-    assert_eq!(report.status.code(), Some(1));
-    let text = String::from_utf8(report.stdout).unwrap();
+    let text = f.verified();
     // The edited face, judged by the rules, now pays: neither its printed prize nor the
     // block's counts agree.
     assert_eq!(
@@ -498,7 +489,6 @@ fn verify_finds_a_shared_dealer_card_forged_on_a_loser() {
         "{text}"
     );
     assert_eq!(common::status_of(&text, "counts"), "FAIL", "{text}");
-    assert_eq!(common::verify_code(&out), 0);
 }
 
 /// What a shared dealer's hand cannot be is refused with the file, the field and what was
@@ -695,11 +685,8 @@ fn the_evaluator_finds_what_the_rules_forbid() {
 /// bank at 10 or less, beaten by a hand: `verify` must report the ambiguity.
 #[test]
 fn verify_finds_a_dealer_s_soft_hand_a_player_reads_as_beaten() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("block");
-    generate(&repo("game_specs/examples/vingt_et_un.toml"), &out, 1);
-    let bad = dir.path().join("bad");
-    common::copy_dir(&out, &bad);
+    let f = common::Forgery::of("game_specs/examples/vingt_et_un.toml");
+    let bad = &f.bad;
     let csv = std::fs::read_to_string(bad.join("tickets.csv")).unwrap();
     let head: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
     let col = |name: &str| head.iter().position(|&h| h == name).unwrap();
@@ -734,13 +721,7 @@ fn verify_finds_a_dealer_s_soft_hand_a_player_reads_as_beaten() {
     fields[col("bj_d1")] = format!("A{}", ["c", "d", "h", "s"][usize::from(ace % 4)]);
     lines[row] = fields.join(",");
     std::fs::write(bad.join("tickets.csv"), lines.join("\n") + "\n").unwrap();
-    let report = tirage()
-        .args(["verify", "--unauthenticated", "--no-audit"])
-        .arg(&bad)
-        .output()
-        .unwrap();
-    assert_eq!(report.status.code(), Some(1));
-    let text = String::from_utf8(report.stdout).unwrap();
+    let text = f.verified();
     let status = |check: &str| common::status_of(&text, check);
     assert_eq!(status("ambiguity"), "FAIL", "{text}");
     assert_eq!(status("csv_matches_print"), "PASS", "{text}");
@@ -748,7 +729,6 @@ fn verify_finds_a_dealer_s_soft_hand_a_player_reads_as_beaten() {
         text.contains("a card_total hand whose outcome depends on how an ace is counted"),
         "{text}"
     );
-    assert_eq!(common::verify_code(&out), 0);
 }
 
 /// The ticket's one deck is judged across surfaces: a card of table 1 copied onto table 2

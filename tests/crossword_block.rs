@@ -267,15 +267,7 @@ fn judge(r: &Rules, csv: &str) -> Tally {
 /// tally and the block's directory.
 fn judged_block(spec: &str, tickets: usize) -> (Tally, tempfile::TempDir) {
     let r = rules(spec);
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("block");
-    generate(&repo(spec), &out, 2);
-    let report = tirage()
-        .args(["verify", "--unauthenticated", "-q", "--no-audit"])
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert_eq!(report.status.code(), Some(0), "{spec}");
+    let (dir, out) = common::clean_block(spec);
     let csv = std::fs::read_to_string(out.join("tickets.csv")).unwrap();
     let t = judge(&r, &csv);
     assert_eq!(t.tickets, tickets, "{spec}");

@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{generate, repo, tirage};
+use common::{generate, repo};
 use std::collections::{BTreeMap, HashSet};
 
 /// The lines of a 5×5 card whose centre is free: each a list of card cells (`n1`..`n24`,
@@ -187,11 +187,8 @@ fn the_evaluator_finds_what_the_rules_forbid() {
 /// the CSV alike, to make a winner of a ticket sold as a loser. `verify` must find it.
 #[test]
 fn verify_finds_a_shared_draw_edited_into_a_win() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("block");
-    generate(&repo("game_specs/examples/bingo_duo.toml"), &out, 1);
-    let bad = dir.path().join("bad");
-    common::copy_dir(&out, &bad);
+    let f = common::Forgery::of("game_specs/examples/bingo_duo.toml");
+    let bad = &f.bad;
     let csv = std::fs::read_to_string(bad.join("tickets.csv")).unwrap();
     let head: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
     let col = |name: &str| head.iter().position(|&h| h == name).unwrap();
@@ -226,19 +223,12 @@ fn verify_finds_a_shared_draw_edited_into_a_win() {
     fields[col(&format!("tirage_{}", at + 1))] = number;
     lines[row] = fields.join(",");
     std::fs::write(bad.join("tickets.csv"), lines.join("\n") + "\n").unwrap();
-    let report = tirage()
-        .args(["verify", "--unauthenticated", "--no-audit"])
-        .arg(&bad)
-        .output()
-        .unwrap();
-    assert_eq!(report.status.code(), Some(1));
-    let text = String::from_utf8(report.stdout).unwrap();
+    let text = f.verified();
     let status = |check: &str| common::status_of(&text, check);
     // The edited face, judged by the rules, now pays 2: neither its printed prize nor the
     // block's counts agree.
     assert_eq!(status("csv_matches_print"), "FAIL", "{text}");
     assert_eq!(status("counts"), "FAIL", "{text}");
-    assert_eq!(common::verify_code(&out), 0);
 }
 
 /// What a spec with shared elements cannot say is refused with the file, the field and
@@ -478,27 +468,22 @@ fn the_bonus_judge_finds_what_the_rules_forbid() {
 /// the face ambiguous.
 #[test]
 fn verify_finds_a_number_of_another_grid_s_winning_numbers() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("block");
-    generate(&repo("game_specs/examples/numero_bonus.toml"), &out, 1);
-    let bad = dir.path().join("bad");
-    common::copy_dir(&out, &bad);
-    let csv = std::fs::read_to_string(bad.join("tickets.csv")).unwrap();
-    let lines: Vec<&str> = csv.lines().collect();
-    let head: Vec<&str> = lines[0].split(',').collect();
-    let row: BTreeMap<&str, &str> = head.iter().copied().zip(lines[1].split(',')).collect();
+    let f = common::Forgery::of("game_specs/examples/numero_bonus.toml");
+    let row = f.rows().swap_remove(0);
     assert_eq!(row["prize"], "0", "the first ticket loses");
-    let number = row["grille1_win1"];
+    let number = &row["grille1_win1"];
     common::forge_cell(
-        &bad,
+        &f.bad,
         1,
         "grille2_sym1",
         number.parse::<u8>().unwrap() - 1,
         number,
     );
-    let edited = std::fs::read_to_string(bad.join("tickets.csv")).unwrap();
-    let fields: Vec<&str> = edited.lines().nth(1).unwrap().split(',').collect();
-    let forged: BTreeMap<&str, &str> = head.iter().copied().zip(fields).collect();
+    let forged = f.rows().swap_remove(0);
+    let forged: BTreeMap<&str, &str> = forged
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
     let (prize, _, _, problems) = judge_bonus(&forged);
     assert_eq!(prize, 0);
     assert_eq!(
@@ -507,14 +492,7 @@ fn verify_finds_a_number_of_another_grid_s_winning_numbers() {
             "grid 2: {number} is a winning number of the other grid"
         )]
     );
-    let report = tirage()
-        .args(["verify", "--unauthenticated", "--no-audit"])
-        .arg(&bad)
-        .output()
-        .unwrap();
-    assert_eq!(report.status.code(), Some(1));
-    let text = String::from_utf8(report.stdout).unwrap();
+    let text = f.verified();
     assert_eq!(common::status_of(&text, "ambiguity"), "FAIL", "{text}");
     assert_eq!(common::status_of(&text, "counts"), "PASS", "{text}");
-    assert_eq!(common::verify_code(&out), 0);
 }

@@ -18,38 +18,12 @@
 
 mod common;
 
-use common::{generate, repo, tirage};
 use std::collections::BTreeMap;
 
 /// The rows of `tickets.csv` of block 1 of `spec`, by column name, after `verify` found the
 /// block clean.
 fn block(spec: &str) -> Vec<BTreeMap<String, String>> {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("block");
-    generate(&repo(spec), &out, 2);
-    let report = tirage()
-        .args(["verify", "--unauthenticated", "-q", "--no-audit"])
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert_eq!(report.status.code(), Some(0), "{spec}: verify not clean");
-    let csv = std::fs::read_to_string(out.join("tickets.csv")).unwrap();
-    let mut lines = csv.lines();
-    let header: Vec<String> = lines
-        .next()
-        .unwrap()
-        .split(',')
-        .map(str::to_string)
-        .collect();
-    lines
-        .map(|l| {
-            header
-                .iter()
-                .cloned()
-                .zip(l.split(',').map(str::to_string))
-                .collect()
-        })
-        .collect()
+    common::csv_rows(&common::clean_block_csv(spec))
 }
 
 /// Whole euros of an amount column.
@@ -564,52 +538,65 @@ const LINES: [[usize; 3]; 8] = [
     [2, 4, 6],
 ];
 
-/// What a 3×3 tic-tac-toe grid with one special symbol pays by the rule text: `line` is the
-/// amount a line of three of a symbol wins (`None`: the symbol wins nothing), `special`
-/// what the special symbol wins. Panics on a grid the naive reading would misread: a line
-/// of a symbol that wins nothing, two lines, the special twice or beside a line, or the
-/// special in a line whose two other cells show one symbol (a wild?).
-fn tic_tac_toe(
+/// The symbol of the line of three of 3×3 `grid` of ticket `t`, if it shows one, and the
+/// cell of symbol `special`, if it shows. Panics on what the naive reading would misread:
+/// two lines, `special` twice, or `special` in a line whose two other cells show one
+/// symbol (a wild completing it?).
+fn line_and_special<'g>(
     t: &str,
-    grid: &[&str],
-    special: (&str, u64),
-    line: impl Fn(&str) -> Option<u64>,
-) -> (u64, bool) {
+    grid: &[&'g str],
+    special: &str,
+) -> (Option<&'g str>, Option<usize>) {
     let full: Vec<&str> = LINES
         .iter()
         .filter(|l| grid[l[0]] == grid[l[1]] && grid[l[1]] == grid[l[2]])
         .map(|l| grid[l[0]])
         .collect();
     assert!(full.len() <= 1, "ticket {t}: two lines in {grid:?}");
-    let stars: Vec<usize> = (0..9).filter(|&c| grid[c] == special.0).collect();
-    assert!(
-        stars.len() <= 1,
-        "ticket {t}: {} twice in {grid:?}",
-        special.0
-    );
-    if let Some(&c) = stars.first() {
+    let at: Vec<usize> = (0..9).filter(|&c| grid[c] == special).collect();
+    assert!(at.len() <= 1, "ticket {t}: {special} twice in {grid:?}");
+    for &c in &at {
+        for l in LINES.iter().filter(|l| l.contains(&c)) {
+            let o: Vec<&str> = l.iter().filter(|&&x| x != c).map(|&x| grid[x]).collect();
+            assert_ne!(o[0], o[1], "ticket {t}: {special} as a wild in {grid:?}");
+        }
+    }
+    (full.first().copied(), at.first().copied())
+}
+
+/// What the line of `symbol` (if any) of `grid` of ticket `t` wins: `line(symbol)`. Panics
+/// on a line of a symbol that wins nothing (`None`).
+fn line_win(
+    t: &str,
+    grid: &[&str],
+    symbol: Option<&str>,
+    line: impl Fn(&str) -> Option<u64>,
+) -> u64 {
+    symbol.map_or(0, |s| {
+        line(s).unwrap_or_else(|| panic!("ticket {t}: a line of {s} in {grid:?}"))
+    })
+}
+
+/// What a 3×3 tic-tac-toe grid with one special symbol pays by the rule text: `line` is the
+/// amount a line of three of a symbol wins (`None`: the symbol wins nothing), `special`
+/// what the special symbol wins. Panics on a grid the naive reading would misread
+/// ([`line_and_special`]), and on the special beside a line.
+fn tic_tac_toe(
+    t: &str,
+    grid: &[&str],
+    special: (&str, u64),
+    line: impl Fn(&str) -> Option<u64>,
+) -> (u64, bool) {
+    let (full, star) = line_and_special(t, grid, special.0);
+    if star.is_some() {
         assert!(
-            full.is_empty(),
+            full.is_none(),
             "ticket {t}: {} beside a line {grid:?}",
             special.0
         );
-        for l in LINES.iter().filter(|l| l.contains(&c)) {
-            let o: Vec<&str> = l.iter().filter(|&&x| x != c).map(|&x| grid[x]).collect();
-            assert_ne!(
-                o[0], o[1],
-                "ticket {t}: {} as a wild in {grid:?}",
-                special.0
-            );
-        }
         return (special.1, true);
     }
-    match full.first() {
-        Some(s) => (
-            line(s).unwrap_or_else(|| panic!("ticket {t}: a line of {s} in {grid:?}")),
-            false,
-        ),
-        None => (0, false),
-    }
+    (line_win(t, grid, full, line), false)
 }
 
 #[test]
@@ -618,12 +605,6 @@ fn every_ticket_of_tic_tac_toe_grids_with_special_symbols_pays_as_the_rules_say(
     assert_eq!(rows.len(), 2_000);
     let mut paid: BTreeMap<u64, u32> = BTreeMap::new();
     let mut by: BTreeMap<&str, u32> = BTreeMap::new();
-    let grid = |row: &BTreeMap<String, String>, s: &str| -> Vec<String> {
-        (1..=3)
-            .flat_map(|r| (1..=3).map(move |c| (r, c)))
-            .map(|(r, c)| row[&format!("{s}_r{r}c{c}")].clone())
-            .collect()
-    };
     // The legend of Grille 2; TOUT wins it all, added up.
     let legend = BTreeMap::from([("PIECE", 2), ("BOURSE", 5), ("COFFRE", 20)]);
     let tout: u64 = legend.values().sum();
@@ -631,13 +612,13 @@ fn every_ticket_of_tic_tac_toe_grids_with_special_symbols_pays_as_the_rules_say(
     for row in &rows {
         let t = &row["ticket"];
         // Grille 1: three TREFLE in a line win GAIN; ETOILE wins GAIN on its own.
-        let g = grid(row, "grille");
+        let g = grid_of(row, "grille");
         let g: Vec<&str> = g.iter().map(String::as_str).collect();
         let gain = euros(&row["grille_gain"]);
         let (one, etoile) =
             tic_tac_toe(t, &g, ("ETOILE", gain), |s| (s == "TREFLE").then_some(gain));
         // Grille 2: three of a legend symbol win its amount; TOUT wins every amount.
-        let b = grid(row, "bonus");
+        let b = grid_of(row, "bonus");
         let b: Vec<&str> = b.iter().map(String::as_str).collect();
         let (two, all) = tic_tac_toe(t, &b, ("TOUT", tout), |s| legend.get(s).copied());
         if etoile {
@@ -671,34 +652,19 @@ fn every_ticket_of_tic_tac_toe_grids_with_special_symbols_pays_as_the_rules_say(
 /// What a 3×3 tic-tac-toe grid with a spot multiplier pays by the rule text: a line of three
 /// of a symbol wins `line(symbol)` (`None`: the symbol wins nothing), times `mult.1` when
 /// the grid shows `mult.0` anywhere. Returns the win and whether the grid shows the
-/// multiplier. Panics on a grid the naive reading would misread: a line of a symbol that
-/// wins nothing, two lines, the multiplier twice, or in a line whose two other cells show
-/// one symbol (a wild completing it?).
+/// multiplier. Panics on a grid the naive reading would misread ([`line_and_special`]).
 fn multiplied_tic_tac_toe(
     t: &str,
     grid: &[&str],
     mult: (&str, u64),
     line: impl Fn(&str) -> Option<u64>,
 ) -> (u64, bool) {
-    let full: Vec<&str> = LINES
-        .iter()
-        .filter(|l| grid[l[0]] == grid[l[1]] && grid[l[1]] == grid[l[2]])
-        .map(|l| grid[l[0]])
-        .collect();
-    assert!(full.len() <= 1, "ticket {t}: two lines in {grid:?}");
-    let at: Vec<usize> = (0..9).filter(|&c| grid[c] == mult.0).collect();
-    assert!(at.len() <= 1, "ticket {t}: {} twice in {grid:?}", mult.0);
-    for &c in &at {
-        for l in LINES.iter().filter(|l| l.contains(&c)) {
-            let o: Vec<&str> = l.iter().filter(|&&x| x != c).map(|&x| grid[x]).collect();
-            assert_ne!(o[0], o[1], "ticket {t}: {} as a wild in {grid:?}", mult.0);
-        }
+    let (full, at) = line_and_special(t, grid, mult.0);
+    let win = line_win(t, grid, full, line);
+    match at {
+        Some(_) => (win * mult.1, true),
+        None => (win, false),
     }
-    let win = full.first().map_or(0, |s| {
-        line(s).unwrap_or_else(|| panic!("ticket {t}: a line of {s} in {grid:?}"))
-    });
-    let shown = !at.is_empty();
-    (if shown { win * mult.1 } else { win }, shown)
 }
 
 /// The nine cells of 3×3 grid `s` of a ticket row, row by row.
@@ -771,50 +737,34 @@ fn every_ticket_of_tic_tac_toe_grids_with_multipliers_pays_as_the_rules_say() {
 /// and the block's counts wrong.
 #[test]
 fn verify_finds_a_multiplier_forged_beside_a_line() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("block");
-    generate(&repo("game_specs/examples/morpion_double.toml"), &out, 1);
-    let bad = dir.path().join("bad");
-    common::copy_dir(&out, &bad);
-    let csv = std::fs::read_to_string(bad.join("tickets.csv")).unwrap();
-    let lines: Vec<&str> = csv.lines().collect();
-    let head: Vec<&str> = lines[0].split(',').collect();
-    let (row, cell) = (1..lines.len())
-        .find_map(|row| {
-            let r: BTreeMap<String, String> = head
-                .iter()
-                .map(|h| h.to_string())
-                .zip(lines[row].split(',').map(str::to_string))
-                .collect();
+    let f = common::Forgery::of("game_specs/examples/morpion_double.toml");
+    let (row, cell) = f
+        .rows()
+        .iter()
+        .enumerate()
+        .find_map(|(i, r)| {
             if r["way"] != "10" {
                 return None;
             }
-            let g = grid_of(&r, "grille");
+            let g = grid_of(r, "grille");
             let line = LINES
                 .iter()
                 .find(|l| l.iter().all(|&c| g[c] == "TREFLE"))
                 .expect("the winning line");
             let cell = (0..9).find(|c| !line.contains(c)).unwrap();
-            Some((row, cell))
+            Some((i + 1, cell))
         })
         .expect("a ticket won by a line of 10");
     // Symbol codes: the six symbols of Grille 1, then 2X.
     let column = format!("grille_r{}c{}", cell / 3 + 1, cell % 3 + 1);
-    common::forge_cell(&bad, row, &column, 6, "2X");
-    let report = tirage()
-        .args(["verify", "--unauthenticated", "--no-audit"])
-        .arg(&bad)
-        .output()
-        .unwrap();
-    assert_eq!(report.status.code(), Some(1));
-    let text = String::from_utf8(report.stdout).unwrap();
+    common::forge_cell(&f.bad, row, &column, 6, "2X");
+    let text = f.verified();
     assert_eq!(
         common::status_of(&text, "csv_matches_print"),
         "FAIL",
         "{text}"
     );
     assert_eq!(common::status_of(&text, "counts"), "FAIL", "{text}");
-    assert_eq!(common::verify_code(&out), 0);
 }
 
 /// A forger writes a 2X into the third cell of a losing grid's line of two TREFLE, in the
@@ -822,45 +772,29 @@ fn verify_finds_a_multiplier_forged_beside_a_line() {
 /// `verify` finds the face ambiguous.
 #[test]
 fn verify_finds_a_multiplier_forged_as_a_wild() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("block");
-    generate(&repo("game_specs/examples/morpion_double.toml"), &out, 1);
-    let bad = dir.path().join("bad");
-    common::copy_dir(&out, &bad);
-    let csv = std::fs::read_to_string(bad.join("tickets.csv")).unwrap();
-    let lines: Vec<&str> = csv.lines().collect();
-    let head: Vec<&str> = lines[0].split(',').collect();
-    let (row, cell) = (1..lines.len())
-        .find_map(|row| {
-            let r: BTreeMap<String, String> = head
-                .iter()
-                .map(|h| h.to_string())
-                .zip(lines[row].split(',').map(str::to_string))
-                .collect();
-            let g = grid_of(&r, "grille");
+    let f = common::Forgery::of("game_specs/examples/morpion_double.toml");
+    let (row, cell) = f
+        .rows()
+        .iter()
+        .enumerate()
+        .find_map(|(i, r)| {
+            let g = grid_of(r, "grille");
             if r["prize"] != "0" || g.iter().any(|s| s == "2X") {
                 return None;
             }
             LINES.iter().find_map(|l| {
                 let trefles = l.iter().filter(|&&c| g[c] == "TREFLE").count();
                 let gap = l.iter().find(|&&c| g[c] != "TREFLE")?;
-                (trefles == 2).then_some((row, *gap))
+                (trefles == 2).then_some((i + 1, *gap))
             })
         })
         .expect("a losing ticket with two TREFLE on a line");
     let column = format!("grille_r{}c{}", cell / 3 + 1, cell % 3 + 1);
-    common::forge_cell(&bad, row, &column, 6, "2X");
-    let report = tirage()
-        .args(["verify", "--unauthenticated", "--no-audit"])
-        .arg(&bad)
-        .output()
-        .unwrap();
-    assert_eq!(report.status.code(), Some(1));
-    let text = String::from_utf8(report.stdout).unwrap();
+    common::forge_cell(&f.bad, row, &column, 6, "2X");
+    let text = f.verified();
     assert_eq!(common::status_of(&text, "ambiguity"), "FAIL", "{text}");
     assert!(
         text.contains("a special symbol in a line one symbol short (lines)"),
         "{text}"
     );
-    assert_eq!(common::verify_code(&out), 0);
 }

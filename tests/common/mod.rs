@@ -180,6 +180,53 @@ pub(crate) fn panic_of<T>(f: impl FnOnce() -> T + std::panic::UnwindSafe) -> Str
     e.downcast_ref::<String>().cloned().unwrap_or_default()
 }
 
+/// A block to forge: block 1 of a spec generated on one thread into a temporary
+/// directory, and its copy, whose files a test edits as a forger would.
+pub(crate) struct Forgery {
+    /// The temporary directory, removed when the forgery is dropped.
+    _dir: tempfile::TempDir,
+    /// The block as generated.
+    pub(crate) out: PathBuf,
+    /// Its copy, to edit ([`forge_cell`]).
+    pub(crate) bad: PathBuf,
+}
+
+impl Forgery {
+    /// Block 1 of `spec` (a path from the repository's root) and its copy.
+    pub(crate) fn of(spec: &str) -> Forgery {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("block");
+        generate(&repo(spec), &out, 1);
+        let bad = dir.path().join("bad");
+        copy_dir(&out, &bad);
+        Forgery {
+            _dir: dir,
+            out,
+            bad,
+        }
+    }
+
+    /// The copy's `tickets.csv` rows after its header, each as column → value: entry `i`
+    /// is row `i + 1` of [`forge_cell`].
+    pub(crate) fn rows(&self) -> Vec<std::collections::BTreeMap<String, String>> {
+        csv_rows(&std::fs::read_to_string(self.bad.join("tickets.csv")).unwrap())
+    }
+
+    /// `verify`'s text report of the forged copy, which must have findings (exit 1) while
+    /// the block as generated has none (exit 0).
+    pub(crate) fn verified(&self) -> String {
+        let report = tirage()
+            .args(["verify", "--unauthenticated", "--no-audit"])
+            .arg(&self.bad)
+            .output()
+            .unwrap();
+        let text = String::from_utf8(report.stdout).unwrap();
+        assert_eq!(report.status.code(), Some(1), "{text}");
+        assert_eq!(verify_code(&self.out), 0);
+        text
+    }
+}
+
 /// Edits cell `column` (a face column's name) of ticket row `row` (1-based, in file
 /// order) of the block in `dir` into `code`, written `text` in `tickets.csv`: in the print
 /// file and the CSV alike, as a forger would.
@@ -201,10 +248,10 @@ pub(crate) fn forge_cell(dir: &Path, row: usize, column: &str, code: u8, text: &
     std::fs::write(dir.join("tickets.csv"), lines.join("\n") + "\n").unwrap();
 }
 
-/// The text of `tickets.csv` of block 1 of `spec` (a path from the repository's root),
-/// generated on 2 threads into a temporary directory, after `verify` found the block
-/// clean (exit 0).
-pub(crate) fn clean_block_csv(spec: &str) -> String {
+/// Block 1 of `spec` (a path from the repository's root), generated on 2 threads into a
+/// temporary directory, after `verify` found it clean (exit 0): the directory (the block
+/// goes with it when dropped) and the block's path.
+pub(crate) fn clean_block(spec: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("block");
     generate(&repo(spec), &out, 2);
@@ -214,7 +261,27 @@ pub(crate) fn clean_block_csv(spec: &str) -> String {
         .output()
         .unwrap();
     assert_eq!(report.status.code(), Some(0), "{spec}: verify not clean");
+    (dir, out)
+}
+
+/// The text of `tickets.csv` of [`clean_block`] of `spec`.
+pub(crate) fn clean_block_csv(spec: &str) -> String {
+    let (_dir, out) = clean_block(spec);
     std::fs::read_to_string(out.join("tickets.csv")).unwrap()
+}
+
+/// The rows of CSV text `csv` after its header, each as column → value.
+pub(crate) fn csv_rows(csv: &str) -> Vec<std::collections::BTreeMap<String, String>> {
+    let mut lines = csv.lines();
+    let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+    lines
+        .map(|l| {
+            head.iter()
+                .map(|h| h.to_string())
+                .zip(l.split(',').map(str::to_string))
+                .collect()
+        })
+        .collect()
 }
 
 /// The status (`PASS`, `FAIL`, …) of check `check` in `verify`'s text report `text`.
