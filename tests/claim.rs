@@ -298,27 +298,12 @@ fn an_altered_validation_file_gets_no_answer() {
 fn a_forged_prize_is_never_paid_under_the_operator_s_key() {
     use sha2::{Digest, Sha256};
     let t = tempfile::tempdir().unwrap();
-    for name in ["op", "other"] {
-        tirage()
-            .args(["keygen", "--no-password", "--out"])
-            .arg(t.path().join(name))
-            .assert()
-            .success();
-    }
-    let b = t.path().join("b");
     tirage()
-        .arg("generate")
-        .arg(repo("tests/specs/coq_small.toml"))
-        .arg("--validation-key")
-        .arg(repo(VALIDATION_KEY))
-        .arg("--seed-file")
-        .arg(production_seed_file(t.path()))
-        .args(["-q", "--sign"])
-        .arg(t.path().join("op.key"))
-        .arg("--out")
-        .arg(&b)
+        .args(["keygen", "--no-password", "--out"])
+        .arg(t.path().join("other"))
         .assert()
         .success();
+    let b = signed_small_block(t.path(), "b", true);
     let (rows, codes) = (rows(&b), codes(&b));
     let op = t.path().join("op.pub");
     let signer = ["--signer", op.to_str().unwrap()];
@@ -483,25 +468,7 @@ fn an_emission_or_a_key_from_the_bundle_is_said() {
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(String::from_utf8_lossy(&o.stderr), said);
 
-    tirage()
-        .args(["keygen", "--no-password", "--out"])
-        .arg(t.path().join("op"))
-        .assert()
-        .success();
-    let b = t.path().join("b");
-    tirage()
-        .arg("generate")
-        .arg(repo("tests/specs/coq_small.toml"))
-        .arg("--validation-key")
-        .arg(repo(VALIDATION_KEY))
-        .arg("--seed-file")
-        .arg(production_seed_file(t.path()))
-        .args(["-q", "--sign"])
-        .arg(t.path().join("op.key"))
-        .arg("--out")
-        .arg(&b)
-        .assert()
-        .success();
+    let b = signed_small_block(t.path(), "b", true);
     let bundle = t.path().join("bundle");
     tirage()
         .arg("package")

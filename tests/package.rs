@@ -375,21 +375,7 @@ fn a_bundle_never_goes_over_or_into_a_block() {
 #[test]
 fn a_test_block_is_bundled_only_when_told() {
     let t = tempfile::tempdir().unwrap();
-    tirage()
-        .args(["keygen", "--no-password", "--out"])
-        .arg(t.path().join("op"))
-        .assert()
-        .success();
-    let b = t.path().join("test-001");
-    tirage()
-        .arg("generate")
-        .arg(repo("tests/specs/coq_small.toml"))
-        .args(["--insecure-seed", "--seed", SEED, "-q", "--sign"])
-        .arg(t.path().join("op.key"))
-        .arg("--out")
-        .arg(&b)
-        .assert()
-        .success();
+    let b = signed_small_block(t.path(), "test-001", false);
     let key = t.path().join("op.pub");
     for role in ["printer", "central", "auditor"] {
         let out = t.path().join(format!("to-{role}"));

@@ -1419,17 +1419,6 @@ fn only_a_holder_who_may_know_the_prize_selects_by_way() {
     assert_eq!(drawn, want);
 }
 
-/// The text of `pdf`, as pdftotext reads it.
-fn pdftotext(pdf: &std::path::Path) -> String {
-    let o = std::process::Command::new("pdftotext")
-        .arg(pdf)
-        .arg("-")
-        .output()
-        .expect("pdftotext (poppler-utils) is installed");
-    assert!(o.status.success());
-    String::from_utf8(o.stdout).unwrap()
-}
-
 /// Every example of `render --help` and `claim --help` runs as pasted after the README's
 /// quick start (a signed block of coq in output/coq/block-001, here coq's small test spec),
 /// and pasted again: exit 0, or 3 for a claim with a made-up code.
@@ -1973,21 +1962,7 @@ fn proofs_and_pages_stay_out_of_bundles_and_emissions() {
     assert!(beside.join("ticket-1.svg").is_file());
     assert_eq!(std::fs::read_dir(&em).unwrap().count(), before);
     // Into the emission, or a bundle: refused.
-    tirage()
-        .args(["keygen", "--no-password", "--out"])
-        .arg(t.path().join("op"))
-        .assert()
-        .success();
-    let b = t.path().join("b");
-    tirage()
-        .arg("generate")
-        .arg(repo("tests/specs/coq_small.toml"))
-        .args(["--insecure-seed", "--seed", SEED, "-q", "--sign"])
-        .arg(t.path().join("op.key"))
-        .arg("--out")
-        .arg(&b)
-        .assert()
-        .success();
+    let b = signed_small_block(t.path(), "b", false);
     let bundle = t.path().join("central");
     tirage()
         .arg("package")

@@ -23,6 +23,36 @@ pub(crate) fn production_seed_file(dir: &Path) -> PathBuf {
     f
 }
 
+/// Makes the operator's key pair (`tirage keygen`: `dir/op.key`, `dir/op.pub`) and block 1
+/// of `tests/specs/coq_small.toml` in `dir/name`, signed with it: with `production`, from
+/// [`PRODUCTION_SEED`] with the test validation key ([`VALIDATION_KEY`]), not a test block;
+/// otherwise from the test seed [`SEED`], a test block. Returns the block's path.
+pub(crate) fn signed_small_block(dir: &Path, name: &str, production: bool) -> PathBuf {
+    tirage()
+        .args(["keygen", "--no-password", "--out"])
+        .arg(dir.join("op"))
+        .assert()
+        .success();
+    let b = dir.join(name);
+    let mut c = tirage();
+    c.arg("generate").arg(repo("tests/specs/coq_small.toml"));
+    if production {
+        c.arg("--validation-key")
+            .arg(repo(VALIDATION_KEY))
+            .arg("--seed-file")
+            .arg(production_seed_file(dir));
+    } else {
+        c.args(["--insecure-seed", "--seed", SEED]);
+    }
+    c.args(["-q", "--sign"])
+        .arg(dir.join("op.key"))
+        .arg("--out")
+        .arg(&b)
+        .assert()
+        .success();
+    b
+}
+
 /// Generates blocks 1 and 2 of `tests/specs/coq_small.toml` as an emission in `em`, with
 /// the test seed [`SEED`]; panics if generate fails.
 pub(crate) fn small_emission(em: &Path) {
@@ -130,6 +160,17 @@ pub(crate) fn check_result(report: &serde_json::Value, id: &str) -> (String, Vec
         c["result"].as_str().unwrap_or_default().to_string(),
         details,
     )
+}
+
+/// The text of `pdf`, as pdftotext reads it (a page break is a form feed).
+pub(crate) fn pdftotext(pdf: &Path) -> String {
+    let o = std::process::Command::new("pdftotext")
+        .arg(pdf)
+        .arg("-")
+        .output()
+        .expect("pdftotext (poppler-utils) is installed");
+    assert!(o.status.success());
+    String::from_utf8(o.stdout).unwrap()
 }
 
 /// Copies a block directory.
@@ -291,6 +332,40 @@ pub(crate) fn status_of(text: &str, check: &str) -> String {
         .and_then(|l| l.split_whitespace().next())
         .unwrap_or_else(|| panic!("no {check} line in {text}"))
         .to_string()
+}
+
+/// Runs `tirage check` on `text`, written to a temporary spec file `bad.toml`: its exit
+/// code and what it printed on stderr.
+pub(crate) fn check_spec(text: &str) -> (i32, String) {
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path().join("bad.toml");
+    std::fs::write(&p, text).unwrap();
+    let out = tirage().arg("check").arg(&p).output().unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `text` with its first `from` replaced by `to` (which must be there).
+pub(crate) fn replace_once(text: &str, from: &str, to: &str) -> String {
+    assert!(text.contains(from), "test spec lacks {from:?}");
+    text.replacen(from, to, 1)
+}
+
+/// [`check_spec`] of `text` with its first `from` replaced by `to` (which must be there):
+/// what it printed on stderr, once it refused the spec (exit 2).
+pub(crate) fn check_refuses(text: &str, from: &str, to: &str) -> String {
+    let (code, err) = check_spec(&replace_once(text, from, to));
+    assert_eq!(code, 2, "{err}");
+    err
+}
+
+/// Holds [`check_spec`] of `text` with its first `from` replaced by `to` (which must be
+/// there) to accept the spec (exit 0) without a word on stderr.
+pub(crate) fn check_accepts(text: &str, from: &str, to: &str) {
+    let (code, err) = check_spec(&replace_once(text, from, to));
+    assert_eq!((code, err.as_str()), (0, ""));
 }
 
 /// The error a spec gives when loaded from `text` with each edit `(from, to)` made in turn
