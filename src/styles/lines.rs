@@ -1835,6 +1835,35 @@ mod tests {
         Lines::new(style::parse(toml::from_str(text).unwrap())?, &ctx.get()).map(Arc::new)
     }
 
+    /// Why `m` refuses way `w` ([`Lines::check_way`]), as said.
+    fn way_refused(m: &Lines, w: Way) -> String {
+        m.check_way(&w).unwrap_err().to_string()
+    }
+
+    /// Why `m` refuses its ways once each of `ways` is planned ([`Lines::check_ways`]: a
+    /// special no way wins by), as said.
+    fn ways_refused(m: &Arc<Lines>, ways: &[Way]) -> String {
+        let plans: Vec<Plan> = ways
+            .iter()
+            .map(|w| Arc::clone(m).plan(w).unwrap())
+            .collect();
+        m.check_ways(&plans.iter().collect::<Vec<_>>())
+            .unwrap_err()
+            .to_string()
+    }
+
+    /// The last two sentences of `m`'s description: those of its special symbol.
+    fn special_words(m: &Lines) -> Vec<String> {
+        let d = m.describe();
+        d[d.len() - 2..].to_vec()
+    }
+
+    /// The field and the message of the refusal of surface `text` ([`make`]).
+    fn make_refused(text: &str) -> (String, String) {
+        let e = make(text).err().unwrap();
+        (e.field, e.message)
+    }
+
     /// A 3×3 box-mode face from its rows of symbols and its box amount.
     fn face(m: &Lines, grid: [&str; 3], amount: u64) -> Face {
         let mut f = Face::default();
@@ -2184,9 +2213,8 @@ mod tests {
             ["", "", "", "", "", "", "GAGNE"]
         );
         assert_eq!(m.layout.columns[9].values.len(), 3);
-        let d = m.describe();
         assert_eq!(
-            &d[d.len() - 2..],
+            special_words(&m),
             [
                 "A cell showing S wins the amount in the box, whatever the other cells show \
                  (play area « m_s »).",
@@ -2197,9 +2225,8 @@ mod tests {
         let m = make(TOUT).unwrap();
         assert_eq!(m.layout.areas, ["m", "m_t"]);
         assert!(m.layout.columns[0].inscriptions.is_empty());
-        let d = m.describe();
         assert_eq!(
-            d[d.len() - 2],
+            special_words(&m)[0],
             "A cell showing T wins every legend amount, added up, once: 30 (play area « m_t »)."
         );
         // Without specials: the symbols alone.
@@ -2283,7 +2310,7 @@ mod tests {
     #[test]
     fn ways_special_symbols_cannot_carry_are_refused() {
         let m = make(STAR).unwrap();
-        let refused = |w: Way| m.check_way(&w).unwrap_err().to_string();
+        let refused = |w: Way| way_refused(&m, w);
         assert_eq!(
             refused(way_in(&[(Some(1), 3)])),
             "« m_s » cannot win 3: its box shows 2, 5, 20"
@@ -2299,20 +2326,12 @@ mod tests {
         );
         let m = make(TOUT).unwrap();
         assert_eq!(
-            m.check_way(&way_in(&[(Some(1), 20)]))
-                .unwrap_err()
-                .to_string(),
+            way_refused(&m, way_in(&[(Some(1), 20)])),
             "« m_t » cannot win 20: it wins every legend amount added up, 30"
         );
         // A special no way wins by never shows: refused once every way is planned.
-        let plans: Vec<Plan> = [way(&[20]), way(&[])]
-            .iter()
-            .map(|w| Arc::clone(&m).plan(w).unwrap())
-            .collect();
         assert_eq!(
-            m.check_ways(&plans.iter().collect::<Vec<_>>())
-                .unwrap_err()
-                .to_string(),
+            ways_refused(&m, &[way(&[20]), way(&[])]),
             "specials (\"T\") never applies: no way wins in its play area « m_t » (`areas`), \
              so no face shows it"
         );
@@ -2321,9 +2340,9 @@ mod tests {
     #[test]
     fn special_symbols_that_cannot_work_are_refused_naming_the_field() {
         let refused = |text: &str| {
-            let e = make(text).err().unwrap();
-            assert_eq!(e.field, "specials", "{}", e.message);
-            e.message
+            let (field, message) = make_refused(text);
+            assert_eq!(field, "specials", "{message}");
+            message
         };
         assert_eq!(
             refused(&TOUT.replace("win_all", "auto_win")),
@@ -2389,9 +2408,8 @@ mod tests {
         );
         let names: Vec<String> = m.features().into_iter().map(|f| f.name).collect();
         assert_eq!(names, ["near_miss_m", "decoy_m"]);
-        let d = m.describe();
         assert_eq!(
-            &d[d.len() - 2..],
+            special_words(&m),
             [
                 "A cell showing M (caption « DOUBLE ») on a winning grid multiplies the grid's \
                  win by 2: the amount in the box times 2 (play area « m_m »). M is never part of \
@@ -2403,9 +2421,8 @@ mod tests {
         );
         let m = make(FIVE).unwrap();
         assert!(m.features().iter().all(|f| f.name != "decoy_m"));
-        let d = m.describe();
         assert_eq!(
-            &d[d.len() - 2..],
+            special_words(&m),
             [
                 "A cell showing M on a winning grid multiplies the grid's win by 5: the legend \
                  amount of the line's symbol times 5 (play area « m_m »). M is never part of a \
@@ -2418,7 +2435,7 @@ mod tests {
             "{PER_LINE}specials = [{{ symbol = \"M\", kind = \"multiplier\", times = 2 }}]\n"
         ))
         .unwrap();
-        assert!(per.describe()[per.describe().len() - 2]
+        assert!(special_words(&per)[0]
             .contains("multiplies the grid's win by 2: the sum of its lines times 2"));
     }
 
@@ -2580,7 +2597,7 @@ mod tests {
     #[test]
     fn multipliers_and_their_ways_that_cannot_work_are_refused() {
         let m = make(DOUBLE).unwrap();
-        let refused = |w: Way| m.check_way(&w).unwrap_err().to_string();
+        let refused = |w: Way| way_refused(&m, w);
         assert_eq!(
             refused(way_in(&[(Some(1), 3)])),
             "« m_m » cannot win 3: it wins 2 times an amount its box shows (2, 5, 20)"
@@ -2594,29 +2611,16 @@ mod tests {
             "2 wins, but « m_m » shows at most 1 at once (one line)"
         );
         assert_eq!(
-            make(FIVE)
-                .unwrap()
-                .check_way(&way_in(&[(Some(1), 50)]))
-                .unwrap_err()
-                .to_string(),
+            way_refused(&make(FIVE).unwrap(), way_in(&[(Some(1), 50)])),
             "« m_m » cannot win 50: it wins 5 times an amount its legend shows (5, 20)"
         );
         // A multiplier no way wins by never shows.
-        let plans: Vec<Plan> = [way(&[20]), way(&[])]
-            .iter()
-            .map(|w| Arc::clone(&m).plan(w).unwrap())
-            .collect();
         assert_eq!(
-            m.check_ways(&plans.iter().collect::<Vec<_>>())
-                .unwrap_err()
-                .to_string(),
+            ways_refused(&m, &[way(&[20]), way(&[])]),
             "specials (\"M\") never applies: no way wins in its play area « m_m » (`areas`), \
              so no face shows it"
         );
-        let refused = |text: &str| {
-            let e = make(text).err().unwrap();
-            (e.field, e.message)
-        };
+        let refused = make_refused;
         assert_eq!(
             refused(&DOUBLE.replace("times = 2", "times = 1")),
             (
