@@ -11,15 +11,14 @@
 //! SHA256SUMS as it is read; the bundle is made in a temporary directory beside the
 //! destination and moved into place only when complete.
 
-use crate::block::layout::{BIN, CSV, MANIFEST, SEALED_SUFFIX, SPEC, SUMS, SUMS_SIG, VALIDATION};
+use crate::block::layout::{
+    BIN, CSV, MANIFEST, PUBLIC_KEY, SEALED_SUFFIX, SPEC, SUMS, SUMS_SIG, VALIDATION,
+};
 use crate::crypto::sign::Verifier;
 use crate::output::sums;
 use sha2::{Digest, Sha256};
 use std::io::Read;
 use std::path::Path;
-
-/// The name of the operator's public key in a bundle.
-pub const PUBLIC_KEY: &str = "operator.pub";
 
 /// Who a bundle is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

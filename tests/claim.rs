@@ -480,7 +480,7 @@ fn an_emission_or_a_key_from_the_bundle_is_said() {
         .assert()
         .success();
     let (rows, codes) = (rows(&b), codes(&b));
-    let inside = bundle.join("operator.pub");
+    let inside = bundle.join(tirage::block::layout::PUBLIC_KEY);
     let (s, out, err) = claim(
         &bundle,
         &rows[0][4],

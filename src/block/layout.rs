@@ -15,6 +15,9 @@ pub const MANIFEST: &str = "manifest.json";
 pub const SUMS: &str = "SHA256SUMS";
 /// The minisign signature of the checksums ([`crate::crypto::sign`]), when the block is signed.
 pub const SUMS_SIG: &str = "SHA256SUMS.minisig";
+/// The operator's public key (minisign), which a recipient's bundle carries
+/// ([`crate::package`]) to check `SHA256SUMS.minisig` with.
+pub const PUBLIC_KEY: &str = "operator.pub";
 /// The suffix of a file encrypted to its recipients ([`crate::output::seal`]).
 pub const SEALED_SUFFIX: &str = ".age";
 /// The audit report.

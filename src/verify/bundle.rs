@@ -5,11 +5,13 @@
 //! manifest's record, and that it holds nothing else. The auditor's bundle is the whole
 //! block, verified as one ([`super::inspect`]).
 
-use crate::block::layout::{BIN, CSV, MANIFEST, SEALED_SUFFIX, SPEC, SUMS, SUMS_SIG, VALIDATION};
+use crate::block::layout::{
+    BIN, CSV, MANIFEST, PUBLIC_KEY, SEALED_SUFFIX, SPEC, SUMS, SUMS_SIG, VALIDATION,
+};
 use crate::crypto::sign::Verifier;
 use crate::output::manifest::{holds_block, Manifest};
 use crate::output::{open_regular, read_regular, sums, MAX_JSON};
-use crate::package::{Role, PUBLIC_KEY};
+use crate::package::Role;
 use sha2::{Digest, Sha256};
 use std::io::Read;
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! SHA-256), against what was read.
 
 use super::{add, Block, CheckId, Found, Procedure};
-use crate::block::layout::{SEALED_SUFFIX, SUMS, SUMS_SIG};
+use crate::block::layout::{PUBLIC_KEY, SEALED_SUFFIX, SUMS, SUMS_SIG};
 
 /// Every file is as `SHA256SUMS` and the manifest say ([`CheckId::Sha256sums`],
 /// [`CheckId::Manifest`]).
@@ -99,7 +99,7 @@ fn unlisted(block: &Block, found: &mut Found) {
         .filter(|n| {
             n != SUMS
                 && n != SUMS_SIG
-                && n != crate::package::PUBLIC_KEY
+                && n != PUBLIC_KEY
                 && !block.listed.iter().any(|(l, _)| l == n)
         })
         .collect();
