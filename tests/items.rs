@@ -414,35 +414,41 @@ fn a_proof_names_a_prize_that_is_not_money() {
         text.replacen("language = \"en\"", "language = \"fr\"", 1),
     )
     .unwrap();
-    for (spec, verdict, note) in [
+    for (spec, verdict, note, row) in [
         (
             repo(SPEC),
             ">Proof: prize FREE TICKET (stated value $2) · way free</text>",
             "« Your numbers » wins FREE TICKET",
+            "free FREE TICKET (stated value $2) 300",
         ),
         (
             fr,
             ">Épreuve : gain FREE TICKET (valeur déclarée 2 $) · combinaison free</text>",
             "« Your numbers » gagne FREE TICKET",
+            "free FREE TICKET (valeur déclarée 2 $) 300",
         ),
     ] {
         let out = t.path().join("b");
         let _ = std::fs::remove_dir_all(&out);
         generate(&spec, &out, 1);
+        // `render` of the block's free tickets in `packs`, into `to` (`--out` or `--pdf`).
+        let render = |packs: &str, to: (&str, &Path)| {
+            let o = tirage()
+                .arg("render")
+                .arg(&out)
+                .args(["--way", "free", "--pack", packs, "-q", "--force", to.0])
+                .arg(to.1)
+                .output()
+                .unwrap();
+            assert_eq!(
+                o.status.code(),
+                Some(0),
+                "{}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+        };
         let proofs = t.path().join("p");
-        let o = tirage()
-            .arg("render")
-            .arg(&out)
-            .args(["--way", "free", "--pack", "1..5", "-q", "--force", "--out"])
-            .arg(&proofs)
-            .output()
-            .unwrap();
-        assert_eq!(
-            o.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&o.stderr)
-        );
+        render("1..5", ("--out", &proofs));
         let svgs: Vec<String> = std::fs::read_dir(&proofs)
             .unwrap()
             .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
@@ -457,5 +463,17 @@ fn a_proof_names_a_prize_that_is_not_money() {
             );
         }
         std::fs::remove_dir_all(&proofs).unwrap();
+        // The proof sheet's table of ways names it so too, never as an amount alone.
+        let pdf = t.path().join("sheet.pdf");
+        render("1", ("--pdf", &pdf));
+        let text = pdftotext(&pdf);
+        let cover = text.split('\u{c}').next().unwrap();
+        // pdftotext puts each cell on a line of its own, and may drop a space before the sign.
+        let bare = |s: &str| s.split_whitespace().collect::<String>();
+        assert!(
+            bare(cover).contains(&bare(row)),
+            "{row:?} not on the cover:\n{cover}"
+        );
+        std::fs::remove_file(&pdf).unwrap();
     }
 }

@@ -1309,6 +1309,17 @@ fn fold_rows<T>(rows: Vec<Vec<T>>, per_row: usize) -> Vec<Vec<T>> {
     out
 }
 
+/// How a proof names the prize of a way paying `amount` cents, winning (`wins`, a way of a
+/// tier) or not: a prize that is not money by its item at its stated value (`FREE TICKET
+/// (stated value $2)`), any other as the ticket prints the amount (`$2`, a loser's `$0`).
+pub(crate) fn prize_words(spec: &GameSpec, amount: Money, wins: bool) -> String {
+    let shown = spec.language.amount(amount, &spec.currency);
+    match spec.item(amount).filter(|_| wins) {
+        Some(item) => format!("{item} ({} {shown})", Words::of(spec.language).stated),
+        None => shown,
+    }
+}
+
 /// The proof of ticket `t` of `spec` (as [`load`] gives it: its face codes index the spec's
 /// columns, its way is a way of the spec), [`PROOF_WIDTH`] points wide, drawn from the
 /// game's panels ([`crate::styles::Layout::panels`]) under their printed names (the
@@ -1575,15 +1586,7 @@ pub fn ticket_canvas(
         line,
     );
     if marks == Marks::Shown {
-        // A prize that is not money is named by its item, at its stated value.
-        let prize = match spec.item(t.prize).filter(|_| way.tier.is_some()) {
-            Some(item) => format!(
-                "{item} ({} {})",
-                w.stated,
-                spec.language.amount(t.prize, &spec.currency)
-            ),
-            None => spec.language.amount(t.prize, &spec.currency),
-        };
+        let prize = prize_words(spec, t.prize, way.tier.is_some());
         let verdict = match way.tier {
             Some(_) => format!("{} {prize} · {} {}", w.verdict.0, w.verdict.1, way.id),
             None => format!("{} {prize} · {}", w.verdict.0, w.losing),

@@ -17,7 +17,7 @@ use crate::block::Kind;
 use crate::proof::draw::page::{Cell, Flow};
 use crate::proof::draw::pdf::document;
 use crate::proof::draw::{Anchor, Color, Font};
-use crate::proof::render::{ticket_canvas, Marks, Proofs, RenderError};
+use crate::proof::render::{prize_words, ticket_canvas, Marks, Proofs, RenderError};
 use crate::proof::words::Words;
 
 /// Space between two proofs on a page, in points.
@@ -165,10 +165,11 @@ fn composition(flow: &mut Flow, proofs: &Proofs, marks: Marks) {
         .iter()
         .enumerate()
         .map(|(id, way)| {
-            // As the ticket prints an amount (`20 000 €`; a loser's `0 €`).
+            // As the ticket prints an amount (`20 000 €`; a loser's `0 €`), a prize that is
+            // not money by its item.
             let mut row = vec![
                 bold(&way.id),
-                Cell::new(lang.amount(way.amount, &spec.currency)),
+                Cell::new(prize_words(spec, way.amount, way.tier.is_some())),
                 Cell::new(
                     counts
                         .get(way.id.as_str())
