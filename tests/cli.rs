@@ -69,6 +69,38 @@ fn styles_prints_an_index_first() {
     );
 }
 
+/// The example `tirage styles NAME` prints is a spec's `[[surfaces]]` entry as written: it
+/// parses as TOML, is of the style named, and sets only `style`, `id`, `max` and the
+/// style's parameters.
+#[test]
+fn every_styles_example_parses_as_a_surface_of_it() {
+    for s in tirage::styles::style::LIBRARY {
+        let out = tirage().args(["styles", s.name]).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", s.name);
+        let text = String::from_utf8(out.stdout).unwrap();
+        let (_, example) = text
+            .split_once("\n  example:\n")
+            .unwrap_or_else(|| panic!("{} prints no example:\n{text}", s.name));
+        let example: String = example
+            .lines()
+            .map(|l| format!("{}\n", l.strip_prefix("    ").unwrap_or(l)))
+            .collect();
+        let doc: toml::Table = toml::from_str(&example)
+            .unwrap_or_else(|e| panic!("the example of {} is not TOML: {e}\n{example}", s.name));
+        let surfaces = doc["surfaces"].as_array().expect("a [[surfaces]] entry");
+        let surface = surfaces[0].as_table().unwrap();
+        assert_eq!(surface["style"].as_str(), Some(s.name));
+        for key in surface.keys() {
+            assert!(
+                ["style", "id", "max"].contains(&key.as_str())
+                    || s.params.iter().any(|p| p.name == key),
+                "the example of {} sets {key}, none of its parameters",
+                s.name
+            );
+        }
+    }
+}
+
 #[test]
 fn bad_specs_exit_2_naming_the_field_and_line() {
     let t = small_text();

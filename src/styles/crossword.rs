@@ -1599,6 +1599,8 @@ grids = [
   ["CHAT.", "..I..", "..RAT", "..E.."],
   ["LOUP.", ".S...", ".E...", ".ROI."],
 ]
+bonus_words = ["JOKER", "TAXI"]
+bonus_prize = 50   # or bonus_amounts = [5, 10, 20, 100], shown under the scratch
 "#,
     build,
 };
@@ -1952,6 +1954,24 @@ mod tests {
         assert_eq!(plain.layout().areas, ["m"]);
         assert_eq!(plain.layout().columns.len(), 1 + 3 + 18);
         assert_eq!(plain.layout().panels.len(), 2);
+    }
+
+    /// The library's example (`tirage styles crossword`) prints a bonus word beside its
+    /// grids, as the style's parameters and game_specs/README.md describe it.
+    #[test]
+    fn the_librarys_example_shows_a_bonus_word() {
+        let (id, t) = crate::styles::testkit::example_surface(&INFO);
+        let ctx = Ctx::new(&id)
+            .captions(crate::styles::testkit::captions(&[2, 20, 50]))
+            .tiers(&[2, 20, 50]);
+        let m = (INFO.build)(t, &ctx.get()).unwrap();
+        let l = m.layout();
+        assert_eq!(l.areas, ["mots", "mots_bonus"]);
+        let last = l.columns.last().unwrap();
+        assert_eq!(
+            (last.name.as_str(), &last.values[..]),
+            ("mots_bonus", &["JOKER".to_string(), "TAXI".to_string()][..])
+        );
     }
 
     #[test]
