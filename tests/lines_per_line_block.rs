@@ -187,3 +187,34 @@ fn the_judge_refuses_a_ticket_whose_symbols_were_changed() {
     let msg = panic_of(|| judge(&r, &format!("{head}\n{lune}\n")));
     assert!(msg.contains("not in the legend"), "{msg}");
 }
+
+/// A way won through a multiplier with more lines than the grid can show beside a cell for
+/// it is refused naming the way and its line, the grid, why (the multiplier's cell takes
+/// room) and what to change.
+#[test]
+fn a_multiplier_way_with_more_lines_than_fit_is_refused_saying_why() {
+    let text = std::fs::read_to_string(repo("game_specs/examples/morpion_lignes.toml")).unwrap();
+    let said = common::refused(
+        &text,
+        &[
+            (
+                "per_line = true ",
+                "specials = [{ symbol = \"2X\", kind = \"multiplier\", times = 2 }]\nper_line = true ",
+            ),
+            ("payout = 2_330", "payout = 2_370"),
+            ("amount = 20\ncount = 2\ntotal = 40", "amount = 40\ncount = 2\ntotal = 80"),
+            (
+                "wins = [10, 10]",
+                "wins = [20, 20]\nareas = [\"grille_2x\", \"grille_2x\"]",
+            ),
+        ],
+    );
+    assert_eq!(
+        said,
+        "duo.toml:39: way \"10+10\": no surface can carry it: surface \"grille\": 2 lines won \
+         beside the multiplier 2X (« grille_2x »), but the 3×3 grid (lines of 3) leaves the \
+         multiplier a cell beside 1 winning line at most: its cell takes room, on no winning \
+         line and on no line the other cells fill but for it; give the way no more wins in « \
+         grille_2x » than that (`wins`), or the grid more cells (`rows`, `cols`)"
+    );
+}

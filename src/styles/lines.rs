@@ -1089,11 +1089,12 @@ impl Lines {
             }
         }
         if self.beside[way.wins.len() - 1].is_empty() {
-            return Err(Refusal::TooManyWins {
+            return Err(Refusal::NoCellBeside {
                 area,
+                symbol: symbol.clone(),
+                grid: format!("{}×{} grid (lines of {})", self.rows, self.cols, self.k),
                 wins: way.wins.len(),
                 most: self.beside.iter().take_while(|s| !s.is_empty()).count(),
-                why: "lines leaving a cell for the multiplier on no line they nearly fill",
             });
         }
         Ok(())

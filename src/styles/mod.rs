@@ -405,6 +405,22 @@ pub enum Refusal {
         /// What bounds them, in words.
         why: &'static str,
     },
+    /// More winning lines than a grid can show with a cell left for the multiplier beside
+    /// them (lines): the multiplier's cell is on no winning line and on no line its
+    /// neighbours nearly fill.
+    #[error("{wins} lines won beside the multiplier {symbol} (« {area} »), but the {grid} leaves the multiplier a cell beside {most} winning line{} at most: its cell takes room, on no winning line and on no line the other cells fill but for it; give the way no more wins in « {area} » than that (`wins`), or the grid more cells (`rows`, `cols`)", if *.most == 1 { "" } else { "s" })]
+    NoCellBeside {
+        /// The multiplier's play area.
+        area: String,
+        /// The multiplier's symbol.
+        symbol: String,
+        /// The grid, in words (`3×3 grid (lines of 3)`).
+        grid: String,
+        /// The way's lines.
+        wins: usize,
+        /// The most lines the grid shows with a cell left for the multiplier.
+        most: usize,
+    },
     /// A win of an amount the surface cannot show or pay.
     #[error("« {area} » cannot win {amount}: {can}")]
     CannotWin {
