@@ -262,6 +262,112 @@ fn each_recipient_gets_its_files_and_nothing_else() {
 
 /// The validation codes of a sealed block, from its print file decrypted with the
 /// printer's identity (age -d).
+/// A party's bundle is held against `--spec` as a block is (the same game passes, a field
+/// that differs is a finding in a block's words), and its `--json` has a block's top-level
+/// keys, those of what it cannot hold empty.
+#[test]
+fn a_partys_bundle_takes_a_reference_spec_and_reports_in_a_blocks_shape() {
+    let t = tempfile::tempdir().unwrap();
+    let (b, key) = signed_block(t.path());
+    let dir = t.path().join("to-printer");
+    assert!(package(&b, "printer", &key, &dir, &[]).status.success());
+    let verify = |dir: &Path, spec: &Path, extra: &[&str]| {
+        let o = tirage()
+            .arg("verify")
+            .arg(dir)
+            .arg("--signer")
+            .arg(&key)
+            .arg("--spec")
+            .arg(spec)
+            .args(["--json", "--no-audit"])
+            .args(extra)
+            .output()
+            .unwrap();
+        let r: serde_json::Value = serde_json::from_slice(&o.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)));
+        (o.status.code(), r)
+    };
+    let keys =
+        |r: &serde_json::Value| -> Vec<String> { r.as_object().unwrap().keys().cloned().collect() };
+    let spec = repo("tests/specs/coq_small.toml");
+    let (code, r) = verify(&dir, &spec, &[]);
+    assert_eq!(code, Some(0), "{r:#}");
+    // The whole block's report, for its keys.
+    let ids: Vec<String> = ["printer", "central", "auditor"]
+        .iter()
+        .flat_map(|role| {
+            [
+                "--identity".to_string(),
+                t.path().join(format!("{role}.key")).display().to_string(),
+            ]
+        })
+        .collect();
+    let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+    let (whole_code, whole) = verify(&b, &spec, &ids);
+    assert_eq!(whole_code, Some(0), "{whole:#}");
+    assert_eq!(keys(&r), keys(&whole));
+    assert_eq!(r["tickets"], 0);
+    assert_eq!(r["payout"], serde_json::Value::Null);
+    for empty in [
+        "ways",
+        "features",
+        "losing_features",
+        "promised",
+        "pack_rules",
+    ] {
+        assert_eq!(r[empty], serde_json::json!([]), "{empty}");
+    }
+    let files: Vec<&str> = r["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(files, ["tickets.bin.age", "spec.toml", "manifest.json"]);
+    assert_eq!(r["spec_comparison"]["bytes_identical"], true);
+    let result = |r: &serde_json::Value, id: &str| {
+        r["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == id)
+            .unwrap()["result"]
+            .clone()
+    };
+    for (id, want) in [
+        ("signature", "pass"),
+        ("sha256sums", "pass"),
+        ("spec", "pass"),
+        ("counts", "n/a"),
+    ] {
+        assert_eq!(result(&r, id), want, "{id}");
+    }
+    // Another game's count: the same finding as the block's, field by field.
+    let other = t.path().join("other.toml");
+    let text = std::fs::read_to_string(&spec).unwrap();
+    let edited = text.replacen("[game]\n", "[game]\nnote = \"another\"\n", 1);
+    assert_ne!(edited, text);
+    std::fs::write(&other, edited).unwrap();
+    let (code, r) = verify(&dir, &other, &[]);
+    let (whole_code, whole) = verify(&b, &other, &ids);
+    assert_eq!((code, whole_code), (Some(1), Some(1)));
+    assert_eq!(result(&r, "spec"), "fail");
+    let spec_check = |r: &serde_json::Value| {
+        r["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == "spec")
+            .unwrap()["examples"]
+            .clone()
+    };
+    assert_eq!(spec_check(&r), spec_check(&whole));
+    assert_eq!(
+        spec_check(&r)[0]["detail"],
+        "game.note: absent in the block's spec.toml, \"another\" in the reference"
+    );
+}
+
 fn codes_of_sealed(t: &Path, b: &Path) -> Vec<String> {
     let clear = t.join("clear-bin");
     std::fs::create_dir_all(&clear).unwrap();

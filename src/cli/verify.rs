@@ -24,7 +24,8 @@ use tirage::verify::{inspect, Options, SeedInput};
 )]
 pub(super) struct Args {
     /// The block directory (holding SHA256SUMS, manifest.json, spec.toml, tickets.csv,
-    /// tickets.bin, validation.csv), or an emission directory (holding emission.json).
+    /// tickets.bin, validation.csv), a party's bundle of one (`tirage package`), or an
+    /// emission directory (holding emission.json).
     dir: PathBuf,
     /// The reference spec: every field of the block's spec.toml must have its value (held
     /// field by field: comments, spacing and key order may differ, and are said to). When it pins the
@@ -32,7 +33,11 @@ pub(super) struct Args {
     /// whatever --signer says, and a production block made with a test seed is a finding.
     #[arg(long)]
     spec: Option<PathBuf>,
-    /// Print the report as JSON instead of text.
+    /// Print the report as JSON instead of text. A party's bundle (`tirage package --for
+    /// printer` or `central`) gets a block's keys: its findings under `checks` (the
+    /// procedures over the ticket files `n/a`), the files it holds under `files`; `tickets`
+    /// 0, `payout` null, `ways`, `features`, `losing_features`, `promised` and `pack_rules`
+    /// empty.
     #[arg(long)]
     json: bool,
     /// Where to write the audit report (audit.md, audit.json, audit.pdf, audit.svg; an
@@ -243,20 +248,15 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
                 role.name()
             );
         }
-        let report = tirage::verify::bundle::verify_bundle(
-            &a.dir,
-            role,
-            signer.as_ref(),
-            !a.unauthenticated,
-        );
+        let report = tirage::verify::bundle::verify_bundle(&a.dir, role, &opts);
         if a.json {
-            println!("{}", serde_json::to_string_pretty(&report)?);
+            println!("{}", serde_json::to_string_pretty(&report.report)?);
         } else if a.quiet {
             print!("{}", super::visible(&report.verdict_text()));
         } else {
             print!("{}", super::visible(&report.to_text()));
         }
-        return Ok(if report.clean {
+        return Ok(if report.report.clean {
             Outcome::Success
         } else {
             Outcome::Findings

@@ -5,6 +5,8 @@
 //! manifest's record, and that it holds nothing else. The auditor's bundle is the whole
 //! block, verified as one ([`super::inspect`]).
 
+use super::report::{Authenticated, CheckId, CheckResult, FileDigest, Report};
+use super::{add, signature, Checks, Options};
 use crate::block::layout::{
     BIN, CSV, MANIFEST, PUBLIC_KEY, SEALED_SUFFIX, SPEC, SUMS, SUMS_SIG, VALIDATION,
 };
@@ -36,10 +38,8 @@ pub fn partial_bundle(dir: &Path) -> Option<Role> {
 }
 
 /// What verify found in a party's bundle ([`verify_bundle`]).
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 pub struct BundleReport {
-    /// The bundle's directory.
-    pub dir: String,
     /// Whose bundle it is: `printer` or `central`.
     pub role: &'static str,
     /// The block it is of, in words (`game coq, emission 1, production block 1`), when its
@@ -47,15 +47,14 @@ pub struct BundleReport {
     pub block: Option<String>,
     /// The files it holds and that were checked, as delivered.
     pub held: Vec<String>,
-    /// The whole public key (`RW…`) whose signature of `SHA256SUMS` holds, if one was
-    /// checked and held.
-    pub signed_by: Option<String>,
-    /// What is wrong, one line each.
-    pub findings: Vec<String>,
-    /// True when the block is a test block (made with a test seed, never for sale).
-    pub test_block: bool,
-    /// True when nothing is wrong.
-    pub clean: bool,
+    /// The report in a block's shape (`verify --json` prints it, with a block's top-level
+    /// keys): `checks` gives each finding under its procedure (`signature`, `sha256sums`,
+    /// `manifest`, `spec`; the procedures over the ticket files are `n/a`, since the bundle
+    /// holds one party's file only), `files` the files it holds, `spec_comparison` the
+    /// spec held against `--spec`, `authenticated` what the verdict rests on; `tickets` is
+    /// 0, `payout` null, and `ways`, `features`, `losing_features`, `promised` and
+    /// `pack_rules` are empty: no ticket was read.
+    pub report: Report,
 }
 
 impl BundleReport {
@@ -68,48 +67,60 @@ impl BundleReport {
         }
     }
 
+    /// The findings, one line each, in the order of the procedures.
+    fn findings(&self) -> impl Iterator<Item = &str> {
+        self.report
+            .checks
+            .iter()
+            .flat_map(|c| c.examples.iter().map(|f| f.detail.as_str()))
+    }
+
     /// The verdict alone (what `verify -q` prints), one line.
     pub fn verdict_text(&self) -> String {
-        let mut s = if self.clean {
+        let mut s = if self.report.clean {
             format!(
                 "verify: CLEAN, as {} bundle: what it holds was checked, not the whole block",
                 self.whose()
             )
         } else {
+            let n: u64 = self.report.checks.iter().map(|c| c.findings).sum();
             format!(
-                "verify: FINDINGS in {} bundle ({} finding(s))",
-                self.whose(),
-                self.findings.len()
+                "verify: FINDINGS in {} bundle ({n} finding(s))",
+                self.whose()
             )
         };
-        if self.test_block {
+        if self.report.authenticated.test_seed {
             s.push_str("; a TEST BLOCK's (made with a test seed, never for sale)");
         }
-        if self.signed_by.is_none() {
+        if self.report.authenticated.signer.is_none() {
             s.push_str("; unauthenticated: no signature was checked");
         }
         s.push('\n');
         s
     }
 
-    /// The report as text: what the bundle is and holds, each finding, the verdict.
+    /// The report as text: what the bundle is and holds, its spec held against the
+    /// reference, each finding, the verdict.
     pub fn to_text(&self) -> String {
         let mut s = format!(
             "tirage verify {} — {} bundle{}: it holds {}; the block's other ticket files are the other parties', checked from the auditor's bundle\n",
-            self.dir,
+            self.report.dir,
             self.whose(),
             self.block
                 .as_deref()
                 .map_or_else(String::new, |b| format!(" of {b}")),
             self.held.join(", ")
         );
-        match &self.signed_by {
+        match &self.report.authenticated.signer {
             Some(k) => s.push_str(&format!(
                 "signed: SHA256SUMS.minisig is the signature of SHA256SUMS by key {k} (--signer)\n"
             )),
             None => s.push_str("signed: not checked\n"),
         }
-        for f in &self.findings {
+        if let Some(c) = &self.report.spec_comparison {
+            s.push_str(&format!("spec: {} (--spec)\n", c.summary()));
+        }
+        for f in self.findings() {
             s.push_str(&format!("FINDING {f}\n"));
         }
         s.push_str(&self.verdict_text());
@@ -117,71 +128,84 @@ impl BundleReport {
     }
 }
 
-/// The hex SHA-256 of regular file `path`, read once. Errors: the reason, for a finding.
-fn digest(path: &Path) -> Result<String, String> {
+/// Size and hex SHA-256 of regular file `path`, read once. Errors: the reason, for a
+/// finding.
+fn digest(path: &Path) -> Result<(u64, String), String> {
     let mut f = open_regular(path).map_err(|e| format!("cannot be read: {e}"))?;
     let mut h = Sha256::new();
     let mut buf = vec![0u8; 1 << 20];
+    let mut n = 0u64;
     loop {
         match f.read(&mut buf) {
             Ok(0) => break,
-            Ok(k) => h.update(&buf[..k]),
+            Ok(k) => {
+                h.update(&buf[..k]);
+                n += k as u64;
+            }
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(e) => return Err(format!("cannot be read: {e}")),
         }
     }
-    Ok(hex::encode(h.finalize()))
+    Ok((n, hex::encode(h.finalize())))
 }
 
 /// Checks the bundle of `role` in `dir` ([`partial_bundle`]): the signature of
-/// `SHA256SUMS` by `signer` (none given: a finding when `require_signature`), every file
-/// the role's bundle holds (its ticket file as delivered, `spec.toml`, `manifest.json`)
-/// against `SHA256SUMS` and, a ticket file in clear, the manifest's record, and no other
-/// entry than a bundle's. Reads each file once.
-pub fn verify_bundle(
-    dir: &Path,
-    role: Role,
-    signer: Option<&Verifier>,
-    require_signature: bool,
-) -> BundleReport {
-    let mut findings = Vec::new();
-    let sums_bytes = match sums::read_bytes(dir) {
-        Ok(b) => Some(b),
-        Err(e) => {
-            findings.push(format!("{SUMS}: cannot read it: {e}"));
-            None
-        }
-    };
-    let listed = match sums_bytes.as_deref().map(sums::parse_bytes) {
-        Some(Ok(l)) => l,
-        Some(Err(m)) => {
-            findings.push(format!("{SUMS}: {m}"));
-            Vec::new()
-        }
-        None => Vec::new(),
-    };
-    let signed_by = signed(
-        dir,
-        signer,
-        sums_bytes.as_deref(),
-        require_signature,
-        &mut findings,
-    );
+/// `SHA256SUMS` by the operator's key (`opts.reference`'s pinned key, else `opts.signer`;
+/// none: a finding when `opts.require_signature`), every file the role's bundle holds (its
+/// ticket file as delivered, `spec.toml`, `manifest.json`) against `SHA256SUMS` and, a
+/// ticket file in clear, the manifest's record, its `spec.toml` (it validates and, given
+/// `opts.reference`, has the reference's every field, as a block's), and no other entry
+/// than a bundle's. Reads each file once; the other options do not apply to a bundle.
+pub fn verify_bundle(dir: &Path, role: Role, opts: &Options) -> BundleReport {
+    let mut checks = Checks::new();
+    let (sums_bytes, listed) = read_sums(dir, &mut checks);
+    let key = signature::signature_key(opts);
+    let signed_by = signed(dir, key.as_ref(), opts, sums_bytes.as_deref(), &mut checks);
     let held = held_files(dir, role);
-    let manifest: Option<Manifest> = read_regular(&dir.join(MANIFEST), MAX_JSON)
-        .ok()
-        .and_then(|b| serde_json::from_slice(&b).ok());
-    if manifest.is_none() {
-        findings.push(format!(
-            "{MANIFEST}: cannot be read or parsed as a tirage manifest"
-        ));
+    let manifest = read_manifest(dir, opts, &mut checks);
+    let (files, spec_text) = check_held(dir, &held, &listed, manifest.as_ref(), &mut checks);
+    // A spec.toml that cannot be read is already a finding of SHA256SUMS's.
+    let spec = spec_text.and_then(|t| super::open::read_spec(t, dir, &mut checks));
+    let spec_comparison = match (&spec, opts.reference) {
+        (Some(s), Some(r)) => Some(super::spec_diff::compare(s, r)),
+        _ => None,
+    };
+    for d in spec_comparison.iter().flat_map(|c| &c.differences) {
+        add(&mut checks, CheckId::Spec, None, d.describe());
     }
-    check_held(dir, &held, &listed, manifest.as_ref(), &mut findings);
-    others(dir, &held, role, &mut findings);
-    BundleReport {
+    others(dir, &held, role, &mut checks);
+    let results = results(checks, key.is_some());
+    let m = manifest.as_ref();
+    let report = Report {
         dir: dir.display().to_string(),
+        game: spec.as_ref().map(|s| s.id.clone()),
+        currency: spec.as_ref().map(|s| s.currency.clone()),
+        kind: m.map(|m| m.kind),
+        block: m.map(|m| m.block),
+        tickets: 0,
+        clean: results.iter().all(CheckResult::is_clean),
+        checks: results,
+        ways: Vec::new(),
+        features: Vec::new(),
+        losing_features: Vec::new(),
+        promised: Vec::new(),
+        payout: None,
+        pack_rules: Vec::new(),
+        files,
+        authenticated: authenticated(
+            m,
+            opts,
+            signed_by,
+            key.is_some(),
+            spec_comparison.as_ref(),
+            &held,
+        ),
+        spec_comparison,
+        generated_by: m.map(|m| m.tool.clone()),
+    };
+    BundleReport {
         role: role.name(),
-        block: manifest.as_ref().map(|m| {
+        block: m.map(|m| {
             format!(
                 "game {}, emission {}, {} block {}",
                 m.game.id,
@@ -191,25 +215,131 @@ pub fn verify_bundle(
             )
         }),
         held,
-        signed_by,
-        clean: findings.is_empty(),
-        findings,
-        test_block: manifest.as_ref().is_some_and(Manifest::is_test_block),
+        report,
     }
 }
 
-/// The whole public key of `signer` when `SHA256SUMS.minisig` in `dir` is its signature of
-/// `sums` (the bytes of `SHA256SUMS` as read); else `None`, and a finding when a key was
-/// given, or none was and `require_signature`.
+/// `SHA256SUMS` of the bundle in `dir`: its bytes as read and its entries (name, hex
+/// SHA-256); a file that cannot be read or parsed is a finding of [`CheckId::Sha256sums`]
+/// (`None`, no entries).
+fn read_sums(dir: &Path, checks: &mut Checks) -> (Option<Vec<u8>>, Vec<(String, String)>) {
+    let sums_bytes = match sums::read_bytes(dir) {
+        Ok(b) => Some(b),
+        Err(e) => {
+            add(
+                checks,
+                CheckId::Sha256sums,
+                None,
+                format!("{SUMS}: cannot read it: {e}"),
+            );
+            None
+        }
+    };
+    let listed = match sums_bytes.as_deref().map(sums::parse_bytes) {
+        Some(Ok(l)) => l,
+        Some(Err(m)) => {
+            add(checks, CheckId::Sha256sums, None, format!("{SUMS}: {m}"));
+            Vec::new()
+        }
+        None => Vec::new(),
+    };
+    (sums_bytes, listed)
+}
+
+/// The manifest of the bundle in `dir`; one that cannot be read or parsed, and a test
+/// block held to a reference spec that pins the operator's key, are findings of
+/// [`CheckId::Manifest`].
+fn read_manifest(dir: &Path, opts: &Options, checks: &mut Checks) -> Option<Manifest> {
+    let manifest: Option<Manifest> = read_regular(&dir.join(MANIFEST), MAX_JSON)
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok());
+    if manifest.is_none() {
+        add(
+            checks,
+            CheckId::Manifest,
+            None,
+            format!("{MANIFEST}: cannot be read or parsed as a tirage manifest"),
+        );
+    }
+    if let Some(why) = manifest
+        .as_ref()
+        .and_then(|m| signature::test_block_finding(m, opts))
+    {
+        add(checks, CheckId::Manifest, None, why);
+    }
+    manifest
+}
+
+/// Each procedure's result over a party's bundle from the findings `checks`: `fail` with
+/// findings; the signature `skipped` without a key (`keyed` false); the signature,
+/// `SHA256SUMS`, the manifest and the spec `pass`; the procedures over the ticket files
+/// `n/a` (checked from the auditor's bundle, which holds them all).
+fn results(mut checks: Checks, keyed: bool) -> Vec<CheckResult> {
+    CheckId::ALL
+        .iter()
+        .map(|&id| {
+            let f = checks.remove(&id).unwrap_or_default();
+            let result = match id {
+                _ if f.count > 0 => "fail",
+                CheckId::Signature if !keyed => "skipped",
+                CheckId::Signature | CheckId::Sha256sums | CheckId::Manifest | CheckId::Spec => {
+                    "pass"
+                }
+                _ => "n/a",
+            };
+            CheckResult::new(id, result, f)
+        })
+        .collect()
+}
+
+/// What a party's bundle's verdict rests on: the key whose signature held (`signed_by`;
+/// `keyed`: one was asked for), the reference spec and how the bundle's copy compares to
+/// it, what its manifest `m` says (test block, specimen, validation key), and whether the
+/// files it holds (`held`) are encrypted. Nothing is replayed.
+fn authenticated(
+    m: Option<&Manifest>,
+    opts: &Options,
+    signed_by: Option<String>,
+    keyed: bool,
+    comparison: Option<&super::spec_diff::SpecComparison>,
+    held: &[String],
+) -> Authenticated {
+    Authenticated {
+        signature_rejected: keyed && signed_by.is_none(),
+        signer: signed_by,
+        vouched: None,
+        test_seed: m.is_some_and(Manifest::is_test_block),
+        reference_spec: opts.reference.map(|r| r.sha256.clone()),
+        reference_spec_text_differs: comparison
+            .is_some_and(|c| !c.bytes_identical && c.same_meaning()),
+        replayed: false,
+        ceremony: None,
+        encrypted: held.iter().any(|f| f.ends_with(SEALED_SUFFIX)),
+        validation_key_from_seed: m.is_some_and(|m| m.validation_key_from_seed),
+        specimen: m.is_some_and(|m| m.kind == crate::block::Kind::Specimen),
+        manifest_read: m.is_some(),
+    }
+}
+
+/// The whole public key of `key` (the operator's: [`signature::signature_key`]) when
+/// `SHA256SUMS.minisig` in `dir` is its signature of `sums` (the bytes of `SHA256SUMS` as
+/// read); else `None`, and a finding of [`CheckId::Signature`] when a key was given, or
+/// none was and `opts.require_signature`. A signer other than the key the reference spec
+/// pins is a finding too.
 fn signed(
     dir: &Path,
-    signer: Option<&Verifier>,
+    key: Option<&Result<Verifier, String>>,
+    opts: &Options,
     sums: Option<&[u8]>,
-    require_signature: bool,
-    findings: &mut Vec<String>,
+    checks: &mut Checks,
 ) -> Option<String> {
-    match (signer, sums) {
-        (Some(key), Some(bytes)) => {
+    let mut bad = |what: String| add(checks, CheckId::Signature, None, what);
+    if let Some(why) = signature::pinned_mismatch(opts) {
+        bad(why);
+    }
+    match (key, sums) {
+        (Some(Err(e)), _) => bad(format!("the reference spec's [signing] public_key: {e}")),
+        (Some(Ok(key)), Some(bytes)) => {
             let sig = read_regular(&dir.join(SUMS_SIG), 64 * 1024)
                 .map_err(|e| format!("cannot read it: {e}"))
                 .and_then(|s| {
@@ -219,10 +349,10 @@ fn signed(
                 .and_then(|s| key.verify(bytes, &s).map_err(|e| e.to_string()));
             match sig {
                 Ok(_) => return Some(key.public_key()),
-                Err(m) => findings.push(format!("{SUMS_SIG}: {m}")),
+                Err(m) => bad(format!("{SUMS_SIG}: {m}")),
             }
         }
-        (None, _) if require_signature => findings.push(
+        (None, _) if opts.require_signature => bad(
             "no signature was checked: anyone could have written these files and their digests; give the operator's public key as you hold it (--signer KEY.pub), or --unauthenticated"
                 .to_string(),
         ),
@@ -250,41 +380,73 @@ fn held_files(dir: &Path, role: Role) -> Vec<String> {
 }
 
 /// Holds each file of `held` in `dir` to `listed` (`SHA256SUMS`, when it was read) and to
-/// the record of `manifest` when it has one (a file in clear); findings go to `findings`.
+/// the record of `manifest` when it has one (a file in clear); findings go to `checks`
+/// ([`CheckId::Sha256sums`], [`CheckId::Manifest`]). Returns each file with its digests,
+/// and the text of `spec.toml` as read (an error when it is not UTF-8; `None` when it
+/// cannot be read, a finding already).
 fn check_held(
     dir: &Path,
     held: &[String],
     listed: &[(String, String)],
     manifest: Option<&Manifest>,
-    findings: &mut Vec<String>,
-) {
+    checks: &mut Checks,
+) -> (Vec<FileDigest>, Option<std::io::Result<String>>) {
+    let mut files = Vec::new();
+    let mut spec_text = None;
     for name in held {
-        let d = match digest(&dir.join(name)) {
-            Ok(d) => d,
-            Err(m) => {
-                findings.push(format!("{name} {m}"));
-                continue;
-            }
+        // The spec is read whole, once: its digest is of the very bytes parsed.
+        let read = if name == SPEC {
+            read_regular(&dir.join(name), crate::spec::MAX_SPEC_BYTES)
+                .map_err(|e| format!("cannot be read: {e}"))
+                .map(|b| {
+                    let d = (b.len() as u64, hex::encode(Sha256::digest(&b)));
+                    spec_text = Some(String::from_utf8(b).map_err(|_| {
+                        std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text")
+                    }));
+                    d
+                })
+        } else {
+            digest(&dir.join(name))
         };
-        if !listed.is_empty() {
-            if let Err(m) = sums::check(listed, name, &d) {
-                findings.push(format!("{name}: {m}"));
+        let in_sums = listed
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, d)| d.clone());
+        let rec = manifest.and_then(|m| m.files.iter().find(|f| f.name == *name));
+        let mut file = FileDigest {
+            name: name.clone(),
+            bytes: None,
+            sha256: None,
+            sha256sums: in_sums,
+            manifest: rec.map(|r| r.sha256.clone()),
+        };
+        match read {
+            Err(m) => add(checks, CheckId::Sha256sums, None, format!("{name} {m}")),
+            Ok((n, d)) => {
+                if !listed.is_empty() {
+                    if let Err(m) = sums::check(listed, name, &d) {
+                        add(checks, CheckId::Sha256sums, None, format!("{name}: {m}"));
+                    }
+                }
+                if let Some(rec) = rec.filter(|r| r.sha256 != d) {
+                    add(
+                        checks,
+                        CheckId::Manifest,
+                        None,
+                        format!("{name}: SHA-256 {d}, the manifest says {}", rec.sha256),
+                    );
+                }
+                (file.bytes, file.sha256) = (Some(n), Some(d));
             }
         }
-        if let Some(rec) = manifest.and_then(|m| m.files.iter().find(|f| f.name == *name)) {
-            if rec.sha256 != d {
-                findings.push(format!(
-                    "{name}: SHA-256 {d}, the manifest says {}",
-                    rec.sha256
-                ));
-            }
-        }
+        files.push(file);
     }
+    (files, spec_text)
 }
 
 /// Names each entry of `dir` that is none of the bundle's (`held`, `SHA256SUMS`, its
 /// signature, `operator.pub`): another party's file or a note slipped in.
-fn others(dir: &Path, held: &[String], role: Role, findings: &mut Vec<String>) {
+fn others(dir: &Path, held: &[String], role: Role, checks: &mut Checks) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
@@ -300,6 +462,11 @@ fn others(dir: &Path, held: &[String], role: Role, findings: &mut Vec<String>) {
         "the central system's"
     };
     for n in other {
-        findings.push(format!("{n} is in the bundle but is none of {whose} files"));
+        add(
+            checks,
+            CheckId::Sha256sums,
+            None,
+            format!("{n} is in the bundle but is none of {whose} files"),
+        );
     }
 }

@@ -510,13 +510,7 @@ fn check_results(
             } else {
                 "pass"
             };
-            CheckResult {
-                id,
-                procedure: id.procedure(),
-                result,
-                findings: f.count,
-                examples: f.examples,
-            }
+            CheckResult::new(id, result, f)
         })
         .collect()
 }

@@ -125,7 +125,11 @@ fn check_listed(listed: &[(String, String)], checks: &mut Checks) {
 /// The block's spec copy from `text` (the bytes of `dir`'s spec.toml as read, or why they
 /// could not be): it validates. Findings go to [`CheckId::Spec`]; `None` when it cannot be
 /// read or does not validate.
-fn read_spec(text: std::io::Result<String>, dir: &Path, checks: &mut Checks) -> Option<GameSpec> {
+pub(super) fn read_spec(
+    text: std::io::Result<String>,
+    dir: &Path,
+    checks: &mut Checks,
+) -> Option<GameSpec> {
     let spec = match text {
         Err(e) => {
             add(

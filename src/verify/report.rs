@@ -270,6 +270,17 @@ pub struct CheckResult {
 }
 
 impl CheckResult {
+    /// The result `result` of procedure `id` with its findings `f`.
+    pub fn new(id: CheckId, result: &'static str, f: Findings) -> CheckResult {
+        CheckResult {
+            id,
+            procedure: id.procedure(),
+            result,
+            findings: f.count,
+            examples: f.examples,
+        }
+    }
+
     /// True when the procedure leaves the block clean: it passed, was skipped, or does not
     /// apply to the block.
     pub fn is_clean(&self) -> bool {

@@ -44,6 +44,18 @@ pub(super) fn signature_key(opts: &Options) -> Option<Result<Verifier, String>> 
     }
 }
 
+/// The finding when the signer given (`--signer`) is not the key the reference spec pins
+/// (`[signing] public_key`); `None` when they agree or either is missing.
+pub(super) fn pinned_mismatch(opts: &Options) -> Option<String> {
+    let pinned = opts.reference.and_then(|r| r.signing_key.as_deref())?;
+    let given = opts.signer?.public_key();
+    (given != pinned).then(|| {
+        format!(
+            "the key given (--signer, {given}) is not the operator's key the reference spec pins ({pinned}): only the pinned key can sign this game's blocks"
+        )
+    })
+}
+
 /// Checks `SHA256SUMS.minisig` over the bytes of `SHA256SUMS` read when the block was
 /// opened (never read again: the digests every file was held to are the ones signed), with
 /// the key of [`signature_key`]; then what its trusted comment vouches for against the
@@ -70,14 +82,8 @@ fn check_signature(
         }
         Some(Ok(v)) => v,
     };
-    let pinned = opts.reference.and_then(|r| r.signing_key.as_deref());
-    if let (Some(p), Some(given)) = (pinned, opts.signer) {
-        if given.public_key() != p {
-            bad(format!(
-                "the key given (--signer, {}) is not the operator's key the reference spec pins ({p}): only the pinned key can sign this game's blocks",
-                given.public_key()
-            ));
-        }
+    if let Some(why) = pinned_mismatch(opts) {
+        bad(why);
     }
     let Some(sums) = block.sums.as_deref() else {
         bad("SHA256SUMS could not be read: nothing to check the signature over".into());
@@ -177,27 +183,25 @@ fn test_block(block: &Block, checks: &mut Checks) -> bool {
     let Some(m) = &block.manifest else {
         return false;
     };
-    let test = m.insecure_seed || crate::crypto::rng::is_test_seed_commitment(&m.seed_commitment);
-    if !test || m.kind != Kind::Production {
-        return false;
+    if let Some(why) = test_block_finding(m, block.opts) {
+        add(checks, CheckId::Manifest, None, why);
     }
-    if block
-        .opts
-        .reference
-        .is_some_and(|r| r.signing_key.is_some())
-    {
-        add(
-            checks,
-            CheckId::Manifest,
-            None,
-            if m.insecure_seed {
-                "made with --insecure-seed: a test block, whose seed may be a published test value; never a production block of the operator whose key the reference spec pins"
-            } else {
-                "its seed commitment is a published test seed's: a test block, never a production block of the operator whose key the reference spec pins"
-            },
-        );
+    m.is_test_block()
+}
+
+/// The finding ([`CheckId::Manifest`]) when the manifest `m` is of a production block made
+/// with a test seed and the reference spec pins the operator's key (a production check);
+/// `None` otherwise.
+pub(super) fn test_block_finding(m: &Manifest, opts: &Options) -> Option<&'static str> {
+    let pinned = opts.reference.is_some_and(|r| r.signing_key.is_some());
+    if !m.is_test_block() || !pinned {
+        return None;
     }
-    true
+    Some(if m.insecure_seed {
+        "made with --insecure-seed: a test block, whose seed may be a published test value; never a production block of the operator whose key the reference spec pins"
+    } else {
+        "its seed commitment is a published test seed's: a test block, never a production block of the operator whose key the reference spec pins"
+    })
 }
 
 #[cfg(test)]
