@@ -436,6 +436,43 @@ fn seed_shares_generate_and_replay() {
             fb.display()
         )
     );
+    // A manifest tampered with to record the commitments in the other order (and the seed
+    // they make so): it is a finding, and orders nothing; the shares given in generation's
+    // order are replayed.
+    let tampered = t.path().join("tampered");
+    copy_dir(&blk, &tampered);
+    let mut m = json(&blk.join("manifest.json"));
+    m["seed_shares"] = serde_json::json!([lines[1], lines[0]]);
+    m["seed_commitment"] = Seed::from_shares(&[read(&fb), read(&fa)])
+        .commitment()
+        .into();
+    std::fs::write(
+        tampered.join("manifest.json"),
+        serde_json::to_vec_pretty(&m).unwrap(),
+    )
+    .unwrap();
+    let mut c = tirage();
+    c.args(["verify", "--unauthenticated", "-q", "--json", "--no-audit"])
+        .arg(&tampered)
+        .arg("--validation-key")
+        .arg(&key);
+    for p in [&fa, &fb] {
+        c.arg("--seed-share").arg(p);
+    }
+    let out = c.output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let sums = check(&r, "sha256sums");
+    assert_eq!(sums["result"], "fail");
+    assert!(
+        sums["examples"].to_string().contains("manifest.json"),
+        "{sums}"
+    );
     // A share of another ceremony in the place of one: not this block's seed, a finding.
     let fd = t.path().join("d.share");
     tirage()

@@ -148,6 +148,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         ),
         None => None,
     };
+    let signer = a.signer.as_deref().map(Verifier::load).transpose()?;
     let seed = match (&a.seed_file, a.seed_share.is_empty()) {
         (Some(f), _) => {
             let text = super::seed::read_small(f, "seed file")?;
@@ -157,7 +158,18 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         }
         (None, false) => {
             let shares = super::seed::read_shares(&a.seed_share)?;
-            shares_in_generation_order(&a.dir, &a.seed_share, &shares, beacon.as_ref())?;
+            let pinned = reference.as_ref().and_then(|r| r.signing_key.as_deref());
+            let trust = Trust {
+                key: pinned
+                    .map(|p| Verifier::from_base64(p).map_err(drop))
+                    .or_else(|| {
+                        signer
+                            .as_ref()
+                            .map(|v| Verifier::from_base64(&v.public_key()).map_err(drop))
+                    }),
+                commitments: commitments.as_deref(),
+            };
+            shares_in_generation_order(&a.dir, &a.seed_share, &shares, beacon.as_ref(), &trust)?;
             Some(SeedInput::from_shares(shares, beacon.clone()))
         }
         (None, true) => None,
@@ -165,7 +177,6 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     // The bar's total: the manifest's count (for the bar only; verify holds it to the
     // files), else the reference spec's block; twice that when the block is replayed too.
     let expected = manifest_tickets(&a.dir).or(reference.as_ref().map(|s| u64::from(s.block_size)));
-    let signer = a.signer.as_deref().map(Verifier::load).transpose()?;
     let identities = Identities::load(&a.identity)?;
     let validation_key = match &a.validation_key {
         Some(f) => {
@@ -509,19 +520,21 @@ fn write_emission_audit(a: &Args, report: &EmissionReport) -> Result<()> {
     Ok(())
 }
 
-/// The tickets the block's manifest says it holds, for the progress bar only.
 /// Refuses seed shares given in another order than generation's, a usage mistake rather
 /// than a finding: each share (read from `paths`) opens one of the commitments the block's
 /// manifest records, and in the commitments' order, not in the order given, the shares
-/// (with `beacon`) make the seed whose commitment the manifest records. Anything else (no
-/// manifest, a share opening no commitment, another seed in either order) is left to the
-/// replay, which reports it. Errors: the order each share's commitment has, and the order
-/// to give.
+/// (with `beacon`) make the seed whose commitment the manifest records. Only a manifest
+/// that is the block's as far as verify can tell orders the shares ([`trusted_manifest`]):
+/// a tampered one is a finding the checks report, never a reason to refuse the shares.
+/// Anything else (no manifest, a share opening no commitment, another seed in either
+/// order) is left to the replay, which reports it. Errors: the order each share's
+/// commitment has, and the order to give.
 fn shares_in_generation_order(
     dir: &std::path::Path,
     paths: &[PathBuf],
     shares: &[SeedShare],
     beacon: Option<&Beacon>,
+    trust: &Trust,
 ) -> Result<()> {
     let Ok(bytes) = tirage::output::read_regular(&dir.join(MANIFEST), tirage::output::MAX_JSON)
     else {
@@ -530,6 +543,9 @@ fn shares_in_generation_order(
     let Ok(m) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
         return Ok(());
     };
+    if !trusted_manifest(dir, &bytes, &m, trust) {
+        return Ok(());
+    }
     let lines: Vec<&str> = m
         .get("seed_shares")
         .and_then(|v| v.as_array())
@@ -576,6 +592,57 @@ fn shares_in_generation_order(
     )
 }
 
+/// What a block's manifest is held to before it may order the seed shares given: the
+/// operator's key (the reference spec's pinned key, else `--signer`) and the published
+/// share commitments (`--commitments`), when given.
+struct Trust<'a> {
+    /// The key `SHA256SUMS` must be signed with (an error: the pinned key is malformed).
+    key: Option<std::result::Result<Verifier, ()>>,
+    /// The published share commitments.
+    commitments: Option<&'a [Commitment]>,
+}
+
+/// True when manifest `bytes` (parsed: `m`) in block `dir` is the block's as far as verify
+/// can tell: `SHA256SUMS` lists their digest, its signature holds for `trust.key` when one
+/// is given, and the manifest records exactly the published commitments, in order, when
+/// they are given. Otherwise the manifest is a finding of verify's checks (`sha256sums`,
+/// `signature`, `ceremony`).
+fn trusted_manifest(
+    dir: &std::path::Path,
+    bytes: &[u8],
+    m: &serde_json::Value,
+    trust: &Trust,
+) -> bool {
+    use sha2::Digest;
+    let Ok(sums) = tirage::output::sums::read_bytes(dir) else {
+        return false;
+    };
+    let digest = hex::encode(sha2::Sha256::digest(bytes));
+    let listed = tirage::output::sums::parse_bytes(&sums)
+        .is_ok_and(|l| tirage::output::sums::check(&l, MANIFEST, &digest).is_ok());
+    let signed = trust.key.as_ref().is_none_or(|k| {
+        let sig =
+            tirage::output::read_regular(&dir.join(tirage::block::layout::SUMS_SIG), 64 << 10)
+                .ok()
+                .and_then(|b| String::from_utf8(b).ok());
+        matches!((k, sig), (Ok(k), Some(sig)) if k.verify(&sums, &sig).is_ok())
+    });
+    let published = trust.commitments.is_none_or(|p| {
+        let recorded: Vec<Option<Commitment>> = m
+            .get("seed_shares")
+            .and_then(|v| v.as_array())
+            .map(|v| {
+                v.iter()
+                    .map(|l| l.as_str().and_then(|l| Commitment::parse(l).ok()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        recorded.len() == p.len() && recorded.iter().zip(p).all(|(r, p)| r.as_ref() == Some(p))
+    });
+    listed && signed && published
+}
+
+/// The tickets the block's manifest says it holds, for the progress bar only.
 fn manifest_tickets(dir: &std::path::Path) -> Option<u64> {
     let bytes = tirage::output::read_regular(&dir.join(MANIFEST), tirage::output::MAX_JSON).ok()?;
     let m: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
