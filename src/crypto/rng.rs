@@ -461,18 +461,19 @@ pub fn weight_index(weights: &[u32], mut x: u32) -> usize {
 }
 
 /// Weights ready to be drawn from a digit (see [`below_mixed`]): divided by their greatest
-/// common divisor (the same distribution over a smaller range, so more draws fit in one),
-/// and tabulated when that range is small, so that [`Weights::index`] is one lookup.
+/// common divisor (the same distribution over a smaller range, so more draws fit in one;
+/// [`Weights::new`]) or as given ([`Weights::unreduced`]), and tabulated when that range
+/// is small, so that [`Weights::index`] is one lookup.
 #[derive(Clone, Debug)]
 pub struct Weights {
     weights: Vec<u32>,
     total: u32,
-    /// `table[x]` = the index for `x`, when the reduced total is at most [`Weights::TABLE`].
+    /// `table[x]` = the index for `x`, when the total is at most [`Weights::TABLE`].
     table: Vec<u8>,
 }
 
 impl Weights {
-    /// Largest reduced total that gets a lookup table.
+    /// Largest total that gets a lookup table.
     const TABLE: u32 = 4096;
 
     /// Panics if every weight is zero, there are more than 256, or they sum past
@@ -486,8 +487,20 @@ impl Weights {
             }
         }
         let g = weights.iter().fold(0, |g, &w| gcd(g, w));
-        assert!(g > 0 && weights.len() <= 256, "Weights::new: {weights:?}");
-        let weights: Vec<u32> = weights.iter().map(|&w| w / g).collect();
+        Weights::tabulated(weights.iter().map(|&w| w / g.max(1)).collect())
+    }
+
+    /// The weights as given, not reduced: [`Weights::draw`] then draws exactly as
+    /// [`weighted`] of them does. Panics as [`Weights::new`].
+    pub fn unreduced(weights: &[u32]) -> Weights {
+        Weights::tabulated(weights.to_vec())
+    }
+
+    fn tabulated(weights: Vec<u32>) -> Weights {
+        assert!(
+            weights.iter().any(|&w| w > 0) && weights.len() <= 256,
+            "Weights: {weights:?}"
+        );
         let total = weights.iter().try_fold(0u32, |t, &w| t.checked_add(w));
         let total = total.expect("weights summing past u32::MAX");
         let mut table = Vec::new();
@@ -503,19 +516,27 @@ impl Weights {
         }
     }
 
-    /// The range to draw from: the sum of the reduced weights.
+    /// The range to draw from: the sum of the weights (reduced by [`Weights::new`]).
     pub fn total(&self) -> u32 {
         self.total
     }
 
-    /// The index drawn by `x` (below [`Weights::total`]): [`weight_index`] of the reduced
-    /// weights.
+    /// The index drawn by `x` (below [`Weights::total`]): [`weight_index`] of the weights
+    /// (reduced by [`Weights::new`]).
     #[inline]
     pub fn index(&self, x: u32) -> usize {
         match self.table.get(x as usize) {
             Some(&i) => usize::from(i),
             None => weight_index(&self.weights, x),
         }
+    }
+
+    /// An index drawn with probability proportional to its weight: [`Weights::index`] of
+    /// [`below`]`(rng, total)`. For [`Weights::unreduced`] weights, the same draw and the
+    /// same index as [`weighted`] of them.
+    #[inline]
+    pub fn draw<R: RngCore + ?Sized>(&self, rng: &mut R) -> usize {
+        self.index(below(rng, self.total))
     }
 }
 
@@ -617,6 +638,29 @@ mod tests {
         );
         for x in 0..4097 {
             assert_eq!(w.index(x), weight_index(&[4095, 1, 1], x));
+        }
+    }
+
+    #[test]
+    fn unreduced_weights_draw_as_weighted() {
+        let s = seed();
+        // coq's decoy weights (a table), and weights too wide for one (the running sum).
+        for weights in [&[300, 250, 150, 100, 80, 60, 40, 20][..], &[5000, 0, 3, 1]] {
+            let w = Weights::unreduced(weights);
+            assert_eq!(w.total(), weights.iter().sum::<u32>());
+            let (mut a, mut b) = (
+                stream(&s, Purpose::Faces, 1, 5),
+                stream(&s, Purpose::Faces, 1, 5),
+            );
+            let mut seen = vec![0u32; weights.len()];
+            for _ in 0..5000 {
+                let i = w.draw(&mut a);
+                assert_eq!(i, weighted(&mut b, weights));
+                seen[i] += 1;
+            }
+            assert_eq!(a.next_u32(), b.next_u32(), "streams still in step");
+            let zero: Vec<bool> = weights.iter().map(|&w| w == 0).collect();
+            assert_eq!(seen.iter().map(|&n| n == 0).collect::<Vec<_>>(), zero);
         }
     }
 
