@@ -64,7 +64,7 @@ use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureKind,
     Features, Layout, Mark, MarkKind, Panel, Plan, Refusal, Style, MAX_COLUMNS,
 };
-use crate::crypto::rng::{below, chance, shuffle, weighted};
+use crate::crypto::rng::{below, chance, shuffle, Weights};
 use crate::language::{Phrase, PrintedLine};
 use crate::lots::Way;
 use crate::money::Money;
@@ -150,12 +150,14 @@ struct RawPlayArea {
 
 /// Where a play area's prize comes from.
 enum Prize {
-    /// Its amount box: the amounts, the box's column and caption column, decoy weights.
+    /// Its amount box: the amounts, the box's column and caption column, decoy weights
+    /// (as the spec gives them, and tabulated to draw from).
     Box {
         amounts: AmountBox,
         col: usize,
         caption: usize,
         weights: Vec<u32>,
+        decoys: Weights,
     },
     /// Its pay legend: the amount of each of its winning symbols (same order).
     Legend(Vec<Money>),
@@ -544,6 +546,7 @@ impl MatchSymbols {
                         amounts,
                         col,
                         caption: col + 1,
+                        decoys: Weights::unreduced(&weights),
                         weights,
                     }
                 }
@@ -1539,7 +1542,8 @@ impl MatchSymbols {
                         amounts,
                         col,
                         caption,
-                        weights,
+                        decoys,
+                        ..
                     } = &play_area.prize
                     {
                         // A special symbol's box: the amount it wins (the one box of an
@@ -1549,7 +1553,7 @@ impl MatchSymbols {
                             .iter()
                             .position(|&b| b == g)
                             .and_then(|b| box_shows.get(b).copied().flatten());
-                        let code = shown.unwrap_or_else(|| weighted(rng, weights) as u8);
+                        let code = shown.unwrap_or_else(|| decoys.draw(rng) as u8);
                         amounts.show(&mut face, *col, *caption, code);
                     }
                 }
