@@ -198,6 +198,11 @@ struct Placement {
     options: Vec<Vec<(u8, Option<u8>)>>,
     /// `room[s]`: how many times symbol `s` may be drawn as a filler ([`MatchSymbols::cap`]).
     room: Vec<u16>,
+    /// The symbols of some room, ascending: those a filler is drawn among, but for the
+    /// symbols a face's matches and near misses show.
+    open: Vec<u8>,
+    /// Whether every symbol's room is 0 or 1: a filler drawn is then never drawn again.
+    single: bool,
 }
 
 /// The symbols (and box codes) a play area can win an amount with.
@@ -1048,15 +1053,22 @@ impl MatchSymbols {
                     .enumerate()
                     .map(|(g, w)| w.map_or_else(Vec::new, |a| self.options(g, a, f).to_vec()))
                     .collect();
-                let room = (0..self.n_symbols)
+                let room: Vec<u16> = (0..self.n_symbols)
                     .map(|s| self.cap(s, &wins) as u16)
                     .collect();
+                let open = (0..self.n_symbols)
+                    .filter(|&s| room[s] > 0)
+                    .map(|s| s as u8)
+                    .collect();
+                let single = room.iter().all(|&r| r <= 1);
                 plans.push(Placement {
                     wins: wins.clone(),
                     multiplier: mult,
                     special: special.clone(),
                     options,
                     room,
+                    open,
+                    single,
                 });
             }
         }
@@ -1468,23 +1480,20 @@ impl MatchSymbols {
     /// uniformly among the symbols still allowed, then all cells are shuffled.
     fn draw(&self, plans: &[Placement], show: Option<FeatureId>, rng: &mut FaceRng) -> Face {
         let asked = show.and_then(|id| self.feature(id));
-        // With a near miss asked, only the placements leaving its play area losing.
-        let usable = |p: &Placement| match asked {
-            Some(Ok(g)) => p.wins[g].is_none() && !p.all(),
-            _ => true,
+        let plan = match asked {
+            // With a near miss asked, only the placements leaving its play area losing. A
+            // near miss is asked only when the plan can show it: some placement does.
+            Some(Ok(g)) => {
+                let usable = |p: &&Placement| p.wins[g].is_none() && !p.all();
+                let pick = one_of(rng, plans.iter().filter(usable).count());
+                plans
+                    .iter()
+                    .filter(usable)
+                    .nth(pick)
+                    .expect("a placement the feature asked can use")
+            }
+            _ => &plans[one_of(rng, plans.len())],
         };
-        // A near miss is asked only when the plan can show it: some placement leaves its
-        // play area losing.
-        let n_usable = plans.iter().filter(|p| usable(p)).count();
-        let pick = match n_usable {
-            0 | 1 => 0,
-            n => below(rng, n as u32) as usize,
-        };
-        let plan = plans
-            .iter()
-            .filter(|p| usable(p))
-            .nth(pick)
-            .expect("a placement the feature asked can use");
         let mut face = Face::zeroed(self.layout.columns.len());
         // The box amounts a win-all adds up, box by box, and what each box shows beside a
         // special symbol (`None`: a decoy amount).
@@ -1501,23 +1510,29 @@ impl MatchSymbols {
         let all = plan.all();
         // The cells filled so far, shuffled at the end.
         let mut filled = 0;
-        let mut room: SmallVec<[u16; 64]> = SmallVec::from_slice(&plan.room);
+        // The symbols the other cells are drawn among, ascending: the placement's, less
+        // those its matches and near misses show.
+        let mut open: ArrayVec<u8, { common::MAX_SYMBOLS }> = ArrayVec::new();
+        open.try_extend_from_slice(&plan.open)
+            .expect("at most MAX_SYMBOLS symbols");
         // The plan checked that the matches, near misses and decoys fit in the cells.
         let push = |face: &mut Face, filled: &mut usize, s: u8, times: usize| {
             face.codes[*filled..*filled + times].fill(s);
             *filled += times;
+        };
+        let close = |open: &mut ArrayVec<u8, { common::MAX_SYMBOLS }>, s: u8| {
+            if let Ok(i) = open.binary_search(&s) {
+                open.remove(i);
+            }
         };
         for (g, play_area) in self.play_areas.iter().enumerate() {
             match plan.wins[g] {
                 Some(_) => {
                     let opts = &plan.options[g];
                     // Placed when planned: the play area can win the amount.
-                    let (s, code) = match opts.len() {
-                        0 | 1 => opts[0],
-                        n => opts[below(rng, n as u32) as usize],
-                    };
+                    let (s, code) = opts[one_of(rng, opts.len())];
                     push(&mut face, &mut filled, s, play_area.k);
-                    room[s as usize] = 0;
+                    close(&mut open, s);
                     if let (
                         Prize::Box {
                             amounts,
@@ -1536,7 +1551,7 @@ impl MatchSymbols {
                         let s =
                             play_area.winning[below(rng, play_area.winning.len() as u32) as usize];
                         push(&mut face, &mut filled, s, play_area.k - 1);
-                        room[s as usize] = 0;
+                        close(&mut open, s);
                     }
                     if let Prize::Box {
                         amounts,
@@ -1548,11 +1563,14 @@ impl MatchSymbols {
                     {
                         // A special symbol's box: the amount it wins (the one box of an
                         // auto-win, each box of a win-all); else a decoy.
-                        let shown = self
-                            .boxes
-                            .iter()
-                            .position(|&b| b == g)
-                            .and_then(|b| box_shows.get(b).copied().flatten());
+                        let shown = match box_shows.is_empty() {
+                            true => None,
+                            false => self
+                                .boxes
+                                .iter()
+                                .position(|&b| b == g)
+                                .and_then(|b| box_shows.get(b).copied().flatten()),
+                        };
                         let code = shown.unwrap_or_else(|| decoys.draw(rng) as u8);
                         amounts.show(&mut face, *col, *caption, code);
                     }
@@ -1567,14 +1585,7 @@ impl MatchSymbols {
             let lone = match asked {
                 Some(Err(i)) => Some(self.multipliers[i]),
                 _ if self.decoy_multiplier > 0 && chance(rng, self.decoy_multiplier) => {
-                    let n = self.multipliers.len();
-                    Some(
-                        self.multipliers[if n == 1 {
-                            0
-                        } else {
-                            below(rng, n as u32) as usize
-                        }],
-                    )
+                    Some(self.multipliers[one_of(rng, self.multipliers.len())])
                 }
                 _ => None,
             };
@@ -1582,25 +1593,37 @@ impl MatchSymbols {
                 push(&mut face, &mut filled, c, 1);
             }
         }
-        // The other cells: each drawn uniformly among the symbols still allowed.
-        let mut open: ArrayVec<u8, { common::MAX_SYMBOLS }> = ArrayVec::new();
-        for (s, &r) in room.iter().enumerate() {
-            if r > 0 {
-                open.push(s as u8);
+        // The other cells: each drawn uniformly among the symbols still allowed. The plan
+        // checked that enough symbols are allowed: `open` is never empty here.
+        let cells = &mut face.codes[..self.cells];
+        if plan.single {
+            // Every symbol at most once: the one drawn leaves the list.
+            for cell in &mut cells[filled..] {
+                let k = below(rng, open.len() as u32) as usize;
+                *cell = open.swap_remove(k);
+            }
+        } else {
+            let mut room: SmallVec<[u16; 64]> = SmallVec::from_slice(&plan.room);
+            for cell in &mut cells[filled..] {
+                let k = below(rng, open.len() as u32) as usize;
+                let s = open[k];
+                room[s as usize] -= 1;
+                if room[s as usize] == 0 {
+                    open.swap_remove(k);
+                }
+                *cell = s;
             }
         }
-        // The plan checked that enough symbols are allowed: `open` is never empty here.
-        while filled < self.cells {
-            let k = below(rng, open.len() as u32) as usize;
-            let s = open[k];
-            room[s as usize] -= 1;
-            if room[s as usize] == 0 {
-                open.swap_remove(k);
-            }
-            push(&mut face, &mut filled, s, 1);
-        }
-        shuffle(rng, &mut face.codes[..self.cells]);
+        shuffle(rng, cells);
         face
+    }
+}
+
+/// An index drawn uniformly in `0..n`, drawing nothing when `n` is 0 or 1 (0 then).
+fn one_of(rng: &mut FaceRng, n: usize) -> usize {
+    match n {
+        0 | 1 => 0,
+        n => below(rng, n as u32) as usize,
     }
 }
 
