@@ -236,10 +236,22 @@ impl LosingNearMiss {
 pub const MAX_PICK: usize = super::MAX_VALUES;
 
 /// `m` distinct integers of `0..n`, each `m`-subset and each order equally likely (`m` draws
-/// of [`below`], no retry). Panics if `m > n` or `m > MAX_PICK` (a caller bug; specs are checked).
+/// of [`below`], no retry): the `j`-th is the `r`-th value of `0..n` not yet picked, for `r`
+/// drawn below `n - j`. Panics if `m > n` or `m > MAX_PICK` (a caller bug; specs are checked).
 pub fn pick_distinct(rng: &mut FaceRng, n: u32, m: usize) -> ArrayVec<u32, MAX_PICK> {
     assert!(m as u32 <= n, "pick_distinct: {m} of {n}");
     let mut picked: ArrayVec<u32, MAX_PICK> = ArrayVec::new();
+    if n as usize <= MAX_PICK {
+        // The values not yet picked, in increasing order: the `r`-th is read, then closed up.
+        let mut left = VALUES;
+        for j in 0..m {
+            let rest = n as usize - j;
+            let r = below(rng, rest as u32) as usize;
+            picked.push(u32::from(left[r]));
+            left.copy_within(r + 1..rest, r);
+        }
+        return picked;
+    }
     let mut sorted: ArrayVec<u32, MAX_PICK> = ArrayVec::new();
     for j in 0..m {
         // The r-th value not yet picked: shift r past every picked value at or below it.
@@ -255,6 +267,18 @@ pub fn pick_distinct(rng: &mut FaceRng, n: u32, m: usize) -> ArrayVec<u32, MAX_P
     }
     picked
 }
+
+/// The values `0..MAX_PICK` in order (`VALUES[v] = v`): the first list [`pick_distinct`]
+/// draws from.
+const VALUES: [u8; MAX_PICK] = {
+    let mut a = [0u8; MAX_PICK];
+    let mut v = 0;
+    while v < MAX_PICK {
+        a[v] = v as u8;
+        v += 1;
+    }
+    a
+};
 
 /// `k` times in French words: `jamais`, `une fois`, `deux fois`, `3 fois`.
 pub fn fois(k: usize) -> String {
@@ -278,6 +302,7 @@ pub fn legend_lines(entries: Vec<Phrase>) -> Vec<PrintedLine> {
 mod tests {
     use super::*;
     use crate::crypto::rng::{stream, Purpose, Seed};
+    use rand_core::RngCore;
 
     #[test]
     fn legend_entries_go_three_a_line() {
@@ -368,6 +393,50 @@ mod tests {
         assert_eq!((f.codes[3], f.codes[4]), (1, 2));
         assert_eq!(b.column("x").values, vec!["3", "10"]);
         assert!(AmountBox::new(vec![Money(500)], &captions).is_err());
+    }
+
+    /// [`pick_distinct`] as it was first written: the `r`-th value not yet picked found by
+    /// shifting `r` past every smaller picked value, in order.
+    fn pick_by_shifting(rng: &mut FaceRng, n: u32, m: usize) -> Vec<u32> {
+        let mut sorted: Vec<u32> = Vec::new();
+        let mut picked = Vec::new();
+        for j in 0..m {
+            let mut r = below(rng, n - j as u32);
+            for &s in &sorted {
+                if r >= s {
+                    r += 1;
+                }
+            }
+            picked.push(r);
+            sorted.insert(sorted.partition_point(|&s| s < r), r);
+        }
+        picked
+    }
+
+    #[test]
+    fn pick_distinct_draws_as_the_shifting_algorithm_does() {
+        // The same values from the same stream, and the stream left at the same place, for
+        // every size the list of values holds and above it.
+        for (n, m) in [
+            (1, 1),
+            (5, 3),
+            (64, 64),
+            (65, 40),
+            (75, 60),
+            (256, 256),
+            (300, 7),
+            (1000, 256),
+        ] {
+            let (mut a, mut b) = (rng(), rng());
+            for _ in 0..50 {
+                assert_eq!(
+                    pick_distinct(&mut a, n, m).to_vec(),
+                    pick_by_shifting(&mut b, n, m),
+                    "{n} {m}"
+                );
+            }
+            assert_eq!(a.next_u32(), b.next_u32());
+        }
     }
 
     #[test]
