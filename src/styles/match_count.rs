@@ -1144,10 +1144,12 @@ impl MatchCount {
         }
         let others = pick_distinct(rng, self.range - self.drawn as u32, self.numbers - m);
         let mut others = others.into_iter();
+        let mut shown: ArrayVec<u8, MAX_VALUES> = drawn.iter().copied().collect();
+        shown.sort_unstable();
         for c in 0..self.numbers {
             if !cells.contains(&(c as u8)) {
                 let r = others.next().expect("counted");
-                face.codes[c] = super::shared::nth_free(drawn, r);
+                face.codes[c] = super::shared::nth_free(&shown, r);
             }
         }
         face

@@ -159,16 +159,17 @@ fn draw_distinct(rng: &mut FaceRng, n: usize, k: usize) -> Vec<u8> {
     pool
 }
 
-/// The `r`-th code below `n` that is not in `taken` (each below `n`, distinct): how a
-/// surface reading a shared draw draws a symbol the draw does not show.
+/// The `r`-th code below `n` that is not in `taken` (each below `n`, distinct, in increasing
+/// order, as [`taken`] gives them): how a surface reading a shared draw draws a symbol the
+/// draw does not show.
 pub fn nth_free(taken: &[u8], r: u32) -> u8 {
-    let mut sorted: Vec<u8> = taken.to_vec();
-    sorted.sort_unstable();
+    debug_assert!(taken.windows(2).all(|w| w[0] < w[1]), "nth_free: {taken:?}");
     let mut r = r;
-    for &s in &sorted {
-        if r >= u32::from(s) {
-            r += 1;
+    for &s in taken {
+        if r < u32::from(s) {
+            break;
         }
+        r += 1;
     }
     r as u8
 }
@@ -210,9 +211,10 @@ mod tests {
 
     #[test]
     fn the_nth_free_code_skips_the_taken_ones() {
-        assert_eq!(nth_free(&[3, 0], 0), 1);
-        assert_eq!(nth_free(&[3, 0], 1), 2);
-        assert_eq!(nth_free(&[3, 0], 2), 4);
+        assert_eq!(nth_free(&[0, 3], 0), 1);
+        assert_eq!(nth_free(&[0, 3], 1), 2);
+        assert_eq!(nth_free(&[0, 3], 2), 4);
+        assert_eq!(nth_free(&[0, 1, 2, 5], 2), 6);
         assert_eq!(nth_free(&[], 5), 5);
     }
 }
