@@ -177,6 +177,8 @@ pub struct Lines {
     winning: Vec<bool>,
     /// Every line of `k` cells (cell indices, in row-major order).
     windows: Vec<ArrayVec<u8, 16>>,
+    /// Per cell, the lines through it (indices into `windows`, ascending).
+    through: Vec<Vec<u8>>,
     pay: Pay,
     /// Every completed line pays (`per_line`): the area wins the sum.
     per_line: bool,
@@ -433,6 +435,14 @@ impl Lines {
             k,
             n_symbols: symbols.len(),
             winning,
+            through: (0..rows * cols)
+                .map(|cell| {
+                    (0..windows.len())
+                        .filter(|&i| windows[i].contains(&(cell as u8)))
+                        .map(|i| i as u8)
+                        .collect()
+                })
+                .collect(),
             windows,
             pay,
             per_line: raw.per_line,
@@ -880,48 +890,67 @@ impl Lines {
     /// symbol is barred from a cell when a line through it already holds `k − 2` of it).
     fn fill(&self, face: &mut Face, placed: &[bool], no_near_miss: bool, rng: &mut FaceRng) {
         let n = self.cells();
-        // For each cell, the lines whose last free cell it is.
-        let mut closes: [ArrayVec<u8, 32>; MAX_GRID] = std::array::from_fn(|_| ArrayVec::new());
-        for (i, w) in self.windows.iter().enumerate() {
-            if let Some(&last) = w.iter().rev().find(|&&c| !placed[c as usize]) {
-                closes[last as usize].push(i as u8);
-            }
-        }
         let mut done: [bool; MAX_GRID] = [false; MAX_GRID];
         done[..n].copy_from_slice(placed);
         for cell in 0..n {
             if placed[cell] {
                 continue;
             }
-            let mut banned = [false; 256];
-            for &wi in &closes[cell] {
-                let w = &self.windows[wi as usize];
-                // A special symbol's cell counts as any symbol (it must not read as a wild).
-                let mut others = w.iter().filter(|&&c| {
-                    c as usize != cell && usize::from(face.codes[c as usize]) < self.n_symbols
-                });
-                let first = face.codes[*others.clone().next().expect("k ≥ 3") as usize];
-                if others.all(|&c| face.codes[c as usize] == first) {
-                    banned[first as usize] = true;
+            // Bit `s`: symbol `s` is barred from the cell (every barred symbol is a play symbol,
+            // below `n_symbols`), `barred` of them.
+            let mut banned = [0u64; common::MAX_SYMBOLS / 64];
+            let mut barred = 0;
+            let mut ban = |s: u8| {
+                let (word, bit) = (usize::from(s) / 64, 1u64 << (s % 64));
+                if banned[word] & bit == 0 {
+                    banned[word] |= bit;
+                    barred += 1;
                 }
-            }
-            if no_near_miss {
-                for w in self.windows.iter().filter(|w| w.contains(&(cell as u8))) {
+            };
+            for &wi in &self.through[cell] {
+                let w = &self.windows[wi as usize];
+                // The line's last free cell is this one: its other cells must not all show
+                // one symbol. A special symbol's cell counts as any symbol (it must not read
+                // as a wild).
+                if w.iter().rev().find(|&&c| !placed[c as usize]) == Some(&(cell as u8)) {
+                    let mut others = w.iter().filter(|&&c| {
+                        c as usize != cell && usize::from(face.codes[c as usize]) < self.n_symbols
+                    });
+                    let first = face.codes[*others.clone().next().expect("k ≥ 3") as usize];
+                    if others.all(|&c| face.codes[c as usize] == first) {
+                        ban(first);
+                    }
+                }
+                if !no_near_miss {
+                    continue;
+                }
+                if self.k <= 2 {
+                    // Any winning symbol would hold `k − 1` of a line with the cell.
                     for s in (0..self.n_symbols).filter(|&s| self.winning[s]) {
+                        ban(s as u8);
+                    }
+                    continue;
+                }
+                // A winning symbol the line already holds `k − 2` times (filled cells).
+                for &c in w {
+                    let s = face.codes[c as usize];
+                    if done[c as usize]
+                        && usize::from(s) < self.n_symbols
+                        && self.winning[s as usize]
+                    {
                         let held = w
                             .iter()
-                            .filter(|&&c| done[c as usize] && face.codes[c as usize] == s as u8)
+                            .filter(|&&d| done[d as usize] && face.codes[d as usize] == s)
                             .count();
                         if held + 2 >= self.k {
-                            banned[s] = true;
+                            ban(s);
                         }
                     }
                 }
             }
-            let free = self.n_symbols - banned[..self.n_symbols].iter().filter(|&&b| b).count();
-            let r = below(rng, free as u32) as usize;
+            let r = below(rng, (self.n_symbols - barred) as u32) as usize;
             let s = (0..self.n_symbols)
-                .filter(|&s| !banned[s])
+                .filter(|&s| banned[s / 64] & (1 << (s % 64)) == 0)
                 .nth(r)
                 .expect("checked when the spec is loaded");
             face.codes[cell] = s as u8;
