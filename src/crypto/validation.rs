@@ -480,6 +480,27 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+        /// Any key, tweak, length and batch: each number is what the `fpe` crate's FF1 makes
+        /// of it.
+        #[test]
+        fn ff1_of_random_keys_and_batches_agrees_with_the_fpe_crate(
+            key in proptest::prelude::any::<[u8; 32]>(),
+            tweak in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..48),
+            n in 6u32..=19,
+            xs in proptest::collection::vec(proptest::prelude::any::<u64>(), 1..300),
+        ) {
+            let ff1 = Ff1::new(&key, &tweak, n);
+            let input: Vec<u64> = xs.iter().map(|x| x % 10u64.pow(n)).collect();
+            let mut ours = input.clone();
+            ff1.encrypt_all(&mut ours);
+            for (k, (&v, &got)) in input.iter().zip(&ours).enumerate() {
+                proptest::prop_assert_eq!(got, fpe_ff1(&key, &tweak, n, v), "#{}", k);
+            }
+        }
+    }
+
     /// The codes of a pack computed together are the codes of its tickets one by one, and
     /// one of them is pinned (FF1 of its place by the `fpe` crate).
     #[test]
