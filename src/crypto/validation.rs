@@ -202,11 +202,11 @@ const LANES: usize = 64;
 
 /// FF1 (NIST SP 800-38G, Algorithm 7) for radix 10 and 6 ≤ `n` ≤ 19 digits, with AES-256, one
 /// key and one tweak, on numbers below 10^n (the numeral string read most significant digit
-/// first). Radix 10 lets every numeral string of a half fit in a `u64` and every round's
-/// sum in a `u128`; the PRF's state after the fixed block P and the tweak's whole blocks is
-/// computed once, so a round costs one AES block, and up to [`LANES`] numbers share each
-/// AES call. The tests hold it to NIST's sample vectors and, on thousands of inputs one
-/// at a time and in batches, to the `fpe` crate's FF1.
+/// first). Radix 10 lets every numeral string of a half, and every round's sum, fit in a
+/// `u64`, reduced by multiplications ([`Modulus`]); the PRF's state after the fixed block
+/// P and the tweak's whole blocks is computed once, so a round costs one AES block, and up
+/// to [`LANES`] numbers share each AES call. The tests hold it to NIST's sample vectors
+/// and, on thousands of inputs one at a time and in batches, to the `fpe` crate's FF1.
 struct Ff1 {
     aes: Aes256Enc,
     /// CBC-MAC state after P and every whole 16-byte block of `T ‖ 0^pad` before the last.
@@ -217,9 +217,8 @@ struct Ff1 {
     v: u32,
     /// d: bytes of the PRF output taken as y (8 or 12 for n ≤ 19).
     d: usize,
-    /// For m = 10^u and m = 10^v: (m, 2^32 mod m, 2^64 mod m), to reduce y mod m with
-    /// machine divisions only.
-    moduli: [(u64, u64, u64); 2],
+    /// m = 10^u and m = 10^v, the moduli of the even and the odd rounds.
+    moduli: [Modulus; 2],
 }
 
 /// The key schedule wipes itself (the `aes` crate's `zeroize` feature); the CBC-MAC state
@@ -244,10 +243,6 @@ impl Ff1 {
         let b = bits.div_ceil(8) as usize;
         let d = 4 * b.div_ceil(4) + 4;
         assert!(d == 8 || d == 12);
-        let modulus = |m: u64| {
-            let c1 = (1u64 << 32) % m;
-            (m, c1, ((u128::from(c1) << 32) % u128::from(m)) as u64)
-        };
         let t = tweak.len();
         // P = [1]¹ [2]¹ [1]¹ [radix]³ [10]¹ [u mod 256]¹ [n]⁴ [t]⁴.
         let mut p = [0u8; 16];
@@ -268,7 +263,7 @@ impl Ff1 {
             tail: fixed[whole..].to_vec(),
             v,
             d,
-            moduli: [modulus(10u64.pow(u)), modulus(10u64.pow(v))],
+            moduli: [Modulus::new(10u64.pow(u)), Modulus::new(10u64.pow(v))],
         };
         let mut state = ff1.cipher(p);
         for chunk in fixed[..whole].chunks(16) {
@@ -334,31 +329,69 @@ impl Ff1 {
             }
             self.aes.encrypt_blocks(&mut blocks);
             // c = (NUM(A) + y) mod m, m = 10^u on even rounds, 10^v on odd ones.
-            let (m, c1, c2) = self.moduli[usize::from(i % 2)];
+            let m = self.moduli[usize::from(i % 2)];
             for ((r, a), b) in blocks.iter().zip(&mut a).zip(&mut b) {
-                // y = NUM(S), S the first d bytes of R, as 32-bit limbs y2 ‖ y1 ‖ y0.
-                let limb =
-                    |k: usize| u64::from(u32::from_be_bytes(r[k..k + 4].try_into().unwrap()));
-                let (y2, y1, y0) = if self.d == 12 {
-                    (limb(0), limb(4), limb(8))
+                // y = NUM(S), S the first d bytes of R: high · 2^64 + low.
+                let word = |k: usize| u64::from_be_bytes(r[k..k + 8].try_into().expect("8 bytes"));
+                let (high, low) = if self.d == 12 {
+                    let high = u32::from_be_bytes(r[..4].try_into().expect("4 bytes"));
+                    (u64::from(high), word(4))
                 } else {
-                    (0, limb(0), limb(4))
+                    (0, word(0))
                 };
-                let sum = u128::from(y2) * u128::from(c2)
-                    + u128::from(y1) * u128::from(c1)
-                    + u128::from(y0);
-                // sum < 2^67: its high word times 2^64 mod m, plus its low word mod m.
-                let t = ((sum >> 64) as u64) * c2 + (sum as u64) % m;
-                let mut c = *a + t % m;
-                if c >= m {
-                    c -= m;
-                }
+                // y ≡ high · (2^64 mod m) + low (mod m); the sum fits in 64 bits (Modulus::new).
+                let c = m.reduce(high * m.wrap + *a + m.reduce(low));
                 (*a, *b) = (*b, c);
             }
         }
         // After ten rounds A holds u digits and B holds v digits again.
         for (k, x) in xs.iter_mut().enumerate() {
             *x = a[k] * pv + b[k];
+        }
+    }
+}
+
+/// A modulus of FF1's rounds, m = 10^u or 10^v, with what reduces a 64-bit number
+/// modulo m by two multiplications and no division.
+#[derive(Clone, Copy)]
+struct Modulus {
+    /// m itself.
+    m: u64,
+    /// ⌊(2^64 − 1) / m⌋, so that 2^64 − m ≤ m · inverse < 2^64.
+    inverse: u64,
+    /// 2^64 mod m.
+    wrap: u64,
+}
+
+impl Modulus {
+    /// The modulus `m`. Panics unless the sum of a round, high · (2^64 mod m) + a + r with
+    /// high < 2^32 and a, r < m, fits in 64 bits (it does for 10^k, k ≤ 10).
+    fn new(m: u64) -> Modulus {
+        let wrap = ((1u128 << 64) % u128::from(m)) as u64;
+        let largest = u64::from(u32::MAX)
+            .checked_mul(wrap)
+            .and_then(|x| x.checked_add(2 * (m - 1)));
+        assert!(
+            largest.is_some(),
+            "a round's sum modulo {m} fits in 64 bits"
+        );
+        Modulus {
+            m,
+            inverse: u64::MAX / m,
+            wrap,
+        }
+    }
+
+    /// `x` mod m. The estimate q = ⌊x · inverse / 2^64⌋ is ⌊x / m⌋ or one less (x · inverse /
+    /// 2^64 ≥ x/m − x/2^64 > x/m − 1), so x − q · m < 2m takes at most one subtraction of m.
+    #[inline(always)]
+    fn reduce(self, x: u64) -> u64 {
+        let q = ((u128::from(x) * u128::from(self.inverse)) >> 64) as u64;
+        let r = x - q * self.m;
+        if r >= self.m {
+            r - self.m
+        } else {
+            r
         }
     }
 }
@@ -497,6 +530,32 @@ mod tests {
             ff1.encrypt_all(&mut ours);
             for (k, (&v, &got)) in input.iter().zip(&ours).enumerate() {
                 proptest::prop_assert_eq!(got, fpe_ff1(&key, &tweak, n, v), "#{}", k);
+            }
+        }
+    }
+
+    /// A round's reduction is the remainder of a division, at the edges (0, m − 1, m,
+    /// 2m − 1, multiples of m, 2^64 − 1) and on numbers spread over 64 bits, for every 10^k
+    /// FF1 here uses as a modulus (k from 3 to 10).
+    #[test]
+    fn modulus_reduces_as_a_division_does() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for k in 3..=10 {
+            let m = 10u64.pow(k);
+            let modulus = Modulus::new(m);
+            assert_eq!(modulus.wrap, ((1u128 << 64) % u128::from(m)) as u64);
+            let edges = [0, 1, m - 1, m, m + 1, 2 * m - 1, 2 * m, u64::MAX / m * m];
+            let edges = edges
+                .into_iter()
+                .chain([u64::MAX / m * m - 1, u64::MAX - 1, u64::MAX]);
+            for y in edges {
+                assert_eq!(modulus.reduce(y), y % m, "{y} mod {m}");
+            }
+            for _ in 0..10_000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                assert_eq!(modulus.reduce(x), x % m, "{x} mod {m}");
             }
         }
     }
