@@ -209,23 +209,24 @@ const LANES: usize = 64;
 /// and, on thousands of inputs one at a time and in batches, to the `fpe` crate's FF1.
 struct Ff1 {
     aes: Aes256Enc,
-    /// CBC-MAC state after P and every whole 16-byte block of `T ‖ 0^pad` before the last.
-    prefix: [u8; 16],
-    /// The bytes of `T ‖ 0^pad` that open the last block of Q.
-    tail: Vec<u8>,
+    /// For each round i: the last block of Q (`T ‖ 0^pad` past its whole blocks, then i,
+    /// then NUM(B) = 0), XORed with the CBC-MAC state after P and Q's whole blocks, read
+    /// big-endian. Round i's AES input is `rounds[i] ^ B`: NUM(B) ends the block.
+    rounds: [u128; 10],
     /// v = n − ⌊n/2⌋: the digits of B.
     v: u32,
-    /// d: bytes of the PRF output taken as y (8 or 12 for n ≤ 19).
-    d: usize,
+    /// 128 − 8d, d the bytes of the PRF output taken as y (8 or 12 for n ≤ 19): R read
+    /// big-endian and shifted right by this many bits is y.
+    shift: u32,
     /// m = 10^u and m = 10^v, the moduli of the even and the odd rounds.
     moduli: [Modulus; 2],
 }
 
-/// The key schedule wipes itself (the `aes` crate's `zeroize` feature); the CBC-MAC state
-/// computed under the key is wiped here.
+/// The key schedule wipes itself (the `aes` crate's `zeroize` feature); the rounds' blocks,
+/// which hold the CBC-MAC state computed under the key, are wiped here.
 impl Drop for Ff1 {
     fn drop(&mut self) {
-        self.prefix.zeroize();
+        self.rounds.zeroize();
     }
 }
 
@@ -255,32 +256,36 @@ impl Ff1 {
         let pad = (16 - (t + b + 1) % 16) % 16;
         let mut fixed = tweak.to_vec();
         fixed.resize(t + pad, 0);
-        // Q = T ‖ 0^pad ‖ [i]¹ ‖ [NUM(B)]^b: its last block holds `tail`, i and NUM(B).
+        // Q = T ‖ 0^pad ‖ [i]¹ ‖ [NUM(B)]^b: its last block holds the rest of T ‖ 0^pad,
+        // i and NUM(B).
         let whole = fixed.len() + 1 + b - 16;
-        let mut ff1 = Ff1 {
-            aes,
-            prefix: [0; 16],
-            tail: fixed[whole..].to_vec(),
-            v,
-            d,
-            moduli: [Modulus::new(10u64.pow(u)), Modulus::new(10u64.pow(v))],
+        let cipher = |block: [u8; 16]| {
+            let mut b = Array::from(block);
+            aes.encrypt_block(&mut b);
+            <[u8; 16]>::from(b)
         };
-        let mut state = ff1.cipher(p);
+        let mut state = cipher(p);
         for chunk in fixed[..whole].chunks(16) {
-            let mut x = state;
-            for (a, c) in x.iter_mut().zip(chunk) {
+            for (a, c) in state.iter_mut().zip(chunk) {
                 *a ^= c;
             }
-            state = ff1.cipher(x);
+            state = cipher(state);
         }
-        ff1.prefix = state;
-        ff1
-    }
-
-    fn cipher(&self, block: [u8; 16]) -> [u8; 16] {
-        let mut b = Array::from(block);
-        self.aes.encrypt_block(&mut b);
-        b.into()
+        let mut rounds = [0u128; 10];
+        for (i, round) in rounds.iter_mut().enumerate() {
+            let mut last = [0u8; 16];
+            last[..fixed.len() - whole].copy_from_slice(&fixed[whole..]);
+            last[fixed.len() - whole] = i as u8;
+            *round = u128::from_be_bytes(last) ^ u128::from_be_bytes(state);
+        }
+        state.zeroize();
+        Ff1 {
+            aes,
+            rounds,
+            v,
+            shift: 128 - 8 * d as u32,
+            moduli: [Modulus::new(10u64.pow(u)), Modulus::new(10u64.pow(v))],
+        }
     }
 
     /// FF1 of the `n`-digit numeral string of `x` (below 10^n), as a number.
@@ -300,53 +305,38 @@ impl Ff1 {
     }
 
     /// FF1 of up to [`LANES`] numbers at once. Every round encrypts a full batch of
-    /// [`LANES`] blocks (the unused ones hold the last lane's), so that the `aes` crate
-    /// takes its widest parallel path whatever the count.
+    /// [`LANES`] blocks (those past the last number hold leftovers, never read), so that
+    /// the `aes` crate takes its widest parallel path whatever the count; each number's
+    /// next block is written as its round ends.
     fn encrypt_lanes(&self, xs: &mut [u64]) {
         debug_assert!(!xs.is_empty() && xs.len() <= LANES);
         let pv = 10u64.pow(self.v);
         let (mut a, mut b) = ([0u64; LANES], [0u64; LANES]);
-        for k in 0..LANES {
-            let x = xs[k.min(xs.len() - 1)];
-            (a[k], b[k]) = (x / pv, x % pv);
-        }
-        // The last block of Q, tail ‖ [i] ‖ [NUM(B)]^b, chained onto the prefix: its first
-        // 8 bytes are the same for every lane; NUM(B) (b ≤ 5 bytes) ends the last 8.
-        let k = self.tail.len();
         let mut blocks = [Array::<u8, U16>::default(); LANES];
-        for i in 0..10u8 {
-            let mut last = [0u8; 16];
-            last[..k].copy_from_slice(&self.tail);
-            last[k] = i;
-            for (l, s) in last.iter_mut().zip(self.prefix) {
-                *l ^= s;
-            }
-            let high: [u8; 8] = last[..8].try_into().expect("8 bytes");
-            let low = u64::from_be_bytes(last[8..].try_into().expect("8 bytes"));
-            for (block, &b) in blocks.iter_mut().zip(&b) {
-                block[..8].copy_from_slice(&high);
-                block[8..].copy_from_slice(&(low ^ b).to_be_bytes());
-            }
+        for (((x, a), b), block) in xs.iter().zip(&mut a).zip(&mut b).zip(&mut blocks) {
+            (*a, *b) = (x / pv, x % pv);
+            *block = Array::from((self.rounds[0] ^ u128::from(*b)).to_be_bytes());
+        }
+        let count = xs.len();
+        for i in 0..10 {
             self.aes.encrypt_blocks(&mut blocks);
             // c = (NUM(A) + y) mod m, m = 10^u on even rounds, 10^v on odd ones.
-            let m = self.moduli[usize::from(i % 2)];
-            for ((r, a), b) in blocks.iter().zip(&mut a).zip(&mut b) {
+            let m = self.moduli[i % 2];
+            for ((block, a), b) in blocks[..count].iter_mut().zip(&mut a).zip(&mut b) {
                 // y = NUM(S), S the first d bytes of R: high · 2^64 + low.
-                let word = |k: usize| u64::from_be_bytes(r[k..k + 8].try_into().expect("8 bytes"));
-                let (high, low) = if self.d == 12 {
-                    let high = u32::from_be_bytes(r[..4].try_into().expect("4 bytes"));
-                    (u64::from(high), word(4))
-                } else {
-                    (0, word(0))
-                };
+                let y = u128::from_be_bytes((*block).into()) >> self.shift;
+                let (high, low) = ((y >> 64) as u64, y as u64);
                 // y ≡ high · (2^64 mod m) + low (mod m); the sum fits in 64 bits (Modulus::new).
                 let c = m.reduce(high * m.wrap + *a + m.reduce(low));
                 (*a, *b) = (*b, c);
+                if i < 9 {
+                    *block = Array::from((self.rounds[i + 1] ^ u128::from(c)).to_be_bytes());
+                }
             }
         }
         // After ten rounds A holds u digits and B holds v digits again.
-        for (k, x) in xs.iter_mut().enumerate() {
-            *x = a[k] * pv + b[k];
+        for ((x, a), b) in xs.iter_mut().zip(&a).zip(&b) {
+            *x = a * pv + b;
         }
     }
 }
