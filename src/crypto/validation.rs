@@ -172,7 +172,7 @@ impl Validator {
 
     /// The codes of tickets `first`, `first + 1`, … (0-based) of `block`, one per element
     /// of `out`: each the [`Validator::code`] of its ticket, computed together (one AES call
-    /// per FF1 round for up to 64 tickets, which the AES units pipeline). Panics when
+    /// per FF1 round for up to 256 tickets, which the AES units pipeline). Panics when
     /// `block` ≥ 1000 or an index reaches 10^9.
     pub fn codes(&self, block: u32, first: u32, out: &mut [u64]) {
         let end = u64::from(first) + out.len() as u64;
@@ -195,10 +195,13 @@ impl Validator {
     }
 }
 
-/// Numbers FF1 encrypts together, one AES call per round for all of them: the widest
-/// batch the `aes` crate's backends encrypt in parallel (64 blocks with VAES-512, 8 with
-/// AES-NI).
-const LANES: usize = 64;
+/// Numbers FF1 encrypts together, one AES call per round for all of them (a pack of
+/// tickets in one go, so that the AES keys are loaded once per round, not per 64).
+const LANES: usize = 256;
+
+/// The widest batch the `aes` crate's backends encrypt in parallel (64 blocks with
+/// VAES-512, 8 with AES-NI): every round encrypts a whole number of them.
+const BATCH: usize = 64;
 
 /// FF1 (NIST SP 800-38G, Algorithm 7) for radix 10 and 6 ≤ `n` ≤ 19 digits, with AES-256, one
 /// key and one tweak, on numbers below 10^n (the numeral string read most significant digit
@@ -304,8 +307,8 @@ impl Ff1 {
         }
     }
 
-    /// FF1 of up to [`LANES`] numbers at once. Every round encrypts a full batch of
-    /// [`LANES`] blocks (those past the last number hold leftovers, never read), so that
+    /// FF1 of up to [`LANES`] numbers at once. Every round encrypts whole batches of
+    /// [`BATCH`] blocks (those past the last number hold leftovers, never read), so that
     /// the `aes` crate takes its widest parallel path whatever the count; each number's
     /// next block is written as its round ends.
     fn encrypt_lanes(&self, xs: &mut [u64]) {
@@ -319,7 +322,8 @@ impl Ff1 {
         }
         let count = xs.len();
         for i in 0..10 {
-            self.aes.encrypt_blocks(&mut blocks);
+            self.aes
+                .encrypt_blocks(&mut blocks[..count.next_multiple_of(BATCH)]);
             // c = (NUM(A) + y) mod m, m = 10^u on even rounds, 10^v on odd ones.
             let m = self.moduli[i % 2];
             for ((block, a), b) in blocks[..count].iter_mut().zip(&mut a).zip(&mut b) {
