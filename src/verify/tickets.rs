@@ -8,7 +8,7 @@ use super::open::hash_file;
 use super::{add, Block, CheckId, Checks, Found};
 use crate::block::layout::{BIN, CSV, SEALED_SUFFIX, VALIDATION};
 use crate::block::serial::{is_valid, PackSerials};
-use crate::block::{judge, Judgement, Kind};
+use crate::block::{Judgement, Kind};
 use crate::money::Money;
 use crate::output::hashing::HashingReader;
 use crate::output::manifest::Manifest;
@@ -390,11 +390,13 @@ impl Acc {
     }
 }
 
-/// Row renderers of one checker task.
+/// Row renderers and the judgement of one checker task, reused from ticket to ticket.
 struct Writers {
     rows: tickets_csv::RowWriter,
     /// The expected serials of the pack being checked.
     pack: Option<(u32, PackSerials)>,
+    /// The judgement of the ticket being checked, made in place.
+    judged: Judgement,
 }
 
 impl Writers {
@@ -482,7 +484,8 @@ impl Ctx<'_> {
             );
             return;
         }
-        let judged = judge(spec, &r.face);
+        let judged = &mut w.judged;
+        judged.judge(spec, &r.face);
         if !judged.ambiguities.is_empty() {
             add(
                 &mut acc.checks,
@@ -492,7 +495,7 @@ impl Ctx<'_> {
             );
         }
         let (prize, way) = (judged.prize, judged.way);
-        self.tally(t, &r, &judged, acc);
+        self.tally(t, &r, judged, acc);
         self.check_captions(&r.face, t, acc);
         let ticket = Ticket {
             block: self.block,
@@ -1282,6 +1285,7 @@ fn ticket_pass(
                     || Writers {
                         rows: row_writer.clone(),
                         pack: None,
+                        judged: Judgement::default(),
                     },
                     |w, task| {
                         let mut acc = Acc::new(spec.ways.len(), spec.pack_size);
