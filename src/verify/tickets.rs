@@ -176,6 +176,8 @@ struct Batch {
     /// 0-based index of the first ticket.
     first: u64,
     csv: Vec<u8>,
+    /// The offset of every `\n` of `csv`, found once by the reader.
+    ends: Vec<usize>,
     bin: Vec<u8>,
 }
 
@@ -265,13 +267,15 @@ fn reader(
     loop {
         // Reuse the buffers of a batch already checked: no fresh pages to fault in.
         let recycled = spare.try_recv().ok();
-        let (old_csv, mut records) = match recycled {
-            Some(b) => (b.csv, b.bin),
-            None => (Vec::new(), Vec::new()),
+        let (old_csv, mut ends, mut records) = match recycled {
+            Some(b) => (b.csv, b.ends, b.bin),
+            None => (Vec::new(), Vec::new(), Vec::new()),
         };
         records.clear();
         let block = csv.block(old_csv)?;
-        let lines = memchr::memchr_iter(b'\n', &block).count();
+        ends.clear();
+        ends.extend(memchr::memchr_iter(b'\n', &block));
+        let lines = ends.len();
         if lines == 0 {
             // tickets.csv is done: whatever is left of the print file.
             while !bin.eof() {
@@ -288,6 +292,7 @@ fn reader(
             .send(Batch {
                 first,
                 csv: block,
+                ends,
                 bin: records,
             })
             .is_err()
@@ -1270,7 +1275,7 @@ fn ticket_pass(
     let reader_result = std::thread::scope(|s| {
         let h = s.spawn(|| reader(csv, bin, rec, tx, spare_rx));
         for batch in rx {
-            let ends: Vec<usize> = memchr::memchr_iter(b'\n', &batch.csv).collect();
+            let ends = &batch.ends;
             let nrec = batch.bin.len() / rec;
             let n = ends.len().max(nrec);
             let line =
@@ -1290,7 +1295,7 @@ fn ticket_pass(
                     |w, task| {
                         let mut acc = Acc::new(spec.ways.len(), spec.pack_size);
                         for k in task * TASK_TICKETS..((task + 1) * TASK_TICKETS).min(n) {
-                            let l = line(&ends, &batch.csv, k).map(|r| &batch.csv[r]);
+                            let l = line(ends, &batch.csv, k).map(|r| &batch.csv[r]);
                             let r = (k < nrec).then(|| &batch.bin[k * rec..(k + 1) * rec]);
                             ctx.check(batch.first + k as u64, l, r, w, &mut acc);
                         }
