@@ -102,19 +102,48 @@ impl HashingReader {
     /// Errors: the file's.
     pub fn read(&mut self, buf: &mut Vec<u8>, want: usize) -> std::io::Result<()> {
         let start = buf.len();
-        let want = want.min(usize::try_from(self.left).unwrap_or(usize::MAX));
+        let want = self.allowed(want);
         buf.reserve(want);
-        let got = (&mut self.f).take(want as u64).read_to_end(buf)?;
-        self.left -= got as u64;
-        if got < want {
+        (&mut self.f).take(want as u64).read_to_end(buf)?;
+        self.took(&buf[start..], want);
+        Ok(())
+    }
+
+    /// Fills `out` from its start with the next bytes, all of it but at end of file or at
+    /// the limit, and returns how many: the same bytes as [`read`](Self::read), into a
+    /// buffer the caller reuses without zeroing it again. Errors: the file's.
+    pub fn read_into(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let want = self.allowed(out.len());
+        let mut got = 0;
+        while got < want {
+            match self.f.read(&mut out[got..want]) {
+                Ok(0) => break,
+                Ok(k) => got += k,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        self.took(&out[..got], want);
+        Ok(got)
+    }
+
+    /// The bytes of `want` the limit leaves to read.
+    fn allowed(&self, want: usize) -> usize {
+        want.min(usize::try_from(self.left).unwrap_or(usize::MAX))
+    }
+
+    /// Counts and sums `bytes`, just read of the `want` asked for: fewer is the end of the
+    /// file; the limit reached, one byte more is probed to tell whether the file goes on.
+    fn took(&mut self, bytes: &[u8], want: usize) {
+        self.left -= bytes.len() as u64;
+        if bytes.len() < want {
             self.eof = true;
         } else if self.left == 0 {
             self.eof = true;
             let mut probe = [0u8; 1];
             self.truncated = self.f.read(&mut probe).is_ok_and(|n| n > 0);
         }
-        self.sum.update(&buf[start..]);
-        Ok(())
+        self.sum.update(bytes);
     }
 
     /// Bytes read, their hex SHA-256, and whether the file went on past the limit.
@@ -145,11 +174,28 @@ mod tests {
         }
         assert_eq!(r.finish(), (n, h.clone(), false));
         assert_eq!(h, hex::encode(Sha256::digest(&data)));
+        let mut into = HashingReader::new(Box::new(std::io::Cursor::new(data.clone())), &[]);
+        let mut out = vec![7u8; 4096];
+        let mut back = Vec::new();
+        while !into.eof() {
+            let k = into.read_into(&mut out).unwrap();
+            back.extend_from_slice(&out[..k]);
+        }
+        assert_eq!(back, data);
+        assert_eq!(into.finish(), (n, h.clone(), false));
         let mut short =
             HashingReader::new(Box::new(std::io::Cursor::new(data.clone())), &[]).limit(100);
         let mut buf = Vec::new();
         short.read(&mut buf, 4096).unwrap();
         assert!(short.eof());
         assert!(short.finish().2);
+        let mut short =
+            HashingReader::new(Box::new(std::io::Cursor::new(data.clone())), &[]).limit(100);
+        assert_eq!(short.read_into(&mut out).unwrap(), 100);
+        assert!(short.eof());
+        assert_eq!(
+            short.finish(),
+            (100, hex::encode(Sha256::digest(&data[..100])), true)
+        );
     }
 }

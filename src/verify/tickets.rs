@@ -189,27 +189,35 @@ struct Lines {
 
 impl Lines {
     /// The complete lines of the next block of about [`READ_BLOCK`] bytes (at end of file,
-    /// everything left, with a final `\n` added if missing).
+    /// everything left, with a final `\n` added if missing), in `buf`. The bytes `buf`
+    /// holds are overwritten, not cleared: only room it never had is zeroed.
     fn block(&mut self, mut buf: Vec<u8>) -> std::io::Result<Vec<u8>> {
-        buf.clear();
-        buf.extend_from_slice(&self.carry);
+        let mut filled = self.carry.len();
+        if buf.len() < filled {
+            buf.resize(filled, 0);
+        }
+        buf[..filled].copy_from_slice(&self.carry);
         self.carry.clear();
         loop {
             if !self.src.eof() {
-                self.src.read(&mut buf, READ_BLOCK)?;
+                if buf.len() < filled + READ_BLOCK {
+                    buf.resize(filled + READ_BLOCK, 0);
+                }
+                filled += self.src.read_into(&mut buf[filled..filled + READ_BLOCK])?;
             }
             if self.src.eof() {
+                buf.truncate(filled);
                 if !buf.is_empty() && buf.last() != Some(&b'\n') {
                     buf.push(b'\n');
                 }
                 return Ok(buf);
             }
-            if let Some(p) = memchr::memrchr(b'\n', &buf) {
-                self.carry.extend_from_slice(&buf[p + 1..]);
+            if let Some(p) = memchr::memrchr(b'\n', &buf[..filled]) {
+                self.carry.extend_from_slice(&buf[p + 1..filled]);
                 buf.truncate(p + 1);
                 return Ok(buf);
             }
-            if buf.len() > MAX_LINE {
+            if filled > MAX_LINE {
                 return Err(too_long());
             }
         }
@@ -271,18 +279,21 @@ fn reader(
             Some(b) => (b.csv, b.ends, b.bin),
             None => (Vec::new(), Vec::new(), Vec::new()),
         };
-        records.clear();
         let block = csv.block(old_csv)?;
         ends.clear();
         ends.extend(memchr::memchr_iter(b'\n', &block));
         let lines = ends.len();
         if lines == 0 {
             // tickets.csv is done: whatever is left of the print file.
+            records.clear();
             while !bin.eof() {
                 bin.read(&mut records, READ_BLOCK)?;
             }
         } else {
-            bin.read(&mut records, lines * rec)?;
+            // Overwritten, not cleared: only room the buffer never had is zeroed.
+            records.resize(lines * rec, 0);
+            let got = bin.read_into(&mut records)?;
+            records.truncate(got);
         }
         let n = lines.max(records.len().div_ceil(rec));
         if n == 0 {
