@@ -269,8 +269,9 @@ pub fn pick_distinct(rng: &mut FaceRng, n: u32, m: usize) -> ArrayVec<u32, MAX_P
 }
 
 /// The values `0..MAX_PICK` in order (`VALUES[v] = v`): the first list [`pick_distinct`]
-/// draws from.
+/// draws from. Each fits in a byte while `MAX_PICK` ≤ 256 (asserted when compiled).
 const VALUES: [u8; MAX_PICK] = {
+    assert!(MAX_PICK <= 256, "pick_distinct's values must fit in a byte");
     let mut a = [0u8; MAX_PICK];
     let mut v = 0;
     while v < MAX_PICK {
