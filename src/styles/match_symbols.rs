@@ -1563,13 +1563,13 @@ impl MatchSymbols {
                     {
                         // A special symbol's box: the amount it wins (the one box of an
                         // auto-win, each box of a win-all); else a decoy.
-                        let shown = match box_shows.is_empty() {
-                            true => None,
-                            false => self
-                                .boxes
+                        let shown = if box_shows.is_empty() {
+                            None
+                        } else {
+                            self.boxes
                                 .iter()
                                 .position(|&b| b == g)
-                                .and_then(|b| box_shows.get(b).copied().flatten()),
+                                .and_then(|b| box_shows.get(b).copied().flatten())
                         };
                         let code = shown.unwrap_or_else(|| decoys.draw(rng) as u8);
                         amounts.show(&mut face, *col, *caption, code);
