@@ -6,7 +6,9 @@
 //!
 //! Inside a bundle, `sha256sum -c --ignore-missing SHA256SUMS` checks every file it holds
 //! (SHA256SUMS lists the block's other files too: it is the signed list, left whole) and
-//! `minisign -Vm SHA256SUMS -p operator.pub` checks the signature. Before anything is
+//! `minisign -Vm SHA256SUMS -p KEY.pub` checks the signature, with the operator's key as
+//! the recipient holds it (the bundle's `operator.pub` is whoever wrote the bundle's: the
+//! CLI refuses a `--signer` key lying inside the directory it authenticates). Before anything is
 //! written, the signature is checked with the key given and every file copied is held to
 //! SHA256SUMS as it is read; the bundle is made in a temporary directory beside the
 //! destination and moved into place only when complete.

@@ -439,8 +439,8 @@ fn a_test_block_s_ticket_is_never_paid() {
 }
 
 /// An emission is no block: claim and package name one of its blocks (exit 2). A --signer
-/// key read from the bundle it authenticates is warned of: whoever wrote the files could
-/// have written it.
+/// key read from the bundle it authenticates is refused (exit 2): whoever wrote the files
+/// could have written it.
 #[test]
 fn an_emission_or_a_key_from_the_bundle_is_said() {
     let t = tempfile::tempdir().unwrap();
@@ -487,17 +487,19 @@ fn an_emission_or_a_key_from_the_bundle_is_said() {
         &codes[0],
         &["--signer", inside.to_str().unwrap()],
     );
-    assert!(matches!(s, 0 | 1), "{err}");
-    assert!(out.starts_with(&rows[0][4]), "{out}");
     assert_eq!(
-        err,
-        format!(
-            "tirage: warning: the --signer key {} lies in {}, the directory it authenticates: whoever wrote its files could have written the key too; give the operator's public key as you hold it\n",
-            inside.display(),
-            bundle.display()
+        (s, out.as_str(), err),
+        (
+            2,
+            "",
+            format!(
+                "tirage: error: --signer {}: that key lies in {}, the directory it is to authenticate: whoever wrote that directory could have written the key too, so a signature by it proves nothing; give the operator's public key as you hold it (the copy the operator gave you)\n",
+                inside.display(),
+                bundle.display()
+            )
         )
     );
-    // The key as the central system holds it: nothing to warn of.
+    // The key as the central system holds it: nothing to refuse.
     let (_, _, err) = claim(
         &bundle,
         &rows[0][4],

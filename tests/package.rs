@@ -133,7 +133,7 @@ fn each_recipient_gets_its_files_and_nothing_else() {
         let (ok, stdout, stderr) = run(
             &out,
             "minisign",
-            &["-Vm", "SHA256SUMS", "-p", "operator.pub"],
+            &["-Vm", "SHA256SUMS", "-p", key.to_str().unwrap()],
         );
         assert!(ok, "{role}: {stdout}{stderr}");
         assert!(
@@ -522,4 +522,221 @@ fn a_test_block_is_bundled_only_when_told() {
             rows[w][4], rows[w][5], rows[w][5], rows[w][6]
         )
     );
+}
+
+/// The error of a `--signer` key lying in `dir`, the directory it is to authenticate;
+/// `spec`: the command takes `--spec`, which may anchor the key instead.
+fn key_inside(key: &Path, dir: &Path, spec: bool) -> String {
+    format!(
+        "tirage: error: --signer {}: that key lies in {}, the directory it is to authenticate: whoever wrote that directory could have written the key too, so a signature by it proves nothing; give the operator's public key as you hold it (the copy the operator gave you){}\n",
+        key.display(),
+        dir.display(),
+        if spec {
+            ", or the reference spec that pins it (--spec, [signing] public_key)"
+        } else {
+            ""
+        }
+    )
+}
+
+/// A forger rewrites a copy of the central system's bundle: one losing row made a 2 EUR
+/// winner, the manifest's record and `SHA256SUMS` made to match it, signed by a key of
+/// their own put in the bundle as `operator.pub`. A `--signer` key lying in the directory
+/// it authenticates (by its path, through `..`, a symlink or a hard link) is refused by
+/// verify, claim and package (exit 2); a spec pinning that key is the anchor, and then
+/// verify runs. Without a key, the rows counted by way betray the forgery (exit 1), while
+/// the genuine bundle's counts pass.
+#[test]
+fn a_key_inside_the_directory_it_authenticates_is_refused() {
+    use sha2::Digest;
+    let t = tempfile::tempdir().unwrap();
+    let t = t.path();
+    for who in ["op", "forger"] {
+        tirage()
+            .args(["keygen", "--no-password", "--out"])
+            .arg(t.join(who))
+            .assert()
+            .success();
+    }
+    let b = t.join("block-001");
+    tirage()
+        .arg("generate")
+        .arg(repo("tests/specs/coq_small.toml"))
+        .arg("--validation-key")
+        .arg(repo(VALIDATION_KEY))
+        .arg("--seed-file")
+        .arg(production_seed_file(t))
+        .args(["-q", "--sign"])
+        .arg(t.join("op.key"))
+        .arg("--out")
+        .arg(&b)
+        .assert()
+        .success();
+    let central = t.join("central");
+    let op = t.join("op.pub");
+    assert!(package(&b, "central", &op, &central, &["-q"])
+        .status
+        .success());
+    let verify = |dir: &Path, extra: &[&str]| {
+        let o = tirage()
+            .arg("verify")
+            .arg(dir)
+            .args(["--no-audit", "-q"])
+            .args(extra)
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    // The genuine bundle, its key as the central system holds it: its rows count right.
+    let (code, out, err) = verify(&central, &["--signer", op.to_str().unwrap(), "--json"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let r: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let counts = r["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "counts")
+        .unwrap()["result"]
+        .clone();
+    assert_eq!(counts, "pass");
+
+    let forge = t.join("forge");
+    std::fs::create_dir(&forge).unwrap();
+    for n in ["spec.toml", "manifest.json", "validation.csv"] {
+        std::fs::copy(central.join(n), forge.join(n)).unwrap();
+    }
+    let sha = |b: &[u8]| hex::encode(sha2::Sha256::digest(b));
+    let csv = std::fs::read_to_string(forge.join("validation.csv")).unwrap();
+    let forged = csv.replacen(",lose,0\n", ",2,2\n", 1);
+    assert_ne!(forged, csv);
+    std::fs::write(forge.join("validation.csv"), &forged).unwrap();
+    let mut m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(forge.join("manifest.json")).unwrap()).unwrap();
+    for f in m["files"].as_array_mut().unwrap() {
+        if f["name"] == "validation.csv" {
+            f["sha256"] = sha(forged.as_bytes()).into();
+            f["bytes"] = (forged.len() as u64).into();
+        }
+    }
+    std::fs::write(
+        forge.join("manifest.json"),
+        serde_json::to_vec_pretty(&m).unwrap(),
+    )
+    .unwrap();
+    let sums: String = ["manifest.json", "spec.toml", "validation.csv"]
+        .iter()
+        .map(|n| format!("{}  {n}\n", sha(&std::fs::read(forge.join(n)).unwrap())))
+        .collect();
+    std::fs::write(forge.join("SHA256SUMS"), &sums).unwrap();
+    let sig = tirage::crypto::sign::Signer::load(&t.join("forger.key"))
+        .unwrap()
+        .sign(
+            sums.as_bytes(),
+            "tirage SHA256SUMS game:coq emission:1 block:1 kind:production",
+        )
+        .unwrap();
+    std::fs::write(forge.join("SHA256SUMS.minisig"), sig).unwrap();
+    std::fs::copy(t.join("forger.pub"), forge.join("operator.pub")).unwrap();
+
+    // The key in the bundle, however it is named: refused, nothing verified.
+    let inside = forge.join("operator.pub");
+    let link = t.join("link.pub");
+    std::os::unix::fs::symlink(&inside, &link).unwrap();
+    let hard = t.join("hard.pub");
+    std::fs::hard_link(&inside, &hard).unwrap();
+    let dotted = t.join("forge/../forge/operator.pub");
+    for key in [&inside, &dotted, &link, &hard] {
+        let (code, out, err) = verify(&forge, &["--signer", key.to_str().unwrap()]);
+        assert_eq!(
+            (code, out.as_str(), err),
+            (Some(2), "", key_inside(key, &forge, true)),
+            "{}",
+            key.display()
+        );
+    }
+    // claim, run inside the bundle, as the reviewer did.
+    let o = tirage()
+        .current_dir(&forge)
+        .args([
+            "claim",
+            ".",
+            "--serial",
+            "17030010010000010012",
+            "--code",
+            "1234567890123456789",
+            "--signer",
+            "operator.pub",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned()
+        ),
+        (
+            Some(2),
+            String::new(),
+            key_inside(Path::new("operator.pub"), Path::new("."), false)
+        )
+    );
+    let o = package(&forge, "central", &inside, &t.join("again"), &["-q"]);
+    assert_eq!(
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).into_owned()
+        ),
+        (Some(2), key_inside(&inside, &forge, false))
+    );
+    assert!(!t.join("again").exists());
+
+    // A spec pinning that key anchors it: verify runs, and the counts say what was forged.
+    let pinned = t.join("pinned.toml");
+    let public = std::fs::read_to_string(t.join("forger.pub")).unwrap();
+    std::fs::write(
+        &pinned,
+        format!(
+            "{}\n[signing]\npublic_key = \"{}\"\n",
+            std::fs::read_to_string(repo("tests/specs/coq_small.toml")).unwrap(),
+            public.lines().nth(1).unwrap()
+        ),
+    )
+    .unwrap();
+    let lots: u64 = m["lots"].as_u64().unwrap();
+    let losers = m["tickets"].as_u64().unwrap() - lots;
+    let forged_counts = format!(
+        "validation.csv: 433 row(s) of way \"2\" (prize 2), the manifest's lot table says 432\nvalidation.csv: {} row(s) of way \"lose\" (prize 0), the manifest's lot table says {losers}\n",
+        losers - 1
+    );
+    let findings = |out: &str| -> String {
+        let r: serde_json::Value = serde_json::from_str(out).unwrap();
+        r["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["id"] == "counts")
+            .flat_map(|c| c["examples"].as_array().unwrap().clone())
+            .map(|e| format!("{}\n", e["detail"].as_str().unwrap()))
+            .collect()
+    };
+    let (code, out, err) = verify(
+        &forge,
+        &[
+            "--signer",
+            inside.to_str().unwrap(),
+            "--spec",
+            pinned.to_str().unwrap(),
+            "--json",
+        ],
+    );
+    assert_eq!((code, err.as_str()), (Some(1), ""), "{out}");
+    assert_eq!(findings(&out), forged_counts);
+    let (code, out, _) = verify(&forge, &["--unauthenticated", "--json"]);
+    assert_eq!(code, Some(1));
+    assert_eq!(findings(&out), forged_counts);
 }

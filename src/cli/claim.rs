@@ -63,16 +63,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     // A key read from the directory it authenticates vouches for nothing: whoever wrote the
     // files could have written it too.
     if let Some(key) = &a.signer {
-        let real = |p: &std::path::Path| std::fs::canonicalize(p).ok();
-        if let (Some(k), Some(d)) = (real(key), real(&a.dir)) {
-            if k.starts_with(&d) {
-                eprintln!(
-                    "tirage: warning: the --signer key {} lies in {}, the directory it authenticates: whoever wrote its files could have written the key too; give the operator's public key as you hold it",
-                    key.display(),
-                    a.dir.display()
-                );
-            }
-        }
+        super::signer_outside(key, &a.dir, false, false)?;
     }
     let c = claim(&a.dir, &a.serial, &a.code, &ids, trust)?;
     println!("{}", c.line());

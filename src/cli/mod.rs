@@ -367,6 +367,74 @@ fn not_an_emission(dir: &std::path::Path) -> anyhow::Result<()> {
     )
 }
 
+/// Refuses a `--signer` key file `key` that lies in `dir`, the directory whose signature it
+/// is to check: by its real path (symlinks and `..` resolved), or as a hard link to a file
+/// of `dir` (the same device and inode, looked for when the key has several links).
+/// Whoever wrote the directory could have written that key, so its signature proves
+/// nothing. `pinned` is true when the reference spec given (`--spec`) pins that very key:
+/// the spec is then the anchor, and the key is accepted wherever it lies. `spec_said`: the
+/// command takes `--spec`, and the error says it may be given. Errors: the key lies in
+/// `dir`, said with what to give instead.
+fn signer_outside(
+    key: &std::path::Path,
+    dir: &std::path::Path,
+    pinned: bool,
+    spec_said: bool,
+) -> anyhow::Result<()> {
+    if pinned || !lies_in(key, dir) {
+        return Ok(());
+    }
+    anyhow::bail!(
+        "--signer {}: that key lies in {}, the directory it is to authenticate: whoever wrote that directory could have written the key too, so a signature by it proves nothing; give the operator's public key as you hold it (the copy the operator gave you){}",
+        key.display(),
+        dir.display(),
+        if spec_said {
+            ", or the reference spec that pins it (--spec, [signing] public_key)"
+        } else {
+            ""
+        }
+    )
+}
+
+/// True when file `key` is inside directory `dir` by their real paths, or is a hard link
+/// to a file inside `dir` (up to [`LINK_DEPTH`] levels down: a bundle, a block, an
+/// emission's blocks).
+fn lies_in(key: &std::path::Path, dir: &std::path::Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let (Ok(k), Ok(d)) = (std::fs::canonicalize(key), std::fs::canonicalize(dir)) else {
+        return false;
+    };
+    if k.starts_with(&d) {
+        return true;
+    }
+    let Ok(meta) = std::fs::metadata(&k) else {
+        return false;
+    };
+    meta.nlink() > 1 && holds_inode(&d, (meta.dev(), meta.ino()), LINK_DEPTH)
+}
+
+/// How many directory levels below a directory [`lies_in`] looks for a hard link.
+const LINK_DEPTH: u32 = 2;
+
+/// True when directory `dir`, or one of its directories up to `depth` levels down, holds a
+/// regular file of device and inode `id` (symlinks are not followed).
+fn holds_inode(dir: &std::path::Path, id: (u64, u64), depth: u32) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return false;
+    };
+    entries.flatten().any(|e| {
+        let Ok(m) = std::fs::symlink_metadata(e.path()) else {
+            return false;
+        };
+        if m.is_file() {
+            (m.dev(), m.ino()) == id
+        } else {
+            m.is_dir() && depth > 0 && holds_inode(&e.path(), id, depth - 1)
+        }
+    })
+}
+
 /// Runs `f` on a rayon pool of `threads` threads (0: one per core).
 fn with_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> anyhow::Result<T> {
     let pool = rayon::ThreadPoolBuilder::new()

@@ -22,8 +22,10 @@ enum For {
 #[command(
     after_help = "A bundle holds the role's ticket file(s) as delivered, spec.toml, \
 manifest.json, SHA256SUMS, SHA256SUMS.minisig and operator.pub: nothing else (no audit \
-report, proof, seed or other party's file). Inside it:\n  \
-sha256sum -c --ignore-missing SHA256SUMS\n  minisign -Vm SHA256SUMS -p operator.pub\n\n\
+report, proof, seed or other party's file). Its operator.pub is for reading: whoever wrote \
+the bundle wrote it too, so check the signature with the operator's key as you hold it \
+(a --signer key lying inside the directory it authenticates is refused, exit 2). Inside it:\n  \
+sha256sum -c --ignore-missing SHA256SUMS\n  minisign -Vm SHA256SUMS -p KEY.pub   # the operator's key as you hold it\n\n\
 Example:\n  tirage package output/coq/block-001 --for printer --signer output/keys/operator.pub --out /tmp/coq-001-printer"
 )]
 pub(super) struct Args {
@@ -61,6 +63,8 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     // No run replaces the block while it is read.
     let _locks = super::lock_shared(&a.dir)?;
     super::not_an_emission(&a.dir)?;
+    // A key read from the block it is to authenticate vouches for nothing.
+    super::signer_outside(&a.signer, &a.dir, false, false)?;
     let names = package(&a.dir, role, &a.signer, &a.out, a.force, a.test_block)?;
     if !a.quiet {
         for n in names {

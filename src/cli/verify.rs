@@ -149,6 +149,15 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         None => None,
     };
     let signer = a.signer.as_deref().map(Verifier::load).transpose()?;
+    // A key read from the directory it authenticates vouches for nothing, unless the
+    // reference spec pins that very key.
+    if let (Some(path), Some(key)) = (&a.signer, &signer) {
+        let pinned = reference
+            .as_ref()
+            .and_then(|r| r.signing_key.as_deref())
+            .is_some_and(|p| p.trim() == key.public_key());
+        super::signer_outside(path, &a.dir, pinned, true)?;
+    }
     let seed = match (&a.seed_file, a.seed_share.is_empty()) {
         (Some(f), _) => {
             let text = super::seed::read_small(f, "seed file")?;

@@ -2,7 +2,8 @@
 //! delivered, the public files and the operator's key (`operator.pub`), not the whole
 //! block. verify checks what it holds: the signature of `SHA256SUMS` by the operator's
 //! key, every file it holds against `SHA256SUMS` (as delivered) and, in clear, against the
-//! manifest's record, and that it holds nothing else. The auditor's bundle is the whole
+//! manifest's record, the central system's rows counted by way against the manifest's lot
+//! table, and that it holds nothing else. The auditor's bundle is the whole
 //! block, verified as one ([`super::inspect`]).
 
 use super::report::{Authenticated, CheckId, CheckResult, FileDigest, Report};
@@ -12,10 +13,11 @@ use crate::block::layout::{
 };
 use crate::crypto::sign::Verifier;
 use crate::output::manifest::{holds_block, Manifest};
+use crate::output::seal::{self, Identities};
 use crate::output::{open_regular, read_regular, sums, MAX_JSON};
 use crate::package::Role;
 use sha2::{Digest, Sha256};
-use std::io::Read;
+use std::io::{BufRead, Read};
 use std::path::Path;
 
 /// The party whose bundle `dir` is when it holds one party's ticket file, not the whole
@@ -49,8 +51,9 @@ pub struct BundleReport {
     pub held: Vec<String>,
     /// The report in a block's shape (`verify --json` prints it, with a block's top-level
     /// keys): `checks` gives each finding under its procedure (`signature`, `sha256sums`,
-    /// `manifest`, `spec`; the procedures over the ticket files are `n/a`, since the bundle
-    /// holds one party's file only), `files` the files it holds, `spec_comparison` the
+    /// `manifest`, `spec`, and `counts` when the central system's rows were counted; the
+    /// other procedures over the ticket files are `n/a`, since the bundle holds one party's
+    /// file only), `files` the files it holds, `spec_comparison` the
     /// spec held against `--spec`, `authenticated` what the verdict rests on; `tickets` is
     /// 0, `payout` null, and `ways`, `features`, `losing_features`, `promised` and
     /// `pack_rules` are empty: no ticket was read.
@@ -154,8 +157,10 @@ fn digest(path: &Path) -> Result<(u64, String), String> {
 /// none: a finding when `opts.require_signature`), every file the role's bundle holds (its
 /// ticket file as delivered, `spec.toml`, `manifest.json`) against `SHA256SUMS` and, a
 /// ticket file in clear, the manifest's record, its `spec.toml` (it validates and, given
-/// `opts.reference`, has the reference's every field, as a block's), and no other entry
-/// than a bundle's. Reads each file once; the other options do not apply to a bundle.
+/// `opts.reference`, has the reference's every field, as a block's), the central system's
+/// `validation.csv` rows counted by way against the manifest, and no other
+/// entry than a bundle's. Reads each file once (the validation file twice: its digest, then
+/// its rows); the other options do not apply to a bundle.
 pub fn verify_bundle(dir: &Path, role: Role, opts: &Options) -> BundleReport {
     let mut checks = Checks::new();
     let (sums_bytes, listed) = read_sums(dir, &mut checks);
@@ -174,7 +179,11 @@ pub fn verify_bundle(dir: &Path, role: Role, opts: &Options) -> BundleReport {
         add(&mut checks, CheckId::Spec, None, d.describe());
     }
     others(dir, &held, role, &mut checks);
-    let results = results(checks, key.is_some());
+    let counted = role == Role::Central
+        && manifest
+            .as_ref()
+            .is_some_and(|m| count_rows(dir, m, opts, &mut checks));
+    let results = results(checks, key.is_some(), counted);
     let m = manifest.as_ref();
     let report = Report {
         dir: dir.display().to_string(),
@@ -272,9 +281,10 @@ fn read_manifest(dir: &Path, opts: &Options, checks: &mut Checks) -> Option<Mani
 
 /// Each procedure's result over a party's bundle from the findings `checks`: `fail` with
 /// findings; the signature `skipped` without a key (`keyed` false); the signature,
-/// `SHA256SUMS`, the manifest and the spec `pass`; the procedures over the ticket files
-/// `n/a` (checked from the auditor's bundle, which holds them all).
-fn results(mut checks: Checks, keyed: bool) -> Vec<CheckResult> {
+/// `SHA256SUMS`, the manifest and the spec `pass`, and the counts when the validation file's
+/// rows were counted (`counted`, [`count_rows`]); the other procedures over the ticket
+/// files `n/a` (checked from the auditor's bundle, which holds them all).
+fn results(mut checks: Checks, keyed: bool, counted: bool) -> Vec<CheckResult> {
     CheckId::ALL
         .iter()
         .map(|&id| {
@@ -285,6 +295,7 @@ fn results(mut checks: Checks, keyed: bool) -> Vec<CheckResult> {
                 CheckId::Signature | CheckId::Sha256sums | CheckId::Manifest | CheckId::Spec => {
                     "pass"
                 }
+                CheckId::Counts if counted => "pass",
                 _ => "n/a",
             };
             CheckResult::new(id, result, f)
@@ -359,6 +370,91 @@ fn signed(
         _ => {}
     }
     None
+}
+
+/// Counts the rows of the central system's `validation.csv` in `dir` (in clear, or its
+/// `.age` opened with `opts.identities`) by way and prize, and holds each count to the lot
+/// table of `manifest`: every way's count, and the losing rows (`lose`, prize 0) to the
+/// tickets less the lots; a row of a way and prize not of the lot table is a finding too
+/// ([`CheckId::Counts`], as a block's verify holds its tally). Returns true when the rows
+/// were counted; false when the file cannot be opened here (encrypted to no identity
+/// given, or unreadable: a finding of `SHA256SUMS`'s already).
+fn count_rows(dir: &Path, manifest: &Manifest, opts: &Options, checks: &mut Checks) -> bool {
+    let none = Identities::default();
+    let ids = opts.identities.unwrap_or(&none);
+    let Ok(opened) = seal::open(dir, VALIDATION, ids) else {
+        return false;
+    };
+    // (way, prize, item) of each way of the lot table, with its count; then the losers.
+    let mut want: Vec<([String; 3], u64)> = manifest
+        .tiers
+        .iter()
+        .flat_map(|t| {
+            let item = t.item.clone().unwrap_or_default();
+            t.ways
+                .iter()
+                .map(move |w| ([w.id.clone(), t.amount.clone(), item.clone()], w.count))
+        })
+        .collect();
+    let losers = u64::from(manifest.tickets).saturating_sub(manifest.lots);
+    want.push((["lose".into(), "0".into(), String::new()], losers));
+    let mut got = vec![0u64; want.len()];
+    let (mut stray, mut first_stray) = (0u64, 0u64);
+    for (i, line) in std::io::BufReader::new(opened.reader)
+        .split(b'\n')
+        .enumerate()
+    {
+        let line = match line {
+            Ok(l) => l,
+            Err(e) => {
+                add(
+                    checks,
+                    CheckId::Counts,
+                    None,
+                    format!("{}: cannot be read: {e}", opened.delivered),
+                );
+                return true;
+            }
+        };
+        // The header row.
+        if i == 0 {
+            continue;
+        }
+        let text = String::from_utf8_lossy(&line);
+        let mut f = text.split(',').skip(1);
+        let row = [f.next(), f.next(), f.next()].map(|x| x.unwrap_or_default());
+        match want.iter().position(|(w, _)| w == &row) {
+            Some(k) => got[k] += 1,
+            None => {
+                if stray == 0 {
+                    first_stray = i as u64 + 1;
+                }
+                stray += 1;
+            }
+        }
+    }
+    for ((w, n), g) in want.iter().zip(&got).filter(|((_, n), g)| n != *g) {
+        add(
+            checks,
+            CheckId::Counts,
+            None,
+            format!(
+                "{VALIDATION}: {g} row(s) of way \"{}\" (prize {}), the manifest's lot table says {n}",
+                w[0], w[1]
+            ),
+        );
+    }
+    if stray > 0 {
+        add(
+            checks,
+            CheckId::Counts,
+            None,
+            format!(
+                "{VALIDATION}: {stray} row(s) of a way and prize not of the manifest's lot table (the first at line {first_stray})"
+            ),
+        );
+    }
+    true
 }
 
 /// The files the bundle of `role` in `dir` holds, as delivered: each ticket file in clear
