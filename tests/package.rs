@@ -740,3 +740,103 @@ fn a_key_inside_the_directory_it_authenticates_is_refused() {
     assert_eq!(code, Some(1));
     assert_eq!(findings(&out), forged_counts);
 }
+
+/// With one age key per role, the auditor's key opens `tickets.csv.age` only: generate and
+/// `package --for auditor` warn (one line), and verify names the files the identities given
+/// do not open, and whose identity opens each, as a usage error (exit 2) before any check.
+/// The README's pattern (the auditor's key for every role) gets no warning.
+#[test]
+fn with_one_key_per_role_the_auditor_is_told_which_file_it_cannot_open() {
+    let t = tempfile::tempdir().unwrap();
+    let t = t.path();
+    tirage()
+        .args(["keygen", "--no-password", "--out"])
+        .arg(t.join("op"))
+        .assert()
+        .success();
+    let mut public = Vec::new();
+    for role in ["printer", "central", "auditor"] {
+        let id = t.join(format!("{role}.key"));
+        assert!(run(t, "age-keygen", &["-o", id.to_str().unwrap()]).0);
+        let (_, p, _) = run(t, "age-keygen", &["-y", id.to_str().unwrap()]);
+        public.push(format!("{role}={}", p.trim()));
+    }
+    let auditor = public[2].trim_start_matches("auditor=").to_string();
+    let warning = "tirage: warning: the auditor (a recipient of tickets.csv.age) is no recipient of tickets.bin.age, validation.csv.age: the auditor's identity alone cannot verify the block; give the auditor's key for every role (--recipient printer=… --recipient central=…)\n";
+    let everyone = [format!("printer={auditor}"), format!("central={auditor}")];
+    for (name, extra, said) in [
+        ("one-each", &[][..], warning),
+        ("auditor-everywhere", &everyone[..], ""),
+    ] {
+        std::fs::create_dir(t.join(name)).unwrap();
+        let b = t.join(name).join("block-001");
+        let mut generate = tirage();
+        generate
+            .arg("generate")
+            .arg(repo("tests/specs/coq_small.toml"))
+            .arg("--validation-key")
+            .arg(repo(VALIDATION_KEY))
+            .arg("--seed-file")
+            .arg(production_seed_file(&t.join(name)))
+            .args(["-q", "--sign"])
+            .arg(t.join("op.key"))
+            .arg("--out")
+            .arg(&b);
+        for r in public.iter().chain(extra) {
+            generate.args(["--recipient", r]);
+        }
+        let o = generate.output().unwrap();
+        assert_eq!(
+            (
+                o.status.code(),
+                String::from_utf8_lossy(&o.stderr).into_owned()
+            ),
+            (Some(0), said.to_string()),
+            "{name}"
+        );
+        let bundle = t.join(name).join("to-auditor");
+        let o = package(&b, "auditor", &t.join("op.pub"), &bundle, &["-q"]);
+        assert_eq!(
+            (
+                o.status.code(),
+                String::from_utf8_lossy(&o.stderr).into_owned()
+            ),
+            (Some(0), said.to_string()),
+            "{name}"
+        );
+        let o = tirage()
+            .arg("verify")
+            .arg(&bundle)
+            .arg("--signer")
+            .arg(t.join("op.pub"))
+            .arg("--identity")
+            .arg(t.join("auditor.key"))
+            .args(["--no-audit", "-q"])
+            .output()
+            .unwrap();
+        let (code, out, err) = (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        );
+        if said.is_empty() {
+            assert_eq!(
+                (code, out.lines().next()),
+                (Some(0), Some("verify: CLEAN")),
+                "{err}"
+            );
+            continue;
+        }
+        assert_eq!(
+            (code, out, err),
+            (
+                Some(2),
+                String::new(),
+                format!(
+                    "tirage: error: {}: no identity given opens tickets.bin.age (the printer's), validation.csv.age (the central system's): verify reads every ticket file; give the identity that opens each (--identity FILE, repeatable), or have the auditor made a recipient of every role (generate --recipient printer=… --recipient central=… with the auditor's key); nothing was verified\n",
+                    bundle.display()
+                )
+            )
+        );
+    }
+}

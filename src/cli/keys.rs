@@ -217,10 +217,15 @@ impl BlockKeys {
         self.mode
     }
 
-    /// The recipients of the ticket files (none: in clear). Errors: as
-    /// [`Recipients::parse`].
+    /// The recipients of the ticket files (none: in clear); warns (stderr, one line) when
+    /// the auditor is no recipient of every file ([`Recipients::auditor_warning`]).
+    /// Errors: as [`Recipients::parse`].
     pub(super) fn recipients(&self) -> Result<Recipients> {
-        Ok(Recipients::parse(&self.recipient)?)
+        let r = Recipients::parse(&self.recipient)?;
+        if let Some(w) = r.auditor_warning() {
+            eprintln!("tirage: warning: {w}");
+        }
+        Ok(r)
     }
 }
 

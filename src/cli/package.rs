@@ -66,10 +66,36 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     // A key read from the block it is to authenticate vouches for nothing.
     super::signer_outside(&a.signer, &a.dir, false, false)?;
     let names = package(&a.dir, role, &a.signer, &a.out, a.force, a.test_block)?;
+    if role == Role::Auditor {
+        if let Some(w) = auditor_warning(&a.out) {
+            eprintln!("tirage: warning: {w}");
+        }
+    }
     if !a.quiet {
         for n in names {
             println!("{}", a.out.join(n).display());
         }
     }
     Ok(Outcome::Success)
+}
+
+/// The warning for the auditor's bundle in `bundle` when its manifest records an auditor's
+/// recipient (one of `tickets.csv`'s) that is no recipient of every file
+/// ([`tirage::output::seal::Recipients::auditor_warning`]); `None` when the manifest cannot
+/// be read (package has checked it) or every file opens for the auditor.
+fn auditor_warning(bundle: &std::path::Path) -> Option<String> {
+    let bytes = tirage::output::read_regular(
+        &bundle.join(tirage::block::layout::MANIFEST),
+        tirage::output::MAX_JSON,
+    )
+    .ok()?;
+    let m: tirage::output::manifest::Manifest = serde_json::from_slice(&bytes).ok()?;
+    let files: Vec<(&str, &[String])> = m
+        .files
+        .iter()
+        .filter_map(|f| Some((f.name.as_str(), f.encrypted_for.as_deref()?)))
+        .collect();
+    tirage::output::seal::Recipients::from_manifest(&files)
+        .ok()?
+        .auditor_warning()
 }

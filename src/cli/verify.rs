@@ -306,6 +306,30 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
             );
         }
     }
+    // Identities that open some of the files but not every one: the whole block cannot be
+    // read, which is a usage error (name whose identity to give), not findings.
+    if !a.identity.is_empty() {
+        let unopened: Vec<String> = tirage::output::seal::ROLES
+            .iter()
+            .filter(|(_, f)| !tirage::output::seal::opens(&a.dir, f, &identities))
+            .map(|(role, f)| {
+                let whose = match *role {
+                    "printer" => "the printer's",
+                    "central" => "the central system's",
+                    _ => "the auditor's",
+                };
+                format!("{f}{} ({whose})", tirage::block::layout::SEALED_SUFFIX)
+            })
+            .collect();
+        if !unopened.is_empty() {
+            anyhow::bail!(
+                "{}: no identity given opens {}: verify reads every ticket file; give the identity that opens {} (--identity FILE, repeatable), or have the auditor made a recipient of every role (generate --recipient printer=… --recipient central=… with the auditor's key); nothing was verified",
+                a.dir.display(),
+                unopened.join(", "),
+                if unopened.len() == 1 { "it" } else { "each" }
+            );
+        }
+    }
     let seal = Seal::of(&a.dir).ok();
     let replaying = opts.seed.is_some();
     let bar = progress::bar(

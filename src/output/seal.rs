@@ -118,9 +118,40 @@ impl Recipients {
         Recipients::parse(&args)
     }
 
+    /// The warning line (without `tirage: warning: `) when an auditor's recipient is not a
+    /// recipient of every file ([`Recipients::not_to_auditor`]); `None` otherwise.
+    pub fn auditor_warning(&self) -> Option<String> {
+        let short = self.not_to_auditor();
+        (!short.is_empty()).then(|| {
+            format!(
+                "the auditor (a recipient of tickets.csv.age) is no recipient of {}: the auditor's identity alone cannot verify the block; give the auditor's key for every role (--recipient printer=… --recipient central=…)",
+                short.join(", ")
+            )
+        })
+    }
+
     /// True when the files are encrypted.
     pub fn any(&self) -> bool {
         !self.files.is_empty()
+    }
+
+    /// The encrypted files an auditor's recipient (one of `tickets.csv`'s) is not a
+    /// recipient of, as delivered (`tickets.bin.age`, `validation.csv.age`), in the order
+    /// of [`ROLES`]: files the auditor's identity alone does not open, though the audit
+    /// (`tirage verify`) reads every ticket file. Empty in clear.
+    pub fn not_to_auditor(&self) -> Vec<String> {
+        let Some(auditors) = self.of(CSV) else {
+            return Vec::new();
+        };
+        self.files
+            .iter()
+            .filter(|(_, r)| {
+                auditors
+                    .iter()
+                    .any(|a| !r.iter().any(|x| x.to_string() == a.to_string()))
+            })
+            .map(|(f, _)| format!("{f}{SEALED_SUFFIX}"))
+            .collect()
     }
 
     /// The recipients of file `name`, if it is encrypted.
@@ -285,6 +316,32 @@ pub fn open(dir: &Path, name: &str, ids: &Identities) -> std::io::Result<Opened>
         delivered: sealed,
         sealed: Some(delivered),
     })
+}
+
+/// True when `ids` open the ticket file `name` of block `dir` as delivered: it is in
+/// clear, or `name.age`'s header holds a stanza one of them unwraps (only the header is
+/// read). False when no identity given opens it; a file missing or not an age file is left
+/// to the reader that opens it ([`open`]), and counts as opened here.
+pub fn opens(dir: &Path, name: &str, ids: &Identities) -> bool {
+    let sealed = format!("{name}{SEALED_SUFFIX}");
+    if std::fs::symlink_metadata(dir.join(name)).is_ok()
+        || std::fs::symlink_metadata(dir.join(&sealed)).is_err()
+    {
+        return true;
+    }
+    if ids.is_empty() {
+        return false;
+    }
+    let Ok(f) = crate::output::open_regular(&dir.join(&sealed)) else {
+        return true;
+    };
+    let Ok(d) = age::Decryptor::new_buffered(std::io::BufReader::new(f)) else {
+        return true;
+    };
+    !matches!(
+        d.decrypt(ids.0.iter().map(|i| i.as_ref() as &dyn age::Identity)),
+        Err(age::DecryptError::NoMatchingKeys)
+    )
 }
 
 #[cfg(test)]
