@@ -2013,3 +2013,60 @@ fn proofs_and_pages_stay_out_of_bundles_and_emissions() {
     assert_eq!(std::fs::read_dir(&em).unwrap().count(), before);
     assert!(!bundle.join("p").exists() && !bundle.join("ticket-1.svg").exists());
 }
+
+/// A plain sheet never says which tickets win: `--plain` selected by way or tier (by
+/// prize) is refused on a production block, exit 2 and nothing written, since the sheet
+/// would be exactly the tickets of those ways; plain proofs selected by pack, and proofs
+/// selected by prize that show it, are drawn; on a test block, which is no secret, a plain
+/// selection by prize is drawn.
+#[test]
+fn a_plain_selection_by_prize_is_refused_on_a_production_block() {
+    let t = tempfile::tempdir().unwrap();
+    let prod = t.path().join("block-001");
+    tirage()
+        .arg("generate")
+        .arg(repo("tests/specs/coq_small.toml"))
+        .arg("--validation-key")
+        .arg(repo(VALIDATION_KEY))
+        .arg("--seed-file")
+        .arg(production_seed_file(t.path()))
+        .args(["-q", "--out"])
+        .arg(&prod)
+        .assert()
+        .success();
+    let pdf = t.path().join("top.pdf");
+    for sel in [
+        &["--way", "20000,500+500"][..],
+        &["--tier", "20000"],
+        &["--way", "lose", "--pack", "1"],
+    ] {
+        let o = tirage()
+            .arg("render")
+            .arg(&prod)
+            .args(sel)
+            .args(["--plain", "--pdf"])
+            .arg(&pdf)
+            .output()
+            .unwrap();
+        assert_eq!(
+            (o.status.code(), String::from_utf8_lossy(&o.stderr).into_owned()),
+            (
+                Some(2),
+                format!(
+                    "tirage: error: {}: --plain with --way or --tier on a production block: the tickets drawn would be exactly those of the ways asked, a list of winners, while a plain proof must not say which tickets win; draw plain proofs selected by ticket or pack (--tickets, --pack), or select by prize on a deck (tirage deck) or a test block (--insecure-seed); nothing was written\n",
+                    prod.display()
+                )
+            ),
+            "{sel:?}"
+        );
+        assert!(!pdf.exists());
+    }
+    let out = t.path().join("o");
+    let (code, drawn, err) = select(&prod, &["--pack", "1", "--plain"], &out);
+    assert_eq!((code, drawn.len()), (0, 150), "{err}");
+    let (code, drawn, err) = select(&prod, &["--tier", "20000"], &out);
+    assert_eq!((code, drawn.len()), (0, 1), "{err}");
+    let test_block = coq_block(&t);
+    let (code, drawn, err) = select(&test_block, &["--tier", "20000", "--plain"], &out);
+    assert_eq!((code, drawn.len()), (0, 1), "{err}");
+}

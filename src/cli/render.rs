@@ -82,7 +82,8 @@ pub(super) struct Args {
     #[arg(long, value_name = "FILE")]
     pdf: Option<PathBuf>,
     /// Draw what the ticket prints only: no prize, way, marks or notes, and a proof sheet
-    /// that does not say which tickets win.
+    /// that does not say which tickets win. With --way or --tier, refused on a production
+    /// block (the selection would say it); fine on a deck or a test block.
     #[arg(long)]
     plain: bool,
     /// Replace the files the run writes that exist: the ticket-<N>.svg of the tickets drawn,
@@ -123,6 +124,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     let asked = if a.plain { Marks::Hidden } else { Marks::Shown };
     // Every check and every drawing before the first file is written.
     let proofs = load(&a.dir, &selection, &ids)?;
+    plain_not_by_prize(&a, &proofs.manifest)?;
     let marks = proofs.marks(asked);
     if marks != asked && !a.quiet {
         eprintln!(
@@ -180,6 +182,23 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         }
     }
     Ok(Outcome::Success)
+}
+
+/// Refuses plain proofs (`--plain`) selected by prize (`--way`, `--tier`) of a production
+/// block (`manifest`): the tickets drawn would be exactly those of the ways asked, a list
+/// of winners (or of losers) printed without a mark, though a plain sheet must not say
+/// which tickets win. A deck (specimen) or a test block is no secret. Errors: the
+/// selection and what to use instead.
+fn plain_not_by_prize(a: &Args, manifest: &tirage::output::manifest::Manifest) -> Result<()> {
+    let by_prize = !a.way.is_empty() || !a.tier.is_empty();
+    let secret = manifest.kind == tirage::block::Kind::Production && !manifest.is_test_block();
+    if a.plain && by_prize && secret {
+        anyhow::bail!(
+            "{}: --plain with --way or --tier on a production block: the tickets drawn would be exactly those of the ways asked, a list of winners, while a plain proof must not say which tickets win; draw plain proofs selected by ticket or pack (--tickets, --pack), or select by prize on a deck (tirage deck) or a test block (--insecure-seed); nothing was written",
+            a.dir.display()
+        );
+    }
+    Ok(())
 }
 
 /// The directory beside block directory `dir` that receives its proofs by default:
