@@ -139,10 +139,117 @@ fn a_forged_block_with_every_digest_rebuilt_fails_the_signature() {
     let (code, text) = verify(&genuine, &["--signer", other.to_str().unwrap()]);
     assert_eq!(code, 1);
     assert!(text.contains("not by the key given"), "{text}");
+    let other_id = key_id(&other);
     assert!(
-        text.contains("held against: NOT AUTHENTICATED: the signature does not hold"),
+        text.contains(&format!("held against: NOT AUTHENTICATED: the signature was checked and does not match key {other_id}; ")),
         "{text}"
     );
+}
+
+/// The key id (16 hex digits) of public key file `public`.
+fn key_id(public: &Path) -> String {
+    tirage::crypto::sign::Verifier::load(public)
+        .unwrap()
+        .id()
+        .to_string()
+}
+
+/// A signature checked against a key it is not by says so, with that key's id: the
+/// verdict, `--json` and a party's bundle's lines; so does a `--signer` other than the key
+/// the reference spec pins, though the block is signed by the pinned key (exit 1).
+#[test]
+fn a_signature_checked_against_another_key_says_it_does_not_match() {
+    let t = tempfile::tempdir().unwrap();
+    let (key, public) = keypair(t.path(), "op");
+    let (_, other) = keypair(t.path(), "other");
+    let (op_id, other_id) = (key_id(&public), key_id(&other));
+    let b = t.path().join("block-001");
+    assert!(generate_with(&b, &["--sign", key.to_str().unwrap()])
+        .status
+        .success());
+    let json = |dir: &Path, extra: &[&str]| {
+        let o = tirage()
+            .args(["verify", "--no-audit", "--json"])
+            .arg(dir)
+            .args(extra)
+            .output()
+            .unwrap();
+        let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        (o.status.code(), r["authenticated"].clone())
+    };
+    let (code, a) = json(&b, &["--signer", other.to_str().unwrap()]);
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        (&a["signer"], &a["mismatched_key"], &a["signature_rejected"]),
+        (
+            &serde_json::Value::Null,
+            &serde_json::json!(other_id),
+            &serde_json::json!(true)
+        )
+    );
+    let (code, a) = json(&b, &["--signer", public.to_str().unwrap()]);
+    assert_eq!(code, Some(0));
+    assert_eq!(a["mismatched_key"], serde_json::Value::Null);
+    // The reference spec pins the operator's key; --signer names another.
+    let pinned = t.path().join("pinned.toml");
+    std::fs::write(
+        &pinned,
+        format!(
+            "{}\n[signing]\npublic_key = \"{}\"\n",
+            std::fs::read_to_string(repo("tests/specs/coq_small.toml")).unwrap(),
+            std::fs::read_to_string(&public)
+                .unwrap()
+                .lines()
+                .nth(1)
+                .unwrap()
+        ),
+    )
+    .unwrap();
+    let (code, text) = verify(
+        &b,
+        &[
+            "--signer",
+            other.to_str().unwrap(),
+            "--spec",
+            pinned.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 1, "{text}");
+    let held = text
+        .lines()
+        .find(|l| l.starts_with("held against: "))
+        .unwrap();
+    assert!(
+        held.starts_with(&format!("held against: NOT AUTHENTICATED: the signature was checked and does not match key {other_id}; ")),
+        "{held}"
+    );
+    assert!(!text.contains("signed by key RW"), "{text}");
+    // A party's bundle: its lines say the same.
+    let central = t.path().join("central");
+    let o = tirage()
+        .arg("package")
+        .arg(&b)
+        .args(["--for", "central", "--test-block", "-q", "--signer"])
+        .arg(&public)
+        .arg("--out")
+        .arg(&central)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (code, text) = verify(&central, &["--signer", other.to_str().unwrap()]);
+    assert_eq!(code, 1, "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        (lines[1], lines[2], *lines.last().unwrap()),
+        (
+            format!("signed: SHA256SUMS.minisig was checked and does not match key {other_id}").as_str(),
+            format!("FINDING SHA256SUMS.minisig: signed by key {op_id}, not by the key given ({other_id})").as_str(),
+            format!("verify: FINDINGS in the central system's bundle (1 finding(s)); a TEST BLOCK's (made with a test seed, never for sale); NOT AUTHENTICATED: the signature was checked and does not match key {other_id}").as_str()
+        ),
+        "{text}"
+    );
+    let (_, a) = json(&central, &["--signer", other.to_str().unwrap()]);
+    assert_eq!(a["mismatched_key"], serde_json::json!(other_id));
 }
 
 /// `age-keygen` identities: each file opens with its own role's identity only (age itself

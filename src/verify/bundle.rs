@@ -95,8 +95,16 @@ impl BundleReport {
         if self.report.authenticated.test_seed {
             s.push_str("; a TEST BLOCK's (made with a test seed, never for sale)");
         }
-        if self.report.authenticated.signer.is_none() {
-            s.push_str("; unauthenticated: no signature was checked");
+        let a = &self.report.authenticated;
+        match (&a.signer, &a.mismatched_key) {
+            (Some(_), _) => {}
+            (None, Some(id)) => s.push_str(&format!(
+                "; NOT AUTHENTICATED: the signature was checked and does not match key {id}"
+            )),
+            (None, None) if a.signature_rejected => {
+                s.push_str("; NOT AUTHENTICATED: the signature does not hold for the key given")
+            }
+            (None, None) => s.push_str("; unauthenticated: no signature was checked"),
         }
         s.push('\n');
         s
@@ -114,11 +122,18 @@ impl BundleReport {
                 .map_or_else(String::new, |b| format!(" of {b}")),
             self.held.join(", ")
         );
-        match &self.report.authenticated.signer {
-            Some(k) => s.push_str(&format!(
+        let a = &self.report.authenticated;
+        match (&a.signer, &a.mismatched_key) {
+            (Some(k), _) => s.push_str(&format!(
                 "signed: SHA256SUMS.minisig is the signature of SHA256SUMS by key {k} (--signer)\n"
             )),
-            None => s.push_str("signed: not checked\n"),
+            (None, Some(id)) => s.push_str(&format!(
+                "signed: SHA256SUMS.minisig was checked and does not match key {id}\n"
+            )),
+            (None, None) if a.signature_rejected => {
+                s.push_str("signed: checked, and does not hold for the key given\n")
+            }
+            (None, None) => s.push_str("signed: not checked\n"),
         }
         if let Some(c) = &self.report.spec_comparison {
             s.push_str(&format!("spec: {} (--spec)\n", c.summary()));
@@ -165,7 +180,8 @@ pub fn verify_bundle(dir: &Path, role: Role, opts: &Options) -> BundleReport {
     let mut checks = Checks::new();
     let (sums_bytes, listed) = read_sums(dir, &mut checks);
     let key = signature::signature_key(opts);
-    let signed_by = signed(dir, key.as_ref(), opts, sums_bytes.as_deref(), &mut checks);
+    let (signed_by, mismatched_key) =
+        signed(dir, key.as_ref(), opts, sums_bytes.as_deref(), &mut checks);
     let held = held_files(dir, role);
     let manifest = read_manifest(dir, opts, &mut checks);
     let (files, spec_text) = check_held(dir, &held, &listed, manifest.as_ref(), &mut checks);
@@ -204,7 +220,7 @@ pub fn verify_bundle(dir: &Path, role: Role, opts: &Options) -> BundleReport {
         authenticated: authenticated(
             m,
             opts,
-            signed_by,
+            (signed_by, mismatched_key),
             key.is_some(),
             spec_comparison.as_ref(),
             &held,
@@ -303,21 +319,23 @@ fn results(mut checks: Checks, keyed: bool, counted: bool) -> Vec<CheckResult> {
         .collect()
 }
 
-/// What a party's bundle's verdict rests on: the key whose signature held (`signed_by`;
-/// `keyed`: one was asked for), the reference spec and how the bundle's copy compares to
+/// What a party's bundle's verdict rests on: the key whose signature held, or the id of
+/// the key it was checked against and does not match (`signed`; `keyed`: a key was asked
+/// for), the reference spec and how the bundle's copy compares to
 /// it, what its manifest `m` says (test block, specimen, validation key), and whether the
 /// files it holds (`held`) are encrypted. Nothing is replayed.
 fn authenticated(
     m: Option<&Manifest>,
     opts: &Options,
-    signed_by: Option<String>,
+    signed: (Option<String>, Option<String>),
     keyed: bool,
     comparison: Option<&super::spec_diff::SpecComparison>,
     held: &[String],
 ) -> Authenticated {
     Authenticated {
-        signature_rejected: keyed && signed_by.is_none(),
-        signer: signed_by,
+        signature_rejected: keyed && signed.0.is_none(),
+        signer: signed.0,
+        mismatched_key: signed.1,
         vouched: None,
         test_seed: m.is_some_and(Manifest::is_test_block),
         reference_spec: opts.reference.map(|r| r.sha256.clone()),
@@ -336,14 +354,15 @@ fn authenticated(
 /// `SHA256SUMS.minisig` in `dir` is its signature of `sums` (the bytes of `SHA256SUMS` as
 /// read); else `None`, and a finding of [`CheckId::Signature`] when a key was given, or
 /// none was and `opts.require_signature`. A signer other than the key the reference spec
-/// pins is a finding too.
+/// pins is a finding too. Second: the id of the key the signature was checked against and
+/// does not match (the `--signer` key, when the pinned key is another), else `None`.
 fn signed(
     dir: &Path,
     key: Option<&Result<Verifier, String>>,
     opts: &Options,
     sums: Option<&[u8]>,
     checks: &mut Checks,
-) -> Option<String> {
+) -> (Option<String>, Option<String>) {
     let mut bad = |what: String| add(checks, CheckId::Signature, None, what);
     if let Some(why) = signature::pinned_mismatch(opts) {
         bad(why);
@@ -358,9 +377,17 @@ fn signed(
                         .map_err(|_| "not a minisign signature (not text)".to_string())
                 })
                 .and_then(|s| key.verify(bytes, &s).map_err(|e| e.to_string()));
+            let given = signature::mismatched_signer(opts);
             match sig {
-                Ok(_) => return Some(key.public_key()),
-                Err(m) => bad(format!("{SUMS_SIG}: {m}")),
+                Ok(_) if given.is_none() => return (Some(key.public_key()), None),
+                Ok(_) => return (None, given),
+                Err(m) => {
+                    bad(format!("{SUMS_SIG}: {m}"));
+                    // Read, and not of the key: it was checked and does not match.
+                    if read_regular(&dir.join(SUMS_SIG), 64 * 1024).is_ok() {
+                        return (None, given.or_else(|| Some(key.id().to_string())));
+                    }
+                }
             }
         }
         (None, _) if opts.require_signature => bad(
@@ -369,7 +396,7 @@ fn signed(
         ),
         _ => {}
     }
-    None
+    (None, None)
 }
 
 /// Counts the rows of the central system's `validation.csv` in `dir` (in clear, or its

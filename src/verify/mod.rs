@@ -238,6 +238,9 @@ pub(crate) struct Found {
     signer: Option<String>,
     /// What that signature vouches for, in words (game, emission, block, kind).
     vouched: Option<String>,
+    /// The id of the key the signature was checked against and does not match
+    /// ([`Authenticated::mismatched_key`]).
+    mismatched_key: Option<String>,
     /// True for a production block made with a test seed.
     test_seed: bool,
     /// The leakage gate's measures, when the ticket pass ran.
@@ -332,6 +335,7 @@ fn authenticated(block: &Block, found: &Found, expect_kind: Option<Kind>) -> Aut
         ceremony,
         signature_rejected: keyed && found.signer.is_none(),
         vouched: found.vouched.clone(),
+        mismatched_key: found.mismatched_key.clone(),
         test_seed: found.test_seed,
         specimen: expect_kind == Some(Kind::Specimen),
         manifest_read: manifest.is_some(),

@@ -415,6 +415,10 @@ pub struct Authenticated {
     pub test_seed: bool,
     /// True when a signer was given and the signature did not hold (or was missing).
     pub signature_rejected: bool,
+    /// The id (16 hex digits) of the key the signature was checked against and does not
+    /// match: the `--signer` key (also when the reference spec pins another key), else the
+    /// pinned key; `None` when the signature holds, was not checked, or could not be read.
+    pub mismatched_key: Option<String>,
     /// Hex SHA-256 of the reference spec the block's copy was held against (`--spec`);
     /// `None`: only the block's own copy was read.
     pub reference_spec: Option<String>,
@@ -447,10 +451,15 @@ impl Authenticated {
                     .as_deref()
                     .unwrap_or("a block it does not name")
             ),
-            None if self.signature_rejected => {
-                "NOT AUTHENTICATED: the signature does not hold for the key given".into()
-            }
-            None => "UNAUTHENTICATED: no signature checked".into(),
+            None => match &self.mismatched_key {
+                Some(id) => format!(
+                    "NOT AUTHENTICATED: the signature was checked and does not match key {id}"
+                ),
+                None if self.signature_rejected => {
+                    "NOT AUTHENTICATED: the signature does not hold for the key given".into()
+                }
+                None => "UNAUTHENTICATED: no signature checked".into(),
+            },
         };
         let spec = match &self.reference_spec {
             Some(h) if self.reference_spec_text_differs => format!(

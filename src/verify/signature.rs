@@ -24,10 +24,13 @@ impl Procedure for Signature {
             .expect
             .as_ref()
             .map(|e| e.kind));
-        let signed = check_signature(block, kind, &mut found.checks);
-        if let Some((key, vouched)) = signed {
-            found.signer = Some(key);
-            found.vouched = Some(vouched.describe());
+        match check_signature(block, kind, &mut found.checks) {
+            Ok(Some((key, vouched))) => {
+                found.signer = Some(key);
+                found.vouched = Some(vouched.describe());
+            }
+            Ok(None) => {}
+            Err(id) => found.mismatched_key = id,
         }
         found.test_seed = test_block(block, &mut found.checks);
     }
@@ -42,6 +45,13 @@ pub(super) fn signature_key(opts: &Options) -> Option<Result<Verifier, String>> 
             .signer
             .map(|v| Verifier::from_base64(&v.public_key()).map_err(|e| e.to_string())),
     }
+}
+
+/// The id of the signer given (`--signer`) when it is not the key the reference spec pins
+/// (`[signing] public_key`): the key the signature, by the pinned key, does not match;
+/// `None` when they agree or either is missing.
+pub(super) fn mismatched_signer(opts: &Options) -> Option<String> {
+    pinned_mismatch(opts).and(opts.signer.map(|v| v.id().to_string()))
 }
 
 /// The finding when the signer given (`--signer`) is not the key the reference spec pins
@@ -60,13 +70,17 @@ pub(super) fn pinned_mismatch(opts: &Options) -> Option<String> {
 /// opened (never read again: the digests every file was held to are the ones signed), with
 /// the key of [`signature_key`]; then what its trusted comment vouches for against the
 /// manifest and the folder's name. Returns the whole public key and what it vouches for
-/// when the signature holds. With no key, the check is "skipped", or a finding for a
-/// production block when `opts.require_signature` is set.
+/// when the signature holds; `None` when it was not checked or could not be read. With no
+/// key, the check is "skipped", or a finding for a production block when
+/// `opts.require_signature` is set. Errors: the id of the key the signature was checked
+/// against and does not match ([`mismatched_signer`] when the signer given is not the
+/// pinned key), or `None` when the pinned key is malformed or what it signed is not this
+/// block.
 fn check_signature(
     block: &Block,
     kind: Option<Kind>,
     checks: &mut Checks,
-) -> Option<(String, Vouched)> {
+) -> Result<Option<(String, Vouched)>, Option<String>> {
     let (dir, opts) = (block.dir, block.opts);
     let mut bad = |what: String| add(checks, CheckId::Signature, None, what);
     let v = match signature_key(opts) {
@@ -74,11 +88,11 @@ fn check_signature(
             if opts.require_signature && kind != Some(Kind::Specimen) {
                 bad("no signature was checked: anyone could have written these files and their digests; give the operator's public key (--signer KEY.pub, or a reference spec that pins it: [signing] public_key), or --unauthenticated to check the block without it".into());
             }
-            return None;
+            return Ok(None);
         }
         Some(Err(e)) => {
             bad(format!("the reference spec's [signing] public_key: {e}"));
-            return None;
+            return Err(None);
         }
         Some(Ok(v)) => v,
     };
@@ -87,7 +101,7 @@ fn check_signature(
     }
     let Some(sums) = block.sums.as_deref() else {
         bad("SHA256SUMS could not be read: nothing to check the signature over".into());
-        return None;
+        return Ok(None);
     };
     let sig = crate::output::read_regular(&dir.join(SUMS_SIG), 64 << 10).and_then(|b| {
         String::from_utf8(b)
@@ -97,27 +111,33 @@ fn check_signature(
         Ok(t) => t,
         Err(e) => {
             bad(format!("{SUMS_SIG}: {e}: the block is not signed"));
-            return None;
+            return Ok(None);
         }
     };
     let comment = match v.verify(sums, &sig) {
         Ok(c) => c,
         Err(e) => {
             bad(format!("{SUMS_SIG}: {e}"));
-            return None;
+            return Err(Some(
+                mismatched_signer(opts).unwrap_or_else(|| v.id().to_string()),
+            ));
         }
     };
     let vouched = match Vouched::parse(&comment) {
         Ok(w) => w,
         Err(e) => {
             bad(format!("{SUMS_SIG}: {e}"));
-            return None;
+            return Err(None);
         }
     };
     for what in vouched_mismatches(&vouched, block.manifest.as_ref(), dir) {
         bad(format!("{SUMS_SIG}: {what}"));
     }
-    Some((v.public_key(), vouched))
+    // Signed by the pinned key, but not by the key given: no key vouches for the block.
+    if let Some(id) = mismatched_signer(opts) {
+        return Err(Some(id));
+    }
+    Ok(Some((v.public_key(), vouched)))
 }
 
 /// Where what the signature vouches for is not this block: the manifest's game, emission,
