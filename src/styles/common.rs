@@ -243,12 +243,24 @@ pub fn pick_distinct(rng: &mut FaceRng, n: u32, m: usize) -> ArrayVec<u32, MAX_P
     let mut picked: ArrayVec<u32, MAX_PICK> = ArrayVec::new();
     if n as usize <= MAX_PICK {
         // The values not yet picked, in increasing order: the `r`-th is read, then closed up.
-        let mut left = VALUES;
+        // A short tail moves 16 bytes at a time, inline, not by a call to `memmove` (each
+        // chunk is read before it is overwritten; the slack past the list takes the overrun).
+        let mut left = [0u8; MAX_PICK + CHUNK];
+        left[..MAX_PICK].copy_from_slice(&VALUES);
         for j in 0..m {
             let rest = n as usize - j;
             let r = below(rng, rest as u32) as usize;
             picked.push(u32::from(left[r]));
-            left.copy_within(r + 1..rest, r);
+            if rest - r > 8 * CHUNK {
+                left.copy_within(r + 1..rest, r);
+                continue;
+            }
+            let mut i = r;
+            while i + 1 < rest {
+                let chunk: [u8; CHUNK] = left[i + 1..i + 1 + CHUNK].try_into().expect("sized");
+                left[i..i + CHUNK].copy_from_slice(&chunk);
+                i += CHUNK;
+            }
         }
         return picked;
     }
@@ -267,6 +279,9 @@ pub fn pick_distinct(rng: &mut FaceRng, n: u32, m: usize) -> ArrayVec<u32, MAX_P
     }
     picked
 }
+
+/// The bytes [`pick_distinct`] moves at once when it closes up its list of values.
+const CHUNK: usize = 16;
 
 /// The values `0..MAX_PICK` in order (`VALUES[v] = v`): the first list [`pick_distinct`]
 /// draws from. Each fits in a byte while `MAX_PICK` ≤ 256 (asserted when compiled).
