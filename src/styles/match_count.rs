@@ -123,9 +123,6 @@ pub const AMB_LINE: &str = "a full line of matches on a card that pays by count"
 /// the full card.
 const MAX_LINES: usize = 2 * 7 + 5;
 
-/// Most cells of a grid card (7×7).
-const MAX_GRID: usize = 49;
-
 /// The patterns a grid card may pay, as `patterns` keys them.
 const PATTERNS: [&str; 6] = ["row", "column", "diagonal", "corners", "x", "full"];
 /// Pattern kinds (indices into [`PATTERNS`]) of the patterns that hold others.
@@ -1104,8 +1101,8 @@ impl MatchCount {
         let vals = pick_distinct(rng, self.range, self.numbers + self.drawn - m);
 
         let mut face = Face::zeroed(self.layout.columns.len());
+        // The matched numbers, then the card's other numbers, then the other drawn ones.
         let (shared, rest) = vals.split_at(m);
-        let (card_only, drawn_only) = rest.split_at(self.numbers - m);
         // Each matched number at its own drawn position, on the card and among the drawn.
         let drawn_at = pick_distinct(rng, self.drawn as u32, m);
         let mut taken = [false; MAX_VALUES];
@@ -1117,10 +1114,12 @@ impl MatchCount {
             taken[c] = true;
             taken[d] = true;
         }
-        let mut others = card_only.iter().chain(drawn_only);
+        // Each place left, card then drawn, reads the next of `rest`.
+        let mut next = 0;
         for (c, &t) in taken[..self.numbers + self.drawn].iter().enumerate() {
             if !t {
-                face.codes[c] = *others.next().expect("counted") as u8;
+                face.codes[c] = rest[next] as u8;
+                next += 1;
             }
         }
         face
@@ -1143,13 +1142,27 @@ impl MatchCount {
             face.codes[cells[j] as usize] = drawn[d as usize];
         }
         let others = pick_distinct(rng, self.range - self.drawn as u32, self.numbers - m);
-        let mut others = others.into_iter();
-        let mut shown: ArrayVec<u8, MAX_VALUES> = drawn.iter().copied().collect();
-        shown.sort_unstable();
-        for c in 0..self.numbers {
-            if !cells.contains(&(c as u8)) {
-                let r = others.next().expect("counted");
-                face.codes[c] = super::shared::nth_free(&shown, r);
+        // The numbers the draw does not show, in increasing order: the `r`-th is `free[r]`,
+        // as `shared::nth_free` counts it.
+        let mut shown = [false; 256];
+        for &d in drawn {
+            shown[usize::from(d)] = true;
+        }
+        let mut free = [0u8; 256];
+        let mut n_free = 0;
+        for (v, &s) in shown[..self.range as usize].iter().enumerate() {
+            free[n_free] = v as u8;
+            n_free += usize::from(!s);
+        }
+        let mut matched = [false; MAX_VALUES];
+        for &c in cells {
+            matched[usize::from(c)] = true;
+        }
+        let mut others = others.iter();
+        for (c, &m) in matched[..self.numbers].iter().enumerate() {
+            if !m {
+                let r = *others.next().expect("counted");
+                face.codes[c] = free[r as usize];
             }
         }
         face
@@ -1212,22 +1225,23 @@ impl MatchCount {
                 continue;
             }
             for _ in line.iter().filter(|&&c| blocked[c]).count()..need {
-                let free: ArrayVec<usize, MAX_GRID> = line
-                    .iter()
-                    .copied()
-                    .filter(|&c| !matched[c] && !blocked[c])
-                    .collect();
-                blocked[free[below(rng, free.len() as u32) as usize]] = true;
+                // The `k`-th of the line's cells neither matched nor blocked, counted twice
+                // rather than gathered in a list.
+                let free = |c: &usize| !matched[*c] && !blocked[*c];
+                let k = below(rng, line.iter().filter(|c| free(c)).count() as u32) as usize;
+                let c = line.iter().filter(|c| free(c)).nth(k).expect("counted");
+                blocked[*c] = true;
             }
         }
-        let mut cells: ArrayVec<u8, MAX_VALUES> = (0..self.numbers)
-            .filter(|&c| matched[c])
-            .map(|c| c as u8)
-            .collect();
-        let open: ArrayVec<u8, MAX_VALUES> = (0..self.numbers)
-            .filter(|&c| !matched[c] && !blocked[c])
-            .map(|c| c as u8)
-            .collect();
+        let mut cells: ArrayVec<u8, MAX_VALUES> = ArrayVec::new();
+        let mut open: ArrayVec<u8, MAX_VALUES> = ArrayVec::new();
+        for c in 0..self.numbers {
+            if matched[c] {
+                cells.push(c as u8);
+            } else if !blocked[c] {
+                open.push(c as u8);
+            }
+        }
         let room = open.len().min(self.drawn - cells.len());
         let extra = below(rng, room as u32 + 1) as usize;
         for p in pick_distinct(rng, open.len() as u32, extra) {
@@ -1850,7 +1864,7 @@ impl MatchCount {
         {
             ev.ambiguities.push(AMB_LINE);
         }
-        let m = matched.iter().filter(|&&x| x).count();
+        let m = matched[..self.numbers].iter().filter(|&&x| x).count();
         match self.prizes.get(m).copied().flatten() {
             Some(amount) => ev.wins.push(AreaWin { area: 0, amount }),
             None => {
