@@ -332,6 +332,9 @@ pub struct CardTotal {
     /// a way planned again (for another split of a ticket, or each face a test draws) is
     /// not sampled again.
     deals: Mutex<Vec<DealCheck>>,
+    /// Every card column of the surface ([`CardTotal::card_cols`]), listed once at load for
+    /// the check of each face.
+    card_columns: Vec<usize>,
 }
 
 /// The wins of a way and what sampling its deals found ([`CardTotal::check_deals`]).
@@ -659,6 +662,7 @@ impl CardTotal {
             suit_captions,
             card_name: raw.card_name,
             deals: Mutex::new(Vec::new()),
+            card_columns: Vec::new(),
         }
         .with_layout(dealer_id))
     }
@@ -720,8 +724,7 @@ impl CardTotal {
     }
 
     fn count(face: &Face, cols: std::ops::Range<usize>) -> Count {
-        let cards: ArrayVec<Card, 3> = cols.map(|c| face.codes[c]).collect();
-        Count::of(&cards)
+        Count::of(&face.codes[cols])
     }
 
     /// Hand `p` against dealer `d`, by the rule and under every reading.
@@ -1270,22 +1273,24 @@ fn free_aces(used: u64) -> usize {
         .count()
 }
 
-/// A random card of value `v` (1 for an ace, 10 for a ten or a figure) not in `used`.
+/// A random card of value `v` (1 for an ace, 10 for a ten or a figure) not in `used`: the
+/// `k`-th left of its cards in increasing code order, `k` drawn below their number. Cards of
+/// a value hold consecutive codes (`rank * 4 + suit`), read from `used` as one bit field.
 fn pick_of_values(rng: &mut FaceRng, v: u8, used: u64) -> Option<Card> {
-    let ranks: std::ops::RangeInclusive<u8> = match v {
-        1 => 12..=12,
-        10 => 8..=11,
-        2..=9 => (v - 2)..=(v - 2),
+    let (first, cards) = match v {
+        1 => (card(12, 0), 4),
+        10 => (card(8, 0), 16),
+        2..=9 => (card(v - 2, 0), 4),
         _ => return None,
     };
-    let free: ArrayVec<Card, 16> = ranks
-        .flat_map(|r| (0..4).map(move |s| card(r, s)))
-        .filter(|&c| used & (1u64 << c) == 0)
-        .collect();
-    if free.is_empty() {
+    let mut free = (!used >> first) & ((1u64 << cards) - 1);
+    if free == 0 {
         return None;
     }
-    Some(free[below(rng, free.len() as u32) as usize])
+    for _ in 0..below(rng, free.count_ones()) {
+        free &= free - 1;
+    }
+    Some(first + free.trailing_zeros() as Card)
 }
 
 /// `n` cards of no ace totalling `t`, in a drawn order, from the cards not in `used`.
@@ -1330,7 +1335,8 @@ impl CardTotal {
     /// amounts and description.
     fn with_layout(mut self, dealer_id: String) -> Self {
         let names: Vec<String> = (0..52).map(|c| self.inscription(c)).collect();
-        for c in self.card_cols() {
+        self.card_columns = self.card_cols();
+        for &c in &self.card_columns {
             self.layout.columns[c].inscriptions = names.clone();
         }
         self.layout.shown_amounts = self.gain.amounts().to_vec();
@@ -1563,7 +1569,7 @@ impl Style for CardTotal {
     fn evaluate(&self, face: &Face) -> Evaluation {
         let mut ev = Evaluation::default();
         let mut seen = 0u64;
-        for c in self.card_cols() {
+        for &c in &self.card_columns {
             let code = face.codes[c];
             if code >= 52 || seen & (1u64 << code) != 0 {
                 if !ev.ambiguities.contains(&AMB_DUPLICATE) {

@@ -626,3 +626,42 @@ fn marks_show_wins_near_misses_and_decoys() {
         ]
     );
 }
+
+/// [`pick_of_values`] as it was first written: the cards of the value left, listed rank by
+/// rank and suit by suit, one of them drawn by its place in the list.
+fn pick_from_list(rng: &mut FaceRng, v: u8, used: u64) -> Option<Card> {
+    let ranks = match v {
+        1 => 12..=12,
+        10 => 8..=11,
+        2..=9 => (v - 2)..=(v - 2),
+        _ => return None,
+    };
+    let free: Vec<Card> = ranks
+        .flat_map(|r| (0..4).map(move |s| card(r, s)))
+        .filter(|&c| used & (1u64 << c) == 0)
+        .collect();
+    (!free.is_empty()).then(|| free[below(rng, free.len() as u32) as usize])
+}
+
+#[test]
+fn a_card_of_a_value_is_drawn_as_from_the_list_of_its_cards_left() {
+    use rand_core::RngCore;
+    // The same card from the same stream, and the stream left at the same place, for every
+    // value (0 and 11 have no card) and decks of 0 to 51 cards dealt.
+    let (mut a, mut b) = (FaceRng::seed_from_u64(3), FaceRng::seed_from_u64(3));
+    let mut deal = FaceRng::seed_from_u64(4);
+    let mut found = 0;
+    for _ in 0..400 {
+        let used = (0..52).fold(0u64, |u, c| u | u64::from(below(&mut deal, 3) == 0) << c);
+        for v in 0..=11 {
+            let got = pick_of_values(&mut a, v, used);
+            assert_eq!(got, pick_from_list(&mut b, v, used), "{v} {used:#x}");
+            assert!(got.is_none_or(|c| value(c) == v && used & (1u64 << c) == 0));
+            found += usize::from(got.is_some());
+        }
+        assert_eq!(a.next_u32(), b.next_u32());
+    }
+    // Each card is dealt with odds of one in three: nearly every draw of a value 1 to 10
+    // finds a card left (all four of a value dealt: one deck in 81).
+    assert!(found > 400 * 9, "{found}");
+}
