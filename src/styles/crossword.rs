@@ -73,6 +73,7 @@ use crate::crypto::rng::{below, chance};
 use crate::language::{Phrase, PrintedLine};
 use crate::lots::Way;
 use crate::money::Money;
+use arrayvec::ArrayVec;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -1071,7 +1072,7 @@ impl Crossword {
         let mut face = Face::zeroed(self.layout.columns.len());
         face.codes[0] = g as u8;
         face.codes[1..1 + self.n].copy_from_slice(&grid.words);
-        let yours: Vec<u8> = (0..26u8).filter(|&l| excluded & (1 << l) == 0).collect();
+        let yours: ArrayVec<u8, 26> = (0..26u8).filter(|&l| excluded & (1 << l) == 0).collect();
         let start = 1 + self.n;
         for (i, p) in pick_distinct(rng, self.letters as u32, self.letters)
             .into_iter()
@@ -1105,7 +1106,7 @@ impl Crossword {
     /// proof; then letters drawn among the rest up to `26 − letters`.
     fn exclusions(&self, grid: &Grid, s: &Showing, keep: Option<u32>, rng: &mut FaceRng) -> u32 {
         let budget = self.budget();
-        let others: Vec<u32> = (0..self.n)
+        let others: ArrayVec<u32, { MAX_WORDS + 1 }> = (0..self.n)
             .filter(|&i| s.complete & (1 << i) == 0 && s.short.map(|(w, _)| w as usize) != Some(i))
             .map(|i| self.masks[grid.words[i] as usize])
             .chain(keep)
@@ -1119,13 +1120,20 @@ impl Crossword {
                 if w & x != 0 {
                     continue;
                 }
+                // The word's letters not yours, each with the words it would keep incomplete
+                // (its gain); one of those of the highest gain, drawn in letter order.
                 let gain = |l: u32| others.iter().filter(|&&o| o & x == 0 && o & l != 0).count();
-                let free: Vec<u32> = (0..26)
+                let free: ArrayVec<(u32, usize), 26> = (0..26)
                     .map(|l| 1u32 << l)
                     .filter(|&l| w & l != 0 && s.yours & l == 0)
+                    .map(|l| (l, gain(l)))
                     .collect();
-                let best = free.iter().map(|&l| gain(l)).max().expect("a free letter");
-                let top: Vec<u32> = free.into_iter().filter(|&l| gain(l) == best).collect();
+                let best = free.iter().map(|&(_, g)| g).max().expect("a free letter");
+                let top: ArrayVec<u32, 26> = free
+                    .into_iter()
+                    .filter(|&(_, g)| g == best)
+                    .map(|(l, _)| l)
+                    .collect();
                 x |= top[below(rng, top.len() as u32) as usize];
             }
             if x.count_ones() <= budget {
@@ -1133,7 +1141,7 @@ impl Crossword {
                 break;
             }
         }
-        let rest: Vec<u32> = (0..26)
+        let rest: ArrayVec<u32, 26> = (0..26)
             .map(|l| 1u32 << l)
             .filter(|&l| excluded & l == 0 && s.yours & l == 0)
             .collect();
