@@ -466,12 +466,13 @@ fn caption_table(spec: &GameSpec) -> Vec<(usize, usize, Vec<Option<u8>>)> {
 }
 
 impl Ctx<'_> {
-    /// Checks ticket index `i` (0-based) from its print record, tickets.csv line and
-    /// validation.csv line (any may be missing when the files disagree in length).
+    /// Checks ticket index `i` (0-based) from its print record and tickets.csv line (either
+    /// may be missing when the files disagree in length): the line without its `\n`, and
+    /// the bytes of its batch from the line's start on.
     fn check(
         &self,
         i: u64,
-        line: Option<&[u8]>,
+        line: Option<(&[u8], &[u8])>,
         rec: Option<&[u8]>,
         w: &mut Writers,
         acc: &mut Acc,
@@ -629,18 +630,23 @@ impl Ctx<'_> {
         }
     }
 
-    /// Checks `line`, ticket `t`'s row of tickets.csv, against the row `ticket` renders to
-    /// (`unrecognised`: its face realises no way): a finding of [`CheckId::CsvMatchesPrint`]
-    /// when they differ, CRLF line ends counted apart.
+    /// Checks `line`, ticket `t`'s row of tickets.csv (without its `\n`; `text`: the line,
+    /// its `\n`, then any bytes), against the row `ticket` renders to (`unrecognised`: its
+    /// face realises no way): a finding of [`CheckId::CsvMatchesPrint`] when they differ,
+    /// CRLF line ends counted apart. A row that matches is compared in place; only one that
+    /// does not is rendered, to say how it differs.
     fn check_row(
         &self,
         t: u32,
-        line: &[u8],
+        (line, text): (&[u8], &[u8]),
         ticket: &Ticket,
         unrecognised: bool,
         w: &mut Writers,
         acc: &mut Acc,
     ) {
+        if !unrecognised && w.rows.matches(ticket, line, text) {
+            return;
+        }
         let spec = self.spec;
         w.rows.clear();
         w.rows.push(ticket);
@@ -1307,7 +1313,8 @@ fn ticket_pass(
                     |w, task| {
                         let mut acc = Acc::new(spec.ways.len(), spec.pack_size);
                         for k in task * TASK_TICKETS..((task + 1) * TASK_TICKETS).min(n) {
-                            let l = line(ends, &batch.csv, k).map(|r| &batch.csv[r]);
+                            let l = line(ends, &batch.csv, k)
+                                .map(|r| (&batch.csv[r.clone()], &batch.csv[r.start..]));
                             let r = (k < nrec).then(|| &batch.bin[k * rec..(k + 1) * rec]);
                             ctx.check(batch.first + k as u64, l, r, w, &mut acc);
                         }
