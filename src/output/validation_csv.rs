@@ -100,6 +100,17 @@ impl RowWriter {
         buf.extend_from_slice(&hexed);
         buf.extend_from_slice(&self.tails[row.way as usize]);
     }
+
+    /// True when `line` (with its `\n`) is the text [`RowWriter::push`] appends for `row`.
+    /// Renders nothing: the claim is compared in hexadecimal, then the rest.
+    pub fn matches(&self, line: &[u8], row: &Row) -> bool {
+        let mut hexed = [0u8; 2 * CLAIM_BYTES];
+        hex::encode_to_slice(row.claim, &mut hexed).expect("twice the bytes");
+        match line.split_first_chunk::<{ 2 * CLAIM_BYTES }>() {
+            Some((claim, tail)) => *claim == hexed && tail == self.tails[row.way as usize],
+            None => false,
+        }
+    }
 }
 
 /// A block's rows, gathered in groups by their claim's first byte as they come (in any
@@ -304,5 +315,47 @@ mod tests {
             "fbdd8646aaddee07c6284454c16d6d47"
         );
         assert_ne!(claim(&serial, 42), claim(&serial, 43));
+    }
+
+    /// A row matches exactly the text `push` appends for it: every byte changed, a byte
+    /// short or more, a carriage return, another way's text, each fails.
+    #[test]
+    fn a_row_matches_exactly_what_push_renders() {
+        let spec = GameSpec::load(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/specs/coq_small.toml"),
+        )
+        .unwrap();
+        let w = RowWriter::new(&spec);
+        for way in 0..spec.ways.len() as WayId {
+            let row = Row {
+                claim: std::array::from_fn(|k| (k as u8).wrapping_mul(37).wrapping_add(way as u8)),
+                way,
+            };
+            let mut text = Vec::new();
+            w.push(&mut text, &row);
+            assert!(w.matches(&text, &row));
+            let mut other = text.clone();
+            for k in 0..text.len() {
+                for b in [b'0', b'a', b',', b'\r', b'\n', text[k] ^ 1] {
+                    other[k] = b;
+                    assert_eq!(w.matches(&other, &row), b == text[k], "byte {k} made {b}");
+                }
+                other[k] = text[k];
+            }
+            let short = text[..text.len() - 1].to_vec();
+            for changed in [
+                short.clone(),
+                [&text[..], b"\n"].concat(),
+                [&short[..], b"\r\n"].concat(),
+                Vec::new(),
+            ] {
+                assert!(!w.matches(&changed, &row), "{changed:?}");
+            }
+            let next = Row {
+                way: (way + 1) % spec.ways.len() as WayId,
+                ..row
+            };
+            assert!(!w.matches(&text, &next));
+        }
     }
 }
