@@ -411,23 +411,45 @@ impl<R: Read> Read for Hashing<'_, R> {
 impl Claimed {
     /// The answer in one line, as the command prints it: `SERIAL: pays 20 EUR (way 10+10)`,
     /// `SERIAL: not a winning ticket`, `SERIAL: refused: no such ticket (…)` or
-    /// `SERIAL: refused: wrong code …`; a specimen deck's answer, and a test block's
-    /// ([`Manifest::is_test_block`]), says it is never payable.
+    /// `SERIAL: refused: wrong code …`. A specimen deck's ticket, and a test block's
+    /// ([`Manifest::is_test_block`]), starts `SERIAL: NOT PAYABLE — …;` and then says what it
+    /// would win (`it would win 20 EUR (…)`) or that it is not a winning ticket.
     pub fn line(&self) -> String {
         let cur = &self.manifest.game.currency;
+        let read = matches!(self.answer, Answer::Pays { .. } | Answer::NotAWinner);
+        let never = if self.manifest.kind == Kind::Specimen && read {
+            Some("a specimen deck's ticket")
+        } else if self.manifest.is_test_block() && read {
+            Some("a TEST BLOCK's ticket (made with a test seed), never for sale")
+        } else {
+            None
+        };
         let mut s = format!("{}: ", self.serial);
+        if let Some(why) = never {
+            s.push_str(&format!("NOT PAYABLE — {why}; "));
+        }
+        let pays = if never.is_some() {
+            "it would win"
+        } else {
+            "pays"
+        };
+        let wins = if never.is_some() {
+            "it would win"
+        } else {
+            "wins"
+        };
         match &self.answer {
             Answer::Pays {
                 prize,
                 way,
                 item: None,
-            } => s.push_str(&format!("pays {prize} {cur} (tier {prize} {cur}, way {way})")),
+            } => s.push_str(&format!("{pays} {prize} {cur} (tier {prize} {cur}, way {way})")),
             Answer::Pays {
                 prize,
                 way,
                 item: Some(item),
             } => s.push_str(&format!(
-                "wins {item}, not money (stated value {prize} {cur}; way {way})"
+                "{wins} {item}, not money (stated value {prize} {cur}; way {way})"
             )),
             Answer::NotAWinner => s.push_str("not a winning ticket"),
             Answer::NoSuchTicket(why) => {
@@ -438,14 +460,7 @@ impl Claimed {
                 self.file
             )),
         }
-        let read = matches!(self.answer, Answer::Pays { .. } | Answer::NotAWinner);
-        if self.manifest.kind == Kind::Specimen && read {
-            s.push_str(" — a specimen deck's ticket, never payable");
-        } else if self.manifest.is_test_block() && read {
-            s.push_str(
-                " — a TEST BLOCK's ticket (made with a test seed), never for sale: never payable",
-            );
-        } else if self.signed_by.is_none() && self.manifest.kind == Kind::Production {
+        if never.is_none() && self.signed_by.is_none() && self.manifest.kind == Kind::Production {
             s.push_str(" — unauthenticated: the operator's signature was not checked");
         }
         s

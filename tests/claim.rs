@@ -51,16 +51,14 @@ fn qa_checks_every_scratched_deck_ticket() {
             assert_eq!(status, 1, "{err}");
             assert_eq!(
                 out,
-                format!(
-                    "{serial}: not a winning ticket — a specimen deck's ticket, never payable\n"
-                )
+                format!("{serial}: NOT PAYABLE — a specimen deck's ticket; not a winning ticket\n")
             );
         } else {
             winners += 1;
             assert_eq!(status, 3, "{err}");
             assert_eq!(
                 out,
-                format!("{serial}: pays {prize} EUR (tier {prize} EUR, way {way}) — a specimen deck's ticket, never payable\n")
+                format!("{serial}: NOT PAYABLE — a specimen deck's ticket; it would win {prize} EUR (tier {prize} EUR, way {way})\n")
             );
         }
         assert!(!out.contains(code.as_str()) && !err.contains(code.as_str()));
@@ -418,14 +416,14 @@ fn a_test_block_s_ticket_is_never_paid() {
     let (rows, codes) = (rows(&b), codes(&b));
     let w = rows.iter().position(|r| r[5] == "8").unwrap();
     let l = rows.iter().position(|r| r[5] == "0").unwrap();
-    let test = "— a TEST BLOCK's ticket (made with a test seed), never for sale: never payable";
+    let test = "NOT PAYABLE — a TEST BLOCK's ticket (made with a test seed), never for sale;";
     let (s, out, err) = claim(&b, &rows[w][4], &codes[w], &["--unauthenticated"]);
     assert_eq!(
         (s, out),
         (
             3,
             format!(
-                "{}: pays 8 EUR (tier 8 EUR, way {}) {test}\n",
+                "{}: {test} it would win 8 EUR (tier 8 EUR, way {})\n",
                 rows[w][4], rows[w][6]
             )
         ),
@@ -434,7 +432,7 @@ fn a_test_block_s_ticket_is_never_paid() {
     let (s, out, _) = claim(&b, &rows[l][4], &codes[l], &["--unauthenticated"]);
     assert_eq!(
         (s, out),
-        (1, format!("{}: not a winning ticket {test}\n", rows[l][4]))
+        (1, format!("{}: {test} not a winning ticket\n", rows[l][4]))
     );
 }
 

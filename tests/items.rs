@@ -113,7 +113,7 @@ fn a_free_ticket_is_named_and_counted_apart_in_every_file() {
     assert_eq!(
         String::from_utf8_lossy(&o.stdout),
         format!(
-            "{}: wins FREE TICKET, not money (stated value 2 USD; way free) — a TEST BLOCK's ticket (made with a test seed), never for sale: never payable\n",
+            "{}: NOT PAYABLE — a TEST BLOCK's ticket (made with a test seed), never for sale; it would win FREE TICKET, not money (stated value 2 USD; way free)\n",
             rows[k][4]
         )
     );

@@ -518,7 +518,7 @@ fn a_test_block_is_bundled_only_when_told() {
     assert_eq!(
         String::from_utf8_lossy(&o.stdout),
         format!(
-            "{}: pays {} EUR (tier {} EUR, way {}) — a TEST BLOCK's ticket (made with a test seed), never for sale: never payable\n",
+            "{}: NOT PAYABLE — a TEST BLOCK's ticket (made with a test seed), never for sale; it would win {} EUR (tier {} EUR, way {})\n",
             rows[w][4], rows[w][5], rows[w][5], rows[w][6]
         )
     );
