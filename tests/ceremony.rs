@@ -78,6 +78,31 @@ fn party(dir: &Path, name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
     (share, dir.join(format!("{name}.key")))
 }
 
+/// `keygen` says who keeps each file for both uses of a key: the operator's (signing
+/// blocks) and a ceremony party's (signing its commitment).
+#[test]
+fn keygen_says_what_the_key_is_for() {
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path().join("alice");
+    let o = tirage()
+        .args(["keygen", "--no-password", "--out"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let said = stderr(&o);
+    let id = &said["key ".len()..][..16];
+    let p = p.display();
+    assert_eq!(
+        said,
+        format!(
+            "key {id}: secret key {p}.key (mode 0600) and public key {p}.pub.\n\
+             - as the operator's key (generate --sign): the operator keeps {p}.key; give {p}.pub to the printer, the central system and the auditors;\n\
+             - as a seed ceremony party's key (seed commit --sign): the party keeps {p}.key, apart from its share; publish {p}.pub with its commitment, for everyone who checks the ceremony\n"
+        )
+    );
+}
+
 /// `seed commit SHARE --spec SPEC --blocks RANGE [--sign KEY]`: its line.
 fn commit(share: &Path, spec: &str, blocks: &str, key: Option<&Path>) -> String {
     let mut c = tirage();

@@ -40,12 +40,20 @@ pub(super) fn run_keygen(a: KeygenArgs) -> Result<Outcome> {
         Some(password_twice()?)
     };
     let id = keygen(&a.out, password)?;
-    eprintln!(
-        "key {id}: secret key {}.key (mode 0600: keep it with the operator), public key {}.pub (give it to the printer, the central system and the auditors)",
-        a.out.display(),
-        a.out.display()
-    );
+    eprintln!("{}", keygen_said(&id, &a.out));
     Ok(Outcome::Success)
+}
+
+/// What `keygen` says of the key it wrote: who keeps the secret key and who receives the
+/// public key, for each of its two uses (the operator's key signs blocks and decks; a seed
+/// ceremony party's key signs that party's commitment).
+fn keygen_said(id: &str, out: &Path) -> String {
+    let p = out.display();
+    format!(
+        "key {id}: secret key {p}.key (mode 0600) and public key {p}.pub.\n\
+         - as the operator's key (generate --sign): the operator keeps {p}.key; give {p}.pub to the printer, the central system and the auditors;\n\
+         - as a seed ceremony party's key (seed commit --sign): the party keeps {p}.key, apart from its share; publish {p}.pub with its commitment, for everyone who checks the ceremony"
+    )
 }
 
 /// The new key's password: `TIRAGE_KEY_PASSWORD`, or asked twice on the terminal.
