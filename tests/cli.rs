@@ -840,3 +840,25 @@ fn a_mode_for_others_or_execute_is_refused() {
     assert_eq!(mode(&out.join("tickets.csv")), 0o640);
     assert_eq!(mode(&out), 0o750);
 }
+/// A deck that promises no feature (a game without near misses or decoys) says nothing of
+/// features: its summary is one line.
+#[test]
+fn a_deck_promising_no_feature_prints_no_features_line() {
+    let t = tempfile::tempdir().unwrap();
+    let out = t.path().join("deck");
+    let o = tirage()
+        .arg("deck")
+        .arg(repo("game_specs/examples/cash.toml"))
+        .args(["--insecure-seed", "--seed", SEED, "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "specimen deck of cash: 36 tickets (6 winners, 6 ways) → {}\n",
+            out.display()
+        )
+    );
+}

@@ -109,7 +109,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
                 .sum::<usize>(),
             out.display()
         );
-        if let Some(p) = &m.promised_features {
+        if let Some(p) = m.promised_features.as_ref().filter(|p| !p.is_empty()) {
             eprintln!(
                 "features promised: {}",
                 p.iter()
