@@ -862,3 +862,35 @@ fn a_deck_promising_no_feature_prints_no_features_line() {
         )
     );
 }
+
+/// A block made with a test seed (`make block SEED=…` passes `--insecure-seed`) says so
+/// first in its summary; a fresh seed's block does not.
+#[test]
+fn a_test_seed_s_summary_says_test_block() {
+    let t = tempfile::tempdir().unwrap();
+    let spec = repo("tests/specs/coq_small.toml");
+    let run = |out: &Path, test: bool| {
+        let mut c = tirage();
+        c.arg("generate").arg(&spec).arg("--out").arg(out);
+        if test {
+            c.args(["--insecure-seed", "--seed", SEED]);
+        }
+        let o = c.output().unwrap();
+        assert_eq!(o.status.code(), Some(0));
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    let said = run(&t.path().join("test"), true);
+    let summary = said.lines().find(|l| l.contains("block 1 of coq")).unwrap();
+    assert!(
+        summary.starts_with(
+            "TEST BLOCK (made with a test seed: never for sale, claim pays none of its tickets): block 1 of coq: 3000 tickets, 919 lots, payout "
+        ),
+        "{said}"
+    );
+    let said = run(&t.path().join("fresh"), false);
+    let summary = said.lines().find(|l| l.contains("block 1 of coq")).unwrap();
+    assert!(
+        summary.starts_with("block 1 of coq: 3000 tickets"),
+        "{said}"
+    );
+}

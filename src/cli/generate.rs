@@ -113,9 +113,12 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         )?;
         let key_said = derived.then(|| DERIVED.to_string());
         let m = made.manifest;
+        let test =
+            a.seed.insecure() || tirage::crypto::rng::is_test_seed_commitment(&seed.commitment());
         if !a.quiet {
             eprintln!(
-                "emission {} of {}: {} blocks → {}",
+                "{}emission {} of {}: {} blocks → {}",
+                if test { TEST_EMISSION } else { "" },
                 m.emission,
                 m.game,
                 m.blocks.len(),
@@ -175,7 +178,12 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     let manifest = made.manifest;
     if !a.quiet {
         eprintln!(
-            "block {} of {}: {} tickets, {} lots, payout {} {} → {}",
+            "{}block {} of {}: {} tickets, {} lots, payout {} {} → {}",
+            if manifest.is_test_block() {
+                TEST_BLOCK
+            } else {
+                ""
+            },
             manifest.block,
             manifest.game.id,
             manifest.tickets,
@@ -191,6 +199,16 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     }
     Ok(Outcome::Success)
 }
+
+/// The summary's start for a block made with a test seed ([`Manifest::is_test_block`]).
+///
+/// [`Manifest::is_test_block`]: tirage::output::manifest::Manifest::is_test_block
+const TEST_BLOCK: &str =
+    "TEST BLOCK (made with a test seed: never for sale, claim pays none of its tickets): ";
+
+/// The summary's start for an emission made with a test seed.
+const TEST_EMISSION: &str =
+    "TEST EMISSION (made with a test seed: never for sale, claim pays none of its tickets): ";
 
 /// Said when no validation key of its own was given.
 const DERIVED: &str = "tirage: note: the validation codes are made with a key derived from the seed (no --validation-key): whoever holds the seed can compute them; give a validation key of its own (tirage seed new) for a production block";
