@@ -178,6 +178,14 @@ fn bad_specs_exit_2_naming_the_field_and_line() {
             "game: missing field `price`",
         ),
         (
+            replace_once(&t, "pack_size = 150", "pack_size = \"many\""),
+            "game.pack_size: invalid type: string \"many\", expected a whole number from 0 to 4,294,967,295",
+        ),
+        (
+            replace_once(&t, "cells = 8", "cells = 8.5"),
+            "cells: invalid type: floating point `8.5`, expected a whole number ≥ 0",
+        ),
+        (
             replace_once(&t, "price = 2", "price = \"92233720368547758.08\""),
             "game.price: 92233720368547758.08 × 3000 tickets: the block's sales do not fit",
         ),

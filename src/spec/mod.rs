@@ -513,7 +513,7 @@ impl GameSpec {
             ));
         }
         let raw: raw::RawSpec = toml::from_str(&text).map_err(|e| {
-            let mut msg = e.message().trim().to_string();
+            let mut msg = styles::style::plain_types(e.message().trim());
             if msg.is_empty() {
                 msg = "not valid TOML here".into();
             }

@@ -139,7 +139,7 @@ pub fn parse<T: DeserializeOwned>(table: toml::Table) -> Result<T, FieldError> {
     let keys = table.clone();
     serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(
         |e: serde_path_to_error::Error<toml::de::Error>| {
-            let msg = e.inner().message().trim().to_string();
+            let msg = plain_types(e.inner().message().trim());
             let path = e.path().to_string();
             let missing = msg
                 .strip_prefix("missing field `")
@@ -462,5 +462,78 @@ mod tests {
         let t: toml::Table = toml::from_str("cells = \"NaN\"").unwrap();
         let e = parse::<Raw>(t).unwrap_err();
         assert_eq!(e.field, "cells", "{e:?}");
+    }
+}
+
+/// Serde's type names in an `expected …` of a deserialization message (`invalid type:
+/// string "x", expected usize`), each with its words for a spec's author.
+const TYPE_WORDS: [(&str, &str); 14] = [
+    ("u8", "a whole number from 0 to 255"),
+    ("u16", "a whole number from 0 to 65,535"),
+    ("u32", "a whole number from 0 to 4,294,967,295"),
+    ("u64", "a whole number ≥ 0"),
+    ("usize", "a whole number ≥ 0"),
+    ("i8", "a whole number from -128 to 127"),
+    ("i16", "a whole number from -32,768 to 32,767"),
+    ("i32", "a whole number"),
+    ("i64", "a whole number"),
+    ("isize", "a whole number"),
+    ("f32", "a number"),
+    ("f64", "a number"),
+    ("a sequence", "a list ([…])"),
+    ("a map", "a table"),
+];
+
+/// `msg`, a deserialization message, with each `expected TYPE` naming a Rust type said in
+/// words (an integer as a whole number with its range, a float as a number, a sequence as
+/// a list, a map as a table): `invalid type: string "x", expected usize` becomes `invalid
+/// type: string "x", expected a whole number ≥ 0`. Anything else is left as it is.
+pub fn plain_types(msg: &str) -> String {
+    let mut out = String::with_capacity(msg.len());
+    let mut rest = msg;
+    while let Some(i) = rest.find("expected ") {
+        let (before, after) = rest.split_at(i + "expected ".len());
+        out.push_str(before);
+        rest = after;
+        let word = TYPE_WORDS.iter().find(|(ty, _)| {
+            rest.strip_prefix(ty)
+                .is_some_and(|r| !r.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+        });
+        if let Some((ty, words)) = word {
+            out.push_str(words);
+            rest = &rest[ty.len()..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod type_words_tests {
+    use super::plain_types;
+
+    #[test]
+    fn rust_type_names_are_said_in_words() {
+        assert_eq!(
+            plain_types("invalid type: string \"x\", expected usize"),
+            "invalid type: string \"x\", expected a whole number ≥ 0"
+        );
+        assert_eq!(
+            plain_types("invalid value: integer `-1`, expected u32"),
+            "invalid value: integer `-1`, expected a whole number from 0 to 4,294,967,295"
+        );
+        assert_eq!(
+            plain_types("invalid type: integer `2`, expected a sequence"),
+            "invalid type: integer `2`, expected a list ([…])"
+        );
+        assert_eq!(
+            plain_types("invalid type: string \"a\", expected f64 or expected u8"),
+            "invalid type: string \"a\", expected a number or expected a whole number from 0 to 255"
+        );
+        // Names that only begin like a type, and other words, are kept.
+        assert_eq!(
+            plain_types("expected u8x, expected a string, expected a boolean"),
+            "expected u8x, expected a string, expected a boolean"
+        );
     }
 }
