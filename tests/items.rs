@@ -418,7 +418,7 @@ fn a_proof_names_a_prize_that_is_not_money() {
         (
             repo(SPEC),
             ">Proof: prize FREE TICKET (stated value $2) · way free</text>",
-            "« Your numbers » wins FREE TICKET",
+            "“Your numbers” wins FREE TICKET",
             "free FREE TICKET (stated value $2) 300",
         ),
         (

@@ -230,3 +230,29 @@ fn the_page_says_nothing_about_any_block() {
     assert_eq!(shown, spec.ways.len());
     assert_eq!(after.matches(&format!("{serial} {prefix}")).count(), shown);
 }
+
+/// An English game's page names its règlement in English, a French game's in French.
+#[test]
+fn the_page_names_the_rules_in_the_game_s_language() {
+    let t = tempfile::tempdir().unwrap();
+    let en = std::fs::read_to_string(preview(
+        &repo("game_specs/examples/ticket_bonus.toml"),
+        &t.path().join("en"),
+    ))
+    .unwrap();
+    assert!(en.contains(
+        "<p>Official rules: Example game (invented): tirage game_specs/examples/ticket_bonus.toml</p>"
+    ));
+    assert!(en.contains(
+        "<p>To hold against the official rules: <strong>Example game (invented): tirage game_specs/examples/ticket_bonus.toml</strong></p>"
+    ));
+    assert!(!en.contains("Règlement") && !en.contains("règlement"));
+    let fr = std::fs::read_to_string(preview(
+        &repo("tests/specs/coq_small.toml"),
+        &t.path().join("fr"),
+    ))
+    .unwrap();
+    assert!(fr.contains(
+        "<p>Règlement: Règlement particulier « ASTRO ANNEE DU COQ », JORF n°0303 du 30 décembre 2016</p>"
+    ));
+}

@@ -1540,7 +1540,7 @@ fn proofs_speak_the_tickets_language() {
             ">Block 0 · pack 1 · position {n} · ticket {n} · serial {}</text>",
             r[4]
         ),
-        ">« jeu1 » wins €4: COQ COQ</text>".into(),
+        ">“jeu1” wins €4: COQ COQ</text>".into(),
         ">€4</text>".into(),
         ">WIN: wins</text>".into(),
     ] {
@@ -1750,10 +1750,12 @@ fn a_special_absent_from_the_face_is_not_said_to_lose() {
                 &r[3],
                 &t.path().join(format!("{lang}-{way}")),
             ));
-            // One note per game (1 to 10), each naming it, then the verdict of a loser.
-            let games: Vec<&String> = notes.iter().filter(|n| n.starts_with("« Jeu ")).collect();
+            // One note per game (1 to 10), each naming it in the language's quotation
+            // marks, then the verdict of a loser.
+            let game = if lang == "en" { "“Jeu " } else { "« Jeu " };
+            let games: Vec<&String> = notes.iter().filter(|n| n.starts_with(game)).collect();
             assert_eq!(games.len(), 10, "{notes:?}");
-            let rest: Vec<&String> = notes.iter().filter(|n| !n.starts_with("« Jeu ")).collect();
+            let rest: Vec<&String> = notes.iter().filter(|n| !n.starts_with(game)).collect();
             if last.is_empty() {
                 assert!(rest.is_empty(), "{notes:?}");
                 assert_eq!(
@@ -1765,7 +1767,11 @@ fn a_special_absent_from_the_face_is_not_said_to_lose() {
                 assert_eq!(rest, [&last], "{notes:?}");
             }
             for special in ["Sac d'or", "Multiplicateur 5X", "Gagne tout"] {
-                let said = format!("« {special} » {loses}");
+                let said = if lang == "en" {
+                    format!("“{special}” {loses}")
+                } else {
+                    format!("« {special} » {loses}")
+                };
                 assert!(!notes.contains(&said), "{said}: {notes:?}");
             }
         }
@@ -1778,9 +1784,9 @@ fn game_of_row(r: &[String], symbol: &str) -> usize {
     (1..=10).find(|g| r[3 + 4 * g] == symbol).unwrap()
 }
 
-/// A proof's notes name each play area by its printed name in quotes, which reads right
-/// whatever the name (« Your numbers » loses); a losing ticket's verdict says so in words,
-/// not by the files' id `lose`.
+/// A proof's notes name each play area by its printed name in quotes, the language's
+/// (“Your numbers” loses), which reads right whatever the name; a losing ticket's verdict
+/// says so in words, not by the files' id `lose`.
 #[test]
 fn notes_quote_play_areas_and_a_loser_is_said_in_words() {
     let t = tempfile::tempdir().unwrap();
@@ -1796,7 +1802,7 @@ fn notes_quote_play_areas_and_a_loser_is_said_in_words() {
     assert_eq!(
         notes_of(&svg),
         [
-            "« Your numbers » loses: nothing it shows wins.",
+            "“Your numbers” loses: nothing it shows wins.",
             "No play area wins: the ticket loses."
         ]
     );
@@ -1846,8 +1852,13 @@ fn a_natural_is_named_as_the_pay_legend_names_it() {
             .unwrap();
         let cards = [&r[7], &r[8], &r[5 + 4 * hand], &r[6 + 4 * hand]];
         let svg = proof_of(&d, &n.to_string(), &t.path().join(format!("p-{lang}")));
+        let hand = if lang == "en" {
+            format!("“Main {hand}”")
+        } else {
+            format!("« Main {hand} »")
+        };
         let want = format!(
-            "« Main {hand} » {wins} {with}{}",
+            "{hand} {wins} {with}{}",
             cards.map(|c| c.as_str()).join(" ")
         );
         assert!(

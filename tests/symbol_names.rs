@@ -91,7 +91,7 @@ fn symbols_with_spaces_round_trip_through_every_file() {
         .success();
     let svg = std::fs::read_to_string(proofs.join(format!("ticket-{n}.svg"))).unwrap();
     assert!(
-        svg.contains(">« Your symbols » wins $5 with « Money bag »: MONEY BAG<"),
+        svg.contains(">“Your symbols” wins $5 with “Money bag”: MONEY BAG<"),
         "{svg}"
     );
     assert!(svg.contains(">WIN IT<"), "the special's caption under it");

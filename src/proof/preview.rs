@@ -227,7 +227,7 @@ pub fn page(spec: &GameSpec, packs: &[String]) -> Result<String, PreviewError> {
     );
     let _ = write!(
         h,
-        "<h1>{}</h1>\n<p>Designer's preview of <code>{}</code> ({}), game code {:04}, emission {:03}: price {}, blocks of {} tickets in {} packs of {}.</p>\n<p>Règlement: {}</p>\n",
+        "<h1>{}</h1>\n<p>Designer's preview of <code>{}</code> ({}), game code {:04}, emission {:03}: price {}, blocks of {} tickets in {} packs of {}.</p>\n<p>{}: {}</p>\n",
         esc(&spec.name),
         esc(&spec.id),
         esc(&spec
@@ -240,6 +240,7 @@ pub fn page(spec: &GameSpec, packs: &[String]) -> Result<String, PreviewError> {
         grouped(u64::from(spec.block_size)),
         grouped(u64::from(spec.packs())),
         spec.pack_size,
+        crate::proof::words::Words::of(spec.language).rules,
         esc(&spec.legal_reference)
     );
     if spec.reconstructed {
@@ -502,7 +503,11 @@ fn rates_section(h: &mut String, spec: &GameSpec) -> Result<(), PreviewError> {
 fn rules_section(h: &mut String, spec: &GameSpec) {
     let _ = writeln!(
         h,
-        "<h2 id=\"rules\">The rules in words</h2>\n<p>To hold against the règlement: <strong>{}</strong></p>",
+        "<h2 id=\"rules\">The rules in words</h2>\n<p>To hold against the {}: <strong>{}</strong></p>",
+        match spec.language {
+            crate::language::Language::Fr => "règlement",
+            crate::language::Language::En => "official rules",
+        },
         esc(&spec.legal_reference)
     );
     for line in words::items(spec).iter().chain(&words::shared(spec)) {

@@ -1209,7 +1209,7 @@ fn notes(
             ([_], Some(item)) => item.to_string(),
             _ => spec.language.amount(total, &spec.currency),
         };
-        let mut s = format!("« {label} » {} {won}", w.wins);
+        let mut s = format!("{} {} {won}", w.quoted(label), w.wins);
         if wins.len() > 1 {
             let parts: Vec<String> = wins
                 .iter()
@@ -1218,7 +1218,7 @@ fn notes(
             let _ = write!(s, " ({})", parts.join(" + "));
         }
         if let Some(by) = by {
-            let _ = write!(s, " {} « {by} »", w.with);
+            let _ = write!(s, " {} {}", w.with, w.quoted(by));
         }
         if let Some(f) = ev.feature(area) {
             let called = m.layout().features.called(f, spec.language);
@@ -1260,7 +1260,7 @@ fn notes(
                 (MarkKind::NearMiss, w.near_miss)
             };
             let shown = cells_of(area, kind);
-            let mut s = format!("« {label} », {words}{}{}", w.colon, about(f.id));
+            let mut s = format!("{}, {words}{}{}", w.quoted(label), w.colon, about(f.id));
             if !shown.is_empty() {
                 let _ = write!(s, " ({shown})");
             }
@@ -1276,7 +1276,7 @@ fn notes(
                     .any(|(c, v)| !matches!(c.kind, ColumnKind::Caption { .. }) && v == symbol)
         });
         if !wins && told.is_empty() && !absent && !shows_another_win(m.layout(), marks, area) {
-            notes.push((Color::GREY, format!("« {label} » {}", w.area_loses)));
+            notes.push((Color::GREY, format!("{} {}", w.quoted(label), w.area_loses)));
         }
     }
     if ev.wins.is_empty() {

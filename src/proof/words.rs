@@ -40,6 +40,10 @@ pub struct Words {
     pub area_loses: &'static str,
     /// A losing ticket.
     pub ticket_loses: &'static str,
+    /// The marks around a play area's name in a note (`“`, `”`; `« `, ` »`).
+    pub quotes: (&'static str, &'static str),
+    /// Before the règlement's reference in a designer's preview (`Official rules`).
+    pub rules: &'static str,
     /// A printed square that is no face column (bingo's free centre).
     pub free: &'static str,
     /// The proof sheet's words.
@@ -97,6 +101,8 @@ const EN: Words = Words {
     decoy: "decoy",
     area_loses: "loses: nothing it shows wins.",
     ticket_loses: "No play area wins: the ticket loses.",
+    quotes: ("“", "”"),
+    rules: "Official rules",
     free: "FREE",
     sheet: SheetWords {
         title: "Proof sheet",
@@ -154,6 +160,8 @@ const FR: Words = Words {
     decoy: "leurre",
     area_loses: "perd : rien de ce qu'il montre ne gagne.",
     ticket_loses: "Aucun jeu ne gagne : le billet est perdant.",
+    quotes: ("« ", " »"),
+    rules: "Règlement",
     free: "LIBRE",
     sheet: SheetWords {
         title: "Planche d'épreuves",
@@ -198,5 +206,10 @@ impl Words {
             Language::En => &EN,
             Language::Fr => &FR,
         }
+    }
+
+    /// `name` between this language's quotation marks: `“Your numbers”`, `« Jeu 1 »`.
+    pub fn quoted(&self, name: &str) -> String {
+        format!("{}{name}{}", self.quotes.0, self.quotes.1)
     }
 }
