@@ -939,15 +939,15 @@ impl Audit {
             if let Some(t) = &self.totals {
                 d.push(Block::Para(format!(
                     "Lots: {} found, {} required. Payout: {} found, {} required. \
-                     Payout ratio (payout ÷ {} tickets × {}): {:.6} found, {:.6} required.",
+                     Payout ratio (payout ÷ {} tickets × {}): {:.2} % found, {:.2} % required.",
                     t.lots,
                     t.lots_expected,
                     t.payout,
                     t.payout_expected,
                     t.tickets,
                     t.price,
-                    t.payout_ratio,
-                    t.payout_ratio_expected
+                    100.0 * t.payout_ratio,
+                    100.0 * t.payout_ratio_expected
                 )));
                 if let Some((cash, items)) = &t.cash_and_items {
                     d.push(Block::Para(format!(
