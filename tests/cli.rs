@@ -848,6 +848,7 @@ fn a_mode_for_others_or_execute_is_refused() {
     assert_eq!(mode(&out.join("tickets.csv")), 0o640);
     assert_eq!(mode(&out), 0o750);
 }
+
 /// A deck that promises no feature (a game without near misses or decoys) says nothing of
 /// features: its summary is one line.
 #[test]
@@ -901,4 +902,41 @@ fn a_test_seed_s_summary_says_test_block() {
         summary.starts_with("block 1 of coq: 3000 tickets"),
         "{said}"
     );
+}
+
+/// A secret given in place of a spec (a seed share, an age identity, a minisign secret key)
+/// is named as a secret, exit 2, and none of it is printed.
+#[test]
+fn a_secret_given_as_a_spec_is_named_and_not_printed() {
+    let t = tempfile::tempdir().unwrap();
+    let share = t.path().join("alice.share");
+    tirage()
+        .args(["seed", "new", "--out"])
+        .arg(&share)
+        .assert()
+        .success();
+    let age = t.path().join("auditor.key");
+    std::fs::write(
+        &age,
+        "# created: 2026-12-03T18:00:00Z\n# public key: age1qyqszqgpqyqszqgpqyqszqgpqyqszqgpqyqszqgpqyqszqgpqyqs3290gq\nAGE-SECRET-KEY-1QYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQS5RL7TJ\n",
+    )
+    .unwrap();
+    tirage()
+        .args(["keygen", "--no-password", "--out"])
+        .arg(t.path().join("op"))
+        .assert()
+        .success();
+    for f in [share, age, t.path().join("op.key")] {
+        let o = tirage().arg("check").arg(&f).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert_eq!(
+            err,
+            format!(
+                "tirage: error: {}: this looks like a secret key, not a game spec (a seed, share or validation key, a minisign secret key or an age identity): give the game's TOML spec; nothing of the file is printed\n",
+                f.display()
+            )
+        );
+        assert!(o.stdout.is_empty());
+    }
 }

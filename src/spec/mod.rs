@@ -457,6 +457,18 @@ pub const MAX_TEXT: usize = 200;
 /// ("larger than 4 MiB"), as game_specs/README.md says.
 pub const MAX_SPEC_BYTES: u64 = 4 << 20;
 
+/// True when one of the first lines of `text` is a secret's as tirage, minisign or age
+/// write it: 64 hex digits alone (`tirage seed new`: a seed, a seed share, a validation
+/// key), a minisign secret key's comment (`tirage keygen`) or an age identity
+/// (`AGE-SECRET-KEY-1…`, `age-keygen`).
+fn looks_like_a_secret(text: &str) -> bool {
+    text.lines().take(5).map(str::trim).any(|l| {
+        (l.len() == 64 && l.bytes().all(|b| b.is_ascii_hexdigit()))
+            || l.starts_with("AGE-SECRET-KEY-")
+            || (l.starts_with("untrusted comment:") && l.contains("secret key"))
+    })
+}
+
 impl GameSpec {
     /// Reads and validates the spec at `path`. Errors: the file cannot be read, is not
     /// valid TOML, has unknown or missing fields, or breaks a rule listed in the module doc.
@@ -490,6 +502,14 @@ impl GameSpec {
     /// Validates a spec given as text; `path` is used in error messages only.
     pub fn parse(path: &Path, text: String) -> Result<GameSpec, SpecError> {
         let at = ErrorAt::new(path, &text);
+        // A secret given by mistake is named as such, and none of it is quoted back.
+        if looks_like_a_secret(&text) {
+            return Err(at.at(
+                None,
+                "",
+                "this looks like a secret key, not a game spec (a seed, share or validation key, a minisign secret key or an age identity): give the game's TOML spec; nothing of the file is printed",
+            ));
+        }
         if let Some((offset, c)) = forbidden_char(&text) {
             return Err(at.at(
                 Some(offset),
