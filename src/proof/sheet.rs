@@ -6,7 +6,9 @@
 //! the tickets of this sheet that realise it; every feature (combination, near miss, decoy)
 //! with the ticket a deck promised for it and the tickets of this sheet that show it. The
 //! tables run over as many pages as they need. Then come the proofs
-//! ([`crate::proof::render::ticket_canvas`]), three a page when they stay legible, else two. Every
+//! ([`crate::proof::render::ticket_canvas`]), three a page when they stay legible, else two,
+//! else one; a face too tall for a page at a legible scale (six bingo cards one above the
+//! other) is cut across between its panels into strips set side by side in columns. Every
 //! page has a running head and its number. The text is real text: a PDF reader finds a
 //! serial by searching.
 //!
@@ -16,7 +18,7 @@
 use crate::block::Kind;
 use crate::proof::draw::page::{Cell, Flow};
 use crate::proof::draw::pdf::document;
-use crate::proof::draw::{Anchor, Color, Font};
+use crate::proof::draw::{Anchor, Canvas, Color, Font};
 use crate::proof::render::{prize_words, ticket_canvas, Marks, Proofs, RenderError};
 use crate::proof::words::Words;
 
@@ -65,13 +67,63 @@ pub fn proof_sheet(proofs: &Proofs, marks: Marks) -> Result<Vec<u8>, RenderError
         .find(|&n| fits(n) >= LEGIBLE)
         .unwrap_or(1.0);
     let scale = across.min(fits(per_page));
-    for c in &drawn {
-        flow.boxed(c.height * scale + GAP, |page, x, y| {
-            page.place(c, x, y, scale)
-        });
+    if scale < LEGIBLE {
+        for c in &drawn {
+            tall(&mut flow, c, room);
+        }
+    } else {
+        for c in &drawn {
+            flow.boxed(c.height * scale + GAP, |page, x, y| {
+                page.place(c, x, y, scale)
+            });
+        }
     }
     let title = format!("{} · {} · {} {}", w.title, spec.name, w.code[2], man.block);
     Ok(document(&title, &flow.finish()))
+}
+
+/// A face too tall for a page at a legible scale (six bingo cards one above the other):
+/// cut across into strips ([`Canvas::strips`], between its panels), set side by side in
+/// 1 to 4 columns from a new page, at a scale from [`LEGIBLE`] to 1 (the widest the columns
+/// allow, or 0.9, 0.8 or [`LEGIBLE`]): the layout of the fewest pages, then of the largest
+/// scale. `room` is a page's height for proofs, in points.
+fn tall(flow: &mut Flow, c: &Canvas, room: f64) {
+    let width = flow.width();
+    let layouts = (1..=4).flat_map(|k: usize| {
+        let kf = k as f64;
+        let widest = ((width - (kf - 1.0) * GAP) / (kf * c.width)).min(1.0);
+        [widest, 0.9, 0.8, LEGIBLE]
+            .into_iter()
+            .filter(move |&s| s <= widest && (s >= LEGIBLE || (k == 1 && s == widest)))
+            .map(move |scale| {
+                let cuts = c.strips((room - GAP) / scale);
+                (cuts.len().div_ceil(k), scale, k, cuts)
+            })
+    });
+    // The fewest pages; among those, the largest scale.
+    let Some((_, scale, k, cuts)) = layouts.min_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)))
+    else {
+        return;
+    };
+    let strips: Vec<Canvas> = cuts
+        .iter()
+        .scan(0.0, |top, &bottom| {
+            let s = c.strip(*top, bottom);
+            *top = bottom;
+            Some(s)
+        })
+        .collect();
+    if flow.room() < room {
+        flow.new_page();
+    }
+    for row in strips.chunks(k) {
+        let high = row.iter().map(|s| s.height).fold(0.0, f64::max);
+        flow.boxed(high * scale + GAP, |page, x, y| {
+            for (j, s) in row.iter().enumerate() {
+                page.place(s, x + j as f64 * (c.width * scale + GAP), y, scale);
+            }
+        });
+    }
 }
 
 /// The opening pages: what the sheet is of, its ways and its features.

@@ -115,6 +115,18 @@ pub enum Item {
     },
 }
 
+impl Item {
+    /// How far down the item reaches: its top and bottom, in points (a text from an ascent
+    /// of its size above its baseline to a quarter of it below).
+    fn extent(&self) -> (f64, f64) {
+        match *self {
+            Item::Rect { y, h, .. } => (y, y + h),
+            Item::Line { y1, y2, .. } => (y1.min(y2), y1.max(y2)),
+            Item::Text { y, size, .. } => (y - size, y + 0.25 * size),
+        }
+    }
+}
+
 /// A drawing of `width` × `height` points: a list of items, drawn in order.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Canvas {
@@ -258,6 +270,101 @@ impl Canvas {
         }
     }
 
+    /// Where to cut this canvas across into strips at most `most` points high, top to
+    /// bottom: the bottom edge of each strip (the last is the canvas's height). A cut falls
+    /// where no item lower than `most` crosses it (a panel, a box or a line of text is kept
+    /// whole; the face's own background, taller than a strip, is cut), as low as it can
+    /// within `most` of the strip's top and in its lower half; failing that, `most` down.
+    pub fn strips(&self, most: f64) -> Vec<f64> {
+        let spans: Vec<(f64, f64)> = self
+            .items
+            .iter()
+            .map(Item::extent)
+            .filter(|(t, b)| b - t < most)
+            .collect();
+        let clean = |y: f64| spans.iter().all(|&(t, b)| y <= t || y >= b);
+        let mut cuts = Vec::new();
+        let mut top = 0.0;
+        while self.height - top > most {
+            let limit = top + most;
+            let cut = spans
+                .iter()
+                .flat_map(|&(t, b)| [t, b])
+                .filter(|&y| y > top + most / 2.0 && y <= limit && clean(y))
+                .fold(None, |best: Option<f64>, y| {
+                    Some(best.map_or(y, |b| b.max(y)))
+                })
+                .unwrap_or(limit);
+            cuts.push(cut);
+            top = cut;
+        }
+        cuts.push(self.height);
+        cuts
+    }
+
+    /// The strip of this canvas from `top` down to `bottom`, as a canvas of its own (as wide,
+    /// `bottom − top` high): rectangles and lines cut to it, each text whose baseline is in
+    /// it.
+    pub fn strip(&self, top: f64, bottom: f64) -> Canvas {
+        let mut c = Canvas::new(self.width, bottom - top);
+        for item in &self.items {
+            let (t, b) = item.extent();
+            if b < top || t > bottom {
+                continue;
+            }
+            match item.clone() {
+                Item::Rect {
+                    x,
+                    y,
+                    w,
+                    h,
+                    radius,
+                    fill,
+                    stroke,
+                } => {
+                    let (y0, y1) = (y.max(top), (y + h).min(bottom));
+                    if y1 > y0 {
+                        c.rect(x, y0 - top, w, y1 - y0, radius, fill, stroke);
+                    }
+                }
+                Item::Line {
+                    x1,
+                    y1,
+                    x2,
+                    y2,
+                    color,
+                    width,
+                } => {
+                    // The part of the segment between the two edges.
+                    let at = |y: f64| {
+                        if y2 == y1 {
+                            x1
+                        } else {
+                            x1 + (x2 - x1) * (y - y1) / (y2 - y1)
+                        }
+                    };
+                    let (ya, yb) = (y1.clamp(top, bottom), y2.clamp(top, bottom));
+                    let (xa, xb) = if y1 == y2 { (x1, x2) } else { (at(ya), at(yb)) };
+                    c.line(xa, ya - top, xb, yb - top, color, width);
+                }
+                Item::Text {
+                    x,
+                    y,
+                    size,
+                    font,
+                    color,
+                    anchor,
+                    text,
+                } => {
+                    if y > top && y <= bottom {
+                        c.text_styled(x, y - top, size, font, color, anchor, text);
+                    }
+                }
+            }
+        }
+        c
+    }
+
     /// Every text drawn, in drawing order (for tests and for searching a drawing).
     pub fn texts(&self) -> impl Iterator<Item = &str> {
         self.items.iter().filter_map(|i| match i {
@@ -318,6 +425,84 @@ pub fn fit(text: &str, font: Font, size: f64, width: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A face 100 points wide and 300 high: a background over all of it, three panels of
+    /// 80 points (at 10, 110 and 210) each with a caption, and a rule across at 200.
+    fn tall_face() -> Canvas {
+        let mut c = Canvas::new(100.0, 300.0);
+        c.rect(0.0, 0.0, 100.0, 300.0, 4.0, Some(Color::WHITE), None);
+        for top in [10.0, 110.0, 210.0] {
+            c.rect(5.0, top, 90.0, 80.0, 0.0, None, Some((Color::BLACK, 1.0)));
+            c.text(10.0, top + 20.0, 8.0, Font::Regular, format!("panel {top}"));
+        }
+        c.line(0.0, 200.0, 100.0, 200.0, Color::GREY, 0.5);
+        c
+    }
+
+    #[test]
+    fn a_tall_face_is_cut_between_its_panels() {
+        let c = tall_face();
+        // Strips of at most 150: the lowest clean cut within 150 of 0 is the second panel's
+        // top (110), and within 150 of 110 the third's (210); 90 more is the last strip.
+        assert_eq!(c.strips(150.0), [110.0, 210.0, 300.0]);
+        // The whole face fits: one strip.
+        assert_eq!(c.strips(300.0), [300.0]);
+        // Strips of at most 60: the panels, taller, are cut; each caption is kept whole
+        // (32 is the first one's bottom, 132 the second's), and where no cut is clean in a
+        // strip's lower half it is cut where the strip ends (92, 192, 292).
+        assert_eq!(
+            c.strips(60.0),
+            [32.0, 92.0, 132.0, 192.0, 232.0, 292.0, 300.0]
+        );
+    }
+
+    #[test]
+    fn a_strip_holds_what_crosses_it_cut_to_it() {
+        let s = tall_face().strip(110.0, 210.0);
+        assert_eq!((s.width, s.height), (100.0, 100.0));
+        assert_eq!(s.texts().collect::<Vec<_>>(), ["panel 110"]);
+        assert_eq!(
+            s.items,
+            [
+                Item::Rect {
+                    x: 0.0,
+                    y: 0.0,
+                    w: 100.0,
+                    h: 100.0,
+                    radius: 4.0,
+                    fill: Some(Color::WHITE),
+                    stroke: None
+                },
+                // The second panel (the first ends above, the third starts on the bottom edge).
+                Item::Rect {
+                    x: 5.0,
+                    y: 0.0,
+                    w: 90.0,
+                    h: 80.0,
+                    radius: 0.0,
+                    fill: None,
+                    stroke: Some((Color::BLACK, 1.0))
+                },
+                Item::Text {
+                    x: 10.0,
+                    y: 20.0,
+                    size: 8.0,
+                    font: Font::Regular,
+                    color: Color::BLACK,
+                    anchor: Anchor::Start,
+                    text: "panel 110".into()
+                },
+                Item::Line {
+                    x1: 0.0,
+                    y1: 90.0,
+                    x2: 100.0,
+                    y2: 90.0,
+                    color: Color::GREY,
+                    width: 0.5
+                },
+            ]
+        );
+    }
 
     #[test]
     fn widths_follow_the_font_metrics() {
