@@ -700,3 +700,34 @@ fn a_word_list_s_proof_draws_its_words_as_cells() {
         .iter()
         .any(|d| matches!(d, Drawn::Text(_, _, t) if t.len() == 1 && t != &row["mots_grid"])));
 }
+
+/// A proof says which panels are printed in the open (the grid, its number, the bonus
+/// word) and which under the scratch layer (your letters; the bonus word's amount box,
+/// hatched in a panel otherwise in the open), and captions the grid's number.
+#[test]
+fn a_proof_says_what_is_under_the_scratch_layer() {
+    let dir = tempfile::tempdir().unwrap();
+    deck(
+        &repo("game_specs/examples/mots_bonus.toml"),
+        &dir.path().join("deck"),
+    );
+    let svg = proof(dir.path(), "1");
+    let texts: Vec<String> = drawn(&svg)
+        .into_iter()
+        .filter_map(|d| match d {
+            Drawn::Text(_, _, t) => Some(t),
+            Drawn::Rect(..) => None,
+        })
+        .collect();
+    let after = |label: &str| {
+        let i = texts.iter().position(|t| t == label).unwrap();
+        texts[i + 1].as_str()
+    };
+    assert_eq!(after("Grille"), "imprimé à découvert");
+    assert_eq!(after("Vos 18 lettres"), "sous la couche à gratter");
+    assert_eq!(
+        after("Mot bonus"),
+        "imprimé à découvert ; cases hachurées sous la couche à gratter"
+    );
+    assert_eq!(texts.iter().filter(|t| *t == "GRILLE N°").count(), 1);
+}

@@ -717,6 +717,10 @@ const SQUARE_LETTER: f64 = 13.0;
 const SQUARE_BASELINE: f64 = 17.0;
 /// Font size and line spacing of what a panel prints besides its cells (legends, maxima).
 const PRINTED_SIZE: f64 = 7.5;
+/// The size of the line under a panel's name saying whether it is under the scratch layer.
+const SCOPE_SIZE: f64 = 6.5;
+/// The height that line takes.
+const SCOPE_H: f64 = 9.0;
 const PRINTED_LEAD: f64 = 9.5;
 /// Width of one barcode module (the narrow element), in points (Interleaved 2 of 5 at
 /// 0.39 mm), and the bars' height.
@@ -769,6 +773,8 @@ struct Cell {
     mark: Option<MarkKind>,
     /// A printed square that is no face column (bingo's FREE centre).
     free: bool,
+    /// Printed under the scratch layer ([`crate::styles::Layout::open`] lists the others).
+    covered: bool,
 }
 
 /// A grid drawn square by square ([`crate::styles::Lattice`]): its size in squares and
@@ -895,6 +901,27 @@ fn mark_style(k: MarkKind, w: &Words) -> (&'static str, Color) {
         MarkKind::Win => (w.tags[0], Color::WIN),
         MarkKind::NearMiss => (w.tags[1], Color::NEAR),
         MarkKind::Decoy => (w.tags[2], Color::DECOY),
+    }
+}
+
+/// Hatches the frame of the box at (`x`, `y`), `w` × `h` points with corners of radius
+/// `r`: short grey strokes at 45° every 5 points along its four edges, just inside them,
+/// the mark of what is printed under the scratch layer.
+fn hatch(c: &mut Canvas, x: f64, y: f64, w: f64, h: f64, r: f64) {
+    const STEP: f64 = 5.0;
+    const LEN: f64 = 3.0;
+    let ink = Color(150, 150, 150);
+    let mut along = x + r;
+    while along + LEN <= x + w - r {
+        c.line(along, y + 1.0 + LEN, along + LEN, y + 1.0, ink, 0.6);
+        c.line(along, y + h - 1.0, along + LEN, y + h - 1.0 - LEN, ink, 0.6);
+        along += STEP;
+    }
+    let mut down = y + r;
+    while down + LEN <= y + h - r {
+        c.line(x + 1.0, down + LEN, x + 1.0 + LEN, down, ink, 0.6);
+        c.line(x + w - 1.0 - LEN, down + LEN, x + w - 1.0, down, ink, 0.6);
+        down += STEP;
     }
 }
 
@@ -1324,7 +1351,10 @@ pub(crate) fn prize_words(spec: &GameSpec, amount: Money, wins: bool) -> String 
 /// columns, its way is a way of the spec), [`PROOF_WIDTH`] points wide, drawn from the
 /// game's panels ([`crate::styles::Layout::panels`]) under their printed names (the
 /// spec's `[labels]`): a header with the game, block, pack, position, ticket and serial, and
-/// the prize and way the rules give; every panel with its cells (a panel with a lattice,
+/// the prize and way the rules give; every panel saying under its name whether it is
+/// printed under the scratch layer (its frame hatched) or in the open
+/// ([`crate::styles::Layout::open`]; a panel partly in the open hatches its covered
+/// cells), with its cells (a crossword's grid number captioned as such) (a panel with a lattice,
 /// [`crate::styles::Layout::lattices`], draws its words on the squares of the face's grid,
 /// each square marked as the strongest mark of the words through it), amounts with their caption,
 /// cards with their inscription, a free square (FREE, LIBRE) where the panel has one, and under them what
@@ -1401,12 +1431,21 @@ pub fn ticket_canvas(
                     .inscription(i, t.face.codes[i])
                     .map(str::to_string)
             });
+        // A crossword's grid number says what it is.
+        let under = under.or_else(|| {
+            m.layout()
+                .lattices
+                .iter()
+                .any(|l| l.grid == i)
+                .then(|| w.grid_number.to_string())
+        });
         Cell {
             value: shown_value(spec, i, values[i]),
             card: under.as_ref().and_then(|_| card(values[i])),
             under,
             mark: mark_of(i),
             free: false,
+            covered: !m.layout().open.contains(&i),
         }
     };
     let free = || Cell {
@@ -1415,6 +1454,7 @@ pub fn ticket_canvas(
         under: None,
         mark: None,
         free: true,
+        covered: true,
     };
     // What the ticket prints with each panel besides its cells.
     let printed = &m.layout().printed;
@@ -1451,6 +1491,8 @@ pub fn ticket_canvas(
         /// The panel's words drawn as a grid, under its rows.
         squares: Option<Squares>,
         printed: Vec<String>,
+        /// Under the scratch layer, in the open, or both: an index into [`Words::scope`].
+        scope: usize,
     }
     let mut placed: Vec<Placed> = Vec::new();
     // Under the header, and the verdict when there is one: a plain proof closes up.
@@ -1488,18 +1530,37 @@ pub fn ticket_canvas(
         let cells_w = (widest * CELL_W + (widest - 1.0) * GAP)
             .max(squares.as_ref().map_or(0.0, Squares::width));
         let label_w = text_width(&label, Font::Bold, 10.0) * 1.1;
+        let columns: Vec<usize> = p
+            .rows
+            .iter()
+            .flatten()
+            .copied()
+            .filter(|&i| i != FREE_CELL)
+            .collect();
+        let open = columns
+            .iter()
+            .filter(|i| m.layout().open.contains(i))
+            .count();
+        let scope = match open {
+            0 => 0,
+            n if n == columns.len() => 1,
+            _ => 2,
+        };
+        let scope_w = text_width(w.scope[scope], Font::Regular, SCOPE_SIZE) * 1.1;
         let own = printed_of(&p.id);
         let printed_w = own
             .iter()
             .map(|l| text_width(l, Font::Regular, PRINTED_SIZE) * 1.1)
             .fold(0.0, f64::max);
-        let w = (cells_w.max(label_w).max(printed_w) + 2.0 * PAD).min(PROOF_WIDTH - 2.0 * MARGIN);
+        let w = (cells_w.max(label_w).max(printed_w).max(scope_w) + 2.0 * PAD)
+            .min(PROOF_WIDTH - 2.0 * MARGIN);
         let printed: Vec<String> = own
             .iter()
             .flat_map(|l| wrap(l, Font::Regular, PRINTED_SIZE, w - 2.0 * PAD))
             .collect();
         let h = PAD
             + LABEL_H
+            + SCOPE_H
             + rows.len() as f64 * (CELL_H + GAP)
             + squares.as_ref().map_or(0.0, |s| s.height() + GAP)
             + printed.len() as f64 * PRINTED_LEAD
@@ -1520,6 +1581,7 @@ pub fn ticket_canvas(
             rows,
             squares,
             printed,
+            scope,
         });
         x += w + GAP * 1.5;
         line_h = line_h.max(h);
@@ -1608,6 +1670,9 @@ pub fn ticket_canvas(
             Some(Color::WHITE),
             Some((edge, lw)),
         );
+        if p.scope == 0 {
+            hatch(&mut c, p.x, p.y, p.w, p.h, 6.0);
+        }
         let size = fit(&p.label, Font::Bold, 10.0, p.w - 2.0 * PAD);
         c.text_styled(
             p.x + PAD,
@@ -1618,16 +1683,31 @@ pub fn ticket_canvas(
             Anchor::Start,
             p.label.clone(),
         );
+        let scope = w.scope[p.scope];
+        c.text_styled(
+            p.x + PAD,
+            p.y + PAD + LABEL_H + SCOPE_SIZE - 2.0,
+            fit(scope, Font::Regular, SCOPE_SIZE, p.w - 2.0 * PAD),
+            Font::Regular,
+            Color::GREY,
+            Anchor::Start,
+            scope,
+        );
+        let top = p.y + PAD + LABEL_H + SCOPE_H;
         for (r, row) in p.rows.iter().enumerate() {
             let row_w = row.len() as f64 * CELL_W + (row.len() as f64 - 1.0) * GAP;
             let x0 = p.x + (p.w - row_w) / 2.0;
-            let cy = p.y + PAD + LABEL_H + r as f64 * (CELL_H + GAP);
+            let cy = top + r as f64 * (CELL_H + GAP);
             for (k, cell) in row.iter().enumerate() {
                 let cx = x0 + k as f64 * (CELL_W + GAP);
                 draw_cell(&mut c, cx, cy, cell, w);
+                // In a panel partly in the open, each cell under the scratch layer.
+                if p.scope == 2 && cell.covered {
+                    hatch(&mut c, cx, cy, CELL_W, CELL_H, 4.0);
+                }
             }
         }
-        let mut below = p.y + PAD + LABEL_H + p.rows.len() as f64 * (CELL_H + GAP);
+        let mut below = top + p.rows.len() as f64 * (CELL_H + GAP);
         if let Some(sq) = &p.squares {
             sq.draw(&mut c, p.x + (p.w - sq.width()) / 2.0, below, w);
             below += sq.height() + GAP;

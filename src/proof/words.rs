@@ -44,6 +44,11 @@ pub struct Words {
     pub quotes: (&'static str, &'static str),
     /// Before the règlement's reference in a designer's preview (`Official rules`).
     pub rules: &'static str,
+    /// Under a panel's name: printed under the scratch layer, printed in the open, or in
+    /// the open but for its hatched cells.
+    pub scope: [&'static str; 3],
+    /// Under the cell of a crossword's grid number (`GRID No.`).
+    pub grid_number: &'static str,
     /// A printed square that is no face column (bingo's free centre).
     pub free: &'static str,
     /// The proof sheet's words.
@@ -103,6 +108,12 @@ const EN: Words = Words {
     ticket_loses: "No play area wins: the ticket loses.",
     quotes: ("“", "”"),
     rules: "Official rules",
+    scope: [
+        "under the scratch layer",
+        "printed in the open",
+        "printed in the open; hatched cells under the scratch layer",
+    ],
+    grid_number: "GRID No.",
     free: "FREE",
     sheet: SheetWords {
         title: "Proof sheet",
@@ -162,6 +173,12 @@ const FR: Words = Words {
     ticket_loses: "Aucun jeu ne gagne : le billet est perdant.",
     quotes: ("« ", " »"),
     rules: "Règlement",
+    scope: [
+        "sous la couche à gratter",
+        "imprimé à découvert",
+        "imprimé à découvert ; cases hachurées sous la couche à gratter",
+    ],
+    grid_number: "GRILLE N°",
     free: "LIBRE",
     sheet: SheetWords {
         title: "Planche d'épreuves",

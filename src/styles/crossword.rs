@@ -1160,6 +1160,13 @@ impl Crossword {
         self.layout.panels = self.panels();
         self.layout.lattices = self.lattices();
         self.layout.printed = self.printed();
+        // The grid's number, its words and the bonus word are printed in the open (they
+        // are drawn first, and tell nothing of the prize); the letters and the bonus box's
+        // amount under the scratch layer.
+        self.layout.open = (0..=self.n).collect();
+        if self.bonus.is_some() {
+            self.layout.open.push(self.bonus_column());
+        }
         self.layout.description = self.describe();
         if let Some(BonusPrize::Box(amounts)) = self.bonus.as_ref().map(|b| &b.prize) {
             self.layout.shown_amounts = amounts.amounts().to_vec();

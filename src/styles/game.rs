@@ -474,6 +474,10 @@ impl Game {
         layout.lattices = lattices(&surfaces);
         layout.printed = printed(&surfaces);
         layout.shown_amounts = shown_amounts(&surfaces);
+        layout.open = surfaces
+            .iter()
+            .flat_map(|s| s.rule.layout().open.iter().map(|&c| s.columns[c]))
+            .collect();
         layout.description = describe(&shared, &surfaces);
         layout.specials = surfaces
             .iter()

@@ -137,6 +137,10 @@ pub struct Layout {
     pub printed: Vec<Printed>,
     /// Every amount a face can show in figures, in cents (each needs a caption).
     pub shown_amounts: Vec<Money>,
+    /// The face columns printed outside the scratch layer, in the open (a crossword's grid
+    /// number, its words and its bonus word); every other face column is printed under it.
+    /// Proofs say which panels are covered.
+    pub open: Vec<usize>,
     /// Plain-words lines on the settings, for `tirage check`.
     pub description: Vec<String>,
     /// Every feature the evaluator can report, by [`super::FeatureId`]: what evaluations
