@@ -511,13 +511,18 @@ fn printed_odds_that_the_counts_give_check() {
             "amount = 20000\ncount = 1\nodds = \"1 in 3,000\"\n",
         )
     };
-    // Accepted: the scaled-down block's payout warning alone is said.
+    // Accepted: the scaled-down block's payout warning alone is said, and its play
+    // areas' missing labels.
     let accepted = |text: &str| {
         let (code, err) = check_spec(text);
         assert_eq!(code, 0, "{err}");
-        assert_eq!(err.lines().count(), 1, "{err}");
+        assert_eq!(err.lines().count(), 2, "{err}");
         assert!(
             err.contains(": game.price: the lot table pays 25,294 EUR per block"),
+            "{err}"
+        );
+        assert!(
+            err.contains(": labels: no printed name in [labels] for the play areas jeu1, jeu2"),
             "{err}"
         );
     };
@@ -939,4 +944,27 @@ fn a_secret_given_as_a_spec_is_named_and_not_printed() {
         );
         assert!(o.stdout.is_empty());
     }
+}
+
+/// `check` notes the play areas `[labels]` gives no printed name (a warning, exit 0), and
+/// says nothing of a spec that names them all.
+#[test]
+fn check_notes_unlabelled_play_areas() {
+    let spec = repo("tests/specs/coq_small.toml");
+    let out = tirage().args(["check", "-q"]).arg(&spec).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "tirage: warning: {0}:10: game.price: the lot table pays 25,294 EUR per block, more than the block's sales of 6,000 EUR (3,000 tickets at 2 EUR): a payout ratio of 421.57 %; check the price, the block size and the lot table\n\
+             tirage: warning: {0}: labels: no printed name in [labels] for the play areas jeu1, jeu2: proofs and their notes name them by their ids; add jeu1 = \"…\" (the name the ticket prints) to [labels]\n",
+            spec.display()
+        )
+    );
+    let out = tirage()
+        .args(["check", "-q"])
+        .arg(repo("game_specs/coq.toml"))
+        .output()
+        .unwrap();
+    assert_eq!((out.status.code(), out.stderr.len()), (Some(0), 0));
 }

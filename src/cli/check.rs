@@ -25,7 +25,10 @@ pub(super) struct Args {
 pub(super) fn run(a: Args) -> Result<Outcome> {
     let spec = GameSpec::load(&a.spec)?;
     let packs = pack_law(&spec).map_err(|e| anyhow::anyhow!("{}: {e}", a.spec.display()))?;
-    if let Some(w) = spec.payout_above_sales() {
+    for w in [spec.payout_above_sales(), spec.unlabelled_areas()]
+        .into_iter()
+        .flatten()
+    {
         eprintln!("tirage: warning: {w}");
     }
     if a.quiet {

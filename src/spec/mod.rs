@@ -729,6 +729,33 @@ impl GameSpec {
         ))
     }
 
+    /// A warning naming the play areas the spec's `[labels]` gives no printed name (proofs
+    /// and notes then name them by their ids, `jeu1`), at the `[labels]` line if there is
+    /// one; `None` when every play area has its printed name.
+    pub fn unlabelled_areas(&self) -> Option<SpecError> {
+        let missing: Vec<&str> = self
+            .game
+            .layout()
+            .areas
+            .iter()
+            .filter(|a| !self.labels.contains_key(*a))
+            .map(String::as_str)
+            .collect();
+        let first = missing.first()?;
+        let at = ErrorAt::new(&self.path, &self.text);
+        Some(at.at(
+            self.text.find("[labels]"),
+            "labels",
+            format!(
+                "no printed name in [labels] for the play area{} {}: proofs and their notes name {} by {}; add {first} = \"…\" (the name the ticket prints) to [labels]",
+                if missing.len() > 1 { "s" } else { "" },
+                missing.join(", "),
+                if missing.len() > 1 { "them" } else { "it" },
+                if missing.len() > 1 { "their ids" } else { "its id" },
+            ),
+        ))
+    }
+
     /// The caption of `amount`, if the spec has one.
     pub fn caption(&self, amount: Money) -> Option<&str> {
         self.captions.get(&amount).map(String::as_str)
