@@ -8,6 +8,7 @@
 //! - `codes/coq`: validation codes (FF1, AES-256), a pack at a time, per ticket;
 //! - `claims/hash`: a ticket's claim (SHA-256 of serial and code), per ticket;
 //!   `claims/sort_block`: the claims of a whole block put in file order, per row;
+//!   `claims/rows`: a row of `validation.csv` rendered, per row;
 //! - `csv/coq` and `print_file/coq`: a ticket's `tickets.csv` row and `tickets.bin`
 //!   record, per ticket;
 //! - `hashing/sha256`: a file's digest as it is written, per byte;
@@ -176,6 +177,17 @@ fn parts(c: &mut Criterion) {
             |claims| claims.sort(),
             BatchSize::LargeInput,
         )
+    });
+    let writer = validation_csv::RowWriter::new(&s);
+    g.bench_function("rows", |b| {
+        let mut buf = Vec::with_capacity(rows.len() * 48);
+        b.iter(|| {
+            buf.clear();
+            for r in &rows {
+                writer.push(&mut buf, r);
+            }
+            buf.len()
+        })
     });
     g.finish();
 

@@ -71,8 +71,52 @@ pub struct Row {
 /// Renders rows (already sorted) into text.
 pub struct RowWriter {
     /// `,way,prize\n` of every way, by way id (ids and prizes never need quoting).
-    tails: Vec<Vec<u8>>,
+    tails: Vec<Tail>,
 }
+
+/// Bytes of a [`Tail`] appended by one fixed-size copy.
+const TAIL: usize = 32;
+
+/// The text of a row after its claim, padded to [`TAIL`] bytes when it fits, so that
+/// appending it is one fixed-size copy (a longer one is appended as it is).
+struct Tail {
+    padded: [u8; TAIL],
+    bytes: Vec<u8>,
+}
+
+impl Tail {
+    fn new(bytes: Vec<u8>) -> Tail {
+        let mut padded = [0u8; TAIL];
+        if bytes.len() <= TAIL {
+            padded[..bytes.len()].copy_from_slice(&bytes);
+        }
+        Tail { padded, bytes }
+    }
+
+    #[inline(always)]
+    fn append_to(&self, buf: &mut Vec<u8>) {
+        let len = self.bytes.len();
+        if len <= TAIL {
+            let end = buf.len() + len;
+            buf.extend_from_slice(&self.padded);
+            buf.truncate(end);
+        } else {
+            buf.extend_from_slice(&self.bytes);
+        }
+    }
+}
+
+/// The two lowercase hex digits of every byte, by byte.
+const HEX_PAIRS: [[u8; 2]; 256] = {
+    let digits = b"0123456789abcdef";
+    let mut pairs = [[0u8; 2]; 256];
+    let mut b = 0;
+    while b < 256 {
+        pairs[b] = [digits[b >> 4], digits[b & 15]];
+        b += 1;
+    }
+    pairs
+};
 
 impl RowWriter {
     /// A writer for `spec`'s rows.
@@ -83,11 +127,15 @@ impl RowWriter {
                 .iter()
                 .map(|w| {
                     let item = w.tier.and_then(|t| spec.tiers[t].item.as_deref());
-                    match (spec.has_items(), item) {
-                        (false, _) => format!(",{},{}\n", w.id, w.amount),
-                        (true, item) => format!(",{},{},{}\n", w.id, w.amount, item.unwrap_or("")),
-                    }
-                    .into_bytes()
+                    Tail::new(
+                        match (spec.has_items(), item) {
+                            (false, _) => format!(",{},{}\n", w.id, w.amount),
+                            (true, item) => {
+                                format!(",{},{},{}\n", w.id, w.amount, item.unwrap_or(""))
+                            }
+                        }
+                        .into_bytes(),
+                    )
                 })
                 .collect(),
         }
@@ -96,9 +144,11 @@ impl RowWriter {
     /// Appends the text of `row` to `buf`.
     pub fn push(&self, buf: &mut Vec<u8>, row: &Row) {
         let mut hexed = [0u8; 2 * CLAIM_BYTES];
-        hex::encode_to_slice(row.claim, &mut hexed).expect("twice the bytes");
+        for (pair, &b) in hexed.chunks_exact_mut(2).zip(&row.claim) {
+            pair.copy_from_slice(&HEX_PAIRS[usize::from(b)]);
+        }
         buf.extend_from_slice(&hexed);
-        buf.extend_from_slice(&self.tails[row.way as usize]);
+        self.tails[row.way as usize].append_to(buf);
     }
 
     /// True when `line` (with its `\n`) is the text [`RowWriter::push`] appends for `row`.
@@ -107,7 +157,7 @@ impl RowWriter {
         let mut hexed = [0u8; 2 * CLAIM_BYTES];
         hex::encode_to_slice(row.claim, &mut hexed).expect("twice the bytes");
         match line.split_first_chunk::<{ 2 * CLAIM_BYTES }>() {
-            Some((claim, tail)) => *claim == hexed && tail == self.tails[row.way as usize],
+            Some((claim, tail)) => *claim == hexed && tail == self.tails[row.way as usize].bytes,
             None => false,
         }
     }
@@ -302,6 +352,32 @@ mod tests {
                 h.finalize()[..CLAIM_BYTES],
                 "{code}"
             );
+        }
+    }
+
+    /// A row is its claim in lowercase hex, then its way's tail, whether that tail is
+    /// copied padded or, longer than [`TAIL`], as it is.
+    #[test]
+    fn rows_are_the_claim_in_hex_then_the_tail() {
+        let rows = RowWriter {
+            tails: vec![
+                Tail::new(b",lose,0\n".to_vec()),
+                Tail::new(format!(",{},5000\n", "w".repeat(40)).into_bytes()),
+            ],
+        };
+        let mut buf = Vec::new();
+        for (b, way) in [(0x00u8, 0), (0x9f, 1), (0xff, 0), (0x5a, 1)] {
+            let mut claim = [b; CLAIM_BYTES];
+            claim[3] = 0xc7;
+            let row = Row { claim, way };
+            let start = buf.len();
+            rows.push(&mut buf, &row);
+            let tail = [
+                ",lose,0\n".to_string(),
+                format!(",{},5000\n", "w".repeat(40)),
+            ];
+            let want = format!("{}{}", hex::encode(claim), tail[usize::from(way)]);
+            assert_eq!(String::from_utf8_lossy(&buf[start..]), want);
         }
     }
 
