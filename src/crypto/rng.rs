@@ -541,10 +541,38 @@ impl Weights {
 }
 
 /// Shuffles `items` in place: Fisher–Yates with [`below`], every permutation equally likely.
+/// A slice longer than 64 items is shuffled in runs of 64 swaps, each run's draws
+/// made before its swaps: the same draws and the same swaps in the same order, but the
+/// swaps' reads of far-apart items (a block's millions of ways) wait for memory together,
+/// not one after another.
 pub fn shuffle<T, R: RngCore + ?Sized>(rng: &mut R, items: &mut [T]) {
+    if items.len() > RUN {
+        return shuffle_in_runs(rng, items);
+    }
     for i in (1..items.len()).rev() {
         let j = below(rng, (i + 1) as u32) as usize;
         items.swap(i, j);
+    }
+}
+
+/// Swaps of [`shuffle`] whose draws are made together.
+const RUN: usize = 64;
+
+/// [`shuffle`] of a long slice: the swaps at `i`, `i − 1`, … in runs of [`RUN`].
+fn shuffle_in_runs<T, R: RngCore + ?Sized>(rng: &mut R, items: &mut [T]) {
+    let mut js = [0u32; RUN];
+    // The swaps left are those at positions 1..top.
+    let mut top = items.len();
+    while top > 1 {
+        let run = (top - 1).min(RUN);
+        for (k, j) in js[..run].iter_mut().enumerate() {
+            // Position top − 1 − k swaps with one of the top − k positions up to it.
+            *j = below(rng, (top - k) as u32);
+        }
+        for (k, &j) in js[..run].iter().enumerate() {
+            items.swap(top - 1 - k, j as usize);
+        }
+        top -= run;
     }
 }
 
@@ -761,6 +789,27 @@ mod tests {
         let mut f = Fixed(vec![0, u32::MAX]);
         assert_eq!(below(&mut f, 3), 2);
         assert!(f.0.is_empty());
+    }
+
+    /// A long slice shuffled in runs gets the permutation of Fisher–Yates one swap at a
+    /// time, from the same stream, and leaves the stream where it does.
+    #[test]
+    fn shuffle_in_runs_is_fisher_yates() {
+        for n in [0, 1, 2, RUN, RUN + 1, RUN + 2, 2 * RUN + 1, 1000, 4096 + 17] {
+            let mut ours: Vec<u32> = (0..n as u32).collect();
+            let mut want = ours.clone();
+            let (mut r, mut s) = (
+                stream(&seed(), Purpose::Allocation, 5, n as u64),
+                stream(&seed(), Purpose::Allocation, 5, n as u64),
+            );
+            shuffle(&mut r, &mut ours);
+            for i in (1..want.len()).rev() {
+                let j = below(&mut s, (i + 1) as u32) as usize;
+                want.swap(i, j);
+            }
+            assert_eq!(ours, want, "{n} items");
+            assert_eq!(r.next_u64(), s.next_u64(), "{n} items");
+        }
     }
 
     #[test]
