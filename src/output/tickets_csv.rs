@@ -102,10 +102,7 @@ impl Field {
     fn append_to(&self, buf: &mut Vec<u8>) {
         let len = self.bytes.len();
         if len <= FIELD {
-            // Copy the whole padded block, then drop the padding.
-            let end = buf.len() + len;
-            buf.extend_from_slice(&self.padded);
-            buf.truncate(end);
+            append_padded(buf, &self.padded, len);
         } else {
             buf.extend_from_slice(&self.bytes);
         }
@@ -161,6 +158,121 @@ fn number_at(text: &[u8], at: &mut usize, n: u32) -> bool {
 pub struct RowWriter {
     fields: Arc<Fields>,
     buf: Vec<u8>,
+    /// `block,pack,` of the last row's pack: the same for every row of a pack.
+    head: PackHead,
+    /// `pack_position,` and `ticket,` of the last row: one more from row to row of a pack.
+    counters: [Counter; 2],
+}
+
+/// The first two fields of a pack's rows, `block,pack,`, padded to [`FIELD`] bytes.
+#[derive(Clone, Copy)]
+struct PackHead {
+    block: u32,
+    pack: u32,
+    padded: [u8; FIELD],
+    len: usize,
+}
+
+impl PackHead {
+    /// No pack yet: an empty head (a pack's never is), so the first row renders its own.
+    const NONE: PackHead = PackHead {
+        block: 0,
+        pack: 0,
+        padded: [0; FIELD],
+        len: 0,
+    };
+
+    /// The head of the rows of `pack` of `block` (at most 10 digits each, two commas).
+    fn of(block: u32, pack: u32) -> PackHead {
+        let mut padded = [0u8; FIELD];
+        let mut len = 0;
+        for n in [block, pack] {
+            let (digits, k) = number(n);
+            padded[len..len + k].copy_from_slice(&digits[..k]);
+            len += k;
+        }
+        PackHead {
+            block,
+            pack,
+            padded,
+            len,
+        }
+    }
+}
+
+/// A row's integer field that goes up by one from a row to the next (a pack's positions
+/// and tickets): its digits and comma, padded to [`NUMBER`] bytes, carried up in place
+/// rather than rendered again.
+#[derive(Clone, Copy)]
+struct Counter {
+    value: u32,
+    padded: [u8; NUMBER],
+    /// Bytes of `padded` in use, the comma included; 0 before the first row.
+    len: usize,
+}
+
+impl Counter {
+    const NONE: Counter = Counter {
+        value: 0,
+        padded: [0; NUMBER],
+        len: 0,
+    };
+
+    /// The field for `n`: the last one plus one when `n` follows it, else rendered anew.
+    #[inline(always)]
+    fn set(&mut self, n: u32) {
+        if self.len > 0 && self.value.checked_add(1) == Some(n) {
+            self.step();
+        } else if self.len == 0 || self.value != n {
+            (self.padded, self.len) = number(n);
+            self.value = n;
+        }
+    }
+
+    /// Adds one to the digits: nines become zeros up to the first other digit, which goes
+    /// up by one; a number of nines only gets a leading 1.
+    #[inline(always)]
+    fn step(&mut self) {
+        self.value += 1;
+        // The digits are padded[..len - 1], the comma after them.
+        let mut k = self.len - 1;
+        while k > 0 {
+            k -= 1;
+            if self.padded[k] != b'9' {
+                self.padded[k] += 1;
+                return;
+            }
+            self.padded[k] = b'0';
+        }
+        self.padded.copy_within(0..self.len, 1);
+        self.padded[0] = b'1';
+        self.len += 1;
+    }
+}
+
+/// Bytes of a [`number`]: a `u32` has at most 10 digits, then its comma.
+const NUMBER: usize = 16;
+
+/// The decimal digits of `n` then a comma, left-aligned in [`NUMBER`] bytes, and how many
+/// of them there are: the row's integer fields, appended by one fixed-size copy.
+#[inline(always)]
+fn number(mut n: u32) -> ([u8; NUMBER], usize) {
+    let len = n.checked_ilog10().unwrap_or(0) as usize + 1;
+    let mut digits = [0u8; NUMBER];
+    for d in digits[..len].iter_mut().rev() {
+        *d = b'0' + (n % 10) as u8;
+        n /= 10;
+    }
+    digits[len] = b',';
+    (digits, len + 1)
+}
+
+/// Appends the first `len` bytes of `padded` by copying it whole, then dropping the rest.
+#[inline(always)]
+fn append_padded<const N: usize>(buf: &mut Vec<u8>, padded: &[u8; N], len: usize) {
+    let end = buf.len() + len;
+    buf.extend_from_slice(padded);
+    buf.truncate(end);
 }
 
 /// The escaped fields of one spec, with their separators.
@@ -179,6 +291,8 @@ impl Clone for RowWriter {
         RowWriter {
             fields: Arc::clone(&self.fields),
             buf: Vec::with_capacity(self.buf.capacity()),
+            head: PackHead::NONE,
+            counters: [Counter::NONE; 2],
         }
     }
 }
@@ -224,17 +338,22 @@ impl RowWriter {
         RowWriter {
             fields: Arc::new(fields),
             buf: Vec::with_capacity(1 << 16),
+            head: PackHead::NONE,
+            counters: [Counter::NONE; 2],
         }
     }
 
     /// Appends the row of `t`, with its `\n` (its prize and way text come from its way id).
     pub fn push(&mut self, t: &Ticket) {
-        let mut b = itoa::Buffer::new();
-        let (f, buf) = (&*self.fields, &mut self.buf);
+        if self.head.len == 0 || (t.block, t.pack) != (self.head.block, self.head.pack) {
+            self.head = PackHead::of(t.block, t.pack);
+        }
+        let (f, buf, head) = (&*self.fields, &mut self.buf, &self.head);
         buf.reserve(FIELD * (f.columns.len() + 8) + 64);
-        for n in [t.block, t.pack, t.pack_position, t.ticket] {
-            buf.extend_from_slice(b.format(n).as_bytes());
-            buf.push(b',');
+        append_padded(buf, &head.padded, head.len);
+        for (c, n) in self.counters.iter_mut().zip([t.pack_position, t.ticket]) {
+            c.set(n);
+            append_padded(buf, &c.padded, c.len);
         }
         buf.extend_from_slice(&t.serial);
         buf.push(b',');
@@ -389,6 +508,64 @@ mod tests {
                 }
             }
             assert!(checked > 0, "{rel}");
+        }
+    }
+
+    /// A row's integer fields are their decimal digits whatever their length (1 to 10
+    /// digits), whether rendered anew or counted up from the row before (across 9 → 10,
+    /// 99 → 100, …), and a pack's head follows the rows from one pack, or block, to the next.
+    #[test]
+    fn rows_write_every_number_in_decimal() {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/specs/coq_tiny.toml");
+        let spec = GameSpec::load(&path).unwrap();
+        let ncols = spec.game.layout().columns.len();
+        let mut rows = RowWriter::new(&spec);
+        let edges = [
+            0,
+            1,
+            9,
+            10,
+            99,
+            100,
+            12_345,
+            999_999_999,
+            1_000_000_000,
+            u32::MAX,
+        ];
+        let mut numbers: Vec<(u32, u32)> = Vec::new();
+        for (k, &n) in edges.iter().enumerate() {
+            let m = edges[edges.len() - 1 - k];
+            numbers.extend([(n, m), (n, m), (m, n), (7, n)]);
+        }
+        // Runs of consecutive positions and tickets, across every carry.
+        for start in [0u32, 7, 95, 995, 99_990, 999_999_990, u32::MAX - 3] {
+            numbers.extend((0..12).map_while(|k| start.checked_add(k)).map(|n| (n, n)));
+            numbers.extend((0..12).map_while(|k| start.checked_add(k)).map(|n| (3, n)));
+        }
+        for (k, &(n, m)) in numbers.iter().enumerate() {
+            for (block, pack) in [(n, m), (7, (k / 5) as u32)] {
+                let t = Ticket {
+                    block,
+                    pack,
+                    pack_position: m,
+                    ticket: n,
+                    serial: *b"20170010010000010017",
+                    validation: 0,
+                    prize: spec.ways[0].amount,
+                    way: 0,
+                    face: crate::styles::Face::zeroed(ncols),
+                };
+                rows.clear();
+                rows.push(&t);
+                let row = String::from_utf8(rows.bytes().to_vec()).unwrap();
+                let want = format!("{block},{pack},{m},{n},20170010010000010017,");
+                assert!(row.starts_with(&want), "{row} against {want}");
+                assert_eq!(
+                    fields(row.trim_end().as_bytes()).len(),
+                    column_names(&spec).len()
+                );
+            }
         }
     }
 }
