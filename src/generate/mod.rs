@@ -14,6 +14,7 @@ pub mod cancel;
 pub mod emission;
 pub mod place;
 mod sink;
+mod spare;
 
 use crate::alloc::{allocate_packs, tally};
 use crate::block::layout::{BIN, CSV, MANIFEST, SEALED_SUFFIX, SPEC, SUMS, SUMS_SIG, VALIDATION};
@@ -35,9 +36,11 @@ use crate::store::durable;
 use crate::styles::{Face, FeatureId};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
+use spare::Spare;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::Arc;
 use std::thread;
 
 pub use sink::{Digests, Folder, Sink, Stream};
@@ -52,6 +55,10 @@ const VALIDATION_GROUPS: usize = 8;
 
 /// Packs built per batch (the unit handed to the writers).
 const BATCH_PACKS: u32 = 128;
+
+/// Buffers a ticket file's writer keeps for reuse: those of the batches in flight (two
+/// waiting, one being written, one being built).
+const SPARE_BUFFERS: usize = 4 * BATCH_PACKS as usize;
 
 impl GenerateError {
     /// The run was interrupted ([`GenerateError::Interrupted`], also as the cause of an
@@ -223,17 +230,19 @@ impl PackBuilder<'_> {
     }
 
     /// The pack `pack` (0-based) built into `tickets` and rendered: its CSV rows (by
-    /// `rows`), its print records and its validation rows. Errors: as [`Self::tickets`].
+    /// `rows`), its print records and its validation rows, the first two in buffers taken
+    /// from `spare` (of `tickets.csv`, of `tickets.bin`). Errors: as [`Self::tickets`].
     fn render(
         &self,
         pack: u32,
         rows: &mut tickets_csv::RowWriter,
         tickets: &mut Vec<Ticket>,
+        spare: [&Spare; 2],
     ) -> Result<PackBytes, GenerateError> {
         tickets.clear();
         self.tickets(pack, tickets)?;
         let ncols = self.plan.spec.game.layout().columns.len();
-        let mut bin = Vec::with_capacity(tickets.len() * print_file::record_size(self.plan.spec));
+        let mut bin = spare[1].take(tickets.len() * print_file::record_size(self.plan.spec));
         let mut claims = Vec::with_capacity(tickets.len());
         for t in tickets.iter() {
             rows.push(t);
@@ -243,7 +252,8 @@ impl PackBuilder<'_> {
             });
             print_file::push_record(&mut bin, t, ncols);
         }
-        Ok((rows.take(), bin, claims))
+        let next = spare[0].take(rows.bytes().len());
+        Ok((rows.take(next), bin, claims))
     }
 }
 
@@ -263,8 +273,13 @@ struct HashedFile {
 impl HashedFile {
     /// Spawns the writer of `stream`: it puts `head`, then every batch of buffers received,
     /// each buffer hashed then put while it is still in the core's cache (a pack's rows are
-    /// tens of kilobytes, a batch megabytes).
-    fn spawn(mut stream: Box<dyn Stream>, head: Vec<u8>, rx: Receiver<Vec<Vec<u8>>>) -> HashedFile {
+    /// tens of kilobytes, a batch megabytes), and gives the batch's buffers to `spare`.
+    fn spawn(
+        mut stream: Box<dyn Stream>,
+        head: Vec<u8>,
+        rx: Receiver<Vec<Vec<u8>>>,
+        spare: Arc<Spare>,
+    ) -> HashedFile {
         let handle = thread::spawn(move || {
             let mut sum = Sum::default();
             for batch in std::iter::once(vec![head]).chain(rx) {
@@ -272,6 +287,7 @@ impl HashedFile {
                     sum.update(buf);
                     stream.write(buf)?;
                 }
+                spare.give(batch);
             }
             let sealed = stream.finish()?;
             let (bytes, sha256) = sum.finish();
@@ -598,19 +614,28 @@ pub fn build(plan: &BlockPlan, sink: &mut dyn Sink) -> Result<Built, GenerateErr
     sink.file(SPEC, spec.text.as_bytes())?;
     let (csv_tx, csv_rx) = sync_channel::<Vec<Vec<u8>>>(2);
     let (bin_tx, bin_rx) = sync_channel::<Vec<Vec<u8>>>(2);
+    let spare = [(); 2].map(|_| Arc::new(Spare::new(SPARE_BUFFERS)));
     let csv_w = HashedFile::spawn(
         sink.open(CSV, plan.seal(CSV))?,
         tickets_csv::header(spec),
         csv_rx,
+        Arc::clone(&spare[0]),
     );
     let bin_w = HashedFile::spawn(
         sink.open(BIN, plan.seal(BIN))?,
         print_file::header(spec, plan.block, plan.tickets()),
         bin_rx,
+        Arc::clone(&spare[1]),
     );
     let drawn = Drawn::of(plan)?;
-    let made = make_packs(plan, &drawn, sink, &csv_tx, &bin_tx);
-    drop((csv_tx, bin_tx));
+    let made = make_packs(
+        plan,
+        &drawn,
+        sink,
+        [&csv_tx, &bin_tx],
+        [&spare[0], &spare[1]],
+    );
+    drop((csv_tx, bin_tx, spare));
     let val = made.map(|claims| write_validation(sink, spec, claims, plan.seal(VALIDATION)));
     let [csv, bin] = [csv_w.finish(), bin_w.finish()];
     // A failed batch first (once the writers are joined), then the files in order.
@@ -665,17 +690,18 @@ impl Drawn {
 }
 
 /// Builds every pack of `plan` in batches of [`BATCH_PACKS`], in parallel, and sends each
-/// batch's CSV rows and print records, in pack order, to the writers of `tickets.csv`
-/// (`csv`) and `tickets.bin` (`bin`); `sink` sees the print records. Returns the claims of
-/// the validation file (not yet sorted); a writer that stopped ends the run early, its
-/// error reported when it is joined. Errors: [`GenerateError::Interrupted`] (the plan's
+/// batch's CSV rows and print records, in pack order, to the writers of `tickets.csv` and
+/// `tickets.bin` (their senders, in that order), in buffers taken from those their writers
+/// gave back (`spare`, in the same order); `sink` sees the print records. Returns the
+/// claims of the validation file (not yet sorted); a writer that stopped ends the run
+/// early, its error reported when it is joined. Errors: [`GenerateError::Interrupted`] (the plan's
 /// cancel token set between two batches), a face that cannot be built or is misjudged.
 fn make_packs(
     plan: &BlockPlan,
     drawn: &Drawn,
     sink: &mut dyn Sink,
-    csv: &SyncSender<Vec<Vec<u8>>>,
-    bin: &SyncSender<Vec<Vec<u8>>>,
+    [csv, bin]: [&SyncSender<Vec<Vec<u8>>>; 2],
+    spare: [&Spare; 2],
 ) -> Result<validation_csv::Claims, GenerateError> {
     let spec = plan.spec;
     let builder = PackBuilder {
@@ -703,7 +729,7 @@ fn make_packs(
                         Vec::with_capacity(spec.pack_size as usize),
                     )
                 },
-                |(rows, tickets), pack| builder.render(pack, rows, tickets),
+                |(rows, tickets), pack| builder.render(pack, rows, tickets, spare),
             )
             .collect::<Result<_, _>>()?;
         let (mut csv_bufs, mut bin_bufs) = (Vec::new(), Vec::new());
@@ -734,17 +760,19 @@ fn write_validation(
 ) -> Result<Written, GenerateError> {
     claims.sort();
     let (tx, rx) = sync_channel::<Vec<Vec<u8>>>(2);
+    let spare = Arc::new(Spare::new(4 * VALIDATION_GROUPS));
     let w = HashedFile::spawn(
         sink.open(VALIDATION, seal)?,
         validation_csv::header(spec),
         rx,
+        Arc::clone(&spare),
     );
     let rows = validation_csv::RowWriter::new(spec);
     for groups in claims.groups().chunks(VALIDATION_GROUPS) {
         let bufs: Vec<Vec<u8>> = groups
             .par_iter()
             .map(|group| {
-                let mut buf = Vec::with_capacity(group.len() * 48);
+                let mut buf = spare.take(group.len() * 48);
                 for r in group {
                     rows.push(&mut buf, r);
                 }

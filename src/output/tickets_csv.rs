@@ -406,10 +406,11 @@ impl RowWriter {
         self.buf.clear();
     }
 
-    /// Takes the rendered bytes out (the next rows go to a new buffer of the same capacity).
-    pub fn take(&mut self) -> Vec<u8> {
-        let cap = self.buf.capacity();
-        std::mem::replace(&mut self.buf, Vec::with_capacity(cap))
+    /// Takes the rendered bytes out; the next rows go to `next`, emptied (a buffer given
+    /// back by the file's writer, or a new one).
+    pub fn take(&mut self, mut next: Vec<u8>) -> Vec<u8> {
+        next.clear();
+        std::mem::replace(&mut self.buf, next)
     }
 }
 
