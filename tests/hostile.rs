@@ -678,3 +678,61 @@ fn lines_multipliers_that_cannot_work_name_the_line_and_the_field() {
         "{err}"
     );
 }
+
+/// Rows added to and removed from validation.csv shift every row between: each row out of
+/// place is a finding of the file's check, counted; the first ten are worded, in file
+/// order, and the row more is said once. The same findings whatever the count (a forged
+/// file of millions of rows out of place is checked in the time of a clean one: only the
+/// ten worded are explained).
+#[test]
+fn rows_shifted_in_validation_csv_are_all_counted_the_first_worded() {
+    let t = tempfile::tempdir().unwrap();
+    let b = block(t.path(), "b");
+    let p = b.join("validation.csv");
+    let text = std::fs::read_to_string(&p).unwrap();
+    let (header, rows) = text.split_once('\n').unwrap();
+    let rows: Vec<&str> = rows.lines().collect();
+    assert_eq!(rows.len(), 3000);
+    // Two rows added before row 1000 (a forged one and a copy of row 1000), row 2000 removed.
+    let mut forged: Vec<&str> = rows[..999].to_vec();
+    forged.push("ffffffffffffffffffffffffffffffff,lose,0");
+    forged.push(rows[999]);
+    forged.extend(&rows[999..1999]);
+    forged.extend(&rows[2000..]);
+    assert_eq!(forged.len(), 3001);
+    std::fs::write(&p, format!("{header}\n{}\n", forged.join("\n"))).unwrap();
+    // Held against the rows in place, one by one.
+    let out_of_place: Vec<usize> = (0..rows.len()).filter(|&k| forged[k] != rows[k]).collect();
+    assert_eq!(out_of_place.first(), Some(&999));
+    let (code, report) = verify_json(&b);
+    assert_eq!(code, 1);
+    let c = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "validation_file")
+        .unwrap()
+        .clone();
+    assert_eq!(c["result"], "fail");
+    assert_eq!(c["findings"], out_of_place.len() as u64 + 1);
+    let details: Vec<String> = c["examples"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["detail"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(details.len(), 10);
+    assert_eq!(
+        details[0],
+        format!(
+            "row 1000 (in claim order): claim: validation.csv has \"ffffffffffffffffffffffffffffffff\", expected {:?} (per tickets.bin)",
+            rows[999].split(',').next().unwrap()
+        )
+    );
+    for (d, &k) in details.iter().zip(&out_of_place) {
+        assert!(
+            d.starts_with(&format!("row {} (in claim order): ", k + 1)),
+            "{d}"
+        );
+    }
+}

@@ -223,9 +223,15 @@ pub struct Findings {
 impl Findings {
     /// Records one finding.
     pub fn add(&mut self, ticket: Option<u32>, detail: impl Into<String>) {
+        self.add_with(ticket, || detail.into());
+    }
+
+    /// Records one finding, its words made by `detail` only when it is among the first
+    /// [`EXAMPLES`] (words that take long to make cost nothing past them).
+    pub fn add_with(&mut self, ticket: Option<u32>, detail: impl FnOnce() -> String) {
         self.count += 1;
         if self.examples.len() < EXAMPLES {
-            let detail: String = detail.into();
+            let detail = detail();
             // Bytes read from a damaged file are quoted as escapes, never sent raw to a
             // terminal (a NUL, an escape sequence).
             let detail = if detail.chars().any(char::is_control) {
@@ -687,5 +693,29 @@ mod tests_printable {
         let long = "x".repeat(1000);
         let p = printable(&long);
         assert_eq!(p.chars().count(), MAX_DETAIL + "… (cut)".chars().count());
+    }
+}
+
+#[cfg(test)]
+mod tests_findings {
+    use super::*;
+
+    /// Every finding is counted; only the first [`EXAMPLES`] are worded, in order.
+    #[test]
+    fn findings_past_the_examples_are_counted_not_worded() {
+        let mut f = Findings::default();
+        let mut worded = Vec::new();
+        for k in 0..25u32 {
+            f.add_with(Some(k), || {
+                worded.push(k);
+                format!("finding {k}")
+            });
+        }
+        assert_eq!(f.count, 25);
+        assert_eq!(worded, (0..10).collect::<Vec<u32>>());
+        let details: Vec<&str> = f.examples.iter().map(|e| e.detail.as_str()).collect();
+        assert_eq!(details[0], "finding 0");
+        assert_eq!(details[9], "finding 9");
+        assert_eq!(details.len(), 10);
     }
 }
