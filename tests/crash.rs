@@ -8,7 +8,8 @@
 //! run to the destination, with or without `--force`, finishes or rolls back what the
 //! killed one left, says which and where the seed file is, and leaves nothing else beside
 //! the output. A traced run also shows the order: every file and the staged directory
-//! flushed before the exchange into place, the parent after it.
+//! flushed before the exchange into place, the parent after it. A thread that cannot start
+//! (`clone3` failing with EAGAIN) is said in one line, exit 2, never a panic.
 
 mod common;
 use common::*;
@@ -928,4 +929,129 @@ fn a_block_too_large_for_memory_is_refused_before_anything_is_written() {
     let one_more = sized_spec(t.path(), 5_000_001, 999);
     let o = in_256_mib(&["check".into(), one_more.into_os_string()]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+/// A thread that cannot start (the limit on processes and threads reached: `EAGAIN` from
+/// `clone3`, injected into the k-th start of each thread, then into every start) ends the
+/// run with one line that says which thread and what to do, exit 2, the destination as it
+/// was and nothing left beside it; or the run does without that thread and gives its usual
+/// answer. Never a panic.
+#[test]
+fn a_thread_that_cannot_start_is_said_never_a_panic() {
+    let faults: Vec<String> = (1..=6)
+        .map(|k| format!("inject=clone3:error=EAGAIN:when={k}"))
+        .chain(["inject=clone3:error=EAGAIN:when=1+".to_string()])
+        .collect();
+    let said = |what: &str, err: &str| {
+        assert!(
+            err.starts_with("tirage: error: ")
+                && err.contains("could not start a thread for ")
+                && err.contains("Resource temporarily unavailable")
+                && err.ends_with("raise it, or give --threads 1\n"),
+            "{what}: {err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{what}: {err}");
+    };
+    let mut stopped = 0;
+    for made in [Made::Block, Made::Deck] {
+        for fault in &faults {
+            let c = Case::new(made);
+            let what = format!("{made:?}: {fault}");
+            let o = traced(&["-o", "/dev/null", "-e", fault], &c.faulted_args());
+            let err = String::from_utf8_lossy(&o.stderr).into_owned();
+            let state = c.state(&what);
+            match o.status.code() {
+                Some(0) => assert!(matches!(state, State::New(_)), "{what}: {state:?}"),
+                Some(2) => {
+                    said(&what, &err);
+                    assert_eq!(state, State::Old, "{what}");
+                    stopped += 1;
+                }
+                other => panic!("{what}: exit {other:?}: {err}"),
+            }
+            assert!(c.leftovers().is_empty(), "{what}: {:?}", c.leftovers());
+        }
+    }
+    // Every start failing stops both.
+    assert!(stopped >= 2, "{stopped}");
+    // The commands that read a block.
+    let t = tempfile::tempdir().unwrap();
+    let b = signed_small_block(t.path(), "b", false);
+    let key = t.path().join("op.pub");
+    let os = |v: &[&std::path::Path]| -> Vec<OsString> { v.iter().map(|p| p.into()).collect() };
+    let p = std::path::Path::new;
+    let runs: Vec<Vec<OsString>> = vec![
+        os(&[
+            p("verify"),
+            &b,
+            p("--signer"),
+            &key,
+            p("--no-audit"),
+            p("-q"),
+        ]),
+        os(&[
+            p("verify"),
+            &b,
+            p("--signer"),
+            &key,
+            p("--threads"),
+            p("1"),
+            p("-q"),
+        ]),
+        os(&[
+            p("render"),
+            &b,
+            p("--tickets"),
+            p("1,2"),
+            p("-q"),
+            p("--force"),
+            p("--out"),
+        ])
+        .into_iter()
+        .chain([t.path().join("proofs").into()])
+        .collect(),
+        os(&[
+            p("package"),
+            &b,
+            p("--for"),
+            p("central"),
+            p("--signer"),
+            &key,
+        ])
+        .into_iter()
+        .chain(["--test-block", "-q", "--force", "--out"].map(OsString::from))
+        .chain([t.path().join("central").into()])
+        .collect(),
+        os(&[p("claim"), &b, p("--signer"), &key])
+            .into_iter()
+            .chain(
+                [
+                    "--serial",
+                    "17030010010000010012",
+                    "--code",
+                    "1234567890123456789",
+                ]
+                .map(OsString::from),
+            )
+            .collect(),
+    ];
+    for args in &runs {
+        let base = tirage().args(args).output().unwrap();
+        assert!(
+            matches!(base.status.code(), Some(0 | 1 | 3)),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&base.stderr)
+        );
+        for fault in &faults {
+            let what = format!("{args:?}: {fault}");
+            let o = traced(&["-o", "/dev/null", "-e", fault], args);
+            let err = String::from_utf8_lossy(&o.stderr).into_owned();
+            if o.status.code() == Some(2) {
+                said(&what, &err);
+            } else {
+                assert_eq!(o.status.code(), base.status.code(), "{what}: {err}");
+                assert_eq!(o.stdout, base.stdout, "{what}");
+            }
+        }
+    }
 }

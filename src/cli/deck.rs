@@ -62,7 +62,7 @@ pub(super) struct Args {
 
 pub(super) fn run(a: Args) -> Result<Outcome> {
     // Before anything is staged: a signal from now on leaves nothing behind.
-    let stop = stop_on_signal();
+    let stop = stop_on_signal()?;
     let spec = GameSpec::load(&a.spec)?;
     let deck = match a.proportional {
         Some(n) => proportional(&spec, n)?,

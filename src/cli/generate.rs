@@ -55,7 +55,7 @@ pub(super) struct Args {
 
 pub(super) fn run(a: Args) -> Result<Outcome> {
     // Before anything is staged: a signal from now on leaves nothing behind.
-    let stop = stop_on_signal();
+    let stop = stop_on_signal()?;
     let spec = GameSpec::load(&a.spec)?;
     let made = match &a.blocks {
         Some(range) => parse_blocks(range).map_err(anyhow::Error::msg)?,

@@ -179,22 +179,30 @@ pub(crate) fn visible(text: &str) -> String {
 /// [`once_placed`]. Every signal is handled so; none stops the process at once,
 /// which could leave a destination half replaced. For the commands that write an output.
 /// Returns the token the signals set, to pass to the work (the same token on every call).
-fn stop_on_signal() -> Cancel {
+/// Errors: the thread that waits for the signals cannot start (a signal would then be
+/// caught and never heard: the work could not be stopped).
+fn stop_on_signal() -> anyhow::Result<Cancel> {
     static STOP: std::sync::OnceLock<Cancel> = std::sync::OnceLock::new();
-    STOP.get_or_init(|| {
-        let stop = Cancel::default();
-        let set = stop.clone();
-        let told = std::sync::atomic::AtomicBool::new(false);
-        // Fails only if a handler is set already: then that one stays.
-        let _ = ctrlc::set_handler(move || {
-            set.cancel();
-            if !told.swap(true, std::sync::atomic::Ordering::SeqCst) {
-                eprintln!("tirage: stopping: an output not yet complete is removed");
-            }
-        });
-        stop
-    })
-    .clone()
+    if let Some(stop) = STOP.get() {
+        return Ok(stop.clone());
+    }
+    let stop = Cancel::default();
+    let set = stop.clone();
+    let told = std::sync::atomic::AtomicBool::new(false);
+    match ctrlc::set_handler(move || {
+        set.cancel();
+        if !told.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            eprintln!("tirage: stopping: an output not yet complete is removed");
+        }
+    }) {
+        // A handler set already stays.
+        Ok(()) | Err(ctrlc::Error::MultipleHandlers) => {}
+        Err(ctrlc::Error::System(e)) => {
+            return Err(tirage::store::thread::refused("the signal handler", e).into())
+        }
+        Err(e) => anyhow::bail!("cannot handle signals: {e}"),
+    }
+    Ok(STOP.get_or_init(|| stop).clone())
 }
 
 /// Once an output is in place: its seed file saved or removed ([`SeedFile::finish`]); said
@@ -435,10 +443,13 @@ fn holds_inode(dir: &std::path::Path, id: (u64, u64), depth: u32) -> bool {
     })
 }
 
-/// Runs `f` on a rayon pool of `threads` threads (0: one per core).
+/// Runs `f` on a rayon pool of `threads` threads (0: one per core). Errors: a thread of
+/// the pool cannot start (the limit on threads reached), said once.
 fn with_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> anyhow::Result<T> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
-        .build()?;
+        .build()
+        // Its own words: the pool's error repeats the operating system's as its source.
+        .map_err(|e| tirage::store::thread::refused("the pool of workers", e))?;
     Ok(pool.install(f))
 }

@@ -274,13 +274,15 @@ impl HashedFile {
     /// Spawns the writer of `stream`: it puts `head`, then every batch of buffers received,
     /// each buffer hashed then put while it is still in the core's cache (a pack's rows are
     /// tens of kilobytes, a batch megabytes), and gives the batch's buffers to `spare`.
+    /// Errors: [`GenerateError::Io`] of `name`, the file, when the thread cannot start.
     fn spawn(
+        name: &str,
         mut stream: Box<dyn Stream>,
         head: Vec<u8>,
         rx: Receiver<Vec<Vec<u8>>>,
         spare: Arc<Spare>,
-    ) -> HashedFile {
-        let handle = thread::spawn(move || {
+    ) -> Result<HashedFile, GenerateError> {
+        let handle = crate::store::thread::spawn("its writer", move || {
             let mut sum = Sum::default();
             for batch in std::iter::once(vec![head]).chain(rx) {
                 for buf in &batch {
@@ -296,8 +298,9 @@ impl HashedFile {
                 sha256,
                 sealed,
             })
-        });
-        HashedFile { handle }
+        })
+        .map_err(io(Path::new(name)))?;
+        Ok(HashedFile { handle })
     }
 
     fn finish(self) -> Result<Written, GenerateError> {
@@ -608,25 +611,38 @@ pub fn stage(
 /// [`GenerateError`].
 pub fn build(plan: &BlockPlan, sink: &mut dyn Sink) -> Result<Built, GenerateError> {
     // The manifest names this executable by its SHA-256 (tens of MB to read and hash):
-    // begun now on a thread of its own, it is ready when the manifest is made.
-    std::thread::spawn(crate::block::identity::binary_sha256);
+    // begun now on a thread of its own, it is ready when the manifest is made. A thread
+    // that cannot start leaves it to be hashed then.
+    let _ = crate::store::thread::spawn("the binary's hash", || {
+        crate::block::identity::binary_sha256();
+    });
     let spec = plan.spec;
     sink.file(SPEC, spec.text.as_bytes())?;
     let (csv_tx, csv_rx) = sync_channel::<Vec<Vec<u8>>>(2);
     let (bin_tx, bin_rx) = sync_channel::<Vec<Vec<u8>>>(2);
     let spare = [(); 2].map(|_| Arc::new(Spare::new(SPARE_BUFFERS)));
     let csv_w = HashedFile::spawn(
+        CSV,
         sink.open(CSV, plan.seal(CSV))?,
         tickets_csv::header(spec),
         csv_rx,
         Arc::clone(&spare[0]),
-    );
-    let bin_w = HashedFile::spawn(
+    )?;
+    let bin_w = match HashedFile::spawn(
+        BIN,
         sink.open(BIN, plan.seal(BIN))?,
         print_file::header(spec, plan.block, plan.tickets()),
         bin_rx,
         Arc::clone(&spare[1]),
-    );
+    ) {
+        Ok(w) => w,
+        Err(e) => {
+            // The writer of tickets.csv ends with its file before the error goes up.
+            drop(csv_tx);
+            let _ = csv_w.finish();
+            return Err(e);
+        }
+    };
     let drawn = Drawn::of(plan)?;
     let made = make_packs(
         plan,
@@ -762,11 +778,12 @@ fn write_validation(
     let (tx, rx) = sync_channel::<Vec<Vec<u8>>>(2);
     let spare = Arc::new(Spare::new(4 * VALIDATION_GROUPS));
     let w = HashedFile::spawn(
+        VALIDATION,
         sink.open(VALIDATION, seal)?,
         validation_csv::header(spec),
         rx,
         Arc::clone(&spare),
-    );
+    )?;
     let rows = validation_csv::RowWriter::new(spec);
     for groups in claims.groups().chunks(VALIDATION_GROUPS) {
         let bufs: Vec<Vec<u8>> = groups

@@ -50,21 +50,40 @@ pub struct AheadReader {
     /// True once the last chunk was received (or an error).
     done: bool,
     thread: Option<JoinHandle<()>>,
+    /// The file, read on the reader's thread through the page cache, when no thread could
+    /// start to read it ahead.
+    plain: Option<File>,
 }
 
 impl AheadReader {
     /// Reads `file` (open for reading, at its start) past the page cache where its file
-    /// system allows it, else through it. The thread starts at once.
+    /// system allows it, else through it. The thread starts at once; when it cannot (the
+    /// limit on threads reached), the file is read in place, through the page cache.
     pub fn new(file: File) -> AheadReader {
         let (tx, rx) = sync_channel(AHEAD);
         let (back, spare) = sync_channel(AHEAD + 2);
-        let thread = std::thread::spawn(move || read_ahead(file, &tx, &spare));
+        // The file goes to the thread once it runs: a thread that cannot start leaves it here.
+        let (give, take) = sync_channel::<File>(1);
+        let started = super::thread::spawn("a read-ahead", move || {
+            if let Ok(file) = take.recv() {
+                read_ahead(file, &tx, &spare);
+            }
+        });
+        let (thread, plain) = match started {
+            Ok(thread) => {
+                // Room for one: never blocks. A thread gone already reports "stopped".
+                let _ = give.send(file);
+                (Some(thread), None)
+            }
+            Err(_) => (None, Some(file)),
+        };
         AheadReader {
             rx: Some(rx),
             back,
             cur: None,
             done: false,
-            thread: Some(thread),
+            thread,
+            plain,
         }
     }
 }
@@ -72,6 +91,9 @@ impl AheadReader {
 impl Read for AheadReader {
     /// Gives the next bytes of the file. Errors: the operating system's, once; then the end.
     fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        if let Some(file) = &mut self.plain {
+            return file.read(out);
+        }
         loop {
             if let Some((chunk, given)) = &mut self.cur {
                 let rest = &chunk.bytes()[*given..];

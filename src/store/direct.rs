@@ -94,10 +94,12 @@ struct DiskThread {
 }
 
 impl DiskThread {
-    fn spawn(mut disk: Disk) -> DiskThread {
+    /// Starts the thread writing to `disk`. Errors: the thread cannot start
+    /// ([`super::thread::refused`]).
+    fn spawn(mut disk: Disk) -> std::io::Result<DiskThread> {
         let (full, rx) = sync_channel::<Aligned>(1);
         let (tx, back) = sync_channel(1);
-        let handle = std::thread::spawn(move || {
+        let handle = super::thread::spawn("the disk writer", move || {
             for buf in rx {
                 match disk.put(buf.chunk()) {
                     Ok(()) => {
@@ -112,13 +114,13 @@ impl DiskThread {
                 }
             }
             Some(disk)
-        });
-        DiskThread {
+        })?;
+        Ok(DiskThread {
             full,
             back,
             in_flight: false,
             handle,
-        }
+        })
     }
 
     /// Waits for the buffer in flight, if any: `Some` of it once written. Errors: the
@@ -196,11 +198,12 @@ impl DirectFile {
 
     /// Hands the full buffer to the disk thread (started on the first) and takes the other
     /// to fill: the one written before, once it is back, or a new one. Errors: the write
-    /// of the buffer before.
+    /// of the buffer before; the disk thread cannot start (every later write and finish
+    /// fail).
     fn send(&mut self) -> std::io::Result<()> {
         if self.thread.is_none() {
             let disk = self.disk.take().ok_or_else(stopped)?;
-            self.thread = Some(DiskThread::spawn(disk));
+            self.thread = Some(DiskThread::spawn(disk)?);
         }
         let thread = self.thread.as_mut().expect("started above");
         let next = match thread.wait() {

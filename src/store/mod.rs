@@ -1,7 +1,8 @@
 //! The disk under every output: exclusive locks beside each output ([`lock`]), writes flushed
 //! to the disk before a rename ([`durable`]), big files written past the page cache
 //! ([`direct`]) and read past it ([`ahead`]), and reading only regular files of bounded size,
-//! as a hostile sender may have made them ([`regular`]). Moving a complete block into place
+//! as a hostile sender may have made them ([`regular`]), and threads that may not start
+//! ([`thread`]). Moving a complete block into place
 //! is the generator's ([`mod@crate::generate::place`]).
 
 pub mod ahead;
@@ -9,3 +10,4 @@ pub mod direct;
 pub mod durable;
 pub mod lock;
 pub mod regular;
+pub mod thread;

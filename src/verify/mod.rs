@@ -159,6 +159,13 @@ pub enum VerifyError {
         /// Whether anything exists at `path`.
         exists: bool,
     },
+    /// A thread of the check could not start (the limit on threads reached): nothing
+    /// was found, nothing can be said of the block.
+    #[error("{error}")]
+    Thread {
+        /// The error, saying which thread and what to do.
+        error: std::io::Error,
+    },
     /// The validation codes of an emission could not be sorted on disk (in a temporary
     /// directory): the cross-block check could not run.
     #[error("cannot sort the emission's validation codes in a temporary directory ({}): {error}; set TMPDIR to a directory with room (8 bytes a ticket)", std::env::temp_dir().display())]
@@ -277,8 +284,8 @@ const PROCEDURES: &[&dyn Procedure] = &[
 
 /// Verifies the block in `dir`. `reference`: the spec the auditor expects the block to be
 /// made from (its text must equal the block's copy). `progress` is called with the number
-/// of tickets checked so far. No replay (see [`inspect`]). Errors: only
-/// [`VerifyError::NotADirectory`].
+/// of tickets checked so far. No replay (see [`inspect`]). Errors:
+/// [`VerifyError::NotADirectory`], [`VerifyError::Thread`].
 pub fn verify(
     dir: &Path,
     reference: Option<&GameSpec>,
@@ -311,7 +318,7 @@ pub fn inspect(
     }
     let mut found = Found::default();
     let mut block = open::open(dir, opts, progress, &mut found.checks);
-    tickets::pass(&mut block, &mut found);
+    tickets::pass(&mut block, &mut found)?;
     for p in PROCEDURES {
         p.run(&block, &mut found);
     }

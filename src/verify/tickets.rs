@@ -5,7 +5,7 @@
 
 use super::leakage::Tally;
 use super::open::hash_file;
-use super::{add, Block, CheckId, Checks, Found};
+use super::{add, Block, CheckId, Checks, Found, VerifyError};
 use crate::block::layout::{BIN, CSV, SEALED_SUFFIX, VALIDATION};
 use crate::block::serial::{is_valid, PackSerials};
 use crate::block::{Judgement, Kind};
@@ -15,6 +15,7 @@ use crate::output::manifest::Manifest;
 use crate::output::seal::{DeliveredSum, Identities};
 use crate::output::{print_file, tickets_csv, validation_csv, Ticket};
 use crate::spec::{GameSpec, WayId};
+use crate::store::thread::spawn_scoped;
 use crate::styles::{ColumnKind, Face, FeatureId};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -30,7 +31,8 @@ const TASK_TICKETS: usize = 4096;
 /// The ticket pass over `block`, when its spec loads: what it finds goes to `found`, what
 /// it tallies to `block.run`, the digests of the files it read to `block.actual`. Without a
 /// spec, or when the pass stops early, the checks it could not make are noted not run.
-pub(super) fn pass(block: &mut Block, found: &mut Found) {
+/// Errors: [`VerifyError::Thread`].
+pub(super) fn pass(block: &mut Block, found: &mut Found) -> Result<(), VerifyError> {
     let checks = &mut found.checks;
     let promised_tickets: HashSet<u32> = block
         .manifest
@@ -61,7 +63,8 @@ pub(super) fn pass(block: &mut Block, found: &mut Found) {
                 &promised_tickets,
                 checks,
                 block.progress,
-            );
+            )
+            .map_err(|error| VerifyError::Thread { error })?;
             let run = &block.run;
             if run.expect.is_none() || run.counts.is_none() {
                 // The ticket pass did not run (unreadable files or print header): nothing
@@ -93,6 +96,7 @@ pub(super) fn pass(block: &mut Block, found: &mut Found) {
             }
         }
     }
+    Ok(())
 }
 
 /// What the block must be: its kind, number, size and the count of every way.
@@ -876,19 +880,19 @@ struct FileCompared {
 /// Reads the rows of `validation.csv` left in `lines` on a thread of its own, which hashes
 /// them, while `claims` are sorted; then compares each block of rows with the claims in
 /// parallel (tasks of [`TASK_ROWS`] rows), their differences and a read error going to
-/// `found` in file order.
+/// `found` in file order. Errors: the reading thread cannot start.
 fn compare_file(
     mut lines: Lines,
     claims: &mut validation_csv::Claims,
     writer: &validation_csv::RowWriter,
     found: &mut super::Findings,
-) -> FileCompared {
+) -> std::io::Result<FileCompared> {
     let (tx, rx) = sync_channel::<std::io::Result<Vec<u8>>>(2);
     let (spare_tx, spare_rx) = channel::<Vec<u8>>();
     let (mut k, mut more, mut crlf_rows) = (0usize, 0u64, 0u64);
     std::thread::scope(|s| {
         // Blocks of whole lines, each buffer reused for a later block.
-        let h = s.spawn(move || {
+        let h = spawn_scoped(s, "the reader of validation.csv", move || {
             loop {
                 let spare = spare_rx.try_recv().unwrap_or_default();
                 match lines.block(spare) {
@@ -905,7 +909,7 @@ fn compare_file(
                 }
             }
             lines.src
-        });
+        })?;
         claims.sort();
         let groups = claims.groups();
         let mut starts = Vec::with_capacity(groups.len() + 1);
@@ -940,20 +944,21 @@ fn compare_file(
             k += ends.len();
             let _ = spare_tx.send(got);
         }
-        FileCompared {
+        Ok(FileCompared {
             src: h.join().expect("validation reader panicked"),
             rows: k,
             claims: starts.last().copied().unwrap_or(0),
             crlf: crlf_rows,
             more,
-        }
+        })
     })
 }
 
 /// Checks `validation.csv` against the rows the print records call for (`claims`: each
 /// ticket's claim from its serial and code, and its evaluated way): the header, then every
 /// row in claim order, byte for byte; reads at most `limit` bytes. Findings go to
-/// [`CheckId::ValidationFile`]. Returns the file's size and SHA-256 as read.
+/// [`CheckId::ValidationFile`]. Returns the file's size and SHA-256 as read. Errors: a
+/// thread cannot start.
 ///
 /// A thread of its own reads the file in blocks of whole lines and hashes it, while the
 /// claims are sorted; the rows of each block are compared in parallel, their findings
@@ -964,7 +969,7 @@ fn check_validation_file(
     mut claims: validation_csv::Claims,
     limit: u64,
     checks: &mut Checks,
-) -> (u64, String) {
+) -> std::io::Result<(u64, String)> {
     let mut lines = Lines {
         src: HashingReader::new(file, &[]).limit(limit),
         carry: Vec::new(),
@@ -989,7 +994,7 @@ fn check_validation_file(
         claims: n_claims,
         crlf: crlf_rows,
         more,
-    } = compare_file(lines, &mut claims, &writer, &mut found);
+    } = compare_file(lines, &mut claims, &writer, &mut found)?;
     if crlf_rows > 0 {
         found.add(None, crlf(VALIDATION, crlf_rows));
     }
@@ -1018,13 +1023,13 @@ fn check_validation_file(
             .or_default()
             .merge(found);
     }
-    (n, h)
+    Ok((n, h))
 }
 
 /// Checks `validation.csv` (`val`; a finding when it could not be opened) against
 /// `claims` while `codes` are sorted, then counts the codes that appear more than once
 /// (a finding of [`CheckId::ValidationCodes`]). Returns the file's size and SHA-256 as
-/// read, when it was opened.
+/// read, when it was opened. Errors: a thread cannot start.
 fn validation_and_codes(
     val: Option<crate::output::seal::Opened>,
     spec: &GameSpec,
@@ -1032,7 +1037,7 @@ fn validation_and_codes(
     limit: u64,
     codes: &mut [u64],
     checks: &mut Checks,
-) -> Option<(u64, String)> {
+) -> std::io::Result<Option<(u64, String)>> {
     let opened = val.is_some();
     let (read, ()) = rayon::join(
         || val.map(|val| check_validation_file(val.reader, spec, claims, limit, checks)),
@@ -1056,10 +1061,10 @@ fn validation_and_codes(
             format!("{dups} validation codes appear more than once"),
         );
     }
-    read
+    read.transpose()
 }
 
-/// The record-by-record pass over the three ticket files.
+/// The record-by-record pass over the three ticket files. Errors: a thread cannot start.
 fn check_tickets(
     dir: &Path,
     ids: &Identities,
@@ -1068,7 +1073,7 @@ fn check_tickets(
     promised: &HashSet<u32>,
     checks: &mut Checks,
     progress: &(dyn Fn(u64) + Sync),
-) -> TicketRun {
+) -> std::io::Result<TicketRun> {
     let mut run = TicketRun::default();
     // The encrypted files as delivered are summed from the same open files the plaintexts
     // are decrypted from, and their digests taken whenever the pass stops.
@@ -1078,7 +1083,7 @@ fn check_tickets(
     let (Some(csv), Some(bin)) = (csv, bin) else {
         run.expect = expect;
         delivered_sums(&mut run, &sealed);
-        return run;
+        return Ok(run);
     };
     // The bytes present bound what the print file can hold (an encrypted file is a little
     // longer than its plaintext).
@@ -1088,7 +1093,7 @@ fn check_tickets(
         Err(expect) => {
             run.expect = expect;
             delivered_sums(&mut run, &sealed);
-            return run;
+            return Ok(run);
         }
     };
     let text_limit = text_limit(print.expect.tickets, spec);
@@ -1108,12 +1113,12 @@ fn check_tickets(
         expect,
     } = print;
     let (mut total, claims, read) =
-        ticket_pass(&ctx, csv, bin, rec, expect.tickets.min(records), progress);
+        ticket_pass(&ctx, csv, bin, rec, expect.tickets.min(records), progress)?;
     file_ends(read, expect.tickets, head_len, rec, &mut run, checks);
     count_findings(&total, expect.tickets, checks);
     let mut codes = std::mem::take(&mut total.codes);
     let validation = open_file(dir, VALIDATION, ids, &mut sealed, checks);
-    let read = validation_and_codes(validation, spec, claims, text_limit, &mut codes, checks);
+    let read = validation_and_codes(validation, spec, claims, text_limit, &mut codes, checks)?;
     if let Some(read) = read {
         run.hashes.push((VALIDATION.into(), read));
     }
@@ -1135,7 +1140,7 @@ fn check_tickets(
     run.counts = Some(total.counts);
     run.expect = Some(expect);
     delivered_sums(&mut run, &sealed);
-    run
+    Ok(run)
 }
 
 /// Opens ticket file `name` of `dir` (in clear, or decrypted with `ids`); an encrypted
@@ -1279,7 +1284,7 @@ type FilesRead = std::io::Result<[(u64, String, bool); 2]>;
 /// in print order; `progress` hears of every batch. Returns the merged tally (room made
 /// for `reserve` tickets), the validation rows the print records call for (not yet in
 /// file order) and what the reader read of `tickets.csv` and `tickets.bin` (bytes, hex
-/// SHA-256, truncated), or its error.
+/// SHA-256, truncated), or its error. Errors: the reader thread cannot start.
 fn ticket_pass(
     ctx: &Ctx,
     csv: Lines,
@@ -1287,7 +1292,7 @@ fn ticket_pass(
     rec: usize,
     reserve: u64,
     progress: &(dyn Fn(u64) + Sync),
-) -> (Acc, validation_csv::Claims, FilesRead) {
+) -> std::io::Result<(Acc, validation_csv::Claims, FilesRead)> {
     let spec = ctx.spec;
     let (tx, rx) = sync_channel::<Batch>(2);
     let (spare_tx, spare_rx) = channel::<Batch>();
@@ -1298,7 +1303,9 @@ fn ticket_pass(
     // Escaped once; each thread renders into its own clone.
     let row_writer = tickets_csv::RowWriter::new(spec);
     let reader_result = std::thread::scope(|s| {
-        let h = s.spawn(|| reader(csv, bin, rec, tx, spare_rx));
+        let h = spawn_scoped(s, "the reader of the ticket files", || {
+            reader(csv, bin, rec, tx, spare_rx)
+        })?;
         for batch in rx {
             let ends = &batch.ends;
             let nrec = batch.bin.len() / rec;
@@ -1336,9 +1343,9 @@ fn ticket_pass(
             progress(batch.first + n as u64);
             let _ = spare_tx.send(batch);
         }
-        h.join().expect("reader thread panicked")
-    });
-    (total, claims, reader_result)
+        Ok::<_, std::io::Error>(h.join().expect("reader thread panicked"))
+    })?;
+    Ok((total, claims, reader_result))
 }
 
 /// The findings on how `tickets.csv` and `tickets.bin` end, from what the reader `read`
