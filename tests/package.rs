@@ -264,7 +264,7 @@ fn each_recipient_gets_its_files_and_nothing_else() {
 /// printer's identity (age -d).
 /// A party's bundle is held against `--spec` as a block is (the same game passes, a field
 /// that differs is a finding in a block's words), and its `--json` has a block's top-level
-/// keys, those of what it cannot hold empty.
+/// keys, `bundle` naming whose it is, those of what it cannot hold empty.
 #[test]
 fn a_partys_bundle_takes_a_reference_spec_and_reports_in_a_blocks_shape() {
     let t = tempfile::tempdir().unwrap();
@@ -306,6 +306,14 @@ fn a_partys_bundle_takes_a_reference_spec_and_reports_in_a_blocks_shape() {
     let (whole_code, whole) = verify(&b, &spec, &ids);
     assert_eq!(whole_code, Some(0), "{whole:#}");
     assert_eq!(keys(&r), keys(&whole));
+    // Whose bundle, by its own key; a block is nobody's.
+    assert_eq!(r["bundle"], "printer");
+    assert_eq!(whole["bundle"], serde_json::Value::Null);
+    let central = t.path().join("to-central");
+    assert!(package(&b, "central", &key, &central, &[]).status.success());
+    let (central_code, c) = verify(&central, &spec, &[]);
+    assert_eq!(central_code, Some(0), "{c:#}");
+    assert_eq!(c["bundle"], "central");
     assert_eq!(r["tickets"], 0);
     assert_eq!(r["payout"], serde_json::Value::Null);
     for empty in [

@@ -50,10 +50,11 @@ pub struct BundleReport {
     /// The files it holds and that were checked, as delivered.
     pub held: Vec<String>,
     /// The report in a block's shape (`verify --json` prints it, with a block's top-level
-    /// keys): `checks` gives each finding under its procedure (`signature`, `sha256sums`,
-    /// `manifest`, `spec`, and `counts` when the central system's rows were counted; the
-    /// other procedures over the ticket files are `n/a`, since the bundle holds one party's
-    /// file only), `files` the files it holds, `spec_comparison` the
+    /// keys): `bundle` names the role, `checks` gives each finding under its procedure
+    /// (`signature`, `sha256sums`, `manifest`, `spec`, and `counts` when the central
+    /// system's rows were counted; the other procedures over the ticket files are `n/a`,
+    /// since the bundle holds one party's file only), `files` the files it holds,
+    /// `spec_comparison` the
     /// spec held against `--spec`, `authenticated` what the verdict rests on; `tickets` is
     /// 0, `payout` null, and `ways`, `features`, `losing_features`, `promised` and
     /// `pack_rules` are empty: no ticket was read.
@@ -203,6 +204,7 @@ pub fn verify_bundle(dir: &Path, role: Role, opts: &Options) -> BundleReport {
     let m = manifest.as_ref();
     let report = Report {
         dir: dir.display().to_string(),
+        bundle: Some(role.name()),
         game: spec.as_ref().map(|s| s.id.clone()),
         currency: spec.as_ref().map(|s| s.currency.clone()),
         kind: m.map(|m| m.kind),

@@ -396,6 +396,7 @@ fn report(mut block: Block, found: Found) -> Verified {
     let (features, losing_features) = feature_tallies(spec.as_ref(), &run);
     let report = Report {
         dir: dir.display().to_string(),
+        bundle: None,
         game: spec.as_ref().map(|s| s.id.clone()),
         currency: spec.as_ref().map(|s| s.currency.clone()),
         kind: expect_kind,

@@ -364,6 +364,10 @@ pub struct FileDigest {
 pub struct Report {
     /// The block directory.
     pub dir: String,
+    /// Whose bundle the directory is, `printer` or `central`, when it is a printer's or
+    /// central system's bundle (`tirage package`); `None` (`null` in JSON) for a block,
+    /// the auditor's bundle (the whole block) included.
+    pub bundle: Option<&'static str>,
     /// Game id, if the spec could be read.
     pub game: Option<String>,
     /// The spec's ISO 4217 currency code (`EUR`), if the spec could be read: amounts are in
