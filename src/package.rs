@@ -80,6 +80,9 @@ pub enum PackageError {
         /// The block directory.
         path: String,
     },
+    /// Another run writes the same bundle, or its lock cannot be taken.
+    #[error(transparent)]
+    Lock(#[from] crate::store::lock::LockError),
     /// Writing the bundle failed.
     #[error("{path}: {error}")]
     Io {
@@ -112,7 +115,7 @@ fn bundle_name(name: &str) -> bool {
 /// signature not the key's; the manifest unreadable, or a test block's without
 /// `test_block`; a file of the bundle missing (the role's ticket file in neither form),
 /// not listed in or differing from `SHA256SUMS`; the destination exists (without `force`)
-/// or holds other files; a write fails.
+/// or holds other files; another run writes the same bundle; a write fails.
 pub fn package(
     block: &Path,
     role: Role,
@@ -191,6 +194,11 @@ pub fn package(
         })?;
     check_destination(out, block, force)?;
     std::fs::create_dir_all(&parent).map_err(|e| io(&parent, e))?;
+    // One run writes the bundle at a time; what a killed run left beside it (its staged
+    // copy, an older bundle moved aside) is removed: the new bundle replaces both.
+    let lock =
+        crate::store::lock::OutputLock::acquire(out, crate::store::lock::Mode::Exclusive, false)?;
+    let _ = lock.remove_leftovers();
     let staged =
         crate::store::durable::private_tempdir(&parent, &format!(".{out_name}.tirage-tmp-"))
             .map_err(|e| io(&parent, e))?;

@@ -848,3 +848,45 @@ fn with_one_key_per_role_the_auditor_is_told_which_file_it_cannot_open() {
         );
     }
 }
+
+/// A package run killed leaves its staged copy beside the bundle (the ticket files, a
+/// central system's validation file among them), or an older bundle moved aside: the next
+/// run to that bundle removes them, and one run writes a bundle at a time.
+#[test]
+fn what_a_killed_package_left_is_removed_by_the_next_run() {
+    let t = tempfile::tempdir().unwrap();
+    let (b, key) = signed_block(t.path());
+    let out = t.path().join("to-central");
+    for left in [
+        ".to-central.tirage-tmp-4242-Ab12Cd",
+        ".to-central.tirage-old-Ef34Gh",
+    ] {
+        std::fs::create_dir(t.path().join(left)).unwrap();
+        std::fs::write(t.path().join(left).join("validation.csv.age"), b"staged").unwrap();
+    }
+    let o = package(&b, "central", &key, &out, &["-q"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(
+        names(t.path())
+            .into_iter()
+            .filter(|n| n.starts_with(".to-central."))
+            .collect::<Vec<_>>(),
+        [".to-central.tirage-lock"]
+    );
+    // Another run holding the bundle's lock: refused at once, nothing written.
+    let lock = std::fs::File::open(t.path().join(".to-central.tirage-lock")).unwrap();
+    rustix::fs::flock(&lock, rustix::fs::FlockOperation::LockExclusive).unwrap();
+    let o = package(&b, "central", &key, &out, &["-q", "--force"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("is being written or verified by another tirage run"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
