@@ -947,7 +947,10 @@ fn a_thread_that_cannot_start_is_said_never_a_panic() {
             err.starts_with("tirage: error: ")
                 && err.contains("could not start a thread for ")
                 && err.contains("Resource temporarily unavailable")
-                && err.ends_with("raise it, or give --threads 1\n"),
+                && err.ends_with(
+                    "raise it, or run fewer threads at once \
+                     (--threads N, for the commands that take it)\n"
+                ),
             "{what}: {err}"
         );
         assert_eq!(err.lines().count(), 1, "{what}: {err}");

@@ -40,6 +40,7 @@ where
 pub fn refused(what: &str, error: impl std::fmt::Display) -> std::io::Error {
     std::io::Error::other(format!(
         "could not start a thread for {what}: {error}; the limit on processes and threads \
-         is reached (ulimit -u, a cgroup's pids.max): raise it, or give --threads 1"
+         is reached (ulimit -u, a cgroup's pids.max): raise it, or run fewer threads at once \
+         (--threads N, for the commands that take it)"
     ))
 }
