@@ -97,9 +97,7 @@ impl Tail {
     fn append_to(&self, buf: &mut Vec<u8>) {
         let len = self.bytes.len();
         if len <= TAIL {
-            let end = buf.len() + len;
-            buf.extend_from_slice(&self.padded);
-            buf.truncate(end);
+            super::tickets_csv::append_padded(buf, &self.padded, len);
         } else {
             buf.extend_from_slice(&self.bytes);
         }
@@ -117,6 +115,17 @@ const HEX_PAIRS: [[u8; 2]; 256] = {
     }
     pairs
 };
+
+/// `claim` in lowercase hexadecimal, two digits a byte from [`HEX_PAIRS`]: the first
+/// field of its `validation.csv` row.
+#[inline(always)]
+fn hexed(claim: &[u8; CLAIM_BYTES]) -> [u8; 2 * CLAIM_BYTES] {
+    let mut text = [0u8; 2 * CLAIM_BYTES];
+    for (pair, &b) in text.chunks_exact_mut(2).zip(claim) {
+        pair.copy_from_slice(&HEX_PAIRS[usize::from(b)]);
+    }
+    text
+}
 
 impl RowWriter {
     /// A writer for `spec`'s rows.
@@ -143,21 +152,17 @@ impl RowWriter {
 
     /// Appends the text of `row` to `buf`.
     pub fn push(&self, buf: &mut Vec<u8>, row: &Row) {
-        let mut hexed = [0u8; 2 * CLAIM_BYTES];
-        for (pair, &b) in hexed.chunks_exact_mut(2).zip(&row.claim) {
-            pair.copy_from_slice(&HEX_PAIRS[usize::from(b)]);
-        }
-        buf.extend_from_slice(&hexed);
+        buf.extend_from_slice(&hexed(&row.claim));
         self.tails[row.way as usize].append_to(buf);
     }
 
     /// True when `line` (with its `\n`) is the text [`RowWriter::push`] appends for `row`.
     /// Renders nothing: the claim is compared in hexadecimal, then the rest.
     pub fn matches(&self, line: &[u8], row: &Row) -> bool {
-        let mut hexed = [0u8; 2 * CLAIM_BYTES];
-        hex::encode_to_slice(row.claim, &mut hexed).expect("twice the bytes");
         match line.split_first_chunk::<{ 2 * CLAIM_BYTES }>() {
-            Some((claim, tail)) => *claim == hexed && tail == self.tails[row.way as usize].bytes,
+            Some((claim, tail)) => {
+                *claim == hexed(&row.claim) && tail == self.tails[row.way as usize].bytes
+            }
             None => false,
         }
     }
