@@ -409,18 +409,33 @@ impl<R: Read> Read for Hashing<'_, R> {
 }
 
 impl Claimed {
+    /// True when the answer is not to be paid whatever it says: a specimen deck's ticket, a
+    /// test block's ([`Manifest::is_test_block`]), or a production block's looked up
+    /// without the operator's signature ([`Trust::Unauthenticated`]): anyone who can write
+    /// the directory could have written its prizes.
+    pub fn never_payable(&self) -> bool {
+        self.manifest.kind == Kind::Specimen
+            || self.manifest.is_test_block()
+            || self.signed_by.is_none()
+    }
+
     /// The answer in one line, as the command prints it: `SERIAL: pays 20 EUR (way 10+10)`,
     /// `SERIAL: not a winning ticket`, `SERIAL: refused: no such ticket (…)` or
-    /// `SERIAL: refused: wrong code …`. A specimen deck's ticket, and a test block's
-    /// ([`Manifest::is_test_block`]), starts `SERIAL: NOT PAYABLE — …;` and then says what it
-    /// would win (`it would win 20 EUR (…)`) or that it is not a winning ticket.
+    /// `SERIAL: refused: wrong code …`. An answer never to be paid ([`Claimed::never_payable`])
+    /// starts `SERIAL: NOT PAYABLE — WHY;` (a specimen deck's ticket, a test block's, or
+    /// `unauthenticated: the operator's signature was not checked`) and then says what it
+    /// would win (`it would win 20 EUR (…)`) or that it is not a winning ticket; a refusal
+    /// of a production block looked up without the signature ends `— unauthenticated: …`.
     pub fn line(&self) -> String {
+        const UNAUTHENTICATED: &str = "unauthenticated: the operator's signature was not checked";
         let cur = &self.manifest.game.currency;
         let read = matches!(self.answer, Answer::Pays { .. } | Answer::NotAWinner);
         let never = if self.manifest.kind == Kind::Specimen && read {
             Some("a specimen deck's ticket")
         } else if self.manifest.is_test_block() && read {
             Some("a TEST BLOCK's ticket (made with a test seed), never for sale")
+        } else if self.signed_by.is_none() && read {
+            Some(UNAUTHENTICATED)
         } else {
             None
         };
@@ -460,8 +475,8 @@ impl Claimed {
                 self.file
             )),
         }
-        if never.is_none() && self.signed_by.is_none() && self.manifest.kind == Kind::Production {
-            s.push_str(" — unauthenticated: the operator's signature was not checked");
+        if !read && self.signed_by.is_none() && self.manifest.kind == Kind::Production {
+            s.push_str(&format!(" — {UNAUTHENTICATED}"));
         }
         s
     }

@@ -290,8 +290,10 @@ fn an_altered_validation_file_gets_no_answer() {
 /// A holder of the block's directory makes a loser's row pay and writes the new digests
 /// into SHA256SUMS and the manifest (anyone can compute them): with the operator's key the
 /// signature fails (exit 2); without it, the manifest's record catches a validation file
-/// changed alone, and an answer given on everything rewritten says it is unauthenticated.
-/// With neither the key nor `--unauthenticated`, a production block gets no answer.
+/// changed alone, and an answer given on everything rewritten is not payable (exit 3, as
+/// every winner answered without the signature, genuine or not: a script paying on exit 0
+/// never pays one). With neither the key nor `--unauthenticated`, a production block gets
+/// no answer.
 #[test]
 fn a_forged_prize_is_never_paid_under_the_operator_s_key() {
     use sha2::{Digest, Sha256};
@@ -314,6 +316,43 @@ fn a_forged_prize_is_never_paid_under_the_operator_s_key() {
     assert_eq!(
         (s, out),
         (1, format!("{serial}: not a winning ticket\n")),
+        "{err}"
+    );
+    // Without the signature, the genuine winner is not payable (exit 3) and the loser is
+    // no winner (exit 1), each answer saying why first.
+    let unauthenticated =
+        "NOT PAYABLE — unauthenticated: the operator's signature was not checked;";
+    let (s, out, err) = claim(&b, &rows[w][4], &codes[w], &["--unauthenticated"]);
+    assert_eq!(
+        (s, out),
+        (
+            3,
+            format!(
+                "{}: {unauthenticated} it would win 8 EUR (tier 8 EUR, way {})\n",
+                rows[w][4], rows[w][6]
+            )
+        ),
+        "{err}"
+    );
+    let (s, out, err) = claim(&b, serial, code, &["--unauthenticated"]);
+    assert_eq!(
+        (s, out),
+        (
+            1,
+            format!("{serial}: {unauthenticated} not a winning ticket\n")
+        ),
+        "{err}"
+    );
+    let (s, out, err) = claim(&b, &rows[w][4], &codes[w], &signer);
+    assert_eq!(
+        (s, out),
+        (
+            0,
+            format!(
+                "{}: pays 8 EUR (tier 8 EUR, way {})\n",
+                rows[w][4], rows[w][6]
+            )
+        ),
         "{err}"
     );
     // Neither the key nor --unauthenticated: no answer.
@@ -393,10 +432,15 @@ fn a_forged_prize_is_never_paid_under_the_operator_s_key() {
     assert_eq!(s, 2);
     assert!(err.contains("the signature does not hold"), "{err}");
     let (s, out, _) = claim(&b, serial, code, &["--unauthenticated"]);
-    assert_eq!(s, 0);
-    assert!(
-        out.ends_with(" — unauthenticated: the operator's signature was not checked\n"),
-        "{out}"
+    assert_eq!(
+        (s, out),
+        (
+            3,
+            format!(
+                "{serial}: {unauthenticated} it would win 8 EUR (tier 8 EUR, way {})\n",
+                rows[w][6]
+            )
+        )
     );
     // Another operator's key: named, with the one given.
     let other = t.path().join("other.pub");

@@ -10,8 +10,9 @@ use tirage::crypto::sign::Verifier;
 /// Arguments of `tirage claim`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Exit status: 0 the ticket pays (the prize is printed), 1 not a winning \
-ticket, 3 refused (no such ticket in this block, a wrong code, or a winner of a QA deck or of a test block, never payable), 2 error (a file missing, \
+    after_help = "Exit status: 0 the ticket pays (the prize is printed; only under the operator's \
+signature, --signer), 1 not a winning ticket, 3 refused (no such ticket in this block, a wrong \
+code, or a winner never payable: of a QA deck, of a test block, or answered --unauthenticated), 2 error (a file missing, \
 altered or malformed, named with its line; the signature not the --signer key's; a production block with neither --signer nor --unauthenticated; a serial or code mistyped).\n\n\
 Examples (after the README's quick start; the code is the one under the ticket's scratch \
 layer, so a made-up code is refused, exit 3):\n  \
@@ -42,9 +43,9 @@ pub(super) struct Args {
     /// it, or --unauthenticated; a specimen deck does not.
     #[arg(long, value_name = "KEY.pub")]
     signer: Option<PathBuf>,
-    /// Look the claim up without the operator's signature: the answer says it is
-    /// unauthenticated (anyone could have written the files and their digests); never pay
-    /// on it.
+    /// Look the claim up without the operator's signature: the answer starts `NOT PAYABLE —
+    /// unauthenticated` (anyone could have written the files and their digests), and a
+    /// winner exits 3, never 0.
     #[arg(long, conflicts_with = "signer")]
     unauthenticated: bool,
 }
@@ -67,12 +68,13 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     }
     let c = claim(&a.dir, &a.serial, &a.code, &ids, trust)?;
     println!("{}", c.line());
-    // A specimen deck's ticket, and a test block's (whose codes anyone knowing the test
-    // seed computes), is never payable: a winner is refused (exit 3), so that a script
-    // paying on exit 0 never pays one; QA reads the prize from the line.
-    let specimen = c.manifest.kind == tirage::block::Kind::Specimen || c.manifest.is_test_block();
+    // A specimen deck's ticket, a test block's (whose codes anyone knowing the test seed
+    // computes), and any answer given without the operator's signature (whoever can write
+    // the directory could have written its prizes) is never payable: a winner is refused
+    // (exit 3), so that a script paying on exit 0 never pays one; QA reads the prize from
+    // the line.
     Ok(match c.answer {
-        Answer::Pays { .. } if specimen => Outcome::Refused,
+        Answer::Pays { .. } if c.never_payable() => Outcome::Refused,
         Answer::Pays { .. } => Outcome::Success,
         Answer::NotAWinner => Outcome::Findings,
         Answer::NoSuchTicket(_) | Answer::WrongCode => Outcome::Refused,
