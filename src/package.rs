@@ -136,9 +136,22 @@ pub fn package(
         sums::read_bytes(block).map_err(|e| file(SUMS, format!("cannot read it: {e}")))?;
     let listed = sums::parse_bytes(&sums_bytes).map_err(|m| file(SUMS, m))?;
     let sig = crate::output::read_regular(&block.join(SUMS_SIG), 64 * 1024).map_err(|e| {
+        // The advice names the command that made it, by the manifest's kind (read here
+        // for the words only; it is held to SHA256SUMS below).
+        let deck = crate::output::read_regular(&block.join(MANIFEST), crate::output::MAX_JSON)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<crate::output::manifest::Manifest>(&b).ok())
+            .is_some_and(|m| m.kind == crate::block::Kind::Specimen);
         file(
             SUMS_SIG,
-            format!("cannot read it ({e}): a bundle carries the operator's signature; sign the block (generate --sign)"),
+            format!(
+                "cannot read it ({e}): a bundle carries the operator's signature; {}",
+                if deck {
+                    "sign the deck (deck --sign)"
+                } else {
+                    "sign the block (generate --sign)"
+                }
+            ),
         )
     })?;
     let sig_text = String::from_utf8(sig.clone())

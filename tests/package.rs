@@ -890,3 +890,48 @@ fn what_a_killed_package_left_is_removed_by_the_next_run() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+/// An unsigned deck or block is not bundled (exit 2), and the advice names the command
+/// that signs it: `deck --sign` for a deck, `generate --sign` for a block.
+#[test]
+fn an_unsigned_deck_is_told_to_sign_with_deck() {
+    let t = tempfile::tempdir().unwrap();
+    tirage()
+        .args(["keygen", "--no-password", "--out"])
+        .arg(t.path().join("op"))
+        .assert()
+        .success();
+    let d = t.path().join("deck");
+    deck(&repo("tests/specs/coq_small.toml"), &d);
+    let b = t.path().join("b");
+    generate(&repo("tests/specs/coq_small.toml"), &b, 1);
+    for (dir, advice) in [
+        (&d, "sign the deck (deck --sign)"),
+        (&b, "sign the block (generate --sign)"),
+    ] {
+        let o = package(
+            dir,
+            "auditor",
+            &t.path().join("op.pub"),
+            &t.path().join("bundle"),
+            &["--test-block"],
+        );
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        let sig = dir.join("SHA256SUMS.minisig");
+        assert!(
+            err.starts_with(&format!(
+                "tirage: error: {}: cannot read it (",
+                sig.display()
+            )),
+            "{err}"
+        );
+        assert!(
+            err.ends_with(&format!(
+                "): a bundle carries the operator's signature; {advice}\n"
+            )),
+            "{err}"
+        );
+        assert!(!t.path().join("bundle").exists());
+    }
+}
