@@ -480,8 +480,9 @@ fn a_test_block_s_ticket_is_never_paid() {
     );
 }
 
-/// An emission is no block: claim and package name one of its blocks (exit 2). A --signer
-/// key read from the bundle it authenticates is refused (exit 2): whoever wrote the files
+/// An emission is no block: claim names the block its serial is of (exit 2), or says the
+/// emission holds no such block; package names one of its blocks (exit 2). A --signer key
+/// read from the bundle it authenticates is refused (exit 2): whoever wrote the files
 /// could have written it.
 #[test]
 fn an_emission_or_a_key_from_the_bundle_is_said() {
@@ -493,13 +494,50 @@ fn an_emission_or_a_key_from_the_bundle_is_said() {
         em.display(),
         em.join("block-001").display()
     );
-    let (s, out, err) = claim(
-        &em,
-        "17030010010000010012",
+    let mut third = *b"1703001003000001001_";
+    third[19] = tirage::block::serial::luhn_digit(&third[..19]);
+    let third = std::str::from_utf8(&third).unwrap().to_string();
+    for (serial, typed, answer) in [
+        (
+            "17030010010000010012",
+            "17030010010000010012",
+            format!("claim it from {}", em.join("block-001").display()),
+        ),
+        (
+            "17030010020000010011",
+            "1703 001 002 000001 001 1",
+            format!("claim it from {}", em.join("block-002").display()),
+        ),
+        (
+            third.as_str(),
+            third.as_str(),
+            "and the emission holds no block-003 (it holds block-001, block-002): the serial is of another emission, or mistyped".to_string(),
+        ),
+    ] {
+        let (s, out, err) = claim(&em, typed, "1234567890123456789", &["--unauthenticated"]);
+        let block = &serial[9..10];
+        assert_eq!(
+            (s, out.as_str(), err),
+            (
+                2,
+                "",
+                format!(
+                    "tirage: error: {}: an emission, not a block: serial {serial} is of block {block}{} {answer}\n",
+                    em.display(),
+                    if answer.starts_with("claim") { ":" } else { "," }
+                )
+            )
+        );
+    }
+    // Following the advice: block 2's serial is read in block 2 (a wrong code there).
+    let (s, out, _) = claim(
+        &em.join("block-002"),
+        "17030010020000010011",
         "1234567890123456789",
         &["--unauthenticated"],
     );
-    assert_eq!((s, out.as_str(), err.as_str()), (2, "", said.as_str()));
+    assert_eq!(s, 3);
+    assert!(out.contains("refused: wrong code"), "{out}");
     let o = tirage()
         .arg("package")
         .arg(&em)

@@ -60,7 +60,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     };
     // No run replaces the block while it is read.
     let _locks = super::lock_shared(&a.dir)?;
-    super::not_an_emission(&a.dir)?;
+    super::not_an_emission(&a.dir, Some(&a.serial))?;
     // A key read from the directory it authenticates vouches for nothing: whoever wrote the
     // files could have written it too.
     if let Some(key) = &a.signer {

@@ -353,8 +353,11 @@ fn lock_shared(dir: &std::path::Path) -> anyhow::Result<Vec<OutputLock>> {
 }
 
 /// Refuses `dir` when it is an emission ([`tirage::verify::emission::is_emission`]): `claim`
-/// and `package` read one block, named by its directory inside the emission.
-fn not_an_emission(dir: &std::path::Path) -> anyhow::Result<()> {
+/// and `package` read one block, named by its directory inside the emission. `serial`: the
+/// serial `claim` was given, as typed; when it reads as 20 digits, its digits 8 to 10 are
+/// its block (docs/FORMAT.md, "Serial"), and the error names that block's directory (or
+/// says the emission holds none of that number). Without one, it names the first block.
+fn not_an_emission(dir: &std::path::Path, serial: Option<&str>) -> anyhow::Result<()> {
     if !tirage::verify::emission::is_emission(dir) {
         return Ok(());
     }
@@ -362,11 +365,38 @@ fn not_an_emission(dir: &std::path::Path) -> anyhow::Result<()> {
         .map(|r| {
             r.flatten()
                 .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|n| n.starts_with("block-"))
+                .filter(|n| n.starts_with("block-") && !n.contains('.'))
                 .collect()
         })
         .unwrap_or_default();
     blocks.sort();
+    let digits: Option<String> = serial
+        .map(|s| {
+            s.chars()
+                .filter(|c| !c.is_whitespace() && !matches!(c, '-' | '.'))
+                .collect::<String>()
+        })
+        .filter(|d| d.len() == tirage::block::serial::LEN && d.bytes().all(|b| b.is_ascii_digit()));
+    if let Some(d) = digits {
+        let block: u32 = d[7..10].parse().expect("3 digits");
+        let name = tirage::block::layout::block_dir(block);
+        if dir.join(&name).is_dir() {
+            anyhow::bail!(
+                "{}: an emission, not a block: serial {d} is of block {block}: claim it from {}",
+                dir.display(),
+                dir.join(&name).display()
+            );
+        }
+        anyhow::bail!(
+            "{}: an emission, not a block: serial {d} is of block {block}, and the emission holds no {name} (it holds {}): the serial is of another emission, or mistyped",
+            dir.display(),
+            if blocks.is_empty() {
+                "no block".to_string()
+            } else {
+                blocks.join(", ")
+            }
+        );
+    }
     let first = blocks.first().map_or("block-001", String::as_str);
     anyhow::bail!(
         "{}: an emission, not a block: name one of its blocks ({})",

@@ -62,7 +62,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     };
     // No run replaces the block while it is read.
     let _locks = super::lock_shared(&a.dir)?;
-    super::not_an_emission(&a.dir)?;
+    super::not_an_emission(&a.dir, None)?;
     // A key read from the block it is to authenticate vouches for nothing.
     super::signer_outside(&a.signer, &a.dir, false, false)?;
     let names = package(&a.dir, role, &a.signer, &a.out, a.force, a.test_block)?;
