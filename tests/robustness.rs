@@ -41,6 +41,59 @@ fn force_never_deletes_a_directory_that_is_not_a_block() {
     );
 }
 
+/// An `--out` that exists and is not a block (the spec itself, a folder of other files) is
+/// refused at once by generate and deck, with or without `--force`: said to be no tirage
+/// block that `--force` would replace, never advised `--force`, and nothing is made beside
+/// it (no lock file).
+#[test]
+fn an_out_that_is_not_a_block_is_refused_before_its_lock_file() {
+    let t = tempfile::tempdir().unwrap();
+    let spec = t.path().join("coq_small.toml");
+    std::fs::write(&spec, small()).unwrap();
+    let stuff = t.path().join("stuff");
+    std::fs::create_dir(&stuff).unwrap();
+    std::fs::write(stuff.join("important"), "keep me").unwrap();
+    let listing = |d: &Path| -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        v.sort();
+        v
+    };
+    for out in [&spec, &stuff] {
+        for cmd in ["generate", "deck"] {
+            for force in [false, true] {
+                let mut c = tirage();
+                c.arg(cmd)
+                    .arg(&spec)
+                    .args(["--insecure-seed", "--seed", SEED, "-q", "--out"])
+                    .arg(out);
+                if force {
+                    c.arg("--force");
+                }
+                let o = c.output().unwrap();
+                let err = String::from_utf8_lossy(&o.stderr);
+                assert_eq!(
+                    (o.status.code(), err.as_ref()),
+                    (
+                        Some(2),
+                        format!(
+                            "tirage: error: {} exists and is not a tirage block (no tirage manifest.json in it): nothing was written, and --force would not replace it (it replaces only blocks); choose another --out\n",
+                            out.display()
+                        )
+                        .as_str()
+                    ),
+                    "{cmd} {force}"
+                );
+                assert_eq!(listing(t.path()), ["coq_small.toml", "stuff"], "{cmd}");
+                assert_eq!(listing(&stuff), ["important"], "{cmd}");
+            }
+        }
+    }
+    assert_eq!(std::fs::read_to_string(&spec).unwrap(), small());
+}
+
 #[cfg(unix)]
 #[test]
 fn a_fresh_seed_is_never_written_through_a_link() {

@@ -8,7 +8,9 @@ use std::path::PathBuf;
 use tirage::block::deck::{every_way, proportional};
 use tirage::block::Kind;
 use tirage::crypto::sign::Signer;
-use tirage::generate::{check_destination, check_not_in_emission, place, BlockPlan};
+use tirage::generate::{
+    check_block_or_nothing, check_destination, check_not_in_emission, place, BlockPlan,
+};
 use tirage::spec::GameSpec;
 
 /// Arguments of `tirage deck`.
@@ -73,8 +75,10 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("output/{}/deck", spec.id)));
-    // Before its lock file is made there.
+    // Before its lock file is made there: not inside an emission, and nothing there that
+    // is not a block.
     check_not_in_emission(&out)?;
+    check_block_or_nothing(&out)?;
     let _lock = lock_output(&out, a.force)?;
     // Before the seed is staged: a deck never replaces a production block or its seed.
     check_destination(&out, a.force, Kind::Specimen)?;

@@ -11,7 +11,9 @@ use tirage::crypto::sign::Signer;
 use tirage::generate::emission::{
     check_emission_destination, generate_emission_placing, parse_blocks, EmissionOptions,
 };
-use tirage::generate::{check_destination, check_not_in_emission, place, BlockPlan};
+use tirage::generate::{
+    check_block_or_nothing, check_destination, check_not_in_emission, place, BlockPlan,
+};
 use tirage::spec::GameSpec;
 
 /// Arguments of `tirage generate`.
@@ -134,9 +136,11 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("output/{}/block-{:03}", spec.id, a.block)));
-    // Before its lock file is made there: the block number, and not inside an emission.
+    // Before its lock file is made there: the block number, not inside an emission, and
+    // nothing there that is not a block.
     BlockPlan::production(&spec, &seed, a.block)?;
     check_not_in_emission(&out)?;
+    check_block_or_nothing(&out)?;
     let _lock = lock_output(&out, a.force)?;
     // Before the seed is staged: a production block never replaces a deck (nor a deck's seed).
     check_destination(&out, a.force, Kind::Production)?;

@@ -18,8 +18,9 @@ pub enum PlaceError {
     /// The destination exists and `force` was not given.
     #[error("{0} already exists; pass --force to replace it")]
     Exists(PathBuf),
-    /// `--force` was given but the destination is not a tirage block: it is never deleted.
-    #[error("{0} exists and is not a tirage block (no tirage manifest.json in it); --force replaces only blocks: choose another --out")]
+    /// The destination exists and is not a tirage block (a file, a spec, a folder holding
+    /// other things): it is never replaced, with `--force` or without.
+    #[error("{0} exists and is not a tirage block (no tirage manifest.json in it): nothing was written, and --force would not replace it (it replaces only blocks); choose another --out")]
     NotABlock(PathBuf),
     /// `--force` was given but the block directory also holds files tirage did not write,
     /// which replacing it would delete.
@@ -82,17 +83,11 @@ pub fn check_destination(out: &Path, force: bool, kind: Kind) -> Result<(), Plac
     let Ok(meta) = std::fs::symlink_metadata(out) else {
         return Ok(());
     };
+    check_block_or_nothing(out)?;
     if !force {
         return Err(PlaceError::Exists(out.to_path_buf()));
     }
-    let manifest = meta
-        .is_dir()
-        .then(|| crate::output::read_regular(&out.join(MANIFEST), crate::output::MAX_JSON).ok())
-        .flatten()
-        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
-        .filter(|v| v["format"] == manifest::FORMAT);
-    let is_empty_dir =
-        meta.is_dir() && std::fs::read_dir(out).is_ok_and(|mut d| d.next().is_none());
+    let manifest = tirage_manifest(out, &meta);
     match manifest {
         Some(v) => {
             let existing = serde_json::from_value::<Kind>(v["kind"].clone()).ok();
@@ -115,8 +110,35 @@ pub fn check_destination(out: &Path, force: bool, kind: Kind) -> Result<(), Plac
                 })
             }
         }
-        None if is_empty_dir => Ok(()),
-        None => Err(PlaceError::NotABlock(out.to_path_buf())),
+        // An empty folder ([`check_block_or_nothing`] refused anything else).
+        None => Ok(()),
+    }
+}
+
+/// The tirage manifest (`manifest.json` whose `format` is tirage's) of directory `out`,
+/// whose metadata (not followed) is `meta`; `None` for anything else.
+fn tirage_manifest(out: &Path, meta: &std::fs::Metadata) -> Option<serde_json::Value> {
+    meta.is_dir()
+        .then(|| crate::output::read_regular(&out.join(MANIFEST), crate::output::MAX_JSON).ok())
+        .flatten()
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+        .filter(|v| v["format"] == manifest::FORMAT)
+}
+
+/// A destination that exists and is neither a tirage block (a directory holding a tirage
+/// manifest) nor an empty directory is never replaced, with `--force` or without: call it
+/// before anything is made beside `out`, its lock file included. Errors:
+/// [`PlaceError::NotABlock`] (a file, a spec, a link, a folder holding other things).
+pub fn check_block_or_nothing(out: &Path) -> Result<(), PlaceError> {
+    let Ok(meta) = std::fs::symlink_metadata(out) else {
+        return Ok(());
+    };
+    let is_empty_dir =
+        meta.is_dir() && std::fs::read_dir(out).is_ok_and(|mut d| d.next().is_none());
+    if is_empty_dir || tirage_manifest(out, &meta).is_some() {
+        Ok(())
+    } else {
+        Err(PlaceError::NotABlock(out.to_path_buf()))
     }
 }
 
