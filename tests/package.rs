@@ -178,12 +178,15 @@ fn each_recipient_gets_its_files_and_nothing_else() {
         } else {
             "the central system's"
         };
+        // The central system's rows are counted with its identity.
+        let id = t.path().join(format!("{role}.key"));
         let o = tirage()
             .arg("verify")
             .arg(&dir)
             .arg("--signer")
             .arg(&key)
-            .args(["--no-audit"])
+            .args(["--no-audit", "--identity"])
+            .arg(&id)
             .output()
             .unwrap();
         let pk = std::fs::read_to_string(&key)
@@ -210,7 +213,8 @@ fn each_recipient_gets_its_files_and_nothing_else() {
             .arg(&dir)
             .arg("--signer")
             .arg(&key)
-            .args(["-q", "--no-audit"])
+            .args(["-q", "--no-audit", "--identity"])
+            .arg(&id)
             .output()
             .unwrap();
         assert_eq!(
@@ -311,7 +315,12 @@ fn a_partys_bundle_takes_a_reference_spec_and_reports_in_a_blocks_shape() {
     assert_eq!(whole["bundle"], serde_json::Value::Null);
     let central = t.path().join("to-central");
     assert!(package(&b, "central", &key, &central, &[]).status.success());
-    let (central_code, c) = verify(&central, &spec, &[]);
+    let central_key = t.path().join("central.key");
+    let (central_code, c) = verify(
+        &central,
+        &spec,
+        &["--identity", central_key.to_str().unwrap()],
+    );
     assert_eq!(central_code, Some(0), "{c:#}");
     assert_eq!(c["bundle"], "central");
     assert_eq!(r["tickets"], 0);
@@ -934,4 +943,102 @@ fn an_unsigned_deck_is_told_to_sign_with_deck() {
         );
         assert!(!t.path().join("bundle").exists());
     }
+}
+
+/// The central system's bundle delivered encrypted: its rows are counted only with the
+/// identity that opens `validation.csv.age` (clean, exit 0); with none, the verdict says
+/// they were not counted and is not clean (exit 1, `counts` `not run`); an identity that
+/// opens no file of a bundle is a usage error naming it (exit 2), the printer's too.
+#[test]
+fn a_central_bundle_is_clean_only_when_its_rows_were_counted() {
+    let t = tempfile::tempdir().unwrap();
+    let (b, key) = signed_block(t.path());
+    let central = t.path().join("to-central");
+    let printer = t.path().join("to-printer");
+    assert!(package(&b, "central", &key, &central, &["-q"])
+        .status
+        .success());
+    assert!(package(&b, "printer", &key, &printer, &["-q"])
+        .status
+        .success());
+    let verify = |dir: &Path, extra: &[&str]| {
+        let o = tirage()
+            .arg("verify")
+            .arg(dir)
+            .arg("--signer")
+            .arg(&key)
+            .args(["--no-audit"])
+            .args(extra)
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let id = |role: &str| t.path().join(format!("{role}.key")).display().to_string();
+    let counts = |out: &str| {
+        let r: serde_json::Value = serde_json::from_str(out).unwrap();
+        r["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == "counts")
+            .unwrap()["result"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    // Its own identity: counted, clean.
+    let (code, out, err) = verify(&central, &["-q", "--identity", &id("central")]);
+    assert_eq!(
+        (code, out.as_str()),
+        (
+            Some(0),
+            "verify: CLEAN, as the central system's bundle: what it holds was checked, not the whole block\n"
+        ),
+        "{err}"
+    );
+    let (code, out, _) = verify(&central, &["--json", "--identity", &id("central")]);
+    assert_eq!((code, counts(&out)), (Some(0), "pass".to_string()));
+    // No identity: not counted, not clean.
+    let (code, out, err) = verify(&central, &["-q"]);
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (
+            Some(1),
+            "verify: FINDINGS in the central system's bundle (counts not run — rows not counted: validation.csv is encrypted and no --identity opens it)\n",
+            ""
+        )
+    );
+    let (code, out, _) = verify(&central, &["--json"]);
+    assert_eq!((code, counts(&out)), (Some(1), "not run".to_string()));
+    // Another party's identity: refused before any check, named.
+    for (dir, given, whose, file) in [
+        (
+            &central,
+            "printer",
+            "the central system's",
+            "validation.csv.age",
+        ),
+        (&printer, "central", "the printer's", "tickets.bin.age"),
+    ] {
+        let (code, out, err) = verify(dir, &["-q", "--identity", &id(given)]);
+        assert_eq!(
+            (code, out.as_str(), err),
+            (
+                Some(2),
+                "",
+                format!(
+                    "tirage: error: {}: --identity {} opens no file of {whose} bundle: {file} opens with {whose} identity; give that one (--identity FILE); nothing was verified\n",
+                    dir.display(),
+                    id(given)
+                )
+            )
+        );
+    }
+    // The printer's own identity opens its file: nothing refused.
+    let (code, _, err) = verify(&printer, &["-q", "--identity", &id("printer")]);
+    assert_eq!(code, Some(0), "{err}");
 }

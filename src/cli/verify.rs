@@ -81,7 +81,9 @@ pub(super) struct Args {
     #[arg(long, value_name = "FILE")]
     validation_key: Option<PathBuf>,
     /// An age identity file (`age-keygen`'s AGE-SECRET-KEY-1… lines) that opens the block's
-    /// encrypted ticket files (.age), decrypted as they are read; repeat for several.
+    /// encrypted ticket files (.age), decrypted as they are read; repeat for several. Each
+    /// given for a party's bundle must open its encrypted file; the central system's rows
+    /// are counted only when one opens validation.csv.age.
     #[arg(long, value_name = "FILE")]
     identity: Vec<PathBuf>,
     /// Worker threads (0: one per core). The report is identical for any value.
@@ -267,6 +269,38 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
                 a.dir.display(),
                 role.name()
             );
+        }
+        // An identity that opens none of the bundle's encrypted files was meant for another
+        // party's: a usage error naming it, as a block's unopened file is.
+        let sealed = tirage::verify::bundle::sealed_files(&a.dir, role);
+        for p in a.identity.iter().filter(|_| !sealed.is_empty()) {
+            let one = Identities::load(std::slice::from_ref(p))?;
+            let opens_one = sealed.iter().any(|(f, _)| {
+                let clear = f
+                    .strip_suffix(tirage::block::layout::SEALED_SUFFIX)
+                    .unwrap_or(f);
+                tirage::output::seal::opens(&a.dir, clear, &one)
+            });
+            if !opens_one {
+                let whose = |r: &str| {
+                    if r == "central" {
+                        "the central system's"
+                    } else {
+                        "the printer's"
+                    }
+                };
+                let files: Vec<String> = sealed
+                    .iter()
+                    .map(|(f, r)| format!("{f} opens with {} identity", whose(r)))
+                    .collect();
+                anyhow::bail!(
+                    "{}: --identity {} opens no file of {} bundle: {}; give that one (--identity FILE); nothing was verified",
+                    a.dir.display(),
+                    p.display(),
+                    whose(role.name()),
+                    files.join(", ")
+                );
+            }
         }
         let report = tirage::verify::bundle::verify_bundle(&a.dir, role, &opts);
         if a.json {

@@ -49,10 +49,15 @@ pub struct BundleReport {
     pub block: Option<String>,
     /// The files it holds and that were checked, as delivered.
     pub held: Vec<String>,
+    /// Why the central system's rows were not counted (`validation.csv is encrypted and no
+    /// --identity opens it`), when they were not: the counts are then `not run` and the
+    /// verdict is not clean. `None` when they were counted, or for the printer's bundle.
+    pub not_counted: Option<String>,
     /// The report in a block's shape (`verify --json` prints it, with a block's top-level
     /// keys): `bundle` names the role, `checks` gives each finding under its procedure
     /// (`signature`, `sha256sums`, `manifest`, `spec`, and `counts` when the central
-    /// system's rows were counted; the other procedures over the ticket files are `n/a`,
+    /// system's rows were counted, `not run` when they could not be read; the other
+    /// procedures over the ticket files are `n/a`,
     /// since the bundle holds one party's file only), `files` the files it holds,
     /// `spec_comparison` the
     /// spec held against `--spec`, `authenticated` what the verdict rests on; `tickets` is
@@ -79,7 +84,9 @@ impl BundleReport {
             .flat_map(|c| c.examples.iter().map(|f| f.detail.as_str()))
     }
 
-    /// The verdict alone (what `verify -q` prints), one line.
+    /// The verdict alone (what `verify -q` prints), one line: CLEAN, or FINDINGS with the
+    /// number of findings and, when the rows were not counted, `counts not run` and why (as
+    /// a block's verdict names a check that could not run).
     pub fn verdict_text(&self) -> String {
         let mut s = if self.report.clean {
             format!(
@@ -88,9 +95,17 @@ impl BundleReport {
             )
         } else {
             let n: u64 = self.report.checks.iter().map(|c| c.findings).sum();
+            let mut why = Vec::new();
+            if n > 0 {
+                why.push(format!("{n} finding(s)"));
+            }
+            if let Some(r) = &self.not_counted {
+                why.push(format!("counts not run — rows not counted: {r}"));
+            }
             format!(
-                "verify: FINDINGS in {} bundle ({n} finding(s))",
-                self.whose()
+                "verify: FINDINGS in {} bundle ({})",
+                self.whose(),
+                why.join("; ")
             )
         };
         if self.report.authenticated.test_seed {
@@ -174,9 +189,10 @@ fn digest(path: &Path) -> Result<(u64, String), String> {
 /// ticket file as delivered, `spec.toml`, `manifest.json`) against `SHA256SUMS` and, a
 /// ticket file in clear, the manifest's record, its `spec.toml` (it validates and, given
 /// `opts.reference`, has the reference's every field, as a block's), the central system's
-/// `validation.csv` rows counted by way against the manifest, and no other
-/// entry than a bundle's. Reads each file once (the validation file twice: its digest, then
-/// its rows); the other options do not apply to a bundle.
+/// `validation.csv` rows counted by way against the manifest (when they cannot be read,
+/// encrypted to no identity given, the counts are `not run` and the verdict not clean), and
+/// no other entry than a bundle's. Reads each file once (the validation file twice: its
+/// digest, then its rows); the other options do not apply to a bundle.
 pub fn verify_bundle(dir: &Path, role: Role, opts: &Options) -> BundleReport {
     let mut checks = Checks::new();
     let (sums_bytes, listed) = read_sums(dir, &mut checks);
@@ -196,11 +212,13 @@ pub fn verify_bundle(dir: &Path, role: Role, opts: &Options) -> BundleReport {
         add(&mut checks, CheckId::Spec, None, d.describe());
     }
     others(dir, &held, role, &mut checks);
-    let counted = role == Role::Central
-        && manifest
-            .as_ref()
-            .is_some_and(|m| count_rows(dir, m, opts, &mut checks));
-    let results = results(checks, key.is_some(), counted);
+    let counted = match (role, &manifest) {
+        (Role::Central, Some(m)) => Some(count_rows(dir, m, opts, &mut checks)),
+        // The printer's rows are not its to count; a manifest not read is a finding already.
+        _ => None,
+    };
+    let not_counted = counted.clone().and_then(Result::err);
+    let results = results(checks, key.is_some(), counted.map(|c| c.is_ok()));
     let m = manifest.as_ref();
     let report = Report {
         dir: dir.display().to_string(),
@@ -242,6 +260,7 @@ pub fn verify_bundle(dir: &Path, role: Role, opts: &Options) -> BundleReport {
             )
         }),
         held,
+        not_counted,
         report,
     }
 }
@@ -299,10 +318,12 @@ fn read_manifest(dir: &Path, opts: &Options, checks: &mut Checks) -> Option<Mani
 
 /// Each procedure's result over a party's bundle from the findings `checks`: `fail` with
 /// findings; the signature `skipped` without a key (`keyed` false); the signature,
-/// `SHA256SUMS`, the manifest and the spec `pass`, and the counts when the validation file's
-/// rows were counted (`counted`, [`count_rows`]); the other procedures over the ticket
-/// files `n/a` (checked from the auditor's bundle, which holds them all).
-fn results(mut checks: Checks, keyed: bool, counted: bool) -> Vec<CheckResult> {
+/// `SHA256SUMS`, the manifest and the spec `pass`; the counts `pass` when the validation
+/// file's rows were counted (`counted` `Some(true)`, [`count_rows`]), `not run` when they
+/// could not be read (`Some(false)`), `n/a` when not the bundle's to count (`None`); the
+/// other procedures over the ticket files `n/a` (checked from the auditor's bundle, which
+/// holds them all).
+fn results(mut checks: Checks, keyed: bool, counted: Option<bool>) -> Vec<CheckResult> {
     CheckId::ALL
         .iter()
         .map(|&id| {
@@ -313,7 +334,8 @@ fn results(mut checks: Checks, keyed: bool, counted: bool) -> Vec<CheckResult> {
                 CheckId::Signature | CheckId::Sha256sums | CheckId::Manifest | CheckId::Spec => {
                     "pass"
                 }
-                CheckId::Counts if counted => "pass",
+                CheckId::Counts if counted == Some(true) => "pass",
+                CheckId::Counts if counted == Some(false) => "not run",
                 _ => "n/a",
             };
             CheckResult::new(id, result, f)
@@ -405,15 +427,24 @@ fn signed(
 /// `.age` opened with `opts.identities`) by way and prize, and holds each count to the lot
 /// table of `manifest`: every way's count, and the losing rows (`lose`, prize 0) to the
 /// tickets less the lots; a row of a way and prize not of the lot table is a finding too
-/// ([`CheckId::Counts`], as a block's verify holds its tally). Returns true when the rows
-/// were counted; false when the file cannot be opened here (encrypted to no identity
-/// given, or unreadable: a finding of `SHA256SUMS`'s already).
-fn count_rows(dir: &Path, manifest: &Manifest, opts: &Options, checks: &mut Checks) -> bool {
+/// ([`CheckId::Counts`], as a block's verify holds its tally). Errors: why the rows were
+/// not counted, when the file cannot be opened here (`validation.csv is encrypted and no
+/// --identity opens it`; unreadable, which is a finding of `SHA256SUMS`'s already).
+fn count_rows(
+    dir: &Path,
+    manifest: &Manifest,
+    opts: &Options,
+    checks: &mut Checks,
+) -> Result<(), String> {
     let none = Identities::default();
     let ids = opts.identities.unwrap_or(&none);
-    let Ok(opened) = seal::open(dir, VALIDATION, ids) else {
-        return false;
-    };
+    let opened = seal::open(dir, VALIDATION, ids).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::PermissionDenied {
+            format!("{VALIDATION} is encrypted and no --identity opens it")
+        } else {
+            format!("{VALIDATION} cannot be opened: {e}")
+        }
+    })?;
     // (way, prize, item) of each way of the lot table, with its count; then the losers.
     let mut want: Vec<([String; 3], u64)> = manifest
         .tiers
@@ -442,7 +473,7 @@ fn count_rows(dir: &Path, manifest: &Manifest, opts: &Options, checks: &mut Chec
                     None,
                     format!("{}: cannot be read: {e}", opened.delivered),
                 );
-                return true;
+                return Ok(());
             }
         };
         // The header row.
@@ -483,7 +514,21 @@ fn count_rows(dir: &Path, manifest: &Manifest, opts: &Options, checks: &mut Chec
             ),
         );
     }
-    true
+    Ok(())
+}
+
+/// The encrypted files the bundle of `role` in `dir` holds, as delivered (`validation.csv.age`
+/// of the central system's, `tickets.bin.age` of the printer's), each with the role whose
+/// identity opens it (`central`, `printer`). Empty when it holds its ticket file in clear.
+pub fn sealed_files(dir: &Path, role: Role) -> Vec<(String, &'static str)> {
+    held_files(dir, role)
+        .into_iter()
+        .filter_map(|f| {
+            let clear = f.strip_suffix(SEALED_SUFFIX)?;
+            let whose = seal::ROLES.iter().find(|(_, n)| *n == clear)?.0;
+            Some((f, whose))
+        })
+        .collect()
 }
 
 /// The files the bundle of `role` in `dir` holds, as delivered: each ticket file in clear
