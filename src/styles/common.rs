@@ -238,35 +238,52 @@ pub const MAX_PICK: usize = super::MAX_VALUES;
 /// `m` distinct integers of `0..n`, each `m`-subset and each order equally likely (`m` draws
 /// of [`below`], no retry): the `j`-th is the `r`-th value of `0..n` not yet picked, for `r`
 /// drawn below `n - j`. Panics if `m > n` or `m > MAX_PICK` (a caller bug; specs are checked).
+///
+/// Inlined where it is called: the picks are made in the caller's own frame, not copied out
+/// of a 1 KiB return value, a copy that cost more than the picks of a short draw.
+#[inline(always)]
 pub fn pick_distinct(rng: &mut FaceRng, n: u32, m: usize) -> ArrayVec<u32, MAX_PICK> {
     assert!(m as u32 <= n, "pick_distinct: {m} of {n}");
-    let mut picked: ArrayVec<u32, MAX_PICK> = ArrayVec::new();
-    if n as usize <= MAX_PICK {
-        // The values not yet picked, in increasing order: the `r`-th is read, then closed up.
-        // A short tail moves 16 bytes at a time, inline, not by a call to `memmove` (each
-        // chunk is read before it is overwritten; the slack past the list takes the overrun).
-        let mut left = [0u8; MAX_PICK + CHUNK];
-        left[..MAX_PICK].copy_from_slice(&VALUES);
-        for j in 0..m {
-            let rest = n as usize - j;
-            let r = below(rng, rest as u32) as usize;
-            picked.push(u32::from(left[r]));
-            if rest - r > 8 * CHUNK {
-                left.copy_within(r + 1..rest, r);
-                continue;
-            }
-            let mut i = r;
-            while i + 1 < rest {
-                let chunk: [u8; CHUNK] = left[i + 1..i + 1 + CHUNK].try_into().expect("sized");
-                left[i..i + CHUNK].copy_from_slice(&chunk);
-                i += CHUNK;
-            }
-        }
-        return picked;
+    if n as usize > MAX_PICK {
+        return pick_beyond_list(rng, n, m);
     }
+    let mut picked: ArrayVec<u32, MAX_PICK> = ArrayVec::new();
+    // The values not yet picked, in increasing order: the `r`-th is read, then closed up.
+    // A list of up to 129 values moves 16 bytes at a time, inline, not by a call to
+    // `memmove` (each chunk is read before it is overwritten; the slack past the list takes
+    // the overrun). As many chunks move whatever `r` is, enough for `r = 0`: their count
+    // changes once every 16 picks, so the branch that ends the moves is foreseen, where
+    // stopping at the list's end mispredicted about once a pick.
+    let mut left = VALUES;
+    for j in 0..m {
+        let rest = n as usize - j;
+        let r = below(rng, rest as u32) as usize;
+        picked.push(u32::from(left[r]));
+        let chunks = (rest - 1).div_ceil(CHUNK);
+        if chunks > 8 {
+            left.copy_within(r + 1..rest, r);
+            continue;
+        }
+        // At most 8 chunks: `rest` ≤ 129, and the last byte read, `r + 16 × chunks` ≤ 256,
+        // is in the slack.
+        let mut i = r;
+        for _ in 0..chunks {
+            let chunk: [u8; CHUNK] = left[i + 1..i + 1 + CHUNK].try_into().expect("sized");
+            left[i..i + CHUNK].copy_from_slice(&chunk);
+            i += CHUNK;
+        }
+    }
+    picked
+}
+
+/// [`pick_distinct`] when `n` > [`MAX_PICK`]: the values do not fit its list, so the `r`-th
+/// value not yet picked is found by shifting `r` past every picked value at or below it.
+#[cold]
+#[inline(never)]
+fn pick_beyond_list(rng: &mut FaceRng, n: u32, m: usize) -> ArrayVec<u32, MAX_PICK> {
+    let mut picked: ArrayVec<u32, MAX_PICK> = ArrayVec::new();
     let mut sorted: ArrayVec<u32, MAX_PICK> = ArrayVec::new();
     for j in 0..m {
-        // The r-th value not yet picked: shift r past every picked value at or below it.
         let mut r = below(rng, n - j as u32);
         for &s in &sorted {
             if r >= s {
@@ -283,11 +300,12 @@ pub fn pick_distinct(rng: &mut FaceRng, n: u32, m: usize) -> ArrayVec<u32, MAX_P
 /// The bytes [`pick_distinct`] moves at once when it closes up its list of values.
 const CHUNK: usize = 16;
 
-/// The values `0..MAX_PICK` in order (`VALUES[v] = v`): the first list [`pick_distinct`]
-/// draws from. Each fits in a byte while `MAX_PICK` ≤ 256 (asserted when compiled).
-const VALUES: [u8; MAX_PICK] = {
+/// The values `0..MAX_PICK` in order (`VALUES[v] = v`), then `CHUNK` bytes of slack: the
+/// first list [`pick_distinct`] draws from. Each value fits in a byte while `MAX_PICK` ≤ 256
+/// (asserted when compiled).
+const VALUES: [u8; MAX_PICK + CHUNK] = {
     assert!(MAX_PICK <= 256, "pick_distinct's values must fit in a byte");
-    let mut a = [0u8; MAX_PICK];
+    let mut a = [0u8; MAX_PICK + CHUNK];
     let mut v = 0;
     while v < MAX_PICK {
         a[v] = v as u8;
