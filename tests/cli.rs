@@ -407,6 +407,46 @@ fn help_lists_every_subcommand() {
     }
 }
 
+/// Each command's help says its exit status (130 for an interrupted generate or deck) and
+/// gives an example, as verify's does.
+#[test]
+fn help_says_exit_status_and_gives_examples() {
+    for command in [
+        &["generate"][..],
+        &["deck"],
+        &["package"],
+        &["keygen"],
+        &["seed"],
+        &["seed", "new"],
+        &["seed", "commit"],
+        &["styles"],
+        &["verify"],
+    ] {
+        let o = tirage().args(command).arg("--help").output().unwrap();
+        assert_eq!(o.status.code(), Some(0));
+        let text = String::from_utf8_lossy(&o.stdout);
+        let status = text
+            .lines()
+            .find(|l| l.starts_with("Exit status: 0 "))
+            .unwrap_or_else(|| panic!("{command:?}: no exit status in\n{text}"));
+        assert!(status.contains(", 2 "), "{command:?}: {status}");
+        let interruptible = matches!(command, ["generate"] | ["deck"]);
+        assert_eq!(
+            text.contains(", 130 interrupted (Ctrl-C, SIGTERM, SIGHUP"),
+            interruptible,
+            "{command:?}"
+        );
+        let examples = text
+            .split_once("\nExample")
+            .unwrap_or_else(|| panic!("{command:?}: no example in\n{text}"))
+            .1;
+        assert!(
+            examples.contains(&format!("\n  tirage {}", command.join(" "))),
+            "{command:?}: {examples}"
+        );
+    }
+}
+
 /// A bare TOML decimal amount loads exactly, from its own digits (`price = 0.5`,
 /// `amount = 20_000.00`, `payout = 25294.0`); the spec's digest stays that of the file as
 /// written. One with more than 2 decimals is refused naming the file, line and field

@@ -31,6 +31,11 @@ spec's weights and rates, like a production block.
 Deck tickets are specimens: serials of block 000 and validation codes under a separate
 test key, so no deck ticket can ever be paid. `tirage verify` checks a deck like a block.
 
+Exit status: 0 written, 2 usage, spec or I/O error (nothing written; what was at the
+destination stays as it was), 130 interrupted (Ctrl-C, SIGTERM, SIGHUP: what was written so
+far is removed and what was at the destination stays as it was; a deck already complete when
+the signal comes is put in place, exit 0, and said so).
+
 Examples:
   tirage deck game_specs/coq.toml                       # every way and feature + 30 losers → output/coq/deck
   tirage deck game_specs/coq.toml --tickets 200 --out /tmp/deck

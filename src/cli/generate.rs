@@ -18,12 +18,16 @@ use tirage::spec::GameSpec;
 
 /// Arguments of `tirage generate`.
 #[derive(clap::Args, Debug)]
-#[command(after_help = "Examples:
+#[command(
+    after_help = "Exit status: 0 written, 2 usage, spec or I/O error (nothing written; what was at the destination stays as it was), 130 interrupted (Ctrl-C, SIGTERM, SIGHUP: what was written so far is removed and what was at the destination stays as it was; an output already complete when the signal comes is put in place, exit 0, and said so).
+
+Examples:
   tirage generate game_specs/coq.toml
   tirage generate game_specs/coq.toml --seed-file output/coq/block-001.seed --validation-key output/keys/coq.validation-key --out /tmp/coq-001 --threads 2   # replay block 1 of make block
   tirage generate game_specs/coq.toml --blocks 1..3      # an emission: output/coq/emission-001/block-001..003 + emission.json
   tirage generate game_specs/coq.toml --validation-key output/keys/coq.validation-key --sign output/keys/operator.key --out /tmp/coq-signed
-  tirage generate game_specs/coq.toml --seed-share alice.share --seed-share bob.share --commitments commitments.txt --out /tmp/coq-sh")]
+  tirage generate game_specs/coq.toml --seed-share alice.share --seed-share bob.share --commitments commitments.txt --out /tmp/coq-sh"
+)]
 pub(super) struct Args {
     /// The game spec (TOML), e.g. game_specs/coq.toml.
     spec: PathBuf,

@@ -19,6 +19,9 @@ use tirage::spec::GameSpec;
 `minisign -V -p PREFIX.pub -m SHA256SUMS` checks a block signed with `generate --sign PREFIX.key`.
 The password is read from TIRAGE_KEY_PASSWORD, or asked on the terminal.
 
+Exit status: 0 both files written, 2 error (a file already there, which is never overwritten,
+no password, or an I/O error).
+
 Examples:
   tirage keygen --out /tmp/operator --no-password
   TIRAGE_KEY_PASSWORD='a long passphrase' tirage keygen --out /tmp/operator-2"
@@ -79,6 +82,13 @@ fn password_twice() -> Result<String> {
 pub(super) enum SeedCommand {
     /// Write a fresh 256-bit secret (a seed share, a seed file or a validation key) from
     /// the operating system's CSPRNG to a new file, mode 0600.
+    #[command(
+        after_help = "Exit status: 0 written, 2 error (the file already there, which is never overwritten, or an I/O error).
+
+Examples:
+  tirage seed new --out /tmp/alice.share           # a party's seed share, kept by that party
+  tirage seed new --out /tmp/coq.validation-key    # an emission's validation key, kept by its custodian"
+    )]
     New {
         /// The file to create (never overwritten).
         #[arg(long)]
@@ -86,6 +96,13 @@ pub(super) enum SeedCommand {
     },
     /// Print the salted commitment of a seed share bound to the game, its emission, its
     /// exact spec and the blocks it may make, to publish before any share is revealed.
+    #[command(
+        after_help = "Exit status: 0 the commitment printed (on stdout), 2 error (a share, spec or key that does not load, blocks out of range).
+
+Examples (after tirage seed new --out /tmp/alice.share and tirage keygen --out /tmp/alice --no-password):
+  tirage seed commit /tmp/alice.share --spec game_specs/coq.toml --blocks 1..3 >> /tmp/commitments.txt
+  tirage seed commit /tmp/alice.share --spec game_specs/coq.toml --blocks 1..3 --sign /tmp/alice.key >> /tmp/commitments.txt"
+    )]
     Commit {
         /// The share file (64 hex digits).
         share: PathBuf,
@@ -113,6 +130,9 @@ pub(super) enum SeedCommand {
   # once every commitment is published and a public beacon fixed after them (a draw result),
   # the shares are brought together:
   tirage generate game_specs/coq.toml --blocks 1..3 --seed-share alice.share --seed-share bob.share --commitments commitments.txt --beacon HEX
+
+Exit status: 0 done, 2 error (a file already there, which is never overwritten, a spec or a
+share that does not load, blocks out of range).
 
 Examples:
   tirage seed new --out /tmp/alice.share

@@ -26,6 +26,8 @@ report, proof, seed or other party's file). Its operator.pub is for reading: who
 the bundle wrote it too, so check the signature with the operator's key as you hold it \
 (a --signer key lying inside the directory it authenticates is refused, exit 2). Inside it:\n  \
 sha256sum -c --ignore-missing SHA256SUMS\n  minisign -Vm SHA256SUMS -p KEY.pub   # the operator's key as you hold it\n\n\
+Exit status: 0 the bundle written, 2 usage or I/O error, or a signature that does not hold \
+(no bundle written; what was at --out stays as it was).\n\n\
 Example:\n  tirage package output/coq/block-001 --for printer --signer output/keys/operator.pub --out /tmp/coq-001-printer"
 )]
 pub(super) struct Args {

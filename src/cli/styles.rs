@@ -8,7 +8,7 @@ use tirage::styles::style::{StyleInfo, LIBRARY};
 /// Arguments of `tirage styles`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Without NAME it prints the index: one line per style. Example:\n  tirage styles\n  tirage styles reveal\n  tirage styles --all\n  tirage styles --json"
+    after_help = "Without NAME it prints the index: one line per style.\n\nExit status: 0 printed, 2 a NAME that is no style of the library (the error names them all).\n\nExamples:\n  tirage styles\n  tirage styles reveal\n  tirage styles --all\n  tirage styles --json"
 )]
 pub(super) struct Args {
     /// Show this style in full (its name as a surface's `style` gives it): how it wins, its
