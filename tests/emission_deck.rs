@@ -148,6 +148,82 @@ fn a_replaced_block_manifest_breaks_the_emission() {
     assert!(text.contains("block-002: manifest.json SHA-256"), "{text}");
 }
 
+/// `verify -q` of an emission prints its verdict, naming the procedures with findings
+/// (the emission-wide one, then each block's), and what each block's verdict was held
+/// against, as README says.
+#[test]
+fn an_emissions_quiet_verdict_names_its_findings_and_what_it_was_held_against() {
+    let t = tempfile::tempdir().unwrap();
+    let em = t.path().join("em");
+    emission(&em);
+    let quiet = || {
+        let o = tirage()
+            .args(["verify", "--unauthenticated", "--no-audit", "-q"])
+            .arg(&em)
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+        )
+    };
+    let held = "held against, every block: UNAUTHENTICATED: no signature checked; lot table: only the block's own spec copy (no --spec); not replayed; ticket files delivered in clear; the manifest says validation codes under a key of their own; TEST BLOCK: made with a test seed (--insecure-seed), never for sale\n";
+    assert_eq!(
+        quiet(),
+        (Some(0), format!("emission verify: CLEAN\n{held}"))
+    );
+    std::fs::copy(
+        em.join("block-001/manifest.json"),
+        em.join("block-002/manifest.json"),
+    )
+    .unwrap();
+    assert_eq!(
+        quiet(),
+        (
+            Some(1),
+            format!(
+                "emission verify: FINDINGS (emission fail; {}/block-002: sha256sums fail, manifest fail, print_header fail, serials fail, csv_matches_print fail)\n{held}",
+                em.display()
+            )
+        )
+    );
+    // A signature vouches for one block: what each was held against, a line a block.
+    tirage()
+        .args(["keygen", "--no-password", "--out"])
+        .arg(t.path().join("op"))
+        .assert()
+        .success();
+    let signed = t.path().join("signed");
+    tirage()
+        .arg("generate")
+        .arg(repo("tests/specs/coq_small.toml"))
+        .args(["--blocks", "1..2", "--insecure-seed", "--seed", SEED, "-q"])
+        .arg("--validation-key")
+        .arg(repo(VALIDATION_KEY))
+        .arg("--sign")
+        .arg(t.path().join("op.key"))
+        .arg("--out")
+        .arg(&signed)
+        .assert()
+        .success();
+    let o = tirage()
+        .args(["verify", "--no-audit", "-q", "--signer"])
+        .arg(t.path().join("op.pub"))
+        .arg(&signed)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&o.stdout);
+    let key = std::fs::read_to_string(t.path().join("op.pub")).unwrap();
+    let key = key.lines().nth(1).unwrap();
+    let lines: Vec<String> = (1..=2)
+        .map(|b| format!("held against, {}/block-00{b}: signed by key {key} for game coq, emission 1, block {b}, production, made with --insecure-seed; lot table: only the block's own spec copy (no --spec); not replayed; ticket files delivered in clear; the manifest says validation codes under a key of their own; TEST BLOCK: made with a test seed (--insecure-seed), never for sale", signed.display()))
+        .collect();
+    assert_eq!(
+        text,
+        format!("emission verify: CLEAN\n{}\n{}\n", lines[0], lines[1])
+    );
+}
 #[test]
 fn a_default_deck_has_every_way_and_is_specimen() {
     let t = tempfile::tempdir().unwrap();

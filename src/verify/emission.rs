@@ -73,21 +73,46 @@ impl EmissionReport {
     }
 
     /// The verdict alone (what `verify -q` prints): `emission verify: CLEAN`, or FINDINGS
-    /// with the blocks that have some.
+    /// naming the procedures with findings, the emission-wide one first, then each block's
+    /// after its directory (`emission verify: FINDINGS (emission fail; em/block-002: spec
+    /// fail)`); then what each block's verdict was held against
+    /// ([`super::report::Authenticated::describe`]): once for every block when it is the
+    /// same for all, else a line a block.
     pub fn verdict_text(&self) -> String {
-        if self.clean {
-            return "emission verify: CLEAN\n".into();
-        }
-        let mut with: Vec<&str> = self
+        let mut s = if self.clean {
+            "emission verify: CLEAN\n".to_string()
+        } else {
+            let mut with: Vec<String> = Vec::new();
+            if self.findings > 0 {
+                with.push("emission fail".into());
+            }
+            for b in self.blocks.iter().filter(|b| !b.clean) {
+                let failed: Vec<String> = b
+                    .checks
+                    .iter()
+                    .filter(|c| !c.is_clean())
+                    .map(|c| format!("{} {}", c.id.name(), c.result))
+                    .collect();
+                with.push(format!("{}: {}", b.dir, failed.join(", ")));
+            }
+            format!("emission verify: FINDINGS ({})\n", with.join("; "))
+        };
+        let held: Vec<(&str, String)> = self
             .blocks
             .iter()
-            .filter(|b| !b.clean)
-            .map(|b| b.dir.as_str())
+            .map(|b| (b.dir.as_str(), b.authenticated.describe()))
             .collect();
-        if self.findings > 0 {
-            with.insert(0, "emission");
+        match held.as_slice() {
+            [(_, first), rest @ ..] if rest.iter().all(|(_, h)| h == first) => {
+                let _ = writeln!(s, "held against, every block: {first}");
+            }
+            _ => {
+                for (dir, h) in &held {
+                    let _ = writeln!(s, "held against, {dir}: {h}");
+                }
+            }
         }
-        format!("emission verify: FINDINGS ({})\n", with.join(", "))
+        s
     }
 }
 
