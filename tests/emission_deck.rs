@@ -148,6 +148,95 @@ fn a_replaced_block_manifest_breaks_the_emission() {
     assert!(text.contains("block-002: manifest.json SHA-256"), "{text}");
 }
 
+/// An emission's summary says, once for all its blocks, what a block's says: each block's
+/// tickets, lots and payout, and whether it is signed and to whom its ticket files are
+/// encrypted, or that they are in clear and go each only to whom it is for.
+#[test]
+fn an_emissions_summary_says_how_its_blocks_are_delivered() {
+    let t = tempfile::tempdir().unwrap();
+    let run = |out: &Path, extra: &[&std::ffi::OsStr]| {
+        let o = tirage()
+            .arg("generate")
+            .arg(repo("tests/specs/coq_small.toml"))
+            .args(["--insecure-seed", "--seed", SEED, "--validation-key"])
+            .arg(repo(VALIDATION_KEY))
+            .arg("--out")
+            .arg(out)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0));
+        String::from_utf8(o.stderr).unwrap()
+    };
+    let em = t.path().join("em");
+    assert_eq!(
+        run(&em, &["--blocks".as_ref(), "1..2".as_ref()]),
+        format!(
+            "TEST EMISSION (made with a test seed: never for sale, claim pays none of its tickets): emission 1 of coq: 2 blocks → {}\n\
+             each block: 3000 tickets, 919 lots, payout 25294 EUR\n\
+             unsigned (no --sign); ticket files in clear (no --recipient): hand each only to whom it is for\n",
+            em.display()
+        )
+    );
+    // Signed and encrypted: the block made alone says the same of itself.
+    tirage()
+        .args(["keygen", "--no-password", "--out"])
+        .arg(t.path().join("op"))
+        .assert()
+        .success();
+    let id = t.path().join("printer.key");
+    let made = std::process::Command::new("age-keygen")
+        .arg("-o")
+        .arg(&id)
+        .output()
+        .expect("age-keygen (.ci/run installs age)");
+    assert!(made.status.success());
+    let public = std::process::Command::new("age-keygen")
+        .arg("-y")
+        .arg(&id)
+        .output()
+        .unwrap();
+    let public = String::from_utf8(public.stdout).unwrap();
+    let mut sealed: Vec<std::ffi::OsString> = vec!["--sign".into(), t.path().join("op.key").into()];
+    for role in ["printer", "central", "auditor"] {
+        sealed.push("--recipient".into());
+        sealed.push(format!("{role}={}", public.trim()).into());
+    }
+    let sealed: Vec<&std::ffi::OsStr> = sealed.iter().map(|s| s.as_os_str()).collect();
+    let alone = run(&t.path().join("b1"), &sealed);
+    let block_delivery = alone.lines().nth(1).unwrap();
+    assert!(
+        block_delivery.starts_with("SHA256SUMS signed by key ")
+            && block_delivery.ends_with("; encrypted: tickets.csv.age to 1 recipient(s), tickets.bin.age to 1 recipient(s), validation.csv.age to 1 recipient(s)"),
+        "{alone}"
+    );
+    let em = t.path().join("em-sealed");
+    let mut args = sealed.clone();
+    args.extend([
+        std::ffi::OsStr::new("--blocks"),
+        std::ffi::OsStr::new("1..2"),
+    ]);
+    let said = run(&em, &args);
+    let lines: Vec<&str> = said.lines().collect();
+    assert_eq!(
+        lines[1],
+        "each block: 3000 tickets, 919 lots, payout 25294 EUR"
+    );
+    assert_eq!(
+        lines[2],
+        block_delivery
+            .replace(
+                "SHA256SUMS signed by key",
+                "emission.json and each block's SHA256SUMS signed by key"
+            )
+            .replace(
+                "(SHA256SUMS.minisig)",
+                "(emission.json.minisig, SHA256SUMS.minisig)"
+            )
+    );
+    assert_eq!(lines.len(), 3, "{said}");
+}
+
 /// `verify -q` of an emission prints its verdict, naming the procedures with findings
 /// (the emission-wide one, then each block's), and what each block's verdict was held
 /// against, as README says.

@@ -130,6 +130,18 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
                 m.blocks.len(),
                 out.display()
             );
+            // Every block has the lot table's counts, and is signed and encrypted alike.
+            if let Some(b) = m.blocks.first() {
+                eprintln!(
+                    "each block: {} tickets, {} lots, payout {} {}",
+                    b.tickets, b.lots, b.payout, spec.currency
+                );
+            }
+            let sealed: Vec<(&str, usize)> = tirage::block::layout::TICKET_FILES
+                .iter()
+                .filter_map(|&f| Some((f, recipients.of(f)?.len())))
+                .collect();
+            eprintln!("{}", delivery(&sealed, signer.as_ref(), true));
         }
         for said in [said, key_said].into_iter().flatten() {
             eprintln!("{said}");
@@ -200,7 +212,12 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
             manifest.game.currency,
             out.display()
         );
-        eprintln!("{}", delivery(&manifest.files, signer.as_ref()));
+        let sealed: Vec<(&str, usize)> = manifest
+            .files
+            .iter()
+            .filter_map(|f| Some((f.name.as_str(), f.encrypted_for.as_ref()?.len())))
+            .collect();
+        eprintln!("{}", delivery(&sealed, signer.as_ref(), false));
     }
     for said in [said, key_said].into_iter().flatten() {
         eprintln!("{said}");
@@ -221,20 +238,21 @@ const TEST_EMISSION: &str =
 /// Said when no validation key of its own was given.
 const DERIVED: &str = "tirage: note: the validation codes are made with a key derived from the seed (no --validation-key): whoever holds the seed can compute them; give a validation key of its own (tirage seed new) for a production block";
 
-/// One line on how the block is delivered: signed or not, its ticket files encrypted to
-/// their recipients or in clear.
-fn delivery(files: &[tirage::output::manifest::FileEntry], signer: Option<&Signer>) -> String {
+/// One line on how a block, or every block of an emission (`emission`), is delivered:
+/// signed or not (an emission's `emission.json` too), and its ticket files encrypted
+/// (`sealed`: each encrypted file's name and count of recipients) or in clear.
+fn delivery(sealed: &[(&str, usize)], signer: Option<&Signer>, emission: bool) -> String {
     let signed = match signer {
+        Some(s) if emission => format!(
+            "emission.json and each block's SHA256SUMS signed by key {} (emission.json.minisig, SHA256SUMS.minisig)",
+            s.id()
+        ),
         Some(s) => format!("SHA256SUMS signed by key {} (SHA256SUMS.minisig)", s.id()),
         None => "unsigned (no --sign)".into(),
     };
-    let sealed: Vec<String> = files
+    let sealed: Vec<String> = sealed
         .iter()
-        .filter_map(|f| {
-            f.encrypted_for
-                .as_ref()
-                .map(|r| format!("{}.age to {} recipient(s)", f.name, r.len()))
-        })
+        .map(|(name, n)| format!("{name}.age to {n} recipient(s)"))
         .collect();
     if sealed.is_empty() {
         format!(
