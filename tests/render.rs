@@ -563,9 +563,11 @@ fn a_deck_proof_sheet_is_a_searchable_pdf_with_a_cover_and_every_ticket() {
         "Combinaisons",
         "promise au billet",
         "near miss jeu1",
+        "Un jeu d'essai QA (chaque combinaison et chaque particularité)",
     ] {
         assert!(cover.contains(line), "{line:?} not on the cover:\n{cover}");
     }
+    assert!(!cover.contains("every_way"), "{cover}");
     // Each way's prize as the ticket prints it, with the currency (pdftotext may drop the
     // space before the sign).
     for prize in [
@@ -693,26 +695,30 @@ fn a_poker_proof_names_the_combination_and_marks_its_cards() {
     ] {
         assert!(svg.contains(&format!(">{label}</text>")), "{label}");
     }
-    // The note names the zone, its amount, the combination and its five cards: ten to ace
-    // of one suit.
-    let note = svg
-        .lines()
-        .find(|l| l.contains("avec quinte flush royale : "))
+    // The note names the zone, its amount, the combination and its five cards as they
+    // print, in letters: ten to ace of one suit.
+    let notes = notes_of(&svg);
+    let at = notes
+        .iter()
+        .position(|l| l.contains(" avec quinte flush royale : "))
         .unwrap_or_else(|| panic!("no note of the quinte flush royale:\n{svg}"));
-    let cards: Vec<&str> = note
-        .rsplit_once(": ")
+    let mut note = notes[at].clone();
+    for more in notes[at + 1..].iter().take_while(|l| !l.starts_with('«')) {
+        note = format!("{note} {more}");
+    }
+    let cards: Vec<(&str, &str)> = note
+        .rsplit_once(" : ")
         .unwrap()
         .1
-        .trim_end_matches("</text>")
-        .split(' ')
+        .split(", ")
+        .map(|c| c.split_once(" DE ").unwrap())
         .collect();
     assert_eq!(cards.len(), 5, "{note}");
-    let mut ranks: Vec<char> = cards.iter().map(|c| c.chars().next().unwrap()).collect();
+    let mut ranks: Vec<&str> = cards.iter().map(|c| c.0).collect();
     ranks.sort_unstable();
-    assert_eq!(ranks, ['A', 'J', 'K', 'Q', 'T']);
-    let suit = cards[0].chars().nth(1).unwrap();
-    assert!(cards.iter().all(|c| c.ends_with(suit)), "{note}");
-    assert!(note.contains(">« Joueur "), "{note}");
+    assert_eq!(ranks, ["AS", "DAME", "DIX", "ROI", "VALET"], "{note}");
+    assert!(cards.iter().all(|c| c.1 == cards[0].1), "{note}");
+    assert!(note.starts_with("« Joueur "), "{note}");
     // Its five cards and its GAIN are marked, at least.
     assert!(svg.matches(">GAGNANT</text>").count() >= 6);
 
@@ -889,6 +895,37 @@ fn a_proof_shows_what_the_ticket_prints_outside_its_cells() {
     );
     assert!(svg.contains("PRESQUE : presque"));
     assert!(!svg.contains("LEURRE"));
+}
+
+/// A proof's key names the marks it shows, and only those: a multi_chance proof showing
+/// no decoy lists none, though the game has decoys.
+#[test]
+fn the_key_names_only_the_marks_the_proof_shows() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path().join("deck");
+    deck(&repo("game_specs/examples/multi_chance.toml"), &d);
+    let out = t.path().join("proofs");
+    tirage()
+        .arg("render")
+        .arg(&d)
+        .args(["-q", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let mut without_decoy = 0;
+    for entry in std::fs::read_dir(&out).unwrap() {
+        let svg = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        for (tag, key) in [
+            ("GAGNANT", "GAGNANT : gagne"),
+            ("PRESQUE", "PRESQUE : presque (à un symbole d'un gain)"),
+            ("LEURRE", "LEURRE : leurre (montré, ne gagne rien)"),
+        ] {
+            let marked = svg.contains(&format!(">{tag}</text>"));
+            assert_eq!(svg.contains(&format!(">{key}</text>")), marked, "{tag}");
+        }
+        without_decoy += usize::from(!svg.contains(">LEURRE</text>"));
+    }
+    assert!(without_decoy > 0);
 }
 
 /// The directory beside block `dir` where render writes its proofs by default.
@@ -1857,12 +1894,21 @@ fn a_natural_is_named_as_the_pay_legend_names_it() {
         } else {
             format!("« Main {hand} »")
         };
-        let want = format!(
-            "{hand} {wins} {with}{}",
-            cards.map(|c| c.as_str()).join(" ")
-        );
+        // Each card as the ticket prints it in letters (the spec's rank_names and
+        // suit_names), not by its code.
+        let named = |code: &str| {
+            let rank = "23456789TJQKA".find(&code[..1]).unwrap();
+            let suit = "cdhs".find(&code[1..]).unwrap();
+            format!(
+                "{} DE {}",
+                ["2", "3", "4", "5", "6", "7", "8", "9", "10", "VALET", "DAME", "ROI", "AS"][rank],
+                ["TREFLE", "CARREAU", "COEUR", "PIQUE"][suit]
+            )
+        };
+        let want = format!("{hand} {wins} {with}{}", cards.map(|c| named(c)).join(", "));
+        // A note wrapped across lines, read whole.
         assert!(
-            notes_of(&svg).contains(&want),
+            notes_of(&svg).join(" ").contains(&want),
             "{want} not in {:?}",
             notes_of(&svg)
         );

@@ -1166,12 +1166,14 @@ fn shows_another_win(layout: &Layout, marks: &[Mark], area: u8) -> bool {
 /// special symbol's: [`seen_in`]) is told with that area, by the special's name; an area
 /// whose panel shows another's win is not said to lose, nor a special symbol's area on a
 /// face that does not show its symbol (it shows nothing there). `values` is the text of
-/// every face column.
+/// every face column, `named` what a note calls each cell: as the ticket prints it, a card
+/// by its inscription in letters (`ROI DE COEUR`), never by its code (`Kh`).
 fn notes(
     spec: &GameSpec,
     ev: &Evaluation,
     marks: &[Mark],
     values: &[&str],
+    named: &[String],
 ) -> Vec<(Color, String)> {
     let m = &spec.game;
     let cols = &m.layout().columns;
@@ -1214,7 +1216,7 @@ fn notes(
                 continue;
             }
             seen.push((value, panel));
-            v.push(value);
+            v.push(&named[c]);
         }
         crate::language::join_symbols(&v)
     };
@@ -1361,7 +1363,7 @@ pub(crate) fn prize_words(spec: &GameSpec, amount: Money, wins: bool) -> String 
 /// the ticket prints with the panel ([`crate::styles::Layout::printed`]: legends, fixed
 /// winning symbols, the surface's maximum); with `marks` shown, the cells of each win, near miss and
 /// decoy ([`crate::styles::game::Game::marks`]), a note per play area and a key naming only
-/// the marks the game's features have or the proof shows; the serial's
+/// the marks the proof shows; the serial's
 /// Interleaved 2 of 5 barcode. `kind` says whether to mark it SPECIMEN. Errors: a face code
 /// or way outside the spec, or a serial that is not an even count of digits.
 pub fn ticket_canvas(
@@ -1418,9 +1420,9 @@ pub fn ticket_canvas(
             .map(|k| k.kind)
             .min()
     };
-    let cell = |i: usize| {
-        let under = cols
-            .iter()
+    // What the ticket prints under cell `i`: its caption, or its symbol's inscription.
+    let caption = |i: usize| {
+        cols.iter()
             .enumerate()
             .find_map(|(j, d)| match d.kind {
                 ColumnKind::Caption { of } if of == i => Some(values[j].to_string()),
@@ -1430,7 +1432,17 @@ pub fn ticket_canvas(
                 m.layout()
                     .inscription(i, t.face.codes[i])
                     .map(str::to_string)
-            });
+            })
+    };
+    // What a note calls each cell: a card by its inscription, anything else as it prints.
+    let named: Vec<String> = (0..cols.len())
+        .map(|i| match caption(i) {
+            Some(under) if card(values[i]).is_some() => under,
+            _ => values[i].to_string(),
+        })
+        .collect();
+    let cell = |i: usize| {
+        let under = caption(i);
         // A crossword's grid number says what it is.
         let under = under.or_else(|| {
             m.layout()
@@ -1590,7 +1602,7 @@ pub fn ticket_canvas(
 
     // The notes: each play area's win, near miss or decoy, in words.
     let notes = match marks {
-        Marks::Shown => notes(spec, &ev, &all_marks, &values),
+        Marks::Shown => notes(spec, &ev, &all_marks, &values, &named),
         Marks::Hidden => Vec::new(),
     };
 
@@ -1736,21 +1748,12 @@ pub fn ticket_canvas(
             note.clone(),
         );
     }
-    if marks == Marks::Shown {
-        // The key names only the marks the game's features have or this proof shows.
-        let features = m.features();
-        let has = |kind: FeatureKind, mark: MarkKind| {
-            features.iter().any(|f| f.1.kind == kind) || all_marks.iter().any(|k| k.kind == mark)
-        };
-        let mut kinds = vec![MarkKind::Win];
-        if has(FeatureKind::NearMiss, MarkKind::NearMiss) {
-            kinds.push(MarkKind::NearMiss);
-        }
-        if has(FeatureKind::Decoy, MarkKind::Decoy) {
-            kinds.push(MarkKind::Decoy);
-        }
-        draw_legend(&mut c, MARGIN + bars_w + 24.0, bar_y, &kinds, w);
-    }
+    // The key names only the marks this proof shows.
+    let kinds: Vec<MarkKind> = [MarkKind::Win, MarkKind::NearMiss, MarkKind::Decoy]
+        .into_iter()
+        .filter(|&kind| all_marks.iter().any(|k| k.kind == kind))
+        .collect();
+    draw_legend(&mut c, MARGIN + bars_w + 24.0, bar_y, &kinds, w);
     // Interleaved 2 of 5 barcode of the serial, with the serial in figures under it.
     // Each bar one rectangle, its width the element's (narrow or wide).
     let mut x = MARGIN;

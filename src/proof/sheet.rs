@@ -15,7 +15,7 @@
 //! With [`Marks::Hidden`] (production proofs), the tables leave out which tickets win: the
 //! sheet shows what is printed, not where the winners are.
 
-use crate::block::Kind;
+use crate::block::{Composition, Kind};
 use crate::proof::draw::page::{Cell, Flow};
 use crate::proof::draw::pdf::document;
 use crate::proof::draw::{Anchor, Canvas, Color, Font};
@@ -168,10 +168,10 @@ fn composition(flow: &mut Flow, proofs: &Proofs, marks: Marks) {
             (Kind::Specimen, Some(c)) => format!(
                 "{}{}{}",
                 w.kind[0],
-                serde_json::to_value(c)
-                    .ok()
-                    .and_then(|v| v.as_str().map(String::from))
-                    .unwrap_or_default(),
+                match c {
+                    Composition::EveryWay => w.composition[0],
+                    Composition::Proportional => w.composition[1],
+                },
                 w.kind[1]
             ),
             (Kind::Specimen, None) => w.kind[2].into(),

@@ -67,6 +67,9 @@ pub struct SheetWords {
     /// A QA deck of a known composition (before and after it), one of none, a production
     /// block.
     pub kind: [&'static str; 4],
+    /// How a QA deck's counts were chosen, between the first two of [`SheetWords::kind`]:
+    /// every way and feature (`deck`'s default), the lot table's mix (`--proportional`).
+    pub composition: [&'static str; 2],
     /// The lot table is not the published one.
     pub reconstructed: &'static str,
     /// Before the spec's note.
@@ -125,6 +128,7 @@ const EN: Words = Words {
             "A QA deck: specimen serials and codes, never payable",
             "A production block: these proofs show tickets that will be printed and sold",
         ],
+        composition: ["every way and every feature", "the lot table's mix"],
         reconstructed: "The lot table is a reconstruction, not the published one.",
         note: "Note: ",
         this_sheet: ("This sheet:", "ticket(s), in the order asked"),
@@ -189,6 +193,10 @@ const FR: Words = Words {
             ") : séries spécimen du bloc 0 et codes de validation spécimen, jamais payables",
             "Un jeu d'essai QA : séries et codes spécimen, jamais payables",
             "Un bloc de production : ces épreuves montrent des billets qui seront imprimés et vendus",
+        ],
+        composition: [
+            "chaque combinaison et chaque particularité",
+            "la répartition du tableau des lots",
         ],
         reconstructed: "Le tableau des lots est une reconstitution, non le tableau publié.",
         note: "Note : ",
