@@ -897,6 +897,124 @@ fn a_proof_shows_what_the_ticket_prints_outside_its_cells() {
     assert!(!svg.contains("LEURRE"));
 }
 
+/// The hatch strokes of an SVG proof (the mark of what is under the scratch layer): each
+/// line's ends, (x1, y1, x2, y2).
+fn hatch_strokes(svg: &str) -> Vec<[f64; 4]> {
+    svg.lines()
+        .filter(|l| {
+            l.starts_with("<line") && l.contains(r##"stroke="#969696" stroke-width="0.6""##)
+        })
+        .map(|l| {
+            let at = |name: &str| -> f64 {
+                let from = l.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+                l[from..from + l[from..].find('"').unwrap()]
+                    .parse()
+                    .unwrap()
+            };
+            [at("x1"), at("y1"), at("x2"), at("y2")]
+        })
+        .collect()
+}
+
+/// Each text of an SVG proof with the box it takes (left, top, right, bottom): as wide as
+/// its font's metrics give (`text_width`) with a tenth of margin for screen fonts, from a
+/// size above its baseline to a quarter of it below.
+fn text_boxes(svg: &str) -> Vec<(String, [f64; 4])> {
+    use tirage::proof::draw::{text_width, Font};
+    svg.lines()
+        .filter(|l| l.starts_with("<text"))
+        .map(|l| {
+            let at = |name: &str| -> f64 {
+                let from = l.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+                l[from..from + l[from..].find('"').unwrap()]
+                    .parse()
+                    .unwrap()
+            };
+            let text = texts(l).remove(0);
+            let font = if l.contains("font-weight=\"bold\"") {
+                Font::Bold
+            } else if l.contains("Courier") {
+                Font::Mono
+            } else if l.contains("DejaVu") {
+                Font::Symbol
+            } else {
+                Font::Regular
+            };
+            let (x, y, size) = (at("x"), at("y"), at("font-size"));
+            let w = text_width(&text, font, size) * 1.1;
+            let left = if l.contains("text-anchor=\"middle\"") {
+                x - w / 2.0
+            } else if l.contains("text-anchor=\"end\"") {
+                x - w
+            } else {
+                x
+            };
+            (text, [left, y - size, left + w, y + 0.25 * size])
+        })
+        .collect()
+}
+
+/// What a ticket prints in the open (pay legends, printed maxima) is drawn clear of the
+/// hatched frame of what is under the scratch layer, in a box of its own that says so; no
+/// text of any proof of these games crosses a hatch stroke.
+#[test]
+fn no_text_of_a_proof_is_drawn_over_a_hatch() {
+    let t = tempfile::tempdir().unwrap();
+    for spec in [
+        "tests/specs/pharaon_small.toml",
+        "game_specs/examples/vingt_et_un.toml",
+        "game_specs/examples/casino.toml",
+        "game_specs/examples/morpion_lignes.toml",
+        "game_specs/examples/numero_multiplicateur.toml",
+        "game_specs/examples/mots_bonus.toml",
+        "game_specs/examples/six_bingo.toml",
+    ] {
+        let name = std::path::Path::new(spec).file_stem().unwrap();
+        let d = t.path().join(name);
+        deck(&repo(spec), &d);
+        let out = t.path().join(name).with_extension("proofs");
+        tirage()
+            .arg("render")
+            .arg(&d)
+            .args(["-q", "--out"])
+            .arg(&out)
+            .assert()
+            .success();
+        let mut proofs = 0;
+        for entry in std::fs::read_dir(&out).unwrap() {
+            let path = entry.unwrap().path();
+            let svg = std::fs::read_to_string(&path).unwrap();
+            let strokes = hatch_strokes(&svg);
+            assert!(!strokes.is_empty(), "{}: nothing hatched", path.display());
+            for (text, [left, top, right, bottom]) in text_boxes(&svg) {
+                let crossed = strokes.iter().any(|&[x1, y1, x2, y2]| {
+                    x1.max(x2) > left
+                        && x1.min(x2) < right
+                        && y1.max(y2) > top
+                        && y1.min(y2) < bottom
+                });
+                assert!(!crossed, "{}: a hatch crosses « {text} »", path.display());
+            }
+            proofs += 1;
+        }
+        assert!(proofs > 10, "{spec}: {proofs} proofs");
+    }
+    // Pharaon's maxima and legends, in the box of what is printed in the open.
+    let svg = std::fs::read_to_string(t.path().join("pharaon_small.proofs/ticket-1.svg")).unwrap();
+    let texts = texts(&svg);
+    for legend in ["Gain maximum : 5 000 €", "MASQUE = gain ×2"] {
+        let at = texts.iter().position(|t| t == legend).unwrap();
+        assert!(
+            texts[..at]
+                .iter()
+                .rev()
+                .take(4)
+                .any(|t| t == "imprimé à découvert"),
+            "{legend}: {texts:?}"
+        );
+    }
+}
+
 /// A proof's key names the marks it shows, and only those: a multi_chance proof showing
 /// no decoy lists none, though the game has decoys.
 #[test]

@@ -722,6 +722,22 @@ const SCOPE_SIZE: f64 = 6.5;
 /// The height that line takes.
 const SCOPE_H: f64 = 9.0;
 const PRINTED_LEAD: f64 = 9.5;
+/// The room left under a panel's printed lines, below their leading, in points.
+const PRINTED_FOOT: f64 = 3.0;
+/// How far outside a cell the hatch of a covered cell in a panel partly in the open runs:
+/// its strokes stay off the cell's words and off its frame.
+const RING: f64 = 4.5;
+/// The room a panel partly in the open leaves above its cells for their hatch, in points.
+fn ring(scope: usize) -> f64 {
+    if scope == 2 {
+        RING - 1.5
+    } else {
+        0.0
+    }
+}
+/// How far the box of what a panel under the scratch layer prints in the open rises into
+/// the panel's frame: their edges meet, with no gap a proof sheet could cut them apart at.
+const OPEN_OVERLAP: f64 = 1.0;
 /// Width of one barcode module (the narrow element), in points (Interleaved 2 of 5 at
 /// 0.39 mm), and the bars' height.
 const MODULE: f64 = 1.1;
@@ -1505,6 +1521,9 @@ pub fn ticket_canvas(
         printed: Vec<String>,
         /// Under the scratch layer, in the open, or both: an index into [`Words::scope`].
         scope: usize,
+        /// The height of the panel's frame: all of `h`, or, for a panel under the scratch
+        /// layer that prints lines, the frame above the box of those lines in the open.
+        frame_h: f64,
     }
     let mut placed: Vec<Placed> = Vec::new();
     // Under the header, and the verdict when there is one: a plain proof closes up.
@@ -1570,14 +1589,29 @@ pub fn ticket_canvas(
             .iter()
             .flat_map(|l| wrap(l, Font::Regular, PRINTED_SIZE, w - 2.0 * PAD))
             .collect();
-        let h = PAD
+        let cells_h = PAD
             + LABEL_H
             + SCOPE_H
+            + ring(scope)
             + rows.len() as f64 * (CELL_H + GAP)
             + squares.as_ref().map_or(0.0, |s| s.height() + GAP)
-            + printed.len() as f64 * PRINTED_LEAD
             - GAP
             + PAD;
+        // The lines' last descenders clear of the edge under them.
+        let lines_h = match printed.len() {
+            0 => 0.0,
+            n => n as f64 * PRINTED_LEAD + PRINTED_FOOT,
+        };
+        // What a panel under the scratch layer prints in the open goes in a box of its own
+        // under the hatched frame, never over the hatch.
+        let (frame_h, h) = if scope == 0 && !printed.is_empty() {
+            (
+                cells_h,
+                cells_h - OPEN_OVERLAP + PAD / 2.0 + SCOPE_H + lines_h,
+            )
+        } else {
+            (cells_h + lines_h, cells_h + lines_h)
+        };
         if x > MARGIN && x + w > PROOF_WIDTH - MARGIN {
             x = MARGIN;
             y += line_h + GAP;
@@ -1594,6 +1628,7 @@ pub fn ticket_canvas(
             squares,
             printed,
             scope,
+            frame_h,
         });
         x += w + GAP * 1.5;
         line_h = line_h.max(h);
@@ -1677,13 +1712,13 @@ pub fn ticket_canvas(
             p.x,
             p.y,
             p.w,
-            p.h,
+            p.frame_h,
             6.0,
             Some(Color::WHITE),
             Some((edge, lw)),
         );
         if p.scope == 0 {
-            hatch(&mut c, p.x, p.y, p.w, p.h, 6.0);
+            hatch(&mut c, p.x, p.y, p.w, p.frame_h, 6.0);
         }
         let size = fit(&p.label, Font::Bold, 10.0, p.w - 2.0 * PAD);
         c.text_styled(
@@ -1705,7 +1740,7 @@ pub fn ticket_canvas(
             Anchor::Start,
             scope,
         );
-        let top = p.y + PAD + LABEL_H + SCOPE_H;
+        let top = p.y + PAD + LABEL_H + SCOPE_H + ring(p.scope);
         for (r, row) in p.rows.iter().enumerate() {
             let row_w = row.len() as f64 * CELL_W + (row.len() as f64 - 1.0) * GAP;
             let x0 = p.x + (p.w - row_w) / 2.0;
@@ -1713,9 +1748,11 @@ pub fn ticket_canvas(
             for (k, cell) in row.iter().enumerate() {
                 let cx = x0 + k as f64 * (CELL_W + GAP);
                 draw_cell(&mut c, cx, cy, cell, w);
-                // In a panel partly in the open, each cell under the scratch layer.
+                // In a panel partly in the open, each cell under the scratch layer, its
+                // hatch around it, clear of its words.
                 if p.scope == 2 && cell.covered {
-                    hatch(&mut c, cx, cy, CELL_W, CELL_H, 4.0);
+                    let (x, y) = (cx - RING, cy - RING);
+                    hatch(&mut c, x, y, CELL_W + 2.0 * RING, CELL_H + 2.0 * RING, 6.0);
                 }
             }
         }
@@ -1723,6 +1760,31 @@ pub fn ticket_canvas(
         if let Some(sq) = &p.squares {
             sq.draw(&mut c, p.x + (p.w - sq.width()) / 2.0, below, w);
             below += sq.height() + GAP;
+        }
+        if p.frame_h < p.h {
+            // The box of what the ticket prints in the open, its top edge on the frame's
+            // bottom one (so that a proof sheet never cuts them apart), named as such.
+            let top = p.y + p.frame_h - OPEN_OVERLAP;
+            c.rect(
+                p.x,
+                top,
+                p.w,
+                p.h - p.frame_h + OPEN_OVERLAP,
+                6.0,
+                Some(Color::WHITE),
+                Some((Color(150, 150, 150), 0.8)),
+            );
+            let open = w.scope[1];
+            c.text_styled(
+                p.x + PAD,
+                top + PAD / 2.0 + SCOPE_SIZE,
+                fit(open, Font::Regular, SCOPE_SIZE, p.w - 2.0 * PAD),
+                Font::Regular,
+                Color::GREY,
+                Anchor::Start,
+                open,
+            );
+            below = top + PAD / 2.0 + SCOPE_H;
         }
         for (k, l) in p.printed.iter().enumerate() {
             c.text_styled(
