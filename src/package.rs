@@ -211,7 +211,8 @@ pub fn package(
     // copy, an older bundle moved aside) is removed: the new bundle replaces both.
     let lock =
         crate::store::lock::OutputLock::acquire(out, crate::store::lock::Mode::Exclusive, false)?;
-    let _ = lock.remove_leftovers();
+    lock.remove_leftovers()
+        .map_err(|e| io(&e.path.clone(), std::io::Error::other(e)))?;
     let staged =
         crate::store::durable::private_tempdir(&parent, &format!(".{out_name}.tirage-tmp-"))
             .map_err(|e| io(&parent, e))?;

@@ -228,7 +228,9 @@ fn once_placed(
 
 /// Locks output `out` for this run alone ([`tirage::store::lock`]), finishes or rolls back a
 /// replacement a dead run left unfinished ([`tirage::generate::place::recover`]) and removes what
-/// else dead runs left beside it, saying so. Held by another run: without `force` an error (two runs to
+/// else dead runs left beside it, saying so; refuses, before anything is moved or removed,
+/// when a journal or leftover there is another user's ([`tirage::store::owner`]), and warns
+/// when the folder is writable by others without the sticky bit. Held by another run: without `force` an error (two runs to
 /// one output never both succeed); with `force` it waits its turn, saying so.
 /// An output inside a block or deck directory is refused first, before its lock file is
 /// made there ([`outside_blocks`]).
@@ -244,10 +246,17 @@ fn lock_output(out: &std::path::Path, force: bool) -> anyhow::Result<OutputLock>
         }
         r => r?,
     };
+    if let Some(w) =
+        tirage::store::owner::open_folder_warning(&tirage::store::durable::parent_of(out))
+    {
+        eprintln!("tirage: warning: {w}");
+    }
+    // Nothing another user put beside the output is acted on, nor anything else then.
+    lock.check_leftovers()?;
     if let Some(r) = tirage::generate::place::recover(out)? {
         eprintln!("tirage: {r}");
     }
-    for (path, error) in lock.remove_leftovers() {
+    for (path, error) in lock.remove_leftovers()? {
         match error {
             None => eprintln!(
                 "tirage: removed {}, left by an earlier run that did not finish",

@@ -55,6 +55,10 @@ pub enum PlaceError {
     /// An emission's destination holds a block: an emission goes to a directory of its own.
     #[error("{0} holds a block (manifest.json): an emission goes to a directory of its own, holding block-NNN directories and emission.json; choose another --out")]
     BlockNotEmission(PathBuf),
+    /// A journal, staged output or seed, or another piece of a replacement beside the
+    /// output is another user's, or others can write it: it is not acted on.
+    #[error(transparent)]
+    NotOurs(#[from] crate::store::owner::NotOurs),
     /// A file could not be created, written or moved.
     #[error("{path}: {error}")]
     Io {
@@ -273,6 +277,27 @@ fn aside_name(out: &Path, parent: &Path, what: &str) -> Result<PathBuf, PlaceErr
         .map_err(io(parent))
 }
 
+/// The text of the journal at `jpath` (`None`: not a regular file of UTF-8 text of at most
+/// 64 KiB), read from the descriptor whose owner and mode are checked first: a journal
+/// of another user's, or that others can write, is never read. Errors: it is not the
+/// current user's ([`crate::store::owner::NotOurs`]).
+fn journal_text(jpath: &Path) -> Result<Option<String>, crate::store::owner::NotOurs> {
+    use std::io::Read;
+    let Ok(f) = crate::output::open_regular(jpath) else {
+        // A link or another kind of file: judged without following it.
+        crate::store::owner::ours(jpath)?;
+        return Ok(None);
+    };
+    if let Ok(m) = f.metadata() {
+        crate::store::owner::judge(jpath, &m)?;
+    }
+    let mut bytes = Vec::new();
+    if f.take((1 << 16) + 1).read_to_end(&mut bytes).is_err() || bytes.len() > 1 << 16 {
+        return Ok(None);
+    }
+    Ok(String::from_utf8(bytes).ok())
+}
+
 /// The hex SHA-256 of regular file `path` (at most 1 MiB), or `None`.
 fn digest(path: &Path) -> Option<String> {
     use sha2::{Digest, Sha256};
@@ -455,6 +480,42 @@ impl Pieces {
         durable::sync_dir(&self.parent).map_err(io(&self.parent))
     }
 
+    /// Every piece the journal names beside the output (the staged output, the older one
+    /// aside, the staged seed, the older seed aside) that is there is the current user's,
+    /// and no one else can write it ([`crate::store::owner::ours`]). Errors: the first that
+    /// is not.
+    fn check(&self) -> Result<(), PlaceError> {
+        let seeds = [
+            self.new_seed.as_ref().map(|(p, _)| p),
+            self.seed_aside.as_ref(),
+        ];
+        for p in [Some(&self.staged), Some(&self.aside)]
+            .into_iter()
+            .chain(seeds)
+            .flatten()
+        {
+            crate::store::owner::ours(p)?;
+        }
+        Ok(())
+    }
+
+    /// Moves `from` to `to` (never replacing), once `from` is seen to be the current
+    /// user's ([`crate::store::owner::ours`]) unless it is the output itself (whoever made
+    /// the older output, `--force` may replace it). Errors: on `err_path`.
+    fn mv(&self, from: &Path, to: &Path, err_path: &Path) -> Result<(), PlaceError> {
+        if from != self.out {
+            crate::store::owner::ours(from)?;
+        }
+        durable::rename_noreplace(from, to).map_err(io(err_path))
+    }
+
+    /// Exchanges the output and the staged one ([`exchange`]), once the staged one is
+    /// seen to be the current user's.
+    fn swap(&self) -> std::io::Result<()> {
+        crate::store::owner::ours(&self.staged).map_err(std::io::Error::other)?;
+        exchange(&self.staged, &self.out)
+    }
+
     /// True when directory `dir` holds the new output whole: the new output's directory
     /// (its inode) with its sealed file's digest.
     fn is_new(&self, dir: &Path, sealed_name: &str) -> bool {
@@ -477,7 +538,7 @@ impl Pieces {
             return Ok(());
         };
         if there(path) && !(self.new_seed.is_some() && self.seed_is_new()) {
-            durable::rename_noreplace(path, aside).map_err(io(path))?;
+            self.mv(path, aside, path)?;
             self.sync()?;
         }
         Ok(())
@@ -489,7 +550,7 @@ impl Pieces {
             return Ok(());
         };
         if !(there(path) && self.seed_is_new()) {
-            durable::rename_noreplace(staged, path).map_err(io(path))?;
+            self.mv(staged, path, path)?;
             self.sync()?;
         }
         Ok(())
@@ -510,16 +571,16 @@ impl Pieces {
             return Ok(());
         }
         if there(&self.out) {
-            match exchange(&self.staged, &self.out) {
+            match self.swap() {
                 Ok(()) => return self.sync(),
                 Err(e) if e.kind() == std::io::ErrorKind::Unsupported => {
-                    durable::rename_noreplace(&self.out, &self.aside).map_err(io(&self.out))?;
+                    self.mv(&self.out, &self.aside, &self.out)?;
                     self.sync()?;
                 }
                 Err(e) => return Err(io(&self.out)(e)),
             }
         }
-        durable::rename_noreplace(&self.staged, &self.out).map_err(io(&self.out))?;
+        self.mv(&self.staged, &self.out, &self.out)?;
         self.sync()
     }
 
@@ -530,26 +591,26 @@ impl Pieces {
         if there(&self.out) && self.is_new(&self.out, sealed_name) {
             if there(&self.staged) {
                 // Exchanged: the older output is at the staged name.
-                exchange(&self.staged, &self.out).map_err(io(&self.out))?;
+                self.swap().map_err(io(&self.out))?;
             } else {
-                durable::rename_noreplace(&self.out, &self.staged).map_err(io(&self.out))?;
+                self.mv(&self.out, &self.staged, &self.out)?;
             }
             self.sync()?;
         }
         if !there(&self.out) && there(&self.aside) {
-            durable::rename_noreplace(&self.aside, &self.out).map_err(io(&self.aside))?;
+            self.mv(&self.aside, &self.out, &self.aside)?;
             self.sync()?;
         }
         if let Some(path) = &self.seed {
             if let Some((staged, _)) = &self.new_seed {
                 if there(path) && self.seed_is_new() && !there(staged) {
-                    durable::rename_noreplace(path, staged).map_err(io(path))?;
+                    self.mv(path, staged, path)?;
                     self.sync()?;
                 }
             }
             if let Some(aside) = self.seed_aside.as_ref().filter(|a| there(a)) {
                 if !there(path) {
-                    durable::rename_noreplace(aside, path).map_err(io(aside))?;
+                    self.mv(aside, path, aside)?;
                     self.sync()?;
                 }
             }
@@ -561,9 +622,12 @@ impl Pieces {
     /// name or aside, the older seed file aside). `Err`: the first that could not be.
     fn remove_old(&self) -> Result<(), LeftOver> {
         let mut first = None;
+        let not_ours = |e: crate::store::owner::NotOurs| std::io::Error::other(e.why);
         for p in [&self.staged, &self.aside] {
             if let Ok(m) = std::fs::symlink_metadata(p) {
-                let r = if m.is_dir() {
+                let r = if let Err(e) = crate::store::owner::ours(p) {
+                    Err(not_ours(e))
+                } else if m.is_dir() {
                     std::fs::remove_dir_all(p)
                 } else {
                     std::fs::remove_file(p)
@@ -577,7 +641,10 @@ impl Pieces {
             }
         }
         if let Some(a) = self.seed_aside.as_ref().filter(|a| there(a)) {
-            if let Err(error) = std::fs::remove_file(a) {
+            let r = crate::store::owner::ours(a)
+                .map_err(not_ours)
+                .and_then(|_| std::fs::remove_file(a));
+            if let Err(error) = r {
                 first.get_or_insert(LeftOver {
                     path: a.clone(),
                     error,
@@ -818,6 +885,9 @@ pub struct Interrupted {
     pub journal: PathBuf,
     /// Each seed file there is of the replacement, with whose it is (`the older block's`).
     pub seeds: Vec<(String, PathBuf)>,
+    /// The journal, or a piece it names, that is another user's or that others can write:
+    /// `generate` refuses it rather than finish the replacement.
+    pub stranger: Option<crate::store::owner::NotOurs>,
 }
 
 impl std::fmt::Display for Interrupted {
@@ -833,6 +903,19 @@ impl std::fmt::Display for Interrupted {
         } else {
             "tirage generate SPEC"
         };
+        if let Some(s) = &self.stranger {
+            return write!(
+                f,
+                "{out}: the journal of a replacement of this {what} lies beside it ({}), so \
+                 nothing is read from {out}; but {}: {why}, so `{command}` refuses to finish or \
+                 roll back that replacement, and so does this command; if no run of yours \
+                 left it, someone else may have planted it to swap the {what} and its seed: \
+                 look at it, then remove it",
+                self.journal.display(),
+                s.path.display(),
+                why = s.why
+            );
+        }
         write!(
             f,
             "{out}: a replacement of this {what} was interrupted (its journal {} is beside it): \
@@ -865,10 +948,19 @@ pub fn interrupted(out: &Path) -> Option<Interrupted> {
         return None;
     }
     let parent = durable::parent_of(out);
-    let j = crate::output::read_regular(&journal, 1 << 16)
-        .ok()
-        .and_then(|b| String::from_utf8(b).ok())
-        .and_then(|t| Journal::parse(&t, out));
+    let (text, stranger) = match journal_text(&journal) {
+        Ok(t) => (t, None),
+        Err(e) => (None, Some(e)),
+    };
+    let j = text.and_then(|t| Journal::parse(&t, out));
+    let stranger = stranger.or_else(|| {
+        j.as_ref()
+            .and_then(|j| Pieces::of(j, &parent).check().err())
+            .and_then(|e| match e {
+                PlaceError::NotOurs(n) => Some(n),
+                _ => None,
+            })
+    });
     let mut seeds = Vec::new();
     let what = j.as_ref().map_or_else(String::new, |j| j.what.clone());
     if let Some(j) = &j {
@@ -895,6 +987,7 @@ pub fn interrupted(out: &Path) -> Option<Interrupted> {
         what,
         journal,
         seeds,
+        stranger,
     })
 }
 
@@ -904,16 +997,19 @@ pub fn interrupted(out: &Path) -> Option<Interrupted> {
 /// ones put back). The caller holds `out`'s exclusive lock. Returns what was done (`None`:
 /// no journal). A journal that is not whole was being written when the run stopped, before
 /// anything was moved: it is removed, and nothing else ([`Outcome::TornJournal`]; the
-/// staged output and seed are then removed as leftovers). Errors: a move failed; the journal then stays.
+/// staged output and seed are then removed as leftovers). Nothing is acted on unless the
+/// journal and every piece it names there are the current user's, that no one else can
+/// write ([`crate::store::owner`]): anyone who can write the folder could have planted
+/// them to swap the output and its seed for theirs. Errors: the journal or a piece is
+/// not the current user's ([`PlaceError::NotOurs`], nothing moved); a move failed; the
+/// journal then stays.
 pub fn recover(out: &Path) -> Result<Option<Recovered>, PlaceError> {
     let jpath = crate::store::lock::journal_path(out);
     if !there(&jpath) {
         return Ok(None);
     }
     let parent = durable::parent_of(out);
-    let text = crate::output::read_regular(&jpath, 1 << 16)
-        .ok()
-        .and_then(|b| String::from_utf8(b).ok());
+    let text = journal_text(&jpath)?;
     let Some(j) = text.and_then(|t| Journal::parse(&t, out)) else {
         std::fs::remove_file(&jpath).map_err(io(&jpath))?;
         durable::sync_dir(&parent).map_err(io(&parent))?;
@@ -926,6 +1022,7 @@ pub fn recover(out: &Path) -> Result<Option<Recovered>, PlaceError> {
         }));
     };
     let p = Pieces::of(&j, &parent);
+    p.check()?;
     let seed_whole = match &p.new_seed {
         Some((staged, d)) => p.seed_is_new() || digest(staged).is_some_and(|x| x == *d),
         None => true,

@@ -4,7 +4,8 @@
 //! beside output `<name>` is named `.<name>.tirage-<what>-<pid>-<random>`: while a run
 //! holds the exclusive lock, no other run of that output is alive, so every such name is a
 //! leftover of a dead run ([`OutputLock::leftovers`]), which the next run removes. The lock
-//! file itself stays (removing it would let two runs lock two different files).
+//! file itself stays (removing it would let two runs lock two different files). No
+//! leftover of another user's is removed ([`crate::store::owner`]).
 
 use crate::store::durable::parent_of;
 use std::fs::File;
@@ -164,10 +165,25 @@ impl OutputLock {
         found
     }
 
+    /// Checks that every leftover ([`OutputLock::leftovers`]) and a replacement's journal
+    /// are the current user's, that no one else can write ([`crate::store::owner::ours`]):
+    /// what another user put there is never removed nor acted on. Errors: the first that
+    /// is not.
+    pub fn check_leftovers(&self) -> Result<(), crate::store::owner::NotOurs> {
+        for p in self.leftovers().iter().chain([&journal_path(&self.out)]) {
+            crate::store::owner::ours(p)?;
+        }
+        Ok(())
+    }
+
     /// Removes every leftover of a dead run ([`OutputLock::leftovers`]; a directory with
-    /// all it holds, a link itself, never what it points to). Returns each with the error
-    /// that kept it, if any.
-    pub fn remove_leftovers(&self) -> Vec<(PathBuf, Option<std::io::Error>)> {
+    /// all it holds, a link itself, never what it points to), once each is seen to be the
+    /// current user's ([`OutputLock::check_leftovers`]). Returns each with the error that
+    /// kept it, if any. Errors: a leftover is not the current user's: nothing is removed.
+    pub fn remove_leftovers(
+        &self,
+    ) -> Result<Vec<(PathBuf, Option<std::io::Error>)>, crate::store::owner::NotOurs> {
+        self.check_leftovers()?;
         let removed: Vec<_> = self
             .leftovers()
             .into_iter()
@@ -183,7 +199,7 @@ impl OutputLock {
         if !removed.is_empty() {
             let _ = crate::store::durable::sync_dir(&parent_of(&self.out));
         }
-        removed
+        Ok(removed)
     }
 }
 
@@ -253,6 +269,7 @@ mod tests {
         std::fs::write(d.path().join("block-001.seed"), "s").unwrap();
         let names: Vec<_> = l
             .remove_leftovers()
+            .unwrap()
             .into_iter()
             .map(|(p, e)| {
                 assert!(e.is_none());
