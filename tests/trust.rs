@@ -1,5 +1,5 @@
 //! What another user puts beside an output is never acted on: a replacement's journal, a
-//! staged block, a staged seed or a leftover that the user running tirage
+//! staged block, a staged seed, a leftover or a lock file that the user running tirage
 //! does not own, or that others can write, is refused (exit 2, naming the file and its
 //! owner), and nothing of the operator's is moved. These tests play the other user
 //! (`nobody`, uid 65534) by giving files to it, so they need root; they are skipped
@@ -255,4 +255,55 @@ fn a_folder_others_can_write_is_warned_of() {
         )),
         "{err}"
     );
+}
+
+#[test]
+fn lock_files_are_their_owners_alone() {
+    let t = tempfile::tempdir().unwrap();
+    let out = t.path().join("b");
+    // Made under umask 000: still 0600.
+    let o = std::process::Command::new("sh")
+        .args(["-c", "umask 000; exec \"$0\" \"$@\""])
+        .arg(assert_cmd::cargo::cargo_bin("tirage"))
+        .arg("generate")
+        .arg(repo("tests/specs/coq_small.toml"))
+        .args(["--insecure-seed", "--seed", SEED, "-q", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let lock = t.path().join(".b.tirage-lock");
+    assert_eq!(std::fs::metadata(&lock).unwrap().mode() & 0o7777, 0o600);
+    // One an earlier tirage made 0644 is made 0600 by the next run.
+    std::fs::set_permissions(&lock, std::fs::Permissions::from_mode(0o644)).unwrap();
+    assert_eq!(verify_code(&out), 0);
+    assert_eq!(std::fs::metadata(&lock).unwrap().mode() & 0o7777, 0o600);
+    if !root() {
+        return;
+    }
+    // Another user's lock file is not used: neither generate nor verify takes it.
+    chown_all(&lock, NOBODY);
+    let said = format!(
+        "{}, the lock file of {}: it belongs to user nobody (uid 65534)",
+        lock.display(),
+        out.display()
+    );
+    let o = tirage()
+        .arg("generate")
+        .arg(repo("tests/specs/coq_small.toml"))
+        .args(["--insecure-seed", "--seed", SEED, "-q", "--force", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains(&said), "{err}");
+    let o = tirage()
+        .args(["verify", "--unauthenticated", "-q"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains(&said), "{err}");
 }

@@ -349,6 +349,7 @@ fn lock_shared(dir: &std::path::Path) -> anyhow::Result<Vec<OutputLock>> {
             Ok(l) => locks.push(l),
             // No lock file: not made by this tirage; the seal check still holds.
             Err(LockError::Io { error, .. }) if error.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e @ LockError::NotOurs { .. }) => return Err(e.into()),
             Err(e) => eprintln!("tirage: note: {e}; going on without it"),
         }
     }

@@ -4,8 +4,10 @@
 //! beside output `<name>` is named `.<name>.tirage-<what>-<pid>-<random>`: while a run
 //! holds the exclusive lock, no other run of that output is alive, so every such name is a
 //! leftover of a dead run ([`OutputLock::leftovers`]), which the next run removes. The lock
-//! file itself stays (removing it would let two runs lock two different files). No
-//! leftover of another user's is removed ([`crate::store::owner`]).
+//! file itself stays (removing it would let two runs lock two different files). The lock
+//! file is its owner's alone (mode 0600: `flock` needs only a descriptor open for reading,
+//! so another user able to open it could hold it forever), and neither a lock file nor a
+//! leftover of another user's is used or removed ([`crate::store::owner`]).
 
 use crate::store::durable::parent_of;
 use std::fs::File;
@@ -30,6 +32,15 @@ pub enum LockError {
         out: PathBuf,
         /// The first of its parents that exists, which is not a folder.
         parent: PathBuf,
+    },
+    /// The lock file is another user's: it may have been planted to hold the lock
+    /// forever, so it is not used.
+    #[error("{}, the lock file of {}: {}, so it is not used: tirage locks only with a lock file of the user running it; if no run of yours made it, someone else may have planted it to hold the lock: look at it, then remove it (or work on {} as the user who owns it); nothing was written", lock.path.display(), out.display(), lock.why, out.display())]
+    NotOurs {
+        /// The output.
+        out: PathBuf,
+        /// The lock file, whose it is.
+        lock: crate::store::owner::NotOurs,
     },
     /// The lock file could not be created or locked.
     #[error("{}: cannot lock it: {error}", path.display())]
@@ -110,15 +121,30 @@ impl OutputLock {
             std::fs::create_dir_all(&parent).map_err(io)?;
         }
         let mut opts = File::options();
-        // Never through a link, never waiting (a FIFO planted there).
+        // Never through a link, never waiting (a FIFO planted there); its owner's alone.
         let flags = rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK;
-        opts.read(true).custom_flags(flags.bits() as i32);
+        opts.read(true)
+            .custom_flags(flags.bits() as i32)
+            .mode(crate::store::durable::PRIVATE_FILE);
         if mode == Mode::Exclusive {
             opts.write(true).create(true);
         }
         let file = opts.open(&path).map_err(io)?;
-        if !file.metadata().map_err(io)?.is_file() {
+        let meta = file.metadata().map_err(io)?;
+        if !meta.is_file() {
             return Err(io(std::io::Error::other("not a regular file")));
+        }
+        let uid = std::os::unix::fs::MetadataExt::uid(&meta);
+        if uid != crate::store::owner::me() {
+            return Err(LockError::NotOurs {
+                out: out.to_path_buf(),
+                lock: crate::store::owner::stranger(&path, uid),
+            });
+        }
+        // One an earlier tirage made open to others (0666 less the umask): its owner's alone.
+        if std::os::unix::fs::MetadataExt::mode(&meta) & 0o077 != 0 {
+            let private = rustix::fs::Mode::from_raw_mode(crate::store::durable::PRIVATE_FILE);
+            rustix::fs::fchmod(&file, private).map_err(|e| io(e.into()))?;
         }
         let op = match (mode, wait) {
             (Mode::Exclusive, true) => Op::LockExclusive,
