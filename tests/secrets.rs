@@ -369,3 +369,80 @@ fn the_seed_or_a_share_as_the_validation_key_is_refused() {
         assert_eq!(err, said(share, format!("{option} {}", share.display())));
     }
 }
+
+/// A seed file, a validation key, a secret key or an age identity that other users can
+/// read is warned of, as ssh does, naming it and the `chmod 600` that fixes it; once each,
+/// and not at all once it is its owner's alone.
+#[test]
+fn a_secret_open_to_others_is_warned_of() {
+    use std::os::unix::fs::PermissionsExt;
+    let s = secrets();
+    let seed = production_seed_file(&s.root);
+    let key = s.root.join("op.key");
+    let vkey = &s.validation_key.0;
+    let id = &s.age_identity.0;
+    let chmod = |mode: u32| {
+        for p in [&seed, &key, vkey, id] {
+            std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode)).unwrap();
+        }
+    };
+    let warning = |what: &str, p: &Path, mode: &str| {
+        format!(
+            "tirage: warning: the {what} {} is open to other users than its owner (mode {mode}): whoever can read it holds the secret; make it its owner's alone: chmod 600 {}\n",
+            p.display(),
+            p.display()
+        )
+    };
+    let b = s.root.join("b");
+    let run = |force: bool| {
+        let mut c = tirage();
+        c.arg("generate")
+            .arg(repo("tests/specs/coq_small.toml"))
+            .arg("--seed-file")
+            .arg(&seed)
+            .arg("--validation-key")
+            .arg(vkey)
+            .arg("--sign")
+            .arg(&key)
+            .args(["-q", "--out"])
+            .arg(&b);
+        if force {
+            c.arg("--force");
+        }
+        let o = c.output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    let verify = || {
+        let o = tirage()
+            .args([
+                "verify",
+                "--no-audit",
+                "-q",
+                "--unauthenticated",
+                "--identity",
+            ])
+            .arg(id)
+            .arg(&b)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    chmod(0o644);
+    let err = run(false);
+    for (what, p) in [
+        ("seed file", &seed),
+        ("validation key file", vkey),
+        ("secret key", &key),
+    ] {
+        assert_eq!(err.matches(&warning(what, p, "644")).count(), 1, "{err}");
+    }
+    assert_eq!(err.lines().count(), 3, "{err}");
+    assert_eq!(verify(), warning("age identity", id, "644"));
+    chmod(0o640);
+    assert!(run(true).contains(&warning("seed file", &seed, "640")));
+    chmod(0o600);
+    assert_eq!(run(true), "");
+    assert_eq!(verify(), "");
+}

@@ -51,6 +51,9 @@ pub(super) struct Args {
 }
 
 pub(super) fn run(a: Args) -> Result<Outcome> {
+    for i in &a.identity {
+        super::seed::warn_if_open(i, "age identity");
+    }
     let ids = tirage::output::seal::Identities::load(&a.identity)?;
     let signer = a.signer.as_deref().map(Verifier::load).transpose()?;
     let trust = match (&signer, a.unauthenticated) {

@@ -87,6 +87,9 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     let _lock = lock_output(&out, a.force)?;
     // Before the seed is staged: a deck never replaces a production block or its seed.
     check_destination(&out, a.force, Kind::Specimen)?;
+    if let Some(k) = &a.sign {
+        super::seed::warn_if_open(k, "secret key");
+    }
     let signer = a.sign.as_deref().map(Signer::load).transpose()?;
     super::keys::check_pinned(&spec, signer.as_ref())?;
     let provenance = a.seed.provenance()?;

@@ -237,6 +237,9 @@ impl BlockKeys {
 
     /// The signing key, if `--sign` was given. Errors: as [`Signer::load`].
     pub(super) fn signer(&self) -> Result<Option<Signer>> {
+        if let Some(k) = &self.sign {
+            super::seed::warn_if_open(k, "secret key");
+        }
         Ok(self.sign.as_deref().map(Signer::load).transpose()?)
     }
 

@@ -114,6 +114,9 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
             a.dir.display()
         );
     }
+    for i in &a.identity {
+        super::seed::warn_if_open(i, "age identity");
+    }
     let ids = tirage::output::seal::Identities::load(&a.identity)?;
     let selection = Selection {
         tickets: a.tickets.clone(),

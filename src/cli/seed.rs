@@ -209,8 +209,38 @@ pub(super) fn refuse_seed_as_key(
     }
 }
 
-/// Reads a secret file of 64 hex digits (a seed, a share or a validation key).
+/// Warns (stderr, one line), as ssh does of a private key, when the secret file `path`
+/// (`what`: `seed file`, `validation key file`, `secret key`, …) is open to other users
+/// than its owner (any of the mode bits 077): names it and the `chmod 600` that makes it
+/// its owner's alone; once per file, however often it is read. A file that cannot be
+/// examined is not warned of (reading it says why).
+pub(super) fn warn_if_open(path: &Path, what: &str) {
+    use std::os::unix::fs::MetadataExt;
+    static WARNED: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+    if let Ok(m) = std::fs::metadata(path) {
+        let first = || {
+            let mut warned = WARNED.lock().unwrap_or_else(|e| e.into_inner());
+            let first = !warned.iter().any(|p| p == path);
+            warned.push(path.to_path_buf());
+            first
+        };
+        if m.is_file() && m.mode() & 0o077 != 0 && first() {
+            eprintln!(
+                "tirage: warning: the {what} {} is open to other users than its owner \
+                 (mode {:o}): whoever can read it holds the secret; make it its owner's \
+                 alone: chmod 600 {}",
+                path.display(),
+                m.mode() & 0o7777,
+                path.display()
+            );
+        }
+    }
+}
+
+/// Reads a secret file of 64 hex digits (a seed, a share or a validation key); warns when
+/// others can read it ([`warn_if_open`]).
 pub(super) fn read_secret(path: &Path, what: &str) -> Result<Seed> {
+    warn_if_open(path, what);
     let text = zeroize::Zeroizing::new(read_small(path, what)?);
     Seed::from_hex(&text).with_context(|| format!("{what} {}", path.display()))
 }
@@ -261,6 +291,9 @@ pub(super) fn commit(
     let spec = GameSpec::load(spec)?;
     let blocks = tirage::crypto::ceremony::parse_blocks(blocks)
         .map_err(|e| anyhow::anyhow!("--blocks: {e}"))?;
+    if let Some(k) = sign {
+        warn_if_open(k, "secret key");
+    }
     let signer = sign.map(tirage::crypto::sign::Signer::load).transpose()?;
     let binding = Binding {
         game_code: spec.game_code,

@@ -76,9 +76,16 @@ pub(crate) fn small_emission(em: &Path) {
 /// The test validation key (64 hex digits; never a production key).
 pub(crate) const VALIDATION_KEY: &str = "tests/keys/validation.key";
 
-/// Path of a file in the repository.
+/// Path of a file in the repository. The test validation key ([`VALIDATION_KEY`]) is made
+/// its owner's alone (mode 0600; git keeps 0644), as a secret file should be: else every
+/// run given it warns that others can read it.
 pub(crate) fn repo(p: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(p)
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(p);
+    if p == VALIDATION_KEY {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    path
 }
 
 /// The `tirage` binary.
