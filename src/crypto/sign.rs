@@ -50,6 +50,119 @@ pub enum SignError {
     Invalid(String),
 }
 
+/// One line of a signature file as minisign's reader takes it (`fgets` into a buffer of
+/// `size` bytes, then `trim`, minisign.c `sig_load`): the bytes up to the first line feed,
+/// at most `size - 1`, cut at a NUL byte; the line as read (cut at its first carriage
+/// return or line feed) and whether it ended with a line feed. Returns the rest of the
+/// text too. Errors: a carriage return other than just before the line feed (minisign
+/// 0.12 refuses it; 0.11 cuts the line there).
+fn minisign_line(text: &[u8], size: usize) -> Result<(&[u8], bool, &[u8]), String> {
+    let max = size - 1;
+    let end = match memchr::memchr(b'\n', &text[..text.len().min(max)]) {
+        Some(i) => i + 1,
+        None => text.len().min(max),
+    };
+    let (chunk, rest) = text.split_at(end);
+    let chunk = &chunk[..memchr::memchr(0, chunk).unwrap_or(chunk.len())];
+    let (line, lf) = match chunk.strip_suffix(b"\n") {
+        Some(l) => (l, true),
+        None => (chunk, false),
+    };
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    if line.contains(&b'\r') {
+        return Err("a carriage return inside a line".into());
+    }
+    Ok((line, lf, rest))
+}
+
+/// Decodes `b64` as minisign's `b64_to_bin` does (standard alphabet, length a multiple
+/// of 4, `=` only as the padding of the last group) to exactly `len` bytes, else `None`.
+fn minisign_base64(b64: &[u8], len: usize) -> Option<Vec<u8>> {
+    let value = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        } as u32)
+    };
+    if b64.is_empty() || b64.len() % 4 != 0 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(b64.len() / 4 * 3);
+    let groups = b64.len() / 4;
+    for (g, q) in b64.chunks(4).enumerate() {
+        let pad = q.iter().filter(|&&c| c == b'=').count();
+        let last = g + 1 == groups;
+        // Padding only at the end of the last group: `xx==` or `xxx=`.
+        let ok_pad = match pad {
+            0 => true,
+            1 => last && q[3] == b'=',
+            2 => last && q[2] == b'=' && q[3] == b'=',
+            _ => false,
+        };
+        if !ok_pad {
+            return None;
+        }
+        let mut t = 0u32;
+        for &c in &q[..4 - pad] {
+            t = (t << 6) | value(c)?;
+        }
+        t <<= 6 * pad as u32;
+        let bytes = [(t >> 16) as u8, (t >> 8) as u8, t as u8];
+        out.extend_from_slice(&bytes[..3 - pad]);
+    }
+    (out.len() == len).then_some(out)
+}
+
+/// Checks that signature file `text` is read by the `minisign` command (`minisign -V`)
+/// as it is read here, so that the two verdicts agree: four lines as its reader takes them
+/// (minisign.c `sig_load`: an untrusted comment line, the signature line, the trusted
+/// comment line, each ending with a line feed, and the global signature line), each
+/// signature exactly the base64 of its bytes, with no blank, space, tab or other
+/// character around it, and a trusted comment of printable characters with nothing
+/// around it that a reader trimming it would drop. What follows the fourth line is not
+/// read (by minisign either). Errors: what minisign would refuse, in words.
+fn as_minisign_reads(text: &str) -> Result<(), String> {
+    // minisign.h: COMMENTMAXBYTES, TRUSTEDCOMMENTMAXBYTES; the signature buffers are
+    // B64_MAX_LEN_FROM_BIN_LEN(74) + 2 and B64_MAX_LEN_FROM_BIN_LEN(64) + 2.
+    let b64_buf = |n: usize| n.div_ceil(3) * 4 + 1 + 2;
+    let (comment, lf, rest) = minisign_line(text.as_bytes(), 1024)?;
+    if !lf {
+        return Err("the untrusted comment line does not end with a line feed".into());
+    }
+    if !comment.starts_with(b"untrusted comment: ") {
+        return Err("the first line does not start with \"untrusted comment: \"".into());
+    }
+    let (sig, lf, rest) = minisign_line(rest, b64_buf(74))?;
+    if !lf {
+        return Err("the signature line is too long or does not end with a line feed".into());
+    }
+    if minisign_base64(sig, 74).is_none() {
+        return Err("the signature line is not exactly the base64 of a signature".into());
+    }
+    let (trusted, lf, rest) = minisign_line(rest, 8192)?;
+    let Some(trusted) = trusted.strip_prefix(b"trusted comment: ") else {
+        return Err("the third line does not start with \"trusted comment: \"".into());
+    };
+    if !lf {
+        return Err("the trusted comment is too long or does not end with a line feed".into());
+    }
+    if trusted.iter().any(|&c| c.is_ascii_control() && c != b'\t') {
+        return Err("the trusted comment holds a control character".into());
+    }
+    if std::str::from_utf8(trusted).map_or(true, |t| t.trim().len() != t.len()) {
+        return Err("the trusted comment has blanks around it".into());
+    }
+    let (global, _, _) = minisign_line(rest, b64_buf(64))?;
+    if minisign_base64(global, 64).is_none() {
+        return Err("the global signature line is not exactly the base64 of a signature".into());
+    }
+    Ok(())
+}
+
 /// The key id minisign prints: the key number as 16 upper-case hex digits.
 fn key_id(keynum: &[u8]) -> String {
     let mut n = [0u8; 8];
@@ -326,9 +439,16 @@ impl Verifier {
     }
 
     /// Checks that `signature` (a minisign signature file's text) is this key's signature
-    /// of `data`; returns its trusted comment. Errors ([`SignError::Invalid`]): malformed,
+    /// of `data`; returns its trusted comment. The file is read exactly as the `minisign`
+    /// command reads it (minisign.c `sig_load`), never more leniently, so that both give
+    /// the same verdict. Errors ([`SignError::Invalid`]): malformed,
     /// made by another key (both ids named), or not a signature of these bytes.
     pub fn verify(&self, data: &[u8], signature: &str) -> Result<String, SignError> {
+        as_minisign_reads(signature).map_err(|e| {
+            SignError::Invalid(format!(
+                "not a minisign signature as the minisign command reads it: {e}"
+            ))
+        })?;
         let sig = SignatureBox::from_string(signature)
             .map_err(|e| SignError::Invalid(format!("not a minisign signature: {e}")))?;
         let signer = key_id(sig.keynum());
