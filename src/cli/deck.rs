@@ -87,10 +87,10 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     let _lock = lock_output(&out, a.force)?;
     // Before the seed is staged: a deck never replaces a production block or its seed.
     check_destination(&out, a.force, Kind::Specimen)?;
+    let signer = a.sign.as_deref().map(Signer::load).transpose()?;
     if let Some(k) = &a.sign {
         super::seed::warn_if_open(k, "secret key");
     }
-    let signer = a.sign.as_deref().map(Signer::load).transpose()?;
     super::keys::check_pinned(&spec, signer.as_ref())?;
     let provenance = a.seed.provenance()?;
     let plan = BlockPlan::deck(&spec, &seed, deck)

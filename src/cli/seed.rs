@@ -291,10 +291,10 @@ pub(super) fn commit(
     let spec = GameSpec::load(spec)?;
     let blocks = tirage::crypto::ceremony::parse_blocks(blocks)
         .map_err(|e| anyhow::anyhow!("--blocks: {e}"))?;
+    let signer = sign.map(tirage::crypto::sign::Signer::load).transpose()?;
     if let Some(k) = sign {
         warn_if_open(k, "secret key");
     }
-    let signer = sign.map(tirage::crypto::sign::Signer::load).transpose()?;
     let binding = Binding {
         game_code: spec.game_code,
         emission: spec.emission,

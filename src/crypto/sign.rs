@@ -45,6 +45,13 @@ pub enum SignError {
         /// minisign's reason.
         why: String,
     },
+    /// The secret key is protected by a password, none is in [`PASSWORD_VAR`], and there is
+    /// no terminal to ask it on.
+    #[error("{}: the secret key is protected by a password, and there is no terminal to ask it on: set {PASSWORD_VAR} to the password (or run where a terminal is)", .0.display())]
+    NoTerminal(PathBuf),
+    /// The password given does not open the secret key.
+    #[error("{}: the password does not open this secret key (wrong password; it is taken from {PASSWORD_VAR}, else asked on the terminal)", .0.display())]
+    WrongPassword(PathBuf),
     /// The signature is missing, malformed, made by another key, or does not match the file.
     #[error("{0}")]
     Invalid(String),
@@ -161,6 +168,14 @@ fn as_minisign_reads(text: &str) -> Result<(), String> {
         return Err("the global signature line is not exactly the base64 of a signature".into());
     }
     Ok(())
+}
+
+/// True when `text` is a minisign public key (a `KEY.pub` file, or its bare key line).
+fn is_public_key(text: &str) -> bool {
+    PublicKeyBox::from_string(text)
+        .and_then(PublicKeyBox::into_public_key)
+        .is_ok()
+        || PublicKey::from_base64(text.trim()).is_ok()
 }
 
 /// The key id minisign prints: the key number as 16 upper-case hex digits.
@@ -343,12 +358,33 @@ impl Signer {
             what: "secret key",
             why: why.to_string(),
         };
+        if is_public_key(&text) {
+            return Err(SignError::BadKey {
+                path: path.to_path_buf(),
+                what: "secret key",
+                why: "it is a public key (KEY.pub); signing takes the secret key, KEY.key".into(),
+            });
+        }
         let sk_box = SecretKeyBox::from_string(&text).map_err(bad)?;
         let sk = match SecretKey::from_unencrypted_box(sk_box.clone()) {
             Ok(sk) => sk,
             Err(_) => {
                 let password = std::env::var(PASSWORD_VAR).ok();
-                sk_box.into_secret_key(password).map_err(bad)?
+                // minisign would ask on /dev/tty: said plainly when there is none.
+                let tty = std::fs::File::options()
+                    .read(true)
+                    .write(true)
+                    .open("/dev/tty");
+                if password.is_none() && tty.is_err() {
+                    return Err(SignError::NoTerminal(path.to_path_buf()));
+                }
+                sk_box.into_secret_key(password).map_err(|e| {
+                    if e.to_string().contains("Wrong password") {
+                        SignError::WrongPassword(path.to_path_buf())
+                    } else {
+                        bad(e)
+                    }
+                })?
             }
         };
         let pk = PublicKey::from_secret_key(&sk).ok();
@@ -409,7 +445,19 @@ impl Verifier {
         };
         let pk = match PublicKeyBox::from_string(&text).and_then(PublicKeyBox::into_public_key) {
             Ok(pk) => pk,
-            Err(_) => PublicKey::from_base64(text.trim()).map_err(bad)?,
+            Err(_) => match PublicKey::from_base64(text.trim()) {
+                Ok(pk) => pk,
+                Err(_) if SecretKeyBox::from_string(&text).is_ok() => {
+                    return Err(SignError::BadKey {
+                        path: path.to_path_buf(),
+                        what: "public key",
+                        why: "it is a secret key (KEY.key); checking takes the public key, \
+                              KEY.pub (and the secret key stays with its owner)"
+                            .into(),
+                    })
+                }
+                Err(e) => return Err(bad(e)),
+            },
         };
         let id = key_id(pk.keynum());
         Ok(Verifier { pk, id })
