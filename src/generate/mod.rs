@@ -1,6 +1,7 @@
-//! Generation of one block: allocation → faces (in parallel, one ChaCha20 stream per pack)
-//! → `tickets.csv` and `tickets.bin` hashed while written → `manifest.json` → `SHA256SUMS`,
-//! every file handed to a [`Sink`]. One road: a [`BlockPlan`] (spec, seed, block number and
+//! Generation of one block: allocation and validation codes → faces (in parallel, one
+//! ChaCha20 stream per pack) → `tickets.csv` and `tickets.bin` hashed while written, and
+//! alongside them `validation.csv` (made from the codes and ways alone) → `manifest.json`
+//! → `SHA256SUMS`, every file handed to a [`Sink`]. One road: a [`BlockPlan`] (spec, seed, block number and
 //! options) goes through [`build`] into a sink — a [`Folder`] for a block, a deck or an
 //! emission's block, [`Digests`] for the replay of `verify`.
 //!
@@ -40,19 +41,26 @@ use sha2::{Digest, Sha256};
 use spare::Spare;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::Arc;
 use std::thread;
 
 pub use sink::{Digests, Folder, Sink, Stream};
 
-/// The rendered CSV rows, print records and validation rows (claims, not yet in file
-/// order) of one pack.
-type PackBytes = (Vec<u8>, Vec<u8>, Vec<validation_csv::Row>);
+/// The rendered CSV rows and print records of one pack.
+type PackBytes = (Vec<u8>, Vec<u8>);
 
 /// Groups of claims (of 256: a coq block's 8 groups are about 5.4 MB of text) rendered in
 /// parallel and handed to the writer of `validation.csv` at once.
 const VALIDATION_GROUPS: usize = 8;
+
+/// Packs whose claims are made per batch (a coq block's batch of 1 024 packs is 2.8 MB of
+/// rows) before they go to their groups.
+const CLAIM_PACKS: u32 = 1024;
+
+/// Validation codes made per task: enough for FF1's batches of 256 to fill.
+const CODE_CHUNK: usize = 4096;
 
 /// Packs built per batch (the unit handed to the writers).
 const BATCH_PACKS: u32 = 128;
@@ -152,7 +160,8 @@ pub(crate) fn io(path: &Path) -> impl FnOnce(std::io::Error) -> GenerateError + 
 struct PackBuilder<'a> {
     plan: &'a BlockPlan<'a>,
     seed: &'a Seed,
-    validator: &'a Validator,
+    /// The validation code of every ticket (index: ticket, 0-based).
+    codes: &'a [u64],
     ways: &'a [WayId],
     /// Per ticket index (0-based): the features promised on it, each with `true` when the
     /// ticket is built asked to show it. Empty for production blocks.
@@ -173,10 +182,9 @@ impl PackBuilder<'_> {
             pack + 1,
             spec.pack_size,
         );
-        let mut codes = vec![0; (last - first) as usize];
-        self.validator.codes(block, first, &mut codes);
+        let codes = &self.codes[first as usize..last as usize];
         let mut judged = Judgement::default();
-        for (i, &validation) in (first..last).zip(&codes) {
+        for (i, &validation) in (first..last).zip(codes) {
             let way_id = self.ways[i as usize];
             let way = &spec.ways[way_id as usize];
             let synthesis = |message| GenerateError::Synthesis {
@@ -231,8 +239,8 @@ impl PackBuilder<'_> {
     }
 
     /// The pack `pack` (0-based) built into `tickets` and rendered: its CSV rows (by
-    /// `rows`), its print records and its validation rows, the first two in buffers taken
-    /// from `spare` (of `tickets.csv`, of `tickets.bin`). Errors: as [`Self::tickets`].
+    /// `rows`) and its print records, in buffers taken from `spare` (of `tickets.csv`, of
+    /// `tickets.bin`). Errors: as [`Self::tickets`].
     fn render(
         &self,
         pack: u32,
@@ -244,17 +252,12 @@ impl PackBuilder<'_> {
         self.tickets(pack, tickets)?;
         let ncols = self.plan.spec.game.layout().columns.len();
         let mut bin = spare[1].take(tickets.len() * print_file::record_size(self.plan.spec));
-        let mut claims = Vec::with_capacity(tickets.len());
         for t in tickets.iter() {
             rows.push(t);
-            claims.push(validation_csv::Row {
-                claim: validation_csv::claim(&t.serial, t.validation),
-                way: t.way,
-            });
             print_file::push_record(&mut bin, t, ncols);
         }
         let next = spare[0].take(rows.bytes().len());
-        Ok((rows.take(next), bin, claims))
+        Ok((rows.take(next), bin))
     }
 }
 
@@ -604,10 +607,12 @@ pub fn stage(
     ))
 }
 
-/// The pipeline, the one road every block, deck and replay takes: allocation → faces →
-/// ticket files → manifest → `SHA256SUMS` (and its signature), every file handed to `sink`
-/// ([`Folder`] writes them, [`Digests`] only sums them). Packs are built in batches, in
-/// parallel, and put in pack order; the plan's progress hears of every batch. Returns the
+/// The pipeline, the one road every block, deck and replay takes: allocation and codes →
+/// faces → ticket files → manifest → `SHA256SUMS` (and its signature), every file handed
+/// to `sink` ([`Folder`] writes them, [`Digests`] only sums them). Packs are built in
+/// batches, in parallel, and put in pack order, while `validation.csv` is made on the same
+/// pool (a job of its own, so that nothing waits for the last pack but the last pack's
+/// rows); the plan's progress hears of every batch. Returns the
 /// manifest, the bytes of `manifest.json` and the text of `SHA256SUMS`. Errors: see
 /// [`GenerateError`].
 pub fn build(plan: &BlockPlan, sink: &mut dyn Sink) -> Result<Built, GenerateError> {
@@ -644,27 +649,62 @@ pub fn build(plan: &BlockPlan, sink: &mut dyn Sink) -> Result<Built, GenerateErr
             return Err(e);
         }
     };
+    let (val_tx, val_rx) = sync_channel::<Vec<Vec<u8>>>(2);
+    let val_spare = Arc::new(Spare::new(4 * VALIDATION_GROUPS));
+    let val_w = match sink
+        .open(VALIDATION, plan.seal(VALIDATION))
+        .and_then(|stream| {
+            HashedFile::spawn(
+                VALIDATION,
+                stream,
+                validation_csv::header(spec),
+                val_rx,
+                Arc::clone(&val_spare),
+            )
+        }) {
+        Ok(w) => w,
+        Err(e) => {
+            // The writers of tickets.csv and tickets.bin end with their files first.
+            drop((csv_tx, bin_tx));
+            let _ = (csv_w.finish(), bin_w.finish());
+            return Err(e);
+        }
+    };
     let drawn = Drawn::of(plan)?;
-    let made = make_packs(
-        plan,
-        &drawn,
-        sink,
-        [&csv_tx, &bin_tx],
-        [&spare[0], &spare[1]],
-    );
-    drop((csv_tx, bin_tx, spare));
-    let val = made.map(|claims| write_validation(sink, spec, claims, plan.seal(VALIDATION)));
-    let [csv, bin] = [csv_w.finish(), bin_w.finish()];
+    // validation.csv is made from the codes and ways alone, alongside the packs, so that
+    // its sort and its writer's hashing do not wait for the last pack.
+    let stop = AtomicBool::new(false);
+    let mut claimed = Err(GenerateError::Interrupted);
+    let made = rayon::in_place_scope(|s| {
+        s.spawn(|_| claimed = write_validation(plan, &drawn, val_tx, &val_spare, &stop));
+        let made = make_packs(
+            plan,
+            &drawn,
+            sink,
+            [&csv_tx, &bin_tx],
+            [&spare[0], &spare[1]],
+        );
+        if made.is_err() {
+            stop.store(true, Ordering::Relaxed);
+        }
+        made
+    });
+    drop((csv_tx, bin_tx, spare, val_spare));
+    let [csv, bin, val] = [csv_w.finish(), bin_w.finish(), val_w.finish()];
     // A failed batch first (once the writers are joined), then the files in order.
-    let (files, delivered) = file_entries(plan, [csv, bin, val?])?;
+    made?;
+    claimed?;
+    let (files, delivered) = file_entries(plan, [csv, bin, val])?;
     let manifest = manifest_of(plan, &drawn, files);
     finish_block(plan, sink, manifest, delivered)
 }
 
-/// What a plan draws before any face: the validation codes' permutation, the key of every
-/// stream, the way of every ticket and the ticket of every promise.
+/// What a plan draws before any face: the validation codes' permutation and every ticket's
+/// code, the key of every stream, the way of every ticket and the ticket of every promise.
 struct Drawn {
     validator: Validator,
+    /// The validation code of every ticket (index: ticket, 0-based).
+    codes: Vec<u64>,
     /// The seed bound to the game, emission and lot table: every stream is drawn from it.
     keys: Seed,
     /// The way of every ticket (index: ticket, 0-based).
@@ -679,7 +719,8 @@ struct Drawn {
 }
 
 impl Drawn {
-    /// Draws what `plan` needs before its faces. Errors: [`GenerateError::NoValidationKey`],
+    /// Draws what `plan` needs before its faces, the codes on the current rayon pool while
+    /// the ways are allocated. Errors: [`GenerateError::NoValidationKey`],
     /// [`GenerateError::PackRules`], [`GenerateError::Promises`].
     fn of(plan: &BlockPlan) -> Result<Drawn, GenerateError> {
         let spec = plan.spec;
@@ -687,8 +728,11 @@ impl Drawn {
         let keys = plan
             .seed
             .bound_to(spec.game_code, spec.emission, &spec.sha256);
-        let (ways, attempts) = allocate_packs(spec, &plan.counts, &plan.rules, &keys, plan.block)
-            .map_err(GenerateError::PackRules)?;
+        let (allocated, codes) = rayon::join(
+            || allocate_packs(spec, &plan.counts, &plan.rules, &keys, plan.block),
+            || codes_of(&validator, plan.block, plan.tickets()),
+        );
+        let (ways, attempts) = allocated.map_err(GenerateError::PackRules)?;
         let promises = plan.promises.as_deref().unwrap_or_default();
         let placed = place_promises(spec, promises, &ways)?;
         let mut promised: HashMap<u32, Vec<(FeatureId, bool)>> = HashMap::new();
@@ -697,6 +741,7 @@ impl Drawn {
         }
         Ok(Drawn {
             validator,
+            codes,
             keys,
             ways,
             attempts,
@@ -706,32 +751,42 @@ impl Drawn {
     }
 }
 
+/// The validation code of every ticket of block `block` of `tickets` tickets (index:
+/// ticket, 0-based), made by `validator` on the current rayon pool, [`CODE_CHUNK`] a task.
+fn codes_of(validator: &Validator, block: u32, tickets: u32) -> Vec<u64> {
+    let mut codes = vec![0; tickets as usize];
+    codes
+        .par_chunks_mut(CODE_CHUNK)
+        .enumerate()
+        .for_each(|(k, chunk)| validator.codes(block, (k * CODE_CHUNK) as u32, chunk));
+    codes
+}
+
 /// Builds every pack of `plan` in batches of [`BATCH_PACKS`], in parallel, and sends each
 /// batch's CSV rows and print records, in pack order, to the writers of `tickets.csv` and
 /// `tickets.bin` (their senders, in that order), in buffers taken from those their writers
-/// gave back (`spare`, in the same order); `sink` sees the print records. Returns the
-/// claims of the validation file (not yet sorted); a writer that stopped ends the run
-/// early, its error reported when it is joined. Errors: [`GenerateError::Interrupted`] (the plan's
-/// cancel token set between two batches), a face that cannot be built or is misjudged.
+/// gave back (`spare`, in the same order); `sink` sees the print records. A writer that
+/// stopped ends the run early, its error reported when it is joined. Errors:
+/// [`GenerateError::Interrupted`] (the plan's cancel token set between two batches), a face
+/// that cannot be built or is misjudged.
 fn make_packs(
     plan: &BlockPlan,
     drawn: &Drawn,
     sink: &mut dyn Sink,
     [csv, bin]: [&SyncSender<Vec<Vec<u8>>>; 2],
     spare: [&Spare; 2],
-) -> Result<validation_csv::Claims, GenerateError> {
+) -> Result<(), GenerateError> {
     let spec = plan.spec;
     let builder = PackBuilder {
         plan,
         seed: &drawn.keys,
-        validator: &drawn.validator,
+        codes: &drawn.codes,
         ways: &drawn.ways,
         promised: &drawn.promised,
     };
     // Escaped once; each thread renders into its own clone.
     let row_writer = tickets_csv::RowWriter::new(spec);
     let (packs, tickets) = (plan.packs(), plan.tickets());
-    let mut claims = validation_csv::Claims::with_capacity(tickets as usize);
     for start in (0..packs).step_by(BATCH_PACKS as usize) {
         if plan.cancel.is_cancelled() {
             return Err(GenerateError::Interrupted);
@@ -750,11 +805,10 @@ fn make_packs(
             )
             .collect::<Result<_, _>>()?;
         let (mut csv_bufs, mut bin_bufs) = (Vec::new(), Vec::new());
-        for (c, b, v) in parts {
+        for (c, b) in parts {
             sink.records(&b);
             csv_bufs.push(c);
             bin_bufs.push(b);
-            claims.extend(&v);
         }
         // A writer that stopped (I/O error) reports it when joined.
         if csv.send(csv_bufs).is_err() || bin.send(bin_bufs).is_err() {
@@ -762,31 +816,69 @@ fn make_packs(
         }
         (plan.progress)(u64::from(end.saturating_mul(spec.pack_size).min(tickets)));
     }
-    Ok(claims)
+    Ok(())
 }
 
-/// Puts `validation.csv` into `sink`: the rows of `claims` sorted by claim, encrypted to
-/// `seal` if given. The rows are rendered on the current rayon pool, [`VALIDATION_GROUPS`]
-/// groups of claims at a time, while the writer thread hashes and writes the ones before.
-/// Returns what was written. Errors: the sink's.
+/// Makes the rows of `validation.csv` of `plan` from the codes and ways `drawn` holds and
+/// sends them to its writer (`tx`), sorted by claim, in buffers taken from `spare`: the
+/// claims made [`CLAIM_PACKS`] packs at a time, then sorted, then rendered
+/// [`VALIDATION_GROUPS`] groups at a time, each step on the current rayon pool. A writer
+/// that stopped ends it early, its error reported when it is joined. Errors:
+/// [`GenerateError::Interrupted`], when `stop` or the plan's cancel token is set before the
+/// last rows are sent.
 fn write_validation(
-    sink: &mut dyn Sink,
-    spec: &GameSpec,
-    mut claims: validation_csv::Claims,
-    seal: Option<Vec<age::x25519::Recipient>>,
-) -> Result<Written, GenerateError> {
+    plan: &BlockPlan,
+    drawn: &Drawn,
+    tx: SyncSender<Vec<Vec<u8>>>,
+    spare: &Spare,
+    stop: &AtomicBool,
+) -> Result<(), GenerateError> {
+    let spec = plan.spec;
+    let stopped = || stop.load(Ordering::Relaxed) || plan.cancel.is_cancelled();
+    let (packs, tickets) = (plan.packs(), plan.tickets() as usize);
+    let size = spec.pack_size as usize;
+    let mut claims = validation_csv::Claims::with_capacity(tickets);
+    let mut batch = Vec::new();
+    for start in (0..packs).step_by(CLAIM_PACKS as usize) {
+        if stopped() {
+            return Err(GenerateError::Interrupted);
+        }
+        let end = (start + CLAIM_PACKS).min(packs);
+        let first = start as usize * size;
+        let blank = validation_csv::Row {
+            claim: [0; validation_csv::CLAIM_BYTES],
+            way: 0,
+        };
+        batch.resize((end as usize * size).min(tickets) - first, blank);
+        batch
+            .par_chunks_mut(size)
+            .enumerate()
+            .for_each(|(k, rows)| {
+                let pack = start + k as u32;
+                let serials = PackSerials::new(
+                    spec.game_code,
+                    spec.emission,
+                    plan.block,
+                    pack + 1,
+                    spec.pack_size,
+                );
+                let at = pack as usize * size;
+                let tickets = drawn.codes[at..].iter().zip(&drawn.ways[at..]);
+                for ((row, (&code, &way)), position) in rows.iter_mut().zip(tickets).zip(1..) {
+                    *row = validation_csv::Row {
+                        claim: validation_csv::claim(&serials.at(position), code),
+                        way,
+                    };
+                }
+            });
+        claims.extend(&batch);
+    }
     claims.sort();
-    let (tx, rx) = sync_channel::<Vec<Vec<u8>>>(2);
-    let spare = Arc::new(Spare::new(4 * VALIDATION_GROUPS));
-    let w = HashedFile::spawn(
-        VALIDATION,
-        sink.open(VALIDATION, seal)?,
-        validation_csv::header(spec),
-        rx,
-        Arc::clone(&spare),
-    )?;
     let rows = validation_csv::RowWriter::new(spec);
     for groups in claims.groups().chunks(VALIDATION_GROUPS) {
+        if stopped() {
+            return Err(GenerateError::Interrupted);
+        }
         let bufs: Vec<Vec<u8>> = groups
             .par_iter()
             .map(|group| {
@@ -801,8 +893,7 @@ fn write_validation(
             break;
         }
     }
-    drop(tx);
-    w.finish()
+    Ok(())
 }
 
 /// What `SHA256SUMS` lists: every file's name as delivered and its hex SHA-256.
