@@ -16,22 +16,39 @@ pub fn render(entries: &[(String, String)]) -> String {
 /// Parses SHA256SUMS text, in its canonical form only (the one [`render`] writes), into
 /// `(name, hex sha256)` pairs: every line is 64 lowercase hex digits, two spaces and a
 /// plain file name, and ends with `\n` (no blank line, no carriage return, no `*` binary
-/// mark, no escaped name). A line not so is returned as `Err(line number, line)`.
+/// mark, no escaped name). The first line not so is returned as `Err(line number, line)`.
 pub fn parse(text: &str) -> Result<Vec<(String, String)>, (usize, String)> {
-    let mut out = Vec::new();
+    text.split_inclusive('\n')
+        .enumerate()
+        .map(|(i, line)| parse_line(line).ok_or_else(|| (i + 1, line.to_string())))
+        .collect()
+}
+
+/// Parses SHA256SUMS text as [`parse`] does, but past its malformed lines: the
+/// `(name, hex sha256)` pairs of the well-formed lines, and the `(line number, line)` of
+/// each malformed one, both in file order.
+pub fn parse_lines(text: &str) -> (Vec<(String, String)>, Vec<(usize, String)>) {
+    let (mut listed, mut bad) = (Vec::new(), Vec::new());
     for (i, line) in text.split_inclusive('\n').enumerate() {
-        let bad = || (i + 1, line.to_string());
-        let line = line.strip_suffix('\n').ok_or_else(bad)?;
-        let (hash, rest) = line.split_at_checked(64).ok_or_else(bad)?;
-        let name = rest.strip_prefix("  ").ok_or_else(bad)?;
-        let plain = |b: u8| b.is_ascii_graphic() && b != b'/' && b != b'\\';
-        let lower_hex = |b: u8| b.is_ascii_digit() || (b'a'..=b'f').contains(&b);
-        if !hash.bytes().all(lower_hex) || name.is_empty() || !name.bytes().all(plain) {
-            return Err(bad());
+        match parse_line(line) {
+            Some(entry) => listed.push(entry),
+            None => bad.push((i + 1, line.to_string())),
         }
-        out.push((name.to_string(), hash.to_string()));
     }
-    Ok(out)
+    (listed, bad)
+}
+
+/// One canonical line (with its `\n`) as `(name, hex sha256)`, or `None` when it is not one.
+fn parse_line(line: &str) -> Option<(String, String)> {
+    let line = line.strip_suffix('\n')?;
+    let (hash, rest) = line.split_at_checked(64)?;
+    let name = rest.strip_prefix("  ")?;
+    let plain = |b: u8| b.is_ascii_graphic() && b != b'/' && b != b'\\';
+    let lower_hex = |b: u8| b.is_ascii_digit() || (b'a'..=b'f').contains(&b);
+    if !hash.bytes().all(lower_hex) || name.is_empty() || !name.bytes().all(plain) {
+        return None;
+    }
+    Some((name.to_string(), hash.to_string()))
 }
 
 /// Reads and parses `dir/SHA256SUMS` into `(name, hex sha256)` pairs. `Err` says why (the
@@ -53,11 +70,22 @@ pub const MAX_BYTES: u64 = 1 << 20;
 /// Parses the bytes of a `SHA256SUMS` as [`parse`]. `Err` says which line is malformed
 /// (the caller names the file).
 pub fn parse_bytes(bytes: &[u8]) -> Result<Vec<(String, String)>, String> {
-    parse(&String::from_utf8_lossy(bytes)).map_err(|(line, text)| {
-        format!(
-            "line {line} is not in the canonical form: {text:?} (expected 64 lowercase hex digits, two spaces, a file name, a line feed)"
-        )
-    })
+    parse(&String::from_utf8_lossy(bytes)).map_err(|(line, text)| malformed(line, &text))
+}
+
+/// Parses the bytes of a `SHA256SUMS` as [`parse_lines`]: the entries of its well-formed
+/// lines, and what is wrong with each malformed one (the caller names the file).
+pub fn parse_bytes_lines(bytes: &[u8]) -> (Vec<(String, String)>, Vec<String>) {
+    let (listed, bad) = parse_lines(&String::from_utf8_lossy(bytes));
+    let why = bad.iter().map(|(line, text)| malformed(*line, text));
+    (listed, why.collect())
+}
+
+/// What is wrong with malformed line number `line`, whose text is `text`.
+fn malformed(line: usize, text: &str) -> String {
+    format!(
+        "line {line} is not in the canonical form: {text:?} (expected 64 lowercase hex digits, two spaces, a file name, a line feed)"
+    )
 }
 
 /// Checks `actual`, the hex SHA-256 of file `name`, against every line of `entries` that
@@ -115,6 +143,22 @@ mod tests {
         ] {
             assert_eq!(parse(&bad).unwrap_err().0, line, "{bad:?}");
         }
+    }
+
+    #[test]
+    fn well_formed_lines_count_past_a_malformed_one() {
+        let h = "ab".repeat(32);
+        let text = format!("{h}  tickets.csv\n{h}  ../etc/hostname\n{h}  tickets.bin\n");
+        assert_eq!(
+            parse_lines(&text),
+            (
+                vec![
+                    ("tickets.csv".to_string(), h.clone()),
+                    ("tickets.bin".to_string(), h.clone())
+                ],
+                vec![(2, format!("{h}  ../etc/hostname\n"))]
+            )
+        );
     }
 
     #[test]

@@ -265,9 +265,9 @@ pub fn verify_bundle(dir: &Path, role: Role, opts: &Options) -> BundleReport {
     }
 }
 
-/// `SHA256SUMS` of the bundle in `dir`: its bytes as read and its entries (name, hex
-/// SHA-256); a file that cannot be read or parsed is a finding of [`CheckId::Sha256sums`]
-/// (`None`, no entries).
+/// `SHA256SUMS` of the bundle in `dir`: its bytes as read and the entries (name, hex
+/// SHA-256) of its well-formed lines; a file that cannot be read (`None`, no entries) and
+/// each malformed line are findings of [`CheckId::Sha256sums`].
 fn read_sums(dir: &Path, checks: &mut Checks) -> (Option<Vec<u8>>, Vec<(String, String)>) {
     let sums_bytes = match sums::read_bytes(dir) {
         Ok(b) => Some(b),
@@ -281,14 +281,14 @@ fn read_sums(dir: &Path, checks: &mut Checks) -> (Option<Vec<u8>>, Vec<(String, 
             None
         }
     };
-    let listed = match sums_bytes.as_deref().map(sums::parse_bytes) {
-        Some(Ok(l)) => l,
-        Some(Err(m)) => {
-            add(checks, CheckId::Sha256sums, None, format!("{SUMS}: {m}"));
-            Vec::new()
-        }
-        None => Vec::new(),
-    };
+    // Each malformed line is a finding; the well-formed lines still list their files.
+    let (listed, why) = sums_bytes
+        .as_deref()
+        .map(sums::parse_bytes_lines)
+        .unwrap_or_default();
+    for m in why {
+        add(checks, CheckId::Sha256sums, None, format!("{SUMS}: {m}"));
+    }
     (sums_bytes, listed)
 }
 

@@ -45,14 +45,14 @@ pub(super) fn open<'a>(
 
     // SHA256SUMS.
     let sums_bytes = once(SUMS);
-    let listed: Vec<(String, String)> = match &sums_bytes {
-        Ok(b) => sums::parse_bytes(b),
-        Err(e) => Err(format!("cannot read it: {e}")),
-    }
-    .unwrap_or_else(|why| {
+    // Each malformed line is a finding; the well-formed lines still list their files.
+    let (listed, why) = match &sums_bytes {
+        Ok(b) => sums::parse_bytes_lines(b),
+        Err(e) => (Vec::new(), vec![format!("cannot read it: {e}")]),
+    };
+    for why in why {
         add(checks, CheckId::Sha256sums, None, format!("{SUMS}: {why}"));
-        Vec::new()
-    });
+    }
     check_listed(&listed, checks);
     // The spec copy.
     let spec_text = once(SPEC).and_then(|b| {
