@@ -167,6 +167,93 @@ fn sha256sums_in_another_form_is_a_finding() {
 }
 
 #[test]
+fn one_bad_sha256sums_line_is_the_only_finding() {
+    let t = tempfile::tempdir().unwrap();
+    let b = block(t.path(), "b");
+    let mut text = std::fs::read_to_string(b.join("SHA256SUMS")).unwrap();
+    let bad = format!("{}  ../../../../etc/hostname\n", "0".repeat(64));
+    text += &bad;
+    std::fs::write(b.join("SHA256SUMS"), &text).unwrap();
+    let (code, out) = verify_out(&b);
+    assert_eq!(code, Some(1), "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("FAIL    sha256sums "))
+        .expect(&out);
+    assert_eq!(
+        lines[at + 1..at + 4],
+        [
+            "        1 finding(s); first:".to_string(),
+            format!(
+                "          SHA256SUMS: line 6 is not in the canonical form: {bad:?} (expected 64 lowercase hex digits, two spaces, a file name, a line feed)"
+            ),
+            "PASS    manifest           manifest.json parses; its file sizes, digests, counts and totals agree with the files and the spec".to_string(),
+        ],
+        "{out}"
+    );
+}
+
+#[test]
+fn a_number_beyond_toml_says_its_field_range() {
+    let t = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(repo("tests/specs/coq_small.toml")).unwrap();
+    let huge = "18446744073709551615";
+    let spec = edit(&text, "block_size = 3_000", &format!("block_size = {huge}"));
+    let (code, err) = check_spec(t.path(), "size.toml", &spec);
+    assert_eq!(code, Some(2));
+    assert_eq!(
+        err,
+        format!(
+            "tirage: error: {}:{}: game.block_size: invalid value: integer `{huge}`, expected a whole number from 0 to 4,294,967,295\n",
+            t.path().join("size.toml").display(),
+            line_of(&spec, "block_size = ")
+        )
+    );
+    let spec = edit(&text, "\"4\" = 250", &format!("\"4\" = {huge}"));
+    let (code, err) = check_spec(t.path(), "weights.toml", &spec);
+    assert_eq!(code, Some(2));
+    assert_eq!(
+        err,
+        format!(
+            "tirage: error: {}:{}: surfaces[0].games[0].decoy_weights.4: invalid value: integer `{huge}`, expected a whole number from 0 to 4,294,967,295\n",
+            t.path().join("weights.toml").display(),
+            line_of(&spec, &format!("\"4\" = {huge}"))
+        )
+    );
+}
+
+#[test]
+fn an_out_that_is_a_link_to_nothing_is_said_so() {
+    let t = tempfile::tempdir().unwrap();
+    let b = block(t.path(), "b");
+    let link = t.path().join("dangling");
+    let nowhere = t.path().join("nowhere");
+    std::os::unix::fs::symlink(&nowhere, &link).unwrap();
+    let said = format!(
+        "tirage: error: {} is a symbolic link to nothing ({}), which will not be followed: nothing was written; remove it, or give another path\n",
+        link.display(),
+        nowhere.display()
+    );
+    for args in [
+        vec!["seed".into(), "new".into(), "--out".into(), link.clone()],
+        vec![
+            "render".into(),
+            b.clone(),
+            "--tickets".into(),
+            "1".into(),
+            "--out".into(),
+            link.clone(),
+        ],
+    ] {
+        let o = tirage().args(&args).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&o.stderr), said, "{args:?}");
+        assert!(!nowhere.exists());
+    }
+}
+
+#[test]
 fn a_crlf_header_shows_its_carriage_return() {
     let t = tempfile::tempdir().unwrap();
     let b = block(t.path(), "b");

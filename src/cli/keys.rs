@@ -168,8 +168,10 @@ pub(super) fn run_seed(a: SeedArgs) -> Result<Outcome> {
     Ok(Outcome::Success)
 }
 
-/// Creates `path` (exclusively, mode 0600) holding `secret`'s 64 hex digits.
+/// Creates `path` (exclusively, mode 0600) holding `secret`'s 64 hex digits. Errors: `path`
+/// exists, or is a symbolic link to nothing; it cannot be written.
 pub(super) fn write_secret(path: &Path, secret: &Seed) -> Result<()> {
+    super::refuse_dangling_link(path)?;
     let mut o = std::fs::OpenOptions::new();
     o.write(true).create_new(true);
     #[cfg(unix)]

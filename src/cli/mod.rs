@@ -286,6 +286,22 @@ fn outside_blocks(out: &std::path::Path) -> anyhow::Result<()> {
     }
 }
 
+/// Refuses to create `path` when it is a symbolic link to nothing: creating it would either
+/// follow the link to wherever it points or fail with only "File exists".
+fn refuse_dangling_link(path: &std::path::Path) -> anyhow::Result<()> {
+    let Ok(target) = std::fs::read_link(path) else {
+        return Ok(());
+    };
+    if std::fs::metadata(path).is_ok() {
+        return Ok(());
+    }
+    anyhow::bail!(
+        "{} is a symbolic link to nothing ({}), which will not be followed: nothing was written; remove it, or give another path",
+        path.display(),
+        target.display()
+    )
+}
+
 /// Refuses output `out` (made or not yet) of `render` or `preview` when it is, or lies
 /// inside, a block, deck or bundle ([`outside_blocks`]) or an emission
 /// ([`tirage::verify::emission::is_emission`]): each is delivered as it is, and a proof

@@ -170,6 +170,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         may_write(path, a.force, "another --out")?;
     }
     if a.out.is_some() {
+        super::refuse_dangling_link(&out)?;
         // Folders made here are the owner's only (0700), like `<block>.proofs`: a proof
         // shows its ticket whole. An existing folder keeps the mode its owner gave it.
         std::os::unix::fs::DirBuilderExt::mode(std::fs::DirBuilder::new().recursive(true), 0o700)

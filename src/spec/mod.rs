@@ -537,6 +537,12 @@ impl GameSpec {
             if msg.is_empty() {
                 msg = "not valid TOML here".into();
             }
+            let start = e.span().map(|s| s.start);
+            if msg.starts_with("number too large") || msg.starts_with("number too small") {
+                if let Some(o) = start {
+                    msg = beyond_toml(path, &text, o);
+                }
+            }
             // A huge number quoted back in full (1e300 as 301 digits) says nothing more.
             if msg.len() > 240 {
                 let cut = (0..=240)
@@ -546,7 +552,6 @@ impl GameSpec {
                 msg.truncate(cut);
                 msg.push('…');
             }
-            let start = e.span().map(|s| s.start);
             at.at(start, start.map_or(String::new(), |o| at.field_at(o)), msg)
         })?;
         check_items(&raw, &at)?;
@@ -2125,5 +2130,43 @@ fn resolve_areas(ways: &mut [Way], raw: &raw::RawSpec, areas: &[String]) {
             }
             k += 1;
         }
+    }
+}
+
+/// What is wrong with the integer written at byte `offset` of `text` (the spec at `path`),
+/// one TOML cannot hold (beyond ±9,223,372,036,854,775,807): what its field says of the
+/// nearest value TOML holds, with the number as written (`invalid value: integer
+/// `18446744073709551615`, expected a whole number from 0 to 4,294,967,295`), found by
+/// validating a copy of `text` with that value in its place; when the field takes that
+/// value, or the copy fails elsewhere first, that TOML holds no such integer.
+fn beyond_toml(path: &Path, text: &str, offset: usize) -> String {
+    let token = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '+' || c == '-';
+    let offset = offset.min(text.len());
+    let start = text[..offset]
+        .rfind(|c: char| !token(c))
+        .map_or(0, |i| i + 1);
+    let end = text[offset..]
+        .find(|c: char| !token(c))
+        .map_or(text.len(), |i| offset + i);
+    let literal = &text[start..end];
+    let nearest = if literal.starts_with('-') {
+        i64::MIN
+    } else {
+        i64::MAX
+    }
+    .to_string();
+    let beyond = format!(
+        "{literal} is beyond what a TOML integer holds (-9,223,372,036,854,775,808 to 9,223,372,036,854,775,807)"
+    );
+    if literal.is_empty() || literal == nearest {
+        return beyond;
+    }
+    let copy = format!("{}{nearest}{}", &text[..start], &text[end..]);
+    let quoted = format!("`{nearest}`");
+    match GameSpec::parse(path, copy) {
+        Err(e) if e.message.contains(&quoted) => {
+            e.message.replace(&quoted, &format!("`{literal}`"))
+        }
+        _ => beyond,
     }
 }
