@@ -541,6 +541,16 @@ impl MatchCount {
                 (Vec::new(), Vec::new(), Vec::new())
             }
             Some(n) => {
+                // A side past 2³² would overflow n × n: refuse it before any cell is counted.
+                if n > u32::MAX as usize {
+                    return Err(FieldError::new(
+                        "grid",
+                        format!(
+                            "expected a side of 3 to 7 holding the card's {numbers} numbers \
+                             ({n}×{n})"
+                        ),
+                    ));
+                }
                 let free = free_cells(n, raw.free_centre, &raw.free_cells)?;
                 let cells = n * n - free.len();
                 if !(3..=7).contains(&n) || cells != numbers {
