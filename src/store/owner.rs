@@ -29,9 +29,11 @@ pub fn me() -> u32 {
 /// User `uid` in words: `user nobody (uid 65534)`, or `uid 1234` when the system's
 /// `/etc/passwd` does not name it.
 pub fn user(uid: u32) -> String {
-    let name = crate::output::read_regular(Path::new("/etc/passwd"), 1 << 22)
+    let mut passwd = Vec::new();
+    let name = std::fs::File::open("/etc/passwd")
+        .and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, 1 << 22), &mut passwd))
         .ok()
-        .and_then(|b| String::from_utf8(b).ok())
+        .and_then(|_| String::from_utf8(passwd).ok())
         .and_then(|t| {
             t.lines().find_map(|l| {
                 let mut f = l.split(':');
