@@ -24,10 +24,14 @@ pub fn parse(text: &str) -> Result<Vec<(String, String)>, (usize, String)> {
         .collect()
 }
 
+/// The well-formed lines' `(name, hex sha256)` pairs and the malformed lines'
+/// `(line number, line)`, as [`parse_lines`] returns them.
+pub type Lines = (Vec<(String, String)>, Vec<(usize, String)>);
+
 /// Parses SHA256SUMS text as [`parse`] does, but past its malformed lines: the
 /// `(name, hex sha256)` pairs of the well-formed lines, and the `(line number, line)` of
 /// each malformed one, both in file order.
-pub fn parse_lines(text: &str) -> (Vec<(String, String)>, Vec<(usize, String)>) {
+pub fn parse_lines(text: &str) -> Lines {
     let (mut listed, mut bad) = (Vec::new(), Vec::new());
     for (i, line) in text.split_inclusive('\n').enumerate() {
         match parse_line(line) {
