@@ -51,6 +51,23 @@ impl Role {
             Role::Auditor => "auditor",
         }
     }
+
+    /// The role of name `name` ([`Role::name`], as `--for` and `--recipient` take it), if any.
+    pub fn named(name: &str) -> Option<Role> {
+        [Role::Printer, Role::Central, Role::Auditor]
+            .into_iter()
+            .find(|r| r.name() == name)
+    }
+
+    /// The role's party in words, as whose (`the printer's`, `the central system's`,
+    /// `the auditor's`).
+    pub fn whose(self) -> &'static str {
+        match self {
+            Role::Printer => "the printer's",
+            Role::Central => "the central system's",
+            Role::Auditor => "the auditor's",
+        }
+    }
 }
 
 /// Why a bundle cannot be made. Nothing is written at the destination when one is returned.

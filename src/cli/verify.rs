@@ -286,22 +286,15 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
                 tirage::output::seal::opens(&a.dir, clear, &one)
             });
             if !opens_one {
-                let whose = |r: &str| {
-                    if r == "central" {
-                        "the central system's"
-                    } else {
-                        "the printer's"
-                    }
-                };
                 let files: Vec<String> = sealed
                     .iter()
-                    .map(|(f, r)| format!("{f} opens with {} identity", whose(r)))
+                    .map(|(f, r)| format!("{f} opens with {} identity", r.whose()))
                     .collect();
                 anyhow::bail!(
                     "{}: --identity {} opens no file of {} bundle: {}; give that one (--identity FILE); nothing was verified",
                     a.dir.display(),
                     p.display(),
-                    whose(role.name()),
+                    role.whose(),
                     files.join(", ")
                 );
             }
@@ -351,11 +344,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
             .iter()
             .filter(|(_, f)| !tirage::output::seal::opens(&a.dir, f, &identities))
             .map(|(role, f)| {
-                let whose = match *role {
-                    "printer" => "the printer's",
-                    "central" => "the central system's",
-                    _ => "the auditor's",
-                };
+                let whose = tirage::package::Role::named(role).map_or("", |r| r.whose());
                 format!("{f}{} ({whose})", tirage::block::layout::SEALED_SUFFIX)
             })
             .collect();

@@ -69,11 +69,7 @@ pub struct BundleReport {
 impl BundleReport {
     /// The party in words: `the printer's`, `the central system's`.
     fn whose(&self) -> &'static str {
-        if self.role == "printer" {
-            "the printer's"
-        } else {
-            "the central system's"
-        }
+        Role::named(self.role).map_or("a party's", Role::whose)
     }
 
     /// The findings, one line each, in the order of the procedures.
@@ -519,14 +515,14 @@ fn count_rows(
 
 /// The encrypted files the bundle of `role` in `dir` holds, as delivered (`validation.csv.age`
 /// of the central system's, `tickets.bin.age` of the printer's), each with the role whose
-/// identity opens it (`central`, `printer`). Empty when it holds its ticket file in clear.
-pub fn sealed_files(dir: &Path, role: Role) -> Vec<(String, &'static str)> {
+/// identity opens it. Empty when it holds its ticket file in clear.
+pub fn sealed_files(dir: &Path, role: Role) -> Vec<(String, Role)> {
     held_files(dir, role)
         .into_iter()
         .filter_map(|f| {
             let clear = f.strip_suffix(SEALED_SUFFIX)?;
-            let whose = seal::ROLES.iter().find(|(_, n)| *n == clear)?.0;
-            Some((f, whose))
+            let name = seal::ROLES.iter().find(|(_, n)| *n == clear)?.0;
+            Some((f, Role::named(name)?))
         })
         .collect()
 }
@@ -626,11 +622,7 @@ fn others(dir: &Path, held: &[String], role: Role, checks: &mut Checks) {
         .filter(|n| !(held.contains(n) || [SUMS, SUMS_SIG, PUBLIC_KEY].contains(&n.as_str())))
         .collect();
     other.sort();
-    let whose = if role == Role::Printer {
-        "the printer's"
-    } else {
-        "the central system's"
-    };
+    let whose = role.whose();
     for n in other {
         add(
             checks,
