@@ -51,10 +51,7 @@ pub(super) struct Args {
 }
 
 pub(super) fn run(a: Args) -> Result<Outcome> {
-    for i in &a.identity {
-        super::seed::warn_if_open(i, "age identity");
-    }
-    let ids = tirage::output::seal::Identities::load(&a.identity)?;
+    let ids = super::seed::load_identities(&a.identity)?;
     let signer = a.signer.as_deref().map(Verifier::load).transpose()?;
     let trust = match (&signer, a.unauthenticated) {
         (Some(key), _) => Trust::Signer(key),

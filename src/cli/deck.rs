@@ -7,7 +7,6 @@ use anyhow::Result;
 use std::path::PathBuf;
 use tirage::block::deck::{every_way, proportional};
 use tirage::block::Kind;
-use tirage::crypto::sign::Signer;
 use tirage::generate::{
     check_block_or_nothing, check_destination, check_not_in_emission, place, BlockPlan,
 };
@@ -87,10 +86,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     let _lock = lock_output(&out, a.force)?;
     // Before the seed is staged: a deck never replaces a production block or its seed.
     check_destination(&out, a.force, Kind::Specimen)?;
-    let signer = a.sign.as_deref().map(Signer::load).transpose()?;
-    if let Some(k) = &a.sign {
-        super::seed::warn_if_open(k, "secret key");
-    }
+    let signer = super::seed::load_signer(a.sign.as_deref())?;
     super::keys::check_pinned(&spec, signer.as_ref())?;
     let provenance = a.seed.provenance()?;
     let plan = BlockPlan::deck(&spec, &seed, deck)

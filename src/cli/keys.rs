@@ -239,11 +239,7 @@ impl BlockKeys {
 
     /// The signing key, if `--sign` was given. Errors: as [`Signer::load`].
     pub(super) fn signer(&self) -> Result<Option<Signer>> {
-        let signer = self.sign.as_deref().map(Signer::load).transpose()?;
-        if let Some(k) = &self.sign {
-            super::seed::warn_if_open(k, "secret key");
-        }
-        Ok(signer)
+        super::seed::load_signer(self.sign.as_deref())
     }
 
     /// The files' permission bits.

@@ -114,10 +114,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
             a.dir.display()
         );
     }
-    for i in &a.identity {
-        super::seed::warn_if_open(i, "age identity");
-    }
-    let ids = tirage::output::seal::Identities::load(&a.identity)?;
+    let ids = super::seed::load_identities(&a.identity)?;
     let selection = Selection {
         tickets: a.tickets.clone(),
         packs: a.pack.clone(),

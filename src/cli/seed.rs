@@ -237,6 +237,26 @@ pub(super) fn warn_if_open(path: &Path, what: &str) {
     }
 }
 
+/// Loads the age identity files `paths` ([`Identities::load`]), having warned of each that
+/// others can read ([`warn_if_open`]). Errors: as [`Identities::load`].
+pub(super) fn load_identities(paths: &[PathBuf]) -> Result<tirage::output::seal::Identities> {
+    for p in paths {
+        warn_if_open(p, "age identity");
+    }
+    Ok(tirage::output::seal::Identities::load(paths)?)
+}
+
+/// Loads the minisign secret key at `path`, if one is given
+/// ([`tirage::crypto::sign::Signer::load`]), then warns when others can read it
+/// ([`warn_if_open`]). Errors: as [`tirage::crypto::sign::Signer::load`].
+pub(super) fn load_signer(path: Option<&Path>) -> Result<Option<tirage::crypto::sign::Signer>> {
+    let signer = path.map(tirage::crypto::sign::Signer::load).transpose()?;
+    if let Some(k) = path {
+        warn_if_open(k, "secret key");
+    }
+    Ok(signer)
+}
+
 /// Reads a secret file of 64 hex digits (a seed, a share or a validation key); warns when
 /// others can read it ([`warn_if_open`]).
 pub(super) fn read_secret(path: &Path, what: &str) -> Result<Seed> {
@@ -291,10 +311,7 @@ pub(super) fn commit(
     let spec = GameSpec::load(spec)?;
     let blocks = tirage::crypto::ceremony::parse_blocks(blocks)
         .map_err(|e| anyhow::anyhow!("--blocks: {e}"))?;
-    let signer = sign.map(tirage::crypto::sign::Signer::load).transpose()?;
-    if let Some(k) = sign {
-        warn_if_open(k, "secret key");
-    }
+    let signer = load_signer(sign)?;
     let binding = Binding {
         game_code: spec.game_code,
         emission: spec.emission,

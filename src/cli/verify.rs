@@ -161,13 +161,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         super::signer_outside(path, &a.dir, pinned, true)?;
     }
     let seed = match (&a.seed_file, a.seed_share.is_empty()) {
-        (Some(f), _) => {
-            super::seed::warn_if_open(f, "seed file");
-            let text = super::seed::read_small(f, "seed file")?;
-            Some(SeedInput::whole(
-                Seed::from_hex(&text).with_context(|| format!("seed file {}", f.display()))?,
-            ))
-        }
+        (Some(f), _) => Some(SeedInput::whole(super::seed::read_secret(f, "seed file")?)),
         (None, false) => {
             let shares = super::seed::read_shares(&a.seed_share)?;
             let pinned = reference.as_ref().and_then(|r| r.signing_key.as_deref());
@@ -189,10 +183,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     // The bar's total: the manifest's count (for the bar only; verify holds it to the
     // files), else the reference spec's block; twice that when the block is replayed too.
     let expected = manifest_tickets(&a.dir).or(reference.as_ref().map(|s| u64::from(s.block_size)));
-    for i in &a.identity {
-        super::seed::warn_if_open(i, "age identity");
-    }
-    let identities = Identities::load(&a.identity)?;
+    let identities = super::seed::load_identities(&a.identity)?;
     let validation_key = match &a.validation_key {
         Some(f) => {
             let key = super::seed::read_secret(f, "validation key file")?;
