@@ -408,15 +408,30 @@ impl<R: Read> Read for Hashing<'_, R> {
     }
 }
 
+/// Why an answer without the operator's signature is not to be paid.
+const UNAUTHENTICATED: &str = "unauthenticated: the operator's signature was not checked";
+
 impl Claimed {
-    /// True when the answer is not to be paid whatever it says: a specimen deck's ticket, a
-    /// test block's ([`Manifest::is_test_block`]), or a production block's looked up
-    /// without the operator's signature ([`Trust::Unauthenticated`]): anyone who can write
-    /// the directory could have written its prizes.
+    /// Why the answer is not to be paid whatever it says, in words: a specimen deck's
+    /// ticket, a test block's ([`Manifest::is_test_block`]), or a production block's looked
+    /// up without the operator's signature ([`Trust::Unauthenticated`]: anyone who can write
+    /// the directory could have written its prizes). `None` when it may be paid.
+    fn not_payable_because(&self) -> Option<&'static str> {
+        if self.manifest.kind == Kind::Specimen {
+            Some("a specimen deck's ticket")
+        } else if self.manifest.is_test_block() {
+            Some("a TEST BLOCK's ticket (made with a test seed), never for sale")
+        } else if self.signed_by.is_none() {
+            Some(UNAUTHENTICATED)
+        } else {
+            None
+        }
+    }
+
+    /// True when the answer is not to be paid whatever it says
+    /// ([`Claimed::not_payable_because`]).
     pub fn never_payable(&self) -> bool {
-        self.manifest.kind == Kind::Specimen
-            || self.manifest.is_test_block()
-            || self.signed_by.is_none()
+        self.not_payable_because().is_some()
     }
 
     /// The answer in one line, as the command prints it: `SERIAL: pays 20 EUR (way 10+10)`,
@@ -427,18 +442,9 @@ impl Claimed {
     /// would win (`it would win 20 EUR (…)`) or that it is not a winning ticket; a refusal
     /// of a production block looked up without the signature ends `— unauthenticated: …`.
     pub fn line(&self) -> String {
-        const UNAUTHENTICATED: &str = "unauthenticated: the operator's signature was not checked";
         let cur = &self.manifest.game.currency;
         let read = matches!(self.answer, Answer::Pays { .. } | Answer::NotAWinner);
-        let never = if self.manifest.kind == Kind::Specimen && read {
-            Some("a specimen deck's ticket")
-        } else if self.manifest.is_test_block() && read {
-            Some("a TEST BLOCK's ticket (made with a test seed), never for sale")
-        } else if self.signed_by.is_none() && read {
-            Some(UNAUTHENTICATED)
-        } else {
-            None
-        };
+        let never = self.not_payable_because().filter(|_| read);
         let mut s = format!("{}: ", self.serial);
         if let Some(why) = never {
             s.push_str(&format!("NOT PAYABLE — {why}; "));
