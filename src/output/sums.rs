@@ -18,10 +18,8 @@ pub fn render(entries: &[(String, String)]) -> String {
 /// plain file name, and ends with `\n` (no blank line, no carriage return, no `*` binary
 /// mark, no escaped name). The first line not so is returned as `Err(line number, line)`.
 pub fn parse(text: &str) -> Result<Vec<(String, String)>, (usize, String)> {
-    text.split_inclusive('\n')
-        .enumerate()
-        .map(|(i, line)| parse_line(line).ok_or_else(|| (i + 1, line.to_string())))
-        .collect()
+    let (listed, bad) = parse_lines(text);
+    bad.into_iter().next().map_or(Ok(listed), Err)
 }
 
 /// The well-formed lines' `(name, hex sha256)` pairs and the malformed lines'
@@ -74,7 +72,8 @@ pub const MAX_BYTES: u64 = 1 << 20;
 /// Parses the bytes of a `SHA256SUMS` as [`parse`]. `Err` says which line is malformed
 /// (the caller names the file).
 pub fn parse_bytes(bytes: &[u8]) -> Result<Vec<(String, String)>, String> {
-    parse(&String::from_utf8_lossy(bytes)).map_err(|(line, text)| malformed(line, &text))
+    let (listed, why) = parse_bytes_lines(bytes);
+    why.into_iter().next().map_or(Ok(listed), Err)
 }
 
 /// Parses the bytes of a `SHA256SUMS` as [`parse_lines`]: the entries of its well-formed
