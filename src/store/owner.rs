@@ -3,7 +3,9 @@
 //! lock file or any leftover that another user owns, or that other users can write, may
 //! have been planted there to swap an output and its seed; it is refused, never acted on
 //! ([`ours`]). Each is judged by `fstat` on a descriptor opened without following a
-//! link, never by a path looked up twice.
+//! link. The move or removal that follows names the path again: in between, another user
+//! can swap the entry only in a folder they may write that has no sticky bit, where they
+//! could rename the output itself anyway ([`open_folder_warning`] warns of such a folder).
 
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
