@@ -428,8 +428,8 @@ impl Claimed {
         }
     }
 
-    /// True when the answer is not to be paid whatever it says
-    /// ([`Claimed::not_payable_because`]).
+    /// True when the answer is not to be paid whatever it says: a specimen deck's ticket, a
+    /// test block's, or a production block's looked up without the operator's signature.
     pub fn never_payable(&self) -> bool {
         self.not_payable_because().is_some()
     }
