@@ -588,3 +588,77 @@ fn an_emission_or_a_key_from_the_bundle_is_said() {
     );
     assert_eq!(err, "");
 }
+
+/// The code read off standard input (`--code -`, a line ending in LF or CRLF) or from a
+/// file (`--code-file`) gets the answer `--code C` gets; a file others can read is warned
+/// of; an empty input, a second line, and both ways at once are errors (exit 2) that never
+/// quote the code; `--help` says `--code C` is visible to other users.
+#[test]
+fn the_code_is_read_off_the_command_line() {
+    use std::os::unix::fs::PermissionsExt;
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path().join("deck");
+    deck(&repo("tests/specs/coq_small.toml"), &d);
+    let codes = codes(&d);
+    let rows = rows(&d);
+    let (serial, code) = (&rows[0][4], &codes[0]);
+    let (status, want, _) = claim(&d, serial, code, &[]);
+    assert!(status == 1 || status == 3, "{status}");
+    let run = |args: &[&str], stdin: &str| {
+        let o = tirage()
+            .arg("claim")
+            .arg(&d)
+            .args(["--serial", serial])
+            .args(args)
+            .write_stdin(stdin)
+            .output()
+            .unwrap();
+        (
+            o.status.code().unwrap(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    for line in [format!("{code}\n"), format!("{code}\r\n"), code.clone()] {
+        assert_eq!(
+            run(&["--code", "-"], &line),
+            (status, want.clone(), String::new())
+        );
+    }
+    let f = t.path().join("code.txt");
+    std::fs::write(&f, format!("{code}\n")).unwrap();
+    std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let file = f.to_str().unwrap();
+    assert_eq!(
+        run(&["--code-file", file], ""),
+        (status, want.clone(), String::new())
+    );
+    std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let (s, out, err) = run(&["--code-file", file], "");
+    assert_eq!((s, out), (status, want.clone()));
+    assert_eq!(
+        err,
+        format!("tirage: warning: the validation code file {file} is open to other users than its owner (mode 644): whoever can read it holds the secret; make it its owner's alone: chmod 600 {file}\n")
+    );
+    let errors = [
+        (vec!["--code", "-"], String::new(), "standard input (--code -) is empty: expected one line, the validation code".to_string()),
+        (vec!["--code", "-"], format!("{code}\n{code}\n"), "standard input (--code -) holds more than one line: expected one line, the validation code".to_string()),
+        (vec!["--code", code, "--code-file", file], String::new(), "cannot be used with".to_string()),
+        (vec![], String::new(), "--code".to_string()),
+    ];
+    for (args, stdin, msg) in errors {
+        let (s, out, err) = run(&args, &stdin);
+        assert_eq!((s, out.as_str()), (2, ""), "{args:?}: {err}");
+        assert!(err.contains(&msg), "{args:?}: {err}");
+        assert!(
+            !err.contains(code.as_str()) || args.contains(&code.as_str()),
+            "{err}"
+        );
+    }
+    let help = tirage().args(["claim", "--help"]).output().unwrap();
+    let help = String::from_utf8(help.stdout).unwrap();
+    assert!(
+        help.contains("visible to every user of this machine"),
+        "{help}"
+    );
+}

@@ -1619,7 +1619,7 @@ fn the_help_examples_of_render_and_claim_run_as_pasted() {
         let examples = help.split("Examples").nth(1).expect("examples");
         let lines: Vec<&str> = examples
             .lines()
-            .filter(|l| l.starts_with("  tirage "))
+            .filter(|l| l.starts_with("  ") && l.contains("tirage "))
             .collect();
         for line in lines.iter().chain(&lines) {
             let line = line.trim().replace("/tmp/", &format!("{}/", tmp.display()));

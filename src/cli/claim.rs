@@ -1,8 +1,8 @@
-//! `tirage claim DIR --serial S --code C`: the central system's answer to one claim, from
+//! `tirage claim DIR --serial S --code -`: the central system's answer to one claim, from
 //! the validation file (`tirage::claim`).
 
 use super::Outcome;
-use anyhow::Result;
+use anyhow::{bail, Context, Result};
 use std::path::PathBuf;
 use tirage::claim::{claim, Answer, Trust};
 use tirage::crypto::sign::Verifier;
@@ -16,9 +16,11 @@ code, or a winner never payable: of a QA deck, of a test block, or answered --un
 altered or malformed, named with its line; the signature not the --signer key's; a production block with neither --signer nor --unauthenticated; a serial or code mistyped).\n\n\
 Examples (after the README's quick start; the code is the one under the ticket's scratch \
 layer, so a made-up code is refused, exit 3):\n  \
-tirage claim output/coq/block-001 --signer output/keys/operator.pub --serial 17030010010000010012 --code 1234567890123456789\n  \
+echo 1234567890123456789 | tirage claim output/coq/block-001 --signer output/keys/operator.pub --serial 17030010010000010012 --code -\n  \
 tirage package output/coq/block-001 --for central --signer output/keys/operator.pub --out /tmp/coq-001-central -q --force\n  \
-tirage claim /tmp/coq-001-central --signer output/keys/operator.pub --serial '1703 001 001 000001 001 2' --code '1234 5678 9012 3456 789'\n\
+echo '1234 5678 9012 3456 789' | tirage claim /tmp/coq-001-central --signer output/keys/operator.pub --serial '1703 001 001 000001 001 2' --code -\n\
+--code - reads the code from standard input (echo is the shell's own: no other process shows it); \
+--code C puts it on the command line, where every user of the machine can read it while claim runs. \
 A bundle delivered encrypted also takes --identity (the central system's age identity). \
 README (tirage claim) reads a deck ticket's serial and code from its print file, as QA reads \
 them off a scratched ticket."
@@ -31,9 +33,18 @@ pub(super) struct Args {
     /// or dots between groups are fine).
     #[arg(long)]
     serial: String,
-    /// The validation code revealed under the scratch layer: 19 digits.
-    #[arg(long)]
-    code: String,
+    /// The validation code revealed under the scratch layer: 19 digits; `-` reads it from
+    /// standard input (one line). A code given here in digits is visible to every user of
+    /// this machine while claim runs (`ps`, /proc/PID/cmdline): give `-` or --code-file.
+    #[arg(
+        long,
+        required_unless_present = "code_file",
+        conflicts_with = "code_file"
+    )]
+    code: Option<String>,
+    /// A file holding the validation code (one line), warned of when others can read it.
+    #[arg(long, value_name = "FILE")]
+    code_file: Option<PathBuf>,
     /// An age identity file that opens validation.csv.age (the central system's); repeat
     /// for several.
     #[arg(long, value_name = "FILE")]
@@ -48,6 +59,46 @@ pub(super) struct Args {
     /// winner exits 3, never 0.
     #[arg(long, conflicts_with = "signer")]
     unauthenticated: bool,
+}
+
+/// The validation code as typed: `--code C`, one line of standard input for `--code -`, or
+/// one line of `--code-file` (warned of when others can read it). A line's end (LF or
+/// CRLF) is not part of the code. Errors: standard input or the file empty, unreadable,
+/// larger than 4 KiB or of more than one line (never quoted: it holds a secret).
+fn code(a: &Args) -> Result<zeroize::Zeroizing<String>> {
+    use std::io::Read;
+    let (text, source) = match (&a.code, &a.code_file) {
+        (Some(c), _) if c != "-" => return Ok(zeroize::Zeroizing::new(c.clone())),
+        (Some(_), _) => {
+            let mut text = zeroize::Zeroizing::new(String::new());
+            std::io::stdin()
+                .lock()
+                .take(4097)
+                .read_to_string(&mut text)
+                .context("cannot read the validation code from standard input (--code -)")?;
+            if text.len() > 4096 {
+                bail!("standard input (--code -) is larger than 4 KiB: expected one line, the validation code");
+            }
+            (text, "standard input (--code -)".to_string())
+        }
+        (None, Some(f)) => {
+            super::seed::warn_if_open(f, "validation code file");
+            let text = zeroize::Zeroizing::new(super::seed::read_small(f, "validation code file")?);
+            (text, format!("the validation code file {}", f.display()))
+        }
+        (None, None) => bail!(
+            "give the validation code: --code - (read from standard input) or --code-file FILE"
+        ),
+    };
+    let line = text.strip_suffix('\n').unwrap_or(&text);
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    if line.is_empty() {
+        bail!("{source} is empty: expected one line, the validation code");
+    }
+    if line.contains(['\n', '\r']) {
+        bail!("{source} holds more than one line: expected one line, the validation code");
+    }
+    Ok(zeroize::Zeroizing::new(line.to_string()))
 }
 
 pub(super) fn run(a: Args) -> Result<Outcome> {
@@ -66,7 +117,8 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     if let Some(key) = &a.signer {
         super::signer_outside(key, &a.dir, false, false)?;
     }
-    let c = claim(&a.dir, &a.serial, &a.code, &ids, trust)?;
+    let code = code(&a)?;
+    let c = claim(&a.dir, &a.serial, &code, &ids, trust)?;
     println!("{}", c.line());
     // A specimen deck's ticket, a test block's (whose codes anyone knowing the test seed
     // computes), and any answer given without the operator's signature (whoever can write
