@@ -94,6 +94,53 @@ fn an_out_that_is_not_a_block_is_refused_before_its_lock_file() {
     assert_eq!(std::fs::read_to_string(&spec).unwrap(), small());
 }
 
+/// An emission's `--out` that is a file (the spec itself) is refused at once by `generate
+/// --blocks`, with or without `--force`: nothing is made beside it (no lock file) and the
+/// file is untouched.
+#[test]
+fn an_emission_out_that_is_a_file_is_refused_before_its_lock_file() {
+    let t = tempfile::tempdir().unwrap();
+    let spec = t.path().join("coq_small.toml");
+    std::fs::write(&spec, small()).unwrap();
+    for force in [false, true] {
+        let mut c = tirage();
+        c.arg("generate")
+            .arg(&spec)
+            .args([
+                "--blocks",
+                "1..2",
+                "--insecure-seed",
+                "--seed",
+                SEED,
+                "-q",
+                "--out",
+            ])
+            .arg(&spec);
+        if force {
+            c.arg("--force");
+        }
+        let o = c.output().unwrap();
+        assert_eq!(
+            (o.status.code(), String::from_utf8_lossy(&o.stderr).as_ref()),
+            (
+                Some(2),
+                format!(
+                    "tirage: error: {}: not a directory: an emission goes to a directory of its own; nothing was written; choose another --out\n",
+                    spec.display()
+                )
+                .as_str()
+            ),
+            "{force}"
+        );
+        let names: Vec<String> = std::fs::read_dir(t.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert_eq!(names, ["coq_small.toml"], "{force}");
+    }
+    assert_eq!(std::fs::read_to_string(&spec).unwrap(), small());
+}
+
 #[cfg(unix)]
 #[test]
 fn a_fresh_seed_is_never_written_through_a_link() {

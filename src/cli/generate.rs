@@ -9,7 +9,8 @@ use std::path::PathBuf;
 use tirage::block::Kind;
 use tirage::crypto::sign::Signer;
 use tirage::generate::emission::{
-    check_emission_destination, generate_emission_placing, parse_blocks, EmissionOptions,
+    check_directory_or_nothing, check_emission_destination, generate_emission_placing,
+    parse_blocks, EmissionOptions,
 };
 use tirage::generate::{
     check_block_or_nothing, check_destination, check_not_in_emission, place, BlockPlan,
@@ -74,6 +75,8 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         let out = a.out.clone().unwrap_or_else(|| {
             PathBuf::from(format!("output/{}/emission-{:03}", spec.id, spec.emission))
         });
+        // Before its lock file is made there: nothing there that is not a directory.
+        check_directory_or_nothing(&out)?;
         let _lock = lock_output(&out, a.force)?;
         // Before the seed is staged: what is in the way is named, not the seed file.
         check_emission_destination(&blocks, &out, a.force)?;

@@ -273,6 +273,19 @@ fn block_report(dir: &Path) -> Option<std::path::PathBuf> {
         .min()
 }
 
+/// An emission's `--out` that exists and is not a directory (a file, a link) is never
+/// replaced, with `--force` or without: call it before anything is made beside `out`, its
+/// lock file included. Errors: [`PlaceError::InTheWay`].
+pub fn check_directory_or_nothing(out: &Path) -> Result<(), PlaceError> {
+    match std::fs::symlink_metadata(out) {
+        Ok(meta) if !meta.is_dir() => Err(PlaceError::InTheWay {
+            path: out.to_path_buf(),
+            why: "not a directory: an emission goes to a directory of its own; nothing was written; choose another --out".into(),
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// Where an emission of `blocks` may go (call before anything is staged, a fresh seed
 /// included): `out` is not a block; an existing `emission.json` is tirage's and replaced
 /// only with `force`; each block's destination may be replaced
@@ -318,14 +331,9 @@ pub fn check_emission_destination(
     }
     // Replacing the emission replaces its whole directory: without force only an empty
     // one, and nothing tirage did not write goes with it.
+    check_directory_or_nothing(out)?;
     if let Ok(meta) = std::fs::symlink_metadata(out) {
         let empty = meta.is_dir() && std::fs::read_dir(out).is_ok_and(|mut d| d.next().is_none());
-        if !meta.is_dir() {
-            return Err(PlaceError::InTheWay {
-                path: out.to_path_buf(),
-                why: "not a directory: an emission goes to a directory of its own; choose another --out".into(),
-            });
-        }
         if !force && !empty {
             return Err(PlaceError::Exists(out.to_path_buf()));
         }
