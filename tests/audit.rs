@@ -232,6 +232,84 @@ fn verify_writes_the_audit_beside_the_block_and_rewrites_it() {
     assert!(svg.starts_with("<svg") && svg.contains("Distribution of winners per full pack"));
 }
 
+/// An explicit `--report DIR` that already holds a report is refused (exit 2, naming it,
+/// the report untouched) unless `--force` is given; then the new report takes the
+/// directory's place as a whole (a new directory, mode 0700, nothing left beside it), and a
+/// directory holding a file of the user's keeps it. `--force` means nothing without
+/// `--report`.
+#[test]
+fn a_report_dir_holding_a_report_is_replaced_only_with_force() {
+    use std::os::unix::fs::MetadataExt;
+    let t = tempfile::tempdir().unwrap();
+    let b = t.path().join("b");
+    generate(&small_spec(), &b, 1);
+    let r = t.path().join("audit-out");
+    let run = |extra: &[&str], epoch: &str| {
+        tirage()
+            .args(["verify", "--unauthenticated", "-q", "--report"])
+            .arg(&r)
+            .arg(&b)
+            .args(extra)
+            .env("SOURCE_DATE_EPOCH", epoch)
+            .output()
+            .unwrap()
+    };
+    assert_eq!(run(&[], "1700000000").status.code(), Some(0));
+    let first = std::fs::read(r.join("audit.md")).unwrap();
+    let ino = std::fs::metadata(&r).unwrap().ino();
+    let o = run(&[], "1800000000");
+    assert_eq!(
+        (o.status.code(), String::from_utf8_lossy(&o.stderr).into_owned()),
+        (
+            Some(2),
+            format!(
+                "tirage: error: --report {}: it already holds an audit report ({}); nothing was done: --force replaces it, or give another directory\n",
+                r.display(),
+                r.join("audit.md").display()
+            )
+        )
+    );
+    assert_eq!(std::fs::read(r.join("audit.md")).unwrap(), first);
+    let o = run(&["--force"], "1800000000");
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let second = std::fs::read_to_string(r.join("audit.md")).unwrap();
+    assert!(second.contains("2027-01-15 08:00:00 UTC"), "{second}");
+    let meta = std::fs::metadata(&r).unwrap();
+    assert_ne!(
+        meta.ino(),
+        ino,
+        "the report directory is replaced as a whole"
+    );
+    assert_eq!(meta.mode() & 0o7777, 0o700);
+    let mut names: Vec<String> = std::fs::read_dir(t.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| !n.ends_with(".tirage-lock"))
+        .collect();
+    names.sort();
+    assert_eq!(names, ["audit-out", "b"]);
+    let mut files: Vec<String> = std::fs::read_dir(&r)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    files.sort();
+    assert_eq!(files, ["audit.json", "audit.md", "audit.pdf", "audit.svg"]);
+    // A file of the user's in the directory stays.
+    std::fs::write(r.join("notes.txt"), "mine").unwrap();
+    assert_eq!(run(&["--force"], "1700000000").status.code(), Some(0));
+    assert_eq!(std::fs::read(r.join("audit.md")).unwrap(), first);
+    assert_eq!(
+        std::fs::read_to_string(r.join("notes.txt")).unwrap(),
+        "mine"
+    );
+    let o = tirage()
+        .args(["verify", "--unauthenticated", "-q", "--force"])
+        .arg(&b)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}
+
 #[test]
 fn report_dir_receives_the_audit_and_the_block_is_untouched() {
     let t = tempfile::tempdir().unwrap();
@@ -1320,8 +1398,9 @@ fn no_report_file_gives_a_winners_place() {
 }
 
 /// The audit report goes beside the block (`b.audit/`), never inside what is delivered, and
-/// is private from its first byte whatever the umask (022 here): strace shows the directory
-/// made 0700 and every report file created (`O_CREAT`) mode 0600, none widened after. A
+/// is private from its first byte whatever the umask (022 here): strace shows the directory,
+/// and the one beside it the report is written in first, made 0700 and every report file
+/// created (`O_CREAT`) mode 0600, none widened after. A
 /// `--report` inside the block, or a directory others can enter, is refused (exit 2,
 /// nothing written); tirage's own `b.audit/` found wider (an earlier version's) is narrowed.
 #[test]
@@ -1353,9 +1432,19 @@ fn reports_are_private_from_their_first_byte_beside_the_block() {
         .collect();
     assert_eq!(made.len(), 1, "{trace}");
     assert!(made[0].ends_with(", 0700) = 0"), "{}", made[0]);
+    // The report is written in full beside it first, then takes its place.
+    let staged = format!("\"{}/.b.audit.report-", root.display());
+    let made: Vec<&str> = trace
+        .lines()
+        .filter(|l| l.contains("mkdir") && l.contains(&staged))
+        .collect();
+    assert_eq!(made.len(), 1, "{trace}");
+    assert!(made[0].ends_with(", 0700) = 0"), "{}", made[0]);
     let created: Vec<&str> = trace
         .lines()
-        .filter(|l| l.contains(&format!("\"{dir}/")) && l.contains("O_CREAT"))
+        .filter(|l| {
+            (l.contains(&format!("\"{dir}/")) || l.contains(&staged)) && l.contains("O_CREAT")
+        })
         .collect();
     assert_eq!(created.len(), 4, "{trace}");
     for l in &created {

@@ -229,16 +229,38 @@ pub fn default_dir(block: &Path) -> Option<PathBuf> {
     }
 }
 
-/// Writes each `(name, bytes)` into `dir` (a report's private directory): every file is
-/// written in full to a temporary name first, so a run that fails or is stopped while
-/// writing leaves the earlier report whole, then each is renamed into place, one after the
-/// other. A temporary name is unique in `dir` (two verify runs at once never write the same
-/// one) and created 0600 before its first byte. Temporaries of runs that died are removed
+/// Writes each `(name, bytes)` as the report in `dir` (a report's private directory, which
+/// exists): the whole report is written and flushed first into a new private directory
+/// beside `dir` (`.<dir>.report-*`), which then takes `dir`'s place in one step
+/// (`renameat2(RENAME_EXCHANGE)`), and the earlier report, now under the temporary name, is
+/// removed. So a run that fails, is stopped or crashes leaves the earlier report whole
+/// under `dir`, or the new one, never part of each. A `dir` that holds files other than a
+/// report (a `--report` directory of the user's, another run's temporary file), or on a
+/// file system that cannot exchange names, gets each file written to a temporary name in it
+/// and renamed into place, one after the other. Temporaries of runs that died are removed
 /// last. Returns the paths written. Errors: [`AuditError::Io`], naming the file.
 pub(crate) fn write_files(
     dir: &Path,
     files: Vec<(&str, Vec<u8>)>,
 ) -> Result<Vec<PathBuf>, AuditError> {
+    let written: Vec<PathBuf> = files.iter().map(|(name, _)| dir.join(name)).collect();
+    // A directory given through a link is written where the link points, the link kept.
+    let real = std::fs::canonicalize(dir).map_err(|error| AuditError::Io {
+        path: dir.to_path_buf(),
+        error,
+    })?;
+    let only_a_report = std::fs::read_dir(&real).is_ok_and(|entries| {
+        entries.flatten().all(|e| {
+            e.file_type().is_ok_and(|t| t.is_file())
+                && e.file_name()
+                    .to_str()
+                    .is_some_and(|n| [AUDIT_MD, AUDIT_JSON, AUDIT_PDF, AUDIT_SVG].contains(&n))
+        })
+    });
+    if only_a_report && swap_in(&real, &files)? {
+        remove_stale_reports(&real);
+        return Ok(written);
+    }
     let mut staged = Vec::new();
     for (name, bytes) in files {
         let path = dir.join(name);
@@ -255,16 +277,86 @@ pub(crate) fn write_files(
         std::io::Write::write_all(&mut tmp, &bytes).map_err(io)?;
         staged.push((path, tmp));
     }
-    let mut written = Vec::new();
     for (path, tmp) in staged {
         tmp.persist(&path).map_err(|e| AuditError::Io {
             path: path.clone(),
             error: e.error,
         })?;
-        written.push(path);
     }
     remove_stale_temporaries(dir);
     Ok(written)
+}
+
+/// The prefix of the directory a report of `dir` is staged in, beside it.
+fn staging_prefix(dir: &Path) -> Option<String> {
+    Some(format!(".{}.report-", dir.file_name()?.to_str()?))
+}
+
+/// Writes `files` into a new private directory beside `dir` (a real path, a directory that
+/// holds only a report), flushes it, and exchanges the two names; the earlier report is
+/// then removed with the temporary directory. Returns true when the report is in place,
+/// false when it must be written file by file instead (no name or parent to stage beside,
+/// or a file system that cannot exchange names). Errors: [`AuditError::Io`].
+fn swap_in(dir: &Path, files: &[(&str, Vec<u8>)]) -> Result<bool, AuditError> {
+    let (Some(prefix), Some(parent)) = (staging_prefix(dir), dir.parent()) else {
+        return Ok(false);
+    };
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |error| AuditError::Io { path, error }
+    };
+    let staged = crate::store::durable::private_tempdir(parent, &prefix).map_err(io(dir))?;
+    for (name, bytes) in files {
+        let path = staged.path().join(name);
+        crate::store::durable::write_file(&path, bytes).map_err(io(&path))?;
+    }
+    crate::store::durable::sync_dir(staged.path()).map_err(io(staged.path()))?;
+    match crate::store::durable::exchange(staged.path(), dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::Unsupported => return Ok(false),
+        r => r.map_err(io(dir))?,
+    }
+    // The earlier report is under the temporary name now, and goes with it.
+    let _ = crate::store::durable::sync_dir(parent);
+    Ok(true)
+}
+
+/// Removes the staging directories of reports of `dir` (beside it) that runs which died
+/// left, ten minutes old or more, holding only report files.
+fn remove_stale_reports(dir: &Path) {
+    let (Some(prefix), Some(parent)) = (staging_prefix(dir), dir.parent()) else {
+        return;
+    };
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return;
+    };
+    let old = std::time::Duration::from_secs(600);
+    for e in entries.flatten() {
+        let ours = e
+            .file_name()
+            .to_str()
+            .is_some_and(|n| n.starts_with(&prefix));
+        let stale = e
+            .metadata()
+            .ok()
+            .filter(std::fs::Metadata::is_dir)
+            .and_then(|m| m.modified().ok())
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > old);
+        if ours && stale {
+            let Ok(inner) = std::fs::read_dir(e.path()) else {
+                continue;
+            };
+            for f in inner.flatten() {
+                if f.file_name()
+                    .to_str()
+                    .is_some_and(crate::block::layout::is_report_file)
+                {
+                    let _ = std::fs::remove_file(f.path());
+                }
+            }
+            let _ = std::fs::remove_dir(e.path());
+        }
+    }
 }
 
 /// Makes `dir` a directory only its owner can enter, for a report: created mode 0700

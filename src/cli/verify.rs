@@ -6,7 +6,9 @@ use sha2::Digest;
 use std::path::PathBuf;
 use tirage::audit::emission::EmissionAudit;
 use tirage::audit::Audit;
-use tirage::block::layout::{AUDIT_MD, EMISSION, MANIFEST, SPEC, SUMS};
+use tirage::block::layout::{
+    AUDIT_JSON, AUDIT_MD, AUDIT_PDF, AUDIT_SVG, EMISSION, MANIFEST, SPEC, SUMS,
+};
 use tirage::crypto::ceremony::{opens, Commitment};
 use tirage::crypto::rng::{Beacon, Seed, SeedShare};
 use tirage::crypto::sign::Verifier;
@@ -20,7 +22,7 @@ use tirage::verify::{inspect, Options, SeedInput};
 /// Arguments of `tirage verify`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "The audit report (audit.md, audit.json, audit.pdf, audit.svg) goes beside the block, into <block>.audit/ (mode 0700, files 0600), or into --report DIR; an emission's report (every block's verdict and digests, the emission-wide checks, the totals against the lot table) goes beside the emission, into <emission>.audit/. It gives test statistics, p-values and histograms over counts, never a winner's ticket, pack or carton. It states the date and time of the procedures (UTC; SOURCE_DATE_EPOCH, in seconds since 1970, pins it so that a report can be made byte for byte again), the host, and the auditor and operator named.\n\nExit status: 0 clean (statistics flagged at p < 1 % are exceptions, reported in audit.md, not findings), 1 findings (including the leakage gate and a replay mismatch), 2 error.\n\nExamples:\n  tirage verify output/coq/block-001 --signer output/keys/operator.pub --spec game_specs/coq.toml\n  tirage verify output/coq/block-001 --signer output/keys/operator.pub --spec game_specs/coq.toml --auditor 'Claire Martin' --operator 'Jeux de Paris'\n  tirage verify output/coq/block-001 --unauthenticated --json > report.json\n  tirage verify output/coq/block-001 --signer output/keys/operator.pub --seed-file output/coq/block-001.seed --validation-key output/keys/coq.validation-key --report ~/audit-001\n  tirage verify coq-001 --unauthenticated --seed-share alice.share --seed-share bob.share   # a block made from two shares, in their order (README, generate)"
+    after_help = "The audit report (audit.md, audit.json, audit.pdf, audit.svg) goes beside the block, into <block>.audit/ (mode 0700, files 0600), or into --report DIR (one that already holds a report only with --force); an emission's report (every block's verdict and digests, the emission-wide checks, the totals against the lot table) goes beside the emission, into <emission>.audit/. It gives test statistics, p-values and histograms over counts, never a winner's ticket, pack or carton. It states the date and time of the procedures (UTC; SOURCE_DATE_EPOCH, in seconds since 1970, pins it so that a report can be made byte for byte again), the host, and the auditor and operator named.\n\nExit status: 0 clean (statistics flagged at p < 1 % are exceptions, reported in audit.md, not findings), 1 findings (including the leakage gate and a replay mismatch), 2 error.\n\nExamples:\n  tirage verify output/coq/block-001 --signer output/keys/operator.pub --spec game_specs/coq.toml\n  tirage verify output/coq/block-001 --signer output/keys/operator.pub --spec game_specs/coq.toml --auditor 'Claire Martin' --operator 'Jeux de Paris'\n  tirage verify output/coq/block-001 --unauthenticated --json > report.json\n  tirage verify output/coq/block-001 --signer output/keys/operator.pub --seed-file output/coq/block-001.seed --validation-key output/keys/coq.validation-key --report ~/audit-001\n  tirage verify coq-001 --unauthenticated --seed-share alice.share --seed-share bob.share   # a block made from two shares, in their order (README, generate)"
 )]
 pub(super) struct Args {
     /// The block directory (holding SHA256SUMS, manifest.json, spec.toml, tickets.csv,
@@ -48,6 +50,11 @@ pub(super) struct Args {
     /// created mode 0600.
     #[arg(long, value_name = "DIR")]
     report: Option<PathBuf>,
+    /// Replace the audit report the --report directory already holds (without it, such a
+    /// directory is refused and nothing is done; the default `<block>.audit/` is always
+    /// replaced).
+    #[arg(long, requires = "report")]
+    force: bool,
     /// Do not write the audit report.
     #[arg(long, conflicts_with = "report")]
     no_audit: bool,
@@ -115,6 +122,9 @@ fn party_name(s: &str) -> Result<String, String> {
 pub(super) fn run(a: Args) -> Result<Outcome> {
     if let Some(r) = &a.report {
         report_dir_allowed(r, &a.dir)?;
+        if !a.force {
+            no_report_in(r)?;
+        }
     }
     // What a verify killed while it checked an emission left: its sorted runs of codes.
     for st in tirage::verify::codes::remove_stale() {
@@ -503,6 +513,23 @@ fn report_dir_allowed(report: &std::path::Path, dir: &std::path::Path) -> Result
         );
     }
     Ok(())
+}
+
+/// Refuses `--report DIR` (`report`) when it already holds an audit report, which only
+/// `--force` replaces. Errors: the first report file found, and the option that replaces it.
+fn no_report_in(report: &std::path::Path) -> Result<()> {
+    let held = [AUDIT_MD, AUDIT_JSON, AUDIT_PDF, AUDIT_SVG]
+        .iter()
+        .map(|n| report.join(n))
+        .find(|p| std::fs::symlink_metadata(p).is_ok());
+    match held {
+        Some(p) => anyhow::bail!(
+            "--report {}: it already holds an audit report ({}); nothing was done: --force replaces it, or give another directory",
+            report.display(),
+            p.display()
+        ),
+        None => Ok(()),
+    }
 }
 
 /// True when `path` is `block` or lies inside it (by their real paths; a path not made yet

@@ -430,23 +430,6 @@ impl Journal {
     }
 }
 
-/// Exchanges the names `a` and `b` in one step (`renameat2(RENAME_EXCHANGE)`). Errors:
-/// `Unsupported` where the file system cannot.
-fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
-    use rustix::fs::{renameat_with, RenameFlags, CWD};
-    match renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE) {
-        Ok(()) => Ok(()),
-        Err(e)
-            if e == rustix::io::Errno::INVAL
-                || e == rustix::io::Errno::NOSYS
-                || e == rustix::io::Errno::OPNOTSUPP =>
-        {
-            Err(std::io::ErrorKind::Unsupported.into())
-        }
-        Err(e) => Err(e.into()),
-    }
-}
-
 /// Where a replacement's pieces are, as [`Journal`] names them.
 struct Pieces {
     out: PathBuf,
@@ -513,7 +496,7 @@ impl Pieces {
     /// seen to be the current user's.
     fn swap(&self) -> std::io::Result<()> {
         crate::store::owner::ours(&self.staged).map_err(std::io::Error::other)?;
-        exchange(&self.staged, &self.out)
+        durable::exchange(&self.staged, &self.out)
     }
 
     /// True when directory `dir` holds the new output whole: the new output's directory

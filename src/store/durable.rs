@@ -84,6 +84,23 @@ pub fn rename_noreplace(from: &Path, to: &Path) -> std::io::Result<()> {
     }
 }
 
+/// Exchanges the names `a` and `b` in one step (`renameat2(RENAME_EXCHANGE)`). Errors:
+/// `Unsupported` where the file system cannot.
+pub fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+    use rustix::fs::{renameat_with, RenameFlags, CWD};
+    match renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE) {
+        Ok(()) => Ok(()),
+        Err(e)
+            if e == rustix::io::Errno::INVAL
+                || e == rustix::io::Errno::NOSYS
+                || e == rustix::io::Errno::OPNOTSUPP =>
+        {
+            Err(std::io::ErrorKind::Unsupported.into())
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
 /// Flushes every regular file under `dir` (recursively), then every directory, deepest
 /// first, `dir` last: after it, `dir` and all it holds are on the disk.
 pub fn sync_tree(dir: &Path) -> std::io::Result<()> {
