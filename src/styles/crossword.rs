@@ -1074,8 +1074,8 @@ impl Crossword {
         face.codes[1..1 + self.n].copy_from_slice(&grid.words);
         let yours: ArrayVec<u8, 26> = (0..26u8).filter(|&l| excluded & (1 << l) == 0).collect();
         let start = 1 + self.n;
-        for (i, p) in pick_distinct(rng, self.letters as u32, self.letters)
-            .into_iter()
+        for (i, &p) in pick_distinct(rng, self.letters as u32, self.letters)
+            .iter()
             .enumerate()
         {
             face.codes[start + i] = yours[p as usize];
@@ -1115,7 +1115,7 @@ impl Crossword {
         let mut excluded = s.proof;
         for _ in 0..TRIES {
             let mut x = start;
-            for p in pick_distinct(rng, others.len() as u32, others.len()) {
+            for &p in &pick_distinct(rng, others.len() as u32, others.len()) {
                 let w = others[p as usize];
                 if w & x != 0 {
                     continue;
@@ -1146,7 +1146,7 @@ impl Crossword {
             .filter(|&l| excluded & l == 0 && s.yours & l == 0)
             .collect();
         let more = (budget - excluded.count_ones()) as usize;
-        for p in pick_distinct(rng, rest.len() as u32, more) {
+        for &p in &pick_distinct(rng, rest.len() as u32, more) {
             excluded |= rest[p as usize];
         }
         excluded & ALPHABET

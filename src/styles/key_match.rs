@@ -657,8 +657,8 @@ impl KeyMatch {
         let taken = shared::taken(&[bonus, &beside.winning, &beside.spots]);
         let n = (self.symbols.len() - taken.len()) as u32;
         let mut cells: ArrayVec<u8, MAX_WINS> = common::pick_distinct(rng, n, k - b)
-            .into_iter()
-            .map(|r| shared::nth_free(&taken, r))
+            .iter()
+            .map(|&r| shared::nth_free(&taken, r))
             .collect();
         cells.extend(bonus.iter().copied());
         face.codes[Self::WIN..Self::WIN + k].copy_from_slice(&cells);
@@ -682,7 +682,7 @@ impl KeyMatch {
                 let b = self.bonus.as_ref().map_or(0, |(b, _)| *b);
                 let mut g = Face::zeroed(self.layout.columns.len());
                 let drawn = common::pick_distinct(rng, self.symbols.len() as u32, b);
-                for (i, c) in drawn.into_iter().enumerate() {
+                for (i, &c) in drawn.iter().enumerate() {
                     g.codes[Self::WIN + k - b + i] = c as u8;
                 }
                 self.draw(split, all, show, Some((&g, &Beside::default())), rng)
@@ -777,7 +777,7 @@ impl KeyMatch {
                 }
                 let taken = shared::taken(&[&cells, &beside.winning]);
                 let n = (self.symbols.len() - taken.len()) as u32;
-                for r in common::pick_distinct(rng, n, others) {
+                for &r in &common::pick_distinct(rng, n, others) {
                     losers.push(shared::nth_free(&taken, r));
                 }
             }
@@ -787,7 +787,7 @@ impl KeyMatch {
                     spots.push((s as u8, a));
                 }
                 let decoys = self.symbols.len() - n;
-                for d in common::pick_distinct(rng, decoys as u32, others) {
+                for &d in &common::pick_distinct(rng, decoys as u32, others) {
                     losers.push((n as u32 + d) as u8);
                 }
             }

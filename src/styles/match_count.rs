@@ -1145,8 +1145,8 @@ impl MatchCount {
         let mut face = Face::zeroed(self.layout.columns.len());
         let drawn = &given.codes[self.numbers..self.numbers + self.drawn];
         face.codes[self.numbers..self.numbers + self.drawn].copy_from_slice(drawn);
-        for (j, d) in pick_distinct(rng, self.drawn as u32, m)
-            .into_iter()
+        for (j, &d) in pick_distinct(rng, self.drawn as u32, m)
+            .iter()
             .enumerate()
         {
             face.codes[cells[j] as usize] = drawn[d as usize];
@@ -1224,7 +1224,7 @@ impl MatchCount {
         // leaves no line inside its line complete. A losing card not drawn to show the near
         // miss has nothing placed: each paid line keeps two of its cells (it holds two or
         // more) unmatched, so none is one match short.
-        for l in pick_distinct(rng, n_lines as u32, n_lines) {
+        for &l in &pick_distinct(rng, n_lines as u32, n_lines) {
             let line = &self.lines[l as usize];
             let need = if clean && paid(l as usize).is_some() {
                 2
@@ -1254,7 +1254,7 @@ impl MatchCount {
         }
         let room = open.len().min(self.drawn - cells.len());
         let extra = below(rng, room as u32 + 1) as usize;
-        for p in pick_distinct(rng, open.len() as u32, extra) {
+        for &p in &pick_distinct(rng, open.len() as u32, extra) {
             cells.push(open[p as usize]);
         }
         let order = pick_distinct(rng, cells.len() as u32, cells.len());
@@ -1338,8 +1338,8 @@ impl MatchCount {
         if self.reads.is_some() {
             // Alone (a style's own tests), the card draws its shared draw itself, uniformly.
             let mut given = Face::zeroed(self.layout.columns.len());
-            for (i, c) in pick_distinct(rng, self.range, self.drawn)
-                .into_iter()
+            for (i, &c) in pick_distinct(rng, self.range, self.drawn)
+                .iter()
                 .enumerate()
             {
                 given.codes[self.numbers + i] = c as u8;
@@ -1387,11 +1387,11 @@ impl MatchCount {
         let mut cells: ArrayVec<u8, MAX_VALUES> = ArrayVec::new();
         if self.grid.is_some() {
             let open = &self.open[below(rng, self.open.len() as u32) as usize];
-            for p in pick_distinct(rng, open.len() as u32, m) {
+            for &p in &pick_distinct(rng, open.len() as u32, m) {
                 cells.push(open[p as usize]);
             }
         } else {
-            for p in pick_distinct(rng, self.numbers as u32, m) {
+            for &p in &pick_distinct(rng, self.numbers as u32, m) {
                 cells.push(p as u8);
             }
         }

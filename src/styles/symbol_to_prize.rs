@@ -713,7 +713,7 @@ impl SymbolToPrize {
                 cells.push((self.n_legend() + self.n_decoys + i) as u8);
             }
             let rest = self.cells - cells.len();
-            for d in common::pick_distinct(rng, self.n_decoys as u32, rest) {
+            for &d in &common::pick_distinct(rng, self.n_decoys as u32, rest) {
                 cells.push((self.n_legend() as u32 + d) as u8);
             }
             shuffle(rng, &mut cells);
