@@ -1490,11 +1490,11 @@ impl Game {
     }
 
     /// [`Game::evaluate`] into `ev`, whatever it held. A lone surface's style evaluates
-    /// straight into it, which then takes the game's numbering in place: no copy of the
-    /// evaluation per face.
+    /// straight into it, which then takes the game's numbering in place; several surfaces
+    /// are gathered into it: no copy of the evaluation per face.
     pub fn evaluate_into(&self, face: &Face, ev: &mut Evaluation) {
         if !self.lone() {
-            *ev = self.evaluate_surfaces(face);
+            self.evaluate_surfaces(face, ev);
             return;
         }
         let surface = &self.surfaces[0];
@@ -1516,15 +1516,20 @@ impl Game {
         }
     }
 
-    /// [`Game::evaluate`] of a game of several surfaces, shared elements or a box.
-    fn evaluate_surfaces(&self, face: &Face) -> Evaluation {
-        let mut ev = Evaluation::default();
+    /// [`Game::evaluate`] of a game of several surfaces, shared elements or a box, into
+    /// `ev`, whatever it held.
+    fn evaluate_surfaces(&self, face: &Face, ev: &mut Evaluation) {
+        ev.clear();
         let boxed = self.box_value(face);
         if boxed.is_none() {
             ev.ambiguities.push(AMB_NO_BOX_VALUE);
         }
+        // One surface's evaluation at a time, each into the same place.
+        let mut sub = Evaluation::default();
         for (s, surface) in self.surfaces.iter().enumerate() {
-            let sub = surface.rule.evaluate(&self.sub_face(face, s));
+            surface
+                .rule
+                .evaluate_into(&self.sub_face(face, s), &mut sub);
             let o = surface.area_offset;
             // Every win pays the surface's factor times the box's.
             let factor = surface.multiplier.saturating_mul(boxed.unwrap_or(1));
@@ -1552,7 +1557,7 @@ impl Game {
             if surface.max.is_some_and(|m| sub.prize() > m) {
                 ev.ambiguities.push(AMB_ABOVE_MAX);
             }
-            ev.ambiguities.extend(sub.ambiguities);
+            ev.ambiguities.extend_from_slice(&sub.ambiguities);
         }
         for (e, element) in self.shared.iter().enumerate() {
             match element.kind {
@@ -1572,7 +1577,6 @@ impl Game {
                 }
             }
         }
-        ev
     }
 }
 
@@ -1835,7 +1839,8 @@ mod tests {
                     let mut face = game.synthesize_way(way as WayId, &mut rng);
                     for k in 0..4 {
                         game.evaluate_into(&face, &mut ev);
-                        let composed = game.evaluate_surfaces(&face);
+                        let mut composed = Evaluation::default();
+                        game.evaluate_surfaces(&face, &mut composed);
                         assert_eq!(ev, composed, "{}, way {way}, {k}", path.display());
                         let c = (k * 7 + way) % cols.len();
                         let n = cols[c].values.len();

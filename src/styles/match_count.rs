@@ -1145,10 +1145,7 @@ impl MatchCount {
         let mut face = Face::zeroed(self.layout.columns.len());
         let drawn = &given.codes[self.numbers..self.numbers + self.drawn];
         face.codes[self.numbers..self.numbers + self.drawn].copy_from_slice(drawn);
-        for (j, &d) in pick_distinct(rng, self.drawn as u32, m)
-            .iter()
-            .enumerate()
-        {
+        for (j, &d) in pick_distinct(rng, self.drawn as u32, m).iter().enumerate() {
             face.codes[cells[j] as usize] = drawn[d as usize];
         }
         let others = pick_distinct(rng, self.range - self.drawn as u32, self.numbers - m);
@@ -1804,9 +1801,17 @@ impl Style for MatchCount {
     /// there multiplies the card's win, in the multiplier's play area, and on a losing card
     /// is a decoy.
     fn evaluate(&self, face: &Face) -> Evaluation {
-        let mut ev = self.evaluate_card(face);
+        let mut ev = Evaluation::default();
+        self.evaluate_into(face, &mut ev);
+        ev
+    }
+
+    /// [`Style::evaluate`] built in place in `ev`, whatever it held.
+    fn evaluate_into(&self, face: &Face, ev: &mut Evaluation) {
+        ev.clear();
+        self.evaluate_card(face, ev);
         if self.specials.is_empty() {
-            return ev;
+            return;
         }
         match self.factor(face.codes[self.free_column()]) {
             None => ev.ambiguities.push(AMB_FREE_SYMBOL),
@@ -1822,14 +1827,13 @@ impl Style for MatchCount {
                 }),
             },
         }
-        ev
     }
 }
 
 impl MatchCount {
-    /// The card's judgement, its free cell aside: by count or pattern of matches.
-    fn evaluate_card(&self, face: &Face) -> Evaluation {
-        let mut ev = Evaluation::default();
+    /// The card's judgement, its free cell aside, by count or pattern of matches, added to
+    /// `ev` (empty on entry).
+    fn evaluate_card(&self, face: &Face, ev: &mut Evaluation) {
         let repeats = |codes: &[u8]| {
             let mut seen = [false; 256];
             codes
@@ -1865,7 +1869,7 @@ impl MatchCount {
                     }
                 }
             }
-            return ev;
+            return;
         }
         if self
             .lines
@@ -1888,7 +1892,6 @@ impl MatchCount {
                 }
             }
         }
-        ev
     }
 }
 
