@@ -1112,29 +1112,52 @@ impl Crossword {
             .chain(keep)
             .collect();
         let start = s.short.map_or(0, |(_, l)| 1u32 << l);
+        // `holding[l]`: the words of `others` holding letter `l`, bit `i` for `others[i]`.
+        let mut holding = [0u32; 26];
+        for (i, &w) in others.iter().enumerate() {
+            let mut letters = w & ALPHABET;
+            while letters != 0 {
+                holding[letters.trailing_zeros() as usize] |= 1 << i;
+                letters &= letters - 1;
+            }
+        }
+        let unheld = |x: u32| {
+            (0..others.len())
+                .filter(|&i| others[i] & x == 0)
+                .fold(0u32, |m, i| m | 1 << i)
+        };
         let mut excluded = s.proof;
         for _ in 0..TRIES {
             let mut x = start;
+            // The words of `others` not yet holding an excluded letter (kept incomplete).
+            let mut open = unheld(x);
             for &p in &pick_distinct(rng, others.len() as u32, others.len()) {
-                let w = others[p as usize];
-                if w & x != 0 {
+                if open & (1 << p) == 0 {
                     continue;
                 }
-                // The word's letters not yours, each with the words it would keep incomplete
-                // (its gain); one of those of the highest gain, drawn in letter order.
-                let gain = |l: u32| others.iter().filter(|&&o| o & x == 0 && o & l != 0).count();
-                let free: ArrayVec<(u32, usize), 26> = (0..26)
-                    .map(|l| 1u32 << l)
-                    .filter(|&l| w & l != 0 && s.yours & l == 0)
-                    .map(|l| (l, gain(l)))
-                    .collect();
-                let best = free.iter().map(|&(_, g)| g).max().expect("a free letter");
-                let top: ArrayVec<u32, 26> = free
-                    .into_iter()
-                    .filter(|&(_, g)| g == best)
-                    .map(|(l, _)| l)
-                    .collect();
-                x |= top[below(rng, top.len() as u32) as usize];
+                // The word's letters not yours, each with the open words it would keep
+                // incomplete (its gain); one of those of the highest gain, drawn in letter
+                // order.
+                let mut letters = others[p as usize] & !s.yours & ALPHABET;
+                let (mut best, mut top) = (0, 0u32);
+                while letters != 0 {
+                    let l = letters.trailing_zeros();
+                    letters &= letters - 1;
+                    let gain = (holding[l as usize] & open).count_ones();
+                    if gain > best {
+                        (best, top) = (gain, 1 << l);
+                    } else if gain == best {
+                        top |= 1 << l;
+                    }
+                }
+                assert!(top != 0, "a free letter");
+                let mut pick = top;
+                for _ in 0..below(rng, top.count_ones()) {
+                    pick &= pick - 1;
+                }
+                let l = pick.trailing_zeros();
+                x |= 1 << l;
+                open &= !holding[l as usize];
             }
             if x.count_ones() <= budget {
                 excluded = x;
