@@ -322,10 +322,20 @@ fn a_box_of_4000_tickets_is_serialised_verified_and_claimed() {
         ])
         .output()
         .unwrap();
+    // A test block's ticket is never payable: a loser exits 1, a winner 3 (refused).
     let said = String::from_utf8_lossy(&o.stdout);
-    let expected = if r[5] == "0" { 1 } else { 0 };
-    assert_eq!(o.status.code(), Some(expected), "{said}");
-    assert!(said.starts_with(r[4]), "{said}");
+    assert_eq!((r[5], r[6]), ("0", "lose"));
+    assert_eq!(
+        (o.status.code(), said.as_ref()),
+        (
+            Some(1),
+            format!(
+                "{}: NOT PAYABLE — a TEST BLOCK's ticket (made with a test seed), never for sale; not a winning ticket\n",
+                r[4]
+            )
+            .as_str()
+        )
+    );
     // Position 4 001 of pack 1 is past the box: refused as no ticket of the block.
     let mut past = *b"1703001001000014001_";
     past[19] = tirage::block::serial::luhn_digit(&past[..19]);
