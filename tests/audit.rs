@@ -1509,6 +1509,72 @@ fn reports_are_private_from_their_first_byte_beside_the_block() {
     assert_eq!(mode(&mine.join("audit.md")), 0o600);
 }
 
+/// `--report DIR` inside another block, a deck, a bundle or an emission is refused (exit
+/// 2, nothing made there), as `render --out` is: a report there fails that delivery's own
+/// verify. Each stays clean.
+#[test]
+fn a_report_never_goes_into_another_delivery() {
+    let t = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(t.path()).unwrap();
+    let a = signed_small_block(&root, "a", false);
+    let b = root.join("b");
+    generate(&small_spec(), &b, 1);
+    let d = root.join("d");
+    deck(&small_spec(), &d);
+    let bundle = root.join("central");
+    tirage()
+        .arg("package")
+        .arg(&a)
+        .args(["--for", "central", "--test-block", "-q", "--signer"])
+        .arg(root.join("op.pub"))
+        .arg("--out")
+        .arg(&bundle)
+        .assert()
+        .success();
+    let em = root.join("em");
+    small_emission(&em);
+    let inside_block = |r: &Path, of: &Path| {
+        format!(
+            "tirage: error: {}: inside the block directory {}, which is delivered as it is: nothing was written; choose a --report directory outside it\n",
+            r.display(),
+            of.display()
+        )
+    };
+    let cases = [
+        (b.clone(), a.join("rep"), inside_block(&a.join("rep"), &a)),
+        (b.clone(), d.join("rep"), inside_block(&d.join("rep"), &d)),
+        (b.clone(), bundle.join("rep"), inside_block(&bundle.join("rep"), &bundle)),
+        (
+            em.join("block-002"),
+            em.join("rep"),
+            format!(
+                "tirage: error: {}: inside the emission {}, which is delivered as it is: nothing was written; choose a --report directory outside it\n",
+                em.join("rep").display(),
+                em.display()
+            ),
+        ),
+        (
+            b.clone(),
+            em.join("block-001/rep"),
+            inside_block(&em.join("block-001/rep"), &em.join("block-001")),
+        ),
+    ];
+    for (dir, report, said) in cases {
+        let o = tirage()
+            .args(["verify", "--unauthenticated", "-q", "--report"])
+            .arg(&report)
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{report:?}: {o:?}");
+        assert_eq!(String::from_utf8_lossy(&o.stderr), said);
+        assert!(!report.exists(), "{report:?}");
+    }
+    for dir in [&a, &d, &em] {
+        assert_eq!(verify_code(dir), 0, "{dir:?}");
+    }
+}
+
 /// In an emission, a block's report goes beside it (`block-001.audit/`), and proofs an
 /// earlier version wrote there (`block-001.proofs/`; render now writes them beside the
 /// emission): emission verify does not take them for blocks missing from emission.json.

@@ -262,7 +262,7 @@ fn once_placed(
 /// An output inside a block or deck directory is refused first, before its lock file is
 /// made there ([`outside_blocks`]).
 fn lock_output(out: &std::path::Path, force: bool) -> anyhow::Result<OutputLock> {
-    outside_blocks(out)?;
+    outside_blocks(out, "an --out")?;
     let lock = match OutputLock::acquire(out, Mode::Exclusive, false) {
         Err(LockError::Busy { .. }) if force => {
             eprintln!(
@@ -301,11 +301,12 @@ fn lock_output(out: &std::path::Path, force: bool) -> anyhow::Result<OutputLock>
 /// Refuses output `out` (made or not yet) when it lies inside a block or deck directory
 /// ([`tirage::output::manifest::enclosing_block`]): a block is delivered as it is, so
 /// anything written into it (a seed file, a deck, a page, a bundle) would ship with it or
-/// break its checksums.
-fn outside_blocks(out: &std::path::Path) -> anyhow::Result<()> {
+/// break its checksums. `option` names what to
+/// choose instead (`an --out`, `a --report directory`).
+fn outside_blocks(out: &std::path::Path, option: &str) -> anyhow::Result<()> {
     match tirage::output::manifest::enclosing_block(out) {
         Some(block) => anyhow::bail!(
-            "{}: inside the block directory {}, which is delivered as it is: nothing was written; choose an --out outside it",
+            "{}: inside the block directory {}, which is delivered as it is: nothing was written; choose {option} outside it",
             out.display(),
             block.display()
         ),
@@ -329,15 +330,17 @@ fn refuse_dangling_link(path: &std::path::Path) -> anyhow::Result<()> {
     )
 }
 
-/// Refuses output `out` (made or not yet) of `render` or `preview` when it is, or lies
-/// inside, a block, deck or bundle ([`outside_blocks`]) or an emission
-/// ([`tirage::verify::emission::is_emission`]): each is delivered as it is, and a proof
-/// shows a prize. `out` is judged by its nearest ancestor that exists.
-fn outside_deliveries(out: &std::path::Path) -> anyhow::Result<()> {
-    outside_blocks(out)?;
+/// Refuses output `out` (made or not yet) of `render`, `preview` or `verify --report`
+/// when it is, or lies inside, a block, deck or bundle ([`outside_blocks`]) or an
+/// emission ([`tirage::verify::emission::is_emission`]): each is delivered as it is, and
+/// a proof shows a prize; a file put there fails that delivery's own verify. `out` is
+/// judged by its nearest ancestor that exists; `option` names what to choose instead
+/// (`an --out`, `a --report directory`).
+fn outside_deliveries(out: &std::path::Path, option: &str) -> anyhow::Result<()> {
+    outside_blocks(out, option)?;
     if tirage::output::manifest::holds_block(out) {
         anyhow::bail!(
-            "{}: a block, deck or bundle directory, which is delivered as it is: nothing was written; choose an --out outside it",
+            "{}: a block, deck or bundle directory, which is delivered as it is: nothing was written; choose {option} outside it",
             out.display()
         );
     }
@@ -354,7 +357,7 @@ fn outside_deliveries(out: &std::path::Path) -> anyhow::Result<()> {
             .find(|d| tirage::verify::emission::is_emission(d))
     }) {
         anyhow::bail!(
-            "{}: inside the emission {}, which is delivered as it is: nothing was written; choose an --out outside it",
+            "{}: inside the emission {}, which is delivered as it is: nothing was written; choose {option} outside it",
             out.display(),
             e.display()
         );

@@ -55,7 +55,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("output/{}/preview", spec.id)));
     let path = dir.join(PAGE);
-    super::outside_deliveries(&dir)?;
+    super::outside_deliveries(&dir, "an --out")?;
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     write_page(&path, html.as_bytes(), a.force)?;
     if !a.quiet {

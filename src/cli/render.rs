@@ -136,7 +136,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     if let Some(pdf) = &a.pdf {
         let parent = pdf.parent().filter(|p| !p.as_os_str().is_empty());
         outside_block(parent.unwrap_or(std::path::Path::new(".")), &block, pdf)?;
-        super::outside_deliveries(parent.unwrap_or(std::path::Path::new(".")))?;
+        super::outside_deliveries(parent.unwrap_or(std::path::Path::new(".")), "an --out")?;
         let bytes = tirage::proof::sheet::proof_sheet(&proofs, marks)?;
         write_proof(pdf, &bytes, a.force, "another file")?;
         if !a.quiet {
@@ -152,7 +152,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     let out = match &a.out {
         Some(out) => {
             outside_block(out, &block, out)?;
-            super::outside_deliveries(out)?;
+            super::outside_deliveries(out, "an --out")?;
             out.clone()
         }
         None => proofs_dir(&a.dir)?,

@@ -481,7 +481,8 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
 
 /// Refuses `--report DIR` (`report`) where the report of the block or emission `dir`
 /// must not go: another block's or emission's directory, whose report it would replace,
-/// or inside `dir`, which is what is delivered. The messages name which of the two `dir`
+/// inside `dir`, which is what is delivered, or inside any other block, deck, bundle or
+/// emission ([`super::outside_deliveries`]). The messages name which of the two `dir`
 /// is.
 fn report_dir_allowed(report: &std::path::Path, dir: &std::path::Path) -> Result<()> {
     let what = if is_emission(dir) {
@@ -512,7 +513,9 @@ fn report_dir_allowed(report: &std::path::Path, dir: &std::path::Path) -> Result
                 .map_or(format!("<{what}>.audit"), |d| d.display().to_string())
         );
     }
-    Ok(())
+    // Nor inside another block, deck, bundle or emission: a report there would fail its
+    // own verify.
+    super::outside_deliveries(report, "a --report directory")
 }
 
 /// Refuses `--report DIR` (`report`) when it already holds an audit report, which only
