@@ -2116,7 +2116,8 @@ fn a_special_among_shared_cells_is_told_with_the_game_whose_box_it_pays() {
 
 /// Proofs and pages are never written inside what is delivered: a bundle, an emission
 /// (exit 2, nothing written); the default place of a block of an emission's proofs is
-/// beside the emission.
+/// beside the emission. An emission given instead of a block is refused naming its first
+/// block, as claim and package do.
 #[test]
 fn proofs_and_pages_stay_out_of_bundles_and_emissions() {
     let t = tempfile::tempdir().unwrap();
@@ -2172,6 +2173,11 @@ fn proofs_and_pages_stay_out_of_bundles_and_emissions() {
         (
             vec!["preview".into(), repo("tests/specs/coq_small.toml").into(), "--force".into(), "--out".into(), em.join("E").into()],
             inside_emission(&em.join("E")),
+        ),
+        // The emission itself: one of its blocks is named, as claim and package do.
+        (
+            vec!["render".into(), em.clone().into(), "--tickets".into(), "1".into()],
+            format!("tirage: error: {}: an emission, not a block: name one of its blocks ({})\n", em.display(), em.join("block-001").display()),
         ),
     ];
     for (args, said) in cases {

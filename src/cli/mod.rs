@@ -408,8 +408,8 @@ fn lock_shared(dir: &std::path::Path) -> anyhow::Result<Vec<OutputLock>> {
     Ok(locks)
 }
 
-/// Refuses `dir` when it is an emission ([`tirage::verify::emission::is_emission`]): `claim`
-/// and `package` read one block, named by its directory inside the emission. `serial`: the
+/// Refuses `dir` when it is an emission ([`tirage::verify::emission::is_emission`]): `claim`,
+/// `package` and `render` read one block, named by its directory inside the emission. `serial`: the
 /// serial `claim` was given, as typed; when it reads as 20 digits, its digits 8 to 10 are
 /// its block (docs/FORMAT.md, "Serial"), and the error names that block's directory (or
 /// says the emission holds none of that number). Without one, it names the first block.

@@ -53,7 +53,8 @@ tirage render output/coq/block-001 --way 20000,500+500 --pdf /tmp/coq-top.pdf --
 tirage deck game_specs/coq.toml -q --force && tirage render output/coq/deck --pdf /tmp/coq-deck.pdf --force"
 )]
 pub(super) struct Args {
-    /// The block (or deck) directory.
+    /// The block (or deck) directory. An emission is refused: name one of its blocks
+    /// (EMISSION/block-001).
     dir: PathBuf,
     /// Ticket numbers and ranges (1-based, print order), comma-separated: `1,5,9..12`; drawn
     /// in the order named; a ticket named twice is an error. Default: every ticket selected by the options below,
@@ -108,6 +109,7 @@ fn amount(s: &str) -> Result<Money, String> {
 pub(super) fn run(a: Args) -> Result<Outcome> {
     // No run replaces the block while it is read.
     let _locks = super::lock_shared(&a.dir)?;
+    super::not_an_emission(&a.dir, None)?;
     if !a.dir.is_dir() {
         anyhow::bail!(
             "{}: no such directory: expected a block or deck directory (tirage generate, tirage deck)",
