@@ -408,11 +408,14 @@ fn help_lists_every_subcommand() {
 }
 
 /// Each command's help says its exit status (130 for an interrupted generate or deck) and
-/// gives an example, as verify's does.
+/// gives an example, as verify's does; package's and render's say an emission is refused.
 #[test]
 fn help_says_exit_status_and_gives_examples() {
     for command in [
         &["generate"][..],
+        &["check"],
+        &["preview"],
+        &["render"],
         &["deck"],
         &["package"],
         &["keygen"],
@@ -444,6 +447,12 @@ fn help_says_exit_status_and_gives_examples() {
             examples.contains(&format!("\n  tirage {}", command.join(" "))),
             "{command:?}: {examples}"
         );
+        if matches!(command, ["package"] | ["render"]) {
+            assert!(
+                text.contains("An emission is refused: name one of its blocks"),
+                "{command:?}: {text}"
+            );
+        }
     }
 }
 

@@ -11,7 +11,13 @@ use tirage::spec::GameSpec;
 /// Arguments of `tirage check`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Example:\n  tirage check game_specs/coq.toml\n  tirage check -q game_specs/coq.toml"
+    after_help = "Loads the spec as generate does (every field, rule, way and pack constraint), \
+then prints its lot table, ways, odds, payout, pack law and its rules in words beside the legal \
+reference; with -q, one line. Warnings (a payout above sales, a play area printed without a \
+label) go to stderr and do not change the exit status.\n\n\
+Exit status: 0 the spec is valid, 2 it is not, or cannot be read (the error names the file, \
+the field, its line and what was expected).\n\n\
+Examples:\n  tirage check game_specs/coq.toml\n  tirage check -q game_specs/coq.toml"
 )]
 pub(super) struct Args {
     /// The game spec (TOML), e.g. game_specs/coq.toml.

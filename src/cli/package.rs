@@ -26,12 +26,16 @@ report, proof, seed or other party's file). Its operator.pub is for reading: who
 the bundle wrote it too, so check the signature with the operator's key as you hold it \
 (a --signer key lying inside the directory it authenticates is refused, exit 2). Inside it:\n  \
 sha256sum -c --ignore-missing SHA256SUMS\n  minisign -Vm SHA256SUMS -p KEY.pub   # the operator's key as you hold it\n\n\
-Exit status: 0 the bundle written, 2 usage or I/O error, or a signature that does not hold \
-(no bundle written; what was at --out stays as it was).\n\n\
-Example:\n  tirage package output/coq/block-001 --for printer --signer output/keys/operator.pub --out /tmp/coq-001-printer"
+Exit status: 0 the bundle written, 2 usage or I/O error (an emission given instead of one \
+of its blocks, among them), or a signature that does not hold (no bundle written; what was at \
+--out stays as it was).\n\n\
+Examples:\n  tirage package output/coq/block-001 --for printer --signer output/keys/operator.pub --out /tmp/coq-001-printer\n  \
+tirage package output/coq/block-001 --for auditor --signer output/keys/operator.pub --out /tmp/coq-001-auditor"
 )]
 pub(super) struct Args {
-    /// The block (or deck) directory, signed (SHA256SUMS.minisig).
+    /// The block (or deck) directory, signed (SHA256SUMS.minisig). An emission is
+    /// refused: name one of its blocks (EMISSION/block-001); each block is packaged on its
+    /// own.
     dir: PathBuf,
     /// The recipient.
     #[arg(long = "for", value_enum, value_name = "ROLE")]

@@ -18,7 +18,10 @@ nothing fetched. It shows the lot table (odds 1 in N, payout ratio), a chart of 
 structure, the pack guarantees and what they cost, near-miss and decoy rates, check's rules \
 in words beside the legal reference, and every way with a specimen face drawn as a proof. \
 Its faces come from a public stream derived from the spec alone, never from a seed: the \
-page says nothing about any block. A bad spec is refused as check refuses it (exit 2).\n\n\
+page says nothing about any block.\n\n\
+Exit status: 0 the page written, 2 error (a bad spec, refused as check refuses it; an --out \
+inside a block, deck, bundle or emission; a file at DIR/index.html that is no earlier preview, \
+without --force; an I/O error: nothing written).\n\n\
 Examples:\n  tirage preview game_specs/coq.toml                 # → output/coq/preview/index.html\n  \
 tirage preview game_specs/examples/cash.toml --out /tmp/cash-preview"
 )]

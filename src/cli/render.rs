@@ -17,6 +17,9 @@ spec's rules (--help: what is checked first). The printer's proofs (tickets.bin 
 production block) show no prize. Proofs go beside the block: <DIR>.proofs/ (beside the emission \
 for a block of one: <EMISSION>.<BLOCK>.proofs/), never inside a block, bundle or emission. An existing \
 proof is replaced only with --force (without it, nothing is written).\n\n\
+Exit status: 0 the proofs written, 2 error (a ticket file that does not match SHA256SUMS, a \
+selection of no ticket, a proof that exists without --force, an output inside a delivery, an \
+I/O error: no proof written).\n\n\
 Examples (after the README's quick start):\n  \
 tirage render output/coq/block-001 --tickets 1,5,9..12 --out /tmp/proofs --force\n  \
 tirage render output/coq/block-001 --pack 7 --tier 2 --out /tmp/proofs --force\n  \
@@ -46,6 +49,7 @@ tickets are drawn. A ticket or pack past the block, a way or tier the spec has n
 selection of no ticket: exit 2.\n\n\
 A file the run would write that exists (a ticket-<N>.svg, the --pdf file): exit 2 and \
 nothing is written, naming the first one; --force replaces them.\n\n\
+Exit status: 0 the proofs written, 2 error (any of the above: no proof written).\n\n\
 Examples (after the README's quick start):\n  \
 tirage render output/coq/block-001 --tickets 1,5,9..12 --out /tmp/proofs --force\n  \
 tirage render output/coq/block-001 --pack 7 --tier 2 --out /tmp/proofs --force\n  \
