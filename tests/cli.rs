@@ -748,10 +748,17 @@ fn more_captions_than_a_face_can_code_are_refused() {
         let extra: String = (1..=n)
             .map(|i| format!("\"{}\" = \"LOT {i}\"\n", 1000 + i))
             .collect();
-        replace_once(
+        // Each an amount Jeu 1's GAIN box may show (a caption no face shows is refused).
+        let shown: String = (1..=n).map(|i| format!(", {}", 1000 + i)).collect();
+        let text = replace_once(
             &tiny,
             "\"20000\" = \"VINGT MILLE EUROS\"\n",
             &format!("\"20000\" = \"VINGT MILLE EUROS\"\n{extra}"),
+        );
+        replace_once(
+            &text,
+            "amounts = [2, 4, 8, 10, 20, 100, 500, 20000]",
+            &format!("amounts = [2, 4, 8, 10, 20, 100, 500, 20000{shown}]"),
         )
     };
     // coq_tiny has 8 captions.
@@ -1016,4 +1023,38 @@ fn check_notes_unlabelled_play_areas() {
         .output()
         .unwrap();
     assert_eq!((out.status.code(), out.stderr.len()), (Some(0), 0));
+}
+
+/// Spec mistakes say what is wrong, where (exit 2): `[game]`'s fields written without
+/// their header; an empty or blank `name` (printed on every proof's header); a caption of
+/// an amount no face shows and no tier pays, never printed (refused, as a
+/// `[symbol_captions]` key no face shows is).
+#[test]
+fn spec_mistakes_are_said_plainly() {
+    let text = small_text();
+    let err = check_refuses(&text, "[game]\n", "\n");
+    assert!(
+        err.ends_with("bad.toml:6: game: the [game] section is missing: its fields (id, name, legal_reference, currency, price, block_size, pack_size, game_code, emission) are written at the top level of the file; write [game] on the line above them\n"),
+        "{err}"
+    );
+    for blank in ["\"\"", "\"   \""] {
+        let err = check_refuses(
+            &text,
+            "name = \"ASTRO ANNEE DU COQ\"",
+            &format!("name = {blank}"),
+        );
+        assert!(
+            err.ends_with("bad.toml:7: game.name: empty: expected the game's published name, printed on every proof's header\n"),
+            "{err}"
+        );
+    }
+    let err = check_refuses(
+        &text,
+        "\"100\" = \"CENT EUROS\"",
+        "\"100\" = \"CENT EUROS\"\n\"50\" = \"CINQUANTE EUROS\"",
+    );
+    assert!(
+        err.ends_with("bad.toml:28: captions.\"50\": no face of this game shows 50 in figures and no tier pays it, so its caption is never printed: remove it (the amounts a face shows: 2, 4, 8, 10, 20, 100, 500, 20000; the tiers: 20000, 1000, 200, 30, 18, 8, 4, 2)\n"),
+        "{err}"
+    );
 }

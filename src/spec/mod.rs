@@ -533,6 +533,9 @@ impl GameSpec {
             ));
         }
         let raw: raw::RawSpec = toml::from_str(&text).map_err(|e| {
+            if let Some(e) = missing_game_header(&text, &at) {
+                return e;
+            }
             let mut msg = styles::style::plain_types(e.message().trim());
             if msg.is_empty() {
                 msg = "not valid TOML here".into();
@@ -888,6 +891,60 @@ fn caption_symbols(raw: &raw::RawSpec, game: &mut Game, at: &ErrorAt) -> Result<
         ));
     }
     Ok(())
+}
+
+/// The fields of `[game]` ([`raw::RawGame`]).
+const GAME_FIELDS: [&str; 13] = [
+    "id",
+    "name",
+    "mechanic",
+    "legal_reference",
+    "note",
+    "reconstructed",
+    "currency",
+    "language",
+    "price",
+    "block_size",
+    "pack_size",
+    "game_code",
+    "emission",
+];
+
+/// The error of a spec that writes `[game]`'s fields at the top level, its `[game]` header
+/// left out (serde would say only that `id` is an unknown field): at the first of them,
+/// naming them. `None` when the file is no TOML table, has a `game` table, or writes none
+/// of its fields before its first table header.
+fn missing_game_header(text: &str, at: &ErrorAt) -> Option<SpecError> {
+    let table: toml::Table = toml::from_str(text).ok()?;
+    if table.contains_key("game") {
+        return None;
+    }
+    let mut first = None;
+    let mut keys = Vec::new();
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let t = line.trim_start();
+        if t.starts_with('[') {
+            break;
+        }
+        if let Some((key, _)) = t.split_once('=') {
+            let key = key.trim().trim_matches('"');
+            if GAME_FIELDS.contains(&key) && table.contains_key(key) {
+                first.get_or_insert(offset);
+                keys.push(key);
+            }
+        }
+        offset += line.len();
+    }
+    first?;
+    Some(at.at(
+        first,
+        "game",
+        format!(
+            "the [game] section is missing: its fields ({}) are written at the top level of the file; write [game] on the line above them",
+            keys.join(", ")
+        ),
+    ))
 }
 
 /// Builds the ticket's game: its `[[surfaces]]` (`game.mechanic` is `styles`, the
@@ -1424,6 +1481,13 @@ fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, game: Game) -> Result<GameS
             gspan,
             "game.id",
             "expected a short lowercase id (letters, digits, - or _)",
+        ));
+    }
+    if g.name.trim().is_empty() {
+        return Err(at.at(
+            gspan,
+            "game.name",
+            "empty: expected the game's published name, printed on every proof's header",
         ));
     }
     if g.block_size == 0 {
@@ -2057,8 +2121,9 @@ fn check_area_names(raw: &raw::RawSpec, areas: &[String], at: &ErrorAt) -> Resul
     Ok(())
 }
 
-/// Checks that need the game: every amount a face can show has a caption, and ways of
-/// one tier can be told apart on a face.
+/// Checks that need the game: every amount a face can show has a caption, every caption
+/// is of an amount a face can show or a tier pays, and ways of one tier can be told apart
+/// on a face.
 fn validate_against_game(
     spec: &GameSpec,
     raw: &raw::RawSpec,
@@ -2070,6 +2135,32 @@ fn validate_against_game(
                 raw.captions_span(),
                 "captions",
                 styles::no_caption(*amount, !spec.captions.is_empty()),
+            ));
+        }
+    }
+    // Nor a caption no face and no tier prints: refused, as a `[symbol_captions]` key no
+    // face shows is.
+    let shown = &spec.game.layout().shown_amounts;
+    for (k, _) in raw.caption_entries() {
+        let Ok(amount) = k.parse::<Money>() else {
+            continue;
+        };
+        if !shown.contains(&amount) && !spec.tiers.iter().any(|t| t.amount == amount) {
+            let list = |v: &mut dyn Iterator<Item = Money>| {
+                v.map(|m| m.to_string()).collect::<Vec<_>>().join(", ")
+            };
+            return Err(at.at(
+                raw.captions_span(),
+                format!("captions.\"{k}\""),
+                format!(
+                    "no face of this game shows {amount} in figures and no tier pays it, so its caption is never printed: remove it (the amounts a face shows: {}; the tiers: {})",
+                    if shown.is_empty() {
+                        "none".to_string()
+                    } else {
+                        list(&mut shown.iter().copied())
+                    },
+                    list(&mut spec.tiers.iter().map(|t| t.amount))
+                ),
             ));
         }
     }
