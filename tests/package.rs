@@ -1042,3 +1042,41 @@ fn a_central_bundle_is_clean_only_when_its_rows_were_counted() {
     let (code, _, err) = verify(&printer, &["-q", "--identity", &id("printer")]);
     assert_eq!(code, Some(0), "{err}");
 }
+
+/// Without -q, package lists the files written (stdout) and says on stderr whose bundle it
+/// is, of which block, and what its recipient runs on it next, as generate says what it
+/// made: with `--identity` when the bundle holds encrypted files.
+#[test]
+fn a_bundle_says_whose_it_is_and_what_comes_next() {
+    let t = tempfile::tempdir().unwrap();
+    let b = signed_small_block(t.path(), "block-001", true);
+    let key = t.path().join("op.pub");
+    let out = t.path().join("to-central");
+    let o = package(&b, "central", &key, &out, &[]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout).lines().count(),
+        names(&out).len()
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "the central system's bundle of block 1 of coq → {0}\nthe recipient checks it with: tirage verify {0} --signer KEY.pub   (KEY.pub: the operator's public key as they hold it, not the bundle's operator.pub)\n",
+            out.display()
+        )
+    );
+    // Encrypted: the recipient's age identity too.
+    let t = tempfile::tempdir().unwrap();
+    let (b, key) = signed_block(t.path());
+    let out = t.path().join("to-printer");
+    let o = package(&b, "printer", &key, &out, &[]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).ends_with(&format!(
+            "the recipient checks it with: tirage verify {} --signer KEY.pub --identity FILE   (KEY.pub: the operator's public key as they hold it, not the bundle's operator.pub; FILE: their age identity)\n",
+            out.display()
+        )),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}

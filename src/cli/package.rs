@@ -55,7 +55,8 @@ pub(super) struct Args {
     /// `claim` pays none of its tickets.
     #[arg(long)]
     test_block: bool,
-    /// Print nothing (by default, the path of every file written).
+    /// Print nothing (by default, the path of every file written on stdout, then on stderr
+    /// whose bundle it is and what its recipient runs on it next).
     #[arg(short, long)]
     quiet: bool,
 }
@@ -78,11 +79,48 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         }
     }
     if !a.quiet {
-        for n in names {
+        for n in &names {
             println!("{}", a.out.join(n).display());
+        }
+        if let Some(m) = bundle_manifest(&a.out) {
+            eprintln!("{}", summary(&m, role, &a.out));
         }
     }
     Ok(Outcome::Success)
+}
+
+/// The manifest of the bundle just written in `bundle`; `None` when it cannot be read
+/// (package has checked it).
+fn bundle_manifest(bundle: &std::path::Path) -> Option<tirage::output::manifest::Manifest> {
+    let bytes = tirage::output::read_regular(
+        &bundle.join(tirage::block::layout::MANIFEST),
+        tirage::output::MAX_JSON,
+    )
+    .ok()?;
+    serde_json::from_slice(&bytes).ok()
+}
+
+/// Two lines after a bundle is written, as generate, deck and verify say what they made:
+/// whose bundle `bundle` is, of which block (a test block said so), and what its recipient
+/// runs on it next (`tirage verify`, with the operator's key as they hold it and, when
+/// the bundle holds encrypted files, their age identity).
+fn summary(m: &tirage::output::manifest::Manifest, role: Role, bundle: &std::path::Path) -> String {
+    let sealed = m.files.iter().any(|f| f.encrypted_for.is_some());
+    format!(
+        "{}{} bundle of block {} of {} → {}\nthe recipient checks it with: tirage verify {} --signer KEY.pub{}   (KEY.pub: the operator's public key as they hold it, not the bundle's operator.pub{})",
+        if m.is_test_block() {
+            "TEST BLOCK (made with a test seed: never for sale, claim pays none of its tickets): "
+        } else {
+            ""
+        },
+        role.whose(),
+        m.block,
+        m.game.id,
+        bundle.display(),
+        bundle.display(),
+        if sealed { " --identity FILE" } else { "" },
+        if sealed { "; FILE: their age identity" } else { "" },
+    )
 }
 
 /// The warning for the auditor's bundle in `bundle` when its manifest records an auditor's
