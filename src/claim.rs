@@ -56,6 +56,28 @@ pub enum ClaimError {
         /// The block or bundle directory.
         path: String,
     },
+    /// The serial is of another game, emission or block than the file's (its check digit
+    /// right): the claim was taken to the wrong block's file, a usage error, not a refusal
+    /// of the ticket.
+    #[error("{path}: serial {serial} is of game {game}, emission {emission}, block {block}; this file is of game {file_game}, emission {file_emission}, block {file_block}: claim it from the validation file of the serial's block (its block directory, or the central system's bundle of it)")]
+    OtherBlock {
+        /// The block or bundle directory.
+        path: String,
+        /// The serial, its 20 digits.
+        serial: String,
+        /// The serial's game code, emission and block.
+        game: u32,
+        /// See `game`.
+        emission: u32,
+        /// See `game`.
+        block: u32,
+        /// The file's game code, emission and block (its manifest's).
+        file_game: u16,
+        /// See `file_game`.
+        file_emission: u16,
+        /// See `file_game`.
+        file_block: u32,
+    },
     /// A file cannot be read, differs from `SHA256SUMS` or the manifest, is not of its
     /// format (with the line where the text says so), or the signature is missing or is
     /// not the operator's key's over `SHA256SUMS`.
@@ -150,14 +172,14 @@ fn parse(typed: &str, n: usize, what: &'static str) -> Result<String, ClaimError
 }
 
 /// Why serial `s` (20 digits) is no ticket of the block `m` describes, or `None` when it is.
-fn not_of_block(s: &[u8; serial::LEN], m: &Manifest) -> Option<String> {
+fn not_of_block(s: &[u8; serial::LEN], m: &Manifest) -> Option<Absent> {
     if !serial::is_valid(s) {
         let want = serial::luhn_digit(&s[..serial::LEN - 1]);
-        return Some(format!(
+        return Some(Absent::NoSuchTicket(format!(
             "its last digit, the check digit, is {}, but its first 19 digits call for {}: a digit is mistyped, or the serial is not genuine",
             s[serial::LEN - 1] as char,
             want as char
-        ));
+        )));
     }
     let field = |a: usize, b: usize| -> u32 {
         std::str::from_utf8(&s[a..b])
@@ -170,10 +192,11 @@ fn not_of_block(s: &[u8; serial::LEN], m: &Manifest) -> Option<String> {
     let (pack, position) = serial::place(s, m.pack_size);
     let g = &m.game;
     if (game, emission, block) != (u32::from(g.game_code), u32::from(g.emission), m.block) {
-        return Some(format!(
-            "it is of game {game}, emission {emission}, block {block}; this file is of game {}, emission {}, block {}",
-            g.game_code, g.emission, m.block
-        ));
+        return Some(Absent::OtherBlock {
+            game,
+            emission,
+            block,
+        });
     }
     let ticket = (pack.max(1) - 1)
         .saturating_mul(u64::from(m.pack_size))
@@ -183,12 +206,25 @@ fn not_of_block(s: &[u8; serial::LEN], m: &Manifest) -> Option<String> {
         || position > u64::from(m.pack_size)
         || ticket > u64::from(m.tickets)
     {
-        return Some(format!(
+        return Some(Absent::NoSuchTicket(format!(
             "pack {pack}, position {position}: the block has {} tickets in packs of {}",
             m.tickets, m.pack_size
-        ));
+        )));
     }
     None
+}
+
+/// Why a serial is no ticket of a block ([`not_of_block`]).
+enum Absent {
+    /// It is of no ticket here: a wrong check digit, or a place past the block's packs
+    /// (said why); the claim is refused.
+    NoSuchTicket(String),
+    /// It is of another game, emission or block (its fields): a usage error.
+    OtherBlock {
+        game: u32,
+        emission: u32,
+        block: u32,
+    },
 }
 
 /// Looks up the claim of `serial` and `code` (as typed: digits, with spaces, dashes or dots
@@ -199,7 +235,8 @@ fn not_of_block(s: &[u8; serial::LEN], m: &Manifest) -> Option<String> {
 ///
 /// Errors ([`ClaimError`]): a serial that is not 20 digits or a code that is not 19; the
 /// signature missing or not the key's; a production block with [`Trust::Unsaid`]; the
-/// manifest or SHA256SUMS missing or unreadable; the validation file missing, encrypted to
+/// manifest or SHA256SUMS missing or unreadable; a serial of another game, emission or
+/// block ([`ClaimError::OtherBlock`]: the wrong block's file); the validation file missing, encrypted to
 /// no identity given, differing from `SHA256SUMS` or the manifest, or not of its format (a
 /// header, row or order that is not the format's, named by line).
 pub fn claim(
@@ -376,7 +413,26 @@ pub fn claim(
         ));
     }
     let answer = match (not_of_block(&serial_bytes, &manifest), found) {
-        (Some(why), _) => Answer::NoSuchTicket(why),
+        (
+            Some(Absent::OtherBlock {
+                game,
+                emission,
+                block,
+            }),
+            _,
+        ) => {
+            return Err(ClaimError::OtherBlock {
+                path: dir.display().to_string(),
+                serial: s,
+                game,
+                emission,
+                block,
+                file_game: manifest.game.game_code,
+                file_emission: manifest.game.emission,
+                file_block: manifest.block,
+            })
+        }
+        (Some(Absent::NoSuchTicket(why)), _) => Answer::NoSuchTicket(why),
         (None, None) => Answer::WrongCode,
         (None, Some((_, prize, _))) if prize == "0" => Answer::NotAWinner,
         (None, Some((way, prize, item))) => Answer::Pays {

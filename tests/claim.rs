@@ -178,10 +178,11 @@ fn the_central_system_answers_from_its_encrypted_file() {
         &central,
     );
     assert_eq!(s, 3);
-    // Block 2's first serial (its check digit right): no such ticket.
-    let (s, out, _) = claim(&b, "17030010020000010011", &codes[w], &central);
-    assert_eq!(s, 3);
-    assert!(out.contains("refused: no such ticket in this block: it is of game 1703, emission 1, block 2; this file is of game 1703, emission 1, block 1"), "{out}");
+    // Block 2's first serial (its check digit right): the wrong block's file, a usage
+    // error (exit 2), not a refusal of the ticket.
+    let (s, out, err) = claim(&b, "17030010020000010011", &codes[w], &central);
+    assert_eq!((s, out.as_str()), (2, ""));
+    assert_eq!(err, format!("tirage: error: {}: serial 17030010020000010011 is of game 1703, emission 1, block 2; this file is of game 1703, emission 1, block 1: claim it from the validation file of the serial's block (its block directory, or the central system's bundle of it)\n", b.display()));
     // A mistyped digit: the check digit says so.
     let mut typo = rows[w][4].clone().into_bytes();
     typo[12] = if typo[12] == b'9' { b'0' } else { typo[12] + 1 };

@@ -13,7 +13,7 @@ use tirage::crypto::sign::Verifier;
     after_help = "Exit status: 0 the ticket pays (the prize is printed; only under the operator's \
 signature, --signer), 1 not a winning ticket, 3 refused (no such ticket in this block, a wrong \
 code, or a winner never payable: of a QA deck, of a test block, or answered --unauthenticated), 2 error (a file missing, \
-altered or malformed, named with its line; the signature not the --signer key's; a production block with neither --signer nor --unauthenticated; a serial or code mistyped).\n\n\
+altered or malformed, named with its line; the signature not the --signer key's; a production block with neither --signer nor --unauthenticated; a serial or code mistyped; a serial of another block than the file's).\n\n\
 Examples (after the README's quick start; the code is the one under the ticket's scratch \
 layer, so a made-up code is refused, exit 3):\n  \
 echo 1234567890123456789 | tirage claim output/coq/block-001 --signer output/keys/operator.pub --serial 17030010010000010012 --code -\n  \
