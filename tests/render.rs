@@ -626,7 +626,7 @@ fn a_deck_proof_sheet_is_a_searchable_pdf_with_a_cover_and_every_ticket() {
     // Near misses are told in the ticket's language, on the pages and in the cover's table.
     assert!(
         text.contains(
-            "presque gagnant : « Jeu 1 : GAIN 1 » perd avec un de ses symboles gagnants \
+            "« Jeu 1 : GAIN 1 », presque gagnant : perd avec un de ses symboles gagnants \
              montré une fois (COQ)"
         ),
         "{text}"
@@ -1035,7 +1035,7 @@ fn the_key_names_only_the_marks_the_proof_shows() {
         let svg = std::fs::read_to_string(entry.unwrap().path()).unwrap();
         for (tag, key) in [
             ("GAGNANT", "GAGNANT : gagne"),
-            ("PRESQUE", "PRESQUE : presque (à un symbole d'un gain)"),
+            ("PRESQUE", "PRESQUE : presque (à une case d'un gain)"),
             ("LEURRE", "LEURRE : leurre (montré, ne gagne rien)"),
         ] {
             let marked = svg.contains(&format!(">{tag}</text>"));
@@ -2250,4 +2250,35 @@ fn a_plain_selection_by_prize_is_refused_on_a_production_block() {
     let test_block = coq_block(&t);
     let (code, drawn, err) = select(&test_block, &["--tier", "20000", "--plain"], &out);
     assert_eq!((code, drawn.len()), (0, 1), "{err}");
+}
+
+/// A near miss's note names its play area once (« Grattez les 6 cases », presque gagnant :
+/// perd avec …, never the name again after the colon), and the key says a near miss is one
+/// cell short of a win, true of cells that show amounts (match_amounts) as of symbols.
+#[test]
+fn a_near_miss_note_names_its_area_once() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path().join("deck");
+    deck(&repo("game_specs/examples/triple_montant.toml"), &d);
+    let out = t.path().join("proofs");
+    tirage()
+        .arg("render")
+        .arg(&d)
+        .args(["-q", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let mut notes = 0;
+    for entry in std::fs::read_dir(&out).unwrap() {
+        let svg = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        notes += svg
+            .matches(">« Grattez les 6 cases », presque gagnant : perd avec son plus grand montant montré deux fois<")
+            .count();
+        assert!(!svg.contains("presque gagnant : «"), "{svg}");
+        assert!(!svg.contains("à un symbole"), "{svg}");
+        if svg.contains(">PRESQUE</text>") {
+            assert!(svg.contains(">PRESQUE : presque (à une case d'un gain)</text>"));
+        }
+    }
+    assert!(notes > 0);
 }

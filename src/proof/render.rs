@@ -1305,7 +1305,15 @@ fn notes(
                 (MarkKind::NearMiss, w.near_miss)
             };
             let shown = cells_of(area, kind);
-            let mut s = format!("{}, {words}{}{}", w.quoted(label), w.colon, about(f.id));
+            // The feature's words name the area first (« Jeu 1 » perd avec …, jeu1 loses
+            // with …): the note names it once, before them.
+            let told_of = about(f.id);
+            let quoted = w.quoted(label);
+            let rest = [quoted.as_str(), name.as_str()]
+                .iter()
+                .find_map(|p| told_of.strip_prefix(p)?.strip_prefix(' '))
+                .unwrap_or(&told_of);
+            let mut s = format!("{quoted}, {words}{}{rest}", w.colon);
             if !shown.is_empty() {
                 let _ = write!(s, " ({shown})");
             }

@@ -100,7 +100,7 @@ const EN: Words = Words {
     tags: ["WIN", "NEAR MISS", "DECOY"],
     key: [
         "wins",
-        "near miss (one symbol short of a win)",
+        "near miss (one cell short of a win)",
         "decoy (shown, wins nothing)",
     ],
     wins: "wins",
@@ -166,7 +166,7 @@ const FR: Words = Words {
     tags: ["GAGNANT", "PRESQUE", "LEURRE"],
     key: [
         "gagne",
-        "presque (à un symbole d'un gain)",
+        "presque (à une case d'un gain)",
         "leurre (montré, ne gagne rien)",
     ],
     wins: "gagne",
