@@ -1575,12 +1575,14 @@ fn a_report_never_goes_into_another_delivery() {
     }
 }
 
-/// In an emission, a block's report goes beside it (`block-001.audit/`), and proofs an
-/// earlier version wrote there (`block-001.proofs/`; render now writes them beside the
-/// emission): emission verify does not take them for blocks missing from emission.json.
-/// The emission can still be replaced with `--force`, those proofs going with it (a file
-/// put among them is named and kept), but not while it holds a block's audit report: the
-/// auditor's, refused (exit 2) naming it and kept.
+/// In an emission, a block's report goes beside the emission (`em.block-001.audit/`), as
+/// its proofs do (`em.block-001.proofs/`), never inside what is delivered. A report and
+/// proofs an earlier version wrote inside (`block-001.audit/`, `block-001.proofs/`):
+/// emission verify does not take them for blocks missing from emission.json, and the
+/// block's verify says the old report is an earlier run's. The emission can still be
+/// replaced with `--force`, those proofs going with it (a file put among them is named
+/// and kept), but not while it holds a block's audit report: the auditor's, refused
+/// (exit 2) naming it and kept.
 #[test]
 fn an_emission_keeps_its_blocks_reports_beside_them() {
     let t = tempfile::tempdir().unwrap();
@@ -1599,7 +1601,28 @@ fn an_emission_keeps_its_blocks_reports_beside_them() {
     };
     assert_eq!(make(false).status.code(), Some(0));
     assert_eq!(verify_code(&em.join("block-001")), 0);
-    assert!(em.join("block-001.audit/audit.md").is_file());
+    let beside = std::fs::canonicalize(t.path())
+        .unwrap()
+        .join("em.block-001.audit");
+    assert!(beside.join("audit.md").is_file());
+    assert!(!em.join("block-001.audit").exists());
+    // A report an earlier version wrote inside (`block-001.audit/`): said to be an earlier
+    // run's.
+    copy_dir(&beside, &em.join("block-001.audit"));
+    let o = tirage()
+        .args(["verify", "--unauthenticated", "-q"])
+        .arg(em.join("block-001"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains(&format!(
+            "tirage: note: {} is an earlier run's report, not this run's (this run: clean)",
+            em.join("block-001.audit/audit.md").display()
+        )),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     // Its proofs go beside the emission (`em.block-001.proofs/`), never inside it.
     tirage()
         .args(["render", "--tickets", "1", "-q"])

@@ -7,7 +7,7 @@
 //! order, the leakage measures and the replay — and adds the randomness statistics
 //! ([`randomness`]). [`Audit::write`] puts `audit.md`, `audit.json`, `audit.pdf` and
 //! `audit.svg` in a directory beside the block ([`default_dir`]: `block-001.audit/`, never
-//! inside the delivered block) or one given, each through a temporary name and a rename, so
+//! inside the delivered block, nor inside an emission) or one given, each through a temporary name and a rename, so
 //! a re-run replaces them whole. Each file is created mode 0600, in a directory only its
 //! owner can enter (0700), whatever the umask. They are not deliverables of the block:
 //! SHA256SUMS does not list them and verify reads only the files it lists.
@@ -215,12 +215,25 @@ pub enum AuditError {
 
 /// The directory beside block directory `block` that receives its audit report by
 /// default: `<block>.audit` (`output/coq/block-001` → `output/coq/block-001.audit`), never
-/// inside the block, which is what is delivered. `None` when `block` names no directory
-/// that has a name and a parent (`/`).
+/// inside the block, which is what is delivered; for a block of an emission, beside the
+/// emission, which is delivered as it is too: `<emission>.<block>.audit` (`EM/block-003`
+/// → `EM.block-003.audit`, by the emission's real path), as render puts its proofs. `None`
+/// when `block` names no directory that has a name and a parent (`/`).
 pub fn default_dir(block: &Path) -> Option<PathBuf> {
     let named = |p: &Path| {
         let name = p.file_name()?.to_str()?.to_string();
-        Some(p.with_file_name(crate::block::layout::audit_dir(&name)))
+        let parent = p.parent().filter(|e| !e.as_os_str().is_empty());
+        match parent.filter(|e| crate::verify::emission::is_emission(e)) {
+            Some(e) => {
+                let emission = std::fs::canonicalize(e).ok()?;
+                let of = emission.file_name()?.to_str()?;
+                Some(
+                    emission
+                        .with_file_name(crate::block::layout::audit_dir(&format!("{of}.{name}"))),
+                )
+            }
+            None => Some(p.with_file_name(crate::block::layout::audit_dir(&name))),
+        }
     };
     // `.`, `..` or `x/..` have no name of their own: the real path's.
     match block.components().next_back() {

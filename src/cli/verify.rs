@@ -22,7 +22,7 @@ use tirage::verify::{inspect, Options, SeedInput};
 /// Arguments of `tirage verify`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "The audit report (audit.md, audit.json, audit.pdf, audit.svg) goes beside the block, into <block>.audit/ (mode 0700, files 0600), or into --report DIR (one that already holds a report only with --force); an emission's report (every block's verdict and digests, the emission-wide checks, the totals against the lot table) goes beside the emission, into <emission>.audit/. It gives test statistics, p-values and histograms over counts, never a winner's ticket, pack or carton. It states the date and time of the procedures (UTC; SOURCE_DATE_EPOCH, in seconds since 1970, pins it so that a report can be made byte for byte again), the host, and the auditor and operator named.\n\nExit status: 0 clean (statistics flagged at p < 1 % are exceptions, reported in audit.md, not findings), 1 findings (including the leakage gate and a replay mismatch), 2 error.\n\nExamples:\n  tirage verify output/coq/block-001 --signer output/keys/operator.pub --spec game_specs/coq.toml\n  tirage verify output/coq/block-001 --signer output/keys/operator.pub --spec game_specs/coq.toml --auditor 'Claire Martin' --operator 'Jeux de Paris'\n  tirage verify output/coq/block-001 --unauthenticated --json > report.json\n  tirage verify output/coq/block-001 --signer output/keys/operator.pub --seed-file output/coq/block-001.seed --validation-key output/keys/coq.validation-key --report ~/audit-001\n  tirage verify coq-001 --unauthenticated --seed-share alice.share --seed-share bob.share   # a block made from two shares, in their order (README, generate)"
+    after_help = "The audit report (audit.md, audit.json, audit.pdf, audit.svg) goes beside the block, into <block>.audit/ (mode 0700, files 0600; for a block of an emission, beside the emission, into <emission>.<block>.audit/), or into --report DIR (one that already holds a report only with --force); an emission's report (every block's verdict and digests, the emission-wide checks, the totals against the lot table) goes beside the emission, into <emission>.audit/. It gives test statistics, p-values and histograms over counts, never a winner's ticket, pack or carton. It states the date and time of the procedures (UTC; SOURCE_DATE_EPOCH, in seconds since 1970, pins it so that a report can be made byte for byte again), the host, and the auditor and operator named.\n\nExit status: 0 clean (statistics flagged at p < 1 % are exceptions, reported in audit.md, not findings), 1 findings (including the leakage gate and a replay mismatch), 2 error.\n\nExamples:\n  tirage verify output/coq/block-001 --signer output/keys/operator.pub --spec game_specs/coq.toml\n  tirage verify output/coq/block-001 --signer output/keys/operator.pub --spec game_specs/coq.toml --auditor 'Claire Martin' --operator 'Jeux de Paris'\n  tirage verify output/coq/block-001 --unauthenticated --json > report.json\n  tirage verify output/coq/block-001 --signer output/keys/operator.pub --seed-file output/coq/block-001.seed --validation-key output/keys/coq.validation-key --report ~/audit-001\n  tirage verify coq-001 --unauthenticated --seed-share alice.share --seed-share bob.share   # a block made from two shares, in their order (README, generate)"
 )]
 pub(super) struct Args {
     /// The block directory (holding SHA256SUMS, manifest.json, spec.toml, tickets.csv,
@@ -45,8 +45,9 @@ pub(super) struct Args {
     /// Where to write the audit report (audit.md, audit.json, audit.pdf, audit.svg; an
     /// emission's: audit.md, audit.json, audit.pdf): a directory only its owner can enter
     /// (mode 0700; created so when missing), outside the block or emission. Default:
-    /// `<block>.audit/` beside the block directory (`block-001.audit/`), or
-    /// `<emission>.audit/` beside the emission, never inside what is delivered. Each file is
+    /// `<block>.audit/` beside the block directory (`block-001.audit/`; for a block of an
+    /// emission, `<emission>.<block>.audit/` beside the emission), or `<emission>.audit/`
+    /// beside the emission, never inside what is delivered. Each file is
     /// created mode 0600.
     #[arg(long, value_name = "DIR")]
     report: Option<PathBuf>,
@@ -415,6 +416,20 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     if let Some(d) = &beside {
         if a.no_audit || a.report.as_ref().is_some_and(|_| !here(d)) {
             earlier.push(d.join(AUDIT_MD));
+        }
+    }
+    // A block of an emission: an earlier version wrote its report beside it, inside the
+    // emission (`EM/block-003.audit/`).
+    if let Some(name) = a
+        .dir
+        .parent()
+        .filter(|e| is_emission(e))
+        .and(a.dir.file_name())
+        .and_then(|n| n.to_str())
+    {
+        let inside = a.dir.with_file_name(tirage::block::layout::audit_dir(name));
+        if !here(&inside) {
+            earlier.push(inside.join(AUDIT_MD));
         }
     }
     for e in earlier.iter().filter(|e| e.is_file()) {

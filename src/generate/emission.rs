@@ -256,7 +256,8 @@ fn foreign_entries(dir: &Path) -> Vec<String> {
 }
 
 /// The first (by name) audit report of a block that emission directory `dir` holds,
-/// `block-NNN.audit` as `tirage verify EMISSION/block-NNN` writes it, if any.
+/// `block-NNN.audit` as an earlier version of `tirage verify EMISSION/block-NNN` wrote it
+/// (it now writes `EMISSION.block-NNN.audit` beside the emission), if any.
 fn block_report(dir: &Path) -> Option<std::path::PathBuf> {
     std::fs::read_dir(dir)
         .into_iter()
