@@ -1060,3 +1060,69 @@ fn an_entry_no_emission_holds_is_a_finding() {
         serde_json::json!([said("notes.txt"), said("proofs")])
     );
 }
+
+/// An emission whose blocks the identities given cannot wholly open (the auditor's key a
+/// recipient of tickets.csv.age alone) is refused as each block alone is (exit 2, nothing
+/// verified), naming the block, the files left unopened and whose identity opens each:
+/// never "0 tickets read" with tickets.csv said unopened although it opened.
+#[test]
+fn an_emission_the_identities_cannot_open_is_said_as_its_block() {
+    let t = tempfile::tempdir().unwrap();
+    let mut recipients = Vec::new();
+    for role in ["printer", "central", "auditor"] {
+        let id = t.path().join(format!("{role}.key"));
+        let o = std::process::Command::new("age-keygen")
+            .arg("-o")
+            .arg(&id)
+            .output()
+            .expect("age-keygen is installed");
+        assert!(o.status.success());
+        let o = std::process::Command::new("age-keygen")
+            .arg("-y")
+            .arg(&id)
+            .output()
+            .unwrap();
+        recipients.push("--recipient".to_string());
+        recipients.push(format!(
+            "{role}={}",
+            String::from_utf8_lossy(&o.stdout).trim()
+        ));
+    }
+    let em = t.path().join("em");
+    tirage()
+        .arg("generate")
+        .arg(repo("tests/specs/coq_small.toml"))
+        .args(["--blocks", "1..2", "--insecure-seed", "--seed", SEED, "-q"])
+        .args(&recipients)
+        .arg("--out")
+        .arg(&em)
+        .assert()
+        .success();
+    let error = |dir: &Path| {
+        let o = tirage()
+            .args([
+                "verify",
+                "--unauthenticated",
+                "-q",
+                "--no-audit",
+                "--identity",
+            ])
+            .arg(t.path().join("auditor.key"))
+            .arg(dir)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{o:?}");
+        assert!(o.stdout.is_empty());
+        String::from_utf8_lossy(&o.stderr)
+            .lines()
+            .find(|l| l.starts_with("tirage: error: "))
+            .unwrap()
+            .to_string()
+    };
+    let said = format!(
+        "tirage: error: {}: no identity given opens tickets.bin.age (the printer's), validation.csv.age (the central system's): verify reads every ticket file; give the identity that opens each (--identity FILE, repeatable), or have the auditor made a recipient of every role (generate --recipient printer=… --recipient central=… with the auditor's key); nothing was verified",
+        em.join("block-001").display()
+    );
+    assert_eq!(error(&em.join("block-001")), said);
+    assert_eq!(error(&em), said);
+}

@@ -237,6 +237,13 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         }
         // The bar's total and each block's start, from emission.json (for the bar only).
         let listed = emission_tickets(&a.dir);
+        // Each block's ticket files opened by the identities given, as a block alone needs.
+        for (block, _) in &listed {
+            let bdir = a.dir.join(tirage::block::layout::block_dir(*block));
+            if bdir.is_dir() {
+                every_file_opens(&bdir, &a.identity, &identities)?;
+            }
+        }
         let total = (!listed.is_empty()).then(|| listed.iter().map(|b| b.1).sum());
         let bar = progress::bar(total, "verify", a.quiet);
         let report = with_threads(usize::from(a.threads), || {
@@ -324,41 +331,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
             a.dir.display()
         );
     }
-    // An encrypted block with no identity at all: nothing of its tickets can be read.
-    if a.identity.is_empty() {
-        let sealed: Vec<String> = tirage::block::layout::TICKET_FILES
-            .iter()
-            .map(|f| format!("{f}{}", tirage::block::layout::SEALED_SUFFIX))
-            .filter(|f| a.dir.join(f).exists())
-            .collect();
-        if !sealed.is_empty() {
-            anyhow::bail!(
-                "{}: {} encrypted: give the identities that open them (--identity FILE, the auditor's); nothing was verified",
-                a.dir.display(),
-                if sealed.len() == 1 { format!("{} is", sealed[0]) } else { format!("{} are", sealed.join(", ")) }
-            );
-        }
-    }
-    // Identities that open some of the files but not every one: the whole block cannot be
-    // read, which is a usage error (name whose identity to give), not findings.
-    if !a.identity.is_empty() {
-        let unopened: Vec<String> = tirage::output::seal::ROLES
-            .iter()
-            .filter(|(_, f)| !tirage::output::seal::opens(&a.dir, f, &identities))
-            .map(|(role, f)| {
-                let whose = tirage::package::Role::named(role).map_or("", |r| r.whose());
-                format!("{f}{} ({whose})", tirage::block::layout::SEALED_SUFFIX)
-            })
-            .collect();
-        if !unopened.is_empty() {
-            anyhow::bail!(
-                "{}: no identity given opens {}: verify reads every ticket file; give the identity that opens {} (--identity FILE, repeatable), or have the auditor made a recipient of every role (generate --recipient printer=… --recipient central=… with the auditor's key); nothing was verified",
-                a.dir.display(),
-                unopened.join(", "),
-                if unopened.len() == 1 { "it" } else { "each" }
-            );
-        }
-    }
+    every_file_opens(&a.dir, &a.identity, &identities)?;
     let seal = Seal::of(&a.dir).ok();
     let replaying = opts.seed.is_some();
     let bar = progress::bar(
@@ -492,6 +465,53 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     } else {
         Outcome::Findings
     })
+}
+
+/// Refuses block `dir` when the identities given (`given`, loaded as `identities`) do not
+/// open every one of its encrypted ticket files: verify reads every ticket file, so this is
+/// a usage error naming each file left unopened and whose identity opens it, before
+/// anything is verified. Said alike of a block alone and of a block of an emission.
+fn every_file_opens(
+    dir: &std::path::Path,
+    given: &[PathBuf],
+    identities: &Identities,
+) -> Result<()> {
+    // An encrypted block with no identity at all: nothing of its tickets can be read.
+    if given.is_empty() {
+        let sealed: Vec<String> = tirage::block::layout::TICKET_FILES
+            .iter()
+            .map(|f| format!("{f}{}", tirage::block::layout::SEALED_SUFFIX))
+            .filter(|f| dir.join(f).exists())
+            .collect();
+        if !sealed.is_empty() {
+            anyhow::bail!(
+                "{}: {} encrypted: give the identities that open them (--identity FILE, the auditor's); nothing was verified",
+                dir.display(),
+                if sealed.len() == 1 { format!("{} is", sealed[0]) } else { format!("{} are", sealed.join(", ")) }
+            );
+        }
+    }
+    // Identities that open some of the files but not every one: the whole block cannot be
+    // read, which is a usage error (name whose identity to give), not findings.
+    if !given.is_empty() {
+        let unopened: Vec<String> = tirage::output::seal::ROLES
+            .iter()
+            .filter(|(_, f)| !tirage::output::seal::opens(dir, f, identities))
+            .map(|(role, f)| {
+                let whose = tirage::package::Role::named(role).map_or("", |r| r.whose());
+                format!("{f}{} ({whose})", tirage::block::layout::SEALED_SUFFIX)
+            })
+            .collect();
+        if !unopened.is_empty() {
+            anyhow::bail!(
+                "{}: no identity given opens {}: verify reads every ticket file; give the identity that opens {} (--identity FILE, repeatable), or have the auditor made a recipient of every role (generate --recipient printer=… --recipient central=… with the auditor's key); nothing was verified",
+                dir.display(),
+                unopened.join(", "),
+                if unopened.len() == 1 { "it" } else { "each" }
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Refuses `--report DIR` (`report`) where the report of the block or emission `dir`
