@@ -1,5 +1,6 @@
 //! Generation of one block: allocation and validation codes → faces (in parallel, one
-//! ChaCha20 stream per pack) → `tickets.csv` and `tickets.bin` hashed while written, and
+//! ChaCha20 stream per pack) rendered as print records → `tickets.bin` and `tickets.csv`
+//! (its rows rendered from those records), each made and hashed by a writer thread, and
 //! alongside them `validation.csv` (made from the codes and ways alone) → `manifest.json`
 //! → `SHA256SUMS`, every file handed to a [`Sink`]. One road: a [`BlockPlan`] (spec, seed, block number and
 //! options) goes through [`build`] into a sink — a [`Folder`] for a block, a deck or an
@@ -32,7 +33,7 @@ pub use crate::generate::place::{
 use crate::output::hashing::Sum;
 use crate::output::manifest::{self, FileEntry, Manifest, PromisedFeature};
 use crate::output::seal::Recipients;
-use crate::output::{print_file, sums, tickets_csv, validation_csv, Ticket};
+use crate::output::{print_file, sums, tickets_csv, validation_csv};
 use crate::spec::{GameSpec, PackRules, WayId};
 use crate::store::durable;
 use crate::styles::{Face, FeatureId};
@@ -48,9 +49,6 @@ use std::thread;
 
 pub use sink::{Digests, Folder, Sink, Stream};
 
-/// The rendered CSV rows and print records of one pack.
-type PackBytes = (Vec<u8>, Vec<u8>);
-
 /// Groups of claims (of 256: a coq block's 8 groups are about 5.4 MB of text) rendered in
 /// parallel and handed to the writer of `validation.csv` at once.
 const VALIDATION_GROUPS: usize = 8;
@@ -65,8 +63,8 @@ const CODE_CHUNK: usize = 4096;
 /// Packs built per batch (the unit handed to the writers).
 const BATCH_PACKS: u32 = 128;
 
-/// Buffers a ticket file's writer keeps for reuse: those of the batches in flight (two
-/// waiting, one being written, one being built).
+/// Buffers of print records kept for reuse: those of the batches in flight (two waiting,
+/// one being written, one being built).
 const SPARE_BUFFERS: usize = 4 * BATCH_PACKS as usize;
 
 impl GenerateError {
@@ -156,7 +154,7 @@ pub(crate) fn io(path: &Path) -> impl FnOnce(std::io::Error) -> GenerateError + 
     }
 }
 
-/// Builds the faces of one pack and renders its CSV rows and print records.
+/// Builds the faces of one pack and renders its print records.
 struct PackBuilder<'a> {
     plan: &'a BlockPlan<'a>,
     seed: &'a Seed,
@@ -169,8 +167,9 @@ struct PackBuilder<'a> {
 }
 
 impl PackBuilder<'_> {
-    /// The tickets of pack `pack` (0-based), built and judged.
-    fn tickets(&self, pack: u32, out: &mut Vec<Ticket>) -> Result<(), GenerateError> {
+    /// The print records of pack `pack` (0-based), its faces built and judged, appended to
+    /// `out`.
+    fn records(&self, pack: u32, out: &mut Vec<u8>) -> Result<(), GenerateError> {
         let (spec, block) = (self.plan.spec, self.plan.block);
         let mut rng = stream(self.seed, Purpose::Faces, block, u64::from(pack));
         let first = pack * spec.pack_size;
@@ -183,6 +182,7 @@ impl PackBuilder<'_> {
             spec.pack_size,
         );
         let codes = &self.codes[first as usize..last as usize];
+        let ncols = spec.game.layout().columns.len();
         let mut judged = Judgement::default();
         for (i, &validation) in (first..last).zip(codes) {
             let way_id = self.ways[i as usize];
@@ -223,43 +223,43 @@ impl PackBuilder<'_> {
                     )));
                 }
             }
-            out.push(Ticket {
-                block,
-                pack: pack + 1,
-                pack_position: i - first + 1,
-                ticket: i + 1,
-                serial: serials.at(i - first + 1),
+            let position = i - first + 1;
+            print_file::push(
+                out,
+                [i + 1, pack + 1, position],
+                &serials.at(position),
                 validation,
-                prize: way.amount,
-                way: way_id,
-                face,
-            });
+                &face.codes[..ncols],
+            );
         }
         Ok(())
     }
+}
 
-    /// The pack `pack` (0-based) built into `tickets` and rendered: its CSV rows (by
-    /// `rows`) and its print records, in buffers taken from `spare` (of `tickets.csv`, of
-    /// `tickets.bin`). Errors: as [`Self::tickets`].
-    fn render(
-        &self,
-        pack: u32,
-        rows: &mut tickets_csv::RowWriter,
-        tickets: &mut Vec<Ticket>,
-        spare: [&Spare; 2],
-    ) -> Result<PackBytes, GenerateError> {
-        tickets.clear();
-        self.tickets(pack, tickets)?;
-        let ncols = self.plan.spec.game.layout().columns.len();
-        let mut bin = spare[1].take(tickets.len() * print_file::record_size(self.plan.spec));
-        for t in tickets.iter() {
-            rows.push(t);
-            print_file::push_record(&mut bin, t, ncols);
+/// The print records of a batch of packs and the way of each of their tickets: what the
+/// writers of `tickets.bin` and `tickets.csv` make their files from.
+struct Packs {
+    /// The batch's first pack (0-based).
+    first: u32,
+    /// The records of each pack, in pack order.
+    records: Vec<Vec<u8>>,
+    /// The way of each ticket of the batch, in print order.
+    ways: Vec<WayId>,
+}
+
+impl Packs {
+    /// Gives the batch's buffers to `spare` when `packs` is its last holder (the writer of
+    /// `tickets.bin` or of `tickets.csv`, whichever is done with it last).
+    fn release(packs: Arc<Packs>, spare: &Spare) {
+        if let Some(p) = Arc::into_inner(packs) {
+            spare.give(p.records);
         }
-        let next = spare[0].take(rows.bytes().len());
-        Ok((rows.take(next), bin))
     }
 }
+
+/// What a writer hands the bytes of its file to, piece by piece, in order: it hashes each
+/// piece, then writes it. Errors: the write's.
+type Put<'a> = dyn FnMut(&[u8]) -> Result<(), GenerateError> + 'a;
 
 /// What a writer thread made: the plaintext's size and hex SHA-256, and, for a file
 /// encrypted to its recipients, the delivered file's.
@@ -275,25 +275,27 @@ struct HashedFile {
 }
 
 impl HashedFile {
-    /// Spawns the writer of `stream`: it puts `head`, then every batch of buffers received,
-    /// each buffer hashed then put while it is still in the core's cache (a pack's rows are
-    /// tens of kilobytes, a batch megabytes), and gives the batch's buffers to `spare`.
-    /// Errors: [`GenerateError::Io`] of `name`, the file, when the thread cannot start.
-    fn spawn(
+    /// Spawns the writer of `stream`: it puts `head`, then every batch received, by
+    /// `render`, which hands the batch's bytes, in order, to a function that hashes then
+    /// writes each piece while it is still in the core's cache (a pack's rows are tens of
+    /// kilobytes, a batch megabytes). Errors: [`GenerateError::Io`] of `name`, the file,
+    /// when the thread cannot start.
+    fn spawn<B: Send + 'static>(
         name: &str,
         mut stream: Box<dyn Stream>,
         head: Vec<u8>,
-        rx: Receiver<Vec<Vec<u8>>>,
-        spare: Arc<Spare>,
+        rx: Receiver<B>,
+        mut render: impl FnMut(B, &mut Put) -> Result<(), GenerateError> + Send + 'static,
     ) -> Result<HashedFile, GenerateError> {
         let handle = crate::store::thread::spawn("its writer", move || {
             let mut sum = Sum::default();
-            for batch in std::iter::once(vec![head]).chain(rx) {
-                for buf in &batch {
-                    sum.update(buf);
-                    stream.write(buf)?;
-                }
-                spare.give(batch);
+            let mut put = |buf: &[u8]| {
+                sum.update(buf);
+                stream.write(buf)
+            };
+            put(&head)?;
+            for batch in rx {
+                render(batch, &mut put)?;
             }
             let sealed = stream.finish()?;
             let (bytes, sha256) = sum.finish();
@@ -624,22 +626,22 @@ pub fn build(plan: &BlockPlan, sink: &mut dyn Sink) -> Result<Built, GenerateErr
     });
     let spec = plan.spec;
     sink.file(SPEC, spec.text.as_bytes())?;
-    let (csv_tx, csv_rx) = sync_channel::<Vec<Vec<u8>>>(2);
-    let (bin_tx, bin_rx) = sync_channel::<Vec<Vec<u8>>>(2);
-    let spare = [(); 2].map(|_| Arc::new(Spare::new(SPARE_BUFFERS)));
+    let (csv_tx, csv_rx) = sync_channel::<Arc<Packs>>(2);
+    let (bin_tx, bin_rx) = sync_channel::<Arc<Packs>>(2);
+    let spare = Arc::new(Spare::new(SPARE_BUFFERS));
     let csv_w = HashedFile::spawn(
         CSV,
         sink.open(CSV, plan.seal(CSV))?,
         tickets_csv::header(spec),
         csv_rx,
-        Arc::clone(&spare[0]),
+        csv_rows(plan, Arc::clone(&spare)),
     )?;
     let bin_w = match HashedFile::spawn(
         BIN,
         sink.open(BIN, plan.seal(BIN))?,
         print_file::header(spec, plan.block, plan.tickets()),
         bin_rx,
-        Arc::clone(&spare[1]),
+        bin_records(Arc::clone(&spare)),
     ) {
         Ok(w) => w,
         Err(e) => {
@@ -651,6 +653,7 @@ pub fn build(plan: &BlockPlan, sink: &mut dyn Sink) -> Result<Built, GenerateErr
     };
     let (val_tx, val_rx) = sync_channel::<Vec<Vec<u8>>>(2);
     let val_spare = Arc::new(Spare::new(4 * VALIDATION_GROUPS));
+    let given = Arc::clone(&val_spare);
     let val_w = match sink
         .open(VALIDATION, plan.seal(VALIDATION))
         .and_then(|stream| {
@@ -659,7 +662,13 @@ pub fn build(plan: &BlockPlan, sink: &mut dyn Sink) -> Result<Built, GenerateErr
                 stream,
                 validation_csv::header(spec),
                 val_rx,
-                Arc::clone(&val_spare),
+                move |bufs: Vec<Vec<u8>>, put: &mut Put| {
+                    for buf in &bufs {
+                        put(buf)?;
+                    }
+                    given.give(bufs);
+                    Ok(())
+                },
             )
         }) {
         Ok(w) => w,
@@ -677,13 +686,7 @@ pub fn build(plan: &BlockPlan, sink: &mut dyn Sink) -> Result<Built, GenerateErr
     let mut claimed = Err(GenerateError::Interrupted);
     let made = rayon::in_place_scope(|s| {
         s.spawn(|_| claimed = write_validation(plan, &drawn, val_tx, &val_spare, &stop));
-        let made = make_packs(
-            plan,
-            &drawn,
-            sink,
-            [&csv_tx, &bin_tx],
-            [&spare[0], &spare[1]],
-        );
+        let made = make_packs(plan, &drawn, sink, [&csv_tx, &bin_tx], &spare);
         if made.is_err() {
             stop.store(true, Ordering::Relaxed);
         }
@@ -762,10 +765,60 @@ fn codes_of(validator: &Validator, block: u32, tickets: u32) -> Vec<u64> {
     codes
 }
 
+/// What the writer of `tickets.bin` puts of each batch of packs: their print records, as
+/// they are; the batch's buffers then go to `spare` (see [`Packs::release`]).
+fn bin_records(
+    spare: Arc<Spare>,
+) -> impl FnMut(Arc<Packs>, &mut Put) -> Result<(), GenerateError> + Send + 'static {
+    move |packs: Arc<Packs>, put: &mut Put| {
+        for records in &packs.records {
+            put(records)?;
+        }
+        Packs::release(packs, &spare);
+        Ok(())
+    }
+}
+
+/// What the writer of `tickets.csv` puts of each batch of `plan`'s packs: every ticket's
+/// row, rendered from its print record and way a pack at a time into a buffer reused from
+/// pack to pack; the batch's buffers then go to `spare` (see [`Packs::release`]).
+fn csv_rows(
+    plan: &BlockPlan,
+    spare: Arc<Spare>,
+) -> impl FnMut(Arc<Packs>, &mut Put) -> Result<(), GenerateError> + Send + 'static {
+    let spec = plan.spec;
+    let mut rows = tickets_csv::RowWriter::new(spec);
+    let (block, pack_size) = (plan.block, spec.pack_size);
+    let ncols = spec.game.layout().columns.len();
+    let size = print_file::record_size(spec);
+    move |packs: Arc<Packs>, put: &mut Put| {
+        let mut ways = packs.ways.iter();
+        for (pack, records) in (packs.first + 1..).zip(&packs.records) {
+            let first = (pack - 1) * pack_size;
+            rows.clear();
+            for (position, (rec, &way)) in (1..).zip(records.chunks_exact(size).zip(&mut ways)) {
+                let (serial, codes) = print_file::serial_and_face(rec, ncols);
+                rows.push_row(&tickets_csv::Row {
+                    block,
+                    pack,
+                    pack_position: position,
+                    ticket: first + position,
+                    serial,
+                    way,
+                    codes,
+                });
+            }
+            put(rows.bytes())?;
+        }
+        Packs::release(packs, &spare);
+        Ok(())
+    }
+}
+
 /// Builds every pack of `plan` in batches of [`BATCH_PACKS`], in parallel, and sends each
-/// batch's CSV rows and print records, in pack order, to the writers of `tickets.csv` and
-/// `tickets.bin` (their senders, in that order), in buffers taken from those their writers
-/// gave back (`spare`, in the same order); `sink` sees the print records. A writer that
+/// batch's print records, in pack order, with its tickets' ways, to the writers of
+/// `tickets.csv` and `tickets.bin` (their senders, in that order), in buffers taken from
+/// those the writers gave back (`spare`); `sink` sees the print records. A writer that
 /// stopped ends the run early, its error reported when it is joined. Errors:
 /// [`GenerateError::Interrupted`] (the plan's cancel token set between two batches), a face
 /// that cannot be built or is misjudged.
@@ -773,8 +826,8 @@ fn make_packs(
     plan: &BlockPlan,
     drawn: &Drawn,
     sink: &mut dyn Sink,
-    [csv, bin]: [&SyncSender<Vec<Vec<u8>>>; 2],
-    spare: [&Spare; 2],
+    [csv, bin]: [&SyncSender<Arc<Packs>>; 2],
+    spare: &Spare,
 ) -> Result<(), GenerateError> {
     let spec = plan.spec;
     let builder = PackBuilder {
@@ -784,34 +837,31 @@ fn make_packs(
         ways: &drawn.ways,
         promised: &drawn.promised,
     };
-    // Escaped once; each thread renders into its own clone.
-    let row_writer = tickets_csv::RowWriter::new(spec);
     let (packs, tickets) = (plan.packs(), plan.tickets());
+    let size = print_file::record_size(spec) * spec.pack_size as usize;
     for start in (0..packs).step_by(BATCH_PACKS as usize) {
         if plan.cancel.is_cancelled() {
             return Err(GenerateError::Interrupted);
         }
         let end = (start + BATCH_PACKS).min(packs);
-        let parts: Vec<PackBytes> = (start..end)
+        let records: Vec<Vec<u8>> = (start..end)
             .into_par_iter()
-            .map_init(
-                || {
-                    (
-                        row_writer.clone(),
-                        Vec::with_capacity(spec.pack_size as usize),
-                    )
-                },
-                |(rows, tickets), pack| builder.render(pack, rows, tickets, spare),
-            )
+            .map(|pack| {
+                let mut out = spare.take(size);
+                builder.records(pack, &mut out).map(|()| out)
+            })
             .collect::<Result<_, _>>()?;
-        let (mut csv_bufs, mut bin_bufs) = (Vec::new(), Vec::new());
-        for (c, b) in parts {
-            sink.records(&b);
-            csv_bufs.push(c);
-            bin_bufs.push(b);
+        for r in &records {
+            sink.records(r);
         }
+        let at = |pack: u32| (pack.saturating_mul(spec.pack_size).min(tickets)) as usize;
+        let batch = Arc::new(Packs {
+            first: start,
+            records,
+            ways: drawn.ways[at(start)..at(end)].to_vec(),
+        });
         // A writer that stopped (I/O error) reports it when joined.
-        if csv.send(csv_bufs).is_err() || bin.send(bin_bufs).is_err() {
+        if csv.send(Arc::clone(&batch)).is_err() || bin.send(batch).is_err() {
             break;
         }
         (plan.progress)(u64::from(end.saturating_mul(spec.pack_size).min(tickets)));

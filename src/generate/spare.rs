@@ -1,12 +1,13 @@
-//! Buffers handed back by a ticket file's writer to the code that fills them: a block's
-//! rows reuse the memory of the few batches in flight, instead of taking fresh memory from
-//! the allocator for every batch (memory that one thread frees and another takes, which the
-//! allocator gives back to the kernel and the kernel zeroes again).
+//! Buffers handed back by the writers of the ticket files to the code that fills them: a
+//! block's print records and `validation.csv`'s rows reuse the memory of the few batches
+//! in flight, instead of taking fresh memory from the allocator for every batch (memory
+//! that one thread frees and another takes, which the allocator gives back to the kernel
+//! and the kernel zeroes again).
 
 use std::sync::{Mutex, PoisonError};
 
 /// Emptied buffers, at most a set number of them, shared by the threads that fill buffers
-/// and the writer that empties them.
+/// and the writers that empty them.
 pub(super) struct Spare {
     bufs: Mutex<Vec<Vec<u8>>>,
     most: usize,

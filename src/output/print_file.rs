@@ -84,12 +84,33 @@ pub fn header(spec: &GameSpec, block: u32, records: u32) -> Vec<u8> {
 
 /// Appends the record of `t` (with `ncols` face codes) to `out`.
 pub fn push_record(out: &mut Vec<u8>, t: &Ticket, ncols: usize) {
-    out.extend_from_slice(&t.ticket.to_le_bytes());
-    out.extend_from_slice(&t.pack.to_le_bytes());
-    out.extend_from_slice(&(t.pack_position as u16).to_le_bytes());
-    out.extend_from_slice(&t.serial);
-    out.extend_from_slice(&t.validation.to_le_bytes());
-    out.extend_from_slice(&t.face.codes[..ncols]);
+    let place = [t.ticket, t.pack, t.pack_position];
+    push(out, place, &t.serial, t.validation, &t.face.codes[..ncols]);
+}
+
+/// Appends a record to `out`: its ticket, pack and position in the pack (`place`), its
+/// serial, validation code and face codes.
+#[inline(always)]
+pub fn push(
+    out: &mut Vec<u8>,
+    [ticket, pack, position]: [u32; 3],
+    serial: &[u8; serial::LEN],
+    validation: u64,
+    codes: &[u8],
+) {
+    out.extend_from_slice(&ticket.to_le_bytes());
+    out.extend_from_slice(&pack.to_le_bytes());
+    out.extend_from_slice(&(position as u16).to_le_bytes());
+    out.extend_from_slice(serial);
+    out.extend_from_slice(&validation.to_le_bytes());
+    out.extend_from_slice(codes);
+}
+
+/// The serial and the face codes of record `rec` (with `ncols` face codes), read in place.
+#[inline(always)]
+pub fn serial_and_face(rec: &[u8], ncols: usize) -> (&[u8; serial::LEN], &[u8]) {
+    let serial = rec[10..30].try_into().expect("20 bytes");
+    (serial, &rec[RECORD_META..RECORD_META + ncols])
 }
 
 /// The fixed fields of a print file header.
@@ -171,4 +192,31 @@ pub fn codes_in_range(face: &Face, cols: &[Column]) -> bool {
     cols.iter()
         .zip(&face.codes)
         .all(|(c, &k)| (k as usize) < c.values.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_reads_back_as_pushed_and_its_serial_and_face_in_place() {
+        let (serial, codes) = (*b"17030010010000010012", [3u8, 0, 19, 7, 255]);
+        let mut out = vec![0xaa];
+        push(
+            &mut out,
+            [4_500_000, 30_000, 150],
+            &serial,
+            u64::MAX - 5,
+            &codes,
+        );
+        let rec = &out[1..];
+        assert_eq!(rec.len(), RECORD_META + codes.len());
+        let r = read_record(rec, codes.len());
+        assert_eq!(
+            (r.ticket, r.pack, r.pack_position, r.serial, r.validation),
+            (4_500_000, 30_000, 150, serial, u64::MAX - 5)
+        );
+        assert_eq!(&r.face.codes[..codes.len()], &codes);
+        assert_eq!(serial_and_face(rec, codes.len()), (&serial, &codes[..]));
+    }
 }

@@ -7,7 +7,8 @@
 //! `prize` is in currency units, plain decimal (an item's stated value).
 
 use super::Ticket;
-use crate::spec::GameSpec;
+use crate::block::serial;
+use crate::spec::{GameSpec, WayId};
 use crate::styles::Column;
 use std::sync::Arc;
 
@@ -149,6 +150,26 @@ fn number_at(text: &[u8], at: &mut usize, n: u32) -> bool {
         && text.get(i) == Some(&b',');
     *at = i + 1;
     same
+}
+
+/// What a row shows of one ticket: where it is, its serial, its way (whose prize, id and
+/// item the row shows) and its face codes (one per face column, at least).
+#[derive(Clone, Copy)]
+pub struct Row<'a> {
+    /// Block number.
+    pub block: u32,
+    /// Pack number, 1-based.
+    pub pack: u32,
+    /// Position in the pack, 1-based.
+    pub pack_position: u32,
+    /// Position in print order within the block, 1-based.
+    pub ticket: u32,
+    /// The serial's 20 ASCII digits.
+    pub serial: &'a [u8; serial::LEN],
+    /// The way realised.
+    pub way: WayId,
+    /// The face's codes, by face column.
+    pub codes: &'a [u8],
 }
 
 /// Renders ticket rows of one spec into a byte buffer, the same way for `generate` and for
@@ -347,24 +368,39 @@ impl RowWriter {
 
     /// Appends the row of `t`, with its `\n` (its prize and way text come from its way id).
     pub fn push(&mut self, t: &Ticket) {
-        if self.head.len == 0 || (t.block, t.pack) != (self.head.block, self.head.pack) {
-            self.head = PackHead::of(t.block, t.pack);
+        self.push_row(&Row {
+            block: t.block,
+            pack: t.pack,
+            pack_position: t.pack_position,
+            ticket: t.ticket,
+            serial: &t.serial,
+            way: t.way,
+            codes: &t.face.codes,
+        });
+    }
+
+    /// Appends the row `r`, with its `\n`: the same bytes as [`RowWriter::push`] of the
+    /// ticket it describes.
+    #[inline]
+    pub fn push_row(&mut self, r: &Row) {
+        if self.head.len == 0 || (r.block, r.pack) != (self.head.block, self.head.pack) {
+            self.head = PackHead::of(r.block, r.pack);
         }
         let (f, buf, head) = (&*self.fields, &mut self.buf, &self.head);
         buf.reserve(FIELD * (f.columns.len() + 8) + 64);
         append_padded(buf, &head.padded, head.len);
-        for (c, n) in self.counters.iter_mut().zip([t.pack_position, t.ticket]) {
+        for (c, n) in self.counters.iter_mut().zip([r.pack_position, r.ticket]) {
             c.set(n);
             append_padded(buf, &c.padded, c.len);
         }
-        buf.extend_from_slice(&t.serial);
+        buf.extend_from_slice(r.serial);
         buf.push(b',');
-        f.prizes[t.way as usize].append_to(buf);
-        f.way_ids[t.way as usize].append_to(buf);
-        if let Some(item) = f.items.get(t.way as usize) {
+        f.prizes[r.way as usize].append_to(buf);
+        f.way_ids[r.way as usize].append_to(buf);
+        if let Some(item) = f.items.get(r.way as usize) {
             item.append_to(buf);
         }
-        for (col, &code) in f.columns.iter().zip(&t.face.codes) {
+        for (col, &code) in f.columns.iter().zip(r.codes) {
             col[code as usize].append_to(buf);
         }
     }
@@ -406,13 +442,6 @@ impl RowWriter {
     /// Forgets the rendered bytes, keeping the buffer.
     pub fn clear(&mut self) {
         self.buf.clear();
-    }
-
-    /// Takes the rendered bytes out; the next rows go to `next`, emptied (a buffer given
-    /// back by the file's writer, or a new one).
-    pub fn take(&mut self, mut next: Vec<u8>) -> Vec<u8> {
-        next.clear();
-        std::mem::replace(&mut self.buf, next)
     }
 }
 
