@@ -204,6 +204,31 @@ fn parts(c: &mut Criterion) {
             rows.bytes().len()
         })
     });
+    // As the writer of tickets.csv renders them: from the print records and the ways.
+    let size = print_file::record_size(&s);
+    let mut records = Vec::with_capacity(n * size);
+    for t in &tickets {
+        print_file::push_record(&mut records, t, ncols);
+    }
+    g.bench_function("coq_from_records", |b| {
+        let mut rows = tickets_csv::RowWriter::new(&s);
+        b.iter(|| {
+            rows.clear();
+            for (rec, t) in records.chunks_exact(size).zip(&tickets) {
+                let (serial, codes) = print_file::serial_and_face(rec, ncols);
+                rows.push_row(&tickets_csv::Row {
+                    block: t.block,
+                    pack: t.pack,
+                    pack_position: t.pack_position,
+                    ticket: t.ticket,
+                    serial,
+                    way: t.way,
+                    codes,
+                });
+            }
+            rows.bytes().len()
+        })
+    });
     g.finish();
     let mut g = c.benchmark_group("print_file");
     g.throughput(Throughput::Elements(n as u64));
