@@ -2282,3 +2282,47 @@ fn a_near_miss_note_names_its_area_once() {
     }
     assert!(notes > 0);
 }
+
+/// A face too tall for a page (six bingo cards one above the other) is cut into strips over
+/// several pages: every page of its proofs names its ticket, the first by the proof's own
+/// header, each further one by the ticket's number and serial, « suite ».
+#[test]
+fn every_page_of_a_tall_proof_names_its_ticket() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path().join("deck");
+    deck(&repo("game_specs/examples/six_bingo.toml"), &d);
+    let pdf = t.path().join("six.pdf");
+    tirage()
+        .arg("render")
+        .arg(&d)
+        .arg("--pdf")
+        .arg(&pdf)
+        .arg("-q")
+        .assert()
+        .success();
+    let text = pdftotext(&pdf);
+    let pages: Vec<&str> = text
+        .split('\u{c}')
+        .filter(|p| !p.trim().is_empty())
+        .collect();
+    let first = pages
+        .iter()
+        .position(|p| p.contains("Épreuve : gain"))
+        .unwrap();
+    let mut continued = 0;
+    for (i, page) in pages.iter().enumerate().skip(first) {
+        let flat = page.split_whitespace().collect::<Vec<_>>().join(" ");
+        let header = flat.contains("Bloc 0 · carnet");
+        let suite = flat.contains(" (suite)");
+        assert!(header || suite, "page {}: no ticket named:\n{flat}", i + 1);
+        if suite {
+            assert!(
+                flat.contains("billet ") && flat.contains(" · série 9009001000"),
+                "page {}: {flat}",
+                i + 1
+            );
+            continued += 1;
+        }
+    }
+    assert!(continued > 0);
+}

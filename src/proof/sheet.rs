@@ -8,8 +8,8 @@
 //! tables run over as many pages as they need. Then come the proofs
 //! ([`crate::proof::render::ticket_canvas`]), three a page when they stay legible, else two,
 //! else one; a face too tall for a page at a legible scale (six bingo cards one above the
-//! other) is cut across between its panels into strips set side by side in columns. Every
-//! page has a running head and its number. The text is real text: a PDF reader finds a
+//! other) is cut across between its panels into strips set side by side in columns, each
+//! page of it naming its ticket. Every page has a running head and its number. The text is real text: a PDF reader finds a
 //! serial by searching.
 //!
 //! With [`Marks::Hidden`] (production proofs), the tables leave out which tickets win: the
@@ -68,8 +68,18 @@ pub fn proof_sheet(proofs: &Proofs, marks: Marks) -> Result<Vec<u8>, RenderError
         .unwrap_or(1.0);
     let scale = across.min(fits(per_page));
     if scale < LEGIBLE {
-        for c in &drawn {
-            tall(&mut flow, c, room);
+        let words = Words::of(spec.language);
+        for (c, t) in drawn.iter().zip(&proofs.tickets) {
+            let p = words.place;
+            let named = format!(
+                "{} {} · {} {} ({})",
+                p[3],
+                t.ticket,
+                p[4],
+                String::from_utf8_lossy(&t.serial),
+                w.continued
+            );
+            tall(&mut flow, c, room, &named);
         }
     } else {
         for c in &drawn {
@@ -82,12 +92,18 @@ pub fn proof_sheet(proofs: &Proofs, marks: Marks) -> Result<Vec<u8>, RenderError
     Ok(document(&title, &flow.finish()))
 }
 
+/// The height of the line that names a ticket at the top of each further page of its
+/// proof, in points.
+const CONTINUED: f64 = 16.0;
+
 /// A face too tall for a page at a legible scale (six bingo cards one above the other):
 /// cut across into strips ([`Canvas::strips`], between its panels), set side by side in
 /// 1 to 4 columns from a new page, at a scale from [`LEGIBLE`] to 1 (the widest the columns
 /// allow, or 0.9, 0.8 or [`LEGIBLE`]): the layout of the fewest pages, then of the largest
-/// scale. `room` is a page's height for proofs, in points.
-fn tall(flow: &mut Flow, c: &Canvas, room: f64) {
+/// scale. Each further page starts with `named` (the ticket's number and serial,
+/// "continued"), so that every page says whose proof it holds. `room` is a page's height
+/// for proofs, in points.
+fn tall(flow: &mut Flow, c: &Canvas, room: f64, named: &str) {
     let width = flow.width();
     let layouts = (1..=4).flat_map(|k: usize| {
         let kf = k as f64;
@@ -96,7 +112,7 @@ fn tall(flow: &mut Flow, c: &Canvas, room: f64) {
             .into_iter()
             .filter(move |&s| s <= widest && (s >= LEGIBLE || (k == 1 && s == widest)))
             .map(move |scale| {
-                let cuts = c.strips((room - GAP) / scale);
+                let cuts = c.strips((room - GAP - CONTINUED) / scale);
                 (cuts.len().div_ceil(k), scale, k, cuts)
             })
     });
@@ -116,9 +132,15 @@ fn tall(flow: &mut Flow, c: &Canvas, room: f64) {
     if flow.room() < room {
         flow.new_page();
     }
-    for row in strips.chunks(k) {
-        let high = row.iter().map(|s| s.height).fold(0.0, f64::max);
-        flow.boxed(high * scale + GAP, |page, x, y| {
+    for (i, row) in strips.chunks(k).enumerate() {
+        let high = row.iter().map(|s| s.height).fold(0.0, f64::max) * scale + GAP;
+        if i > 0 && flow.room() < high {
+            flow.new_page();
+            flow.boxed(CONTINUED, |page, x, y| {
+                page.text(x, y + 10.0, 9.0, Font::Bold, named);
+            });
+        }
+        flow.boxed(high, |page, x, y| {
             for (j, s) in row.iter().enumerate() {
                 page.place(s, x + j as f64 * (c.width * scale + GAP), y, scale);
             }

@@ -87,6 +87,8 @@ pub struct SheetWords {
     pub features: [&'static str; 5],
     /// "page i of n": before i, before n.
     pub page: (&'static str, &'static str),
+    /// After a ticket's number and serial at the top of each further page its proof takes.
+    pub continued: &'static str,
 }
 
 /// English.
@@ -152,6 +154,7 @@ const EN: Words = Words {
             "tickets on this sheet showing it",
         ],
         page: ("page", "of"),
+        continued: "continued",
     },
 };
 
@@ -221,6 +224,7 @@ const FR: Words = Words {
             "billets de cette planche qui la montrent",
         ],
         page: ("page", "sur"),
+        continued: "suite",
     },
 };
 
