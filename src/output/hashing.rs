@@ -3,6 +3,7 @@
 //! One digest ([`Sum`]) for both, so a file hashed while written and while read gives the
 //! same hex string.
 
+use crate::store::ahead::{Chunk, Chunked};
 use sha2::{Digest, Sha256};
 use std::io::{Read, Write};
 
@@ -64,7 +65,7 @@ impl<W: Write> Write for HashingWriter<W> {
 /// A file read in blocks and summed as it is read, never past a limit (a file larger than
 /// its block could be is not read past it).
 pub struct HashingReader {
-    f: Box<dyn Read + Send>,
+    f: Box<dyn Chunked>,
     sum: Sum,
     eof: bool,
     /// Bytes it may still read.
@@ -75,7 +76,7 @@ pub struct HashingReader {
 
 impl HashingReader {
     /// Reads `f`, whose first bytes `head` were read already (summed first).
-    pub fn new(f: Box<dyn Read + Send>, head: &[u8]) -> HashingReader {
+    pub fn new(f: Box<dyn Chunked>, head: &[u8]) -> HashingReader {
         let mut sum = Sum::default();
         sum.update(head);
         HashingReader {
@@ -127,6 +128,36 @@ impl HashingReader {
         Ok(got)
     }
 
+    /// The next bytes in a chunk of their own, as the file hands them over
+    /// ([`Chunked::next_chunk`]: none at the end of the file or at the limit), counted and
+    /// summed; `spare`, a chunk done with, to be filled again. Errors: the file's.
+    pub fn next_chunk(&mut self, spare: Option<Chunk>) -> std::io::Result<Chunk> {
+        if self.eof {
+            return Ok(Chunk::from_vec(Vec::new()));
+        }
+        let mut c = self.f.next_chunk(spare)?;
+        if c.is_empty() {
+            self.eof = true;
+            return Ok(c);
+        }
+        let left = usize::try_from(self.left).unwrap_or(usize::MAX);
+        if c.len() > left {
+            // The file goes on past the limit.
+            c.truncate(left);
+            self.eof = true;
+            self.truncated = true;
+        }
+        self.left -= c.len() as u64;
+        if self.left == 0 && !self.eof {
+            // Exactly at the limit: a byte more tells whether the file goes on.
+            self.eof = true;
+            let mut probe = [0u8; 1];
+            self.truncated = self.f.read(&mut probe).is_ok_and(|n| n > 0);
+        }
+        self.sum.update(&c);
+        Ok(c)
+    }
+
     /// The bytes of `want` the limit leaves to read.
     fn allowed(&self, want: usize) -> usize {
         want.min(usize::try_from(self.left).unwrap_or(usize::MAX))
@@ -156,6 +187,7 @@ impl HashingReader {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::ahead::Copied;
 
     #[test]
     fn a_file_summed_while_written_and_while_read_gives_one_digest() {
@@ -165,7 +197,7 @@ mod tests {
         let (written, n, h) = w.finish();
         assert_eq!(written, data);
         let mut r = HashingReader::new(
-            Box::new(std::io::Cursor::new(data[10..].to_vec())),
+            Box::new(Copied(std::io::Cursor::new(data[10..].to_vec()))),
             &data[..10],
         );
         let mut buf = Vec::new();
@@ -174,7 +206,8 @@ mod tests {
         }
         assert_eq!(r.finish(), (n, h.clone(), false));
         assert_eq!(h, hex::encode(Sha256::digest(&data)));
-        let mut into = HashingReader::new(Box::new(std::io::Cursor::new(data.clone())), &[]);
+        let mut into =
+            HashingReader::new(Box::new(Copied(std::io::Cursor::new(data.clone()))), &[]);
         let mut out = vec![7u8; 4096];
         let mut back = Vec::new();
         while !into.eof() {
@@ -184,18 +217,63 @@ mod tests {
         assert_eq!(back, data);
         assert_eq!(into.finish(), (n, h.clone(), false));
         let mut short =
-            HashingReader::new(Box::new(std::io::Cursor::new(data.clone())), &[]).limit(100);
+            HashingReader::new(Box::new(Copied(std::io::Cursor::new(data.clone()))), &[])
+                .limit(100);
         let mut buf = Vec::new();
         short.read(&mut buf, 4096).unwrap();
         assert!(short.eof());
         assert!(short.finish().2);
         let mut short =
-            HashingReader::new(Box::new(std::io::Cursor::new(data.clone())), &[]).limit(100);
+            HashingReader::new(Box::new(Copied(std::io::Cursor::new(data.clone()))), &[])
+                .limit(100);
         assert_eq!(short.read_into(&mut out).unwrap(), 100);
         assert!(short.eof());
         assert_eq!(
             short.finish(),
             (100, hex::encode(Sha256::digest(&data[..100])), true)
         );
+    }
+
+    /// Reads `data` in chunks with `limit`: the bytes, and what the reader says at the end.
+    fn chunks(data: &[u8], limit: u64) -> (Vec<u8>, (u64, String, bool)) {
+        let mut r = HashingReader::new(Box::new(Copied(std::io::Cursor::new(data.to_vec()))), &[])
+            .limit(limit);
+        let mut back = Vec::new();
+        let mut spare = None;
+        loop {
+            let c = r.next_chunk(spare.take()).unwrap();
+            if c.is_empty() {
+                break;
+            }
+            back.extend_from_slice(&c);
+            spare = Some(c);
+        }
+        assert!(r.eof());
+        assert!(
+            r.next_chunk(None).unwrap().is_empty(),
+            "the end stays the end"
+        );
+        (back, r.finish())
+    }
+
+    #[test]
+    fn a_file_taken_in_chunks_is_summed_and_limited_as_one_read() {
+        use crate::store::ahead::CHUNK;
+        let data: Vec<u8> = (0..2 * CHUNK + 777).map(|i| (i % 253) as u8).collect();
+        let whole = (data.len() as u64, hex::encode(Sha256::digest(&data)), false);
+        assert_eq!(chunks(&data, u64::MAX), (data.clone(), whole.clone()));
+        // Exactly at the limit: nothing more, not truncated.
+        assert_eq!(chunks(&data, data.len() as u64), (data.clone(), whole));
+        for limit in [0, 100, CHUNK, CHUNK + 1, data.len() - 1] {
+            let part = &data[..limit];
+            assert_eq!(
+                chunks(&data, limit as u64),
+                (
+                    part.to_vec(),
+                    (limit as u64, hex::encode(Sha256::digest(part)), true)
+                ),
+                "limit {limit}"
+            );
+        }
     }
 }

@@ -18,7 +18,7 @@
 
 use crate::block::layout::{BIN, CSV, SEALED_SUFFIX, VALIDATION};
 use crate::output::hashing::Sum;
-use crate::store::ahead::AheadReader;
+use crate::store::ahead::{AheadReader, Chunked, Copied};
 use std::io::{Read, Write};
 use std::path::Path;
 use std::str::FromStr;
@@ -220,8 +220,8 @@ impl Identities {
 
 /// A ticket file of a block opened for reading, in clear whichever form it was delivered in.
 pub struct Opened {
-    /// The plaintext.
-    pub reader: Box<dyn Read + Send>,
+    /// The plaintext, in chunks as read ahead when in clear.
+    pub reader: Box<dyn Chunked>,
     /// The name of the file as delivered (`tickets.csv` or `tickets.csv.age`).
     pub delivered: String,
     /// For a file delivered encrypted: the digest of its bytes as delivered, summed from
@@ -312,7 +312,7 @@ pub fn open(dir: &Path, name: &str, ids: &Identities) -> std::io::Result<Opened>
             )
         })?;
     Ok(Opened {
-        reader: Box::new(r),
+        reader: Box::new(Copied(r)),
         delivered: sealed,
         sealed: Some(delivered),
     })

@@ -1,10 +1,11 @@
 //! Big files read past the page cache: a thread of the file's own reads it ahead, in
 //! [`CHUNK`]s into buffers aligned to [`ALIGN`], with `O_DIRECT` where the file system
 //! takes it, so the kernel neither copies its bytes out of the page cache nor keeps them
-//! there. The reader gets the same bytes as a plain read, in order; at most [`AHEAD`]
-//! chunks are read before it asks for them. Where the file system refuses `O_DIRECT`, or
-//! an offset stops being aligned (the file's last partial block), the thread reads through
-//! the page cache.
+//! there. The reader gets the same bytes as a plain read, in order, either copied out
+//! ([`Read`]) or a chunk at a time, the buffer itself handed over ([`Chunked`]); at most
+//! [`AHEAD`] chunks are read before it asks for them. Where the file system refuses
+//! `O_DIRECT`, or an offset stops being aligned (the file's last partial block), the thread
+//! reads through the page cache.
 
 use super::direct::{set_direct, ALIGN};
 use std::fs::File;
@@ -18,25 +19,161 @@ pub const CHUNK: usize = 2 << 20;
 /// Chunks read ahead of the reader, at most.
 pub const AHEAD: usize = 2;
 
-/// A buffer of [`CHUNK`] + [`ALIGN`] bytes whose `buf[at..at + CHUNK]` is aligned, holding
-/// `len` bytes of the file from `at`. A chunk of fewer than [`CHUNK`] bytes is the file's
-/// last.
-struct Chunk {
+/// Bytes free before a chunk's file bytes (64 KiB), where the end of the previous chunk (a
+/// line or record it cut) is put back before them without moving them.
+pub const HEAD: usize = 64 << 10;
+
+/// Bytes of a file in one buffer: a chunk as read ([`Chunked::next_chunk`]), whose
+/// `buf[at..at + CHUNK]` is aligned, [`HEAD`] bytes free before it and [`ALIGN`] after;
+/// or any bytes in a buffer of their own. It holds `buf[start..end]`, and reads as them.
+pub struct Chunk {
     buf: Vec<u8>,
     at: usize,
-    len: usize,
+    start: usize,
+    end: usize,
 }
 
 impl Chunk {
+    /// An empty chunk to read into.
     fn new() -> Chunk {
-        let buf = vec![0u8; CHUNK + ALIGN];
-        let at = buf.as_ptr().align_offset(ALIGN);
-        Chunk { buf, at, len: 0 }
+        let buf = vec![0u8; HEAD + CHUNK + ALIGN];
+        let at = HEAD + buf[HEAD..].as_ptr().align_offset(ALIGN);
+        Chunk {
+            buf,
+            at,
+            start: at,
+            end: at,
+        }
     }
 
-    fn bytes(&self) -> &[u8] {
-        &self.buf[self.at..self.at + self.len]
+    /// `bytes` in a buffer of their own (never read into again).
+    pub fn from_vec(bytes: Vec<u8>) -> Chunk {
+        let end = bytes.len();
+        Chunk {
+            buf: bytes,
+            at: 0,
+            start: 0,
+            end,
+        }
     }
+
+    /// True for a chunk made to read into, its buffer as made: it can be filled again.
+    fn refillable(&self) -> bool {
+        self.buf.len() == HEAD + CHUNK + ALIGN && self.at >= HEAD
+    }
+
+    /// Empties it, ready to be filled from its aligned start.
+    fn clear(&mut self) {
+        self.start = self.at;
+        self.end = self.at;
+    }
+
+    /// The chunk with `carry` before its bytes: put in the room before them when it fits
+    /// (no byte of the chunk moves), else both copied to a buffer of their own.
+    pub fn after(mut self, carry: &[u8]) -> Chunk {
+        if carry.is_empty() {
+            return self;
+        }
+        if carry.len() <= self.start {
+            self.start -= carry.len();
+            self.buf[self.start..self.start + carry.len()].copy_from_slice(carry);
+            return self;
+        }
+        let mut v = Vec::with_capacity(carry.len() + self.len() + 1);
+        v.extend_from_slice(carry);
+        v.extend_from_slice(&self);
+        Chunk::from_vec(v)
+    }
+
+    /// Keeps its first `len` bytes.
+    pub fn truncate(&mut self, len: usize) {
+        self.end = self.start + len.min(self.end - self.start);
+    }
+
+    /// Appends byte `b` (in the room after its bytes when there is some).
+    pub fn push(&mut self, b: u8) {
+        if self.end < self.buf.len() {
+            self.buf[self.end] = b;
+        } else {
+            // `end` is the buffer's length: the buffer grows, and is never refilled.
+            self.buf.push(b);
+        }
+        self.end += 1;
+    }
+}
+
+impl std::ops::Deref for Chunk {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        &self.buf[self.start..self.end]
+    }
+}
+
+/// A reader whose bytes can also be taken a chunk at a time, in buffers it hands over.
+pub trait Chunked: Read + Send {
+    /// The next bytes of the file, in order: at most [`CHUNK`] of them, none only at its
+    /// end. `spare` is a chunk the caller is done with, to be filled again. The default
+    /// fills a chunk from [`Read::read`]. Errors: the file's.
+    fn next_chunk(&mut self, spare: Option<Chunk>) -> std::io::Result<Chunk> {
+        read_chunk(self, spare)
+    }
+}
+
+/// Any reader as [`Chunked`]: each chunk filled by [`Read::read`], a copy (a decrypted
+/// stream, bytes in memory).
+pub struct Copied<R>(pub R);
+
+impl<R: Read> Read for Copied<R> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        self.0.read(out)
+    }
+}
+
+impl<R: Read + Send> Chunked for Copied<R> {}
+
+/// A file read ahead by a thread of its own ([`AheadReader`]): chunks come as read.
+impl Chunked for AheadReader {
+    fn next_chunk(&mut self, spare: Option<Chunk>) -> std::io::Result<Chunk> {
+        if self.plain.is_some() {
+            return read_chunk(self, spare);
+        }
+        if let Some(s) = spare.filter(Chunk::refillable) {
+            let _ = self.back.try_send(s);
+        }
+        if let Some((chunk, given)) = self.cur.take() {
+            // Bytes left of a chunk [`Read`] gave part of: they come first, copied.
+            if given < chunk.len() {
+                let rest = Chunk::from_vec(chunk[given..].to_vec());
+                let _ = self.back.try_send(chunk);
+                return Ok(rest);
+            }
+            let _ = self.back.try_send(chunk);
+        }
+        match self.receive()? {
+            Some(chunk) => Ok(chunk),
+            None => Ok(Chunk::from_vec(Vec::new())),
+        }
+    }
+}
+
+/// The next bytes of `r` (at most [`CHUNK`], none at its end) read into `spare` when it can
+/// be filled again, else into a new chunk: the default [`Chunked::next_chunk`]. Errors: the
+/// reader's.
+fn read_chunk<R: Read + ?Sized>(r: &mut R, spare: Option<Chunk>) -> std::io::Result<Chunk> {
+    let mut c = spare.filter(Chunk::refillable).unwrap_or_else(Chunk::new);
+    c.clear();
+    let mut got = 0;
+    while got < CHUNK {
+        match r.read(&mut c.buf[c.at + got..c.at + CHUNK]) {
+            Ok(0) => break,
+            Ok(k) => got += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    c.end = c.at + got;
+    Ok(c)
 }
 
 /// A file read in order by a thread of its own, ahead of the reader. Dropped, it stops
@@ -88,6 +225,31 @@ impl AheadReader {
     }
 }
 
+impl AheadReader {
+    /// The next chunk the thread read, `None` after the last one. Errors: the operating
+    /// system's, once; then the end.
+    fn receive(&mut self) -> std::io::Result<Option<Chunk>> {
+        if self.done {
+            return Ok(None);
+        }
+        let rx = self.rx.as_ref().expect("open until dropped");
+        match rx.recv() {
+            Ok(Ok(chunk)) => {
+                self.done = chunk.len() < CHUNK;
+                Ok(Some(chunk))
+            }
+            Ok(Err(e)) => {
+                self.done = true;
+                Err(e)
+            }
+            Err(_) => {
+                self.done = true;
+                Err(std::io::Error::other("the reading thread stopped"))
+            }
+        }
+    }
+}
+
 impl Read for AheadReader {
     /// Gives the next bytes of the file. Errors: the operating system's, once; then the end.
     fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
@@ -96,7 +258,7 @@ impl Read for AheadReader {
         }
         loop {
             if let Some((chunk, given)) = &mut self.cur {
-                let rest = &chunk.bytes()[*given..];
+                let rest = &chunk[*given..];
                 if !rest.is_empty() {
                     let k = rest.len().min(out.len());
                     out[..k].copy_from_slice(&rest[..k]);
@@ -109,20 +271,9 @@ impl Read for AheadReader {
             if self.done || out.is_empty() {
                 return Ok(0);
             }
-            let rx = self.rx.as_ref().expect("open until dropped");
-            match rx.recv() {
-                Ok(Ok(chunk)) => {
-                    self.done = chunk.len < CHUNK;
-                    self.cur = Some((chunk, 0));
-                }
-                Ok(Err(e)) => {
-                    self.done = true;
-                    return Err(e);
-                }
-                Err(_) => {
-                    self.done = true;
-                    return Err(std::io::Error::other("the reading thread stopped"));
-                }
+            match self.receive()? {
+                Some(chunk) => self.cur = Some((chunk, 0)),
+                None => return Ok(0),
             }
         }
     }
@@ -146,9 +297,9 @@ fn read_ahead(file: File, tx: &SyncSender<std::io::Result<Chunk>>, spare: &Recei
     let mut offset = 0u64;
     loop {
         let mut chunk = spare.try_recv().unwrap_or_else(|_| Chunk::new());
-        chunk.len = 0;
+        chunk.clear();
         let filled = fill(&file, &mut chunk, &mut offset, &mut direct);
-        let last = filled.is_err() || chunk.len < CHUNK;
+        let last = filled.is_err() || chunk.len() < CHUNK;
         if tx.send(filled.map(|()| chunk)).is_err() || last {
             return;
         }
@@ -165,16 +316,16 @@ fn fill(
     direct: &mut bool,
 ) -> std::io::Result<()> {
     use std::os::unix::fs::FileExt;
-    while chunk.len < CHUNK {
+    while chunk.len() < CHUNK {
         if *direct && *offset % ALIGN as u64 != 0 {
             set_direct(file, false)?;
             *direct = false;
         }
-        let to = &mut chunk.buf[chunk.at + chunk.len..chunk.at + CHUNK];
+        let to = &mut chunk.buf[chunk.end..chunk.at + CHUNK];
         match file.read_at(to, *offset) {
             Ok(0) => break,
             Ok(k) => {
-                chunk.len += k;
+                chunk.end += k;
                 *offset += k as u64;
             }
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
@@ -257,5 +408,78 @@ mod tests {
         r.read_exact(&mut buf).unwrap();
         assert_eq!(buf.to_vec(), pattern(10));
         drop(r);
+    }
+
+    /// Takes `r` in chunks to its end, each chunk handed back to be filled again.
+    fn chunks_of(r: &mut dyn Chunked) -> Vec<u8> {
+        let mut got = Vec::new();
+        let mut spare = None;
+        loop {
+            let c = r.next_chunk(spare.take()).unwrap();
+            if c.is_empty() {
+                break;
+            }
+            assert!(c.len() <= CHUNK);
+            got.extend_from_slice(&c);
+            spare = Some(c);
+        }
+        assert!(
+            r.next_chunk(None).unwrap().is_empty(),
+            "the end stays the end"
+        );
+        got
+    }
+
+    #[test]
+    fn chunks_handed_over_hold_every_byte_in_order() {
+        let d = tempfile::tempdir_in(".").unwrap();
+        let path = d.path().join("f");
+        for n in [0, 1, ALIGN + 1, CHUNK, CHUNK + 1, 3 * CHUNK + 12_345] {
+            let want = pattern(n);
+            std::fs::write(&path, &want).unwrap();
+            let got = chunks_of(&mut AheadReader::new(File::open(&path).unwrap()));
+            assert!(got == want, "{n} bytes in chunks");
+            let copied = chunks_of(&mut Copied(std::io::Cursor::new(want.clone())));
+            assert!(copied == want, "{n} bytes copied in chunks");
+        }
+    }
+
+    #[test]
+    fn chunks_after_a_plain_read_go_on_where_it_stopped() {
+        let d = tempfile::tempdir_in(".").unwrap();
+        let path = d.path().join("f");
+        let want = pattern(2 * CHUNK + 99);
+        std::fs::write(&path, &want).unwrap();
+        for first in [0, 30, CHUNK, CHUNK + 5] {
+            let mut r = AheadReader::new(File::open(&path).unwrap());
+            let mut got = vec![0u8; first];
+            r.read_exact(&mut got).unwrap();
+            got.extend(chunks_of(&mut r));
+            assert!(got == want, "{first} bytes read first");
+        }
+    }
+
+    #[test]
+    fn a_carry_goes_before_the_bytes_in_place_or_copied() {
+        let mut c = read_chunk(&mut std::io::Cursor::new(pattern(1000)), None).unwrap();
+        assert_eq!(&c[..], &pattern(1000)[..]);
+        let before = c.as_ptr();
+        c = c.after(b"xyz");
+        assert_eq!(&c[..3], b"xyz");
+        assert_eq!(&c[3..], &pattern(1000)[..]);
+        assert_eq!(c.as_ptr(), before.wrapping_sub(3), "the bytes did not move");
+        c.truncate(10);
+        c.push(b'\n');
+        assert_eq!(c.len(), 11);
+        assert_eq!(c[10], b'\n');
+        // Longer than the room before the aligned start (at most HEAD + ALIGN - 1 bytes).
+        let long = vec![b'a'; HEAD + ALIGN];
+        let c = read_chunk(&mut std::io::Cursor::new(pattern(10)), None)
+            .unwrap()
+            .after(&long);
+        assert_eq!(c.len(), HEAD + ALIGN + 10);
+        assert_eq!(&c[..HEAD + ALIGN], &long[..]);
+        assert_eq!(&c[HEAD + ALIGN..], &pattern(10)[..]);
+        assert!(!c.refillable());
     }
 }

@@ -15,11 +15,11 @@ use crate::output::manifest::Manifest;
 use crate::output::seal::{DeliveredSum, Identities};
 use crate::output::{print_file, tickets_csv, validation_csv, Ticket};
 use crate::spec::{GameSpec, WayId};
+use crate::store::ahead::{Chunk, Chunked};
 use crate::store::thread::spawn_scoped;
 use crate::styles::{ColumnKind, Face, FeatureId};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::io::Read;
 use std::path::Path;
 use std::sync::mpsc::{channel, sync_channel, Receiver, SyncSender};
 
@@ -174,15 +174,41 @@ pub(super) struct TicketRun {
     pub(super) leakage: Option<Tally>,
 }
 
-/// One block of input for the checkers: complete lines of the two CSV files and the
-/// matching print records.
+/// One block of input for the checkers: complete lines of `tickets.csv`, in the chunks
+/// they were read in, and the matching print records.
 struct Batch {
     /// 0-based index of the first ticket.
     first: u64,
-    csv: Vec<u8>,
-    /// The offset of every `\n` of `csv`, found once by the reader.
+    /// Chunks of whole lines, one after the other.
+    csv: Vec<Chunk>,
+    /// The offset of every `\n` in its chunk, chunk after chunk, found once by the reader.
     ends: Vec<usize>,
+    /// The index in `ends` of each chunk's first line, then the number of lines.
+    firsts: Vec<usize>,
     bin: Vec<u8>,
+}
+
+impl Batch {
+    /// Line `k` (0-based) of the batch, without its `\n`, and the bytes of its chunk from
+    /// the line's start on; `j`, the index of a chunk at or before the line's, is moved
+    /// to the line's chunk. `None` past the last line.
+    #[inline]
+    fn line(&self, k: usize, j: &mut usize) -> Option<(&[u8], &[u8])> {
+        let ends = &self.ends;
+        if k >= ends.len() {
+            return None;
+        }
+        while self.firsts[*j + 1] <= k {
+            *j += 1;
+        }
+        let start = if k == self.firsts[*j] {
+            0
+        } else {
+            ends[k - 1] + 1
+        };
+        let chunk = &self.csv[*j];
+        Some((&chunk[start..ends[k]], &chunk[start..]))
+    }
 }
 
 /// A text file read line by line in large blocks.
@@ -224,6 +250,32 @@ impl Lines {
             if filled > MAX_LINE {
                 return Err(too_long());
             }
+        }
+    }
+
+    /// The complete lines of the next chunk read ([`HashingReader::next_chunk`]), the end
+    /// of the one before put back before them (at end of file, everything left, with a
+    /// final `\n` added if missing; empty after it); `spare`, a chunk done with.
+    fn chunk(&mut self, mut spare: Option<Chunk>) -> std::io::Result<Chunk> {
+        loop {
+            let mut c = self.src.next_chunk(spare.take())?.after(&self.carry);
+            self.carry.clear();
+            if self.src.eof() {
+                if !c.is_empty() && c.last() != Some(&b'\n') {
+                    c.push(b'\n');
+                }
+                return Ok(c);
+            }
+            if let Some(p) = memchr::memrchr(b'\n', &c) {
+                self.carry.extend_from_slice(&c[p + 1..]);
+                c.truncate(p + 1);
+                return Ok(c);
+            }
+            if c.len() > MAX_LINE {
+                return Err(too_long());
+            }
+            self.carry.extend_from_slice(&c);
+            spare = Some(c);
         }
     }
 
@@ -279,13 +331,25 @@ fn reader(
     loop {
         // Reuse the buffers of a batch already checked: no fresh pages to fault in.
         let recycled = spare.try_recv().ok();
-        let (old_csv, mut ends, mut records) = match recycled {
-            Some(b) => (b.csv, b.ends, b.bin),
-            None => (Vec::new(), Vec::new(), Vec::new()),
+        let (mut chunks, mut ends, mut firsts, mut records) = match recycled {
+            Some(b) => (b.csv, b.ends, b.firsts, b.bin),
+            None => (Vec::new(), Vec::new(), Vec::new(), Vec::new()),
         };
-        let block = csv.block(old_csv)?;
+        let mut old = std::mem::take(&mut chunks);
         ends.clear();
-        ends.extend(memchr::memchr_iter(b'\n', &block));
+        firsts.clear();
+        let mut bytes = 0;
+        while bytes < READ_BLOCK {
+            let c = csv.chunk(old.pop())?;
+            if c.is_empty() {
+                break;
+            }
+            firsts.push(ends.len());
+            ends.extend(memchr::memchr_iter(b'\n', &c));
+            bytes += c.len();
+            chunks.push(c);
+        }
+        firsts.push(ends.len());
         let lines = ends.len();
         if lines == 0 {
             // tickets.csv is done: whatever is left of the print file.
@@ -306,8 +370,9 @@ fn reader(
         if tx
             .send(Batch {
                 first,
-                csv: block,
+                csv: chunks,
                 ends,
+                firsts,
                 bin: records,
             })
             .is_err()
@@ -964,7 +1029,7 @@ fn compare_file(
 /// claims are sorted; the rows of each block are compared in parallel, their findings
 /// kept in file order.
 fn check_validation_file(
-    file: Box<dyn Read + Send>,
+    file: Box<dyn Chunked>,
     spec: &GameSpec,
     mut claims: validation_csv::Claims,
     limit: u64,
@@ -1192,7 +1257,7 @@ struct PrintFile {
 /// differs. Errors: what the block must be, as far as known, when the records cannot be
 /// read (no header, or records of another size).
 fn print_file_of(
-    bin: Box<dyn Read + Send>,
+    bin: Box<dyn Chunked>,
     bin_len: u64,
     spec: &GameSpec,
     expect: Option<Expect>,
@@ -1251,7 +1316,7 @@ fn text_limit(tickets: u64, spec: &GameSpec) -> u64 {
 /// The lines of `tickets.csv` (`csv`, at most `limit` bytes read), its header line read
 /// and checked against the documented one: a finding of [`CheckId::CsvHeader`] when it
 /// differs.
-fn csv_lines(csv: Box<dyn Read + Send>, limit: u64, spec: &GameSpec, checks: &mut Checks) -> Lines {
+fn csv_lines(csv: Box<dyn Chunked>, limit: u64, spec: &GameSpec, checks: &mut Checks) -> Lines {
     let mut lines = Lines {
         src: HashingReader::new(csv, &[]).limit(limit),
         carry: Vec::new(),
@@ -1307,15 +1372,8 @@ fn ticket_pass(
             reader(csv, bin, rec, tx, spare_rx)
         })?;
         for batch in rx {
-            let ends = &batch.ends;
             let nrec = batch.bin.len() / rec;
-            let n = ends.len().max(nrec);
-            let line =
-                |ends: &[usize], buf: &'_ [u8], k: usize| -> Option<std::ops::Range<usize>> {
-                    (k < ends.len())
-                        .then(|| if k == 0 { 0 } else { ends[k - 1] + 1 }..ends[k])
-                        .map(|r| r.start.min(buf.len())..r.end)
-                };
+            let n = batch.ends.len().max(nrec);
             let accs: Vec<Acc> = (0..n.div_ceil(TASK_TICKETS))
                 .into_par_iter()
                 .map_init(
@@ -1326,9 +1384,9 @@ fn ticket_pass(
                     },
                     |w, task| {
                         let mut acc = Acc::new(spec.ways.len(), spec.pack_size);
+                        let mut j = 0;
                         for k in task * TASK_TICKETS..((task + 1) * TASK_TICKETS).min(n) {
-                            let l = line(ends, &batch.csv, k)
-                                .map(|r| (&batch.csv[r.clone()], &batch.csv[r.start..]));
+                            let l = batch.line(k, &mut j);
                             let r = (k < nrec).then(|| &batch.bin[k * rec..(k + 1) * rec]);
                             ctx.check(batch.first + k as u64, l, r, w, &mut acc);
                         }
