@@ -283,6 +283,22 @@ fn a_truncated_file_is_caught() {
 }
 
 #[test]
+fn a_print_file_with_bytes_after_its_last_record_is_caught() {
+    // Fewer bytes than a record after the rows of tickets.csv end: a batch of no ticket,
+    // to be merged even when every batch before it already was (that depends on timing:
+    // a few runs).
+    for extra in [1, 27, 1, 27, 1, 27] {
+        let (code, _) = tampered("partial", |d| {
+            let p = d.join("tickets.bin");
+            let mut b = std::fs::read(&p).unwrap();
+            b.extend(std::iter::repeat_n(7u8, extra));
+            std::fs::write(&p, &b).unwrap();
+        });
+        assert_eq!(code, 1, "{extra} bytes after the last record");
+    }
+}
+
+#[test]
 fn a_missing_file_is_caught() {
     let (code, _) = tampered("missing", |d| {
         std::fs::remove_file(d.join("tickets.bin")).unwrap()

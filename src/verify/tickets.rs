@@ -21,7 +21,7 @@ use crate::styles::{ColumnKind, Face, FeatureId};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
-use std::sync::mpsc::{channel, sync_channel, Receiver, SyncSender};
+use std::sync::mpsc::{channel, sync_channel, Receiver, Sender};
 
 /// CSV bytes read per block.
 const READ_BLOCK: usize = 8 << 20;
@@ -189,6 +189,12 @@ struct Batch {
 }
 
 impl Batch {
+    /// The tickets of the batch, print records of `rec` bytes: its lines or its records,
+    /// whichever are more (the files may disagree).
+    fn tickets(&self, rec: usize) -> usize {
+        self.ends.len().max(self.bin.len() / rec)
+    }
+
     /// Line `k` (0-based) of the batch, without its `\n`, and the bytes of its chunk from
     /// the line's start on; `j`, the index of a chunk at or before the line's, is moved
     /// to the line's chunk. `None` past the last line.
@@ -318,19 +324,42 @@ fn too_long() -> std::io::Error {
     )
 }
 
-/// Reads the three ticket files after their headers, in step, and sends batches; returns
-/// the byte count and digest of each whole file (tickets.csv, tickets.bin, validation.csv).
+/// Batches being read or checked at once, at most: the reader makes no more until one is
+/// checked and handed back.
+const BATCHES: usize = 4;
+
+/// What the checkers' driver hears: a batch read, a task of a batch checked, or the end
+/// of the files.
+enum Event {
+    Batch(Batch),
+    /// The batch's number (0-based, in file order), the task's, and its tally.
+    Checked(usize, usize, Box<Acc>),
+    End,
+}
+
+/// Reads `tickets.csv` and `tickets.bin` after their headers, in step, and sends batches
+/// on `tx`, then [`Event::End`]; at most [`BATCHES`] at once, each later one in the buffers
+/// of one handed back on `spare`. Returns the byte count, digest and truncation of each
+/// file (tickets.csv, tickets.bin).
 fn reader(
     mut csv: Lines,
     mut bin: HashingReader,
     rec: usize,
-    tx: SyncSender<Batch>,
+    tx: &Sender<Event>,
     spare: Receiver<Batch>,
 ) -> std::io::Result<[(u64, String, bool); 2]> {
     let mut first = 0u64;
-    loop {
+    for made in 0.. {
         // Reuse the buffers of a batch already checked: no fresh pages to fault in.
-        let recycled = spare.try_recv().ok();
+        let recycled = if made < BATCHES {
+            None
+        } else {
+            match spare.recv() {
+                Ok(b) => Some(b),
+                // The checkers are gone.
+                Err(_) => break,
+            }
+        };
         let (mut chunks, mut ends, mut firsts, mut records) = match recycled {
             Some(b) => (b.csv, b.ends, b.firsts, b.bin),
             None => (Vec::new(), Vec::new(), Vec::new(), Vec::new()),
@@ -368,13 +397,13 @@ fn reader(
             break;
         }
         if tx
-            .send(Batch {
+            .send(Event::Batch(Batch {
                 first,
                 csv: chunks,
                 ends,
                 firsts,
                 bin: records,
-            })
+            }))
             .is_err()
         {
             break;
@@ -535,6 +564,33 @@ fn caption_table(spec: &GameSpec) -> Vec<(usize, usize, Vec<Option<u8>>)> {
 }
 
 impl Ctx<'_> {
+    /// Checks the tickets of task `task` of `batch` ([`TASK_TICKETS`] of them, fewer in
+    /// the last task), print records of `rec` bytes, rows rendered by a clone of `rows`;
+    /// returns their tally.
+    fn check_task(
+        &self,
+        batch: &Batch,
+        task: usize,
+        rec: usize,
+        rows: &tickets_csv::RowWriter,
+    ) -> Acc {
+        let spec = self.spec;
+        let mut w = Writers {
+            rows: rows.clone(),
+            pack: None,
+            judged: Judgement::default(),
+        };
+        let mut acc = Acc::new(spec.ways.len(), spec.pack_size);
+        let (n, nrec) = (batch.tickets(rec), batch.bin.len() / rec);
+        let mut j = 0;
+        for k in task * TASK_TICKETS..((task + 1) * TASK_TICKETS).min(n) {
+            let l = batch.line(k, &mut j);
+            let r = (k < nrec).then(|| &batch.bin[k * rec..(k + 1) * rec]);
+            self.check(batch.first + k as u64, l, r, &mut w, &mut acc);
+        }
+        acc
+    }
+
     /// Checks ticket index `i` (0-based) from its print record and tickets.csv line (either
     /// may be missing when the files disagree in length): the line without its `\n`, and
     /// the bytes of its batch from the line's start on.
@@ -1359,51 +1415,119 @@ fn ticket_pass(
     progress: &(dyn Fn(u64) + Sync),
 ) -> std::io::Result<(Acc, validation_csv::Claims, FilesRead)> {
     let spec = ctx.spec;
-    let (tx, rx) = sync_channel::<Batch>(2);
+    let (tx, rx) = channel::<Event>();
     let (spare_tx, spare_rx) = channel::<Batch>();
     let mut total = Acc::new(spec.ways.len(), spec.pack_size);
     // The records the print file can hold, whatever the manifest declares.
     total.ways.reserve(reserve as usize);
     let mut claims = validation_csv::Claims::with_capacity(reserve as usize);
-    // Escaped once; each thread renders into its own clone.
+    // Escaped once; each task renders into its own clone.
     let row_writer = tickets_csv::RowWriter::new(spec);
     let reader_result = std::thread::scope(|s| {
-        let h = spawn_scoped(s, "the reader of the ticket files", || {
-            reader(csv, bin, rec, tx, spare_rx)
-        })?;
-        for batch in rx {
-            let nrec = batch.bin.len() / rec;
-            let n = batch.ends.len().max(nrec);
-            let accs: Vec<Acc> = (0..n.div_ceil(TASK_TICKETS))
-                .into_par_iter()
-                .map_init(
-                    || Writers {
-                        rows: row_writer.clone(),
-                        pack: None,
-                        judged: Judgement::default(),
-                    },
-                    |w, task| {
-                        let mut acc = Acc::new(spec.ways.len(), spec.pack_size);
-                        let mut j = 0;
-                        for k in task * TASK_TICKETS..((task + 1) * TASK_TICKETS).min(n) {
-                            let l = batch.line(k, &mut j);
-                            let r = (k < nrec).then(|| &batch.bin[k * rec..(k + 1) * rec]);
-                            ctx.check(batch.first + k as u64, l, r, w, &mut acc);
-                        }
-                        acc
-                    },
-                )
-                .collect();
-            for a in accs {
-                claims.extend(&a.claims);
-                total.merge(a);
+        let to_driver = tx.clone();
+        let h = spawn_scoped(s, "the reader of the ticket files", move || {
+            // The end is said however the reader stops, even by a panic.
+            struct End(Sender<Event>);
+            impl Drop for End {
+                fn drop(&mut self) {
+                    let _ = self.0.send(Event::End);
+                }
             }
-            progress(batch.first + n as u64);
-            let _ = spare_tx.send(batch);
-        }
+            let end = End(to_driver);
+            reader(csv, bin, rec, &end.0, spare_rx)
+        })?;
+        rayon::scope(|rs| {
+            let rx = rx;
+            let mut batches = Checking::default();
+            let mut ended = false;
+            while !(ended && batches.is_empty()) {
+                // Whatever came, then a task to run, else a wait for what comes next.
+                let event = match rx.try_recv() {
+                    Ok(e) => Some(e),
+                    Err(_) => match rayon::yield_now() {
+                        Some(rayon::Yield::Executed) => None,
+                        _ => rx.recv().ok(),
+                    },
+                };
+                match event {
+                    Some(Event::Batch(batch)) => {
+                        let batch = std::sync::Arc::new(batch);
+                        let n = batch.tickets(rec);
+                        let tasks = n.div_ceil(TASK_TICKETS);
+                        let number = batches.start(tasks, n, batch.clone());
+                        for task in 0..tasks {
+                            let (batch, tx, rows) = (batch.clone(), tx.clone(), &row_writer);
+                            rs.spawn(move |_| {
+                                let acc = ctx.check_task(&batch, task, rec, rows);
+                                // The batch goes back to the reader once every task let it go.
+                                drop(batch);
+                                let _ = tx.send(Event::Checked(number, task, Box::new(acc)));
+                            });
+                        }
+                    }
+                    Some(Event::Checked(number, task, acc)) => {
+                        batches.checked(number, task, *acc);
+                    }
+                    Some(Event::End) => ended = true,
+                    // A task was run here.
+                    None => {}
+                }
+                // Merged in file order, batch after batch; a batch of no task (a print
+                // file's last partial record alone) at once.
+                while let Some((accs, n, batch)) = batches.next_done() {
+                    for a in accs {
+                        claims.extend(&a.claims);
+                        total.merge(a);
+                    }
+                    progress(batch.first + n as u64);
+                    if let Ok(b) = std::sync::Arc::try_unwrap(batch) {
+                        let _ = spare_tx.send(b);
+                    }
+                }
+            }
+        });
         Ok::<_, std::io::Error>(h.join().expect("reader thread panicked"))
     })?;
     Ok((total, claims, reader_result))
+}
+
+/// The batches being checked, in file order: each one's tasks' tallies as they come back.
+#[derive(Default)]
+struct Checking {
+    /// Per batch: a tally per task (`None` until it is back), the tickets, the batch.
+    open: std::collections::VecDeque<(Vec<Option<Acc>>, usize, std::sync::Arc<Batch>)>,
+    /// The number of the batch in front of `open`.
+    front: usize,
+}
+
+impl Checking {
+    /// A batch of `tasks` tasks and `n` tickets given out; returns its number.
+    fn start(&mut self, tasks: usize, n: usize, batch: std::sync::Arc<Batch>) -> usize {
+        self.open
+            .push_back(((0..tasks).map(|_| None).collect(), n, batch));
+        self.front + self.open.len() - 1
+    }
+
+    /// Task `task` of batch `number` came back with `acc`.
+    fn checked(&mut self, number: usize, task: usize, acc: Acc) {
+        self.open[number - self.front].0[task] = Some(acc);
+    }
+
+    /// The batch in front when every task of it is back: its tallies in task order, its
+    /// tickets and the batch.
+    fn next_done(&mut self) -> Option<(Vec<Acc>, usize, std::sync::Arc<Batch>)> {
+        if !self.open.front()?.0.iter().all(Option::is_some) {
+            return None;
+        }
+        let (accs, n, batch) = self.open.pop_front()?;
+        self.front += 1;
+        Some((accs.into_iter().flatten().collect(), n, batch))
+    }
+
+    /// True when no batch is being checked.
+    fn is_empty(&self) -> bool {
+        self.open.is_empty()
+    }
 }
 
 /// The findings on how `tickets.csv` and `tickets.bin` end, from what the reader `read`
