@@ -269,8 +269,8 @@ impl Read for Tee {
 }
 
 /// Opens the ticket file `name` of the block `dir`: `name` itself, or `name.age` decrypted
-/// with `ids`, each through one open file; one in clear is read ahead, past the page cache
-/// ([`AheadReader`]). Only regular files are opened (a FIFO would wait for a writer). Errors (`io::Error`, with a message that says what to do): neither form
+/// with `ids`, each through one open file; one in clear is read ahead, from the page cache
+/// what it holds and past it the rest ([`AheadReader`]). Only regular files are opened (a FIFO would wait for a writer). Errors (`io::Error`, with a message that says what to do): neither form
 /// exists or is a regular file; the file is encrypted and no identity given opens it.
 pub fn open(dir: &Path, name: &str, ids: &Identities) -> std::io::Result<Opened> {
     use std::io::{Error, ErrorKind};

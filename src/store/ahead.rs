@@ -1,11 +1,12 @@
-//! Big files read past the page cache: a thread of the file's own reads it ahead, in
-//! [`CHUNK`]s into buffers aligned to [`ALIGN`], with `O_DIRECT` where the file system
-//! takes it, so the kernel neither copies its bytes out of the page cache nor keeps them
-//! there. The reader gets the same bytes as a plain read, in order, either copied out
-//! ([`Read`]) or a chunk at a time, the buffer itself handed over ([`Chunked`]); at most
-//! [`AHEAD`] chunks are read before it asks for them. Where the file system refuses
-//! `O_DIRECT`, or an offset stops being aligned (the file's last partial block), the thread
-//! reads through the page cache.
+//! Big files read by a thread of the file's own, ahead of the reader, in [`CHUNK`]s into
+//! buffers aligned to [`ALIGN`]. What the page cache already holds of the file is copied
+//! from it; the rest is read with `O_DIRECT` where the file system takes it, so the kernel
+//! neither copies those bytes through the page cache nor keeps them there. The
+//! reader gets the same bytes as a plain read, in order, either copied out ([`Read`]) or a
+//! chunk at a time, the buffer itself handed over ([`Chunked`]); at most [`AHEAD`] chunks
+//! are read before it asks for them. Where the file system refuses `O_DIRECT`, or an offset
+//! stops being aligned (the file's last partial block), the thread reads through the page
+//! cache.
 
 use super::direct::{set_direct, ALIGN};
 use std::fs::File;
@@ -193,8 +194,8 @@ pub struct AheadReader {
 }
 
 impl AheadReader {
-    /// Reads `file` (open for reading, at its start) past the page cache where its file
-    /// system allows it, else through it. The thread starts at once; when it cannot (the
+    /// Reads `file` (open for reading, at its start) from the page cache while it holds the
+    /// bytes, then past it where its file system allows it, else through it. The thread starts at once; when it cannot (the
     /// limit on threads reached), the file is read in place, through the page cache.
     pub fn new(file: File) -> AheadReader {
         let (tx, rx) = sync_channel(AHEAD);
@@ -289,16 +290,40 @@ impl Drop for AheadReader {
     }
 }
 
+/// How the read-ahead thread reads a file at the point it has reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Way {
+    /// From the page cache alone (`preadv2` with `RWF_NOWAIT`, which reads nothing the
+    /// cache does not hold): the file system takes `O_DIRECT`, and every byte read so far
+    /// was in the cache.
+    Cached,
+    /// Past the page cache (`O_DIRECT`): a read found bytes the cache did not hold.
+    Direct,
+    /// Through the page cache, waiting for the disk: the file system refuses `O_DIRECT`,
+    /// or the offset is no longer aligned.
+    Plain,
+}
+
+/// The way a file is read from its start: [`Way::Cached`] where its file system takes
+/// `O_DIRECT` (left off on the file until the cache misses), else [`Way::Plain`].
+fn first_way(file: &File) -> Way {
+    if set_direct(file, true).is_ok() && set_direct(file, false).is_ok() {
+        Way::Cached
+    } else {
+        Way::Plain
+    }
+}
+
 /// The thread's work: fills chunks from `file` in order and sends them on `tx`, the last
 /// one short (maybe empty), or an error; reuses the chunks `spare` gives back. Ends after
 /// the last chunk or an error, or when the reader is gone.
 fn read_ahead(file: File, tx: &SyncSender<std::io::Result<Chunk>>, spare: &Receiver<Chunk>) {
-    let mut direct = set_direct(&file, true).is_ok();
+    let mut way = first_way(&file);
     let mut offset = 0u64;
     loop {
         let mut chunk = spare.try_recv().unwrap_or_else(|_| Chunk::new());
         chunk.clear();
-        let filled = fill(&file, &mut chunk, &mut offset, &mut direct);
+        let filled = fill(&file, &mut chunk, &mut offset, &mut way);
         let last = filled.is_err() || chunk.len() < CHUNK;
         if tx.send(filled.map(|()| chunk)).is_err() || last {
             return;
@@ -307,22 +332,35 @@ fn read_ahead(file: File, tx: &SyncSender<std::io::Result<Chunk>>, spare: &Recei
 }
 
 /// Reads into `chunk` from `offset` until it is full or the file ends, moving `offset`
-/// on. A direct read the file system refuses (`EINVAL`), or one from an offset no longer
-/// aligned, is made through the page cache from then on (`direct` cleared).
-fn fill(
-    file: &File,
-    chunk: &mut Chunk,
-    offset: &mut u64,
-    direct: &mut bool,
-) -> std::io::Result<()> {
+/// on. Read [`Way::Cached`], the bytes come from the page cache while it holds them; the
+/// first it does not (`EAGAIN`, or a file system without `RWF_NOWAIT`) turns the file to
+/// [`Way::Direct`] from that offset on (the kernel may read ahead a few MiB into the cache
+/// on that miss, once a file). A direct read the file system refuses (`EINVAL`), or one
+/// from an offset no longer aligned, is made [`Way::Plain`] from then on.
+fn fill(file: &File, chunk: &mut Chunk, offset: &mut u64, way: &mut Way) -> std::io::Result<()> {
+    use rustix::io::{preadv2, Errno, ReadWriteFlags};
     use std::os::unix::fs::FileExt;
     while chunk.len() < CHUNK {
-        if *direct && *offset % ALIGN as u64 != 0 {
+        if *way == Way::Direct && *offset % ALIGN as u64 != 0 {
             set_direct(file, false)?;
-            *direct = false;
+            *way = Way::Plain;
         }
         let to = &mut chunk.buf[chunk.end..chunk.at + CHUNK];
-        match file.read_at(to, *offset) {
+        let read = match *way {
+            Way::Cached => {
+                let mut bufs = [std::io::IoSliceMut::new(to)];
+                match preadv2(file, &mut bufs, *offset, ReadWriteFlags::NOWAIT) {
+                    Err(e) if e == Errno::AGAIN || e == Errno::OPNOTSUPP => {
+                        set_direct(file, true)?;
+                        *way = Way::Direct;
+                        continue;
+                    }
+                    r => r.map_err(std::io::Error::from),
+                }
+            }
+            Way::Direct | Way::Plain => file.read_at(to, *offset),
+        };
+        match read {
             Ok(0) => break,
             Ok(k) => {
                 chunk.end += k;
@@ -330,10 +368,10 @@ fn fill(
             }
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(e)
-                if *direct && e.raw_os_error() == Some(rustix::io::Errno::INVAL.raw_os_error()) =>
+                if *way == Way::Direct && e.raw_os_error() == Some(Errno::INVAL.raw_os_error()) =>
             {
                 set_direct(file, false)?;
-                *direct = false;
+                *way = Way::Plain;
             }
             Err(e) => return Err(e),
         }
@@ -396,6 +434,58 @@ mod tests {
         };
         let (got, want) = read_back(d.path(), 2 * CHUNK + 5000, 65_536);
         assert!(got == want);
+    }
+
+    /// The chunks the read-ahead thread's reads make of the file at `path`, and the way it
+    /// reads the file after each chunk.
+    fn chunks_read(path: &std::path::Path) -> (Vec<Vec<u8>>, Vec<Way>) {
+        let file = File::open(path).unwrap();
+        let mut way = first_way(&file);
+        let (mut chunks, mut ways, mut offset) = (Vec::new(), Vec::new(), 0);
+        loop {
+            let mut c = Chunk::new();
+            fill(&file, &mut c, &mut offset, &mut way).unwrap();
+            chunks.push(c.to_vec());
+            ways.push(way);
+            if c.len() < CHUNK {
+                return (chunks, ways);
+            }
+        }
+    }
+
+    #[test]
+    fn a_file_read_hot_and_cold_gives_the_same_chunks() {
+        let d = tempfile::tempdir_in(".").unwrap();
+        let path = d.path().join("f");
+        let want = pattern(3 * CHUNK + 12_345);
+        std::fs::write(&path, &want).unwrap();
+        File::open(&path).unwrap().sync_all().unwrap();
+        assert!(
+            std::fs::read(&path).unwrap() == want,
+            "now in the page cache"
+        );
+        let (hot, hot_ways) = chunks_read(&path);
+        let file = File::open(&path).unwrap();
+        rustix::fs::fadvise(&file, 0, None, rustix::fs::Advice::DontNeed).unwrap();
+        let (cold, cold_ways) = chunks_read(&path);
+        let sizes = |c: &[Vec<u8>]| c.iter().map(Vec::len).collect::<Vec<_>>();
+        assert_eq!(sizes(&hot), [CHUNK, CHUNK, CHUNK, 12_345]);
+        assert_eq!(sizes(&cold), sizes(&hot));
+        assert!(hot == cold, "the same bytes in the same chunks");
+        assert!(hot.concat() == want);
+        use Way::{Cached, Direct, Plain};
+        if first_way(&file) == Cached {
+            assert_eq!(hot_ways, [Cached; 4], "every chunk came from the cache");
+            // The last block is partial: read past the cache, it leaves the offset unaligned.
+            assert_eq!(
+                cold_ways,
+                [Direct, Direct, Direct, Plain],
+                "read past the cache"
+            );
+        } else {
+            assert_eq!(hot_ways, [Plain; 4]);
+            assert_eq!(cold_ways, [Plain; 4]);
+        }
     }
 
     #[test]
