@@ -823,3 +823,34 @@ fn rows_shifted_in_validation_csv_are_all_counted_the_first_worded() {
         );
     }
 }
+
+/// Manifest numbers beyond what a block can be (a block over 999, counts near 2⁶⁴), sealed
+/// again, are findings (exit 1): never a panic of the ticket pass or of a sum.
+#[test]
+fn manifest_numbers_beyond_a_block_are_findings_not_panics() {
+    let t = tempfile::tempdir().unwrap();
+    for (name, from, to, finding) in [
+        (
+            "block",
+            "\"block\": 1,",
+            "\"block\": 1000,",
+            "ticket 1: serial 17030010010000010012, expected none: block 1000 has no serials (a serial's block is at most 999)",
+        ),
+        (
+            "losers",
+            "\"losers\": 2081,",
+            "\"losers\": 18446744073709551615,",
+            "the way counts add up to 18446744073709551615 tickets, the manifest says 3000",
+        ),
+    ] {
+        let b = block(t.path(), name);
+        let path = b.join("manifest.json");
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from), "{from}");
+        std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+        reseal(&b);
+        let (code, out) = verify_out(&b);
+        assert_eq!(code, Some(1), "{out}");
+        assert!(out.contains(finding), "{out}");
+    }
+}

@@ -16,6 +16,9 @@ pub const LEN: usize = 20;
 
 pub use crate::spec::{max_packs, position_digits, PLACE_DIGITS};
 
+/// The largest block number a serial writes (its three `BBB` digits).
+pub const MAX_BLOCK: u32 = 999;
+
 /// The pack and the position a serial writes, read with the split of packs of
 /// `pack_size` tickets ([`position_digits`]); no check of the Luhn digit.
 pub fn place(serial: &[u8; LEN], pack_size: u32) -> (u64, u64) {
@@ -69,7 +72,7 @@ pub fn serial(
     assert!(
         game_code <= 9999
             && emission <= 999
-            && block <= 999
+            && block <= MAX_BLOCK
             && u64::from(pack) <= max_packs(pack_size)
             && u64::from(position) < 10u64.pow(w as u32)
     );

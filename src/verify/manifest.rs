@@ -125,14 +125,15 @@ fn check_manifest(m: &Manifest, spec: &GameSpec, checks: &mut Checks) {
         .iter()
         .flat_map(|t| t.ways.iter().map(|w| (w.id.clone(), w.count)))
         .collect();
-    let listed_total: u64 = listed.iter().map(|w| w.1).sum::<u64>() + m.losers;
+    // Sums saturate: a count near 2⁶⁴ is a finding, never an overflow.
+    let listed_total = listed.iter().fold(m.losers, |a, w| a.saturating_add(w.1));
     if listed_total != u64::from(m.tickets) {
         bad(format!(
             "the way counts add up to {listed_total} tickets, the manifest says {}",
             m.tickets
         ));
     }
-    let lots: u64 = listed.iter().map(|w| w.1).sum();
+    let lots = listed.iter().fold(0u64, |a, w| a.saturating_add(w.1));
     if m.lots != lots {
         bad(format!("{} lots, its way counts give {lots}", m.lots));
     }
@@ -258,7 +259,7 @@ fn check_tiers_and_payout(m: &Manifest, spec: &GameSpec, bad: &mut impl FnMut(St
                 t.amount, t.item, st.item
             ));
         }
-        let sum: u64 = t.ways.iter().map(|w| w.count).sum();
+        let sum = t.ways.iter().fold(0u64, |a, w| a.saturating_add(w.count));
         if t.count != sum {
             bad(format!(
                 "tier {}: count {}, its ways add up to {sum}",

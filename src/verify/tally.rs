@@ -104,12 +104,9 @@ impl Procedure for Counts {
                 );
             }
         }
-        let want: u64 = spec
-            .ways
-            .iter()
-            .zip(&e.counts)
-            .map(|(w, &n)| w.amount.cents() * n)
-            .sum();
+        let want: u64 = spec.ways.iter().zip(&e.counts).fold(0u64, |a, (w, &n)| {
+            a.saturating_add(w.amount.cents().saturating_mul(n))
+        });
         if block.run.payout != want {
             add(
                 &mut found.checks,

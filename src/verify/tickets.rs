@@ -7,7 +7,7 @@ use super::leakage::Tally;
 use super::open::hash_file;
 use super::{add, Block, CheckId, Checks, Found, VerifyError};
 use crate::block::layout::{BIN, CSV, SEALED_SUFFIX, VALIDATION};
-use crate::block::serial::{is_valid, PackSerials};
+use crate::block::serial::{is_valid, PackSerials, MAX_BLOCK};
 use crate::block::{Judgement, Kind};
 use crate::money::Money;
 use crate::output::hashing::HashingReader;
@@ -514,15 +514,19 @@ struct Writers {
 }
 
 impl Writers {
-    /// The expected serials of pack `pack` (1-based) of `block`, computed once per pack.
-    fn serials(&mut self, spec: &GameSpec, block: u32, pack: u32) -> &PackSerials {
+    /// The expected serials of pack `pack` (1-based) of `block`, computed once per pack;
+    /// none when a serial cannot write `block` (over [`MAX_BLOCK`], a manifest's number).
+    fn serials(&mut self, spec: &GameSpec, block: u32, pack: u32) -> Option<&PackSerials> {
+        if block > MAX_BLOCK {
+            return None;
+        }
         if self.pack.as_ref().is_none_or(|(p, _)| *p != pack) {
             self.pack = Some((
                 pack,
                 PackSerials::new(spec.game_code, spec.emission, block, pack, spec.pack_size),
             ));
         }
-        &self.pack.as_ref().expect("just set").1
+        Some(&self.pack.as_ref().expect("just set").1)
     }
 }
 
@@ -682,7 +686,19 @@ impl Ctx<'_> {
                 ),
             );
         }
-        let want = w.serials(spec, self.block, pack).at(pos);
+        let Some(want) = w.serials(spec, self.block, pack).map(|s| s.at(pos)) else {
+            add(
+                &mut acc.checks,
+                CheckId::Serials,
+                Some(t),
+                format!(
+                    "serial {}, expected none: block {} has no serials (a serial's block is at most {MAX_BLOCK})",
+                    String::from_utf8_lossy(&r.serial),
+                    self.block
+                ),
+            );
+            return;
+        };
         // `want` is valid by construction, so equality implies a valid check digit.
         if r.serial != want {
             debug_assert!(is_valid(&want));
