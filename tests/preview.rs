@@ -178,6 +178,26 @@ fn an_earlier_preview_is_replaced_any_other_file_only_with_force() {
         .assert()
         .success();
     assert_eq!(std::fs::read(&page).unwrap(), first);
+    // A file that is no HTML (a seed, a key) is kept, even with --force.
+    std::fs::write(&page, "00".repeat(32)).unwrap();
+    let o = tirage()
+        .arg("preview")
+        .arg(&spec)
+        .arg("--out")
+        .arg(&out)
+        .arg("--force")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr).lines().last().unwrap(),
+        format!(
+            "tirage: error: {} exists and is not an HTML page (it does not begin with a tag, <): nothing was written, and --force would not replace it (it replaces only pages); choose another --out",
+            page.display()
+        )
+    );
+    assert_eq!(std::fs::read_to_string(&page).unwrap(), "00".repeat(32));
+    std::fs::write(&page, &first).unwrap();
     // Nothing staged is left beside it.
     let names: Vec<String> = std::fs::read_dir(&out)
         .unwrap()

@@ -800,9 +800,24 @@ fn a_proof_sheet_never_overwrites_a_file_unasked_nor_through_a_link_nor_in_the_b
         }
         c.output().unwrap()
     };
-    // An existing file is kept without --force.
+    // A file that is no PDF (a seed, a key) is kept, even with --force.
+    let seed = t.path().join("fresh.seed");
+    std::fs::write(&seed, "00".repeat(32)).unwrap();
+    for force in [false, true] {
+        let o = sheet(&seed, force);
+        assert_eq!(o.status.code(), Some(2));
+        assert_eq!(
+            String::from_utf8_lossy(&o.stderr),
+            format!(
+                "tirage: error: {} exists and is not a proof (it does not begin with %PDF-): nothing was written, and --force would not replace it (it replaces only proofs); choose another file\n",
+                seed.display()
+            )
+        );
+        assert_eq!(std::fs::read_to_string(&seed).unwrap(), "00".repeat(32));
+    }
+    // An existing PDF is kept without --force.
     let pdf = t.path().join("sheet.pdf");
-    std::fs::write(&pdf, "mine").unwrap();
+    std::fs::write(&pdf, "%PDF-1.4 mine").unwrap();
     let o = sheet(&pdf, false);
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
@@ -812,13 +827,13 @@ fn a_proof_sheet_never_overwrites_a_file_unasked_nor_through_a_link_nor_in_the_b
             pdf.display()
         )
     );
-    assert_eq!(std::fs::read_to_string(&pdf).unwrap(), "mine");
+    assert_eq!(std::fs::read_to_string(&pdf).unwrap(), "%PDF-1.4 mine");
     // With --force the name gets a new file: another name of the old file keeps its bytes.
     let other = t.path().join("other-name");
     std::fs::hard_link(&pdf, &other).unwrap();
     assert_eq!(sheet(&pdf, true).status.code(), Some(0));
     assert!(std::fs::read(&pdf).unwrap().starts_with(b"%PDF"));
-    assert_eq!(std::fs::read_to_string(&other).unwrap(), "mine");
+    assert_eq!(std::fs::read_to_string(&other).unwrap(), "%PDF-1.4 mine");
     use std::os::unix::fs::PermissionsExt;
     assert_eq!(
         std::fs::metadata(&pdf).unwrap().permissions().mode() & 0o777,

@@ -31,8 +31,8 @@ pub(super) struct Args {
     /// Directory of the page (made if missing). Default: output/<game>/preview.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// Replace a file at DIR/index.html that is no earlier preview (an earlier preview is
-    /// always replaced).
+    /// Replace a file at DIR/index.html that is an HTML page but no earlier preview (an
+    /// earlier preview is always replaced; a file that is no HTML page never is).
     #[arg(long)]
     force: bool,
     /// Print nothing (by default, the path of the page).
@@ -69,8 +69,9 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
 
 /// Writes `bytes` to `path` whole: into a new file beside it (mode 0644: the page holds only
 /// the spec), moved into place when complete. An earlier preview (a regular file starting
-/// with [`GENERATOR`]) is replaced; any other file only with `force`; a link, a directory or
-/// anything else there is never written through.
+/// with [`GENERATOR`]) is replaced; another HTML page ([`is_html`]) only with `force`; any
+/// other file (a seed, a key, a spec) never; a link, a directory or anything else there is
+/// never written through.
 fn write_page(path: &Path, bytes: &[u8], force: bool) -> Result<()> {
     use std::os::unix::fs::PermissionsExt;
     let cannot = || format!("cannot write {}", path.display());
@@ -78,6 +79,12 @@ fn write_page(path: &Path, bytes: &[u8], force: bool) -> Result<()> {
         if !m.is_file() {
             anyhow::bail!(
                 "{} is not a regular file (a link, a directory…): no page is written through it; remove it",
+                path.display()
+            );
+        }
+        if !is_preview(path) && !is_html(path) {
+            anyhow::bail!(
+                "{} exists and is not an HTML page (it does not begin with a tag, <): nothing was written, and --force would not replace it (it replaces only pages); choose another --out",
                 path.display()
             );
         }
@@ -103,6 +110,15 @@ fn write_page(path: &Path, bytes: &[u8], force: bool) -> Result<()> {
     f.as_file().sync_all().with_context(cannot)?;
     f.persist(path).map_err(|e| e.error).with_context(cannot)?;
     Ok(())
+}
+
+/// True when the file at `path` begins as HTML does: with a tag (`<`), after white space.
+/// A seed, a key or a spec never does.
+fn is_html(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = Vec::new();
+    let read = std::fs::File::open(path).and_then(|f| f.take(1024).read_to_end(&mut head));
+    read.is_ok() && head.trim_ascii_start().starts_with(b"<")
 }
 
 /// True when the file at `path` begins as every page `preview` writes.

@@ -92,7 +92,8 @@ pub(super) struct Args {
     #[arg(long)]
     plain: bool,
     /// Replace the files the run writes that exist: the ticket-<N>.svg of the tickets drawn,
-    /// or the --pdf file. Without it, nothing is written when one exists.
+    /// or the --pdf file, when they are proofs (an SVG, a PDF); a file that is no proof is
+    /// never replaced. Without it, nothing is written when one exists.
     #[arg(long)]
     force: bool,
     /// Print nothing (by default, the path of every file written).
@@ -144,7 +145,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         outside_block(parent.unwrap_or(std::path::Path::new(".")), &block, pdf)?;
         super::outside_deliveries(parent.unwrap_or(std::path::Path::new(".")), "an --out")?;
         let bytes = tirage::proof::sheet::proof_sheet(&proofs, marks)?;
-        write_proof(pdf, &bytes, a.force, "another file")?;
+        write_proof(pdf, &bytes, a.force, PDF, "another file")?;
         if !a.quiet {
             println!("{}", pdf.display());
         }
@@ -170,7 +171,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         .collect();
     // Every file to write may be written before the first is.
     for path in &paths {
-        may_write(path, a.force, "another --out")?;
+        may_write(path, a.force, SVG, "another --out")?;
     }
     if a.out.is_some() {
         super::refuse_dangling_link(&out)?;
@@ -183,7 +184,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         private_dir(&out)?;
     }
     for (path, svg) in paths.iter().zip(svgs) {
-        write_proof(path, svg.as_bytes(), a.force, "another --out")?;
+        write_proof(path, svg.as_bytes(), a.force, SVG, "another --out")?;
         if !a.quiet {
             println!("{}", path.display());
         }
@@ -284,15 +285,28 @@ fn outside_block(dir: &Path, block: &Path, what: &Path) -> Result<()> {
     Ok(())
 }
 
+/// How a PDF proof sheet begins (`%PDF-`, ISO 32000-1 § 7.5.2).
+const PDF: &[u8] = b"%PDF-";
+/// How an SVG proof begins ([`tirage::proof::draw::svg::to_svg`]).
+const SVG: &[u8] = b"<svg";
+
 /// Refuses proof `path` when something is there that may not be replaced: an older proof
-/// (a regular file) unless `replace` (the error offers `--force` or `elsewhere`), and a
-/// link or anything else, which is never written through.
-fn may_write(path: &Path, replace: bool, elsewhere: &str) -> Result<()> {
+/// (a regular file beginning with `magic`) unless `replace` (the error offers `--force`
+/// or `elsewhere`); a file that is no proof (a seed, a key, a spec), which `--force` does
+/// not replace either; and a link or anything else, which is never written through.
+fn may_write(path: &Path, replace: bool, magic: &[u8], elsewhere: &str) -> Result<()> {
     if let Ok(m) = std::fs::symlink_metadata(path) {
         if !m.is_file() {
             anyhow::bail!(
                 "{} is not a regular file (a link, a directory…): no proof is written through it; remove it",
                 path.display()
+            );
+        }
+        if !begins_with(path, magic) {
+            anyhow::bail!(
+                "{} exists and is not a proof (it does not begin with {}): nothing was written, and --force would not replace it (it replaces only proofs); choose {elsewhere}",
+                path.display(),
+                String::from_utf8_lossy(magic)
             );
         }
         if !replace {
@@ -305,14 +319,30 @@ fn may_write(path: &Path, replace: bool, elsewhere: &str) -> Result<()> {
     Ok(())
 }
 
+/// True when the file at `path` begins with `magic`.
+fn begins_with(path: &Path, magic: &[u8]) -> bool {
+    use std::io::Read;
+    let mut head = vec![0u8; magic.len()];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok()
+        && head == magic
+}
+
 /// Writes proof `path` whole: into a new file beside it (mode 0600, like the ticket files,
 /// since a proof shows a ticket's serial and prize), moved into place only when complete.
 /// What is there is replaced only as [`may_write`] allows; a file another name links to is
 /// never written (the move replaces the name, not the file).
-fn write_proof(path: &Path, bytes: &[u8], replace: bool, elsewhere: &str) -> Result<()> {
+fn write_proof(
+    path: &Path,
+    bytes: &[u8],
+    replace: bool,
+    magic: &[u8],
+    elsewhere: &str,
+) -> Result<()> {
     use std::io::Write;
     let cannot = || format!("cannot write {}", path.display());
-    may_write(path, replace, elsewhere)?;
+    may_write(path, replace, magic, elsewhere)?;
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => std::path::Path::new("."),
