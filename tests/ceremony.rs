@@ -485,3 +485,59 @@ fn the_beacon_is_mixed_in_recorded_and_checked() {
         "{details:?}"
     );
 }
+
+/// A secret given as the beacon (the validation key's text, a share's, or part of one, in
+/// any case) is refused before anything is made, and never printed: the beacon is
+/// written in the public manifest.json.
+#[test]
+fn a_secret_given_as_the_beacon_is_refused_unprinted() {
+    let d = tempfile::tempdir().unwrap();
+    let (a, _) = party(d.path(), "alice");
+    let (b, _) = party(d.path(), "bob");
+    let published = d.path().join("commitments.txt");
+    std::fs::write(
+        &published,
+        commit(&a, COQ, "1", None) + &commit(&b, COQ, "1", None),
+    )
+    .unwrap();
+    let shares = [a.as_path(), b.as_path()];
+    let key = std::fs::read_to_string(repo(VALIDATION_KEY)).unwrap();
+    let key = key.trim();
+    let share = std::fs::read_to_string(&b).unwrap();
+    let share = share.trim().to_string();
+    let out = d.path().join("out");
+    for (beacon, option) in [
+        (
+            key.to_string(),
+            format!("--validation-key {}", repo(VALIDATION_KEY).display()),
+        ),
+        (
+            key.to_uppercase(),
+            format!("--validation-key {}", repo(VALIDATION_KEY).display()),
+        ),
+        (
+            share[..32].to_string(),
+            format!("--seed-share {}", b.display()),
+        ),
+        (
+            format!("00{share}00"),
+            format!("--seed-share {}", b.display()),
+        ),
+    ] {
+        let o = generate(
+            COQ,
+            &["--block", "1"],
+            &shares,
+            &published,
+            &["--beacon", &beacon],
+            &out,
+        );
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert_eq!(
+            stderr(&o),
+            format!("tirage: error: --beacon holds the secret of {option} (or part of it): the beacon is public, written in manifest.json; give the public value fixed after the commitments (a draw result, a randomness beacon's output); nothing was done\n")
+        );
+        assert!(!stderr(&o).to_lowercase().contains(&share[..32]));
+        assert!(!out.exists());
+    }
+}

@@ -83,6 +83,8 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         let (vkey, derived) =
             a.keys
                 .validation_key(&seed, &a.seed.given(&seed)?, &spec, a.seed.insecure())?;
+        a.seed
+            .refuse_secret_beacon(&vkey.0, &a.keys.validation_key_option())?;
         let signer = a.keys.signer()?;
         super::keys::check_pinned(&spec, signer.as_ref())?;
         let recipients = a.keys.recipients()?;
@@ -167,6 +169,8 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     let (vkey, derived) =
         a.keys
             .validation_key(&seed, &a.seed.given(&seed)?, &spec, a.seed.insecure())?;
+    a.seed
+        .refuse_secret_beacon(&vkey.0, &a.keys.validation_key_option())?;
     let signer = a.keys.signer()?;
     super::keys::check_pinned(&spec, signer.as_ref())?;
     let recipients = a.keys.recipients()?;

@@ -237,6 +237,15 @@ impl BlockKeys {
         }
     }
 
+    /// The option that gives the validation key, in words: `--validation-key FILE`, or the
+    /// key derived from the seed.
+    pub(super) fn validation_key_option(&self) -> String {
+        match &self.validation_key {
+            Some(f) => format!("--validation-key {}", f.display()),
+            None => "the validation key derived from the seed".into(),
+        }
+    }
+
     /// The signing key, if `--sign` was given. Errors: as [`Signer::load`].
     pub(super) fn signer(&self) -> Result<Option<Signer>> {
         super::seed::load_signer(self.sign.as_deref())

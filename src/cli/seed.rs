@@ -76,7 +76,27 @@ impl SeedArgs {
         if !fresh && shares.is_empty() {
             refuse_weak(&seed, "the seed", self.insecure_seed)?;
         }
+        for (option, secret) in self.given(&seed)? {
+            self.refuse_secret_beacon(&secret.0, &option)?;
+        }
         Ok((seed, fresh))
+    }
+
+    /// Refuses `--beacon` when its text holds the 256-bit `secret` given by `option` (the
+    /// seed, a share, the validation key), or is part of it, in hex of any case: the
+    /// beacon is written in the public manifest.json. The message names the option, never
+    /// the bytes.
+    pub(super) fn refuse_secret_beacon(&self, secret: &[u8; 32], option: &str) -> Result<()> {
+        let Some(beacon) = &self.beacon else {
+            return Ok(());
+        };
+        let (beacon, secret) = (beacon.trim().to_ascii_lowercase(), hex::encode(secret));
+        if beacon.contains(&secret) || (!beacon.is_empty() && secret.contains(&beacon)) {
+            bail!(
+                "--beacon holds the secret of {option} (or part of it): the beacon is public, written in manifest.json; give the public value fixed after the commitments (a draw result, a randomness beacon's output); nothing was done"
+            );
+        }
+        Ok(())
     }
 
     /// The secrets this run was given for `seed` (the master seed), each with the option
