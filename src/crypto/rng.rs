@@ -183,6 +183,7 @@ impl Seed {
     /// Why these 256 bits are no secret a production block may rest on, if they are not.
     /// Each rule catches a value with far less than 256 bits of entropy, and 256 random
     /// bits break one by chance with probability below 10⁻¹¹:
+    /// - all zero;
     /// - a published test seed ([`TEST_SEEDS`]: the tests', the examples', the acceptance
     ///   script's `0011…eeff` twice);
     /// - a pattern of at most 16 bytes repeated (two equal halves, `abab…`);
@@ -199,7 +200,9 @@ impl Seed {
             it.for_each(|x| seen[usize::from(x)] = true);
             seen.iter().filter(|&&s| s).count()
         };
-        if TEST_SEEDS
+        if b.iter().all(|&x| x == 0) {
+            Some("it is all zero (no secret at all)")
+        } else if TEST_SEEDS
             .iter()
             .any(|t| t.as_bytes() == hex::encode(b).as_bytes())
         {
@@ -593,6 +596,10 @@ mod tests {
                 &Seed::from_hex(t).unwrap().commitment()
             ));
         }
+        assert_eq!(
+            weak(&"0".repeat(64)),
+            Some("it is all zero (no secret at all)")
+        );
         let counting: String = (0u8..32).map(|i| format!("{i:02x}")).collect();
         assert_eq!(
             weak(&counting),
