@@ -54,6 +54,26 @@ fn a_key_of_the_wrong_kind_or_without_its_password_is_said_plainly() {
             )
         )
     );
+    // A seed or a cut key is no key, with or without a password to hand.
+    let seed = k("s.seed");
+    std::fs::write(&seed, format!("{SEED}\n")).unwrap();
+    let cut = k("cut.key");
+    let text = std::fs::read_to_string(k("enc.key")).unwrap();
+    std::fs::write(&cut, &text[..text.len() - 20]).unwrap();
+    for key in [&seed, &cut] {
+        for password in [None, Some("right horse battery")] {
+            assert_eq!(
+                generate(key, password),
+                (
+                    Some(2),
+                    format!(
+                        "tirage: error: {}: not a minisign secret key: expected an `untrusted comment:` line, then a key line of minisign's secret key (as `tirage keygen` writes KEY.key)\n",
+                        key.display()
+                    )
+                )
+            );
+        }
+    }
     let enc = k("enc.key");
     assert_eq!(
         generate(&enc, None),

@@ -337,6 +337,10 @@ impl Vouched {
     }
 }
 
+/// Bytes of a minisign secret key once decoded: algorithms (3 × 2), KDF salt (32), limits
+/// (2 × 8), key id (8), Ed25519 secret key (64), checksum (32).
+const SECRET_KEY_BYTES: usize = 3 * 2 + 32 + 2 * 8 + 8 + 64 + 32;
+
 /// A secret key, ready to sign.
 pub struct Signer {
     sk: SecretKey,
@@ -363,6 +367,22 @@ impl Signer {
                 path: path.to_path_buf(),
                 what: "secret key",
                 why: "it is a public key (KEY.pub); signing takes the secret key, KEY.key".into(),
+            });
+        }
+        // The kind first: a seed, an age identity or a cut key is said to be no key, never
+        // taken for a key whose password is missing.
+        let mut lines = text.lines();
+        let comment = lines
+            .next()
+            .is_some_and(|l| l.starts_with("untrusted comment:"));
+        let key = lines
+            .next()
+            .and_then(|l| minisign_base64(l.trim().as_bytes(), SECRET_KEY_BYTES));
+        if !comment || !key.is_some_and(|k| k.starts_with(b"Ed")) {
+            return Err(SignError::BadKey {
+                path: path.to_path_buf(),
+                what: "secret key",
+                why: "expected an `untrusted comment:` line, then a key line of minisign's secret key (as `tirage keygen` writes KEY.key)".into(),
             });
         }
         let sk_box = SecretKeyBox::from_string(&text).map_err(bad)?;
