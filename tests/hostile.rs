@@ -854,3 +854,55 @@ fn manifest_numbers_beyond_a_block_are_findings_not_panics() {
         assert!(out.contains(finding), "{out}");
     }
 }
+
+/// A control or text-direction character in the game's name, its legal reference or a
+/// label is refused naming file, field, line and code point, never written raw (an
+/// escape sequence would retitle or clear the terminal `check` prints to).
+#[test]
+fn control_characters_in_names_and_labels_are_refused_unprinted() {
+    let t = tempfile::tempdir().unwrap();
+    let coq = std::fs::read_to_string(repo("tests/specs/coq_small.toml")).unwrap();
+    let bingo = std::fs::read_to_string(repo("game_specs/examples/bingo75.toml")).unwrap();
+    for (name, text, field, start, code) in [
+        (
+            "name.toml",
+            edit(
+                &coq,
+                "name = \"ASTRO",
+                "name = \"\\u001b]0;pwned\\u0007ASTRO",
+            ),
+            "game.name",
+            "name = ",
+            "001B",
+        ),
+        (
+            "reference.toml",
+            edit(&coq, "legal_reference = \"", "legal_reference = \"\\u202e"),
+            "game.legal_reference",
+            "legal_reference = ",
+            "202E",
+        ),
+        (
+            "label.toml",
+            edit(
+                &bingo,
+                "bingo = \"Votre carte",
+                "bingo = \"Votre\\u0000carte",
+            ),
+            "labels.bingo",
+            "bingo = ",
+            "0000",
+        ),
+    ] {
+        let (code_, err) = check_spec(t.path(), name, &text);
+        assert_eq!(code_, Some(2), "{err}");
+        let line = line_of(&text, start);
+        assert_eq!(
+            err,
+            format!(
+                "tirage: error: {}:{line}: {field}: U+{code} (a control or text-direction character) is not allowed: expected text shown as written, on one line\n",
+                t.path().join(name).display()
+            )
+        );
+    }
+}

@@ -841,6 +841,9 @@ fn labels(
             )));
         }
         let v = v.trim();
+        if let Some(why) = unprintable(v) {
+            return Err(bad(why));
+        }
         if v.is_empty() || v.len() > 60 || v.contains(['\n', '\r']) {
             return Err(bad(format!(
                 "expected the printed name on one line of 1 to 60 bytes, got {v:?}"
@@ -1359,6 +1362,22 @@ fn reads_as(text: &str) -> String {
         .to_uppercase()
 }
 
+/// Why `text` (a name, a reference, a label: one line shown on terminals, pages and
+/// reports) may not be shown as it is, if it may not: the first control character (C0,
+/// DEL, C1: an escape sequence can retitle or clear a terminal) or bidirectional mark,
+/// embedding, override or isolate (U+061C, U+200E–U+200F, U+202A–U+202E, U+2066–U+2069:
+/// shown text would read in another order), named by its code point, never written raw.
+fn unprintable(text: &str) -> Option<String> {
+    let c = text.chars().find(|&c| {
+        c.is_control()
+            || matches!(c, '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    })?;
+    Some(format!(
+        "U+{:04X} (a control or text-direction character) is not allowed: expected text shown as written, on one line",
+        u32::from(c)
+    ))
+}
+
 /// True when `text` may be printed and written in every file: 1 to [`MAX_TEXT`] bytes, no
 /// comma, double quote, line break or other control character, not beginning with a
 /// spreadsheet's formula sign.
@@ -1489,6 +1508,14 @@ fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, game: Game) -> Result<GameS
             "game.name",
             "empty: expected the game's published name, printed on every proof's header",
         ));
+    }
+    for (field, text) in [
+        ("game.name", &g.name),
+        ("game.legal_reference", &g.legal_reference),
+    ] {
+        if let Some(why) = unprintable(text) {
+            return Err(at.at(gspan, field, why));
+        }
     }
     if g.block_size == 0 {
         return Err(at.at(gspan, "game.block_size", "expected at least 1 ticket"));
