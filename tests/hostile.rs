@@ -906,3 +906,31 @@ fn control_characters_in_names_and_labels_are_refused_unprinted() {
         );
     }
 }
+
+/// A secret pasted into a spec (a value, or a key) is never echoed by its error: a run of
+/// 32 or more hexadecimal digits is written as a long value not shown.
+#[test]
+fn a_secret_pasted_into_a_spec_is_not_echoed() {
+    let t = tempfile::tempdir().unwrap();
+    let coq = std::fs::read_to_string(repo("tests/specs/coq_small.toml")).unwrap();
+    let secret = "6e51ea6fb5f921f31be91cd76437be1653ccfdfda584db3897df51b09b891056";
+    for (name, text) in [
+        (
+            "value.toml",
+            edit(&coq, "price = 2", &format!("price = \"{secret}\"")),
+        ),
+        (
+            "key.toml",
+            edit(&coq, "price = 2", &format!("price = 2\n{secret} = 1")),
+        ),
+    ] {
+        let (code, err) = check_spec(t.path(), name, &text);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(!err.contains(&secret[..32]), "{err}");
+        assert!(!err.contains(&secret[32..]), "{err}");
+        assert!(
+            err.contains("(a long hexadecimal value, not shown)"),
+            "{err}"
+        );
+    }
+}

@@ -25,10 +25,39 @@ impl fmt::Display for SpecError {
             write!(f, ":{l}")?;
         }
         if !self.field.is_empty() {
-            write!(f, ": {}", self.field)?;
+            write!(f, ": {}", long_hex_hidden(&self.field))?;
         }
-        write!(f, ": {}", self.message)
+        write!(f, ": {}", long_hex_hidden(&self.message))
     }
+}
+
+/// Hex digits in a row from which a spec error no longer shows them: a secret (a seed, a
+/// share, a validation key: 64 digits) pasted into a spec is never echoed, nor half of one.
+const LONG_HEX: usize = 32;
+
+/// `text` with every run of [`LONG_HEX`] or more hexadecimal digits written
+/// `(a long hexadecimal value, not shown)`.
+fn long_hex_hidden(text: &str) -> std::borrow::Cow<'_, str> {
+    let runs = text.split(|c: char| !c.is_ascii_hexdigit());
+    if runs.clone().all(|r| r.len() < LONG_HEX) {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut run = String::new();
+    for c in text.chars().map(Some).chain([None]) {
+        if let Some(c) = c.filter(char::is_ascii_hexdigit) {
+            run.push(c);
+            continue;
+        }
+        if run.len() >= LONG_HEX {
+            out.push_str("(a long hexadecimal value, not shown)");
+        } else {
+            out.push_str(&run);
+        }
+        run.clear();
+        out.extend(c);
+    }
+    out.into()
 }
 
 impl std::error::Error for SpecError {}
