@@ -1080,3 +1080,52 @@ fn a_bundle_says_whose_it_is_and_what_comes_next() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+/// A bundle's own `operator.pub`, which nothing signs, is held to the key verify checks the
+/// signature with: another key, or no key, in its place is a finding, not a clean verdict.
+#[test]
+fn a_bundle_holding_another_key_than_its_signer_is_a_finding() {
+    let t = tempfile::tempdir().unwrap();
+    let b = signed_small_block(t.path(), "block-001", true);
+    let key = t.path().join("op.pub");
+    let out = t.path().join("to-central");
+    assert_eq!(
+        package(&b, "central", &key, &out, &[]).status.code(),
+        Some(0)
+    );
+    let verify = || {
+        tirage()
+            .arg("verify")
+            .arg(&out)
+            .arg("--signer")
+            .arg(&key)
+            .arg("--json")
+            .output()
+            .unwrap()
+    };
+    assert_eq!(verify().status.code(), Some(0));
+    tirage()
+        .args(["keygen", "--no-password", "--out"])
+        .arg(t.path().join("forger"))
+        .assert()
+        .success();
+    std::fs::copy(t.path().join("forger.pub"), out.join("operator.pub")).unwrap();
+    let o = verify();
+    assert_eq!(o.status.code(), Some(1));
+    let json = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        json.contains("operator.pub is key ")
+            && json.contains(", not the key the signature was checked with ("),
+        "{json}"
+    );
+    std::fs::write(out.join("operator.pub"), "not a key\n").unwrap();
+    let o = verify();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains(
+            "operator.pub is not a minisign public key (expected its key line, RW…, last)"
+        ),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+}

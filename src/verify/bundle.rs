@@ -370,6 +370,33 @@ fn authenticated(
     }
 }
 
+/// Holds the bundle's own `operator.pub` to `key`, the key its signature is checked with:
+/// nothing signs that file, so whoever wrote the bundle could have put another key there
+/// for its reader to trust. Calls `bad` with a finding when it is missing, is not a
+/// minisign public key (its last line, `RW…`), or is another key (both ids named).
+fn own_key(dir: &Path, key: &Verifier, bad: &mut impl FnMut(String)) {
+    let text = match read_regular(&dir.join(PUBLIC_KEY), 4096) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(e) => return bad(format!("{PUBLIC_KEY}: cannot read it: {e}")),
+    };
+    let line = text
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("");
+    match Verifier::from_base64(line) {
+        Ok(own) if own.public_key() == key.public_key() => {}
+        Ok(own) => bad(format!(
+            "{PUBLIC_KEY} is key {}, not the key the signature was checked with ({}): a reader trusting the bundle's own key would trust whoever wrote the bundle",
+            own.id(),
+            key.id()
+        )),
+        Err(_) => bad(format!(
+            "{PUBLIC_KEY} is not a minisign public key (expected its key line, RW…, last)"
+        )),
+    }
+}
+
 /// The whole public key of `key` (the operator's: [`signature::signature_key`]) when
 /// `SHA256SUMS.minisig` in `dir` is its signature of `sums` (the bytes of `SHA256SUMS` as
 /// read); else `None`, and a finding of [`CheckId::Signature`] when a key was given, or
@@ -398,6 +425,7 @@ fn signed(
                 })
                 .and_then(|s| key.verify(bytes, &s).map_err(|e| e.to_string()));
             let given = signature::mismatched_signer(opts);
+            own_key(dir, key, &mut bad);
             match sig {
                 Ok(_) if given.is_none() => return (Some(key.public_key()), None),
                 Ok(_) => return (None, given),
