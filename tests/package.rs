@@ -1082,7 +1082,7 @@ fn a_bundle_says_whose_it_is_and_what_comes_next() {
 }
 
 /// A bundle's own `operator.pub`, which nothing signs, is held to the key verify checks the
-/// signature with: another key, or no key, in its place is a finding, not a clean verdict.
+/// signature with: another key, or a file that is no key, in its place is a finding, not a clean verdict.
 #[test]
 fn a_bundle_holding_another_key_than_its_signer_is_a_finding() {
     let t = tempfile::tempdir().unwrap();
