@@ -425,10 +425,12 @@ fn signed(
                 })
                 .and_then(|s| key.verify(bytes, &s).map_err(|e| e.to_string()));
             let given = signature::mismatched_signer(opts);
-            own_key(dir, key, &mut bad);
             match sig {
-                Ok(_) if given.is_none() => return (Some(key.public_key()), None),
-                Ok(_) => return (None, given),
+                // Signed by the key: the bundle's own copy of it must be that key too.
+                Ok(_) => {
+                    own_key(dir, key, &mut bad);
+                    return (given.is_none().then(|| key.public_key()), given);
+                }
                 Err(m) => {
                     bad(format!("{SUMS_SIG}: {m}"));
                     // Read, and not of the key: it was checked and does not match.
