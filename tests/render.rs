@@ -512,6 +512,59 @@ fn drawn(svg: &str, text: &str) -> bool {
 }
 
 /// The manifest of a block, parsed.
+/// A block whose manifest is edited to claim 4 294 967 295 tickets (and re-sealed) is
+/// refused at once, before that count is used, by the size of the ticket file that cannot
+/// hold them: the print file, or tickets.csv read alone. Nothing is written.
+#[test]
+fn a_manifest_claiming_more_tickets_than_its_files_hold_is_refused_at_once() {
+    let t = tempfile::tempdir().unwrap();
+    let block = coq_block(&t);
+    let mut m = manifest(&block);
+    m["tickets"] = serde_json::json!(u32::MAX);
+    std::fs::write(
+        block.join("manifest.json"),
+        serde_json::to_vec_pretty(&m).unwrap(),
+    )
+    .unwrap();
+    reseal(&block);
+    let bin = std::fs::read(block.join("tickets.bin")).unwrap();
+    let header = u32::from_le_bytes(bin[12..16].try_into().unwrap()) as u64;
+    let record = u64::from(u16::from_le_bytes([bin[10], bin[11]]));
+    let out = t.path().join("proofs");
+    let refused = |tickets: Option<&str>| {
+        let mut c = tirage();
+        c.arg("render").arg(&block).arg("--out").arg(&out);
+        if let Some(list) = tickets {
+            c.args(["--tickets", list]);
+        }
+        let o = c.output().unwrap();
+        assert_eq!(o.status.code(), Some(2));
+        assert!(!out.exists(), "no proof is written");
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    let said = format!(
+        "tirage: error: {}: {} bytes; expected {}: a header of {header} bytes and {} records of {record}, as manifest.json counts its tickets\n",
+        block.join("tickets.bin").display(),
+        bin.len(),
+        header + u64::from(u32::MAX) * record,
+        u32::MAX
+    );
+    assert_eq!(refused(None), said);
+    assert_eq!(refused(Some("1,4000000000")), said);
+    // tickets.csv read alone (the auditor's): a row per ticket is more than it holds.
+    std::fs::remove_file(block.join("tickets.bin")).unwrap();
+    let csv = block.join("tickets.csv");
+    assert_eq!(
+        refused(Some("1")),
+        format!(
+            "tirage: error: {}: {} bytes, too few for a row for each of the {} tickets manifest.json counts\n",
+            csv.display(),
+            std::fs::metadata(&csv).unwrap().len(),
+            u32::MAX
+        )
+    );
+}
+
 fn manifest(dir: &std::path::Path) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap()).unwrap()
 }

@@ -22,7 +22,7 @@
 //!    CSV is what QA reads beside the proof): a row that differs is an error naming the
 //!    columns.
 
-use crate::block::layout::{BIN, CSV, MANIFEST, SPEC, SUMS};
+use crate::block::layout::{BIN, CSV, MANIFEST, SEALED_SUFFIX, SPEC, SUMS};
 use crate::block::{judge, Kind};
 use crate::money::Money;
 use crate::output::manifest::Manifest;
@@ -229,6 +229,15 @@ pub fn load(dir: &Path, selection: &Selection, ids: &Identities) -> Result<Proof
         GameSpec::parse(&dir.join(SPEC), spec_text).map_err(|e| file(SPEC, e.to_string()))?;
     let want_head = print_file::header(&spec, manifest.block, manifest.tickets);
     let rec_size = print_file::record_size(&spec);
+    // Before the manifest's count of tickets is used for anything: the ticket files hold
+    // that many.
+    holds_count(
+        dir,
+        want_head.len() as u64,
+        rec_size as u64,
+        manifest.tickets,
+    )
+    .map_err(|(name, m)| file(&name, m))?;
     let chosen = selection.resolve(&spec, manifest.tickets)?;
     let placed = chosen.placed(manifest.tickets);
     if !chosen.named() && !chosen.by_prize() && placed > MOST_UNNAMED {
@@ -618,6 +627,44 @@ pub fn load(dir: &Path, selection: &Selection, ids: &Identities) -> Result<Proof
         tickets: out,
         source,
     })
+}
+
+/// Holds the count of tickets `tickets` a block's manifest claims to the sizes of its
+/// ticket files in `dir`, before that count is used: the print file in clear is exactly
+/// `head` bytes and `tickets` records of `rec` bytes; encrypted (`.age`), it is at least
+/// that long (its plaintext is no longer than it); `tickets.csv` (in clear or not) holds a
+/// line of at least one byte per ticket. A file absent is not judged here (the ticket files
+/// are opened after). Errors: the name of the first file that cannot hold the count, and
+/// what it holds.
+fn holds_count(dir: &Path, head: u64, rec: u64, tickets: u32) -> Result<(), (String, String)> {
+    let size = |name: &str| {
+        std::fs::symlink_metadata(dir.join(name))
+            .ok()
+            .filter(std::fs::Metadata::is_file)
+            .map(|m| m.len())
+    };
+    let sealed = |name: &str| format!("{name}{SEALED_SUFFIX}");
+    let want = head + u64::from(tickets) * rec;
+    let claim = format!("a header of {head} bytes and {tickets} records of {rec}, as manifest.json counts its tickets");
+    if let Some(len) = size(BIN) {
+        if len != want {
+            return Err((BIN.into(), format!("{len} bytes; expected {want}: {claim}")));
+        }
+    } else if let Some(len) = size(&sealed(BIN)).filter(|&l| l < want) {
+        return Err((
+            sealed(BIN),
+            format!("{len} bytes, too few for the print file it holds: {want} expected, {claim}"),
+        ));
+    }
+    for name in [CSV.to_string(), sealed(CSV)] {
+        if let Some(len) = size(&name).filter(|&l| l < u64::from(tickets)) {
+            return Err((
+                name,
+                format!("{len} bytes, too few for a row for each of the {tickets} tickets manifest.json counts"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The print record a `tickets.csv` row stands for: its ticket, pack, position and serial,

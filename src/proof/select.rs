@@ -348,9 +348,45 @@ impl Chosen {
     }
 
     /// How many tickets of a block of `tickets` are at a place selected (whatever their
-    /// way).
+    /// way). Counted span by span, never ticket by ticket: a block's count comes from its
+    /// manifest, which a forger may set to 4 294 967 295.
     pub fn placed(&self, tickets: u32) -> u64 {
-        (1..=tickets).filter(|&t| self.at_place(t)).count() as u64
+        let all = [Span {
+            first: 1,
+            last: tickets,
+        }];
+        // The packs' spans as spans of tickets.
+        let ps = u64::from(self.pack_size);
+        let packs: Vec<(u64, u64)> = self
+            .packs
+            .iter()
+            .map(|p| ((u64::from(p.first) - 1) * ps + 1, u64::from(p.last) * ps))
+            .collect();
+        let all_packs = [(1, u64::from(tickets))];
+        let spans = if self.tickets.is_empty() {
+            &all[..]
+        } else {
+            &self.tickets
+        };
+        let packs = if packs.is_empty() {
+            &all_packs[..]
+        } else {
+            &packs
+        };
+        // Neither option names a number twice (resolve refuses it): the overlaps add up.
+        if tickets == 0 {
+            return 0;
+        }
+        spans
+            .iter()
+            .flat_map(|s| {
+                packs.iter().map(move |&(a, b)| {
+                    let lo = u64::from(s.first).max(a);
+                    let hi = u64::from(s.last).min(b).min(u64::from(tickets));
+                    (hi + 1).saturating_sub(lo)
+                })
+            })
+            .sum()
     }
 
     /// The selection in words, for errors (`selected by --way 2 --pack 3`).
@@ -406,6 +442,7 @@ mod tests {
         let c = sel.resolve(&spec, 9).unwrap();
         let at: Vec<u32> = (1..=9).filter(|&t| c.at_place(t)).collect();
         assert_eq!(at, [4, 5, 6, 7]);
+        assert_eq!(c.placed(9), 4);
         assert!(!c.by_prize() && c.named());
         // Drawn in the order named: 2..7 before 1.
         let mut order = vec![1, 7, 4];
@@ -429,6 +466,43 @@ mod tests {
             .collect();
         assert_eq!(got, want);
         assert!(c.by_prize());
+    }
+
+    /// The count of tickets at a place selected is that of the tickets `at_place` admits,
+    /// for any block size, taken from the spans alone: the largest count a manifest can
+    /// claim is counted at once.
+    #[test]
+    fn placed_counts_the_tickets_at_a_place_selected_from_the_spans() {
+        let spec = spec();
+        let ps = spec.pack_size;
+        for (tickets, packs) in [("", ""), ("2..7,1", ""), ("", "2..3"), ("9,2..7,1", "1,3")] {
+            let sel = Selection {
+                tickets: if tickets.is_empty() {
+                    vec![]
+                } else {
+                    spans(tickets)
+                },
+                packs: if packs.is_empty() {
+                    vec![]
+                } else {
+                    spans(packs)
+                },
+                ..Selection::default()
+            };
+            for n in [9, 10, 3 * ps + 1] {
+                let c = sel.resolve(&spec, n).unwrap();
+                let by_ticket = (1..=n).filter(|&t| c.at_place(t)).count() as u64;
+                assert_eq!(c.placed(n), by_ticket, "{tickets} {packs} of {n}");
+            }
+        }
+        let every = Selection::default().resolve(&spec, u32::MAX).unwrap();
+        assert_eq!(every.placed(u32::MAX), u64::from(u32::MAX));
+        let pack_2 = Selection {
+            packs: spans("2"),
+            ..Selection::default()
+        };
+        let c = pack_2.resolve(&spec, u32::MAX).unwrap();
+        assert_eq!(c.placed(u32::MAX), u64::from(ps));
     }
 
     #[test]
