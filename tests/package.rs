@@ -1129,3 +1129,45 @@ fn a_bundle_holding_another_key_than_its_signer_is_a_finding() {
         String::from_utf8_lossy(&o.stdout)
     );
 }
+
+/// A party's bundle missing its `operator.pub` is still verified as that party's bundle:
+/// the missing key is its one finding (exit 1), said plainly, never a list of the block's
+/// files the bundle was never meant to hold.
+#[test]
+fn a_bundle_missing_its_operator_key_is_told_so() {
+    let t = tempfile::tempdir().unwrap();
+    let b = signed_small_block(t.path(), "block-001", true);
+    let key = t.path().join("op.pub");
+    for role in ["central", "printer"] {
+        let out = t.path().join(format!("to-{role}"));
+        assert_eq!(package(&b, role, &key, &out, &[]).status.code(), Some(0));
+        std::fs::remove_file(out.join("operator.pub")).unwrap();
+        let o = tirage()
+            .arg("verify")
+            .arg(&out)
+            .arg("--signer")
+            .arg(&key)
+            .arg("--json")
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(1));
+        let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(report["bundle"], role);
+        let findings: Vec<&str> = report["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|c| c["examples"].as_array().unwrap())
+            .map(|f| f["detail"].as_str().unwrap())
+            .collect();
+        let whose = if role == "central" {
+            "the central system's"
+        } else {
+            "the printer's"
+        };
+        assert_eq!(
+            findings,
+            [format!("operator.pub is missing: {whose} bundle holds no copy of the operator's public key (tirage package puts it there); ask the operator for the bundle again, and check it with the key as you hold it (--signer KEY.pub)")]
+        );
+    }
+}

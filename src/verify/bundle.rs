@@ -21,11 +21,12 @@ use std::io::{BufRead, Read};
 use std::path::Path;
 
 /// The party whose bundle `dir` is when it holds one party's ticket file, not the whole
-/// block: a block's directory holding the operator's key (`operator.pub`) whose ticket
-/// files (in clear or `.age`) are exactly the printer's or the central system's. `None`
-/// for a block, a deck, or the auditor's bundle (the whole block).
+/// block: a block's directory whose ticket files (in clear or `.age`) are exactly the
+/// printer's or the central system's. A bundle missing the operator's key
+/// (`operator.pub`) is still one ([`verify_bundle`] says the key is missing). `None` for a
+/// block, a deck, or the auditor's bundle (the whole block).
 pub fn partial_bundle(dir: &Path) -> Option<Role> {
-    if !dir.join(PUBLIC_KEY).is_file() || !holds_block(dir) {
+    if !holds_block(dir) {
         return None;
     }
     let held = |f: &str| {
@@ -208,6 +209,17 @@ pub fn verify_bundle(dir: &Path, role: Role, opts: &Options) -> BundleReport {
         add(&mut checks, CheckId::Spec, None, d.describe());
     }
     others(dir, &held, role, &mut checks);
+    if std::fs::symlink_metadata(dir.join(PUBLIC_KEY)).is_err() {
+        add(
+            &mut checks,
+            CheckId::Sha256sums,
+            None,
+            format!(
+                "{PUBLIC_KEY} is missing: {} bundle holds no copy of the operator's public key (tirage package puts it there); ask the operator for the bundle again, and check it with the key as you hold it (--signer KEY.pub)",
+                role.whose()
+            ),
+        );
+    }
     let counted = match (role, &manifest) {
         (Role::Central, Some(m)) => Some(count_rows(dir, m, opts, &mut checks)),
         // The printer's rows are not its to count; a manifest not read is a finding already.
@@ -372,11 +384,13 @@ fn authenticated(
 
 /// Holds the bundle's own `operator.pub` to `key`, the key its signature is checked with:
 /// nothing signs that file, so whoever wrote the bundle could have put another key there
-/// for its reader to trust. Calls `bad` with a finding when it is missing, is not a
-/// minisign public key (its last line, `RW…`), or is another key (both ids named).
+/// for its reader to trust. Calls `bad` with a finding when it cannot be read (a missing
+/// one is [`verify_bundle`]'s finding), is not a minisign public key (its last line, `RW…`), or is another key (both ids named).
 fn own_key(dir: &Path, key: &Verifier, bad: &mut impl FnMut(String)) {
     let text = match read_regular(&dir.join(PUBLIC_KEY), 4096) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        // Said once, by verify_bundle.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return,
         Err(e) => return bad(format!("{PUBLIC_KEY}: cannot read it: {e}")),
     };
     let line = text
