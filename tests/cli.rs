@@ -407,7 +407,7 @@ fn help_lists_every_subcommand() {
     }
 }
 
-/// Each command's help says its exit status (130 for an interrupted generate or deck) and
+/// Each command's help says its exit status (130 for an interrupted generate, deck or render) and
 /// gives an example, as verify's does; package's and render's say an emission is refused.
 #[test]
 fn help_says_exit_status_and_gives_examples() {
@@ -433,7 +433,7 @@ fn help_says_exit_status_and_gives_examples() {
             .find(|l| l.starts_with("Exit status: 0 "))
             .unwrap_or_else(|| panic!("{command:?}: no exit status in\n{text}"));
         assert!(status.contains(", 2 "), "{command:?}: {status}");
-        let interruptible = matches!(command, ["generate"] | ["deck"]);
+        let interruptible = matches!(command, ["generate"] | ["deck"] | ["render"]);
         assert_eq!(
             text.contains(", 130 interrupted (Ctrl-C, SIGTERM, SIGHUP"),
             interruptible,

@@ -2394,3 +2394,92 @@ fn every_page_of_a_tall_proof_names_its_ticket() {
     }
     assert!(continued > 0);
 }
+
+/// Ctrl-C (or SIGTERM) while render writes its proofs: exit 130, and neither a temporary
+/// file nor a folder the run made is left; proofs that were there (replaced with --force)
+/// are as they were, the very same files.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_render_leaves_nothing_behind() {
+    use std::os::unix::fs::MetadataExt;
+    let t = tempfile::tempdir().unwrap();
+    let block = coq_block(&t);
+    let entries = |d: &std::path::Path| -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(d)
+            .map(|r| {
+                r.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        v.sort();
+        v
+    };
+    // Proofs already there, in a folder of their own: replaced with --force below.
+    let kept = t.path().join("kept");
+    let o = tirage()
+        .arg("render")
+        .arg(&block)
+        .args(["--tickets", "1..3", "-q", "--out"])
+        .arg(&kept)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let inodes = |d: &std::path::Path| -> Vec<u64> {
+        entries(d)
+            .iter()
+            .map(|n| std::fs::metadata(d.join(n)).unwrap().ino())
+            .collect()
+    };
+    let before = inodes(&kept);
+    for (signal, out, force) in [
+        ("INT", beside(&block), false),
+        ("TERM", t.path().join("new/proofs"), false),
+        ("HUP", kept.clone(), true),
+    ] {
+        // Many proofs: long enough to be caught while they are being written.
+        let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("tirage"));
+        c.arg("render")
+            .arg(&block)
+            .args(["--tickets", "1..3,4..2000", "-q", "--out"])
+            .arg(&out)
+            .stderr(std::process::Stdio::piped());
+        if force {
+            c.arg("--force");
+        }
+        let child = c.spawn().unwrap();
+        // Wait until a proof is being written.
+        let t0 = std::time::Instant::now();
+        while !entries(&out)
+            .iter()
+            .any(|n| n.starts_with(".tirage-proof-"))
+        {
+            assert!(t0.elapsed().as_secs() < 120, "render never started writing");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        // The shell's own kill: no other program needed.
+        let killed = std::process::Command::new("sh")
+            .args(["-c", &format!("kill -{signal} {}", child.id())])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let o = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(130), "{signal}: {err}");
+        assert!(
+            err.ends_with("tirage: error: interrupted: nothing was written, and what was at the destination is as it was\n"),
+            "{err}"
+        );
+        if force {
+            assert_eq!(
+                entries(&out),
+                ["ticket-1.svg", "ticket-2.svg", "ticket-3.svg"]
+            );
+            assert_eq!(inodes(&out), before, "the proofs there are the same files");
+        } else {
+            assert!(!out.exists(), "{signal}: {:?}", entries(&out));
+        }
+    }
+    // The folders made for the proofs are gone; the block's lock file stays, as after
+    // every run.
+    assert_eq!(entries(t.path()), [".b.tirage-lock", "b", "kept"]);
+}

@@ -4,6 +4,7 @@
 use super::Outcome;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
+use tirage::generate::GenerateError;
 use tirage::money::Money;
 use tirage::proof::render::{load, ticket_svg, Marks};
 use tirage::proof::select::{Selection, Span};
@@ -19,7 +20,9 @@ for a block of one: <EMISSION>.<BLOCK>.proofs/), never inside a block, bundle or
 proof is replaced only with --force (without it, nothing is written).\n\n\
 Exit status: 0 the proofs written, 2 error (a ticket file that does not match SHA256SUMS, a \
 selection of no ticket, a proof that exists without --force, an output inside a delivery, an \
-I/O error: no proof written).\n\n\
+I/O error: no proof written), 130 interrupted (Ctrl-C, SIGTERM, SIGHUP: no proof written, \
+what was written so far removed, the proofs that were there as they were; proofs already \
+complete when the signal comes are put in place, exit 0, and said so).\n\n\
 Examples (after the README's quick start):\n  \
 tirage render output/coq/block-001 --tickets 1,5,9..12 --out /tmp/proofs --force\n  \
 tirage render output/coq/block-001 --pack 7 --tier 2 --out /tmp/proofs --force\n  \
@@ -49,7 +52,10 @@ tickets are drawn. A ticket or pack past the block, a way or tier the spec has n
 selection of no ticket: exit 2.\n\n\
 A file the run would write that exists (a ticket-<N>.svg, the --pdf file): exit 2 and \
 nothing is written, naming the first one; --force replaces them.\n\n\
-Exit status: 0 the proofs written, 2 error (any of the above: no proof written).\n\n\
+Exit status: 0 the proofs written, 2 error (any of the above: no proof written), 130 \
+interrupted (Ctrl-C, SIGTERM, SIGHUP: no proof written, what was written so far removed, the \
+proofs that were there as they were; proofs already complete when the signal comes are put in \
+place, exit 0, and said so).\n\n\
 Examples (after the README's quick start):\n  \
 tirage render output/coq/block-001 --tickets 1,5,9..12 --out /tmp/proofs --force\n  \
 tirage render output/coq/block-001 --pack 7 --tier 2 --out /tmp/proofs --force\n  \
@@ -112,6 +118,9 @@ fn amount(s: &str) -> Result<Money, String> {
 }
 
 pub(super) fn run(a: Args) -> Result<Outcome> {
+    // Before anything is written: a signal from now on stops the run between two proofs,
+    // and what it wrote so far is removed.
+    let stop = super::stop_on_signal()?;
     // No run replaces the block while it is read.
     let _locks = super::lock_shared(&a.dir)?;
     super::not_an_emission(&a.dir, None)?;
@@ -145,7 +154,14 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         outside_block(parent.unwrap_or(std::path::Path::new(".")), &block, pdf)?;
         super::outside_deliveries(parent.unwrap_or(std::path::Path::new(".")), "an --out")?;
         let bytes = tirage::proof::sheet::proof_sheet(&proofs, marks)?;
-        write_proof(pdf, &bytes, a.force, PDF, "another file")?;
+        may_write(pdf, a.force, PDF, "another file")?;
+        let staged = stage(pdf, &bytes)?;
+        if stop.is_cancelled() {
+            // The staged sheet is removed as it is dropped.
+            return Err(GenerateError::Interrupted.into());
+        }
+        put(staged, pdf, a.force, PDF, "another file")?;
+        said_late(&stop);
         if !a.quiet {
             println!("{}", pdf.display());
         }
@@ -156,6 +172,9 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         .iter()
         .map(|t| ticket_svg(&proofs.spec, proofs.manifest.kind, t, marks))
         .collect::<Result<Vec<_>, _>>()?;
+    if stop.is_cancelled() {
+        return Err(GenerateError::Interrupted.into());
+    }
     let out = match &a.out {
         Some(out) => {
             outside_block(out, &block, out)?;
@@ -173,6 +192,12 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     for path in &paths {
         may_write(path, a.force, SVG, "another --out")?;
     }
+    // The folders this run makes, the deepest first: removed again if it is stopped.
+    let made: Vec<PathBuf> = out
+        .ancestors()
+        .take_while(|d| !d.as_os_str().is_empty() && std::fs::symlink_metadata(d).is_err())
+        .map(Path::to_path_buf)
+        .collect();
     if a.out.is_some() {
         super::refuse_dangling_link(&out)?;
         // Folders made here are the owner's only (0700), like `<block>.proofs`: a proof
@@ -183,13 +208,51 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     } else {
         private_dir(&out)?;
     }
+    // Every proof written whole beside its place, then moved into place: a run stopped
+    // before the moves leaves the proofs that were there as they were.
+    let mut staged = Vec::with_capacity(paths.len());
     for (path, svg) in paths.iter().zip(svgs) {
-        write_proof(path, svg.as_bytes(), a.force, SVG, "another --out")?;
+        if stop.is_cancelled() {
+            break;
+        }
+        match stage(path, svg.as_bytes()) {
+            Ok(t) => staged.push(t),
+            Err(e) => {
+                drop(staged);
+                remove_made(&made);
+                return Err(e);
+            }
+        }
+    }
+    if stop.is_cancelled() {
+        drop(staged);
+        remove_made(&made);
+        return Err(GenerateError::Interrupted.into());
+    }
+    for (path, t) in paths.iter().zip(staged) {
+        put(t, path, a.force, SVG, "another --out")?;
         if !a.quiet {
             println!("{}", path.display());
         }
     }
+    said_late(&stop);
     Ok(Outcome::Success)
+}
+
+/// Removes the folders `made` (the deepest first) that a stopped run made for its proofs,
+/// each only when empty: nothing another run put there is removed.
+fn remove_made(made: &[PathBuf]) {
+    for d in made {
+        let _ = std::fs::remove_dir(d);
+    }
+}
+
+/// Says that a stop (`stop` set) came once every proof was in place, too late to leave
+/// them out.
+fn said_late(stop: &tirage::generate::cancel::Cancel) {
+    if stop.is_cancelled() {
+        eprintln!("tirage: the stop came once the proofs were written: they are in place");
+    }
 }
 
 /// Refuses plain proofs (`--plain`) selected by prize (`--way`, `--tier`) of a production
@@ -329,20 +392,13 @@ fn begins_with(path: &Path, magic: &[u8]) -> bool {
         && head == magic
 }
 
-/// Writes proof `path` whole: into a new file beside it (mode 0600, like the ticket files,
-/// since a proof shows a ticket's serial and prize), moved into place only when complete.
-/// What is there is replaced only as [`may_write`] allows; a file another name links to is
-/// never written (the move replaces the name, not the file).
-fn write_proof(
-    path: &Path,
-    bytes: &[u8],
-    replace: bool,
-    magic: &[u8],
-    elsewhere: &str,
-) -> Result<()> {
+/// Writes the bytes of proof `path` whole into a new file beside it (mode 0600, like the
+/// ticket files, since a proof shows a ticket's serial and prize), synced: [`put`] moves
+/// it into place; dropped, it is removed. Holds no file open. Errors: the file cannot be
+/// made or written (`cannot write PATH`).
+fn stage(path: &Path, bytes: &[u8]) -> Result<tempfile::TempPath> {
     use std::io::Write;
     let cannot = || format!("cannot write {}", path.display());
-    may_write(path, replace, magic, elsewhere)?;
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => std::path::Path::new("."),
@@ -353,10 +409,29 @@ fn write_proof(
         .with_context(cannot)?;
     f.write_all(bytes).with_context(cannot)?;
     f.as_file().sync_all().with_context(cannot)?;
+    Ok(f.into_temp_path())
+}
+
+/// Moves `staged` ([`stage`]) into place as proof `path`. What is there is replaced only
+/// as [`may_write`] allows; a file another name links to is never written (the move
+/// replaces the name, not the file).
+fn put(
+    staged: tempfile::TempPath,
+    path: &Path,
+    replace: bool,
+    magic: &[u8],
+    elsewhere: &str,
+) -> Result<()> {
+    let cannot = || format!("cannot write {}", path.display());
+    may_write(path, replace, magic, elsewhere)?;
     if replace {
-        f.persist(path).map_err(|e| e.error).with_context(cannot)?;
+        staged
+            .persist(path)
+            .map_err(|e| e.error)
+            .with_context(cannot)?;
     } else {
-        f.persist_noclobber(path)
+        staged
+            .persist_noclobber(path)
             .map_err(|e| e.error)
             .with_context(cannot)?;
     }
