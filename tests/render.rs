@@ -1705,6 +1705,15 @@ fn the_help_examples_of_render_and_claim_run_as_pasted() {
                 "{line}: {}",
                 String::from_utf8_lossy(&o.stderr)
             );
+            // A claim's made-up code is refused for being wrong: its serial is a ticket of
+            // the block (a serial mistyped would be "no such ticket").
+            if want == 3 {
+                let answer = String::from_utf8_lossy(&o.stdout);
+                assert!(
+                    answer.contains(": refused: wrong code ("),
+                    "{line}: {answer}"
+                );
+            }
             ran += 1;
         }
     }
