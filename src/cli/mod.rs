@@ -74,6 +74,18 @@ pub(crate) enum Outcome {
 
 /// Parses the arguments, runs the command, prints any error once; returns the exit code.
 pub(crate) fn run() -> ExitCode {
+    // Before the arguments are parsed: a command that writes an output is stopped cleanly
+    // (exit 130, nothing left) by a signal from its first moments, not killed by it.
+    // Only a signal before the program's own code runs still kills it (nothing written).
+    let writes = std::env::args_os()
+        .nth(1)
+        .is_some_and(|c| INTERRUPTIBLE.iter().any(|&w| c == w));
+    if writes {
+        if let Err(e) = stop_on_signal() {
+            eprintln!("tirage: error: {e:#}");
+            return ExitCode::from(2);
+        }
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -118,6 +130,10 @@ pub(crate) fn run() -> ExitCode {
         }
     }
 }
+
+/// The commands that write an output and, stopped by a signal, remove what they wrote so
+/// far and exit 130 ([`stop_on_signal`]).
+const INTERRUPTIBLE: [&str; 3] = ["generate", "deck", "render"];
 
 /// The environment variable a caller such as the Makefile sets to the option it takes for
 /// `--force` (`TIRAGE_FORCE_OPTION=FORCE=1`): an error telling to pass `--force` names it.
