@@ -2492,3 +2492,29 @@ fn an_interrupted_render_leaves_nothing_behind() {
     // every run.
     assert_eq!(entries(t.path()), [".b.tirage-lock", "b", "kept"]);
 }
+
+/// A stop asked for (the token a signal sets) stops the reading of the ticket files: load
+/// gives Interrupted, not proofs; the same block with no stop asked gives them.
+#[test]
+fn a_stop_asked_for_stops_the_reading_of_a_block() {
+    use tirage::generate::cancel::Cancel;
+    use tirage::proof::render::{load, RenderError};
+    let t = tempfile::tempdir().unwrap();
+    let block = coq_block(&t);
+    let selection = tirage::proof::select::Selection {
+        tickets: vec!["1..3".parse().unwrap()],
+        ..Default::default()
+    };
+    let ids = tirage::output::seal::Identities::default();
+    let stop = Cancel::default();
+    let proofs = load(&block, &selection, &ids, &stop).unwrap();
+    assert_eq!(
+        proofs.tickets.iter().map(|p| p.ticket).collect::<Vec<_>>(),
+        [1, 2, 3]
+    );
+    stop.cancel();
+    assert!(matches!(
+        load(&block, &selection, &ids, &stop),
+        Err(RenderError::Interrupted)
+    ));
+}

@@ -139,7 +139,10 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     };
     let asked = if a.plain { Marks::Hidden } else { Marks::Shown };
     // Every check and every drawing before the first file is written.
-    let proofs = load(&a.dir, &selection, &ids)?;
+    let proofs = load(&a.dir, &selection, &ids, &stop).map_err(|e| match e {
+        tirage::proof::render::RenderError::Interrupted => GenerateError::Interrupted.into(),
+        e => anyhow::Error::from(e),
+    })?;
     plain_not_by_prize(&a, &proofs.manifest)?;
     let marks = proofs.marks(asked);
     if marks != asked && !a.quiet {

@@ -24,6 +24,7 @@
 
 use crate::block::layout::{BIN, CSV, MANIFEST, SEALED_SUFFIX, SPEC, SUMS};
 use crate::block::{judge, Kind};
+use crate::generate::cancel::Cancel;
 use crate::money::Money;
 use crate::output::manifest::Manifest;
 use crate::output::print_file;
@@ -57,6 +58,10 @@ pub enum RenderError {
         /// What is wrong and what was expected.
         message: String,
     },
+    /// The run was asked to stop (the [`Cancel`] token given to [`load`] set: Ctrl-C,
+    /// SIGTERM) while the ticket files were read.
+    #[error("interrupted: nothing was written, and what was at the destination is as it was")]
+    Interrupted,
     /// The selection selects no ticket to draw, or too many, or asks for prizes these
     /// proofs cannot know.
     #[error(transparent)]
@@ -194,9 +199,10 @@ impl Proofs {
 /// their `tickets.csv` rows; with `--way` or `--tier`, each such face is judged as it
 /// streams past and kept only when its way is selected. The tickets come in the order
 /// named, else in print order. A file absent, or encrypted to no identity given, is not
-/// read ([`Proofs::source`] says which were); at least one must be.
+/// read ([`Proofs::source`] says which were); at least one must be. `stop` set stops the
+/// reading between two chunks of a file.
 ///
-/// Errors ([`RenderError`]): a selection the block refuses, selecting nothing, more than
+/// Errors ([`RenderError`]): `stop` set ([`RenderError::Interrupted`]); a selection the block refuses, selecting nothing, more than
 /// [`MOST_UNNAMED`] tickets not named, or a way or tier from the print file alone of a
 /// production block ([`SelectError`]); neither ticket file can be read (each one's reason given); a
 /// file unreadable, not listed in or differing from `SHA256SUMS`; a spec that does not
@@ -206,7 +212,12 @@ impl Proofs {
 /// judge ambiguous or whose wins are no way of the spec; a `tickets.csv` row or header that
 /// differs from what the print file and the rules give (or, read alone, a row whose values
 /// are no face of the spec, or whose prize and way are not the rules').
-pub fn load(dir: &Path, selection: &Selection, ids: &Identities) -> Result<Proofs, RenderError> {
+pub fn load(
+    dir: &Path,
+    selection: &Selection,
+    ids: &Identities,
+    stop: &Cancel,
+) -> Result<Proofs, RenderError> {
     let file = |name: &str, message: String| RenderError::File {
         path: dir.join(name).display().to_string(),
         message,
@@ -271,6 +282,9 @@ pub fn load(dir: &Path, selection: &Selection, ids: &Identities) -> Result<Proof
         let mut n = 0u64;
         let mut buf = vec![0u8; 1 << 20];
         loop {
+            if stop.is_cancelled() {
+                return Err(RenderError::Interrupted);
+            }
             let k = match o.reader.read(&mut buf) {
                 Ok(0) => break,
                 Ok(k) => k,
