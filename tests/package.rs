@@ -1171,3 +1171,143 @@ fn a_bundle_missing_its_operator_key_is_told_so() {
         );
     }
 }
+
+/// What a recipient decrypts from its bundle is held to the manifest, and what the
+/// signature vouches for to the manifest and the folder's name, as a whole block's verify
+/// holds them: an encrypted file changed, encrypted again, listed in `SHA256SUMS` and
+/// signed again with the operator's key is a finding (the printer's and the central
+/// system's), and so is a signature whose trusted comment names another block.
+#[test]
+fn a_bundle_is_held_to_its_manifest_and_to_the_block_its_signature_names() {
+    use sha2::Digest;
+    let t = tempfile::tempdir().unwrap();
+    let (b, key) = signed_block(t.path());
+    let sha = |b: &[u8]| hex::encode(sha2::Sha256::digest(b));
+    let id = |role: &str| t.path().join(format!("{role}.key"));
+    let recipient = |role: &str| {
+        let (ok, public, _) = run(t.path(), "age-keygen", &["-y", id(role).to_str().unwrap()]);
+        assert!(ok);
+        public.trim().to_string()
+    };
+    let signer = tirage::crypto::sign::Signer::load(&t.path().join("op.key")).unwrap();
+    // The bundle's SHA256SUMS made again from its files, signed by the operator's key with
+    // `comment` as its trusted comment.
+    let reseal = |dir: &Path, comment: &str| {
+        let old = std::fs::read_to_string(dir.join("SHA256SUMS")).unwrap();
+        let sums: String = old
+            .lines()
+            .map(|l| match l.split_once("  ") {
+                // A file the bundle holds: its digest now; another party's: as it was.
+                Some((_, name)) if dir.join(name).exists() => {
+                    format!("{}  {name}\n", sha(&std::fs::read(dir.join(name)).unwrap()))
+                }
+                _ => format!("{l}\n"),
+            })
+            .collect();
+        std::fs::write(dir.join("SHA256SUMS"), &sums).unwrap();
+        let sig = signer.sign(sums.as_bytes(), comment).unwrap();
+        std::fs::write(dir.join("SHA256SUMS.minisig"), sig).unwrap();
+    };
+    let comment = |dir: &Path| {
+        let sig = std::fs::read_to_string(dir.join("SHA256SUMS.minisig")).unwrap();
+        let line = sig.lines().nth(2).unwrap();
+        line.strip_prefix("trusted comment: ").unwrap().to_string()
+    };
+    let verify = |dir: &Path, role: &str| {
+        let o = tirage()
+            .arg("verify")
+            .arg(dir)
+            .arg("--signer")
+            .arg(&key)
+            .arg("--identity")
+            .arg(id(role))
+            .args(["--no-audit", "--json"])
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+        )
+    };
+    // One byte of the plaintext of `file` in `dir` changed, encrypted again to `role`.
+    let tamper = |dir: &Path, file: &str, role: &str, at: usize| {
+        let sealed = dir.join(format!("{file}.age"));
+        let plain = t.path().join(format!("{role}.plain"));
+        let (ok, _, err) = run(
+            t.path(),
+            "age",
+            &[
+                "-d",
+                "-i",
+                id(role).to_str().unwrap(),
+                "-o",
+                plain.to_str().unwrap(),
+                sealed.to_str().unwrap(),
+            ],
+        );
+        assert!(ok, "{err}");
+        let mut bytes = std::fs::read(&plain).unwrap();
+        let at = bytes.len() - at;
+        bytes[at] = if bytes[at] == b'0' { b'1' } else { b'0' };
+        std::fs::write(&plain, &bytes).unwrap();
+        std::fs::remove_file(&sealed).unwrap();
+        let (ok, _, err) = run(
+            t.path(),
+            "age",
+            &[
+                "-e",
+                "-r",
+                &recipient(role),
+                "-o",
+                sealed.to_str().unwrap(),
+                plain.to_str().unwrap(),
+            ],
+        );
+        assert!(ok, "{err}");
+        sha(&bytes)
+    };
+    for (role, file, at) in [
+        ("central", "validation.csv", 3),
+        ("printer", "tickets.bin", 1),
+    ] {
+        let dir = t.path().join(format!("to-{role}"));
+        assert!(package(&b, role, &key, &dir, &["-q"]).status.success());
+        assert_eq!(verify(&dir, role).0, Some(0), "{role}");
+        let signed = comment(&dir);
+        let got = tamper(&dir, file, role, at);
+        reseal(&dir, &signed);
+        let (code, json) = verify(&dir, role);
+        assert_eq!(code, Some(1), "{role}: {json}");
+        assert!(
+            json.contains(&format!(
+                "{file}.age: decrypted, its SHA-256 is {got}; manifest.json records "
+            )),
+            "{role}: {json}"
+        );
+    }
+    // A signature vouching for block 7: a finding, the bundle otherwise whole.
+    let dir = t.path().join("to-central-7");
+    assert!(package(&b, "central", &key, &dir, &["-q"]).status.success());
+    let signed = comment(&dir);
+    let other = signed.replace("block:1 ", "block:7 ");
+    assert_ne!(other, signed);
+    reseal(&dir, &other);
+    let (code, json) = verify(&dir, "central");
+    assert_eq!(code, Some(1), "{json}");
+    assert!(
+        json.contains(
+            "SHA256SUMS.minisig: the signature vouches for game coq, emission 1, block 7"
+        ),
+        "{json}"
+    );
+    // The same bundle signed again for block 1 but moved into a folder named for block 2.
+    reseal(&dir, &signed);
+    let moved = t.path().join("coq-002");
+    std::fs::rename(&dir, &moved).unwrap();
+    let (code, json) = verify(&moved, "central");
+    assert_eq!(code, Some(1), "{json}");
+    assert!(
+        json.contains("the folder is named coq-002, the signature vouches for block 1"),
+        "{json}"
+    );
+}

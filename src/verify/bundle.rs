@@ -11,7 +11,7 @@ use super::{add, signature, Checks, Options};
 use crate::block::layout::{
     BIN, CSV, MANIFEST, PUBLIC_KEY, SEALED_SUFFIX, SPEC, SUMS, SUMS_SIG, VALIDATION,
 };
-use crate::crypto::sign::Verifier;
+use crate::crypto::sign::{Verifier, Vouched};
 use crate::output::manifest::{holds_block, Manifest};
 use crate::output::seal::{self, Identities};
 use crate::output::{open_regular, read_regular, sums, MAX_JSON};
@@ -194,10 +194,16 @@ pub fn verify_bundle(dir: &Path, role: Role, opts: &Options) -> BundleReport {
     let mut checks = Checks::new();
     let (sums_bytes, listed) = read_sums(dir, &mut checks);
     let key = signature::signature_key(opts);
-    let (signed_by, mismatched_key) =
-        signed(dir, key.as_ref(), opts, sums_bytes.as_deref(), &mut checks);
-    let held = held_files(dir, role);
     let manifest = read_manifest(dir, opts, &mut checks);
+    let signature = signed(
+        dir,
+        key.as_ref(),
+        opts,
+        sums_bytes.as_deref(),
+        manifest.as_ref(),
+        &mut checks,
+    );
+    let held = held_files(dir, role);
     let (files, spec_text) = check_held(dir, &held, &listed, manifest.as_ref(), &mut checks);
     // A spec.toml that cannot be read is already a finding of SHA256SUMS's.
     let spec = spec_text.and_then(|t| super::open::read_spec(t, dir, &mut checks));
@@ -219,6 +225,9 @@ pub fn verify_bundle(dir: &Path, role: Role, opts: &Options) -> BundleReport {
                 role.whose()
             ),
         );
+    }
+    if let (Role::Printer, Some(m)) = (role, &manifest) {
+        check_printer_plaintext(dir, m, opts, &mut checks);
     }
     let counted = match (role, &manifest) {
         (Role::Central, Some(m)) => Some(count_rows(dir, m, opts, &mut checks)),
@@ -248,7 +257,7 @@ pub fn verify_bundle(dir: &Path, role: Role, opts: &Options) -> BundleReport {
         authenticated: authenticated(
             m,
             opts,
-            (signed_by, mismatched_key),
+            signature,
             key.is_some(),
             spec_comparison.as_ref(),
             &held,
@@ -359,16 +368,16 @@ fn results(mut checks: Checks, keyed: bool, counted: Option<bool>) -> Vec<CheckR
 fn authenticated(
     m: Option<&Manifest>,
     opts: &Options,
-    signed: (Option<String>, Option<String>),
+    signed: Signed,
     keyed: bool,
     comparison: Option<&super::spec_diff::SpecComparison>,
     held: &[String],
 ) -> Authenticated {
     Authenticated {
-        signature_rejected: keyed && signed.0.is_none(),
-        signer: signed.0,
-        mismatched_key: signed.1,
-        vouched: None,
+        signature_rejected: keyed && signed.signer.is_none(),
+        signer: signed.signer,
+        mismatched_key: signed.mismatched_key,
+        vouched: signed.vouched,
         test_seed: m.is_some_and(Manifest::is_test_block),
         reference_spec: opts.reference.map(|r| r.sha256.clone()),
         reference_spec_text_differs: comparison
@@ -411,19 +420,32 @@ fn own_key(dir: &Path, key: &Verifier, bad: &mut impl FnMut(String)) {
     }
 }
 
-/// The whole public key of `key` (the operator's: [`signature::signature_key`]) when
-/// `SHA256SUMS.minisig` in `dir` is its signature of `sums` (the bytes of `SHA256SUMS` as
-/// read); else `None`, and a finding of [`CheckId::Signature`] when a key was given, or
-/// none was and `opts.require_signature`. A signer other than the key the reference spec
-/// pins is a finding too. Second: the id of the key the signature was checked against and
-/// does not match (the `--signer` key, when the pinned key is another), else `None`.
+/// What the signature of a bundle was found to be.
+#[derive(Default)]
+struct Signed {
+    /// The whole public key of the key the signature holds for.
+    signer: Option<String>,
+    /// The id of the key the signature was checked against and does not match.
+    mismatched_key: Option<String>,
+    /// What the signature's trusted comment vouches for, in words, when it holds.
+    vouched: Option<String>,
+}
+
+/// Checks `SHA256SUMS.minisig` in `dir` as the signature of `sums` (the bytes of
+/// `SHA256SUMS` as read) by `key` (the operator's: [`signature::signature_key`]), then
+/// holds what its trusted comment vouches for to `manifest` and to the folder's name, as a
+/// block's verify does. Findings of [`CheckId::Signature`]: a signature that does not hold
+/// or cannot be read when a key was given, none checked when `opts.require_signature`, a
+/// signer other than the key the reference spec pins, a trusted comment that names
+/// another block, and the bundle's own `operator.pub` when it is not the key.
 fn signed(
     dir: &Path,
     key: Option<&Result<Verifier, String>>,
     opts: &Options,
     sums: Option<&[u8]>,
+    manifest: Option<&Manifest>,
     checks: &mut Checks,
-) -> (Option<String>, Option<String>) {
+) -> Signed {
     let mut bad = |what: String| add(checks, CheckId::Signature, None, what);
     if let Some(why) = signature::pinned_mismatch(opts) {
         bad(why);
@@ -440,16 +462,36 @@ fn signed(
                 .and_then(|s| key.verify(bytes, &s).map_err(|e| e.to_string()));
             let given = signature::mismatched_signer(opts);
             match sig {
-                // Signed by the key: the bundle's own copy of it must be that key too.
-                Ok(_) => {
+                // Signed by the key: the bundle's own copy of it must be that key too, and
+                // what it vouches for must be this block.
+                Ok(comment) => {
                     own_key(dir, key, &mut bad);
-                    return (given.is_none().then(|| key.public_key()), given);
+                    let vouched = match Vouched::parse(&comment) {
+                        Ok(v) => {
+                            for what in signature::vouched_mismatches(&v, manifest, dir) {
+                                bad(format!("{SUMS_SIG}: {what}"));
+                            }
+                            Some(v.describe())
+                        }
+                        Err(e) => {
+                            bad(format!("{SUMS_SIG}: {e}"));
+                            None
+                        }
+                    };
+                    return Signed {
+                        signer: given.is_none().then(|| key.public_key()),
+                        mismatched_key: given,
+                        vouched,
+                    };
                 }
                 Err(m) => {
                     bad(format!("{SUMS_SIG}: {m}"));
                     // Read, and not of the key: it was checked and does not match.
                     if read_regular(&dir.join(SUMS_SIG), 64 * 1024).is_ok() {
-                        return (None, given.or_else(|| Some(key.id().to_string())));
+                        return Signed {
+                            mismatched_key: given.or_else(|| Some(key.id().to_string())),
+                            ..Signed::default()
+                        };
                     }
                 }
             }
@@ -460,7 +502,7 @@ fn signed(
         ),
         _ => {}
     }
-    (None, None)
+    Signed::default()
 }
 
 /// Counts the rows of the central system's `validation.csv` in `dir` (in clear, or its
@@ -500,10 +542,8 @@ fn count_rows(
     want.push((["lose".into(), "0".into(), String::new()], losers));
     let mut got = vec![0u64; want.len()];
     let (mut stray, mut first_stray) = (0u64, 0u64);
-    for (i, line) in std::io::BufReader::new(opened.reader)
-        .split(b'\n')
-        .enumerate()
-    {
+    let mut rows = std::io::BufReader::new(Summed::new(opened.reader));
+    for (i, line) in (&mut rows).split(b'\n').enumerate() {
         let line = match line {
             Ok(l) => l,
             Err(e) => {
@@ -554,7 +594,104 @@ fn count_rows(
             ),
         );
     }
+    if opened.sealed.is_some() {
+        let read = rows.into_inner().finish();
+        decrypted_to_manifest(&opened.delivered, VALIDATION, read, manifest, checks);
+    }
     Ok(())
+}
+
+/// Decrypts `tickets.bin.age` of the printer's bundle in `dir` with `opts.identities`
+/// and holds its plaintext to `manifest`'s record ([`decrypted_to_manifest`]). Nothing is
+/// checked when the bundle holds the file in clear (its digest is held to the manifest
+/// already) or no identity was given; one that opens nothing is refused before.
+fn check_printer_plaintext(dir: &Path, manifest: &Manifest, opts: &Options, checks: &mut Checks) {
+    let Some(ids) = opts.identities.filter(|ids| !ids.is_empty()) else {
+        return;
+    };
+    let opened = match seal::open(dir, BIN, ids) {
+        Ok(o) if o.sealed.is_some() => o,
+        Ok(_) => return,
+        Err(e) => {
+            return add(
+                checks,
+                CheckId::Manifest,
+                None,
+                format!("{BIN}{SEALED_SUFFIX}: cannot be decrypted: {e}"),
+            )
+        }
+    };
+    let mut plain = Summed::new(opened.reader);
+    match std::io::copy(&mut plain, &mut std::io::sink()) {
+        Ok(_) => {
+            let read = plain.finish();
+            decrypted_to_manifest(&opened.delivered, BIN, read, manifest, checks);
+        }
+        Err(e) => add(
+            checks,
+            CheckId::Manifest,
+            None,
+            format!("{}: cannot be decrypted: {e}", opened.delivered),
+        ),
+    }
+}
+
+/// Holds the plaintext of `delivered` (the encrypted form of ticket file `name`), of
+/// `read` bytes and hex SHA-256 as decrypted, to `manifest`'s record of `name`: a finding
+/// of [`CheckId::Manifest`] when the size or the digest differs, or when the manifest has
+/// no record of it. What the recipient decrypts must be what the block was made with,
+/// not only what `SHA256SUMS` lists of the encrypted file.
+fn decrypted_to_manifest(
+    delivered: &str,
+    name: &str,
+    (bytes, sha256): (u64, String),
+    manifest: &Manifest,
+    checks: &mut Checks,
+) {
+    let what = match manifest.files.iter().find(|f| f.name == name) {
+        None => format!("{delivered}: manifest.json records no {name}"),
+        Some(rec) if rec.sha256 != sha256 => format!(
+            "{delivered}: decrypted, its SHA-256 is {sha256}; manifest.json records {}",
+            rec.sha256
+        ),
+        Some(rec) if rec.bytes != bytes => format!(
+            "{delivered}: decrypted, it holds {bytes} bytes; manifest.json records {}",
+            rec.bytes
+        ),
+        Some(_) => return,
+    };
+    add(checks, CheckId::Manifest, None, what);
+}
+
+/// A reader that sums what is read through it: its byte count and SHA-256.
+struct Summed<R> {
+    inner: R,
+    bytes: u64,
+    sum: Sha256,
+}
+
+impl<R: Read> Summed<R> {
+    fn new(inner: R) -> Summed<R> {
+        Summed {
+            inner,
+            bytes: 0,
+            sum: Sha256::new(),
+        }
+    }
+
+    /// The byte count and hex SHA-256 of what was read.
+    fn finish(self) -> (u64, String) {
+        (self.bytes, hex::encode(self.sum.finalize()))
+    }
+}
+
+impl<R: Read> Read for Summed<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.sum.update(&buf[..n]);
+        self.bytes += n as u64;
+        Ok(n)
+    }
 }
 
 /// The encrypted files the bundle of `role` in `dir` holds, as delivered (`validation.csv.age`

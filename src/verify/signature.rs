@@ -142,7 +142,11 @@ fn check_signature(
 
 /// Where what the signature vouches for is not this block: the manifest's game, emission,
 /// block, kind and test seed, and the number in the folder's name ([`folder_number`]).
-fn vouched_mismatches(v: &Vouched, manifest: Option<&Manifest>, dir: &Path) -> Vec<String> {
+pub(super) fn vouched_mismatches(
+    v: &Vouched,
+    manifest: Option<&Manifest>,
+    dir: &Path,
+) -> Vec<String> {
     let mut out = Vec::new();
     let vouches = v.describe();
     if let Some(m) = manifest {
