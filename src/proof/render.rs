@@ -307,11 +307,15 @@ pub fn load(
                 .iter()
                 .find(|f| f.name == name)
                 .map(|f| f.sha256.as_str());
-            if want != Some(digest.as_str()) {
-                return Err(file(
-                    name,
-                    format!("decrypted, its SHA-256 is {digest}; the manifest says {want:?}"),
-                ));
+            match want {
+                Some(w) if w == digest => {}
+                Some(w) => {
+                    return Err(file(
+                        name,
+                        format!("decrypted, its SHA-256 is {digest}; manifest.json records {w}"),
+                    ))
+                }
+                None => return Err(file(name, format!("manifest.json records no {name}"))),
             }
         } else {
             sums::check(&listed, name, &digest).map_err(|m| file(name, m))?;
