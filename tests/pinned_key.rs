@@ -382,3 +382,42 @@ fn an_emission_of_a_pinned_game_is_held_to_the_pinned_key() {
         "{out}"
     );
 }
+
+/// A reference spec read from the very directory it is to check is refused before any
+/// check (exit 2): a forger's block whose own `spec.toml` pins the forger's key would
+/// otherwise pass as signed by the key the reference pins. The same spec copied out of the
+/// block is held to as a reference, and the forger's key is then what it pins: a reader
+/// must hold the game's spec as the game team approved it.
+#[test]
+fn a_reference_spec_inside_the_block_it_checks_is_refused() {
+    let t = tempfile::tempdir().unwrap();
+    let (forger, _, line) = keypair(t.path(), "forger");
+    let dir = t.path().join("forged");
+    std::fs::create_dir(&dir).unwrap();
+    let spec = pinned_spec(&dir, &line);
+    let block = t.path().join("block-001");
+    generate(t.path(), &spec, &block, &forger, None);
+    let inside = block.join("spec.toml");
+    let (code, said) = verify(&block, &[os("--spec"), inside.as_os_str()]);
+    assert_eq!(
+        (code, said),
+        (
+            2,
+            format!(
+                "tirage: error: --spec {}: that spec lies in {}, the directory it is to be held against: whoever wrote that directory could have written the spec too, so it is no reference, and a key it pins proves nothing; give the game's spec as you hold it (the copy the game team approved, e.g. game_specs/GAME.toml)\n",
+                inside.display(),
+                block.display()
+            )
+        )
+    );
+    // Spelled through `..` or a symbolic link: the same file, refused the same.
+    let link = t.path().join("spec-link.toml");
+    std::os::unix::fs::symlink(&inside, &link).unwrap();
+    let dotted = block.join("../block-001/spec.toml");
+    for path in [&link, &dotted] {
+        assert_eq!(verify(&block, &[os("--spec"), path.as_os_str()]).0, 2);
+    }
+    // Outside the block, it is a reference like any other: CLEAN, held to the key it pins.
+    let (code, said) = verify(&block, &[os("--spec"), spec.as_os_str()]);
+    assert_eq!(code, 0, "{said}");
+}

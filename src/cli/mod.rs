@@ -506,6 +506,22 @@ fn signer_outside(
     )
 }
 
+/// Refuses a reference spec `spec` (`verify --spec`) that lies in `dir`, the block, bundle
+/// or emission it is to be held against ([`lies_in`]): whoever wrote that directory wrote
+/// that spec too, so it is no reference, and an operator's key it pins
+/// (`[signing] public_key`) would vouch for whatever that writer signed. Errors: the spec
+/// lies in `dir`, said with what to give instead.
+fn spec_outside(spec: &std::path::Path, dir: &std::path::Path) -> anyhow::Result<()> {
+    if !lies_in(spec, dir) {
+        return Ok(());
+    }
+    anyhow::bail!(
+        "--spec {}: that spec lies in {}, the directory it is to be held against: whoever wrote that directory could have written the spec too, so it is no reference, and a key it pins proves nothing; give the game's spec as you hold it (the copy the game team approved, e.g. game_specs/GAME.toml)",
+        spec.display(),
+        dir.display()
+    )
+}
+
 /// True when file `key` is inside directory `dir` by their real paths, or is a hard link
 /// to a file inside `dir` (up to [`LINK_DEPTH`] levels down: a bundle, a block, an
 /// emission's blocks).

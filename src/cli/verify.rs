@@ -146,6 +146,10 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     // No run replaces the block (or its emission), nor the seed file beside it, while they
     // are read: the lock is taken before the seed is.
     let _locks = super::lock_shared(&a.dir)?;
+    // A reference read from the directory it is to check is no reference.
+    if let Some(spec) = &a.spec {
+        super::spec_outside(spec, &a.dir)?;
+    }
     let reference = a.spec.as_deref().map(GameSpec::load).transpose()?;
     let beacon = a
         .beacon
