@@ -168,35 +168,52 @@ pub(super) fn vouched_mismatches(
             ));
         }
     }
-    let name = std::fs::canonicalize(dir)
+    // The folder as named on the command line and as it really is (a symbolic link named
+    // block-002 to block 1's folder is block 2 to whoever reads the name): each binds.
+    let given = dir.components().next_back().and_then(|c| match c {
+        std::path::Component::Normal(n) => Some(n.to_string_lossy().into_owned()),
+        _ => None,
+    });
+    let real = std::fs::canonicalize(dir)
         .ok()
         .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()));
     // A deck's folder is named freely (`deck-2` is a QA deck, not block 2): only the
     // `block-NNN` form binds it.
     let production = v.kind == crate::block::Kind::Production.name();
-    let named = name
-        .as_deref()
-        .and_then(folder_number)
-        .filter(|(n, _)| production || n.starts_with("block-"));
-    if let Some((n, number)) = named {
-        if number != v.block {
-            out.push(format!(
-                "the folder is named {n}, the signature vouches for block {}: a signed block passes for no other",
-                v.block
-            ));
+    let mut names: Vec<String> = given.into_iter().chain(real).collect();
+    names.dedup();
+    for name in names {
+        let named = folder_number(&name)
+            .filter(|(n, _)| production || n.to_ascii_lowercase().starts_with("block"));
+        if let Some((n, number)) = named {
+            if number != v.block {
+                out.push(format!(
+                    "the folder is named {n}, the signature vouches for block {}: a signed block passes for no other",
+                    v.block
+                ));
+                break;
+            }
         }
     }
     out
 }
 
-/// The block number a folder's name gives, with the name: the number after its last `-`
-/// or `_` (`block-002`, `coq-002`, `coq_2`), or the whole name (`002`), when that is one to
-/// three digits, as tirage and its docs name blocks. A name ending otherwise (`coq-2026`,
-/// `latest`) gives none.
+/// The block number a folder's name gives, with the name: its last digits, one to four of
+/// them and at most [`crate::block::serial::MAX_BLOCK`], when they are the whole name
+/// (`002`) or follow a `-`, `_`, `.` or space (`block-002`, `coq_2`, `coq.002`,
+/// `block-0002`) or the word `block` (`block002`), as people name blocks. A name ending
+/// otherwise (`coq-2026`, `latest`, `run2`) gives none.
 fn folder_number(name: &str) -> Option<(&str, u32)> {
-    let tail = name.rsplit(['-', '_']).next().unwrap_or(name);
-    let digits = (1..=3).contains(&tail.len()) && tail.bytes().all(|b| b.is_ascii_digit());
-    digits.then(|| (name, tail.parse().expect("one to three digits")))
+    let head = name.trim_end_matches(|c: char| c.is_ascii_digit());
+    let digits = &name[head.len()..];
+    let bound = head.is_empty()
+        || head.ends_with(['-', '_', '.', ' '])
+        || head.to_ascii_lowercase().ends_with("block");
+    if !(1..=4).contains(&digits.len()) || !bound {
+        return None;
+    }
+    let number: u32 = digits.parse().ok()?;
+    (number <= crate::block::serial::MAX_BLOCK).then_some((name, number))
 }
 
 /// True when the block is a production block made with a test seed: `--insecure-seed`
@@ -267,9 +284,28 @@ mod tests {
         let year = d.path().join("coq-2026");
         let named = d.path().join("coq-002");
         let bare = d.path().join("2");
-        for p in [&b1, &b2, &other, &year, &named, &bare] {
+        let run = d.path().join("run2");
+        for p in [&b1, &b2, &other, &year, &named, &bare, &run] {
             std::fs::create_dir(p).unwrap();
         }
+        assert!(vouched_mismatches(&v, Some(&m.manifest), &run).is_empty());
+        // Other spellings of block 2, and block 2's name given to block 1's folder.
+        for name in ["block-0002", "block002", "Block_2", "coq.002", "coq 2"] {
+            let p = d.path().join(name);
+            std::fs::create_dir(&p).unwrap();
+            assert_eq!(
+                vouched_mismatches(&v, Some(&m.manifest), &p),
+                [format!("the folder is named {name}, the signature vouches for block 1: a signed block passes for no other")]
+            );
+        }
+        let link = d.path().join("coq-block-002");
+        std::os::unix::fs::symlink(&b1, &link).unwrap();
+        assert_eq!(
+            vouched_mismatches(&v, Some(&m.manifest), &link),
+            ["the folder is named coq-block-002, the signature vouches for block 1: a signed block passes for no other"]
+        );
+        let dotted = link.join(".");
+        assert_eq!(vouched_mismatches(&v, Some(&m.manifest), &dotted).len(), 1);
         assert!(vouched_mismatches(&v, Some(&m.manifest), &b1).is_empty());
         assert!(vouched_mismatches(&v, Some(&m.manifest), &other).is_empty());
         assert!(vouched_mismatches(&v, Some(&m.manifest), &year).is_empty());
