@@ -663,3 +663,97 @@ fn the_code_is_read_off_the_command_line() {
         "{help}"
     );
 }
+
+/// The README's claim example reads a deck ticket's serial and code from its print file:
+/// the code comes out as 19 digits for every code up to 10^19 - 1 (past 2^63 - 1, where
+/// the shell's `printf %d` stops), and the whole example, run as pasted, gets ticket 1's
+/// answer.
+#[test]
+fn the_readme_s_claim_example_reads_every_code() {
+    let readme = std::fs::read_to_string(repo("README.md")).unwrap();
+    let script = readme
+        .split("here they are read from the deck's print file:\n\n```sh\n")
+        .nth(1)
+        .expect("README's claim example")
+        .split("```")
+        .next()
+        .unwrap();
+    let t = tempfile::tempdir().unwrap();
+    // Its lines that read the header size and the code, on a print file whose ticket 1
+    // holds the code.
+    let reading: Vec<&str> = script
+        .lines()
+        .filter(|l| l.starts_with("H=") || l.starts_with("CODE="))
+        .collect();
+    assert!(reading.len() >= 2, "{script}");
+    for (code, want) in [
+        (42u64, "0000000000000000042"),
+        (1 << 63, "9223372036854775808"),
+        (9_552_826_013_972_442_700, "9552826013972442700"),
+        (9_999_999_999_999_999_999, "9999999999999999999"),
+    ] {
+        let dir = t.path().join(code.to_string());
+        std::fs::create_dir(&dir).unwrap();
+        let h = 64usize;
+        let mut bin = vec![0u8; h + 38];
+        bin[12..16].copy_from_slice(&(h as u32).to_le_bytes());
+        bin[h + 30..h + 38].copy_from_slice(&code.to_le_bytes());
+        std::fs::write(dir.join("tickets.bin"), bin).unwrap();
+        let sh = format!("{}\nprintf %s \"$CODE\"", reading.join("\n"))
+            .replace("/tmp/coq-deck", dir.to_str().unwrap());
+        let o = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(&sh)
+            .output()
+            .unwrap();
+        assert_eq!(
+            (
+                o.status.code(),
+                String::from_utf8_lossy(&o.stdout).as_ref(),
+                String::from_utf8_lossy(&o.stderr).as_ref()
+            ),
+            (Some(0), want, ""),
+            "{sh}"
+        );
+    }
+    // The whole example, its deck under the test's directory.
+    let root = t.path().join("root");
+    std::fs::create_dir(&root).unwrap();
+    std::os::unix::fs::symlink(repo("game_specs"), root.join("game_specs")).unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("tirage");
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap()
+    );
+    let d = root.join("coq-deck");
+    let o = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(script.replace("/tmp/coq-deck", d.to_str().unwrap()))
+        .current_dir(&root)
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    let first = &rows(&d)[0];
+    let (serial, prize, way) = (&first[4], &first[5], &first[6]);
+    let (status, want) = if prize == "0" {
+        (
+            1,
+            format!("{serial}: NOT PAYABLE — a specimen deck's ticket; not a winning ticket\n"),
+        )
+    } else {
+        (
+            3,
+            format!("{serial}: NOT PAYABLE — a specimen deck's ticket; it would win {prize} EUR (tier {prize} EUR, way {way})\n"),
+        )
+    };
+    assert_eq!(
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned()
+        ),
+        (Some(status), want),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
