@@ -23,7 +23,7 @@
 //! repeats the code.
 
 use crate::block::layout::SUMS_SIG;
-use crate::block::layout::{MANIFEST, SUMS, VALIDATION};
+use crate::block::layout::{MANIFEST, SEALED_SUFFIX, SUMS, VALIDATION};
 use crate::block::serial;
 use crate::block::Kind;
 use crate::crypto::sign::Verifier;
@@ -256,8 +256,16 @@ pub fn claim(
         sums::read_bytes(dir).map_err(|e| file(SUMS, format!("cannot read it: {e}")))?;
     let signed_by = match trust {
         Trust::Signer(key) => {
-            let sig = read_regular(&dir.join(SUMS_SIG), 64 * 1024)
-                .map_err(|e| file(SUMS_SIG, format!("cannot read it: {e}")))?;
+            let sig = read_regular(&dir.join(SUMS_SIG), 64 * 1024).map_err(|e| {
+                file(
+                    SUMS_SIG,
+                    if e.kind() == std::io::ErrorKind::NotFound {
+                        "missing: the block is not signed, so no answer can rest on --signer's key; look the claim up with --unauthenticated instead (answered NOT PAYABLE, never paid; a specimen deck needs neither)".into()
+                    } else {
+                        format!("cannot read it: {e}")
+                    },
+                )
+            })?;
             let sig = String::from_utf8(sig)
                 .map_err(|_| file(SUMS_SIG, "not a minisign signature (not text)".into()))?;
             key.verify(&sums_bytes, &sig)
@@ -284,6 +292,24 @@ pub fn claim(
         c.parse().expect("19 digits fit in a u64"),
     ));
 
+    // Encrypted to the central system: said of the file as delivered, before it is opened.
+    let sealed = format!("{VALIDATION}{SEALED_SUFFIX}");
+    if std::fs::symlink_metadata(dir.join(VALIDATION)).is_err()
+        && std::fs::symlink_metadata(dir.join(&sealed)).is_ok()
+        && !seal::opens(dir, VALIDATION, ids)
+    {
+        return Err(file(
+            &sealed,
+            format!(
+                "{}: it opens with the central system's identity (give it with --identity FILE)",
+                if ids.is_empty() {
+                    "encrypted, and no identity was given"
+                } else {
+                    "no identity given opens it"
+                }
+            ),
+        ));
+    }
     let opened = seal::open(dir, VALIDATION, ids).map_err(|e| file(VALIDATION, e.to_string()))?;
     let name = opened.delivered.clone();
     // The ways of the lot table, with their prize and item: every row's is one.

@@ -213,9 +213,57 @@ fn the_central_system_answers_from_its_encrypted_file() {
         ],
     );
     assert_eq!(s, 2);
-    assert!(
-        err.contains("validation.csv.age: no identity given opens it"),
-        "{err}"
+    assert_eq!(
+        err,
+        format!(
+            "tirage: error: {}: no identity given opens it: it opens with the central system's identity (give it with --identity FILE)\n",
+            b.join("validation.csv.age").display()
+        )
+    );
+    let (s, _, err) = claim(
+        &b,
+        &rows[w][4],
+        &codes[w],
+        &["--signer", op.to_str().unwrap()],
+    );
+    assert_eq!(s, 2);
+    assert_eq!(
+        err,
+        format!(
+            "tirage: error: {}: encrypted, and no identity was given: it opens with the central system's identity (give it with --identity FILE)\n",
+            b.join("validation.csv.age").display()
+        )
+    );
+}
+
+/// A deck (or block) with no signature, claimed under `--signer`: an error (exit 2) that
+/// says it is not signed and what answers without a signature, never a raw file error.
+#[test]
+fn an_unsigned_directory_claimed_under_a_signer_is_said_unsigned() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path().join("deck");
+    deck(&repo("tests/specs/coq_small.toml"), &d);
+    let key = t.path().join("op");
+    tirage()
+        .args(["keygen", "--no-password", "--out"])
+        .arg(&key)
+        .assert()
+        .success();
+    let row = &rows(&d)[0];
+    let code = &codes(&d)[0];
+    let (s, out, err) = claim(
+        &d,
+        &row[4],
+        code,
+        &["--signer", t.path().join("op.pub").to_str().unwrap()],
+    );
+    assert_eq!((s, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        format!(
+            "tirage: error: {}: missing: the block is not signed, so no answer can rest on --signer's key; look the claim up with --unauthenticated instead (answered NOT PAYABLE, never paid; a specimen deck needs neither)\n",
+            d.join("SHA256SUMS.minisig").display()
+        )
     );
 }
 
