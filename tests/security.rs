@@ -104,6 +104,32 @@ fn a_signed_block_is_checked_by_minisign_and_by_verify() {
     assert!(text.contains("UNAUTHENTICATED"), "{text}");
 }
 
+/// A block with no signature, verified against a key: its verdict says it is not signed,
+/// as its finding does, never that a signature does not hold.
+#[test]
+fn an_unsigned_block_verified_against_a_key_is_said_unsigned() {
+    let t = tempfile::tempdir().unwrap();
+    let (_, public) = keypair(t.path(), "op");
+    let b = t.path().join("b");
+    assert!(generate_with(&b, &[]).status.success());
+    let (code, text) = verify(&b, &["--signer", public.to_str().unwrap(), "-q"]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.lines().nth(1).is_some_and(|l| l.starts_with(
+            "held against: NOT AUTHENTICATED: the block is not signed (no readable SHA256SUMS.minisig); "
+        )),
+        "{text}"
+    );
+    let (code, text) = verify(&b, &["--signer", public.to_str().unwrap()]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains(
+            "SHA256SUMS.minisig: No such file or directory (os error 2): the block is not signed"
+        ),
+        "{text}"
+    );
+}
+
 /// A forger makes a block of their own (every digest consistent) and puts the operator's
 /// signature beside it: without the signer it verifies clean; with it, it fails.
 #[test]

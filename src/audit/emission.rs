@@ -219,7 +219,7 @@ fn block_summary(b: &Report, verifying: &Tool) -> BlockSummary {
         tickets: b.tickets,
         lots: (!b.ways.is_empty()).then(|| lots_and_payout(b, true).0),
         payout: b.payout.clone(),
-        held_against: b.authenticated.describe(),
+        held_against: b.held_against(),
         failed: b
             .checks
             .iter()

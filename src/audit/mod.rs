@@ -662,7 +662,7 @@ impl Audit {
         } else {
             "clean, with exceptions"
         };
-        let held_against = report.authenticated.describe();
+        let held_against = report.held_against();
         let lot_table_held_against = match &report.authenticated.reference_spec {
             Some(h) => match &report.spec_comparison {
                 Some(c) if !c.bytes_identical => format!(

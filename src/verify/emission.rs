@@ -100,7 +100,7 @@ impl EmissionReport {
         let held: Vec<(&str, String)> = self
             .blocks
             .iter()
-            .map(|b| (b.dir.as_str(), b.authenticated.describe()))
+            .map(|b| (b.dir.as_str(), b.held_against()))
             .collect();
         match held.as_slice() {
             [(_, first), rest @ ..] if rest.iter().all(|(_, h)| h == first) => {

@@ -454,6 +454,12 @@ pub struct Authenticated {
 impl Authenticated {
     /// One line: what was authenticated, and what was not.
     pub fn describe(&self) -> String {
+        self.worded(false)
+    }
+
+    /// [`Self::describe`]; `unsigned` when the block has no signature at all, said so
+    /// rather than that its signature does not hold.
+    fn worded(&self, unsigned: bool) -> String {
         let signer = match &self.signer {
             Some(key) => format!(
                 "signed by key {key} for {}",
@@ -465,6 +471,10 @@ impl Authenticated {
                 Some(id) => format!(
                     "NOT AUTHENTICATED: the signature was checked and does not match key {id}"
                 ),
+                None if self.signature_rejected && unsigned => {
+                    "NOT AUTHENTICATED: the block is not signed (no readable SHA256SUMS.minisig)"
+                        .into()
+                }
                 None if self.signature_rejected => {
                     "NOT AUTHENTICATED: the signature does not hold for the key given".into()
                 }
@@ -680,10 +690,21 @@ impl Report {
                 .collect();
             format!("verify: FINDINGS ({})", failed.join(", "))
         };
-        format!(
-            "{verdict}\nheld against: {}\n",
-            self.authenticated.describe()
-        )
+        format!("{verdict}\nheld against: {}\n", self.held_against())
+    }
+
+    /// What the verdict was held against, in one line ([`Authenticated::describe`]): a
+    /// block with no signature, checked against a key, is said not to be signed.
+    pub fn held_against(&self) -> String {
+        // The signature procedure's finding for a block with no SHA256SUMS.minisig
+        // (verify/signature.rs).
+        let unsigned = self.checks.iter().any(|c| {
+            c.id == CheckId::Signature
+                && c.examples
+                    .iter()
+                    .any(|f| f.detail.ends_with(": the block is not signed"))
+        });
+        self.authenticated.worded(unsigned)
     }
 }
 
