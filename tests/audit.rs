@@ -1484,7 +1484,8 @@ fn reports_are_private_from_their_first_byte_beside_the_block() {
         "{err}"
     );
     assert!(!inner.exists());
-    // A directory others can enter: refused, nothing written.
+    // A directory others can enter: refused before the verify runs (no verdict printed),
+    // nothing written.
     let open = root.join("shared");
     std::fs::create_dir(&open).unwrap();
     {
@@ -1493,6 +1494,7 @@ fn reports_are_private_from_their_first_byte_beside_the_block() {
     }
     let o = traced(&["--report", open.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "");
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
         err.contains(&format!("{}: mode 0755 lets others in: the audit report goes only into a directory its owner alone can enter (mode 0700)", open.display())),

@@ -422,6 +422,23 @@ fn private_dir(dir: &Path, beside: bool) -> Result<(), AuditError> {
     }
 }
 
+/// Checks, before any work, that a directory given for the report (`--report DIR`) can
+/// receive it as [`Audit::write`] would: a missing one is made then; an existing one must
+/// be a directory of this user that only its owner can enter. Creates nothing. Errors:
+/// [`AuditError::NotPrivate`] (its mode, its owner, not a directory), or [`AuditError::Io`]
+/// when it cannot be looked at.
+pub fn report_dir_usable(dir: &Path) -> Result<(), AuditError> {
+    match std::fs::metadata(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(error) => Err(AuditError::Io {
+            path: dir.to_path_buf(),
+            error,
+        }),
+        // Exactly the checks of the write, which makes nothing for an existing directory.
+        Ok(_) => private_dir(dir, false),
+    }
+}
+
 /// The time the report states, UTC: `SOURCE_DATE_EPOCH` (seconds since 1970, the
 /// reproducible-builds convention) when set, so that a report can be made byte for byte
 /// again; else the clock. Errors: a `SOURCE_DATE_EPOCH` that is not a whole number of

@@ -126,6 +126,8 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         if !a.force {
             no_report_in(r)?;
         }
+        // A directory that cannot take the report is said before any verdict is printed.
+        tirage::audit::report_dir_usable(r)?;
     }
     // What a verify killed while it checked an emission left: its sorted runs of codes.
     for st in tirage::verify::codes::remove_stale() {
