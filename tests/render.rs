@@ -2276,7 +2276,7 @@ fn proofs_and_pages_stay_out_of_bundles_and_emissions() {
 /// prize) is refused on a production block, exit 2 and nothing written, since the sheet
 /// would be exactly the tickets of those ways; plain proofs selected by pack, and proofs
 /// selected by prize that show it, are drawn; on a test block, which is no secret, a plain
-/// selection by prize is drawn.
+/// selection by prize is drawn. The refusal comes before a selection of too many tickets is.
 #[test]
 fn a_plain_selection_by_prize_is_refused_on_a_production_block() {
     let t = tempfile::tempdir().unwrap();
@@ -2297,6 +2297,9 @@ fn a_plain_selection_by_prize_is_refused_on_a_production_block() {
         &["--way", "20000,500+500"][..],
         &["--tier", "20000"],
         &["--way", "lose", "--pack", "1"],
+        // Too many tickets too (2081 losers): refused as plain first, since narrowing with
+        // --pack would only be refused next.
+        &["--way", "lose"],
     ] {
         let o = tirage()
             .arg("render")

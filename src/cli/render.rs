@@ -131,6 +131,18 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         );
     }
     let ids = super::seed::load_identities(&a.identity)?;
+    // Refused before the selection is resolved: its advice when too many tickets are
+    // selected (narrow with --pack …) would only lead here. A manifest that does not read
+    // is load's error.
+    if a.plain && (!a.way.is_empty() || !a.tier.is_empty()) {
+        let read = tirage::output::read_regular(
+            &a.dir.join(tirage::block::layout::MANIFEST),
+            tirage::output::MAX_JSON,
+        );
+        if let Some(m) = read.ok().and_then(|b| serde_json::from_slice(&b).ok()) {
+            plain_not_by_prize(&a, &m)?;
+        }
+    }
     let selection = Selection {
         tickets: a.tickets.clone(),
         packs: a.pack.clone(),
