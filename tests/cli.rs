@@ -170,6 +170,14 @@ fn bad_specs_exit_2_naming_the_field_and_line() {
             "tiers[0].odds (amount 20000): \"one in 3000\" is not printed odds: expected \"1 in N\"",
         ),
         (
+            replace_once(&t, "amount = 20000\ncount = 1\n", "amount = 20000\ncount = 1\nodds = 3000\n"),
+            "tiers[0].odds: invalid type: integer `3000`, expected printed odds in quotes, \"1 in N\" (\"1 in 4.26\", \"1 in 1,125,000\")",
+        ),
+        (
+            replace_once(&t, "payout = 25_294", "payout = 25_294\nodds = 3.26"),
+            "published.odds: invalid type: floating point `3.26`, expected printed odds in quotes, \"1 in N\"",
+        ),
+        (
             replace_once(&t, "payout = 25_294", "payout = 25_294\nodds_rounding = \"half_even\""),
             "published.odds_rounding: unknown variant `half_even`, expected one of `nearest`, `down`, `up`",
         ),

@@ -162,6 +162,22 @@ pub struct RawMaxFromTier {
     pub count: u32,
 }
 
+/// Printed odds as the spec writes them: a string (`"1 in 4.26"`). Errors: any other
+/// type (`odds = 4000`), saying the format expected.
+fn printed_odds<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    struct Printed;
+    impl serde::de::Visitor<'_> for Printed {
+        type Value = Option<String>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("printed odds in quotes, \"1 in N\" (\"1 in 4.26\", \"1 in 1,125,000\")")
+        }
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Self::Value, E> {
+            Ok(Some(v.to_string()))
+        }
+    }
+    d.deserialize_any(Printed)
+}
+
 /// `[published]`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -172,7 +188,7 @@ pub struct RawPublished {
     pub payout: Money,
     /// Optional: the odds of winning any lot, as printed (`"1 in 4.26"`), checked against
     /// the block size and `lots`.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "printed_odds")]
     pub odds: Option<String>,
     /// How the operator rounds the printed odds to their last decimal (`nearest`, the
     /// default; `down`; `up`).
@@ -194,7 +210,7 @@ pub struct RawTier {
     pub total: Option<Money>,
     /// Optional: the row's odds as printed (`"1 in 4.00"`): the block's tickets divided by
     /// `count`, at the printed decimals, rounded as `[published] odds_rounding` says.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "printed_odds")]
     pub odds: Option<String>,
     /// Reachable only by adding the wins of several play areas (règlement).
     #[serde(default)]
