@@ -233,6 +233,18 @@ fn check_estimates_the_law_and_refuses_what_cannot_be_drawn() {
         .unwrap();
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{out}");
+    // Amounts with the currency, as check prints money elsewhere.
+    assert!(
+        out.contains(
+            "pack constraints:
+  every full pack holds at least 40 winning tickets  (packs.min_winners)
+  every full pack pays at least 150 EUR  (packs.min_payout)
+  at most 1 ticket(s) of a tier of 200 EUR or more per pack  (packs.max_from_tier[0])
+  at most 1 ticket(s) of a tier of 1,000 EUR or more per carton of 5 packs  (packs.max_per_carton[0])
+"
+        ),
+        "{out}"
+    );
     assert!(
         out.contains(
             "winners per full pack: without constraints mean 45.95, sd 5.50 (hypergeometric)"
@@ -274,7 +286,7 @@ fn check_estimates_the_law_and_refuses_what_cannot_be_drawn() {
     assert_eq!(o.status.code(), Some(2));
     assert!(
         err.contains(
-            "packs.min_payout (every full pack pays at least 1000): broke 40 of 40 proposals"
+            "packs.min_payout (every full pack pays at least 1,000 EUR): broke 40 of 40 proposals"
         ),
         "{err}"
     );

@@ -75,7 +75,7 @@ pub(super) fn pack_law(spec: &GameSpec) -> Result<String> {
         anyhow::bail!(
             "{} ({}): broke {n} of {} proposals, no proposal met every constraint: it cannot be met in practice for this lot table",
             c.field(),
-            rules.describe_one(c),
+            rules.describe_one_in(c, &spec.currency),
             e.proposals
         );
     }
@@ -90,7 +90,11 @@ pub(super) fn pack_law(spec: &GameSpec) -> Result<String> {
         .sum::<f64>();
     let mut s = String::from("pack constraints:\n");
     for c in rules.constraints() {
-        s += &format!("  {}  ({})\n", rules.describe_one(c), c.field());
+        s += &format!(
+            "  {}  ({})\n",
+            rules.describe_one_in(c, &spec.currency),
+            c.field()
+        );
     }
     s += &format!(
         "winners per full pack: without constraints mean {mean:.2}, sd {:.2} (hypergeometric)\n",

@@ -240,24 +240,43 @@ impl PackRules {
         v
     }
 
-    /// One constraint in words. Panics if `c` is not one of [`Self::constraints`].
+    /// One constraint in words, its amounts as the lot table writes them (`1000`), as the
+    /// manifest records it. Panics if `c` is not one of [`Self::constraints`].
     pub fn describe_one(&self, c: PackConstraint) -> String {
+        self.worded(c, &|m: Money| m.to_string())
+    }
+
+    /// One constraint in words, its amounts with the currency (`1,000 EUR`), as `check`
+    /// prints money. Panics if `c` is not one of [`Self::constraints`].
+    pub fn describe_one_in(&self, c: PackConstraint, currency: &str) -> String {
+        self.worded(c, &|m: Money| m.with_currency(currency))
+    }
+
+    /// One constraint in words, each amount written by `money`.
+    fn worded(&self, c: PackConstraint, money: &dyn Fn(Money) -> String) -> String {
         match c {
             PackConstraint::MinWinners => format!(
                 "every full pack holds at least {} winning tickets",
                 self.min_winners.unwrap()
             ),
             PackConstraint::MinPayout => {
-                format!("every full pack pays at least {}", self.min_payout.unwrap())
+                format!(
+                    "every full pack pays at least {}",
+                    money(self.min_payout.unwrap())
+                )
             }
             PackConstraint::MaxFromTier(i) => {
                 let (m, c) = self.max_from_tier[i];
-                format!("at most {c} ticket(s) of a tier of {m} or more per pack")
+                format!(
+                    "at most {c} ticket(s) of a tier of {} or more per pack",
+                    money(m)
+                )
             }
             PackConstraint::MaxPerCarton(i) => {
                 let (m, c) = self.max_per_carton[i];
                 format!(
-                    "at most {c} ticket(s) of a tier of {m} or more per carton of {} packs",
+                    "at most {c} ticket(s) of a tier of {} or more per carton of {} packs",
+                    money(m),
                     self.carton_size.unwrap_or(1)
                 )
             }
