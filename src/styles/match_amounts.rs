@@ -1344,8 +1344,8 @@ mod tests {
         assert_eq!(e.field, "amounts");
         assert_eq!(
             e.message,
-            "« jeu » needs 6 cells for a losing face from 3 amount(s), each shown at most twice \
-             (the largest once), and can fill only 5; list more amounts or fewer cells"
+            "« jeu »: a losing face from 3 amount(s), each shown at most twice (the largest \
+             once): 6 cells to fill, and only 5 can be filled; list more amounts or fewer cells"
         );
         // With the near miss always drawn, 5 may show twice: 6 cells fit.
         assert!(build_from("cells = 6\namounts = [1, 2, 5]\nnear_miss = 1.0").is_ok());
@@ -1794,8 +1794,8 @@ mod tests {
             check(&m3, &way_in(&[(Some(1), 10)]))
                 .unwrap_err()
                 .to_string(),
-            "« jeu » needs 4 cells for the amounts beside a win of 10 and its multiplier, each \
-             shown at most twice, and can fill only 3; list more amounts"
+            "« jeu »: the amounts beside a win of 10 and its multiplier, each shown at most \
+             twice: 4 cells to fill, and only 3 can be filled; list more amounts"
         );
         // A special no way wins by never shows: refused once every way is planned.
         let plans: Vec<Plan> = [way_in(&[(Some(1), 10)]), way(&[5])]

@@ -433,13 +433,13 @@ pub enum Refusal {
     },
     /// The cells cannot hold what a face of the way needs without a repeat the rules read
     /// as a win.
-    #[error("« {area} » needs {need} cells for {what}, and can fill only {cells}{hint}")]
+    #[error("« {area} »: {what}: {need} cells to fill, and only {cells} can be filled{hint}")]
     NoRoom {
         /// The surface's panel.
         area: String,
-        /// The cells needed.
+        /// The cells to fill.
         need: usize,
-        /// The cells it can fill without an ambiguity.
+        /// The cells that can be filled without an ambiguity.
         cells: usize,
         /// What needs them, in words.
         what: String,
