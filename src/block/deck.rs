@@ -12,11 +12,26 @@ use crate::block::Composition;
 use crate::block::Promise;
 use crate::spec::{GameSpec, WayId};
 
+/// The tickets a default deck needs, in words: `10 ways, 2 tickets each asked to show a
+/// feature and 1 loser` (`1 way`, `1 ticket asked to show a feature`; no features said
+/// when there are none).
+fn shown(ways: u32, features: u32) -> String {
+    let ways = match ways {
+        1 => "1 way".to_string(),
+        n => format!("{n} ways"),
+    };
+    match features {
+        0 => format!("{ways} and 1 loser"),
+        1 => format!("{ways}, 1 ticket asked to show a feature and 1 loser"),
+        n => format!("{ways}, {n} tickets each asked to show a feature and 1 loser"),
+    }
+}
+
 /// Why a deck cannot be composed.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum DeckError {
     /// Fewer tickets than the ways and features a default deck must show.
-    #[error("a deck showing every way and every feature needs at least {needed} tickets ({ways} ways, {features} tickets each asked to show a feature and 1 loser); got {got}")]
+    #[error("a deck showing every way and every feature needs at least {needed} tickets ({}); got {got}", shown(*ways, *features))]
     TooSmall {
         /// Tickets needed.
         needed: u32,
@@ -219,6 +234,21 @@ mod tests {
         assert_eq!(
             every_way(&s, Some(12)).unwrap_err().to_string(),
             "a deck showing every way and every feature needs at least 13 tickets (10 ways, 2 tickets each asked to show a feature and 1 loser); got 12"
+        );
+        // Each count said in the singular when it is one, and no feature when none.
+        let small = |ways, features| DeckError::TooSmall {
+            needed: ways + features + 1,
+            ways,
+            features,
+            got: 1,
+        };
+        assert_eq!(
+            small(1, 1).to_string(),
+            "a deck showing every way and every feature needs at least 3 tickets (1 way, 1 ticket asked to show a feature and 1 loser); got 1"
+        );
+        assert_eq!(
+            small(4, 0).to_string(),
+            "a deck showing every way and every feature needs at least 5 tickets (4 ways and 1 loser); got 1"
         );
         assert_eq!(every_way(&s, Some(13)).unwrap().counts[0], 3);
         assert_eq!(
