@@ -54,8 +54,8 @@ fn keygen_said(id: &str, out: &Path) -> String {
     let p = out.display();
     format!(
         "key {id}: secret key {p}.key (mode 0600) and public key {p}.pub.\n\
-         - as the operator's key (generate --sign): the operator keeps {p}.key; give {p}.pub to the printer, the central system and the auditors;\n\
-         - as a seed ceremony party's key (seed commit --sign): the party keeps {p}.key, apart from its share; publish {p}.pub with its commitment, for everyone who checks the ceremony"
+         - if it is the operator's key (generate --sign): the operator keeps {p}.key; give {p}.pub to the printer, the central system and the auditors;\n\
+         - if it is a seed ceremony party's key (seed commit --sign): the party keeps {p}.key, apart from its share; publish {p}.pub with its commitment, for everyone who checks the ceremony"
     )
 }
 
