@@ -99,13 +99,16 @@ impl Field {
         }
     }
 
+    /// Writes the field and its separator at `out[*at..]` and moves `at` past them; the
+    /// [`FIELD`] bytes from `at` must be room to write.
     #[inline]
-    fn append_to(&self, buf: &mut Vec<u8>) {
+    fn put(&self, out: &mut [u8], at: &mut usize) {
         let len = self.bytes.len();
         if len <= FIELD {
-            append_padded(buf, &self.padded, len);
+            put(out, at, &self.padded, len);
         } else {
-            buf.extend_from_slice(&self.bytes);
+            out[*at..*at + len].copy_from_slice(&self.bytes);
+            *at += len;
         }
     }
 
@@ -178,7 +181,10 @@ pub struct Row<'a> {
 /// shares the escaped fields and starts with an empty buffer (one per thread).
 pub struct RowWriter {
     fields: Arc<Fields>,
+    /// The rendered bytes, `buf[..end]`; the rest is room a row is written into by
+    /// fixed-size copies, each field's padding overwritten by the next field.
     buf: Vec<u8>,
+    end: usize,
     /// `block,pack,` of the last row's pack: the same for every row of a pack.
     head: PackHead,
     /// `pack_position,` and `ticket,` of the last row: one more from row to row of a pack.
@@ -288,6 +294,14 @@ fn number(mut n: u32) -> ([u8; NUMBER], usize) {
     (digits, len + 1)
 }
 
+/// Writes `padded` whole at `out[*at..]` and moves `at` past its first `len` bytes: one
+/// fixed-size copy, the bytes past `len` left to be overwritten.
+#[inline(always)]
+fn put<const N: usize>(out: &mut [u8], at: &mut usize, padded: &[u8; N], len: usize) {
+    out[*at..*at + N].copy_from_slice(padded);
+    *at += len;
+}
+
 /// Appends the first `len` bytes of `padded` by copying it whole, then dropping the rest:
 /// one fixed-size copy, cheaper than a copy of `len` bytes (the rows of `tickets.csv` and
 /// `validation.csv`).
@@ -298,10 +312,25 @@ pub(super) fn append_padded<const N: usize>(buf: &mut Vec<u8>, padded: &[u8; N],
     buf.truncate(end);
 }
 
+/// Bytes of a [`Short`] entry: a field and its separator of up to `SHORT - 1` bytes, then
+/// their length.
+const SHORT: usize = 16;
+
+/// A face value's field and separator padded to [`SHORT`] bytes, its last byte their length
+/// (0 when they do not fit: the value is then appended from its [`Field`]).
+type Short = [u8; SHORT];
+
 /// The escaped fields of one spec, with their separators.
 struct Fields {
     /// Every face column's values, by column then code.
     columns: Vec<Vec<Field>>,
+    /// Every face column's values as [`Short`] entries, the columns of the same values and
+    /// separator sharing theirs: column `c`'s are `short[starts[c]..starts[c] + counts[c]]`.
+    short: Vec<Short>,
+    starts: Vec<u32>,
+    counts: Vec<u32>,
+    /// The most bytes a row can take, its `\n` included.
+    max_row: usize,
     /// Prize and way id of every way, by way id.
     prizes: Vec<Field>,
     way_ids: Vec<Field>,
@@ -313,7 +342,8 @@ impl Clone for RowWriter {
     fn clone(&self) -> Self {
         RowWriter {
             fields: Arc::clone(&self.fields),
-            buf: Vec::with_capacity(self.buf.capacity()),
+            buf: Vec::new(),
+            end: 0,
             head: PackHead::NONE,
             counters: [Counter::NONE; 2],
         }
@@ -325,17 +355,45 @@ impl RowWriter {
     pub fn new(spec: &GameSpec) -> Self {
         let cols = &spec.game.layout().columns;
         let sep = |last: bool| if last { b'\n' } else { b',' };
-        let fields = Fields {
-            columns: cols
-                .iter()
-                .enumerate()
-                .map(|(i, c): (usize, &Column)| {
-                    c.values
-                        .iter()
-                        .map(|v| Field::new(v, sep(i + 1 == cols.len())))
-                        .collect()
-                })
-                .collect(),
+        let columns: Vec<Vec<Field>> = cols
+            .iter()
+            .enumerate()
+            .map(|(i, c): (usize, &Column)| {
+                c.values
+                    .iter()
+                    .map(|v| Field::new(v, sep(i + 1 == cols.len())))
+                    .collect()
+            })
+            .collect();
+        let (mut short, mut starts, mut seen) = (Vec::new(), Vec::new(), Vec::new());
+        for (i, (c, fields)) in cols.iter().zip(&columns).enumerate() {
+            let key = (&c.values, i + 1 == cols.len());
+            let start = match seen.iter().find(|(k, _)| *k == key) {
+                Some(&(_, start)) => start,
+                None => {
+                    let start = u32::try_from(short.len()).expect("face values fit a u32");
+                    short.extend(fields.iter().map(|f: &Field| {
+                        let mut e = [0u8; SHORT];
+                        if f.bytes.len() < SHORT {
+                            e[..f.bytes.len()].copy_from_slice(&f.bytes);
+                            e[SHORT - 1] = f.bytes.len() as u8;
+                        }
+                        e
+                    }));
+                    seen.push((key, start));
+                    start
+                }
+            };
+            starts.push(start);
+        }
+        let counts = columns.iter().map(|c| c.len() as u32).collect();
+        let widest = |fs: &[Field]| fs.iter().map(|f| f.bytes.len()).max().unwrap_or(0);
+        let mut fields = Fields {
+            max_row: 0,
+            short,
+            starts,
+            counts,
+            columns,
             prizes: spec
                 .ways
                 .iter()
@@ -358,9 +416,18 @@ impl RowWriter {
                 Vec::new()
             },
         };
+        // `block,pack,pack_position,ticket,` of 10 digits each, the serial and its comma.
+        fields.max_row = 4 * (NUMBER - 5)
+            + serial::LEN
+            + 1
+            + widest(&fields.prizes)
+            + widest(&fields.way_ids)
+            + widest(&fields.items)
+            + fields.columns.iter().map(|c| widest(c)).sum::<usize>();
         RowWriter {
             fields: Arc::new(fields),
-            buf: Vec::with_capacity(1 << 16),
+            buf: Vec::new(),
+            end: 0,
             head: PackHead::NONE,
             counters: [Counter::NONE; 2],
         }
@@ -386,23 +453,41 @@ impl RowWriter {
         if self.head.len == 0 || (r.block, r.pack) != (self.head.block, self.head.pack) {
             self.head = PackHead::of(r.block, r.pack);
         }
-        let (f, buf, head) = (&*self.fields, &mut self.buf, &self.head);
-        buf.reserve(FIELD * (f.columns.len() + 8) + 64);
-        append_padded(buf, &head.padded, head.len);
+        let f = &*self.fields;
+        // Room for the widest row and the padding of its last fixed-size copy.
+        let need = self.end + f.max_row + FIELD;
+        if self.buf.len() < need {
+            self.buf.resize(need.max(2 * self.buf.len()), 0);
+        }
+        let (out, mut at) = (&mut self.buf[..], self.end);
+        put(out, &mut at, &self.head.padded, self.head.len);
         for (c, n) in self.counters.iter_mut().zip([r.pack_position, r.ticket]) {
             c.set(n);
-            append_padded(buf, &c.padded, c.len);
+            put(out, &mut at, &c.padded, c.len);
         }
-        buf.extend_from_slice(r.serial);
-        buf.push(b',');
-        f.prizes[r.way as usize].append_to(buf);
-        f.way_ids[r.way as usize].append_to(buf);
-        if let Some(item) = f.items.get(r.way as usize) {
-            item.append_to(buf);
+        out[at..at + serial::LEN].copy_from_slice(r.serial);
+        out[at + serial::LEN] = b',';
+        at += serial::LEN + 1;
+        let way = r.way as usize;
+        f.prizes[way].put(out, &mut at);
+        f.way_ids[way].put(out, &mut at);
+        if let Some(item) = f.items.get(way) {
+            item.put(out, &mut at);
         }
-        for (col, &code) in f.columns.iter().zip(r.codes) {
-            col[code as usize].append_to(buf);
+        let short = &f.short[..];
+        let columns = f.starts.iter().zip(&f.counts).zip(r.codes).enumerate();
+        for (c, ((&start, &count), &code)) in columns {
+            if u32::from(code) < count {
+                let e = &short[start as usize + code as usize];
+                let len = e[SHORT - 1] as usize;
+                if len != 0 {
+                    put(out, &mut at, e, len);
+                    continue;
+                }
+            }
+            f.columns[c][code as usize].put(out, &mut at);
         }
+        self.end = at;
     }
 
     /// True when `line`, a row of tickets.csv without its line end, is the row
@@ -436,12 +521,12 @@ impl RowWriter {
 
     /// The bytes rendered since the last [`RowWriter::clear`].
     pub fn bytes(&self) -> &[u8] {
-        &self.buf
+        &self.buf[..self.end]
     }
 
     /// Forgets the rendered bytes, keeping the buffer.
     pub fn clear(&mut self) {
-        self.buf.clear();
+        self.end = 0;
     }
 }
 
