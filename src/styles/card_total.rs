@@ -1011,7 +1011,7 @@ impl CardTotal {
             .filter(|w| w.area.is_none())
             .map(|w| w.amount)
             .collect();
-        let picks = common::pick_distinct(rng, free_rows.len() as u32, free.len());
+        let picks = common::pick_few::<MAX_HANDS>(rng, free_rows.len() as u32, free.len());
         for (&a, &p) in free.iter().zip(&picks) {
             rows[free_rows[p as usize]] = Some(a);
         }

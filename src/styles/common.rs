@@ -276,6 +276,52 @@ pub fn pick_distinct(rng: &mut FaceRng, n: u32, m: usize) -> ArrayVec<u32, MAX_P
     picked
 }
 
+/// [`pick_distinct`]'s picks when `n` ≤ [`FEW`], in a result of at most `N` picks: the same
+/// values from the same draws of [`below`], the list of values not yet picked held in two
+/// 128-bit words, a byte a value, closed up by shifts. A draw of a few values then moves
+/// a few dozen bytes, not a list and a result of 1 KiB. Panics if `m > n`, `n > FEW` or
+/// `m > N` (a caller bug; specs are checked).
+#[inline(always)]
+pub fn pick_few<const N: usize>(rng: &mut FaceRng, n: u32, m: usize) -> ArrayVec<u32, N> {
+    assert!(
+        m as u32 <= n && n as usize <= FEW && m <= N,
+        "pick_few: {m} of {n}"
+    );
+    // Byte `i` of `lo` (`i` < 16) or byte `i − 16` of `hi`: the `i`-th value not yet picked.
+    let (mut lo, mut hi) = (FEW_VALUES[0], FEW_VALUES[1]);
+    let mut picked = ArrayVec::new();
+    for j in 0..m as u32 {
+        let r = below(rng, n - j);
+        if r < 16 {
+            picked.push((lo >> (8 * r)) as u8 as u32);
+            // The bytes below `r` stay; those above move down one, `hi`'s first the last.
+            let keep = (1u128 << (8 * r)) - 1;
+            lo = (lo & keep) | ((lo >> 8) & !keep) | (hi << 120);
+            hi >>= 8;
+        } else {
+            let r = r - 16;
+            picked.push((hi >> (8 * r)) as u8 as u32);
+            let keep = (1u128 << (8 * r)) - 1;
+            hi = (hi & keep) | ((hi >> 8) & !keep);
+        }
+    }
+    picked
+}
+
+/// Most values [`pick_few`] draws from.
+pub const FEW: usize = 32;
+
+/// The values `0..FEW` a byte each, little-endian, in two words: [`pick_few`]'s first list.
+const FEW_VALUES: [u128; 2] = {
+    let mut w = [0u128; 2];
+    let mut v = 0;
+    while v < FEW {
+        w[v / 16] |= (v as u128) << (8 * (v % 16));
+        v += 1;
+    }
+    w
+};
+
 /// [`pick_distinct`] when `n` > [`MAX_PICK`]: the values do not fit its list, so the `r`-th
 /// value not yet picked is found by shifting `r` past every picked value at or below it.
 #[cold]
@@ -471,6 +517,32 @@ mod tests {
             }
             assert_eq!(a.next_u32(), b.next_u32());
         }
+    }
+
+    #[test]
+    fn pick_few_draws_as_pick_distinct_does() {
+        // Every size it takes: the same values from the same stream, the stream left at the
+        // same place.
+        for n in 0..=FEW as u32 {
+            for m in 0..=n as usize {
+                let (mut a, mut b) = (rng(), rng());
+                for _ in 0..20 {
+                    assert_eq!(
+                        pick_few::<FEW>(&mut a, n, m).to_vec(),
+                        pick_distinct(&mut b, n, m).to_vec(),
+                        "{n} {m}"
+                    );
+                }
+                assert_eq!(a.next_u32(), b.next_u32(), "{n} {m}");
+            }
+        }
+        assert_eq!(pick_few::<3>(&mut rng(), 26, 3).len(), 3);
+    }
+
+    #[test]
+    #[should_panic(expected = "pick_few: 3 of 33")]
+    fn pick_few_refuses_more_values_than_it_holds() {
+        pick_few::<8>(&mut rng(), 33, 3);
     }
 
     #[test]

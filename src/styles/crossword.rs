@@ -63,7 +63,7 @@
 //! are completed at random to `26 − letters`, and your letters are the rest, in a drawn
 //! order. When the drawn exclusions overrun, the set's proof is used: every draw is bounded.
 
-use super::common::{pick_distinct, AmountBox, LosingNearMiss, MAX_SYMBOLS};
+use super::common::{pick_few, AmountBox, LosingNearMiss, MAX_SYMBOLS};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaFeature, AreaWin, Column, ColumnKind, Evaluation, Face, FaceRng, FeatureId, FeatureKind,
@@ -1074,7 +1074,7 @@ impl Crossword {
         face.codes[1..1 + self.n].copy_from_slice(&grid.words);
         let yours: ArrayVec<u8, 26> = (0..26u8).filter(|&l| excluded & (1 << l) == 0).collect();
         let start = 1 + self.n;
-        for (i, &p) in pick_distinct(rng, self.letters as u32, self.letters)
+        for (i, &p) in pick_few::<26>(rng, self.letters as u32, self.letters)
             .iter()
             .enumerate()
         {
@@ -1131,7 +1131,7 @@ impl Crossword {
             let mut x = start;
             // The words of `others` not yet holding an excluded letter (kept incomplete).
             let mut open = unheld(x);
-            for &p in &pick_distinct(rng, others.len() as u32, others.len()) {
+            for &p in &pick_few::<{ MAX_WORDS + 1 }>(rng, others.len() as u32, others.len()) {
                 if open & (1 << p) == 0 {
                     continue;
                 }
@@ -1169,7 +1169,7 @@ impl Crossword {
             .filter(|&l| excluded & l == 0 && s.yours & l == 0)
             .collect();
         let more = (budget - excluded.count_ones()) as usize;
-        for &p in &pick_distinct(rng, rest.len() as u32, more) {
+        for &p in &pick_few::<26>(rng, rest.len() as u32, more) {
             excluded |= rest[p as usize];
         }
         excluded & ALPHABET

@@ -75,7 +75,7 @@
 //! the near miss also bars from a cell every winning symbol that a line through it already
 //! holds `k − 2` times (checked when the spec is loaded too, unless `near_miss = 1`).
 
-use super::common::pick_distinct;
+use super::common::pick_few;
 use super::common::LosingNearMiss;
 use super::common::{self, AmountBox};
 use super::special::{self, RawSpecial, SpecialKind, Specials};
@@ -1178,7 +1178,7 @@ impl Lines {
                 let t = u64::from(times.expect("a multiplier"));
                 let sets = &self.beside[way.wins.len() - 1];
                 let set = &sets[below(rng, sets.len() as u32) as usize];
-                let order = pick_distinct(rng, set.len() as u32, set.len());
+                let order = pick_few::<MOST_LINES>(rng, set.len() as u32, set.len());
                 for (w, &o) in way.wins.iter().zip(&order) {
                     let syms = self.symbols_for(Money(w.amount.cents() / t));
                     let s = syms[below(rng, syms.len() as u32) as usize];
@@ -1199,7 +1199,7 @@ impl Lines {
             Some(_) if way.wins.len() >= 2 => {
                 let sets = &self.sets[way.wins.len() - 2];
                 let set = &sets[below(rng, sets.len() as u32) as usize];
-                let order = pick_distinct(rng, set.len() as u32, set.len());
+                let order = pick_few::<MOST_LINES>(rng, set.len() as u32, set.len());
                 for (w, &o) in way.wins.iter().zip(&order) {
                     let syms = self.symbols_for(w.amount);
                     let s = syms[below(rng, syms.len() as u32) as usize];
