@@ -685,4 +685,52 @@ mod tests {
             }
         }
     }
+
+    /// A row is what the csv crate writes of its fields, for faces of values of every
+    /// length (the long ones not in the shared table) and of many columns sharing it.
+    #[test]
+    fn a_row_is_what_the_csv_crate_writes() {
+        let mut longest = 0;
+        for rel in [
+            "tests/specs/coq_small.toml",
+            "tests/specs/poker_small.toml",
+            "tests/specs/mots_small.toml",
+            "game_specs/examples/six_bingo.toml",
+            "game_specs/examples/ticket_bonus.toml",
+            "game_specs/examples/casino.toml",
+        ] {
+            let spec = GameSpec::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)).unwrap();
+            let cols = &spec.game.layout().columns;
+            for (t, row) in rows(rel) {
+                let way = &spec.ways[t.way as usize];
+                let mut want: Vec<String> = [t.block, t.pack, t.pack_position, t.ticket]
+                    .iter()
+                    .map(u32::to_string)
+                    .collect();
+                want.push(String::from_utf8(t.serial.to_vec()).unwrap());
+                want.push(way.amount.to_string());
+                want.push(way.id.clone());
+                if spec.has_items() {
+                    let item = way.tier.and_then(|k| spec.tiers[k].item.clone());
+                    want.push(item.unwrap_or_default());
+                }
+                for (c, &code) in cols.iter().zip(&t.face.codes) {
+                    let v = &c.values[code as usize];
+                    longest = longest.max(escaped(v).len());
+                    want.push(v.clone());
+                }
+                let mut w = csv::WriterBuilder::new()
+                    .terminator(csv::Terminator::Any(b'\n'))
+                    .from_writer(Vec::new());
+                w.write_record(&want).unwrap();
+                assert_eq!(
+                    String::from_utf8(row).unwrap(),
+                    String::from_utf8(w.into_inner().unwrap()).unwrap(),
+                    "{rel}"
+                );
+            }
+        }
+        // A value and its separator of more than a table entry holds.
+        assert!(longest >= SHORT, "{longest}");
+    }
 }
