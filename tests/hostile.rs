@@ -934,3 +934,30 @@ fn a_secret_pasted_into_a_spec_is_not_echoed() {
         );
     }
 }
+
+/// A ticket file grown far past what its block can hold (here zeros with no line end, as a
+/// sparse file of 2 GiB: the ticket pass stops at its first over-long line) is hashed no
+/// further than that bound, (3 000 tickets + 2) × (4 096 + 12 face columns × 1 024) bytes
+/// for coq_small, and the finding says so; verify never reads the rest.
+#[test]
+fn a_ticket_file_grown_past_its_block_is_read_no_further() {
+    let t = tempfile::tempdir().unwrap();
+    let b = block(t.path(), "block-001");
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(b.join("tickets.csv"))
+        .unwrap()
+        .set_len(2 << 30)
+        .unwrap();
+    let (code, out) = verify_out(&b);
+    assert_eq!(code, Some(1), "{out}");
+    let bound = 3002u64 * (4096 + 12 * 1024);
+    for said in [
+        format!(
+            "tickets.csv goes on past what the block holds: only the first {bound} bytes were read"
+        ),
+        format!("tickets.csv: {bound} bytes, the manifest says "),
+    ] {
+        assert!(out.contains(&said), "{said}: {out}");
+    }
+}

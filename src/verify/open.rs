@@ -86,13 +86,16 @@ pub(super) fn open<'a>(
     }
 }
 
-/// Size and hex SHA-256 of the regular file at `path`, or `None` when it is not one or
-/// cannot be read.
-pub(super) fn hash_file(path: &Path) -> Option<(u64, String)> {
+/// Size and hex SHA-256 of the regular file at `path`, read up to `limit` bytes when a
+/// limit is given, and true when the file goes on past it (the size and digest are then of
+/// its first `limit` bytes); `None` when it is not a regular file or cannot be read.
+pub(super) fn hash_file(path: &Path, limit: Option<u64>) -> Option<(u64, String, bool)> {
+    use std::io::Read;
     let mut f = crate::output::open_regular(path).ok()?;
     let mut h = Sha256::new();
-    let n = std::io::copy(&mut f, &mut h).ok()?;
-    Some((n, hex::encode(h.finalize())))
+    let n = std::io::copy(&mut (&mut f).take(limit.unwrap_or(u64::MAX)), &mut h).ok()?;
+    let more = limit.is_some_and(|l| n == l) && f.read(&mut [0u8; 1]).ok()? == 1;
+    Some((n, hex::encode(h.finalize()), more))
 }
 
 /// Checks that `SHA256SUMS` (`listed`) lists every file of a block once: a ticket file as

@@ -85,13 +85,27 @@ pub(super) fn pass(block: &mut Block, found: &mut Found) -> Result<(), VerifyErr
         }
     }
     // Ticket files the pass did not read (it stopped early): hashed here, so that the
-    // digest checks tell a file that is there from one that is missing.
+    // digest checks tell a file that is there from one that is missing; no further than a
+    // block of its size holds, when the spec and the size are known.
+    let limit = block
+        .spec
+        .as_ref()
+        .zip(block.run.expect.as_ref())
+        .map(|(spec, e)| text_limit(e.tickets, spec));
     for name in [CSV, BIN, VALIDATION] {
         let sealed = format!("{name}{SEALED_SUFFIX}");
         for name in [name, &sealed] {
             if !block.actual.contains_key(name) {
-                if let Some(h) = hash_file(&block.dir.join(name)) {
-                    block.actual.insert(name.into(), h);
+                if let Some((n, h, more)) = hash_file(&block.dir.join(name), limit) {
+                    if more {
+                        add(
+                            &mut found.checks,
+                            CheckId::RecordCount,
+                            None,
+                            format!("{name} goes on past what the block holds: only the first {n} bytes were read"),
+                        );
+                    }
+                    block.actual.insert(name.into(), (n, h));
                 }
             }
         }
