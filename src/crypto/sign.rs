@@ -341,6 +341,22 @@ impl Vouched {
 /// (2 × 8), key id (8), Ed25519 secret key (64), checksum (32).
 const SECRET_KEY_BYTES: usize = 3 * 2 + 32 + 2 * 8 + 8 + 64 + 32;
 
+/// The most bytes a key file may hold: a minisign key takes under 1 KiB.
+const MAX_KEY_BYTES: u64 = 4 << 10;
+
+/// The text of the key file `path`: a regular file (reached through symbolic links, never
+/// waited on as a FIFO or read on as a device) of at most 4 KiB, in UTF-8. Errors:
+/// [`SignError::Io`] naming the file and why.
+fn read_key(path: &Path) -> Result<String, SignError> {
+    let io = |error| SignError::Io {
+        path: path.to_path_buf(),
+        error,
+    };
+    let bytes = crate::store::regular::read_named(path, MAX_KEY_BYTES).map_err(io)?;
+    String::from_utf8(bytes)
+        .map_err(|e| io(std::io::Error::new(std::io::ErrorKind::InvalidData, e)))
+}
+
 /// A secret key, ready to sign.
 pub struct Signer {
     sk: SecretKey,
@@ -353,10 +369,7 @@ impl Signer {
     /// the password in `TIRAGE_KEY_PASSWORD`, or asked on the terminal. Errors: the file
     /// cannot be read; it is not a minisign secret key; the password is wrong.
     pub fn load(path: &Path) -> Result<Signer, SignError> {
-        let text = std::fs::read_to_string(path).map_err(|error| SignError::Io {
-            path: path.to_path_buf(),
-            error,
-        })?;
+        let text = read_key(path)?;
         let bad = |why: minisign::PError| SignError::BadKey {
             path: path.to_path_buf(),
             what: "secret key",
@@ -454,10 +467,7 @@ impl Verifier {
     /// Loads the public key `path` (minisign's `.pub` format, or the bare base64 line).
     /// Errors: the file cannot be read, or is not a minisign public key.
     pub fn load(path: &Path) -> Result<Verifier, SignError> {
-        let text = std::fs::read_to_string(path).map_err(|error| SignError::Io {
-            path: path.to_path_buf(),
-            error,
-        })?;
+        let text = read_key(path)?;
         let bad = |why: minisign::PError| SignError::BadKey {
             path: path.to_path_buf(),
             what: "public key",

@@ -176,6 +176,9 @@ pub fn encrypt_to<W: Write>(
         .map_err(|e| SealError::Encrypt(e.to_string()))
 }
 
+/// The most bytes an age identity file may hold (it may hold many identities).
+const MAX_IDENTITY_BYTES: u64 = 1 << 20;
+
 /// The identities (age secret keys) an auditor, printer or central system holds.
 #[derive(Default)]
 pub struct Identities(Vec<Box<dyn age::Identity + Send + Sync>>);
@@ -196,7 +199,10 @@ impl Identities {
                 path: p.display().to_string(),
                 why,
             };
-            let text = std::fs::read_to_string(p).map_err(|e| bad(e.to_string()))?;
+            let bytes = crate::store::regular::read_named(p, MAX_IDENTITY_BYTES)
+                .map_err(|e| bad(e.to_string()))?;
+            let text = String::from_utf8(bytes)
+                .map_err(|_| bad("not text: an age identity file is UTF-8".into()))?;
             let before = ids.len();
             for line in text.lines().map(str::trim) {
                 if line.starts_with("AGE-SECRET-KEY-") {

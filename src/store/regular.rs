@@ -37,6 +37,18 @@ fn size(limit: u64) -> String {
 /// waiting (a FIFO would wait for a writer). Errors: `InvalidInput` naming what it is
 /// instead ("a FIFO", "a symbolic link", …), or the operating system's error.
 pub fn open_regular(path: &Path) -> std::io::Result<File> {
+    open_file(path, false)
+}
+
+/// Opens `path` as [`open_regular`] does, but through symbolic links: for a file its user
+/// names (a key, an identity), which may well be a link to where it is kept.
+/// Errors: as [`open_regular`], of the file the links lead to.
+pub fn open_named(path: &Path) -> std::io::Result<File> {
+    open_file(path, true)
+}
+
+/// [`open_regular`], through symbolic links when `follow`.
+fn open_file(path: &Path, follow: bool) -> std::io::Result<File> {
     use rustix::fs::OFlags;
     use std::os::unix::fs::OpenOptionsExt;
     let not_regular = |ft| {
@@ -47,11 +59,26 @@ pub fn open_regular(path: &Path) -> std::io::Result<File> {
     };
     let f = File::options()
         .read(true)
-        .custom_flags((OFlags::NONBLOCK | OFlags::NOFOLLOW | OFlags::NOCTTY).bits() as i32)
+        .custom_flags(
+            (OFlags::NONBLOCK
+                | OFlags::NOCTTY
+                | if follow {
+                    OFlags::empty()
+                } else {
+                    OFlags::NOFOLLOW
+                })
+            .bits() as i32,
+        )
         .open(path)
-        .map_err(|e| match std::fs::symlink_metadata(path) {
-            Ok(m) if !m.is_file() => not_regular(m.file_type()),
-            _ => e,
+        .map_err(|e| {
+            match if follow {
+                std::fs::metadata(path)
+            } else {
+                std::fs::symlink_metadata(path)
+            } {
+                Ok(m) if !m.is_file() => not_regular(m.file_type()),
+                _ => e,
+            }
         })?;
     let ft = f.metadata()?.file_type();
     if !ft.is_file() {
@@ -63,7 +90,17 @@ pub fn open_regular(path: &Path) -> std::io::Result<File> {
 /// The bytes of the regular file `path` ([`open_regular`]) if it holds at most `limit`.
 /// Errors: as [`open_regular`]; `InvalidData` when it is larger than `limit`.
 pub fn read_regular(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
-    let f = open_regular(path)?;
+    read_bounded(open_regular(path)?, limit)
+}
+
+/// The bytes of the regular file `path`, reached through symbolic links ([`open_named`]),
+/// if it holds at most `limit`. Errors: as [`read_regular`].
+pub fn read_named(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
+    read_bounded(open_named(path)?, limit)
+}
+
+/// The bytes of `f` if it holds at most `limit`; `InvalidData` otherwise.
+fn read_bounded(f: File, limit: u64) -> std::io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     f.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > limit {
