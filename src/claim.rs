@@ -326,10 +326,19 @@ pub fn claim(
     ways.push(("lose".into(), "0".into(), String::new()));
     let items = manifest.tiers.iter().any(|t| t.item.is_some());
     let header = columns(items).join(",");
+    // Never more read than the manifest says the file holds (and one byte more, to see
+    // that it holds more), nor a line longer than a row can be.
+    let recorded = manifest
+        .files
+        .iter()
+        .find(|f| f.name == VALIDATION)
+        .map(|f| f.bytes)
+        .ok_or_else(|| file(&name, format!("{MANIFEST} records no {VALIDATION}")))?;
     let mut hash = Sha256::new();
     let mut reader = std::io::BufReader::new(Hashing {
-        inner: opened.reader,
+        inner: opened.reader.take(recorded.saturating_add(1)),
         hash: &mut hash,
+        count: 0,
     });
     let mut found: Option<(String, String, String)> = None;
     let mut previous = String::new();
@@ -341,13 +350,35 @@ pub fn claim(
     };
     loop {
         line.clear();
-        let k = reader
+        let k = (&mut reader)
+            .take(MAX_ROW_BYTES + 1)
             .read_until(b'\n', &mut line)
             .map_err(|e| file(&name, format!("cannot read it: {e}")))?;
+        // Read to the bound: the file holds more than the manifest records (checked before
+        // a line cut at the bound is taken for a malformed one).
+        if (k == 0 || line.last() != Some(&b'\n')) && reader.get_ref().count > recorded {
+            return Err(file(
+                &name,
+                format!(
+                    "{}it holds more than the {recorded} bytes {MANIFEST} records",
+                    if opened.sealed.is_some() {
+                        "decrypted, "
+                    } else {
+                        ""
+                    }
+                ),
+            ));
+        }
         if k == 0 {
             break;
         }
         n += 1;
+        if line.len() as u64 > MAX_ROW_BYTES {
+            return Err(at(
+                n,
+                format!("the line is longer than {MAX_ROW_BYTES} bytes, more than a row holds"),
+            ));
+        }
         if line.pop() != Some(b'\n') {
             return Err(at(n, "the last line has no line feed".into()));
         }
@@ -480,12 +511,19 @@ pub fn claim(
 struct Hashing<'a, R> {
     inner: R,
     hash: &'a mut Sha256,
+    /// Bytes read so far.
+    count: u64,
 }
+
+/// The most bytes a row of `validation.csv` may hold, its line feed included: a claim, a
+/// way, a prize and an item are far shorter.
+const MAX_ROW_BYTES: u64 = 64 << 10;
 
 impl<R: Read> Read for Hashing<'_, R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let n = self.inner.read(buf)?;
         self.hash.update(&buf[..n]);
+        self.count += n as u64;
         Ok(n)
     }
 }

@@ -805,3 +805,31 @@ fn the_readme_s_claim_example_reads_every_code() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+/// A validation file larger than the manifest records is refused once read to the bound
+/// (the manifest's bytes and one more), never read whole: exit 2, naming the file.
+#[test]
+fn a_validation_file_larger_than_recorded_is_never_read_whole() {
+    let t = tempfile::tempdir().unwrap();
+    let b = t.path().join("b");
+    generate(&repo("tests/specs/coq_small.toml"), &b, 1);
+    let rows = rows(&b);
+    let codes = codes(&b);
+    let path = b.join("validation.csv");
+    let bytes = std::fs::metadata(&path).unwrap().len();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(bytes + (1 << 20))
+        .unwrap();
+    let (s, out, err) = claim(&b, &rows[0][4], &codes[0], &["--unauthenticated"]);
+    assert_eq!((s, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        format!(
+            "tirage: error: {}: it holds more than the {bytes} bytes manifest.json records\n",
+            path.display()
+        )
+    );
+}
