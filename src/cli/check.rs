@@ -35,10 +35,10 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         .into_iter()
         .flatten()
     {
-        eprintln!("tirage: warning: {w}");
+        errln!("tirage: warning: {w}");
     }
     if a.quiet {
-        println!(
+        outln!(
             "{}: valid ({}, {} tiers, {} ways, blocks of {} tickets)",
             a.spec.display(),
             spec.id,
@@ -47,7 +47,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
             grouped(u64::from(spec.block_size))
         );
     } else {
-        print!("{}", report(&spec, &packs));
+        out!("{}", report(&spec, &packs));
     }
     Ok(Outcome::Success)
 }

@@ -119,7 +119,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     }
     let code = code(&a)?;
     let c = claim(&a.dir, &a.serial, &code, &ids, trust)?;
-    println!("{}", c.line());
+    outln!("{}", c.line());
     // A specimen deck's ticket, a test block's (whose codes anyone knowing the test seed
     // computes), and any answer given without the operator's signature (whoever can write
     // the directory could have written its prizes) is never payable: a winner is refused

@@ -106,7 +106,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     )?;
     let m = made.manifest;
     if !a.quiet {
-        eprintln!(
+        errln!(
             "specimen deck of {}: {} tickets ({} winners, {} ways) → {}",
             m.game.id,
             m.tickets,
@@ -118,7 +118,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
             out.display()
         );
         if let Some(p) = m.promised_features.as_ref().filter(|p| !p.is_empty()) {
-            eprintln!(
+            errln!(
                 "features promised: {}",
                 p.iter()
                     .map(|f| format!("{} (ticket {})", f.feature, f.ticket))
@@ -128,7 +128,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         }
     }
     if let Some(said) = said {
-        eprintln!("{said}");
+        errln!("{said}");
     }
     Ok(Outcome::Success)
 }

@@ -127,7 +127,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         let test =
             a.seed.insecure() || tirage::crypto::rng::is_test_seed_commitment(&seed.commitment());
         if !a.quiet {
-            eprintln!(
+            errln!(
                 "{}emission {} of {}: {} blocks → {}",
                 if test { TEST_EMISSION } else { "" },
                 m.emission,
@@ -137,19 +137,22 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
             );
             // Every block has the lot table's counts, and is signed and encrypted alike.
             if let Some(b) = m.blocks.first() {
-                eprintln!(
+                errln!(
                     "each block: {} tickets, {} lots, payout {} {}",
-                    b.tickets, b.lots, b.payout, spec.currency
+                    b.tickets,
+                    b.lots,
+                    b.payout,
+                    spec.currency
                 );
             }
             let sealed: Vec<(&str, usize)> = tirage::block::layout::TICKET_FILES
                 .iter()
                 .filter_map(|&f| Some((f, recipients.of(f)?.len())))
                 .collect();
-            eprintln!("{}", delivery(&sealed, signer.as_ref(), true));
+            errln!("{}", delivery(&sealed, signer.as_ref(), true));
         }
         for said in [said, key_said].into_iter().flatten() {
-            eprintln!("{said}");
+            errln!("{said}");
         }
         return Ok(Outcome::Success);
     }
@@ -204,7 +207,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     let key_said = derived.then(|| DERIVED.to_string());
     let manifest = made.manifest;
     if !a.quiet {
-        eprintln!(
+        errln!(
             "{}block {} of {}: {} tickets, {} lots, payout {} {} → {}",
             if manifest.is_test_block() {
                 TEST_BLOCK
@@ -224,10 +227,10 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
             .iter()
             .filter_map(|f| Some((f.name.as_str(), f.encrypted_for.as_ref()?.len())))
             .collect();
-        eprintln!("{}", delivery(&sealed, signer.as_ref(), false));
+        errln!("{}", delivery(&sealed, signer.as_ref(), false));
     }
     for said in [said, key_said].into_iter().flatten() {
-        eprintln!("{said}");
+        errln!("{said}");
     }
     Ok(Outcome::Success)
 }

@@ -43,7 +43,7 @@ pub(super) fn run_keygen(a: KeygenArgs) -> Result<Outcome> {
         Some(password_twice()?)
     };
     let id = keygen(&a.out, password)?;
-    eprintln!("{}", keygen_said(&id, &a.out));
+    errln!("{}", keygen_said(&id, &a.out));
     Ok(Outcome::Success)
 }
 
@@ -148,7 +148,7 @@ pub(super) fn run_seed(a: SeedArgs) -> Result<Outcome> {
     match a.command {
         SeedCommand::New { out } => {
             write_secret(&out, &Seed::from_os()?)?;
-            eprintln!(
+            errln!(
                 "a fresh 256-bit secret written to {} (mode 0600): keep it secret",
                 out.display()
             );
@@ -159,7 +159,7 @@ pub(super) fn run_seed(a: SeedArgs) -> Result<Outcome> {
             blocks,
             sign,
         } => {
-            println!(
+            outln!(
                 "{}",
                 super::seed::commit(&share, &spec, &blocks, sign.as_deref())?
             );
@@ -262,7 +262,7 @@ impl BlockKeys {
     pub(super) fn recipients(&self) -> Result<Recipients> {
         let r = Recipients::parse(&self.recipient)?;
         if let Some(w) = r.auditor_warning() {
-            eprintln!("tirage: warning: {w}");
+            errln!("tirage: warning: {w}");
         }
         Ok(r)
     }

@@ -2,6 +2,26 @@
 //! Exit codes: 0 success (or `verify` clean, or `claim` pays), 1 `verify` found
 //! discrepancies (or `claim`'s ticket is no winner), 2 usage, spec or I/O error, 3 `claim`
 //! refused. Every error is printed once, here.
+//!
+//! Printing never panics: the commands print with [`out!`], [`outln!`] and [`errln!`],
+//! which keep the first failed write ([`emit`]); [`run`] then ends quietly with the
+//! command's exit status when standard output or error was a closed pipe (a reader such
+//! as `head` that stopped early), and with exit 2 on any other failed write.
+
+/// Prints to standard output as `print!` does, never panicking ([`emit`]).
+macro_rules! out {
+    ($($arg:tt)*) => { $crate::cli::emit(false, format_args!($($arg)*)) };
+}
+
+/// Prints a line to standard output as `println!` does, never panicking ([`emit`]).
+macro_rules! outln {
+    ($($arg:tt)*) => { $crate::cli::emit(false, format_args!("{}\n", format_args!($($arg)*))) };
+}
+
+/// Prints a line to standard error as `eprintln!` does, never panicking ([`emit`]).
+macro_rules! errln {
+    ($($arg:tt)*) => { $crate::cli::emit(true, format_args!("{}\n", format_args!($($arg)*))) };
+}
 
 mod check;
 mod claim;
@@ -72,6 +92,56 @@ pub(crate) enum Outcome {
     Refused,
 }
 
+/// The first write to standard output or error that failed: which stream
+/// (`"output"`, `"error"`) and why.
+static WRITE_FAILED: std::sync::Mutex<Option<(&'static str, std::io::Error)>> =
+    std::sync::Mutex::new(None);
+
+/// Writes `args` to standard error (`to_stderr`) or output. A failed write is kept (the
+/// first only: [`WRITE_FAILED`]), never a panic; once a stream has failed, nothing more is
+/// written to it.
+pub(crate) fn emit(to_stderr: bool, args: std::fmt::Arguments) {
+    use std::io::Write;
+    let stream = if to_stderr { "error" } else { "output" };
+    let mut failed = WRITE_FAILED.lock().unwrap_or_else(|e| e.into_inner());
+    if failed.as_ref().is_some_and(|(s, _)| *s == stream) {
+        return;
+    }
+    let written = if to_stderr {
+        std::io::stderr().lock().write_fmt(args)
+    } else {
+        std::io::stdout().lock().write_fmt(args)
+    };
+    if let Err(e) = written {
+        failed.get_or_insert((stream, e));
+    }
+}
+
+/// `code`, the command's exit status, once standard output is flushed: itself when every
+/// write held or the one that failed met a closed pipe (the reader stopped early, which is
+/// its choice); else 2, the failure said on standard error if it can be.
+fn after_writes(code: ExitCode) -> ExitCode {
+    use std::io::Write;
+    if let Err(e) = std::io::stdout().lock().flush() {
+        WRITE_FAILED
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_or_insert(("output", e));
+    }
+    let failed = WRITE_FAILED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .take();
+    match failed {
+        None => code,
+        Some((_, e)) if e.kind() == std::io::ErrorKind::BrokenPipe => code,
+        Some((stream, e)) => {
+            errln!("tirage: error: cannot write to standard {stream}: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
 /// Parses the arguments, runs the command, prints any error once; returns the exit code.
 pub(crate) fn run() -> ExitCode {
     // Before the arguments are parsed: a command that writes an output is stopped cleanly
@@ -82,7 +152,7 @@ pub(crate) fn run() -> ExitCode {
         .is_some_and(|c| INTERRUPTIBLE.iter().any(|&w| c == w));
     if writes {
         if let Err(e) = stop_on_signal() {
-            eprintln!("tirage: error: {e:#}");
+            errln!("tirage: error: {e:#}");
             return ExitCode::from(2);
         }
     }
@@ -100,6 +170,12 @@ pub(crate) fn run() -> ExitCode {
     };
     no_core_dumps();
     one_malloc_arena_per_core();
+    let code = run_command(cli);
+    after_writes(code)
+}
+
+/// Runs the command `cli` names, prints any error once; returns the exit code.
+fn run_command(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Generate(a) => generate::run(a),
         Command::Verify(a) => verify::run(a),
@@ -118,7 +194,7 @@ pub(crate) fn run() -> ExitCode {
         Ok(Outcome::Findings) => ExitCode::from(1),
         Ok(Outcome::Refused) => ExitCode::from(3),
         Err(e) => {
-            eprintln!(
+            errln!(
                 "tirage: error: {}",
                 visible(&as_caller_says(format!("{e:#}")))
             );
@@ -235,7 +311,7 @@ fn stop_on_signal() -> anyhow::Result<Cancel> {
     match ctrlc::set_handler(move || {
         set.cancel();
         if !told.swap(true, std::sync::atomic::Ordering::SeqCst) {
-            eprintln!("tirage: stopping: an output not yet complete is removed");
+            errln!("tirage: stopping: an output not yet complete is removed");
         }
     }) {
         // A handler set already stays.
@@ -261,10 +337,10 @@ fn once_placed(
 ) -> anyhow::Result<Option<String>> {
     let said = seed_file.finish(seed, output)?;
     if stop.is_cancelled() {
-        eprintln!("tirage: the stop came once the output was complete: it is in place");
+        errln!("tirage: the stop came once the output was complete: it is in place");
     }
     for l in left_over {
-        eprintln!("tirage: warning: {l}");
+        errln!("tirage: warning: {l}");
     }
     Ok(said)
 }
@@ -281,7 +357,7 @@ fn lock_output(out: &std::path::Path, force: bool) -> anyhow::Result<OutputLock>
     outside_blocks(out, "an --out")?;
     let lock = match OutputLock::acquire(out, Mode::Exclusive, false) {
         Err(LockError::Busy { .. }) if force => {
-            eprintln!(
+            errln!(
                 "tirage: waiting for another tirage run writing or verifying {} to finish",
                 out.display()
             );
@@ -292,20 +368,20 @@ fn lock_output(out: &std::path::Path, force: bool) -> anyhow::Result<OutputLock>
     if let Some(w) =
         tirage::store::owner::open_folder_warning(&tirage::store::durable::parent_of(out))
     {
-        eprintln!("tirage: warning: {w}");
+        errln!("tirage: warning: {w}");
     }
     // Nothing another user put beside the output is acted on, nor anything else then.
     lock.check_leftovers()?;
     if let Some(r) = tirage::generate::place::recover(out)? {
-        eprintln!("tirage: {r}");
+        errln!("tirage: {r}");
     }
     for (path, error) in lock.remove_leftovers()? {
         match error {
-            None => eprintln!(
+            None => errln!(
                 "tirage: removed {}, left by an earlier run that did not finish",
                 path.display()
             ),
-            Some(e) => eprintln!(
+            Some(e) => errln!(
                 "tirage: warning: {}, left by an earlier run that did not finish, could not be removed: {e}",
                 path.display()
             ),
@@ -399,7 +475,7 @@ fn lock_shared(dir: &std::path::Path) -> anyhow::Result<Vec<OutputLock>> {
     for d in &dirs {
         let lock = match OutputLock::acquire(d, Mode::Shared, false) {
             Err(LockError::Busy { .. }) => {
-                eprintln!(
+                errln!(
                     "tirage: waiting for another tirage run writing {} to finish",
                     d.display()
                 );
@@ -412,7 +488,7 @@ fn lock_shared(dir: &std::path::Path) -> anyhow::Result<Vec<OutputLock>> {
             // No lock file: not made by this tirage; the seal check still holds.
             Err(LockError::Io { error, .. }) if error.kind() == std::io::ErrorKind::NotFound => {}
             Err(e @ LockError::NotOurs { .. }) => return Err(e.into()),
-            Err(e) => eprintln!("tirage: note: {e}; going on without it"),
+            Err(e) => errln!("tirage: note: {e}; going on without it"),
         }
     }
     // Read under the locks: a run still replacing it has finished by now.

@@ -75,15 +75,15 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     let names = package(&a.dir, role, &a.signer, &a.out, a.force, a.test_block)?;
     if role == Role::Auditor {
         if let Some(w) = auditor_warning(&a.out) {
-            eprintln!("tirage: warning: {w}");
+            errln!("tirage: warning: {w}");
         }
     }
     if !a.quiet {
         for n in &names {
-            println!("{}", a.out.join(n).display());
+            outln!("{}", a.out.join(n).display());
         }
         if let Some(m) = bundle_manifest(&a.out) {
-            eprintln!("{}", summary(&m, role, &a.out));
+            errln!("{}", summary(&m, role, &a.out));
         }
     }
     Ok(Outcome::Success)

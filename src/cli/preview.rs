@@ -45,7 +45,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     let packs =
         super::check::pack_law(&spec).map_err(|e| anyhow::anyhow!("{}: {e}", a.spec.display()))?;
     if let Some(w) = spec.payout_above_sales() {
-        eprintln!("tirage: warning: {w}");
+        errln!("tirage: warning: {w}");
     }
     let lines: Vec<String> = packs
         .lines()
@@ -62,7 +62,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     write_page(&path, html.as_bytes(), a.force)?;
     if !a.quiet {
-        println!("{}", path.display());
+        outln!("{}", path.display());
     }
     Ok(Outcome::Success)
 }

@@ -158,7 +158,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     plain_not_by_prize(&a, &proofs.manifest)?;
     let marks = proofs.marks(asked);
     if marks != asked && !a.quiet {
-        eprintln!(
+        errln!(
             "tirage: note: tickets.csv is not read (absent, or encrypted to others): proofs of a production block from the print file alone are plain (no prize, way, mark or note)"
         );
     }
@@ -178,7 +178,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         put(staged, pdf, a.force, PDF, "another file")?;
         said_late(&stop);
         if !a.quiet {
-            println!("{}", pdf.display());
+            outln!("{}", pdf.display());
         }
         return Ok(Outcome::Success);
     }
@@ -247,7 +247,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     for (path, t) in paths.iter().zip(staged) {
         put(t, path, a.force, SVG, "another --out")?;
         if !a.quiet {
-            println!("{}", path.display());
+            outln!("{}", path.display());
         }
     }
     said_late(&stop);
@@ -266,7 +266,7 @@ fn remove_made(made: &[PathBuf]) {
 /// them out.
 fn said_late(stop: &tirage::generate::cancel::Cancel) {
     if stop.is_cancelled() {
-        eprintln!("tirage: the stop came once the proofs were written: they are in place");
+        errln!("tirage: the stop came once the proofs were written: they are in place");
     }
 }
 

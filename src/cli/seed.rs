@@ -245,7 +245,7 @@ pub(super) fn warn_if_open(path: &Path, what: &str) {
             first
         };
         if m.is_file() && m.mode() & 0o077 != 0 && first() {
-            eprintln!(
+            errln!(
                 "tirage: warning: the {what} {} is open to other users than its owner \
                  (mode {:o}): whoever can read it holds the secret; make it its owner's \
                  alone: chmod 600 {}",

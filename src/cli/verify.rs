@@ -132,12 +132,12 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     // What a verify killed while it checked an emission left: its sorted runs of codes.
     for st in tirage::verify::codes::remove_stale() {
         match st.error {
-            None => eprintln!(
+            None => errln!(
                 "tirage: removed {}: {} run(s) of validation codes a killed verify left (encrypted under a key that died with it)",
                 st.path.display(),
                 st.runs
             ),
-            Some(e) => eprintln!(
+            Some(e) => errln!(
                 "tirage: warning: {}, left by a killed verify, could not be removed: {e}",
                 st.path.display()
             ),
@@ -264,11 +264,11 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         })??;
         bar.finish_and_clear();
         if a.json {
-            println!("{}", serde_json::to_string_pretty(&report)?);
+            outln!("{}", serde_json::to_string_pretty(&report)?);
         } else if a.quiet {
-            print!("{}", super::visible(&report.verdict_text()));
+            out!("{}", super::visible(&report.verdict_text()));
         } else {
-            print!("{}", super::visible(&report.to_text()));
+            out!("{}", super::visible(&report.to_text()));
         }
         if !a.no_audit {
             write_emission_audit(&a, &report)?;
@@ -316,11 +316,11 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         }
         let report = tirage::verify::bundle::verify_bundle(&a.dir, role, &opts);
         if a.json {
-            println!("{}", serde_json::to_string_pretty(&report.report)?);
+            outln!("{}", serde_json::to_string_pretty(&report.report)?);
         } else if a.quiet {
-            print!("{}", super::visible(&report.verdict_text()));
+            out!("{}", super::visible(&report.verdict_text()));
         } else {
-            print!("{}", super::visible(&report.to_text()));
+            out!("{}", super::visible(&report.to_text()));
         }
         return Ok(if report.report.clean {
             Outcome::Success
@@ -378,11 +378,11 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     bar.finish_and_clear();
     let report = &report;
     if a.json {
-        println!("{}", serde_json::to_string_pretty(report)?);
+        outln!("{}", serde_json::to_string_pretty(report)?);
     } else if a.quiet {
-        print!("{}", super::visible(&report.verdict_text()));
+        out!("{}", super::visible(&report.verdict_text()));
     } else {
-        print!("{}", super::visible(&report.to_text()));
+        out!("{}", super::visible(&report.to_text()));
     }
     // An earlier run's report beside the block may say another verdict: never left unsaid.
     // So may one an earlier version wrote inside the block.
@@ -412,7 +412,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         }
     }
     for e in earlier.iter().filter(|e| e.is_file()) {
-        eprintln!(
+        errln!(
             "tirage: note: {} is an earlier run's report, not this run's (this run: {})",
             e.display(),
             if report.clean { "clean" } else { "findings" },
@@ -445,7 +445,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
                     dir.display()
                 )
             }
-            Err(e) => eprintln!(
+            Err(e) => errln!(
                 "tirage: warning: the audit report could not be written to {}: {e:#}{}",
                 dir.display(),
                 if a.report.is_none() {
@@ -456,7 +456,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
             ),
             Ok(written) if !a.quiet => {
                 let names: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
-                eprintln!(
+                errln!(
                     "audit report: {} ({}; {} exception(s) at p < 1 %)",
                     names.join(", "),
                     audit.verdict,
@@ -629,13 +629,13 @@ fn write_emission_audit(a: &Args, report: &EmissionReport) -> Result<()> {
             "the emission verified clean, but the audit report asked for could not be written to {}: {e:#}",
             dir.display()
         ),
-        Err(e) => eprintln!(
+        Err(e) => errln!(
             "tirage: warning: the emission's audit report could not be written to {}: {e:#}",
             dir.display()
         ),
         Ok(written) if !a.quiet => {
             let names: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
-            eprintln!("audit report: {} ({})", names.join(", "), audit.verdict);
+            errln!("audit report: {} ({})", names.join(", "), audit.verdict);
         }
         Ok(_) => {}
     }
