@@ -168,21 +168,38 @@ pub(super) fn run_seed(a: SeedArgs) -> Result<Outcome> {
     Ok(Outcome::Success)
 }
 
-/// Creates `path` (exclusively, mode 0600) holding `secret`'s 64 hex digits. Errors: `path`
-/// exists, or is a symbolic link to nothing; it cannot be written.
+/// Creates `path` (mode 0600, never over an existing file) holding `secret`'s 64 hex
+/// digits: written and flushed under a temporary name in the same directory, then renamed
+/// into place, so that `path` is whole or absent, whenever the run is stopped. Errors:
+/// `path` exists, or is a symbolic link to nothing; it cannot be written.
 pub(super) fn write_secret(path: &Path, secret: &Seed) -> Result<()> {
     super::refuse_dangling_link(path)?;
-    let mut o = std::fs::OpenOptions::new();
-    o.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
-    let mut f = o
-        .open(path)
-        .with_context(|| format!("cannot create {} (it is never overwritten)", path.display()))?;
+    let exists = |e: std::io::Error| {
+        anyhow::Error::new(e).context(format!(
+            "cannot create {} (it is never overwritten)",
+            path.display()
+        ))
+    };
+    if std::fs::symlink_metadata(path).is_ok() {
+        return Err(exists(rustix::io::Errno::EXIST.into()));
+    }
+    let dir = tirage::store::durable::parent_of(path);
+    let cannot_write =
+        |e| anyhow::Error::new(e).context(format!("cannot write {}", path.display()));
+    let mut f = {
+        use std::os::unix::fs::PermissionsExt;
+        tempfile::Builder::new()
+            .prefix(".tirage-secret-")
+            .permissions(std::fs::Permissions::from_mode(0o600))
+            .tempfile_in(&dir)
+            .map_err(cannot_write)?
+    };
     let text = zeroize::Zeroizing::new(format!("{}\n", secret.to_hex()));
     f.write_all(text.as_bytes())
-        .and_then(|_| f.sync_all())
-        .with_context(|| format!("cannot write {}", path.display()))
+        .and_then(|_| f.as_file().sync_all())
+        .map_err(cannot_write)?;
+    f.persist_noclobber(path).map_err(|e| exists(e.error))?;
+    tirage::store::durable::sync_dir(&dir).map_err(cannot_write)
 }
 
 /// The keys a production block is made with besides its seed, and its files' mode.
