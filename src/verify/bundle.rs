@@ -215,25 +215,7 @@ pub fn verify_bundle(dir: &Path, role: Role, opts: &Options) -> BundleReport {
         add(&mut checks, CheckId::Spec, None, d.describe());
     }
     others(dir, &held, role, &mut checks);
-    if std::fs::symlink_metadata(dir.join(PUBLIC_KEY)).is_err() {
-        add(
-            &mut checks,
-            CheckId::Sha256sums,
-            None,
-            format!(
-                "{PUBLIC_KEY} is missing: {} bundle holds no copy of the operator's public key (tirage package puts it there); ask the operator for the bundle again, and check it with the key as you hold it (--signer KEY.pub)",
-                role.whose()
-            ),
-        );
-    }
-    if let (Role::Printer, Some(m)) = (role, &manifest) {
-        check_printer_plaintext(dir, m, opts, &mut checks);
-    }
-    let counted = match (role, &manifest) {
-        (Role::Central, Some(m)) => Some(count_rows(dir, m, opts, &mut checks)),
-        // The printer's rows are not its to count; a manifest not read is a finding already.
-        _ => None,
-    };
+    let counted = party_files(dir, role, manifest.as_ref(), opts, &mut checks);
     let not_counted = counted.clone().and_then(Result::err);
     let results = results(checks, key.is_some(), counted.map(|c| c.is_ok()));
     let m = manifest.as_ref();
@@ -279,6 +261,40 @@ pub fn verify_bundle(dir: &Path, role: Role, opts: &Options) -> BundleReport {
         held,
         not_counted,
         report,
+    }
+}
+
+/// What the bundle of `role` in `dir` holds for its party, beyond the digests: its copy of
+/// the operator's key (a finding of [`CheckId::Sha256sums`] when it is missing), the
+/// printer's print file decrypted and held to `manifest` ([`check_printer_plaintext`]),
+/// the central system's rows counted ([`count_rows`]). Returns the count's outcome for the
+/// central system's bundle whose manifest was read, else `None` (the printer's rows are
+/// not its to count; a manifest not read is a finding already).
+fn party_files(
+    dir: &Path,
+    role: Role,
+    manifest: Option<&Manifest>,
+    opts: &Options,
+    checks: &mut Checks,
+) -> Option<Result<(), String>> {
+    if std::fs::symlink_metadata(dir.join(PUBLIC_KEY)).is_err() {
+        add(
+            checks,
+            CheckId::Sha256sums,
+            None,
+            format!(
+                "{PUBLIC_KEY} is missing: {} bundle holds no copy of the operator's public key (tirage package puts it there); ask the operator for the bundle again, and check it with the key as you hold it (--signer KEY.pub)",
+                role.whose()
+            ),
+        );
+    }
+    match (role, manifest) {
+        (Role::Printer, Some(m)) => {
+            check_printer_plaintext(dir, m, opts, checks);
+            None
+        }
+        (Role::Central, Some(m)) => Some(count_rows(dir, m, opts, checks)),
+        _ => None,
     }
 }
 
