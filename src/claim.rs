@@ -27,6 +27,7 @@ use crate::block::layout::{MANIFEST, SEALED_SUFFIX, SUMS, VALIDATION};
 use crate::block::serial;
 use crate::block::Kind;
 use crate::crypto::sign::Verifier;
+use crate::output::hashing::SummingReader;
 use crate::output::manifest::Manifest;
 use crate::output::seal::{self, Identities};
 use crate::output::validation_csv::{claim as claim_of, columns, CLAIM_BYTES};
@@ -334,12 +335,9 @@ pub fn claim(
         .find(|f| f.name == VALIDATION)
         .map(|f| f.bytes)
         .ok_or_else(|| file(&name, format!("{MANIFEST} records no {VALIDATION}")))?;
-    let mut hash = Sha256::new();
-    let mut reader = std::io::BufReader::new(Hashing {
-        inner: opened.reader.take(recorded.saturating_add(1)),
-        hash: &mut hash,
-        count: 0,
-    });
+    let mut reader = std::io::BufReader::new(SummingReader::new(
+        opened.reader.take(recorded.saturating_add(1)),
+    ));
     let mut found: Option<(String, String, String)> = None;
     let mut previous = String::new();
     let mut line = Vec::new();
@@ -356,7 +354,7 @@ pub fn claim(
             .map_err(|e| file(&name, format!("cannot read it: {e}")))?;
         // Read to the bound: the file holds more than the manifest records (checked before
         // a line cut at the bound is taken for a malformed one).
-        if (k == 0 || line.last() != Some(&b'\n')) && reader.get_ref().count > recorded {
+        if (k == 0 || line.last() != Some(&b'\n')) && reader.get_ref().count() > recorded {
             return Err(file(
                 &name,
                 format!(
@@ -438,8 +436,7 @@ pub fn claim(
             found = Some((way.to_string(), prize.to_string(), item.to_string()));
         }
     }
-    drop(reader);
-    let digest = hex::encode(hash.finalize());
+    let (_, digest) = reader.into_inner().finish();
     // The file as delivered is held to SHA256SUMS; its text, in clear or decrypted, to the
     // manifest's record of it.
     if let Some(delivered) = &opened.sealed {
@@ -507,26 +504,9 @@ pub fn claim(
     })
 }
 
-/// A reader that hashes what it reads.
-struct Hashing<'a, R> {
-    inner: R,
-    hash: &'a mut Sha256,
-    /// Bytes read so far.
-    count: u64,
-}
-
 /// The most bytes a row of `validation.csv` may hold, its line feed included: a claim, a
 /// way, a prize and an item are far shorter.
 const MAX_ROW_BYTES: u64 = 64 << 10;
-
-impl<R: Read> Read for Hashing<'_, R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.hash.update(&buf[..n]);
-        self.count += n as u64;
-        Ok(n)
-    }
-}
 
 /// Why an answer without the operator's signature is not to be paid.
 const UNAUTHENTICATED: &str = "unauthenticated: the operator's signature was not checked";

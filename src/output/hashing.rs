@@ -1,5 +1,6 @@
 //! The SHA-256 of a file as it streams, both ways: [`HashingWriter`] as the generator
-//! writes a file, [`HashingReader`] as `verify` reads one back, each counting its bytes.
+//! writes a file, [`HashingReader`] as `verify` reads one back, [`SummingReader`] over any
+//! reader (a file decrypted as it is read), each counting its bytes.
 //! One digest ([`Sum`]) for both, so a file hashed while written and while read gives the
 //! same hex string.
 
@@ -59,6 +60,41 @@ impl<W: Write> Write for HashingWriter<W> {
 
     fn flush(&mut self) -> std::io::Result<()> {
         self.inner.flush()
+    }
+}
+
+/// A reader that sums what is read through it from `inner` (the plaintext of an encrypted
+/// file as it is decrypted, say): the mirror of [`HashingWriter`].
+pub struct SummingReader<R> {
+    inner: R,
+    sum: Sum,
+}
+
+impl<R> SummingReader<R> {
+    /// Sums what is read from `inner`.
+    pub fn new(inner: R) -> Self {
+        SummingReader {
+            inner,
+            sum: Sum::default(),
+        }
+    }
+
+    /// How many bytes were read so far.
+    pub fn count(&self) -> u64 {
+        self.sum.n
+    }
+
+    /// The byte count and the hex SHA-256 of what was read.
+    pub fn finish(self) -> (u64, String) {
+        self.sum.finish()
+    }
+}
+
+impl<R: Read> Read for SummingReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let k = self.inner.read(buf)?;
+        self.sum.update(&buf[..k]);
+        Ok(k)
     }
 }
 

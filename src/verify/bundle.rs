@@ -11,7 +11,8 @@ use super::{add, signature, Checks, Options};
 use crate::block::layout::{
     BIN, CSV, MANIFEST, PUBLIC_KEY, SEALED_SUFFIX, SPEC, SUMS, SUMS_SIG, VALIDATION,
 };
-use crate::crypto::sign::{Verifier, Vouched};
+use crate::crypto::sign::Verifier;
+use crate::output::hashing::SummingReader;
 use crate::output::manifest::{holds_block, Manifest};
 use crate::output::seal::{self, Identities};
 use crate::output::{open_regular, read_regular, sums, MAX_JSON};
@@ -482,18 +483,8 @@ fn signed(
                 // what it vouches for must be this block.
                 Ok(comment) => {
                     own_key(dir, key, &mut bad);
-                    let vouched = match Vouched::parse(&comment) {
-                        Ok(v) => {
-                            for what in signature::vouched_mismatches(&v, manifest, dir) {
-                                bad(format!("{SUMS_SIG}: {what}"));
-                            }
-                            Some(v.describe())
-                        }
-                        Err(e) => {
-                            bad(format!("{SUMS_SIG}: {e}"));
-                            None
-                        }
-                    };
+                    let vouched = signature::vouched_for(&comment, manifest, dir, &mut bad)
+                        .map(|v| v.describe());
                     return Signed {
                         signer: given.is_none().then(|| key.public_key()),
                         mismatched_key: given,
@@ -558,7 +549,7 @@ fn count_rows(
     want.push((["lose".into(), "0".into(), String::new()], losers));
     let mut got = vec![0u64; want.len()];
     let (mut stray, mut first_stray) = (0u64, 0u64);
-    let mut rows = std::io::BufReader::new(Summed::new(opened.reader));
+    let mut rows = std::io::BufReader::new(SummingReader::new(opened.reader));
     for (i, line) in (&mut rows).split(b'\n').enumerate() {
         let line = match line {
             Ok(l) => l,
@@ -637,7 +628,7 @@ fn check_printer_plaintext(dir: &Path, manifest: &Manifest, opts: &Options, chec
             )
         }
     };
-    let mut plain = Summed::new(opened.reader);
+    let mut plain = SummingReader::new(opened.reader);
     match std::io::copy(&mut plain, &mut std::io::sink()) {
         Ok(_) => {
             let read = plain.finish();
@@ -677,37 +668,6 @@ fn decrypted_to_manifest(
         Some(_) => return,
     };
     add(checks, CheckId::Manifest, None, what);
-}
-
-/// A reader that sums what is read through it: its byte count and SHA-256.
-struct Summed<R> {
-    inner: R,
-    bytes: u64,
-    sum: Sha256,
-}
-
-impl<R: Read> Summed<R> {
-    fn new(inner: R) -> Summed<R> {
-        Summed {
-            inner,
-            bytes: 0,
-            sum: Sha256::new(),
-        }
-    }
-
-    /// The byte count and hex SHA-256 of what was read.
-    fn finish(self) -> (u64, String) {
-        (self.bytes, hex::encode(self.sum.finalize()))
-    }
-}
-
-impl<R: Read> Read for Summed<R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.sum.update(&buf[..n]);
-        self.bytes += n as u64;
-        Ok(n)
-    }
 }
 
 /// The encrypted files the bundle of `role` in `dir` holds, as delivered (`validation.csv.age`

@@ -123,16 +123,9 @@ fn check_signature(
             ));
         }
     };
-    let vouched = match Vouched::parse(&comment) {
-        Ok(w) => w,
-        Err(e) => {
-            bad(format!("{SUMS_SIG}: {e}"));
-            return Err(None);
-        }
+    let Some(vouched) = vouched_for(&comment, block.manifest.as_ref(), dir, &mut bad) else {
+        return Err(None);
     };
-    for what in vouched_mismatches(&vouched, block.manifest.as_ref(), dir) {
-        bad(format!("{SUMS_SIG}: {what}"));
-    }
     // Signed by the pinned key, but not by the key given: no key vouches for the block.
     if let Some(id) = mismatched_signer(opts) {
         return Err(Some(id));
@@ -140,13 +133,27 @@ fn check_signature(
     Ok(Some((v.public_key(), vouched)))
 }
 
-/// Where what the signature vouches for is not this block: the manifest's game, emission,
-/// block, kind and test seed, and the number in the folder's name ([`folder_number`]).
-pub(super) fn vouched_mismatches(
-    v: &Vouched,
+/// What the signature's trusted comment `comment` vouches for, held to `manifest` and to
+/// the name of `dir` ([`vouched_mismatches`]): each difference goes to `bad`, as does a
+/// comment that is not tirage's (then `None`).
+pub(super) fn vouched_for(
+    comment: &str,
     manifest: Option<&Manifest>,
     dir: &Path,
-) -> Vec<String> {
+    bad: &mut impl FnMut(String),
+) -> Option<Vouched> {
+    let vouched = Vouched::parse(comment)
+        .map_err(|e| bad(format!("{SUMS_SIG}: {e}")))
+        .ok()?;
+    for what in vouched_mismatches(&vouched, manifest, dir) {
+        bad(format!("{SUMS_SIG}: {what}"));
+    }
+    Some(vouched)
+}
+
+/// Where what the signature vouches for is not this block: the manifest's game, emission,
+/// block, kind and test seed, and the number in the folder's name ([`folder_number`]).
+fn vouched_mismatches(v: &Vouched, manifest: Option<&Manifest>, dir: &Path) -> Vec<String> {
     let mut out = Vec::new();
     let vouches = v.describe();
     if let Some(m) = manifest {
