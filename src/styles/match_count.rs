@@ -92,8 +92,7 @@
 //! off the placed line (two lines share at most one cell, so there is always one); further
 //! matches are drawn among the cells left.
 
-use super::common::pick_distinct;
-use super::common::LosingNearMiss;
+use super::common::{pick_distinct, pick_few, LosingNearMiss, FEW};
 use super::multiply;
 use super::special::{self, RawSpecial, SpecialKind, Specials};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
@@ -223,9 +222,6 @@ pub struct MatchCount {
     /// The kind of each of `lines`, an index into [`PATTERNS`]: 0 a row, 1 a column, 2 a
     /// diagonal, 3 the four corners, 4 the X, 5 the full card.
     line_kind: Vec<u8>,
-    /// `inside[a][b]`: line `a` is part of line `b` (`a != b`), so completing `b`
-    /// completes `a` (the diagonals and corners inside the X, every line inside the card).
-    inside: Vec<Vec<bool>>,
     /// What a card whose largest completed pattern is line `l` wins, by the legend's rule
     /// (none when its pattern does not pay).
     amount_of: Vec<Option<Money>>,
@@ -239,6 +235,13 @@ pub struct MatchCount {
     free: Vec<usize>,
     /// The grid's lines as card cell indices (the free centre left out: it counts as matched).
     lines: Vec<Vec<usize>>,
+    /// Line `l`'s cells as bits (bit `c` for card cell `c`, a grid holding at most 49), so
+    /// that a line is tested, counted and searched a word at a time; 0 past the lines.
+    line_bits: [u64; MAX_LINES],
+    /// For each line `a`, the lines holding it as bits: bit `b` when line `a` is part of
+    /// line `b` (`a != b`), so that completing `b` completes `a` (the diagonals and corners
+    /// inside the X, every line inside the card).
+    holders: [u32; MAX_LINES],
     /// For each set of card cells one per row and per column hitting both diagonals (one such
     /// set is kept unmatched on every grid face), the card cells outside it, which may match.
     open: Vec<ArrayVec<u8, MAX_VALUES>>,
@@ -333,6 +336,35 @@ fn permutations(n: usize) -> Vec<Vec<usize>> {
         p.swap(i - 1, j);
         p[i..].reverse();
     }
+}
+
+/// [`pick_distinct`]'s `m` picks of `0..n`, handed to `f` in the order drawn: the same
+/// values from the same draws, by [`pick_few`] when `n` ≤ [`FEW`] (a card's cells, the
+/// drawn places, the lines), so that a short draw moves no list of 256 values.
+#[inline(always)]
+fn each_pick(rng: &mut FaceRng, n: u32, m: usize, mut f: impl FnMut(u32)) {
+    if n as usize <= FEW {
+        pick_few::<FEW>(rng, n, m).iter().for_each(|&p| f(p));
+    } else {
+        pick_distinct(rng, n, m).iter().for_each(|&p| f(p));
+    }
+}
+
+/// The set bits of `bits`, lowest first, as bit numbers.
+fn bits(mut bits: u64) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        let b = (bits != 0).then(|| bits.trailing_zeros() as u8);
+        bits &= bits.wrapping_sub(1);
+        b
+    })
+}
+
+/// The `k`-th lowest set bit of `bits` (counted from 0; `bits` holds more than `k`), alone.
+fn nth_bit(mut bits: u64, k: u32) -> u64 {
+    for _ in 0..k {
+        bits &= bits - 1;
+    }
+    bits & bits.wrapping_neg()
 }
 
 impl MatchCount {
@@ -736,6 +768,16 @@ impl MatchCount {
                     .collect()
             })
             .collect();
+        // Each line's cells ascend, so that its `k`-th cell is its bits' `k`-th.
+        debug_assert!(lines.iter().all(|l| l.windows(2).all(|w| w[0] < w[1])));
+        let mut line_bits = [0u64; MAX_LINES];
+        let mut holders = [0u32; MAX_LINES];
+        for (l, line) in lines.iter().enumerate() {
+            line_bits[l] = line.iter().fold(0, |b, &c| b | 1 << c);
+            holders[l] = (0..n_lines)
+                .filter(|&b| inside[l][b])
+                .fold(0, |h, b| h | 1 << b);
+        }
         let pay = |l: usize| patterns.and_then(|p| p[line_kind[l] as usize]);
         let mut amount_of = Vec::with_capacity(n_lines);
         for l in 0..n_lines {
@@ -884,12 +926,13 @@ impl MatchCount {
             patterns,
             rule: raw.pattern_rule,
             line_kind,
-            inside,
             amount_of,
             gaps,
             grid: raw.grid,
             free,
             lines,
+            line_bits,
+            holders,
             open,
             near_miss,
             reads: ctx.reads.map(|e| ctx.label(&e.id).to_string()),
@@ -1114,16 +1157,17 @@ impl MatchCount {
         // The matched numbers, then the card's other numbers, then the other drawn ones.
         let (shared, rest) = vals.split_at(m);
         // Each matched number at its own drawn position, on the card and among the drawn.
-        let drawn_at = pick_distinct(rng, self.drawn as u32, m);
         let mut taken = [false; MAX_VALUES];
-        for j in 0..m {
+        let mut j = 0;
+        each_pick(rng, self.drawn as u32, m, |at| {
             let c = cells[j] as usize;
-            let d = self.numbers + drawn_at[j] as usize;
+            let d = self.numbers + at as usize;
             face.codes[c] = shared[j] as u8;
             face.codes[d] = shared[j] as u8;
             taken[c] = true;
             taken[d] = true;
-        }
+            j += 1;
+        });
         // Each place left, card then drawn, reads the next of `rest`.
         let mut next = 0;
         for (c, &t) in taken[..self.numbers + self.drawn].iter().enumerate() {
@@ -1145,9 +1189,11 @@ impl MatchCount {
         let mut face = Face::zeroed(self.layout.columns.len());
         let drawn = &given.codes[self.numbers..self.numbers + self.drawn];
         face.codes[self.numbers..self.numbers + self.drawn].copy_from_slice(drawn);
-        for (j, &d) in pick_distinct(rng, self.drawn as u32, m).iter().enumerate() {
+        let mut j = 0;
+        each_pick(rng, self.drawn as u32, m, |d| {
             face.codes[cells[j] as usize] = drawn[d as usize];
-        }
+            j += 1;
+        });
         let others = pick_distinct(rng, self.range - self.drawn as u32, self.numbers - m);
         // The numbers the draw does not show, in increasing order: the `r`-th is `free[r]`,
         // as `shared::nth_free` counts it.
@@ -1187,8 +1233,9 @@ impl MatchCount {
         rng: &mut FaceRng,
     ) -> ArrayVec<u8, MAX_VALUES> {
         let n_lines = self.lines.len();
-        let mut matched = [false; MAX_VALUES];
-        let mut blocked = [false; MAX_VALUES];
+        // Card cells as bits (a grid holds at most 49), as the lines are.
+        let mut matched = 0u64;
+        let mut blocked = 0u64;
         let mut full = None;
         let mut clean = false;
         let paid = |l: usize| self.amount_of[l];
@@ -1198,21 +1245,17 @@ impl MatchCount {
                     .filter(|&l| paid(l) == Some(w.amount))
                     .collect();
                 let l = lines[below(rng, lines.len() as u32) as usize];
-                for &c in &self.lines[l] {
-                    matched[c] = true;
-                }
+                matched = self.line_bits[l];
                 full = Some(l);
             }
             None if show.is_some() || chance(rng, self.near_miss) => {
                 let lines: ArrayVec<usize, MAX_LINES> =
                     (0..n_lines).filter(|&l| !self.gaps[l].is_empty()).collect();
                 let l = lines[below(rng, lines.len() as u32) as usize];
-                let (line, gaps) = (&self.lines[l], &self.gaps[l]);
-                let gap = gaps[below(rng, gaps.len() as u32) as usize];
-                for &c in line {
-                    matched[c] = c != gap;
-                }
-                blocked[gap] = true;
+                let gaps = &self.gaps[l];
+                let gap = 1u64 << gaps[below(rng, gaps.len() as u32) as usize];
+                matched = self.line_bits[l] & !gap;
+                blocked = gap;
             }
             None => clean = true,
         }
@@ -1221,66 +1264,74 @@ impl MatchCount {
         // leaves no line inside its line complete. A losing card not drawn to show the near
         // miss has nothing placed: each paid line keeps two of its cells (it holds two or
         // more) unmatched, so none is one match short.
-        for &l in &pick_distinct(rng, n_lines as u32, n_lines) {
-            let line = &self.lines[l as usize];
-            let need = if clean && paid(l as usize).is_some() {
-                2
-            } else {
-                1
-            };
-            if full.is_some_and(|f| f == l as usize || self.inside[l as usize][f]) {
+        for &l in &pick_few::<MAX_LINES>(rng, n_lines as u32, n_lines) {
+            let l = l as usize;
+            if full.is_some_and(|f| f == l || self.holders[l] >> f & 1 == 1) {
                 continue;
             }
-            for _ in line.iter().filter(|&&c| blocked[c]).count()..need {
-                // The `k`-th of the line's cells neither matched nor blocked, counted twice
-                // rather than gathered in a list.
-                let free = |c: &usize| !matched[*c] && !blocked[*c];
-                let k = below(rng, line.iter().filter(|c| free(c)).count() as u32) as usize;
-                let c = line.iter().filter(|c| free(c)).nth(k).expect("counted");
-                blocked[*c] = true;
+            let need = if clean && paid(l).is_some() { 2 } else { 1 };
+            let line = self.line_bits[l];
+            for _ in (line & blocked).count_ones()..need {
+                // The `k`-th of the line's cells neither matched nor blocked, in the line's
+                // order (its cells ascend, as its bits do).
+                let free = line & !matched & !blocked;
+                let k = below(rng, free.count_ones());
+                blocked |= nth_bit(free, k);
             }
         }
-        let mut cells: ArrayVec<u8, MAX_VALUES> = ArrayVec::new();
-        let mut open: ArrayVec<u8, MAX_VALUES> = ArrayVec::new();
-        for c in 0..self.numbers {
-            if matched[c] {
-                cells.push(c as u8);
-            } else if !blocked[c] {
-                open.push(c as u8);
-            }
-        }
+        let mut cells: ArrayVec<u8, MAX_VALUES> = bits(matched).collect();
+        let open: ArrayVec<u8, MAX_VALUES> =
+            bits(!(matched | blocked) & (u64::MAX >> (64 - self.numbers))).collect();
         let room = open.len().min(self.drawn - cells.len());
         let extra = below(rng, room as u32 + 1) as usize;
-        for &p in &pick_distinct(rng, open.len() as u32, extra) {
-            cells.push(open[p as usize]);
-        }
-        let order = pick_distinct(rng, cells.len() as u32, cells.len());
-        order.iter().map(|&i| cells[i as usize]).collect()
+        each_pick(rng, open.len() as u32, extra, |p| {
+            cells.push(open[p as usize])
+        });
+        let mut order = ArrayVec::new();
+        each_pick(rng, cells.len() as u32, cells.len(), |i| {
+            order.push(cells[i as usize])
+        });
+        order
     }
 
-    /// Pattern mode: the full lines of matches on a card (line indices).
-    fn full_lines(&self, matched: &[bool]) -> ArrayVec<usize, MAX_LINES> {
+    /// Which card cells of a grid card (at most 49) match on `face`, as bits: bit `c` for
+    /// card cell `c`, as the lines' bits.
+    fn matched_bits(&self, face: &Face) -> u64 {
+        let mut drawn = [0u64; 4];
+        for &c in &face.codes[self.numbers..self.numbers + self.drawn] {
+            drawn[usize::from(c >> 6)] |= 1 << (c & 63);
+        }
+        face.codes[..self.numbers]
+            .iter()
+            .enumerate()
+            .fold(0, |m, (i, &c)| {
+                m | (drawn[usize::from(c >> 6)] >> (c & 63) & 1) << i
+            })
+    }
+
+    /// Pattern mode: the full lines of matches on a card whose matched cells are the bits
+    /// `matched` (line indices).
+    fn full_lines(&self, matched: u64) -> ArrayVec<usize, MAX_LINES> {
         (0..self.lines.len())
-            .filter(|&l| self.lines[l].iter().all(|&c| matched[c]))
+            .filter(|&l| self.line_bits[l] & !matched == 0)
             .collect()
     }
 
     /// Pattern mode: the full lines of matches that no other full line holds (the
     /// patterns a player sees: an X, not its diagonals).
-    fn largest(&self, matched: &[bool]) -> ArrayVec<usize, MAX_LINES> {
-        let full = self.full_lines(matched);
-        full.iter()
-            .copied()
-            .filter(|&a| !full.iter().any(|&b| self.inside[a][b]))
-            .collect()
+    fn largest(&self, matched: u64) -> ArrayVec<usize, MAX_LINES> {
+        let mut full = self.full_lines(matched);
+        let set = full.iter().fold(0u32, |s, &l| s | 1 << l);
+        full.retain(|a| self.holders[*a] & set == 0);
+        full
     }
 
     /// Pattern mode: the first paid line one match short.
-    fn near_line(&self, matched: &[bool]) -> Option<usize> {
+    fn near_line(&self, matched: u64) -> Option<usize> {
         let pay = self.patterns?;
         (0..self.lines.len()).find(|&l| {
             pay[self.line_kind[l] as usize].is_some()
-                && self.lines[l].iter().filter(|&&c| !matched[c]).count() == 1
+                && (self.line_bits[l] & !matched).count_ones() == 1
         })
     }
 }
@@ -1384,13 +1435,9 @@ impl MatchCount {
         let mut cells: ArrayVec<u8, MAX_VALUES> = ArrayVec::new();
         if self.grid.is_some() {
             let open = &self.open[below(rng, self.open.len() as u32) as usize];
-            for &p in &pick_distinct(rng, open.len() as u32, m) {
-                cells.push(open[p as usize]);
-            }
+            each_pick(rng, open.len() as u32, m, |p| cells.push(open[p as usize]));
         } else {
-            for &p in &pick_distinct(rng, self.numbers as u32, m) {
-                cells.push(p as u8);
-            }
+            each_pick(rng, self.numbers as u32, m, |p| cells.push(p as u8));
         }
         cells
     }
@@ -1763,12 +1810,13 @@ impl Style for MatchCount {
         let mut matched = self.matched(face);
         if self.patterns.is_some() {
             // Only the cells of the winning line, or of the line one match short.
+            let bits = self.matched_bits(face);
             let line = if kind == MarkKind::Win {
-                self.largest(&matched)
+                self.largest(bits)
                     .into_iter()
                     .find(|&l| self.amount_of[l].is_some())
             } else {
-                self.near_line(&matched)
+                self.near_line(bits)
             };
             let on: Vec<usize> = line.map_or(Vec::new(), |l| self.lines[l].clone());
             for (c, m) in matched.iter_mut().enumerate() {
@@ -1846,11 +1894,19 @@ impl MatchCount {
         if repeats(&face.codes[self.numbers..self.numbers + self.drawn]) {
             ev.ambiguities.push(AMB_DRAWN_REPEAT);
         }
-        let matched = self.matched(face);
+        if self.grid.is_none() {
+            let m = self.matched(face)[..self.numbers]
+                .iter()
+                .filter(|&&x| x)
+                .count();
+            self.judge_count(m, ev);
+            return;
+        }
+        let matched = self.matched_bits(face);
         if self.patterns.is_some() {
             // The largest patterns completed: the lines inside them are part of what they
             // pay (by the legend's rule, in `amount_of`).
-            let full = self.largest(&matched);
+            let full = self.largest(matched);
             if full.len() >= 2 {
                 ev.ambiguities.push(AMB_TWO_LINES);
             }
@@ -1861,7 +1917,7 @@ impl MatchCount {
             match full.iter().find_map(|&l| paid(l)) {
                 Some(amount) => ev.wins.push(AreaWin { area: 0, amount }),
                 None => {
-                    if self.near_line(&matched).is_some() {
+                    if self.near_line(matched).is_some() {
                         ev.losing_features.push(AreaFeature {
                             area: 0,
                             id: self.near_miss_id,
@@ -1871,14 +1927,17 @@ impl MatchCount {
             }
             return;
         }
-        if self
-            .lines
+        if self.line_bits[..self.lines.len()]
             .iter()
-            .any(|line| line.iter().all(|&c| matched[c]))
+            .any(|&line| line & !matched == 0)
         {
             ev.ambiguities.push(AMB_LINE);
         }
-        let m = matched[..self.numbers].iter().filter(|&&x| x).count();
+        self.judge_count(matched.count_ones() as usize, ev);
+    }
+
+    /// A card paid by count, judged by its `m` matches: added to `ev`.
+    fn judge_count(&self, m: usize, ev: &mut Evaluation) {
         match self.prizes.get(m).copied().flatten() {
             Some(amount) => ev.wins.push(AreaWin { area: 0, amount }),
             None => {
@@ -2542,7 +2601,7 @@ mod tests {
         for w in [way(&[]), way(&[5]), way(&[20])] {
             m.check_way(&w).unwrap();
             for (seed, f, _) in round_trip(&m, &w, 0..300) {
-                let lines = m.full_lines(&m.matched(&f));
+                let lines = m.full_lines(m.matched_bits(&f));
                 assert_eq!(lines.len(), w.wins.len(), "{} seed {seed}", w.id);
             }
         }
@@ -2777,7 +2836,7 @@ mod tests {
         for w in [way(&[]), way(&[5]), way(&[20]), way(&[50])] {
             m.check_way(&w).unwrap();
             for (seed, f, ev) in round_trip(&m, &w, 0..300) {
-                let full = m.full_lines(&m.matched(&f));
+                let full = m.full_lines(m.matched_bits(&f));
                 assert_eq!(full.len(), w.wins.len(), "seed {seed}");
                 if w.wins.first().is_some_and(|x| x.amount == Money(5000)) {
                     assert_eq!(full.as_slice(), [12], "seed {seed}");
@@ -2915,7 +2974,7 @@ mod tests {
                 let w = way(&[a]);
                 m.check_way(&w).unwrap();
                 for (seed, f, _) in round_trip(&m, &w, 0..200) {
-                    let top = m.largest(&m.matched(&f));
+                    let top = m.largest(m.matched_bits(&f));
                     assert_eq!(top.len(), 1, "{a} seed {seed}");
                     assert_eq!(m.amount_of[top[0]], Some(Money::units(a)), "seed {seed}");
                 }
@@ -2923,7 +2982,7 @@ mod tests {
             // The near miss is a row, a diagonal or the corners one short: an X or a full card one
             // short leaves a line inside it complete.
             for (seed, f, _) in round_trip_showing(&m, &way(&[]), NEAR_MISS, 0..200) {
-                let l = m.near_line(&m.matched(&f)).unwrap();
+                let l = m.near_line(m.matched_bits(&f)).unwrap();
                 assert!((m.line_kind[l] as usize) < X, "seed {seed}");
             }
         }
