@@ -87,9 +87,23 @@ pub struct Tally {
     counts: [[[u64; 2]; LEVELS]; 6],
 }
 
-fn digit(b: u8) -> usize {
-    usize::from(b.wrapping_sub(b'0')) % 10
+/// The digit a serial's byte counts as: `b - '0'` modulo 10 (wrapping), so that a byte
+/// that is no digit still counts as one of 0 to 9.
+const fn digit(b: u8) -> u8 {
+    b.wrapping_sub(b'0') % 10
 }
+
+/// [`digit`] of every byte, read from a table rather than computed (a serial's 20 bytes
+/// are summed for every ticket of a block).
+const DIGITS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = digit(b as u8);
+        b += 1;
+    }
+    t
+};
 
 impl Tally {
     /// An empty tally for a block whose packs hold `pack_size` tickets.
@@ -111,8 +125,15 @@ impl Tally {
             (pack % 10) as usize,
             bucket,
             (position % 10) as usize,
-            serial.last().map_or(0, |&b| digit(b)),
-            serial.iter().take(LEN).map(|&b| digit(b)).sum::<usize>() % 10,
+            serial
+                .last()
+                .map_or(0, |&b| usize::from(DIGITS[usize::from(b)])),
+            serial
+                .iter()
+                .take(LEN)
+                .map(|&b| usize::from(DIGITS[usize::from(b)]))
+                .sum::<usize>()
+                % 10,
         ]
     }
 
@@ -233,6 +254,20 @@ mod tests {
         assert_eq!(t.values(1, 1, 1, &s)[2], 0);
         assert_eq!(t.values(15, 1, 15, &s)[2], 0);
         assert_eq!(t.values(16, 1, 16, &s)[2], 1);
+    }
+
+    #[test]
+    fn a_byte_that_is_no_digit_counts_as_its_distance_from_0_modulo_10() {
+        let t = Tally::new(150);
+        // 'A' is '0' + 17: 7. '/' is '0' − 1, 255 wrapping: 5. 0xFF is '0' + 207: 7.
+        let mut s = *b"00000000000000000000";
+        s[0] = b'A';
+        s[1] = b'/';
+        s[19] = 0xFF;
+        assert_eq!(t.values(1, 1, 1, &s)[4..], [7, (7 + 5 + 7) % 10]);
+        // Only the first 20 bytes are summed.
+        let long = [&s[..], b"9"].concat();
+        assert_eq!(t.values(1, 1, 1, &long)[4..], [9, 9]);
     }
 
     #[test]
