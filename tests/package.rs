@@ -1311,3 +1311,51 @@ fn a_bundle_is_held_to_its_manifest_and_to_the_block_its_signature_names() {
         "{json}"
     );
 }
+
+/// A bundle whose signature was taken away, checked against the operator's key: it is said
+/// not to be signed, in the report, its verdict and `--json`, never that its signature
+/// does not hold.
+#[test]
+fn a_bundle_without_its_signature_is_said_unsigned() {
+    let t = tempfile::tempdir().unwrap();
+    let b = signed_small_block(t.path(), "block-001", true);
+    let key = t.path().join("op.pub");
+    let out = t.path().join("to-central");
+    assert_eq!(
+        package(&b, "central", &key, &out, &[]).status.code(),
+        Some(0)
+    );
+    std::fs::remove_file(out.join("SHA256SUMS.minisig")).unwrap();
+    let verify = |json: bool| {
+        let mut c = tirage();
+        c.arg("verify").arg(&out).arg("--signer").arg(&key);
+        if json {
+            c.arg("--json");
+        }
+        c.output().unwrap()
+    };
+    let o = verify(false);
+    assert_eq!(o.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("\nsigned: no readable SHA256SUMS.minisig: the bundle is not signed\n")
+            && text.contains(
+                "; NOT AUTHENTICATED: the bundle is not signed (no readable SHA256SUMS.minisig)\n"
+            )
+            && !text.contains("does not hold"),
+        "{text}"
+    );
+    let o = verify(true);
+    assert_eq!(o.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let a = &json["authenticated"];
+    assert_eq!(
+        (&a["unsigned"], &a["signature_rejected"], &a["signer"]),
+        (
+            &serde_json::json!(true),
+            &serde_json::json!(true),
+            &serde_json::Value::Null
+        ),
+        "{json}"
+    );
+}

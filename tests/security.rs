@@ -128,6 +128,15 @@ fn an_unsigned_block_verified_against_a_key_is_said_unsigned() {
         ),
         "{text}"
     );
+    let (code, text) = verify(&b, &["--signer", public.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 1, "{text}");
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(json["authenticated"]["unsigned"], serde_json::json!(true));
+    // Without a key no signature is looked for: nothing is said of one.
+    let (code, text) = verify(&b, &["--unauthenticated", "--json"]);
+    assert_eq!(code, 0, "{text}");
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(json["authenticated"]["unsigned"], serde_json::json!(false));
 }
 
 /// A forger makes a block of their own (every digest consistent) and puts the operator's

@@ -115,6 +115,9 @@ impl BundleReport {
             (None, Some(id)) => s.push_str(&format!(
                 "; NOT AUTHENTICATED: the signature was checked and does not match key {id}"
             )),
+            (None, None) if a.signature_rejected && a.unsigned => s.push_str(
+                "; NOT AUTHENTICATED: the bundle is not signed (no readable SHA256SUMS.minisig)",
+            ),
             (None, None) if a.signature_rejected => {
                 s.push_str("; NOT AUTHENTICATED: the signature does not hold for the key given")
             }
@@ -144,6 +147,9 @@ impl BundleReport {
             (None, Some(id)) => s.push_str(&format!(
                 "signed: SHA256SUMS.minisig was checked and does not match key {id}\n"
             )),
+            (None, None) if a.signature_rejected && a.unsigned => {
+                s.push_str("signed: no readable SHA256SUMS.minisig: the bundle is not signed\n")
+            }
             (None, None) if a.signature_rejected => {
                 s.push_str("signed: checked, and does not hold for the key given\n")
             }
@@ -392,6 +398,7 @@ fn authenticated(
 ) -> Authenticated {
     Authenticated {
         signature_rejected: keyed && signed.signer.is_none(),
+        unsigned: signed.unsigned,
         signer: signed.signer,
         mismatched_key: signed.mismatched_key,
         vouched: signed.vouched,
@@ -446,6 +453,8 @@ struct Signed {
     mismatched_key: Option<String>,
     /// What the signature's trusted comment vouches for, in words, when it holds.
     vouched: Option<String>,
+    /// True when a key was given and the bundle has no readable `SHA256SUMS.minisig`.
+    unsigned: bool,
 }
 
 /// Checks `SHA256SUMS.minisig` in `dir` as the signature of `sums` (the bytes of
@@ -489,6 +498,7 @@ fn signed(
                         signer: given.is_none().then(|| key.public_key()),
                         mismatched_key: given,
                         vouched,
+                        unsigned: false,
                     };
                 }
                 Err(m) => {
@@ -500,6 +510,10 @@ fn signed(
                             ..Signed::default()
                         };
                     }
+                    return Signed {
+                        unsigned: true,
+                        ..Signed::default()
+                    };
                 }
             }
         }

@@ -248,6 +248,9 @@ pub(crate) struct Found {
     /// The id of the key the signature was checked against and does not match
     /// ([`Authenticated::mismatched_key`]).
     mismatched_key: Option<String>,
+    /// True when a key was given and the block has no readable `SHA256SUMS.minisig`
+    /// ([`Authenticated::unsigned`]).
+    unsigned: bool,
     /// True for a production block made with a test seed.
     test_seed: bool,
     /// The leakage gate's measures, when the ticket pass ran.
@@ -343,6 +346,7 @@ fn authenticated(block: &Block, found: &Found, expect_kind: Option<Kind>) -> Aut
         signature_rejected: keyed && found.signer.is_none(),
         vouched: found.vouched.clone(),
         mismatched_key: found.mismatched_key.clone(),
+        unsigned: found.unsigned,
         test_seed: found.test_seed,
         specimen: expect_kind == Some(Kind::Specimen),
         manifest_read: manifest.is_some(),

@@ -425,6 +425,9 @@ pub struct Authenticated {
     pub test_seed: bool,
     /// True when a signer was given and the signature did not hold (or was missing).
     pub signature_rejected: bool,
+    /// True when a signer was given and the block (or bundle) has no readable
+    /// `SHA256SUMS.minisig`: it is not signed at all.
+    pub unsigned: bool,
     /// The id (16 hex digits) of the key the signature was checked against and does not
     /// match: the `--signer` key (also when the reference spec pins another key), else the
     /// pinned key; `None` when the signature holds, was not checked, or could not be read.
@@ -453,13 +456,9 @@ pub struct Authenticated {
 
 impl Authenticated {
     /// One line: what was authenticated, and what was not.
+    /// A block with no signature, checked against a key, is said not to be signed rather
+    /// than that its signature does not hold.
     pub fn describe(&self) -> String {
-        self.worded(false)
-    }
-
-    /// [`Self::describe`]; `unsigned` when the block has no signature at all, said so
-    /// rather than that its signature does not hold.
-    fn worded(&self, unsigned: bool) -> String {
         let signer = match &self.signer {
             Some(key) => format!(
                 "signed by key {key} for {}",
@@ -471,7 +470,7 @@ impl Authenticated {
                 Some(id) => format!(
                     "NOT AUTHENTICATED: the signature was checked and does not match key {id}"
                 ),
-                None if self.signature_rejected && unsigned => {
+                None if self.signature_rejected && self.unsigned => {
                     "NOT AUTHENTICATED: the block is not signed (no readable SHA256SUMS.minisig)"
                         .into()
                 }
@@ -693,18 +692,9 @@ impl Report {
         format!("{verdict}\nheld against: {}\n", self.held_against())
     }
 
-    /// What the verdict was held against, in one line ([`Authenticated::describe`]): a
-    /// block with no signature, checked against a key, is said not to be signed.
+    /// What the verdict was held against, in one line ([`Authenticated::describe`]).
     pub fn held_against(&self) -> String {
-        // The signature procedure's finding for a block with no SHA256SUMS.minisig
-        // (verify/signature.rs).
-        let unsigned = self.checks.iter().any(|c| {
-            c.id == CheckId::Signature
-                && c.examples
-                    .iter()
-                    .any(|f| f.detail.ends_with(": the block is not signed"))
-        });
-        self.authenticated.worded(unsigned)
+        self.authenticated.describe()
     }
 }
 

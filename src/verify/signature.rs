@@ -25,11 +25,12 @@ impl Procedure for Signature {
             .as_ref()
             .map(|e| e.kind));
         match check_signature(block, kind, &mut found.checks) {
-            Ok(Some((key, vouched))) => {
+            Ok(Signed::Holds(key, vouched)) => {
                 found.signer = Some(key);
                 found.vouched = Some(vouched.describe());
             }
-            Ok(None) => {}
+            Ok(Signed::NotChecked) => {}
+            Ok(Signed::Missing) => found.unsigned = true,
             Err(id) => found.mismatched_key = id,
         }
         found.test_seed = test_block(block, &mut found.checks);
@@ -66,11 +67,22 @@ pub(super) fn pinned_mismatch(opts: &Options) -> Option<String> {
     })
 }
 
+/// What [`check_signature`] found, when it found no key that does not match.
+enum Signed {
+    /// The signature holds: the whole public key, and what its trusted comment vouches for.
+    Holds(String, Vouched),
+    /// No signature was checked: no key was given, or there was no `SHA256SUMS` to check
+    /// it over.
+    NotChecked,
+    /// A key was given and the block has no readable `SHA256SUMS.minisig`: it is not signed.
+    Missing,
+}
+
 /// Checks `SHA256SUMS.minisig` over the bytes of `SHA256SUMS` read when the block was
 /// opened (never read again: the digests every file was held to are the ones signed), with
 /// the key of [`signature_key`]; then what its trusted comment vouches for against the
 /// manifest and the folder's name. Returns the whole public key and what it vouches for
-/// when the signature holds; `None` when it was not checked or could not be read. With no
+/// when the signature holds ([`Signed`]), or whether it was not checked or is missing. With no
 /// key, the check is "skipped", or a finding for a production block when
 /// `opts.require_signature` is set. Errors: the id of the key the signature was checked
 /// against and does not match ([`mismatched_signer`] when the signer given is not the
@@ -80,7 +92,7 @@ fn check_signature(
     block: &Block,
     kind: Option<Kind>,
     checks: &mut Checks,
-) -> Result<Option<(String, Vouched)>, Option<String>> {
+) -> Result<Signed, Option<String>> {
     let (dir, opts) = (block.dir, block.opts);
     let mut bad = |what: String| add(checks, CheckId::Signature, None, what);
     let v = match signature_key(opts) {
@@ -88,7 +100,7 @@ fn check_signature(
             if opts.require_signature && kind != Some(Kind::Specimen) {
                 bad("no signature was checked: anyone could have written these files and their digests; give the operator's public key (--signer KEY.pub, or a reference spec that pins it: [signing] public_key), or --unauthenticated to check the block without it".into());
             }
-            return Ok(None);
+            return Ok(Signed::NotChecked);
         }
         Some(Err(e)) => {
             bad(format!("the reference spec's [signing] public_key: {e}"));
@@ -101,7 +113,7 @@ fn check_signature(
     }
     let Some(sums) = block.sums.as_deref() else {
         bad("SHA256SUMS could not be read: nothing to check the signature over".into());
-        return Ok(None);
+        return Ok(Signed::NotChecked);
     };
     let sig = crate::output::read_regular(&dir.join(SUMS_SIG), 64 << 10).and_then(|b| {
         String::from_utf8(b)
@@ -111,7 +123,7 @@ fn check_signature(
         Ok(t) => t,
         Err(e) => {
             bad(format!("{SUMS_SIG}: {e}: the block is not signed"));
-            return Ok(None);
+            return Ok(Signed::Missing);
         }
     };
     let comment = match v.verify(sums, &sig) {
@@ -130,7 +142,7 @@ fn check_signature(
     if let Some(id) = mismatched_signer(opts) {
         return Err(Some(id));
     }
-    Ok(Some((v.public_key(), vouched)))
+    Ok(Signed::Holds(v.public_key(), vouched))
 }
 
 /// What the signature's trusted comment `comment` vouches for, held to `manifest` and to
