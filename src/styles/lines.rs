@@ -177,6 +177,8 @@ pub struct Lines {
     winning: Vec<bool>,
     /// Every line of `k` cells (cell indices, in row-major order).
     windows: Vec<ArrayVec<u8, 16>>,
+    /// Per line, its cells as bits (bit `c`: cell `c`).
+    masks: Vec<u64>,
     /// Per cell, the lines through it (indices into `windows`, ascending).
     through: Vec<Vec<u8>>,
     pay: Pay,
@@ -223,6 +225,41 @@ fn windows(rows: usize, cols: usize, k: usize) -> Vec<ArrayVec<u8, 16>> {
         }
     }
     out
+}
+
+/// The cells `cells` as bits (bit `c`: cell `c`, below [`MAX_GRID`]).
+fn cell_bits(cells: &[u8]) -> u64 {
+    cells.iter().fold(0, |m, &c| m | 1 << c)
+}
+
+/// The cells `placed` holds true as bits (bit `c`: cell `c`, below [`MAX_GRID`]).
+fn placed_bits(placed: &[bool]) -> u64 {
+    placed
+        .iter()
+        .enumerate()
+        .fold(0, |m, (c, &p)| m | u64::from(p) << c)
+}
+
+/// The `r`-th symbol (from 0) of `0..n` whose bit is clear in `banned`; `None` when fewer
+/// are left.
+fn nth_allowed(banned: &[u64; common::MAX_SYMBOLS / 64], n: usize, mut r: usize) -> Option<u8> {
+    for (word, &bits) in banned.iter().enumerate().take(n.div_ceil(64)) {
+        let left = n - word * 64;
+        let valid = if left >= 64 {
+            u64::MAX
+        } else {
+            (1 << left) - 1
+        };
+        let mut free = valid & !bits;
+        while r > 0 && free != 0 {
+            free &= free - 1;
+            r -= 1;
+        }
+        if free != 0 {
+            return Some((word * 64 + free.trailing_zeros() as usize) as u8);
+        }
+    }
+    None
 }
 
 impl Lines {
@@ -435,6 +472,7 @@ impl Lines {
             k,
             n_symbols: symbols.len(),
             winning,
+            masks: windows.iter().map(|w| cell_bits(w)).collect(),
             through: (0..rows * cols)
                 .map(|cell| {
                     (0..windows.len())
@@ -549,19 +587,21 @@ impl Lines {
     /// has a choice). Row-major order.
     fn multiplier_cells(&self, placed: &[bool]) -> ArrayVec<u8, MAX_GRID> {
         let n = self.cells();
+        let placed = placed_bits(placed);
         (0..n)
-            .filter(|&p| !placed[p])
+            .filter(|&p| placed & 1 << p == 0)
             .filter(|&p| {
-                let taken = |c: u8| placed[c as usize] || c as usize == p;
-                let mut count = [0usize; MAX_GRID];
-                for w in &self.windows {
-                    match w.iter().rev().find(|&&c| !taken(c)) {
-                        Some(&last) => count[last as usize] += 1,
-                        None if w.contains(&(p as u8)) => return false,
-                        None => {}
+                let taken = placed | 1 << p;
+                // Per cell, the lines whose last free cell it is (at most 210 lines of 2).
+                let mut count = [0u8; MAX_GRID];
+                for &w in &self.masks {
+                    match w & !taken {
+                        0 if w & 1 << p != 0 => return false,
+                        0 => {}
+                        free => count[63 - free.leading_zeros() as usize] += 1,
                     }
                 }
-                count[..n].iter().all(|&c| c < self.n_symbols)
+                count[..n].iter().all(|&c| usize::from(c) < self.n_symbols)
             })
             .map(|p| p as u8)
             .collect()
@@ -890,12 +930,17 @@ impl Lines {
     /// symbol is barred from a cell when a line through it already holds `k − 2` of it).
     fn fill(&self, face: &mut Face, placed: &[bool], no_near_miss: bool, rng: &mut FaceRng) {
         let n = self.cells();
-        let mut done: [bool; MAX_GRID] = [false; MAX_GRID];
-        done[..n].copy_from_slice(placed);
+        let codes = &mut face.codes[..n];
+        let placed = placed_bits(placed);
+        // Bit `c`: cell `c` shows its symbol (placed, or filled before this one).
+        let mut done = placed;
         for cell in 0..n {
-            if placed[cell] {
+            let bit = 1u64 << cell;
+            if placed & bit != 0 {
                 continue;
             }
+            // The cells after this one (row-major).
+            let later = !((bit << 1).wrapping_sub(1));
             // Bit `s`: symbol `s` is barred from the cell (every barred symbol is a play symbol,
             // below `n_symbols`), `barred` of them.
             let mut banned = [0u64; common::MAX_SYMBOLS / 64];
@@ -912,12 +957,14 @@ impl Lines {
                 // The line's last free cell is this one: its other cells must not all show
                 // one symbol. A special symbol's cell counts as any symbol (it must not read
                 // as a wild).
-                if w.iter().rev().find(|&&c| !placed[c as usize]) == Some(&(cell as u8)) {
-                    let mut others = w.iter().filter(|&&c| {
-                        c as usize != cell && usize::from(face.codes[c as usize]) < self.n_symbols
-                    });
-                    let first = face.codes[*others.clone().next().expect("k ≥ 3") as usize];
-                    if others.all(|&c| face.codes[c as usize] == first) {
+                if self.masks[wi as usize] & !placed & later == 0 {
+                    let mut others = w
+                        .iter()
+                        .filter(|&&c| usize::from(c) != cell)
+                        .map(|&c| codes[c as usize])
+                        .filter(|&s| usize::from(s) < self.n_symbols);
+                    let first = others.next().expect("k ≥ 3");
+                    if others.all(|s| s == first) {
                         ban(first);
                     }
                 }
@@ -932,15 +979,12 @@ impl Lines {
                     continue;
                 }
                 // A winning symbol the line already holds `k − 2` times (filled cells).
-                for &c in w {
-                    let s = face.codes[c as usize];
-                    if done[c as usize]
-                        && usize::from(s) < self.n_symbols
-                        && self.winning[s as usize]
-                    {
+                for &c in w.iter().filter(|&&c| done & 1 << c != 0) {
+                    let s = codes[c as usize];
+                    if usize::from(s) < self.n_symbols && self.winning[s as usize] {
                         let held = w
                             .iter()
-                            .filter(|&&d| done[d as usize] && face.codes[d as usize] == s)
+                            .filter(|&&d| done & 1 << d != 0 && codes[d as usize] == s)
                             .count();
                         if held + 2 >= self.k {
                             ban(s);
@@ -949,12 +993,9 @@ impl Lines {
                 }
             }
             let r = below(rng, (self.n_symbols - barred) as u32) as usize;
-            let s = (0..self.n_symbols)
-                .filter(|&s| banned[s / 64] & (1 << (s % 64)) == 0)
-                .nth(r)
-                .expect("checked when the spec is loaded");
-            face.codes[cell] = s as u8;
-            done[cell] = true;
+            codes[cell] =
+                nth_allowed(&banned, self.n_symbols, r).expect("checked when the spec is loaded");
+            done |= bit;
         }
     }
 }
