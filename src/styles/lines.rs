@@ -177,6 +177,8 @@ pub struct Lines {
     winning: Vec<bool>,
     /// Every line of `k` cells (cell indices, in row-major order).
     windows: Vec<ArrayVec<u8, 16>>,
+    /// Bit `s`: play symbol `s` (below `n_symbols`) wins when it fills a line.
+    winning_bits: [u64; common::MAX_SYMBOLS / 64],
     /// Per line, its cells as bits (bit `c`: cell `c`).
     masks: Vec<u64>,
     /// Per cell, the lines through it (indices into `windows`, ascending).
@@ -240,23 +242,57 @@ fn placed_bits(placed: &[bool]) -> u64 {
         .fold(0, |m, (c, &p)| m | u64::from(p) << c)
 }
 
-/// The `r`-th symbol (from 0) of `0..n` whose bit is clear in `banned`; `None` when fewer
-/// are left.
-fn nth_allowed(banned: &[u64; common::MAX_SYMBOLS / 64], n: usize, mut r: usize) -> Option<u8> {
-    for (word, &bits) in banned.iter().enumerate().take(n.div_ceil(64)) {
+/// `SELECT_IN_BYTE[b][r]`: the position of the `r`-th set bit (from 0) of byte `b`, 0 past
+/// its last.
+static SELECT_IN_BYTE: [[u8; 8]; 256] = {
+    let mut t = [[0u8; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let (mut i, mut r) = (0, 0);
+        while i < 8 {
+            if b >> i & 1 == 1 {
+                t[b][r] = i as u8;
+                r += 1;
+            }
+            i += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// The symbols of `0..n` whose bit is clear in `banned`, as bits.
+fn allowed(banned: &[u64; common::MAX_SYMBOLS / 64], n: usize) -> [u64; common::MAX_SYMBOLS / 64] {
+    let mut free = [0u64; common::MAX_SYMBOLS / 64];
+    for (word, f) in free.iter_mut().enumerate().take(n.div_ceil(64)) {
         let left = n - word * 64;
         let valid = if left >= 64 {
             u64::MAX
         } else {
             (1 << left) - 1
         };
-        let mut free = valid & !bits;
-        while r > 0 && free != 0 {
-            free &= free - 1;
-            r -= 1;
-        }
-        if free != 0 {
-            return Some((word * 64 + free.trailing_zeros() as usize) as u8);
+        *f = valid & !banned[word];
+    }
+    free
+}
+
+/// The `r`-th symbol (from 0) whose bit is set in `free`, a byte at a time; `None` when
+/// fewer are set.
+fn nth_set(free: &[u64; common::MAX_SYMBOLS / 64], mut r: u32) -> Option<u8> {
+    for (word, &bits) in free.iter().enumerate() {
+        let mut bits = bits;
+        let mut at = word * 64;
+        while bits != 0 {
+            let byte = (bits & 0xff) as u8;
+            let count = byte.count_ones();
+            if r < count {
+                return Some(
+                    (at + usize::from(SELECT_IN_BYTE[usize::from(byte)][r as usize])) as u8,
+                );
+            }
+            r -= count;
+            bits >>= 8;
+            at += 8;
         }
     }
     None
@@ -471,6 +507,13 @@ impl Lines {
             cols,
             k,
             n_symbols: symbols.len(),
+            winning_bits: (0..symbols.len()).filter(|&s| winning[s]).fold(
+                [0; common::MAX_SYMBOLS / 64],
+                |mut b, s| {
+                    b[s / 64] |= 1 << (s % 64);
+                    b
+                },
+            ),
             winning,
             masks: windows.iter().map(|w| cell_bits(w)).collect(),
             through: (0..rows * cols)
@@ -942,16 +985,9 @@ impl Lines {
             // The cells after this one (row-major).
             let later = !((bit << 1).wrapping_sub(1));
             // Bit `s`: symbol `s` is barred from the cell (every barred symbol is a play symbol,
-            // below `n_symbols`), `barred` of them.
+            // below `n_symbols`).
             let mut banned = [0u64; common::MAX_SYMBOLS / 64];
-            let mut barred = 0;
-            let mut ban = |s: u8| {
-                let (word, bit) = (usize::from(s) / 64, 1u64 << (s % 64));
-                if banned[word] & bit == 0 {
-                    banned[word] |= bit;
-                    barred += 1;
-                }
-            };
+            let mut ban = |s: u8| banned[usize::from(s) / 64] |= 1u64 << (s % 64);
             for &wi in &self.through[cell] {
                 let w = &self.windows[wi as usize];
                 // The line's last free cell is this one: its other cells must not all show
@@ -978,23 +1014,26 @@ impl Lines {
                     }
                     continue;
                 }
-                // A winning symbol the line already holds `k − 2` times (filled cells).
+                // A winning symbol the line already holds `k − 2` times (filled cells): with
+                // lines of 3, any it holds.
                 for &c in w.iter().filter(|&&c| done & 1 << c != 0) {
                     let s = codes[c as usize];
-                    if usize::from(s) < self.n_symbols && self.winning[s as usize] {
-                        let held = w
-                            .iter()
-                            .filter(|&&d| done & 1 << d != 0 && codes[d as usize] == s)
-                            .count();
-                        if held + 2 >= self.k {
-                            ban(s);
-                        }
+                    if self.winning_bits[usize::from(s) / 64] & 1 << (s % 64) != 0
+                        && (self.k == 3
+                            || w.iter()
+                                .filter(|&&d| done & 1 << d != 0 && codes[d as usize] == s)
+                                .count()
+                                + 2
+                                >= self.k)
+                    {
+                        ban(s);
                     }
                 }
             }
-            let r = below(rng, (self.n_symbols - barred) as u32) as usize;
-            codes[cell] =
-                nth_allowed(&banned, self.n_symbols, r).expect("checked when the spec is loaded");
+            let free = allowed(&banned, self.n_symbols);
+            let left: u32 = free.iter().map(|f| f.count_ones()).sum();
+            let r = below(rng, left);
+            codes[cell] = nth_set(&free, r).expect("checked when the spec is loaded");
             done |= bit;
         }
     }
