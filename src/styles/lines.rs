@@ -919,9 +919,10 @@ impl Lines {
     /// Every line of `k` identical symbols on `face`: (window index, symbol); at most 8.
     fn lines(&self, face: &Face) -> ArrayVec<(usize, u8), 8> {
         let mut out = ArrayVec::new();
+        let codes = &face.codes[..self.cells()];
         for (i, w) in self.windows.iter().enumerate() {
-            let s = face.codes[w[0] as usize];
-            if w.iter().all(|&c| face.codes[c as usize] == s) && out.try_push((i, s)).is_err() {
+            let s = codes[w[0] as usize];
+            if w[1..].iter().all(|&c| codes[c as usize] == s) && out.try_push((i, s)).is_err() {
                 break;
             }
         }
@@ -931,12 +932,13 @@ impl Lines {
     /// The first line holding `k − 1` of one winning symbol and another symbol: (window,
     /// symbol).
     fn near_miss_line(&self, face: &Face) -> Option<(usize, u8)> {
+        let codes = &face.codes[..self.cells()];
         self.windows.iter().enumerate().find_map(|(i, w)| {
-            let a = face.codes[w[0] as usize];
-            let b = face.codes[w[1] as usize];
+            let (a, b) = (codes[w[0] as usize], codes[w[1] as usize]);
             [a, b].into_iter().find_map(|s| {
-                let n = w.iter().filter(|&&c| face.codes[c as usize] == s).count();
-                (self.winning[s as usize] && n == self.k - 1).then_some((i, s))
+                (self.winning[s as usize]
+                    && w.iter().filter(|&&c| codes[c as usize] == s).count() == self.k - 1)
+                    .then_some((i, s))
             })
         })
     }
