@@ -1168,13 +1168,15 @@ impl MatchCount {
             taken[d] = true;
             j += 1;
         });
-        // Each place left, card then drawn, reads the next of `rest`.
+        // Each place left, card then drawn, reads the next of `rest`: a taken place keeps
+        // its code by a mask, not a branch (a place is taken or not at random).
         let mut next = 0;
-        for (c, &t) in taken[..self.numbers + self.drawn].iter().enumerate() {
-            if !t {
-                face.codes[c] = rest[next] as u8;
-                next += 1;
-            }
+        let places = &mut face.codes[..self.numbers + self.drawn];
+        for (code, &t) in places.iter_mut().zip(&taken) {
+            let keep = u8::from(t).wrapping_neg();
+            let v = rest.get(next).map_or(0, |&v| v as u8);
+            *code = (*code & keep) | (v & !keep);
+            next += usize::from(!t);
         }
         face
     }
@@ -1211,12 +1213,14 @@ impl MatchCount {
         for &c in cells {
             matched[usize::from(c)] = true;
         }
-        let mut others = others.iter();
-        for (c, &m) in matched[..self.numbers].iter().enumerate() {
-            if !m {
-                let r = *others.next().expect("counted");
-                face.codes[c] = free[r as usize];
-            }
+        // Each unmatched cell reads the next of `others`; a matched cell keeps its code by a
+        // mask, not a branch (a cell matches or not at random).
+        let mut next = 0;
+        for (code, &m) in face.codes[..self.numbers].iter_mut().zip(&matched) {
+            let keep = u8::from(m).wrapping_neg();
+            let v = others.get(next).map_or(0, |&r| free[usize::from(r as u8)]);
+            *code = (*code & keep) | (v & !keep);
+            next += usize::from(!m);
         }
         face
     }
