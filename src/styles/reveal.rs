@@ -17,7 +17,7 @@
 //!   a box shows an amount and wins it, so a multiplier, auto-win or win-all symbol would
 //!   have nothing to act on.
 
-use super::common::{pick_distinct, AmountBox, MAX_SYMBOLS};
+use super::common::{pick_distinct, pick_few, AmountBox, FEW, MAX_SYMBOLS};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaWin, Column, Evaluation, Face, FaceRng, Layout, Mark, MarkKind, Panel, Plan, Refusal,
@@ -248,10 +248,18 @@ impl Reveal {
         for b in 0..self.boxes {
             self.amounts.show(&mut face, 2 * b, 2 * b + 1, 0);
         }
-        let winners = pick_distinct(rng, self.boxes as u32, codes.len());
-        for (&code, &b) in codes.iter().zip(&winners) {
+        let mut win = |code: u8, b: u32| {
             self.amounts
                 .show(&mut face, 2 * b as usize, 2 * b as usize + 1, code);
+        };
+        // The same boxes from the same draws either way; a few boxes without the 1 KiB
+        // list of `pick_distinct`.
+        if self.boxes <= FEW {
+            let winners = pick_few::<FEW>(rng, self.boxes as u32, codes.len());
+            codes.iter().zip(&winners).for_each(|(&c, &b)| win(c, b));
+        } else {
+            let winners = pick_distinct(rng, self.boxes as u32, codes.len());
+            codes.iter().zip(&winners).for_each(|(&c, &b)| win(c, b));
         }
         face
     }
@@ -320,13 +328,18 @@ impl Style for Reveal {
 
     fn evaluate(&self, face: &Face) -> Evaluation {
         let mut ev = Evaluation::default();
+        self.evaluate_into(face, &mut ev);
+        ev
+    }
+
+    fn evaluate_into(&self, face: &Face, ev: &mut Evaluation) {
+        ev.clear();
         for b in 0..self.boxes {
             let amount = self.amounts.amount(face.codes[2 * b]);
             if !amount.is_zero() {
                 ev.wins.push(AreaWin { area: 0, amount });
             }
         }
-        ev
     }
 }
 
