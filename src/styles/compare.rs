@@ -877,6 +877,12 @@ impl Style for Compare {
     /// special symbol on two rows.
     fn evaluate(&self, face: &Face) -> Evaluation {
         let mut ev = Evaluation::default();
+        self.evaluate_into(face, &mut ev);
+        ev
+    }
+
+    fn evaluate_into(&self, face: &Face, ev: &mut Evaluation) {
+        ev.clear();
         let mut all: Option<usize> = None;
         let mut seen: ArrayVec<usize, MAX_WINS> = ArrayVec::new();
         for r in 0..self.games {
@@ -929,7 +935,6 @@ impl Style for Compare {
             });
             ev.losing_features.clear();
         }
-        ev
     }
 }
 

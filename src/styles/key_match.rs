@@ -1014,6 +1014,12 @@ impl Style for KeyMatch {
     /// two winning cells, a win-all symbol beside another win.
     fn evaluate(&self, face: &Face) -> Evaluation {
         let mut ev = Evaluation::default();
+        self.evaluate_into(face, &mut ev);
+        ev
+    }
+
+    fn evaluate_into(&self, face: &Face, ev: &mut Evaluation) {
+        ev.clear();
         let mut top_shown = false;
         let mut all: Option<usize> = None;
         let mut sum = 0;
@@ -1074,7 +1080,6 @@ impl Style for KeyMatch {
                 ev.ambiguities.push(AMB_WINNING_TWICE);
             }
         }
-        ev
     }
 }
 

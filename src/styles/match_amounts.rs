@@ -1009,6 +1009,12 @@ impl Style for MatchAmounts {
     /// cell captioned otherwise, a multiplier beside no match with no decoy share.
     fn evaluate(&self, face: &Face) -> Evaluation {
         let mut ev = Evaluation::default();
+        self.evaluate_into(face, &mut ev);
+        ev
+    }
+
+    fn evaluate_into(&self, face: &Face, ev: &mut Evaluation) {
+        ev.clear();
         let counts = self.counts(face);
         let n = self.amounts.amounts().len();
         let k = self.k as u16;
@@ -1046,7 +1052,7 @@ impl Style for MatchAmounts {
                 area: self.specials.area(j),
                 amount: Money(sum),
             });
-            return ev;
+            return;
         }
         let multiplier = shown.iter().find_map(|&(j, s)| match s {
             SpecialKind::Multiplier(t) => Some((j, t)),
@@ -1080,7 +1086,6 @@ impl Style for MatchAmounts {
                 }
             }
         }
-        ev
     }
 
     /// A win: the cells of the winning amount (and of its multiplier), in the win's play

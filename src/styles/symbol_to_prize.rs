@@ -870,6 +870,12 @@ impl Style for SymbolToPrize {
     /// another win, a multiplier or another win-all.
     fn evaluate(&self, face: &Face) -> Evaluation {
         let mut ev = Evaluation::default();
+        self.evaluate_into(face, &mut ev);
+        ev
+    }
+
+    fn evaluate_into(&self, face: &Face, ev: &mut Evaluation) {
+        ev.clear();
         let c = &face.codes;
         if self.halves {
             for p in 0..self.cells {
@@ -937,7 +943,6 @@ impl Style for SymbolToPrize {
         if ev.wins.len() > self.max_wins {
             ev.ambiguities.push(AMB_TOO_MANY_WINS);
         }
-        ev
     }
 }
 

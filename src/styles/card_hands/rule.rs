@@ -370,6 +370,12 @@ impl Style for CardHands {
     /// ambiguity (GAMES.md).
     fn evaluate(&self, face: &Face) -> Evaluation {
         let mut ev = Evaluation::default();
+        self.evaluate_into(face, &mut ev);
+        ev
+    }
+
+    fn evaluate_into(&self, face: &Face, ev: &mut Evaluation) {
+        ev.clear();
         let codes = &face.codes;
         let push = |ev: &mut Evaluation, a: &'static str| {
             if !ev.ambiguities.contains(&a) {
@@ -384,11 +390,11 @@ impl Style for CardHands {
             seen |= 1 << (c & 63);
         }
         if highest >= DECK {
-            push(&mut ev, AMB_BAD_CODE);
-            return ev;
+            push(ev, AMB_BAD_CODE);
+            return;
         }
         if duplicate {
-            push(&mut ev, AMB_DUPLICATE);
+            push(ev, AMB_DUPLICATE);
         }
         let mut cards = [0; COMMUNITY];
         cards.copy_from_slice(&codes[self.board_column..self.board_column + COMMUNITY]);
@@ -408,7 +414,7 @@ impl Style for CardHands {
                             id: self.feature(c),
                         });
                     }
-                    None => push(&mut ev, AMB_BAD_CODE),
+                    None => push(ev, AMB_BAD_CODE),
                 }
             } else {
                 for (on, id) in [
@@ -420,31 +426,30 @@ impl Style for CardHands {
                     }
                 }
                 if r.pair {
-                    push(&mut ev, AMB_LOSER_PAIR);
+                    push(ev, AMB_LOSER_PAIR);
                 }
                 if r.straight {
-                    push(&mut ev, AMB_LOSER_STRAIGHT);
+                    push(ev, AMB_LOSER_STRAIGHT);
                 }
                 if r.flush {
-                    push(&mut ev, AMB_LOSER_FLUSH);
+                    push(ev, AMB_LOSER_FLUSH);
                 }
             }
             if r.straight_flush {
-                push(&mut ev, AMB_STRAIGHT_FLUSH);
+                push(ev, AMB_STRAIGHT_FLUSH);
             }
         }
         if ev.wins.len() < self.zones {
             if board.pair {
-                push(&mut ev, AMB_COMMUNITY_PAIR);
+                push(ev, AMB_COMMUNITY_PAIR);
             }
             if has_straight(board.ranks) {
-                push(&mut ev, AMB_COMMUNITY_STRAIGHT);
+                push(ev, AMB_COMMUNITY_STRAIGHT);
             }
             if board.suits.iter().any(|&n| n >= 5) {
-                push(&mut ev, AMB_COMMUNITY_FLUSH);
+                push(ev, AMB_COMMUNITY_FLUSH);
             }
         }
-        ev
     }
 
     /// A winning zone: its GAIN and the cards of its combination among its own and the
