@@ -1441,7 +1441,13 @@ impl Style for Crossword {
     }
 
     fn evaluate(&self, face: &Face) -> Evaluation {
-        let mut ev = self.evaluate_grid(face);
+        let mut ev = Evaluation::default();
+        self.evaluate_into(face, &mut ev);
+        ev
+    }
+
+    fn evaluate_into(&self, face: &Face, ev: &mut Evaluation) {
+        self.evaluate_grid(face, ev);
         if let Some(b) = &self.bonus {
             let c = self.bonus_column();
             let (yours, _) = self.your_letters(face);
@@ -1459,7 +1465,6 @@ impl Style for Crossword {
                 ev.wins.push(AreaWin { area: 1, amount });
             }
         }
-        ev
     }
 }
 
@@ -1503,8 +1508,8 @@ impl Crossword {
 
     /// The grid's judgement: its win by the count of complete words, the ambiguities of
     /// the face, and its near miss.
-    fn evaluate_grid(&self, face: &Face) -> Evaluation {
-        let mut ev = Evaluation::default();
+    fn evaluate_grid(&self, face: &Face, ev: &mut Evaluation) {
+        ev.clear();
         let (_, twice) = self.your_letters(face);
         if twice {
             ev.ambiguities.push(AMB_LETTER_REPEAT);
@@ -1527,7 +1532,6 @@ impl Crossword {
                 }
             }
         }
-        ev
     }
 }
 
