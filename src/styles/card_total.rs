@@ -1283,14 +1283,12 @@ fn pick_of_values(rng: &mut FaceRng, v: u8, used: u64) -> Option<Card> {
         2..=9 => (card(v - 2, 0), 4),
         _ => return None,
     };
-    let mut free = (!used >> first) & ((1u64 << cards) - 1);
+    let free = (!used >> first) & ((1u64 << cards) - 1);
     if free == 0 {
         return None;
     }
-    for _ in 0..below(rng, free.count_ones()) {
-        free &= free - 1;
-    }
-    Some(first + free.trailing_zeros() as Card)
+    let k = below(rng, free.count_ones());
+    Some(first + common::nth_set_bit(free, k).expect("k below the count") as Card)
 }
 
 /// `n` cards of no ace totalling `t`, in a drawn order, from the cards not in `used`.

@@ -378,11 +378,70 @@ pub fn legend_lines(entries: Vec<Phrase>) -> Vec<PrintedLine> {
         .collect()
 }
 
+/// `SELECT_IN_BYTE[b][r]`: the position of the `r`-th set bit (from 0) of byte `b`, 0 past
+/// its last.
+pub static SELECT_IN_BYTE: [[u8; 8]; 256] = {
+    let mut t = [[0u8; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let (mut i, mut r) = (0, 0);
+        while i < 8 {
+            if b >> i & 1 == 1 {
+                t[b][r] = i as u8;
+                r += 1;
+            }
+            i += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// The position of the `r`-th set bit (from 0, lowest first) of `bits`, found a byte at a
+/// time; `None` when fewer are set.
+pub fn nth_set_bit(mut bits: u64, mut r: u32) -> Option<u32> {
+    let mut at = 0;
+    while bits != 0 {
+        let byte = (bits & 0xff) as u8;
+        let count = byte.count_ones();
+        if r < count {
+            return Some(at + u32::from(SELECT_IN_BYTE[usize::from(byte)][r as usize]));
+        }
+        r -= count;
+        bits >>= 8;
+        at += 8;
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::crypto::rng::{stream, Purpose, Seed};
     use rand_core::RngCore;
+
+    #[test]
+    fn nth_set_bit_counts_from_the_lowest_bit() {
+        let bits = 1 << 0 | 1 << 2 | 1 << 12 | 1 << 13 | 1 << 63;
+        let found: Vec<Option<u32>> = (0..6).map(|r| nth_set_bit(bits, r)).collect();
+        assert_eq!(
+            found,
+            [Some(0), Some(2), Some(12), Some(13), Some(63), None]
+        );
+        assert_eq!(nth_set_bit(0, 0), None);
+        assert_eq!(nth_set_bit(u64::MAX, 40), Some(40));
+        // Every byte, every rank: the bit left after clearing the lowest `r` set bits.
+        for b in 0..256u64 {
+            for r in 0..8 {
+                let mut left = b << 16;
+                for _ in 0..r {
+                    left &= left.wrapping_sub(1);
+                }
+                let want = (left != 0).then(|| left.trailing_zeros());
+                assert_eq!(nth_set_bit(b << 16, r), want, "byte {b:#x}, rank {r}");
+            }
+        }
+    }
 
     #[test]
     fn legend_entries_go_three_a_line() {

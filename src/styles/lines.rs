@@ -242,25 +242,6 @@ fn placed_bits(placed: &[bool]) -> u64 {
         .fold(0, |m, (c, &p)| m | u64::from(p) << c)
 }
 
-/// `SELECT_IN_BYTE[b][r]`: the position of the `r`-th set bit (from 0) of byte `b`, 0 past
-/// its last.
-static SELECT_IN_BYTE: [[u8; 8]; 256] = {
-    let mut t = [[0u8; 8]; 256];
-    let mut b = 0;
-    while b < 256 {
-        let (mut i, mut r) = (0, 0);
-        while i < 8 {
-            if b >> i & 1 == 1 {
-                t[b][r] = i as u8;
-                r += 1;
-            }
-            i += 1;
-        }
-        b += 1;
-    }
-    t
-};
-
 /// The symbols of `0..n` whose bit is clear in `banned`, as bits.
 fn allowed(banned: &[u64; common::MAX_SYMBOLS / 64], n: usize) -> [u64; common::MAX_SYMBOLS / 64] {
     let mut free = [0u64; common::MAX_SYMBOLS / 64];
@@ -276,24 +257,14 @@ fn allowed(banned: &[u64; common::MAX_SYMBOLS / 64], n: usize) -> [u64; common::
     free
 }
 
-/// The `r`-th symbol (from 0) whose bit is set in `free`, a byte at a time; `None` when
-/// fewer are set.
+/// The `r`-th symbol (from 0) whose bit is set in `free`; `None` when fewer are set.
 fn nth_set(free: &[u64; common::MAX_SYMBOLS / 64], mut r: u32) -> Option<u8> {
     for (word, &bits) in free.iter().enumerate() {
-        let mut bits = bits;
-        let mut at = word * 64;
-        while bits != 0 {
-            let byte = (bits & 0xff) as u8;
-            let count = byte.count_ones();
-            if r < count {
-                return Some(
-                    (at + usize::from(SELECT_IN_BYTE[usize::from(byte)][r as usize])) as u8,
-                );
-            }
-            r -= count;
-            bits >>= 8;
-            at += 8;
+        let count = bits.count_ones();
+        if r < count {
+            return common::nth_set_bit(bits, r).map(|b| (word * 64) as u8 + b as u8);
         }
+        r -= count;
     }
     None
 }
