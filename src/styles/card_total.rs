@@ -229,22 +229,19 @@ impl Count {
         }
     }
 
-    /// Every total a player may read: a natural is 21; otherwise each ace 1 or 11, as long
-    /// as the hand does not go over 21 (the hard total always).
-    fn readings(self) -> ArrayVec<u8, 8> {
-        let mut out = ArrayVec::new();
-        if self.natural {
-            out.push(21);
-            return out;
-        }
-        out.push(self.hard);
-        for k in 1..=self.aces.min(7) {
-            let t = self.hard + 10 * k;
-            if t <= 21 {
-                out.push(t);
-            }
-        }
-        out
+    /// Every total a player may read, ascending: a natural is 21; otherwise each ace 1 or
+    /// 11, as long as the hand does not go over 21 (the hard total always).
+    fn readings(self) -> impl Iterator<Item = u8> + Clone {
+        let (first, more) = if self.natural {
+            (21, 0)
+        } else {
+            // Each ace counted 11 adds 10: as many as fit under 21, at most 7.
+            (
+                self.hard,
+                self.aces.min(7).min(21u8.saturating_sub(self.hard) / 10),
+            )
+        };
+        (0..=more).map(move |k| first + 10 * k)
     }
 }
 
