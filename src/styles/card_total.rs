@@ -195,12 +195,25 @@ pub struct Count {
 
 /// The value of card `c` with an ace as 1: 2 to 10, a figure 10.
 pub fn value(c: Card) -> u8 {
-    match rank(c) {
-        r @ 0..=7 => r + 2,
-        8..=11 => 10,
-        _ => 1,
-    }
+    VALUES[usize::from(c)]
 }
+
+/// `VALUES[c]`: [`value`] of code `c`, read from a table: ranks 0 to 7 count 2 to 9, 8 to 11
+/// count 10, the ace (12) and any code past the deck's 1.
+static VALUES: [u8; 256] = {
+    let mut t = [1u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        let r = rank(c as Card);
+        t[c] = match r {
+            0..=7 => r + 2,
+            8..=11 => 10,
+            _ => 1,
+        };
+        c += 1;
+    }
+    t
+};
 
 impl Count {
     /// The count of `cards`.
