@@ -673,6 +673,28 @@ impl Game {
         Cow::Owned(f)
     }
 
+    /// [`Game::sub_face`] of a game of several surfaces written into `out`, a face reused
+    /// from surface to surface: surface `s`'s codes, then zeros over the codes an earlier
+    /// surface wrote past them (`written`, updated to this surface's count). `out` holds at
+    /// least as many codes as the widest surface has columns.
+    fn sub_face_into(&self, face: &Face, s: usize, out: &mut Face, written: &mut usize) {
+        let surface = &self.surfaces[s];
+        let columns = &surface.columns;
+        match (surface.reads, columns.first()) {
+            (None, Some(&first)) => out.codes[..columns.len()]
+                .copy_from_slice(&face.codes[first..first + columns.len()]),
+            _ => {
+                for (o, &c) in out.codes.iter_mut().zip(columns) {
+                    *o = face.codes[c];
+                }
+            }
+        }
+        if *written > columns.len() {
+            out.codes[columns.len()..*written].fill(0);
+        }
+        *written = columns.len();
+    }
+
     /// Every split of `way` (the spec's way number `index`) that each surface can realise,
     /// in a fixed order. Errors: none (then why each surface refused), or more candidate
     /// splits than [`MAX_SPLITS`].
@@ -1524,12 +1546,13 @@ impl Game {
         if boxed.is_none() {
             ev.ambiguities.push(AMB_NO_BOX_VALUE);
         }
-        // One surface's evaluation at a time, each into the same place.
+        // One surface's face and evaluation at a time, each into the same place.
         let mut sub = Evaluation::default();
+        let widest = self.surfaces.iter().map(|s| s.columns.len()).max();
+        let (mut sub_face, mut written) = (Face::zeroed(widest.unwrap_or(0)), 0);
         for (s, surface) in self.surfaces.iter().enumerate() {
-            surface
-                .rule
-                .evaluate_into(&self.sub_face(face, s), &mut sub);
+            self.sub_face_into(face, s, &mut sub_face, &mut written);
+            surface.rule.evaluate_into(&sub_face, &mut sub);
             let o = surface.area_offset;
             // Every win pays the surface's factor times the box's.
             let factor = surface.multiplier.saturating_mul(boxed.unwrap_or(1));
