@@ -1081,18 +1081,25 @@ fn a_bundle_says_whose_it_is_and_what_comes_next() {
     );
 }
 
+/// The central system's bundle of a signed small block made in `dir`: the operator's public
+/// key and the bundle's folder.
+fn central_bundle(dir: &Path) -> (PathBuf, PathBuf) {
+    let b = signed_small_block(dir, "block-001", true);
+    let key = dir.join("op.pub");
+    let out = dir.join("to-central");
+    assert_eq!(
+        package(&b, "central", &key, &out, &[]).status.code(),
+        Some(0)
+    );
+    (key, out)
+}
+
 /// A bundle's own `operator.pub`, which nothing signs, is held to the key verify checks the
 /// signature with: another key, or a file that is no key, in its place is a finding, not a clean verdict.
 #[test]
 fn a_bundle_holding_another_key_than_its_signer_is_a_finding() {
     let t = tempfile::tempdir().unwrap();
-    let b = signed_small_block(t.path(), "block-001", true);
-    let key = t.path().join("op.pub");
-    let out = t.path().join("to-central");
-    assert_eq!(
-        package(&b, "central", &key, &out, &[]).status.code(),
-        Some(0)
-    );
+    let (key, out) = central_bundle(t.path());
     let verify = || {
         tirage()
             .arg("verify")
@@ -1318,13 +1325,7 @@ fn a_bundle_is_held_to_its_manifest_and_to_the_block_its_signature_names() {
 #[test]
 fn a_bundle_without_its_signature_is_said_unsigned() {
     let t = tempfile::tempdir().unwrap();
-    let b = signed_small_block(t.path(), "block-001", true);
-    let key = t.path().join("op.pub");
-    let out = t.path().join("to-central");
-    assert_eq!(
-        package(&b, "central", &key, &out, &[]).status.code(),
-        Some(0)
-    );
+    let (key, out) = central_bundle(t.path());
     std::fs::remove_file(out.join("SHA256SUMS.minisig")).unwrap();
     let verify = |json: bool| {
         let mut c = tirage();
