@@ -739,6 +739,36 @@ impl CardTotal {
 
     /// Hand `p` against dealer `d`, by the rule and under every reading.
     fn judge(&self, p: Count, d: Count) -> Row {
+        if p.aces == 0 && d.aces == 0 {
+            return self.judge_aceless(p, d);
+        }
+        self.judge_read(p, d)
+    }
+
+    /// [`CardTotal::judge`] of two hands without an ace: each has one reading, its hard
+    /// total, which the rule reads too (no natural, no soft total): only a tie the spec
+    /// does not settle is flagged.
+    fn judge_aceless(&self, p: Count, d: Count) -> Row {
+        debug_assert!(p.aces == 0 && d.aces == 0);
+        let rule = match by_totals(p.hard, d.hard) {
+            Outcome::Win => Some(true),
+            Outcome::Lose => Some(false),
+            Outcome::Tie => match self.ties {
+                Ties::Win => Some(true),
+                Ties::Lose => Some(false),
+                Ties::Never => None,
+            },
+        };
+        Row {
+            win: rule == Some(true),
+            natural: false,
+            ambiguity: rule.is_none().then_some(AMB_TIE),
+            near: rule == Some(false) && p.hard <= 21 && d.hard <= 21 && p.hard + 1 == d.hard,
+        }
+    }
+
+    /// [`CardTotal::judge`] of any two hands: by the rule, then under every reading.
+    fn judge_read(&self, p: Count, d: Count) -> Row {
         let settle = |o: Outcome| match (o, self.ties) {
             (Outcome::Win, _) | (Outcome::Tie, Ties::Win) => Some(true),
             (Outcome::Lose, _) | (Outcome::Tie, Ties::Lose) => Some(false),

@@ -668,3 +668,33 @@ fn a_card_of_a_value_is_drawn_as_from_the_list_of_its_cards_left() {
     // finds a card left (all four of a value dealt: one deck in 81).
     assert!(found > 400 * 9, "{found}");
 }
+
+#[test]
+fn hands_without_an_ace_are_judged_as_under_every_reading() {
+    for ties in ["never", "lose", "win"] {
+        let m = make(&format!(
+            "ties = \"{ties}\"\nnatural = {{ multiplier = 2 }}"
+        ));
+        for ph in 2..=30 {
+            for dh in 2..=30 {
+                let (p, d) = (
+                    Count {
+                        hard: ph,
+                        aces: 0,
+                        natural: false,
+                    },
+                    Count {
+                        hard: dh,
+                        aces: 0,
+                        natural: false,
+                    },
+                );
+                assert_eq!(
+                    m.judge_aceless(p, d),
+                    m.judge_read(p, d),
+                    "{ties}: {ph} against {dh}"
+                );
+            }
+        }
+    }
+}
