@@ -92,7 +92,7 @@
 //! off the placed line (two lines share at most one cell, so there is always one); further
 //! matches are drawn among the cells left.
 
-use super::common::{pick_distinct, pick_few, LosingNearMiss, FEW};
+use super::common::{self, each_pick, pick_distinct, pick_few, LosingNearMiss};
 use super::multiply;
 use super::special::{self, RawSpecial, SpecialKind, Specials};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
@@ -338,18 +338,6 @@ fn permutations(n: usize) -> Vec<Vec<usize>> {
     }
 }
 
-/// [`pick_distinct`]'s `m` picks of `0..n`, handed to `f` in the order drawn: the same
-/// values from the same draws, by [`pick_few`] when `n` ≤ [`FEW`] (a card's cells, the
-/// drawn places, the lines), so that a short draw moves no list of 256 values.
-#[inline(always)]
-fn each_pick(rng: &mut FaceRng, n: u32, m: usize, mut f: impl FnMut(u32)) {
-    if n as usize <= FEW {
-        pick_few::<FEW>(rng, n, m).iter().for_each(|&p| f(p));
-    } else {
-        pick_distinct(rng, n, m).iter().for_each(|&p| f(p));
-    }
-}
-
 /// The set bits of `bits`, lowest first, as bit numbers.
 fn bits(mut bits: u64) -> impl Iterator<Item = u8> {
     std::iter::from_fn(move || {
@@ -357,14 +345,6 @@ fn bits(mut bits: u64) -> impl Iterator<Item = u8> {
         bits &= bits.wrapping_sub(1);
         b
     })
-}
-
-/// The `k`-th lowest set bit of `bits` (counted from 0; `bits` holds more than `k`), alone.
-fn nth_bit(mut bits: u64, k: u32) -> u64 {
-    for _ in 0..k {
-        bits &= bits - 1;
-    }
-    bits & bits.wrapping_neg()
 }
 
 impl MatchCount {
@@ -1280,7 +1260,7 @@ impl MatchCount {
                 // order (its cells ascend, as its bits do).
                 let free = line & !matched & !blocked;
                 let k = below(rng, free.count_ones());
-                blocked |= nth_bit(free, k);
+                blocked |= 1 << common::nth_set_bit(free, k).expect("k below the count");
             }
         }
         let mut cells: ArrayVec<u8, MAX_VALUES> = bits(matched).collect();

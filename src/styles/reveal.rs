@@ -17,7 +17,7 @@
 //!   a box shows an amount and wins it, so a multiplier, auto-win or win-all symbol would
 //!   have nothing to act on.
 
-use super::common::{pick_distinct, pick_few, AmountBox, FEW, MAX_SYMBOLS};
+use super::common::{each_pick, AmountBox, MAX_SYMBOLS};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
 use super::{
     AreaWin, Column, Evaluation, Face, FaceRng, Layout, Mark, MarkKind, Panel, Plan, Refusal,
@@ -248,19 +248,12 @@ impl Reveal {
         for b in 0..self.boxes {
             self.amounts.show(&mut face, 2 * b, 2 * b + 1, 0);
         }
-        let mut win = |code: u8, b: u32| {
+        let mut codes = codes.iter();
+        each_pick(rng, self.boxes as u32, codes.len(), |b| {
+            let code = *codes.next().expect("one box a code");
             self.amounts
                 .show(&mut face, 2 * b as usize, 2 * b as usize + 1, code);
-        };
-        // The same boxes from the same draws either way; a few boxes without the 1 KiB
-        // list of `pick_distinct`.
-        if self.boxes <= FEW {
-            let winners = pick_few::<FEW>(rng, self.boxes as u32, codes.len());
-            codes.iter().zip(&winners).for_each(|(&c, &b)| win(c, b));
-        } else {
-            let winners = pick_distinct(rng, self.boxes as u32, codes.len());
-            codes.iter().zip(&winners).for_each(|(&c, &b)| win(c, b));
-        }
+        });
         face
     }
 }
