@@ -750,15 +750,7 @@ impl CardTotal {
     /// does not settle is flagged.
     fn judge_aceless(&self, p: Count, d: Count) -> Row {
         debug_assert!(p.aces == 0 && d.aces == 0);
-        let rule = match by_totals(p.hard, d.hard) {
-            Outcome::Win => Some(true),
-            Outcome::Lose => Some(false),
-            Outcome::Tie => match self.ties {
-                Ties::Win => Some(true),
-                Ties::Lose => Some(false),
-                Ties::Never => None,
-            },
-        };
+        let rule = self.settle(by_totals(p.hard, d.hard));
         Row {
             win: rule == Some(true),
             natural: false,
@@ -767,14 +759,19 @@ impl CardTotal {
         }
     }
 
-    /// [`CardTotal::judge`] of any two hands: by the rule, then under every reading.
-    fn judge_read(&self, p: Count, d: Count) -> Row {
-        let settle = |o: Outcome| match (o, self.ties) {
+    /// Whether `o` wins (`Some(true)`), loses (`Some(false)`), or is a tie the spec does
+    /// not settle (`None`), under the spec's rule for ties.
+    fn settle(&self, o: Outcome) -> Option<bool> {
+        match (o, self.ties) {
             (Outcome::Win, _) | (Outcome::Tie, Ties::Win) => Some(true),
             (Outcome::Lose, _) | (Outcome::Tie, Ties::Lose) => Some(false),
             (Outcome::Tie, Ties::Never) => None,
-        };
-        let rule = settle(rule_outcome(p, d, self.natural.is_some()));
+        }
+    }
+
+    /// [`CardTotal::judge`] of any two hands: by the rule, then under every reading.
+    fn judge_read(&self, p: Count, d: Count) -> Row {
+        let rule = self.settle(rule_outcome(p, d, self.natural.is_some()));
         let mut ambiguity = rule.is_none().then_some(AMB_TIE);
         // A natural against a 21 of more cards: a blackjack player and the letter may differ.
         let plain_21 = |c: Count| !c.natural && !c.bust() && c.total() == 21;
@@ -783,7 +780,7 @@ impl CardTotal {
         }
         'readings: for pr in p.readings() {
             for dr in d.readings() {
-                let naive = settle(by_totals(pr, dr));
+                let naive = self.settle(by_totals(pr, dr));
                 if naive != rule && ambiguity.is_none() {
                     ambiguity = Some(if naive.is_none() {
                         AMB_TIE
