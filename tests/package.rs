@@ -1081,6 +1081,18 @@ fn a_bundle_says_whose_it_is_and_what_comes_next() {
     );
 }
 
+/// `tirage verify DIR --signer KEY` with `extra` arguments, run to its end.
+fn verify_signed(dir: &Path, key: &Path, extra: &[&str]) -> std::process::Output {
+    tirage()
+        .arg("verify")
+        .arg(dir)
+        .arg("--signer")
+        .arg(key)
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
 /// The central system's bundle of a signed small block made in `dir`: the operator's public
 /// key and the bundle's folder.
 fn central_bundle(dir: &Path) -> (PathBuf, PathBuf) {
@@ -1100,16 +1112,7 @@ fn central_bundle(dir: &Path) -> (PathBuf, PathBuf) {
 fn a_bundle_holding_another_key_than_its_signer_is_a_finding() {
     let t = tempfile::tempdir().unwrap();
     let (key, out) = central_bundle(t.path());
-    let verify = || {
-        tirage()
-            .arg("verify")
-            .arg(&out)
-            .arg("--signer")
-            .arg(&key)
-            .arg("--json")
-            .output()
-            .unwrap()
-    };
+    let verify = || verify_signed(&out, &key, &["--json"]);
     assert_eq!(verify().status.code(), Some(0));
     tirage()
         .args(["keygen", "--no-password", "--out"])
@@ -1149,14 +1152,7 @@ fn a_bundle_missing_its_operator_key_is_told_so() {
         let out = t.path().join(format!("to-{role}"));
         assert_eq!(package(&b, role, &key, &out, &[]).status.code(), Some(0));
         std::fs::remove_file(out.join("operator.pub")).unwrap();
-        let o = tirage()
-            .arg("verify")
-            .arg(&out)
-            .arg("--signer")
-            .arg(&key)
-            .arg("--json")
-            .output()
-            .unwrap();
+        let o = verify_signed(&out, &key, &["--json"]);
         assert_eq!(o.status.code(), Some(1));
         let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         assert_eq!(report["bundle"], role);
@@ -1327,15 +1323,7 @@ fn a_bundle_without_its_signature_is_said_unsigned() {
     let t = tempfile::tempdir().unwrap();
     let (key, out) = central_bundle(t.path());
     std::fs::remove_file(out.join("SHA256SUMS.minisig")).unwrap();
-    let verify = |json: bool| {
-        let mut c = tirage();
-        c.arg("verify").arg(&out).arg("--signer").arg(&key);
-        if json {
-            c.arg("--json");
-        }
-        c.output().unwrap()
-    };
-    let o = verify(false);
+    let o = verify_signed(&out, &key, &[]);
     assert_eq!(o.status.code(), Some(1));
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(
@@ -1346,7 +1334,7 @@ fn a_bundle_without_its_signature_is_said_unsigned() {
             && !text.contains("does not hold"),
         "{text}"
     );
-    let o = verify(true);
+    let o = verify_signed(&out, &key, &["--json"]);
     assert_eq!(o.status.code(), Some(1));
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let a = &json["authenticated"];
