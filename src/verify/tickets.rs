@@ -209,11 +209,10 @@ impl Batch {
         self.ends.len().max(self.bin.len() / rec)
     }
 
-    /// Line `k` (0-based) of the batch, without its `\n`, and the bytes of its chunk from
-    /// the line's start on; `j`, the index of a chunk at or before the line's, is moved
-    /// to the line's chunk. `None` past the last line.
+    /// Line `k` (0-based) of the batch, without its `\n`; `j`, the index of a chunk at or
+    /// before the line's, is moved to the line's chunk. `None` past the last line.
     #[inline]
-    fn line(&self, k: usize, j: &mut usize) -> Option<(&[u8], &[u8])> {
+    fn line(&self, k: usize, j: &mut usize) -> Option<&[u8]> {
         let ends = &self.ends;
         if k >= ends.len() {
             return None;
@@ -226,8 +225,7 @@ impl Batch {
         } else {
             ends[k - 1] + 1
         };
-        let chunk = &self.csv[*j];
-        Some((&chunk[start..ends[k]], &chunk[start..]))
+        Some(&self.csv[*j][start..ends[k]])
     }
 }
 
@@ -610,12 +608,11 @@ impl Ctx<'_> {
     }
 
     /// Checks ticket index `i` (0-based) from its print record and tickets.csv line (either
-    /// may be missing when the files disagree in length): the line without its `\n`, and
-    /// the bytes of its batch from the line's start on.
+    /// may be missing when the files disagree in length), the line without its `\n`.
     fn check(
         &self,
         i: u64,
-        line: Option<(&[u8], &[u8])>,
+        line: Option<&[u8]>,
         rec: Option<&[u8]>,
         w: &mut Writers,
         acc: &mut Acc,
@@ -785,26 +782,22 @@ impl Ctx<'_> {
         }
     }
 
-    /// Checks `line`, ticket `t`'s row of tickets.csv (without its `\n`; `text`: the line,
-    /// its `\n`, then any bytes), against the row `ticket` renders to (`unrecognised`: its
-    /// face realises no way): a finding of [`CheckId::CsvMatchesPrint`] when they differ,
-    /// CRLF line ends counted apart. A row that matches is compared in place; only one that
-    /// does not is rendered, to say how it differs.
+    /// Checks `line`, ticket `t`'s row of tickets.csv (without its `\n`), against the row
+    /// `ticket` renders to (`unrecognised`: its face realises no way): a finding of
+    /// [`CheckId::CsvMatchesPrint`] when they differ, CRLF line ends counted apart.
     fn check_row(
         &self,
         t: u32,
-        (line, text): (&[u8], &[u8]),
+        line: &[u8],
         ticket: &Ticket,
         unrecognised: bool,
         w: &mut Writers,
         acc: &mut Acc,
     ) {
-        if !unrecognised && w.rows.matches(ticket, line, text) {
+        if w.rows.matches(ticket, line) && !unrecognised {
             return;
         }
         let spec = self.spec;
-        w.rows.clear();
-        w.rows.push(ticket);
         let expected = w.rows.bytes().strip_suffix(b"\n").unwrap_or_default();
         if !unrecognised && line.strip_suffix(b"\r") == Some(expected) {
             bump(&mut acc.crlf_csv, u64::from(ticket.ticket));
