@@ -1603,6 +1603,12 @@ impl Style for CardTotal {
 
     fn evaluate(&self, face: &Face) -> Evaluation {
         let mut ev = Evaluation::default();
+        self.evaluate_into(face, &mut ev);
+        ev
+    }
+
+    fn evaluate_into(&self, face: &Face, ev: &mut Evaluation) {
+        ev.clear();
         let mut seen = 0u64;
         for &c in &self.card_columns {
             let code = face.codes[c];
@@ -1650,7 +1656,6 @@ impl Style for CardTotal {
                 });
             }
         }
-        ev
     }
 }
 
