@@ -1595,18 +1595,25 @@ impl Style for Lines {
     }
 
     fn evaluate(&self, face: &Face) -> Evaluation {
+        let mut ev = Evaluation::default();
+        self.evaluate_into(face, &mut ev);
+        ev
+    }
+
+    fn evaluate_into(&self, face: &Face, ev: &mut Evaluation) {
+        ev.clear();
         let lines = self.lines(face);
         let shown = self.specials_shown(face);
         if !shown.is_empty() {
             if shown.iter().all(|&(_, j)| self.times(j).is_some()) {
-                return self.evaluate_multiplied(face, &lines, &shown);
+                return self.evaluate_multiplied(face, &lines, &shown, ev);
             }
-            return self.evaluate_special(face, &lines, &shown);
+            return self.evaluate_special(face, &lines, &shown, ev);
         }
         if self.per_line {
-            return self.evaluate_per_line(face, &lines);
+            return self.evaluate_per_line(face, &lines, ev);
         }
-        self.evaluate_lines(face, &lines)
+        self.evaluate_lines(face, &lines, ev)
     }
 }
 
@@ -1614,8 +1621,8 @@ impl Lines {
     /// A grid paying one line: the line of a winning symbol wins (the box's amount, or its
     /// legend amount); a grid with no line showing `k − 1` of a winning symbol in a line
     /// is the near miss. Two lines, and a line of a symbol that does not win, are flagged.
-    fn evaluate_lines(&self, face: &Face, lines: &[(usize, u8)]) -> Evaluation {
-        let mut ev = Evaluation::default();
+    /// Adds to `ev` (empty on entry).
+    fn evaluate_lines(&self, face: &Face, lines: &[(usize, u8)], ev: &mut Evaluation) {
         if lines.len() >= 2 {
             ev.ambiguities.push(AMB_TWO_LINES);
         }
@@ -1636,7 +1643,6 @@ impl Lines {
                 }
             }
         }
-        ev
     }
 
     /// Whether a line through a special symbol's cell (`shown`: cell, special index) holds
@@ -1661,18 +1667,20 @@ impl Lines {
     /// multiplied by the (first) multiplier's factor, in its play area. On a grid that
     /// does not win the multiplier is its decoy (`decoy_<symbol>`), flagged
     /// ([`AMB_LONE_MULTIPLIER`]) when the spec gives decoys no share. Two multipliers, and a
-    /// line through one whose other cells show one symbol, are flagged.
+    /// line through one whose other cells show one symbol, are flagged. Adds to `ev` (empty
+    /// on entry).
     fn evaluate_multiplied(
         &self,
         face: &Face,
         lines: &[(usize, u8)],
         shown: &[(usize, usize)],
-    ) -> Evaluation {
-        let mut ev = if self.per_line {
-            self.evaluate_per_line(face, lines)
+        ev: &mut Evaluation,
+    ) {
+        if self.per_line {
+            self.evaluate_per_line(face, lines, ev);
         } else {
-            self.evaluate_lines(face, lines)
-        };
+            self.evaluate_lines(face, lines, ev);
+        }
         if shown.len() >= 2 {
             ev.ambiguities.push(AMB_SPECIAL_TWICE);
         }
@@ -1693,20 +1701,20 @@ impl Lines {
             w.area = self.specials.area(j);
             w.amount = Money(w.amount.cents() * t);
         }
-        ev
     }
 
     /// A grid showing special symbols (`shown`: cell, special index): each wins in its play
     /// area; the lines of winning symbols beside one win too, and the face is flagged
     /// ([`AMB_SPECIAL_BESIDE`]), as are two specials and a line through one whose other
-    /// cells show one symbol. No near miss is reported: the grid wins.
+    /// cells show one symbol. No near miss is reported: the grid wins. Adds to `ev` (empty
+    /// on entry).
     fn evaluate_special(
         &self,
         face: &Face,
         lines: &[(usize, u8)],
         shown: &[(usize, usize)],
-    ) -> Evaluation {
-        let mut ev = Evaluation::default();
+        ev: &mut Evaluation,
+    ) {
         if shown.len() >= 2 {
             ev.ambiguities.push(AMB_SPECIAL_TWICE);
         }
@@ -1731,13 +1739,12 @@ impl Lines {
                 amount: self.line_amount(face, s),
             });
         }
-        ev
     }
 
     /// Per line: each line of a winning symbol pays its legend amount; lines sharing a
-    /// cell and a line of a symbol that does not win are flagged.
-    fn evaluate_per_line(&self, face: &Face, lines: &[(usize, u8)]) -> Evaluation {
-        let mut ev = Evaluation::default();
+    /// cell and a line of a symbol that does not win are flagged. Adds to `ev` (empty on
+    /// entry).
+    fn evaluate_per_line(&self, face: &Face, lines: &[(usize, u8)], ev: &mut Evaluation) {
         if lines.iter().any(|&(_, s)| !self.winning[s as usize]) {
             ev.ambiguities.push(AMB_LOSING_LINE);
         }
@@ -1761,7 +1768,6 @@ impl Lines {
                 id: self.near_miss_id,
             });
         }
-        ev
     }
 }
 
