@@ -229,6 +229,24 @@ fn parts(c: &mut Criterion) {
             rows.bytes().len()
         })
     });
+    // As verify checks them: each row of tickets.csv against the one its print record
+    // calls for.
+    let mut rows = tickets_csv::RowWriter::new(&s);
+    for t in &tickets {
+        rows.push(t);
+    }
+    let text = rows.bytes().to_vec();
+    let lines: Vec<&[u8]> = text.split_inclusive(|&b| b == b'\n').collect();
+    g.bench_function("coq_matches", |b| {
+        b.iter(|| {
+            let mut same = 0;
+            for (line, t) in lines.iter().zip(&tickets) {
+                same += usize::from(rows.matches(t, &line[..line.len() - 1]));
+            }
+            assert_eq!(same, tickets.len());
+            same
+        })
+    });
     g.finish();
     let mut g = c.benchmark_group("print_file");
     g.throughput(Throughput::Elements(n as u64));
