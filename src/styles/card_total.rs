@@ -1601,12 +1601,6 @@ impl Style for CardTotal {
         out
     }
 
-    fn evaluate(&self, face: &Face) -> Evaluation {
-        let mut ev = Evaluation::default();
-        self.evaluate_into(face, &mut ev);
-        ev
-    }
-
     fn evaluate_into(&self, face: &Face, ev: &mut Evaluation) {
         ev.clear();
         let mut seen = 0u64;

@@ -875,12 +875,6 @@ impl Style for Compare {
     /// win-all symbol wins every box's amount, added up, once, in its play area, and nothing
     /// else on the surface wins. Ambiguous: a tie, a win-all symbol beside another win, a
     /// special symbol on two rows.
-    fn evaluate(&self, face: &Face) -> Evaluation {
-        let mut ev = Evaluation::default();
-        self.evaluate_into(face, &mut ev);
-        ev
-    }
-
     fn evaluate_into(&self, face: &Face, ev: &mut Evaluation) {
         ev.clear();
         let mut all: Option<usize> = None;

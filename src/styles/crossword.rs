@@ -1440,12 +1440,6 @@ impl Style for Crossword {
         out
     }
 
-    fn evaluate(&self, face: &Face) -> Evaluation {
-        let mut ev = Evaluation::default();
-        self.evaluate_into(face, &mut ev);
-        ev
-    }
-
     fn evaluate_into(&self, face: &Face, ev: &mut Evaluation) {
         self.evaluate_grid(face, ev);
         if let Some(b) = &self.bonus {

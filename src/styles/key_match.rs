@@ -1012,12 +1012,6 @@ impl Style for KeyMatch {
     /// area. A win-all symbol wins the sum of every spot's amount, once, in its play area,
     /// and nothing else on the surface wins. Ambiguous: a symbol on two spots, a symbol in
     /// two winning cells, a win-all symbol beside another win.
-    fn evaluate(&self, face: &Face) -> Evaluation {
-        let mut ev = Evaluation::default();
-        self.evaluate_into(face, &mut ev);
-        ev
-    }
-
     fn evaluate_into(&self, face: &Face, ev: &mut Evaluation) {
         ev.clear();
         let mut top_shown = false;

@@ -1007,12 +1007,6 @@ impl Style for MatchAmounts {
     /// (with a decoy share). Flagged as ambiguous: an amount shown more than `k` times, two
     /// shown `k` times or more, two special symbols, a win-all beside a match, a special's
     /// cell captioned otherwise, a multiplier beside no match with no decoy share.
-    fn evaluate(&self, face: &Face) -> Evaluation {
-        let mut ev = Evaluation::default();
-        self.evaluate_into(face, &mut ev);
-        ev
-    }
-
     fn evaluate_into(&self, face: &Face, ev: &mut Evaluation) {
         ev.clear();
         let counts = self.counts(face);

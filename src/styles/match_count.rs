@@ -1832,13 +1832,6 @@ impl Style for MatchCount {
     /// Judges the card (`evaluate_card`), then its free cell: a multiplier
     /// there multiplies the card's win, in the multiplier's play area, and on a losing card
     /// is a decoy.
-    fn evaluate(&self, face: &Face) -> Evaluation {
-        let mut ev = Evaluation::default();
-        self.evaluate_into(face, &mut ev);
-        ev
-    }
-
-    /// [`Style::evaluate`] built in place in `ev`, whatever it held.
     fn evaluate_into(&self, face: &Face, ev: &mut Evaluation) {
         ev.clear();
         self.evaluate_card(face, ev);

@@ -1816,12 +1816,6 @@ impl Style for MatchSymbols {
     /// anywhere among the cells when the play area is multiplied. Near misses and a lone
     /// multiplier are reported as losing features; every breach of the naive reading (module
     /// docs) as an ambiguity.
-    fn evaluate(&self, face: &Face) -> Evaluation {
-        let mut ev = Evaluation::default();
-        self.evaluate_into(face, &mut ev);
-        ev
-    }
-
     fn evaluate_into(&self, face: &Face, ev: &mut Evaluation) {
         ev.clear();
         let mut counts = [0u8; common::MAX_SYMBOLS];

@@ -816,11 +816,13 @@ pub trait Style: Send + Sync {
     /// (its symbols and its amount), and on losing play areas the near misses and decoys
     /// `ev` reports. Marks never change the prize.
     fn marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark>;
-    /// Judges `face` by the règlement alone.
-    fn evaluate(&self, face: &Face) -> Evaluation;
-    /// [`Style::evaluate`] into `ev`, whatever it held: a style that builds its
-    /// evaluation in place spares the copy of a returned one (about 800 bytes per face).
-    fn evaluate_into(&self, face: &Face, ev: &mut Evaluation) {
-        *ev = self.evaluate(face);
+    /// Judges `face` by the règlement alone, into `ev`, whatever it held: the evaluation is
+    /// built in place, not returned (about 800 bytes per face) to be copied.
+    fn evaluate_into(&self, face: &Face, ev: &mut Evaluation);
+    /// [`Style::evaluate_into`] into a new evaluation.
+    fn evaluate(&self, face: &Face) -> Evaluation {
+        let mut ev = Evaluation::default();
+        self.evaluate_into(face, &mut ev);
+        ev
     }
 }

@@ -319,12 +319,6 @@ impl Style for Reveal {
             .collect()
     }
 
-    fn evaluate(&self, face: &Face) -> Evaluation {
-        let mut ev = Evaluation::default();
-        self.evaluate_into(face, &mut ev);
-        ev
-    }
-
     fn evaluate_into(&self, face: &Face, ev: &mut Evaluation) {
         ev.clear();
         for b in 0..self.boxes {

@@ -868,12 +868,6 @@ impl Style for SymbolToPrize {
     /// wins every legend amount, added up, once, in its play area, and nothing else wins.
     /// Ambiguous: more winning cells than `max_wins`, two multipliers, a win-all beside
     /// another win, a multiplier or another win-all.
-    fn evaluate(&self, face: &Face) -> Evaluation {
-        let mut ev = Evaluation::default();
-        self.evaluate_into(face, &mut ev);
-        ev
-    }
-
     fn evaluate_into(&self, face: &Face, ev: &mut Evaluation) {
         ev.clear();
         let c = &face.codes;

@@ -368,12 +368,6 @@ impl Style for CardHands {
     /// zone), and the lot is the sum of the winning zones. Every case where the strict and
     /// the naive readings could differ, and every duplicate card, is reported as an
     /// ambiguity (GAMES.md).
-    fn evaluate(&self, face: &Face) -> Evaluation {
-        let mut ev = Evaluation::default();
-        self.evaluate_into(face, &mut ev);
-        ev
-    }
-
     fn evaluate_into(&self, face: &Face, ev: &mut Evaluation) {
         ev.clear();
         let codes = &face.codes;
