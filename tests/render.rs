@@ -941,8 +941,9 @@ fn a_proof_shows_what_the_ticket_prints_outside_its_cells() {
         assert!(drawn(&svg, text), "{text} not drawn");
     }
 
+    // Card 1 paid by its number of matches, card 2 by line around a FREE centre.
     let d = t.path().join("bingo");
-    deck(&repo("game_specs/examples/bingo75.toml"), &d);
+    deck(&repo("game_specs/examples/bingo_duo.toml"), &d);
     tirage()
         .arg("render")
         .arg(&d)
@@ -950,8 +951,8 @@ fn a_proof_shows_what_the_ticket_prints_outside_its_cells() {
         .assert()
         .success();
     let svg = std::fs::read_to_string(beside(&d).join("ticket-1.svg")).unwrap();
-    // The FREE centre, the pay table by number of matches, and a key without the decoy
-    // the game never shows.
+    // Card 2's FREE centre, card 1's pay table by number of matches, and a key without the
+    // decoy the game never shows.
     assert!(drawn(&svg, "LIBRE"));
     assert!(drawn(
         &svg,

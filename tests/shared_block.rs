@@ -1,9 +1,10 @@
 //! A block of a game with a shared draw judged ticket by ticket by an evaluator written here
 //! from the rule text alone (game_specs/README.md, "Shared elements" and `match_count`), not
-//! from the styles' code: game_specs/examples/bingo_duo.toml, two 5×5 bingo cards around a
-//! free centre reading one caller's draw of 24 numbers (`tirage`). Card 1 pays by its number
-//! of matches (9: 2, 10: 5, 11: 20, 12: 100) and shows no full line; card 2 pays a full row
-//! or column 5 and a full diagonal 50, one line at most. Every ticket's printed prize must be
+//! from the styles' code: game_specs/examples/bingo_duo.toml, two 5×5 bingo cards reading one
+//! caller's draw of 24 numbers (`tirage`). Card 1, of 25 numbers (no free cell: a player
+//! would count one as a match), pays by its number of matches (9: 2, 10: 5, 11: 20, 12: 100)
+//! and shows no full line; card 2, of 24 numbers around a free centre, pays a full row or
+//! column 5 and a full diagonal 50, one line at most. Every ticket's printed prize must be
 //! the sum the rules pay, with no face a player could read two ways.
 
 mod common;
@@ -11,13 +12,14 @@ mod common;
 use common::{generate, repo};
 use std::collections::{BTreeMap, HashSet};
 
-/// The lines of a 5×5 card whose centre is free: each a list of card cells (`n1`..`n24`,
-/// row by row, the centre left out), `None` for the free centre, which counts as matched.
-/// Rows, then columns, then the two diagonals.
-fn lines() -> Vec<Vec<Option<usize>>> {
+/// The lines of a 5×5 card, each a list of card cells (`n1`..`n25`, row by row); with a
+/// free centre (`n1`..`n24`, the centre left out), `None` for the centre, which counts as
+/// matched. Rows, then columns, then the two diagonals.
+fn lines(free_centre: bool) -> Vec<Vec<Option<usize>>> {
     let cell = |r: usize, c: usize| {
         let p = r * 5 + c;
         match p {
+            _ if !free_centre => Some(p),
             12 => None,
             p if p < 12 => Some(p),
             p => Some(p - 1),
@@ -45,15 +47,16 @@ fn judge(row: &BTreeMap<&str, &str>) -> (u64, usize, usize, Vec<String>) {
     if drawn.iter().collect::<HashSet<_>>().len() != 24 {
         problems.push("a number drawn twice".to_string());
     }
+    // Card 1 of 25 numbers, card 2 of 24 around its free centre.
     let card = |c: usize| -> Vec<&str> {
-        (1..=24)
+        (1..=26 - c)
             .map(|i| row[format!("carte{c}_n{i}").as_str()])
             .collect()
     };
     let matched =
         |numbers: &[&str]| -> Vec<bool> { numbers.iter().map(|n| drawn.contains(n)).collect() };
     let full = |m: &[bool]| -> Vec<usize> {
-        lines()
+        lines(m.len() == 24)
             .iter()
             .enumerate()
             .filter(|(_, l)| l.iter().all(|c| c.is_none_or(|c| m[c])))
@@ -63,7 +66,7 @@ fn judge(row: &BTreeMap<&str, &str>) -> (u64, usize, usize, Vec<String>) {
     let mut prize = 0;
     // Card 1: by the number of matches; "9 matches" read as "9 or more"; no full line.
     let one = card(1);
-    if one.iter().collect::<HashSet<_>>().len() != 24 {
+    if one.iter().collect::<HashSet<_>>().len() != 25 {
         problems.push("card 1: a number twice".into());
     }
     let m1 = matched(&one);
@@ -143,10 +146,11 @@ type Row = Vec<(String, String)>;
 /// two lines on the card paid by line, and a number drawn twice.
 #[test]
 fn the_evaluator_finds_what_the_rules_forbid() {
-    let numbers =
-        |from: usize| -> Vec<String> { (from..from + 24).map(|n| format!("{n:02}")).collect() };
-    let (d, c1, c2) = (numbers(1), numbers(30), numbers(50));
-    let mut names = Vec::new();
+    let numbers = |from: usize, n: usize| -> Vec<String> {
+        (from..from + n).map(|n| format!("{n:02}")).collect()
+    };
+    let (d, c1, c2) = (numbers(1, 24), numbers(30, 25), numbers(60, 24));
+    let mut names = vec![("carte1_n25".to_string(), c1[24].clone())];
     for i in 1..=24 {
         names.push((format!("tirage_{i}"), d[i - 1].clone()));
         names.push((format!("carte1_n{i}"), c1[i - 1].clone()));
@@ -173,7 +177,7 @@ fn the_evaluator_finds_what_the_rules_forbid() {
     // Card 2's first row and first column drawn: two lines.
     let (prize, _, full, p) = judge_with(&|v| {
         for (i, n) in [1, 2, 3, 4, 5, 6, 11, 15, 20].iter().enumerate() {
-            set(v, &format!("tirage_{}", i + 1), &format!("{}", 49 + n));
+            set(v, &format!("tirage_{}", i + 1), &format!("{}", 59 + n));
         }
     });
     assert_eq!((prize, full), (5, 2));
@@ -205,14 +209,15 @@ fn verify_finds_a_shared_draw_edited_into_a_win() {
             let r: BTreeMap<&str, &str> = head.iter().copied().zip(f.iter().copied()).collect();
             let (prize, count, _, _) = judge(&r);
             let drawn: Vec<&str> = (1..=24).map(|i| f[col(&format!("tirage_{i}"))]).collect();
+            // Card 1's 25 numbers, then card 2's 24.
             let cards: Vec<&str> = (1..=2)
-                .flat_map(|c| (1..=24).map(move |i| format!("carte{c}_n{i}")))
+                .flat_map(|c| (1..=26 - c).map(move |i| format!("carte{c}_n{i}")))
                 .map(|n| f[col(&n)])
                 .collect();
             let at = (0..24).find(|&i| !cards.contains(&drawn[i]))?;
-            let number = (1..=24)
-                .map(|i| f[col(&format!("carte1_n{i}"))])
-                .find(|n| !drawn.contains(n) && !cards[24..].contains(n))?;
+            let number = cards[..25]
+                .iter()
+                .find(|n| !drawn.contains(n) && !cards[25..].contains(n))?;
             (prize == 0 && count == 8).then(|| (row, at, number.to_string()))
         })
         .expect("a losing ticket whose card 1 shows 8 matches");
@@ -281,15 +286,15 @@ fn shared_elements_that_cannot_be_are_refused_by_field_and_line() {
             && e.contains("a draw shows 1 to 75 different symbols (its `symbols`), got 76"),
         "{e}"
     );
-    assert!(e.contains(":30:") || e.contains("line 30"), "{e}");
+    assert!(e.contains(":31:") || e.contains("line 31"), "{e}");
     let e = refused("kind = \"draw\"", "kind = \"dealer\"");
     assert!(
         e.contains("shared[0].kind") && e.contains("unknown kind \"dealer\""),
         "{e}"
     );
     let e = refused(
-        "reads = \"tirage\"\nnumbers = 24",
-        "reads = \"tirage\"\nnumbers = 24\ndrawn = 24",
+        "reads = \"tirage\"\nnumbers = 25",
+        "reads = \"tirage\"\nnumbers = 25\ndrawn = 24",
     );
     assert!(
         e.contains("surfaces[0].drawn") && e.contains("the card reads the shared draw \"tirage\""),
@@ -305,7 +310,8 @@ fn the_shared_draw_is_the_same_whatever_the_way() {
     use rand_core::SeedableRng;
     let spec = tirage::spec::GameSpec::load(&repo("game_specs/examples/bingo_duo.toml")).unwrap();
     let layout = spec.game.layout();
-    assert_eq!(layout.columns.len(), 24 * 3);
+    // The draw's 24 columns, card 1's 25, card 2's 24.
+    assert_eq!(layout.columns.len(), 24 + 25 + 24);
     assert_eq!(layout.columns[0].name, "tirage_1");
     assert_eq!(layout.panels[0].id, "tirage");
     assert_eq!(layout.panels[0].rows.concat(), (0..24).collect::<Vec<_>>());

@@ -1,11 +1,11 @@
 //! The *match count* play style (industry: bingo-like cards and lotto-like grids).
 //!
-//! **Rule.** The surface shows your numbers (`numbers` cells, e.g. a 5×5 bingo card of 24
-//! numbers around a free centre, or a lotto grid of 6) and, under the scratch, the drawn
-//! numbers (`drawn` cells), every number from `from..=to`, none twice on the card nor twice
-//! among the drawn ones. The surface's one play area wins by the **number of matches**, the
-//! card numbers found among the drawn numbers: the prize legend (`prizes = { "5" = 10,
-//! "6" = 100 }`, printed on the ticket) pays each listed count; any other count loses.
+//! **Rule.** The surface shows your numbers (`numbers` cells, e.g. a 5×5 bingo card of 25
+//! numbers, or a lotto grid of 6) and, under the scratch, the drawn numbers (`drawn` cells),
+//! every number from `from..=to`, none twice on the card nor twice among the drawn ones. The
+//! surface's one play area wins by the **number of matches**, the card numbers found among
+//! the drawn numbers: the prize legend (`prizes = { "5" = 10, "6" = 100 }`, printed on the
+//! ticket) pays each listed count; any other count loses.
 //!
 //! **Pattern mode.** A grid card (`grid`) may instead pay by **pattern**: with `patterns =
 //! { row = 5, column = 5, diagonal = 20 }` in place of `prizes`, the area wins when every
@@ -17,9 +17,9 @@
 //! more": so no face shows a count above the lowest prized count that the legend does not
 //! pay (`check_way` refuses a prize only such counts could show). A number printed twice (on
 //! the card or among the drawn ones) makes the count doubtful: never. On a card laid out as a
-//! grid (`grid = 5`), a bingo player reads a full row, column or diagonal of matches (the
-//! free centre counting as matched) as a win whatever the count: no face shows one, on
-//! losing and winning cards alike, so a grid card holds at most `numbers − grid` matches.
+//! grid (`grid = 5`), a bingo player reads a full row, column or diagonal of matches as a win
+//! whatever the count: no face shows one, on losing and winning cards alike, so a grid card
+//! holds at most `numbers − grid` matches.
 //!
 //! **Four corners.** `patterns` may also pay `corners`: the numbers of the card's four
 //! corners all drawn (a free corner counting as drawn) is a pattern of its own, one more
@@ -38,12 +38,14 @@
 //! pattern's numbers. The near miss is a paid pattern one short that leaves nothing inside
 //! it complete.
 //!
-//! **Free cells.** A grid card may have free (joker) cells: the centre of an odd grid
-//! (`free_centre`) or any cells the spec places (`free_cells = [[1, 1], [3, 4]]`, rows and
-//! columns from 1, on even grids too). A free cell is printed FREE, holds no number and
-//! counts as matched in every line through it. Refused: a whole row, column or diagonal
-//! free (a line on every card), and, paid by pattern, a line left with fewer than two
-//! numbers (a losing card could not keep it open).
+//! **Free cells.** A grid card paid by pattern may have free (joker) cells: the centre of an
+//! odd grid (`free_centre`) or any cells the spec places (`free_cells = [[1, 1], [3, 4]]`,
+//! rows and columns from 1, on even grids too). A free cell is printed FREE, holds no number
+//! and counts as matched in every line through it. Refused: a whole row, column or diagonal
+//! free (a line on every card); a line left with fewer than two numbers (a losing card could
+//! not keep it open); a free cell on a card paid by its number of matches (`prizes`): a
+//! player counts it as one more match, so 8 numbers and FREE would read as the 9 matches of
+//! the legend, which the letter does not pay, on winning and losing cards alike.
 //!
 //! **Multipliers in the free cell** (`specials = [{ symbol = "5X", kind = "multiplier",
 //! times = 5 }]`, see `styles::special`): on a grid card with exactly one free cell, the
@@ -564,6 +566,24 @@ impl MatchCount {
                     ));
                 }
                 let free = free_cells(n, raw.free_centre, &raw.free_cells)?;
+                if patterns.is_none() && !free.is_empty() {
+                    // A free cell counts as matched in every line, so a player counts it
+                    // as one more match too: 8 numbers and FREE read as 9, which the letter
+                    // of a legend "9 matches" does not pay. No face could be read alike.
+                    return Err(FieldError::new(
+                        if raw.free_centre {
+                            "free_centre"
+                        } else {
+                            "free_cells"
+                        },
+                        format!(
+                            "a card paid by its number of matches (prizes) has no free cell: \
+                             a player would count it as one more match; fill the {n}×{n} grid \
+                             with {} numbers, or pay the card by patterns",
+                            n * n
+                        ),
+                    ));
+                }
                 let cells = n * n - free.len();
                 if !(3..=7).contains(&n) || cells != numbers {
                     return Err(FieldError::new(
@@ -2055,12 +2075,11 @@ pub static INFO: StyleInfo = StyleInfo {
     example: r#"[[surfaces]]
 style = "match_count"
 id = "bingo"
-numbers = 24
+numbers = 25
 drawn = 24
 from = 1
 to = 75
 grid = 5
-free_centre = true
 near_miss = 0.3
 prizes = { "9" = 2, "10" = 5, "11" = 20, "12" = 100 }
 "#,
@@ -2080,8 +2099,8 @@ mod tests {
     /// The near miss's feature id on surface `b` (area `b`).
     const NEAR_MISS: &str = "near_miss_b";
 
-    const BINGO: &str = "numbers = 24\ndrawn = 24\nfrom = 1\nto = 75\ngrid = 5\n\
-        free_centre = true\nnear_miss = 0.3\n\
+    const BINGO: &str = "numbers = 25\ndrawn = 24\nfrom = 1\nto = 75\ngrid = 5\n\
+        near_miss = 0.3\n\
         prizes = { \"9\" = 2, \"10\" = 5, \"11\" = 20, \"12\" = 100 }\n";
     const LOTTO: &str = "numbers = 6\ndrawn = 6\nfrom = 1\nto = 49\nnear_miss = 0.5\n\
         prizes = { \"3\" = 2, \"4\" = 20, \"5\" = 100, \"6\" = 100 }\n";
@@ -2245,13 +2264,12 @@ mod tests {
     #[test]
     fn columns_panels_and_blockers() {
         let m = make(BINGO).unwrap();
-        assert_eq!(m.layout().columns.len(), 48);
+        assert_eq!(m.layout().columns.len(), 49);
         assert_eq!(m.layout().columns[0].name, "b_n1");
-        assert_eq!(m.layout().columns[24].name, "b_d1");
+        assert_eq!(m.layout().columns[25].name, "b_d1");
         assert_eq!(m.layout().columns[0].values[0], "01");
         let p = m.panels();
-        // The FREE centre keeps its place in the middle row.
-        assert_eq!(p[0].rows[2], vec![10, 11, FREE_CELL, 12, 13]);
+        assert_eq!(p[0].rows[2], vec![10, 11, 12, 13, 14]);
         let printed = m.printed();
         assert_eq!(printed.len(), 1);
         assert_eq!(printed[0].panel, "b");
@@ -2269,14 +2287,21 @@ mod tests {
         );
         assert_eq!(p[1].id, "b_drawn");
         assert_eq!(m.lines.len(), 12);
-        // The centre row and column hold 4 cells; the diagonals too.
-        assert_eq!(m.lines.iter().filter(|l| l.len() == 4).count(), 4);
-        assert_eq!(m.most(), 19);
-        // Permutations of 5 avoiding the centre and meeting both diagonals.
+        assert!(m.lines.iter().all(|l| l.len() == 5));
+        assert_eq!(m.most(), 20);
+        // Permutations of 5 meeting both diagonals.
         assert!(!m.open.is_empty());
-        assert!(m.open.iter().all(|o| o.len() == 19));
+        assert!(m.open.iter().all(|o| o.len() == 20));
         assert_eq!(permutations(3).len(), 6);
-        assert!(m.describe()[0].starts_with("« Bingo » wins by the number of its 24 numbers"));
+        assert!(m.describe()[0].starts_with("« Bingo » wins by the number of its 25 numbers"));
+        // A card paid by pattern around a FREE centre: the centre keeps its place in the
+        // middle row; the centre row and column hold 4 cells, the diagonals too.
+        let m = make(PATTERN).unwrap();
+        assert_eq!(m.layout().columns.len(), 48);
+        assert_eq!(m.layout().columns[24].name, "b_d1");
+        assert_eq!(m.panels()[0].rows[2], vec![10, 11, FREE_CELL, 12, 13]);
+        assert_eq!(m.lines.len(), 12);
+        assert_eq!(m.lines.iter().filter(|l| l.len() == 4).count(), 4);
     }
 
     /// A caller's draw of 20 numbers from 01 to 75, shared.
@@ -2297,15 +2322,15 @@ mod tests {
         MatchCount::new(style::parse(toml::from_str(text).unwrap())?, &ctx.get()).map(Arc::new)
     }
 
-    const READING: &str = "numbers = 24\ngrid = 5\nfree_centre = true\nnear_miss = 0.3\n\
+    const READING: &str = "numbers = 25\ngrid = 5\nnear_miss = 0.3\n\
         prizes = { \"8\" = 2, \"9\" = 5, \"10\" = 20 }\n";
 
     #[test]
     fn a_card_reading_a_shared_draw_takes_its_numbers_from_it() {
         let m = make_reading(READING).unwrap();
-        assert_eq!(m.layout().columns.len(), 44);
-        assert_eq!(m.layout().reads, (24..44).collect::<Vec<_>>());
-        assert_eq!(m.layout().columns[30].values, caller().values);
+        assert_eq!(m.layout().columns.len(), 45);
+        assert_eq!(m.layout().reads, (25..45).collect::<Vec<_>>());
+        assert_eq!(m.layout().columns[31].values, caller().values);
         assert!(m.describe()[0].contains(
             "among the 20 numbers of the shared draw « Tirage », printed once and read alike \
              by every card that reads it (numbers 01 to 75)"
@@ -2348,10 +2373,10 @@ mod tests {
                 let mut given = Face::zeroed(m.layout().columns.len());
                 let draw = pick_distinct(&mut rng, 75, 20);
                 for (i, &c) in draw.iter().enumerate() {
-                    given.codes[24 + i] = c as u8;
+                    given.codes[25 + i] = c as u8;
                 }
                 let face = plan.draw_given(None, &given, &mut rng);
-                assert_eq!(face.codes[24..44], given.codes[24..44]);
+                assert_eq!(face.codes[25..45], given.codes[25..45]);
                 let ev = m.evaluate(&face);
                 assert!(ev.ambiguities.is_empty(), "{ev:?}");
                 assert_eq!(ev.prize(), w.amount, "seed {seed}");
@@ -2397,15 +2422,15 @@ mod tests {
     #[test]
     fn a_full_line_on_a_grid_card_is_flagged() {
         let m = make(BINGO).unwrap();
-        // Card 1..=24; drawn: the top row (1..=5) and 20 others not on the card.
-        let card: Vec<u8> = (1..=24).collect();
+        // Card 1..=25; drawn: the top row (1..=5) and 19 others not on the card.
+        let card: Vec<u8> = (1..=25).collect();
         let mut drawn: Vec<u8> = (1..=5).collect();
         drawn.extend(50..69);
         let ev = m.evaluate(&face(&card, &drawn));
         assert_eq!(ev.ambiguities, vec![AMB_LINE]);
-        // The centre column through the free centre: cells 2, 7, 16, 21 (numbers 3 8 17 22).
-        let mut drawn: Vec<u8> = vec![3, 8, 17, 22];
-        drawn.extend(50..70);
+        // The centre column: cells 2, 7, 12, 17, 22 (numbers 3 8 13 18 23).
+        let mut drawn: Vec<u8> = vec![3, 8, 13, 18, 23];
+        drawn.extend(50..69);
         let ev = m.evaluate(&face(&card, &drawn));
         assert_eq!(ev.ambiguities, vec![AMB_LINE]);
         // Four of the top row only: no line, 4 matches, losing.
@@ -2477,12 +2502,12 @@ mod tests {
                 .field,
             "grid"
         );
-        // 20 matches and more always make a line on a 5×5 card.
-        let high = BINGO.replace("\"12\" = 100", "\"12\" = 100, \"20\" = 500");
+        // 21 matches and more always make a line on a 5×5 card.
+        let high = BINGO.replace("\"12\" = 100", "\"12\" = 100, \"21\" = 500");
         let m = make(&high).unwrap();
         let e = m.check_way(&way(&[500])).unwrap_err();
         assert!(matches!(e, Refusal::CannotWin { .. }));
-        assert!(e.to_string().contains("at most 19"), "{e}");
+        assert!(e.to_string().contains("at most 20"), "{e}");
         let m = make(LOTTO).unwrap();
         assert!(matches!(
             m.check_way(&way(&[2, 2])),
@@ -2694,18 +2719,31 @@ mod tests {
             round_trip(&m, &w, 0..300);
         }
         round_trip_showing(&m, &way(&[]), NEAR_MISS, 0..100);
-        // By count, with the same jokers: never a full line through them.
+        // Paid by count, the same jokers would read as matches: refused, as a free centre is.
         let count = JOKERS.replace(
             "patterns = { row = 5, column = 5, diagonal = 20 }",
             "prizes = { \"6\" = 2, \"7\" = 5 }",
         );
-        let m = make(&count).unwrap();
-        for w in [way(&[]), way(&[2]), way(&[5])] {
-            round_trip(&m, &w, 0..300);
-        }
+        let e = make(&count).err().unwrap();
+        assert_eq!(
+            (e.field.as_str(), e.message.as_str()),
+            (
+                "free_cells",
+                "a card paid by its number of matches (prizes) has no free cell: a player \
+                 would count it as one more match; fill the 4×4 grid with 16 numbers, or pay \
+                 the card by patterns"
+            )
+        );
+        let e = make(&BINGO.replace("numbers = 25", "numbers = 24\nfree_centre = true"))
+            .err()
+            .unwrap();
+        assert_eq!(e.field, "free_centre");
+        assert!(e
+            .message
+            .ends_with("fill the 5×5 grid with 25 numbers, or pay the card by patterns"));
         // The free centre is the same as a free cell at the centre.
-        let a = make(BINGO).unwrap();
-        let b = make(&BINGO.replace("free_centre = true", "free_cells = [[3, 3]]")).unwrap();
+        let a = make(PATTERN).unwrap();
+        let b = make(&PATTERN.replace("free_centre = true", "free_cells = [[3, 3]]")).unwrap();
         assert_eq!(
             (a.free.clone(), a.lines.clone()),
             (b.free.clone(), b.lines.clone())
@@ -2758,7 +2796,7 @@ mod tests {
         );
         assert_eq!(
             make(
-                &BINGO
+                &PATTERN
                     .replace("grid = 5", "grid = 4")
                     .replace("numbers = 24", "numbers = 15")
             )
