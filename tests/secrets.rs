@@ -246,6 +246,130 @@ fn a_secret_where_a_key_or_a_spec_is_expected_is_not_shown() {
     }
 }
 
+/// A secret pasted where the name of its file was expected, by every option that reads a
+/// secret file: the run stops with exit 2, says which file it could not read (the option,
+/// or what the file was for) and that its name is not shown, and shows no piece of the
+/// secret.
+#[test]
+fn a_secret_given_in_place_of_a_file_name_is_not_shown() {
+    let s = secrets();
+    let spec = repo("tests/specs/coq_small.toml");
+    let block = s.root.join("block");
+    generate(&spec, &block, 1);
+    let out = s.root.join("out");
+    let age_id = format!("AGE-SECRET-KEY-1{}", s.age_identity.1);
+    let secrets = [
+        s.share.1.as_str(),
+        s.validation_key.1.as_str(),
+        age_id.as_str(),
+        s.signing_key.1.as_str(),
+    ];
+    for secret in secrets {
+        let generate_with = |option: &'static str| -> Vec<&std::ffi::OsStr> {
+            vec![
+                os("generate"),
+                spec.as_os_str(),
+                os("--insecure-seed"),
+                os("--seed"),
+                os(SEED),
+                os(option),
+                os(secret),
+                os("--out"),
+                out.as_os_str(),
+            ]
+        };
+        let runs: Vec<(Vec<&std::ffi::OsStr>, &str)> = vec![
+            (
+                vec![
+                    os("generate"),
+                    spec.as_os_str(),
+                    os("--seed-file"),
+                    os(secret),
+                    os("--out"),
+                    out.as_os_str(),
+                ],
+                "seed file",
+            ),
+            (generate_with("--validation-key"), "validation key"),
+            (generate_with("--sign"), "(--sign)"),
+            (
+                vec![
+                    os("generate"),
+                    spec.as_os_str(),
+                    os("--seed-share"),
+                    os(secret),
+                    os("--seed-share"),
+                    s.share2.as_os_str(),
+                    os("--commitments"),
+                    s.share2.as_os_str(),
+                    os("--out"),
+                    out.as_os_str(),
+                ],
+                "share",
+            ),
+            (
+                vec![
+                    os("seed"),
+                    os("commit"),
+                    os(secret),
+                    os("--spec"),
+                    spec.as_os_str(),
+                    os("--blocks"),
+                    os("1"),
+                ],
+                "share",
+            ),
+            (
+                vec![
+                    os("verify"),
+                    block.as_os_str(),
+                    os("--unauthenticated"),
+                    os("--seed-file"),
+                    os(secret),
+                ],
+                "seed file",
+            ),
+            (
+                vec![
+                    os("verify"),
+                    block.as_os_str(),
+                    os("--unauthenticated"),
+                    os("--validation-key"),
+                    os(secret),
+                ],
+                "validation key",
+            ),
+            (
+                vec![
+                    os("verify"),
+                    block.as_os_str(),
+                    os("--unauthenticated"),
+                    os("--identity"),
+                    os(secret),
+                ],
+                "(--identity)",
+            ),
+        ];
+        for (args, what) in runs {
+            let o = tirage().args(&args).output().unwrap();
+            let err = String::from_utf8_lossy(&o.stderr).into_owned();
+            let all = format!("{err}{}", String::from_utf8_lossy(&o.stdout));
+            assert_eq!(o.status.code(), Some(2), "{args:?}: {all}");
+            let chars: Vec<char> = secret.chars().collect();
+            for w in chars.windows(10) {
+                let piece: String = w.iter().collect();
+                assert!(!all.contains(&piece), "{args:?} shows the secret: {all}");
+            }
+            assert!(err.contains(what), "{args:?} does not say {what:?}: {err}");
+            assert!(
+                err.contains(tirage::crypto::NAME_NOT_SHOWN),
+                "{args:?} does not say the name is withheld: {err}"
+            );
+        }
+    }
+    assert!(!out.exists());
+}
+
 #[test]
 fn an_age_identity_given_as_a_recipient_is_not_shown() {
     let s = secrets();

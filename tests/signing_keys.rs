@@ -49,7 +49,7 @@ fn a_key_of_the_wrong_kind_or_without_its_password_is_said_plainly() {
         (
             Some(2),
             format!(
-                "tirage: error: {}: not a minisign secret key: it is a public key (KEY.pub); signing takes the secret key, KEY.key\n",
+                "tirage: error: the signing key (--sign): {}: not a minisign secret key: it is a public key (KEY.pub); signing takes the secret key, KEY.key\n",
                 pubkey.display()
             )
         )
@@ -67,7 +67,7 @@ fn a_key_of_the_wrong_kind_or_without_its_password_is_said_plainly() {
                 (
                     Some(2),
                     format!(
-                        "tirage: error: {}: not a minisign secret key: expected an `untrusted comment:` line, then a key line of minisign's secret key (as `tirage keygen` writes KEY.key)\n",
+                        "tirage: error: the signing key (--sign): {}: not a minisign secret key: expected an `untrusted comment:` line, then a key line of minisign's secret key (as `tirage keygen` writes KEY.key)\n",
                         key.display()
                     )
                 )
@@ -80,7 +80,7 @@ fn a_key_of_the_wrong_kind_or_without_its_password_is_said_plainly() {
         (
             Some(2),
             format!(
-                "tirage: error: {}: the secret key is protected by a password, and there is no terminal to ask it on: set TIRAGE_KEY_PASSWORD to the password (or run where a terminal is)\n",
+                "tirage: error: the signing key (--sign): {}: the secret key is protected by a password, and there is no terminal to ask it on: set TIRAGE_KEY_PASSWORD to the password (or run where a terminal is)\n",
                 enc.display()
             )
         )
@@ -90,7 +90,7 @@ fn a_key_of_the_wrong_kind_or_without_its_password_is_said_plainly() {
         (
             Some(2),
             format!(
-                "tirage: error: {}: the password does not open this secret key (wrong password; it is taken from TIRAGE_KEY_PASSWORD, else asked on the terminal)\n",
+                "tirage: error: the signing key (--sign): {}: the password does not open this secret key (wrong password; it is taken from TIRAGE_KEY_PASSWORD, else asked on the terminal)\n",
                 enc.display()
             )
         )

@@ -245,13 +245,12 @@ pub(super) fn warn_if_open(path: &Path, what: &str) {
             first
         };
         if m.is_file() && m.mode() & 0o077 != 0 && first() {
+            let name = tirage::crypto::secret_file_name(path);
             errln!(
-                "tirage: warning: the {what} {} is open to other users than its owner \
+                "tirage: warning: the {what} {name} is open to other users than its owner \
                  (mode {:o}): whoever can read it holds the secret; make it its owner's \
-                 alone: chmod 600 {}",
-                path.display(),
+                 alone: chmod 600 {name}",
                 m.mode() & 0o7777,
-                path.display()
             );
         }
     }
@@ -263,14 +262,17 @@ pub(super) fn load_identities(paths: &[PathBuf]) -> Result<tirage::output::seal:
     for p in paths {
         warn_if_open(p, "age identity");
     }
-    Ok(tirage::output::seal::Identities::load(paths)?)
+    tirage::output::seal::Identities::load(paths).context("the age identity (--identity)")
 }
 
 /// Loads the minisign secret key at `path`, if one is given
 /// ([`tirage::crypto::sign::Signer::load`]), then warns when others can read it
 /// ([`warn_if_open`]). Errors: as [`tirage::crypto::sign::Signer::load`].
 pub(super) fn load_signer(path: Option<&Path>) -> Result<Option<tirage::crypto::sign::Signer>> {
-    let signer = path.map(tirage::crypto::sign::Signer::load).transpose()?;
+    let signer = path
+        .map(tirage::crypto::sign::Signer::load)
+        .transpose()
+        .context("the signing key (--sign)")?;
     if let Some(k) = path {
         warn_if_open(k, "secret key");
     }
@@ -282,7 +284,8 @@ pub(super) fn load_signer(path: Option<&Path>) -> Result<Option<tirage::crypto::
 pub(super) fn read_secret(path: &Path, what: &str) -> Result<Seed> {
     warn_if_open(path, what);
     let text = zeroize::Zeroizing::new(read_small(path, what)?);
-    Seed::from_hex(&text).with_context(|| format!("{what} {}", path.display()))
+    Seed::from_hex(&text)
+        .with_context(|| format!("{what} {}", tirage::crypto::secret_file_name(path)))
 }
 
 /// Reads a published commitments file: one commitment line per party (`tirage seed
@@ -557,25 +560,22 @@ pub(super) fn read_small(path: &Path, what: &str) -> Result<String> {
 /// Reads a regular text file of at most `max` bytes.
 fn read_small_up_to(path: &Path, what: &str, max: u64) -> Result<String> {
     use std::io::Read;
+    // The files read here hold secrets, or are taken for one by mistake.
+    let name = tirage::crypto::secret_file_name(path);
     // Checked before opening too: opening a FIFO would wait for a writer.
     if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
-        bail!("the {what} {} is not a regular file", path.display());
+        bail!("the {what} {name} is not a regular file");
     }
-    let f = std::fs::File::open(path)
-        .with_context(|| format!("cannot read the {what} {}", path.display()))?;
+    let f = std::fs::File::open(path).with_context(|| format!("cannot read the {what} {name}"))?;
     if !f.metadata().is_ok_and(|m| m.is_file()) {
-        bail!("the {what} {} is not a regular file", path.display());
+        bail!("the {what} {name} is not a regular file");
     }
     let mut text = String::new();
     f.take(max + 1)
         .read_to_string(&mut text)
-        .with_context(|| format!("cannot read the {what} {}", path.display()))?;
+        .with_context(|| format!("cannot read the {what} {name}"))?;
     if text.len() as u64 > max {
-        bail!(
-            "the {what} {} is larger than {} KiB",
-            path.display(),
-            max / 1024
-        );
+        bail!("the {what} {name} is larger than {} KiB", max / 1024);
     }
     Ok(text)
 }

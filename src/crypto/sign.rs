@@ -23,7 +23,7 @@ pub const PASSWORD_VAR: &str = "TIRAGE_KEY_PASSWORD";
 #[derive(Debug, thiserror::Error)]
 pub enum SignError {
     /// A key file could not be read or written.
-    #[error("{}: {error}", path.display())]
+    #[error("{}: {error}", super::secret_file_name(path))]
     Io {
         /// The file.
         path: PathBuf,
@@ -36,7 +36,7 @@ pub enum SignError {
     )]
     Exists(PathBuf),
     /// A key file is not in minisign's format, or its password is wrong.
-    #[error("{}: not a minisign {what}: {why}", path.display())]
+    #[error("{}: not a minisign {what}: {why}", super::secret_file_name(path))]
     BadKey {
         /// The file.
         path: PathBuf,
@@ -47,10 +47,10 @@ pub enum SignError {
     },
     /// The secret key is protected by a password, none is in [`PASSWORD_VAR`], and there is
     /// no terminal to ask it on.
-    #[error("{}: the secret key is protected by a password, and there is no terminal to ask it on: set {PASSWORD_VAR} to the password (or run where a terminal is)", .0.display())]
+    #[error("{}: the secret key is protected by a password, and there is no terminal to ask it on: set {PASSWORD_VAR} to the password (or run where a terminal is)", super::secret_file_name(.0))]
     NoTerminal(PathBuf),
     /// The password given does not open the secret key.
-    #[error("{}: the password does not open this secret key (wrong password; it is taken from {PASSWORD_VAR}, else asked on the terminal)", .0.display())]
+    #[error("{}: the password does not open this secret key (wrong password; it is taken from {PASSWORD_VAR}, else asked on the terminal)", super::secret_file_name(.0))]
     WrongPassword(PathBuf),
     /// The signature is missing, malformed, made by another key, or does not match the file.
     #[error("{0}")]
@@ -208,7 +208,7 @@ pub fn keygen(prefix: &Path, password: Option<String>) -> Result<String, SignErr
     let id = key_id(kp.pk.keynum());
     let comment = format!("tirage secret key {id}");
     let sk_text = kp.sk.to_box(Some(&comment)).map_err(bad)?.into_string();
-    let pk_text = kp.pk.to_box().map_err(bad)?.into_string();
+    let pk_text = public_key_file(&id, &kp.pk.to_base64());
     write_new(&sk_path, sk_text.as_bytes(), 0o600)?;
     if let Err(e) = write_new(&pk_path, pk_text.as_bytes(), 0o644) {
         let _ = std::fs::remove_file(&sk_path);

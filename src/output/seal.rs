@@ -196,7 +196,7 @@ impl Identities {
         let mut ids: Vec<Box<dyn age::Identity + Send + Sync>> = Vec::new();
         for p in paths {
             let bad = |why: String| SealError::Identity {
-                path: p.display().to_string(),
+                path: crate::crypto::secret_file_name(p),
                 why,
             };
             let bytes = crate::store::regular::read_named(p, MAX_IDENTITY_BYTES)
