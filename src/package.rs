@@ -256,11 +256,7 @@ pub fn package(
         sums::check(&listed, name, &hex::encode(h.finalize())).map_err(|m| file(name, m))?;
     }
     // The signed list and its signature as they were checked, and the key that checks them.
-    let key = format!(
-        "untrusted comment: minisign public key {}\n{}\n",
-        verifier.id(),
-        verifier.public_key()
-    );
+    let key = crate::crypto::sign::public_key_file(verifier.id(), &verifier.public_key());
     for (name, bytes) in [
         (SUMS, sums_bytes.as_slice()),
         (SUMS_SIG, sig.as_slice()),

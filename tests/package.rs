@@ -140,6 +140,12 @@ fn each_recipient_gets_its_files_and_nothing_else() {
             stdout.contains("Signature and comment signature verified"),
             "{stdout}"
         );
+        // The bundle's key is the operator's file, byte for byte.
+        assert_eq!(
+            std::fs::read(out.join("operator.pub")).unwrap(),
+            std::fs::read(&key).unwrap(),
+            "{role}"
+        );
     }
     // The auditor verifies the whole block from its bundle: clean, the operator's key in it
     // no finding.

@@ -481,6 +481,51 @@ fn seeds_on_the_command_line_and_weak_seeds_are_refused() {
     }
 }
 
+/// `tirage keygen`'s public key file has the form `minisign -G` writes: the untrusted
+/// comment `minisign public key <key id>`, then the key line; so the operator's `KEY.pub`
+/// and a bundle's `operator.pub` (written in the same form) are the same bytes.
+#[test]
+fn keygen_writes_the_public_key_as_minisign_does() {
+    let t = tempfile::tempdir().unwrap();
+    let (_, ours) = keypair(t.path(), "op");
+    let theirs = t.path().join("m.pub");
+    let o = tool("minisign")
+        .args(["-G", "-W", "-p"])
+        .arg(&theirs)
+        .arg("-s")
+        .arg(t.path().join("m.key"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // Each file: its comment's words before the key id, the id (16 hex digits), the key
+    // line's length, the lines.
+    let form = |p: &Path| {
+        let text = std::fs::read_to_string(p).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let (head, id) = lines[0].rsplit_once(' ').unwrap();
+        assert!(
+            id.len() == 16 && id.chars().all(|c| c.is_ascii_hexdigit()),
+            "{text}"
+        );
+        (
+            head.to_string(),
+            lines[1].len(),
+            lines.len(),
+            text.ends_with('\n'),
+        )
+    };
+    assert_eq!(form(&ours), form(&theirs));
+    assert_eq!(
+        form(&ours),
+        (
+            "untrusted comment: minisign public key".to_string(),
+            56,
+            2,
+            true
+        )
+    );
+}
+
 /// A password-protected key signs with its password from TIRAGE_KEY_PASSWORD, and not
 /// with a wrong one.
 #[test]

@@ -217,6 +217,14 @@ pub fn keygen(prefix: &Path, password: Option<String>) -> Result<String, SignErr
     Ok(id)
 }
 
+/// The text of a `KEY.pub` file of the key with id `id` (16 hex digits) and key line
+/// `base64` (`RW…`), as the `minisign` command writes it (`minisign -G`): its untrusted
+/// comment `minisign public key <id>`, then the key line. `keygen` and `package` write
+/// this one text, so that a bundle's `operator.pub` is the operator's file byte for byte.
+pub fn public_key_file(id: &str, base64: &str) -> String {
+    format!("untrusted comment: minisign public key {id}\n{base64}\n")
+}
+
 /// `PREFIX.ext`, the extension added to the whole name (`op.v2` → `op.v2.key`).
 fn with_ext(prefix: &Path, ext: &str) -> PathBuf {
     let mut s = prefix.as_os_str().to_os_string();
