@@ -10,6 +10,29 @@ fn small() -> String {
     std::fs::read_to_string(repo("tests/specs/coq_small.toml")).unwrap()
 }
 
+/// Runs tirage `cmd` on `spec` with the test seed and `extra` arguments into `out` (with
+/// `--force` when `force`); asserts that it stops with exit 2 and exactly the error `want`.
+fn refused_out(cmd: &str, spec: &Path, extra: &[&str], out: &Path, force: bool, want: String) {
+    let mut c = tirage();
+    c.arg(cmd)
+        .arg(spec)
+        .args(extra)
+        .args(["--insecure-seed", "--seed", SEED, "-q", "--out"])
+        .arg(out);
+    if force {
+        c.arg("--force");
+    }
+    let o = c.output().unwrap();
+    assert_eq!(
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).into_owned()
+        ),
+        (Some(2), want),
+        "{cmd} {extra:?}, --force {force}"
+    );
+}
+
 fn check_text(dir: &Path, text: &str) -> (i32, String) {
     let p = dir.join("bad.toml");
     std::fs::write(&p, text).unwrap();
@@ -64,27 +87,16 @@ fn an_out_that_is_not_a_block_is_refused_before_its_lock_file() {
     for out in [&spec, &stuff] {
         for cmd in ["generate", "deck"] {
             for force in [false, true] {
-                let mut c = tirage();
-                c.arg(cmd)
-                    .arg(&spec)
-                    .args(["--insecure-seed", "--seed", SEED, "-q", "--out"])
-                    .arg(out);
-                if force {
-                    c.arg("--force");
-                }
-                let o = c.output().unwrap();
-                let err = String::from_utf8_lossy(&o.stderr);
-                assert_eq!(
-                    (o.status.code(), err.as_ref()),
-                    (
-                        Some(2),
-                        format!(
-                            "tirage: error: {} exists and is not a tirage block (no tirage manifest.json in it): nothing was written, and --force would not replace it (it replaces only blocks); choose another --out\n",
-                            out.display()
-                        )
-                        .as_str()
+                refused_out(
+                    cmd,
+                    &spec,
+                    &[],
+                    out,
+                    force,
+                    format!(
+                        "tirage: error: {} exists and is not a tirage block (no tirage manifest.json in it): nothing was written, and --force would not replace it (it replaces only blocks); choose another --out\n",
+                        out.display()
                     ),
-                    "{cmd} {force}"
                 );
                 assert_eq!(listing(t.path()), ["coq_small.toml", "stuff"], "{cmd}");
                 assert_eq!(listing(&stuff), ["important"], "{cmd}");
@@ -103,34 +115,16 @@ fn an_emission_out_that_is_a_file_is_refused_before_its_lock_file() {
     let spec = t.path().join("coq_small.toml");
     std::fs::write(&spec, small()).unwrap();
     for force in [false, true] {
-        let mut c = tirage();
-        c.arg("generate")
-            .arg(&spec)
-            .args([
-                "--blocks",
-                "1..2",
-                "--insecure-seed",
-                "--seed",
-                SEED,
-                "-q",
-                "--out",
-            ])
-            .arg(&spec);
-        if force {
-            c.arg("--force");
-        }
-        let o = c.output().unwrap();
-        assert_eq!(
-            (o.status.code(), String::from_utf8_lossy(&o.stderr).as_ref()),
-            (
-                Some(2),
-                format!(
-                    "tirage: error: {}: not a directory: an emission goes to a directory of its own; nothing was written; choose another --out\n",
-                    spec.display()
-                )
-                .as_str()
+        refused_out(
+            "generate",
+            &spec,
+            &["--blocks", "1..2"],
+            &spec,
+            force,
+            format!(
+                "tirage: error: {}: not a directory: an emission goes to a directory of its own; nothing was written; choose another --out\n",
+                spec.display()
             ),
-            "{force}"
         );
         let names: Vec<String> = std::fs::read_dir(t.path())
             .unwrap()
