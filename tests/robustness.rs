@@ -64,6 +64,34 @@ fn force_never_deletes_a_directory_that_is_not_a_block() {
     );
 }
 
+/// An `--out` that is a symbolic link, even to a block, is refused by generate and deck
+/// with or without `--force`, said to be a link: the block it points to is untouched.
+#[test]
+fn an_out_that_is_a_link_is_refused_as_a_link() {
+    let t = tempfile::tempdir().unwrap();
+    let real = t.path().join("real");
+    generate(&repo("tests/specs/coq_small.toml"), &real, 1);
+    let sums = std::fs::read(real.join("SHA256SUMS")).unwrap();
+    let link = t.path().join("link");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    for cmd in ["generate", "deck"] {
+        for force in [false, true] {
+            refused_out(
+                cmd,
+                &repo("tests/specs/coq_small.toml"),
+                &[],
+                &link,
+                force,
+                format!(
+                    "tirage: error: {} is a symbolic link: tirage writes and replaces a block only at a real directory, never through a link (with --force or without); give the directory itself as --out\n",
+                    link.display()
+                ),
+            );
+        }
+    }
+    assert_eq!(std::fs::read(real.join("SHA256SUMS")).unwrap(), sums);
+}
+
 /// An `--out` that exists and is not a block (the spec itself, a folder of other files) is
 /// refused at once by generate and deck, with or without `--force`: said to be no tirage
 /// block that `--force` would replace, never advised `--force`, and nothing is made beside

@@ -22,6 +22,10 @@ pub enum PlaceError {
     /// other things): it is never replaced, with `--force` or without.
     #[error("{0} exists and is not a tirage block (no tirage manifest.json in it): nothing was written, and --force would not replace it (it replaces only blocks); choose another --out")]
     NotABlock(PathBuf),
+    /// The destination is a symbolic link: a block is written and replaced only at a real
+    /// directory, never through a link, whatever the link points to.
+    #[error("{0} is a symbolic link: tirage writes and replaces a block only at a real directory, never through a link (with --force or without); give the directory itself as --out")]
+    Link(PathBuf),
     /// `--force` was given but the block directory also holds files tirage did not write,
     /// which replacing it would delete.
     #[error("{} holds files tirage did not write ({}): --force would delete them with the block; move them out first", path.display(), names.join(", "))]
@@ -132,11 +136,15 @@ fn tirage_manifest(out: &Path, meta: &std::fs::Metadata) -> Option<serde_json::V
 /// A destination that exists and is neither a tirage block (a directory holding a tirage
 /// manifest) nor an empty directory is never replaced, with `--force` or without: call it
 /// before anything is made beside `out`, its lock file included. Errors:
-/// [`PlaceError::NotABlock`] (a file, a spec, a link, a folder holding other things).
+/// [`PlaceError::Link`] (a symbolic link, to a block or not), [`PlaceError::NotABlock`]
+/// (a file, a spec, a folder holding other things).
 pub fn check_block_or_nothing(out: &Path) -> Result<(), PlaceError> {
     let Ok(meta) = std::fs::symlink_metadata(out) else {
         return Ok(());
     };
+    if meta.file_type().is_symlink() {
+        return Err(PlaceError::Link(out.to_path_buf()));
+    }
     let is_empty_dir =
         meta.is_dir() && std::fs::read_dir(out).is_ok_and(|mut d| d.next().is_none());
     if is_empty_dir || tirage_manifest(out, &meta).is_some() {
