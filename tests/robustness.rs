@@ -134,6 +134,41 @@ fn an_out_that_is_not_a_block_is_refused_before_its_lock_file() {
     assert_eq!(std::fs::read_to_string(&spec).unwrap(), small());
 }
 
+/// A key that cannot be read or is not one (`--validation-key`, `--sign`, `--recipient`)
+/// is refused (exit 2) before the output's lock file is made: nothing is written, not even
+/// the folders that would hold the output.
+#[test]
+fn a_bad_key_is_refused_before_anything_is_made() {
+    let t = tempfile::tempdir().unwrap();
+    let spec = repo("tests/specs/coq_small.toml");
+    let bad = t.path().join("bad.key");
+    std::fs::write(&bad, "not a key\n").unwrap();
+    let new = t.path().join("new");
+    let out = new.join("a/out");
+    let bad_s = bad.to_str().unwrap();
+    for (cmd, blocks, option, value) in [
+        ("generate", false, "--validation-key", bad_s),
+        ("generate", false, "--sign", bad_s),
+        ("generate", false, "--sign", "/nonexistent/op.key"),
+        ("generate", false, "--recipient", "printer=age1bad"),
+        ("generate", true, "--validation-key", bad_s),
+        ("generate", true, "--sign", bad_s),
+        ("deck", false, "--sign", bad_s),
+    ] {
+        let mut c = tirage();
+        c.arg(cmd)
+            .arg(&spec)
+            .args(["--insecure-seed", "--seed", SEED, "-q", option, value]);
+        if blocks {
+            c.args(["--blocks", "1..2"]);
+        }
+        let o = c.arg("--out").arg(&out).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{cmd} {option}: {err}");
+        assert!(!new.exists(), "{cmd} {option}: {err}");
+    }
+}
+
 /// An emission's `--out` that is a file (the spec itself) is refused at once by `generate
 /// --blocks`, with or without `--force`: nothing is made beside it (no lock file) and the
 /// file is untouched.

@@ -79,15 +79,15 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("output/{}/deck", spec.id)));
-    // Before its lock file is made there: not inside an emission, and nothing there that
-    // is not a block.
+    // Before its lock file is made there: not inside an emission, nothing there that is
+    // not a block, and the signing key, so that a bad one makes nothing.
     check_not_in_emission(&out)?;
     check_block_or_nothing(&out)?;
+    let signer = super::seed::load_signer(a.sign.as_deref())?;
+    super::keys::check_pinned(&spec, signer.as_ref())?;
     let _lock = lock_output(&out, a.force)?;
     // Before the seed is staged: a deck never replaces a production block or its seed.
     check_destination(&out, a.force, Kind::Specimen)?;
-    let signer = super::seed::load_signer(a.sign.as_deref())?;
-    super::keys::check_pinned(&spec, signer.as_ref())?;
     let provenance = a.seed.provenance()?;
     let plan = BlockPlan::deck(&spec, &seed, deck)
         .signed_by(signer.as_ref())

@@ -75,11 +75,9 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         let out = a.out.clone().unwrap_or_else(|| {
             PathBuf::from(format!("output/{}/emission-{:03}", spec.id, spec.emission))
         });
-        // Before its lock file is made there: nothing there that is not a directory.
+        // Before its lock file is made there: nothing there that is not a directory, and
+        // the keys, so that a bad one makes nothing.
         check_directory_or_nothing(&out)?;
-        let _lock = lock_output(&out, a.force)?;
-        // Before the seed is staged: what is in the way is named, not the seed file.
-        check_emission_destination(&blocks, &out, a.force)?;
         let (vkey, derived) =
             a.keys
                 .validation_key(&seed, &a.seed.given(&seed)?, &spec, a.seed.insecure())?;
@@ -88,6 +86,9 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         let signer = a.keys.signer()?;
         super::keys::check_pinned(&spec, signer.as_ref())?;
         let recipients = a.keys.recipients()?;
+        let _lock = lock_output(&out, a.force)?;
+        // Before the seed is staged: what is in the way is named, not the seed file.
+        check_emission_destination(&blocks, &out, a.force)?;
         let seed_file = SeedFile::beside(&out, &seed, fresh, a.force)?;
         let n = u64::from(spec.block_size) * u64::from(blocks.end() - blocks.start() + 1);
         let first = *blocks.start();
@@ -160,15 +161,11 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("output/{}/block-{:03}", spec.id, a.block)));
-    // Before its lock file is made there: the block number, not inside an emission, and
-    // nothing there that is not a block.
+    // Before its lock file is made there: the block number, not inside an emission,
+    // nothing there that is not a block, and the keys, so that a bad one makes nothing.
     BlockPlan::production(&spec, &seed, a.block)?;
     check_not_in_emission(&out)?;
     check_block_or_nothing(&out)?;
-    let _lock = lock_output(&out, a.force)?;
-    // Before the seed is staged: a production block never replaces a deck (nor a deck's seed).
-    check_destination(&out, a.force, Kind::Production)?;
-    check_not_in_emission(&out)?;
     let (vkey, derived) =
         a.keys
             .validation_key(&seed, &a.seed.given(&seed)?, &spec, a.seed.insecure())?;
@@ -177,6 +174,10 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     let signer = a.keys.signer()?;
     super::keys::check_pinned(&spec, signer.as_ref())?;
     let recipients = a.keys.recipients()?;
+    let _lock = lock_output(&out, a.force)?;
+    // Before the seed is staged: a production block never replaces a deck (nor a deck's seed).
+    check_destination(&out, a.force, Kind::Production)?;
+    check_not_in_emission(&out)?;
     let plan = BlockPlan::production(&spec, &seed, a.block)?;
     let plan = if derived {
         plan.validated_by_seed(&vkey)
