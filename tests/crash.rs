@@ -501,8 +501,9 @@ fn a_killed_run_is_finished_by_the_next_one_which_says_how_to_rebuild() {
             err.lines().next().unwrap(),
             format!(
                 "tirage: an earlier run was stopped while it put {out} in place; its new block \
-                 was whole, so the replacement was finished: the new block is in place and \
-                 what it replaced was removed, with its seed file {seed}, which rebuilds it: \
+                 was whole, so the replacement was finished: the new block is in place (any \
+                 older block it replaced was removed), with its seed file {seed}, which \
+                 rebuilds it: \
                  tirage generate SPEC --seed-file {seed} --force --out {out} (with the \
                  block's spec.toml, block numbers and validation key)",
                 out = c.out.display()

@@ -828,8 +828,8 @@ impl std::fmt::Display for Recovered {
             Outcome::Finished => write!(
                 f,
                 "an earlier run was stopped while it put {out} in place; its new {what} was \
-                 whole, so the replacement was finished: the new {what} is in place and what \
-                 it replaced was removed"
+                 whole, so the replacement was finished: the new {what} is in place (any older \
+                 {what} it replaced was removed)"
             )?,
             Outcome::RolledBack if self.in_place => write!(
                 f,
