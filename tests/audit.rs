@@ -1577,6 +1577,66 @@ fn a_report_never_goes_into_another_delivery() {
     }
 }
 
+/// A block replaced with `generate --force` takes the audit report verify wrote beside it
+/// (`<block>.audit/`) with it: read later, that report would vouch for files no longer
+/// there. A report directory holding a file of the user's is kept, with a warning naming
+/// it and the file; a block made in a new place removes no report.
+#[test]
+fn a_block_replaced_takes_its_audit_report_with_it() {
+    let t = tempfile::tempdir().unwrap();
+    let out = t.path().join("b");
+    let report = t.path().join("b.audit");
+    let make = |seed: &str, force: bool| {
+        let mut c = tirage();
+        c.arg("generate")
+            .arg(small_spec())
+            .arg("--validation-key")
+            .arg(repo(VALIDATION_KEY))
+            .args(["--insecure-seed", "--seed", seed]);
+        if force {
+            c.arg("--force");
+        }
+        let o = c.arg("--out").arg(&out).output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    let other = SEED.replace('0', "7");
+    // A report beside a place where no block was: kept (nothing was replaced).
+    std::fs::create_dir(&report).unwrap();
+    std::fs::write(report.join("audit.md"), "an older report").unwrap();
+    make(SEED, false);
+    assert_eq!(
+        std::fs::read(report.join("audit.md")).unwrap(),
+        b"an older report"
+    );
+    std::fs::remove_dir_all(&report).unwrap();
+    assert_eq!(verify_code(&out), 0);
+    assert!(report.join("audit.md").is_file() && report.join("audit.pdf").is_file());
+    let err = make(&other, true);
+    assert!(
+        err.contains(&format!(
+            "tirage: removed {}: the audit report of the block replaced",
+            report.display()
+        )),
+        "{err}"
+    );
+    assert!(!report.exists());
+    // A file of the user's among the report: kept, said.
+    assert_eq!(verify_code(&out), 0);
+    std::fs::write(report.join("notes.txt"), "mine").unwrap();
+    let err = make(SEED, true);
+    assert!(
+        err.contains(&format!(
+            "tirage: warning: {} is the audit report of the output replaced, not of this one, \
+             and is left: it holds notes.txt, which verify does not write there; verify the new \
+             one, or remove it",
+            report.display()
+        )),
+        "{err}"
+    );
+    assert!(report.join("notes.txt").is_file() && report.join("audit.md").is_file());
+}
+
 /// In an emission, a block's report goes beside the emission (`em.block-001.audit/`), as
 /// its proofs do (`em.block-001.proofs/`), never inside what is delivered. A report and
 /// proofs an earlier version wrote inside (`block-001.audit/`, `block-001.proofs/`):

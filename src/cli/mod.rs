@@ -345,6 +345,24 @@ fn once_placed(
     Ok(said)
 }
 
+/// Says what became of the audit report beside the block or deck a run replaced
+/// ([`tirage::generate::Generated::stale_report`]): removed (unless `quiet`), or left,
+/// with a warning saying why.
+fn say_stale_report(
+    report: &Option<Result<std::path::PathBuf, tirage::generate::place::StaleReport>>,
+    what: &str,
+    quiet: bool,
+) {
+    match report {
+        Some(Ok(dir)) if !quiet => errln!(
+            "tirage: removed {}: the audit report of the {what} replaced",
+            dir.display()
+        ),
+        Some(Err(e)) => errln!("tirage: warning: {e}"),
+        _ => {}
+    }
+}
+
 /// Locks output `out` for this run alone ([`tirage::store::lock`]), finishes or rolls back a
 /// replacement a dead run left unfinished ([`tirage::generate::place::recover`]) and removes what
 /// else dead runs left beside it, saying so; refuses, before anything is moved or removed,

@@ -559,6 +559,10 @@ pub struct Generated {
     /// The older block the new one replaced, when it could not be removed (the new block is
     /// in place all the same).
     pub left_over: Option<LeftOver>,
+    /// The audit report of the block replaced ([`place::remove_stale_report`]): `Ok` with
+    /// its directory when it was removed, `Err` when it is left; `None` when no block was
+    /// replaced or it had no report beside it.
+    pub stale_report: Option<Result<PathBuf, place::StaleReport>>,
 }
 
 /// Generates the block `plan` describes into directory `out`, the seed file beside `out`
@@ -577,10 +581,18 @@ pub fn place(
     if plan.cancel.is_cancelled() {
         return Err(GenerateError::Interrupted);
     }
+    // Checked under the caller's lock: an older block there is what is replaced.
+    let replacing = out.is_dir();
     let left_over = staged.put_in_place(seed_file)?.finish().err();
+    let stale_report = if replacing {
+        place::remove_stale_report(out).transpose()
+    } else {
+        None
+    };
     Ok(Generated {
         manifest,
         left_over,
+        stale_report,
     })
 }
 

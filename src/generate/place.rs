@@ -269,6 +269,17 @@ pub struct LeftOver {
     pub error: std::io::Error,
 }
 
+/// The audit report of a block that was replaced, left beside the new block: it holds
+/// files verify does not write there, is another user's, or could not be removed.
+#[derive(Debug, thiserror::Error)]
+#[error("{} is the audit report of the output replaced, not of this one, and is left: {error}; verify the new one, or remove it", path.display())]
+pub struct StaleReport {
+    /// The report's directory.
+    pub path: PathBuf,
+    /// Why it is left.
+    pub error: std::io::Error,
+}
+
 /// A new hidden name beside output `out` for `what` (see [`crate::store::lock::staging_prefix`]),
 /// nothing there yet (nothing is made there: the caller holds `out`'s exclusive lock).
 fn aside_name(out: &Path, parent: &Path, what: &str) -> Result<PathBuf, PlaceError> {
@@ -314,6 +325,48 @@ fn digest(path: &Path) -> Option<String> {
         return None;
     }
     Some(hex::encode(Sha256::digest(std::fs::read(path).ok()?)))
+}
+
+/// Removes the audit report `verify` wrote beside block `out` by default
+/// (`<out>.audit/`), once a new block has replaced the one it describes: read later, it
+/// would vouch for files no longer there. Only a directory of this user's that holds
+/// nothing but report files (`audit.md`, `audit.json`, `audit.svg`, `audit.pdf` and their
+/// temporary files) is removed. Returns `Ok(Some(dir))` when one was removed, `Ok(None)`
+/// when there was none, and [`StaleReport`] when one is left: it holds something else, is
+/// not this user's, or cannot be removed.
+pub fn remove_stale_report(out: &Path) -> Result<Option<PathBuf>, StaleReport> {
+    let Some(name) = out.file_name().and_then(|n| n.to_str()) else {
+        return Ok(None);
+    };
+    let dir = out.with_file_name(crate::block::layout::audit_dir(name));
+    let left = |error: std::io::Error| StaleReport {
+        path: dir.clone(),
+        error,
+    };
+    match std::fs::symlink_metadata(&dir) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => return Err(left(std::io::Error::other("not a directory"))),
+        Err(_) => return Ok(None),
+    }
+    crate::store::owner::ours(&dir).map_err(|e| left(std::io::Error::other(e.why)))?;
+    let mut files = Vec::new();
+    for e in std::fs::read_dir(&dir).map_err(left)? {
+        let e = e.map_err(left)?;
+        let name = e.file_name().to_string_lossy().into_owned();
+        let file = e.file_type().is_ok_and(|t| t.is_file());
+        if !(file && crate::block::layout::is_report_file(&name)) {
+            return Err(left(std::io::Error::other(format!(
+                "it holds {name}, which verify does not write there"
+            ))));
+        }
+        files.push(e.path());
+    }
+    for f in files {
+        std::fs::remove_file(f).map_err(left)?;
+    }
+    std::fs::remove_dir(&dir).map_err(left)?;
+    let _ = durable::sync_dir(&durable::parent_of(out));
+    Ok(Some(dir))
 }
 
 /// True when something (a link itself included) is at `path`.
