@@ -37,8 +37,8 @@ the signal comes is put in place, exit 0, and said so).
 
 Examples:
   tirage deck game_specs/coq.toml                       # every way and feature + 30 losers → output/coq/deck
-  tirage deck game_specs/coq.toml --tickets 200 --out /tmp/deck
-  tirage deck game_specs/coq.toml --proportional 1000   # tier mix of the lot table, rounded"
+  tirage deck game_specs/coq.toml --tickets 200 --out /tmp/deck-200
+  tirage deck game_specs/coq.toml --proportional 1000 --out /tmp/deck-mix   # tier mix of the lot table, rounded"
 )]
 pub(super) struct Args {
     /// The game spec (TOML).
