@@ -1637,6 +1637,85 @@ fn a_block_replaced_takes_its_audit_report_with_it() {
     assert!(report.join("notes.txt").is_file() && report.join("audit.md").is_file());
 }
 
+/// An emission replaced with `generate --blocks … --force` takes with it the audit reports
+/// verify wrote beside it: the emission's (`em.audit/`) and each block's
+/// (`em.block-NNN.audit/`), whatever blocks the emissions there held, each said. A block's
+/// report holding a file of the user's is kept, with a warning; another emission's reports
+/// are untouched.
+#[test]
+fn an_emission_replaced_takes_its_audit_reports_with_it() {
+    let t = tempfile::tempdir().unwrap();
+    let (em, other) = (t.path().join("em"), t.path().join("em2"));
+    let make = |out: &Path, blocks: &str, seed: &str, force: bool| {
+        let mut c = tirage();
+        c.arg("generate")
+            .arg(small_spec())
+            .arg("--validation-key")
+            .arg(repo(VALIDATION_KEY))
+            .args(["--blocks", blocks, "--insecure-seed", "--seed", seed]);
+        if force {
+            c.arg("--force");
+        }
+        let o = c.arg("--out").arg(out).output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    let reseed = SEED.replace('0', "7");
+    make(&em, "1..2", SEED, false);
+    make(&other, "1..1", SEED, false);
+    for d in [
+        &em,
+        &em.join("block-001"),
+        &em.join("block-002"),
+        &other.join("block-001"),
+    ] {
+        assert_eq!(verify_code(d), 0, "{}", d.display());
+    }
+    let report = |name: &str| t.path().join(name);
+    for r in [
+        "em.audit",
+        "em.block-001.audit",
+        "em.block-002.audit",
+        "em2.block-001.audit",
+    ] {
+        assert!(report(r).join("audit.md").is_file(), "{r}");
+    }
+    // A block's report from an emission held there earlier still.
+    std::fs::create_dir(report("em.block-007.audit")).unwrap();
+    std::fs::write(report("em.block-007.audit").join("audit.md"), "older").unwrap();
+    let err = make(&em, "1..2", &reseed, true);
+    for r in [
+        "em.audit",
+        "em.block-001.audit",
+        "em.block-002.audit",
+        "em.block-007.audit",
+    ] {
+        assert!(
+            err.contains(&format!(
+                "tirage: removed {}: the audit report of the emission replaced\n",
+                report(r).display()
+            )),
+            "{r}: {err}"
+        );
+        assert!(!report(r).exists(), "{r}");
+    }
+    assert!(report("em2.block-001.audit").join("audit.md").is_file());
+    // A file of the user's among a block's report: that report kept, said.
+    assert_eq!(verify_code(&em.join("block-001")), 0);
+    std::fs::write(report("em.block-001.audit").join("notes.txt"), "mine").unwrap();
+    let err = make(&em, "1..2", SEED, true);
+    assert!(
+        err.contains(&format!(
+            "tirage: warning: {} is the audit report of the output replaced, not of this one, \
+             and is left: it holds notes.txt, which verify does not write there; verify the new \
+             one, or remove it",
+            report("em.block-001.audit").display()
+        )),
+        "{err}"
+    );
+    assert!(report("em.block-001.audit").join("notes.txt").is_file());
+}
+
 /// In an emission, a block's report goes beside the emission (`em.block-001.audit/`), as
 /// its proofs do (`em.block-001.proofs/`), never inside what is delivered. A report and
 /// proofs an earlier version wrote inside (`block-001.audit/`, `block-001.proofs/`):

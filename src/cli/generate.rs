@@ -52,8 +52,9 @@ pub(super) struct Args {
     /// Worker threads (0: one per core). The files are identical for any value.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=256))]
     threads: u16,
-    /// Replace an existing block (and seed file) at the destination; the audit report
-    /// beside the older block (`<out>.audit/`) goes with it.
+    /// Replace an existing block or emission (and seed file) at the destination; the audit
+    /// reports beside the older one (`<out>.audit/`, an emission's `<out>.block-NNN.audit/`)
+    /// go with it.
     #[arg(long)]
     force: bool,
     /// No progress bar and no summary (where a fresh seed was saved is still said).
@@ -117,6 +118,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
             )
         })??;
         bar.finish_and_clear();
+        super::say_stale_reports(&made.stale_reports, "emission", a.quiet);
         let said = once_placed(
             seed_file,
             "emission seed",
@@ -206,7 +208,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         made.left_over.as_slice(),
         &stop,
     )?;
-    super::say_stale_report(&made.stale_report, "block", a.quiet);
+    super::say_stale_reports(made.stale_report.as_slice(), "block", a.quiet);
     let key_said = derived.then(|| DERIVED.to_string());
     let manifest = made.manifest;
     if !a.quiet {

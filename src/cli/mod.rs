@@ -345,21 +345,24 @@ fn once_placed(
     Ok(said)
 }
 
-/// Says what became of the audit report beside the block or deck a run replaced
-/// ([`tirage::generate::Generated::stale_report`]): removed (unless `quiet`), or left,
-/// with a warning saying why.
-fn say_stale_report(
-    report: &Option<Result<std::path::PathBuf, tirage::generate::place::StaleReport>>,
+/// Says what became of the audit reports beside the block, deck or emission a run
+/// replaced ([`tirage::generate::Generated::stale_report`],
+/// [`tirage::generate::emission::GeneratedEmission::stale_reports`]): each one removed
+/// (unless `quiet`), or left, with a warning saying why.
+fn say_stale_reports(
+    reports: &[Result<std::path::PathBuf, tirage::generate::place::StaleReport>],
     what: &str,
     quiet: bool,
 ) {
-    match report {
-        Some(Ok(dir)) if !quiet => errln!(
-            "tirage: removed {}: the audit report of the {what} replaced",
-            dir.display()
-        ),
-        Some(Err(e)) => errln!("tirage: warning: {e}"),
-        _ => {}
+    for report in reports {
+        match report {
+            Ok(dir) if !quiet => errln!(
+                "tirage: removed {}: the audit report of the {what} replaced",
+                dir.display()
+            ),
+            Err(e) => errln!("tirage: warning: {e}"),
+            Ok(_) => {}
+        }
     }
 }
 

@@ -11,12 +11,12 @@ use crate::block::Kind;
 use crate::crypto::rng::Seed;
 use crate::crypto::sign::Signer;
 use crate::crypto::validation::{ValidationKey, Validator};
-use crate::generate::place::{LeftOver, PlaceError, SeedPlacement, Staged};
+use crate::generate::place::{LeftOver, PlaceError, SeedPlacement, Staged, StaleReport};
 use crate::generate::{build, io, BlockPlan, Folder, GenerateError};
 use crate::spec::GameSpec;
 use crate::store::durable;
 use sha2::{Digest, Sha256};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::block::layout::{block_dir, EMISSION, EMISSION_SIG};
 use crate::output::emission_manifest::{BlockEntry, EmissionManifest, FORMAT};
@@ -47,6 +47,10 @@ pub struct GeneratedEmission {
     pub manifest: EmissionManifest,
     /// Older blocks replaced (with `force`) that could not be removed.
     pub left_over: Vec<LeftOver>,
+    /// The audit reports of the emission replaced
+    /// ([`crate::generate::place::remove_stale_emission_reports`]): `Ok` with each
+    /// directory removed, `Err` for each one left; empty when no emission was replaced.
+    pub stale_reports: Vec<Result<PathBuf, StaleReport>>,
 }
 
 /// Generates blocks `blocks` of `spec` from the emission seed `seed` with `opts` (their
@@ -107,13 +111,21 @@ pub fn generate_emission_placing(
         return Err(incomplete(EMISSION)(GenerateError::Interrupted));
     }
     let staged = Staged::new(tmp, out.to_path_buf(), parent, "emission").emission(foreign_entries);
+    // Checked under the caller's lock: an older emission there is what is replaced.
+    let replacing = out.is_dir();
     let placed = staged
         .put_in_place(seed_file)
         .map_err(|e| incomplete(EMISSION)(e.into()))?;
     let left_over = placed.finish().err().into_iter().collect();
+    let stale_reports = if replacing {
+        crate::generate::place::remove_stale_emission_reports(out)
+    } else {
+        Vec::new()
+    };
     Ok(GeneratedEmission {
         manifest,
         left_over,
+        stale_reports,
     })
 }
 

@@ -339,18 +339,75 @@ pub fn remove_stale_report(out: &Path) -> Result<Option<PathBuf>, StaleReport> {
         return Ok(None);
     };
     let dir = out.with_file_name(crate::block::layout::audit_dir(name));
+    let removed = remove_report(&dir)?;
+    if removed.is_some() {
+        let _ = durable::sync_dir(&durable::parent_of(out));
+    }
+    Ok(removed)
+}
+
+/// Removes the audit reports `verify` wrote beside emission `out` by default, once a new
+/// emission has replaced the one they describe: the emission's own (`<out>.audit/`) and
+/// each block's (`<emission>.block-NNN.audit/`, beside the emission's real path, whatever
+/// blocks the older emission held), as [`remove_stale_report`] removes a block's. Returns
+/// one entry per report found, in the order of their names: `Ok` with the directory
+/// removed, or the [`StaleReport`] left.
+pub fn remove_stale_emission_reports(out: &Path) -> Vec<Result<PathBuf, StaleReport>> {
+    let mut found: Vec<Result<PathBuf, StaleReport>> =
+        remove_stale_report(out).transpose().into_iter().collect();
+    let Ok(real) = std::fs::canonicalize(out) else {
+        return found;
+    };
+    let (Some(of), Some(parent)) = (real.file_name().and_then(|n| n.to_str()), real.parent())
+    else {
+        return found;
+    };
+    let prefix = format!("{of}.block-");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(parent)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let number = name
+                .strip_prefix(&prefix)?
+                .strip_suffix(crate::block::layout::AUDIT_DIR_SUFFIX)?;
+            (number.len() == 3 && number.bytes().all(|b| b.is_ascii_digit())).then(|| e.path())
+        })
+        .collect();
+    dirs.sort();
+    let mut any = false;
+    for dir in dirs {
+        match remove_report(&dir) {
+            Ok(Some(d)) => {
+                any = true;
+                found.push(Ok(d));
+            }
+            Ok(None) => {}
+            Err(e) => found.push(Err(e)),
+        }
+    }
+    if any {
+        let _ = durable::sync_dir(parent);
+    }
+    found
+}
+
+/// Removes report directory `dir` (see [`remove_stale_report`]): `Ok(None)` when nothing
+/// is there.
+fn remove_report(dir: &Path) -> Result<Option<PathBuf>, StaleReport> {
     let left = |error: std::io::Error| StaleReport {
-        path: dir.clone(),
+        path: dir.to_path_buf(),
         error,
     };
-    match std::fs::symlink_metadata(&dir) {
+    match std::fs::symlink_metadata(dir) {
         Ok(m) if m.is_dir() => {}
         Ok(_) => return Err(left(std::io::Error::other("not a directory"))),
         Err(_) => return Ok(None),
     }
-    crate::store::owner::ours(&dir).map_err(|e| left(std::io::Error::other(e.why)))?;
+    crate::store::owner::ours(dir).map_err(|e| left(std::io::Error::other(e.why)))?;
     let mut files = Vec::new();
-    for e in std::fs::read_dir(&dir).map_err(left)? {
+    for e in std::fs::read_dir(dir).map_err(left)? {
         let e = e.map_err(left)?;
         let name = e.file_name().to_string_lossy().into_owned();
         let file = e.file_type().is_ok_and(|t| t.is_file());
@@ -364,9 +421,8 @@ pub fn remove_stale_report(out: &Path) -> Result<Option<PathBuf>, StaleReport> {
     for f in files {
         std::fs::remove_file(f).map_err(left)?;
     }
-    std::fs::remove_dir(&dir).map_err(left)?;
-    let _ = durable::sync_dir(&durable::parent_of(out));
-    Ok(Some(dir))
+    std::fs::remove_dir(dir).map_err(left)?;
+    Ok(Some(dir.to_path_buf()))
 }
 
 /// True when something (a link itself included) is at `path`.
