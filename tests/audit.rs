@@ -1073,6 +1073,18 @@ fn decks_are_described_pack_by_pack_for_their_size() {
     // 400 tickets in packs of 150: two full packs and a short one of 100.
     let d = deck("tests/specs/coq_small.toml", "coq", &["--tickets", "400"]);
     let a = json(&beside(&d).join("audit.json"));
+    // Titled as a specimen deck, never as a block 0 of the emission.
+    let md = std::fs::read_to_string(beside(&d).join("audit.md")).unwrap();
+    assert_eq!(
+        md.lines().next(),
+        Some("# Audit report — coq, specimen deck")
+    );
+    assert!(md.contains("performed by `tirage verify` on the specimen deck in"));
+    let texts = svg_texts(&std::fs::read_to_string(beside(&d).join("audit.svg")).unwrap());
+    assert!(
+        texts.contains(&"tirage audit — coq specimen deck".to_string()),
+        "{texts:?}"
+    );
     let p = &a["randomness"]["packs"];
     assert_eq!(
         (p["packs"].as_u64(), p["full_packs"].as_u64()),

@@ -731,13 +731,23 @@ impl Audit {
         s
     }
 
-    /// The chart's title: the game's id and the block number.
+    /// The chart's title: the game's id and the block number (or "specimen deck").
     fn chart_title(&self) -> String {
         format!(
-            "tirage audit — {} block {}",
+            "tirage audit — {} {}",
             self.report.game.as_deref().unwrap_or("?"),
-            self.report.block.map_or("?".into(), |b| b.to_string())
+            self.what()
         )
+    }
+
+    /// What was verified, as a title names it: `block 7`, or `specimen deck` for a QA deck
+    /// (numbered 0, which would read as a block of the emission).
+    fn what(&self) -> String {
+        match (self.report.kind, self.report.block) {
+            (Some(crate::block::Kind::Specimen), _) => "specimen deck".into(),
+            (_, Some(b)) => format!("block {b}"),
+            (_, None) => "block ?".into(),
+        }
     }
 
     /// The chart on a canvas, when the randomness tests ran ([`chart::canvas`]).
@@ -756,9 +766,9 @@ impl Audit {
     /// block last. Text is real text (standard fonts), so it can be searched and copied.
     pub fn to_pdf(&self) -> Vec<u8> {
         let head = format!(
-            "tirage audit report — {}, block {} — {}",
+            "tirage audit report — {}, {} — {}",
             self.game_name(),
-            self.report.block.map_or("?".into(), |b| b.to_string()),
+            self.what(),
             self.date_utc
         );
         let chart = match &self.randomness {
@@ -810,14 +820,20 @@ impl Audit {
     /// The report as blocks, for `audit.md` and `audit.pdf` alike.
     pub fn document(&self) -> Vec<Block> {
         let mut d = Vec::new();
-        let (game, block) = self.game_and_block();
+        let (game, _) = self.game_and_block();
         d.push(Block::Title(format!(
-            "Audit report — {game}, block {block}"
+            "Audit report — {game}, {}",
+            self.what()
         )));
         d.push(Block::Para(format!(
-            "Agreed-upon procedures performed by `tirage verify` on the block in `{}`. This report \
+            "Agreed-upon procedures performed by `tirage verify` on the {} in `{}`. This report \
              states the procedures performed and the factual findings; it draws no conclusion beyond \
              them.",
+            if self.report.kind == Some(crate::block::Kind::Specimen) {
+                "specimen deck"
+            } else {
+                "block"
+            },
             self.report.dir
         )));
         self.identification(&mut d);
