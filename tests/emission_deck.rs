@@ -128,6 +128,91 @@ fn each_block_of_an_emission_is_the_block_generated_alone() {
     );
 }
 
+/// A block of an emission verified alone is held to its own files only: verify says so,
+/// and warns when the emission's `emission.json` lists another `manifest.json` for it (a
+/// block of another seed put in its place) or does not list it at all.
+#[test]
+fn a_block_verified_alone_says_whether_its_emission_lists_it() {
+    let t = tempfile::tempdir().unwrap();
+    let em = t.path().join("em");
+    emission(&em);
+    let said = |dir: &Path| {
+        let o = tirage()
+            .args(["verify", "--unauthenticated", "--no-audit"])
+            .arg(dir)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        (
+            o.status.code(),
+            err.lines().last().unwrap_or("").to_string(),
+        )
+    };
+    let whole = format!(
+        "verify {} to hold every block to it and check its signature",
+        em.display()
+    );
+    let b2 = em.join("block-002");
+    assert_eq!(
+        said(&b2),
+        (
+            Some(0),
+            format!(
+                "tirage: note: {} is block 2 of emission {}, whose emission.json lists this \
+                 manifest.json (verified alone, the block was held to its own files; {whole})",
+                b2.display(),
+                em.display()
+            )
+        )
+    );
+    // Block 2 of another seed in its place: clean alone, but not the emission's.
+    let other = t.path().join("other");
+    tirage()
+        .arg("generate")
+        .arg(repo("tests/specs/coq_small.toml"))
+        .arg("--validation-key")
+        .arg(repo(VALIDATION_KEY))
+        .args([
+            "--block",
+            "2",
+            "--insecure-seed",
+            "--seed",
+            &SEED.replace('0', "7"),
+            "-q",
+        ])
+        .arg("--out")
+        .arg(&other)
+        .assert()
+        .success();
+    std::fs::remove_dir_all(&b2).unwrap();
+    std::fs::rename(&other, &b2).unwrap();
+    assert_eq!(
+        said(&b2),
+        (
+            Some(0),
+            format!(
+                "tirage: warning: {} is in emission {}, whose emission.json lists another \
+                 manifest.json for block-002: this block is not the emission's (an older block, \
+                 or one put in its place); {whole}",
+                b2.display(),
+                em.display()
+            )
+        )
+    );
+    // A block directory the emission does not list.
+    let b9 = em.join("block-009");
+    std::fs::rename(&b2, &b9).unwrap();
+    assert_eq!(
+        said(&b9).1,
+        format!(
+            "tirage: warning: {} is in emission {}, whose emission.json does not list it: it is \
+             no block of that emission; {whole}",
+            b9.display(),
+            em.display()
+        )
+    );
+}
+
 #[test]
 fn a_replaced_block_manifest_breaks_the_emission() {
     let t = tempfile::tempdir().unwrap();

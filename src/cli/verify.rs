@@ -384,6 +384,11 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     } else {
         out!("{}", super::visible(&report.to_text()));
     }
+    if let Some(said) = held_to_emission(&a.dir) {
+        if !a.quiet || said.starts_with("tirage: warning") {
+            errln!("{said}");
+        }
+    }
     // An earlier run's report beside the block may say another verdict: never left unsaid.
     // So may one an earlier version wrote inside the block.
     let beside = tirage::audit::default_dir(&a.dir);
@@ -769,6 +774,62 @@ fn manifest_tickets(dir: &std::path::Path) -> Option<u64> {
     let bytes = tirage::output::read_regular(&dir.join(MANIFEST), tirage::output::MAX_JSON).ok()?;
     let m: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
     m.get("tickets")?.as_u64()
+}
+
+/// What to say of block directory `dir` when it lies in an emission directory: verified
+/// alone, it was held to its own files, not to the emission's `emission.json`. A note when
+/// `emission.json` lists it with its `manifest.json` (by SHA-256); a warning when it lists
+/// another or does not list it (the block is not the emission's: an older block left there,
+/// or one put in its place), or cannot be read. `None` outside an emission.
+fn held_to_emission(dir: &std::path::Path) -> Option<String> {
+    let em = dir.parent().filter(|e| is_emission(e))?;
+    let name = dir.file_name()?.to_str()?;
+    let whole = format!(
+        "verify {} to hold every block to it and check its signature",
+        em.display()
+    );
+    let listed = tirage::output::read_regular(&em.join(EMISSION), tirage::output::MAX_JSON)
+        .ok()
+        .and_then(|b| {
+            serde_json::from_slice::<tirage::output::emission_manifest::EmissionManifest>(&b).ok()
+        })
+        .map(|m| m.blocks.into_iter().find(|b| b.dir == name));
+    let Some(listed) = listed else {
+        return Some(format!(
+            "tirage: warning: {} is in emission {}, whose {EMISSION} cannot be read: this block \
+             was not held to it; {whole}",
+            dir.display(),
+            em.display()
+        ));
+    };
+    let Some(entry) = listed else {
+        return Some(format!(
+            "tirage: warning: {} is in emission {}, whose {EMISSION} does not list it: it is no \
+             block of that emission; {whole}",
+            dir.display(),
+            em.display()
+        ));
+    };
+    let ours = tirage::output::read_regular(&dir.join(MANIFEST), tirage::output::MAX_JSON)
+        .ok()
+        .map(|b| hex::encode(sha2::Sha256::digest(b)));
+    if ours.as_deref() == Some(entry.manifest_sha256.as_str()) {
+        Some(format!(
+            "tirage: note: {} is block {} of emission {}, whose {EMISSION} lists this \
+             {MANIFEST} (verified alone, the block was held to its own files; {whole})",
+            dir.display(),
+            entry.block,
+            em.display()
+        ))
+    } else {
+        Some(format!(
+            "tirage: warning: {} is in emission {}, whose {EMISSION} lists another {MANIFEST} \
+             for {name}: this block is not the emission's (an older block, or one put in its \
+             place); {whole}",
+            dir.display(),
+            em.display()
+        ))
+    }
 }
 
 /// Each block's number and tickets as emission.json lists them, for the progress bar only.
