@@ -1673,8 +1673,30 @@ fn an_emission_replaced_takes_its_audit_reports_with_it() {
         String::from_utf8_lossy(&o.stderr).into_owned()
     };
     let reseed = SEED.replace('0', "7");
+    let report = |name: &str| t.path().join(name);
+    // Reports beside an empty directory: nothing is replaced, nothing removed.
+    std::fs::create_dir(&em).unwrap();
+    for r in ["em.audit", "em.block-001.audit"] {
+        std::fs::create_dir(report(r)).unwrap();
+        std::fs::write(report(r).join("audit.md"), "older").unwrap();
+    }
     make(&em, "1..2", SEED, false);
+    for r in ["em.audit", "em.block-001.audit"] {
+        assert_eq!(std::fs::read(report(r).join("audit.md")).unwrap(), b"older");
+    }
     make(&other, "1..1", SEED, false);
+    // A block named like one of the emission's reports' blocks: its report is its own.
+    let named_alike = t.path().join("em.block-003");
+    tirage()
+        .arg("generate")
+        .arg(small_spec())
+        .arg("--validation-key")
+        .arg(repo(VALIDATION_KEY))
+        .args(["--insecure-seed", "--seed", SEED, "-q", "--out"])
+        .arg(&named_alike)
+        .assert()
+        .success();
+    assert_eq!(verify_code(&named_alike), 0);
     for d in [
         &em,
         &em.join("block-001"),
@@ -1683,7 +1705,6 @@ fn an_emission_replaced_takes_its_audit_reports_with_it() {
     ] {
         assert_eq!(verify_code(d), 0, "{}", d.display());
     }
-    let report = |name: &str| t.path().join(name);
     for r in [
         "em.audit",
         "em.block-001.audit",
@@ -1712,6 +1733,7 @@ fn an_emission_replaced_takes_its_audit_reports_with_it() {
         assert!(!report(r).exists(), "{r}");
     }
     assert!(report("em2.block-001.audit").join("audit.md").is_file());
+    assert!(report("em.block-003.audit").join("audit.md").is_file());
     // A file of the user's among a block's report: that report kept, said.
     assert_eq!(verify_code(&em.join("block-001")), 0);
     std::fs::write(report("em.block-001.audit").join("notes.txt"), "mine").unwrap();
@@ -1726,6 +1748,19 @@ fn an_emission_replaced_takes_its_audit_reports_with_it() {
         "{err}"
     );
     assert!(report("em.block-001.audit").join("notes.txt").is_file());
+    // A link where a report file goes: kept, said.
+    assert_eq!(verify_code(&em.join("block-002")), 0);
+    std::fs::remove_file(report("em.block-002.audit").join("audit.md")).unwrap();
+    std::os::unix::fs::symlink("/dev/null", report("em.block-002.audit").join("audit.md")).unwrap();
+    let err = make(&em, "1..2", &reseed, true);
+    assert!(
+        err.contains(&format!(
+            "tirage: warning: {} is the audit report of the output replaced, not of this one, \
+             and is left: its audit.md is not a regular file; verify the new one, or remove it",
+            report("em.block-002.audit").display()
+        )),
+        "{err}"
+    );
 }
 
 /// In an emission, a block's report goes beside the emission (`em.block-001.audit/`), as

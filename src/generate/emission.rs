@@ -111,17 +111,17 @@ pub fn generate_emission_placing(
         return Err(incomplete(EMISSION)(GenerateError::Interrupted));
     }
     let staged = Staged::new(tmp, out.to_path_buf(), parent, "emission").emission(foreign_entries);
-    // Checked under the caller's lock: an older emission there is what is replaced.
-    let replacing = out.is_dir();
-    let placed = staged
-        .put_in_place(seed_file)
-        .map_err(|e| incomplete(EMISSION)(e.into()))?;
-    let left_over = placed.finish().err().into_iter().collect();
-    let stale_reports = if replacing {
+    // Under the caller's lock, an older emission there is what is replaced: its reports go
+    // before the new emission takes its place, so that no stop leaves them beside it.
+    let stale_reports = if out.join(EMISSION).is_file() {
         crate::generate::place::remove_stale_emission_reports(out)
     } else {
         Vec::new()
     };
+    let placed = staged
+        .put_in_place(seed_file)
+        .map_err(|e| incomplete(EMISSION)(e.into()))?;
+    let left_over = placed.finish().err().into_iter().collect();
     Ok(GeneratedEmission {
         manifest,
         left_over,

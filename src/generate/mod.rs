@@ -581,14 +581,15 @@ pub fn place(
     if plan.cancel.is_cancelled() {
         return Err(GenerateError::Interrupted);
     }
-    // Checked under the caller's lock: an older block there is what is replaced.
-    let replacing = out.is_dir();
-    let left_over = staged.put_in_place(seed_file)?.finish().err();
+    // Under the caller's lock, an older block there is what is replaced: its report goes
+    // before the new block takes its place, so that no stop leaves it beside the new one.
+    let replacing = out.join(crate::block::layout::MANIFEST).is_file();
     let stale_report = if replacing {
         place::remove_stale_report(out).transpose()
     } else {
         None
     };
+    let left_over = staged.put_in_place(seed_file)?.finish().err();
     Ok(Generated {
         manifest,
         left_over,

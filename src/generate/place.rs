@@ -328,8 +328,8 @@ fn digest(path: &Path) -> Option<String> {
 }
 
 /// Removes the audit report `verify` wrote beside block `out` by default
-/// (`<out>.audit/`), once a new block has replaced the one it describes: read later, it
-/// would vouch for files no longer there. Only a directory of this user's that holds
+/// (`<out>.audit/`), once a new block is ready to replace the one it describes: read
+/// later, it would vouch for files no longer there. Only a directory of this user's that holds
 /// nothing but report files (`audit.md`, `audit.json`, `audit.svg`, `audit.pdf` and their
 /// temporary files) is removed. Returns `Ok(Some(dir))` when one was removed, `Ok(None)`
 /// when there was none, and [`StaleReport`] when one is left: it holds something else, is
@@ -347,9 +347,11 @@ pub fn remove_stale_report(out: &Path) -> Result<Option<PathBuf>, StaleReport> {
 }
 
 /// Removes the audit reports `verify` wrote beside emission `out` by default, once a new
-/// emission has replaced the one they describe: the emission's own (`<out>.audit/`) and
-/// each block's (`<emission>.block-NNN.audit/`, beside the emission's real path, whatever
-/// blocks the older emission held), as [`remove_stale_report`] removes a block's. Returns
+/// emission is ready to replace the one they describe: the emission's own (`<out>.audit/`)
+/// and each block's (`<emission>.block-NNN.audit/`, beside the emission's real path,
+/// whatever blocks the older emission held; not one beside a block or emission of that
+/// very name, `<emission>.block-NNN`, whose report it is), as [`remove_stale_report`]
+/// removes a block's. Returns
 /// one entry per report found, in the order of their names: `Ok` with the directory
 /// removed, or the [`StaleReport`] left.
 pub fn remove_stale_emission_reports(out: &Path) -> Vec<Result<PathBuf, StaleReport>> {
@@ -372,7 +374,10 @@ pub fn remove_stale_emission_reports(out: &Path) -> Vec<Result<PathBuf, StaleRep
             let number = name
                 .strip_prefix(&prefix)?
                 .strip_suffix(crate::block::layout::AUDIT_DIR_SUFFIX)?;
-            (number.len() == 3 && number.bytes().all(|b| b.is_ascii_digit())).then(|| e.path())
+            let own = number.len() == 3 && number.bytes().all(|b| b.is_ascii_digit());
+            // `<emission>.block-NNN` itself there: the report is that output's.
+            let of_another = there(&parent.join(format!("{prefix}{number}")));
+            (own && !of_another).then(|| e.path())
         })
         .collect();
     dirs.sort();
@@ -410,10 +415,14 @@ fn remove_report(dir: &Path) -> Result<Option<PathBuf>, StaleReport> {
     for e in std::fs::read_dir(dir).map_err(left)? {
         let e = e.map_err(left)?;
         let name = e.file_name().to_string_lossy().into_owned();
-        let file = e.file_type().is_ok_and(|t| t.is_file());
-        if !(file && crate::block::layout::is_report_file(&name)) {
+        if !crate::block::layout::is_report_file(&name) {
             return Err(left(std::io::Error::other(format!(
                 "it holds {name}, which verify does not write there"
+            ))));
+        }
+        if !e.file_type().is_ok_and(|t| t.is_file()) {
+            return Err(left(std::io::Error::other(format!(
+                "its {name} is not a regular file"
             ))));
         }
         files.push(e.path());
