@@ -92,6 +92,51 @@ fn an_out_that_is_a_link_is_refused_as_a_link() {
     assert_eq!(std::fs::read(real.join("SHA256SUMS")).unwrap(), sums);
 }
 
+/// An `--out` named by `.` or `..` (`EM/sub/..`, `.` from inside an emission) is refused
+/// by generate and deck before anything is made: its lock file would land inside the
+/// output it names.
+#[test]
+fn an_out_named_by_dot_or_dot_dot_is_refused() {
+    let t = tempfile::tempdir().unwrap();
+    let spec = repo("tests/specs/coq_small.toml");
+    let em = t.path().join("em");
+    std::fs::create_dir_all(em.join("sub")).unwrap();
+    for out in [em.join("sub/.."), std::path::PathBuf::from(".")] {
+        for (cmd, extra) in [
+            ("generate", &["--blocks", "1..2"][..]),
+            ("generate", &[]),
+            ("deck", &[]),
+        ] {
+            let o = tirage()
+                .current_dir(&em)
+                .arg(cmd)
+                .arg(&spec)
+                .args(extra)
+                .args(["--insecure-seed", "--seed", SEED, "-q", "--force", "--out"])
+                .arg(&out)
+                .output()
+                .unwrap();
+            assert_eq!(
+                (o.status.code(), String::from_utf8_lossy(&o.stderr).into_owned()),
+                (
+                    Some(2),
+                    format!(
+                        "tirage: error: {}: an --out is named by its own name, not by `.` or `..` (its lock file and what it replaces are found beside that name); nothing was written; give the path that ends with the output's name\n",
+                        out.display()
+                    )
+                ),
+                "{cmd} {extra:?}"
+            );
+            let names: Vec<_> = std::fs::read_dir(&em)
+                .unwrap()
+                .flatten()
+                .map(|e| e.file_name())
+                .collect();
+            assert_eq!(names, ["sub"], "{cmd} {extra:?}");
+        }
+    }
+}
+
 /// An `--out` that exists and is not a block (the spec itself, a folder of other files) is
 /// refused at once by generate and deck, with or without `--force`: said to be no tirage
 /// block that `--force` would replace, never advised `--force`, and nothing is made beside

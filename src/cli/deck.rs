@@ -81,6 +81,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         .unwrap_or_else(|| PathBuf::from(format!("output/{}/deck", spec.id)));
     // Before its lock file is made there: not inside an emission, nothing there that is
     // not a block, and the signing key, so that a bad one makes nothing.
+    super::named_out(&out)?;
     check_not_in_emission(&out)?;
     check_block_or_nothing(&out)?;
     let signer = super::seed::load_signer(a.sign.as_deref())?;

@@ -79,6 +79,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         });
         // Before its lock file is made there: nothing there that is not a directory, and
         // the keys, so that a bad one makes nothing.
+        super::named_out(&out)?;
         check_directory_or_nothing(&out)?;
         let (vkey, derived) =
             a.keys
@@ -166,6 +167,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         .unwrap_or_else(|| PathBuf::from(format!("output/{}/block-{:03}", spec.id, a.block)));
     // Before its lock file is made there: the block number, not inside an emission,
     // nothing there that is not a block, and the keys, so that a bad one makes nothing.
+    super::named_out(&out)?;
     BlockPlan::production(&spec, &seed, a.block)?;
     check_not_in_emission(&out)?;
     check_block_or_nothing(&out)?;

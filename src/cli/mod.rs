@@ -366,15 +366,35 @@ fn say_stale_reports(
     }
 }
 
+/// Refuses an output not named by its own last component (`.`, `..`, `EM/block-001/..`):
+/// its lock file, its seed file and what it replaces are found beside that name, which
+/// would then lie inside the output. Call it before anything else is checked at `out`.
+fn named_out(out: &std::path::Path) -> anyhow::Result<()> {
+    if !matches!(
+        out.components().next_back(),
+        Some(std::path::Component::Normal(_))
+    ) {
+        anyhow::bail!(
+            "{}: an --out is named by its own name, not by `.` or `..` (its lock file and \
+             what it replaces are found beside that name); nothing was written; give the \
+             path that ends with the output's name",
+            out.display()
+        );
+    }
+    Ok(())
+}
+
 /// Locks output `out` for this run alone ([`tirage::store::lock`]), finishes or rolls back a
 /// replacement a dead run left unfinished ([`tirage::generate::place::recover`]) and removes what
 /// else dead runs left beside it, saying so; refuses, before anything is moved or removed,
 /// when a journal or leftover there is another user's ([`tirage::store::owner`]), and warns
 /// when the folder is writable by others without the sticky bit. Held by another run: without `force` an error (two runs to
 /// one output never both succeed); with `force` it waits its turn, saying so.
-/// An output inside a block or deck directory is refused first, before its lock file is
-/// made there ([`outside_blocks`]).
+/// An output not named by its own last component (`.`, `..`, `EM/block-001/..`) or inside
+/// a block or deck directory is refused first, before its lock file is made beside it
+/// ([`outside_blocks`]).
 fn lock_output(out: &std::path::Path, force: bool) -> anyhow::Result<OutputLock> {
+    named_out(out)?;
     outside_blocks(out, "an --out")?;
     let lock = match OutputLock::acquire(out, Mode::Exclusive, false) {
         Err(LockError::Busy { .. }) if force => {
