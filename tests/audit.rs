@@ -1794,6 +1794,16 @@ fn an_emission_keeps_its_blocks_reports_beside_them() {
         .join("em.block-001.audit");
     assert!(beside.join("audit.md").is_file());
     assert!(!em.join("block-001.audit").exists());
+    // Named from inside the emission, by its bare name: the same place.
+    std::fs::remove_dir_all(&beside).unwrap();
+    let o = tirage()
+        .args(["verify", "--unauthenticated", "-q", "block-001"])
+        .current_dir(&em)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    assert!(beside.join("audit.md").is_file());
+    assert!(!em.join("block-001.audit").exists());
     // A report an earlier version wrote inside (`block-001.audit/`): said to be an earlier
     // run's.
     copy_dir(&beside, &em.join("block-001.audit"));

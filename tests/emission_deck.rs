@@ -148,9 +148,11 @@ fn a_block_verified_alone_says_whether_its_emission_lists_it() {
             err.lines().last().unwrap_or("").to_string(),
         )
     };
+    // The emission is named by its real path.
+    let real = std::fs::canonicalize(&em).unwrap();
     let whole = format!(
         "verify {} to hold every block to it and check its signature",
-        em.display()
+        real.display()
     );
     let b2 = em.join("block-002");
     assert_eq!(
@@ -158,10 +160,10 @@ fn a_block_verified_alone_says_whether_its_emission_lists_it() {
         (
             Some(0),
             format!(
-                "tirage: note: {} is block 2 of emission {}, whose emission.json lists this \
+                "tirage: note: {} is block-002 of emission {}, whose emission.json lists this \
                  manifest.json (verified alone, the block was held to its own files; {whole})",
                 b2.display(),
-                em.display()
+                real.display()
             )
         )
     );
@@ -184,7 +186,7 @@ fn a_block_verified_alone_says_whether_its_emission_lists_it() {
         .arg(&other)
         .assert()
         .success();
-    std::fs::remove_dir_all(&b2).unwrap();
+    std::fs::rename(&b2, t.path().join("b2")).unwrap();
     std::fs::rename(&other, &b2).unwrap();
     assert_eq!(
         said(&b2),
@@ -192,23 +194,22 @@ fn a_block_verified_alone_says_whether_its_emission_lists_it() {
             Some(0),
             format!(
                 "tirage: warning: {} is in emission {}, whose emission.json lists another \
-                 manifest.json for block-002: this block is not the emission's (an older block, \
-                 or one put in its place); {whole}",
+                 manifest.json for block-002: this block is not the emission's block-002; {whole}",
                 b2.display(),
-                em.display()
+                real.display()
             )
         )
     );
-    // A block directory the emission does not list.
+    // The emission's block 2 under a name the emission does not list.
     let b9 = em.join("block-009");
-    std::fs::rename(&b2, &b9).unwrap();
+    std::fs::rename(t.path().join("b2"), &b9).unwrap();
     assert_eq!(
         said(&b9).1,
         format!(
-            "tirage: warning: {} is in emission {}, whose emission.json does not list it: it is \
-             no block of that emission; {whole}",
+            "tirage: warning: {} is in emission {}, whose emission.json does not list \
+             block-009 (its manifest.json is the one listed for block-002); {whole}",
             b9.display(),
-            em.display()
+            real.display()
         )
     );
 }

@@ -222,7 +222,14 @@ pub enum AuditError {
 pub fn default_dir(block: &Path) -> Option<PathBuf> {
     let named = |p: &Path| {
         let name = p.file_name()?.to_str()?.to_string();
-        let parent = p.parent().filter(|e| !e.as_os_str().is_empty());
+        // A bare name (`block-002`) lies in the current directory.
+        let parent = p.parent().map(|e| {
+            if e.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                e
+            }
+        });
         match parent.filter(|e| crate::verify::emission::is_emission(e)) {
             Some(e) => {
                 let emission = std::fs::canonicalize(e).ok()?;

@@ -776,25 +776,29 @@ fn manifest_tickets(dir: &std::path::Path) -> Option<u64> {
     m.get("tickets")?.as_u64()
 }
 
-/// What to say of block directory `dir` when it lies in an emission directory: verified
-/// alone, it was held to its own files, not to the emission's `emission.json`. A note when
-/// `emission.json` lists it with its `manifest.json` (by SHA-256); a warning when it lists
-/// another or does not list it (the block is not the emission's: an older block left there,
-/// or one put in its place), or cannot be read. `None` outside an emission.
+/// What to say of block directory `dir` when it lies in an emission directory (by its real
+/// path): verified alone, it was held to its own files, not to the emission's
+/// `emission.json`. A note when `emission.json` lists it by its name with its
+/// `manifest.json` (by SHA-256); a warning when it lists another `manifest.json` for that
+/// name or does not list the name (the block is not the emission's: an older block left
+/// there, or one put in its place; the name of the block whose `manifest.json` it holds, if
+/// any), or cannot be read. `None` outside an emission.
 fn held_to_emission(dir: &std::path::Path) -> Option<String> {
-    let em = dir.parent().filter(|e| is_emission(e))?;
-    let name = dir.file_name()?.to_str()?;
+    // By the real path: `.`, a link or a name without its folder lie in an emission too.
+    let real = std::fs::canonicalize(dir).ok()?;
+    let em = real.parent().filter(|e| is_emission(e))?;
+    let name = real.file_name()?.to_str()?;
     let whole = format!(
         "verify {} to hold every block to it and check its signature",
         em.display()
     );
-    let listed = tirage::output::read_regular(&em.join(EMISSION), tirage::output::MAX_JSON)
+    let Some(listed) = tirage::output::read_regular(&em.join(EMISSION), tirage::output::MAX_JSON)
         .ok()
         .and_then(|b| {
             serde_json::from_slice::<tirage::output::emission_manifest::EmissionManifest>(&b).ok()
         })
-        .map(|m| m.blocks.into_iter().find(|b| b.dir == name));
-    let Some(listed) = listed else {
+        .map(|m| m.blocks)
+    else {
         return Some(format!(
             "tirage: warning: {} is in emission {}, whose {EMISSION} cannot be read: this block \
              was not held to it; {whole}",
@@ -802,34 +806,35 @@ fn held_to_emission(dir: &std::path::Path) -> Option<String> {
             em.display()
         ));
     };
-    let Some(entry) = listed else {
-        return Some(format!(
-            "tirage: warning: {} is in emission {}, whose {EMISSION} does not list it: it is no \
-             block of that emission; {whole}",
-            dir.display(),
-            em.display()
-        ));
-    };
     let ours = tirage::output::read_regular(&dir.join(MANIFEST), tirage::output::MAX_JSON)
         .ok()
         .map(|b| hex::encode(sha2::Sha256::digest(b)));
-    if ours.as_deref() == Some(entry.manifest_sha256.as_str()) {
-        Some(format!(
-            "tirage: note: {} is block {} of emission {}, whose {EMISSION} lists this \
-             {MANIFEST} (verified alone, the block was held to its own files; {whole})",
-            dir.display(),
-            entry.block,
-            em.display()
-        ))
-    } else {
-        Some(format!(
-            "tirage: warning: {} is in emission {}, whose {EMISSION} lists another {MANIFEST} \
-             for {name}: this block is not the emission's (an older block, or one put in its \
-             place); {whole}",
+    let ours = ours.as_deref();
+    let entry = listed.iter().find(|b| b.dir == name);
+    if entry.is_some_and(|e| ours == Some(e.manifest_sha256.as_str())) {
+        return Some(format!(
+            "tirage: note: {} is {name} of emission {}, whose {EMISSION} lists this {MANIFEST} \
+             (verified alone, the block was held to its own files; {whole})",
             dir.display(),
             em.display()
-        ))
+        ));
     }
+    let elsewhere = listed
+        .iter()
+        .find(|b| ours == Some(b.manifest_sha256.as_str()))
+        .map(|b| format!(" (its {MANIFEST} is the one listed for {})", b.dir))
+        .unwrap_or_default();
+    let what = match entry {
+        Some(_) => {
+            format!("lists another {MANIFEST} for {name}: this block is not the emission's {name}")
+        }
+        None => format!("does not list {name}"),
+    };
+    Some(format!(
+        "tirage: warning: {} is in emission {}, whose {EMISSION} {what}{elsewhere}; {whole}",
+        dir.display(),
+        em.display()
+    ))
 }
 
 /// Each block's number and tickets as emission.json lists them, for the progress bar only.
