@@ -1697,6 +1697,8 @@ fn an_emission_replaced_takes_its_audit_reports_with_it() {
         .assert()
         .success();
     assert_eq!(verify_code(&named_alike), 0);
+    // A mere file of that kind of name takes no report for its own.
+    std::fs::write(report("em.block-004"), "a note").unwrap();
     for d in [
         &em,
         &em.join("block-001"),
@@ -1713,14 +1715,17 @@ fn an_emission_replaced_takes_its_audit_reports_with_it() {
     ] {
         assert!(report(r).join("audit.md").is_file(), "{r}");
     }
-    // A block's report from an emission held there earlier still.
-    std::fs::create_dir(report("em.block-007.audit")).unwrap();
-    std::fs::write(report("em.block-007.audit").join("audit.md"), "older").unwrap();
+    // Blocks' reports from an emission held there earlier still.
+    for r in ["em.block-004.audit", "em.block-007.audit"] {
+        std::fs::create_dir(report(r)).unwrap();
+        std::fs::write(report(r).join("audit.md"), "older").unwrap();
+    }
     let err = make(&em, "1..2", &reseed, true);
     for r in [
         "em.audit",
         "em.block-001.audit",
         "em.block-002.audit",
+        "em.block-004.audit",
         "em.block-007.audit",
     ] {
         assert!(

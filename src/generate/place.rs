@@ -375,8 +375,9 @@ pub fn remove_stale_emission_reports(out: &Path) -> Vec<Result<PathBuf, StaleRep
                 .strip_prefix(&prefix)?
                 .strip_suffix(crate::block::layout::AUDIT_DIR_SUFFIX)?;
             let own = number.len() == 3 && number.bytes().all(|b| b.is_ascii_digit());
-            // `<emission>.block-NNN` itself there: the report is that output's.
-            let of_another = there(&parent.join(format!("{prefix}{number}")));
+            // A block or emission named `<emission>.block-NNN` there: the report is its own.
+            let alike = parent.join(format!("{prefix}{number}"));
+            let of_another = alike.join(MANIFEST).is_file() || alike.join(EMISSION).is_file();
             (own && !of_another).then(|| e.path())
         })
         .collect();
