@@ -113,6 +113,9 @@ pub fn generate_emission_placing(
     let staged = Staged::new(tmp, out.to_path_buf(), parent, "emission").emission(foreign_entries);
     // Under the caller's lock, an older emission there is what is replaced: its reports go
     // before the new emission takes its place, so that no stop leaves them beside it.
+    staged
+        .check_in_the_way()
+        .map_err(|e| incomplete(EMISSION)(e.into()))?;
     let stale_reports = if out.join(EMISSION).is_file() {
         crate::generate::place::remove_stale_emission_reports(out)
     } else {

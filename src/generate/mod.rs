@@ -584,6 +584,7 @@ pub fn place(
     // Under the caller's lock, an older block there is what is replaced: its report goes
     // before the new block takes its place, so that no stop leaves it beside the new one.
     let replacing = out.join(crate::block::layout::MANIFEST).is_file();
+    staged.check_in_the_way()?;
     let stale_report = if replacing {
         place::remove_stale_report(out).transpose()
     } else {

@@ -798,6 +798,22 @@ impl Staged {
         self.tmp.path()
     }
 
+    /// Refuses when files tirage did not write were put at the destination while the
+    /// output was being made ([`PlaceError::ForeignFiles`]); [`Staged::put_in_place`] checks
+    /// this again. Call it before acting on what the replacement makes stale.
+    pub fn check_in_the_way(&self) -> Result<(), PlaceError> {
+        if self.out.is_dir() {
+            let names = (self.foreign)(&self.out);
+            if !names.is_empty() {
+                return Err(PlaceError::ForeignFiles {
+                    path: self.out.clone(),
+                    names,
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// Moves the output to its destination, with its seed file (see [`SeedPlacement`]).
     /// First a journal of the replacement is written beside the destination and flushed
     /// ([`crate::store::lock::journal_path`]); then the older seed file is moved aside; then the
