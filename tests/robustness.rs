@@ -137,6 +137,60 @@ fn an_out_named_by_dot_or_dot_dot_is_refused() {
     }
 }
 
+/// An emission's `--out` inside another emission is refused (exit 2) before its lock file
+/// is made there: the emission is left as it was.
+#[test]
+fn an_emission_inside_an_emission_is_refused() {
+    let t = tempfile::tempdir().unwrap();
+    let spec = repo("tests/specs/coq_small.toml");
+    let em = t.path().join("em");
+    let emission = |out: &Path| {
+        tirage()
+            .arg("generate")
+            .arg(&spec)
+            .args([
+                "--blocks",
+                "1..2",
+                "--insecure-seed",
+                "--seed",
+                SEED,
+                "-q",
+                "--force",
+                "--out",
+            ])
+            .arg(out)
+            .output()
+            .unwrap()
+    };
+    assert_eq!(emission(&em).status.code(), Some(0));
+    let names = || {
+        let mut v: Vec<String> = std::fs::read_dir(&em)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    let before = names();
+    for inner in [em.join("sub"), em.join("block-002")] {
+        let o = emission(&inner);
+        assert_eq!(
+            (o.status.code(), String::from_utf8_lossy(&o.stderr).into_owned()),
+            (
+                Some(2),
+                format!(
+                    "tirage: error: {}: beside {}: a block of an emission is made with the emission (generate --blocks), and nothing else goes inside one; choose another --out\n",
+                    inner.display(),
+                    em.join("emission.json").display()
+                )
+            )
+        );
+        assert_eq!(names(), before);
+    }
+    assert_eq!(verify_code(&em), 0);
+}
+
 /// An `--out` that exists and is not a block (the spec itself, a folder of other files) is
 /// refused at once by generate and deck, with or without `--force`: said to be no tirage
 /// block that `--force` would replace, never advised `--force`, and nothing is made beside

@@ -80,6 +80,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         // Before its lock file is made there: nothing there that is not a directory, and
         // the keys, so that a bad one makes nothing.
         super::named_out(&out)?;
+        check_not_in_emission(&out)?;
         check_directory_or_nothing(&out)?;
         let (vkey, derived) =
             a.keys

@@ -198,9 +198,10 @@ fn foreign_files(dir: &Path) -> Vec<String> {
     names
 }
 
-/// A block or deck made alone never goes into an emission's directory (beside its
-/// `emission.json`): it would stand among blocks of another seed, and replacing one of
-/// them would leave the emission manifest wrong. Errors: [`PlaceError::InTheWay`].
+/// A block or deck made alone, or another emission, never goes into an emission's
+/// directory (beside its `emission.json`): it would stand among blocks of another seed, and
+/// replacing one of them would leave the emission manifest wrong. Call it before the
+/// output's lock file is made. Errors: [`PlaceError::InTheWay`].
 pub fn check_not_in_emission(out: &Path) -> Result<(), PlaceError> {
     let emission = out
         .parent()
@@ -210,7 +211,7 @@ pub fn check_not_in_emission(out: &Path) -> Result<(), PlaceError> {
         Some(e) => Err(PlaceError::InTheWay {
             path: out.to_path_buf(),
             why: format!(
-                "beside {}: a block of an emission is made with the emission (generate --blocks); choose another --out",
+                "beside {}: a block of an emission is made with the emission (generate --blocks), and nothing else goes inside one; choose another --out",
                 e.display()
             ),
         }),
