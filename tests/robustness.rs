@@ -142,27 +142,8 @@ fn an_out_named_by_dot_or_dot_dot_is_refused() {
 #[test]
 fn an_emission_inside_an_emission_is_refused() {
     let t = tempfile::tempdir().unwrap();
-    let spec = repo("tests/specs/coq_small.toml");
     let em = t.path().join("em");
-    let emission = |out: &Path| {
-        tirage()
-            .arg("generate")
-            .arg(&spec)
-            .args([
-                "--blocks",
-                "1..2",
-                "--insecure-seed",
-                "--seed",
-                SEED,
-                "-q",
-                "--force",
-                "--out",
-            ])
-            .arg(out)
-            .output()
-            .unwrap()
-    };
-    assert_eq!(emission(&em).status.code(), Some(0));
+    small_emission(&em);
     let names = || {
         let mut v: Vec<String> = std::fs::read_dir(&em)
             .unwrap()
@@ -174,17 +155,17 @@ fn an_emission_inside_an_emission_is_refused() {
     };
     let before = names();
     for inner in [em.join("sub"), em.join("block-002")] {
-        let o = emission(&inner);
-        assert_eq!(
-            (o.status.code(), String::from_utf8_lossy(&o.stderr).into_owned()),
-            (
-                Some(2),
-                format!(
-                    "tirage: error: {}: beside {}: a block of an emission is made with the emission (generate --blocks), and nothing else goes inside one; choose another --out\n",
-                    inner.display(),
-                    em.join("emission.json").display()
-                )
-            )
+        refused_out(
+            "generate",
+            &repo("tests/specs/coq_small.toml"),
+            &["--blocks", "1..2"],
+            &inner,
+            true,
+            format!(
+                "tirage: error: {}: beside {}: a block of an emission is made with the emission (generate --blocks), and nothing else goes inside one; choose another --out\n",
+                inner.display(),
+                em.join("emission.json").display()
+            ),
         );
         assert_eq!(names(), before);
     }
