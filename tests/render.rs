@@ -2522,3 +2522,45 @@ fn a_stop_asked_for_stops_the_reading_of_a_block() {
         Err(RenderError::Interrupted)
     ));
 }
+
+/// A proof a stopped render left unnamed in the proofs' folder (`.tirage-proof-*`: a
+/// ticket's serial and prize) is removed by the next render into that folder, and said; one
+/// changed less than a minute ago may be another run's: kept.
+#[test]
+fn a_proof_left_unnamed_by_a_stopped_run_is_removed_by_the_next() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path().join("deck");
+    deck(&repo("tests/specs/coq_small.toml"), &d);
+    let proofs = beside(&d);
+    std::os::unix::fs::DirBuilderExt::mode(&mut std::fs::DirBuilder::new(), 0o700)
+        .create(&proofs)
+        .unwrap();
+    let old = proofs.join(".tirage-proof-AbCdEf");
+    let young = proofs.join(".tirage-proof-GhIjKl");
+    for p in [&old, &young] {
+        std::fs::write(p, "<svg/>").unwrap();
+    }
+    std::fs::File::options()
+        .write(true)
+        .open(&old)
+        .unwrap()
+        .set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(3600))
+        .unwrap();
+    let o = tirage()
+        .arg("render")
+        .arg(&d)
+        .args(["--tickets", "1", "-q"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains(&format!(
+            "tirage: removed {}, a proof an earlier run left unnamed when it was stopped\n",
+            old.display()
+        )),
+        "{o:?}"
+    );
+    assert!(!old.exists());
+    assert!(young.is_file());
+    assert!(proofs.join("ticket-1.svg").is_file());
+}

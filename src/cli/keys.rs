@@ -171,40 +171,6 @@ pub(super) fn run_seed(a: SeedArgs) -> Result<Outcome> {
 /// The prefix of the temporary file a secret is written to before it takes its name.
 const SECRET_TMP: &str = ".tirage-secret-";
 
-/// How old a temporary secret file must be before a later run removes it: a younger one
-/// may be another run's, still being written.
-const LEFTOVER_AGE: std::time::Duration = std::time::Duration::from_secs(60);
-
-/// Removes from directory `dir` the temporary secret files ([`SECRET_TMP`]) of runs that
-/// were stopped before naming them (kill -9, a power cut): regular files of this user's,
-/// unchanged for [`LEFTOVER_AGE`] or more. No run delivered the secret one holds, so none
-/// needs it; left, it would sit on the disk. Says each one removed; what cannot be removed
-/// stays, unsaid.
-fn remove_secret_leftovers(dir: &Path) {
-    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let path = e.path();
-        let named = e
-            .file_name()
-            .to_str()
-            .is_some_and(|n| n.starts_with(SECRET_TMP));
-        let stale = std::fs::symlink_metadata(&path).is_ok_and(|m| {
-            m.is_file()
-                && m.modified()
-                    .is_ok_and(|t| t.elapsed().is_ok_and(|age| age >= LEFTOVER_AGE))
-        });
-        if named
-            && stale
-            && matches!(tirage::store::owner::ours(&path), Ok(true))
-            && std::fs::remove_file(&path).is_ok()
-        {
-            errln!(
-                "tirage: removed {}, a secret an earlier run left unnamed when it was stopped",
-                path.display()
-            );
-        }
-    }
-}
-
 /// Creates `path` (mode 0600, never over an existing file) holding `secret`'s 64 hex
 /// digits: written and flushed under a temporary name in the same directory, then renamed
 /// into place, so that `path` is whole or absent, whenever the run is stopped. Errors:
@@ -221,7 +187,13 @@ pub(super) fn write_secret(path: &Path, secret: &Seed) -> Result<()> {
         return Err(exists(rustix::io::Errno::EXIST.into()));
     }
     let dir = tirage::store::durable::parent_of(path);
-    remove_secret_leftovers(&dir);
+    // A secret a stopped run left unnamed: no run delivered it, so none needs it.
+    for p in tirage::store::owner::remove_left_files(&dir, SECRET_TMP, super::LEFTOVER_AGE) {
+        errln!(
+            "tirage: removed {}, a secret an earlier run left unnamed when it was stopped",
+            p.display()
+        );
+    }
     let cannot_write =
         |e| anyhow::Error::new(e).context(format!("cannot write {}", path.display()));
     let mut f = {

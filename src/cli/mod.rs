@@ -366,6 +366,11 @@ fn say_stale_reports(
     }
 }
 
+/// How old a temporary file must be before a later run takes it for one a stopped run left
+/// ([`tirage::store::owner::remove_left_files`]): a younger one may be another run's, still
+/// being written.
+const LEFTOVER_AGE: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// Refuses an output not named by its own last component (`.`, `..`, `EM/block-001/..`):
 /// its lock file, its seed file and what it replaces are found beside that name, which
 /// would then lie inside the output. Call it before anything else is checked at `out`.

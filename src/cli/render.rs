@@ -170,6 +170,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         super::outside_deliveries(parent.unwrap_or(std::path::Path::new(".")), "an --out")?;
         let bytes = tirage::proof::sheet::proof_sheet(&proofs, marks)?;
         may_write(pdf, a.force, PDF, "another file")?;
+        remove_left_proofs(parent.unwrap_or(std::path::Path::new(".")));
         let staged = stage(pdf, &bytes)?;
         if stop.is_cancelled() {
             // The staged sheet is removed as it is dropped.
@@ -223,6 +224,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     } else {
         private_dir(&out)?;
     }
+    remove_left_proofs(&out);
     // Every proof written whole beside its place, then moved into place: a run stopped
     // before the moves leaves the proofs that were there as they were.
     let mut staged = Vec::with_capacity(paths.len());
@@ -407,6 +409,20 @@ fn begins_with(path: &Path, magic: &[u8]) -> bool {
         && head == magic
 }
 
+/// The prefix of the temporary file a proof is written to before it takes its name.
+const PROOF_TMP: &str = ".tirage-proof-";
+
+/// Removes from directory `dir` the temporary proof files ([`PROOF_TMP`]) runs stopped
+/// before naming them left there (they show a ticket's serial and prize), saying each.
+fn remove_left_proofs(dir: &Path) {
+    for p in tirage::store::owner::remove_left_files(dir, PROOF_TMP, super::LEFTOVER_AGE) {
+        errln!(
+            "tirage: removed {}, a proof an earlier run left unnamed when it was stopped",
+            p.display()
+        );
+    }
+}
+
 /// Writes the bytes of proof `path` whole into a new file beside it (mode 0600, like the
 /// ticket files, since a proof shows a ticket's serial and prize), synced: [`put`] moves
 /// it into place; dropped, it is removed. Holds no file open. Errors: the file cannot be
@@ -419,7 +435,7 @@ fn stage(path: &Path, bytes: &[u8]) -> Result<tempfile::TempPath> {
         _ => std::path::Path::new("."),
     };
     let mut f = tempfile::Builder::new()
-        .prefix(".tirage-proof-")
+        .prefix(PROOF_TMP)
         .tempfile_in(dir)
         .with_context(cannot)?;
     f.write_all(bytes).with_context(cannot)?;

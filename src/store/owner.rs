@@ -124,6 +124,32 @@ pub fn ours(path: &Path) -> Result<bool, NotOurs> {
     }
 }
 
+/// Removes from directory `dir` the temporary files (names starting with `prefix`) of runs
+/// stopped before they renamed them (kill -9, a power cut): regular files of this user's
+/// ([`ours`]) left unchanged for `age` or more (a younger one may be another run's, still
+/// being written). Returns the paths removed; what cannot be removed stays.
+pub fn remove_left_files(dir: &Path, prefix: &str, age: std::time::Duration) -> Vec<PathBuf> {
+    let mut removed = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = e.path();
+        let named = e
+            .file_name()
+            .to_str()
+            .is_some_and(|n| n.starts_with(prefix));
+        let stale = std::fs::symlink_metadata(&path).is_ok_and(|m| {
+            m.is_file()
+                && m.modified()
+                    .is_ok_and(|t| t.elapsed().is_ok_and(|old| old >= age))
+        });
+        if named && stale && matches!(ours(&path), Ok(true)) && std::fs::remove_file(&path).is_ok()
+        {
+            removed.push(path);
+        }
+    }
+    removed.sort();
+    removed
+}
+
 /// A warning when directory `dir` can be written by other users and has no sticky bit:
 /// anyone who can write it can rename or replace an output there, whatever tirage checks.
 /// `None` when only its owner can write it, or it is sticky, or it cannot be examined.
