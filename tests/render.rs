@@ -2549,7 +2549,7 @@ fn a_proof_left_unnamed_by_a_stopped_run_is_removed_by_the_next() {
     let o = tirage()
         .arg("render")
         .arg(&d)
-        .args(["--tickets", "1", "-q"])
+        .args(["--tickets", "1"])
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(0), "{o:?}");
@@ -2563,4 +2563,20 @@ fn a_proof_left_unnamed_by_a_stopped_run_is_removed_by_the_next() {
     assert!(!old.exists());
     assert!(young.is_file());
     assert!(proofs.join("ticket-1.svg").is_file());
+    // With -q: removed, unsaid.
+    std::fs::write(&old, "<svg/>").unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&old)
+        .unwrap()
+        .set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(3600))
+        .unwrap();
+    let o = tirage()
+        .arg("render")
+        .arg(&d)
+        .args(["--tickets", "2", "-q"])
+        .output()
+        .unwrap();
+    assert_eq!((o.status.code(), o.stderr.as_slice()), (Some(0), &b""[..]));
+    assert!(!old.exists());
 }

@@ -170,7 +170,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         super::outside_deliveries(parent.unwrap_or(std::path::Path::new(".")), "an --out")?;
         let bytes = tirage::proof::sheet::proof_sheet(&proofs, marks)?;
         may_write(pdf, a.force, PDF, "another file")?;
-        remove_left_proofs(parent.unwrap_or(std::path::Path::new(".")));
+        remove_left_proofs(parent.unwrap_or(std::path::Path::new(".")), a.quiet);
         let staged = stage(pdf, &bytes)?;
         if stop.is_cancelled() {
             // The staged sheet is removed as it is dropped.
@@ -224,7 +224,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     } else {
         private_dir(&out)?;
     }
-    remove_left_proofs(&out);
+    remove_left_proofs(&out, a.quiet);
     // Every proof written whole beside its place, then moved into place: a run stopped
     // before the moves leaves the proofs that were there as they were.
     let mut staged = Vec::with_capacity(paths.len());
@@ -413,9 +413,13 @@ fn begins_with(path: &Path, magic: &[u8]) -> bool {
 const PROOF_TMP: &str = ".tirage-proof-";
 
 /// Removes from directory `dir` the temporary proof files ([`PROOF_TMP`]) runs stopped
-/// before naming them left there (they show a ticket's serial and prize), saying each.
-fn remove_left_proofs(dir: &Path) {
+/// before naming them left there (they show a ticket's serial and prize), saying each
+/// unless `quiet`.
+fn remove_left_proofs(dir: &Path, quiet: bool) {
     for p in tirage::store::owner::remove_left_files(dir, PROOF_TMP, super::LEFTOVER_AGE) {
+        if quiet {
+            continue;
+        }
         errln!(
             "tirage: removed {}, a proof an earlier run left unnamed when it was stopped",
             p.display()
