@@ -172,6 +172,38 @@ fn an_emission_inside_an_emission_is_refused() {
     assert_eq!(verify_code(&em), 0);
 }
 
+/// A lock file planted as a symbolic link (to a file of the user's, or to nothing) is
+/// never opened through it: generate and deck stop (exit 2) saying it is a link, and the
+/// file it points to is untouched.
+#[test]
+fn a_lock_file_planted_as_a_link_is_said_to_be_one() {
+    let t = tempfile::tempdir().unwrap();
+    let target = t.path().join("precious");
+    std::fs::write(&target, "mine").unwrap();
+    let out = t.path().join("b");
+    let lock = t.path().join(".b.tirage-lock");
+    for to in [target.clone(), t.path().join("nothing")] {
+        let _ = std::fs::remove_file(&lock);
+        std::os::unix::fs::symlink(&to, &lock).unwrap();
+        for cmd in ["generate", "deck"] {
+            refused_out(
+                cmd,
+                &repo("tests/specs/coq_small.toml"),
+                &[],
+                &out,
+                false,
+                format!(
+                    "tirage: error: {}, the lock file of {}, is a symbolic link: tirage never opens its lock file through a link; if no run of yours made it, someone else may have planted it: look at it, then remove it\n",
+                    lock.display(),
+                    out.display()
+                ),
+            );
+        }
+    }
+    assert_eq!(std::fs::read(&target).unwrap(), b"mine");
+    assert!(!out.exists() && !t.path().join("nothing").exists());
+}
+
 /// An `--out` that exists and is not a block (the spec itself, a folder of other files) is
 /// refused at once by generate and deck, with or without `--force`: said to be no tirage
 /// block that `--force` would replace, never advised `--force`, and nothing is made beside

@@ -42,6 +42,15 @@ pub enum LockError {
         /// The lock file, whose it is.
         lock: crate::store::owner::NotOurs,
     },
+    /// The lock file is a symbolic link: it is never opened through one, which may have
+    /// been planted to make tirage open another file.
+    #[error("{}, the lock file of {}, is a symbolic link: tirage never opens its lock file through a link; if no run of yours made it, someone else may have planted it: look at it, then remove it", lock.display(), out.display())]
+    Link {
+        /// The output.
+        out: PathBuf,
+        /// The lock file.
+        lock: PathBuf,
+    },
     /// The lock file could not be created or locked.
     #[error("{}: cannot lock it: {error}", path.display())]
     Io {
@@ -129,7 +138,16 @@ impl OutputLock {
         if mode == Mode::Exclusive {
             opts.write(true).create(true);
         }
-        let file = opts.open(&path).map_err(io)?;
+        let file = opts.open(&path).map_err(|e| {
+            if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+                LockError::Link {
+                    out: out.to_path_buf(),
+                    lock: path.clone(),
+                }
+            } else {
+                io(e)
+            }
+        })?;
         let meta = file.metadata().map_err(io)?;
         if !meta.is_file() {
             return Err(io(std::io::Error::other("not a regular file")));
