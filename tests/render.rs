@@ -2537,46 +2537,31 @@ fn a_proof_left_unnamed_by_a_stopped_run_is_removed_by_the_next() {
         .unwrap();
     let old = proofs.join(".tirage-proof-AbCdEf");
     let young = proofs.join(".tirage-proof-GhIjKl");
-    for p in [&old, &young] {
-        std::fs::write(p, "<svg/>").unwrap();
-    }
-    std::fs::File::options()
-        .write(true)
-        .open(&old)
-        .unwrap()
-        .set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(3600))
-        .unwrap();
-    let o = tirage()
-        .arg("render")
-        .arg(&d)
-        .args(["--tickets", "1"])
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    std::fs::write(&young, "<svg/>").unwrap();
+    let render = |ticket: &str, quiet: bool| {
+        let mut c = tirage();
+        c.arg("render").arg(&d).args(["--tickets", ticket]);
+        if quiet {
+            c.arg("-q");
+        }
+        let o = c.output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    write_an_hour_old(&old, b"<svg/>");
+    let err = render("1", false);
     assert!(
-        String::from_utf8_lossy(&o.stderr).contains(&format!(
+        err.contains(&format!(
             "tirage: removed {}, a proof an earlier run left unnamed when it was stopped\n",
             old.display()
         )),
-        "{o:?}"
+        "{err}"
     );
     assert!(!old.exists());
     assert!(young.is_file());
     assert!(proofs.join("ticket-1.svg").is_file());
     // With -q: removed, unsaid.
-    std::fs::write(&old, "<svg/>").unwrap();
-    std::fs::File::options()
-        .write(true)
-        .open(&old)
-        .unwrap()
-        .set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(3600))
-        .unwrap();
-    let o = tirage()
-        .arg("render")
-        .arg(&d)
-        .args(["--tickets", "2", "-q"])
-        .output()
-        .unwrap();
-    assert_eq!((o.status.code(), o.stderr.as_slice()), (Some(0), &b""[..]));
+    write_an_hour_old(&old, b"<svg/>");
+    assert_eq!(render("2", true), "");
     assert!(!old.exists());
 }

@@ -579,16 +579,8 @@ fn a_secret_left_unnamed_by_a_stopped_run_is_removed_by_the_next() {
     let t = tempfile::tempdir().unwrap();
     let old = t.path().join(".tirage-secret-AbCdEf");
     let young = t.path().join(".tirage-secret-GhIjKl");
-    for p in [&old, &young] {
-        std::fs::write(p, format!("{SEED}\n")).unwrap();
-    }
-    let an_hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
-    std::fs::File::options()
-        .write(true)
-        .open(&old)
-        .unwrap()
-        .set_modified(an_hour_ago)
-        .unwrap();
+    write_an_hour_old(&old, format!("{SEED}\n").as_bytes());
+    std::fs::write(&young, format!("{SEED}\n")).unwrap();
     let out = t.path().join("alice.share");
     let o = tirage()
         .args(["seed", "new", "--out"])

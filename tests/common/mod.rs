@@ -114,6 +114,18 @@ pub(crate) fn generate(spec: &Path, out: &Path, threads: usize) {
         .success();
 }
 
+/// Writes `bytes` to `path`, last changed an hour ago: a temporary file a run stopped long
+/// ago left, as the next run finds it.
+pub(crate) fn write_an_hour_old(path: &Path, bytes: &[u8]) {
+    std::fs::write(path, bytes).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(3600))
+        .unwrap();
+}
+
 /// Makes the default specimen deck of `spec` with [`SEED`] into `out`; panics on failure.
 pub(crate) fn deck(spec: &Path, out: &Path) {
     tirage()
