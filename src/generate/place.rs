@@ -800,8 +800,8 @@ impl Staged {
     }
 
     /// Refuses when files tirage did not write were put at the destination while the
-    /// output was being made ([`PlaceError::ForeignFiles`]); [`Staged::put_in_place`] checks
-    /// this again. Call it before acting on what the replacement makes stale.
+    /// output was being made ([`PlaceError::ForeignFiles`]); [`Staged::put_in_place`] calls
+    /// it again. Call it before acting on what the replacement makes stale.
     pub fn check_in_the_way(&self) -> Result<(), PlaceError> {
         if self.out.is_dir() {
             let names = (self.foreign)(&self.out);
@@ -827,21 +827,16 @@ impl Staged {
     /// put back as it was, the journal removed, and the output stays staged (removed when
     /// dropped); if putting it back failed too, the journal stays for the next run.
     pub fn put_in_place(self, seed: Option<&SeedPlacement>) -> Result<Placed, PlaceError> {
+        // Checked again: a file may have been put there while the output was being made.
+        self.check_in_the_way()?;
         let Staged {
             tmp,
             out,
             parent,
-            foreign,
+            foreign: _,
             what,
             sealed,
         } = self;
-        // Checked again: a file may have been put there while the output was being made.
-        if out.is_dir() {
-            let names = foreign(&out);
-            if !names.is_empty() {
-                return Err(PlaceError::ForeignFiles { path: out, names });
-            }
-        }
         let name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned());
         let staged_sealed = tmp.path().join(sealed);
         let sealed_sha256 = digest(&staged_sealed).ok_or_else(|| PlaceError::Io {
