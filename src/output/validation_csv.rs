@@ -113,6 +113,16 @@ pub struct Row {
     pub way: WayId,
 }
 
+impl Row {
+    /// The row's place in file order as two integers: its claim read big-endian, then its
+    /// way. They compare as the rows do (claim byte by byte, then way), without a call to
+    /// `memcmp` per comparison.
+    #[inline]
+    fn key(&self) -> (u128, WayId) {
+        (u128::from_be_bytes(self.claim), self.way)
+    }
+}
+
 /// Renders rows (already sorted) into text.
 pub struct RowWriter {
     /// `,way,prize\n` of every way, by way id (ids and prizes never need quoting).
@@ -277,7 +287,7 @@ const SMALL_GROUP: usize = 64;
 /// Sorts `rows`, all of which share their first `byte` bytes of claim.
 fn radix_sort(rows: &mut [Row], byte: usize) {
     if rows.len() <= SMALL_GROUP || byte == CLAIM_BYTES {
-        rows.sort_unstable();
+        rows.sort_unstable_by_key(Row::key);
         return;
     }
     for group in radix_pass(rows, byte) {
