@@ -1649,6 +1649,84 @@ fn a_block_replaced_takes_its_audit_report_with_it() {
     assert!(report.join("notes.txt").is_file() && report.join("audit.md").is_file());
 }
 
+/// A block or emission replaced with `--force` takes with it the proofs `render` drew
+/// beside it by default (`<block>.proofs/`; for an emission's block,
+/// `<emission>.block-NNN.proofs/`): a proof kept would show a face the new block does not
+/// print under that ticket's number. A proofs directory holding a file of the user's is
+/// kept, with a warning naming it and the file.
+#[test]
+fn an_output_replaced_takes_its_proofs_with_it() {
+    let t = tempfile::tempdir().unwrap();
+    let make = |out: &Path, blocks: Option<&str>, seed: &str| {
+        let mut c = tirage();
+        c.arg("generate")
+            .arg(small_spec())
+            .arg("--validation-key")
+            .arg(repo(VALIDATION_KEY))
+            .args(["--insecure-seed", "--seed", seed, "--force"]);
+        if let Some(b) = blocks {
+            c.args(["--blocks", b]);
+        }
+        let o = c.arg("--out").arg(out).output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    let render = |block: &Path| {
+        tirage()
+            .arg("render")
+            .arg(block)
+            .args(["--tickets", "1,2", "--force", "-q"])
+            .assert()
+            .success();
+    };
+    let reseed = SEED.replace('0', "7");
+    let out = t.path().join("b");
+    let proofs = t.path().join("b.proofs");
+    make(&out, None, SEED);
+    render(&out);
+    assert!(proofs.join("ticket-1.svg").is_file() && proofs.join("ticket-2.svg").is_file());
+    let err = make(&out, None, &reseed);
+    assert!(
+        err.contains(&format!(
+            "tirage: removed {}: the proofs of the block replaced\n",
+            proofs.display()
+        )),
+        "{err}"
+    );
+    assert!(!proofs.exists());
+    // A file of the user's among the proofs: kept, said.
+    render(&out);
+    std::fs::write(proofs.join("notes.txt"), "mine").unwrap();
+    let err = make(&out, None, SEED);
+    assert!(
+        err.contains(&format!(
+            "tirage: warning: {} holds the proofs of the output replaced, not of this one, and \
+             is left: it holds notes.txt, which render does not write there; render the new \
+             one's, or remove it",
+            proofs.display()
+        )),
+        "{err}"
+    );
+    assert!(proofs.join("notes.txt").is_file() && proofs.join("ticket-1.svg").is_file());
+    // An emission's block: its proofs beside the emission go with the emission.
+    let em = t.path().join("em");
+    make(&em, Some("1..2"), SEED);
+    render(&em.join("block-002"));
+    let beside = std::fs::canonicalize(t.path())
+        .unwrap()
+        .join("em.block-002.proofs");
+    assert!(beside.join("ticket-2.svg").is_file());
+    let err = make(&em, Some("1..2"), &reseed);
+    assert!(
+        err.contains(&format!(
+            "tirage: removed {}: the proofs of the emission replaced\n",
+            beside.display()
+        )),
+        "{err}"
+    );
+    assert!(!beside.exists());
+}
+
 /// An emission replaced with `generate --blocks … --force` takes with it the audit reports
 /// verify wrote beside it: the emission's (`em.audit/`) and each block's
 /// (`em.block-NNN.audit/`), whatever blocks the emissions there held, each said. A block's

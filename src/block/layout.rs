@@ -37,6 +37,9 @@ pub const PROOFS: &str = "proofs";
 /// The suffix of the directory beside a block that receives its proofs by default
 /// ([`proofs_dir`]): never inside the block, which is what is delivered.
 pub const PROOFS_DIR_SUFFIX: &str = ".proofs";
+
+/// The prefix of the temporary file `render` writes a proof to before it takes its name.
+pub const PROOF_TMP: &str = ".tirage-proof-";
 /// The emission manifest, in an emission directory.
 pub const EMISSION: &str = "emission.json";
 /// The minisign signature of `emission.json`, when the emission is signed.

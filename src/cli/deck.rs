@@ -105,7 +105,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         made.left_over.as_slice(),
         &stop,
     )?;
-    super::say_stale_reports(made.stale_report.as_slice(), "deck", a.quiet);
+    super::say_stale_reports(&made.stale_reports, "deck", a.quiet);
     let m = made.manifest;
     if !a.quiet {
         errln!(

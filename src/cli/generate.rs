@@ -211,7 +211,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         made.left_over.as_slice(),
         &stop,
     )?;
-    super::say_stale_reports(made.stale_report.as_slice(), "block", a.quiet);
+    super::say_stale_reports(&made.stale_reports, "block", a.quiet);
     let key_said = derived.then(|| DERIVED.to_string());
     let manifest = made.manifest;
     if !a.quiet {

@@ -345,20 +345,21 @@ fn once_placed(
     Ok(said)
 }
 
-/// Says what became of the audit reports beside the block, deck or emission a run
-/// replaced ([`tirage::generate::Generated::stale_report`],
+/// Says what became of the audit reports and proofs beside the block, deck or emission a
+/// run replaced ([`tirage::generate::Generated::stale_reports`],
 /// [`tirage::generate::emission::GeneratedEmission::stale_reports`]): each one removed
 /// (unless `quiet`), or left, with a warning saying why.
 fn say_stale_reports(
-    reports: &[Result<std::path::PathBuf, tirage::generate::place::StaleReport>],
+    reports: &[Result<tirage::generate::place::Removed, tirage::generate::place::StaleReport>],
     what: &str,
     quiet: bool,
 ) {
     for report in reports {
         match report {
-            Ok(dir) if !quiet => errln!(
-                "tirage: removed {}: the audit report of the {what} replaced",
-                dir.display()
+            Ok(r) if !quiet => errln!(
+                "tirage: removed {}: {} of the {what} replaced",
+                r.path.display(),
+                r.kind
             ),
             Err(e) => errln!("tirage: warning: {e}"),
             Ok(_) => {}

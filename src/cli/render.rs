@@ -409,8 +409,7 @@ fn begins_with(path: &Path, magic: &[u8]) -> bool {
         && head == magic
 }
 
-/// The prefix of the temporary file a proof is written to before it takes its name.
-const PROOF_TMP: &str = ".tirage-proof-";
+use tirage::block::layout::PROOF_TMP;
 
 /// Removes from directory `dir` the temporary proof files ([`PROOF_TMP`]) runs stopped
 /// before naming them left there (they show a ticket's serial and prize), saying each

@@ -11,12 +11,12 @@ use crate::block::Kind;
 use crate::crypto::rng::Seed;
 use crate::crypto::sign::Signer;
 use crate::crypto::validation::{ValidationKey, Validator};
-use crate::generate::place::{LeftOver, PlaceError, SeedPlacement, Staged, StaleReport};
+use crate::generate::place::{LeftOver, PlaceError, Removed, SeedPlacement, Staged, StaleReport};
 use crate::generate::{build, io, BlockPlan, Folder, GenerateError};
 use crate::spec::GameSpec;
 use crate::store::durable;
 use sha2::{Digest, Sha256};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::block::layout::{block_dir, EMISSION, EMISSION_SIG};
 use crate::output::emission_manifest::{BlockEntry, EmissionManifest, FORMAT};
@@ -47,10 +47,10 @@ pub struct GeneratedEmission {
     pub manifest: EmissionManifest,
     /// Older blocks replaced (with `force`) that could not be removed.
     pub left_over: Vec<LeftOver>,
-    /// The audit reports of the emission replaced
+    /// The audit reports and proofs of the emission replaced
     /// ([`crate::generate::place::remove_stale_emission_reports`]): `Ok` with each
     /// directory removed, `Err` for each one left; empty when no emission was replaced.
-    pub stale_reports: Vec<Result<PathBuf, StaleReport>>,
+    pub stale_reports: Vec<Result<Removed, StaleReport>>,
 }
 
 /// Generates blocks `blocks` of `spec` from the emission seed `seed` with `opts` (their
@@ -111,8 +111,9 @@ pub fn generate_emission_placing(
         return Err(incomplete(EMISSION)(GenerateError::Interrupted));
     }
     let staged = Staged::new(tmp, out.to_path_buf(), parent, "emission").emission(foreign_entries);
-    // Under the caller's lock, an older emission there is what is replaced: its reports go
-    // before the new emission takes its place, so that no stop leaves them beside it.
+    // Under the caller's lock, an older emission there is what is replaced: its reports and
+    // proofs go before the new emission takes its place, so that no stop leaves them
+    // beside it.
     staged
         .check_in_the_way()
         .map_err(|e| incomplete(EMISSION)(e.into()))?;

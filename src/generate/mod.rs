@@ -559,10 +559,10 @@ pub struct Generated {
     /// The older block the new one replaced, when it could not be removed (the new block is
     /// in place all the same).
     pub left_over: Option<LeftOver>,
-    /// The audit report of the block replaced ([`place::remove_stale_report`]): `Ok` with
-    /// its directory when it was removed, `Err` when it is left; `None` when no block was
-    /// replaced or it had no report beside it.
-    pub stale_report: Option<Result<PathBuf, place::StaleReport>>,
+    /// The audit report and proofs of the block replaced ([`place::remove_stale_report`]):
+    /// `Ok` with each directory removed, `Err` with each left; empty when no block was
+    /// replaced or it had neither beside it.
+    pub stale_reports: Vec<Result<place::Removed, place::StaleReport>>,
 }
 
 /// Generates the block `plan` describes into directory `out`, the seed file beside `out`
@@ -581,20 +581,21 @@ pub fn place(
     if plan.cancel.is_cancelled() {
         return Err(GenerateError::Interrupted);
     }
-    // Under the caller's lock, an older block there is what is replaced: its report goes
-    // before the new block takes its place, so that no stop leaves it beside the new one.
+    // Under the caller's lock, an older block there is what is replaced: its report and
+    // proofs go before the new block takes its place, so that no stop leaves them beside
+    // the new one.
     let replacing = out.join(crate::block::layout::MANIFEST).is_file();
     staged.check_in_the_way()?;
-    let stale_report = if replacing {
-        place::remove_stale_report(out).transpose()
+    let stale_reports = if replacing {
+        place::remove_stale_report(out)
     } else {
-        None
+        Vec::new()
     };
     let left_over = staged.put_in_place(seed_file)?.finish().err();
     Ok(Generated {
         manifest,
         left_over,
-        stale_report,
+        stale_reports,
     })
 }
 

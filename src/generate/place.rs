@@ -270,13 +270,94 @@ pub struct LeftOver {
     pub error: std::io::Error,
 }
 
-/// The audit report of a block that was replaced, left beside the new block: it holds
-/// files verify does not write there, is another user's, or could not be removed.
-#[derive(Debug, thiserror::Error)]
-#[error("{} is the audit report of the output replaced, not of this one, and is left: {error}; verify the new one, or remove it", path.display())]
-pub struct StaleReport {
-    /// The report's directory.
+/// What tirage writes beside an output from it, in a directory named after it: the audit
+/// report `verify` writes (`<out>.audit/`) and the proofs `render` draws (`<out>.proofs/`).
+/// Either describes that output only: once it is replaced, they go with it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Derived {
+    /// `<out>.audit/`: `audit.md`, `audit.json`, `audit.svg`, `audit.pdf`.
+    Audit,
+    /// `<out>.proofs/`: `ticket-N.svg`.
+    Proofs,
+}
+
+impl Derived {
+    /// Both kinds, in the order they are removed and said.
+    pub const ALL: [Derived; 2] = [Derived::Audit, Derived::Proofs];
+
+    /// The suffix of its directory's name after the output's (`.audit`, `.proofs`).
+    fn suffix(self) -> &'static str {
+        match self {
+            Derived::Audit => crate::block::layout::AUDIT_DIR_SUFFIX,
+            Derived::Proofs => crate::block::layout::PROOFS_DIR_SUFFIX,
+        }
+    }
+
+    /// True when a regular file named `name` in its directory is one tirage writes there
+    /// (its temporary files included).
+    fn holds(self, name: &str) -> bool {
+        match self {
+            Derived::Audit => crate::block::layout::is_report_file(name),
+            Derived::Proofs => {
+                is_proof(name, true) || name.starts_with(crate::block::layout::PROOF_TMP)
+            }
+        }
+    }
+
+    /// The command that writes it.
+    fn writer(self) -> &'static str {
+        match self {
+            Derived::Audit => "verify",
+            Derived::Proofs => "render",
+        }
+    }
+
+    /// What its directory is: "is the audit report", "holds the proofs".
+    fn what_it_is(self) -> &'static str {
+        match self {
+            Derived::Audit => "is the audit report",
+            Derived::Proofs => "holds the proofs",
+        }
+    }
+
+    /// What a user does to have it again for the new output.
+    fn again(self) -> &'static str {
+        match self {
+            Derived::Audit => "verify the new one",
+            Derived::Proofs => "render the new one's",
+        }
+    }
+}
+
+impl std::fmt::Display for Derived {
+    /// "the audit report", "the proofs".
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(match self {
+            Derived::Audit => "the audit report",
+            Derived::Proofs => "the proofs",
+        })
+    }
+}
+
+/// The audit report or proofs of an output that was replaced, removed: its directory and
+/// which it was.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Removed {
+    /// The directory removed.
     pub path: PathBuf,
+    /// What it held.
+    pub kind: Derived,
+}
+
+/// The audit report or proofs of an output that was replaced, left beside the new output:
+/// it holds files tirage does not write there, is another user's, or could not be removed.
+#[derive(Debug, thiserror::Error)]
+#[error("{} {} of the output replaced, not of this one, and is left: {error}; {}, or remove it", path.display(), kind.what_it_is(), kind.again())]
+pub struct StaleReport {
+    /// The directory.
+    pub path: PathBuf,
+    /// What it holds.
+    pub kind: Derived,
     /// Why it is left.
     pub error: std::io::Error,
 }
@@ -329,35 +410,40 @@ fn digest(path: &Path) -> Option<String> {
 }
 
 /// Removes the audit report `verify` wrote beside block `out` by default
-/// (`<out>.audit/`), once a new block is ready to replace the one it describes: read
-/// later, it would vouch for files no longer there. Only a directory of this user's that holds
-/// nothing but report files (`audit.md`, `audit.json`, `audit.svg`, `audit.pdf` and their
-/// temporary files) is removed. Returns `Ok(Some(dir))` when one was removed, `Ok(None)`
-/// when there was none, and [`StaleReport`] when one is left: it holds something else, is
-/// not this user's, or cannot be removed.
-pub fn remove_stale_report(out: &Path) -> Result<Option<PathBuf>, StaleReport> {
+/// (`<out>.audit/`) and the proofs `render` drew there (`<out>.proofs/`), once a new block
+/// is ready to replace the one they describe: read later, the report would vouch for files
+/// no longer there, and a proof would show a face the new block does not print. Only a
+/// directory of this user's that holds nothing but files tirage writes there (see
+/// [`Derived`], their temporary files included) is removed. Returns one entry per
+/// directory found, audit report first: [`Removed`], or the [`StaleReport`] left (it holds
+/// something else, is not this user's, or cannot be removed).
+pub fn remove_stale_report(out: &Path) -> Vec<Result<Removed, StaleReport>> {
     let Some(name) = out.file_name().and_then(|n| n.to_str()) else {
-        return Ok(None);
+        return Vec::new();
     };
-    let dir = out.with_file_name(crate::block::layout::audit_dir(name));
-    let removed = remove_report(&dir)?;
-    if removed.is_some() {
+    let found: Vec<Result<Removed, StaleReport>> = Derived::ALL
+        .into_iter()
+        .filter_map(|kind| {
+            let dir = out.with_file_name(format!("{name}{}", kind.suffix()));
+            remove_report(&dir, kind).transpose()
+        })
+        .collect();
+    if found.iter().any(Result::is_ok) {
         let _ = durable::sync_dir(&durable::parent_of(out));
     }
-    Ok(removed)
+    found
 }
 
-/// Removes the audit reports `verify` wrote beside emission `out` by default, once a new
-/// emission is ready to replace the one they describe: the emission's own (`<out>.audit/`)
-/// and each block's (`<emission>.block-NNN.audit/`, beside the emission's real path,
-/// whatever blocks the older emission held; not one beside a block or emission of that
-/// very name, `<emission>.block-NNN`, whose report it is), as [`remove_stale_report`]
-/// removes a block's. Returns
-/// one entry per report found, in the order of their names: `Ok` with the directory
-/// removed, or the [`StaleReport`] left.
-pub fn remove_stale_emission_reports(out: &Path) -> Vec<Result<PathBuf, StaleReport>> {
-    let mut found: Vec<Result<PathBuf, StaleReport>> =
-        remove_stale_report(out).transpose().into_iter().collect();
+/// Removes the audit reports `verify` wrote and the proofs `render` drew beside emission
+/// `out` by default, once a new emission is ready to replace the one they describe: the
+/// emission's own report (`<out>.audit/`), and each block's report and proofs
+/// (`<emission>.block-NNN.audit/`, `<emission>.block-NNN.proofs/`, beside the emission's
+/// real path, whatever blocks the older emission held; not those beside a block or
+/// emission of that very name, `<emission>.block-NNN`, whose they are), as
+/// [`remove_stale_report`] removes a block's. Returns one entry per directory found, in
+/// the order of their names: [`Removed`], or the [`StaleReport`] left.
+pub fn remove_stale_emission_reports(out: &Path) -> Vec<Result<Removed, StaleReport>> {
+    let mut found = remove_stale_report(out);
     let Ok(real) = std::fs::canonicalize(out) else {
         return found;
     };
@@ -366,26 +452,27 @@ pub fn remove_stale_emission_reports(out: &Path) -> Vec<Result<PathBuf, StaleRep
         return found;
     };
     let prefix = format!("{of}.block-");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(parent)
+    let mut dirs: Vec<(PathBuf, Derived)> = std::fs::read_dir(parent)
         .into_iter()
         .flatten()
         .flatten()
         .filter_map(|e| {
             let name = e.file_name().into_string().ok()?;
-            let number = name
-                .strip_prefix(&prefix)?
-                .strip_suffix(crate::block::layout::AUDIT_DIR_SUFFIX)?;
+            let rest = name.strip_prefix(&prefix)?;
+            let (number, kind) = Derived::ALL
+                .into_iter()
+                .find_map(|k| Some((rest.strip_suffix(k.suffix())?, k)))?;
             let own = number.len() == 3 && number.bytes().all(|b| b.is_ascii_digit());
-            // A block or emission named `<emission>.block-NNN` there: the report is its own.
+            // A block or emission named `<emission>.block-NNN` there: they are its own.
             let alike = parent.join(format!("{prefix}{number}"));
             let of_another = alike.join(MANIFEST).is_file() || alike.join(EMISSION).is_file();
-            (own && !of_another).then(|| e.path())
+            (own && !of_another).then(|| (e.path(), kind))
         })
         .collect();
-    dirs.sort();
+    dirs.sort_by(|a, b| a.0.cmp(&b.0));
     let mut any = false;
-    for dir in dirs {
-        match remove_report(&dir) {
+    for (dir, kind) in dirs {
+        match remove_report(&dir, kind) {
             Ok(Some(d)) => {
                 any = true;
                 found.push(Ok(d));
@@ -400,11 +487,12 @@ pub fn remove_stale_emission_reports(out: &Path) -> Vec<Result<PathBuf, StaleRep
     found
 }
 
-/// Removes report directory `dir` (see [`remove_stale_report`]): `Ok(None)` when nothing
+/// Removes directory `dir` of `kind` (see [`remove_stale_report`]): `Ok(None)` when nothing
 /// is there.
-fn remove_report(dir: &Path) -> Result<Option<PathBuf>, StaleReport> {
+fn remove_report(dir: &Path, kind: Derived) -> Result<Option<Removed>, StaleReport> {
     let left = |error: std::io::Error| StaleReport {
         path: dir.to_path_buf(),
+        kind,
         error,
     };
     match std::fs::symlink_metadata(dir) {
@@ -417,9 +505,10 @@ fn remove_report(dir: &Path) -> Result<Option<PathBuf>, StaleReport> {
     for e in std::fs::read_dir(dir).map_err(left)? {
         let e = e.map_err(left)?;
         let name = e.file_name().to_string_lossy().into_owned();
-        if !crate::block::layout::is_report_file(&name) {
+        if !kind.holds(&name) {
             return Err(left(std::io::Error::other(format!(
-                "it holds {name}, which verify does not write there"
+                "it holds {name}, which {} does not write there",
+                kind.writer()
             ))));
         }
         if !e.file_type().is_ok_and(|t| t.is_file()) {
@@ -433,7 +522,10 @@ fn remove_report(dir: &Path) -> Result<Option<PathBuf>, StaleReport> {
         std::fs::remove_file(f).map_err(left)?;
     }
     std::fs::remove_dir(dir).map_err(left)?;
-    Ok(Some(dir.to_path_buf()))
+    Ok(Some(Removed {
+        path: dir.to_path_buf(),
+        kind,
+    }))
 }
 
 /// True when something (a link itself included) is at `path`.
