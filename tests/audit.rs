@@ -1701,13 +1701,54 @@ fn an_output_replaced_takes_its_proofs_with_it() {
     assert!(
         err.contains(&format!(
             "tirage: warning: {} holds the proofs of the output replaced, not of this one, and \
-             is left: it holds notes.txt, which render does not write there; render the new \
-             one's, or remove it",
+             is left: it holds notes.txt, which is not a proof render draws there \
+             (ticket-N.svg); render the new one's, or remove it",
             proofs.display()
         )),
         "{err}"
     );
     assert!(proofs.join("notes.txt").is_file() && proofs.join("ticket-1.svg").is_file());
+    // A copy of a proof under a name of the user's: kept too.
+    std::fs::remove_file(proofs.join("notes.txt")).unwrap();
+    std::fs::copy(
+        proofs.join("ticket-1.svg"),
+        proofs.join("ticket-1-annotated.svg"),
+    )
+    .unwrap();
+    let err = make(&out, None, &reseed);
+    assert!(
+        err.contains("it holds ticket-1-annotated.svg, which is not a proof"),
+        "{err}"
+    );
+    assert!(proofs.join("ticket-1-annotated.svg").is_file());
+    std::fs::remove_dir_all(&proofs).unwrap();
+    // A run that fails before the move (a seed file it would replace that others can
+    // write) touches neither the proofs nor the audit report.
+    let fresh = t.path().join("f");
+    let generate_fresh = |force: bool| {
+        let mut c = tirage();
+        c.arg("generate")
+            .arg(small_spec())
+            .arg("--validation-key")
+            .arg(repo(VALIDATION_KEY))
+            .arg("-q");
+        if force {
+            c.arg("--force");
+        }
+        c.arg("--out").arg(&fresh).output().unwrap()
+    };
+    assert_eq!(generate_fresh(false).status.code(), Some(0));
+    render(&fresh);
+    assert_eq!(verify_code(&fresh), 0);
+    let seed_file = t.path().join("f.seed");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&seed_file, std::fs::Permissions::from_mode(0o660)).unwrap();
+    let o = generate_fresh(true);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("other users can write it (mode 660)"), "{err}");
+    assert!(t.path().join("f.proofs/ticket-1.svg").is_file(), "{err}");
+    assert!(t.path().join("f.audit/audit.md").is_file(), "{err}");
     // An emission's block: its proofs beside the emission go with the emission.
     let em = t.path().join("em");
     make(&em, Some("1..2"), SEED);

@@ -95,9 +95,12 @@ pub fn written_by_tirage(name: &str, is_dir: bool) -> bool {
 }
 
 /// Whether entry `name` of `proofs/`, a regular file when `is_file`, is one `render`
-/// writes: `ticket-N.svg`.
+/// writes: `ticket-N.svg`, N a ticket number (decimal digits).
 pub fn is_proof(name: &str, is_file: bool) -> bool {
-    name.starts_with("ticket-") && name.ends_with(".svg") && is_file
+    let number = name
+        .strip_prefix("ticket-")
+        .and_then(|n| n.strip_suffix(".svg"));
+    is_file && number.is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 #[cfg(test)]
@@ -133,6 +136,14 @@ mod tests {
         assert!(is_proof("ticket-12.svg", true));
         assert!(!is_proof("ticket-12.svg", false));
         assert!(!is_proof("x.svg", true));
+        for n in [
+            "ticket-1-annotated.svg",
+            "ticket- copy.svg",
+            "ticket-.svg",
+            "ticket-1.svg.bak",
+        ] {
+            assert!(!is_proof(n, true), "{n}");
+        }
         assert_eq!(block_dir(7), "block-007");
         assert_eq!(audit_dir("block-007"), "block-007.audit");
         assert!(is_report_file("audit.pdf") && is_report_file(".audit.svg.a1.tmp"));

@@ -115,7 +115,7 @@ pub fn generate_emission_placing(
     // proofs go before the new emission takes its place, so that no stop leaves them
     // beside it.
     staged
-        .check_in_the_way()
+        .check_before_placing(seed_file)
         .map_err(|e| incomplete(EMISSION)(e.into()))?;
     let stale_reports = if out.join(EMISSION).is_file() {
         crate::generate::place::remove_stale_emission_reports(out)

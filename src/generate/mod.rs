@@ -585,7 +585,7 @@ pub fn place(
     // proofs go before the new block takes its place, so that no stop leaves them beside
     // the new one.
     let replacing = out.join(crate::block::layout::MANIFEST).is_file();
-    staged.check_in_the_way()?;
+    staged.check_before_placing(seed_file)?;
     let stale_reports = if replacing {
         place::remove_stale_report(out)
     } else {

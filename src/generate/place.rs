@@ -304,11 +304,13 @@ impl Derived {
         }
     }
 
-    /// The command that writes it.
-    fn writer(self) -> &'static str {
+    /// Why a file named `name` in its directory keeps it: not one tirage writes there.
+    fn stranger(self, name: &str) -> String {
         match self {
-            Derived::Audit => "verify",
-            Derived::Proofs => "render",
+            Derived::Audit => format!("it holds {name}, which verify does not write there"),
+            Derived::Proofs => {
+                format!("it holds {name}, which is not a proof render draws there (ticket-N.svg)")
+            }
         }
     }
 
@@ -497,6 +499,11 @@ fn remove_report(dir: &Path, kind: Derived) -> Result<Option<Removed>, StaleRepo
     };
     match std::fs::symlink_metadata(dir) {
         Ok(m) if m.is_dir() => {}
+        Ok(m) if m.is_symlink() => {
+            return Err(left(std::io::Error::other(
+                "it is a symbolic link, never followed",
+            )))
+        }
         Ok(_) => return Err(left(std::io::Error::other("not a directory"))),
         Err(_) => return Ok(None),
     }
@@ -506,10 +513,7 @@ fn remove_report(dir: &Path, kind: Derived) -> Result<Option<Removed>, StaleRepo
         let e = e.map_err(left)?;
         let name = e.file_name().to_string_lossy().into_owned();
         if !kind.holds(&name) {
-            return Err(left(std::io::Error::other(format!(
-                "it holds {name}, which {} does not write there",
-                kind.writer()
-            ))));
+            return Err(left(std::io::Error::other(kind.stranger(&name))));
         }
         if !e.file_type().is_ok_and(|t| t.is_file()) {
             return Err(left(std::io::Error::other(format!(
@@ -519,7 +523,13 @@ fn remove_report(dir: &Path, kind: Derived) -> Result<Option<Removed>, StaleRepo
         files.push(e.path());
     }
     for f in files {
-        std::fs::remove_file(f).map_err(left)?;
+        std::fs::remove_file(&f).map_err(|e| {
+            let name = f.file_name().unwrap_or_default().to_string_lossy();
+            left(std::io::Error::new(
+                e.kind(),
+                format!("{name} cannot be removed ({e}), the files before it were"),
+            ))
+        })?;
     }
     std::fs::remove_dir(dir).map_err(left)?;
     Ok(Some(Removed {
@@ -902,6 +912,22 @@ impl Staged {
                     path: self.out.clone(),
                     names,
                 });
+            }
+        }
+        Ok(())
+    }
+
+    /// What [`Staged::put_in_place`] would refuse before it moves anything, checked before
+    /// anything beside the destination is touched (an older output's audit report and
+    /// proofs are removed just before the move): files in the way
+    /// ([`Staged::check_in_the_way`]), and a seed file `seed` is to replace that is not the
+    /// current user's, or that others can write ([`crate::store::owner::ours`]). Errors:
+    /// [`PlaceError::ForeignFiles`], [`PlaceError::NotOurs`].
+    pub fn check_before_placing(&self, seed: Option<&SeedPlacement>) -> Result<(), PlaceError> {
+        self.check_in_the_way()?;
+        if let Some(s) = seed.filter(|s| s.replace_old || s.new.is_some()) {
+            if there(&s.path) {
+                crate::store::owner::ours(&s.path)?;
             }
         }
         Ok(())
