@@ -1953,6 +1953,14 @@ fn an_emission_keeps_its_blocks_reports_beside_them() {
         .success();
     assert!(t.path().join("em.block-001.proofs/ticket-1.svg").is_file());
     assert!(!em.join("block-001.proofs").exists());
+    // The same from inside the emission, the block named bare.
+    tirage()
+        .current_dir(&em)
+        .args(["render", "block-002", "--tickets", "2", "-q"])
+        .assert()
+        .success();
+    assert!(t.path().join("em.block-002.proofs/ticket-2.svg").is_file());
+    assert!(!em.join("block-002.proofs").exists());
     // Proofs an earlier version wrote inside (`block-001.proofs/`).
     std::fs::create_dir(em.join("block-001.proofs")).unwrap();
     std::fs::write(em.join("block-001.proofs/ticket-1.svg"), "<svg/>").unwrap();

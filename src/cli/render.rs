@@ -297,7 +297,14 @@ fn plain_not_by_prize(a: &Args, manifest: &tirage::output::manifest::Manifest) -
 fn proofs_dir(dir: &Path) -> Result<PathBuf> {
     let named = |p: &Path| {
         let name = p.file_name()?.to_str()?;
-        let parent = p.parent().filter(|e| !e.as_os_str().is_empty());
+        // A bare name (`block-001`) is in the current directory, which may be an emission.
+        let parent = p.parent().map(|e| {
+            if e.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                e
+            }
+        });
         match parent.filter(|e| tirage::verify::emission::is_emission(e)) {
             Some(e) => {
                 let emission = std::fs::canonicalize(e).ok()?;
