@@ -137,6 +137,42 @@ fn an_out_named_by_dot_or_dot_dot_is_refused() {
     }
 }
 
+/// An `--out` whose own name is not UTF-8 is refused (exit 2) by generate and deck before
+/// anything is made: the journal of a replacement names it as text, and the output would
+/// land under another name (the bytes replaced by U+FFFD).
+#[test]
+fn an_out_whose_name_is_not_utf8_is_refused() {
+    use std::os::unix::ffi::OsStrExt;
+    let t = tempfile::tempdir().unwrap();
+    let spec = repo("tests/specs/coq_small.toml");
+    let out = t.path().join(std::ffi::OsStr::from_bytes(b"b\xe9"));
+    for (cmd, extra) in [
+        ("generate", &["--blocks", "1..2"][..]),
+        ("generate", &[]),
+        ("deck", &[]),
+    ] {
+        let o = tirage()
+            .arg(cmd)
+            .arg(&spec)
+            .args(extra)
+            .args(["--insecure-seed", "--seed", SEED, "-q", "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{cmd} {extra:?}: {err}");
+        assert!(
+            err.contains("an --out's own name must be UTF-8 text"),
+            "{cmd} {extra:?}: {err}"
+        );
+        assert_eq!(
+            std::fs::read_dir(t.path()).unwrap().count(),
+            0,
+            "{cmd} {extra:?}"
+        );
+    }
+}
+
 /// An emission's `--out` inside another emission is refused (exit 2) before its lock file
 /// is made there: the emission is left as it was.
 #[test]

@@ -374,7 +374,9 @@ const LEFTOVER_AGE: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// Refuses an output not named by its own last component (`.`, `..`, `EM/block-001/..`):
 /// its lock file, its seed file and what it replaces are found beside that name, which
-/// would then lie inside the output. Call it before anything else is checked at `out`.
+/// would then lie inside the output; and one whose name is not UTF-8, which the journal of
+/// a replacement could not name ([`tirage::generate::place`]). Call it before anything else
+/// is checked at `out`.
 fn named_out(out: &std::path::Path) -> anyhow::Result<()> {
     if !matches!(
         out.components().next_back(),
@@ -384,6 +386,14 @@ fn named_out(out: &std::path::Path) -> anyhow::Result<()> {
             "{}: an --out is named by its own name, not by `.` or `..` (its lock file and \
              what it replaces are found beside that name); nothing was written; give the \
              path that ends with the output's name",
+            out.display()
+        );
+    }
+    if out.file_name().and_then(|n| n.to_str()).is_none() {
+        anyhow::bail!(
+            "{}: an --out's own name must be UTF-8 text (the record of a replacement names it \
+             as text, and it would land under another name); nothing was written; give a \
+             name of letters, digits and punctuation",
             out.display()
         );
     }
