@@ -1059,3 +1059,102 @@ fn a_thread_that_cannot_start_is_said_never_a_panic() {
         }
     }
 }
+
+/// A block replaced with `--force` sets its older audit report and proofs aside (hidden
+/// names) before the exchange, and removes them once the new block is in place: each
+/// `renameat2` of the run made to fail in turn (EIO), a run that fails (exit 2) leaves the
+/// older block with its report and proofs as they were; a run that succeeds leaves neither
+/// (one that could not be set aside is left where it was, and said); no hidden copy is
+/// left either way.
+#[test]
+fn a_replacement_that_fails_keeps_the_older_reports_and_proofs() {
+    let t = tempfile::tempdir().unwrap();
+    let template = t.path().join("template");
+    std::fs::create_dir(&template).unwrap();
+    let out = template.join("b");
+    let generate = |out: &std::path::Path, seed: &str| -> Vec<OsString> {
+        let mut a: Vec<OsString> = ["generate".into(), spec().into()].into();
+        a.extend(["--validation-key".into(), repo(VALIDATION_KEY).into()]);
+        a.extend(["--insecure-seed", "--seed", seed, "-q", "--force", "--out"].map(OsString::from));
+        a.push(out.into());
+        a
+    };
+    tirage().args(generate(&out, SEED)).assert().success();
+    tirage()
+        .arg("render")
+        .arg(&out)
+        .args(["--tickets", "1", "-q"])
+        .assert()
+        .success();
+    assert_eq!(verify_code(&out), 0);
+    let reseed = SEED.replace('0', "7");
+    let mut failed = 0;
+    for when in 1..=8 {
+        let case = t.path().join(format!("case-{when}"));
+        let copied = Command::new("cp")
+            .arg("-a")
+            .arg(&template)
+            .arg(&case)
+            .status()
+            .unwrap();
+        assert!(copied.success());
+        let b = case.join("b");
+        let files = |d: &str| -> Vec<(String, Vec<u8>)> {
+            let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(case.join(d))
+                .map(|r| {
+                    r.flatten()
+                        .map(|e| {
+                            let bytes = std::fs::read(e.path()).unwrap();
+                            (e.file_name().into_string().unwrap(), bytes)
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            v.sort();
+            v
+        };
+        let before = (files("b"), files("b.audit"), files("b.proofs"));
+        assert!(!before.1.is_empty() && !before.2.is_empty());
+        let o = traced(
+            &[
+                "-o",
+                "/dev/null",
+                "-e",
+                &format!("inject=renameat2:error=EIO:when={when}"),
+            ],
+            &generate(&b, &reseed),
+        );
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        let hidden: Vec<String> = std::fs::read_dir(&case)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().into_string().unwrap())
+            .filter(|n| n.contains("tirage-aside"))
+            .collect();
+        assert!(hidden.is_empty(), "renameat2 #{when}: {hidden:?}: {err}");
+        match o.status.code() {
+            Some(2) => {
+                failed += 1;
+                let after = (files("b"), files("b.audit"), files("b.proofs"));
+                assert!(after == before, "renameat2 #{when} failed: {err}");
+            }
+            Some(0) => {
+                // Removed, or (its own move failed) left where it was and said.
+                for d in ["b.audit", "b.proofs"] {
+                    let left = format!("tirage: warning: {}", case.join(d).display());
+                    assert!(
+                        !case.join(d).exists() || err.contains(&left),
+                        "renameat2 #{when}: {d}: {err}"
+                    );
+                }
+                assert!(
+                    files("b") != before.0,
+                    "renameat2 #{when}: the old block stayed"
+                );
+            }
+            other => panic!("renameat2 #{when}: exit {other:?}: {err}"),
+        }
+    }
+    // At least the exchange fails a run.
+    assert!(failed >= 1, "{failed} runs failed");
+}

@@ -48,7 +48,7 @@ pub struct GeneratedEmission {
     /// Older blocks replaced (with `force`) that could not be removed.
     pub left_over: Vec<LeftOver>,
     /// The audit reports and proofs of the emission replaced
-    /// ([`crate::generate::place::remove_stale_emission_reports`]): `Ok` with each
+    /// ([`crate::generate::place::set_aside_stale_emission`]): `Ok` with each
     /// directory removed, `Err` for each one left; empty when no emission was replaced.
     pub stale_reports: Vec<Result<Removed, StaleReport>>,
 }
@@ -112,19 +112,24 @@ pub fn generate_emission_placing(
     }
     let staged = Staged::new(tmp, out.to_path_buf(), parent, "emission").emission(foreign_entries);
     // Under the caller's lock, an older emission there is what is replaced: its reports and
-    // proofs go before the new emission takes its place, so that no stop leaves them
-    // beside it.
+    // proofs are set aside (hidden names) before the new emission takes its place, so that no
+    // stop leaves them beside it, removed once it is there, put back if it could not be.
     staged
         .check_before_placing(seed_file)
         .map_err(|e| incomplete(EMISSION)(e.into()))?;
-    let stale_reports = if out.join(EMISSION).is_file() {
-        crate::generate::place::remove_stale_emission_reports(out)
+    let aside = if out.join(EMISSION).is_file() {
+        crate::generate::place::set_aside_stale_emission(out)
     } else {
         Vec::new()
     };
-    let placed = staged
-        .put_in_place(seed_file)
-        .map_err(|e| incomplete(EMISSION)(e.into()))?;
+    let placed = match staged.put_in_place(seed_file) {
+        Ok(p) => p,
+        Err(e) => {
+            crate::generate::place::restore_stale(aside);
+            return Err(incomplete(EMISSION)(e.into()));
+        }
+    };
+    let stale_reports = crate::generate::place::finish_stale(aside);
     let left_over = placed.finish().err().into_iter().collect();
     Ok(GeneratedEmission {
         manifest,

@@ -559,7 +559,7 @@ pub struct Generated {
     /// The older block the new one replaced, when it could not be removed (the new block is
     /// in place all the same).
     pub left_over: Option<LeftOver>,
-    /// The audit report and proofs of the block replaced ([`place::remove_stale_report`]):
+    /// The audit report and proofs of the block replaced ([`place::set_aside_stale`]):
     /// `Ok` with each directory removed, `Err` with each left; empty when no block was
     /// replaced or it had neither beside it.
     pub stale_reports: Vec<Result<place::Removed, place::StaleReport>>,
@@ -581,17 +581,25 @@ pub fn place(
     if plan.cancel.is_cancelled() {
         return Err(GenerateError::Interrupted);
     }
-    // Under the caller's lock, an older block there is what is replaced: its report and
-    // proofs go before the new block takes its place, so that no stop leaves them beside
-    // the new one.
+    // Under the caller's lock, an older block there is what is replaced: its reports and
+    // proofs are set aside (hidden names) before the new block takes its place, so that no
+    // stop leaves them beside it, removed once it is there, put back if it could not be.
     let replacing = out.join(crate::block::layout::MANIFEST).is_file();
     staged.check_before_placing(seed_file)?;
-    let stale_reports = if replacing {
-        place::remove_stale_report(out)
+    let aside = if replacing {
+        place::set_aside_stale(out)
     } else {
         Vec::new()
     };
-    let left_over = staged.put_in_place(seed_file)?.finish().err();
+    let placed = match staged.put_in_place(seed_file) {
+        Ok(p) => p,
+        Err(e) => {
+            place::restore_stale(aside);
+            return Err(e.into());
+        }
+    };
+    let stale_reports = place::finish_stale(aside);
+    let left_over = placed.finish().err();
     Ok(Generated {
         manifest,
         left_over,

@@ -411,41 +411,38 @@ fn digest(path: &Path) -> Option<String> {
     Some(hex::encode(Sha256::digest(std::fs::read(path).ok()?)))
 }
 
-/// Removes the audit report `verify` wrote beside block `out` by default
+/// Sets aside the audit report `verify` wrote beside block `out` by default
 /// (`<out>.audit/`) and the proofs `render` drew there (`<out>.proofs/`), once a new block
 /// is ready to replace the one they describe: read later, the report would vouch for files
 /// no longer there, and a proof would show a face the new block does not print. Only a
 /// directory of this user's that holds nothing but files tirage writes there (see
-/// [`Derived`], their temporary files included) is removed. Returns one entry per
-/// directory found, audit report first: [`Removed`], or the [`StaleReport`] left (it holds
-/// something else, is not this user's, or cannot be removed).
-pub fn remove_stale_report(out: &Path) -> Vec<Result<Removed, StaleReport>> {
+/// [`Derived`], their temporary files included) is set aside: moved to a hidden name beside
+/// it ([`SetAside`]), removed by [`finish_stale`] once the new block is in place, put back
+/// by [`restore_stale`] if it could not be. Returns one entry per directory found, audit
+/// report first: the [`SetAside`], or the [`StaleReport`] left (it holds something else,
+/// is not this user's, or cannot be moved).
+pub fn set_aside_stale(out: &Path) -> Vec<Result<SetAside, StaleReport>> {
     let Some(name) = out.file_name().and_then(|n| n.to_str()) else {
         return Vec::new();
     };
-    let found: Vec<Result<Removed, StaleReport>> = Derived::ALL
+    Derived::ALL
         .into_iter()
         .filter_map(|kind| {
             let dir = out.with_file_name(format!("{name}{}", kind.suffix()));
-            remove_report(&dir, kind).transpose()
+            set_aside(&dir, kind).transpose()
         })
-        .collect();
-    if found.iter().any(Result::is_ok) {
-        let _ = durable::sync_dir(&durable::parent_of(out));
-    }
-    found
+        .collect()
 }
 
-/// Removes the audit reports `verify` wrote and the proofs `render` drew beside emission
-/// `out` by default, once a new emission is ready to replace the one they describe: the
-/// emission's own report (`<out>.audit/`), and each block's report and proofs
+/// Sets aside the audit reports `verify` wrote and the proofs `render` drew beside
+/// emission `out` by default, as [`set_aside_stale`] does a block's: the emission's own
+/// report (`<out>.audit/`), and each block's report and proofs
 /// (`<emission>.block-NNN.audit/`, `<emission>.block-NNN.proofs/`, beside the emission's
 /// real path, whatever blocks the older emission held; not those beside a block or
-/// emission of that very name, `<emission>.block-NNN`, whose they are), as
-/// [`remove_stale_report`] removes a block's. Returns one entry per directory found, in
-/// the order of their names: [`Removed`], or the [`StaleReport`] left.
-pub fn remove_stale_emission_reports(out: &Path) -> Vec<Result<Removed, StaleReport>> {
-    let mut found = remove_stale_report(out);
+/// emission of that very name, `<emission>.block-NNN`, whose they are). Returns one entry
+/// per directory found, in the order of their names.
+pub fn set_aside_stale_emission(out: &Path) -> Vec<Result<SetAside, StaleReport>> {
+    let mut found = set_aside_stale(out);
     let Ok(real) = std::fs::canonicalize(out) else {
         return found;
     };
@@ -472,26 +469,77 @@ pub fn remove_stale_emission_reports(out: &Path) -> Vec<Result<Removed, StaleRep
         })
         .collect();
     dirs.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut any = false;
-    for (dir, kind) in dirs {
-        match remove_report(&dir, kind) {
-            Ok(Some(d)) => {
-                any = true;
-                found.push(Ok(d));
-            }
-            Ok(None) => {}
-            Err(e) => found.push(Err(e)),
-        }
-    }
-    if any {
-        let _ = durable::sync_dir(parent);
-    }
+    found.extend(
+        dirs.into_iter()
+            .filter_map(|(dir, kind)| set_aside(&dir, kind).transpose()),
+    );
     found
 }
 
-/// Removes directory `dir` of `kind` (see [`remove_stale_report`]): `Ok(None)` when nothing
-/// is there.
-fn remove_report(dir: &Path, kind: Derived) -> Result<Option<Removed>, StaleReport> {
+/// Once the new output is in place: removes every directory [`set_aside_stale`] or
+/// [`set_aside_stale_emission`] set aside, and passes on those it left. Returns one entry
+/// per directory, in the same order: [`Removed`], or the [`StaleReport`] left (one that
+/// cannot be removed is put back at its name, and said).
+pub fn finish_stale(
+    aside: Vec<Result<SetAside, StaleReport>>,
+) -> Vec<Result<Removed, StaleReport>> {
+    let done: Vec<Result<Removed, StaleReport>> = aside
+        .into_iter()
+        .map(|a| a.and_then(SetAside::remove))
+        .collect();
+    let mut parents: Vec<PathBuf> = done
+        .iter()
+        .flatten()
+        .map(|r| durable::parent_of(&r.path))
+        .collect();
+    parents.dedup();
+    for p in parents {
+        let _ = durable::sync_dir(&p);
+    }
+    done
+}
+
+/// When the new output could not be put in place: puts every directory set aside back at
+/// its name, as it was.
+pub fn restore_stale(aside: Vec<Result<SetAside, StaleReport>>) {
+    for a in aside.into_iter().flatten() {
+        let _ = durable::rename_noreplace(&a.at, &a.from);
+        let _ = durable::sync_dir(&durable::parent_of(&a.from));
+    }
+}
+
+/// An audit report or proofs directory of an output being replaced, moved to a hidden name
+/// beside its own ([`set_aside_stale`]) until the replacement is done: then removed, or,
+/// when the replacement fails, put back.
+#[derive(Debug)]
+pub struct SetAside {
+    /// Its name.
+    from: PathBuf,
+    /// Where it is meanwhile.
+    at: PathBuf,
+    kind: Derived,
+}
+
+impl SetAside {
+    /// Removes it (its files checked again as they are removed); when it cannot be, puts it
+    /// back at its name. Errors: why it is left.
+    fn remove(self) -> Result<Removed, StaleReport> {
+        match remove_dir(&self.at, &self.from, self.kind) {
+            Ok(()) => Ok(Removed {
+                path: self.from,
+                kind: self.kind,
+            }),
+            Err(e) => {
+                let _ = durable::rename_noreplace(&self.at, &self.from);
+                Err(e)
+            }
+        }
+    }
+}
+
+/// Checks directory `dir` of `kind` (see [`set_aside_stale`]) and moves it to a hidden name
+/// beside it: `Ok(None)` when nothing is there. Errors: why it is left where it is.
+fn set_aside(dir: &Path, kind: Derived) -> Result<Option<SetAside>, StaleReport> {
     let left = |error: std::io::Error| StaleReport {
         path: dir.to_path_buf(),
         kind,
@@ -508,21 +556,48 @@ fn remove_report(dir: &Path, kind: Derived) -> Result<Option<Removed>, StaleRepo
         Err(_) => return Ok(None),
     }
     crate::store::owner::ours(dir).map_err(|e| left(std::io::Error::other(e.why)))?;
+    check_files(dir, kind).map_err(left)?;
+    let parent = durable::parent_of(dir);
+    let at = aside_name(dir, &parent, "aside")
+        .map_err(|e| left(std::io::Error::other(e.to_string())))?;
+    durable::rename_noreplace(dir, &at).map_err(left)?;
+    Ok(Some(SetAside {
+        from: dir.to_path_buf(),
+        at,
+        kind,
+    }))
+}
+
+/// The files of directory `dir` of `kind`, each a regular file tirage writes there.
+/// Errors: the first that is not, or the directory cannot be read.
+fn check_files(dir: &Path, kind: Derived) -> std::io::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
-    for e in std::fs::read_dir(dir).map_err(left)? {
-        let e = e.map_err(left)?;
+    for e in std::fs::read_dir(dir)? {
+        let e = e?;
         let name = e.file_name().to_string_lossy().into_owned();
         if !kind.holds(&name) {
-            return Err(left(std::io::Error::other(kind.stranger(&name))));
+            return Err(std::io::Error::other(kind.stranger(&name)));
         }
         if !e.file_type().is_ok_and(|t| t.is_file()) {
-            return Err(left(std::io::Error::other(format!(
+            return Err(std::io::Error::other(format!(
                 "its {name} is not a regular file"
-            ))));
+            )));
         }
         files.push(e.path());
     }
-    for f in files {
+    Ok(files)
+}
+
+/// Removes directory `at` of `kind`, set aside from `from` (the name its errors give), and
+/// every file in it, once each is seen to be one tirage writes there. Errors: why it is
+/// left.
+fn remove_dir(at: &Path, from: &Path, kind: Derived) -> Result<(), StaleReport> {
+    let left = |error: std::io::Error| StaleReport {
+        path: from.to_path_buf(),
+        kind,
+        error,
+    };
+    for f in check_files(at, kind).map_err(left)? {
         std::fs::remove_file(&f).map_err(|e| {
             let name = f.file_name().unwrap_or_default().to_string_lossy();
             left(std::io::Error::new(
@@ -531,11 +606,7 @@ fn remove_report(dir: &Path, kind: Derived) -> Result<Option<Removed>, StaleRepo
             ))
         })?;
     }
-    std::fs::remove_dir(dir).map_err(left)?;
-    Ok(Some(Removed {
-        path: dir.to_path_buf(),
-        kind,
-    }))
+    std::fs::remove_dir(at).map_err(left)
 }
 
 /// True when something (a link itself included) is at `path`.
