@@ -4,6 +4,7 @@
 use super::Outcome;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
+use tirage::block::layout::PROOF_TMP;
 use tirage::generate::GenerateError;
 use tirage::money::Money;
 use tirage::proof::render::{load, ticket_svg, Marks};
@@ -415,8 +416,6 @@ fn begins_with(path: &Path, magic: &[u8]) -> bool {
         .is_ok()
         && head == magic
 }
-
-use tirage::block::layout::PROOF_TMP;
 
 /// Removes from directory `dir` the temporary proof files ([`PROOF_TMP`]) runs stopped
 /// before naming them left there (they show a ticket's serial and prize), saying each

@@ -122,14 +122,9 @@ pub fn generate_emission_placing(
     } else {
         Vec::new()
     };
-    let placed = match staged.put_in_place(seed_file) {
-        Ok(p) => p,
-        Err(e) => {
-            crate::generate::place::restore_stale(aside);
-            return Err(incomplete(EMISSION)(e.into()));
-        }
-    };
-    let stale_reports = crate::generate::place::finish_stale(aside);
+    let (placed, stale_reports) = staged
+        .put_in_place_after(seed_file, aside)
+        .map_err(|e| incomplete(EMISSION)(e.into()))?;
     let left_over = placed.finish().err().into_iter().collect();
     Ok(GeneratedEmission {
         manifest,

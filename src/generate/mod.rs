@@ -591,14 +591,7 @@ pub fn place(
     } else {
         Vec::new()
     };
-    let placed = match staged.put_in_place(seed_file) {
-        Ok(p) => p,
-        Err(e) => {
-            place::restore_stale(aside);
-            return Err(e.into());
-        }
-    };
-    let stale_reports = place::finish_stale(aside);
+    let (placed, stale_reports) = staged.put_in_place_after(seed_file, aside)?;
     let left_over = placed.finish().err();
     Ok(Generated {
         manifest,

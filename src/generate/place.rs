@@ -480,9 +480,7 @@ pub fn set_aside_stale_emission(out: &Path) -> Vec<Result<SetAside, StaleReport>
 /// [`set_aside_stale_emission`] set aside, and passes on those it left. Returns one entry
 /// per directory, in the same order: [`Removed`], or the [`StaleReport`] left (one that
 /// cannot be removed is put back at its name, and said).
-pub fn finish_stale(
-    aside: Vec<Result<SetAside, StaleReport>>,
-) -> Vec<Result<Removed, StaleReport>> {
+pub fn finish_stale(aside: Vec<Result<SetAside, StaleReport>>) -> Vec<Result<Removed, StaleReport>> {
     let done: Vec<Result<Removed, StaleReport>> = aside
         .into_iter()
         .map(|a| a.and_then(SetAside::remove))
@@ -1002,6 +1000,24 @@ impl Staged {
             }
         }
         Ok(())
+    }
+
+    /// [`Staged::put_in_place`], with the older output's reports and proofs `aside` (see
+    /// [`set_aside_stale`]): removed once the new output is in place ([`finish_stale`],
+    /// whose entries it returns), put back when it could not be ([`restore_stale`]).
+    /// Errors: [`Staged::put_in_place`]'s.
+    pub fn put_in_place_after(
+        self,
+        seed: Option<&SeedPlacement>,
+        aside: Vec<Result<SetAside, StaleReport>>,
+    ) -> Result<(Placed, Vec<Result<Removed, StaleReport>>), PlaceError> {
+        match self.put_in_place(seed) {
+            Ok(placed) => Ok((placed, finish_stale(aside))),
+            Err(e) => {
+                restore_stale(aside);
+                Err(e)
+            }
+        }
     }
 
     /// Moves the output to its destination, with its seed file (see [`SeedPlacement`]).
