@@ -480,7 +480,9 @@ pub fn set_aside_stale_emission(out: &Path) -> Vec<Result<SetAside, StaleReport>
 /// [`set_aside_stale_emission`] set aside, and passes on those it left. Returns one entry
 /// per directory, in the same order: [`Removed`], or the [`StaleReport`] left (one that
 /// cannot be removed is put back at its name, and said).
-pub fn finish_stale(aside: Vec<Result<SetAside, StaleReport>>) -> Vec<Result<Removed, StaleReport>> {
+pub fn finish_stale(
+    aside: Vec<Result<SetAside, StaleReport>>,
+) -> Vec<Result<Removed, StaleReport>> {
     let done: Vec<Result<Removed, StaleReport>> = aside
         .into_iter()
         .map(|a| a.and_then(SetAside::remove))
