@@ -5,7 +5,8 @@
 //! [`generate`]; [`verify`] re-checks a block independently and [`audit`] reports on it.
 //! What they all say of a block (its kind, the judge of a face, its files' names) is in
 //! [`block`]; [`crypto`] holds the seeds, codes and signatures, [`store`] the locks and
-//! flushed writes, [`proof`] the proofs people look at. Modules depend on each other one way
+//! flushed writes, [`proof`] the proofs people look at, [`derived`] the reports and proofs
+//! beside an output, which go when it is replaced. Modules depend on each other one way
 //! (`docs/CONTRIBUTING.md`). The README's "Layout" section maps every module;
 //! `docs/FORMAT.md` documents every file.
 
@@ -14,6 +15,7 @@ pub mod audit;
 pub mod block;
 pub mod claim;
 pub mod crypto;
+pub mod derived;
 pub mod generate;
 pub mod language;
 pub mod lots;

@@ -17,6 +17,7 @@ use crate::block::layout::{
     BIN, CSV, MANIFEST, PUBLIC_KEY, SEALED_SUFFIX, SPEC, SUMS, SUMS_SIG, VALIDATION,
 };
 use crate::crypto::sign::Verifier;
+use crate::derived::{finish_stale, restore_stale, set_aside_stale, Removed, StaleReport};
 use crate::output::sums;
 use sha2::{Digest, Sha256};
 use std::io::Read;
@@ -123,7 +124,8 @@ fn bundle_name(name: &str) -> bool {
 /// Makes the bundle of `role` from block (or deck) directory `block` at `out`, the
 /// operator's public key read from `signer` (minisign's `.pub` format, or its key line).
 /// An existing `out` is replaced only with `force`, and only when it holds a bundle's files
-/// alone. Returns the names written, in order.
+/// alone, the audit report and proofs beside the older bundle removed with it (see
+/// [`set_aside_stale`]). Returns the names written, in order, and what became of those.
 ///
 /// A test block is bundled only with `test_block` (the caller's word that a test bundle
 /// is meant); its bundle's manifest says what it is, so `claim` pays none of its tickets.
@@ -140,7 +142,7 @@ pub fn package(
     out: &Path,
     force: bool,
     test_block: bool,
-) -> Result<Vec<String>, PackageError> {
+) -> Result<Packaged, PackageError> {
     let file = |name: &str, message: String| PackageError::File {
         path: block.join(name).display().to_string(),
         message,
@@ -267,8 +269,16 @@ pub fn package(
         names.push(name.to_string());
     }
     crate::store::durable::sync_dir(staged.path()).map_err(|e| io(staged.path(), e))?;
-    // Into place: an older bundle (checked above) moved aside first, removed last.
-    let aside = if std::fs::symlink_metadata(out).is_ok() {
+    // Into place: an older bundle (checked above) moved aside first, removed last; the
+    // audit report and proofs beside it set aside before, removed once the new bundle is
+    // in place, put back if it could not be.
+    let replacing = std::fs::symlink_metadata(out).is_ok();
+    let reports = if replacing {
+        set_aside_stale(out)
+    } else {
+        Vec::new()
+    };
+    let aside = if replacing {
         let aside = parent.join(format!(
             ".{out_name}.tirage-old-{}",
             staged
@@ -280,7 +290,10 @@ pub fn package(
                 .next()
                 .unwrap_or("x")
         ));
-        std::fs::rename(out, &aside).map_err(|e| io(out, e))?;
+        if let Err(e) = std::fs::rename(out, &aside) {
+            restore_stale(reports);
+            return Err(io(out, e));
+        }
         Some(aside)
     } else {
         None
@@ -291,13 +304,29 @@ pub fn package(
             let _ = std::fs::rename(a, out);
         }
         let _ = std::fs::remove_dir_all(&staged);
+        restore_stale(reports);
         return Err(io(out, e));
     }
     crate::store::durable::sync_dir(&parent).map_err(|e| io(&parent, e))?;
+    let stale_reports = finish_stale(reports);
     if let Some(a) = aside {
         std::fs::remove_dir_all(&a).map_err(|e| io(&a, e))?;
     }
-    Ok(names)
+    Ok(Packaged {
+        names,
+        stale_reports,
+    })
+}
+
+/// What [`package`] made.
+#[derive(Debug)]
+pub struct Packaged {
+    /// The names of the bundle's files, in the order written.
+    pub names: Vec<String>,
+    /// The audit report and proofs of the bundle replaced ([`set_aside_stale`]): `Ok` with
+    /// each directory removed, `Err` with each left; empty when no bundle was replaced or
+    /// it had neither beside it.
+    pub stale_reports: Vec<Result<Removed, StaleReport>>,
 }
 
 /// Checks destination `out`: absent, or (with `force`) a directory holding a bundle's files

@@ -478,6 +478,60 @@ fn a_bundle_is_made_whole_from_a_block_that_holds() {
     assert!(left.is_empty(), "{left:?}");
 }
 
+/// A bundle replaced with `--force` takes with it the audit report and proofs beside the
+/// older one (`<bundle>.audit/`, `<bundle>.proofs/`): they describe files no longer there.
+/// One holding a file tirage does not write there is kept, said.
+#[test]
+fn a_bundle_replaced_takes_its_report_and_proofs_with_it() {
+    let t = tempfile::tempdir().unwrap();
+    let (b, key) = signed_block(t.path());
+    let out = t.path().join("to-central");
+    assert_eq!(
+        package(&b, "central", &key, &out, &["-q"]).status.code(),
+        Some(0)
+    );
+    let (audit, proofs) = (
+        t.path().join("to-central.audit"),
+        t.path().join("to-central.proofs"),
+    );
+    for (d, f) in [(&audit, "audit.md"), (&proofs, "ticket-1.svg")] {
+        std::fs::create_dir(d).unwrap();
+        std::fs::write(d.join(f), "older").unwrap();
+    }
+    std::fs::write(proofs.join("notes.txt"), "mine").unwrap();
+    let o = package(&b, "central", &key, &out, &["--force"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains(&format!(
+            "tirage: removed {}: the audit report of the bundle replaced\n",
+            audit.display()
+        )),
+        "{err}"
+    );
+    assert!(!audit.exists());
+    assert!(
+        err.contains(&format!(
+            "tirage: warning: {} holds the proofs of the output replaced, not of this one, and \
+             is left: it holds notes.txt",
+            proofs.display()
+        )),
+        "{err}"
+    );
+    assert!(proofs.join("notes.txt").is_file() && proofs.join("ticket-1.svg").is_file());
+    std::fs::remove_file(proofs.join("notes.txt")).unwrap();
+    let o = package(&b, "central", &key, &out, &["--force"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!(
+            "tirage: removed {}: the proofs of the bundle replaced\n",
+            proofs.display()
+        )),
+        "{err}"
+    );
+    assert!(!proofs.exists());
+}
+
 /// A bundle never replaces its own block, another block, or goes inside one, even with
 /// --force: the block's files stay as they were.
 #[test]

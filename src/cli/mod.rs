@@ -350,7 +350,7 @@ fn once_placed(
 /// [`tirage::generate::emission::GeneratedEmission::stale_reports`]): each one removed
 /// (unless `quiet`), or left, with a warning saying why.
 fn say_stale_reports(
-    reports: &[Result<tirage::generate::place::Removed, tirage::generate::place::StaleReport>],
+    reports: &[Result<tirage::derived::Removed, tirage::derived::StaleReport>],
     what: &str,
     quiet: bool,
 ) {

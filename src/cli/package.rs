@@ -72,7 +72,9 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     super::not_an_emission(&a.dir, None)?;
     // A key read from the block it is to authenticate vouches for nothing.
     super::signer_outside(&a.signer, &a.dir, false, false)?;
-    let names = package(&a.dir, role, &a.signer, &a.out, a.force, a.test_block)?;
+    let made = package(&a.dir, role, &a.signer, &a.out, a.force, a.test_block)?;
+    super::say_stale_reports(&made.stale_reports, "bundle", a.quiet);
+    let names = made.names;
     if role == Role::Auditor {
         if let Some(w) = auditor_warning(&a.out) {
             errln!("tirage: warning: {w}");

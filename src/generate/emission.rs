@@ -11,7 +11,8 @@ use crate::block::Kind;
 use crate::crypto::rng::Seed;
 use crate::crypto::sign::Signer;
 use crate::crypto::validation::{ValidationKey, Validator};
-use crate::generate::place::{LeftOver, PlaceError, Removed, SeedPlacement, Staged, StaleReport};
+use crate::derived::{Removed, StaleReport};
+use crate::generate::place::{LeftOver, PlaceError, SeedPlacement, Staged};
 use crate::generate::{build, io, BlockPlan, Folder, GenerateError};
 use crate::spec::GameSpec;
 use crate::store::durable;
@@ -48,7 +49,7 @@ pub struct GeneratedEmission {
     /// Older blocks replaced (with `force`) that could not be removed.
     pub left_over: Vec<LeftOver>,
     /// The audit reports and proofs of the emission replaced
-    /// ([`crate::generate::place::set_aside_stale_emission`]): `Ok` with each
+    /// ([`crate::derived::set_aside_stale_emission`]): `Ok` with each
     /// directory removed, `Err` for each one left; empty when no emission was replaced.
     pub stale_reports: Vec<Result<Removed, StaleReport>>,
 }
@@ -118,7 +119,7 @@ pub fn generate_emission_placing(
         .check_before_placing(seed_file)
         .map_err(|e| incomplete(EMISSION)(e.into()))?;
     let aside = if out.join(EMISSION).is_file() {
-        crate::generate::place::set_aside_stale_emission(out)
+        crate::derived::set_aside_stale_emission(out)
     } else {
         Vec::new()
     };

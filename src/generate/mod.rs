@@ -559,10 +559,10 @@ pub struct Generated {
     /// The older block the new one replaced, when it could not be removed (the new block is
     /// in place all the same).
     pub left_over: Option<LeftOver>,
-    /// The audit report and proofs of the block replaced ([`place::set_aside_stale`]):
+    /// The audit report and proofs of the block replaced ([`crate::derived::set_aside_stale`]):
     /// `Ok` with each directory removed, `Err` with each left; empty when no block was
     /// replaced or it had neither beside it.
-    pub stale_reports: Vec<Result<place::Removed, place::StaleReport>>,
+    pub stale_reports: Vec<Result<crate::derived::Removed, crate::derived::StaleReport>>,
 }
 
 /// Generates the block `plan` describes into directory `out`, the seed file beside `out`
@@ -587,7 +587,7 @@ pub fn place(
     let replacing = out.join(crate::block::layout::MANIFEST).is_file();
     staged.check_before_placing(seed_file)?;
     let aside = if replacing {
-        place::set_aside_stale(out)
+        crate::derived::set_aside_stale(out)
     } else {
         Vec::new()
     };
