@@ -183,6 +183,7 @@ pub fn finish_stale(
         .flatten()
         .map(|r| durable::parent_of(&r.path))
         .collect();
+    parents.sort();
     parents.dedup();
     for p in parents {
         let _ = durable::sync_dir(&p);
@@ -248,7 +249,7 @@ fn set_aside(dir: &Path, kind: Derived) -> Result<Option<SetAside>, StaleReport>
     }
     crate::store::owner::ours(dir).map_err(|e| left(std::io::Error::other(e.why)))?;
     check_files(dir, kind).map_err(left)?;
-    let at = hidden_name(dir).map_err(left)?;
+    let at = crate::store::lock::hidden_name(dir, "aside").map_err(left)?;
     durable::rename_noreplace(dir, &at).map_err(left)?;
     Ok(Some(SetAside {
         from: dir.to_path_buf(),
@@ -296,18 +297,4 @@ fn remove_dir(at: &Path, from: &Path, kind: Derived) -> Result<(), StaleReport> 
         })?;
     }
     std::fs::remove_dir(at).map_err(left)
-}
-
-/// A new hidden name beside `dir` (`.<name>.tirage-aside-<pid>-…`), nothing there yet.
-fn hidden_name(dir: &Path) -> std::io::Result<PathBuf> {
-    tempfile::Builder::new()
-        .prefix(&crate::store::lock::staging_prefix(dir, "aside"))
-        .make_in(durable::parent_of(dir), |p| {
-            if std::fs::symlink_metadata(p).is_ok() {
-                Err(std::io::ErrorKind::AlreadyExists.into())
-            } else {
-                Ok(p.to_path_buf())
-            }
-        })
-        .and_then(|n| n.keep().map(|(p, _)| p).map_err(|e| e.error))
 }

@@ -271,22 +271,6 @@ pub struct LeftOver {
     pub error: std::io::Error,
 }
 
-/// A new hidden name beside output `out` for `what` (see [`crate::store::lock::staging_prefix`]),
-/// nothing there yet (nothing is made there: the caller holds `out`'s exclusive lock).
-fn aside_name(out: &Path, parent: &Path, what: &str) -> Result<PathBuf, PlaceError> {
-    tempfile::Builder::new()
-        .prefix(&crate::store::lock::staging_prefix(out, what))
-        .make_in(parent, |p| {
-            if there(p) {
-                Err(std::io::ErrorKind::AlreadyExists.into())
-            } else {
-                Ok(p.to_path_buf())
-            }
-        })
-        .and_then(|n| n.keep().map(|(p, _)| p).map_err(|e| e.error))
-        .map_err(io(parent))
-}
-
 /// The text of the journal at `jpath` (`None`: not a regular file of UTF-8 text of at most
 /// 64 KiB), read from the descriptor whose owner and mode are checked first: a journal
 /// of another user's, or that others can write, is never read. Errors: it is not the
@@ -699,7 +683,7 @@ impl Staged {
 
     /// What [`Staged::put_in_place`] would refuse before it moves anything, checked before
     /// anything beside the destination is touched (an older output's audit report and
-    /// proofs are removed just before the move): files in the way
+    /// proofs are set aside just before the move): files in the way
     /// ([`Staged::check_in_the_way`]), and a seed file `seed` is to replace that is not the
     /// current user's, or that others can write ([`crate::store::owner::ours`]). Errors:
     /// [`PlaceError::ForeignFiles`], [`PlaceError::NotOurs`].
@@ -754,6 +738,9 @@ impl Staged {
             sealed,
         } = self;
         let name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned());
+        let hidden = |out: &Path, what: &str| {
+            crate::store::lock::hidden_name(out, what).map_err(io(&parent))
+        };
         let staged_sealed = tmp.path().join(sealed);
         let sealed_sha256 = digest(&staged_sealed).ok_or_else(|| PlaceError::Io {
             path: staged_sealed.clone(),
@@ -771,7 +758,7 @@ impl Staged {
             },
             sealed: sealed.into(),
             sealed_sha256,
-            aside: name(&aside_name(&out, &parent, "old")?).unwrap_or_default(),
+            aside: name(&hidden(&out, "old")?).unwrap_or_default(),
             seed: None,
             new_seed: None,
             seed_aside: None,
@@ -786,7 +773,7 @@ impl Staged {
                 journal.new_seed = name(new).map(|n| (n, d));
             }
             if s.replace_old || s.new.is_some() {
-                journal.seed_aside = name(&aside_name(&out, &parent, "oldseed")?);
+                journal.seed_aside = name(&hidden(&out, "oldseed")?);
             }
         }
         let jpath = crate::store::lock::journal_path(&out);

@@ -81,9 +81,27 @@ pub fn journal_path(out: &Path) -> PathBuf {
 
 /// The start of every name a run stages beside output `out` for `what` (`tmp`: the output
 /// being made; `old`: an output replaced; `seed`: a fresh seed; `oldseed`: a seed file
-/// replaced): `.<name>.tirage-<what>-<pid>-`, a random part follows.
+/// replaced; `aside`: a report or proofs directory set aside): `.<name>.tirage-<what>-<pid>-`,
+/// a random part follows.
 pub fn staging_prefix(out: &Path, what: &str) -> String {
     format!(".{}.tirage-{what}-{}-", name_of(out), std::process::id())
+}
+
+/// A new hidden name beside `out` for `what` ([`staging_prefix`] and a random part),
+/// nothing there yet: nothing is made there (the caller holds `out`'s exclusive lock, or
+/// renames into it without replacing). Errors: no free name could be found, or the folder
+/// cannot be read.
+pub fn hidden_name(out: &Path, what: &str) -> std::io::Result<PathBuf> {
+    tempfile::Builder::new()
+        .prefix(&staging_prefix(out, what))
+        .make_in(parent_of(out), |p| {
+            if std::fs::symlink_metadata(p).is_ok() {
+                Err(std::io::ErrorKind::AlreadyExists.into())
+            } else {
+                Ok(p.to_path_buf())
+            }
+        })
+        .and_then(|n| n.keep().map(|(p, _)| p).map_err(|e| e.error))
 }
 
 /// A lock held on an output until dropped.
