@@ -169,7 +169,7 @@ pub(crate) fn run() -> ExitCode {
         }
     };
     no_core_dumps();
-    one_malloc_arena_per_core();
+    tirage::store::memory::one_arena_per_core();
     let code = run_command(cli);
     after_writes(code)
 }
@@ -245,32 +245,6 @@ fn no_core_dumps() {
     );
     #[cfg(target_os = "linux")]
     let _ = rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable);
-}
-
-/// Bounds the C library's malloc to one arena per core (glibc's `mallopt(M_ARENA_MAX)`);
-/// called before any thread starts. By default glibc gives each new thread that allocates
-/// an arena of its own, up to 8 per core, and each reserves 64 MiB of address space that
-/// it mostly never uses: a run's threads (the workers, the disk writer, the hashing) then
-/// reserved more than a 5 000 000-ticket block uses, and such a block failed under 512 MiB
-/// of address space (`make limits`). Threads beyond the cores share arenas (each keeps its
-/// own cache of small blocks). Another C library is left as it is.
-fn one_malloc_arena_per_core() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    {
-        use std::ffi::c_int;
-        extern "C" {
-            /// glibc's malloc tuning (malloc.h): 1 on success, 0 on error.
-            fn mallopt(param: c_int, value: c_int) -> c_int;
-        }
-        /// malloc.h's `M_ARENA_MAX`: the most arenas malloc makes.
-        const M_ARENA_MAX: c_int = -8;
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        // SAFETY: mallopt takes two integers and changes only malloc's own settings; no
-        // other thread is running yet.
-        unsafe {
-            mallopt(M_ARENA_MAX, c_int::try_from(cores).unwrap_or(c_int::MAX));
-        }
-    }
 }
 
 /// `text` with every control character but the line feed shown as an escape (`\u{1b}`,
