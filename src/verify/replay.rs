@@ -101,6 +101,8 @@ fn replay(
         }
     };
     let plan = plan.sealed_for(&recipients);
+    // The ticket pass's freed buffers go back to the system before the block is built again.
+    crate::store::memory::give_back_free();
     let built = match generate::build(&plan.clone().reporting(progress), &mut Digests::default()) {
         Ok(b) => b,
         Err(e) => {
