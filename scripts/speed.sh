@@ -13,12 +13,16 @@
 #                                `openssl dgst -sha256` over the files and the .age files
 #   verify, no audit             (--unauthenticated --no-audit) against openssl
 #   verify with the audit        (--unauthenticated)
+#   verify with the replay       (--seed-file, --validation-key, --no-audit) against the sum of
+#                                generate's median and verify's
 #   generate on one thread       (--threads 1): tickets per second
 #
 # Each with its CPU time (user + system): on a machine others share, the wall times swell
 # with the wait for a core and for the disk, the CPU times much less.
 # then the cost of signing, encryption and the audit on the block (the difference of two
-# medians) and the peak RSS of every tirage run. Needs openssl, age and age-keygen, GNU time.
+# medians) and the peak RSS of every tirage run, and of each kind of run. EMISSION=n adds
+# one generate and one verify of an emission of n blocks (n times the block's disk space),
+# whose peak RSS should be a block's: memory flat over an emission. Needs openssl, age and age-keygen, GNU time.
 # The cost of validation codes, claims and durable writes comes from `make bench` (their
 # stages; docs/SPEED.md).
 set -uo pipefail
@@ -50,7 +54,7 @@ age -e -r $P -o "$t/r1.age" "$t/blk/tickets.bin" && age -e -r $C -o "$t/r2.age" 
 age -e -r $A -o "$t/r3.age" "$t/blk/tickets.csv" && openssl dgst -sha256 $files "$t/r1.age" "$t/r2.age" "$t/r3.age"
 REF
 chmod +x "$t/ref.sh"
-declare -A s cpus
+declare -A s cpus peaks
 peak=0
 add() { # name, then the command
   local n=$1; shift
@@ -59,6 +63,7 @@ add() { # name, then the command
   s[$n]="${s[$n]:-} $1"
   cpus[$n]="${cpus[$n]:-} $3"
   [ "${2:-0}" -gt "$peak" ] && peak=$2
+  [ "${2:-0}" -gt "${peaks[$n]:-0}" ] && peaks[$n]=$2
   return 0
 }
 for i in $(seq "$pairs"); do
@@ -71,6 +76,8 @@ for i in $(seq "$pairs"); do
   add verify $BIN verify "$t/blk" --unauthenticated --no-audit --threads "$threads" -q
   add vref openssl dgst -sha256 $files
   add audit $BIN verify "$t/blk" --unauthenticated --threads "$threads" -q
+  add replay $BIN verify "$t/blk" --unauthenticated --no-audit --seed-file "$t/seed" \
+    --validation-key "$t/vk" --threads "$threads" -q
   add one "${gen[@]}" --out "$t/g" --threads 1
 done
 m() { med ${s[$1]}; }
@@ -86,6 +93,8 @@ echo "| generate, signed | $(m sign) s ($(cpu sign) s) | | |"
 echo "| generate, signed + encrypted to 3 recipients | $(m seal) s ($(cpu seal) s) | age -e + openssl: $(m sealref) s ($(cpu sealref) s) | $(ratio seal sealref) |"
 echo "| verify, no replay, no audit | $(m verify) s ($(cpu verify) s) | openssl dgst -sha256: $(m vref) s ($(cpu vref) s) | $(ratio verify vref) |"
 echo "| verify, no replay, with the audit | $(m audit) s ($(cpu audit) s) | | |"
+both=$(awk -v a="$(m gen)" -v b="$(m verify)" 'BEGIN{printf "%.2f", a+b}')
+echo "| verify with the replay, no audit | $(m replay) s ($(cpu replay) s) | generate + verify: $both s | $(awk -v a="$(m replay)" -v b="$both" 'BEGIN{printf "%.2f", a/b}') |"
 echo "| generate, one thread | $(m one) s ($(cpu one) s): $(awk -v n="$tickets" -v a="$(m one)" 'BEGIN{printf "%.0f k tickets/s", n/a/1000}') | | |"
 echo
 echo "| protection | cost on this block |"
@@ -93,5 +102,26 @@ echo "|---|---|"
 echo "| signature (--sign) | $(cost sign gen) |"
 echo "| encryption to 3 recipients (--recipient) | $(cost seal sign) |"
 echo "| audit (verify without --no-audit) | $(cost audit verify) |"
+if [ -n "${EMISSION:-}" ]; then
+  rm -rf "$t/g"
+  add emgen "${gen[@]}" --out "$t/em" --blocks "1..$EMISSION" --threads "$threads"
+  add emverify $BIN verify "$t/em" --unauthenticated --no-audit --threads "$threads" -q
+  rm -rf "$t/em"
+fi
 echo
 echo "peak RSS of any tirage run: $((peak / 1024)) MiB"
+echo
+echo "| run | peak RSS |"
+echo "|---|---:|"
+for n in gen sign seal one verify audit replay emgen emverify; do
+  [ -n "${peaks[$n]:-}" ] || continue
+  case $n in
+    gen) w="generate, in clear" ;; sign) w="generate, signed" ;;
+    seal) w="generate, signed + encrypted" ;; one) w="generate, one thread" ;;
+    verify) w="verify, no replay, no audit" ;; audit) w="verify with the audit" ;;
+    replay) w="verify with the replay" ;;
+    emgen) w="generate of an emission of $EMISSION blocks" ;;
+    emverify) w="verify of that emission" ;;
+  esac
+  echo "| $w | $((peaks[$n] / 1024)) MiB |"
+done
