@@ -332,7 +332,9 @@ fn an_emissions_quiet_verdict_names_its_findings_and_what_it_was_held_against() 
             String::from_utf8_lossy(&o.stdout).into_owned(),
         )
     };
-    let held = "held against, every block: UNAUTHENTICATED: no signature checked; lot table: only the block's own spec copy (no --spec); not replayed; ticket files delivered in clear; the manifest says validation codes under a key of their own; TEST BLOCK: made with a test seed (--insecure-seed), never for sale\n";
+    // This build generated the emission: each block's line says the check is not independent.
+    let binary = sha256_hex(&std::fs::read(env!("CARGO_BIN_EXE_tirage")).unwrap());
+    let held = format!("held against, every block: UNAUTHENTICATED: no signature checked; lot table: only the block's own spec copy (no --spec); not replayed; ticket files delivered in clear; the manifest says validation codes under a key of their own; TEST BLOCK: made with a test seed (--insecure-seed), never for sale; NOT INDEPENDENT: this build (binary SHA-256 {binary}) also generated the block, so a flaw of its own would pass unseen: verify with a build made separately\n");
     assert_eq!(
         quiet(),
         (Some(0), format!("emission verify: CLEAN\n{held}"))
@@ -382,7 +384,7 @@ fn an_emissions_quiet_verdict_names_its_findings_and_what_it_was_held_against() 
     let key = std::fs::read_to_string(t.path().join("op.pub")).unwrap();
     let key = key.lines().nth(1).unwrap();
     let lines: Vec<String> = (1..=2)
-        .map(|b| format!("held against, {}/block-00{b}: signed by key {key} for game coq, emission 1, block {b}, production, made with --insecure-seed; lot table: only the block's own spec copy (no --spec); not replayed; ticket files delivered in clear; the manifest says validation codes under a key of their own; TEST BLOCK: made with a test seed (--insecure-seed), never for sale", signed.display()))
+        .map(|b| format!("held against, {}/block-00{b}: signed by key {key} for game coq, emission 1, block {b}, production, made with --insecure-seed; lot table: only the block's own spec copy (no --spec); not replayed; ticket files delivered in clear; the manifest says validation codes under a key of their own; TEST BLOCK: made with a test seed (--insecure-seed), never for sale; NOT INDEPENDENT: this build (binary SHA-256 {binary}) also generated the block, so a flaw of its own would pass unseen: verify with a build made separately", signed.display()))
         .collect();
     assert_eq!(
         text,

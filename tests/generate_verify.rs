@@ -458,3 +458,33 @@ fn manifests_do_not_depend_on_how_the_spec_path_is_spelled() {
     assert_eq!(sums[0], sums[1]);
     assert_eq!(sums[1], sums[2]);
 }
+
+/// A block this very build generated: the verdict line says the verification is not
+/// independent, naming the binary's SHA-256; a block whose manifest names another build
+/// (edited here, which its digests then show) is not said to be.
+#[test]
+fn the_verdict_says_when_the_generating_build_verifies() {
+    let binary = sha256_hex(&std::fs::read(env!("CARGO_BIN_EXE_tirage")).unwrap());
+    let verdict = |dir: &Path| {
+        let out = tirage()
+            .args(["verify", "--unauthenticated", "-q", "--no-audit"])
+            .arg(dir)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let said = verdict(&block());
+    assert!(
+        said.ends_with(&format!("; NOT INDEPENDENT: this build (binary SHA-256 {binary}) also generated the block, so a flaw of its own would pass unseen: verify with a build made separately\n")),
+        "{said}"
+    );
+    let t = tempfile::tempdir().unwrap();
+    let other = t.path().join("b");
+    copy_dir(&block(), &other);
+    let manifest = std::fs::read_to_string(other.join("manifest.json")).unwrap();
+    let edited = replace_once(&manifest, &binary, &"0".repeat(64));
+    std::fs::write(other.join("manifest.json"), edited).unwrap();
+    let said = verdict(&other);
+    assert!(said.starts_with("verify: FINDINGS"), "{said}");
+    assert!(!said.contains("INDEPENDENT"), "{said}");
+}

@@ -219,7 +219,7 @@ fn block_summary(b: &Report, verifying: &Tool) -> BlockSummary {
         tickets: b.tickets,
         lots: (!b.ways.is_empty()).then(|| lots_and_payout(b, true).0),
         payout: b.payout.clone(),
-        held_against: b.held_against(),
+        held_against: b.held_against_apart_from_build(),
         failed: b
             .checks
             .iter()
@@ -251,7 +251,7 @@ fn block_summary(b: &Report, verifying: &Tool) -> BlockSummary {
         same_build: b
             .generated_by
             .as_ref()
-            .is_some_and(|g| super::same_build(g, verifying)),
+            .is_some_and(|g| g.same_build_as(verifying)),
     }
 }
 

@@ -162,7 +162,7 @@ pub struct Audit {
     pub verified_by: Tool,
     /// True when the same build generated and verified the block (the manifest's and this
     /// build's binary SHA-256 are one): the procedures then ran through the generator's own
-    /// code, so the verification is not independent of it ([`same_build`]).
+    /// code, so the verification is not independent of it ([`Tool::same_build_as`]).
     pub same_build: bool,
     /// The block's seed commitment (manifest).
     pub seed_commitment: Option<String>,
@@ -686,7 +686,7 @@ impl Audit {
         } else {
             "clean, with exceptions"
         };
-        let held_against = report.held_against();
+        let held_against = report.held_against_apart_from_build();
         let lot_table_held_against = match &report.authenticated.reference_spec {
             Some(h) => match &report.spec_comparison {
                 Some(c) if !c.bytes_identical => format!(
@@ -700,7 +700,7 @@ impl Audit {
         let verified_by = Tool::this_build();
         let same_build = manifest
             .as_ref()
-            .is_some_and(|m| same_build(&m.tool, &verified_by));
+            .is_some_and(|m| m.tool.same_build_as(&verified_by));
         Audit {
             format: FORMAT,
             verdict,
@@ -1352,14 +1352,10 @@ fn tool_text(t: &Tool) -> String {
 
 /// True when `sha256` names a binary (neither empty, in manifests written before it was
 /// recorded, nor `unknown`).
+/// True when `sha256` was recorded: neither empty (a manifest older than the field) nor
+/// `unknown`.
 fn known(sha256: &str) -> bool {
     !sha256.is_empty() && sha256 != "unknown"
-}
-
-/// True when `generated` and `verifying` are the same build: both binary SHA-256 are
-/// recorded and equal. A verification by the generating build is not independent of it.
-pub fn same_build(generated: &Tool, verifying: &Tool) -> bool {
-    known(&generated.binary_sha256) && generated.binary_sha256 == verifying.binary_sha256
 }
 
 /// The warning a report gives when the build `t` generated what it verified: what it
@@ -1604,10 +1600,10 @@ mod tests {
             binary_sha256: sha.into(),
             ..Tool::this_build()
         };
-        assert!(same_build(&t("ab12"), &t("ab12")));
-        assert!(!same_build(&t("ab12"), &t("cd34")));
-        assert!(!same_build(&t(""), &t("")));
-        assert!(!same_build(&t("unknown"), &t("unknown")));
+        assert!(t("ab12").same_build_as(&t("ab12")));
+        assert!(!t("ab12").same_build_as(&t("cd34")));
+        assert!(!t("").same_build_as(&t("")));
+        assert!(!t("unknown").same_build_as(&t("unknown")));
     }
 
     #[test]

@@ -183,4 +183,13 @@ impl Tool {
             binary_sha256: crate::block::identity::binary_sha256().into(),
         }
     }
+
+    /// True when `self` (the build that generated a block) and `verifying` are the same
+    /// build: both binary SHA-256 are recorded (neither empty nor `unknown`) and equal. A
+    /// verification by the generating build is not independent of it: a flaw or a tampering
+    /// of that build would be shared by both.
+    pub fn same_build_as(&self, verifying: &Tool) -> bool {
+        let known = |h: &str| !h.is_empty() && h != "unknown";
+        known(&self.binary_sha256) && self.binary_sha256 == verifying.binary_sha256
+    }
 }

@@ -412,6 +412,7 @@ fn authenticated(
         validation_key_from_seed: m.is_some_and(|m| m.validation_key_from_seed),
         specimen: m.is_some_and(|m| m.kind == crate::block::Kind::Specimen),
         manifest_read: m.is_some(),
+        same_build: Authenticated::same_build_of(m),
     }
 }
 

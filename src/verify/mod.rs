@@ -350,6 +350,7 @@ fn authenticated(block: &Block, found: &Found, expect_kind: Option<Kind>) -> Aut
         test_seed: found.test_seed,
         specimen: expect_kind == Some(Kind::Specimen),
         manifest_read: manifest.is_some(),
+        same_build: Authenticated::same_build_of(manifest),
         validation_key_from_seed: manifest.is_some_and(|m| m.validation_key_from_seed),
         encrypted: manifest.is_some_and(|m| m.files.iter().any(|f| f.encrypted_for.is_some())),
         signer: found.signer.clone(),

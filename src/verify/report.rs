@@ -452,9 +452,21 @@ pub struct Authenticated {
     /// True when the block's manifest was read: what `encrypted` and
     /// `validation_key_from_seed` say comes from it, and nothing is said of either without it.
     pub manifest_read: bool,
+    /// The binary SHA-256 of this build when the manifest records that this same build
+    /// generated the block ([`crate::block::Tool::same_build_as`]): the verification is then
+    /// not independent of the generator.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub same_build: Option<String>,
 }
 
 impl Authenticated {
+    /// [`Authenticated::same_build`] of a block whose manifest (if read) is `m`: this
+    /// build's binary SHA-256 when `m` records that this same build generated the block.
+    pub(super) fn same_build_of(m: Option<&crate::output::manifest::Manifest>) -> Option<String> {
+        m.filter(|m| m.tool.same_build_as(&crate::block::Tool::this_build()))
+            .map(|m| m.tool.binary_sha256.clone())
+    }
+
     /// One line: what was authenticated, and what was not.
     /// A block with no signature, checked against a key, is said not to be signed rather
     /// than that its signature does not hold.
@@ -519,7 +531,14 @@ impl Authenticated {
         if !self.manifest_read {
             return format!("{signer}; {spec}; {replay}; no manifest read: nothing said of how the ticket files were delivered or of the validation key{test}");
         }
-        format!("{signer}; {spec}; {replay}; {files}; {codes}{test}")
+        let same = match &self.same_build {
+            Some(h) => format!(
+                "; NOT INDEPENDENT: this build (binary SHA-256 {h}) also generated the block, \
+                 so a flaw of its own would pass unseen: verify with a build made separately"
+            ),
+            None => String::new(),
+        };
+        format!("{signer}; {spec}; {replay}; {files}; {codes}{test}{same}")
     }
 }
 
@@ -695,6 +714,16 @@ impl Report {
     /// What the verdict was held against, in one line ([`Authenticated::describe`]).
     pub fn held_against(&self) -> String {
         self.authenticated.describe()
+    }
+
+    /// [`Report::held_against`] without what it says of the build that verified: for the
+    /// audit report, which says that in a framed warning and a row of its own.
+    pub fn held_against_apart_from_build(&self) -> String {
+        Authenticated {
+            same_build: None,
+            ..self.authenticated.clone()
+        }
+        .describe()
     }
 }
 
