@@ -97,6 +97,9 @@ pub fn generate_emission_placing(
     let mut entries = Vec::new();
     for plan in &plans {
         entries.push(build_block(plan, tmp.path())?);
+        // What the block's build freed goes back to the system, so that each block starts
+        // from the same heap: without it, the peak grew by about 3 MiB a block.
+        crate::store::memory::give_back_free();
     }
     let manifest = EmissionManifest {
         format: FORMAT.into(),

@@ -340,6 +340,9 @@ pub fn verify_emission(
             codes.add(&block_codes).map_err(scratch)?;
             runs.push(entry.dir.clone());
             drop(block_codes);
+            // What the block's check freed goes back to the system, so that each block starts
+            // from the same heap.
+            crate::store::memory::give_back_free();
             check_block_manifest(&bdir, entry, em, &mut f);
             blocks.push(report);
         }
