@@ -217,13 +217,12 @@ pub fn package(
         path: path.display().to_string(),
         error,
     };
-    let out_name = out
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .ok_or_else(|| PackageError::Destination {
+    if out.file_name().is_none() {
+        return Err(PackageError::Destination {
             path: out.display().to_string(),
             message: "names no directory to make".into(),
-        })?;
+        });
+    }
     check_destination(out, block, force)?;
     std::fs::create_dir_all(&parent).map_err(|e| io(&parent, e))?;
     // One run writes the bundle at a time; what a killed run left beside it (its staged
@@ -232,9 +231,11 @@ pub fn package(
         crate::store::lock::OutputLock::acquire(out, crate::store::lock::Mode::Exclusive, false)?;
     lock.remove_leftovers()
         .map_err(|e| io(&e.path.clone(), std::io::Error::other(e)))?;
-    let staged =
-        crate::store::durable::private_tempdir(&parent, &format!(".{out_name}.tirage-tmp-"))
-            .map_err(|e| io(&parent, e))?;
+    let staged = crate::store::durable::private_tempdir(
+        &parent,
+        &crate::store::lock::staging_prefix(out, "tmp"),
+    )
+    .map_err(|e| io(&parent, e))?;
     // Each file copied as it is hashed, its digest then held to SHA256SUMS.
     for name in &names {
         let from = block.join(name);
@@ -279,17 +280,13 @@ pub fn package(
         Vec::new()
     };
     let aside = if replacing {
-        let aside = parent.join(format!(
-            ".{out_name}.tirage-old-{}",
-            staged
-                .path()
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default()
-                .rsplit('-')
-                .next()
-                .unwrap_or("x")
-        ));
+        let aside = match crate::store::lock::hidden_name(out, "old") {
+            Ok(a) => a,
+            Err(e) => {
+                restore_stale(reports);
+                return Err(io(&parent, e));
+            }
+        };
         if let Err(e) = std::fs::rename(out, &aside) {
             restore_stale(reports);
             return Err(io(out, e));
