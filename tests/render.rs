@@ -2366,7 +2366,8 @@ fn a_near_miss_note_names_its_area_once() {
 
 /// A face too tall for a page (six bingo cards one above the other) is cut into strips over
 /// several pages: every page of its proofs names its ticket, the first by the proof's own
-/// header, each further one by the ticket's number and serial, « suite ».
+/// header, each further one by the ticket's number and serial, « suite »; and each card is
+/// on the page of the numbers drawn for it, never a page apart.
 #[test]
 fn every_page_of_a_tall_proof_names_its_ticket() {
     let t = tempfile::tempdir().unwrap();
@@ -2403,6 +2404,14 @@ fn every_page_of_a_tall_proof_names_its_ticket() {
                 i + 1
             );
             continued += 1;
+        }
+        for n in 1..=6 {
+            assert_eq!(
+                flat.contains(&format!("Carte {n} sous la couche")),
+                flat.contains(&format!("Numéros tirés {n} sous la couche")),
+                "page {}: card {n} without its draw, or the draw without its card:\n{flat}",
+                i + 1
+            );
         }
     }
     assert!(continued > 0);

@@ -1727,6 +1727,18 @@ pub fn ticket_canvas(
     let bar_y = notes_y + notes.len() as f64 * 11.5 - 4.0;
     let height = bar_y + BAR_H + 20.0;
     let mut c = Canvas::new(PROOF_WIDTH, height);
+    // A card and the numbers drawn for it (panels `{id}` and `{id}_drawn`) stay on one page
+    // when a tall face is cut across.
+    let panels = &m.layout().panels;
+    for (i, p) in panels.iter().enumerate() {
+        let Some(card) = p.id.strip_suffix("_drawn") else {
+            continue;
+        };
+        if let Some(j) = panels.iter().position(|q| q.id == card) {
+            let (a, b) = (&placed[i], &placed[j]);
+            c.keep_together(a.y.min(b.y), (a.y + a.h).max(b.y + b.h));
+        }
+    }
     c.rect(
         0.5,
         0.5,

@@ -136,6 +136,9 @@ pub struct Canvas {
     pub height: f64,
     /// What is drawn, bottom first.
     pub items: Vec<Item>,
+    /// Spans from a top to a bottom, in points, that [`Canvas::strips`] keeps whole as it
+    /// keeps an item (a card and the draw it is read against).
+    pub keep: Vec<(f64, f64)>,
 }
 
 impl Canvas {
@@ -145,7 +148,14 @@ impl Canvas {
             width,
             height,
             items: Vec::new(),
+            keep: Vec::new(),
         }
+    }
+
+    /// Asks [`Canvas::strips`] not to cut between `top` and `bottom` (points from the
+    /// canvas's top) unless the span is taller than a strip, as for a panel.
+    pub fn keep_together(&mut self, top: f64, bottom: f64) {
+        self.keep.push((top, bottom));
     }
 
     /// Draws a rectangle (see [`Item::Rect`]).
@@ -273,13 +283,15 @@ impl Canvas {
     /// Where to cut this canvas across into strips at most `most` points high, top to
     /// bottom: the bottom edge of each strip (the last is the canvas's height). A cut falls
     /// where no item lower than `most` crosses it (a panel, a box or a line of text is kept
-    /// whole; the face's own background, taller than a strip, is cut), as low as it can
+    /// whole; the face's own background, taller than a strip, is cut), nor a span asked to
+    /// be kept together ([`Canvas::keep_together`]) lower than `most`, as low as it can
     /// within `most` of the strip's top and in its lower half; failing that, `most` down.
     pub fn strips(&self, most: f64) -> Vec<f64> {
         let spans: Vec<(f64, f64)> = self
             .items
             .iter()
             .map(Item::extent)
+            .chain(self.keep.iter().copied())
             .filter(|(t, b)| b - t < most)
             .collect();
         let clean = |y: f64| spans.iter().all(|&(t, b)| y <= t || y >= b);
@@ -454,6 +466,19 @@ mod tests {
             c.strips(60.0),
             [32.0, 92.0, 132.0, 192.0, 232.0, 292.0, 300.0]
         );
+    }
+
+    #[test]
+    fn panels_kept_together_are_not_cut_apart() {
+        let mut c = tall_face();
+        // Strips of at most 200: the lowest clean cut is the rule at 200, between the second
+        // panel (110 to 190) and the third (210 to 290).
+        assert_eq!(c.strips(200.0), [200.0, 300.0]);
+        // The two read together: the cut goes above both, and they make the last strip.
+        c.keep_together(110.0, 290.0);
+        assert_eq!(c.strips(200.0), [110.0, 300.0]);
+        // A span taller than a strip is cut as before.
+        assert_eq!(c.strips(150.0), [110.0, 210.0, 300.0]);
     }
 
     #[test]
