@@ -714,6 +714,13 @@ fn a_deck_proof_sheet_is_a_searchable_pdf_with_a_cover_and_every_ticket() {
     for r in &rows {
         assert!(text.contains(&format!("série {}", r[4])));
     }
+    // The opening page gives the scale the tickets are drawn at: three plain coq proofs a
+    // page.
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("Billets reproduits à 83 % de leur taille : textes et code-barres y sont réduits d'autant par rapport au billet imprimé."),
+        "{flat}"
+    );
 }
 
 #[test]

@@ -52,10 +52,7 @@ pub fn proof_sheet(proofs: &Proofs, marks: Marks) -> Result<Vec<u8>, RenderError
         man.block
     ));
     flow.page_words(w.page);
-    composition(&mut flow, proofs, marks);
-
-    flow.new_page();
-    let room = flow.room();
+    let room = flow.page_room();
     let tallest = drawn.iter().map(|c| c.height).fold(1.0, f64::max);
     let widest = drawn.iter().map(|c| c.width).fold(1.0, f64::max);
     let across = (flow.width() / widest).min(1.0);
@@ -67,6 +64,18 @@ pub fn proof_sheet(proofs: &Proofs, marks: Marks) -> Result<Vec<u8>, RenderError
         .find(|&n| fits(n) >= LEGIBLE)
         .unwrap_or(1.0);
     let scale = across.min(fits(per_page));
+    // The scale of every proof, said on the opening page: a tall face's is chosen for it.
+    let scales: Vec<f64> = if scale < LEGIBLE {
+        drawn
+            .iter()
+            .filter_map(|c| tall_layout(flow.width(), c, room).map(|l| l.1))
+            .collect()
+    } else {
+        vec![scale]
+    };
+    composition(&mut flow, proofs, marks, &scales);
+
+    flow.new_page();
     if scale < LEGIBLE {
         let words = Words::of(spec.language);
         for (c, t) in drawn.iter().zip(&proofs.tickets) {
@@ -96,15 +105,24 @@ pub fn proof_sheet(proofs: &Proofs, marks: Marks) -> Result<Vec<u8>, RenderError
 /// proof, in points.
 const CONTINUED: f64 = 16.0;
 
-/// A face too tall for a page at a legible scale (six bingo cards one above the other):
-/// cut across into strips ([`Canvas::strips`], between its panels), set side by side in
-/// 1 to 4 columns from a new page, at a scale from [`LEGIBLE`] to 1 (the widest the columns
-/// allow, or 0.9, 0.8 or [`LEGIBLE`]): the layout of the fewest pages, then of the largest
-/// scale. Each further page starts with `named` (the ticket's number and serial,
-/// "continued"), so that every page says whose proof it holds. `room` is a page's height
-/// for proofs, in points.
-fn tall(flow: &mut Flow, c: &Canvas, room: f64, named: &str) {
-    let width = flow.width();
+/// The sentence that gives the proofs' scale (`scales`, each between 0 and 1) as a
+/// percentage, or the range of them, in `words` ([`crate::proof::words`]'s `scale`): a printer
+/// measuring a proof on the sheet (a barcode's module, a text's size) must know it.
+fn scale_words(scales: &[f64], words: (&str, &str, &str)) -> String {
+    let pct = |s: f64| (s * 100.0).round() as u32;
+    let lo = scales.iter().copied().map(pct).min().unwrap_or(100);
+    let hi = scales.iter().copied().map(pct).max().unwrap_or(100);
+    match (lo, hi) {
+        (100, 100) => format!("{}.", words.2),
+        (a, b) if a == b => format!("{} {a} % {}.", words.0, words.1),
+        (a, b) => format!("{} {a}–{b} % {}.", words.0, words.1),
+    }
+}
+
+/// How [`tall`] lays out face `c` on pages `width` points wide with `room` points for
+/// proofs: (pages, scale, columns of strips, the strips' cuts), the layout of the fewest
+/// pages, then of the largest scale; `None` for a face with no layout at all.
+fn tall_layout(width: f64, c: &Canvas, room: f64) -> Option<(usize, f64, usize, Vec<f64>)> {
     let layouts = (1..=4).flat_map(|k: usize| {
         let kf = k as f64;
         let widest = ((width - (kf - 1.0) * GAP) / (kf * c.width)).min(1.0);
@@ -117,8 +135,18 @@ fn tall(flow: &mut Flow, c: &Canvas, room: f64, named: &str) {
             })
     });
     // The fewest pages; among those, the largest scale.
-    let Some((_, scale, k, cuts)) = layouts.min_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)))
-    else {
+    layouts.min_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)))
+}
+
+/// A face too tall for a page at a legible scale (six bingo cards one above the other):
+/// cut across into strips ([`Canvas::strips`], between its panels), set side by side in
+/// 1 to 4 columns from a new page, at a scale from [`LEGIBLE`] to 1 (the widest the columns
+/// allow, or 0.9, 0.8 or [`LEGIBLE`]): the layout of the fewest pages, then of the largest
+/// scale. Each further page starts with `named` (the ticket's number and serial,
+/// "continued"), so that every page says whose proof it holds. `room` is a page's height
+/// for proofs, in points.
+fn tall(flow: &mut Flow, c: &Canvas, room: f64, named: &str) {
+    let Some((_, scale, k, cuts)) = tall_layout(flow.width(), c, room) else {
         return;
     };
     let strips: Vec<Canvas> = cuts
@@ -148,8 +176,9 @@ fn tall(flow: &mut Flow, c: &Canvas, room: f64, named: &str) {
     }
 }
 
-/// The opening pages: what the sheet is of, its ways and its features.
-fn composition(flow: &mut Flow, proofs: &Proofs, marks: Marks) {
+/// The opening pages: what the sheet is of, the scale its proofs are drawn at (`scales`:
+/// each proof's, or one for all), its ways and its features.
+fn composition(flow: &mut Flow, proofs: &Proofs, marks: Marks, scales: &[f64]) {
     let spec = &proofs.spec;
     let man = &proofs.manifest;
     let qa = marks == Marks::Shown;
@@ -219,6 +248,7 @@ fn composition(flow: &mut Flow, proofs: &Proofs, marks: Marks) {
         let last = lines.last_mut().expect("a line");
         *last = last.replace(" ; ", "; ");
     }
+    lines.push(scale_words(scales, w.scale));
     for l in &lines {
         flow.paragraph(l, Font::Regular, 9.5, 0.0);
     }
@@ -352,7 +382,19 @@ fn ranges(tickets: &[u32]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::ranges;
+    use super::{ranges, scale_words};
+
+    #[test]
+    fn the_scale_is_said_as_a_percentage_or_a_range() {
+        let w = ("Drawn at", "of size", "Full size");
+        assert_eq!(scale_words(&[1.0], w), "Full size.");
+        assert_eq!(scale_words(&[0.7712], w), "Drawn at 77 % of size.");
+        assert_eq!(
+            scale_words(&[0.8, 0.75, 0.8], w),
+            "Drawn at 75–80 % of size."
+        );
+        assert_eq!(scale_words(&[], w), "Full size.");
+    }
 
     #[test]
     fn ticket_numbers_are_written_as_runs() {

@@ -89,6 +89,9 @@ pub struct SheetWords {
     pub page: (&'static str, &'static str),
     /// After a ticket's number and serial at the top of each further page its proof takes.
     pub continued: &'static str,
+    /// The scale of the proofs: before and after the percentage (or range of them), and
+    /// the sentence for proofs drawn at full size.
+    pub scale: (&'static str, &'static str, &'static str),
 }
 
 /// English.
@@ -155,6 +158,11 @@ const EN: Words = Words {
         ],
         page: ("page", "of"),
         continued: "continued",
+        scale: (
+            "Tickets drawn at",
+            "of their size: text and barcode are that much smaller here than on the printed ticket",
+            "Tickets drawn at their size",
+        ),
     },
 };
 
@@ -225,6 +233,11 @@ const FR: Words = Words {
         ],
         page: ("page", "sur"),
         continued: "suite",
+        scale: (
+            "Billets reproduits à",
+            "de leur taille : textes et code-barres y sont réduits d'autant par rapport au billet imprimé",
+            "Billets reproduits à leur taille",
+        ),
     },
 };
 

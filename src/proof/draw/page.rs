@@ -271,6 +271,11 @@ impl Flow {
         self.y += h + 6.0;
     }
 
+    /// The room of a whole page, from its top margin to its bottom one, in points.
+    pub fn page_room(&self) -> f64 {
+        self.bottom() - MARGIN_TOP
+    }
+
     /// Room left on this page, in points.
     pub fn room(&self) -> f64 {
         self.bottom() - self.y
