@@ -65,11 +65,16 @@ pub fn proof_sheet(proofs: &Proofs, marks: Marks) -> Result<Vec<u8>, RenderError
         .unwrap_or(1.0);
     let scale = across.min(fits(per_page));
     // The scale of every proof, said on the opening page: a tall face's is chosen for it.
-    let scales: Vec<f64> = if scale < LEGIBLE {
+    let layouts: Vec<Option<TallLayout>> = if scale < LEGIBLE {
         drawn
             .iter()
-            .filter_map(|c| tall_layout(flow.width(), c, room).map(|l| l.1))
+            .map(|c| tall_layout(flow.width(), c, room))
             .collect()
+    } else {
+        Vec::new()
+    };
+    let scales: Vec<f64> = if scale < LEGIBLE {
+        layouts.iter().flatten().map(|l| l.scale).collect()
     } else {
         vec![scale]
     };
@@ -78,7 +83,7 @@ pub fn proof_sheet(proofs: &Proofs, marks: Marks) -> Result<Vec<u8>, RenderError
     flow.new_page();
     if scale < LEGIBLE {
         let words = Words::of(spec.language);
-        for (c, t) in drawn.iter().zip(&proofs.tickets) {
+        for ((c, t), layout) in drawn.iter().zip(&proofs.tickets).zip(&layouts) {
             let p = words.place;
             let named = format!(
                 "{} {} · {} {} ({})",
@@ -88,7 +93,9 @@ pub fn proof_sheet(proofs: &Proofs, marks: Marks) -> Result<Vec<u8>, RenderError
                 String::from_utf8_lossy(&t.serial),
                 w.continued
             );
-            tall(&mut flow, c, room, &named);
+            if let Some(layout) = layout {
+                tall(&mut flow, c, layout, room, &named);
+            }
         }
     } else {
         for c in &drawn {
@@ -119,10 +126,20 @@ fn scale_words(scales: &[f64], words: (&str, &str, &str)) -> String {
     }
 }
 
+/// How [`tall`] lays out a face too tall for a page.
+struct TallLayout {
+    /// The scale it is drawn at.
+    scale: f64,
+    /// The strips set side by side on a page.
+    columns: usize,
+    /// Where the face is cut ([`Canvas::strips`]).
+    cuts: Vec<f64>,
+}
+
 /// How [`tall`] lays out face `c` on pages `width` points wide with `room` points for
-/// proofs: (pages, scale, columns of strips, the strips' cuts), the layout of the fewest
-/// pages, then of the largest scale; `None` for a face with no layout at all.
-fn tall_layout(width: f64, c: &Canvas, room: f64) -> Option<(usize, f64, usize, Vec<f64>)> {
+/// proofs: the layout of the fewest pages, then of the largest scale; `None` for a face
+/// with no layout at all.
+fn tall_layout(width: f64, c: &Canvas, room: f64) -> Option<TallLayout> {
     let layouts = (1..=4).flat_map(|k: usize| {
         let kf = k as f64;
         let widest = ((width - (kf - 1.0) * GAP) / (kf * c.width)).min(1.0);
@@ -135,20 +152,27 @@ fn tall_layout(width: f64, c: &Canvas, room: f64) -> Option<(usize, f64, usize, 
             })
     });
     // The fewest pages; among those, the largest scale.
-    layouts.min_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)))
+    layouts
+        .min_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)))
+        .map(|(_, scale, columns, cuts)| TallLayout {
+            scale,
+            columns,
+            cuts,
+        })
 }
 
 /// A face too tall for a page at a legible scale (six bingo cards one above the other):
 /// cut across into strips ([`Canvas::strips`], between its panels), set side by side in
 /// 1 to 4 columns from a new page, at a scale from [`LEGIBLE`] to 1 (the widest the columns
-/// allow, or 0.9, 0.8 or [`LEGIBLE`]): the layout of the fewest pages, then of the largest
-/// scale. Each further page starts with `named` (the ticket's number and serial,
+/// allow, or 0.9, 0.8 or [`LEGIBLE`]), as `layout` ([`tall_layout`]) chose. Each further page starts with `named` (the ticket's number and serial,
 /// "continued"), so that every page says whose proof it holds. `room` is a page's height
 /// for proofs, in points.
-fn tall(flow: &mut Flow, c: &Canvas, room: f64, named: &str) {
-    let Some((_, scale, k, cuts)) = tall_layout(flow.width(), c, room) else {
-        return;
-    };
+fn tall(flow: &mut Flow, c: &Canvas, layout: &TallLayout, room: f64, named: &str) {
+    let TallLayout {
+        scale,
+        columns: k,
+        ref cuts,
+    } = *layout;
     let strips: Vec<Canvas> = cuts
         .iter()
         .scan(0.0, |top, &bottom| {
