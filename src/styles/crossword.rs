@@ -1464,28 +1464,36 @@ impl Style for Crossword {
 
 /// The grid's play area (area 0), judged and marked apart from the bonus word.
 impl Crossword {
-    /// The marks of the grid's play area: its complete words and their letters on a
-    /// winning grid, or on a near miss those and the word one letter short.
+    /// The marks of the grid's play area: its complete words and their letters among yours,
+    /// as a win on a winning grid, as a near miss on a near miss. A near miss also marks
+    /// each word one letter short as a decoy (shown, winning nothing), never as the near
+    /// miss: a reader counting the near miss's words then counts the complete ones only,
+    /// one fewer than the legend's lowest count, and does not read a loser as a winner.
     fn grid_marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark> {
         let (complete, short) = self.complete_and_short(face);
-        let (kind, words) = if ev.wins.iter().any(|w| w.area == 0) {
-            (MarkKind::Win, complete)
+        let (kind, short) = if ev.wins.iter().any(|w| w.area == 0) {
+            (MarkKind::Win, 0)
         } else if ev.shows(self.near_miss_id) {
-            (MarkKind::NearMiss, complete | short)
+            (MarkKind::NearMiss, short)
         } else {
             return Vec::new();
         };
         let mut on = 0u32;
         let mut out = Vec::new();
         for (i, &w) in self.face_words(face).iter().enumerate() {
-            if words & (1 << i) != 0 {
+            let kind = if complete & (1 << i) != 0 {
                 on |= self.masks[w as usize];
-                out.push(Mark {
-                    area: 0,
-                    column: 1 + i,
-                    kind,
-                });
-            }
+                kind
+            } else if short & (1 << i) != 0 {
+                MarkKind::Decoy
+            } else {
+                continue;
+            };
+            out.push(Mark {
+                area: 0,
+                column: 1 + i,
+                kind,
+            });
         }
         let start = 1 + self.n;
         for i in 0..self.letters {
@@ -2031,6 +2039,28 @@ mod tests {
         assert_eq!(ev.wins.as_slice(), [win(1, 5)]);
         // CHAT and RAT are one letter short beside one complete word: the grid's near miss.
         assert!(m.shows(&ev, NEAR_MISS));
+        // Its marks: the complete word AIRE and its letters A R I E (columns 6 to 9) as the
+        // near miss, CHAT and RAT as decoys, so that one word shows, one fewer than a win.
+        let mut grid_marks: Vec<(usize, MarkKind)> = m
+            .marks(&f, &ev)
+            .iter()
+            .filter(|k| k.area == 0)
+            .map(|k| (k.column, k.kind))
+            .collect();
+        grid_marks.sort_unstable_by_key(|&(c, _)| c);
+        let (near, decoy) = (MarkKind::NearMiss, MarkKind::Decoy);
+        assert_eq!(
+            grid_marks,
+            [
+                (1, decoy),
+                (2, decoy),
+                (3, near),
+                (6, near),
+                (7, near),
+                (8, near),
+                (9, near)
+            ]
+        );
         // The bonus word's marks: the word, its box and its letters J O K E R among yours.
         let mut bonus_marks: Vec<usize> = m
             .marks(&f, &ev)
