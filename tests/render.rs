@@ -2082,7 +2082,7 @@ fn a_natural_is_named_as_the_pay_legend_names_it() {
             .unwrap();
         let r = &rows(&d)[n as usize - 1];
         assert_eq!((r[5].as_str(), r[6].as_str()), ("500", "bj250"));
-        // The dealer's two cards, then hand h's two: columns 9 + 4 (h - 1) and the next.
+        // Hand h's two cards: columns 9 + 4 (h - 1) and the next (the dealer's are 7 and 8).
         let hand = (1..=5)
             .find(|h| {
                 let cards = &r[5 + 4 * h..7 + 4 * h];
@@ -2090,7 +2090,8 @@ fn a_natural_is_named_as_the_pay_legend_names_it() {
                     && cards.iter().any(|c| "TJQK".contains(&c[..1]))
             })
             .unwrap();
-        let cards = [&r[7], &r[8], &r[5 + 4 * hand], &r[6 + 4 * hand]];
+        // The hand's own cards only: the dealer's are what it is compared with, unmarked.
+        let cards = [&r[5 + 4 * hand], &r[6 + 4 * hand]];
         let svg = proof_of(&d, &n.to_string(), &t.path().join(format!("p-{lang}")));
         let hand = if lang == "en" {
             format!("“Main {hand}”")

@@ -1578,7 +1578,9 @@ impl Style for CardTotal {
         let mut out = Vec::new();
         for r in 0..self.hands {
             let area = r as u8;
-            let cells: Vec<usize> = self.player_cols(r).chain(self.dealer_cols(r)).collect();
+            // The hand's cards, never the dealer's: the dealer's cards are what a hand is
+            // compared with, and a proof marking them « winning » would say the bank wins.
+            let cells: Vec<usize> = self.player_cols(r).collect();
             let mut mark = |column: usize, kind: MarkKind| out.push(Mark { area, column, kind });
             if ev.wins.iter().any(|w| w.area == area) {
                 for &c in &cells {
