@@ -1111,7 +1111,10 @@ fn the_key_names_only_the_marks_the_proof_shows() {
         let svg = std::fs::read_to_string(entry.unwrap().path()).unwrap();
         for (tag, key) in [
             ("GAGNANT", "GAGNANT : gagne"),
-            ("PRESQUE", "PRESQUE : presque (à une case d'un gain)"),
+            (
+                "PRESQUE",
+                "PRESQUE : presque (perdant, tout près d'un gain)",
+            ),
             ("LEURRE", "LEURRE : leurre (montré, ne gagne rien)"),
         ] {
             let marked = svg.contains(&format!(">{tag}</text>"));
@@ -2366,7 +2369,7 @@ fn a_near_miss_note_names_its_area_once() {
         assert!(!svg.contains("presque gagnant : «"), "{svg}");
         assert!(!svg.contains("à un symbole"), "{svg}");
         if svg.contains(">PRESQUE</text>") {
-            assert!(svg.contains(">PRESQUE : presque (à une case d'un gain)</text>"));
+            assert!(svg.contains(">PRESQUE : presque (perdant, tout près d'un gain)</text>"));
         }
     }
     assert!(notes > 0);

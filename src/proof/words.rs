@@ -105,7 +105,7 @@ const EN: Words = Words {
     tags: ["WIN", "NEAR MISS", "DECOY"],
     key: [
         "wins",
-        "near miss (one cell short of a win)",
+        "near miss (a loser, one step short of a win)",
         "decoy (shown, wins nothing)",
     ],
     wins: "wins",
@@ -177,7 +177,7 @@ const FR: Words = Words {
     tags: ["GAGNANT", "PRESQUE", "LEURRE"],
     key: [
         "gagne",
-        "presque (à une case d'un gain)",
+        "presque (perdant, tout près d'un gain)",
         "leurre (montré, ne gagne rien)",
     ],
     wins: "gagne",
