@@ -692,7 +692,7 @@ fn verify_tallies_every_feature_of_a_deck() {
         tally,
         vec![
             ("near_miss_jeu1".to_string(), 7, 7),
-            ("near_miss_jeu2".to_string(), 10, 10)
+            ("near_miss_jeu2".to_string(), 12, 12)
         ]
     );
     let promised: Vec<(String, u64, bool)> = r["promised"]

@@ -51,11 +51,11 @@ fn small_pharaon_block_generates_and_verifies_clean() {
     // play styles' draws, of the RNG contract or of a file format).
     assert_eq!(
         sha256(&out.join("tickets.csv")),
-        "01d9b459ac5c76ac90cf712c40a9758b8522813b39c0c7a2885708552de3aa51"
+        "d24c3b0aba1d1295223287c7374208f1e85688311864249b106b5d671d01d1cd"
     );
     assert_eq!(
         sha256(&out.join("tickets.bin")),
-        "32b5d6b8cb1e33640de878bf3d9ef5655d2f9e54a3945cfbeca7600d0ad27957"
+        "f79cc16c5c397367af066d131f02bbe37eea9a0cfdfee07d268c0f06b18d1a7e"
     );
 }
 

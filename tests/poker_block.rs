@@ -62,8 +62,8 @@ fn small_poker_block_generates_and_verifies_clean() {
     assert_eq!(sha256(&one.join("tickets.csv")), GOLDEN_CSV);
     assert_eq!(sha256(&one.join("tickets.bin")), GOLDEN_BIN);
 }
-const GOLDEN_CSV: &str = "a850a15ec593dfe93837a19fc7e8440e7f51010f86c9c6a653c40ed680325987";
-const GOLDEN_BIN: &str = "70d10f606c1640b1864ac4355f0026e52470098502ff789001a071db24f7c281";
+const GOLDEN_CSV: &str = "58443eb7546b5afeb6b0f18a569e5a53692d8f37ede29653daacbe05f95f1441";
+const GOLDEN_BIN: &str = "ec35edcde50480cceedb264b5c06799c77ca5a106c3a193fba3289e57cf816ba";
 
 #[test]
 fn verify_finds_a_pocket_pair_edited_onto_a_losing_zone() {

@@ -948,16 +948,25 @@ fn a_proof_shows_what_the_ticket_prints_outside_its_cells() {
         assert!(drawn(&svg, text), "{text} not drawn");
     }
 
-    // Card 1 paid by its number of matches, card 2 by line around a FREE centre.
+    // Card 1 paid by its number of matches, card 2 by line around a FREE centre: the
+    // ticket the deck promises a near miss on.
     let d = t.path().join("bingo");
     deck(&repo("game_specs/examples/bingo_duo.toml"), &d);
+    let near = manifest(&d)["promised_features"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["feature"].as_str().unwrap().starts_with("near_miss"))
+        .unwrap()["ticket"]
+        .as_u64()
+        .unwrap();
     tirage()
         .arg("render")
         .arg(&d)
-        .args(["--tickets", "1"])
+        .args(["--tickets", &near.to_string()])
         .assert()
         .success();
-    let svg = std::fs::read_to_string(beside(&d).join("ticket-1.svg")).unwrap();
+    let svg = std::fs::read_to_string(beside(&d).join(format!("ticket-{near}.svg"))).unwrap();
     // Card 2's FREE centre, card 1's pay table by number of matches, and a key without the
     // decoy the game never shows.
     assert!(drawn(&svg, "LIBRE"));

@@ -543,19 +543,56 @@ impl Weights {
     }
 }
 
-/// Shuffles `items` in place: Fisher–Yates with [`below`], every permutation equally likely.
-/// A slice longer than 64 items is shuffled in runs of 64 swaps, each run's draws
-/// made before its swaps: the same draws and the same swaps in the same order, but the
-/// swaps' reads of far-apart items (a block's millions of ways) wait for memory together,
-/// not one after another.
+/// Hands `each`, in order, `count` independent uniform indices: the first in `0..top`,
+/// each next one in a range one smaller (`0..top − 1`, …). Consecutive ranges whose product
+/// fits in a `u32` share one 32-bit draw, read off as [`below_mixed`] reads its digits:
+/// drawing 7 indices below 8, 7, …, 2 takes one draw where [`below`] one by one takes
+/// seven. Panics if `count` exceeds `top` (a range would be empty: a caller bug).
+#[inline]
+pub fn below_falling<R: RngCore + ?Sized>(
+    rng: &mut R,
+    top: u32,
+    count: usize,
+    mut each: impl FnMut(u32),
+) {
+    assert!(
+        count <= top as usize,
+        "below_falling: {count} indices below {top}"
+    );
+    let mut r = top;
+    let last = top - count as u32;
+    while r > last {
+        // The group r, r − 1, …, down to (not including) `lo`: the longest whose product
+        // fits in a u32.
+        let (mut n, mut lo) = (1u64, r);
+        while lo > last && n * u64::from(lo) <= u64::from(u32::MAX) {
+            n *= u64::from(lo);
+            lo -= 1;
+        }
+        let mut u = accepted(rng, n as u32);
+        while r > lo {
+            let m = u64::from(u) * u64::from(r);
+            each((m >> 32) as u32);
+            u = m as u32;
+            r -= 1;
+        }
+    }
+}
+
+/// Shuffles `items` in place: Fisher–Yates, every permutation equally likely, the swap
+/// at position `i` with one of positions `0..=i` drawn by [`below_falling`] (a slice of up
+/// to 12 items takes one 32-bit draw). A slice longer than 64 items is shuffled in runs
+/// of 64 swaps, each drawn by [`below`] before its swaps: the swaps' reads of far-apart
+/// items (a block's millions of ways) wait for memory together, not one after another.
 pub fn shuffle<T, R: RngCore + ?Sized>(rng: &mut R, items: &mut [T]) {
     if items.len() > RUN {
         return shuffle_in_runs(rng, items);
     }
-    for i in (1..items.len()).rev() {
-        let j = below(rng, (i + 1) as u32) as usize;
-        items.swap(i, j);
-    }
+    let mut i = items.len();
+    below_falling(rng, i as u32, i.saturating_sub(1), |j| {
+        i -= 1;
+        items.swap(i, j as usize);
+    });
 }
 
 /// Swaps of [`shuffle`] whose draws are made together.
@@ -802,7 +839,7 @@ mod tests {
     /// time, from the same stream, and leaves the stream where it does.
     #[test]
     fn shuffle_in_runs_is_fisher_yates() {
-        for n in [0, 1, 2, RUN, RUN + 1, RUN + 2, 2 * RUN + 1, 1000, 4096 + 17] {
+        for n in [RUN + 1, RUN + 2, 2 * RUN + 1, 1000, 4096 + 17] {
             let mut ours: Vec<u32> = (0..n as u32).collect();
             let mut want = ours.clone();
             let (mut r, mut s) = (
@@ -817,6 +854,86 @@ mod tests {
             assert_eq!(ours, want, "{n} items");
             assert_eq!(r.next_u64(), s.next_u64(), "{n} items");
         }
+    }
+
+    /// Indices below falling ranges are the mixed-radix digits of one bounded draw per
+    /// group of ranges whose product fits in a `u32`, first range most significant.
+    #[test]
+    fn falling_indices_are_the_digits_of_one_draw_per_group() {
+        let s = seed();
+        let (mut a, mut b) = (
+            stream(&s, Purpose::Faces, 1, 4),
+            stream(&s, Purpose::Faces, 1, 4),
+        );
+        let falling = |r: &mut Stream, top: u32, count: usize| {
+            let mut v = Vec::new();
+            below_falling(r, top, count, |j| v.push(j));
+            v
+        };
+        let digits = |mut x: u32, radices: &[u32]| {
+            let mut d = vec![0; radices.len()];
+            for (k, &r) in radices.iter().enumerate().rev() {
+                d[k] = x % r;
+                x /= r;
+            }
+            d
+        };
+        for _ in 0..1000 {
+            // 8 · 7 · … · 2 = 40 320: one draw.
+            let r: Vec<u32> = (2..=8).rev().collect();
+            assert_eq!(falling(&mut a, 8, 7), digits(below(&mut b, 40_320), &r));
+            // 20 · 19 · … · 14 = 390 700 800 fits, times 13 does not: two draws.
+            let r: Vec<u32> = (14..=20).rev().collect();
+            let mut want = digits(below(&mut b, 390_700_800), &r);
+            want.push(below(&mut b, 13));
+            assert_eq!(falling(&mut a, 20, 8), want);
+            // Down to a range of 1: its index is 0 and changes nothing.
+            let mut want = digits(below(&mut b, 6), &[3, 2]);
+            want.push(0);
+            assert_eq!(falling(&mut a, 3, 3), want);
+        }
+        // No index, no draw.
+        assert!(falling(&mut a, 5, 0).is_empty());
+        assert_eq!(a.next_u64(), b.next_u64(), "streams still in step");
+    }
+
+    /// A shuffle of a short slice is one draw: the 24 draws that give 0, 1, …, 23 below
+    /// 4! give the 24 orders of 4 items, each once, so every order is equally likely.
+    #[test]
+    fn a_short_shuffle_maps_each_draw_to_its_own_order() {
+        struct Fixed(u32);
+        impl RngCore for Fixed {
+            fn next_u32(&mut self) -> u32 {
+                self.0
+            }
+            fn next_u64(&mut self) -> u64 {
+                unimplemented!()
+            }
+            fn fill_bytes(&mut self, _: &mut [u8]) {
+                unimplemented!()
+            }
+            fn try_fill_bytes(&mut self, _: &mut [u8]) -> Result<(), rand_core::Error> {
+                unimplemented!()
+            }
+        }
+        let mut orders = Vec::new();
+        for k in 0..24u64 {
+            // The least u32 whose product by 24 has k as its high half, plus one: its low
+            // half is then at least 24, above the rejected band (2³² mod 24 = 16).
+            let u = ((k << 32).div_ceil(24) + 1) as u32;
+            assert_eq!((u64::from(u) * 24) >> 32, k);
+            let mut v = [0u8, 1, 2, 3];
+            shuffle(&mut Fixed(u), &mut v);
+            orders.push(v);
+        }
+        assert_eq!(
+            orders[0],
+            [1, 2, 3, 0],
+            "draw 0: every swap with position 0"
+        );
+        orders.sort_unstable();
+        orders.dedup();
+        assert_eq!(orders.len(), 24);
     }
 
     #[test]

@@ -1546,8 +1546,8 @@ mod tests {
         assert_eq!(shown(&m, &l), LOSING);
     }
 
-    const VECTOR: [u8; 12] = [3, 4, 3, 4, 3, 4, 0, 0, 2, 2, 0, 0];
-    const LOSING: [u64; 6] = [1, 5, 50, 500, 500, 5];
+    const VECTOR: [u8; 12] = [0, 0, 3, 4, 2, 2, 3, 4, 3, 4, 0, 0];
+    const LOSING: [u64; 6] = [500, 5, 500, 1, 50, 5];
 
     /// `SIX` with a ×2 multiplier (play area 1, `jeu_2x`) and a win-all (play area 2,
     /// `jeu_sac`), and `extra`.
@@ -1889,7 +1889,7 @@ mod tests {
     #[test]
     fn special_synthesis_is_deterministic() {
         // Value-stability vectors (change only with the style's draws): SAC beside 2 + 50 +
-        // 5 + 2 + 1; three 50 beside 2X.
+        // 1 + 2 + 5; three 50 beside 2X.
         let m = with_specials("decoy_multiplier = 0.5").unwrap();
         let f = drawn_twice(&m, &way_in(&[(Some(2), 60)]), 7);
         assert_eq!(cells_of(&m, &f), SAC_60);
@@ -1897,6 +1897,6 @@ mod tests {
         assert_eq!(cells_of(&m, &f), X2_100);
     }
 
-    const SAC_60: [&str; 6] = ["2", "50", "5", "2", "1", "SAC"];
+    const SAC_60: [&str; 6] = ["2", "50", "1", "2", "5", "SAC"];
     const X2_100: [&str; 6] = ["50", "50", "2X", "1", "50", "1"];
 }

@@ -1277,7 +1277,7 @@ mod tests {
         let f = drawn_twice(&m, &way(&[10]), 42);
         assert_eq!(
             texts(&m, &f)[..6],
-            ["ALGUE", "COQUILLE", "X5", "PIERRE", "CORAIL", "RUBIS"]
+            ["X5", "PIERRE", "COQUILLE", "CORAIL", "ALGUE", "RUBIS"]
         );
     }
 
@@ -1361,7 +1361,7 @@ mod tests {
         let f = drawn_twice(&m, &way_at(1, &[107]), 42);
         assert_eq!(
             texts(&m, &f)[..5],
-            ["CORAIL", "COQUILLE", "SABLE", "PIERRE", "TOUT"]
+            ["CORAIL", "SABLE", "COQUILLE", "PIERRE", "TOUT"]
         );
     }
 

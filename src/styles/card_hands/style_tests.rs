@@ -275,8 +275,8 @@ fn synthesis_is_deterministic_and_pinned() {
     assert_eq!(texts(&s.game, &face).join(" "), PINNED);
 }
 
-/// Way 4+4+2, stream 7: brelan of 4 (GAIN 2), paire of kings (4), brelan of 8 (4).
-const PINNED: &str = "4c 4h 2 DEUX EUROS 7h Ks 4 QUATRE EUROS 8d 8c 4 QUATRE EUROS 8s As Kh 4d Jh";
+/// Way 4+4+2, stream 7: each hand's two cards and GAIN (2, 4, 4), then the shared cards.
+const PINNED: &str = "6h 4c 2 DEUX EUROS As Ac 4 QUATRE EUROS 5h Jc 4 QUATRE EUROS 6c 5d Ah Js 3c";
 
 #[test]
 fn five_and_six_zones_round_trip() {

@@ -662,7 +662,7 @@ fn synthesis_is_deterministic_and_pinned() {
 }
 
 const PINNED_LOSE: &str = "Jh,Qc,2,DEUX EUROS,2c,9c,10,DIX EUROS,Td,Qd,15,QUINZE EUROS,Th,Qs,15,QUINZE EUROS,5s,8c,4h,Ah,7h";
-const PINNED_4333: &str = "5c,4d,4,QUATRE EUROS,Jh,7d,3,TROIS EUROS,3c,8d,3,TROIS EUROS,Th,Td,3,TROIS EUROS,Tc,8h,3d,4h,Js";
+const PINNED_4333: &str = "2s,As,3,TROIS EUROS,6c,6s,3,TROIS EUROS,Kc,4d,4,QUATRE EUROS,5c,9s,3,TROIS EUROS,Js,2d,6h,4c,5h";
 
 /// Combination and near-miss frequencies follow the spec over many faces.
 #[test]
