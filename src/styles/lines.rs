@@ -903,14 +903,8 @@ impl Lines {
     /// The first line holding `k − 1` of one winning symbol and another symbol: (window,
     /// symbol).
     fn near_miss_line(&self, face: &Face) -> Option<(usize, u8)> {
-        self.near_miss_lines(face).next()
-    }
-
-    /// Every line holding `k − 1` of one winning symbol and another symbol, in window
-    /// order: (window, symbol).
-    fn near_miss_lines<'a>(&'a self, face: &'a Face) -> impl Iterator<Item = (usize, u8)> + 'a {
         let codes = &face.codes[..self.cells()];
-        self.windows.iter().enumerate().filter_map(|(i, w)| {
+        self.windows.iter().enumerate().find_map(|(i, w)| {
             let (a, b) = (codes[w[0] as usize], codes[w[1] as usize]);
             [a, b].into_iter().find_map(|s| {
                 (self.winning[s as usize]
@@ -1585,8 +1579,7 @@ impl Style for Lines {
                 }
             }
             if ev.shows(self.near_miss_id) {
-                // Every line one symbol short, not only the first: a player sees each.
-                for (wi, s) in self.near_miss_lines(face) {
+                if let Some((wi, s)) = self.near_miss_line(face) {
                     for &c in &self.windows[wi] {
                         if face.codes[c as usize] == s {
                             mark(c as usize, MarkKind::NearMiss);
@@ -2003,18 +1996,6 @@ mod tests {
         assert!(ev.wins.is_empty());
         assert!(ev.ambiguities.is_empty());
         assert!(m.shows(&ev, NEAR_MISS));
-        // X X on the top row and X X down the first column: both near misses are marked,
-        // cells 0, 1 and 0, 3 (the corner once per line).
-        let f = face(&m, ["XXO", "XAC", "OCB"], 20);
-        let ev = m.evaluate(&f);
-        assert!(m.shows(&ev, NEAR_MISS));
-        let near: Vec<usize> = m
-            .marks(&f, &ev)
-            .iter()
-            .filter(|k| k.kind == MarkKind::NearMiss)
-            .map(|k| k.column)
-            .collect();
-        assert_eq!(near, [0, 1, 0, 3]);
         // A column of O: loses by the letter, reads as a win.
         let ev = m.evaluate(&face(&m, ["OXA", "OBC", "OAX"], 2));
         assert!(ev.wins.is_empty());
