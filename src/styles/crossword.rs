@@ -1464,36 +1464,32 @@ impl Style for Crossword {
 
 /// The grid's play area (area 0), judged and marked apart from the bonus word.
 impl Crossword {
-    /// The marks of the grid's play area: its complete words and their letters among yours,
-    /// as a win on a winning grid, as a near miss on a near miss. A near miss also marks
-    /// each word one letter short as a decoy (shown, winning nothing), never as the near
-    /// miss: a reader counting the near miss's words then counts the complete ones only,
-    /// one fewer than the legend's lowest count, and does not read a loser as a winner.
+    /// The marks of the grid's play area: on a winning grid its complete words and their
+    /// letters among yours; on a near miss the first word one letter short and its letters
+    /// among yours, that word alone. Marking the complete words too, or every word one
+    /// letter short, would let a reader count as many marked words as the legend pays for
+    /// on a losing ticket.
     fn grid_marks(&self, face: &Face, ev: &Evaluation) -> Vec<Mark> {
         let (complete, short) = self.complete_and_short(face);
-        let (kind, short) = if ev.wins.iter().any(|w| w.area == 0) {
-            (MarkKind::Win, 0)
+        let (kind, words) = if ev.wins.iter().any(|w| w.area == 0) {
+            (MarkKind::Win, complete)
         } else if ev.shows(self.near_miss_id) {
-            (MarkKind::NearMiss, short)
+            // The lowest set bit: the first word one letter short.
+            (MarkKind::NearMiss, short & short.wrapping_neg())
         } else {
             return Vec::new();
         };
         let mut on = 0u32;
         let mut out = Vec::new();
         for (i, &w) in self.face_words(face).iter().enumerate() {
-            let kind = if complete & (1 << i) != 0 {
+            if words & (1 << i) != 0 {
                 on |= self.masks[w as usize];
-                kind
-            } else if short & (1 << i) != 0 {
-                MarkKind::Decoy
-            } else {
-                continue;
-            };
-            out.push(Mark {
-                area: 0,
-                column: 1 + i,
-                kind,
-            });
+                out.push(Mark {
+                    area: 0,
+                    column: 1 + i,
+                    kind,
+                });
+            }
         }
         let start = 1 + self.n;
         for i in 0..self.letters {
@@ -2039,8 +2035,8 @@ mod tests {
         assert_eq!(ev.wins.as_slice(), [win(1, 5)]);
         // CHAT and RAT are one letter short beside one complete word: the grid's near miss.
         assert!(m.shows(&ev, NEAR_MISS));
-        // Its marks: the complete word AIRE and its letters A R I E (columns 6 to 9) as the
-        // near miss, CHAT and RAT as decoys, so that one word shows, one fewer than a win.
+        // Its marks: CHAT alone, the first word one letter short (column 1), and its
+        // letters among yours C H A (columns 4 to 6); neither RAT nor the complete AIRE.
         let mut grid_marks: Vec<(usize, MarkKind)> = m
             .marks(&f, &ev)
             .iter()
@@ -2048,19 +2044,8 @@ mod tests {
             .map(|k| (k.column, k.kind))
             .collect();
         grid_marks.sort_unstable_by_key(|&(c, _)| c);
-        let (near, decoy) = (MarkKind::NearMiss, MarkKind::Decoy);
-        assert_eq!(
-            grid_marks,
-            [
-                (1, decoy),
-                (2, decoy),
-                (3, near),
-                (6, near),
-                (7, near),
-                (8, near),
-                (9, near)
-            ]
-        );
+        let near = MarkKind::NearMiss;
+        assert_eq!(grid_marks, [(1, near), (4, near), (5, near), (6, near)]);
         // The bonus word's marks: the word, its box and its letters J O K E R among yours.
         let mut bonus_marks: Vec<usize> = m
             .marks(&f, &ev)
