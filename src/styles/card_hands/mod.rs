@@ -216,8 +216,8 @@ pub static INFO: StyleInfo = StyleInfo {
         Param { name: "combinations", kind: "array of tables {id, kind, name, not_flush, not_straight, ace_low}", default: None, about: "The winning combinations in ascending order; kind one of pair, three_of_a_kind, straight (not_flush = true; ace_low = false or true), flush (not_straight = true), four_of_a_kind, royal_flush (two_pair, full_house, straight_flush are refused)." },
         Param { name: "zone_amounts", kind: "array of amounts", default: None, about: "Every amount a zone's GAIN can show." },
         Param { name: "decoy_weights", kind: "table amount → integer", default: None, about: "Weight of each amount shown in the GAIN of a losing zone." },
-        Param { name: "near_miss_flush", kind: "number 0..1", default: Some("0"), about: "Share of losing zones whose own cards, with the community cards, make four to a flush." },
-        Param { name: "near_miss_straight", kind: "number 0..1", default: Some("0"), about: "Share of losing zones whose own cards, with the community cards, make four to a straight." },
+        Param { name: "near_miss_flush", kind: "number 0..1", default: Some("0"), about: "Share of losing zones whose own cards, with the community cards, make four to a flush; above 0 only when a flush (or royal_flush) pays." },
+        Param { name: "near_miss_straight", kind: "number 0..1", default: Some("0"), about: "Share of losing zones whose own cards, with the community cards, make four to a straight; above 0 only when a straight (or royal_flush) pays." },
         Param { name: "combination_weights", kind: "table tier amount → table combination id → integer", default: None, about: "Which combination a winning zone shows, per tier (key: the tier's amount, the ticket's whole lot, even when another surface wins part of it)." },
         Param { name: "way_combination_weights", kind: "table way id → table combination id → integer", default: Some("{}"), about: "Combination weights of one way, replacing its tier's." },
     ],
@@ -231,7 +231,6 @@ rank_names = ["TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE", "
 suit_names = ["CLUBS", "DIAMONDS", "HEARTS", "SPADES"]
 zone_amounts = [2, 5, 20]
 decoy_weights = { "2" = 5, "5" = 3, "20" = 1 }
-near_miss_flush = 0.1
 near_miss_straight = 0.1
 combinations = [
   { id = "pair", kind = "pair", name = "PAIR" },

@@ -405,6 +405,22 @@ impl CardHands {
                 "near_miss_flush + near_miss_straight exceed 1".into(),
             ));
         }
+        // A near miss is one card short of a paid combination: four to a flush where no
+        // flush pays would tell a QA tester, and a player, that a flush wins.
+        let listed = |c: &[Combination]| c.iter().any(|c| ids[c.index()].is_some());
+        let pays_flush = listed(&[Combination::Flush, Combination::RoyalFlush]);
+        let pays_straight = listed(&[Combination::Straight, Combination::RoyalFlush]);
+        for (field, rate, pays, what) in [
+            ("near_miss_flush", nf, pays_flush, "flush"),
+            ("near_miss_straight", ns, pays_straight, "straight"),
+        ] {
+            if rate > 0 && !pays {
+                return Err(err(
+                    field,
+                    format!("no combination of `combinations` is a {what} (nor a royal_flush): a hand four to a {what} would be a near miss to a prize the game does not pay; expected 0, or a {what} listed"),
+                ));
+            }
+        }
         let rank_captions = caption_list(&p.rank_names, 13, "rank names (2 … ace)")
             .map_err(|m| err("rank_names", m))?;
         let suit_captions = caption_list(&p.suit_names, 4, "suit names (c d h s)")

@@ -118,19 +118,11 @@ fn columns_areas_panels_and_inscriptions_come_from_the_spec() {
         None,
         "a GAIN has no card inscription"
     );
-    // The features are the spec's ids, then the near misses.
+    // The features are the spec's ids, then the near misses (to a straight only: no
+    // flush pays).
     let features = m.features();
     let ids: Vec<&str> = features.iter().map(|f| f.name.as_str()).collect();
-    assert_eq!(
-        ids,
-        [
-            "paire",
-            "brelan",
-            "suite",
-            NEAR_MISS_FLUSH,
-            NEAR_MISS_STRAIGHT
-        ]
-    );
+    assert_eq!(ids, ["paire", "brelan", "suite", NEAR_MISS_STRAIGHT]);
     // Defaults: p1 … pN, b1 … b5 and the surface's board panel.
     let d = variant(&[
         ("zone_ids = [\"m1\", \"m2\", \"m3\"]", "zones = 3"),
@@ -250,9 +242,9 @@ fn every_feature_shows_when_asked() {
     assert_eq!(m.always_shows(way("1000")), vec!["suite"]);
     assert_eq!(m.always_shows(way("2")), vec!["paire"]);
     assert_eq!(
-        m.can_show_why(way("4+4+2"), NEAR_MISS_FLUSH),
+        m.can_show_why(way("4+4+2"), NEAR_MISS_STRAIGHT),
         Err(Refusal::NeedsLosing {
-            feature: NEAR_MISS_FLUSH.into(),
+            feature: NEAR_MISS_STRAIGHT.into(),
             needs: "one of the 3 zones to lose".into(),
             way: "4+4+2".into()
         })

@@ -702,6 +702,37 @@ fn spec_with(replace: &str, by: &str) -> Result<GameSpec, crate::spec::SpecError
     GameSpec::parse(&PathBuf::from("poker-variant.toml"), text)
 }
 
+/// A near miss to a flush or a straight needs that combination among those paid:
+/// trois_mains pays a pair, three of a kind and a straight, never a flush.
+#[test]
+fn a_near_miss_to_a_combination_the_game_does_not_pay_is_refused() {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("game_specs/examples/trois_mains.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(GameSpec::parse(&path, text.clone()).is_ok());
+    let straight = "near_miss_straight = 0.15";
+    assert!(text.contains(straight));
+    let flush = text.replace(
+        straight,
+        "near_miss_flush = 0.10\nnear_miss_straight = 0.15",
+    );
+    let e = GameSpec::parse(&path, flush).unwrap_err();
+    assert_eq!(e.field, "surfaces[0].near_miss_flush");
+    assert!(
+        e.message
+            .starts_with("no combination of `combinations` is a flush (nor a royal_flush)"),
+        "{e}"
+    );
+    // Without its straight, the game's near miss to a straight is refused the same way.
+    let no_straight = text.replace(
+        "  { id = \"suite\", kind = \"straight\", name = \"SUITE\", not_flush = true, ace_low = false },\n",
+        "",
+    );
+    assert_ne!(no_straight, text);
+    let e = GameSpec::parse(&path, no_straight).unwrap_err();
+    assert_eq!(e.field, "surfaces[0].near_miss_straight", "{e}");
+}
+
 #[test]
 fn infeasible_weights_are_rejected() {
     // A field error names the surface's field, and the field's line where the loader
