@@ -1049,15 +1049,11 @@ fn draw_cell(c: &mut Canvas, cx: f64, cy: f64, cell: &Cell, w: &Words) {
             sign.to_string(),
         );
         if let Some(u) = &cell.under {
-            let room = CELL_W - 4.0;
-            let lines = wrap(u, Font::Bold, 7.0, room);
-            let size = lines
-                .iter()
-                .map(|l| fit(l, Font::Bold, 7.0, room))
-                .fold(7.0, f64::min);
+            // On two lines unless it fits on one at 7 pt, every word kept.
+            let lines = one_or_two_lines(u, Font::Bold, [7.0, 7.0, 7.0], CELL_W - 4.0);
             let last = cy + CELL_H - 4.5;
-            let n = lines.len().min(2);
-            for (k, l) in lines.into_iter().take(2).enumerate() {
+            let n = lines.len();
+            for (k, (l, size)) in lines.into_iter().enumerate() {
                 c.text_styled(
                     cx + CELL_W / 2.0,
                     last - (n - 1 - k) as f64 * 8.0,
@@ -1083,19 +1079,8 @@ fn draw_cell(c: &mut Canvas, cx: f64, cy: f64, cell: &Cell, w: &Words) {
         );
     }
     if let Some(u) = &cell.under {
-        // On one line if it fits at 5.5 pt or more, else on two.
-        let room = CELL_W - 6.0;
-        let one = fit(u, Font::Regular, 6.5, room);
-        let lines = if one >= 5.5 || !u.contains(' ') {
-            vec![(u.clone(), one)]
-        } else {
-            let two = wrap(u, Font::Regular, 5.8, room);
-            let size = two
-                .iter()
-                .map(|l| fit(l, Font::Regular, 5.8, room))
-                .fold(5.8, f64::min);
-            two.into_iter().take(2).map(|l| (l, size)).collect()
-        };
+        // On one line if it fits at 5.5 pt or more, else on two, every word kept.
+        let lines = one_or_two_lines(u, Font::Regular, [6.5, 5.5, 5.8], CELL_W - 6.0);
         let last = cy + CELL_H - 5.0;
         for (n, (l, size)) in lines.iter().enumerate() {
             let y = last - (lines.len() - 1 - n) as f64 * 6.6;
@@ -1121,15 +1106,37 @@ fn value_lines(value: &str) -> Vec<(f64, f64, String)> {
     if one >= 9.0 || !value.contains(' ') {
         return vec![(26.0, one, value.to_string())];
     }
-    let widest =
-        |(a, b): (&str, &str)| text_width(a, Font::Bold, 10.0).max(text_width(b, Font::Bold, 10.0));
-    let (a, b) = value
-        .match_indices(' ')
-        .map(|(i, _)| (&value[..i], &value[i + 1..]))
-        .min_by(|x, y| widest(*x).total_cmp(&widest(*y)))
-        .expect("a space");
+    let (a, b) = halves(value, Font::Bold).expect("a space");
     let size = fit(a, Font::Bold, 10.0, room).min(fit(b, Font::Bold, 10.0, room));
     vec![(21.0, size, a.to_string()), (31.0, size, b.to_string())]
+}
+
+/// `text` cut at the space that best balances its two lines in `font` (the widest line the
+/// narrowest), every word kept; `None` when it has no space.
+fn halves(text: &str, font: Font) -> Option<(&str, &str)> {
+    let widest = |(a, b): (&str, &str)| text_width(a, font, 10.0).max(text_width(b, font, 10.0));
+    text.match_indices(' ')
+        .map(|(i, _)| (&text[..i], &text[i + 1..]))
+        .min_by(|x, y| widest(*x).total_cmp(&widest(*y)))
+}
+
+/// `text` in `room` points: on one line of at most `size` points when it fits at `least`
+/// points or more (or has no space), else on two cut by [`halves`], both at the size the
+/// wider fits, at most `two` points. No word is ever left out. Shape: (line, size).
+fn one_or_two_lines(
+    text: &str,
+    font: Font,
+    [size, least, two]: [f64; 3],
+    room: f64,
+) -> Vec<(String, f64)> {
+    let one = fit(text, font, size, room);
+    match halves(text, font) {
+        Some((a, b)) if one < least => {
+            let size = fit(a, font, two, room).min(fit(b, font, two, room));
+            vec![(a.to_string(), size), (b.to_string(), size)]
+        }
+        _ => vec![(text.to_string(), one)],
+    }
 }
 
 /// The marks' legend, one line a mark of `kinds`, its first line's top at `y` and its
@@ -1946,6 +1953,29 @@ mod tests {
         assert_eq!(texts, ["BIG WAGON", "WHEEL"]);
         assert_eq!((two[0].0, two[1].0), (21.0, 31.0));
         assert_eq!(two[0].1, two[1].1);
+    }
+
+    /// A caption too long for one line goes on two with every word: vingt_et_un's
+    /// « DEUX CENT CINQUANTE EUROS » lost its last word when wrapped into three lines of
+    /// which two were drawn.
+    #[test]
+    fn a_long_caption_keeps_every_word_on_two_lines() {
+        let room = CELL_W - 6.0;
+        let caption = "DEUX CENT CINQUANTE EUROS";
+        let lines = one_or_two_lines(caption, Font::Regular, [6.5, 5.5, 5.8], room);
+        let texts: Vec<&str> = lines.iter().map(|l| l.0.as_str()).collect();
+        assert_eq!(texts, ["DEUX CENT", "CINQUANTE EUROS"]);
+        assert_eq!(lines[0].1, lines[1].1);
+        assert!(lines[0].1 <= 5.8);
+        for (text, size) in &lines {
+            assert!(
+                text_width(text, Font::Regular, *size) <= room,
+                "{text} at {size}"
+            );
+        }
+        // A short one stays on one line at its size.
+        let one = one_or_two_lines("DIX EUROS", Font::Regular, [6.5, 5.5, 5.8], room);
+        assert_eq!(one, [("DIX EUROS".to_string(), 6.5)]);
     }
 
     #[test]
