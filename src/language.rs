@@ -141,6 +141,18 @@ pub enum Phrase {
         /// What it pays.
         amount: Payout,
     },
+    /// A symbol that wins the amount in its play area's box on its own, whatever else
+    /// shows (`ETOILE = gain immédiat`, `STAR = instant win`).
+    InstantWin {
+        /// The symbol.
+        symbol: String,
+    },
+    /// A symbol that wins every amount in its surface's boxes, added up (`TOUT = tous les
+    /// gains additionnés`, `ALL = every win added up`).
+    WinsEveryBox {
+        /// The symbol.
+        symbol: String,
+    },
     /// A multiplier symbol and its factor (`X2 = gain ×2`, `X2 = win ×2`).
     Multiplies {
         /// The symbol.
@@ -183,6 +195,16 @@ pub enum Phrase {
     PatternRule {
         /// Each pattern completed pays; the wins add up.
         each: bool,
+    },
+    /// A grid's rule: `count` symbols in a row, a column or a diagonal win; one of
+    /// `symbols` to win the amount in the box, or (`symbols` empty) any symbol of the
+    /// legend to win its amount (`Alignez 3 TREFLE (ligne, colonne ou diagonale) : gagnez
+    /// le GAIN`).
+    LineUp {
+        /// Symbols a line needs.
+        count: usize,
+        /// The symbols that win the box; empty for a legend's.
+        symbols: Vec<String>,
     },
     /// A grid paying per line: each winning line pays, the wins add up.
     EachLine,
@@ -278,6 +300,33 @@ impl Language {
             Phrase::Pays { symbol, amount } => {
                 format!("{symbol} = {}", self.payout(amount, currency))
             }
+            Phrase::LineUp { count, symbols } => match (fr, symbols.is_empty()) {
+                (true, false) => format!(
+                    "Alignez {count} {} (ligne, colonne ou diagonale) : gagnez le GAIN",
+                    symbols.join(" ou ")
+                ),
+                (true, true) => format!(
+                    "Alignez {count} symboles identiques (ligne, colonne ou diagonale) : gagnez le montant du symbole"
+                ),
+                (false, false) => format!(
+                    "Line up {count} {} (row, column or diagonal): win the GAIN",
+                    symbols.join(" or ")
+                ),
+                (false, true) => format!(
+                    "Line up {count} identical symbols (row, column or diagonal): win the symbol's amount"
+                ),
+            },
+            Phrase::InstantWin { symbol } => {
+                format!("{symbol} = {}", if fr { "gain immédiat" } else { "instant win" })
+            }
+            Phrase::WinsEveryBox { symbol } => format!(
+                "{symbol} = {}",
+                if fr {
+                    "tous les gains additionnés"
+                } else {
+                    "every win added up"
+                }
+            ),
             Phrase::Multiplies { symbol, factor } => {
                 format!("{symbol} = {} ×{factor}", if fr { "gain" } else { "win" })
             }

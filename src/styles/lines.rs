@@ -1352,21 +1352,53 @@ impl Lines {
 
     /// The pay legend the ticket prints: each winning symbol with its amount.
     fn printed(&self) -> Vec<super::Printed> {
-        let Pay::Legend(amounts) = &self.pay else {
-            return Vec::new();
-        };
-        let entries: Vec<Phrase> = self.layout.columns[0]
-            .values
-            .iter()
-            .zip(amounts)
-            .filter_map(|(s, m)| {
-                m.map(|m| Phrase::Pays {
-                    symbol: s.clone(),
-                    amount: m.into(),
+        let mut entries: Vec<Phrase> = match &self.pay {
+            Pay::Legend(amounts) => self.layout.columns[0]
+                .values
+                .iter()
+                .zip(amounts)
+                .filter_map(|(s, m)| {
+                    m.map(|m| Phrase::Pays {
+                        symbol: s.clone(),
+                        amount: m.into(),
+                    })
                 })
-            })
-            .collect();
-        let mut lines = super::common::legend_lines(entries);
+                .collect(),
+            Pay::Box { .. } => Vec::new(),
+        };
+        // Each special symbol's rule: a ticket that shows one prints what it does.
+        for sp in self.specials.list() {
+            let symbol = sp.symbol.clone();
+            entries.push(match sp.kind {
+                SpecialKind::Multiplier(t) => Phrase::Multiplies {
+                    symbol,
+                    factor: u64::from(t),
+                },
+                SpecialKind::WinAll => Phrase::Pays {
+                    symbol,
+                    amount: Money(match &self.pay {
+                        Pay::Legend(pay) => pay.iter().flatten().map(|m| m.cents()).sum(),
+                        Pay::Box { .. } => 0,
+                    })
+                    .into(),
+                },
+                SpecialKind::AutoWin => Phrase::InstantWin { symbol },
+            });
+        }
+        // The rule first: a legend alone does not say the symbols must be in a line.
+        let symbols = match &self.pay {
+            Pay::Box { .. } => (0..self.n_symbols)
+                .filter(|&s| self.winning[s])
+                .map(|s| self.layout.columns[0].values[s].clone())
+                .collect(),
+            Pay::Legend(_) => Vec::new(),
+        };
+        let rule = Phrase::LineUp {
+            count: self.k,
+            symbols,
+        };
+        let mut lines = vec![crate::language::PrintedLine::of(vec![rule])];
+        lines.extend(super::common::legend_lines(entries));
         if self.per_line {
             lines.push(crate::language::PrintedLine::of(vec![Phrase::EachLine]));
         }
@@ -1978,6 +2010,38 @@ mod tests {
         assert_eq!(m.worst_exclusions(), 3);
     }
 
+    /// What a grid prints: the rule of a line first (a legend alone does not say the
+    /// symbols must be in a line), then the legend and every special symbol's rule.
+    #[test]
+    fn a_grid_prints_its_line_rule_and_its_special_symbols() {
+        let printed = |m: &Lines| -> Vec<String> {
+            m.printed()
+                .iter()
+                .flat_map(|p| &p.lines)
+                .map(|l| crate::language::Language::En.line(l, "EUR"))
+                .collect()
+        };
+        let star = "specials = [{ symbol = \"STAR\", kind = \"auto_win\" }]\n";
+        let m = make(&format!("{BOX}{star}")).unwrap();
+        assert_eq!(
+            printed(&m),
+            [
+                "Line up 3 X (row, column or diagonal): win the GAIN",
+                "STAR = instant win"
+            ]
+        );
+        let all = "specials = [{ symbol = \"ALL\", kind = \"win_all\" }]\n";
+        let m = make(&format!("{LEGEND}{all}")).unwrap();
+        assert_eq!(
+            printed(&m),
+            [
+                "Line up 3 identical symbols (row, column or diagonal): win the symbol's amount",
+                "X = €20 · O = €5 · A = €5",
+                "ALL = €30"
+            ]
+        );
+    }
+
     #[test]
     fn hand_made_faces_are_judged_by_the_rule() {
         let m = make(BOX).unwrap();
@@ -2219,6 +2283,7 @@ mod tests {
         assert_eq!(
             legend,
             [
+                "Line up 3 identical symbols (row, column or diagonal): win the symbol's amount",
                 "X = €20 · O = €5 · A = €5",
                 "Each winning line pays: the wins add up"
             ]

@@ -1248,6 +1248,21 @@ impl MatchSymbols {
             })
             .collect();
         v.extend(common::legend_lines(mults));
+        // Each special symbol's rule: a ticket that shows one prints what it does.
+        let specials: Vec<Phrase> = self
+            .specials
+            .list()
+            .iter()
+            .filter_map(|sp| {
+                let symbol = sp.symbol.clone();
+                match sp.kind {
+                    SpecialKind::AutoWin => Some(Phrase::InstantWin { symbol }),
+                    SpecialKind::WinAll => Some(Phrase::WinsEveryBox { symbol }),
+                    SpecialKind::Multiplier(_) => None,
+                }
+            })
+            .collect();
+        v.extend(common::legend_lines(specials));
         v
     }
 
