@@ -814,21 +814,6 @@ mod tests {
     fn below_rejects_the_biased_band() {
         // A fake source whose first draw falls in the rejected band for n = 3:
         // threshold = 2^32 mod 3 = 1, so a draw with low product bits 0 is redrawn.
-        struct Fixed(Vec<u32>);
-        impl RngCore for Fixed {
-            fn next_u32(&mut self) -> u32 {
-                self.0.remove(0)
-            }
-            fn next_u64(&mut self) -> u64 {
-                unimplemented!()
-            }
-            fn fill_bytes(&mut self, _: &mut [u8]) {
-                unimplemented!()
-            }
-            fn try_fill_bytes(&mut self, _: &mut [u8]) -> Result<(), rand_core::Error> {
-                unimplemented!()
-            }
-        }
         // 0 * 3 = 0: low 32 bits 0 < threshold 1 → rejected; next draw u32::MAX → 2.
         let mut f = Fixed(vec![0, u32::MAX]);
         assert_eq!(below(&mut f, 3), 2);
@@ -853,6 +838,24 @@ mod tests {
             }
             assert_eq!(ours, want, "{n} items");
             assert_eq!(r.next_u64(), s.next_u64(), "{n} items");
+        }
+    }
+
+    /// A fake source handing out the given 32-bit draws, in order (and panicking when
+    /// asked for one more).
+    struct Fixed(Vec<u32>);
+    impl RngCore for Fixed {
+        fn next_u32(&mut self) -> u32 {
+            self.0.remove(0)
+        }
+        fn next_u64(&mut self) -> u64 {
+            unimplemented!()
+        }
+        fn fill_bytes(&mut self, _: &mut [u8]) {
+            unimplemented!()
+        }
+        fn try_fill_bytes(&mut self, _: &mut [u8]) -> Result<(), rand_core::Error> {
+            unimplemented!()
         }
     }
 
@@ -901,21 +904,6 @@ mod tests {
     /// 4! give the 24 orders of 4 items, each once, so every order is equally likely.
     #[test]
     fn a_short_shuffle_maps_each_draw_to_its_own_order() {
-        struct Fixed(u32);
-        impl RngCore for Fixed {
-            fn next_u32(&mut self) -> u32 {
-                self.0
-            }
-            fn next_u64(&mut self) -> u64 {
-                unimplemented!()
-            }
-            fn fill_bytes(&mut self, _: &mut [u8]) {
-                unimplemented!()
-            }
-            fn try_fill_bytes(&mut self, _: &mut [u8]) -> Result<(), rand_core::Error> {
-                unimplemented!()
-            }
-        }
         let mut orders = Vec::new();
         for k in 0..24u64 {
             // The least u32 whose product by 24 has k as its high half, plus one: its low
@@ -923,7 +911,9 @@ mod tests {
             let u = ((k << 32).div_ceil(24) + 1) as u32;
             assert_eq!((u64::from(u) * 24) >> 32, k);
             let mut v = [0u8, 1, 2, 3];
-            shuffle(&mut Fixed(u), &mut v);
+            let mut one = Fixed(vec![u]);
+            shuffle(&mut one, &mut v);
+            assert!(one.0.is_empty(), "one draw");
             orders.push(v);
         }
         assert_eq!(
