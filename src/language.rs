@@ -309,7 +309,7 @@ impl Language {
                     "Alignez {count} symboles identiques (ligne, colonne ou diagonale) : gagnez le montant du symbole"
                 ),
                 (false, false) => format!(
-                    "Line up {count} {} (row, column or diagonal): win the GAIN",
+                    "Line up {count} {} (row, column or diagonal): win the amount in the box",
                     symbols.join(" or ")
                 ),
                 (false, true) => format!(

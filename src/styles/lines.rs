@@ -749,10 +749,19 @@ impl Lines {
     fn special_amount(&self, face: &Face, j: usize) -> Money {
         match &self.pay {
             Pay::Box { gain, .. } => gain.amount(face.codes[self.cells()]),
-            Pay::Legend(pay) => {
+            Pay::Legend(_) => {
                 debug_assert_eq!(self.specials.list()[j].kind, SpecialKind::WinAll);
-                Money(pay.iter().flatten().map(|m| m.cents()).sum())
+                self.legend_sum()
             }
+        }
+    }
+
+    /// What a win-all symbol wins: every legend amount added up (0 in box mode, where a
+    /// win-all is refused).
+    fn legend_sum(&self) -> Money {
+        match &self.pay {
+            Pay::Legend(pay) => Money(pay.iter().flatten().map(|m| m.cents()).sum()),
+            Pay::Box { .. } => Money(0),
         }
     }
 
@@ -1111,8 +1120,8 @@ impl Lines {
                         .join(", ")
                 )
             }),
-            Pay::Legend(pay) => {
-                let all = Money(pay.iter().flatten().map(|m| m.cents()).sum());
+            Pay::Legend(_) => {
+                let all = self.legend_sum();
                 (amount != all).then(|| format!("it wins every legend amount added up, {all}"))
             }
         };
@@ -1376,11 +1385,7 @@ impl Lines {
                 },
                 SpecialKind::WinAll => Phrase::Pays {
                     symbol,
-                    amount: Money(match &self.pay {
-                        Pay::Legend(pay) => pay.iter().flatten().map(|m| m.cents()).sum(),
-                        Pay::Box { .. } => 0,
-                    })
-                    .into(),
+                    amount: self.legend_sum().into(),
                 },
                 SpecialKind::AutoWin => Phrase::InstantWin { symbol },
             });
@@ -1475,10 +1480,7 @@ impl Lines {
                     "A cell showing {} wins every legend amount, added up, once: {} (play area \
                      « {area} »).",
                     sp.symbol,
-                    Money(match &self.pay {
-                        Pay::Legend(pay) => pay.iter().flatten().map(|m| m.cents()).sum(),
-                        Pay::Box { .. } => 0,
-                    })
+                    self.legend_sum()
                 ),
                 _ => format!(
                     "A cell showing {} wins the amount in the box, whatever the other cells \
@@ -2026,7 +2028,7 @@ mod tests {
         assert_eq!(
             printed(&m),
             [
-                "Line up 3 X (row, column or diagonal): win the GAIN",
+                "Line up 3 X (row, column or diagonal): win the amount in the box",
                 "STAR = instant win"
             ]
         );
