@@ -1376,20 +1376,8 @@ impl Lines {
             Pay::Box { .. } => Vec::new(),
         };
         // Each special symbol's rule: a ticket that shows one prints what it does.
-        for sp in self.specials.list() {
-            let symbol = sp.symbol.clone();
-            entries.push(match sp.kind {
-                SpecialKind::Multiplier(t) => Phrase::Multiplies {
-                    symbol,
-                    factor: u64::from(t),
-                },
-                SpecialKind::WinAll => Phrase::Pays {
-                    symbol,
-                    amount: self.legend_sum().into(),
-                },
-                SpecialKind::AutoWin => Phrase::InstantWin { symbol },
-            });
-        }
+        let win_all = matches!(self.pay, Pay::Legend(_)).then(|| self.legend_sum());
+        entries.extend(self.specials.phrases(win_all));
         // The rule first: a legend alone does not say the symbols must be in a line.
         let symbols = match &self.pay {
             Pay::Box { .. } => (0..self.n_symbols)

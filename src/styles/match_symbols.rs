@@ -1248,20 +1248,9 @@ impl MatchSymbols {
             })
             .collect();
         v.extend(common::legend_lines(mults));
-        // Each special symbol's rule: a ticket that shows one prints what it does.
-        let specials: Vec<Phrase> = self
-            .specials
-            .list()
-            .iter()
-            .filter_map(|sp| {
-                let symbol = sp.symbol.clone();
-                match sp.kind {
-                    SpecialKind::AutoWin => Some(Phrase::InstantWin { symbol }),
-                    SpecialKind::WinAll => Some(Phrase::WinsEveryBox { symbol }),
-                    SpecialKind::Multiplier(_) => None,
-                }
-            })
-            .collect();
+        // Each special symbol's rule (a multiplier is never a special here: refused at
+        // load): a ticket that shows one prints what it does.
+        let specials = self.specials.phrases(None);
         v.extend(common::legend_lines(specials));
         v
     }

@@ -14,6 +14,7 @@
 use super::style::{self, FieldError, StyleCtx};
 use super::{FaceRng, Plan, Refusal, MAX_WINS};
 use crate::crypto::rng::below;
+use crate::language::Phrase;
 use crate::money::Money;
 use arrayvec::ArrayVec;
 use serde::Deserialize;
@@ -236,6 +237,31 @@ impl Specials {
 
     pub(super) fn is_empty(&self) -> bool {
         self.list.is_empty()
+    }
+
+    /// What the ticket prints of each special symbol, in the spec's order, so that a reader
+    /// of the legend knows what it does: an auto-win « ETOILE = gain immédiat », a
+    /// multiplier « 5X = gain ×5 », a win-all its amount when the style fixes it
+    /// (`win_all`: « TOUT = 27 € »), else « TOUT = tous les gains additionnés ».
+    pub(super) fn phrases(&self, win_all: Option<Money>) -> Vec<Phrase> {
+        self.list
+            .iter()
+            .map(|sp| {
+                let symbol = sp.symbol.clone();
+                match (sp.kind, win_all) {
+                    (SpecialKind::AutoWin, _) => Phrase::InstantWin { symbol },
+                    (SpecialKind::Multiplier(t), _) => Phrase::Multiplies {
+                        symbol,
+                        factor: u64::from(t),
+                    },
+                    (SpecialKind::WinAll, Some(m)) => Phrase::Pays {
+                        symbol,
+                        amount: m.into(),
+                    },
+                    (SpecialKind::WinAll, None) => Phrase::WinsEveryBox { symbol },
+                }
+            })
+            .collect()
     }
 
     /// The special symbol of code `code` (and its index), if it is one.

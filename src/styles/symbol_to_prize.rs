@@ -768,10 +768,7 @@ impl SymbolToPrize {
             symbol: s.clone(),
             factor: u64::from(*f),
         }));
-        entries.extend(self.specials.list().iter().map(|sp| Phrase::Pays {
-            symbol: sp.symbol.clone(),
-            amount: self.all_amount.into(),
-        }));
+        entries.extend(self.specials.phrases(Some(self.all_amount)));
         vec![super::Printed {
             panel: self.layout.areas[0].clone(),
             lines: super::common::legend_lines(entries),
