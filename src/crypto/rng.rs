@@ -432,10 +432,17 @@ fn below_mixed_grouped<R: RngCore + ?Sized, const N: usize>(
 #[inline(always)]
 fn digits_of(mut u: u32, radices: &[u32], digits: &mut [u32]) {
     for (d, &r) in digits.iter_mut().zip(radices) {
-        let m = u64::from(u) * u64::from(r);
-        *d = (m >> 32) as u32;
-        u = m as u32;
+        *d = next_digit(&mut u, r);
     }
+}
+
+/// The next digit, in `0..r`, of the fraction `u / 2³²`: the integer part of the fraction
+/// times `r`; `u` becomes the fraction left (the low 32 bits of the product).
+#[inline(always)]
+fn next_digit(u: &mut u32, r: u32) -> u32 {
+    let m = u64::from(*u) * u64::from(r);
+    *u = m as u32;
+    (m >> 32) as u32
 }
 
 /// True with probability `p_per_million / 1 000 000` (exact, via [`below`]).
@@ -571,9 +578,7 @@ pub fn below_falling<R: RngCore + ?Sized>(
         }
         let mut u = accepted(rng, n as u32);
         while r > lo {
-            let m = u64::from(u) * u64::from(r);
-            each((m >> 32) as u32);
-            u = m as u32;
+            each(next_digit(&mut u, r));
             r -= 1;
         }
     }
