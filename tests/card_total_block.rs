@@ -302,7 +302,7 @@ fn every_ticket_of_a_block_with_a_dealer_per_hand_pays_what_the_rules_say() {
     assert_eq!(t.naturals, 8);
     // For the fixed seed: the soft hands of the block's 4 000 (an ace and a 2 to 9, each
     // losing whether its ace counts 1 or 11), some one hand in twelve.
-    assert_eq!(t.soft, 347);
+    assert_eq!(t.soft, 380);
 }
 
 /// The attack a dealer per hand invited: a player or retailer who scratches one hand's
@@ -321,9 +321,9 @@ fn each_dealer_per_hand_follows_one_law_on_losing_and_winning_hands() {
 fn every_ticket_of_the_example_with_a_shared_dealer_pays_what_the_rules_say() {
     let t = judge_block("game_specs/examples/vingt_et_un.toml", &SHARED);
     // For the fixed seed: the naturals of the block's 10 000 hands, the two wins only a
-    // natural pays (bj250, bj50) and 59 of the 379 wins of 2, 4, 10 or 20 a natural may
+    // natural pays (bj250, bj50) and 55 of the 379 wins of 2, 4, 10 or 20 a natural may
     // pay (15 % would be 57); the soft hands, about one hand in twelve.
-    assert_eq!((t.naturals, t.soft), (61, 848));
+    assert_eq!((t.naturals, t.soft), (57, 868));
     assert_eq!(t.busts, 0, "two cards never bust");
 }
 
@@ -431,8 +431,8 @@ fn every_ticket_of_the_example_with_a_dealer_shared_by_two_tables_pays_what_the_
         tickets += 1;
     }
     assert_eq!((tickets, winners, paid), (2000, 357, 2320));
-    // For the fixed seed: some 20 % of table 1's wins a natural may pay.
-    assert_eq!(naturals, 31);
+    // For the fixed seed: some 15 % of table 1's wins a natural may pay.
+    assert_eq!(naturals, 23);
     // A natural is printed, so the spec's word that no hand changing outcome with an ace
     // counted 1 or 11 is printed excepts it.
     let text = std::fs::read_to_string(repo(spec)).unwrap();

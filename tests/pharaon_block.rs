@@ -51,11 +51,11 @@ fn small_pharaon_block_generates_and_verifies_clean() {
     // play styles' draws, of the RNG contract or of a file format).
     assert_eq!(
         sha256(&out.join("tickets.csv")),
-        "d24c3b0aba1d1295223287c7374208f1e85688311864249b106b5d671d01d1cd"
+        "939945f13b68e2ddc355453aa9953485eb0ce73ab2ac0c13b6685cde82dc356c"
     );
     assert_eq!(
         sha256(&out.join("tickets.bin")),
-        "f79cc16c5c397367af066d131f02bbe37eea9a0cfdfee07d268c0f06b18d1a7e"
+        "b172e0819eb193f514a75d40ea50d32c82f65f8e59a326d7186a4a42b05d7d6f"
     );
 }
 

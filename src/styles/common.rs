@@ -5,7 +5,7 @@
 //! with the field's name and line ([`crate::spec::ErrorAt`]).
 
 use super::{Captions, Column, ColumnKind, Face, FaceRng, FeatureId, Layout, Refusal};
-use crate::crypto::rng::below;
+use crate::crypto::rng::below_falling;
 use crate::language::{Phrase, PrintedLine};
 use crate::lots::Way;
 use crate::money::Money;
@@ -235,9 +235,9 @@ impl LosingNearMiss {
 /// column's values (a bingo card's numbers and the drawn ones, 256 in all at most) fits.
 pub const MAX_PICK: usize = super::MAX_VALUES;
 
-/// `m` distinct integers of `0..n`, each `m`-subset and each order equally likely (`m` draws
-/// of [`below`], no retry): the `j`-th is the `r`-th value of `0..n` not yet picked, for `r`
-/// drawn below `n - j`. Panics if `m > n` or `m > MAX_PICK` (a caller bug; specs are checked).
+/// `m` distinct integers of `0..n`, each `m`-subset and each order equally likely: the
+/// `j`-th is the `r`-th value of `0..n` not yet picked, for `r` drawn below `n - j` by
+/// [`below_falling`] (several picks a 32-bit draw, five of 75 values one draw). Panics if `m > n` or `m > MAX_PICK` (a caller bug; specs are checked).
 ///
 /// Inlined where it is called: the picks are made in the caller's own frame, not copied out
 /// of a 1 KiB return value, a copy that cost more than the picks of a short draw.
@@ -255,29 +255,31 @@ pub fn pick_distinct(rng: &mut FaceRng, n: u32, m: usize) -> ArrayVec<u32, MAX_P
     // changes once every 16 picks, so the branch that ends the moves is foreseen, where
     // stopping at the list's end mispredicted about once a pick.
     let mut left = VALUES;
-    for j in 0..m {
-        let rest = n as usize - j;
-        let r = below(rng, rest as u32) as usize;
+    // The count of values not yet picked: `n` less the picks so far.
+    let mut rest = n as usize;
+    below_falling(rng, n, m, |r| {
+        let r = r as usize;
         picked.push(u32::from(left[r]));
         let chunks = (rest - 1).div_ceil(CHUNK);
         if chunks > 8 {
             left.copy_within(r + 1..rest, r);
-            continue;
+        } else {
+            // At most 8 chunks: `rest` ≤ 129, and the last byte read, `r + 16 × chunks` ≤
+            // 256, is in the slack.
+            let mut i = r;
+            for _ in 0..chunks {
+                let chunk: [u8; CHUNK] = left[i + 1..i + 1 + CHUNK].try_into().expect("sized");
+                left[i..i + CHUNK].copy_from_slice(&chunk);
+                i += CHUNK;
+            }
         }
-        // At most 8 chunks: `rest` ≤ 129, and the last byte read, `r + 16 × chunks` ≤ 256,
-        // is in the slack.
-        let mut i = r;
-        for _ in 0..chunks {
-            let chunk: [u8; CHUNK] = left[i + 1..i + 1 + CHUNK].try_into().expect("sized");
-            left[i..i + CHUNK].copy_from_slice(&chunk);
-            i += CHUNK;
-        }
-    }
+        rest -= 1;
+    });
     picked
 }
 
 /// [`pick_distinct`]'s picks when `n` ≤ [`FEW`], in a result of at most `N` picks: the same
-/// values from the same draws of [`below`], the list of values not yet picked held in two
+/// values from the same draws, the list of values not yet picked held in two
 /// 128-bit words, a byte a value, closed up by shifts. A draw of a few values then moves
 /// a few dozen bytes, not a list and a result of 1 KiB. Panics if `m > n`, `n > FEW` or
 /// `m > N` (a caller bug; specs are checked).
@@ -290,8 +292,7 @@ pub fn pick_few<const N: usize>(rng: &mut FaceRng, n: u32, m: usize) -> ArrayVec
     // Byte `i` of `lo` (`i` < 16) or byte `i − 16` of `hi`: the `i`-th value not yet picked.
     let (mut lo, mut hi) = (FEW_VALUES[0], FEW_VALUES[1]);
     let mut picked = ArrayVec::new();
-    for j in 0..m as u32 {
-        let r = below(rng, n - j);
+    below_falling(rng, n, m, |r| {
         if r < 16 {
             picked.push((lo >> (8 * r)) as u8 as u32);
             // The bytes below `r` stay; those above move down one, `hi`'s first the last.
@@ -304,7 +305,7 @@ pub fn pick_few<const N: usize>(rng: &mut FaceRng, n: u32, m: usize) -> ArrayVec
             let keep = (1u128 << (8 * r)) - 1;
             hi = (hi & keep) | ((hi >> 8) & !keep);
         }
-    }
+    });
     picked
 }
 
@@ -329,8 +330,7 @@ const FEW_VALUES: [u128; 2] = {
 fn pick_beyond_list(rng: &mut FaceRng, n: u32, m: usize) -> ArrayVec<u32, MAX_PICK> {
     let mut picked: ArrayVec<u32, MAX_PICK> = ArrayVec::new();
     let mut sorted: ArrayVec<u32, MAX_PICK> = ArrayVec::new();
-    for j in 0..m {
-        let mut r = below(rng, n - j as u32);
+    below_falling(rng, n, m, |mut r| {
         for &s in &sorted {
             if r >= s {
                 r += 1;
@@ -339,7 +339,7 @@ fn pick_beyond_list(rng: &mut FaceRng, n: u32, m: usize) -> ArrayVec<u32, MAX_PI
         picked.push(r);
         let at = sorted.partition_point(|&s| s < r);
         sorted.insert(at, r);
-    }
+    });
     picked
 }
 
@@ -547,12 +547,14 @@ mod tests {
     }
 
     /// [`pick_distinct`] as it was first written: the `r`-th value not yet picked found by
-    /// shifting `r` past every smaller picked value, in order.
+    /// shifting `r` past every smaller picked value, in order, each `r` drawn below `n − j`
+    /// by [`below_falling`].
     fn pick_by_shifting(rng: &mut FaceRng, n: u32, m: usize) -> Vec<u32> {
         let mut sorted: Vec<u32> = Vec::new();
         let mut picked = Vec::new();
-        for j in 0..m {
-            let mut r = below(rng, n - j as u32);
+        let mut ranks = Vec::new();
+        below_falling(rng, n, m, |r| ranks.push(r));
+        for mut r in ranks {
             for &s in &sorted {
                 if r >= s {
                     r += 1;
@@ -608,6 +610,23 @@ mod tests {
             }
         }
         assert_eq!(pick_few::<3>(&mut rng(), 26, 3).len(), 3);
+    }
+
+    #[test]
+    fn picks_in_falling_ranges_share_a_draw() {
+        // 25 × 24 × 23 × 22 × 21 = 6 375 600 fits in 32 bits: five picks of 25 values take
+        // one word of the stream (this stream's first word is not rejected).
+        let (mut a, mut b) = (rng(), rng());
+        assert_eq!(pick_few::<5>(&mut a, 25, 5).len(), 5);
+        b.next_u32();
+        assert_eq!(a.next_u32(), b.next_u32());
+        // 75 × 74 × 73 × 72 × 71 = 2 071 126 800 fits, × 70 does not: six picks of 75 values
+        // take two words.
+        let (mut a, mut b) = (rng(), rng());
+        assert_eq!(pick_distinct(&mut a, 75, 6).len(), 6);
+        b.next_u32();
+        b.next_u32();
+        assert_eq!(a.next_u32(), b.next_u32());
     }
 
     #[test]

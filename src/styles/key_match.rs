@@ -1747,7 +1747,7 @@ mod tests {
         let f = drawn_twice(&m, &way(&[10]), 42);
         assert_eq!(
             texts(&m, &f)[..9],
-            vec!["PLUME", "OUDJAT", "LOTUS", "3", "10", "3", "3 EUROS", "10 EUROS", "3 EUROS"]
+            vec!["PLUME", "VAUTOUR", "OUDJAT", "3", "3", "10", "3 EUROS", "3 EUROS", "10 EUROS"]
         );
     }
 

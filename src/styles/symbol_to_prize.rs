@@ -1268,13 +1268,13 @@ mod tests {
         let f = drawn_twice(&m, &way(&[50]), 42);
         assert_eq!(
             texts(&m, &f)[..4],
-            ["COBRA", "SPHINX", "VOILIER", "VOILIER"]
+            ["VOILIER", "VOILIER", "COBRA", "SPHINX"]
         );
         let m = make(CELLS).unwrap();
         let f = drawn_twice(&m, &way(&[10]), 42);
         assert_eq!(
             texts(&m, &f)[..6],
-            ["X5", "PIERRE", "COQUILLE", "CORAIL", "ALGUE", "RUBIS"]
+            ["ALGUE", "GALET", "X5", "RUBIS", "SABLE", "PIERRE"]
         );
     }
 
@@ -1358,7 +1358,7 @@ mod tests {
         let f = drawn_twice(&m, &way_at(1, &[107]), 42);
         assert_eq!(
             texts(&m, &f)[..5],
-            ["CORAIL", "SABLE", "COQUILLE", "PIERRE", "TOUT"]
+            ["ALGUE", "CORAIL", "TOUT", "SABLE", "PIERRE"]
         );
     }
 
