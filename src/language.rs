@@ -160,6 +160,13 @@ pub enum Phrase {
         /// The factor.
         factor: u64,
     },
+    /// A match-amounts rule: an amount shown `count` times wins that amount (`Trouvez 3
+    /// montants identiques : gagnez ce montant`, `Find 3 identical amounts: win that
+    /// amount`).
+    SameAmounts {
+        /// How many times the amount must show.
+        count: usize,
+    },
     /// A pay table's row: so many numbers matched pay so much (`3 bons numéros : 10 €`,
     /// `3 matches: €10`).
     Matches {
@@ -329,6 +336,13 @@ impl Language {
             ),
             Phrase::Multiplies { symbol, factor } => {
                 format!("{symbol} = {} ×{factor}", if fr { "gain" } else { "win" })
+            }
+            Phrase::SameAmounts { count } => {
+                if fr {
+                    format!("Trouvez {count} montants identiques : gagnez ce montant")
+                } else {
+                    format!("Find {count} identical amounts: win that amount")
+                }
             }
             Phrase::Matches { count, amount } => {
                 let words = match (fr, *count == 1) {

@@ -57,6 +57,7 @@ use super::{
     MarkKind, Panel, Plan, Refusal, Style, INLINE_CELLS, MAX_COLUMNS,
 };
 use crate::crypto::rng::{below, chance, shuffle};
+use crate::language::{Phrase, PrintedLine};
 use crate::lots::Way;
 use crate::money::Money;
 use arrayvec::ArrayVec;
@@ -946,8 +947,21 @@ impl MatchAmounts {
     fn with_layout(mut self) -> Self {
         self.layout.shown_amounts = self.shown_amounts();
         self.layout.panels = self.panels();
+        self.layout.printed = self.printed();
         self.layout.description = self.describe();
         self
+    }
+
+    /// What the ticket prints beside the cells: the rule (`Trouvez 3 montants identiques :
+    /// gagnez ce montant`), then what each special symbol does (`2X = gain ×2`, `SAC = tous
+    /// les gains additionnés`), so that the proof says every way the face can win.
+    fn printed(&self) -> Vec<super::Printed> {
+        let mut lines = vec![PrintedLine::of(vec![Phrase::SameAmounts { count: self.k }])];
+        lines.extend(common::legend_lines(self.specials.phrases(None)));
+        vec![super::Printed {
+            panel: self.layout.areas[0].clone(),
+            lines,
+        }]
     }
 
     fn shown_amounts(&self) -> Vec<Money> {
@@ -1557,6 +1571,38 @@ mod tests {
              {{ symbol = \"2X\", kind = \"multiplier\", times = 2, caption = \"DOUBLE\" }},\n\
              {{ symbol = \"SAC\", kind = \"win_all\", caption = \"GAGNE TOUT\" }},\n]\n{extra}"
         ))
+    }
+
+    /// What the cells print beside them, in French and in English: the rule, then each
+    /// special symbol's, so that a proof says every way the face wins.
+    #[test]
+    fn the_cells_print_their_rule_and_their_special_symbols() {
+        use crate::language::Language;
+        let text = |m: &MatchAmounts, l: Language| -> Vec<String> {
+            let p = &m.layout.printed;
+            assert_eq!(p.len(), 1);
+            assert_eq!(p[0].panel, m.layout.panels[0].id);
+            p[0].lines.iter().map(|x| l.line(x, "EUR")).collect()
+        };
+        assert_eq!(
+            text(&six(), Language::Fr),
+            ["Trouvez 3 montants identiques : gagnez ce montant"]
+        );
+        let m = with_specials("").unwrap();
+        assert_eq!(
+            text(&m, Language::Fr),
+            [
+                "Trouvez 3 montants identiques : gagnez ce montant",
+                "2X = gain ×2 · SAC = tous les gains additionnés"
+            ]
+        );
+        assert_eq!(
+            text(&m, Language::En),
+            [
+                "Find 3 identical amounts: win that amount",
+                "2X = win ×2 · SAC = every win added up"
+            ]
+        );
     }
 
     /// A face showing `cells`: an amount in units or a special symbol, each with its caption.
