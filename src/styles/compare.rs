@@ -687,17 +687,26 @@ impl Compare {
             .collect()
     }
 
-    /// Which row of each game is yours and which is theirs.
+    /// What the ticket prints beside each row: which side is yours; beside the first row
+    /// also what each special symbol does (`$ = gain immédiat`, `5X = gain ×5`), so that
+    /// the proof says every way a row can win.
     fn printed(&self) -> Vec<super::Printed> {
         let line = PrintedLine::of(vec![Phrase::Sides {
             sums: self.yours != 1 || self.theirs != 1,
         }]);
-        self.layout
-            .areas
+        let specials = super::common::legend_lines(self.specials.phrases(None));
+        self.layout.areas[..self.games]
             .iter()
-            .map(|a| super::Printed {
-                panel: a.clone(),
-                lines: vec![line.clone()],
+            .enumerate()
+            .map(|(g, a)| {
+                let mut lines = vec![line.clone()];
+                if g == 0 {
+                    lines.extend(specials.iter().cloned());
+                }
+                super::Printed {
+                    panel: a.clone(),
+                    lines,
+                }
             })
             .collect()
     }
@@ -1390,6 +1399,33 @@ mod tests {
          { symbol = \"SAC\", kind = \"auto_win\", caption = \"GAGNE\" },\n\
          { symbol = \"5X\", kind = \"multiplier\", times = 5, area = \"ph_x5\" },\n\
          { symbol = \"TOUT\", kind = \"win_all\", caption = \"GAGNE TOUT\" },\n]"
+    }
+
+    /// Every row prints which side is yours; the first also what each special symbol does.
+    /// Nothing is printed for the specials' play areas, which have no panel.
+    #[test]
+    fn the_rows_print_the_sides_and_the_first_the_special_symbols() {
+        let m = make_specials(specials()).unwrap();
+        let p = m.printed();
+        assert_eq!(p.len(), 10);
+        assert_eq!(
+            p.iter().map(|x| &x.panel).collect::<Vec<_>>(),
+            m.panels().iter().map(|x| &x.id).collect::<Vec<_>>()
+        );
+        let text = |i: usize| -> Vec<String> {
+            p[i].lines
+                .iter()
+                .map(|l| crate::language::Language::Fr.line(l, "EUR"))
+                .collect()
+        };
+        assert_eq!(
+            text(0),
+            [
+                "En haut : le vôtre · en bas : le leur",
+                "SAC = gain immédiat · 5X = gain ×5 · TOUT = tous les gains additionnés"
+            ]
+        );
+        assert_eq!(text(9), ["En haut : le vôtre · en bas : le leur"]);
     }
 
     /// `make`, with the lot table's largest amount 1000 (for the multiplier's check).

@@ -871,16 +871,24 @@ impl KeyMatch {
     /// The spots: symbols on one row, amounts on the next (panel `{area}`); the winning
     /// cells on a row of their own (panel `{area}_win`), when printed under the scratch.
     /// The winning symbols the rules fix, printed on the ticket beside the spots.
+    /// What the ticket prints beside the spots: the winning symbols the rules fix, then
+    /// what each special symbol does (`X5 = gain ×5`), so that the proof says every way a
+    /// spot can win.
     fn printed_lines(&self) -> Vec<super::Printed> {
-        match self.winning {
-            Winning::Fixed(n) => vec![super::Printed {
-                panel: self.layout.areas[0].clone(),
-                lines: vec![PrintedLine::of(vec![Phrase::WinningSymbols(
-                    self.symbols[..n].to_vec(),
-                )])],
-            }],
+        let mut lines = match self.winning {
+            Winning::Fixed(n) => vec![PrintedLine::of(vec![Phrase::WinningSymbols(
+                self.symbols[..n].to_vec(),
+            )])],
             Winning::Cells(_) => Vec::new(),
+        };
+        lines.extend(super::common::legend_lines(self.specials.phrases(None)));
+        if lines.is_empty() {
+            return Vec::new();
         }
+        vec![super::Printed {
+            panel: self.layout.areas[0].clone(),
+            lines,
+        }]
     }
 
     fn describe(&self) -> Vec<String> {
@@ -1799,6 +1807,29 @@ mod tests {
              { symbol = \"X5\", kind = \"multiplier\", times = 5 },\n\
              { symbol = \"TOUT\", kind = \"win_all\", area = \"tout\" },\n]",
             )
+    }
+
+    /// The spots print the winning symbols the rules fix, then what each special symbol
+    /// does; a surface with neither prints nothing.
+    #[test]
+    fn the_spots_print_the_winning_symbols_and_the_special_symbols() {
+        let text = |m: &KeyMatch| -> Vec<String> {
+            m.printed_lines()
+                .iter()
+                .flat_map(|p| &p.lines)
+                .map(|l| crate::language::Language::Fr.line(l, "EUR"))
+                .collect()
+        };
+        let m = make(&specials()).unwrap();
+        assert_eq!(m.printed_lines()[0].panel, "II");
+        assert_eq!(
+            text(&m),
+            [
+                "Symboles gagnants : IBIS HALEUR OUDJAT",
+                "SAC = gain immédiat · X5 = gain ×5 · TOUT = tous les gains additionnés"
+            ]
+        );
+        assert!(make(CELLS).unwrap().printed_lines().is_empty());
     }
 
     #[test]
