@@ -20,7 +20,13 @@ pub const ALIGN: usize = 4096;
 /// Bytes gathered before each write to the disk (4 MiB).
 pub const CHUNK: usize = 4 << 20;
 
-/// A buffer of [`CHUNK`] + [`ALIGN`] bytes whose `buf[at..at + CHUNK]` is aligned.
+/// Bytes past a buffer's [`CHUNK`] that a piece written in place ([`DirectFile::room`]) may
+/// run into (64 KiB): carried to the start of the next buffer when the chunk goes out.
+pub const SLACK: usize = 64 << 10;
+
+/// A buffer of [`CHUNK`] + [`SLACK`] + [`ALIGN`] bytes whose `buf[at..at + CHUNK]` is
+/// aligned, and whose [`SLACK`] bytes after it take what a piece written in place put
+/// past the chunk.
 struct Aligned {
     buf: Vec<u8>,
     at: usize,
@@ -28,7 +34,7 @@ struct Aligned {
 
 impl Aligned {
     fn new() -> Aligned {
-        let buf = vec![0u8; CHUNK + ALIGN];
+        let buf = vec![0u8; CHUNK + SLACK + ALIGN];
         let at = buf.as_ptr().align_offset(ALIGN);
         Aligned { buf, at }
     }
@@ -38,8 +44,9 @@ impl Aligned {
         &self.buf[self.at..self.at + CHUNK]
     }
 
+    /// The aligned [`CHUNK`] bytes and the [`SLACK`] after them.
     fn chunk_mut(&mut self) -> &mut [u8] {
-        &mut self.buf[self.at..self.at + CHUNK]
+        &mut self.buf[self.at..self.at + CHUNK + SLACK]
     }
 }
 
@@ -196,10 +203,31 @@ impl DirectFile {
         self.direct
     }
 
+    /// Room to write the next bytes in place, as rows are rendered: the buffer from the
+    /// bytes gathered on, and how many of its bytes come before the chunk's end. A caller
+    /// writes pieces of at most [`SLACK`] bytes each, starting each before that count, then
+    /// says how many bytes it wrote with [`DirectFile::advance`]; what ran past the chunk
+    /// goes to the start of the next buffer when the chunk is written. Errors: those of
+    /// a write, as [`Write::write`]'s.
+    pub fn room(&mut self) -> std::io::Result<(&mut [u8], usize)> {
+        if self.len >= CHUNK {
+            self.send()?;
+        }
+        let before = CHUNK - self.len;
+        Ok((&mut self.buf.chunk_mut()[self.len..], before))
+    }
+
+    /// Counts `n` bytes written in place at the start of [`DirectFile::room`]'s buffer as
+    /// the file's next bytes. Panics when they end past the room (a caller bug).
+    pub fn advance(&mut self, n: usize) {
+        assert!(self.len + n <= CHUNK + SLACK, "written past the room");
+        self.len += n;
+    }
+
     /// Hands the full buffer to the disk thread (started on the first) and takes the other
-    /// to fill: the one written before, once it is back, or a new one. Errors: the write
-    /// of the buffer before; the disk thread cannot start (every later write and finish
-    /// fail).
+    /// to fill: the one written before, once it is back, or a new one, starting with what
+    /// was written in place past the chunk. Errors: the write of the buffer before; the
+    /// disk thread cannot start (every later write and finish fail).
     fn send(&mut self) -> std::io::Result<()> {
         if self.thread.is_none() {
             let disk = self.disk.take().ok_or_else(stopped)?;
@@ -215,7 +243,10 @@ impl DirectFile {
             }
         };
         let full = std::mem::replace(&mut self.buf, next);
-        self.len = 0;
+        let past = self.len - CHUNK;
+        let (from, to) = (&full.buf[full.at + CHUNK..], self.buf.chunk_mut());
+        to[..past].copy_from_slice(&from[..past]);
+        self.len = past;
         if thread.full.send(full).is_err() {
             return Err(stopped());
         }
@@ -233,7 +264,7 @@ impl DirectFile {
         };
         let n = self.len;
         let whole = n - n % ALIGN;
-        let bytes = &self.buf.chunk()[..n];
+        let bytes = &self.buf.chunk_mut()[..n];
         disk.put(&bytes[..whole])?;
         if disk.direct && whole < n {
             // The file's last partial block: through the page cache.
@@ -257,7 +288,7 @@ impl Drop for DirectFile {
 
 impl Write for DirectFile {
     fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        if self.len == CHUNK {
+        if self.len >= CHUNK {
             self.send()?;
         }
         let k = bytes.len().min(CHUNK - self.len);
@@ -330,6 +361,48 @@ mod tests {
             assert_eq!(got.len(), want.len(), "{sizes:?}");
             assert!(got == want, "{sizes:?}: the bytes differ");
         }
+    }
+
+    /// Pieces written in place, as rows are, each started before the chunk's end and some
+    /// running past it, mixed with pieces written by `write_all`: the file holds every
+    /// byte in order, what ran past a chunk carried to the next buffer.
+    #[test]
+    fn pieces_written_in_place_land_in_order_across_the_chunks() {
+        let d = tempfile::tempdir_in(".").unwrap();
+        let path = d.path().join("f");
+        let want = pattern(3 * CHUNK + 12_345);
+        let mut w = DirectFile::new(crate::store::durable::create_private(&path).unwrap());
+        let (mut at, mut k) = (0, 0usize);
+        while at < want.len() {
+            k += 1;
+            // Pieces of 1 byte to SLACK bytes, every fifth one written by write_all.
+            let piece = (k * 7919 % SLACK).max(1).min(want.len() - at);
+            if k % 5 == 0 {
+                w.write_all(&want[at..at + piece]).unwrap();
+                at += piece;
+                continue;
+            }
+            let (room, before) = w.room().unwrap();
+            assert!(
+                before > 0 && room.len() >= before + SLACK,
+                "{before} {}",
+                room.len()
+            );
+            room[..piece].copy_from_slice(&want[at..at + piece]);
+            w.advance(piece);
+            at += piece;
+        }
+        w.finish().unwrap();
+        assert!(std::fs::read(&path).unwrap() == want, "the bytes differ");
+    }
+
+    #[test]
+    #[should_panic(expected = "written past the room")]
+    fn writing_past_the_room_is_refused() {
+        let d = tempfile::tempdir_in(".").unwrap();
+        let mut w = DirectFile::new(File::create(d.path().join("f")).unwrap());
+        let n = w.room().unwrap().0.len();
+        w.advance(n + 1);
     }
 
     /// A file that refuses every write (open for reading only: `EBADF`), written through
