@@ -257,9 +257,44 @@ impl Packs {
     }
 }
 
-/// What a writer hands the bytes of its file to, piece by piece, in order: it hashes each
-/// piece, then writes it. Errors: the write's.
-type Put<'a> = dyn FnMut(&[u8]) -> Result<(), GenerateError> + 'a;
+/// What a writer hands the bytes of its file to, piece by piece, in order: the file's
+/// stream and the sum of what went to it.
+struct Put<'a> {
+    stream: &'a mut dyn Stream,
+    sum: &'a mut Sum,
+}
+
+impl Put<'_> {
+    /// Hashes `buf`, then writes it after what was put before. Errors: the write's.
+    fn put(&mut self, buf: &[u8]) -> Result<(), GenerateError> {
+        self.sum.update(buf);
+        self.stream.write(buf)
+    }
+
+    /// Writes pieces in place in the file's own buffer, when it has one ([`Stream::buffer`]):
+    /// `fill` gets the room ([`DirectFile::room`]: the buffer and how many bytes of it
+    /// come before its chunk's end) and returns how many bytes it wrote there, 0 when it
+    /// has no more; they are hashed and counted. Returns false, having called nothing,
+    /// when the file has no buffer of its own (the caller then uses [`Put::put`]).
+    /// Errors: a write's.
+    fn in_place(
+        &mut self,
+        mut fill: impl FnMut(&mut [u8], usize) -> usize,
+    ) -> Result<bool, GenerateError> {
+        let Some((file, path)) = self.stream.buffer() else {
+            return Ok(false);
+        };
+        loop {
+            let (room, before) = file.room().map_err(io(path))?;
+            let n = fill(room, before);
+            if n == 0 {
+                return Ok(true);
+            }
+            self.sum.update(&room[..n]);
+            file.advance(n);
+        }
+    }
+}
 
 /// What a writer thread made: the plaintext's size and hex SHA-256, and, for a file
 /// encrypted to its recipients, the delivered file's.
@@ -276,9 +311,9 @@ struct HashedFile {
 
 impl HashedFile {
     /// Spawns the writer of `stream`: it puts `head`, then every batch received, by
-    /// `render`, which hands the batch's bytes, in order, to a function that hashes then
+    /// `render`, which hands the batch's bytes, in order, to a [`Put`] that hashes then
     /// writes each piece while it is still in the core's cache (a pack's rows are tens of
-    /// kilobytes, a batch megabytes). Errors: [`GenerateError::Io`] of `name`, the file,
+    /// kilobytes, a batch megabytes), or has them written in place. Errors: [`GenerateError::Io`] of `name`, the file,
     /// when the thread cannot start.
     fn spawn<B: Send + 'static>(
         name: &str,
@@ -289,11 +324,11 @@ impl HashedFile {
     ) -> Result<HashedFile, GenerateError> {
         let handle = crate::store::thread::spawn("its writer", move || {
             let mut sum = Sum::default();
-            let mut put = |buf: &[u8]| {
-                sum.update(buf);
-                stream.write(buf)
+            let mut put = Put {
+                stream: &mut *stream,
+                sum: &mut sum,
             };
-            put(&head)?;
+            put.put(&head)?;
             for batch in rx {
                 render(batch, &mut put)?;
             }
@@ -680,7 +715,7 @@ pub fn build(plan: &BlockPlan, sink: &mut dyn Sink) -> Result<Built, GenerateErr
                 val_rx,
                 move |bufs: Vec<Vec<u8>>, put: &mut Put| {
                     for buf in &bufs {
-                        put(buf)?;
+                        put.put(buf)?;
                     }
                     given.give(bufs);
                     Ok(())
@@ -788,7 +823,7 @@ fn bin_records(
 ) -> impl FnMut(Arc<Packs>, &mut Put) -> Result<(), GenerateError> + Send + 'static {
     move |packs: Arc<Packs>, put: &mut Put| {
         for records in &packs.records {
-            put(records)?;
+            put.put(records)?;
         }
         Packs::release(packs, &spare);
         Ok(())
@@ -796,8 +831,11 @@ fn bin_records(
 }
 
 /// What the writer of `tickets.csv` puts of each batch of `plan`'s packs: every ticket's
-/// row, rendered from its print record and way a pack at a time into a buffer reused from
-/// pack to pack; the batch's buffers then go to `spare` (see [`Packs::release`]).
+/// row, rendered from its print record and way. Rows go straight into the file's own
+/// write buffer when it has one and a row fits its slack ([`Put::in_place`]), as many as
+/// start before the buffer's chunk ends, each stretch hashed there; else into a buffer of
+/// the writer's own, put every [`ROWS_PUT`] bytes. The batch's buffers then go to `spare`
+/// (see [`Packs::release`]).
 fn csv_rows(
     plan: &BlockPlan,
     spare: Arc<Spare>,
@@ -807,29 +845,58 @@ fn csv_rows(
     let (block, pack_size) = (plan.block, spec.pack_size);
     let ncols = spec.game.layout().columns.len();
     let size = print_file::record_size(spec);
+    let fits = rows.room() <= crate::store::direct::SLACK;
     move |packs: Arc<Packs>, put: &mut Put| {
-        let mut ways = packs.ways.iter();
-        for (pack, records) in (packs.first + 1..).zip(&packs.records) {
-            let first = (pack - 1) * pack_size;
-            rows.clear();
-            for (position, (rec, &way)) in (1..).zip(records.chunks_exact(size).zip(&mut ways)) {
+        // Every row of the batch, in print order.
+        let mut tickets = (packs.first + 1..)
+            .zip(&packs.records)
+            .flat_map(|(pack, records)| {
+                (1..)
+                    .zip(records.chunks_exact(size))
+                    .map(move |(position, rec)| (pack, position, rec))
+            })
+            .zip(&packs.ways)
+            .map(|((pack, position, rec), &way)| {
                 let (serial, codes) = print_file::serial_and_face(rec, ncols);
-                rows.push_row(&tickets_csv::Row {
+                tickets_csv::Row {
                     block,
                     pack,
                     pack_position: position,
-                    ticket: first + position,
+                    ticket: (pack - 1) * pack_size + position,
                     serial,
                     way,
                     codes,
-                });
+                }
+            });
+        let placed = fits
+            && put.in_place(|room, before| {
+                let mut at = 0;
+                while at < before {
+                    let Some(r) = tickets.next() else { break };
+                    at = rows.render_row(room, at, &r);
+                }
+                at
+            })?;
+        if !placed {
+            rows.clear();
+            for r in tickets {
+                rows.push_row(&r);
+                if rows.bytes().len() >= ROWS_PUT {
+                    put.put(rows.bytes())?;
+                    rows.clear();
+                }
             }
-            put(rows.bytes())?;
+            put.put(rows.bytes())?;
         }
         Packs::release(packs, &spare);
         Ok(())
     }
 }
+
+/// Bytes of rows `tickets.csv`'s writer gathers before it puts them, when it cannot write
+/// them in place (an encrypted file, a replay): enough to hash and copy them while they are
+/// still in the core's cache.
+const ROWS_PUT: usize = 64 << 10;
 
 /// Builds every pack of `plan` in batches of [`BATCH_PACKS`], in parallel, and sends each
 /// batch's print records, in pack order, with its tickets' ways, to the writers of

@@ -47,6 +47,13 @@ pub trait Stream: Send {
     /// hex SHA-256 when it is not the plaintext (an encrypted file), else `None`.
     /// Errors: [`GenerateError::Io`].
     fn finish(self: Box<Self>) -> Result<Option<(u64, String)>, GenerateError>;
+
+    /// The file's own write buffer and its path, when bytes can be written there in place
+    /// ([`DirectFile::room`]: a file in clear); `None` when they go through
+    /// [`Stream::write`] only.
+    fn buffer(&mut self) -> Option<(&mut DirectFile, &Path)> {
+        None
+    }
 }
 
 /// The sink that writes a block's files into a directory that exists and is empty (a
@@ -159,6 +166,10 @@ impl Stream for Plain {
         // On the disk before the block can be moved into place.
         self.file.finish().map_err(io(&self.path))?;
         Ok(None)
+    }
+
+    fn buffer(&mut self) -> Option<(&mut DirectFile, &Path)> {
+        Some((&mut self.file, &self.path))
     }
 }
 

@@ -397,16 +397,33 @@ impl RowWriter {
     /// ticket it describes.
     #[inline]
     pub fn push_row(&mut self, r: &Row) {
+        // Room for the widest row and the padding of its last fixed-size copy.
+        let need = self.end + self.room();
+        if self.buf.len() < need {
+            self.buf.resize(need.max(2 * self.buf.len()), 0);
+        }
+        let mut buf = std::mem::take(&mut self.buf);
+        self.end = self.render_row(&mut buf, self.end, r);
+        self.buf = buf;
+    }
+
+    /// The bytes a row needs in the buffer [`RowWriter::render_row`] writes it into: the
+    /// widest row's and the padding of its last fixed-size copy.
+    pub fn room(&self) -> usize {
+        self.fields.max_row + FIELD
+    }
+
+    /// Writes the row `r`, with its `\n`, at `out[at..]`, the same bytes as
+    /// [`RowWriter::push_row`]; returns where it ends. Bytes up to [`RowWriter::room`]
+    /// past `at` may be overwritten. Panics when `out` is shorter than `at` plus that room.
+    #[inline]
+    pub fn render_row(&mut self, out: &mut [u8], at: usize, r: &Row) -> usize {
         if self.head.len == 0 || (r.block, r.pack) != (self.head.block, self.head.pack) {
             self.head = PackHead::of(r.block, r.pack);
         }
         let f = &*self.fields;
-        // Room for the widest row and the padding of its last fixed-size copy.
-        let need = self.end + f.max_row + FIELD;
-        if self.buf.len() < need {
-            self.buf.resize(need.max(2 * self.buf.len()), 0);
-        }
-        let (out, mut at) = (&mut self.buf[..], self.end);
+        let out = &mut out[..at + f.max_row + FIELD];
+        let mut at = at;
         put(out, &mut at, &self.head.padded, self.head.len);
         for (c, n) in self.counters.iter_mut().zip([r.pack_position, r.ticket]) {
             c.set(n);
@@ -434,7 +451,7 @@ impl RowWriter {
             }
             f.columns[c][code as usize].put(out, &mut at);
         }
-        self.end = at;
+        at
     }
 
     /// True when `line`, a row of tickets.csv without its line end, is the row
