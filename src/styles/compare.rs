@@ -1071,7 +1071,7 @@ mod tests {
     use crate::styles::testkit::{
         captions, drawn_twice, judge_any_faces, round_trip, round_trip_showing, way_in, Ctx,
     };
-    use crate::styles::testkit::{Planning, Tested};
+    use crate::styles::testkit::{printed_text, Planning, Tested};
     use rand_core::SeedableRng;
 
     /// The near miss's feature id on surface `ph`, one for every row.
@@ -1412,12 +1412,7 @@ mod tests {
             p.iter().map(|x| &x.panel).collect::<Vec<_>>(),
             m.panels().iter().map(|x| &x.id).collect::<Vec<_>>()
         );
-        let text = |i: usize| -> Vec<String> {
-            p[i].lines
-                .iter()
-                .map(|l| crate::language::Language::Fr.line(l, "EUR"))
-                .collect()
-        };
+        let text = |i: usize| printed_text(&p[i..=i], crate::language::Language::Fr);
         assert_eq!(
             text(0),
             [

@@ -1336,7 +1336,7 @@ mod tests {
         count_showing, drawn_twice, features_as_asked, round_trip, texts, way_at, way_in, worded,
         Ctx,
     };
-    use crate::styles::testkit::{Planning, Tested};
+    use crate::styles::testkit::{printed_text, Planning, Tested};
 
     /// Surface `j2` printed « Jeu II », with captions `3 EUROS` … and no tiers.
     fn ctx() -> Ctx {
@@ -1813,13 +1813,7 @@ mod tests {
     /// does; a surface with neither prints nothing.
     #[test]
     fn the_spots_print_the_winning_symbols_and_the_special_symbols() {
-        let text = |m: &KeyMatch| -> Vec<String> {
-            m.printed_lines()
-                .iter()
-                .flat_map(|p| &p.lines)
-                .map(|l| crate::language::Language::Fr.line(l, "EUR"))
-                .collect()
-        };
+        let text = |m: &KeyMatch| printed_text(&m.printed_lines(), crate::language::Language::Fr);
         let m = make(&specials()).unwrap();
         assert_eq!(m.printed_lines()[0].panel, "II");
         assert_eq!(

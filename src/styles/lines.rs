@@ -1920,7 +1920,7 @@ mod tests {
         captions, count_showing, drawn_twice, features_as_asked, judge_any_faces, round_trip,
         round_trip_showing, way, way_in, Ctx,
     };
-    use crate::styles::testkit::{Planning, Tested};
+    use crate::styles::testkit::{printed_text, Planning, Tested};
     use rand_core::SeedableRng;
 
     /// The near miss's feature id on surface `m` (area `m`).
@@ -2004,13 +2004,7 @@ mod tests {
     /// symbols must be in a line), then the legend and every special symbol's rule.
     #[test]
     fn a_grid_prints_its_line_rule_and_its_special_symbols() {
-        let printed = |m: &Lines| -> Vec<String> {
-            m.printed()
-                .iter()
-                .flat_map(|p| &p.lines)
-                .map(|l| crate::language::Language::En.line(l, "EUR"))
-                .collect()
-        };
+        let printed = |m: &Lines| printed_text(&m.printed(), crate::language::Language::En);
         let star = "specials = [{ symbol = \"STAR\", kind = \"auto_win\" }]\n";
         let m = make(&format!("{BOX}{star}")).unwrap();
         assert_eq!(

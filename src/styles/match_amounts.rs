@@ -1159,7 +1159,7 @@ mod tests {
         self, count_showing, drawn_twice, example_surface, round_trip, round_trip_showing, way,
         way_in, Ctx,
     };
-    use crate::styles::testkit::{Planning, Tested};
+    use crate::styles::testkit::{printed_text, Planning, Tested};
     use crate::styles::Captions;
     use crate::styles::{FeatureInfo, FeatureKind};
     use rand_core::SeedableRng;
@@ -1578,11 +1578,11 @@ mod tests {
     #[test]
     fn the_cells_print_their_rule_and_their_special_symbols() {
         use crate::language::Language;
-        let text = |m: &MatchAmounts, l: Language| -> Vec<String> {
+        let text = |m: &MatchAmounts, l: Language| {
             let p = &m.layout.printed;
             assert_eq!(p.len(), 1);
             assert_eq!(p[0].panel, m.layout.panels[0].id);
-            p[0].lines.iter().map(|x| l.line(x, "EUR")).collect()
+            printed_text(p, l)
         };
         assert_eq!(
             text(&six(), Language::Fr),

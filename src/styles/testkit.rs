@@ -331,6 +331,19 @@ impl Tested for Game {
     }
 }
 
+/// The lines `printed` (a surface's [`super::Printed`] panels, in order) as a ticket in
+/// `language` prints them, amounts in euros.
+pub(crate) fn printed_text(
+    printed: &[super::Printed],
+    language: crate::language::Language,
+) -> Vec<String> {
+    printed
+        .iter()
+        .flat_map(|p| &p.lines)
+        .map(|l| language.line(l, "EUR"))
+        .collect()
+}
+
 /// `face` as the files print it: `column=value` for every column of `m`.
 pub(crate) fn show(m: &(impl Tested + ?Sized), face: &Face) -> String {
     m.layout()
