@@ -147,8 +147,9 @@ pub enum Phrase {
         /// The symbol.
         symbol: String,
     },
-    /// A symbol that wins every amount in its surface's boxes, added up (`TOUT = tous les
-    /// gains additionnés`, `ALL = every win added up`).
+    /// A symbol that wins every amount its surface shows, added up (`TOUT = tous les
+    /// montants affichés, additionnés`, `ALL = every amount shown, added up`): those amounts
+    /// are not wins until it shows.
     WinsEveryBox {
         /// The symbol.
         symbol: String,
@@ -236,11 +237,22 @@ pub enum Phrase {
     MultipliedBy(u32),
     /// The multiplier box's rule: every win on the ticket is multiplied by it.
     BoxMultiplies,
-    /// Which rows of a comparison are the player's: the top one(s) (`En haut : le vôtre ·
-    /// en bas : le leur`); `sums` when each side is several rows that add up.
+    /// A comparison's rule: a row wins the amount in its box when the player's number, on
+    /// top, is higher than theirs, below (`Votre numéro (en haut) plus fort que le leur (en
+    /// bas) : gagnez le montant de la case`); `sums` when each side is several numbers that
+    /// add up.
     Sides {
-        /// Each side is the sum of its rows.
+        /// Each side is the sum of its numbers.
         sums: bool,
+    },
+    /// A key-match rule: a spot showing a winning number (`numbers`) or symbol wins the
+    /// amount under it (`Un de vos numéros est un numéro gagnant : gagnez le montant indiqué
+    /// dessous`); `each` when a repeated one pays each time it shows.
+    KeyMatch {
+        /// The symbols are numbers.
+        numbers: bool,
+        /// A winning symbol shown on several spots pays on each.
+        each: bool,
     },
 }
 
@@ -329,9 +341,9 @@ impl Language {
             Phrase::WinsEveryBox { symbol } => format!(
                 "{symbol} = {}",
                 if fr {
-                    "tous les gains additionnés"
+                    "tous les montants affichés, additionnés"
                 } else {
-                    "every win added up"
+                    "every amount shown, added up"
                 }
             ),
             Phrase::Multiplies { symbol, factor } => {
@@ -462,11 +474,31 @@ impl Language {
             }
             .into(),
             Phrase::Sides { sums } => match (fr, sums) {
-                (true, false) => "En haut : le vôtre · en bas : le leur".into(),
-                (true, true) => "En haut : le vôtre · en bas : le leur (sommes)".into(),
-                (false, false) => "Top: yours · below: theirs".into(),
-                (false, true) => "Top: yours · below: theirs (sums)".into(),
-            },
+                (true, false) => {
+                    "Votre numéro (en haut) plus fort que le leur (en bas) : gagnez le montant de la case"
+                }
+                (true, true) => {
+                    "La somme de vos numéros (en haut) plus forte que la leur (en bas) : gagnez le montant de la case"
+                }
+                (false, false) => "Your number (top) higher than theirs (below): win the amount in the box",
+                (false, true) => {
+                    "The sum of your numbers (top) higher than theirs (below): win the amount in the box"
+                }
+            }
+            .into(),
+            Phrase::KeyMatch { numbers, each } => {
+                let rule = match (fr, numbers) {
+                    (true, true) => "Un de vos numéros est un numéro gagnant : gagnez le montant indiqué dessous",
+                    (true, false) => "Un de vos symboles est un symbole gagnant : gagnez le montant indiqué dessous",
+                    (false, true) => "One of your numbers is a winning number: win the amount shown under it",
+                    (false, false) => "One of your symbols is a winning symbol: win the amount shown under it",
+                };
+                match (fr, each) {
+                    (_, false) => rule.into(),
+                    (true, true) => format!("{rule}, à chaque fois"),
+                    (false, true) => format!("{rule}, each time"),
+                }
+            }
         }
     }
 
@@ -600,11 +632,29 @@ mod tests {
         let sides = PrintedLine::of(vec![Phrase::Sides { sums: true }]);
         assert_eq!(
             Language::Fr.line(&sides, "EUR"),
-            "En haut : le vôtre · en bas : le leur (sommes)"
+            "La somme de vos numéros (en haut) plus forte que la leur (en bas) : gagnez le montant de la case"
         );
         assert_eq!(
             Language::En.line(&sides, "EUR"),
-            "Top: yours · below: theirs (sums)"
+            "The sum of your numbers (top) higher than theirs (below): win the amount in the box"
+        );
+        let key = |numbers, each| {
+            let l = PrintedLine::of(vec![Phrase::KeyMatch { numbers, each }]);
+            [Language::Fr.line(&l, "EUR"), Language::En.line(&l, "EUR")]
+        };
+        assert_eq!(
+            key(true, true),
+            [
+                "Un de vos numéros est un numéro gagnant : gagnez le montant indiqué dessous, à chaque fois",
+                "One of your numbers is a winning number: win the amount shown under it, each time"
+            ]
+        );
+        assert_eq!(
+            key(false, false),
+            [
+                "Un de vos symboles est un symbole gagnant : gagnez le montant indiqué dessous",
+                "One of your symbols is a winning symbol: win the amount shown under it"
+            ]
         );
         assert_eq!(Language::parse("de"), None);
     }

@@ -687,28 +687,19 @@ impl Compare {
             .collect()
     }
 
-    /// What the ticket prints beside each row: which side is yours; beside the first row
-    /// also what each special symbol does (`$ = gain immédiat`, `5X = gain ×5`), so that
-    /// the proof says every way a row can win.
+    /// What the ticket prints once, with the first row: the rule, which also says which
+    /// side is yours, then what each special symbol does (`$ = gain immédiat`, `5X = gain
+    /// ×5`), so that the proof says every way a row can win. The other rows print nothing
+    /// (a ticket states its rule once), so they stay as narrow as their cells.
     fn printed(&self) -> Vec<super::Printed> {
-        let line = PrintedLine::of(vec![Phrase::Sides {
+        let mut lines = vec![PrintedLine::of(vec![Phrase::Sides {
             sums: self.yours != 1 || self.theirs != 1,
-        }]);
-        let specials = super::common::legend_lines(self.specials.phrases(None));
-        self.layout.areas[..self.games]
-            .iter()
-            .enumerate()
-            .map(|(g, a)| {
-                let mut lines = vec![line.clone()];
-                if g == 0 {
-                    lines.extend(specials.iter().cloned());
-                }
-                super::Printed {
-                    panel: a.clone(),
-                    lines,
-                }
-            })
-            .collect()
+        }])];
+        lines.extend(super::common::legend_lines(self.specials.phrases(None)));
+        vec![super::Printed {
+            panel: self.layout.areas[0].clone(),
+            lines,
+        }]
     }
 
     fn describe(&self) -> Vec<String> {
@@ -1401,26 +1392,21 @@ mod tests {
          { symbol = \"TOUT\", kind = \"win_all\", caption = \"GAGNE TOUT\" },\n]"
     }
 
-    /// Every row prints which side is yours; the first also what each special symbol does.
-    /// Nothing is printed for the specials' play areas, which have no panel.
+    /// The first row prints the rule and what each special symbol does; the other rows
+    /// print nothing, nor do the specials' play areas, which have no panel.
     #[test]
-    fn the_rows_print_the_sides_and_the_first_the_special_symbols() {
+    fn the_first_row_prints_the_rule_and_the_special_symbols() {
         let m = make_specials(specials()).unwrap();
         let p = m.printed();
-        assert_eq!(p.len(), 10);
+        assert_eq!(p.len(), 1);
+        assert_eq!(p[0].panel, m.panels()[0].id);
         assert_eq!(
-            p.iter().map(|x| &x.panel).collect::<Vec<_>>(),
-            m.panels().iter().map(|x| &x.id).collect::<Vec<_>>()
-        );
-        let text = |i: usize| printed_text(&p[i..=i], crate::language::Language::Fr);
-        assert_eq!(
-            text(0),
+            printed_text(&p, crate::language::Language::Fr),
             [
-                "En haut : le vôtre · en bas : le leur",
-                "SAC = gain immédiat · 5X = gain ×5 · TOUT = tous les gains additionnés"
+                "Votre numéro (en haut) plus fort que le leur (en bas) : gagnez le montant de la case",
+                "SAC = gain immédiat · 5X = gain ×5 · TOUT = tous les montants affichés, additionnés"
             ]
         );
-        assert_eq!(text(9), ["En haut : le vôtre · en bas : le leur"]);
     }
 
     /// `make`, with the lot table's largest amount 1000 (for the multiplier's check).

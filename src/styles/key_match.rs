@@ -871,20 +871,25 @@ impl KeyMatch {
     /// The spots: symbols on one row, amounts on the next (panel `{area}`); the winning
     /// cells on a row of their own (panel `{area}_win`), when printed under the scratch.
     /// The winning symbols the rules fix, printed on the ticket beside the spots.
-    /// What the ticket prints beside the spots: the winning symbols the rules fix, then
-    /// what each special symbol does (`X5 = gain ×5`), so that the proof says every way a
-    /// spot can win.
+    /// What the ticket prints beside the spots: the rule (« Un de vos numéros est un numéro
+    /// gagnant : gagnez le montant indiqué dessous », « à chaque fois » when a repeated one
+    /// pays on each spot), the winning symbols the rules fix, then what each special symbol
+    /// does (`X5 = gain ×5`), so that the proof says every way a spot can win.
     fn printed_lines(&self) -> Vec<super::Printed> {
-        let mut lines = match self.winning {
-            Winning::Fixed(n) => vec![PrintedLine::of(vec![Phrase::WinningSymbols(
+        let numbers = self
+            .symbols
+            .iter()
+            .all(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()));
+        let mut lines = vec![PrintedLine::of(vec![Phrase::KeyMatch {
+            numbers,
+            each: self.repeats,
+        }])];
+        if let Winning::Fixed(n) = self.winning {
+            lines.push(PrintedLine::of(vec![Phrase::WinningSymbols(
                 self.symbols[..n].to_vec(),
-            )])],
-            Winning::Cells(_) => Vec::new(),
-        };
-        lines.extend(super::common::legend_lines(self.specials.phrases(None)));
-        if lines.is_empty() {
-            return Vec::new();
+            )]));
         }
+        lines.extend(super::common::legend_lines(self.specials.phrases(None)));
         vec![super::Printed {
             panel: self.layout.areas[0].clone(),
             lines,
@@ -1819,11 +1824,15 @@ mod tests {
         assert_eq!(
             text(&m),
             [
+                "Un de vos symboles est un symbole gagnant : gagnez le montant indiqué dessous",
                 "Symboles gagnants : IBIS HALEUR OUDJAT",
-                "SAC = gain immédiat · X5 = gain ×5 · TOUT = tous les gains additionnés"
+                "SAC = gain immédiat · X5 = gain ×5 · TOUT = tous les montants affichés, additionnés"
             ]
         );
-        assert!(make(CELLS).unwrap().printed_lines().is_empty());
+        assert_eq!(
+            text(&make(CELLS).unwrap()),
+            ["Un de vos numéros est un numéro gagnant : gagnez le montant indiqué dessous"]
+        );
     }
 
     #[test]

@@ -1593,14 +1593,14 @@ mod tests {
             text(&m, Language::Fr),
             [
                 "Trouvez 3 montants identiques : gagnez ce montant",
-                "2X = gain ×2 · SAC = tous les gains additionnés"
+                "2X = gain ×2 · SAC = tous les montants affichés, additionnés"
             ]
         );
         assert_eq!(
             text(&m, Language::En),
             [
                 "Find 3 identical amounts: win that amount",
-                "2X = win ×2 · SAC = every win added up"
+                "2X = win ×2 · SAC = every amount shown, added up"
             ]
         );
     }

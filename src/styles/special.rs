@@ -242,7 +242,7 @@ impl Specials {
     /// What the ticket prints of each special symbol, in the spec's order, so that a reader
     /// of the legend knows what it does: an auto-win « ETOILE = gain immédiat », a
     /// multiplier « 5X = gain ×5 », a win-all its amount when the style fixes it
-    /// (`win_all`: « TOUT = 27 € »), else « TOUT = tous les gains additionnés ».
+    /// (`win_all`: « TOUT = 27 € »), else « TOUT = tous les montants affichés, additionnés ».
     pub(super) fn phrases(&self, win_all: Option<Money>) -> Vec<Phrase> {
         self.list
             .iter()
