@@ -2594,3 +2594,35 @@ fn a_proof_left_unnamed_by_a_stopped_run_is_removed_by_the_next() {
     assert_eq!(render("2", true), "");
     assert!(!old.exists());
 }
+
+/// What plus_fort_bonus prints in the open, its rule and its special symbols' rules, is
+/// printed once, with the first of its ten rows, and wraps at the widest a printed line
+/// makes a panel (180 pt) instead of making that row as wide as the rule.
+#[test]
+fn a_long_printed_rule_wraps_instead_of_widening_its_row() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path().join("pf");
+    deck(&repo("game_specs/examples/plus_fort_bonus.toml"), &d);
+    let svg = proof_of(&d, "1", &t.path().join("p"));
+    let printed: Vec<(String, [f64; 4])> = svg
+        .lines()
+        .filter(|l| l.starts_with("<text") && l.contains(r#"font-size="7.5""#))
+        .flat_map(text_boxes)
+        // Not the key's entries (`PRESQUE : presque …`), in the same size.
+        .filter(|(t, _)| {
+            let first = t.split(' ').next().unwrap_or("");
+            !(first.chars().all(|c| c.is_uppercase()) && t[first.len()..].starts_with(" : "))
+        })
+        .collect();
+    let words: Vec<&str> = printed.iter().map(|(t, _)| t.as_str()).collect();
+    assert_eq!(
+        words.join(" "),
+        "Votre numéro (en haut) plus fort que le leur (en bas) : gagnez le montant de la \
+         case SAC = gain immédiat · 5X = gain ×5 · TOUT = tous les montants affichés, \
+         additionnés"
+    );
+    assert!(printed.len() >= 4, "{words:?}");
+    for (text, [left, _, right, _]) in &printed {
+        assert!(right - left <= 180.0, "{text}: {} pt", right - left);
+    }
+}

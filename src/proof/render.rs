@@ -787,6 +787,10 @@ const SCOPE_SIZE: f64 = 6.5;
 /// The height that line takes.
 const SCOPE_H: f64 = 9.0;
 const PRINTED_LEAD: f64 = 9.5;
+/// The widest a panel grows to fit a printed line on one line, in points, unless its cells
+/// are wider: a longer line wraps, so that a rule printed with each of ten narrow rows
+/// does not make every row as wide as the rule.
+const PRINTED_WIDEST: f64 = 180.0;
 /// The room left under a panel's printed lines, below their leading, in points.
 const PRINTED_FOOT: f64 = 3.0;
 /// How far outside a cell the hatch of a covered cell in a panel partly in the open runs:
@@ -1662,7 +1666,8 @@ pub fn ticket_canvas(
         let printed_w = own
             .iter()
             .map(|l| text_width(l, Font::Regular, PRINTED_SIZE) * 1.1)
-            .fold(0.0, f64::max);
+            .fold(0.0, f64::max)
+            .min(cells_w.max(label_w).max(PRINTED_WIDEST));
         let w = (cells_w.max(label_w).max(printed_w).max(scope_w) + 2.0 * PAD)
             .min(PROOF_WIDTH - 2.0 * MARGIN);
         let printed: Vec<String> = own
