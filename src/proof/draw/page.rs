@@ -385,16 +385,43 @@ fn column_widths(head: &[Cell], rows: &[Vec<Cell>], size: f64, width: f64) -> Ve
 
 /// `text` broken into lines at most `width` points wide in `font` at `size` (with the
 /// tenth of margin [`super::fit`] keeps), at spaces; a word wider than a line is broken
-/// between letters. An empty text gives one empty line.
+/// between letters. An empty text gives one empty line. A currency sign or a closing mark
+/// (`€`, `:`, `»`) stays on the line of the word before it, a name in `« »` on one line,
+/// and a legend's `=` or a colon on the line of the words on both sides (`OEIL = 500`); a
+/// line never
+/// starts or ends with the ` · ` that separates printed phrases (a break there drops it).
 pub fn wrap(text: &str, font: Font, size: f64, width: f64) -> Vec<String> {
     let fits = |s: &str| text_width(s, font, size) * 1.05 <= width;
+    // The words no break may fall inside, each with whether a ` · ` comes before it.
+    const CLOSING: [&str; 9] = ["€", "$", "£", ":", ";", "!", "?", "»", "="];
+    let mut words: Vec<(String, bool)> = Vec::new();
+    let (mut dot, mut glue, mut quoted) = (false, false, false);
+    for w in text.split(' ') {
+        if w == "·" && !quoted {
+            dot = true;
+            continue;
+        }
+        match words.last_mut() {
+            Some(last) if !dot && (glue || quoted || CLOSING.contains(&w)) => {
+                last.0.push(' ');
+                last.0.push_str(w);
+            }
+            _ => words.push((w.to_string(), std::mem::take(&mut dot))),
+        }
+        // A quoted name stays whole (up to 40 bytes: a `«` never closed does not hold the
+        // rest of the text); a legend's `=` and a colon keep the word after them.
+        let short = words.last().is_some_and(|l| l.0.len() <= 40);
+        quoted = (quoted || w == "«") && w != "»" && short;
+        glue = w == "=" || w == ":";
+    }
     let mut lines = Vec::new();
     let mut line = String::new();
-    for word in text.split(' ') {
-        let candidate = if line.is_empty() {
-            word.to_string()
-        } else {
-            format!("{line} {word}")
+    for (word, after_dot) in &words {
+        let word = word.as_str();
+        let candidate = match (line.is_empty(), after_dot) {
+            (true, _) => word.to_string(),
+            (false, true) => format!("{line} · {word}"),
+            (false, false) => format!("{line} {word}"),
         };
         if fits(&candidate) {
             line = candidate;
@@ -470,6 +497,47 @@ mod tests {
         // Courier is 6 points a letter at 10 points: 9 letters in 60 points with the margin.
         assert_eq!(lines, ["012345678", "9abcdef01", "23456789a", "bcdef"]);
         assert_eq!(wrap("", Font::Regular, 10.0, 40.0), [""]);
+    }
+
+    /// An amount keeps its currency sign, a phrase separator never starts or ends a line,
+    /// and the text reads the same once the lines are joined with the separators back.
+    #[test]
+    fn wrap_keeps_an_amount_whole_and_breaks_between_phrases() {
+        let text = "AMPHORE = 3 € · VOILIER = 50 € · OEIL = 500 € · « Jeu 1 » : 5 €";
+        // Every width a legend entry fits in (a narrower one breaks words between letters).
+        for width in [70.0, 80.0, 100.0, 130.0, 170.0, 400.0] {
+            let lines = wrap(text, Font::Regular, 7.5, width);
+            for l in &lines {
+                assert!(
+                    !l.starts_with('€') && !l.starts_with(':'),
+                    "{width}: {lines:?}"
+                );
+                assert!(
+                    !l.starts_with('·') && !l.ends_with('·'),
+                    "{width}: {lines:?}"
+                );
+                assert!(!l.ends_with('«'), "{width}: {lines:?}");
+            }
+            let joined = lines.join(" ");
+            assert_eq!(
+                joined.replace(" · ", " ").replace(" ", ""),
+                text.replace(" · ", " ").replace(" ", ""),
+                "{width}"
+            );
+        }
+        assert_eq!(
+            wrap(text, Font::Regular, 7.5, 100.0),
+            [
+                "AMPHORE = 3 €",
+                "VOILIER = 50 €",
+                "OEIL = 500 €",
+                "« Jeu 1 » : 5 €"
+            ]
+        );
+        assert_eq!(wrap(text, Font::Regular, 7.5, 400.0), [text]);
+        // A `«` never closed holds a few words, not the rest of the text.
+        let open = "« un deux trois quatre cinq six sept huit neuf dix onze douze treize";
+        assert!(wrap(open, Font::Regular, 7.5, 100.0).len() >= 3);
     }
 
     #[test]
