@@ -954,7 +954,7 @@ impl MatchAmounts {
 
     /// What the ticket prints beside the cells: the rule (`Trouvez 3 montants identiques :
     /// gagnez ce montant`), then what each special symbol does (`2X = gain ×2`, `SAC = tous
-    /// les gains additionnés`), so that the proof says every way the face can win.
+    /// les montants affichés, additionnés`), so that the proof says every way the face can win.
     fn printed(&self) -> Vec<super::Printed> {
         let mut lines = vec![PrintedLine::of(vec![Phrase::SameAmounts { count: self.k }])];
         lines.extend(common::legend_lines(self.specials.phrases(None)));
