@@ -168,6 +168,17 @@ pub enum Phrase {
         /// How many times the amount must show.
         count: usize,
     },
+    /// A match-symbols rule: `count` identical symbols win. With one of `symbols` (the
+    /// play area's winning symbols, printed when the rule names them) they win the amount
+    /// in the box (`Trouvez 2 COQ : gagnez le montant de la case`, `Trouvez 2 symboles
+    /// identiques parmi SANTE AMOUR : …`); with `symbols` empty, any symbol of the legend
+    /// wins its amount (`Trouvez 3 symboles identiques : gagnez le montant du symbole`).
+    SameSymbols {
+        /// How many times the symbol must show.
+        count: usize,
+        /// The winning symbols, for a box; empty for a legend.
+        symbols: Vec<String>,
+    },
     /// A pay table's row: so many numbers matched pay so much (`3 bons numéros : 10 €`,
     /// `3 matches: €10`).
     Matches {
@@ -356,6 +367,26 @@ impl Language {
                     format!("Find {count} identical amounts: win that amount")
                 }
             }
+            Phrase::SameSymbols { count, symbols } => match (fr, symbols.as_slice()) {
+                (true, []) => format!(
+                    "Trouvez {count} symboles identiques : gagnez le montant du symbole"
+                ),
+                (false, []) => {
+                    format!("Find {count} identical symbols: win the symbol's amount")
+                }
+                (true, [one]) => {
+                    format!("Trouvez {count} {one} : gagnez le montant de la case")
+                }
+                (false, [one]) => format!("Find {count} {one}: win the amount in the box"),
+                (true, many) => format!(
+                    "Trouvez {count} symboles identiques parmi {} : gagnez le montant de la case",
+                    join_symbols(many)
+                ),
+                (false, many) => format!(
+                    "Find {count} identical symbols among {}: win the amount in the box",
+                    join_symbols(many)
+                ),
+            },
             Phrase::Matches { count, amount } => {
                 let words = match (fr, *count == 1) {
                     (true, true) => "bon numéro",

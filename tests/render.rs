@@ -702,10 +702,13 @@ fn a_deck_proof_sheet_is_a_searchable_pdf_with_a_cover_and_every_ticket() {
         .output()
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
+    // « gagne » of a note (« Jeu 1 » gagne 8 €, ne gagne.), not the « gagnez » of a rule the
+    // ticket prints.
     for word in [
         "promise au billet",
         "billets de cette planche",
-        "gagne",
+        "gagne ",
+        "ne gagne.",
         "GAGNANT",
         "Épreuve",
     ] {
@@ -714,11 +717,11 @@ fn a_deck_proof_sheet_is_a_searchable_pdf_with_a_cover_and_every_ticket() {
     for r in &rows {
         assert!(text.contains(&format!("série {}", r[4])));
     }
-    // The opening page gives the scale the tickets are drawn at: three plain coq proofs a
-    // page.
+    // The opening page gives the scale the tickets are drawn at: two plain coq proofs a
+    // page (each prints its two games' rules under their boxes).
     let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        flat.contains("Billets reproduits à 83 % de leur taille : textes et code-barres y sont réduits d'autant par rapport au billet imprimé."),
+        flat.contains("Billets reproduits à 97 % de leur taille : textes et code-barres y sont réduits d'autant par rapport au billet imprimé."),
         "{flat}"
     );
 }
@@ -1093,7 +1096,7 @@ fn no_text_of_a_proof_is_drawn_over_a_hatch() {
             texts[..at]
                 .iter()
                 .rev()
-                .take(4)
+                .take(7)
                 .any(|t| t == "imprimé à découvert"),
             "{legend}: {texts:?}"
         );
@@ -1285,7 +1288,9 @@ fn a_printers_proof_tells_nothing_beyond_the_printed_face() {
             "GAGNANT",
             "PRESQUE",
             "LEURRE",
-            "gagne",
+            // A note's « gagne », not the « gagnez » of a rule the ticket prints.
+            "gagne ",
+            "ne gagne.",
             "perd",
         ] {
             assert!(!texts(svg).iter().any(|x| x.contains(word)), "{word} drawn");

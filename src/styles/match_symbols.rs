@@ -1230,11 +1230,14 @@ impl MatchSymbols {
                         amount: m.into(),
                     })
                     .collect();
-                let mut lines = common::legend_lines(entries);
+                // The rule first: a legend alone does not say how many must show.
+                let mut lines = vec![PrintedLine::of(vec![Phrase::SameSymbols {
+                    count: g.k,
+                    symbols: Vec::new(),
+                }])];
+                lines.extend(common::legend_lines(entries));
                 if self.play_areas.len() > 1 {
-                    if let Some(first) = lines.first_mut() {
-                        first.title = Some(ctx.label(&g.id).to_string());
-                    }
+                    lines[0].title = Some(ctx.label(&g.id).to_string());
                 }
                 v.extend(lines);
             }
@@ -1737,6 +1740,8 @@ impl MatchSymbols {
         v
     }
 
+    /// The cells (panel `panel`, default the surface id, `per_row` cells a row), then the
+    /// box of each play area that has one (panel: the play area's id).
     fn panels(&self) -> Vec<Panel> {
         let cells: Vec<usize> = (0..self.cells).collect();
         let mut v = vec![Panel {
@@ -1754,16 +1759,31 @@ impl MatchSymbols {
         v
     }
 
-    /// The cells (panel `panel`, default the surface id, `per_row` cells a row), then the
-    /// box of each play area that has one (panel: the play area's id).
+    /// What the ticket prints: with the cells, each legend play area's rule and legend,
+    /// and what each multiplier and special symbol does; with each play area's box, its
+    /// rule (« Trouvez 2 COQ : gagnez le montant de la case »), so that the proof says how
+    /// every play area wins.
     fn printed(&self) -> Vec<super::Printed> {
-        if self.legend_text.is_empty() {
-            return Vec::new();
+        let mut v = Vec::new();
+        if !self.legend_text.is_empty() {
+            v.push(super::Printed {
+                panel: self.panel.clone(),
+                lines: self.legend_text.clone(),
+            });
         }
-        vec![super::Printed {
-            panel: self.panel.clone(),
-            lines: self.legend_text.clone(),
-        }]
+        for g in &self.play_areas {
+            if let Prize::Box { .. } = g.prize {
+                let symbols = g.winning.iter().map(|&c| self.symbol(c).to_string());
+                v.push(super::Printed {
+                    panel: g.id.clone(),
+                    lines: vec![PrintedLine::of(vec![Phrase::SameSymbols {
+                        count: g.k,
+                        symbols: symbols.collect(),
+                    }])],
+                });
+            }
+        }
+        v
     }
 
     fn describe(&self) -> Vec<String> {
@@ -2119,6 +2139,46 @@ near_miss = 0.4
 
     fn coq() -> Arc<MatchSymbols> {
         build_from("cells", COQ).unwrap()
+    }
+
+    /// Every play area prints its rule: a box's under the box, naming its winning
+    /// symbols; a legend's with the cells, before the legend and the multiplier.
+    #[test]
+    fn each_play_area_prints_its_rule() {
+        use crate::language::Language;
+        let m = coq();
+        let p = m.printed();
+        assert_eq!(
+            p.iter().map(|x| x.panel.as_str()).collect::<Vec<_>>(),
+            ["jeu1", "jeu2"]
+        );
+        assert_eq!(
+            testkit::printed_text(&p, Language::Fr),
+            [
+                "Trouvez 2 COQ : gagnez le montant de la case",
+                "Trouvez 2 symboles identiques parmi SANTE AMOUR BONHEUR JOIE : gagnez le montant de la case"
+            ]
+        );
+        assert_eq!(
+            testkit::printed_text(&p, Language::En),
+            [
+                "Find 2 COQ: win the amount in the box",
+                "Find 2 identical symbols among SANTE AMOUR BONHEUR JOIE: win the amount in the box"
+            ]
+        );
+        let m = pyramid();
+        let p = m.printed();
+        assert_eq!(p.len(), 1);
+        assert_eq!(p[0].panel, "IV");
+        assert_eq!(
+            testkit::printed_text(&p, Language::Fr),
+            [
+                "Trouvez 3 symboles identiques : gagnez le montant du symbole",
+                "LION = 3 € · OISEAU = 10 € · BATEAU = 100 €",
+                "MAIN = 1 000 € · CROIX = 10 000 €",
+                "MASQUE = gain ×2"
+            ]
+        );
     }
 
     fn pyramid() -> Arc<MatchSymbols> {
