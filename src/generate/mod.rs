@@ -313,8 +313,8 @@ impl HashedFile {
     /// Spawns the writer of `stream`: it puts `head`, then every batch received, by
     /// `render`, which hands the batch's bytes, in order, to a [`Put`] that hashes then
     /// writes each piece while it is still in the core's cache (a pack's rows are tens of
-    /// kilobytes, a batch megabytes), or has them written in place. Errors: [`GenerateError::Io`] of `name`, the file,
-    /// when the thread cannot start.
+    /// kilobytes, a batch megabytes), or has them written in place. Errors:
+    /// [`GenerateError::Io`] of `name`, the file, when the thread cannot start.
     fn spawn<B: Send + 'static>(
         name: &str,
         mut stream: Box<dyn Stream>,
