@@ -184,6 +184,8 @@ impl PackBuilder<'_> {
         let codes = &self.codes[first as usize..last as usize];
         let ncols = spec.game.layout().columns.len();
         let mut judged = Judgement::default();
+        // Every ticket's face is drawn into the same place.
+        let mut face = Face::default();
         for (i, &validation) in (first..last).zip(codes) {
             let way_id = self.ways[i as usize];
             let way = &spec.ways[way_id as usize];
@@ -199,13 +201,15 @@ impl PackBuilder<'_> {
                 self.promised.get(&i)
             };
             let asked = promised.and_then(|v| v.iter().find(|p| p.1)).map(|p| p.0);
-            let face: Face = match asked {
-                None => spec.game.synthesize_way(way_id, &mut rng),
-                Some(id) => spec
-                    .game
-                    .synthesize_showing_checked(way, id, &mut rng)
-                    .map_err(|e| synthesis(e.to_string()))?,
-            };
+            match asked {
+                None => spec.game.synthesize_way_into(way_id, &mut rng, &mut face),
+                Some(id) => {
+                    face = spec
+                        .game
+                        .synthesize_showing_checked(way, id, &mut rng)
+                        .map_err(|e| synthesis(e.to_string()))?
+                }
+            }
             judged.judge(spec, &face);
             judged
                 .realises(spec, way_id)

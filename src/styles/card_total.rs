@@ -936,8 +936,8 @@ impl CardTotal {
                     continue;
                 }
                 let want = self.wants(way, None, free_aces(used), &mut rng);
-                let face = self.try_face(&want, &given, used, &mut rng);
-                fails += usize::from(face.is_none());
+                let mut face = Face::default();
+                fails += usize::from(!self.try_face(&want, &given, used, &mut rng, &mut face));
                 dealt_faces += 1;
             }
             if fails * 4 > DEAL_SAMPLES * 3 {
@@ -1110,13 +1110,15 @@ impl CardTotal {
     /// and [`MAX_ATTEMPTS`] failed deals of the dealers in a row is a bug.
     ///
     /// A surface reading a shared dealer's hand deals that hand as the ticket's game does.
-    fn draw(&self, way: &Way, show: Option<FeatureId>, rng: &mut FaceRng) -> Face {
-        (0..MAX_ATTEMPTS)
-            .find_map(|_| {
-                let given = self.deal_dealers(rng)?;
-                self.draw_dealt(way, show, &given, 0, rng)
-            })
-            .unwrap_or_else(|| self.no_face(way))
+    /// The face is drawn into `face`, whatever it held.
+    fn draw(&self, way: &Way, show: Option<FeatureId>, rng: &mut FaceRng, face: &mut Face) {
+        let drawn = (0..MAX_ATTEMPTS).any(|_| {
+            self.deal_dealers(rng)
+                .is_some_and(|given| self.draw_dealt(way, show, &given, 0, rng, face))
+        });
+        if !drawn {
+            self.no_face(way)
+        }
     }
 
     /// The surface's dealers' hands on an otherwise empty face: the one dealer of the
@@ -1150,9 +1152,9 @@ impl CardTotal {
     /// deck less the dealers' cards and `dealt` (the cards other surfaces show when the
     /// surface reads a shared dealer's hand, bit `c` for card `c`). Every planned way is
     /// reachable against every hand [`draw_dealer`] deals (see [`super::shared`]), but the
-    /// cards already dealt may leave too few of the values a hand needs: `None` after
+    /// cards already dealt may leave too few of the values a hand needs: false after
     /// [`MAX_ATTEMPTS`] attempts, and the dealers are dealt again (with a shared dealer's
-    /// hand, the whole ticket).
+    /// hand, the whole ticket). The face is drawn into `face`, whatever it held.
     fn draw_dealt(
         &self,
         way: &Way,
@@ -1160,12 +1162,13 @@ impl CardTotal {
         given: &Face,
         dealt: u64,
         rng: &mut FaceRng,
-    ) -> Option<Face> {
+        face: &mut Face,
+    ) -> bool {
         let used = (0..self.dealers())
             .flat_map(|r| self.dealer_cols(r))
             .fold(dealt, |u, c| u | 1u64 << given.codes[c]);
         let want = self.wants(way, show, free_aces(used), rng);
-        (0..MAX_ATTEMPTS).find_map(|_| self.try_face(&want, given, used, rng))
+        (0..MAX_ATTEMPTS).any(|_| self.try_face(&want, given, used, rng, face))
     }
 
     /// No face of `way` in [`MAX_ATTEMPTS`] deals of the dealers, each followed by
@@ -1179,10 +1182,18 @@ impl CardTotal {
     }
 
     /// One attempt at a face showing `want` against the dealers' hands `given` shows;
-    /// `used` holds their cards and every card already dealt on the ticket. `None` when the
-    /// cards left cannot build a hand.
-    fn try_face(&self, want: &[Want], given: &Face, used: u64, rng: &mut FaceRng) -> Option<Face> {
-        let mut face = Face::zeroed(self.layout.columns.len());
+    /// `used` holds their cards and every card already dealt on the ticket. Drawn into
+    /// `face`, whatever it held; false when the cards left cannot build a hand (`face` then
+    /// holds no face to use).
+    fn try_face(
+        &self,
+        want: &[Want],
+        given: &Face,
+        used: u64,
+        rng: &mut FaceRng,
+        face: &mut Face,
+    ) -> bool {
+        face.reset(self.layout.columns.len());
         let mut used = used;
         for r in 0..self.dealers() {
             for c in self.dealer_cols(r) {
@@ -1190,7 +1201,7 @@ impl CardTotal {
             }
         }
         for (r, &w) in want.iter().enumerate() {
-            let d = Self::count(&face, self.dealer_cols(r));
+            let d = Self::count(face, self.dealer_cols(r));
             // A reader's soft hand takes an ace only where one is left for every natural
             // still to deal (the ticket's other surfaces took theirs already).
             let naturals_after = want[r + 1..]
@@ -1198,7 +1209,9 @@ impl CardTotal {
                 .filter(|w| matches!(w, Want::Win { natural: true, .. }))
                 .count();
             let spare_ace = !self.reading || free_aces(used) > naturals_after;
-            let hand = self.player_hand(w, d, spare_ace, rng, &mut used)?;
+            let Some(hand) = self.player_hand(w, d, spare_ace, rng, &mut used) else {
+                return false;
+            };
             for (c, &card) in self.player_cols(r).zip(&hand) {
                 face.codes[c] = card;
             }
@@ -1207,9 +1220,9 @@ impl CardTotal {
                 _ => weighted(rng, &self.decoy_weights) as u8,
             };
             let g = self.gain_col(r);
-            self.gain.show(&mut face, g, g + 1, code);
+            self.gain.show(face, g, g + 1, code);
         }
-        Some(face)
+        true
     }
 
     /// A player hand showing `want` against dealer `d`, a hand [`draw_dealer`] deals (no
@@ -1555,8 +1568,8 @@ impl Style for CardTotal {
         Ok(match reader {
             Some(s) => {
                 let w = way.clone();
-                plan.with_dealt(move |show, given, dealt, rng| {
-                    s.draw_dealt(&w, show, given, dealt, rng)
+                plan.with_dealt(move |show, given, dealt, rng, face| {
+                    s.draw_dealt(&w, show, given, dealt, rng, face)
                 })
             }
             None => plan,

@@ -611,9 +611,17 @@ impl Compare {
 
     /// A face of `way`: each win on its row, the other rows losing, a near miss at the
     /// spec's rate (or on one of them when asked); a win-all face by [`Compare::draw_all`].
-    fn draw(&self, way: &Way, split: &Split, show: Option<FeatureId>, rng: &mut FaceRng) -> Face {
+    /// Drawn into `face`, whatever it held.
+    fn draw(
+        &self,
+        way: &Way,
+        split: &Split,
+        show: Option<FeatureId>,
+        rng: &mut FaceRng,
+        face: &mut Face,
+    ) {
         if let Some((j, sums)) = &split.all {
-            return self.draw_all(*j, sums, rng);
+            return self.draw_all(*j, sums, rng, face);
         }
         let mut want = self.place(way, split, rng);
         let losing: ArrayVec<usize, MAX_WINS> =
@@ -628,30 +636,29 @@ impl Compare {
                 want[r] = Want::Near;
             }
         }
-        let mut face = Face::zeroed(self.layout.columns.len());
+        face.reset(self.layout.columns.len());
         for (r, &w) in want.iter().enumerate() {
-            self.fill_row(&mut face, r, w, rng);
+            self.fill_row(face, r, w, rng);
         }
-        face
     }
 
     /// A face won by win-all symbol `j`: box amounts drawn to add up to the win
     /// (`sums`), shuffled over the rows; the symbol on a row drawn evenly, every other row
-    /// losing by two or more (no near miss: nothing there loses).
-    fn draw_all(&self, j: usize, sums: &Sums, rng: &mut FaceRng) -> Face {
+    /// losing by two or more (no near miss: nothing there loses). Drawn into `face`,
+    /// whatever it held.
+    fn draw_all(&self, j: usize, sums: &Sums, rng: &mut FaceRng, face: &mut Face) {
         let mut codes = sums.draw(self.gain.amounts(), rng);
         shuffle(rng, &mut codes);
         let at = below(rng, self.games as u32) as usize;
-        let mut face = Face::zeroed(self.layout.columns.len());
+        face.reset(self.layout.columns.len());
         for (r, &code) in codes.iter().enumerate() {
             let want = if r == at {
                 Want::Special(j, code)
             } else {
                 Want::Beside(code)
             };
-            self.fill_row(&mut face, r, want, rng);
+            self.fill_row(face, r, want, rng);
         }
-        face
     }
 }
 
@@ -795,7 +802,7 @@ impl Style for Compare {
             way,
             |id| self.can_show(way, &split, id),
             always,
-            move |show, rng| drawer.draw(&w, &drawn, show, rng),
+            move |show, rng, face| drawer.draw(&w, &drawn, show, rng, face),
         ))
     }
 

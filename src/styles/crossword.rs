@@ -1034,7 +1034,8 @@ impl Crossword {
         self.near().always_shows(&self.on_grid(way))
     }
 
-    fn draw(&self, way: &Way, show: Option<FeatureId>, rng: &mut FaceRng) -> Face {
+    /// A face of `way`, drawn into `face`, whatever it held.
+    fn draw(&self, way: &Way, show: Option<FeatureId>, rng: &mut FaceRng, face: &mut Face) {
         // The grid first, whatever the way: it may be printed outside the scratch. The bonus
         // word next, for the same reason.
         let g = below(rng, self.grids.len() as u32) as usize;
@@ -1069,7 +1070,7 @@ impl Crossword {
             _ => None,
         };
         let excluded = self.exclusions(grid, &showing, keep, rng);
-        let mut face = Face::zeroed(self.layout.columns.len());
+        face.reset(self.layout.columns.len());
         face.codes[0] = g as u8;
         face.codes[1..1 + self.n].copy_from_slice(&grid.words);
         let yours: ArrayVec<u8, 26> = (0..26u8).filter(|&l| excluded & (1 << l) == 0).collect();
@@ -1089,10 +1090,9 @@ impl Crossword {
                     Some(m) => amounts.code(m).expect("an amount of the box"),
                     None => below(rng, amounts.amounts().len() as u32) as u8,
                 };
-                amounts.show(&mut face, c + 1, c + 2, code);
+                amounts.show(face, c + 1, c + 2, code);
             }
         }
-        face
     }
 
     /// The face column of the bonus word (its box's amount and caption follow it).

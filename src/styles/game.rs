@@ -1111,19 +1111,26 @@ impl Game {
     /// [`Game::plan`] was given them): the same face, without looking the way up by its
     /// id. Panics when `way` is not the number of a planned way (a caller's bug).
     pub fn synthesize_way(&self, way: WayId, rng: &mut FaceRng) -> Face {
+        let mut face = Face::default();
+        self.synthesize_way_into(way, rng, &mut face);
+        face
+    }
+
+    /// [`Game::synthesize_way`] into `face`, whatever it held: the same face, built where
+    /// it lies (a face reused from ticket to ticket is neither made nor moved again).
+    pub fn synthesize_way_into(&self, way: WayId, rng: &mut FaceRng, face: &mut Face) {
         let way = usize::from(way);
         let splits = &self.splits[way];
         let Some((_, column)) = &self.multiplier_box else {
             let split = &splits[draw(rng, splits.len())];
-            return self.draw_split(split, None, rng);
+            return self.draw_split(split, None, rng, face);
         };
         // The box value first (by its weight), then a split that shows it.
         let choice = multiply::pick(&self.box_choices[way], rng);
         let r = &choice.splits;
         let split = &splits[r.start + draw(rng, r.len())];
-        let mut face = self.draw_split(split, None, rng);
+        self.draw_split(split, None, rng, face);
         face.codes[*column] = choice.code;
-        face
     }
 
     /// The face code of the box value whose decoy is feature `id`, if it is one.
@@ -1204,7 +1211,8 @@ impl Game {
             }
         };
         let asked = shower.zip(show);
-        let mut face = self.draw_split(&splits[pick], asked, rng);
+        let mut face = Face::default();
+        self.draw_split(&splits[pick], asked, rng, &mut face);
         if let Some((_, column)) = &self.multiplier_box {
             // A box value the drawn split shows, by its weight.
             let with: Vec<BoxChoice> = self.box_choices[self.number(way)]
@@ -1229,8 +1237,9 @@ impl Game {
         for (way, splits) in self.splits.iter().enumerate() {
             for (j, split) in splits.iter().enumerate() {
                 let mut rng = FaceRng::seed_from_u64(((way as u64) << 32) | j as u64);
+                let (mut face, mut sub) = (Face::default(), Face::default());
                 let fails = (0..DEAL_SAMPLES)
-                    .filter(|_| self.try_split(split, None, &mut rng).is_none())
+                    .filter(|_| !self.try_split(split, None, &mut rng, &mut face, &mut sub))
                     .count();
                 if fails * 4 > DEAL_SAMPLES {
                     return Err(PlanError::Deal {
@@ -1244,23 +1253,27 @@ impl Game {
         Ok(())
     }
 
-    /// A face of `split`, each surface drawing its part; `asked` names the surface asked
-    /// to show a feature (a feature of the game's table) and the feature.
+    /// A face of `split` into `face`, whatever it held, each surface drawing its part;
+    /// `asked` names the surface asked to show a feature (a feature of the game's table)
+    /// and the feature.
     fn draw_split(
         &self,
         split: &Split,
         asked: Option<(usize, FeatureId)>,
         rng: &mut FaceRng,
-    ) -> Face {
+        face: &mut Face,
+    ) {
         if let ([plan], true) = (split.as_slice(), self.lone()) {
             // One surface, no box and nothing shared: its face is the ticket's, as drawn
             // (no copy).
             let local = asked.map(|(_, id)| self.surfaces[0].from_game[usize::from(id.0)]);
-            return plan.draw(local.flatten(), rng);
+            return plan.draw_into(local.flatten(), rng, face);
         }
+        // Each surface's face, drawn in turn into the same place.
+        let mut sub = Face::default();
         for _ in 0..DEAL_ATTEMPTS {
-            if let Some(face) = self.try_split(split, asked, rng) {
-                return face;
+            if self.try_split(split, asked, rng, face, &mut sub) {
+                return;
             }
         }
         panic!(
@@ -1269,19 +1282,22 @@ impl Game {
         );
     }
 
-    /// One attempt at a face of `split` (see [`Game::draw_split`]): the shared elements,
-    /// then each surface's part. `None` when a surface reading a shared dealer's hand
-    /// cannot be dealt from the cards the others left ([`Plan::draw_beside`]).
+    /// One attempt at a face of `split` into `face`, whatever it held (see
+    /// [`Game::draw_split`]): the shared elements, then each surface's part, drawn into
+    /// `sub` and copied. False when a surface reading a shared dealer's hand cannot be
+    /// dealt from the cards the others left ([`Plan::draw_beside`]).
     fn try_split(
         &self,
         split: &Split,
         asked: Option<(usize, FeatureId)>,
         rng: &mut FaceRng,
-    ) -> Option<Face> {
-        let mut face = Face::zeroed(self.layout.columns.len());
+        face: &mut Face,
+        sub: &mut Face,
+    ) -> bool {
+        face.reset(self.layout.columns.len());
         // The shared elements first, whatever the way: they tell nothing of the prize.
         for (e, &at) in self.shared.iter().zip(&self.shared_at) {
-            e.draw(&mut face, at, rng);
+            e.draw(face, at, rng);
         }
         let common = self.shared.iter().map(|e| e.count).sum::<usize>();
         for (s, plan) in split.iter().enumerate() {
@@ -1290,13 +1306,15 @@ impl Game {
                 Some((at, id)) if at == s => surface.from_game[usize::from(id.0)],
                 _ => None,
             };
-            let sub = match surface.reads {
-                None => plan.draw(local, rng),
+            match surface.reads {
+                None => plan.draw_into(local, rng, sub),
                 Some(e) => {
-                    let beside = self.beside(&face, e, s);
-                    plan.draw_beside(local, &self.sub_face(&face, s), &beside, rng)?
+                    let beside = self.beside(face, e, s);
+                    if !plan.draw_beside(local, &self.sub_face(face, s), &beside, rng, sub) {
+                        return false;
+                    }
                 }
-            };
+            }
             // The shared columns are kept as drawn; the surface writes its own.
             for (i, &c) in surface.columns.iter().enumerate() {
                 if c >= common {
@@ -1304,7 +1322,7 @@ impl Game {
                 }
             }
         }
-        Some(face)
+        true
     }
 
     /// True when no card shows twice among shared hand `e` and the cards of every surface

@@ -666,7 +666,8 @@ impl KeyMatch {
     }
 
     /// A face of `split` given the shared draw the surface reads, or, drawn alone (a
-    /// style's own tests), with a draw of its own, uniform.
+    /// style's own tests), with a draw of its own, uniform; drawn into `face`, whatever it
+    /// held.
     fn draw_reading(
         &self,
         split: &Split,
@@ -674,9 +675,10 @@ impl KeyMatch {
         show: Option<FeatureId>,
         given: Option<(&Face, &Beside)>,
         rng: &mut FaceRng,
-    ) -> Face {
+        face: &mut Face,
+    ) {
         match given {
-            Some(g) => self.draw(split, all, show, Some(g), rng),
+            Some(g) => self.draw(split, all, show, Some(g), rng, face),
             None => {
                 let k = self.k();
                 let b = self.bonus.as_ref().map_or(0, |(b, _)| *b);
@@ -685,7 +687,7 @@ impl KeyMatch {
                 for (i, &c) in drawn.iter().enumerate() {
                     g.codes[Self::WIN + k - b + i] = c as u8;
                 }
-                self.draw(split, all, show, Some((&g, &Beside::default())), rng)
+                self.draw(split, all, show, Some((&g, &Beside::default())), rng, face)
             }
         }
     }
@@ -743,7 +745,8 @@ impl KeyMatch {
     /// the winning cells are the surface's own, drawn among the symbols that neither the
     /// draw nor the other readers' own winning cells and spots show, then the draw's; the
     /// winning spots show different winning cells' symbols, drawn among them all, and the
-    /// other spots different symbols of no winning cell of any reader.
+    /// other spots different symbols of no winning cell of any reader. Drawn into `face`,
+    /// whatever it held.
     fn draw(
         &self,
         split: &Split,
@@ -751,26 +754,21 @@ impl KeyMatch {
         show: Option<FeatureId>,
         given: Option<(&Face, &Beside)>,
         rng: &mut FaceRng,
-    ) -> Face {
+        face: &mut Face,
+    ) {
         let m = split.matched.len();
         let others = self.spots - m - split.special.len() - usize::from(split.all.is_some());
-        let mut face = Face::zeroed(self.layout.columns.len());
+        face.reset(self.layout.columns.len());
         // (symbol code, amount code) of each spot.
         let mut spots: ArrayVec<(u8, u8), MAX_SPOTS> = ArrayVec::new();
         let mut losers: ArrayVec<u8, MAX_SPOTS> = ArrayVec::new();
         match self.winning {
-            _ if self.repeats => self.draw_repeating(
-                split,
-                others,
-                given,
-                &mut face,
-                &mut spots,
-                &mut losers,
-                rng,
-            ),
+            _ if self.repeats => {
+                self.draw_repeating(split, others, given, face, &mut spots, &mut losers, rng)
+            }
             Winning::Cells(_) if given.is_some() => {
                 let (given, beside) = given.expect("given");
-                let cells = self.winning_given(given, beside, &mut face, rng);
+                let cells = self.winning_given(given, beside, face, rng);
                 let win = common::pick_distinct(rng, cells.len() as u32, m);
                 for (&i, &a) in win.iter().zip(&split.matched) {
                     spots.push((cells[i as usize], a));
@@ -828,9 +826,8 @@ impl KeyMatch {
         shuffle(rng, &mut spots);
         for (i, &(s, a)) in spots.iter().enumerate() {
             face.codes[self.sym(i)] = s;
-            self.amounts.show(&mut face, self.amt(i), self.cap(i), a);
+            self.amounts.show(face, self.amt(i), self.cap(i), a);
         }
-        face
     }
 }
 
@@ -924,15 +921,18 @@ impl Style for KeyMatch {
                 way,
                 |id| self.can_show(way, &split, id),
                 always,
-                move |show, rng| drawer.draw_reading(&drawn, all.as_ref(), show, None, rng),
+                move |show, rng, face| {
+                    drawer.draw_reading(&drawn, all.as_ref(), show, None, rng, face)
+                },
             )
-            .with_beside(move |show, given, beside, rng| {
+            .with_beside(move |show, given, beside, rng, face| {
                 reader.draw_reading(
                     &given_split,
                     given_all.as_ref(),
                     show,
                     Some((given, beside)),
                     rng,
+                    face,
                 )
             }));
         }
@@ -941,7 +941,7 @@ impl Style for KeyMatch {
             way,
             |id| self.can_show(way, &split, id),
             always,
-            move |show, rng| drawer.draw(&drawn, all.as_ref(), show, None, rng),
+            move |show, rng, face| drawer.draw(&drawn, all.as_ref(), show, None, rng, face),
         ))
     }
 

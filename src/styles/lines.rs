@@ -1222,9 +1222,10 @@ impl Lines {
         v
     }
 
-    fn draw(&self, way: &Way, show: Option<FeatureId>, rng: &mut FaceRng) -> Face {
+    /// A face of `way`, drawn into `face`, whatever it held.
+    fn draw(&self, way: &Way, show: Option<FeatureId>, rng: &mut FaceRng, face: &mut Face) {
         let n = self.cells();
-        let mut face = Face::zeroed(self.layout.columns.len());
+        face.reset(self.layout.columns.len());
         let mut placed = [false; MAX_GRID];
         let special = way.wins.first().and_then(|w| w.area).filter(|&a| a != 0);
         let times = special.and_then(|a| self.times(usize::from(a) - 1));
@@ -1249,7 +1250,7 @@ impl Lines {
                         placed[c as usize] = true;
                     }
                 }
-                self.place_multiplier(&mut face, &mut placed, j, rng);
+                self.place_multiplier(face, &mut placed, j, rng);
             }
             Some(_) if special.is_some() => {
                 let j = usize::from(special.expect("a special's area")) - 1;
@@ -1307,11 +1308,11 @@ impl Lines {
                     None => None,
                 };
                 if let Some(j) = decoy {
-                    self.place_multiplier(&mut face, &mut placed, j, rng);
+                    self.place_multiplier(face, &mut placed, j, rng);
                 }
             }
         }
-        self.fill(&mut face, &placed[..n], !near, rng);
+        self.fill(face, &placed[..n], !near, rng);
         if let Pay::Box {
             gain,
             decoy_weights,
@@ -1321,9 +1322,8 @@ impl Lines {
                 Some(a) => gain.code(a).expect("checked when planned"),
                 None => weighted(rng, decoy_weights) as u8,
             };
-            gain.show(&mut face, n, n + 1, code);
+            gain.show(face, n, n + 1, code);
         }
-        face
     }
 }
 

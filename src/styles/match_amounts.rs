@@ -789,15 +789,15 @@ impl MatchAmounts {
     /// asked). The other cells are drawn one by one, uniformly among the amounts with room
     /// left (see `MatchAmounts::room`; load checked there is room for every cell), then
     /// every cell is shuffled. A win-all face: the symbol beside the amounts [`Fill`] draws,
-    /// shuffled.
-    fn draw(&self, want: &Want, show: Option<FeatureId>, rng: &mut FaceRng) -> Face {
+    /// shuffled. Drawn into `face`, whatever it held.
+    fn draw(&self, want: &Want, show: Option<FeatureId>, rng: &mut FaceRng, face: &mut Face) {
         let mut cells: SmallVec<[u8; INLINE_CELLS]> = SmallVec::new();
         let n = self.amounts.amounts().len();
         let (win, multiplier) = match want {
             Want::All(j, fill) => {
                 cells = fill.draw(self.amounts.amounts(), rng);
                 cells.push((n + j) as u8);
-                return self.write(cells, rng);
+                return self.write(cells, rng, face);
             }
             Want::Match(c, m) => (Some(*c), *m),
             Want::Lose => (None, None),
@@ -848,17 +848,17 @@ impl MatchAmounts {
             }
             cells.push(a);
         }
-        self.write(cells, rng)
+        self.write(cells, rng, face)
     }
 
-    /// The face of `cells` (codes, one per cell) once shuffled.
-    fn write(&self, mut cells: SmallVec<[u8; INLINE_CELLS]>, rng: &mut FaceRng) -> Face {
+    /// The face of `cells` (codes, one per cell) once shuffled, written into `face`,
+    /// whatever it held.
+    fn write(&self, mut cells: SmallVec<[u8; INLINE_CELLS]>, rng: &mut FaceRng, face: &mut Face) {
         shuffle(rng, &mut cells);
-        let mut face = Face::zeroed(self.layout.columns.len());
+        face.reset(self.layout.columns.len());
         for (c, &code) in cells.iter().enumerate() {
-            self.show_cell(&mut face, c, code);
+            self.show_cell(face, c, code);
         }
-        face
     }
 }
 
@@ -996,7 +996,7 @@ impl Style for MatchAmounts {
             way,
             |id| self.can_show(way, &want, id),
             always,
-            move |show, rng| drawer.draw(&drawn, show, rng),
+            move |show, rng, face| drawer.draw(&drawn, show, rng, face),
         ))
     }
 

@@ -1067,6 +1067,7 @@ impl MatchCount {
     /// A face of a card with specials: its numbers drawn for `base` (given the shared draw
     /// `given`, for a card that reads one), its free cell showing `free` (a winning way's),
     /// or on a losing card the decoy asked, else a code drawn from the winning cards' law.
+    /// Drawn into `face`, whatever it held.
     fn draw_free(
         &self,
         base: &Way,
@@ -1074,7 +1075,8 @@ impl MatchCount {
         show: Option<FeatureId>,
         given: Option<&Face>,
         rng: &mut FaceRng,
-    ) -> Face {
+        face: &mut Face,
+    ) {
         let decoy = show.and_then(|id| self.decoy_code(id));
         let show = show.filter(|_| decoy.is_none());
         let code = match free.or(decoy) {
@@ -1084,12 +1086,11 @@ impl MatchCount {
                 weighted(rng, law) as u8
             }
         };
-        let mut face = match given {
-            Some(g) => self.draw_given(base, show, g, rng),
-            None => self.draw(base, show, rng),
-        };
+        match given {
+            Some(g) => self.draw_given(base, show, g, rng, face),
+            None => self.draw(base, show, rng, face),
+        }
         face.codes[self.free_column()] = code;
-        face
     }
 
     /// The free cells in words, between `before` and `after`: `the free centre`, `a free
@@ -1148,12 +1149,13 @@ impl MatchCount {
 
     /// A face whose card cells `cells` (in a drawn order) match and no other: distinct
     /// numbers are drawn for the matches, the card's other cells and the other drawn
-    /// numbers, and each matched number is put at a drawn place among the drawn.
-    fn write_numbers(&self, cells: &[u8], rng: &mut FaceRng) -> Face {
+    /// numbers, and each matched number is put at a drawn place among the drawn. Written
+    /// into `face`, whatever it held.
+    fn write_numbers(&self, cells: &[u8], rng: &mut FaceRng, face: &mut Face) {
         let m = cells.len();
         let vals = pick_distinct(rng, self.range, self.numbers + self.drawn - m);
 
-        let mut face = Face::zeroed(self.layout.columns.len());
+        face.reset(self.layout.columns.len());
         // The matched numbers, then the card's other numbers, then the other drawn ones.
         let (shared, rest) = vals.split_at(m);
         // Each matched number at its own drawn position, on the card and among the drawn.
@@ -1178,17 +1180,17 @@ impl MatchCount {
             *code = (*code & keep) | (v & !keep);
             next += usize::from(!t);
         }
-        face
     }
 
     /// A face whose card cells `cells` (in a drawn order) match the drawn numbers `given`
     /// shows (a shared draw, in its columns) and no other: each matched cell shows a
     /// different drawn number, drawn among them, and the card's other cells different
     /// numbers the draw does not show. The range holds the card and the draw together
-    /// (checked at load), so every count of matches is reachable whatever the draw.
-    fn write_given(&self, cells: &[u8], given: &Face, rng: &mut FaceRng) -> Face {
+    /// (checked at load), so every count of matches is reachable whatever the draw. Written
+    /// into `face`, whatever it held.
+    fn write_given(&self, cells: &[u8], given: &Face, rng: &mut FaceRng, face: &mut Face) {
         let m = cells.len();
-        let mut face = Face::zeroed(self.layout.columns.len());
+        face.reset(self.layout.columns.len());
         let drawn = &given.codes[self.numbers..self.numbers + self.drawn];
         face.codes[self.numbers..self.numbers + self.drawn].copy_from_slice(drawn);
         let mut j = 0;
@@ -1222,7 +1224,6 @@ impl MatchCount {
             *code = (*code & keep) | (v & !keep);
             next += usize::from(!m);
         }
-        face
     }
 
     /// Pattern mode: the card cells that match, in a drawn order. A winning card fills one
@@ -1386,7 +1387,8 @@ impl MatchCount {
         self.near().always_shows(way)
     }
 
-    fn draw(&self, way: &Way, show: Option<FeatureId>, rng: &mut FaceRng) -> Face {
+    /// A face of `way`, drawn into `face`, whatever it held.
+    fn draw(&self, way: &Way, show: Option<FeatureId>, rng: &mut FaceRng, face: &mut Face) {
         if self.reads.is_some() {
             // Alone (a style's own tests), the card draws its shared draw itself, uniformly.
             let mut given = Face::zeroed(self.layout.columns.len());
@@ -1396,22 +1398,24 @@ impl MatchCount {
             {
                 given.codes[self.numbers + i] = c as u8;
             }
-            return self.draw_given(way, show, &given, rng);
+            return self.draw_given(way, show, &given, rng, face);
         }
         let cells = self.cells(way, show, rng);
-        self.write_numbers(&cells, rng)
+        self.write_numbers(&cells, rng, face)
     }
 
-    /// A face of `way` whose drawn numbers are those `given` shows (the shared draw).
+    /// A face of `way` whose drawn numbers are those `given` shows (the shared draw),
+    /// drawn into `face`, whatever it held.
     fn draw_given(
         &self,
         way: &Way,
         show: Option<FeatureId>,
         given: &Face,
         rng: &mut FaceRng,
-    ) -> Face {
+        face: &mut Face,
+    ) {
         let cells = self.cells(way, show, rng);
-        self.write_given(&cells, given, rng)
+        self.write_given(&cells, given, rng, face)
     }
 
     /// The card cells that match on a face of `way`, in a drawn order.
@@ -1717,13 +1721,13 @@ impl Style for MatchCount {
                 way,
                 |id| self.can_show_free(way, &base, id),
                 self.always_shows(&base),
-                move |show, rng| drawer.draw_free(&b, free, show, None, rng),
+                move |show, rng, face| drawer.draw_free(&b, free, show, None, rng, face),
             );
             if self.reads.is_none() {
                 return Ok(plan);
             }
-            return Ok(plan.with_given(move |show, given, rng| {
-                self.draw_free(&base, free, show, Some(given), rng)
+            return Ok(plan.with_given(move |show, given, rng, face| {
+                self.draw_free(&base, free, show, Some(given), rng, face)
             }));
         }
         let reader = self.reads.is_some().then(|| Arc::clone(&self));
@@ -1738,7 +1742,9 @@ impl Style for MatchCount {
         Ok(match reader {
             Some(s) => {
                 let w = way.clone();
-                plan.with_given(move |show, given, rng| s.draw_given(&w, show, given, rng))
+                plan.with_given(move |show, given, rng, face| {
+                    s.draw_given(&w, show, given, rng, face)
+                })
             }
             None => plan,
         })

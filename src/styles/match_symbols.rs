@@ -1484,8 +1484,15 @@ impl MatchSymbols {
     /// or any of its winning symbols over the box amount), the multiplier the amount needs;
     /// each losing area a near miss at its rate and a decoy amount in its box; a surface
     /// where nothing wins a lone multiplier at the decoy rate. The other cells are drawn
-    /// uniformly among the symbols still allowed, then all cells are shuffled.
-    fn draw(&self, plans: &[Placement], show: Option<FeatureId>, rng: &mut FaceRng) -> Face {
+    /// uniformly among the symbols still allowed, then all cells are shuffled. The face is
+    /// drawn into `face`, whatever it held.
+    fn draw(
+        &self,
+        plans: &[Placement],
+        show: Option<FeatureId>,
+        rng: &mut FaceRng,
+        face: &mut Face,
+    ) {
         let asked = show.and_then(|id| self.feature(id));
         let plan = match asked {
             // With a near miss asked, only the placements leaving its play area losing. A
@@ -1501,7 +1508,7 @@ impl MatchSymbols {
             }
             _ => &plans[one_of(rng, plans.len())],
         };
-        let mut face = Face::zeroed(self.layout.columns.len());
+        face.reset(self.layout.columns.len());
         // The box amounts a win-all adds up, box by box, and what each box shows beside a
         // special symbol (`None`: a decoy amount).
         let mut box_shows: SmallVec<[Option<u8>; 8]> = SmallVec::new();
@@ -1538,7 +1545,7 @@ impl MatchSymbols {
                     let opts = &plan.options[g];
                     // Placed when planned: the play area can win the amount.
                     let (s, code) = opts[one_of(rng, opts.len())];
-                    push(&mut face, &mut filled, s, play_area.k);
+                    push(face, &mut filled, s, play_area.k);
                     close(&mut open, s);
                     if let (
                         Prize::Box {
@@ -1550,14 +1557,14 @@ impl MatchSymbols {
                         Some(code),
                     ) = (&play_area.prize, code)
                     {
-                        amounts.show(&mut face, *col, *caption, code);
+                        amounts.show(face, *col, *caption, code);
                     }
                 }
                 None => {
                     if !all && (asked == Some(Ok(g)) || chance(rng, play_area.near_miss)) {
                         let s =
                             play_area.winning[below(rng, play_area.winning.len() as u32) as usize];
-                        push(&mut face, &mut filled, s, play_area.k - 1);
+                        push(face, &mut filled, s, play_area.k - 1);
                         close(&mut open, s);
                     }
                     if let Prize::Box {
@@ -1579,15 +1586,15 @@ impl MatchSymbols {
                                 .and_then(|b| box_shows.get(b).copied().flatten())
                         };
                         let code = shown.unwrap_or_else(|| decoys.draw(rng) as u8);
-                        amounts.show(&mut face, *col, *caption, code);
+                        amounts.show(face, *col, *caption, code);
                     }
                 }
             }
         }
         if let Some(Shown::Auto { code, .. } | Shown::All { code, .. }) = &plan.special {
-            push(&mut face, &mut filled, *code, 1);
+            push(face, &mut filled, *code, 1);
         } else if let Some(c) = plan.multiplier {
-            push(&mut face, &mut filled, c, 1);
+            push(face, &mut filled, c, 1);
         } else if plan.wins.iter().all(Option::is_none) && !self.multipliers.is_empty() {
             let lone = match asked {
                 Some(Err(i)) => Some(self.multipliers[i]),
@@ -1597,7 +1604,7 @@ impl MatchSymbols {
                 _ => None,
             };
             if let Some(c) = lone {
-                push(&mut face, &mut filled, c, 1);
+                push(face, &mut filled, c, 1);
             }
         }
         // The other cells: each drawn uniformly among the symbols still allowed. The plan
@@ -1624,7 +1631,6 @@ impl MatchSymbols {
             }
         }
         shuffle(rng, cells);
-        face
     }
 }
 
@@ -1810,7 +1816,7 @@ impl Style for MatchSymbols {
             way,
             |id| self.can_show(way, &plans, id),
             always,
-            move |show, rng| me.draw(&mine, show, rng),
+            move |show, rng, face| me.draw(&mine, show, rng, face),
         ))
     }
 

@@ -76,6 +76,17 @@ impl Face {
         };
         Face { codes }
     }
+
+    /// Makes it what [`Face::zeroed`]`(columns)` makes, in place: every code 0, as many
+    /// codes as a new face of `columns` face columns. A face of that many codes already is
+    /// zeroed where it lies (no allocation, no move); another is replaced.
+    pub fn reset(&mut self, columns: usize) {
+        if self.codes.len() == columns.max(INLINE_CELLS) {
+            self.codes.fill(0);
+        } else {
+            *self = Face::zeroed(columns);
+        }
+    }
 }
 
 impl Default for Face {
@@ -584,15 +595,17 @@ pub enum Refusal {
     },
 }
 
-/// Draws one face of a planned way from a stream, showing the feature asked if any.
-type Drawer = dyn Fn(Option<FeatureId>, &mut FaceRng) -> Face + Send + Sync;
+/// Draws one face of a planned way from a stream into the face passed, whatever it held,
+/// showing the feature asked if any.
+type Drawer = dyn Fn(Option<FeatureId>, &mut FaceRng, &mut Face) + Send + Sync;
 
-/// Draws one face of a planned way given the shared element the surface reads (in its
-/// columns of the face passed, [`Layout::reads`]) and what the surfaces drawn before it
-/// show (see [`Plan::draw_beside`]), showing the feature asked if any; `None` when the
-/// cards left in the deck cannot deal the way.
+/// Draws one face of a planned way into the last face passed, whatever it held, given the
+/// shared element the surface reads (in its columns of the first face passed,
+/// [`Layout::reads`]) and what the surfaces drawn before it show (see
+/// [`Plan::draw_beside`]), showing the feature asked if any; false when the cards left in
+/// the deck cannot deal the way.
 type GivenDrawer =
-    dyn Fn(Option<FeatureId>, &Face, &Beside, &mut FaceRng) -> Option<Face> + Send + Sync;
+    dyn Fn(Option<FeatureId>, &Face, &Beside, &mut FaceRng, &mut Face) -> bool + Send + Sync;
 
 /// A way as a style planned it when the spec loaded ([`Style::plan`]): the way, the
 /// features its faces can be asked to show (each with the reason when not) and those they
@@ -621,13 +634,14 @@ pub struct Plan {
 impl Plan {
     /// The plan of `way` on `style`: `can_show` is asked once for each of `style`'s
     /// features, `always` lists those every face shows unasked, and `draw` builds a face
-    /// (asked only for a feature `can_show` accepted).
+    /// into the face it is given, whatever that held (asked only for a feature `can_show`
+    /// accepted).
     pub fn new<S: Style + ?Sized>(
         style: &S,
         way: &Way,
         can_show: impl Fn(FeatureId) -> Result<(), Refusal>,
         always: Vec<FeatureId>,
-        draw: impl Fn(Option<FeatureId>, &mut FaceRng) -> Face + Send + Sync + 'static,
+        draw: impl Fn(Option<FeatureId>, &mut FaceRng, &mut Face) + Send + Sync + 'static,
     ) -> Plan {
         let offered = style.features();
         let layout = style.layout();
@@ -658,10 +672,11 @@ impl Plan {
     /// loaded, that `given` reaches the way whatever the shared element shows.
     pub fn with_given(
         mut self,
-        given: impl Fn(Option<FeatureId>, &Face, &mut FaceRng) -> Face + Send + Sync + 'static,
+        given: impl Fn(Option<FeatureId>, &Face, &mut FaceRng, &mut Face) + Send + Sync + 'static,
     ) -> Plan {
-        self.given = Some(Box::new(move |show, face, _beside, rng| {
-            Some(given(show, face, rng))
+        self.given = Some(Box::new(move |show, face, _beside, rng, out| {
+            given(show, face, rng, out);
+            true
         }));
         self
     }
@@ -670,16 +685,16 @@ impl Plan {
     /// ([`shared::SharedKind::Hand`]) and deals its own cards from the ticket's one deck:
     /// as [`Plan::with_given`], the drawer also given the cards already dealt on the
     /// ticket ([`Beside::cards`]), none of which it deals again, and returning `None`
-    /// when the cards left cannot deal the way.
+    /// false when the cards left cannot deal the way.
     pub fn with_dealt(
         mut self,
-        given: impl Fn(Option<FeatureId>, &Face, u64, &mut FaceRng) -> Option<Face>
+        given: impl Fn(Option<FeatureId>, &Face, u64, &mut FaceRng, &mut Face) -> bool
             + Send
             + Sync
             + 'static,
     ) -> Plan {
-        self.given = Some(Box::new(move |show, face, beside, rng| {
-            given(show, face, beside.cards, rng)
+        self.given = Some(Box::new(move |show, face, beside, rng, out| {
+            given(show, face, beside.cards, rng, out)
         }));
         self
     }
@@ -689,10 +704,14 @@ impl Plan {
     /// before it show ([`Beside::winning`], [`Beside::spots`]).
     pub fn with_beside(
         mut self,
-        given: impl Fn(Option<FeatureId>, &Face, &Beside, &mut FaceRng) -> Face + Send + Sync + 'static,
+        given: impl Fn(Option<FeatureId>, &Face, &Beside, &mut FaceRng, &mut Face)
+            + Send
+            + Sync
+            + 'static,
     ) -> Plan {
-        self.given = Some(Box::new(move |show, face, beside, rng| {
-            Some(given(show, face, beside, rng))
+        self.given = Some(Box::new(move |show, face, beside, rng, out| {
+            given(show, face, beside, rng, out);
+            true
         }));
         self
     }
@@ -712,7 +731,7 @@ impl Plan {
         check: fn(&S, &Way) -> Result<(), Refusal>,
         can_show: fn(&S, &Way, FeatureId) -> Result<(), Refusal>,
         always: fn(&S, &Way) -> Vec<FeatureId>,
-        draw: fn(&S, &Way, Option<FeatureId>, &mut FaceRng) -> Face,
+        draw: fn(&S, &Way, Option<FeatureId>, &mut FaceRng, &mut Face),
     ) -> Result<Plan, Refusal> {
         check(&style, way)?;
         let drawer = Arc::clone(&style);
@@ -722,7 +741,7 @@ impl Plan {
             way,
             |id| can_show(&style, way, id),
             always(&style, way),
-            move |show, rng| draw(&drawer, &w, show, rng),
+            move |show, rng, out| draw(&drawer, &w, show, rng, out),
         ))
     }
 
@@ -737,7 +756,15 @@ impl Plan {
     /// no room by the rest of the face: callers check the evaluation
     /// ([`game::Game::synthesize_showing_checked`]).
     pub fn draw(&self, show: Option<FeatureId>, rng: &mut FaceRng) -> Face {
-        (self.draw)(show, rng)
+        let mut face = Face::default();
+        self.draw_into(show, rng, &mut face);
+        face
+    }
+
+    /// [`Plan::draw`] into `out`, whatever it held: the same face, built where it lies
+    /// (a face reused from ticket to ticket is neither made nor moved again).
+    pub fn draw_into(&self, show: Option<FeatureId>, rng: &mut FaceRng, out: &mut Face) {
+        (self.draw)(show, rng, out)
     }
 
     /// A face of the way whose columns [`Layout::reads`] hold the shared element as
@@ -746,16 +773,19 @@ impl Plan {
     /// given. Cannot fail for a plan that [`Plan::reads`]; panics for one that does not
     /// (the game refuses such a plan when the spec loads).
     pub fn draw_given(&self, show: Option<FeatureId>, given: &Face, rng: &mut FaceRng) -> Face {
-        self.draw_beside(show, given, &Beside::default(), rng)
-            .expect("a surface reading a shared draw always draws")
+        let mut face = Face::default();
+        let drawn = self.draw_beside(show, given, &Beside::default(), rng, &mut face);
+        assert!(drawn, "a surface reading a shared draw always draws");
+        face
     }
 
     /// As [`Plan::draw_given`], beside what the surfaces drawn before this one on the
     /// ticket show: a surface dealing cards from the ticket's one deck deals none of
     /// [`Beside::cards`]; a surface reading a shared draw shows no spot among
     /// [`Beside::winning`] and no own winning cell among either list. A surface ignores
-    /// what does not concern it. `None`: the cards left cannot deal the way, however drawn
-    /// (the other surfaces took what it needs); the game then deals the ticket again
+    /// what does not concern it. The face is drawn into `out`, whatever it held. False: the
+    /// cards left cannot deal the way, however drawn (the other surfaces took what it
+    /// needs; `out` then holds no face to use); the game then deals the ticket again
     /// ([`game::Game::synthesize`]).
     pub fn draw_beside(
         &self,
@@ -763,12 +793,13 @@ impl Plan {
         given: &Face,
         beside: &Beside,
         rng: &mut FaceRng,
-    ) -> Option<Face> {
+        out: &mut Face,
+    ) -> bool {
         let draw = self
             .given
             .as_ref()
             .expect("a surface reading a shared element was planned with a drawer for it");
-        draw(show, given, beside, rng)
+        draw(show, given, beside, rng, out)
     }
 
     /// Whether a face of the way can be asked to show feature `id` of the style's table;

@@ -242,19 +242,19 @@ impl Reveal {
     }
 
     /// A face of a way whose wins show amount codes `codes` (planned): every box shows 0,
-    /// then each win is shown in a distinct box drawn at random.
-    fn draw(&self, codes: &[u8], rng: &mut FaceRng) -> Face {
-        let mut face = Face::zeroed(self.layout.columns.len());
+    /// then each win is shown in a distinct box drawn at random. Drawn into `face`, whatever
+    /// it held.
+    fn draw(&self, codes: &[u8], rng: &mut FaceRng, face: &mut Face) {
+        face.reset(self.layout.columns.len());
         for b in 0..self.boxes {
-            self.amounts.show(&mut face, 2 * b, 2 * b + 1, 0);
+            self.amounts.show(face, 2 * b, 2 * b + 1, 0);
         }
         let mut codes = codes.iter();
         each_pick(rng, self.boxes as u32, codes.len(), |b| {
             let code = *codes.next().expect("one box a code");
             self.amounts
-                .show(&mut face, 2 * b as usize, 2 * b as usize + 1, code);
+                .show(face, 2 * b as usize, 2 * b as usize + 1, code);
         });
-        face
     }
 }
 
@@ -304,7 +304,7 @@ impl Style for Reveal {
             way,
             |_| Ok(()),
             Vec::new(),
-            move |_, rng| me.draw(&codes, rng),
+            move |_, rng, face| me.draw(&codes, rng, face),
         ))
     }
 

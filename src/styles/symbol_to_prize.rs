@@ -658,8 +658,16 @@ impl SymbolToPrize {
     /// others show decoys drawn uniformly (with halves: a near miss, a rebuilt decoy or two
     /// decoy halves, at the rates). A losing surface shows a multiplier at the
     /// `decoy_multiplier` rate. A way won by the win-all symbol shows it in one cell and
-    /// decoys in the others. Cells are shuffled; each choice is one bounded draw.
-    fn draw(&self, way: &Way, factors: &[u32], show: Option<FeatureId>, rng: &mut FaceRng) -> Face {
+    /// decoys in the others. Cells are shuffled; each choice is one bounded draw. Drawn
+    /// into `face`, whatever it held.
+    fn draw(
+        &self,
+        way: &Way,
+        factors: &[u32],
+        show: Option<FeatureId>,
+        rng: &mut FaceRng,
+        face: &mut Face,
+    ) {
         // One draw among the feasible factors (found when the way was planned: at least
         // one), then one per win among its legend symbols (no draw where there is a single
         // choice).
@@ -678,7 +686,7 @@ impl SymbolToPrize {
                 .nth(r)
                 .expect("checked by factors")
         };
-        let mut face = Face::zeroed(self.layout.columns.len());
+        face.reset(self.layout.columns.len());
         if self.halves {
             let mut peds: ArrayVec<(u8, u8), MAX_SPOTS> = ArrayVec::new();
             for w in &way.wins {
@@ -719,7 +727,6 @@ impl SymbolToPrize {
             shuffle(rng, &mut cells);
             face.codes[..self.cells].copy_from_slice(&cells);
         }
-        face
     }
 }
 
@@ -799,7 +806,7 @@ impl Style for SymbolToPrize {
             way,
             |id| self.can_show(way, id),
             self.always_shows(way),
-            move |show, rng| me.draw(&w, &factors, show, rng),
+            move |show, rng, face| me.draw(&w, &factors, show, rng, face),
         ))
     }
 

@@ -106,6 +106,20 @@ impl CardHands {
         show: Option<FeatureId>,
         rng: &mut FaceRng,
     ) -> (Face, usize) {
+        let mut face = Face::default();
+        let attempts = self.synthesize_into(way, show, rng, &mut face);
+        (face, attempts)
+    }
+
+    /// [`CardHands::synthesize_counted`] into `face`, whatever it held: the same face,
+    /// built where it lies; returns how many deals were tried.
+    pub fn synthesize_into(
+        &self,
+        way: &Way,
+        show: Option<FeatureId>,
+        rng: &mut FaceRng,
+        face: &mut Face,
+    ) -> usize {
         let (codes, goals) = self.goals(way, show, rng);
         let mut dealt = None;
         let mut attempts = 0;
@@ -117,12 +131,12 @@ impl CardHands {
             panic!("no deal found for the goals {goals:?} in {MAX_ATTEMPTS} attempts: a bug");
         };
 
-        let mut face = Face::zeroed(self.layout.columns.len());
+        face.reset(self.layout.columns.len());
         for z in 0..self.zones {
             let base = z * ZONE_COLUMNS;
             face.codes[base] = own[z][0];
             face.codes[base + 1] = own[z][1];
-            self.gain.show(&mut face, base + 2, base + 3, codes[z]);
+            self.gain.show(face, base + 2, base + 3, codes[z]);
         }
         face.codes[self.board_column..self.board_column + COMMUNITY].copy_from_slice(&board);
 
@@ -131,11 +145,11 @@ impl CardHands {
         // zone reads only its own cards and those) and generation judges every face again,
         // so the check runs in debug builds, which the tests use.
         if cfg!(debug_assertions) {
-            if let Err(e) = self.check_goals(&face, &goals) {
+            if let Err(e) = self.check_goals(face, &goals) {
                 panic!("{e}");
             }
         }
-        (face, attempts)
+        attempts
     }
 
     /// `Err` unless `face` is unambiguous and each zone shows exactly its goal.

@@ -315,7 +315,9 @@ impl Style for CardHands {
             way,
             |id| self.can_show(way, id),
             self.always_shows(way),
-            move |show, rng| me.synthesize_counted(&w, show, rng).0,
+            move |show, rng, face| {
+                me.synthesize_into(&w, show, rng, face);
+            },
         ))
     }
 
