@@ -237,17 +237,24 @@ pub const MAX_PICK: usize = super::MAX_VALUES;
 
 /// `m` distinct integers of `0..n`, each `m`-subset and each order equally likely: the
 /// `j`-th is the `r`-th value of `0..n` not yet picked, for `r` drawn below `n - j` by
-/// [`below_falling`] (several picks a 32-bit draw, five of 75 values one draw). Panics if `m > n` or `m > MAX_PICK` (a caller bug; specs are checked).
+/// [`below_falling`] (several picks a 32-bit draw, five of 75 values one draw), in a result
+/// of at most `N` picks. Panics if `m > n` or `m > N` (a caller bug; specs are checked).
 ///
-/// Inlined where it is called: the picks are made in the caller's own frame, not copied out
-/// of a 1 KiB return value, a copy that cost more than the picks of a short draw.
+/// `N` is the most picks the caller ever asks ([`MAX_PICK`] for a bingo card and its draw,
+/// a surface's most spots or winning cells elsewhere): the result is moved into the
+/// caller's frame, and 1 KiB of [`MAX_PICK`] picks took a call to `memcpy` per draw where
+/// 32 take a few moves. When `n` ≤ [`FEW`] the picks are [`pick_few`]'s: the same values
+/// from the same draws, with no list of 256 values to copy. Inlined where it is called.
 #[inline(always)]
-pub fn pick_distinct(rng: &mut FaceRng, n: u32, m: usize) -> ArrayVec<u32, MAX_PICK> {
-    assert!(m as u32 <= n, "pick_distinct: {m} of {n}");
+pub fn pick_distinct<const N: usize>(rng: &mut FaceRng, n: u32, m: usize) -> ArrayVec<u32, N> {
+    assert!(m as u32 <= n && m <= N, "pick_distinct: {m} of {n}");
+    if n as usize <= FEW {
+        return pick_few::<N>(rng, n, m);
+    }
     if n as usize > MAX_PICK {
         return pick_beyond_list(rng, n, m);
     }
-    let mut picked: ArrayVec<u32, MAX_PICK> = ArrayVec::new();
+    let mut picked: ArrayVec<u32, N> = ArrayVec::new();
     // The values not yet picked, in increasing order: the `r`-th is read, then closed up.
     // A list of up to 129 values moves 16 bytes at a time, inline, not by a call to
     // `memmove` (each chunk is read before it is overwritten; the slack past the list takes
@@ -327,9 +334,9 @@ const FEW_VALUES: [u128; 2] = {
 /// value not yet picked is found by shifting `r` past every picked value at or below it.
 #[cold]
 #[inline(never)]
-fn pick_beyond_list(rng: &mut FaceRng, n: u32, m: usize) -> ArrayVec<u32, MAX_PICK> {
-    let mut picked: ArrayVec<u32, MAX_PICK> = ArrayVec::new();
-    let mut sorted: ArrayVec<u32, MAX_PICK> = ArrayVec::new();
+fn pick_beyond_list<const N: usize>(rng: &mut FaceRng, n: u32, m: usize) -> ArrayVec<u32, N> {
+    let mut picked: ArrayVec<u32, N> = ArrayVec::new();
+    let mut sorted: ArrayVec<u32, N> = ArrayVec::new();
     below_falling(rng, n, m, |mut r| {
         for &s in &sorted {
             if r >= s {
@@ -386,7 +393,9 @@ pub fn each_pick(rng: &mut FaceRng, n: u32, m: usize, mut f: impl FnMut(u32)) {
     if n as usize <= FEW {
         pick_few::<FEW>(rng, n, m).iter().for_each(|&p| f(p));
     } else {
-        pick_distinct(rng, n, m).iter().for_each(|&p| f(p));
+        pick_distinct::<MAX_PICK>(rng, n, m)
+            .iter()
+            .for_each(|&p| f(p));
     }
 }
 
@@ -583,7 +592,7 @@ mod tests {
             let (mut a, mut b) = (rng(), rng());
             for _ in 0..50 {
                 assert_eq!(
-                    pick_distinct(&mut a, n, m).to_vec(),
+                    pick_distinct::<MAX_PICK>(&mut a, n, m).to_vec(),
                     pick_by_shifting(&mut b, n, m),
                     "{n} {m}"
                 );
@@ -593,16 +602,16 @@ mod tests {
     }
 
     #[test]
-    fn pick_few_draws_as_pick_distinct_does() {
-        // Every size it takes: the same values from the same stream, the stream left at the
-        // same place.
+    fn pick_few_draws_as_the_shifting_algorithm_does() {
+        // Every size it takes (pick_distinct's too, which hands them to it): the same values
+        // from the same stream, the stream left at the same place.
         for n in 0..=FEW as u32 {
             for m in 0..=n as usize {
                 let (mut a, mut b) = (rng(), rng());
                 for _ in 0..20 {
                     assert_eq!(
                         pick_few::<FEW>(&mut a, n, m).to_vec(),
-                        pick_distinct(&mut b, n, m).to_vec(),
+                        pick_by_shifting(&mut b, n, m),
                         "{n} {m}"
                     );
                 }
@@ -623,10 +632,16 @@ mod tests {
         // 75 × 74 × 73 × 72 × 71 = 2 071 126 800 fits, × 70 does not: six picks of 75 values
         // take two words.
         let (mut a, mut b) = (rng(), rng());
-        assert_eq!(pick_distinct(&mut a, 75, 6).len(), 6);
+        assert_eq!(pick_distinct::<MAX_PICK>(&mut a, 75, 6).len(), 6);
         b.next_u32();
         b.next_u32();
         assert_eq!(a.next_u32(), b.next_u32());
+    }
+
+    #[test]
+    #[should_panic(expected = "pick_distinct: 3 of 40")]
+    fn pick_distinct_refuses_more_picks_than_its_result_holds() {
+        pick_distinct::<2>(&mut rng(), 40, 3);
     }
 
     #[test]
@@ -640,7 +655,7 @@ mod tests {
         let mut r = rng();
         let mut seen = [0u32; 5];
         for _ in 0..2000 {
-            let p = pick_distinct(&mut r, 5, 3);
+            let p = pick_distinct::<MAX_PICK>(&mut r, 5, 3);
             assert_eq!(p.len(), 3);
             assert!(p.iter().all(|&x| x < 5));
             assert!(p[0] != p[1] && p[0] != p[2] && p[1] != p[2], "{p:?}");
@@ -651,11 +666,11 @@ mod tests {
         // Each value is in 3/5 of the draws: 1200 expected.
         assert!(seen.iter().all(|&c| (1100..1300).contains(&c)), "{seen:?}");
         // As many as a column has values: every one of them, once.
-        let mut all: Vec<u32> = pick_distinct(&mut r, 256, MAX_PICK).to_vec();
+        let mut all: Vec<u32> = pick_distinct::<MAX_PICK>(&mut r, 256, MAX_PICK).to_vec();
         all.sort_unstable();
         assert_eq!(all, (0..256).collect::<Vec<u32>>());
         assert_eq!(
-            pick_distinct(&mut r, 4, 4)
+            pick_distinct::<MAX_PICK>(&mut r, 4, 4)
                 .iter()
                 .copied()
                 .fold(0, |a, x| a | (1 << x)),

@@ -395,7 +395,7 @@ impl Compare {
                 .map(|&(j, code)| Want::Special(j, code)),
         );
         if !free.is_empty() {
-            let picks = common::pick_distinct(rng, free_rows.len() as u32, free.len());
+            let picks = common::pick_distinct::<MAX_WINS>(rng, free_rows.len() as u32, free.len());
             for (&w, &p) in free.iter().zip(&picks) {
                 want[free_rows[p as usize]] = w;
             }
@@ -436,7 +436,8 @@ impl Compare {
         let mut delta = target - d0;
         if delta != 0 {
             // Move the cells one by one, in a drawn order, as far as needed and allowed.
-            let order = common::pick_distinct(rng, cells as u32, cells);
+            // At most 8 cells each side.
+            let order = common::pick_distinct::<16>(rng, cells as u32, cells);
             for &o in &order {
                 if delta == 0 {
                     break;

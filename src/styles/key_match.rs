@@ -616,7 +616,7 @@ impl KeyMatch {
                 }
             }
             Winning::Cells(k) => {
-                let cells = common::pick_distinct(rng, n, k);
+                let cells = common::pick_distinct::<MAX_WINS>(rng, n, k);
                 for (i, &s) in cells.iter().enumerate() {
                     face.codes[Self::WIN + i] = s as u8;
                 }
@@ -656,7 +656,7 @@ impl KeyMatch {
         let bonus = &given.codes[Self::WIN + k - b..Self::WIN + k];
         let taken = shared::taken(&[bonus, &beside.winning, &beside.spots]);
         let n = (self.symbols.len() - taken.len()) as u32;
-        let mut cells: ArrayVec<u8, MAX_WINS> = common::pick_distinct(rng, n, k - b)
+        let mut cells: ArrayVec<u8, MAX_WINS> = common::pick_distinct::<MAX_WINS>(rng, n, k - b)
             .iter()
             .map(|&r| shared::nth_free(&taken, r))
             .collect();
@@ -683,7 +683,7 @@ impl KeyMatch {
                 let k = self.k();
                 let b = self.bonus.as_ref().map_or(0, |(b, _)| *b);
                 let mut g = Face::zeroed(self.layout.columns.len());
-                let drawn = common::pick_distinct(rng, self.symbols.len() as u32, b);
+                let drawn = common::pick_distinct::<MAX_WINS>(rng, self.symbols.len() as u32, b);
                 for (i, &c) in drawn.iter().enumerate() {
                     g.codes[Self::WIN + k - b + i] = c as u8;
                 }
@@ -769,30 +769,35 @@ impl KeyMatch {
             Winning::Cells(_) if given.is_some() => {
                 let (given, beside) = given.expect("given");
                 let cells = self.winning_given(given, beside, face, rng);
-                let win = common::pick_distinct(rng, cells.len() as u32, m);
+                let win = common::pick_distinct::<MAX_SPOTS>(rng, cells.len() as u32, m);
                 for (&i, &a) in win.iter().zip(&split.matched) {
                     spots.push((cells[i as usize], a));
                 }
                 let taken = shared::taken(&[&cells, &beside.winning]);
                 let n = (self.symbols.len() - taken.len()) as u32;
-                for &r in &common::pick_distinct(rng, n, others) {
+                for &r in &common::pick_distinct::<MAX_SPOTS>(rng, n, others) {
                     losers.push(shared::nth_free(&taken, r));
                 }
             }
             Winning::Fixed(n) => {
-                let win = common::pick_distinct(rng, n as u32, m);
+                let win = common::pick_distinct::<MAX_SPOTS>(rng, n as u32, m);
                 for (&s, &a) in win.iter().zip(&split.matched) {
                     spots.push((s as u8, a));
                 }
                 let decoys = self.symbols.len() - n;
-                for &d in &common::pick_distinct(rng, decoys as u32, others) {
+                for &d in &common::pick_distinct::<MAX_SPOTS>(rng, decoys as u32, others) {
                     losers.push((n as u32 + d) as u8);
                 }
             }
             Winning::Cells(k) => {
                 // k + others distinct symbols: the first k in the winning cells (the first
                 // m of them also on the winning spots), the rest on the other spots.
-                let picked = common::pick_distinct(rng, self.symbols.len() as u32, k + others);
+                // At most MAX_WINS winning cells and MAX_SPOTS other spots.
+                let picked = common::pick_distinct::<{ MAX_WINS + MAX_SPOTS }>(
+                    rng,
+                    self.symbols.len() as u32,
+                    k + others,
+                );
                 for (i, &s) in picked[..k].iter().enumerate() {
                     face.codes[Self::WIN + i] = s as u8;
                 }
@@ -1520,7 +1525,7 @@ mod tests {
                 for seed in 0..100u64 {
                     let mut rng = <FaceRng as rand_core::SeedableRng>::seed_from_u64(seed);
                     let mut given = Face::zeroed(m.layout().columns.len());
-                    for (i, c) in common::pick_distinct(&mut rng, 20, 2)
+                    for (i, c) in common::pick_distinct::<2>(&mut rng, 20, 2)
                         .into_iter()
                         .enumerate()
                     {

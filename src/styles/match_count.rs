@@ -94,7 +94,7 @@
 //! off the placed line (two lines share at most one cell, so there is always one); further
 //! matches are drawn among the cells left.
 
-use super::common::{self, each_pick, pick_distinct, pick_few, LosingNearMiss};
+use super::common::{self, each_pick, pick_distinct, pick_few, LosingNearMiss, MAX_PICK};
 use super::multiply;
 use super::special::{self, RawSpecial, SpecialKind, Specials};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
@@ -1153,7 +1153,7 @@ impl MatchCount {
     /// into `face`, whatever it held.
     fn write_numbers(&self, cells: &[u8], rng: &mut FaceRng, face: &mut Face) {
         let m = cells.len();
-        let vals = pick_distinct(rng, self.range, self.numbers + self.drawn - m);
+        let vals = pick_distinct::<MAX_PICK>(rng, self.range, self.numbers + self.drawn - m);
 
         face.reset(self.layout.columns.len());
         // The matched numbers, then the card's other numbers, then the other drawn ones.
@@ -1198,7 +1198,8 @@ impl MatchCount {
             face.codes[cells[j] as usize] = drawn[d as usize];
             j += 1;
         });
-        let others = pick_distinct(rng, self.range - self.drawn as u32, self.numbers - m);
+        let others =
+            pick_distinct::<MAX_PICK>(rng, self.range - self.drawn as u32, self.numbers - m);
         // The numbers the draw does not show, in increasing order: the `r`-th is `free[r]`,
         // as `shared::nth_free` counts it.
         let mut shown = [false; 256];
@@ -1392,7 +1393,7 @@ impl MatchCount {
         if self.reads.is_some() {
             // Alone (a style's own tests), the card draws its shared draw itself, uniformly.
             let mut given = Face::zeroed(self.layout.columns.len());
-            for (i, &c) in pick_distinct(rng, self.range, self.drawn)
+            for (i, &c) in pick_distinct::<MAX_PICK>(rng, self.range, self.drawn)
                 .iter()
                 .enumerate()
             {
@@ -2377,7 +2378,7 @@ mod tests {
             for seed in 0..100u64 {
                 let mut rng = FaceRng::seed_from_u64(seed);
                 let mut given = Face::zeroed(m.layout().columns.len());
-                let draw = pick_distinct(&mut rng, 75, 20);
+                let draw = pick_distinct::<MAX_PICK>(&mut rng, 75, 20);
                 for (i, &c) in draw.iter().enumerate() {
                     given.codes[25 + i] = c as u8;
                 }

@@ -466,7 +466,7 @@ impl SymbolToPrize {
             let d = (n_win + below(rng, n_dec)) as u8;
             (d, d)
         } else {
-            let d = common::pick_distinct(rng, n_dec, 2);
+            let d = common::pick_distinct::<2>(rng, n_dec, 2);
             ((n_win + d[0]) as u8, (n_win + d[1]) as u8)
         }
     }
@@ -721,7 +721,7 @@ impl SymbolToPrize {
                 cells.push((self.n_legend() + self.n_decoys + i) as u8);
             }
             let rest = self.cells - cells.len();
-            for &d in &common::pick_distinct(rng, self.n_decoys as u32, rest) {
+            for &d in &common::pick_distinct::<MAX_SPOTS>(rng, self.n_decoys as u32, rest) {
                 cells.push((self.n_legend() as u32 + d) as u8);
             }
             shuffle(rng, &mut cells);
