@@ -240,21 +240,36 @@ pub const MAX_PICK: usize = super::MAX_VALUES;
 /// [`below_falling`] (several picks a 32-bit draw, five of 75 values one draw), in a result
 /// of at most `N` picks. Panics if `m > n` or `m > N` (a caller bug; specs are checked).
 ///
-/// `N` is the most picks the caller ever asks ([`MAX_PICK`] for a bingo card and its draw,
-/// a surface's most spots or winning cells elsewhere): the result is moved into the
-/// caller's frame, and 1 KiB of [`MAX_PICK`] picks took a call to `memcpy` per draw where
-/// 32 take a few moves. When `n` ≤ [`FEW`] the picks are [`pick_few`]'s: the same values
-/// from the same draws, with no list of 256 values to copy. Inlined where it is called.
+/// `N` is the most picks the caller ever asks (a surface's most spots or winning cells): the
+/// result is moved into the caller's frame, and 1 KiB of [`MAX_PICK`] picks took a call to
+/// `memcpy` per draw where 32 take a few moves; a caller that may ask up to [`MAX_PICK`]
+/// (a bingo card and its draw) uses [`pick_distinct_into`]. Inlined where it is called.
 #[inline(always)]
 pub fn pick_distinct<const N: usize>(rng: &mut FaceRng, n: u32, m: usize) -> ArrayVec<u32, N> {
+    let mut picked = ArrayVec::new();
+    pick_distinct_into(rng, n, m, &mut picked);
+    picked
+}
+
+/// [`pick_distinct`]'s picks written into `picked`, whatever it held, where the caller
+/// keeps it: nothing is moved out of a result. When `n` ≤ [`FEW`] the picks are
+/// [`pick_few`]'s: the same values from the same draws, with no list of 256 values to
+/// copy. Panics if `m > n` or `m > N` (a caller bug; specs are checked).
+#[inline(always)]
+pub fn pick_distinct_into<const N: usize>(
+    rng: &mut FaceRng,
+    n: u32,
+    m: usize,
+    picked: &mut ArrayVec<u32, N>,
+) {
     assert!(m as u32 <= n && m <= N, "pick_distinct: {m} of {n}");
+    picked.clear();
     if n as usize <= FEW {
-        return pick_few::<N>(rng, n, m);
+        return pick_few_into(rng, n, m, picked);
     }
     if n as usize > MAX_PICK {
-        return pick_beyond_list(rng, n, m);
+        return pick_beyond_list(rng, n, m, picked);
     }
-    let mut picked: ArrayVec<u32, N> = ArrayVec::new();
     // The values not yet picked, in increasing order: the `r`-th is read, then closed up.
     // A list of up to 129 values moves 16 bytes at a time, inline, not by a call to
     // `memmove` (each chunk is read before it is overwritten; the slack past the list takes
@@ -282,7 +297,6 @@ pub fn pick_distinct<const N: usize>(rng: &mut FaceRng, n: u32, m: usize) -> Arr
         }
         rest -= 1;
     });
-    picked
 }
 
 /// [`pick_distinct`]'s picks when `n` ≤ [`FEW`], in a result of at most `N` picks: the same
@@ -292,13 +306,26 @@ pub fn pick_distinct<const N: usize>(rng: &mut FaceRng, n: u32, m: usize) -> Arr
 /// `m > N` (a caller bug; specs are checked).
 #[inline(always)]
 pub fn pick_few<const N: usize>(rng: &mut FaceRng, n: u32, m: usize) -> ArrayVec<u32, N> {
+    let mut picked = ArrayVec::new();
+    pick_few_into(rng, n, m, &mut picked);
+    picked
+}
+
+/// [`pick_few`]'s picks appended to `picked`, where the caller keeps it. Panics as
+/// [`pick_few`] does, or if `picked` has no room for them.
+#[inline(always)]
+fn pick_few_into<const N: usize>(
+    rng: &mut FaceRng,
+    n: u32,
+    m: usize,
+    picked: &mut ArrayVec<u32, N>,
+) {
     assert!(
         m as u32 <= n && n as usize <= FEW && m <= N,
         "pick_few: {m} of {n}"
     );
     // Byte `i` of `lo` (`i` < 16) or byte `i − 16` of `hi`: the `i`-th value not yet picked.
     let (mut lo, mut hi) = (FEW_VALUES[0], FEW_VALUES[1]);
-    let mut picked = ArrayVec::new();
     below_falling(rng, n, m, |r| {
         if r < 16 {
             picked.push((lo >> (8 * r)) as u8 as u32);
@@ -313,7 +340,6 @@ pub fn pick_few<const N: usize>(rng: &mut FaceRng, n: u32, m: usize) -> ArrayVec
             hi = (hi & keep) | ((hi >> 8) & !keep);
         }
     });
-    picked
 }
 
 /// Most values [`pick_few`] draws from.
@@ -332,10 +358,15 @@ const FEW_VALUES: [u128; 2] = {
 
 /// [`pick_distinct`] when `n` > [`MAX_PICK`]: the values do not fit its list, so the `r`-th
 /// value not yet picked is found by shifting `r` past every picked value at or below it.
+/// The picks are appended to `picked`.
 #[cold]
 #[inline(never)]
-fn pick_beyond_list<const N: usize>(rng: &mut FaceRng, n: u32, m: usize) -> ArrayVec<u32, N> {
-    let mut picked: ArrayVec<u32, N> = ArrayVec::new();
+fn pick_beyond_list<const N: usize>(
+    rng: &mut FaceRng,
+    n: u32,
+    m: usize,
+    picked: &mut ArrayVec<u32, N>,
+) {
     let mut sorted: ArrayVec<u32, N> = ArrayVec::new();
     below_falling(rng, n, m, |mut r| {
         for &s in &sorted {
@@ -347,7 +378,6 @@ fn pick_beyond_list<const N: usize>(rng: &mut FaceRng, n: u32, m: usize) -> Arra
         let at = sorted.partition_point(|&s| s < r);
         sorted.insert(at, r);
     });
-    picked
 }
 
 /// The bytes [`pick_distinct`] moves at once when it closes up its list of values.
@@ -393,9 +423,9 @@ pub fn each_pick(rng: &mut FaceRng, n: u32, m: usize, mut f: impl FnMut(u32)) {
     if n as usize <= FEW {
         pick_few::<FEW>(rng, n, m).iter().for_each(|&p| f(p));
     } else {
-        pick_distinct::<MAX_PICK>(rng, n, m)
-            .iter()
-            .for_each(|&p| f(p));
+        let mut picked = ArrayVec::<u32, MAX_PICK>::new();
+        pick_distinct_into(rng, n, m, &mut picked);
+        picked.iter().for_each(|&p| f(p));
     }
 }
 

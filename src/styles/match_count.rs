@@ -94,7 +94,9 @@
 //! off the placed line (two lines share at most one cell, so there is always one); further
 //! matches are drawn among the cells left.
 
-use super::common::{self, each_pick, pick_distinct, pick_few, LosingNearMiss, MAX_PICK};
+use super::common::{
+    self, each_pick, pick_distinct, pick_distinct_into, pick_few, LosingNearMiss, MAX_PICK,
+};
 use super::multiply;
 use super::special::{self, RawSpecial, SpecialKind, Specials};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
@@ -1153,7 +1155,8 @@ impl MatchCount {
     /// into `face`, whatever it held.
     fn write_numbers(&self, cells: &[u8], rng: &mut FaceRng, face: &mut Face) {
         let m = cells.len();
-        let vals = pick_distinct::<MAX_PICK>(rng, self.range, self.numbers + self.drawn - m);
+        let mut vals = ArrayVec::<u32, MAX_PICK>::new();
+        pick_distinct_into(rng, self.range, self.numbers + self.drawn - m, &mut vals);
 
         face.reset(self.layout.columns.len());
         // The matched numbers, then the card's other numbers, then the other drawn ones.
@@ -1198,8 +1201,13 @@ impl MatchCount {
             face.codes[cells[j] as usize] = drawn[d as usize];
             j += 1;
         });
-        let others =
-            pick_distinct::<MAX_PICK>(rng, self.range - self.drawn as u32, self.numbers - m);
+        let mut others = ArrayVec::<u32, MAX_PICK>::new();
+        pick_distinct_into(
+            rng,
+            self.range - self.drawn as u32,
+            self.numbers - m,
+            &mut others,
+        );
         // The numbers the draw does not show, in increasing order: the `r`-th is `free[r]`,
         // as `shared::nth_free` counts it.
         let mut shown = [false; 256];
