@@ -102,6 +102,18 @@ pub struct Part {
 /// surface that wins nothing).
 type Split = Vec<Plan>;
 
+/// The faces a ticket's surfaces draw their parts into, kept from surface to surface and
+/// from ticket to ticket ([`Game::try_split`]).
+struct Parts {
+    /// The part a surface draws, copied into the ticket's face.
+    sub: Face,
+    /// What a surface reading a shared element is given ([`Game::sub_face_into`]): at
+    /// least as many codes as the widest surface has columns.
+    given: Face,
+    /// How many codes of `given` the last surface wrote.
+    written: usize,
+}
+
 /// The ticket's game: the spec's `[[surfaces]]` side by side.
 pub struct Game {
     /// The shared elements (`[[shared]]`), their columns first in the composed face.
@@ -1237,9 +1249,9 @@ impl Game {
         for (way, splits) in self.splits.iter().enumerate() {
             for (j, split) in splits.iter().enumerate() {
                 let mut rng = FaceRng::seed_from_u64(((way as u64) << 32) | j as u64);
-                let (mut face, mut sub) = (Face::default(), Face::default());
+                let (mut face, mut parts) = (Face::default(), self.parts());
                 let fails = (0..DEAL_SAMPLES)
-                    .filter(|_| !self.try_split(split, None, &mut rng, &mut face, &mut sub))
+                    .filter(|_| !self.try_split(split, None, &mut rng, &mut face, &mut parts))
                     .count();
                 if fails * 4 > DEAL_SAMPLES {
                     return Err(PlanError::Deal {
@@ -1269,10 +1281,9 @@ impl Game {
             let local = asked.map(|(_, id)| self.surfaces[0].from_game[usize::from(id.0)]);
             return plan.draw_into(local.flatten(), rng, face);
         }
-        // Each surface's face, drawn in turn into the same place.
-        let mut sub = Face::default();
+        let mut parts = self.parts();
         for _ in 0..DEAL_ATTEMPTS {
-            if self.try_split(split, asked, rng, face, &mut sub) {
+            if self.try_split(split, asked, rng, face, &mut parts) {
                 return;
             }
         }
@@ -1282,9 +1293,19 @@ impl Game {
         );
     }
 
+    /// The faces each surface's part of a ticket is drawn into ([`Game::try_split`]).
+    fn parts(&self) -> Parts {
+        let widest = self.surfaces.iter().map(|s| s.columns.len()).max();
+        Parts {
+            sub: Face::default(),
+            given: Face::zeroed(widest.unwrap_or(0)),
+            written: 0,
+        }
+    }
+
     /// One attempt at a face of `split` into `face`, whatever it held (see
     /// [`Game::draw_split`]): the shared elements, then each surface's part, drawn into
-    /// `sub` and copied. False when a surface reading a shared dealer's hand cannot be
+    /// `parts` and copied. False when a surface reading a shared dealer's hand cannot be
     /// dealt from the cards the others left ([`Plan::draw_beside`]).
     fn try_split(
         &self,
@@ -1292,8 +1313,13 @@ impl Game {
         asked: Option<(usize, FeatureId)>,
         rng: &mut FaceRng,
         face: &mut Face,
-        sub: &mut Face,
+        parts: &mut Parts,
     ) -> bool {
+        let Parts {
+            sub,
+            given,
+            written,
+        } = parts;
         face.reset(self.layout.columns.len());
         // The shared elements first, whatever the way: they tell nothing of the prize.
         for (e, &at) in self.shared.iter().zip(&self.shared_at) {
@@ -1310,7 +1336,8 @@ impl Game {
                 None => plan.draw_into(local, rng, sub),
                 Some(e) => {
                     let beside = self.beside(face, e, s);
-                    if !plan.draw_beside(local, &self.sub_face(face, s), &beside, rng, sub) {
+                    self.sub_face_into(face, s, given, written);
+                    if !plan.draw_beside(local, given, &beside, rng, sub) {
                         return false;
                     }
                 }
