@@ -1239,13 +1239,14 @@ impl MatchCount {
     /// line of a pattern paying the way's amount; a near miss fills a paid line but one
     /// cell; every other line keeps one unmatched cell (drawn line by line, in a drawn
     /// order); then more matches are drawn among the cells left, as many as the drawn
-    /// numbers allow.
+    /// numbers allow. The cells are appended to `order` (empty).
     fn pattern_cells(
         &self,
         way: &Way,
         show: Option<FeatureId>,
         rng: &mut FaceRng,
-    ) -> ArrayVec<u8, MAX_VALUES> {
+        order: &mut ArrayVec<u8, MAX_VALUES>,
+    ) {
         let n_lines = self.lines.len();
         // Card cells as bits (a grid holds at most 49), as the lines are.
         let mut matched = 0u64;
@@ -1293,19 +1294,18 @@ impl MatchCount {
                 blocked |= 1 << common::nth_set_bit(free, k).expect("k below the count");
             }
         }
-        let mut cells: ArrayVec<u8, MAX_VALUES> = bits(matched).collect();
-        let open: ArrayVec<u8, MAX_VALUES> =
+        // A grid card's cells fit in the 64 bits of `matched`.
+        let mut cells: ArrayVec<u8, 64> = bits(matched).collect();
+        let open: ArrayVec<u8, 64> =
             bits(!(matched | blocked) & (u64::MAX >> (64 - self.numbers))).collect();
         let room = open.len().min(self.drawn - cells.len());
         let extra = below(rng, room as u32 + 1) as usize;
         each_pick(rng, open.len() as u32, extra, |p| {
             cells.push(open[p as usize])
         });
-        let mut order = ArrayVec::new();
         each_pick(rng, cells.len() as u32, cells.len(), |i| {
             order.push(cells[i as usize])
         });
-        order
     }
 
     /// Which card cells of a grid card (at most 49) match on `face`, as bits: bit `c` for
@@ -1409,7 +1409,8 @@ impl MatchCount {
             }
             return self.draw_given(way, show, &given, rng, face);
         }
-        let cells = self.cells(way, show, rng);
+        let mut cells = ArrayVec::new();
+        self.cells(way, show, rng, &mut cells);
         self.write_numbers(&cells, rng, face)
     }
 
@@ -1423,19 +1424,22 @@ impl MatchCount {
         rng: &mut FaceRng,
         face: &mut Face,
     ) {
-        let cells = self.cells(way, show, rng);
+        let mut cells = ArrayVec::new();
+        self.cells(way, show, rng, &mut cells);
         self.write_given(&cells, given, rng, face)
     }
 
-    /// The card cells that match on a face of `way`, in a drawn order.
+    /// The card cells that match on a face of `way`, in a drawn order, appended to `cells`
+    /// (empty: the caller's, so that nothing is copied out of a result).
     fn cells(
         &self,
         way: &Way,
         show: Option<FeatureId>,
         rng: &mut FaceRng,
-    ) -> ArrayVec<u8, MAX_VALUES> {
+        cells: &mut ArrayVec<u8, MAX_VALUES>,
+    ) {
         if self.patterns.is_some() {
-            return self.pattern_cells(way, show, rng);
+            return self.pattern_cells(way, show, rng, cells);
         }
         let m = match way.wins.first() {
             Some(w) => {
@@ -1449,14 +1453,12 @@ impl MatchCount {
             None => 0,
         };
         // The card cells that match, in a drawn order (each matched number's cell).
-        let mut cells: ArrayVec<u8, MAX_VALUES> = ArrayVec::new();
         if self.grid.is_some() {
             let open = &self.open[below(rng, self.open.len() as u32) as usize];
             each_pick(rng, open.len() as u32, m, |p| cells.push(open[p as usize]));
         } else {
             each_pick(rng, self.numbers as u32, m, |p| cells.push(p as u8));
         }
-        cells
     }
 }
 
