@@ -103,7 +103,7 @@ pub struct Part {
 type Split = Vec<Plan>;
 
 /// The faces a ticket's surfaces draw their parts into, kept from surface to surface and
-/// from ticket to ticket ([`Game::try_split`]).
+/// from one attempt at the ticket to the next ([`Game::try_split`]).
 struct Parts {
     /// The part a surface draws, copied into the ticket's face.
     sub: Face,
