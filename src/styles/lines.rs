@@ -90,7 +90,6 @@ use crate::lots::Way;
 use crate::money::Money;
 use arrayvec::ArrayVec;
 use serde::Deserialize;
-use smallvec::SmallVec;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -242,10 +241,6 @@ fn placed_bits(placed: &[bool]) -> u64 {
         .enumerate()
         .fold(0, |m, (c, &p)| m | u64::from(p) << c)
 }
-
-/// Per line of a grid, a set of symbols (bit `s` for symbol `s`): 16 lines inline, as many
-/// as a 4 × 4 grid has.
-type LineSymbols = SmallVec<[[u64; common::MAX_SYMBOLS / 64]; 16]>;
 
 /// The symbols of `0..n` whose bit is clear in `banned`, as bits.
 fn allowed(banned: &[u64; common::MAX_SYMBOLS / 64], n: usize) -> [u64; common::MAX_SYMBOLS / 64] {
@@ -964,25 +959,6 @@ impl Lines {
         let placed = placed_bits(placed);
         // Bit `c`: cell `c` shows its symbol (placed, or filled before this one).
         let mut done = placed;
-        // With lines of 3 and near misses barred, the winning symbols the cells shown so far
-        // show on each line (bit `s` for symbol `s`), kept as cells are filled: a cell's bans
-        // are then those of the lines through it put together, not a walk of each line.
-        let lines_of_3 = no_near_miss && self.k == 3;
-        let mut shown = LineSymbols::new();
-        let show = |shown: &mut LineSymbols, c: usize, s: u8| {
-            let (word, bit) = (usize::from(s) / 64, 1u64 << (s % 64));
-            if self.winning_bits[word] & bit != 0 {
-                for &wi in &self.through[c] {
-                    shown[usize::from(wi)][word] |= bit;
-                }
-            }
-        };
-        if lines_of_3 {
-            shown.resize(self.windows.len(), [0; common::MAX_SYMBOLS / 64]);
-            for c in (0..n).filter(|&c| placed >> c & 1 == 1) {
-                show(&mut shown, c, codes[c]);
-            }
-        }
         for cell in 0..n {
             let bit = 1u64 << cell;
             if placed & bit != 0 {
@@ -994,8 +970,6 @@ impl Lines {
             // below `n_symbols`).
             let mut banned = [0u64; common::MAX_SYMBOLS / 64];
             let mut ban = |s: u8| banned[usize::from(s) / 64] |= 1u64 << (s % 64);
-            // The winning symbols the lines of 3 through the cell show already.
-            let mut on_lines = [0u64; common::MAX_SYMBOLS / 64];
             for &wi in &self.through[cell] {
                 let w = &self.windows[wi as usize];
                 // The line's last free cell is this one: its other cells must not all show
@@ -1022,12 +996,6 @@ impl Lines {
                     }
                     continue;
                 }
-                if lines_of_3 {
-                    for (b, &s) in on_lines.iter_mut().zip(&shown[usize::from(wi)]) {
-                        *b |= s;
-                    }
-                    continue;
-                }
                 // A winning symbol the line already holds `k − 2` times (filled cells): with
                 // lines of 3, any it holds.
                 for &c in w.iter().filter(|&&c| done & 1 << c != 0) {
@@ -1044,17 +1012,11 @@ impl Lines {
                     }
                 }
             }
-            for (b, s) in banned.iter_mut().zip(on_lines) {
-                *b |= s;
-            }
             let free = allowed(&banned, self.n_symbols);
             let left: u32 = free.iter().map(|f| f.count_ones()).sum();
             let r = below(rng, left);
             codes[cell] = nth_set(&free, r).expect("checked when the spec is loaded");
             done |= bit;
-            if lines_of_3 {
-                show(&mut shown, cell, codes[cell]);
-            }
         }
     }
 }
