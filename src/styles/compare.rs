@@ -63,6 +63,9 @@ pub const AMB_WIN_ALL_BESIDE: &str = "a win-all symbol beside another win (compa
 /// Ambiguity: one special symbol on two rows (each special shows on one row at most).
 pub const AMB_SPECIAL_TWICE: &str = "a special symbol on two rows (compare)";
 
+/// Most numbers on each side of a row (`yours`, `theirs`).
+const MAX_SIDE: usize = 8;
+
 fn one() -> u32 {
     1
 }
@@ -149,14 +152,11 @@ impl Compare {
                 format!("expected 1 to {MAX_WINS} rows, got {}", raw.games),
             ));
         }
-        if raw.yours == 0 || raw.theirs == 0 || raw.yours > 8 || raw.theirs > 8 {
+        let side = |n: u32| n == 0 || n as usize > MAX_SIDE;
+        if side(raw.yours) || side(raw.theirs) {
             return Err(FieldError::new(
-                if raw.yours == 0 || raw.yours > 8 {
-                    "yours"
-                } else {
-                    "theirs"
-                },
-                "expected 1 to 8 numbers per side",
+                if side(raw.yours) { "yours" } else { "theirs" },
+                format!("expected 1 to {MAX_SIDE} numbers per side"),
             ));
         }
         if !raw.sum && (raw.yours != 1 || raw.theirs != 1) {
@@ -436,8 +436,7 @@ impl Compare {
         let mut delta = target - d0;
         if delta != 0 {
             // Move the cells one by one, in a drawn order, as far as needed and allowed.
-            // At most 8 cells each side.
-            let order = common::pick_distinct::<16>(rng, cells as u32, cells);
+            let order = common::pick_distinct::<{ 2 * MAX_SIDE }>(rng, cells as u32, cells);
             for &o in &order {
                 if delta == 0 {
                     break;
