@@ -421,8 +421,8 @@ impl RowWriter {
         if self.head.len == 0 || (r.block, r.pack) != (self.head.block, self.head.pack) {
             self.head = PackHead::of(r.block, r.pack);
         }
+        let out = &mut out[..at + self.room()];
         let f = &*self.fields;
-        let out = &mut out[..at + f.max_row + FIELD];
         let mut at = at;
         put(out, &mut at, &self.head.padded, self.head.len);
         for (c, n) in self.counters.iter_mut().zip([r.pack_position, r.ticket]) {
