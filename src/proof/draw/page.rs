@@ -388,8 +388,8 @@ fn column_widths(head: &[Cell], rows: &[Vec<Cell>], size: f64, width: f64) -> Ve
 /// between letters. An empty text gives one empty line. A currency sign or a closing mark
 /// (`€`, `:`, `»`) stays on the line of the word before it, a name in `« »` on one line,
 /// and a legend's `=` or a colon on the line of the words on both sides (`OEIL = 500`); a
-/// line never
-/// starts or ends with the ` · ` that separates printed phrases (a break there drops it).
+/// line never starts or ends with the ` · ` that separates printed phrases (a break there
+/// drops it).
 pub fn wrap(text: &str, font: Font, size: f64, width: f64) -> Vec<String> {
     let fits = |s: &str| text_width(s, font, size) * 1.05 <= width;
     // The words no break may fall inside, each with whether a ` · ` comes before it.
