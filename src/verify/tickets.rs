@@ -23,9 +23,9 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 use std::sync::mpsc::{channel, sync_channel, Receiver, Sender};
 
-/// CSV bytes read per block (2 MiB): a batch of tickets.csv, a block of validation.csv.
-/// The few blocks in flight stay in memory reused from block to block, rather than
-/// tens of megabytes of fresh pages for the kernel to fault in and zero.
+/// tickets.csv bytes per batch, at least (2 MiB). The few batches in flight stay in memory,
+/// reused from batch to batch, rather than tens of megabytes of fresh pages for the kernel
+/// to fault in and zero.
 const READ_BLOCK: usize = 2 << 20;
 /// Tickets checked per parallel task.
 const TASK_TICKETS: usize = 4096;
@@ -238,41 +238,6 @@ struct Lines {
 }
 
 impl Lines {
-    /// The complete lines of the next block of about [`READ_BLOCK`] bytes (at end of file,
-    /// everything left, with a final `\n` added if missing), in `buf`. The bytes `buf`
-    /// holds are overwritten, not cleared: only room it never had is zeroed.
-    fn block(&mut self, mut buf: Vec<u8>) -> std::io::Result<Vec<u8>> {
-        let mut filled = self.carry.len();
-        if buf.len() < filled {
-            buf.resize(filled, 0);
-        }
-        buf[..filled].copy_from_slice(&self.carry);
-        self.carry.clear();
-        loop {
-            if !self.src.eof() {
-                if buf.len() < filled + READ_BLOCK {
-                    buf.resize(filled + READ_BLOCK, 0);
-                }
-                filled += self.src.read_into(&mut buf[filled..filled + READ_BLOCK])?;
-            }
-            if self.src.eof() {
-                buf.truncate(filled);
-                if !buf.is_empty() && buf.last() != Some(&b'\n') {
-                    buf.push(b'\n');
-                }
-                return Ok(buf);
-            }
-            if let Some(p) = memchr::memrchr(b'\n', &buf[..filled]) {
-                self.carry.extend_from_slice(&buf[p + 1..filled]);
-                buf.truncate(p + 1);
-                return Ok(buf);
-            }
-            if filled > MAX_LINE {
-                return Err(too_long());
-            }
-        }
-    }
-
     /// The complete lines of the next chunk read ([`HashingReader::next_chunk`]), the end
     /// of the one before put back before them (at end of file, everything left, with a
     /// final `\n` added if missing; empty after it); `spare`, a chunk done with.
@@ -1025,7 +990,7 @@ struct FileCompared {
 }
 
 /// Reads the rows of `validation.csv` left in `lines` on a thread of its own, which hashes
-/// them, while `claims` are sorted; then compares each block of rows with the claims in
+/// them, while `claims` are sorted; then compares each chunk of rows with the claims in
 /// parallel (tasks of [`TASK_ROWS`] rows), their differences and a read error going to
 /// `found` in file order. Errors: the reading thread cannot start.
 fn compare_file(
@@ -1034,15 +999,14 @@ fn compare_file(
     writer: &validation_csv::RowWriter,
     found: &mut super::Findings,
 ) -> std::io::Result<FileCompared> {
-    let (tx, rx) = sync_channel::<std::io::Result<Vec<u8>>>(2);
-    let (spare_tx, spare_rx) = channel::<Vec<u8>>();
+    let (tx, rx) = sync_channel::<std::io::Result<Chunk>>(2);
+    let (spare_tx, spare_rx) = channel::<Chunk>();
     let (mut k, mut more, mut crlf_rows) = (0usize, 0u64, 0u64);
     std::thread::scope(|s| {
-        // Blocks of whole lines, each buffer reused for a later block.
+        // Chunks of whole lines as read, each buffer filled again for a later chunk.
         let h = spawn_scoped(s, "the reader of validation.csv", move || {
             loop {
-                let spare = spare_rx.try_recv().unwrap_or_default();
-                match lines.block(spare) {
+                match lines.chunk(spare_rx.try_recv().ok()) {
                     Ok(b) if b.is_empty() => break,
                     Ok(b) => {
                         if tx.send(Ok(b)).is_err() {
@@ -1107,8 +1071,8 @@ fn compare_file(
 /// [`CheckId::ValidationFile`]. Returns the file's size and SHA-256 as read. Errors: a
 /// thread cannot start.
 ///
-/// A thread of its own reads the file in blocks of whole lines and hashes it, while the
-/// claims are sorted; the rows of each block are compared in parallel, their findings
+/// A thread of its own reads the file in chunks of whole lines and hashes it, while the
+/// claims are sorted; the rows of each chunk are compared in parallel, their findings
 /// kept in file order.
 fn check_validation_file(
     file: Box<dyn Chunked>,
