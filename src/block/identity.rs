@@ -38,6 +38,15 @@ pub fn binary_sha256() -> &'static str {
     })
 }
 
+/// Begins [`binary_sha256`] on a thread of its own, so that the executable (megabytes to
+/// read and hash) is hashed while the caller works, ready when a manifest or a report names
+/// it. A thread that cannot start leaves it to be hashed when first asked.
+pub fn hash_binary_ahead() {
+    let _ = crate::store::thread::spawn("the binary's hash", || {
+        binary_sha256();
+    });
+}
+
 static CARGO_LOCK: &[u8] = include_bytes!("../../Cargo.lock");
 
 /// Hex SHA-256 of the `Cargo.lock` this binary was built with (64 hex digits).

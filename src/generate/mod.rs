@@ -673,12 +673,8 @@ pub fn stage(
 /// manifest, the bytes of `manifest.json` and the text of `SHA256SUMS`. Errors: see
 /// [`GenerateError`].
 pub fn build(plan: &BlockPlan, sink: &mut dyn Sink) -> Result<Built, GenerateError> {
-    // The manifest names this executable by its SHA-256 (tens of MB to read and hash):
-    // begun now on a thread of its own, it is ready when the manifest is made. A thread
-    // that cannot start leaves it to be hashed then.
-    let _ = crate::store::thread::spawn("the binary's hash", || {
-        crate::block::identity::binary_sha256();
-    });
+    // The manifest names this executable by its SHA-256.
+    crate::block::identity::hash_binary_ahead();
     let spec = plan.spec;
     sink.file(SPEC, spec.text.as_bytes())?;
     let (csv_tx, csv_rx) = sync_channel::<Arc<Packs>>(2);
