@@ -10,7 +10,7 @@
 //! digest identifies the very binary that ran, whatever its build said of itself.
 
 use sha2::{Digest, Sha256};
-use std::sync::OnceLock;
+use std::sync::{Once, OnceLock};
 
 /// The package version (`Cargo.toml`).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -40,10 +40,15 @@ pub fn binary_sha256() -> &'static str {
 
 /// Begins [`binary_sha256`] on a thread of its own, so that the executable (megabytes to
 /// read and hash) is hashed while the caller works, ready when a manifest or a report names
-/// it. A thread that cannot start leaves it to be hashed when first asked.
+/// it. The first call starts the thread, which borrows nothing and is not waited for; later
+/// calls (verify of an emission, block after block) do nothing. A thread that cannot start
+/// leaves the executable to be hashed when first asked.
 pub fn hash_binary_ahead() {
-    let _ = crate::store::thread::spawn("the binary's hash", || {
-        binary_sha256();
+    static BEGUN: Once = Once::new();
+    BEGUN.call_once(|| {
+        let _ = crate::store::thread::spawn("the binary's hash", || {
+            binary_sha256();
+        });
     });
 }
 

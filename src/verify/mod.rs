@@ -319,7 +319,8 @@ pub fn inspect(
     if !dir.is_dir() {
         return Err(VerifyError::not_a_directory(dir));
     }
-    // The report names this executable by its SHA-256.
+    // The report compares this executable's SHA-256 with the generating build's: hashed
+    // from now on, beside the checks.
     crate::block::identity::hash_binary_ahead();
     let mut found = Found::default();
     let mut block = open::open(dir, opts, progress, &mut found.checks);

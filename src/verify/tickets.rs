@@ -23,7 +23,9 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 use std::sync::mpsc::{channel, sync_channel, Receiver, Sender};
 
-/// tickets.csv bytes per batch, at least (2 MiB). The few batches in flight stay in memory,
+/// Bytes read at a time (2 MiB): a batch holds whole chunks of tickets.csv until it has this
+/// many (the file's last batch may have fewer); the headers and the print file's tail are
+/// read in steps of this size or half of it. The few batches in flight stay in memory,
 /// reused from batch to batch, rather than tens of megabytes of fresh pages for the kernel
 /// to fault in and zero.
 const READ_BLOCK: usize = 2 << 20;
@@ -231,7 +233,7 @@ impl Batch {
     }
 }
 
-/// A text file read line by line in large blocks.
+/// A text file read line by line, in chunks of whole lines.
 struct Lines {
     src: HashingReader,
     carry: Vec<u8>,
@@ -304,8 +306,10 @@ fn too_long() -> std::io::Error {
 }
 
 /// Batches being read or checked at once, at most: the reader makes no more until one is
-/// checked and handed back. Eight (about 5 MiB each for a coq block) keep both cores busy
-/// while the reader waits its turn for a core; four left them idle a sixth of the time.
+/// checked and handed back. A batch holds one or two chunks of tickets.csv (2 MiB each) and
+/// their print records: about 40 MiB for the eight, whatever the block's size. Fewer left
+/// the checkers without work while the reader, which hashes both files, waited for a core
+/// (docs/SPEED.md).
 const BATCHES: usize = 8;
 
 /// What the checkers' driver hears: a batch read, a task of a batch checked, or the end
