@@ -415,18 +415,14 @@ pub fn legend_lines(entries: Vec<Phrase>) -> Vec<PrintedLine> {
         .collect()
 }
 
-/// [`pick_distinct`]'s `m` picks of `0..n`, handed to `f` in the order drawn: the same
-/// values from the same draws, by [`pick_few`] when `n` ≤ [`FEW`] (a bingo card's cells and
-/// lines, a surface's boxes), so that a short draw moves no list of 256 values.
+/// [`pick_distinct`]'s `m` picks of `0..n`, handed to `f` in the order drawn. The picks are
+/// made in this frame ([`pick_distinct_into`], which hands a short draw to [`pick_few`]):
+/// no list of them is copied out.
 #[inline(always)]
 pub fn each_pick(rng: &mut FaceRng, n: u32, m: usize, mut f: impl FnMut(u32)) {
-    if n as usize <= FEW {
-        pick_few::<FEW>(rng, n, m).iter().for_each(|&p| f(p));
-    } else {
-        let mut picked = ArrayVec::<u32, MAX_PICK>::new();
-        pick_distinct_into(rng, n, m, &mut picked);
-        picked.iter().for_each(|&p| f(p));
-    }
+    let mut picked = ArrayVec::<u32, MAX_PICK>::new();
+    pick_distinct_into(rng, n, m, &mut picked);
+    picked.iter().for_each(|&p| f(p));
 }
 
 /// `SELECT_IN_BYTE[b][r]`: the position of the `r`-th set bit (from 0) of byte `b`, 0 past

@@ -684,8 +684,8 @@ impl Plan {
     /// The plan with the drawer of a surface that reads a shared dealer's hand
     /// ([`shared::SharedKind::Hand`]) and deals its own cards from the ticket's one deck:
     /// as [`Plan::with_given`], the drawer also given the cards already dealt on the
-    /// ticket ([`Beside::cards`]), none of which it deals again, and returning `None`
-    /// false when the cards left cannot deal the way.
+    /// ticket ([`Beside::cards`]), none of which it deals again, and returning false
+    /// when the cards left cannot deal the way.
     pub fn with_dealt(
         mut self,
         given: impl Fn(Option<FeatureId>, &Face, u64, &mut FaceRng, &mut Face) -> bool
