@@ -570,8 +570,13 @@ impl Ctx<'_> {
         };
         let mut acc = Acc::new(spec.ways.len(), spec.pack_size);
         let (n, nrec) = (batch.tickets(rec), batch.bin.len() / rec);
+        let tickets = task * TASK_TICKETS..((task + 1) * TASK_TICKETS).min(n);
+        // Room for every ticket's code, way and claim at once, not grown step by step.
+        acc.codes.reserve(tickets.len());
+        acc.ways.reserve(tickets.len());
+        acc.claims.reserve(tickets.len());
         let mut j = 0;
-        for k in task * TASK_TICKETS..((task + 1) * TASK_TICKETS).min(n) {
+        for k in tickets {
             let l = batch.line(k, &mut j);
             let r = (k < nrec).then(|| &batch.bin[k * rec..(k + 1) * rec]);
             self.check(batch.first + k as u64, l, r, &mut w, &mut acc);
