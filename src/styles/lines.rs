@@ -183,6 +183,8 @@ pub struct Lines {
     masks: Vec<u64>,
     /// Per cell, the lines through it (indices into `windows`, ascending).
     through: Vec<Vec<u8>>,
+    /// Per cell, the other cells of the lines through it, as bits (bit `c`: cell `c`).
+    mates: Vec<u64>,
     pay: Pay,
     /// Every completed line pays (`per_line`): the area wins the sum.
     per_line: bool,
@@ -493,6 +495,12 @@ impl Lines {
                         .filter(|&i| windows[i].contains(&(cell as u8)))
                         .map(|i| i as u8)
                         .collect()
+                })
+                .collect(),
+            mates: (0..rows * cols)
+                .map(|cell| {
+                    let lines = windows.iter().filter(|w| w.contains(&(cell as u8)));
+                    lines.fold(0, |m, w| m | cell_bits(w)) & !(1 << cell)
                 })
                 .collect(),
             windows,
@@ -986,7 +994,7 @@ impl Lines {
                         ban(first);
                     }
                 }
-                if !no_near_miss {
+                if !no_near_miss || self.k == 3 {
                     continue;
                 }
                 if self.k <= 2 {
@@ -996,20 +1004,30 @@ impl Lines {
                     }
                     continue;
                 }
-                // A winning symbol the line already holds `k − 2` times (filled cells): with
-                // lines of 3, any it holds.
+                // A winning symbol the line already holds `k − 2` times (filled cells).
                 for &c in w.iter().filter(|&&c| done & 1 << c != 0) {
                     let s = codes[c as usize];
                     if self.winning_bits[usize::from(s) / 64] & 1 << (s % 64) != 0
-                        && (self.k == 3
-                            || w.iter()
-                                .filter(|&&d| done & 1 << d != 0 && codes[d as usize] == s)
-                                .count()
-                                + 2
-                                >= self.k)
+                        && w.iter()
+                            .filter(|&&d| done & 1 << d != 0 && codes[d as usize] == s)
+                            .count()
+                            + 2
+                            >= self.k
                     {
                         ban(s);
                     }
+                }
+            }
+            if no_near_miss && self.k == 3 {
+                // With lines of 3, every winning symbol a line through the cell holds: those
+                // of the filled cells that share a line with it.
+                // A symbol that does not win is masked out, without a branch.
+                let mut mates = self.mates[cell] & done;
+                while mates != 0 {
+                    let s = codes[mates.trailing_zeros() as usize];
+                    let word = usize::from(s) / 64;
+                    banned[word] |= self.winning_bits[word] & 1u64 << (s % 64);
+                    mates &= mates - 1;
                 }
             }
             let free = allowed(&banned, self.n_symbols);
