@@ -633,8 +633,9 @@ fn an_emission_never_goes_into_a_block() {
 }
 
 /// Nothing is written inside a block directory, which is delivered as it is: a block, an
-/// emission, a deck or a preview page asked for there is refused (exit 2), even with
-/// --force, and the block keeps exactly its files (no seed, lock or page inside it).
+/// emission, a deck, a preview page, a seed or a key pair asked for there is refused
+/// (exit 2), even with --force, and the block keeps exactly its files (no seed, lock, page
+/// or key inside it).
 #[test]
 fn nothing_is_written_inside_a_block() {
     let t = tempfile::tempdir().unwrap();
@@ -683,6 +684,20 @@ fn nothing_is_written_inside_a_block() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(list(&b), before);
+    // A secret written there would ship with the block: a seed, a key pair.
+    for args in [
+        ["seed", "new", "--out"],
+        ["keygen", "--no-password", "--out"],
+    ] {
+        let o = tirage().args(args).arg(b.join("secret")).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("inside the block directory") && err.contains("nothing was written"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(list(&b), before, "{args:?}");
+    }
 }
 
 /// A forced replacement exchanges the new block with the old one (the old then under the

@@ -37,6 +37,8 @@ pub(super) struct KeygenArgs {
 
 /// Runs `tirage keygen`.
 pub(super) fn run_keygen(a: KeygenArgs) -> Result<Outcome> {
+    // A secret key written into a block, deck, bundle or emission would ship with it.
+    super::outside_deliveries(&a.out, "an --out")?;
     let password = if a.no_password {
         None
     } else {
@@ -147,6 +149,8 @@ pub(super) struct SeedArgs {
 pub(super) fn run_seed(a: SeedArgs) -> Result<Outcome> {
     match a.command {
         SeedCommand::New { out } => {
+            // A secret written into a block, deck, bundle or emission would ship with it.
+            super::outside_deliveries(&out, "an --out")?;
             write_secret(&out, &Seed::from_os()?)?;
             errln!(
                 "a fresh 256-bit secret written to {} (mode 0600): keep it secret",

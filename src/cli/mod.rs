@@ -453,8 +453,8 @@ fn refuse_dangling_link(path: &std::path::Path) -> anyhow::Result<()> {
     )
 }
 
-/// Refuses output `out` (made or not yet) of `render`, `preview` or `verify --report`
-/// when it is, or lies inside, a block, deck or bundle ([`outside_blocks`]) or an
+/// Refuses output `out` (made or not yet) of `render`, `preview`, `verify --report`,
+/// `keygen` or `seed new` when it is, or lies inside, a block, deck or bundle ([`outside_blocks`]) or an
 /// emission ([`tirage::verify::emission::is_emission`]): each is delivered as it is, and
 /// a proof shows a prize; a file put there fails that delivery's own verify. `out` is
 /// judged by its nearest ancestor that exists; `option` names what to choose instead
