@@ -2298,6 +2298,59 @@ fn proofs_and_pages_stay_out_of_bundles_and_emissions() {
     assert!(!bundle.join("p").exists() && !bundle.join("ticket-1.svg").exists());
 }
 
+/// A proof written into verify's audit report would pass for part of it, and `--force`
+/// would lay a proof sheet (serials and prizes) over its `audit.pdf`: refused (exit 2),
+/// into the report's folder or a folder not made yet inside it, the report left whole.
+#[test]
+fn proofs_stay_out_of_the_audit_report() {
+    let t = tempfile::tempdir().unwrap();
+    let b = signed_small_block(t.path(), "b", false);
+    let verified = tirage()
+        .arg("verify")
+        .arg(&b)
+        .args(["-q", "--signer"])
+        .arg(t.path().join("op.pub"))
+        .output()
+        .unwrap();
+    let report = t.path().join("b.audit");
+    assert!(report.join("audit.md").is_file(), "{verified:?}");
+    let pdf = std::fs::read(report.join("audit.pdf")).unwrap();
+    let names = |d: &std::path::Path| {
+        let mut v: Vec<_> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        v.sort();
+        v
+    };
+    let before = names(&report);
+    for (flag, out) in [
+        ("--pdf", report.join("audit.pdf")),
+        ("--pdf", report.join("sheet.pdf")),
+        ("--out", report.clone()),
+        ("--out", report.join("p")),
+    ] {
+        let o = tirage()
+            .arg("render")
+            .arg(&b)
+            .args(["--tickets", "1", "--force", flag])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{flag} {}", out.display());
+        assert_eq!(
+            String::from_utf8_lossy(&o.stderr),
+            format!(
+                "tirage: error: {}: inside the audit report {}, which verify wrote: a proof there would pass for part of it; nothing was written; choose an --out outside it\n",
+                out.display(),
+                report.display()
+            )
+        );
+        assert_eq!(names(&report), before);
+    }
+    assert_eq!(std::fs::read(report.join("audit.pdf")).unwrap(), pdf);
+}
+
 /// A plain sheet never says which tickets win: `--plain` selected by way or tier (by
 /// prize) is refused on a production block, exit 2 and nothing written, since the sheet
 /// would be exactly the tickets of those ways; plain proofs selected by pack, and proofs

@@ -4,7 +4,7 @@
 use super::Outcome;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
-use tirage::block::layout::PROOF_TMP;
+use tirage::block::layout::{AUDIT_JSON, AUDIT_MD, PROOF_TMP};
 use tirage::generate::GenerateError;
 use tirage::money::Money;
 use tirage::proof::render::{load, ticket_svg, Marks};
@@ -17,7 +17,7 @@ use tirage::proof::select::{Selection, Span};
 tickets.bin (or its tickets.csv row when only that file opens); its prize and way from the \
 spec's rules (--help: what is checked first). The printer's proofs (tickets.bin alone, a \
 production block) show no prize. Proofs go beside the block: <DIR>.proofs/ (beside the emission \
-for a block of one: <EMISSION>.<BLOCK>.proofs/), never inside a block, bundle or emission. An existing \
+for a block of one: <EMISSION>.<BLOCK>.proofs/), never inside a block, bundle, emission or audit report. An existing \
 proof is replaced only with --force (without it, nothing is written).\n\n\
 Exit status: 0 the proofs written, 2 error (a ticket file that does not match SHA256SUMS, a \
 selection of no ticket, a proof that exists without --force, an output inside a delivery, an \
@@ -169,6 +169,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         let parent = pdf.parent().filter(|p| !p.as_os_str().is_empty());
         outside_block(parent.unwrap_or(std::path::Path::new(".")), &block, pdf)?;
         super::outside_deliveries(parent.unwrap_or(std::path::Path::new(".")), "an --out")?;
+        outside_reports(parent.unwrap_or(std::path::Path::new(".")), pdf)?;
         let bytes = tirage::proof::sheet::proof_sheet(&proofs, marks)?;
         may_write(pdf, a.force, PDF, "another file")?;
         remove_left_proofs(parent.unwrap_or(std::path::Path::new(".")), a.quiet);
@@ -196,6 +197,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         Some(out) => {
             outside_block(out, &block, out)?;
             super::outside_deliveries(out, "an --out")?;
+            outside_reports(out, out)?;
             out.clone()
         }
         None => proofs_dir(&a.dir)?,
@@ -368,6 +370,32 @@ fn outside_block(dir: &Path, block: &Path, what: &Path) -> Result<()> {
             what.display(),
             block.display(),
             proofs_dir(block).map_or_else(|_| "--out".into(), |p| p.display().to_string())
+        );
+    }
+    Ok(())
+}
+
+/// Refuses proofs written at `what`, in directory `dir`, when `dir` (or, not made yet, its
+/// nearest ancestor that exists) holds an audit report (`audit.md` or `audit.json`, as
+/// `verify` writes them): a proof there would pass for part of the report, or replace one
+/// of its files (a proof sheet over `audit.pdf`), and it shows tickets' serials and prizes.
+fn outside_reports(dir: &Path, what: &Path) -> Result<()> {
+    let nearest = dir
+        .ancestors()
+        .find(|d| d.as_os_str().is_empty() || d.is_dir());
+    let report = nearest.filter(|d| {
+        let d = if d.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            d
+        };
+        [AUDIT_MD, AUDIT_JSON].iter().any(|f| d.join(f).is_file())
+    });
+    if let Some(r) = report {
+        anyhow::bail!(
+            "{}: inside the audit report {}, which verify wrote: a proof there would pass for part of it; nothing was written; choose an --out outside it",
+            what.display(),
+            if r.as_os_str().is_empty() { Path::new(".") } else { r }.display()
         );
     }
     Ok(())
