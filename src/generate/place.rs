@@ -605,7 +605,7 @@ impl Pieces {
                 let r = if let Err(e) = crate::store::owner::ours(p) {
                     Err(not_ours(e))
                 } else if m.is_dir() {
-                    std::fs::remove_dir_all(p)
+                    crate::store::owner::remove_dir_all_ours(p)
                 } else {
                     std::fs::remove_file(p)
                 };

@@ -251,7 +251,7 @@ impl OutputLock {
             .into_iter()
             .map(|p| {
                 let r = match std::fs::symlink_metadata(&p) {
-                    Ok(m) if m.is_dir() => std::fs::remove_dir_all(&p),
+                    Ok(m) if m.is_dir() => crate::store::owner::remove_dir_all_ours(&p),
                     Ok(_) => std::fs::remove_file(&p),
                     Err(e) => Err(e),
                 };

@@ -150,6 +150,40 @@ pub fn remove_left_files(dir: &Path, prefix: &str, age: std::time::Duration) -> 
     removed
 }
 
+/// Removes directory `dir` with all it holds, as [`std::fs::remove_dir_all`] does. When
+/// that is refused for want of permission (an older block made read-only, `chmod -R
+/// a-w`, before `--force` replaced it), gives every folder of the tree that is the current
+/// user's its owner's read, write and search permission back ([`owner_may_write`]) and
+/// tries once more. Errors: those of the last try.
+pub fn remove_dir_all_ours(dir: &Path) -> std::io::Result<()> {
+    match std::fs::remove_dir_all(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
+            owner_may_write(dir);
+            std::fs::remove_dir_all(dir)
+        }
+        r => r,
+    }
+}
+
+/// Adds mode 0700 to directory `dir` and every directory under it that the current user
+/// owns, never through a symbolic link; what cannot be changed is left as it is.
+fn owner_may_write(dir: &Path) {
+    let Ok(m) = std::fs::symlink_metadata(dir) else {
+        return;
+    };
+    if !m.is_dir() || m.uid() != me() {
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let mode = m.mode() & 0o7777 | 0o700;
+    let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(mode));
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        if e.file_type().is_ok_and(|t| t.is_dir()) {
+            owner_may_write(&e.path());
+        }
+    }
+}
+
 /// A warning when directory `dir` can be written by other users and has no sticky bit:
 /// anyone who can write it can rename or replace an output there, whatever tirage checks.
 /// `None` when only its owner can write it, or it is sticky, or it cannot be examined.
@@ -170,6 +204,29 @@ pub fn open_folder_warning(dir: &Path) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_read_only_tree_of_ours_is_made_writable_to_be_removed() {
+        use std::os::unix::fs::PermissionsExt;
+        let t = tempfile::tempdir().unwrap();
+        let top = t.path().join("old");
+        let deep = top.join("proofs");
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::write(deep.join("ticket-1.svg"), "<svg/>").unwrap();
+        let other = t.path().join("other");
+        std::fs::create_dir(&other).unwrap();
+        std::os::unix::fs::symlink(&other, top.join("link")).unwrap();
+        for d in [&deep, &top, &other] {
+            std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o500)).unwrap();
+        }
+        owner_may_write(&top);
+        let mode = |d: &Path| std::fs::symlink_metadata(d).unwrap().mode() & 0o7777;
+        assert_eq!((mode(&top), mode(&deep)), (0o700, 0o700));
+        // The folder a link in the tree points to is not changed, nor removed.
+        assert_eq!(mode(&other), 0o500);
+        remove_dir_all_ours(&top).unwrap();
+        assert!(!top.exists() && other.is_dir());
+    }
     use std::os::unix::fs::PermissionsExt;
 
     #[test]
