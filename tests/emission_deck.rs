@@ -975,7 +975,8 @@ fn force_never_replaces_a_block_of_the_other_kind() {
 
 /// The seed file beside a block always replays it: a block remade from a given seed keeps a
 /// seed file holding that seed, refuses (exit 2, nothing made) one holding another seed
-/// without `--force`, and removes it with `--force` once the new block is in place.
+/// without `--force`, and removes it with `--force` once the new block is in place. A fresh
+/// seed replacing the seed file of a block moved away says that older seed is gone.
 #[test]
 fn a_seed_file_never_sits_beside_a_block_it_does_not_replay() {
     let t = tempfile::tempdir().unwrap();
@@ -1027,6 +1028,24 @@ fn a_seed_file_never_sits_beside_a_block_it_does_not_replay() {
     );
     assert!(block.join("manifest.json").exists());
     assert!(!seed_file.exists());
+    // A fresh seed over a seed file whose block was moved away: replaced with --force, and
+    // said, since that older seed is gone; with the block there, nothing more is said.
+    assert!(generate(&["--force"]).status.success());
+    std::fs::rename(&block, t.path().join("archived")).unwrap();
+    let said = |o: &std::process::Output| String::from_utf8_lossy(&o.stderr).into_owned();
+    let o = generate(&["--force"]);
+    assert!(o.status.success(), "{}", said(&o));
+    assert!(
+        said(&o).contains("the seed file it replaced replayed nothing there (its block or deck was moved away or removed), and that older seed is gone"),
+        "{}",
+        said(&o)
+    );
+    let o = generate(&["--force"]);
+    assert!(
+        o.status.success() && !said(&o).contains("older seed"),
+        "{}",
+        said(&o)
+    );
 }
 
 /// What an emission's directory holds stays coherent: a forced emission refuses (exit 2,

@@ -402,13 +402,21 @@ impl SeedFile {
     /// [`SeedFile::prepare`] for the seed file beside output `out` (`<out>.seed`), staged
     /// under `out`'s staging name.
     pub(super) fn beside(out: &Path, seed: &Seed, fresh: bool, force: bool) -> Result<SeedFile> {
-        SeedFile::prepare(
-            &seed_file_path(out),
+        let path = seed_file_path(out);
+        // A seed file with nothing at `out`: its block or deck was moved away or removed.
+        let there = |p: &Path| std::fs::symlink_metadata(p).is_ok();
+        let orphan = there(&path) && !there(out);
+        let mut file = SeedFile::prepare(
+            &path,
             seed,
             fresh,
             force,
             &tirage::store::lock::staging_prefix(out, "seed"),
-        )
+        )?;
+        if let SeedFile::Fresh(p) = &mut file {
+            p.replaces_orphan = orphan;
+        }
+        Ok(file)
     }
 
     /// Prepares the seed file `path` for an output made from `seed` (`fresh`: drawn now).
@@ -476,9 +484,17 @@ impl SeedFile {
             SeedFile::Fresh(p) => {
                 // Moved into place already: nothing left for the temporary file to remove.
                 let (_, _kept) = p.file.keep().map_err(|e| e.error)?;
+                // A seed replaced with no output beside it is said: it may have been the
+                // only copy of a moved block's seed.
+                let replaced = if p.replaces_orphan {
+                    "; the seed file it replaced replayed nothing there (its block or deck \
+                     was moved away or removed), and that older seed is gone"
+                } else {
+                    ""
+                };
                 Some(format!(
                     "{seed} saved to {} (mode 0600): keep it secret and out of every \
-                     delivery; it replays {output}",
+                     delivery; it replays {output}{replaced}",
                     p.path.display()
                 ))
             }
@@ -498,6 +514,9 @@ impl SeedFile {
 pub(super) struct PendingSeed {
     file: tempfile::NamedTempFile,
     path: PathBuf,
+    /// A seed file was at `path` with no output beside it ([`SeedFile::beside`]): said when
+    /// it is replaced.
+    replaces_orphan: bool,
 }
 
 impl PendingSeed {
@@ -548,6 +567,7 @@ impl PendingSeed {
         Ok(PendingSeed {
             file,
             path: path.to_path_buf(),
+            replaces_orphan: false,
         })
     }
 }
