@@ -867,6 +867,34 @@ fn sha256sums_lists_each_file_once() {
         .contains("SHA256SUMS lists tickets.csv 2 times, expected once"));
 }
 
+/// SHA256SUMS with its lines in another order is not the file generate wrote: a finding,
+/// though every digest holds; put back in order, the block is clean again.
+#[test]
+fn sha256sums_lists_the_files_in_the_order_generate_writes_them() {
+    let t = tempfile::tempdir().unwrap();
+    let b = t.path().join("b");
+    generate(&repo("tests/specs/coq_small.toml"), &b, 1);
+    let sums = std::fs::read_to_string(b.join("SHA256SUMS")).unwrap();
+    let verify = || {
+        tirage()
+            .args(["verify", "--unauthenticated", "--no-audit"])
+            .arg(&b)
+            .output()
+            .unwrap()
+    };
+    let mut lines: Vec<&str> = sums.lines().collect();
+    lines.swap(0, 1);
+    std::fs::write(b.join("SHA256SUMS"), lines.join("\n") + "\n").unwrap();
+    let o = verify();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stdout).contains(
+        "SHA256SUMS lists its files in another order than generate writes them (tickets.csv, \
+         tickets.bin, validation.csv, spec.toml, manifest.json): it is not the file generate wrote"
+    ));
+    std::fs::write(b.join("SHA256SUMS"), &sums).unwrap();
+    assert_eq!(verify().status.code(), Some(0));
+}
+
 /// An emission replaces its whole directory: never one holding anything without --force,
 /// nor with it one holding a file tirage did not write; both stay as they were.
 #[test]

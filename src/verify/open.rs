@@ -99,9 +99,30 @@ pub(super) fn hash_file(path: &Path, limit: Option<u64>) -> Option<(u64, String,
 }
 
 /// Checks that `SHA256SUMS` (`listed`) lists every file of a block once: a ticket file as
-/// delivered, in clear or encrypted (`.age`). Findings go to [`CheckId::Sha256sums`].
+/// delivered, in clear or encrypted (`.age`), in the order generate writes them (the ticket
+/// files, the spec copy, the manifest): the same lines in another order are another file,
+/// which generate did not write. Findings go to [`CheckId::Sha256sums`].
 fn check_listed(listed: &[(String, String)], checks: &mut Checks) {
-    for name in [CSV, BIN, VALIDATION, SPEC, MANIFEST] {
+    const ORDER: [&str; 5] = [CSV, BIN, VALIDATION, SPEC, MANIFEST];
+    let place = |n: &str| {
+        ORDER
+            .iter()
+            .position(|f| n == *f || n.strip_suffix(SEALED_SUFFIX) == Some(*f))
+    };
+    let places: Vec<usize> = listed.iter().filter_map(|(n, _)| place(n)).collect();
+    if places.windows(2).any(|w| w[0] > w[1]) {
+        add(
+            checks,
+            CheckId::Sha256sums,
+            None,
+            format!(
+                "SHA256SUMS lists its files in another order than generate writes them ({}): \
+                 it is not the file generate wrote",
+                ORDER.join(", ")
+            ),
+        );
+    }
+    for name in ORDER {
         // A ticket file is listed as delivered: in clear, or encrypted (`.age`).
         let sealed = format!("{name}{}", SEALED_SUFFIX);
         let counted = |(n, _): &&(String, String)| {
