@@ -55,7 +55,7 @@ impl SpecComparison {
         }
         if self.same_meaning() {
             let mut s = format!(
-                "the block's spec.toml (SHA-256 {}) is not byte-identical to the reference spec (SHA-256 {}), but every field has the same value: only comments, spacing or order differ",
+                "the block's spec.toml (SHA-256 {}) is not byte-identical to the reference spec (SHA-256 {}), but every field has the same value: only comments, spacing, order or how numbers are written (2 or 2.00) differ",
                 self.block_sha256, self.reference_sha256
             );
             for t in &self.text_only {
@@ -228,7 +228,9 @@ impl Walk {
                 self.tables(path, bt, rt)
             }
             (Value::Array(ba), Value::Array(ra)) => {
-                if ba.len() == ra.len() && ba != ra && same_elements(ba, ra) {
+                let equal = ba.len() == ra.len()
+                    && ba.iter().zip(ra).all(|(b, r)| same_number_or_value(b, r));
+                if ba.len() == ra.len() && !equal && same_elements(ba, ra) {
                     self.differ(
                         path,
                         format!("{} (the same entries in another order)", show(b)),
@@ -238,7 +240,7 @@ impl Walk {
                 }
                 // A long array of scalars (symbols, amounts) is shown whole, once.
                 let scalars = ba.iter().chain(ra).all(|v| !v.is_table() && !v.is_array());
-                if scalars && ba != ra {
+                if scalars && !equal {
                     self.differ(path, show(b), show(r));
                     return;
                 }
@@ -253,7 +255,8 @@ impl Walk {
                     path.pop();
                 }
             }
-            (b, r) if b == r => {}
+            // A price written `1.00` in one spec and `1` in the other is the same price.
+            (b, r) if same_number_or_value(b, r) => {}
             (b, r) => self.differ(path, show(b), show(r)),
         }
     }
@@ -268,7 +271,7 @@ fn style_of(t: &toml::Table) -> Option<&str> {
 fn same_elements(a: &[Value], b: &[Value]) -> bool {
     let mut left: Vec<&Value> = b.iter().collect();
     for v in a {
-        match left.iter().position(|w| *w == v) {
+        match left.iter().position(|w| same_number_or_value(w, v)) {
             Some(i) => {
                 left.swap_remove(i);
             }
@@ -367,14 +370,16 @@ mod tests {
 
     #[test]
     fn comments_spacing_and_order_are_text_only() {
-        // A comment added, spacing changed, a key moved within its table, an inline table.
+        // A comment added, spacing changed, a key moved within its table, an inline table,
+        // amounts written with cents (`2.00` is `2`).
         let edited = SMALL
             .replacen(
                 "[game]\n",
                 "# approved by the regulator\npublished = { payout = 25294, lots = 919 }\n[game]\n",
                 1,
             )
-            .replacen("price = 2 ", "price    =    2 ", 1)
+            .replacen("price = 2 ", "price    =    2.00 ", 1)
+            .replacen("amounts = [2, 4, 8,", "amounts = [2.0, 4, 8.00,", 1)
             .replacen("emission = 1\n", "", 1)
             .replacen("id = \"coq\"\n", "emission = 1\nid = \"coq\"\n", 1)
             .replacen(
@@ -391,9 +396,9 @@ mod tests {
         assert!(c
             .summary()
             .contains("not byte-identical to the reference spec"));
-        assert!(c
-            .summary()
-            .contains("only comments, spacing or order differ"));
+        assert!(c.summary().contains(
+            "only comments, spacing, order or how numbers are written (2 or 2.00) differ"
+        ));
     }
 
     #[test]
