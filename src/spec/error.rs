@@ -25,10 +25,27 @@ impl fmt::Display for SpecError {
             write!(f, ":{l}")?;
         }
         if !self.field.is_empty() {
-            write!(f, ": {}", long_hex_hidden(&self.field))?;
+            write!(f, ": {}", bounded(&long_hex_hidden(&self.field)))?;
         }
-        write!(f, ": {}", long_hex_hidden(&self.message))
+        write!(f, ": {}", bounded(&long_hex_hidden(&self.message)))
     }
+}
+
+/// Characters of a field or message past which a spec error shows its start and its end
+/// only: a label or a name of 80 000 characters is not echoed whole.
+const MOST_SHOWN: usize = 1000;
+
+/// `text` whole when it holds at most [`MOST_SHOWN`] characters; else its first 600 and its
+/// last 200 characters, with how many were left out between them.
+fn bounded(text: &str) -> std::borrow::Cow<'_, str> {
+    let n = text.chars().count();
+    if n <= MOST_SHOWN {
+        return text.into();
+    }
+    let (head, tail) = (600, 200);
+    let start: String = text.chars().take(head).collect();
+    let end: String = text.chars().skip(n - tail).collect();
+    format!("{start}… ({} characters not shown) …{end}", n - head - tail).into()
 }
 
 /// Hex digits in a row from which a spec error no longer shows them: a secret (a seed, a
@@ -355,8 +372,33 @@ impl<'a> ErrorAt<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::ErrorAt;
+    use super::{ErrorAt, SpecError};
     use std::path::Path;
+
+    /// A message of 80 000 characters shows its first 600 and last 200, and says how many
+    /// it leaves out; one of 1 000 is shown whole.
+    #[test]
+    fn a_long_message_shows_its_start_and_its_end() {
+        let error = |message: String| SpecError {
+            file: "s.toml".into(),
+            line: Some(27),
+            field: "labels.cash".into(),
+            message,
+        };
+        let long = format!("got \"{}\" (end)", "X ".repeat(40_000));
+        let shown = error(long.clone()).to_string();
+        let start: String = long.chars().take(600).collect();
+        let end: String = long.chars().skip(long.chars().count() - 200).collect();
+        assert_eq!(
+            shown,
+            format!("s.toml:27: labels.cash: {start}… (79212 characters not shown) …{end}")
+        );
+        let whole = "y".repeat(1000);
+        assert_eq!(
+            error(whole.clone()).to_string(),
+            format!("s.toml:27: labels.cash: {whole}")
+        );
+    }
 
     /// Every level of a key's path that is an array of tables is indexed, under a `[[…]]`
     /// header and under a plain sub-table header of an element alike.

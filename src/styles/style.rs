@@ -240,7 +240,7 @@ pub fn symbols(words: &[String], min: usize, field: &str) -> Result<Vec<String>,
     for w in words {
         if !is_symbol(w) {
             return Err(err(format!(
-                "\"{w}\" is not a symbol: expected 1 to 64 uppercase letters, digits or _, words separated by single spaces"
+                "{w:?} is not a symbol: expected 1 to 64 uppercase letters, digits or _, words separated by single spaces"
             )));
         }
         if !seen.insert(w.as_str()) {
@@ -362,11 +362,19 @@ mod tests {
             symbols(&w(&["GOLD BAR", "LUCKY 7", "A B C"]), 1, "x").unwrap(),
             w(&["GOLD BAR", "LUCKY 7", "A B C"])
         );
-        for bad in [" GOLD", "GOLD ", "GOLD  BAR", " ", "GOLD\tBAR", "Gold Bar"] {
+        for bad in [
+            " GOLD",
+            "GOLD ",
+            "GOLD  BAR",
+            " ",
+            "GOLD\tBAR",
+            "Gold Bar",
+            "PO\nMME",
+        ] {
             let e = symbols(&w(&[bad]), 1, "x").unwrap_err();
             assert_eq!(
                 e.message,
-                format!("\"{bad}\" is not a symbol: expected 1 to 64 uppercase letters, digits or _, words separated by single spaces")
+                format!("{bad:?} is not a symbol: expected 1 to 64 uppercase letters, digits or _, words separated by single spaces")
             );
         }
         assert_eq!(symbol_id("GOLD BAR"), "gold_bar");
