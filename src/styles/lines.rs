@@ -2159,6 +2159,13 @@ mod tests {
         assert_eq!(near_misses(pairs, "0", 2000), 0);
         let n = near_misses(pairs, "0.2", 2000);
         assert!((400 - 72..=400 + 72).contains(&n), "{n}");
+        // k = 4: a winning symbol is barred from a cell by a line through it holding two.
+        let fours =
+            "rows = 4\ncols = 4\nk = 4\nsymbols = [\"X\", \"O\", \"A\", \"B\", \"C\", \"D\"]\n\
+            legend = { X = 5, O = 20 }\nnear_miss = 0.3\n";
+        assert_eq!(near_misses(fours, "0", 2000), 0);
+        let n = near_misses(fours, "0.2", 2000);
+        assert!((400 - 72..=400 + 72).contains(&n), "{n}");
     }
 
     #[test]
