@@ -2383,7 +2383,7 @@ fn the_audit_pdf_says_na_warns_of_its_own_build_and_gives_lines_to_sign() {
     // Two boxes side by side, each with its lines to sign: read across, line by line.
     assert!(pdf.ends_with(
         "Auditor Name Operator Claire Martin Name Title Title Date Date Signature Signature \
-         Jeux de Paris page 5 of 5"
+         Jeux de Paris page 6 of 6"
     ));
     // N/A twice in the table (ceremony, pack_rules), once in the summary.
     assert_eq!(pdf.matches("N/A").count(), 3, "{pdf}");

@@ -156,13 +156,20 @@ impl Tally {
         }
     }
 
-    /// The association of each field with win / lose.
+    /// The association of each field with win / lose. When packs hold a multiple of 10
+    /// tickets, the last digit of the position in the pack is the last digit of the ticket
+    /// number: that field is `not run`, so that one test is not counted twice.
     pub fn results(&self) -> Vec<FieldResult> {
+        let position_is_ticket = self.pack_size % 10 == 0;
         Field::ALL
             .iter()
             .zip(&self.counts)
             .map(|(&f, table)| {
-                let a = association(table);
+                let a = if f == Field::PackPositionLastDigit && position_is_ticket {
+                    None
+                } else {
+                    association(table)
+                };
                 let result = match a {
                     None => "not run",
                     Some(a) if a.chi_square.p < GATE_P => "fail",
@@ -205,7 +212,9 @@ pub struct FieldResult {
     /// Mean mutual information of an independent field of the same shape, bits.
     pub mi_baseline_bits: Option<f64>,
     /// `pass`, `exception` (p < 1 %), `fail` (p < 10⁻⁶: the gate fails), `not run`
-    /// (every ticket wins, or every ticket loses, or the field takes one value).
+    /// (every ticket wins, or every ticket loses, or the field takes one value, or it is
+    /// the ticket number's last digit again: the position's, with packs of a multiple of
+    /// 10 tickets).
     pub result: &'static str,
 }
 
@@ -276,8 +285,31 @@ mod tests {
             let t = tally_with(seed, |pack, pos, _| serial(1703, 1, 1, pack, pos, 150));
             for r in t.results() {
                 assert_ne!(r.result, "fail", "{r:?}");
-                assert_ne!(r.result, "not run", "{r:?}");
+                // Packs of 150: the position's last digit is the ticket number's.
+                let twice = r.field == "pack_position_last_digit";
+                assert_eq!(r.result == "not run", twice, "{r:?}");
             }
+        }
+    }
+
+    /// The position's last digit is tested when packs hold no multiple of 10 tickets (it
+    /// then differs from the ticket number's), and not when they do (the same test again).
+    #[test]
+    fn the_position_s_last_digit_is_tested_unless_it_is_the_ticket_number_s() {
+        for (size, run) in [(150, false), (50, false), (25, true), (7, true)] {
+            let mut t = Tally::new(size);
+            for i in 0..2000u32 {
+                let (pack, pos) = (i / size + 1, i % size + 1);
+                t.add(i + 1, pack, pos, b"17030010010000010012", i % 7 == 0);
+            }
+            let r = t.results();
+            let position = r
+                .iter()
+                .find(|r| r.field == "pack_position_last_digit")
+                .unwrap();
+            assert_eq!(position.p_value.is_some(), run, "{size}");
+            let ticket = r.iter().find(|r| r.field == "ticket_last_digit").unwrap();
+            assert!(ticket.p_value.is_some(), "{size}");
         }
     }
 
