@@ -920,8 +920,14 @@ impl Lines {
     /// The first line holding `k − 1` of one winning symbol and another symbol: (window,
     /// symbol).
     fn near_miss_line(&self, face: &Face) -> Option<(usize, u8)> {
+        self.near_miss_lines(face).next()
+    }
+
+    /// Every line holding `k − 1` of one winning symbol and another symbol, in window
+    /// order: (window, symbol).
+    fn near_miss_lines<'a>(&'a self, face: &'a Face) -> impl Iterator<Item = (usize, u8)> + 'a {
         let codes = &face.codes[..self.cells()];
-        self.windows.iter().enumerate().find_map(|(i, w)| {
+        self.windows.iter().enumerate().filter_map(move |(i, w)| {
             let (a, b) = (codes[w[0] as usize], codes[w[1] as usize]);
             [a, b].into_iter().find_map(|s| {
                 (self.winning[s as usize]
@@ -1619,9 +1625,12 @@ impl Style for Lines {
                 }
             }
             if ev.shows(self.near_miss_id) {
-                if let Some((wi, s)) = self.near_miss_line(face) {
+                // Every line the rules count as a near miss, each cell marked once.
+                let mut near = 0u64;
+                for (wi, s) in self.near_miss_lines(face) {
                     for &c in &self.windows[wi] {
-                        if face.codes[c as usize] == s {
+                        if face.codes[c as usize] == s && near & 1 << c == 0 {
+                            near |= 1 << c;
                             mark(c as usize, MarkKind::NearMiss);
                         }
                     }
@@ -2120,6 +2129,17 @@ mod tests {
     #[test]
     fn near_miss_when_asked_and_at_its_rate() {
         let m = make(BOX).unwrap();
+        // Two lines of two X (row 1 and column 1 share the corner): all three cells marked.
+        let f = face(&m, ["XXO", "XAB", "OBA"], 2);
+        let ev = m.evaluate(&f);
+        assert!(ev.shows(m.near_miss_id));
+        let near: Vec<usize> = m
+            .marks(&f, &ev)
+            .iter()
+            .filter(|k| k.kind == MarkKind::NearMiss)
+            .map(|k| k.column)
+            .collect();
+        assert_eq!(near, [0, 1, 3]);
         for (seed, f, ev) in round_trip_showing(&m, &way(&[]), NEAR_MISS, 0..200) {
             let marks = m.marks(&f, &ev);
             let near = marks.iter().filter(|k| k.kind == MarkKind::NearMiss);
