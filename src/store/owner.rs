@@ -153,7 +153,7 @@ pub fn remove_left_files(dir: &Path, prefix: &str, age: std::time::Duration) -> 
 /// Removes directory `dir` with all it holds, as [`std::fs::remove_dir_all`] does. When
 /// that is refused for want of permission (an older block made read-only, `chmod -R
 /// a-w`, before `--force` replaced it), gives every folder of the tree that is the current
-/// user's its owner's read, write and search permission back ([`owner_may_write`]) and
+/// user's its owner's read, write and search permission back (`owner_may_write`) and
 /// tries once more. Errors: those of the last try.
 pub fn remove_dir_all_ours(dir: &Path) -> std::io::Result<()> {
     match std::fs::remove_dir_all(dir) {
