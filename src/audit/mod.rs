@@ -1199,15 +1199,6 @@ impl Audit {
                     ],
                     rows,
                 ));
-                let run = |name: &str| l.iter().any(|f| f.field == name && f.p_value.is_some());
-                if run("ticket_last_digit") && !run("pack_position_last_digit") {
-                    d.push(Block::Para(
-                        "Packs hold a multiple of 10 tickets, so the last digit of the position \
-                         in the pack is the last digit of the ticket number: that test is run \
-                         once, as the ticket number's."
-                            .into(),
-                    ));
-                }
                 d.push(Block::Para("The association with the pack number itself is the test `pack_dispersion` of section 5.".into()));
             }
         }

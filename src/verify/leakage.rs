@@ -158,18 +158,16 @@ impl Tally {
 
     /// The association of each field with win / lose. When packs hold a multiple of 10
     /// tickets, the last digit of the position in the pack is the last digit of the ticket
-    /// number: that field is `not run`, so that one test is not counted twice.
+    /// number: that field is `not run`, and says why ([`SAME_AS_TICKET`]), so that one test
+    /// is not counted twice.
     pub fn results(&self) -> Vec<FieldResult> {
         let position_is_ticket = self.pack_size % 10 == 0;
         Field::ALL
             .iter()
             .zip(&self.counts)
             .map(|(&f, table)| {
-                let a = if f == Field::PackPositionLastDigit && position_is_ticket {
-                    None
-                } else {
-                    association(table)
-                };
+                let again = f == Field::PackPositionLastDigit && position_is_ticket;
+                let a = if again { None } else { association(table) };
                 let result = match a {
                     None => "not run",
                     Some(a) if a.chi_square.p < GATE_P => "fail",
@@ -178,7 +176,7 @@ impl Tally {
                 };
                 FieldResult {
                     field: f.name(),
-                    measures: f.describe(),
+                    measures: if again { SAME_AS_TICKET } else { f.describe() },
                     values: table.iter().filter(|r| r[0] + r[1] > 0).count(),
                     chi_square: a.map(|a| a.chi_square.statistic),
                     df: a.map(|a| a.chi_square.df),
@@ -191,6 +189,11 @@ impl Tally {
             .collect()
     }
 }
+
+/// What [`Field::PackPositionLastDigit`] measures when packs hold a multiple of 10 tickets,
+/// and why it is then `not run`.
+pub const SAME_AS_TICKET: &str =
+    "last digit of the position in the pack: the ticket number's (packs of a multiple of 10)";
 
 /// The association of one printed field with win / lose.
 #[derive(Clone, Debug, Serialize)]
@@ -308,6 +311,12 @@ mod tests {
                 .find(|r| r.field == "pack_position_last_digit")
                 .unwrap();
             assert_eq!(position.p_value.is_some(), run, "{size}");
+            let said = if run {
+                "last digit of the position in the pack"
+            } else {
+                SAME_AS_TICKET
+            };
+            assert_eq!(position.measures, said, "{size}");
             let ticket = r.iter().find(|r| r.field == "ticket_last_digit").unwrap();
             assert!(ticket.p_value.is_some(), "{size}");
         }
