@@ -506,13 +506,30 @@ pub fn estimate(
     })
 }
 
-/// Number of tickets of each way in `ways` (index = way id).
+/// Number of tickets of each way in `ways` (index = way id): `n_ways` counts. Panics if a
+/// way id is not below `n_ways`.
+///
+/// Four tallies take the tickets in turn and are added at the end: a run of one way (most
+/// tickets lose) then does not wait for each count to be stored before the next.
 pub fn tally(ways: &[WayId], n_ways: usize) -> Vec<u64> {
-    let mut t = vec![0u64; n_ways];
-    for &w in ways {
-        t[w as usize] += 1;
+    let mut t = [
+        vec![0u64; n_ways],
+        vec![0u64; n_ways],
+        vec![0u64; n_ways],
+        vec![0u64; n_ways],
+    ];
+    let quads = ways.chunks_exact(4);
+    for &w in quads.remainder() {
+        t[0][w as usize] += 1;
     }
-    t
+    for q in quads {
+        for (lane, &w) in t.iter_mut().zip(q) {
+            lane[w as usize] += 1;
+        }
+    }
+    (0..n_ways)
+        .map(|w| t.iter().map(|lane| lane[w]).sum())
+        .collect()
 }
 
 #[cfg(test)]
@@ -545,6 +562,34 @@ mod tests {
                 prop_assert_eq!(t[i], u64::from(w.count));
             }
         }
+    }
+
+    /// Every length leaves its own remainder to the four tallies: each count is exact.
+    #[test]
+    fn tally_counts_every_way_whatever_the_length() {
+        let ways: Vec<WayId> = vec![0, 2, 0, 0, 1, 2, 0, 3, 0, 0, 2];
+        let expected: [[u64; 4]; 12] = [
+            [0, 0, 0, 0],
+            [1, 0, 0, 0],
+            [1, 0, 1, 0],
+            [2, 0, 1, 0],
+            [3, 0, 1, 0],
+            [3, 1, 1, 0],
+            [3, 1, 2, 0],
+            [4, 1, 2, 0],
+            [4, 1, 2, 1],
+            [5, 1, 2, 1],
+            [6, 1, 2, 1],
+            [6, 1, 3, 1],
+        ];
+        for (len, want) in expected.iter().enumerate() {
+            assert_eq!(
+                tally(&ways[..len], 4),
+                want.to_vec(),
+                "the first {len} ways"
+            );
+        }
+        assert_eq!(tally(&ways, 6), vec![6, 1, 3, 1, 0, 0]);
     }
 
     #[test]

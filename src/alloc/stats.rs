@@ -114,18 +114,20 @@ pub fn autocorrelations(x: &[f64], max_lag: usize) -> Option<Vec<f64>> {
     )
 }
 
-/// The autocorrelations of [`autocorrelations`] for the series xₜ = `values[codes[t]]` — a
-/// long series over a few distinct values, such as the prize of every ticket given by its
-/// way — computed without building the series (2 bytes per element instead of 8). `None`
-/// as for [`autocorrelations`]. Panics if a code is not an index of `values`.
-pub fn autocorrelations_coded(codes: &[u16], values: &[f64], max_lag: usize) -> Option<Vec<f64>> {
-    if codes.len() < max_lag + 2 {
+/// The elements of a coded series [`autocorrelations_coded`] turns into deviations at a
+/// time: 64 KiB of them.
+const CODED_WINDOW: usize = 8192;
+
+/// The autocorrelations of [`autocorrelations`] at lags 1..=`L` for the series
+/// xₜ = `values[codes[t]]` — a long series over a few distinct values, such as the prize of
+/// every ticket given by its way — computed without building the series (2 bytes per
+/// element instead of 8). `None` as for [`autocorrelations`]. Panics if a code is not an
+/// index of `values`.
+pub fn autocorrelations_coded<const L: usize>(codes: &[u16], values: &[f64]) -> Option<Vec<f64>> {
+    if codes.len() < L + 2 {
         return None;
     }
-    let mut counts = vec![0u64; values.len()];
-    for &c in codes {
-        counts[c as usize] += 1;
-    }
+    let counts = super::tally(codes, values.len());
     let n = codes.len() as f64;
     let mean = counts
         .iter()
@@ -138,19 +140,48 @@ pub fn autocorrelations_coded(codes: &[u16], values: &[f64], max_lag: usize) -> 
     if ss <= 0.0 {
         return None;
     }
-    let mut acc = vec![0.0f64; max_lag];
-    for (t, &c) in codes.iter().enumerate() {
-        let a = d[c as usize];
-        if a == 0.0 {
-            continue;
-        }
-        for (k, slot) in acc.iter_mut().enumerate() {
-            if let Some(&c2) = codes.get(t + k + 1) {
-                *slot += a * d[c2 as usize];
+    // The sum of each lag's products, added in the series' order whatever the window.
+    let mut acc = [0.0f64; L];
+    // The series in windows of CODED_WINDOW deviations and the `L` after them, so that the
+    // inner loop reads neither a code nor a bound and adds to every lag at once.
+    let mut window: Vec<f64> = Vec::with_capacity(CODED_WINDOW + L);
+    for start in (0..codes.len()).step_by(CODED_WINDOW) {
+        let end = (start + CODED_WINDOW).min(codes.len());
+        window.clear();
+        window.extend(
+            codes[start..(end + L).min(codes.len())]
+                .iter()
+                .map(|&c| d[c as usize]),
+        );
+        // Fewer than `L` elements follow only the series' last `L`.
+        let full = (end - start).min(window.len().saturating_sub(L));
+        acc = lagged_products(acc, &window, full);
+        for (j, &a) in window.iter().enumerate().take(end - start).skip(full) {
+            if a == 0.0 {
+                continue;
+            }
+            for (slot, &b) in acc.iter_mut().zip(&window[j + 1..]) {
+                *slot += a * b;
             }
         }
     }
-    Some(acc.into_iter().map(|x| x / ss).collect())
+    Some(acc.iter().map(|x| x / ss).collect())
+}
+
+/// `acc` with the products of each of `window[..full]`'s elements and the `L` after it
+/// added, lag by lag, in the window's order: the sums kept in registers, since the inner
+/// loop's indices are constants.
+fn lagged_products<const L: usize>(mut acc: [f64; L], window: &[f64], full: usize) -> [f64; L] {
+    for (j, &a) in window[..full].iter().enumerate() {
+        if a == 0.0 {
+            continue;
+        }
+        let next: &[f64; L] = window[j + 1..j + 1 + L].try_into().expect("L after j");
+        for k in 0..L {
+            acc[k] += a * next[k];
+        }
+    }
+    acc
 }
 
 /// Mid-ranks of a series given as `counts[c]` elements of value `values[c]` per code c:
@@ -481,6 +512,57 @@ mod tests {
         close(q.p, (-(z1 * z1 + z2 * z2) / 2.0).exp(), 1e-9);
     }
 
+    /// The coded autocorrelations add each lag's products in the series' order, one by one,
+    /// whatever the window: the same bits as that loop over the series, across windows'
+    /// edges and at the series' end, with values whose sums round, and with a value equal to
+    /// the mean (whose products are skipped).
+    #[test]
+    fn coded_autocorrelations_are_the_series_loop_to_the_bit() {
+        fn looped(codes: &[u16], values: &[f64]) -> Vec<f64> {
+            let mut counts = vec![0u64; values.len()];
+            for &c in codes {
+                counts[c as usize] += 1;
+            }
+            let n = codes.len() as f64;
+            let mean = counts
+                .iter()
+                .zip(values)
+                .map(|(&k, v)| k as f64 * v)
+                .sum::<f64>()
+                / n;
+            let d: Vec<f64> = values.iter().map(|v| v - mean).collect();
+            let ss: f64 = counts.iter().zip(&d).map(|(&k, v)| k as f64 * v * v).sum();
+            let mut acc = [0.0f64; 10];
+            for (t, &c) in codes.iter().enumerate() {
+                let a = d[c as usize];
+                if a == 0.0 {
+                    continue;
+                }
+                for (k, slot) in acc.iter_mut().enumerate() {
+                    if let Some(&c2) = codes.get(t + k + 1) {
+                        *slot += a * d[c2 as usize];
+                    }
+                }
+            }
+            acc.iter().map(|x| x / ss).collect()
+        }
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        // 14 codes, 0 and 2 three times each, 3 and 4 twice each, turned a little more each
+        // time: 24 598 codes, three windows and 22.
+        let pattern = [0u16, 1, 2, 3, 1, 4, 2, 0, 1, 3, 4, 2, 0, 1];
+        let codes: Vec<u16> = (0..1757)
+            .flat_map(|r| (0..14).map(move |i| pattern[(i + r * 5) % 14]))
+            .collect();
+        assert_eq!(codes.len(), 3 * CODED_WINDOW + 22);
+        for values in [[0.0, 0.3, 2.7, 11.1, 0.05], [0.0, 1.0, 2.0, 0.5, 1.5]] {
+            let coded = autocorrelations_coded::<10>(&codes, &values).unwrap();
+            assert_eq!(bits(&coded), bits(&looped(&codes, &values)), "{values:?}");
+        }
+        // The second values' mean is 1.0: code 1 adds nothing, and is skipped.
+        let exact = autocorrelations_coded::<10>(&codes, &[0.0, 1.0, 2.0, 0.5, 1.5]).unwrap();
+        assert_ne!(exact, vec![0.0; 10]);
+    }
+
     /// The coded forms agree with the plain ones on the expanded series.
     #[test]
     fn coded_series_agree_with_plain_ones() {
@@ -488,7 +570,7 @@ mod tests {
         let codes: Vec<u16> = (0..500u32).map(|i| ((i * 7 + i / 13) % 5) as u16).collect();
         let x: Vec<f64> = codes.iter().map(|&c| values[c as usize]).collect();
         let plain = autocorrelations(&x, 10).unwrap();
-        let coded = autocorrelations_coded(&codes, &values, 10).unwrap();
+        let coded = autocorrelations_coded::<10>(&codes, &values).unwrap();
         for (a, b) in plain.iter().zip(&coded) {
             close(*a, *b, 1e-12);
         }
@@ -501,7 +583,7 @@ mod tests {
         for (i, &c) in codes.iter().enumerate() {
             assert_eq!(ranks[i], table[c as usize]);
         }
-        assert!(autocorrelations_coded(&[1, 1, 1, 1], &values, 1).is_none());
+        assert!(autocorrelations_coded::<1>(&[1, 1, 1, 1], &values).is_none());
     }
 
     #[test]

@@ -921,7 +921,7 @@ impl PackShift {
 
 fn serial(id: &str, test: &str, ways: &[WayId], values: &[f64], shift: &PackShift) -> Statistic {
     let s = Statistic::new(id, test, ways.len() as u64);
-    match stats::autocorrelations_coded(ways, values, MAX_LAG) {
+    match stats::autocorrelations_coded::<MAX_LAG>(ways, values) {
         Some(r) => {
             let (lags, q) = stats::ljung_box_shifted(&r, ways.len(), &shift.serial(ways, values));
             let worst = lags
