@@ -40,6 +40,7 @@ use crate::alloc::packlaw::{after_losses, RunCounts};
 use crate::alloc::stats::{self, ChiSquare};
 use crate::alloc::PackSampler;
 use crate::spec::{GameSpec, PackRules, WayId};
+use rayon::prelude::*;
 use serde::Serialize;
 
 /// Largest lag of the serial-correlation tests.
@@ -426,43 +427,56 @@ fn after_losses_test(
 /// Runs every test on `ways`, the way of every ticket in print order (`ways.len()` must be
 /// the spec's block size, every id a way of the spec; the caller checks).
 pub fn analyze(spec: &GameSpec, rules: &PackRules, ways: &[WayId]) -> Evidence {
+    let n = ways.len();
     let packs = Packs::of(spec, rules, ways);
     let summary = packs.summary();
     let shift = packs.shift();
-    let mut out = vec![
-        dispersion_test(&packs, &summary),
-        distribution_test(&packs),
-        after_losses_test(
-            packs.size,
-            &full_wins_first(&packs.win, packs.size),
-            &packs.pmf,
-            packs.runs.as_ref(),
-            packs.law_name,
-        ),
-        runs_test(&packs, &shift),
-    ];
-    out.extend(amount_tests(spec, ways, &shift));
-    let positions = tier_positions(spec, ways);
-    let n = ways.len();
+    // The packs' tests, the amounts' serial correlations and the tiers' positions read
+    // `ways` apart from each other: they run side by side, each keeping its order.
+    let (head, (amounts, (positions, (tier_tests, gap_tests)))) = rayon::join(
+        || {
+            [
+                dispersion_test(&packs, &summary),
+                distribution_test(&packs),
+                after_losses_test(
+                    packs.size,
+                    &full_wins_first(&packs.win, packs.size),
+                    &packs.pmf,
+                    packs.runs.as_ref(),
+                    packs.law_name,
+                ),
+                runs_test(&packs, &shift),
+            ]
+        },
+        || {
+            rayon::join(
+                || amount_tests(spec, ways, &shift),
+                || {
+                    let positions = tier_positions(spec, ways);
+                    let tests = rayon::join(
+                        || positions_tests(&positions, n),
+                        || {
+                            positions
+                                .par_iter()
+                                .filter(|t| t.positions.len() >= GAP_MIN)
+                                .map(|t| gaps_test(t, n, packs.constrained))
+                                .collect::<Vec<_>>()
+                        },
+                    );
+                    (positions, tests)
+                },
+            )
+        },
+    );
+    let mut out = Vec::from(head);
+    out.extend(amounts);
     let small: Vec<&TierPositions> = positions
         .iter()
         .filter(|t| t.positions.len() < KS_MIN)
         .collect();
-    out.extend(small_tiers_test(&small, n));
-    for t in positions.iter().filter(|t| t.positions.len() >= KS_MIN) {
-        let s = Statistic::new(
-            format!("positions_{}", t.amount),
-            format!(
-                "positions of the tickets of tier {} against the uniform law (Kolmogorov–Smirnov)",
-                t.amount
-            ),
-            t.positions.len() as u64,
-        );
-        out.push(ks(s, &t.positions, n));
-    }
+    out.extend(tier_tests);
     let mut gaps = Vec::new();
-    for t in positions.iter().filter(|t| t.positions.len() >= GAP_MIN) {
-        let (s, h) = gaps_test(t, n, packs.constrained);
+    for (s, h) in gap_tests {
         out.push(s);
         gaps.push(h);
     }
@@ -524,23 +538,21 @@ impl Packs {
         let ps = spec.pack_size.max(1) as usize;
         let win: Vec<bool> = ways.iter().map(|&w| w != 0).collect();
         let winners = win.iter().filter(|&&b| b).count() as u64;
-        let packs = n.div_ceil(ps);
-        let mut per_pack = vec![0u64; packs];
-        let mut sizes = vec![0u64; packs];
-        for (i, &w) in win.iter().enumerate() {
-            per_pack[i / ps] += u64::from(w);
-            sizes[i / ps] += 1;
-        }
+        let per_pack: Vec<u64> = win
+            .chunks(ps)
+            .map(|p| p.iter().filter(|&&w| w).count() as u64)
+            .collect();
+        let sizes: Vec<u64> = win.chunks(ps).map(|p| p.len() as u64).collect();
         let full: Vec<u64> = per_pack
             .iter()
             .zip(&sizes)
             .filter(|(_, &s)| s == ps as u64)
             .map(|(&w, _)| w)
             .collect();
-        let mut counts = vec![0u32; spec.ways.len()];
-        for &w in ways {
-            counts[w as usize] += 1;
-        }
+        let counts: Vec<u32> = crate::alloc::tally(ways, spec.ways.len())
+            .into_iter()
+            .map(|c| u32::try_from(c).expect("a block holds fewer than 2³² tickets"))
+            .collect();
         let law = (!rules.is_empty() && ps <= n)
             .then(|| PackSampler::new(spec, &counts, rules).ok())
             .flatten();
@@ -779,30 +791,62 @@ fn amount_tests(spec: &GameSpec, ways: &[WayId], shift: &PackShift) -> [Statisti
         .iter()
         .map(|w| w.amount.cents() as f64 / 100.0)
         .collect();
-    let mut counts = vec![0u64; spec.ways.len()];
-    for &w in ways {
-        counts[w as usize] += 1;
-    }
-    let mut sa = serial(
-        "serial_amounts",
-        "serial correlation of prize amounts, ln(1 + amount ÷ price), in print order, lags 1..10 (Ljung–Box)",
-        ways,
-        &logs,
-        shift,
+    let counts = crate::alloc::tally(ways, spec.ways.len());
+    let ranks_of = stats::mid_rank_table(&amounts, &counts);
+    // The two series are read side by side.
+    let (mut sa, ranks) = rayon::join(
+        || {
+            serial(
+                "serial_amounts",
+                "serial correlation of prize amounts, ln(1 + amount ÷ price), in print order, lags 1..10 (Ljung–Box)",
+                ways,
+                &logs,
+                shift,
+            )
+        },
+        || {
+            serial(
+                "serial_ranks",
+                "serial correlation of the ranks of prize amounts in print order, lags 1..10 (Ljung–Box)",
+                ways,
+                &ranks_of,
+                shift,
+            )
+        },
     );
     // Each r_k still weighs the larger prizes most: published per lag, they would hint at
     // the prizes beside the top prizes. Only Q and its p-value are given; the rank version
     // (every ticket weighing alike) keeps its lags.
     sa.lags.clear();
     sa.note = "Q over lags 1..10 of ln(1 + amount ÷ price); the correlation at each lag is not published: it weighs the top prizes most and would hint at the prizes of their neighbours".to_string();
-    let ranks = serial(
-        "serial_ranks",
-        "serial correlation of the ranks of prize amounts in print order, lags 1..10 (Ljung–Box)",
-        ways,
-        &stats::mid_rank_table(&amounts, &counts),
-        shift,
-    );
     [sa, ranks]
+}
+
+/// The positions tests of the tiers `positions` of a block of `n` tickets, in tier order:
+/// the small tiers pooled (`positions_small_tiers`), then one per tier of at least
+/// [`KS_MIN`] tickets (`positions_<amount>`).
+fn positions_tests(positions: &[TierPositions], n: usize) -> Vec<Statistic> {
+    let small: Vec<&TierPositions> = positions
+        .iter()
+        .filter(|t| t.positions.len() < KS_MIN)
+        .collect();
+    let mut out: Vec<Statistic> = small_tiers_test(&small, n).into_iter().collect();
+    let large: Vec<&TierPositions> = positions
+        .iter()
+        .filter(|t| t.positions.len() >= KS_MIN)
+        .collect();
+    out.par_extend(large.par_iter().map(|t| {
+        let s = Statistic::new(
+            format!("positions_{}", t.amount),
+            format!(
+                "positions of the tickets of tier {} against the uniform law (Kolmogorov–Smirnov)",
+                t.amount
+            ),
+            t.positions.len() as u64,
+        );
+        ks(s, &t.positions, n)
+    }));
+    out
 }
 
 /// The print positions (1-based) of the tickets of every tier of `spec`, in memory only.
@@ -815,8 +859,16 @@ fn tier_positions(spec: &GameSpec, ways: &[WayId]) -> Vec<TierPositions> {
             positions: Vec::new(),
         })
         .collect();
+    // Each tier's room made at once, from its ways' counts.
+    let counts = crate::alloc::tally(ways, spec.ways.len());
+    for (w, &c) in spec.ways.iter().zip(&counts) {
+        if let Some(t) = w.tier {
+            tiers[t].positions.reserve(c as usize);
+        }
+    }
+    let tier_of: Vec<Option<usize>> = spec.ways.iter().map(|w| w.tier).collect();
     for (i, &w) in ways.iter().enumerate() {
-        if let Some(t) = spec.ways[w as usize].tier {
+        if let Some(t) = tier_of[w as usize] {
             tiers[t].positions.push(i as u32 + 1);
         }
     }
@@ -885,10 +937,7 @@ impl PackShift {
         if self.drho == 0.0 || ways.is_empty() {
             return Vec::new();
         }
-        let mut counts = vec![0u64; values.len()];
-        for &w in ways {
-            counts[w as usize] += 1;
-        }
+        let counts = crate::alloc::tally(ways, values.len());
         let n = ways.len() as f64;
         let mean = counts
             .iter()
