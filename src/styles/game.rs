@@ -65,6 +65,10 @@ pub struct Surface {
     /// `columns[i]`: the composed face's column of the style's face column `i` (a column of
     /// the shared element for those the style reads, [`Layout::reads`]).
     columns: Vec<usize>,
+    /// `columns` as runs of columns that follow one another on both faces, a run never
+    /// holding both a shared element's column and the surface's own: what is copied
+    /// between the two faces a run at a time.
+    runs: Vec<Run>,
     /// The shared element the surface reads (index into [`Game::shared`]), if any.
     reads: Option<usize>,
     /// First play area of the surface in the composed game.
@@ -73,6 +77,33 @@ pub struct Surface {
     to_game: Vec<FeatureId>,
     /// `from_game[i]`: feature `i` of the game's table in the style's, if it has it.
     from_game: Vec<Option<FeatureId>>,
+}
+
+/// Style face columns `from..from + len` of a surface, which are the composed face's
+/// columns `to..to + len`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Run {
+    from: usize,
+    to: usize,
+    len: usize,
+}
+
+/// The runs of column map `map` ([`Surface::runs`]): a new run wherever either face's
+/// column does not follow the one before, and at composed column `common`, the first
+/// past the shared elements' columns.
+fn runs(map: &[usize], common: usize) -> Vec<Run> {
+    let mut runs: Vec<Run> = Vec::new();
+    for (i, &c) in map.iter().enumerate() {
+        match runs.last_mut() {
+            Some(r) if r.from + r.len == i && r.to + r.len == c && c != common => r.len += 1,
+            _ => runs.push(Run {
+                from: i,
+                to: c,
+                len: 1,
+            }),
+        }
+    }
+    runs
 }
 
 impl Surface {
@@ -349,6 +380,8 @@ impl Game {
             columns.extend(e.columns());
         }
         names.extend(columns.iter().map(|c| c.name.clone()));
+        // The shared elements' columns come first: every surface's own follow.
+        let common = columns.len();
         for (e, element) in shared.iter().enumerate() {
             if !parts.iter().any(|p| p.reads == Some(e)) {
                 return Err(format!(
@@ -406,6 +439,7 @@ impl Game {
                 rule: Arc::from(rule),
                 max,
                 multiplier,
+                runs: runs(&map, common),
                 columns: map,
                 reads,
                 area_offset,
@@ -671,16 +705,8 @@ impl Game {
         let surface = &self.surfaces[s];
         let columns = &surface.columns;
         let mut f = Face::zeroed(columns.len());
-        match (surface.reads, columns.first()) {
-            // A surface that reads nothing owns columns that follow one another.
-            (None, Some(&first)) => {
-                f.codes[..columns.len()].copy_from_slice(&face.codes[first..first + columns.len()])
-            }
-            _ => {
-                for (i, &c) in columns.iter().enumerate() {
-                    f.codes[i] = face.codes[c];
-                }
-            }
+        for r in &surface.runs {
+            f.codes[r.from..r.from + r.len].copy_from_slice(&face.codes[r.to..r.to + r.len]);
         }
         Cow::Owned(f)
     }
@@ -692,14 +718,9 @@ impl Game {
     fn sub_face_into(&self, face: &Face, s: usize, out: &mut Face, written: &mut usize) {
         let surface = &self.surfaces[s];
         let columns = &surface.columns;
-        match (surface.reads, columns.first()) {
-            (None, Some(&first)) => out.codes[..columns.len()]
-                .copy_from_slice(&face.codes[first..first + columns.len()]),
-            _ => {
-                for (o, &c) in out.codes.iter_mut().zip(columns) {
-                    *o = face.codes[c];
-                }
-            }
+        let (from, to) = (&face.codes[..], &mut out.codes[..]);
+        for r in &surface.runs {
+            to[r.from..r.from + r.len].copy_from_slice(&from[r.to..r.to + r.len]);
         }
         if *written > columns.len() {
             out.codes[columns.len()..*written].fill(0);
@@ -1343,10 +1364,9 @@ impl Game {
                 }
             }
             // The shared columns are kept as drawn; the surface writes its own.
-            for (i, &c) in surface.columns.iter().enumerate() {
-                if c >= common {
-                    face.codes[c] = sub.codes[i];
-                }
+            let (from, to) = (&sub.codes[..], &mut face.codes[..]);
+            for r in surface.runs.iter().filter(|r| r.to >= common) {
+                to[r.to..r.to + r.len].copy_from_slice(&from[r.from..r.from + r.len]);
             }
         }
         true
@@ -1878,6 +1898,48 @@ fn describe(shared: &[Shared], surfaces: &[Surface]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A run covers columns that follow one another on both faces, and stops where the
+    /// surface's own columns begin (`common`), even when they follow the shared ones.
+    #[test]
+    fn runs_follow_both_faces_and_stop_at_the_own_columns() {
+        assert_eq!(
+            runs(&[0, 1, 2, 3, 4, 5, 9, 10], 3),
+            vec![
+                Run {
+                    from: 0,
+                    to: 0,
+                    len: 3
+                },
+                Run {
+                    from: 3,
+                    to: 3,
+                    len: 3
+                },
+                Run {
+                    from: 6,
+                    to: 9,
+                    len: 2
+                },
+            ]
+        );
+        assert_eq!(
+            runs(&[7, 8, 2, 3, 4], 2),
+            vec![
+                Run {
+                    from: 0,
+                    to: 7,
+                    len: 2
+                },
+                Run {
+                    from: 2,
+                    to: 2,
+                    len: 3
+                }
+            ]
+        );
+        assert_eq!(runs(&[], 0), vec![]);
+    }
 
     /// A lone surface's evaluation, made in place, is the one the composition of surfaces
     /// gives: the same wins, features and ambiguities in the same order, on faces of every
