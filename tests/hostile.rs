@@ -907,6 +907,55 @@ fn control_characters_in_names_and_labels_are_refused_unprinted() {
     }
 }
 
+/// A game's name is at most 80 characters and its legal reference at most 300 (accented
+/// letters count one each): one more is refused naming file, field, line and the count.
+#[test]
+fn a_name_or_reference_too_long_to_print_is_refused() {
+    let t = tempfile::tempdir().unwrap();
+    let coq = std::fs::read_to_string(repo("tests/specs/coq_small.toml")).unwrap();
+    let name = |n: usize| format!("name = \"{}\"", "É".repeat(n));
+    let reference = |n: usize| format!("legal_reference = \"{}\"", "é".repeat(n));
+    let at_most = edit(&coq, "name = \"ASTRO ANNEE DU COQ\"", &name(80));
+    let at_most = edit(
+        &at_most,
+        "legal_reference = \"Règlement particulier « ASTRO ANNEE DU COQ », JORF n°0303 du 30 décembre 2016\"",
+        &reference(300),
+    );
+    let (code, err) = check_spec(t.path(), "at_most.toml", &at_most);
+    assert_eq!(code, Some(0), "{err}");
+    for (file, text, field, start, n, most, shown) in [
+        (
+            "name.toml",
+            edit(&at_most, &name(80), &name(81)),
+            "game.name",
+            "name = ",
+            81,
+            80,
+            "on every proof's header",
+        ),
+        (
+            "reference.toml",
+            edit(&at_most, &reference(300), &reference(301)),
+            "game.legal_reference",
+            "legal_reference = ",
+            301,
+            300,
+            "on the proofs' cover, the preview page and the audit report",
+        ),
+    ] {
+        let (code, err) = check_spec(t.path(), file, &text);
+        assert_eq!(code, Some(2), "{err}");
+        assert_eq!(
+            err,
+            format!(
+                "tirage: error: {}:{}: {field}: {n} characters: expected at most {most} (it is printed {shown})\n",
+                t.path().join(file).display(),
+                line_of(&text, start)
+            )
+        );
+    }
+}
+
 /// A secret pasted into a spec (a value, or a key) is never echoed by its error: a run of
 /// 32 or more hexadecimal digits is written as a long value not shown.
 #[test]

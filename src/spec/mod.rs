@@ -472,6 +472,14 @@ impl fmt::Debug for GameSpec {
 /// Longest caption, in bytes (print-file strings carry a 16-bit length; a caption is short).
 pub const MAX_TEXT: usize = 200;
 
+/// The most characters a game's published name (`game.name`) may have: it is printed on
+/// one line of every proof's header.
+pub const MAX_NAME: usize = 80;
+
+/// The most characters a game's legal reference (`game.legal_reference`) may have: it is
+/// printed on the proofs' cover, the preview page and the audit report.
+pub const MAX_REFERENCE: usize = 300;
+
 /// The largest spec file read, 4 MiB (a spec is a few kilobytes); a larger one is refused
 /// ("larger than 4 MiB"), as game_specs/README.md says.
 pub const MAX_SPEC_BYTES: u64 = 4 << 20;
@@ -1528,12 +1536,25 @@ fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, game: Game) -> Result<GameS
             "empty: expected the game's published name, printed on every proof's header",
         ));
     }
-    for (field, text) in [
-        ("game.name", &g.name),
-        ("game.legal_reference", &g.legal_reference),
+    for (field, text, most, shown) in [
+        ("game.name", &g.name, MAX_NAME, "on every proof's header"),
+        (
+            "game.legal_reference",
+            &g.legal_reference,
+            MAX_REFERENCE,
+            "on the proofs' cover, the preview page and the audit report",
+        ),
     ] {
         if let Some(why) = unprintable(text) {
             return Err(at.at(gspan, field, why));
+        }
+        let n = text.chars().count();
+        if n > most {
+            return Err(at.at(
+                gspan,
+                field,
+                format!("{n} characters: expected at most {most} (it is printed {shown})"),
+            ));
         }
     }
     if g.block_size == 0 {
