@@ -127,16 +127,7 @@ pub fn autocorrelations_coded<const L: usize>(codes: &[u16], values: &[f64]) -> 
     if codes.len() < L + 2 {
         return None;
     }
-    let counts = super::tally(codes, values.len());
-    let n = codes.len() as f64;
-    let mean = counts
-        .iter()
-        .zip(values)
-        .map(|(&k, v)| k as f64 * v)
-        .sum::<f64>()
-        / n;
-    let d: Vec<f64> = values.iter().map(|v| v - mean).collect();
-    let ss: f64 = counts.iter().zip(&d).map(|(&k, v)| k as f64 * v * v).sum();
+    let (d, ss) = coded_deviations(codes, values);
     if ss <= 0.0 {
         return None;
     }
@@ -166,6 +157,22 @@ pub fn autocorrelations_coded<const L: usize>(codes: &[u16], values: &[f64]) -> 
         }
     }
     Some(acc.iter().map(|x| x / ss).collect())
+}
+
+/// The deviation from the series' mean of each of `values`, and the sum of the squared
+/// deviations over the series xₜ = `values[codes[t]]` ([`autocorrelations_coded`]).
+fn coded_deviations(codes: &[u16], values: &[f64]) -> (Vec<f64>, f64) {
+    let counts = super::tally(codes, values.len());
+    let n = codes.len() as f64;
+    let mean = counts
+        .iter()
+        .zip(values)
+        .map(|(&k, v)| k as f64 * v)
+        .sum::<f64>()
+        / n;
+    let d: Vec<f64> = values.iter().map(|v| v - mean).collect();
+    let ss: f64 = counts.iter().zip(&d).map(|(&k, v)| k as f64 * v * v).sum();
+    (d, ss)
 }
 
 /// `acc` with the products of each of `window[..full]`'s elements and the `L` after it
@@ -518,20 +525,9 @@ mod tests {
     /// the mean (whose products are skipped).
     #[test]
     fn coded_autocorrelations_are_the_series_loop_to_the_bit() {
+        // The deviations as the function makes them; the products as the loop adds them.
         fn looped(codes: &[u16], values: &[f64]) -> Vec<f64> {
-            let mut counts = vec![0u64; values.len()];
-            for &c in codes {
-                counts[c as usize] += 1;
-            }
-            let n = codes.len() as f64;
-            let mean = counts
-                .iter()
-                .zip(values)
-                .map(|(&k, v)| k as f64 * v)
-                .sum::<f64>()
-                / n;
-            let d: Vec<f64> = values.iter().map(|v| v - mean).collect();
-            let ss: f64 = counts.iter().zip(&d).map(|(&k, v)| k as f64 * v * v).sum();
+            let (d, ss) = coded_deviations(codes, values);
             let mut acc = [0.0f64; 10];
             for (t, &c) in codes.iter().enumerate() {
                 let a = d[c as usize];
