@@ -428,7 +428,9 @@ fn after_losses_test(
 /// the spec's block size, every id a way of the spec; the caller checks).
 pub fn analyze(spec: &GameSpec, rules: &PackRules, ways: &[WayId]) -> Evidence {
     let n = ways.len();
-    let packs = Packs::of(spec, rules, ways);
+    // Every test below reads the tickets of each way; counted once.
+    let counts = crate::alloc::tally(ways, spec.ways.len());
+    let packs = Packs::of(spec, rules, ways, &counts);
     let summary = packs.summary();
     let shift = packs.shift();
     // The packs' tests, the amounts' serial correlations and the tiers' positions read
@@ -450,9 +452,9 @@ pub fn analyze(spec: &GameSpec, rules: &PackRules, ways: &[WayId]) -> Evidence {
         },
         || {
             rayon::join(
-                || amount_tests(spec, ways, &shift),
+                || amount_tests(spec, ways, &counts, &shift),
                 || {
-                    let positions = tier_positions(spec, ways);
+                    let positions = tier_positions(spec, ways, &counts);
                     let tests = rayon::join(
                         || positions_tests(&positions, n),
                         || {
@@ -531,9 +533,10 @@ struct Packs {
 }
 
 impl Packs {
-    /// The packs of the arrangement `ways` of `spec`, under the pack constraints `rules`:
-    /// under constraints, the law is the allocation's (packlaw); else hypergeometric.
-    fn of(spec: &GameSpec, rules: &PackRules, ways: &[WayId]) -> Packs {
+    /// The packs of the arrangement `ways` of `spec` (`counts[w]`: its tickets of way `w`),
+    /// under the pack constraints `rules`: under constraints, the law is the allocation's
+    /// (packlaw); else hypergeometric.
+    fn of(spec: &GameSpec, rules: &PackRules, ways: &[WayId], counts: &[u64]) -> Packs {
         let n = ways.len();
         let ps = spec.pack_size.max(1) as usize;
         let win: Vec<bool> = ways.iter().map(|&w| w != 0).collect();
@@ -549,9 +552,9 @@ impl Packs {
             .filter(|(_, &s)| s == ps as u64)
             .map(|(&w, _)| w)
             .collect();
-        let counts: Vec<u32> = crate::alloc::tally(ways, spec.ways.len())
-            .into_iter()
-            .map(|c| u32::try_from(c).expect("a block holds fewer than 2³² tickets"))
+        let counts: Vec<u32> = counts
+            .iter()
+            .map(|&c| u32::try_from(c).expect("a block holds fewer than 2³² tickets"))
             .collect();
         let law = (!rules.is_empty() && ps <= n)
             .then(|| PackSampler::new(spec, &counts, rules).ok())
@@ -771,15 +774,20 @@ fn runs_test(packs: &Packs, shift: &PackShift) -> Statistic {
 
 /// `serial_amounts` and `serial_ranks`: the serial correlation of prize amounts, and of
 /// their mid-ranks, in print order. Per way: its amount on a log scale, ln(1 + amount ÷
-/// price), and the mid-rank of that amount among all tickets; the series are read through
-/// the way ids (2 bytes per ticket), never built.
+/// price), and the mid-rank of that amount among all tickets (`counts[w]`: the tickets of
+/// way `w`); the series are read through the way ids (2 bytes per ticket), never built.
 ///
 /// The log scale keeps the test calibrated: on amounts as they are, a block's one top prize
 /// carries nearly all the variance, every r_k is then the prizes of the top prize's
 /// neighbours divided by the top prize — about 0 — and Q sits far below its χ² law (p near
 /// 1 in almost every honest block: a test that cannot fire). ln(1 + amount ÷ price) grows
 /// with the amount but leaves no ticket most of the variance.
-fn amount_tests(spec: &GameSpec, ways: &[WayId], shift: &PackShift) -> [Statistic; 2] {
+fn amount_tests(
+    spec: &GameSpec,
+    ways: &[WayId],
+    counts: &[u64],
+    shift: &PackShift,
+) -> [Statistic; 2] {
     let price = spec.price.cents() as f64;
     let logs: Vec<f64> = spec
         .ways
@@ -791,8 +799,7 @@ fn amount_tests(spec: &GameSpec, ways: &[WayId], shift: &PackShift) -> [Statisti
         .iter()
         .map(|w| w.amount.cents() as f64 / 100.0)
         .collect();
-    let counts = crate::alloc::tally(ways, spec.ways.len());
-    let ranks_of = stats::mid_rank_table(&amounts, &counts);
+    let ranks_of = stats::mid_rank_table(&amounts, counts);
     // The two series are read side by side.
     let (mut sa, ranks) = rayon::join(
         || {
@@ -800,6 +807,7 @@ fn amount_tests(spec: &GameSpec, ways: &[WayId], shift: &PackShift) -> [Statisti
                 "serial_amounts",
                 "serial correlation of prize amounts, ln(1 + amount ÷ price), in print order, lags 1..10 (Ljung–Box)",
                 ways,
+                counts,
                 &logs,
                 shift,
             )
@@ -809,6 +817,7 @@ fn amount_tests(spec: &GameSpec, ways: &[WayId], shift: &PackShift) -> [Statisti
                 "serial_ranks",
                 "serial correlation of the ranks of prize amounts in print order, lags 1..10 (Ljung–Box)",
                 ways,
+                counts,
                 &ranks_of,
                 shift,
             )
@@ -849,8 +858,9 @@ fn positions_tests(positions: &[TierPositions], n: usize) -> Vec<Statistic> {
     out
 }
 
-/// The print positions (1-based) of the tickets of every tier of `spec`, in memory only.
-fn tier_positions(spec: &GameSpec, ways: &[WayId]) -> Vec<TierPositions> {
+/// The print positions (1-based) of the tickets of every tier of `spec`, in memory only
+/// (`counts[w]`: the tickets of way `w`, to make each tier's room at once).
+fn tier_positions(spec: &GameSpec, ways: &[WayId], counts: &[u64]) -> Vec<TierPositions> {
     let mut tiers: Vec<TierPositions> = spec
         .tiers
         .iter()
@@ -860,8 +870,7 @@ fn tier_positions(spec: &GameSpec, ways: &[WayId]) -> Vec<TierPositions> {
         })
         .collect();
     // Each tier's room made at once, from its ways' counts.
-    let counts = crate::alloc::tally(ways, spec.ways.len());
-    for (w, &c) in spec.ways.iter().zip(&counts) {
+    for (w, &c) in spec.ways.iter().zip(counts) {
         if let Some(t) = w.tier {
             tiers[t].positions.reserve(c as usize);
         }
@@ -930,15 +939,15 @@ impl PackShift {
         r
     }
 
-    /// The move of E[r_k], k = 1..=[`MAX_LAG`], of the series `values[way]` over `ways`:
+    /// The move of E[r_k], k = 1..=[`MAX_LAG`], of the series `values[way]` over a block
+    /// with `counts[w]` tickets of way `w`:
     /// pairs k apart in one full pack (a share (size − k)/size of the full packs' pairs)
     /// covary by (mean winner value − loser value)² × pq × Δρ more, over the variance.
-    fn serial(&self, ways: &[WayId], values: &[f64]) -> Vec<f64> {
-        if self.drho == 0.0 || ways.is_empty() {
+    fn serial(&self, counts: &[u64], values: &[f64]) -> Vec<f64> {
+        let n = counts.iter().sum::<u64>() as f64;
+        if self.drho == 0.0 || n == 0.0 {
             return Vec::new();
         }
-        let counts = crate::alloc::tally(ways, values.len());
-        let n = ways.len() as f64;
         let mean = counts
             .iter()
             .zip(values)
@@ -968,11 +977,20 @@ impl PackShift {
     }
 }
 
-fn serial(id: &str, test: &str, ways: &[WayId], values: &[f64], shift: &PackShift) -> Statistic {
+/// The serial-correlation test `id` of the series `values[way]` over `ways`, whose way
+/// counts are `counts`: Ljung–Box over lags 1..=[`MAX_LAG`], shifted by the pack law.
+fn serial(
+    id: &str,
+    test: &str,
+    ways: &[WayId],
+    counts: &[u64],
+    values: &[f64],
+    shift: &PackShift,
+) -> Statistic {
     let s = Statistic::new(id, test, ways.len() as u64);
     match stats::autocorrelations_coded::<MAX_LAG>(ways, values) {
         Some(r) => {
-            let (lags, q) = stats::ljung_box_shifted(&r, ways.len(), &shift.serial(ways, values));
+            let (lags, q) = stats::ljung_box_shifted(&r, ways.len(), &shift.serial(counts, values));
             let worst = lags
                 .iter()
                 .max_by(|a, b| a.z.abs().total_cmp(&b.z.abs()))
