@@ -26,4 +26,5 @@ pub mod proof;
 pub mod spec;
 pub mod store;
 pub mod styles;
+pub mod text;
 pub mod verify;

@@ -855,11 +855,12 @@ fn manifest_numbers_beyond_a_block_are_findings_not_panics() {
     }
 }
 
-/// A control or text-direction character in the game's name, its legal reference or a
-/// label is refused naming file, field, line and code point, never written raw (an
-/// escape sequence would retitle or clear the terminal `check` prints to).
+/// A control, invisible or text-direction character in the game's name, its legal
+/// reference, a label or an amount's caption is refused naming file, field, line and code
+/// point, never written raw (an escape sequence would retitle or clear the terminal
+/// `check` prints to; a zero-width space would let 4 € print the caption of 2 €).
 #[test]
-fn control_characters_in_names_and_labels_are_refused_unprinted() {
+fn hidden_characters_in_names_labels_and_captions_are_refused_unprinted() {
     let t = tempfile::tempdir().unwrap();
     let coq = std::fs::read_to_string(repo("tests/specs/coq_small.toml")).unwrap();
     let bingo = std::fs::read_to_string(repo("game_specs/examples/bingo75.toml")).unwrap();
@@ -893,6 +894,35 @@ fn control_characters_in_names_and_labels_are_refused_unprinted() {
             "bingo = ",
             "0000",
         ),
+        (
+            "invisible_name.toml",
+            edit(&coq, "name = \"ASTRO", "name = \"AS\\u200bTRO"),
+            "game.name",
+            "name = ",
+            "200B",
+        ),
+        (
+            "invisible_label.toml",
+            edit(
+                &bingo,
+                "bingo = \"Votre carte",
+                "bingo = \"Votre\\ufeffcarte",
+            ),
+            "labels.bingo",
+            "bingo = ",
+            "FEFF",
+        ),
+        (
+            "invisible_caption.toml",
+            edit(
+                &coq,
+                "\"4\" = \"QUATRE EUROS\"",
+                "\"4\" = \"DEUX\\u200b EUROS\"",
+            ),
+            "captions.\"4\"",
+            "\"4\" = \"",
+            "200B",
+        ),
     ] {
         let (code_, err) = check_spec(t.path(), name, &text);
         assert_eq!(code_, Some(2), "{err}");
@@ -900,7 +930,7 @@ fn control_characters_in_names_and_labels_are_refused_unprinted() {
         assert_eq!(
             err,
             format!(
-                "tirage: error: {}:{line}: {field}: U+{code} (a control or text-direction character) is not allowed: expected text shown as written, on one line\n",
+                "tirage: error: {}:{line}: {field}: U+{code} (a control, invisible or text-direction character) is not allowed: expected text shown as written, on one line\n",
                 t.path().join(name).display()
             )
         );

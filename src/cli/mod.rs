@@ -247,16 +247,14 @@ fn no_core_dumps() {
     let _ = rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable);
 }
 
-/// `text` with every control character but the line feed shown as an escape (`\u{1b}`,
-/// `\r`): a file name or a file's bytes quoted in a message never drive the terminal nor
-/// hide what precedes them.
+/// `text` with every character that does not show as written ([`tirage::text::hidden`])
+/// but the line feed shown as an escape (`\u{1b}`, `\r`, `\u{200b}`): a file name or a
+/// file's bytes quoted in a message never drive the terminal, hide what precedes them nor
+/// hide themselves.
 pub(crate) fn visible(text: &str) -> String {
     let mut s = String::with_capacity(text.len());
     for c in text.chars() {
-        if c != '\n'
-            && (c.is_control()
-                || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'))
-        {
+        if c != '\n' && tirage::text::hidden(c) {
             s.extend(c.escape_default());
         } else {
             s.push(c);

@@ -111,11 +111,12 @@ pub(super) struct Args {
     quiet: bool,
 }
 
-/// A name for the audit report: 1 to 120 characters, no control character.
+/// A name for the audit report: 1 to 120 characters, each shown as written (no control,
+/// invisible or text-direction character: [`tirage::text::hidden`]).
 fn party_name(s: &str) -> Result<String, String> {
     let t = s.trim();
-    if t.is_empty() || t.chars().count() > 120 || t.chars().any(char::is_control) {
-        return Err("expected a name of 1 to 120 characters, without control characters".into());
+    if t.is_empty() || t.chars().count() > 120 || tirage::text::first_hidden(t).is_some() {
+        return Err("expected a name of 1 to 120 characters, without control, invisible or text-direction characters".into());
     }
     Ok(t.to_string())
 }

@@ -897,7 +897,7 @@ fn caption_symbols(raw: &raw::RawSpec, game: &mut Game, at: &ErrorAt) -> Result<
         let bad = |m: String| Err(at.at(span, format!("symbol_captions.\"{symbol}\""), m));
         let caption = caption.trim();
         if !printable_text(caption) {
-            return bad(format!("{caption:?}: a caption is printed under its symbol and written in files: 1 to {MAX_TEXT} bytes, without a comma, a double quote, a line break or another control character, not beginning with = + - or @"));
+            return bad(format!("{caption:?}: a caption is printed under its symbol and written in files: 1 to {MAX_TEXT} bytes, without a comma, a double quote, a line break, a control, invisible or text-direction character, not beginning with = + - or @"));
         }
         captions.push((symbol.clone(), caption.to_string()));
     }
@@ -1390,29 +1390,27 @@ fn reads_as(text: &str) -> String {
 }
 
 /// Why `text` (a name, a reference, a label: one line shown on terminals, pages and
-/// reports) may not be shown as it is, if it may not: the first control character (C0,
-/// DEL, C1: an escape sequence can retitle or clear a terminal) or bidirectional mark,
-/// embedding, override or isolate (U+061C, U+200E–U+200F, U+202A–U+202E, U+2066–U+2069:
-/// shown text would read in another order), named by its code point, never written raw.
+/// reports) may not be shown as it is, if it may not: its first character that does not
+/// show as written ([`crate::text::hidden`]: a control character, which can retitle or
+/// clear a terminal; a text-direction character, which makes what follows read in
+/// another order; an invisible one, which makes two texts look alike), named by its code
+/// point, never written raw.
 fn unprintable(text: &str) -> Option<String> {
-    let c = text.chars().find(|&c| {
-        c.is_control()
-            || matches!(c, '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-    })?;
+    let c = crate::text::first_hidden(text)?;
     Some(format!(
-        "U+{:04X} (a control or text-direction character) is not allowed: expected text shown as written, on one line",
+        "U+{:04X} (a control, invisible or text-direction character) is not allowed: expected text shown as written, on one line",
         u32::from(c)
     ))
 }
 
 /// True when `text` may be printed and written in every file: 1 to [`MAX_TEXT`] bytes, no
-/// comma, double quote, line break or other control character, not beginning with a
-/// spreadsheet's formula sign.
+/// comma, double quote, line break or other character that does not show as written
+/// ([`crate::text::hidden`]), not beginning with a spreadsheet's formula sign.
 fn printable_text(text: &str) -> bool {
     !text.is_empty()
         && text.len() <= MAX_TEXT
         && !text.contains([',', '"'])
-        && !text.chars().any(char::is_control)
+        && crate::text::first_hidden(text).is_none()
         && !text.starts_with(FORMULA_START)
 }
 
@@ -1437,7 +1435,7 @@ fn check_items(raw: &raw::RawSpec, at: &ErrorAt) -> Result<(), SpecError> {
         let field = format!("tiers[{ti}].item (amount {amount})");
         let bad = |m: String| Err(at.at(tspan, field.clone(), m));
         if !printable_text(item) {
-            return bad(format!("{item:?}: an item is printed where a face shows an amount and written in every file: 1 to {MAX_TEXT} bytes, without a comma, a double quote, a line break or another control character, not beginning with = + - or @"));
+            return bad(format!("{item:?}: an item is printed where a face shows an amount and written in every file: 1 to {MAX_TEXT} bytes, without a comma, a double quote, a line break, a control, invisible or text-direction character, not beginning with = + - or @"));
         }
         if t.combined_only {
             return bad(
@@ -1670,6 +1668,9 @@ fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, game: Game) -> Result<GameS
                 "empty caption",
             ));
         }
+        if let Some(why) = unprintable(c) {
+            return Err(at.at(raw.captions_span(), format!("captions.\"{k}\""), why));
+        }
         if c.starts_with(char::is_whitespace)
             || c.ends_with(char::is_whitespace)
             || c.chars()
@@ -1683,15 +1684,11 @@ fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, game: Game) -> Result<GameS
             ));
         }
         let c = c.to_string();
-        if c.contains([',', '"'])
-            || c.chars().any(char::is_control)
-            || c.len() > MAX_TEXT
-            || c.starts_with(FORMULA_START)
-        {
+        if c.contains([',', '"']) || c.len() > MAX_TEXT || c.starts_with(FORMULA_START) {
             return Err(at.at(
                 raw.captions_span(),
                 format!("captions.\"{k}\""),
-                format!("a caption is at most {MAX_TEXT} bytes, without a comma, a double quote, a line break or another control character, and does not begin with = + - or @ (a spreadsheet opening tickets.csv would take it for a formula)"),
+                format!("a caption is at most {MAX_TEXT} bytes, without a comma or a double quote, and does not begin with = + - or @ (a spreadsheet opening tickets.csv would take it for a formula)"),
             ));
         }
         // Captions a reader cannot tell apart (case, spacing) are one caption.

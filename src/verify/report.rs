@@ -184,7 +184,8 @@ impl CheckId {
 /// Longest finding detail kept, in characters.
 pub const MAX_DETAIL: usize = 400;
 
-/// `text` with control characters escaped, cut to [`MAX_DETAIL`] characters.
+/// `text` with every character that does not show as written ([`crate::text::hidden`])
+/// escaped, cut to [`MAX_DETAIL`] characters.
 pub fn printable(text: &str) -> String {
     let mut out = String::new();
     for (n, c) in text.chars().enumerate() {
@@ -192,7 +193,7 @@ pub fn printable(text: &str) -> String {
             out.push_str("… (cut)");
             break;
         }
-        if c.is_control() {
+        if crate::text::hidden(c) {
             out.extend(c.escape_default());
         } else {
             out.push(c);
@@ -234,11 +235,11 @@ impl Findings {
             let detail = detail();
             // Bytes read from a damaged file are quoted as escapes, never sent raw to a
             // terminal (a NUL, an escape sequence).
-            let detail = if detail.chars().any(char::is_control) {
+            let detail = if crate::text::first_hidden(&detail).is_some() {
                 detail
                     .chars()
                     .map(|c| match c {
-                        c if c.is_control() => c.escape_default().to_string(),
+                        c if crate::text::hidden(c) => c.escape_default().to_string(),
                         c => c.to_string(),
                     })
                     .collect()

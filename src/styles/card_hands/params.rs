@@ -119,11 +119,11 @@ pub(crate) fn printed(c: &str) -> Result<(), String> {
     let t = c.trim();
     if t.is_empty()
         || t.contains([',', '"'])
-        || t.chars().any(char::is_control)
+        || crate::text::first_hidden(t).is_some()
         || t.starts_with(crate::lots::FORMULA_START)
     {
         return Err(format!(
-            "\"{c}\": a caption is not empty, has no comma, double quote, line break or other control character, and does not begin with = + - or @"
+            "\"{c}\": a caption is not empty, has no comma, double quote, line break, control, invisible or text-direction character, and does not begin with = + - or @"
         ));
     }
     Ok(())
