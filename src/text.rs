@@ -3,7 +3,8 @@
 //! at it: a control character can drive a terminal, a text-direction character reorders
 //! what follows it, and an invisible character makes two different texts look alike (a
 //! caption "DEUX EUROS" with a zero-width space inside is another caption than "DEUX
-//! EUROS", printed the same). [`hidden`] names all three kinds.
+//! EUROS", printed the same). [`hidden`] names all three kinds; [`prototype`] reads a
+//! letter of another script as the Latin letter it looks like.
 
 /// True when `c` does not show as itself where text is printed: a control character (C0,
 /// DEL, C1: Unicode category Cc), or a default-ignorable code point, which renders as
@@ -38,6 +39,46 @@ pub fn hidden(c: char) -> bool {
 /// The first character of `text` that [`hidden`] names, if any.
 pub fn first_hidden(text: &str) -> Option<char> {
     text.chars().find(|&c| hidden(c))
+}
+
+/// `text` with every character outside ASCII replaced by its prototype in Unicode's
+/// confusables (UTS #39's skeleton, by the `unicode-security` crate), then composed again
+/// (NFC): a Cyrillic `Е` or `Ё` or a Greek `Ο` reads as the Latin `E`, `Ë` or `O` it
+/// looks like, while an accented Latin letter stays itself (`É`, other than `E`). ASCII
+/// characters stay as they are, so that each comparison keeps its own reading of them
+/// (`0` and `O`); a look-alike of a capital I reads as `I`. Two texts whose prototypes
+/// are equal look alike to a reader.
+pub fn prototype(text: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    let mut out = String::with_capacity(text.len());
+    let mut one = [0u8; 4];
+    for c in text.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            let shown = c.encode_utf8(&mut one);
+            let skeleton = unicode_security::confusable_detection::skeleton(shown);
+            // The prototype of every capital I look-alike (Greek Ι, Cyrillic І) is a small
+            // l; texts are compared in capitals, where it reads as I.
+            let p: String = skeleton.collect();
+            out.push_str(if p == "l" { "I" } else { &p });
+        }
+    }
+    out.nfc().collect()
+}
+
+/// Where `text` holds a letter of another script that reads as a Latin one: `" (its
+/// U+0415 reads as E)"`, naming the first such character, for an error that quotes a text
+/// which looks like another; empty when it holds none.
+pub fn look_alike_note(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_ascii())
+        .find_map(|c| {
+            let p = prototype(c.encode_utf8(&mut [0u8; 4]));
+            let reads = p.chars().count() == 1 && p.is_ascii();
+            reads.then(|| format!(" (its U+{:04X} reads as {p})", u32::from(c)))
+        })
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -85,5 +126,24 @@ mod tests {
         }
         assert_eq!(first_hidden("DEUX EUROS"), None);
         assert_eq!(first_hidden("DEUX\u{200b} EU\u{7}ROS"), Some('\u{200b}'));
+    }
+
+    #[test]
+    fn letters_of_other_scripts_read_as_the_latin_ones_they_look_like() {
+        // Cyrillic Е and О, Greek Ο, full-width Ｅ: one reading with the Latin letters.
+        assert_eq!(prototype("D\u{415}UX EUR\u{41e}S"), "DEUX EUROS");
+        assert_eq!(prototype("EUR\u{39f}S"), "EUROS");
+        assert_eq!(prototype("\u{ff25}URO"), "EURO");
+        assert_eq!(prototype("C\u{41e}\u{406}N \u{399}"), "COIN I");
+        // ASCII stays as written; accents stay apart from their letters.
+        assert_eq!(prototype("D1X 0R lI"), "D1X 0R lI");
+        assert_eq!(prototype("D\u{c9}COR Z\u{c9}RO"), "D\u{c9}COR Z\u{c9}RO");
+        assert_eq!(prototype("DE\u{301}COR"), "D\u{c9}COR");
+        assert_eq!(prototype("NO\u{401}L"), "NO\u{cb}L");
+        assert_eq!(
+            look_alike_note("D\u{c9}CO D\u{415}UX"),
+            " (its U+0415 reads as E)"
+        );
+        assert_eq!(look_alike_note("D\u{c9}COR \u{20ac}"), "");
     }
 }

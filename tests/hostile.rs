@@ -478,7 +478,7 @@ fn spec_messages_say_what_is_wrong_and_what_to_do() {
     let bad = edit(&tiny, "\"4\" = \"QUATRE EUROS\"", "\"4\" = \"deux Euros\"");
     let (_, err) = check_spec(t.path(), "a.toml", &bad);
     assert!(
-        err.ends_with(": captions.\"4\": caption \"deux Euros\" reads as the caption of 2 (\"DEUX EUROS\"): two amounts may not share a caption, whatever the case or spacing\n"),
+        err.ends_with(": captions.\"4\": caption \"deux Euros\" reads as the caption of 2 (\"DEUX EUROS\"): two amounts may not share a caption, whatever the case, spacing or script of its letters\n"),
         "{err}"
     );
 
@@ -628,7 +628,7 @@ fn match_symbols_specials_that_cannot_work_name_the_line_and_the_field() {
     let (code, err) = check_spec(t.path(), "a.toml", &bad);
     assert_eq!(code, Some(2), "{err}");
     assert!(
-        err.ends_with(&format!(":{}: surfaces[0].specials[0].symbol: special symbol \"PIE_CE\", which reads as the symbol \"PIECE\" (surfaces[0].symbols): a player could not tell them apart (case, spaces, _ - ., leading zeros, O for 0 and I for 1 aside); write them so that they read differently\n", line_of(&bad, "specials = ["))),
+        err.ends_with(&format!(":{}: surfaces[0].specials[0].symbol: special symbol \"PIE_CE\", which reads as the symbol \"PIECE\" (surfaces[0].symbols): a player could not tell them apart (case, spaces, _ - ., leading zeros, O for 0, I for 1 and look-alike letters of other scripts aside); write them so that they read differently\n", line_of(&bad, "specials = ["))),
         "{err}"
     );
     let bad = edit(
@@ -932,6 +932,61 @@ fn hidden_characters_in_names_labels_and_captions_are_refused_unprinted() {
             format!(
                 "tirage: error: {}:{line}: {field}: U+{code} (a control, invisible or text-direction character) is not allowed: expected text shown as written, on one line\n",
                 t.path().join(name).display()
+            )
+        );
+    }
+}
+
+/// A caption written with a letter of another script that looks like a Latin one (a
+/// Cyrillic Е, U+0415, in "DЕUX EUROS") reads as the caption it looks like: two amounts
+/// or two symbols printing captions a player cannot tell apart are refused, naming the
+/// letter; the number words of a caption are read through its look-alikes too.
+#[test]
+fn captions_in_look_alike_letters_are_refused_naming_the_letter() {
+    let t = tempfile::tempdir().unwrap();
+    let coq = std::fs::read_to_string(repo("tests/specs/coq_small.toml")).unwrap();
+    let bonus = std::fs::read_to_string(repo("game_specs/examples/ticket_bonus.toml")).unwrap();
+    let amount = edit(
+        &coq,
+        "\"4\" = \"QUATRE EUROS\"",
+        "\"4\" = \"D\u{415}UX EUROS\"",
+    );
+    let words = edit(
+        &coq,
+        "\"8\" = \"HUIT EUROS\"",
+        "\"8\" = \"D\u{415}UX EUROS\"",
+    );
+    let words = edit(&words, "\"2\" = \"DEUX EUROS\"", "\"2\" = \"DEUX EURO\"");
+    let symbol = edit(&bonus, "\"05\" = \"FIVE\"", "\"05\" = \"\u{422}HREE\"");
+    for (file, text, start, said) in [
+        (
+            "amount.toml",
+            &amount,
+            "\"4\" = ",
+            "captions.\"4\": caption \"D\u{415}UX EUROS\" (its U+0415 reads as E) reads as the caption of 2 (\"DEUX EUROS\"): two amounts may not share a caption, whatever the case, spacing or script of its letters",
+        ),
+        (
+            "words.toml",
+            &words,
+            "\"8\" = ",
+            "captions.\"8\": reads as 2 (\"D\u{415}UX EUROS\"), not 8: a caption in words says the amount printed above it in figures (one that does not match its figures is a printing anomaly)",
+        ),
+        (
+            "symbol.toml",
+            &symbol,
+            "\"05\" = ",
+            "symbol_captions.\"05\": caption \"\u{422}HREE\" of symbol \"05\" (its U+0422 reads as T), which reads as the caption \"THREE\" of symbol \"03\" (symbol_captions.\"03\"): a player could not tell them apart (case, spaces, _ - ., leading zeros, O for 0, I for 1 and look-alike letters of other scripts aside); write them so that they read differently",
+        ),
+    ] {
+        let (code, err) = check_spec(t.path(), file, text);
+        assert_eq!(code, Some(2), "{err}");
+        let first = err.lines().next().unwrap();
+        assert_eq!(
+            first,
+            format!(
+                "tirage: error: {}:{}: {said}",
+                t.path().join(file).display(),
+                line_of(text, start)
             )
         );
     }

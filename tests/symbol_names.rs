@@ -143,7 +143,7 @@ fn badly_spaced_symbols_are_refused() {
 #[test]
 fn tokens_that_read_alike_are_refused() {
     let t = tempfile::tempdir().unwrap();
-    let advice = ": a player could not tell them apart (case, spaces, _ - ., leading zeros, O for 0 and I for 1 aside); write them so that they read differently\n";
+    let advice = ": a player could not tell them apart (case, spaces, _ - ., leading zeros, O for 0, I for 1 and look-alike letters of other scripts aside); write them so that they read differently\n";
     for (spec, from, to, said) in [
         (
             SPEC,

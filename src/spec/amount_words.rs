@@ -192,8 +192,10 @@ fn word(w: &str, language: Language) -> Option<Word> {
     Some(own)
 }
 
-/// What `caption` says in `language` ([`Reading`]).
+/// What `caption` says in `language` ([`Reading`]), its letters of other scripts read as
+/// the Latin letters they look like ([`crate::text::prototype`]: a Cyrillic `Е` in `DЕUX`).
 pub(super) fn read(caption: &str, language: Language) -> Reading {
+    let caption = crate::text::prototype(caption);
     let mut words = Vec::new();
     for w in caption.split(|c: char| c.is_whitespace() || c == '-') {
         if w.is_empty() {

@@ -128,8 +128,8 @@ pub(super) fn check(raw: &RawSpec, game: &Game, at: &ErrorAt) -> Result<(), Spec
                     Some(t.offset),
                     t.field.clone(),
                     format!(
-                        "{}, which reads as {} ({}): a player could not tell them apart (case, spaces, _ - ., leading zeros, O for 0 and I for 1 aside); write them so that they read differently",
-                        t.given, first.what, first.field
+                        "{}{}, which reads as {} ({}): a player could not tell them apart (case, spaces, _ - ., leading zeros, O for 0, I for 1 and look-alike letters of other scripts aside); write them so that they read differently",
+                        t.given, crate::text::look_alike_note(&t.text), first.what, first.field
                     ),
                 ));
             }
@@ -305,8 +305,10 @@ fn written_symbols(table: &toml::Table, prefix: &str, out: &mut Vec<Written>) {
 /// `5`). A run of zeros followed by no other digit is a number only when it is the whole
 /// token (`00` reads as `0`); inside a word each zero counts (`DOOR` and `DOR` read apart).
 /// A lowercase `l` is not read as `1`: it would part `gold` from `GOLD`, and symbols are
-/// written in capitals.
+/// written in capitals. A letter of another script reads first as the Latin letter it
+/// looks like ([`crate::text::prototype`]: a Cyrillic `С` as `C`).
 pub(super) fn reading(text: &str) -> String {
+    let text = crate::text::prototype(text);
     let folded = text.chars().filter_map(|c| {
         // The full-width forms of ASCII (U+FF01..=U+FF5E) are ASCII, 0xFEE0 above it.
         let c = match u32::from(c) {

@@ -1381,9 +1381,11 @@ fn raw_items(raw: &raw::RawSpec) -> impl Iterator<Item = (Money, String)> + '_ {
     })
 }
 
-/// A caption or an item as a reader tells it apart: case and spacing ignored.
+/// A caption or an item as a reader tells it apart: case and spacing ignored, and a letter
+/// of another script read as the Latin letter it looks like ([`crate::text::prototype`]).
 fn reads_as(text: &str) -> String {
-    text.split_whitespace()
+    crate::text::prototype(text)
+        .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ")
         .to_uppercase()
@@ -1691,17 +1693,14 @@ fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, game: Game) -> Result<GameS
                 format!("a caption is at most {MAX_TEXT} bytes, without a comma or a double quote, and does not begin with = + - or @ (a spreadsheet opening tickets.csv would take it for a formula)"),
             ));
         }
-        // Captions a reader cannot tell apart (case, spacing) are one caption.
-        let key = c
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
-            .to_uppercase();
+        // Captions a reader cannot tell apart (case, spacing, look-alike letters) are one
+        // caption.
+        let key = reads_as(&c);
         if let Some(other) = seen.get(&key) {
             return Err(at.at(
                 raw.captions_span(),
                 format!("captions.\"{k}\""),
-                format!("caption \"{c}\" reads as the caption of {other} (\"{}\"): two amounts may not share a caption, whatever the case or spacing", captions.get(other).map_or("", |s: &String| s.as_str())),
+                format!("caption \"{c}\"{} reads as the caption of {other} (\"{}\"): two amounts may not share a caption, whatever the case, spacing or script of its letters", crate::text::look_alike_note(&c), captions.get(other).map_or("", |s: &String| s.as_str())),
             ));
         }
         seen.insert(key, amount);
