@@ -1414,6 +1414,49 @@ fn notes(
     notes
 }
 
+/// `rows`, a panel's cells, with each free square (bingo's FREE) marked as a win when the
+/// panel is a square grid and a whole row, column or diagonal through it is won: every
+/// other cell of that line is marked as a win or free. A free square counts as matched by
+/// the rules (`styles::match_count`), so the winning line the proof shows runs through
+/// it. Other panels, and free squares on no won line, are returned as they are.
+fn mark_free_squares(mut rows: Vec<Vec<Cell>>) -> Vec<Vec<Cell>> {
+    let n = rows.len();
+    if !rows.iter().flatten().any(|c| c.free) || rows.iter().any(|r| r.len() != n) {
+        return rows;
+    }
+    let won = |c: &Cell| c.free || c.mark == Some(MarkKind::Win);
+    let lines = |r: usize, c: usize| {
+        let mut out: Vec<Vec<(usize, usize)>> = vec![
+            (0..n).map(|j| (r, j)).collect(),
+            (0..n).map(|i| (i, c)).collect(),
+        ];
+        if r == c {
+            out.push((0..n).map(|i| (i, i)).collect());
+        }
+        if r + c == n - 1 {
+            out.push((0..n).map(|i| (i, n - 1 - i)).collect());
+        }
+        out
+    };
+    let mut marked = Vec::new();
+    for r in 0..n {
+        for c in 0..n {
+            let on_won_line = rows[r][c].free
+                && lines(r, c).iter().any(|line| {
+                    line.iter().all(|&(i, j)| won(&rows[i][j]))
+                        && line.iter().any(|&(i, j)| !rows[i][j].free)
+                });
+            if on_won_line {
+                marked.push((r, c));
+            }
+        }
+    }
+    for (r, c) in marked {
+        rows[r][c].mark = Some(MarkKind::Win);
+    }
+    rows
+}
+
 /// `rows` folded so that no row is longer than `per_row` cells: when one is, every row is
 /// cut at the same columns into pieces of equal length (the last may be shorter), stacked
 /// column range by column range, so that each cell stays under the cell of the row above
@@ -1639,7 +1682,7 @@ pub fn ticket_canvas(
             })
             .filter(|r| !r.is_empty())
             .collect();
-        let rows = fold_rows(rows, per_row);
+        let rows = fold_rows(mark_free_squares(rows), per_row);
         let label = spec.label(&p.id).to_string();
         let widest = rows.iter().map(Vec::len).max().unwrap_or(1) as f64;
         let cells_w = (widest * CELL_W + (widest - 1.0) * GAP)
@@ -1945,6 +1988,51 @@ pub fn ticket_svg(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A 5×5 card with a free centre, `win` its cells marked as a win (row, column).
+    fn free_centre_card(win: &[(usize, usize)]) -> Vec<Vec<Cell>> {
+        (0..5)
+            .map(|r| {
+                (0..5)
+                    .map(|c| Cell {
+                        value: if (r, c) == (2, 2) { "FREE" } else { "7" }.into(),
+                        card: None,
+                        under: None,
+                        mark: win.contains(&(r, c)).then_some(MarkKind::Win),
+                        free: (r, c) == (2, 2),
+                        covered: true,
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn centre_mark(win: &[(usize, usize)]) -> Option<MarkKind> {
+        mark_free_squares(free_centre_card(win))[2][2].mark
+    }
+
+    #[test]
+    fn a_free_square_on_a_won_line_is_marked_as_the_win() {
+        let row: Vec<_> = [0, 1, 3, 4].map(|c| (2, c)).to_vec();
+        let column: Vec<_> = [0, 1, 3, 4].map(|r| (r, 2)).to_vec();
+        let diagonal: Vec<_> = [0, 1, 3, 4].map(|i| (i, i)).to_vec();
+        let anti: Vec<_> = [0, 1, 3, 4].map(|i| (i, 4 - i)).to_vec();
+        for line in [&row, &column, &diagonal, &anti] {
+            assert_eq!(centre_mark(line), Some(MarkKind::Win), "{line:?}");
+        }
+        // A line one cell short, a won line off the centre, the four corners: unmarked.
+        assert_eq!(centre_mark(&row[..3]), None);
+        assert_eq!(centre_mark(&[0, 1, 2, 3, 4].map(|c| (0, c))), None);
+        assert_eq!(centre_mark(&[(0, 0), (0, 4), (4, 0), (4, 4)]), None);
+        // The cells of the line keep their marks; no other cell is marked.
+        let marked = mark_free_squares(free_centre_card(&diagonal));
+        let count = marked.iter().flatten().filter(|c| c.mark.is_some()).count();
+        assert_eq!(count, 5);
+        // A panel that is not a square grid is left as it is.
+        let mut strip = free_centre_card(&row);
+        strip.truncate(3);
+        assert_eq!(mark_free_squares(strip)[2][2].mark, None);
+    }
 
     #[test]
     fn a_long_symbol_with_spaces_goes_on_two_balanced_lines() {
