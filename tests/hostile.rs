@@ -935,6 +935,28 @@ fn hidden_characters_in_names_labels_and_captions_are_refused_unprinted() {
             )
         );
     }
+    // The spec's note may hold line breaks, and nothing else that does not show.
+    let lines = edit(
+        &coq,
+        "name = \"ASTRO",
+        "note = \"one\\ntwo\"\nname = \"ASTRO",
+    );
+    assert_eq!(check_spec(t.path(), "note_lines.toml", &lines).0, Some(0));
+    let note = edit(
+        &coq,
+        "name = \"ASTRO",
+        "note = \"abc\\u001b]0;PWNED\\u0007\"\nname = \"ASTRO",
+    );
+    let (code, err) = check_spec(t.path(), "note.toml", &note);
+    assert_eq!(code, Some(2), "{err}");
+    assert_eq!(
+        err,
+        format!(
+            "tirage: error: {}:{}: game.note: U+001B (a control, invisible or text-direction character) is not allowed: expected text shown as written (line breaks aside)\n",
+            t.path().join("note.toml").display(),
+            line_of(&note, "name = ") - 1
+        )
+    );
 }
 
 /// A caption written with a letter of another script that looks like a Latin one (a

@@ -1557,6 +1557,22 @@ fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, game: Game) -> Result<GameS
             ));
         }
     }
+    // The note is shown by `check` and on the preview page, on several lines if it has them.
+    if let Some(c) = g
+        .note
+        .iter()
+        .flat_map(|n| n.chars())
+        .find(|&c| c != '\n' && crate::text::hidden(c))
+    {
+        return Err(at.at(
+            gspan,
+            "game.note",
+            format!(
+                "U+{:04X} (a control, invisible or text-direction character) is not allowed: expected text shown as written (line breaks aside)",
+                u32::from(c)
+            ),
+        ));
+    }
     if g.block_size == 0 {
         return Err(at.at(gspan, "game.block_size", "expected at least 1 ticket"));
     }
