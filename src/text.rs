@@ -7,13 +7,22 @@
 //! letter of another script as the Latin letter it looks like.
 
 /// True when `c` does not show as itself where text is printed: a control character (C0,
-/// DEL, C1: Unicode category Cc), or a default-ignorable code point, which renders as
-/// nothing (Unicode's `Default_Ignorable_Code_Point`, DerivedCoreProperties.txt, 15.1:
-/// the soft hyphen, zero-width spaces and joiners, the word joiner, the byte order mark,
-/// the text-direction marks, embeddings, overrides and isolates, variation selectors,
-/// Hangul fillers and tags).
+/// DEL, C1: Unicode category Cc); a format character (Cf: zero-width spaces and joiners,
+/// the byte order mark, text-direction marks, embeddings, overrides and isolates,
+/// interlinear annotations, number signs that span other characters); an enclosing mark
+/// (Me: a keycap or a circle drawn around the character before it); a character for
+/// private use or not assigned (Co, Cn, whose glyph depends on the font); or another
+/// default-ignorable code point, which renders as nothing (Unicode's
+/// `Default_Ignorable_Code_Point`, DerivedCoreProperties.txt, 15.1: the soft hyphen,
+/// variation selectors, Hangul fillers, tags). Categories by the `unicode-properties`
+/// crate.
 pub fn hidden(c: char) -> bool {
+    use unicode_properties::{GeneralCategory as G, UnicodeGeneralCategory};
     c.is_control()
+        || matches!(
+            c.general_category(),
+            G::Format | G::EnclosingMark | G::PrivateUse | G::Unassigned | G::Surrogate
+        )
         || matches!(
             c,
             '\u{00AD}'
@@ -36,9 +45,27 @@ pub fn hidden(c: char) -> bool {
         )
 }
 
-/// The first character of `text` that [`hidden`] names, if any.
+/// The first character of `text` that does not show as written, if any: one [`hidden`]
+/// names, or a stray combining mark, one that stays apart from the ASCII letter, digit or
+/// sign before it once the text is composed (NFC): a stroke through a letter (U+0336), a
+/// dot under a digit. An accent that composes with its letter (`E` and U+0301, which is
+/// `É`) is a letter, and marks over the letters of other scripts are theirs.
 pub fn first_hidden(text: &str) -> Option<char> {
-    text.chars().find(|&c| hidden(c))
+    use unicode_normalization::UnicodeNormalization;
+    use unicode_properties::{GeneralCategory as G, UnicodeGeneralCategory};
+    if let Some(c) = text.chars().find(|&c| hidden(c)) {
+        return Some(c);
+    }
+    let mut before = ' ';
+    for c in text.nfc() {
+        if before.is_ascii() && matches!(c.general_category(), G::NonspacingMark | G::SpacingMark) {
+            return Some(c);
+        }
+        if !matches!(c.general_category(), G::NonspacingMark | G::SpacingMark) {
+            before = c;
+        }
+    }
+    None
 }
 
 /// `text` with every character outside ASCII replaced by its prototype in Unicode's
@@ -111,6 +138,16 @@ mod tests {
             '\u{3164}',
             '\u{e0041}',
             '\u{e01ef}',
+            '\u{fff9}',
+            '\u{fffb}',
+            '\u{13430}',
+            '\u{600}',
+            '\u{110bd}', // format
+            '\u{489}',
+            '\u{20e3}',
+            '\u{e000}',
+            '\u{10ffff}',
+            '\u{378}', // Me, Co, Cn
         ] {
             assert!(hidden(c), "U+{:04X}", u32::from(c));
         }
@@ -126,6 +163,11 @@ mod tests {
         }
         assert_eq!(first_hidden("DEUX EUROS"), None);
         assert_eq!(first_hidden("DEUX\u{200b} EU\u{7}ROS"), Some('\u{200b}'));
+        // Marks: composed with their letter, or over another script's letters, they show.
+        assert_eq!(first_hidden("DE\u{301}COR Z\u{c9}RO \u{e01}\u{e34}"), None);
+        assert_eq!(first_hidden("DEUX EURO\u{336}S"), Some('\u{336}'));
+        assert_eq!(first_hidden("2\u{323} EUROS"), Some('\u{323}'));
+        assert_eq!(first_hidden("Q\u{336}UATRE"), Some('\u{336}'));
     }
 
     #[test]

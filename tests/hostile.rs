@@ -855,9 +855,9 @@ fn manifest_numbers_beyond_a_block_are_findings_not_panics() {
     }
 }
 
-/// A control, invisible or text-direction character in the game's name, its legal
-/// reference, a label or an amount's caption is refused naming file, field, line and code
-/// point, never written raw (an escape sequence would retitle or clear the terminal
+/// A control, invisible, text-direction or stray combining character (a stroke through a
+/// letter) in the game's name, its legal reference, a label or an amount's caption is
+/// refused naming file, field, line and code point, never written raw (an escape sequence would retitle or clear the terminal
 /// `check` prints to; a zero-width space would let 4 € print the caption of 2 €).
 #[test]
 fn hidden_characters_in_names_labels_and_captions_are_refused_unprinted() {
@@ -923,6 +923,28 @@ fn hidden_characters_in_names_labels_and_captions_are_refused_unprinted() {
             "\"4\" = \"",
             "200B",
         ),
+        (
+            "annotation_caption.toml",
+            edit(
+                &coq,
+                "\"4\" = \"QUATRE EUROS\"",
+                "\"4\" = \"DEUX EUROS\\ufff9\"",
+            ),
+            "captions.\"4\"",
+            "\"4\" = \"",
+            "FFF9",
+        ),
+        (
+            "struck_caption.toml",
+            edit(
+                &coq,
+                "\"4\" = \"QUATRE EUROS\"",
+                "\"4\" = \"Q\\u0336UATRE DEUX EUROS\"",
+            ),
+            "captions.\"4\"",
+            "\"4\" = \"",
+            "0336",
+        ),
     ] {
         let (code_, err) = check_spec(t.path(), name, &text);
         assert_eq!(code_, Some(2), "{err}");
@@ -930,7 +952,7 @@ fn hidden_characters_in_names_labels_and_captions_are_refused_unprinted() {
         assert_eq!(
             err,
             format!(
-                "tirage: error: {}:{line}: {field}: U+{code} (a control, invisible or text-direction character) is not allowed: expected text shown as written, on one line\n",
+                "tirage: error: {}:{line}: {field}: U+{code} (a control, invisible, text-direction or stray combining character) is not allowed: expected text shown as written, on one line\n",
                 t.path().join(name).display()
             )
         );
@@ -952,7 +974,7 @@ fn hidden_characters_in_names_labels_and_captions_are_refused_unprinted() {
     assert_eq!(
         err,
         format!(
-            "tirage: error: {}:{}: game.note: U+001B (a control, invisible or text-direction character) is not allowed: expected text shown as written (line breaks aside)\n",
+            "tirage: error: {}:{}: game.note: U+001B (a control, invisible, text-direction or stray combining character) is not allowed: expected text shown as written (line breaks aside)\n",
             t.path().join("note.toml").display(),
             line_of(&note, "name = ") - 1
         )

@@ -116,7 +116,7 @@ pub(super) struct Args {
 fn party_name(s: &str) -> Result<String, String> {
     let t = s.trim();
     if t.is_empty() || t.chars().count() > 120 || tirage::text::first_hidden(t).is_some() {
-        return Err("expected a name of 1 to 120 characters, without control, invisible or text-direction characters".into());
+        return Err("expected a name of 1 to 120 characters, without control, invisible, text-direction or stray combining characters".into());
     }
     Ok(t.to_string())
 }

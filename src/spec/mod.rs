@@ -897,7 +897,7 @@ fn caption_symbols(raw: &raw::RawSpec, game: &mut Game, at: &ErrorAt) -> Result<
         let bad = |m: String| Err(at.at(span, format!("symbol_captions.\"{symbol}\""), m));
         let caption = caption.trim();
         if !printable_text(caption) {
-            return bad(format!("{caption:?}: a caption is printed under its symbol and written in files: 1 to {MAX_TEXT} bytes, without a comma, a double quote, a line break, a control, invisible or text-direction character, not beginning with = + - or @"));
+            return bad(format!("{caption:?}: a caption is printed under its symbol and written in files: 1 to {MAX_TEXT} bytes, without a comma, a double quote, a line break, a control, invisible, text-direction or stray combining character, not beginning with = + - or @"));
         }
         captions.push((symbol.clone(), caption.to_string()));
     }
@@ -1400,7 +1400,7 @@ fn reads_as(text: &str) -> String {
 fn unprintable(text: &str) -> Option<String> {
     let c = crate::text::first_hidden(text)?;
     Some(format!(
-        "U+{:04X} (a control, invisible or text-direction character) is not allowed: expected text shown as written, on one line",
+        "U+{:04X} (a control, invisible, text-direction or stray combining character) is not allowed: expected text shown as written, on one line",
         u32::from(c)
     ))
 }
@@ -1437,7 +1437,7 @@ fn check_items(raw: &raw::RawSpec, at: &ErrorAt) -> Result<(), SpecError> {
         let field = format!("tiers[{ti}].item (amount {amount})");
         let bad = |m: String| Err(at.at(tspan, field.clone(), m));
         if !printable_text(item) {
-            return bad(format!("{item:?}: an item is printed where a face shows an amount and written in every file: 1 to {MAX_TEXT} bytes, without a comma, a double quote, a line break, a control, invisible or text-direction character, not beginning with = + - or @"));
+            return bad(format!("{item:?}: an item is printed where a face shows an amount and written in every file: 1 to {MAX_TEXT} bytes, without a comma, a double quote, a line break, a control, invisible, text-direction or stray combining character, not beginning with = + - or @"));
         }
         if t.combined_only {
             return bad(
@@ -1568,7 +1568,7 @@ fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, game: Game) -> Result<GameS
             gspan,
             "game.note",
             format!(
-                "U+{:04X} (a control, invisible or text-direction character) is not allowed: expected text shown as written (line breaks aside)",
+                "U+{:04X} (a control, invisible, text-direction or stray combining character) is not allowed: expected text shown as written (line breaks aside)",
                 u32::from(c)
             ),
         ));

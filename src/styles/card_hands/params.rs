@@ -123,7 +123,7 @@ pub(crate) fn printed(c: &str) -> Result<(), String> {
         || t.starts_with(crate::lots::FORMULA_START)
     {
         return Err(format!(
-            "\"{c}\": a caption is not empty, has no comma, double quote, line break, control, invisible or text-direction character, and does not begin with = + - or @"
+            "\"{c}\": a caption is not empty, has no comma, double quote, line break, control, invisible, text-direction or stray combining character, and does not begin with = + - or @"
         ));
     }
     Ok(())
