@@ -638,8 +638,9 @@ fn badly_spaced_captions_are_refused() {
 
 /// A caption that is a number in words in the game's language says its own amount: swapped
 /// captions (a face printing "4 €" over "CINQ EUROS") and number words that say no amount
-/// are refused at the caption's field and line; a caption that is not a number in words is
-/// left alone, and amounts with cents read with their cents.
+/// are refused at the caption's field and line, as is a caption that is not an amount in
+/// words (a word beside the number words, figures, another language); amounts with cents
+/// read with their cents.
 #[test]
 fn captions_in_words_say_their_amount() {
     let fr = std::fs::read_to_string(repo("game_specs/examples/plus_fort_bonus.toml")).unwrap();
@@ -677,8 +678,23 @@ fn captions_in_words_say_their_amount() {
         err.ends_with(":26: captions.\"20\": \"VINGT DIX EUROS\" is made of number words but says no amount: write 20 in words in the game's language (fr), as \"CINQ EUROS\", \"QUATRE EUROS CINQUANTE\" or \"FIVE DOLLARS\" say theirs\n"),
         "{err}"
     );
-    // Not a number in words: left alone.
-    check_accepts(&fr, "\"1000\" = \"MILLE EUROS\"", "\"1000\" = \"JACKPOT\"");
+    // Not an amount in words: refused, saying what a caption is.
+    for (caption, line) in [
+        ("JACKPOT", 30),
+        ("MILLE EUROS.", 30),
+        ("1000 EUROS", 30),
+        ("ONE THOUSAND EUROS", 30),
+    ] {
+        let err = check_refuses(
+            &fr,
+            "\"1000\" = \"MILLE EUROS\"",
+            &format!("\"1000\" = \"{caption}\""),
+        );
+        assert!(
+            err.ends_with(&format!(":{line}: captions.\"1000\": \"{caption}\" does not read as 1000: a caption says in words the amount printed above it in figures, in the game's language (fr), as \"CINQ EUROS\", \"QUATRE EUROS CINQUANTE\" or \"FIVE DOLLARS\" say theirs, with nothing else (one that does not match its figures is a printing anomaly)\n")),
+            "{err}"
+        );
+    }
 
     let en = std::fs::read_to_string(repo("tests/specs/spaces_small.toml")).unwrap();
     let err = check_refuses(

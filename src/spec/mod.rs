@@ -1720,8 +1720,8 @@ fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, game: Game) -> Result<GameS
             ));
         }
         seen.insert(key, amount);
-        // A caption in words says its own amount (décret: a caption that does not match
-        // its figures is a printing anomaly).
+        // A caption says its own amount in words, and nothing else (décret: a caption that
+        // does not match its figures is a printing anomaly).
         match amount_words::read(&c, language) {
             amount_words::Reading::Amount(said) if said != amount => {
                 return Err(at.at(
@@ -1737,7 +1737,14 @@ fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, game: Game) -> Result<GameS
                     format!("\"{c}\" is made of number words but says no amount: write {amount} in words in the game's language ({language}), as \"CINQ EUROS\", \"QUATRE EUROS CINQUANTE\" or \"FIVE DOLLARS\" say theirs"),
                 ));
             }
-            _ => {}
+            amount_words::Reading::NotWords => {
+                return Err(at.at(
+                    raw.captions_span(),
+                    format!("captions.\"{k}\""),
+                    format!("\"{c}\" does not read as {amount}: a caption says in words the amount printed above it in figures, in the game's language ({language}), as \"CINQ EUROS\", \"QUATRE EUROS CINQUANTE\" or \"FIVE DOLLARS\" say theirs, with nothing else (one that does not match its figures is a printing anomaly)"),
+                ));
+            }
+            amount_words::Reading::Amount(_) => {}
         }
         // It names the game's currency, if any: `DIX DOLLARS` under a prize in euros says
         // another prize.
