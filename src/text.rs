@@ -108,6 +108,13 @@ pub fn look_alike_note(text: &str) -> String {
         .unwrap_or_default()
 }
 
+/// The first currency sign of `text` (Unicode category Sc: `$`, `€`, `£`), if any.
+pub fn first_currency_sign(text: &str) -> Option<char> {
+    use unicode_properties::{GeneralCategory as G, UnicodeGeneralCategory};
+    text.chars()
+        .find(|c| c.general_category() == G::CurrencySymbol)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -187,5 +194,8 @@ mod tests {
             " (its U+0415 reads as E)"
         );
         assert_eq!(look_alike_note("D\u{c9}COR \u{20ac}"), "");
+        assert_eq!(first_currency_sign("FREE TICKET"), None);
+        assert_eq!(first_currency_sign("100 \u{20ac} OR $"), Some('\u{20ac}'));
+        assert_eq!(first_currency_sign("\u{a3}5"), Some('\u{a3}'));
     }
 }

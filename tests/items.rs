@@ -192,8 +192,9 @@ fn an_item_turned_into_cash_in_the_validation_file_is_refused() {
     assert_ne!(verify_code(&out), 0);
 }
 
-/// Where a face could read two ways, or an item could not be written in every file, the
-/// spec is refused with the tier named.
+/// Where a face could read two ways, an item could be read as money (a currency sign, a
+/// number, a currency's word, an amount in words), or an item could not be written in every
+/// file, the spec is refused with the tier named.
 #[test]
 fn items_that_a_face_could_misread_are_refused() {
     let t = tempfile::tempdir().unwrap();
@@ -220,6 +221,23 @@ fn items_that_a_face_could_misread_are_refused() {
         (
             edit(&ok, "item = \"FREE TICKET\"", "item = \"=FREE\""),
             "tiers[3].item (amount 2): \"=FREE\": an item is printed",
+        ),
+        // An item that reads as money, where the face prints amounts.
+        (
+            edit(&ok, "item = \"FREE TICKET\"", "item = \"$100\""),
+            "tiers[3].item (amount 2): item \"$100\" shows a currency sign ($): an item is printed where a face shows an amount, so it says a prize that is not money without a number, a currency or an amount in words (\"FREE TICKET\", \"TICKET GRATUIT\")",
+        ),
+        (
+            edit(&ok, "item = \"FREE TICKET\"", "item = \"\\uff11\\uff10\\uff10\""),
+            "tiers[3].item (amount 2): item \"\u{ff11}\u{ff10}\u{ff10}\" shows a number (\u{ff11})",
+        ),
+        (
+            edit(&ok, "item = \"FREE TICKET\"", "item = \"ONE HUNDRED DOLLARS.\""),
+            "tiers[3].item (amount 2): item \"ONE HUNDRED DOLLARS.\" names a currency (\"DOLLARS\")",
+        ),
+        (
+            edit(&ok, "item = \"FREE TICKET\"", "item = \"CENT\""),
+            "tiers[3].item (amount 2): item \"CENT\" reads as 100 in fr",
         ),
         (
             edit(&ok, "item = \"FREE TICKET\"", "item = \"FREE TICKET\"\ncombined_only = true"),

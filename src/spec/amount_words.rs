@@ -261,6 +261,31 @@ pub(super) fn currency(caption: &str, language: Language) -> Option<Currency> {
         })
 }
 
+/// Why `text`, printed where a face shows an amount (an item), could be read as money, if
+/// it could: a currency's word in a language proofs are written in (`DOLLARS`), or number
+/// words that make an amount in one (`CENT`, `ONE HUNDRED`). Its words are its runs of
+/// letters and digits, read through their look-alikes ([`crate::text::prototype`]):
+/// `DOLLARS.` is `DOLLARS`.
+pub(super) fn reads_as_money(text: &str) -> Option<String> {
+    let plain: String = crate::text::prototype(text)
+        .chars()
+        .map(|c| if c.is_alphanumeric() { c } else { ' ' })
+        .collect();
+    let words: Vec<String> = plain.split_whitespace().map(str::to_uppercase).collect();
+    for language in Language::ALL {
+        if let Some(w) = words
+            .iter()
+            .find(|w| matches!(word(w, language), Some(Word::Unit(_) | Word::Cent)))
+        {
+            return Some(format!("names a currency (\"{w}\")"));
+        }
+        if let Reading::Amount(m) = read(&words.join(" "), language) {
+            return Some(format!("reads as {m} in {}", language.code()));
+        }
+    }
+    None
+}
+
 /// The number `words` write (numbers and scales only), or `None` when they write none:
 /// tens before units (`VINGT CINQ`, `TWENTY FIVE`), in French `DIX SEPT` … `DIX NEUF`,
 /// `SOIXANTE DIX` … `SOIXANTE DIX NEUF` and `QUATRE VINGT(S)` … `QUATRE VINGT DIX NEUF`; a

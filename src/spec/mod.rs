@@ -1439,6 +1439,17 @@ fn check_items(raw: &raw::RawSpec, at: &ErrorAt) -> Result<(), SpecError> {
         if !printable_text(item) {
             return bad(format!("{item:?}: an item is printed where a face shows an amount and written in every file: 1 to {MAX_TEXT} bytes, without a comma, a double quote, a line break, a control, invisible, text-direction or stray combining character, not beginning with = + - or @"));
         }
+        // Printed where a face shows an amount, an item must not read as one.
+        let money = if let Some(c) = crate::text::first_currency_sign(item) {
+            Some(format!("shows a currency sign ({c})"))
+        } else if let Some(c) = item.chars().find(|c| c.is_numeric()) {
+            Some(format!("shows a number ({c})"))
+        } else {
+            amount_words::reads_as_money(item)
+        };
+        if let Some(why) = money {
+            return bad(format!("item \"{item}\" {why}: an item is printed where a face shows an amount, so it says a prize that is not money without a number, a currency or an amount in words (\"FREE TICKET\", \"TICKET GRATUIT\")"));
+        }
         if t.combined_only {
             return bad(
                 "a prize that is not money is won alone: it cannot be combined_only".into(),
