@@ -272,6 +272,50 @@ fn items_that_a_face_could_misread_are_refused() {
     );
 }
 
+/// A number's caption in number words says that number (`"03" = "SEVEN"` swapped with
+/// `"07" = "THREE"` would print 03 over seven), and no symbol's caption reads as an
+/// amount's (`"05" = "FIVE DOLLARS"` would print a prize under a spot number): each is
+/// refused naming the key, its line and what it reads as.
+#[test]
+fn symbol_captions_that_say_another_number_or_an_amount_are_refused() {
+    let t = tempfile::tempdir().unwrap();
+    let ok = std::fs::read_to_string(repo(SPEC)).unwrap();
+    let swapped = edit(
+        &edit(&ok, "\"03\" = \"THREE\"", "\"03\" = \"SEVEN\""),
+        "\"07\" = \"SEVEN\"",
+        "\"07\" = \"THREE\"",
+    );
+    let prize = edit(&ok, "\"05\" = \"FIVE\"", "\"05\" = \"FIVE DOLLARS\"");
+    let unclear = edit(&ok, "\"05\" = \"FIVE\"", "\"05\" = \"FIVE TWO\"");
+    let line =
+        |text: &str, start: &str| text.lines().position(|l| l.starts_with(start)).unwrap() + 1;
+    for (text, start, want) in [
+        (
+            &swapped,
+            "\"03\" = ",
+            "symbol_captions.\"03\": caption \"SEVEN\" of symbol \"03\" reads as 7, not 3: a number's caption in words says that number",
+        ),
+        (
+            &prize,
+            "\"05\" = ",
+            "symbol_captions.\"05\": caption \"FIVE DOLLARS\" of symbol \"05\", which reads as the caption \"FIVE DOLLARS\" of the amount 5 (captions.\"5\"): a player could not tell them apart",
+        ),
+        (
+            &unclear,
+            "\"05\" = ",
+            "symbol_captions.\"05\": caption \"FIVE TWO\" of symbol \"05\" is made of number words but says no number: write 5 in words in the game's language (en)",
+        ),
+    ] {
+        let (code, _, err) = check_text(t.path(), text);
+        assert_eq!(code, Some(2), "{want}: {err}");
+        let at = format!(":{}: {want}", line(text, start));
+        assert!(err.contains(&at), "want {at:?}\n got {err}");
+    }
+    // A caption that is no number in words is the spec's to choose (ELEVN under 11).
+    let free = edit(&ok, "\"05\" = \"FIVE\"", "\"05\" = \"FIVR\"");
+    assert_eq!(check_text(t.path(), &free).0, Some(0));
+}
+
 /// Play symbols' captions (`[symbol_captions]`): a proof draws each under its symbol, the
 /// files keep the symbol alone; a key that no face shows, or two symbols sharing a caption,
 /// is refused naming the key.

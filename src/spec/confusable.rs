@@ -43,6 +43,8 @@ enum Meaning {
     Symbol(String),
     /// The item of tier `n`.
     Item(usize),
+    /// The amount whose caption it is (`[captions]`), as the spec writes its key.
+    Amount(String),
 }
 
 /// One printed token and where the spec writes it.
@@ -103,6 +105,21 @@ pub(super) fn check(raw: &RawSpec, game: &Game, at: &ErrorAt) -> Result<(), Spec
                 offset: t.span().start,
                 given: format!("item \"{item}\""),
                 what: format!("the item \"{item}\" of tier {n}"),
+            });
+        }
+    }
+    // Amounts' captions print under amounts: a symbol's caption or an item reading as one
+    // would read as a prize. (Two amounts' captions are compared where they are checked.)
+    if let Some(offset) = raw.captions_span() {
+        for (k, c) in raw.caption_entries() {
+            let c = c.trim();
+            tokens.push(Token {
+                text: c.to_string(),
+                meaning: Meaning::Amount(k.clone()),
+                field: format!("captions.\"{k}\""),
+                offset,
+                given: format!("caption \"{c}\" of the amount {k}"),
+                what: format!("the caption \"{c}\" of the amount {k}"),
             });
         }
     }

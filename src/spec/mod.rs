@@ -899,6 +899,30 @@ fn caption_symbols(raw: &raw::RawSpec, game: &mut Game, at: &ErrorAt) -> Result<
         if !printable_text(caption) {
             return bad(format!("{caption:?}: a caption is printed under its symbol and written in files: 1 to {MAX_TEXT} bytes, without a comma, a double quote, a line break, a control, invisible, text-direction or stray combining character, not beginning with = + - or @"));
         }
+        // A number's caption in number words says that number: `"03" = "SEVEN"` would
+        // print 03 over seven.
+        let number = symbol
+            .parse::<u64>()
+            .ok()
+            .filter(|_| symbol.bytes().all(|b| b.is_ascii_digit()));
+        if let Some(n) = number {
+            let language = raw
+                .game
+                .get_ref()
+                .language
+                .as_deref()
+                .and_then(Language::parse)
+                .unwrap_or_default();
+            match amount_words::read(caption, language) {
+                amount_words::Reading::Amount(said) if said != Money::units(n) => {
+                    return bad(format!("caption \"{caption}\" of symbol \"{symbol}\" reads as {said}, not {n}: a number's caption in words says that number"));
+                }
+                amount_words::Reading::Unclear => {
+                    return bad(format!("caption \"{caption}\" of symbol \"{symbol}\" is made of number words but says no number: write {n} in words in the game's language ({language})"));
+                }
+                _ => {}
+            }
+        }
         captions.push((symbol.clone(), caption.to_string()));
     }
     if let Err(symbol) = game.caption_symbols(&captions) {
