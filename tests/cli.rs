@@ -772,6 +772,48 @@ fn captions_in_words_name_the_games_currency() {
     );
 }
 
+/// `n` (1 to 299) in French number words, as a caption writes it (`QUATRE VINGT DOUZE`).
+fn french(n: usize) -> String {
+    const UNITS: [&str; 17] = [
+        "", "UN", "DEUX", "TROIS", "QUATRE", "CINQ", "SIX", "SEPT", "HUIT", "NEUF", "DIX", "ONZE",
+        "DOUZE", "TREIZE", "QUATORZE", "QUINZE", "SEIZE",
+    ];
+    const TENS: [&str; 7] = [
+        "",
+        "",
+        "VINGT",
+        "TRENTE",
+        "QUARANTE",
+        "CINQUANTE",
+        "SOIXANTE",
+    ];
+    let below_100 = |n: usize| -> String {
+        let tens_and = |tens: &str, rest: String| match rest.as_str() {
+            "" => tens.to_string(),
+            "UN" | "ONZE" => format!("{tens} ET {rest}"),
+            _ => format!("{tens} {rest}"),
+        };
+        let below_20 = |n: usize| match n {
+            0..=16 => UNITS[n].to_string(),
+            _ => format!("DIX {}", UNITS[n - 10]),
+        };
+        match n {
+            0..=19 => below_20(n),
+            20..=69 => tens_and(TENS[n / 10], UNITS[n % 10].to_string()),
+            70..=79 => tens_and("SOIXANTE", below_20(n - 60)),
+            80 => "QUATRE VINGTS".to_string(),
+            _ => format!("QUATRE VINGT {}", below_20(n - 80)),
+        }
+    };
+    match n {
+        0..=99 => below_100(n),
+        100 => "CENT".to_string(),
+        101..=199 => format!("CENT {}", below_100(n - 100)),
+        200 => "DEUX CENTS".to_string(),
+        _ => format!("DEUX CENT {}", below_100(n - 200)),
+    }
+}
+
 /// A caption column codes a caption in one byte: 256 captions load, a 257th is refused at
 /// `captions` (two amounts would otherwise print the same caption).
 #[test]
@@ -779,7 +821,7 @@ fn more_captions_than_a_face_can_code_are_refused() {
     let tiny = std::fs::read_to_string(repo("tests/specs/coq_tiny.toml")).unwrap();
     let with = |n: usize| {
         let extra: String = (1..=n)
-            .map(|i| format!("\"{}\" = \"LOT {i}\"\n", 1000 + i))
+            .map(|i| format!("\"{}\" = \"MILLE {} EUROS\"\n", 1000 + i, french(i)))
             .collect();
         // Each an amount Jeu 1's GAIN box may show (a caption no face shows is refused).
         let shown: String = (1..=n).map(|i| format!(", {}", 1000 + i)).collect();
