@@ -1001,7 +1001,7 @@ fn captions_in_look_alike_letters_are_refused_naming_the_letter() {
         "\"8\" = \"D\u{415}UX EUROS\"",
     );
     let words = edit(&words, "\"2\" = \"DEUX EUROS\"", "\"2\" = \"DEUX EURO\"");
-    let symbol = edit(&bonus, "\"05\" = \"FIVE\"", "\"05\" = \"\u{422}HREE\"");
+    let symbol = edit(&bonus, "\"12\" = \"TWELV\"", "\"12\" = \"\u{415}LEVN\"");
     for (file, text, start, said) in [
         (
             "amount.toml",
@@ -1018,8 +1018,8 @@ fn captions_in_look_alike_letters_are_refused_naming_the_letter() {
         (
             "symbol.toml",
             &symbol,
-            "\"05\" = ",
-            "symbol_captions.\"05\": caption \"\u{422}HREE\" of symbol \"05\" (its U+0422 reads as T), which reads as the caption \"THREE\" of symbol \"03\" (symbol_captions.\"03\"): a player could not tell them apart (case, spaces, _ - ., leading zeros, O for 0, I for 1 and look-alike letters of other scripts aside); write them so that they read differently",
+            "\"12\" = ",
+            "symbol_captions.\"12\": caption \"\u{415}LEVN\" of symbol \"12\" (its U+0415 reads as E), which reads as the caption \"ELEVN\" of symbol \"11\" (symbol_captions.\"11\"): a player could not tell them apart (case, spaces, _ - ., leading zeros, O for 0, I for 1 and look-alike letters of other scripts aside); write them so that they read differently",
         ),
     ] {
         let (code, err) = check_spec(t.path(), file, text);

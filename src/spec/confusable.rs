@@ -139,7 +139,13 @@ pub(super) fn check(raw: &RawSpec, game: &Game, at: &ErrorAt) -> Result<(), Spec
             continue;
         }
         match read.get(&reading(&t.text)) {
-            Some(&f) if tokens[f].meaning != t.meaning => {
+            Some(&f)
+                if tokens[f].meaning != t.meaning
+                    && !matches!(
+                        (&tokens[f].meaning, &t.meaning),
+                        (Meaning::Amount(_), Meaning::Amount(_))
+                    ) =>
+            {
                 let first = &tokens[f];
                 return Err(at.at(
                     Some(t.offset),
