@@ -364,11 +364,11 @@ fn symbol_captions_are_printed_under_their_symbols_and_checked() {
     );
     let (code, _, err) = check_text(
         t.path(),
-        &edit(&ok, "\"05\" = \"FIVE\"", "\"05\" = \"three\""),
+        &edit(&ok, "\"12\" = \"TWELV\"", "\"12\" = \"elevn\""),
     );
     assert_eq!(code, Some(2), "{err}");
     assert!(
-        err.contains("symbol_captions.\"05\": caption \"three\" of symbol \"05\", which reads as the caption \"THREE\" of symbol \"03\" (symbol_captions.\"03\")"),
+        err.contains("symbol_captions.\"12\": caption \"elevn\" of symbol \"12\", which reads as the caption \"ELEVN\" of symbol \"11\" (symbol_captions.\"11\")"),
         "{err}"
     );
 }
@@ -471,11 +471,18 @@ fn a_proof_names_a_prize_that_is_not_money() {
     let t = tempfile::tempdir().unwrap();
     let text = std::fs::read_to_string(repo(SPEC)).unwrap();
     let fr = t.path().join("fr.toml");
-    std::fs::write(
-        &fr,
-        text.replacen("language = \"en\"", "language = \"fr\"", 1),
-    )
-    .unwrap();
+    // In French, with its amounts' captions in French words.
+    let french = [
+        ("language = \"en\"", "language = \"fr\""),
+        ("FOUR DOLLARS", "QUATRE DOLLARS"),
+        ("FIVE DOLLARS", "CINQ DOLLARS"),
+        ("TEN DOLLARS", "DIX DOLLARS"),
+        ("FIFTY DOLLARS", "CINQUANTE DOLLARS"),
+        ("ONE HUNDRED DOLLARS", "CENT DOLLARS"),
+    ]
+    .iter()
+    .fold(text.clone(), |t, (from, to)| edit(&t, from, to));
+    std::fs::write(&fr, french).unwrap();
     for (spec, verdict, note, row) in [
         (
             repo(SPEC),
