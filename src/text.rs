@@ -108,6 +108,27 @@ pub fn look_alike_note(text: &str) -> String {
         .unwrap_or_default()
 }
 
+/// Why `text`, a multiplier's symbol or caption (`5X`, `GAGNE 5 FOIS`), does not show its
+/// factor `times` alone, if it does not: a number in figures (read through look-alikes,
+/// [`prototype`]) other than `times` (`5X` on a multiplier by 2), or a numeral of another
+/// form (`⑤`, `Ⅴ`). A text without figures (`DOUBLE`) shows no other factor.
+pub fn other_factor(text: &str, times: u64) -> Option<String> {
+    let other = text.chars().find(|&c| {
+        c.is_numeric()
+            && !prototype(c.encode_utf8(&mut [0u8; 4]))
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+    });
+    if let Some(c) = other {
+        return Some(format!("shows the numeral {c}"));
+    }
+    prototype(text)
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|run| !run.is_empty())
+        .find(|run| run.trim_start_matches('0').parse::<u64>().ok() != Some(times))
+        .map(|run| format!("shows {run}"))
+}
+
 /// The first currency sign of `text` (Unicode category Sc: `$`, `€`, `£`), if any.
 pub fn first_currency_sign(text: &str) -> Option<char> {
     use unicode_properties::{GeneralCategory as G, UnicodeGeneralCategory};
@@ -194,6 +215,16 @@ mod tests {
             " (its U+0415 reads as E)"
         );
         assert_eq!(look_alike_note("D\u{c9}COR \u{20ac}"), "");
+        assert_eq!(other_factor("5X", 5), None);
+        assert_eq!(other_factor("GAGNE 5 FOIS", 5), None);
+        assert_eq!(other_factor("DOUBLE", 2), None);
+        assert_eq!(other_factor("5X", 2), Some("shows 5".to_string()));
+        assert_eq!(other_factor("X10", 5), Some("shows 10".to_string()));
+        assert_eq!(other_factor("\u{ff15}X", 2), Some("shows 5".to_string()));
+        assert_eq!(
+            other_factor("\u{2464}", 5),
+            Some("shows the numeral \u{2464}".to_string())
+        );
         assert_eq!(first_currency_sign("FREE TICKET"), None);
         assert_eq!(first_currency_sign("100 \u{20ac} OR $"), Some('\u{20ac}'));
         assert_eq!(first_currency_sign("\u{a3}5"), Some('\u{a3}'));

@@ -1036,6 +1036,52 @@ fn captions_in_look_alike_letters_are_refused_naming_the_letter() {
     }
 }
 
+/// A multiplier's symbol and caption show its own factor or none: a `5X` that doubles,
+/// a caption `GAGNE 10 FOIS` on a ×5 or a symbol `X10` that doubles would print one factor
+/// and pay another. Each is refused at its field and line, saying what it shows.
+#[test]
+fn multipliers_that_show_another_factor_are_refused() {
+    let t = tempfile::tempdir().unwrap();
+    let double = std::fs::read_to_string(repo("game_specs/examples/double_montant.toml")).unwrap();
+    let chance = std::fs::read_to_string(repo("game_specs/examples/multi_chance.toml")).unwrap();
+    let pharaon = std::fs::read_to_string(repo("game_specs/pharaon.toml")).unwrap();
+    for (file, text, start, said) in [
+        (
+            "symbol.toml",
+            edit(
+                &double,
+                "{ symbol = \"2X\", kind = \"multiplier\", times = 2",
+                "{ symbol = \"5X\", area = \"dm_2x\", kind = \"multiplier\", times = 2",
+            ),
+            "specials = [",
+            "surfaces[0].specials: \"5X\" shows 5, but \"5X\" multiplies by 2 (times = 2): a multiplier's symbol and caption show its own factor or none",
+        ),
+        (
+            "caption.toml",
+            edit(&chance, "caption = \"GAGNE 5 FOIS\"", "caption = \"GAGNE 10 FOIS\""),
+            "specials = [",
+            "surfaces[0].specials: \"GAGNE 10 FOIS\" shows 10, but \"5X\" multiplies by 5 (times = 5): a multiplier's symbol and caption show its own factor or none",
+        ),
+        (
+            "table.toml",
+            edit(&pharaon, "multiplier = { MASQUE = 2 }", "multiplier = { X10 = 2 }"),
+            "multiplier = ",
+            "surfaces[3].multiplier.X10: \"X10\" shows 10, but it multiplies by 2: a multiplier's symbol shows its own factor or none",
+        ),
+    ] {
+        let (code, err) = check_spec(t.path(), file, &text);
+        assert_eq!(code, Some(2), "{err}");
+        assert_eq!(
+            err.lines().next().unwrap(),
+            format!(
+                "tirage: error: {}:{}: {said}",
+                t.path().join(file).display(),
+                line_of(&text, start)
+            )
+        );
+    }
+}
+
 /// A game's name is at most 80 characters and its legal reference at most 300 (accented
 /// letters count one each): one more is refused naming file, field, line and the count.
 #[test]

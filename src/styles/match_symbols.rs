@@ -316,6 +316,12 @@ impl MatchSymbols {
                     format!("a factor of {f}: expected a whole number of at least 2"),
                 ));
             }
+            if let Some(why) = crate::text::other_factor(sym, u64::from(f)) {
+                return Err(FieldError::new(
+                    field,
+                    format!("\"{sym}\" {why}, but it multiplies by {f}: a multiplier's symbol shows its own factor or none"),
+                ));
+            }
             let code = match symbols.iter().position(|s| s == sym) {
                 Some(i) => i,
                 None => {

@@ -181,6 +181,19 @@ impl Specials {
                     )));
                 }
             }
+            if let SpecialKind::Multiplier(t) = kind {
+                // What the ticket prints of a multiplier says its factor, or none.
+                let shown = std::iter::once(&r.symbol).chain(&r.caption);
+                if let Some((text, why)) = shown
+                    .filter_map(|s| Some((s, crate::text::other_factor(s, u64::from(t))?)))
+                    .next()
+                {
+                    return Err(err(format!(
+                        "\"{text}\" {why}, but \"{}\" multiplies by {t} (times = {t}): a multiplier's symbol and caption show its own factor or none",
+                        r.symbol
+                    )));
+                }
+            }
             if kind == SpecialKind::WinAll
                 && list.iter().any(|s: &Special| s.kind == SpecialKind::WinAll)
             {
