@@ -1082,6 +1082,35 @@ fn multipliers_that_show_another_factor_are_refused() {
     }
 }
 
+/// Two panels or play areas whose printed names read the same (case, spacing, a Cyrillic
+/// е for a Latin e) are refused at the later label's key and line: a proof saying a ticket
+/// wins in "Jeu 2" names one place.
+#[test]
+fn labels_that_read_the_same_are_refused() {
+    let t = tempfile::tempdir().unwrap();
+    let lingot = std::fs::read_to_string(repo("game_specs/examples/lingot_banque.toml")).unwrap();
+    for (file, to, said) in [
+        ("spacing.toml", "bq_fruit = \"jeu  2\"", "\"jeu  2\""),
+        (
+            "script.toml",
+            "bq_fruit = \"J\u{435}u 2\"",
+            "\"J\u{435}u 2\" (its U+0435 reads as e)",
+        ),
+    ] {
+        let text = edit(&lingot, "bq_fruit = \"Jeu 3\"", to);
+        let (code, err) = check_spec(t.path(), file, &text);
+        assert_eq!(code, Some(2), "{err}");
+        assert_eq!(
+            err.lines().next().unwrap(),
+            format!(
+                "tirage: error: {}:{}: labels.bq_fruit: {said} reads as the label of bq_cerise: two panels or play areas printed with one name could not be told apart (case, spacing and look-alike letters aside)",
+                t.path().join(file).display(),
+                line_of(&text, "bq_fruit = ")
+            )
+        );
+    }
+}
+
 /// A game's name is at most 80 characters and its legal reference at most 300 (accented
 /// letters count one each): one more is refused naming file, field, line and the count.
 #[test]
