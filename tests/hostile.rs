@@ -1111,6 +1111,55 @@ fn labels_that_read_the_same_are_refused() {
     }
 }
 
+/// A card's names print on its inscription: two rank or suit names a player reads alike
+/// (`I0` and `10`, `C0EUR` and `COEUR`) and a rank named with another rank's figure (an
+/// ace named `11`) are refused at the list's field and line.
+#[test]
+fn card_names_a_player_could_misread_are_refused() {
+    let t = tempfile::tempdir().unwrap();
+    let mains = std::fs::read_to_string(repo("game_specs/examples/trois_mains.toml")).unwrap();
+    let ranks = "rank_names = [\"2\", \"3\", \"4\", \"5\", \"6\", \"7\", \"8\", \"9\", \"10\", \"VALET\", \"DAME\", \"ROI\", \"AS\"]";
+    let suits = "suit_names = [\"TREFLE\", \"CARREAU\", \"COEUR\", \"PIQUE\"]";
+    for (file, from, to, start, said) in [
+        (
+            "ten.toml",
+            ranks,
+            ranks.replace("\"10\"", "\"I0\"").replace("\"AS\"", "\"10\""),
+            "rank_names = ",
+            "surfaces[0].rank_names: \"10\" reads as \"I0\": a player could not tell the two apart",
+        ),
+        (
+            "ace.toml",
+            ranks,
+            ranks.replace("\"AS\"", "\"11\""),
+            "rank_names = ",
+            "surfaces[0].rank_names: \"11\" names the ace with another rank's figure: a rank named in figures says its own",
+        ),
+        (
+            "suit.toml",
+            suits,
+            suits.replace("\"PIQUE\"", "\"C0EUR\""),
+            "suit_names = ",
+            "surfaces[0].suit_names: \"C0EUR\" reads as \"COEUR\": a player could not tell the two apart",
+        ),
+    ] {
+        let text = edit(&mains, from, &to);
+        let (code, err) = check_spec(t.path(), file, &text);
+        assert_eq!(code, Some(2), "{err}");
+        assert_eq!(
+            err.lines().next().unwrap(),
+            format!(
+                "tirage: error: {}:{}: {said}",
+                t.path().join(file).display(),
+                line_of(&text, start)
+            )
+        );
+    }
+    // An ace named in figures as 1 says its own rank.
+    let one = edit(&mains, ranks, &ranks.replace("\"AS\"", "\"1\""));
+    assert_eq!(check_spec(t.path(), "one.toml", &one).0, Some(0));
+}
+
 /// A game's name is at most 80 characters and its legal reference at most 300 (accented
 /// letters count one each): one more is refused naming file, field, line and the count.
 #[test]

@@ -20,6 +20,7 @@ use crate::language::Phrase;
 use crate::styles::game::Game;
 use crate::styles::shared::SharedKind;
 use crate::styles::{ColumnKind, Layout};
+use crate::text::reading;
 use std::collections::{BTreeMap, HashSet};
 
 /// Fields of a surface's table that list symbols, each with the noun for one of them.
@@ -318,67 +319,6 @@ fn written_symbols(table: &toml::Table, prefix: &str, out: &mut Vec<Written>) {
             }
         }
     }
-}
-
-/// `text` as a player reads it, for telling two printed tokens apart: compatibility forms
-/// folded (a full-width letter is the letter, a no-break space a space), case ignored,
-/// spaces, `_`, hyphens, dashes and dots ignored, the letters that print like digits read
-/// as those digits (`O` as `0`, `I` as `1`, either case: `C0UPE` reads as `COUPE`, `O5` as
-/// `05`), and every number by its value (`03` reads as `3`, `STAR 07` as `STAR7`, `O5` as
-/// `5`). A run of zeros followed by no other digit is a number only when it is the whole
-/// token (`00` reads as `0`); inside a word each zero counts (`DOOR` and `DOR` read apart).
-/// A lowercase `l` is not read as `1`: it would part `gold` from `GOLD`, and symbols are
-/// written in capitals. A letter of another script reads first as the Latin letter it
-/// looks like ([`crate::text::prototype`]: a Cyrillic `С` as `C`).
-pub(super) fn reading(text: &str) -> String {
-    let text = crate::text::prototype(text);
-    let folded = text.chars().filter_map(|c| {
-        // The full-width forms of ASCII (U+FF01..=U+FF5E) are ASCII, 0xFEE0 above it.
-        let c = match u32::from(c) {
-            0xFF01..=0xFF5E => char::from_u32(u32::from(c) - 0xFEE0).unwrap_or(c),
-            _ => c,
-        };
-        let ignored = c.is_whitespace()
-            || matches!(
-                c,
-                '_' | '-' | '.' | '\u{2010}'..='\u{2015}' | '\u{2212}' | '\u{00B7}'
-            );
-        (!ignored).then_some(c)
-    });
-    // Each character, and whether it is a letter read as a digit.
-    let chars: Vec<(char, bool)> = folded
-        .flat_map(char::to_uppercase)
-        .map(|c| match c {
-            'O' => ('0', true),
-            'I' => ('1', true),
-            c => (c, false),
-        })
-        .collect();
-    let mut out = String::new();
-    // Zeros read so far that may lead a number (dropped if a digit 1-9 follows; an I
-    // after an O is a word's, as in COIN, and keeps them).
-    let mut zeros = 0;
-    for &(c, letter) in &chars {
-        match c {
-            '0' if zeros > 0 || !out.ends_with(|d: char| d.is_ascii_digit()) => zeros += 1,
-            '1'..='9' if !letter => {
-                zeros = 0;
-                out.push(c);
-            }
-            c => {
-                out.extend(std::iter::repeat_n('0', zeros));
-                zeros = 0;
-                out.push(c);
-            }
-        }
-    }
-    if zeros == chars.len() && zeros > 0 {
-        // A token of zeros alone is the number 0.
-        out.push('0');
-    } else {
-        out.extend(std::iter::repeat_n('0', zeros));
-    }
-    out
 }
 
 #[cfg(test)]

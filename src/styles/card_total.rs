@@ -58,7 +58,7 @@
 //! `natural_feature`), with `natural`: a hand winning by a natural. The box of a losing
 //! hand shows a decoy (`decoy_weights`), marked as such.
 
-use super::card_hands::{caption_list, card, card_code, printed, rank, suit, Card};
+use super::card_hands::{caption_list, card, card_code, printed, rank, rank_names, suit, Card};
 use super::common::{self, AmountBox};
 use super::shared::{SharedKind, DEALER_TOTALS};
 use super::style::{self, FieldError, Param, StyleCtx, StyleInfo};
@@ -571,8 +571,8 @@ impl CardTotal {
         .map_err(|e| FieldError::new("decoy_weights", e))?;
         let near_miss =
             common::share(raw.near_miss).map_err(|e| FieldError::new("near_miss", e))?;
-        let rank_captions = caption_list(&raw.rank_names, 13, "rank names (2 … ace)")
-            .map_err(|m| FieldError::new("rank_names", m))?;
+        let rank_captions =
+            rank_names(&raw.rank_names).map_err(|m| FieldError::new("rank_names", m))?;
         let suit_captions = caption_list(&raw.suit_names, 4, "suit names (c d h s)")
             .map_err(|m| FieldError::new("suit_names", m))?;
         if !raw.card_name.contains("{rank}") || !raw.card_name.contains("{suit}") {

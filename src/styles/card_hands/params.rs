@@ -98,20 +98,53 @@ pub struct RawCardHands {
     pub way_combination_weights: BTreeMap<String, BTreeMap<String, u32>>,
 }
 
+/// The `n` names of `v` (`what` they are, for the error), trimmed: each printable
+/// ([`printed`]) and none reading as another, as a player reads them
+/// ([`crate::text::reading`]: `C0EUR` and `COEUR`, `I0` and `10` are one name).
 pub(crate) fn caption_list(v: &[String], n: usize, what: &str) -> Result<Vec<String>, String> {
     if v.len() != n {
         return Err(format!("expected {n} {what}, got {}", v.len()));
     }
-    let mut seen: Vec<String> = Vec::new();
+    let mut seen: Vec<(String, &str)> = Vec::new();
     for c in v {
         printed(c)?;
         let t = c.trim();
-        if seen.contains(&t.to_uppercase()) {
-            return Err(format!("\"{c}\" appears twice"));
+        let r = crate::text::reading(t);
+        if let Some((_, first)) = seen.iter().find(|(s, _)| *s == r) {
+            return Err(if first.eq_ignore_ascii_case(t) {
+                format!("\"{c}\" appears twice")
+            } else {
+                format!("\"{c}\" reads as \"{first}\": a player could not tell the two apart")
+            });
         }
-        seen.push(t.to_uppercase());
+        seen.push((r, t));
     }
     Ok(v.iter().map(|c| c.trim().to_string()).collect())
+}
+
+/// The 13 rank names of `v`, 2 to ace ([`caption_list`]); a name in figures says its own
+/// rank (`"10"` for the ten, `"1"` for the ace at most): an ace named `10` would print a
+/// pair of tens that is none.
+pub(crate) fn rank_names(v: &[String]) -> Result<Vec<String>, String> {
+    let names = caption_list(v, 13, "rank names (2 … ace)")?;
+    for (i, name) in names.iter().enumerate() {
+        let reads = crate::text::reading(name);
+        if !reads.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        let own = match i {
+            0..=8 => (i + 2).to_string(),
+            12 => "1".to_string(),
+            _ => String::new(),
+        };
+        if reads != own {
+            let rank = [
+                "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king", "ace",
+            ][i];
+            return Err(format!("\"{name}\" names the {rank} with another rank's figure: a rank named in figures says its own"));
+        }
+    }
+    Ok(names)
 }
 
 /// `Err` unless `c` may be printed in files and proofs as a name.
@@ -421,8 +454,7 @@ impl CardHands {
                 ));
             }
         }
-        let rank_captions = caption_list(&p.rank_names, 13, "rank names (2 … ace)")
-            .map_err(|m| err("rank_names", m))?;
+        let rank_captions = rank_names(&p.rank_names).map_err(|m| err("rank_names", m))?;
         let suit_captions = caption_list(&p.suit_names, 4, "suit names (c d h s)")
             .map_err(|m| err("suit_names", m))?;
         if !p.card_name.contains("{rank}") || !p.card_name.contains("{suit}") {
