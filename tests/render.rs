@@ -1751,15 +1751,35 @@ fn spec_in(dir: &std::path::Path, lang: &str) -> std::path::PathBuf {
 }
 
 /// Spec `spec` (of the repository, in euros, with no language) with `language = "LANG"`
-/// under its currency, written to `dir`.
+/// under its currency, written to `dir`; in English its amounts' captions are English
+/// words (a caption says its amount in the game's language).
 fn in_language(spec: &str, dir: &std::path::Path, lang: &str) -> std::path::PathBuf {
     let text = std::fs::read_to_string(repo(spec)).unwrap();
     assert!(!text.contains("\nlanguage"), "{spec} sets its language");
-    let text = text.replacen(
+    let mut text = text.replacen(
         "currency = \"EUR\"\n",
         &format!("currency = \"EUR\"\nlanguage = \"{lang}\"\n"),
         1,
     );
+    if lang == "en" {
+        for (fr, en) in [
+            ("UN EURO", "ONE EURO"),
+            ("DEUX EUROS", "TWO EUROS"),
+            ("QUATRE EUROS", "FOUR EUROS"),
+            ("CINQ EUROS", "FIVE EUROS"),
+            ("HUIT EUROS", "EIGHT EUROS"),
+            ("DIX EUROS", "TEN EUROS"),
+            ("VINGT EUROS", "TWENTY EUROS"),
+            ("CINQUANTE EUROS", "FIFTY EUROS"),
+            ("CENT EUROS", "ONE HUNDRED EUROS"),
+            ("DEUX CENT CINQUANTE EUROS", "TWO HUNDRED FIFTY EUROS"),
+            ("CINQ CENTS EUROS", "FIVE HUNDRED EUROS"),
+            ("MILLE EUROS", "ONE THOUSAND EUROS"),
+            ("VINGT MILLE EUROS", "TWENTY THOUSAND EUROS"),
+        ] {
+            text = text.replace(&format!("= \"{fr}\""), &format!("= \"{en}\""));
+        }
+    }
     let name = std::path::Path::new(spec)
         .file_stem()
         .unwrap()
