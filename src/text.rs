@@ -68,7 +68,9 @@ pub fn first_hidden(text: &str) -> Option<char> {
     None
 }
 
-/// `text` with every character outside ASCII replaced by its prototype in Unicode's
+/// `text` with its compatibility forms folded (NFKC, by the `unicode-normalization` crate:
+/// a circled `Ⓒ`, a full-width `Ｃ`, a superscript `²`, a Roman numeral `Ⅱ` are `C`, `C`,
+/// `2`, `II`), every character still outside ASCII replaced by its prototype in Unicode's
 /// confusables (UTS #39's skeleton, by the `unicode-security` crate), then composed again
 /// (NFC): a Cyrillic `Е` or `Ё` or a Greek `Ο` reads as the Latin `E`, `Ë` or `O` it
 /// looks like, while an accented Latin letter stays itself (`É`, other than `E`). ASCII
@@ -79,7 +81,7 @@ pub fn prototype(text: &str) -> String {
     use unicode_normalization::UnicodeNormalization;
     let mut out = String::with_capacity(text.len());
     let mut one = [0u8; 4];
-    for c in text.chars() {
+    for c in text.nfkc() {
         if c.is_ascii() {
             out.push(c);
         } else {
@@ -109,9 +111,10 @@ pub fn look_alike_note(text: &str) -> String {
 }
 
 /// Why `text`, a multiplier's symbol or caption (`5X`, `GAGNE 5 FOIS`), does not show its
-/// factor `times` alone, if it does not: a number in figures (read through look-alikes,
-/// [`prototype`]) other than `times` (`5X` on a multiplier by 2), or a numeral of another
-/// form (`⑤`, `Ⅴ`). A text without figures (`DOUBLE`) shows no other factor.
+/// factor `times` alone, if it does not: a number in figures (read through compatibility
+/// forms and look-alikes, [`prototype`]: `⑤` is 5) other than `times` (`5X` on a
+/// multiplier by 2), or a numeral that is no figure (a Roman `Ⅴ`). A text without figures
+/// (`DOUBLE`) shows no other factor.
 pub fn other_factor(text: &str, times: u64) -> Option<String> {
     let other = text.chars().find(|&c| {
         c.is_numeric()
@@ -266,6 +269,11 @@ mod tests {
         assert_eq!(prototype("EUR\u{39f}S"), "EUROS");
         assert_eq!(prototype("\u{ff25}URO"), "EURO");
         assert_eq!(prototype("C\u{41e}\u{406}N \u{399}"), "COIN I");
+        // Compatibility forms: circled, superscript, Roman numeral, mathematical bold.
+        assert_eq!(
+            prototype("\u{24b8}OFFRE X\u{b2} \u{2161} \u{1d403}"),
+            "COFFRE X2 II D"
+        );
         // ASCII stays as written; accents stay apart from their letters.
         assert_eq!(prototype("D1X 0R lI"), "D1X 0R lI");
         assert_eq!(prototype("D\u{c9}COR Z\u{c9}RO"), "D\u{c9}COR Z\u{c9}RO");
@@ -282,9 +290,10 @@ mod tests {
         assert_eq!(other_factor("5X", 2), Some("shows 5".to_string()));
         assert_eq!(other_factor("X10", 5), Some("shows 10".to_string()));
         assert_eq!(other_factor("\u{ff15}X", 2), Some("shows 5".to_string()));
+        assert_eq!(other_factor("\u{2464}X", 2), Some("shows 5".to_string()));
         assert_eq!(
-            other_factor("\u{2464}", 5),
-            Some("shows the numeral \u{2464}".to_string())
+            other_factor("\u{2164}X", 5),
+            Some("shows the numeral \u{2164}".to_string())
         );
         assert_eq!(first_currency_sign("FREE TICKET"), None);
         assert_eq!(first_currency_sign("100 \u{20ac} OR $"), Some('\u{20ac}'));
