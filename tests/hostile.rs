@@ -1160,6 +1160,45 @@ fn card_names_a_player_could_misread_are_refused() {
     assert_eq!(check_spec(t.path(), "one.toml", &one).0, Some(0));
 }
 
+/// An auto-win's or win-all's symbol and caption never read as an amount (the amounts it
+/// wins print beside it): a currency sign, a number in figures or a currency's word is
+/// refused at the surface's `specials`, saying what it shows.
+#[test]
+fn special_symbols_that_read_as_money_are_refused() {
+    let t = tempfile::tempdir().unwrap();
+    let double = std::fs::read_to_string(repo("game_specs/examples/double_montant.toml")).unwrap();
+    let sac = "{ symbol = \"SAC\", kind = \"win_all\", caption = \"GAGNE TOUT\" }";
+    for (file, to, said) in [
+        (
+            "sign.toml",
+            "{ symbol = \"SAC\", kind = \"win_all\", caption = \"GAGNE 5000 \u{20ac}\" }",
+            "\"GAGNE 5000 \u{20ac}\" shows a currency sign (\u{20ac})",
+        ),
+        (
+            "word.toml",
+            "{ symbol = \"MILLE EURO\", area = \"dm_sac\", kind = \"win_all\", caption = \"GAGNE TOUT\" }",
+            "\"MILLE EURO\" names a currency (\"EURO\")",
+        ),
+        (
+            "figures.toml",
+            "{ symbol = \"1000 EUROS\", area = \"dm_sac\", kind = \"win_all\", caption = \"GAGNE TOUT\" }",
+            "\"1000 EUROS\" shows a number (1)",
+        ),
+    ] {
+        let text = edit(&double, sac, to);
+        let (code, err) = check_spec(t.path(), file, &text);
+        assert_eq!(code, Some(2), "{err}");
+        assert_eq!(
+            err.lines().next().unwrap(),
+            format!(
+                "tirage: error: {}:{}: surfaces[0].specials: {said}: a special symbol and its caption say what it does, never an amount (the amounts it wins are printed beside it)",
+                t.path().join(file).display(),
+                line_of(&text, "specials = [")
+            )
+        );
+    }
+}
+
 /// A game's name is at most 80 characters and its legal reference at most 300 (accented
 /// letters count one each): one more is refused naming file, field, line and the count.
 #[test]

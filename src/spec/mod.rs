@@ -585,6 +585,7 @@ impl GameSpec {
             at.at(start, start.map_or(String::new(), |o| at.field_at(o)), msg)
         })?;
         check_items(&raw, &at)?;
+        check_special_texts(&raw, &at)?;
         check_caption_count(&raw, &at)?;
         let mut game = build_game(&raw, &at)?;
         game.show_items(&raw_items(&raw).collect::<Vec<_>>());
@@ -1525,6 +1526,43 @@ fn check_items(raw: &raw::RawSpec, at: &ErrorAt) -> Result<(), SpecError> {
         let key = reads_as(item);
         if let Some((k, c)) = raw.caption_entries().find(|(_, c)| reads_as(c) == key) {
             return bad(format!("item \"{item}\" reads as the caption of {k} (\"{}\"): a reader could not tell them apart", c.trim()));
+        }
+    }
+    Ok(())
+}
+
+/// Checks what a face prints of each special symbol (`specials`): an auto-win's or a
+/// win-all's symbol and caption read as no money (no currency sign, number in figures,
+/// currency's word or amount in words: the amounts it wins are printed beside it, and a
+/// `1000 EUROS` printed where amounts show would read as a prize); a multiplier's show no
+/// currency sign (its factor is checked by its style). Errors name the surface's
+/// `specials`.
+fn check_special_texts(raw: &raw::RawSpec, at: &ErrorAt) -> Result<(), SpecError> {
+    for (i, sf) in raw.surfaces.iter().enumerate() {
+        let Some(toml::Value::Array(specials)) = sf.get_ref().get("specials") else {
+            continue;
+        };
+        for sp in specials.iter().filter_map(toml::Value::as_table) {
+            let text = |k: &str| sp.get(k).and_then(toml::Value::as_str);
+            let multiplier = text("kind") == Some("multiplier");
+            for shown in [text("symbol"), text("caption")].into_iter().flatten() {
+                let why = if let Some(c) = crate::text::first_currency_sign(shown) {
+                    Some(format!("shows a currency sign ({c})"))
+                } else if multiplier {
+                    None
+                } else if let Some(c) = shown.chars().find(|c| c.is_numeric()) {
+                    Some(format!("shows a number ({c})"))
+                } else {
+                    amount_words::reads_as_money(shown)
+                };
+                if let Some(why) = why {
+                    return Err(at.at(
+                        Some(sf.span().start),
+                        format!("surfaces[{i}].specials"),
+                        format!("\"{shown}\" {why}: a special symbol and its caption say what it does, never an amount (the amounts it wins are printed beside it)"),
+                    ));
+                }
+            }
         }
     }
     Ok(())
