@@ -1112,8 +1112,9 @@ fn labels_that_read_the_same_are_refused() {
 }
 
 /// A card's names print on its inscription: two rank or suit names a player reads alike
-/// (`I0` and `10`, `C0EUR` and `COEUR`) and a rank named with another rank's figure (an
-/// ace named `11`) are refused at the list's field and line.
+/// (`I0` and `10`, `C0EUR` and `COEUR`), a rank named with another rank's figure (an ace
+/// named `11`) and two combinations printed under one name are refused at the field and
+/// line.
 #[test]
 fn card_names_a_player_could_misread_are_refused() {
     let t = tempfile::tempdir().unwrap();
@@ -1158,6 +1159,18 @@ fn card_names_a_player_could_misread_are_refused() {
     // An ace named in figures as 1 says its own rank.
     let one = edit(&mains, ranks, &ranks.replace("\"AS\"", "\"1\""));
     assert_eq!(check_spec(t.path(), "one.toml", &one).0, Some(0));
+    // Two combinations printed under one name: the later is refused.
+    let text = edit(&mains, "name = \"BRELAN\"", "name = \"Paire\"");
+    let (code, err) = check_spec(t.path(), "combination.toml", &text);
+    assert_eq!(code, Some(2), "{err}");
+    assert_eq!(
+        err.lines().next().unwrap(),
+        format!(
+            "tirage: error: {}:{}: surfaces[0].combinations[1].name: \"Paire\" reads as the name of the pair combination: each combination prints a name of its own",
+            t.path().join("combination.toml").display(),
+            line_of(&text, "combinations = [")
+        )
+    );
 }
 
 /// An auto-win's or win-all's symbol and caption never read as an amount (the amounts it

@@ -298,6 +298,8 @@ impl CardHands {
         );
         let mut kinds = if p.min_community == 0 { POCKET } else { 0 };
         let mut last: Option<(usize, &str)> = None;
+        // The names printed so far, as a player reads them, with the combination's kind.
+        let mut read_names: Vec<(String, &str)> = Vec::new();
         for (i, c) in p.combinations.iter().enumerate() {
             let field = format!("combinations[{i}]");
             let e = |sub: &str, m: String| err(&format!("{field}{sub}"), m);
@@ -389,6 +391,18 @@ impl CardHands {
             }
             let name = c.name.clone().unwrap_or_else(|| c.id.clone());
             printed(&name).map_err(|m| e(".name", m))?;
+            // A proof's note names the combination a zone wins with: one name, one kind.
+            let reads = crate::text::reading(name.trim());
+            if let Some((_, other)) = read_names.iter().find(|(r, _)| *r == reads) {
+                return Err(e(
+                    ".name",
+                    format!(
+                        "\"{}\" reads as the name of the {other} combination: each combination prints a name of its own",
+                        name.trim()
+                    ),
+                ));
+            }
+            read_names.push((reads, &c.kind));
             let id = features.add(
                 c.id.clone(),
                 FeatureKind::Winning,
