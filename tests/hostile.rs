@@ -319,6 +319,21 @@ fn line_of(text: &str, start: &str) -> usize {
     text.lines().position(|l| l.starts_with(start)).unwrap() + 1
 }
 
+/// Checks that `check` refuses spec `text`, written as `file` in `dir`, with exit 2 and a
+/// first line of error `said` at the line of `text` that starts with `start`.
+fn refused_at(dir: &Path, file: &str, text: &str, start: &str, said: &str) {
+    let (code, err) = check_spec(dir, file, text);
+    assert_eq!(code, Some(2), "{err}");
+    assert_eq!(
+        err.lines().next().unwrap(),
+        format!(
+            "tirage: error: {}:{}: {said}",
+            dir.join(file).display(),
+            line_of(text, start)
+        )
+    );
+}
+
 /// Bare decimals load wherever an amount is (a surface's `amounts`, `max`), and an amount
 /// error names the whole path of the field and the line it is on.
 #[test]
@@ -1022,17 +1037,7 @@ fn captions_in_look_alike_letters_are_refused_naming_the_letter() {
             "symbol_captions.\"12\": caption \"\u{415}LEVN\" of symbol \"12\" (its U+0415 reads as E), which reads as the caption \"ELEVN\" of symbol \"11\" (symbol_captions.\"11\"): a player could not tell them apart (case, spaces, _ - ., leading zeros, O for 0, I for 1 and look-alike letters of other scripts aside); write them so that they read differently",
         ),
     ] {
-        let (code, err) = check_spec(t.path(), file, text);
-        assert_eq!(code, Some(2), "{err}");
-        let first = err.lines().next().unwrap();
-        assert_eq!(
-            first,
-            format!(
-                "tirage: error: {}:{}: {said}",
-                t.path().join(file).display(),
-                line_of(text, start)
-            )
-        );
+        refused_at(t.path(), file, text, start, said);
     }
 }
 
@@ -1069,16 +1074,7 @@ fn multipliers_that_show_another_factor_are_refused() {
             "surfaces[3].multiplier.X10: \"X10\" shows 10, but it multiplies by 2: a multiplier's symbol shows its own factor or none",
         ),
     ] {
-        let (code, err) = check_spec(t.path(), file, &text);
-        assert_eq!(code, Some(2), "{err}");
-        assert_eq!(
-            err.lines().next().unwrap(),
-            format!(
-                "tirage: error: {}:{}: {said}",
-                t.path().join(file).display(),
-                line_of(&text, start)
-            )
-        );
+        refused_at(t.path(), file, &text, start, said);
     }
 }
 
@@ -1098,16 +1094,8 @@ fn labels_that_read_the_same_are_refused() {
         ),
     ] {
         let text = edit(&lingot, "bq_fruit = \"Jeu 3\"", to);
-        let (code, err) = check_spec(t.path(), file, &text);
-        assert_eq!(code, Some(2), "{err}");
-        assert_eq!(
-            err.lines().next().unwrap(),
-            format!(
-                "tirage: error: {}:{}: labels.bq_fruit: {said} reads as the label of bq_cerise: two panels or play areas printed with one name could not be told apart (case, spacing and look-alike letters aside)",
-                t.path().join(file).display(),
-                line_of(&text, "bq_fruit = ")
-            )
-        );
+        let said = format!("labels.bq_fruit: {said} reads as the label of bq_cerise: two panels or play areas printed with one name could not be told apart (case, spacing and look-alike letters aside)");
+        refused_at(t.path(), file, &text, "bq_fruit = ", &said);
     }
 }
 
@@ -1145,32 +1133,14 @@ fn card_names_a_player_could_misread_are_refused() {
         ),
     ] {
         let text = edit(&mains, from, &to);
-        let (code, err) = check_spec(t.path(), file, &text);
-        assert_eq!(code, Some(2), "{err}");
-        assert_eq!(
-            err.lines().next().unwrap(),
-            format!(
-                "tirage: error: {}:{}: {said}",
-                t.path().join(file).display(),
-                line_of(&text, start)
-            )
-        );
+        refused_at(t.path(), file, &text, start, said);
     }
     // An ace named in figures as 1 says its own rank.
     let one = edit(&mains, ranks, &ranks.replace("\"AS\"", "\"1\""));
     assert_eq!(check_spec(t.path(), "one.toml", &one).0, Some(0));
     // Two combinations printed under one name: the later is refused.
     let text = edit(&mains, "name = \"BRELAN\"", "name = \"Paire\"");
-    let (code, err) = check_spec(t.path(), "combination.toml", &text);
-    assert_eq!(code, Some(2), "{err}");
-    assert_eq!(
-        err.lines().next().unwrap(),
-        format!(
-            "tirage: error: {}:{}: surfaces[0].combinations[1].name: \"Paire\" reads as the name of the pair combination: each combination prints a name of its own",
-            t.path().join("combination.toml").display(),
-            line_of(&text, "combinations = [")
-        )
-    );
+    refused_at(t.path(), "combination.toml", &text, "combinations = [", "surfaces[0].combinations[1].name: \"Paire\" reads as the name of the pair combination: each combination prints a name of its own");
 }
 
 /// An auto-win's or win-all's symbol and caption never read as an amount (the amounts it
@@ -1199,16 +1169,8 @@ fn special_symbols_that_read_as_money_are_refused() {
         ),
     ] {
         let text = edit(&double, sac, to);
-        let (code, err) = check_spec(t.path(), file, &text);
-        assert_eq!(code, Some(2), "{err}");
-        assert_eq!(
-            err.lines().next().unwrap(),
-            format!(
-                "tirage: error: {}:{}: surfaces[0].specials: {said}: a special symbol and its caption say what it does, never an amount (the amounts it wins are printed beside it)",
-                t.path().join(file).display(),
-                line_of(&text, "specials = [")
-            )
-        );
+        let said = format!("surfaces[0].specials: {said}: a special symbol and its caption say what it does, never an amount (the amounts it wins are printed beside it)");
+        refused_at(t.path(), file, &text, "specials = [", &said);
     }
 }
 
