@@ -1475,14 +1475,7 @@ fn check_items(raw: &raw::RawSpec, at: &ErrorAt) -> Result<(), SpecError> {
             return bad(format!("{item:?}: an item is printed where a face shows an amount and written in every file: 1 to {MAX_TEXT} bytes, without a comma, a double quote, a line break, a control, invisible, text-direction or stray combining character, not beginning with = + - or @"));
         }
         // Printed where a face shows an amount, an item must not read as one.
-        let money = if let Some(c) = crate::text::first_currency_sign(item) {
-            Some(format!("shows a currency sign ({c})"))
-        } else if let Some(c) = item.chars().find(|c| c.is_numeric()) {
-            Some(format!("shows a number ({c})"))
-        } else {
-            amount_words::reads_as_money(item)
-        };
-        if let Some(why) = money {
+        if let Some(why) = money_in(item) {
             return bad(format!("item \"{item}\" {why}: an item is printed where a face shows an amount, so it says a prize that is not money without a number, a currency or an amount in words (\"FREE TICKET\", \"TICKET GRATUIT\")"));
         }
         if t.combined_only {
@@ -1531,6 +1524,19 @@ fn check_items(raw: &raw::RawSpec, at: &ErrorAt) -> Result<(), SpecError> {
     Ok(())
 }
 
+/// Why `text`, printed where a face shows amounts, could be read as money, if it could: a
+/// currency sign, a number in figures of any script, a currency's word or an amount in
+/// words ([`amount_words::reads_as_money`]).
+fn money_in(text: &str) -> Option<String> {
+    if let Some(c) = crate::text::first_currency_sign(text) {
+        Some(format!("shows a currency sign ({c})"))
+    } else if let Some(c) = text.chars().find(|c| c.is_numeric()) {
+        Some(format!("shows a number ({c})"))
+    } else {
+        amount_words::reads_as_money(text)
+    }
+}
+
 /// Checks what a face prints of each special symbol (`specials`): an auto-win's or a
 /// win-all's symbol and caption read as no money (no currency sign, number in figures,
 /// currency's word or amount in words: the amounts it wins are printed beside it, and a
@@ -1546,14 +1552,10 @@ fn check_special_texts(raw: &raw::RawSpec, at: &ErrorAt) -> Result<(), SpecError
             let text = |k: &str| sp.get(k).and_then(toml::Value::as_str);
             let multiplier = text("kind") == Some("multiplier");
             for shown in [text("symbol"), text("caption")].into_iter().flatten() {
-                let why = if let Some(c) = crate::text::first_currency_sign(shown) {
-                    Some(format!("shows a currency sign ({c})"))
-                } else if multiplier {
-                    None
-                } else if let Some(c) = shown.chars().find(|c| c.is_numeric()) {
-                    Some(format!("shows a number ({c})"))
-                } else {
-                    amount_words::reads_as_money(shown)
+                let why = match crate::text::first_currency_sign(shown) {
+                    Some(c) => Some(format!("shows a currency sign ({c})")),
+                    None if multiplier => None,
+                    None => money_in(shown),
                 };
                 if let Some(why) = why {
                     return Err(at.at(
