@@ -7,22 +7,33 @@
 //! letter of another script as the Latin letter it looks like.
 
 /// True when `c` does not show as itself where text is printed: a control character (C0,
-/// DEL, C1: Unicode category Cc); a format character (Cf: zero-width spaces and joiners,
+/// DEL, C1: Unicode category Cc); a line or paragraph separator (Zl, Zp: a line break); a
+/// format character (Cf: zero-width spaces and joiners,
 /// the byte order mark, text-direction marks, embeddings, overrides and isolates,
 /// interlinear annotations, number signs that span other characters); an enclosing mark
 /// (Me: a keycap or a circle drawn around the character before it); a character for
 /// private use or not assigned (Co, Cn, whose glyph depends on the font); or another
 /// default-ignorable code point, which renders as nothing (Unicode's
 /// `Default_Ignorable_Code_Point`, DerivedCoreProperties.txt, 15.1: the soft hyphen,
-/// variation selectors, Hangul fillers, tags). Categories by the `unicode-properties`
-/// crate.
+/// variation selectors, Hangul fillers, tags); or the braille blank, the object
+/// replacement or the replacement character (U+2800, U+FFFC, U+FFFD). Categories by the
+/// `unicode-properties` crate.
 pub fn hidden(c: char) -> bool {
     use unicode_properties::{GeneralCategory as G, UnicodeGeneralCategory};
     c.is_control()
         || matches!(
             c.general_category(),
-            G::Format | G::EnclosingMark | G::PrivateUse | G::Unassigned | G::Surrogate
+            G::Format
+                | G::EnclosingMark
+                | G::PrivateUse
+                | G::Unassigned
+                | G::Surrogate
+                | G::LineSeparator
+                | G::ParagraphSeparator
         )
+        // The braille blank prints nothing; the object replacement and replacement
+        // characters stand for what could not be shown.
+        || matches!(c, '\u{2800}' | '\u{FFFC}' | '\u{FFFD}')
         || matches!(
             c,
             '\u{00AD}'
@@ -68,15 +79,16 @@ pub fn first_hidden(text: &str) -> Option<char> {
     None
 }
 
-/// `text` with its compatibility forms folded (NFKC, by the `unicode-normalization` crate:
-/// a circled `Ⓒ`, a full-width `Ｃ`, a superscript `²`, a Roman numeral `Ⅱ` are `C`, `C`,
-/// `2`, `II`), every character still outside ASCII replaced by its prototype in Unicode's
-/// confusables (UTS #39's skeleton, by the `unicode-security` crate), then composed again
-/// (NFC): a Cyrillic `Е` or `Ё` or a Greek `Ο` reads as the Latin `E`, `Ë` or `O` it
-/// looks like, while an accented Latin letter stays itself (`É`, other than `E`). ASCII
-/// characters stay as they are, so that each comparison keeps its own reading of them
-/// (`0` and `O`); a look-alike of a capital I reads as `I`. Two texts whose prototypes
-/// are equal look alike to a reader.
+/// `text` as a reader tells it from another, whatever the script or the accents: its
+/// compatibility forms folded (NFKC, by the `unicode-normalization` crate: a circled `Ⓒ`,
+/// a full-width `Ｃ`, a superscript `²`, a Roman numeral `Ⅱ` are `C`, `C`, `2`, `II`), a
+/// Latin small capital read as its capital (`ᴇ` as `E`), every other character outside
+/// ASCII replaced by its prototype in Unicode's confusables (UTS #39's skeleton, by the
+/// `unicode-security` crate: a Cyrillic `Е` or a Greek `Ο` reads as the Latin `E` or `O`
+/// it looks like), and accents left out (`É`, `È`, `İ` read as `E`, `E`, `I`: `TRÈFLE`
+/// and `TREFLE` are one word to a reader). ASCII characters stay as they are, so that each
+/// comparison keeps its own reading of them (`0` and `O`); a look-alike of a capital I
+/// reads as `I`. Two texts whose prototypes are equal look alike to a reader.
 pub fn prototype(text: &str) -> String {
     use unicode_normalization::UnicodeNormalization;
     let mut out = String::with_capacity(text.len());
@@ -84,24 +96,71 @@ pub fn prototype(text: &str) -> String {
     for c in text.nfkc() {
         if c.is_ascii() {
             out.push(c);
+        } else if let Some(capital) = small_capital(c) {
+            out.push(capital);
         } else {
             let shown = c.encode_utf8(&mut one);
             let skeleton = unicode_security::confusable_detection::skeleton(shown);
             // The prototype of every capital I look-alike (Greek Ι, Cyrillic І) is a small
             // l; texts are compared in capitals, where it reads as I.
             let p: String = skeleton.collect();
-            out.push_str(if p == "l" { "I" } else { &p });
+            let bare: String = p
+                .nfd()
+                .filter(|&c| !unicode_normalization::char::is_combining_mark(c))
+                .collect();
+            out.push_str(if bare == "l" { "I" } else { &p });
         }
     }
-    out.nfc().collect()
+    // Accents apart, then left out: `É` reads as `E`, `İ` as `I`.
+    out.nfd()
+        .filter(|&c| !unicode_normalization::char::is_combining_mark(c))
+        .collect()
+}
+
+/// The capital letter a Latin small capital (`ᴇ`, U+1D07) prints like, if `c` is one.
+fn small_capital(c: char) -> Option<char> {
+    const SMALL: [(char, char); 25] = [
+        ('\u{1D00}', 'A'),
+        ('\u{0299}', 'B'),
+        ('\u{1D04}', 'C'),
+        ('\u{1D05}', 'D'),
+        ('\u{1D07}', 'E'),
+        ('\u{A730}', 'F'),
+        ('\u{0262}', 'G'),
+        ('\u{029C}', 'H'),
+        ('\u{026A}', 'I'),
+        ('\u{1D0A}', 'J'),
+        ('\u{1D0B}', 'K'),
+        ('\u{029F}', 'L'),
+        ('\u{1D0D}', 'M'),
+        ('\u{0274}', 'N'),
+        ('\u{1D0F}', 'O'),
+        ('\u{1D18}', 'P'),
+        ('\u{01EB}', 'Q'),
+        ('\u{0280}', 'R'),
+        ('\u{A731}', 'S'),
+        ('\u{1D1B}', 'T'),
+        ('\u{1D1C}', 'U'),
+        ('\u{1D20}', 'V'),
+        ('\u{1D21}', 'W'),
+        ('\u{028F}', 'Y'),
+        ('\u{1D22}', 'Z'),
+    ];
+    SMALL
+        .iter()
+        .find(|&&(s, _)| s == c)
+        .map(|&(_, capital)| capital)
 }
 
 /// Where `text` holds a letter of another script that reads as a Latin one: `" (its
 /// U+0415 reads as E)"`, naming the first such character, for an error that quotes a text
 /// which looks like another; empty when it holds none.
 pub fn look_alike_note(text: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    // An accented Latin letter is itself, not a look-alike (`É`).
+    let latin = |c: char| c.nfd().next().is_some_and(|b| b.is_ascii());
     text.chars()
-        .filter(|c| !c.is_ascii())
+        .filter(|&c| !c.is_ascii() && !latin(c))
         .find_map(|c| {
             let p = prototype(c.encode_utf8(&mut [0u8; 4]));
             let reads = p.chars().count() == 1 && p.is_ascii();
@@ -240,6 +299,11 @@ mod tests {
             '\u{e000}',
             '\u{10ffff}',
             '\u{378}', // Me, Co, Cn
+            '\u{2028}',
+            '\u{2029}',
+            '\u{2800}',
+            '\u{fffc}',
+            '\u{fffd}',
         ] {
             assert!(hidden(c), "U+{:04X}", u32::from(c));
         }
@@ -276,9 +340,14 @@ mod tests {
         );
         // ASCII stays as written; accents stay apart from their letters.
         assert_eq!(prototype("D1X 0R lI"), "D1X 0R lI");
-        assert_eq!(prototype("D\u{c9}COR Z\u{c9}RO"), "D\u{c9}COR Z\u{c9}RO");
-        assert_eq!(prototype("DE\u{301}COR"), "D\u{c9}COR");
-        assert_eq!(prototype("NO\u{401}L"), "NO\u{cb}L");
+        // Accents left out, composed or not; small capitals read as capitals.
+        assert_eq!(
+            prototype("D\u{c9}COR TR\u{c8}FLE M\u{130}LLE"),
+            "DECOR TREFLE MILLE"
+        );
+        assert_eq!(prototype("DE\u{301}COR"), "DECOR");
+        assert_eq!(prototype("NO\u{401}L"), "NOEL");
+        assert_eq!(prototype("\u{1d0d}\u{26a}\u{29f}\u{29f}\u{1d07}"), "MILLE");
         assert_eq!(
             look_alike_note("D\u{c9}CO D\u{415}UX"),
             " (its U+0415 reads as E)"

@@ -917,6 +917,13 @@ fn hidden_characters_in_names_labels_and_captions_are_refused_unprinted() {
             "200B",
         ),
         (
+            "separator_name.toml",
+            edit(&coq, "name = \"ASTRO", "name = \"AS\\u2028TRO"),
+            "game.name",
+            "name = ",
+            "2028",
+        ),
+        (
             "invisible_label.toml",
             edit(
                 &bingo,
@@ -1130,6 +1137,13 @@ fn card_names_a_player_could_misread_are_refused() {
             suits.replace("\"PIQUE\"", "\"C0EUR\""),
             "suit_names = ",
             "surfaces[0].suit_names: \"C0EUR\" reads as \"COEUR\": a player could not tell the two apart",
+        ),
+        (
+            "accent.toml",
+            suits,
+            suits.replace("\"PIQUE\"", "\"TR\u{c8}FLE\""),
+            "suit_names = ",
+            "surfaces[0].suit_names: \"TR\u{c8}FLE\" reads as \"TREFLE\": a player could not tell the two apart",
         ),
     ] {
         let text = edit(&mains, from, &to);
