@@ -191,11 +191,15 @@ pub fn other_factor(text: &str, times: u64) -> Option<String> {
         .map(|run| format!("shows {run}"))
 }
 
-/// The first currency sign of `text` (Unicode category Sc: `$`, `€`, `£`), if any.
+/// The first currency sign of `text` (Unicode category Sc: `$`, `€`, `£`) or picture of
+/// money (U+1F4B0 to U+1F4B8: a money bag, banknotes; U+1F911, a face with dollar signs),
+/// if any.
 pub fn first_currency_sign(text: &str) -> Option<char> {
     use unicode_properties::{GeneralCategory as G, UnicodeGeneralCategory};
-    text.chars()
-        .find(|c| c.general_category() == G::CurrencySymbol)
+    text.chars().find(|&c| {
+        c.general_category() == G::CurrencySymbol
+            || matches!(c, '\u{1F4B0}'..='\u{1F4B8}' | '\u{1F911}')
+    })
 }
 
 /// `text` as a player reads it, for telling two printed tokens apart: compatibility forms
@@ -367,5 +371,6 @@ mod tests {
         assert_eq!(first_currency_sign("FREE TICKET"), None);
         assert_eq!(first_currency_sign("100 \u{20ac} OR $"), Some('\u{20ac}'));
         assert_eq!(first_currency_sign("\u{a3}5"), Some('\u{a3}'));
+        assert_eq!(first_currency_sign("BON \u{1f4b0}"), Some('\u{1f4b0}'));
     }
 }

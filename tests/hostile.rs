@@ -1080,6 +1080,18 @@ fn multipliers_that_show_another_factor_are_refused() {
             "multiplier = ",
             "surfaces[3].multiplier.X10: \"X10\" shows 10, but it multiplies by 2: a multiplier's symbol shows its own factor or none",
         ),
+        (
+            "caption_words.toml",
+            edit(&chance, "caption = \"GAGNE 5 FOIS\"", "caption = \"GAGNE DIX FOIS\""),
+            "specials = [",
+            "surfaces[0].specials: \"GAGNE DIX FOIS\" says 10 in words, but \"5X\" multiplies by 5 (times = 5): a multiplier's symbol and caption show its own factor or none, and no money",
+        ),
+        (
+            "table_words.toml",
+            edit(&pharaon, "multiplier = { MASQUE = 2 }", "multiplier = { TEN = 2 }"),
+            "multiplier = ",
+            "surfaces[3].multiplier.TEN: \"TEN\" says 10 in words, but it multiplies by 2: a multiplier's symbol shows its own factor or none, and no money",
+        ),
     ] {
         refused_at(t.path(), file, &text, start, said);
     }
@@ -1149,6 +1161,10 @@ fn card_names_a_player_could_misread_are_refused() {
         let text = edit(&mains, from, &to);
         refused_at(t.path(), file, &text, start, said);
     }
+    // Ranks in words say their own, in either language: SEPT and HUIT swapped are refused.
+    let poker = std::fs::read_to_string(repo("game_specs/poker.toml")).unwrap();
+    let swapped = edit(&poker, "\"SEPT\", \"HUIT\"", "\"HUIT\", \"SEPT\"");
+    refused_at(t.path(), "words.toml", &swapped, "rank_names = ", "surfaces[0].rank_names: \"HUIT\" says 8 in words, but it names the 7: a rank named in words or figures says its own");
     // An ace named in figures as 1 says its own rank.
     let one = edit(&mains, ranks, &ranks.replace("\"AS\"", "\"1\""));
     assert_eq!(check_spec(t.path(), "one.toml", &one).0, Some(0));
@@ -1180,6 +1196,11 @@ fn special_symbols_that_read_as_money_are_refused() {
             "figures.toml",
             "{ symbol = \"1000 EUROS\", area = \"dm_sac\", kind = \"win_all\", caption = \"GAGNE TOUT\" }",
             "\"1000 EUROS\" shows a number (1)",
+        ),
+        (
+            "words.toml",
+            "{ symbol = \"SAC\", kind = \"win_all\", caption = \"GAGNE MILLE\" }",
+            "\"GAGNE MILLE\" says 1000 in words",
         ),
     ] {
         let text = edit(&double, sac, to);

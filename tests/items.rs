@@ -240,6 +240,14 @@ fn items_that_a_face_could_misread_are_refused() {
             "tiers[3].item (amount 2): item \"CENT\" reads as 100 in fr",
         ),
         (
+            edit(&ok, "item = \"FREE TICKET\"", "item = \"BON CINQUANTE\""),
+            "tiers[3].item (amount 2): item \"BON CINQUANTE\" says 50 in words",
+        ),
+        (
+            edit(&ok, "item = \"FREE TICKET\"", "item = \"FIFTY EUR\""),
+            "tiers[3].item (amount 2): item \"FIFTY EUR\" names a currency (\"EUR\")",
+        ),
+        (
             edit(&ok, "item = \"FREE TICKET\"", "item = \"FREE TICKET\"\ncombined_only = true"),
             "tiers[3].item (amount 2): a prize that is not money is won alone: it cannot be combined_only",
         ),
@@ -272,10 +280,9 @@ fn items_that_a_face_could_misread_are_refused() {
     );
 }
 
-/// A number's caption in number words says that number (`"03" = "SEVEN"` swapped with
-/// `"07" = "THREE"` would print 03 over seven), and no symbol's caption reads as an
-/// amount's (`"05" = "FIVE DOLLARS"` would print a prize under a spot number): each is
-/// refused naming the key, its line and what it reads as.
+/// A number's caption says that number alone (`"03" = "SEVEN"` swapped with `"07" =
+/// "THREE"` would print 03 over seven; `"05" = "FIVE DOLLARS"` a prize under a spot
+/// number): each is refused naming the key, its line and what it says.
 #[test]
 fn symbol_captions_that_say_another_number_or_an_amount_are_refused() {
     let t = tempfile::tempdir().unwrap();
@@ -287,23 +294,35 @@ fn symbol_captions_that_say_another_number_or_an_amount_are_refused() {
     );
     let prize = edit(&ok, "\"05\" = \"FIVE\"", "\"05\" = \"FIVE DOLLARS\"");
     let unclear = edit(&ok, "\"05\" = \"FIVE\"", "\"05\" = \"FIVE TWO\"");
+    let french = edit(&ok, "\"03\" = \"THREE\"", "\"03\" = \"SEPT\"");
+    let figures = edit(&ok, "\"03\" = \"THREE\"", "\"03\" = \"9\"");
     let line =
         |text: &str, start: &str| text.lines().position(|l| l.starts_with(start)).unwrap() + 1;
     for (text, start, want) in [
         (
             &swapped,
             "\"03\" = ",
-            "symbol_captions.\"03\": caption \"SEVEN\" of symbol \"03\" reads as 7, not 3: a number's caption in words says that number",
+            "symbol_captions.\"03\": caption \"SEVEN\" of symbol \"03\" says 7, not 3: a number's caption says that number alone",
         ),
         (
             &prize,
             "\"05\" = ",
-            "symbol_captions.\"05\": caption \"FIVE DOLLARS\" of symbol \"05\", which reads as the caption \"FIVE DOLLARS\" of the amount 5 (captions.\"5\"): a player could not tell them apart",
+            "symbol_captions.\"05\": caption \"FIVE DOLLARS\" of symbol \"05\" names a currency (\"DOLLARS\"): a number's caption says that number alone",
+        ),
+        (
+            &french,
+            "\"03\" = ",
+            "symbol_captions.\"03\": caption \"SEPT\" of symbol \"03\" says 7, not 3: a number's caption says that number alone",
+        ),
+        (
+            &figures,
+            "\"03\" = ",
+            "symbol_captions.\"03\": caption \"9\" of symbol \"03\" says 9, not 3: a number's caption says that number alone",
         ),
         (
             &unclear,
             "\"05\" = ",
-            "symbol_captions.\"05\": caption \"FIVE TWO\" of symbol \"05\" is made of number words but says no number: write 5 in words in the game's language (en)",
+            "symbol_captions.\"05\": caption \"FIVE TWO\" of symbol \"05\" says 2, not 5: a number's caption says that number alone",
         ),
     ] {
         let (code, _, err) = check_text(t.path(), text);

@@ -267,11 +267,10 @@ pub(super) fn currency(caption: &str, language: Language) -> Option<Currency> {
 /// letters and digits, read through their look-alikes ([`crate::text::prototype`]):
 /// `DOLLARS.` is `DOLLARS`.
 pub(super) fn reads_as_money(text: &str) -> Option<String> {
-    let plain: String = crate::text::prototype(text)
-        .chars()
-        .map(|c| if c.is_alphanumeric() { c } else { ' ' })
-        .collect();
-    let words: Vec<String> = plain.split_whitespace().map(str::to_uppercase).collect();
+    let words = plain_words(text);
+    if let Some(w) = words.iter().find(|w| MONEY_WORDS.contains(&w.as_str())) {
+        return Some(format!("names a currency (\"{w}\")"));
+    }
     for language in Language::ALL {
         if let Some(w) = words
             .iter()
@@ -284,6 +283,78 @@ pub(super) fn reads_as_money(text: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// Words that name money besides the currencies' units ([`Word::Unit`]): the ISO codes a
+/// ticket could print (`EUR`) and the slang of either language (`BALLES`, `BUCKS`).
+const MONEY_WORDS: [&str; 13] = [
+    "EUR", "USD", "GBP", "CHF", "CAD", "AUD", "JPY", "XOF", "XAF", "BALLE", "BALLES", "BUCK",
+    "BUCKS",
+];
+
+/// Words that say how many times (`DOUBLE` 2, `DÉCUPLE` 10), in either language, as
+/// [`plain_words`] writes them.
+const MULTIPLES: [(&str, u64); 7] = [
+    ("DOUBLE", 2),
+    ("TRIPLE", 3),
+    ("QUADRUPLE", 4),
+    ("QUINTUPLE", 5),
+    ("SEXTUPLE", 6),
+    ("DECUPLE", 10),
+    ("CENTUPLE", 100),
+];
+
+/// The words of `text` as a reader tells them: read through look-alikes and without
+/// accents ([`crate::text::prototype`]), in capitals, split at every character that is no
+/// letter or digit (`DIX-SEPT.` is `DIX SEPT`).
+fn plain_words(text: &str) -> Vec<String> {
+    crate::text::prototype(text)
+        .chars()
+        .map(|c| if c.is_alphanumeric() { c } else { ' ' })
+        .collect::<String>()
+        .split_whitespace()
+        .map(str::to_uppercase)
+        .collect()
+}
+
+/// The numbers `text` says in words, in either language proofs are written in, ascending,
+/// each once: every run of number words read as one number where it makes one (`GAGNE DIX
+/// FOIS` says 10, `CINQUANTE BALLES` 50, `DIX SEPT` 17), each of its number words alone
+/// where it does not (`DEUX TROIS` says 2 and 3), and the words of a multiple (`DOUBLE` 2).
+/// Figures are not words: `5X` says nothing here.
+pub(super) fn numbers_in_words(text: &str) -> Vec<u64> {
+    let words = plain_words(text);
+    let mut out: Vec<u64> = words
+        .iter()
+        .filter_map(|w| MULTIPLES.iter().find(|m| m.0 == w).map(|m| m.1))
+        .collect();
+    for language in Language::ALL {
+        let mut run: Vec<Word> = Vec::new();
+        let end_run = |run: &mut Vec<Word>, out: &mut Vec<u64>| {
+            match number(run, language) {
+                Some(n) => out.push(n),
+                None => out.extend(run.iter().filter_map(|w| match w {
+                    Word::Num(n) | Word::Scale(n) => Some(*n),
+                    _ => None,
+                })),
+            }
+            run.clear();
+        };
+        for w in &words {
+            match word(w, language) {
+                Some(x @ (Word::Num(_) | Word::Scale(_))) => run.push(x),
+                Some(Word::Join) if !run.is_empty() => {}
+                _ if !run.is_empty() => end_run(&mut run, &mut out),
+                _ => {}
+            }
+        }
+        if !run.is_empty() {
+            end_run(&mut run, &mut out);
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// The number `words` write (numbers and scales only), or `None` when they write none:
@@ -351,7 +422,7 @@ fn number(words: &[Word], language: Language) -> Option<u64> {
 
 #[cfg(test)]
 mod tests {
-    use super::{currency, read, Currency, Reading};
+    use super::{currency, numbers_in_words, read, Currency, Reading};
     use crate::language::Language::{En, Fr};
     use crate::money::Money;
 
@@ -424,6 +495,21 @@ mod tests {
 
     /// A caption with a word that is not of an amount is not read; one made only of such
     /// words that say no amount is unclear; a word of the other language is not a word.
+    #[test]
+    fn numbers_are_found_in_words_of_either_language() {
+        let said = |t: &str| numbers_in_words(t);
+        assert_eq!(said("GAGNE DIX FOIS"), [10]);
+        assert_eq!(said("GAGNE TEN TIMES"), [10]);
+        assert_eq!(said("CINQUANTE BALLES"), [50]);
+        assert_eq!(said("QUATRE-VINGT-DIX"), [90]);
+        assert_eq!(said("UN TICKET GRATUIT"), [1]);
+        assert_eq!(said("DEUX TROIS"), [2, 3]);
+        assert_eq!(said("D\u{c9}CUPLE"), [10]);
+        assert_eq!(said("M\u{130}LLE"), [1000]);
+        assert!(said("GAGNE 5 FOIS").is_empty());
+        assert!(said("FREE TICKET").is_empty());
+    }
+
     #[test]
     fn other_captions_are_left_unread_or_unclear() {
         for text in [

@@ -586,6 +586,7 @@ impl GameSpec {
         })?;
         check_items(&raw, &at)?;
         check_special_texts(&raw, &at)?;
+        check_rank_words(&raw, &at)?;
         check_caption_count(&raw, &at)?;
         let mut game = build_game(&raw, &at)?;
         game.show_items(&raw_items(&raw).collect::<Vec<_>>());
@@ -910,28 +911,15 @@ fn caption_symbols(raw: &raw::RawSpec, game: &mut Game, at: &ErrorAt) -> Result<
         if !printable_text(caption) {
             return bad(format!("{caption:?}: a caption is printed under its symbol and written in files: 1 to {MAX_TEXT} bytes, without a comma, a double quote, a line break, a control, invisible, text-direction or stray combining character, not beginning with = + - or @"));
         }
-        // A number's caption in number words says that number: `"03" = "SEVEN"` would
-        // print 03 over seven.
+        // A number's caption says that number, in words of either language or in figures,
+        // and no money: `"03" = "SEVEN"` would print 03 over seven.
         let number = symbol
             .parse::<u64>()
             .ok()
             .filter(|_| symbol.bytes().all(|b| b.is_ascii_digit()));
         if let Some(n) = number {
-            let language = raw
-                .game
-                .get_ref()
-                .language
-                .as_deref()
-                .and_then(Language::parse)
-                .unwrap_or_default();
-            match amount_words::read(caption, language) {
-                amount_words::Reading::Amount(said) if said != Money::units(n) => {
-                    return bad(format!("caption \"{caption}\" of symbol \"{symbol}\" reads as {said}, not {n}: a number's caption in words says that number"));
-                }
-                amount_words::Reading::Unclear => {
-                    return bad(format!("caption \"{caption}\" of symbol \"{symbol}\" is made of number words but says no number: write {n} in words in the game's language ({language})"));
-                }
-                _ => {}
+            if let Some(why) = number_caption_says(caption, n) {
+                return bad(format!("caption \"{caption}\" of symbol \"{symbol}\" {why}: a number's caption says that number alone"));
             }
         }
         captions.push((symbol.clone(), caption.to_string()));
@@ -956,6 +944,29 @@ fn caption_symbols(raw: &raw::RawSpec, game: &mut Game, at: &ErrorAt) -> Result<
         ));
     }
     Ok(())
+}
+
+/// What the caption of the number symbol `n` says besides `n`, if anything: money (a
+/// currency sign or word, [`amount_words::reads_as_money`]: `TROIS EUROS`), another number
+/// in figures (read through look-alikes: `9`, `９`) or in words of either language
+/// (`SEPT` under 03 in an English game; a leading `ZÉRO` aside).
+fn number_caption_says(caption: &str, n: u64) -> Option<String> {
+    if let Some(c) = crate::text::first_currency_sign(caption) {
+        return Some(format!("shows a currency sign ({c})"));
+    }
+    if let Some(why) = amount_words::reads_as_money(caption).filter(|w| w.starts_with("names")) {
+        return Some(why);
+    }
+    let figures = crate::text::prototype(caption)
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|run| run.parse::<u64>().ok())
+        .collect::<Vec<_>>();
+    let words = amount_words::numbers_in_words(caption);
+    figures
+        .into_iter()
+        .chain(words.into_iter().filter(|&k| k != 0))
+        .find(|&k| k != n)
+        .map(|k| format!("says {k}, not {n}"))
 }
 
 /// The fields of `[game]` ([`raw::RawGame`]).
@@ -1526,42 +1537,122 @@ fn check_items(raw: &raw::RawSpec, at: &ErrorAt) -> Result<(), SpecError> {
 
 /// Why `text`, printed where a face shows amounts, could be read as money, if it could: a
 /// currency sign, a number in figures of any script, a currency's word or an amount in
-/// words ([`amount_words::reads_as_money`]).
+/// words ([`amount_words::reads_as_money`]), or a number in words other than one
+/// (`BON CINQUANTE`, [`amount_words::numbers_in_words`]).
 fn money_in(text: &str) -> Option<String> {
     if let Some(c) = crate::text::first_currency_sign(text) {
         Some(format!("shows a currency sign ({c})"))
     } else if let Some(c) = text.chars().find(|c| c.is_numeric()) {
         Some(format!("shows a number ({c})"))
+    } else if let Some(why) = amount_words::reads_as_money(text) {
+        Some(why)
     } else {
-        amount_words::reads_as_money(text)
+        // One (`UN TICKET GRATUIT`) is an article; any other number may read as a prize.
+        amount_words::numbers_in_words(text)
+            .into_iter()
+            .find(|&n| n != 1)
+            .map(|n| format!("says {n} in words"))
     }
 }
 
-/// Checks what a face prints of each special symbol (`specials`): an auto-win's or a
-/// win-all's symbol and caption read as no money (no currency sign, number in figures,
-/// currency's word or amount in words: the amounts it wins are printed beside it, and a
-/// `1000 EUROS` printed where amounts show would read as a prize); a multiplier's show no
-/// currency sign (its factor is checked by its style). Errors name the surface's
-/// `specials`.
+/// Checks the rank names of card surfaces (`rank_names`, 2 to ace) against the numbers
+/// they say in words of either language: a rank named in words says its own (`SEPT` for
+/// the 7, `UN` at most for the ace, none for a jack, queen or king), so that swapped names
+/// never print one card as another. Their figures are their style's to check. Errors name
+/// the surface's `rank_names`.
+fn check_rank_words(raw: &raw::RawSpec, at: &ErrorAt) -> Result<(), SpecError> {
+    const RANKS: [&str; 13] = [
+        "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king", "ace",
+    ];
+    for (i, sf) in raw.surfaces.iter().enumerate() {
+        let Some(toml::Value::Array(names)) = sf.get_ref().get("rank_names") else {
+            continue;
+        };
+        for (r, name) in names
+            .iter()
+            .filter_map(toml::Value::as_str)
+            .enumerate()
+            .take(13)
+        {
+            let own = match r {
+                0..=8 => Some(r as u64 + 2),
+                12 => Some(1),
+                _ => None,
+            };
+            let said = amount_words::numbers_in_words(name);
+            if let Some(k) = said.into_iter().find(|&k| Some(k) != own) {
+                return Err(at.at(
+                    Some(sf.span().start),
+                    format!("surfaces[{i}].rank_names"),
+                    format!("\"{name}\" says {k} in words, but it names the {}: a rank named in words or figures says its own", RANKS[r]),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Why `text`, a multiplier's symbol or caption multiplying by `times`, says another
+/// factor in words (`GAGNE DIX FOIS` on a ×5, `DOUBLE` on a ×3), if it does: one
+/// (`UNE FOIS`) aside. Figures, and a missing or bad factor, are its style's to check.
+fn other_factor_in_words(text: &str, times: Option<i64>) -> Option<String> {
+    if times.is_none_or(|t| t < 2) {
+        return None;
+    }
+    let money = amount_words::reads_as_money(text).filter(|w| w.starts_with("names"));
+    money.or_else(|| {
+        amount_words::numbers_in_words(text)
+            .into_iter()
+            .find(|&n| n != 1 && Some(n as i64) != times)
+            .map(|n| format!("says {n} in words"))
+    })
+}
+
+/// Checks what a face prints of each special symbol (`specials`) and multiplier symbol
+/// (a match_symbols surface's `multiplier`): an auto-win's or a win-all's symbol and
+/// caption read as no money ([`money_in`]: the amounts it wins are printed beside it, and
+/// a `1000 EUROS` printed where amounts show would read as a prize); a multiplier's name
+/// no money and say no other factor in words ([`other_factor_in_words`]; its style checks
+/// the figures). Errors name the surface's `specials` or the multiplier symbol.
 fn check_special_texts(raw: &raw::RawSpec, at: &ErrorAt) -> Result<(), SpecError> {
     for (i, sf) in raw.surfaces.iter().enumerate() {
+        // A match_symbols surface's multiplier symbols, each with its factor.
+        if let Some(toml::Value::Table(factors)) = sf.get_ref().get("multiplier") {
+            for (symbol, f) in factors {
+                if let Some(why) = other_factor_in_words(symbol, f.as_integer()) {
+                    return Err(at.at(
+                        Some(sf.span().start),
+                        format!("surfaces[{i}].multiplier.{symbol}"),
+                        format!("\"{symbol}\" {why}, but it multiplies by {f}: a multiplier's symbol shows its own factor or none, and no money"),
+                    ));
+                }
+            }
+        }
         let Some(toml::Value::Array(specials)) = sf.get_ref().get("specials") else {
             continue;
         };
         for sp in specials.iter().filter_map(toml::Value::as_table) {
             let text = |k: &str| sp.get(k).and_then(toml::Value::as_str);
             let multiplier = text("kind") == Some("multiplier");
+            let times = sp.get("times").and_then(toml::Value::as_integer);
             for shown in [text("symbol"), text("caption")].into_iter().flatten() {
                 let why = match crate::text::first_currency_sign(shown) {
                     Some(c) => Some(format!("shows a currency sign ({c})")),
-                    None if multiplier => None,
+                    None if multiplier => other_factor_in_words(shown, times),
                     None => money_in(shown),
                 };
                 if let Some(why) = why {
+                    let message = match times {
+                        Some(t) if multiplier => format!(
+                            "\"{shown}\" {why}, but \"{}\" multiplies by {t} (times = {t}): a multiplier's symbol and caption show its own factor or none, and no money",
+                            text("symbol").unwrap_or_default()
+                        ),
+                        _ => format!("\"{shown}\" {why}: a special symbol and its caption say what it does, never an amount (the amounts it wins are printed beside it)"),
+                    };
                     return Err(at.at(
                         Some(sf.span().start),
                         format!("surfaces[{i}].specials"),
-                        format!("\"{shown}\" {why}: a special symbol and its caption say what it does, never an amount (the amounts it wins are printed beside it)"),
+                        message,
                     ));
                 }
             }
