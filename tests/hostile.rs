@@ -1111,9 +1111,10 @@ fn labels_that_read_the_same_are_refused() {
             "bq_fruit = \"J\u{435}u 2\"",
             "\"J\u{435}u 2\" (its U+0435 reads as e)",
         ),
+        ("zero.toml", "bq_fruit = \"Jeu 02.\"", "\"Jeu 02.\""),
     ] {
         let text = edit(&lingot, "bq_fruit = \"Jeu 3\"", to);
-        let said = format!("labels.bq_fruit: {said} reads as the label of bq_cerise: two panels or play areas printed with one name could not be told apart (case, spacing and look-alike letters aside)");
+        let said = format!("labels.bq_fruit: {said} reads as the label of bq_cerise: two panels or play areas printed with one name could not be told apart (case, spacing, punctuation, leading zeros, O for 0, I for 1 and look-alike letters aside)");
         refused_at(t.path(), file, &text, "bq_fruit = ", &said);
     }
 }

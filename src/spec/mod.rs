@@ -845,8 +845,9 @@ fn way_matches(way: &Way, wins: &[AreaWin]) -> bool {
 }
 
 /// `[labels]`, checked: every key is a panel or play area id of the game, every label a
-/// short line of text, and no two labels read the same ([`reads_as`]: a proof saying a
-/// ticket "wins in Jeu 2" must name one place). Errors name the key: an unknown id (listing
+/// short line of text, and no two labels read the same ([`crate::text::reading`]: a proof
+/// saying a ticket "wins in Jeu 2" must name one place; `Jeu I`, `Jeu 01` and `jeu 1.`
+/// read as `Jeu 1`). Errors name the key: an unknown id (listing
 /// the known ones), an empty or overlong label, one with a line break, one reading as an
 /// earlier label.
 fn labels(
@@ -866,9 +867,9 @@ fn labels(
     let mut read: BTreeMap<String, &str> = BTreeMap::new();
     for (k, v) in t.get_ref() {
         let bad = |m: String| at.at(Some(t.span().start), format!("labels.{k}"), m);
-        if let Some(other) = read.insert(reads_as(v), k) {
+        if let Some(other) = read.insert(crate::text::reading(v), k) {
             return Err(bad(format!(
-                "\"{}\"{} reads as the label of {other}: two panels or play areas printed with one name could not be told apart (case, spacing and look-alike letters aside)",
+                "\"{}\"{} reads as the label of {other}: two panels or play areas printed with one name could not be told apart (case, spacing, punctuation, leading zeros, O for 0, I for 1 and look-alike letters aside)",
                 v.trim(),
                 crate::text::look_alike_note(v)
             )));
