@@ -152,7 +152,7 @@ fn word(w: &str, language: Language) -> Option<Word> {
         },
         Language::En => match w {
             "ZERO" => Num(0),
-            "ONE" => Num(1),
+            "ONE" | "A" => Num(1),
             "TWO" => Num(2),
             "THREE" => Num(3),
             "FOUR" => Num(4),
@@ -479,6 +479,8 @@ mod tests {
             ("TWENTY-ONE DOLLARS", 2_100),
             ("ninety nine", 9_900),
             ("ONE HUNDRED DOLLARS", 10_000),
+            ("A HUNDRED DOLLARS", 10_000),
+            ("A THOUSAND", 100_000),
             ("HUNDRED", 10_000),
             ("ONE HUNDRED AND FIVE", 10_500),
             ("TWELVE HUNDRED", 120_000),
