@@ -1154,9 +1154,9 @@ fn card_names_a_player_could_misread_are_refused() {
         (
             "accent.toml",
             suits,
-            suits.replace("\"PIQUE\"", "\"TR\u{c8}FLE\""),
+            "suit_names = [\"BLEU\", \"VERT\", \"ROUGE\", \"R\u{d4}UGE\"]".to_string(),
             "suit_names = ",
-            "surfaces[0].suit_names: \"TR\u{c8}FLE\" reads as \"TREFLE\": a player could not tell the two apart",
+            "surfaces[0].suit_names: \"R\u{d4}UGE\" reads as \"ROUGE\": a player could not tell the two apart",
         ),
     ] {
         let text = edit(&mains, from, &to);
@@ -1166,6 +1166,16 @@ fn card_names_a_player_could_misread_are_refused() {
     let poker = std::fs::read_to_string(repo("game_specs/poker.toml")).unwrap();
     let swapped = edit(&poker, "\"SEPT\", \"HUIT\"", "\"HUIT\", \"SEPT\"");
     refused_at(t.path(), "words.toml", &swapped, "rank_names = ", "surfaces[0].rank_names: \"HUIT\" says 8 in words, but it names the 7: a rank named in words or figures says its own");
+    // Face cards and suits named in their own places: a queen named KING, clubs and
+    // spades swapped (the inscription would name a suit beside another's sign).
+    let faces = edit(&poker, "\"DAME\", \"ROI\"", "\"KING\", \"ROI\"");
+    refused_at(t.path(), "faces.toml", &faces, "rank_names = ", "surfaces[0].rank_names: \"KING\" names the king, but it stands for the queen: rank names are listed 2 to ace");
+    let suits = edit(
+        &poker,
+        "suit_names = [\"TREFLE\", \"CARREAU\", \"COEUR\", \"PIQUE\"]",
+        "suit_names = [\"PIQUE\", \"CARREAU\", \"COEUR\", \"TR\u{c8}FLE\"]",
+    );
+    refused_at(t.path(), "suits.toml", &suits, "suit_names = ", "surfaces[0].suit_names: \"PIQUE\" names spades, but it stands for clubs: suit names are listed clubs, diamonds, hearts, spades (c d h s), so that each card's inscription names the suit its sign shows");
     // An ace named in figures as 1 says its own rank.
     let one = edit(&mains, ranks, &ranks.replace("\"AS\"", "\"1\""));
     assert_eq!(check_spec(t.path(), "one.toml", &one).0, Some(0));

@@ -307,7 +307,7 @@ const MULTIPLES: [(&str, u64); 7] = [
 /// The words of `text` as a reader tells them: read through look-alikes and without
 /// accents ([`crate::text::prototype`]), in capitals, split at every character that is no
 /// letter or digit (`DIX-SEPT.` is `DIX SEPT`).
-fn plain_words(text: &str) -> Vec<String> {
+pub(super) fn plain_words(text: &str) -> Vec<String> {
     crate::text::prototype(text)
         .chars()
         .map(|c| if c.is_alphanumeric() { c } else { ' ' })

@@ -1556,11 +1556,13 @@ fn money_in(text: &str) -> Option<String> {
     }
 }
 
-/// Checks the rank names of card surfaces (`rank_names`, 2 to ace) against the numbers
-/// they say in words of either language: a rank named in words says its own (`SEPT` for
-/// the 7, `UN` at most for the ace, none for a jack, queen or king), so that swapped names
-/// never print one card as another. Their figures are their style's to check. Errors name
-/// the surface's `rank_names`.
+/// Checks the card names of card surfaces against what their words say, in either
+/// language: a rank name (`rank_names`, 2 to ace) says its own number (`SEPT` for the 7,
+/// `UN` at most for the ace, none for a jack, queen or king) and names its own face card
+/// (`VALET` or `JACK` the jack), and a suit name (`suit_names`, c d h s) its own suit
+/// (`PIQUE` or `SPADES` the spades), so that swapped names never print one card as
+/// another, nor a suit's name beside another suit's sign. Figures are their style's to
+/// check. Errors name the surface's `rank_names` or `suit_names`.
 fn check_rank_words(raw: &raw::RawSpec, at: &ErrorAt) -> Result<(), SpecError> {
     const RANKS: [&str; 13] = [
         "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king", "ace",
@@ -1588,9 +1590,78 @@ fn check_rank_words(raw: &raw::RawSpec, at: &ErrorAt) -> Result<(), SpecError> {
                     format!("\"{name}\" says {k} in words, but it names the {}: a rank named in words or figures says its own", RANKS[r]),
                 ));
             }
+            if let Some(other) = card_word(name, &FACES).filter(|&k| k != r) {
+                return Err(at.at(
+                    Some(sf.span().start),
+                    format!("surfaces[{i}].rank_names"),
+                    format!("\"{name}\" names the {}, but it stands for the {}: rank names are listed 2 to ace", RANKS[other], RANKS[r]),
+                ));
+            }
+        }
+        let Some(toml::Value::Array(suits)) = sf.get_ref().get("suit_names") else {
+            continue;
+        };
+        for (k, name) in suits
+            .iter()
+            .filter_map(toml::Value::as_str)
+            .enumerate()
+            .take(4)
+        {
+            if let Some(other) = card_word(name, &SUITS).filter(|&o| o != k) {
+                return Err(at.at(
+                    Some(sf.span().start),
+                    format!("surfaces[{i}].suit_names"),
+                    format!("\"{name}\" names {}, but it stands for {}: suit names are listed clubs, diamonds, hearts, spades (c d h s), so that each card's inscription names the suit its sign shows", SUIT_NAMES[other], SUIT_NAMES[k]),
+                ));
+            }
         }
     }
     Ok(())
+}
+
+/// The face cards' words in French and English, with the index of their rank in
+/// `rank_names` (2 to ace).
+const FACES: [(&str, usize); 8] = [
+    ("VALET", 9),
+    ("JACK", 9),
+    ("DAME", 10),
+    ("QUEEN", 10),
+    ("ROI", 11),
+    ("KING", 11),
+    ("AS", 12),
+    ("ACE", 12),
+];
+
+/// The suits' words in French and English, with the index of their suit in `suit_names`
+/// (c d h s).
+const SUITS: [(&str, usize); 16] = [
+    ("TREFLE", 0),
+    ("TREFLES", 0),
+    ("CLUB", 0),
+    ("CLUBS", 0),
+    ("CARREAU", 1),
+    ("CARREAUX", 1),
+    ("DIAMOND", 1),
+    ("DIAMONDS", 1),
+    ("COEUR", 2),
+    ("COEURS", 2),
+    ("HEART", 2),
+    ("HEARTS", 2),
+    ("PIQUE", 3),
+    ("PIQUES", 3),
+    ("SPADE", 3),
+    ("SPADES", 3),
+];
+
+/// The suits, by their index in `suit_names`.
+const SUIT_NAMES: [&str; 4] = ["clubs", "diamonds", "hearts", "spades"];
+
+/// The index a word of `name` names in `words` (read through look-alikes and without
+/// accents: `TRÈFLE` is `TREFLE`, `CŒUR` is `COEUR`), if one does.
+fn card_word(name: &str, words: &[(&str, usize)]) -> Option<usize> {
+    amount_words::plain_words(name)
+        .iter()
+        .find_map(|w| words.iter().find(|(k, _)| k == w).map(|&(_, i)| i))
 }
 
 /// Why `text`, a multiplier's symbol or caption multiplying by `times`, says another
