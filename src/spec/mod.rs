@@ -586,7 +586,7 @@ impl GameSpec {
         })?;
         check_items(&raw, &at)?;
         check_special_texts(&raw, &at)?;
-        check_rank_words(&raw, &at)?;
+        check_card_words(&raw, &at)?;
         check_caption_count(&raw, &at)?;
         let mut game = build_game(&raw, &at)?;
         game.show_items(&raw_items(&raw).collect::<Vec<_>>());
@@ -1563,20 +1563,13 @@ fn money_in(text: &str) -> Option<String> {
 /// (`PIQUE` or `SPADES` the spades), so that swapped names never print one card as
 /// another, nor a suit's name beside another suit's sign. Figures are their style's to
 /// check. Errors name the surface's `rank_names` or `suit_names`.
-fn check_rank_words(raw: &raw::RawSpec, at: &ErrorAt) -> Result<(), SpecError> {
+fn check_card_words(raw: &raw::RawSpec, at: &ErrorAt) -> Result<(), SpecError> {
     const RANKS: [&str; 13] = [
         "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king", "ace",
     ];
     for (i, sf) in raw.surfaces.iter().enumerate() {
-        let Some(toml::Value::Array(names)) = sf.get_ref().get("rank_names") else {
-            continue;
-        };
-        for (r, name) in names
-            .iter()
-            .filter_map(toml::Value::as_str)
-            .enumerate()
-            .take(13)
-        {
+        let names: Vec<&str> = strings(sf.get_ref(), "rank_names");
+        for (r, name) in names.into_iter().enumerate().take(13) {
             let own = match r {
                 0..=8 => Some(r as u64 + 2),
                 12 => Some(1),
@@ -1598,15 +1591,8 @@ fn check_rank_words(raw: &raw::RawSpec, at: &ErrorAt) -> Result<(), SpecError> {
                 ));
             }
         }
-        let Some(toml::Value::Array(suits)) = sf.get_ref().get("suit_names") else {
-            continue;
-        };
-        for (k, name) in suits
-            .iter()
-            .filter_map(toml::Value::as_str)
-            .enumerate()
-            .take(4)
-        {
+        let suits: Vec<&str> = strings(sf.get_ref(), "suit_names");
+        for (k, name) in suits.into_iter().enumerate().take(4) {
             if let Some(other) = card_word(name, &SUITS).filter(|&o| o != k) {
                 return Err(at.at(
                     Some(sf.span().start),
@@ -1617,6 +1603,14 @@ fn check_rank_words(raw: &raw::RawSpec, at: &ErrorAt) -> Result<(), SpecError> {
         }
     }
     Ok(())
+}
+
+/// The strings of the array `key` of `table`, in order (none when it has no such array).
+fn strings<'a>(table: &'a toml::Table, key: &str) -> Vec<&'a str> {
+    match table.get(key) {
+        Some(toml::Value::Array(a)) => a.iter().filter_map(toml::Value::as_str).collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// The face cards' words in French and English, with the index of their rank in
