@@ -187,7 +187,7 @@ pub fn other_factor(text: &str, times: u64) -> Option<String> {
     prototype(text)
         .split(|c: char| !c.is_ascii_digit())
         .filter(|run| !run.is_empty())
-        .find(|run| run.trim_start_matches('0').parse::<u64>().ok() != Some(times))
+        .find(|run| run.parse::<u64>().ok() != Some(times))
         .map(|run| format!("shows {run}"))
 }
 
