@@ -6,6 +6,7 @@
 //!   ticket of 1000 or more per pack and one top prize per carton of 20 packs;
 //! - `faces/coq`: synthesize + evaluate, per ticket (every style: `benches/styles.rs`);
 //! - `codes/coq`: validation codes (FF1, AES-256), a pack at a time, per ticket;
+//! - `serials/coq`: a ticket's serial and its Luhn digit, a pack at a time, per ticket;
 //! - `claims/hash`: a ticket's claim (SHA-256 of serial and code), per ticket;
 //!   `claims/sort_block`: the claims of a whole block put in file order, per row;
 //!   `claims/rows`: a row of `validation.csv` rendered, per row;
@@ -34,6 +35,7 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
 use tirage::alloc::{allocate, allocate_packs};
+use tirage::block::serial::{self, PackSerials};
 use tirage::crypto::rng::Seed;
 use tirage::crypto::validation::{ValidationKey, Validator};
 use tirage::generate::{place, BlockPlan};
@@ -108,6 +110,22 @@ fn parts(c: &mut Criterion) {
             for first in (0..n).step_by(pack) {
                 validator.codes(1, first as u32, &mut codes);
                 x ^= codes[0];
+            }
+            x
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("serials");
+    g.throughput(Throughput::Elements(n as u64));
+    g.bench_function("coq", |b| {
+        b.iter(|| {
+            let mut x = 0u8;
+            for pack in 1..=(n / pack) as u32 {
+                let serials = PackSerials::new(s.game_code, s.emission, 1, pack, s.pack_size);
+                for position in 1..=s.pack_size {
+                    x ^= serials.at(position)[serial::LEN - 1];
+                }
             }
             x
         })

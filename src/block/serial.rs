@@ -141,23 +141,27 @@ impl PackSerials {
     }
 
     /// The serial of position `position` (1-based, below 10 to the power of the position's
-    /// digits) in the pack; equal to [`serial`].
+    /// digits) in the pack; equal to [`serial`]. The position's digits are written and
+    /// added to the Luhn sum in one pass from the right, where the doubled digits are the
+    /// first, third, … (the check digit's place follows them).
     pub fn at(&self, position: u32) -> [u8; LEN] {
         let mut s = self.digits;
-        let mut v = position;
+        let (mut v, mut sum, mut doubled) = (position, self.partial, true);
         for k in (self.from..LEN - 1).rev() {
-            s[k] = b'0' + (v % 10) as u8;
+            let d = (v % 10) as u8;
             v /= 10;
+            s[k] = b'0' + d;
+            sum += u32::from(if doubled { DOUBLED[d as usize] } else { d });
+            doubled = !doubled;
         }
         debug_assert_eq!(v, 0, "position wider than its field");
-        let sum = self.partial
-            + (self.from..LEN - 1)
-                .map(|i| luhn_term(i, s[i]))
-                .sum::<u32>();
         s[LEN - 1] = b'0' + ((10 - sum % 10) % 10) as u8;
         s
     }
 }
+
+/// A digit's Luhn term where it is doubled: 2d, less 9 when that is above 9.
+const DOUBLED: [u8; 10] = [0, 2, 4, 6, 8, 1, 3, 5, 7, 9];
 
 #[cfg(test)]
 mod tests {
