@@ -254,9 +254,23 @@ fn a_signature_checked_against_another_key_says_it_does_not_match() {
         .lines()
         .find(|l| l.starts_with("held against: "))
         .unwrap();
+    // The pinned key's signature holds: the verdict says what is wrong, the key given.
     assert!(
-        held.starts_with(&format!("held against: NOT AUTHENTICATED: the signature was checked and does not match key {other_id}; ")),
+        held.starts_with(&format!("held against: NOT AUTHENTICATED: the key given (--signer, key {other_id}) is not the operator's key the reference spec pins; ")),
         "{held}"
+    );
+    let (_, a) = json(
+        &b,
+        &[
+            "--signer",
+            other.to_str().unwrap(),
+            "--spec",
+            pinned.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(
+        (&a["mismatched_key"], &a["signer_not_pinned"]),
+        (&serde_json::json!(other_id), &serde_json::json!(true))
     );
     assert!(!text.contains("signed by key RW"), "{text}");
     // A party's bundle: its lines say the same.

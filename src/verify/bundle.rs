@@ -112,6 +112,9 @@ impl BundleReport {
         let a = &self.report.authenticated;
         match (&a.signer, &a.mismatched_key) {
             (Some(_), _) => {}
+            (None, Some(id)) if a.signer_not_pinned => s.push_str(&format!(
+                "; NOT AUTHENTICATED: the key given (--signer, key {id}) is not the operator's key the reference spec pins"
+            )),
             (None, Some(id)) => s.push_str(&format!(
                 "; NOT AUTHENTICATED: the signature was checked and does not match key {id}"
             )),
@@ -143,6 +146,9 @@ impl BundleReport {
         match (&a.signer, &a.mismatched_key) {
             (Some(k), _) => s.push_str(&format!(
                 "signed: SHA256SUMS.minisig is the signature of SHA256SUMS by key {k} (--signer)\n"
+            )),
+            (None, Some(id)) if a.signer_not_pinned => s.push_str(&format!(
+                "signed: not checked against the key given (--signer, key {id}): it is not the operator's key the reference spec pins\n"
             )),
             (None, Some(id)) => s.push_str(&format!(
                 "signed: SHA256SUMS.minisig was checked and does not match key {id}\n"
@@ -401,6 +407,7 @@ fn authenticated(
         unsigned: signed.unsigned,
         signer: signed.signer,
         mismatched_key: signed.mismatched_key,
+        signer_not_pinned: signature::pinned_mismatch(opts).is_some(),
         vouched: signed.vouched,
         test_seed: m.is_some_and(Manifest::is_test_block),
         reference_spec: opts.reference.map(|r| r.sha256.clone()),

@@ -349,6 +349,7 @@ fn authenticated(block: &Block, found: &Found, expect_kind: Option<Kind>) -> Aut
         signature_rejected: keyed && found.signer.is_none(),
         vouched: found.vouched.clone(),
         mismatched_key: found.mismatched_key.clone(),
+        signer_not_pinned: signature::pinned_mismatch(block.opts).is_some(),
         unsigned: found.unsigned,
         test_seed: found.test_seed,
         specimen: expect_kind == Some(Kind::Specimen),

@@ -433,6 +433,10 @@ pub struct Authenticated {
     /// match: the `--signer` key (also when the reference spec pins another key), else the
     /// pinned key; `None` when the signature holds, was not checked, or could not be read.
     pub mismatched_key: Option<String>,
+    /// True when the key given (`--signer`) is not the operator's key the reference spec
+    /// pins (`[signing] public_key`): no key vouches for the block, whatever the pinned
+    /// key's signature says, and [`Authenticated::mismatched_key`] is the key given.
+    pub signer_not_pinned: bool,
     /// Hex SHA-256 of the reference spec the block's copy was held against (`--spec`);
     /// `None`: only the block's own copy was read.
     pub reference_spec: Option<String>,
@@ -480,6 +484,9 @@ impl Authenticated {
                     .unwrap_or("a block it does not name")
             ),
             None => match &self.mismatched_key {
+                Some(id) if self.signer_not_pinned => format!(
+                    "NOT AUTHENTICATED: the key given (--signer, key {id}) is not the operator's key the reference spec pins"
+                ),
                 Some(id) => format!(
                     "NOT AUTHENTICATED: the signature was checked and does not match key {id}"
                 ),
