@@ -188,7 +188,7 @@ fn one_bad_sha256sums_line_is_the_only_finding() {
             format!(
                 "          SHA256SUMS: line 6 is not in the canonical form: {bad:?} (expected 64 lowercase hex digits, two spaces, a file name, a line feed)"
             ),
-            "PASS    manifest           manifest.json parses; its file sizes, digests, counts and totals agree with the files and the spec".to_string(),
+            "PASS    manifest           manifest.json parses; its file sizes, digests, counts and totals agree with the files and the spec, and the folder's name gives no other block number".to_string(),
         ],
         "{out}"
     );
@@ -867,6 +867,53 @@ fn manifest_numbers_beyond_a_block_are_findings_not_panics() {
         let (code, out) = verify_out(&b);
         assert_eq!(code, Some(1), "{out}");
         assert!(out.contains(finding), "{out}");
+    }
+}
+
+/// A block whose folder's name gives another block number is a finding, signed or not:
+/// block 1 copied to `block-003` or `coq.3` would be filed, printed and claimed as that
+/// block. A name with no number, or the block's own, is none.
+#[test]
+fn a_folder_named_for_another_block_is_a_finding_unsigned_too() {
+    let t = tempfile::tempdir().unwrap();
+    let b = block(t.path(), "block-001");
+    let verify = |dir: &Path| {
+        let o = tirage()
+            .args(["verify", "--no-audit", "--unauthenticated"])
+            .arg(dir)
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+        )
+    };
+    assert_eq!(verify(&b).0, Some(0));
+    for (name, finding) in [
+        ("block-003", Some("block-003")),
+        ("coq.3", Some("coq.3")),
+        ("block-0001", None),
+        ("latest", None),
+    ] {
+        let copy = t.path().join(name);
+        let status = std::process::Command::new("cp")
+            .arg("-a")
+            .arg(&b)
+            .arg(&copy)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let (code, out) = verify(&copy);
+        match finding {
+            Some(n) => {
+                assert_eq!(code, Some(1), "{out}");
+                assert!(
+                    out.contains(&format!("the folder is named {n}, the manifest says block 1: a block is filed, printed and claimed under its own number")),
+                    "{out}"
+                );
+            }
+            None => assert_eq!(code, Some(0), "{name}: {out}"),
+        }
     }
 }
 

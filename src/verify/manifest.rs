@@ -1,5 +1,6 @@
 //! The manifest against the spec: what it says of the game, the block and the files, and
-//! what it derives from its own counts; and the block's number for its kind.
+//! what it derives from its own counts; the block's number against its folder's name and
+//! its kind.
 
 use super::tickets::Expect;
 use super::{add, Block, CheckId, Checks, Found, Procedure};
@@ -9,7 +10,8 @@ use crate::money::Money;
 use crate::output::manifest::Manifest;
 use crate::spec::GameSpec;
 
-/// The manifest describes the block the spec makes ([`CheckId::Manifest`]).
+/// The manifest describes the block the spec makes, and the folder's name gives no other
+/// block number ([`CheckId::Manifest`]).
 pub(super) struct Describes;
 
 impl Procedure for Describes {
@@ -20,6 +22,20 @@ impl Procedure for Describes {
     fn run(&self, block: &Block, found: &mut Found) {
         if let (Some(m), Some(spec)) = (&block.manifest, &block.spec) {
             check_manifest(m, spec, &mut found.checks);
+        }
+        if let Some(m) = &block.manifest {
+            let production = m.kind == Kind::Production;
+            if let Some(n) = super::signature::misnamed_folder(block.dir, m.block, production) {
+                add(
+                    &mut found.checks,
+                    CheckId::Manifest,
+                    None,
+                    format!(
+                        "the folder is named {n}, the manifest says block {}: a block is filed, printed and claimed under its own number",
+                        m.block
+                    ),
+                );
+            }
         }
     }
 }

@@ -69,7 +69,7 @@ impl CheckId {
         match self {
             CheckId::Signature => "SHA256SUMS.minisig is a valid minisign signature of SHA256SUMS by the signer's key (--signer), so every digest below is the signer's",
             CheckId::Sha256sums => "SHA256SUMS lists tickets.csv, tickets.bin, validation.csv (each as delivered: in clear or .age), spec.toml and manifest.json, and each file's SHA-256 matches",
-            CheckId::Manifest => "manifest.json parses; its file sizes, digests, counts and totals agree with the files and the spec",
+            CheckId::Manifest => "manifest.json parses; its file sizes, digests, counts and totals agree with the files and the spec, and the folder's name gives no other block number",
             CheckId::Spec => "the block's spec.toml loads and validates (and, if a reference spec is given, every field has the reference's value: comments, spacing and order aside)",
             CheckId::PrintHeader => "tickets.bin's header is exactly the one the spec and block number give",
             CheckId::CsvHeader => "tickets.csv's header row is exactly the documented column list",

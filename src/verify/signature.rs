@@ -187,8 +187,22 @@ fn vouched_mismatches(v: &Vouched, manifest: Option<&Manifest>, dir: &Path) -> V
             ));
         }
     }
-    // The folder as named on the command line and as it really is (a symbolic link named
-    // block-002 to block 1's folder is block 2 to whoever reads the name): each binds.
+    let production = v.kind == crate::block::Kind::Production.name();
+    if let Some(n) = misnamed_folder(dir, v.block, production) {
+        out.push(format!(
+            "the folder is named {n}, the signature vouches for block {}: a signed block passes for no other",
+            v.block
+        ));
+    }
+    out
+}
+
+/// The name of folder `dir` when it gives a block number other than `block`
+/// ([`folder_number`]), as named on the command line or as it really is (a symbolic link
+/// named `block-002` to block 1's folder is block 2 to whoever reads the name): each binds.
+/// A production block's folder binds in every numbered form; a deck's or a specimen's only
+/// as `block-NNN` (`deck-2` is a QA deck, not block 2). `None` when no name disagrees.
+pub(super) fn misnamed_folder(dir: &Path, block: u32, production: bool) -> Option<String> {
     let given = dir.components().next_back().and_then(|c| match c {
         std::path::Component::Normal(n) => Some(n.to_string_lossy().into_owned()),
         _ => None,
@@ -196,25 +210,13 @@ fn vouched_mismatches(v: &Vouched, manifest: Option<&Manifest>, dir: &Path) -> V
     let real = std::fs::canonicalize(dir)
         .ok()
         .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()));
-    // A deck's folder is named freely (`deck-2` is a QA deck, not block 2): only the
-    // `block-NNN` form binds it.
-    let production = v.kind == crate::block::Kind::Production.name();
     let mut names: Vec<String> = given.into_iter().chain(real).collect();
     names.dedup();
-    for name in names {
-        let named = folder_number(&name)
-            .filter(|(n, _)| production || n.to_ascii_lowercase().starts_with("block"));
-        if let Some((n, number)) = named {
-            if number != v.block {
-                out.push(format!(
-                    "the folder is named {n}, the signature vouches for block {}: a signed block passes for no other",
-                    v.block
-                ));
-                break;
-            }
-        }
-    }
-    out
+    names.into_iter().find(|name| {
+        folder_number(name)
+            .filter(|(n, _)| production || n.to_ascii_lowercase().starts_with("block"))
+            .is_some_and(|(_, number)| number != block)
+    })
 }
 
 /// The block number a folder's name gives, with the name: its last digits, one to four of
