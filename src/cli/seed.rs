@@ -280,12 +280,14 @@ pub(super) fn load_signer(path: Option<&Path>) -> Result<Option<tirage::crypto::
 }
 
 /// Reads a secret file of 64 hex digits (a seed, a share or a validation key); warns when
-/// others can read it ([`warn_if_open`]).
+/// others can read it ([`warn_if_open`]), once it is known to hold one: a file of another
+/// kind given by mistake (a spec) is refused without advice to lock it up.
 pub(super) fn read_secret(path: &Path, what: &str) -> Result<Seed> {
-    warn_if_open(path, what);
     let text = zeroize::Zeroizing::new(read_small(path, what)?);
-    Seed::from_hex(&text)
-        .with_context(|| format!("{what} {}", tirage::crypto::secret_file_name(path)))
+    let seed = Seed::from_hex(&text)
+        .with_context(|| format!("{what} {}", tirage::crypto::secret_file_name(path)))?;
+    warn_if_open(path, what);
+    Ok(seed)
 }
 
 /// Reads a published commitments file: one commitment line per party (`tirage seed
