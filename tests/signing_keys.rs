@@ -96,18 +96,72 @@ fn a_key_of_the_wrong_kind_or_without_its_password_is_said_plainly() {
         )
     );
     assert_eq!(generate(&enc, Some("right horse battery")).0, Some(0));
+    // A secret of any kind given to check with is named for what it is, never quoted.
+    std::fs::write(k("seed"), format!("{}\n", "3c".repeat(32))).unwrap();
+    std::fs::write(
+        k("age.txt"),
+        "# created: 2026-12-01\nAGE-SECRET-KEY-1QYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQS2E5KJ3\n",
+    )
+    .unwrap();
+    for (file, what) in [
+        ("op.key", "a minisign secret key (KEY.key)"),
+        ("enc.key", "a minisign secret key (KEY.key)"),
+        (
+            "seed",
+            "64 hexadecimal digits: a seed, a seed share or a validation key",
+        ),
+        ("age.txt", "an age identity (AGE-SECRET-KEY-…)"),
+    ] {
+        let o = tirage()
+            .args(["verify", "--no-audit", "-q", "--signer"])
+            .arg(k(file))
+            .arg(k("b"))
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2));
+        assert_eq!(
+            String::from_utf8_lossy(&o.stderr),
+            format!(
+                "tirage: error: {}: not a minisign public key: it is {what}; checking takes the operator's public key, KEY.pub (and the secret stays with its owner)\n",
+                k(file).display()
+            )
+        );
+    }
+    // A spec is no key of any kind: the key parser says why.
     let o = tirage()
         .args(["verify", "--no-audit", "-q", "--signer"])
-        .arg(k("op.key"))
+        .arg(repo("tests/specs/coq_small.toml"))
         .arg(k("b"))
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
-    assert_eq!(
-        String::from_utf8_lossy(&o.stderr),
-        format!(
-            "tirage: error: {}: not a minisign public key: it is a secret key (KEY.key); checking takes the public key, KEY.pub (and the secret key stays with its owner)\n",
-            k("op.key").display()
-        )
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(": not a minisign public key: ") && !err.contains("it is"),
+        "{err}"
     );
+}
+
+/// A file given as a seed that holds no seed (a spec, by a slip of the command line) is
+/// refused as such, without the warning that others can read it: it is no secret.
+#[test]
+fn a_seed_file_that_holds_no_seed_is_not_warned_of() {
+    use std::os::unix::fs::PermissionsExt;
+    let t = tempfile::tempdir().unwrap();
+    let spec = t.path().join("cash.toml");
+    std::fs::copy(repo("tests/specs/coq_small.toml"), &spec).unwrap();
+    std::fs::set_permissions(&spec, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let o = tirage()
+        .arg("generate")
+        .arg(&spec)
+        .arg("--seed-file")
+        .arg(&spec)
+        .arg("--out")
+        .arg(t.path().join("b"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("warning"), "{err}");
+    assert!(err.starts_with("tirage: error: "), "{err}");
 }

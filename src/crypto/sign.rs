@@ -471,6 +471,36 @@ impl std::fmt::Debug for Verifier {
     }
 }
 
+/// What secret `text`, given where a public key was expected, is: a minisign secret key
+/// (a comment line, then the 212 base64 characters of its 158 bytes), a seed, seed share
+/// or validation key (64 hexadecimal digits), or an age identity; `None` when it is none
+/// of these. Only its form is read: nothing of it is quoted.
+fn other_secret(text: &str) -> Option<&'static str> {
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let base64 = |l: &str| {
+        l.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+    };
+    match lines.as_slice() {
+        [comment, key]
+            if comment.starts_with("untrusted comment:") && key.len() == 212 && base64(key) =>
+        {
+            Some("a minisign secret key (KEY.key)")
+        }
+        [line] if line.len() == 64 && line.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            Some("64 hexadecimal digits: a seed, a seed share or a validation key")
+        }
+        _ if lines.iter().any(|l| l.starts_with("AGE-SECRET-KEY-")) => {
+            Some("an age identity (AGE-SECRET-KEY-…)")
+        }
+        _ => None,
+    }
+}
+
 impl Verifier {
     /// Loads the public key `path` (minisign's `.pub` format, or the bare base64 line).
     /// Errors: the file cannot be read, or is not a minisign public key.
@@ -485,16 +515,19 @@ impl Verifier {
             Ok(pk) => pk,
             Err(_) => match PublicKey::from_base64(text.trim()) {
                 Ok(pk) => pk,
-                Err(_) if SecretKeyBox::from_string(&text).is_ok() => {
-                    return Err(SignError::BadKey {
-                        path: path.to_path_buf(),
-                        what: "public key",
-                        why: "it is a secret key (KEY.key); checking takes the public key, \
-                              KEY.pub (and the secret key stays with its owner)"
-                            .into(),
-                    })
-                }
-                Err(e) => return Err(bad(e)),
+                Err(e) => match other_secret(&text) {
+                    Some(what) => {
+                        return Err(SignError::BadKey {
+                            path: path.to_path_buf(),
+                            what: "public key",
+                            why: format!(
+                                "it is {what}; checking takes the operator's public key, \
+                                 KEY.pub (and the secret stays with its owner)"
+                            ),
+                        })
+                    }
+                    None => return Err(bad(e)),
+                },
             },
         };
         let id = key_id(pk.keynum());
