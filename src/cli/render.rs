@@ -48,8 +48,8 @@ the rest of verify is not run)\n  \
 Which tickets: --tickets names them (numbers and ranges, drawn in the order named, each named once); --pack, \
 --way and --tier narrow the selection, each option the others (--way and --tier judge each \
 face by the rules, so the whole print file is read; they need the prize, which the printer's \
-print file alone of a production block does not give). Without --tickets, at most 2000 \
-tickets are drawn. A ticket or pack past the block, a way or tier the spec has not, or a \
+print file alone of a production block does not give). Without --tickets, a selection of \
+more than 2000 tickets is refused: narrow it, or name the tickets. A ticket or pack past the block, a way or tier the spec has not, or a \
 selection of no ticket: exit 2.\n\n\
 A file the run would write that exists (a ticket-<N>.svg, the --pdf file): exit 2 and \
 nothing is written, naming the first one; --force replaces them.\n\n\
@@ -69,7 +69,7 @@ pub(super) struct Args {
     dir: PathBuf,
     /// Ticket numbers and ranges (1-based, print order), comma-separated: `1,5,9..12`; drawn
     /// in the order named; a ticket named twice is an error. Default: every ticket selected by the options below,
-    /// at most 2000.
+    /// when they select at most 2000.
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
     tickets: Vec<Span>,
     /// Only the tickets of these packs (numbers and ranges, `3` or `1..4`).
