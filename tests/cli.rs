@@ -1133,3 +1133,41 @@ fn spec_mistakes_are_said_plainly() {
         "{err}"
     );
 }
+
+/// `--force` over a block of another game or another number replaces it with a warning
+/// that names both, even with `-q`; over a block of the same game and number, silently.
+#[test]
+fn force_over_another_games_block_says_what_it_replaced() {
+    let t = tempfile::tempdir().unwrap();
+    let b = t.path().join("b");
+    let run = |spec: &str, block: &str| {
+        let o = tirage()
+            .arg("generate")
+            .arg(repo(spec))
+            .arg("--validation-key")
+            .arg(repo(VALIDATION_KEY))
+            .args(["--insecure-seed", "--seed", SEED, "-q", "--force"])
+            .args(["--block", block, "--out"])
+            .arg(&b)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0));
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    assert_eq!(run("tests/specs/coq_small.toml", "1"), "");
+    assert_eq!(
+        run("game_specs/examples/cash.toml", "1"),
+        format!(
+            "tirage: warning: {} held block 1 of coq; --force replaced it with block 1 of cash\n",
+            b.display()
+        )
+    );
+    assert_eq!(run("game_specs/examples/cash.toml", "1"), "");
+    assert_eq!(
+        run("game_specs/examples/cash.toml", "2"),
+        format!(
+            "tirage: warning: {} held block 1 of cash; --force replaced it with block 2 of cash\n",
+            b.display()
+        )
+    );
+}

@@ -13,7 +13,8 @@ use tirage::generate::emission::{
     parse_blocks, EmissionOptions,
 };
 use tirage::generate::{
-    check_block_or_nothing, check_destination, check_not_in_emission, place, BlockPlan,
+    check_block_or_nothing, check_destination, check_not_in_emission, existing_block, place,
+    BlockPlan,
 };
 use tirage::spec::GameSpec;
 
@@ -184,6 +185,9 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     // Before the seed is staged: a production block never replaces a deck (nor a deck's seed).
     check_destination(&out, a.force, Kind::Production)?;
     check_not_in_emission(&out)?;
+    // What --force replaces, to say so when it is another game's block or another block.
+    let replaced = existing_block(&out)
+        .filter(|(game, block)| *game != spec.id || *block != u64::from(a.block));
     let plan = BlockPlan::production(&spec, &seed, a.block)?;
     let plan = if derived {
         plan.validated_by_seed(&vkey)
@@ -212,6 +216,14 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         &stop,
     )?;
     super::say_stale_reports(&made.stale_reports, "block", a.quiet);
+    if let Some((game, block)) = replaced {
+        errln!(
+            "tirage: warning: {} held block {block} of {game}; --force replaced it with block {} of {}",
+            out.display(),
+            a.block,
+            spec.id
+        );
+    }
     let key_said = derived.then(|| DERIVED.to_string());
     let manifest = made.manifest;
     if !a.quiet {

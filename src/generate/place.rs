@@ -124,6 +124,15 @@ pub fn check_destination(out: &Path, force: bool, kind: Kind) -> Result<(), Plac
     }
 }
 
+/// The game id and block number the tirage block at `out` says it is (its manifest), for
+/// saying what `--force` replaced; `None` when `out` is no tirage block or its manifest
+/// does not say.
+pub fn existing_block(out: &Path) -> Option<(String, u64)> {
+    let meta = std::fs::symlink_metadata(out).ok()?;
+    let v = tirage_manifest(out, &meta)?;
+    Some((v["game"]["id"].as_str()?.to_string(), v["block"].as_u64()?))
+}
+
 /// The tirage manifest (`manifest.json` whose `format` is tirage's) of directory `out`,
 /// whose metadata (not followed) is `meta`; `None` for anything else.
 fn tirage_manifest(out: &Path, meta: &std::fs::Metadata) -> Option<serde_json::Value> {
