@@ -458,6 +458,33 @@ fn a_proportional_deck_follows_the_lot_table() {
     assert_eq!(verify_code(&deck), 0);
 }
 
+/// The deck's summary counts in words that agree with their numbers: `1 winner, 1 way`.
+#[test]
+fn a_decks_summary_says_one_winner_in_the_singular() {
+    let t = tempfile::tempdir().unwrap();
+    let deck = t.path().join("deck");
+    let o = tirage()
+        .arg("deck")
+        .arg(repo("tests/specs/coq_small.toml"))
+        .args(["--proportional", "3", "--insecure-seed", "--seed", SEED])
+        .arg("--out")
+        .arg(&deck)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    // 2 081 / 3 000 × 3 = 2.08 losers, "2" 0.43: two losers and one "2".
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr).lines().next(),
+        Some(
+            format!(
+                "specimen deck of coq: 3 tickets (1 winner, 1 way) → {}",
+                deck.display()
+            )
+            .as_str()
+        )
+    );
+}
+
 #[test]
 fn a_deck_marked_production_is_caught() {
     let t = tempfile::tempdir().unwrap();

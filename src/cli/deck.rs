@@ -108,15 +108,20 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     super::say_stale_reports(&made.stale_reports, "deck", a.quiet);
     let m = made.manifest;
     if !a.quiet {
+        let ways: usize = m
+            .tiers
+            .iter()
+            .map(|t| t.ways.iter().filter(|w| w.count > 0).count())
+            .sum();
+        let s = |n: u64| if n == 1 { "" } else { "s" };
         errln!(
-            "specimen deck of {}: {} tickets ({} winners, {} ways) → {}",
+            "specimen deck of {}: {} ticket{} ({} winner{}, {ways} way{}) → {}",
             m.game.id,
             m.tickets,
+            s(u64::from(m.tickets)),
             m.lots,
-            m.tiers
-                .iter()
-                .map(|t| t.ways.iter().filter(|w| w.count > 0).count())
-                .sum::<usize>(),
+            s(m.lots),
+            s(ways as u64),
             out.display()
         );
         if let Some(p) = m.promised_features.as_ref().filter(|p| !p.is_empty()) {
