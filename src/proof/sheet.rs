@@ -259,11 +259,16 @@ fn composition(flow: &mut Flow, proofs: &Proofs, marks: Marks, scales: &[f64]) {
     if let Some(note) = &spec.note {
         lines.push(format!("{}{note}", w.note));
     }
+    let in_print_order = ascending(proofs.tickets.iter().map(|t| t.ticket));
     lines.push(format!(
         "{} {} {} ; {} ; {} {}",
         w.this_sheet.0,
         proofs.tickets.len(),
-        w.this_sheet.1,
+        if in_print_order {
+            w.this_sheet.2
+        } else {
+            w.this_sheet.1
+        },
         w.marks[usize::from(!qa)],
         w.spec_sha,
         man.spec.sha256
@@ -404,9 +409,21 @@ fn ranges(tickets: &[u32]) -> String {
     parts.join(", ")
 }
 
+/// True when the ticket numbers `tickets` rise from first to last (print order, as
+/// `--pack`, `--way` and `--tier` select them), so the cover says "in print order" rather
+/// than "in the order asked".
+fn ascending(tickets: impl IntoIterator<Item = u32>) -> bool {
+    let mut last = 0;
+    tickets.into_iter().all(|t| {
+        let up = t > last;
+        last = t;
+        up
+    })
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{ranges, scale_words};
+    use super::{ascending, ranges, scale_words};
 
     #[test]
     fn the_scale_is_said_as_a_percentage_or_a_range() {
@@ -418,6 +435,15 @@ mod tests {
             "Drawn at 75–80 % of size."
         );
         assert_eq!(scale_words(&[], w), "Full size.");
+    }
+
+    #[test]
+    fn tickets_in_print_order_are_told_from_tickets_in_the_order_asked() {
+        assert!(ascending([1, 5, 9, 10]));
+        assert!(ascending([7]));
+        assert!(ascending([]));
+        assert!(!ascending([9, 1]));
+        assert!(!ascending([1, 5, 5]));
     }
 
     #[test]

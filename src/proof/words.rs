@@ -74,8 +74,10 @@ pub struct SheetWords {
     pub reconstructed: &'static str,
     /// Before the spec's note.
     pub note: &'static str,
-    /// "This sheet: N ticket(s), in the order asked", before and after N.
-    pub this_sheet: (&'static str, &'static str),
+    /// "This sheet: N ticket(s), in the order asked", before and after N; the last when
+    /// they come in print order (ascending ticket numbers, as `--way` or `--pack` select
+    /// them).
+    pub this_sheet: (&'static str, &'static str, &'static str),
     /// Marks shown, marks hidden.
     pub marks: [&'static str; 2],
     /// Before the spec's SHA-256.
@@ -136,7 +138,11 @@ const EN: Words = Words {
         composition: ["every way and every feature", "the lot table's mix"],
         reconstructed: "The lot table is a reconstruction, not the published one.",
         note: "Note: ",
-        this_sheet: ("This sheet:", "ticket(s), in the order asked"),
+        this_sheet: (
+            "This sheet:",
+            "ticket(s), in the order asked",
+            "ticket(s), in print order",
+        ),
         marks: [
             "wins, near misses and decoys marked",
             "plain: what the tickets print, no marks",
@@ -211,7 +217,11 @@ const FR: Words = Words {
         ],
         reconstructed: "Le tableau des lots est une reconstitution, non le tableau publié.",
         note: "Note : ",
-        this_sheet: ("Cette planche :", "billet(s), dans l'ordre demandé"),
+        this_sheet: (
+            "Cette planche :",
+            "billet(s), dans l'ordre demandé",
+            "billet(s), dans l'ordre d'impression",
+        ),
         marks: [
             "gains, presque gagnants et leurres marqués",
             "sans marques : ce que les billets impriment",
