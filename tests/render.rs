@@ -2710,3 +2710,29 @@ fn a_long_printed_rule_wraps_instead_of_widening_its_row() {
         assert!(right - left <= 180.0, "{text}: {} pt", right - left);
     }
 }
+
+/// A `--pdf` whose folder does not exist is refused naming that folder, not the hidden
+/// file the run would have staged there (exit 2, nothing written).
+#[test]
+fn a_pdf_in_a_folder_that_does_not_exist_is_refused_naming_the_folder() {
+    let t = tempfile::tempdir().unwrap();
+    let b = coq_block(&t);
+    let pdf = t.path().join("nowhere").join("proofs.pdf");
+    let o = tirage()
+        .arg("render")
+        .arg(&b)
+        .args(["--tickets", "1", "--pdf"])
+        .arg(&pdf)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "tirage: error: cannot write {}: the folder {} does not exist; nothing was written\n",
+            pdf.display(),
+            t.path().join("nowhere").display()
+        )
+    );
+    assert!(!t.path().join("nowhere").exists());
+}

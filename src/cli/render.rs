@@ -463,7 +463,7 @@ fn remove_left_proofs(dir: &Path, quiet: bool) {
 /// Writes the bytes of proof `path` whole into a new file beside it (mode 0600, like the
 /// ticket files, since a proof shows a ticket's serial and prize), synced: [`put`] moves
 /// it into place; dropped, it is removed. Holds no file open. Errors: the file cannot be
-/// made or written (`cannot write PATH`).
+/// made or written (`cannot write PATH`), its folder missing among them.
 fn stage(path: &Path, bytes: &[u8]) -> Result<tempfile::TempPath> {
     use std::io::Write;
     let cannot = || format!("cannot write {}", path.display());
@@ -471,9 +471,18 @@ fn stage(path: &Path, bytes: &[u8]) -> Result<tempfile::TempPath> {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => std::path::Path::new("."),
     };
+    if !dir.is_dir() {
+        anyhow::bail!(
+            "{}: the folder {} does not exist; nothing was written",
+            cannot(),
+            dir.display()
+        );
+    }
+    // tempfile's error names the hidden file it tried; the proof's own name says enough.
     let mut f = tempfile::Builder::new()
         .prefix(PROOF_TMP)
         .tempfile_in(dir)
+        .map_err(|e| std::io::Error::from(e.kind()))
         .with_context(cannot)?;
     f.write_all(bytes).with_context(cannot)?;
     f.as_file().sync_all().with_context(cannot)?;
