@@ -33,3 +33,22 @@ fn a_run_killed_mid_write_leaves_no_secret_file() {
     assert_eq!(text.len(), 65);
     assert!(text[..64].bytes().all(|b| b.is_ascii_hexdigit()) && text.ends_with('\n'));
 }
+
+/// `--out -` is refused, not taken as standard output nor as a file named `-`: a secret
+/// goes to a file of its own.
+#[test]
+fn a_secret_is_never_written_to_standard_output() {
+    let t = tempfile::tempdir().unwrap();
+    let o = common::tirage()
+        .current_dir(t.path())
+        .args(["seed", "new", "--out", "-"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "tirage: error: --out -: a secret is written to a file of its own (mode 0600), never to standard output, which a terminal shows and a pipe passes on; name the file; nothing was written\n"
+    );
+    assert!(std::fs::symlink_metadata(t.path().join("-")).is_err());
+}

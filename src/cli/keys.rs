@@ -149,6 +149,11 @@ pub(super) struct SeedArgs {
 pub(super) fn run_seed(a: SeedArgs) -> Result<Outcome> {
     match a.command {
         SeedCommand::New { out } => {
+            if out.as_os_str() == "-" {
+                anyhow::bail!(
+                    "--out -: a secret is written to a file of its own (mode 0600), never to standard output, which a terminal shows and a pipe passes on; name the file; nothing was written"
+                );
+            }
             // A secret written into a block, deck, bundle or emission would ship with it.
             super::outside_deliveries(&out, "an --out")?;
             write_secret(&out, &Seed::from_os()?)?;
