@@ -334,6 +334,40 @@ fn refused_at(dir: &Path, file: &str, text: &str, start: &str, said: &str) {
     );
 }
 
+/// A table header with a name no spec has (`[[tier]]` for `[[tiers]]`, `[surface]`) is
+/// refused at its own line, listing the tables a spec may hold, though TOML's parser stops
+/// lines further on; a key with no `=` names its field.
+#[test]
+fn a_misnamed_table_or_a_key_without_equals_is_refused_at_its_own_line() {
+    let t = tempfile::tempdir().unwrap();
+    let tiny = std::fs::read_to_string(repo("tests/specs/coq_tiny.toml")).unwrap();
+    let tables = "expected one of [game], [published], [captions], [symbol_captions], [packs], [[tiers]], [labels], [[surfaces]], [[shared]], [signing], [box]";
+    let bad = edit(&tiny, "[[tiers]]", "[[tier]]");
+    refused_at(
+        t.path(),
+        "a.toml",
+        &bad,
+        "[[tier]]",
+        &format!("tier: [[tier]] names no table of a spec: {tables}"),
+    );
+    let bad = edit(&tiny, "[[surfaces]]", "[surface]   # the grid");
+    refused_at(
+        t.path(),
+        "b.toml",
+        &bad,
+        "[surface]",
+        &format!("surface: [surface] names no table of a spec: {tables}"),
+    );
+    let bad = edit(&tiny, "price = 2 ", "price 2 ");
+    refused_at(
+        t.path(),
+        "c.toml",
+        &bad,
+        "price 2",
+        "game.price: expected `=` between the key price and its value",
+    );
+}
+
 /// Bare decimals load wherever an amount is (a surface's `amounts`, `max`), and an amount
 /// error names the whole path of the field and the line it is on.
 #[test]

@@ -139,6 +139,20 @@ impl<'a> ErrorAt<'a> {
         if key.is_empty() || key.starts_with('[') || key.starts_with('#') {
             return String::new();
         }
+        self.key_path(line_start, key)
+    }
+
+    /// The field path of `key`, written on the line that starts at byte `line_start`,
+    /// under the table headers before it (`game.price`, `tiers[1].ways[0].count`); for a
+    /// line the parser could not read as `key = value`.
+    pub fn field_at_key(&self, offset: usize, key: &str) -> String {
+        let offset = offset.min(self.text.len());
+        let line_start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        self.key_path(line_start, key)
+    }
+
+    /// [`ErrorAt::field_at`]'s path of `key` on the line starting at `line_start`.
+    fn key_path(&self, line_start: usize, key: &str) -> String {
         let before = &self.text[..line_start];
         let Some(header) = before.lines().rev().find(|l| header_name(l).is_some()) else {
             return key.to_string();

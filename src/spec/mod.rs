@@ -563,6 +563,9 @@ impl GameSpec {
             if let Some(e) = missing_game_header(&text, &at) {
                 return e;
             }
+            if let Some(e) = unknown_table_header(&text, &at) {
+                return e;
+            }
             let mut msg = styles::style::plain_types(e.message().trim());
             if msg.is_empty() {
                 msg = "not valid TOML here".into();
@@ -582,7 +585,15 @@ impl GameSpec {
                 msg.truncate(cut);
                 msg.push('…');
             }
-            at.at(start, start.map_or(String::new(), |o| at.field_at(o)), msg)
+            let mut field = start.map_or(String::new(), |o| at.field_at(o));
+            // A key with no `=` after it (`price 1`): the parser names no field.
+            if msg == "expected `.`, `=`" {
+                if let Some(key) = start.and_then(|o| bare_key(&text, o)) {
+                    field = at.field_at_key(start.unwrap_or(0), key);
+                    msg = format!("expected `=` between the key {key} and its value");
+                }
+            }
+            at.at(start, field, msg)
         })?;
         check_items(&raw, &at)?;
         check_special_texts(&raw, &at)?;
@@ -968,6 +979,87 @@ fn number_caption_says(caption: &str, n: u64) -> Option<String> {
         .chain(words.into_iter().filter(|&k| k != 0))
         .find(|&k| k != n)
         .map(|k| format!("says {k}, not {n}"))
+}
+
+/// The tables a spec may hold at its top level ([`raw::RawSpec`]'s fields), as headers
+/// write them.
+const TABLES: [&str; 11] = [
+    "[game]",
+    "[published]",
+    "[captions]",
+    "[symbol_captions]",
+    "[packs]",
+    "[[tiers]]",
+    "[labels]",
+    "[[surfaces]]",
+    "[[shared]]",
+    "[signing]",
+    "[box]",
+];
+
+/// The error for the first table header of `text` whose top-level name is no table of a
+/// spec ([`TABLES`]: `[[tier]]` for `[[tiers]]`), at its own line. The TOML parser, when
+/// it fails, names the line where the misnamed table first clashed with the rest (a
+/// `[[tiers.ways]]` under `[[tier]]`, lines further on), not the misnamed header. `None`
+/// when every header names a known table.
+fn unknown_table_header(text: &str, at: &ErrorAt) -> Option<SpecError> {
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let here = offset;
+        offset += line.len();
+        let t = line.trim();
+        let t = t.split_once('#').map_or(t, |(h, _)| h).trim_end();
+        let array = t.starts_with("[[") && t.ends_with("]]");
+        let Some(name) = t
+            .strip_prefix(if array { "[[" } else { "[" })
+            .and_then(|n| n.strip_suffix(if array { "]]" } else { "]" }))
+        else {
+            continue;
+        };
+        // A header's name: words, dots and quotes; an array of values on a line of its own
+        // (`[1, 2],`) is none.
+        let header = name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '"' | ' '))
+            && name
+                .trim()
+                .starts_with(|c: char| c.is_ascii_alphabetic() || c == '"');
+        if !header {
+            continue;
+        }
+        let top = name
+            .split('.')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .trim_matches('"');
+        let known = TABLES
+            .iter()
+            .any(|k| k.trim_matches(|c| c == '[' || c == ']') == top);
+        if !known {
+            return Some(at.at(
+                Some(here + line.len() - line.trim_start().len()),
+                top,
+                format!(
+                    "{t} names no table of a spec: expected one of {}",
+                    TABLES.join(", ")
+                ),
+            ));
+        }
+    }
+    None
+}
+
+/// The key written alone at the start of the line holding byte `offset` of `text` (`price`
+/// of `price 1`), when the line begins with one.
+fn bare_key(text: &str, offset: usize) -> Option<&str> {
+    let start = text[..offset.min(text.len())]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let key = text[start..].split_whitespace().next()?;
+    key.chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        .then_some(key)
 }
 
 /// The fields of `[game]` ([`raw::RawGame`]).
@@ -2587,5 +2679,30 @@ fn beyond_toml(path: &Path, text: &str, offset: usize) -> String {
             e.message.replace(&quoted, &format!("`{literal}`"))
         }
         _ => beyond,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{raw, TABLES};
+
+    /// [`TABLES`] names every top-level table of [`raw::RawSpec`], in its order: serde's
+    /// own list of the fields it expects.
+    #[test]
+    fn the_tables_a_header_may_name_are_those_of_the_spec() {
+        let e = toml::from_str::<raw::RawSpec>("zzz = 1\n").unwrap_err();
+        let listed: Vec<String> = e
+            .message()
+            .split("expected one of ")
+            .nth(1)
+            .unwrap()
+            .split(", ")
+            .map(|f| f.trim().trim_matches('`').to_string())
+            .collect();
+        let tables: Vec<String> = TABLES
+            .iter()
+            .map(|t| t.trim_matches(|c| c == '[' || c == ']').to_string())
+            .collect();
+        assert_eq!(listed, tables);
     }
 }
