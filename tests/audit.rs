@@ -1812,7 +1812,15 @@ fn an_emission_replaced_takes_its_audit_reports_with_it() {
         .arg(small_spec())
         .arg("--validation-key")
         .arg(repo(VALIDATION_KEY))
-        .args(["--insecure-seed", "--seed", SEED, "--block", "3", "-q", "--out"])
+        .args([
+            "--insecure-seed",
+            "--seed",
+            SEED,
+            "--block",
+            "3",
+            "-q",
+            "--out",
+        ])
         .arg(&named_alike)
         .assert()
         .success();

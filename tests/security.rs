@@ -475,7 +475,11 @@ fn seeds_on_the_command_line_and_weak_seeds_are_refused() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("--insecure-seed"));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "tirage: error: --seed puts the seed on the command line, where every user of the machine can read it: it is for tests and examples only, with --insecure-seed; a production seed is read from a file (--seed-file) or drawn fresh (no seed option); nothing was done\n"
+    );
+    assert!(!t.path().join("x").exists());
     for weak in [SEED.to_string(), "00".repeat(32), "ab".repeat(32)] {
         let f = t.path().join("weak.seed");
         std::fs::write(&f, &weak).unwrap();

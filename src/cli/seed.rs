@@ -17,7 +17,7 @@ pub(super) struct SeedArgs {
     /// is seen by every user of the machine), so it needs --insecure-seed; use --seed-file.
     /// Default: a fresh seed from the operating system's CSPRNG, saved with mode 0600
     /// beside the output as <out>.seed.
-    #[arg(long, conflicts_with = "seed_file", requires = "insecure_seed")]
+    #[arg(long, conflicts_with = "seed_file")]
     seed: Option<String>,
     /// File holding the master seed (64 hex digits).
     #[arg(long, conflicts_with = "seed_share")]
@@ -54,8 +54,8 @@ pub(super) struct SeedArgs {
 
 impl SeedArgs {
     /// The seed for `blocks` of the game `spec` (0..=0: a specimen deck), and whether it is
-    /// fresh (drawn now from the OS, to be saved). Errors: a file cannot be read or is not
-    /// 64 hex digits; a weak seed or share without `--insecure-seed`; a commitment that
+    /// fresh (drawn now from the OS, to be saved). Errors: `--seed` without
+    /// `--insecure-seed`; a file cannot be read or is not 64 hex digits; a weak seed or share without `--insecure-seed`; a commitment that
     /// does not bind these blocks of this game, emission and spec, or whose signature does
     /// not hold; a share that does not open its commitment; a malformed beacon.
     pub(super) fn seed(
@@ -63,6 +63,11 @@ impl SeedArgs {
         spec: &GameSpec,
         blocks: RangeInclusive<u32>,
     ) -> Result<(Seed, bool)> {
+        if self.seed.is_some() && !self.insecure_seed {
+            bail!(
+                "--seed puts the seed on the command line, where every user of the machine can read it: it is for tests and examples only, with --insecure-seed; a production seed is read from a file (--seed-file) or drawn fresh (no seed option); nothing was done"
+            );
+        }
         let shares = self.shares(spec, &blocks)?;
         let (seed, fresh) = match (&self.seed, &self.seed_file) {
             _ if !shares.is_empty() => (
