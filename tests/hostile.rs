@@ -336,9 +336,10 @@ fn refused_at(dir: &Path, file: &str, text: &str, start: &str, said: &str) {
 
 /// A table header with a name no spec has (`[[tier]]` for `[[tiers]]`, `[surface]`) is
 /// refused at its own line, listing the tables a spec may hold, though TOML's parser stops
-/// lines further on; a key with no `=` names its field.
+/// lines further on; an array left open is refused at its own line; a key with no `=`
+/// names its field.
 #[test]
-fn a_misnamed_table_or_a_key_without_equals_is_refused_at_its_own_line() {
+fn spec_syntax_slips_are_refused_at_their_own_line() {
     let t = tempfile::tempdir().unwrap();
     let tiny = std::fs::read_to_string(repo("tests/specs/coq_tiny.toml")).unwrap();
     let tables = "expected one of [game], [published], [captions], [symbol_captions], [packs], [[tiers]], [labels], [[surfaces]], [[shared]], [signing], [box]";
@@ -357,6 +358,15 @@ fn a_misnamed_table_or_a_key_without_equals_is_refused_at_its_own_line() {
         &bad,
         "[surface]",
         &format!("surface: [surface] names no table of a spec: {tables}"),
+    );
+    let bad = edit(&tiny, "amounts = [2, 4,", "amounts = [2, 4\n 8,");
+    let at = line_of(&bad, "amounts = [2, 4") + 1;
+    refused_at(
+        t.path(),
+        "d.toml",
+        &bad,
+        "amounts = [2, 4",
+        &format!("surfaces[0].games[0].amounts: the array opened here runs into line {at}: a `,` between two of its values, or its closing `]`, is missing"),
     );
     let bad = edit(&tiny, "price = 2 ", "price 2 ");
     refused_at(

@@ -585,6 +585,15 @@ impl GameSpec {
                 msg.truncate(cut);
                 msg.push('…');
             }
+            // An array left open (`wins = [100` and a newline): the parser stops at the next
+            // line that cannot go on it; the array's own line is the one to mend.
+            let (mut start, mut msg) = (start, msg);
+            if msg.starts_with("invalid array") {
+                if let Some((open, closed)) = start.and_then(|o| open_array(&text, o)) {
+                    msg = format!("the array opened here runs into line {closed}: a `,` between two of its values, or its closing `]`, is missing");
+                    start = Some(open);
+                }
+            }
             let mut field = start.map_or(String::new(), |o| at.field_at(o));
             // A key with no `=` after it (`price 1`): the parser names no field.
             if msg == "expected `.`, `=`" {
@@ -1045,6 +1054,42 @@ fn unknown_table_header(text: &str, at: &ErrorAt) -> Option<SpecError> {
                     TABLES.join(", ")
                 ),
             ));
+        }
+    }
+    None
+}
+
+/// Where the array left open before byte `offset` of `text` begins: the start of the
+/// nearest line before `offset`'s line that opens more `[` than it closes after its `=`
+/// (quoted text aside), with the 1-based number of `offset`'s line; `None` when no line
+/// of the ten before does.
+fn open_array(text: &str, offset: usize) -> Option<(usize, usize)> {
+    let offset = offset.min(text.len());
+    let here = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let line_no = text[..here].matches('\n').count() + 1;
+    let mut end = here;
+    for _ in 0..10 {
+        if end == 0 {
+            break;
+        }
+        let begin = text[..end - 1].rfind('\n').map_or(0, |i| i + 1);
+        let line = &text[begin..end];
+        end = begin;
+        let Some((_, value)) = line.split_once('=') else {
+            continue;
+        };
+        let (mut depth, mut quoted) = (0i32, false);
+        for c in value.chars() {
+            match c {
+                '"' => quoted = !quoted,
+                '#' if !quoted => break,
+                '[' if !quoted => depth += 1,
+                ']' if !quoted => depth -= 1,
+                _ => {}
+            }
+        }
+        if depth > 0 {
+            return Some((begin, line_no));
         }
     }
     None
