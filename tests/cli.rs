@@ -588,7 +588,7 @@ fn printed_odds_that_the_counts_give_check() {
             "{err}"
         );
         assert!(
-            err.contains(": labels: no printed name in [labels] for the play areas jeu1, jeu2"),
+            err.contains(": labels: no printed name in [labels] for cells, jeu1, jeu2"),
             "{err}"
         );
     };
@@ -1077,7 +1077,7 @@ fn a_secret_given_as_a_spec_is_named_and_not_printed() {
     }
 }
 
-/// `check` notes the play areas `[labels]` gives no printed name (a warning, exit 0), and
+/// `check` notes the panels and play areas `[labels]` gives no printed name (a warning, exit 0), and
 /// says nothing of a spec that names them all.
 #[test]
 fn check_notes_unlabelled_play_areas() {
@@ -1088,7 +1088,7 @@ fn check_notes_unlabelled_play_areas() {
         String::from_utf8_lossy(&out.stderr),
         format!(
             "tirage: warning: {0}:10: game.price: the lot table pays 25,294 EUR per block, more than the block's sales of 6,000 EUR (3,000 tickets at 2 EUR): a payout ratio of 421.57 %; check the price, the block size and the lot table\n\
-             tirage: warning: {0}: labels: no printed name in [labels] for the play areas jeu1, jeu2: proofs and their notes name them by their ids; add jeu1 = \"…\" (the name the ticket prints) to [labels]\n",
+             tirage: warning: {0}: labels: no printed name in [labels] for cells, jeu1, jeu2: proofs and their notes name them by their ids; add cells = \"…\" (the name the ticket prints) to [labels]\n",
             spec.display()
         )
     );

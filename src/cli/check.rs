@@ -31,7 +31,7 @@ pub(super) struct Args {
 pub(super) fn run(a: Args) -> Result<Outcome> {
     let spec = GameSpec::load(&a.spec)?;
     let packs = pack_law(&spec).map_err(|e| anyhow::anyhow!("{}: {e}", a.spec.display()))?;
-    for w in [spec.payout_above_sales(), spec.unlabelled_areas()]
+    for w in [spec.payout_above_sales(), spec.unlabelled()]
         .into_iter()
         .flatten()
     {

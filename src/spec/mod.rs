@@ -786,26 +786,25 @@ impl GameSpec {
         ))
     }
 
-    /// A warning naming the play areas the spec's `[labels]` gives no printed name (proofs
-    /// and notes then name them by their ids, `jeu1`), at the `[labels]` line if there is
-    /// one; `None` when every play area has its printed name.
-    pub fn unlabelled_areas(&self) -> Option<SpecError> {
-        let missing: Vec<&str> = self
-            .game
-            .layout()
-            .areas
-            .iter()
-            .filter(|a| !self.labels.contains_key(*a))
-            .map(String::as_str)
-            .collect();
+    /// A warning naming the panels and play areas the spec's `[labels]` gives no printed
+    /// name (proofs and notes then name them by their ids, `cells`, `jeu1`), at the
+    /// `[labels]` line if there is one; `None` when each has its printed name.
+    pub fn unlabelled(&self) -> Option<SpecError> {
+        let layout = self.game.layout();
+        let mut missing: Vec<&str> = Vec::new();
+        let ids = layout.panels.iter().map(|p| &p.id).chain(&layout.areas);
+        for id in ids {
+            if !self.labels.contains_key(id) && !missing.contains(&id.as_str()) {
+                missing.push(id);
+            }
+        }
         let first = missing.first()?;
         let at = ErrorAt::new(&self.path, &self.text);
         Some(at.at(
             self.text.find("[labels]"),
             "labels",
             format!(
-                "no printed name in [labels] for the play area{} {}: proofs and their notes name {} by {}; add {first} = \"…\" (the name the ticket prints) to [labels]",
-                if missing.len() > 1 { "s" } else { "" },
+                "no printed name in [labels] for {}: proofs and their notes name {} by {}; add {first} = \"…\" (the name the ticket prints) to [labels]",
                 missing.join(", "),
                 if missing.len() > 1 { "them" } else { "it" },
                 if missing.len() > 1 { "their ids" } else { "its id" },
