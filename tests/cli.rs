@@ -1028,14 +1028,14 @@ fn a_test_seed_s_summary_says_test_block() {
     let summary = said.lines().find(|l| l.contains("block 1 of coq")).unwrap();
     assert!(
         summary.starts_with(
-            "TEST BLOCK (made with a test seed: never for sale, claim pays none of its tickets): block 1 of coq: 3000 tickets, 919 lots, payout "
+            "TEST BLOCK (made with a test seed: never for sale, claim pays none of its tickets): block 1 of coq: 3,000 tickets, 919 lots, payout 25,294 EUR"
         ),
         "{said}"
     );
     let said = run(&t.path().join("fresh"), false);
     let summary = said.lines().find(|l| l.contains("block 1 of coq")).unwrap();
     assert!(
-        summary.starts_with("block 1 of coq: 3000 tickets"),
+        summary.starts_with("block 1 of coq: 3,000 tickets, 919 lots, payout 25,294 EUR → "),
         "{said}"
     );
 }

@@ -249,7 +249,7 @@ fn an_emissions_summary_says_how_its_blocks_are_delivered() {
         run(&em, &["--blocks".as_ref(), "1..2".as_ref()]),
         format!(
             "TEST EMISSION (made with a test seed: never for sale, claim pays none of its tickets): emission 1 of coq: 2 blocks → {}\n\
-             each block: 3000 tickets, 919 lots, payout 25294 EUR\n\
+             each block: 3,000 tickets, 919 lots, payout 25,294 EUR\n\
              unsigned (no --sign); ticket files in clear (no --recipient): hand each only to whom it is for\n",
             em.display()
         )
@@ -296,7 +296,7 @@ fn an_emissions_summary_says_how_its_blocks_are_delivered() {
     let lines: Vec<&str> = said.lines().collect();
     assert_eq!(
         lines[1],
-        "each block: 3000 tickets, 919 lots, payout 25294 EUR"
+        "each block: 3,000 tickets, 919 lots, payout 25,294 EUR"
     );
     assert_eq!(
         lines[2],

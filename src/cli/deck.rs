@@ -117,9 +117,9 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         errln!(
             "specimen deck of {}: {} ticket{} ({} winner{}, {ways} way{}) → {}",
             m.game.id,
-            m.tickets,
+            tirage::money::grouped(u64::from(m.tickets)),
             s(u64::from(m.tickets)),
-            m.lots,
+            tirage::money::grouped(m.lots),
             s(m.lots),
             s(ways as u64),
             out.display()

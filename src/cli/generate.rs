@@ -145,11 +145,8 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
             // Every block has the lot table's counts, and is signed and encrypted alike.
             if let Some(b) = m.blocks.first() {
                 errln!(
-                    "each block: {} tickets, {} lots, payout {} {}",
-                    b.tickets,
-                    b.lots,
-                    b.payout,
-                    spec.currency
+                    "each block: {}",
+                    counts(u64::from(b.tickets), b.lots, &b.payout, &spec.currency)
                 );
             }
             let sealed: Vec<(&str, usize)> = tirage::block::layout::TICKET_FILES
@@ -228,7 +225,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     let manifest = made.manifest;
     if !a.quiet {
         errln!(
-            "{}block {} of {}: {} tickets, {} lots, payout {} {} → {}",
+            "{}block {} of {}: {} → {}",
             if manifest.is_test_block() {
                 TEST_BLOCK
             } else {
@@ -236,10 +233,12 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
             },
             manifest.block,
             manifest.game.id,
-            manifest.tickets,
-            manifest.lots,
-            manifest.payout,
-            manifest.game.currency,
+            counts(
+                u64::from(manifest.tickets),
+                manifest.lots,
+                &manifest.payout,
+                &manifest.game.currency
+            ),
             out.display()
         );
         let sealed: Vec<(&str, usize)> = manifest
@@ -291,4 +290,20 @@ fn delivery(sealed: &[(&str, usize)], signer: Option<&Signer>, emission: bool) -
     } else {
         format!("{signed}; encrypted: {}", sealed.join(", "))
     }
+}
+
+/// A block's counts as the summaries say them, grouped by thousands as `check` and
+/// `verify` write them: `3,000 tickets, 919 lots, payout 25,294 EUR` (`payout` as the
+/// manifest writes it, in the currency's units).
+fn counts(tickets: u64, lots: u64, payout: &str, currency: &str) -> String {
+    use tirage::money::{grouped, Money};
+    let payout = payout.parse::<Money>().map_or_else(
+        |_| format!("{payout} {currency}"),
+        |m| m.with_currency(currency),
+    );
+    format!(
+        "{} tickets, {} lots, payout {payout}",
+        grouped(tickets),
+        grouped(lots)
+    )
 }
