@@ -360,7 +360,8 @@ pub(super) fn numbers_in_words(text: &str) -> Vec<u64> {
 /// The number `words` write (numbers and scales only), or `None` when they write none:
 /// tens before units (`VINGT CINQ`, `TWENTY FIVE`), in French `DIX SEPT` … `DIX NEUF`,
 /// `SOIXANTE DIX` … `SOIXANTE DIX NEUF` and `QUATRE VINGT(S)` … `QUATRE VINGT DIX NEUF`; a
-/// hundred after a number below 100 (`DEUX CENTS`, `TWELVE HUNDRED`); each larger scale
+/// hundred after a number below 100 (`DEUX CENTS`, `TWELVE HUNDRED`; in French after 2 to 9
+/// or 11 to 19 only: `DIX CENTS` is ten cents); each larger scale
 /// once, after the group below 1 000 it counts (`MILLE` and `HUNDRED` alone count one).
 fn number(words: &[Word], language: Language) -> Option<u64> {
     if words.is_empty() {
@@ -396,7 +397,12 @@ fn number(words: &[Word], language: Language) -> Option<u64> {
                     return None;
                 }
                 let count = if tens { below } else { 1 };
-                if count == 0 {
+                // French counts hundreds by DEUX to NEUF, and ONZE to DIX-NEUF (DOUZE
+                // CENTS, 1 200); after another number CENTS names the euro's hundredth
+                // (DIX CENTS, VINGT CENTS, UN CENT read as 10, 20 and 1 cent), so such
+                // words write no number.
+                let french_count = (2..=9).contains(&count) || (11..=19).contains(&count);
+                if count == 0 || (fr && tens && !french_count) {
                     return None;
                 }
                 hundreds = count * 100;
@@ -536,6 +542,10 @@ mod tests {
             "DEUX EUROS CENT",
             "DEUX CENTIMES EUROS",
             "CENT CENTIMES",
+            "DIX CENTS EUROS",
+            "VINGT CENTS",
+            "UN CENT",
+            "CINQUANTE CENTS",
             "ZERO ZERO",
             "DEUX EUROS TROIS EUROS",
         ] {
