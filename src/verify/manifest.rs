@@ -25,7 +25,9 @@ impl Procedure for Describes {
         }
         if let Some(m) = &block.manifest {
             let production = m.kind == Kind::Production;
-            if let Some(n) = super::signature::misnamed_folder(block.dir, m.block, production) {
+            if let Some(n) =
+                super::signature::misnamed_folder(block.dir, &m.game.id, m.block, production)
+            {
                 add(
                     &mut found.checks,
                     CheckId::Manifest,

@@ -188,7 +188,7 @@ fn vouched_mismatches(v: &Vouched, manifest: Option<&Manifest>, dir: &Path) -> V
         }
     }
     let production = v.kind == crate::block::Kind::Production.name();
-    if let Some(n) = misnamed_folder(dir, v.block, production) {
+    if let Some(n) = misnamed_folder(dir, &v.game, v.block, production) {
         out.push(format!(
             "the folder is named {n}, the signature vouches for block {}: a signed block passes for no other",
             v.block
@@ -198,11 +198,17 @@ fn vouched_mismatches(v: &Vouched, manifest: Option<&Manifest>, dir: &Path) -> V
 }
 
 /// The name of folder `dir` when it gives a block number other than `block`
-/// ([`folder_number`]), as named on the command line or as it really is (a symbolic link
-/// named `block-002` to block 1's folder is block 2 to whoever reads the name): each binds.
-/// A production block's folder binds in every numbered form; a deck's or a specimen's only
-/// as `block-NNN` (`deck-2` is a QA deck, not block 2). `None` when no name disagrees.
-pub(super) fn misnamed_folder(dir: &Path, block: u32, production: bool) -> Option<String> {
+/// ([`folder_number`], `game` the block's game id), as named on the command line or as it
+/// really is (a symbolic link named `block-002` to block 1's folder is block 2 to whoever
+/// reads the name): each binds. A production block's folder binds in every form; a deck's
+/// or a specimen's only as `block-NNN` (`deck-2` or `coq-2` is a QA deck, not block 2).
+/// `None` when no name disagrees.
+pub(super) fn misnamed_folder(
+    dir: &Path,
+    game: &str,
+    block: u32,
+    production: bool,
+) -> Option<String> {
     let given = dir.components().next_back().and_then(|c| match c {
         std::path::Component::Normal(n) => Some(n.to_string_lossy().into_owned()),
         _ => None,
@@ -212,29 +218,67 @@ pub(super) fn misnamed_folder(dir: &Path, block: u32, production: bool) -> Optio
         .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()));
     let mut names: Vec<String> = given.into_iter().chain(real).collect();
     names.dedup();
-    names.into_iter().find(|name| {
-        folder_number(name)
-            .filter(|(n, _)| production || n.to_ascii_lowercase().starts_with("block"))
-            .is_some_and(|(_, number)| number != block)
-    })
+    let game = production.then_some(game);
+    names
+        .into_iter()
+        .find(|name| folder_number(name, game).is_some_and(|number| number != block))
 }
 
-/// The block number a folder's name gives, with the name: its last digits, one to four of
-/// them and at most [`crate::block::serial::MAX_BLOCK`], when they are the whole name
-/// (`002`) or follow a `-`, `_`, `.` or space (`block-002`, `coq_2`, `coq.002`,
-/// `block-0002`) or the word `block` (`block002`), as people name blocks. A name ending
-/// otherwise (`coq-2026`, `latest`, `run2`) gives none.
-fn folder_number(name: &str) -> Option<(&str, u32)> {
-    let head = name.trim_end_matches(|c: char| c.is_ascii_digit());
-    let digits = &name[head.len()..];
-    let bound = head.is_empty()
-        || head.ends_with(['-', '_', '.', ' '])
-        || head.to_ascii_lowercase().ends_with("block");
-    if !(1..=4).contains(&digits.len()) || !bound {
-        return None;
+/// The block number a folder's name gives, as people name blocks: a name of one to four
+/// digits alone (`002`), or one to four digits after the word `block` (`block-002`,
+/// `block002`, `Block_2`, `coq-block-002`) or after the game's id `game` and a `-`, `_`,
+/// `.` or space (`coq-002`, `coq.2`, `coq 2`), where the word or the id begins the name or
+/// follows one of those marks, and the digits end it or are followed by a mark or a
+/// bracket (`block-002-final`, `coq-002-central`, `block-002 (1)`, `block-002.old`). At
+/// most [`crate::block::serial::MAX_BLOCK`]; the first such number counts. None for a
+/// name ending otherwise (`coq-2016-12-30`, `lot-2024-12`, `latest`, `run2`); with `game`
+/// `None`, only the word `block` gives one.
+fn folder_number(name: &str, game: Option<&str>) -> Option<u32> {
+    let lower = name.to_ascii_lowercase();
+    let b = lower.as_bytes();
+    let digits = |from: usize| b[from..].iter().take_while(|c| c.is_ascii_digit()).count();
+    let mark = |c: u8| matches!(c, b'-' | b'_' | b'.' | b' ');
+    let number = |from: usize| -> Option<u32> {
+        let n = digits(from);
+        let ends = b
+            .get(from + n)
+            .is_none_or(|&c| mark(c) || c == b'(' || c == b'[');
+        if !(1..=4).contains(&n) || !ends {
+            return None;
+        }
+        let v = b[from..from + n]
+            .iter()
+            .fold(0u32, |v, &d| v * 10 + u32::from(d - b'0'));
+        (v <= crate::block::serial::MAX_BLOCK).then_some(v)
+    };
+    if game.is_some() && !b.is_empty() && b.iter().all(u8::is_ascii_digit) {
+        return number(0);
     }
-    let number: u32 = digits.parse().ok()?;
-    (number <= crate::block::serial::MAX_BLOCK).then_some((name, number))
+    let game = game.map(str::to_ascii_lowercase);
+    let mut words: Vec<(&str, bool)> = vec![("block", false)];
+    if let Some(g) = game.as_deref().filter(|g| !g.is_empty()) {
+        words.push((g, true));
+    }
+    for at in 0..b.len() {
+        if at > 0 && !mark(b[at - 1]) {
+            continue;
+        }
+        for &(word, needs_mark) in &words {
+            if !b[at..].starts_with(word.as_bytes()) {
+                continue;
+            }
+            let mut from = at + word.len();
+            match b.get(from) {
+                Some(&c) if mark(c) => from += 1,
+                _ if needs_mark => continue,
+                _ => {}
+            }
+            if let Some(v) = number(from) {
+                return Some(v);
+            }
+        }
+    }
+    None
 }
 
 /// True when the block is a production block made with a test seed: `--insecure-seed`
@@ -286,6 +330,54 @@ mod tests {
         let found = run(&Signature, &block(&m, &strict));
         assert_eq!(findings(&found, CheckId::Signature), 1);
         assert!(found.signer.is_none());
+    }
+
+    #[test]
+    fn a_folders_name_gives_a_block_number_only_as_people_name_blocks() {
+        let coq = Some("coq");
+        for (name, number) in [
+            ("block-002", Some(2)),
+            ("BLOCK-003", Some(3)),
+            ("block002", Some(2)),
+            ("Block_2", Some(2)),
+            ("block-0002", Some(2)),
+            ("coq-block-002", Some(2)),
+            ("block-002-final", Some(2)),
+            ("block-002 copy", Some(2)),
+            ("block-002 (1)", Some(2)),
+            ("block-003(1)", Some(3)),
+            ("block-002.old", Some(2)),
+            ("coq-002", Some(2)),
+            ("coq.002", Some(2)),
+            ("coq 2", Some(2)),
+            ("coq-002-central", Some(2)),
+            ("coq 1 of 3", Some(1)),
+            ("block-001 copy 2", Some(1)),
+            ("2", Some(2)),
+            ("002", Some(2)),
+            // Dates, years, runs and other words give none.
+            ("coq-2016-12-30", None),
+            ("lot-2024-12", None),
+            ("2024-12-30", None),
+            ("coq-2026", None),
+            ("block-00003", None),
+            ("run2", None),
+            ("coq2", None),
+            ("deck-2", None),
+            ("latest", None),
+            ("blocks-2", None),
+            ("é-block-2", Some(2)),
+            ("", None),
+        ] {
+            assert_eq!(folder_number(name, coq), number, "{name}");
+        }
+        // A game whose id ends in digits, in a folder of its name.
+        assert_eq!(folder_number("keno-20", Some("keno-20")), None);
+        assert_eq!(folder_number("keno-20-003", Some("keno-20")), Some(3));
+        // A deck's folder: only the word block binds it.
+        assert_eq!(folder_number("block-005", None), Some(5));
+        assert_eq!(folder_number("coq-005", None), None);
+        assert_eq!(folder_number("5", None), None);
     }
 
     #[test]
