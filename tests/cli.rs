@@ -1163,6 +1163,25 @@ fn force_over_another_games_block_says_what_it_replaced() {
         )
     );
     assert_eq!(run("game_specs/examples/cash.toml", "1"), "");
+    // A manifest's game id never drives the terminal: its controls are shown escaped.
+    let manifest = b.join("manifest.json");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        text.replacen(
+            "\"id\": \"cash\"",
+            "\"id\": \"evil\\u001b[31mRED\\ntirage: all good\"",
+            1,
+        ),
+    )
+    .unwrap();
+    assert_eq!(
+        run("game_specs/examples/cash.toml", "1"),
+        format!(
+            "tirage: warning: {} held block 1 of evil\\u{{1b}}[31mRED\\ntirage: all good; --force replaced it with block 1 of cash\n",
+            b.display()
+        )
+    );
     assert_eq!(
         run("game_specs/examples/cash.toml", "2"),
         format!(

@@ -125,12 +125,21 @@ pub fn check_destination(out: &Path, force: bool, kind: Kind) -> Result<(), Plac
 }
 
 /// The game id and block number the tirage block at `out` says it is (its manifest), for
-/// saying what `--force` replaced; `None` when `out` is no tirage block or its manifest
-/// does not say.
+/// saying what `--force` replaced: the id with every character that does not show as
+/// written escaped (`\u{1b}`, `\n`), since a manifest's text may drive a terminal; `None`
+/// when `out` is no tirage block or its manifest does not say.
 pub fn existing_block(out: &Path) -> Option<(String, u64)> {
     let meta = std::fs::symlink_metadata(out).ok()?;
     let v = tirage_manifest(out, &meta)?;
-    Some((v["game"]["id"].as_str()?.to_string(), v["block"].as_u64()?))
+    let mut game = String::new();
+    for c in v["game"]["id"].as_str()?.chars().take(80) {
+        if crate::text::hidden(c) {
+            game.extend(c.escape_default());
+        } else {
+            game.push(c);
+        }
+    }
+    Some((game, v["block"].as_u64()?))
 }
 
 /// The tirage manifest (`manifest.json` whose `format` is tirage's) of directory `out`,
