@@ -201,6 +201,34 @@ fn a_block_signed_by_another_key_than_the_pinned_one_is_a_finding() {
         report.contains(&format!("the key given (--signer, {forger_line}) is not the operator's key the reference spec pins ({op_line})")),
         "{report}"
     );
+    // The signature was checked against the pinned key, and the finding says so.
+    let id = |p: &std::path::Path| {
+        tirage::crypto::sign::Verifier::load(p)
+            .unwrap()
+            .id()
+            .to_string()
+    };
+    let (code, text) = verify(&forged, &[os("--spec"), spec.as_os_str()]);
+    assert_eq!(code, 1, "{text}");
+    let (code, report) = {
+        let (c, out, _) = run(&[
+            os("verify"),
+            forged.as_os_str(),
+            os("--no-audit"),
+            os("--spec"),
+            spec.as_os_str(),
+        ]);
+        (c, out)
+    };
+    assert_eq!(code, 1);
+    assert!(
+        report.contains(&format!(
+            "SHA256SUMS.minisig: signed by key {}, not by the operator's key the reference spec pins ({})",
+            id(&forger_pub),
+            id(&op_pub)
+        )),
+        "{report}{text}"
+    );
     // Without the pin, --signer names any key: the forger's block holds for the forger's
     // key, and the verdict names that whole key, not the operator's.
     let (_, text) = verify(&forged, &[os("--signer"), forger_pub.as_os_str()]);

@@ -563,6 +563,17 @@ impl Verifier {
     /// the same verdict. Errors ([`SignError::Invalid`]): malformed,
     /// made by another key (both ids named), or not a signature of these bytes.
     pub fn verify(&self, data: &[u8], signature: &str) -> Result<String, SignError> {
+        self.verify_as(data, signature, "the key given")
+    }
+
+    /// [`Verifier::verify`], the error of a signature made by another key naming this one
+    /// as `whose` (`the key given`, `the operator's key the reference spec pins`).
+    pub fn verify_as(
+        &self,
+        data: &[u8],
+        signature: &str,
+        whose: &str,
+    ) -> Result<String, SignError> {
         as_minisign_reads(signature).map_err(|e| {
             SignError::Invalid(format!(
                 "not a minisign signature as the minisign command reads it: {e}"
@@ -573,7 +584,7 @@ impl Verifier {
         let signer = key_id(sig.keynum());
         if signer != self.id {
             return Err(SignError::Invalid(format!(
-                "signed by key {signer}, not by the key given ({})",
+                "signed by key {signer}, not by {whose} ({})",
                 self.id
             )));
         }

@@ -493,7 +493,10 @@ fn signed(
                     String::from_utf8(s)
                         .map_err(|_| "not a minisign signature (not text)".to_string())
                 })
-                .and_then(|s| key.verify(bytes, &s).map_err(|e| e.to_string()));
+                .and_then(|s| {
+                    key.verify_as(bytes, &s, signature::checked_against(opts))
+                        .map_err(|e| e.to_string())
+                });
             let given = signature::mismatched_signer(opts);
             match sig {
                 // Signed by the key: the bundle's own copy of it must be that key too, and

@@ -48,6 +48,16 @@ pub(super) fn signature_key(opts: &Options) -> Option<Result<Verifier, String>> 
     }
 }
 
+/// How a signature's error names the key it was checked against ([`signature_key`]): the
+/// reference spec's pinned key, else the key given.
+pub(super) fn checked_against(opts: &Options) -> &'static str {
+    if opts.reference.is_some_and(|r| r.signing_key.is_some()) {
+        "the operator's key the reference spec pins"
+    } else {
+        "the key given"
+    }
+}
+
 /// The id of the signer given (`--signer`) when it is not the key the reference spec pins
 /// (`[signing] public_key`): the key the signature, by the pinned key, does not match;
 /// `None` when they agree or either is missing.
@@ -126,7 +136,7 @@ fn check_signature(
             return Ok(Signed::Missing);
         }
     };
-    let comment = match v.verify(sums, &sig) {
+    let comment = match v.verify_as(sums, &sig, checked_against(opts)) {
         Ok(c) => c,
         Err(e) => {
             bad(format!("{SUMS_SIG}: {e}"));
