@@ -231,10 +231,24 @@ fn a_block_signed_by_another_key_than_the_pinned_one_is_a_finding() {
     );
     // Without the pin, --signer names any key: the forger's block holds for the forger's
     // key, and the verdict names that whole key, not the operator's.
-    let (_, text) = verify(&forged, &[os("--signer"), forger_pub.as_os_str()]);
+    let (code, text) = verify(&forged, &[os("--signer"), forger_pub.as_os_str()]);
     assert!(
         text.contains(&format!("signed by key {forger_line} for game coq")),
         "{text}"
+    );
+    // But the block's own spec.toml pins the operator's key: a finding, even without --spec.
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("FINDINGS (signature fail)"), "{text}");
+    let (_, report, _) = run(&[
+        os("verify"),
+        forged.as_os_str(),
+        os("--no-audit"),
+        os("--signer"),
+        forger_pub.as_os_str(),
+    ]);
+    assert!(
+        report.contains(&format!("signed by key {forger_line}, but the block's own spec.toml pins key {op_line}: a block of a game that pins its operator's key is signed by that key; hold the block to the game's reference spec (--spec)")),
+        "{report}"
     );
 
     // A copy of block 1 named block-002: the signature vouches for block 1.

@@ -152,6 +152,16 @@ fn check_signature(
     if let Some(id) = mismatched_signer(opts) {
         return Err(Some(id));
     }
+    // With no reference spec, the block's own spec.toml may pin a key: a block signed by
+    // another key contradicts its own spec (whoever wrote the files could drop the pin, so
+    // this is a consistency check; the reference spec, --spec, is the authority).
+    let own = block.spec.as_ref().and_then(|s| s.signing_key.as_deref());
+    if let Some(pinned) = own.filter(|&p| opts.reference.is_none() && p != v.public_key()) {
+        bad(format!(
+            "signed by key {}, but the block's own spec.toml pins key {pinned}: a block of a game that pins its operator's key is signed by that key; hold the block to the game's reference spec (--spec)",
+            v.public_key()
+        ));
+    }
     Ok(Signed::Holds(v.public_key(), vouched))
 }
 
