@@ -368,6 +368,62 @@ fn spec_syntax_slips_are_refused_at_their_own_line() {
         "amounts = [2, 4",
         &format!("surfaces[0].games[0].amounts: the array opened here runs into line {at}: a `,` between two of its values, or its closing `]`, is missing"),
     );
+    // A trailing comma: the parser stops at the next table's header.
+    let bad = edit(&tiny, "wins = [20000]", "wins = [20000,");
+    let next = bad
+        .lines()
+        .enumerate()
+        .skip(line_of(&bad, "wins = [20000,"))
+        .find(|(_, l)| l.starts_with('['))
+        .unwrap()
+        .0
+        + 1;
+    refused_at(
+        t.path(),
+        "e.toml",
+        &bad,
+        "wins = [20000,",
+        &format!("tiers[0].ways[0].wins: the array opened here runs into line {next}: a `,` between two of its values, or its closing `]`, is missing"),
+    );
+    // At the end of the file.
+    let cut = &tiny[..tiny.rfind("wins = [").unwrap()];
+    let bad = format!("{cut}wins = [2\n");
+    let (code, err) = check_spec(t.path(), "f.toml", &bad);
+    assert_eq!(code, Some(2));
+    assert_eq!(
+        err.lines().next().unwrap(),
+        format!(
+            "tirage: error: {}:{}: tiers[3].ways[0].wins: the array opened here runs to the end of the file: its closing `]` is missing",
+            t.path().join("f.toml").display(),
+            bad.lines().count()
+        )
+    );
+    // A value of the wrong type inside a multi-line array is the value's error.
+    let bad = edit(&tiny, "amounts = [2, 4,", "amounts = [2, 4,\n  \"x\",");
+    refused_at(
+        t.path(),
+        "g.toml",
+        &bad,
+        "amounts = [2, 4,",
+        "surfaces[0].games[0].amounts[2]: `x` is not an amount (expected digits with at most 2 decimals, e.g. 20000, 4.5 or 4,50)",
+    );
+    // A table in the other form.
+    let bad = edit(&tiny, "[game]", "[[game]]");
+    refused_at(
+        t.path(),
+        "h.toml",
+        &bad,
+        "[[game]]",
+        "game: [[game]] is written [game]: a spec has one such table",
+    );
+    let bad = tiny.replace("[[tiers]]", "[tiers]");
+    refused_at(
+        t.path(),
+        "i.toml",
+        &bad,
+        "[tiers]",
+        "tiers: [tiers] is written [[tiers]], one header for each of its entries",
+    );
     let bad = edit(&tiny, "price = 2 ", "price 2 ");
     refused_at(
         t.path(),

@@ -588,11 +588,24 @@ impl GameSpec {
             // An array left open (`wins = [100` and a newline): the parser stops at the next
             // line that cannot go on it; the array's own line is the one to mend.
             let (mut start, mut msg) = (start, msg);
-            if msg.starts_with("invalid array") {
-                if let Some((open, closed)) = start.and_then(|o| open_array(&text, o)) {
-                    msg = format!("the array opened here runs into line {closed}: a `,` between two of its values, or its closing `]`, is missing");
-                    start = Some(open);
-                }
+            // Only where the parser stopped on the syntax: at an array, or at the table
+            // header an open array ran into (a value's type error inside a well-closed
+            // array is the value's).
+            let on_header = start.is_some_and(|o| {
+                let from = text[..o.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
+                text[from..].trim_start().starts_with('[')
+            });
+            let syntax = msg.starts_with("invalid array") || on_header;
+            if let Some((open, closed)) = start
+                .filter(|_| syntax)
+                .and_then(|o| open_array(&text, o))
+            {
+                msg = if closed > text.lines().count() {
+                    "the array opened here runs to the end of the file: its closing `]` is missing".into()
+                } else {
+                    format!("the array opened here runs into line {closed}: a `,` between two of its values, or its closing `]`, is missing")
+                };
+                start = Some(open);
             }
             let mut field = start.map_or(String::new(), |o| at.field_at(o));
             // A key with no `=` after it (`price 1`): the parser names no field.
@@ -1043,8 +1056,23 @@ fn unknown_table_header(text: &str, at: &ErrorAt) -> Option<SpecError> {
             .trim_matches('"');
         let known = TABLES
             .iter()
-            .any(|k| k.trim_matches(|c| c == '[' || c == ']') == top);
-        if !known {
+            .find(|k| k.trim_matches(|c| c == '[' || c == ']') == top);
+        // `[[game]]` for `[game]`, `[tiers]` for `[[tiers]]`: the table, in the other form.
+        if let Some(k) = known.filter(|k| !name.contains('.') && k.starts_with("[[") != array) {
+            return Some(at.at(
+                Some(here + line.len() - line.trim_start().len()),
+                top,
+                format!(
+                    "{t} is written {k}{}",
+                    if array {
+                        ": a spec has one such table"
+                    } else {
+                        ", one header for each of its entries"
+                    }
+                ),
+            ));
+        }
+        if known.is_none() {
             return Some(at.at(
                 Some(here + line.len() - line.trim_start().len()),
                 top,
@@ -1059,36 +1087,47 @@ fn unknown_table_header(text: &str, at: &ErrorAt) -> Option<SpecError> {
 }
 
 /// Where the array left open before byte `offset` of `text` begins: the start of the
-/// nearest line before `offset`'s line that opens more `[` than it closes after its `=`
-/// (quoted text aside), with the 1-based number of `offset`'s line; `None` when no line
-/// of the ten before does.
+/// nearest line before `offset`'s line that writes `key = [` and whose brackets, with
+/// those of the lines after it up to `offset`'s, open more than they close (quoted text and
+/// comments aside), with the 1-based number of `offset`'s line; `None` when a table header
+/// or a balanced `key =` line comes first, or none of the 50 lines before does.
 fn open_array(text: &str, offset: usize) -> Option<(usize, usize)> {
     let offset = offset.min(text.len());
     let here = text[..offset].rfind('\n').map_or(0, |i| i + 1);
     let line_no = text[..here].matches('\n').count() + 1;
-    let mut end = here;
-    for _ in 0..10 {
+    let (mut end, mut balance) = (here, 0i32);
+    for _ in 0..50 {
         if end == 0 {
-            break;
+            return None;
         }
         let begin = text[..end - 1].rfind('\n').map_or(0, |i| i + 1);
         let line = &text[begin..end];
         end = begin;
-        let Some((_, value)) = line.split_once('=') else {
-            continue;
+        let t = line.trim_start();
+        if t.starts_with('[')
+            && t[1..]
+                .trim_start_matches('[')
+                .trim_start()
+                .starts_with(|c: char| c.is_ascii_alphabetic() || c == '"')
+        {
+            return None;
+        }
+        let (keyed, value) = match line.split_once('=') {
+            Some((key, value)) if !key.contains(['[', '"', '{']) => (true, value),
+            _ => (false, line),
         };
-        let (mut depth, mut quoted) = (0i32, false);
+        let mut quoted = false;
         for c in value.chars() {
             match c {
                 '"' => quoted = !quoted,
                 '#' if !quoted => break,
-                '[' if !quoted => depth += 1,
-                ']' if !quoted => depth -= 1,
+                '[' if !quoted => balance += 1,
+                ']' if !quoted => balance -= 1,
                 _ => {}
             }
         }
-        if depth > 0 {
-            return Some((begin, line_no));
+        if keyed {
+            return (balance > 0).then_some((begin, line_no));
         }
     }
     None
