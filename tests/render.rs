@@ -2735,4 +2735,47 @@ fn a_pdf_in_a_folder_that_does_not_exist_is_refused_naming_the_folder() {
         )
     );
     assert!(!t.path().join("nowhere").exists());
+    // A file where the folder should be; a directory where the PDF should be.
+    std::fs::write(t.path().join("afile"), "x").unwrap();
+    let (code, err) = {
+        let o = tirage()
+            .arg("render")
+            .arg(&b)
+            .args(["--tickets", "1", "--pdf"])
+            .arg(t.path().join("afile").join("x.pdf"))
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    assert_eq!(code, Some(2));
+    assert_eq!(
+        err,
+        format!(
+            "tirage: error: cannot write {}: {} is not a folder; nothing was written\n",
+            t.path().join("afile").join("x.pdf").display(),
+            t.path().join("afile").display()
+        )
+    );
+    let dir = t.path().join("sheets");
+    std::fs::create_dir(&dir).unwrap();
+    let o = tirage()
+        .arg("render")
+        .arg(&b)
+        .args(["--tickets", "1", "--pdf"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.starts_with(&format!(
+            "tirage: error: {} is a directory: nothing was written; name the proof file to write (--pdf DIR/proofs.pdf), or choose ",
+            dir.display()
+        )),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
 }

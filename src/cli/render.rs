@@ -412,9 +412,15 @@ const SVG: &[u8] = b"<svg";
 /// not replace either; and a link or anything else, which is never written through.
 fn may_write(path: &Path, replace: bool, magic: &[u8], elsewhere: &str) -> Result<()> {
     if let Ok(m) = std::fs::symlink_metadata(path) {
+        if m.is_dir() {
+            anyhow::bail!(
+                "{} is a directory: nothing was written; name the proof file to write (--pdf DIR/proofs.pdf), or choose {elsewhere}",
+                path.display()
+            );
+        }
         if !m.is_file() {
             anyhow::bail!(
-                "{} is not a regular file (a link, a directory…): no proof is written through it; remove it",
+                "{} is not a regular file (a link, a device…): no proof is written through it; nothing was written; remove it, or choose {elsewhere}",
                 path.display()
             );
         }
@@ -472,6 +478,13 @@ fn stage(path: &Path, bytes: &[u8]) -> Result<tempfile::TempPath> {
         _ => std::path::Path::new("."),
     };
     if !dir.is_dir() {
+        if std::fs::symlink_metadata(dir).is_ok() {
+            anyhow::bail!(
+                "{}: {} is not a folder; nothing was written",
+                cannot(),
+                dir.display()
+            );
+        }
         anyhow::bail!(
             "{}: the folder {} does not exist; nothing was written",
             cannot(),
