@@ -1190,3 +1190,30 @@ fn force_over_another_games_block_says_what_it_replaced() {
         )
     );
 }
+
+/// `deck --force` over another game's deck says so, even with `-q`; over its own, silently.
+#[test]
+fn force_over_another_games_deck_says_what_it_replaced() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path().join("d");
+    let run = |spec: &str| {
+        let o = tirage()
+            .arg("deck")
+            .arg(repo(spec))
+            .args(["--insecure-seed", "--seed", SEED, "-q", "--force", "--out"])
+            .arg(&d)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0));
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    assert_eq!(run("tests/specs/coq_small.toml"), "");
+    assert_eq!(
+        run("game_specs/examples/cash.toml"),
+        format!(
+            "tirage: warning: {} held a deck of coq; --force replaced it with a deck of cash\n",
+            d.display()
+        )
+    );
+    assert_eq!(run("game_specs/examples/cash.toml"), "");
+}

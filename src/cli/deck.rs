@@ -8,7 +8,8 @@ use std::path::PathBuf;
 use tirage::block::deck::{every_way, proportional};
 use tirage::block::Kind;
 use tirage::generate::{
-    check_block_or_nothing, check_destination, check_not_in_emission, place, BlockPlan,
+    check_block_or_nothing, check_destination, check_not_in_emission, existing_block, place,
+    BlockPlan,
 };
 use tirage::spec::GameSpec;
 
@@ -89,6 +90,8 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     let _lock = lock_output(&out, a.force)?;
     // Before the seed is staged: a deck never replaces a production block or its seed.
     check_destination(&out, a.force, Kind::Specimen)?;
+    // What --force replaces, to say so when it is another game's deck.
+    let replaced = existing_block(&out).filter(|(game, _)| *game != spec.id);
     let provenance = a.seed.provenance()?;
     let plan = BlockPlan::deck(&spec, &seed, deck)
         .signed_by(signer.as_ref())
@@ -106,6 +109,13 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         &stop,
     )?;
     super::say_stale_reports(&made.stale_reports, "deck", a.quiet);
+    if let Some((game, _)) = replaced {
+        errln!(
+            "tirage: warning: {} held a deck of {game}; --force replaced it with a deck of {}",
+            out.display(),
+            spec.id
+        );
+    }
     let m = made.manifest;
     if !a.quiet {
         let ways: usize = m
