@@ -1217,3 +1217,38 @@ fn force_over_another_games_deck_says_what_it_replaced() {
     );
     assert_eq!(run("game_specs/examples/cash.toml"), "");
 }
+
+/// `generate --blocks --force` over another game's emission says so, even with `-q`.
+#[test]
+fn force_over_another_games_emission_says_what_it_replaced() {
+    let t = tempfile::tempdir().unwrap();
+    let em = t.path().join("em");
+    let run = |spec: &str| {
+        let o = tirage()
+            .arg("generate")
+            .arg(repo(spec))
+            .arg("--validation-key")
+            .arg(repo(VALIDATION_KEY))
+            .args(["--insecure-seed", "--seed", SEED, "-q", "--force"])
+            .args(["--blocks", "1..2", "--out"])
+            .arg(&em)
+            .output()
+            .unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    assert_eq!(run("tests/specs/coq_small.toml"), "");
+    assert_eq!(
+        run("game_specs/examples/cash.toml"),
+        format!(
+            "tirage: warning: {} held an emission of coq; --force replaced it with an emission of cash\n",
+            em.display()
+        )
+    );
+    assert_eq!(run("game_specs/examples/cash.toml"), "");
+}

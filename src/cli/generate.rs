@@ -9,8 +9,8 @@ use std::path::PathBuf;
 use tirage::block::Kind;
 use tirage::crypto::sign::Signer;
 use tirage::generate::emission::{
-    check_directory_or_nothing, check_emission_destination, generate_emission_placing,
-    parse_blocks, EmissionOptions,
+    check_directory_or_nothing, check_emission_destination, existing_emission,
+    generate_emission_placing, parse_blocks, EmissionOptions,
 };
 use tirage::generate::{
     check_block_or_nothing, check_destination, check_not_in_emission, existing_block, place,
@@ -94,6 +94,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         let _lock = lock_output(&out, a.force)?;
         // Before the seed is staged: what is in the way is named, not the seed file.
         check_emission_destination(&blocks, &out, a.force)?;
+        let replaced = existing_emission(&out).filter(|game| *game != spec.id);
         let seed_file = SeedFile::beside(&out, &seed, fresh, a.force)?;
         let n = u64::from(spec.block_size) * u64::from(blocks.end() - blocks.start() + 1);
         let first = *blocks.start();
@@ -122,6 +123,13 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         })??;
         bar.finish_and_clear();
         super::say_stale_reports(&made.stale_reports, "emission", a.quiet);
+        if let Some(game) = replaced {
+            errln!(
+                "tirage: warning: {} held an emission of {game}; --force replaced it with an emission of {}",
+                out.display(),
+                spec.id
+            );
+        }
         let said = once_placed(
             seed_file,
             "emission seed",

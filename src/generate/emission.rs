@@ -307,6 +307,26 @@ pub fn check_directory_or_nothing(out: &Path) -> Result<(), PlaceError> {
     }
 }
 
+/// The game id the tirage emission at `out` says it is of (its `emission.json`), for
+/// saying what `--force` replaced, with every character that does not show as written
+/// escaped; `None` when `out` holds no tirage emission manifest.
+pub fn existing_emission(out: &Path) -> Option<String> {
+    let bytes = crate::output::read_regular(&out.join(EMISSION), crate::output::MAX_JSON).ok()?;
+    let v = serde_json::from_slice::<serde_json::Value>(&bytes).ok()?;
+    if v["format"] != FORMAT {
+        return None;
+    }
+    let mut game = String::new();
+    for c in v["game"].as_str()?.chars().take(80) {
+        if crate::text::hidden(c) {
+            game.extend(c.escape_default());
+        } else {
+            game.push(c);
+        }
+    }
+    Some(game)
+}
+
 /// Where an emission of `blocks` may go (call before anything is staged, a fresh seed
 /// included): `out` is not a block; an existing `emission.json` is tirage's and replaced
 /// only with `force`; each block's destination may be replaced
