@@ -83,6 +83,10 @@ pub enum PackageError {
         /// What is wrong and what was expected.
         message: String,
     },
+    /// The operator's public key (`--signer`) cannot be read or is no minisign public key
+    /// (the error names the file).
+    #[error(transparent)]
+    Signer(crate::crypto::sign::SignError),
     /// The destination exists and `--force` was not given, or it holds what is no bundle's.
     #[error("{path}: {message}")]
     Destination {
@@ -147,10 +151,7 @@ pub fn package(
         path: block.join(name).display().to_string(),
         message,
     };
-    let verifier = Verifier::load(signer).map_err(|e| PackageError::File {
-        path: signer.display().to_string(),
-        message: e.to_string(),
-    })?;
+    let verifier = Verifier::load(signer).map_err(PackageError::Signer)?;
     let sums_bytes =
         sums::read_bytes(block).map_err(|e| file(SUMS, format!("cannot read it: {e}")))?;
     let listed = sums::parse_bytes(&sums_bytes).map_err(|m| file(SUMS, m))?;

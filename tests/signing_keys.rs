@@ -127,6 +127,23 @@ fn a_key_of_the_wrong_kind_or_without_its_password_is_said_plainly() {
             )
         );
     }
+    // package names the file once.
+    let o = tirage()
+        .args(["package", "--for", "central", "--signer"])
+        .arg(k("seed"))
+        .arg(k("b"))
+        .arg("--out")
+        .arg(k("bundle"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "tirage: error: {}: not a minisign public key: it is 64 hexadecimal digits: a seed, a seed share or a validation key; checking takes the operator's public key, KEY.pub (and the secret stays with its owner)\n",
+            k("seed").display()
+        )
+    );
     // A spec is no key of any kind: the key parser says why.
     let o = tirage()
         .args(["verify", "--no-audit", "-q", "--signer"])
