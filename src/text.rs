@@ -56,6 +56,22 @@ pub fn hidden(c: char) -> bool {
         )
 }
 
+/// `text` cut to its first `max` characters, each that does not show as written
+/// ([`hidden`]: a control, a line end, a zero-width or direction mark) escaped as Rust
+/// writes it (`\u{1b}`, `\n`): text read from a file, quoted in a message, so it never
+/// drives the terminal nor hides what it stands beside.
+pub fn escaped(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    for c in text.chars().take(max) {
+        if hidden(c) {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// The first character of `text` that does not show as written, if any: one [`hidden`]
 /// names, or a stray combining mark, one that stays apart from the ASCII letter, digit or
 /// sign before it once the text is composed (NFC): a stroke through a letter (U+0336), a
@@ -266,6 +282,14 @@ pub fn reading(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn escaped_shows_what_drives_a_terminal_and_cuts() {
+        assert_eq!(escaped("evil\u{1b}[31m\nok", 80), "evil\\u{1b}[31m\\nok");
+        assert_eq!(escaped("a\u{200b}b\u{202e}c", 80), "a\\u{200b}b\\u{202e}c");
+        assert_eq!(escaped("coq", 2), "co");
+        assert_eq!(escaped("Déjà vu", 80), "Déjà vu");
+    }
 
     #[test]
     fn controls_invisibles_and_direction_characters_are_hidden() {

@@ -316,15 +316,7 @@ pub fn existing_emission(out: &Path) -> Option<String> {
     if v["format"] != FORMAT {
         return None;
     }
-    let mut game = String::new();
-    for c in v["game"].as_str()?.chars().take(80) {
-        if crate::text::hidden(c) {
-            game.extend(c.escape_default());
-        } else {
-            game.push(c);
-        }
-    }
-    Some(game)
+    Some(crate::text::escaped(v["game"].as_str()?, 80))
 }
 
 /// Where an emission of `blocks` may go (call before anything is staged, a fresh seed

@@ -131,14 +131,7 @@ pub fn check_destination(out: &Path, force: bool, kind: Kind) -> Result<(), Plac
 pub fn existing_block(out: &Path) -> Option<(String, u64)> {
     let meta = std::fs::symlink_metadata(out).ok()?;
     let v = tirage_manifest(out, &meta)?;
-    let mut game = String::new();
-    for c in v["game"]["id"].as_str()?.chars().take(80) {
-        if crate::text::hidden(c) {
-            game.extend(c.escape_default());
-        } else {
-            game.push(c);
-        }
-    }
+    let game = crate::text::escaped(v["game"]["id"].as_str()?, 80);
     Some((game, v["block"].as_u64()?))
 }
 
