@@ -990,9 +990,12 @@ fn a_folder_named_for_another_block_is_a_finding_unsigned_too() {
     };
     assert_eq!(verify(&b).0, Some(0));
     for (name, finding) in [
-        ("block-003", Some("block-003")),
-        ("coq.3", Some("coq.3")),
+        ("block-003", Some(("block-003", 3))),
+        ("coq.3", Some(("coq.3", 3))),
+        ("coq-1-block-002", Some(("coq-1-block-002", 2))),
         ("block-0001", None),
+        ("coq-1-block-001", None),
+        ("coq-2016-12-30", None),
         ("latest", None),
     ] {
         let copy = t.path().join(name);
@@ -1005,10 +1008,10 @@ fn a_folder_named_for_another_block_is_a_finding_unsigned_too() {
         assert!(status.success());
         let (code, out) = verify(&copy);
         match finding {
-            Some(n) => {
+            Some((n, b)) => {
                 assert_eq!(code, Some(1), "{out}");
                 assert!(
-                    out.contains(&format!("the folder is named {n}, the manifest says block 1: a block is filed, printed and claimed under its own number")),
+                    out.contains(&format!("the folder is named {n}, which says block {b}; the manifest says block 1: a block is filed, printed and claimed under its own number")),
                     "{out}"
                 );
             }

@@ -1370,8 +1370,23 @@ fn a_bundle_is_held_to_its_manifest_and_to_the_block_its_signature_names() {
     let (code, json) = verify(&moved, "central");
     assert_eq!(code, Some(1), "{json}");
     assert!(
-        json.contains("the folder is named coq-002, the signature vouches for block 1"),
+        json.contains(
+            "the folder is named coq-002, which says block 2; the signature vouches for block 1"
+        ),
         "{json}"
+    );
+    // Checked without its signature, the folder's name is held to the manifest all the same.
+    let o = tirage()
+        .arg("verify")
+        .arg(&moved)
+        .arg("--unauthenticated")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("the folder is named coq-002, which says block 2; the manifest says block 1"),
+        "{text}"
     );
 }
 

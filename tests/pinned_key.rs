@@ -250,6 +250,32 @@ fn a_block_signed_by_another_key_than_the_pinned_one_is_a_finding() {
         report.contains(&format!("signed by key {forger_line}, but the block's own spec.toml pins key {op_line}: a block of a game that pins its operator's key is signed by that key; hold the block to the game's reference spec (--spec)")),
         "{report}"
     );
+    // The printer's bundle of that block, checked with the forger's key: the same finding.
+    let bundle = t.join("forged-printer");
+    let (code, _, err) = run(&[
+        os("package"),
+        forged.as_os_str(),
+        os("--for"),
+        os("printer"),
+        os("--signer"),
+        forger_pub.as_os_str(),
+        os("-q"),
+        os("--out"),
+        bundle.as_os_str(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, text) = verify(&bundle, &[os("--signer"), forger_pub.as_os_str()]);
+    assert_eq!(code, 1, "{text}");
+    let (_, report, _) = run(&[
+        os("verify"),
+        bundle.as_os_str(),
+        os("--signer"),
+        forger_pub.as_os_str(),
+    ]);
+    assert!(
+        report.contains(&format!("SHA256SUMS.minisig: signed by key {forger_line}, but the block's own spec.toml pins key {op_line}")),
+        "{report}"
+    );
 
     // A copy of block 1 named block-002: the signature vouches for block 1.
     let b2 = t.join("block-002");
@@ -272,7 +298,9 @@ fn a_block_signed_by_another_key_than_the_pinned_one_is_a_finding() {
     };
     assert_eq!(code, 1, "{report}");
     assert!(
-        report.contains("the folder is named block-002, the signature vouches for block 1"),
+        report.contains(
+            "the folder is named block-002, which says block 2; the signature vouches for block 1"
+        ),
         "{report}"
     );
 }

@@ -23,21 +23,12 @@ impl Procedure for Describes {
         if let (Some(m), Some(spec)) = (&block.manifest, &block.spec) {
             check_manifest(m, spec, &mut found.checks);
         }
-        if let Some(m) = &block.manifest {
-            let production = m.kind == Kind::Production;
-            if let Some(n) =
-                super::signature::misnamed_folder(block.dir, &m.game.id, m.block, production)
-            {
-                add(
-                    &mut found.checks,
-                    CheckId::Manifest,
-                    None,
-                    format!(
-                        "the folder is named {n}, the manifest says block {}: a block is filed, printed and claimed under its own number",
-                        m.block
-                    ),
-                );
-            }
+        if let Some(why) = block
+            .manifest
+            .as_ref()
+            .and_then(|m| super::signature::folder_finding(block.dir, m))
+        {
+            add(&mut found.checks, CheckId::Manifest, None, why);
         }
     }
 }

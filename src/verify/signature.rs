@@ -152,17 +152,40 @@ fn check_signature(
     if let Some(id) = mismatched_signer(opts) {
         return Err(Some(id));
     }
-    // With no reference spec, the block's own spec.toml may pin a key: a block signed by
-    // another key contradicts its own spec (whoever wrote the files could drop the pin, so
-    // this is a consistency check; the reference spec, --spec, is the authority).
-    let own = block.spec.as_ref().and_then(|s| s.signing_key.as_deref());
-    if let Some(pinned) = own.filter(|&p| opts.reference.is_none() && p != v.public_key()) {
-        bad(format!(
-            "signed by key {}, but the block's own spec.toml pins key {pinned}: a block of a game that pins its operator's key is signed by that key; hold the block to the game's reference spec (--spec)",
-            v.public_key()
-        ));
+    if let Some(why) = own_pin_finding(block.spec.as_ref(), opts, &v.public_key()) {
+        bad(format!("{SUMS_SIG}: {why}"));
     }
     Ok(Signed::Holds(v.public_key(), vouched))
+}
+
+/// The finding when, with no reference spec (`--spec`), the block's own spec `spec` pins
+/// a key (`[signing] public_key`) other than `signer`, the whole public key its signature
+/// holds for: a block that contradicts its own spec. Whoever wrote the files could drop the
+/// pin, so this is a consistency check; the reference spec is the authority. `None` when
+/// they agree, a reference spec is given, or nothing is pinned.
+pub(super) fn own_pin_finding(
+    spec: Option<&crate::spec::GameSpec>,
+    opts: &Options,
+    signer: &str,
+) -> Option<String> {
+    let pinned = spec.and_then(|s| s.signing_key.as_deref())?;
+    (opts.reference.is_none() && pinned != signer).then(|| {
+        format!(
+            "signed by key {signer}, but the block's own spec.toml pins key {pinned}: a block of a game that pins its operator's key is signed by that key; hold the block to the game's reference spec (--spec)"
+        )
+    })
+}
+
+/// The finding ([`CheckId::Manifest`]) when the name of folder `dir` gives another block
+/// number than the manifest `m`'s ([`misnamed_folder`]); `None` when it gives none or the
+/// same.
+pub(super) fn folder_finding(dir: &Path, m: &Manifest) -> Option<String> {
+    let production = m.kind == crate::block::Kind::Production;
+    let (name, number) = misnamed_folder(dir, &m.game.id, m.block, production)?;
+    Some(format!(
+        "the folder is named {name}, which says block {number}; the manifest says block {}: a block is filed, printed and claimed under its own number",
+        m.block
+    ))
 }
 
 /// What the signature's trusted comment `comment` vouches for, held to `manifest` and to
@@ -208,9 +231,9 @@ fn vouched_mismatches(v: &Vouched, manifest: Option<&Manifest>, dir: &Path) -> V
         }
     }
     let production = v.kind == crate::block::Kind::Production.name();
-    if let Some(n) = misnamed_folder(dir, &v.game, v.block, production) {
+    if let Some((n, number)) = misnamed_folder(dir, &v.game, v.block, production) {
         out.push(format!(
-            "the folder is named {n}, the signature vouches for block {}: a signed block passes for no other",
+            "the folder is named {n}, which says block {number}; the signature vouches for block {}: a signed block passes for no other",
             v.block
         ));
     }
@@ -222,13 +245,13 @@ fn vouched_mismatches(v: &Vouched, manifest: Option<&Manifest>, dir: &Path) -> V
 /// really is (a symbolic link named `block-002` to block 1's folder is block 2 to whoever
 /// reads the name): each binds. A production block's folder binds in every form; a deck's
 /// or a specimen's only as `block-NNN` (`deck-2` or `coq-2` is a QA deck, not block 2).
-/// `None` when no name disagrees.
+/// Returns the name and the number it gives; `None` when no name disagrees.
 pub(super) fn misnamed_folder(
     dir: &Path,
     game: &str,
     block: u32,
     production: bool,
-) -> Option<String> {
+) -> Option<(String, u32)> {
     let given = dir.components().next_back().and_then(|c| match c {
         std::path::Component::Normal(n) => Some(n.to_string_lossy().into_owned()),
         _ => None,
@@ -239,52 +262,50 @@ pub(super) fn misnamed_folder(
     let mut names: Vec<String> = given.into_iter().chain(real).collect();
     names.dedup();
     let game = production.then_some(game);
-    names
-        .into_iter()
-        .find(|name| folder_number(name, game).is_some_and(|number| number != block))
+    names.into_iter().find_map(|name| {
+        folder_number(&name, game)
+            .filter(|&number| number != block)
+            .map(|number| (name, number))
+    })
 }
 
 /// The block number a folder's name gives, as people name blocks: a name of one to four
-/// digits alone (`002`), or one to four digits after the word `block` (`block-002`,
-/// `block002`, `Block_2`, `coq-block-002`) or after the game's id `game` and a `-`, `_`,
-/// `.` or space (`coq-002`, `coq.2`, `coq 2`), where the word or the id begins the name or
-/// follows one of those marks, and the digits end it or are followed by a mark or a
-/// bracket (`block-002-final`, `coq-002-central`, `block-002 (1)`, `block-002.old`). At
-/// most [`crate::block::serial::MAX_BLOCK`]; the first such number counts. None for a
-/// name ending otherwise (`coq-2016-12-30`, `lot-2024-12`, `latest`, `run2`); with `game`
-/// `None`, only the word `block` gives one.
+/// digits alone (`002`); else one to four digits after the word `block` (`block-002`,
+/// `block002`, `Block_2`, `coq-1-block-002`), the first such; else one to four digits
+/// after the game's id `game` and a `-`, `_`, `.` or space (`coq-002`, `coq.2`, `coq 2`),
+/// unless another number follows them (`coq-1-002` names an emission and a block, in an
+/// order this does not guess). The word or the id begins the name or follows one of those
+/// marks; the digits end it or are followed by a mark or a bracket (`block-002-final`,
+/// `coq-002-central`, `block-002 (1)`, `block-002.old`). At most
+/// [`crate::block::serial::MAX_BLOCK`]. None for a name of another form
+/// (`coq-2016-12-30`, `lot-2024-12`, `latest`, `run2`); with `game` `None` (a deck), only
+/// the word `block` gives one.
 fn folder_number(name: &str, game: Option<&str>) -> Option<u32> {
     let lower = name.to_ascii_lowercase();
     let b = lower.as_bytes();
-    let digits = |from: usize| b[from..].iter().take_while(|c| c.is_ascii_digit()).count();
     let mark = |c: u8| matches!(c, b'-' | b'_' | b'.' | b' ');
-    let number = |from: usize| -> Option<u32> {
+    let digits = |from: usize| b[from..].iter().take_while(|c| c.is_ascii_digit()).count();
+    // The number at `from`, and whether another number follows it after a mark.
+    let number = |from: usize| -> Option<(u32, bool)> {
         let n = digits(from);
-        let ends = b
-            .get(from + n)
-            .is_none_or(|&c| mark(c) || c == b'(' || c == b'[');
-        if !(1..=4).contains(&n) || !ends {
+        let next = b.get(from + n).copied();
+        if !(1..=4).contains(&n) || next.is_some_and(|c| !(mark(c) || c == b'(' || c == b'[')) {
             return None;
         }
         let v = b[from..from + n]
             .iter()
             .fold(0u32, |v, &d| v * 10 + u32::from(d - b'0'));
-        (v <= crate::block::serial::MAX_BLOCK).then_some(v)
+        let more = next.is_some_and(mark) && b.get(from + n + 1).is_some_and(u8::is_ascii_digit);
+        (v <= crate::block::serial::MAX_BLOCK).then_some((v, more))
     };
     if game.is_some() && !b.is_empty() && b.iter().all(u8::is_ascii_digit) {
-        return number(0);
+        return number(0).map(|(v, _)| v);
     }
-    let game = game.map(str::to_ascii_lowercase);
-    let mut words: Vec<(&str, bool)> = vec![("block", false)];
-    if let Some(g) = game.as_deref().filter(|g| !g.is_empty()) {
-        words.push((g, true));
-    }
-    for at in 0..b.len() {
-        if at > 0 && !mark(b[at - 1]) {
-            continue;
-        }
-        for &(word, needs_mark) in &words {
-            if !b[at..].starts_with(word.as_bytes()) {
+    // The numbers after `word` (with a mark between them when `needs_mark`), in order.
+    let after = |word: &[u8], needs_mark: bool| -> Vec<(u32, bool)> {
+        let mut found = Vec::new();
+        for at in 0..b.len() {
+            if (at > 0 && !mark(b[at - 1])) || !b[at..].starts_with(word) {
                 continue;
             }
             let mut from = at + word.len();
@@ -293,12 +314,20 @@ fn folder_number(name: &str, game: Option<&str>) -> Option<u32> {
                 _ if needs_mark => continue,
                 _ => {}
             }
-            if let Some(v) = number(from) {
-                return Some(v);
-            }
+            found.extend(number(from));
         }
+        found
+    };
+    if let Some(&(v, _)) = after(b"block", false).first() {
+        return Some(v);
     }
-    None
+    let game = game
+        .map(str::to_ascii_lowercase)
+        .filter(|g| !g.is_empty())?;
+    after(game.as_bytes(), true)
+        .into_iter()
+        .find(|&(_, more)| !more)
+        .map(|(v, _)| v)
 }
 
 /// True when the block is a production block made with a test seed: `--insecure-seed`
@@ -372,6 +401,12 @@ mod tests {
             ("coq 2", Some(2)),
             ("coq-002-central", Some(2)),
             ("coq 1 of 3", Some(1)),
+            ("coq-1-block-002", Some(2)),
+            ("coq-2-block-001", Some(1)),
+            ("COQ 2 Block 1", Some(1)),
+            ("coq-1-002", None),
+            ("coq_1_2", None),
+            ("coq-001-012", None),
             ("block-001 copy 2", Some(1)),
             ("2", Some(2)),
             ("002", Some(2)),
@@ -428,14 +463,14 @@ mod tests {
             std::fs::create_dir(&p).unwrap();
             assert_eq!(
                 vouched_mismatches(&v, Some(&m.manifest), &p),
-                [format!("the folder is named {name}, the signature vouches for block 1: a signed block passes for no other")]
+                [format!("the folder is named {name}, which says block 2; the signature vouches for block 1: a signed block passes for no other")]
             );
         }
         let link = d.path().join("coq-block-002");
         std::os::unix::fs::symlink(&b1, &link).unwrap();
         assert_eq!(
             vouched_mismatches(&v, Some(&m.manifest), &link),
-            ["the folder is named coq-block-002, the signature vouches for block 1: a signed block passes for no other"]
+            ["the folder is named coq-block-002, which says block 2; the signature vouches for block 1: a signed block passes for no other"]
         );
         let dotted = link.join(".");
         assert_eq!(vouched_mismatches(&v, Some(&m.manifest), &dotted).len(), 1);
@@ -444,11 +479,11 @@ mod tests {
         assert!(vouched_mismatches(&v, Some(&m.manifest), &year).is_empty());
         assert_eq!(
             vouched_mismatches(&v, Some(&m.manifest), &named),
-            ["the folder is named coq-002, the signature vouches for block 1: a signed block passes for no other"]
+            ["the folder is named coq-002, which says block 2; the signature vouches for block 1: a signed block passes for no other"]
         );
         assert_eq!(
             vouched_mismatches(&v, Some(&m.manifest), &bare),
-            ["the folder is named 2, the signature vouches for block 1: a signed block passes for no other"]
+            ["the folder is named 2, which says block 2; the signature vouches for block 1: a signed block passes for no other"]
         );
         let deck = Vouched {
             kind: "specimen".into(),
@@ -457,11 +492,11 @@ mod tests {
         assert!(vouched_mismatches(&deck, None, &named).is_empty());
         assert_eq!(
             vouched_mismatches(&deck, None, &b2),
-            ["the folder is named block-002, the signature vouches for block 1: a signed block passes for no other"]
+            ["the folder is named block-002, which says block 2; the signature vouches for block 1: a signed block passes for no other"]
         );
         assert_eq!(
             vouched_mismatches(&v, Some(&m.manifest), &b2),
-            ["the folder is named block-002, the signature vouches for block 1: a signed block passes for no other"]
+            ["the folder is named block-002, which says block 2; the signature vouches for block 1: a signed block passes for no other"]
         );
         let two = Vouched {
             block: 2,
