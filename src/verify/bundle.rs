@@ -220,26 +220,14 @@ pub fn verify_bundle(dir: &Path, role: Role, opts: &Options) -> BundleReport {
     let (files, spec_text) = check_held(dir, &held, &listed, manifest.as_ref(), &mut checks);
     // A spec.toml that cannot be read is already a finding of SHA256SUMS's.
     let spec = spec_text.and_then(|t| super::open::read_spec(t, dir, &mut checks));
-    // The bundle's own spec.toml pinning another key than the one its signature holds for,
-    // and a folder named for another block: as for a block.
-    if let Some(why) = signature
-        .signer
-        .as_deref()
-        .and_then(|signer| signature::own_pin_finding(spec.as_ref(), opts, signer))
-    {
-        add(
-            &mut checks,
-            CheckId::Signature,
-            None,
-            format!("{SUMS_SIG}: {why}"),
-        );
-    }
-    if let Some(why) = manifest
-        .as_ref()
-        .and_then(|m| signature::folder_finding(dir, m))
-    {
-        add(&mut checks, CheckId::Manifest, None, why);
-    }
+    held_to_itself(
+        dir,
+        &signature,
+        spec.as_ref(),
+        manifest.as_ref(),
+        opts,
+        &mut checks,
+    );
     let spec_comparison = match (&spec, opts.reference) {
         (Some(s), Some(r)) => Some(super::spec_diff::compare(s, r)),
         _ => None,
@@ -294,6 +282,35 @@ pub fn verify_bundle(dir: &Path, role: Role, opts: &Options) -> BundleReport {
         held,
         not_counted,
         report,
+    }
+}
+
+/// Holds the bundle in `dir` to itself, as a block is: its own spec.toml `spec` pinning
+/// another key than the one its signature holds for ([`signature::own_pin_finding`],
+/// [`CheckId::Signature`]), and a folder named for another block than its manifest's
+/// ([`signature::folder_finding`], [`CheckId::Manifest`]).
+fn held_to_itself(
+    dir: &Path,
+    signed: &Signed,
+    spec: Option<&crate::spec::GameSpec>,
+    manifest: Option<&Manifest>,
+    opts: &Options,
+    checks: &mut Checks,
+) {
+    let pin = signed
+        .signer
+        .as_deref()
+        .and_then(|signer| signature::own_pin_finding(spec, opts, signer));
+    if let Some(why) = pin {
+        add(
+            checks,
+            CheckId::Signature,
+            None,
+            format!("{SUMS_SIG}: {why}"),
+        );
+    }
+    if let Some(why) = manifest.and_then(|m| signature::folder_finding(dir, m)) {
+        add(checks, CheckId::Manifest, None, why);
     }
 }
 
