@@ -103,8 +103,123 @@ pub fn is_proof(name: &str, is_file: bool) -> bool {
     is_file && number.is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
+/// The block number a folder's name gives, as people name blocks: a name of one to four
+/// digits alone (`002`); else one to four digits after the word `block` (`block-002`,
+/// `block002`, `Block_2`, `coq-1-block-002`), the first such; else one to four digits
+/// after the game's id `game` and a `-`, `_`, `.` or space (`coq-002`, `coq.2`, `coq 2`),
+/// unless another number follows them (`coq-1-002` names an emission and a block, in an
+/// order this does not guess). The word or the id begins the name or follows one of those
+/// marks; the digits end it or are followed by a mark or a bracket (`block-002-final`,
+/// `coq-002-central`, `block-002 (1)`, `block-002.old`). At most
+/// [`crate::block::serial::MAX_BLOCK`]. None for a name of another form
+/// (`coq-2016-12-30`, `lot-2024-12`, `latest`, `run2`); with `game` `None` (a deck), only
+/// the word `block` gives one.
+pub fn folder_number(name: &str, game: Option<&str>) -> Option<u32> {
+    let lower = name.to_ascii_lowercase();
+    let b = lower.as_bytes();
+    let mark = |c: u8| matches!(c, b'-' | b'_' | b'.' | b' ');
+    let digits = |from: usize| b[from..].iter().take_while(|c| c.is_ascii_digit()).count();
+    // The number at `from`, and whether another number follows it after a mark.
+    let number = |from: usize| -> Option<(u32, bool)> {
+        let n = digits(from);
+        let next = b.get(from + n).copied();
+        if !(1..=4).contains(&n) || next.is_some_and(|c| !(mark(c) || c == b'(' || c == b'[')) {
+            return None;
+        }
+        let v = b[from..from + n]
+            .iter()
+            .fold(0u32, |v, &d| v * 10 + u32::from(d - b'0'));
+        let more = next.is_some_and(mark) && b.get(from + n + 1).is_some_and(u8::is_ascii_digit);
+        (v <= crate::block::serial::MAX_BLOCK).then_some((v, more))
+    };
+    if game.is_some() && !b.is_empty() && b.iter().all(u8::is_ascii_digit) {
+        return number(0).map(|(v, _)| v);
+    }
+    // The numbers after `word` (with a mark between them when `needs_mark`), in order.
+    let after = |word: &[u8], needs_mark: bool| -> Vec<(u32, bool)> {
+        let mut found = Vec::new();
+        for at in 0..b.len() {
+            if (at > 0 && !mark(b[at - 1])) || !b[at..].starts_with(word) {
+                continue;
+            }
+            let mut from = at + word.len();
+            match b.get(from) {
+                Some(&c) if mark(c) => from += 1,
+                _ if needs_mark => continue,
+                _ => {}
+            }
+            found.extend(number(from));
+        }
+        found
+    };
+    if let Some(&(v, _)) = after(b"block", false).first() {
+        return Some(v);
+    }
+    let game = game
+        .map(str::to_ascii_lowercase)
+        .filter(|g| !g.is_empty())?;
+    after(game.as_bytes(), true)
+        .into_iter()
+        .find(|&(_, more)| !more)
+        .map(|(v, _)| v)
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_folders_name_gives_a_block_number_only_as_people_name_blocks() {
+        let coq = Some("coq");
+        for (name, number) in [
+            ("block-002", Some(2)),
+            ("BLOCK-003", Some(3)),
+            ("block002", Some(2)),
+            ("Block_2", Some(2)),
+            ("block-0002", Some(2)),
+            ("coq-block-002", Some(2)),
+            ("block-002-final", Some(2)),
+            ("block-002 copy", Some(2)),
+            ("block-002 (1)", Some(2)),
+            ("block-003(1)", Some(3)),
+            ("block-002.old", Some(2)),
+            ("coq-002", Some(2)),
+            ("coq.002", Some(2)),
+            ("coq 2", Some(2)),
+            ("coq-002-central", Some(2)),
+            ("coq 1 of 3", Some(1)),
+            ("coq-1-block-002", Some(2)),
+            ("coq-2-block-001", Some(1)),
+            ("COQ 2 Block 1", Some(1)),
+            ("coq-1-002", None),
+            ("coq_1_2", None),
+            ("coq-001-012", None),
+            ("block-001 copy 2", Some(1)),
+            ("2", Some(2)),
+            ("002", Some(2)),
+            // Dates, years, runs and other words give none.
+            ("coq-2016-12-30", None),
+            ("lot-2024-12", None),
+            ("2024-12-30", None),
+            ("coq-2026", None),
+            ("block-00003", None),
+            ("run2", None),
+            ("coq2", None),
+            ("deck-2", None),
+            ("latest", None),
+            ("blocks-2", None),
+            ("é-block-2", Some(2)),
+            ("", None),
+        ] {
+            assert_eq!(folder_number(name, coq), number, "{name}");
+        }
+        // A game whose id ends in digits, in a folder of its name.
+        assert_eq!(folder_number("keno-20", Some("keno-20")), None);
+        assert_eq!(folder_number("keno-20-003", Some("keno-20")), Some(3));
+        // A deck's folder: only the word block binds it.
+        assert_eq!(folder_number("block-005", None), Some(5));
+        assert_eq!(folder_number("coq-005", None), None);
+        assert_eq!(folder_number("5", None), None);
+    }
+
     use super::*;
 
     #[test]
