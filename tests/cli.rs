@@ -1252,3 +1252,51 @@ fn force_over_another_games_emission_says_what_it_replaced() {
     );
     assert_eq!(run("game_specs/examples/cash.toml"), "");
 }
+
+/// A block or deck written into a folder whose name gives another block number is made,
+/// with a warning (even with `-q`) that verify will report it; a folder named for its own
+/// block, silently.
+#[test]
+fn a_folder_named_for_another_block_is_warned_of_when_written() {
+    let t = tempfile::tempdir().unwrap();
+    let gen = |out: &Path, block: &str| {
+        let o = tirage()
+            .arg("generate")
+            .arg(repo("tests/specs/coq_small.toml"))
+            .arg("--validation-key")
+            .arg(repo(VALIDATION_KEY))
+            .args([
+                "--insecure-seed",
+                "--seed",
+                SEED,
+                "-q",
+                "--block",
+                block,
+                "--out",
+            ])
+            .arg(out)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0));
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    let wrong = t.path().join("coq-001");
+    assert_eq!(
+        gen(&wrong, "2"),
+        format!("tirage: warning: {}'s name says block 1, but it holds block 2: verify reports a folder named for another block (a block is filed, printed and claimed under its own number); rename it\n", wrong.display())
+    );
+    assert_eq!(gen(&t.path().join("block-002"), "2"), "");
+    let deck = t.path().join("block-005");
+    let o = tirage()
+        .arg("deck")
+        .arg(repo("tests/specs/coq_small.toml"))
+        .args(["--insecure-seed", "--seed", SEED, "-q", "--out"])
+        .arg(&deck)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!("tirage: warning: {}'s name says block 5, but it holds a specimen deck (block 0): verify reports a folder named for another block (a block is filed, printed and claimed under its own number); rename it\n", deck.display())
+    );
+}

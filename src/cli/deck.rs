@@ -109,10 +109,11 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         &stop,
     )?;
     super::say_stale_reports(&made.stale_reports, "deck", a.quiet);
+    super::say_misnamed(&out, None, 0, "a specimen deck (block 0)");
     if let Some((game, _)) = replaced {
         errln!(
             "tirage: warning: {} held a deck of {game}; --force replaced it with a deck of {}",
-            out.display(),
+            super::visible(&out.display().to_string()),
             spec.id
         );
     }

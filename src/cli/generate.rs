@@ -126,7 +126,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         if let Some(game) = replaced {
             errln!(
                 "tirage: warning: {} held an emission of {game}; --force replaced it with an emission of {}",
-                out.display(),
+                super::visible(&out.display().to_string()),
                 spec.id
             );
         }
@@ -221,10 +221,11 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         &stop,
     )?;
     super::say_stale_reports(&made.stale_reports, "block", a.quiet);
+    super::say_misnamed(&out, Some(&spec.id), a.block, &format!("block {}", a.block));
     if let Some((game, block)) = replaced {
         errln!(
             "tirage: warning: {} held block {block} of {game}; --force replaced it with block {} of {}",
-            out.display(),
+            super::visible(&out.display().to_string()),
             a.block,
             spec.id
         );

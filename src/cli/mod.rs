@@ -247,6 +247,22 @@ fn no_core_dumps() {
     let _ = rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable);
 }
 
+/// Warns (stderr, even with `-q`) when the name of `out` gives another block number than
+/// `block` ([`tirage::block::layout::folder_number`], `game` the game's id for a production
+/// block, `None` for a deck): `verify` will report the folder as named for another block.
+/// `holds` says what it holds (`block 2`, `a specimen deck (block 0)`).
+pub(super) fn say_misnamed(out: &std::path::Path, game: Option<&str>, block: u32, holds: &str) {
+    let Some(name) = out.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+        return;
+    };
+    if let Some(n) = tirage::block::layout::folder_number(&name, game).filter(|&n| n != block) {
+        errln!(
+            "tirage: warning: {}'s name says block {n}, but it holds {holds}: verify reports a folder named for another block (a block is filed, printed and claimed under its own number); rename it",
+            visible(&out.display().to_string())
+        );
+    }
+}
+
 /// `text` with every character that does not show as written ([`tirage::text::hidden`])
 /// but the line feed shown as an escape (`\u{1b}`, `\r`, `\u{200b}`): a file name or a
 /// file's bytes quoted in a message never drive the terminal, hide what precedes them nor
