@@ -1300,3 +1300,33 @@ fn a_folder_named_for_another_block_is_warned_of_when_written() {
         format!("tirage: warning: {}'s name says block 5, but it holds a specimen deck (block 0): verify reports a folder named for another block (a block is filed, printed and claimed under its own number); rename it\n", deck.display())
     );
 }
+
+/// A warning names its folder on one line: a line feed or an escape in the path is shown
+/// escaped, never acted on.
+#[test]
+fn a_warning_shows_its_folder_escaped() {
+    let t = tempfile::tempdir().unwrap();
+    let b = t.path().join("x\nfake\u{1b}[31m");
+    for (spec, said) in [
+        ("tests/specs/coq_small.toml", String::new()),
+        (
+            "game_specs/examples/cash.toml",
+            format!(
+                "tirage: warning: {}/x\\nfake\\u{{1b}}[31m held block 1 of coq; --force replaced it with block 1 of cash\n",
+                t.path().display()
+            ),
+        ),
+    ] {
+        let o = tirage()
+            .arg("generate")
+            .arg(repo(spec))
+            .arg("--validation-key")
+            .arg(repo(VALIDATION_KEY))
+            .args(["--insecure-seed", "--seed", SEED, "-q", "--force", "--out"])
+            .arg(&b)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0));
+        assert_eq!(String::from_utf8_lossy(&o.stderr), said);
+    }
+}

@@ -111,10 +111,10 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     super::say_stale_reports(&made.stale_reports, "deck", a.quiet);
     super::say_misnamed(&out, None, 0, "a specimen deck (block 0)");
     if let Some((game, _)) = replaced {
-        errln!(
-            "tirage: warning: {} held a deck of {game}; --force replaced it with a deck of {}",
-            super::visible(&out.display().to_string()),
-            spec.id
+        super::say_replaced(
+            &out,
+            &format!("a deck of {game}"),
+            &format!("a deck of {}", spec.id),
         );
     }
     let m = made.manifest;

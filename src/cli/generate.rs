@@ -124,10 +124,10 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         bar.finish_and_clear();
         super::say_stale_reports(&made.stale_reports, "emission", a.quiet);
         if let Some(game) = replaced {
-            errln!(
-                "tirage: warning: {} held an emission of {game}; --force replaced it with an emission of {}",
-                super::visible(&out.display().to_string()),
-                spec.id
+            super::say_replaced(
+                &out,
+                &format!("an emission of {game}"),
+                &format!("an emission of {}", spec.id),
             );
         }
         let said = once_placed(
@@ -223,11 +223,10 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     super::say_stale_reports(&made.stale_reports, "block", a.quiet);
     super::say_misnamed(&out, Some(&spec.id), a.block, &format!("block {}", a.block));
     if let Some((game, block)) = replaced {
-        errln!(
-            "tirage: warning: {} held block {block} of {game}; --force replaced it with block {} of {}",
-            super::visible(&out.display().to_string()),
-            a.block,
-            spec.id
+        super::say_replaced(
+            &out,
+            &format!("block {block} of {game}"),
+            &format!("block {} of {}", a.block, spec.id),
         );
     }
     let key_said = derived.then(|| DERIVED.to_string());

@@ -258,9 +258,24 @@ pub(super) fn say_misnamed(out: &std::path::Path, game: Option<&str>, block: u32
     if let Some(n) = tirage::block::layout::folder_number(&name, game).filter(|&n| n != block) {
         errln!(
             "tirage: warning: {}'s name says block {n}, but it holds {holds}: verify reports a folder named for another block (a block is filed, printed and claimed under its own number); rename it",
-            visible(&out.display().to_string())
+            one_line(out)
         );
     }
+}
+
+/// Warns (stderr, even with `-q`) that `--force` replaced what `out` held, `held` (`block 1
+/// of coq`, `a deck of coq`), with `now`: said when it was another game's or another block.
+pub(super) fn say_replaced(out: &std::path::Path, held: &str, now: &str) {
+    errln!(
+        "tirage: warning: {} held {held}; --force replaced it with {now}",
+        one_line(out)
+    );
+}
+
+/// Path `p` as a warning's one line shows it: every character that does not show as
+/// written escaped, the line feed too ([`tirage::text::escaped`]).
+fn one_line(p: &std::path::Path) -> String {
+    tirage::text::escaped(&p.display().to_string(), usize::MAX)
 }
 
 /// `text` with every character that does not show as written ([`tirage::text::hidden`])
