@@ -24,8 +24,8 @@ pub const CHUNK: usize = 4 << 20;
 /// run into (64 KiB): carried to the start of the next buffer when the chunk goes out.
 pub const SLACK: usize = 64 << 10;
 
-/// A buffer of [`CHUNK`] + [`SLACK`] + [`ALIGN`] bytes whose `buf[at..at + CHUNK]` is
-/// aligned, and whose [`SLACK`] bytes after it take what a piece written in place put
+/// A buffer of [`CHUNK`] + [`SLACK`] bytes and the room to align them, whose
+/// `buf[at..at + CHUNK]` is aligned, and whose [`SLACK`] bytes after it take what a piece written in place put
 /// past the chunk.
 struct Aligned {
     buf: Vec<u8>,
@@ -33,9 +33,17 @@ struct Aligned {
 }
 
 impl Aligned {
+    /// A buffer whose chunk starts on a huge page ([`super::memory::HUGE_PAGE`], 2 MiB,
+    /// aligned to [`ALIGN`] too) and is advised to be backed by huge pages: the disk
+    /// thread's direct write of a chunk then pins two pages, not 1 024. The zeroed
+    /// allocation is most often fresh pages no byte of which has been written yet (the
+    /// advice is a hint: pages already written stay as they are); the room before the
+    /// boundary is never touched.
     fn new() -> Aligned {
-        let buf = vec![0u8; CHUNK + SLACK + ALIGN];
-        let at = buf.as_ptr().align_offset(ALIGN);
+        use super::memory::{advise_huge_pages, HUGE_PAGE};
+        let mut buf = vec![0u8; CHUNK + SLACK + HUGE_PAGE];
+        let at = buf.as_ptr().align_offset(HUGE_PAGE);
+        advise_huge_pages(&mut buf[at..at + CHUNK]);
         Aligned { buf, at }
     }
 

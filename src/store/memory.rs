@@ -38,3 +38,26 @@ pub fn give_back_free() {
         libc::malloc_trim(0);
     }
 }
+
+/// The size of a transparent huge page on x86-64 and on most arm64 kernels (2 MiB).
+pub const HUGE_PAGE: usize = 2 << 20;
+
+/// Asks the kernel to back `buf` with transparent huge pages (`madvise(MADV_HUGEPAGE)`)
+/// where its mode is `madvise`, as most distributions set it. `buf` must start on a
+/// [`HUGE_PAGE`] boundary and not have been written yet: the kernel then faults it in 2 MiB
+/// at a time, and a direct write of it pins one page where it pinned 512. The advice is
+/// only a hint: where the kernel has no huge page to give, or on another system, nothing
+/// changes, and no error is returned.
+pub fn advise_huge_pages(buf: &mut [u8]) {
+    debug_assert_eq!(
+        buf.as_ptr().align_offset(HUGE_PAGE),
+        0,
+        "not on a huge page"
+    );
+    #[cfg(target_os = "linux")]
+    // SAFETY: madvise with MADV_HUGEPAGE only changes how the kernel backs the pages of
+    // `buf`, a range this process owns whole; it changes no byte of them.
+    unsafe {
+        libc::madvise(buf.as_mut_ptr().cast(), buf.len(), libc::MADV_HUGEPAGE);
+    }
+}
