@@ -1330,3 +1330,42 @@ fn a_warning_shows_its_folder_escaped() {
         assert_eq!(String::from_utf8_lossy(&o.stderr), said);
     }
 }
+
+/// Every message on standard error shows a path's control characters as escapes, whichever
+/// message quotes it: a folder named with an escape sequence never drives the terminal of
+/// whoever runs tirage on it. Standard output into a pipe keeps a path as it is (the list
+/// of files a script reads).
+#[test]
+fn messages_show_a_paths_control_characters_escaped() {
+    let t = tempfile::tempdir().unwrap();
+    let deck = t.path().join("deck\u{1b}[2J\u{7}");
+    let o = tirage()
+        .arg("deck")
+        .arg(repo("tests/specs/coq_small.toml"))
+        .arg("--out")
+        .arg(&deck)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("deck seed saved to ") && err.contains("deck\\u{1b}[2J\\u{7}.seed"),
+        "{err}"
+    );
+    assert!(!err.contains(['\u{1b}', '\u{7}']), "{err}");
+    let o = tirage()
+        .arg("render")
+        .arg(&deck)
+        .args(["--tickets", "1", "--out"])
+        .arg(t.path().join("svg\u{1b}y"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let listed = String::from_utf8_lossy(&o.stdout);
+    assert!(listed.contains("svg\u{1b}y/"), "{listed}");
+}

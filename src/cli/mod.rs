@@ -99,16 +99,25 @@ static WRITE_FAILED: std::sync::Mutex<Option<(&'static str, std::io::Error)>> =
 
 /// Writes `args` to standard error (`to_stderr`) or output. A failed write is kept (the
 /// first only: [`WRITE_FAILED`]), never a panic; once a stream has failed, nothing more is
-/// written to it.
+/// written to it. What goes to standard error, or to standard output when it is a
+/// terminal, has its control characters escaped ([`defused`]): a path or a name read
+/// from a file, wherever a message quotes it, never drives the terminal. Standard output
+/// into a pipe or a file (a list of paths, a JSON report) is written as it is.
 pub(crate) fn emit(to_stderr: bool, args: std::fmt::Arguments) {
-    use std::io::Write;
+    use std::io::{IsTerminal, Write};
     let stream = if to_stderr { "error" } else { "output" };
     let mut failed = WRITE_FAILED.lock().unwrap_or_else(|e| e.into_inner());
     if failed.as_ref().is_some_and(|(s, _)| *s == stream) {
         return;
     }
     let written = if to_stderr {
-        std::io::stderr().lock().write_fmt(args)
+        std::io::stderr()
+            .lock()
+            .write_all(defused(&args.to_string()).as_bytes())
+    } else if std::io::stdout().is_terminal() {
+        std::io::stdout()
+            .lock()
+            .write_all(defused(&args.to_string()).as_bytes())
     } else {
         std::io::stdout().lock().write_fmt(args)
     };
@@ -292,6 +301,26 @@ pub(crate) fn visible(text: &str) -> String {
         }
     }
     s
+}
+
+/// `text` with every control character (Unicode's Cc: C0, DEL, C1) but the line feed and
+/// the tab shown as an escape (`\u{1b}`, `\r`): the last guard of what tirage prints for
+/// a person to read ([`emit`]), so that no escape sequence in a path, a name or a file's
+/// bytes reaches the terminal, whichever message quotes it.
+fn defused(text: &str) -> std::borrow::Cow<'_, str> {
+    let stray = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !text.contains(stray) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut s = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if stray(c) {
+            s.extend(c.escape_default());
+        } else {
+            s.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(s)
 }
 
 /// From now on, Ctrl-C, SIGTERM or SIGHUP asks generation to stop cleanly: it fails with
