@@ -2779,3 +2779,47 @@ fn a_pdf_in_a_folder_that_does_not_exist_is_refused_naming_the_folder() {
     );
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
 }
+
+/// A `--pdf` that names no file is refused before anything is written (exit 2): `-`,
+/// which would otherwise be a file named `-` (a sheet is never written to standard
+/// output), a path ending with `/`, and a path through a file (`afile/../x.pdf`), named
+/// for the file in the way.
+#[test]
+fn a_pdf_that_names_no_file_is_refused_saying_why() {
+    let t = tempfile::tempdir().unwrap();
+    let b = coq_block(&t);
+    std::fs::write(t.path().join("afile"), "x").unwrap();
+    let through = t.path().join("afile").join("..").join("x.pdf");
+    let missing = format!("{}/", t.path().join("missing").display());
+    let cases = [
+        (
+            "-".to_string(),
+            "tirage: error: --pdf -: a proof sheet is written to a file (mode 0600: it shows serials and prizes), never to standard output; nothing was written; name the file (--pdf proofs.pdf)\n".to_string(),
+        ),
+        (
+            missing.clone(),
+            format!("tirage: error: --pdf {missing}: the path ends with /, which names a folder; nothing was written; name the proof file to write (--pdf {missing}proofs.pdf)\n"),
+        ),
+        (
+            through.display().to_string(),
+            format!(
+                "tirage: error: cannot write {}: {} is not a folder; nothing was written\n",
+                through.display(),
+                t.path().join("afile").display()
+            ),
+        ),
+    ];
+    for (pdf, said) in cases {
+        let o = tirage()
+            .current_dir(t.path())
+            .arg("render")
+            .arg(&b)
+            .args(["--tickets", "1", "--pdf", &pdf])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{pdf}");
+        assert_eq!(String::from_utf8_lossy(&o.stderr), said);
+    }
+    assert!(!t.path().join("-").exists());
+    assert!(!t.path().join("missing").exists());
+}

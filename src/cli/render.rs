@@ -166,6 +166,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     let block = std::fs::canonicalize(&a.dir)
         .with_context(|| format!("cannot read {}", a.dir.display()))?;
     if let Some(pdf) = &a.pdf {
+        names_a_file(pdf)?;
         let parent = pdf.parent().filter(|p| !p.as_os_str().is_empty());
         outside_block(parent.unwrap_or(std::path::Path::new(".")), &block, pdf)?;
         super::outside_deliveries(parent.unwrap_or(std::path::Path::new(".")), "an --out")?;
@@ -401,6 +402,25 @@ fn outside_reports(dir: &Path, what: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Refuses a `--pdf` that names no file to write: `-` (a proof sheet shows serials and
+/// prizes, and is written only to a file of mode 0600, never to standard output) and a
+/// path ending with `/` (a folder: the sheet's own file name is missing).
+fn names_a_file(pdf: &Path) -> Result<()> {
+    if pdf.as_os_str() == "-" {
+        anyhow::bail!(
+            "--pdf -: a proof sheet is written to a file (mode 0600: it shows serials and prizes), never to standard output; nothing was written; name the file (--pdf proofs.pdf)"
+        );
+    }
+    if pdf.as_os_str().as_encoded_bytes().ends_with(b"/") {
+        anyhow::bail!(
+            "--pdf {}: the path ends with /, which names a folder; nothing was written; name the proof file to write (--pdf {}proofs.pdf)",
+            pdf.display(),
+            pdf.display()
+        );
+    }
+    Ok(())
+}
+
 /// How a PDF proof sheet begins (`%PDF-`, ISO 32000-1 § 7.5.2).
 const PDF: &[u8] = b"%PDF-";
 /// How an SVG proof begins ([`tirage::proof::draw::svg::to_svg`]).
@@ -478,11 +498,17 @@ fn stage(path: &Path, bytes: &[u8]) -> Result<tempfile::TempPath> {
         _ => std::path::Path::new("."),
     };
     if !dir.is_dir() {
-        if std::fs::symlink_metadata(dir).is_ok() {
+        // The nearest folder of the path that is there but is no folder (`f/../x.pdf`
+        // with `f` a file).
+        let file = dir
+            .ancestors()
+            .filter(|a| !a.as_os_str().is_empty())
+            .find(|a| std::fs::symlink_metadata(a).is_ok_and(|m| !m.is_dir()));
+        if let Some(file) = file {
             anyhow::bail!(
                 "{}: {} is not a folder; nothing was written",
                 cannot(),
-                dir.display()
+                file.display()
             );
         }
         anyhow::bail!(
