@@ -432,6 +432,19 @@ fn spec_syntax_slips_are_refused_at_their_own_line() {
         "price 2",
         "game.price: expected `=` between the key price and its value",
     );
+    // A table written as dotted keys before the first header (valid TOML, which the
+    // parser fails on with words about "a borrowed string").
+    let bad = format!(
+        "# A comment.\npublished.lots = 5\npublished.payout = 21_010\n{}",
+        tiny.replace("[published]               # art. 3, last line of the lot table\nlots = 5\npayout = 21_010\n", "")
+    );
+    refused_at(
+        t.path(),
+        "j.toml",
+        &bad,
+        "published.lots",
+        "published.lots: a table's keys are written under its header: [published], then lots = …, on a line of its own (tirage does not read a table written as dotted keys)",
+    );
 }
 
 /// Bare decimals load wherever an amount is (a surface's `amounts`, `max`), and an amount

@@ -566,6 +566,9 @@ impl GameSpec {
             if let Some(e) = unknown_table_header(&text, &at) {
                 return e;
             }
+            if let Some(e) = dotted_table(&text, &at) {
+                return e;
+            }
             let mut msg = styles::style::plain_types(e.message().trim());
             if msg.is_empty() {
                 msg = "not valid TOML here".into();
@@ -1082,6 +1085,45 @@ fn unknown_table_header(text: &str, at: &ErrorAt) -> Option<SpecError> {
                 ),
             ));
         }
+    }
+    None
+}
+
+/// The error for the first key written before any table header as a table's dotted key
+/// (`published.lots = 470` for `lots = 470` under `[published]`), at its own line. TOML
+/// allows the form, but the parser tirage reads a spec with cannot keep the lines of a
+/// table written so, and fails on it with words about "a borrowed string". `None` when no
+/// such key comes before the first header. Called only once the spec failed to parse.
+fn dotted_table(text: &str, at: &ErrorAt) -> Option<SpecError> {
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let here = offset;
+        offset += line.len();
+        let t = line.trim();
+        if t.starts_with('[') {
+            return None;
+        }
+        let Some((key, _)) = t.split_once('=').filter(|_| !t.starts_with('#')) else {
+            continue;
+        };
+        let Some((top, rest)) = key.split_once('.') else {
+            continue;
+        };
+        let top = top.trim().trim_matches('"');
+        let Some(table) = TABLES
+            .iter()
+            .find(|k| k.trim_matches(|c| c == '[' || c == ']') == top)
+        else {
+            continue;
+        };
+        let (key, rest) = (key.trim(), rest.trim());
+        return Some(at.at(
+            Some(here + line.len() - line.trim_start().len()),
+            key,
+            format!(
+                "a table's keys are written under its header: {table}, then {rest} = …, on a line of its own (tirage does not read a table written as dotted keys)"
+            ),
+        ));
     }
     None
 }
