@@ -115,6 +115,42 @@ pub enum PackageError {
     },
 }
 
+/// Refuses a block whose own `spec.toml` (as `SHA256SUMS` lists it) pins an operator's key
+/// (`[signing] public_key`) other than `verifier`'s, the key its signature was just checked
+/// against: a block of a game that pins its operator's key is signed by that key, and
+/// `verify` reports the bundle otherwise. Errors: `spec.toml` unreadable, differing from
+/// `SHA256SUMS`, not TOML, or pinning another key ([`PackageError::File`]).
+fn own_pin(
+    block: &Path,
+    listed: &[(String, String)],
+    verifier: &Verifier,
+) -> Result<(), PackageError> {
+    let file = |message: String| PackageError::File {
+        path: block.join(SPEC).display().to_string(),
+        message,
+    };
+    let bytes = crate::output::read_regular(&block.join(SPEC), crate::spec::MAX_SPEC_BYTES)
+        .map_err(|e| file(format!("cannot read it: {e}")))?;
+    sums::check(listed, SPEC, &hex::encode(Sha256::digest(&bytes))).map_err(file)?;
+    let spec: toml::Table = std::str::from_utf8(&bytes)
+        .ok()
+        .and_then(|t| toml::from_str(t).ok())
+        .ok_or_else(|| file("is not a spec (not TOML)".into()))?;
+    let pinned = spec
+        .get("signing")
+        .and_then(|t| t.get("public_key"))
+        .and_then(toml::Value::as_str)
+        .map(str::trim);
+    match pinned {
+        Some(pinned) if pinned != verifier.public_key() => Err(file(format!(
+            "pins the operator's key {pinned} ([signing] public_key), but the block is signed by the --signer key {} (key ID {}): a block of a game that pins its operator's key is signed by that key; no bundle was written",
+            verifier.public_key(),
+            verifier.id()
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Every name a bundle of any role may hold: its ticket files (in clear or `.age`) and the
 /// public files.
 fn bundle_name(name: &str) -> bool {
@@ -135,8 +171,8 @@ fn bundle_name(name: &str) -> bool {
 /// is meant); its bundle's manifest says what it is, so `claim` pays none of its tickets.
 ///
 /// Errors ([`PackageError`]): `SHA256SUMS` or its signature missing or unreadable; the
-/// signature not the key's; the manifest unreadable, or a test block's without
-/// `test_block`; a file of the bundle missing (the role's ticket file in neither form),
+/// signature not the key's; the block's own `spec.toml` pinning another operator's key
+/// ([`own_pin`]); the manifest unreadable, or a test block's without `test_block`; a file of the bundle missing (the role's ticket file in neither form),
 /// not listed in or differing from `SHA256SUMS`; the destination exists (without `force`)
 /// or holds other files; another run writes the same bundle; a write fails.
 pub fn package(
@@ -192,6 +228,8 @@ pub fn package(
             path: block.display().to_string(),
         });
     }
+
+    own_pin(block, &listed, &verifier)?;
 
     // The names, as delivered: a ticket file in clear when it is there, else its `.age`.
     let mut names: Vec<String> = Vec::new();

@@ -250,7 +250,8 @@ fn a_block_signed_by_another_key_than_the_pinned_one_is_a_finding() {
         report.contains(&format!("signed by key {forger_line}, but the block's own spec.toml pins key {op_line}: a block of a game that pins its operator's key is signed by that key; hold the block to the game's reference spec (--spec)")),
         "{report}"
     );
-    // The printer's bundle of that block, checked with the forger's key: the same finding.
+    // package refuses to bundle it with the forger's key, though the signature holds for
+    // that key: nothing is written.
     let bundle = t.join("forged-printer");
     let (code, _, err) = run(&[
         os("package"),
@@ -263,7 +264,32 @@ fn a_block_signed_by_another_key_than_the_pinned_one_is_a_finding() {
         os("--out"),
         bundle.as_os_str(),
     ]);
-    assert_eq!(code, 0, "{err}");
+    assert_eq!(code, 2, "{err}");
+    let forger_id = tirage::crypto::sign::Verifier::load(&forger_pub)
+        .unwrap()
+        .id()
+        .to_string();
+    assert_eq!(
+        err,
+        format!(
+            "tirage: error: {}: pins the operator's key {op_line} ([signing] public_key), but the block is signed by the --signer key {forger_line} (key ID {forger_id}): a block of a game that pins its operator's key is signed by that key; no bundle was written\n",
+            forged.join("spec.toml").display()
+        )
+    );
+    assert!(!bundle.exists());
+    // The printer's bundle of that block made by hand, checked with the forger's key: the
+    // same finding.
+    std::fs::create_dir(&bundle).unwrap();
+    for f in [
+        "tickets.bin",
+        "spec.toml",
+        "manifest.json",
+        "SHA256SUMS",
+        "SHA256SUMS.minisig",
+    ] {
+        std::fs::copy(forged.join(f), bundle.join(f)).unwrap();
+    }
+    std::fs::copy(&forger_pub, bundle.join("operator.pub")).unwrap();
     let (code, text) = verify(&bundle, &[os("--signer"), forger_pub.as_os_str()]);
     assert_eq!(code, 1, "{text}");
     let (_, report, _) = run(&[
