@@ -1369,3 +1369,45 @@ fn messages_show_a_paths_control_characters_escaped() {
     let listed = String::from_utf8_lossy(&o.stdout);
     assert!(listed.contains("svg\u{1b}y/"), "{listed}");
 }
+
+/// A usage error quotes what was typed with its control characters escaped, not acted on
+/// nor silently dropped (`print\u{1b}[2Jer` does not read as `printer`); exit 2.
+#[test]
+fn a_usage_error_shows_what_was_typed_escaped() {
+    let o = tirage()
+        .args(["generate", "x.toml", "--block", "1\r\u{1b}[2J\u{9b}"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr).lines().next().unwrap(),
+        "error: invalid value '1\\r\\u{1b}[2J\\u{9b}' for '--block <BLOCK>': invalid digit found in string"
+    );
+}
+
+/// `verify --json` writes a C1 control or DEL of a path as JSON's own escape (`\u009b`):
+/// the JSON reads back to the same path, and no raw control reaches a terminal.
+#[test]
+fn json_writes_c1_controls_as_json_escapes() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("b\u{9b}\u{7f}");
+    let o = tirage()
+        .arg("deck")
+        .arg(repo("tests/specs/coq_small.toml"))
+        .args(["-q", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let o = tirage()
+        .arg("verify")
+        .arg(&dir)
+        .args(["--unauthenticated", "--no-audit", "--json"])
+        .output()
+        .unwrap();
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(!out.contains(['\u{9b}', '\u{7f}']), "{out}");
+    assert!(out.contains("b\\u009b\\u007f"), "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["dir"].as_str(), Some(dir.to_str().unwrap()), "{out}");
+}

@@ -46,7 +46,9 @@ use tirage::store::lock::{LockError, Mode, OutputLock};
 /// tirage — print runs of instant lottery tickets: exact lot tables, reproducible
 /// allocation, rule-checked faces, audited files.
 #[derive(Parser, Debug)]
-#[command(name = "tirage", version, about, long_about = None)]
+// Plain styles: a usage error's text then holds no escape sequence of clap's own, and
+// what the user typed in it is shown escaped, not stripped ([`run`]).
+#[command(name = "tirage", version, about, long_about = None, styles = clap::builder::Styles::plain())]
 pub(crate) struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -168,12 +170,17 @@ pub(crate) fn run() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
-            let _ = e.print();
             return match e.kind() {
                 clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
+                    let _ = e.print();
                     ExitCode::SUCCESS
                 }
-                _ => ExitCode::from(2),
+                // A usage error quotes what was typed: in plain text, its control
+                // characters escaped as every message's are ([`emit`]).
+                _ => {
+                    emit(true, format_args!("{}", e.render().ansi()));
+                    after_writes(ExitCode::from(2))
+                }
             };
         }
     };
@@ -301,6 +308,27 @@ pub(crate) fn visible(text: &str) -> String {
         }
     }
     s
+}
+
+/// `value` as pretty-printed JSON whose every character shows as written on a terminal:
+/// serde_json leaves DEL and the C1 controls (U+007F to U+009F) raw in a string, where
+/// [`emit`] would escape them in a form JSON does not read; here they are written as JSON's
+/// own escapes (`\u009b`), the same string to every JSON reader. Errors: serde_json's.
+pub(crate) fn json(value: &impl serde::Serialize) -> serde_json::Result<String> {
+    let text = serde_json::to_string_pretty(value)?;
+    if !text.contains(|c: char| ('\u{7f}'..='\u{9f}').contains(&c)) {
+        return Ok(text);
+    }
+    Ok(text
+        .chars()
+        .map(|c| {
+            if ('\u{7f}'..='\u{9f}').contains(&c) {
+                format!("\\u{:04x}", u32::from(c))
+            } else {
+                c.to_string()
+            }
+        })
+        .collect())
 }
 
 /// `text` with every control character (Unicode's Cc: C0, DEL, C1) but the line feed and

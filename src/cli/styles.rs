@@ -37,7 +37,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         }
     };
     let out = if a.json {
-        serde_json::to_string_pretty(&chosen)? + "\n"
+        super::json(&chosen)? + "\n"
     } else if a.name.is_some() {
         text(chosen[0], true)
     } else {

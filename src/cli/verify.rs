@@ -265,7 +265,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         })??;
         bar.finish_and_clear();
         if a.json {
-            outln!("{}", serde_json::to_string_pretty(&report)?);
+            outln!("{}", super::json(&report)?);
         } else if a.quiet {
             out!("{}", super::visible(&report.verdict_text()));
         } else {
@@ -317,7 +317,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         }
         let report = tirage::verify::bundle::verify_bundle(&a.dir, role, &opts);
         if a.json {
-            outln!("{}", serde_json::to_string_pretty(&report.report)?);
+            outln!("{}", super::json(&report.report)?);
         } else if a.quiet {
             out!("{}", super::visible(&report.verdict_text()));
         } else {
@@ -379,7 +379,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     bar.finish_and_clear();
     let report = &report;
     if a.json {
-        outln!("{}", serde_json::to_string_pretty(report)?);
+        outln!("{}", super::json(report)?);
     } else if a.quiet {
         out!("{}", super::visible(&report.verdict_text()));
     } else {
