@@ -2782,8 +2782,9 @@ fn a_pdf_in_a_folder_that_does_not_exist_is_refused_naming_the_folder() {
 
 /// A `--pdf` that names no file is refused before anything is written (exit 2): `-`,
 /// which would otherwise be a file named `-` (a sheet is never written to standard
-/// output), a path ending with `/`, and a path through a file (`afile/../x.pdf`), named
-/// for the file in the way.
+/// output), a path ending with `/` or `.` (the file in the way named), a path through a
+/// file (`afile/../x.pdf`) or a missing folder (`nodir/../y.pdf`), named for the file or
+/// the folder.
 #[test]
 fn a_pdf_that_names_no_file_is_refused_saying_why() {
     let t = tempfile::tempdir().unwrap();
@@ -2798,7 +2799,15 @@ fn a_pdf_that_names_no_file_is_refused_saying_why() {
         ),
         (
             missing.clone(),
-            format!("tirage: error: --pdf {missing}: the path ends with /, which names a folder; nothing was written; name the proof file to write (--pdf {missing}proofs.pdf)\n"),
+            format!("tirage: error: --pdf {missing}: the path names a folder, not a file; nothing was written; name the proof file to write (--pdf {missing}proofs.pdf)\n"),
+        ),
+        (
+            "afile/.".to_string(),
+            "tirage: error: --pdf afile/.: the path names a folder, not a file; nothing was written; afile is a file, not a folder\n".to_string(),
+        ),
+        (
+            "nodir/../y.pdf".to_string(),
+            "tirage: error: cannot write nodir/../y.pdf: the folder nodir does not exist; nothing was written\n".to_string(),
         ),
         (
             through.display().to_string(),

@@ -406,16 +406,42 @@ fn outside_reports(dir: &Path, what: &Path) -> Result<()> {
 /// prizes, and is written only to a file of mode 0600, never to standard output) and a
 /// path ending with `/` (a folder: the sheet's own file name is missing).
 fn names_a_file(pdf: &Path) -> Result<()> {
+    use std::os::unix::ffi::OsStrExt;
     if pdf.as_os_str() == "-" {
         anyhow::bail!(
             "--pdf -: a proof sheet is written to a file (mode 0600: it shows serials and prizes), never to standard output; nothing was written; name the file (--pdf proofs.pdf)"
         );
     }
-    if pdf.as_os_str().as_encoded_bytes().ends_with(b"/") {
+    let bytes = pdf.as_os_str().as_encoded_bytes();
+    let last = bytes.rsplit(|&b| b == b'/').find(|s| !s.is_empty());
+    if bytes.ends_with(b"/") || matches!(last, Some(b".") | Some(b"..")) {
+        // The folder meant, without its trailing `/` and `.` (`x/.` is `x`).
+        let mut named = bytes;
+        loop {
+            let before = named.len();
+            named = named.strip_suffix(b"/").unwrap_or(named);
+            if named.ends_with(b"/.") {
+                named = &named[..named.len() - 1];
+            }
+            if named.len() == before || named.is_empty() {
+                break;
+            }
+        }
+        if named.is_empty() {
+            named = b"/";
+        }
+        let named = Path::new(std::ffi::OsStr::from_bytes(named));
+        let advice = if std::fs::metadata(named).is_ok_and(|m| !m.is_dir()) {
+            format!("{} is a file, not a folder", named.display())
+        } else {
+            format!(
+                "name the proof file to write (--pdf {})",
+                named.join("proofs.pdf").display()
+            )
+        };
         anyhow::bail!(
-            "--pdf {}: the path ends with /, which names a folder; nothing was written; name the proof file to write (--pdf {}proofs.pdf)",
+            "--pdf {}: the path names a folder, not a file; nothing was written; {advice}",
             pdf.display(),
-            pdf.display()
         );
     }
     Ok(())
@@ -511,10 +537,19 @@ fn stage(path: &Path, bytes: &[u8]) -> Result<tempfile::TempPath> {
                 file.display()
             );
         }
+        // The first folder of the path that is missing (`nodir` of `nodir/../y.pdf`).
+        let missing = dir
+            .ancestors()
+            .filter(|a| !a.as_os_str().is_empty())
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .find(|a| std::fs::symlink_metadata(a).is_err())
+            .unwrap_or(dir);
         anyhow::bail!(
             "{}: the folder {} does not exist; nothing was written",
             cannot(),
-            dir.display()
+            missing.display()
         );
     }
     // tempfile's error names the hidden file it tried; the proof's own name says enough.
