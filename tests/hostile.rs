@@ -445,6 +445,22 @@ fn spec_syntax_slips_are_refused_at_their_own_line() {
         "published.lots",
         "published.lots: a table's keys are written under its header: [published], then lots = …, on a line of its own (tirage does not read a table written as dotted keys)",
     );
+    let quoted = bad.replace("published.lots", "'published' . lots");
+    refused_at(
+        t.path(),
+        "k.toml",
+        &quoted,
+        "'published' . lots",
+        "'published' . lots: a table's keys are written under its header: [published], then lots = …, on a line of its own (tirage does not read a table written as dotted keys)",
+    );
+    // One key whose name holds a dot is no table's: an unknown field.
+    let one = format!("\"published.lots\" = 5\n{tiny}");
+    let (code, err) = check_spec(t.path(), "l.toml", &one);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("unknown field `published.lots`") && !err.contains("written under its header"),
+        "{err}"
+    );
 }
 
 /// Bare decimals load wherever an amount is (a surface's `amounts`, `max`), and an amount

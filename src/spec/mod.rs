@@ -1099,24 +1099,20 @@ fn dotted_table(text: &str, at: &ErrorAt) -> Option<SpecError> {
     for line in text.split_inclusive('\n') {
         let here = offset;
         offset += line.len();
-        let t = line.trim();
+        let t = line.trim().trim_start_matches('\u{feff}');
         if t.starts_with('[') {
             return None;
         }
-        let Some((key, _)) = t.split_once('=').filter(|_| !t.starts_with('#')) else {
+        let Some((top, rest)) = first_key_dotted(t) else {
             continue;
         };
-        let Some((top, rest)) = key.split_once('.') else {
-            continue;
-        };
-        let top = top.trim().trim_matches('"');
         let Some(table) = TABLES
             .iter()
             .find(|k| k.trim_matches(|c| c == '[' || c == ']') == top)
         else {
             continue;
         };
-        let (key, rest) = (key.trim(), rest.trim());
+        let key = t.split_once('=').map_or(t, |(k, _)| k).trim();
         return Some(at.at(
             Some(here + line.len() - line.trim_start().len()),
             key,
@@ -1126,6 +1122,33 @@ fn dotted_table(text: &str, at: &ErrorAt) -> Option<SpecError> {
         ));
     }
     None
+}
+
+/// The first part of the dotted key that line `t` (trimmed) sets, without its quotes, and
+/// the rest of the key (`("published", "lots")` for `"published" . lots = 5`); `None` for a
+/// comment, a line setting no key, a key of one part (`"published.lots" = 1` is one key)
+/// or a quoted first part holding an escape.
+fn first_key_dotted(t: &str) -> Option<(&str, &str)> {
+    let (top, after) = match t.chars().next()? {
+        q @ ('"' | '\'') => {
+            let inner = &t[1..];
+            let end = inner.find(q)?;
+            let top = &inner[..end];
+            if q == '"' && top.contains('\\') {
+                return None;
+            }
+            (top, &inner[end + 1..])
+        }
+        _ => {
+            let end = t
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+                .unwrap_or(t.len());
+            (&t[..end], &t[end..])
+        }
+    };
+    let rest = after.trim_start().strip_prefix('.')?;
+    let (rest, _) = rest.split_once('=')?;
+    (!top.is_empty()).then_some((top, rest.trim()))
 }
 
 /// Where the array left open before byte `offset` of `text` begins: the start of the
