@@ -143,7 +143,7 @@ fn own_pin(
         .map(str::trim);
     match pinned {
         Some(pinned) if pinned != verifier.public_key() => Err(file(format!(
-            "pins the operator's key {pinned} ([signing] public_key), but the block is signed by the --signer key {} (key ID {}): a block of a game that pins its operator's key is signed by that key; no bundle was written",
+            "pins the operator's key {pinned} ([signing] public_key), but the files are signed by the --signer key {} (key ID {}): a block or deck of a game that pins its operator's key is signed by that key; no bundle was written",
             verifier.public_key(),
             verifier.id()
         ))),

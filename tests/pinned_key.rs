@@ -272,7 +272,7 @@ fn a_block_signed_by_another_key_than_the_pinned_one_is_a_finding() {
     assert_eq!(
         err,
         format!(
-            "tirage: error: {}: pins the operator's key {op_line} ([signing] public_key), but the block is signed by the --signer key {forger_line} (key ID {forger_id}): a block of a game that pins its operator's key is signed by that key; no bundle was written\n",
+            "tirage: error: {}: pins the operator's key {op_line} ([signing] public_key), but the files are signed by the --signer key {forger_line} (key ID {forger_id}): a block or deck of a game that pins its operator's key is signed by that key; no bundle was written\n",
             forged.join("spec.toml").display()
         )
     );

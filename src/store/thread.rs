@@ -39,8 +39,9 @@ where
 /// Resource temporarily unavailable (os error 11); …".
 pub fn refused(what: &str, error: impl std::fmt::Display) -> std::io::Error {
     std::io::Error::other(format!(
-        "could not start a thread for {what}: {error}; the limit on processes and threads \
-         is reached (ulimit -u, a cgroup's pids.max): raise it, or run fewer threads at once \
-         (--threads N, for the commands that take it)"
+        "could not start a thread for {what}: {error}; a limit is reached, on processes and \
+         threads (ulimit -u, a cgroup's pids.max) or on memory (ulimit -v: each thread takes \
+         room for its stack): raise it, or run fewer threads at once (--threads N, for the \
+         commands that take it)"
     ))
 }
