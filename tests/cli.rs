@@ -1411,3 +1411,37 @@ fn json_writes_c1_controls_as_json_escapes() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["dir"].as_str(), Some(dir.to_str().unwrap()), "{out}");
 }
+
+/// `--force` over block 1 of another emission of the same game says so, naming both
+/// emissions: an emission's block 1 is not the other's.
+#[test]
+fn force_over_another_emissions_block_is_warned_of() {
+    let t = tempfile::tempdir().unwrap();
+    let spec2 = t.path().join("coq_e2.toml");
+    let text = std::fs::read_to_string(repo("tests/specs/coq_small.toml")).unwrap();
+    std::fs::write(&spec2, text.replacen("emission = 1", "emission = 2", 1)).unwrap();
+    let b = t.path().join("blk");
+    for (spec, said) in [
+        (repo("tests/specs/coq_small.toml"), String::new()),
+        (
+            spec2.clone(),
+            format!(
+                "tirage: warning: {} held block 1 of coq, emission 1; --force replaced it with block 1 of coq, emission 2\n",
+                b.display()
+            ),
+        ),
+        (spec2, String::new()),
+    ] {
+        let o = tirage()
+            .arg("generate")
+            .arg(spec)
+            .arg("--validation-key")
+            .arg(repo(VALIDATION_KEY))
+            .args(["--insecure-seed", "--seed", SEED, "-q", "--force", "--out"])
+            .arg(&b)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(String::from_utf8_lossy(&o.stderr), said);
+    }
+}

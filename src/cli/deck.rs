@@ -91,7 +91,9 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     // Before the seed is staged: a deck never replaces a production block or its seed.
     check_destination(&out, a.force, Kind::Specimen)?;
     // What --force replaces, to say so when it is another game's deck.
-    let replaced = existing_block(&out).filter(|(game, _)| *game != spec.id);
+    let replaced = existing_block(&out)
+        .filter(|(game, _, _)| *game != spec.id)
+        .map(|(game, _, block)| (game, block));
     let provenance = a.seed.provenance()?;
     let plan = BlockPlan::deck(&spec, &seed, deck)
         .signed_by(signer.as_ref())

@@ -190,9 +190,14 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     // Before the seed is staged: a production block never replaces a deck (nor a deck's seed).
     check_destination(&out, a.force, Kind::Production)?;
     check_not_in_emission(&out)?;
-    // What --force replaces, to say so when it is another game's block or another block.
-    let replaced = existing_block(&out)
-        .filter(|(game, block)| *game != spec.id || *block != u64::from(a.block));
+    // What --force replaces, to say so when it is another game's block, another emission's
+    // or another block.
+    let now = (
+        spec.id.clone(),
+        u64::from(spec.emission),
+        u64::from(a.block),
+    );
+    let replaced = existing_block(&out).filter(|held| *held != now);
     let plan = BlockPlan::production(&spec, &seed, a.block)?;
     let plan = if derived {
         plan.validated_by_seed(&vkey)
@@ -222,12 +227,16 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     )?;
     super::say_stale_reports(&made.stale_reports, "block", a.quiet);
     super::say_misnamed(&out, Some(&spec.id), a.block, &format!("block {}", a.block));
-    if let Some((game, block)) = replaced {
-        super::say_replaced(
-            &out,
-            &format!("block {block} of {game}"),
-            &format!("block {} of {}", a.block, spec.id),
-        );
+    if let Some(held) = replaced {
+        // The emissions are named when they differ: block 1 of coq either way.
+        let said = |(game, emission, block): &(String, u64, u64)| {
+            if held.1 == now.1 {
+                format!("block {block} of {game}")
+            } else {
+                format!("block {block} of {game}, emission {emission}")
+            }
+        };
+        super::say_replaced(&out, &said(&held), &said(&now));
     }
     let key_said = derived.then(|| DERIVED.to_string());
     let manifest = made.manifest;

@@ -124,15 +124,15 @@ pub fn check_destination(out: &Path, force: bool, kind: Kind) -> Result<(), Plac
     }
 }
 
-/// The game id and block number the tirage block at `out` says it is (its manifest), for
-/// saying what `--force` replaced: the id with every character that does not show as
-/// written escaped (`\u{1b}`, `\n`), since a manifest's text may drive a terminal; `None`
-/// when `out` is no tirage block or its manifest does not say.
-pub fn existing_block(out: &Path) -> Option<(String, u64)> {
+/// The game id, emission and block number the tirage block at `out` says it is (its
+/// manifest), for saying what `--force` replaced: the id with every character that does
+/// not show as written escaped (`\u{1b}`, `\n`), since a manifest's text may drive a
+/// terminal; `None` when `out` is no tirage block or its manifest does not say.
+pub fn existing_block(out: &Path) -> Option<(String, u64, u64)> {
     let meta = std::fs::symlink_metadata(out).ok()?;
     let v = tirage_manifest(out, &meta)?;
     let game = crate::text::escaped(v["game"]["id"].as_str()?, 80);
-    Some((game, v["block"].as_u64()?))
+    Some((game, v["game"]["emission"].as_u64()?, v["block"].as_u64()?))
 }
 
 /// The tirage manifest (`manifest.json` whose `format` is tirage's) of directory `out`,
