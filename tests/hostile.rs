@@ -424,6 +424,14 @@ fn spec_syntax_slips_are_refused_at_their_own_line() {
         "[tiers]",
         "tiers: [tiers] is written [[tiers]], one header for each of its entries",
     );
+    let bad = edit(&tiny, "[[tiers.ways]]", "[tiers.ways]");
+    refused_at(
+        t.path(),
+        "i2.toml",
+        &bad,
+        "[tiers.ways]",
+        "tiers.ways: [tiers.ways] is written [[tiers.ways]], one header for each of its entries",
+    );
     let bad = edit(&tiny, "price = 2 ", "price 2 ");
     refused_at(
         t.path(),

@@ -618,6 +618,25 @@ impl GameSpec {
                     msg = format!("expected `=` between the key {key} and its value");
                 }
             }
+            // A list of tables written with one bracket (`[tiers.ways]`): the header
+            // wants two, as every entry's.
+            if msg.starts_with("invalid type: map, expected a list") {
+                let line = start.map_or("", |o| {
+                    let o = o.min(text.len());
+                    let from = text[..o].rfind('\n').map_or(0, |i| i + 1);
+                    text[from..].lines().next().unwrap_or("")
+                });
+                let header = line.split('#').next().unwrap_or("").trim();
+                if let Some(name) = header
+                    .strip_prefix('[')
+                    .and_then(|h| h.strip_suffix(']'))
+                    .filter(|h| !h.starts_with('['))
+                {
+                    msg = format!(
+                        "[{name}] is written [[{name}]], one header for each of its entries"
+                    );
+                }
+            }
             at.at(start, field, msg)
         })?;
         check_items(&raw, &at)?;
