@@ -864,10 +864,18 @@ impl GameSpec {
     /// whose wins are the same multiset of amounts and whose fixed areas match (several
     /// wins may sit in one area, e.g. pharaon's area `II`, one per winning hieroglyph).
     /// No wins is the losing way. `None` when no way of the spec matches.
+    #[inline]
     pub fn recognise(&self, wins: &[AreaWin]) -> Option<WayId> {
+        // Most faces lose: said where the judge calls, without a call.
         if wins.is_empty() {
             return Some(0);
         }
+        self.recognise_win(wins)
+    }
+
+    /// [`GameSpec::recognise`] of a face that wins something.
+    #[inline(never)]
+    fn recognise_win(&self, wins: &[AreaWin]) -> Option<WayId> {
         let total: u64 = wins.iter().map(|w| w.amount.cents()).sum();
         let tier = self.tiers.iter().find(|t| t.amount.cents() == total)?;
         tier.ways
