@@ -1251,6 +1251,18 @@ fn force_over_another_games_emission_says_what_it_replaced() {
         )
     );
     assert_eq!(run("game_specs/examples/cash.toml"), "");
+    // Another emission of the same game: both numbers said.
+    let e2 = t.path().join("cash_e2.toml");
+    let text = std::fs::read_to_string(repo("game_specs/examples/cash.toml")).unwrap();
+    assert!(text.contains("[game]\n") && !text.contains("emission ="));
+    std::fs::write(&e2, text.replacen("[game]\n", "[game]\nemission = 2\n", 1)).unwrap();
+    assert_eq!(
+        run(e2.to_str().unwrap()),
+        format!(
+            "tirage: warning: {} held emission 1 of cash; --force replaced it with emission 2 of cash\n",
+            em.display()
+        )
+    );
 }
 
 /// A block or deck written into a folder whose name gives another block number is made,

@@ -94,7 +94,8 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         let _lock = lock_output(&out, a.force)?;
         // Before the seed is staged: what is in the way is named, not the seed file.
         check_emission_destination(&blocks, &out, a.force)?;
-        let replaced = existing_emission(&out).filter(|game| *game != spec.id);
+        let now = (spec.id.clone(), u64::from(spec.emission));
+        let replaced = existing_emission(&out).filter(|held| *held != now);
         let seed_file = SeedFile::beside(&out, &seed, fresh, a.force)?;
         let n = u64::from(spec.block_size) * u64::from(blocks.end() - blocks.start() + 1);
         let first = *blocks.start();
@@ -123,12 +124,16 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         })??;
         bar.finish_and_clear();
         super::say_stale_reports(&made.stale_reports, "emission", a.quiet);
-        if let Some(game) = replaced {
-            super::say_replaced(
-                &out,
-                &format!("an emission of {game}"),
-                &format!("an emission of {}", spec.id),
-            );
+        if let Some(held) = replaced {
+            // The emissions' numbers are named when they differ.
+            let said = |(game, emission): &(String, u64)| {
+                if held.1 == now.1 {
+                    format!("an emission of {game}")
+                } else {
+                    format!("emission {emission} of {game}")
+                }
+            };
+            super::say_replaced(&out, &said(&held), &said(&now));
         }
         let said = once_placed(
             seed_file,

@@ -307,16 +307,20 @@ pub fn check_directory_or_nothing(out: &Path) -> Result<(), PlaceError> {
     }
 }
 
-/// The game id the tirage emission at `out` says it is of (its `emission.json`), for
-/// saying what `--force` replaced, with every character that does not show as written
-/// escaped; `None` when `out` holds no tirage emission manifest.
-pub fn existing_emission(out: &Path) -> Option<String> {
+/// The game id and emission number the tirage emission at `out` says it is (its
+/// `emission.json`), for saying what `--force` replaced, the id with every character
+/// that does not show as written escaped; `None` when `out` holds no tirage emission
+/// manifest or it does not say.
+pub fn existing_emission(out: &Path) -> Option<(String, u64)> {
     let bytes = crate::output::read_regular(&out.join(EMISSION), crate::output::MAX_JSON).ok()?;
     let v = serde_json::from_slice::<serde_json::Value>(&bytes).ok()?;
     if v["format"] != FORMAT {
         return None;
     }
-    Some(crate::text::escaped(v["game"].as_str()?, 80))
+    Some((
+        crate::text::escaped(v["game"].as_str()?, 80),
+        v["emission"].as_u64()?,
+    ))
 }
 
 /// Where an emission of `blocks` may go (call before anything is staged, a fresh seed
