@@ -1387,22 +1387,28 @@ fn messages_show_a_paths_control_characters_escaped() {
 #[test]
 fn a_usage_error_shows_what_was_typed_escaped() {
     let o = tirage()
-        .args(["generate", "x.toml", "--block", "1\r\u{1b}[2J\u{9b}"])
+        .args([
+            "generate",
+            "x.toml",
+            "--block",
+            "1\r\u{1b}[2J\u{9b}\u{202e}",
+        ])
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&o.stderr).lines().next().unwrap(),
-        "error: invalid value '1\\r\\u{1b}[2J\\u{9b}' for '--block <BLOCK>': invalid digit found in string"
+        "error: invalid value '1\\r\\u{1b}[2J\\u{9b}\\u{202e}' for '--block <BLOCK>': invalid digit found in string"
     );
 }
 
-/// `verify --json` writes a C1 control or DEL of a path as JSON's own escape (`\u009b`):
-/// the JSON reads back to the same path, and no raw control reaches a terminal.
+/// `verify --json` writes a C1 control, DEL, a direction mark or a tag of a path as JSON's
+/// own escapes (`\u009b`, a surrogate pair past U+FFFF): the JSON reads back to the same
+/// path, and none of them reaches a terminal raw.
 #[test]
 fn json_writes_c1_controls_as_json_escapes() {
     let t = tempfile::tempdir().unwrap();
-    let dir = t.path().join("b\u{9b}\u{7f}");
+    let dir = t.path().join("b\u{9b}\u{7f}\u{202e}\u{e0001}");
     let o = tirage()
         .arg("deck")
         .arg(repo("tests/specs/coq_small.toml"))
@@ -1418,8 +1424,14 @@ fn json_writes_c1_controls_as_json_escapes() {
         .output()
         .unwrap();
     let out = String::from_utf8(o.stdout).unwrap();
-    assert!(!out.contains(['\u{9b}', '\u{7f}']), "{out}");
-    assert!(out.contains("b\\u009b\\u007f"), "{out}");
+    assert!(
+        !out.contains(['\u{9b}', '\u{7f}', '\u{202e}', '\u{e0001}']),
+        "{out}"
+    );
+    assert!(
+        out.contains("b\\u009b\\u007f\\u202e\\udb40\\udc01"),
+        "{out}"
+    );
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["dir"].as_str(), Some(dir.to_str().unwrap()), "{out}");
 }
@@ -1455,5 +1467,23 @@ fn force_over_another_emissions_block_is_warned_of() {
             .unwrap();
         assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
         assert_eq!(String::from_utf8_lossy(&o.stderr), said);
+    }
+}
+
+/// `--help` and `--version` into a full disk fail (exit 2, said on standard error), as
+/// every other output does.
+#[test]
+fn help_that_cannot_be_written_fails() {
+    for arg in ["--help", "--version"] {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_tirage"))
+            .arg(arg)
+            .stdout(std::fs::File::create("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{arg}");
+        assert_eq!(
+            String::from_utf8_lossy(&o.stderr),
+            "tirage: error: cannot write to standard output: No space left on device (os error 28)\n"
+        );
     }
 }

@@ -102,7 +102,7 @@ static WRITE_FAILED: std::sync::Mutex<Option<(&'static str, std::io::Error)>> =
 /// Writes `args` to standard error (`to_stderr`) or output. A failed write is kept (the
 /// first only: [`WRITE_FAILED`]), never a panic; once a stream has failed, nothing more is
 /// written to it. What goes to standard error, or to standard output when it is a
-/// terminal, has its control characters escaped ([`defused`]): a path or a name read
+/// terminal, has what does not show as written escaped ([`defused`]): a path or a name read
 /// from a file, wherever a message quotes it, never drives the terminal. Standard output
 /// into a pipe or a file (a list of paths, a JSON report) is written as it is.
 pub(crate) fn emit(to_stderr: bool, args: std::fmt::Arguments) {
@@ -171,9 +171,10 @@ pub(crate) fn run() -> ExitCode {
         Ok(c) => c,
         Err(e) => {
             return match e.kind() {
+                // Help and version go to standard output; a failed write is exit 2.
                 clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
-                    let _ = e.print();
-                    ExitCode::SUCCESS
+                    emit(false, format_args!("{}", e.render().ansi()));
+                    after_writes(ExitCode::SUCCESS)
                 }
                 // A usage error quotes what was typed: in plain text, its control
                 // characters escaped as every message's are ([`emit`]).
@@ -315,28 +316,35 @@ pub(crate) fn visible(text: &str) -> String {
 /// [`emit`] would escape them in a form JSON does not read; here they are written as JSON's
 /// own escapes (`\u009b`), the same string to every JSON reader. Errors: serde_json's.
 pub(crate) fn json(value: &impl serde::Serialize) -> serde_json::Result<String> {
+    // serde_json escapes the C0 controls itself; the rest of what does not show as written
+    // it leaves raw.
+    let stray = |c: char| c >= '\u{7f}' && tirage::text::hidden(c);
     let text = serde_json::to_string_pretty(value)?;
-    if !text.contains(|c: char| ('\u{7f}'..='\u{9f}').contains(&c)) {
+    if !text.contains(stray) {
         return Ok(text);
     }
-    Ok(text
-        .chars()
-        .map(|c| {
-            if ('\u{7f}'..='\u{9f}').contains(&c) {
-                format!("\\u{:04x}", u32::from(c))
-            } else {
-                c.to_string()
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if stray(c) {
+            let mut units = [0u16; 2];
+            for u in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{u:04x}"));
             }
-        })
-        .collect())
+        } else {
+            out.push(c);
+        }
+    }
+    Ok(out)
 }
 
-/// `text` with every control character (Unicode's Cc: C0, DEL, C1) but the line feed and
-/// the tab shown as an escape (`\u{1b}`, `\r`): the last guard of what tirage prints for
-/// a person to read ([`emit`]), so that no escape sequence in a path, a name or a file's
-/// bytes reaches the terminal, whichever message quotes it.
+/// `text` with every character that does not show as written ([`tirage::text::hidden`]:
+/// a control, a text-direction or zero-width mark, a line separator) but the line feed
+/// and the tab shown as an escape (`\u{1b}`, `\r`, `\u{202e}`): the last guard of what
+/// tirage prints for a person to read ([`emit`]), so that no escape sequence in a path, a
+/// name or a file's bytes reaches the terminal, nor reorders or hides what a message
+/// says, whichever message quotes it.
 fn defused(text: &str) -> std::borrow::Cow<'_, str> {
-    let stray = |c: char| c.is_control() && c != '\n' && c != '\t';
+    let stray = |c: char| c != '\n' && c != '\t' && tirage::text::hidden(c);
     if !text.contains(stray) {
         return std::borrow::Cow::Borrowed(text);
     }
