@@ -461,6 +461,16 @@ fn spec_syntax_slips_are_refused_at_their_own_line() {
         "'published' . lots",
         "'published' . lots: a table's keys are written under its header: [published], then lots = …, on a line of its own (tirage does not read a table written as dotted keys)",
     );
+    // A first part the check does not read (an escape in it): still said in words.
+    let escaped = bad.replace("published.", "\"pub\\u006cished\".");
+    let (code, err) = check_spec(t.path(), "m.toml", &escaped);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains(":2: ")
+            && err.contains("tirage does not read a table written as dotted keys")
+            && !err.contains("borrowed"),
+        "{err}"
+    );
     // One key whose name holds a dot is no table's: an unknown field.
     let one = format!("\"published.lots\" = 5\n{tiny}");
     let (code, err) = check_spec(t.path(), "l.toml", &one);

@@ -618,6 +618,11 @@ impl GameSpec {
                     msg = format!("expected `=` between the key {key} and its value");
                 }
             }
+            // A dotted key [`dotted_table`] could not read (`"pub\u006cished".lots`):
+            // the parser's own words about it name nothing a spec's author wrote.
+            if msg.contains("expected a borrowed string") {
+                msg = "tirage does not read a table written as dotted keys: write the table's header ([published]), then each of its keys on a line of its own".into();
+            }
             // A list of tables written with one bracket (`[tiers.ways]`): the header
             // wants two, as every entry's.
             if msg.starts_with("invalid type: map, expected a list") {
