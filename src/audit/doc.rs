@@ -57,8 +57,28 @@ pub fn table(head: &[&str], rows: Vec<Vec<String>>) -> Block {
     }
 }
 
-/// The blocks as Markdown: one blank line between blocks, none between list items.
+/// The blocks as Markdown: one blank line between blocks, none between list items. Every
+/// character that does not show as written ([`crate::text::hidden`]) but the line feed is
+/// written as an escape (`\u{1b}`): a folder's name or a file's bytes quoted in the report
+/// never drive the terminal of whoever reads it with `cat`, nor reorder what it says.
 pub fn markdown(blocks: &[Block]) -> String {
+    let s = markdown_raw(blocks);
+    if !s.contains(|c| c != '\n' && crate::text::hidden(c)) {
+        return s;
+    }
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        if c != '\n' && crate::text::hidden(c) {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// [`markdown`] before the escapes.
+fn markdown_raw(blocks: &[Block]) -> String {
     let mut s = String::new();
     let mut prev_item = false;
     for (i, b) in blocks.iter().enumerate() {
@@ -303,6 +323,15 @@ fn signatures(f: &mut Flow, parties: &[(String, Option<String>)]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn markdown_escapes_what_does_not_show_as_written() {
+        let md = markdown(&[
+            Block::Para("in `dk\u{1b}[2Jz`\u{202e}".into()),
+            Block::Item(0, "a\tb".into()),
+        ]);
+        assert_eq!(md, "in `dk\\u{1b}[2Jz`\\u{202e}\n\n- a\\tb\n");
+    }
 
     #[test]
     fn markdown_separates_blocks_and_keeps_lists_together() {
