@@ -552,12 +552,16 @@ fn stage(path: &Path, bytes: &[u8]) -> Result<tempfile::TempPath> {
             missing.display()
         );
     }
-    // tempfile's error names the hidden file it tried; the proof's own name says enough.
+    // tempfile's error names the hidden file it tried (`… at path "…"`); the operating
+    // system's words and the proof's own name say enough.
     let mut f = tempfile::Builder::new()
         .prefix(PROOF_TMP)
         .tempfile_in(dir)
-        .map_err(|e| std::io::Error::from(e.kind()))
-        .with_context(cannot)?;
+        .map_err(|e| {
+            let words = e.to_string();
+            let words = words.split(" at path ").next().unwrap_or("").to_string();
+            anyhow::anyhow!("{}: {words}; nothing was written", cannot())
+        })?;
     f.write_all(bytes).with_context(cannot)?;
     f.as_file().sync_all().with_context(cannot)?;
     Ok(f.into_temp_path())
