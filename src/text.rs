@@ -72,6 +72,26 @@ pub fn escaped(text: &str, max: usize) -> String {
     out
 }
 
+/// `text` with every character that does not show as written ([`hidden`]) but those of
+/// `keep` (the line feed of a text of several lines) escaped as Rust writes it
+/// (`\u{1b}`, `\u{202e}`): the whole text, borrowed when nothing needs an escape. For what
+/// is printed for a person to read: a message, a report.
+pub fn shown<'a>(text: &'a str, keep: &[char]) -> std::borrow::Cow<'a, str> {
+    let stray = |c: char| hidden(c) && !keep.contains(&c);
+    if !text.contains(stray) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if stray(c) {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// The first character of `text` that does not show as written, if any: one [`hidden`]
 /// names, or a stray combining mark, one that stays apart from the ASCII letter, digit or
 /// sign before it once the text is composed (NFC): a stroke through a letter (U+0336), a
@@ -282,6 +302,21 @@ pub fn reading(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `shown` escapes what does not show as written but what it keeps, and borrows a text
+    /// that needs no escape.
+    #[test]
+    fn shown_escapes_all_but_what_it_keeps() {
+        assert_eq!(
+            shown("a\u{1b}[2J\tb\nc\u{202e}", &['\n']),
+            "a\\u{1b}[2J\\tb\nc\\u{202e}"
+        );
+        assert_eq!(shown("a\tb\n", &['\n', '\t']), "a\tb\n");
+        assert!(matches!(
+            shown("Jeu 1 € «x»", &[]),
+            std::borrow::Cow::Borrowed("Jeu 1 € «x»")
+        ));
+    }
 
     #[test]
     fn escaped_shows_what_drives_a_terminal_and_cuts() {

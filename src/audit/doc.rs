@@ -63,18 +63,7 @@ pub fn table(head: &[&str], rows: Vec<Vec<String>>) -> Block {
 /// never drive the terminal of whoever reads it with `cat`, nor reorder what it says.
 pub fn markdown(blocks: &[Block]) -> String {
     let s = markdown_raw(blocks);
-    if !s.contains(|c| c != '\n' && crate::text::hidden(c)) {
-        return s;
-    }
-    let mut out = String::with_capacity(s.len() + 16);
-    for c in s.chars() {
-        if c != '\n' && crate::text::hidden(c) {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    crate::text::shown(&s, &['\n']).into_owned()
 }
 
 /// [`markdown`] before the escapes.

@@ -300,15 +300,7 @@ fn one_line(p: &std::path::Path) -> String {
 /// file's bytes quoted in a message never drive the terminal, hide what precedes them nor
 /// hide themselves.
 pub(crate) fn visible(text: &str) -> String {
-    let mut s = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c != '\n' && tirage::text::hidden(c) {
-            s.extend(c.escape_default());
-        } else {
-            s.push(c);
-        }
-    }
-    s
+    tirage::text::shown(text, &['\n']).into_owned()
 }
 
 /// `value` as pretty-printed JSON whose every character shows as written on a terminal:
@@ -344,19 +336,7 @@ pub(crate) fn json(value: &impl serde::Serialize) -> serde_json::Result<String> 
 /// name or a file's bytes reaches the terminal, nor reorders or hides what a message
 /// says, whichever message quotes it.
 fn defused(text: &str) -> std::borrow::Cow<'_, str> {
-    let stray = |c: char| c != '\n' && c != '\t' && tirage::text::hidden(c);
-    if !text.contains(stray) {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let mut s = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        if stray(c) {
-            s.extend(c.escape_default());
-        } else {
-            s.push(c);
-        }
-    }
-    std::borrow::Cow::Owned(s)
+    tirage::text::shown(text, &['\n', '\t'])
 }
 
 /// From now on, Ctrl-C, SIGTERM or SIGHUP asks generation to stop cleanly: it fails with
