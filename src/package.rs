@@ -172,8 +172,9 @@ fn bundle_name(name: &str) -> bool {
 ///
 /// Errors ([`PackageError`]): `SHA256SUMS` or its signature missing or unreadable; the
 /// signature not the key's; the block's own `spec.toml` pinning another operator's key
-/// ([`own_pin`]); the manifest unreadable, or a test block's without `test_block`; a file of the bundle missing (the role's ticket file in neither form),
-/// not listed in or differing from `SHA256SUMS`; the destination exists (without `force`)
+/// than the one the signature holds for; the manifest unreadable, or a test block's
+/// without `test_block`; a file of the bundle missing (the role's ticket file in neither
+/// form), not listed in or differing from `SHA256SUMS`; the destination exists (without `force`)
 /// or holds other files; another run writes the same bundle; a write fails.
 pub fn package(
     block: &Path,
