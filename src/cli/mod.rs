@@ -304,9 +304,11 @@ pub(crate) fn visible(text: &str) -> String {
 }
 
 /// `value` as pretty-printed JSON whose every character shows as written on a terminal:
-/// serde_json leaves DEL and the C1 controls (U+007F to U+009F) raw in a string, where
-/// [`emit`] would escape them in a form JSON does not read; here they are written as JSON's
-/// own escapes (`\u009b`), the same string to every JSON reader. Errors: serde_json's.
+/// serde_json leaves DEL, the C1 controls (U+007F to U+009F), direction marks and the
+/// other characters [`tirage::text::hidden`] names raw in a string, where [`emit`] would
+/// escape them in a form JSON does not read; here they are written as JSON's own escapes
+/// (`\u009b`, a surrogate pair past U+FFFF), the same string to every JSON reader.
+/// Errors: serde_json's.
 pub(crate) fn json(value: &impl serde::Serialize) -> serde_json::Result<String> {
     // serde_json escapes the C0 controls itself; the rest of what does not show as written
     // it leaves raw.
