@@ -61,15 +61,11 @@ pub fn hidden(c: char) -> bool {
 /// writes it (`\u{1b}`, `\n`): text read from a file, quoted in a message, so it never
 /// drives the terminal nor hides what it stands beside.
 pub fn escaped(text: &str, max: usize) -> String {
-    let mut out = String::new();
-    for c in text.chars().take(max) {
-        if hidden(c) {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    let cut = text
+        .char_indices()
+        .nth(max)
+        .map_or(text, |(i, _)| &text[..i]);
+    shown(cut, &[]).into_owned()
 }
 
 /// `text` with every character that does not show as written ([`hidden`]) but those of
