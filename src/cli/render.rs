@@ -406,7 +406,6 @@ fn outside_reports(dir: &Path, what: &Path) -> Result<()> {
 /// prizes, and is written only to a file of mode 0600, never to standard output) and a
 /// path ending with `/` (a folder: the sheet's own file name is missing).
 fn names_a_file(pdf: &Path) -> Result<()> {
-    use std::os::unix::ffi::OsStrExt;
     if pdf.as_os_str() == "-" {
         anyhow::bail!(
             "--pdf -: a proof sheet is written to a file (mode 0600: it shows serials and prizes), never to standard output; nothing was written; name the file (--pdf proofs.pdf)"
@@ -415,22 +414,8 @@ fn names_a_file(pdf: &Path) -> Result<()> {
     let bytes = pdf.as_os_str().as_encoded_bytes();
     let last = bytes.rsplit(|&b| b == b'/').find(|s| !s.is_empty());
     if bytes.ends_with(b"/") || matches!(last, Some(b".") | Some(b"..")) {
-        // The folder meant, without its trailing `/` and `.` (`x/.` is `x`).
-        let mut named = bytes;
-        loop {
-            let before = named.len();
-            named = named.strip_suffix(b"/").unwrap_or(named);
-            if named.ends_with(b"/.") {
-                named = &named[..named.len() - 1];
-            }
-            if named.len() == before || named.is_empty() {
-                break;
-            }
-        }
-        if named.is_empty() {
-            named = b"/";
-        }
-        let named = Path::new(std::ffi::OsStr::from_bytes(named));
+        // The folder meant, without its trailing `/` and `.` (`x/.` is `x`, `./` is `.`).
+        let named = pdf.components().as_path();
         let advice = if std::fs::metadata(named).is_ok_and(|m| !m.is_dir()) {
             format!("{} is a file, not a folder", named.display())
         } else {
@@ -540,11 +525,8 @@ fn stage(path: &Path, bytes: &[u8]) -> Result<tempfile::TempPath> {
         // The first folder of the path that is missing (`nodir` of `nodir/../y.pdf`).
         let missing = dir
             .ancestors()
-            .filter(|a| !a.as_os_str().is_empty())
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .find(|a| std::fs::symlink_metadata(a).is_err())
+            .take_while(|a| !a.as_os_str().is_empty() && std::fs::symlink_metadata(a).is_err())
+            .last()
             .unwrap_or(dir);
         anyhow::bail!(
             "{}: the folder {} does not exist; nothing was written",
