@@ -594,10 +594,7 @@ impl GameSpec {
             // Only where the parser stopped on the syntax: at an array, or at the table
             // header an open array ran into (a value's type error inside a well-closed
             // array is the value's).
-            let on_header = start.is_some_and(|o| {
-                let from = text[..o.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
-                text[from..].trim_start().starts_with('[')
-            });
+            let on_header = start.is_some_and(|o| line_at(&text, o).trim_start().starts_with('['));
             let syntax = msg.starts_with("invalid array") || on_header;
             if let Some((open, closed)) = start
                 .filter(|_| syntax)
@@ -623,23 +620,9 @@ impl GameSpec {
             if msg.contains("expected a borrowed string") {
                 msg = "tirage does not read a table written as dotted keys: write the table's header ([published]), then each of its keys on a line of its own".into();
             }
-            // A list of tables written with one bracket (`[tiers.ways]`): the header
-            // wants two, as every entry's.
             if msg.starts_with("invalid type: map, expected a list") {
-                let line = start.map_or("", |o| {
-                    let o = o.min(text.len());
-                    let from = text[..o].rfind('\n').map_or(0, |i| i + 1);
-                    text[from..].lines().next().unwrap_or("")
-                });
-                let header = line.split('#').next().unwrap_or("").trim();
-                if let Some(name) = header
-                    .strip_prefix('[')
-                    .and_then(|h| h.strip_suffix(']'))
-                    .filter(|h| !h.starts_with('['))
-                {
-                    msg = format!(
-                        "[{name}] is written [[{name}]], one header for each of its entries"
-                    );
+                if let Some(m) = start.and_then(|o| one_bracket_list(line_at(&text, o))) {
+                    msg = m;
                 }
             }
             at.at(start, field, msg)
@@ -1154,6 +1137,28 @@ fn dotted_table(text: &str, at: &ErrorAt) -> Option<SpecError> {
         ));
     }
     None
+}
+
+/// The line of `text` that holds byte `offset` (the last line past the end), without its
+/// line end.
+fn line_at(text: &str, offset: usize) -> &str {
+    let o = offset.min(text.len());
+    let from = text[..o].rfind('\n').map_or(0, |i| i + 1);
+    text[from..].lines().next().unwrap_or("")
+}
+
+/// The error for `line` when it is a header of one bracket (`[tiers.ways]`) the parser
+/// found a list under: such a header takes two, as every entry's (`[[tiers.ways]]`);
+/// `None` for any other line.
+fn one_bracket_list(line: &str) -> Option<String> {
+    let header = line.split('#').next().unwrap_or("").trim();
+    let name = header
+        .strip_prefix('[')
+        .and_then(|h| h.strip_suffix(']'))
+        .filter(|h| !h.starts_with('['))?;
+    Some(format!(
+        "[{name}] is written [[{name}]], one header for each of its entries"
+    ))
 }
 
 /// The first part of the dotted key that line `t` (trimmed) sets, without its quotes, and
