@@ -211,10 +211,8 @@ fn run_command(cli: Cli) -> ExitCode {
         Ok(Outcome::Findings) => ExitCode::from(1),
         Ok(Outcome::Refused) => ExitCode::from(3),
         Err(e) => {
-            errln!(
-                "tirage: error: {}",
-                visible(&as_caller_says(format!("{e:#}")))
-            );
+            // What the error quotes is escaped as it is written ([`emit`]).
+            errln!("tirage: error: {}", as_caller_says(format!("{e:#}")));
             let interrupted = e
                 .chain()
                 .any(|c| c.downcast_ref().is_some_and(GenerateError::is_interrupted));
