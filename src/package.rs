@@ -174,8 +174,8 @@ fn bundle_name(name: &str) -> bool {
 /// signature not the key's; the block's own `spec.toml` pinning another operator's key
 /// than the one the signature holds for; the manifest unreadable, or a test block's
 /// without `test_block`; a file of the bundle missing (the role's ticket file in neither
-/// form), not listed in or differing from `SHA256SUMS`; the destination exists (without `force`)
-/// or holds other files; another run writes the same bundle; a write fails.
+/// form), not listed in or differing from `SHA256SUMS`; the destination exists (without
+/// `force`) or holds other files; another run writes the same bundle; a write fails.
 pub fn package(
     block: &Path,
     role: Role,

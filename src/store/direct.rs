@@ -25,8 +25,8 @@ pub const CHUNK: usize = 4 << 20;
 pub const SLACK: usize = 64 << 10;
 
 /// A buffer of [`CHUNK`] + [`SLACK`] bytes and the room to align them, whose
-/// `buf[at..at + CHUNK]` is aligned, and whose [`SLACK`] bytes after it take what a piece written in place put
-/// past the chunk.
+/// `buf[at..at + CHUNK]` is aligned, and whose [`SLACK`] bytes after it take what a piece
+/// written in place put past the chunk.
 struct Aligned {
     buf: Vec<u8>,
     at: usize,
