@@ -173,6 +173,20 @@ pub struct Record {
     pub face: Face,
 }
 
+/// Decodes one record of `rec.len()` bytes with `ncols` face codes into `ticket`, whose
+/// face holds at least `ncols` codes: its ticket, pack, position, serial, validation code
+/// and first `ncols` face codes. Its block, prize and way, which a record does not carry,
+/// and its face codes past `ncols` are left as they were. A checker reading millions of
+/// records reuses one ticket rather than building a [`Record`] for each.
+pub fn read_into(rec: &[u8], ncols: usize, ticket: &mut Ticket) {
+    ticket.ticket = u32::from_le_bytes(rec[0..4].try_into().expect("4 bytes"));
+    ticket.pack = u32::from_le_bytes(rec[4..8].try_into().expect("4 bytes"));
+    ticket.pack_position = u32::from(u16::from_le_bytes([rec[8], rec[9]]));
+    ticket.serial = rec[10..30].try_into().expect("20 bytes");
+    ticket.validation = u64::from_le_bytes(rec[30..38].try_into().expect("8 bytes"));
+    ticket.face.codes[..ncols].copy_from_slice(&rec[RECORD_META..RECORD_META + ncols]);
+}
+
 /// Decodes one record of `rec.len()` bytes with `ncols` face codes.
 pub fn read_record(rec: &[u8], ncols: usize) -> Record {
     let mut face = Face::zeroed(ncols);

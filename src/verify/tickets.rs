@@ -7,7 +7,7 @@ use super::leakage::Tally;
 use super::open::hash_file;
 use super::{add, Block, CheckId, Checks, Found, VerifyError};
 use crate::block::layout::{BIN, CSV, SEALED_SUFFIX, VALIDATION};
-use crate::block::serial::{is_valid, PackSerials, MAX_BLOCK};
+use crate::block::serial::{self, is_valid, PackSerials, MAX_BLOCK};
 use crate::block::{Judgement, Kind};
 use crate::money::Money;
 use crate::output::hashing::HashingReader;
@@ -575,22 +575,36 @@ impl Ctx<'_> {
         acc.codes.reserve(tickets.len());
         acc.ways.reserve(tickets.len());
         acc.claims.reserve(tickets.len());
+        // One ticket, each record read into it in place.
+        let mut ticket = Ticket {
+            block: self.block,
+            pack: 0,
+            pack_position: 0,
+            ticket: 0,
+            serial: [0; serial::LEN],
+            validation: 0,
+            prize: Money(0),
+            way: 0,
+            face: Face::zeroed(self.ncols),
+        };
         let mut j = 0;
         for k in tickets {
             let l = batch.line(k, &mut j);
             let r = (k < nrec).then(|| &batch.bin[k * rec..(k + 1) * rec]);
-            self.check(batch.first + k as u64, l, r, &mut w, &mut acc);
+            self.check(batch.first + k as u64, l, r, &mut ticket, &mut w, &mut acc);
         }
         acc
     }
 
     /// Checks ticket index `i` (0-based) from its print record and tickets.csv line (either
-    /// may be missing when the files disagree in length), the line without its `\n`.
+    /// may be missing when the files disagree in length), the line without its `\n`. The
+    /// record is read into `ticket`, whatever it held.
     fn check(
         &self,
         i: u64,
         line: Option<&[u8]>,
         rec: Option<&[u8]>,
+        ticket: &mut Ticket,
         w: &mut Writers,
         acc: &mut Acc,
     ) {
@@ -606,10 +620,10 @@ impl Ctx<'_> {
             bump(&mut acc.missing_csv, i + 1);
         }
         acc.tickets += 1;
-        let r = print_file::read_record(rec, self.ncols);
-        acc.codes.push(r.validation);
-        self.check_place(i, &r, w, acc);
-        if !print_file::codes_in_range(&r.face, &spec.game.layout().columns) {
+        print_file::read_into(rec, self.ncols, ticket);
+        acc.codes.push(ticket.validation);
+        self.check_place(i, ticket, w, acc);
+        if !print_file::codes_in_range(&ticket.face, &spec.game.layout().columns) {
             add(
                 &mut acc.checks,
                 CheckId::FaceCodes,
@@ -619,7 +633,7 @@ impl Ctx<'_> {
             return;
         }
         let judged = &mut w.judged;
-        judged.judge(spec, &r.face);
+        judged.judge(spec, &ticket.face);
         if !judged.ambiguities.is_empty() {
             add(
                 &mut acc.checks,
@@ -628,22 +642,12 @@ impl Ctx<'_> {
                 judged.ambiguities.join("; "),
             );
         }
-        let (prize, way) = (judged.prize, judged.way);
-        self.tally(t, &r, judged, acc);
-        self.check_captions(&r.face, t, acc);
-        let ticket = Ticket {
-            block: self.block,
-            pack: r.pack,
-            pack_position: r.pack_position,
-            ticket: r.ticket,
-            serial: r.serial,
-            validation: r.validation,
-            prize,
-            way: way.unwrap_or(0),
-            face: r.face,
-        };
+        let way = judged.way;
+        self.tally(t, ticket, judged, acc);
+        self.check_captions(&ticket.face, t, acc);
+        (ticket.prize, ticket.way) = (judged.prize, way.unwrap_or(0));
         if let Some(line) = line {
-            self.check_row(t, line, &ticket, way.is_none(), w, acc);
+            self.check_row(t, line, ticket, way.is_none(), w, acc);
         }
         acc.claims.push(validation_csv::Row {
             claim: validation_csv::claim(&ticket.serial, ticket.validation),
@@ -654,7 +658,7 @@ impl Ctx<'_> {
     /// Checks the place record `r` of ticket index `i` (0-based) gives: its ticket, pack and
     /// position in pack, and its serial (findings of [`CheckId::Positions`] and
     /// [`CheckId::Serials`]).
-    fn check_place(&self, i: u64, r: &print_file::Record, w: &mut Writers, acc: &mut Acc) {
+    fn check_place(&self, i: u64, r: &Ticket, w: &mut Writers, acc: &mut Acc) {
         let spec = self.spec;
         let t = u32::try_from(i + 1).unwrap_or(u32::MAX);
         let ps = u64::from(spec.pack_size);
@@ -707,7 +711,7 @@ impl Ctx<'_> {
     /// and losing features it shows, a promised ticket's features, its printed fields for
     /// the leakage gate, its way's count (a face of no way is a finding of
     /// [`CheckId::WayRecognised`] and [`CheckId::ValidationFile`]).
-    fn tally(&self, t: u32, r: &print_file::Record, judged: &Judgement, acc: &mut Acc) {
+    fn tally(&self, t: u32, r: &Ticket, judged: &Judgement, acc: &mut Acc) {
         let spec = self.spec;
         let (prize, way, ev) = (judged.prize, judged.way, &judged.evaluation);
         acc.payout += prize.cents();
