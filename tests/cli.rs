@@ -1470,6 +1470,65 @@ fn force_over_another_emissions_block_is_warned_of() {
     }
 }
 
+/// `--force` over a block or emission of the same game id but another game code (the
+/// operator's first four digits of every serial) says so, naming both codes.
+#[test]
+fn force_over_another_game_codes_block_is_warned_of() {
+    let t = tempfile::tempdir().unwrap();
+    let recoded = t.path().join("coq_1704.toml");
+    let text = std::fs::read_to_string(repo("tests/specs/coq_small.toml")).unwrap();
+    assert!(text.contains("game_code = 1703"));
+    std::fs::write(
+        &recoded,
+        text.replacen("game_code = 1703", "game_code = 1704", 1),
+    )
+    .unwrap();
+    for (which, held, now) in [
+        (
+            ["--block", "1"],
+            "block 1 of coq, game code 1703",
+            "block 1 of coq, game code 1704",
+        ),
+        (
+            ["--blocks", "1..2"],
+            "an emission of coq, game code 1703",
+            "an emission of coq, game code 1704",
+        ),
+    ] {
+        let out = t.path().join(which[0].trim_start_matches('-'));
+        for (spec, said) in [
+            (repo("tests/specs/coq_small.toml"), String::new()),
+            (
+                recoded.clone(),
+                format!(
+                    "tirage: warning: {} held {held}; --force replaced it with {now}\n",
+                    out.display()
+                ),
+            ),
+            (recoded.clone(), String::new()),
+        ] {
+            let o = tirage()
+                .arg("generate")
+                .arg(spec)
+                .arg("--validation-key")
+                .arg(repo(VALIDATION_KEY))
+                .args(["--insecure-seed", "--seed", SEED, "-q", "--force"])
+                .args(which)
+                .arg("--out")
+                .arg(&out)
+                .output()
+                .unwrap();
+            assert_eq!(
+                o.status.code(),
+                Some(0),
+                "{}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            assert_eq!(String::from_utf8_lossy(&o.stderr), said);
+        }
+    }
+}
+
 /// `--help` and `--version` into a full disk fail (exit 2, said on standard error), as
 /// every other output does.
 #[test]

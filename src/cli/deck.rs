@@ -92,8 +92,8 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     check_destination(&out, a.force, Kind::Specimen)?;
     // What --force replaces, to say so when it is another game's deck.
     let replaced = existing_block(&out)
-        .filter(|(game, _, _)| *game != spec.id)
-        .map(|(game, _, block)| (game, block));
+        .filter(|held| held.game != spec.id)
+        .and_then(|held| Some((held.game, held.block?)));
     let provenance = a.seed.provenance()?;
     let plan = BlockPlan::deck(&spec, &seed, deck)
         .signed_by(signer.as_ref())

@@ -14,7 +14,7 @@ use tirage::generate::emission::{
 };
 use tirage::generate::{
     check_block_or_nothing, check_destination, check_not_in_emission, existing_block, place,
-    BlockPlan,
+    BlockPlan, Held,
 };
 use tirage::spec::GameSpec;
 
@@ -94,7 +94,12 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         let _lock = lock_output(&out, a.force)?;
         // Before the seed is staged: what is in the way is named, not the seed file.
         check_emission_destination(&blocks, &out, a.force)?;
-        let now = (spec.id.clone(), u64::from(spec.emission));
+        let now = Held {
+            game: spec.id.clone(),
+            game_code: Some(u64::from(spec.game_code)),
+            emission: u64::from(spec.emission),
+            block: None,
+        };
         let replaced = existing_emission(&out).filter(|held| *held != now);
         let seed_file = SeedFile::beside(&out, &seed, fresh, a.force)?;
         let n = u64::from(spec.block_size) * u64::from(blocks.end() - blocks.start() + 1);
@@ -125,15 +130,8 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         bar.finish_and_clear();
         super::say_stale_reports(&made.stale_reports, "emission", a.quiet);
         if let Some(held) = replaced {
-            // The emissions' numbers are named when they differ.
-            let said = |(game, emission): &(String, u64)| {
-                if held.1 == now.1 {
-                    format!("an emission of {game}")
-                } else {
-                    format!("emission {emission} of {game}")
-                }
-            };
-            super::say_replaced(&out, &said(&held), &said(&now));
+            // The emissions' numbers and game codes are named when they differ.
+            super::say_replaced(&out, &held.said(&now), &now.said(&held));
         }
         let said = once_placed(
             seed_file,
@@ -195,13 +193,14 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     // Before the seed is staged: a production block never replaces a deck (nor a deck's seed).
     check_destination(&out, a.force, Kind::Production)?;
     check_not_in_emission(&out)?;
-    // What --force replaces, to say so when it is another game's block, another emission's
-    // or another block.
-    let now = (
-        spec.id.clone(),
-        u64::from(spec.emission),
-        u64::from(a.block),
-    );
+    // What --force replaces, to say so when it is another game's block, another emission's,
+    // another game code's or another block.
+    let now = Held {
+        game: spec.id.clone(),
+        game_code: Some(u64::from(spec.game_code)),
+        emission: u64::from(spec.emission),
+        block: Some(u64::from(a.block)),
+    };
     let replaced = existing_block(&out).filter(|held| *held != now);
     let plan = BlockPlan::production(&spec, &seed, a.block)?;
     let plan = if derived {
@@ -233,15 +232,8 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     super::say_stale_reports(&made.stale_reports, "block", a.quiet);
     super::say_misnamed(&out, Some(&spec.id), a.block, &format!("block {}", a.block));
     if let Some(held) = replaced {
-        // The emissions are named when they differ: block 1 of coq either way.
-        let said = |(game, emission, block): &(String, u64, u64)| {
-            if held.1 == now.1 {
-                format!("block {block} of {game}")
-            } else {
-                format!("block {block} of {game}, emission {emission}")
-            }
-        };
-        super::say_replaced(&out, &said(&held), &said(&now));
+        // The emissions and game codes are named when they differ: block 1 of coq either way.
+        super::say_replaced(&out, &held.said(&now), &now.said(&held));
     }
     let key_said = derived.then(|| DERIVED.to_string());
     let manifest = made.manifest;

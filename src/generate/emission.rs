@@ -12,7 +12,7 @@ use crate::crypto::rng::Seed;
 use crate::crypto::sign::Signer;
 use crate::crypto::validation::{ValidationKey, Validator};
 use crate::derived::{Removed, StaleReport};
-use crate::generate::place::{LeftOver, PlaceError, SeedPlacement, Staged};
+use crate::generate::place::{existing_block, Held, LeftOver, PlaceError, SeedPlacement, Staged};
 use crate::generate::{build, io, BlockPlan, Folder, GenerateError};
 use crate::spec::GameSpec;
 use crate::store::durable;
@@ -307,20 +307,25 @@ pub fn check_directory_or_nothing(out: &Path) -> Result<(), PlaceError> {
     }
 }
 
-/// The game id and emission number the tirage emission at `out` says it is (its
-/// `emission.json`), for saying what `--force` replaced, the id with every character
-/// that does not show as written escaped; `None` when `out` holds no tirage emission
+/// The emission the tirage emission at `out` says it is (its `emission.json`), its game
+/// code read from its first block's manifest; `None` when `out` holds no tirage emission
 /// manifest or it does not say.
-pub fn existing_emission(out: &Path) -> Option<(String, u64)> {
+pub fn existing_emission(out: &Path) -> Option<Held> {
     let bytes = crate::output::read_regular(&out.join(EMISSION), crate::output::MAX_JSON).ok()?;
     let v = serde_json::from_slice::<serde_json::Value>(&bytes).ok()?;
     if v["format"] != FORMAT {
         return None;
     }
-    Some((
-        crate::text::escaped(v["game"].as_str()?, 80),
-        v["emission"].as_u64()?,
-    ))
+    let game_code = v["blocks"][0]["dir"]
+        .as_str()
+        .and_then(|dir| existing_block(&out.join(dir)))
+        .and_then(|b| b.game_code);
+    Some(Held {
+        game: crate::text::escaped(v["game"].as_str()?, 80),
+        game_code,
+        emission: v["emission"].as_u64()?,
+        block: None,
+    })
 }
 
 /// Where an emission of `blocks` may go (call before anything is staged, a fresh seed

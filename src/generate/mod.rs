@@ -27,8 +27,8 @@ use crate::crypto::sign::Signer;
 use crate::crypto::validation::{ValidationKey, Validator};
 use crate::generate::cancel::Cancel;
 pub use crate::generate::place::{
-    check_block_or_nothing, check_destination, check_not_in_emission, existing_block, LeftOver,
-    PlaceError, Placed, SeedPlacement, Staged,
+    check_block_or_nothing, check_destination, check_not_in_emission, existing_block, Held,
+    LeftOver, PlaceError, Placed, SeedPlacement, Staged,
 };
 use crate::output::hashing::Sum;
 use crate::output::manifest::{self, FileEntry, Manifest, PromisedFeature};

@@ -124,15 +124,54 @@ pub fn check_destination(out: &Path, force: bool, kind: Kind) -> Result<(), Plac
     }
 }
 
-/// The game id, emission and block number the tirage block at `out` says it is (its
-/// manifest), for saying what `--force` replaced: the id with every character that does
-/// not show as written escaped (`\u{1b}`, `\n`), since a manifest's text may drive a
-/// terminal; `None` when `out` is no tirage block or its manifest does not say.
-pub fn existing_block(out: &Path) -> Option<(String, u64, u64)> {
+/// What a tirage block or emission in the way says it is, for saying what `--force`
+/// replaced: the game id (every character that does not show as written escaped,
+/// `\u{1b}`, `\n`, since a manifest's text may drive a terminal), the operator's game
+/// code when the manifest gives it, the emission, and the block number (`None` for an
+/// emission).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Held {
+    /// Game id, escaped.
+    pub game: String,
+    /// The operator's game code, the first four digits of every serial.
+    pub game_code: Option<u64>,
+    /// Emission number.
+    pub emission: u64,
+    /// Block number; `None` for an emission.
+    pub block: Option<u64>,
+}
+
+impl Held {
+    /// This block or emission in words, naming its emission where it differs from
+    /// `other`'s, and its game code where it differs for the same game id: `block 1 of
+    /// coq`, `block 1 of coq, emission 2, game code 1704`, `emission 2 of cash`, `an
+    /// emission of cash`.
+    pub fn said(&self, other: &Held) -> String {
+        let mut s = match self.block {
+            Some(b) if self.emission == other.emission => format!("block {b} of {}", self.game),
+            Some(b) => format!("block {b} of {}, emission {}", self.game, self.emission),
+            None if self.emission == other.emission => format!("an emission of {}", self.game),
+            None => format!("emission {} of {}", self.emission, self.game),
+        };
+        let recoded = self.game == other.game && self.game_code != other.game_code;
+        if let (Some(c), true) = (self.game_code, recoded) {
+            s.push_str(&format!(", game code {c}"));
+        }
+        s
+    }
+}
+
+/// The block the tirage block at `out` says it is (its manifest); `None` when `out` is no
+/// tirage block or its manifest does not say.
+pub fn existing_block(out: &Path) -> Option<Held> {
     let meta = std::fs::symlink_metadata(out).ok()?;
     let v = tirage_manifest(out, &meta)?;
-    let game = crate::text::escaped(v["game"]["id"].as_str()?, 80);
-    Some((game, v["game"]["emission"].as_u64()?, v["block"].as_u64()?))
+    Some(Held {
+        game: crate::text::escaped(v["game"]["id"].as_str()?, 80),
+        game_code: v["game"]["game_code"].as_u64(),
+        emission: v["game"]["emission"].as_u64()?,
+        block: Some(v["block"].as_u64()?),
+    })
 }
 
 /// The tirage manifest (`manifest.json` whose `format` is tirage's) of directory `out`,
