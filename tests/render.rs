@@ -2784,7 +2784,8 @@ fn a_pdf_in_a_folder_that_does_not_exist_is_refused_naming_the_folder() {
 /// which would otherwise be a file named `-` (a sheet is never written to standard
 /// output), a path ending with `/` or `.` (the file in the way named), a path through a
 /// file (`afile/../x.pdf`) or a missing folder (`nodir/../y.pdf`), named for the file or
-/// the folder.
+/// the folder, through a link that leads nowhere or to itself, or a name longer than the
+/// file system allows (the system's words).
 #[test]
 fn a_pdf_that_names_no_file_is_refused_saying_why() {
     let t = tempfile::tempdir().unwrap();
@@ -2792,6 +2793,9 @@ fn a_pdf_that_names_no_file_is_refused_saying_why() {
     std::fs::write(t.path().join("afile"), "x").unwrap();
     let through = t.path().join("afile").join("..").join("x.pdf");
     let missing = format!("{}/", t.path().join("missing").display());
+    std::os::unix::fs::symlink("nowhere", t.path().join("dangling")).unwrap();
+    std::os::unix::fs::symlink("looping", t.path().join("looping")).unwrap();
+    let long = format!("{}.pdf", "p".repeat(300));
     let cases = [
         (
             "-".to_string(),
@@ -2816,6 +2820,18 @@ fn a_pdf_that_names_no_file_is_refused_saying_why() {
                 through.display(),
                 t.path().join("afile").display()
             ),
+        ),
+        (
+            "dangling/x.pdf".to_string(),
+            "tirage: error: cannot write dangling/x.pdf: dangling is a link that leads to no folder (No such file or directory (os error 2)); nothing was written\n".to_string(),
+        ),
+        (
+            "looping/x.pdf".to_string(),
+            "tirage: error: cannot write looping/x.pdf: looping is a link that leads to no folder (Too many levels of symbolic links (os error 40)); nothing was written\n".to_string(),
+        ),
+        (
+            long.clone(),
+            format!("tirage: error: cannot write {long}: File name too long (os error 36); nothing was written\n"),
         ),
     ];
     for (pdf, said) in cases {

@@ -516,8 +516,13 @@ fn stage(path: &Path, bytes: &[u8]) -> Result<tempfile::TempPath> {
             .filter(|a| !a.as_os_str().is_empty())
             .find(|a| std::fs::symlink_metadata(a).is_ok_and(|m| !m.is_dir()));
         if let Some(file) = file {
+            // A link that leads nowhere, or to itself, is no file either.
+            let what = match std::fs::metadata(file) {
+                Err(e) => format!("a link that leads to no folder ({e})"),
+                Ok(_) => "not a folder".to_string(),
+            };
             anyhow::bail!(
-                "{}: {} is not a folder; nothing was written",
+                "{}: {} is {what}; nothing was written",
                 cannot(),
                 file.display()
             );
@@ -561,16 +566,12 @@ fn put(
 ) -> Result<()> {
     let cannot = || format!("cannot write {}", path.display());
     may_write(path, replace, magic, elsewhere)?;
-    if replace {
-        staged
-            .persist(path)
-            .map_err(|e| e.error)
-            .with_context(cannot)?;
+    let placed = if replace {
+        staged.persist(path)
     } else {
-        staged
-            .persist_noclobber(path)
-            .map_err(|e| e.error)
-            .with_context(cannot)?;
-    }
+        staged.persist_noclobber(path)
+    };
+    // The staged file is removed as the error drops it: the destination is as it was.
+    placed.map_err(|e| anyhow::anyhow!("{}: {}; nothing was written", cannot(), e.error))?;
     Ok(())
 }
