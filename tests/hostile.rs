@@ -432,6 +432,19 @@ fn spec_syntax_slips_are_refused_at_their_own_line() {
         "[tiers.ways]",
         "tiers.ways: [tiers.ways] is written [[tiers.ways]], one header for each of its entries",
     );
+    // A list's first entry with one bracket, or its last: the parser stops at the later
+    // header as a duplicate key; the one-bracket line is named.
+    let games = "surfaces.games: [surfaces.games] is written [[surfaces.games]], one header for each of its entries";
+    assert_eq!(tiny.matches("[[surfaces.games]]").count(), 2);
+    let bad = edit(&tiny, "[[surfaces.games]]", "[surfaces.games]");
+    refused_at(t.path(), "i3.toml", &bad, "[surfaces.games]", games);
+    let last = tiny.rfind("[[surfaces.games]]").unwrap();
+    let bad = format!(
+        "{}[surfaces.games]{}",
+        &tiny[..last],
+        &tiny[last + "[[surfaces.games]]".len()..]
+    );
+    refused_at(t.path(), "i4.toml", &bad, "[surfaces.games]", games);
     let bad = edit(&tiny, "price = 2 ", "price 2 ");
     refused_at(
         t.path(),

@@ -607,6 +607,13 @@ impl GameSpec {
                 };
                 start = Some(open);
             }
+            // `[surfaces.games]` and `[[surfaces.games]]` in one spec: the parser stops at
+            // the second as a duplicate key; the one-bracket line is the one to mend.
+            if msg.contains("duplicate key") {
+                if let Some((o, m)) = start.and_then(|o| one_bracket_duplicate(&text, o)) {
+                    (start, msg) = (Some(o), m);
+                }
+            }
             let mut field = start.map_or(String::new(), |o| at.field_at(o));
             // A key with no `=` after it (`price 1`): the parser names no field.
             if msg == "expected `.`, `=`" {
@@ -1159,6 +1166,41 @@ fn one_bracket_list(line: &str) -> Option<String> {
     Some(format!(
         "[{name}] is written [[{name}]], one header for each of its entries"
     ))
+}
+
+/// When the parser found the header at `offset` a duplicate because the same list is
+/// written once with one bracket (`[surfaces.games]`) and once with two
+/// (`[[surfaces.games]]`), in either order: the one-bracket line's offset and
+/// [`one_bracket_list`]'s error for it; `None` otherwise.
+fn one_bracket_duplicate(text: &str, offset: usize) -> Option<(usize, String)> {
+    let header = |line: &str| -> String {
+        let h = line.split('#').next().unwrap_or("");
+        h.chars().filter(|c| !c.is_whitespace()).collect()
+    };
+    let here = line_at(text, offset);
+    let this = header(here);
+    let (name, one) = match this.strip_prefix("[[").and_then(|h| h.strip_suffix("]]")) {
+        Some(name) => (name.to_string(), false),
+        None => (this.strip_prefix('[')?.strip_suffix(']')?.to_string(), true),
+    };
+    // The other spelling, on an earlier line.
+    let other = if one {
+        format!("[[{name}]]")
+    } else {
+        format!("[{name}]")
+    };
+    let mut at = 0;
+    for line in text[..offset.min(text.len())].split_inclusive('\n') {
+        if header(line) == other {
+            return if one {
+                Some((offset, one_bracket_list(here)?))
+            } else {
+                Some((at, one_bracket_list(line)?))
+            };
+        }
+        at += line.len();
+    }
+    None
 }
 
 /// The first part of the dotted key that line `t` (trimmed) sets, without its quotes, and
