@@ -107,16 +107,15 @@ fn a_block_signed_by_another_key_than_the_pinned_one_is_a_finding() {
     let b1 = t.join("block-001");
     generate(t, &spec, &b1, &op_key, None);
 
-    // The genuine block: the verdict names the whole key and the block it vouches for.
+    // The genuine block: the verdict names the whole key, says the reference spec pins it
+    // (with or without --signer), and the block it vouches for.
+    let said = format!(
+        "held against: signed by key {op_line}, the operator's key the reference spec pins, for game coq, emission 1, block 1, production;"
+    );
     let (code, text) = verify(&b1, &[os("--spec"), spec.as_os_str()]);
     assert_eq!(code, 0, "{text}");
     assert!(text.starts_with("verify: CLEAN\n"), "{text}");
-    assert!(
-        text.contains(&format!(
-            "held against: signed by key {op_line} for game coq, emission 1, block 1, production;"
-        )),
-        "{text}"
-    );
+    assert!(text.contains(&said), "{text}");
     let (code, text) = verify(
         &b1,
         &[
@@ -127,6 +126,26 @@ fn a_block_signed_by_another_key_than_the_pinned_one_is_a_finding() {
         ],
     );
     assert_eq!(code, 0, "{text}");
+    assert!(text.contains(&said), "{text}");
+    // Without the reference spec, the key given is not said to be pinned.
+    let (code, text) = verify(&b1, &[os("--signer"), op_pub.as_os_str()]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains(&format!(
+            "held against: signed by key {op_line} for game coq, emission 1, block 1, production;"
+        )),
+        "{text}"
+    );
+    let (code, json) = verify(&b1, &[os("--spec"), spec.as_os_str(), os("--json")]);
+    assert_eq!(code, 0, "{json}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        (
+            &v["authenticated"]["signer"],
+            &v["authenticated"]["signer_pinned"]
+        ),
+        (&serde_json::json!(op_line), &serde_json::json!(true))
+    );
 
     // generate signs a pinned game with the pinned key only.
     let out = t.join("x");

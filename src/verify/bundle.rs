@@ -145,7 +145,12 @@ impl BundleReport {
         let a = &self.report.authenticated;
         match (&a.signer, &a.mismatched_key) {
             (Some(k), _) => s.push_str(&format!(
-                "signed: SHA256SUMS.minisig is the signature of SHA256SUMS by key {k} (--signer)\n"
+                "signed: SHA256SUMS.minisig is the signature of SHA256SUMS by key {k} ({})\n",
+                if a.signer_pinned {
+                    "the operator's key the reference spec pins"
+                } else {
+                    "--signer"
+                }
             )),
             (None, Some(id)) if a.signer_not_pinned => s.push_str(&format!(
                 "signed: not checked against the key given (--signer, key {id}): it is not the operator's key the reference spec pins\n"
@@ -442,6 +447,7 @@ fn authenticated(
     Authenticated {
         signature_rejected: keyed && signed.signer.is_none(),
         unsigned: signed.unsigned,
+        signer_pinned: signed.signer.is_some() && signature::pins_a_key(opts),
         signer: signed.signer,
         mismatched_key: signed.mismatched_key,
         signer_not_pinned: signature::pinned_mismatch(opts).is_some(),

@@ -358,6 +358,7 @@ fn authenticated(block: &Block, found: &Found, expect_kind: Option<Kind>) -> Aut
         validation_key_from_seed: manifest.is_some_and(|m| m.validation_key_from_seed),
         encrypted: manifest.is_some_and(|m| m.files.iter().any(|f| f.encrypted_for.is_some())),
         signer: found.signer.clone(),
+        signer_pinned: found.signer.is_some() && signature::pins_a_key(opts),
         reference_spec: opts.reference.map(|r| r.sha256.clone()),
         reference_spec_text_differs: block
             .spec_comparison

@@ -437,6 +437,9 @@ pub struct Authenticated {
     /// pins (`[signing] public_key`): no key vouches for the block, whatever the pinned
     /// key's signature says, and [`Authenticated::mismatched_key`] is the key given.
     pub signer_not_pinned: bool,
+    /// True when [`Authenticated::signer`] is the key the reference spec pins (`[signing]
+    /// public_key`), which the signature was checked against with or without `--signer`.
+    pub signer_pinned: bool,
     /// Hex SHA-256 of the reference spec the block's copy was held against (`--spec`);
     /// `None`: only the block's own copy was read.
     pub reference_spec: Option<String>,
@@ -478,7 +481,12 @@ impl Authenticated {
     pub fn describe(&self) -> String {
         let signer = match &self.signer {
             Some(key) => format!(
-                "signed by key {key} for {}",
+                "signed by key {key}{} for {}",
+                if self.signer_pinned {
+                    ", the operator's key the reference spec pins,"
+                } else {
+                    ""
+                },
                 self.vouched
                     .as_deref()
                     .unwrap_or("a block it does not name")

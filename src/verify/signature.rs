@@ -48,10 +48,16 @@ pub(super) fn signature_key(opts: &Options) -> Option<Result<Verifier, String>> 
     }
 }
 
+/// True when the reference spec pins the operator's key (`[signing] public_key`): the
+/// signature is checked against that key, whatever `--signer` gives.
+pub(super) fn pins_a_key(opts: &Options) -> bool {
+    opts.reference.is_some_and(|r| r.signing_key.is_some())
+}
+
 /// How a signature's error names the key it was checked against ([`signature_key`]): the
 /// reference spec's pinned key, else the key given.
 pub(super) fn checked_against(opts: &Options) -> &'static str {
-    if opts.reference.is_some_and(|r| r.signing_key.is_some()) {
+    if pins_a_key(opts) {
         "the operator's key the reference spec pins"
     } else {
         "the key given"
