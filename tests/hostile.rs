@@ -941,13 +941,12 @@ fn lines_multipliers_that_cannot_work_name_the_line_and_the_field() {
     );
 }
 
-/// Rows added to and removed from validation.csv shift every row between: each row out of
-/// place is a finding of the file's check, counted; the first ten are worded, in file
-/// order, and the row more is said once. The same findings whatever the count (a forged
-/// file of millions of rows out of place is checked in the time of a clean one: only the
-/// ten worded are explained).
+/// Rows added to, moved in and removed from validation.csv are each one finding of the
+/// file's check, in file order: the rows between stay held to their own tickets' rows
+/// (not one finding per row shifted). A row out of claim order, a second row for one
+/// ticket, a row no ticket's claim gives, a ticket's row missing.
 #[test]
-fn rows_shifted_in_validation_csv_are_all_counted_the_first_worded() {
+fn rows_added_or_removed_in_validation_csv_are_each_one_finding() {
     let t = tempfile::tempdir().unwrap();
     let b = block(t.path(), "b");
     let p = b.join("validation.csv");
@@ -955,17 +954,21 @@ fn rows_shifted_in_validation_csv_are_all_counted_the_first_worded() {
     let (header, rows) = text.split_once('\n').unwrap();
     let rows: Vec<&str> = rows.lines().collect();
     assert_eq!(rows.len(), 3000);
-    // Two rows added before row 1000 (a forged one and a copy of row 1000), row 2000 removed.
+    // Before row 1000, a forged row out of claim order and a copy of row 1000; before row
+    // 1500, a row of a claim no ticket has, in claim order; row 2000 removed.
+    let claim = |r: &str| r.split(',').next().unwrap().to_string();
+    let after = u128::from_str_radix(&claim(rows[1498]), 16).unwrap() + 1;
+    let between = format!("{after:032x},lose,0");
+    assert!(claim(rows[1498]) < claim(&between) && claim(&between) < claim(rows[1499]));
     let mut forged: Vec<&str> = rows[..999].to_vec();
     forged.push("ffffffffffffffffffffffffffffffff,lose,0");
     forged.push(rows[999]);
-    forged.extend(&rows[999..1999]);
+    forged.extend(&rows[999..1499]);
+    forged.push(&between);
+    forged.extend(&rows[1499..1999]);
     forged.extend(&rows[2000..]);
-    assert_eq!(forged.len(), 3001);
+    assert_eq!(forged.len(), 3002);
     std::fs::write(&p, format!("{header}\n{}\n", forged.join("\n"))).unwrap();
-    // Held against the rows in place, one by one.
-    let out_of_place: Vec<usize> = (0..rows.len()).filter(|&k| forged[k] != rows[k]).collect();
-    assert_eq!(out_of_place.first(), Some(&999));
     let (code, report) = verify_json(&b);
     assert_eq!(code, 1);
     let c = report["checks"]
@@ -976,27 +979,60 @@ fn rows_shifted_in_validation_csv_are_all_counted_the_first_worded() {
         .unwrap()
         .clone();
     assert_eq!(c["result"], "fail");
-    assert_eq!(c["findings"], out_of_place.len() as u64 + 1);
-    let details: Vec<String> = c["examples"]
+    let details: Vec<&str> = c["examples"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|e| e["detail"].as_str().unwrap().to_string())
+        .map(|e| e["detail"].as_str().unwrap())
         .collect();
-    assert_eq!(details.len(), 10);
     assert_eq!(
-        details[0],
-        format!(
-            "row 1000 (in claim order): claim: validation.csv has \"ffffffffffffffffffffffffffffffff\", expected {:?} (per tickets.bin)",
-            rows[999].split(',').next().unwrap()
-        )
+        details,
+        [
+            "row 1000 (in claim order): out of claim order: its claim comes after the next row's".to_string(),
+            "row 1002 (in claim order): the claim of the row before: a second row for one ticket".to_string(),
+            "row 1502 (in claim order): its claim is no ticket's (no serial and code of tickets.bin give it)".to_string(),
+            format!("no row {:?}, the claim of a ticket of tickets.bin: expected before row 2003", rows[1999]),
+        ]
     );
-    for (d, &k) in details.iter().zip(&out_of_place) {
-        assert!(
-            d.starts_with(&format!("row {} (in claim order): ", k + 1)),
-            "{d}"
-        );
-    }
+    assert_eq!(c["findings"], 4);
+}
+
+/// A face code out of its column is one finding of face_codes; its ticket's row of
+/// validation.csv, which cannot be held to an evaluation, is said to be that ticket's,
+/// and no other row is a finding.
+#[test]
+fn a_face_that_cannot_be_judged_names_its_ticket_row_alone() {
+    let t = tempfile::tempdir().unwrap();
+    let b = block(t.path(), "b");
+    let p = b.join("tickets.bin");
+    let mut bin = std::fs::read(&p).unwrap();
+    let head = u32::from_le_bytes(bin[12..16].try_into().unwrap()) as usize;
+    let record = usize::from(u16::from_le_bytes([bin[10], bin[11]]));
+    // Ticket 17's fourth face code.
+    bin[head + 16 * record + 38 + 3] = 0xff;
+    std::fs::write(&p, bin).unwrap();
+    reseal(&b);
+    let (code, report) = verify_json(&b);
+    assert_eq!(code, 1);
+    let check = |id: &str| {
+        report["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == id)
+            .unwrap()
+            .clone()
+    };
+    let faces = check("face_codes");
+    assert_eq!(faces["findings"], 1);
+    assert_eq!(faces["examples"][0]["ticket"], 17);
+    let rows = check("validation_file");
+    assert_eq!(rows["findings"], 1, "{rows}");
+    let detail = rows["examples"][0]["detail"].as_str().unwrap();
+    assert!(
+        detail.ends_with(" (in claim order): the row of ticket 17, whose face cannot be judged (face_codes): its way and prize are not checked"),
+        "{detail}"
+    );
 }
 
 /// Manifest numbers beyond what a block can be (a block over 999, counts near 2⁶⁴), sealed

@@ -182,6 +182,18 @@ fn hexed(claim: &[u8; CLAIM_BYTES]) -> [u8; 2 * CLAIM_BYTES] {
     text
 }
 
+/// The claim a row of the file begins with (32 lowercase hex digits, then a comma); `None`
+/// when the line does not begin so.
+pub fn claim_of(line: &[u8]) -> Option<[u8; CLAIM_BYTES]> {
+    let (text, rest) = line.split_first_chunk::<{ 2 * CLAIM_BYTES }>()?;
+    if rest.first() != Some(&b',') || text.iter().any(u8::is_ascii_uppercase) {
+        return None;
+    }
+    let mut claim = [0u8; CLAIM_BYTES];
+    hex::decode_to_slice(text, &mut claim).ok()?;
+    Some(claim)
+}
+
 impl RowWriter {
     /// A writer for `spec`'s rows.
     pub fn new(spec: &GameSpec) -> Self {

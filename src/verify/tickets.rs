@@ -400,6 +400,9 @@ fn reader(
     Ok([csv.src.finish(), bin.finish()])
 }
 
+/// A claim of `validation.csv` ([`validation_csv::claim`]).
+type Claim = [u8; validation_csv::CLAIM_BYTES];
+
 /// Per-task accumulator of the ticket checks.
 struct Acc {
     checks: Checks,
@@ -428,6 +431,9 @@ struct Acc {
     /// The validation row every print record of the task calls for (claim, evaluated
     /// way); [`ticket_pass`] gathers them into its [`validation_csv::Claims`].
     claims: Vec<validation_csv::Row>,
+    /// The claims of the tickets whose face cannot be judged (a face code out of its
+    /// column), with their ticket numbers: their validation rows' ways are not checked.
+    unjudged: Vec<(Claim, u32)>,
 }
 
 fn bump(c: &mut (u64, Option<u64>), ticket: u64) {
@@ -457,6 +463,7 @@ impl Acc {
             missing_csv: (0, None),
             crlf_csv: (0, None),
             claims: Vec::new(),
+            unjudged: Vec::new(),
         }
     }
 
@@ -481,6 +488,7 @@ impl Acc {
             e.1 += t;
         }
         self.promised.extend(later.promised);
+        self.unjudged.extend(later.unjudged);
         self.leakage.merge(&later.leakage);
         join(&mut self.extra_csv, later.extra_csv);
         join(&mut self.missing_csv, later.missing_csv);
@@ -630,6 +638,8 @@ impl Ctx<'_> {
                 Some(t),
                 "a face code is not a value of its column",
             );
+            let claim = validation_csv::claim(&ticket.serial, ticket.validation);
+            acc.unjudged.push((claim, t));
             return;
         }
         let judged = &mut w.judged;
@@ -990,13 +1000,136 @@ fn compare_rows<'a>(
     out
 }
 
+/// Compares the lines of `block` from byte `start` that end at `ends`, rows `k` (0-based,
+/// in claim order) on of `validation.csv`, with the rows the print records call for from
+/// `wanted` on, by their claims: a row whose claim no ticket has and a ticket's claim with
+/// no row are each one finding, and the rows after them are held to the rows they are
+/// (not one finding per row from there on, as a comparison by position would give). A
+/// line whose claim cannot be read is held to the next row wanted. A row of a ticket whose
+/// face cannot be judged (`unjudged`, sorted: its claim and ticket) is said to be that
+/// ticket's. Returns the findings and how many rows wanted were passed.
+fn merge_rows<'a>(
+    block: &[u8],
+    mut start: usize,
+    ends: &[usize],
+    k: usize,
+    (wanted, unjudged): (
+        impl Iterator<Item = &'a validation_csv::Row>,
+        &[(Claim, u32)],
+    ),
+    writer: &validation_csv::RowWriter,
+) -> (RowsCompared, usize) {
+    let mut out = RowsCompared::default();
+    let mut wanted = wanted.peekable();
+    let (mut used, mut want, mut last) = (0, Vec::new(), None);
+    for (j, &end) in ends.iter().enumerate() {
+        let line = &block[start..=end];
+        start = end + 1;
+        let claim = validation_csv::claim_of(line);
+        // A row out of place is held to no ticket's row: the rows after it stay in step.
+        let next = ends
+            .get(j + 1)
+            .and_then(|&e| validation_csv::claim_of(&block[end + 1..=e]));
+        if let Some(why) = misplaced(claim, last, next) {
+            out.differences.add_with(None, || {
+                format!("row {} (in claim order): {why}", k + j + 1)
+            });
+            continue;
+        }
+        last = claim.or(last);
+        // The tickets' claims before this row's: rows the file lacks.
+        while let (Some(c), Some(row)) = (claim, wanted.peek()) {
+            if row.claim >= c {
+                break;
+            }
+            want.clear();
+            writer.push(&mut want, row);
+            out.differences.add_with(None, || {
+                format!(
+                    "no row {:?}, the claim of a ticket of tickets.bin: expected before row {}",
+                    String::from_utf8_lossy(want.strip_suffix(b"\n").unwrap_or(&want)),
+                    k + j + 1
+                )
+            });
+            wanted.next();
+            used += 1;
+        }
+        match wanted.peek() {
+            Some(row) if claim.is_some_and(|c| c < row.claim) => {
+                out.differences
+                    .add_with(None, || no_tickets(claim, k + j, unjudged));
+            }
+            Some(row) => {
+                if !writer.matches(line, row) {
+                    want.clear();
+                    writer.push(&mut want, row);
+                    let cr = line.strip_suffix(b"\r\n");
+                    if cr.is_some() && cr == want.strip_suffix(b"\n") {
+                        out.crlf += 1;
+                    } else {
+                        out.differences
+                            .add_with(None, || row_difference(k + j, line, &want));
+                    }
+                }
+                wanted.next();
+                used += 1;
+            }
+            None => out.more += 1,
+        }
+    }
+    (out, used)
+}
+
+/// Why a row of claim `claim` is out of place between rows of claims `last` and `next`:
+/// the claim of the row before (a second row for one ticket), or one past the next row's
+/// while that one follows the row before (this row is the one out of order); `None` for
+/// a row in order, or whose claim cannot be read.
+fn misplaced(
+    claim: Option<Claim>,
+    last: Option<Claim>,
+    next: Option<Claim>,
+) -> Option<&'static str> {
+    let c = claim?;
+    if last == Some(c) {
+        return Some("the claim of the row before: a second row for one ticket");
+    }
+    let n = next?;
+    (n < c && last.is_none_or(|l| l < n))
+        .then_some("out of claim order: its claim comes after the next row's")
+}
+
+/// The finding for row `k` (0-based, in claim order) of `validation.csv`, whose claim
+/// `claim` no ticket's judged face calls for: the row of a ticket of `unjudged` (sorted:
+/// the claims of the faces that cannot be judged, and their tickets), or no ticket's.
+fn no_tickets(
+    claim: Option<[u8; validation_csv::CLAIM_BYTES]>,
+    k: usize,
+    unjudged: &[(Claim, u32)],
+) -> String {
+    let of = claim.and_then(|c| {
+        let i = unjudged.partition_point(|(u, _)| *u < c);
+        unjudged.get(i).filter(|(u, _)| *u == c).map(|(_, t)| *t)
+    });
+    match of {
+        Some(t) => format!(
+            "row {} (in claim order): the row of ticket {t}, whose face cannot be judged (face_codes): its way and prize are not checked",
+            k + 1
+        ),
+        None => format!(
+            "row {} (in claim order): its claim is no ticket's (no serial and code of tickets.bin give it)",
+            k + 1
+        ),
+    }
+}
+
 /// What the rows of `validation.csv` came to against the claims ([`compare_file`]).
 struct FileCompared {
     /// The file, read to its end (or to a read error).
     src: HashingReader,
-    /// Rows read, and rows the claims call for.
-    rows: usize,
+    /// Rows the claims call for, and rows of those passed (held to a row, or found
+    /// missing).
     claims: usize,
+    passed: usize,
     /// Rows right but for a carriage return, and rows past the last claim.
     crlf: u64,
     more: u64,
@@ -1005,16 +1138,18 @@ struct FileCompared {
 /// Reads the rows of `validation.csv` left in `lines` on a thread of its own, which hashes
 /// them, while `claims` are sorted; then compares each chunk of rows with the claims in
 /// parallel (tasks of [`TASK_ROWS`] rows), their differences and a read error going to
-/// `found` in file order. Errors: the reading thread cannot start.
+/// `found` in file order. A chunk where a row differs is compared again by claims
+/// ([`merge_rows`]), so that a missing or extra row is one finding and the rows after it
+/// are held to their own claims. Errors: the reading thread cannot start.
 fn compare_file(
     mut lines: Lines,
-    claims: &mut validation_csv::Claims,
+    (claims, unjudged): (&mut validation_csv::Claims, &[(Claim, u32)]),
     writer: &validation_csv::RowWriter,
     found: &mut super::Findings,
 ) -> std::io::Result<FileCompared> {
     let (tx, rx) = sync_channel::<std::io::Result<Chunk>>(2);
     let (spare_tx, spare_rx) = channel::<Chunk>();
-    let (mut k, mut more, mut crlf_rows) = (0usize, 0u64, 0u64);
+    let (mut k, mut passed, mut more, mut crlf_rows) = (0usize, 0usize, 0u64, 0u64);
     std::thread::scope(|s| {
         // Chunks of whole lines as read, each buffer filled again for a later chunk.
         let h = spawn_scoped(s, "the reader of validation.csv", move || {
@@ -1056,22 +1191,31 @@ fn compare_file(
                     let from = task * TASK_ROWS;
                     let to = (from + TASK_ROWS).min(ends.len());
                     let start = if from == 0 { 0 } else { ends[from - 1] + 1 };
-                    let wanted = rows_from(groups, &starts, k + from);
+                    let wanted = rows_from(groups, &starts, passed + from);
                     compare_rows(&got, start, &ends[from..to], k + from, wanted, writer)
                 })
                 .collect();
+            let (parts, used) = if parts.iter().all(|p| p.differences.count == 0) {
+                let total = starts.last().copied().unwrap_or(0);
+                (parts, ends.len().min(total.saturating_sub(passed)))
+            } else {
+                let wanted = rows_from(groups, &starts, passed);
+                let (p, used) = merge_rows(&got, 0, &ends, k, (wanted, unjudged), writer);
+                (vec![p], used)
+            };
             for p in parts {
                 found.merge(p.differences);
                 crlf_rows += p.crlf;
                 more += p.more;
             }
             k += ends.len();
+            passed += used;
             let _ = spare_tx.send(got);
         }
         Ok(FileCompared {
             src: h.join().expect("validation reader panicked"),
-            rows: k,
             claims: starts.last().copied().unwrap_or(0),
+            passed,
             crlf: crlf_rows,
             more,
         })
@@ -1079,8 +1223,9 @@ fn compare_file(
 }
 
 /// Checks `validation.csv` against the rows the print records call for (`claims`: each
-/// ticket's claim from its serial and code, and its evaluated way): the header, then every
-/// row in claim order, byte for byte; reads at most `limit` bytes. Findings go to
+/// ticket's claim from its serial and code, and its evaluated way; then the claims and
+/// tickets of the faces that cannot be judged): the header, then every row in claim
+/// order, byte for byte; reads at most `limit` bytes. Findings go to
 /// [`CheckId::ValidationFile`]. Returns the file's size and SHA-256 as read. Errors: a
 /// thread cannot start.
 ///
@@ -1090,7 +1235,7 @@ fn compare_file(
 fn check_validation_file(
     file: Box<dyn Chunked>,
     spec: &GameSpec,
-    mut claims: validation_csv::Claims,
+    (mut claims, mut unjudged): (validation_csv::Claims, Vec<(Claim, u32)>),
     limit: u64,
     checks: &mut Checks,
 ) -> std::io::Result<(u64, String)> {
@@ -1112,13 +1257,14 @@ fn check_validation_file(
         );
     }
     let writer = validation_csv::RowWriter::new(spec);
+    unjudged.sort_unstable();
     let FileCompared {
         src,
-        rows: k,
         claims: n_claims,
+        passed,
         crlf: crlf_rows,
         more,
-    } = compare_file(lines, &mut claims, &writer, &mut found)?;
+    } = compare_file(lines, (&mut claims, &unjudged), &writer, &mut found)?;
     if crlf_rows > 0 {
         found.add(None, crlf(VALIDATION, crlf_rows));
     }
@@ -1128,12 +1274,12 @@ fn check_validation_file(
             format!("{VALIDATION} has {more} rows more than tickets.bin has tickets"),
         );
     }
-    if k < n_claims {
+    if passed < n_claims {
         found.add(
             None,
             format!(
                 "{VALIDATION} has {} rows fewer than tickets.bin has tickets",
-                n_claims - k
+                n_claims - passed
             ),
         );
     }
@@ -1151,13 +1297,14 @@ fn check_validation_file(
 }
 
 /// Checks `validation.csv` (`val`; a finding when it could not be opened) against
-/// `claims` while `codes` are sorted, then counts the codes that appear more than once
+/// `claims` (the rows the judged faces call for, and the claims and tickets of the faces
+/// that cannot be judged) while `codes` are sorted, then counts the codes that appear more than once
 /// (a finding of [`CheckId::ValidationCodes`]). Returns the file's size and SHA-256 as
 /// read, when it was opened. Errors: a thread cannot start.
 fn validation_and_codes(
     val: Option<crate::output::seal::Opened>,
     spec: &GameSpec,
-    claims: validation_csv::Claims,
+    claims: (validation_csv::Claims, Vec<(Claim, u32)>),
     limit: u64,
     codes: &mut [u64],
     checks: &mut Checks,
@@ -1242,6 +1389,7 @@ fn check_tickets(
     count_findings(&total, expect.tickets, checks);
     let mut codes = std::mem::take(&mut total.codes);
     let validation = open_file(dir, VALIDATION, ids, &mut sealed, checks);
+    let claims = (claims, std::mem::take(&mut total.unjudged));
     let read = validation_and_codes(validation, spec, claims, text_limit, &mut codes, checks)?;
     if let Some(read) = read {
         run.hashes.push((VALIDATION.into(), read));
