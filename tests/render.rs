@@ -2784,8 +2784,9 @@ fn a_pdf_in_a_folder_that_does_not_exist_is_refused_naming_the_folder() {
 /// which would otherwise be a file named `-` (a sheet is never written to standard
 /// output), a path ending with `/` or `.` (the file in the way named), a path through a
 /// file (`afile/../x.pdf`) or a missing folder (`nodir/../y.pdf`), named for the file or
-/// the folder, through a link that leads nowhere or to itself, or a name longer than the
-/// file system allows (the system's words).
+/// the folder, through a link that leads nowhere or to itself, or a name or path longer
+/// than the system allows (the system's words); a device or a link where the sheet would
+/// go is named for what it is.
 #[test]
 fn a_pdf_that_names_no_file_is_refused_saying_why() {
     let t = tempfile::tempdir().unwrap();
@@ -2796,6 +2797,10 @@ fn a_pdf_that_names_no_file_is_refused_saying_why() {
     std::os::unix::fs::symlink("nowhere", t.path().join("dangling")).unwrap();
     std::os::unix::fs::symlink("looping", t.path().join("looping")).unwrap();
     let long = format!("{}.pdf", "p".repeat(300));
+    // A folder that is there, named by a path longer than the system reads (PATH_MAX).
+    std::fs::create_dir(t.path().join("sheets")).unwrap();
+    let winding = format!("sheets/{}x.pdf", "../sheets/".repeat(500));
+    std::os::unix::fs::symlink("/dev/null", t.path().join("to-null.pdf")).unwrap();
     let cases = [
         (
             "-".to_string(),
@@ -2832,6 +2837,18 @@ fn a_pdf_that_names_no_file_is_refused_saying_why() {
         (
             long.clone(),
             format!("tirage: error: cannot write {long}: File name too long (os error 36); nothing was written\n"),
+        ),
+        (
+            winding.clone(),
+            format!("tirage: error: cannot write {winding}: File name too long (os error 36); nothing was written\n"),
+        ),
+        (
+            "/dev/null".to_string(),
+            "tirage: error: /dev/null is not a regular file (a device, a pipe…): no proof is written to it; nothing was written; choose another file\n".to_string(),
+        ),
+        (
+            "to-null.pdf".to_string(),
+            "tirage: error: to-null.pdf is a link: no proof is written through it; nothing was written; remove the link, or choose another file\n".to_string(),
         ),
     ];
     for (pdf, said) in cases {

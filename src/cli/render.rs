@@ -449,9 +449,15 @@ fn may_write(path: &Path, replace: bool, magic: &[u8], elsewhere: &str) -> Resul
                 path.display()
             );
         }
+        if m.file_type().is_symlink() {
+            anyhow::bail!(
+                "{} is a link: no proof is written through it; nothing was written; remove the link, or choose {elsewhere}",
+                path.display()
+            );
+        }
         if !m.is_file() {
             anyhow::bail!(
-                "{} is not a regular file (a link, a device…): no proof is written through it; nothing was written; remove it, or choose {elsewhere}",
+                "{} is not a regular file (a device, a pipe…): no proof is written to it; nothing was written; choose {elsewhere}",
                 path.display()
             );
         }
@@ -508,50 +514,66 @@ fn stage(path: &Path, bytes: &[u8]) -> Result<tempfile::TempPath> {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => std::path::Path::new("."),
     };
-    if !dir.is_dir() {
-        // The nearest folder of the path that is there but is no folder (`f/../x.pdf`
-        // with `f` a file).
-        let file = dir
-            .ancestors()
-            .filter(|a| !a.as_os_str().is_empty())
-            .find(|a| std::fs::symlink_metadata(a).is_ok_and(|m| !m.is_dir()));
-        if let Some(file) = file {
-            // A link that leads nowhere, or to itself, is no file either.
-            let what = match std::fs::metadata(file) {
-                Err(e) => format!("a link that leads to no folder ({e})"),
-                Ok(_) => "not a folder".to_string(),
-            };
-            anyhow::bail!(
-                "{}: {} is {what}; nothing was written",
-                cannot(),
-                file.display()
-            );
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => {}
+        // Where the system cannot tell (no permission to look, a path too long), its
+        // words say why.
+        Err(e)
+            if e.kind() != std::io::ErrorKind::NotFound
+                && e.raw_os_error() != Some(libc::ENOTDIR)
+                && e.raw_os_error() != Some(libc::ELOOP) =>
+        {
+            anyhow::bail!("{}: {e}; nothing was written", cannot())
         }
-        // The first folder of the path that is missing (`nodir` of `nodir/../y.pdf`).
-        let missing = dir
-            .ancestors()
-            .take_while(|a| !a.as_os_str().is_empty() && std::fs::symlink_metadata(a).is_err())
-            .last()
-            .unwrap_or(dir);
-        anyhow::bail!(
-            "{}: the folder {} does not exist; nothing was written",
-            cannot(),
-            missing.display()
-        );
+        _ => return Err(no_folder(dir, &cannot())),
     }
     // tempfile's error names the hidden file it tried (`… at path "…"`); the operating
     // system's words and the proof's own name say enough.
+    let words = |e: std::io::Error| {
+        let words = e.to_string();
+        let words = words.split(" at path ").next().unwrap_or("").to_string();
+        anyhow::anyhow!("{}: {words}; nothing was written", cannot())
+    };
     let mut f = tempfile::Builder::new()
         .prefix(PROOF_TMP)
         .tempfile_in(dir)
-        .map_err(|e| {
-            let words = e.to_string();
-            let words = words.split(" at path ").next().unwrap_or("").to_string();
-            anyhow::anyhow!("{}: {words}; nothing was written", cannot())
-        })?;
-    f.write_all(bytes).with_context(cannot)?;
-    f.as_file().sync_all().with_context(cannot)?;
+        .map_err(words)?;
+    f.write_all(bytes).map_err(words)?;
+    f.as_file().sync_all().map_err(words)?;
     Ok(f.into_temp_path())
+}
+
+/// The error for folder `dir` of a proof's path (`cannot` its start) when it is missing
+/// or no folder: the nearest part of it that is there but no folder, or a link to
+/// nothing, else its first missing folder.
+fn no_folder(dir: &Path, cannot: &str) -> anyhow::Error {
+    // The nearest folder of the path that is there but is no folder (`f/../x.pdf`
+    // with `f` a file).
+    let file = dir
+        .ancestors()
+        .filter(|a| !a.as_os_str().is_empty())
+        .find(|a| std::fs::symlink_metadata(a).is_ok_and(|m| !m.is_dir()));
+    if let Some(file) = file {
+        // A link that leads nowhere, or to itself, is no file either.
+        let what = match std::fs::metadata(file) {
+            Err(e) => format!("a link that leads to no folder ({e})"),
+            Ok(_) => "not a folder".to_string(),
+        };
+        return anyhow::anyhow!(
+            "{cannot}: {} is {what}; nothing was written",
+            file.display()
+        );
+    }
+    // The first folder of the path that is missing (`nodir` of `nodir/../y.pdf`).
+    let missing = dir
+        .ancestors()
+        .take_while(|a| !a.as_os_str().is_empty() && std::fs::symlink_metadata(a).is_err())
+        .last()
+        .unwrap_or(dir);
+    anyhow::anyhow!(
+        "{cannot}: the folder {} does not exist; nothing was written",
+        missing.display()
+    )
 }
 
 /// Moves `staged` ([`stage`]) into place as proof `path`. What is there is replaced only
