@@ -1527,6 +1527,70 @@ fn force_over_another_game_codes_block_is_warned_of() {
             assert_eq!(String::from_utf8_lossy(&o.stderr), said);
         }
     }
+    // An emission whose emission.json lists its first block in a folder elsewhere: that
+    // folder's game code is not the emission's, and is not read.
+    let em = t.path().join("blocks");
+    let elsewhere = t.path().join("block");
+    let listed = em.join("emission.json");
+    let text = std::fs::read_to_string(&listed).unwrap();
+    assert!(text.contains("\"dir\": \"block-001\""));
+    std::fs::write(
+        &listed,
+        text.replacen(
+            "\"dir\": \"block-001\"",
+            &format!("\"dir\": {:?}", elsewhere.display().to_string()),
+            1,
+        ),
+    )
+    .unwrap();
+    let o = tirage()
+        .arg("generate")
+        .arg(repo("tests/specs/coq_small.toml"))
+        .arg("--validation-key")
+        .arg(repo(VALIDATION_KEY))
+        .args(["--insecure-seed", "--seed", SEED, "-q", "--force"])
+        .args(["--blocks", "1..2", "--out"])
+        .arg(&em)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "tirage: warning: {} held an emission of coq, whose manifest gives no game code; --force replaced it with an emission of coq, game code 1703\n",
+            em.display()
+        )
+    );
+    // A block whose manifest names no kind tirage makes is not replaced.
+    let manifest = elsewhere.join("manifest.json");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        text.replacen("\"kind\": \"production\"", "\"kind\": \"test\"", 1),
+    )
+    .unwrap();
+    let o = tirage()
+        .arg("generate")
+        .arg(&recoded)
+        .arg("--validation-key")
+        .arg(repo(VALIDATION_KEY))
+        .args(["--insecure-seed", "--seed", SEED, "-q", "--force", "--out"])
+        .arg(&elsewhere)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "tirage: error: {} holds a block whose manifest.json names no kind tirage makes (production or specimen): --force does not replace it; choose another --out\n",
+            elsewhere.display()
+        )
+    );
 }
 
 /// `--help` and `--version` into a full disk fail (exit 2, said on standard error), as

@@ -316,9 +316,14 @@ pub fn existing_emission(out: &Path) -> Option<Held> {
     if v["format"] != FORMAT {
         return None;
     }
-    let game_code = v["blocks"][0]["dir"]
-        .as_str()
-        .and_then(|dir| existing_block(&out.join(dir)))
+    // Read from the first block's folder, only where the emission puts it (`block-001`):
+    // a listed folder elsewhere is not this emission's.
+    let first = &v["blocks"][0];
+    let game_code = first["block"]
+        .as_u64()
+        .and_then(|b| u32::try_from(b).ok())
+        .filter(|&b| first["dir"].as_str() == Some(block_dir(b).as_str()))
+        .and_then(|b| existing_block(&out.join(block_dir(b))))
         .and_then(|b| b.game_code);
     Some(Held {
         game: crate::text::escaped(v["game"].as_str()?, 80),

@@ -52,11 +52,15 @@ pub enum PlaceError {
     OtherKind {
         /// The destination.
         path: PathBuf,
-        /// Kind of the block there (`production`, `specimen`, or `unknown`).
+        /// Kind of the block there (`production` or `specimen`).
         existing: String,
         /// Kind of the block being made.
         wanted: String,
     },
+    /// `--force` was given but the destination's manifest names no kind of block tirage
+    /// makes: nothing says what it would replace.
+    #[error("{0} holds a block whose manifest.json names no kind tirage makes (production or specimen): --force does not replace it; choose another --out")]
+    UnknownKind(PathBuf),
     /// An emission's destination holds a block: an emission goes to a directory of its own.
     #[error("{0} holds a block (manifest.json): an emission goes to a directory of its own, holding block-NNN directories and emission.json; choose another --out")]
     BlockNotEmission(PathBuf),
@@ -111,12 +115,14 @@ pub fn check_destination(out: &Path, force: bool, kind: Kind) -> Result<(), Plac
                     })
                 }
             } else {
-                let name = |k: Option<Kind>| k.map_or("unknown", Kind::name);
-                Err(PlaceError::OtherKind {
-                    path: out.to_path_buf(),
-                    existing: name(existing).into(),
-                    wanted: name(Some(kind)).into(),
-                })
+                match existing {
+                    Some(existing) => Err(PlaceError::OtherKind {
+                        path: out.to_path_buf(),
+                        existing: existing.name().into(),
+                        wanted: kind.name().into(),
+                    }),
+                    None => Err(PlaceError::UnknownKind(out.to_path_buf())),
+                }
             }
         }
         // An empty folder ([`check_block_or_nothing`] refused anything else).
@@ -143,9 +149,9 @@ pub struct Held {
 
 impl Held {
     /// This block or emission in words, naming its emission where it differs from
-    /// `other`'s, and its game code where it differs for the same game id: `block 1 of
-    /// coq`, `block 1 of coq, emission 2, game code 1704`, `emission 2 of cash`, `an
-    /// emission of cash`.
+    /// `other`'s, and its game code where it differs for the same game id (or that its
+    /// manifest gives none): `block 1 of coq`, `block 1 of coq, emission 2, game code
+    /// 1704`, `emission 2 of cash`, `an emission of cash`.
     pub fn said(&self, other: &Held) -> String {
         let mut s = match self.block {
             Some(b) if self.emission == other.emission => format!("block {b} of {}", self.game),
@@ -153,9 +159,11 @@ impl Held {
             None if self.emission == other.emission => format!("an emission of {}", self.game),
             None => format!("emission {} of {}", self.emission, self.game),
         };
-        let recoded = self.game == other.game && self.game_code != other.game_code;
-        if let (Some(c), true) = (self.game_code, recoded) {
-            s.push_str(&format!(", game code {c}"));
+        if self.game == other.game && self.game_code != other.game_code {
+            match self.game_code {
+                Some(c) => s.push_str(&format!(", game code {c}")),
+                None => s.push_str(", whose manifest gives no game code"),
+            }
         }
         s
     }
