@@ -218,6 +218,7 @@ fn verify_writes_the_audit_beside_the_block_and_rewrites_it() {
         "| date and time of the procedures (UTC) | 2023-11-14 22:13:20 UTC |",
         "| game | ASTRO ANNEE DU COQ |",
         "| game code / emission / block | 1703 / 1 / 1 |",
+        "| kind | TEST BLOCK (a production block made with a test seed, never for sale) |",
         "| auditor | (not named: `tirage verify --auditor NAME`) |",
         "| replay used | no replay (no seed given) |",
         "Held against: UNAUTHENTICATED: no signature checked; lot table: only the block's own spec copy (no --spec);",

@@ -39,6 +39,8 @@ fn proofs_parse_and_render_to_png() {
             );
         }
         assert!(!svg.contains("SPECIMEN"));
+        // Made with a test seed: stamped as a test block, never sold.
+        assert!(svg.contains(">BLOC DE TEST</text>"));
         let mut db = resvg::usvg::fontdb::Database::new();
         db.load_system_fonts();
         let opt = resvg::usvg::Options {
@@ -61,6 +63,49 @@ fn proofs_parse_and_render_to_png() {
             .iter()
             .any(|p| p.red() == 0 && p.green() == 0 && p.blue() == 0 && p.alpha() == 255));
     }
+}
+
+/// A production block made from a fresh seed is stamped neither SPECIMEN nor TEST BLOCK,
+/// on its proofs and its sheet's cover, which says its tickets will be sold.
+#[test]
+fn a_production_blocks_proofs_carry_no_stamp() {
+    let t = tempfile::tempdir().unwrap();
+    let block = t.path().join("b");
+    tirage()
+        .arg("generate")
+        .arg(repo("tests/specs/coq_small.toml"))
+        .arg("--validation-key")
+        .arg(repo(VALIDATION_KEY))
+        .args(["-q", "--out"])
+        .arg(&block)
+        .assert()
+        .success();
+    let out = t.path().join("proofs");
+    tirage()
+        .arg("render")
+        .arg(&block)
+        .args(["--tickets", "1", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let svg = std::fs::read_to_string(out.join("ticket-1.svg")).unwrap();
+    assert!(svg.contains("Bloc 1 · carnet 1"), "{svg}");
+    assert!(!svg.contains("SPÉCIMEN") && !svg.contains("BLOC DE TEST"));
+    let pdf = t.path().join("sheet.pdf");
+    tirage()
+        .arg("render")
+        .arg(&block)
+        .args(["--tickets", "1", "--pdf"])
+        .arg(&pdf)
+        .assert()
+        .success();
+    let cover = pdftotext(&pdf);
+    let cover = cover.split('\u{c}').next().unwrap();
+    assert!(cover.replace('\n', " ").contains("Un bloc de production : ces épreuves montrent des billets qui seront imprimés et vendus"), "{cover}");
+    assert!(
+        !cover.contains("BLOC DE TEST") && !cover.contains("SPÉCIMEN"),
+        "{cover}"
+    );
 }
 
 #[test]
@@ -1594,15 +1639,21 @@ fn a_selection_draws_exactly_the_tickets_of_its_ranges_packs_ways_and_tiers() {
         assert!(text.contains(&r[4]), "serial {}", r[4]);
     }
     // A block's cover, in the ticket's language, counts with their separators; no column
-    // of tickets promised for a feature (a deck's): a production block promises none.
+    // of tickets promised for a feature (a deck's): a production block promises none. Made
+    // with a test seed, it is a test block, stamped so.
     let cover = text.split('\u{c}').next().unwrap();
     for line in [
         "Code jeu 1703 · émission 1 · bloc 1 · 3 000 billets en carnets de 150",
-        "Un bloc de production : ces épreuves montrent des billets qui seront imprimés et vendus",
+        "BLOC DE TEST",
+        "Un BLOC DE TEST, fait d'une graine de test : ces épreuves montrent des billets qui ne seront jamais imprimés pour la vente",
         "billets de cette planche qui la montrent",
         "2 081",
     ] {
-        assert!(cover.contains(line), "{line:?} not on the cover:\n{cover}");
+        // A long line may wrap on the page.
+        assert!(
+            cover.replace('\n', " ").contains(line),
+            "{line:?} not on the cover:\n{cover}"
+        );
     }
     assert!(!cover.contains("promise au billet"), "{cover}");
     assert!(!text.contains("Proof sheet"), "{cover}");

@@ -896,6 +896,9 @@ impl Audit {
         rows.push(vec![
             "kind".into(),
             match r.kind {
+                Some(crate::block::Kind::Production) if r.authenticated.test_seed => {
+                    "TEST BLOCK (a production block made with a test seed, never for sale)".into()
+                }
                 Some(crate::block::Kind::Production) => "production block".into(),
                 Some(crate::block::Kind::Specimen) => {
                     "specimen deck (QA; its codes are never payable)".into()

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use tirage::block::layout::{AUDIT_JSON, AUDIT_MD, PROOF_TMP};
 use tirage::generate::GenerateError;
 use tirage::money::Money;
-use tirage::proof::render::{load, ticket_svg, Marks};
+use tirage::proof::render::{load, ticket_svg, Marks, Stamp};
 use tirage::proof::select::{Selection, Span};
 
 /// Arguments of `tirage render`.
@@ -189,7 +189,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     let svgs = proofs
         .tickets
         .iter()
-        .map(|t| ticket_svg(&proofs.spec, proofs.manifest.kind, t, marks))
+        .map(|t| ticket_svg(&proofs.spec, Stamp::of(&proofs.manifest), t, marks))
         .collect::<Result<Vec<_>, _>>()?;
     if stop.is_cancelled() {
         return Err(GenerateError::Interrupted.into());

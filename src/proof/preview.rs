@@ -16,9 +16,9 @@
 //! it learns the spec and nothing about any block (where its winners are, its faces, its
 //! codes).
 
-use super::render::{ticket_canvas, Marks};
+use super::render::{ticket_canvas, Marks, Stamp};
 use crate::alloc::stats;
-use crate::block::{judge, serial, Kind};
+use crate::block::{judge, serial};
 use crate::crypto::rng::Stream;
 use crate::lots::WayId;
 use crate::money::{grouped, Money};
@@ -557,7 +557,7 @@ fn faces_section(h: &mut String, spec: &GameSpec) -> Result<(), PreviewError> {
     for w in 0..spec.ways.len() {
         let way = &spec.ways[w];
         let t = specimen(spec, w)?;
-        let canvas = ticket_canvas(spec, Kind::Specimen, &t, Marks::Shown).map_err(|e| {
+        let canvas = ticket_canvas(spec, Stamp::Specimen, &t, Marks::Shown).map_err(|e| {
             PreviewError::Judged {
                 way: way.id.clone(),
                 reason: format!("cannot be drawn: {e}"),

@@ -1507,11 +1507,12 @@ pub(crate) fn prize_words(spec: &GameSpec, amount: Money, wins: bool) -> String 
 /// winning symbols, the surface's maximum); with `marks` shown, the cells of each win, near miss and
 /// decoy ([`crate::styles::game::Game::marks`]), a note per play area and a key naming only
 /// the marks the proof shows; the serial's
-/// Interleaved 2 of 5 barcode. `kind` says whether to mark it SPECIMEN. Errors: a face code
-/// or way outside the spec, or a serial that is not an even count of digits.
+/// Interleaved 2 of 5 barcode. `stamp` says whether to mark it SPECIMEN or TEST BLOCK.
+/// Errors: a face code or way outside the spec, or a serial that is not an even count of
+/// digits.
 pub fn ticket_canvas(
     spec: &GameSpec,
-    kind: Kind,
+    stamp: Stamp,
     t: &Ticket,
     marks: Marks,
 ) -> Result<Canvas, RenderError> {
@@ -1803,7 +1804,9 @@ pub fn ticket_canvas(
         Some(Color(255, 253, 245)),
         Some((Color(60, 60, 60), 1.0)),
     );
-    let title_room = PROOF_WIDTH - 2.0 * MARGIN - if kind == Kind::Specimen { 120.0 } else { 0.0 };
+    let mark = stamp.mark(w);
+    let title_room =
+        PROOF_WIDTH - 2.0 * MARGIN - mark.map_or(0.0, |m| text_width(m, Font::Bold, 18.0) + 12.0);
     c.text(
         MARGIN,
         24.0,
@@ -1811,7 +1814,7 @@ pub fn ticket_canvas(
         Font::Bold,
         spec.name.clone(),
     );
-    if kind == Kind::Specimen {
+    if let Some(mark) = mark {
         c.text_styled(
             PROOF_WIDTH - MARGIN,
             25.0,
@@ -1819,7 +1822,7 @@ pub fn ticket_canvas(
             Font::Bold,
             Color::RED,
             Anchor::End,
-            w.specimen,
+            mark,
         );
     }
     let p = w.place;
@@ -1978,11 +1981,43 @@ pub fn ticket_canvas(
 /// The SVG proof of ticket `t`: [`ticket_canvas`] written as SVG. Errors: its.
 pub fn ticket_svg(
     spec: &GameSpec,
-    kind: Kind,
+    stamp: Stamp,
     t: &Ticket,
     marks: Marks,
 ) -> Result<String, RenderError> {
-    Ok(svg::to_svg(&ticket_canvas(spec, kind, t, marks)?))
+    Ok(svg::to_svg(&ticket_canvas(spec, stamp, t, marks)?))
+}
+
+/// What a proof is stamped with at its top right, in red: nothing on a production block's,
+/// SPECIMEN on a QA deck's, TEST BLOCK on a block made with a test seed (never sold).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stamp {
+    /// A production block: no stamp.
+    Production,
+    /// A QA deck: SPECIMEN.
+    Specimen,
+    /// A production block made with a test seed: TEST BLOCK.
+    Test,
+}
+
+impl Stamp {
+    /// The stamp of the block manifest `m` describes.
+    pub fn of(m: &Manifest) -> Stamp {
+        match m.kind {
+            Kind::Specimen => Stamp::Specimen,
+            Kind::Production if m.is_test_block() => Stamp::Test,
+            Kind::Production => Stamp::Production,
+        }
+    }
+
+    /// The stamp's words in `w`'s language; `None` for a production block.
+    pub(crate) fn mark(self, w: &Words) -> Option<&'static str> {
+        match self {
+            Stamp::Production => None,
+            Stamp::Specimen => Some(w.specimen),
+            Stamp::Test => Some(w.test),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ use crate::block::{Composition, Kind};
 use crate::proof::draw::page::{Cell, Flow};
 use crate::proof::draw::pdf::document;
 use crate::proof::draw::{Anchor, Canvas, Color, Font};
-use crate::proof::render::{prize_words, ticket_canvas, Marks, Proofs, RenderError};
+use crate::proof::render::{prize_words, ticket_canvas, Marks, Proofs, RenderError, Stamp};
 use crate::proof::words::Words;
 
 /// Space between two proofs on a page, in points.
@@ -37,7 +37,7 @@ pub fn proof_sheet(proofs: &Proofs, marks: Marks) -> Result<Vec<u8>, RenderError
     let drawn = proofs
         .tickets
         .iter()
-        .map(|t| ticket_canvas(spec, man.kind, t, marks))
+        .map(|t| ticket_canvas(spec, Stamp::of(man), t, marks))
         .collect::<Result<Vec<_>, _>>()?;
     let w = &Words::of(spec.language).sheet;
     let mut flow = Flow::new(&format!(
@@ -210,7 +210,7 @@ fn composition(flow: &mut Flow, proofs: &Proofs, marks: Marks, scales: &[f64]) {
     let w = &Words::of(lang).sheet;
     flow.boxed(26.0, |page, x, y| {
         page.text(x, y + 18.0, 20.0, Font::Bold, w.title);
-        if man.kind == Kind::Specimen {
+        if let Some(mark) = Stamp::of(man).mark(Words::of(lang)) {
             let right = crate::proof::draw::pdf::A4_WIDTH - x;
             page.text_styled(
                 right,
@@ -219,7 +219,7 @@ fn composition(flow: &mut Flow, proofs: &Proofs, marks: Marks, scales: &[f64]) {
                 Font::Bold,
                 Color::RED,
                 Anchor::End,
-                Words::of(lang).specimen,
+                mark,
             );
         }
     });
@@ -250,6 +250,7 @@ fn composition(flow: &mut Flow, proofs: &Proofs, marks: Marks, scales: &[f64]) {
                 w.kind[1]
             ),
             (Kind::Specimen, None) => w.kind[2].into(),
+            _ if man.is_test_block() => w.kind[4].into(),
             _ => w.kind[3].into(),
         },
     ];

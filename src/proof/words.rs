@@ -10,6 +10,8 @@ use crate::language::Language;
 pub struct Words {
     /// The specimen mark (`SPECIMEN`, `SPÉCIMEN`).
     pub specimen: &'static str,
+    /// The mark of a test block, made with a test seed and never sold (`TEST BLOCK`).
+    pub test: &'static str,
     /// A colon as the language sets it (`: `, ` : `).
     pub colon: &'static str,
     /// Header line: block, pack, position, ticket and serial, in this order.
@@ -65,8 +67,8 @@ pub struct SheetWords {
     /// "tickets in packs of", between the count of tickets and the pack size.
     pub in_packs: (&'static str, &'static str),
     /// A QA deck of a known composition (before and after it), one of none, a production
-    /// block.
-    pub kind: [&'static str; 4],
+    /// block, a test block.
+    pub kind: [&'static str; 5],
     /// How a QA deck's counts were chosen, between the first two of [`SheetWords::kind`]:
     /// every way and feature (`deck`'s default), the lot table's mix (`--proportional`).
     pub composition: [&'static str; 2],
@@ -99,6 +101,7 @@ pub struct SheetWords {
 /// English.
 const EN: Words = Words {
     specimen: "SPECIMEN",
+    test: "TEST BLOCK",
     colon: ": ",
     place: ["Block", "pack", "position", "ticket", "serial"],
     verdict: ("Proof: prize", "way"),
@@ -134,6 +137,7 @@ const EN: Words = Words {
             "): specimen serials of block 0 and specimen validation codes, never payable",
             "A QA deck: specimen serials and codes, never payable",
             "A production block: these proofs show tickets that will be printed and sold",
+            "A TEST BLOCK, made with a test seed: these proofs show tickets never to be printed for sale",
         ],
         composition: ["every way and every feature", "the lot table's mix"],
         reconstructed: "The lot table is a reconstruction, not the published one.",
@@ -175,6 +179,7 @@ const EN: Words = Words {
 /// French.
 const FR: Words = Words {
     specimen: "SPÉCIMEN",
+    test: "BLOC DE TEST",
     colon: " : ",
     place: ["Bloc", "carnet", "position", "billet", "série"],
     verdict: ("Épreuve : gain", "combinaison"),
@@ -210,6 +215,7 @@ const FR: Words = Words {
             ") : séries spécimen du bloc 0 et codes de validation spécimen, jamais payables",
             "Un jeu d'essai QA : séries et codes spécimen, jamais payables",
             "Un bloc de production : ces épreuves montrent des billets qui seront imprimés et vendus",
+            "Un BLOC DE TEST, fait d'une graine de test : ces épreuves montrent des billets qui ne seront jamais imprimés pour la vente",
         ],
         composition: [
             "chaque combinaison et chaque particularité",
