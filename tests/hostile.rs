@@ -944,7 +944,7 @@ fn lines_multipliers_that_cannot_work_name_the_line_and_the_field() {
 /// Rows added to, moved in and removed from validation.csv are each one finding of the
 /// file's check, in file order: the rows between stay held to their own tickets' rows
 /// (not one finding per row shifted). A row out of claim order, a second row for one
-/// ticket, a row no ticket's claim gives, a ticket's row missing.
+/// ticket, a row no ticket's claim gives, a ticket's row missing or moved.
 #[test]
 fn rows_added_or_removed_in_validation_csv_are_each_one_finding() {
     let t = tempfile::tempdir().unwrap();
@@ -991,10 +991,36 @@ fn rows_added_or_removed_in_validation_csv_are_each_one_finding() {
             "row 1000 (in claim order): out of claim order: its claim comes after the next row's".to_string(),
             "row 1002 (in claim order): the claim of the row before: a second row for one ticket".to_string(),
             "row 1502 (in claim order): its claim is no ticket's (no serial and code of tickets.bin give it)".to_string(),
-            format!("no row {:?}, the claim of a ticket of tickets.bin: expected before row 2003", rows[1999]),
+            format!("no row {:?} in its place in claim order, before row 2003", rows[1999]),
         ]
     );
     assert_eq!(c["findings"], 4);
+    // Two rows of no ticket's claims side by side, and row 1 moved to row 1500: one
+    // finding each, the moved row twice (missing from its place, out of place where it is).
+    let mut forged: Vec<&str> = rows[1..1500].to_vec();
+    forged.push(rows[0]);
+    forged.extend(&rows[1500..2500]);
+    let (low, high) = (
+        format!("{after:032x},lose,0"),
+        format!("{:032x},lose,0", after + 1),
+    );
+    forged.push(&low);
+    forged.push(&high);
+    forged.extend(&rows[2500..]);
+    std::fs::write(&p, format!("{header}\n{}\n", forged.join("\n"))).unwrap();
+    let (_, report) = verify_json(&b);
+    let (_, details) = check_result(&report, "validation_file");
+    let none =
+        "(in claim order): its claim is no ticket's (no serial and code of tickets.bin give it)";
+    assert_eq!(
+        details,
+        [
+            format!("no row {:?} in its place in claim order, before row 1", rows[0]),
+            "row 1500 (in claim order): a ticket's row out of its place in claim order (moved, or a copy)".to_string(),
+            format!("row 2501 {none}"),
+            format!("row 2502 {none}"),
+        ]
+    );
 }
 
 /// A face code out of its column is one finding of face_codes; its ticket's row of

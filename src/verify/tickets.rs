@@ -1000,45 +1000,64 @@ fn compare_rows<'a>(
     out
 }
 
+/// The rows the print records call for, for [`merge_rows`]: those from the next one
+/// wanted on; every one, in claim order (`groups`, by the claim's first byte), to tell a
+/// ticket's claim from no ticket's; and the claims and tickets of the faces that cannot
+/// be judged (`unjudged`, sorted).
+struct Wanted<'a, I: Iterator<Item = &'a validation_csv::Row>> {
+    rest: std::iter::Peekable<I>,
+    groups: &'a [Vec<validation_csv::Row>],
+    unjudged: &'a [(Claim, u32)],
+}
+
+impl<'a, I: Iterator<Item = &'a validation_csv::Row>> Wanted<'a, I> {
+    /// True when some ticket's judged face calls for a row of claim `c`.
+    fn has(&self, c: &Claim) -> bool {
+        self.groups[usize::from(c[0])]
+            .binary_search_by(|r| r.claim.cmp(c))
+            .is_ok()
+    }
+}
+
 /// Compares the lines of `block` from byte `start` that end at `ends`, rows `k` (0-based,
-/// in claim order) on of `validation.csv`, with the rows the print records call for from
-/// `wanted` on, by their claims: a row whose claim no ticket has and a ticket's claim with
-/// no row are each one finding, and the rows after them are held to the rows they are
-/// (not one finding per row from there on, as a comparison by position would give). A
-/// line whose claim cannot be read is held to the next row wanted. A row of a ticket whose
-/// face cannot be judged (`unjudged`, sorted: its claim and ticket) is said to be that
-/// ticket's. Returns the findings and how many rows wanted were passed.
+/// in claim order) on of `validation.csv`, with the rows `wanted`, by their claims: a row
+/// whose claim no ticket has, a ticket's row out of its place and a ticket's row missing
+/// from its place are each one finding, and the rows after them are held to the rows
+/// they are (not one finding per row from there on, as a comparison by position would
+/// give). A line whose claim cannot be read is held to the next row wanted. Returns the
+/// findings and how many rows wanted were passed.
 fn merge_rows<'a>(
     block: &[u8],
     mut start: usize,
     ends: &[usize],
     k: usize,
-    (wanted, unjudged): (
-        impl Iterator<Item = &'a validation_csv::Row>,
-        &[(Claim, u32)],
-    ),
+    mut wanted: Wanted<'a, impl Iterator<Item = &'a validation_csv::Row>>,
     writer: &validation_csv::RowWriter,
 ) -> (RowsCompared, usize) {
     let mut out = RowsCompared::default();
-    let mut wanted = wanted.peekable();
     let (mut used, mut want, mut last) = (0, Vec::new(), None);
     for (j, &end) in ends.iter().enumerate() {
         let line = &block[start..=end];
         start = end + 1;
         let claim = validation_csv::claim_of(line);
-        // A row out of place is held to no ticket's row: the rows after it stay in step.
+        let row_said = |why: &str| format!("row {} (in claim order): {why}", k + j + 1);
+        // A row out of place, or of no ticket's claim, is held to no ticket's row: the rows
+        // after it stay in step.
         let next = ends
             .get(j + 1)
             .and_then(|&e| validation_csv::claim_of(&block[end + 1..=e]));
         if let Some(why) = misplaced(claim, last, next) {
-            out.differences.add_with(None, || {
-                format!("row {} (in claim order): {why}", k + j + 1)
-            });
+            out.differences.add_with(None, || row_said(why));
+            continue;
+        }
+        if let Some(c) = claim.filter(|c| !wanted.has(c)) {
+            out.differences
+                .add_with(None, || no_tickets(c, k + j, wanted.unjudged));
             continue;
         }
         last = claim.or(last);
-        // The tickets' claims before this row's: rows the file lacks.
-        while let (Some(c), Some(row)) = (claim, wanted.peek()) {
+        // The tickets' claims before this row's: rows missing from their place.
+        while let (Some(c), Some(row)) = (claim, wanted.rest.peek()) {
             if row.claim >= c {
                 break;
             }
@@ -1046,18 +1065,19 @@ fn merge_rows<'a>(
             writer.push(&mut want, row);
             out.differences.add_with(None, || {
                 format!(
-                    "no row {:?}, the claim of a ticket of tickets.bin: expected before row {}",
+                    "no row {:?} in its place in claim order, before row {}",
                     String::from_utf8_lossy(want.strip_suffix(b"\n").unwrap_or(&want)),
                     k + j + 1
                 )
             });
-            wanted.next();
+            wanted.rest.next();
             used += 1;
         }
-        match wanted.peek() {
+        match wanted.rest.peek() {
             Some(row) if claim.is_some_and(|c| c < row.claim) => {
-                out.differences
-                    .add_with(None, || no_tickets(claim, k + j, unjudged));
+                out.differences.add_with(None, || {
+                    row_said("a ticket's row out of its place in claim order (moved, or a copy)")
+                })
             }
             Some(row) => {
                 if !writer.matches(line, row) {
@@ -1071,9 +1091,13 @@ fn merge_rows<'a>(
                             .add_with(None, || row_difference(k + j, line, &want));
                     }
                 }
-                wanted.next();
+                wanted.rest.next();
                 used += 1;
             }
+            // Past the last row wanted: a ticket's claim is a row out of its place.
+            None if claim.is_some() => out.differences.add_with(None, || {
+                row_said("a ticket's row out of its place in claim order (moved, or a copy)")
+            }),
             None => out.more += 1,
         }
     }
@@ -1101,15 +1125,12 @@ fn misplaced(
 /// The finding for row `k` (0-based, in claim order) of `validation.csv`, whose claim
 /// `claim` no ticket's judged face calls for: the row of a ticket of `unjudged` (sorted:
 /// the claims of the faces that cannot be judged, and their tickets), or no ticket's.
-fn no_tickets(
-    claim: Option<[u8; validation_csv::CLAIM_BYTES]>,
-    k: usize,
-    unjudged: &[(Claim, u32)],
-) -> String {
-    let of = claim.and_then(|c| {
-        let i = unjudged.partition_point(|(u, _)| *u < c);
-        unjudged.get(i).filter(|(u, _)| *u == c).map(|(_, t)| *t)
-    });
+fn no_tickets(claim: Claim, k: usize, unjudged: &[(Claim, u32)]) -> String {
+    let i = unjudged.partition_point(|(u, _)| *u < claim);
+    let of = unjudged
+        .get(i)
+        .filter(|(u, _)| *u == claim)
+        .map(|(_, t)| *t);
     match of {
         Some(t) => format!(
             "row {} (in claim order): the row of ticket {t}, whose face cannot be judged (face_codes): its way and prize are not checked",
@@ -1199,8 +1220,12 @@ fn compare_file(
                 let total = starts.last().copied().unwrap_or(0);
                 (parts, ends.len().min(total.saturating_sub(passed)))
             } else {
-                let wanted = rows_from(groups, &starts, passed);
-                let (p, used) = merge_rows(&got, 0, &ends, k, (wanted, unjudged), writer);
+                let wanted = Wanted {
+                    rest: rows_from(groups, &starts, passed).peekable(),
+                    groups,
+                    unjudged,
+                };
+                let (p, used) = merge_rows(&got, 0, &ends, k, wanted, writer);
                 (vec![p], used)
             };
             for p in parts {
@@ -1271,15 +1296,21 @@ fn check_validation_file(
     if more > 0 {
         found.add(
             None,
-            format!("{VALIDATION} has {more} rows more than tickets.bin has tickets"),
+            format!(
+                "{VALIDATION} has {more} {} past the last row the tickets of tickets.bin call for",
+                if more == 1 { "row" } else { "rows" }
+            ),
         );
     }
     if passed < n_claims {
         found.add(
             None,
             format!(
-                "{VALIDATION} has {} rows fewer than tickets.bin has tickets",
-                n_claims - passed
+                "{VALIDATION} ends without the last {} the tickets of tickets.bin call for, in claim order",
+                match n_claims - passed {
+                    1 => "row".to_string(),
+                    n => format!("{n} rows"),
+                }
             ),
         );
     }
