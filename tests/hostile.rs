@@ -1052,6 +1052,10 @@ fn a_face_that_cannot_be_judged_names_its_ticket_row_alone() {
     let faces = check("face_codes");
     assert_eq!(faces["findings"], 1);
     assert_eq!(faces["examples"][0]["ticket"], 17);
+    assert_eq!(
+        faces["examples"][0]["detail"],
+        "column s4: code 255, not a value of the column (its codes are 0 to 19)"
+    );
     let rows = check("validation_file");
     assert_eq!(rows["findings"], 1, "{rows}");
     let detail = rows["examples"][0]["detail"].as_str().unwrap();

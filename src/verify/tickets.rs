@@ -400,6 +400,24 @@ fn reader(
     Ok([csv.src.finish(), bin.finish()])
 }
 
+/// The finding for `face`, one of whose codes is past its column's values: the first such
+/// column by name, the code, and how many values the column has.
+fn out_of_range(cols: &[crate::styles::Column], face: &Face) -> String {
+    cols.iter()
+        .zip(&face.codes)
+        .find(|(c, &k)| usize::from(k) >= c.values.len())
+        .map_or_else(
+            || "a face code is not a value of its column".to_string(),
+            |(c, k)| {
+                format!(
+                    "column {}: code {k}, not a value of the column (its codes are 0 to {})",
+                    c.name,
+                    c.values.len().saturating_sub(1)
+                )
+            },
+        )
+}
+
 /// A claim of `validation.csv` ([`validation_csv::claim`]).
 type Claim = [u8; validation_csv::CLAIM_BYTES];
 
@@ -631,12 +649,13 @@ impl Ctx<'_> {
         print_file::read_into(rec, self.ncols, ticket);
         acc.codes.push(ticket.validation);
         self.check_place(i, ticket, w, acc);
-        if !print_file::codes_in_range(&ticket.face, &spec.game.layout().columns) {
+        let cols = &spec.game.layout().columns;
+        if !print_file::codes_in_range(&ticket.face, cols) {
             add(
                 &mut acc.checks,
                 CheckId::FaceCodes,
                 Some(t),
-                "a face code is not a value of its column",
+                out_of_range(cols, &ticket.face),
             );
             let claim = validation_csv::claim(&ticket.serial, ticket.validation);
             acc.unjudged.push((claim, t));
