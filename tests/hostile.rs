@@ -1025,7 +1025,8 @@ fn rows_added_or_removed_in_validation_csv_are_each_one_finding() {
 
 /// A face code out of its column is one finding of face_codes; its ticket's row of
 /// validation.csv, which cannot be held to an evaluation, is said to be that ticket's,
-/// and no other row is a finding.
+/// and no other row is a finding; its row of tickets.csv, which cannot be rendered, is one
+/// finding of csv_matches_print, never a pass.
 #[test]
 fn a_face_that_cannot_be_judged_names_its_ticket_row_alone() {
     let t = tempfile::tempdir().unwrap();
@@ -1062,6 +1063,13 @@ fn a_face_that_cannot_be_judged_names_its_ticket_row_alone() {
     assert!(
         detail.ends_with(" (in claim order): the row of ticket 17, whose face cannot be judged (face_codes): its way and prize are not checked"),
         "{detail}"
+    );
+    let csv = check("csv_matches_print");
+    assert_eq!(csv["findings"], 1, "{csv}");
+    assert_eq!(csv["examples"][0]["ticket"], 17);
+    assert_eq!(
+        csv["examples"][0]["detail"],
+        "the row of a ticket whose face cannot be judged (face_codes): not compared with its print record"
     );
 }
 

@@ -659,6 +659,16 @@ impl Ctx<'_> {
             );
             let claim = validation_csv::claim(&ticket.serial, ticket.validation);
             acc.unjudged.push((claim, t));
+            // The row cannot be rendered from such a face, so it is not held to one: a
+            // finding, never a silent pass.
+            if line.is_some() {
+                add(
+                    &mut acc.checks,
+                    CheckId::CsvMatchesPrint,
+                    Some(t),
+                    "the row of a ticket whose face cannot be judged (face_codes): not compared with its print record",
+                );
+            }
             return;
         }
         let judged = &mut w.judged;
