@@ -1073,6 +1073,34 @@ fn a_face_that_cannot_be_judged_names_its_ticket_row_alone() {
     );
 }
 
+/// A print file whose header names another game code, or that ends inside its header
+/// (resealed), is one finding of print_header naming what differs: never Rust's debug
+/// text, nor "the column dictionaries differ" for a cut file.
+#[test]
+fn a_print_header_finding_names_the_field_or_the_cut() {
+    let t = tempfile::tempdir().unwrap();
+    let b = block(t.path(), "b");
+    let p = b.join("tickets.bin");
+    let good = std::fs::read(&p).unwrap();
+    let head = u32::from_le_bytes(good[12..16].try_into().unwrap()) as usize;
+    let header = |bin: &[u8]| {
+        std::fs::write(&p, bin).unwrap();
+        reseal(&b);
+        let (code, report) = verify_json(&b);
+        assert_eq!(code, 1);
+        check_result(&report, "print_header").1
+    };
+    let mut other = good.clone();
+    other[16..18].copy_from_slice(&1704u16.to_le_bytes());
+    assert_eq!(header(&other), ["header game code 1704, expected 1703"]);
+    assert_eq!(
+        header(&good[..40]),
+        [format!(
+            "the file ends inside its header: 40 bytes of the {head} the spec gives"
+        )]
+    );
+}
+
 /// Manifest numbers beyond what a block can be (a block over 999, counts near 2⁶⁴), sealed
 /// again, are findings (exit 1): never a panic of the ticket pass or of a sum.
 #[test]

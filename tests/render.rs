@@ -240,6 +240,30 @@ fn coq_block(t: &tempfile::TempDir) -> std::path::PathBuf {
     block
 }
 
+/// A resealed print file whose header names another game code is refused by the field
+/// that differs, with both values; no proof is written.
+#[test]
+fn a_print_header_of_another_game_code_is_refused_by_name() {
+    let t = tempfile::tempdir().unwrap();
+    let block = coq_block(&t);
+    let out = t.path().join("proofs");
+    let path = block.join("tickets.bin");
+    let mut bin = std::fs::read(&path).unwrap();
+    bin[16..18].copy_from_slice(&1704u16.to_le_bytes());
+    std::fs::write(&path, bin).unwrap();
+    reseal(&block);
+    let o = render(&block, 3, &out);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "tirage: error: {}: header game code 1704, expected 1703: not the header this spec writes for block 1 of 3000 tickets of coq\n",
+            path.display()
+        )
+    );
+    assert!(!out.exists(), "no proof is written");
+}
+
 #[test]
 fn a_csv_edited_after_sealing_is_refused_and_no_proof_is_written() {
     let t = tempfile::tempdir().unwrap();

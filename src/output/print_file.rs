@@ -132,6 +132,48 @@ pub struct Header {
     pub records: u32,
 }
 
+impl Header {
+    /// Each fixed field that differs from `want`'s, named with both values ("header game
+    /// code 1704, expected 1703"), joined by "; "; empty when they are all equal.
+    pub fn differences(&self, want: &Header) -> String {
+        let fields = [
+            (
+                "format version",
+                u64::from(self.version),
+                u64::from(want.version),
+            ),
+            (
+                "record size in bytes",
+                self.record_size as u64,
+                want.record_size as u64,
+            ),
+            (
+                "header size in bytes",
+                self.header_size as u64,
+                want.header_size as u64,
+            ),
+            (
+                "game code",
+                u64::from(self.game_code),
+                u64::from(want.game_code),
+            ),
+            (
+                "emission",
+                u64::from(self.emission),
+                u64::from(want.emission),
+            ),
+            ("block", u64::from(self.block), u64::from(want.block)),
+            ("records", u64::from(self.records), u64::from(want.records)),
+        ];
+        fields
+            .iter()
+            .filter(|(_, got, want)| got != want)
+            .map(|(name, got, want)| format!("header {name} {got}, expected {want}"))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+}
+
 /// Reads the fixed fields of a header. `Err` says what is wrong (too short, bad magic).
 pub fn read_header(bytes: &[u8]) -> Result<Header, String> {
     if bytes.len() < 30 {

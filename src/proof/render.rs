@@ -483,19 +483,21 @@ pub fn load(
     if let Some(len) = bin_len {
         let head = &bin_bytes[..want_head.len().min(bin_bytes.len())];
         if head != want_head {
-            let got = (head.len() == want_head.len())
-                .then(|| print_file::read_header(head).ok())
-                .flatten();
             let want = print_file::read_header(&want_head).expect("own header");
-            let detail = match got {
-                Some(g) if g != want => format!("header fields {g:?}"),
-                Some(_) => "the column dictionaries differ from the spec's".into(),
-                None => "no print file header".into(),
+            let detail = match (print_file::read_header(head), head.len() < want_head.len()) {
+                (Ok(g), _) if g != want => g.differences(&want),
+                (_, true) => format!(
+                    "the file ends inside its header: {} bytes of the {} the spec gives",
+                    head.len(),
+                    want_head.len()
+                ),
+                (Ok(_), false) => "the column dictionaries differ from the spec's".into(),
+                (Err(e), false) => e,
             };
             return Err(file(
                 BIN,
                 format!(
-                    "{detail}; expected the header of block {} of {} tickets of {} ({want:?})",
+                    "{detail}: not the header this spec writes for block {} of {} tickets of {}",
                     manifest.block, manifest.tickets, spec.id
                 ),
             ));

@@ -1556,7 +1556,12 @@ fn print_file_of(
         let got = print_file::read_header(&head).ok();
         let want = print_file::read_header(&want_head).expect("own header");
         let detail = match got {
-            Some(g) if g != want => format!("header fields {g:?}, expected {want:?}"),
+            Some(g) if g != want => g.differences(&want),
+            _ if head.len() < want_head.len() => format!(
+                "the file ends inside its header: {} bytes of the {} the spec gives",
+                head.len(),
+                want_head.len()
+            ),
             _ => "the column dictionaries differ from the spec's".into(),
         };
         add(checks, CheckId::PrintHeader, None, detail);
