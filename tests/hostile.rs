@@ -223,6 +223,66 @@ fn a_number_beyond_toml_says_its_field_range() {
     );
 }
 
+/// A game code or emission past the serial's digits, below 0 or not a number is refused
+/// with one range, the one the serial gives, whatever the number's size.
+#[test]
+fn a_game_code_or_emission_out_of_range_says_the_serial_s_range() {
+    let t = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(repo("tests/specs/coq_small.toml")).unwrap();
+    let code = "expected a whole number from 0 to 9,999 (the serial's four game code digits)";
+    let emission = "expected a whole number from 0 to 999 (the serial's three emission digits)";
+    for (from, to, field, said) in [
+        (
+            "game_code = 1703",
+            "game_code = 10000",
+            "game_code",
+            format!("invalid value: integer `10000`, {code}"),
+        ),
+        (
+            "game_code = 1703",
+            "game_code = -1",
+            "game_code",
+            format!("invalid value: integer `-1`, {code}"),
+        ),
+        (
+            "game_code = 1703",
+            "game_code = 70000",
+            "game_code",
+            format!("invalid value: integer `70000`, {code}"),
+        ),
+        (
+            "game_code = 1703",
+            "game_code = \"x\"",
+            "game_code",
+            format!("invalid type: string \"x\", {code}"),
+        ),
+        (
+            "emission = 1",
+            "emission = 1000",
+            "emission",
+            format!("invalid value: integer `1000`, {emission}"),
+        ),
+        (
+            "emission = 1",
+            "emission = -1",
+            "emission",
+            format!("invalid value: integer `-1`, {emission}"),
+        ),
+    ] {
+        let spec = edit(&text, from, to);
+        let (status, err) = check_spec(t.path(), "g.toml", &spec);
+        assert_eq!(status, Some(2), "{to}");
+        assert_eq!(
+            err,
+            format!(
+                "tirage: error: {}:{}: game.{field}: {said}\n",
+                t.path().join("g.toml").display(),
+                line_of(&spec, to)
+            )
+        );
+    }
+}
+
 #[test]
 fn an_out_that_is_a_link_to_nothing_is_said_so() {
     let t = tempfile::tempdir().unwrap();

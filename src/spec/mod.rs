@@ -2173,20 +2173,6 @@ fn validate_common(raw: &raw::RawSpec, at: &ErrorAt, game: Game) -> Result<GameS
             ),
         ));
     }
-    if g.game_code > 9999 {
-        return Err(at.at(
-            gspan,
-            "game.game_code",
-            "expected 0..=9999 (four digits of the serial)",
-        ));
-    }
-    if g.emission > 999 {
-        return Err(at.at(
-            gspan,
-            "game.emission",
-            "expected 0..=999 (three digits of the serial)",
-        ));
-    }
     if g.price.is_zero() {
         return Err(at.at(gspan, "game.price", "expected a price above 0"));
     }

@@ -114,9 +114,10 @@ pub struct RawGame {
     /// Tickets per pack.
     pub pack_size: u32,
     /// Operator's game code, 0..=9999.
+    #[serde(deserialize_with = "game_code")]
     pub game_code: u16,
     /// Emission number, 0..=999.
-    #[serde(default = "one")]
+    #[serde(default = "one", deserialize_with = "emission")]
     pub emission: u16,
 }
 
@@ -176,6 +177,52 @@ fn printed_odds<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>
         }
     }
     d.deserialize_any(Printed)
+}
+
+/// A whole number from 0 to `most`, which a serial prints in as many digits as `most` has;
+/// `what` names those digits in the error. Errors: serde's "invalid value" (a number out of
+/// range) or "invalid type" (not a number), expecting for instance "a whole number from 0
+/// to 9,999 (the serial's four game code digits)".
+fn serial_digits<'de, D: serde::Deserializer<'de>>(
+    d: D,
+    most: u16,
+    what: &'static str,
+) -> Result<u16, D::Error> {
+    struct Digits(u16, &'static str);
+    impl serde::de::Visitor<'_> for Digits {
+        type Value = u16;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            let most = crate::money::grouped(u64::from(self.0));
+            write!(
+                f,
+                "a whole number from 0 to {most} (the serial's {})",
+                self.1
+            )
+        }
+        fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<u16, E> {
+            match u16::try_from(v) {
+                Ok(n) if n <= self.0 => Ok(n),
+                _ => Err(E::invalid_value(serde::de::Unexpected::Signed(v), &self)),
+            }
+        }
+        fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<u16, E> {
+            match u16::try_from(v) {
+                Ok(n) if n <= self.0 => Ok(n),
+                _ => Err(E::invalid_value(serde::de::Unexpected::Unsigned(v), &self)),
+            }
+        }
+    }
+    d.deserialize_any(Digits(most, what))
+}
+
+/// `[game] game_code`: 0 to 9999, the serial's first four digits.
+fn game_code<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u16, D::Error> {
+    serial_digits(d, 9999, "four game code digits")
+}
+
+/// `[game] emission`: 0 to 999, the serial's three emission digits.
+fn emission<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u16, D::Error> {
+    serial_digits(d, 999, "three emission digits")
 }
 
 /// `[published]`.
