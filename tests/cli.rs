@@ -1216,6 +1216,25 @@ fn force_over_another_games_deck_says_what_it_replaced() {
         )
     );
     assert_eq!(run("game_specs/examples/cash.toml"), "");
+    // Another emission or another game code of the same game is said too, with what
+    // differs.
+    let other = t.path().join("cash2.toml");
+    let text = std::fs::read_to_string(repo("game_specs/examples/cash.toml")).unwrap();
+    let code = text
+        .lines()
+        .find_map(|l| l.strip_prefix("game_code = "))
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap()
+        .to_string();
+    let edited = text.replacen(&format!("game_code = {code}"), "game_code = 9876", 1);
+    std::fs::write(&other, &edited).unwrap();
+    assert_eq!(
+        run(other.to_str().unwrap()),
+        format!(
+            "tirage: warning: {} held a deck of cash, game code {code}; --force replaced it with a deck of cash, game code 9876\n",
+            d.display()
+        )
+    );
 }
 
 /// `generate --blocks --force` over another game's emission says so, even with `-q`.

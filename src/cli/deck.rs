@@ -9,7 +9,7 @@ use tirage::block::deck::{every_way, proportional};
 use tirage::block::Kind;
 use tirage::generate::{
     check_block_or_nothing, check_destination, check_not_in_emission, existing_block, place,
-    BlockPlan,
+    BlockPlan, Held,
 };
 use tirage::spec::GameSpec;
 
@@ -90,10 +90,15 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     let _lock = lock_output(&out, a.force)?;
     // Before the seed is staged: a deck never replaces a production block or its seed.
     check_destination(&out, a.force, Kind::Specimen)?;
-    // What --force replaces, to say so when it is another game's deck.
-    let replaced = existing_block(&out)
-        .filter(|held| held.game != spec.id)
-        .and_then(|held| Some((held.game, held.block?)));
+    // What --force replaces, to say so when it is another game's deck, another emission's
+    // or another game code's.
+    let now = Held {
+        game: spec.id.clone(),
+        game_code: Some(u64::from(spec.game_code)),
+        emission: u64::from(spec.emission),
+        block: Some(0),
+    };
+    let replaced = existing_block(&out).filter(|held| *held != now);
     let provenance = a.seed.provenance()?;
     let plan = BlockPlan::deck(&spec, &seed, deck)
         .signed_by(signer.as_ref())
@@ -112,12 +117,8 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     )?;
     super::say_stale_reports(&made.stale_reports, "deck", a.quiet);
     super::say_misnamed(&out, None, 0, "a specimen deck (block 0)");
-    if let Some((game, _)) = replaced {
-        super::say_replaced(
-            &out,
-            &format!("a deck of {game}"),
-            &format!("a deck of {}", spec.id),
-        );
+    if let Some(held) = replaced {
+        super::say_replaced(&out, &held.said(&now), &now.said(&held));
     }
     let m = made.manifest;
     if !a.quiet {

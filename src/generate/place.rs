@@ -148,12 +148,14 @@ pub struct Held {
 }
 
 impl Held {
-    /// This block or emission in words, naming its emission where it differs from
-    /// `other`'s, and its game code where it differs for the same game id (or that its
-    /// manifest gives none): `block 1 of coq`, `block 1 of coq, emission 2, game code
-    /// 1704`, `emission 2 of cash`, `an emission of cash`.
+    /// This block, deck (block 0) or emission in words, naming its emission where it
+    /// differs from `other`'s, and its game code where it differs for the same game id (or
+    /// that its manifest gives none): `block 1 of coq`, `block 1 of coq, emission 2, game
+    /// code 1704`, `a deck of coq, emission 2`, `emission 2 of cash`, `an emission of cash`.
     pub fn said(&self, other: &Held) -> String {
         let mut s = match self.block {
+            Some(0) if self.emission == other.emission => format!("a deck of {}", self.game),
+            Some(0) => format!("a deck of {}, emission {}", self.game, self.emission),
             Some(b) if self.emission == other.emission => format!("block {b} of {}", self.game),
             Some(b) => format!("block {b} of {}, emission {}", self.game, self.emission),
             None if self.emission == other.emission => format!("an emission of {}", self.game),
