@@ -1133,6 +1133,60 @@ fn a_face_that_cannot_be_judged_names_its_ticket_row_alone() {
     );
 }
 
+/// A validation code of 10^19 or more (which a 19-digit code cannot be, and which
+/// validation.csv would read modulo 10^19) is a finding of validation_codes naming its
+/// ticket, never the code; a code copied from another ticket is one finding, in words.
+#[test]
+fn a_code_past_19_digits_or_copied_is_a_finding() {
+    let t = tempfile::tempdir().unwrap();
+    let b = block(t.path(), "b");
+    let p = b.join("tickets.bin");
+    let good = std::fs::read(&p).unwrap();
+    let head = u32::from_le_bytes(good[12..16].try_into().unwrap()) as usize;
+    let record = usize::from(u16::from_le_bytes([good[10], good[11]]));
+    let code_at = |ticket: usize| head + (ticket - 1) * record + 30;
+    let codes = |bin: &[u8]| {
+        std::fs::write(&p, bin).unwrap();
+        reseal(&b);
+        let (code, report) = verify_json(&b);
+        assert_eq!(code, 1);
+        let check = report["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == "validation_codes")
+            .unwrap()
+            .clone();
+        assert_eq!(check["findings"], 1, "{check}");
+        let example = &check["examples"][0];
+        (
+            example["ticket"].as_u64(),
+            example["detail"].as_str().unwrap().to_string(),
+        )
+    };
+    for huge in [10_000_000_000_000_000_000u64, u64::MAX] {
+        let mut bin = good.clone();
+        bin[code_at(5)..code_at(5) + 8].copy_from_slice(&huge.to_le_bytes());
+        assert_eq!(
+            codes(&bin),
+            (
+                Some(5),
+                "the validation code is 10^19 or more: more digits than a code has (19)"
+                    .to_string()
+            )
+        );
+    }
+    let mut bin = good.clone();
+    bin.copy_within(code_at(6)..code_at(6) + 8, code_at(5));
+    assert_eq!(
+        codes(&bin),
+        (
+            None,
+            "1 validation code is a copy of another ticket's".to_string()
+        )
+    );
+}
+
 /// A print file whose header names another game code, or that ends inside its header
 /// (resealed), is one finding of print_header naming what differs: never Rust's debug
 /// text, nor "the column dictionaries differ" for a cut file.

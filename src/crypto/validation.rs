@@ -30,9 +30,9 @@ use zeroize::Zeroize;
 /// which fits in 64 bits).
 pub const DIGITS: usize = 19;
 
-/// The largest code plus one: 10^19.
-#[cfg(test)]
-const DOMAIN: u64 = 10_000_000_000_000_000_000;
+/// The largest code plus one: 10^19. A code is a number below it, printed in [`DIGITS`]
+/// digits.
+pub const DOMAIN: u64 = 10_000_000_000_000_000_000;
 
 /// Generation tags: `0..GENERATIONS` (the 7 leading digits of FF1's input).
 pub const GENERATIONS: u64 = 10_000_000;

@@ -84,7 +84,7 @@ impl CheckId {
             CheckId::Counts => "evaluated counts per way and tier, and the total payout, equal the spec (a specimen deck: its manifest)",
             CheckId::Kind => "a production block is numbered 1..=999, a specimen deck 0 (serials 000 in the block field), never mixed",
             CheckId::ValidationFile => "validation.csv holds one row per ticket, in claim order: the claim of its serial and code in tickets.bin, its evaluated way and prize (no serial, pack or position in the file)",
-            CheckId::ValidationCodes => "validation codes are unique within the block",
+            CheckId::ValidationCodes => "validation codes are below 10^19 (19 digits) and unique within the block",
             CheckId::PackRules => "the spec's pack constraints hold on every pack (evaluated ways)",
             CheckId::Features => "a specimen deck's counts and promises are exactly those its stated composition gives for the spec and its size; a default deck promises every feature the spec can show (combinations, near misses, named decoys), each on the ticket the deck's rule gives, and each promised ticket is of its way and shows its feature, by the rules alone (production blocks and proportional decks promise none)",
             CheckId::Leakage => "no field printed outside the scratch layer (ticket number, pack, position, serial / barcode) predicts win or lose (chi-square test of independence; the gate fails at p < 10^-6)",

@@ -648,6 +648,15 @@ impl Ctx<'_> {
         acc.tickets += 1;
         print_file::read_into(rec, self.ncols, ticket);
         acc.codes.push(ticket.validation);
+        if ticket.validation >= crate::crypto::validation::DOMAIN {
+            // The code itself is not shown: a report is not where codes are read.
+            add(
+                &mut acc.checks,
+                CheckId::ValidationCodes,
+                Some(t),
+                "the validation code is 10^19 or more: more digits than a code has (19)",
+            );
+        }
         self.check_place(i, ticket, w, acc);
         let cols = &spec.game.layout().columns;
         if !print_file::codes_in_range(&ticket.face, cols) {
@@ -1385,12 +1394,11 @@ fn validation_and_codes(
     }
     let dups = codes.windows(2).filter(|w| w[0] == w[1]).count();
     if dups > 0 {
-        add(
-            checks,
-            CheckId::ValidationCodes,
-            None,
-            format!("{dups} validation codes appear more than once"),
-        );
+        let said = match dups {
+            1 => "1 validation code is a copy of another ticket's".to_string(),
+            n => format!("{n} validation codes are copies of other tickets'"),
+        };
+        add(checks, CheckId::ValidationCodes, None, said);
     }
     read.transpose()
 }
