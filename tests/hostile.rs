@@ -1206,7 +1206,10 @@ fn a_print_header_finding_names_the_field_or_the_cut() {
     };
     let mut other = good.clone();
     other[16..18].copy_from_slice(&1704u16.to_le_bytes());
-    assert_eq!(header(&other), ["header game code 1704, expected 1703"]);
+    assert_eq!(
+        header(&other),
+        ["header field game code: 1704, expected 1703"]
+    );
     assert_eq!(
         header(&good[..40]),
         [format!(

@@ -257,7 +257,7 @@ fn a_print_header_of_another_game_code_is_refused_by_name() {
     assert_eq!(
         String::from_utf8_lossy(&o.stderr),
         format!(
-            "tirage: error: {}: header game code 1704, expected 1703: not the header this spec writes for block 1 of 3000 tickets of coq\n",
+            "tirage: error: {}: header field game code: 1704, expected 1703: not the header this spec writes for block 1 of 3000 tickets of coq\n",
             path.display()
         )
     );

@@ -133,8 +133,8 @@ pub struct Header {
 }
 
 impl Header {
-    /// Each fixed field that differs from `want`'s, named with both values ("header game
-    /// code 1704, expected 1703"), joined by "; "; empty when they are all equal.
+    /// Each fixed field that differs from `want`'s, named with both values ("header field
+    /// game code: 1704, expected 1703"), joined by "; "; empty when they are all equal.
     pub fn differences(&self, want: &Header) -> String {
         let fields = [
             (
@@ -163,12 +163,16 @@ impl Header {
                 u64::from(want.emission),
             ),
             ("block", u64::from(self.block), u64::from(want.block)),
-            ("records", u64::from(self.records), u64::from(want.records)),
+            (
+                "record count",
+                u64::from(self.records),
+                u64::from(want.records),
+            ),
         ];
         fields
             .iter()
             .filter(|(_, got, want)| got != want)
-            .map(|(name, got, want)| format!("header {name} {got}, expected {want}"))
+            .map(|(name, got, want)| format!("header field {name}: {got}, expected {want}"))
             .collect::<Vec<_>>()
             .join("; ")
     }
