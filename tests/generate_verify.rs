@@ -267,7 +267,10 @@ fn a_deleted_row_is_caught() {
         std::fs::write(&p, lines.join("\n")).unwrap();
     });
     assert_eq!(code, 1);
-    assert!(report.contains("rows fewer than tickets.bin"), "{report}");
+    assert!(
+        report.contains("tickets.csv has 1 row fewer than tickets.bin"),
+        "{report}"
+    );
 }
 
 #[test]

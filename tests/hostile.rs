@@ -800,7 +800,7 @@ fn crlf_line_ends_are_said_once() {
             "{out}"
         );
         assert!(
-            out.contains(&format!("{name} has CRLF line ends ({rows} rows end with \"\\r\\n\"; tirage writes \"\\n\"): the file was saved by a program that changes line ends (a spreadsheet, an editor, a transfer in text mode); use the file as delivered")),
+            out.contains(&format!("{name} has CRLF line ends ({} rows end with \"\\r\\n\"; tirage writes \"\\n\"): the file was saved by a program that changes line ends (a spreadsheet, an editor, a transfer in text mode); use the file as delivered", tirage::money::grouped(rows as u64))),
             "{out}"
         );
         assert!(!out.contains("(in claim order): \n"), "{out}");

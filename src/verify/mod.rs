@@ -188,6 +188,15 @@ impl VerifyError {
 /// Findings per check.
 type Checks = BTreeMap<CheckId, Findings>;
 
+/// `n` and its noun, `one` when `n` is 1, else `many`, the number grouped: "1 row",
+/// "3,000 rows".
+fn counted(n: u64, one: &str, many: &str) -> String {
+    match n {
+        1 => format!("1 {one}"),
+        n => format!("{} {many}", crate::money::grouped(n)),
+    }
+}
+
 /// Adds a finding to check `id` (on `ticket`, 1-based, when it is about one).
 fn add(checks: &mut Checks, id: CheckId, ticket: Option<u32>, detail: impl Into<String>) {
     checks.entry(id).or_default().add(ticket, detail);

@@ -98,8 +98,11 @@ impl Procedure for Counts {
                     CheckId::Counts,
                     None,
                     format!(
-                        "way \"{}\" ({}): {} tickets, expected {}",
-                        w.id, w.amount, counts[i], e.counts[i]
+                        "way \"{}\" ({}): {}, expected {}",
+                        w.id,
+                        w.amount,
+                        super::counted(counts[i], "ticket", "tickets"),
+                        crate::money::grouped(e.counts[i])
                     ),
                 );
             }

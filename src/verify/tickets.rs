@@ -934,7 +934,11 @@ fn explain(
 /// otherwise.
 fn crlf(file: &str, count: u64) -> String {
     format!(
-        "{file} has CRLF line ends ({count} rows end with \"\\r\\n\"; tirage writes \"\\n\"): the file was saved by a program that changes line ends (a spreadsheet, an editor, a transfer in text mode); use the file as delivered"
+        "{file} has CRLF line ends ({} with \"\\r\\n\"; tirage writes \"\\n\"): the file was saved by a program that changes line ends (a spreadsheet, an editor, a transfer in text mode); use the file as delivered",
+        match count {
+            1 => "1 row ends".to_string(),
+            n => format!("{} rows end", crate::money::grouped(n)),
+        }
     )
 }
 
@@ -1821,22 +1825,16 @@ fn count_findings(total: &Acc, tickets: u64, checks: &mut Checks) {
             crlf(CSV, total.crlf_csv.0),
         );
     }
-    for (c, what) in [
-        (
-            total.extra_csv,
-            "tickets.csv has {} rows more than tickets.bin",
-        ),
-        (
-            total.missing_csv,
-            "tickets.csv has {} rows fewer than tickets.bin",
-        ),
-    ] {
+    for (c, what) in [(total.extra_csv, "more"), (total.missing_csv, "fewer")] {
         if c.0 > 0 {
             add(
                 checks,
                 CheckId::RecordCount,
                 c.1.map(|t| t as u32),
-                what.replace("{}", &c.0.to_string()),
+                format!(
+                    "tickets.csv has {} {what} than tickets.bin",
+                    super::counted(c.0, "row", "rows")
+                ),
             );
         }
     }
