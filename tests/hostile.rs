@@ -1187,6 +1187,33 @@ fn a_code_past_19_digits_or_copied_is_a_finding() {
     );
 }
 
+/// tickets.csv or validation.csv cut before its last line feed is a finding of the check
+/// that reads it, never CLEAN.
+#[test]
+fn a_csv_without_its_last_line_feed_is_a_finding() {
+    let t = tempfile::tempdir().unwrap();
+    for (name, id) in [
+        ("tickets.csv", "csv_matches_print"),
+        ("validation.csv", "validation_file"),
+    ] {
+        let b = block(t.path(), name);
+        let p = b.join(name);
+        let mut bytes = std::fs::read(&p).unwrap();
+        assert_eq!(bytes.pop(), Some(b'\n'));
+        std::fs::write(&p, bytes).unwrap();
+        reseal(&b);
+        let (code, report) = verify_json(&b);
+        assert_eq!(code, 1);
+        assert_eq!(
+            check_result(&report, id),
+            (
+                "fail".to_string(),
+                vec![format!("{name} does not end with a line feed: its last line stops short of the \"\\n\" tirage ends every line with (the file was cut, or saved by a program that drops it)")]
+            )
+        );
+    }
+}
+
 /// A print file whose header names another game code, or that ends inside its header
 /// (resealed), is one finding of print_header naming what differs: never Rust's debug
 /// text, nor "the column dictionaries differ" for a cut file.

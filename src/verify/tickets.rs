@@ -237,6 +237,9 @@ impl Batch {
 struct Lines {
     src: HashingReader,
     carry: Vec<u8>,
+    /// The file's last line had no `\n` (one was added to it): tirage ends every line
+    /// with one.
+    unterminated: bool,
 }
 
 impl Lines {
@@ -250,6 +253,7 @@ impl Lines {
             if self.src.eof() {
                 if !c.is_empty() && c.last() != Some(&b'\n') {
                     c.push(b'\n');
+                    self.unterminated = true;
                 }
                 return Ok(c);
             }
@@ -281,6 +285,7 @@ impl Lines {
             if self.src.eof() {
                 if !buf.is_empty() && buf.last() != Some(&b'\n') {
                     buf.push(b'\n');
+                    self.unterminated = true;
                 }
                 return Ok(buf);
             }
@@ -324,14 +329,14 @@ enum Event {
 /// Reads `tickets.csv` and `tickets.bin` after their headers, in step, and sends batches
 /// on `tx`, then [`Event::End`]; at most [`BATCHES`] at once, each later one in the buffers
 /// of one handed back on `spare`. Returns the byte count, digest and truncation of each
-/// file (tickets.csv, tickets.bin).
+/// file (tickets.csv, tickets.bin), and whether tickets.csv's last line had no `\n`.
 fn reader(
     mut csv: Lines,
     mut bin: HashingReader,
     rec: usize,
     tx: &Sender<Event>,
     spare: Receiver<Batch>,
-) -> std::io::Result<[(u64, String, bool); 2]> {
+) -> FilesRead {
     let mut first = 0u64;
     for made in 0.. {
         // Reuse the buffers of a batch already checked: no fresh pages to fault in.
@@ -397,7 +402,8 @@ fn reader(
             break;
         }
     }
-    Ok([csv.src.finish(), bin.finish()])
+    let unterminated = csv.unterminated;
+    Ok(([csv.src.finish(), bin.finish()], unterminated))
 }
 
 /// The finding for `face`, one of whose codes is past its column's values: the first such
@@ -1189,6 +1195,8 @@ fn no_tickets(claim: Claim, k: usize, unjudged: &[(Claim, u32)]) -> String {
 struct FileCompared {
     /// The file, read to its end (or to a read error).
     src: HashingReader,
+    /// Its last line had no `\n`.
+    unterminated: bool,
     /// Rows the claims call for, and rows of those passed (held to a row, or found
     /// missing).
     claims: usize,
@@ -1230,7 +1238,7 @@ fn compare_file(
                     }
                 }
             }
-            lines.src
+            (lines.src, lines.unterminated)
         })?;
         claims.sort();
         let groups = claims.groups();
@@ -1279,8 +1287,10 @@ fn compare_file(
             passed += used;
             let _ = spare_tx.send(got);
         }
+        let (src, unterminated) = h.join().expect("validation reader panicked");
         Ok(FileCompared {
-            src: h.join().expect("validation reader panicked"),
+            src,
+            unterminated,
             claims: starts.last().copied().unwrap_or(0),
             passed,
             crlf: crlf_rows,
@@ -1309,6 +1319,7 @@ fn check_validation_file(
     let mut lines = Lines {
         src: HashingReader::new(file, &[]).limit(limit),
         carry: Vec::new(),
+        unterminated: false,
     };
     let mut found = super::Findings::default();
     let head = lines.lines(1).unwrap_or_default();
@@ -1327,6 +1338,7 @@ fn check_validation_file(
     unjudged.sort_unstable();
     let FileCompared {
         src,
+        unterminated,
         claims: n_claims,
         passed,
         crlf: crlf_rows,
@@ -1334,6 +1346,9 @@ fn check_validation_file(
     } = compare_file(lines, (&mut claims, &unjudged), &writer, &mut found)?;
     if crlf_rows > 0 {
         found.add(None, crlf(VALIDATION, crlf_rows));
+    }
+    if unterminated {
+        found.add(None, unterminated_line(VALIDATION));
     }
     if more > 0 {
         found.add(
@@ -1604,6 +1619,7 @@ fn csv_lines(csv: Box<dyn Chunked>, limit: u64, spec: &GameSpec, checks: &mut Ch
     let mut lines = Lines {
         src: HashingReader::new(csv, &[]).limit(limit),
         carry: Vec::new(),
+        unterminated: false,
     };
     let want = tickets_csv::header(spec);
     let got = lines.lines(1).unwrap_or_default();
@@ -1625,8 +1641,9 @@ fn csv_lines(csv: Box<dyn Chunked>, limit: u64, spec: &GameSpec, checks: &mut Ch
 }
 
 /// What the reader read of `tickets.csv` and `tickets.bin`: each file's size, hex SHA-256
-/// and whether it went on past its limit; or the read error.
-type FilesRead = std::io::Result<[(u64, String, bool); 2]>;
+/// and whether it went on past its limit, and whether tickets.csv's last line had no
+/// `\n`; or the read error.
+type FilesRead = std::io::Result<([(u64, String, bool); 2], bool)>;
 
 /// Checks every ticket: a reader thread hands batches of CSV lines and print records
 /// (`rec` bytes each) to checker tasks in parallel, whose findings and tallies are merged
@@ -1758,8 +1775,14 @@ impl Checking {
     }
 }
 
+/// The finding for `file` whose last line has no line feed.
+fn unterminated_line(file: &str) -> String {
+    format!("{file} does not end with a line feed: its last line stops short of the \"\\n\" tirage ends every line with (the file was cut, or saved by a program that drops it)")
+}
+
 /// The findings on how `tickets.csv` and `tickets.bin` end, from what the reader `read`
-/// (bytes, hex SHA-256, truncated per file): a file longer than a block of `tickets`
+/// (bytes, hex SHA-256, truncated per file; tickets.csv's last line without its `\n`): a
+/// file longer than a block of `tickets`
 /// holds, a print file that is not its header (`head_len` bytes) and whole records of
 /// `rec` bytes. Their digests go to `run.hashes`.
 fn file_ends(
@@ -1771,7 +1794,15 @@ fn file_ends(
     checks: &mut Checks,
 ) {
     match read {
-        Ok(files) => {
+        Ok((files, unterminated)) => {
+            if unterminated {
+                add(
+                    checks,
+                    CheckId::CsvMatchesPrint,
+                    None,
+                    unterminated_line(CSV),
+                );
+            }
             for ((n, h, truncated), name) in files.into_iter().zip([CSV, BIN]) {
                 if truncated {
                     add(
