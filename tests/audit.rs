@@ -225,7 +225,7 @@ fn verify_writes_the_audit_beside_the_block_and_rewrites_it() {
         "## Sign-off",
         "| name | (not named) | (not named) |",
         // 25,294 EUR paid on 3,000 tickets at 2 EUR, as a percentage like the rest.
-        "): 421.57 % found, 421.57 % required.",
+        "): 421.57 % found over 3000 tickets, 421.57 % required over 3000 tickets.",
     ] {
         assert!(md.contains(s), "audit.md lacks {s:?}");
     }

@@ -1214,6 +1214,56 @@ fn a_csv_without_its_last_line_feed_is_a_finding() {
     }
 }
 
+/// A print file cut to its header (resealed) reads no ticket: every check made ticket by
+/// ticket is "not run", never "pass", and the audit report gives no payout ratio found
+/// (never NaN) beside the one required over the block's tickets.
+#[test]
+fn a_print_file_of_no_record_passes_no_ticket_check() {
+    let t = tempfile::tempdir().unwrap();
+    let b = block(t.path(), "b");
+    let p = b.join("tickets.bin");
+    let bin = std::fs::read(&p).unwrap();
+    let head = u32::from_le_bytes(bin[12..16].try_into().unwrap()) as usize;
+    std::fs::write(&p, &bin[..head]).unwrap();
+    reseal(&b);
+    let (code, report) = verify_json(&b);
+    assert_eq!(code, 1);
+    for id in [
+        "positions",
+        "serials",
+        "face_codes",
+        "ambiguity",
+        "way_recognised",
+        "csv_matches_print",
+        "captions",
+        "validation_codes",
+        "leakage",
+    ] {
+        assert_eq!(check_result(&report, id).0, "not run", "{id}");
+    }
+    assert_eq!(check_result(&report, "record_count").0, "fail");
+    let audit = t.path().join("audit");
+    let o = tirage()
+        .args(["verify", "--unauthenticated", "-q", "--report"])
+        .arg(&audit)
+        .arg(&b)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(audit.join("audit.json")).unwrap()).unwrap();
+    let totals = &json["totals"];
+    assert_eq!(totals["tickets"], 0);
+    assert_eq!(totals["tickets_expected"], 3000);
+    assert_eq!(totals["payout_ratio"], 0.0);
+    let md = std::fs::read_to_string(audit.join("audit.md")).unwrap();
+    assert!(
+        md.contains("Payout ratio (payout ÷ tickets × 2): none found (no ticket read), 421.57 % required over 3000 tickets."),
+        "{md}"
+    );
+    assert!(!md.contains("NaN") && !md.contains("inf %"), "{md}");
+}
+
 /// A print file whose header names another game code, or that ends inside its header
 /// (resealed), is one finding of print_header naming what differs: never Rust's debug
 /// text, nor "the column dictionaries differ" for a cut file.

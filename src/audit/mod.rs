@@ -73,9 +73,11 @@ pub struct Totals {
     pub payout: String,
     /// Total payout the spec requires.
     pub payout_expected: String,
-    /// Payout found ÷ (tickets × price).
+    /// Tickets the block must hold (every way's count, losers included).
+    pub tickets_expected: u64,
+    /// Payout found ÷ (tickets read × price); 0 when no ticket was read.
     pub payout_ratio: f64,
-    /// Payout required ÷ (tickets × price).
+    /// Payout required ÷ (tickets required × price).
     pub payout_ratio_expected: f64,
     /// When a tier's prize is not money: the found payout's cash and its items' stated
     /// value (currency units), adding up to `payout`; absent otherwise.
@@ -540,7 +542,17 @@ fn counts_of(report: &Report, spec: &GameSpec) -> (Vec<TierTally>, Option<Totals
     if report.ways.is_empty() {
         return (tiers, None);
     }
-    let sales = spec.price.cents() as f64 * report.tickets as f64;
+    // Each ratio over the sales of its own tickets: those read, those the block must hold
+    // (every way's count, losers included); 0 when there are none.
+    let ratio = |payout: u64, tickets: u64| {
+        let sales = spec.price.cents() as f64 * tickets as f64;
+        if sales > 0.0 {
+            payout as f64 / sales
+        } else {
+            0.0
+        }
+    };
+    let tickets_expected: u64 = (0..spec.ways.len()).map(expected).sum();
     let payout_cents: u64 = report
         .payout
         .as_deref()
@@ -553,8 +565,9 @@ fn counts_of(report: &Report, spec: &GameSpec) -> (Vec<TierTally>, Option<Totals
         lots_expected: tiers.iter().map(|t| t.expected).sum(),
         payout: report.payout.clone().unwrap_or_default(),
         payout_expected: crate::money::Money(payout_expected).to_string(),
-        payout_ratio: payout_cents as f64 / sales,
-        payout_ratio_expected: payout_expected as f64 / sales,
+        tickets_expected,
+        payout_ratio: ratio(payout_cents, report.tickets),
+        payout_ratio_expected: ratio(payout_expected, tickets_expected),
         cash_and_items: spec.has_items().then(|| {
             let items: u64 = spec
                 .tiers
@@ -1085,17 +1098,20 @@ impl Audit {
                 .collect();
             d.push(doc::table(&["way", ">amount", ">required", ">found"], rows));
             if let Some(t) = &self.totals {
+                let found = match t.tickets {
+                    0 => "none found (no ticket read)".to_string(),
+                    n => format!("{:.2} % found over {n} tickets", 100.0 * t.payout_ratio),
+                };
                 d.push(Block::Para(format!(
                     "Lots: {} found, {} required. Payout: {} found, {} required. \
-                     Payout ratio (payout ÷ {} tickets × {}): {:.2} % found, {:.2} % required.",
+                     Payout ratio (payout ÷ tickets × {}): {found}, {:.2} % required over {} tickets.",
                     t.lots,
                     t.lots_expected,
                     t.payout,
                     t.payout_expected,
-                    t.tickets,
                     t.price,
-                    100.0 * t.payout_ratio,
-                    100.0 * t.payout_ratio_expected
+                    100.0 * t.payout_ratio_expected,
+                    t.tickets_expected
                 )));
                 if let Some((cash, items)) = &t.cash_and_items {
                     d.push(Block::Para(format!(

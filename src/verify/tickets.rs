@@ -70,6 +70,14 @@ pub(super) fn pass(block: &mut Block, found: &mut Found) -> Result<(), VerifyErr
             )
             .map_err(|error| VerifyError::Thread { error })?;
             let run = &block.run;
+            let none_read = run.tickets == 0 && run.expect.as_ref().is_some_and(|e| e.tickets > 0);
+            if none_read {
+                // Not one record was read of a block that has tickets: no ticket was held
+                // to anything, so no check made ticket by ticket passes.
+                let not_run = &mut found.not_run;
+                not_run.extend(CheckId::ALL.into_iter().filter(|c| c.from_ticket_pass()));
+                not_run.push(CheckId::Leakage);
+            }
             if run.expect.is_none() || run.counts.is_none() {
                 // The ticket pass did not run (unreadable files or print header): nothing
                 // was checked ticket by ticket, and the report must not say PASS for it,
