@@ -1264,6 +1264,40 @@ fn a_print_file_of_no_record_passes_no_ticket_check() {
     assert!(!md.contains("NaN") && !md.contains("inf %"), "{md}");
 }
 
+/// validation.csv with a row removed, a row added, or its header alone (resealed) fails
+/// record_count, which says it holds one row per ticket, with both counts.
+#[test]
+fn validation_rows_are_counted_against_the_records() {
+    let t = tempfile::tempdir().unwrap();
+    let b = block(t.path(), "b");
+    let p = b.join("validation.csv");
+    let text = std::fs::read_to_string(&p).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    for (kept, said) in [
+        (
+            [&lines[..10], &lines[11..]].concat(),
+            "validation.csv has 2,999 rows, tickets.bin 3,000 records",
+        ),
+        (
+            [&lines[..], &lines[10..11]].concat(),
+            "validation.csv has 3,001 rows, tickets.bin 3,000 records",
+        ),
+        (
+            lines[..1].to_vec(),
+            "validation.csv has 0 rows, tickets.bin 3,000 records",
+        ),
+    ] {
+        std::fs::write(&p, kept.join("\n") + "\n").unwrap();
+        reseal(&b);
+        let (code, report) = verify_json(&b);
+        assert_eq!(code, 1);
+        assert_eq!(
+            check_result(&report, "record_count"),
+            ("fail".to_string(), vec![said.to_string()])
+        );
+    }
+}
+
 /// A print file whose header names another game code, or that ends inside its header
 /// (resealed), is one finding of print_header naming what differs: never Rust's debug
 /// text, nor "the column dictionaries differ" for a cut file.

@@ -1205,6 +1205,8 @@ struct FileCompared {
     src: HashingReader,
     /// Its last line had no `\n`.
     unterminated: bool,
+    /// The rows it holds past its header.
+    rows: u64,
     /// Rows the claims call for, and rows of those passed (held to a row, or found
     /// missing).
     claims: usize,
@@ -1299,6 +1301,7 @@ fn compare_file(
         Ok(FileCompared {
             src,
             unterminated,
+            rows: k as u64,
             claims: starts.last().copied().unwrap_or(0),
             passed,
             crlf: crlf_rows,
@@ -1347,6 +1350,7 @@ fn check_validation_file(
     let FileCompared {
         src,
         unterminated,
+        rows,
         claims: n_claims,
         passed,
         crlf: crlf_rows,
@@ -1362,8 +1366,8 @@ fn check_validation_file(
         found.add(
             None,
             format!(
-                "{VALIDATION} has {more} {} past the last row the tickets of tickets.bin call for",
-                if more == 1 { "row" } else { "rows" }
+                "{VALIDATION} has {} past the last row the tickets of tickets.bin call for",
+                super::counted(more, "row", "rows")
             ),
         );
     }
@@ -1374,7 +1378,7 @@ fn check_validation_file(
                 "{VALIDATION} ends without the last {} the tickets of tickets.bin call for, in claim order",
                 match n_claims - passed {
                     1 => "row".to_string(),
-                    n => format!("{n} rows"),
+                    n => super::counted(n as u64, "row", "rows"),
                 }
             ),
         );
@@ -1382,6 +1386,20 @@ fn check_validation_file(
     let (n, h, truncated) = src.finish();
     if truncated {
         found.add(None, format!("{VALIDATION} goes on past what the block holds: only the first {n} bytes were read"));
+    }
+    // One row per record of tickets.bin, whose faces are judged or not.
+    let records = (n_claims + unjudged.len()) as u64;
+    if rows != records && !truncated {
+        add(
+            checks,
+            CheckId::RecordCount,
+            None,
+            format!(
+                "{VALIDATION} has {}, tickets.bin {}",
+                super::counted(rows, "row", "rows"),
+                super::counted(records, "record", "records")
+            ),
+        );
     }
     if found.count > 0 {
         checks
