@@ -1300,7 +1300,8 @@ fn validation_rows_are_counted_against_the_records() {
 
 /// A print file whose header names another game code, or that ends inside its header
 /// (resealed), is one finding of print_header naming what differs: never Rust's debug
-/// text, nor "the column dictionaries differ" for a cut file.
+/// text, nor "the column dictionaries differ" for a cut file; a changed dictionary is
+/// named where it first differs.
 #[test]
 fn a_print_header_finding_names_the_field_or_the_cut() {
     let t = tempfile::tempdir().unwrap();
@@ -1320,6 +1321,20 @@ fn a_print_header_finding_names_the_field_or_the_cut() {
     assert_eq!(
         header(&other),
         ["header field game code: 1704, expected 1703"]
+    );
+    // A value of a column, then the game id, changed in place.
+    let mut value = good.clone();
+    let at = value[..head].windows(3).position(|w| w == b"RAT").unwrap();
+    value[at + 2] = b'X';
+    assert_eq!(
+        header(&value),
+        ["the column dictionaries differ from the spec's, first at column s1's value 1 (the spec's is \"RAT\")"]
+    );
+    let mut id = good.clone();
+    id[32..35].copy_from_slice(b"cor");
+    assert_eq!(
+        header(&id),
+        ["the column dictionaries differ from the spec's, first at the game id (the spec's is \"coq\")"]
     );
     assert_eq!(
         header(&good[..40]),

@@ -82,6 +82,70 @@ pub fn header(spec: &GameSpec, block: u32, records: u32) -> Vec<u8> {
     h
 }
 
+/// Where the dictionaries of the print file header `got` first differ from those `spec`
+/// writes (the column count, the game id, then each column's name, kind, value count and
+/// values, in the order [`header`] writes them), in words: `column s4's value 5 (the
+/// spec's is "RAT")`. `None` when they agree as far as `got` goes. The fixed fields
+/// before them are not compared ([`Header::differences`] names those).
+pub fn dictionary_difference(spec: &GameSpec, got: &[u8]) -> Option<String> {
+    let cols = &spec.game.layout().columns;
+    let text = |s: &str| {
+        let mut b = Vec::new();
+        put_str(&mut b, s);
+        b
+    };
+    let mut parts: Vec<(String, Vec<u8>)> = vec![
+        (
+            format!("the column count (the spec's is {})", cols.len()),
+            (cols.len() as u16).to_le_bytes().to_vec(),
+        ),
+        (
+            format!("the game id (the spec's is {:?})", spec.id),
+            text(&spec.id),
+        ),
+    ];
+    for c in cols {
+        let name = &c.name;
+        parts.push((format!("the name of column {name}"), text(name)));
+        let kind = match c.kind {
+            ColumnKind::Symbol => 0,
+            ColumnKind::Amount(_) => 1,
+            ColumnKind::Caption { .. } => 2,
+        };
+        parts.push((
+            format!("column {name}'s kind (the spec's is {kind})"),
+            vec![kind],
+        ));
+        parts.push((
+            format!(
+                "column {name}'s value count (the spec's is {})",
+                c.values.len()
+            ),
+            (c.values.len() as u16).to_le_bytes().to_vec(),
+        ));
+        for (i, v) in c.values.iter().enumerate() {
+            parts.push((
+                format!("column {name}'s value {} (the spec's is {v:?})", i + 1),
+                text(v),
+            ));
+        }
+    }
+    // The fixed fields take 28 bytes; the column count comes next.
+    let mut at = 28;
+    for (said, want) in parts {
+        // As far as `got` goes: a header cut short is said elsewhere.
+        let end = (at + want.len()).min(got.len());
+        if at >= end {
+            return None;
+        }
+        if got[at..end] != want[..end - at] {
+            return Some(said);
+        }
+        at += want.len();
+    }
+    None
+}
+
 /// Appends the record of `t` (with `ncols` face codes) to `out`.
 pub fn push_record(out: &mut Vec<u8>, t: &Ticket, ncols: usize) {
     let place = [t.ticket, t.pack, t.pack_position];

@@ -491,7 +491,12 @@ pub fn load(
                     head.len(),
                     want_head.len()
                 ),
-                (Ok(_), false) => "the column dictionaries differ from the spec's".into(),
+                (Ok(_), false) => match print_file::dictionary_difference(&spec, head) {
+                    Some(at) => {
+                        format!("the column dictionaries differ from the spec's, first at {at}")
+                    }
+                    None => "the column dictionaries differ from the spec's".into(),
+                },
                 (Err(e), false) => e,
             };
             return Err(file(

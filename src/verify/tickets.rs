@@ -1615,7 +1615,12 @@ fn print_file_of(
                 head.len(),
                 want_head.len()
             ),
-            _ => "the column dictionaries differ from the spec's".into(),
+            _ => match print_file::dictionary_difference(spec, &head) {
+                Some(at) => {
+                    format!("the column dictionaries differ from the spec's, first at {at}")
+                }
+                None => "the column dictionaries differ from the spec's".into(),
+            },
         };
         add(checks, CheckId::PrintHeader, None, detail);
         if header.record_size != rec || header.header_size != want_head.len() {
