@@ -25,6 +25,13 @@ fn verify_out(dir: &Path) -> (Option<i32>, String) {
     )
 }
 
+/// The header size and the record size of the print file `bin` (FORMAT.md: a u32 at byte
+/// 12, a u16 at byte 10).
+fn layout(bin: &[u8]) -> (usize, usize) {
+    let head = u32::from_le_bytes(bin[12..16].try_into().unwrap()) as usize;
+    (head, usize::from(u16::from_le_bytes([bin[10], bin[11]])))
+}
+
 /// Seals `dir` again after an edit: SHA256SUMS lists the files' new digests.
 fn reseal(dir: &Path) {
     use sha2::{Digest, Sha256};
@@ -1093,8 +1100,7 @@ fn a_face_that_cannot_be_judged_names_its_ticket_row_alone() {
     let b = block(t.path(), "b");
     let p = b.join("tickets.bin");
     let mut bin = std::fs::read(&p).unwrap();
-    let head = u32::from_le_bytes(bin[12..16].try_into().unwrap()) as usize;
-    let record = usize::from(u16::from_le_bytes([bin[10], bin[11]]));
+    let (head, record) = layout(&bin);
     // Ticket 17's fourth face code.
     bin[head + 16 * record + 38 + 3] = 0xff;
     std::fs::write(&p, bin).unwrap();
@@ -1142,8 +1148,7 @@ fn a_code_past_19_digits_or_copied_is_a_finding() {
     let b = block(t.path(), "b");
     let p = b.join("tickets.bin");
     let good = std::fs::read(&p).unwrap();
-    let head = u32::from_le_bytes(good[12..16].try_into().unwrap()) as usize;
-    let record = usize::from(u16::from_le_bytes([good[10], good[11]]));
+    let (head, record) = layout(&good);
     let code_at = |ticket: usize| head + (ticket - 1) * record + 30;
     let codes = |bin: &[u8]| {
         std::fs::write(&p, bin).unwrap();
@@ -1223,7 +1228,7 @@ fn a_print_file_of_no_record_passes_no_ticket_check() {
     let b = block(t.path(), "b");
     let p = b.join("tickets.bin");
     let bin = std::fs::read(&p).unwrap();
-    let head = u32::from_le_bytes(bin[12..16].try_into().unwrap()) as usize;
+    let (head, _) = layout(&bin);
     std::fs::write(&p, &bin[..head]).unwrap();
     reseal(&b);
     let (code, report) = verify_json(&b);
@@ -1308,7 +1313,7 @@ fn a_print_header_finding_names_the_field_or_the_cut() {
     let b = block(t.path(), "b");
     let p = b.join("tickets.bin");
     let good = std::fs::read(&p).unwrap();
-    let head = u32::from_le_bytes(good[12..16].try_into().unwrap()) as usize;
+    let (head, _) = layout(&good);
     let header = |bin: &[u8]| {
         std::fs::write(&p, bin).unwrap();
         reseal(&b);
