@@ -104,7 +104,7 @@ fn a_declared_count_never_sizes_an_allocation() {
         String::from_utf8_lossy(&o.stderr)
     );
     assert!(
-        out.contains("tickets.bin holds 3000 records, the block has 4294967295 tickets"),
+        out.contains("tickets.bin holds 3,000 records, the block has 4,294,967,295 tickets"),
         "{out}"
     );
     assert!(out.contains("NOT RUN replay"), "{out}");
@@ -1130,6 +1130,13 @@ fn a_face_that_cannot_be_judged_names_its_ticket_row_alone() {
         detail.ends_with(" (in claim order): the row of ticket 17, whose face cannot be judged (face_codes): its way and prize are not checked"),
         "{detail}"
     );
+    let ways = check("way_recognised");
+    assert_eq!(ways["findings"], 1, "{ways}");
+    assert_eq!(ways["examples"][0]["ticket"], 17);
+    assert_eq!(
+        ways["examples"][0]["detail"],
+        "the face cannot be judged (face_codes): it realises no way the rules can tell"
+    );
     let csv = check("csv_matches_print");
     assert_eq!(csv["findings"], 1, "{csv}");
     assert_eq!(csv["examples"][0]["ticket"], 17);
@@ -1263,7 +1270,7 @@ fn a_print_file_of_no_record_passes_no_ticket_check() {
     assert_eq!(totals["payout_ratio"], 0.0);
     let md = std::fs::read_to_string(audit.join("audit.md")).unwrap();
     assert!(
-        md.contains("Payout ratio (payout ÷ tickets × 2): none found (no ticket read), 421.57 % required over 3000 tickets."),
+        md.contains("Payout ratio (payout ÷ (tickets × 2)): none found (no ticket read), 421.57 % required over 3000 tickets."),
         "{md}"
     );
     assert!(!md.contains("NaN") && !md.contains("inf %"), "{md}");
@@ -1333,7 +1340,7 @@ fn a_print_header_finding_names_the_field_or_the_cut() {
     value[at + 2] = b'X';
     assert_eq!(
         header(&value),
-        ["the column dictionaries differ from the spec's, first at column s1's value 1 (the spec's is \"RAT\")"]
+        ["the column dictionaries differ from the spec's, first at column s1's code 0 (the spec's value is \"RAT\")"]
     );
     let mut id = good.clone();
     id[32..35].copy_from_slice(b"cor");

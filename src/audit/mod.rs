@@ -1104,7 +1104,7 @@ impl Audit {
                 };
                 d.push(Block::Para(format!(
                     "Lots: {} found, {} required. Payout: {} found, {} required. \
-                     Payout ratio (payout ÷ tickets × {}): {found}, {:.2} % required over {} tickets.",
+                     Payout ratio (payout ÷ (tickets × {})): {found}, {:.2} % required over {} tickets.",
                     t.lots,
                     t.lots_expected,
                     t.payout,

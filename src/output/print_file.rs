@@ -84,8 +84,8 @@ pub fn header(spec: &GameSpec, block: u32, records: u32) -> Vec<u8> {
 
 /// Where the dictionaries of the print file header `got` first differ from those `spec`
 /// writes (the column count, the game id, then each column's name, kind, value count and
-/// values, in the order [`header`] writes them), in words: `column s4's value 5 (the
-/// spec's is "RAT")`. `None` when they agree as far as `got` goes. The fixed fields
+/// values, in the order [`header`] writes them), in words: `column s4's code 5 (the
+/// spec's value is "RAT")`, the codes counted from 0 as a record holds them. `None` when they agree as far as `got` goes. The fixed fields
 /// before them are not compared ([`Header::differences`] names those).
 pub fn dictionary_difference(spec: &GameSpec, got: &[u8]) -> Option<String> {
     let cols = &spec.game.layout().columns;
@@ -125,7 +125,7 @@ pub fn dictionary_difference(spec: &GameSpec, got: &[u8]) -> Option<String> {
         ));
         for (i, v) in c.values.iter().enumerate() {
             parts.push((
-                format!("column {name}'s value {} (the spec's is {v:?})", i + 1),
+                format!("column {name}'s code {i} (the spec's value is {v:?})"),
                 text(v),
             ));
         }

@@ -682,6 +682,12 @@ impl Ctx<'_> {
             );
             let claim = validation_csv::claim(&ticket.serial, ticket.validation);
             acc.unjudged.push((claim, t));
+            add(
+                &mut acc.checks,
+                CheckId::WayRecognised,
+                Some(t),
+                "the face cannot be judged (face_codes): it realises no way the rules can tell",
+            );
             // The row cannot be rendered from such a face, so it is not held to one: a
             // finding, never a silent pass.
             if line.is_some() {
@@ -1874,8 +1880,9 @@ fn count_findings(total: &Acc, tickets: u64, checks: &mut Checks) {
             CheckId::RecordCount,
             None,
             format!(
-                "tickets.bin holds {} records, the block has {} tickets",
-                total.tickets, tickets
+                "tickets.bin holds {}, the block has {}",
+                super::counted(total.tickets, "record", "records"),
+                super::counted(tickets, "ticket", "tickets")
             ),
         );
     }
