@@ -781,7 +781,7 @@ fn a_forged_manifest_with_matching_digests_is_caught() {
         ("payout ratio 0.5, its payout and sales give", |m| {
             m["payout_ratio"] = 0.5.into()
         }),
-        ("tickets.bin: 5 records, expected 3000", |m| {
+        ("tickets.bin: 5 records, expected 3,000", |m| {
             m["files"][1]["records"] = 5.into()
         }),
         (
@@ -827,7 +827,7 @@ fn a_forged_manifest_with_matching_digests_is_caught() {
     let (result, details) = check_result(&r, "record_count");
     assert_eq!(result, "fail");
     assert!(
-        details.iter().any(|d| d.contains("then 7 byte(s) more")),
+        details.iter().any(|d| d.contains("then 7 bytes more")),
         "{details:?}"
     );
 }

@@ -166,8 +166,10 @@ fn check_manifest_sums(m: &Manifest, spec: &GameSpec, bad: &mut impl FnMut(Strin
         };
         if f.records != want {
             bad(format!(
-                "{}: {} records, expected {want}",
-                f.name, f.records
+                "{}: {} records, expected {}",
+                f.name,
+                crate::money::grouped(f.records),
+                crate::money::grouped(want)
             ));
         }
     }

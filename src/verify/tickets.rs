@@ -1856,7 +1856,7 @@ fn file_ends(
                         checks,
                         CheckId::RecordCount,
                         None,
-                        format!("tickets.bin is {n} bytes: its header and whole records of {rec} bytes, then {part} byte(s) more"),
+                        format!("tickets.bin is {} bytes: its header and whole records of {rec} bytes, then {} more", crate::money::grouped(n), super::counted(part, "byte", "bytes")),
                     );
                 }
                 run.hashes.push((name.into(), (n, h)));
