@@ -53,7 +53,6 @@ fn put_str(out: &mut Vec<u8>, s: &str) {
 
 /// The header of a print file of `records` tickets of `spec`'s block `block`.
 pub fn header(spec: &GameSpec, block: u32, records: u32) -> Vec<u8> {
-    let cols = &spec.game.layout().columns;
     let mut h = Vec::new();
     h.extend_from_slice(MAGIC);
     h.extend_from_slice(&VERSION.to_le_bytes());
@@ -63,38 +62,30 @@ pub fn header(spec: &GameSpec, block: u32, records: u32) -> Vec<u8> {
     h.extend_from_slice(&spec.emission.to_le_bytes());
     h.extend_from_slice(&block.to_le_bytes());
     h.extend_from_slice(&records.to_le_bytes());
-    h.extend_from_slice(&(cols.len() as u16).to_le_bytes());
-    put_str(&mut h, &spec.id);
-    for c in cols {
-        put_str(&mut h, &c.name);
-        h.push(match c.kind {
-            ColumnKind::Symbol => 0,
-            ColumnKind::Amount(_) => 1,
-            ColumnKind::Caption { .. } => 2,
-        });
-        h.extend_from_slice(&(c.values.len() as u16).to_le_bytes());
-        for v in &c.values {
-            put_str(&mut h, v);
-        }
+    debug_assert_eq!(h.len(), FIXED);
+    for (_, bytes) in dictionaries(spec) {
+        h.extend_from_slice(&bytes);
     }
     let len = h.len() as u32;
     h[12..16].copy_from_slice(&len.to_le_bytes());
     h
 }
 
-/// Where the dictionaries of the print file header `got` first differ from those `spec`
-/// writes (the column count, the game id, then each column's name, kind, value count and
-/// values, in the order [`header`] writes them), in words: `column s4's code 5 (the
-/// spec's value is "RAT")`, the codes counted from 0 as a record holds them. `None` when they agree as far as `got` goes. The fixed fields
-/// before them are not compared ([`Header::differences`] names those).
-pub fn dictionary_difference(spec: &GameSpec, got: &[u8]) -> Option<String> {
+/// Bytes of a header's fixed fields, before its dictionaries.
+const FIXED: usize = 28;
+
+/// The dictionaries of `spec`'s print file header, in the order they are written, each
+/// part with what it is in words: the column count, the game id, then each column's
+/// name, kind (0 symbol, 1 amount, 2 caption), value count and values (`column s4's code
+/// 5 (the spec's value is "RAT")`, codes counted from 0 as a record holds them).
+fn dictionaries(spec: &GameSpec) -> Vec<(String, Vec<u8>)> {
     let cols = &spec.game.layout().columns;
     let text = |s: &str| {
         let mut b = Vec::new();
         put_str(&mut b, s);
         b
     };
-    let mut parts: Vec<(String, Vec<u8>)> = vec![
+    let mut parts = vec![
         (
             format!("the column count (the spec's is {})", cols.len()),
             (cols.len() as u16).to_le_bytes().to_vec(),
@@ -130,10 +121,17 @@ pub fn dictionary_difference(spec: &GameSpec, got: &[u8]) -> Option<String> {
             ));
         }
     }
-    // The fixed fields take 28 bytes; the column count comes next.
-    let mut at = 28;
-    for (said, want) in parts {
-        // As far as `got` goes: a header cut short is said elsewhere.
+    parts
+}
+
+/// Where the dictionaries of the print file header `got` first differ from those `spec`
+/// writes, named as a part of the header: `the game id (the spec's is "coq")`, `column
+/// s4's code 5 (the spec's value is "RAT")`. `None` when they agree as far as `got` goes
+/// (a header cut short is said elsewhere). The fixed fields before them are not compared
+/// ([`Header::differences`] names those).
+pub fn dictionary_difference(spec: &GameSpec, got: &[u8]) -> Option<String> {
+    let mut at = FIXED;
+    for (said, want) in dictionaries(spec) {
         let end = (at + want.len()).min(got.len());
         if at >= end {
             return None;
