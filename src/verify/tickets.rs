@@ -955,10 +955,7 @@ fn explain(
 fn crlf(file: &str, count: u64) -> String {
     format!(
         "{file} has CRLF line ends ({} with \"\\r\\n\"; tirage writes \"\\n\"): the file was saved by a program that changes line ends (a spreadsheet, an editor, a transfer in text mode); use the file as delivered",
-        match count {
-            1 => "1 row ends".to_string(),
-            n => format!("{} rows end", crate::money::grouped(n)),
-        }
+        super::counted(count, "row ends", "rows end")
     )
 }
 
