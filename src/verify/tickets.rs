@@ -447,8 +447,9 @@ struct Acc {
     /// Wins per (tier index, feature the winning play area shows), for styles that name
     /// features (poker's combinations).
     features: BTreeMap<(usize, FeatureId), u64>,
-    /// Per losing feature: (play areas showing it, tickets showing it).
-    losing: BTreeMap<FeatureId, (u64, u64)>,
+    /// Per losing feature (index: its id): (play areas showing it, tickets showing it);
+    /// indexed, not a map, since nearly every losing ticket shows one.
+    losing: Vec<(u64, u64)>,
     /// Tickets a deck promises a feature on: (ticket, evaluated way, features shown).
     promised: Vec<(u32, Option<WayId>, Vec<FeatureId>)>,
     /// Printed fields against win / lose.
@@ -489,7 +490,7 @@ impl Acc {
             codes: Vec::new(),
             ways: Vec::new(),
             features: BTreeMap::new(),
-            losing: BTreeMap::new(),
+            losing: Vec::new(),
             promised: Vec::new(),
             extra_csv: (0, None),
             missing_csv: (0, None),
@@ -514,8 +515,10 @@ impl Acc {
         for (k, n) in later.features {
             *self.features.entry(k).or_default() += n;
         }
-        for (k, (a, t)) in later.losing {
-            let e = self.losing.entry(k).or_default();
+        if self.losing.len() < later.losing.len() {
+            self.losing.resize(later.losing.len(), (0, 0));
+        }
+        for (e, (a, t)) in self.losing.iter_mut().zip(later.losing) {
             e.0 += a;
             e.1 += t;
         }
@@ -790,7 +793,11 @@ impl Ctx<'_> {
             }
         }
         for (k, f) in ev.losing_features.iter().enumerate() {
-            let e = acc.losing.entry(f.id).or_default();
+            let at = usize::from(f.id.0);
+            if acc.losing.len() <= at {
+                acc.losing.resize(at + 1, (0, 0));
+            }
+            let e = &mut acc.losing[at];
             e.0 += 1;
             if !ev.losing_features[..k].iter().any(|g| g.id == f.id) {
                 e.1 += 1;
@@ -1517,7 +1524,12 @@ fn check_tickets(
     run.tickets = total.tickets;
     run.ways = std::mem::take(&mut total.ways);
     run.features = std::mem::take(&mut total.features);
-    run.losing = std::mem::take(&mut total.losing);
+    // The features no play area showed are left out, as though never counted.
+    run.losing = (0..)
+        .zip(std::mem::take(&mut total.losing))
+        .filter(|(_, (areas, _))| *areas > 0)
+        .map(|(id, e)| (FeatureId(id), e))
+        .collect();
     run.promised = total
         .promised
         .drain(..)
