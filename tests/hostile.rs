@@ -1093,7 +1093,8 @@ fn rows_added_or_removed_in_validation_csv_are_each_one_finding() {
 /// A face code out of its column is one finding of face_codes; its ticket's row of
 /// validation.csv, which cannot be held to an evaluation, is said to be that ticket's,
 /// and no other row is a finding; its row of tickets.csv, which cannot be rendered, is one
-/// finding of csv_matches_print, never a pass.
+/// finding of csv_matches_print, and its ambiguity and captions, which cannot be checked,
+/// one finding each: never a pass.
 #[test]
 fn a_face_that_cannot_be_judged_names_its_ticket_row_alone() {
     let t = tempfile::tempdir().unwrap();
@@ -1144,6 +1145,21 @@ fn a_face_that_cannot_be_judged_names_its_ticket_row_alone() {
         csv["examples"][0]["detail"],
         "the row of a ticket whose face cannot be judged (face_codes): not compared with its print record"
     );
+    for (id, detail) in [
+        (
+            "ambiguity",
+            "the face cannot be judged (face_codes): its ambiguity is not checked",
+        ),
+        (
+            "captions",
+            "the face cannot be judged (face_codes): its captions are not checked",
+        ),
+    ] {
+        let c = check(id);
+        assert_eq!(c["findings"], 1, "{c}");
+        assert_eq!(c["examples"][0]["ticket"], 17);
+        assert_eq!(c["examples"][0]["detail"], detail);
+    }
 }
 
 /// A validation code of 10^19 or more (which a 19-digit code cannot be, and which

@@ -683,24 +683,7 @@ impl Ctx<'_> {
                 Some(t),
                 out_of_range(cols, &ticket.face),
             );
-            let claim = validation_csv::claim(&ticket.serial, ticket.validation);
-            acc.unjudged.push((claim, t));
-            add(
-                &mut acc.checks,
-                CheckId::WayRecognised,
-                Some(t),
-                "the face cannot be judged (face_codes): it realises no way the rules can tell",
-            );
-            // The row cannot be rendered from such a face, so it is not held to one: a
-            // finding, never a silent pass.
-            if line.is_some() {
-                add(
-                    &mut acc.checks,
-                    CheckId::CsvMatchesPrint,
-                    Some(t),
-                    "the row of a ticket whose face cannot be judged (face_codes): not compared with its print record",
-                );
-            }
+            self.unjudged(t, line.is_some(), ticket, acc);
             return;
         }
         let judged = &mut w.judged;
@@ -724,6 +707,46 @@ impl Ctx<'_> {
             claim: validation_csv::claim(&ticket.serial, ticket.validation),
             way: ticket.way,
         });
+    }
+
+    /// Ticket `t`, whose face cannot be judged (a face code out of its column: a finding of
+    /// face_codes): its claim is kept apart, its validation row not held to a way; what the
+    /// judgement would check is a finding of way_recognised, ambiguity, captions (when the
+    /// spec has any) and, when its tickets.csv row was read (`row_read`), csv_matches_print.
+    fn unjudged(&self, t: u32, row_read: bool, ticket: &Ticket, acc: &mut Acc) {
+        let claim = validation_csv::claim(&ticket.serial, ticket.validation);
+        acc.unjudged.push((claim, t));
+        add(
+            &mut acc.checks,
+            CheckId::WayRecognised,
+            Some(t),
+            "the face cannot be judged (face_codes): it realises no way the rules can tell",
+        );
+        // Nor can its ambiguity and captions be checked: findings, never silent passes.
+        add(
+            &mut acc.checks,
+            CheckId::Ambiguity,
+            Some(t),
+            "the face cannot be judged (face_codes): its ambiguity is not checked",
+        );
+        if !self.captions.is_empty() {
+            add(
+                &mut acc.checks,
+                CheckId::Captions,
+                Some(t),
+                "the face cannot be judged (face_codes): its captions are not checked",
+            );
+        }
+        // The row cannot be rendered from such a face, so it is not held to one: a
+        // finding, never a silent pass.
+        if row_read {
+            add(
+                &mut acc.checks,
+                CheckId::CsvMatchesPrint,
+                Some(t),
+                "the row of a ticket whose face cannot be judged (face_codes): not compared with its print record",
+            );
+        }
     }
 
     /// Checks the place record `r` of ticket index `i` (0-based) gives: its ticket, pack and
