@@ -1906,3 +1906,58 @@ fn a_ticket_file_grown_past_its_block_is_read_no_further() {
         assert!(out.contains(&said), "{said}: {out}");
     }
 }
+
+/// A manifest that does not parse is a finding of `manifest`, and what only it states is
+/// checked against nothing: the block's kind and a deck's promises are `not run`, as are
+/// a deck's counts, never a pass, nor findings that take the deck for a production block.
+/// A production block's counts, which the spec gives, are still checked.
+#[test]
+fn an_unreadable_manifest_leaves_what_it_states_not_run() {
+    let t = tempfile::tempdir().unwrap();
+    let deck = t.path().join("deck");
+    tirage()
+        .arg("deck")
+        .arg(repo("tests/specs/coq_small.toml"))
+        .args(["--insecure-seed", "--seed", SEED, "-q", "--out"])
+        .arg(&deck)
+        .assert()
+        .success();
+    let production = block(t.path(), "b");
+    for (dir, kind) in [(&deck, "deck"), (&production, "production")] {
+        let p = dir.join("manifest.json");
+        let text = std::fs::read_to_string(&p).unwrap();
+        std::fs::write(&p, text.replacen("\"kind\"", "\"kindx\"", 1)).unwrap();
+        reseal(dir);
+        let (code, report) = verify_json(dir);
+        assert_eq!(code, 1, "{kind}");
+        let (result, details) = check_result(&report, "manifest");
+        assert_eq!(result, "fail", "{kind}");
+        assert!(details[0].starts_with("manifest.json does not parse: unknown field `kindx`"));
+        let counts = if kind == "deck" { "not run" } else { "pass" };
+        // A deck is held to no pack constraint, nor is a block of coq_small, which states none.
+        for (id, want) in [
+            ("kind", "not run"),
+            ("features", "not run"),
+            ("counts", counts),
+            ("pack_rules", "n/a"),
+            ("print_header", "pass"),
+            ("record_count", "pass"),
+            ("way_recognised", "pass"),
+        ] {
+            assert_eq!(check_result(&report, id).0, want, "{kind}: {id}");
+        }
+    }
+    // The audit report says why the deck's arrangement is not tested, not "0 tickets".
+    let rep = t.path().join("deck.audit");
+    tirage()
+        .args(["verify", "--unauthenticated", "-q", "--report"])
+        .arg(&rep)
+        .arg(&deck)
+        .assert()
+        .code(1);
+    let audit = std::fs::read_to_string(rep.join("audit.md")).unwrap();
+    assert!(
+        audit.contains("Not run: the count of each way the block must hold is not known (see `counts`): the arrangement cannot be tested."),
+        "{audit}"
+    );
+}

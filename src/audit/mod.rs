@@ -602,6 +602,13 @@ fn arrangement(
         .filter(|c| matches!(c.id.name(), "way_recognised" | "face_codes"))
         .map(|c| c.findings)
         .sum::<u64>();
+    if report.ways.is_empty() {
+        // A deck whose manifest cannot be read, or a ticket pass that did not run.
+        return Err(
+            "the count of each way the block must hold is not known (see `counts`): the arrangement cannot be tested"
+                .into(),
+        );
+    }
     let tickets = report.ways.iter().map(|w| w.expected).sum::<u64>();
     if tickets == 0 || ways.len() as u64 != tickets {
         return Err(format!(

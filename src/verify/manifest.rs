@@ -41,8 +41,10 @@ impl Procedure for BlockNumber {
         &[CheckId::Kind]
     }
 
+    /// Without a readable manifest, the kind is the print header's block number's: the
+    /// check is not run ([`super::tickets::pass`]).
     fn run(&self, block: &Block, found: &mut Found) {
-        if let Some((_, e, _)) = block.tallied() {
+        if let (Some((_, e, _)), Some(_)) = (block.tallied(), &block.manifest) {
             check_kind(e, &mut found.checks);
         }
     }

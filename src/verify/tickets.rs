@@ -69,28 +69,12 @@ pub(super) fn pass(block: &mut Block, found: &mut Found) -> Result<(), VerifyErr
                 block.progress,
             )
             .map_err(|error| VerifyError::Thread { error })?;
-            let run = &block.run;
-            let none_read = run.tickets == 0 && run.expect.as_ref().is_some_and(|e| e.tickets > 0);
-            if none_read {
-                // Not one record was read of a block that has tickets: no ticket was held
-                // to anything, so no check made ticket by ticket passes.
-                let not_run = &mut found.not_run;
-                not_run.extend(CheckId::ALL.into_iter().filter(|c| c.from_ticket_pass()));
-                not_run.push(CheckId::Leakage);
-            }
-            if run.expect.is_none() || run.counts.is_none() {
-                // The ticket pass did not run (unreadable files or print header): nothing
-                // was checked ticket by ticket, and the report must not say PASS for it,
-                // nor for the headers it did not reach.
-                let not_run = &mut found.not_run;
-                not_run.extend(CheckId::ALL.into_iter().filter(|c| c.from_ticket_pass()));
-                not_run.push(CheckId::CsvHeader);
-                for id in [CheckId::PrintHeader, CheckId::RecordCount] {
-                    if !checks.contains_key(&id) {
-                        not_run.push(id);
-                    }
-                }
-            }
+            not_run_after_pass(
+                &block.run,
+                block.manifest.is_some(),
+                checks,
+                &mut found.not_run,
+            );
             for (name, h) in std::mem::take(&mut block.run.hashes) {
                 block.actual.insert(name, h);
             }
@@ -123,6 +107,45 @@ pub(super) fn pass(block: &mut Block, found: &mut Found) -> Result<(), VerifyErr
         }
     }
     Ok(())
+}
+
+/// Notes in `not_run` the checks the ticket pass `run` could not make: every check made
+/// ticket by ticket when not one record was read or the pass did not run (and then the
+/// headers it did not reach, unless `checks` holds their findings); and, when the manifest
+/// was not read (`manifest_read` false), what only it states.
+fn not_run_after_pass(
+    run: &TicketRun,
+    manifest_read: bool,
+    checks: &Checks,
+    not_run: &mut Vec<CheckId>,
+) {
+    let none_read = run.tickets == 0 && run.expect.as_ref().is_some_and(|e| e.tickets > 0);
+    if none_read {
+        // Not one record was read of a block that has tickets: no ticket was held
+        // to anything, so no check made ticket by ticket passes.
+        not_run.extend(CheckId::ALL.into_iter().filter(|c| c.from_ticket_pass()));
+        not_run.push(CheckId::Leakage);
+    }
+    if run.expect.is_none() || run.counts.is_none() {
+        // The ticket pass did not run (unreadable files or print header): nothing
+        // was checked ticket by ticket, and the report must not say PASS for it,
+        // nor for the headers it did not reach.
+        not_run.extend(CheckId::ALL.into_iter().filter(|c| c.from_ticket_pass()));
+        not_run.push(CheckId::CsvHeader);
+        for id in [CheckId::PrintHeader, CheckId::RecordCount] {
+            if !checks.contains_key(&id) {
+                not_run.push(id);
+            }
+        }
+    }
+    if !manifest_read {
+        // The block's kind and a deck's composition and promises are what its
+        // manifest states: unread, they are checked against nothing.
+        not_run.extend([CheckId::Kind, CheckId::Features]);
+        if run.expect.as_ref().is_some_and(|e| e.counts.is_empty()) {
+            not_run.push(CheckId::Counts);
+        }
+    }
 }
 
 /// What the block must be: its kind, number, size and the count of every way.
@@ -167,11 +190,22 @@ impl Expect {
         }
     }
 
-    /// Without a readable manifest: a production block of the spec.
-    pub(super) fn production(spec: &GameSpec, block: u32) -> Expect {
+    /// Without a readable manifest, what the print header `header` says: a block numbered
+    /// 0 is a specimen deck, whose size, counts and promises only its manifest states, so
+    /// it is taken to hold the records the header counts, and its `counts` are empty (not
+    /// known); any other number is a production block of the spec.
+    pub(super) fn unstated(spec: &GameSpec, header: &print_file::Header) -> Expect {
+        if header.block == 0 {
+            return Expect {
+                kind: Kind::Specimen,
+                block: 0,
+                tickets: u64::from(header.records),
+                counts: Vec::new(),
+            };
+        }
         Expect {
             kind: Kind::Production,
-            block,
+            block: header.block,
             tickets: u64::from(spec.block_size),
             counts: spec.ways.iter().map(|w| u64::from(w.count)).collect(),
         }
@@ -1631,7 +1665,7 @@ fn print_file_of(
             return Err(expect);
         }
     };
-    let expect = expect.unwrap_or_else(|| Expect::production(spec, header.block));
+    let expect = expect.unwrap_or_else(|| Expect::unstated(spec, &header));
     let want_head = print_file::header(spec, expect.block, expect.tickets as u32);
     if header.header_size > 30 && header.header_size < (1 << 24) {
         let _ = bin.read(&mut head, header.header_size - 30);
