@@ -1915,13 +1915,7 @@ fn a_ticket_file_grown_past_its_block_is_read_no_further() {
 fn an_unreadable_manifest_leaves_what_it_states_not_run() {
     let t = tempfile::tempdir().unwrap();
     let deck = t.path().join("deck");
-    tirage()
-        .arg("deck")
-        .arg(repo("tests/specs/coq_small.toml"))
-        .args(["--insecure-seed", "--seed", SEED, "-q", "--out"])
-        .arg(&deck)
-        .assert()
-        .success();
+    common::deck(&repo("tests/specs/coq_small.toml"), &deck);
     let production = block(t.path(), "b");
     for (dir, kind) in [(&deck, "deck"), (&production, "production")] {
         let p = dir.join("manifest.json");
