@@ -142,9 +142,6 @@ fn not_run_after_pass(
         // The block's kind and a deck's composition and promises are what its
         // manifest states: unread, they are checked against nothing.
         not_run.extend([CheckId::Kind, CheckId::Features]);
-        if run.expect.as_ref().is_some_and(|e| e.counts.is_empty()) {
-            not_run.push(CheckId::Counts);
-        }
     }
 }
 
@@ -190,22 +187,14 @@ impl Expect {
         }
     }
 
-    /// Without a readable manifest, what the print header `header` says: a block numbered
-    /// 0 is a specimen deck, whose size, counts and promises only its manifest states, so
-    /// it is taken to hold the records the header counts, and its `counts` are empty (not
-    /// known); any other number is a production block of the spec.
-    pub(super) fn unstated(spec: &GameSpec, header: &print_file::Header) -> Expect {
-        if header.block == 0 {
-            return Expect {
-                kind: Kind::Specimen,
-                block: 0,
-                tickets: u64::from(header.records),
-                counts: Vec::new(),
-            };
-        }
+    /// Without a readable manifest: a production block of the spec, numbered as the print
+    /// header says. A deck's size, counts and promises are its manifest's alone, and its
+    /// kind too: a block is never taken for a deck on the word of one header field, which
+    /// would hold it to no lot table.
+    pub(super) fn production(spec: &GameSpec, block: u32) -> Expect {
         Expect {
             kind: Kind::Production,
-            block: header.block,
+            block,
             tickets: u64::from(spec.block_size),
             counts: spec.ways.iter().map(|w| u64::from(w.count)).collect(),
         }
@@ -1665,7 +1654,7 @@ fn print_file_of(
             return Err(expect);
         }
     };
-    let expect = expect.unwrap_or_else(|| Expect::unstated(spec, &header));
+    let expect = expect.unwrap_or_else(|| Expect::production(spec, header.block));
     let want_head = print_file::header(spec, expect.block, expect.tickets as u32);
     if header.header_size > 30 && header.header_size < (1 << 24) {
         let _ = bin.read(&mut head, header.header_size - 30);
