@@ -1939,3 +1939,23 @@ fn an_unreadable_manifest_leaves_what_it_states_not_run() {
     let (_, report) = verify_json(&deck);
     assert_eq!(check_result(&report, "counts").0, "fail");
 }
+
+/// When not one face can be judged, no ticket is known to win or lose: the leakage gate
+/// is not run, never a pass.
+#[test]
+fn no_face_judged_leaves_leakage_not_run() {
+    let t = tempfile::tempdir().unwrap();
+    let b = block(t.path(), "b");
+    let p = b.join("tickets.bin");
+    let mut bin = std::fs::read(&p).unwrap();
+    let (head, record) = layout(&bin);
+    for r in bin[head..].chunks_exact_mut(record) {
+        r[38] = 0xff;
+    }
+    std::fs::write(&p, bin).unwrap();
+    reseal(&b);
+    let (code, report) = verify_json(&b);
+    assert_eq!(code, 1);
+    assert_eq!(check_result(&report, "face_codes").1.len(), 10);
+    assert_eq!(check_result(&report, "leakage").0, "not run");
+}

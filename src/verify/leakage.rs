@@ -137,6 +137,11 @@ impl Tally {
         ]
     }
 
+    /// Tickets counted so far (winners and losers).
+    pub fn tickets(&self) -> u64 {
+        self.counts[0].iter().flatten().sum()
+    }
+
     /// Counts one ticket; `win` is true when its evaluated prize is not 0.
     pub fn add(&mut self, ticket: u32, pack: u32, position: u32, serial: &[u8], win: bool) {
         let v = self.values(ticket, pack, position, serial);
