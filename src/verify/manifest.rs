@@ -41,8 +41,9 @@ impl Procedure for BlockNumber {
         &[CheckId::Kind]
     }
 
-    /// Without a readable manifest, the kind is the print header's block number's: the
-    /// check is not run ([`super::tickets::pass`]).
+    /// Without a readable manifest the kind is not known (the block is held as a production
+    /// block of the number its print header gives): the check is not run
+    /// ([`super::tickets::pass`]).
     fn run(&self, block: &Block, found: &mut Found) {
         if let (Some((_, e, _)), Some(_)) = (block.tallied(), &block.manifest) {
             check_kind(e, &mut found.checks);

@@ -408,7 +408,7 @@ fn report(mut block: Block, found: Found) -> Verified {
     let (ways, pack_rules) = way_tallies(spec.as_ref(), &run);
     let files = file_digests(actual, listed, manifest.as_ref());
     let keyed = signature::signature_key(opts).is_some();
-    let waived = not_applicable(manifest.as_ref(), opts, pack_rules.as_ref());
+    let waived = not_applicable(manifest.as_ref(), opts, &pack_rules, !ways.is_empty());
     let results = check_results(checks, (&not_run, &waived), opts, spec.is_some(), keyed);
     let clean = results.iter().all(CheckResult::is_clean);
     let codes = std::mem::take(&mut run.codes);
@@ -425,7 +425,7 @@ fn report(mut block: Block, found: Found) -> Verified {
         checks: results,
         ways,
         payout: run.counts.as_ref().map(|_| Money(run.payout).to_string()),
-        pack_rules: pack_rules.unwrap_or_default().describe(),
+        pack_rules: pack_rules.describe(),
         features,
         losing_features,
         promised,
@@ -445,27 +445,26 @@ fn report(mut block: Block, found: Found) -> Verified {
     }
 }
 
-/// Every way's tally (the count the block must hold against the evaluated count), when
-/// they are known (a deck whose manifest cannot be read has no known counts), and the pack
-/// constraints in force, when the spec, what the block must be and the evaluated counts
-/// are all known; else none, and `None`.
-fn way_tallies(spec: Option<&GameSpec>, run: &TicketRun) -> (Vec<WayTally>, Option<PackRules>) {
-    let (Some(spec), Some(e), Some(counts)) = (spec, &run.expect, &run.counts) else {
-        return (Vec::new(), None);
-    };
-    let tallies = spec
-        .ways
-        .iter()
-        .zip(counts)
-        .zip(&e.counts)
-        .map(|((w, &found), &expected)| WayTally {
-            way: w.id.clone(),
-            amount: w.amount.to_string(),
-            expected,
-            found,
-        })
-        .collect();
-    (tallies, Some(tally::pack_rules(spec, e.kind)))
+/// Every way's tally (the count the block must hold against the evaluated count) and the
+/// pack constraints in force, when the spec, what the block must be and the evaluated
+/// counts are all known; else none.
+fn way_tallies(spec: Option<&GameSpec>, run: &TicketRun) -> (Vec<WayTally>, PackRules) {
+    match (spec, &run.expect, &run.counts) {
+        (Some(spec), Some(e), Some(counts)) => (
+            spec.ways
+                .iter()
+                .enumerate()
+                .map(|(i, w)| WayTally {
+                    way: w.id.clone(),
+                    amount: w.amount.to_string(),
+                    expected: e.counts[i],
+                    found: counts[i],
+                })
+                .collect(),
+            tally::pack_rules(spec, e.kind),
+        ),
+        _ => (Vec::new(), PackRules::default()),
+    }
 }
 
 /// The digest of every file of a block as read (`actual`: bytes and hex SHA-256 per name),
@@ -495,19 +494,19 @@ fn file_digests(
 /// The procedures that do not apply to a block: the ceremony when its manifest records no
 /// seed shares and no beacon and none was published to hold it to (`--commitments`,
 /// `--beacon`); the pack constraints when the block is held to none (`rules`: a spec that
-/// states none, or a specimen deck), once the counts were evaluated (`rules` is `None`
-/// until then).
+/// states none, or a specimen deck), once the counts were evaluated (`tallied`).
 fn not_applicable(
     manifest: Option<&Manifest>,
     opts: &Options,
-    rules: Option<&PackRules>,
+    rules: &PackRules,
+    tallied: bool,
 ) -> Vec<CheckId> {
     let mut out = Vec::new();
     let no_ceremony = manifest.is_some_and(|m| m.seed_shares.is_none() && m.seed_beacon.is_none());
     if no_ceremony && opts.commitments.is_none() && opts.beacon.is_none() {
         out.push(CheckId::Ceremony);
     }
-    if rules.is_some_and(|r| *r == PackRules::default()) {
+    if tallied && *rules == PackRules::default() {
         out.push(CheckId::PackRules);
     }
     out
