@@ -1959,3 +1959,28 @@ fn no_face_judged_leaves_leakage_not_run() {
     assert_eq!(check_result(&report, "face_codes").1.len(), 10);
     assert_eq!(check_result(&report, "leakage").0, "not run");
 }
+
+/// When the ticket pass cannot run (tickets.bin cut inside its header), the audit report
+/// says the arrangement is not tested because the ways were not tallied, not that the
+/// block has 0 tickets.
+#[test]
+fn an_untallied_block_says_why_its_arrangement_is_not_tested() {
+    let t = tempfile::tempdir().unwrap();
+    let b = block(t.path(), "b");
+    let p = b.join("tickets.bin");
+    let bin = std::fs::read(&p).unwrap();
+    std::fs::write(&p, &bin[..20]).unwrap();
+    reseal(&b);
+    let rep = t.path().join("b.audit");
+    tirage()
+        .args(["verify", "--unauthenticated", "-q", "--report"])
+        .arg(&rep)
+        .arg(&b)
+        .assert()
+        .code(1);
+    let audit = std::fs::read_to_string(rep.join("audit.md")).unwrap();
+    assert!(
+        audit.contains("Not run: the count of each way the block must hold is not known (see `counts`): the arrangement cannot be tested."),
+        "{audit}"
+    );
+}

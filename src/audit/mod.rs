@@ -603,7 +603,7 @@ fn arrangement(
         .map(|c| c.findings)
         .sum::<u64>();
     if report.ways.is_empty() {
-        // A deck whose manifest cannot be read, or a ticket pass that did not run.
+        // The ticket pass did not run (no tally of the ways).
         return Err(
             "the count of each way the block must hold is not known (see `counts`): the arrangement cannot be tested"
                 .into(),
