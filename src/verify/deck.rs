@@ -15,8 +15,12 @@ impl Procedure for Composition {
         &[CheckId::Features]
     }
 
+    /// Without a readable manifest, a deck's composition and promises are not known: the
+    /// check is not run.
     fn run(&self, block: &Block, found: &mut Found) {
-        if let Some((spec, _, _)) = block.tallied() {
+        if block.manifest.is_none() {
+            found.not_run.push(CheckId::Features);
+        } else if let Some((spec, _, _)) = block.tallied() {
             check_composition(block.manifest.as_ref(), spec, &block.run, &mut found.checks);
         }
     }

@@ -42,10 +42,11 @@ impl Procedure for BlockNumber {
     }
 
     /// Without a readable manifest the kind is not known (the block is held as a production
-    /// block of the number its print header gives): the check is not run
-    /// ([`super::tickets::pass`]).
+    /// block of the number its print header gives): the check is not run.
     fn run(&self, block: &Block, found: &mut Found) {
-        if let (Some((_, e, _)), Some(_)) = (block.tallied(), &block.manifest) {
+        if block.manifest.is_none() {
+            found.not_run.push(CheckId::Kind);
+        } else if let Some((_, e, _)) = block.tallied() {
             check_kind(e, &mut found.checks);
         }
     }

@@ -69,12 +69,7 @@ pub(super) fn pass(block: &mut Block, found: &mut Found) -> Result<(), VerifyErr
                 block.progress,
             )
             .map_err(|error| VerifyError::Thread { error })?;
-            not_run_after_pass(
-                &block.run,
-                block.manifest.is_some(),
-                checks,
-                &mut found.not_run,
-            );
+            not_run_after_pass(&block.run, checks, &mut found.not_run);
             for (name, h) in std::mem::take(&mut block.run.hashes) {
                 block.actual.insert(name, h);
             }
@@ -111,14 +106,8 @@ pub(super) fn pass(block: &mut Block, found: &mut Found) -> Result<(), VerifyErr
 
 /// Notes in `not_run` the checks the ticket pass `run` could not make: every check made
 /// ticket by ticket when not one record was read or the pass did not run (and then the
-/// headers it did not reach, unless `checks` holds their findings); and, when the manifest
-/// was not read (`manifest_read` false), what only it states.
-fn not_run_after_pass(
-    run: &TicketRun,
-    manifest_read: bool,
-    checks: &Checks,
-    not_run: &mut Vec<CheckId>,
-) {
+/// headers it did not reach, unless `checks` holds their findings).
+fn not_run_after_pass(run: &TicketRun, checks: &Checks, not_run: &mut Vec<CheckId>) {
     let none_read = run.tickets == 0 && run.expect.as_ref().is_some_and(|e| e.tickets > 0);
     if none_read {
         // Not one record was read of a block that has tickets: no ticket was held
@@ -137,11 +126,6 @@ fn not_run_after_pass(
                 not_run.push(id);
             }
         }
-    }
-    if !manifest_read {
-        // The block's kind and a deck's composition and promises are what its
-        // manifest states: unread, they are checked against nothing.
-        not_run.extend([CheckId::Kind, CheckId::Features]);
     }
 }
 
