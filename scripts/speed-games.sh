@@ -44,32 +44,7 @@ t=$(mktemp -d -t tirage-speed-games.XXXX); trap 'rm -rf "$t"' EXIT
 $BIN seed new --out "$t/seed" >/dev/null 2>&1 && $BIN seed new --out "$t/vk" >/dev/null 2>&1 ||
   { echo "speed-games: keys" >&2; exit 2; }
 
-# The spec on stdin, scaled by $1: the counts of [game], [published], [[tiers]] and
-# [[tiers.ways]] (an amount may carry two decimals: it is scaled in cents).
-scale() {
-  awk -v k="$1" '
-    function times(v,   i, d, c) {
-      gsub(/_/, "", v)
-      i = index(v, ".")
-      if (i == 0) return v * k
-      d = substr(v, i + 1); c = substr(v, 1, i - 1) * 100 + (length(d) == 1 ? d * 10 : d)
-      c *= k
-      return sprintf("%d.%02d", int(c / 100), c % 100)
-    }
-    /^[ \t]*\[/ { s = $0; sub(/#.*/, "", s); gsub(/[ \t]/, "", s) }
-    {
-      key = $0; sub(/^[ \t]*/, "", key); sub(/[ \t]*=.*/, "", key)
-      ok = (s == "[game]" && key == "block_size") ||
-           (s == "[published]" && (key == "lots" || key == "payout")) ||
-           (s == "[[tiers]]" && (key == "count" || key == "total")) ||
-           (s == "[[tiers.ways]]" && key == "count")
-      if (ok && match($0, /=[ \t]*[0-9][0-9_]*(\.[0-9]+)?/)) {
-        v = substr($0, RSTART, RLENGTH); sub(/^=[ \t]*/, "", v)
-        $0 = substr($0, 1, RSTART - 1) "= " times(v) substr($0, RSTART + RLENGTH)
-      }
-      print
-    }'
-}
+source "$(dirname "$0")/scale.sh"
 run() { /usr/bin/time -f "%e %M %U %S" -o "$t/tm" "$@" >/dev/null 2>"$t/err" || { echo FAILED; return; }; awk '{print $1, $2, $3 + $4}' "$t/tm"; }
 med() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f", a/b}'; }
