@@ -1160,6 +1160,13 @@ fn a_face_that_cannot_be_judged_names_its_ticket_row_alone() {
         assert_eq!(c["examples"][0]["ticket"], 17);
         assert_eq!(c["examples"][0]["detail"], detail);
     }
+    // The ticket is counted in no way, and counts says so before the way it leaves short.
+    let counts = check("counts");
+    assert_eq!(
+        counts["examples"][0]["detail"],
+        "1 ticket whose face cannot be judged (see face_codes) is counted in no way",
+        "{counts}"
+    );
 }
 
 /// A validation code of 10^19 or more (which a 19-digit code cannot be, and which
@@ -1958,6 +1965,36 @@ fn no_face_judged_leaves_leakage_not_run() {
     assert_eq!(code, 1);
     assert_eq!(check_result(&report, "face_codes").1.len(), 10);
     assert_eq!(check_result(&report, "leakage").0, "not run");
+    // validation.csv is intact: each of its rows is named as an unjudged ticket's, none as
+    // a row past those the tickets call for.
+    let (_, rows) = check_result(&report, "validation_file");
+    assert_eq!(rows.len(), 10, "{rows:?}");
+    for r in &rows {
+        assert!(
+            r.starts_with("row ")
+                && r.ends_with(
+                    ", whose face cannot be judged (face_codes): its way and prize are not checked"
+                ),
+            "{r}"
+        );
+    }
+    assert_eq!(
+        check_result(&report, "counts").1[0],
+        "3,000 tickets whose faces cannot be judged (see face_codes) are counted in no way"
+    );
+    // The audit report says why the arrangement is not tested, with the tickets at fault.
+    let rep = t.path().join("b.audit");
+    tirage()
+        .args(["verify", "--unauthenticated", "-q", "--report"])
+        .arg(&rep)
+        .arg(&b)
+        .assert()
+        .code(1);
+    let audit = std::fs::read_to_string(rep.join("audit.md")).unwrap();
+    assert!(
+        audit.contains("Not run: 3,000 tickets realise no way of the spec (see `way_recognised`): the arrangement cannot be tested."),
+        "{audit}"
+    );
 }
 
 /// When the ticket pass cannot run (tickets.bin cut inside its header), the audit report

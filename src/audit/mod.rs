@@ -23,6 +23,7 @@ pub mod emission;
 pub use crate::verify::leakage;
 pub mod randomness;
 
+use crate::money::grouped;
 use crate::output::manifest::{Game, Tool};
 use crate::spec::{GameSpec, WayId};
 use crate::verify::{CheckResult, ReplayFile, Report, SeedInput, Verified};
@@ -596,10 +597,11 @@ fn arrangement(
     let Some(spec) = spec else {
         return Err("the spec could not be read".into());
     };
+    // Each face that cannot be judged (`face_codes`) is also a `way_recognised` finding.
     let unrecognised = report
         .checks
         .iter()
-        .filter(|c| matches!(c.id.name(), "way_recognised" | "face_codes"))
+        .filter(|c| c.id.name() == "way_recognised")
         .map(|c| c.findings)
         .sum::<u64>();
     if report.ways.is_empty() {
@@ -609,17 +611,21 @@ fn arrangement(
                 .into(),
         );
     }
+    if unrecognised > 0 {
+        return Err(format!(
+            "{} (see `way_recognised`): the arrangement cannot be tested",
+            match unrecognised {
+                1 => "1 ticket realises no way of the spec".to_string(),
+                n => format!("{} tickets realise no way of the spec", grouped(n)),
+            }
+        ));
+    }
     let tickets = report.ways.iter().map(|w| w.expected).sum::<u64>();
     if tickets == 0 || ways.len() as u64 != tickets {
         return Err(format!(
             "{} print records read, the block has {} tickets: the arrangement cannot be tested",
-            ways.len(),
-            tickets
-        ));
-    }
-    if unrecognised > 0 {
-        return Err(format!(
-            "{unrecognised} tickets realise no way of the spec: the arrangement cannot be tested"
+            grouped(ways.len() as u64),
+            grouped(tickets)
         ));
     }
     // The laws the randomness tests expect are the allocation's under the constraints.

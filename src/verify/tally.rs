@@ -94,6 +94,22 @@ impl Procedure for Counts {
         let Some((spec, e, counts)) = block.tallied() else {
             return;
         };
+        let unjudged = block.run.unjudged;
+        if unjudged > 0 {
+            add(
+                &mut found.checks,
+                CheckId::Counts,
+                None,
+                match unjudged {
+                    1 => "1 ticket whose face cannot be judged (see face_codes) is counted in no way"
+                        .to_string(),
+                    n => format!(
+                        "{} tickets whose faces cannot be judged (see face_codes) are counted in no way",
+                        crate::money::grouped(n)
+                    ),
+                },
+            );
+        }
         for (i, w) in spec.ways.iter().enumerate() {
             if counts[i] != e.counts[i] {
                 add(
@@ -120,8 +136,8 @@ impl Procedure for Counts {
                 None,
                 format!(
                     "evaluated payout {} differs from the expected {}",
-                    Money(block.run.payout),
-                    Money(want)
+                    Money(block.run.payout).with_currency(&spec.currency),
+                    Money(want).with_currency(&spec.currency)
                 ),
             );
         }

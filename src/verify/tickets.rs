@@ -200,6 +200,9 @@ pub(super) struct TicketRun {
     /// Validation codes of every ticket, sorted.
     pub(super) codes: Vec<u64>,
     pub(super) tickets: u64,
+    /// The tickets whose face cannot be judged (a face code out of its column): counted in
+    /// no way.
+    pub(super) unjudged: u64,
     pub(super) counts: Option<Vec<u64>>,
     pub(super) payout: u64,
     pub(super) hashes: Vec<(String, (u64, String))>,
@@ -1316,7 +1319,11 @@ fn compare_file(
                     compare_rows(&got, start, &ends[from..to], k + from, wanted, writer)
                 })
                 .collect();
-            let (parts, used) = if parts.iter().all(|p| p.differences.count == 0) {
+            // Rows past those of the judged tickets are the unjudged tickets' rows, when
+            // some faces cannot be judged: merged, so that each is named as such.
+            let in_step =
+                |p: &RowsCompared| p.differences.count == 0 && (p.more == 0 || unjudged.is_empty());
+            let (parts, used) = if parts.iter().all(in_step) {
                 let total = starts.last().copied().unwrap_or(0);
                 (parts, ends.len().min(total.saturating_sub(passed)))
             } else {
@@ -1543,6 +1550,7 @@ fn check_tickets(
     let mut codes = std::mem::take(&mut total.codes);
     let validation = open_file(dir, VALIDATION, ids, &mut sealed, checks);
     let claims = (claims, std::mem::take(&mut total.unjudged));
+    run.unjudged = claims.1.len() as u64;
     let read = validation_and_codes(validation, spec, claims, text_limit, &mut codes, checks)?;
     if let Some(read) = read {
         run.hashes.push((VALIDATION.into(), read));
