@@ -1044,6 +1044,17 @@ struct RowsCompared {
     more: u64,
 }
 
+/// The index of each group's first row in file order (group after group), then the count
+/// of rows: `groups.len() + 1` numbers, what [`rows_from`] takes as its `starts`.
+fn group_starts(groups: &[Vec<validation_csv::Row>]) -> Vec<usize> {
+    let mut starts = Vec::with_capacity(groups.len() + 1);
+    starts.push(0);
+    for g in groups {
+        starts.push(starts.last().copied().unwrap_or(0) + g.len());
+    }
+    starts
+}
+
 /// The rows of `groups` (file order: group after group) from row `k` (0-based) on;
 /// `starts[g]` is the index of group `g`'s first row, `starts[groups.len()]` the count.
 fn rows_from<'a>(
@@ -1295,11 +1306,7 @@ fn compare_file(
         })?;
         claims.sort();
         let groups = claims.groups();
-        let mut starts = Vec::with_capacity(groups.len() + 1);
-        starts.push(0);
-        for g in groups {
-            starts.push(starts.last().copied().unwrap_or(0) + g.len());
-        }
+        let starts = group_starts(groups);
         for got in rx {
             let got = match got {
                 Ok(b) => b,
