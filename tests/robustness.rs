@@ -1134,6 +1134,23 @@ fn the_verdict_claims_only_what_was_checked() {
         replayed.contains("; replayed byte for byte from its seed; ticket files delivered in clear; validation codes under a key of their own"),
         "{replayed}"
     );
+    // A replay that ran and made another tickets.csv (its last byte changed here) is not
+    // "not replayed".
+    let csv = b.join("tickets.csv");
+    let mut text = std::fs::read(&csv).unwrap();
+    let last = text.len() - 2;
+    text[last] = b'x';
+    std::fs::write(&csv, &text).unwrap();
+    let differs = held(&[
+        "--seed-file",
+        seed.to_str().unwrap(),
+        "--validation-key",
+        key.to_str().unwrap(),
+    ]);
+    assert!(
+        differs.contains("; replayed from its seed: the files differ (see `replay`); ticket files delivered in clear; the manifest says validation codes under a key of their own"),
+        "{differs}"
+    );
     std::fs::remove_file(b.join("manifest.json")).unwrap();
     assert!(
         held(&[]).contains("; not replayed; no manifest read: nothing said of how the ticket files were delivered or of the validation key"),

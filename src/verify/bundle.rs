@@ -457,6 +457,7 @@ fn authenticated(
         reference_spec_text_differs: comparison
             .is_some_and(|c| !c.bytes_identical && c.same_meaning()),
         replayed: false,
+        replay_differs: false,
         ceremony: None,
         encrypted: held.iter().any(|f| f.ends_with(SEALED_SUFFIX)),
         validation_key_from_seed: m.is_some_and(|m| m.validation_key_from_seed),

@@ -377,6 +377,10 @@ fn authenticated(block: &Block, found: &Found, expect_kind: Option<Kind>) -> Aut
             .replay
             .as_ref()
             .is_some_and(|f| f.iter().all(|f| f.identical)),
+        replay_differs: found
+            .replay
+            .as_ref()
+            .is_some_and(|f| f.iter().any(|f| !f.identical)),
     }
 }
 

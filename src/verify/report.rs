@@ -448,6 +448,10 @@ pub struct Authenticated {
     pub reference_spec_text_differs: bool,
     /// True when the block was replayed from its seed and came out byte-identical.
     pub replayed: bool,
+    /// True when the block was replayed from its seed and a file came out different (the
+    /// findings of `replay` name it); absent from the JSON when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub replay_differs: bool,
     /// When the seed was made of shares: how many, and whether the manifest's commitments
     /// and beacon were held against the published ones, in words.
     pub ceremony: Option<String>,
@@ -518,6 +522,11 @@ impl Authenticated {
         let replay = match (self.replayed, &self.ceremony) {
             (true, Some(c)) => format!("replayed byte for byte from its seed; {c}"),
             (true, None) => "replayed byte for byte from its seed".to_string(),
+            (false, c) if self.replay_differs => {
+                let differs = "replayed from its seed: the files differ (see `replay`)";
+                c.as_ref()
+                    .map_or(differs.to_string(), |c| format!("{differs}; {c}"))
+            }
             (false, Some(c)) => format!("not replayed; {c}"),
             (false, None) => "not replayed".to_string(),
         };
