@@ -1995,11 +1995,16 @@ fn no_face_judged_leaves_leakage_not_run() {
         audit.contains("Not run: 3,000 tickets realise no way of the spec (see `way_recognised`): the arrangement cannot be tested."),
         "{audit}"
     );
+    // The print records were read: the leakage gate is not run for want of a judged face.
+    assert!(
+        audit.contains("Not run: no face could be judged, so no ticket is known to win or lose (see `face_codes` and `way_recognised`)."),
+        "{audit}"
+    );
 }
 
 /// When the ticket pass cannot run (tickets.bin cut inside its header), the audit report
-/// says the arrangement is not tested because the ways were not tallied, not that the
-/// block has 0 tickets.
+/// says no face was evaluated and which procedure stopped it, in the counts, the
+/// arrangement and the leakage gate: not that the block has 0 tickets of every tier.
 #[test]
 fn an_untallied_block_says_why_its_arrangement_is_not_tested() {
     let t = tempfile::tempdir().unwrap();
@@ -2016,8 +2021,22 @@ fn an_untallied_block_says_why_its_arrangement_is_not_tested() {
         .assert()
         .code(1);
     let audit = std::fs::read_to_string(rep.join("audit.md")).unwrap();
-    assert!(
-        audit.contains("Not run: the count of each way the block must hold is not known (see `counts`): the arrangement cannot be tested."),
-        "{audit}"
-    );
+    let why = "no face was evaluated (the tickets were not read once `print_header` failed: see section 1)";
+    for said in [
+        format!("Not established: {why}. The counts the block must hold, from only the block's own spec copy (no reference spec: --spec), are below; nothing was counted."),
+        "| 20000 | 1 | — | — | 20000 |".to_string(),
+        format!("Not run: {why}: the arrangement cannot be tested."),
+        format!("Not run: {why}."),
+    ] {
+        assert!(audit.contains(&said), "{said}\n{audit}");
+    }
+    assert!(!audit.contains("Every face was re-evaluated"), "{audit}");
+    // audit.json: every tier's found is null, not 0.
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(rep.join("audit.json")).unwrap()).unwrap();
+    let tiers = json["tiers"].as_array().unwrap();
+    assert_eq!(tiers.len(), 8);
+    assert!(tiers
+        .iter()
+        .all(|t| t["found"].is_null() && t["expected"].as_u64().unwrap() > 0));
 }

@@ -53,8 +53,9 @@ pub struct TierTally {
     pub item: Option<String>,
     /// Tickets the spec requires.
     pub expected: u64,
-    /// Tickets found by evaluating every face.
-    pub found: u64,
+    /// Tickets found by evaluating every face; `None` (null) when no face was evaluated
+    /// (the ticket pass did not run: see the procedures).
+    pub found: Option<u64>,
     /// Its ways (ids).
     pub ways: Vec<String>,
 }
@@ -532,7 +533,8 @@ fn counts_of(report: &Report, spec: &GameSpec) -> (Vec<TierTally>, Option<Totals
             amount: t.amount.to_string(),
             item: t.item.clone(),
             expected: t.ways.iter().map(|&w| expected(w as usize)).sum(),
-            found: t.ways.iter().map(|&w| found(w as usize)).sum(),
+            found: (!report.ways.is_empty())
+                .then(|| t.ways.iter().map(|&w| found(w as usize)).sum()),
             ways: t
                 .ways
                 .iter()
@@ -562,7 +564,7 @@ fn counts_of(report: &Report, spec: &GameSpec) -> (Vec<TierTally>, Option<Totals
     let totals = Totals {
         price: spec.price.to_string(),
         tickets: report.tickets,
-        lots: tiers.iter().map(|t| t.found).sum(),
+        lots: tiers.iter().filter_map(|t| t.found).sum(),
         lots_expected: tiers.iter().map(|t| t.expected).sum(),
         payout: report.payout.clone().unwrap_or_default(),
         payout_expected: crate::money::Money(payout_expected).to_string(),
@@ -606,10 +608,10 @@ fn arrangement(
         .sum::<u64>();
     if report.ways.is_empty() {
         // The ticket pass did not run (no tally of the ways).
-        return Err(
-            "the count of each way the block must hold is not known (see `counts`): the arrangement cannot be tested"
-                .into(),
-        );
+        return Err(format!(
+            "no face was evaluated{}: the arrangement cannot be tested",
+            why_no_face(report)
+        ));
     }
     if unrecognised > 0 {
         return Err(format!(
@@ -635,6 +637,22 @@ fn arrangement(
         spec.pack_rules.clone()
     };
     Ok(randomness::analyze(spec, &rules, ways))
+}
+
+/// Why no face was evaluated, when the ticket pass did not run, as a clause to follow "no
+/// face was evaluated": the first of the procedures that stop it (the spec, the print
+/// file's header, tickets.csv's header, the files' records) that failed, which section 1
+/// names with its findings; empty when none of them failed.
+fn why_no_face(report: &Report) -> String {
+    const STOPPING: [&str; 4] = ["spec", "print_header", "csv_header", "record_count"];
+    let failed = |c: &&CheckResult| c.result == "fail" && STOPPING.contains(&c.id.name());
+    match report.checks.iter().find(failed) {
+        Some(c) => format!(
+            " (the tickets were not read once `{}` failed: see section 1)",
+            c.id.name()
+        ),
+        None => String::new(),
+    }
 }
 
 /// The exceptions (p < 1 %) of the randomness tests and of the leakage measures, with the
@@ -1069,10 +1087,18 @@ impl Audit {
                 "Not established (the spec could not be read).".into(),
             ));
         } else {
-            d.push(Block::Para(format!(
-                "Every face was re-evaluated by the rules alone; the counts below are the evaluation's, held against {}.",
-                self.lot_table_held_against
-            )));
+            d.push(Block::Para(if r.ways.is_empty() {
+                format!(
+                    "Not established: no face was evaluated{}. The counts the block must hold, from {}, are below; nothing was counted.",
+                    why_no_face(r),
+                    self.lot_table_held_against
+                )
+            } else {
+                format!(
+                    "Every face was re-evaluated by the rules alone; the counts below are the evaluation's, held against {}.",
+                    self.lot_table_held_against
+                )
+            }));
             let rows = self
                 .tiers
                 .iter()
@@ -1083,11 +1109,11 @@ impl Audit {
                             None => t.amount.clone(),
                         },
                         t.expected.to_string(),
-                        t.found.to_string(),
-                        if t.expected == t.found {
-                            "yes".into()
-                        } else {
-                            "**no**".into()
+                        t.found.map_or("—".into(), |n| n.to_string()),
+                        match t.found {
+                            None => "—".into(),
+                            Some(n) if n == t.expected => "yes".into(),
+                            Some(_) => "**no**".into(),
                         },
                         t.ways.join(", "),
                     ]
@@ -1109,7 +1135,9 @@ impl Audit {
                     ]
                 })
                 .collect();
-            d.push(doc::table(&["way", ">amount", ">required", ">found"], rows));
+            if !r.ways.is_empty() {
+                d.push(doc::table(&["way", ">amount", ">required", ">found"], rows));
+            }
             if let Some(t) = &self.totals {
                 let found = match t.tickets {
                     0 => "none found (no ticket read)".to_string(),
@@ -1191,8 +1219,12 @@ impl Audit {
             "6. Leakage gate: printed fields against win / lose".into(),
         ));
         match &self.leakage {
+            None if self.report.ways.is_empty() => d.push(Block::Para(format!(
+                "Not run: no face was evaluated{}.",
+                why_no_face(&self.report)
+            ))),
             None => d.push(Block::Para(
-                "Not run (the print records could not be read).".into(),
+                "Not run: no face could be judged, so no ticket is known to win or lose (see `face_codes` and `way_recognised`).".into(),
             )),
             Some(l) => {
                 d.push(Block::Para(
