@@ -941,6 +941,30 @@ fn the_audit_names_its_parties_and_what_the_counts_were_held_against() {
     assert!(without.contains(
         "| lot table held against | only the block's own spec copy (no reference spec: --spec) |"
     ));
+    // A reference spec of another lot table: the counts are the block's own copy's, and
+    // the report says so rather than that they were held against the reference.
+    let tiny = repo("tests/specs/coq_tiny.toml");
+    let tiny_sha = sha(&std::fs::read(&tiny).unwrap());
+    let out = tirage()
+        .args(["verify", "--unauthenticated", "-q", "--report"])
+        .arg(t.path().join("other"))
+        .arg("--spec")
+        .arg(&tiny)
+        .arg(&b)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let other = std::fs::read_to_string(t.path().join("other/audit.md")).unwrap();
+    let said = format!("only the block's own spec copy, which differs from the reference spec given with --spec (SHA-256 `{tiny_sha}`) in ");
+    assert!(
+        other.contains(&format!("| lot table held against | {said}")),
+        "{other}"
+    );
+    assert!(other.contains(&format!("Held against: UNAUTHENTICATED: no signature checked; lot table: only the block's own spec copy, which differs from the reference spec (SHA-256 {tiny_sha}) (see `spec`);")), "{other}");
+    assert!(
+        !other.contains("held against the reference spec"),
+        "{other}"
+    );
     // -q: the verdict alone.
     assert_eq!(held.lines().count(), 2, "{held}");
     // A block of the test seed: clean as a test block, and said so.

@@ -733,6 +733,10 @@ impl Audit {
         let held_against = report.held_against_apart_from_build();
         let lot_table_held_against = match &report.authenticated.reference_spec {
             Some(h) => match &report.spec_comparison {
+                Some(c) if !c.same_meaning() => format!(
+                    "only the block's own spec copy, which differs from the reference spec given with --spec (SHA-256 `{h}`) in {} field(s) (see `spec`)",
+                    c.differences.len()
+                ),
                 Some(c) if !c.bytes_identical => format!(
                     "the reference spec given with --spec (SHA-256 `{h}`), field by field: {}",
                     c.summary()

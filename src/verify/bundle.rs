@@ -456,6 +456,7 @@ fn authenticated(
         reference_spec: opts.reference.map(|r| r.sha256.clone()),
         reference_spec_text_differs: comparison
             .is_some_and(|c| !c.bytes_identical && c.same_meaning()),
+        reference_spec_differs: comparison.is_some_and(|c| !c.same_meaning()),
         replayed: false,
         replay_differs: false,
         ceremony: None,

@@ -373,6 +373,10 @@ fn authenticated(block: &Block, found: &Found, expect_kind: Option<Kind>) -> Aut
             .spec_comparison
             .as_ref()
             .is_some_and(|c| !c.bytes_identical && c.same_meaning()),
+        reference_spec_differs: block
+            .spec_comparison
+            .as_ref()
+            .is_some_and(|c| !c.same_meaning()),
         replayed: found
             .replay
             .as_ref()

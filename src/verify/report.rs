@@ -446,6 +446,11 @@ pub struct Authenticated {
     /// True when the block's copy is not byte-identical to the reference spec but means
     /// the same, field by field (comments, spacing or order differ).
     pub reference_spec_text_differs: bool,
+    /// True when the block's copy differs from the reference spec in some field (the
+    /// findings of `spec` name them): the counts were then held against the block's own
+    /// copy, not the reference; absent from the JSON when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub reference_spec_differs: bool,
     /// True when the block was replayed from its seed and came out byte-identical.
     pub replayed: bool,
     /// True when the block was replayed from its seed and a file came out different (the
@@ -513,6 +518,9 @@ impl Authenticated {
             },
         };
         let spec = match &self.reference_spec {
+            Some(h) if self.reference_spec_differs => format!(
+                "lot table: only the block's own spec copy, which differs from the reference spec (SHA-256 {h}) (see `spec`)"
+            ),
             Some(h) if self.reference_spec_text_differs => format!(
                 "lot table held against the reference spec (SHA-256 {h}) field by field: the same game, though the block's spec.toml is not byte-identical to it"
             ),
