@@ -2449,6 +2449,6 @@ fn the_audit_pdf_says_na_warns_of_its_own_build_and_gives_lines_to_sign() {
     assert_eq!(a["same_build"], false);
     assert!(!pdf.contains("Not an independent verification"), "{pdf}");
     assert!(pdf.contains(
-        "another build verified the block than the one that generated it (the binary SHA-256 differ)"
+        "another build verified the block than the one the manifest says generated it (the binary SHA-256 differ)"
     ));
 }

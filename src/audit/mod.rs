@@ -1368,7 +1368,7 @@ impl Audit {
         match &self.generated_by {
             _ if self.same_build => "**not independent**: the same build generated and verified the block (the same binary SHA-256)".into(),
             Some(g) if known(&g.binary_sha256) && known(&self.verified_by.binary_sha256) => {
-                "another build verified the block than the one that generated it (the binary SHA-256 differ)".into()
+                "another build verified the block than the one the manifest says generated it (the binary SHA-256 differ)".into()
             }
             _ => "unknown: a build's binary SHA-256 is not recorded".into(),
         }
