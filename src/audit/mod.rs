@@ -1082,6 +1082,24 @@ impl Audit {
         }
     }
 
+    /// The first sentence of section 2: the counts are the evaluation's, held against the
+    /// lot table of [`Audit::lot_table_held_against`]; or, when no face was evaluated, that
+    /// nothing was counted, and why.
+    fn counts_intro(&self) -> String {
+        if self.report.ways.is_empty() {
+            format!(
+                "Not established: no face was evaluated{}. The counts the block must hold, from {}, are below; nothing was counted.",
+                why_no_face(&self.report),
+                self.lot_table_held_against
+            )
+        } else {
+            format!(
+                "Every face was re-evaluated by the rules alone; the counts below are the evaluation's, held against {}.",
+                self.lot_table_held_against
+            )
+        }
+    }
+
     /// Section 2: the counts per tier and per way against the lot table, lots and payout.
     fn section_counts(&self, d: &mut Vec<Block>) {
         let r = &self.report;
@@ -1091,18 +1109,7 @@ impl Audit {
                 "Not established (the spec could not be read).".into(),
             ));
         } else {
-            d.push(Block::Para(if r.ways.is_empty() {
-                format!(
-                    "Not established: no face was evaluated{}. The counts the block must hold, from {}, are below; nothing was counted.",
-                    why_no_face(r),
-                    self.lot_table_held_against
-                )
-            } else {
-                format!(
-                    "Every face was re-evaluated by the rules alone; the counts below are the evaluation's, held against {}.",
-                    self.lot_table_held_against
-                )
-            }));
+            d.push(Block::Para(self.counts_intro()));
             let rows = self
                 .tiers
                 .iter()

@@ -484,6 +484,37 @@ impl Authenticated {
             .map(|m| m.tool.binary_sha256.clone())
     }
 
+    /// What the lot table was held against, in words: the reference spec (`--spec`), the
+    /// block's own copy, or the block's own copy that differs from the reference.
+    fn lot_table_text(&self) -> String {
+        match &self.reference_spec {
+            Some(h) if self.reference_spec_differs => format!(
+                "lot table: only the block's own spec copy, which differs from the reference spec (SHA-256 {h}) (see `spec`)"
+            ),
+            Some(h) if self.reference_spec_text_differs => format!(
+                "lot table held against the reference spec (SHA-256 {h}) field by field: the same game, though the block's spec.toml is not byte-identical to it"
+            ),
+            Some(h) => format!("lot table held against the reference spec (SHA-256 {h})"),
+            None => "lot table: only the block's own spec copy (no --spec)".into(),
+        }
+    }
+
+    /// Whether the block was replayed from its seed, and how, in words, with the ceremony's
+    /// result when the seed was made of shares.
+    fn replay_text(&self) -> String {
+        match (self.replayed, &self.ceremony) {
+            (true, Some(c)) => format!("replayed byte for byte from its seed; {c}"),
+            (true, None) => "replayed byte for byte from its seed".to_string(),
+            (false, c) if self.replay_differs => {
+                let differs = "replayed from its seed: the files differ (see `replay`)";
+                c.as_ref()
+                    .map_or(differs.to_string(), |c| format!("{differs}; {c}"))
+            }
+            (false, Some(c)) => format!("not replayed; {c}"),
+            (false, None) => "not replayed".to_string(),
+        }
+    }
+
     /// One line: what was authenticated, and what was not.
     /// A block with no signature, checked against a key, is said not to be signed rather
     /// than that its signature does not hold.
@@ -517,27 +548,8 @@ impl Authenticated {
                 None => "UNAUTHENTICATED: no signature checked".into(),
             },
         };
-        let spec = match &self.reference_spec {
-            Some(h) if self.reference_spec_differs => format!(
-                "lot table: only the block's own spec copy, which differs from the reference spec (SHA-256 {h}) (see `spec`)"
-            ),
-            Some(h) if self.reference_spec_text_differs => format!(
-                "lot table held against the reference spec (SHA-256 {h}) field by field: the same game, though the block's spec.toml is not byte-identical to it"
-            ),
-            Some(h) => format!("lot table held against the reference spec (SHA-256 {h})"),
-            None => "lot table: only the block's own spec copy (no --spec)".into(),
-        };
-        let replay = match (self.replayed, &self.ceremony) {
-            (true, Some(c)) => format!("replayed byte for byte from its seed; {c}"),
-            (true, None) => "replayed byte for byte from its seed".to_string(),
-            (false, c) if self.replay_differs => {
-                let differs = "replayed from its seed: the files differ (see `replay`)";
-                c.as_ref()
-                    .map_or(differs.to_string(), |c| format!("{differs}; {c}"))
-            }
-            (false, Some(c)) => format!("not replayed; {c}"),
-            (false, None) => "not replayed".to_string(),
-        };
+        let spec = self.lot_table_text();
+        let replay = self.replay_text();
         let files = if self.encrypted {
             "ticket files delivered encrypted to their recipients"
         } else {
