@@ -98,8 +98,9 @@ fn verify_finds_a_pocket_pair_edited_onto_a_losing_zone() {
 }
 
 /// A face edited in both files so that it wins an amount no way of the spec gives: the CSV
-/// row and the validation row, which still say it loses, disagree with the evaluated face
-/// (`csv_matches_print` and `validation_file` fail, not only `way_recognised`).
+/// row, which still says it loses, disagrees with the evaluated face (`csv_matches_print`
+/// fails, not only `way_recognised`), and its validation row, which no way can be held to,
+/// is one finding of `validation_file` naming the ticket, not a row said to be wrong.
 #[test]
 fn rows_of_a_face_that_realises_no_way_are_findings() {
     let dir = tempfile::tempdir().unwrap();
@@ -136,6 +137,22 @@ fn rows_of_a_face_that_realises_no_way_are_findings() {
     assert!(
         text.contains(&format!(
             "prize: tickets.csv has \"0\", but the face wins {gain}, which no way of the spec gives"
+        )),
+        "{text}"
+    );
+    let ticket = fields
+        .iter()
+        .find_map(|f| f.strip_prefix("ticket="))
+        .unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.split_whitespace().nth(1) == Some("validation_file"))
+        .unwrap();
+    assert_eq!(lines[at + 1].trim(), "1 finding(s); first:", "{text}");
+    assert!(
+        lines[at + 2].trim().ends_with(&format!(
+            " (in claim order): the row of ticket {ticket}, whose face realises no way of the spec (way_recognised): its way and prize are not checked"
         )),
         "{text}"
     );

@@ -474,10 +474,23 @@ struct Acc {
     /// The validation row every print record of the task calls for (claim, evaluated
     /// way); [`ticket_pass`] gathers them into its [`validation_csv::Claims`].
     claims: Vec<validation_csv::Row>,
-    /// The claims of the tickets whose face cannot be judged (a face code out of its
-    /// column), with their ticket numbers: their validation rows' ways are not checked.
-    unjudged: Vec<(Claim, u32)>,
+    /// The claims of the tickets whose validation rows are not held to a way, with their
+    /// ticket numbers and why ([`Unheld`]).
+    unjudged: Vec<Unheld>,
 }
+
+/// Why a ticket's validation row is not held to a way and prize: its face cannot be judged
+/// (a face code out of its column: a finding of face_codes), or it is judged but realises
+/// no way of the spec (a finding of way_recognised).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Why {
+    FaceCodes,
+    NoWay,
+}
+
+/// A ticket whose validation row is not held to a way: its claim, its ticket number
+/// (1-based) and why.
+type Unheld = (Claim, u32, Why);
 
 fn bump(c: &mut (u64, Option<u64>), ticket: u64) {
     c.0 += 1;
@@ -713,10 +726,16 @@ impl Ctx<'_> {
         if let Some(line) = line {
             self.check_row(t, line, ticket, way.is_none(), w, acc);
         }
-        acc.claims.push(validation_csv::Row {
-            claim: validation_csv::claim(&ticket.serial, ticket.validation),
-            way: ticket.way,
-        });
+        let claim = validation_csv::claim(&ticket.serial, ticket.validation);
+        if way.is_some() {
+            acc.claims.push(validation_csv::Row {
+                claim,
+                way: ticket.way,
+            });
+        } else {
+            // Its row can be held to no way (way_recognised says why): named apart.
+            acc.unjudged.push((claim, t, Why::NoWay));
+        }
     }
 
     /// Ticket `t`, whose face cannot be judged (a face code out of its column: a finding of
@@ -725,7 +744,7 @@ impl Ctx<'_> {
     /// spec has any) and, when its tickets.csv row was read (`row_read`), csv_matches_print.
     fn unjudged(&self, t: u32, row_read: bool, ticket: &Ticket, acc: &mut Acc) {
         let claim = validation_csv::claim(&ticket.serial, ticket.validation);
-        acc.unjudged.push((claim, t));
+        acc.unjudged.push((claim, t, Why::FaceCodes));
         add(
             &mut acc.checks,
             CheckId::WayRecognised,
@@ -860,12 +879,6 @@ impl Ctx<'_> {
                     CheckId::WayRecognised,
                     Some(t),
                     format!("the face wins {prize}, which no way of the spec gives"),
-                );
-                add(
-                    &mut acc.checks,
-                    CheckId::ValidationFile,
-                    Some(t),
-                    format!("the face wins {prize}, which no way of the spec gives: no validation row can pay it"),
                 );
             }
         }
@@ -1112,12 +1125,12 @@ fn compare_rows<'a>(
 
 /// The rows the print records call for, for [`merge_rows`]: those from the next one
 /// wanted on; every one, in claim order (`groups`, by the claim's first byte), to tell a
-/// ticket's claim from no ticket's; and the claims and tickets of the faces that cannot
-/// be judged (`unjudged`, sorted).
+/// ticket's claim from no ticket's; and the tickets whose rows are held to no way
+/// (`unjudged`, sorted: see [`Unheld`]).
 struct Wanted<'a, I: Iterator<Item = &'a validation_csv::Row>> {
     rest: std::iter::Peekable<I>,
     groups: &'a [Vec<validation_csv::Row>],
-    unjudged: &'a [(Claim, u32)],
+    unjudged: &'a [Unheld],
 }
 
 impl<'a, I: Iterator<Item = &'a validation_csv::Row>> Wanted<'a, I> {
@@ -1235,15 +1248,16 @@ fn misplaced(
 /// The finding for row `k` (0-based, in claim order) of `validation.csv`, whose claim
 /// `claim` no ticket's judged face calls for: the row of a ticket of `unjudged` (sorted:
 /// the claims of the faces that cannot be judged, and their tickets), or no ticket's.
-fn no_tickets(claim: Claim, k: usize, unjudged: &[(Claim, u32)]) -> String {
-    let i = unjudged.partition_point(|(u, _)| *u < claim);
-    let of = unjudged
-        .get(i)
-        .filter(|(u, _)| *u == claim)
-        .map(|(_, t)| *t);
+fn no_tickets(claim: Claim, k: usize, unjudged: &[Unheld]) -> String {
+    let i = unjudged.partition_point(|(u, ..)| *u < claim);
+    let of = unjudged.get(i).filter(|(u, ..)| *u == claim);
     match of {
-        Some(t) => format!(
+        Some((_, t, Why::FaceCodes)) => format!(
             "row {} (in claim order): the row of ticket {t}, whose face cannot be judged (face_codes): its way and prize are not checked",
+            k + 1
+        ),
+        Some((_, t, Why::NoWay)) => format!(
+            "row {} (in claim order): the row of ticket {t}, whose face realises no way of the spec (way_recognised): its way and prize are not checked",
             k + 1
         ),
         None => format!(
@@ -1278,7 +1292,7 @@ struct FileCompared {
 /// are held to their own claims. Errors: the reading thread cannot start.
 fn compare_file(
     mut lines: Lines,
-    (claims, unjudged): (&mut validation_csv::Claims, &[(Claim, u32)]),
+    (claims, unjudged): (&mut validation_csv::Claims, &[Unheld]),
     writer: &validation_csv::RowWriter,
     found: &mut super::Findings,
 ) -> std::io::Result<FileCompared> {
@@ -1326,8 +1340,8 @@ fn compare_file(
                     compare_rows(&got, start, &ends[from..to], k + from, wanted, writer)
                 })
                 .collect();
-            // Rows past those of the judged tickets are the unjudged tickets' rows, when
-            // some faces cannot be judged: merged, so that each is named as such.
+            // Rows past those of the judged tickets are the rows held to no way, when some
+            // faces cannot be judged or realise no way: merged, so that each is named.
             let in_step =
                 |p: &RowsCompared| p.differences.count == 0 && (p.more == 0 || unjudged.is_empty());
             let (parts, used) = if parts.iter().all(in_step) {
@@ -1377,7 +1391,7 @@ fn compare_file(
 fn check_validation_file(
     file: Box<dyn Chunked>,
     spec: &GameSpec,
-    (mut claims, mut unjudged): (validation_csv::Claims, Vec<(Claim, u32)>),
+    (mut claims, mut unjudged): (validation_csv::Claims, Vec<Unheld>),
     limit: u64,
     checks: &mut Checks,
 ) -> std::io::Result<(u64, String)> {
@@ -1472,7 +1486,7 @@ fn check_validation_file(
 fn validation_and_codes(
     val: Option<crate::output::seal::Opened>,
     spec: &GameSpec,
-    claims: (validation_csv::Claims, Vec<(Claim, u32)>),
+    claims: (validation_csv::Claims, Vec<Unheld>),
     limit: u64,
     codes: &mut [u64],
     checks: &mut Checks,
@@ -1557,7 +1571,7 @@ fn check_tickets(
     let mut codes = std::mem::take(&mut total.codes);
     let validation = open_file(dir, VALIDATION, ids, &mut sealed, checks);
     let claims = (claims, std::mem::take(&mut total.unjudged));
-    run.unjudged = claims.1.len() as u64;
+    run.unjudged = claims.1.iter().filter(|u| u.2 == Why::FaceCodes).count() as u64;
     let read = validation_and_codes(validation, spec, claims, text_limit, &mut codes, checks)?;
     if let Some(read) = read {
         run.hashes.push((VALIDATION.into(), read));
