@@ -73,6 +73,29 @@ fn a_fifo_or_a_link_in_a_block_is_a_finding_not_a_hang() {
     );
 }
 
+/// A regular file SHA256SUMS lists that is none of a block's files is said to be not read,
+/// not that it cannot be read.
+#[test]
+fn a_listed_file_that_is_no_block_file_is_said_not_read() {
+    use sha2::{Digest, Sha256};
+    let t = tempfile::tempdir().unwrap();
+    let b = block(t.path(), "b");
+    std::fs::write(b.join("notes.txt"), "hello\n").unwrap();
+    let mut sums = std::fs::read_to_string(b.join("SHA256SUMS")).unwrap();
+    sums += &format!("{}  notes.txt\n", hex::encode(Sha256::digest(b"hello\n")));
+    std::fs::write(b.join("SHA256SUMS"), sums).unwrap();
+    let (code, report) = verify_json(&b);
+    assert_eq!(code, 1);
+    let (result, details) = check_result(&report, "sha256sums");
+    assert_eq!(result, "fail");
+    assert!(
+        details.contains(
+            &"notes.txt is listed but is none of a block's files, so it was not read".to_string()
+        ),
+        "{details:?}"
+    );
+}
+
 /// A manifest declaring 4294967295 tickets (resealed) is reported, with the memory of a
 /// small block: nothing is reserved for tickets the print file does not hold, and the
 /// replay does not run.

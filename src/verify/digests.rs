@@ -14,11 +14,12 @@ impl Procedure for Digests {
     }
 
     fn run(&self, block: &Block, found: &mut Found) {
-        // Why a file was not read: missing, or what it is instead (a FIFO, a link…).
+        // Why a file was not read: missing, what it is instead (a FIFO, a link…), or, a
+        // regular file, not one a block holds, which verify reads none of.
         let unread = |name: &str| match crate::output::open_regular(&block.dir.join(name)) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => "missing".to_string(),
             Err(e) => format!("cannot be read: {e}"),
-            Ok(_) => "cannot be read".to_string(),
+            Ok(_) => "is none of a block's files, so it was not read".to_string(),
         };
         // Digests: SHA256SUMS and the manifest against what was read.
         for (name, hash) in &block.listed {
