@@ -73,6 +73,35 @@ fn a_fifo_or_a_link_in_a_block_is_a_finding_not_a_hang() {
     );
 }
 
+/// A manifest whose game differs from spec.toml in two fields (resealed) names each field
+/// with both values.
+#[test]
+fn a_manifests_game_field_that_differs_is_named_with_both_values() {
+    let t = tempfile::tempdir().unwrap();
+    let b = block(t.path(), "b");
+    let path = b.join("manifest.json");
+    let mut m: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(m["game"]["reconstructed"], false);
+    m["game"]["reconstructed"] = true.into();
+    m["game"]["game_code"] = 999.into();
+    std::fs::write(&path, serde_json::to_vec_pretty(&m).unwrap()).unwrap();
+    reseal(&b);
+    let (code, report) = verify_json(&b);
+    assert_eq!(code, 1);
+    let (result, details) = check_result(&report, "manifest");
+    assert_eq!(result, "fail");
+    let code = tirage::spec::GameSpec::load(&repo("tests/specs/coq_small.toml"))
+        .unwrap()
+        .game_code;
+    assert_eq!(
+        details,
+        [
+            "game.reconstructed is true, where spec.toml gives false".to_string(),
+            format!("game.game_code is 999, where spec.toml gives {code}"),
+        ]
+    );
+}
+
 /// A regular file SHA256SUMS lists that is none of a block's files is said to be not read,
 /// not that it cannot be read.
 #[test]

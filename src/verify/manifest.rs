@@ -76,18 +76,39 @@ fn check_kind(e: &Expect, checks: &mut Checks) {
 fn check_manifest(m: &Manifest, spec: &GameSpec, checks: &mut Checks) {
     let mut bad = |what: String| add(checks, CheckId::Manifest, None, what);
     // What the manifest says of the game must be what the spec says.
+    // Each field that differs is named with both values, as JSON writes them.
     let g = &m.game;
-    let same_game = g.name == spec.name
-        && g.mechanic == spec.game.layout().name
-        && g.surfaces == crate::output::manifest::surfaces(spec)
-        && g.legal_reference == spec.legal_reference
-        && g.reconstructed == spec.reconstructed
-        && g.note == spec.note
-        && g.game_code == spec.game_code
-        && g.emission == spec.emission
-        && g.currency == spec.currency;
-    if !same_game {
-        bad("the game it describes (name, mechanic, surfaces and styles, legal reference, reconstructed, note, game code, emission or currency) differs from spec.toml".into());
+    let fields: [(&str, String, String); 9] = [
+        ("name", json(&g.name), json(&spec.name)),
+        (
+            "mechanic",
+            json(&g.mechanic),
+            json(&spec.game.layout().name),
+        ),
+        (
+            "surfaces",
+            json(&g.surfaces),
+            json(&crate::output::manifest::surfaces(spec)),
+        ),
+        (
+            "legal_reference",
+            json(&g.legal_reference),
+            json(&spec.legal_reference),
+        ),
+        (
+            "reconstructed",
+            json(&g.reconstructed),
+            json(&spec.reconstructed),
+        ),
+        ("note", json(&g.note), json(&spec.note)),
+        ("game_code", json(&g.game_code), json(&spec.game_code)),
+        ("emission", json(&g.emission), json(&spec.emission)),
+        ("currency", json(&g.currency), json(&spec.currency)),
+    ];
+    for (field, said, want) in fields.iter().filter(|(_, a, b)| a != b) {
+        bad(format!(
+            "game.{field} is {said}, where spec.toml gives {want}"
+        ));
     }
     if m.price != spec.price.to_string() {
         bad(format!("price {}, the spec says {}", m.price, spec.price));
@@ -395,4 +416,10 @@ mod tests {
         b.run.expect.as_mut().unwrap().block = 0;
         assert_eq!(findings(&run(&BlockNumber, &b), CheckId::Kind), 1);
     }
+}
+
+/// `v` as compact JSON: how the manifest writes its fields, to name a field's two values
+/// alike.
+fn json<T: serde::Serialize + ?Sized>(v: &T) -> String {
+    serde_json::to_string(v).unwrap_or_else(|e| format!("(not writable as JSON: {e})"))
 }
