@@ -72,11 +72,9 @@ fn check_kind(e: &Expect, checks: &mut Checks) {
     }
 }
 
-/// The manifest's description of the block against the spec.
-fn check_manifest(m: &Manifest, spec: &GameSpec, checks: &mut Checks) {
-    let mut bad = |what: String| add(checks, CheckId::Manifest, None, what);
-    // What the manifest says of the game must be what the spec says.
-    // Each field that differs is named with both values, as JSON writes them.
+/// The manifest's game against the spec's: each field that differs is a finding given to
+/// `bad`, named with both values as JSON writes them.
+fn check_game(m: &Manifest, spec: &GameSpec, bad: &mut impl FnMut(String)) {
     let g = &m.game;
     let fields: [(&str, String, String); 9] = [
         ("name", json(&g.name), json(&spec.name)),
@@ -110,6 +108,19 @@ fn check_manifest(m: &Manifest, spec: &GameSpec, checks: &mut Checks) {
             "game.{field} is {said}, where spec.toml gives {want}"
         ));
     }
+}
+
+/// `v` as compact JSON: how the manifest writes its fields, to name a field's two values
+/// alike.
+fn json<T: serde::Serialize + ?Sized>(v: &T) -> String {
+    serde_json::to_string(v).unwrap_or_else(|e| format!("(not writable as JSON: {e})"))
+}
+
+/// The manifest's description of the block against the spec.
+fn check_manifest(m: &Manifest, spec: &GameSpec, checks: &mut Checks) {
+    let mut bad = |what: String| add(checks, CheckId::Manifest, None, what);
+    // What the manifest says of the game must be what the spec says.
+    check_game(m, spec, &mut bad);
     if m.price != spec.price.to_string() {
         bad(format!("price {}, the spec says {}", m.price, spec.price));
     }
@@ -416,10 +427,4 @@ mod tests {
         b.run.expect.as_mut().unwrap().block = 0;
         assert_eq!(findings(&run(&BlockNumber, &b), CheckId::Kind), 1);
     }
-}
-
-/// `v` as compact JSON: how the manifest writes its fields, to name a field's two values
-/// alike.
-fn json<T: serde::Serialize + ?Sized>(v: &T) -> String {
-    serde_json::to_string(v).unwrap_or_else(|e| format!("(not writable as JSON: {e})"))
 }
