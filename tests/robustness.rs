@@ -1012,7 +1012,7 @@ fn record_at(b: &[u8], t: usize) -> (usize, usize) {
 }
 
 /// A replay that does not give the block names the first ticket that differs and what
-/// differs on it, not only the files' digests.
+/// differs on it, not only the files' digests, and how many differ in all.
 #[test]
 fn a_replay_names_the_first_ticket_that_differs() {
     let t = tempfile::tempdir().unwrap();
@@ -1041,7 +1041,7 @@ fn a_replay_names_the_first_ticket_that_differs() {
     std::fs::write(&p, &bin).unwrap();
     let out = replay(&b);
     assert!(
-        out.contains("ticket 5 (pack 1, position 5) is the first that is not the one the seed makes: its validation code is not the replay's"),
+        out.contains("ticket 5 (pack 1, position 5) is the first that is not the one the seed makes: its validation code is not the replay's\n"),
         "{out}"
     );
     // Tickets 7 and 8 swap faces: the first names ticket 7 and the cells that differ.
@@ -1067,6 +1067,11 @@ fn a_replay_names_the_first_ticket_that_differs() {
     );
     assert!(line.contains(" shows \""), "{line}");
     assert!(line.contains("\", the replay \""), "{line}");
+    // Ticket 8 differs too: the finding says how many differ in all, and which.
+    assert!(
+        line.ends_with("; 2 tickets in all are not the ones the seed makes (tickets 7, 8)"),
+        "{line}"
+    );
 }
 
 /// A validation code met twice in an emission names the tickets and blocks that share it.

@@ -295,7 +295,8 @@ fn provenance_of(manifest: Option<&Manifest>) -> Provenance {
 
 /// The first print record of `dir`'s tickets.bin that is not the one `plan` makes, in
 /// words: its ticket, pack and position, and each field that differs (serial,
-/// validation code, each face column with both values; the code itself is never shown).
+/// validation code, each face column with both values; the code itself is never shown);
+/// then, when more records differ, how many in all and the first [`LISTED`] tickets.
 /// `None` when the file cannot be read or no record differs.
 fn first_difference(plan: &BlockPlan, dir: &Path, spec: &GameSpec) -> Option<String> {
     let file = crate::store::regular::open_regular(&dir.join(BIN)).ok()?;
@@ -309,29 +310,46 @@ fn first_difference(plan: &BlockPlan, dir: &Path, spec: &GameSpec) -> Option<Str
     }
     let rec = print_file::record_size(spec);
     let cols = &spec.game.layout().columns;
-    let mut found: Option<String> = None;
+    let (mut first, mut ended) = (None, false);
+    // Every record that differs: how many, and the first tickets.
+    let (mut differ, mut listed) = (0u64, Vec::new());
     let mut buf = vec![0u8; rec];
     let mut compare = |bytes: &[u8]| {
         for want in bytes.chunks(rec) {
-            if found.is_some() {
+            if ended {
                 return;
             }
+            let ticket = || print_file::read_record(want, cols.len()).ticket;
             if file.read_exact(&mut buf).is_err() {
-                let w = print_file::read_record(want, cols.len());
-                found = Some(format!(
-                    "{BIN} ends before ticket {} of the replay",
-                    w.ticket
-                ));
+                ended = true;
+                first.get_or_insert_with(|| {
+                    format!("{BIN} ends before ticket {} of the replay", ticket())
+                });
             } else if buf != want {
-                found = Some(describe(&buf, want, cols));
+                differ += 1;
+                if listed.len() < LISTED {
+                    listed.push(ticket().to_string());
+                }
+                first.get_or_insert_with(|| describe(&buf, want, cols));
             }
         }
     };
     let quiet = |_| {};
     let plan = plan.clone().reporting(&quiet);
     generate::build(&plan, &mut Digests::with_records(&mut compare)).ok()?;
-    found
+    let first = first?;
+    Some(match differ {
+        0 | 1 => first,
+        n => format!(
+            "{first}; {n} tickets in all are not the ones the seed makes (tickets {}{})",
+            listed.join(", "),
+            if n > LISTED as u64 { ", …" } else { "" }
+        ),
+    })
 }
+
+/// The tickets a replay's finding lists of those that differ.
+const LISTED: usize = 10;
 
 /// Print record `got` of the block against `want`, the replay's, in words.
 fn describe(got: &[u8], want: &[u8], cols: &[crate::styles::Column]) -> String {
