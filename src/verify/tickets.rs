@@ -476,7 +476,7 @@ struct Acc {
     claims: Vec<validation_csv::Row>,
     /// The claims of the tickets whose validation rows are not held to a way, with their
     /// ticket numbers and why ([`Unheld`]).
-    unjudged: Vec<Unheld>,
+    unheld: Vec<Unheld>,
 }
 
 /// Why a ticket's validation row is not held to a way and prize: its face cannot be judged
@@ -519,7 +519,7 @@ impl Acc {
             missing_csv: (0, None),
             crlf_csv: (0, None),
             claims: Vec::new(),
-            unjudged: Vec::new(),
+            unheld: Vec::new(),
         }
     }
 
@@ -546,7 +546,7 @@ impl Acc {
             e.1 += t;
         }
         self.promised.extend(later.promised);
-        self.unjudged.extend(later.unjudged);
+        self.unheld.extend(later.unheld);
         self.leakage.merge(&later.leakage);
         join(&mut self.extra_csv, later.extra_csv);
         join(&mut self.missing_csv, later.missing_csv);
@@ -734,7 +734,7 @@ impl Ctx<'_> {
             });
         } else {
             // Its row can be held to no way (way_recognised says why): named apart.
-            acc.unjudged.push((claim, t, Why::NoWay));
+            acc.unheld.push((claim, t, Why::NoWay));
         }
     }
 
@@ -744,7 +744,7 @@ impl Ctx<'_> {
     /// spec has any) and, when its tickets.csv row was read (`row_read`), csv_matches_print.
     fn unjudged(&self, t: u32, row_read: bool, ticket: &Ticket, acc: &mut Acc) {
         let claim = validation_csv::claim(&ticket.serial, ticket.validation);
-        acc.unjudged.push((claim, t, Why::FaceCodes));
+        acc.unheld.push((claim, t, Why::FaceCodes));
         add(
             &mut acc.checks,
             CheckId::WayRecognised,
@@ -1126,11 +1126,11 @@ fn compare_rows<'a>(
 /// The rows the print records call for, for [`merge_rows`]: those from the next one
 /// wanted on; every one, in claim order (`groups`, by the claim's first byte), to tell a
 /// ticket's claim from no ticket's; and the tickets whose rows are held to no way
-/// (`unjudged`, sorted: see [`Unheld`]).
+/// (`unheld`, sorted: see [`Unheld`]).
 struct Wanted<'a, I: Iterator<Item = &'a validation_csv::Row>> {
     rest: std::iter::Peekable<I>,
     groups: &'a [Vec<validation_csv::Row>],
-    unjudged: &'a [Unheld],
+    unheld: &'a [Unheld],
 }
 
 impl<'a, I: Iterator<Item = &'a validation_csv::Row>> Wanted<'a, I> {
@@ -1175,7 +1175,7 @@ fn merge_rows<'a>(
         }
         if let Some(c) = claim.filter(|c| !wanted.has(c)) {
             out.differences
-                .add_with(None, || no_tickets(c, k + j, wanted.unjudged));
+                .add_with(None, || no_tickets(c, k + j, wanted.unheld));
             continue;
         }
         last = claim.or(last);
@@ -1246,11 +1246,11 @@ fn misplaced(
 }
 
 /// The finding for row `k` (0-based, in claim order) of `validation.csv`, whose claim
-/// `claim` no ticket's judged face calls for: the row of a ticket of `unjudged` (sorted:
-/// the claims of the faces that cannot be judged, and their tickets), or no ticket's.
-fn no_tickets(claim: Claim, k: usize, unjudged: &[Unheld]) -> String {
-    let i = unjudged.partition_point(|(u, ..)| *u < claim);
-    let of = unjudged.get(i).filter(|(u, ..)| *u == claim);
+/// `claim` no ticket's judged face calls for: the row of a ticket of `unheld` (sorted: the
+/// tickets whose rows are held to no way, [`Unheld`]), or no ticket's.
+fn no_tickets(claim: Claim, k: usize, unheld: &[Unheld]) -> String {
+    let i = unheld.partition_point(|(u, ..)| *u < claim);
+    let of = unheld.get(i).filter(|(u, ..)| *u == claim);
     match of {
         Some((_, t, Why::FaceCodes)) => format!(
             "row {} (in claim order): the row of ticket {t}, whose face cannot be judged (face_codes): its way and prize are not checked",
@@ -1292,7 +1292,7 @@ struct FileCompared {
 /// are held to their own claims. Errors: the reading thread cannot start.
 fn compare_file(
     mut lines: Lines,
-    (claims, unjudged): (&mut validation_csv::Claims, &[Unheld]),
+    (claims, unheld): (&mut validation_csv::Claims, &[Unheld]),
     writer: &validation_csv::RowWriter,
     found: &mut super::Findings,
 ) -> std::io::Result<FileCompared> {
@@ -1343,7 +1343,7 @@ fn compare_file(
             // Rows past those of the judged tickets are the rows held to no way, when some
             // faces cannot be judged or realise no way: merged, so that each is named.
             let in_step =
-                |p: &RowsCompared| p.differences.count == 0 && (p.more == 0 || unjudged.is_empty());
+                |p: &RowsCompared| p.differences.count == 0 && (p.more == 0 || unheld.is_empty());
             let (parts, used) = if parts.iter().all(in_step) {
                 let total = starts.last().copied().unwrap_or(0);
                 (parts, ends.len().min(total.saturating_sub(passed)))
@@ -1351,7 +1351,7 @@ fn compare_file(
                 let wanted = Wanted {
                     rest: rows_from(groups, &starts, passed).peekable(),
                     groups,
-                    unjudged,
+                    unheld,
                 };
                 let (p, used) = merge_rows(&got, 0, &ends, k, wanted, writer);
                 (vec![p], used)
@@ -1391,7 +1391,7 @@ fn compare_file(
 fn check_validation_file(
     file: Box<dyn Chunked>,
     spec: &GameSpec,
-    (mut claims, mut unjudged): (validation_csv::Claims, Vec<Unheld>),
+    (mut claims, mut unheld): (validation_csv::Claims, Vec<Unheld>),
     limit: u64,
     checks: &mut Checks,
 ) -> std::io::Result<(u64, String)> {
@@ -1414,7 +1414,7 @@ fn check_validation_file(
         );
     }
     let writer = validation_csv::RowWriter::new(spec);
-    unjudged.sort_unstable();
+    unheld.sort_unstable();
     let FileCompared {
         src,
         unterminated,
@@ -1423,7 +1423,7 @@ fn check_validation_file(
         passed,
         crlf: crlf_rows,
         more,
-    } = compare_file(lines, (&mut claims, &unjudged), &writer, &mut found)?;
+    } = compare_file(lines, (&mut claims, &unheld), &writer, &mut found)?;
     if crlf_rows > 0 {
         found.add(None, crlf(VALIDATION, crlf_rows));
     }
@@ -1456,7 +1456,7 @@ fn check_validation_file(
         found.add(None, format!("{VALIDATION} goes on past what the block holds: only the first {n} bytes were read"));
     }
     // One row per record of tickets.bin, whose faces are judged or not.
-    let records = (n_claims + unjudged.len()) as u64;
+    let records = (n_claims + unheld.len()) as u64;
     if rows != records && !truncated {
         add(
             checks,
@@ -1570,7 +1570,7 @@ fn check_tickets(
     count_findings(&total, expect.tickets, checks);
     let mut codes = std::mem::take(&mut total.codes);
     let validation = open_file(dir, VALIDATION, ids, &mut sealed, checks);
-    let claims = (claims, std::mem::take(&mut total.unjudged));
+    let claims = (claims, std::mem::take(&mut total.unheld));
     run.unjudged = claims.1.iter().filter(|u| u.2 == Why::FaceCodes).count() as u64;
     let read = validation_and_codes(validation, spec, claims, text_limit, &mut codes, checks)?;
     if let Some(read) = read {
