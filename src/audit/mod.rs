@@ -26,7 +26,7 @@ pub mod randomness;
 use crate::money::grouped;
 use crate::output::manifest::{Game, Tool};
 use crate::spec::{GameSpec, WayId};
-use crate::verify::{CheckResult, ReplayFile, Report, SeedInput, Verified};
+use crate::verify::{CheckId, CheckResult, ReplayFile, Report, SeedInput, Verified};
 use doc::Block;
 use randomness::Evidence;
 use serde::Serialize;
@@ -644,8 +644,13 @@ fn arrangement(
 /// file's header, tickets.csv's header, the files' records) that failed, which section 1
 /// names with its findings; empty when none of them failed.
 fn why_no_face(report: &Report) -> String {
-    const STOPPING: [&str; 4] = ["spec", "print_header", "csv_header", "record_count"];
-    let failed = |c: &&CheckResult| c.result == "fail" && STOPPING.contains(&c.id.name());
+    let stopping = |id| {
+        matches!(
+            id,
+            CheckId::Spec | CheckId::PrintHeader | CheckId::CsvHeader | CheckId::RecordCount
+        )
+    };
+    let failed = |c: &&CheckResult| c.result == "fail" && stopping(c.id);
     match report.checks.iter().find(failed) {
         Some(c) => format!(
             " (the tickets were not read once `{}` failed: see section 1)",
