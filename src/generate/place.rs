@@ -319,16 +319,27 @@ pub struct Placed {
     parent: PathBuf,
 }
 
-/// An older output that was replaced but could not be removed: left at `path` beside the
-/// new one, with the replacement's journal; the next run to that destination removes it,
-/// or remove it by hand.
+/// A piece of a finished replacement that could not be removed: the older output, the
+/// older seed file (both under hidden names beside the new output, which the next run to
+/// that destination removes) or the replacement's journal.
 #[derive(Debug, thiserror::Error)]
-#[error("the output replaced could not be removed and is left at {}: {error}; the next run to this destination removes it", path.display())]
+#[error("{what} could not be removed and is left at {}: {error}; {}", path.display(), if *what == LeftOver::JOURNAL { "remove it by hand: until then verify, claim, package and render refuse the output" } else { "the next run to this destination removes it" })]
 pub struct LeftOver {
+    /// What it is: [`LeftOver::OUTPUT`], [`LeftOver::SEED`] or [`LeftOver::JOURNAL`].
+    pub what: &'static str,
     /// Where it is.
     pub path: PathBuf,
     /// Why it could not be removed.
     pub error: std::io::Error,
+}
+
+impl LeftOver {
+    /// The older output replaced.
+    pub const OUTPUT: &'static str = "the output replaced";
+    /// The older seed file replaced.
+    pub const SEED: &'static str = "the seed file replaced";
+    /// The journal of the replacement.
+    pub const JOURNAL: &'static str = "the journal of the replacement";
 }
 
 /// The text of the journal at `jpath` (`None`: not a regular file of UTF-8 text of at most
@@ -553,12 +564,16 @@ impl Pieces {
         durable::exchange(&self.staged, &self.out)
     }
 
+    /// True when `dir` is the new output's directory (its inode), whole or not.
+    fn is_new_dir(&self, dir: &Path) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir() && m.ino() == self.ino)
+    }
+
     /// True when directory `dir` holds the new output whole: the new output's directory
     /// (its inode) with its sealed file's digest.
     fn is_new(&self, dir: &Path, sealed_name: &str) -> bool {
-        use std::os::unix::fs::MetadataExt;
-        std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir() && m.ino() == self.ino)
-            && digest(&dir.join(sealed_name)).is_some_and(|d| d == self.sealed)
+        self.is_new_dir(dir) && digest(&dir.join(sealed_name)).is_some_and(|d| d == self.sealed)
     }
 
     /// True when the seed file holds the new seed (or no new seed goes there).
@@ -623,9 +638,11 @@ impl Pieces {
 
     /// Everything put back as it was before the replacement: the older output at the
     /// destination (the new one back at its staged name), the older seed file beside it
-    /// (the new one back at its staged name).
-    fn back(&self, sealed_name: &str) -> Result<(), PlaceError> {
-        if there(&self.out) && self.is_new(&self.out, sealed_name) {
+    /// (the new one back at its staged name). The new output is told by its directory
+    /// alone, whole or not: a new output that is not whole never stays beside the older
+    /// seed file.
+    fn back(&self) -> Result<(), PlaceError> {
+        if there(&self.out) && self.is_new_dir(&self.out) {
             if there(&self.staged) {
                 // Exchanged: the older output is at the staged name.
                 self.swap().map_err(io(&self.out))?;
@@ -671,6 +688,7 @@ impl Pieces {
                 };
                 if let Err(error) = r {
                     first.get_or_insert(LeftOver {
+                        what: LeftOver::OUTPUT,
                         path: p.clone(),
                         error,
                     });
@@ -683,6 +701,7 @@ impl Pieces {
                 .and_then(|_| std::fs::remove_file(a));
             if let Err(error) = r {
                 first.get_or_insert(LeftOver {
+                    what: LeftOver::SEED,
                     path: a.clone(),
                     error,
                 });
@@ -847,7 +866,7 @@ impl Staged {
         let steps = pieces.forward(sealed);
         if let Err(e) = steps {
             // Put back as it was: then the journal goes and the staged output with it.
-            if pieces.back(sealed).is_ok() && std::fs::remove_file(&jpath).is_ok() {
+            if pieces.back().is_ok() && std::fs::remove_file(&jpath).is_ok() {
                 let _ = durable::sync_dir(&parent);
             } else {
                 // The journal stays, and what it names: the next run recovers.
@@ -867,15 +886,21 @@ impl Staged {
 }
 
 impl Placed {
-    /// Removes the older output and seed file, then the journal. `Err`: the older output
-    /// (or seed file) could not be removed and is left where it was moved, with the
-    /// journal, for the next run to remove (the new output is in place all the same).
+    /// Removes the older output and seed file, then the journal, which goes whatever was
+    /// left: the new output and its seed file are in place, and what is left lies under
+    /// hidden names that the next run to this destination removes as leftovers (a journal
+    /// left would make every command refuse the new output). `Err`: the first piece that
+    /// could not be removed ([`LeftOver`]; the new output is in place all the same).
     pub fn finish(self) -> Result<(), LeftOver> {
-        Pieces::of(&self.journal, &self.parent).remove_old()?;
+        let left = Pieces::of(&self.journal, &self.parent).remove_old();
         let jpath = crate::store::lock::journal_path(&self.out);
-        std::fs::remove_file(&jpath).map_err(|error| LeftOver { path: jpath, error })?;
+        let journal = std::fs::remove_file(&jpath).map_err(|error| LeftOver {
+            what: LeftOver::JOURNAL,
+            path: jpath,
+            error,
+        });
         let _ = durable::sync_dir(&self.parent);
-        Ok(())
+        journal.and(left)
     }
 }
 
@@ -1117,12 +1142,11 @@ pub fn recover(out: &Path) -> Result<Option<Recovered>, PlaceError> {
     let finished = seed_whole && output_whole;
     if finished {
         p.forward(&j.sealed)?;
-        p.remove_old().map_err(|l| PlaceError::Io {
-            path: l.path,
-            error: l.error,
-        })?;
+        // What cannot be removed lies under hidden names: the caller's removal of the
+        // leftovers tries again, and warns of what stays.
+        let _ = p.remove_old();
     } else {
-        p.back(&j.sealed)?;
+        p.back()?;
     }
     std::fs::remove_file(&jpath).map_err(io(&jpath))?;
     durable::sync_dir(&parent).map_err(io(&parent))?;
@@ -1292,5 +1316,69 @@ mod tests {
             std::fs::read_to_string(d.path().join("b.seed")).unwrap(),
             "seed-old\n"
         );
+    }
+
+    #[test]
+    fn a_new_output_exchanged_in_but_not_whole_goes_back_to_its_staged_name() {
+        // Cut short after the exchange, before the new seed file went in: the older
+        // output at the staged name, the new one (since changed) at the output's.
+        let (d, out) = half_replaced("new, changed");
+        let j = Journal::parse(
+            &std::fs::read_to_string(crate::store::lock::journal_path(&out)).unwrap(),
+            &out,
+        )
+        .unwrap();
+        let at = |n: &str| d.path().join(n);
+        std::fs::rename(at(&j.staged), &out).unwrap();
+        std::fs::rename(at(&j.aside), at(&j.staged)).unwrap();
+        let r = recover(&out).unwrap().unwrap();
+        assert_eq!(r.outcome, Outcome::RolledBack);
+        // The older output is back with its seed file; the new one is at its staged name,
+        // for the leftovers' removal, never beside the older seed file.
+        assert_eq!(
+            names(d.path()),
+            [".b.tirage-seed-1-z", ".b.tirage-tmp-1-x", "b", "b.seed"]
+        );
+        assert_eq!(std::fs::read_to_string(out.join(SUMS)).unwrap(), "old");
+        assert_eq!(
+            std::fs::read_to_string(at(&j.staged).join(SUMS)).unwrap(),
+            "new, changed"
+        );
+        assert_eq!(std::fs::read_to_string(at("b.seed")).unwrap(), "seed-old\n");
+    }
+
+    #[test]
+    fn a_replacement_done_removes_its_journal_even_when_the_older_output_stays() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = tempfile::tempdir().unwrap();
+        let out = d.path().join("b");
+        let j = journal();
+        std::fs::create_dir(&out).unwrap();
+        // The older output at the staged name, writable by others: never removed.
+        let old = d.path().join(&j.staged);
+        std::fs::create_dir(&old).unwrap();
+        std::fs::set_permissions(&old, std::fs::Permissions::from_mode(0o777)).unwrap();
+        let jpath = crate::store::lock::journal_path(&out);
+        std::fs::write(&jpath, j.text()).unwrap();
+        let placed = Placed {
+            journal: j,
+            out: out.clone(),
+            parent: d.path().to_path_buf(),
+        };
+        let left = placed.finish().unwrap_err();
+        assert_eq!(left.what, LeftOver::OUTPUT);
+        assert_eq!(left.path, old);
+        assert!(
+            left.to_string()
+                .starts_with("the output replaced could not be removed and is left at ")
+                && left
+                    .to_string()
+                    .ends_with("the next run to this destination removes it"),
+            "{left}"
+        );
+        // The new output is readable: no journal says its replacement is under way.
+        assert!(!jpath.exists());
+        assert!(interrupted(&out).is_none());
+        assert_eq!(names(d.path()), [".b.tirage-tmp-1-x", "b"]);
     }
 }
