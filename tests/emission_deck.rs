@@ -1073,6 +1073,31 @@ fn a_seed_file_never_sits_beside_a_block_it_does_not_replay() {
         "{}",
         said(&o)
     );
+    // A file of the user's at the seed file's name that holds no seed: never replaced nor
+    // removed, with --force or without, whether the seed is fresh or given.
+    let manifest = std::fs::read(block.join("manifest.json")).unwrap();
+    std::fs::write(&seed_file, "my notes\n").unwrap();
+    for args in [
+        &["--force"][..],
+        &["--force", "--insecure-seed", "--seed", SEED],
+    ] {
+        let o = generate(args);
+        assert_eq!(o.status.code(), Some(2), "{}", said(&o));
+        assert_eq!(
+            said(&o),
+            format!(
+                "tirage: error: {} exists and is not a seed file (64 hex digits, as tirage \
+                 writes one): nothing was written, and --force would not replace it (it \
+                 replaces only a seed file); move it away\n",
+                seed_file.display()
+            )
+        );
+        assert_eq!(std::fs::read_to_string(&seed_file).unwrap(), "my notes\n");
+        assert_eq!(
+            std::fs::read(block.join("manifest.json")).unwrap(),
+            manifest
+        );
+    }
 }
 
 /// What an emission's directory holds stays coherent: a forced emission refuses (exit 2,

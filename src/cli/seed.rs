@@ -450,11 +450,13 @@ impl SeedFile {
         }
         let same = read_small(path, "seed file")
             .ok()
+            .map(zeroize::Zeroizing::new)
             .and_then(|t| Seed::from_hex(&t).ok())
             .is_some_and(|old| old == *seed);
         if same {
             return Ok(SeedFile::Kept);
         }
+        refuse_not_a_seed(path)?;
         if !force {
             bail!(
                 "{} holds another seed than the one given: it would sit beside an output it \
@@ -547,6 +549,7 @@ impl PendingSeed {
             if !meta.file_type().is_file() {
                 bail!("{} exists and is not a regular file (a link or a directory): the seed is never written there", path.display());
             }
+            refuse_not_a_seed(path)?;
         }
         let parent = match path.parent() {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
@@ -577,6 +580,23 @@ impl PendingSeed {
             replaces_orphan: false,
         })
     }
+}
+
+/// Refuses a file at an output's seed file path (`<out>.seed`) that holds no seed (64 hex
+/// digits, as tirage writes one): `--force` replaces or removes a seed file only, never a
+/// file of the user's that happens to have that name. Its content is never shown.
+fn refuse_not_a_seed(path: &Path) -> Result<()> {
+    let seed = read_small(path, "seed file")
+        .ok()
+        .map(zeroize::Zeroizing::new)
+        .is_some_and(|t| Seed::from_hex(&t).is_ok());
+    if !seed {
+        bail!(
+            "{} exists and is not a seed file (64 hex digits, as tirage writes one): nothing was written, and --force would not replace it (it replaces only a seed file); move it away",
+            path.display()
+        );
+    }
+    Ok(())
 }
 
 /// Reads a small text file (a seed or a seed share): at most 4 KiB, a regular file.
