@@ -2940,3 +2940,58 @@ fn a_pdf_that_names_no_file_is_refused_saying_why() {
     assert!(!t.path().join("-").exists());
     assert!(!t.path().join("missing").exists());
 }
+
+/// A deck made under a block's default proofs or report name (`<block>.proofs`,
+/// `<block>.audit`) is delivered as it is: render and verify write nothing into it by
+/// default, and say to choose another folder; the deck still verifies clean.
+#[test]
+fn a_deck_under_a_blocks_default_proofs_or_report_name_is_never_written_into() {
+    let t = tempfile::tempdir().unwrap();
+    let block = coq_block(&t);
+    let spec = repo("tests/specs/coq_small.toml");
+    for (suffix, cmd, option) in [
+        ("proofs", "render", "an --out"),
+        ("audit", "verify", "a --report directory"),
+    ] {
+        let deck = t.path().join(format!("b.{suffix}"));
+        tirage()
+            .arg("deck")
+            .arg(&spec)
+            .args(["-q", "--out"])
+            .arg(&deck)
+            .assert()
+            .success();
+        let before: Vec<_> = std::fs::read_dir(&deck)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        let mut c = tirage();
+        c.arg(cmd).arg(&block);
+        if cmd == "render" {
+            c.args(["--tickets", "3"]);
+        } else {
+            c.args(["--unauthenticated", "-q"]);
+        }
+        let o = c.output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{cmd}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.ends_with(&format!(
+                "tirage: error: {}: a block, deck or bundle directory, which is delivered as it is: nothing was written; choose {option} outside it\n",
+                deck.display()
+            )),
+            "{cmd}: {err}"
+        );
+        let after: Vec<_> = std::fs::read_dir(&deck)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(before, after, "{cmd}");
+        tirage()
+            .arg("verify")
+            .arg(&deck)
+            .args(["--unauthenticated", "--no-audit", "-q"])
+            .assert()
+            .success();
+    }
+}

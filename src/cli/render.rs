@@ -201,7 +201,13 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
             outside_reports(out, out)?;
             out.clone()
         }
-        None => proofs_dir(&a.dir)?,
+        None => {
+            // The default folder too: a deck or bundle may have been made under its name.
+            let out = proofs_dir(&a.dir)?;
+            super::outside_deliveries(&out, "an --out")?;
+            outside_reports(&out, &out)?;
+            out
+        }
     };
     let paths: Vec<PathBuf> = proofs
         .tickets

@@ -427,7 +427,11 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     if let Some(audit) = &audit {
         let dir = match (&a.report, &beside) {
             (Some(r), _) => r.clone(),
-            (None, Some(d)) => d.clone(),
+            (None, Some(d)) => {
+                // A deck or bundle may have been made under the default report's name.
+                super::outside_deliveries(d, "a --report directory")?;
+                d.clone()
+            }
             (None, None) => anyhow::bail!(
                 "{}: no directory beside it can hold its audit report: give one with --report DIR (or --no-audit)",
                 a.dir.display()
@@ -614,7 +618,10 @@ fn inside(path: &std::path::Path, block: &std::path::Path) -> bool {
 fn write_emission_audit(a: &Args, report: &EmissionReport) -> Result<()> {
     let dir = match (&a.report, tirage::audit::default_dir(&a.dir)) {
         (Some(r), _) => r.clone(),
-        (None, Some(d)) => d,
+        (None, Some(d)) => {
+            super::outside_deliveries(&d, "a --report directory")?;
+            d
+        }
         (None, None) => anyhow::bail!(
             "{}: no directory beside it can hold its audit report: give one with --report DIR (or --no-audit)",
             a.dir.display()
