@@ -105,6 +105,10 @@ pub enum PackageError {
     /// Another run writes the same bundle, or its lock cannot be taken.
     #[error(transparent)]
     Lock(#[from] crate::store::lock::LockError),
+    /// A signal asked the run to stop ([`crate::generate::cancel::Cancel`]) before the
+    /// bundle was complete: what was staged is removed, nothing is at the destination.
+    #[error("stopped before the bundle was complete: what was copied is removed, and nothing was written at the destination")]
+    Interrupted,
     /// Writing the bundle failed.
     #[error("{path}: {error}")]
     Io {
@@ -175,14 +179,16 @@ fn bundle_name(name: &str) -> bool {
 /// than the one the signature holds for; the manifest unreadable, or a test block's
 /// without `test_block`; a file of the bundle missing (the role's ticket file in neither
 /// form), not listed in or differing from `SHA256SUMS`; the destination exists (without
-/// `force`) or holds other files; another run writes the same bundle; a write fails.
+/// `force`) or holds other files; another run writes the same bundle; a write fails;
+/// `stop` set before the bundle is complete ([`PackageError::Interrupted`]: what was
+/// staged is removed).
 pub fn package(
     block: &Path,
     role: Role,
     signer: &Path,
     out: &Path,
-    force: bool,
-    test_block: bool,
+    (force, test_block): (bool, bool),
+    stop: &crate::generate::cancel::Cancel,
 ) -> Result<Packaged, PackageError> {
     let file = |name: &str, message: String| PackageError::File {
         path: block.join(name).display().to_string(),
@@ -222,6 +228,7 @@ pub fn package(
         .map_err(|e| file(MANIFEST, format!("cannot read it: {e}")))?;
     sums::check(&listed, MANIFEST, &hex::encode(Sha256::digest(&manifest)))
         .map_err(|m| file(MANIFEST, m))?;
+    let manifest_len = manifest.len() as u64;
     let manifest: crate::output::manifest::Manifest = serde_json::from_slice(&manifest)
         .map_err(|e| file(MANIFEST, format!("does not parse: {e}")))?;
     if manifest.is_test_block() && !test_block {
@@ -276,22 +283,45 @@ pub fn package(
         &crate::store::lock::staging_prefix(out, "tmp"),
     )
     .map_err(|e| io(&parent, e))?;
-    // Each file copied as it is hashed, its digest then held to SHA256SUMS.
+    // Each file copied as it is hashed, its digest then held to SHA256SUMS; never more
+    // copied than the manifest says the file holds as delivered (and one byte, to see that
+    // it holds more).
     for name in &names {
         let from = block.join(name);
-        let mut src = crate::output::open_regular(&from)
+        // The manifest itself: as long as it was when checked above.
+        let most = if name == MANIFEST {
+            Some(manifest_len)
+        } else {
+            delivered_bound(&manifest, name)
+        }
+        .ok_or_else(|| file(name, format!("{MANIFEST} records no {name}")))?;
+        let src = crate::output::open_regular(&from)
             .map_err(|e| file(name, format!("cannot read it: {e}")))?;
+        let mut src = src.take(most.saturating_add(1));
         let to = staged.path().join(name);
         let mut dst = crate::store::durable::create_private(&to).map_err(|e| io(&to, e))?;
         let mut h = Sha256::new();
         let mut buf = vec![0u8; 1 << 20];
+        let mut copied = 0u64;
         loop {
+            if stop.is_cancelled() {
+                return Err(PackageError::Interrupted);
+            }
             let k = match src.read(&mut buf) {
                 Ok(0) => break,
                 Ok(k) => k,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(file(name, format!("cannot read it: {e}"))),
             };
+            copied += k as u64;
+            if copied > most {
+                return Err(file(
+                    name,
+                    format!(
+                        "it holds more than the {most} bytes {MANIFEST} allows it as delivered"
+                    ),
+                ));
+            }
             h.update(&buf[..k]);
             std::io::Write::write_all(&mut dst, &buf[..k]).map_err(|e| io(&to, e))?;
         }
@@ -310,6 +340,10 @@ pub fn package(
         names.push(name.to_string());
     }
     crate::store::durable::sync_dir(staged.path()).map_err(|e| io(staged.path(), e))?;
+    // The last moment to stop: the moves that follow are never cut short.
+    if stop.is_cancelled() {
+        return Err(PackageError::Interrupted);
+    }
     // Into place: an older bundle (checked above) moved aside first, removed last; the
     // audit report and proofs beside it set aside before, removed once the new bundle is
     // in place, put back if it could not be.
@@ -353,6 +387,25 @@ pub fn package(
         names,
         stale_reports,
     })
+}
+
+/// The most bytes file `name` of a block (as delivered: `NAME.age` for an encrypted one)
+/// may hold by `manifest`: the bytes it records for the file in clear; for an encrypted
+/// one, those bytes as age encrypts them (a 16-byte nonce, a 16-byte tag per chunk of 64
+/// KiB, the last chunk included) and 64 KiB for its header, far more than its recipients'
+/// stanzas take. `None`: the manifest records no such file.
+fn delivered_bound(manifest: &crate::output::manifest::Manifest, name: &str) -> Option<u64> {
+    let (clear, sealed) = match name.strip_suffix(SEALED_SUFFIX) {
+        Some(clear) => (clear, true),
+        None => (name, false),
+    };
+    let bytes = manifest.files.iter().find(|f| f.name == clear)?.bytes;
+    if !sealed {
+        return Some(bytes);
+    }
+    const CHUNK: u64 = 64 << 10;
+    let chunks = bytes / CHUNK + 1;
+    Some(bytes + 16 * chunks + 16 + CHUNK)
 }
 
 /// What [`package`] made.

@@ -1423,3 +1423,47 @@ fn a_bundle_without_its_signature_is_said_unsigned() {
         "{json}"
     );
 }
+
+/// A ticket file grown past what the manifest records (here to 2 GiB, a sparse file) is
+/// refused before more than its recorded size, as delivered, is copied: nothing is left
+/// beside the destination but the lock file.
+#[test]
+fn a_file_larger_than_the_manifest_records_is_refused_before_it_is_copied() {
+    let t = tempfile::tempdir().unwrap();
+    let (b, key) = signed_block(t.path());
+    let v = b.join("validation.csv.age");
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&v)
+        .unwrap()
+        .set_len(2 << 30)
+        .unwrap();
+    let out = t.path().join("to-central");
+    let o = package(&b, "central", &key, &out, &["-q"]);
+    assert_eq!(o.status.code(), Some(2));
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(b.join("manifest.json")).unwrap()).unwrap();
+    let recorded = manifest["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == "validation.csv")
+        .unwrap()["bytes"]
+        .as_u64()
+        .unwrap();
+    // Its bytes as age encrypts them, and 64 KiB for the header.
+    let most = recorded + 16 * (recorded / 65536 + 1) + 16 + 65536;
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "tirage: error: {}: it holds more than the {most} bytes manifest.json allows it as delivered\n",
+            v.display()
+        )
+    );
+    let left: Vec<String> = std::fs::read_dir(t.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("to-central"))
+        .collect();
+    assert_eq!(left, [".to-central.tirage-lock"]);
+}

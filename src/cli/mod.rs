@@ -224,7 +224,7 @@ fn run_command(cli: Cli) -> ExitCode {
 
 /// The commands that write an output and, stopped by a signal, remove what they wrote so
 /// far and exit 130 ([`stop_on_signal`]).
-const INTERRUPTIBLE: [&str; 3] = ["generate", "deck", "render"];
+const INTERRUPTIBLE: [&str; 4] = ["generate", "deck", "render", "package"];
 
 /// The environment variable a caller such as the Makefile sets to the option it takes for
 /// `--force` (`TIRAGE_FORCE_OPTION=FORCE=1`): an error telling to pass `--force` names it.

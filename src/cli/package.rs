@@ -28,7 +28,8 @@ the bundle wrote it too, so check the signature with the operator's key as you h
 sha256sum -c --ignore-missing SHA256SUMS\n  minisign -Vm SHA256SUMS -p KEY.pub   # the operator's key as you hold it\n\n\
 Exit status: 0 the bundle written, 2 usage or I/O error (an emission given instead of one \
 of its blocks, among them), or a signature that does not hold (no bundle written; what was at \
---out stays as it was).\n\n\
+--out stays as it was), 130 interrupted (Ctrl-C, SIGTERM, SIGHUP: what was copied so far is \
+removed; a bundle complete when the signal comes is put in place, exit 0).\n\n\
 Examples:\n  tirage package output/coq/block-001 --for printer --signer output/keys/operator.pub --out /tmp/coq-001-printer\n  \
 tirage package output/coq/block-001 --for auditor --signer output/keys/operator.pub --out /tmp/coq-001-auditor"
 )]
@@ -72,7 +73,24 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
     super::not_an_emission(&a.dir, None)?;
     // A key read from the block it is to authenticate vouches for nothing.
     super::signer_outside(&a.signer, &a.dir, false, false)?;
-    let made = package(&a.dir, role, &a.signer, &a.out, a.force, a.test_block)?;
+    // A signal from now on stops the copy; what was staged is removed (exit 130).
+    let stop = super::stop_on_signal()?;
+    let made = match package(
+        &a.dir,
+        role,
+        &a.signer,
+        &a.out,
+        (a.force, a.test_block),
+        &stop,
+    ) {
+        Err(tirage::package::PackageError::Interrupted) => {
+            return Err(tirage::generate::GenerateError::Interrupted.into())
+        }
+        r => r?,
+    };
+    if stop.is_cancelled() {
+        errln!("tirage: the stop came once the bundle was complete: it is in place");
+    }
     super::say_stale_reports(&made.stale_reports, "bundle", a.quiet);
     let names = made.names;
     if role == Role::Auditor {
