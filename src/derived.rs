@@ -229,6 +229,163 @@ impl SetAside {
     }
 }
 
+/// An audit report or proofs directory that a run which did not finish left set aside
+/// ([`set_aside_stale`], [`set_aside_stale_emission`]), and what [`recover_set_aside`] did
+/// with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeftAside {
+    /// Its own name, beside the output.
+    pub path: PathBuf,
+    /// The hidden name it was set aside under.
+    pub at: PathBuf,
+    /// What it holds.
+    pub kind: Derived,
+    /// What became of it.
+    pub fate: Fate,
+}
+
+/// What [`recover_set_aside`] did with a directory set aside.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fate {
+    /// Moved back to its name: the output it describes is in place.
+    PutBack,
+    /// Removed: it described an output that was replaced.
+    Removed,
+    /// Removed: the output it describes is in place, but its name holds a directory made
+    /// since, which stays.
+    Superseded,
+}
+
+impl std::fmt::Display for LeftAside {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        let (path, at, kind) = (self.path.display(), self.at.display(), self.kind);
+        match self.fate {
+            Fate::PutBack => write!(
+                f,
+                "put {kind} back at {path}: an earlier run that did not finish had set it aside \
+                 ({at}), and the output it describes is in place"
+            ),
+            Fate::Removed => write!(
+                f,
+                "removed {at}: {kind} of the output that an earlier run replaced, set aside \
+                 from {path} and left when that run did not finish"
+            ),
+            Fate::Superseded => write!(
+                f,
+                "removed {at}: an older copy of {kind} at {path}, set aside by an earlier run \
+                 that did not finish"
+            ),
+        }
+    }
+}
+
+/// A directory set aside that [`recover_set_aside`] left under its hidden name.
+#[derive(Debug, thiserror::Error)]
+#[error("{} is {kind} that an earlier run set aside from {}, and is left: {error}; look at it, then remove it", at.display(), path.display())]
+pub struct AsideLeft {
+    /// Its own name.
+    pub path: PathBuf,
+    /// Its hidden name.
+    pub at: PathBuf,
+    /// What it holds.
+    pub kind: Derived,
+    /// Why it is left.
+    pub error: std::io::Error,
+}
+
+/// Finds what a run that did not finish left set aside beside output `out` (the audit
+/// report and proofs of an output it was replacing, under hidden names
+/// `.<dir>.tirage-aside-*`, [`set_aside_stale`] and [`set_aside_stale_emission`]), and
+/// puts each back at its name when `put_back` (the output they describe is in place: the
+/// replacement was rolled back or never began), else removes it (the replacement was
+/// finished). One whose name has been taken since is removed. Call it under `out`'s
+/// exclusive lock, once its replacement's journal is acted on
+/// ([`crate::generate::place::recover`]). Only a directory of this user's holding nothing
+/// but files tirage writes there is moved or removed. Returns one entry per directory
+/// found, in the order of their names: what became of it, or why it is left.
+pub fn recover_set_aside(out: &Path, put_back: bool) -> Vec<Result<LeftAside, AsideLeft>> {
+    let Some(name) = out.file_name().and_then(|n| n.to_str()) else {
+        return Vec::new();
+    };
+    let parent = durable::parent_of(out);
+    let mut found: Vec<(PathBuf, PathBuf, Derived)> = std::fs::read_dir(&parent)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let n = e.file_name().into_string().ok()?;
+            let (own, _) = n.strip_prefix('.')?.split_once(".tirage-aside-")?;
+            let kind = aside_kind(own, name, &parent)?;
+            Some((parent.join(own), e.path(), kind))
+        })
+        .collect();
+    found.sort_by(|a, b| a.1.cmp(&b.1));
+    let done: Vec<_> = found
+        .into_iter()
+        .map(|(path, at, kind)| put_back_or_remove(path, at, kind, put_back))
+        .collect();
+    if !done.is_empty() {
+        let _ = durable::sync_dir(&parent);
+    }
+    done
+}
+
+/// What directory `own` beside output `name` (in `parent`) holds, when it is one that
+/// [`set_aside_stale`] or [`set_aside_stale_emission`] sets aside for that output: the
+/// output's `<name>.audit` or `<name>.proofs`, or an emission's block's
+/// `<name>.block-NNN.audit` or `.proofs` (not when an output of that very name,
+/// `<name>.block-NNN`, is there: they are its own).
+fn aside_kind(own: &str, name: &str, parent: &Path) -> Option<Derived> {
+    let rest = own.strip_prefix(name)?;
+    Derived::ALL.into_iter().find_map(|kind| {
+        let middle = rest.strip_suffix(kind.suffix())?;
+        if middle.is_empty() {
+            return Some(kind);
+        }
+        let number = middle.strip_prefix(".block-")?;
+        let numbered = number.len() == 3 && number.bytes().all(|b| b.is_ascii_digit());
+        let alike = parent.join(format!("{name}.block-{number}"));
+        let of_another = alike.join(MANIFEST).is_file() || alike.join(EMISSION).is_file();
+        (numbered && !of_another).then_some(kind)
+    })
+}
+
+/// Puts directory `at` (set aside from `path`) back, or removes it: see
+/// [`recover_set_aside`].
+fn put_back_or_remove(
+    path: PathBuf,
+    at: PathBuf,
+    kind: Derived,
+    put_back: bool,
+) -> Result<LeftAside, AsideLeft> {
+    let left = |error: std::io::Error| AsideLeft {
+        path: path.clone(),
+        at: at.clone(),
+        kind,
+        error,
+    };
+    crate::store::owner::ours(&at).map_err(|e| left(std::io::Error::other(e.why)))?;
+    check_files(&at, kind).map_err(left)?;
+    let free = std::fs::symlink_metadata(&path).is_err();
+    let fate = if put_back && free {
+        durable::rename_noreplace(&at, &path).map_err(left)?;
+        Fate::PutBack
+    } else {
+        remove_dir(&at, &at, kind).map_err(|e| left(e.error))?;
+        if put_back {
+            Fate::Superseded
+        } else {
+            Fate::Removed
+        }
+    };
+    Ok(LeftAside {
+        path,
+        at,
+        kind,
+        fate,
+    })
+}
+
 /// Checks directory `dir` of `kind` (see [`set_aside_stale`]) and moves it to a hidden name
 /// beside it: `Ok(None)` when nothing is there. Errors: why it is left where it is.
 fn set_aside(dir: &Path, kind: Derived) -> Result<Option<SetAside>, StaleReport> {
@@ -297,4 +454,114 @@ fn remove_dir(at: &Path, from: &Path, kind: Derived) -> Result<(), StaleReport> 
         })?;
     }
     std::fs::remove_dir(at).map_err(left)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A folder with block `b`, its report and proofs set aside under hidden names (as a
+    /// run killed while it replaced `b` leaves them), and those of another output `c`.
+    fn set_aside_by_a_dead_run() -> tempfile::TempDir {
+        let d = tempfile::tempdir().unwrap();
+        let at = |n: &str| d.path().join(n);
+        std::fs::create_dir(at("b")).unwrap();
+        for (dir, file) in [
+            (".b.audit.tirage-aside-7-x", "audit.md"),
+            (".b.proofs.tirage-aside-7-y", "ticket-3.svg"),
+            (".c.audit.tirage-aside-7-z", "audit.md"),
+        ] {
+            std::fs::create_dir(at(dir)).unwrap();
+            std::fs::write(at(dir).join(file), "old").unwrap();
+        }
+        d
+    }
+
+    fn names(d: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn reports_set_aside_go_back_beside_the_output_they_describe() {
+        let d = set_aside_by_a_dead_run();
+        let out = d.path().join("b");
+        let done: Vec<LeftAside> = recover_set_aside(&out, true)
+            .into_iter()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(
+            done.iter().map(|a| (a.kind, a.fate)).collect::<Vec<_>>(),
+            [
+                (Derived::Audit, Fate::PutBack),
+                (Derived::Proofs, Fate::PutBack)
+            ]
+        );
+        assert_eq!(
+            done[0].to_string(),
+            format!(
+                "put the audit report back at {}: an earlier run that did not finish had set \
+                 it aside ({}), and the output it describes is in place",
+                d.path().join("b.audit").display(),
+                d.path().join(".b.audit.tirage-aside-7-x").display()
+            )
+        );
+        // Another output's are not touched.
+        assert_eq!(
+            names(d.path()),
+            [".c.audit.tirage-aside-7-z", "b", "b.audit", "b.proofs"]
+        );
+        assert_eq!(
+            std::fs::read_to_string(d.path().join("b.proofs/ticket-3.svg")).unwrap(),
+            "old"
+        );
+    }
+
+    #[test]
+    fn reports_of_a_replaced_output_or_superseded_are_removed() {
+        let d = set_aside_by_a_dead_run();
+        let out = d.path().join("b");
+        let fates: Vec<Fate> = recover_set_aside(&out, false)
+            .into_iter()
+            .map(|a| a.unwrap().fate)
+            .collect();
+        assert_eq!(fates, [Fate::Removed, Fate::Removed]);
+        assert_eq!(names(d.path()), [".c.audit.tirage-aside-7-z", "b"]);
+        // Put back asked, but a report was written at its name since: that one stays.
+        let d = set_aside_by_a_dead_run();
+        std::fs::create_dir(d.path().join("b.audit")).unwrap();
+        std::fs::write(d.path().join("b.audit/audit.md"), "new").unwrap();
+        let fates: Vec<Fate> = recover_set_aside(&d.path().join("b"), true)
+            .into_iter()
+            .map(|a| a.unwrap().fate)
+            .collect();
+        assert_eq!(fates, [Fate::Superseded, Fate::PutBack]);
+        assert_eq!(
+            std::fs::read_to_string(d.path().join("b.audit/audit.md")).unwrap(),
+            "new"
+        );
+    }
+
+    #[test]
+    fn a_directory_set_aside_holding_another_file_is_left_and_said() {
+        let d = set_aside_by_a_dead_run();
+        let aside = d.path().join(".b.audit.tirage-aside-7-x");
+        std::fs::write(aside.join("notes.txt"), "mine").unwrap();
+        let done = recover_set_aside(&d.path().join("b"), false);
+        let left = done[0].as_ref().unwrap_err();
+        assert_eq!(
+            left.to_string(),
+            format!(
+                "{} is the audit report that an earlier run set aside from {}, and is left: it \
+                 holds notes.txt, which verify does not write there; look at it, then remove it",
+                aside.display(),
+                d.path().join("b.audit").display()
+            )
+        );
+        assert!(aside.join("notes.txt").is_file());
+    }
 }

@@ -477,8 +477,19 @@ fn lock_output(out: &std::path::Path, force: bool) -> anyhow::Result<OutputLock>
     }
     // Nothing another user put beside the output is acted on, nor anything else then.
     lock.check_leftovers()?;
-    if let Some(r) = tirage::generate::place::recover(out)? {
+    let recovered = tirage::generate::place::recover(out)?;
+    // The reports and proofs a dead run set aside go back with the output they describe.
+    let finished = recovered
+        .as_ref()
+        .is_some_and(|r| r.outcome == tirage::generate::place::Outcome::Finished);
+    if let Some(r) = recovered {
         errln!("tirage: {r}");
+    }
+    for a in tirage::derived::recover_set_aside(out, !finished) {
+        match a {
+            Ok(a) => errln!("tirage: {a}"),
+            Err(e) => errln!("tirage: warning: {e}"),
+        }
     }
     for (path, error) in lock.remove_leftovers()? {
         match error {
