@@ -95,6 +95,17 @@ impl Case {
             case.old_seed = std::fs::read(&case.seed).unwrap();
             case.old_sums = std::fs::read(case.sealed()).unwrap();
         }
+        if made == Made::Block {
+            // The old block's audit report beside it: set aside by the run, it must end
+            // beside the old block, or be gone with it.
+            let o = tirage()
+                .args(["verify", "--unauthenticated", "-q"])
+                .arg(&case.out)
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            assert!(case.report().is_dir());
+        }
         case
     }
 
@@ -139,12 +150,18 @@ impl Case {
         self.args(self.made != Made::Fresh)
     }
 
-    /// What is beside the output but the output, its seed file and its lock file.
+    /// The audit report verify writes beside the output.
+    fn report(&self) -> PathBuf {
+        self.out.with_file_name("b.audit")
+    }
+
+    /// What is beside the output but the output, its seed file, its audit report and its
+    /// lock file.
     fn leftovers(&self) -> Vec<String> {
         let mut v: Vec<String> = std::fs::read_dir(self.out.parent().unwrap())
             .unwrap()
             .map(|e| e.unwrap().file_name().into_string().unwrap())
-            .filter(|n| !["b", "b.seed", ".b.tirage-lock"].contains(&n.as_str()))
+            .filter(|n| !["b", "b.seed", "b.audit", ".b.tirage-lock"].contains(&n.as_str()))
             .collect();
         v.sort();
         v
@@ -308,13 +325,25 @@ impl Case {
             );
         } else {
             for l in &left {
-                assert!(
-                    err.contains(&format!("removed {}", self.out.with_file_name(l).display())),
-                    "{what}: {l} not said: {err}"
-                );
+                let path = self.out.with_file_name(l).display().to_string();
+                let said = if l.starts_with(".b.audit.tirage-aside-") {
+                    // Put back or removed, and said with the name it was set aside under.
+                    err.contains(&path)
+                } else {
+                    err.contains(&format!("removed {path}"))
+                };
+                assert!(said, "{what}: {l} not said: {err}");
             }
         }
         let after = self.state(&what);
+        if self.made == Made::Block {
+            // The old block's report beside it, and with a new block, no report.
+            assert_eq!(
+                self.report().is_dir(),
+                matches!(after, State::Old | State::OldUnseeded),
+                "{what}: {after:?}, the audit report: {err}"
+            );
+        }
         if force {
             assert_eq!(o.status.code(), Some(0), "{what}: {err}");
             assert!(matches!(after, State::New(_)), "{what}: {after:?}");
