@@ -359,7 +359,7 @@ fn stop_on_signal() -> anyhow::Result<Cancel> {
     match ctrlc::set_handler(move || {
         set.cancel();
         if !told.swap(true, std::sync::atomic::Ordering::SeqCst) {
-            errln!("tirage: stopping: an output not yet complete is removed");
+            errln!("tirage: stopping: an output not yet complete is removed, one already complete put in place");
         }
     }) {
         // A handler set already stays.
