@@ -627,8 +627,9 @@ fn where_names_cannot_be_exchanged_the_old_output_is_moved_aside_first() {
             "-e",
             "trace=renameat2",
             "-e",
-            // The second rename, the exchange (the first moves the old seed file aside).
-            "inject=renameat2:error=EINVAL:when=2",
+            // The third rename, the exchange (the first sets the old block's audit report
+            // aside, the second the old seed file).
+            "inject=renameat2:error=EINVAL:when=3",
             "-o",
             log.to_str().unwrap(),
         ],

@@ -323,7 +323,7 @@ pub struct Placed {
 /// older seed file (both under hidden names beside the new output, which the next run to
 /// that destination removes) or the replacement's journal.
 #[derive(Debug, thiserror::Error)]
-#[error("{what} could not be removed and is left at {}: {error}; {}", path.display(), if *what == LeftOver::JOURNAL { "remove it by hand: until then verify, claim, package and render refuse the output" } else { "the next run to this destination removes it" })]
+#[error("{what} could not be removed and is left at {}: {error}; {}", path.display(), if *what == LeftOver::JOURNAL { "the next run to this destination removes it (until then verify, claim, package and render refuse the output)" } else { "the next run to this destination removes it" })]
 pub struct LeftOver {
     /// What it is: [`LeftOver::OUTPUT`], [`LeftOver::SEED`] or [`LeftOver::JOURNAL`].
     pub what: &'static str,
@@ -371,6 +371,50 @@ fn digest(path: &Path) -> Option<String> {
         return None;
     }
     Some(hex::encode(Sha256::digest(std::fs::read(path).ok()?)))
+}
+
+/// The hex SHA-256 of regular file `path`, read to its end, or `None`.
+fn file_digest(path: &Path) -> Option<String> {
+    use sha2::{Digest, Sha256};
+    let mut f = crate::store::regular::open_regular(path).ok()?;
+    let mut h = Sha256::new();
+    std::io::copy(&mut f, &mut h).ok()?;
+    Some(hex::encode(h.finalize()))
+}
+
+/// True when every file the `SHA256SUMS` of block directory `dir` lists (at least one) is
+/// there, a regular file in `dir`, with the digest listed.
+fn block_holds(dir: &Path) -> bool {
+    let Some(listed) = crate::output::sums::read_bytes(dir)
+        .ok()
+        .and_then(|b| crate::output::sums::parse_bytes(&b).ok())
+    else {
+        return false;
+    };
+    !listed.is_empty()
+        && listed.iter().all(|(name, hash)| {
+            !name.contains('/')
+                && file_digest(&dir.join(name)).is_some_and(|d| d.eq_ignore_ascii_case(hash))
+        })
+}
+
+/// True when every block `emission.json` in emission directory `dir` lists is there, its
+/// `manifest.json` with the digest listed, and holds its files ([`block_holds`]).
+fn emission_holds(dir: &Path) -> bool {
+    let Some(e) = crate::output::read_regular(&dir.join(EMISSION), crate::output::MAX_JSON)
+        .ok()
+        .and_then(|b| {
+            serde_json::from_slice::<crate::output::emission_manifest::EmissionManifest>(&b).ok()
+        })
+    else {
+        return false;
+    };
+    e.blocks.iter().all(|b| {
+        let block = dir.join(&b.dir);
+        !b.dir.contains('/')
+            && file_digest(&block.join(MANIFEST)).is_some_and(|d| d == b.manifest_sha256)
+            && block_holds(&block)
+    })
 }
 
 /// True when something (a link itself included) is at `path`.
@@ -574,6 +618,21 @@ impl Pieces {
     /// (its inode) with its sealed file's digest.
     fn is_new(&self, dir: &Path, sealed_name: &str) -> bool {
         self.is_new_dir(dir) && digest(&dir.join(sealed_name)).is_some_and(|d| d == self.sealed)
+    }
+
+    /// True when `dir`, the new output's directory with its sealed file's digest
+    /// ([`Pieces::is_new`]), holds every file that sealed file vouches for as it was
+    /// written: each file a block's `SHA256SUMS` lists with its digest; for an emission,
+    /// each block's `manifest.json` with the digest `emission.json` gives, and the files of
+    /// the block's `SHA256SUMS`. Read once, when a replacement is recovered: a new output
+    /// changed since it was staged is never put in place of the older one.
+    fn is_new_whole(&self, dir: &Path, sealed_name: &str) -> bool {
+        self.is_new(dir, sealed_name)
+            && if sealed_name == EMISSION {
+                emission_holds(dir)
+            } else {
+                block_holds(dir)
+            }
     }
 
     /// True when the seed file holds the new seed (or no new seed goes there).
@@ -1137,8 +1196,8 @@ pub fn recover(out: &Path) -> Result<Option<Recovered>, PlaceError> {
         Some((staged, d)) => p.seed_is_new() || digest(staged).is_some_and(|x| x == *d),
         None => true,
     };
-    let output_whole = (there(&p.out) && p.is_new(&p.out, &j.sealed))
-        || (there(&p.staged) && p.is_new(&p.staged, &j.sealed));
+    let output_whole = (there(&p.out) && p.is_new_whole(&p.out, &j.sealed))
+        || (there(&p.staged) && p.is_new_whole(&p.staged, &j.sealed));
     let finished = seed_whole && output_whole;
     if finished {
         p.forward(&j.sealed)?;
@@ -1242,6 +1301,11 @@ mod tests {
         }
     }
 
+    /// The `SHA256SUMS` of the new output of [`half_replaced`]: its one file,
+    /// `tickets.csv`, holding `tickets`.
+    const NEW_SUMS: &[u8] =
+        b"45a5c62241eec841f042aee5ae4626a40ea31e8393aa44d0f9ce801d0325ae5d  tickets.csv\n";
+
     /// A folder with an old output moved aside (as where the file system cannot exchange
     /// two names), its new one staged and its seed files, and the journal of that
     /// replacement. Returns (folder, out).
@@ -1250,7 +1314,7 @@ mod tests {
         let at = |n: &str| d.path().join(n);
         let out = at("b");
         let j = Journal {
-            sealed_sha256: hex::encode(<sha2::Sha256 as sha2::Digest>::digest(b"new")),
+            sealed_sha256: hex::encode(<sha2::Sha256 as sha2::Digest>::digest(NEW_SUMS)),
             new_seed: Some((
                 ".b.tirage-seed-1-z".into(),
                 hex::encode(<sha2::Sha256 as sha2::Digest>::digest(b"seed-new\n")),
@@ -1267,6 +1331,7 @@ mod tests {
             ..j
         };
         std::fs::write(at(&j.staged).join(SUMS), new_sums).unwrap();
+        std::fs::write(at(&j.staged).join("tickets.csv"), "tickets").unwrap();
         std::fs::write(at(".b.tirage-seed-1-z"), "seed-new\n").unwrap();
         std::fs::write(at(".b.tirage-oldseed-1-w"), "seed-old\n").unwrap();
         std::fs::write(crate::store::lock::journal_path(&out), j.text()).unwrap();
@@ -1284,12 +1349,12 @@ mod tests {
 
     #[test]
     fn a_replacement_cut_short_with_its_new_output_whole_is_finished() {
-        let (d, out) = half_replaced("new");
+        let (d, out) = half_replaced(std::str::from_utf8(NEW_SUMS).unwrap());
         let r = recover(&out).unwrap().unwrap();
         assert_eq!(r.outcome, Outcome::Finished);
         assert_eq!(r.seed, Some(d.path().join("b.seed")));
         assert_eq!(names(d.path()), ["b", "b.seed"]);
-        assert_eq!(std::fs::read_to_string(out.join(SUMS)).unwrap(), "new");
+        assert_eq!(std::fs::read(out.join(SUMS)).unwrap(), NEW_SUMS);
         assert_eq!(
             std::fs::read_to_string(d.path().join("b.seed")).unwrap(),
             "seed-new\n"
@@ -1311,6 +1376,20 @@ mod tests {
             names(d.path()),
             [".b.tirage-seed-1-z", ".b.tirage-tmp-1-x", "b", "b.seed"]
         );
+        assert_eq!(std::fs::read_to_string(out.join(SUMS)).unwrap(), "old");
+        assert_eq!(
+            std::fs::read_to_string(d.path().join("b.seed")).unwrap(),
+            "seed-old\n"
+        );
+    }
+
+    #[test]
+    fn a_new_output_with_a_file_changed_since_it_was_sealed_is_rolled_back() {
+        let (d, out) = half_replaced(std::str::from_utf8(NEW_SUMS).unwrap());
+        let staged = d.path().join(journal().staged);
+        std::fs::write(staged.join("tickets.csv"), "tickets, changed").unwrap();
+        let r = recover(&out).unwrap().unwrap();
+        assert_eq!(r.outcome, Outcome::RolledBack);
         assert_eq!(std::fs::read_to_string(out.join(SUMS)).unwrap(), "old");
         assert_eq!(
             std::fs::read_to_string(d.path().join("b.seed")).unwrap(),
