@@ -105,8 +105,8 @@ pub enum PackageError {
     /// Another run writes the same bundle, or its lock cannot be taken.
     #[error(transparent)]
     Lock(#[from] crate::store::lock::LockError),
-    /// A signal asked the run to stop ([`crate::generate::cancel::Cancel`]) before the
-    /// bundle was complete: what was staged is removed, nothing is at the destination.
+    /// The caller asked the run to stop (a signal) before the bundle was complete: what
+    /// was staged is removed, nothing is at the destination.
     #[error("stopped before the bundle was complete: what was copied is removed, and nothing was written at the destination")]
     Interrupted,
     /// Writing the bundle failed.
@@ -180,15 +180,15 @@ fn bundle_name(name: &str) -> bool {
 /// without `test_block`; a file of the bundle missing (the role's ticket file in neither
 /// form), not listed in or differing from `SHA256SUMS`; the destination exists (without
 /// `force`) or holds other files; another run writes the same bundle; a write fails;
-/// `stop` set before the bundle is complete ([`PackageError::Interrupted`]: what was
-/// staged is removed).
+/// `stopped()` true before the bundle is complete ([`PackageError::Interrupted`]: what
+/// was staged is removed; asked between two chunks of a copy, and before the moves).
 pub fn package(
     block: &Path,
     role: Role,
     signer: &Path,
     out: &Path,
     (force, test_block): (bool, bool),
-    stop: &crate::generate::cancel::Cancel,
+    stopped: &dyn Fn() -> bool,
 ) -> Result<Packaged, PackageError> {
     let file = |name: &str, message: String| PackageError::File {
         path: block.join(name).display().to_string(),
@@ -304,7 +304,7 @@ pub fn package(
         let mut buf = vec![0u8; 1 << 20];
         let mut copied = 0u64;
         loop {
-            if stop.is_cancelled() {
+            if stopped() {
                 return Err(PackageError::Interrupted);
             }
             let k = match src.read(&mut buf) {
@@ -341,7 +341,7 @@ pub fn package(
     }
     crate::store::durable::sync_dir(staged.path()).map_err(|e| io(staged.path(), e))?;
     // The last moment to stop: the moves that follow are never cut short.
-    if stop.is_cancelled() {
+    if stopped() {
         return Err(PackageError::Interrupted);
     }
     // Into place: an older bundle (checked above) moved aside first, removed last; the

@@ -81,7 +81,7 @@ pub(super) fn run(a: Args) -> Result<Outcome> {
         &a.signer,
         &a.out,
         (a.force, a.test_block),
-        &stop,
+        &|| stop.is_cancelled(),
     ) {
         Err(tirage::package::PackageError::Interrupted) => {
             return Err(tirage::generate::GenerateError::Interrupted.into())
