@@ -415,8 +415,9 @@ fn help_lists_every_subcommand() {
     }
 }
 
-/// Each command's help says its exit status (130 for an interrupted generate, deck or render) and
-/// gives an example, as verify's does; package's and render's say an emission is refused.
+/// Each command's help says its exit status (130 for an interrupted generate, deck, render or
+/// package) and gives an example, as verify's does; package's and render's say an emission
+/// is refused.
 #[test]
 fn help_says_exit_status_and_gives_examples() {
     for command in [
@@ -442,7 +443,7 @@ fn help_says_exit_status_and_gives_examples() {
             .find(|l| l.starts_with("Exit status: 0 "))
             .unwrap_or_else(|| panic!("{command:?}: no exit status in\n{text}"));
         assert!(status.contains(", 2 "), "{command:?}: {status}");
-        let interruptible = matches!(command, ["generate"] | ["deck"] | ["render"]);
+        let interruptible = matches!(command, ["generate"] | ["deck"] | ["render"] | ["package"]);
         assert_eq!(
             text.contains(", 130 interrupted (Ctrl-C, SIGTERM, SIGHUP"),
             interruptible,
