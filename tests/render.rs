@@ -2995,3 +2995,39 @@ fn a_deck_under_a_blocks_default_proofs_or_report_name_is_never_written_into() {
             .success();
     }
 }
+
+/// A production block's manifest rewritten to say a deck (and resealed, as whoever holds
+/// the printer's files could) gets no proof: a deck is block 0, and render would otherwise
+/// draw the block's winners by prize, which it refuses a production print file.
+#[test]
+fn a_production_block_passed_off_as_a_deck_gets_no_proof() {
+    let t = tempfile::tempdir().unwrap();
+    let block = coq_block(&t);
+    let path = block.join("manifest.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("\"kind\": \"production\""), "{text}");
+    std::fs::write(
+        &path,
+        text.replace("\"kind\": \"production\"", "\"kind\": \"specimen\""),
+    )
+    .unwrap();
+    reseal(&block);
+    let out = t.path().join("proofs");
+    let o = tirage()
+        .arg("render")
+        .arg(&block)
+        .args(["--way", "lose", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "tirage: error: {}: says a specimen block numbered 1: a deck is block 0 and a \
+             production block never is, so it was changed after it was made; no proof is drawn\n",
+            path.display()
+        )
+    );
+    assert!(!out.exists());
+}

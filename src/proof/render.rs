@@ -234,6 +234,19 @@ pub fn load(
     let manifest_bytes = read_small(MANIFEST)?;
     let manifest: Manifest = serde_json::from_slice(&manifest_bytes)
         .map_err(|e| file(MANIFEST, format!("does not parse: {e}")))?;
+    // A deck is block 0 and a production block never is (as verify holds it): a manifest
+    // saying otherwise was changed, perhaps to draw a production block's winners as a deck's.
+    if (manifest.kind == Kind::Specimen) != (manifest.block == 0) {
+        return Err(file(
+            MANIFEST,
+            format!(
+                "says a {} block numbered {}: a deck is block 0 and a production block never \
+                 is, so it was changed after it was made; no proof is drawn",
+                manifest.kind.name(),
+                manifest.block
+            ),
+        ));
+    }
     let spec_text = String::from_utf8(spec_bytes)
         .map_err(|_| file(SPEC, "not UTF-8 text (expected a game spec in TOML)".into()))?;
     let spec =
